@@ -1,0 +1,183 @@
+/* calls.c — control-flow microbenchmarks: a chain of nested direct calls (return cost under
+ * each return mitigation, inlining) and a loop of indirect calls (spectre_v2 modes). */
+#include "config.h"
+#include "workload.h"
+
+#define CHAIN_MAX_DEPTH 64
+
+typedef struct {
+  guint    depth;
+  guint64  body_insns;
+  NsFunc  *chain;               /* CHAIN_MAX_DEPTH functions, static storage */
+  guint64  calls;
+  guint64  calls_mark;
+} Calls;
+
+static const char *const metrics[] = { "cycles_per_call", "ns_per_call", NULL };
+
+/* The chain's functions: chain_fn_0 … chain_fn_63, each a 64-byte function with one call
+ * site; attrs picks whether the build may inline them. Built once per attribute set. */
+static NsFunc *
+chain_functions (guint attrs)
+{
+  static NsFunc *tables[2];
+  static GMutex lock;
+  guint slot = (attrs & NS_FN_ALWAYS_INLINE) ? 1 : 0;
+
+  g_mutex_lock (&lock);
+  if (tables[slot] == NULL) {
+    tables[slot] = g_new0 (NsFunc, CHAIN_MAX_DEPTH);
+    for (guint i = 0; i < CHAIN_MAX_DEPTH; i++) {
+      tables[slot][i].name = g_strdup_printf ("%s_%u", slot ? "chain_inl" : "chain_fn", i);
+      tables[slot][i].text_bytes = 64;
+      tables[slot][i].attrs = attrs;
+      tables[slot][i].call_sites = 1;
+    }
+  }
+  g_mutex_unlock (&lock);
+  return tables[slot];
+}
+
+NS_FUNC (fn_icall_target, "icall_target", 64, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+
+/* One level of the chain: call, do the body, go one deeper, return. */
+static void
+chain_level (NsThread *t, Calls *c, guint level)
+{
+  ns_call (t, &c->chain[level]);
+  ns_insns (t, c->body_insns);
+  c->calls++;
+  if (level + 1 < c->depth)
+    chain_level (t, c, level + 1);
+  ns_ret (t);
+}
+
+static void
+chain_thread (NsThread *t, gpointer data)
+{
+  for (;;)
+    chain_level (t, data, 0);
+}
+
+static void
+icall_thread (NsThread *t, gpointer data)
+{
+  Calls *c = data;
+
+  for (;;) {
+    ns_icall (t, &fn_icall_target);
+    ns_insns (t, c->body_insns);
+    c->calls++;
+    ns_ret (t);
+  }
+}
+
+/* Reads the attributes common to both workloads and spawns the thread. */
+static gpointer
+calls_setup_common (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
+                    const char *const *allowed, NsThreadFunc fn, Calls *c, GError **error)
+{
+  guint cpu;
+
+  if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
+      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
+      !ns_xml_get_uint (sc, sc->workload, "body-insns", TRUE, 10, &c->body_insns, error)) {
+    g_free (c);
+    return NULL;
+  }
+  ns_engine_spawn (engine, "calls", cpu, NS_THREAD_USER, 0, fn, c);
+  return c;
+}
+
+static gpointer
+chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+             GError **error)
+{
+  static const char *const allowed[] = { "type", "cpu", "depth", "body-insns", "inline", NULL };
+  Calls *c = g_new0 (Calls, 1);
+  guint64 depth;
+  gboolean inl;
+
+  if (!ns_xml_get_uint (sc, sc->workload, "depth", TRUE, 8, &depth, error) ||
+      !ns_xml_get_bool (sc, sc->workload, "inline", FALSE, &inl, error))
+    goto fail;
+  if (depth < 1 || depth > CHAIN_MAX_DEPTH)
+    goto bad_depth;
+  c->depth = depth;
+  c->chain = chain_functions (inl ? NS_FN_STATIC | NS_FN_ALWAYS_INLINE
+                                  : NS_FN_STATIC | NS_FN_NOINLINE);
+  return calls_setup_common (sc, machine, engine, allowed, chain_thread, c, error);
+
+/* ERRORS */
+bad_depth:
+  ns_xml_error (sc, sc->workload, error, "attribute 'depth': expected 1 to %d, got %"
+                G_GUINT64_FORMAT, CHAIN_MAX_DEPTH, depth);
+fail:
+  g_free (c);
+  return NULL;
+}
+
+static gpointer
+icall_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+             GError **error)
+{
+  static const char *const allowed[] = { "type", "cpu", "body-insns", NULL };
+
+  return calls_setup_common (sc, machine, engine, allowed, icall_thread,
+                             g_new0 (Calls, 1), error);
+}
+
+static void
+calls_mark (gpointer state)
+{
+  Calls *c = state;
+  c->calls_mark = c->calls;
+}
+
+static guint64
+calls_ops (gpointer state)
+{
+  Calls *c = state;
+  return c->calls - c->calls_mark;
+}
+
+static gboolean
+calls_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
+              double *value)
+{
+  double calls = (double) calls_ops (state);
+
+  if (calls == 0)
+    return FALSE;
+  if (g_str_equal (metric, "cycles_per_call"))
+    *value = ns_workload_span_cycles (machine, span) / calls;
+  else if (g_str_equal (metric, "ns_per_call"))
+    *value = (double) span / 1000.0 / calls;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const NsWorkloadClass ns_call_chain_class = {
+  .name = "call-chain",
+  .description = "nested direct calls of depth D (return cost per return mitigation)",
+  .op_name = "call",
+  .metrics = metrics,
+  .setup = chain_setup,
+  .mark = calls_mark,
+  .ops = calls_ops,
+  .metric = calls_metric,
+  .free = g_free,
+};
+
+const NsWorkloadClass ns_indirect_call_class = {
+  .name = "indirect-call",
+  .description = "a loop of indirect calls (cost per spectre_v2 mode)",
+  .op_name = "call",
+  .metrics = metrics,
+  .setup = icall_setup,
+  .mark = calls_mark,
+  .ops = calls_ops,
+  .metric = calls_metric,
+  .free = g_free,
+};

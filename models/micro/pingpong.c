@@ -1,0 +1,150 @@
+/* pingpong.c — two CPUs take turns writing one cache line: each hand-off moves the line
+ * from the writer's core to the reader's (the core-to-core latency of their distance). */
+#include "config.h"
+#include <string.h>
+#include "workload.h"
+
+typedef struct {
+  guint32 turn;                 /* whose turn: 0 or 1; lives alone on its line */
+  char    pad[60];
+} PingLine;
+
+typedef struct _PingPong PingPong;
+
+typedef struct {
+  PingPong *pp;
+  guint32   me;
+} PingPlayer;
+
+struct _PingPong {
+  PingLine   *line;
+  NsTime      written_at;       /* simulated time of the last store to turn */
+  guint64     handoffs;
+  guint64     handoffs_mark;
+  PingPlayer  players[2];
+};
+
+static const char *const metrics[] = { "ns_per_handoff", "cycles_per_handoff", NULL };
+static const char *const distance_names[] = { "same", "smt", "ccx", "socket", "remote", NULL };
+
+/* Waits for our turn: poll the line; a value written later in simulated time than our clock
+ * is not visible yet, so we wait (spin) until then before we see it. */
+static void
+wait_turn (NsThread *t, PingPlayer *pl)
+{
+  PingPong *pp = pl->pp;
+
+  for (;;) {
+    if (pp->line->turn == pl->me && pp->written_at > ns_thread_now (t))
+      ns_thread_advance_time (t, pp->written_at - ns_thread_now (t));
+    ns_load_dep (t, &pp->line->turn, sizeof pp->line->turn);
+    if (pp->line->turn == pl->me)
+      return;
+    ns_thread_yield (t);
+  }
+}
+
+static void
+player_thread (NsThread *t, gpointer data)
+{
+  PingPlayer *pl = data;
+  PingPong *pp = pl->pp;
+
+  for (;;) {
+    wait_turn (t, pl);
+    ns_store (t, &pp->line->turn, sizeof pp->line->turn);
+    pp->line->turn = 1 - pl->me;
+    pp->written_at = ns_thread_now (t);
+    pp->handoffs++;
+    ns_thread_yield (t);
+  }
+}
+
+static gboolean
+parse_distance (const NsScenario *sc, const char *text, NsDistance *out, GError **error)
+{
+  for (guint i = 0; distance_names[i]; i++)
+    if (!strcmp (distance_names[i], text)) {
+      *out = (NsDistance) i;
+      return TRUE;
+    }
+  ns_xml_error (sc, sc->workload, error,
+                "attribute 'distance': expected smt, ccx, socket or remote, got '%s'", text);
+  return FALSE;
+}
+
+static gpointer
+pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+                GError **error)
+{
+  static const char *const allowed[] = { "type", "cpu", "distance", NULL };
+  g_autofree char *dist_name = NULL;
+  PingPong *pp;
+  NsDistance dist;
+  guint cpu, peer;
+
+  if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
+      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
+      !ns_xml_get_string (sc, sc->workload, "distance", "ccx", &dist_name, error) ||
+      !parse_distance (sc, dist_name, &dist, error))
+    return NULL;
+  if (dist == NS_DIST_SAME || !ns_machine_cpu_at (machine, cpu, dist, &peer))
+    goto no_peer;
+  pp = g_new0 (PingPong, 1);
+  pp->line = ns_arena_alloc (ns_machine_arena (machine), sizeof (PingLine), 64);
+  pp->players[0] = (PingPlayer) { pp, 0 };
+  pp->players[1] = (PingPlayer) { pp, 1 };
+  ns_engine_spawn (engine, "ping", cpu, NS_THREAD_USER, 0, player_thread, &pp->players[0]);
+  ns_engine_spawn (engine, "pong", peer, NS_THREAD_USER, 0, player_thread, &pp->players[1]);
+  return pp;
+
+/* ERRORS */
+no_peer:
+  ns_xml_error (sc, sc->workload, error,
+                "attribute 'distance': this machine has no CPU at distance '%s' from CPU %u",
+                dist_name, cpu);
+  return NULL;
+}
+
+static void
+pingpong_mark (gpointer state)
+{
+  PingPong *pp = state;
+  pp->handoffs_mark = pp->handoffs;
+}
+
+static guint64
+pingpong_ops (gpointer state)
+{
+  PingPong *pp = state;
+  return pp->handoffs - pp->handoffs_mark;
+}
+
+static gboolean
+pingpong_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
+                 double *value)
+{
+  double handoffs = (double) pingpong_ops (state);
+
+  if (handoffs == 0)
+    return FALSE;
+  if (g_str_equal (metric, "ns_per_handoff"))
+    *value = (double) span / 1000.0 / handoffs;
+  else if (g_str_equal (metric, "cycles_per_handoff"))
+    *value = ns_workload_span_cycles (machine, span) / handoffs;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const NsWorkloadClass ns_pingpong_class = {
+  .name = "pingpong",
+  .description = "two CPUs take turns writing one line (core-to-core transfer by distance)",
+  .op_name = "handoff",
+  .metrics = metrics,
+  .setup = pingpong_setup,
+  .mark = pingpong_mark,
+  .ops = pingpong_ops,
+  .metric = pingpong_metric,
+  .free = g_free,
+};

@@ -1,0 +1,126 @@
+/* pointer-chase.c — dependent loads around a random cycle of cache lines: the latency of
+ * whichever level holds the working set (lmbench lat_mem_rd style). */
+#include "config.h"
+#include "workload.h"
+
+typedef struct ChaseNode ChaseNode;
+struct ChaseNode {
+  ChaseNode *next;
+  char       pad[56];           /* one node per 64-byte line */
+};
+G_STATIC_ASSERT (sizeof (ChaseNode) == 64);
+
+typedef struct {
+  ChaseNode *nodes;
+  guint64    n_nodes;
+  guint64    loads;
+  guint64    loads_mark;
+} PointerChase;
+
+static const char *const metrics[] = { "cycles_per_load", "ns_per_load", NULL };
+
+/* Links the nodes into one random cycle (Sattolo's algorithm), so every line is visited
+ * once per pass in an order no prefetcher could follow. */
+static void
+link_random_cycle (ChaseNode *nodes, guint64 n, gsl_rng *rng)
+{
+  guint64 *order = g_new (guint64, n);
+
+  for (guint64 i = 0; i < n; i++)
+    order[i] = i;
+  for (guint64 i = n - 1; i > 0; i--) {
+    guint64 j = gsl_rng_uniform_int (rng, i);
+    guint64 tmp = order[i];
+    order[i] = order[j];
+    order[j] = tmp;
+  }
+  for (guint64 i = 0; i < n; i++)
+    nodes[order[i]].next = &nodes[order[(i + 1) % n]];
+  g_free (order);
+}
+
+/* The simulated thread: chase forever; the engine stops it at the end of the run. */
+static void
+chase_thread (NsThread *t, gpointer data)
+{
+  PointerChase *pc = data;
+  ChaseNode *p = &pc->nodes[0];
+
+  for (;;) {
+    ns_load_dep (t, &p->next, sizeof p->next);
+    p = p->next;
+    pc->loads++;
+  }
+}
+
+static gpointer
+chase_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+             GError **error)
+{
+  static const char *const allowed[] = { "type", "cpu", "working-set", NULL };
+  PointerChase *pc;
+  guint64 ws;
+  guint cpu;
+
+  if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
+      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
+      !ns_xml_get_size (sc, sc->workload, "working-set", FALSE, 0, &ws, error))
+    return NULL;
+  if (ws < 2 * sizeof (ChaseNode))
+    goto too_small;
+  pc = g_new0 (PointerChase, 1);
+  pc->n_nodes = ws / sizeof (ChaseNode);
+  pc->nodes = ns_arena_alloc (ns_machine_arena (machine), pc->n_nodes * sizeof (ChaseNode), 64);
+  link_random_cycle (pc->nodes, pc->n_nodes, rng);
+  ns_engine_spawn (engine, "chase", cpu, NS_THREAD_USER, 0, chase_thread, pc);
+  return pc;
+
+/* ERRORS */
+too_small:
+  ns_xml_error (sc, sc->workload, error,
+                "attribute 'working-set': expected at least 128 bytes (two cache lines)");
+  return NULL;
+}
+
+static void
+chase_mark (gpointer state)
+{
+  PointerChase *pc = state;
+  pc->loads_mark = pc->loads;
+}
+
+static guint64
+chase_ops (gpointer state)
+{
+  PointerChase *pc = state;
+  return pc->loads - pc->loads_mark;
+}
+
+static gboolean
+chase_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
+              double *value)
+{
+  double loads = (double) chase_ops (state);
+
+  if (loads == 0)
+    return FALSE;
+  if (g_str_equal (metric, "cycles_per_load"))
+    *value = ns_workload_span_cycles (machine, span) / loads;
+  else if (g_str_equal (metric, "ns_per_load"))
+    *value = (double) span / 1000.0 / loads;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const NsWorkloadClass ns_pointer_chase_class = {
+  .name = "pointer-chase",
+  .description = "dependent loads around a random cycle of lines (latency per cache level)",
+  .op_name = "load",
+  .metrics = metrics,
+  .setup = chase_setup,
+  .mark = chase_mark,
+  .ops = chase_ops,
+  .metric = chase_metric,
+  .free = g_free,
+};

@@ -1,0 +1,64 @@
+/* registry.c — the table of workload models and helpers shared by them. */
+#include "config.h"
+#include <string.h>
+#include "workload.h"
+
+extern const NsWorkloadClass ns_pointer_chase_class;
+extern const NsWorkloadClass ns_call_chain_class;
+extern const NsWorkloadClass ns_indirect_call_class;
+extern const NsWorkloadClass ns_pingpong_class;
+
+static const NsWorkloadClass *const classes[] = {
+  &ns_pointer_chase_class,
+  &ns_call_chain_class,
+  &ns_indirect_call_class,
+  &ns_pingpong_class,
+  NULL
+};
+
+/* Every workload class, NULL-terminated. */
+const NsWorkloadClass *const *
+ns_workload_classes (void)
+{
+  return classes;
+}
+
+/* The class named name, or NULL. */
+const NsWorkloadClass *
+ns_workload_class_find (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; classes[i]; i++)
+    if (!strcmp (classes[i]->name, name))
+      return classes[i];
+  return NULL;
+}
+
+/* Reads a logical CPU number from attr and checks the machine has it. */
+gboolean
+ns_workload_get_cpu (const NsScenario *sc, xmlNodePtr node, const char *attr, guint def,
+                     NsMachine *machine, guint *out, GError **error)
+{
+  guint64 cpu;
+
+  if (!ns_xml_get_uint (sc, node, attr, TRUE, def, &cpu, error))
+    return FALSE;
+  if (cpu >= ns_machine_n_cpus (machine))
+    goto no_such_cpu;
+  *out = (guint) cpu;
+  return TRUE;
+
+/* ERRORS */
+no_such_cpu:
+  ns_xml_error (sc, node, error, "attribute '%s': CPU %" G_GUINT64_FORMAT
+                " does not exist (the machine has CPUs 0-%u)", attr, cpu,
+                ns_machine_n_cpus (machine) - 1);
+  return FALSE;
+}
+
+/* Cycles of the machine's clock in span. */
+double
+ns_workload_span_cycles (NsMachine *machine, NsTime span)
+{
+  return (double) span * ns_machine_ghz (machine) / 1000.0;
+}

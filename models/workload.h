@@ -1,0 +1,64 @@
+/* workload.h — workload models: what a scenario's <workload type="..."> runs.
+ *
+ * A workload class sets up kernel-shaped state and simulated threads on a machine, counts
+ * the work it completes, and turns counts over a span of simulated time into metrics. The
+ * run layer (sim/run.c) drives warm-up, measurement windows and repetitions. */
+#pragma once
+#include <gsl/gsl_rng.h>
+#include "machine.h"
+#include "scenario.h"
+
+G_BEGIN_DECLS
+
+typedef struct _NsWorkload NsWorkload;
+
+typedef struct {
+  const char  *name;          /* value of <workload type="..."> */
+  const char  *description;   /* one line for `netsim list` */
+  const char  *op_name;       /* unit of work for per-op breakdowns ("load", "call", "packet") */
+  const char *const *metrics; /* NULL-terminated metric names it can report */
+  /* Reads the <workload> element, allocates state in the machine's arena and spawns
+   * threads on engine. rng is the workload's own stream. Returns private state or NULL
+   * with a file:line error. */
+  gpointer (*setup)   (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
+                       gsl_rng *rng, GError **error);
+  /* Snapshots the counters: the next metric() call measures from here. */
+  void     (*mark)    (gpointer state);
+  /* Work units completed since mark(). */
+  guint64  (*ops)     (gpointer state);
+  /* Value of metric over the span since mark() (span in simulated ps). */
+  gboolean (*metric)  (gpointer state, NsMachine *machine, const char *metric, NsTime span,
+                       double *value);
+  void     (*free)    (gpointer state);
+} NsWorkloadClass;
+
+/* All workload classes, NULL-terminated (models/registry.c). */
+const NsWorkloadClass *const *ns_workload_classes (void);
+const NsWorkloadClass        *ns_workload_class_find (const char *name);
+
+/* Helpers for workload models. */
+/* Logical CPU named by attribute attr of node ("0".."n-1"), checked against the machine. */
+gboolean ns_workload_get_cpu (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                              guint def, NsMachine *machine, guint *out, GError **error);
+/* Simulated cycles of the CPU clock in span. */
+double   ns_workload_span_cycles (NsMachine *machine, NsTime span);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* A named kernel patch a scenario can apply: a documented switch between two faithful
+ * variants of the affected code. apply() records its effect on the build (call sites of
+ * functions, the patch name models test with ns_build_has_patch). */
+typedef struct {
+  const char *name;
+  const char *commit;           /* upstream commit or patch id */
+  const char *description;
+  void      (*apply) (NsBuild *build);
+} NsPatch;
+
+/* All patches, NULL-terminated; and lookup by name. */
+const NsPatch *const *ns_patches     (void);
+const NsPatch        *ns_patch_find  (const char *name);
+
+G_END_DECLS

@@ -1,0 +1,192 @@
+/* arena.c — the simulated address space: one lazily committed host mapping per arena.
+ *
+ * Allocation bumps an offset through a MAP_NORESERVE mapping (pages are committed by the
+ * host kernel only when touched, and start zeroed). Sizes are rounded up to a multiple of
+ * 8 bytes; that rounded size is the object's size class. A released object goes on its
+ * class's LIFO stack and the next allocation of that class takes it back (if its alignment
+ * fits), the way a slab cache hands out the most recently freed object first. Addresses
+ * therefore depend only on the sequence of calls. Alignment is applied to offsets, so with
+ * a page-aligned base it holds for simulated and host addresses alike (up to the host
+ * page size for the host side). Under AddressSanitizer released objects are poisoned. */
+#include "config.h"
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "arena.h"
+
+#ifdef NS_WITH_ASAN
+#include <sanitizer/asan_interface.h>
+#define POISON(p, n)   ASAN_POISON_MEMORY_REGION ((p), (n))
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION ((p), (n))
+#else
+#define POISON(p, n)   ((void) (p), (void) (n))
+#define UNPOISON(p, n) ((void) (p), (void) (n))
+#endif
+
+#define CLASS_GRAIN   8
+#define SMALL_CLASSES 1024      /* classes up to 8 KiB indexed directly */
+
+struct _NsArena {
+  guint64     base;             /* simulated address of host[0] */
+  guint8     *host;
+  gsize       capacity;
+  gsize       top;              /* bump offset */
+  gsize       used;             /* bytes in live objects (class sizes) */
+  GPtrArray  *small[SMALL_CLASSES];   /* class / 8 → stack of free objects */
+  GHashTable *large;            /* class size → GPtrArray stack */
+};
+
+/* Rounds size up to its class size. */
+static gsize
+class_size (gsize size)
+{
+  if (size == 0)
+    size = 1;
+  return (size + CLASS_GRAIN - 1) & ~(gsize) (CLASS_GRAIN - 1);
+}
+
+/* The free stack of a class, created on demand when create is TRUE. */
+static GPtrArray *
+free_stack (NsArena *arena, gsize cls, gboolean create)
+{
+  GPtrArray *stack;
+
+  if (cls / CLASS_GRAIN < SMALL_CLASSES) {
+    stack = arena->small[cls / CLASS_GRAIN];
+    if (stack == NULL && create)
+      stack = arena->small[cls / CLASS_GRAIN] = g_ptr_array_new ();
+    return stack;
+  }
+  stack = g_hash_table_lookup (arena->large, GSIZE_TO_POINTER (cls));
+  if (stack == NULL && create) {
+    stack = g_ptr_array_new ();
+    g_hash_table_insert (arena->large, GSIZE_TO_POINTER (cls), stack);
+  }
+  return stack;
+}
+
+/* Reserves capacity bytes mapped at simulated base (page aligned). Returns NULL (with a
+ * warning) if the host refuses the reservation. */
+NsArena *
+ns_arena_new (guint64 base, gsize capacity)
+{
+  NsArena *arena;
+  void *host;
+
+  g_return_val_if_fail ((base & 4095) == 0, NULL);
+  g_return_val_if_fail (capacity > 0, NULL);
+  host = mmap (NULL, capacity, PROT_READ | PROT_WRITE,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (host == MAP_FAILED)
+    goto no_memory;
+  arena = g_new0 (NsArena, 1);
+  arena->base = base;
+  arena->host = host;
+  arena->capacity = capacity;
+  arena->large = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                        (GDestroyNotify) g_ptr_array_unref);
+  return arena;
+
+/* ERRORS */
+no_memory:
+  g_warning ("arena: cannot reserve %" G_GSIZE_FORMAT " bytes of address space: %s",
+             capacity, g_strerror (errno));
+  return NULL;
+}
+
+/* Unmaps the arena; every pointer into it becomes invalid. */
+void
+ns_arena_free (NsArena *arena)
+{
+  if (arena == NULL)
+    return;
+  UNPOISON (arena->host, arena->top);
+  munmap (arena->host, arena->capacity);
+  for (guint i = 0; i < SMALL_CLASSES; i++)
+    if (arena->small[i])
+      g_ptr_array_unref (arena->small[i]);
+  g_hash_table_unref (arena->large);
+  g_free (arena);
+}
+
+/* Takes the most recently freed object of the class if its alignment fits. */
+static gpointer
+reuse (NsArena *arena, gsize cls, gsize align)
+{
+  GPtrArray *stack = free_stack (arena, cls, FALSE);
+  guint8 *p;
+
+  if (stack == NULL || stack->len == 0)
+    return NULL;
+  p = stack->pdata[stack->len - 1];
+  if (((gsize) (p - arena->host) & (align - 1)) != 0)
+    return NULL;
+  g_ptr_array_set_size (stack, stack->len - 1);
+  UNPOISON (p, cls);
+  memset (p, 0, cls);
+  return p;
+}
+
+/* Zeroed memory of size bytes aligned to align (power of two ≥ 8); aborts when full. */
+gpointer
+ns_arena_alloc (NsArena *arena, gsize size, gsize align)
+{
+  gsize cls, off;
+  gpointer p;
+
+  g_return_val_if_fail (arena != NULL, NULL);
+  g_return_val_if_fail (align >= 8 && (align & (align - 1)) == 0, NULL);
+  cls = class_size (size);
+  p = reuse (arena, cls, align);
+  if (p == NULL) {
+    off = (arena->top + align - 1) & ~(align - 1);
+    if (off > arena->capacity || cls > arena->capacity - off)
+      g_error ("arena full: %" G_GSIZE_FORMAT " bytes requested, %" G_GSIZE_FORMAT
+               " of %" G_GSIZE_FORMAT " used", size, arena->top, arena->capacity);
+    p = arena->host + off;
+    arena->top = off + cls;
+  }
+  arena->used += cls;
+  return p;
+}
+
+/* Returns an object of size bytes to its class's free stack. */
+void
+ns_arena_release (NsArena *arena, gpointer ptr, gsize size)
+{
+  gsize cls;
+
+  g_return_if_fail (arena != NULL);
+  g_return_if_fail (ns_arena_contains (arena, ptr));
+  cls = class_size (size);
+  g_return_if_fail (arena->used >= cls);
+  g_ptr_array_add (free_stack (arena, cls, TRUE), ptr);
+  arena->used -= cls;
+  POISON (ptr, cls);
+}
+
+/* Simulated address of a host pointer inside the arena (0 if outside). */
+guint64
+ns_arena_addr (const NsArena *arena, gconstpointer ptr)
+{
+  g_return_val_if_fail (ns_arena_contains (arena, ptr), 0);
+  return arena->base + (guint64) ((const guint8 *) ptr - arena->host);
+}
+
+/* TRUE if ptr points into the arena's reservation. */
+gboolean
+ns_arena_contains (const NsArena *arena, gconstpointer ptr)
+{
+  const guint8 *p = ptr;
+
+  g_return_val_if_fail (arena != NULL, FALSE);
+  return p >= arena->host && p < arena->host + arena->capacity;
+}
+
+/* Bytes held by live objects (sizes rounded up to their class). */
+gsize
+ns_arena_used (const NsArena *arena)
+{
+  g_return_val_if_fail (arena != NULL, 0);
+  return arena->used;
+}

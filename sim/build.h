@@ -1,0 +1,76 @@
+/* build.h — simulated kernel functions and the compiler inlining model of a kernel build.
+ *
+ * Model code declares each kernel function it mirrors once, with its text size and its
+ * attributes. A kernel build (NsBuild) knows how many call sites each function has in the
+ * variant it compiles (patches change that) and decides, with GCC-like rules, whether a
+ * call is inlined. A non-inlined call pays call + prologue/epilogue + return. */
+#pragma once
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NS_FN_EXTERN        = 0,        /* global symbol, called across translation units */
+  NS_FN_STATIC        = 1 << 0,   /* file-local */
+  NS_FN_INLINE        = 1 << 1,   /* declared `inline` */
+  NS_FN_ALWAYS_INLINE = 1 << 2,   /* __always_inline */
+  NS_FN_NOINLINE      = 1 << 3,   /* noinline */
+  NS_FN_INDIRECT      = 1 << 4    /* reached through a function pointer (never inlined there) */
+} NsFuncAttr;
+
+struct _NsFunc {
+  const char *name;        /* kernel symbol name, e.g. "compute_score" */
+  guint       text_bytes;  /* x86-64 text size when not inlined (source in the model file) */
+  guint       attrs;       /* NsFuncAttr bits */
+  guint       call_sites;  /* call sites in the unpatched build (a patch may override) */
+  /* filled in by the registry: */
+  guint       id;          /* dense index, 0 = unregistered */
+  guint64     text_addr;   /* simulated address of its text when emitted out of line */
+};
+typedef struct _NsFunc NsFunc;
+
+/* Declares a model function. Usage, at file scope in a model file:
+ *   NS_FUNC (fn_compute_score, "compute_score", 304, NS_FN_STATIC, 1);   */
+#define NS_FUNC(var, sym, bytes, attr, sites) \
+  NsFunc var = { (sym), (bytes), (attr), (sites), 0, 0 }
+
+/* Registers a function (idempotent); gives it an id and a text address. */
+void          ns_func_register   (NsFunc *func);
+NsFunc       *ns_func_lookup     (const char *name);
+guint         ns_func_count      (void);
+NsFunc       *ns_func_by_id      (guint id);
+
+typedef struct _NsBuild NsBuild;
+
+/* A kernel build: version string ("6.9.0-rc1"), inline size limit in bytes of text. */
+NsBuild      *ns_build_new            (const char *version, guint inline_limit_bytes);
+void          ns_build_free           (NsBuild *build);
+const char   *ns_build_version        (const NsBuild *build);
+/* Overrides the number of call sites of a function in this build (a patch's effect). */
+void          ns_build_set_call_sites (NsBuild *build, const char *func_name, guint sites);
+guint         ns_build_call_sites     (const NsBuild *build, const NsFunc *func);
+/* Marks a patch as applied (models query it to pick their variant). */
+void          ns_build_apply_patch    (NsBuild *build, const char *patch);
+gboolean      ns_build_has_patch      (const NsBuild *build, const char *patch);
+/* Kernel .config facts ("CONFIG_RETPOLINE" → "y"). */
+void          ns_build_set_config     (NsBuild *build, const char *key, const char *value);
+const char   *ns_build_get_config     (const NsBuild *build, const char *key);
+/* The inlining decision for calls to func in this build, and why (static string-ish,
+ * owned by the build). Decisions are cached. */
+gboolean      ns_build_inlines        (NsBuild *build, NsFunc *func, const char **reason);
+/* Calls fn with the decision (and its reason) for every registered function, in id order. */
+void          ns_build_foreach_decision (NsBuild *build,
+                                         void (*fn) (NsFunc *func, gboolean inlined,
+                                                     const char *reason, gpointer data),
+                                         gpointer data);
+/* The inline size limit the build was created with. */
+guint         ns_build_inline_limit   (const NsBuild *build);
+/* The applied patches, sorted by name; free with g_strfreev(). */
+char        **ns_build_dup_patches    (const NsBuild *build);
+/* Calls fn for every .config fact, sorted by key. */
+void          ns_build_foreach_config (const NsBuild *build,
+                                       void (*fn) (const char *key, const char *value,
+                                                   gpointer data),
+                                       gpointer data);
+
+G_END_DECLS

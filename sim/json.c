@@ -1,0 +1,183 @@
+/* json.c — a small streaming JSON writer with two-space indentation. */
+#include "config.h"
+#include <math.h>
+#include "json.h"
+
+struct _NsJson {
+  GString *out;
+  guint    depth;
+  gboolean first;        /* no member written yet at this depth */
+  gboolean after_key;    /* a key was just written: the value follows inline */
+};
+
+/* A writer appending to out. */
+NsJson *
+ns_json_new (GString *out)
+{
+  NsJson *json = g_new0 (NsJson, 1);
+  json->out = out;
+  json->first = TRUE;
+  return json;
+}
+
+/* Frees the writer (not the string). */
+void
+ns_json_free (NsJson *json)
+{
+  g_free (json);
+}
+
+static void
+newline (NsJson *json)
+{
+  g_string_append_c (json->out, '\n');
+  for (guint i = 0; i < json->depth; i++)
+    g_string_append (json->out, "  ");
+}
+
+/* Writes the separator and indentation a new value needs. */
+static void
+before_value (NsJson *json)
+{
+  if (json->after_key) {
+    json->after_key = FALSE;
+    return;
+  }
+  if (json->depth > 0) {
+    if (!json->first)
+      g_string_append_c (json->out, ',');
+    newline (json);
+  }
+  json->first = FALSE;
+}
+
+static void
+append_escaped (GString *out, const char *s)
+{
+  g_string_append_c (out, '"');
+  for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
+    switch (*p) {
+    case '"':  g_string_append (out, "\\\""); break;
+    case '\\': g_string_append (out, "\\\\"); break;
+    case '\n': g_string_append (out, "\\n"); break;
+    case '\r': g_string_append (out, "\\r"); break;
+    case '\t': g_string_append (out, "\\t"); break;
+    default:
+      if (*p < 0x20)
+        g_string_append_printf (out, "\\u%04x", *p);
+      else
+        g_string_append_c (out, (char) *p);
+    }
+  }
+  g_string_append_c (out, '"');
+}
+
+static void
+open_container (NsJson *json, char c)
+{
+  before_value (json);
+  g_string_append_c (json->out, c);
+  json->depth++;
+  json->first = TRUE;
+}
+
+static void
+close_container (NsJson *json, char c)
+{
+  gboolean empty = json->first;
+  json->depth--;
+  if (!empty)
+    newline (json);
+  g_string_append_c (json->out, c);
+  json->first = FALSE;
+  if (json->depth == 0)
+    g_string_append_c (json->out, '\n');
+}
+
+/* Opens an object. */
+void
+ns_json_begin_object (NsJson *json)
+{
+  open_container (json, '{');
+}
+
+/* Closes the current object. */
+void
+ns_json_end_object (NsJson *json)
+{
+  close_container (json, '}');
+}
+
+/* Opens an array. */
+void
+ns_json_begin_array (NsJson *json)
+{
+  open_container (json, '[');
+}
+
+/* Closes the current array. */
+void
+ns_json_end_array (NsJson *json)
+{
+  close_container (json, ']');
+}
+
+/* Writes a member key; the next value call writes its value. */
+void
+ns_json_key (NsJson *json, const char *key)
+{
+  before_value (json);
+  append_escaped (json->out, key);
+  g_string_append (json->out, ": ");
+  json->after_key = TRUE;
+}
+
+/* Writes a string value (NULL as null). */
+void
+ns_json_string (NsJson *json, const char *value)
+{
+  before_value (json);
+  if (value)
+    append_escaped (json->out, value);
+  else
+    g_string_append (json->out, "null");
+}
+
+/* Writes a number with 17 significant digits (round-trips), non-finite as null. */
+void
+ns_json_double (NsJson *json, double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  before_value (json);
+  if (!isfinite (value))
+    g_string_append (json->out, "null");
+  else
+    g_string_append (json->out, g_ascii_formatd (buf, sizeof buf, "%.17g", value));
+}
+
+/* Writes an integer. */
+void
+ns_json_int (NsJson *json, gint64 value)
+{
+  before_value (json);
+  g_string_append_printf (json->out, "%" G_GINT64_FORMAT, value);
+}
+
+/* Writes true or false. */
+void
+ns_json_bool (NsJson *json, gboolean value)
+{
+  before_value (json);
+  g_string_append (json->out, value ? "true" : "false");
+}
+
+/* Writes an array of strings (NULL-terminated; NULL itself → empty array). */
+void
+ns_json_strv (NsJson *json, char **values)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; values && values[i]; i++)
+    ns_json_string (json, values[i]);
+  ns_json_end_array (json);
+}

@@ -1,0 +1,181 @@
+/* machine-params.c — declaration of every machine cost parameter (name, type, unit,
+ * default, meaning, provenance). CPU profiles override the defaults with sourced values.
+ *
+ * Default sources: "ref:" points into ../shared/reference/cpu-params.md (the project's
+ * compiled reference; its tags name the primary sources). Defaults marked "unsourced" are
+ * physically reasoned placeholders (cpu-params.md §5): a profile must replace them with a
+ * sourced value, a host measurement, or a named fit. */
+#include "config.h"
+#include "param.h"
+
+#define UNB 1.0, 0.0   /* unbounded range */
+
+static const NsParamDef machine_params[] = {
+  /* ---- core and topology ---- */
+  { "cpu.freq_ghz", NS_PARAM_DOUBLE, "GHz", "3.0",
+    "core clock while running the measured kernel code (sustained all-core boost)",
+    "unsourced generic default", FALSE, 0.1, 10.0 },
+  { "cpu.sockets", NS_PARAM_INT, "", "1", "number of CPU sockets (NUMA packages)",
+    "generic default", FALSE, 1, 8 },
+  { "cpu.ccx_per_socket", NS_PARAM_INT, "", "1",
+    "L3 domains per socket (AMD CCX/CCD; 1 for a monolithic Intel ring or mesh)",
+    "generic default", FALSE, 1, 64 },
+  { "cpu.cores_per_ccx", NS_PARAM_INT, "", "4", "physical cores per L3 domain",
+    "generic default", FALSE, 1, 256 },
+  { "cpu.smt", NS_PARAM_INT, "threads/core", "2", "hardware threads per core (1 or 2)",
+    "generic default", FALSE, 1, 2 },
+  { "cpu.ipc", NS_PARAM_DOUBLE, "instructions/cycle", "1.5",
+    "sustained IPC of kernel networking code, excluding the stalls and control-flow "
+    "penalties the model charges separately",
+    "unsourced: typical kernel IPC 1-2 (cpu-params.md §5); fit per profile on a named "
+    "calibration row", TRUE, 0.1, 8.0 },
+  { "cpu.mlp", NS_PARAM_DOUBLE, "misses", "2.0",
+    "memory-level parallelism: how many independent cache misses overlap",
+    "unsourced reasoned default (out-of-order cores overlap 2+ independent misses)",
+    FALSE, 1.0, 32.0 },
+  { "branch.mispredict_cycles", NS_PARAM_DOUBLE, "cycles", "15",
+    "conditional/indirect branch mispredict penalty",
+    "unsourced generic default; profiles cite LLVM scheduling models (ref: [M6])",
+    FALSE, 1, 100 },
+
+  /* ---- caches ---- */
+  { "cache.line_bytes", NS_PARAM_INT, "bytes", "64", "cache line size",
+    "ref: cpu-params.md §2 (x86-64, [K2])", FALSE, 64, 64 },
+  { "cache.policy", NS_PARAM_STRING, "", "lru",
+    "replacement policy of every cache level: lru or plru (tree pseudo-LRU)",
+    "generic default", FALSE, UNB },
+  { "cache.l1d.size_kib", NS_PARAM_INT, "KiB", "32", "L1 data cache size per core",
+    "generic default", FALSE, 1, 4096 },
+  { "cache.l1d.assoc", NS_PARAM_INT, "ways", "8", "L1 data cache associativity",
+    "generic default", FALSE, 1, 64 },
+  { "cache.l1d.latency_cycles", NS_PARAM_DOUBLE, "cycles", "4", "L1D load-to-use latency",
+    "generic default (4-5 on all listed cores, ref: cpu-params.md §3)", FALSE, 1, 50 },
+  { "cache.l1i.size_kib", NS_PARAM_INT, "KiB", "32", "L1 instruction cache size per core",
+    "generic default", FALSE, 1, 4096 },
+  { "cache.l1i.assoc", NS_PARAM_INT, "ways", "8", "L1 instruction cache associativity",
+    "generic default", FALSE, 1, 64 },
+  { "cache.l2.size_kib", NS_PARAM_INT, "KiB", "512", "private L2 size per core",
+    "generic default", FALSE, 16, 65536 },
+  { "cache.l2.assoc", NS_PARAM_INT, "ways", "8", "L2 associativity",
+    "generic default", FALSE, 1, 64 },
+  { "cache.l2.latency_cycles", NS_PARAM_DOUBLE, "cycles", "12", "L2 load-to-use latency",
+    "unsourced generic default (cpu-params.md §5)", FALSE, 2, 100 },
+  { "cache.l3.size_kib", NS_PARAM_INT, "KiB", "8192", "L3 size per L3 domain (CCX or socket)",
+    "generic default", FALSE, 0, 1048576 },
+  { "cache.l3.assoc", NS_PARAM_INT, "ways", "16", "L3 associativity",
+    "generic default", FALSE, 1, 64 },
+  { "cache.l3.latency_cycles", NS_PARAM_DOUBLE, "cycles", "40", "L3 load-to-use latency",
+    "unsourced generic default (cpu-params.md §5)", FALSE, 5, 400 },
+  { "cache.l3.inclusive", NS_PARAM_BOOL, "", "false",
+    "L3 inclusive of the private caches (true) or a non-inclusive victim cache (false)",
+    "generic default", FALSE, UNB },
+  { "mem.dram_latency_ns", NS_PARAM_DOUBLE, "ns", "80", "load-to-use latency from DRAM",
+    "unsourced generic default (cpu-params.md §5)", FALSE, 10, 1000 },
+  { "mem.bw_l1_bytes_per_cycle", NS_PARAM_DOUBLE, "bytes/cycle", "32",
+    "copy bandwidth when source and destination are in L1 (one core)",
+    "unsourced: one 32-byte load + store per cycle on AVX2 cores", FALSE, 1, 256 },
+  { "mem.bw_l2_bytes_per_cycle", NS_PARAM_DOUBLE, "bytes/cycle", "16",
+    "copy bandwidth from L2 (one core)", "unsourced generic default", FALSE, 0.5, 256 },
+  { "mem.bw_l3_bytes_per_cycle", NS_PARAM_DOUBLE, "bytes/cycle", "8",
+    "copy bandwidth from L3 (one core)", "unsourced generic default", FALSE, 0.25, 256 },
+  { "mem.bw_dram_gbps", NS_PARAM_DOUBLE, "GB/s", "12",
+    "single-core streaming copy bandwidth from DRAM", "unsourced generic default",
+    FALSE, 0.5, 1000 },
+
+  /* ---- core-to-core (one-way CAS ping-pong latency, ref: [M1][M2][M25]) ---- */
+  { "c2c.smt_ns", NS_PARAM_DOUBLE, "ns", "8", "line transfer between SMT siblings",
+    "generic default (7-10 ns on listed parts, ref: cpu-params.md §3)", FALSE, 0, 1000 },
+  { "c2c.ccx_ns", NS_PARAM_DOUBLE, "ns", "20", "line transfer within one L3 domain",
+    "generic default", FALSE, 0, 1000 },
+  { "c2c.socket_ns", NS_PARAM_DOUBLE, "ns", "80",
+    "line transfer between L3 domains of one socket (cross-CCX/CCD)",
+    "generic default", FALSE, 0, 2000 },
+  { "c2c.remote_ns", NS_PARAM_DOUBLE, "ns", "150", "line transfer across sockets",
+    "generic default", FALSE, 0, 5000 },
+
+  /* ---- calls, returns, indirect calls ---- */
+  { "call.cycles", NS_PARAM_DOUBLE, "cycles", "2",
+    "direct call plus predicted return (the pair), excluding prologue/epilogue",
+    "unsourced: 2-4 cycles per call+ret pair (cpu-params.md §5, [M21])", FALSE, 0, 50 },
+  { "call.prologue_insns", NS_PARAM_INT, "instructions", "6",
+    "prologue + epilogue instructions of a non-inlined kernel function (push/pop of "
+    "callee-saved registers, frame setup)", "unsourced reasoned default", FALSE, 0, 64 },
+  { "ret.unret_cycles", NS_PARAM_DOUBLE, "cycles", "4",
+    "extra cost per return through the retbleed untrained return thunk",
+    "unsourced reasoned default (jmp + predicted ret)", FALSE, 0, 100 },
+  { "ret.safe_ret_insns", NS_PARAM_INT, "instructions", "4",
+    "instructions of the SRSO Safe RET sequence per return (jmp thunk; call; add; ret); "
+    "each such return also pays branch.mispredict_cycles",
+    "ref: cpu-params.md §4 ([K6] thunk shape, [K3] 'forces the CPU to mispredict every "
+    "function return')", FALSE, 0, 32 },
+  { "ret.stuff_cycles", NS_PARAM_DOUBLE, "cycles", "6",
+    "call depth tracking: accounting per call plus amortised RSB stuffing per return",
+    "unsourced reasoned default", FALSE, 0, 100 },
+  { "icall.predicted_cycles", NS_PARAM_DOUBLE, "cycles", "1",
+    "extra cost of a predicted indirect call over a direct call",
+    "ref: cpu-params.md §4 ([M22] 'indirect jump, 2 cycles')", FALSE, 0, 50 },
+  { "icall.retpoline_insns", NS_PARAM_INT, "instructions", "5",
+    "instructions of a generic retpoline per indirect call (call thunk; call; mov; ret; "
+    "capture loop); each retpoline also pays branch.mispredict_cycles",
+    "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape)", FALSE, 0, 32 },
+  { "icall.lfence_cycles", NS_PARAM_DOUBLE, "cycles", "12",
+    "extra cost of an LFENCE-retpoline indirect call (lfence; jmp *%reg)",
+    "unsourced reasoned default (lfence drains the dispatch)", FALSE, 0, 200 },
+  { "icall.ibrs_cycles", NS_PARAM_DOUBLE, "cycles", "2",
+    "extra cost of a kernel indirect call under legacy IBRS (restricted prediction)",
+    "unsourced reasoned default (cpu-params.md §5: ~10-20 % slower kernel branches)",
+    FALSE, 0, 200 },
+
+  /* ---- system call entry/exit ---- */
+  { "syscall.base_cycles", NS_PARAM_DOUBLE, "cycles", "100",
+    "SYSCALL + entry + SYSRET with no mitigations",
+    "unsourced: lmbench null syscall 34 ns on a 2017 desktop ([M16]) ≈ 100 cycles",
+    FALSE, 0, 10000 },
+  { "syscall.pti_cycles", NS_PARAM_DOUBLE, "cycles", "200",
+    "page-table isolation: two CR3 writes + trampoline per syscall (with PCID)",
+    "ref: cpu-params.md §4 ([K4] 'order of a hundred cycles' each, [M16] '< 300 cycles')",
+    FALSE, 0, 10000 },
+  { "syscall.ibrs_cycles", NS_PARAM_DOUBLE, "cycles", "300",
+    "legacy IBRS: SPEC_CTRL WRMSR at entry and at exit",
+    "unsourced: 2 x WRMSR of 100-200 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
+  { "syscall.ibpb_cycles", NS_PARAM_DOUBLE, "cycles", "3000",
+    "IBPB on kernel entry (spec_rstack_overflow=ibpb)",
+    "unsourced reasoned default (predictor flush, thousands of cycles)", FALSE, 0, 100000 },
+  { "syscall.verw_cycles", NS_PARAM_DOUBLE, "cycles", "200",
+    "MDS VERW buffer clear on return to user",
+    "unsourced: 100-300 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
+  { "syscall.bhi_loop_cycles", NS_PARAM_DOUBLE, "cycles", "75",
+    "BHI clear_bhb_loop at syscall entry", "unsourced: 50-100 cycles (cpu-params.md §5)",
+    FALSE, 0, 10000 },
+  { "ctxsw.rsb_fill_cycles", NS_PARAM_DOUBLE, "cycles", "60",
+    "RSB fill (32 entries) on context switch when spectre_v2 is mitigated",
+    "unsourced: 40-80 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
+
+  /* ---- locks and scheduling ---- */
+  { "lock.atomic_cycles", NS_PARAM_DOUBLE, "cycles", "20",
+    "locked read-modify-write (LOCK CMPXCHG) on a line already owned in L1",
+    "ref: cpu-params.md §3.7 ([M20]: 19 cycles on Golden Cove)", FALSE, 1, 500 },
+  { "sched.quantum_ns", NS_PARAM_DOUBLE, "ns", "1000",
+    "longest a simulated thread runs before it yields to the engine (bounds the clock skew "
+    "between CPUs; a simulation setting, not a hardware cost)",
+    "engine setting (ARCHITECTURE.md §2)", FALSE, 1, 1000000 },
+  { "sched.wakeup_cycles", NS_PARAM_DOUBLE, "cycles", "400",
+    "cost to the waker of try_to_wake_up on another CPU (enqueue + IPI send)",
+    "unsourced reasoned default", FALSE, 0, 100000 },
+  { "sched.wakeup_latency_ns", NS_PARAM_DOUBLE, "ns", "1500",
+    "delay until a woken task runs on an idle CPU (IPI delivery + idle exit)",
+    "unsourced reasoned default", FALSE, 0, 1000000 },
+
+  /* ---- compiler ---- */
+  { "build.inline_limit_bytes", NS_PARAM_INT, "bytes", "60",
+    "largest static function GCC inlines at a call site when it has more than one caller",
+    "GCC -O2 --param max-inline-insns-auto=15 (GCC 10+), at ~4 bytes per x86-64 "
+    "instruction", FALSE, 0, 100000 },
+};
+
+/* Registers the machine's parameter table with the registry. */
+void
+ns_machine_register_params (void)
+{
+  ns_param_register (machine_params, G_N_ELEMENTS (machine_params));
+}

@@ -1,0 +1,1558 @@
+/* machine.c — the cycle-approximate CPU model: topology, caches, coherence, cost calls.
+ *
+ * Semantics
+ * ---------
+ * Topology. cpu.sockets × cpu.ccx_per_socket × cpu.cores_per_ccx physical cores with
+ * cpu.smt hardware threads each. Core k sits in L3 domain (CCX) k / cores_per_ccx and
+ * socket k / (cores_per_ccx × ccx_per_socket). Logical CPU c < n_cores is thread 0 of core
+ * c, CPU c + n_cores its SMT sibling (Linux numbering on these parts).
+ *
+ * Units. Every cost is in core cycles of cpu.freq_ghz; parameters given in ns (DRAM and
+ * core-to-core latencies) are multiplied by the clock. Instructions cost 1 / cpu.ipc.
+ *
+ * Caches. Per physical core (shared by its SMT threads): L1D, L1I and L2; per CCX: L3. All
+ * use cache.policy (lru, or plru = tree pseudo-LRU; plru on an associativity that is not a
+ * power of two falls back to LRU with a message). L2 is inclusive of the core's L1s: an
+ * L2 eviction drops the line from L1D and L1I. cache.l3.inclusive = true: lines are filled
+ * into the CCX's L3 on every miss that goes past it, and an L3 eviction back-invalidates
+ * the line in the private caches of that CCX's cores. false: L3 is a victim cache filled
+ * with the lines the CCX's L2s evict (an L3 hit leaves the line there). L3 size 0 = none.
+ * Caches are created when a core or CCX is first used, so big parts cost nothing unused.
+ *
+ * Coherence. A directory (open addressing on the line number) keeps, per line ever
+ * touched: the logical CPU that last wrote it if it is Modified (the owner), the set of
+ * physical cores that may hold it in their L2 (and possibly L1), and the set of CCXs whose
+ * L3 may hold it. Evictions do not update the directory (that would cost a host cache miss
+ * per evicted line); instead every use of a bit is checked against the cache it names, and
+ * a stale one is dropped: an owner whose L2 no longer holds the line has written it back.
+ * Inclusive L3s keep their bits exact (their evictions must back-invalidate anyway). A line
+ * in some core's L1 is never Modified by another core (taking ownership invalidates every
+ * other copy), so an L1 hit needs no directory look-up.
+ *
+ * Loads (per line touched), in this order:
+ *   L1 hit → level L1.
+ *   Modified by another physical core → COHERENCE, c2c latency of the distance (SMT
+ *     siblings share the caches, so a sibling's line is an ordinary hit); the owner keeps
+ *     a shared copy, the line is filled here.
+ *   L2 hit → L2. Own CCX's L3 hit → L3.
+ *   A clean copy in another core's L2 or another CCX's L3 → COHERENCE, c2c latency to the
+ *     nearest holder.
+ *   Else DRAM (mem.dram_latency_ns).
+ * ns_load_dep charges the full latency of the serving level (an L1 hit costs
+ * cache.l1d.latency_cycles, cause L1), so a pointer chase over a working set that fits a
+ * level costs exactly that level's latency per load. ns_load charges
+ * (latency − L1 latency) / cpu.mlp for anything but an L1 hit, nothing for an L1 hit.
+ * ns_prefetch does the same look-up, fill and coherence transition without any charge.
+ *
+ * Stores (per line): if this CPU already owns the line Modified: free (store buffer). If
+ * its SMT sibling owns it: COHERENCE c2c.smt_ns / mlp (the sibling pair's line hand-off).
+ * Else read-for-ownership: every other core's copy (L1/L2) and every other CCX's L3 copy
+ * is invalidated; if there was any, COHERENCE c2c to the farthest holder / mlp; if there
+ * was none and the line was not in L1, the miss is charged like an independent load of
+ * the level that had it. The line ends Modified in this core's L1, owned by this CPU.
+ *
+ * Atomics (ns_atomic): lock.atomic_cycles as INSN, plus the full (not mlp-divided)
+ * transfer latency (COHERENCE, c2c.smt_ns for a line last written by the SMT sibling) or
+ * miss latency (L2/L3/DRAM) of the line; ownership as a store.
+ *
+ * Copies (ns_copy): per source line, the bytes read cost bytes / mem.bw_<level> cycles
+ * (DRAM: mem.bw_dram_gbps / GHz bytes per cycle; a line held Modified or clean by another
+ * core is read at L3 bandwidth and its transfer is charged as an independent COHERENCE
+ * miss), cause COPY. Destination lines take ownership like stores; transfers are charged
+ * as COHERENCE, plain misses are covered by the bandwidth.
+ *
+ * Control flow. ns_insns(n): n / ipc, INSN. ns_mispredict(n): n × branch.mispredict_cycles,
+ * MISPREDICT. ns_call: registers the function if needed; if the build inlines it the call
+ * is free, the body stays attributed to the caller and an inlined invocation is counted.
+ * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
+ * = call.cycles + call.prologue_insns / ipc is charged to it, and its text lines
+ * [text_addr, text_addr + text_bytes) are fetched through L1I (misses charged as IFETCH
+ * with the full latency of the serving level). ns_icall is never inlined: INDIRECT by
+ * spectre_v2 mode (charged to the caller, where the indirect call sits), then as an
+ * out-of-line call. ns_ret: an inlined invocation only pops its marker; else RETTHUNK
+ * (see ns_machine_ret_penalty_cycles) is charged to the returning function, which is then
+ * popped. ns_syscall_enter/exit: SYSCALL pieces as listed at syscall_costs().
+ *
+ * The account. Every charge advances the thread (ns_thread_advance) and adds to the cell
+ * (current function, cause); top level (no function) is row 0. Event counts: loads served
+ * per level (L1..DRAM, by ns_load/ns_load_dep; a load served by another core counts as a
+ * transfer instead), COHERENCE transfers charged, IFETCH
+ * misses, CALL out-of-line calls, INDIRECT indirect calls, RETTHUNK thunked returns,
+ * MISPREDICT mispredictions, SYSCALL system calls.
+ *
+ * Simulated memory: the machine's arena maps at 0xffff888100000000 (the x86-64 direct map);
+ * function text addresses come from the build registry (0xffffffff81000000 upwards). */
+#include "config.h"
+#include <math.h>
+#include <string.h>
+#include "machine.h"
+#include "cache.h"
+
+#define ARENA_BASE      G_GUINT64_CONSTANT (0xffff888100000000)
+#define ARENA_CAPACITY  (G_GUINT64_CONSTANT (16) << 30)
+#define ARENA_MIN       (G_GUINT64_CONSTANT (256) << 20)
+#define MAX_CORES       4096
+#define DIR_INITIAL     (1u << 14)
+
+/* ---- data structures ---- */
+
+typedef struct {
+  double  cycles[NS_CAUSE_N];
+  guint64 calls;
+  guint64 inlined;
+} AcctRow;
+
+typedef struct {
+  NsCache *l1d, *l1i, *l2;
+} CoreCaches;
+
+/* Directory: slots of `stride` 64-bit words: [0] line + 1 (0 = empty slot), [1] owner
+ * logical CPU + 1 (0 = not Modified), then the core mask, then the CCX (L3) mask. */
+typedef struct {
+  guint64 *slots;
+  gsize    capacity;     /* power of two */
+  gsize    count;
+  guint    shift;        /* 64 − log2 (capacity) */
+  guint    core_words;
+  guint    ccx_words;
+  guint    stride;
+} Directory;
+
+typedef struct {
+  NsMachine  *machine;
+  guint       cpu, core, ccx;
+  CoreCaches *caches;
+  NsCache    *l3;        /* own CCX's L3, NULL if none */
+  guint8     *marks;     /* per active ns_call/ns_icall: 1 = inlined */
+  guint       depth;
+  guint       marks_alloc;
+} NsExec;
+
+struct _NsMachine {
+  NsParams      *params;
+  NsMitigations  mit;
+  NsBuild       *build;
+  NsArena       *arena;
+
+  guint          ccx_per_socket, cores_per_ccx, smt;
+  guint          n_cores, n_ccx, n_cpus;
+  double         ghz;
+  NsTime         quantum;
+
+  /* costs, cycles */
+  double         ipc, mlp;
+  double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
+  double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
+  double         c2c[NS_DIST_REMOTE + 1];
+  double         mispredict, call_cost, atomic_cycles;
+  double         ret_penalty, icall_penalty;
+  double         sys_enter, sys_exit;
+
+  /* caches */
+  guint          line_shift;
+  NsCachePolicy  policy;
+  gboolean       inclusive;
+  gsize          l1d_bytes, l1i_bytes, l2_bytes, l3_bytes;
+  guint          l1d_assoc, l1i_assoc, l2_assoc, l3_assoc;
+  CoreCaches    *cores;          /* n_cores, created on first use */
+  NsCache      **l3;             /* n_ccx, created on first use */
+  Directory      dir;
+
+  /* account */
+  GArray        *acct;           /* AcctRow by function id (0 = top level) */
+  guint64        events[NS_CAUSE_N];
+  GPtrArray     *execs;          /* NsExec* handed to threads */
+};
+
+static const char *const cause_names[NS_CAUSE_N] = {
+  "insn", "l1", "l2", "l3", "dram", "coherence", "copy", "ifetch", "call", "retthunk",
+  "indirect", "mispredict", "syscall", "lock_wait"
+};
+
+/* The short name of a cause ("insn", "l2", "retthunk", ...). */
+const char *
+ns_cause_name (NsCause cause)
+{
+  g_return_val_if_fail ((guint) cause < NS_CAUSE_N, NULL);
+  return cause_names[cause];
+}
+
+/* ---- bit masks ---- */
+
+static inline gboolean
+mask_test (const guint64 *mask, guint i)
+{
+  return (mask[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void
+mask_set (guint64 *mask, guint i)
+{
+  mask[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+}
+
+static inline void
+mask_clear (guint64 *mask, guint i)
+{
+  mask[i >> 6] &= ~(G_GUINT64_CONSTANT (1) << (i & 63));
+}
+
+/* ---- the directory ---- */
+
+#define E_OWNER(e)      ((e)[1])
+#define E_CORES(e)      ((e) + 2)
+#define E_CCXS(d, e)    ((e) + 2 + (d)->core_words)
+
+/* Slot index where a line's search starts (Fibonacci hashing). */
+static inline gsize
+dir_home (const Directory *dir, guint64 line)
+{
+  return (gsize) ((line * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> dir->shift);
+}
+
+/* Allocates an empty table of capacity slots. */
+static void
+dir_alloc (Directory *dir, gsize capacity)
+{
+  guint bits = 0;
+
+  while ((((gsize) 1) << bits) < capacity)
+    bits++;
+  dir->capacity = capacity;
+  dir->shift = 64 - bits;
+  dir->count = 0;
+  dir->slots = g_new0 (guint64, capacity * dir->stride);
+}
+
+/* The entry of line, or NULL if the line was never touched. */
+static inline guint64 *
+dir_find (const Directory *dir, guint64 line)
+{
+  gsize mask = dir->capacity - 1;
+
+  for (gsize i = dir_home (dir, line);; i = (i + 1) & mask) {
+    guint64 *e = dir->slots + i * dir->stride;
+    if (e[0] == line + 1)
+      return e;
+    if (e[0] == 0)
+      return NULL;
+  }
+}
+
+/* Doubles the table, re-inserting every entry. */
+static void
+dir_grow (Directory *dir)
+{
+  guint64 *old = dir->slots;
+  gsize old_capacity = dir->capacity;
+
+  dir_alloc (dir, old_capacity * 2);
+  for (gsize i = 0; i < old_capacity; i++) {
+    const guint64 *src = old + i * dir->stride;
+    if (src[0] == 0)
+      continue;
+    gsize j = dir_home (dir, src[0] - 1);
+    while (dir->slots[j * dir->stride] != 0)
+      j = (j + 1) & (dir->capacity - 1);
+    memcpy (dir->slots + j * dir->stride, src, dir->stride * sizeof (guint64));
+    dir->count++;
+  }
+  g_free (old);
+}
+
+/* The entry of line, created empty if needed. Pointers to entries stay valid until the
+ * next call of this function (which may grow the table). */
+static guint64 *
+dir_get (Directory *dir, guint64 line)
+{
+  gsize mask;
+  guint64 *e;
+
+  if (G_UNLIKELY ((dir->count + 1) * 2 > dir->capacity))
+    dir_grow (dir);
+  mask = dir->capacity - 1;
+  for (gsize i = dir_home (dir, line);; i = (i + 1) & mask) {
+    e = dir->slots + i * dir->stride;
+    if (e[0] == line + 1)
+      return e;
+    if (e[0] == 0)
+      break;
+  }
+  e[0] = line + 1;
+  dir->count++;
+  return e;
+}
+
+/* ---- topology ---- */
+
+static inline guint
+core_ccx (const NsMachine *m, guint core)
+{
+  return core / m->cores_per_ccx;
+}
+
+static inline guint
+ccx_socket (const NsMachine *m, guint ccx)
+{
+  return ccx / m->ccx_per_socket;
+}
+
+static inline guint
+cpu_core (const NsMachine *m, guint cpu)
+{
+  return cpu % m->n_cores;
+}
+
+/* Distance between two physical cores. */
+static inline NsDistance
+core_distance (const NsMachine *m, guint a, guint b)
+{
+  guint ca = core_ccx (m, a), cb = core_ccx (m, b);
+
+  if (a == b)
+    return NS_DIST_SMT;
+  if (ca == cb)
+    return NS_DIST_CCX;
+  return ccx_socket (m, ca) == ccx_socket (m, cb) ? NS_DIST_SOCKET : NS_DIST_REMOTE;
+}
+
+/* Distance from a core to another CCX's L3. */
+static inline NsDistance
+ccx_distance (const NsMachine *m, guint core, guint ccx)
+{
+  guint own = core_ccx (m, core);
+
+  if (own == ccx)
+    return NS_DIST_CCX;
+  return ccx_socket (m, own) == ccx_socket (m, ccx) ? NS_DIST_SOCKET : NS_DIST_REMOTE;
+}
+
+/* ---- caches ---- */
+
+/* The private caches of core, created on first use. */
+static CoreCaches *
+core_caches (NsMachine *m, guint core)
+{
+  CoreCaches *cc = &m->cores[core];
+
+  if (G_UNLIKELY (cc->l2 == NULL)) {
+    cc->l1d = ns_cache_new ("L1D", m->l1d_bytes, m->l1d_assoc, 1u << m->line_shift, m->policy);
+    cc->l1i = ns_cache_new ("L1I", m->l1i_bytes, m->l1i_assoc, 1u << m->line_shift, m->policy);
+    cc->l2 = ns_cache_new ("L2", m->l2_bytes, m->l2_assoc, 1u << m->line_shift, m->policy);
+  }
+  return cc;
+}
+
+/* The L3 of ccx, created on first use; NULL if the machine has no L3. */
+static NsCache *
+ccx_l3 (NsMachine *m, guint ccx)
+{
+  if (m->l3_bytes == 0)
+    return NULL;
+  if (G_UNLIKELY (m->l3[ccx] == NULL))
+    m->l3[ccx] = ns_cache_new ("L3", m->l3_bytes, m->l3_assoc, 1u << m->line_shift, m->policy);
+  return m->l3[ccx];
+}
+
+/* TRUE if core's L2 (hence possibly its L1s) holds line. */
+static inline gboolean
+core_holds (const NsMachine *m, guint core, guint64 line)
+{
+  return m->cores[core].l2 != NULL && ns_cache_contains (m->cores[core].l2, line);
+}
+
+/* TRUE if ccx's L3 holds line. */
+static inline gboolean
+ccx_holds (const NsMachine *m, guint ccx, guint64 line)
+{
+  return m->l3_bytes != 0 && m->l3[ccx] != NULL && ns_cache_contains (m->l3[ccx], line);
+}
+
+/* The physical core of the line's Modified owner, after checking the owner still has it
+ * (an owner whose L2 evicted the line has written it back: the entry is cleared). Returns
+ * G_MAXUINT if the line is not Modified anywhere. */
+static inline guint
+verified_owner_core (NsMachine *m, guint64 *e, guint64 line)
+{
+  guint core;
+
+  if (E_OWNER (e) == 0)
+    return G_MAXUINT;
+  core = cpu_core (m, (guint) E_OWNER (e) - 1);
+  if (core_holds (m, core, line))
+    return core;
+  E_OWNER (e) = 0;
+  return G_MAXUINT;
+}
+
+/* Removes line from core's private caches and from the directory's view of them. */
+static void
+core_drop (NsMachine *m, guint core, guint64 line, guint64 *e)
+{
+  CoreCaches *cc = &m->cores[core];
+
+  if (cc->l2 != NULL) {
+    ns_cache_invalidate (cc->l1d, line);
+    ns_cache_invalidate (cc->l1i, line);
+    ns_cache_invalidate (cc->l2, line);
+  }
+  mask_clear (E_CORES (e), core);
+  if (E_OWNER (e) != 0 && cpu_core (m, (guint) E_OWNER (e) - 1) == core)
+    E_OWNER (e) = 0;   /* written back */
+}
+
+/* An inclusive L3 evicted victim: take it out of the private caches of its cores. */
+static void
+on_l3_evict (NsMachine *m, guint ccx, guint64 victim)
+{
+  guint64 *e;
+  guint first = ccx * m->cores_per_ccx;
+
+  if (!m->inclusive)
+    return;   /* a victim cache forgets silently; its directory bit is checked on use */
+  e = dir_find (&m->dir, victim);
+  g_assert (e != NULL);
+  mask_clear (E_CCXS (&m->dir, e), ccx);
+  for (guint core = first; core < first + m->cores_per_ccx; core++)
+    if (mask_test (E_CORES (e), core))
+      core_drop (m, core, victim, e);
+}
+
+/* Puts line into ccx's L3 (if there is one). */
+static void
+l3_insert (NsMachine *m, guint ccx, guint64 line)
+{
+  NsCache *l3 = ccx_l3 (m, ccx);
+  guint64 victim;
+
+  if (l3 != NULL && ns_cache_insert (l3, line, &victim))
+    on_l3_evict (m, ccx, victim);
+}
+
+/* Inclusive L3: fills line (entry e) into ccx's L3 on a miss that went past it. */
+static void
+l3_fill (NsMachine *m, guint ccx, guint64 line, guint64 *e)
+{
+  if (m->l3_bytes == 0)
+    return;
+  l3_insert (m, ccx, line);
+  mask_set (E_CCXS (&m->dir, e), ccx);
+}
+
+/* An L2 evicted victim: out of the core's L1s (L2 includes them); a victim-cache L3 gets
+ * it. The directory is not touched: its core bit is checked against the L2 when used. */
+static void
+on_l2_evict (NsMachine *m, guint core, guint64 victim)
+{
+  CoreCaches *cc = &m->cores[core];
+
+  ns_cache_invalidate (cc->l1d, victim);
+  ns_cache_invalidate (cc->l1i, victim);
+  if (!m->inclusive)
+    l3_insert (m, core_ccx (m, core), victim);
+}
+
+/* Fills line (entry e) into x's L2 and L1 (L1I for instruction fetch). */
+static void
+private_fill (NsMachine *m, NsExec *x, guint64 line, guint64 *e, gboolean instr)
+{
+  CoreCaches *cc = x->caches;
+  guint64 victim;
+
+  if (ns_cache_insert (cc->l2, line, &victim))
+    on_l2_evict (m, x->core, victim);
+  ns_cache_insert (instr ? cc->l1i : cc->l1d, line, NULL);
+  mask_set (E_CORES (e), x->core);
+  if (!m->inclusive && m->l3_bytes != 0)
+    mask_set (E_CCXS (&m->dir, e), x->ccx);   /* may reach this CCX's L3 when evicted */
+}
+
+/* The nearest other core or CCX holding a clean copy of line (NS_DIST_SAME if none).
+ * Core bits found stale are cleared. */
+static NsDistance
+nearest_holder (NsMachine *m, NsExec *x, guint64 *e, guint64 line)
+{
+  NsDistance best = NS_DIST_SAME;
+  guint64 *cores = E_CORES (e), *ccxs = E_CCXS (&m->dir, e);
+
+  for (guint w = 0; w < m->dir.core_words; w++)
+    for (guint64 bits = cores[w]; bits != 0; bits &= bits - 1) {
+      guint core = w * 64 + (guint) __builtin_ctzll (bits);
+      if (core == x->core)
+        continue;
+      if (!core_holds (m, core, line)) {
+        mask_clear (cores, core);
+        continue;
+      }
+      NsDistance d = core_distance (m, x->core, core);
+      if (best == NS_DIST_SAME || d < best)
+        best = d;
+    }
+  for (guint w = 0; w < m->dir.ccx_words; w++)
+    for (guint64 bits = ccxs[w]; bits != 0; bits &= bits - 1) {
+      guint ccx = w * 64 + (guint) __builtin_ctzll (bits);
+      if (ccx == x->ccx || !ccx_holds (m, ccx, line))
+        continue;
+      NsDistance d = ccx_distance (m, x->core, ccx);
+      if (best == NS_DIST_SAME || d < best)
+        best = d;
+    }
+  return best;
+}
+
+/* Where a read was served from, and at what full latency. */
+typedef struct {
+  NsCause cause;     /* NS_CAUSE_L1..NS_CAUSE_DRAM, or NS_CAUSE_COHERENCE */
+  double  cycles;
+} Served;
+
+/* Performs a read of line by x's core: look-up, coherence transition, fills. */
+static Served
+read_line (NsMachine *m, NsExec *x, guint64 line, gboolean instr)
+{
+  CoreCaches *cc = x->caches;
+  guint64 *e;
+  guint owner_core;
+  NsDistance d;
+
+  if (ns_cache_lookup (instr ? cc->l1i : cc->l1d, line))
+    return (Served) { NS_CAUSE_L1, m->lat[NS_CAUSE_L1] };
+  e = dir_get (&m->dir, line);
+  owner_core = verified_owner_core (m, e, line);
+  if (owner_core != G_MAXUINT && owner_core != x->core) {
+    d = core_distance (m, x->core, owner_core);
+    E_OWNER (e) = 0;   /* M → S: the owner keeps a shared copy */
+    if (m->inclusive)
+      l3_fill (m, x->ccx, line, e);
+    private_fill (m, x, line, e, instr);
+    return (Served) { NS_CAUSE_COHERENCE, m->c2c[d] };
+  }
+  if (ns_cache_lookup (cc->l2, line)) {
+    ns_cache_insert (instr ? cc->l1i : cc->l1d, line, NULL);
+    return (Served) { NS_CAUSE_L2, m->lat[NS_CAUSE_L2] };
+  }
+  if (x->l3 != NULL && ns_cache_lookup (x->l3, line)) {
+    private_fill (m, x, line, e, instr);
+    return (Served) { NS_CAUSE_L3, m->lat[NS_CAUSE_L3] };
+  }
+  d = nearest_holder (m, x, e, line);
+  if (m->inclusive)
+    l3_fill (m, x->ccx, line, e);
+  private_fill (m, x, line, e, instr);
+  if (d != NS_DIST_SAME)
+    return (Served) { NS_CAUSE_COHERENCE, m->c2c[d] };
+  return (Served) { NS_CAUSE_DRAM, m->lat[NS_CAUSE_DRAM] };
+}
+
+/* Outcome of taking ownership of a line. */
+typedef struct {
+  gboolean   owned;     /* this CPU already owned it: nothing happened */
+  NsDistance far;       /* farthest other holder invalidated, NS_DIST_SAME if none */
+  NsCause    level;     /* where this core's hierarchy had it: L1..DRAM */
+} Rfo;
+
+/* Brings line (entry e) into this core's L1 for writing (from L2/L3/DRAM as needed). */
+static NsCause
+fill_for_write (NsMachine *m, NsExec *x, guint64 line, guint64 *e)
+{
+  CoreCaches *cc = x->caches;
+
+  if (ns_cache_lookup (cc->l1d, line))
+    return NS_CAUSE_L1;
+  if (ns_cache_lookup (cc->l2, line)) {
+    ns_cache_insert (cc->l1d, line, NULL);
+    return NS_CAUSE_L2;
+  }
+  if (x->l3 != NULL && ns_cache_lookup (x->l3, line)) {
+    private_fill (m, x, line, e, FALSE);
+    return NS_CAUSE_L3;
+  }
+  if (m->inclusive)
+    l3_fill (m, x->ccx, line, e);
+  private_fill (m, x, line, e, FALSE);
+  return NS_CAUSE_DRAM;
+}
+
+/* Invalidates every other core's and CCX's copy of line; the farthest holder's distance. */
+static NsDistance
+invalidate_others (NsMachine *m, NsExec *x, guint64 line, guint64 *e)
+{
+  guint64 *cores = E_CORES (e), *ccxs = E_CCXS (&m->dir, e);
+  NsDistance far = NS_DIST_SAME;
+
+  for (guint w = 0; w < m->dir.core_words; w++)
+    for (guint64 bits = cores[w]; bits != 0; bits &= bits - 1) {
+      guint core = w * 64 + (guint) __builtin_ctzll (bits);
+      if (core == x->core)
+        continue;
+      if (core_holds (m, core, line))
+        far = MAX (far, core_distance (m, x->core, core));
+      core_drop (m, core, line, e);
+    }
+  for (guint w = 0; w < m->dir.ccx_words; w++)
+    for (guint64 bits = ccxs[w]; bits != 0; bits &= bits - 1) {
+      guint ccx = w * 64 + (guint) __builtin_ctzll (bits);
+      if (ccx == x->ccx)
+        continue;
+      if (ccx_holds (m, ccx, line)) {
+        far = MAX (far, ccx_distance (m, x->core, ccx));
+        ns_cache_invalidate (m->l3[ccx], line);
+      }
+      mask_clear (ccxs, ccx);
+    }
+  return far;
+}
+
+/* Invalidates every other copy of line and makes x's CPU its Modified owner. */
+static Rfo
+take_ownership (NsMachine *m, NsExec *x, guint64 line)
+{
+  guint64 *e = dir_get (&m->dir, line);
+  Rfo r = { FALSE, NS_DIST_SAME, NS_CAUSE_L1 };
+  guint owner_core;
+
+  if (E_OWNER (e) == x->cpu + 1 && ns_cache_lookup (x->caches->l1d, line)) {
+    r.owned = TRUE;   /* fast path: owned and in L1 */
+    return r;
+  }
+  owner_core = verified_owner_core (m, e, line);
+  if (owner_core == x->core && E_OWNER (e) == x->cpu + 1) {
+    r.owned = TRUE;
+    r.level = fill_for_write (m, x, line, e);
+    return r;
+  }
+  if (owner_core == x->core)
+    r.far = NS_DIST_SMT;   /* last written by the SMT sibling */
+  else
+    r.far = invalidate_others (m, x, line, e);
+  r.level = fill_for_write (m, x, line, e);
+  E_OWNER (e) = x->cpu + 1;
+  return r;
+}
+
+/* ---- per-thread execution state ---- */
+
+/* Creates the execution state of a thread running on a machine's engine. */
+static NsExec *
+exec_new (NsThread *t)
+{
+  NsMachine *m = ns_engine_get_machine (ns_thread_engine (t));
+  NsExec *x;
+  guint cpu;
+
+  if (m == NULL)
+    goto no_machine;
+  cpu = ns_thread_cpu (t);
+  if (cpu >= m->n_cpus)
+    goto bad_cpu;
+  x = g_new0 (NsExec, 1);
+  x->machine = m;
+  x->cpu = cpu;
+  x->core = cpu_core (m, cpu);
+  x->ccx = core_ccx (m, x->core);
+  x->caches = core_caches (m, x->core);
+  x->l3 = ccx_l3 (m, x->ccx);
+  g_ptr_array_add (m->execs, x);
+  ns_thread_set_exec (t, x);
+  return x;
+
+/* ERRORS */
+no_machine:
+  g_critical ("thread %s runs on an engine without a machine "
+              "(create it with ns_machine_create_engine)", ns_thread_name (t));
+  return NULL;
+bad_cpu:
+  g_critical ("thread %s runs on CPU %u, the machine has %u", ns_thread_name (t), cpu,
+              m->n_cpus);
+  return NULL;
+}
+
+/* The thread's execution state (created on first use); NULL if t has no machine. */
+static inline NsExec *
+exec_of (NsThread *t)
+{
+  NsExec *x = ns_thread_get_exec (t);
+  return G_LIKELY (x != NULL) ? x : exec_new (t);
+}
+
+static void
+exec_free (gpointer p)
+{
+  NsExec *x = p;
+  g_free (x->marks);
+  g_free (x);
+}
+
+/* Remembers whether the call just made was inlined. */
+static void
+exec_push_mark (NsExec *x, gboolean inlined)
+{
+  if (G_UNLIKELY (x->depth == x->marks_alloc)) {
+    x->marks_alloc = MAX (16, x->marks_alloc * 2);
+    x->marks = g_renew (guint8, x->marks, x->marks_alloc);
+  }
+  x->marks[x->depth++] = inlined ? 1 : 0;
+}
+
+/* ---- the account ---- */
+
+/* The account row of a function id, grown on demand. */
+static inline AcctRow *
+acct_row (NsMachine *m, guint id)
+{
+  if (G_UNLIKELY (id >= m->acct->len))
+    g_array_set_size (m->acct, MAX (id + 1, m->acct->len * 2));
+  return &g_array_index (m->acct, AcctRow, id);
+}
+
+/* The account row of the function running on t. */
+static inline AcctRow *
+current_row (NsMachine *m, NsThread *t)
+{
+  NsFunc *func = ns_thread_current_func (t);
+
+  if (func == NULL)
+    return acct_row (m, 0);
+  if (G_UNLIKELY (func->id == 0))
+    ns_func_register (func);
+  return acct_row (m, func->id);
+}
+
+/* Charges cycles to (current function, cause) and advances the thread. */
+static inline void
+charge (NsMachine *m, NsThread *t, NsCause cause, double cycles)
+{
+  if (cycles <= 0.0)
+    return;
+  current_row (m, t)->cycles[cause] += cycles;
+  ns_thread_advance (t, cycles);
+}
+
+/* ---- construction ---- */
+
+/* Reads the cache geometry of one level; FALSE (error set) if it holds no whole set. */
+static gboolean
+read_level (NsMachine *m, const char *level, gsize *bytes, guint *assoc, gboolean may_be_empty,
+            GError **error)
+{
+  char *size_name = g_strdup_printf ("cache.%s.size_kib", level);
+  char *assoc_name = g_strdup_printf ("cache.%s.assoc", level);
+  gboolean ok = TRUE;
+
+  *bytes = (gsize) ns_params_get_int (m->params, size_name) * 1024;
+  *assoc = (guint) ns_params_get_int (m->params, assoc_name);
+  if (*bytes == 0 && may_be_empty)
+    goto out;
+  if (*bytes < (gsize) *assoc << m->line_shift) {
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+                 "%s = %" G_GSIZE_FORMAT " KiB cannot hold one set of %u ways of %u bytes",
+                 size_name, *bytes / 1024, *assoc, 1u << m->line_shift);
+    ok = FALSE;
+  } else if (*bytes % ((gsize) *assoc << m->line_shift) != 0) {
+    g_message ("%s: %" G_GSIZE_FORMAT " KiB is not a whole number of %u-way sets; "
+               "the remainder is unused", level, *bytes / 1024, *assoc);
+  }
+out:
+  g_free (size_name);
+  g_free (assoc_name);
+  return ok;
+}
+
+/* The per-return extra cycles of the return mitigation in force. */
+static double
+ret_penalty (const NsMachine *m, const NsParams *p)
+{
+  if (m->mit.srso == NS_SRSO_SAFE_RET)
+    return m->mispredict + ns_params_get_double (p, "ret.safe_ret_insns") / m->ipc;
+  if (m->mit.retbleed == NS_RETBLEED_UNRET)
+    return ns_params_get_double (p, "ret.unret_cycles");
+  if (m->mit.retbleed == NS_RETBLEED_STUFF)
+    return ns_params_get_double (p, "ret.stuff_cycles");
+  return 0.0;
+}
+
+/* The INDIRECT cycles of one indirect call under the spectre_v2 mode in force. */
+static double
+icall_penalty (const NsMachine *m, const NsParams *p)
+{
+  double predicted = ns_params_get_double (p, "icall.predicted_cycles");
+
+  switch (m->mit.spectre_v2) {
+  case NS_SPECTRE_V2_RETPOLINE:
+    return m->mispredict + ns_params_get_double (p, "icall.retpoline_insns") / m->ipc;
+  case NS_SPECTRE_V2_LFENCE:
+    return ns_params_get_double (p, "icall.lfence_cycles");
+  case NS_SPECTRE_V2_IBRS:
+    return predicted + ns_params_get_double (p, "icall.ibrs_cycles");
+  case NS_SPECTRE_V2_OFF:
+  case NS_SPECTRE_V2_EIBRS:
+  default:
+    return predicted;
+  }
+}
+
+/* SYSCALL cycles at entry and exit: the base and PTI and legacy IBRS (spectre_v2 or
+ * retbleed IBRS) split half each way; IBPB (srso=ibpb) and the BHI loop at entry; VERW
+ * (MDS) at exit. */
+static void
+syscall_costs (NsMachine *m, const NsParams *p)
+{
+  double base = ns_params_get_double (p, "syscall.base_cycles");
+  double pti = m->mit.pti ? ns_params_get_double (p, "syscall.pti_cycles") : 0.0;
+  gboolean ibrs_on = m->mit.spectre_v2 == NS_SPECTRE_V2_IBRS ||
+                     m->mit.retbleed == NS_RETBLEED_IBRS;
+  double ibrs = ibrs_on ? ns_params_get_double (p, "syscall.ibrs_cycles") : 0.0;
+
+  m->sys_enter = m->sys_exit = (base + pti + ibrs) / 2.0;
+  if (m->mit.srso == NS_SRSO_IBPB)
+    m->sys_enter += ns_params_get_double (p, "syscall.ibpb_cycles");
+  if (m->mit.bhi == NS_BHI_LOOP)
+    m->sys_enter += ns_params_get_double (p, "syscall.bhi_loop_cycles");
+  if (m->mit.mds_verw)
+    m->sys_exit += ns_params_get_double (p, "syscall.verw_cycles");
+}
+
+/* Reads topology and clock; FALSE (error set) on a topology the model cannot hold. */
+static gboolean
+read_topology (NsMachine *m, const NsParams *p, GError **error)
+{
+  guint sockets = (guint) ns_params_get_int (p, "cpu.sockets");
+
+  m->ccx_per_socket = (guint) ns_params_get_int (p, "cpu.ccx_per_socket");
+  m->cores_per_ccx = (guint) ns_params_get_int (p, "cpu.cores_per_ccx");
+  m->smt = (guint) ns_params_get_int (p, "cpu.smt");
+  m->n_ccx = sockets * m->ccx_per_socket;
+  m->n_cores = m->n_ccx * m->cores_per_ccx;
+  m->n_cpus = m->n_cores * m->smt;
+  m->ghz = ns_params_get_double (p, "cpu.freq_ghz");
+  if (m->n_cores > MAX_CORES)
+    goto too_big;
+  return TRUE;
+
+/* ERRORS */
+too_big:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+               "topology of %u cores is larger than the model holds (%u)", m->n_cores,
+               MAX_CORES);
+  return FALSE;
+}
+
+/* Reads cache geometry and policy. */
+static gboolean
+read_caches (NsMachine *m, const NsParams *p, GError **error)
+{
+  const char *policy = ns_params_get_string (p, "cache.policy");
+  gint64 line_bytes = ns_params_get_int (p, "cache.line_bytes");
+
+  m->line_shift = 0;
+  while ((G_GINT64_CONSTANT (1) << m->line_shift) < line_bytes)
+    m->line_shift++;
+  if (!strcmp (policy, "lru"))
+    m->policy = NS_CACHE_LRU;
+  else if (!strcmp (policy, "plru"))
+    m->policy = NS_CACHE_PLRU;
+  else
+    goto bad_policy;
+  m->inclusive = ns_params_get_bool (p, "cache.l3.inclusive");
+  if (!read_level (m, "l1d", &m->l1d_bytes, &m->l1d_assoc, FALSE, error) ||
+      !read_level (m, "l1i", &m->l1i_bytes, &m->l1i_assoc, FALSE, error) ||
+      !read_level (m, "l2", &m->l2_bytes, &m->l2_assoc, FALSE, error) ||
+      !read_level (m, "l3", &m->l3_bytes, &m->l3_assoc, TRUE, error))
+    return FALSE;
+  if (m->policy == NS_CACHE_PLRU) {
+    guint assocs[] = { m->l1d_assoc, m->l1i_assoc, m->l2_assoc, m->l3_assoc };
+    const char *names[] = { "l1d", "l1i", "l2", "l3" };
+    for (guint i = 0; i < G_N_ELEMENTS (assocs); i++)
+      if ((assocs[i] & (assocs[i] - 1)) != 0)
+        g_message ("cache.%s: %u ways is not a power of two; tree PLRU needs one, "
+                   "using LRU for that level", names[i], assocs[i]);
+  }
+  return TRUE;
+
+/* ERRORS */
+bad_policy:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+               "cache.policy = '%s': expected lru or plru", policy);
+  return FALSE;
+}
+
+/* Converts every cost parameter to cycles. */
+static void
+read_costs (NsMachine *m, const NsParams *p)
+{
+  m->ipc = ns_params_get_double (p, "cpu.ipc");
+  m->mlp = ns_params_get_double (p, "cpu.mlp");
+  m->lat[NS_CAUSE_L1] = ns_params_get_double (p, "cache.l1d.latency_cycles");
+  m->lat[NS_CAUSE_L2] = ns_params_get_double (p, "cache.l2.latency_cycles");
+  m->lat[NS_CAUSE_L3] = ns_params_get_double (p, "cache.l3.latency_cycles");
+  m->lat[NS_CAUSE_DRAM] = ns_params_get_double (p, "mem.dram_latency_ns") * m->ghz;
+  m->bw[NS_CAUSE_L1] = ns_params_get_double (p, "mem.bw_l1_bytes_per_cycle");
+  m->bw[NS_CAUSE_L2] = ns_params_get_double (p, "mem.bw_l2_bytes_per_cycle");
+  m->bw[NS_CAUSE_L3] = ns_params_get_double (p, "mem.bw_l3_bytes_per_cycle");
+  m->bw[NS_CAUSE_DRAM] = ns_params_get_double (p, "mem.bw_dram_gbps") / m->ghz;
+  m->c2c[NS_DIST_SAME] = 0.0;
+  m->c2c[NS_DIST_SMT] = ns_params_get_double (p, "c2c.smt_ns") * m->ghz;
+  m->c2c[NS_DIST_CCX] = ns_params_get_double (p, "c2c.ccx_ns") * m->ghz;
+  m->c2c[NS_DIST_SOCKET] = ns_params_get_double (p, "c2c.socket_ns") * m->ghz;
+  m->c2c[NS_DIST_REMOTE] = ns_params_get_double (p, "c2c.remote_ns") * m->ghz;
+  m->mispredict = ns_params_get_double (p, "branch.mispredict_cycles");
+  m->call_cost = ns_params_get_double (p, "call.cycles") +
+                 ns_params_get_double (p, "call.prologue_insns") / m->ipc;
+  m->atomic_cycles = ns_params_get_double (p, "lock.atomic_cycles");
+  m->quantum = (NsTime) llround (ns_params_get_double (p, "sched.quantum_ns") * 1000.0);
+  m->ret_penalty = ret_penalty (m, p);
+  m->icall_penalty = icall_penalty (m, p);
+  syscall_costs (m, p);
+}
+
+/* Copies the mitigations in force (NULL = all off). */
+static void
+copy_mitigations (NsMitigations *dst, const NsMitigations *src)
+{
+  if (src == NULL) {
+    static const char *const none[] = { "mitigations: none given to the machine", NULL };
+    memset (dst, 0, sizeof *dst);
+    dst->explain = g_strdupv ((char **) none);
+    return;
+  }
+  *dst = *src;
+  dst->explain = g_strdupv (src->explain);
+}
+
+/* Reserves the simulated address space, shrinking the request if the host refuses. */
+static gboolean
+create_arena (NsMachine *m, GError **error)
+{
+  for (guint64 cap = ARENA_CAPACITY; cap >= ARENA_MIN; cap /= 2) {
+    m->arena = ns_arena_new (ARENA_BASE, cap);
+    if (m->arena != NULL)
+      return TRUE;
+  }
+  g_set_error (error, NS_ERROR, NS_ERROR_INTERNAL,
+               "cannot reserve address space for the simulated memory");
+  return FALSE;
+}
+
+/* Builds a machine; see machine.h. */
+NsMachine *
+ns_machine_new (const NsParams *params, const NsMitigations *mit, NsBuild *build,
+                GError **error)
+{
+  NsMachine *m;
+
+  g_return_val_if_fail (params != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  m = g_new0 (NsMachine, 1);
+  m->params = ns_params_copy (params);
+  copy_mitigations (&m->mit, mit);
+  m->build = build;
+  m->acct = g_array_sized_new (FALSE, TRUE, sizeof (AcctRow), 64);
+  g_array_set_size (m->acct, 64);
+  m->execs = g_ptr_array_new_with_free_func (exec_free);
+  if (!read_topology (m, m->params, error) || !read_caches (m, m->params, error))
+    goto failed;
+  read_costs (m, m->params);
+  if (!create_arena (m, error))
+    goto failed;
+  m->cores = g_new0 (CoreCaches, m->n_cores);
+  m->l3 = g_new0 (NsCache *, m->n_ccx);
+  m->dir.core_words = (m->n_cores + 63) / 64;
+  m->dir.ccx_words = (m->n_ccx + 63) / 64;
+  m->dir.stride = 2 + m->dir.core_words + m->dir.ccx_words;
+  dir_alloc (&m->dir, DIR_INITIAL);
+  return m;
+
+/* ERRORS */
+failed:
+  ns_machine_free (m);
+  return NULL;
+}
+
+/* Frees the machine, its caches, arena and the threads' execution states (the engine is
+ * the caller's). */
+void
+ns_machine_free (NsMachine *machine)
+{
+  if (machine == NULL)
+    return;
+  for (guint i = 0; machine->cores && i < machine->n_cores; i++) {
+    ns_cache_free (machine->cores[i].l1d);
+    ns_cache_free (machine->cores[i].l1i);
+    ns_cache_free (machine->cores[i].l2);
+  }
+  for (guint i = 0; machine->l3 && i < machine->n_ccx; i++)
+    ns_cache_free (machine->l3[i]);
+  g_free (machine->cores);
+  g_free (machine->l3);
+  g_free (machine->dir.slots);
+  ns_arena_free (machine->arena);
+  g_ptr_array_unref (machine->execs);
+  g_array_unref (machine->acct);
+  ns_mitigations_clear (&machine->mit);
+  ns_params_free (machine->params);
+  g_free (machine);
+}
+
+/* An engine with one CPU per logical CPU at the machine's clock, the machine attached. */
+NsEngine *
+ns_machine_create_engine (NsMachine *machine)
+{
+  NsEngine *engine;
+  double *ghz;
+
+  g_return_val_if_fail (machine != NULL, NULL);
+  ghz = g_new (double, machine->n_cpus);
+  for (guint i = 0; i < machine->n_cpus; i++)
+    ghz[i] = machine->ghz;
+  engine = ns_engine_new (machine->n_cpus, ghz, machine->quantum);
+  ns_engine_set_machine (engine, machine);
+  g_free (ghz);
+  return engine;
+}
+
+/* The simulated address space. */
+NsArena *
+ns_machine_arena (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, NULL);
+  return machine->arena;
+}
+
+/* The kernel build (may be NULL). */
+NsBuild *
+ns_machine_build (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, NULL);
+  return machine->build;
+}
+
+/* The mitigations in force. */
+const NsMitigations *
+ns_machine_mitigations (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, NULL);
+  return &machine->mit;
+}
+
+/* The machine's own copy of its parameters. */
+const NsParams *
+ns_machine_params (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, NULL);
+  return machine->params;
+}
+
+/* ---- topology queries ---- */
+
+guint
+ns_machine_n_cpus (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, 0);
+  return machine->n_cpus;
+}
+
+guint
+ns_machine_n_cores (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, 0);
+  return machine->n_cores;
+}
+
+double
+ns_machine_ghz (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, 0.0);
+  return machine->ghz;
+}
+
+/* The physical core of a logical CPU. */
+guint
+ns_machine_core_of (NsMachine *machine, guint cpu)
+{
+  g_return_val_if_fail (machine != NULL && cpu < machine->n_cpus, 0);
+  return cpu_core (machine, cpu);
+}
+
+/* The L3 domain of a logical CPU. */
+guint
+ns_machine_ccx_of (NsMachine *machine, guint cpu)
+{
+  g_return_val_if_fail (machine != NULL && cpu < machine->n_cpus, 0);
+  return core_ccx (machine, cpu_core (machine, cpu));
+}
+
+/* The socket of a logical CPU. */
+guint
+ns_machine_socket_of (NsMachine *machine, guint cpu)
+{
+  g_return_val_if_fail (machine != NULL && cpu < machine->n_cpus, 0);
+  return ccx_socket (machine, core_ccx (machine, cpu_core (machine, cpu)));
+}
+
+/* How far apart two logical CPUs are. */
+NsDistance
+ns_machine_distance (NsMachine *machine, guint cpu_a, guint cpu_b)
+{
+  g_return_val_if_fail (machine != NULL, NS_DIST_SAME);
+  g_return_val_if_fail (cpu_a < machine->n_cpus && cpu_b < machine->n_cpus, NS_DIST_SAME);
+  if (cpu_a == cpu_b)
+    return NS_DIST_SAME;
+  return core_distance (machine, cpu_core (machine, cpu_a), cpu_core (machine, cpu_b));
+}
+
+/* One-way line transfer latency between two logical CPUs, in cycles. */
+double
+ns_machine_c2c_cycles (NsMachine *machine, guint cpu_a, guint cpu_b)
+{
+  g_return_val_if_fail (machine != NULL, 0.0);
+  return machine->c2c[ns_machine_distance (machine, cpu_a, cpu_b)];
+}
+
+/* The lowest-numbered logical CPU at distance dist from cpu. */
+gboolean
+ns_machine_cpu_at (NsMachine *machine, guint cpu, NsDistance dist, guint *out)
+{
+  g_return_val_if_fail (machine != NULL && cpu < machine->n_cpus, FALSE);
+  for (guint other = 0; other < machine->n_cpus; other++)
+    if (ns_machine_distance (machine, cpu, other) == dist) {
+      if (out)
+        *out = other;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Full latency of a load served by level (NS_CAUSE_L1..NS_CAUSE_DRAM), in cycles. */
+double
+ns_machine_level_cycles (NsMachine *machine, NsCause level)
+{
+  g_return_val_if_fail (machine != NULL, 0.0);
+  g_return_val_if_fail (level >= NS_CAUSE_L1 && level <= NS_CAUSE_DRAM, 0.0);
+  return machine->lat[level];
+}
+
+/* Extra cycles per out-of-line return under the return mitigation in force. */
+double
+ns_machine_ret_penalty_cycles (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, 0.0);
+  return machine->ret_penalty;
+}
+
+/* Extra cycles per indirect call over a direct one under the spectre_v2 mode in force. */
+double
+ns_machine_icall_penalty_cycles (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, 0.0);
+  return machine->icall_penalty;
+}
+
+/* ---- cost calls ---- */
+
+/* Simulated line range [*first, *last] of [p, p + size); FALSE if empty or not simulated. */
+static inline gboolean
+line_range (NsMachine *m, gconstpointer p, gsize size, guint64 *first, guint64 *last)
+{
+  guint64 addr;
+
+  if (size == 0)
+    return FALSE;
+  if (G_UNLIKELY (!ns_arena_contains (m->arena, p)))
+    goto not_simulated;
+  addr = ns_arena_addr (m->arena, p);
+  *first = addr >> m->line_shift;
+  *last = (addr + size - 1) >> m->line_shift;
+  return TRUE;
+
+/* ERRORS */
+not_simulated:
+  g_critical ("%p is not simulated memory: allocate model objects from ns_machine_arena()", p);
+  return FALSE;
+}
+
+/* n instructions at the base IPC. */
+void
+ns_insns (NsThread *t, guint n)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  charge (x->machine, t, NS_CAUSE_INSN, n / x->machine->ipc);
+}
+
+/* Loads of [p, p + size): dep = each depends on the previous (full latency). */
+static void
+load_lines (NsThread *t, gconstpointer p, gsize size, gboolean dep)
+{
+  NsExec *x;
+  NsMachine *m;
+  guint64 first, last;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  if (!line_range (m, p, size, &first, &last))
+    return;
+  for (guint64 line = first; line <= last; line++) {
+    Served s = read_line (m, x, line, FALSE);
+    double cycles = s.cycles;
+    m->events[s.cause]++;
+    if (!dep)
+      cycles = s.cause == NS_CAUSE_L1 ? 0.0 : MAX (0.0, (cycles - m->lat[NS_CAUSE_L1]) / m->mlp);
+    charge (m, t, s.cause, cycles);
+  }
+}
+
+/* Independent loads: misses overlap up to cpu.mlp, L1 hits are hidden. */
+void
+ns_load (NsThread *t, gconstpointer p, gsize size)
+{
+  load_lines (t, p, size, FALSE);
+}
+
+/* Dependent loads (pointer chase): the full latency of the serving level. */
+void
+ns_load_dep (NsThread *t, gconstpointer p, gsize size)
+{
+  load_lines (t, p, size, TRUE);
+}
+
+/* Stores: read-for-ownership, exposed like independent misses. */
+void
+ns_store (NsThread *t, gconstpointer p, gsize size)
+{
+  NsExec *x;
+  NsMachine *m;
+  guint64 first, last;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  if (!line_range (m, p, size, &first, &last))
+    return;
+  for (guint64 line = first; line <= last; line++) {
+    Rfo r = take_ownership (m, x, line);
+    if (r.owned)
+      continue;
+    if (r.far != NS_DIST_SAME) {
+      m->events[NS_CAUSE_COHERENCE]++;
+      charge (m, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
+    } else if (r.level != NS_CAUSE_L1) {
+      charge (m, t, r.level, (m->lat[r.level] - m->lat[NS_CAUSE_L1]) / m->mlp);
+    }
+  }
+}
+
+/* A locked read-modify-write of p's line: full transfer or miss latency, then owned. */
+void
+ns_atomic (NsThread *t, gconstpointer p)
+{
+  NsExec *x;
+  NsMachine *m;
+  guint64 line, last;
+  Rfo r;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  if (!line_range (m, p, 1, &line, &last))
+    return;
+  r = take_ownership (m, x, line);
+  if (r.far != NS_DIST_SAME) {
+    m->events[NS_CAUSE_COHERENCE]++;
+    charge (m, t, NS_CAUSE_COHERENCE, m->c2c[r.far]);
+  } else if (r.level != NS_CAUSE_L1) {
+    charge (m, t, r.level, m->lat[r.level]);
+  }
+  charge (m, t, NS_CAUSE_INSN, m->atomic_cycles);
+}
+
+/* Software prefetch: the line is brought in (and shared) without any stall. */
+void
+ns_prefetch (NsThread *t, gconstpointer p)
+{
+  NsExec *x;
+  guint64 line, last;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  if (line_range (x->machine, p, 1, &line, &last))
+    read_line (x->machine, x, line, FALSE);
+}
+
+/* Bytes of [addr, addr + n) that fall into line. */
+static inline gsize
+bytes_in_line (guint shift, guint64 addr, gsize n, guint64 line)
+{
+  guint64 lo = MAX (addr, line << shift);
+  guint64 hi = MIN (addr + n, (line + 1) << shift);
+  return (gsize) (hi - lo);
+}
+
+/* Bulk copy: source lines by bandwidth of the level serving them, destination owned. */
+void
+ns_copy (NsThread *t, gconstpointer dst, gconstpointer src, gsize n)
+{
+  NsExec *x;
+  NsMachine *m;
+  guint64 first, last, src_addr;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  if (!line_range (m, src, n, &first, &last))
+    return;
+  src_addr = ns_arena_addr (m->arena, src);
+  for (guint64 line = first; line <= last; line++) {
+    Served s = read_line (m, x, line, FALSE);
+    double bytes = (double) bytes_in_line (m->line_shift, src_addr, n, line);
+    if (s.cause == NS_CAUSE_COHERENCE) {
+      m->events[NS_CAUSE_COHERENCE]++;
+      charge (m, t, NS_CAUSE_COHERENCE, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
+      charge (m, t, NS_CAUSE_COPY, bytes / m->bw[NS_CAUSE_L3]);
+    } else {
+      charge (m, t, NS_CAUSE_COPY, bytes / m->bw[s.cause]);
+    }
+  }
+  if (!line_range (m, dst, n, &first, &last))
+    return;
+  for (guint64 line = first; line <= last; line++) {
+    Rfo r = take_ownership (m, x, line);
+    if (!r.owned && r.far != NS_DIST_SAME) {
+      m->events[NS_CAUSE_COHERENCE]++;
+      charge (m, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
+    }
+  }
+}
+
+/* n mispredicted conditional branches. */
+void
+ns_mispredict (NsThread *t, guint n)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  x->machine->events[NS_CAUSE_MISPREDICT] += n;
+  charge (x->machine, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
+}
+
+/* Fetches func's text through L1I; misses cost the full latency of the serving level. */
+static void
+fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
+{
+  guint64 first, last;
+
+  if (func->text_bytes == 0)
+    return;
+  first = func->text_addr >> m->line_shift;
+  last = (func->text_addr + func->text_bytes - 1) >> m->line_shift;
+  for (guint64 line = first; line <= last; line++) {
+    Served s = read_line (m, x, line, TRUE);
+    if (s.cause == NS_CAUSE_L1)
+      continue;
+    m->events[NS_CAUSE_IFETCH]++;
+    charge (m, t, NS_CAUSE_IFETCH, s.cycles);
+  }
+}
+
+/* An out-of-line call into func: counted, pushed, CALL charged, text fetched. */
+static void
+call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
+{
+  acct_row (m, func->id)->calls++;
+  m->events[NS_CAUSE_CALL]++;
+  exec_push_mark (x, FALSE);
+  ns_thread_push_func (t, func);
+  charge (m, t, NS_CAUSE_CALL, m->call_cost);
+  fetch_text (m, x, t, func);
+}
+
+/* TRUE if the machine's build inlines calls to func. */
+static gboolean
+inlines (NsMachine *m, NsFunc *func)
+{
+  const char *why = NULL;
+
+  if (m->build == NULL)
+    return (func->attrs & NS_FN_ALWAYS_INLINE) != 0;
+  return ns_build_inlines (m->build, func, &why);
+}
+
+/* Direct call into func: free when inlined, else call + prologue + I-fetch. */
+void
+ns_call (NsThread *t, NsFunc *func)
+{
+  NsExec *x;
+  NsMachine *m;
+
+  g_return_if_fail (t != NULL && func != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  if (G_UNLIKELY (func->id == 0))
+    ns_func_register (func);
+  if (inlines (m, func)) {
+    acct_row (m, func->id)->inlined++;
+    exec_push_mark (x, TRUE);
+    return;
+  }
+  call_out_of_line (m, x, t, func);
+}
+
+/* Indirect call into func: the spectre_v2 cost at the call site, then an out-of-line call. */
+void
+ns_icall (NsThread *t, NsFunc *func)
+{
+  NsExec *x;
+  NsMachine *m;
+
+  g_return_if_fail (t != NULL && func != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  if (G_UNLIKELY (func->id == 0))
+    ns_func_register (func);
+  m->events[NS_CAUSE_INDIRECT]++;
+  charge (m, t, NS_CAUSE_INDIRECT, m->icall_penalty);
+  call_out_of_line (m, x, t, func);
+}
+
+/* Return from the innermost ns_call/ns_icall. */
+void
+ns_ret (NsThread *t)
+{
+  NsExec *x;
+  NsMachine *m;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  if (G_UNLIKELY (x->depth == 0))
+    goto unbalanced;
+  m = x->machine;
+  if (x->marks[--x->depth])
+    return;
+  if (m->ret_penalty > 0.0) {
+    m->events[NS_CAUSE_RETTHUNK]++;
+    charge (m, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
+  }
+  ns_thread_pop_func (t);
+  return;
+
+/* ERRORS */
+unbalanced:
+  g_critical ("ns_ret in thread %s without a matching ns_call", ns_thread_name (t));
+}
+
+/* System call entry: half the base, PTI and IBRS costs, plus IBPB and the BHI loop. */
+void
+ns_syscall_enter (NsThread *t)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  x->machine->events[NS_CAUSE_SYSCALL]++;
+  charge (x->machine, t, NS_CAUSE_SYSCALL, x->machine->sys_enter);
+}
+
+/* System call exit: half the base, PTI and IBRS costs, plus VERW. */
+void
+ns_syscall_exit (NsThread *t)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  charge (x->machine, t, NS_CAUSE_SYSCALL, x->machine->sys_exit);
+}
+
+/* Charges raw cycles to a cause. */
+void
+ns_charge (NsThread *t, NsCause cause, double cycles)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  g_return_if_fail ((guint) cause < NS_CAUSE_N);
+  g_return_if_fail (cycles >= 0.0);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  charge (x->machine, t, cause, cycles);
+}
+
+/* Records a span already spent on the thread's clock against a cause. */
+void
+ns_account_wait (NsThread *t, NsCause cause, NsTime span)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  g_return_if_fail ((guint) cause < NS_CAUSE_N);
+  g_return_if_fail (span >= 0);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  current_row (x->machine, t)->cycles[cause] += (double) span * x->machine->ghz / 1000.0;
+}
+
+/* ---- the account ---- */
+
+/* Clears every counter of the account (cache contents stay warm). */
+void
+ns_machine_account_reset (NsMachine *machine)
+{
+  g_return_if_fail (machine != NULL);
+  memset (machine->acct->data, 0, (gsize) machine->acct->len * sizeof (AcctRow));
+  memset (machine->events, 0, sizeof machine->events);
+}
+
+/* Cycles charged to (func, cause); func NULL = top level. */
+double
+ns_machine_account_cycles (NsMachine *machine, const NsFunc *func, NsCause cause)
+{
+  guint id = func ? func->id : 0;
+
+  g_return_val_if_fail (machine != NULL, 0.0);
+  g_return_val_if_fail ((guint) cause < NS_CAUSE_N, 0.0);
+  if ((func != NULL && id == 0) || id >= machine->acct->len)
+    return 0.0;
+  return g_array_index (machine->acct, AcctRow, id).cycles[cause];
+}
+
+/* Out-of-line calls of func since the last reset; *inlined gets the inlined ones. */
+guint64
+ns_machine_account_calls (NsMachine *machine, const NsFunc *func, guint64 *inlined)
+{
+  const AcctRow *row;
+
+  g_return_val_if_fail (machine != NULL && func != NULL, 0);
+  if (inlined)
+    *inlined = 0;
+  if (func->id == 0 || func->id >= machine->acct->len)
+    return 0;
+  row = &g_array_index (machine->acct, AcctRow, func->id);
+  if (inlined)
+    *inlined = row->inlined;
+  return row->calls;
+}
+
+/* Event count of a cause since the last reset (see the comment at the top). */
+guint64
+ns_machine_account_events (NsMachine *machine, NsCause what)
+{
+  g_return_val_if_fail (machine != NULL, 0);
+  g_return_val_if_fail ((guint) what < NS_CAUSE_N, 0);
+  return machine->events[what];
+}

@@ -1,0 +1,137 @@
+/* machine.h — the cycle-approximate CPU model and the cost calls model code makes.
+ *
+ * A machine is built from a parameter set (a CPU profile plus overrides), the mitigations
+ * in force and a kernel build. It owns the topology, the cache hierarchy with per-line
+ * coherence, the simulated address space, and the account of where every cycle went:
+ * per (simulated function, cause).
+ *
+ * Model code (models/) is straight C that mirrors a kernel function and calls the cost
+ * functions below where the kernel does the work; each call charges cycles to the running
+ * thread (advancing its clock) and to the current function in the account. */
+#pragma once
+#include "common.h"
+#include "engine.h"
+#include "build.h"
+#include "param.h"
+#include "mitigation.h"
+#include "arena.h"
+
+G_BEGIN_DECLS
+
+typedef struct _NsMachine NsMachine;
+
+/* Why cycles were spent. */
+typedef enum {
+  NS_CAUSE_INSN,        /* instructions at the base IPC */
+  NS_CAUSE_L1,          /* load stall: L1 hit latency (dependent loads only) */
+  NS_CAUSE_L2,          /* load stall: served by L2 */
+  NS_CAUSE_L3,          /* load stall: served by L3 */
+  NS_CAUSE_DRAM,        /* load stall: served by DRAM */
+  NS_CAUSE_COHERENCE,   /* line transferred from / invalidated in another core */
+  NS_CAUSE_COPY,        /* bulk copy by bandwidth */
+  NS_CAUSE_IFETCH,      /* instruction-cache misses on function text */
+  NS_CAUSE_CALL,        /* call + prologue/epilogue + predicted return */
+  NS_CAUSE_RETTHUNK,    /* return thunk: retbleed unret, SRSO Safe RET, call depth stuffing */
+  NS_CAUSE_INDIRECT,    /* indirect call: predicted, retpoline, lfence */
+  NS_CAUSE_MISPREDICT,  /* conditional branch mispredictions */
+  NS_CAUSE_SYSCALL,     /* entry/exit: base, PTI, IBRS, IBPB, VERW, BHI loop */
+  NS_CAUSE_LOCK_WAIT,   /* spinning for a lock held by another CPU */
+  NS_CAUSE_N
+} NsCause;
+
+const char *ns_cause_name (NsCause cause);   /* "insn", "l2", "retthunk", ... */
+
+/* How far apart two logical CPUs are. */
+typedef enum {
+  NS_DIST_SAME,         /* the same logical CPU */
+  NS_DIST_SMT,          /* SMT siblings of one core */
+  NS_DIST_CCX,          /* same L3 domain (CCX / socket ring) */
+  NS_DIST_SOCKET,       /* same socket, other L3 domain (cross-CCX / cross-CCD) */
+  NS_DIST_REMOTE        /* other socket */
+} NsDistance;
+
+/* Builds the machine. Reads the cpu.*, cache.*, mem.*, c2c.*, call.*, ret.*, icall.*,
+ * syscall.*, lock.*, sched.* parameters. The machine keeps its own copies. */
+NsMachine  *ns_machine_new          (const NsParams *params, const NsMitigations *mit,
+                                     NsBuild *build, GError **error);
+void        ns_machine_free         (NsMachine *machine);
+/* Creates the engine for this machine (one simulated CPU per logical CPU, quantum from
+ * sched.quantum_ns) and attaches the machine to it. The caller frees the engine. */
+NsEngine   *ns_machine_create_engine (NsMachine *machine);
+NsArena    *ns_machine_arena        (NsMachine *machine);
+NsBuild    *ns_machine_build        (NsMachine *machine);
+const NsMitigations *ns_machine_mitigations (NsMachine *machine);
+const NsParams *ns_machine_params   (NsMachine *machine);
+
+/* Topology. Logical CPUs are numbered like Linux on these parts: cpu c < n_cores is SMT
+ * thread 0 of core c; cpu c + n_cores is its sibling. Cores fill CCX 0 first. */
+guint       ns_machine_n_cpus       (NsMachine *machine);
+guint       ns_machine_n_cores      (NsMachine *machine);
+double      ns_machine_ghz          (NsMachine *machine);
+guint       ns_machine_core_of      (NsMachine *machine, guint cpu);
+guint       ns_machine_ccx_of       (NsMachine *machine, guint cpu);
+guint       ns_machine_socket_of    (NsMachine *machine, guint cpu);
+NsDistance  ns_machine_distance     (NsMachine *machine, guint cpu_a, guint cpu_b);
+/* One-way cache-line transfer latency between two CPUs (c2c.* parameters), in cycles. */
+double      ns_machine_c2c_cycles   (NsMachine *machine, guint cpu_a, guint cpu_b);
+/* The logical CPU at a given distance from cpu (for placing threads); FALSE if none. */
+gboolean    ns_machine_cpu_at       (NsMachine *machine, guint cpu, NsDistance dist, guint *out);
+/* Cycles a load served by each level costs (profile latencies, converted to cycles). */
+double      ns_machine_level_cycles (NsMachine *machine, NsCause level);
+/* Extra cycles per out-of-line return under the return mitigation in force (SRSO Safe RET,
+ * retbleed unret or call-depth stuffing; 0 for a plain predicted ret). */
+double      ns_machine_ret_penalty_cycles   (NsMachine *machine);
+/* Cycles an indirect call costs over a direct one under the spectre_v2 mode in force. */
+double      ns_machine_icall_penalty_cycles (NsMachine *machine);
+
+/* ---- Cost calls (from inside a simulated thread) ---- */
+
+/* n instructions of straight-line work at the base IPC. */
+void ns_insns       (NsThread *t, guint n);
+/* Loads of [p, p+size): independent of each other (misses overlap up to cpu.mlp; L1 hits
+ * are hidden in the IPC). */
+void ns_load        (NsThread *t, gconstpointer p, gsize size);
+/* A load whose address depends on the previous load (pointer chase): full latency. */
+void ns_load_dep    (NsThread *t, gconstpointer p, gsize size);
+/* Stores to [p, p+size): read-for-ownership, other copies invalidated. */
+void ns_store       (NsThread *t, gconstpointer p, gsize size);
+/* A locked read-modify-write of the line holding p (atomic op, lock acquire). */
+void ns_atomic      (NsThread *t, gconstpointer p);
+/* Software prefetch of the line holding p: no stall now, line brought to L1. */
+void ns_prefetch    (NsThread *t, gconstpointer p);
+/* Bulk copy (memcpy, copy_to_user): reads src, writes dst, charged by bandwidth per level. */
+void ns_copy        (NsThread *t, gconstpointer dst, gconstpointer src, gsize n);
+/* n mispredicted conditional branches. */
+void ns_mispredict  (NsThread *t, guint n);
+/* Direct call into func. If the build inlines func the call is free (the body's costs go
+ * to the caller, as perf would show it); else call + prologue + I-fetch of its text. */
+void ns_call        (NsThread *t, NsFunc *func);
+/* Indirect call (through a function pointer) into func: the spectre_v2 mode's cost. */
+void ns_icall       (NsThread *t, NsFunc *func);
+/* Return from the current function: epilogue + return under the return mitigation. */
+void ns_ret         (NsThread *t);
+/* System call entry and exit with PTI / IBRS / IBPB / VERW / BHI costs as in force. */
+void ns_syscall_enter (NsThread *t);
+void ns_syscall_exit  (NsThread *t);
+/* Charges raw cycles to a cause (used by sync.c for lock waiting and by models for costs
+ * computed elsewhere). */
+void ns_charge      (NsThread *t, NsCause cause, double cycles);
+/* Records waiting time (already elapsed on the thread's clock) against a cause without
+ * advancing the clock again. */
+void ns_account_wait (NsThread *t, NsCause cause, NsTime span);
+
+#define NS_LOAD_FIELD(t, obj, field)  ns_load ((t), &(obj)->field, sizeof ((obj)->field))
+#define NS_STORE_FIELD(t, obj, field) ns_store ((t), &(obj)->field, sizeof ((obj)->field))
+
+/* ---- The account: where the cycles went ---- */
+
+/* Clears every counter (end of warm-up). */
+void     ns_machine_account_reset (NsMachine *machine);
+/* Cycles charged to (func, cause); func NULL = top level (no function). */
+double   ns_machine_account_cycles (NsMachine *machine, const NsFunc *func, NsCause cause);
+/* Out-of-line calls and inlined invocations of func since the last reset. */
+guint64  ns_machine_account_calls  (NsMachine *machine, const NsFunc *func, guint64 *inlined);
+/* Loads served per level (NS_CAUSE_L1..NS_CAUSE_DRAM) and coherence transfers. */
+guint64  ns_machine_account_events (NsMachine *machine, NsCause what);
+
+G_END_DECLS

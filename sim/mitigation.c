@@ -1,0 +1,345 @@
+/* mitigation.c — choosing the mitigations in force: the CPU profile's default for the
+ * kernel version, then the kernel command line, parsed the way the kernel parses it
+ * (arch/x86/kernel/cpu/bugs.c semantics: mitigations=off turns every selection off;
+ * per-mitigation keys override; unknown keys are ignored). */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "mitigation.h"
+
+typedef struct {
+  const char *name;
+  int         value;
+} NsName;
+
+static const NsName spectre_v2_names[] = {
+  { "off", NS_SPECTRE_V2_OFF }, { "retpoline", NS_SPECTRE_V2_RETPOLINE },
+  { "retpoline,generic", NS_SPECTRE_V2_RETPOLINE }, { "lfence", NS_SPECTRE_V2_LFENCE },
+  { "retpoline,lfence", NS_SPECTRE_V2_LFENCE }, { "retpoline,amd", NS_SPECTRE_V2_LFENCE },
+  { "eibrs", NS_SPECTRE_V2_EIBRS }, { "ibrs", NS_SPECTRE_V2_IBRS }, { NULL, 0 }
+};
+static const NsName retbleed_names[] = {
+  { "off", NS_RETBLEED_OFF }, { "unret", NS_RETBLEED_UNRET }, { "ibrs", NS_RETBLEED_IBRS },
+  { "stuff", NS_RETBLEED_STUFF }, { "eibrs", NS_RETBLEED_EIBRS }, { NULL, 0 }
+};
+static const NsName srso_names[] = {
+  { "off", NS_SRSO_OFF }, { "safe-ret", NS_SRSO_SAFE_RET }, { "ibpb", NS_SRSO_IBPB },
+  { NULL, 0 }
+};
+static const NsName bhi_names[] = {
+  { "off", NS_BHI_OFF }, { "loop", NS_BHI_LOOP }, { "hw", NS_BHI_HW }, { NULL, 0 }
+};
+
+static gboolean
+name_parse (const NsName *table, const char *text, int *out)
+{
+  for (; table->name; table++)
+    if (text && !strcmp (table->name, text)) {
+      *out = table->value;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static const char *
+name_of (const NsName *table, int value)
+{
+  for (; table->name; table++)
+    if (table->value == value)
+      return table->name;
+  return "?";
+}
+
+/* Canonical name of a spectre_v2 mode. */
+const char *
+ns_spectre_v2_name (NsSpectreV2 mode)
+{
+  return name_of (spectre_v2_names, mode);
+}
+
+/* Canonical name of a retbleed mode. */
+const char *
+ns_retbleed_name (NsRetbleed mode)
+{
+  return name_of (retbleed_names, mode);
+}
+
+/* Canonical name of an SRSO mode. */
+const char *
+ns_srso_name (NsSrso mode)
+{
+  return name_of (srso_names, mode);
+}
+
+/* Canonical name of a BHI mode. */
+const char *
+ns_bhi_name (NsBhi mode)
+{
+  return name_of (bhi_names, mode);
+}
+
+/* Parses a spectre_v2 name (also the kernel's "retpoline,generic" spellings). */
+gboolean
+ns_spectre_v2_parse (const char *text, NsSpectreV2 *out)
+{
+  int v;
+  if (!name_parse (spectre_v2_names, text, &v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* Parses a retbleed name. */
+gboolean
+ns_retbleed_parse (const char *text, NsRetbleed *out)
+{
+  int v;
+  if (!name_parse (retbleed_names, text, &v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* Parses an spec_rstack_overflow (SRSO) name. */
+gboolean
+ns_srso_parse (const char *text, NsSrso *out)
+{
+  int v;
+  if (!name_parse (srso_names, text, &v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* Parses a BHI mode name. */
+gboolean
+ns_bhi_parse (const char *text, NsBhi *out)
+{
+  int v;
+  if (!name_parse (bhi_names, text, &v))
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* Reads "major.minor" from a version string; FALSE if it does not start that way. */
+static gboolean
+version_parts (const char *v, guint64 *major, guint64 *minor)
+{
+  char *end;
+
+  *major = g_ascii_strtoull (v, &end, 10);
+  if (end == v || *end != '.')
+    return FALSE;
+  v = end + 1;
+  *minor = g_ascii_strtoull (v, &end, 10);
+  return end != v;
+}
+
+/* Compares two kernel versions on major.minor. */
+int
+ns_kernel_version_cmp (const char *a, const char *b)
+{
+  guint64 amaj = 0, amin = 0, bmaj = 0, bmin = 0;
+
+  version_parts (a, &amaj, &amin);
+  version_parts (b, &bmaj, &bmin);
+  if (amaj != bmaj)
+    return amaj < bmaj ? -1 : 1;
+  if (amin != bmin)
+    return amin < bmin ? -1 : 1;
+  return 0;
+}
+
+/* Frees the strings of a profile default. */
+void
+ns_mitigation_default_clear (NsMitigationDefault *def)
+{
+  g_clear_pointer (&def->kernel_from, g_free);
+  g_clear_pointer (&def->kernel_to, g_free);
+  g_clear_pointer (&def->source, g_free);
+}
+
+/* Frees the explanation of mit. */
+void
+ns_mitigations_clear (NsMitigations *mit)
+{
+  g_clear_pointer (&mit->explain, g_strfreev);
+}
+
+typedef struct {
+  char *spectre_v2, *retbleed, *srso, *pti, *mds, *bhi;   /* why, per mitigation */
+} NsWhy;
+
+static void
+why_set_all (NsWhy *why, const char *text)
+{
+  char **slots[] = { &why->spectre_v2, &why->retbleed, &why->srso, &why->pti, &why->mds,
+                     &why->bhi };
+  for (guint i = 0; i < G_N_ELEMENTS (slots); i++) {
+    g_free (*slots[i]);
+    *slots[i] = g_strdup (text);
+  }
+}
+
+static void
+why_set (char **slot, const char *text)
+{
+  g_free (*slot);
+  *slot = g_strdup (text);
+}
+
+static const NsMitigationDefault *
+find_default (const NsMitigationDefault *defaults, guint n, const char *version)
+{
+  for (guint i = 0; i < n; i++)
+    if (ns_kernel_version_cmp (version, defaults[i].kernel_from) >= 0 &&
+        ns_kernel_version_cmp (version, defaults[i].kernel_to) <= 0)
+      return &defaults[i];
+  return NULL;
+}
+
+static gboolean
+parse_onoff (const char *value, gboolean *out)
+{
+  if (!strcmp (value, "on") || !strcmp (value, "force")) {
+    *out = TRUE;
+    return TRUE;
+  }
+  if (!strcmp (value, "off")) {
+    *out = FALSE;
+    return TRUE;
+  }
+  return FALSE;
+}
+
+/* Applies one key[=value] of the command line to out; FALSE on a bad value of a known key. */
+static gboolean
+apply_arg (const char *key, const char *value, NsMitigations *out, NsWhy *why,
+           GError **error)
+{
+  g_autofree char *reason = g_strdup_printf ("kernel command line: %s%s%s", key,
+                                             value ? "=" : "", value ? value : "");
+  gboolean ok = TRUE;
+
+  if (!strcmp (key, "mitigations") && value && !strcmp (value, "off")) {
+    out->spectre_v2 = NS_SPECTRE_V2_OFF;
+    out->retbleed = NS_RETBLEED_OFF;
+    out->srso = NS_SRSO_OFF;
+    out->pti = FALSE;
+    out->mds_verw = FALSE;
+    out->bhi = NS_BHI_OFF;
+    why_set_all (why, reason);
+  } else if (!strcmp (key, "mitigations")) {
+    ok = value && !strcmp (value, "auto");
+  } else if (!strcmp (key, "spectre_v2")) {
+    ok = value && (ns_spectre_v2_parse (value, &out->spectre_v2) || !strcmp (value, "auto"));
+    why_set (&why->spectre_v2, reason);
+  } else if (!strcmp (key, "nospectre_v2")) {
+    out->spectre_v2 = NS_SPECTRE_V2_OFF;
+    why_set (&why->spectre_v2, reason);
+  } else if (!strcmp (key, "retbleed")) {
+    ok = value && (ns_retbleed_parse (value, &out->retbleed) || !strcmp (value, "auto"));
+    why_set (&why->retbleed, reason);
+  } else if (!strcmp (key, "spec_rstack_overflow")) {
+    ok = value && ns_srso_parse (value, &out->srso);
+    why_set (&why->srso, reason);
+  } else if (!strcmp (key, "pti")) {
+    ok = value && (parse_onoff (value, &out->pti) || !strcmp (value, "auto"));
+    why_set (&why->pti, reason);
+  } else if (!strcmp (key, "nopti")) {
+    out->pti = FALSE;
+    why_set (&why->pti, reason);
+  } else if (!strcmp (key, "mds")) {
+    ok = value && (!strcmp (value, "off") || !strcmp (value, "full"));
+    if (ok)
+      out->mds_verw = !strcmp (value, "full");
+    why_set (&why->mds, reason);
+  } else if (!strcmp (key, "spectre_bhi")) {
+    ok = value && (!strcmp (value, "off") || !strcmp (value, "on"));
+    if (ok)
+      out->bhi = !strcmp (value, "on") ? NS_BHI_LOOP : NS_BHI_OFF;
+    why_set (&why->bhi, reason);
+  }
+  if (!ok)
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+                 "kernel command line: bad value in '%s%s%s'", key, value ? "=" : "",
+                 value ? value : "");
+  return ok;
+}
+
+/* Applies a whole command line, left to right like the kernel's early params. */
+static gboolean
+apply_cmdline (const char *cmdline, NsMitigations *out, NsWhy *why, GError **error)
+{
+  g_auto (GStrv) args = g_strsplit_set (cmdline ? cmdline : "", " \t", -1);
+
+  for (guint i = 0; args[i]; i++) {
+    char *eq;
+    if (*args[i] == '\0')
+      continue;
+    eq = strchr (args[i], '=');
+    if (eq)
+      *eq = '\0';
+    if (!apply_arg (args[i], eq ? eq + 1 : NULL, out, why, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+static char **
+explain_build (const NsMitigations *m, const NsWhy *why)
+{
+  GPtrArray *lines = g_ptr_array_new ();
+
+  g_ptr_array_add (lines, g_strdup_printf ("spectre_v2=%s: %s",
+                                           ns_spectre_v2_name (m->spectre_v2), why->spectre_v2));
+  g_ptr_array_add (lines, g_strdup_printf ("retbleed=%s: %s",
+                                           ns_retbleed_name (m->retbleed), why->retbleed));
+  g_ptr_array_add (lines, g_strdup_printf ("spec_rstack_overflow=%s: %s",
+                                           ns_srso_name (m->srso), why->srso));
+  g_ptr_array_add (lines, g_strdup_printf ("pti=%s: %s", m->pti ? "on" : "off", why->pti));
+  g_ptr_array_add (lines, g_strdup_printf ("mds=%s: %s", m->mds_verw ? "verw" : "off",
+                                           why->mds));
+  g_ptr_array_add (lines, g_strdup_printf ("bhi=%s: %s", ns_bhi_name (m->bhi), why->bhi));
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (lines, FALSE);
+}
+
+/* Picks the profile default for kernel_version, then applies cmdline. */
+gboolean
+ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
+                       const char *kernel_version, const char *cmdline,
+                       NsMitigations *out, GError **error)
+{
+  const NsMitigationDefault *def;
+  NsWhy why = { 0 };
+  g_autofree char *from_profile = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (kernel_version != NULL && out != NULL, FALSE);
+  memset (out, 0, sizeof *out);
+  def = find_default (defaults, n_defaults, kernel_version);
+  if (def == NULL)
+    goto no_default;
+  out->spectre_v2 = def->spectre_v2;
+  out->retbleed = def->retbleed;
+  out->srso = def->srso;
+  out->pti = def->pti;
+  out->mds_verw = def->mds_verw;
+  out->bhi = def->bhi;
+  from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
+                                  def->kernel_from, def->kernel_to, def->source);
+  why_set_all (&why, from_profile);
+  ok = apply_cmdline (cmdline, out, &why, error);
+  if (ok)
+    out->explain = explain_build (out, &why);
+  why_set_all (&why, NULL);
+  return ok;
+
+/* ERRORS */
+no_default:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+               "the CPU profile states no default mitigations for kernel %s", kernel_version);
+  return FALSE;
+}

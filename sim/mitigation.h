@@ -1,0 +1,87 @@
+/* mitigation.h — which speculative-execution mitigations a kernel runs with, and why.
+ *
+ * A CPU profile lists what Linux selects by default for that CPU, per kernel version range
+ * (NsMitigationDefault, parsed from the profile). The scenario's kernel command line then
+ * overrides it the way the kernel's parser does. The result says, per mitigation, what is in
+ * force and why ("profile default for 6.1–6.9: ..." or "kernel command line: ..."). */
+#pragma once
+#include "common.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NS_SPECTRE_V2_OFF,        /* plain predicted indirect calls */
+  NS_SPECTRE_V2_RETPOLINE,  /* generic retpoline thunk on every indirect call/jump */
+  NS_SPECTRE_V2_LFENCE,     /* LFENCE; jmp *%reg ("AMD retpoline") */
+  NS_SPECTRE_V2_EIBRS,      /* enhanced / automatic IBRS: set once, indirect calls predicted */
+  NS_SPECTRE_V2_IBRS        /* legacy kernel IBRS: SPEC_CTRL written on every entry and exit */
+} NsSpectreV2;
+
+typedef enum {
+  NS_RETBLEED_OFF,
+  NS_RETBLEED_UNRET,        /* jmp __x86_return_thunk (untrained return thunk) */
+  NS_RETBLEED_IBRS,         /* covered by kernel IBRS on entry */
+  NS_RETBLEED_STUFF,        /* call depth tracking */
+  NS_RETBLEED_EIBRS         /* covered by eIBRS, no per-return cost */
+} NsRetbleed;
+
+typedef enum {
+  NS_SRSO_OFF,
+  NS_SRSO_SAFE_RET,         /* every return goes through srso_(alias_)return_thunk */
+  NS_SRSO_IBPB              /* IBPB on every kernel entry */
+} NsSrso;
+
+typedef enum {
+  NS_BHI_OFF,
+  NS_BHI_LOOP,              /* clear_bhb_loop at every syscall entry */
+  NS_BHI_HW                 /* BHI_DIS_S set once */
+} NsBhi;
+
+/* What one CPU runs by default for kernels in [kernel_from, kernel_to] (versions "6.1",
+ * "6.9"; inclusive, compared numerically on major.minor). */
+typedef struct {
+  char        *kernel_from;
+  char        *kernel_to;
+  NsSpectreV2  spectre_v2;
+  NsRetbleed   retbleed;
+  NsSrso       srso;
+  gboolean     pti;
+  gboolean     mds_verw;
+  NsBhi        bhi;
+  char        *source;      /* where this default comes from (required) */
+  int          line;        /* line in the profile, for messages */
+} NsMitigationDefault;
+
+/* What is in force for one run. */
+typedef struct {
+  NsSpectreV2  spectre_v2;
+  NsRetbleed   retbleed;
+  NsSrso       srso;
+  gboolean     pti;
+  gboolean     mds_verw;
+  NsBhi        bhi;
+  /* one line per mitigation: "spectre_v2=retpoline: <why>"; NULL-terminated */
+  char       **explain;
+} NsMitigations;
+
+/* Picks the default matching kernel_version from defaults[0..n) (error if none matches),
+ * then applies cmdline ("mitigations=off spectre_v2=eibrs ..."; unknown keys ignored as the
+ * kernel does, bad values of known keys are an error). */
+gboolean     ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
+                                    const char *kernel_version, const char *cmdline,
+                                    NsMitigations *out, GError **error);
+void         ns_mitigations_clear  (NsMitigations *mit);
+void         ns_mitigation_default_clear (NsMitigationDefault *def);
+const char  *ns_spectre_v2_name    (NsSpectreV2 mode);
+const char  *ns_retbleed_name      (NsRetbleed mode);
+const char  *ns_srso_name          (NsSrso mode);
+const char  *ns_bhi_name           (NsBhi mode);
+/* Parse names as used in profiles and on the command line; FALSE if unknown. */
+gboolean     ns_spectre_v2_parse   (const char *text, NsSpectreV2 *out);
+gboolean     ns_retbleed_parse     (const char *text, NsRetbleed *out);
+gboolean     ns_srso_parse         (const char *text, NsSrso *out);
+gboolean     ns_bhi_parse          (const char *text, NsBhi *out);
+/* Compares "6.9.0-rc1" with "6.9" on major.minor: <0, 0, >0. */
+int          ns_kernel_version_cmp (const char *a, const char *b);
+
+G_END_DECLS

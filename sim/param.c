@@ -1,0 +1,308 @@
+/* param.c — the parameter registry and parameter sets. */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "param.h"
+
+G_DEFINE_QUARK (ns-error-quark, ns_error)
+
+static GHashTable *registry;      /* name → const NsParamDef* */
+static GPtrArray  *registry_sorted;
+
+typedef struct {
+  char *value;
+  char *source;
+} NsParamValue;
+
+struct _NsParams {
+  GHashTable *values;             /* name → NsParamValue* */
+};
+
+static gint
+compare_defs (gconstpointer a, gconstpointer b)
+{
+  const NsParamDef *da = *(const NsParamDef *const *) a;
+  const NsParamDef *db = *(const NsParamDef *const *) b;
+  return strcmp (da->name, db->name);
+}
+
+/* Adds defs to the registry; a name declared twice is a programming error. */
+void
+ns_param_register (const NsParamDef *defs, gsize n_defs)
+{
+  if (registry == NULL) {
+    registry = g_hash_table_new (g_str_hash, g_str_equal);
+    registry_sorted = g_ptr_array_new ();
+  }
+  for (gsize i = 0; i < n_defs; i++) {
+    if (g_hash_table_contains (registry, defs[i].name))
+      g_error ("parameter %s declared twice", defs[i].name);
+    g_hash_table_insert (registry, (gpointer) defs[i].name, (gpointer) &defs[i]);
+    g_ptr_array_add (registry_sorted, (gpointer) &defs[i]);
+  }
+  g_ptr_array_sort (registry_sorted, compare_defs);
+}
+
+/* Registers every module's parameter table once. */
+void
+ns_param_registry_init (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done)) {
+    ns_machine_register_params ();
+    g_once_init_leave (&done, 1);
+  }
+}
+
+/* The definition of name, or NULL. */
+const NsParamDef *
+ns_param_lookup (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  ns_param_registry_init ();
+  return g_hash_table_lookup (registry, name);
+}
+
+/* Every definition, sorted by name. */
+GPtrArray *
+ns_param_all (void)
+{
+  ns_param_registry_init ();
+  return registry_sorted;
+}
+
+static void
+param_value_free (gpointer p)
+{
+  NsParamValue *v = p;
+  g_free (v->value);
+  g_free (v->source);
+  g_free (v);
+}
+
+static NsParamValue *
+param_value_new (const char *value, const char *source)
+{
+  NsParamValue *v = g_new0 (NsParamValue, 1);
+  v->value = g_strdup (value);
+  v->source = g_strdup (source);
+  return v;
+}
+
+/* A parameter set holding every registered parameter at its default. */
+NsParams *
+ns_params_new (void)
+{
+  NsParams *params = g_new0 (NsParams, 1);
+  GPtrArray *all = ns_param_all ();
+
+  params->values = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, param_value_free);
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *def = all->pdata[i];
+    g_hash_table_insert (params->values, (gpointer) def->name,
+                         param_value_new (def->default_value, def->default_source));
+  }
+  return params;
+}
+
+/* A deep copy of params. */
+NsParams *
+ns_params_copy (const NsParams *params)
+{
+  NsParams *copy;
+  GHashTableIter iter;
+  gpointer key, val;
+
+  g_return_val_if_fail (params != NULL, NULL);
+  copy = g_new0 (NsParams, 1);
+  copy->values = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, param_value_free);
+  g_hash_table_iter_init (&iter, params->values);
+  while (g_hash_table_iter_next (&iter, &key, &val)) {
+    NsParamValue *v = val;
+    g_hash_table_insert (copy->values, key, param_value_new (v->value, v->source));
+  }
+  return copy;
+}
+
+/* Frees params (NULL is fine). */
+void
+ns_params_free (NsParams *params)
+{
+  if (params == NULL)
+    return;
+  g_hash_table_unref (params->values);
+  g_free (params);
+}
+
+static gboolean
+parse_bool (const char *text, gboolean *out)
+{
+  if (!g_ascii_strcasecmp (text, "true") || !strcmp (text, "1") ||
+      !g_ascii_strcasecmp (text, "yes") || !g_ascii_strcasecmp (text, "on"))
+    *out = TRUE;
+  else if (!g_ascii_strcasecmp (text, "false") || !strcmp (text, "0") ||
+           !g_ascii_strcasecmp (text, "no") || !g_ascii_strcasecmp (text, "off"))
+    *out = FALSE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static gboolean
+parse_number (const NsParamDef *def, const char *text, double *out)
+{
+  char *end = NULL;
+
+  errno = 0;
+  if (def->type == NS_PARAM_INT) {
+    gint64 v = g_ascii_strtoll (text, &end, 10);
+    *out = (double) v;
+  } else {
+    *out = g_ascii_strtod (text, &end);
+  }
+  return errno == 0 && end != text && *end == '\0';
+}
+
+/* Checks text against def's type and range. */
+static gboolean
+check_value (const NsParamDef *def, const char *text, GError **error)
+{
+  double num;
+  gboolean b;
+
+  switch (def->type) {
+  case NS_PARAM_STRING:
+    return TRUE;
+  case NS_PARAM_BOOL:
+    if (!parse_bool (text, &b))
+      goto bad_bool;
+    return TRUE;
+  case NS_PARAM_INT:
+  case NS_PARAM_DOUBLE:
+    if (!parse_number (def, text, &num))
+      goto bad_number;
+    if (def->min <= def->max && (num < def->min || num > def->max))
+      goto out_of_range;
+    return TRUE;
+  }
+  return TRUE;
+
+/* ERRORS */
+bad_bool:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+               "parameter %s: expected true or false, got '%s'", def->name, text);
+  return FALSE;
+bad_number:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "parameter %s: expected %s, got '%s'",
+               def->name, def->type == NS_PARAM_INT ? "an integer" : "a number", text);
+  return FALSE;
+out_of_range:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+               "parameter %s: %s is outside the valid range [%g, %g] %s",
+               def->name, text, def->min, def->max, def->unit);
+  return FALSE;
+}
+
+/* Sets name to value (checked), recording source. */
+gboolean
+ns_params_set (NsParams *params, const char *name, const char *value, const char *source,
+               GError **error)
+{
+  const NsParamDef *def;
+
+  g_return_val_if_fail (params != NULL && name != NULL && value != NULL, FALSE);
+  def = ns_param_lookup (name);
+  if (def == NULL)
+    goto unknown;
+  if (source == NULL || *source == '\0')
+    goto no_source;
+  if (!check_value (def, value, error))
+    return FALSE;
+  g_hash_table_replace (params->values, (gpointer) def->name, param_value_new (value, source));
+  return TRUE;
+
+/* ERRORS */
+unknown:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+               "unknown parameter '%s' (netsim list params shows them all)", name);
+  return FALSE;
+no_source:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "parameter %s: a value needs a source", name);
+  return FALSE;
+}
+
+static const NsParamValue *
+get_value (const NsParams *params, const char *name, NsParamType type)
+{
+  const NsParamDef *def = ns_param_lookup (name);
+  NsParamValue *v;
+
+  if (def == NULL)
+    g_error ("model asked for undeclared parameter %s", name);
+  if (def->type != type && !(type == NS_PARAM_DOUBLE && def->type == NS_PARAM_INT))
+    g_error ("parameter %s read with the wrong type", name);
+  v = g_hash_table_lookup (params->values, name);
+  g_assert (v != NULL);
+  return v;
+}
+
+/* The value of a number parameter. */
+double
+ns_params_get_double (const NsParams *params, const char *name)
+{
+  return g_ascii_strtod (get_value (params, name, NS_PARAM_DOUBLE)->value, NULL);
+}
+
+/* The value of an integer parameter. */
+gint64
+ns_params_get_int (const NsParams *params, const char *name)
+{
+  return g_ascii_strtoll (get_value (params, name, NS_PARAM_INT)->value, NULL, 10);
+}
+
+/* The value of a boolean parameter. */
+gboolean
+ns_params_get_bool (const NsParams *params, const char *name)
+{
+  gboolean b = FALSE;
+  parse_bool (get_value (params, name, NS_PARAM_BOOL)->value, &b);
+  return b;
+}
+
+/* The value of a string parameter (owned by params). */
+const char *
+ns_params_get_string (const NsParams *params, const char *name)
+{
+  return get_value (params, name, NS_PARAM_STRING)->value;
+}
+
+/* The value of any parameter as text (owned by params), or NULL if undeclared. */
+const char *
+ns_params_get_text (const NsParams *params, const char *name)
+{
+  NsParamValue *v = g_hash_table_lookup (params->values, name);
+  return v ? v->value : NULL;
+}
+
+/* Where the value of name came from (owned by params), or NULL if undeclared. */
+const char *
+ns_params_get_source (const NsParams *params, const char *name)
+{
+  NsParamValue *v = g_hash_table_lookup (params->values, name);
+  return v ? v->source : NULL;
+}
+
+/* Calls fn for every parameter in name order. */
+void
+ns_params_foreach (const NsParams *params, NsParamsFunc fn, gpointer data)
+{
+  GPtrArray *all = ns_param_all ();
+
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *def = all->pdata[i];
+    NsParamValue *v = g_hash_table_lookup (params->values, def->name);
+    fn (def, v->value, v->source, data);
+  }
+}

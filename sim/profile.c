@@ -1,0 +1,582 @@
+/* profile.c — CPU profiles: scenarios/cpus/NAME.xml holds a CPU's parameter values, each
+ * with its source, and the mitigations Linux selects on it by default per kernel version.
+ * Adding a CPU is adding a data file; nothing here names a CPU. */
+#include "config.h"
+#include <string.h>
+#include <libxml/tree.h>
+#include "profile.h"
+#include "xml.h"
+
+#ifndef NS_DATADIR
+#define NS_DATADIR "/usr/local/share/netsim"
+#endif
+#ifndef NS_SRCDIR
+#define NS_SRCDIR "."
+#endif
+
+#define PROFILE_SUBDIR  "scenarios/cpus"
+#define PROFILE_SUFFIX  ".xml"
+#define PROFILE_SCHEMA  "cpu.rng"
+
+/* What the loader keeps while it reads one file. */
+typedef struct {
+  const char   *path;
+  NsCpuProfile *profile;
+  GHashTable   *param_lines;   /* name (owned by set_names) → first line, as pointer */
+} NsProfileReader;
+
+/* ---- data directory and listing ---- */
+
+/* $NETSIM_DATADIR, else the installed pkgdatadir if it holds profiles, else the source
+ * tree. The string is interned, so it stays valid when the environment changes. */
+const char *
+ns_data_dir (void)
+{
+  const char *env = g_getenv ("NETSIM_DATADIR");
+  char *installed;
+  gboolean found;
+
+  if (env != NULL && env[0] != '\0')
+    return g_intern_string (env);
+  installed = g_build_filename (NS_DATADIR, PROFILE_SUBDIR, NULL);
+  found = g_file_test (installed, G_FILE_TEST_IS_DIR);
+  g_free (installed);
+  return g_intern_static_string (found ? NS_DATADIR : NS_SRCDIR);
+}
+
+/* Sorts an array of char* by strcmp. */
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Sorted stems of the *.xml files in <datadir>/scenarios/cpus (empty if none). */
+GPtrArray *
+ns_cpu_profile_list (void)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  char *dir_path = g_build_filename (ns_data_dir (), PROFILE_SUBDIR, NULL);
+  GDir *dir = g_dir_open (dir_path, 0, NULL);
+  const char *entry;
+
+  while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL) {
+    if (g_str_has_suffix (entry, PROFILE_SUFFIX) && entry[0] != '.' &&
+        strlen (entry) > strlen (PROFILE_SUFFIX))
+      g_ptr_array_add (names, g_strndup (entry, strlen (entry) - strlen (PROFILE_SUFFIX)));
+  }
+  if (dir != NULL)
+    g_dir_close (dir);
+  g_free (dir_path);
+  g_ptr_array_sort (names, compare_strings);
+  return names;
+}
+
+/* ---- resolving a name to a file ---- */
+
+/* TRUE if the argument names a file rather than a shipped profile. */
+static gboolean
+is_path (const char *name_or_path)
+{
+  return strchr (name_or_path, '/') != NULL || g_str_has_suffix (name_or_path, PROFILE_SUFFIX);
+}
+
+/* "a, b, c" for the shipped profiles, or "none". Newly allocated. */
+static char *
+available_names (void)
+{
+  GPtrArray *names = ns_cpu_profile_list ();
+  char *text;
+
+  g_ptr_array_add (names, NULL);
+  text = names->len > 1 ? g_strjoinv (", ", (char **) names->pdata) : g_strdup ("none");
+  g_ptr_array_unref (names);
+  return text;
+}
+
+/* The file a profile name or path refers to; newly allocated, NULL with an error. */
+static char *
+resolve_profile_path (const char *name_or_path, GError **error)
+{
+  char *file, *path;
+
+  if (is_path (name_or_path))
+    return g_strdup (name_or_path);
+  file = g_strconcat (name_or_path, PROFILE_SUFFIX, NULL);
+  path = g_build_filename (ns_data_dir (), PROFILE_SUBDIR, file, NULL);
+  g_free (file);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    goto unknown_name;
+  return path;
+
+/* ERRORS */
+unknown_name:
+  {
+    char *names = available_names ();
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+                 "unknown CPU profile '%s' (available: %s; or give the path of a profile "
+                 "file)", name_or_path, names);
+    g_free (names);
+    g_free (path);
+    return NULL;
+  }
+}
+
+/* The file name without folder and .xml suffix; newly allocated. */
+static char *
+path_stem (const char *path)
+{
+  char *base = g_path_get_basename (path);
+
+  if (g_str_has_suffix (base, PROFILE_SUFFIX))
+    base[strlen (base) - strlen (PROFILE_SUFFIX)] = '\0';
+  return base;
+}
+
+/* ---- reading elements ---- */
+
+/* The attribute as a newly allocated string, or NULL. */
+static char *
+attr_dup (xmlNodePtr node, const char *name)
+{
+  xmlChar *value = xmlGetProp (node, BAD_CAST name);
+  char *copy = value != NULL ? g_strdup ((const char *) value) : NULL;
+
+  xmlFree (value);
+  return copy;
+}
+
+/* The element's text, whitespace-trimmed; newly allocated ("" if none). */
+static char *
+element_text (xmlNodePtr node)
+{
+  xmlChar *content = xmlNodeGetContent (node);
+  char *text = g_strdup (content != NULL ? (const char *) content : "");
+
+  xmlFree (content);
+  return g_strstrip (text);
+}
+
+/* Sets error to "path:line: <message>". */
+G_GNUC_PRINTF (4, 5)
+static void
+set_line_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path, ns_xml_line (node),
+               message);
+  g_free (message);
+}
+
+/* Reads a required attribute that must hold more than whitespace; newly allocated. */
+static char *
+required_text_attr (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
+                    GError **error)
+{
+  char *value = attr_dup (node, attr);
+
+  if (value != NULL && g_strstrip (value)[0] != '\0')
+    return value;
+  g_free (value);
+  set_line_error (error, reader->path, node, "<%s>: attribute '%s' must not be empty%s",
+                  (const char *) node->name, attr,
+                  !strcmp (attr, "source") ? " (every value needs its source)" : "");
+  return NULL;
+}
+
+/* Reads <cpu name model> and <description>; checks that name equals the file stem. */
+static gboolean
+read_header (NsProfileReader *reader, xmlNodePtr root, GError **error)
+{
+  NsCpuProfile *profile = reader->profile;
+  char *stem = path_stem (reader->path);
+
+  profile->name = required_text_attr (reader, root, "name", error);
+  if (profile->name == NULL)
+    goto fail;
+  if (strcmp (profile->name, stem) != 0)
+    goto name_mismatch;
+  profile->model = required_text_attr (reader, root, "model", error);
+  if (profile->model == NULL)
+    goto fail;
+  for (xmlNodePtr child = root->children; child != NULL; child = child->next)
+    if (child->type == XML_ELEMENT_NODE && xmlStrEqual (child->name, BAD_CAST "description"))
+      profile->description = element_text (child);
+  if (profile->description == NULL)
+    profile->description = g_strdup ("");
+  g_free (stem);
+  return TRUE;
+
+/* ERRORS */
+name_mismatch:
+  set_line_error (error, reader->path, root,
+                  "<cpu name=\"%s\"> must equal the file name without .xml ('%s')",
+                  profile->name, stem);
+fail:
+  g_free (stem);
+  return FALSE;
+}
+
+/* Reads one <param name value source> into the profile's parameter set. */
+static gboolean
+read_param (NsProfileReader *reader, xmlNodePtr node, GError **error)
+{
+  NsCpuProfile *profile = reader->profile;
+  char *name = NULL, *value = NULL, *source = NULL;
+  GError *local = NULL;
+  gpointer first_line;
+
+  if (!(name = required_text_attr (reader, node, "name", error)) ||
+      !(value = required_text_attr (reader, node, "value", error)) ||
+      !(source = required_text_attr (reader, node, "source", error)))
+    goto fail;
+  if (g_hash_table_lookup_extended (reader->param_lines, name, NULL, &first_line))
+    goto duplicate;
+  if (!ns_params_set (profile->params, name, value, source, &local))
+    goto bad_value;
+  g_ptr_array_add (profile->set_names, name);
+  g_hash_table_insert (reader->param_lines, name, GINT_TO_POINTER (ns_xml_line (node)));
+  g_free (value);
+  g_free (source);
+  return TRUE;
+
+/* ERRORS */
+duplicate:
+  set_line_error (error, reader->path, node, "parameter %s is already set at line %d",
+                  name, GPOINTER_TO_INT (first_line));
+  goto fail;
+bad_value:
+  set_line_error (error, reader->path, node, "%s", local->message);
+  g_error_free (local);
+fail:
+  g_free (name);
+  g_free (value);
+  g_free (source);
+  return FALSE;
+}
+
+/* TRUE if text is "MAJOR.MINOR" (digits only), the form version ranges are written in. */
+static gboolean
+is_kernel_version (const char *text)
+{
+  const char *p = text;
+
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  while (g_ascii_isdigit (*p))
+    p++;
+  if (*p++ != '.' || !g_ascii_isdigit (*p))
+    return FALSE;
+  while (g_ascii_isdigit (*p))
+    p++;
+  return *p == '\0';
+}
+
+/* Reads a MAJOR.MINOR version attribute; newly allocated. */
+static char *
+read_version (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
+              GError **error)
+{
+  char *value = required_text_attr (reader, node, attr, error);
+
+  if (value == NULL || is_kernel_version (value))
+    return value;
+  set_line_error (error, reader->path, node,
+                  "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR (e.g. 6.9)",
+                  attr, value);
+  g_free (value);
+  return NULL;
+}
+
+/* The four named choices of a <mitigations> element. */
+typedef enum {
+  CHOICE_SPECTRE_V2,
+  CHOICE_RETBLEED,
+  CHOICE_SRSO,
+  CHOICE_BHI,
+  CHOICE_N
+} NsChoice;
+
+static const struct {
+  const char *attr;
+  int         last;      /* highest enum value */
+} choices[CHOICE_N] = {
+  [CHOICE_SPECTRE_V2] = { "spectre_v2", NS_SPECTRE_V2_IBRS },
+  [CHOICE_RETBLEED]   = { "retbleed", NS_RETBLEED_EIBRS },
+  [CHOICE_SRSO]       = { "srso", NS_SRSO_IBPB },
+  [CHOICE_BHI]        = { "bhi", NS_BHI_HW },
+};
+
+/* The canonical name of value v of choice c (names come from mitigation.c). */
+static const char *
+choice_name (NsChoice c, int v)
+{
+  switch (c) {
+  case CHOICE_SPECTRE_V2: return ns_spectre_v2_name ((NsSpectreV2) v);
+  case CHOICE_RETBLEED:   return ns_retbleed_name ((NsRetbleed) v);
+  case CHOICE_SRSO:       return ns_srso_name ((NsSrso) v);
+  case CHOICE_BHI:        return ns_bhi_name ((NsBhi) v);
+  case CHOICE_N:          break;
+  }
+  g_assert_not_reached ();
+}
+
+/* Parses text as choice c into def; FALSE if it names no mode. */
+static gboolean
+choice_parse (NsChoice c, const char *text, NsMitigationDefault *def)
+{
+  switch (c) {
+  case CHOICE_SPECTRE_V2: return ns_spectre_v2_parse (text, &def->spectre_v2);
+  case CHOICE_RETBLEED:   return ns_retbleed_parse (text, &def->retbleed);
+  case CHOICE_SRSO:       return ns_srso_parse (text, &def->srso);
+  case CHOICE_BHI:        return ns_bhi_parse (text, &def->bhi);
+  case CHOICE_N:          break;
+  }
+  g_assert_not_reached ();
+}
+
+/* "a, b, c": the valid names of choice c; newly allocated. */
+static char *
+choice_list (NsChoice c)
+{
+  GString *text = g_string_new (NULL);
+
+  for (int v = 0; v <= choices[c].last; v++)
+    g_string_append_printf (text, "%s%s", v ? ", " : "", choice_name (c, v));
+  return g_string_free (text, FALSE);
+}
+
+/* Reads the attribute of choice c into def; on a bad name lists the valid ones. */
+static gboolean
+read_choice (const NsProfileReader *reader, xmlNodePtr node, NsChoice c,
+             NsMitigationDefault *def, GError **error)
+{
+  char *value = required_text_attr (reader, node, choices[c].attr, error);
+  char *valid;
+
+  if (value == NULL)
+    return FALSE;
+  if (choice_parse (c, value, def)) {
+    g_free (value);
+    return TRUE;
+  }
+  valid = choice_list (c);
+  set_line_error (error, reader->path, node, "<mitigations>: %s=\"%s\" is not one of %s",
+                  choices[c].attr, value, valid);
+  g_free (valid);
+  g_free (value);
+  return FALSE;
+}
+
+/* Reads a true/false attribute. */
+static gboolean
+read_bool (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
+           gboolean *out, GError **error)
+{
+  char *value = required_text_attr (reader, node, attr, error);
+  gboolean ok = TRUE;
+
+  if (value == NULL)
+    return FALSE;
+  if (!strcmp (value, "true") || !strcmp (value, "1"))
+    *out = TRUE;
+  else if (!strcmp (value, "false") || !strcmp (value, "0"))
+    *out = FALSE;
+  else
+    ok = FALSE;
+  if (!ok)
+    set_line_error (error, reader->path, node,
+                    "<mitigations>: %s=\"%s\" must be true or false", attr, value);
+  g_free (value);
+  return ok;
+}
+
+/* Reads the six mitigation settings of one <mitigations> element. */
+static gboolean
+read_choices (const NsProfileReader *reader, xmlNodePtr node, NsMitigationDefault *def,
+              GError **error)
+{
+  for (NsChoice c = 0; c < CHOICE_N; c++)
+    if (!read_choice (reader, node, c, def, error))
+      return FALSE;
+  return read_bool (reader, node, "pti", &def->pti, error) &&
+         read_bool (reader, node, "mds", &def->mds_verw, error);
+}
+
+/* TRUE if the version ranges of a and b share a version. */
+static gboolean
+ranges_overlap (const NsMitigationDefault *a, const NsMitigationDefault *b)
+{
+  return ns_kernel_version_cmp (a->kernel_from, b->kernel_to) <= 0 &&
+         ns_kernel_version_cmp (b->kernel_from, a->kernel_to) <= 0;
+}
+
+/* Checks def's range: from ≤ to, and no overlap with ranges read before. */
+static gboolean
+check_range (const NsProfileReader *reader, xmlNodePtr node, const NsMitigationDefault *def,
+             GError **error)
+{
+  GArray *defaults = reader->profile->mitigation_defaults;
+
+  if (ns_kernel_version_cmp (def->kernel_from, def->kernel_to) > 0)
+    goto reversed;
+  for (guint i = 0; i < defaults->len; i++) {
+    const NsMitigationDefault *other = &g_array_index (defaults, NsMitigationDefault, i);
+    if (ranges_overlap (def, other)) {
+      set_line_error (error, reader->path, node,
+                      "<mitigations> kernels %s–%s overlap the range %s–%s at line %d",
+                      def->kernel_from, def->kernel_to, other->kernel_from,
+                      other->kernel_to, other->line);
+      return FALSE;
+    }
+  }
+  return TRUE;
+
+/* ERRORS */
+reversed:
+  set_line_error (error, reader->path, node,
+                  "<mitigations>: kernel-from=\"%s\" is after kernel-to=\"%s\"",
+                  def->kernel_from, def->kernel_to);
+  return FALSE;
+}
+
+/* Reads one <mitigations kernel-from kernel-to ... source> into the profile. */
+static gboolean
+read_mitigations (NsProfileReader *reader, xmlNodePtr node, GError **error)
+{
+  NsMitigationDefault def = { 0 };
+
+  def.line = ns_xml_line (node);
+  if (!(def.kernel_from = read_version (reader, node, "kernel-from", error)) ||
+      !(def.kernel_to = read_version (reader, node, "kernel-to", error)) ||
+      !(def.source = required_text_attr (reader, node, "source", error)) ||
+      !read_choices (reader, node, &def, error) ||
+      !check_range (reader, node, &def, error))
+    goto fail;
+  g_array_append_val (reader->profile->mitigation_defaults, def);
+  return TRUE;
+
+/* ERRORS */
+fail:
+  ns_mitigation_default_clear (&def);
+  return FALSE;
+}
+
+/* Reads every <param> and <mitigations> child of root, in document order. */
+static gboolean
+read_body (NsProfileReader *reader, xmlNodePtr root, GError **error)
+{
+  for (xmlNodePtr child = root->children; child != NULL; child = child->next) {
+    if (child->type != XML_ELEMENT_NODE)
+      continue;
+    if (xmlStrEqual (child->name, BAD_CAST "param") && !read_param (reader, child, error))
+      return FALSE;
+    if (xmlStrEqual (child->name, BAD_CAST "mitigations") &&
+        !read_mitigations (reader, child, error))
+      return FALSE;
+  }
+  if (reader->profile->mitigation_defaults->len == 0)
+    goto no_mitigations;
+  return TRUE;
+
+/* ERRORS */
+no_mitigations:
+  set_line_error (error, reader->path, root,
+                  "<cpu> needs at least one <mitigations> element");
+  return FALSE;
+}
+
+/* ---- loading ---- */
+
+/* An empty profile for path: registry defaults, nothing set yet. */
+static NsCpuProfile *
+profile_new (const char *path)
+{
+  NsCpuProfile *profile = g_new0 (NsCpuProfile, 1);
+
+  profile->path = g_strdup (path);
+  profile->params = ns_params_new ();
+  profile->set_names = g_ptr_array_new_with_free_func (g_free);
+  profile->mitigation_defaults = g_array_new (FALSE, TRUE, sizeof (NsMitigationDefault));
+  g_array_set_clear_func (profile->mitigation_defaults,
+                          (GDestroyNotify) ns_mitigation_default_clear);
+  return profile;
+}
+
+/* Parses and validates path against cpu.rng; the document, or NULL with an error. */
+static xmlDocPtr
+parse_and_validate (const char *path, GError **error)
+{
+  xmlDocPtr doc = ns_xml_parse_file (path, error);
+  char *schema;
+  gboolean valid;
+
+  if (doc == NULL)
+    return NULL;
+  schema = ns_xml_schema_path (PROFILE_SCHEMA);
+  valid = ns_xml_validate (doc, schema, path, error);
+  g_free (schema);
+  if (!valid)
+    g_clear_pointer (&doc, xmlFreeDoc);
+  return doc;
+}
+
+/* Loads a profile by shipped name or by file path; see profile.h. */
+NsCpuProfile *
+ns_cpu_profile_load (const char *name_or_path, GError **error)
+{
+  NsProfileReader reader = { 0 };
+  NsCpuProfile *profile = NULL;
+  xmlDocPtr doc = NULL;
+  char *path;
+
+  g_return_val_if_fail (name_or_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  path = resolve_profile_path (name_or_path, error);
+  if (path == NULL)
+    return NULL;
+  doc = parse_and_validate (path, error);
+  if (doc == NULL)
+    goto fail;
+  profile = profile_new (path);
+  reader.path = profile->path;
+  reader.profile = profile;
+  reader.param_lines = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!read_header (&reader, xmlDocGetRootElement (doc), error) ||
+      !read_body (&reader, xmlDocGetRootElement (doc), error))
+    goto fail;
+  g_hash_table_unref (reader.param_lines);
+  xmlFreeDoc (doc);
+  g_free (path);
+  return profile;
+
+/* ERRORS */
+fail:
+  g_clear_pointer (&reader.param_lines, g_hash_table_unref);
+  g_clear_pointer (&profile, ns_cpu_profile_free);
+  g_clear_pointer (&doc, xmlFreeDoc);
+  g_free (path);
+  return NULL;
+}
+
+/* Frees profile (NULL is fine). */
+void
+ns_cpu_profile_free (NsCpuProfile *profile)
+{
+  if (profile == NULL)
+    return;
+  g_free (profile->name);
+  g_free (profile->model);
+  g_free (profile->description);
+  g_free (profile->path);
+  ns_params_free (profile->params);
+  g_ptr_array_unref (profile->set_names);
+  g_array_unref (profile->mitigation_defaults);
+  g_free (profile);
+}

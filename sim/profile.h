@@ -1,0 +1,31 @@
+/* profile.h — CPU profiles: scenarios/cpus/NAME.xml, parameter values each with a source,
+ * plus the mitigations Linux selects by default on that CPU per kernel version. */
+#pragma once
+#include "common.h"
+#include "param.h"
+#include "mitigation.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  char       *name;          /* file stem, e.g. "zen3-epyc-7713" */
+  char       *model;         /* marketing name, e.g. "AMD EPYC 7713 (Zen 3, Milan)" */
+  char       *description;
+  char       *path;          /* file it was loaded from */
+  NsParams   *params;        /* registry defaults overlaid with the profile's values */
+  GPtrArray  *set_names;     /* names the profile itself set (char*) */
+  GArray     *mitigation_defaults;  /* NsMitigationDefault */
+} NsCpuProfile;
+
+/* Directory holding data files: $NETSIM_DATADIR, else the installed pkgdatadir, else the
+ * source tree. Returns e.g. "/usr/share/netsim". */
+const char   *ns_data_dir          (void);
+/* Loads a profile by name (looked up in <datadir>/scenarios/cpus/) or by path (contains '/'
+ * or ends in .xml). Validates against scenarios/cpu.rng; every <param> needs a source.
+ * Errors name file:line. */
+NsCpuProfile *ns_cpu_profile_load  (const char *name_or_path, GError **error);
+void          ns_cpu_profile_free  (NsCpuProfile *profile);
+/* Names of all shipped profiles, sorted (char*, free with g_ptr_array_unref). */
+GPtrArray    *ns_cpu_profile_list  (void);
+
+G_END_DECLS

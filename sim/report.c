@@ -1,0 +1,418 @@
+/* report.c — run results as a terminal table, CSV (with a commented header holding the
+ * full parameter set) or JSON (everything: parameters with sources, mitigations and why,
+ * inlining decisions, per-repetition values, stop rules, per-function breakdown). No wall
+ * time is written: the same scenario and seed give byte-identical output. */
+#include "config.h"
+#include <string.h>
+#include "report.h"
+#include "json.h"
+
+/* Parses "table", "csv" or "json". */
+gboolean
+ns_format_parse (const char *text, NsFormat *out)
+{
+  static const char *const names[] = { "table", "csv", "json" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (text && !strcmp (text, names[i])) {
+      *out = (NsFormat) i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static const char *
+variant_label (const NsVariantResult *vr)
+{
+  return vr->name[0] ? vr->name : "(default)";
+}
+
+/* One short summary of the mitigations, e.g. "spectre_v2=retpoline srso=safe-ret". */
+static char *
+mitigation_summary (char **explain)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; explain && explain[i]; i++) {
+    const char *colon = strchr (explain[i], ':');
+    if (s->len)
+      g_string_append_c (s, ' ');
+    g_string_append_len (s, explain[i], colon ? colon - explain[i] : (gssize) strlen (explain[i]));
+  }
+  return g_string_free (s, FALSE);
+}
+
+static void
+table_header (GString *out, const NsRunResult *r)
+{
+  const NsVariantResult *first = r->variants->pdata[0];
+
+  g_string_append_printf (out, "scenario  %s — %s\n", r->scenario_name,
+                          r->description ? r->description : "");
+  g_string_append_printf (out, "file      %s\nseed      %" G_GUINT64_FORMAT "\n",
+                          r->scenario_path, r->seed);
+  g_string_append_printf (out, "cpu       %s (%s)\nkernel    %s\n", first->cpu_name,
+                          first->cpu_model ? first->cpu_model : "", first->kernel);
+}
+
+/* The value of key in a "key=value: why" explanation line list, and whether the kernel
+ * command line set it. */
+static const char *
+mitigation_value (char **explain, const char *key, gboolean *from_cmdline, char *buf,
+                  gsize len)
+{
+  gsize klen = strlen (key);
+
+  for (guint i = 0; explain && explain[i]; i++) {
+    const char *colon;
+    if (strncmp (explain[i], key, klen) || explain[i][klen] != '=')
+      continue;
+    colon = strchr (explain[i], ':');
+    g_strlcpy (buf, explain[i] + klen + 1,
+               colon ? MIN (len, (gsize) (colon - explain[i]) - klen) : len);
+    *from_cmdline = colon && g_str_has_prefix (colon, ": kernel command line");
+    return buf;
+  }
+  return "?";
+}
+
+/* One row per variant with the mitigation in force; '*' marks command-line settings. The
+ * full reasons (with the profile's sources) are in the JSON output. */
+static void
+table_mitigations (GString *out, const NsRunResult *r)
+{
+  static const char *const keys[] = { "spectre_v2", "retbleed", "spec_rstack_overflow",
+                                       "pti", "mds", "bhi" };
+  static const char *const heads[] = { "spectre_v2", "retbleed", "srso", "pti", "mds", "bhi" };
+  gboolean any_cmdline = FALSE;
+
+  g_string_append_printf (out, "\n%-28s", "mitigations in force");
+  for (guint k = 0; k < G_N_ELEMENTS (heads); k++)
+    g_string_append_printf (out, " %-11s", heads[k]);
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < r->variants->len; i++) {
+    const NsVariantResult *vr = r->variants->pdata[i];
+    g_string_append_printf (out, "%-28s", variant_label (vr));
+    for (guint k = 0; k < G_N_ELEMENTS (keys); k++) {
+      char buf[32], cell[40];
+      gboolean cmd = FALSE;
+      const char *v = mitigation_value (vr->mitigations, keys[k], &cmd, buf, sizeof buf);
+      g_snprintf (cell, sizeof cell, "%s%s", v, cmd ? "*" : "");
+      any_cmdline = any_cmdline || cmd;
+      g_string_append_printf (out, " %-11s", cell);
+    }
+    g_string_append_c (out, '\n');
+  }
+  g_string_append_printf (out, "(%sothers: the CPU profile's default for kernel %s; "
+                          "--format json gives every reason and source)\n",
+                          any_cmdline ? "* = set on the kernel command line; " : "",
+                          ((NsVariantResult *) r->variants->pdata[0])->kernel);
+}
+
+static void
+table_results (GString *out, const NsRunResult *r)
+{
+  g_string_append_printf (out, "\n%-28s %-18s %14s %8s %5s  %s\n", "variant", "metric",
+                          "value", "cv", "reps", "stop rule (last repetition)");
+  for (guint i = 0; i < r->variants->len; i++) {
+    const NsVariantResult *vr = r->variants->pdata[i];
+    g_string_append_printf (out, "%-28s %-18s %14.4f %8.4f %5u  %s\n", variant_label (vr),
+                            vr->metric, vr->value, vr->cv, vr->n_reps,
+                            vr->stop_rules[vr->n_reps - 1]);
+  }
+}
+
+static void
+table_comparisons (GString *out, const NsRunResult *r)
+{
+  if (r->comparisons->len == 0)
+    return;
+  g_string_append_printf (out, "\n%-28s %16s %16s %10s\n", "comparison", "baseline",
+                          "patched", "delta");
+  for (guint i = 0; i < r->comparisons->len; i++) {
+    const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
+    const NsVariantResult *b = r->variants->pdata[c->baseline];
+    const NsVariantResult *p = r->variants->pdata[c->patched];
+    g_string_append_printf (out, "%-28s %16.2f %16.2f %+9.2f%%\n", c->label, b->value,
+                            p->value, c->delta_pct);
+  }
+}
+
+static void
+table_breakdown (GString *out, const NsVariantResult *vr, guint top)
+{
+  guint n = vr->breakdown->len;
+
+  g_string_append_printf (out, "\nwhere the cycles went, per %s (variant %s):\n",
+                          vr->op_name, variant_label (vr));
+  g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
+                          "cycles", "by cause");
+  for (guint i = 0; i < n && (top == 0 || i < top); i++) {
+    const NsBreakdownRow *row = vr->breakdown->pdata[i];
+    g_string_append_printf (out, "  %-32s %9.3f %9.3f %10.2f ", row->func, row->calls_per_op,
+                            row->inlined_per_op, row->total_per_op);
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      if (row->cycles_per_op[c] > 0.005)
+        g_string_append_printf (out, " %s=%.2f", ns_cause_name (c), row->cycles_per_op[c]);
+    g_string_append_c (out, '\n');
+  }
+}
+
+static void
+table_inlining (GString *out, const NsVariantResult *vr)
+{
+  g_string_append_printf (out, "\ninlining decisions (variant %s, kernel %s):\n",
+                          variant_label (vr), vr->kernel);
+  for (guint i = 0; vr->inlining && vr->inlining[i]; i++)
+    g_string_append_printf (out, "  %s\n", vr->inlining[i]);
+}
+
+static void
+report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
+{
+  table_header (out, r);
+  table_mitigations (out, r);
+  table_results (out, r);
+  table_comparisons (out, r);
+  for (guint i = 0; i < r->variants->len; i++) {
+    if (opt->breakdown)
+      table_breakdown (out, r->variants->pdata[i], opt->top);
+    if (opt->inlining)
+      table_inlining (out, r->variants->pdata[i]);
+  }
+}
+
+static void
+param_comment (const NsParamDef *def, const char *value, const char *source, gpointer data)
+{
+  g_string_append_printf (data, "# param %s = %s %s — %s\n", def->name, value, def->unit,
+                          source);
+}
+
+/* Appends the parameter set as comment lines. */
+void
+ns_report_params_comment (GString *out, const NsParams *params)
+{
+  ns_params_foreach (params, param_comment, out);
+}
+
+/* Quotes a CSV field when it needs it. */
+static void
+csv_field (GString *out, const char *text)
+{
+  if (strpbrk (text, ",\"\n") == NULL) {
+    g_string_append (out, text);
+    return;
+  }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++) {
+    if (*p == '"')
+      g_string_append_c (out, '"');
+    g_string_append_c (out, *p);
+  }
+  g_string_append_c (out, '"');
+}
+
+static void
+report_csv (GString *out, const NsRunResult *r)
+{
+  const NsVariantResult *first = r->variants->pdata[0];
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (out, "# netsim %s\n# scenario %s (%s)\n# seed %" G_GUINT64_FORMAT
+                          "\n# cpu %s\n", PACKAGE_VERSION, r->scenario_name, r->scenario_path,
+                          r->seed, first->cpu_name);
+  ns_report_params_comment (out, first->params);
+  g_string_append (out, "kind,name,metric,value,cv,reps,aggregate,baseline,patched,delta_pct,"
+                        "cpu,kernel,cmdline,mitigations\n");
+  for (guint i = 0; i < r->variants->len; i++) {
+    const NsVariantResult *vr = r->variants->pdata[i];
+    g_autofree char *mit = mitigation_summary (vr->mitigations);
+    g_string_append (out, "variant,");
+    csv_field (out, vr->name);
+    g_string_append_printf (out, ",%s,%s,", vr->metric,
+                            g_ascii_formatd (buf, sizeof buf, "%.10g", vr->value));
+    g_string_append_printf (out, "%s,%u,%s,,,,%s,%s,", g_ascii_formatd (buf, sizeof buf, "%.6g",
+                            vr->cv), vr->n_reps, vr->aggregate, vr->cpu_name, vr->kernel);
+    csv_field (out, vr->cmdline);
+    g_string_append_c (out, ',');
+    csv_field (out, mit);
+    g_string_append_c (out, '\n');
+  }
+  for (guint i = 0; i < r->comparisons->len; i++) {
+    const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
+    const NsVariantResult *b = r->variants->pdata[c->baseline];
+    g_string_append (out, "comparison,");
+    csv_field (out, c->label);
+    g_string_append_printf (out, ",%s,,,,,%s,", b->metric,
+                            ((NsVariantResult *) r->variants->pdata[c->baseline])->name);
+    g_string_append_printf (out, "%s,%s,,,,\n",
+                            ((NsVariantResult *) r->variants->pdata[c->patched])->name,
+                            g_ascii_formatd (buf, sizeof buf, "%.6f", c->delta_pct));
+  }
+}
+
+static void
+param_json (const NsParamDef *def, const char *value, const char *source, gpointer data)
+{
+  NsJson *json = data;
+
+  ns_json_begin_object (json);
+  ns_json_key (json, "name");
+  ns_json_string (json, def->name);
+  ns_json_key (json, "value");
+  ns_json_string (json, value);
+  ns_json_key (json, "unit");
+  ns_json_string (json, def->unit);
+  ns_json_key (json, "meaning");
+  ns_json_string (json, def->meaning);
+  ns_json_key (json, "source");
+  ns_json_string (json, source);
+  ns_json_key (json, "free");
+  ns_json_bool (json, def->free);
+  ns_json_end_object (json);
+}
+
+/* Writes the parameter set as an array of {name, value, unit, meaning, source, free}. */
+void
+ns_report_params_json (NsJson *json, const NsParams *params)
+{
+  ns_json_begin_array (json);
+  ns_params_foreach (params, param_json, json);
+  ns_json_end_array (json);
+}
+
+static void
+json_breakdown (NsJson *json, const NsVariantResult *vr)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < vr->breakdown->len; i++) {
+    const NsBreakdownRow *row = vr->breakdown->pdata[i];
+    ns_json_begin_object (json);
+    ns_json_key (json, "function");
+    ns_json_string (json, row->func);
+    ns_json_key (json, "calls_per_op");
+    ns_json_double (json, row->calls_per_op);
+    ns_json_key (json, "inlined_per_op");
+    ns_json_double (json, row->inlined_per_op);
+    ns_json_key (json, "cycles_per_op");
+    ns_json_double (json, row->total_per_op);
+    ns_json_key (json, "by_cause");
+    ns_json_begin_object (json);
+    for (int c = 0; c < NS_CAUSE_N; c++) {
+      ns_json_key (json, ns_cause_name (c));
+      ns_json_double (json, row->cycles_per_op[c]);
+    }
+    ns_json_end_object (json);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+}
+
+static void
+json_variant (NsJson *json, const NsVariantResult *vr)
+{
+  ns_json_begin_object (json);
+  ns_json_key (json, "name");
+  ns_json_string (json, vr->name);
+  ns_json_key (json, "metric");
+  ns_json_string (json, vr->metric);
+  ns_json_key (json, "value");
+  ns_json_double (json, vr->value);
+  ns_json_key (json, "aggregate");
+  ns_json_string (json, vr->aggregate);
+  ns_json_key (json, "cv");
+  ns_json_double (json, vr->cv);
+  ns_json_key (json, "repetitions");
+  ns_json_begin_array (json);
+  for (guint r = 0; r < vr->n_reps; r++) {
+    ns_json_begin_object (json);
+    ns_json_key (json, "value");
+    ns_json_double (json, vr->values[r]);
+    ns_json_key (json, "measured_ps");
+    ns_json_int (json, vr->measured[r]);
+    ns_json_key (json, "stop_rule");
+    ns_json_string (json, vr->stop_rules[r]);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+  ns_json_key (json, "ops");
+  ns_json_int (json, (gint64) vr->ops);
+  ns_json_key (json, "op");
+  ns_json_string (json, vr->op_name);
+  ns_json_key (json, "cpu");
+  ns_json_string (json, vr->cpu_name);
+  ns_json_key (json, "cpu_model");
+  ns_json_string (json, vr->cpu_model);
+  ns_json_key (json, "kernel");
+  ns_json_string (json, vr->kernel);
+  ns_json_key (json, "cmdline");
+  ns_json_string (json, vr->cmdline);
+  ns_json_key (json, "mitigations");
+  ns_json_strv (json, vr->mitigations);
+  ns_json_key (json, "inlining");
+  ns_json_strv (json, vr->inlining);
+  ns_json_key (json, "breakdown");
+  json_breakdown (json, vr);
+  ns_json_key (json, "parameters");
+  ns_report_params_json (json, vr->params);
+  ns_json_end_object (json);
+}
+
+static void
+report_json (GString *out, const NsRunResult *r)
+{
+  NsJson *json = ns_json_new (out);
+
+  ns_json_begin_object (json);
+  ns_json_key (json, "netsim_version");
+  ns_json_string (json, PACKAGE_VERSION);
+  ns_json_key (json, "scenario");
+  ns_json_string (json, r->scenario_name);
+  ns_json_key (json, "file");
+  ns_json_string (json, r->scenario_path);
+  ns_json_key (json, "seed");
+  ns_json_int (json, (gint64) r->seed);
+  ns_json_key (json, "variants");
+  ns_json_begin_array (json);
+  for (guint i = 0; i < r->variants->len; i++)
+    json_variant (json, r->variants->pdata[i]);
+  ns_json_end_array (json);
+  ns_json_key (json, "comparisons");
+  ns_json_begin_array (json);
+  for (guint i = 0; i < r->comparisons->len; i++) {
+    const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
+    ns_json_begin_object (json);
+    ns_json_key (json, "label");
+    ns_json_string (json, c->label);
+    ns_json_key (json, "baseline");
+    ns_json_string (json, ((NsVariantResult *) r->variants->pdata[c->baseline])->name);
+    ns_json_key (json, "patched");
+    ns_json_string (json, ((NsVariantResult *) r->variants->pdata[c->patched])->name);
+    ns_json_key (json, "delta_pct");
+    ns_json_double (json, c->delta_pct);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+  ns_json_end_object (json);
+  ns_json_free (json);
+}
+
+/* Appends result to out in the requested format. */
+void
+ns_report_run (GString *out, const NsRunResult *result, const NsReportOptions *opt)
+{
+  g_return_if_fail (out != NULL && result != NULL && opt != NULL);
+  g_return_if_fail (result->variants->len > 0);
+  switch (opt->format) {
+  case NS_FORMAT_TABLE:
+    report_table (out, result, opt);
+    break;
+  case NS_FORMAT_CSV:
+    report_csv (out, result);
+    break;
+  case NS_FORMAT_JSON:
+    report_json (out, result);
+    break;
+  }
+}

@@ -1,0 +1,650 @@
+/* run.c — running a scenario.
+ *
+ * A scenario may list variants (<variants><variant name><set path value/>…</variant>) and
+ * comparisons between them (<comparisons><compare label baseline patched/>). Each variant
+ * is the scenario re-read with its sets applied (then the command line's --set, which wins).
+ * Each variant runs measure/@repetitions times; repetition r runs on a fresh machine whose
+ * random streams derive from (seed, r) only, so results never depend on scheduling or on
+ * which other variants ran. Within a repetition: warm-up, mark, then measurement until the
+ * stop rule holds: a fixed simulated duration, or — with measure/@converge — batches until
+ * the confidence interval of the batch means is narrower than converge × mean (or until
+ * max-duration). */
+#include "config.h"
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+#include "run.h"
+#include "profile.h"
+#include "xml.h"
+#include "../models/workload.h"
+
+/* Everything one variant needs to build a fresh machine per repetition. */
+typedef struct {
+  NsScenario            *sc;
+  NsCpuProfile          *profile;
+  NsParams              *params;
+  NsMitigations          mit;
+  NsBuild               *build;
+  const NsWorkloadClass *klass;
+} NsVariantSetup;
+
+/* splitmix64 of seed + stream: well-mixed, order-independent per-stream seeds. */
+guint64
+ns_run_derive_seed (guint64 seed, guint64 stream)
+{
+  guint64 z = seed + (stream + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+static xmlNodePtr
+child_element (xmlNodePtr parent, const char *name)
+{
+  for (xmlNodePtr n = parent ? parent->children : NULL; n; n = n->next)
+    if (n->type == XML_ELEMENT_NODE && !strcmp ((const char *) n->name, name))
+      return n;
+  return NULL;
+}
+
+static char *
+prop (xmlNodePtr node, const char *name)
+{
+  xmlChar *v = xmlGetProp (node, (const xmlChar *) name);
+  char *copy = g_strdup ((const char *) v);
+  xmlFree (v);
+  return copy;
+}
+
+/* Variant names of sc, in file order. */
+GPtrArray *
+ns_run_variant_names (const NsScenario *sc)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  xmlNodePtr variants = child_element (xmlDocGetRootElement (sc->doc), "variants");
+
+  for (xmlNodePtr v = variants ? variants->children : NULL; v; v = v->next)
+    if (v->type == XML_ELEMENT_NODE && !strcmp ((const char *) v->name, "variant"))
+      g_ptr_array_add (names, prop (v, "name"));
+  return names;
+}
+
+/* The sets of the named variant followed by the command line's, NULL-terminated. */
+static char **
+variant_sets (const NsScenario *base, const char *variant, const char *const *cli_sets)
+{
+  GPtrArray *sets = g_ptr_array_new ();
+  xmlNodePtr variants = child_element (xmlDocGetRootElement (base->doc), "variants");
+
+  for (xmlNodePtr v = variants ? variants->children : NULL; v; v = v->next) {
+    g_autofree char *name = NULL;
+    if (v->type != XML_ELEMENT_NODE || strcmp ((const char *) v->name, "variant"))
+      continue;
+    name = prop (v, "name");
+    if (g_strcmp0 (name, variant))
+      continue;
+    for (xmlNodePtr s = v->children; s; s = s->next) {
+      g_autofree char *path = NULL, *value = NULL;
+      if (s->type != XML_ELEMENT_NODE)
+        continue;
+      path = prop (s, "path");
+      value = prop (s, "value");
+      g_ptr_array_add (sets, g_strdup_printf ("%s=%s", path, value));
+    }
+  }
+  for (guint i = 0; cli_sets && cli_sets[i]; i++)
+    g_ptr_array_add (sets, g_strdup (cli_sets[i]));
+  g_ptr_array_add (sets, NULL);
+  return (char **) g_ptr_array_free (sets, FALSE);
+}
+
+/* Overlays the scenario's <param> elements on params, with file:line in their sources. */
+static gboolean
+apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
+{
+  xmlNodePtr root = xmlDocGetRootElement (sc->doc);
+
+  for (xmlNodePtr n = root->children; n; n = n->next) {
+    g_autofree char *name = NULL, *value = NULL, *source = NULL, *where = NULL;
+    GError *local = NULL;
+    if (n->type != XML_ELEMENT_NODE || strcmp ((const char *) n->name, "param"))
+      continue;
+    name = prop (n, "name");
+    value = prop (n, "value");
+    source = prop (n, "source");
+    where = g_strdup_printf ("%s (scenario %s:%d)", source, sc->path, ns_xml_line (n));
+    if (!ns_params_set (params, name, value, where, &local)) {
+      ns_xml_error (sc, n, error, "%s", local->message);
+      g_error_free (local);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static gboolean
+metric_known (const NsWorkloadClass *klass, const char *metric)
+{
+  for (guint i = 0; klass->metrics[i]; i++)
+    if (!strcmp (klass->metrics[i], metric))
+      return TRUE;
+  return FALSE;
+}
+
+/* Finds the workload class and checks the requested metric. */
+static gboolean
+setup_workload_class (NsVariantSetup *vs, GError **error)
+{
+  NsScenario *sc = vs->sc;
+  g_autofree char *known = NULL;
+
+  vs->klass = ns_workload_class_find (sc->workload_type);
+  if (vs->klass == NULL)
+    goto unknown_type;
+  if (!metric_known (vs->klass, sc->measure.metric))
+    goto unknown_metric;
+  return TRUE;
+
+/* ERRORS */
+unknown_type:
+  ns_xml_error (sc, sc->workload, error, "unknown workload type '%s' "
+                "(netsim list workloads shows them)", sc->workload_type);
+  return FALSE;
+unknown_metric:
+  known = g_strjoinv (", ", (char **) vs->klass->metrics);
+  ns_xml_error (sc, child_element (xmlDocGetRootElement (sc->doc), "measure"), error,
+                "workload %s has no metric '%s' (it has: %s)", vs->klass->name,
+                sc->measure.metric, known);
+  return FALSE;
+}
+
+/* Builds the kernel build of the scenario: version, config facts, patches. */
+static gboolean
+setup_build (NsVariantSetup *vs, GError **error)
+{
+  NsScenario *sc = vs->sc;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  vs->build = ns_build_new (sc->kernel_version,
+                            ns_params_get_int (vs->params, "build.inline_limit_bytes"));
+  g_hash_table_iter_init (&iter, sc->config);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    ns_build_set_config (vs->build, key, value);
+  for (guint i = 0; i < sc->patches->len; i++) {
+    const NsPatch *patch = ns_patch_find (sc->patches->pdata[i]);
+    if (patch == NULL)
+      goto unknown_patch;
+    patch->apply (vs->build);
+    ns_build_apply_patch (vs->build, patch->name);
+  }
+  return TRUE;
+
+/* ERRORS */
+unknown_patch:
+  ns_xml_error (sc, child_element (xmlDocGetRootElement (sc->doc), "kernel"), error,
+                "unknown patch '%s' (netsim list patches shows them)",
+                (const char *) sc->patches->pdata[0]);
+  return FALSE;
+}
+
+static void
+variant_setup_clear (NsVariantSetup *vs)
+{
+  g_clear_pointer (&vs->build, ns_build_free);
+  ns_mitigations_clear (&vs->mit);
+  g_clear_pointer (&vs->params, ns_params_free);
+  g_clear_pointer (&vs->profile, ns_cpu_profile_free);
+  g_clear_pointer (&vs->sc, ns_scenario_free);
+}
+
+/* Loads the variant's scenario, CPU profile, parameters, mitigations and build. */
+static gboolean
+variant_setup (NsVariantSetup *vs, const char *path, const char *const *sets, GError **error)
+{
+  GArray *defs;
+
+  memset (vs, 0, sizeof *vs);
+  vs->sc = ns_scenario_load (path, sets, error);
+  if (vs->sc == NULL)
+    return FALSE;
+  vs->profile = ns_cpu_profile_load (vs->sc->cpu, error);
+  if (vs->profile == NULL)
+    goto fail;
+  vs->params = ns_params_copy (vs->profile->params);
+  if (!apply_scenario_params (vs->sc, vs->params, error))
+    goto fail;
+  defs = vs->profile->mitigation_defaults;
+  if (!ns_mitigations_select ((NsMitigationDefault *) defs->data, defs->len,
+                              vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, error))
+    goto fail;
+  if (!setup_workload_class (vs, error) || !setup_build (vs, error))
+    goto fail;
+  return TRUE;
+
+fail:
+  variant_setup_clear (vs);
+  return FALSE;
+}
+
+typedef struct {
+  double    value;
+  char     *rule;
+  NsTime    measured;
+  guint64   ops;
+} NsRepResult;
+
+/* Half-width of the confidence interval of the mean of values[0..n), relative to it. */
+static double
+relative_ci (const double *values, guint n, double confidence)
+{
+  double mean = gsl_stats_mean (values, 1, n);
+  double sd = gsl_stats_sd_m (values, 1, n, mean);
+  double t = gsl_cdf_tdist_Pinv (0.5 + confidence / 2.0, n - 1);
+
+  if (mean == 0)
+    return INFINITY;
+  return fabs (t * sd / sqrt ((double) n) / mean);
+}
+
+/* Measures one repetition under the convergence rule; returns the mean of batch values. */
+static gboolean
+measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
+                    gpointer state, NsTime start, NsRepResult *out)
+{
+  const NsMeasure *m = &vs->sc->measure;
+  GArray *batches = g_array_new (FALSE, FALSE, sizeof (double));
+  NsTime now = start;
+  double ci = INFINITY;
+  gboolean ok = TRUE;
+
+  while (ok && now - start < m->max_duration) {
+    double v;
+    NsTime reached = ns_engine_run (engine, now + m->batch);
+    ok = vs->klass->metric (state, machine, m->metric, reached - now, &v);
+    if (ok)
+      g_array_append_val (batches, v);
+    out->ops += vs->klass->ops (state);
+    vs->klass->mark (state);
+    now = reached;
+    if (batches->len >= MAX (m->min_batches, 2)) {
+      ci = relative_ci ((double *) batches->data, batches->len, m->confidence);
+      if (ci <= m->converge)
+        break;
+    }
+  }
+  if (ok && batches->len > 0) {
+    out->value = gsl_stats_mean ((double *) batches->data, 1, batches->len);
+    out->rule = g_strdup_printf ("%s: %.0f%% CI ±%.3g%% after %u batches of %.6g us",
+                             ci <= m->converge ? "converged" : "max-duration reached",
+                             m->confidence * 100, ci * 100, batches->len,
+                             (double) m->batch / 1e6);
+  }
+  g_array_free (batches, TRUE);
+  return ok && out->rule != NULL;
+}
+
+/* Adds the machine's account for this repetition to the variant's running sums. */
+static void
+accumulate_account (NsMachine *machine, GHashTable *sums)
+{
+  for (guint id = 0; id <= ns_func_count (); id++) {
+    NsFunc *f = id ? ns_func_by_id (id) : NULL;
+    const char *name = f ? f->name : "(top level)";
+    double *row = g_hash_table_lookup (sums, name);
+    guint64 inlined = 0, calls = f ? ns_machine_account_calls (machine, f, &inlined) : 0;
+    gboolean any = calls || inlined;
+
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      any = any || ns_machine_account_cycles (machine, f, c) != 0;
+    if (!any)
+      continue;
+    if (row == NULL) {
+      row = g_new0 (double, NS_CAUSE_N + 2);
+      g_hash_table_insert (sums, g_strdup (name), row);
+    }
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      row[c] += ns_machine_account_cycles (machine, f, c);
+    row[NS_CAUSE_N] += calls;
+    row[NS_CAUSE_N + 1] += inlined;
+  }
+}
+
+/* Runs repetition rep on a fresh machine. */
+static gboolean
+run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, GHashTable *sums,
+                NsRepResult *out, GError **error)
+{
+  const NsMeasure *m = &vs->sc->measure;
+  NsMachine *machine = NULL;
+  NsEngine *engine = NULL;
+  gpointer state = NULL;
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  NsTime start;
+  gboolean ok = FALSE;
+
+  gsl_rng_set (rng, ns_run_derive_seed (seed, rep));
+  machine = ns_machine_new (vs->params, &vs->mit, vs->build, error);
+  if (machine == NULL)
+    goto out;
+  engine = ns_machine_create_engine (machine);
+  state = vs->klass->setup (vs->sc, machine, engine, rng, error);
+  if (state == NULL)
+    goto out;
+  start = ns_engine_run (engine, m->warmup);
+  vs->klass->mark (state);
+  ns_machine_account_reset (machine);
+  if (m->converge > 0) {
+    ok = measure_converging (vs, engine, machine, state, start, out);
+    out->measured = ns_engine_now (engine) - start;
+  } else {
+    NsTime reached = ns_engine_run (engine, start + m->duration);
+    out->measured = reached - start;
+    ok = vs->klass->metric (state, machine, m->metric, out->measured, &out->value);
+    out->rule = g_strdup_printf ("fixed duration: %.6g us simulated",
+                                 (double) m->duration / 1e6);
+    out->ops = vs->klass->ops (state);
+  }
+  if (!ok)
+    g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the workload completed no %s "
+                 "in the measured time (%.6g us): lengthen measure/@duration",
+                 vs->sc->path, vs->klass->op_name, (double) out->measured / 1e6);
+  else
+    accumulate_account (machine, sums);
+
+out:
+  if (state)
+    vs->klass->free (state);
+  g_clear_pointer (&engine, ns_engine_free);
+  g_clear_pointer (&machine, ns_machine_free);
+  gsl_rng_free (rng);
+  return ok;
+}
+
+/* Mean or harmonic mean of values, and their coefficient of variation. */
+static void
+aggregate (NsVariantResult *vr, NsAggregate how)
+{
+  double mean = gsl_stats_mean (vr->values, 1, vr->n_reps);
+
+  if (how == NS_AGG_HARMONIC) {
+    double inv = 0;
+    for (guint i = 0; i < vr->n_reps; i++)
+      inv += 1.0 / vr->values[i];
+    vr->value = vr->n_reps / inv;
+  } else {
+    vr->value = mean;
+  }
+  vr->aggregate = g_strdup (how == NS_AGG_HARMONIC ? "harmonic" : "mean");
+  vr->cv = vr->n_reps > 1 && mean != 0
+    ? gsl_stats_sd_m (vr->values, 1, vr->n_reps, mean) / fabs (mean) : 0;
+}
+
+static gint
+compare_rows (gconstpointer a, gconstpointer b)
+{
+  const NsBreakdownRow *ra = *(NsBreakdownRow *const *) a;
+  const NsBreakdownRow *rb = *(NsBreakdownRow *const *) b;
+  if (ra->total_per_op != rb->total_per_op)
+    return ra->total_per_op < rb->total_per_op ? 1 : -1;
+  return strcmp (ra->func, rb->func);
+}
+
+static void
+breakdown_row_free (gpointer p)
+{
+  NsBreakdownRow *row = p;
+  g_free (row->func);
+  g_free (row);
+}
+
+/* Turns the summed account into per-operation rows, most expensive first. */
+static GPtrArray *
+breakdown_rows (GHashTable *sums, guint64 ops)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (breakdown_row_free);
+  GHashTableIter iter;
+  gpointer key, value;
+  double per = ops ? 1.0 / (double) ops : 0;
+
+  g_hash_table_iter_init (&iter, sums);
+  while (g_hash_table_iter_next (&iter, &key, &value)) {
+    const double *sum = value;
+    NsBreakdownRow *row = g_new0 (NsBreakdownRow, 1);
+    row->func = g_strdup (key);
+    for (int c = 0; c < NS_CAUSE_N; c++) {
+      row->cycles_per_op[c] = sum[c] * per;
+      row->total_per_op += sum[c] * per;
+    }
+    row->calls_per_op = sum[NS_CAUSE_N] * per;
+    row->inlined_per_op = sum[NS_CAUSE_N + 1] * per;
+    g_ptr_array_add (rows, row);
+  }
+  g_ptr_array_sort (rows, compare_rows);
+  return rows;
+}
+
+typedef struct {
+  GPtrArray  *lines;
+  GHashTable *used;             /* functions this variant ran (names) */
+} NsDecisionList;
+
+/* Keeps the decision for func if the variant ran it (the registry is process-wide). */
+static void
+collect_decision (NsFunc *func, gboolean inlined, const char *reason, gpointer data)
+{
+  NsDecisionList *list = data;
+
+  if (!g_hash_table_contains (list->used, func->name))
+    return;
+  g_ptr_array_add (list->lines, g_strdup_printf ("%s: %s (%s)", func->name,
+                                                 inlined ? "inlined" : "called", reason));
+}
+
+/* Copies what the variant ran with into its result. */
+static void
+describe_variant (NsVariantResult *vr, const NsVariantSetup *vs, GHashTable *used)
+{
+  GPtrArray *lines = g_ptr_array_new ();
+  NsDecisionList list = { lines, used };
+
+  vr->metric = g_strdup (vs->sc->measure.metric);
+  vr->op_name = g_strdup (vs->klass->op_name);
+  vr->mitigations = g_strdupv (vs->mit.explain);
+  ns_build_foreach_decision (vs->build, collect_decision, &list);
+  g_ptr_array_add (lines, NULL);
+  vr->inlining = (char **) g_ptr_array_free (lines, FALSE);
+  vr->cpu_name = g_strdup (vs->profile->name);
+  vr->cpu_model = g_strdup (vs->profile->model);
+  vr->kernel = g_strdup (vs->sc->kernel_version);
+  vr->cmdline = g_strdup (vs->sc->cmdline);
+  vr->params = ns_params_copy (vs->params);
+}
+
+static void
+variant_result_free (gpointer p)
+{
+  NsVariantResult *vr = p;
+  g_free (vr->name);
+  g_free (vr->metric);
+  g_free (vr->op_name);
+  g_free (vr->values);
+  g_strfreev (vr->stop_rules);
+  g_free (vr->measured);
+  g_free (vr->aggregate);
+  g_clear_pointer (&vr->breakdown, g_ptr_array_unref);
+  g_strfreev (vr->mitigations);
+  g_strfreev (vr->inlining);
+  g_free (vr->cpu_name);
+  g_free (vr->cpu_model);
+  g_free (vr->kernel);
+  g_free (vr->cmdline);
+  ns_params_free (vr->params);
+  g_free (vr);
+}
+
+/* Runs every repetition of one variant. */
+static NsVariantResult *
+run_variant (const char *path, const char *name, const char *const *sets, guint index,
+             guint total, const NsRunOptions *opt, guint64 seed, GError **error)
+{
+  NsVariantSetup vs;
+  NsVariantResult *vr;
+  GHashTable *sums;
+  guint n;
+
+  if (!variant_setup (&vs, path, sets, error))
+    return NULL;
+  n = vs.sc->measure.repetitions;
+  vr = g_new0 (NsVariantResult, 1);
+  vr->name = g_strdup (name);
+  vr->n_reps = n;
+  vr->values = g_new0 (double, n);
+  vr->stop_rules = g_new0 (char *, n + 1);
+  vr->measured = g_new0 (NsTime, n);
+  sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  for (guint r = 0; r < n; r++) {
+    NsRepResult rep = { 0 };
+    if (opt->progress)
+      opt->progress (name, index, total, r, n, opt->progress_data);
+    if (!run_repetition (&vs, r, seed, sums, &rep, error))
+      goto fail;
+    vr->values[r] = rep.value;
+    vr->stop_rules[r] = rep.rule;
+    vr->measured[r] = rep.measured;
+    vr->ops += rep.ops;
+  }
+  aggregate (vr, vs.sc->measure.aggregate);
+  vr->breakdown = breakdown_rows (sums, vr->ops);
+  describe_variant (vr, &vs, sums);
+  g_hash_table_unref (sums);
+  variant_setup_clear (&vs);
+  return vr;
+
+fail:
+  g_hash_table_unref (sums);
+  variant_result_free (vr);
+  variant_setup_clear (&vs);
+  return NULL;
+}
+
+static gint
+variant_index (NsRunResult *result, const char *name)
+{
+  for (guint i = 0; i < result->variants->len; i++) {
+    NsVariantResult *vr = result->variants->pdata[i];
+    if (!g_strcmp0 (vr->name, name))
+      return (gint) i;
+  }
+  return -1;
+}
+
+/* Reads <comparisons><compare label baseline patched/> and computes the deltas. */
+static void
+compare_variants (const NsScenario *base, NsRunResult *result)
+{
+  xmlNodePtr cmps = child_element (xmlDocGetRootElement (base->doc), "comparisons");
+
+  for (xmlNodePtr n = cmps ? cmps->children : NULL; n; n = n->next) {
+    g_autofree char *b = NULL, *p = NULL;
+    NsComparison c;
+    gint bi, pi;
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    b = prop (n, "baseline");
+    p = prop (n, "patched");
+    bi = variant_index (result, b);
+    pi = variant_index (result, p);
+    if (bi < 0 || pi < 0)
+      continue;             /* --variant ran a subset (names are checked at load) */
+    c.label = prop (n, "label");
+    c.baseline = bi;
+    c.patched = pi;
+    c.delta_pct = 100.0 * (((NsVariantResult *) result->variants->pdata[pi])->value /
+                           ((NsVariantResult *) result->variants->pdata[bi])->value - 1.0);
+    g_array_append_val (result->comparisons, c);
+  }
+}
+
+static void
+comparison_clear (gpointer p)
+{
+  g_free (((NsComparison *) p)->label);
+}
+
+/* Frees a run result. */
+void
+ns_run_result_free (NsRunResult *result)
+{
+  if (result == NULL)
+    return;
+  g_free (result->scenario_path);
+  g_free (result->scenario_name);
+  g_free (result->description);
+  g_ptr_array_unref (result->variants);
+  g_array_unref (result->comparisons);
+  g_free (result);
+}
+
+static NsRunResult *
+run_result_new (const NsScenario *base, guint64 seed)
+{
+  NsRunResult *result = g_new0 (NsRunResult, 1);
+
+  result->scenario_path = g_strdup (base->path);
+  result->scenario_name = g_strdup (base->name);
+  result->description = g_strdup (base->description);
+  result->seed = seed;
+  result->variants = g_ptr_array_new_with_free_func (variant_result_free);
+  result->comparisons = g_array_new (FALSE, TRUE, sizeof (NsComparison));
+  g_array_set_clear_func (result->comparisons, comparison_clear);
+  return result;
+}
+
+/* Runs the scenario at path: every variant (or the one asked for), then the comparisons. */
+NsRunResult *
+ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  NsScenario *base;
+  NsRunResult *result;
+  guint64 seed;
+
+  g_return_val_if_fail (path != NULL && opt != NULL, NULL);
+  base = ns_scenario_load (path, opt->sets, error);
+  if (base == NULL)
+    return NULL;
+  seed = opt->seed_given ? opt->seed : base->seed;
+  result = run_result_new (base, seed);
+  names = ns_run_variant_names (base);
+  if (names->len == 0)
+    g_ptr_array_add (names, g_strdup (""));
+  if (opt->only_variant && !g_ptr_array_find_with_equal_func (names, opt->only_variant,
+                                                               g_str_equal, NULL))
+    goto no_variant;
+  for (guint i = 0; i < names->len; i++) {
+    const char *name = names->pdata[i];
+    g_auto (GStrv) sets = NULL;
+    NsVariantResult *vr;
+    if (opt->only_variant && strcmp (opt->only_variant, name))
+      continue;
+    sets = variant_sets (base, name, opt->sets);
+    vr = run_variant (path, name, (const char *const *) sets, i, names->len, opt, seed, error);
+    if (vr == NULL)
+      goto fail;
+    g_ptr_array_add (result->variants, vr);
+  }
+  compare_variants (base, result);
+  ns_scenario_free (base);
+  return result;
+
+/* ERRORS */
+no_variant:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'", path,
+               opt->only_variant);
+fail:
+  ns_scenario_free (base);
+  ns_run_result_free (result);
+  return NULL;
+}

@@ -1,0 +1,77 @@
+/* run.h — running a scenario: variants, repetitions, warm-up, the stop rule, aggregation,
+ * and the per-function breakdown of where the cycles went. */
+#pragma once
+#include "common.h"
+#include "machine.h"
+#include "scenario.h"
+
+G_BEGIN_DECLS
+
+/* Cycles per operation charged to one simulated function, by cause. */
+typedef struct {
+  char   *func;                 /* symbol, or "(top level)" */
+  double  calls_per_op;         /* out-of-line calls */
+  double  inlined_per_op;       /* inlined invocations */
+  double  cycles_per_op[NS_CAUSE_N];
+  double  total_per_op;
+} NsBreakdownRow;
+
+typedef struct {
+  char        *name;            /* variant name ("" for a scenario without variants) */
+  char        *metric;
+  char        *op_name;
+  guint        n_reps;
+  double      *values;          /* per repetition */
+  char       **stop_rules;      /* per repetition: which rule ended the measurement */
+  NsTime      *measured;        /* per repetition: simulated time measured */
+  double       value;           /* aggregate (mean or harmonic mean) */
+  double       cv;              /* coefficient of variation over repetitions (0 if 1 rep) */
+  char        *aggregate;       /* "mean" or "harmonic" */
+  guint64      ops;             /* operations measured, all repetitions */
+  GPtrArray   *breakdown;       /* NsBreakdownRow*, sorted by total_per_op, descending */
+  char       **mitigations;     /* explanation lines */
+  char       **inlining;        /* "func: inlined|call — reason" lines */
+  char        *cpu_name;        /* profile name */
+  char        *cpu_model;
+  char        *kernel;
+  char        *cmdline;
+  NsParams    *params;          /* the complete parameter set used */
+} NsVariantResult;
+
+typedef struct {
+  char   *label;
+  guint   baseline;             /* indices into variants */
+  guint   patched;
+  double  delta_pct;            /* (patched − baseline) / baseline × 100 */
+} NsComparison;
+
+typedef struct {
+  char       *scenario_path;
+  char       *scenario_name;
+  char       *description;
+  guint64     seed;
+  GPtrArray  *variants;         /* NsVariantResult* */
+  GArray     *comparisons;      /* NsComparison */
+} NsRunResult;
+
+typedef void (*NsRunProgress) (const char *variant, guint index, guint total, guint rep,
+                               guint n_reps, gpointer data);
+
+typedef struct {
+  const char *const *sets;      /* --set PATH=VALUE strings (may be NULL) */
+  gboolean           seed_given;
+  guint64            seed;
+  const char        *only_variant;  /* run just this variant (NULL = all) */
+  NsRunProgress      progress;
+  gpointer           progress_data;
+} NsRunOptions;
+
+/* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
+NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
+void         ns_run_result_free (NsRunResult *result);
+/* Variant names of a scenario, in file order (empty array: no variants). */
+GPtrArray   *ns_run_variant_names (const NsScenario *sc);
+/* Seed for repetition rep derived from the run seed (splitmix64): independent of order. */
+guint64      ns_run_derive_seed (guint64 seed, guint64 stream);
+
+G_END_DECLS

@@ -1,0 +1,1115 @@
+/* scenario.c — XML scenarios: loading, --set overrides, defaults, typed attribute access. */
+#include "config.h"
+#include "scenario.h"
+#include "xml.h"
+
+#include <math.h>
+#include <string.h>
+#include <libxml/xmlsave.h>
+
+#define SET_SOURCE "command line: --set"
+
+/* Order of the children of <scenario> and <kernel>, for inserting created elements. */
+static const char *const scenario_order[] = {
+  "description", "cpu", "kernel", "param", "workload", "measure", "variants", "comparisons",
+  NULL
+};
+static const char *const kernel_order[] = { "config", "patch", NULL };
+
+/* ------------------------------------------------------------------------------------ */
+/* Value parsers */
+
+/* Parses a run of decimal digits at *p into *value; FALSE if none or on overflow. */
+static gboolean
+parse_digits (const char **p, guint64 *value, int *n_digits)
+{
+  guint64 v = 0;
+  int n = 0;
+
+  for (; g_ascii_isdigit (**p); (*p)++, n++) {
+    guint d = (guint) (**p - '0');
+
+    if (v > (G_MAXUINT64 - d) / 10)
+      return FALSE;
+    v = v * 10 + d;
+  }
+  *value = v;
+  if (n_digits != NULL)
+    *n_digits = n;
+  return n > 0;
+}
+
+/* Multiplies a by b into *out; FALSE on overflow of guint64. */
+static gboolean
+mul_u64 (guint64 a, guint64 b, guint64 *out)
+{
+  if (b != 0 && a > G_MAXUINT64 / b)
+    return FALSE;
+  *out = a * b;
+  return TRUE;
+}
+
+/* Sizes: an unsigned integer with an optional unit: B; K, KB, M, MB, G, GB, T, TB
+ * (powers of 1000); KiB, MiB, GiB, TiB (powers of 1024). */
+gboolean
+ns_parse_size (const char *text, guint64 *out)
+{
+  static const struct { const char *unit; guint64 factor; } units[] = {
+    { "", 1 }, { "B", 1 },
+    { "K", 1000 }, { "KB", 1000 }, { "M", 1000000 }, { "MB", 1000000 },
+    { "G", 1000000000 }, { "GB", 1000000000 },
+    { "T", G_GUINT64_CONSTANT (1000000000000) }, { "TB", G_GUINT64_CONSTANT (1000000000000) },
+    { "KiB", 1024 }, { "MiB", 1024 * 1024 }, { "GiB", 1024 * 1024 * 1024 },
+    { "TiB", G_GUINT64_CONSTANT (1) << 40 },
+  };
+  const char *p = text;
+  guint64 value;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (text == NULL || !parse_digits (&p, &value, NULL))
+    return FALSE;
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_equal (p, units[i].unit))
+      return mul_u64 (value, units[i].factor, out);
+  return FALSE;
+}
+
+/* Times: "0", or a decimal number with a unit ps, ns, us, ms or s that is a whole number
+ * of picoseconds and fits in NsTime. */
+gboolean
+ns_parse_time (const char *text, NsTime *out)
+{
+  static const struct { const char *unit; guint64 ps; } units[] = {
+    { "ps", 1 }, { "ns", 1000 }, { "us", 1000000 }, { "ms", 1000000000 },
+    { "s", G_GUINT64_CONSTANT (1000000000000) },
+  };
+  const char *p = text;
+  guint64 whole, frac = 0, scale = 1, ps = 0, part;
+  int n_frac = 0;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (text == NULL || !parse_digits (&p, &whole, NULL))
+    return FALSE;
+  if (*p == '\0' && whole == 0) {
+    *out = 0;
+    return TRUE;
+  }
+  if (*p == '.') {
+    p++;
+    if (!parse_digits (&p, &frac, &n_frac) || n_frac > 18)
+      return FALSE;
+    for (int i = 0; i < n_frac; i++)
+      scale *= 10;
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++) {
+    if (!g_str_equal (p, units[i].unit))
+      continue;
+    if (!mul_u64 (whole, units[i].ps, &ps))
+      return FALSE;
+    /* frac/scale units must be a whole number of ps; both are powers of ten, so one
+     * divides the other. */
+    if (units[i].ps % scale == 0)
+      part = frac * (units[i].ps / scale);
+    else if (frac % (scale / units[i].ps) == 0)
+      part = frac / (scale / units[i].ps);
+    else
+      return FALSE;
+    if (ps > (guint64) G_MAXINT64 - part)
+      return FALSE;
+    *out = (NsTime) (ps + part);
+    return TRUE;
+  }
+  return FALSE;
+}
+
+/* Rates in bits per second: a non-negative decimal number with an optional K, M, G or T
+ * (powers of 1000) and optional "bit/s" or "bps"; "0" means unlimited. */
+gboolean
+ns_parse_rate (const char *text, double *bits_per_sec)
+{
+  static const struct { char prefix; double factor; } prefixes[] = {
+    { 'K', 1e3 }, { 'k', 1e3 }, { 'M', 1e6 }, { 'G', 1e9 }, { 'T', 1e12 },
+  };
+  const char *p = text;
+  char *end = NULL;
+  double value, factor = 1.0;
+
+  g_return_val_if_fail (bits_per_sec != NULL, FALSE);
+
+  if (text == NULL || !(g_ascii_isdigit (*p) || (*p == '.' && g_ascii_isdigit (p[1]))))
+    return FALSE;
+  value = g_ascii_strtod (text, &end);
+  for (p = text; p < end; p++)
+    if (!g_ascii_isdigit (*p) && *p != '.')
+      return FALSE;      /* no exponents, signs or hex */
+  for (gsize i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (*end == prefixes[i].prefix) {
+      factor = prefixes[i].factor;
+      end++;
+      break;
+    }
+  if (*end != '\0' && !g_str_equal (end, "bps") && !g_str_equal (end, "bit/s"))
+    return FALSE;
+  value *= factor;
+  if (!isfinite (value) || value < 0)
+    return FALSE;
+  *bits_per_sec = value;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Errors and typed attribute access */
+
+/* File name for messages about node. */
+static const char *
+file_of (const NsScenario *sc, xmlNodePtr node)
+{
+  if (sc != NULL && sc->path != NULL)
+    return sc->path;
+  if (node != NULL && node->doc != NULL && node->doc->URL != NULL)
+    return (const char *) node->doc->URL;
+  return "(scenario)";
+}
+
+void
+ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", file_of (sc, node),
+               ns_xml_line (node), message);
+}
+
+/* Sets "element E: attribute 'a': expected WHAT, got 'value'". */
+static void
+error_expected (const NsScenario *sc, xmlNodePtr node, const char *attr, const char *value,
+                const char *what, GError **error)
+{
+  g_autofree char *shown = g_strescape (value, NULL);
+
+  ns_xml_error (sc, node, error, "element %s: attribute '%s': expected %s, got '%s'",
+                node->name, attr, what, shown);
+}
+
+/* Looks up attr on node: TRUE with *text set if present; if absent, TRUE with *text NULL
+ * when has_default, else FALSE with a "missing required attribute" error. */
+static gboolean
+get_text (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean has_default,
+          xmlChar **text, GError **error)
+{
+  *text = xmlGetProp (node, BAD_CAST attr);
+  if (*text != NULL || has_default)
+    return TRUE;
+  ns_xml_error (sc, node, error, "element %s: missing required attribute '%s'", node->name,
+                attr);
+  return FALSE;
+}
+
+gboolean
+ns_xml_get_string (const NsScenario *sc, xmlNodePtr node, const char *attr, const char *def,
+                   char **out, GError **error)
+{
+  xmlChar *text;
+
+  g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!get_text (sc, node, attr, def != NULL, &text, error))
+    return FALSE;
+  *out = g_strdup (text != NULL ? (const char *) text : def);
+  xmlFree (text);
+  return TRUE;
+}
+
+/* Parses a plain unsigned decimal integer (digits only). */
+static gboolean
+parse_uint (const char *text, guint64 *out)
+{
+  const char *p = text;
+
+  return parse_digits (&p, out, NULL) && *p == '\0';
+}
+
+gboolean
+ns_xml_get_uint (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                 gboolean has_default, guint64 def, guint64 *out, GError **error)
+{
+  xmlChar *text;
+  gboolean ok;
+
+  g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!get_text (sc, node, attr, has_default, &text, error))
+    return FALSE;
+  if (text == NULL) {
+    *out = def;
+    return TRUE;
+  }
+  ok = parse_uint ((const char *) text, out);
+  if (!ok)
+    error_expected (sc, node, attr, (const char *) text,
+                    "a non-negative integer (at most 18446744073709551615)", error);
+  xmlFree (text);
+  return ok;
+}
+
+/* Parses a finite decimal number ("-1.5", "2e3"; no hex, inf or nan). */
+static gboolean
+parse_double (const char *text, double *out)
+{
+  char *end = NULL;
+  const char *p = text;
+
+  if (*p == '-' || *p == '+')
+    p++;
+  if (!g_ascii_isdigit (*p) && !(*p == '.' && g_ascii_isdigit (p[1])))
+    return FALSE;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    return FALSE;
+  *out = g_ascii_strtod (text, &end);
+  return end != text && *end == '\0' && isfinite (*out);
+}
+
+gboolean
+ns_xml_get_double (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                   gboolean has_default, double def, double *out, GError **error)
+{
+  xmlChar *text;
+  gboolean ok;
+
+  g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!get_text (sc, node, attr, has_default, &text, error))
+    return FALSE;
+  if (text == NULL) {
+    *out = def;
+    return TRUE;
+  }
+  ok = parse_double ((const char *) text, out);
+  if (!ok)
+    error_expected (sc, node, attr, (const char *) text, "a number", error);
+  xmlFree (text);
+  return ok;
+}
+
+gboolean
+ns_xml_get_bool (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean def,
+                 gboolean *out, GError **error)
+{
+  static const char *const yes[] = { "true", "yes", "on", "1" };
+  static const char *const no[] = { "false", "no", "off", "0" };
+  xmlChar *text;
+
+  g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  text = xmlGetProp (node, BAD_CAST attr);
+  if (text == NULL) {
+    *out = def;
+    return TRUE;
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (yes); i++) {
+    if (g_str_equal ((const char *) text, yes[i]) || g_str_equal ((const char *) text, no[i])) {
+      *out = g_str_equal ((const char *) text, yes[i]);
+      xmlFree (text);
+      return TRUE;
+    }
+  }
+  error_expected (sc, node, attr, (const char *) text,
+                  "true or false (or yes/no, on/off, 1/0)", error);
+  xmlFree (text);
+  return FALSE;
+}
+
+gboolean
+ns_xml_get_size (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                 gboolean has_default, guint64 def, guint64 *out, GError **error)
+{
+  xmlChar *text;
+  gboolean ok;
+
+  g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!get_text (sc, node, attr, has_default, &text, error))
+    return FALSE;
+  if (text == NULL) {
+    *out = def;
+    return TRUE;
+  }
+  ok = ns_parse_size ((const char *) text, out);
+  if (!ok)
+    error_expected (sc, node, attr, (const char *) text,
+                    "a size such as 4096, 64KiB, 1MiB or 8K (units B, K, M, G, KiB, MiB, "
+                    "GiB)", error);
+  xmlFree (text);
+  return ok;
+}
+
+gboolean
+ns_xml_get_time (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                 gboolean has_default, NsTime def, NsTime *out, GError **error)
+{
+  xmlChar *text;
+  gboolean ok;
+
+  g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!get_text (sc, node, attr, has_default, &text, error))
+    return FALSE;
+  if (text == NULL) {
+    *out = def;
+    return TRUE;
+  }
+  ok = ns_parse_time ((const char *) text, out);
+  if (!ok)
+    error_expected (sc, node, attr, (const char *) text,
+                    "a time such as 10us (units ps, ns, us, ms, s; a whole number of ps, "
+                    "at most 106 days)", error);
+  xmlFree (text);
+  return ok;
+}
+
+/* TRUE if name is in the NULL-terminated list. */
+static gboolean
+name_in (const char *name, const char *const *list)
+{
+  for (; list != NULL && *list != NULL; list++)
+    if (g_str_equal (name, *list))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+ns_xml_check_attrs (const NsScenario *sc, xmlNodePtr node, const char *const *allowed,
+                    GError **error)
+{
+  g_return_val_if_fail (node != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  for (xmlAttrPtr attr = node->properties; attr != NULL; attr = attr->next) {
+    g_autofree char *list = NULL;
+
+    if (name_in ((const char *) attr->name, allowed))
+      continue;
+    list = allowed != NULL && allowed[0] != NULL ? g_strjoinv (", ", (char **) allowed)
+                                                 : NULL;
+    ns_xml_error (sc, node, error, "element %s: unknown attribute '%s' (%s%s)", node->name,
+                  attr->name, list != NULL ? "allowed: " : "it takes none",
+                  list != NULL ? list : "");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* --set PATH=VALUE */
+
+/* One --set being applied, and the nodes it touched (node → the --set text). */
+typedef struct {
+  const char *text;     /* "PATH=VALUE" as given */
+  GHashTable *touched;  /* xmlNodePtr (element or attribute) → const char * */
+  xmlNodePtr  origin;   /* the <set> element it comes from, or NULL for the command line */
+} SetContext;
+
+/* Sets "--set TEXT: message", or "file:line: element set: TEXT: message" for a <set> of a
+ * variant (NS_ERROR_INPUT). */
+static gboolean
+set_fail (const SetContext *set, GError **error, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static gboolean
+set_fail (const SetContext *set, GError **error, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *message = NULL;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (set->origin != NULL)
+    ns_xml_error (NULL, set->origin, error, "element set: %s: %s", set->text, message);
+  else
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--set %s: %s", set->text, message);
+  return FALSE;
+}
+
+/* TRUE if name is a plain XML name without dots or colons: [A-Za-z_][A-Za-z0-9_-]*. */
+static gboolean
+is_simple_name (const char *name)
+{
+  if (!g_ascii_isalpha (*name) && *name != '_')
+    return FALSE;
+  for (; *name; name++)
+    if (!g_ascii_isalnum (*name) && *name != '_' && *name != '-')
+      return FALSE;
+  return TRUE;
+}
+
+/* Splits "name[N]" into name and N (1 if no index); FALSE with an error if malformed. */
+static gboolean
+parse_component (const SetContext *set, const char *component, char **name, guint *index,
+                 GError **error)
+{
+  const char *bracket = strchr (component, '[');
+  guint64 n = 1;
+
+  *name = g_strndup (component, bracket != NULL ? (gsize) (bracket - component)
+                                                : strlen (component));
+  if ((*name)[0] == '\0')
+    goto error_empty;
+  if (!is_simple_name (*name))
+    goto error_name;
+  if (bracket != NULL) {
+    const char *p = bracket + 1;
+    const char *close = strchr (p, ']');
+
+    if (close == NULL || close[1] != '\0' || close == p)
+      goto error_index;
+    {
+      g_autofree char *digits = g_strndup (p, close - p);
+
+      if (!parse_uint (digits, &n) || n == 0 || n > 100000)
+        goto error_index;
+    }
+  }
+  *index = (guint) n;
+  return TRUE;
+
+/* ERRORS */
+error_empty:
+  set_fail (set, error, "empty element name in the path (expected names separated "
+            "by single dots, e.g. measure.duration)");
+  goto error_free;
+error_name:
+  set_fail (set, error, "'%s' is not a valid element or attribute name", *name);
+  goto error_free;
+error_index:
+  set_fail (set, error, "bad index in '%s' (expected name[N] with N a positive "
+            "integer)", component);
+error_free:
+  g_clear_pointer (name, g_free);
+  return FALSE;
+}
+
+/* Index of name in order (or the length of order if absent). */
+static guint
+order_of (const char *const *order, const xmlChar *name)
+{
+  guint i;
+
+  for (i = 0; order[i] != NULL; i++)
+    if (xmlStrEqual (BAD_CAST order[i], name))
+      break;
+  return i;
+}
+
+/* The indentation of node: what follows the last newline of the blank text before it. */
+static const char *
+indent_of (xmlNodePtr node)
+{
+  xmlNodePtr prev = node->prev;
+  const char *newline;
+
+  if (prev == NULL || prev->type != XML_TEXT_NODE || prev->content == NULL)
+    return NULL;
+  newline = strrchr ((const char *) prev->content, '\n');
+  return newline != NULL ? newline + 1 : NULL;
+}
+
+/* Adds a "\n" + indent text node before (or after) node, to keep dumps readable. */
+static void
+add_indent (xmlNodePtr node, const char *indent, gboolean before)
+{
+  g_autofree char *text = g_strconcat ("\n", indent, NULL);
+  xmlNodePtr blank = xmlNewDocText (node->doc, BAD_CAST text);
+
+  if (before)
+    xmlAddPrevSibling (node, blank);
+  else
+    xmlAddNextSibling (node, blank);
+}
+
+/* The last element child of parent that comes no later than child in the schema order of
+ * parent's children (any element, if parent has no known order), or NULL. */
+static xmlNodePtr
+insertion_point (xmlNodePtr parent, xmlNodePtr child)
+{
+  const char *const *order = NULL;
+  xmlNodePtr after = NULL;
+
+  if (parent->parent != NULL && parent->parent->type == XML_DOCUMENT_NODE &&
+      xmlStrEqual (parent->name, BAD_CAST "scenario"))
+    order = scenario_order;
+  else if (xmlStrEqual (parent->name, BAD_CAST "kernel"))
+    order = kernel_order;
+  for (xmlNodePtr n = parent->children; n != NULL; n = n->next)
+    if (n->type == XML_ELEMENT_NODE &&
+        (order == NULL || order_of (order, n->name) <= order_of (order, child->name)))
+      after = n;
+  return after;
+}
+
+/* Inserts child into parent at its schema place, indented like its siblings. */
+static void
+insert_in_order (xmlNodePtr parent, xmlNodePtr child)
+{
+  xmlNodePtr after = insertion_point (parent, child);
+  xmlNodePtr first = parent->children;
+  const char *indent;
+
+  if (after != NULL) {
+    xmlAddNextSibling (after, child);
+    if ((indent = indent_of (after)) != NULL)
+      add_indent (child, indent, TRUE);
+  } else if (first != NULL && first->type == XML_TEXT_NODE && first->next != NULL) {
+    xmlAddNextSibling (first, child);
+    if ((indent = indent_of (child)) != NULL)
+      add_indent (child, indent, FALSE);
+  } else if (first == NULL) {
+    g_autofree char *inner = g_strconcat (indent_of (parent) ? indent_of (parent) : "",
+                                          "  ", NULL);
+
+    xmlAddChild (parent, child);
+    if (indent_of (parent) != NULL) {
+      add_indent (child, inner, TRUE);
+      add_indent (child, indent_of (parent), FALSE);
+    }
+  } else {
+    xmlAddPrevSibling (first, child);
+  }
+}
+
+/* Creates an element name under parent at its schema place, with the parent's line. */
+static xmlNodePtr
+create_element (SetContext *set, xmlNodePtr parent, const char *name)
+{
+  xmlNodePtr child = xmlNewDocNode (parent->doc, NULL, BAD_CAST name, NULL);
+
+  child->line = parent->line;
+  insert_in_order (parent, child);
+  g_hash_table_insert (set->touched, child, (gpointer) set->text);
+  return child;
+}
+
+/* The index-th (1-based) child element of parent named name, created if it is the next
+ * one; FALSE with an error if more than one would be missing. */
+static gboolean
+find_or_create (SetContext *set, xmlNodePtr parent, const char *name, guint index,
+                xmlNodePtr *out, GError **error)
+{
+  guint seen = 0;
+
+  for (xmlNodePtr n = parent->children; n != NULL; n = n->next) {
+    if (n->type == XML_ELEMENT_NODE && xmlStrEqual (n->name, BAD_CAST name) &&
+        ++seen == index) {
+      *out = n;
+      return TRUE;
+    }
+  }
+  if (index > seen + 1)
+    return set_fail (set, error, "cannot create %s[%u]: element %s has only %u "
+                     "<%s> element%s", name, index, parent->name, seen, name,
+                     seen == 1 ? "" : "s");
+  *out = create_element (set, parent, name);
+  return TRUE;
+}
+
+/* Sets attribute attr of element to value and records it as touched. */
+static void
+set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char *value)
+{
+  xmlAttrPtr prop = xmlSetProp (element, BAD_CAST attr, BAD_CAST value);
+
+  if (prop != NULL)
+    g_hash_table_insert (set->touched, prop, (gpointer) set->text);
+}
+
+/* param.NAME=VALUE: adds or replaces <param name=NAME value=VALUE source=...>. */
+static gboolean
+apply_param (SetContext *set, xmlNodePtr root, const char *name, const char *value,
+             GError **error)
+{
+  xmlNodePtr param = NULL;
+
+  if (name[0] == '\0' || name[strlen (name) - 1] == '.' || strstr (name, "..") != NULL ||
+      strpbrk (name, " \t\r\n") != NULL)
+    return set_fail (set, error, "expected param.NAME=VALUE with NAME a parameter name "
+                     "such as cache.l2.latency_cycles");
+  for (xmlNodePtr n = root->children; n != NULL && param == NULL; n = n->next) {
+    xmlChar *existing;
+
+    if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST "param"))
+      continue;
+    existing = xmlGetProp (n, BAD_CAST "name");
+    if (existing != NULL && g_str_equal ((const char *) existing, name))
+      param = n;
+    xmlFree (existing);
+  }
+  if (param == NULL) {
+    param = create_element (set, root, "param");
+    set_attribute (set, param, "name", name);
+  }
+  set_attribute (set, param, "value", value);
+  set_attribute (set, param, "source", SET_SOURCE);
+  return TRUE;
+}
+
+/* Applies one "PATH=VALUE" to doc. */
+static gboolean
+apply_set (SetContext *set, xmlDocPtr doc, GError **error)
+{
+  const char *eq = strchr (set->text, '=');
+  xmlNodePtr element = xmlDocGetRootElement (doc);
+  g_autofree char *path = NULL;
+  g_auto (GStrv) parts = NULL;
+  guint n_parts;
+
+  if (eq == NULL)
+    return set_fail (set, error, "expected PATH=VALUE (e.g. measure.duration=2ms)");
+  if (eq == set->text)
+    return set_fail (set, error, "empty PATH before '='");
+  if (eq[1] == '\0')
+    return set_fail (set, error, "empty value after '='");
+  path = g_strndup (set->text, eq - set->text);
+  if (g_str_has_prefix (path, "param."))
+    return apply_param (set, element, path + strlen ("param."), eq + 1, error);
+  parts = g_strsplit (path, ".", -1);
+  n_parts = g_strv_length (parts);
+  for (guint i = 0; i + 1 < n_parts; i++) {
+    g_autofree char *name = NULL;
+    guint index;
+
+    if (!parse_component (set, parts[i], &name, &index, error) ||
+        !find_or_create (set, element, name, index, &element, error))
+      return FALSE;
+  }
+  if (parts[n_parts - 1][0] == '\0')
+    return set_fail (set, error, "empty attribute name at the end of the path");
+  if (!is_simple_name (parts[n_parts - 1]))
+    return set_fail (set, error, "'%s' is not a valid attribute name (the last part of "
+                     "PATH names an attribute; no index allowed)", parts[n_parts - 1]);
+  set_attribute (set, element, parts[n_parts - 1], eq + 1);
+  return TRUE;
+}
+
+/* The --set text that touched node or an element holding it, or NULL. */
+static const char *
+touched_by (GHashTable *touched, xmlNodePtr node)
+{
+  for (; node != NULL && node->type != XML_DOCUMENT_NODE; node = node->parent) {
+    const char *text = g_hash_table_lookup (touched, node);
+
+    if (text != NULL)
+      return text;
+  }
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Reading the validated document */
+
+/* The first child element of parent named name, or NULL. */
+static xmlNodePtr
+child_element (xmlNodePtr parent, const char *name)
+{
+  for (xmlNodePtr n = parent->children; n != NULL; n = n->next)
+    if (n->type == XML_ELEMENT_NODE && xmlStrEqual (n->name, BAD_CAST name))
+      return n;
+  return NULL;
+}
+
+/* Resolves a profile given by path against the scenario's folder; names stay names. */
+static char *
+resolve_profile (const char *scenario_path, const char *profile)
+{
+  g_autofree char *folder = NULL;
+
+  if (strchr (profile, '/') == NULL && !g_str_has_suffix (profile, ".xml"))
+    return g_strdup (profile);
+  if (g_path_is_absolute (profile))
+    return g_strdup (profile);
+  folder = g_path_get_dirname (scenario_path);
+  return g_build_filename (folder, profile, NULL);
+}
+
+/* Reads <description>, <cpu> and the root's attributes. */
+static gboolean
+read_header (NsScenario *sc, xmlNodePtr root, GError **error)
+{
+  xmlNodePtr description = child_element (root, "description");
+  xmlNodePtr cpu = child_element (root, "cpu");
+  g_autofree char *profile = NULL;
+
+  if (!ns_xml_get_string (sc, root, "name", NULL, &sc->name, error) ||
+      !ns_xml_get_uint (sc, root, "seed", TRUE, 1, &sc->seed, error) ||
+      !ns_xml_get_string (sc, cpu, "profile", NULL, &profile, error))
+    return FALSE;
+  if (description != NULL) {
+    xmlChar *text = xmlNodeGetContent (description);
+
+    sc->description = g_strstrip (g_strdup ((const char *) text));
+    xmlFree (text);
+  } else {
+    sc->description = g_strdup ("");
+  }
+  sc->cpu = resolve_profile (sc->path, profile);
+  return TRUE;
+}
+
+/* Fails if name was already seen among the children read so far (seen: name → node). */
+static gboolean
+check_unique (NsScenario *sc, GHashTable *seen, xmlNodePtr node, const char *what,
+              const char *name, GError **error)
+{
+  xmlNodePtr first = g_hash_table_lookup (seen, name);
+
+  if (first == NULL) {
+    g_hash_table_insert (seen, (gpointer) name, node);
+    return TRUE;
+  }
+  ns_xml_error (sc, node, error, "element %s: %s '%s' is given twice (first on line %d)",
+                node->name, what, name, ns_xml_line (first));
+  return FALSE;
+}
+
+/* Reads <kernel>: version, cmdline, config options and patches. */
+static gboolean
+read_kernel (NsScenario *sc, xmlNodePtr kernel, GError **error)
+{
+  g_autoptr (GHashTable) patches = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GHashTable) configs = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (!ns_xml_get_string (sc, kernel, "version", NULL, &sc->kernel_version, error) ||
+      !ns_xml_get_string (sc, kernel, "cmdline", "", &sc->cmdline, error))
+    return FALSE;
+  for (xmlNodePtr n = kernel->children; n != NULL; n = n->next) {
+    char *name = NULL, *value = NULL;
+
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    if (!ns_xml_get_string (sc, n, "name", NULL, &name, error))
+      return FALSE;
+    if (xmlStrEqual (n->name, BAD_CAST "patch")) {
+      g_ptr_array_add (sc->patches, name);
+      if (!check_unique (sc, patches, n, "patch", name, error))
+        return FALSE;
+      continue;
+    }
+    if (!check_unique (sc, configs, n, "option", name, error) ||
+        !ns_xml_get_string (sc, n, "value", NULL, &value, error)) {
+      g_free (name);
+      return FALSE;
+    }
+    g_hash_table_insert (sc->config, name, value);
+  }
+  return TRUE;
+}
+
+/* Reads every <param name value source> of the root. */
+static gboolean
+read_params (NsScenario *sc, xmlNodePtr root, GError **error)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
+    char *name = NULL, *value = NULL, *source = NULL;
+
+    if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST "param"))
+      continue;
+    if (!ns_xml_get_string (sc, n, "name", NULL, &name, error))
+      return FALSE;
+    g_ptr_array_add (sc->param_names, name);
+    if (!ns_xml_get_string (sc, n, "value", NULL, &value, error))
+      return FALSE;
+    g_ptr_array_add (sc->param_values, value);
+    if (!ns_xml_get_string (sc, n, "source", NULL, &source, error))
+      return FALSE;
+    g_ptr_array_add (sc->param_sources, source);
+    if (!check_unique (sc, seen, n, "parameter", name, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Reads a time attribute of measure that must be positive. */
+static gboolean
+get_positive_time (NsScenario *sc, xmlNodePtr measure, const char *attr, NsTime def,
+                   NsTime *out, GError **error)
+{
+  if (!ns_xml_get_time (sc, measure, attr, TRUE, def, out, error))
+    return FALSE;
+  if (*out > 0)
+    return TRUE;
+  ns_xml_error (sc, measure, error, "element measure: attribute '%s': expected a time > 0, "
+                "got '0'", attr);
+  return FALSE;
+}
+
+/* A time in the largest unit that shows it exactly ("100us"); newly allocated. */
+static char *
+format_time (NsTime t)
+{
+  static const struct { const char *unit; NsTime ps; } units[] = {
+    { "s", NS_SEC (1) }, { "ms", NS_MS (1) }, { "us", NS_US (1) }, { "ns", NS_NS (1) },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (t != 0 && t % units[i].ps == 0)
+      return g_strdup_printf ("%" G_GINT64_FORMAT "%s", t / units[i].ps, units[i].unit);
+  return g_strdup_printf ("%" G_GINT64_FORMAT "ps", t);
+}
+
+/* Reads <measure>, filling in defaults. */
+static gboolean
+read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
+{
+  NsMeasure *m = &sc->measure;
+  g_autofree char *aggregate = NULL;
+  guint64 repetitions, min_batches;
+  NsTime max_default;
+
+  if (!ns_xml_get_string (sc, measure, "metric", NULL, &m->metric, error) ||
+      !ns_xml_get_time (sc, measure, "warmup", TRUE, 0, &m->warmup, error) ||
+      !get_positive_time (sc, measure, "duration", NS_MS (1), &m->duration, error) ||
+      !ns_xml_get_uint (sc, measure, "repetitions", TRUE, 1, &repetitions, error) ||
+      !ns_xml_get_string (sc, measure, "aggregate", "mean", &aggregate, error) ||
+      !ns_xml_get_double (sc, measure, "converge", TRUE, 0.0, &m->converge, error) ||
+      !ns_xml_get_double (sc, measure, "confidence", TRUE, 0.95, &m->confidence, error) ||
+      !get_positive_time (sc, measure, "batch", MAX (m->duration / 10, 1), &m->batch, error))
+    return FALSE;
+  max_default = m->duration > NS_TIME_FOREVER / 100 ? NS_TIME_FOREVER : m->duration * 100;
+  if (!get_positive_time (sc, measure, "max-duration", max_default, &m->max_duration, error) ||
+      !ns_xml_get_uint (sc, measure, "min-batches", TRUE, 5, &min_batches, error))
+    return FALSE;
+  if (repetitions == 0 || repetitions > G_MAXUINT || min_batches > G_MAXUINT)
+    goto error_range;
+  if (m->converge > 0 && m->max_duration < m->batch)
+    goto error_cap;
+  m->repetitions = (guint) repetitions;
+  m->min_batches = (guint) min_batches;
+  m->aggregate = g_str_equal (aggregate, "harmonic") ? NS_AGG_HARMONIC : NS_AGG_MEAN;
+  return TRUE;
+
+/* ERRORS */
+error_range:
+  ns_xml_error (sc, measure, error, "element measure: repetitions and min-batches must be "
+                "between 1 and %u", G_MAXUINT);
+  return FALSE;
+error_cap:
+  {
+    g_autofree char *cap = format_time (m->max_duration);
+    g_autofree char *batch = format_time (m->batch);
+
+    ns_xml_error (sc, measure, error, "element measure: max-duration (%s) is shorter than "
+                  "one batch (%s)", cap, batch);
+    return FALSE;
+  }
+}
+
+/* Applies the <set>s of variant to a copy of sc's document: catches bad paths early, with
+ * the line of the <set>. The result is validated when the variant is loaded to run. */
+static gboolean
+check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
+{
+  g_autoptr (GHashTable) touched = g_hash_table_new (g_direct_hash, g_direct_equal);
+  xmlDocPtr copy = xmlCopyDoc (sc->doc, 1);
+  gboolean ok = TRUE;
+
+  for (xmlNodePtr n = variant->children; n != NULL && ok; n = n->next) {
+    g_autofree char *path = NULL, *value = NULL, *text = NULL;
+    SetContext set = { NULL, touched, n };
+
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    ok = ns_xml_get_string (sc, n, "path", NULL, &path, error) &&
+         ns_xml_get_string (sc, n, "value", NULL, &value, error);
+    if (ok) {
+      text = g_strdup_printf ("%s=%s", path, value);
+      set.text = text;
+      ok = apply_set (&set, copy, error);
+    }
+  }
+  xmlFreeDoc (copy);
+  return ok;
+}
+
+/* Checks <variants> (unique names, applicable sets) and that every <compare> names two of
+ * them. */
+static gboolean
+check_variants (NsScenario *sc, xmlNodePtr root, GError **error)
+{
+  g_autoptr (GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  xmlNodePtr variants = child_element (root, "variants");
+  xmlNodePtr comparisons = child_element (root, "comparisons");
+
+  for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
+    char *name = NULL;
+
+    if (v->type != XML_ELEMENT_NODE)
+      continue;
+    if (!ns_xml_get_string (sc, v, "name", NULL, &name, error))
+      return FALSE;
+    if (!check_unique (sc, names, v, "variant", name, error)) {
+      g_free (name);
+      return FALSE;
+    }
+    if (!check_variant_sets (sc, v, error))
+      return FALSE;
+  }
+  for (xmlNodePtr c = comparisons ? comparisons->children : NULL; c != NULL; c = c->next) {
+    static const char *const ends[] = { "baseline", "patched" };
+
+    for (gsize i = 0; c->type == XML_ELEMENT_NODE && i < G_N_ELEMENTS (ends); i++) {
+      g_autofree char *name = NULL;
+
+      if (!ns_xml_get_string (sc, c, ends[i], NULL, &name, error))
+        return FALSE;
+      if (!g_hash_table_contains (names, name)) {
+        ns_xml_error (sc, c, error, "element compare: attribute '%s': no variant named '%s'",
+                      ends[i], name);
+        return FALSE;
+      }
+    }
+  }
+  return TRUE;
+}
+
+/* Fills sc from its validated document. */
+static gboolean
+read_scenario (NsScenario *sc, GError **error)
+{
+  xmlNodePtr root = xmlDocGetRootElement (sc->doc);
+
+  sc->workload = child_element (root, "workload");
+  return read_header (sc, root, error) &&
+         read_kernel (sc, child_element (root, "kernel"), error) &&
+         read_params (sc, root, error) &&
+         ns_xml_get_string (sc, sc->workload, "type", NULL, &sc->workload_type, error) &&
+         read_measure (sc, child_element (root, "measure"), error) &&
+         check_variants (sc, root, error);
+}
+
+/* An empty scenario for path owning doc. */
+static NsScenario *
+scenario_new (const char *path, xmlDocPtr doc)
+{
+  NsScenario *sc = g_new0 (NsScenario, 1);
+
+  sc->path = g_strdup (path);
+  sc->doc = doc;
+  sc->patches = g_ptr_array_new_with_free_func (g_free);
+  sc->config = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  sc->param_names = g_ptr_array_new_with_free_func (g_free);
+  sc->param_values = g_ptr_array_new_with_free_func (g_free);
+  sc->param_sources = g_ptr_array_new_with_free_func (g_free);
+  return sc;
+}
+
+/* Applies every --set to doc, recording touched nodes. */
+static gboolean
+apply_sets (xmlDocPtr doc, const char *const *sets, GHashTable *touched, GError **error)
+{
+  for (gsize i = 0; sets != NULL && sets[i] != NULL; i++) {
+    SetContext set = { sets[i], touched, NULL };
+
+    if (!apply_set (&set, doc, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Validates doc against scenario.rng, noting a --set that touched the node at fault. */
+static gboolean
+validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
+{
+  g_autofree char *schema = ns_xml_schema_path ("scenario.rng");
+  xmlNodePtr bad = NULL;
+  const char *set;
+
+  if (ns_xml_validate_full (doc, schema, path, &bad, error))
+    return TRUE;
+  set = touched_by (touched, bad);
+  if (set != NULL && error != NULL && *error != NULL) {
+    char *message = g_strdup_printf ("%s (after --set %s)", (*error)->message, set);
+
+    g_free ((*error)->message);
+    (*error)->message = message;
+  }
+  return FALSE;
+}
+
+NsScenario *
+ns_scenario_load (const char *path, const char *const *sets, GError **error)
+{
+  g_autoptr (GHashTable) touched = g_hash_table_new (g_direct_hash, g_direct_equal);
+  NsScenario *sc = NULL;
+  xmlDocPtr doc;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  doc = ns_xml_parse_file (path, error);
+  if (doc == NULL)
+    return NULL;
+  if (!apply_sets (doc, sets, touched, error) || !validate (doc, path, touched, error))
+    goto error_doc;
+  sc = scenario_new (path, doc);
+  if (!read_scenario (sc, error))
+    goto error_scenario;
+  return sc;
+
+/* ERRORS */
+error_doc:
+  xmlFreeDoc (doc);
+  return NULL;
+error_scenario:
+  ns_scenario_free (sc);
+  return NULL;
+}
+
+void
+ns_scenario_free (NsScenario *scenario)
+{
+  if (scenario == NULL)
+    return;
+  g_free (scenario->name);
+  g_free (scenario->description);
+  g_free (scenario->path);
+  if (scenario->doc != NULL)
+    xmlFreeDoc (scenario->doc);
+  g_free (scenario->cpu);
+  g_free (scenario->kernel_version);
+  g_free (scenario->cmdline);
+  g_ptr_array_unref (scenario->patches);
+  g_hash_table_unref (scenario->config);
+  g_ptr_array_unref (scenario->param_names);
+  g_ptr_array_unref (scenario->param_values);
+  g_ptr_array_unref (scenario->param_sources);
+  g_free (scenario->workload_type);
+  g_free (scenario->measure.metric);
+  g_free (scenario);
+}
+
+char *
+ns_scenario_dump (const NsScenario *scenario)
+{
+  xmlChar *text = NULL;
+  int length = 0;
+  char *copy;
+
+  g_return_val_if_fail (scenario != NULL && scenario->doc != NULL, NULL);
+
+  xmlDocDumpFormatMemoryEnc (scenario->doc, &text, &length, "UTF-8", 0);
+  copy = g_strndup ((const char *) text, length);
+  xmlFree (text);
+  return copy;
+}

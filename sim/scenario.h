@@ -1,0 +1,82 @@
+/* scenario.h — XML scenarios: loading (libxml2, no network, no DTD, no entities), RelaxNG
+ * validation, --set overrides, and typed attribute access with file:line errors. */
+#pragma once
+#include <libxml/tree.h>
+#include "common.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NS_AGG_MEAN,
+  NS_AGG_HARMONIC
+} NsAggregate;
+
+typedef struct {
+  char        *metric;        /* name of the workload metric to report */
+  NsTime       warmup;        /* simulated warm-up per repetition */
+  NsTime       duration;      /* simulated measured time per repetition (fixed rule) */
+  guint        repetitions;
+  NsAggregate  aggregate;
+  double       converge;      /* 0 = off; else stop when the CI half-width / mean ≤ this */
+  double       confidence;    /* confidence level for the CI, default 0.95 */
+  NsTime       batch;         /* batch length for the convergence rule */
+  NsTime       max_duration;  /* cap for the convergence rule */
+  guint        min_batches;   /* batches before convergence may stop a run (default 5) */
+} NsMeasure;
+
+typedef struct {
+  char       *name;
+  char       *description;
+  char       *path;           /* file */
+  xmlDocPtr   doc;            /* kept for line numbers and workload elements */
+  char       *cpu;            /* profile name or path, as written (relative paths resolved
+                                 against the scenario's folder) */
+  char       *kernel_version;
+  char       *cmdline;        /* kernel command line ("" if none) */
+  GPtrArray  *patches;        /* char*: patch names applied */
+  GHashTable *config;         /* CONFIG_* → value */
+  GPtrArray  *param_names;    /* <param name=... value=... source=...> overrides */
+  GPtrArray  *param_values;
+  GPtrArray  *param_sources;
+  xmlNodePtr  workload;       /* the <workload> element; its type attribute names the model */
+  char       *workload_type;
+  NsMeasure   measure;
+  guint64     seed;           /* scenario default seed (CLI --seed overrides) */
+} NsScenario;
+
+/* Loads and validates path; applies sets ("PATH=VALUE" strings, see doc/scenario-format.md)
+ * to the document before validation. Errors are "file:line: message" (NS_ERROR_INPUT). */
+NsScenario *ns_scenario_load   (const char *path, const char *const *sets, GError **error);
+void        ns_scenario_free   (NsScenario *scenario);
+/* Serialises the document as run (after --set), for recording in outputs. */
+char       *ns_scenario_dump   (const NsScenario *scenario);
+
+/* Typed attribute access on scenario elements; on a bad value sets a file:line error.
+ * Missing attribute → default (if has_default) or error. Sizes accept B, KiB, MiB, GiB, K,
+ * M, G suffixes; times accept ps, ns, us, ms, s; rates accept K/M/G (bits per second). */
+gboolean ns_xml_get_string (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                            const char *def, char **out, GError **error);
+gboolean ns_xml_get_uint   (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                            gboolean has_default, guint64 def, guint64 *out, GError **error);
+gboolean ns_xml_get_double (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                            gboolean has_default, double def, double *out, GError **error);
+gboolean ns_xml_get_bool   (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                            gboolean def, gboolean *out, GError **error);
+gboolean ns_xml_get_size   (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                            gboolean has_default, guint64 def, guint64 *out, GError **error);
+gboolean ns_xml_get_time   (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                            gboolean has_default, NsTime def, NsTime *out, GError **error);
+/* Fails with a file:line error naming the first attribute of node not in allowed
+ * (NULL-terminated), and listing the allowed ones. */
+gboolean ns_xml_check_attrs (const NsScenario *sc, xmlNodePtr node, const char *const *allowed,
+                             GError **error);
+/* Sets a "file:line: message" error for node. */
+void     ns_xml_error      (const NsScenario *sc, xmlNodePtr node, GError **error,
+                            const char *format, ...) G_GNUC_PRINTF (4, 5);
+
+/* Parsers shared with the CLI (--set values, sweep ranges). */
+gboolean ns_parse_size     (const char *text, guint64 *out);
+gboolean ns_parse_time     (const char *text, NsTime *out);
+gboolean ns_parse_rate     (const char *text, double *bits_per_sec);
+
+G_END_DECLS

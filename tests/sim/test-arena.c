@@ -1,0 +1,167 @@
+/* test-arena.c — alignment, deterministic addresses, LIFO reuse per size class,
+ * contains/addr, zeroing and accounting. */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "arena.h"
+
+#define BASE G_GUINT64_CONSTANT (0xffff888100000000)
+#define CAP  (((gsize) 64) << 20)
+
+START_TEST (test_alignment)
+{
+  NsArena *a = ns_arena_new (BASE, CAP);
+  const gsize aligns[] = { 8, 16, 64, 128, 4096 };
+
+  ck_assert_ptr_nonnull (a);
+  for (guint round = 0; round < 3; round++)
+    for (guint i = 0; i < G_N_ELEMENTS (aligns); i++) {
+      guint8 *p = ns_arena_alloc (a, 1 + round * 37 + i * 5, aligns[i]);
+      ck_assert_uint_eq (ns_arena_addr (a, p) % aligns[i], 0);
+      ck_assert_uint_eq ((guintptr) p % aligns[i], 0);
+    }
+  ns_arena_free (a);
+}
+END_TEST
+
+/* Runs a fixed mixed sequence of allocations and releases; records simulated addresses. */
+static void
+run_sequence (NsArena *a, guint64 *out, guint n)
+{
+  gpointer live[64] = { NULL };
+  gsize sizes[64] = { 0 };
+
+  for (guint i = 0; i < n; i++) {
+    guint slot = (i * 7) % 64;
+    if (live[slot] != NULL)
+      ns_arena_release (a, live[slot], sizes[slot]);
+    sizes[slot] = 8 + (i * 13) % 500;
+    live[slot] = ns_arena_alloc (a, sizes[slot], (i % 3) ? 8 : 64);
+    out[i] = ns_arena_addr (a, live[slot]);
+  }
+}
+
+START_TEST (test_deterministic)
+{
+  NsArena *a = ns_arena_new (BASE, CAP);
+  NsArena *b = ns_arena_new (BASE, CAP);
+  guint64 xa[1000], xb[1000];
+
+  run_sequence (a, xa, G_N_ELEMENTS (xa));
+  run_sequence (b, xb, G_N_ELEMENTS (xb));
+  ck_assert_mem_eq (xa, xb, sizeof xa);
+  /* the first object sits at the base */
+  ck_assert_uint_eq (xa[0], BASE);
+  ns_arena_free (a);
+  ns_arena_free (b);
+}
+END_TEST
+
+START_TEST (test_lifo_reuse)
+{
+  NsArena *a = ns_arena_new (BASE, CAP);
+  gpointer p1 = ns_arena_alloc (a, 232, 8);
+  gpointer p2 = ns_arena_alloc (a, 232, 8);
+  gpointer p3 = ns_arena_alloc (a, 232, 8);
+  gpointer other, q;
+
+  ck_assert_uint_eq (ns_arena_addr (a, p2) - ns_arena_addr (a, p1), 232);
+  ns_arena_release (a, p1, 232);
+  ns_arena_release (a, p3, 232);
+  /* another size class does not take them */
+  other = ns_arena_alloc (a, 512, 8);
+  ck_assert_ptr_ne (other, p1);
+  ck_assert_ptr_ne (other, p3);
+  /* last freed, first reused; sizes of one class (225..232) share the list */
+  q = ns_arena_alloc (a, 230, 8);
+  ck_assert_ptr_eq (q, p3);
+  q = ns_arena_alloc (a, 232, 8);
+  ck_assert_ptr_eq (q, p1);
+  /* list empty: bump again, after `other` */
+  q = ns_arena_alloc (a, 232, 8);
+  ck_assert_uint_eq (ns_arena_addr (a, q), ns_arena_addr (a, other) + 512);
+  ns_arena_free (a);
+}
+END_TEST
+
+START_TEST (test_zeroed_and_used)
+{
+  NsArena *a = ns_arena_new (BASE, CAP);
+  guint8 *p = ns_arena_alloc (a, 100, 8);
+  guint8 *q;
+
+  ck_assert_uint_eq (ns_arena_used (a), 104);
+  memset (p, 0xab, 100);
+  ns_arena_release (a, p, 100);
+  ck_assert_uint_eq (ns_arena_used (a), 0);
+  q = ns_arena_alloc (a, 100, 8);
+  ck_assert_ptr_eq (q, p);
+  for (guint i = 0; i < 100; i++)
+    ck_assert_uint_eq (q[i], 0);
+  ck_assert_uint_eq (ns_arena_used (a), 104);
+  ns_arena_free (a);
+}
+END_TEST
+
+START_TEST (test_contains_addr)
+{
+  NsArena *a = ns_arena_new (BASE, CAP);
+  guint8 *p = ns_arena_alloc (a, 4096, 64);
+  int on_stack = 0;
+
+  ck_assert (ns_arena_contains (a, p));
+  ck_assert (ns_arena_contains (a, p + 4095));
+  ck_assert (!ns_arena_contains (a, &on_stack));
+  ck_assert (!ns_arena_contains (a, p + CAP));
+  ck_assert_uint_eq (ns_arena_addr (a, p), BASE);
+  ck_assert_uint_eq (ns_arena_addr (a, p + 100), BASE + 100);
+  ns_arena_free (a);
+}
+END_TEST
+
+START_TEST (test_large_lazy)
+{
+  /* 16 GiB of address space costs nothing until touched; big objects work */
+  NsArena *a = ns_arena_new (BASE, ((gsize) 16) << 30);
+  guint8 *big;
+
+  ck_assert_ptr_nonnull (a);
+  big = ns_arena_alloc (a, 64 << 20, 4096);
+  big[0] = 1;
+  big[(64 << 20) - 1] = 2;
+  ns_arena_release (a, big, 64 << 20);
+  ck_assert_ptr_eq (ns_arena_alloc (a, 64 << 20, 4096), big);
+  ck_assert_uint_eq (big[0], 0);
+  ns_arena_free (a);
+}
+END_TEST
+
+static Suite *
+arena_suite (void)
+{
+  Suite *s = suite_create ("arena");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_test (tc, test_alignment);
+  tcase_add_test (tc, test_deterministic);
+  tcase_add_test (tc, test_lifo_reuse);
+  tcase_add_test (tc, test_zeroed_and_used);
+  tcase_add_test (tc, test_contains_addr);
+  tcase_add_test (tc, test_large_lazy);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (arena_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

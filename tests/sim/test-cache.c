@@ -1,0 +1,180 @@
+/* test-cache.c — set mapping, LRU and tree-PLRU eviction order, counters, invalidation. */
+#include "config.h"
+
+#include <check.h>
+
+#include "cache.h"
+
+/* A one-set cache of `ways` 64-byte lines. */
+static NsCache *
+one_set (guint ways, NsCachePolicy policy)
+{
+  return ns_cache_new ("tiny", (gsize) ways * 64, ways, 64, policy);
+}
+
+/* Inserts lines, failing if any of them evicts something. */
+static void
+fill (NsCache *c, const guint64 *lines, guint n)
+{
+  for (guint i = 0; i < n; i++) {
+    guint64 victim = 0;
+    ck_assert_msg (!ns_cache_insert (c, lines[i], &victim),
+                   "insert %" G_GUINT64_FORMAT " evicted %" G_GUINT64_FORMAT, lines[i], victim);
+  }
+}
+
+START_TEST (test_geometry_and_set_mapping)
+{
+  NsCache *c = ns_cache_new ("l1", 32 * 1024, 8, 64, NS_CACHE_LRU);
+  NsCache *odd = ns_cache_new ("l3", 3 * 1024 * 1024, 16, 64, NS_CACHE_LRU);
+
+  ck_assert_uint_eq (ns_cache_n_sets (c), 64);
+  ck_assert_uint_eq (ns_cache_assoc (c), 8);
+  ck_assert_uint_eq (ns_cache_set_of (c, 0), 0);
+  ck_assert_uint_eq (ns_cache_set_of (c, 63), 63);
+  ck_assert_uint_eq (ns_cache_set_of (c, 64), 0);
+  ck_assert_uint_eq (ns_cache_set_of (c, 130), 2);
+  /* 3 MiB / (16 × 64) = 3072 sets: not a power of two, mapping is modulo */
+  ck_assert_uint_eq (ns_cache_n_sets (odd), 3072);
+  ck_assert_uint_eq (ns_cache_set_of (odd, 3072), 0);
+  ck_assert_uint_eq (ns_cache_set_of (odd, 3072 * 5 + 17), 17);
+
+  /* 9 lines of one set overflow 8 ways; 8 lines of 8 different sets do not */
+  for (guint64 i = 0; i < 8; i++)
+    ck_assert (!ns_cache_insert (c, i * 64, NULL));
+  for (guint64 i = 0; i < 8; i++)
+    ck_assert (!ns_cache_insert (c, 1 + i, NULL));
+  ck_assert (ns_cache_insert (c, 8 * 64, NULL));
+  ns_cache_free (c);
+  ns_cache_free (odd);
+}
+END_TEST
+
+START_TEST (test_lru_order)
+{
+  NsCache *c = one_set (4, NS_CACHE_LRU);
+  const guint64 abcd[] = { 10, 11, 12, 13 };
+  guint64 victim = 0;
+
+  ck_assert_int_eq (ns_cache_policy (c), NS_CACHE_LRU);
+  fill (c, abcd, 4);
+  ck_assert (ns_cache_lookup (c, 10));            /* A becomes most recent */
+  ck_assert (ns_cache_insert (c, 14, &victim));    /* evicts B, the least recent */
+  ck_assert_uint_eq (victim, 11);
+  ck_assert (ns_cache_lookup (c, 12));            /* order now D A E C */
+  ck_assert (ns_cache_insert (c, 15, &victim));
+  ck_assert_uint_eq (victim, 13);
+  ck_assert (ns_cache_insert (c, 16, &victim));
+  ck_assert_uint_eq (victim, 10);
+  ck_assert (ns_cache_insert (c, 17, &victim));
+  ck_assert_uint_eq (victim, 14);
+  ck_assert (ns_cache_contains (c, 12));
+  ck_assert (!ns_cache_contains (c, 11));
+  ns_cache_free (c);
+}
+END_TEST
+
+START_TEST (test_plru_order)
+{
+  NsCache *c = one_set (4, NS_CACHE_PLRU);
+  const guint64 abcd[] = { 10, 11, 12, 13 };   /* ways 0..3 */
+  guint64 victim = 0;
+
+  ck_assert_int_eq (ns_cache_policy (c), NS_CACHE_PLRU);
+  fill (c, abcd, 4);
+  /* after filling ways 0..3 in order the tree points at way 0 */
+  ck_assert (ns_cache_lookup (c, 10));
+  /* touching way 0 points the root at the right half and its right child is still at
+   * way 2: tree PLRU evicts C where true LRU would evict B */
+  ck_assert (ns_cache_insert (c, 14, &victim));
+  ck_assert_uint_eq (victim, 12);
+  /* E in way 2 → root left, left node (last set by A) points at way 1 */
+  ck_assert (ns_cache_insert (c, 15, &victim));
+  ck_assert_uint_eq (victim, 11);
+  /* F in way 1 → root right, right node points at way 3 */
+  ck_assert (ns_cache_insert (c, 16, &victim));
+  ck_assert_uint_eq (victim, 13);
+  ns_cache_free (c);
+}
+END_TEST
+
+START_TEST (test_plru_needs_power_of_two)
+{
+  NsCache *c = one_set (3, NS_CACHE_PLRU);
+  const guint64 abc[] = { 1, 2, 3 };
+  guint64 victim = 0;
+
+  ck_assert_int_eq (ns_cache_policy (c), NS_CACHE_LRU);
+  fill (c, abc, 3);
+  ck_assert (ns_cache_lookup (c, 1));
+  ck_assert (ns_cache_insert (c, 4, &victim));
+  ck_assert_uint_eq (victim, 2);
+  ns_cache_free (c);
+}
+END_TEST
+
+START_TEST (test_counts_and_invalidate)
+{
+  NsCache *c = one_set (2, NS_CACHE_LRU);
+  guint64 victim = 0;
+
+  ck_assert (!ns_cache_lookup (c, 5));
+  ns_cache_insert (c, 5, NULL);
+  ck_assert (ns_cache_lookup (c, 5));
+  ck_assert (ns_cache_lookup (c, 5));
+  ck_assert (!ns_cache_lookup (c, 6));
+  ck_assert_uint_eq (ns_cache_hits (c), 2);
+  ck_assert_uint_eq (ns_cache_misses (c), 2);
+  /* contains and insert do not count */
+  ck_assert (ns_cache_contains (c, 5));
+  ns_cache_insert (c, 6, NULL);
+  ck_assert_uint_eq (ns_cache_hits (c) + ns_cache_misses (c), 4);
+
+  /* invalidation frees the way: the next insert evicts nothing */
+  ck_assert (ns_cache_invalidate (c, 5));
+  ck_assert (!ns_cache_invalidate (c, 5));
+  ck_assert (!ns_cache_contains (c, 5));
+  ck_assert (!ns_cache_insert (c, 7, &victim));
+  ck_assert (ns_cache_insert (c, 8, &victim));
+  ck_assert_uint_eq (victim, 6);
+
+  ns_cache_reset_stats (c);
+  ck_assert_uint_eq (ns_cache_hits (c), 0);
+  ck_assert_uint_eq (ns_cache_misses (c), 0);
+  ns_cache_clear (c);
+  ck_assert (!ns_cache_contains (c, 7));
+  ck_assert (!ns_cache_contains (c, 8));
+  /* line 0 is a valid line (tags are stored offset by one) */
+  ck_assert (!ns_cache_lookup (c, 0));
+  ns_cache_insert (c, 0, NULL);
+  ck_assert (ns_cache_lookup (c, 0));
+  ns_cache_free (c);
+}
+END_TEST
+
+static Suite *
+cache_suite (void)
+{
+  Suite *s = suite_create ("cache");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_test (tc, test_geometry_and_set_mapping);
+  tcase_add_test (tc, test_lru_order);
+  tcase_add_test (tc, test_plru_order);
+  tcase_add_test (tc, test_plru_needs_power_of_two);
+  tcase_add_test (tc, test_counts_and_invalidate);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (cache_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,1057 @@
+/* test-machine.c — the machine model run on real simulated threads: pointer chases hit each
+ * level's latency, return and indirect-call mitigations cost exactly their penalty, inlined
+ * calls are free, coherence transfers cost the c2c latency of their distance, stores
+ * invalidate, system calls sum their mitigation pieces, and cycles land where charged. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "machine.h"
+
+#define SRC "test-machine"
+
+/* ---- fixtures ---- */
+
+/* Registry defaults with name=value overrides (NULL-terminated pairs). */
+static NsParams *
+params_with (const char *const *sets)
+{
+  NsParams *params = ns_params_new ();
+
+  for (guint i = 0; sets != NULL && sets[i] != NULL; i += 2) {
+    GError *error = NULL;
+    gboolean ok = ns_params_set (params, sets[i], sets[i + 1], SRC, &error);
+    ck_assert_msg (ok, "%s", error ? error->message : "?");
+  }
+  return params;
+}
+
+typedef struct {
+  NsParams   *params;
+  NsBuild    *build;
+  NsMachine  *machine;
+  NsEngine   *engine;
+} Rig;
+
+static void
+rig_init (Rig *rig, const char *const *sets, const NsMitigations *mit)
+{
+  GError *error = NULL;
+
+  rig->params = params_with (sets);
+  rig->build = ns_build_new ("6.9.0", 60);
+  rig->machine = ns_machine_new (rig->params, mit, rig->build, &error);
+  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
+  rig->engine = ns_machine_create_engine (rig->machine);
+  ck_assert_uint_eq (ns_engine_n_cpus (rig->engine), ns_machine_n_cpus (rig->machine));
+}
+
+static void
+rig_clear (Rig *rig)
+{
+  ns_engine_free (rig->engine);
+  ns_machine_free (rig->machine);
+  ns_build_free (rig->build);
+  ns_params_free (rig->params);
+}
+
+static double
+param (Rig *rig, const char *name)
+{
+  return ns_params_get_double (rig->params, name);
+}
+
+/* Sum of every account cell (all functions, all causes). */
+static double
+account_total (NsMachine *m)
+{
+  double sum = 0.0;
+
+  for (guint c = 0; c < NS_CAUSE_N; c++) {
+    sum += ns_machine_account_cycles (m, NULL, (NsCause) c);
+    for (guint id = 1; id <= ns_func_count (); id++)
+      sum += ns_machine_account_cycles (m, ns_func_by_id (id), (NsCause) c);
+  }
+  return sum;
+}
+
+/* Sum of one cause over all functions. */
+static double
+account_cause (NsMachine *m, NsCause cause)
+{
+  double sum = ns_machine_account_cycles (m, NULL, cause);
+
+  for (guint id = 1; id <= ns_func_count (); id++)
+    sum += ns_machine_account_cycles (m, ns_func_by_id (id), cause);
+  return sum;
+}
+
+static void
+assert_close (double got, double want, double rel, const char *what)
+{
+  ck_assert_msg (fabs (got - want) <= rel * fabs (want) + 1e-9,
+                 "%s: got %.9g, want %.9g (rel. tolerance %g)", what, got, want, rel);
+}
+
+/* ---- pointer chase ---- */
+
+typedef struct {
+  NsMachine *machine;
+  guint8    *base;
+  gsize      n_lines;
+  NsCause    level;        /* the level expected to serve every load */
+  double     per_load;     /* account cycles of `level` per measured load */
+  double     ps_per_load;  /* thread time per measured load */
+  guint64    served;       /* loads counted at `level` */
+} Chase;
+
+/* Links the lines of [base, base + n × 64) into one random cycle (fixed seed). */
+static void
+chase_link (guint8 *base, gsize n_lines, gulong seed)
+{
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  gsize *order = g_new (gsize, n_lines);
+
+  gsl_rng_set (rng, seed);
+  for (gsize i = 0; i < n_lines; i++)
+    order[i] = i;
+  gsl_ran_shuffle (rng, order + 1, n_lines - 1, sizeof (gsize));
+  for (gsize i = 0; i < n_lines; i++) {
+    guint8 *from = base + order[i] * 64;
+    guint8 *to = base + order[(i + 1) % n_lines] * 64;
+    *(guint8 **) from = to;
+  }
+  g_free (order);
+  gsl_rng_free (rng);
+}
+
+static void
+chase_thread (NsThread *t, gpointer data)
+{
+  Chase *c = data;
+  guint8 *p = c->base;
+  NsTime start;
+
+  for (gsize i = 0; i < c->n_lines; i++) {         /* warm-up pass */
+    ns_load_dep (t, p, sizeof (gpointer));
+    p = *(guint8 **) p;
+  }
+  ck_assert_ptr_eq (p, c->base);
+  ns_machine_account_reset (c->machine);
+  start = ns_thread_now (t);
+  for (gsize i = 0; i < c->n_lines; i++) {
+    ns_load_dep (t, p, sizeof (gpointer));
+    p = *(guint8 **) p;
+  }
+  c->ps_per_load = (double) (ns_thread_now (t) - start) / c->n_lines;
+  c->per_load = ns_machine_account_cycles (c->machine, NULL, c->level) / c->n_lines;
+  c->served = ns_machine_account_events (c->machine, c->level);
+}
+
+/* Chases a working set of ws_bytes and checks it costs `level`'s latency per load. */
+static void
+check_chase (const char *const *sets, gsize ws_bytes, NsCause level)
+{
+  Rig rig;
+  Chase c = { 0 };
+  double want;
+
+  rig_init (&rig, sets, NULL);
+  c.machine = rig.machine;
+  c.n_lines = ws_bytes / 64;
+  c.level = level;
+  c.base = ns_arena_alloc (ns_machine_arena (rig.machine), ws_bytes, 4096);
+  chase_link (c.base, c.n_lines, 20240601);
+  ns_engine_spawn (rig.engine, "chase", 0, NS_THREAD_USER, 0, chase_thread, &c);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+
+  want = ns_machine_level_cycles (rig.machine, level);
+  ck_assert_uint_eq (c.served, c.n_lines);
+  assert_close (c.per_load, want, 0.05, ns_cause_name (level));
+  assert_close (account_total (rig.machine) / c.n_lines, want, 0.05, "all causes");
+  assert_close (c.ps_per_load, want * 1000.0 / ns_machine_ghz (rig.machine), 0.05, "time");
+  rig_clear (&rig);
+}
+
+/* Generic defaults: L1D 32 KiB, L2 512 KiB, L3 8 MiB (victim cache), DRAM 80 ns. */
+static const char *const generic_sets[] = { NULL };
+
+/* A different part: other sizes, latencies, clock, an inclusive L3 with 3072 sets. */
+static const char *const other_sets[] = {
+  "cpu.freq_ghz", "2.5",
+  "cache.l1d.size_kib", "48", "cache.l1d.assoc", "12", "cache.l1d.latency_cycles", "5",
+  "cache.l2.size_kib", "1280", "cache.l2.assoc", "10", "cache.l2.latency_cycles", "15",
+  "cache.l3.size_kib", "3072", "cache.l3.assoc", "16", "cache.l3.latency_cycles", "55",
+  "cache.l3.inclusive", "true", "mem.dram_latency_ns", "110",
+  NULL
+};
+
+START_TEST (test_chase_generic)
+{
+  const gsize kib = 1024;
+
+  check_chase (generic_sets, 16 * kib, NS_CAUSE_L1);
+  check_chase (generic_sets, 256 * kib, NS_CAUSE_L2);
+  check_chase (generic_sets, 4096 * kib, NS_CAUSE_L3);
+  check_chase (generic_sets, 32768 * kib, NS_CAUSE_DRAM);
+}
+END_TEST
+
+START_TEST (test_chase_other_part)
+{
+  const gsize kib = 1024;
+  Rig rig;
+
+  rig_init (&rig, other_sets, NULL);
+  assert_close (ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM), 275.0, 1e-12, "dram");
+  rig_clear (&rig);
+  check_chase (other_sets, 24 * kib, NS_CAUSE_L1);
+  check_chase (other_sets, 640 * kib, NS_CAUSE_L2);
+  check_chase (other_sets, 1536 * kib, NS_CAUSE_L3);
+  check_chase (other_sets, 12288 * kib, NS_CAUSE_DRAM);
+}
+END_TEST
+
+START_TEST (test_chase_plru)
+{
+  /* tree PLRU where the ways are a power of two, LRU (with a message) where not: a working
+   * set that fits a level still hits it every time */
+  static const char *const plru_sets[] = {
+    "cache.policy", "plru",
+    "cache.l1d.size_kib", "48", "cache.l1d.assoc", "12",
+    "cache.l2.size_kib", "1280", "cache.l2.assoc", "10",
+    NULL
+  };
+  const gsize kib = 1024;
+
+  check_chase (plru_sets, 16 * kib, NS_CAUSE_L1);
+  check_chase (plru_sets, 640 * kib, NS_CAUSE_L2);
+}
+END_TEST
+
+/* ---- calls, returns, indirect calls, inlining ---- */
+
+#define N_CALLS 1000
+
+static NS_FUNC (fn_callee, "test_machine_callee", 200, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_target, "test_machine_icall_target", 120, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inl, "test_machine_always_inline", 400, NS_FN_ALWAYS_INLINE, 9);
+
+typedef struct {
+  NsMachine *machine;
+  NsTime     end;
+} Run;
+
+static void
+direct_calls_thread (NsThread *t, gpointer data)
+{
+  Run *run = data;
+
+  for (guint i = 0; i < N_CALLS; i++) {
+    ns_call (t, &fn_callee);
+    ns_insns (t, 10);
+    ns_ret (t);
+  }
+  ck_assert_uint_eq (ns_thread_call_depth (t), 0);
+  run->end = ns_thread_now (t);
+}
+
+static void
+indirect_calls_thread (NsThread *t, gpointer data)
+{
+  Run *run = data;
+
+  for (guint i = 0; i < N_CALLS; i++) {
+    ns_icall (t, &fn_target);
+    ns_insns (t, 10);
+    ns_ret (t);
+  }
+  run->end = ns_thread_now (t);
+}
+
+/* Runs fn on CPU 0 of a machine with mitigations mit; returns total cycles and end time. */
+static double
+run_calls (const NsMitigations *mit, NsThreadFunc fn, NsTime *end, double *penalty,
+           NsCause cause, double *cause_cycles)
+{
+  Rig rig;
+  Run run = { 0 };
+  double total;
+
+  rig_init (&rig, NULL, mit);
+  run.machine = rig.machine;
+  ns_engine_spawn (rig.engine, "calls", 0, NS_THREAD_USER, 0, fn, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  total = account_total (rig.machine);
+  *end = run.end;
+  *penalty = cause == NS_CAUSE_RETTHUNK ? ns_machine_ret_penalty_cycles (rig.machine)
+                                        : ns_machine_icall_penalty_cycles (rig.machine);
+  *cause_cycles = account_cause (rig.machine, cause);
+  if (fn == direct_calls_thread) {
+    guint64 inlined = 1;
+    ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_callee, &inlined), N_CALLS);
+    ck_assert_uint_eq (inlined, 0);
+  } else {
+    ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_target, NULL), N_CALLS);
+    ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INDIRECT), N_CALLS);
+  }
+  rig_clear (&rig);
+  return total;
+}
+
+/* Expected extra cycles per event given by the defaults. */
+static double
+default_param (const char *name)
+{
+  NsParams *p = ns_params_new ();
+  double v = ns_params_get_double (p, name);
+  ns_params_free (p);
+  return v;
+}
+
+START_TEST (test_safe_ret_penalty)
+{
+  NsMitigations plain = { 0 }, safe_ret = { 0 }, unret = { 0 }, stuff = { 0 };
+  double ipc = default_param ("cpu.ipc");
+  double want = default_param ("branch.mispredict_cycles") +
+                default_param ("ret.safe_ret_insns") / ipc;
+  NsTime end_plain, end_safe, end;
+  double pen, thunk, total_plain, total_safe, total;
+
+  safe_ret.srso = NS_SRSO_SAFE_RET;
+  total_plain = run_calls (&plain, direct_calls_thread, &end_plain, &pen, NS_CAUSE_RETTHUNK,
+                           &thunk);
+  ck_assert (pen == 0.0 && thunk == 0.0);
+  total_safe = run_calls (&safe_ret, direct_calls_thread, &end_safe, &pen, NS_CAUSE_RETTHUNK,
+                          &thunk);
+  assert_close (pen, want, 1e-12, "ret penalty helper");
+  assert_close (thunk, N_CALLS * want, 1e-9, "RETTHUNK cycles");
+  assert_close (total_safe - total_plain, N_CALLS * want, 1e-6, "account difference");
+  assert_close ((double) (end_safe - end_plain), N_CALLS * want * 1000.0 / 3.0, 1e-6,
+                "clock difference");
+
+  /* retbleed unret and call-depth stuffing: their own per-return costs */
+  unret.retbleed = NS_RETBLEED_UNRET;
+  total = run_calls (&unret, direct_calls_thread, &end, &pen, NS_CAUSE_RETTHUNK, &thunk);
+  assert_close (total - total_plain, N_CALLS * default_param ("ret.unret_cycles"), 1e-6, "unret");
+  stuff.retbleed = NS_RETBLEED_STUFF;
+  total = run_calls (&stuff, direct_calls_thread, &end, &pen, NS_CAUSE_RETTHUNK, &thunk);
+  assert_close (total - total_plain, N_CALLS * default_param ("ret.stuff_cycles"), 1e-6, "stuff");
+}
+END_TEST
+
+START_TEST (test_icall_penalties)
+{
+  NsMitigations mit = { 0 };
+  double ipc = default_param ("cpu.ipc");
+  double predicted = default_param ("icall.predicted_cycles");
+  double mispredict = default_param ("branch.mispredict_cycles");
+  NsTime end_eibrs, end;
+  double pen, ind, total_eibrs, total;
+  struct {
+    NsSpectreV2 mode;
+    double      extra;   /* over eIBRS, per call */
+  } cases[] = {
+    { NS_SPECTRE_V2_RETPOLINE,
+      mispredict + default_param ("icall.retpoline_insns") / ipc - predicted },
+    { NS_SPECTRE_V2_LFENCE, default_param ("icall.lfence_cycles") - predicted },
+    { NS_SPECTRE_V2_IBRS, default_param ("icall.ibrs_cycles") },
+    { NS_SPECTRE_V2_OFF, 0.0 },
+  };
+
+  mit.spectre_v2 = NS_SPECTRE_V2_EIBRS;
+  total_eibrs = run_calls (&mit, indirect_calls_thread, &end_eibrs, &pen, NS_CAUSE_INDIRECT,
+                           &ind);
+  assert_close (pen, predicted, 1e-12, "eibrs helper");
+  assert_close (ind, N_CALLS * predicted, 1e-9, "eibrs INDIRECT");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    mit.spectre_v2 = cases[i].mode;
+    total = run_calls (&mit, indirect_calls_thread, &end, &pen, NS_CAUSE_INDIRECT, &ind);
+    assert_close (pen - predicted, cases[i].extra, 1e-12, ns_spectre_v2_name (cases[i].mode));
+    assert_close (total - total_eibrs, N_CALLS * cases[i].extra, 1e-6,
+                  ns_spectre_v2_name (cases[i].mode));
+    assert_close ((double) (end - end_eibrs), N_CALLS * cases[i].extra * 1000.0 / 3.0, 1e-6,
+                  "clock difference");
+  }
+}
+END_TEST
+
+typedef struct {
+  NsMachine *machine;
+  NsTime     elapsed;
+} InlineRun;
+
+static void
+inline_thread (NsThread *t, gpointer data)
+{
+  InlineRun *run = data;
+  NsTime start;
+
+  ns_call (t, &fn_inl);              /* warm: nothing to warm, but keep the shape */
+  ns_ret (t);
+  ns_machine_account_reset (run->machine);
+  start = ns_thread_now (t);
+  for (guint i = 0; i < N_CALLS; i++) {
+    ns_call (t, &fn_inl);
+    ck_assert_ptr_null (ns_thread_current_func (t));   /* attribution stays with caller */
+    ns_insns (t, 3);
+    ns_ret (t);
+  }
+  run->elapsed = ns_thread_now (t) - start;
+  /* an inlined call inside an out-of-line one: the body goes to the outer function */
+  ns_call (t, &fn_callee);
+  ns_call (t, &fn_inl);
+  ck_assert_ptr_eq (ns_thread_current_func (t), &fn_callee);
+  ns_insns (t, 3);
+  ns_ret (t);
+  ck_assert_ptr_eq (ns_thread_current_func (t), &fn_callee);
+  ns_ret (t);
+  ck_assert_ptr_null (ns_thread_current_func (t));
+}
+
+START_TEST (test_inlined_calls_free)
+{
+  NsMitigations mit = { 0 };
+  InlineRun run = { 0 };
+  Rig rig;
+  guint64 inlined = 0;
+  double ipc = default_param ("cpu.ipc");
+
+  mit.srso = NS_SRSO_SAFE_RET;      /* even with a costly return mitigation */
+  rig_init (&rig, NULL, &mit);
+  run.machine = rig.machine;
+  ns_engine_spawn (rig.engine, "inline", 0, NS_THREAD_USER, 0, inline_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+
+  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_inl, &inlined), 0);
+  ck_assert_uint_eq (inlined, N_CALLS + 1);
+  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_callee, NULL), 1);
+  assert_close ((double) run.elapsed, N_CALLS * 3 / ipc * 1000.0 / 3.0, 1e-5, "time");
+  assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN),
+                N_CALLS * 3 / ipc, 1e-9, "caller INSN");
+  for (guint c = 0; c < NS_CAUSE_N; c++)
+    ck_assert (ns_machine_account_cycles (rig.machine, &fn_inl, (NsCause) c) == 0.0);
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_callee, NS_CAUSE_INSN), 3 / ipc,
+                1e-9, "outer INSN");
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_callee, NS_CAUSE_RETTHUNK),
+                ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "one thunked return");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), 1);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- coherence ---- */
+
+static const char *const two_socket_sets[] = {
+  "cpu.sockets", "2", "cpu.ccx_per_socket", "2", "cpu.cores_per_ccx", "2", "cpu.smt", "2",
+  "cpu.mlp", "1", "c2c.smt_ns", "7", "c2c.ccx_ns", "21", "c2c.socket_ns", "73",
+  "c2c.remote_ns", "141",
+  NULL
+};
+
+#define ROUNDS 200
+
+typedef struct {
+  NsMachine *machine;
+  guint8    *line;
+  guint      turn;
+  gboolean   atomic;
+  guint64    polls;        /* ns_insns (1) charged while waiting, since the reset */
+} PingPong;
+
+typedef struct {
+  PingPong *pp;
+  guint     me;
+} Player;
+
+static void
+wait_turn (NsThread *t, PingPong *pp, guint me)
+{
+  while (pp->turn != me) {
+    ns_insns (t, 1);
+    pp->polls++;
+    ns_thread_yield (t);
+  }
+}
+
+static void
+player_thread (NsThread *t, gpointer data)
+{
+  Player *pl = data;
+  PingPong *pp = pl->pp;
+
+  for (guint r = 0; r < ROUNDS; r++) {
+    wait_turn (t, pp, pl->me);
+    if (pp->atomic)
+      ns_atomic (t, pp->line);
+    else
+      ns_store (t, pp->line, 8);
+    if (r == 0 && pl->me == 0) {
+      ns_machine_account_reset (pp->machine);   /* the first store was a plain miss */
+      pp->polls = 0;
+    }
+    pp->turn = 1 - pl->me;
+  }
+}
+
+/* Two threads on cpu 0 and `other` hand one line back and forth ROUNDS times each. */
+static void
+check_pingpong (const char *const *sets, NsDistance dist, gboolean atomic)
+{
+  Rig rig;
+  PingPong pp = { 0 };
+  Player a = { &pp, 0 }, b = { &pp, 1 };
+  guint other = 0;
+  double c2c, per;
+  guint64 transfers;
+
+  rig_init (&rig, sets, NULL);
+  ck_assert (ns_machine_cpu_at (rig.machine, 0, dist, &other));
+  pp.machine = rig.machine;
+  pp.atomic = atomic;
+  pp.line = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+  ns_engine_spawn (rig.engine, "a", 0, NS_THREAD_USER, 0, player_thread, &a);
+  ns_engine_spawn (rig.engine, "b", other, NS_THREAD_USER, 0, player_thread, &b);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+
+  transfers = ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE);
+  ck_assert_uint_eq (transfers, 2 * ROUNDS - 1);
+  c2c = ns_machine_c2c_cycles (rig.machine, 0, other);
+  per = account_cause (rig.machine, NS_CAUSE_COHERENCE) / transfers;
+  assert_close (per, c2c, 1e-9, atomic ? "atomic transfer" : "store transfer");
+  /* INSN: the waiting polls, plus lock.atomic_cycles per atomic */
+  assert_close (account_cause (rig.machine, NS_CAUSE_INSN),
+                pp.polls / param (&rig, "cpu.ipc") +
+                (atomic ? transfers * param (&rig, "lock.atomic_cycles") : 0.0), 1e-9, "insn");
+  ck_assert_uint_gt (pp.polls, 0);
+  rig_clear (&rig);
+}
+
+START_TEST (test_topology)
+{
+  Rig rig;
+  guint cpu = 99;
+
+  rig_init (&rig, two_socket_sets, NULL);
+  ck_assert_uint_eq (ns_machine_n_cores (rig.machine), 8);
+  ck_assert_uint_eq (ns_machine_n_cpus (rig.machine), 16);
+  ck_assert_uint_eq (ns_machine_core_of (rig.machine, 9), 1);
+  ck_assert_uint_eq (ns_machine_ccx_of (rig.machine, 3), 1);
+  ck_assert_uint_eq (ns_machine_ccx_of (rig.machine, 13), 2);
+  ck_assert_uint_eq (ns_machine_socket_of (rig.machine, 4), 1);
+  ck_assert_uint_eq (ns_machine_socket_of (rig.machine, 11), 0);
+  ck_assert_int_eq (ns_machine_distance (rig.machine, 0, 0), NS_DIST_SAME);
+  ck_assert_int_eq (ns_machine_distance (rig.machine, 0, 8), NS_DIST_SMT);
+  ck_assert_int_eq (ns_machine_distance (rig.machine, 0, 9), NS_DIST_CCX);
+  ck_assert_int_eq (ns_machine_distance (rig.machine, 1, 3), NS_DIST_SOCKET);
+  ck_assert_int_eq (ns_machine_distance (rig.machine, 3, 4), NS_DIST_REMOTE);
+  ck_assert (ns_machine_cpu_at (rig.machine, 0, NS_DIST_SMT, &cpu) && cpu == 8);
+  ck_assert (ns_machine_cpu_at (rig.machine, 0, NS_DIST_CCX, &cpu) && cpu == 1);
+  ck_assert (ns_machine_cpu_at (rig.machine, 0, NS_DIST_SOCKET, &cpu) && cpu == 2);
+  ck_assert (ns_machine_cpu_at (rig.machine, 0, NS_DIST_REMOTE, &cpu) && cpu == 4);
+  assert_close (ns_machine_c2c_cycles (rig.machine, 0, 4), 141 * 3.0, 1e-12, "remote c2c");
+  assert_close (ns_machine_c2c_cycles (rig.machine, 0, 8), 7 * 3.0, 1e-12, "smt c2c");
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_coherence_by_distance)
+{
+  static const NsDistance dists[] = {
+    NS_DIST_SMT, NS_DIST_CCX, NS_DIST_SOCKET, NS_DIST_REMOTE
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dists); i++)
+    check_pingpong (two_socket_sets, dists[i], FALSE);
+}
+END_TEST
+
+START_TEST (test_atomic_by_distance)
+{
+  /* atomics pay the full transfer even where independent misses overlap (mlp 2) */
+  static const char *const sets[] = {
+    "cpu.sockets", "2", "cpu.ccx_per_socket", "2", "cpu.cores_per_ccx", "2", "cpu.smt", "2",
+    "cpu.mlp", "2", "c2c.smt_ns", "7", "c2c.ccx_ns", "21", "c2c.socket_ns", "73",
+    "c2c.remote_ns", "141",
+    NULL
+  };
+  static const NsDistance dists[] = {
+    NS_DIST_SMT, NS_DIST_CCX, NS_DIST_SOCKET, NS_DIST_REMOTE
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (dists); i++)
+    check_pingpong (sets, dists[i], TRUE);
+}
+END_TEST
+
+/* Scripted steps on several CPUs, each run in its turn: step i is op[i] by actor[i]. */
+enum { OP_LOAD, OP_STORE, OP_STREAM };
+
+#define STREAM_BYTES (1024 * 1024)   /* twice the default L2 */
+
+typedef struct {
+  NsMachine      *machine;
+  guint8         *line;
+  guint8         *stream;
+  const guint    *actor;
+  const guint    *op;
+  guint           n_steps;
+  guint           turn;
+  double          cost[16];      /* cycles of each step, by account delta */
+  guint64         l1_hits[16];   /* L1 load events during each step */
+} Script;
+
+typedef struct {
+  Script *s;
+  guint   me;              /* actor index */
+} Actor;
+
+static void
+actor_thread (NsThread *t, gpointer data)
+{
+  Actor *ac = data;
+  Script *s = ac->s;
+
+  for (guint step = 0; step < s->n_steps; step++) {
+    double before;
+    guint64 l1_before;
+    if (s->actor[step] != ac->me)
+      continue;
+    while (s->turn != step) {
+      ns_insns (t, 1);
+      ns_thread_yield (t);
+    }
+    before = account_total (s->machine) - account_cause (s->machine, NS_CAUSE_INSN);
+    l1_before = ns_machine_account_events (s->machine, NS_CAUSE_L1);
+    if (s->op[step] == OP_STORE)
+      ns_store (t, s->line, 8);
+    else if (s->op[step] == OP_LOAD)
+      ns_load_dep (t, s->line, 8);
+    else
+      for (gsize off = 0; off < STREAM_BYTES; off += 64)
+        ns_load (t, s->stream + off, 8);
+    s->cost[step] = account_total (s->machine) - account_cause (s->machine, NS_CAUSE_INSN) -
+                    before;
+    s->l1_hits[step] = ns_machine_account_events (s->machine, NS_CAUSE_L1) - l1_before;
+    s->turn = step + 1;
+  }
+}
+
+/* Runs a script with three actors on cpus[0..2] of the two-socket machine. */
+static void
+run_script (Rig *rig, Script *s, const guint *actor, const guint *op, guint n_steps,
+            const guint *cpus)
+{
+  static Actor actors[3];
+
+  rig_init (rig, two_socket_sets, NULL);
+  s->machine = rig->machine;
+  s->line = ns_arena_alloc (ns_machine_arena (rig->machine), 64, 64);
+  s->stream = ns_arena_alloc (ns_machine_arena (rig->machine), STREAM_BYTES, 4096);
+  s->actor = actor;
+  s->op = op;
+  s->n_steps = n_steps;
+  for (guint i = 0; i < 3; i++) {
+    actors[i].s = s;
+    actors[i].me = i;
+    ns_engine_spawn (rig->engine, "actor", cpus[i], NS_THREAD_USER, 0, actor_thread,
+                     &actors[i]);
+  }
+  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+}
+
+/* Steps: 0 actor 0 loads, 1 actor 0 loads again, 2 actor 1 loads, 3 actor 1 stores,
+ * 4 actor 0 loads, 5 actor 2 loads, 6 actor 0 loads again, 7 actor 1 stores again,
+ * 8 actor 0 loads again. */
+static const guint script_actor[] = { 0, 0, 1, 1, 0, 2, 0, 1, 0 };
+static const guint script_op[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+
+START_TEST (test_store_invalidates)
+{
+  /* A on cpu 0, B on cpu 2 (other CCX, same socket), B' = B's SMT sibling on cpu 10 */
+  static const guint cpus[] = { 0, 2, 10 };
+  Rig rig;
+  Script s = { 0 };
+  double l1, c2c;
+
+  run_script (&rig, &s, script_actor, script_op, G_N_ELEMENTS (script_actor), cpus);
+
+  l1 = ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
+  c2c = ns_machine_c2c_cycles (rig.machine, 0, 2);
+  assert_close (s.cost[0], ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM), 1e-9, "cold");
+  assert_close (s.cost[1], l1, 1e-9, "A hit");
+  ck_assert_uint_eq (s.l1_hits[1], 1);
+  assert_close (s.cost[2], c2c, 1e-9, "B reads A's clean copy");
+  assert_close (s.cost[3], c2c / param (&rig, "cpu.mlp"), 1e-9, "B's store invalidates A");
+  assert_close (s.cost[4], c2c, 1e-9, "A's copy was invalidated: transfer");
+  ck_assert_uint_eq (s.l1_hits[4], 0);
+  assert_close (s.cost[5], l1, 1e-9, "B' shares B's caches: an L1 hit");
+  ck_assert_uint_eq (s.l1_hits[5], 1);
+  assert_close (s.cost[6], l1, 1e-9, "A hit again");
+  /* A's read left B's line shared: B's next store must invalidate A again */
+  assert_close (s.cost[7], c2c / param (&rig, "cpu.mlp"), 1e-9, "B's second store");
+  assert_close (s.cost[8], c2c, 1e-9, "A's copy was invalidated again");
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_smt_shares_caches)
+{
+  /* A on cpu 0, A' = its SMT sibling on cpu 8, C on cpu 1 (same CCX) */
+  static const guint cpus[] = { 0, 8, 1 };
+  Rig rig;
+  Script s = { 0 };
+  double l1;
+
+  run_script (&rig, &s, script_actor, script_op, G_N_ELEMENTS (script_actor), cpus);
+
+  l1 = ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
+  assert_close (s.cost[2], l1, 1e-9, "sibling reads: shared L1");
+  assert_close (s.cost[3], 0.0, 1e-9, "sibling upgrades a line only its core holds");
+  assert_close (s.cost[4], l1, 1e-9, "A reads the sibling's write: no transfer");
+  assert_close (s.cost[5], ns_machine_c2c_cycles (rig.machine, 0, 1), 1e-9,
+                "C reads the core's Modified line");
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_nearest_and_farthest_holder)
+{
+  /* X on cpu 0, R on cpu 4 (other socket), N on cpu 1 (X's CCX). X and R read the line;
+   * N's read is served by the nearest copy (X, same CCX); N's store must invalidate the
+   * farthest (R, other socket). */
+  static const guint cpus[] = { 0, 4, 1 };
+  static const guint actor[] = { 0, 1, 2, 2, 1 };
+  static const guint op[] = { OP_LOAD, OP_LOAD, OP_LOAD, OP_STORE, OP_LOAD };
+  Rig rig;
+  Script s = { 0 };
+
+  run_script (&rig, &s, actor, op, G_N_ELEMENTS (actor), cpus);
+  assert_close (s.cost[1], ns_machine_c2c_cycles (rig.machine, 4, 0), 1e-9, "R reads X");
+  assert_close (s.cost[2], ns_machine_c2c_cycles (rig.machine, 1, 0), 1e-9, "nearest");
+  assert_close (s.cost[3], ns_machine_c2c_cycles (rig.machine, 1, 4), 1e-9, "farthest");
+  assert_close (s.cost[4], ns_machine_c2c_cycles (rig.machine, 4, 1), 1e-9, "R re-reads");
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_written_back_line)
+{
+  /* W on cpu 0 writes the line, then streams twice its L2 through: the Modified line is
+   * written back into the CCX's victim L3. S on cpu 1 (same CCX) finds it there, not in W;
+   * in a second run F on cpu 2 (other CCX) gets it from that L3 at cross-CCX distance,
+   * not from DRAM. */
+  static const guint cpus[] = { 0, 1, 2 };
+  static const guint actor_s[] = { 0, 0, 1 };
+  static const guint actor_f[] = { 0, 0, 2 };
+  static const guint op[] = { OP_STORE, OP_STREAM, OP_LOAD };
+  Rig rig;
+  Script s = { 0 }, f = { 0 };
+
+  run_script (&rig, &s, actor_s, op, G_N_ELEMENTS (op), cpus);
+  assert_close (s.cost[2], ns_machine_level_cycles (rig.machine, NS_CAUSE_L3), 1e-9,
+                "same CCX: L3 hit");
+  rig_clear (&rig);
+  run_script (&rig, &f, actor_f, op, G_N_ELEMENTS (op), cpus);
+  assert_close (f.cost[2], ns_machine_c2c_cycles (rig.machine, 2, 0), 1e-9,
+                "other CCX: from the L3 copy");
+  rig_clear (&rig);
+}
+END_TEST
+
+typedef struct {
+  NsMachine *machine;
+  guint8    *line, *stream;
+  gsize      stream_bytes;
+  guint      turn;
+  NsCause    reload;       /* what served core 0's reload */
+} Inclusion;
+
+static void
+inclusion_owner (NsThread *t, gpointer data)
+{
+  Inclusion *in = data;
+  guint64 before[NS_CAUSE_N];
+
+  ns_load_dep (t, in->line, 8);
+  in->turn = 1;
+  while (in->turn != 2) {
+    ns_insns (t, 1);
+    ns_thread_yield (t);
+  }
+  for (guint c = 0; c < NS_CAUSE_N; c++)
+    before[c] = ns_machine_account_events (in->machine, (NsCause) c);
+  ns_load_dep (t, in->line, 8);
+  for (guint c = 0; c < NS_CAUSE_N; c++)
+    if (ns_machine_account_events (in->machine, (NsCause) c) != before[c])
+      in->reload = (NsCause) c;
+}
+
+static void
+inclusion_streamer (NsThread *t, gpointer data)
+{
+  Inclusion *in = data;
+
+  while (in->turn != 1) {
+    ns_insns (t, 1);
+    ns_thread_yield (t);
+  }
+  for (gsize off = 0; off < in->stream_bytes; off += 64)
+    ns_load (t, in->stream + off, 8);
+  in->turn = 2;
+}
+
+/* Core 0 reads a line, core 1 of the same CCX streams twice the L3 through it: what
+ * serves core 0's reload? */
+static NsCause
+inclusion_reload (const char *inclusive)
+{
+  const char *const sets[] = {
+    "cache.l3.size_kib", "1024", "cache.l3.inclusive", inclusive, NULL
+  };
+  Rig rig;
+  Inclusion in = { 0 };
+
+  rig_init (&rig, sets, NULL);
+  in.machine = rig.machine;
+  in.line = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+  in.stream_bytes = 2048 * 1024;
+  in.stream = ns_arena_alloc (ns_machine_arena (rig.machine), in.stream_bytes, 4096);
+  in.reload = NS_CAUSE_N;
+  ns_engine_spawn (rig.engine, "owner", 0, NS_THREAD_USER, 0, inclusion_owner, &in);
+  ns_engine_spawn (rig.engine, "streamer", 1, NS_THREAD_USER, 0, inclusion_streamer, &in);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_clear (&rig);
+  return in.reload;
+}
+
+START_TEST (test_l3_inclusion)
+{
+  /* a victim-cache L3 leaves core 0's private copy alone; an inclusive one evicting the
+   * line back-invalidates it there */
+  ck_assert_int_eq (inclusion_reload ("false"), NS_CAUSE_L1);
+  ck_assert_int_eq (inclusion_reload ("true"), NS_CAUSE_DRAM);
+}
+END_TEST
+
+/* ---- system calls ---- */
+
+typedef struct {
+  NsMachine *machine;
+  double     enter, exit;
+} SyscallRun;
+
+static void
+syscall_thread (NsThread *t, gpointer data)
+{
+  SyscallRun *run = data;
+
+  ns_syscall_enter (t);
+  run->enter = ns_machine_account_cycles (run->machine, NULL, NS_CAUSE_SYSCALL);
+  ns_syscall_exit (t);
+  run->exit = ns_machine_account_cycles (run->machine, NULL, NS_CAUSE_SYSCALL) - run->enter;
+}
+
+START_TEST (test_syscall_pieces)
+{
+  double base = default_param ("syscall.base_cycles");
+  double pti = default_param ("syscall.pti_cycles");
+  double ibrs = default_param ("syscall.ibrs_cycles");
+  double ibpb = default_param ("syscall.ibpb_cycles");
+  double verw = default_param ("syscall.verw_cycles");
+  double bhi = default_param ("syscall.bhi_loop_cycles");
+  struct {
+    NsMitigations mit;
+    double        enter, exit;
+  } cases[] = {
+    { { 0 }, base / 2, base / 2 },
+    { { .pti = TRUE }, (base + pti) / 2, (base + pti) / 2 },
+    { { .spectre_v2 = NS_SPECTRE_V2_IBRS, .pti = TRUE, .mds_verw = TRUE },
+      (base + pti + ibrs) / 2, (base + pti + ibrs) / 2 + verw },
+    { { .retbleed = NS_RETBLEED_IBRS }, (base + ibrs) / 2, (base + ibrs) / 2 },
+    { { .srso = NS_SRSO_IBPB }, base / 2 + ibpb, base / 2 },
+    { { .spectre_v2 = NS_SPECTRE_V2_EIBRS, .bhi = NS_BHI_LOOP }, base / 2 + bhi, base / 2 },
+    { { .spectre_v2 = NS_SPECTRE_V2_RETPOLINE, .srso = NS_SRSO_SAFE_RET, .bhi = NS_BHI_HW },
+      base / 2, base / 2 },
+    { { .spectre_v2 = NS_SPECTRE_V2_IBRS, .retbleed = NS_RETBLEED_IBRS, .srso = NS_SRSO_IBPB,
+        .pti = TRUE, .mds_verw = TRUE, .bhi = NS_BHI_LOOP },
+      (base + pti + ibrs) / 2 + ibpb + bhi, (base + pti + ibrs) / 2 + verw },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    Rig rig;
+    SyscallRun run = { 0 };
+    rig_init (&rig, NULL, &cases[i].mit);
+    run.machine = rig.machine;
+    ns_engine_spawn (rig.engine, "sys", 0, NS_THREAD_USER, 0, syscall_thread, &run);
+    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    assert_close (run.enter, cases[i].enter, 1e-12, "syscall enter");
+    assert_close (run.exit, cases[i].exit, 1e-12, "syscall exit");
+    assert_close (account_total (rig.machine), cases[i].enter + cases[i].exit, 1e-12, "total");
+    ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_SYSCALL), 1);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
+/* ---- attribution ---- */
+
+static NS_FUNC (fn_outer, "test_machine_outer", 64, NS_FN_NOINLINE, 3);
+static NS_FUNC (fn_inner, "test_machine_inner", 64, NS_FN_NOINLINE | NS_FN_INDIRECT, 3);
+
+typedef struct {
+  NsMachine *machine;
+  guint8    *obj;
+  guint8    *src, *dst;
+  NsTime     wait_delta;
+} AttrRun;
+
+static void
+attribution_thread (NsThread *t, gpointer data)
+{
+  AttrRun *run = data;
+  NsTime before;
+
+  ns_insns (t, 30);                      /* top level: 20 cycles at IPC 1.5 */
+  ns_call (t, &fn_outer);                /* CALL + IFETCH on outer */
+  ns_mispredict (t, 2);                  /* outer: 30 */
+  ns_charge (t, NS_CAUSE_LOCK_WAIT, 7.5);
+  ns_load (t, run->obj, 8);              /* outer: DRAM (240 − 4) / 2 */
+  ns_load (t, run->obj, 8);              /* L1 hit: free */
+  ns_icall (t, &fn_inner);               /* INDIRECT on outer, CALL on inner */
+  ns_insns (t, 3);                       /* inner: 2 */
+  ns_ret (t);
+  ns_ret (t);
+  before = ns_thread_now (t);
+  ns_account_wait (t, NS_CAUSE_LOCK_WAIT, NS_NS (10));   /* top: 30 cycles, no time */
+  run->wait_delta = ns_thread_now (t) - before;
+  ns_copy (t, run->dst, run->src, 4096); /* top: DRAM bandwidth, 4 bytes/cycle */
+  ns_copy (t, run->dst + 8192, run->src, 4096);   /* source now in L1: 32 bytes/cycle */
+  ns_prefetch (t, run->obj + 4096);
+  ns_load_dep (t, run->obj + 4096, 8);   /* prefetched: an L1 hit */
+}
+
+START_TEST (test_attribution_and_reset)
+{
+  Rig rig;
+  AttrRun run = { 0 };
+  NsMachine *m;
+  guint64 inlined = 9;
+  double call_cost;
+  NsArena *arena;
+
+  rig_init (&rig, NULL, NULL);
+  m = run.machine = rig.machine;
+  arena = ns_machine_arena (m);
+  run.obj = ns_arena_alloc (arena, 8192, 64);
+  run.src = ns_arena_alloc (arena, 4096, 64);
+  run.dst = ns_arena_alloc (arena, 16384, 64);
+  ns_engine_spawn (rig.engine, "attr", 0, NS_THREAD_USER, 0, attribution_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+
+  call_cost = param (&rig, "call.cycles") + param (&rig, "call.prologue_insns") / 1.5;
+  assert_close (ns_machine_account_cycles (m, NULL, NS_CAUSE_INSN), 20.0, 1e-12, "top insn");
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_CALL), call_cost, 1e-12,
+                "outer call");
+  /* one text line (64 bytes at a 64-byte aligned address), cold: DRAM latency */
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_IFETCH), 240.0, 1e-12,
+                "outer ifetch");
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_MISPREDICT), 30.0, 1e-12,
+                "outer mispredict");
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_LOCK_WAIT), 7.5, 1e-12,
+                "outer lock wait");
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_DRAM), 118.0, 1e-12,
+                "outer independent DRAM load");
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_INDIRECT),
+                param (&rig, "icall.predicted_cycles"), 1e-12, "indirect at the call site");
+  assert_close (ns_machine_account_cycles (m, &fn_inner, NS_CAUSE_CALL), call_cost, 1e-12,
+                "inner call");
+  assert_close (ns_machine_account_cycles (m, &fn_inner, NS_CAUSE_INSN), 2.0, 1e-12,
+                "inner insn");
+  ck_assert (ns_machine_account_cycles (m, &fn_inner, NS_CAUSE_INDIRECT) == 0.0);
+  ck_assert (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_INSN) == 0.0);
+  ck_assert_int_eq (run.wait_delta, 0);
+  assert_close (ns_machine_account_cycles (m, NULL, NS_CAUSE_LOCK_WAIT), 30.0, 1e-12,
+                "waiting recorded");
+  assert_close (ns_machine_account_cycles (m, NULL, NS_CAUSE_COPY),
+                4096 / (12.0 / 3.0) + 4096 / 32.0, 1e-9, "copy by bandwidth");
+  assert_close (ns_machine_account_cycles (m, NULL, NS_CAUSE_L1), 4.0, 1e-12, "prefetched");
+  ck_assert_uint_eq (ns_machine_account_events (m, NS_CAUSE_DRAM), 1);
+  ck_assert_uint_eq (ns_machine_account_events (m, NS_CAUSE_L1), 2);
+  ck_assert_uint_eq (ns_machine_account_calls (m, &fn_outer, &inlined), 1);
+  ck_assert_uint_eq (inlined, 0);
+  ck_assert_uint_eq (ns_machine_account_calls (m, &fn_inner, NULL), 1);
+
+  ns_machine_account_reset (m);
+  ck_assert (account_total (m) == 0.0);
+  ck_assert_uint_eq (ns_machine_account_calls (m, &fn_outer, NULL), 0);
+  for (guint c = 0; c < NS_CAUSE_N; c++)
+    ck_assert_uint_eq (ns_machine_account_events (m, (NsCause) c), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_bad_params)
+{
+  static const char *const bad_policy[] = { "cache.policy", "fifo", NULL };
+  NsParams *params = params_with (bad_policy);
+  GError *error = NULL;
+
+  ck_assert_ptr_null (ns_machine_new (params, NULL, NULL, &error));
+  ck_assert_ptr_nonnull (error);
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_ptr_nonnull (strstr (error->message, "fifo"));
+  g_clear_error (&error);
+  ns_params_free (params);
+}
+END_TEST
+
+static Suite *
+machine_suite (void)
+{
+  Suite *s = suite_create ("machine");
+  TCase *chase = tcase_create ("chase");
+  TCase *calls = tcase_create ("calls");
+  TCase *coh = tcase_create ("coherence");
+  TCase *acct = tcase_create ("account");
+
+  tcase_set_timeout (chase, 600);
+  tcase_add_test (chase, test_chase_generic);
+  tcase_add_test (chase, test_chase_other_part);
+  tcase_add_test (chase, test_chase_plru);
+  tcase_add_test (calls, test_safe_ret_penalty);
+  tcase_add_test (calls, test_icall_penalties);
+  tcase_add_test (calls, test_inlined_calls_free);
+  tcase_add_test (coh, test_topology);
+  tcase_add_test (coh, test_coherence_by_distance);
+  tcase_add_test (coh, test_atomic_by_distance);
+  tcase_add_test (coh, test_store_invalidates);
+  tcase_add_test (coh, test_smt_shares_caches);
+  tcase_add_test (coh, test_l3_inclusion);
+  tcase_add_test (coh, test_nearest_and_farthest_holder);
+  tcase_add_test (coh, test_written_back_line);
+  tcase_add_test (acct, test_syscall_pieces);
+  tcase_add_test (acct, test_attribution_and_reset);
+  tcase_add_test (acct, test_bad_params);
+  suite_add_tcase (s, chase);
+  suite_add_tcase (s, calls);
+  suite_add_tcase (s, coh);
+  suite_add_tcase (s, acct);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (machine_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

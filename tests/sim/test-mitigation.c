@@ -1,0 +1,127 @@
+/* test-mitigation.c — default selection per kernel version and command-line overrides. */
+#include "config.h"
+#include <string.h>
+#include <check.h>
+#include "mitigation.h"
+
+/* A Zen 3-like CPU: retpoline always, Safe RET from 6.5. */
+static NsMitigationDefault zen3[] = {
+  { "6.1", "6.4", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: before SRSO", 1 },
+  { "6.5", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_SAFE_RET, FALSE, FALSE,
+    NS_BHI_OFF, "test: SRSO era", 2 },
+};
+
+static gboolean
+has_line (char **explain, const char *prefix, const char *needle)
+{
+  for (guint i = 0; explain[i]; i++)
+    if (g_str_has_prefix (explain[i], prefix) && strstr (explain[i], needle))
+      return TRUE;
+  return FALSE;
+}
+
+START_TEST (test_default_by_kernel_version)
+{
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9.0-rc1", "", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (m.srso, NS_SRSO_SAFE_RET);
+  ck_assert (has_line (m.explain, "spec_rstack_overflow=safe-ret", "SRSO era"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (zen3, 2, "6.2", NULL, &m, NULL));
+  ck_assert_int_eq (m.srso, NS_SRSO_OFF);
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+START_TEST (test_mitigations_off)
+{
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "quiet mitigations=off", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_OFF);
+  ck_assert_int_eq (m.srso, NS_SRSO_OFF);
+  ck_assert (!m.pti);
+  ck_assert (has_line (m.explain, "spectre_v2=off", "kernel command line: mitigations=off"));
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+START_TEST (test_per_key_overrides_left_to_right)
+{
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "mitigations=off spectre_v2=eibrs "
+                                    "spec_rstack_overflow=ibpb pti=on retbleed=stuff "
+                                    "spectre_bhi=on mds=full", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert_int_eq (m.srso, NS_SRSO_IBPB);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_STUFF);
+  ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
+  ck_assert (m.pti && m.mds_verw);
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=retpoline,lfence nopti",
+                                    &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
+  ck_assert (!m.pti);
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+START_TEST (test_errors)
+{
+  NsMitigations m;
+  GError *err = NULL;
+
+  ck_assert (!ns_mitigations_select (zen3, 2, "5.10", "", &m, &err));
+  ck_assert (strstr (err->message, "5.10"));
+  g_clear_error (&err);
+  ck_assert (!ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=bogus", &m, &err));
+  ck_assert (strstr (err->message, "spectre_v2=bogus"));
+  g_clear_error (&err);
+  /* unknown keys are ignored, as the kernel does */
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "console=ttyS0 foo", &m, &err));
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+START_TEST (test_names_round_trip)
+{
+  for (int i = NS_SPECTRE_V2_OFF; i <= NS_SPECTRE_V2_IBRS; i++) {
+    NsSpectreV2 v;
+    ck_assert (ns_spectre_v2_parse (ns_spectre_v2_name (i), &v));
+    ck_assert_int_eq (v, i);
+  }
+  for (int i = NS_SRSO_OFF; i <= NS_SRSO_IBPB; i++) {
+    NsSrso v;
+    ck_assert (ns_srso_parse (ns_srso_name (i), &v));
+    ck_assert_int_eq (v, i);
+  }
+  ck_assert_int_lt (ns_kernel_version_cmp ("6.9.0-rc1", "6.10"), 0);
+  ck_assert_int_eq (ns_kernel_version_cmp ("6.9.0-rc1", "6.9"), 0);
+  ck_assert_int_gt (ns_kernel_version_cmp ("6.13", "6.9"), 0);
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("mitigation");
+  TCase *tc = tcase_create ("select");
+  SRunner *sr;
+  int failed;
+
+  tcase_add_test (tc, test_default_by_kernel_version);
+  tcase_add_test (tc, test_mitigations_off);
+  tcase_add_test (tc, test_per_key_overrides_left_to_right);
+  tcase_add_test (tc, test_errors);
+  tcase_add_test (tc, test_names_round_trip);
+  suite_add_tcase (s, tc);
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,148 @@
+/* test-param.c — the parameter registry and parameter sets. */
+#include "config.h"
+#include <signal.h>
+#include <string.h>
+#include <check.h>
+#include "param.h"
+
+START_TEST (test_every_param_is_documented)
+{
+  GPtrArray *all = ns_param_all ();
+
+  ck_assert_uint_gt (all->len, 40);
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *d = all->pdata[i];
+    NsParams *p = ns_params_new ();
+    ck_assert_msg (d->meaning && strlen (d->meaning) > 10, "%s lacks a meaning", d->name);
+    ck_assert_msg (d->default_source && *d->default_source, "%s lacks a source", d->name);
+    ck_assert_msg (d->unit != NULL, "%s lacks a unit", d->name);
+    /* the default must pass the parameter's own checks */
+    ck_assert_msg (ns_params_set (p, d->name, d->default_value, "test", NULL),
+                   "%s: default '%s' rejected", d->name, d->default_value);
+    if (i > 0)
+      ck_assert_int_lt (strcmp (((NsParamDef *) all->pdata[i - 1])->name, d->name), 0);
+    ns_params_free (p);
+  }
+}
+END_TEST
+
+START_TEST (test_set_and_get)
+{
+  NsParams *p = ns_params_new ();
+  GError *err = NULL;
+
+  ck_assert_double_eq (ns_params_get_double (p, "cache.l2.latency_cycles"), 12);
+  ck_assert (ns_params_set (p, "cache.l2.latency_cycles", "14.5", "a measurement", &err));
+  ck_assert_double_eq (ns_params_get_double (p, "cache.l2.latency_cycles"), 14.5);
+  ck_assert_str_eq (ns_params_get_source (p, "cache.l2.latency_cycles"), "a measurement");
+  ck_assert (ns_params_set (p, "cpu.smt", "1", "s", &err));
+  ck_assert_int_eq (ns_params_get_int (p, "cpu.smt"), 1);
+  ck_assert (ns_params_set (p, "cache.l3.inclusive", "yes", "s", &err));
+  ck_assert (ns_params_get_bool (p, "cache.l3.inclusive"));
+  ck_assert (ns_params_set (p, "cache.policy", "plru", "s", &err));
+  ck_assert_str_eq (ns_params_get_string (p, "cache.policy"), "plru");
+  ns_params_free (p);
+}
+END_TEST
+
+START_TEST (test_rejects_bad_values)
+{
+  NsParams *p = ns_params_new ();
+  GError *err = NULL;
+
+  ck_assert (!ns_params_set (p, "no.such.param", "1", "s", &err));
+  ck_assert (strstr (err->message, "unknown parameter"));
+  g_clear_error (&err);
+  ck_assert (!ns_params_set (p, "cpu.smt", "1.5", "s", &err));
+  ck_assert (strstr (err->message, "integer"));
+  g_clear_error (&err);
+  ck_assert (!ns_params_set (p, "cpu.smt", "3", "s", &err));
+  ck_assert (strstr (err->message, "outside the valid range"));
+  g_clear_error (&err);
+  ck_assert (!ns_params_set (p, "cpu.freq_ghz", "fast", "s", &err));
+  g_clear_error (&err);
+  ck_assert (!ns_params_set (p, "cache.l3.inclusive", "maybe", "s", &err));
+  g_clear_error (&err);
+  ck_assert (!ns_params_set (p, "cpu.freq_ghz", "3", "", &err));
+  ck_assert (strstr (err->message, "source"));
+  g_clear_error (&err);
+  /* failed sets change nothing */
+  ck_assert_int_eq (ns_params_get_int (p, "cpu.smt"), 2);
+  ns_params_free (p);
+}
+END_TEST
+
+START_TEST (test_copy_is_independent)
+{
+  NsParams *a = ns_params_new ();
+  NsParams *b;
+
+  ck_assert (ns_params_set (a, "cpu.freq_ghz", "4.5", "x", NULL));
+  b = ns_params_copy (a);
+  ck_assert (ns_params_set (a, "cpu.freq_ghz", "2.0", "y", NULL));
+  ck_assert_double_eq (ns_params_get_double (b, "cpu.freq_ghz"), 4.5);
+  ck_assert_str_eq (ns_params_get_source (b, "cpu.freq_ghz"), "x");
+  ns_params_free (a);
+  ns_params_free (b);
+}
+END_TEST
+
+static void
+count_param (const NsParamDef *def, const char *value, const char *source, gpointer data)
+{
+  GPtrArray *names = data;
+  if (names->len)
+    ck_assert_int_lt (strcmp (g_ptr_array_index (names, names->len - 1), def->name), 0);
+  g_ptr_array_add (names, (gpointer) def->name);
+  ck_assert (value != NULL && source != NULL);
+}
+
+START_TEST (test_foreach_sorted_complete)
+{
+  NsParams *p = ns_params_new ();
+  GPtrArray *names = g_ptr_array_new ();
+
+  ns_params_foreach (p, count_param, names);
+  ck_assert_uint_eq (names->len, ns_param_all ()->len);
+  g_ptr_array_free (names, TRUE);
+  ns_params_free (p);
+}
+END_TEST
+
+START_TEST (test_duplicate_declaration_aborts)
+{
+  static const NsParamDef dup[] = {
+    { "cpu.ipc", NS_PARAM_DOUBLE, "", "1", "duplicate", "test", FALSE, 1, 0 },
+  };
+  ns_param_registry_init ();
+  ns_param_register (dup, 1);   /* g_error → SIGTRAP */
+}
+END_TEST
+
+static Suite *
+param_suite (void)
+{
+  Suite *s = suite_create ("param");
+  TCase *tc = tcase_create ("registry");
+
+  tcase_add_test (tc, test_every_param_is_documented);
+  tcase_add_test (tc, test_set_and_get);
+  tcase_add_test (tc, test_rejects_bad_values);
+  tcase_add_test (tc, test_copy_is_independent);
+  tcase_add_test (tc, test_foreach_sorted_complete);
+  tcase_add_test_raise_signal (tc, test_duplicate_declaration_aborts, SIGTRAP);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (param_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,620 @@
+/* test-profile.c — CPU profiles: every shipped profile is complete and sourced; bad
+ * profiles fail with file:line; names resolve through the data directory. */
+#include "config.h"
+#include <check.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "profile.h"
+
+/* Parameters every shipped profile must set (cpu.ipc must not be: it is fitted). */
+static const char *const required_params[] = {
+  "cpu.freq_ghz", "cpu.sockets", "cpu.ccx_per_socket", "cpu.cores_per_ccx", "cpu.smt",
+  "cache.l1d.size_kib", "cache.l1d.assoc", "cache.l1d.latency_cycles",
+  "cache.l1i.size_kib", "cache.l1i.assoc",
+  "cache.l2.size_kib", "cache.l2.assoc", "cache.l2.latency_cycles",
+  "cache.l3.size_kib", "cache.l3.assoc", "cache.l3.latency_cycles", "cache.l3.inclusive",
+  "mem.dram_latency_ns",
+  "c2c.smt_ns", "c2c.ccx_ns", "c2c.socket_ns", "c2c.remote_ns",
+  "branch.mispredict_cycles", "lock.atomic_cycles",
+};
+
+static const char *const shipped[] = {
+  "generic", "i5-10210u", "i5-3337u", "ryzen9-5950x", "ryzen9-7950x", "xeon-6985p-c",
+  "xeon-gold-6230r", "zen3-epyc-7713",
+};
+
+/* ---- helpers ---- */
+
+/* TRUE if profile set name itself. */
+static gboolean
+profile_sets (const NsCpuProfile *profile, const char *name)
+{
+  for (guint i = 0; i < profile->set_names->len; i++)
+    if (!strcmp (profile->set_names->pdata[i], name))
+      return TRUE;
+  return FALSE;
+}
+
+/* TRUE if text is NULL or only whitespace. */
+static gboolean
+is_blank (const char *text)
+{
+  if (text == NULL)
+    return TRUE;
+  for (; *text; text++)
+    if (!g_ascii_isspace (*text))
+      return FALSE;
+  return TRUE;
+}
+
+/* Checks that every parameter profile sets carries its own, non-empty source. */
+static void
+check_param_sources (const NsCpuProfile *profile)
+{
+  ck_assert_msg (profile->set_names->len > 0, "%s sets no parameters", profile->path);
+  for (guint i = 0; i < profile->set_names->len; i++) {
+    const char *name = profile->set_names->pdata[i];
+    const NsParamDef *def = ns_param_lookup (name);
+    const char *source = ns_params_get_source (profile->params, name);
+
+    ck_assert_msg (def != NULL, "%s: %s is not a registered parameter", profile->path, name);
+    ck_assert_msg (!is_blank (source), "%s: parameter %s lacks a source", profile->path, name);
+    ck_assert_msg (strcmp (source, def->default_source) != 0,
+                   "%s: parameter %s has the registry default text as its source",
+                   profile->path, name);
+  }
+}
+
+/* Checks the required parameters are set and the fitted one is not. */
+static void
+check_required_params (const NsCpuProfile *profile)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (required_params); i++)
+    ck_assert_msg (profile_sets (profile, required_params[i]), "%s does not set %s",
+                   profile->path, required_params[i]);
+  ck_assert_msg (!profile_sets (profile, "cpu.ipc"),
+                 "%s sets cpu.ipc, which is a free parameter to be fitted", profile->path);
+}
+
+/* TRUE if version lies in def's range. */
+static gboolean
+range_contains (const NsMitigationDefault *def, const char *version)
+{
+  return ns_kernel_version_cmp (version, def->kernel_from) >= 0 &&
+         ns_kernel_version_cmp (version, def->kernel_to) <= 0;
+}
+
+/* Checks mitigation ranges: each sourced, none overlapping, exactly one per 6.1..6.9. */
+static void
+check_mitigation_ranges (const NsCpuProfile *profile)
+{
+  GArray *defs = profile->mitigation_defaults;
+
+  ck_assert_msg (defs->len > 0, "%s has no <mitigations>", profile->path);
+  for (guint i = 0; i < defs->len; i++) {
+    const NsMitigationDefault *a = &g_array_index (defs, NsMitigationDefault, i);
+    ck_assert_msg (!is_blank (a->source),
+                   "%s:%d: <mitigations> lacks a source", profile->path, a->line);
+    ck_assert_msg (ns_kernel_version_cmp (a->kernel_from, a->kernel_to) <= 0,
+                   "%s:%d: reversed kernel range", profile->path, a->line);
+    for (guint j = i + 1; j < defs->len; j++) {
+      const NsMitigationDefault *b = &g_array_index (defs, NsMitigationDefault, j);
+      ck_assert_msg (!(range_contains (a, b->kernel_from) || range_contains (b, a->kernel_from)),
+                     "%s: ranges at lines %d and %d overlap", profile->path, a->line, b->line);
+    }
+  }
+  for (int minor = 1; minor <= 9; minor++) {
+    char version[16];
+    guint hits = 0;
+
+    g_snprintf (version, sizeof version, "6.%d", minor);
+    for (guint i = 0; i < defs->len; i++)
+      hits += range_contains (&g_array_index (defs, NsMitigationDefault, i), version);
+    ck_assert_msg (hits == 1, "%s: kernel %s matched by %u <mitigations> ranges",
+                   profile->path, version, hits);
+  }
+}
+
+/* Writes contents to dir/file; returns the path (newly allocated). */
+static char *
+write_file (const char *dir, const char *file, const char *contents)
+{
+  char *path = g_build_filename (dir, file, NULL);
+  GError *error = NULL;
+
+  ck_assert_msg (g_file_set_contents (path, contents, -1, &error), "cannot write %s", path);
+  return path;
+}
+
+/* Removes dir and the files (and one level of folders) in it. */
+static void
+remove_tree (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+
+  while (d != NULL && (entry = g_dir_read_name (d)) != NULL) {
+    char *path = g_build_filename (dir, entry, NULL);
+    if (g_file_test (path, G_FILE_TEST_IS_DIR))
+      remove_tree (path);
+    else
+      g_unlink (path);
+    g_free (path);
+  }
+  if (d != NULL)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+/* A test profile. Line 4 holds cpu.freq_ghz, line 5 `param5` (a whole element or empty),
+ * line 6 the first <mitigations>, line 7 `extra` (a second element or empty). */
+typedef struct {
+  const char *name;
+  const char *param5;
+  const char *spectre_v2;
+  const char *from;
+  const char *to;
+  const char *extra;
+} TestProfile;
+
+static char *
+test_profile_text (const TestProfile *t)
+{
+  return g_strdup_printf (
+    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    "<cpu name=\"%s\" model=\"Test CPU\">\n"
+    "  <description>test profile</description>\n"
+    "  <param name=\"cpu.freq_ghz\" value=\"2.5\" source=\"test: line four\"/>\n"
+    "  %s\n"
+    "  <mitigations kernel-from=\"%s\" kernel-to=\"%s\" spectre_v2=\"%s\" retbleed=\"off\" "
+    "srso=\"off\" bhi=\"off\" pti=\"false\" mds=\"false\" source=\"test: line six\"/>\n"
+    "  %s\n"
+    "</cpu>\n",
+    t->name, t->param5 ? t->param5 : "", t->from ? t->from : "6.1", t->to ? t->to : "6.99",
+    t->spectre_v2 ? t->spectre_v2 : "retpoline", t->extra ? t->extra : "");
+}
+
+/* Writes t as <tmp>/<stem>.xml and loads it; returns the error (profile must fail). */
+static GError *
+load_bad (const char *stem, const TestProfile *t, char **path_out)
+{
+  char *dir = g_dir_make_tmp ("netsim-profile-XXXXXX", NULL);
+  char *file = g_strconcat (stem, ".xml", NULL);
+  char *text = test_profile_text (t);
+  char *path = write_file (dir, file, text);
+  GError *error = NULL;
+  NsCpuProfile *profile = ns_cpu_profile_load (path, &error);
+
+  ck_assert_msg (profile == NULL, "bad profile %s loaded", path);
+  ck_assert (error != NULL);
+  ck_assert_int_eq (error->domain, NS_ERROR);
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  *path_out = path;
+  remove_tree (dir);
+  g_free (dir);
+  g_free (file);
+  g_free (text);
+  return error;
+}
+
+/* Asserts message starts with "path:line:" and contains needle. */
+static void
+assert_line_error (const GError *error, const char *path, int line, const char *needle)
+{
+  char *prefix = g_strdup_printf ("%s:%d:", path, line);
+
+  ck_assert_msg (g_str_has_prefix (error->message, prefix), "expected '%s...', got '%s'",
+                 prefix, error->message);
+  if (needle != NULL)
+    ck_assert_msg (strstr (error->message, needle) != NULL, "expected '%s' in '%s'", needle,
+                   error->message);
+  g_free (prefix);
+}
+
+/* ---- shipped profiles ---- */
+
+/* Every *.xml in the profile folder loads and is complete: a new file is covered too. */
+START_TEST (test_shipped_profiles_complete)
+{
+  char *dir_path = g_build_filename (ns_data_dir (), "scenarios", "cpus", NULL);
+  GDir *dir = g_dir_open (dir_path, 0, NULL);
+  const char *entry;
+  guint n = 0;
+
+  ck_assert_msg (dir != NULL, "no profile folder %s", dir_path);
+  while ((entry = g_dir_read_name (dir)) != NULL) {
+    char *path, *stem;
+    GError *error = NULL;
+    NsCpuProfile *profile;
+
+    if (!g_str_has_suffix (entry, ".xml"))
+      continue;
+    path = g_build_filename (dir_path, entry, NULL);
+    stem = g_strndup (entry, strlen (entry) - 4);
+    profile = ns_cpu_profile_load (path, &error);
+    ck_assert_msg (profile != NULL, "%s: %s", path, error ? error->message : "?");
+    ck_assert_str_eq (profile->name, stem);
+    ck_assert_msg (profile->model[0] != '\0' && profile->description[0] != '\0',
+                   "%s: model and description must say something", path);
+    check_param_sources (profile);
+    check_required_params (profile);
+    check_mitigation_ranges (profile);
+    ns_cpu_profile_free (profile);
+    g_free (stem);
+    g_free (path);
+    n++;
+  }
+  g_dir_close (dir);
+  g_free (dir_path);
+  ck_assert_uint_ge (n, G_N_ELEMENTS (shipped));
+}
+END_TEST
+
+START_TEST (test_list_sorted)
+{
+  GPtrArray *names = ns_cpu_profile_list ();
+
+  ck_assert_uint_eq (names->len, G_N_ELEMENTS (shipped));
+  for (guint i = 0; i < names->len; i++)
+    ck_assert_str_eq (names->pdata[i], shipped[i]);
+  g_ptr_array_unref (names);
+}
+END_TEST
+
+/* Loading by name works for every listed profile and names the file it read. */
+START_TEST (test_load_by_name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (shipped); i++) {
+    GError *error = NULL;
+    NsCpuProfile *profile = ns_cpu_profile_load (shipped[i], &error);
+    char *file = g_strconcat (shipped[i], ".xml", NULL);
+
+    ck_assert_msg (profile != NULL, "%s: %s", shipped[i], error ? error->message : "?");
+    ck_assert_str_eq (profile->name, shipped[i]);
+    ck_assert (g_str_has_suffix (profile->path, file));
+    ns_cpu_profile_free (profile);
+    g_free (file);
+  }
+}
+END_TEST
+
+/* Values the profile sets carry its sources; the rest keep the registry's. */
+START_TEST (test_overlay_keeps_registry_defaults)
+{
+  GError *error = NULL;
+  NsCpuProfile *profile = ns_cpu_profile_load ("ryzen9-5950x", &error);
+  const NsParamDef *ipc = ns_param_lookup ("cpu.ipc");
+
+  ck_assert_msg (profile != NULL, "%s", error ? error->message : "?");
+  ck_assert_double_eq_tol (ns_params_get_double (profile->params, "cpu.freq_ghz"), 4.9, 1e-9);
+  ck_assert_int_eq (ns_params_get_int (profile->params, "cpu.ccx_per_socket"), 2);
+  ck_assert (!ns_params_get_bool (profile->params, "cache.l3.inclusive"));
+  ck_assert (strstr (ns_params_get_source (profile->params, "c2c.ccx_ns"), "[M1]") != NULL);
+  ck_assert_str_eq (ns_params_get_text (profile->params, "cpu.ipc"), ipc->default_value);
+  ck_assert_str_eq (ns_params_get_source (profile->params, "cpu.ipc"), ipc->default_source);
+  ns_cpu_profile_free (profile);
+}
+END_TEST
+
+/* The Zen 3 stand-in of seed 000 runs Safe RET on 6.9 but not on 6.1; the Zen 4 part
+ * switches from retpoline to AutoIBRS at 6.3. */
+START_TEST (test_kernel_version_cliffs)
+{
+  GError *error = NULL;
+  NsCpuProfile *zen3 = ns_cpu_profile_load ("zen3-epyc-7713", &error);
+  NsCpuProfile *zen4 = ns_cpu_profile_load ("ryzen9-7950x", &error);
+  NsMitigations mit = { 0 };
+
+  ck_assert (zen3 != NULL && zen4 != NULL);
+  ck_assert (ns_mitigations_select ((NsMitigationDefault *) zen3->mitigation_defaults->data,
+                                    zen3->mitigation_defaults->len, "6.9.0-rc1", "", &mit,
+                                    &error));
+  ck_assert_int_eq (mit.srso, NS_SRSO_SAFE_RET);
+  ck_assert_int_eq (mit.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ns_mitigations_clear (&mit);
+  ck_assert (ns_mitigations_select ((NsMitigationDefault *) zen3->mitigation_defaults->data,
+                                    zen3->mitigation_defaults->len, "6.1", "", &mit, &error));
+  ck_assert_int_eq (mit.srso, NS_SRSO_OFF);
+  ns_mitigations_clear (&mit);
+  ck_assert (ns_mitigations_select ((NsMitigationDefault *) zen4->mitigation_defaults->data,
+                                    zen4->mitigation_defaults->len, "6.2", "", &mit, &error));
+  ck_assert_int_eq (mit.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ns_mitigations_clear (&mit);
+  ck_assert (ns_mitigations_select ((NsMitigationDefault *) zen4->mitigation_defaults->data,
+                                    zen4->mitigation_defaults->len, "6.3", "", &mit, &error));
+  ck_assert_int_eq (mit.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ns_mitigations_clear (&mit);
+  ns_cpu_profile_free (zen3);
+  ns_cpu_profile_free (zen4);
+}
+END_TEST
+
+START_TEST (test_unknown_name_lists_available)
+{
+  GError *error = NULL;
+  NsCpuProfile *profile = ns_cpu_profile_load ("pentium-4", &error);
+
+  ck_assert (profile == NULL);
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (strstr (error->message, "pentium-4") != NULL, "%s", error->message);
+  for (guint i = 0; i < G_N_ELEMENTS (shipped); i++)
+    ck_assert_msg (strstr (error->message, shipped[i]) != NULL, "'%s' not listed in: %s",
+                   shipped[i], error->message);
+  g_error_free (error);
+}
+END_TEST
+
+/* ---- bad profiles ---- */
+
+/* The template itself is valid: the failures below come from the one change each makes. */
+START_TEST (test_minimal_profile_loads)
+{
+  TestProfile t = { .name = "minimal" };
+  char *dir = g_dir_make_tmp ("netsim-profile-XXXXXX", NULL);
+  char *text = test_profile_text (&t);
+  char *path = write_file (dir, "minimal.xml", text);
+  GError *error = NULL;
+  NsCpuProfile *profile = ns_cpu_profile_load (path, &error);
+  const NsMitigationDefault *def;
+
+  ck_assert_msg (profile != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (profile->set_names->len, 1);
+  ck_assert_str_eq (ns_params_get_source (profile->params, "cpu.freq_ghz"), "test: line four");
+  ck_assert_uint_eq (profile->mitigation_defaults->len, 1);
+  def = &g_array_index (profile->mitigation_defaults, NsMitigationDefault, 0);
+  ck_assert_int_eq (def->line, 6);
+  ck_assert_str_eq (def->kernel_from, "6.1");
+  ck_assert_str_eq (def->kernel_to, "6.99");
+  ck_assert_int_eq (def->spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (!def->pti && !def->mds_verw);
+  ck_assert_str_eq (def->source, "test: line six");
+  ns_cpu_profile_free (profile);
+  remove_tree (dir);
+  g_free (path);
+  g_free (text);
+  g_free (dir);
+}
+END_TEST
+
+START_TEST (test_param_without_source)
+{
+  TestProfile t = { .name = "nosource",
+                    .param5 = "<param name=\"cpu.smt\" value=\"2\"/>" };
+  char *path;
+  GError *error = load_bad ("nosource", &t, &path);
+
+  assert_line_error (error, path, 5, NULL);
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_param_blank_source)
+{
+  TestProfile t = { .name = "blank",
+                    .param5 = "<param name=\"cpu.smt\" value=\"2\" source=\"   \"/>" };
+  char *path;
+  GError *error = load_bad ("blank", &t, &path);
+
+  assert_line_error (error, path, 5, NULL);
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_unknown_param)
+{
+  TestProfile t = { .name = "unknown",
+                    .param5 = "<param name=\"cpu.warp_factor\" value=\"9\" source=\"x\"/>" };
+  char *path;
+  GError *error = load_bad ("unknown", &t, &path);
+
+  assert_line_error (error, path, 5, "cpu.warp_factor");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_value_out_of_range)
+{
+  TestProfile t = { .name = "range",
+                    .param5 = "<param name=\"cpu.smt\" value=\"3\" source=\"x\"/>" };
+  char *path;
+  GError *error = load_bad ("range", &t, &path);
+
+  assert_line_error (error, path, 5, "outside the valid range");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_value_wrong_type)
+{
+  TestProfile t = { .name = "type",
+                    .param5 = "<param name=\"cpu.sockets\" value=\"two\" source=\"x\"/>" };
+  char *path;
+  GError *error = load_bad ("type", &t, &path);
+
+  assert_line_error (error, path, 5, "integer");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_param_set_twice)
+{
+  TestProfile t = { .name = "twice",
+                    .param5 = "<param name=\"cpu.freq_ghz\" value=\"3\" source=\"x\"/>" };
+  char *path;
+  GError *error = load_bad ("twice", &t, &path);
+
+  assert_line_error (error, path, 5, "line 4");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_name_differs_from_stem)
+{
+  TestProfile t = { .name = "other-name" };
+  char *path;
+  GError *error = load_bad ("stem", &t, &path);
+
+  assert_line_error (error, path, 2, "other-name");
+  ck_assert_msg (strstr (error->message, "'stem'") != NULL, "%s", error->message);
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_bad_enum_value)
+{
+  TestProfile t = { .name = "enum", .spectre_v2 = "retpolin" };
+  char *path;
+  GError *error = load_bad ("enum", &t, &path);
+
+  assert_line_error (error, path, 6, "retpolin");
+  ck_assert_msg (strstr (error->message, "retpoline, lfence, eibrs, ibrs") != NULL, "%s",
+                 error->message);
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_overlapping_ranges)
+{
+  TestProfile t = { .name = "overlap", .to = "6.5",
+                    .extra = "<mitigations kernel-from=\"6.5\" kernel-to=\"6.99\" "
+                             "spectre_v2=\"off\" retbleed=\"off\" srso=\"off\" bhi=\"off\" "
+                             "pti=\"false\" mds=\"false\" source=\"x\"/>" };
+  char *path;
+  GError *error = load_bad ("overlap", &t, &path);
+
+  assert_line_error (error, path, 7, "overlap");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_reversed_range)
+{
+  TestProfile t = { .name = "reversed", .from = "6.9", .to = "6.1" };
+  char *path;
+  GError *error = load_bad ("reversed", &t, &path);
+
+  assert_line_error (error, path, 6, "after");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_mitigations_without_source)
+{
+  TestProfile t = { .name = "mitsource", .to = "6.4",
+                    .extra = "<mitigations kernel-from=\"6.5\" kernel-to=\"6.99\" "
+                             "spectre_v2=\"off\" retbleed=\"off\" srso=\"off\" bhi=\"off\" "
+                             "pti=\"false\" mds=\"false\"/>" };
+  char *path;
+  GError *error = load_bad ("mitsource", &t, &path);
+
+  assert_line_error (error, path, 7, NULL);
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+/* $NETSIM_DATADIR decides where names are looked up and listed. */
+START_TEST (test_datadir_from_environment)
+{
+  char *src_schema = g_build_filename (ns_data_dir (), "scenarios", "cpu.rng", NULL);
+  char *dir = g_dir_make_tmp ("netsim-datadir-XXXXXX", NULL);
+  char *scen = g_build_filename (dir, "scenarios", NULL);
+  char *cpus = g_build_filename (scen, "cpus", NULL);
+  char *old = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  TestProfile t = { .name = "only-one" };
+  char *schema_text, *text, *schema_path, *path;
+  GPtrArray *names;
+  NsCpuProfile *profile;
+  GError *error = NULL;
+
+  ck_assert (g_file_get_contents (src_schema, &schema_text, NULL, NULL));
+  ck_assert_int_eq (g_mkdir_with_parents (cpus, 0700), 0);
+  schema_path = write_file (scen, "cpu.rng", schema_text);
+  text = test_profile_text (&t);
+  path = write_file (cpus, "only-one.xml", text);
+  g_setenv ("NETSIM_DATADIR", dir, TRUE);
+
+  ck_assert_str_eq (ns_data_dir (), dir);
+  names = ns_cpu_profile_list ();
+  ck_assert_uint_eq (names->len, 1);
+  ck_assert_str_eq (names->pdata[0], "only-one");
+  g_ptr_array_unref (names);
+  profile = ns_cpu_profile_load ("only-one", &error);
+  ck_assert_msg (profile != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (profile->path, path);
+  ns_cpu_profile_free (profile);
+  profile = ns_cpu_profile_load ("generic", &error);
+  ck_assert (profile == NULL);
+  ck_assert_msg (strstr (error->message, "available: only-one") != NULL, "%s", error->message);
+  g_clear_error (&error);
+
+  if (old != NULL)
+    g_setenv ("NETSIM_DATADIR", old, TRUE);
+  else
+    g_unsetenv ("NETSIM_DATADIR");
+  remove_tree (dir);
+  g_free (old);
+  g_free (path);
+  g_free (text);
+  g_free (schema_path);
+  g_free (schema_text);
+  g_free (cpus);
+  g_free (scen);
+  g_free (dir);
+  g_free (src_schema);
+}
+END_TEST
+
+static Suite *
+profile_suite (void)
+{
+  Suite *s = suite_create ("profile");
+  TCase *shipped_case = tcase_create ("shipped");
+  TCase *bad = tcase_create ("bad");
+
+  tcase_add_test (shipped_case, test_shipped_profiles_complete);
+  tcase_add_test (shipped_case, test_list_sorted);
+  tcase_add_test (shipped_case, test_load_by_name);
+  tcase_add_test (shipped_case, test_overlay_keeps_registry_defaults);
+  tcase_add_test (shipped_case, test_kernel_version_cliffs);
+  tcase_add_test (shipped_case, test_unknown_name_lists_available);
+  tcase_add_test (shipped_case, test_datadir_from_environment);
+  suite_add_tcase (s, shipped_case);
+
+  tcase_add_test (bad, test_minimal_profile_loads);
+  tcase_add_test (bad, test_param_without_source);
+  tcase_add_test (bad, test_param_blank_source);
+  tcase_add_test (bad, test_unknown_param);
+  tcase_add_test (bad, test_value_out_of_range);
+  tcase_add_test (bad, test_value_wrong_type);
+  tcase_add_test (bad, test_param_set_twice);
+  tcase_add_test (bad, test_name_differs_from_stem);
+  tcase_add_test (bad, test_bad_enum_value);
+  tcase_add_test (bad, test_overlapping_ranges);
+  tcase_add_test (bad, test_reversed_range);
+  tcase_add_test (bad, test_mitigations_without_source);
+  suite_add_tcase (s, bad);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (profile_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,707 @@
+/* test-scenario.c — scenario loading, defaults, --set overrides, typed getters, parsers,
+ * and the table of malformed and hostile scenario files. */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "scenario.h"
+
+/* Path of a file under tests/data (TESTS_SRCDIR, else the source tree). */
+static char *
+data_path (const char *sub, const char *name)
+{
+  const char *tests = g_getenv ("TESTS_SRCDIR");
+
+  if (tests != NULL)
+    return g_build_filename (tests, "data", sub, name, NULL);
+  return g_build_filename (NS_SRCDIR, "tests", "data", sub, name, NULL);
+}
+
+/* Loads tests/data/good/name with sets (NULL-terminated, may be NULL); must succeed. */
+static NsScenario *
+load_good (const char *name, const char *const *sets)
+{
+  g_autofree char *path = data_path ("good", name);
+  GError *error = NULL;
+  NsScenario *sc = ns_scenario_load (path, sets, &error);
+
+  ck_assert_msg (sc != NULL, "%s: %s", name, error != NULL ? error->message : "?");
+  return sc;
+}
+
+/* Loads tests/data/good/name with sets; must fail with NS_ERROR_INPUT. Returns the
+ * message with the file's path replaced by its base name. */
+static char *
+load_fails (const char *name, const char *const *sets)
+{
+  g_autofree char *path = data_path ("good", name);
+  GError *error = NULL;
+  NsScenario *sc = ns_scenario_load (path, sets, &error);
+  char *message;
+
+  ck_assert_msg (sc == NULL, "%s loaded", name);
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  if (g_str_has_prefix (error->message, path))
+    message = g_strconcat (name, error->message + strlen (path), NULL);
+  else
+    message = g_strdup (error->message);
+  g_error_free (error);
+  return message;
+}
+
+/* The element children names of the root of sc, space-separated. */
+static char *
+root_children (const NsScenario *sc)
+{
+  GString *names = g_string_new (NULL);
+
+  for (xmlNodePtr n = xmlDocGetRootElement (sc->doc)->children; n != NULL; n = n->next)
+    if (n->type == XML_ELEMENT_NODE)
+      g_string_append_printf (names, "%s%s", names->len ? " " : "", (const char *) n->name);
+  return g_string_free (names, FALSE);
+}
+
+START_TEST (test_defaults)
+{
+  NsScenario *sc = load_good ("minimal.xml", NULL);
+
+  ck_assert_str_eq (sc->name, "minimal");
+  ck_assert_str_eq (sc->description, "");
+  ck_assert_str_eq (sc->cpu, "generic");
+  ck_assert_str_eq (sc->kernel_version, "6.9");
+  ck_assert_str_eq (sc->cmdline, "");
+  ck_assert_uint_eq (sc->patches->len, 0);
+  ck_assert_uint_eq (g_hash_table_size (sc->config), 0);
+  ck_assert_uint_eq (sc->param_names->len, 0);
+  ck_assert_str_eq (sc->workload_type, "pointer-chase");
+  ck_assert_str_eq ((const char *) sc->workload->name, "workload");
+  ck_assert_uint_eq (sc->seed, 1);
+  ck_assert_str_eq (sc->measure.metric, "cycles_per_load");
+  ck_assert_int_eq (sc->measure.warmup, 0);
+  ck_assert_int_eq (sc->measure.duration, NS_MS (1));
+  ck_assert_uint_eq (sc->measure.repetitions, 1);
+  ck_assert_int_eq (sc->measure.aggregate, NS_AGG_MEAN);
+  ck_assert_double_eq (sc->measure.converge, 0.0);
+  ck_assert_double_eq (sc->measure.confidence, 0.95);
+  ck_assert_int_eq (sc->measure.batch, NS_US (100));
+  ck_assert_int_eq (sc->measure.max_duration, NS_MS (100));
+  ck_assert_uint_eq (sc->measure.min_batches, 5);
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_full)
+{
+  NsScenario *sc = load_good ("pointer-chase.xml", NULL);
+
+  ck_assert_str_eq (sc->name, "pointer-chase");
+  ck_assert_str_eq (sc->description, "Dependent loads over a 64 KiB working set.");
+  ck_assert_uint_eq (sc->seed, 7);
+  ck_assert_str_eq (sc->kernel_version, "6.9.0-rc1");
+  ck_assert_str_eq (sc->cmdline, "mitigations=off quiet");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_RETPOLINE"), "y");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_NET_CLS_ACT"), "m");
+  ck_assert_uint_eq (sc->patches->len, 1);
+  ck_assert_str_eq (g_ptr_array_index (sc->patches, 0), "udp-rescore-single-site");
+  ck_assert_uint_eq (sc->param_names->len, 2);
+  ck_assert_str_eq (g_ptr_array_index (sc->param_names, 1), "core.base_ipc");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_values, 1), "2.5");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 1), "netsim calibrate on host");
+  ck_assert_int_eq (sc->measure.warmup, NS_US (10));
+  ck_assert_int_eq (sc->measure.duration, NS_US (100));
+  ck_assert_uint_eq (sc->measure.repetitions, 3);
+  ck_assert_int_eq (sc->measure.aggregate, NS_AGG_HARMONIC);
+  ck_assert_double_eq (sc->measure.converge, 0.01);
+  ck_assert_double_eq (sc->measure.confidence, 0.99);
+  ck_assert_int_eq (sc->measure.batch, NS_US (10));
+  ck_assert_int_eq (sc->measure.max_duration, NS_MS (10));
+  ck_assert_uint_eq (sc->measure.min_batches, 8);
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_profile_path_resolved)
+{
+  g_autofree char *path = data_path ("good", "profile-path.xml");
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autofree char *expected = g_build_filename (folder, "../cpus/test-cpu.xml", NULL);
+  NsScenario *sc = load_good ("profile-path.xml", NULL);
+
+  ck_assert_str_eq (sc->cpu, expected);
+  ck_assert_str_eq (sc->workload_type, "udp-sink");
+  ck_assert_int_eq (sc->measure.duration, NS_MS (2));
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_variants)
+{
+  NsScenario *sc = load_good ("variants.xml", NULL);
+  g_autofree char *working_set = NULL;
+
+  /* the variants' sets are checked on a copy: the scenario itself is unchanged */
+  ck_assert (ns_xml_get_string (sc, sc->workload, "working-set", NULL, &working_set, NULL));
+  ck_assert_str_eq (working_set, "16KiB");
+  ck_assert_uint_eq (sc->param_names->len, 0);
+  ck_assert_uint_eq (g_hash_table_size (sc->config), 0);
+  ns_scenario_free (sc);
+}
+END_TEST
+
+/* Every scenario shipped under scenarios/ (but not the CPU profiles) loads. */
+START_TEST (test_shipped_scenarios)
+{
+  const char *datadir = g_getenv ("NETSIM_DATADIR");
+  g_autofree char *top = g_build_filename (datadir ? datadir : NS_SRCDIR, "scenarios", NULL);
+  GDir *dir = g_dir_open (top, 0, NULL);
+  const char *sub;
+
+  ck_assert_ptr_nonnull (dir);
+  while ((sub = g_dir_read_name (dir)) != NULL) {
+    g_autofree char *folder = g_build_filename (top, sub, NULL);
+    GDir *inner;
+    const char *name;
+
+    if (g_str_equal (sub, "cpus") || !g_file_test (folder, G_FILE_TEST_IS_DIR))
+      continue;
+    inner = g_dir_open (folder, 0, NULL);
+    while (inner != NULL && (name = g_dir_read_name (inner)) != NULL) {
+      g_autofree char *path = g_build_filename (folder, name, NULL);
+      GError *error = NULL;
+      NsScenario *sc;
+
+      if (!g_str_has_suffix (name, ".xml"))
+        continue;
+      sc = ns_scenario_load (path, NULL, &error);
+      ck_assert_msg (sc != NULL, "%s", error != NULL ? error->message : path);
+      ns_scenario_free (sc);
+    }
+    if (inner != NULL)
+      g_dir_close (inner);
+  }
+  g_dir_close (dir);
+}
+END_TEST
+
+START_TEST (test_dump)
+{
+  const char *const sets[] = { "seed=42", NULL };
+  NsScenario *sc = load_good ("minimal.xml", sets);
+  g_autofree char *dump = ns_scenario_dump (sc);
+
+  ck_assert (g_str_has_prefix (dump, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
+  ck_assert_ptr_nonnull (strstr (dump, "<scenario name=\"minimal\" seed=\"42\">"));
+  ck_assert_ptr_nonnull (strstr (dump, "<measure metric=\"cycles_per_load\"/>"));
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_set_attributes)
+{
+  const char *const sets[] = {
+    "seed=5", "measure.duration=2ms", "kernel.cmdline=mitigations=off", "cpu.profile=zen3",
+    "workload.working-set=1MiB", "measure.aggregate=harmonic", NULL
+  };
+  NsScenario *sc = load_good ("minimal.xml", sets);
+  g_autofree char *working_set = NULL;
+
+  ck_assert_uint_eq (sc->seed, 5);
+  ck_assert_int_eq (sc->measure.duration, NS_MS (2));
+  ck_assert_int_eq (sc->measure.batch, NS_US (200));          /* default follows duration */
+  ck_assert_int_eq (sc->measure.max_duration, NS_MS (200));
+  ck_assert_str_eq (sc->cmdline, "mitigations=off");           /* split at the first '=' */
+  ck_assert_str_eq (sc->cpu, "zen3");
+  ck_assert_int_eq (sc->measure.aggregate, NS_AGG_HARMONIC);
+  ck_assert (ns_xml_get_string (sc, sc->workload, "working-set", NULL, &working_set, NULL));
+  ck_assert_str_eq (working_set, "1MiB");
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_set_value_with_equals)
+{
+  const char *const sets[] = { "kernel.cmdline=a=b c=d=", NULL };
+  NsScenario *sc = load_good ("pointer-chase.xml", sets);
+
+  ck_assert_str_eq (sc->cmdline, "a=b c=d=");
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_set_param)
+{
+  const char *const sets[] = {
+    "param.cache.l2.latency_cycles=20",    /* replaces */
+    "param.a.b.c.d=x=y",                   /* adds, dots in the name, '=' in the value */
+    NULL
+  };
+  NsScenario *sc = load_good ("pointer-chase.xml", sets);
+  const char *const more[] = { "param.x.y.z=1", NULL };
+  NsScenario *minimal = load_good ("minimal.xml", more);
+  g_autofree char *order = root_children (minimal);
+
+  ck_assert_uint_eq (sc->param_names->len, 3);
+  ck_assert_str_eq (g_ptr_array_index (sc->param_names, 0), "cache.l2.latency_cycles");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_values, 0), "20");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "command line: --set");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_names, 2), "a.b.c.d");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_values, 2), "x=y");
+  ck_assert_str_eq (g_ptr_array_index (minimal->param_names, 0), "x.y.z");
+  ck_assert_str_eq (order, "cpu kernel param workload measure");   /* schema place */
+  ns_scenario_free (sc);
+  ns_scenario_free (minimal);
+}
+END_TEST
+
+START_TEST (test_set_creates_elements)
+{
+  const char *const sets[] = {
+    "kernel.patch[1].name=p1", "kernel.patch[2].name=p2",
+    "kernel.config[1].name=CONFIG_X", "kernel.config[1].value=y",
+    "description.lang=en", NULL
+  };
+  const char *const indexed[] = {
+    "kernel.config[2].value=n", "kernel.config[3].name=CONFIG_NEW",
+    "kernel.config[3].value=m", NULL
+  };
+  g_autofree char *bad = NULL;
+  NsScenario *sc;
+
+  /* description takes no attributes: created, then judged by the schema */
+  bad = load_fails ("minimal.xml", sets);
+  ck_assert_str_eq (bad, "minimal.xml:3: element description: unknown attribute 'lang' (it "
+                    "takes none) (after --set description.lang=en)");
+
+  sc = load_good ("minimal.xml", (const char *const[]) { sets[0], sets[1], sets[2], sets[3],
+                                                          NULL });
+  ck_assert_uint_eq (sc->patches->len, 2);
+  ck_assert_str_eq (g_ptr_array_index (sc->patches, 1), "p2");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_X"), "y");
+  ns_scenario_free (sc);
+
+  sc = load_good ("pointer-chase.xml", indexed);
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_NET_CLS_ACT"), "n");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_NEW"), "m");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_RETPOLINE"), "y");
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_set_errors_in_document)
+{
+  static const struct { const char *set, *expected; } cases[] = {
+    { "measure.repetitions=x", "minimal.xml:7: element measure: attribute 'repetitions': "
+      "expected a positive integer, got 'x' (after --set measure.repetitions=x)" },
+    { "kernel.config[1].name=CONFIG_Z", "minimal.xml:5: element config: missing required "
+      "attribute 'value' (expected an option value such as y, m or n) (after --set "
+      "kernel.config[1].name=CONFIG_Z)" },
+    { "report.format=json", "minimal.xml:3: element scenario: unexpected element 'report' "
+      "(allowed: description, cpu, kernel, param, workload, measure, variants, comparisons) "
+      "(after --set report.format=json)" },
+    { "measure.duration=0", "minimal.xml:7: element measure: attribute 'duration': expected "
+      "a time > 0, got '0'" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_autofree char *message = load_fails ("minimal.xml",
+                                           (const char *const[]) { cases[i].set, NULL });
+
+    ck_assert_str_eq (message, cases[i].expected);
+  }
+}
+END_TEST
+
+START_TEST (test_set_bad_syntax)
+{
+  static const struct { const char *set, *expected; } cases[] = {
+    { "seed", "--set seed: expected PATH=VALUE (e.g. measure.duration=2ms)" },
+    { "=5", "--set =5: empty PATH before '='" },
+    { "seed=", "--set seed=: empty value after '='" },
+    { "measure..duration=1ms", "--set measure..duration=1ms: empty element name in the path" },
+    { ".seed=1", "--set .seed=1: empty element name in the path" },
+    { "measure.=1ms", "--set measure.=1ms: empty attribute name at the end of the path" },
+    { "kernel.config[0].name=X", "--set kernel.config[0].name=X: bad index in 'config[0]'" },
+    { "kernel.config[x].name=X", "--set kernel.config[x].name=X: bad index in 'config[x]'" },
+    { "kernel.config[1.name=X", "--set kernel.config[1.name=X: bad index in 'config[1'" },
+    { "kernel.config[3].name=X", "--set kernel.config[3].name=X: cannot create config[3]: "
+      "element kernel has only 0 <config> elements" },
+    { "measure.duration[2]=1ms", "--set measure.duration[2]=1ms: 'duration[2]' is not a "
+      "valid attribute name" },
+    { "ns:attr=1", "--set ns:attr=1: 'ns:attr' is not a valid attribute name" },
+    { "mea sure.x=1", "--set mea sure.x=1: 'mea sure' is not a valid element or attribute "
+      "name" },
+    { "param.=1", "--set param.=1: expected param.NAME=VALUE" },
+    { "param.a..b=1", "--set param.a..b=1: expected param.NAME=VALUE" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_autofree char *message = load_fails ("minimal.xml",
+                                           (const char *const[]) { cases[i].set, NULL });
+
+    ck_assert_msg (g_str_has_prefix (message, cases[i].expected), "'%s'", message);
+  }
+}
+END_TEST
+
+/* The malformed and hostile files: each must fail with file:line and a key phrase. */
+static const struct {
+  const char *file;
+  int         line;
+  const char *phrase;
+} bad_files[] = {
+  /* not well-formed */
+  { "unclosed-tag.xml", 7, "Opening and ending tag mismatch: kernel line 4" },
+  { "bad-quoting.xml", 3, "AttValue: \" or ' expected" },
+  { "garbage-after-root.xml", 8, "Extra content at the end of the document" },
+  { "empty.xml", 1, "file is empty" },
+  { "binary-junk.xml", 1, "Start tag expected" },
+  { "wrong-encoding.xml", 2, "file is not valid UTF-8" },
+  { "unsupported-encoding.xml", 1, "Unsupported encoding NETSIM-7" },
+  { "deep-nesting.xml", 6, "elements nested too deeply" },
+  { "undeclared-entity.xml", 3, "Entity 'secret' not defined" },
+  /* hostile */
+  { "billion-laughs.xml", 3, "DOCTYPE declares general entity 'lol'" },
+  { "quadratic-blowup.xml", 2, "DOCTYPE declares general entity 'a'" },
+  { "external-entity.xml", 3, "declares external general entity 'passwd'" },
+  { "external-dtd.xml", 2, "DOCTYPE refers to an external DTD" },
+  { "doctype-http.xml", 3, "external DTD ('http://attacker.example/scenario.dtd')" },
+  { "parameter-entity.xml", 3, "declares external parameter entity 'remote'" },
+  { "xinclude.xml", 4, "XInclude element 'include' is not allowed" },
+  /* structure */
+  { "wrong-root.xml", 2, "expected root element 'scenario', got 'profile'" },
+  { "missing-measure.xml", 2, "element scenario: missing required element 'measure'" },
+  { "missing-metric.xml", 6, "element measure: missing required attribute 'metric'" },
+  { "missing-cpu.xml", 4, "element scenario: missing element 'cpu' before 'kernel'" },
+  { "missing-param-source.xml", 6, "element param: missing required attribute 'source'" },
+  { "missing-workload-type.xml", 5, "element workload: missing required attribute 'type'" },
+  { "unknown-element.xml", 7, "element scenario: unexpected element 'report' (allowed: "
+    "description, cpu, kernel, param, workload, measure, variants, comparisons)" },
+  { "unknown-attribute.xml", 6, "element measure: unknown attribute 'duraton' (allowed: "
+    "metric, warmup, duration," },
+  { "unknown-attribute-cpu.xml", 3, "element cpu: unknown attribute 'frequency' (allowed: "
+    "profile)" },
+  { "duplicate-element.xml", 4, "element scenario: element 'cpu' may appear only once" },
+  { "wrong-order.xml", 3, "missing element 'cpu' before 'kernel'" },
+  { "config-after-patch.xml", 6, "element kernel: element 'config' is out of order" },
+  { "text-in-measure.xml", 6, "element measure: unexpected text '100us'" },
+  /* values */
+  { "bad-number.xml", 7, "element measure: attribute 'repetitions': expected a positive "
+    "integer, got 'x'" },
+  { "negative-repetitions.xml", 6, "attribute 'repetitions': expected a positive integer, "
+    "got '-3'" },
+  { "bad-time-unit.xml", 6, "attribute 'duration': expected a time such as 1ms (units ps, "
+    "ns, us, ms, s), got '10 sec'" },
+  { "bad-aggregate.xml", 6, "attribute 'aggregate': expected one of: mean, harmonic, got "
+    "'median'" },
+  { "confidence-out-of-range.xml", 6, "attribute 'confidence': expected a decimal number "
+    "between 0 and 1 (exclusive), got '1.5'" },
+  { "bad-kernel-version.xml", 4, "element kernel: attribute 'version': expected a kernel "
+    "version such as 6.9 or 6.9.0-rc1, got 'v6.9-latest!'" },
+  { "bad-seed.xml", 2, "element scenario: attribute 'seed': expected an unsigned integer" },
+  { "blank-param-source.xml", 5, "attribute 'source': expected a non-empty note" },
+  { "time-overflow.xml", 6, "attribute 'duration': expected a time such as 10us" },
+  { "fractional-picoseconds.xml", 6, "attribute 'warmup': expected a time such as 10us "
+    "(units ps, ns, us, ms, s; a whole number of ps" },
+  { "zero-duration.xml", 6, "attribute 'duration': expected a time > 0, got '0'" },
+  { "max-duration-below-batch.xml", 6, "max-duration (100us) is shorter than one batch (1ms)" },
+  { "duplicate-param.xml", 6, "parameter 'cache.l2.latency_cycles' is given twice (first on "
+    "line 5)" },
+  { "duplicate-config.xml", 6, "option 'CONFIG_RETPOLINE' is given twice (first on line 5)" },
+  /* variants and comparisons */
+  { "variant-duplicate.xml", 9, "element variant: variant 'a' is given twice (first on line "
+    "8)" },
+  { "variant-bad-set.xml", 9, "element set: kernel.config[4].name=CONFIG_X: cannot create "
+    "config[4]" },
+  { "compare-unknown-variant.xml", 12, "element compare: attribute 'patched': no variant "
+    "named 'pacthed'" },
+};
+
+START_TEST (test_bad_file)
+{
+  g_autofree char *path = data_path ("bad", bad_files[_i].file);
+  g_autofree char *prefix = g_strdup_printf ("%s:%d: ", path, bad_files[_i].line);
+  GError *error = NULL;
+  NsScenario *sc = ns_scenario_load (path, NULL, &error);
+
+  ck_assert_msg (sc == NULL, "%s loaded", bad_files[_i].file);
+  ck_assert_ptr_nonnull (error);
+  ck_assert_msg (error->domain == NS_ERROR && error->code == NS_ERROR_INPUT, "%s: code %d",
+                 bad_files[_i].file, error->code);
+  ck_assert_msg (g_str_has_prefix (error->message, prefix), "%s: '%s'", bad_files[_i].file,
+                 error->message);
+  ck_assert_msg (strstr (error->message, bad_files[_i].phrase) != NULL, "%s: '%s'",
+                 bad_files[_i].file, error->message);
+  ck_assert_ptr_null (strstr (error->message, "root:x:0:0"));   /* nothing leaked */
+  g_error_free (error);
+}
+END_TEST
+
+/* Every file in tests/data/bad is in the table, and the table has at least 24 files. */
+START_TEST (test_bad_table_complete)
+{
+  g_autofree char *dir_path = data_path ("bad", "");
+  GDir *dir = g_dir_open (dir_path, 0, NULL);
+  const char *name;
+  guint n_files = 0;
+
+  ck_assert_ptr_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL) {
+    gboolean listed = FALSE;
+
+    if (!g_str_has_suffix (name, ".xml"))
+      continue;
+    n_files++;
+    for (gsize i = 0; i < G_N_ELEMENTS (bad_files); i++)
+      listed |= g_str_equal (bad_files[i].file, name);
+    ck_assert_msg (listed, "%s is not in the table", name);
+  }
+  g_dir_close (dir);
+  ck_assert_uint_eq (n_files, G_N_ELEMENTS (bad_files));
+  ck_assert_uint_ge (n_files, 24);
+}
+END_TEST
+
+START_TEST (test_missing_file)
+{
+  GError *error = NULL;
+  NsScenario *sc = ns_scenario_load ("/nonexistent/scenario.xml", NULL, &error);
+
+  ck_assert_ptr_null (sc);
+  ck_assert_int_eq (error->code, NS_ERROR_IO);
+  ck_assert_str_eq (error->message, "/nonexistent/scenario.xml: cannot read: No such file or "
+                    "directory");
+  g_error_free (error);
+}
+END_TEST
+
+START_TEST (test_parse_size)
+{
+  static const struct { const char *text; guint64 value; } good[] = {
+    { "0", 0 }, { "4096", 4096 }, { "16B", 16 }, { "64KiB", 65536 },
+    { "1MiB", 1048576 }, { "2GiB", G_GUINT64_CONSTANT (2147483648) },
+    { "1TiB", G_GUINT64_CONSTANT (1) << 40 }, { "8K", 8000 }, { "8KB", 8000 },
+    { "3M", 3000000 }, { "1G", 1000000000 }, { "18446744073709551615", G_MAXUINT64 },
+  };
+  static const char *const bad[] = {
+    "", "-1", "+1", "1.5KiB", "KiB", "1 KiB", " 1", "1 ", "1kib", "1Ki", "0x10",
+    "18446744073709551616", "17179869184GiB", "1e3",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++) {
+    guint64 value = 7;
+
+    ck_assert_msg (ns_parse_size (good[i].text, &value), "%s", good[i].text);
+    ck_assert_uint_eq (value, good[i].value);
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
+    guint64 value = 7;
+
+    ck_assert_msg (!ns_parse_size (bad[i], &value), "%s accepted", bad[i]);
+    ck_assert_uint_eq (value, 7);
+  }
+}
+END_TEST
+
+START_TEST (test_parse_time)
+{
+  static const struct { const char *text; NsTime value; } good[] = {
+    { "0", 0 }, { "0ns", 0 }, { "1ps", 1 }, { "10us", NS_US (10) }, { "1.5ns", 1500 },
+    { "2s", NS_SEC (2) }, { "0.000001s", NS_US (1) }, { "1.000000000001s", NS_SEC (1) + 1 },
+    { "0.25ms", NS_US (250) }, { "9223372s", NS_SEC (9223372) },
+    { "9223372036854775807ps", G_MAXINT64 },
+  };
+  static const char *const bad[] = {
+    "", "10", "1.5", "-1us", "+1us", "1.5ps", "0.0001ns", "1e3us", "1 us", " 1us", "1us ",
+    "1.us", ".5us", "1h", "1min", "9223373s", "9223372036854775808ps",
+    "99999999999999999999s", "1.0000000000000000001s",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++) {
+    NsTime value = 7;
+
+    ck_assert_msg (ns_parse_time (good[i].text, &value), "%s", good[i].text);
+    ck_assert_int_eq (value, good[i].value);
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
+    NsTime value = 7;
+
+    ck_assert_msg (!ns_parse_time (bad[i], &value), "%s accepted", bad[i]);
+    ck_assert_int_eq (value, 7);
+  }
+}
+END_TEST
+
+START_TEST (test_parse_rate)
+{
+  static const struct { const char *text; double value; } good[] = {
+    { "0", 0 }, { "1000", 1000 }, { "1G", 1e9 }, { "10G", 1e10 }, { "100M", 1e8 },
+    { "2.5G", 2.5e9 }, { "64k", 64e3 }, { "40Gbps", 4e10 }, { "1Tbit/s", 1e12 },
+  };
+  static const char *const bad[] = {
+    "", "-1G", "G", "1X", "inf", "nan", "1e9", "1 G", "0x10", "1GB", "+1G",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++) {
+    double value = 7;
+
+    ck_assert_msg (ns_parse_rate (good[i].text, &value), "%s", good[i].text);
+    ck_assert_double_eq (value, good[i].value);
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
+    double value = 7;
+
+    ck_assert_msg (!ns_parse_rate (bad[i], &value), "%s accepted", bad[i]);
+    ck_assert_double_eq (value, 7);
+  }
+}
+END_TEST
+
+/* Sets attribute attr of the workload of sc to value. */
+static void
+set_workload_attr (NsScenario *sc, const char *attr, const char *value)
+{
+  xmlSetProp (sc->workload, BAD_CAST attr, BAD_CAST value);
+}
+
+/* Asserts that error is "pointer-chase.xml:13: " + expected, then clears it. */
+static void
+assert_workload_error (GError **error, const char *expected)
+{
+  g_autofree char *path = data_path ("good", "pointer-chase.xml");
+  g_autofree char *full = g_strdup_printf ("%s:13: %s", path, expected);
+
+  ck_assert_ptr_nonnull (*error);
+  ck_assert_int_eq ((*error)->code, NS_ERROR_INPUT);
+  ck_assert_str_eq ((*error)->message, full);
+  g_clear_error (error);
+}
+
+START_TEST (test_getters)
+{
+  NsScenario *sc = load_good ("pointer-chase.xml", NULL);
+  GError *error = NULL;
+  guint64 u = 0;
+  double d = 0;
+  gboolean b = FALSE;
+  NsTime t = 0;
+  char *s = NULL;
+
+  ck_assert (ns_xml_get_size (sc, sc->workload, "working-set", FALSE, 0, &u, &error));
+  ck_assert_uint_eq (u, 65536);
+  ck_assert (ns_xml_get_uint (sc, sc->workload, "stride", FALSE, 0, &u, &error));
+  ck_assert_uint_eq (u, 64);
+  ck_assert (ns_xml_get_uint (sc, sc->workload, "absent", TRUE, 9, &u, &error));
+  ck_assert_uint_eq (u, 9);
+  ck_assert (ns_xml_get_time (sc, sc->workload, "absent", TRUE, NS_NS (3), &t, &error));
+  ck_assert_int_eq (t, NS_NS (3));
+  ck_assert (ns_xml_get_string (sc, sc->workload, "absent", "dflt", &s, &error));
+  ck_assert_str_eq (s, "dflt");
+  g_free (s);
+  ck_assert (ns_xml_get_bool (sc, sc->workload, "absent", TRUE, &b, &error));
+  ck_assert (b);
+
+  ck_assert (!ns_xml_get_uint (sc, sc->workload, "absent", FALSE, 0, &u, &error));
+  assert_workload_error (&error, "element workload: missing required attribute 'absent'");
+  ck_assert (!ns_xml_get_string (sc, sc->workload, "absent", NULL, &s, &error));
+  assert_workload_error (&error, "element workload: missing required attribute 'absent'");
+
+  set_workload_attr (sc, "working-set", "64 KB");
+  ck_assert (!ns_xml_get_size (sc, sc->workload, "working-set", FALSE, 0, &u, &error));
+  assert_workload_error (&error, "element workload: attribute 'working-set': expected a size "
+                         "such as 4096, 64KiB, 1MiB or 8K (units B, K, M, G, KiB, MiB, GiB), "
+                         "got '64 KB'");
+  set_workload_attr (sc, "cpu", "-1");
+  ck_assert (!ns_xml_get_uint (sc, sc->workload, "cpu", FALSE, 0, &u, &error));
+  assert_workload_error (&error, "element workload: attribute 'cpu': expected a non-negative "
+                         "integer (at most 18446744073709551615), got '-1'");
+  set_workload_attr (sc, "cpu", "18446744073709551616");
+  ck_assert (!ns_xml_get_uint (sc, sc->workload, "cpu", FALSE, 0, &u, &error));
+  g_clear_error (&error);
+  set_workload_attr (sc, "gap", "1min");
+  ck_assert (!ns_xml_get_time (sc, sc->workload, "gap", FALSE, 0, &t, &error));
+  assert_workload_error (&error, "element workload: attribute 'gap': expected a time such as "
+                         "10us (units ps, ns, us, ms, s; a whole number of ps, at most 106 "
+                         "days), got '1min'");
+  set_workload_attr (sc, "ratio", "-2.5e1");
+  ck_assert (ns_xml_get_double (sc, sc->workload, "ratio", FALSE, 0, &d, &error));
+  ck_assert_double_eq (d, -25.0);
+  set_workload_attr (sc, "ratio", "nan");
+  ck_assert (!ns_xml_get_double (sc, sc->workload, "ratio", FALSE, 0, &d, &error));
+  assert_workload_error (&error, "element workload: attribute 'ratio': expected a number, "
+                         "got 'nan'");
+  set_workload_attr (sc, "flag", "off");
+  ck_assert (ns_xml_get_bool (sc, sc->workload, "flag", TRUE, &b, &error));
+  ck_assert (!b);
+  set_workload_attr (sc, "flag", "maybe");
+  ck_assert (!ns_xml_get_bool (sc, sc->workload, "flag", TRUE, &b, &error));
+  assert_workload_error (&error, "element workload: attribute 'flag': expected true or false "
+                         "(or yes/no, on/off, 1/0), got 'maybe'");
+  ns_scenario_free (sc);
+}
+END_TEST
+
+START_TEST (test_check_attrs)
+{
+  NsScenario *sc = load_good ("pointer-chase.xml", NULL);
+  const char *const all[] = { "type", "cpu", "working-set", "stride", NULL };
+  const char *const some[] = { "type", "cpu", "working-set", NULL };
+  GError *error = NULL;
+
+  ck_assert (ns_xml_check_attrs (sc, sc->workload, all, &error));
+  ck_assert (!ns_xml_check_attrs (sc, sc->workload, some, &error));
+  assert_workload_error (&error, "element workload: unknown attribute 'stride' (allowed: "
+                         "type, cpu, working-set)");
+  ns_xml_error (sc, sc->workload->children->next, &error, "element %s: bad %d", "option", 3);
+  ck_assert (g_str_has_suffix (error->message, "pointer-chase.xml:14: element option: bad 3"));
+  g_clear_error (&error);
+  ns_scenario_free (sc);
+}
+END_TEST
+
+static Suite *
+scenario_suite (void)
+{
+  Suite *s = suite_create ("scenario");
+  TCase *load = tcase_create ("load");
+  TCase *set = tcase_create ("set");
+  TCase *bad = tcase_create ("bad");
+  TCase *values = tcase_create ("values");
+
+  tcase_add_test (load, test_defaults);
+  tcase_add_test (load, test_full);
+  tcase_add_test (load, test_profile_path_resolved);
+  tcase_add_test (load, test_dump);
+  tcase_add_test (load, test_variants);
+  tcase_add_test (load, test_shipped_scenarios);
+  tcase_add_test (load, test_missing_file);
+  tcase_add_test (set, test_set_attributes);
+  tcase_add_test (set, test_set_value_with_equals);
+  tcase_add_test (set, test_set_param);
+  tcase_add_test (set, test_set_creates_elements);
+  tcase_add_test (set, test_set_errors_in_document);
+  tcase_add_test (set, test_set_bad_syntax);
+  tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));
+  tcase_add_test (bad, test_bad_table_complete);
+  tcase_add_test (values, test_parse_size);
+  tcase_add_test (values, test_parse_time);
+  tcase_add_test (values, test_parse_rate);
+  tcase_add_test (values, test_getters);
+  tcase_add_test (values, test_check_attrs);
+  suite_add_tcase (s, load);
+  suite_add_tcase (s, set);
+  suite_add_tcase (s, bad);
+  suite_add_tcase (s, values);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (scenario_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

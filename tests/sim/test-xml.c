@@ -1,0 +1,439 @@
+/* test-xml.c — safe XML parsing (no entities, DTDs, XInclude, network) and RelaxNG
+ * validation with readable file:line errors. */
+#include "config.h"
+#include <check.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include <libxml/parser.h>
+#include "xml.h"
+
+/* Path of a file under tests/data (TESTS_SRCDIR, else the source tree). */
+static char *
+data_path (const char *sub, const char *name)
+{
+  const char *tests = g_getenv ("TESTS_SRCDIR");
+
+  if (tests != NULL)
+    return g_build_filename (tests, "data", sub, name, NULL);
+  return g_build_filename (NS_SRCDIR, "tests", "data", sub, name, NULL);
+}
+
+/* Parses tests/data/bad/name, which must fail with code; returns the message. */
+static char *
+parse_bad (const char *name, int code)
+{
+  g_autofree char *path = data_path ("bad", name);
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error);
+  char *message;
+
+  ck_assert_msg (doc == NULL, "%s parsed", name);
+  ck_assert_ptr_nonnull (error);
+  ck_assert_msg (error->domain == NS_ERROR && error->code == code, "%s: code %d: %s", name,
+                 error->code, error->message);
+  ck_assert_msg (g_str_has_prefix (error->message, path), "%s", error->message);
+  message = g_strdup (error->message + strlen (path));
+  g_error_free (error);
+  return message;
+}
+
+/* Asserts that text contains needle. */
+#define assert_contains(text, needle) \
+  ck_assert_msg (strstr ((text), (needle)) != NULL, "'%s' not in '%s'", (needle), (text))
+
+START_TEST (test_parse_good)
+{
+  g_autofree char *path = data_path ("good", "pointer-chase.xml");
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error);
+  xmlNodePtr root, n;
+  int cpu_line = 0, kernel_line = 0;
+
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  root = xmlDocGetRootElement (doc);
+  ck_assert_str_eq ((const char *) root->name, "scenario");
+  ck_assert_int_eq (ns_xml_line (root), 3);
+  for (n = root->children; n != NULL; n = n->next) {
+    if (n->type == XML_ELEMENT_NODE && xmlStrEqual (n->name, BAD_CAST "cpu"))
+      cpu_line = ns_xml_line (n);
+    if (n->type == XML_ELEMENT_NODE && xmlStrEqual (n->name, BAD_CAST "kernel"))
+      kernel_line = ns_xml_line (n);
+  }
+  ck_assert_int_eq (cpu_line, 5);
+  ck_assert_int_eq (kernel_line, 6);
+  /* an attribute takes its element's line */
+  ck_assert_int_eq (ns_xml_line ((xmlNodePtr) root->properties), 3);
+  ck_assert_int_eq (ns_xml_line (NULL), 0);
+  xmlFreeDoc (doc);
+}
+END_TEST
+
+START_TEST (test_plain_doctype_allowed)
+{
+  g_autofree char *path = data_path ("good", "profile-path.xml");
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error);
+
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  xmlFreeDoc (doc);
+}
+END_TEST
+
+START_TEST (test_missing_file)
+{
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file ("/nonexistent/netsim/none.xml", &error);
+
+  ck_assert_ptr_null (doc);
+  ck_assert_int_eq (error->code, NS_ERROR_IO);
+  ck_assert_str_eq (error->message,
+                    "/nonexistent/netsim/none.xml: cannot read: No such file or directory");
+  g_clear_error (&error);
+
+  doc = ns_xml_parse_file ("/", &error);
+  ck_assert_ptr_null (doc);
+  ck_assert_int_eq (error->code, NS_ERROR_IO);
+  ck_assert_str_eq (error->message, "/: cannot read: Is a directory");
+  g_clear_error (&error);
+}
+END_TEST
+
+START_TEST (test_billion_laughs)
+{
+  struct rusage before, after;
+  g_autofree char *message = NULL;
+
+  getrusage (RUSAGE_SELF, &before);
+  message = parse_bad ("billion-laughs.xml", NS_ERROR_INPUT);
+  getrusage (RUSAGE_SELF, &after);
+  ck_assert_str_eq (message, ":3: DOCTYPE declares general entity 'lol'; entity "
+                    "declarations are not allowed");
+  /* nothing was expanded: the peak resident size grew by less than 64 MiB */
+  ck_assert_int_lt (after.ru_maxrss - before.ru_maxrss, 64 * 1024);
+}
+END_TEST
+
+START_TEST (test_quadratic_blowup)
+{
+  g_autofree char *message = parse_bad ("quadratic-blowup.xml", NS_ERROR_INPUT);
+
+  ck_assert (g_str_has_prefix (message, ":2: DOCTYPE declares general entity 'a'"));
+}
+END_TEST
+
+START_TEST (test_external_entity)
+{
+  g_autofree char *message = parse_bad ("external-entity.xml", NS_ERROR_INPUT);
+
+  ck_assert_str_eq (message, ":3: DOCTYPE declares external general entity 'passwd'; entity "
+                    "declarations are not allowed");
+  ck_assert_ptr_null (strstr (message, "root:"));
+}
+END_TEST
+
+START_TEST (test_external_dtd)
+{
+  g_autofree char *local = parse_bad ("external-dtd.xml", NS_ERROR_INPUT);
+  g_autofree char *remote = parse_bad ("doctype-http.xml", NS_ERROR_INPUT);
+
+  ck_assert_str_eq (local, ":2: DOCTYPE refers to an external DTD "
+                    "('../../../scenarios/scenario.dtd'); external DTDs are not allowed");
+  ck_assert (g_str_has_prefix (remote, ":3: DOCTYPE refers to an external DTD "
+                               "('http://attacker.example/scenario.dtd')"));
+}
+END_TEST
+
+START_TEST (test_parameter_entity)
+{
+  g_autofree char *message = parse_bad ("parameter-entity.xml", NS_ERROR_INPUT);
+
+  ck_assert (g_str_has_prefix (message, ":3: DOCTYPE declares external parameter entity "
+                               "'remote'"));
+}
+END_TEST
+
+START_TEST (test_xinclude_not_processed)
+{
+  g_autofree char *message = parse_bad ("xinclude.xml", NS_ERROR_INPUT);
+
+  ck_assert_str_eq (message, ":4: XInclude element 'include' is not allowed (netsim does "
+                    "not process XInclude)");
+}
+END_TEST
+
+START_TEST (test_undeclared_entity)
+{
+  g_autofree char *message = parse_bad ("undeclared-entity.xml", NS_ERROR_INPUT);
+
+  ck_assert_str_eq (message, ":3: Entity 'secret' not defined");
+}
+END_TEST
+
+START_TEST (test_not_well_formed)
+{
+  static const struct { const char *file, *expected; } cases[] = {
+    { "unclosed-tag.xml", ":7: Opening and ending tag mismatch: kernel line 4 and scenario" },
+    { "bad-quoting.xml", ":3: AttValue: \" or ' expected" },
+    { "garbage-after-root.xml", ":8: Extra content at the end of the document" },
+    { "empty.xml", ":1: file is empty" },
+    { "binary-junk.xml", ":1: Start tag expected, '<' not found" },
+    { "wrong-encoding.xml", ":2: file is not valid UTF-8 (Bytes: 0xE9" },
+    { "unsupported-encoding.xml", ":1: Unsupported encoding NETSIM-7" },
+    { "deep-nesting.xml", ":6: elements nested too deeply (limit 256 levels)" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_autofree char *message = parse_bad (cases[i].file, NS_ERROR_INPUT);
+
+    ck_assert_msg (g_str_has_prefix (message, cases[i].expected), "%s: '%s'", cases[i].file,
+                   message);
+  }
+}
+END_TEST
+
+/* libxml2 must never print: hostile and invalid files are read with stderr redirected to a file
+ * that must stay empty; the global entity loader must be restored afterwards. */
+START_TEST (test_silent_and_restored)
+{
+  static const char *const files[] = {
+    "billion-laughs.xml", "external-entity.xml", "external-dtd.xml", "doctype-http.xml",
+    "parameter-entity.xml", "unclosed-tag.xml", "binary-junk.xml", "wrong-encoding.xml",
+    "deep-nesting.xml", "undeclared-entity.xml",
+  };
+  static const char *const invalid[] = {
+    "bad-number.xml", "missing-metric.xml", "wrong-root.xml", "bad-kernel-version.xml",
+  };
+  g_autofree char *schema = ns_xml_schema_path ("scenario.rng");
+  xmlExternalEntityLoader loader = xmlGetExternalEntityLoader ();
+  g_autofree char *capture = NULL;
+  g_autofree char *printed = NULL;
+  int fd = g_file_open_tmp ("netsim-test-xml-XXXXXX", &capture, NULL);
+  int saved = dup (STDERR_FILENO);
+
+  ck_assert_int_ge (fd, 0);
+  dup2 (fd, STDERR_FILENO);
+  for (gsize i = 0; i < G_N_ELEMENTS (files); i++)
+    g_free (parse_bad (files[i], NS_ERROR_INPUT));
+  for (gsize i = 0; i < G_N_ELEMENTS (invalid); i++) {
+    g_autofree char *path = data_path ("bad", invalid[i]);
+    xmlDocPtr doc = ns_xml_parse_file (path, NULL);
+    GError *error = NULL;
+
+    ck_assert_ptr_nonnull (doc);
+    ck_assert (!ns_xml_validate (doc, schema, path, &error));
+    g_clear_error (&error);
+    xmlFreeDoc (doc);
+  }
+  fflush (stderr);
+  dup2 (saved, STDERR_FILENO);
+  close (saved);
+  close (fd);
+  ck_assert (g_file_get_contents (capture, &printed, NULL, NULL));
+  ck_assert_str_eq (printed, "");
+  g_unlink (capture);
+  ck_assert (xmlGetExternalEntityLoader () == loader);
+}
+END_TEST
+
+START_TEST (test_schema_path)
+{
+  g_autofree char *saved = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  char *path;
+
+  g_setenv ("NETSIM_DATADIR", "/opt/netsim-data", TRUE);
+  path = ns_xml_schema_path ("cpu.rng");
+  ck_assert_str_eq (path, "/opt/netsim-data/scenarios/cpu.rng");
+  g_free (path);
+  g_unsetenv ("NETSIM_DATADIR");
+  path = ns_xml_schema_path ("scenario.rng");
+  ck_assert (g_str_has_suffix (path, "/scenarios/scenario.rng"));
+  ck_assert (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+  g_free (path);
+  if (saved != NULL)
+    g_setenv ("NETSIM_DATADIR", saved, TRUE);
+}
+END_TEST
+
+/* Validates tests/data/SUB/NAME against the scenario schema; returns the error message
+ * without the file name, or NULL if valid. */
+static char *
+validate_file (const char *sub, const char *name)
+{
+  g_autofree char *path = data_path (sub, name);
+  g_autofree char *schema = ns_xml_schema_path ("scenario.rng");
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error);
+  char *message = NULL;
+
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  if (!ns_xml_validate (doc, schema, path, &error)) {
+    ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+    ck_assert (g_str_has_prefix (error->message, path));
+    message = g_strdup (error->message + strlen (path));
+    g_error_free (error);
+  }
+  xmlFreeDoc (doc);
+  return message;
+}
+
+START_TEST (test_validate)
+{
+  g_autofree char *good = validate_file ("good", "pointer-chase.xml");
+  g_autofree char *number = validate_file ("bad", "bad-number.xml");
+  g_autofree char *root = validate_file ("bad", "wrong-root.xml");
+  g_autofree char *missing = validate_file ("bad", "missing-metric.xml");
+  g_autofree char *unknown = validate_file ("bad", "unknown-element.xml");
+
+  ck_assert_ptr_null (good);
+  ck_assert_str_eq (number, ":7: element measure: attribute 'repetitions': expected a "
+                    "positive integer, got 'x'");
+  ck_assert_str_eq (root, ":2: expected root element 'scenario', got 'profile'");
+  ck_assert_str_eq (missing, ":6: element measure: missing required attribute 'metric' "
+                    "(expected a metric name)");
+  ck_assert_str_eq (unknown, ":7: element scenario: unexpected element 'report' (allowed: "
+                    "description, cpu, kernel, param, workload, measure, variants, comparisons)");
+}
+END_TEST
+
+/* A schema without annotations, using interleave, element data and a define. */
+static const char generic_schema[] =
+  "<grammar xmlns='http://relaxng.org/ns/structure/1.0'\n"
+  "         datatypeLibrary='http://www.w3.org/2001/XMLSchema-datatypes'>\n"
+  "  <start><element name='cpu'>\n"
+  "    <attribute name='name'><data type='token'/></attribute>\n"
+  "    <interleave>\n"
+  "      <element name='clock'><data type='decimal'>\n"
+  "        <param name='minExclusive'>0</param></data></element>\n"
+  "      <optional><element name='l1'>\n"
+  "        <attribute name='size'><ref name='size'/></attribute>\n"
+  "        <attribute name='policy'><choice><value>lru</value><value>plru</value>"
+  "</choice></attribute>\n"
+  "      </element></optional>\n"
+  "    </interleave>\n"
+  "  </element></start>\n"
+  "  <define name='size'><data type='positiveInteger'/></define>\n"
+  "</grammar>\n";
+
+/* Validates text against generic_schema; returns the message after "doc.xml" or NULL. */
+static char *
+validate_generic (const char *text, gboolean *has_bad_node)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-test-xml-XXXXXX", NULL);
+  g_autofree char *schema = g_build_filename (dir, "cpu.rng", NULL);
+  g_autofree char *path = g_build_filename (dir, "doc.xml", NULL);
+  GError *error = NULL;
+  xmlNodePtr bad = NULL;
+  xmlDocPtr doc;
+  char *message = NULL;
+
+  ck_assert (g_file_set_contents (schema, generic_schema, -1, NULL));
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  doc = ns_xml_parse_file (path, &error);
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  if (!ns_xml_validate_full (doc, schema, "doc.xml", &bad, &error)) {
+    ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+    message = g_strdup (error->message + strlen ("doc.xml"));
+    g_error_free (error);
+  }
+  *has_bad_node = bad != NULL;
+  xmlFreeDoc (doc);
+  g_unlink (schema);
+  g_unlink (path);
+  g_rmdir (dir);
+  return message;
+}
+
+START_TEST (test_validate_generic_schema)
+{
+  static const struct { const char *doc, *expected; } cases[] = {
+    { "<cpu name='x'>\n<l1 size='32' policy='lru'/>\n<clock>3.5</clock></cpu>", NULL },
+    { "<cpu name='x'>\n<clock>fast</clock></cpu>",
+      ":2: element clock: expected a decimal number > 0, got 'fast'" },
+    { "<cpu name='x'>\n<l1 size='0' policy='lru'/><clock>1</clock></cpu>",
+      ":2: element l1: attribute 'size': expected a positive integer, got '0'" },
+    { "<cpu name='x'>\n<l1 size='1' policy='fifo'/><clock>1</clock></cpu>",
+      ":2: element l1: attribute 'policy': expected one of: lru, plru, got 'fifo'" },
+    { "<cpu name='x'>\n<l1 size='1' policy='lru'/></cpu>",
+      ":1: element cpu: missing required element 'clock'" },
+    { "<cpu name='x'>\n<clock>1</clock>\n<clock>2</clock></cpu>",
+      ":3: element cpu: element 'clock' may appear only once" },
+    { "<cpu>\n<clock>1</clock></cpu>",
+      ":1: element cpu: missing required attribute 'name' (expected a name)" },
+    { "<cpu name='x' speed='1'>\n<clock>1</clock></cpu>",
+      ":1: element cpu: unknown attribute 'speed' (allowed: name)" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    gboolean bad = FALSE;
+    g_autofree char *message = validate_generic (cases[i].doc, &bad);
+
+    if (cases[i].expected == NULL) {
+      ck_assert_msg (message == NULL, "case %zu: %s", i, message);
+      continue;
+    }
+    ck_assert_msg (message != NULL, "case %zu valid", i);
+    ck_assert_msg (g_str_equal (message, cases[i].expected), "case %zu: '%s'", i, message);
+    ck_assert_msg (bad, "case %zu: no node", i);
+  }
+}
+END_TEST
+
+START_TEST (test_missing_schema)
+{
+  g_autofree char *path = data_path ("good", "minimal.xml");
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error);
+
+  ck_assert_ptr_nonnull (doc);
+  ck_assert (!ns_xml_validate (doc, "/nonexistent/schema.rng", path, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_IO);
+  g_clear_error (&error);
+  xmlFreeDoc (doc);
+}
+END_TEST
+
+static Suite *
+xml_suite (void)
+{
+  Suite *s = suite_create ("xml");
+  TCase *parse = tcase_create ("parse");
+  TCase *hostile = tcase_create ("hostile");
+  TCase *validate = tcase_create ("validate");
+
+  tcase_add_test (parse, test_parse_good);
+  tcase_add_test (parse, test_plain_doctype_allowed);
+  tcase_add_test (parse, test_missing_file);
+  tcase_add_test (parse, test_not_well_formed);
+  tcase_add_test (parse, test_schema_path);
+  tcase_add_test (hostile, test_billion_laughs);
+  tcase_add_test (hostile, test_quadratic_blowup);
+  tcase_add_test (hostile, test_external_entity);
+  tcase_add_test (hostile, test_external_dtd);
+  tcase_add_test (hostile, test_parameter_entity);
+  tcase_add_test (hostile, test_xinclude_not_processed);
+  tcase_add_test (hostile, test_undeclared_entity);
+  tcase_add_test (hostile, test_silent_and_restored);
+  tcase_add_test (validate, test_validate);
+  tcase_add_test (validate, test_validate_generic_schema);
+  tcase_add_test (validate, test_missing_schema);
+  suite_add_tcase (s, parse);
+  suite_add_tcase (s, hostile);
+  suite_add_tcase (s, validate);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (xml_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,89 @@
+#!/bin/sh
+# test-cli.sh — the netsim command line end to end: exit statuses, formats, determinism,
+# --set, --output, list. Uses $NETSIM and $NETSIM_DATADIR from the test environment.
+set -u
+NETSIM=${NETSIM:-./netsim}
+DATA=${NETSIM_DATADIR:-.}
+MICRO="$DATA/scenarios/micro"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok () { pass=$((pass + 1)); }
+bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect STATUS DESCRIPTION -- COMMAND...
+expect () {
+  want=$1; what=$2; shift 3
+  "$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+  if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; cat "$TMP/err"; fi
+}
+
+expect 0 "--version" -- "$NETSIM" --version
+grep -q '^netsim [0-9]' "$TMP/out" || bad "--version prints the version"
+expect 2 "no command" -- "$NETSIM"
+expect 2 "unknown command" -- "$NETSIM" frobnicate
+expect 0 "--help" -- "$NETSIM" --help
+expect 0 "run --help" -- "$NETSIM" run --help
+grep -q -- '--set' "$TMP/out" || bad "run --help explains --set"
+expect 2 "run without a scenario" -- "$NETSIM" run
+expect 2 "run a missing file" -- "$NETSIM" run "$TMP/nope.xml"
+expect 2 "bad --format" -- "$NETSIM" run -q --format yaml "$MICRO/call-chain.xml"
+expect 2 "unknown option" -- "$NETSIM" run --frob "$MICRO/call-chain.xml"
+
+# every micro scenario runs and prints a table with its variants
+for sc in pointer-chase call-chain indirect-call pingpong; do
+  expect 0 "run $sc" -- "$NETSIM" run -q "$MICRO/$sc.xml"
+  grep -q "^scenario  $sc" "$TMP/out" || bad "$sc: table header"
+  grep -q "mitigations in force" "$TMP/out" || bad "$sc: mitigations block"
+done
+
+# determinism: the same scenario and seed give byte-identical output
+"$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/a.json"
+"$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/b.json"
+cmp -s "$TMP/a.json" "$TMP/b.json" && ok || bad "json output differs between two runs"
+"$NETSIM" run -q --format csv --seed 7 "$MICRO/pointer-chase.xml" >"$TMP/a.csv"
+"$NETSIM" run -q --format csv --seed 7 "$MICRO/pointer-chase.xml" >"$TMP/b.csv"
+cmp -s "$TMP/a.csv" "$TMP/b.csv" && ok || bad "csv output differs between two runs"
+grep -q '^# param cache.l2.latency_cycles = ' "$TMP/a.csv" && ok || bad "csv header has the parameters"
+
+# json: every parameter is written with its source
+nparams=$("$NETSIM" list params | grep -c '^[a-z]')
+nsources=$(grep -c '"source": "' "$TMP/a.json")
+nvariants=$(grep -c '"stop_rule"' "$TMP/a.json")
+[ "$nsources" -eq $((nparams * nvariants)) ] && ok || bad "json: $nsources sources for $nparams params x $nvariants variants"
+grep -q '"srso-safe-ret"' "$TMP/a.json" && ok || bad "json lists the variants"
+
+# --set changes the run; bad --set is a usage error naming the problem
+"$NETSIM" run -q --format csv --variant plain-ret "$MICRO/call-chain.xml" >"$TMP/c1.csv"
+"$NETSIM" run -q --format csv --variant plain-ret --set workload.body-insns=40 \
+  "$MICRO/call-chain.xml" >"$TMP/c2.csv"
+cmp -s "$TMP/c1.csv" "$TMP/c2.csv" && bad "--set workload.body-insns had no effect" || ok
+expect 2 "--set to an unknown parameter" -- "$NETSIM" run -q --set param.no.such=1 "$MICRO/call-chain.xml"
+expect 2 "--set with a bad value" -- "$NETSIM" run -q --set measure.repetitions=zero "$MICRO/call-chain.xml"
+grep -q 'call-chain.xml:[0-9]' "$TMP/err" && ok || bad "bad --set value names file:line"
+expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
+
+# malformed scenario: exit 2, message names file:line
+printf '<?xml version="1.0"?>\n<scenario name="x">\n  <cpu profile="generic">\n</scenario>\n' >"$TMP/broken.xml"
+expect 2 "malformed scenario" -- "$NETSIM" run -q "$TMP/broken.xml"
+grep -q 'broken.xml:[0-9]' "$TMP/err" && ok || bad "malformed scenario error names file:line"
+
+# --output: written whole; a failing run or unwritable path leaves nothing behind
+expect 0 "--output" -- "$NETSIM" run -q --format json -o "$TMP/r.json" "$MICRO/indirect-call.xml"
+[ -s "$TMP/r.json" ] && ok || bad "--output wrote nothing"
+expect 2 "--output into a missing directory" -- "$NETSIM" run -q -o "$TMP/no/dir/r.json" "$MICRO/indirect-call.xml"
+expect 2 "failing run with --output" -- "$NETSIM" run -q -o "$TMP/never.json" "$TMP/broken.xml"
+[ -e "$TMP/never.json" ] && bad "a failed run left an output file" || ok
+
+# list
+expect 0 "list cpus" -- "$NETSIM" list cpus
+grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
+expect 0 "list scenarios" -- "$NETSIM" list
+grep -q 'micro/pointer-chase.xml' "$TMP/out" && ok || bad "list shows micro scenarios"
+expect 0 "list workloads" -- "$NETSIM" list workloads
+expect 0 "list patches" -- "$NETSIM" list patches
+expect 2 "list nonsense" -- "$NETSIM" list nonsense
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

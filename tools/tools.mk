@@ -1,0 +1,18 @@
+# tools/tools.mk — the run layer (results, output) and the netsim command line.
+noinst_LIBRARIES += libns_run.a
+libns_run_a_SOURCES = sim/run.h sim/run.c sim/report.h sim/report.c sim/json.h sim/json.c
+
+bin_PROGRAMS += netsim
+netsim_SOURCES = tools/netsim.c
+netsim_LDADD = $(NS_LIBS)
+
+EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all
+
+# The main job until validation lands: every micro scenario's table.
+MICRO_SCENARIOS = pointer-chase call-chain indirect-call pingpong
+micro: netsim
+	@for s in $(MICRO_SCENARIOS); do \
+	  NETSIM_DATADIR='$(abs_top_srcdir)' ./netsim run -q $(top_srcdir)/scenarios/micro/$$s.xml || exit 1; \
+	  echo; \
+	done
+.PHONY: micro
