@@ -189,6 +189,24 @@ unknown_patch:
   return FALSE;
 }
 
+/* A thread may run up to one quantum past a window's end (the engine never cuts a slice
+ * short, so where windows fall does not perturb the run); the overshoot telescopes into
+ * the next batch, but batches must be long against the quantum to keep their variance
+ * honest. */
+static gboolean
+check_batch_length (const NsVariantSetup *vs, GError **error)
+{
+  double quantum_ns = ns_params_get_double (vs->params, "sched.quantum_ns");
+  const NsMeasure *m = &vs->sc->measure;
+
+  if (m->converge <= 0 || (double) m->batch >= 10 * quantum_ns * 1000)
+    return TRUE;
+  ns_xml_error (vs->sc, child_element (xmlDocGetRootElement (vs->sc->doc), "measure"), error,
+                "attribute 'batch': expected at least 10 x sched.quantum_ns = %.6g us, got "
+                "%.6g us", 10 * quantum_ns / 1000, (double) m->batch / 1e6);
+  return FALSE;
+}
+
 static void
 variant_setup_clear (NsVariantSetup *vs)
 {
@@ -219,7 +237,8 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *const *sets, GE
   if (!ns_mitigations_select ((NsMitigationDefault *) defs->data, defs->len,
                               vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, error))
     goto fail;
-  if (!setup_workload_class (vs, error) || !setup_build (vs, error))
+  if (!setup_workload_class (vs, error) || !setup_build (vs, error) ||
+      !check_batch_length (vs, error))
     goto fail;
   return TRUE;
 

@@ -16,3 +16,8 @@ micro: netsim
 	  echo; \
 	done
 .PHONY: micro
+
+# Benchmarks: host speed of the engine (ratios and rates measured in one run).
+bench: tools/bench-engine
+	./tools/bench-engine
+.PHONY: bench

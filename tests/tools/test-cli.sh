@@ -69,6 +69,25 @@ printf '<?xml version="1.0"?>\n<scenario name="x">\n  <cpu profile="generic">\n<
 expect 2 "malformed scenario" -- "$NETSIM" run -q "$TMP/broken.xml"
 grep -q 'broken.xml:[0-9]' "$TMP/err" && ok || bad "malformed scenario error names file:line"
 
+# every malformed or hostile scenario in tests/data/bad: exit 2, message names file:line
+for f in "${TESTS_SRCDIR:-$DATA/tests}"/data/bad/*.xml; do
+  name=$(basename "$f")
+  "$NETSIM" run -q "$f" >"$TMP/out" 2>"$TMP/err"; got=$?
+  if [ "$got" -eq 2 ] && grep -q "$name:[0-9]" "$TMP/err"; then ok; else
+    bad "bad/$name: exit $got, stderr: $(head -c 200 "$TMP/err")"; fi
+done
+
+# the convergence stop rule: the output says which rule stopped the run
+expect 0 "converging run" -- "$NETSIM" run -q --variant srso-safe-ret --set measure.converge=0.01 \
+  --set measure.batch=10us --set measure.max-duration=1ms "$MICRO/call-chain.xml"
+grep -q 'converged: 95% CI' "$TMP/out" && ok || bad "converging run names its stop rule"
+expect 0 "capped converging run" -- "$NETSIM" run -q --variant L3-4MiB --set measure.converge=0.000000001 \
+  --set measure.batch=10us --set measure.min-batches=1000 --set measure.max-duration=100us "$MICRO/pointer-chase.xml"
+grep -q 'max-duration reached' "$TMP/out" && ok || bad "capped run names its stop rule"
+expect 2 "batch shorter than 10 quanta" -- "$NETSIM" run -q --variant L3-4MiB --set measure.converge=0.01 \
+  --set measure.batch=2us "$MICRO/pointer-chase.xml"
+grep -q 'pointer-chase.xml:[0-9]*: .*batch' "$TMP/err" && ok || bad "short batch error names file:line"
+
 # --output: written whole; a failing run or unwritable path leaves nothing behind
 expect 0 "--output" -- "$NETSIM" run -q --format json -o "$TMP/r.json" "$MICRO/indirect-call.xml"
 [ -s "$TMP/r.json" ] && ok || bad "--output wrote nothing"
