@@ -3,7 +3,8 @@ noinst_LIBRARIES += libns_run.a
 libns_run_a_SOURCES = sim/run.h sim/run.c sim/report.h sim/report.c sim/json.h sim/json.c
 
 bin_PROGRAMS += netsim
-netsim_SOURCES = tools/netsim.c
+netsim_SOURCES = tools/netsim.c tools/cmd.h tools/cmd-common.c tools/cmd-run.c tools/cmd-list.c \
+	tools/cmd-validate.c tools/cmd-calibrate.c tools/cmd-sweep.c
 netsim_LDADD = $(NS_LIBS)
 
 EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all

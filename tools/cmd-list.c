@@ -1,0 +1,137 @@
+/* cmd-list.c — netsim list: what netsim knows. */
+#include "config.h"
+#include <string.h>
+#include "cmd.h"
+#include "profile.h"
+#include "scenario.h"
+#include "../models/workload.h"
+
+/* Collects scenario files below dir (recursively, skipping cpus/), sorted. */
+static void
+find_scenarios (const char *dir, GPtrArray *found)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d && (name = g_dir_read_name (d))) {
+    g_autofree char *path = g_build_filename (dir, name, NULL);
+    if (g_file_test (path, G_FILE_TEST_IS_DIR) && strcmp (name, "cpus"))
+      find_scenarios (path, found);
+    else if (g_str_has_suffix (name, ".xml"))
+      g_ptr_array_add (found, g_steal_pointer (&path));
+  }
+}
+
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+static void
+list_scenarios (void)
+{
+  g_autofree char *root = g_build_filename (ns_data_dir (), "scenarios", NULL);
+  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+
+  find_scenarios (root, found);
+  g_ptr_array_sort (found, compare_strings);
+  for (guint i = 0; i < found->len; i++) {
+    GError *err = NULL;
+    NsScenario *sc = ns_scenario_load (found->pdata[i], NULL, &err);
+    const char *rel = (const char *) found->pdata[i] + strlen (ns_data_dir ()) + 1;
+    if (sc) {
+      g_print ("%-44s %s\n", rel, sc->description ? sc->description : sc->name);
+      ns_scenario_free (sc);
+    } else {
+      g_print ("%-44s (does not load: %s)\n", rel, err->message);
+      g_error_free (err);
+    }
+  }
+}
+
+static gboolean
+list_cpus (GError **error)
+{
+  g_autoptr (GPtrArray) names = ns_cpu_profile_list ();
+
+  for (guint i = 0; i < names->len; i++) {
+    NsCpuProfile *p = ns_cpu_profile_load (names->pdata[i], error);
+    if (p == NULL)
+      return FALSE;
+    g_print ("%-20s %s\n", p->name, p->model ? p->model : "");
+    ns_cpu_profile_free (p);
+  }
+  return TRUE;
+}
+
+static void
+list_params (void)
+{
+  static const char *const types[] = { "number", "integer", "bool", "string" };
+  GPtrArray *all = ns_param_all ();
+
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *d = all->pdata[i];
+    g_print ("%-28s %-8s %-18s default %-6s%s\n    %s\n    default's source: %s\n", d->name,
+             types[d->type], d->unit[0] ? d->unit : "-", d->default_value,
+             d->free ? "  (free: may be fitted)" : "", d->meaning, d->default_source);
+  }
+}
+
+static void
+list_patches (void)
+{
+  const NsPatch *const *p = ns_patches ();
+
+  if (p[0] == NULL)
+    g_print ("(no patches are modelled yet)\n");
+  for (; *p; p++)
+    g_print ("%-32s %-14s %s\n", (*p)->name, (*p)->commit, (*p)->description);
+}
+
+static void
+list_workloads (void)
+{
+  for (const NsWorkloadClass *const *k = ns_workload_classes (); *k; k++) {
+    g_autofree char *metrics = g_strjoinv (", ", (char **) (*k)->metrics);
+    g_print ("%-16s %s\n    metrics: %s\n", (*k)->name, (*k)->description, metrics);
+  }
+}
+
+/* netsim list [WHAT]: lists scenarios, CPUs, patches, parameters or workloads. */
+int
+ns_cmd_list (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) ctx =
+    g_option_context_new ("[scenarios|cpus|patches|params|workloads] — list what netsim knows");
+  GError *err = NULL;
+  const char *what;
+
+  g_option_context_set_description (ctx, "Without an argument, lists scenarios.");
+  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+    return NS_EXIT_USAGE;
+  if (argc > 2)
+    goto usage;
+  what = argc == 2 ? argv[1] : "scenarios";
+  if (!strcmp (what, "scenarios"))
+    list_scenarios ();
+  else if (!strcmp (what, "cpus")) {
+    if (!list_cpus (&err))
+      return ns_cmd_fail (err);
+  } else if (!strcmp (what, "params"))
+    list_params ();
+  else if (!strcmp (what, "patches"))
+    list_patches ();
+  else if (!strcmp (what, "workloads"))
+    list_workloads ();
+  else
+    goto usage;
+  return 0;
+
+/* ERRORS */
+usage:
+  g_printerr ("netsim list: expected one of scenarios, cpus, patches, params, workloads\n");
+  return NS_EXIT_USAGE;
+}
+

@@ -1,0 +1,24 @@
+/* cmd.h — the netsim subcommands (one file each) and helpers they share. */
+#pragma once
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define NS_EXIT_OK    0
+#define NS_EXIT_CHECK 1   /* ran, but a check failed */
+#define NS_EXIT_USAGE 2   /* bad input or usage */
+
+int      ns_cmd_run       (int argc, char **argv);   /* cmd-run.c */
+int      ns_cmd_list      (int argc, char **argv);   /* cmd-list.c */
+int      ns_cmd_validate  (int argc, char **argv);   /* cmd-validate.c */
+int      ns_cmd_calibrate (int argc, char **argv);   /* cmd-calibrate.c */
+int      ns_cmd_sweep     (int argc, char **argv);   /* cmd-sweep.c */
+
+/* Prints err ("netsim: message") and returns the exit status its code calls for; frees it. */
+int      ns_cmd_fail      (GError *err);
+/* Writes data to path atomically (temporary file + rename), or to stdout for NULL or "-". */
+gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
+/* Parses a subcommand's options; prints usage errors; FALSE means exit with 2. */
+gboolean ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv);
+
+G_END_DECLS
