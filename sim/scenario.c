@@ -211,6 +211,29 @@ get_text (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean has_
   return FALSE;
 }
 
+typedef gboolean (*NsParseFunc) (const char *text, gpointer out);
+
+/* Reads attr through parse into out; an absent attribute with has_default leaves *out (the
+ * caller stored the default there); a bad value is a file:line error saying what was
+ * expected. */
+static gboolean
+get_parsed (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean has_default,
+            NsParseFunc parse, gpointer out, const char *expected, GError **error)
+{
+  xmlChar *text;
+  gboolean ok;
+
+  if (!get_text (sc, node, attr, has_default, &text, error))
+    return FALSE;
+  if (text == NULL)
+    return TRUE;
+  ok = parse ((const char *) text, out);
+  if (!ok)
+    error_expected (sc, node, attr, (const char *) text, expected, error);
+  xmlFree (text);
+  return ok;
+}
+
 gboolean
 ns_xml_get_string (const NsScenario *sc, xmlNodePtr node, const char *attr, const char *def,
                    char **out, GError **error)
@@ -236,28 +259,23 @@ parse_uint (const char *text, guint64 *out)
   return parse_digits (&p, out, NULL) && *p == '\0';
 }
 
+static gboolean
+parse_uint_cb (const char *text, gpointer out)
+{
+  return parse_uint (text, out);
+}
+
+/* Reads attr as uint (see scenario.h). */
 gboolean
 ns_xml_get_uint (const NsScenario *sc, xmlNodePtr node, const char *attr,
                  gboolean has_default, guint64 def, guint64 *out, GError **error)
 {
-  xmlChar *text;
-  gboolean ok;
-
   g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!get_text (sc, node, attr, has_default, &text, error))
-    return FALSE;
-  if (text == NULL) {
-    *out = def;
-    return TRUE;
-  }
-  ok = parse_uint ((const char *) text, out);
-  if (!ok)
-    error_expected (sc, node, attr, (const char *) text,
-                    "a non-negative integer (at most 18446744073709551615)", error);
-  xmlFree (text);
-  return ok;
+  *out = def;
+  return get_parsed (sc, node, attr, has_default, parse_uint_cb, out,
+                     "a non-negative integer (at most 18446744073709551615)", error);
 }
 
 /* Parses a finite decimal number ("-1.5", "2e3"; no hex, inf or nan). */
@@ -277,27 +295,23 @@ parse_double (const char *text, double *out)
   return end != text && *end == '\0' && isfinite (*out);
 }
 
+static gboolean
+parse_double_cb (const char *text, gpointer out)
+{
+  return parse_double (text, out);
+}
+
+/* Reads attr as double (see scenario.h). */
 gboolean
 ns_xml_get_double (const NsScenario *sc, xmlNodePtr node, const char *attr,
                    gboolean has_default, double def, double *out, GError **error)
 {
-  xmlChar *text;
-  gboolean ok;
-
   g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!get_text (sc, node, attr, has_default, &text, error))
-    return FALSE;
-  if (text == NULL) {
-    *out = def;
-    return TRUE;
-  }
-  ok = parse_double ((const char *) text, out);
-  if (!ok)
-    error_expected (sc, node, attr, (const char *) text, "a number", error);
-  xmlFree (text);
-  return ok;
+  *out = def;
+  return get_parsed (sc, node, attr, has_default, parse_double_cb, out,
+                     "a number", error);
 }
 
 gboolean
@@ -329,54 +343,44 @@ ns_xml_get_bool (const NsScenario *sc, xmlNodePtr node, const char *attr, gboole
   return FALSE;
 }
 
+static gboolean
+parse_size_cb (const char *text, gpointer out)
+{
+  return ns_parse_size (text, out);
+}
+
+/* Reads attr as size (see scenario.h). */
 gboolean
 ns_xml_get_size (const NsScenario *sc, xmlNodePtr node, const char *attr,
                  gboolean has_default, guint64 def, guint64 *out, GError **error)
 {
-  xmlChar *text;
-  gboolean ok;
-
   g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!get_text (sc, node, attr, has_default, &text, error))
-    return FALSE;
-  if (text == NULL) {
-    *out = def;
-    return TRUE;
-  }
-  ok = ns_parse_size ((const char *) text, out);
-  if (!ok)
-    error_expected (sc, node, attr, (const char *) text,
-                    "a size such as 4096, 64KiB, 1MiB or 8K (units B, K, M, G, KiB, MiB, "
-                    "GiB)", error);
-  xmlFree (text);
-  return ok;
+  *out = def;
+  return get_parsed (sc, node, attr, has_default, parse_size_cb, out,
+                     "a size such as 4096, 64KiB, 1MiB or 8K (units B, K, M, G, KiB, MiB, "
+                     "GiB)", error);
 }
 
+static gboolean
+parse_time_cb (const char *text, gpointer out)
+{
+  return ns_parse_time (text, out);
+}
+
+/* Reads attr as time (see scenario.h). */
 gboolean
 ns_xml_get_time (const NsScenario *sc, xmlNodePtr node, const char *attr,
                  gboolean has_default, NsTime def, NsTime *out, GError **error)
 {
-  xmlChar *text;
-  gboolean ok;
-
   g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (!get_text (sc, node, attr, has_default, &text, error))
-    return FALSE;
-  if (text == NULL) {
-    *out = def;
-    return TRUE;
-  }
-  ok = ns_parse_time ((const char *) text, out);
-  if (!ok)
-    error_expected (sc, node, attr, (const char *) text,
-                    "a time such as 10us (units ps, ns, us, ms, s; a whole number of ps, "
-                    "at most 106 days)", error);
-  xmlFree (text);
-  return ok;
+  *out = def;
+  return get_parsed (sc, node, attr, has_default, parse_time_cb, out,
+                     "a time such as 10us (units ps, ns, us, ms, s; a whole number of ps, "
+                     "at most 106 days)", error);
 }
 
 /* TRUE if name is in the NULL-terminated list. */
