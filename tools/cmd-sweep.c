@@ -1,11 +1,696 @@
-/* cmd-sweep.c — netsim sweep (not built yet: see the open issues). */
+/* cmd-sweep.c — netsim sweep: run a scenario over a grid of parameter values (sim/sweep.c),
+ * with progress, clean interruption, JSON and a gnuplot plot. See doc/sweeps.md. */
 #include "config.h"
+#include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
 #include "cmd.h"
+#include "scenario.h"
+#include "sweep.h"
 
-/* Placeholder until the sweep command lands. */
+#define NS_EXIT_SIGNAL_BASE 128
+
+/* 1: finish the points in flight, 2: abandon them (set by the signal handler). */
+static volatile int stop_level;
+static volatile sig_atomic_t stop_signal;
+
+/* SIGINT: finish the points in flight (again: abandon them); SIGTERM: abandon. */
+static void
+on_signal (int sig)
+{
+  static const char finish[] = "\nnetsim sweep: interrupted: finishing the points in flight "
+                               "(interrupt again to abandon them)\n";
+  static const char abandon[] = "\nnetsim sweep: abandoning the points in flight\n";
+
+  stop_signal = sig;
+  stop_level = sig == SIGINT && stop_level == 0 ? 1 : 2;
+  if (stop_level == 1)
+    (void) !write (STDERR_FILENO, finish, sizeof finish - 1);
+  else
+    (void) !write (STDERR_FILENO, abandon, sizeof abandon - 1);
+}
+
+/* Routes SIGINT and SIGTERM to on_signal. */
+static void
+install_signals (void)
+{
+  struct sigaction sa;
+
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART;       /* poll() still returns early: the loop then sees the flag */
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+}
+
+/* Seconds as m:ss or h:mm:ss ("?" if unknown). */
+static char *
+format_duration (double s)
+{
+  guint64 t = s < 0 ? 0 : (guint64) llround (s);
+
+  if (s < 0)
+    return g_strdup ("?");
+  if (t >= 3600)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT ":%02u:%02u", t / 3600,
+                            (guint) (t / 60 % 60), (guint) (t % 60));
+  return g_strdup_printf ("%u:%02u", (guint) (t / 60), (guint) (t % 60));
+}
+
+/* Progress line on the terminal: points done/total, failures, elapsed, ETA. */
+static void
+show_progress (const NsSweepProgress *p, gpointer data)
+{
+  g_autofree char *elapsed = format_duration (p->elapsed_s);
+  g_autofree char *eta = format_duration (p->eta_s);
+
+  g_printerr ("\r[%u/%u] %u failed, %u running, elapsed %s, ETA %s   ", p->done, p->total,
+              p->failed, p->running, elapsed, eta);
+}
+
+#define MAX_FAILURES_SHOWN 5
+
+/* Prints the error of the first few points that fail, as they fail. */
+static void
+show_failure (guint point, const char *const *fields, gpointer data)
+{
+  guint *shown = data;
+  guint n = g_strv_length ((char **) fields);
+
+  if (n < 2 || strcmp (fields[n - 2], "") == 0 || (*shown)++ >= MAX_FAILURES_SHOWN)
+    return;
+  g_printerr ("%snetsim sweep: point %u failed: %s\n", isatty (STDERR_FILENO) ? "\r" : "",
+              point, fields[n - 2]);
+  if (*shown == MAX_FAILURES_SHOWN)
+    g_printerr ("netsim sweep: (further failures are only in the output)\n");
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* --plot x=PATH,y=METRIC[,series=PATH] FILE.png|svg */
+
+typedef struct {
+  char *x, *y, *series;
+  char *file;                 /* FILE.png or FILE.svg */
+  char *base;                 /* FILE without the extension */
+  gboolean svg;
+} NsPlot;
+
+/* Frees the plot's strings. */
+static void
+plot_clear (NsPlot *plot)
+{
+  g_free (plot->x);
+  g_free (plot->y);
+  g_free (plot->series);
+  g_free (plot->file);
+  g_free (plot->base);
+}
+
+/* Parses the specification and the file name; FALSE with a message on stderr. */
+static gboolean
+plot_parse (NsPlot *plot, const char *spec, const char *file)
+{
+  g_auto (GStrv) parts = g_strsplit (spec, ",", -1);
+
+  for (guint i = 0; parts[i]; i++) {
+    char **slot = g_str_has_prefix (parts[i], "x=") ? &plot->x
+                : g_str_has_prefix (parts[i], "y=") ? &plot->y
+                : g_str_has_prefix (parts[i], "series=") ? &plot->series : NULL;
+    if (slot == NULL || *slot != NULL || !strchr (parts[i], '=')[1])
+      goto bad_spec;
+    *slot = g_strdup (strchr (parts[i], '=') + 1);
+  }
+  if (plot->x == NULL || plot->y == NULL)
+    goto bad_spec;
+  if (!g_str_has_suffix (file, ".png") && !g_str_has_suffix (file, ".svg"))
+    goto bad_file;
+  plot->file = g_strdup (file);
+  plot->base = g_strndup (file, strlen (file) - 4);
+  plot->svg = g_str_has_suffix (file, ".svg");
+  return TRUE;
+
+/* ERRORS */
+bad_spec:
+  g_printerr ("netsim sweep: --plot: expected x=PATH,y=METRIC[,series=PATH] FILE.png, got "
+              "'%s'\n", spec);
+  return FALSE;
+bad_file:
+  g_printerr ("netsim sweep: --plot: the image must end in .png or .svg, got '%s'\n", file);
+  return FALSE;
+}
+
+/* Index of the named column, or -1. */
+static gint
+column_index (const NsSweep *sweep, const char *name)
+{
+  const char *const *columns = ns_sweep_columns (sweep);
+
+  for (gint i = 0; columns[i]; i++)
+    if (!strcmp (columns[i], name))
+      return i;
+  return -1;
+}
+
+/* A numeric result column (rather than a metric name). */
+static gboolean
+is_result_column (const char *name)
+{
+  static const char *const numeric[] = { "value", "cv", "reps", "ops", "wall_s", NULL };
+  return g_strv_contains (numeric, name);
+}
+
+/* Checks x and series name columns that identify points (before running anything). */
+static gboolean
+plot_check (NsPlot *plot, const NsSweep *sweep)
+{
+  gint x = column_index (sweep, plot->x);
+  gint status = column_index (sweep, "status");
+
+  if (x <= 0 || x >= status)
+    goto bad_x;
+  if (plot->series && (column_index (sweep, plot->series) <= 0 ||
+                       column_index (sweep, plot->series) >= status))
+    goto bad_series;
+  if (plot->series == NULL && strcmp (plot->x, "variant") && column_index (sweep, "variant") > 0)
+    plot->series = g_strdup ("variant");
+  return TRUE;
+
+/* ERRORS */
+bad_x:
+  g_printerr ("netsim sweep: --plot: x=%s is not a swept parameter (nor seed or "
+              "repetition)\n", plot->x);
+  return FALSE;
+bad_series:
+  g_printerr ("netsim sweep: --plot: series=%s is not a swept parameter\n", plot->series);
+  return FALSE;
+}
+
+typedef enum { X_NUMBER, X_SIZE, X_TIME, X_CATEGORY } NsXKind;
+
+/* How x values read as numbers: plain numbers, sizes (bytes), times (s), else categories. */
+static NsXKind
+x_kind (GPtrArray *texts)
+{
+  gboolean number = TRUE, size = TRUE, time = TRUE;
+
+  for (guint i = 0; i < texts->len; i++) {
+    const char *t = texts->pdata[i];
+    char *end;
+    guint64 bytes;
+    NsTime ps;
+    g_ascii_strtod (t, &end);
+    number = number && t[0] && *end == '\0';
+    size = size && ns_parse_size (t, &bytes);
+    time = time && ns_parse_time (t, &ps);
+  }
+  return number ? X_NUMBER : size ? X_SIZE : time ? X_TIME : X_CATEGORY;
+}
+
+/* The x value as a number for gnuplot (a category: its ordinal). */
+static double
+x_number (NsXKind kind, const char *text, guint ordinal)
+{
+  guint64 bytes = 0;
+  NsTime ps = 0;
+
+  switch (kind) {
+  case X_NUMBER: return g_ascii_strtod (text, NULL);
+  case X_SIZE:   ns_parse_size (text, &bytes); return (double) bytes;
+  case X_TIME:   ns_parse_time (text, &ps); return (double) ps / 1e12;
+  default:       return ordinal;
+  }
+}
+
+typedef struct {
+  GPtrArray  *series;       /* char*: series names, first-seen order */
+  GPtrArray  *xs;           /* char*: x texts, first-seen order */
+  GHashTable *sums;         /* "series\x1fx" → double[2] (sum, n) */
+  guint       rows;         /* points plotted */
+  guint       groups;       /* marks */
+  const char *scenario;
+} NsPlotData;
+
+/* Collects the mean of y per (series, x) over the points that ran. */
+static void
+plot_collect (const NsPlot *plot, const NsSweep *sweep, NsPlotData *d)
+{
+  gint xc = column_index (sweep, plot->x), sc = plot->series ? column_index (sweep, plot->series) : -1;
+  gint st = column_index (sweep, "status"), mc = column_index (sweep, "metric");
+  gint yc = is_result_column (plot->y) ? column_index (sweep, plot->y) : column_index (sweep, "value");
+
+  for (guint p = 0; p < ns_sweep_n_points (sweep); p++) {
+    g_auto (GStrv) f = ns_sweep_row (sweep, p);
+    const char *series = sc >= 0 && f ? f[sc] : "";
+    g_autofree char *key = NULL;
+    double *sum;
+    if (f == NULL || strcmp (f[st], "ok") || (!is_result_column (plot->y) && strcmp (f[mc], plot->y)))
+      continue;
+    if (!g_ptr_array_find_with_equal_func (d->series, series, g_str_equal, NULL))
+      g_ptr_array_add (d->series, g_strdup (series));
+    if (!g_ptr_array_find_with_equal_func (d->xs, f[xc], g_str_equal, NULL))
+      g_ptr_array_add (d->xs, g_strdup (f[xc]));
+    key = g_strdup_printf ("%s\x1f%s", series, f[xc]);
+    sum = g_hash_table_lookup (d->sums, key);
+    if (sum == NULL) {
+      sum = g_new0 (double, 2);
+      g_hash_table_insert (d->sums, g_steal_pointer (&key), sum);
+    }
+    sum[0] += g_ascii_strtod (f[yc], NULL);
+    sum[1] += 1;
+    d->rows++;
+  }
+}
+
+/* gnuplot string literal (single quotes; a quote is doubled). */
+static char *
+gp_quote (const char *text)
+{
+  GString *out = g_string_new ("'");
+
+  for (const char *p = text; *p; p++) {
+    if (*p == '\'')
+      g_string_append_c (out, '\'');
+    g_string_append_c (out, *p == '\n' ? ' ' : *p);
+  }
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+/* The data file: one block per series (x y n label), blocks separated by two blank lines. */
+static GString *
+plot_data_text (const NsPlotData *d, NsXKind kind)
+{
+  GString *out = g_string_new ("# netsim sweep plot data: x y n x-label\n");
+
+  for (guint s = 0; s < d->series->len; s++) {
+    g_string_append_printf (out, "%s# series %s\n", s ? "\n\n" : "",
+                            (const char *) d->series->pdata[s]);
+    for (guint i = 0; i < d->xs->len; i++) {
+      g_autofree char *key = g_strdup_printf ("%s\x1f%s", (const char *) d->series->pdata[s],
+                                              (const char *) d->xs->pdata[i]);
+      const double *sum = g_hash_table_lookup (d->sums, key);
+      g_autofree char *x = NULL, *y = NULL, *label = NULL;
+      if (sum == NULL)
+        continue;
+      x = ns_sweep_format_double (x_number (kind, d->xs->pdata[i], i));
+      y = ns_sweep_format_double (sum[0] / sum[1]);
+      label = g_strdup_printf ("\"%s\"", (const char *) d->xs->pdata[i]);
+      g_strdelimit (label + 1, "\"", '\'');
+      label[strlen (label) - 1] = '"';
+      g_string_append_printf (out, "%s %s %.0f %s\n", x, y, sum[1], label);
+    }
+  }
+  return out;
+}
+
+/* Sort order of doubles. */
+static gint
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Geometric-looking x values: positive, spanning ≥ 32×, median step ratio ≥ 1.5. */
+static gboolean
+x_is_geometric (const NsPlotData *d, NsXKind kind)
+{
+  g_autoptr (GArray) v = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) ratios = g_array_new (FALSE, FALSE, sizeof (double));
+
+  if (kind == X_CATEGORY || d->xs->len < 3)
+    return FALSE;
+  for (guint i = 0; i < d->xs->len; i++) {
+    double x = x_number (kind, d->xs->pdata[i], i);
+    if (!(x > 0))
+      return FALSE;
+    g_array_append_val (v, x);
+  }
+  g_array_sort (v, compare_doubles);
+  for (guint i = 1; i < v->len; i++) {
+    double r = g_array_index (v, double, i) / g_array_index (v, double, i - 1);
+    g_array_append_val (ratios, r);
+  }
+  g_array_sort (ratios, compare_doubles);
+  return g_array_index (v, double, v->len - 1) / g_array_index (v, double, 0) >= 32 &&
+         g_array_index (ratios, double, ratios->len / 2) >= 1.5;
+}
+
+/* Scale and tick format of the x axis. */
+static void
+plot_x_axis (GString *gp, const NsPlotData *d, NsXKind kind)
+{
+  g_string_append (gp, "set autoscale xfix\n");
+  if (x_is_geometric (d, kind))
+    g_string_append_printf (gp, "set logscale x %d\n", kind == X_SIZE ? 2 : 10);
+  if (kind == X_SIZE)
+    g_string_append (gp, "set format x '%.0b %BB'\n");
+  else if (kind == X_TIME)
+    g_string_append (gp, "set format x '%.0s %cs'\n");
+}
+
+/* The gnuplot script: pngcairo if this gnuplot has it, else png; or svg. */
+static GString *
+plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXKind kind)
+{
+  GString *gp = g_string_new ("# gnuplot script written by netsim sweep; render with: gnuplot ");
+  g_autofree char *out = gp_quote (plot->file), *dat = NULL, *title = NULL;
+  g_autofree char *xl = gp_quote (plot->x), *yl = NULL;
+  g_autofree char *dat_path = g_strconcat (plot->base, ".dat", NULL);
+
+  dat = gp_quote (dat_path);
+  title = d->rows > d->groups
+    ? g_strdup_printf ("%s: %s vs %s (each mark: the mean of its points)", d->scenario, plot->y,
+                       plot->x)
+    : g_strdup_printf ("%s: %s vs %s", d->scenario, plot->y, plot->x);
+  yl = gp_quote (plot->y);
+  g_string_append_printf (gp, "%s.gp\n", plot->base);
+  if (plot->svg)
+    g_string_append (gp, "set terminal svg size 960,600 noenhanced\n");
+  else
+    g_string_append (gp, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+                         "  set terminal pngcairo size 960,600 noenhanced\n"
+                         "} else {\n  set terminal png size 960,600 noenhanced\n}\n");
+  g_string_append_printf (gp, "set output %s\n", out);
+  g_free (out);
+  out = gp_quote (title);
+  g_string_append_printf (gp, "set title %s\nset xlabel %s\nset ylabel %s\n", out, xl, yl);
+  g_string_append (gp, "set grid\nset key outside right top noenhanced\n");
+  plot_x_axis (gp, d, kind);
+  g_string_append (gp, "plot");
+  for (guint s = 0; s < d->series->len; s++) {
+    const char *value = d->series->pdata[s];
+    g_autofree char *label = plot->series == NULL ? g_strdup (plot->y)
+                           : !strcmp (plot->series, "variant") ? g_strdup (value)
+                           : g_strdup_printf ("%s=%s", plot->series, value);
+    g_autofree char *name = gp_quote (label);
+    g_string_append_printf (gp, "%s %s index %u using 1:2%s with linespoints title %s",
+                            s ? ", \\\n    " : " ", s ? "''" : dat, s,
+                            kind == X_CATEGORY ? ":xtic(4)" : "", name);
+  }
+  g_string_append_c (gp, '\n');
+  return gp;
+}
+
+/* gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else the one configure found. */
+static const char *
+gnuplot_path (void)
+{
+  const char *env = g_getenv ("NETSIM_GNUPLOT");
+  return env ? env : NS_GNUPLOT;
+}
+
+/* Runs gnuplot on the script, or says why it cannot. */
+static gboolean
+plot_render (const NsPlot *plot, const char *script, GError **error)
+{
+  const char *gnuplot = gnuplot_path ();
+  const char *argv[] = { gnuplot, script, NULL };
+  g_autofree char *err_text = NULL;
+  gint status;
+
+  if (gnuplot[0] == '\0' || !g_file_test (gnuplot, G_FILE_TEST_IS_EXECUTABLE)) {
+    g_printerr ("netsim sweep: gnuplot is not installed, so %s was not drawn: wrote %s and "
+                "its data; install gnuplot and run 'gnuplot %s'\n", plot->file, script, script);
+    return TRUE;
+  }
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                     &err_text, &status, error))
+    return FALSE;
+  if (g_spawn_check_wait_status (status, NULL))
+    return TRUE;
+  g_set_error (error, NS_ERROR, NS_ERROR_IO, "%s %s failed: %s", gnuplot, script,
+               err_text ? err_text : "");
+  return FALSE;
+}
+
+/* Writes FILE.dat and FILE.gp and renders FILE.png/svg when gnuplot exists. */
+static gboolean
+plot_write (const NsPlot *plot, const NsSweep *sweep, GError **error)
+{
+  NsPlotData d = { g_ptr_array_new_with_free_func (g_free),
+                   g_ptr_array_new_with_free_func (g_free),
+                   g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free), 0, 0,
+                   ns_sweep_scenario_name (sweep) };
+  g_autofree char *script = g_strconcat (plot->base, ".gp", NULL);
+  g_autofree char *data = g_strconcat (plot->base, ".dat", NULL);
+  GString *dat = NULL, *gp = NULL;
+  NsXKind kind;
+  gboolean ok = FALSE;
+
+  plot_collect (plot, sweep, &d);
+  d.groups = g_hash_table_size (d.sums);
+  if (d.rows == 0) {
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--plot: no point that ran has y=%s (it "
+                 "names the scenario's metric or one of value, cv, reps, ops, wall_s)", plot->y);
+    goto out;
+  }
+  kind = x_kind (d.xs);
+  dat = plot_data_text (&d, kind);
+  gp = plot_script (plot, sweep, &d, kind);
+  ok = ns_cmd_write_output (data, dat, error) && ns_cmd_write_output (script, gp, error) &&
+       plot_render (plot, script, error);
+
+out:
+  if (dat)
+    g_string_free (dat, TRUE);
+  if (gp)
+    g_string_free (gp, TRUE);
+  g_ptr_array_unref (d.series);
+  g_ptr_array_unref (d.xs);
+  g_hash_table_unref (d.sums);
+  return ok;
+}
+
+/* Takes "--plot SPEC FILE" (or --plot=SPEC FILE) out of argv; FALSE on a usage error. */
+static gboolean
+extract_plot (int *argc, char **argv, char **spec, char **file)
+{
+  for (int i = 1; i < *argc; i++) {
+    int take;
+    if (!strcmp (argv[i], "--"))
+      break;
+    if (strcmp (argv[i], "--plot") && !g_str_has_prefix (argv[i], "--plot="))
+      continue;
+    take = argv[i][6] == '=' ? 2 : 3;
+    if (*spec != NULL || i + take - 1 >= *argc)
+      goto usage;
+    *spec = g_strdup (take == 2 ? argv[i] + 7 : argv[i + 1]);
+    *file = g_strdup (argv[i + take - 1]);
+    memmove (argv + i, argv + i + take, (*argc - i - take + 1) * sizeof *argv);
+    *argc -= take;
+    i--;
+  }
+  return TRUE;
+
+usage:
+  g_printerr ("netsim sweep: --plot takes two arguments: x=PATH,y=METRIC[,series=PATH] "
+              "FILE.png (once)\n");
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------------------- */
+
+/* The command line that resumes this sweep. */
+static char *
+resume_command (int argc, char **argv)
+{
+  GString *cmd = g_string_new ("netsim sweep");
+  gboolean has_resume = FALSE;
+
+  for (int i = 1; i < argc; i++) {
+    g_autofree char *q = NULL;
+    if (!strcmp (argv[i], "--force"))
+      continue;
+    has_resume = has_resume || !strcmp (argv[i], "--resume");
+    q = strpbrk (argv[i], " \t'\"\\$`*?[]{}()<>|&;#~!") ? g_shell_quote (argv[i])
+                                                         : g_strdup (argv[i]);
+    g_string_append_printf (cmd, " %s", q);
+  }
+  if (!has_resume)
+    g_string_append (cmd, " --resume");
+  return g_string_free (cmd, FALSE);
+}
+
+typedef struct {
+  char **params, **sets;
+  char  *output, *json, *variant;
+  gint64 seed;
+  gint   jobs, repeat;
+  gboolean resume, force, quiet;
+} NsSweepArgs;
+
+/* Builds the sweep from the arguments; NULL after printing why. */
+static NsSweep *
+build_sweep (const char *path, const NsSweepArgs *a, GError **error)
+{
+  NsSweep *sweep = ns_sweep_new (path, (const char *const *) a->sets, error);
+
+  if (sweep == NULL)
+    return NULL;
+  for (guint i = 0; a->params && a->params[i]; i++)
+    if (!ns_sweep_add_param (sweep, a->params[i], error))
+      goto fail;
+  if (a->seed >= 0)
+    ns_sweep_set_seed (sweep, (guint64) a->seed);
+  ns_sweep_set_repeat (sweep, (guint) a->repeat);
+  if (a->variant)
+    ns_sweep_set_variant (sweep, a->variant);
+  if (!ns_sweep_prepare (sweep, error))
+    goto fail;
+  return sweep;
+
+fail:
+  ns_sweep_free (sweep);
+  return NULL;
+}
+
+/* Writes JSON and the plot of a complete sweep. */
+static gboolean
+write_extras (const NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, GError **error)
+{
+  if (a->json) {
+    GString *out = g_string_new (NULL);
+    gboolean ok;
+    ns_sweep_json (sweep, out);
+    ok = ns_cmd_write_output (a->json, out, error);
+    g_string_free (out, TRUE);
+    if (!ok)
+      return FALSE;
+  }
+  return plot->file == NULL || plot_write (plot, sweep, error);
+}
+
+/* Runs the sweep to the end or to an interruption; returns the exit status. */
+static int
+run_sweep (NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, int argc, char **argv)
+{
+  NsSweepRunOptions opt = { (guint) a->jobs, &stop_level, NULL, NULL, NULL };
+  GError *err = NULL;
+  guint shown = 0;
+  gboolean ok;
+
+  if (!a->quiet && isatty (STDERR_FILENO))
+    opt.progress = show_progress;
+  if (!a->quiet)
+    opt.point_done = show_failure;
+  opt.progress_data = &shown;
+  install_signals ();
+  ok = ns_sweep_run (sweep, &opt, &err);
+  if (opt.progress)
+    g_printerr ("\n");
+  if (ok && !ns_sweep_complete (sweep)) {
+    g_autofree char *cmd = resume_command (argc, argv);
+    ns_sweep_finish (sweep, NULL);
+    g_printerr ("netsim sweep: stopped after %u of %u points (in %s); to resume:\n  %s\n",
+                ns_sweep_n_done (sweep), ns_sweep_n_points (sweep), a->output, cmd);
+    return NS_EXIT_SIGNAL_BASE + (stop_signal ? stop_signal : SIGINT);
+  }
+  if (!ok || !ns_sweep_finish (sweep, &err) || !write_extras (sweep, a, plot, &err))
+    return ns_cmd_fail (err);
+  if (!a->quiet)
+    g_printerr ("netsim sweep: %u points (%u failed) in %s\n", ns_sweep_n_points (sweep),
+                ns_sweep_n_failed (sweep), a->output);
+  return ns_sweep_n_failed (sweep) ? NS_EXIT_CHECK : NS_EXIT_OK;
+}
+
+static const char description[] =
+  "Runs SCENARIO.xml at every point of the cartesian product of the --param values and\n"
+  "appends one CSV line per point to --output as each finishes (durably: a crash never\n"
+  "leaves a torn line). Several --param form the product, the first outermost; PATH is as\n"
+  "for netsim run --set. Values: V1,V2,… or ranges START:STOP:STEP, START:STOP:×FACTOR\n"
+  "(also xFACTOR), with units: workload.working-set=4KiB:1MiB:x2, measure.duration=\n"
+  "10us:50us:10us. PATH seed sweeps the run seed (--param seed=1:20:1); PATH variant picks\n"
+  "variants (default: all of the scenario's, one point each).\n"
+  "\n"
+  "  --plot x=PATH,y=METRIC[,series=PATH] FILE.png|svg\n"
+  "        Writes FILE.gp (gnuplot script) and FILE.dat (mean of y per x and series) and\n"
+  "        renders the image if gnuplot is installed. series defaults to variant.\n"
+  "\n"
+  "Each point's seed derives from --seed (default: the scenario's) and the point's index,\n"
+  "so results do not depend on --jobs. An interrupted sweep continues with --resume.\n"
+  "Exit status: 0 every point ran, 1 some point failed (recorded with its error), 2 bad\n"
+  "input or usage, 128+N stopped by signal N. See doc/sweeps.md.";
+
+/* netsim sweep SCENARIO.xml --param PATH=VALUES … --output FILE. */
 int
 ns_cmd_sweep (int argc, char **argv)
 {
-  g_printerr ("netsim sweep: not implemented yet\n");
-  return NS_EXIT_USAGE;
+  NsSweepArgs a = { .seed = -1, .jobs = (gint) g_get_num_processors (), .repeat = 1 };
+  g_autofree char *plot_spec = NULL, *plot_file = NULL;
+  g_auto (GStrv) orig = g_strdupv (argv);
+  int orig_argc = argc, status = NS_EXIT_USAGE;
+  NsPlot plot = { 0 };
+  NsSweep *sweep = NULL;
+  GError *err = NULL;
+  GOptionEntry entries[] = {
+    { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &a.params, "A swept parameter (repeatable): "
+      "PATH=V1,V2,… or PATH=START:STOP:STEP or PATH=START:STOP:×FACTOR", "PATH=VALUES" },
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a.sets, "A fixed override for every point "
+      "(repeatable), as for netsim run", "PATH=VALUE" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output, "The CSV file (required)", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &a.json, "Also write every point as JSON", "FILE" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Points run at once (default: the number of "
+      "processors)", "N" },
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &a.repeat, "Runs of each point, each with its own "
+      "seed (default 1)", "R" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &a.seed, "Sweep seed the points' seeds derive from "
+      "(default: the scenario's)", "S" },
+    { "variant", 0, 0, G_OPTION_ARG_STRING, &a.variant, "Run only this variant", "NAME" },
+    { "resume", 0, 0, G_OPTION_ARG_NONE, &a.resume, "Continue an interrupted sweep: skip the "
+      "points already in --output (refused if it is another sweep's)", NULL },
+    { "force", 0, 0, G_OPTION_ARG_NONE, &a.force, "Overwrite an existing --output", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "No progress or summary on standard "
+      "error", NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — sweep a scenario "
+                                                         "over a grid of parameter values");
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx, description);
+  if (!extract_plot (&argc, argv, &plot_spec, &plot_file))
+    goto out;
+  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+    goto out;
+  if (argc != 2 || a.output == NULL)
+    goto usage;
+  if (a.jobs < 1 || a.repeat < 1 || (a.resume && a.force))
+    goto bad_numbers;
+  if (plot_spec && !plot_parse (&plot, plot_spec, plot_file))
+    goto out;
+  sweep = build_sweep (argv[1], &a, &err);
+  if (sweep == NULL || (plot.file && !plot_check (&plot, sweep)) ||
+      !ns_sweep_open (sweep, a.output, a.resume ? NS_SWEEP_RESUME
+                      : a.force ? NS_SWEEP_OVERWRITE : NS_SWEEP_NEW, &err)) {
+    status = err ? ns_cmd_fail (err) : NS_EXIT_USAGE;
+    goto out;
+  }
+  if (ns_sweep_was_torn (sweep))
+    g_printerr ("netsim sweep: %s: dropped a torn last line (a point cut short); it runs "
+                "again\n", a.output);
+  if (a.resume && !a.quiet && ns_sweep_n_done (sweep) > 0)
+    g_printerr ("netsim sweep: resuming: %u of %u points already in %s\n",
+                ns_sweep_n_done (sweep), ns_sweep_n_points (sweep), a.output);
+  status = run_sweep (sweep, &a, &plot, orig_argc, orig);
+  goto out;
+
+usage:
+  g_printerr ("netsim sweep: expected one SCENARIO.xml and --output FILE (see netsim sweep "
+              "--help)\n");
+  goto out;
+bad_numbers:
+  g_printerr ("netsim sweep: --jobs and --repeat must be ≥ 1; --resume and --force exclude "
+              "each other\n");
+out:
+  ns_sweep_free (sweep);
+  plot_clear (&plot);
+  g_strfreev (a.params);
+  g_strfreev (a.sets);
+  g_free (a.output);
+  g_free (a.json);
+  g_free (a.variant);
+  return status;
 }

@@ -1,0 +1,11 @@
+# models/net/net.mk — kernel-equivalent networking models (UDP socket lookup: sock layout,
+# jhash, the UDP table and lookup for IPv4/IPv6, SO_REUSEPORT groups) and their tests.
+libns_models_a_SOURCES += models/net/sock.h models/net/jhash.h models/net/udp.h \
+	models/net/udp-priv.h models/net/udp.c models/net/udp6.c models/net/reuseport.c
+
+check_PROGRAMS += tests/models/net/test-udp
+TESTS += tests/models/net/test-udp
+tests_models_net_test_udp_SOURCES = tests/models/net/test-udp.c
+tests_models_net_test_udp_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net
+tests_models_net_test_udp_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_udp_LDADD = $(NS_LIBS) $(TEST_LIBS)

@@ -1,0 +1,545 @@
+/* udp6.c — the IPv6 UDP lookup (net/ipv6/udp.c) and the IPv6 halves of bind/connect.
+ *
+ * Same structure and generations as udp.c (udp.h). Differences from IPv4, kernel-spec §1.3
+ * steps 16–19: only AF_INET6 sockets match, the bound address compare is 128-bit, each
+ * component adds 1 (maximum 4) and udp6_lib_lookup2 starts badness at -1, so a score-0
+ * socket is still a candidate. Instruction estimates as in udp.c plus the 128-bit compares. */
+#include "config.h"
+#include <errno.h>
+#include <string.h>
+#include "jhash.h"
+#include "udp-priv.h"
+
+/* compute_score (net/ipv6/udp.c): static, 255 B, out of line with 2 call sites in the 6.5
+ * Ubuntu build (DepSurf, kernel-spec §1.8.1). Its kernel symbol is also "compute_score";
+ * the registry needs a distinct name. */
+NS_FUNC (udp6_fn_compute_score, "ipv6:compute_score", 255, NS_FN_STATIC, 2);
+/* udp6_lib_lookup2: static, two callers. Estimate 380 B (udp4_lib_lookup2 is 350 B;
+ * the IPv6 one carries 128-bit compares). */
+NS_FUNC (udp6_fn_udp6_lib_lookup2, "udp6_lib_lookup2", 380, NS_FN_STATIC, 2);
+/* __udp6_lib_lookup: exported. Estimate 500 B (cf. __udp4_lib_lookup 466 B). */
+NS_FUNC (udp6_fn___udp6_lib_lookup, "__udp6_lib_lookup", 500, NS_FN_EXTERN, 1);
+/* udp6_ehashfn: INDIRECT_CALLABLE_SCOPE, direct call after INDIRECT_CALL_INET's compare.
+ * Estimate 160 B (two jhash_3words). */
+static NS_FUNC (fn_udp6_ehashfn, "udp6_ehashfn", 160, NS_FN_EXTERN, 1);
+/* inet6_lookup_reuseport (net/ipv6/inet6_hashtables.c, exported, v6.6+). Estimate 112 B. */
+static NS_FUNC (fn_inet6_lookup_reuseport, "inet6_lookup_reuseport", 112, NS_FN_EXTERN, 1);
+/* lookup_reuseport of net/ipv6/udp.c before v6.6 (static, one caller). */
+static NS_FUNC (fn_lookup_reuseport6, "ipv6:lookup_reuseport", 144, NS_FN_STATIC, 1);
+static NS_FUNC (fn_udp6_lib_lookup4, "udp6_lib_lookup4", 224, NS_FN_STATIC, 1);
+static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FN_STATIC, 1);
+
+#define SCORE_REJECT_KEYS_INSNS  8
+#define SCORE_ADDR6_INSNS        8   /* 128-bit compare: 2 × (load, xor, or) + branch */
+#define SCORE_PEER_INSNS         3
+#define SCORE_PEER6_INSNS        8
+#define SCORE_DEV_INSNS          6
+#define SCORE_CPU_INSNS          4
+#define CHAIN_STEP_INSNS         5
+#define DRIVER_INSNS            12
+#define SLOT_INSNS               3
+
+static const ns_in6_addr in6addr_any_ns;
+
+/* ---- hashes ---- */
+
+/* jhash of the address (:: and v4-mapped as IPv4 words) ^ port (§1.2.4). */
+guint32
+ipv6_portaddr_hash (const struct net *net, const ns_in6_addr *addr6, guint port)
+{
+  guint32 hash, mix = net_hash_mix (net);
+
+  if (ipv6_addr_any (addr6))
+    hash = jhash_1word (0, mix);
+  else if (ipv6_addr_v4mapped (addr6))
+    hash = jhash_1word (addr6->u6_addr32[3], mix);
+  else
+    hash = jhash2 (addr6->u6_addr32, 4, mix);
+  return hash ^ port;
+}
+
+/* __ipv6_addr_jhash: fold the address to three words. */
+static guint32
+__ipv6_addr_jhash (const ns_in6_addr *a, guint32 initval)
+{
+  return jhash_3words (a->u6_addr32[0] ^ a->u6_addr32[1], a->u6_addr32[2], a->u6_addr32[3],
+                       initval);
+}
+
+/* __inet6_ehashfn(lhash, lport, fhash, fport, udp6_ehash_secret + mix). */
+guint32
+udp6_ehashfn (const struct udp_table *tbl, const struct net *net, const ns_in6_addr *laddr,
+              guint16 lport, const ns_in6_addr *faddr, be16 fport)
+{
+  guint32 lhash = laddr->u6_addr32[3];
+  guint32 fhash = __ipv6_addr_jhash (faddr, tbl->udp_ipv6_hash_secret);
+
+  return jhash_3words (lhash, fhash, ((guint32) lport << 16) | fport,
+                       tbl->udp6_ehash_secret + net_hash_mix (net));
+}
+
+static guint32
+ipv6_portaddr_hash_charged (NsThread *t, struct net *net, const ns_in6_addr *addr6, guint port)
+{
+  NS_LOAD_FIELD (t, net, hash_mix);
+  ns_insns (t, (ipv6_addr_any (addr6) ? JHASH_NWORDS_INSNS : JHASH2_4W_INSNS) + 6);
+  return ipv6_portaddr_hash (net, addr6, port);
+}
+
+/* udp6_ehashfn as called (out of line) from the lookup. */
+static guint32
+udp6_ehashfn_charged (NsThread *t, struct udp_table *tbl, struct net *net,
+                      const ns_in6_addr *laddr, guint16 lport, const ns_in6_addr *faddr,
+                      be16 fport)
+{
+  guint32 hash;
+
+  ns_call (t, &fn_udp6_ehashfn);
+  ns_load (t, &tbl->udp6_ehash_secret, sizeof (guint32) * 2);
+  NS_LOAD_FIELD (t, net, hash_mix);
+  ns_insns (t, 2 * JHASH_NWORDS_INSNS + 10);
+  hash = udp6_ehashfn (tbl, net, laddr, lport, faddr, fport);
+  ns_ret (t);
+  return hash;
+}
+
+/* ---- compute_score (IPv6) ---- */
+
+static gint
+compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *net,
+               const ns_in6_addr *saddr, be16 sport, const ns_in6_addr *daddr, guint16 hnum,
+               gint dif, gint sdif)
+{
+  gint score = -1;
+  gint bound_dev_if;
+
+  ns_call (t, &udp6_fn_compute_score);
+  tbl->stats.scored++;
+  NS_LOAD_FIELD (t, sk, sk_net);
+  NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
+  NS_LOAD_FIELD (t, sk, sk_family);
+  ns_insns (t, SCORE_REJECT_KEYS_INSNS);
+  if (sock_net (sk) != net || udp_sk (sk)->udp_port_hash != hnum || sk->sk_family != AF_INET6)
+    goto out;
+
+  NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
+  ns_insns (t, SCORE_ADDR6_INSNS);
+  if (!ipv6_addr_equal (&sk->sk_v6_rcv_saddr, daddr))
+    goto out;
+
+  score = 0;
+  NS_LOAD_FIELD (t, sk, sk_dport);
+  ns_insns (t, SCORE_PEER_INSNS);
+  if (sk->sk_dport) {
+    if (sk->sk_dport != sport)
+      goto reject;
+    score++;
+  }
+  NS_LOAD_FIELD (t, sk, sk_v6_daddr);
+  ns_insns (t, SCORE_PEER6_INSNS);
+  if (!ipv6_addr_any (&sk->sk_v6_daddr)) {
+    if (!ipv6_addr_equal (&sk->sk_v6_daddr, saddr))
+      goto reject;
+    score++;
+  }
+
+  NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
+  ns_insns (t, SCORE_DEV_INSNS);
+  bound_dev_if = sk->sk_bound_dev_if;
+  if (!udp_sk_bound_dev_eq (t, net, bound_dev_if, dif, sdif))
+    goto reject;
+  if (bound_dev_if || tbl->dev_bonus_always)
+    score++;
+
+  NS_LOAD_FIELD (t, sk, sk_incoming_cpu);
+  ns_insns (t, SCORE_CPU_INSNS);
+  if (sk->sk_incoming_cpu == udp_current_cpu (t, tbl))
+    score++;
+  goto out;
+
+reject:
+  score = -1;
+out:
+  ns_ret (t);
+  return score;
+}
+
+/* inet6_lookup_reuseport (v6.6+) / lookup_reuseport (before). */
+static struct sock *
+inet6_lookup_reuseport (NsThread *t, struct udp_table *tbl, struct net *net, struct sock *sk,
+                        struct sk_buff *skb, const ns_in6_addr *saddr, be16 sport,
+                        const ns_in6_addr *daddr, guint16 hnum)
+{
+  struct sock *reuse_sk = NULL;
+  guint32 phash;
+
+  ns_call (t, tbl->version >= 6006 ? &fn_inet6_lookup_reuseport : &fn_lookup_reuseport6);
+  NS_LOAD_FIELD (t, sk, __sk_common.skc_bits);
+  ns_insns (t, 3);
+  if (sk->sk_reuseport) {
+    ns_insns (t, 2);                      /* INDIRECT_CALL_INET compare */
+    phash = udp6_ehashfn_charged (t, tbl, net, daddr, hnum, saddr, sport);
+    reuse_sk = reuseport_select_sock (t, sk, phash, skb, 8, udp_current_cpu (t, tbl));
+    if (reuse_sk != NULL)
+      tbl->stats.reuseport_selects++;
+  }
+  ns_ret (t);
+  return reuse_sk;
+}
+
+/* ---- udp6_lib_lookup2 ---- */
+
+static struct sock *
+udp6_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
+                  be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif,
+                  struct udp_hslot *hslot2, struct sk_buff *skb)
+{
+  struct hlist_node *node;
+  struct sock *sk, *result = NULL;
+  gint score, badness = -1;
+  gboolean need_rescore;
+
+  ns_call (t, &udp6_fn_udp6_lib_lookup2);
+  for (node = udp_chain_first (t, hslot2); node != NULL; node = udp_chain_next (t, node)) {
+    sk = sk_from_portaddr_node (node);
+    need_rescore = FALSE;
+rescore:
+    ns_insns (t, CHAIN_STEP_INSNS);
+    score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
+                           hnum, dif, sdif);
+    if (score <= badness)
+      continue;
+    if (need_rescore) {
+      tbl->stats.rescore_raised++;
+      badness = score;
+      continue;
+    }
+    badness = score;
+    NS_LOAD_FIELD (t, sk, sk_state);
+    if (sk->sk_state == TCP_ESTABLISHED) {
+      result = sk;
+      continue;
+    }
+    result = inet6_lookup_reuseport (t, tbl, net, sk, skb, saddr, sport, daddr, hnum);
+    if (result == NULL) {
+      result = sk;
+      continue;
+    }
+    if (!reuseport_has_conns (t, sk))
+      goto done;
+    switch (tbl->gen) {
+    case UDP_GEN_B:
+      break;
+    case UDP_GEN_C:
+      tbl->stats.rescored++;
+      score = compute_score (t, tbl, result, net, saddr, sport, daddr, hnum, dif, sdif);
+      if (score > badness)
+        tbl->stats.rescore_raised++;
+      badness = score;
+      break;
+    case UDP_GEN_D:
+      tbl->stats.rescored++;
+      need_rescore = TRUE;
+      goto rescore;
+    }
+  }
+done:
+  ns_ret (t);
+  return result;
+}
+
+/* ---- v6.13+ hash4, v6.14+ lookup1 ---- */
+
+/* inet6_match: netns, ports, family, both addresses, bound device. */
+static gboolean
+inet6_match (NsThread *t, struct net *net, const struct sock *sk, const ns_in6_addr *saddr,
+             const ns_in6_addr *daddr, be16 sport, guint16 hnum, gint dif, gint sdif)
+{
+  NS_LOAD_FIELD (t, sk, sk_net);
+  NS_LOAD_FIELD (t, sk, __sk_common.skc_portpair);
+  NS_LOAD_FIELD (t, sk, sk_family);
+  ns_insns (t, 6);
+  if (sock_net (sk) != net || sk->sk_dport != sport || sk->sk_num != hnum ||
+      sk->sk_family != AF_INET6)
+    return FALSE;
+  NS_LOAD_FIELD (t, sk, sk_v6_daddr);
+  NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
+  ns_insns (t, 2 * SCORE_ADDR6_INSNS);
+  if (!ipv6_addr_equal (&sk->sk_v6_daddr, saddr) || !ipv6_addr_equal (&sk->sk_v6_rcv_saddr, daddr))
+    return FALSE;
+  NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
+  return udp_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif);
+}
+
+static struct sock *
+udp6_lib_lookup4 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
+                  be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif)
+{
+  struct hlist_node *node;
+  struct sock *found = NULL;
+  guint32 hash4;
+
+  ns_call (t, &fn_udp6_lib_lookup4);
+  hash4 = udp6_ehashfn_charged (t, tbl, net, daddr, hnum, saddr, sport);
+  NS_LOAD_FIELD (t, tbl, hash4);
+  ns_insns (t, SLOT_INSNS);
+  for (node = udp_chain_first (t, udp_hashslot4 (tbl, hash4)); node != NULL;
+       node = udp_chain_next (t, node)) {
+    struct sock *sk = sk_from_lrpa_node (node);
+
+    ns_insns (t, 2);
+    if (inet6_match (t, net, sk, saddr, daddr, sport, hnum, dif, sdif)) {
+      found = sk;
+      break;
+    }
+  }
+  ns_ret (t);
+  return found;
+}
+
+static struct sock *
+udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
+                  be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif)
+{
+  struct hlist_node *node;
+  struct sock *result = NULL;
+  gint score, badness = -1;
+
+  ns_call (t, &fn_udp6_lib_lookup1);
+  NS_LOAD_FIELD (t, net, hash_mix);
+  NS_LOAD_FIELD (t, tbl, hash);
+  ns_insns (t, SLOT_INSNS + 2);
+  for (node = udp_chain_first (t, udp_hashslot (tbl, net, hnum)); node != NULL;
+       node = udp_chain_next (t, node)) {
+    struct sock *sk = sk_from_node (node);
+
+    ns_insns (t, CHAIN_STEP_INSNS);
+    score = compute_score (t, tbl, sk, net, saddr, sport, daddr, hnum, dif, sdif);
+    if (score > badness) {
+      result = sk;
+      badness = score;
+    }
+  }
+  ns_ret (t);
+  return result;
+}
+
+/* ---- __udp6_lib_lookup ---- */
+
+struct sock *
+__udp6_lib_lookup (NsThread *t, struct net *net, const ns_in6_addr *saddr, be16 sport,
+                   const ns_in6_addr *daddr, be16 dport, gint dif, gint sdif,
+                   struct udp_table *tbl, struct sk_buff *skb)
+{
+  guint16 hnum = GUINT16_FROM_BE (dport);
+  struct udp_hslot *hslot2;
+  struct sock *result;
+  guint32 hash2;
+
+  g_return_val_if_fail (t != NULL && net != NULL && tbl != NULL, NULL);
+  g_return_val_if_fail (saddr != NULL && daddr != NULL, NULL);
+
+  ns_call (t, &udp6_fn___udp6_lib_lookup);
+  tbl->stats.lookups++;
+  ns_insns (t, DRIVER_INSNS);
+  hash2 = ipv6_portaddr_hash_charged (t, net, daddr, hnum);
+  hslot2 = udp_hashslot2_charged (t, tbl, hash2);
+
+  if (tbl->has_hash4 && udp_has_hash4 (t, tbl, hslot2)) {
+    result = udp6_lib_lookup4 (t, tbl, net, saddr, sport, daddr, hnum, dif, sdif);
+    if (result != NULL) {
+      tbl->stats.hash4_hits++;
+      goto done;
+    }
+  }
+
+  /* Lookup connected or non-wildcard sockets. */
+  result = udp6_lib_lookup2 (t, tbl, net, saddr, sport, daddr, hnum, dif, sdif, hslot2, skb);
+  if (result != NULL && result->sk_state == TCP_ESTABLISHED)
+    goto done;
+  if (result != NULL)
+    goto done;
+
+  /* Lookup wildcard sockets. */
+  hash2 = ipv6_portaddr_hash_charged (t, net, &in6addr_any_ns, hnum);
+  hslot2 = udp_hashslot2_charged (t, tbl, hash2);
+  result = udp6_lib_lookup2 (t, tbl, net, saddr, sport, &in6addr_any_ns, hnum, dif, sdif,
+                             hslot2, skb);
+  if (result != NULL)
+    goto done;
+
+  if (tbl->has_lookup1)
+    result = udp6_lib_lookup1 (t, tbl, net, saddr, sport, daddr, hnum, dif, sdif);
+
+done:
+  if (result == NULL)
+    tbl->stats.misses++;
+  ns_ret (t);
+  return result;
+}
+
+/* ======================= control plane (not charged) ======================= */
+
+/* Partial hash2 of sk's bound IPv6 address (port 0). */
+guint32
+udp6_portaddr_partial (const struct sock *sk)
+{
+  return ipv6_portaddr_hash (sock_net (sk), &sk->sk_v6_rcv_saddr, 0);
+}
+
+/* inet6_bind of an AF_INET6 socket, then udp_v6_get_port. */
+gint
+udp6_bind (struct sock *sk, const struct sockaddr *uaddr, gint addr_len)
+{
+  const struct sockaddr_in6 *sin6 = (const struct sockaddr_in6 *) uaddr;
+  ns_in6_addr addr;
+  gboolean saved_ipv6only = sk->sk_ipv6only;
+  be32 v4addr = 0;
+  guint snum;
+  gint err;
+
+  if (addr_len < (gint) sizeof (*sin6))
+    return -EINVAL;
+  if (sin6->sin6_family != AF_INET6)
+    return -EAFNOSUPPORT;
+  memcpy (&addr, &sin6->sin6_addr, sizeof (addr));
+  if (ipv6_addr_v4mapped (&addr)) {
+    if (sk->sk_ipv6only)
+      return -EINVAL;
+    v4addr = addr.u6_addr32[3];
+  } else if (!ipv6_addr_any (&addr)) {
+    v4addr = LOOPBACK4_IPV6;
+  }
+  sk->sk_rcv_saddr = v4addr;
+  inet_sk (sk)->inet_saddr = v4addr;
+  sk->sk_v6_rcv_saddr = addr;
+  /* A specific IPv6 address makes the socket IPv6-only. */
+  if (!ipv6_addr_any (&addr) && !ipv6_addr_v4mapped (&addr))
+    sk->sk_ipv6only = 1;
+  snum = GUINT16_FROM_BE (sin6->sin6_port);
+  udp_sk (sk)->udp_portaddr_hash = udp6_portaddr_partial (sk);
+  err = udp_lib_get_port (sk, snum);
+  if (err != 0) {
+    sk->sk_ipv6only = saved_ipv6only;
+    sk->sk_rcv_saddr = 0;
+    inet_sk (sk)->inet_saddr = 0;
+    memset (&sk->sk_v6_rcv_saddr, 0, sizeof (sk->sk_v6_rcv_saddr));
+    return err;
+  }
+  if (!ipv6_addr_any (&addr))
+    sk->sk_userlocks |= SOCK_BINDADDR_LOCK;
+  if (snum)
+    sk->sk_userlocks |= SOCK_BINDPORT_LOCK;
+  inet_sk (sk)->inet_sport = GUINT16_TO_BE (sk->sk_num);
+  return 0;
+}
+
+void
+udp_v6_rehash (struct sock *sk)
+{
+  guint16 new_hash = ipv6_portaddr_hash (sock_net (sk), &sk->sk_v6_rcv_saddr, sk->sk_num);
+
+  udp_lib_rehash (sk, new_hash);
+}
+
+/* udp6_hash4: v4-mapped sockets hash as IPv4. */
+void
+udp6_hash4 (struct sock *sk)
+{
+  struct udp_table *tbl = sk->sk_prot;
+
+  if (ipv6_addr_v4mapped (&sk->sk_v6_rcv_saddr)) {
+    udp4_hash4 (sk);
+    return;
+  }
+  if (!tbl->has_hash4 || hlist_unhashed (&sk->sk_node) || ipv6_addr_any (&sk->sk_v6_rcv_saddr))
+    return;
+  udp_lib_hash4 (sk, udp6_ehashfn (tbl, sock_net (sk), &sk->sk_v6_rcv_saddr, sk->sk_num,
+                                   &sk->sk_v6_daddr, sk->sk_dport));
+}
+
+/* Source address of the loopback route (or the caller's) for an IPv6 peer. */
+static ns_in6_addr
+route_src6 (const struct sockaddr *src)
+{
+  ns_in6_addr a = { { { 0 } } };
+
+  if (src != NULL && src->sa_family == AF_INET6) {
+    memcpy (&a, &((const struct sockaddr_in6 *) src)->sin6_addr, sizeof (a));
+    return a;
+  }
+  a.u6_addr32[3] = GUINT32_TO_BE (1);   /* ::1 */
+  return a;
+}
+
+/* Connects an IPv4 flow on a dual-stack socket (the ipv4_connected path). */
+static gint
+udp6_connect_mapped (struct sock *sk, be32 daddr, be16 dport, const struct sockaddr *src)
+{
+  be32 src4 = GUINT32_TO_BE (0x7f000001);
+  gint err;
+
+  if (sk->sk_ipv6only)
+    return -ENETUNREACH;
+  if (src != NULL && src->sa_family == AF_INET)
+    src4 = ((const struct sockaddr_in *) src)->sin_addr.s_addr;
+  err = __ip4_datagram_connect (sk, daddr, dport, src4);
+  if (err != 0)
+    return err;
+  ipv6_addr_set_v4mapped (sk->sk_daddr, &sk->sk_v6_daddr);
+  if (ipv6_addr_any (&sk->sk_v6_rcv_saddr) ||
+      (ipv6_addr_v4mapped (&sk->sk_v6_rcv_saddr) && sk->sk_v6_rcv_saddr.u6_addr32[3] == 0)) {
+    ipv6_addr_set_v4mapped (sk->sk_rcv_saddr, &sk->sk_v6_rcv_saddr);
+    udp_v6_rehash (sk);
+  }
+  return 0;
+}
+
+/* ip6_datagram_connect (+ udp6 hash4 on success). */
+gint
+udp6_connect (struct sock *sk, const struct sockaddr *uaddr, gint addr_len,
+              const struct sockaddr *src)
+{
+  ns_in6_addr daddr;
+  gint err;
+
+  if (uaddr->sa_family == AF_INET) {
+    const struct sockaddr_in *sin = (const struct sockaddr_in *) uaddr;
+
+    if (addr_len < (gint) sizeof (*sin))
+      return -EINVAL;
+    if (sk->sk_ipv6only)
+      return -EAFNOSUPPORT;
+    udp_unhash4 (sk);                     /* re-connect: rehash4 */
+    err = udp6_connect_mapped (sk, sin->sin_addr.s_addr, sin->sin_port, src);
+    goto hash4;
+  }
+  if (addr_len < (gint) sizeof (struct sockaddr_in6))
+    return -EINVAL;
+  if (uaddr->sa_family != AF_INET6)
+    return -EAFNOSUPPORT;
+  udp_unhash4 (sk);
+  memcpy (&daddr, &((const struct sockaddr_in6 *) uaddr)->sin6_addr, sizeof (daddr));
+  if (ipv6_addr_any (&daddr))
+    daddr.u6_addr32[3] = GUINT32_TO_BE (1);   /* connect to :: means loopback */
+  if (ipv6_addr_v4mapped (&daddr)) {
+    err = udp6_connect_mapped (sk, daddr.u6_addr32[3],
+                               ((const struct sockaddr_in6 *) uaddr)->sin6_port, src);
+    goto hash4;
+  }
+  sk->sk_v6_daddr = daddr;
+  sk->sk_dport = ((const struct sockaddr_in6 *) uaddr)->sin6_port;
+  /* ip6_datagram_dst_update: take the route's source for a wildcard local address. */
+  if (ipv6_addr_any (&sk->sk_v6_rcv_saddr)) {
+    sk->sk_v6_rcv_saddr = route_src6 (src);
+    sk->sk_rcv_saddr = LOOPBACK4_IPV6;
+    udp_v6_rehash (sk);
+  }
+  reuseport_has_conns_set (sk);
+  sk->sk_state = TCP_ESTABLISHED;
+  err = 0;
+hash4:
+  if (err == 0)
+    udp6_hash4 (sk);
+  return err;
+}

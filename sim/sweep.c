@@ -1,0 +1,1630 @@
+/* sweep.c — what-if sweeps: grid expansion, point seeds, durable CSV append, resume check
+ * and parallel execution in forked worker processes.
+ *
+ * The grid: the dimensions in the order given (the first is outermost), then the variant
+ * dimension if the scenario has variants and --param variant was not given, then the
+ * repetition (--repeat) innermost. A point's index in that order is its identity: its
+ * values, its seed and its line in the output follow from the index alone, never from
+ * scheduling. Every point runs in a worker process forked for it, so a point that crashes
+ * or aborts is recorded as failed and nothing a point does can reach another. */
+#include "config.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <glib-unix.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include "sweep.h"
+#include "json.h"
+#include "param.h"
+#include "profile.h"
+#include "report.h"
+#include "run.h"
+#include "scenario.h"
+
+#define MAX_VALUES   1000000u     /* per dimension */
+#define MAX_POINTS   10000000u    /* per sweep */
+#define POLL_MS      250
+
+typedef struct {
+  char      *path;     /* "workload.working-set", "param.x", "seed" or "variant" */
+  char      *spec;     /* the values as given */
+  GPtrArray *values;   /* char* */
+} NsSweepDim;
+
+struct _NsSweep {
+  char        *path;          /* scenario, absolute */
+  char       **sets;          /* fixed --set strings */
+  NsScenario  *base;          /* the scenario with the fixed sets */
+  char        *sha256;
+  GPtrArray   *variant_names; /* of the scenario, file order */
+  GPtrArray   *dims;          /* NsSweepDim* */
+  gint         seed_dim;      /* index in dims, or -1 */
+  gint         variant_dim;
+  gboolean     seed_given;
+  guint64      seed;
+  guint        repeat;
+  char        *variant;       /* --variant */
+  gboolean     prepared;
+  guint        n_points;
+  GPtrArray   *columns;       /* char*, NULL-terminated */
+  guint        n_key;         /* leading columns that identify a point */
+  GString     *header;
+  /* output */
+  char        *output;
+  int          fd;
+  char       **lines;         /* per point: its line without '\n', or NULL */
+  guint        n_done;
+  guint        n_failed;
+  gboolean     in_order;      /* the file holds each point once, in index order */
+  gint64       last_written;  /* index of the last line in the file, -1 if none */
+  gboolean     torn;
+};
+
+/* ------------------------------------------------------------------------------------- */
+/* Numbers and CSV */
+
+/* Shortest decimal text that reads back as value (locale-independent). */
+char *
+ns_sweep_format_double (double value)
+{
+  /* no exponent between 1e-4 and 1e15: 40 is "40", not "4e+01" */
+  gboolean plain = fabs (value) >= 1e-4 && fabs (value) < 1e15;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE], format[8];
+
+  if (isnan (value))
+    return g_strdup ("nan");
+  if (isinf (value))
+    return g_strdup (value > 0 ? "inf" : "-inf");
+  for (int digits = 1; digits <= 17; digits++) {
+    g_snprintf (format, sizeof format, "%%.%dg", digits);
+    g_ascii_formatd (buf, sizeof buf, format, value);
+    if (g_ascii_strtod (buf, NULL) == value && (!plain || strchr (buf, 'e') == NULL))
+      break;
+  }
+  return g_strdup (buf);
+}
+
+/* Appends text as one CSV field: line breaks become spaces, quoted when it needs it. */
+static void
+csv_field (GString *out, const char *text)
+{
+  gboolean quote = text[0] == ' ' || (text[0] && text[strlen (text) - 1] == ' ') ||
+                   strpbrk (text, ",\"\r\n") != NULL;
+
+  if (quote)
+    g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++) {
+    if (*p == '"')
+      g_string_append_c (out, '"');
+    g_string_append_c (out, *p == '\n' || *p == '\r' ? ' ' : *p);
+  }
+  if (quote)
+    g_string_append_c (out, '"');
+}
+
+/* Splits one CSV line (RFC 4180 quoting) into fields. */
+char **
+ns_sweep_csv_split (const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new ();
+  const char *p = line;
+
+  g_return_val_if_fail (line != NULL, NULL);
+  for (;;) {
+    GString *field = g_string_new (NULL);
+    if (*p == '"') {
+      for (p++; *p; p++) {
+        if (*p == '"' && p[1] == '"')
+          p++;
+        else if (*p == '"')
+          break;
+        g_string_append_c (field, *p);
+      }
+      if (*p == '"')
+        p++;
+    }
+    while (*p && *p != ',')
+      g_string_append_c (field, *p++);
+    g_ptr_array_add (fields, g_string_free (field, FALSE));
+    if (*p != ',')
+      break;
+    p++;
+  }
+  g_ptr_array_add (fields, NULL);
+  return (char **) g_ptr_array_free (fields, FALSE);
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Value lists and ranges */
+
+typedef enum { FAMILY_NONE, FAMILY_SIZE, FAMILY_TIME } NsFamily;
+
+typedef struct {
+  const char *unit;
+  NsFamily    family;
+  double      factor;    /* bytes or picoseconds */
+} NsUnit;
+
+/* The units ns_parse_size and ns_parse_time accept. */
+static const NsUnit units[] = {
+  { "B", FAMILY_SIZE, 1 }, { "K", FAMILY_SIZE, 1e3 }, { "KB", FAMILY_SIZE, 1e3 },
+  { "M", FAMILY_SIZE, 1e6 }, { "MB", FAMILY_SIZE, 1e6 }, { "G", FAMILY_SIZE, 1e9 },
+  { "GB", FAMILY_SIZE, 1e9 }, { "T", FAMILY_SIZE, 1e12 }, { "TB", FAMILY_SIZE, 1e12 },
+  { "KiB", FAMILY_SIZE, 1024.0 }, { "MiB", FAMILY_SIZE, 1048576.0 },
+  { "GiB", FAMILY_SIZE, 1073741824.0 }, { "TiB", FAMILY_SIZE, 1099511627776.0 },
+  { "ps", FAMILY_TIME, 1 }, { "ns", FAMILY_TIME, 1e3 }, { "us", FAMILY_TIME, 1e6 },
+  { "ms", FAMILY_TIME, 1e9 }, { "s", FAMILY_TIME, 1e12 },
+};
+
+typedef struct {
+  double        number;   /* as written */
+  const NsUnit *unit;     /* NULL: a bare number */
+} NsQuantity;
+
+/* Parses "[+-]digits[.digits][e[+-]digits][unit]". */
+static gboolean
+parse_quantity (const char *text, NsQuantity *q)
+{
+  const char *p = text;
+  g_autofree char *number = NULL;
+
+  if (*p == '+' || *p == '-')
+    p++;
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  while (g_ascii_isdigit (*p))
+    p++;
+  if (*p == '.' && g_ascii_isdigit (p[1]))
+    for (p++; g_ascii_isdigit (*p); p++);
+  if ((*p == 'e' || *p == 'E') && (g_ascii_isdigit (p[1]) ||
+      ((p[1] == '+' || p[1] == '-') && g_ascii_isdigit (p[2]))))
+    for (p += 2; g_ascii_isdigit (*p); p++);
+  number = g_strndup (text, p - text);
+  q->number = g_ascii_strtod (number, NULL);
+  q->unit = NULL;
+  if (*p == '\0')
+    return isfinite (q->number);
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (!strcmp (p, units[i].unit)) {
+      q->unit = &units[i];
+      return isfinite (q->number);
+    }
+  return FALSE;
+}
+
+/* Parses "×F", "xF" or "*F" into factor; FALSE if step is not a factor. */
+static gboolean
+parse_factor (const char *step, double *factor)
+{
+  char *end;
+
+  if (g_str_has_prefix (step, "\xc3\x97"))     /* × */
+    step += 2;
+  else if (*step == 'x' || *step == '*')
+    step++;
+  else
+    return FALSE;
+  *factor = g_ascii_strtod (step, &end);
+  return *step != '\0' && *end == '\0';
+}
+
+/* The unit a range's bare numbers and results are read in: the first one written. */
+static const NsUnit *
+range_unit (const NsQuantity *q, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (q[i].unit)
+      return q[i].unit;
+  return NULL;
+}
+
+/* Numbers of a range in base units (bytes, ps, or as written). */
+static gboolean
+range_numbers (const char *item, NsQuantity *q, guint n, const char *step, GArray *out,
+               GError **error)
+{
+  const NsUnit *unit = range_unit (q, n);
+  double base[3], factor, v;
+
+  for (guint i = 0; i < n; i++) {
+    if (q[i].unit && unit && q[i].unit->family != unit->family)
+      goto mixed_units;
+    base[i] = q[i].number * (q[i].unit ? q[i].unit->factor : unit ? unit->factor : 1);
+  }
+  if (n == 2) {                         /* geometric: step is a factor */
+    if (!parse_factor (step, &factor) || !(factor > 0) || factor == 1 || base[0] == 0 ||
+        (base[0] < 0) != (base[1] < 0))
+      goto bad_factor;
+    for (v = base[0]; factor > 1 ? fabs (v) <= fabs (base[1]) * (1 + 1e-9)
+                                 : fabs (v) >= fabs (base[1]) * (1 - 1e-9); v *= factor) {
+      if (out->len >= MAX_VALUES)
+        goto too_many;
+      g_array_append_val (out, v);
+    }
+  } else {
+    double count;
+    if (base[2] == 0)
+      goto zero_step;
+    count = floor ((base[1] - base[0]) / base[2] + 1e-9) + 1;
+    if (count > MAX_VALUES)
+      goto too_many;
+    for (guint k = 0; k < (guint) MAX (count, 0); k++) {
+      v = base[0] + k * base[2];
+      g_array_append_val (out, v);
+    }
+  }
+  if (out->len == 0)
+    goto empty;
+  return TRUE;
+
+/* ERRORS */
+mixed_units:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s' mixes sizes and times", item);
+  return FALSE;
+bad_factor:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s': expected START:STOP:×FACTOR "
+               "with START and STOP of the same sign, not 0, and FACTOR > 0, not 1 (or a "
+               "STEP number)", item);
+  return FALSE;
+zero_step:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s': STEP must not be 0", item);
+  return FALSE;
+too_many:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s' has more than %u values", item,
+               MAX_VALUES);
+  return FALSE;
+empty:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s' is empty (STOP lies before "
+               "START in the direction of STEP)", item);
+  return FALSE;
+}
+
+/* Every number is a whole multiple of factor (to rounding). */
+static gboolean
+whole_in (const GArray *numbers, double factor)
+{
+  for (guint i = 0; i < numbers->len; i++) {
+    double r = g_array_index (numbers, double, i) / factor;
+    if (fabs (r - nearbyint (r)) > 1e-9 * MAX (1.0, fabs (r)))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Text of a bare number: integers exactly, others to 12 significant digits. */
+static char *
+format_plain (double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (v == 0)
+    return g_strdup ("0");
+  if (fabs (v) < 1e15 && v == nearbyint (v))
+    return g_strdup_printf ("%.0f", v);
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.12g", v));
+}
+
+/* Appends the numbers as text in the largest unit written in which all are whole (sizes
+ * and times must be whole numbers of their unit; the base unit is the last resort). */
+static gboolean
+format_numbers (const char *item, const NsQuantity *q, guint n, const GArray *numbers,
+                GPtrArray *values, GError **error)
+{
+  const NsUnit *unit = range_unit (q, n), *best = NULL;
+
+  if (unit == NULL) {
+    for (guint i = 0; i < numbers->len; i++)
+      g_ptr_array_add (values, format_plain (g_array_index (numbers, double, i)));
+    return TRUE;
+  }
+  for (guint i = 0; i < n; i++)
+    if (q[i].unit && (best == NULL || q[i].unit->factor > best->factor) &&
+        whole_in (numbers, q[i].unit->factor))
+      best = q[i].unit;
+  if (best == NULL)                     /* the base unit: B or ps */
+    best = unit->family == FAMILY_SIZE ? &units[0] : &units[13];
+  if (!whole_in (numbers, best->factor))
+    goto not_whole;
+  for (guint i = 0; i < numbers->len; i++)
+    g_ptr_array_add (values, g_strdup_printf ("%.0f%s", nearbyint (g_array_index (numbers,
+                     double, i) / best->factor), best->unit));
+  return TRUE;
+
+/* ERRORS */
+not_whole:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s' has values that are not whole "
+               "%s", item, best->family == FAMILY_SIZE ? "bytes" : "picoseconds");
+  return FALSE;
+}
+
+/* Expands one item: a range START:STOP:STEP / START:STOP:×F, or a literal value. */
+static gboolean
+expand_item (const char *item, GPtrArray *values, GError **error)
+{
+  g_auto (GStrv) parts = g_strsplit (item, ":", -1);
+  guint n = g_strv_length (parts);
+  NsQuantity q[3];
+  double factor;
+  g_autoptr (GArray) numbers = g_array_new (FALSE, FALSE, sizeof (double));
+
+  if (item[0] == '\0')
+    goto empty;
+  if (n < 2 || !parse_quantity (parts[0], &q[0])) {
+    g_ptr_array_add (values, g_strdup (item));
+    return TRUE;
+  }
+  if (n != 3 || !parse_quantity (parts[1], &q[1]))
+    goto bad_range;
+  if (parse_factor (parts[2], &factor)) {
+    if (!range_numbers (item, q, 2, parts[2], numbers, error))
+      return FALSE;
+    return format_numbers (item, q, 2, numbers, values, error);
+  }
+  if (!parse_quantity (parts[2], &q[2]))
+    goto bad_range;
+  if (!range_numbers (item, q, 3, parts[2], numbers, error))
+    return FALSE;
+  return format_numbers (item, q, 3, numbers, values, error);
+
+/* ERRORS */
+empty:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "empty value in the list");
+  return FALSE;
+bad_range:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "bad range '%s': expected START:STOP:STEP or "
+               "START:STOP:×FACTOR (numbers, with the same kind of unit: 4KiB:1MiB:×2, "
+               "10us:100us:10us)", item);
+  return FALSE;
+}
+
+/* Expands "V1,V2,…" (items may be ranges) into values. */
+GPtrArray *
+ns_sweep_expand (const char *text, GError **error)
+{
+  g_auto (GStrv) items = NULL;
+  GPtrArray *values;
+
+  g_return_val_if_fail (text != NULL, NULL);
+  items = g_strsplit (text, ",", -1);
+  values = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; items[i]; i++) {
+    if (!expand_item (items[i], values, error))
+      goto fail;
+    if (values->len > MAX_VALUES)
+      goto too_many;
+  }
+  if (values->len == 0)
+    goto fail_empty;
+  return values;
+
+/* ERRORS */
+too_many:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "more than %u values", MAX_VALUES);
+  goto fail;
+fail_empty:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no values");
+fail:
+  g_ptr_array_unref (values);
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* The sweep and its grid */
+
+/* Frees a dimension. */
+static void
+dim_free (gpointer p)
+{
+  NsSweepDim *dim = p;
+  g_free (dim->path);
+  g_free (dim->spec);
+  g_ptr_array_unref (dim->values);
+  g_free (dim);
+}
+
+/* SHA-256 of the file at path, in hex. */
+static char *
+file_sha256 (const char *path, GError **error)
+{
+  g_autofree char *data = NULL;
+  gsize len;
+
+  if (!g_file_get_contents (path, &data, &len, error))
+    return NULL;
+  return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, len);
+}
+
+/* A sweep of the scenario at path with fixed overrides sets. */
+NsSweep *
+ns_sweep_new (const char *path, const char *const *sets, GError **error)
+{
+  NsSweep *sweep;
+  NsScenario *base;
+  char *sha;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  base = ns_scenario_load (path, sets, error);
+  if (base == NULL)
+    return NULL;
+  sha = file_sha256 (path, error);
+  if (sha == NULL) {
+    ns_scenario_free (base);
+    return NULL;
+  }
+  sweep = g_new0 (NsSweep, 1);
+  sweep->path = g_canonicalize_filename (path, NULL);
+  sweep->sets = g_strdupv ((char **) sets);
+  if (sweep->sets == NULL)
+    sweep->sets = g_new0 (char *, 1);
+  sweep->base = base;
+  sweep->sha256 = sha;
+  sweep->variant_names = ns_run_variant_names (base);
+  sweep->dims = g_ptr_array_new_with_free_func (dim_free);
+  sweep->seed_dim = sweep->variant_dim = -1;
+  sweep->seed = base->seed;
+  sweep->repeat = 1;
+  sweep->fd = -1;
+  sweep->last_written = -1;
+  return sweep;
+}
+
+/* Frees the sweep (closing its output). */
+void
+ns_sweep_free (NsSweep *sweep)
+{
+  if (sweep == NULL)
+    return;
+  if (sweep->fd >= 0)
+    close (sweep->fd);
+  if (sweep->lines)
+    for (guint i = 0; i < sweep->n_points; i++)
+      g_free (sweep->lines[i]);
+  g_free (sweep->lines);
+  g_free (sweep->output);
+  if (sweep->header)
+    g_string_free (sweep->header, TRUE);
+  g_clear_pointer (&sweep->columns, g_ptr_array_unref);
+  g_free (sweep->variant);
+  g_ptr_array_unref (sweep->dims);
+  g_ptr_array_unref (sweep->variant_names);
+  g_free (sweep->sha256);
+  ns_scenario_free (sweep->base);
+  g_strfreev (sweep->sets);
+  g_free (sweep->path);
+  g_free (sweep);
+}
+
+/* Every value is a seed (an unsigned 64-bit integer). */
+static gboolean
+all_seeds (const GPtrArray *values, GError **error)
+{
+  for (guint i = 0; i < values->len; i++)
+    if (!g_ascii_string_to_unsigned (values->pdata[i], 10, 0, G_MAXUINT64, NULL, NULL)) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param seed: '%s' is not a seed "
+                   "(an integer ≥ 0)", (const char *) values->pdata[i]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Adds a dimension "PATH=VALUES". */
+gboolean
+ns_sweep_add_param (NsSweep *sweep, const char *spec, GError **error)
+{
+  const char *eq;
+  g_autofree char *path = NULL;
+  GPtrArray *values;
+  NsSweepDim *dim;
+  GError *local = NULL;
+
+  g_return_val_if_fail (sweep != NULL && !sweep->prepared && spec != NULL, FALSE);
+  eq = strchr (spec, '=');
+  if (eq == NULL || eq == spec || eq[1] == '\0')
+    goto bad_spec;
+  path = g_strndup (spec, eq - spec);
+  for (guint i = 0; i < sweep->dims->len; i++)
+    if (!strcmp (((NsSweepDim *) sweep->dims->pdata[i])->path, path))
+      goto twice;
+  values = ns_sweep_expand (eq + 1, &local);
+  if (values == NULL)
+    goto bad_values;
+  if (!strcmp (path, "seed") && !all_seeds (values, error)) {
+    g_ptr_array_unref (values);
+    return FALSE;
+  }
+  dim = g_new0 (NsSweepDim, 1);
+  dim->path = g_steal_pointer (&path);
+  dim->spec = g_strdup (eq + 1);
+  dim->values = values;
+  if (!strcmp (dim->path, "seed"))
+    sweep->seed_dim = sweep->dims->len;
+  else if (!strcmp (dim->path, "variant"))
+    sweep->variant_dim = sweep->dims->len;
+  g_ptr_array_add (sweep->dims, dim);
+  return TRUE;
+
+/* ERRORS */
+bad_spec:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: expected PATH=V1,V2,… or "
+               "PATH=START:STOP:STEP or PATH=START:STOP:×FACTOR", spec);
+  return FALSE;
+twice:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: %s is swept twice", spec, path);
+  return FALSE;
+bad_values:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: %s", spec, local->message);
+  g_error_free (local);
+  return FALSE;
+}
+
+/* Sets the sweep seed the points' seeds derive from. */
+void
+ns_sweep_set_seed (NsSweep *sweep, guint64 seed)
+{
+  g_return_if_fail (sweep != NULL && !sweep->prepared);
+  sweep->seed = seed;
+  sweep->seed_given = TRUE;
+}
+
+/* Runs every point repeat times, each with its own seed. */
+void
+ns_sweep_set_repeat (NsSweep *sweep, guint repeat)
+{
+  g_return_if_fail (sweep != NULL && !sweep->prepared && repeat >= 1);
+  sweep->repeat = repeat;
+}
+
+/* Restricts the variants to name. */
+void
+ns_sweep_set_variant (NsSweep *sweep, const char *name)
+{
+  g_return_if_fail (sweep != NULL && !sweep->prepared && name != NULL);
+  g_free (sweep->variant);
+  sweep->variant = g_strdup (name);
+}
+
+/* Adds the variant dimension (--variant, or every variant) when the scenario has some. */
+static gboolean
+prepare_variants (NsSweep *sweep, GError **error)
+{
+  NsSweepDim *dim;
+
+  if (sweep->variant && sweep->variant_dim >= 0)
+    goto both;
+  if (sweep->variant_names->len == 0 && (sweep->variant || sweep->variant_dim >= 0))
+    goto no_variants;
+  if (sweep->variant_names->len == 0)
+    return TRUE;
+  if (sweep->variant_dim < 0) {
+    dim = g_new0 (NsSweepDim, 1);
+    dim->path = g_strdup ("variant");
+    dim->values = g_ptr_array_new_with_free_func (g_free);
+    if (sweep->variant)
+      g_ptr_array_add (dim->values, g_strdup (sweep->variant));
+    else
+      for (guint i = 0; i < sweep->variant_names->len; i++)
+        g_ptr_array_add (dim->values, g_strdup (sweep->variant_names->pdata[i]));
+    dim->spec = sweep->variant ? g_strdup (sweep->variant) : g_strdup ("(all)");
+    sweep->variant_dim = sweep->dims->len;
+    g_ptr_array_add (sweep->dims, dim);
+  }
+  dim = sweep->dims->pdata[sweep->variant_dim];
+  for (guint i = 0; i < dim->values->len; i++)
+    if (!g_ptr_array_find_with_equal_func (sweep->variant_names, dim->values->pdata[i],
+                                           g_str_equal, NULL))
+      goto unknown;
+  return TRUE;
+
+/* ERRORS */
+both:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "give --variant or --param variant=…, not both");
+  return FALSE;
+no_variants:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s has no variants", sweep->path);
+  return FALSE;
+unknown:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'", sweep->path,
+               (const char *) dim->values->pdata[0]);
+  for (guint i = 0; i < dim->values->len; i++)
+    if (!g_ptr_array_find_with_equal_func (sweep->variant_names, dim->values->pdata[i],
+                                           g_str_equal, NULL)) {
+      g_clear_error (error);
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'", sweep->path,
+                   (const char *) dim->values->pdata[i]);
+      break;
+    }
+  return FALSE;
+}
+
+/* Tries one value of a dimension on its own: does the scenario load with it? */
+static gboolean
+try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GError **error)
+{
+  g_autofree char *set = g_strdup_printf ("%s=%s", dim->path, value);
+  g_autoptr (GPtrArray) sets = g_ptr_array_new ();
+  NsScenario *sc;
+
+  for (guint i = 0; sweep->sets[i]; i++)
+    g_ptr_array_add (sets, sweep->sets[i]);
+  g_ptr_array_add (sets, set);
+  g_ptr_array_add (sets, NULL);
+  sc = ns_scenario_load (sweep->path, (const char *const *) sets->pdata, error);
+  if (sc == NULL)
+    return FALSE;
+  ns_scenario_free (sc);
+  if (g_str_has_prefix (dim->path, "param.")) {
+    NsParams *params = ns_params_new ();
+    gboolean ok = ns_params_set (params, dim->path + 6, value, "sweep check", error);
+    ns_params_free (params);
+    return ok;
+  }
+  return TRUE;
+}
+
+/* A dimension whose every value fails is a mistake in PATH: refuse it before running.
+ * (A dimension with some bad values runs; those points are recorded as failed.) */
+static gboolean
+check_dim (const NsSweep *sweep, const NsSweepDim *dim, GError **error)
+{
+  GError *first = NULL;
+
+  if (g_str_has_prefix (dim->path, "param.") && ns_param_lookup (dim->path + 6) == NULL)
+    goto unknown_param;
+  for (guint i = 0; i < dim->values->len; i++) {
+    GError *local = NULL;
+    if (try_value (sweep, dim, dim->values->pdata[i], &local)) {
+      g_clear_error (&first);
+      return TRUE;
+    }
+    if (first == NULL)
+      first = local;
+    else
+      g_error_free (local);
+  }
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s=%s: no value works: %s",
+               dim->path, dim->spec, first->message);
+  g_error_free (first);
+  return FALSE;
+
+/* ERRORS */
+unknown_param:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: no parameter named '%s' "
+               "(netsim list params shows them)", dim->path, dim->path + 6);
+  return FALSE;
+}
+
+/* Columns: point, the dimensions (the seed has its own column), then the results. */
+static void
+prepare_columns (NsSweep *sweep)
+{
+  static const char *const tail[] = { "status", "metric", "value", "cv", "reps", "ops",
+                                      "values", "error", "wall_s" };
+
+  sweep->columns = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (sweep->columns, g_strdup ("point"));
+  for (guint i = 0; i < sweep->dims->len; i++)
+    if ((gint) i != sweep->seed_dim)
+      g_ptr_array_add (sweep->columns, g_strdup (((NsSweepDim *) sweep->dims->pdata[i])->path));
+  g_ptr_array_add (sweep->columns, g_strdup ("repetition"));
+  g_ptr_array_add (sweep->columns, g_strdup ("seed"));
+  sweep->n_key = sweep->columns->len;
+  for (guint i = 0; i < G_N_ELEMENTS (tail); i++)
+    g_ptr_array_add (sweep->columns, g_strdup (tail[i]));
+  g_ptr_array_add (sweep->columns, NULL);
+}
+
+/* The machine parameter set the scenario runs with before any sweep value. */
+static gboolean
+header_params (NsSweep *sweep, GString *out, GError **error)
+{
+  NsCpuProfile *profile = ns_cpu_profile_load (sweep->base->cpu, error);
+  g_autofree char *sha = NULL;
+  NsParams *params;
+  gboolean ok = TRUE;
+
+  if (profile == NULL)
+    return FALSE;
+  sha = file_sha256 (profile->path, error);
+  if (sha == NULL) {
+    ns_cpu_profile_free (profile);
+    return FALSE;
+  }
+  g_string_append_printf (out, "# cpu-profile %s (%s) sha256 %s\n", profile->name,
+                          profile->path, sha);
+  params = ns_params_copy (profile->params);
+  for (guint i = 0; ok && i < sweep->base->param_names->len; i++)
+    ok = ns_params_set (params, sweep->base->param_names->pdata[i],
+                        sweep->base->param_values->pdata[i],
+                        sweep->base->param_sources->pdata[i], error);
+  if (ok)
+    ns_report_params_comment (out, params);
+  ns_params_free (params);
+  ns_cpu_profile_free (profile);
+  return ok;
+}
+
+/* The header: everything that decides the points' results, and the column line. */
+static gboolean
+prepare_header (NsSweep *sweep, GError **error)
+{
+  GString *h = g_string_new (NULL);
+
+  g_string_append_printf (h, "# netsim sweep\n# netsim-version %s\n", PACKAGE_VERSION);
+  g_string_append_printf (h, "# scenario %s (%s)\n# scenario-sha256 %s\n", sweep->base->name,
+                          sweep->path, sweep->sha256);
+  for (guint i = 0; sweep->sets[i]; i++)
+    g_string_append_printf (h, "# set %s\n", sweep->sets[i]);
+  g_string_append_printf (h, "# sweep-seed %" G_GUINT64_FORMAT "%s\n# repeat %u\n",
+                          sweep->seed, sweep->seed_dim >= 0 ? " (unused: seed is swept)" : "",
+                          sweep->repeat);
+  for (guint i = 0; i < sweep->dims->len; i++) {
+    NsSweepDim *dim = sweep->dims->pdata[i];
+    g_string_append_printf (h, "# sweep %s = %s → %u value%s:", dim->path, dim->spec,
+                            dim->values->len, dim->values->len == 1 ? "" : "s");
+    for (guint v = 0; v < dim->values->len; v++)
+      g_string_append_printf (h, " %s", (const char *) dim->values->pdata[v]);
+    g_string_append_c (h, '\n');
+  }
+  g_string_append_printf (h, "# points %u\n", sweep->n_points);
+  if (!header_params (sweep, h, error)) {
+    g_string_free (h, TRUE);
+    return FALSE;
+  }
+  for (guint i = 0; i + 1 < sweep->columns->len; i++)
+    g_string_append_printf (h, "%s%s", i ? "," : "", (const char *) sweep->columns->pdata[i]);
+  g_string_append_c (h, '\n');
+  sweep->header = h;
+  return TRUE;
+}
+
+/* Completes the grid and builds the header. */
+gboolean
+ns_sweep_prepare (NsSweep *sweep, GError **error)
+{
+  guint64 n;
+
+  g_return_val_if_fail (sweep != NULL && !sweep->prepared, FALSE);
+  if (sweep->seed_dim >= 0 && sweep->repeat > 1)
+    goto seed_and_repeat;
+  if (!prepare_variants (sweep, error))
+    return FALSE;
+  n = sweep->repeat;
+  for (guint i = 0; i < sweep->dims->len; i++) {
+    NsSweepDim *dim = sweep->dims->pdata[i];
+    n *= dim->values->len;
+    if (n > MAX_POINTS)
+      goto too_many;
+    if ((gint) i != sweep->seed_dim && (gint) i != sweep->variant_dim &&
+        !check_dim (sweep, dim, error))
+      return FALSE;
+  }
+  sweep->n_points = (guint) n;
+  prepare_columns (sweep);
+  if (!prepare_header (sweep, error))
+    return FALSE;
+  sweep->lines = g_new0 (char *, sweep->n_points);
+  sweep->prepared = TRUE;
+  return TRUE;
+
+/* ERRORS */
+seed_and_repeat:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--repeat with a swept seed: sweep more "
+               "seeds instead (the seed decides a repetition)");
+  return FALSE;
+too_many:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "the grid has more than %u points",
+               MAX_POINTS);
+  return FALSE;
+}
+
+/* Points in the grid. */
+guint
+ns_sweep_n_points (const NsSweep *sweep)
+{
+  g_return_val_if_fail (sweep != NULL && sweep->prepared, 0);
+  return sweep->n_points;
+}
+
+/* The scenario's name attribute. */
+const char *
+ns_sweep_scenario_name (const NsSweep *sweep)
+{
+  g_return_val_if_fail (sweep != NULL, NULL);
+  return sweep->base->name;
+}
+
+/* The header that identifies this sweep. */
+const char *
+ns_sweep_header (const NsSweep *sweep)
+{
+  g_return_val_if_fail (sweep != NULL && sweep->prepared, NULL);
+  return sweep->header->str;
+}
+
+/* Column names of the CSV, NULL-terminated. */
+const char *const *
+ns_sweep_columns (const NsSweep *sweep)
+{
+  g_return_val_if_fail (sweep != NULL && sweep->prepared, NULL);
+  return (const char *const *) sweep->columns->pdata;
+}
+
+/* Index of point's value in each dimension (idx[d]); returns the repetition. */
+static guint
+point_coords (const NsSweep *sweep, guint point, guint *idx)
+{
+  guint rep = point % sweep->repeat;
+  guint q = point / sweep->repeat;
+
+  for (guint d = sweep->dims->len; d-- > 0;) {
+    guint n = ((NsSweepDim *) sweep->dims->pdata[d])->values->len;
+    idx[d] = q % n;
+    q /= n;
+  }
+  return rep;
+}
+
+/* The value of dimension d at coordinates idx. */
+static const char *
+dim_value (const NsSweep *sweep, guint d, const guint *idx)
+{
+  return ((NsSweepDim *) sweep->dims->pdata[d])->values->pdata[idx[d]];
+}
+
+/* The run seed of point: the swept seed, or splitmix64 of the sweep seed and the index of
+ * the point with the variant left out, so every variant of a point runs the same random
+ * streams (as netsim run's variants do). */
+guint64
+ns_sweep_point_seed (const NsSweep *sweep, guint point)
+{
+  guint idx[sweep->dims->len + 1];
+  guint rep;
+  guint64 combo = 0;
+
+  g_return_val_if_fail (sweep != NULL && sweep->prepared && point < sweep->n_points, 0);
+  rep = point_coords (sweep, point, idx);
+  if (sweep->seed_dim >= 0)
+    return g_ascii_strtoull (dim_value (sweep, sweep->seed_dim, idx), NULL, 10);
+  for (guint d = 0; d < sweep->dims->len; d++)
+    if ((gint) d != sweep->variant_dim)
+      combo = combo * ((NsSweepDim *) sweep->dims->pdata[d])->values->len + idx[d];
+  return ns_run_derive_seed (sweep->seed, combo * sweep->repeat + rep);
+}
+
+/* The --set strings point runs with: the fixed sets, then its values. */
+char **
+ns_sweep_point_sets (const NsSweep *sweep, guint point)
+{
+  guint idx[sweep->dims->len + 1];
+  GPtrArray *sets = g_ptr_array_new ();
+
+  g_return_val_if_fail (sweep->prepared && point < sweep->n_points, NULL);
+  point_coords (sweep, point, idx);
+  for (guint i = 0; sweep->sets[i]; i++)
+    g_ptr_array_add (sets, g_strdup (sweep->sets[i]));
+  for (guint d = 0; d < sweep->dims->len; d++)
+    if ((gint) d != sweep->seed_dim && (gint) d != sweep->variant_dim)
+      g_ptr_array_add (sets, g_strdup_printf ("%s=%s", ((NsSweepDim *)
+                       sweep->dims->pdata[d])->path, dim_value (sweep, d, idx)));
+  g_ptr_array_add (sets, NULL);
+  return (char **) g_ptr_array_free (sets, FALSE);
+}
+
+/* Appends the fields that identify point: index, values, repetition, seed. */
+static void
+line_key (const NsSweep *sweep, guint point, GString *out)
+{
+  guint idx[sweep->dims->len + 1];
+  guint rep = point_coords (sweep, point, idx);
+
+  g_string_append_printf (out, "%u", point);
+  for (guint d = 0; d < sweep->dims->len; d++)
+    if ((gint) d != sweep->seed_dim) {
+      g_string_append_c (out, ',');
+      csv_field (out, dim_value (sweep, d, idx));
+    }
+  g_string_append_printf (out, ",%u,%" G_GUINT64_FORMAT, rep,
+                          ns_sweep_point_seed (sweep, point));
+}
+
+/* Appends value in its shortest exact form. */
+static void
+append_double (GString *out, double value)
+{
+  g_autofree char *text = ns_sweep_format_double (value);
+  g_string_append (out, text);
+}
+
+/* point's line: the key, then the variant result, or "failed" and message. */
+static char *
+point_line (const NsSweep *sweep, guint point, const NsVariantResult *vr,
+            const char *message, double wall_s)
+{
+  GString *out = g_string_new (NULL);
+
+  line_key (sweep, point, out);
+  if (vr != NULL) {
+    g_string_append_printf (out, ",ok,%s,", vr->metric);
+    append_double (out, vr->value);
+    g_string_append_c (out, ',');
+    append_double (out, vr->cv);
+    g_string_append_printf (out, ",%u,%" G_GUINT64_FORMAT ",", vr->n_reps, vr->ops);
+    for (guint r = 0; r < vr->n_reps; r++) {
+      if (r)
+        g_string_append_c (out, ';');
+      append_double (out, vr->values[r]);
+    }
+    g_string_append (out, ",,");
+  } else {
+    g_string_append_printf (out, ",failed,%s,,,,,,", sweep->base->measure.metric);
+    csv_field (out, message);
+    g_string_append_c (out, ',');
+  }
+  g_string_append_printf (out, "%.3f\n", wall_s);
+  return g_string_free (out, FALSE);
+}
+
+/* Runs point in this process and returns its line. */
+char *
+ns_sweep_run_point (const NsSweep *sweep, guint point)
+{
+  g_auto (GStrv) sets = NULL;
+  guint idx[sweep->dims->len + 1];
+  NsRunOptions opt = { 0 };
+  NsRunResult *result;
+  GError *err = NULL;
+  gint64 start = g_get_monotonic_time ();
+  char *line;
+
+  g_return_val_if_fail (sweep->prepared && point < sweep->n_points, NULL);
+  point_coords (sweep, point, idx);
+  sets = ns_sweep_point_sets (sweep, point);
+  opt.sets = (const char *const *) sets;
+  opt.seed_given = TRUE;
+  opt.seed = ns_sweep_point_seed (sweep, point);
+  opt.only_variant = sweep->variant_dim >= 0 ? dim_value (sweep, sweep->variant_dim, idx) : NULL;
+  result = ns_run_scenario (sweep->path, &opt, &err);
+  if (result == NULL) {
+    line = point_line (sweep, point, NULL, err->message,
+                       (g_get_monotonic_time () - start) / 1e6);
+    g_error_free (err);
+    return line;
+  }
+  line = point_line (sweep, point, result->variants->pdata[0], NULL,
+                     (g_get_monotonic_time () - start) / 1e6);
+  ns_run_result_free (result);
+  return line;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* The output: durable appends, resume */
+
+/* Writes all of data, retrying after signals and short writes. */
+static gboolean
+write_all (int fd, const char *data, gsize len)
+{
+  while (len > 0) {
+    ssize_t n = write (fd, data, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return FALSE;
+    data += n;
+    len -= (gsize) n;
+  }
+  return TRUE;
+}
+
+/* Sets an NS_ERROR_IO error from errno; returns FALSE. */
+static gboolean
+io_error (GError **error, const char *path, const char *what)
+{
+  int e = errno;
+  g_set_error (error, NS_ERROR, NS_ERROR_IO, "%s: cannot %s: %s", path, what, g_strerror (e));
+  return FALSE;
+}
+
+/* Makes a new file's directory entry durable. */
+static void
+sync_dir (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+  int fd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+  if (fd >= 0) {
+    fsync (fd);
+    close (fd);
+  }
+}
+
+/* Appends one line with one write() and makes it durable before returning. */
+static gboolean
+append_durably (NsSweep *sweep, const char *data, GError **error)
+{
+  if (!write_all (sweep->fd, data, strlen (data)))
+    return io_error (error, sweep->output, "append");
+  if (fdatasync (sweep->fd) != 0)
+    return io_error (error, sweep->output, "sync");
+  return TRUE;
+}
+
+/* The whole content of fd, from its start. */
+static char *
+read_fd (int fd, GError **error, const char *path)
+{
+  GString *data = g_string_new (NULL);
+  char buf[65536];
+  ssize_t n;
+
+  if (lseek (fd, 0, SEEK_SET) < 0)
+    goto fail;
+  while ((n = read (fd, buf, sizeof buf)) != 0) {
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      goto fail;
+    g_string_append_len (data, buf, n);
+  }
+  return g_string_free (data, FALSE);
+
+fail:
+  io_error (error, path, "read");
+  g_string_free (data, TRUE);
+  return NULL;
+}
+
+/* Names the first line where the file's header and this sweep's differ. */
+static void
+header_mismatch (const NsSweep *sweep, const char *content, GError **error)
+{
+  g_auto (GStrv) have = g_strsplit (content, "\n", -1);
+  g_auto (GStrv) want = g_strsplit (sweep->header->str, "\n", -1);
+  guint i = 0;
+
+  while (have[i] && want[i] && !strcmp (have[i], want[i]))
+    i++;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--resume: %s was written by a different "
+               "sweep (scenario, netsim version, parameters or values differ): line %u is "
+               "'%.200s', this sweep's is '%.200s'. Use another --output, or --force to start "
+               "over", sweep->output, i + 1, have[i] ? have[i] : "(end of file)",
+               want[i] ? want[i] : "(end of header)");
+}
+
+/* Records a line read back or just written; checks it belongs to this sweep. */
+static gboolean
+take_line (NsSweep *sweep, const char *line, guint lineno, GError **error)
+{
+  g_auto (GStrv) fields = ns_sweep_csv_split (line);
+  guint64 point;
+  GString *key;
+  gboolean same;
+
+  if (g_strv_length (fields) != sweep->columns->len - 1 ||
+      !g_ascii_string_to_unsigned (fields[0], 10, 0, sweep->n_points - 1, &point, NULL))
+    goto foreign;
+  key = g_string_new (NULL);
+  line_key (sweep, (guint) point, key);
+  same = g_str_has_prefix (line, key->str) && line[key->len] == ',';
+  g_string_free (key, TRUE);
+  if (!same)
+    goto foreign;
+  if ((gint64) point <= sweep->last_written)
+    sweep->in_order = FALSE;
+  sweep->last_written = (gint64) point;
+  if (sweep->lines[point] != NULL)
+    return TRUE;                     /* twice: keep the first; finish drops the other */
+  sweep->lines[point] = g_strdup (line);
+  sweep->n_done++;
+  if (!strcmp (fields[sweep->n_key], "failed"))
+    sweep->n_failed++;
+  return TRUE;
+
+/* ERRORS */
+foreign:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--resume: %s:%u is not a point of this "
+               "sweep: '%.200s'", sweep->output, lineno, line);
+  return FALSE;
+}
+
+/* Reads back an existing output: header check, torn last line, points present. */
+static gboolean
+load_existing (NsSweep *sweep, GError **error)
+{
+  g_autofree char *content = read_fd (sweep->fd, error, sweep->output);
+  gsize hlen = sweep->header->len, len, keep;
+  g_auto (GStrv) lines = NULL;
+  guint header_lines = 0;
+
+  if (content == NULL)
+    return FALSE;
+  len = strlen (content);
+  if (len < hlen && g_str_has_prefix (sweep->header->str, content)) {
+    sweep->torn = len > 0;        /* an empty file or a torn header: start it again */
+    if (ftruncate (sweep->fd, 0) != 0)
+      return io_error (error, sweep->output, "truncate");
+    return append_durably (sweep, sweep->header->str, error);
+  }
+  if (!g_str_has_prefix (content, sweep->header->str)) {
+    header_mismatch (sweep, content, error);
+    return FALSE;
+  }
+  keep = len;
+  while (keep > hlen && content[keep - 1] != '\n')
+    keep--;
+  if (keep != len) {
+    sweep->torn = TRUE;
+    if (ftruncate (sweep->fd, (off_t) keep) != 0 || fdatasync (sweep->fd) != 0)
+      return io_error (error, sweep->output, "truncate a torn last line");
+  }
+  content[keep] = '\0';
+  for (const char *p = sweep->header->str; *p; p++)
+    header_lines += *p == '\n';
+  lines = g_strsplit (content + hlen, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (lines[i][0] && !take_line (sweep, lines[i], header_lines + i + 1, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* Opens the output file according to mode and locks it against a second sweep. */
+static gboolean
+open_output (NsSweep *sweep, NsSweepMode mode, gboolean *existed, GError **error)
+{
+  int flags = O_RDWR | O_APPEND | O_CLOEXEC | O_CREAT;
+
+  *existed = g_file_test (sweep->output, G_FILE_TEST_EXISTS);
+  if (*existed && mode == NS_SWEEP_NEW)
+    goto exists;
+  if (mode == NS_SWEEP_NEW)
+    flags |= O_EXCL;
+  sweep->fd = open (sweep->output, flags, 0644);
+  if (sweep->fd < 0)
+    return io_error (error, sweep->output, "open");
+  if (flock (sweep->fd, LOCK_EX | LOCK_NB) != 0)
+    goto locked;
+  if (mode == NS_SWEEP_OVERWRITE && ftruncate (sweep->fd, 0) != 0)
+    return io_error (error, sweep->output, "truncate");
+  if (mode == NS_SWEEP_OVERWRITE)
+    *existed = FALSE;
+  return TRUE;
+
+/* ERRORS */
+exists:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s exists: pass --resume to continue that "
+               "sweep, or --force to start over", sweep->output);
+  return FALSE;
+locked:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s is being written by another netsim "
+               "sweep", sweep->output);
+  return FALSE;
+}
+
+/* Opens (creates, resumes or overwrites) the output. */
+gboolean
+ns_sweep_open (NsSweep *sweep, const char *output, NsSweepMode mode, GError **error)
+{
+  gboolean existed;
+
+  g_return_val_if_fail (sweep != NULL && sweep->prepared && sweep->fd < 0, FALSE);
+  sweep->output = g_strdup (output);
+  sweep->in_order = TRUE;
+  if (!open_output (sweep, mode, &existed, error))
+    goto fail;
+  if (existed && !load_existing (sweep, error))
+    goto fail;
+  if (!existed && !append_durably (sweep, sweep->header->str, error))
+    goto fail;
+  if (!existed)
+    sync_dir (output);
+  return TRUE;
+
+fail:
+  if (sweep->fd >= 0)
+    close (sweep->fd);
+  sweep->fd = -1;
+  g_clear_pointer (&sweep->output, g_free);
+  for (guint i = 0; i < sweep->n_points; i++)
+    g_clear_pointer (&sweep->lines[i], g_free);
+  sweep->n_done = sweep->n_failed = 0;
+  sweep->last_written = -1;
+  sweep->torn = FALSE;
+  return FALSE;
+}
+
+/* TRUE if opening dropped a torn last line. */
+gboolean
+ns_sweep_was_torn (const NsSweep *sweep)
+{
+  return sweep->torn;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* Parallel execution: one forked worker per point */
+
+typedef struct {
+  pid_t    pid;
+  int      fd;          /* read end of the worker's result pipe */
+  guint    point;
+  GString *out;
+  gint64   start;
+} NsWorker;
+
+/* In the worker: runs point and writes its line to fd; never returns. */
+static void G_GNUC_NORETURN
+worker_main (const NsSweep *sweep, guint point, int fd, pid_t parent)
+{
+  char *line;
+
+  signal (SIGINT, SIG_IGN);       /* the parent decides whether a point finishes */
+  signal (SIGTERM, SIG_IGN);
+  signal (SIGPIPE, SIG_DFL);
+#ifdef __linux__
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  if (getppid () != parent)
+    _exit (1);
+  line = ns_sweep_run_point (sweep, point);
+  _exit (write_all (fd, line, strlen (line)) ? 0 : 1);
+}
+
+/* Forks a worker for point, with a pipe for its line. */
+static gboolean
+spawn_worker (NsSweep *sweep, guint point, NsWorker *w, GError **error)
+{
+  int fds[2];
+  pid_t parent = getpid ();
+
+  if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
+    return FALSE;
+  fflush (NULL);
+  w->pid = fork ();
+  if (w->pid < 0) {
+    close (fds[0]);
+    close (fds[1]);
+    return io_error (error, "fork", "start a worker");
+  }
+  if (w->pid == 0) {
+    close (fds[0]);
+    worker_main (sweep, point, fds[1], parent);
+  }
+  close (fds[1]);
+  w->fd = fds[0];
+  w->point = point;
+  w->out = g_string_new (NULL);
+  w->start = g_get_monotonic_time ();
+  return TRUE;
+}
+
+/* The worker's line, or a "failed" line saying how the worker died. */
+static char *
+worker_result (const NsSweep *sweep, NsWorker *w, int status)
+{
+  const char *nl = memchr (w->out->str, '\n', w->out->len);
+  g_autofree char *message = NULL;
+
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0 && nl == w->out->str + w->out->len - 1)
+    return g_strdup (w->out->str);
+  if (WIFSIGNALED (status))
+    message = g_strdup_printf ("worker process killed by signal %d (%s)", WTERMSIG (status),
+                               g_strsignal (WTERMSIG (status)));
+  else
+    message = g_strdup_printf ("worker process exited with status %d without a result",
+                               WIFEXITED (status) ? WEXITSTATUS (status) : -1);
+  return point_line (sweep, w->point, NULL, message,
+                     (g_get_monotonic_time () - w->start) / 1e6);
+}
+
+/* Closes the worker's pipe and frees its buffer. */
+static void
+worker_clear (NsWorker *w)
+{
+  close (w->fd);
+  g_string_free (w->out, TRUE);
+}
+
+/* Reads what the worker wrote; at end of file reaps it and records its line. */
+static gboolean
+worker_read (NsSweep *sweep, const NsSweepRunOptions *opt, NsWorker *w, gboolean *finished,
+             GError **error)
+{
+  char buf[4096];
+  ssize_t n = read (w->fd, buf, sizeof buf);
+  g_autofree char *line = NULL;
+  int status;
+
+  *finished = FALSE;
+  if (n < 0)
+    return errno == EINTR || errno == EAGAIN ? TRUE : io_error (error, "pipe", "read");
+  if (n > 0) {
+    g_string_append_len (w->out, buf, n);
+    return TRUE;
+  }
+  while (waitpid (w->pid, &status, 0) < 0 && errno == EINTR);
+  *finished = TRUE;
+  line = worker_result (sweep, w, status);
+  worker_clear (w);
+  if (!append_durably (sweep, line, error))
+    return FALSE;
+  line[strlen (line) - 1] = '\0';
+  if (!take_line (sweep, line, 0, error))
+    return FALSE;
+  if (opt->point_done) {
+    g_auto (GStrv) fields = ns_sweep_csv_split (line);
+    opt->point_done (w->point, (const char *const *) fields, opt->progress_data);
+  }
+  return TRUE;
+}
+
+/* Kills and reaps the workers in flight: their points stay undone. */
+static void
+abandon_workers (GArray *workers)
+{
+  for (guint i = 0; i < workers->len; i++)
+    kill (g_array_index (workers, NsWorker, i).pid, SIGKILL);
+  for (guint i = 0; i < workers->len; i++) {
+    NsWorker *w = &g_array_index (workers, NsWorker, i);
+    while (waitpid (w->pid, NULL, 0) < 0 && errno == EINTR);
+    worker_clear (w);
+  }
+  g_array_set_size (workers, 0);
+}
+
+/* Calls the progress callback with the counts so far. */
+static void
+report_progress (const NsSweep *sweep, const NsSweepRunOptions *opt, guint done_now,
+                 guint running, gint64 start)
+{
+  NsSweepProgress p;
+
+  if (opt->progress == NULL)
+    return;
+  p.total = sweep->n_points;
+  p.done = sweep->n_done;
+  p.done_now = done_now;
+  p.failed = sweep->n_failed;
+  p.running = running;
+  p.elapsed_s = (g_get_monotonic_time () - start) / 1e6;
+  p.eta_s = done_now ? p.elapsed_s / done_now * (p.total - p.done) : -1;
+  opt->progress (&p, opt->progress_data);
+}
+
+/* Waits for output from the workers and handles what arrived. */
+static gboolean
+wait_workers (NsSweep *sweep, const NsSweepRunOptions *opt, GArray *workers, guint *done_now,
+              GError **error)
+{
+  struct pollfd fds[workers->len];
+  int n;
+
+  for (guint i = 0; i < workers->len; i++) {
+    fds[i].fd = g_array_index (workers, NsWorker, i).fd;
+    fds[i].events = POLLIN;
+    fds[i].revents = 0;
+  }
+  n = poll (fds, workers->len, POLL_MS);
+  if (n < 0 && errno != EINTR)
+    return io_error (error, "poll", "wait for workers");
+  for (guint i = workers->len; n > 0 && i-- > 0;) {
+    gboolean finished;
+    if (fds[i].revents == 0)
+      continue;
+    if (!worker_read (sweep, opt, &g_array_index (workers, NsWorker, i), &finished, error))
+      return FALSE;
+    if (finished) {
+      g_array_remove_index (workers, i);
+      (*done_now)++;
+    }
+  }
+  return TRUE;
+}
+
+/* Runs the points not in the output, up to jobs at once. */
+gboolean
+ns_sweep_run (NsSweep *sweep, const NsSweepRunOptions *opt, GError **error)
+{
+  GArray *workers = g_array_new (FALSE, FALSE, sizeof (NsWorker));
+  gint64 start = g_get_monotonic_time ();
+  guint next = 0, done_now = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (sweep != NULL && sweep->fd >= 0 && opt != NULL && opt->jobs >= 1,
+                        FALSE);
+  for (;;) {
+    int stop = opt->stop ? *opt->stop : 0;
+    if (stop >= 2)
+      break;
+    while (!stop && workers->len < opt->jobs && next < sweep->n_points) {
+      NsWorker w;
+      if (sweep->lines[next] != NULL) {
+        next++;
+        continue;
+      }
+      if (!(ok = spawn_worker (sweep, next++, &w, error)))
+        break;
+      g_array_append_val (workers, w);
+    }
+    if (!ok || workers->len == 0)
+      break;
+    ok = wait_workers (sweep, opt, workers, &done_now, error);
+    report_progress (sweep, opt, done_now, workers->len, start);
+    if (!ok)
+      break;
+  }
+  abandon_workers (workers);
+  g_array_unref (workers);
+  return ok;
+}
+
+/* Every point is in the output. */
+gboolean
+ns_sweep_complete (const NsSweep *sweep)
+{
+  return sweep->prepared && sweep->n_done == sweep->n_points;
+}
+
+/* Points in the output. */
+guint
+ns_sweep_n_done (const NsSweep *sweep)
+{
+  return sweep->n_done;
+}
+
+/* Points recorded as failed. */
+guint
+ns_sweep_n_failed (const NsSweep *sweep)
+{
+  return sweep->n_failed;
+}
+
+/* Rewrites a complete output in canonical point order (atomically) and closes it. */
+gboolean
+ns_sweep_finish (NsSweep *sweep, GError **error)
+{
+  GString *all;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (sweep != NULL && sweep->fd >= 0, FALSE);
+  if (ns_sweep_complete (sweep) && !sweep->in_order) {
+    all = g_string_new (sweep->header->str);
+    for (guint i = 0; i < sweep->n_points; i++)
+      g_string_append_printf (all, "%s\n", sweep->lines[i]);
+    ok = g_file_set_contents_full (sweep->output, all->str, all->len,
+                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
+                                   0644, error);
+    g_string_free (all, TRUE);
+    sweep->in_order = ok;
+  }
+  close (sweep->fd);
+  sweep->fd = -1;
+  return ok;
+}
+
+/* Fields of point's line, or NULL if the point is not done. */
+char **
+ns_sweep_row (const NsSweep *sweep, guint point)
+{
+  g_return_val_if_fail (sweep != NULL && sweep->prepared && point < sweep->n_points, NULL);
+  return sweep->lines[point] ? ns_sweep_csv_split (sweep->lines[point]) : NULL;
+}
+
+/* ------------------------------------------------------------------------------------- */
+/* JSON */
+
+/* The sweep's identity and dimensions as JSON members. */
+static void
+json_header (const NsSweep *sweep, NsJson *json)
+{
+  g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, sweep->seed);
+
+  ns_json_key (json, "netsim_version");
+  ns_json_string (json, PACKAGE_VERSION);
+  ns_json_key (json, "scenario");
+  ns_json_begin_object (json);
+  ns_json_key (json, "name");
+  ns_json_string (json, sweep->base->name);
+  ns_json_key (json, "path");
+  ns_json_string (json, sweep->path);
+  ns_json_key (json, "sha256");
+  ns_json_string (json, sweep->sha256);
+  ns_json_end_object (json);
+  ns_json_key (json, "sets");
+  ns_json_strv (json, sweep->sets);
+  ns_json_key (json, "sweep_seed");
+  ns_json_string (json, seed);
+  ns_json_key (json, "repeat");
+  ns_json_int (json, sweep->repeat);
+  ns_json_key (json, "dimensions");
+  ns_json_begin_array (json);
+  for (guint i = 0; i < sweep->dims->len; i++) {
+    NsSweepDim *dim = sweep->dims->pdata[i];
+    ns_json_begin_object (json);
+    ns_json_key (json, "path");
+    ns_json_string (json, dim->path);
+    ns_json_key (json, "spec");
+    ns_json_string (json, dim->spec);
+    ns_json_key (json, "values");
+    ns_json_begin_array (json);
+    for (guint v = 0; v < dim->values->len; v++)
+      ns_json_string (json, dim->values->pdata[v]);
+    ns_json_end_array (json);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+  ns_json_key (json, "points_total");
+  ns_json_int (json, sweep->n_points);
+  ns_json_key (json, "points_done");
+  ns_json_int (json, sweep->n_done);
+  ns_json_key (json, "points_failed");
+  ns_json_int (json, sweep->n_failed);
+}
+
+/* One field as JSON: numbers for the numeric columns, strings otherwise. */
+static void
+json_field (NsJson *json, const char *column, const char *text)
+{
+  static const char *const ints[] = { "point", "repetition", "reps", "ops" };
+  static const char *const doubles[] = { "value", "cv", "wall_s" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ints); i++)
+    if (!strcmp (column, ints[i])) {
+      if (text[0])
+        ns_json_int (json, g_ascii_strtoll (text, NULL, 10));
+      else
+        ns_json_string (json, NULL);
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (doubles); i++)
+    if (!strcmp (column, doubles[i])) {
+      if (text[0])
+        ns_json_double (json, g_ascii_strtod (text, NULL));
+      else
+        ns_json_string (json, NULL);
+      return;
+    }
+  if (!strcmp (column, "values")) {
+    g_auto (GStrv) parts = g_strsplit (text, ";", -1);
+    ns_json_begin_array (json);
+    for (guint i = 0; text[0] && parts[i]; i++)
+      ns_json_double (json, g_ascii_strtod (parts[i], NULL));
+    ns_json_end_array (json);
+    return;
+  }
+  ns_json_string (json, !strcmp (column, "error") && !text[0] ? NULL : text);
+}
+
+/* The points done as JSON. */
+void
+ns_sweep_json (const NsSweep *sweep, GString *out)
+{
+  NsJson *json = ns_json_new (out);
+
+  g_return_if_fail (sweep != NULL && sweep->prepared);
+  ns_json_begin_object (json);
+  json_header (sweep, json);
+  ns_json_key (json, "points");
+  ns_json_begin_array (json);
+  for (guint p = 0; p < sweep->n_points; p++) {
+    g_auto (GStrv) fields = ns_sweep_row (sweep, p);
+    if (fields == NULL)
+      continue;
+    ns_json_begin_object (json);
+    for (guint c = 0; fields[c] && c + 1 < sweep->columns->len; c++) {
+      ns_json_key (json, sweep->columns->pdata[c]);
+      json_field (json, sweep->columns->pdata[c], fields[c]);
+    }
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+  ns_json_end_object (json);
+  g_string_append_c (out, '\n');
+  ns_json_free (json);
+}

@@ -1,0 +1,104 @@
+/* sweep.h — what-if sweeps: a scenario run over the cartesian product of parameter values.
+ *
+ * A sweep has dimensions (--param PATH=VALUES, in the order given; the scenario's variants
+ * form a dimension of their own), each point of the grid runs in a forked worker process,
+ * and each finished point is appended to the output as one complete CSV line (O_APPEND
+ * write + fdatasync). The output's header identifies the sweep; --resume checks it and
+ * skips points already present. See doc/sweeps.md. */
+#pragma once
+#include "common.h"
+
+G_BEGIN_DECLS
+
+typedef struct _NsSweep NsSweep;
+
+typedef enum {
+  NS_SWEEP_NEW,          /* the output must not exist */
+  NS_SWEEP_RESUME,       /* continue the output if it exists (same sweep only) */
+  NS_SWEEP_OVERWRITE     /* start over */
+} NsSweepMode;
+
+typedef struct {
+  guint   total;         /* points in the grid */
+  guint   done;          /* points in the output (earlier sessions included) */
+  guint   done_now;      /* of which finished in this session */
+  guint   failed;        /* points recorded as failed (all sessions) */
+  guint   running;       /* in flight */
+  double  elapsed_s;     /* wall time of this session */
+  double  eta_s;         /* estimated wall time left (< 0: unknown) */
+} NsSweepProgress;
+
+typedef void (*NsSweepProgressFunc) (const NsSweepProgress *progress, gpointer data);
+/* Called as each point is recorded, with its fields (by column). */
+typedef void (*NsSweepPointFunc) (guint point, const char *const *fields, gpointer data);
+
+typedef struct {
+  guint                 jobs;          /* worker processes at once (≥ 1) */
+  /* Read between events; set from a signal handler: 1 = start no new point and let the
+   * in-flight ones finish, 2 = also kill the in-flight ones (abandoned, not recorded). */
+  const volatile int   *stop;
+  NsSweepProgressFunc   progress;      /* after each point and about every 250 ms */
+  NsSweepPointFunc      point_done;    /* may be NULL */
+  gpointer              progress_data; /* for both */
+} NsSweepRunOptions;
+
+/* A sweep of the scenario at path with fixed overrides sets (--set strings, may be NULL).
+ * Errors: NS_ERROR_INPUT (the scenario does not load). */
+NsSweep    *ns_sweep_new          (const char *path, const char *const *sets, GError **error);
+void        ns_sweep_free         (NsSweep *sweep);
+/* Adds a dimension "PATH=V1,V2,…" (items may be ranges START:STOP:STEP or START:STOP:×F).
+ * PATH "seed" sweeps the run seed, "variant" the scenario's variants. */
+gboolean    ns_sweep_add_param    (NsSweep *sweep, const char *spec, GError **error);
+void        ns_sweep_set_seed     (NsSweep *sweep, guint64 seed);
+void        ns_sweep_set_repeat   (NsSweep *sweep, guint repeat);
+/* Restricts the variants to name (like --param variant=NAME). */
+void        ns_sweep_set_variant  (NsSweep *sweep, const char *name);
+/* Completes the grid (checks values, adds the variant dimension) and builds the header. */
+gboolean    ns_sweep_prepare      (NsSweep *sweep, GError **error);
+
+guint       ns_sweep_n_points     (const NsSweep *sweep);
+/* The scenario's name attribute. */
+const char *ns_sweep_scenario_name (const NsSweep *sweep);
+/* The header (comment lines and the column line) that identifies this sweep. */
+const char *ns_sweep_header       (const NsSweep *sweep);
+/* Column names of the CSV, NULL-terminated. */
+const char *const *ns_sweep_columns (const NsSweep *sweep);
+/* The run seed of point: the swept seed, or derived from the sweep seed and the point. */
+guint64     ns_sweep_point_seed   (const NsSweep *sweep, guint point);
+/* The --set strings point runs with (fixed sets, then its values), NULL-terminated. */
+char      **ns_sweep_point_sets   (const NsSweep *sweep, guint point);
+/* Runs point in this process; returns its CSV line (with '\n'), "failed" with the error if
+ * it did not run. */
+char       *ns_sweep_run_point    (const NsSweep *sweep, guint point);
+
+/* Opens (creates, resumes or overwrites) the output. Resuming checks the header, drops a
+ * torn last line and loads the points present. Errors: NS_ERROR_INPUT for a different
+ * sweep or an existing file without RESUME/OVERWRITE, NS_ERROR_IO. */
+gboolean    ns_sweep_open         (NsSweep *sweep, const char *output, NsSweepMode mode,
+                                   GError **error);
+/* TRUE if opening dropped a torn last line. */
+gboolean    ns_sweep_was_torn     (const NsSweep *sweep);
+/* Runs the points not in the output, up to jobs at once; appends each as it finishes.
+ * Returns FALSE only on an I/O error; an interrupted run returns TRUE (see complete). */
+gboolean    ns_sweep_run          (NsSweep *sweep, const NsSweepRunOptions *options,
+                                   GError **error);
+/* Every point is in the output. */
+gboolean    ns_sweep_complete     (const NsSweep *sweep);
+guint       ns_sweep_n_done       (const NsSweep *sweep);
+guint       ns_sweep_n_failed     (const NsSweep *sweep);
+/* Rewrites a complete output in canonical point order (atomically) and closes it. */
+gboolean    ns_sweep_finish       (NsSweep *sweep, GError **error);
+/* Fields of point's line (by column), or NULL if the point is not done. */
+char      **ns_sweep_row          (const NsSweep *sweep, guint point);
+/* The points done as JSON: sweep identity, dimensions and one object per point. */
+void        ns_sweep_json         (const NsSweep *sweep, GString *out);
+
+/* Helpers (exposed for tests and the command line). */
+/* Expands "V1,V2,…" (items may be ranges) into values (char*). */
+GPtrArray  *ns_sweep_expand       (const char *values, GError **error);
+/* Splits one CSV line (RFC 4180 quoting) into fields. */
+char      **ns_sweep_csv_split    (const char *line);
+/* Shortest decimal text that reads back as value (locale-independent). */
+char       *ns_sweep_format_double (double value);
+
+G_END_DECLS

@@ -1,0 +1,1112 @@
+/* test-udp.c — the UDP socket lookup model (models/net/udp.c, udp6.c, reuseport.c):
+ * kernel-spec §1.9 checklist (T1.1–T1.11, IPv4 and IPv6), the equivalence of the three
+ * lookup generations on random tables, compute_score's inlining per build as the machine's
+ * account sees it, and the struct sock layout. */
+#include "config.h"
+
+#include <check.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+#include <gsl/gsl_rng.h>
+
+#include "machine.h"
+#include "workload.h"
+#include "jhash.h"
+#include "udp.h"
+
+#define ARENA_BASE  G_GUINT64_CONSTANT (0xffff888200000000)
+#define ARENA_CAP   (((gsize) 1) << 30)
+
+/* ---- fixtures: a machine whose engine runs the lookups on simulated threads ---- */
+
+typedef void (*Body) (NsThread *t, gpointer data);
+
+typedef struct {
+  Body     body;
+  gpointer data;
+} Job;
+
+typedef struct {
+  NsArena          *arena;
+  NsBuild          *build;
+  struct net       *net;
+  struct udp_table *tbl;
+  NsParams         *params;
+  NsMachine        *machine;
+  NsEngine         *engine;
+} Rig;
+
+static void
+job_thread (NsThread *t, gpointer data)
+{
+  Job *job = data;
+
+  job->body (t, job->data);
+}
+
+/* Runs body(t, data) inside a simulated softirq thread on CPU cpu of rig's machine. */
+static void
+run_in_thread (Rig *rig, guint cpu, Body body, gpointer data)
+{
+  Job job = { body, data };
+
+  ns_engine_spawn (rig->engine, "lookup", cpu, NS_THREAD_SOFTIRQ,
+                   ns_engine_now (rig->engine), job_thread, &job);
+  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+}
+
+/* A table of the kernel `version` with the named patch (or none): with a default machine
+ * running that build (the table in its arena) if with_machine, else in arena. */
+static void
+rig_init_mit (Rig *rig, NsArena *arena, const char *version, const char *patch,
+              gboolean with_machine, const NsMitigations *mit)
+{
+  GError *error = NULL;
+
+  memset (rig, 0, sizeof (*rig));
+  rig->build = ns_build_new (version, 60);
+  if (patch != NULL)
+    ns_patch_find (patch)->apply (rig->build);
+  if (with_machine) {
+    rig->params = ns_params_new ();
+    rig->machine = ns_machine_new (rig->params, mit, rig->build, &error);
+    ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
+    rig->engine = ns_machine_create_engine (rig->machine);
+    arena = ns_machine_arena (rig->machine);
+  }
+  rig->arena = arena;
+  rig->net = ns_net_new (rig->arena, 0x12345678u, 1);
+  rig->tbl = udp_table_new (rig->arena, rig->build, 256, &error);
+  ck_assert_msg (rig->tbl != NULL, "%s", error ? error->message : "?");
+}
+
+static void
+rig_init_full (Rig *rig, NsArena *arena, const char *version, const char *patch,
+               gboolean with_machine)
+{
+  rig_init_mit (rig, arena, version, patch, with_machine, NULL);
+}
+
+static void
+rig_init (Rig *rig, const char *version, const char *patch)
+{
+  rig_init_full (rig, NULL, version, patch, TRUE);
+}
+
+static void
+rig_clear (Rig *rig)
+{
+  udp_table_free (rig->tbl);
+  ns_net_free (rig->arena, rig->net);
+  if (rig->machine != NULL) {
+    ns_engine_free (rig->engine);
+    ns_machine_free (rig->machine);
+    ns_params_free (rig->params);
+  }
+  ns_build_free (rig->build);
+}
+
+/* ---- addresses ---- */
+
+static struct sockaddr_in
+sin4 (const char *addr, guint port)
+{
+  struct sockaddr_in s = { .sin_family = AF_INET, .sin_port = htons (port) };
+
+  ck_assert_int_eq (inet_pton (AF_INET, addr, &s.sin_addr), 1);
+  return s;
+}
+
+static struct sockaddr_in6
+sin6 (const char *addr, guint port)
+{
+  struct sockaddr_in6 s = { .sin6_family = AF_INET6, .sin6_port = htons (port) };
+
+  ck_assert_int_eq (inet_pton (AF_INET6, addr, &s.sin6_addr), 1);
+  return s;
+}
+
+static be32
+a4 (const char *addr)
+{
+  struct in_addr a;
+
+  ck_assert_int_eq (inet_pton (AF_INET, addr, &a), 1);
+  return a.s_addr;
+}
+
+static ns_in6_addr
+a6 (const char *addr)
+{
+  ns_in6_addr a;
+
+  ck_assert_int_eq (inet_pton (AF_INET6, addr, &a), 1);
+  return a;
+}
+
+/* Options for a socket made by mk(). */
+typedef struct {
+  gboolean reuseaddr, reuseport, v6only;
+  gint     dev, cpu;         /* cpu -1 = no SO_INCOMING_CPU */
+  guint32  uid;
+} Opts;
+
+static const Opts PLAIN = { FALSE, FALSE, FALSE, 0, -1, 0 };
+
+/* A socket bound to addr:port (family from the address); asserts the bind succeeds. */
+static struct sock *
+mk (Rig *rig, gint family, const char *addr, guint port, Opts o)
+{
+  struct sock *sk = udp_sock_create (rig->tbl, rig->net, family);
+  gint err;
+
+  udp_sock_set_reuseaddr (sk, o.reuseaddr);
+  udp_sock_set_reuseport (sk, o.reuseport);
+  udp_sock_set_uid (sk, o.uid);
+  if (o.v6only)
+    ck_assert_int_eq (udp_sock_set_v6only (sk, TRUE), 0);
+  if (o.dev)
+    udp_sock_bind_to_device (sk, o.dev);
+  if (o.cpu >= 0)
+    udp_sock_set_incoming_cpu (sk, o.cpu);
+  if (strchr (addr, ':') != NULL) {
+    struct sockaddr_in6 s = sin6 (addr, port);
+    err = udp_sock_bind (sk, (struct sockaddr *) &s, sizeof (s));
+  } else {
+    struct sockaddr_in s = sin4 (addr, port);
+    err = udp_sock_bind (sk, (struct sockaddr *) &s, sizeof (s));
+  }
+  ck_assert_msg (err == 0, "bind %s:%u failed: %d", addr, port, err);
+  return sk;
+}
+
+static void
+conn4 (struct sock *sk, const char *addr, guint port)
+{
+  struct sockaddr_in s = sin4 (addr, port);
+
+  ck_assert_int_eq (udp_sock_connect (sk, (struct sockaddr *) &s, sizeof (s), NULL), 0);
+}
+
+static void
+conn6 (struct sock *sk, const char *addr, guint port)
+{
+  struct sockaddr_in6 s = sin6 (addr, port);
+
+  ck_assert_int_eq (udp_sock_connect (sk, (struct sockaddr *) &s, sizeof (s), NULL), 0);
+}
+
+/* A lookup request, run on a thread by lookup_job. */
+typedef struct {
+  Rig         *rig;
+  gboolean     v6;
+  const char  *saddr, *daddr;
+  guint        sport, dport;
+  gint         dif, cpu;
+  struct sock *result;
+} Lk;
+
+static void
+lookup_job (NsThread *t, gpointer data)
+{
+  Lk *l = data;
+
+  if (l->v6) {
+    ns_in6_addr s = a6 (l->saddr), d = a6 (l->daddr);
+    l->result = __udp6_lib_lookup (t, l->rig->net, &s, htons (l->sport), &d, htons (l->dport),
+                                   l->dif, 0, l->rig->tbl, NULL);
+  } else {
+    l->result = __udp4_lib_lookup (t, l->rig->net, a4 (l->saddr), htons (l->sport),
+                                   a4 (l->daddr), htons (l->dport), l->dif, 0, l->rig->tbl,
+                                   NULL);
+  }
+}
+
+/* The socket receiving saddr:sport → daddr:dport on dif, looked up on CPU cpu. */
+static struct sock *
+look (Rig *rig, const char *saddr, guint sport, const char *daddr, guint dport, gint dif,
+      gint cpu)
+{
+  Lk l = { rig, strchr (daddr, ':') != NULL, saddr, daddr, sport, dport, dif, cpu, NULL };
+
+  run_in_thread (rig, cpu, lookup_job, &l);
+  return l.result;
+}
+
+/* The versions every checklist test runs on: the 6.9 generations and a 6.13 (hash4) one. */
+static const struct { const char *version, *patch; } builds[] = {
+  { "6.9.0-rc1", NULL },
+  { "6.9.0-rc1", "udp-compute-score-single-site" },
+  { "6.9.0-rc1", "revert-udp-rescore" },
+  { "6.18.0", NULL },
+};
+#define N_BUILDS G_N_ELEMENTS (builds)
+
+/* ---- T1.1: exact address beats wildcard, whatever the scores ---- */
+
+START_TEST (test_t1_1_exact_beats_wildcard)
+{
+  Rig rig;
+  Opts strong = PLAIN;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  strong.reuseaddr = TRUE;
+  strong.dev = 1;
+  strong.cpu = 0;
+  Opts ra = PLAIN;
+  ra.reuseaddr = TRUE;
+  /* v4: wildcard scores 2+4+1 = 7, exact scores 2. */
+  struct sock *wild = mk (&rig, AF_INET, "0.0.0.0", 5000, strong);
+  struct sock *exact = mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 999, "127.0.0.1", 5000, 1, 0), exact);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 999, "127.0.0.2", 5000, 1, 0), wild);
+  /* v6 likewise. */
+  struct sock *wild6 = mk (&rig, AF_INET6, "::", 6000, strong);
+  struct sock *exact6 = mk (&rig, AF_INET6, "::1", 6000, ra);
+  ck_assert_ptr_eq (look (&rig, "::9", 999, "::1", 6000, 1, 0), exact6);
+  ck_assert_ptr_eq (look (&rig, "::9", 999, "::2", 6000, 1, 0), wild6);
+  /* A connect()ed wildcard socket moves to its local address's chain. */
+  struct sock *c = mk (&rig, AF_INET, "0.0.0.0", 7000, PLAIN);
+  struct udp_hslot *any = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, 0, 7000));
+  struct udp_hslot *lo = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, a4 ("127.0.0.1"), 7000));
+  ck_assert_int_eq (any->count, 1);
+  conn4 (c, "127.0.0.5", 53);
+  ck_assert_uint_eq (c->sk_rcv_saddr, a4 ("127.0.0.1"));
+  ck_assert_int_eq (any->count, 0);
+  ck_assert_int_eq (lo->count, 1);
+  ck_assert_ptr_eq (lo->head.first, &c->__sk_common.skc_portaddr_node);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.2: a socket bound to the ingress device beats an unbound one ---- */
+
+START_TEST (test_t1_2_bound_device_wins)
+{
+  Rig rig;
+  Opts dev = PLAIN, plain = PLAIN;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  dev.reuseaddr = plain.reuseaddr = TRUE;
+  dev.dev = 3;
+  struct sock *bound = mk (&rig, AF_INET, "127.0.0.1", 5000, dev);
+  struct sock *free_ = mk (&rig, AF_INET, "127.0.0.1", 5000, plain);   /* newer: chain head */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 3, 0), bound);
+  /* From another device the bound socket is not a candidate at all. */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 4, 0), free_);
+  struct sock *bound6 = mk (&rig, AF_INET6, "::1", 5000, dev);
+  struct sock *free6 = mk (&rig, AF_INET6, "::1", 5000, plain);
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5000, 3, 0), bound6);
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5000, 4, 0), free6);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* Before 5.15 every device match earns the bonus: then the CPU bonus, else chain order. */
+START_TEST (test_t1_2_device_bonus_before_5_15)
+{
+  Rig rig;
+  Opts dev = PLAIN, plain = PLAIN;
+
+  rig_init (&rig, "5.10.0", NULL);
+  dev.reuseaddr = plain.reuseaddr = TRUE;
+  dev.dev = 3;
+  struct sock *older = mk (&rig, AF_INET, "127.0.0.1", 5000, dev);
+  struct sock *newer = mk (&rig, AF_INET, "127.0.0.1", 5000, plain);
+  /* Both score 2 + 4: the chain head (the newer socket) wins. */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 3, 0), newer);
+  /* The CPU bonus breaks the tie. */
+  udp_sock_set_incoming_cpu (older, 1);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 3, 1), older);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.3: connected sockets ---- */
+
+START_TEST (test_t1_3_connected)
+{
+  Rig rig;
+  Opts ra = PLAIN;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  ra.reuseaddr = TRUE;
+  struct sock *conn = mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  conn4 (conn, "127.0.0.5", 4000);
+  ra.dev = 1;
+  ra.cpu = 0;
+  struct sock *open = mk (&rig, AF_INET, "127.0.0.1", 5000, ra);      /* scores 2+4+1 = 7 */
+  /* From the peer: the connected socket (≥ 10) wins. */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5000, 1, 0), conn);
+  /* From anyone else (other address, or other port) it scores -1. */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.6", 4000, "127.0.0.1", 5000, 1, 0), open);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4001, "127.0.0.1", 5000, 1, 0), open);
+  udp_sock_close (open);
+  ck_assert_ptr_null (look (&rig, "127.0.0.6", 4000, "127.0.0.1", 5000, 1, 0));
+  /* Dual-stack v6 socket connected to a v4-mapped peer scores 1+4+4 = 9 for IPv4. */
+  struct sock *c6 = mk (&rig, AF_INET6, "::", 5100, PLAIN);
+  conn6 (c6, "::ffff:127.0.0.5", 4000);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5100, 1, 0), c6);
+  ck_assert_ptr_null (look (&rig, "127.0.0.5", 4002, "127.0.0.1", 5100, 1, 0));
+  /* IPv6 connected. */
+  struct sock *v6c = mk (&rig, AF_INET6, "::1", 5200, (Opts) { TRUE, FALSE, FALSE, 0, -1, 0 });
+  conn6 (v6c, "::5", 4000);
+  /* IPv6 scores +1 per component: an unconnected socket bound to the device scores 1. */
+  struct sock *v6o = mk (&rig, AF_INET6, "::1", 5200, (Opts) { TRUE, FALSE, FALSE, 1, -1, 0 });
+  ck_assert_ptr_eq (look (&rig, "::5", 4000, "::1", 5200, 1, 0), v6c);
+  ck_assert_ptr_eq (look (&rig, "::6", 4000, "::1", 5200, 1, 0), v6o);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.4 / T1.5: dual-stack and IPV6_V6ONLY ---- */
+
+START_TEST (test_t1_4_dual_stack)
+{
+  Rig rig;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  struct sock *ds = mk (&rig, AF_INET6, "::", 5000, PLAIN);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 1, 0), ds);
+  /* An AF_INET socket on the same wildcard chain scores 2 > 1, even bound earlier. */
+  struct sock *v4 = mk (&rig, AF_INET, "0.0.0.0", 5001, (Opts) { TRUE, FALSE, FALSE, 0, -1, 0 });
+  struct sock *ds2 = mk (&rig, AF_INET6, "::", 5001, (Opts) { TRUE, FALSE, FALSE, 0, -1, 0 });
+  (void) ds2;
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5001, 1, 0), v4);
+  /* The dual-stack socket still gets IPv6. */
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5000, 1, 0), ds);
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_t1_5_v6only)
+{
+  Rig rig;
+  Opts only = PLAIN;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  only.v6only = TRUE;
+  only.cpu = 0;
+  struct sock *s = mk (&rig, AF_INET6, "::", 5000, only);
+  ck_assert_ptr_null (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 1, 0));
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5000, 1, 0), s);
+  /* A v4-mapped bind is refused on a v6-only socket; a specific v6 address makes the
+   * socket v6-only by itself. */
+  struct sock *m = udp_sock_create (rig.tbl, rig.net, AF_INET6);
+  struct sockaddr_in6 mapped = sin6 ("::ffff:127.0.0.1", 5001);
+  ck_assert_int_eq (udp_sock_set_v6only (m, TRUE), 0);
+  ck_assert_int_eq (udp_sock_bind (m, (struct sockaddr *) &mapped, sizeof (mapped)), -EINVAL);
+  struct sock *spec = mk (&rig, AF_INET6, "::1", 5002, PLAIN);
+  ck_assert (spec->sk_ipv6only);
+  ck_assert_ptr_null (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5002, 1, 0));
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.6 / T1.7: the CPU bonus only breaks ties; ties keep chain order ---- */
+
+START_TEST (test_t1_6_cpu_bonus_ties_only)
+{
+  Rig rig;
+  Opts dev = PLAIN, cpu1 = PLAIN;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  dev.reuseaddr = cpu1.reuseaddr = TRUE;
+  dev.dev = 1;
+  cpu1.cpu = 1;
+  struct sock *d = mk (&rig, AF_INET, "127.0.0.1", 5000, dev);
+  mk (&rig, AF_INET, "127.0.0.1", 5000, cpu1);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 1, 1), d);
+  /* Equal scores otherwise: the CPU bonus picks, whatever the chain order. */
+  Opts plain = PLAIN;
+  plain.reuseaddr = TRUE;
+  struct sock *c = mk (&rig, AF_INET, "127.0.0.2", 5000, cpu1);
+  struct sock *p = mk (&rig, AF_INET, "127.0.0.2", 5000, plain);   /* chain head */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.2", 5000, 1, 1), c);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.2", 5000, 1, 0), p);
+  /* IPv6. */
+  struct sock *c6 = mk (&rig, AF_INET6, "::1", 5000, cpu1);
+  struct sock *p6 = mk (&rig, AF_INET6, "::1", 5000, plain);
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5000, 1, 1), c6);
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5000, 1, 0), p6);
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_t1_7_ties_chain_order)
+{
+  Rig rig;
+  Opts ra = PLAIN, rp0 = PLAIN, rp1 = PLAIN;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  ra.reuseaddr = TRUE;
+  mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  struct sock *newest = mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 9, "127.0.0.1", 5000, 1, 0), newest);
+  /* Reuseport AF_INET6 sockets are appended: two groups (different owners), the first
+   * bound keeps the head. */
+  rp0.reuseport = rp1.reuseport = TRUE;
+  rp1.uid = 1;
+  rp0.reuseaddr = rp1.reuseaddr = TRUE;
+  struct sock *first6 = mk (&rig, AF_INET6, "::1", 5001, rp0);
+  struct sock *second6 = mk (&rig, AF_INET6, "::1", 5001, rp1);
+  ck_assert_ptr_nonnull (udp_sock_reuseport_group (first6));
+  ck_assert_ptr_nonnull (udp_sock_reuseport_group (second6));
+  ck_assert_ptr_ne (udp_sock_reuseport_group (first6), udp_sock_reuseport_group (second6));
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5001, 1, 0), first6);
+  /* Plain AF_INET6 sockets go to the head. */
+  struct sock *plain6 = mk (&rig, AF_INET6, "::1", 5001, ra);
+  ck_assert_ptr_eq (look (&rig, "::9", 9, "::1", 5001, 1, 0), plain6);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.8: a pure reuseport group answers at once, by hash ---- */
+
+typedef struct {
+  Rig         *rig;
+  guint        n;
+  gboolean     v6;
+  gint         mismatches;
+  guint64      scored;
+} Group;
+
+static void
+group_job (NsThread *t, gpointer data)
+{
+  Group *g = data;
+  Rig *rig = g->rig;
+  struct sock *first = NULL;
+
+  for (guint sport = 1000; sport < 1400; sport++) {
+    struct sock *r, *want;
+    struct sock_reuseport *reuse;
+    guint32 hash;
+
+    udp_table_reset_stats (rig->tbl);
+    if (g->v6) {
+      ns_in6_addr s = a6 ("::7"), d = a6 ("::1");
+      r = __udp6_lib_lookup (t, rig->net, &s, htons (sport), &d, htons (5000), 1, 0, rig->tbl, NULL);
+      hash = udp6_ehashfn (rig->tbl, rig->net, &d, 5000, &s, htons (sport));
+    } else {
+      r = __udp4_lib_lookup (t, rig->net, a4 ("127.0.0.7"), htons (sport), a4 ("127.0.0.1"),
+                             htons (5000), 1, 0, rig->tbl, NULL);
+      hash = udp_ehashfn (rig->tbl, rig->net, a4 ("127.0.0.1"), 5000, a4 ("127.0.0.7"),
+                          htons (sport));
+    }
+    g->scored += udp_table_stats (rig->tbl)->scored;
+    ck_assert_ptr_nonnull (r);
+    if (first == NULL)
+      first = r;
+    reuse = udp_sock_reuseport_group (r);
+    want = reuseport_group_member (reuse, (guint) (((guint64) hash * g->n) >> 32));
+    if (want != r)
+      g->mismatches++;
+  }
+}
+
+START_TEST (test_t1_8_reuseport_by_hash)
+{
+  Rig rig;
+  Opts rp = PLAIN;
+  Group g = { &rig, 7, FALSE, 0, 0 };
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  rp.reuseport = TRUE;
+  struct sock *one = NULL;
+  for (guint i = 0; i < g.n; i++)
+    one = mk (&rig, AF_INET, "127.0.0.1", 5000, rp);
+  ck_assert_uint_eq (reuseport_group_size (udp_sock_reuseport_group (one)), g.n);
+  run_in_thread (&rig, 0, group_job, &g);
+  ck_assert_int_eq (g.mismatches, 0);
+  ck_assert_uint_eq (g.scored, 400);       /* one compute_score per lookup: the walk stops */
+  for (guint i = 0; i < g.n; i++)
+    mk (&rig, AF_INET6, "::1", 5000, rp);
+  g.v6 = TRUE;
+  g.scored = 0;
+  run_in_thread (&rig, 0, group_job, &g);
+  ck_assert_int_eq (g.mismatches, 0);
+  ck_assert_uint_eq (g.scored, 400);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.9: a group with one connected member ---- */
+
+START_TEST (test_t1_9_group_with_connected_member)
+{
+  Rig rig;
+  Opts rp = PLAIN;
+  gboolean v6 = _i >= (gint) N_BUILDS;
+  guint i = _i % N_BUILDS;
+  struct sock *members[5];
+  const char *local = v6 ? "::1" : "127.0.0.1";
+  const char *peer = v6 ? "::5" : "127.0.0.5";
+  const char *other = v6 ? "::6" : "127.0.0.6";
+  gint hits = 0;
+
+  rig_init (&rig, builds[i].version, builds[i].patch);
+  rp.reuseport = TRUE;
+  for (guint k = 0; k < 5; k++)
+    members[k] = mk (&rig, v6 ? AF_INET6 : AF_INET, local, 5000, rp);
+  if (v6)
+    conn6 (members[2], peer, 4000);
+  else
+    conn4 (members[2], peer, 4000);
+  if (rig.tbl->has_hash4)
+    ck_assert_ptr_null (udp_sock_reuseport_group (members[2]));   /* 6.13+: detached */
+  else
+    ck_assert (reuseport_group_has_conns (udp_sock_reuseport_group (members[2])));
+  ck_assert_ptr_eq (look (&rig, peer, 4000, local, 5000, 1, 0), members[2]);
+  for (guint sport = 1; sport < 200; sport++) {
+    struct sock *r = look (&rig, other, sport, local, 5000, 1, 0);
+
+    ck_assert_ptr_nonnull (r);
+    ck_assert_ptr_ne (r, members[2]);
+    hits += r == members[0];
+  }
+  ck_assert_int_gt (hits, 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.10: v6.13+ hash4 answers an exact 4-tuple without scoring ---- */
+
+START_TEST (test_t1_10_hash4)
+{
+  Rig rig;
+  Opts ra = PLAIN;
+
+  rig_init (&rig, "6.13.0", NULL);
+  ra.reuseaddr = TRUE;
+  ra.dev = 1;
+  mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  ra.dev = 0;
+  struct sock *c = mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  struct udp_hslot *hslot2 = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, a4 ("127.0.0.1"), 5000));
+  ck_assert_uint_eq (udp_hslot2_hash4_cnt (rig.tbl, hslot2), 0);
+  conn4 (c, "127.0.0.5", 4000);
+  ck_assert_uint_eq (udp_hslot2_hash4_cnt (rig.tbl, hslot2), 1);
+  udp_table_reset_stats (rig.tbl);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5000, 1, 0), c);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->hash4_hits, 1);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->scored, 0);
+  udp_sock_close (c);
+  ck_assert_uint_eq (udp_hslot2_hash4_cnt (rig.tbl, hslot2), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- T1.11: 0.0.0.0:p and [::]:p share a hash2 chain ---- */
+
+START_TEST (test_t1_11_any_same_chain)
+{
+  Rig rig;
+  ns_in6_addr any6 = a6 ("::"), mapped = a6 ("::ffff:127.0.0.1");
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  for (guint port = 1; port < 65536; port += 997) {
+    ck_assert_uint_eq (ipv4_portaddr_hash (rig.net, 0, port),
+                       ipv6_portaddr_hash (rig.net, &any6, port));
+    ck_assert_uint_eq (ipv4_portaddr_hash (rig.net, a4 ("127.0.0.1"), port),
+                       ipv6_portaddr_hash (rig.net, &mapped, port));
+  }
+  struct sock *s4 = mk (&rig, AF_INET, "0.0.0.0", 5000, PLAIN);
+  struct sock *s6 = mk (&rig, AF_INET6, "::", 5000, (Opts) { TRUE, FALSE, TRUE, 0, -1, 0 });
+  struct udp_hslot *h = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, 0, 5000));
+  ck_assert_int_eq (h->count, 2);
+  ck_assert_ptr_eq (h->head.first, &s6->__sk_common.skc_portaddr_node);
+  ck_assert_ptr_eq (h->head.first->next, &s4->__sk_common.skc_portaddr_node);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* Bind conflicts: EADDRINUSE without SO_REUSEADDR/REUSEPORT, group joins need one owner. */
+START_TEST (test_bind_rules)
+{
+  Rig rig;
+  struct sockaddr_in s = sin4 ("127.0.0.1", 5000), any = sin4 ("0.0.0.0", 5000);
+  Opts rp = PLAIN;
+
+  rig_init (&rig, "6.9.0", NULL);
+  mk (&rig, AF_INET, "127.0.0.1", 5000, PLAIN);
+  struct sock *b = udp_sock_create (rig.tbl, rig.net, AF_INET);
+  ck_assert_int_eq (udp_sock_bind (b, (struct sockaddr *) &s, sizeof (s)), -EADDRINUSE);
+  ck_assert_int_eq (udp_sock_bind (b, (struct sockaddr *) &any, sizeof (any)), -EADDRINUSE);
+  udp_sock_close (b);
+  rp.reuseport = TRUE;
+  struct sock *g1 = mk (&rig, AF_INET, "127.0.0.2", 5000, rp);
+  struct sock *g2 = mk (&rig, AF_INET, "127.0.0.2", 5000, rp);
+  ck_assert_ptr_eq (udp_sock_reuseport_group (g1), udp_sock_reuseport_group (g2));
+  rp.uid = 7;
+  struct sock *c = udp_sock_create (rig.tbl, rig.net, AF_INET);
+  struct sockaddr_in s2 = sin4 ("127.0.0.2", 5000);
+  udp_sock_set_reuseport (c, TRUE);
+  udp_sock_set_uid (c, 7);
+  ck_assert_int_eq (udp_sock_bind (c, (struct sockaddr *) &s2, sizeof (s2)), -EADDRINUSE);
+  /* SO_BINDTODEVICE after bind rehashes: the socket leaves its group. */
+  ck_assert_int_eq (udp_sock_bind_to_device (g2, 4), 0);
+  ck_assert_ptr_null (udp_sock_reuseport_group (g2));
+  ck_assert_uint_eq (reuseport_group_size (udp_sock_reuseport_group (g1)), 1);
+  /* Port 0: an ephemeral port. */
+  struct sockaddr_in e = sin4 ("127.0.0.1", 0);
+  ck_assert_int_eq (udp_sock_bind (c, (struct sockaddr *) &e, sizeof (e)), 0);
+  ck_assert_uint_ge (c->sk_num, 32768);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* Builds the model refuses, and the generation each build gets. */
+START_TEST (test_generations)
+{
+  static const struct { const char *v, *patch; UdpLookupGen gen; } cases[] = {
+    { "5.10.0", NULL, UDP_GEN_B }, { "6.5.0", NULL, UDP_GEN_B },
+    { "6.6.0", NULL, UDP_GEN_C }, { "6.9.0-rc1", NULL, UDP_GEN_C },
+    { "6.9.0-rc1", "udp-compute-score-single-site", UDP_GEN_D },
+    { "6.9.0-rc1", "revert-udp-rescore", UDP_GEN_B }, { "6.10.0", NULL, UDP_GEN_D },
+    { "6.18.0", NULL, UDP_GEN_D },
+  };
+  NsArena *arena = ns_arena_new (ARENA_BASE, ARENA_CAP);
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    NsBuild *b = ns_build_new (cases[i].v, 60);
+    struct udp_table *tbl;
+
+    if (cases[i].patch)
+      ns_patch_find (cases[i].patch)->apply (b);
+    tbl = udp_table_new (arena, b, 0, &error);
+    ck_assert_ptr_nonnull (tbl);
+    ck_assert_int_eq (udp_table_generation (tbl), cases[i].gen);
+    ck_assert_uint_eq (ns_build_call_sites (b, &udp_fn_compute_score),
+                       cases[i].gen == UDP_GEN_C ? 2 : 1);
+    udp_table_free (tbl);
+    ns_build_free (b);
+  }
+  NsBuild *old = ns_build_new ("4.12.0", 60);
+  ck_assert_ptr_null (udp_table_new (arena, old, 0, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  g_clear_error (&error);
+  ns_build_free (old);
+  ns_arena_free (arena);
+}
+END_TEST
+
+/* jhash against lookup3 values (hashlittle-equivalent words computed once by hand from the
+ * algorithm) and internal consistency. */
+START_TEST (test_jhash)
+{
+  guint32 w[4] = { 1, 2, 3, 4 };
+
+  /* jhash_Nwords and jhash2 agree where the kernel's definitions coincide. */
+  ck_assert_uint_eq (jhash_3words (1, 2, 3, 7), jhash2 (w, 3, 7));
+  ck_assert_uint_eq (jhash_2words (1, 2, 7), jhash2 (w, 2, 7));
+  ck_assert_uint_eq (jhash_1word (1, 7), jhash2 (w, 1, 7));
+  ck_assert_uint_ne (jhash2 (w, 4, 0), jhash2 (w, 4, 1));
+  ck_assert_uint_eq (jhash2 (w, 0, 0), JHASH_INITVAL);
+}
+END_TEST
+
+/* The one case where B and C/D differ: the hash picks a group member with the CPU bonus
+ * (the group has a connected member, so C and D re-score it), and a later socket on the
+ * chain scores exactly that. Chain (head first): m1, x, m2, m3; lookup on CPU 0. */
+START_TEST (test_b_vs_c_cpu_rescore)
+{
+  static const char *const patch[3] = { "revert-udp-rescore", NULL,
+                                        "udp-compute-score-single-site" };
+  Opts grp = { TRUE, TRUE, FALSE, 0, -1, 0 }, cpu0 = grp, xo = { TRUE, FALSE, FALSE, 0, 0, 0 };
+
+  cpu0.cpu = 0;
+  for (guint g = 0; g < 3; g++) {
+    Rig rig;
+
+    rig_init (&rig, "6.9.0-rc1", patch[g]);
+    struct sock *m3 = mk (&rig, AF_INET, "127.0.0.1", 5000, grp);
+    struct sock *m2 = mk (&rig, AF_INET, "127.0.0.1", 5000, cpu0);
+    struct sock *x = mk (&rig, AF_INET, "127.0.0.1", 5000, xo);
+    struct sock *m1 = mk (&rig, AF_INET, "127.0.0.1", 5000, grp);
+    conn4 (m3, "127.0.0.5", 4000);
+    ck_assert_uint_eq (reuseport_group_size (udp_sock_reuseport_group (m1)), 3);
+    ck_assert_uint_eq (reuseport_group_incoming_cpu (udp_sock_reuseport_group (m1)), 1);
+    ck_assert_ptr_null (udp_sock_reuseport_group (x));
+    ck_assert_ptr_eq (look (&rig, "127.0.0.9", 1234, "127.0.0.1", 5000, 1, 0),
+                      g == 0 ? x : m2);
+    ck_assert_uint_eq (udp_table_stats (rig.tbl)->rescore_raised, g == 0 ? 0u : 1u);
+      rig_clear (&rig);
+  }
+}
+END_TEST
+
+/* ---- variant equivalence on random tables ---- */
+
+#define N_TABLES   2400
+#define N_PACKETS  24
+
+typedef struct {
+  Rig      rig[3];                 /* B (revert), C (6.9), D (fix): tables only */
+  Rig      host;                   /* the machine the lookups run on */
+  NsArena *arena;
+  gsl_rng *rng;
+  guint64  compared, b_differs, b_differs_explained, c_d_differs, rescored, found;
+} Equiv;
+
+/* Repeated entries weight the draw towards crowded chains. */
+static const char *const local4[] = { "127.0.0.1", "127.0.0.1", "127.0.0.1", "127.0.0.2",
+                                      "0.0.0.0" };
+static const char *const local6[] = { "::1", "::1", "::1", "::2", "::", "::ffff:127.0.0.1",
+                                      "::ffff:127.0.0.2" };
+static const char *const peer4[] = { "127.0.0.5", "127.0.0.6" };
+static const char *const peer6[] = { "::5", "::6", "::ffff:127.0.0.5" };
+static const guint ports[] = { 5000, 5000, 5000, 5001 };
+static const guint peer_ports[] = { 4000, 4001 };
+
+#define PICK(rng, arr) ((arr)[gsl_rng_uniform_int ((rng), G_N_ELEMENTS (arr))])
+
+/* Applies the same random socket operations to the three tables. */
+static void
+equiv_build_table (Equiv *e)
+{
+  guint n = 1 + gsl_rng_uniform_int (e->rng, 16);
+
+  for (guint k = 0; k < n; k++) {
+    gint family = gsl_rng_uniform (e->rng) < 0.5 ? AF_INET : AF_INET6;
+    gboolean reuseaddr = gsl_rng_uniform (e->rng) < 0.8;
+    gboolean reuseport = gsl_rng_uniform (e->rng) < 0.6;
+    gboolean v6only = family == AF_INET6 && gsl_rng_uniform (e->rng) < 0.3;
+    guint32 uid = gsl_rng_uniform (e->rng) < 0.15;
+    gint dev = gsl_rng_uniform (e->rng) < 0.25 ? 1 + (gint) gsl_rng_uniform_int (e->rng, 2) : 0;
+    gint cpu = gsl_rng_uniform (e->rng) < 0.4 ? (gint) gsl_rng_uniform_int (e->rng, 2) : -1;
+    const char *addr = family == AF_INET ? PICK (e->rng, local4) : PICK (e->rng, local6);
+    guint port = PICK (e->rng, ports);
+    gboolean do_connect = gsl_rng_uniform (e->rng) < 0.3;
+    gboolean cpu_late = gsl_rng_uniform (e->rng) < 0.3;
+    const char *peer = family == AF_INET ? PICK (e->rng, peer4) : PICK (e->rng, peer6);
+    guint pport = PICK (e->rng, peer_ports);
+    gint first_err = 0, first_cerr = 0;
+
+    for (guint g = 0; g < 3; g++) {
+      Rig *rig = &e->rig[g];
+      struct sock *sk = udp_sock_create (rig->tbl, rig->net, family);
+      gint err;
+
+      udp_sock_set_reuseaddr (sk, reuseaddr);
+      udp_sock_set_reuseport (sk, reuseport);
+      udp_sock_set_uid (sk, uid);
+      if (v6only)
+        udp_sock_set_v6only (sk, TRUE);
+      if (dev)
+        udp_sock_bind_to_device (sk, dev);
+      if (cpu >= 0 && !cpu_late)
+        udp_sock_set_incoming_cpu (sk, cpu);
+      if (family == AF_INET) {
+        struct sockaddr_in s = sin4 (addr, port);
+        err = udp_sock_bind (sk, (struct sockaddr *) &s, sizeof (s));
+      } else {
+        struct sockaddr_in6 s = sin6 (addr, port);
+        err = udp_sock_bind (sk, (struct sockaddr *) &s, sizeof (s));
+      }
+      if (g == 0)
+        first_err = err;
+      ck_assert_int_eq (err, first_err);
+      if (err != 0) {
+        udp_sock_close (sk);
+        continue;
+      }
+      if (cpu >= 0 && cpu_late)
+        udp_sock_set_incoming_cpu (sk, cpu);
+      if (do_connect) {
+        if (family == AF_INET) {
+          struct sockaddr_in s4 = sin4 (peer, pport);
+          err = udp_sock_connect (sk, (struct sockaddr *) &s4, sizeof (s4), NULL);
+        } else {
+          struct sockaddr_in6 s6 = sin6 (peer, pport);
+          err = udp_sock_connect (sk, (struct sockaddr *) &s6, sizeof (s6), NULL);
+        }
+        if (g == 0)
+          first_cerr = err;
+        ck_assert_int_eq (err, first_cerr);
+      }
+    }
+  }
+}
+
+/* Sends the same random packets to the three tables and compares the receivers. */
+static void
+equiv_packets (NsThread *t, Equiv *e)
+{
+  for (guint p = 0; p < N_PACKETS; p++) {
+    gboolean v6 = gsl_rng_uniform (e->rng) < 0.5;
+    const char *daddr_s = v6 ? PICK (e->rng, local6) : PICK (e->rng, local4);
+    const char *saddr_s = v6 ? PICK (e->rng, peer6) : PICK (e->rng, peer4);
+    guint dport = PICK (e->rng, ports), sport = PICK (e->rng, peer_ports);
+    gint dif = 1 + gsl_rng_uniform_int (e->rng, 3);
+    struct sock *r[3];
+    guint64 raised_before = e->rig[1].tbl->stats.rescore_raised;
+
+    if (!v6 && !strcmp (daddr_s, "0.0.0.0"))
+      daddr_s = "127.0.0.1";
+    if (v6 && !strcmp (daddr_s, "::"))
+      daddr_s = "::1";
+    for (guint g = 0; g < 3; g++) {
+      Rig *rig = &e->rig[g];
+
+      if (v6) {
+        ns_in6_addr s = a6 (saddr_s), d = a6 (daddr_s);
+        r[g] = __udp6_lib_lookup (t, rig->net, &s, htons (sport), &d, htons (dport), dif, 0,
+                                  rig->tbl, NULL);
+      } else {
+        r[g] = __udp4_lib_lookup (t, rig->net, a4 (saddr_s), htons (sport), a4 (daddr_s),
+                                  htons (dport), dif, 0, rig->tbl, NULL);
+      }
+    }
+#define ID(s) ((s) ? (gint64) udp_sock_id (s) : -1)
+    e->compared++;
+    e->found += r[1] != NULL;
+    if (ID (r[1]) != ID (r[2]))
+      e->c_d_differs++;
+    if (ID (r[0]) != ID (r[1])) {
+      e->b_differs++;
+      if (e->rig[1].tbl->stats.rescore_raised > raised_before)
+        e->b_differs_explained++;
+    }
+#undef ID
+  }
+}
+
+static void
+equiv_job (NsThread *t, gpointer data)
+{
+  Equiv *e = data;
+  static const char *const patch[3] = { "revert-udp-rescore", NULL, "udp-compute-score-single-site" };
+
+  for (guint n = 0; n < N_TABLES; n++) {
+    for (guint g = 0; g < 3; g++)
+      rig_init_full (&e->rig[g], e->arena, "6.9.0-rc1", patch[g], FALSE);
+    ck_assert_int_eq (udp_table_generation (e->rig[0].tbl), UDP_GEN_B);
+    ck_assert_int_eq (udp_table_generation (e->rig[1].tbl), UDP_GEN_C);
+    ck_assert_int_eq (udp_table_generation (e->rig[2].tbl), UDP_GEN_D);
+    equiv_build_table (e);
+    equiv_packets (t, e);
+    e->rescored += e->rig[1].tbl->stats.rescored;
+    for (guint g = 0; g < 3; g++)
+      rig_clear (&e->rig[g]);
+  }
+}
+
+START_TEST (test_generations_equivalent)
+{
+  Equiv e = { 0 };
+
+  e.rng = gsl_rng_alloc (gsl_rng_mt19937);
+  gsl_rng_set (e.rng, 20240410);
+  rig_init (&e.host, "6.9.0-rc1", NULL);
+  e.arena = e.host.arena;
+  run_in_thread (&e.host, 0, equiv_job, &e);
+  rig_clear (&e.host);
+  gsl_rng_free (e.rng);
+  ck_assert_uint_eq (e.compared, (guint64) N_TABLES * N_PACKETS);
+  /* The tables exercise the interesting paths. */
+  ck_assert_uint_gt (e.found, e.compared / 4);
+  ck_assert_uint_gt (e.rescored, 100);
+  /* C and D always agree; B differs from C only where C's re-score raised badness. */
+  ck_assert_uint_eq (e.c_d_differs, 0);
+  ck_assert_uint_eq (e.b_differs, e.b_differs_explained);
+  fprintf (stderr, "equivalence: %" G_GUINT64_FORMAT " lookups, %" G_GUINT64_FORMAT
+           " found, %" G_GUINT64_FORMAT " re-scores; B != C in %" G_GUINT64_FORMAT
+           " (all CPU-bonus re-score cases)\n", e.compared, e.found, e.rescored, e.b_differs);
+}
+END_TEST
+
+/* ---- compute_score inlining as the machine's account sees it ---- */
+
+typedef struct {
+  struct udp_table *tbl;
+  struct net       *net;
+  guint64           scored;
+} Count;
+
+static void
+count_job (NsThread *t, gpointer data)
+{
+  Count *c = data;
+
+  for (guint sport = 1; sport <= 50; sport++)
+    __udp4_lib_lookup (t, c->net, a4 ("127.0.0.9"), htons (sport), a4 ("127.0.0.1"),
+                       htons (5000), 1, 0, c->tbl, NULL);
+  c->scored = udp_table_stats (c->tbl)->scored;
+}
+
+static void
+count_calls (const char *patch, guint64 *calls, guint64 *inlined, guint64 *scored)
+{
+  Rig rig;
+  Count c = { 0 };
+  Opts ra = PLAIN;
+
+  rig_init (&rig, "6.9.0-rc1", patch);
+  ra.reuseaddr = TRUE;
+  for (guint i = 0; i < 4; i++)
+    mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  c.tbl = rig.tbl;
+  c.net = rig.net;
+  ns_machine_account_reset (rig.machine);
+  run_in_thread (&rig, 0, count_job, &c);
+  *calls = ns_machine_account_calls (rig.machine, &udp_fn_compute_score, inlined);
+  *scored = c.scored;
+  ck_assert (ns_machine_account_cycles (rig.machine, &udp_fn_udp4_lib_lookup2, NS_CAUSE_INSN) > 0);
+  rig_clear (&rig);
+}
+
+START_TEST (test_compute_score_inlining)
+{
+  guint64 calls, inlined, scored;
+
+  /* 6.9 unpatched: 2 call sites, 216 B > limit → one real call per socket per lookup. */
+  count_calls (NULL, &calls, &inlined, &scored);
+  ck_assert_uint_eq (scored, 4 * 50);
+  ck_assert_uint_eq (calls, scored);
+  ck_assert_uint_eq (inlined, 0);
+  /* The fix: one call site → folded into udp4_lib_lookup2. */
+  count_calls ("udp-compute-score-single-site", &calls, &inlined, &scored);
+  ck_assert_uint_eq (scored, 4 * 50);
+  ck_assert_uint_eq (calls, 0);
+  ck_assert_uint_eq (inlined, scored);
+}
+END_TEST
+
+/* The seed's shape: 64 connected sockets (iperf3 -P 64 server side) on one chain. Cycles
+ * per lookup of the connected flows, 6.9 vs 6.9 + fix, under SRSO Safe RET and without. */
+typedef struct {
+  Rig   *rig;
+  double cycles;
+} Seed;
+
+static void
+seed_job (NsThread *t, gpointer data)
+{
+  Seed *sd = data;
+  NsTime start;
+
+  for (guint round = 0; round < 2; round++) {      /* round 0 warms the caches */
+    start = ns_thread_now (t);
+    for (guint k = 0; k < 64; k++) {
+      struct sock *r = __udp4_lib_lookup (t, sd->rig->net, a4 ("127.0.0.1"), htons (40000 + k),
+                                          a4 ("127.0.0.1"), htons (5201), 1, 0, sd->rig->tbl,
+                                          NULL);
+      ck_assert_ptr_nonnull (r);
+      ck_assert_uint_eq (r->sk_dport, htons (40000 + k));
+    }
+  }
+  sd->cycles = (double) (ns_thread_now (t) - start) / 1000.0 *
+               ns_engine_cpu_ghz (ns_thread_engine (t), ns_thread_cpu (t)) / 64;
+}
+
+static double
+seed_cycles (const char *patch, NsSrso srso)
+{
+  NsMitigations mit = { 0 };
+  Rig rig;
+  Seed sd = { &rig, 0 };
+  Opts ra = PLAIN;
+
+  mit.srso = srso;
+  rig_init_mit (&rig, NULL, "6.9.0-rc1", patch, TRUE, &mit);
+  ra.reuseaddr = TRUE;
+  for (guint k = 0; k < 64; k++)
+    conn4 (mk (&rig, AF_INET, "0.0.0.0", 5201, ra), "127.0.0.1", 40000 + k);
+  mk (&rig, AF_INET, "0.0.0.0", 5201, ra);         /* the listener */
+  run_in_thread (&rig, 0, seed_job, &sd);
+  rig_clear (&rig);
+  return sd.cycles;
+}
+
+START_TEST (test_fix_saves_cycles)
+{
+  double c_srso = seed_cycles (NULL, NS_SRSO_SAFE_RET);
+  double d_srso = seed_cycles ("udp-compute-score-single-site", NS_SRSO_SAFE_RET);
+  double c_off = seed_cycles (NULL, NS_SRSO_OFF);
+  double d_off = seed_cycles ("udp-compute-score-single-site", NS_SRSO_OFF);
+
+  fprintf (stderr, "64 connected sockets, cycles/lookup: 6.9 %.0f, fixed %.0f (Safe RET); "
+           "6.9 %.0f, fixed %.0f (no SRSO)\n", c_srso, d_srso, c_off, d_off);
+  ck_assert (d_srso < c_srso);
+  ck_assert (d_off < c_off);
+  /* The saving is larger with the return thunk: every avoided call skips a thunked ret. */
+  ck_assert (c_srso - d_srso > c_off - d_off);
+}
+END_TEST
+
+/* ---- layout ---- */
+
+START_TEST (test_layout)
+{
+  Rig rig;
+
+  ck_assert_uint_eq (offsetof (struct sock_common, skc_net), 48);
+  ck_assert_uint_eq (offsetof (struct sock_common, skc_portaddr_node), 24);
+  ck_assert_uint_eq (offsetof (struct sock_common, skc_incoming_cpu), 124);
+  ck_assert_uint_eq (offsetof (struct sock, sk_receive_queue), 168);
+  ck_assert_uint_eq (offsetof (struct sock, sk_rcvbuf), 244);
+  ck_assert_uint_eq (offsetof (struct sock, sk_forward_alloc), 356);
+  ck_assert_uint_eq (offsetof (struct sock, sk_reuseport_cb), 712);
+  ck_assert_uint_eq (sizeof (struct sock), 752);
+  rig_init (&rig, "6.9.0", NULL);
+  for (guint i = 0; i < 8; i++) {
+    struct sock *sk = udp_sock_create (rig.tbl, rig.net, AF_INET);
+    guint64 addr = ns_arena_addr (rig.arena, sk);
+
+    ck_assert_uint_eq (addr % 64, 0);
+    /* compute_score's keys in CL0, sk_incoming_cpu in CL1, the group pointer in CL11. */
+    ck_assert_uint_eq ((ns_arena_addr (rig.arena, &sk->sk_bound_dev_if) - addr) / 64, 0);
+    ck_assert_uint_eq ((ns_arena_addr (rig.arena, &sk->sk_incoming_cpu) - addr) / 64, 1);
+    ck_assert_uint_eq ((ns_arena_addr (rig.arena, &sk->sk_reuseport_cb) - addr) / 64, 11);
+  }
+  rig_clear (&rig);
+}
+END_TEST
+
+static Suite *
+udp_suite (void)
+{
+  Suite *s = suite_create ("udp");
+  TCase *tc = tcase_create ("checklist");
+
+  tcase_add_loop_test (tc, test_t1_1_exact_beats_wildcard, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_2_bound_device_wins, 0, N_BUILDS);
+  tcase_add_test (tc, test_t1_2_device_bonus_before_5_15);
+  tcase_add_loop_test (tc, test_t1_3_connected, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_4_dual_stack, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_5_v6only, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_6_cpu_bonus_ties_only, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_7_ties_chain_order, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_8_reuseport_by_hash, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_9_group_with_connected_member, 0, 2 * N_BUILDS);
+  tcase_add_test (tc, test_t1_10_hash4);
+  tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
+  tcase_add_test (tc, test_bind_rules);
+  tcase_add_test (tc, test_generations);
+  tcase_add_test (tc, test_jhash);
+  suite_add_tcase (s, tc);
+
+  tc = tcase_create ("variants");
+  tcase_add_test (tc, test_b_vs_c_cpu_rescore);
+  tcase_add_test (tc, test_generations_equivalent);
+  tcase_add_test (tc, test_compute_score_inlining);
+  tcase_add_test (tc, test_fix_saves_cycles);
+  tcase_add_test (tc, test_layout);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (udp_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? 0 : 1;
+}

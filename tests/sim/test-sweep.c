@@ -1,0 +1,433 @@
+/* test-sweep.c — sweeps: value lists and ranges, the grid and its seeds, CSV fields, points
+ * run in process and in worker processes, durable output, resume and its refusals. */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+#include "param.h"
+#include "sweep.h"
+
+/* A short call-chain measurement keeps every point to a few milliseconds. */
+static const char *const quick_sets[] = { "measure.warmup=2us", "measure.duration=20us", NULL };
+
+static char *
+micro_path (const char *name)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+
+  return g_build_filename (data ? data : NS_SRCDIR, "scenarios", "micro", name, NULL);
+}
+
+/* Expands text; must succeed; returns the values joined by spaces. */
+static char *
+expand (const char *text)
+{
+  GError *error = NULL;
+  GPtrArray *values = ns_sweep_expand (text, &error);
+  char *joined;
+
+  ck_assert_msg (values != NULL, "%s: %s", text, error ? error->message : "?");
+  g_ptr_array_add (values, NULL);
+  joined = g_strjoinv (" ", (char **) values->pdata);
+  g_ptr_array_unref (values);
+  return joined;
+}
+
+static void
+expect_expand (const char *text, const char *want)
+{
+  g_autofree char *got = expand (text);
+  ck_assert_msg (!strcmp (got, want), "%s: got '%s', want '%s'", text, got, want);
+}
+
+static void
+expect_expand_fails (const char *text)
+{
+  GError *error = NULL;
+  GPtrArray *values = ns_sweep_expand (text, &error);
+
+  ck_assert_msg (values == NULL, "%s expanded", text);
+  ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
+  g_error_free (error);
+}
+
+START_TEST (test_expand_lists_and_ranges)
+{
+  expect_expand ("1,2,5", "1 2 5");
+  expect_expand ("mitigations=off,spectre_v2=retpoline", "mitigations=off spectre_v2=retpoline");
+  expect_expand ("1:5:1", "1 2 3 4 5");
+  expect_expand ("1:10:4", "1 5 9");
+  expect_expand ("10:1:-3", "10 7 4 1");
+  expect_expand ("0.1:0.5:0.1", "0.1 0.2 0.3 0.4 0.5");
+  expect_expand ("1:512:x2", "1 2 4 8 16 32 64 128 256 512");
+  expect_expand ("1:100:×10", "1 10 100");
+  expect_expand ("1:20:*3", "1 3 9");
+  expect_expand ("4KiB:1MiB:x2", "4KiB 8KiB 16KiB 32KiB 64KiB 128KiB 256KiB 512KiB 1024KiB");
+  expect_expand ("1MiB:4MiB:x2", "1MiB 2MiB 4MiB");
+  expect_expand ("0:192KiB:64KiB", "0KiB 64KiB 128KiB 192KiB");
+  expect_expand ("10us:50us:20us", "10us 30us 50us");
+  expect_expand ("500ns:2us:500ns", "500ns 1000ns 1500ns 2000ns");
+  expect_expand ("1,4:16:x2,100", "1 4 8 16 100");
+  expect_expand ("7", "7");
+}
+END_TEST
+
+START_TEST (test_expand_errors)
+{
+  expect_expand_fails ("1:10:0");           /* zero step */
+  expect_expand_fails ("10:1:1");           /* empty */
+  expect_expand_fails ("1:10");             /* no step */
+  expect_expand_fails ("1:10:x1");          /* factor 1 */
+  expect_expand_fails ("0:10:x2");          /* geometric from 0 */
+  expect_expand_fails ("4KiB:1ms:x2");      /* size and time */
+  expect_expand_fails ("1,,2");             /* empty item */
+  expect_expand_fails ("1:10:abc");
+  expect_expand_fails ("1:1000000000:1");   /* too many values */
+  expect_expand_fails ("1B:3B:0.5B");       /* not whole bytes */
+}
+END_TEST
+
+START_TEST (test_csv_and_numbers)
+{
+  g_auto (GStrv) f = ns_sweep_csv_split ("1,\"a,b\",\"say \"\"hi\"\"\",,x");
+  double samples[] = { 4, 0.1, 1.0 / 3, 12.658227848101266, 1e-300, -2.5e17 };
+
+  ck_assert_uint_eq (g_strv_length (f), 5);
+  ck_assert_str_eq (f[1], "a,b");
+  ck_assert_str_eq (f[2], "say \"hi\"");
+  ck_assert_str_eq (f[3], "");
+  ck_assert_str_eq (f[4], "x");
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++) {
+    g_autofree char *text = ns_sweep_format_double (samples[i]);
+    ck_assert_msg (g_ascii_strtod (text, NULL) == samples[i], "%s", text);
+  }
+  {
+    g_autofree char *four = ns_sweep_format_double (4);
+    g_autofree char *tenth = ns_sweep_format_double (0.1);
+    g_autofree char *forty = ns_sweep_format_double (40);
+    g_autofree char *big = ns_sweep_format_double (123456789012.0);
+    ck_assert_str_eq (four, "4");
+    ck_assert_str_eq (forty, "40");
+    ck_assert_str_eq (big, "123456789012");
+    ck_assert_str_eq (tenth, "0.1");
+  }
+}
+END_TEST
+
+/* A prepared sweep of call-chain.xml with params (NULL-terminated); must succeed. */
+static NsSweep *
+make_sweep (const char *const *params, const char *variant, guint repeat)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  GError *error = NULL;
+  NsSweep *sweep = ns_sweep_new (path, quick_sets, &error);
+
+  ck_assert_msg (sweep != NULL, "%s", error ? error->message : "?");
+  for (guint i = 0; params && params[i]; i++)
+    ck_assert_msg (ns_sweep_add_param (sweep, params[i], &error), "%s", error ? error->message : "?");
+  if (variant)
+    ns_sweep_set_variant (sweep, variant);
+  ns_sweep_set_repeat (sweep, repeat);
+  ck_assert_msg (ns_sweep_prepare (sweep, &error), "%s", error ? error->message : "?");
+  return sweep;
+}
+
+START_TEST (test_grid_and_seeds)
+{
+  const char *const params[] = { "workload.depth=1,2,3", NULL };
+  NsSweep *sweep = make_sweep (params, NULL, 2);
+  const char *const *columns = ns_sweep_columns (sweep);
+  g_auto (GStrv) sets = NULL;
+
+  /* 3 depths × 5 variants × 2 repetitions, the repetition innermost */
+  ck_assert_uint_eq (ns_sweep_n_points (sweep), 30);
+  ck_assert_str_eq (columns[0], "point");
+  ck_assert_str_eq (columns[1], "workload.depth");
+  ck_assert_str_eq (columns[2], "variant");
+  ck_assert_str_eq (columns[3], "repetition");
+  ck_assert_str_eq (columns[4], "seed");
+  sets = ns_sweep_point_sets (sweep, 29);
+  ck_assert_str_eq (sets[2], "workload.depth=3");
+  ck_assert_ptr_null (sets[3]);
+  /* the variants of one point share its seed (common random numbers); points differ */
+  ck_assert_uint_eq (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 2));
+  ck_assert_uint_ne (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 1));
+  ck_assert_uint_ne (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 10));
+  ns_sweep_free (sweep);
+}
+END_TEST
+
+START_TEST (test_swept_seed)
+{
+  const char *const params[] = { "seed=5:7:1", NULL };
+  NsSweep *sweep = make_sweep (params, "plain-ret", 1);
+  g_autofree char *line = NULL;
+
+  ck_assert_uint_eq (ns_sweep_n_points (sweep), 3);
+  ck_assert_uint_eq (ns_sweep_point_seed (sweep, 0), 5);
+  ck_assert_uint_eq (ns_sweep_point_seed (sweep, 2), 7);
+  /* the seed has its own column, not a parameter column */
+  ck_assert_str_eq (ns_sweep_columns (sweep)[1], "variant");
+  line = ns_sweep_run_point (sweep, 1);
+  ck_assert_msg (g_str_has_prefix (line, "1,plain-ret,0,6,ok,cycles_per_call,"), "%s", line);
+  ns_sweep_free (sweep);
+}
+END_TEST
+
+START_TEST (test_prepare_refusals)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  const char *bad[] = { "measure.repetitions=zero,none", "measure.nosuch=1", "param.no.such=1", "nopath", "=1",
+                        "variant=nope" };
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    NsSweep *sweep = ns_sweep_new (path, quick_sets, &error);
+    gboolean ok = ns_sweep_add_param (sweep, bad[i], &error) && ns_sweep_prepare (sweep, &error);
+    ck_assert_msg (!ok, "%s accepted", bad[i]);
+    ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
+    g_clear_error (&error);
+    ns_sweep_free (sweep);
+  }
+  {
+    /* a repeated swept seed is meaningless */
+    NsSweep *sweep = ns_sweep_new (path, quick_sets, &error);
+    ck_assert (ns_sweep_add_param (sweep, "seed=1,2", &error));
+    ns_sweep_set_repeat (sweep, 2);
+    ck_assert (!ns_sweep_prepare (sweep, &error));
+    g_clear_error (&error);
+    ns_sweep_free (sweep);
+  }
+}
+END_TEST
+
+START_TEST (test_failed_point_is_recorded)
+{
+  const char *const params[] = { "workload.depth=2,zero", NULL };
+  NsSweep *sweep = make_sweep (params, "plain-ret", 1);
+  g_autofree char *ok = ns_sweep_run_point (sweep, 0);
+  g_autofree char *bad = ns_sweep_run_point (sweep, 1);
+  g_auto (GStrv) f = ns_sweep_csv_split (bad);
+
+  ck_assert_msg (strstr (ok, ",ok,cycles_per_call,") != NULL, "%s", ok);
+  ck_assert_str_eq (f[5], "failed");
+  ck_assert_msg (strstr (f[12], "depth") != NULL && strstr (f[12], "zero") != NULL, "%s", f[12]);
+  ck_assert (strchr (bad, '\n') == bad + strlen (bad) - 1);
+  ns_sweep_free (sweep);
+}
+END_TEST
+
+/* The file without the last field of each data line (wall time). */
+static char *
+without_wall (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  GString *out = g_string_new (NULL);
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    char *comma = lines[i][0] != '#' ? strrchr (lines[i], ',') : NULL;
+    if (comma && g_ascii_isdigit (lines[i][0]))
+      *comma = '\0';
+    g_string_append_printf (out, "%s\n", lines[i]);
+  }
+  return g_string_free (out, FALSE);
+}
+
+/* Runs sweep into path with jobs workers; must complete. */
+static void
+run_to_end (NsSweep *sweep, const char *path, NsSweepMode mode, guint jobs)
+{
+  NsSweepRunOptions opt = { jobs, NULL, NULL, NULL, NULL };
+  GError *error = NULL;
+
+  ck_assert_msg (ns_sweep_open (sweep, path, mode, &error), "%s", error ? error->message : "?");
+  ck_assert_msg (ns_sweep_run (sweep, &opt, &error), "%s", error ? error->message : "?");
+  ck_assert (ns_sweep_complete (sweep));
+  ck_assert_msg (ns_sweep_finish (sweep, &error), "%s", error ? error->message : "?");
+}
+
+static const char *const grid[] = { "workload.depth=1:6:1", "workload.body-insns=4,20", NULL };
+
+START_TEST (test_jobs_do_not_change_results)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *one = g_build_filename (dir, "one.csv", NULL);
+  g_autofree char *two = g_build_filename (dir, "two.csv", NULL);
+  g_autofree char *a = NULL, *b = NULL;
+  NsSweep *s1 = make_sweep (grid, "srso-safe-ret", 2);
+  NsSweep *s2 = make_sweep (grid, "srso-safe-ret", 2);
+
+  ck_assert_uint_eq (ns_sweep_n_points (s1), 24);
+  run_to_end (s1, one, NS_SWEEP_NEW, 1);
+  run_to_end (s2, two, NS_SWEEP_NEW, 3);
+  a = without_wall (one);
+  b = without_wall (two);
+  ck_assert_msg (!strcmp (a, b), "--jobs 1 and --jobs 3 differ");
+  /* a forked worker computes what the point computes in process */
+  for (guint p = 0; p < 24; p += 7) {
+    g_autofree char *line = ns_sweep_run_point (s1, p);
+    g_auto (GStrv) want = ns_sweep_csv_split (line);
+    g_auto (GStrv) got = ns_sweep_row (s2, p);
+    for (guint c = 0; c + 1 < g_strv_length (want); c++)
+      ck_assert_str_eq (got[c], want[c]);
+  }
+  ck_assert_uint_eq (ns_sweep_n_failed (s2), 0);
+  ns_sweep_free (s1);
+  ns_sweep_free (s2);
+  g_unlink (one);
+  g_unlink (two);
+  g_rmdir (dir);
+}
+END_TEST
+
+START_TEST (test_resume_after_torn_line)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *full = g_build_filename (dir, "full.csv", NULL);
+  g_autofree char *part = g_build_filename (dir, "part.csv", NULL);
+  g_autofree char *a = NULL, *b = NULL, *text = NULL;
+  NsSweep *s1 = make_sweep (grid, "plain-ret", 1);
+  NsSweep *s2 = make_sweep (grid, "plain-ret", 1);
+  NsSweep *s3 = make_sweep (grid, "plain-ret", 1);
+  GString *cut = g_string_new (ns_sweep_header (s1));
+  g_autofree char *l5 = ns_sweep_run_point (s1, 5);
+  g_autofree char *l2 = ns_sweep_run_point (s1, 2);
+  g_autofree char *l9 = ns_sweep_run_point (s1, 9);
+  GError *error = NULL;
+
+  run_to_end (s1, full, NS_SWEEP_NEW, 2);
+  /* an interrupted run: points out of order, then a line cut short */
+  g_string_append (cut, l5);
+  g_string_append (cut, l2);
+  g_string_append_len (cut, l9, strlen (l9) / 2);
+  ck_assert (g_file_set_contents (part, cut->str, cut->len, NULL));
+  g_string_free (cut, TRUE);
+  /* without --resume an existing file is refused */
+  ck_assert (!ns_sweep_open (s3, part, NS_SWEEP_NEW, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  g_clear_error (&error);
+  ck_assert (ns_sweep_open (s2, part, NS_SWEEP_RESUME, &error));
+  ck_assert (ns_sweep_was_torn (s2));
+  ck_assert_uint_eq (ns_sweep_n_done (s2), 2);
+  ns_sweep_free (s2);
+  s2 = make_sweep (grid, "plain-ret", 1);
+  {
+    NsSweepRunOptions opt = { 2, NULL, NULL, NULL, NULL };
+    ck_assert (ns_sweep_open (s2, part, NS_SWEEP_RESUME, &error));
+    ck_assert (!ns_sweep_was_torn (s2));
+    ck_assert (ns_sweep_run (s2, &opt, &error) && ns_sweep_complete (s2));
+    ck_assert (ns_sweep_finish (s2, &error));
+  }
+  a = without_wall (full);
+  b = without_wall (part);
+  ck_assert_msg (!strcmp (a, b), "resumed output differs from an uninterrupted one");
+  {
+    /* JSON lists every point */
+    GString *json = g_string_new (NULL);
+    ns_sweep_json (s2, json);
+    ck_assert (strstr (json->str, "\"points_done\": 12") != NULL);
+    ck_assert (strstr (json->str, "\"workload.body-insns\": \"20\"") != NULL);
+    g_string_free (json, TRUE);
+  }
+  ns_sweep_free (s1);
+  ns_sweep_free (s2);
+  ns_sweep_free (s3);
+  g_unlink (full);
+  g_unlink (part);
+  g_rmdir (dir);
+}
+END_TEST
+
+START_TEST (test_resume_refuses_another_sweep)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.csv", NULL);
+  const char *const other[] = { "workload.depth=1:6:1", "workload.body-insns=4,21", NULL };
+  NsSweep *s1 = make_sweep (grid, "plain-ret", 1);
+  NsSweep *s2 = make_sweep (other, "plain-ret", 1);
+  NsSweep *s3 = make_sweep (grid, "retbleed-unret", 1);
+  NsSweep *s4 = make_sweep (other, "plain-ret", 1);
+  GError *error = NULL;
+
+  ck_assert (ns_sweep_open (s1, out, NS_SWEEP_NEW, &error));
+  ck_assert (ns_sweep_finish (s1, &error));
+  ck_assert (!ns_sweep_open (s2, out, NS_SWEEP_RESUME, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  ck_assert_msg (strstr (error->message, "different sweep") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (!ns_sweep_open (s3, out, NS_SWEEP_RESUME, &error));
+  g_clear_error (&error);
+  /* --force starts over */
+  ck_assert (ns_sweep_open (s4, out, NS_SWEEP_OVERWRITE, &error));
+  ck_assert (ns_sweep_finish (s4, &error));
+  ns_sweep_free (s1);
+  ns_sweep_free (s2);
+  ns_sweep_free (s3);
+  ns_sweep_free (s4);
+  g_unlink (out);
+  g_rmdir (dir);
+}
+END_TEST
+
+START_TEST (test_stop_starts_nothing)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.csv", NULL);
+  static const volatile int stop = 1;
+  NsSweepRunOptions opt = { 2, &stop, NULL, NULL, NULL };
+  NsSweep *sweep = make_sweep (grid, "plain-ret", 1);
+  GError *error = NULL;
+
+  ck_assert (ns_sweep_open (sweep, out, NS_SWEEP_NEW, &error));
+  ck_assert (ns_sweep_run (sweep, &opt, &error));
+  ck_assert_uint_eq (ns_sweep_n_done (sweep), 0);
+  ck_assert (!ns_sweep_complete (sweep));
+  ck_assert (ns_sweep_finish (sweep, &error));
+  ns_sweep_free (sweep);
+  g_unlink (out);
+  g_rmdir (dir);
+}
+END_TEST
+
+static Suite *
+sweep_suite (void)
+{
+  Suite *s = suite_create ("sweep");
+  TCase *values = tcase_create ("values");
+  TCase *grid_case = tcase_create ("grid");
+  TCase *output = tcase_create ("output");
+
+  tcase_add_test (values, test_expand_lists_and_ranges);
+  tcase_add_test (values, test_expand_errors);
+  tcase_add_test (values, test_csv_and_numbers);
+  tcase_add_test (grid_case, test_grid_and_seeds);
+  tcase_add_test (grid_case, test_swept_seed);
+  tcase_add_test (grid_case, test_prepare_refusals);
+  tcase_add_test (grid_case, test_failed_point_is_recorded);
+  tcase_add_test (output, test_jobs_do_not_change_results);
+  tcase_add_test (output, test_resume_after_torn_line);
+  tcase_add_test (output, test_resume_refuses_another_sweep);
+  tcase_add_test (output, test_stop_starts_nothing);
+  suite_add_tcase (s, values);
+  suite_add_tcase (s, grid_case);
+  suite_add_tcase (s, output);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (sweep_suite ());
+  int failed;
+
+  ns_param_registry_init ();
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,152 @@
+#!/bin/sh
+# test-sweep.sh — netsim sweep end to end: --jobs 1 and --jobs 2 give the same CSV (minus wall
+# time); a sweep killed with SIGKILL half-way and resumed ends with every point exactly once
+# and the results of an uninterrupted run; SIGINT stops cleanly and says how to resume;
+# --resume refuses another sweep's file; failed points are recorded; --plot and --json.
+set -u
+NETSIM=${NETSIM:-./netsim}
+DATA=${NETSIM_DATADIR:-.}
+SC="$DATA/scenarios/micro/call-chain.xml"
+TMP=$(mktemp -d)
+BG=
+trap '[ -n "$BG" ] && kill -9 "$BG" 2>/dev/null; rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok () { pass=$((pass + 1)); }
+bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect STATUS DESCRIPTION -- COMMAND...
+expect () {
+  want=$1; what=$2; shift 3
+  "$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+  if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; cat "$TMP/err"; fi
+}
+# The data lines of a sweep output without their last field (wall time), header kept.
+strip () { sed '/^[0-9]/s/,[^,]*$//' "$1"; }
+# Data lines in a sweep output.
+points () { grep -c '^[0-9]' "$1"; }
+
+# 40 points of a few milliseconds each (longer under the sanitizers).
+GRID="--variant plain-ret --param workload.depth=1:20:1 --param workload.body-insns=4,12 --set measure.warmup=10us --set measure.duration=2ms"
+N=40
+
+# --jobs 1 and --jobs 2: byte-identical but for the wall time
+expect 0 "sweep --jobs 1" -- "$NETSIM" sweep -q $GRID --jobs 1 -o "$TMP/j1.csv" "$SC"
+expect 0 "sweep --jobs 2" -- "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/j2.csv" "$SC"
+[ "$(points "$TMP/j1.csv")" -eq $N ] && ok || bad "--jobs 1: $(points "$TMP/j1.csv") points, wanted $N"
+strip "$TMP/j1.csv" >"$TMP/j1.cut"
+strip "$TMP/j2.csv" >"$TMP/j2.cut"
+cmp -s "$TMP/j1.cut" "$TMP/j2.cut" && ok || bad "--jobs 1 and --jobs 2 outputs differ"
+grep -q '^# netsim-version ' "$TMP/j1.csv" && grep -q '^# scenario-sha256 ' "$TMP/j1.csv" &&
+  grep -q '^# sweep workload.depth = 1:20:1 ' "$TMP/j1.csv" && grep -q '^# param ' "$TMP/j1.csv" &&
+  ok || bad "header: version, scenario hash, swept parameters, parameter set"
+grep -q '^point,workload.depth,workload.body-insns,variant,repetition,seed,status,metric,value,cv,reps,ops,values,error,wall_s$' \
+  "$TMP/j1.csv" && ok || bad "column line"
+
+# SIGKILL half-way, then --resume: every point exactly once, results as uninterrupted
+"$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/k.csv" "$SC" 2>"$TMP/k.err" &
+BG=$!
+i=0
+while [ "$i" -lt 600 ]; do
+  [ -f "$TMP/k.csv" ] && [ "$(points "$TMP/k.csv")" -ge 8 ] && break
+  sleep 0.05; i=$((i + 1))
+done
+kill -9 "$BG" 2>/dev/null
+wait "$BG" 2>/dev/null
+BG=
+got=$(points "$TMP/k.csv")
+[ "$got" -ge 1 ] && [ "$got" -lt $N ] && ok || bad "SIGKILL did not land half-way ($got of $N points)"
+# a crash in the middle of a write leaves a torn line: --resume drops it
+printf '39,20,12,plain-ret,0,123' >>"$TMP/k.csv"
+expect 0 "--resume after SIGKILL" -- "$NETSIM" sweep $GRID --jobs 2 -o "$TMP/k.csv" --resume "$SC"
+grep -q 'torn' "$TMP/err" && ok || bad "--resume reports the torn line"
+grep -q 'resuming' "$TMP/err" && ok || bad "--resume says it resumes"
+[ "$(points "$TMP/k.csv")" -eq $N ] && ok || bad "resumed: $(points "$TMP/k.csv") points, wanted $N"
+[ -z "$(grep '^[0-9]' "$TMP/k.csv" | cut -d, -f1 | sort | uniq -d)" ] && ok || bad "a point appears twice"
+strip "$TMP/k.csv" >"$TMP/k.cut"
+cmp -s "$TMP/j1.cut" "$TMP/k.cut" && ok || bad "resumed output differs from the uninterrupted one"
+# resuming a complete sweep runs nothing and changes nothing
+expect 0 "--resume of a complete sweep" -- "$NETSIM" sweep -q $GRID -o "$TMP/k.csv" --resume "$SC"
+strip "$TMP/k.csv" | cmp -s "$TMP/j1.cut" - && ok || bad "--resume of a complete sweep changed it"
+
+# SIGINT: finish the points in flight, exit 130, print how to resume
+"$NETSIM" sweep $GRID --jobs 2 -o "$TMP/i.csv" "$SC" 2>"$TMP/i.err" &
+BG=$!
+i=0
+while [ "$i" -lt 600 ]; do
+  [ -f "$TMP/i.csv" ] && [ "$(points "$TMP/i.csv")" -ge 4 ] && break
+  sleep 0.05; i=$((i + 1))
+done
+kill -INT "$BG"
+wait "$BG"; got=$?
+BG=
+[ "$got" -eq 130 ] && ok || bad "SIGINT: exit $got, wanted 130"
+grep -q -- '--resume' "$TMP/i.err" && ok || bad "SIGINT: no resume command: $(cat "$TMP/i.err")"
+[ -z "$(tail -c 1 "$TMP/i.csv" | tr -d '\n')" ] && ok || bad "SIGINT left a torn line"
+expect 0 "--resume after SIGINT" -- "$NETSIM" sweep -q $GRID -o "$TMP/i.csv" --resume "$SC"
+strip "$TMP/i.csv" | cmp -s "$TMP/j1.cut" - && ok || bad "resumed after SIGINT differs"
+
+# SIGTERM: abandon the points in flight at once, exit 143, nothing torn
+"$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/t.csv" "$SC" 2>"$TMP/t.err" &
+BG=$!
+i=0
+while [ "$i" -lt 600 ]; do
+  [ -f "$TMP/t.csv" ] && [ "$(points "$TMP/t.csv")" -ge 4 ] && break
+  sleep 0.05; i=$((i + 1))
+done
+kill -TERM "$BG"
+wait "$BG"; got=$?
+BG=
+[ "$got" -eq 143 ] && ok || bad "SIGTERM: exit $got, wanted 143"
+grep -q -- '--resume' "$TMP/t.err" && ok || bad "SIGTERM: no resume command"
+[ -z "$(tail -c 1 "$TMP/t.csv" | tr -d '\n')" ] && ok || bad "SIGTERM left a torn line"
+
+# refusals: exit 2 with a clear message
+expect 2 "existing output without --resume" -- "$NETSIM" sweep -q $GRID -o "$TMP/j1.csv" "$SC"
+grep -q -- '--resume' "$TMP/err" && ok || bad "existing output: message names --resume"
+expect 2 "--resume of another sweep" -- "$NETSIM" sweep -q --variant plain-ret \
+  --param workload.depth=1:21:1 -o "$TMP/j1.csv" --resume "$SC"
+grep -q 'different sweep' "$TMP/err" && ok || bad "--resume of another sweep: message"
+printf '# netsim sweep\n# netsim-version 0.0.0-other\n' >"$TMP/v.csv"
+expect 2 "--resume of another version's file" -- "$NETSIM" sweep -q $GRID -o "$TMP/v.csv" --resume "$SC"
+expect 2 "no --output" -- "$NETSIM" sweep -q $GRID "$SC"
+expect 2 "bad range" -- "$NETSIM" sweep -q --param workload.depth=1:5 -o "$TMP/x.csv" "$SC"
+expect 2 "unknown parameter" -- "$NETSIM" sweep -q --param param.no.such=1,2 -o "$TMP/x.csv" "$SC"
+expect 2 "unknown variant" -- "$NETSIM" sweep -q --variant nope --param seed=1,2 -o "$TMP/x.csv" "$SC"
+expect 2 "--jobs 0" -- "$NETSIM" sweep -q --jobs 0 --param seed=1,2 -o "$TMP/x.csv" "$SC"
+expect 0 "sweep --help" -- "$NETSIM" sweep --help
+grep -q -- '--plot' "$TMP/out" && ok || bad "sweep --help explains --plot"
+
+# a bad value fails its point only: recorded with its error, exit 1
+expect 1 "a failing point" -- "$NETSIM" sweep -q --variant plain-ret --param workload.depth=2,zero,4 \
+  -o "$TMP/f.csv" "$SC"
+[ "$(grep -c ',ok,' "$TMP/f.csv")" -eq 2 ] && grep -q "^1,zero,.*,failed,.*'zero'" "$TMP/f.csv" &&
+  ok || bad "failed point not recorded with its error"
+
+# seed is a sweepable parameter; every variant by default, with a variant column
+expect 0 "sweep seeds over every variant" -- "$NETSIM" sweep -q --param seed=1:3:1 \
+  --set measure.duration=20us -o "$TMP/s.csv" "$SC"
+[ "$(points "$TMP/s.csv")" -eq 15 ] && ok || bad "seeds x variants: $(points "$TMP/s.csv") points"
+grep -q '^14,inlined,0,3,ok,' "$TMP/s.csv" && ok || bad "last point: variant inlined, seed 3"
+
+# --json and --plot
+expect 0 "--json and --plot" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --json "$TMP/p.json" \
+  --plot x=workload.depth,y=cycles_per_call,series=workload.body-insns "$TMP/p.png" "$SC"
+grep -q '"points_done": 40' "$TMP/p.json" && ok || bad "json: points_done"
+grep -q '"workload.depth": "20"' "$TMP/p.json" && ok || bad "json: swept values"
+[ -f "$TMP/p.gp" ] && [ -f "$TMP/p.dat" ] && ok || bad "--plot wrote no script or data"
+[ "$(grep -c '^[0-9]' "$TMP/p.dat")" -eq 40 ] && ok || bad "--plot data: $(grep -c '^[0-9]' "$TMP/p.dat") rows"
+if [ -n "${NETSIM_HAVE_GNUPLOT:-$(command -v gnuplot)}" ]; then
+  [ "$(head -c 4 "$TMP/p.png" | tail -c 3)" = "PNG" ] && ok || bad "--plot: no PNG"
+fi
+NETSIM_GNUPLOT= "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
+  --plot x=workload.depth,y=value "$TMP/q.svg" "$SC" 2>"$TMP/err"; got=$?
+[ "$got" -eq 0 ] && grep -q 'gnuplot is not installed' "$TMP/err" && [ -f "$TMP/q.gp" ] &&
+  ok || bad "--plot without gnuplot: exit $got, $(cat "$TMP/err")"
+expect 2 "--plot with a bad x" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
+  --plot x=nope,y=value "$TMP/r.png" "$SC"
+expect 2 "--plot to a .jpg" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
+  --plot x=workload.depth,y=value "$TMP/r.jpg" "$SC"
+
+echo "test-sweep.sh: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
