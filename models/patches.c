@@ -39,9 +39,19 @@ static const NsPatch patch_revert_udp_rescore = {
   apply_revert_udp_rescore
 };
 
+/* net/sched: retpoline wrappers for tc (seed 002): models/net/sched/tc_wrapper.c. */
+extern const NsPatch ns_patch_tc_retpoline_wrappers;
+extern const NsPatch ns_patch_tc_retpoline_wrappers_rfc;
+extern const NsPatch ns_patch_tc_wrapper_cls_first;
+extern const NsPatch ns_patch_tc_wrapper_cls_last;
+
 static const NsPatch *const patches[] = {
   &patch_udp_compute_score_single_site,
   &patch_revert_udp_rescore,
+  &ns_patch_tc_retpoline_wrappers,
+  &ns_patch_tc_retpoline_wrappers_rfc,
+  &ns_patch_tc_wrapper_cls_first,
+  &ns_patch_tc_wrapper_cls_last,
   NULL
 };
 

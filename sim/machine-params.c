@@ -166,6 +166,13 @@ static const NsParamDef machine_params[] = {
     "delay until a woken task runs on an idle CPU (IPI delivery + idle exit)",
     "unsourced reasoned default", FALSE, 0, 1000000 },
 
+  { "x86.pause_cycles", NS_PARAM_DOUBLE, "cycles", "10",
+    "latency of one PAUSE instruction (cpu_relax; pktgen runs one after every packet)",
+    "Intel Optimization Reference Manual §2.5.4 'Pause Latency in Skylake Client "
+    "Microarchitecture' (quoted in dotnet/coreclr#13388 and MicrosoftDocs PR 1100): "
+    "about 10 cycles before Skylake, up to 140 cycles from Skylake on; default = the "
+    "pre-Skylake value", FALSE, 0, 1000 },
+
   /* ---- compiler ---- */
   { "build.inline_limit_bytes", NS_PARAM_INT, "bytes", "60",
     "largest static function GCC inlines at a call site when it has more than one caller",

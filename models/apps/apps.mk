@@ -1,0 +1,22 @@
+# models/apps/apps.mk — the loopback UDP path (skb allocation, IP in/out, loopback device and
+# backlog NAPI, UDP send and receive, select) and the iperf3 workload, with their tests.
+libns_models_a_SOURCES += models/net/skbuff.h models/net/skbuff.c \
+	models/net/netstack.h models/net/netstack.c models/net/loopback.h models/net/loopback.c \
+	models/net/ip.h models/net/ip.c models/net/select.h models/net/select.c \
+	models/net/udp_rx.h models/net/udp_rx.c models/net/udp_tx.h models/net/udp_tx.c \
+	models/apps/iperf3.c
+
+nobase_dist_pkgdata_DATA += scenarios/udp-lookup-iperf3.xml
+
+check_PROGRAMS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path
+TESTS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path
+tests_models_apps_test_iperf3_SOURCES = tests/models/apps/test-iperf3.c
+tests_models_apps_test_iperf3_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_apps_test_iperf3_CFLAGS = $(TEST_CFLAGS)
+tests_models_apps_test_iperf3_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_test_udp_path_SOURCES = tests/models/net/test-udp-path.c
+tests_models_net_test_udp_path_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_udp_path_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_udp_path_LDADD = $(NS_LIBS) $(TEST_LIBS)

@@ -1,0 +1,772 @@
+/* iperf3.c — the workload "iperf3": iperf3 UDP over loopback (client -u -P N -l LEN -b RATE
+ * against a local server), the benchmark of seed 000.
+ *
+ * Threading (attribute threading):
+ *   single      iperf3 up to 3.15 (the default): the client and the server are one thread
+ *               each, a select() loop over all streams. Client: select over the control
+ *               socket and the green-lit stream sockets, then iperf_send: `multisend`
+ *               passes (10 when unlimited, 1 with -b) over the streams, one write() per
+ *               green stream per pass, iperf_check_throttle after each send with -b, then
+ *               the timers (each stream's pacing timer every --pacing-timer, 1 ms, also
+ *               re-evaluates its green light). Server: select over the control socket and
+ *               the stream sockets, one read() per readable stream (iperf_recv), O_NONBLOCK
+ *               sockets.
+ *   per-stream  iperf3 3.16+ (Dec 2023): one client and one server thread per stream. A
+ *               client worker writes while its stream is green and waits for the next
+ *               pacing tick when it is not; a server worker blocks in read() [U: 3.16's
+ *               exact receive loop; modelled as a blocking read].
+ *
+ * Sockets as iperf3 makes them: the server's UDP "listener" is a socket bound to the
+ * wildcard address on the port with SO_REUSEADDR (netannounce; no SO_REUSEPORT), AF_INET6
+ * dual-stack when the server is started without -4/-6 (server-family="dual"), AF_INET with
+ * server-family="inet". On a stream's first datagram the server connect()s the listener to
+ * the client (iperf_udp_accept), which rehashes it onto the exact local address's hash2
+ * chain, and opens a fresh listener; after the last stream the listener is closed. So with
+ * -P N the exact chain holds N connected sockets, newest at the head, and every datagram's
+ * lookup scores all of them (a connected socket does not end the walk). The model builds
+ * that final table directly, in that order. Client sockets are connected to the server and
+ * write() with the stream's own buffer; the server read()s into its own per-stream buffer.
+ *
+ * Measuring: the metric is the server's received bytes (iperf3 reports the receiver side
+ * for UDP); kbytes_per_sec is bytes / 1024 per second, as -f K prints. -O (omit) is
+ * measure/@warmup and -t is measure/@duration (or the convergence rule): the model runs
+ * milliseconds, not -t seconds.
+ *
+ * Cost of the user-space parts (iperf3's own code and the vDSO clock) is estimated in
+ * instructions with the reason at each place; it is attributed to pseudo-functions named
+ * "iperf3:..." so the breakdown shows it, without call/return costs (user code returns are
+ * not kernel returns). */
+#include "config.h"
+#include <string.h>
+#include <errno.h>
+#include "workload.h"
+#include "net/netstack.h"
+#include "net/select.h"
+#include "net/udp_rx.h"
+#include "net/udp_tx.h"
+
+typedef enum {
+  IPERF_SINGLE,
+  IPERF_PER_STREAM
+} IperfThreading;
+
+typedef struct _Iperf Iperf;
+
+typedef struct {
+  Iperf       *ip;
+  guint        index;
+  struct file *cfile;          /* client socket */
+  struct file *sfile;          /* server socket */
+  guchar      *cbuf;           /* client user buffer (simulated memory) */
+  guchar      *sbuf;           /* server user buffer */
+  guint64      bytes_sent;
+  guint64      packet_count;
+  gboolean     green;
+  NsTime       start;          /* result->start_time_fixed */
+} IperfStream;
+
+struct _Iperf {
+  NsMachine     *machine;
+  NsEngine      *engine;
+  NsNetStack    *stack;
+  guint          n_streams;
+  gsize          blksize;
+  double         rate;         /* bits/s per stream; 0 = unlimited */
+  gboolean       ipv6;
+  gboolean       server_dual;
+  IperfThreading threading;
+  NsTime         pacing;
+  guint          multisend;
+  guint          client_cpu, server_cpu;
+  guint16        port;
+  IperfStream   *streams;
+  struct file   *cctrl, *sctrl;
+  struct file  **extra;
+  guint          n_extra;
+  NsPollWqueues *cpwq, *spwq;
+  struct file  **sel_files;    /* select argument arrays (client, server) */
+  guint32       *sel_events, *sel_revents;
+  NsNetCounters  mark;
+  NsTime         mark_cslept, mark_sslept;
+};
+
+static const char *const metrics[] = {
+  "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
+  "client_idle", "server_idle", NULL
+};
+
+/* ---- user-space pieces ---- */
+
+static NS_FUNC (fn_u_send, "iperf3:iperf_udp_send", 0, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_recv, "iperf3:iperf_udp_recv", 0, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_loop, "iperf3:main_loop", 0, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_clock, "iperf3:clock_gettime(vDSO)", 0, NS_FN_EXTERN, 1);
+
+static void
+user_enter (NsThread *t, NsFunc *f)
+{
+  ns_thread_push_func (t, f);
+}
+
+static void
+user_leave (NsThread *t)
+{
+  ns_thread_pop_func (t);
+}
+
+/* iperf_time_now → clock_gettime(CLOCK_MONOTONIC) in the vDSO. estimate: ~35 instructions
+ * plus RDTSC (~25-cycle latency on Zen, counted as ~40 instruction slots). */
+static NsTime
+iperf_time_now (NsThread *t)
+{
+  user_enter (t, &fn_u_clock);
+  ns_insns (t, 75);
+  user_leave (t);
+  return ns_thread_now (t);
+}
+
+/* iperf_check_throttle: green while the stream's average rate since its start is below
+ * the target. estimate: ~30 instructions (time difference, double division, FD_SET/CLR). */
+static void
+iperf_check_throttle (NsThread *t, IperfStream *sp, NsTime now)
+{
+  double seconds;
+
+  if (sp->ip->rate == 0)
+    return;
+  ns_insns (t, 30);
+  seconds = (double) (now - sp->start) / 1e12;
+  sp->green = seconds <= 0 || (double) sp->bytes_sent * 8.0 / seconds < sp->ip->rate;
+}
+
+/* iperf_udp_send: timestamp and sequence number into the buffer, write(). */
+static gssize
+iperf_udp_send (NsThread *t, IperfStream *sp)
+{
+  Iperf *ip = sp->ip;
+  gssize r;
+
+  user_enter (t, &fn_u_send);
+  iperf_time_now (t);
+  /* estimate: ~25 instructions (packet_count, the 16-byte header: sec, usec, 64-bit
+   * count, Nwrite's loop) */
+  ns_insns (t, 25);
+  sp->packet_count++;
+  ns_store (t, sp->cbuf, 16);
+  r = ns_sys_write (t, ip->stack, sp->cfile, sp->cbuf, ip->blksize);
+  if (r > 0)
+    sp->bytes_sent += (guint64) r;
+  user_leave (t);
+  return r;
+}
+
+/* iperf_udp_recv: read() one datagram, sequence/loss/jitter bookkeeping. */
+static gssize
+iperf_udp_recv (NsThread *t, IperfStream *sp)
+{
+  Iperf *ip = sp->ip;
+  gssize r;
+
+  user_enter (t, &fn_u_recv);
+  r = ns_sys_read (t, ip->stack, sp->sfile, sp->sbuf, ip->blksize);
+  if (r > 0) {
+    /* estimate: ~60 instructions (byte counters, header decode, out-of-order and loss
+     * accounting, jitter arithmetic in doubles) */
+    ns_load (t, sp->sbuf, 16);
+    ns_insns (t, 60);
+    iperf_time_now (t);
+  }
+  user_leave (t);
+  return r;
+}
+
+/* ---- iperf3 ≤ 3.15: one thread per side ---- */
+
+/* The earliest pacing tick after now (stream timers fire every pacing from their start). */
+static NsTime
+next_tick (Iperf *ip, NsTime now)
+{
+  NsTime start = ip->streams[0].start;
+
+  return start + ((now - start) / ip->pacing + 1) * ip->pacing;
+}
+
+/* iperf_send: multisend passes over the green streams. */
+static void
+iperf_send (NsThread *t, Iperf *ip)
+{
+  for (guint m = 0; m < ip->multisend; m++) {
+    gboolean active = FALSE;
+    NsTime now = 0;
+    if (ip->rate != 0)
+      now = iperf_time_now (t);
+    for (guint i = 0; i < ip->n_streams; i++) {
+      IperfStream *sp = &ip->streams[i];
+      /* estimate: ~8 instructions per stream (SLIST walk, green/sender/FD_ISSET tests) */
+      ns_insns (t, 8);
+      if (!sp->green)
+        continue;
+      if (iperf_udp_send (t, sp) < 0)
+        continue;
+      active = TRUE;
+      iperf_check_throttle (t, sp, now);
+    }
+    if (!active)
+      break;
+  }
+}
+
+/* tmr_run: the pacing timers that are due re-evaluate their stream's green light. */
+static void
+tmr_run (NsThread *t, Iperf *ip, NsTime *next_timer)
+{
+  NsTime now = iperf_time_now (t);
+
+  if (ip->rate == 0 || now < *next_timer)
+    return;
+  for (guint i = 0; i < ip->n_streams; i++) {
+    /* estimate: ~25 instructions per timer (list walk, callback, rearm) */
+    ns_insns (t, 25);
+    iperf_check_throttle (t, &ip->streams[i], now);
+  }
+  *next_timer = next_tick (ip, now);
+}
+
+/* The client's main loop (iperf_run_client, TEST_RUNNING). */
+static void
+client_single_thread (NsThread *t, gpointer data)
+{
+  Iperf *ip = data;
+  struct file **files = ip->sel_files;
+  guint32 *events = ip->sel_events, *revents = ip->sel_revents;
+  NsTime next_timer;
+
+  for (guint i = 0; i < ip->n_streams; i++)
+    ip->streams[i].start = ns_thread_now (t);
+  next_timer = next_tick (ip, ns_thread_now (t));
+  for (;;) {
+    guint k = 0;
+    NsTime until = NS_TIME_FOREVER;
+    user_enter (t, &fn_u_loop);
+    /* estimate: ~60 instructions (fd_set copies of 2 x 128 bytes, tmr_timeout) */
+    ns_insns (t, 60);
+    iperf_time_now (t);
+    user_leave (t);
+    files[k] = ip->cctrl;
+    events[k++] = EPOLLIN;
+    for (guint i = 0; i < ip->n_streams; i++)
+      if (ip->streams[i].green) {
+        files[k] = ip->streams[i].cfile;
+        events[k++] = EPOLLOUT;
+      }
+    if (k == 1)
+      until = next_timer;
+    ns_sys_select (t, ip->stack, ip->cpwq, files, events, k, revents, until);
+    user_enter (t, &fn_u_loop);
+    iperf_send (t, ip);
+    tmr_run (t, ip, &next_timer);
+    user_leave (t);
+  }
+}
+
+/* The server's main loop (iperf_run_server, TEST_RUNNING): select, then one read per
+ * readable stream (iperf_recv). */
+static void
+server_single_thread (NsThread *t, gpointer data)
+{
+  Iperf *ip = data;
+  guint n = ip->n_streams + 1;
+  struct file **files = ip->sel_files + n;
+  guint32 *events = ip->sel_events + n, *revents = ip->sel_revents + n;
+
+  files[0] = ip->sctrl;
+  events[0] = EPOLLIN;
+  for (guint i = 0; i < ip->n_streams; i++) {
+    files[i + 1] = ip->streams[i].sfile;
+    events[i + 1] = EPOLLIN;
+  }
+  for (;;) {
+    user_enter (t, &fn_u_loop);
+    /* estimate: ~60 instructions (fd_set copy, tmr_timeout) */
+    ns_insns (t, 60);
+    iperf_time_now (t);
+    user_leave (t);
+    ns_sys_select (t, ip->stack, ip->spwq, files, events, n, revents, NS_TIME_FOREVER);
+    user_enter (t, &fn_u_loop);
+    for (guint i = 0; i < ip->n_streams; i++) {
+      /* estimate: ~6 instructions per stream (SLIST walk, FD_ISSET) */
+      ns_insns (t, 6);
+      if (revents[i + 1])
+        iperf_udp_recv (t, &ip->streams[i]);
+    }
+    user_leave (t);
+  }
+}
+
+/* ---- iperf3 3.16+: a thread per stream and side ---- */
+
+static void
+client_stream_thread (NsThread *t, gpointer data)
+{
+  IperfStream *sp = data;
+  Iperf *ip = sp->ip;
+
+  sp->start = ns_thread_now (t);
+  for (;;) {
+    if (!sp->green) {
+      /* red: the main thread's pacing timer turns it green again at the next tick */
+      ns_thread_sleep_until (t, next_tick (ip, ns_thread_now (t)));
+      iperf_check_throttle (t, sp, iperf_time_now (t));
+      continue;
+    }
+    user_enter (t, &fn_u_loop);
+    for (guint m = 0; m < ip->multisend && sp->green; m++) {
+      NsTime now = ip->rate != 0 ? iperf_time_now (t) : 0;
+      iperf_udp_send (t, sp);
+      iperf_check_throttle (t, sp, now);
+    }
+    user_leave (t);
+  }
+}
+
+static void
+server_stream_thread (NsThread *t, gpointer data)
+{
+  IperfStream *sp = data;
+
+  for (;;) {
+    user_enter (t, &fn_u_loop);
+    ns_insns (t, 10);
+    user_leave (t);
+    iperf_udp_recv (t, sp);
+  }
+}
+
+/* ---- set-up ---- */
+
+/* The sockaddr of family for the loopback address and port (v4-mapped for a dual-stack
+ * socket talking IPv4). */
+static gint
+loopback_addr (struct sockaddr_storage *ss, gint family, gboolean v4mapped, guint16 port)
+{
+  memset (ss, 0, sizeof *ss);
+  if (family == AF_INET) {
+    struct sockaddr_in *in = (struct sockaddr_in *) ss;
+    in->sin_family = AF_INET;
+    in->sin_port = GUINT16_TO_BE (port);
+    in->sin_addr.s_addr = GUINT32_TO_BE (0x7f000001);
+    return sizeof *in;
+  } else {
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) ss;
+    in6->sin6_family = AF_INET6;
+    in6->sin6_port = GUINT16_TO_BE (port);
+    if (v4mapped) {
+      in6->sin6_addr.s6_addr[10] = 0xff;
+      in6->sin6_addr.s6_addr[11] = 0xff;
+      in6->sin6_addr.s6_addr[12] = 127;
+      in6->sin6_addr.s6_addr[15] = 1;
+    } else {
+      in6->sin6_addr.s6_addr[15] = 1;
+    }
+    return sizeof *in6;
+  }
+}
+
+/* The wildcard address of family on port. */
+static gint
+wildcard_addr (struct sockaddr_storage *ss, gint family, guint16 port)
+{
+  memset (ss, 0, sizeof *ss);
+  if (family == AF_INET) {
+    struct sockaddr_in *in = (struct sockaddr_in *) ss;
+    in->sin_family = AF_INET;
+    in->sin_port = GUINT16_TO_BE (port);
+    return sizeof *in;
+  } else {
+    struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) ss;
+    in6->sin6_family = AF_INET6;
+    in6->sin6_port = GUINT16_TO_BE (port);
+    return sizeof *in6;
+  }
+}
+
+/* The local-side family of the server's sockets. */
+static gint
+server_family (const Iperf *ip)
+{
+  return ip->server_dual || ip->ipv6 ? AF_INET6 : AF_INET;
+}
+
+/* Extra unconnected sockets bound to the server address and port (what-if studies). */
+static gboolean
+make_extra_sockets (Iperf *ip, gboolean reuseport, gboolean wildcard, GError **error,
+                    const NsScenario *sc)
+{
+  gint family = server_family (ip);
+
+  for (guint i = 0; i < ip->n_extra; i++) {
+    struct sockaddr_storage ss;
+    struct file *f = ns_netstack_socket (ip->stack, family, TRUE);
+    struct sock *sk = ns_file_sock (f);
+    gint len = wildcard ? wildcard_addr (&ss, family, ip->port)
+                        : loopback_addr (&ss, family, !ip->ipv6 && family == AF_INET6, ip->port);
+    gint err;
+    udp_sock_set_reuseaddr (sk, TRUE);
+    udp_sock_set_reuseport (sk, reuseport);
+    err = udp_sock_bind (sk, (struct sockaddr *) &ss, len);
+    if (err != 0)
+      goto bind_failed;
+    ip->extra[i] = f;
+    continue;
+bind_failed:
+    ns_xml_error (sc, sc->workload, error, "extra socket %u: bind() failed with errno %d",
+                  i, -err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The streams: client sockets connected to the server; server listeners (SO_REUSEADDR,
+ * wildcard) connected back to each client, as iperf_udp_accept does. */
+static gboolean
+make_streams (Iperf *ip, gsl_rng *rng, GError **error, const NsScenario *sc)
+{
+  NsArena *arena = ns_machine_arena (ip->machine);
+  gint cfamily = ip->ipv6 ? AF_INET6 : AF_INET;
+  gint sfamily = server_family (ip);
+
+  for (guint i = 0; i < ip->n_streams; i++) {
+    IperfStream *sp = &ip->streams[i];
+    struct sockaddr_storage ss;
+    struct sock *csk, *ssk;
+    gint len, err;
+
+    sp->ip = ip;
+    sp->index = i;
+    sp->green = TRUE;
+    sp->cbuf = ns_arena_alloc (arena, ip->blksize, 64);
+    sp->sbuf = ns_arena_alloc (arena, ip->blksize, 64);
+    /* client: socket, connect; the autobind picks a random port of
+     * net.ipv4.ip_local_port_range (32768-60999), as udp_lib_get_port does (bound here
+     * explicitly from the workload's random stream so repetitions differ) */
+    sp->cfile = ns_netstack_socket (ip->stack, cfamily, FALSE);
+    do {
+      guint16 port = (guint16) (32768 + gsl_rng_uniform_int (rng, 60999 - 32768 + 1));
+      len = wildcard_addr (&ss, cfamily, port);
+      err = udp_sock_bind (ns_file_sock (sp->cfile), (struct sockaddr *) &ss, len);
+    } while (err == -EADDRINUSE);
+    if (err != 0)
+      goto failed;
+    len = loopback_addr (&ss, cfamily, FALSE, ip->port);
+    err = ns_netstack_connect (ip->stack, sp->cfile, (struct sockaddr *) &ss, len);
+    if (err != 0)
+      goto failed;
+    csk = ns_file_sock (sp->cfile);
+    /* server: a fresh listener on the wildcard address, then connect() to the client */
+    sp->sfile = ns_netstack_socket (ip->stack, sfamily, ip->threading == IPERF_SINGLE);
+    ssk = ns_file_sock (sp->sfile);
+    udp_sock_set_reuseaddr (ssk, TRUE);
+    len = wildcard_addr (&ss, sfamily, ip->port);
+    err = udp_sock_bind (ssk, (struct sockaddr *) &ss, len);
+    if (err != 0)
+      goto failed;
+    len = loopback_addr (&ss, sfamily, !ip->ipv6 && sfamily == AF_INET6, csk->sk_num);
+    err = ns_netstack_connect (ip->stack, sp->sfile, (struct sockaddr *) &ss, len);
+    if (err != 0)
+      goto failed;
+    continue;
+failed:
+    ns_xml_error (sc, sc->workload, error, "stream %u: socket set-up failed with errno %d",
+                  i, -err);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Spawns the threads of the chosen threading model. */
+static void
+spawn_threads (Iperf *ip)
+{
+  NsNetStack *s = ip->stack;
+
+  if (ip->threading == IPERF_SINGLE) {
+    guint n = ip->n_streams + 1;
+    ip->cpwq = ns_poll_wqueues_new (s, n + 1);
+    ip->spwq = ns_poll_wqueues_new (s, n + 1);
+    ip->sel_files = g_new0 (struct file *, 2 * n);
+    ip->sel_events = g_new0 (guint32, 2 * n);
+    ip->sel_revents = g_new0 (guint32, 2 * n);
+    ns_netstack_start_cpu (s, ip->client_cpu);
+    ns_engine_spawn (ip->engine, "iperf3-server", ip->server_cpu, NS_THREAD_USER, 0,
+                     server_single_thread, ip);
+    ns_engine_spawn (ip->engine, "iperf3-client", ip->client_cpu, NS_THREAD_USER, 0,
+                     client_single_thread, ip);
+    return;
+  }
+  for (guint i = 0; i < ip->n_streams; i++) {
+    g_autofree char *sname = g_strdup_printf ("iperf3-server/%u", i);
+    g_autofree char *cname = g_strdup_printf ("iperf3-client/%u", i);
+    ns_netstack_start_cpu (s, ip->client_cpu + i);
+    ns_engine_spawn (ip->engine, sname, ip->server_cpu + i, NS_THREAD_USER, 0,
+                     server_stream_thread, &ip->streams[i]);
+    ns_engine_spawn (ip->engine, cname, ip->client_cpu + i, NS_THREAD_USER, 0,
+                     client_stream_thread, &ip->streams[i]);
+  }
+}
+
+/* Reads a choice attribute: the index of its value in names. */
+static gboolean
+get_choice (const NsScenario *sc, const char *attr, const char *def,
+            const char *const *names, guint *out, GError **error)
+{
+  g_autofree char *v = NULL;
+  g_autofree char *list = NULL;
+
+  if (!ns_xml_get_string (sc, sc->workload, attr, def, &v, error))
+    return FALSE;
+  for (guint i = 0; names[i]; i++)
+    if (!strcmp (names[i], v)) {
+      *out = i;
+      return TRUE;
+    }
+  list = g_strjoinv (", ", (char **) names);
+  ns_xml_error (sc, sc->workload, error, "attribute '%s': expected one of %s, got '%s'",
+                attr, list, v);
+  return FALSE;
+}
+
+/* Reads and checks the <workload> attributes into ip. */
+static gboolean
+read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *extra_rp,
+                 gboolean *extra_wild, gboolean *extra_head, GError **error)
+{
+  static const char *const allowed[] = {
+    "type", "streams", "length", "rate", "family", "server-family", "threading",
+    "pacing-timer", "multisend", "client-cpu", "server-cpu", "port", "extra-sockets",
+    "extra-reuseport", "extra-bind", "extra-position", NULL
+  };
+  static const char *const families[] = { "ipv4", "ipv6", NULL };
+  static const char *const sfamilies[] = { "dual", "inet", NULL };
+  static const char *const threadings[] = { "single", "per-stream", NULL };
+  static const char *const binds[] = { "exact", "wildcard", NULL };
+  static const char *const positions[] = { "tail", "head", NULL };
+  g_autofree char *rate = NULL;
+  guint64 streams, length, multisend, port, extra;
+  guint fam, sfam, thr, bind, pos;
+  xmlNodePtr w = sc->workload;
+
+  if (!ns_xml_check_attrs (sc, w, allowed, error) ||
+      !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
+      !ns_xml_get_size (sc, w, "length", TRUE, 1460, &length, error) ||
+      !ns_xml_get_string (sc, w, "rate", "1M", &rate, error) ||
+      !get_choice (sc, "family", "ipv4", families, &fam, error) ||
+      !get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||
+      !get_choice (sc, "threading", "single", threadings, &thr, error) ||
+      !ns_xml_get_time (sc, w, "pacing-timer", TRUE, NS_MS (1), &ip->pacing, error) ||
+      !ns_xml_get_uint (sc, w, "multisend", TRUE, 10, &multisend, error) ||
+      !ns_workload_get_cpu (sc, w, "client-cpu", 0, machine, &ip->client_cpu, error) ||
+      !ns_workload_get_cpu (sc, w, "server-cpu", 1, machine, &ip->server_cpu, error) ||
+      !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error) ||
+      !ns_xml_get_uint (sc, w, "extra-sockets", TRUE, 0, &extra, error) ||
+      !ns_xml_get_bool (sc, w, "extra-reuseport", FALSE, extra_rp, error) ||
+      !get_choice (sc, "extra-bind", "exact", binds, &bind, error) ||
+      !get_choice (sc, "extra-position", "tail", positions, &pos, error))
+    return FALSE;
+  if (streams < 1 || streams > 1024)
+    goto bad_streams;
+  if (length < 16 || length > 65507)
+    goto bad_length;
+  if (!ns_parse_rate (rate, &ip->rate))
+    goto bad_rate;
+  if (multisend < 1 || multisend > 1000)
+    goto bad_multisend;
+  if (port < 1 || port > 65535)
+    goto bad_port;
+  if (extra > 1024)
+    goto bad_extra;
+  if (ip->pacing <= 0)
+    goto bad_pacing;
+  if (fam == 1 && sfam == 1)
+    goto bad_family;
+  ip->n_streams = (guint) streams;
+  ip->blksize = (gsize) length;
+  ip->ipv6 = fam == 1;
+  ip->server_dual = sfam == 0;
+  ip->threading = thr == 0 ? IPERF_SINGLE : IPERF_PER_STREAM;
+  /* iperf_send: burst 0 → multisend passes when unlimited, one pass with -b */
+  ip->multisend = ip->rate == 0 ? (guint) multisend : 1;
+  ip->port = (guint16) port;
+  ip->n_extra = (guint) extra;
+  *extra_wild = bind == 1;
+  *extra_head = pos == 1;
+  return TRUE;
+
+/* ERRORS */
+bad_streams:
+  ns_xml_error (sc, w, error, "attribute 'streams': expected 1 to 1024, got %" G_GUINT64_FORMAT,
+                streams);
+  return FALSE;
+bad_length:
+  ns_xml_error (sc, w, error, "attribute 'length': expected 16 to 65507 bytes (a UDP "
+                "datagram carrying iperf3's header), got %" G_GUINT64_FORMAT, length);
+  return FALSE;
+bad_rate:
+  ns_xml_error (sc, w, error, "attribute 'rate': expected a rate in bits/s such as 1G, "
+                "100M or 0 (unlimited), got '%s'", rate);
+  return FALSE;
+bad_multisend:
+  ns_xml_error (sc, w, error, "attribute 'multisend': expected 1 to 1000, got %"
+                G_GUINT64_FORMAT, multisend);
+  return FALSE;
+bad_port:
+  ns_xml_error (sc, w, error, "attribute 'port': expected 1 to 65535, got %" G_GUINT64_FORMAT,
+                port);
+  return FALSE;
+bad_extra:
+  ns_xml_error (sc, w, error, "attribute 'extra-sockets': expected 0 to 1024, got %"
+                G_GUINT64_FORMAT, extra);
+  return FALSE;
+bad_pacing:
+  ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected a time > 0");
+  return FALSE;
+bad_family:
+  ns_xml_error (sc, w, error, "attribute 'server-family': an AF_INET server ('inet') cannot "
+                "receive family='ipv6' streams");
+  return FALSE;
+}
+
+/* Checks that the threads' CPUs exist and do not overlap. */
+static gboolean
+check_cpus (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
+{
+  guint span = ip->threading == IPERF_SINGLE ? 1 : ip->n_streams;
+  guint n = ns_machine_n_cpus (machine);
+
+  if (ip->client_cpu + span > n || ip->server_cpu + span > n)
+    goto too_few;
+  if (ip->client_cpu < ip->server_cpu + span && ip->server_cpu < ip->client_cpu + span)
+    goto overlap;
+  return TRUE;
+
+/* ERRORS */
+too_few:
+  ns_xml_error (sc, sc->workload, error, "client-cpu/server-cpu: %u thread(s) per side from "
+                "CPUs %u and %u do not fit the machine's %u CPUs", span, ip->client_cpu,
+                ip->server_cpu, n);
+  return FALSE;
+overlap:
+  ns_xml_error (sc, sc->workload, error, "client-cpu/server-cpu: the client CPUs %u-%u and "
+                "server CPUs %u-%u overlap", ip->client_cpu, ip->client_cpu + span - 1,
+                ip->server_cpu, ip->server_cpu + span - 1);
+  return FALSE;
+}
+
+static void
+iperf_free (gpointer state)
+{
+  Iperf *ip = state;
+
+  if (ip == NULL)
+    return;
+  ns_poll_wqueues_free (ip->cpwq);
+  ns_poll_wqueues_free (ip->spwq);
+  g_free (ip->sel_files);
+  g_free (ip->sel_events);
+  g_free (ip->sel_revents);
+  g_free (ip->streams);
+  g_free (ip->extra);
+  ns_netstack_free (ip->stack);
+  g_free (ip);
+}
+
+static gpointer
+iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+             GError **error)
+{
+  Iperf *ip = g_new0 (Iperf, 1);
+  gboolean extra_rp, extra_wild, extra_head;
+
+  ip->machine = machine;
+  ip->engine = engine;
+  if (!read_attributes (ip, sc, machine, &extra_rp, &extra_wild, &extra_head, error) ||
+      !check_cpus (ip, sc, machine, error))
+    goto fail;
+  ip->stack = ns_netstack_new (machine, engine, error);
+  if (ip->stack == NULL)
+    goto fail;
+  ip->streams = g_new0 (IperfStream, ip->n_streams);
+  ip->extra = g_new0 (struct file *, MAX (ip->n_extra, 1));
+  ip->cctrl = ns_netstack_ctrl_file (ip->stack);
+  ip->sctrl = ns_netstack_ctrl_file (ip->stack);
+  if (!extra_head && !make_extra_sockets (ip, extra_rp, extra_wild, error, sc))
+    goto fail;
+  if (!make_streams (ip, rng, error, sc))
+    goto fail;
+  if (extra_head && !make_extra_sockets (ip, extra_rp, extra_wild, error, sc))
+    goto fail;
+  spawn_threads (ip);
+  return ip;
+
+fail:
+  iperf_free (ip);
+  return NULL;
+}
+
+static void
+iperf_mark (gpointer state)
+{
+  Iperf *ip = state;
+  ip->mark = ip->stack->counters;
+  if (ip->cpwq) {
+    ip->mark_cslept = ns_poll_wqueues_slept (ip->cpwq);
+    ip->mark_sslept = ns_poll_wqueues_slept (ip->spwq);
+  }
+}
+
+static guint64
+iperf_ops (gpointer state)
+{
+  Iperf *ip = state;
+  return ip->stack->counters.received - ip->mark.received;
+}
+
+static gboolean
+iperf_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
+              double *value)
+{
+  Iperf *ip = state;
+  const NsNetCounters *c = &ip->stack->counters;
+  double secs = (double) span / 1e12;
+
+  if (span <= 0 || c->received == ip->mark.received)
+    return FALSE;
+  if (g_str_equal (metric, "kbytes_per_sec"))
+    *value = (double) (c->received_bytes - ip->mark.received_bytes) / 1024.0 / secs;
+  else if (g_str_equal (metric, "mbits_per_sec"))
+    *value = (double) (c->received_bytes - ip->mark.received_bytes) * 8.0 / 1e6 / secs;
+  else if (g_str_equal (metric, "datagrams_per_sec"))
+    *value = (double) (c->received - ip->mark.received) / secs;
+  else if (g_str_equal (metric, "sent_per_sec"))
+    *value = (double) (c->sent - ip->mark.sent) / secs;
+  else if (g_str_equal (metric, "drops_per_sec"))
+    *value = (double) (c->rcvbuf_drops - ip->mark.rcvbuf_drops) / secs;
+  else if (g_str_equal (metric, "client_idle") && ip->cpwq)
+    *value = (double) (ns_poll_wqueues_slept (ip->cpwq) - ip->mark_cslept) / (double) span;
+  else if (g_str_equal (metric, "server_idle") && ip->spwq)
+    *value = (double) (ns_poll_wqueues_slept (ip->spwq) - ip->mark_sslept) / (double) span;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+const NsWorkloadClass ns_iperf3_class = {
+  .name = "iperf3",
+  .description = "iperf3 UDP over loopback: -P streams, -l length, -b rate, 3.15 or 3.16 threading",
+  .op_name = "datagram",
+  .metrics = metrics,
+  .setup = iperf_setup,
+  .mark = iperf_mark,
+  .ops = iperf_ops,
+  .metric = iperf_metric,
+  .free = iperf_free,
+};

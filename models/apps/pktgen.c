@@ -1,0 +1,551 @@
+/* pktgen.c — net/core/pktgen.c driving a dummy device with a clsact qdisc whose egress
+ * block holds N matchall filters, each with one gact action (seed 002's set-up).
+ *
+ * Which hook the seed's pktgen reaches: pktgen's default xmit_mode start_xmit calls the
+ * driver's ndo_start_xmit directly (netdev_start_xmit), bypassing __dev_queue_xmit and so
+ * every tc hook; netif_receive injects into __netif_receive_skb (the ingress hook) but
+ * pktgen refuses clone_skb > 0 in that mode ("clone_skb set earlier, not supported in this
+ * mode"), and the seed has clone_skb 1000 rows; queue_xmit calls dev_queue_xmit, whose
+ * __dev_queue_xmit runs sch_handle_egress when a clsact qdisc exists. The kernel's
+ * samples/pktgen/pktgen_bench_xmit_mode_queue_xmit.sh ("benchmarking egress qdisc path")
+ * is that mode, and a later netdev review reproduces this exact set-up with it ("ip link
+ * add dummy0 up type dummy; tc qdisc add dev dummy0 clsact; tc filter add dev dummy0
+ * egress matchall action drop ... pktgen on dummy0 with xmit_mode queue_xmit"). So:
+ * queue_xmit, egress clsact.
+ *
+ * One pktgen kthread on one CPU, delay 0 (as fast as possible), flags NO_TIMESTAMP and
+ * QUEUE_MAP_CPU (the sample script), one destination. Per packet (pktgen_thread_worker):
+ * kthread_should_stop, next_to_run, pktgen_xmit, need_resched, cpu_relax (one PAUSE),
+ * the control-flag tests, try_to_freeze. pktgen_xmit: with clone_skb = 0 every packet is
+ * new — kfree_skb of the previous one (its last reference: pktgen keeps one) and
+ * fill_packet_ipv4 (mod_cur_headers, __netdev_alloc_skb, headers, ip_send_check,
+ * pktgen_finalize_skb); with clone_skb = N the same skb is sent N times. Then
+ * local_bh_disable, refcount_inc(&skb->users), dev_queue_xmit, counters, local_bh_enable.
+ *
+ * Filters: `tc filter add dev dummy0 egress matchall action gact <verdict>` N times
+ * (automatic priorities: each new filter runs first). With verdict "continue" gact returns
+ * TC_ACT_UNSPEC, tcf_classify goes on to the next filter, and every packet traverses all
+ * N filters, falls off the end with TC_ACT_UNSPEC and is transmitted — the seed's "going
+ * through 100 filters". ("pipe" would not do: a trailing PIPE returns 3, which ends the
+ * walk at the first filter; "pass" ends it too.) */
+#include "config.h"
+#include <string.h>
+#include "workload.h"
+#include "net/sched/netdev.h"
+
+/* x86.pause_cycles (cpu_relax) is declared with the machine parameters. */
+
+/* ---- kernel objects ---- */
+
+#define M_START_XMIT   0
+#define M_NETIF_RECEIVE 1
+#define M_QUEUE_XMIT   2
+#define F_QUEUE_MAP_CPU (1u << 14)
+#define F_NO_TIMESTAMP  (1u << 17)
+
+/* struct pktgen_dev: ~1.5 KiB in v6.1; the per-packet fields grouped in the lines the
+ * v6.1 field order gives them [estimate: hand-placed, not pahole]. */
+struct pktgen_dev {
+  /* CL0: list, state, flags, sizes */
+  struct list_head_ns list;
+  gint32    running;
+  guint32   flags;
+  gint32    xmit_mode;
+  gint32    min_pkt_size, max_pkt_size, pkt_overhead, nfrags;
+  guint32   _pad44;
+  guint64   delay;
+  guint8    _pad56[8];
+  /* CL1: counters */
+  guint64   count, sofar, tx_bytes, errors, next_tx;
+  gint32    last_ok;
+  guint8    _pad108[20];
+  /* CL2: clone state, sequence */
+  gint32    clone_skb;
+  guint32   clone_count;
+  guint64   allocated_skbs;
+  guint32   seq_num;
+  guint8    _pad148[44];
+  guint8    _pad192[384];                 /* dst/src strings, IPv6 addresses */
+  /* CL9: ranges */
+  guint32   saddr_min, saddr_max, daddr_min, daddr_max;
+  guint16   udp_src_min, udp_src_max, udp_dst_min, udp_dst_max;
+  guint8    tos, traffic_class;
+  guint8    _pad602[2];
+  guint32   nr_labels;
+  guint8    _pad608[96];                  /* MPLS labels */
+  /* CL11: current header values */
+  guint16   vlan_id, svlan_id;
+  guint32   src_mac_count, dst_mac_count;
+  guint32   cur_saddr, cur_daddr;
+  guint16   ip_id, cur_udp_dst, cur_udp_src;
+  guint16   cur_queue_map;
+  guint32   cur_pkt_size, last_pkt_size;
+  guint8    _pad740[28];
+  /* CL12: header template, skb, device */
+  guint8    hh[14];
+  guint16   pad;
+  struct sk_buff    *skb;
+  struct net_device *odev;
+  guint8    _pad800[32];
+  /* CL13: flows, queue map, priority, burst */
+  guint32   cflows, lflow, nflows, curfl;
+  guint16   queue_map_min, queue_map_max;
+  guint32   skb_priority;
+  guint32   burst;
+  gint32    node;
+  guint8    _pad864[672];
+};
+
+/* struct pktgen_thread: if_list and control in its first line. */
+struct pktgen_thread {
+  guint32   if_lock;
+  guint32   control;
+  struct list_head_ns if_list;
+  guint8    _pad24[40];
+};
+
+typedef struct {
+  NsMachine          *machine;
+  TcEnv              *tc;
+  NetTx              *tx;
+  struct net_device  *dev;
+  struct pktgen_dev  *pkt_dev;
+  struct pktgen_thread *thread;
+  struct task_ns     *task;
+  double              pause_cycles;
+  guint64             packets;
+  guint64             packets_mark;
+  guint64             mark_direct, mark_indirect, mark_compares;   /* tc wrapper counters */
+} Pktgen;
+
+static const char *const metrics[] = { "pps", "ns_per_packet", "cycles_per_packet",
+                                       "wrapper_compares_per_packet",
+                                       "indirect_calls_per_packet",
+                                       "direct_calls_per_packet", NULL };
+
+/* Sizes: estimates of x86-64 text, v6.1. */
+static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 900, NS_FN_STATIC, 1);
+static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 32, NS_FN_EXTERN, 200);
+static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FN_STATIC, 1);
+static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FN_STATIC, 1);
+static NS_FUNC (fn_mod_cur_headers, "mod_cur_headers", 1500, NS_FN_STATIC, 2);
+static NS_FUNC (fn_pktgen_finalize_skb, "pktgen_finalize_skb", 420, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip_send_check, "ip_send_check", 64, NS_FN_EXTERN, 40);
+
+/* ---- the packet path ---- */
+
+/* mod_cur_headers with no ranges, flows, MPLS or VLANs: the tests, then
+ * set_cur_queue_map (QUEUE_MAP_CPU: smp_processor_id() % real_num_tx_queues). */
+static void
+mod_cur_headers (NsThread *t, struct pktgen_dev *pkt_dev)
+{
+  ns_call (t, &fn_mod_cur_headers);
+  NS_LOAD_FIELD (t, pkt_dev, cflows);
+  NS_LOAD_FIELD (t, pkt_dev, src_mac_count);
+  NS_LOAD_FIELD (t, pkt_dev, flags);
+  NS_LOAD_FIELD (t, pkt_dev, udp_src_min);
+  NS_LOAD_FIELD (t, pkt_dev, saddr_min);
+  NS_LOAD_FIELD (t, pkt_dev, min_pkt_size);
+  NS_LOAD_FIELD (t, pkt_dev, queue_map_min);
+  NS_LOAD_FIELD (t, pkt_dev->odev, real_num_tx_queues);
+  pkt_dev->cur_queue_map = 0;
+  NS_STORE_FIELD (t, pkt_dev, cur_queue_map);
+  /* estimate: 45 instructions — about twenty flag and range tests with their branches,
+   * the byte swaps of the address bounds, and set_cur_queue_map's modulo (one 32-bit
+   * div whose latency overlaps the allocation that follows) */
+  ns_insns (t, 45);
+  ns_ret (t);
+}
+
+/* pktgen_finalize_skb without frags or timestamp: the pktgen header and zero padding. */
+static void
+pktgen_finalize_skb (NsThread *t, struct pktgen_dev *pkt_dev, struct sk_buff *skb,
+                     gint datalen)
+{
+  guchar *pgh;
+
+  ns_call (t, &fn_pktgen_finalize_skb);
+  pgh = tx_skb_put (t, skb, 16);
+  datalen -= 16;
+  NS_LOAD_FIELD (t, pkt_dev, nfrags);
+  if (datalen > 0) {
+    guchar *z = tx_skb_put (t, skb, (guint) datalen);  /* skb_put_zero */
+    memset (z, 0, (gsize) datalen);
+    ns_store (t, z, (gsize) datalen);
+  }
+  NS_LOAD_FIELD (t, pkt_dev, seq_num);
+  ns_store (t, pgh, 16);
+  /* estimate: 14 instructions (nfrags test, memset of the pad, magic, sequence number,
+   * NO_TIMESTAMP test, zero time) */
+  ns_insns (t, 14);
+  ns_ret (t);
+}
+
+/* fill_packet_ipv4: a new 60-byte UDP/IPv4 frame in a new skb. */
+static struct sk_buff *
+fill_packet_ipv4 (NsThread *t, Pktgen *pg)
+{
+  struct pktgen_dev *pkt_dev = pg->pkt_dev;
+  struct sk_buff *skb;
+  guchar *eth, *iph, *udph;
+  gint datalen;
+  guint size;
+
+  ns_call (t, &fn_fill_packet_ipv4);
+  NS_LOAD_FIELD (t, pkt_dev, nr_labels);
+  NS_LOAD_FIELD (t, pkt_dev, vlan_id);
+  mod_cur_headers (t, pkt_dev);
+  NS_LOAD_FIELD (t, pkt_dev, cur_queue_map);
+  /* pktgen_alloc_skb: cur_pkt_size + 64 + LL_RESERVED_SPACE + pkt_overhead */
+  NS_LOAD_FIELD (t, pkt_dev, cur_pkt_size);
+  size = pkt_dev->cur_pkt_size + 64 + 16 + (guint) pkt_dev->pkt_overhead;
+  skb = __netdev_alloc_skb (t, pg->tx, pkt_dev->odev, size);
+  /* pktgen_alloc_skb's skb_reserve(extralen - 16) is 0 for Ethernet;
+   * prefetchw(skb->data); skb_reserve(skb, 16) */
+  skb_reserve (skb, 16);
+  ns_prefetch (t, skb->data);
+  eth = tx_skb_push (t, skb, 14);
+  tx_skb_put (t, skb, pkt_dev->nr_labels * 4);   /* mpls: 0 bytes */
+  skb_reset_mac_header (skb);
+  skb->network_header = (guint16) (skb->data - skb->head + skb->len);
+  iph = tx_skb_put (t, skb, 20);
+  skb->transport_header = (guint16) (skb->data - skb->head + skb->len);
+  udph = tx_skb_put (t, skb, 8);
+  skb->queue_mapping = pkt_dev->cur_queue_map;
+  skb->priority = pkt_dev->skb_priority;
+  NS_LOAD_FIELD (t, pkt_dev, hh);
+  memcpy (eth, pkt_dev->hh, 12);
+  eth[12] = 0x08;
+  eth[13] = 0x00;
+  NS_LOAD_FIELD (t, pkt_dev, cur_udp_src);
+  NS_LOAD_FIELD (t, pkt_dev, cur_saddr);
+  NS_LOAD_FIELD (t, pkt_dev, tos);
+  NS_LOAD_FIELD (t, pkt_dev, ip_id);
+  pkt_dev->ip_id++;
+  NS_STORE_FIELD (t, pkt_dev, ip_id);
+  ns_store (t, eth, 42);
+  datalen = (gint) pkt_dev->cur_pkt_size - 14 - 20 - 8 - pkt_dev->pkt_overhead;
+  if (datalen < 16)
+    datalen = 16;
+  /* estimate: 62 instructions — header offsets, queue mapping, priority, the 12-byte MAC
+   * copy, eight UDP/IP header fields with byte swaps, ip_id, tot_len, protocol, dev,
+   * pkt_type, the UDPCSUM test (CHECKSUM_NONE), process_ipsec's F_IPSEC test */
+  ns_insns (t, 62);
+  ns_call (t, &fn_ip_send_check);             /* ip_fast_csum over 5 words */
+  ns_load (t, iph, 20);
+  ns_store (t, iph + 10, 2);
+  ns_insns (t, 16);
+  ns_ret (t);
+  skb->protocol = TC_ETH_P_IP;
+  skb->dev = pkt_dev->odev;
+  skb->ip_summed = CHECKSUM_NONE;
+  ns_store (t, &skb->protocol, sizeof skb->protocol);
+  ns_store (t, &skb->ip_summed, 1);
+  pktgen_finalize_skb (t, pkt_dev, skb, datalen);
+  (void) udph;
+  ns_ret (t);
+  return skb;
+}
+
+/* pktgen_xmit in queue_xmit mode. */
+static void
+pktgen_xmit (NsThread *t, Pktgen *pg)
+{
+  struct pktgen_dev *pkt_dev = pg->pkt_dev;
+  int ret;
+
+  ns_call (t, &fn_pktgen_xmit);
+  NS_LOAD_FIELD (t, pkt_dev, burst);
+  NS_LOAD_FIELD (t, pkt_dev, odev);
+  NS_LOAD_FIELD (t, pkt_dev->odev, state);    /* netif_running, netif_carrier_ok */
+  NS_LOAD_FIELD (t, pkt_dev, delay);
+  NS_LOAD_FIELD (t, pkt_dev, skb);
+  NS_LOAD_FIELD (t, pkt_dev, last_ok);
+  NS_LOAD_FIELD (t, pkt_dev, clone_count);
+  /* estimate: 14 instructions — running/carrier bits, the delay == ULLONG_MAX test, the
+   * new-skb test (clone_count increment and compare) */
+  ns_insns (t, 14);
+  if (pkt_dev->skb == NULL ||
+      (pkt_dev->last_ok && ++pkt_dev->clone_count >= (guint32) pkt_dev->clone_skb)) {
+    tx_kfree_skb (t, pg->tx, pkt_dev->skb);
+    pkt_dev->skb = fill_packet_ipv4 (t, pg);
+    pkt_dev->last_pkt_size = pkt_dev->skb->len;
+    pkt_dev->clone_count = 0;
+    NS_STORE_FIELD (t, pkt_dev, skb);
+    NS_STORE_FIELD (t, pkt_dev, last_pkt_size);
+    ns_insns (t, 5);
+  }
+  NS_STORE_FIELD (t, pkt_dev, clone_count);
+  NS_LOAD_FIELD (t, pkt_dev, xmit_mode);
+  /* estimate: 4 instructions (delay && last_ok, the xmit_mode tests) */
+  ns_insns (t, 4);
+  local_bh_disable (t, pg->tx);
+  tx_skb_get (t, pkt_dev->skb);
+  ret = dev_queue_xmit (t, pg->tx, pkt_dev->skb);
+  NS_LOAD_FIELD (t, pkt_dev, sofar);
+  pkt_dev->sofar++;
+  pkt_dev->seq_num++;
+  pkt_dev->tx_bytes += pkt_dev->last_pkt_size;
+  NS_STORE_FIELD (t, pkt_dev, sofar);
+  NS_STORE_FIELD (t, pkt_dev, tx_bytes);
+  NS_STORE_FIELD (t, pkt_dev, seq_num);
+  /* estimate: 8 instructions (the switch on ret, three counter updates) */
+  ns_insns (t, 8);
+  (void) ret;
+  local_bh_enable (t, pg->tx);
+  NS_LOAD_FIELD (t, pkt_dev, count);
+  /* estimate: 3 instructions (count != 0 && sofar >= count) */
+  ns_insns (t, 3);
+  ns_ret (t);
+}
+
+/* One turn of pktgen_thread_worker's loop with one running device. */
+static void
+pktgen_worker_turn (NsThread *t, Pktgen *pg)
+{
+  struct pktgen_thread *th = pg->thread;
+
+  ns_call (t, &fn_kthread_should_stop);
+  ns_load (t, &net_tx_pcpu (pg->tx, t)->current_task, sizeof (gpointer));
+  NS_LOAD_FIELD (t, pg->task, kthread_flags);
+  ns_insns (t, 4);
+  ns_ret (t);
+  /* next_to_run: walk if_list (one device), skip non-running ones */
+  NS_LOAD_FIELD (t, th, if_list);
+  NS_LOAD_FIELD (t, pg->pkt_dev, list);
+  NS_LOAD_FIELD (t, pg->pkt_dev, running);
+  /* estimate: 10 instructions (list walk of one entry, running test, best selection) */
+  ns_insns (t, 10);
+  pktgen_xmit (t, pg);
+  /* need_resched(): TIF_NEED_RESCHED clear, so cpu_relax() */
+  NS_LOAD_FIELD (t, pg->task, ti_flags);
+  ns_insns (t, 2);
+  ns_charge (t, NS_CAUSE_INSN, pg->pause_cycles);
+  /* t->control's four tests, try_to_freeze (a static branch), the loop test */
+  NS_LOAD_FIELD (t, th, control);
+  /* estimate: 11 instructions */
+  ns_insns (t, 11);
+  pg->packets++;
+}
+
+static void
+pktgen_thread_worker (NsThread *t, gpointer data)
+{
+  Pktgen *pg = data;
+
+  ns_call (t, &fn_pktgen_thread_worker);
+  for (;;)
+    pktgen_worker_turn (t, pg);
+}
+
+/* ---- set-up ---- */
+
+/* Parses a gact verdict name (iproute2's names). */
+static gboolean
+parse_verdict (const char *name, gint32 *out)
+{
+  static const struct { const char *name; gint32 v; } names[] = {
+    { "continue", TC_ACT_UNSPEC }, { "pass", TC_ACT_OK }, { "ok", TC_ACT_OK },
+    { "drop", TC_ACT_SHOT }, { "shot", TC_ACT_SHOT }, { "pipe", TC_ACT_PIPE },
+    { "reclassify", TC_ACT_RECLASSIFY }, { "stolen", TC_ACT_STOLEN },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (name, names[i].name)) {
+      *out = names[i].v;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* tc qdisc add dev dummy0 clsact; N × tc filter add dev dummy0 egress [protocol P]
+ * matchall action gact VERDICT (the last one LAST). */
+static void
+pktgen_add_filters (Pktgen *pg, guint n, gint32 verdict, gint32 last, guint16 protocol)
+{
+  struct tcf_chain *chain;
+
+  clsact_attach (pg->tx, pg->dev);
+  chain = clsact_chain (pg->dev, TRUE);
+  for (guint i = 0; i < n; i++) {
+    struct tcf_proto *tp = tcf_chain_tp_insert (pg->tc, chain, &cls_mall_ops, protocol, 0);
+    struct tc_action *a = tcf_gact_create (pg->tc, i + 1 == n ? last : verdict, NULL);
+    mall_change (pg->tc, tp, 0, 0, &a, 1);
+  }
+  clsact_sync (pg->dev);
+}
+
+/* The pktgen device: queue_xmit, one destination, NO_TIMESTAMP | QUEUE_MAP_CPU. */
+static struct pktgen_dev *
+pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
+{
+  static const guint8 hh[14] = { 0x90, 0xe2, 0xba, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0,
+                                 0x08, 0x00 };
+  struct pktgen_dev *d = ns_arena_alloc (ns_machine_arena (pg->machine), sizeof *d, 64);
+
+  d->running = 1;
+  d->flags = F_QUEUE_MAP_CPU | F_NO_TIMESTAMP;
+  d->xmit_mode = M_QUEUE_XMIT;
+  d->last_ok = 1;                    /* set by "xmit_mode queue_xmit" */
+  d->clone_skb = (gint32) clone_skb;
+  d->min_pkt_size = d->max_pkt_size = (gint32) pkt_size;
+  d->cur_pkt_size = (guint32) pkt_size;
+  d->burst = 1;
+  d->vlan_id = d->svlan_id = 0xffff;
+  d->src_mac_count = d->dst_mac_count = 0;
+  d->saddr_min = d->saddr_max = GUINT32_TO_BE (0xc6120001);
+  d->daddr_min = d->daddr_max = d->cur_daddr = GUINT32_TO_BE (0xc612002a);  /* 198.18.0.42 */
+  d->udp_src_min = d->udp_src_max = d->cur_udp_src = 9;
+  d->udp_dst_min = d->udp_dst_max = d->cur_udp_dst = 9;
+  d->node = -1;
+  memcpy (d->hh, hh, sizeof hh);
+  d->odev = pg->dev;
+  return d;
+}
+
+/* Reads the workload's attributes; FALSE with a file:line error. */
+static gboolean
+pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filters,
+             guint64 *clone_skb, guint64 *pkt_size, gint32 *verdict, gint32 *last,
+             guint16 *protocol, GError **error)
+{
+  static const char *const allowed[] = { "type", "cpu", "xmit-mode", "clone-skb", "pkt-size",
+                                         "filters", "action", "last-action", "protocol",
+                                         NULL };
+  g_autofree char *mode = NULL, *action = NULL, *last_action = NULL, *proto = NULL;
+  xmlNodePtr w = sc->workload;
+
+  if (!ns_xml_check_attrs (sc, w, allowed, error) ||
+      !ns_workload_get_cpu (sc, w, "cpu", 0, machine, cpu, error) ||
+      !ns_xml_get_string (sc, w, "xmit-mode", "queue_xmit", &mode, error) ||
+      !ns_xml_get_uint (sc, w, "clone-skb", TRUE, 0, clone_skb, error) ||
+      !ns_xml_get_uint (sc, w, "pkt-size", TRUE, 60, pkt_size, error) ||
+      !ns_xml_get_uint (sc, w, "filters", TRUE, 1, filters, error) ||
+      !ns_xml_get_string (sc, w, "action", "continue", &action, error) ||
+      !ns_xml_get_string (sc, w, "last-action", action, &last_action, error) ||
+      !ns_xml_get_string (sc, w, "protocol", "all", &proto, error))
+    return FALSE;
+  if (!g_str_equal (mode, "queue_xmit"))
+    goto bad_mode;
+  if (*filters > 4096 || *pkt_size < 60 || *pkt_size > 1500 || *clone_skb > 100000000)
+    goto bad_range;
+  if (!parse_verdict (action, verdict) || !parse_verdict (last_action, last))
+    goto bad_verdict;
+  if (!g_str_equal (proto, "all") && !g_str_equal (proto, "ip"))
+    goto bad_protocol;
+  *protocol = g_str_equal (proto, "all") ? TC_ETH_P_ALL : TC_ETH_P_IP;
+  return TRUE;
+
+/* ERRORS */
+bad_mode:
+  ns_xml_error (sc, w, error, "attribute 'xmit-mode': only queue_xmit is modelled (it is "
+                "the mode that reaches the egress clsact hook; start_xmit bypasses tc and "
+                "netif_receive needs the receive path), got '%s'", mode);
+  return FALSE;
+bad_range:
+  ns_xml_error (sc, w, error, "expected filters 0-4096, pkt-size 60-1500 and clone-skb "
+                "0-100000000");
+  return FALSE;
+bad_verdict:
+  ns_xml_error (sc, w, error, "attribute 'action'/'last-action': expected continue, pass, "
+                "ok, drop, shot, pipe, reclassify or stolen");
+  return FALSE;
+bad_protocol:
+  ns_xml_error (sc, w, error, "attribute 'protocol': expected all or ip, got '%s'", proto);
+  return FALSE;
+}
+
+static void pktgen_free (gpointer state);
+
+static gpointer
+pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+              GError **error)
+{
+  guint64 filters, clone_skb, pkt_size;
+  gint32 verdict, last;
+  guint16 protocol;
+  guint cpu;
+  Pktgen *pg;
+
+  if (!pktgen_read (sc, machine, &cpu, &filters, &clone_skb, &pkt_size, &verdict, &last,
+                    &protocol, error))
+    return NULL;
+  pg = g_new0 (Pktgen, 1);
+  pg->machine = machine;
+  pg->tc = tc_env_new (machine);
+  pg->tx = net_tx_new (machine, pg->tc);
+  pg->dev = dummy_create (pg->tx, "dummy0");
+  pktgen_add_filters (pg, (guint) filters, verdict, last, protocol);
+  pg->pkt_dev = pktgen_dev_create (pg, clone_skb, pkt_size);
+  pg->thread = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->thread, 64);
+  pg->thread->if_list.next = &pg->pkt_dev->list;
+  pg->task = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->task, 64);
+  pg->pause_cycles = ns_params_get_double (ns_machine_params (machine), "x86.pause_cycles");
+  ns_engine_spawn (engine, "kpktgend_0", cpu, NS_THREAD_USER, 0, pktgen_thread_worker, pg);
+  return pg;
+}
+
+static void
+pktgen_mark (gpointer state)
+{
+  Pktgen *pg = state;
+  pg->packets_mark = pg->packets;
+  tc_wrapper_counts (pg->tc, &pg->mark_direct, &pg->mark_indirect, &pg->mark_compares);
+}
+
+static guint64
+pktgen_ops (gpointer state)
+{
+  Pktgen *pg = state;
+  return pg->packets - pg->packets_mark;
+}
+
+static gboolean
+pktgen_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
+               double *value)
+{
+  Pktgen *pg = state;
+  double packets = (double) pktgen_ops (state);
+  guint64 direct, indirect, compares;
+
+  if (packets == 0 || span == 0)
+    return FALSE;
+  tc_wrapper_counts (pg->tc, &direct, &indirect, &compares);
+  if (g_str_equal (metric, "pps"))
+    *value = packets / ((double) span * 1e-12);
+  else if (g_str_equal (metric, "ns_per_packet"))
+    *value = (double) span / 1000.0 / packets;
+  else if (g_str_equal (metric, "cycles_per_packet"))
+    *value = ns_workload_span_cycles (machine, span) / packets;
+  else if (g_str_equal (metric, "wrapper_compares_per_packet"))
+    *value = (double) (compares - pg->mark_compares) / packets;
+  else if (g_str_equal (metric, "indirect_calls_per_packet"))   /* tc calls only */
+    *value = (double) (indirect - pg->mark_indirect) / packets;
+  else if (g_str_equal (metric, "direct_calls_per_packet"))
+    *value = (double) (direct - pg->mark_direct) / packets;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+static void
+pktgen_free (gpointer state)
+{
+  Pktgen *pg = state;
+
+  net_tx_free (pg->tx);
+  tc_env_free (pg->tc);
+  g_free (pg);
+}
+
+const NsWorkloadClass ns_pktgen_class = {
+  .name = "pktgen",
+  .description = "pktgen queue_xmit on a dummy device with clsact egress matchall filters",
+  .op_name = "packet",
+  .metrics = metrics,
+  .setup = pktgen_setup,
+  .mark = pktgen_mark,
+  .ops = pktgen_ops,
+  .metric = pktgen_metric,
+  .free = pktgen_free,
+};

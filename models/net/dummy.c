@@ -1,0 +1,78 @@
+/* dummy.c — drivers/net/dummy.c: a device that counts and frees what it is given.
+ * dummy_setup: ether_setup (IFF_TX_SKB_SHARING), IFF_NO_QUEUE (the noqueue qdisc:
+ * __dev_queue_xmit takes the direct path), features SG | FRAGLIST | GSO_SOFTWARE |
+ * HW_CSUM | HIGHDMA | LLTX (no TX lock), one TX queue; dummy_dev_init allocates the
+ * per-CPU lstats. dummy_xmit: dev_lstats_add, skb_tx_timestamp, dev_kfree_skb
+ * (= consume_skb), NETDEV_TX_OK. */
+#include "config.h"
+#include <string.h>
+#include "sched/netdev.h"
+
+/* dummy_xmit: static, reached through netdev_ops->ndo_start_xmit. Size: estimate, 96
+ * bytes (dev_lstats_add and skb_tx_timestamp inline). */
+static NS_FUNC (fn_dummy_xmit, "dummy_xmit", 96, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+/* skb_clone_tx_timestamp (CONFIG_NETWORK_PHY_TIMESTAMPING=y): returns at !skb->sk. */
+static NS_FUNC (fn_skb_clone_tx_timestamp, "skb_clone_tx_timestamp", 160, NS_FN_EXTERN, 60);
+
+/* dummy_xmit: the body (netdev_start_xmit charged the indirect call). */
+static int
+dummy_xmit (NsThread *t, NetTx *tx, struct sk_buff *skb, struct net_device *dev)
+{
+  struct pcpu_lstats *lstats;
+
+  /* dev_lstats_add(dev, skb->len): this CPU's counters */
+  NS_LOAD_FIELD (t, dev, lstats);
+  NS_LOAD_FIELD (t, skb, len);
+  lstats = tc_percpu_ptr (tx->tc, dev->lstats, ns_thread_cpu (t));
+  ns_load (t, lstats, sizeof *lstats);
+  lstats->bytes += skb->len;
+  lstats->packets++;
+  ns_store (t, lstats, sizeof *lstats);
+  /* estimate: 6 instructions (this_cpu_ptr, two adds, len) */
+  ns_insns (t, 6);
+  /* skb_tx_timestamp: skb_clone_tx_timestamp, then the SKBTX_SW_TSTAMP test */
+  ns_call (t, &fn_skb_clone_tx_timestamp);
+  NS_LOAD_FIELD (t, skb, sk);
+  ns_insns (t, 3);
+  ns_ret (t);
+  NS_LOAD_FIELD (t, skb_shinfo (skb), tx_flags);
+  ns_insns (t, 3);
+  tx_consume_skb (t, tx, skb);
+  return NETDEV_TX_OK;
+}
+
+/* The dummy netdev_ops (static .data in the kernel; simulated memory here). */
+static const struct net_device_ops *
+dummy_netdev_ops (NetTx *tx)
+{
+  struct net_device_ops *ops = tc_kzalloc (tx->tc, sizeof *ops);
+
+  ops->ndo_start_xmit = &fn_dummy_xmit;
+  ops->start_xmit_impl = dummy_xmit;
+  return ops;
+}
+
+/* A dummy device, up with carrier, noqueue qdisc, per-CPU lstats. */
+struct net_device *
+dummy_create (NetTx *tx, const char *name)
+{
+  struct net_device *dev;
+
+  g_return_val_if_fail (tx != NULL && name != NULL, NULL);
+  dev = ns_arena_alloc (tx->arena, sizeof *dev, 64);
+  g_strlcpy (dev->name, name, sizeof dev->name);
+  dev->state = 1ul << __LINK_STATE_START;
+  dev->ptype_all.next = dev->ptype_all.prev = &dev->ptype_all;
+  dev->features = NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | NETIF_F_LLTX;
+  dev->netdev_ops = dummy_netdev_ops (tx);
+  dev->flags = IFF_UP;
+  dev->priv_flags = IFF_XMIT_DST_RELEASE | IFF_NO_QUEUE;
+  dev->lstats = tc_alloc_percpu (tx->tc, sizeof (struct pcpu_lstats), 8);
+  dev->num_tx_queues = dev->real_num_tx_queues = 1;
+  dev->_tx = tc_kzalloc (tx->tc, sizeof (struct netdev_queue));
+  dev->_tx[0].dev = dev;
+  dev->_tx[0].qdisc = dev->_tx[0].qdisc_sleeping = tx->noqueue_qdisc;
+  dev->_tx[0].xmit_lock_owner = -1;
+  dev->qdisc = tx->noqueue_qdisc;
+  return dev;
+}

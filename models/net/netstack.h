@@ -1,0 +1,341 @@
+/* netstack.h — the kernel objects a loopback UDP datagram meets besides skbs and socks:
+ * the loopback net_device, routes (dst_entry/rtable), neighbours with their cached
+ * hardware header, per-CPU softnet_data with the backlog NAPI, struct socket / file /
+ * socket_wq, and one simulated machine's network stack holding them (NsNetStack).
+ *
+ * Layouts are the v6.9 x86-64 ones where the field order matters for cache lines and
+ * approximate elsewhere (marked [U]); every object is arena memory, 64-byte aligned, so
+ * lines written on one CPU and read on another pay what coherence says. */
+#pragma once
+#include <glib.h>
+#include "machine.h"
+#include "sync.h"
+#include "skbuff.h"
+#include "sock.h"
+#include "udp.h"
+
+G_BEGIN_DECLS
+
+/* ---- net_device (v6.8+ groups the fast-path fields into net_device_read_tx,
+ * net_device_read_txrx and net_device_read_rx, one cache line each) [U: offsets] ---- */
+
+#define NETIF_F_HW_CSUM   (1ull << 3)
+#define NETIF_F_SG        (1ull << 0)
+#define NETIF_F_LLTX      (1ull << 12)
+#define IFF_UP            0x1u
+#define IFF_LOOPBACK      0x8u
+
+struct net_device {
+  /* net_device_read_tx (CL0) */
+  guint64   priv_flags;
+  gpointer  netdev_ops;            /* model: NsFunc of ndo_start_xmit */
+  gpointer  header_ops;
+  gpointer  _tx;                   /* struct netdev_queue * */
+  guint32   real_num_tx_queues;
+  guint32   gso_max_size;
+  guint32   mtu;
+  guint16   needed_headroom;
+  guint16   _pad0;
+  guint8    _rest_tx[16];
+  /* net_device_read_txrx (CL1) */
+  gpointer  lstats;                /* per-CPU struct pcpu_lstats */
+  gulong    state;
+  guint32   flags;
+  guint16   hard_header_len;
+  guint16   _pad1;
+  guint64   features;
+  guint8    _rest_txrx[32];
+  /* net_device_read_rx (CL2) */
+  gpointer  ptype_specific[2];
+  gint      ifindex;
+  guint32   real_num_rx_queues;
+  gpointer  _rx;
+  gpointer  rx_handler;
+  gpointer  nd_net;
+  guint8    _rest_rx[8];
+  /* struct netdev_queue of the single tx queue (qdisc = noqueue, xmit_lock_owner) */
+  gpointer  txq_qdisc __attribute__ ((aligned (64)));
+  gint      txq_xmit_lock_owner;
+  guint32   txq_state;
+  guint8    dev_addr[8];
+};
+
+/* ---- routes: struct dst_entry (v6.5+: __rcuref alone on the second line, "or
+ * performance tanks badly") followed by the rtable / rt6_info part ---- */
+
+#define DST_OBSOLETE_FORCE_CHK  (-1)
+#define RTN_LOCAL               2
+
+struct dst_entry {
+  struct net_device *dev;          /*   0 */
+  gpointer  ops;                   /*   8 */
+  gulong    _metrics;              /*  16 */
+  gulong    expires;               /*  24 */
+  gpointer  xfrm;                  /*  32 */
+  NsFunc   *input;                 /*  40: ip_local_deliver / ip6_input */
+  NsFunc   *output;                /*  48: ip_output / ip6_output */
+  guint16   flags;                 /*  56 */
+  gint16    obsolete;              /*  58 */
+  guint16   header_len;            /*  60 */
+  guint16   trailer_len;           /*  62 */
+  gint32    __rcuref;              /*  64 CL1 */
+  gint32    __use;                 /*  68 */
+  gulong    lastuse;               /*  72 */
+  guint8    _rest[48];             /*  80: rcu_head, error, tracker, uncached list, lwt */
+  /* struct rtable / rt6_info */
+  gint32    rt_genid;              /* 128 */
+  guint32   rt_flags;              /* 132 */
+  guint16   rt_type;               /* 136 */
+  guint8    rt_is_input;
+  guint8    rt_uses_gateway;
+  gint32    rt_iif;
+  guint32   rt_mtu;
+  guint32   _pad;
+};
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct dst_entry, input) == 40);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct dst_entry, __rcuref) == 64);
+
+/* ---- struct neighbour with its hh_cache (the cached 14-byte Ethernet header) [U] ---- */
+
+#define NUD_NOARP 0x40u
+
+struct neighbour {
+  struct neighbour *next;          /* CL0: hash chain, table, keys */
+  gpointer  tbl;
+  gpointer  dev;
+  guint32   primary_key[4];
+  guint8    nud_state;
+  guint8    type;
+  guint8    dead;
+  guint8    _pad[21];
+  guint32   hh_len __attribute__ ((aligned (64)));   /* CL1: struct hh_cache */
+  guint32   hh_lock;               /* seqlock_t sequence */
+  guint8    hh_data[32];
+  gpointer  output;
+};
+
+/* ---- per-CPU softnet_data with the backlog napi_struct [R: v6.9 field order] ---- */
+
+struct softnet_data {
+  /* CL0 */
+  gpointer  poll_list[2];          /* list_head of NAPIs to poll */
+  struct sk_buff_head process_queue;
+  guint32   processed;
+  guint32   time_squeeze;
+  guint16   xmit_recursion;
+  guint8    in_net_rx_action;
+  guint8    _pad0[5];
+  /* CL1 */
+  guint32   input_queue_head __attribute__ ((aligned (64)));
+  /* CL2: call_single_data_t csd */
+  guint8    csd[32] __attribute__ ((aligned (64)));
+  /* CL3 */
+  guint32   cpu __attribute__ ((aligned (64)));
+  guint32   input_queue_tail;
+  struct sk_buff_head input_pkt_queue;
+  guint8    _pad3[32];
+  /* CL4: struct napi_struct backlog */
+  gpointer  napi_poll_list[2] __attribute__ ((aligned (64)));
+  gulong    napi_state;            /* NAPI_STATE_SCHED */
+  gint      napi_weight;
+  gint      napi_defer;
+  gpointer  napi_poll;             /* model: NsFunc of process_backlog */
+  guint8    _pad4[24];
+  /* CL5: irq_stat.__softirq_pending and the per-CPU counters of this CPU */
+  guint32   softirq_pending __attribute__ ((aligned (64)));
+  guint32   _pad5;
+  guint64   ip_mib[6];             /* IPSTATS_MIB_* (per-CPU, u64_stats) */
+  /* CL6 */
+  guint64   udp_mib[8] __attribute__ ((aligned (64)));   /* UDP_MIB_* */
+  /* CL7 */
+  guint64   lo_lstats[4] __attribute__ ((aligned (64)));  /* pcpu_lstats of lo */
+  guint64   sk_memory_fw_alloc;    /* proto->per_cpu_fw_alloc of udp_prot */
+};
+
+/* ---- struct file, struct socket with its embedded socket_wq (v5.3+) ---- */
+
+struct file {
+  gpointer  f_lock_pad;            /* CL0 [U] */
+  guint32   f_mode;
+  guint32   f_flags;               /* O_NONBLOCK */
+  gpointer  f_op;
+  gint64    f_count;
+  gpointer  private_data;          /* struct socket * */
+  guint8    _rest[24];
+};
+
+/* An entry on a wait queue head: the kernel's wait_queue_entry, plus what the model needs
+ * to deliver the wake-up (host side, in the head's queue). */
+typedef enum {
+  NS_WAKE_POLLWAKE,                /* select/poll: pollwake → __pollwake */
+  NS_WAKE_RECEIVER                 /* __skb_wait_for_more_packets: receiver_wake_function */
+} NsWakeFunc;
+
+typedef struct _NsPollWqueues NsPollWqueues;
+
+typedef struct {
+  NsWakeFunc     func;
+  guint32        key;              /* events the waiter wants (EPOLLIN...) */
+  NsWaitQueue   *wq;               /* the sleeping thread's own queue */
+  NsPollWqueues *pwq;              /* pollwake: the poll table (triggered flag) */
+  gpointer       mem;              /* the entry in simulated memory (64 bytes) */
+  gpointer       task;             /* the waiter's task_struct line */
+} NsWaitEntry;
+
+struct socket_wq {
+  NsSpinlock lock;                 /* wait_queue_head_t: lock, head */
+  guint32    _pad;
+  gpointer   head[2];
+  gpointer   fasync_list;
+  gulong     flags;
+  guint8     _rest[24];
+};
+
+struct socket {
+  gint32    state;                 /* CL0 */
+  gint16    type;
+  guint16   _pad;
+  gulong    flags;
+  struct file *file;
+  struct sock *sk;
+  gpointer  ops;                   /* model: 4 = AF_INET ops, 6 = AF_INET6 ops */
+  guint8    _rest[24];
+  struct socket_wq wq __attribute__ ((aligned (64)));   /* CL1 */
+  /* model: the host side of wq's list */
+  GQueue    waiters;               /* NsWaitEntry* */
+};
+
+#define EPOLLIN      0x001u
+#define EPOLLOUT     0x004u
+#define EPOLLRDNORM  0x040u
+
+/* ---- the stack of one machine ---- */
+
+typedef struct _NsNetStack NsNetStack;
+
+/* Per-run datagram counters (model bookkeeping, for metrics and conservation tests). */
+typedef struct {
+  guint64 sent;                    /* datagrams handed to ip_send_skb / ip6_send_skb */
+  guint64 backlog_drops;           /* enqueue_to_backlog over netdev_max_backlog */
+  guint64 noport;                  /* no socket: UDP_MIB_NOPORTS */
+  guint64 rcvbuf_drops;            /* __udp_enqueue_schedule_skb: RCVBUFERRORS */
+  guint64 enqueued;                /* put on a socket's receive queue */
+  guint64 received;                /* returned by recvmsg */
+  guint64 received_bytes;          /* bytes copied to user by recvmsg */
+} NsNetCounters;
+
+struct _NsNetStack {
+  NsMachine          *machine;
+  NsEngine           *engine;
+  NsArena            *arena;
+  NsBuild            *build;
+  guint               n_cpus;
+  struct net         *net;
+  struct udp_table   *udp_table;
+  NsSkbAlloc         *alloc;
+  struct net_device  *lo;
+  struct dst_entry   *rt_lo4;      /* output route to 127.0.0.0/8 via lo (RTN_LOCAL) */
+  struct dst_entry   *rt_lo6;      /* output route to ::1 via lo */
+  struct neighbour   *neigh_lo4;
+  struct neighbour   *neigh_lo6;
+  gpointer            arp_hash;    /* the neighbour hash bucket line */
+  gpointer            ptype_base;  /* ptype_base[] bucket of ETH_P_IP / ETH_P_IPV6 */
+  gpointer            inet_protos; /* inet_protos[] / inet6_protos[] line */
+  gpointer            raw_hash;    /* raw_v4_hashinfo / raw_v6_hashinfo bucket line */
+  gpointer            udp_memory_allocated; /* udp_prot.memory_allocated (global) */
+  NsSpinlock         *udp_busylocks; /* udp_init: 2^udp_busylocks_log spinlocks */
+  guint               udp_busylocks_log;
+  struct softnet_data **sd;        /* per CPU */
+  NsThread          **napi_thread; /* per CPU: the NET_RX softirq context, or NULL */
+  gpointer           *task;        /* per CPU: task_struct line of the thread running there */
+  NsWaitQueue       **task_wq;     /* per CPU: what that task sleeps on (created on demand) */
+  gboolean            lsm;         /* an LSM (AppArmor) hooks file/socket operations */
+  gboolean            preempt;     /* CONFIG_PREEMPTION: spin unlocks are calls */
+  gboolean            preempt_rcu; /* CONFIG_PREEMPT_RCU: rcu_read_(un)lock are calls */
+  gboolean            usercopy;    /* CONFIG_HARDENED_USERCOPY: __check_object_size */
+  gboolean            irqtime;     /* CONFIG_IRQ_TIME_ACCOUNTING: irqtime_account_irq */
+  guint               rmem_default;  /* net.core.rmem_default */
+  guint               wmem_default;  /* net.core.wmem_default */
+  guint               max_backlog;   /* net.core.netdev_max_backlog */
+  NsNetCounters       counters;
+};
+
+/* Builds the stack on a machine: netns, UDP table (running the lookup of the machine's
+ * build), loopback device, routes, neighbours, per-CPU softnet_data. Kernel .config facts
+ * of the build (each "y" unless the scenario says otherwise, as in PREEMPT_DYNAMIC
+ * distribution configs of v6.x): CONFIG_SECURITY (an LSM — AppArmor — hooks file and
+ * socket operations), CONFIG_PREEMPTION, CONFIG_PREEMPT_RCU, CONFIG_HARDENED_USERCOPY,
+ * CONFIG_IRQ_TIME_ACCOUNTING. NULL with an error for an unsupported build. */
+NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
+/* TRUE unless the build's .config sets key to "n" (absent = "y"). */
+gboolean    ns_build_config_on     (NsBuild *build, const char *key);
+void        ns_netstack_free       (NsNetStack *stack);
+/* Spawns the NET_RX softirq thread of cpu (idempotent). Loopback traffic sent from a CPU
+ * needs it. */
+void        ns_netstack_start_cpu  (NsNetStack *stack, guint cpu);
+/* Per-CPU data of cpu. */
+struct softnet_data *ns_netstack_sd (NsNetStack *stack, guint cpu);
+/* The task_struct line of the simulated task on cpu (pi_lock, __state). */
+gpointer    ns_netstack_task       (NsNetStack *stack, guint cpu);
+/* The wait queue the simulated task on cpu sleeps on (one user task per CPU). */
+NsWaitQueue *ns_netstack_task_wq   (NsNetStack *stack, guint cpu);
+
+/* Creates a UDP socket of family (AF_INET / AF_INET6 dual-stack) with its struct socket
+ * and struct file as socket(2) would, defaults from sock_init_data: sk_rcvbuf =
+ * rmem_default, sk_sndbuf = wmem_default, sk_wq = &socket->wq, sk_data_ready =
+ * sock_def_readable. nonblock sets O_NONBLOCK on the file. */
+struct file *ns_netstack_socket    (NsNetStack *stack, gint family, gboolean nonblock);
+struct socket *ns_file_socket      (struct file *file);
+struct sock *ns_file_sock          (struct file *file);
+/* connect(2) of a UDP socket file (udp_sock_connect), and what ip4_datagram_connect /
+ * ip6_datagram_connect leave in the socket for sending: the cached route (sk_dst_set of
+ * lo's local route, one reference), inet_saddr and inet_sport. Returns 0 or -errno. */
+gint        ns_netstack_connect    (NsNetStack *stack, struct file *file,
+                                    const struct sockaddr *addr, gint addr_len);
+/* A TCP control-connection file (iperf3's ctrl socket): only polled, never ready. */
+struct file *ns_netstack_ctrl_file (NsNetStack *stack);
+/* Closes the socket (udp_sock_close) and frees the socket and file. */
+void        ns_netstack_close      (NsNetStack *stack, struct file *file);
+
+/* Model helpers for per-CPU counters: one store to the counter's line. */
+void        ns_mib_inc             (NsThread *t, guint64 *counter);
+
+/* ---- kernel primitives every path uses (kernel/locking/spinlock.c, kernel/rcu,
+ * arch/x86/entry, fs/file.c, fs/read_write.c, security/security.c) ---- */
+
+typedef enum {
+  NS_LOCK_PLAIN,                   /* spin_lock / spin_unlock */
+  NS_LOCK_BH,                      /* spin_lock_bh / spin_unlock_bh (→ local_bh_enable) */
+  NS_LOCK_IRQ,                     /* spin_lock_irq / spin_unlock_irq */
+  NS_LOCK_IRQSAVE                  /* spin_lock_irqsave / spin_unlock_irqrestore */
+} NsLockKind;
+
+/* _raw_spin_lock*: out of line on x86-64 (no ARCH_INLINE_SPIN_LOCK*); the unlocks are out
+ * of line when the build has CONFIG_PREEMPTION (PREEMPT_DYNAMIC distro builds). */
+void        ns_raw_spin_lock       (NsThread *t, NsNetStack *s, NsSpinlock *lock,
+                                    NsLockKind kind);
+void        ns_raw_spin_unlock     (NsThread *t, NsNetStack *s, NsSpinlock *lock,
+                                    NsLockKind kind);
+/* rcu_read_lock / rcu_read_unlock: calls to __rcu_read_lock / __rcu_read_unlock with
+ * CONFIG_PREEMPT_RCU, nothing otherwise. */
+void        ns_rcu_read_lock       (NsThread *t, NsNetStack *s);
+void        ns_rcu_read_unlock     (NsThread *t, NsNetStack *s);
+/* System call entry: SYSCALL entry costs, do_syscall_64, sys_call_table[nr] (an indirect
+ * call before v6.9-rc4's x64_sys_call), the __x64_sys_* stub sys; and the way back
+ * (syscall_exit_to_user_mode, SYSRET). */
+void        ns_syscall_begin       (NsThread *t, NsNetStack *s, NsFunc *sys);
+void        ns_syscall_end         (NsThread *t, NsNetStack *s);
+/* fdget_pos → __fdget_pos (single-threaded task: no reference taken; sockets have no
+ * f_pos lock). */
+void        ns_fdget_pos           (NsThread *t, struct file *file);
+/* rw_verify_area → security_file_permission → the LSM's file_permission hook. */
+void        ns_rw_verify_area      (NsThread *t, NsNetStack *s, struct file *file);
+/* check_copy_size → __check_object_size (CONFIG_HARDENED_USERCOPY): the kernel side of a
+ * user copy of n bytes at a heap object is checked against the object's bounds. */
+void        ns_check_object_size   (NsThread *t, NsNetStack *s, gconstpointer kaddr, gsize n);
+/* A security_* hook: the call, and with an LSM, its hook through the hook list (an
+ * indirect call, v6.9 has no LSM static calls yet) costing lsm_insns. */
+void        ns_security_hook       (NsThread *t, NsNetStack *s, NsFunc *hook, NsFunc *lsm_fn,
+                                    guint lsm_insns);
+
+G_END_DECLS

@@ -1,0 +1,137 @@
+/* act_api.c — net/sched/act_api.c: tcf_action_exec, the walk over a filter's actions
+ * (kernel-spec §3.4), and tcf_exts_exec (include/net/pkt_cls.h):
+ *  - an skb flagged tc_skip_classify returns TC_ACT_OK at once (the flag is cleared);
+ *  - an action with skip_sw is ignored;
+ *  - TC_ACT_REPEAT re-runs the action, at most 32 times, then the pipeline stops with OK;
+ *  - TC_ACT_JUMP n: n = 0 or n > nr_actions stops with OK; otherwise the jump TTL
+ *    (TCA_ACT_MAX_PRIO) is decremented (0: stop with OK) and the walk restarts at 0,
+ *    skipping the first n actions;
+ *  - TC_ACT_GOTO_CHAIN: no chain → SHOT; else res->goto_tp = the chain's first filter;
+ *  - any verdict but PIPE ends the walk and is returned; after the last action its
+ *    verdict is returned (so a trailing PIPE returns 3, a match for tcf_classify). */
+#include "config.h"
+#include "sched-priv.h"
+
+/* tcf_action_exec: exported. Size: estimate, 300 bytes of x86-64 text. */
+static NS_FUNC (fn_tcf_action_exec, "tcf_action_exec", 300, NS_FN_EXTERN, 4);
+
+/* tcf_action_goto_chain_exec: res->goto_tp = a->goto_chain->filter_chain. */
+static void
+tcf_action_goto_chain_exec (NsThread *t, const struct tc_action *a, struct tcf_result *res)
+{
+  NS_LOAD_FIELD (t, a, goto_chain);
+  NS_LOAD_FIELD (t, a->goto_chain, filter_chain);
+  res->goto_tp = a->goto_chain->filter_chain;
+  ns_store (t, &res->goto_tp, sizeof res->goto_tp);
+  /* estimate: 3 instructions */
+  ns_insns (t, 3);
+}
+
+/* skb_skip_tc_classify: test-and-clear of the skb's tc_skip_classify bit. */
+static gboolean
+skb_skip_tc_classify (NsThread *t, struct sk_buff *skb)
+{
+  NS_LOAD_FIELD (t, skb, header_bits);
+  /* estimate: 2 instructions (test, branch) */
+  ns_insns (t, 2);
+  if (!(skb->header_bits[0] & TC_SKB_SKIP_CLASSIFY))
+    return FALSE;
+  skb->header_bits[0] &= ~TC_SKB_SKIP_CLASSIFY;
+  NS_STORE_FIELD (t, skb, header_bits);
+  return TRUE;
+}
+
+/* One action with its repeat loop; returns the verdict, *stop set when the pipeline ends
+ * with that verdict regardless of the walk. */
+static int
+tcf_action_run_one (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_action *a,
+                    struct tcf_result *res)
+{
+  int repeat_ttl = 32;
+  int ret;
+
+  for (;;) {
+    ret = tc_act (t, env, skb, a, res);
+    /* estimate: 2 instructions (REPEAT compare and branch) */
+    ns_insns (t, 2);
+    if (G_LIKELY (ret != TC_ACT_REPEAT))
+      return ret;
+    if (--repeat_ttl == 0)
+      return TC_ACT_REPEAT;   /* the caller stops the pipeline with OK */
+  }
+}
+
+/* tcf_action_exec: runs actions[0..nr_actions) on skb. */
+int
+tcf_action_exec (NsThread *t, TcEnv *env, struct sk_buff *skb, struct tc_action **actions,
+                 gint nr_actions, struct tcf_result *res)
+{
+  guint32 jmp_prgcnt = 0, jmp_ttl = TCA_ACT_MAX_PRIO;
+  int ret = TC_ACT_OK;
+
+  g_return_val_if_fail (env != NULL && skb != NULL, TC_ACT_OK);
+  ns_call (t, &fn_tcf_action_exec);
+  /* estimate: 5 instructions — the counters, ret, the loop's entry test */
+  ns_insns (t, 5);
+  if (skb_skip_tc_classify (t, skb))
+    goto out;
+
+restart_act_graph:
+  for (gint i = 0; i < nr_actions; i++) {
+    const struct tc_action *a;
+
+    /* estimate: 5 instructions — jump counter test, actions[i], skip_sw test */
+    ns_insns (t, 5);
+    if (jmp_prgcnt > 0) {
+      jmp_prgcnt -= 1;
+      continue;
+    }
+    tc_walk_load (t, env, TC_SITE_ACTIONS, tc_act_thunked (env, actions[i]->ops->act),
+                  &actions[i], sizeof actions[i]);
+    a = actions[i];
+    tc_walk_load (t, env, TC_SITE_ACT_CL3, FALSE, &a->tcfa_flags, sizeof a->tcfa_flags);
+    if (a->tcfa_flags & TCA_ACT_FLAGS_SKIP_SW)
+      continue;
+    ret = tcf_action_run_one (t, env, skb, a, res);
+    if (G_UNLIKELY (ret == TC_ACT_REPEAT)) {
+      ret = TC_ACT_OK;          /* "TC_ACT_REPEAT abuse ?" */
+      goto out;
+    }
+    /* estimate: 6 instructions — JUMP and GOTO_CHAIN opcode tests, PIPE test */
+    ns_insns (t, 6);
+    if (TC_ACT_EXT_CMP (ret, TC_ACT_JUMP)) {
+      jmp_prgcnt = (guint32) ret & TCA_ACT_MAX_PRIO_MASK;
+      if (!jmp_prgcnt || jmp_prgcnt > (guint32) nr_actions) {
+        ret = TC_ACT_OK;        /* faulty opcode, stop pipeline */
+        goto out;
+      }
+      if (--jmp_ttl > 0)
+        goto restart_act_graph;
+      ret = TC_ACT_OK;          /* faulty graph, stop pipeline */
+      goto out;
+    } else if (TC_ACT_EXT_CMP (ret, TC_ACT_GOTO_CHAIN)) {
+      NS_LOAD_FIELD (t, a, goto_chain);
+      if (G_UNLIKELY (a->goto_chain == NULL)) {
+        ret = TC_ACT_SHOT;      /* "can't go to NULL chain!" */
+        goto out;
+      }
+      tcf_action_goto_chain_exec (t, a, res);
+    }
+    if (ret != TC_ACT_PIPE)
+      break;
+  }
+out:
+  ns_ret (t);
+  return ret;
+}
+
+/* tcf_exts_exec: inline in the classifier; its loads of the exts are the classifier's. */
+int
+tcf_exts_exec (NsThread *t, TcEnv *env, struct sk_buff *skb, struct tcf_exts *exts,
+               struct tcf_result *res)
+{
+  g_return_val_if_fail (exts != NULL, TC_ACT_OK);
+  /* estimate: 3 instructions (load actions and nr_actions into argument registers) */
+  ns_insns (t, 3);
+  return tcf_action_exec (t, env, skb, exts->actions, exts->nr_actions, res);
+}

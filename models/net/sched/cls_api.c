@@ -1,0 +1,157 @@
+/* cls_api.c — net/sched/cls_api.c: filter chains (tcf_chain, tcf_proto insertion in
+ * priority order, automatic priorities) and tcf_classify, the walk over a chain's filters
+ * with the kernel's verdict handling (kernel-spec §3.3):
+ *  - a filter whose protocol is neither the packet's nor ETH_P_ALL is skipped without its
+ *    classifier being called;
+ *  - a negative verdict (TC_ACT_UNSPEC, "no match" or gact "continue") goes on to the next
+ *    filter; any verdict ≥ 0 ends the walk and is returned;
+ *  - TC_ACT_RECLASSIFY (unless compat_mode) restarts at the first filter of the walk,
+ *    TC_ACT_GOTO_CHAIN restarts at the first filter of the target chain (res->goto_tp);
+ *    after max_reclassify_loop restarts (16 from v5.14, 4 before) the packet is SHOT;
+ *  - falling off the end returns TC_ACT_UNSPEC.
+ * v6.1 with CONFIG_NET_TC_SKB_EXT off: tcf_classify is the exported function and
+ * __tcf_classify (static, one call site) is folded into it. */
+#include "config.h"
+#include "sched-priv.h"
+
+/* tcf_classify: exported from cls_api.c. Size: estimate, 320 bytes of x86-64 text (the
+ * loop, the reclassify/goto handling and the rate-limited log call). */
+static NS_FUNC (fn_tcf_classify, "tcf_classify", 320, NS_FN_EXTERN, 6);
+
+/* ---- configuration (control path: no simulated cost) ---- */
+
+/* tcf_chain_create: a chain with no filters. */
+struct tcf_chain *
+tcf_chain_create (TcEnv *env, guint32 index)
+{
+  struct tcf_chain *chain;
+
+  g_return_val_if_fail (env != NULL, NULL);
+  chain = tc_kzalloc (env, sizeof *chain);
+  chain->index = index;
+  chain->refcnt = 1;
+  return chain;
+}
+
+/* tcf_auto_prio: 0xC000 for the first filter, else one below the current first's prio. */
+static guint32
+tcf_auto_prio (const struct tcf_proto *first)
+{
+  guint32 first_prio = 0xC000u << 16;
+
+  if (first != NULL)
+    first_prio = first->prio - 1;
+  return first_prio & 0xFFFF0000u;
+}
+
+/* Creates a filter of ops and links it into chain in ascending prio order (prio 0:
+ * automatic). The kernel keeps prio in the upper 16 bits (TC_H_MAJ). */
+struct tcf_proto *
+tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto_ops *ops,
+                     guint16 protocol, guint32 prio)
+{
+  struct tcf_proto *tp, **pp;
+
+  g_return_val_if_fail (env != NULL && chain != NULL && ops != NULL, NULL);
+  g_return_val_if_fail (prio <= 0xFFFF, NULL);
+  tp = tc_kzalloc (env, sizeof *tp);
+  tp->ops = ops;
+  tp->classify = ops->classify;
+  tp->protocol = protocol;
+  tp->prio = prio ? prio << 16 : tcf_auto_prio (chain->filter_chain);
+  tp->chain = chain;
+  tp->refcnt = 1;
+  for (pp = &chain->filter_chain; *pp != NULL && (*pp)->prio <= tp->prio; pp = &(*pp)->next)
+    ;
+  tp->next = *pp;
+  *pp = tp;
+  return tp;
+}
+
+/* ---- the data path ---- */
+
+/* One filter of the walk: protocol test, then the classifier through the wrapper. The
+ * protocol load is the first touch of tp's line (tp came from the previous filter's
+ * tp->next: the chain walk, a dependent load as every model's list walk is); the line
+ * also holds tp->classify. Returns TRUE with *err set if the classifier ran. */
+static gboolean
+tcf_classify_one (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_proto *tp,
+                  struct tcf_result *res, int *err)
+{
+  guint16 protocol;
+
+  /* skb_protocol(skb, false): skb->protocol */
+  NS_LOAD_FIELD (t, skb, protocol);
+  protocol = skb->protocol;
+  tc_walk_load (t, env, TC_SITE_TP, TRUE, &tp->protocol, sizeof tp->protocol);
+  /* estimate: 4 instructions — protocol load, two compares and branches */
+  ns_insns (t, 4);
+  if (tp->protocol != protocol && tp->protocol != TC_ETH_P_ALL)
+    return FALSE;
+  *err = tc_classify (t, env, skb, tp, res);
+  return TRUE;
+}
+
+/* __tcf_classify: the walk from tp; orig_tp is where RECLASSIFY restarts. */
+static int
+__tcf_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_proto *tp,
+                const struct tcf_proto *orig_tp, struct tcf_result *res,
+                gboolean compat_mode, guint32 *last_executed_chain)
+{
+  const struct tcf_proto *first_tp;
+  guint limit = 0;
+  int err;
+
+reclassify:
+  for (; tp != NULL; tp = tp->next) {
+    if (!tcf_classify_one (t, env, skb, tp, res, &err))
+      goto next;
+    /* estimate: 6 instructions — RECLASSIFY test, GOTO_CHAIN opcode test (and + cmp),
+     * err >= 0 test, branches */
+    ns_insns (t, 6);
+    if (G_UNLIKELY (err == TC_ACT_RECLASSIFY && !compat_mode)) {
+      first_tp = orig_tp;
+      *last_executed_chain = first_tp->chain->index;
+      goto reset;
+    } else if (G_UNLIKELY (TC_ACT_EXT_CMP (err, TC_ACT_GOTO_CHAIN))) {
+      first_tp = res->goto_tp;
+      *last_executed_chain = (guint32) err & TC_ACT_EXT_VAL_MASK;
+      goto reset;
+    }
+    if (err >= 0)
+      return err;
+next:
+    /* tp = rcu_dereference_bh(tp->next): same line as the protocol, already loaded;
+     * estimate: 2 instructions (load, NULL test) */
+    NS_LOAD_FIELD (t, tp, next);
+    ns_insns (t, 2);
+  }
+  return TC_ACT_UNSPEC;
+
+reset:
+  /* estimate: 3 instructions (limit++ compare, reload of tp) */
+  ns_insns (t, 3);
+  if (G_UNLIKELY (limit++ >= tc_max_reclassify (env)))
+    return TC_ACT_SHOT;   /* the kernel logs "reclassify loop" (rate-limited) */
+  tp = first_tp;
+  goto reclassify;
+}
+
+/* tcf_classify: classify skb with the filters from tp on; *res gets the match's result. */
+int
+tcf_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, gpointer block,
+              const struct tcf_proto *tp, struct tcf_result *res, gboolean compat_mode)
+{
+  guint32 last_executed_chain = 0;
+  int ret;
+
+  g_return_val_if_fail (env != NULL && skb != NULL && res != NULL, TC_ACT_UNSPEC);
+  ns_call (t, &fn_tcf_classify);
+  /* estimate: 6 instructions — argument setup, last_executed_chain, the loop's entry test */
+  ns_insns (t, 6);
+  ret = __tcf_classify (t, env, skb, tp, tp, res, compat_mode, &last_executed_chain);
+  /* estimate: 2 instructions (return value, epilogue jump) */
+  ns_insns (t, 2);
+  ns_ret (t);
+  return ret;
+}

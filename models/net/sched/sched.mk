@@ -1,0 +1,37 @@
+# models/net/sched/sched.mk — seed 002: tc classifier/action dispatch (clsact, tcf_classify,
+# matchall, gact, the retpoline wrappers), the transmit path of a dummy device, and the
+# pktgen workload; their tests and scenarios.
+libns_models_a_SOURCES += models/net/sched/pkt_cls.h models/net/sched/sched-priv.h \
+	models/net/sched/netdev.h models/net/sched/tc_wrapper.c models/net/sched/cls_api.c \
+	models/net/sched/act_api.c models/net/sched/cls_matchall.c models/net/sched/act_gact.c \
+	models/net/sched/sch_ingress.c models/net/sched/dev_xmit.c models/net/sched/skb_xmit.c \
+	models/net/dummy.c models/apps/pktgen.c
+
+SCHED_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net/sched
+check_PROGRAMS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
+	tests/models/net/sched/test-pktgen
+TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
+	tests/models/net/sched/test-pktgen
+EXTRA_DIST += tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_cls_api_SOURCES = tests/models/net/sched/test-cls_api.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_cls_api_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_cls_api_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_cls_api_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_tc_wrapper_SOURCES = tests/models/net/sched/test-tc_wrapper.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_tc_wrapper_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_tc_wrapper_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_tc_wrapper_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_pktgen_SOURCES = tests/models/net/sched/test-pktgen.c
+tests_models_net_sched_test_pktgen_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_pktgen_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_pktgen_LDADD = $(NS_LIBS) $(TEST_LIBS)
+
+EXTRA_DIST += models/net/sched/seed002/gen.py models/net/sched/seed002/fit.py \
+	models/net/sched/seed002/table.py
+
+nobase_dist_pkgdata_DATA += scenarios/tc-pktgen-matchall-7950x.xml \
+	scenarios/tc-pktgen-matchall-5950x.xml scenarios/tc-pktgen-matchall-3337u.xml \
+	scenarios/tc-pktgen-matchall-10210u.xml scenarios/tc-pktgen-matchall-6230r.xml \
+	scenarios/tc-pktgen-whatif-7950x.xml scenarios/tc-pktgen-whatif-6230r.xml

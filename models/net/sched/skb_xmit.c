@@ -1,0 +1,446 @@
+/* skb_xmit.c — the life of a transmit skb built by a driver-style allocation on v6.1:
+ *  - __netdev_alloc_skb (net/core/skbuff.c): the head is a page fragment of this CPU's
+ *    napi_alloc_cache (local_bh_disable around page_frag_alloc), the sk_buff comes from
+ *    skbuff_head_cache (__build_skb: kmem_cache_alloc, memset to `tail`,
+ *    __build_skb_around), head_frag = 1, NET_SKB_PAD reserved. v6.1 has no small-head
+ *    kmalloc path in __netdev_alloc_skb (that came with skb_small_head_cache in v6.3) [R];
+ *  - __page_frag_alloc_align (mm/page_alloc.c): carve from the top of a 32 KiB order-3
+ *    page, pagecnt_bias counts the carvings; when the page is used up and every fragment
+ *    was freed (page_ref_sub_and_test), the page is reused in place;
+ *  - skb_put / skb_push: exported functions in v6.1;
+ *  - kfree_skb_reason / consume_skb: tx_skb_unref (a plain read when users == 1, else a
+ *    locked decrement), then __kfree_skb: tx_skb_release_head_state (dst, destructor,
+ *    conntrack, extensions), tx_skb_release_data (cloned/zerocopy/frags tests, skb_free_head
+ *    → page_frag_free: a locked decrement of the page's refcount), kfree_skbmem →
+ *    kmem_cache_free;
+ *  - local_bh_disable / __local_bh_enable_ip (kernel/softirq.c).
+ * SLUB fast-path costs follow models/net/skbuff.c (45 instructions to allocate, 40 to
+ * free, the object's free pointer at size/2 read on allocation). Objects are arena memory
+ * recycled most-recently-freed first, as the per-CPU freelist recycles them. */
+#include "config.h"
+#include <string.h>
+#include "netdev.h"
+
+#define SKB_OBJ_SIZE    256u     /* skbuff_head_cache: 232 bytes, HWCACHE_ALIGN */
+#define SKB_FP_OFFSET   112u     /* SLUB free pointer: ALIGN_DOWN(232 / 2, 8) */
+
+/* Sizes: estimates of x86-64 text, v6.1. */
+static NS_FUNC (fn___local_bh_enable_ip, "__local_bh_enable_ip", 112, NS_FN_EXTERN, 400);
+static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 380, NS_FN_EXTERN, 60);
+static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FN_EXTERN, 8);
+static NS_FUNC (fn___page_frag_cache_refill, "__page_frag_cache_refill", 120,
+                NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn___build_skb, "__build_skb", 200, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_kmem_cache_alloc, "kmem_cache_alloc", 560, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_skb_put, "skb_put", 64, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_skb_push, "skb_push", 64, NS_FN_EXTERN, 200);
+static NS_FUNC (fn_kfree_skb_reason, "kfree_skb_reason", 260, NS_FN_EXTERN, 300);
+static NS_FUNC (fn_consume_skb, "consume_skb", 96, NS_FN_EXTERN, 300);
+static NS_FUNC (fn___kfree_skb, "__kfree_skb", 80, NS_FN_EXTERN, 30);
+static NS_FUNC (fn_skb_release_head_state, "skb_release_head_state", 180, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_skb_release_data, "skb_release_data", 420, NS_FN_STATIC, 4);
+static NS_FUNC (fn_page_frag_free, "page_frag_free", 96, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_kfree_skbmem, "kfree_skbmem", 160, NS_FN_STATIC, 4);
+static NS_FUNC (fn_kmem_cache_free, "kmem_cache_free", 640, NS_FN_EXTERN, 200);
+
+/* ---- the environment ---- */
+
+/* Creates the transmit-path state of machine (tc: its tc environment). */
+NetTx *
+net_tx_new (NsMachine *machine, TcEnv *tc)
+{
+  NetTx *tx;
+
+  g_return_val_if_fail (machine != NULL && tc != NULL, NULL);
+  tx = g_new0 (NetTx, 1);
+  tx->machine = machine;
+  tx->arena = ns_machine_arena (machine);
+  tx->tc = tc;
+  tx->n_cpus = ns_machine_n_cpus (machine);
+  tx->pcpu = ns_arena_alloc (tx->arena, sizeof (struct tx_pcpu) * tx->n_cpus, 64);
+  for (guint c = 0; c < tx->n_cpus; c++)
+    tx->pcpu[c].cpu_number = c;
+  tx->ptype_all = ns_arena_alloc (tx->arena, 64, 64);
+  tx->ptype_all->next = tx->ptype_all->prev = tx->ptype_all;
+  tx->noqueue_qdisc = ns_arena_alloc (tx->arena, sizeof (struct Qdisc), 64);
+  tx->skbuff_head_cache = ns_arena_alloc (tx->arena, 64, 64);
+  tx->page_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  return tx;
+}
+
+void
+net_tx_free (NetTx *tx)
+{
+  if (tx == NULL)
+    return;
+  g_hash_table_destroy (tx->page_of);
+  g_free (tx);
+}
+
+/* This CPU's per-CPU area. */
+struct tx_pcpu *
+net_tx_pcpu (NetTx *tx, NsThread *t)
+{
+  return &tx->pcpu[ns_thread_cpu (t)];
+}
+
+/* ---- softirq.c ---- */
+
+/* local_bh_disable: preempt_count_add(SOFTIRQ_DISABLE_OFFSET), one add to %gs memory. */
+void
+local_bh_disable (NsThread *t, NetTx *tx)
+{
+  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
+
+  ns_load (t, &pc->preempt_count, sizeof pc->preempt_count);
+  pc->preempt_count += 0x200;
+  ns_store (t, &pc->preempt_count, sizeof pc->preempt_count);
+  ns_insns (t, 1);
+}
+
+/* __local_bh_enable_ip: drop the offset, run pending softirqs (none pending here),
+ * preempt_check_resched. */
+void
+local_bh_enable (NsThread *t, NetTx *tx)
+{
+  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
+
+  ns_call (t, &fn___local_bh_enable_ip);
+  ns_load (t, &pc->preempt_count, sizeof pc->preempt_count);
+  ns_load (t, &pc->softirq_pending, sizeof pc->softirq_pending);
+  pc->preempt_count -= 0x200;
+  ns_store (t, &pc->preempt_count, sizeof pc->preempt_count);
+  /* estimate: 14 instructions (in_hardirq warn test, softirq_count test, two preempt
+   * count updates, in_interrupt and pending tests, should_resched test) */
+  ns_insns (t, 14);
+  ns_ret (t);
+}
+
+/* ---- allocation ---- */
+
+/* A fresh order-3 page for the frag cache (alloc_pages_node + page_ref_add). */
+static void
+tx_page_frag_cache_refill (NsThread *t, NetTx *tx, struct page_frag_cache *nc)
+{
+  struct page_ns *page;
+
+  ns_call (t, &fn___page_frag_cache_refill);
+  nc->va = ns_arena_alloc (tx->arena, PAGE_FRAG_CACHE_MAX_SIZE, PAGE_FRAG_CACHE_MAX_SIZE);
+  page = ns_arena_alloc (tx->arena, sizeof *page, 64);
+  g_hash_table_insert (tx->page_of, nc->va, page);
+  page->_refcount = 1 + PAGE_FRAG_CACHE_MAX_SIZE;
+  ns_store (t, &page->_refcount, sizeof page->_refcount);
+  /* estimate: 300 instructions — an order-3 allocation from the per-CPU lists
+   * (__alloc_pages fast path, prep_new_page) and the refcount setup; rare: once per
+   * page that still has a live fragment when it runs out */
+  ns_insns (t, 300);
+  nc->size = PAGE_FRAG_CACHE_MAX_SIZE;
+  nc->pfmemalloc = FALSE;
+  nc->pagecnt_bias = PAGE_FRAG_CACHE_MAX_SIZE + 1;
+  nc->offset = PAGE_FRAG_CACHE_MAX_SIZE;
+  ns_ret (t);
+}
+
+/* __page_frag_alloc_align(nc, fragsz, GFP_ATOMIC, ~0u): the next fragment below offset. */
+static guint8 *
+tx_page_frag_alloc (NsThread *t, NetTx *tx, struct page_frag_cache *nc, guint fragsz)
+{
+  gint offset;
+
+  ns_call (t, &fn___page_frag_alloc_align);
+  ns_load (t, nc, sizeof *nc);
+  /* estimate: 10 instructions (va test, offset arithmetic, bias decrement, stores) */
+  ns_insns (t, 10);
+  if (nc->va == NULL)
+    tx_page_frag_cache_refill (t, tx, nc);
+  offset = (gint) nc->offset - (gint) fragsz;
+  if (G_UNLIKELY (offset < 0)) {
+    struct page_ns *page = g_hash_table_lookup (tx->page_of, nc->va);
+
+    /* page_ref_sub_and_test(page, nc->pagecnt_bias) */
+    ns_atomic (t, &page->_refcount);
+    page->_refcount -= (gint32) nc->pagecnt_bias;
+    /* estimate: 8 instructions (virt_to_page, the test, set_page_count, bias reset) */
+    ns_insns (t, 8);
+    if (page->_refcount != 0) {
+      tx_page_frag_cache_refill (t, tx, nc);
+    } else {
+      page->_refcount = PAGE_FRAG_CACHE_MAX_SIZE + 1;
+      ns_store (t, &page->_refcount, sizeof page->_refcount);
+      nc->pagecnt_bias = PAGE_FRAG_CACHE_MAX_SIZE + 1;
+    }
+    offset = (gint) PAGE_FRAG_CACHE_MAX_SIZE - (gint) fragsz;
+  }
+  nc->pagecnt_bias--;
+  nc->offset = (guint16) offset;
+  ns_store (t, nc, sizeof *nc);
+  ns_ret (t);
+  return nc->va + offset;
+}
+
+/* kmem_cache_alloc(skbuff_head_cache): the SLUB fast path on this CPU. */
+static struct sk_buff *
+tx_kmem_cache_alloc_skb (NsThread *t, NetTx *tx)
+{
+  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
+  guint8 *obj;
+
+  ns_call (t, &fn_kmem_cache_alloc);
+  ns_load (t, tx->skbuff_head_cache, 64);
+  ns_load (t, &pc->slab_freelist, 16);
+  /* estimate: 45 instructions, as models/net/skbuff.c's kmem_cache_alloc_node */
+  ns_insns (t, 45);
+  obj = ns_arena_alloc (tx->arena, SKB_OBJ_SIZE, 64);
+  ns_load_dep (t, obj + SKB_FP_OFFSET, 8);
+  ns_store (t, &pc->slab_freelist, 16);
+  tx->skbs_live++;
+  tx->skbs_allocated++;
+  ns_ret (t);
+  return (struct sk_buff *) obj;
+}
+
+/* __build_skb(data, frag_size): sk_buff cleared to `tail`, __build_skb_around. */
+static struct sk_buff *
+tx_build_skb (NsThread *t, NetTx *tx, guint8 *data, guint frag_size)
+{
+  struct skb_shared_info *shinfo;
+  struct sk_buff *skb;
+  guint size;
+
+  ns_call (t, &fn___build_skb);
+  skb = tx_kmem_cache_alloc_skb (t, tx);
+  memset (skb, 0, offsetof (struct sk_buff, tail));
+  ns_store (t, skb, offsetof (struct sk_buff, tail));
+  /* estimate: 24 instructions — the 188-byte memset as 8-byte stores */
+  ns_insns (t, 24);
+  size = frag_size - SKB_SHINFO_SIZE;
+  skb->truesize = SKB_TRUESIZE (size);
+  skb->users = 1;
+  skb->head = skb->data = data;
+  skb->tail = 0;
+  skb->end = size;
+  skb->mac_header = skb->transport_header = 0xFFFF;
+  skb->alloc_cpu = (guint16) ns_thread_cpu (t);
+  ns_store (t, &skb->tail, offsetof (struct sk_buff, extensions) -
+                           offsetof (struct sk_buff, tail));
+  shinfo = skb_shinfo (skb);
+  memset (shinfo, 0, offsetof (struct skb_shared_info, dataref));
+  shinfo->dataref = 1;
+  ns_store (t, shinfo, offsetof (struct skb_shared_info, dataref) + 4);
+  /* estimate: 22 instructions — __build_skb_around's field setup, the shinfo memset (4
+   * stores) and dataref */
+  ns_insns (t, 22);
+  ns_ret (t);
+  return skb;
+}
+
+/* __netdev_alloc_skb(dev, len, GFP_NOWAIT) from process context. */
+struct sk_buff *
+__netdev_alloc_skb (NsThread *t, NetTx *tx, struct net_device *dev, guint len)
+{
+  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
+  struct sk_buff *skb;
+  guint8 *data;
+
+  g_return_val_if_fail (tx != NULL, NULL);
+  ns_call (t, &fn___netdev_alloc_skb);
+  len += NET_SKB_PAD;
+  len = SKB_DATA_ALIGN (len) + SKB_SHINFO_SIZE;
+  /* estimate: 14 instructions — size tests, alignment, sk_memalloc_socks static branch,
+   * in_hardirq() || irqs_disabled() (pushf; pop; test) */
+  ns_insns (t, 14);
+  local_bh_disable (t, tx);
+  data = tx_page_frag_alloc (t, tx, &pc->napi_frag, len);
+  local_bh_enable (t, tx);
+  skb = tx_build_skb (t, tx, data, len);
+  /* head_frag = 1, pfmemalloc, skb_reserve(NET_SKB_PAD), skb->dev = dev;
+   * estimate: 6 instructions */
+  skb->cloned_bits |= 0x10;
+  skb->data += NET_SKB_PAD;
+  skb->tail += NET_SKB_PAD;
+  skb->dev = dev;
+  ns_store (t, &skb->dev, sizeof skb->dev);
+  ns_store (t, &skb->cloned_bits, 1);
+  ns_store (t, &skb->tail, sizeof skb->tail);
+  ns_store (t, &skb->data, sizeof skb->data);
+  ns_insns (t, 6);
+  ns_ret (t);
+  return skb;
+}
+
+/* skb_put: tail and len grow by len (the tail beyond end would be skb_over_panic). */
+guchar *
+tx_skb_put (NsThread *t, struct sk_buff *skb, guint len)
+{
+  guchar *p;
+
+  ns_call (t, &fn_skb_put);
+  NS_LOAD_FIELD (t, skb, tail);
+  NS_LOAD_FIELD (t, skb, end);
+  NS_LOAD_FIELD (t, skb, head);
+  NS_LOAD_FIELD (t, skb, data_len);
+  g_warn_if_fail (skb->tail + len <= skb->end);
+  p = skb_put (skb, len);
+  NS_STORE_FIELD (t, skb, tail);
+  NS_STORE_FIELD (t, skb, len);
+  /* estimate: 10 instructions */
+  ns_insns (t, 10);
+  ns_ret (t);
+  return p;
+}
+
+/* skb_push: data moves back by len (below head would be skb_under_panic). */
+guchar *
+tx_skb_push (NsThread *t, struct sk_buff *skb, guint len)
+{
+  guchar *p;
+
+  ns_call (t, &fn_skb_push);
+  NS_LOAD_FIELD (t, skb, data);
+  NS_LOAD_FIELD (t, skb, head);
+  p = skb_push (skb, len);
+  NS_STORE_FIELD (t, skb, data);
+  NS_STORE_FIELD (t, skb, len);
+  /* estimate: 9 instructions */
+  ns_insns (t, 9);
+  ns_ret (t);
+  return p;
+}
+
+/* refcount_inc(&skb->users). */
+void
+tx_skb_get (NsThread *t, struct sk_buff *skb)
+{
+  ns_atomic (t, &skb->users);
+  skb->users++;
+  /* estimate: 3 instructions (the saturation tests on the old value) */
+  ns_insns (t, 3);
+}
+
+/* ---- freeing ---- */
+
+/* skb_unref: TRUE if this was the last reference. */
+static gboolean
+tx_skb_unref (NsThread *t, struct sk_buff *skb)
+{
+  NS_LOAD_FIELD (t, skb, users);
+  /* estimate: 3 instructions (load, compare with 1, branch) */
+  ns_insns (t, 3);
+  if (G_LIKELY (skb->users == 1))
+    return TRUE;
+  ns_atomic (t, &skb->users);
+  return --skb->users == 0;
+}
+
+/* skb_release_head_state: dst, destructor, conntrack, extensions (none set here). */
+static void
+tx_skb_release_head_state (NsThread *t, struct sk_buff *skb)
+{
+  ns_call (t, &fn_skb_release_head_state);
+  NS_LOAD_FIELD (t, skb, _skb_refdst);
+  NS_LOAD_FIELD (t, skb, destructor);
+  NS_LOAD_FIELD (t, skb, _nfct);
+  NS_LOAD_FIELD (t, skb, active_extensions);
+  /* estimate: 10 instructions (four tests and branches, frame) */
+  ns_insns (t, 10);
+  ns_ret (t);
+}
+
+/* page_frag_free: put_page_testzero on the fragment's (head) page. */
+static void
+tx_page_frag_free (NsThread *t, NetTx *tx, guint8 *addr)
+{
+  guint64 sim = ns_arena_addr (tx->arena, addr);
+  gpointer va = addr - (sim & (PAGE_FRAG_CACHE_MAX_SIZE - 1));
+  struct page_ns *page = g_hash_table_lookup (tx->page_of, va);
+
+  g_return_if_fail (page != NULL);
+  ns_call (t, &fn_page_frag_free);
+  NS_LOAD_FIELD (t, page, compound_head);
+  ns_atomic (t, &page->_refcount);
+  page->_refcount--;
+  /* estimate: 8 instructions (virt_to_head_page arithmetic, compound_head test, the
+   * zero test) */
+  ns_insns (t, 8);
+  ns_ret (t);
+}
+
+/* skb_release_data: not cloned, no zerocopy, no frags, no frag_list: skb_free_head. */
+static void
+tx_skb_release_data (NsThread *t, NetTx *tx, struct sk_buff *skb)
+{
+  struct skb_shared_info *shinfo = skb_shinfo (skb);
+
+  ns_call (t, &fn_skb_release_data);
+  NS_LOAD_FIELD (t, skb, cloned_bits);
+  ns_load (t, shinfo, 16);                   /* flags, nr_frags, frag_list */
+  /* estimate: 14 instructions (cloned, zerocopy, nr_frags loop entry, frag_list tests;
+   * skb_free_head's head_frag and pp_recycle tests; pp_recycle = 0) */
+  ns_insns (t, 14);
+  tx_page_frag_free (t, tx, skb->head);
+  ns_ret (t);
+}
+
+/* kfree_skbmem: SKB_FCLONE_UNAVAILABLE → kmem_cache_free(skbuff_head_cache, skb). */
+static void
+tx_kfree_skbmem (NsThread *t, NetTx *tx, struct sk_buff *skb)
+{
+  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
+
+  ns_call (t, &fn_kfree_skbmem);
+  NS_LOAD_FIELD (t, skb, cloned_bits);       /* fclone */
+  ns_insns (t, 4);
+  ns_call (t, &fn_kmem_cache_free);
+  /* estimate: 40 instructions, as models/net/skbuff.c's kmem_cache_free fast path */
+  ns_insns (t, 40);
+  ns_load (t, tx->skbuff_head_cache, 64);
+  ns_store (t, (guint8 *) skb + SKB_FP_OFFSET, 8);
+  ns_store (t, &pc->slab_freelist, 16);
+  tx->skbs_live--;
+  ns_arena_release (tx->arena, skb, SKB_OBJ_SIZE);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+/* __kfree_skb: skb_release_all (inline) + kfree_skbmem. */
+static void
+tx___kfree_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
+{
+  ns_call (t, &fn___kfree_skb);
+  tx_skb_release_head_state (t, skb);
+  NS_LOAD_FIELD (t, skb, head);
+  /* estimate: 4 instructions (head test, the drop reason, tail call setup) */
+  ns_insns (t, 4);
+  if (G_LIKELY (skb->head != NULL))
+    tx_skb_release_data (t, tx, skb);
+  tx_kfree_skbmem (t, tx, skb);
+  ns_ret (t);
+}
+
+/* kfree_skb → kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED). */
+void
+tx_kfree_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
+{
+  g_return_if_fail (tx != NULL);
+  if (skb == NULL)
+    return;
+  ns_call (t, &fn_kfree_skb_reason);
+  /* estimate: 4 instructions (NULL test, reason, the kfree_skb tracepoint's nop) */
+  ns_insns (t, 4);
+  if (tx_skb_unref (t, skb))
+    tx___kfree_skb (t, tx, skb);
+  ns_ret (t);
+}
+
+/* consume_skb (dev_kfree_skb in a driver). */
+void
+tx_consume_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
+{
+  g_return_if_fail (tx != NULL && skb != NULL);
+  ns_call (t, &fn_consume_skb);
+  /* estimate: 2 instructions (the consume_skb tracepoint's nop, frame) */
+  ns_insns (t, 2);
+  if (tx_skb_unref (t, skb))
+    tx___kfree_skb (t, tx, skb);
+  ns_ret (t);
+}

@@ -1,0 +1,594 @@
+/* tc_wrapper.c — include/net/tc_wrapper.h: the retpoline-avoidance wrappers of the
+ * "net/sched: retpoline wrappers for tc" series (Pedro Tammela, Nov–Dec 2022), and the
+ * tc environment of one simulated machine (its build facts, per-CPU memory, kmalloc).
+ *
+ * Two versions of the series are modelled, each a kernel patch (models/patches.c):
+ *  - "tc-retpoline-wrappers" — the merged v6 (commits 7f0e810220e2, 871cf386dd16,
+ *    9f3101dca3a7, net-next 2022-12-09, v6.2): compare chains ordered "by relevance"
+ *    (kernel-spec §3.6.5/6), and the static key tc_skip_wrapper, which tc_wrapper_init()
+ *    enables — skipping the chains — unless the CPU runs retpoline thunks
+ *    (X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence; kernel-spec §3.6.2).
+ *  - "tc-retpoline-wrappers-rfc" — the RFC of 2022-11-25 (message
+ *    20221125175207.473866-1-pctammela@mojatatu.com), which is what the seed's tables were
+ *    measured with (the RFC cover letter already carries the same numbers for the 5950X,
+ *    i5-3337U, i5-10210U and Xeon 6230R): chains in alphabetical order, no static key, the
+ *    whole wrapper opt-in through CONFIG_NET_TC_INDIRECT_WRAPPER (needs CONFIG_RETPOLINE).
+ *    Its wrapper therefore runs on eIBRS CPUs too — the "IBRS" degradation of the seed.
+ * A kernel from v6.2 on has the merged wrapper without any patch. Two what-if patches move
+ * the classifier under test (matchall) to the head or the tail of the classifier chain, as
+ * the series author did on the 7950X ("first vs last in the static iteration").
+ *
+ * Only classifiers and actions built in (CONFIG_…=y) have an entry: a module (=m) is
+ * never in a chain and always costs every compare, then the indirect call.
+ *
+ * Cost of a call through the wrapper: the static-key test (one instruction: a 5-byte NOP
+ * while the key is off, a JMP once enabled), then per chain entry tested one compare of
+ * the pointer with an immediate and one conditional branch (2 instructions; kernel-spec
+ * §3.6.7), then a direct call — or, past the chain, the indirect call, whose cost under the
+ * spectre_v2 mode in force is the machine's (ns_icall).
+ *
+ * Retpoline exposure (tc_target_load): a retpoline thunk (and an LFENCE-guarded indirect
+ * jump) stops the front end at the call until the target register is known — the thunk's
+ * RET is "predicted" into a capture loop and resolves only when the pointer arrives — so
+ * the loads that produce the target pointer are on the critical path and pay their full
+ * latency (ns_load_dep). A predicted indirect call or a direct call lets execution run
+ * ahead, and the same loads overlap with it (ns_load). The thunk itself (the forced
+ * mispredict and its instructions) is the machine's icall cost.
+ *
+ * Stride prefetch (tc_walk_load): N filters put about nine lines per filter on each
+ * packet's path (tcf_proto, the matchall head's two lines, the action array, the four
+ * lines of the gact, per-CPU counters) — about 57 KiB for 100 filters, more than any
+ * L1D here. Objects of one kmalloc cache are consecutive, so every load site of the walk
+ * sees a constant stride from one filter to the next, which is what the L1 IP-based
+ * stride prefetcher of these cores follows (Intel Optimization Reference Manual,
+ * "IP-based stride prefetcher"; AMD SOG 19h/Zen 4, "L1 stride prefetcher: uses the
+ * instruction pointer of a load to track strides"). The machine model has no hardware
+ * prefetcher, so the walk's sites run one here: a site that saw the same non-zero stride
+ * twice in a row prefetches (ns_prefetch: no stall) the line one stride ahead. */
+#include "config.h"
+#include <string.h>
+#include "sched-priv.h"
+#include "workload.h"
+
+/* ---- the classifiers and actions the wrapper chains name ---- */
+
+/* Text sizes 0: these functions exist in the compare chains only; the model never runs
+ * them (no filter of theirs is ever created). */
+#define TC_FN_STUB(var, sym, cfg)                                           \
+  static NS_FUNC (fn_##var, sym, 0, NS_FN_STATIC | NS_FN_INDIRECT, 0);      \
+  static const TcFn var = { &fn_##var, cfg, NULL }
+
+TC_FN_STUB (fn_basic, "basic_classify", "CONFIG_NET_CLS_BASIC");
+TC_FN_STUB (fn_cls_bpf, "cls_bpf_classify", "CONFIG_NET_CLS_BPF");
+TC_FN_STUB (fn_cgroup, "cls_cgroup_classify", "CONFIG_NET_CLS_CGROUP");
+TC_FN_STUB (fn_flow, "flow_classify", "CONFIG_NET_CLS_FLOW");
+TC_FN_STUB (fn_flower, "fl_classify", "CONFIG_NET_CLS_FLOWER");
+TC_FN_STUB (fn_fw, "fw_classify", "CONFIG_NET_CLS_FW");
+TC_FN_STUB (fn_route4, "route4_classify", "CONFIG_NET_CLS_ROUTE4");
+TC_FN_STUB (fn_rsvp, "rsvp_classify", "CONFIG_NET_CLS_RSVP");
+TC_FN_STUB (fn_rsvp6, "rsvp6_classify", "CONFIG_NET_CLS_RSVP6");
+TC_FN_STUB (fn_tcindex, "tcindex_classify", "CONFIG_NET_CLS_TCINDEX");
+TC_FN_STUB (fn_u32, "u32_classify", "CONFIG_NET_CLS_U32");
+
+TC_FN_STUB (fn_act_bpf, "tcf_bpf_act", "CONFIG_NET_ACT_BPF");
+TC_FN_STUB (fn_connmark, "tcf_connmark_act", "CONFIG_NET_ACT_CONNMARK");
+TC_FN_STUB (fn_csum, "tcf_csum_act", "CONFIG_NET_ACT_CSUM");
+TC_FN_STUB (fn_ct, "tcf_ct_act", "CONFIG_NET_ACT_CT");
+TC_FN_STUB (fn_ctinfo, "tcf_ctinfo_act", "CONFIG_NET_ACT_CTINFO");
+TC_FN_STUB (fn_gate, "tcf_gate_act", "CONFIG_NET_ACT_GATE");
+TC_FN_STUB (fn_ife, "tcf_ife_act", "CONFIG_NET_ACT_IFE");
+TC_FN_STUB (fn_ipt, "tcf_ipt_act", "CONFIG_NET_ACT_IPT");
+TC_FN_STUB (fn_mirred, "tcf_mirred_act", "CONFIG_NET_ACT_MIRRED");
+TC_FN_STUB (fn_mpls, "tcf_mpls_act", "CONFIG_NET_ACT_MPLS");
+TC_FN_STUB (fn_nat, "tcf_nat_act", "CONFIG_NET_ACT_NAT");
+TC_FN_STUB (fn_pedit, "tcf_pedit_act", "CONFIG_NET_ACT_PEDIT");
+TC_FN_STUB (fn_police, "tcf_police_act", "CONFIG_NET_ACT_POLICE");
+TC_FN_STUB (fn_sample, "tcf_sample_act", "CONFIG_NET_ACT_SAMPLE");
+TC_FN_STUB (fn_simp, "tcf_simp_act", "CONFIG_NET_ACT_SIMP");
+TC_FN_STUB (fn_skbedit, "tcf_skbedit_act", "CONFIG_NET_ACT_SKBEDIT");
+TC_FN_STUB (fn_skbmod, "tcf_skbmod_act", "CONFIG_NET_ACT_SKBMOD");
+TC_FN_STUB (fn_tunnel_key, "tunnel_key_act", "CONFIG_NET_ACT_TUNNEL_KEY");
+TC_FN_STUB (fn_vlan, "tcf_vlan_act", "CONFIG_NET_ACT_VLAN");
+
+/* The merged chains (kernel-spec §3.6.5/6), before version gating. */
+static const TcFn *const cls_merged[] = {
+  &fn_cls_bpf, &fn_u32, &fn_flower, &fn_fw, &tc_fn_mall_classify, &fn_basic, &fn_cgroup,
+  &fn_flow, &fn_route4, &fn_rsvp, &fn_rsvp6, &fn_tcindex, NULL
+};
+static const TcFn *const act_merged[] = {
+  &tc_fn_tcf_gact_act, &fn_mirred, &fn_pedit, &fn_skbedit, &fn_skbmod, &fn_police,
+  &fn_act_bpf, &fn_connmark, &fn_csum, &fn_ct, &fn_ctinfo, &fn_gate, &fn_mpls, &fn_nat,
+  &fn_tunnel_key, &fn_vlan, &fn_ife, &fn_ipt, &fn_simp, &fn_sample, NULL
+};
+/* The RFC's chains: alphabetical by kind ("The calls are ordered alphabetically"). */
+static const TcFn *const cls_rfc[] = {
+  &fn_basic, &fn_cls_bpf, &fn_cgroup, &fn_flow, &fn_flower, &fn_fw, &tc_fn_mall_classify,
+  &fn_route4, &fn_rsvp, &fn_rsvp6, &fn_tcindex, &fn_u32, NULL
+};
+static const TcFn *const act_rfc[] = {
+  &fn_act_bpf, &fn_connmark, &fn_csum, &fn_ct, &fn_ctinfo, &tc_fn_tcf_gact_act, &fn_gate,
+  &fn_ife, &fn_ipt, &fn_mirred, &fn_mpls, &fn_nat, &fn_pedit, &fn_police, &fn_sample,
+  &fn_simp, &fn_skbedit, &fn_skbmod, &fn_tunnel_key, &fn_vlan, NULL
+};
+
+/* The TcFn of classifier function `name`, or NULL. */
+const TcFn *
+tc_classifier_fn (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; cls_rfc[i]; i++)
+    if (!strcmp (cls_rfc[i]->func->name, name))
+      return cls_rfc[i];
+  return NULL;
+}
+
+/* The TcFn of action function `name`, or NULL. */
+const TcFn *
+tc_action_fn (const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+  for (guint i = 0; act_rfc[i]; i++)
+    if (!strcmp (act_rfc[i]->func->name, name))
+      return act_rfc[i];
+  return NULL;
+}
+
+/* ---- patches ---- */
+
+#define PATCH_MERGED    "tc-retpoline-wrappers"
+#define PATCH_RFC       "tc-retpoline-wrappers-rfc"
+#define PATCH_CLS_FIRST "tc-wrapper-cls-first"
+#define PATCH_CLS_LAST  "tc-wrapper-cls-last"
+
+/* The series changes no call-site count the inlining model sees: the wrapper is inline
+ * code in tcf_classify / tcf_action_exec; tc_env_new reads the applied patch names. */
+static void
+apply_nothing (NsBuild *build)
+{
+}
+
+const NsPatch ns_patch_tc_retpoline_wrappers = {
+  PATCH_MERGED, "7f0e810220e2 871cf386dd16 9f3101dca3a7",
+  "net/sched: retpoline wrappers for tc (v6, merged for v6.2): built-in classifiers and "
+  "actions called directly after a compare chain, bypassed by the tc_skip_wrapper static "
+  "key unless the CPU uses retpolines",
+  apply_nothing
+};
+
+const NsPatch ns_patch_tc_retpoline_wrappers_rfc = {
+  PATCH_RFC, "20221125175207.473866-1-pctammela@mojatatu.com",
+  "net/sched: retpoline wrappers for tc, RFC as benchmarked: alphabetical compare chains, "
+  "no static key, opt-in with CONFIG_NET_TC_INDIRECT_WRAPPER=y",
+  apply_nothing
+};
+
+const NsPatch ns_patch_tc_wrapper_cls_first = {
+  PATCH_CLS_FIRST, "what-if (seed 002, 7950X experiment)",
+  "what-if on top of a tc wrapper: matchall is the first entry of the classifier chain",
+  apply_nothing
+};
+
+const NsPatch ns_patch_tc_wrapper_cls_last = {
+  PATCH_CLS_LAST, "what-if (seed 002, 7950X experiment)",
+  "what-if on top of a tc wrapper: matchall is the last entry of the classifier chain",
+  apply_nothing
+};
+
+/* ---- build facts ---- */
+
+/* TRUE if .config has key set to value (absent: def). */
+static gboolean
+config_is (const NsBuild *build, const char *key, const char *value, gboolean def)
+{
+  const char *v = ns_build_get_config (build, key);
+
+  return v == NULL ? def : g_str_equal (v, value);
+}
+
+/* CONFIG_RETPOLINE (CONFIG_MITIGATION_RETPOLINE from ≈v6.9): on unless set to n — every
+ * x86-64 distribution kernel of the period builds it. */
+static gboolean
+build_has_retpoline (const NsBuild *build)
+{
+  return config_is (build, "CONFIG_RETPOLINE", "y", TRUE) &&
+         config_is (build, "CONFIG_MITIGATION_RETPOLINE", "y", TRUE);
+}
+
+/* Fills a compare chain with the built-in members of order (NULL-terminated), skipping the
+ * classifiers removed from the kernel by `version` (rsvp, rsvp6, tcindex: v6.3; ipt: v6.9). */
+static guint
+chain_fill (const TcFn **chain, const TcFn *const *order, const NsBuild *build)
+{
+  const char *version = ns_build_version (build);
+  guint n = 0;
+
+  for (guint i = 0; order[i] != NULL && n < TC_CHAIN_MAX; i++) {
+    const char *name = order[i]->func->name;
+    gboolean gone = (ns_kernel_version_cmp (version, "6.3") >= 0 &&
+                     (!strcmp (name, "rsvp_classify") || !strcmp (name, "rsvp6_classify") ||
+                      !strcmp (name, "tcindex_classify"))) ||
+                    (ns_kernel_version_cmp (version, "6.9") >= 0 &&
+                     !strcmp (name, "tcf_ipt_act"));
+    if (!gone && config_is (build, order[i]->kconfig, "y", FALSE))
+      chain[n++] = order[i];
+  }
+  return n;
+}
+
+/* Moves fn to the head (first) or the tail of chain[0..n) if it is there. */
+static void
+chain_move (const TcFn **chain, guint n, const TcFn *fn, gboolean first)
+{
+  guint at;
+
+  for (at = 0; at < n && chain[at] != fn; at++)
+    ;
+  if (at == n)
+    return;
+  if (first) {
+    memmove (&chain[1], &chain[0], at * sizeof chain[0]);
+    chain[0] = fn;
+  } else {
+    memmove (&chain[at], &chain[at + 1], (n - at - 1) * sizeof chain[0]);
+    chain[n - 1] = fn;
+  }
+}
+
+/* Decides which wrapper the build has and lays out its chains. */
+static void
+wrapper_build (TcEnv *env, const NsBuild *build)
+{
+  gboolean merged = ns_build_has_patch (build, PATCH_MERGED) ||
+                    ns_kernel_version_cmp (ns_build_version (build), "6.2") >= 0;
+  gboolean rfc = ns_build_has_patch (build, PATCH_RFC) &&
+                 config_is (build, "CONFIG_NET_TC_INDIRECT_WRAPPER", "y", FALSE);
+
+  if (!build_has_retpoline (build) || !(merged || rfc))
+    return;
+  env->wrapper = TRUE;
+  env->has_key = !rfc;
+  env->n_cls = chain_fill (env->cls_chain, rfc ? cls_rfc : cls_merged, build);
+  env->n_act = chain_fill (env->act_chain, rfc ? act_rfc : act_merged, build);
+  if (ns_build_has_patch (build, PATCH_CLS_FIRST))
+    chain_move (env->cls_chain, env->n_cls, &tc_fn_mall_classify, TRUE);
+  else if (ns_build_has_patch (build, PATCH_CLS_LAST))
+    chain_move (env->cls_chain, env->n_cls, &tc_fn_mall_classify, FALSE);
+}
+
+/* tc_wrapper_init (called from pktsched_init): on x86, enable tc_skip_wrapper when the CPU
+ * does not have X86_FEATURE_RETPOLINE. */
+static void
+tc_wrapper_init (TcEnv *env)
+{
+  if (env->wrapper && env->has_key && !env->thunked)
+    env->skip_wrapper = TRUE;
+}
+
+/* ---- the environment ---- */
+
+/* Creates the tc state of machine (see pkt_cls.h). */
+TcEnv *
+tc_env_new (NsMachine *machine)
+{
+  static const gsize classes[TC_KMALLOC_CLASSES] = {
+    8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
+  };
+  const NsMitigations *mit;
+  NsBuild *build;
+  TcEnv *env;
+
+  g_return_val_if_fail (machine != NULL, NULL);
+  env = g_new0 (TcEnv, 1);
+  env->machine = machine;
+  env->arena = ns_machine_arena (machine);
+  env->n_cpus = ns_machine_n_cpus (machine);
+  env->percpu_base = ns_arena_alloc (env->arena, (gsize) TC_PERCPU_STRIDE * env->n_cpus, 64);
+  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
+    env->slabs[i].size = classes[i];
+  mit = ns_machine_mitigations (machine);
+  env->thunked = mit->spectre_v2 == NS_SPECTRE_V2_RETPOLINE ||
+                 mit->spectre_v2 == NS_SPECTRE_V2_LFENCE;
+  build = ns_machine_build (machine);
+  env->max_reclassify = 16;
+  if (build != NULL) {
+    if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
+      env->max_reclassify = 4;
+    wrapper_build (env, build);
+  }
+  tc_wrapper_init (env);
+  env->gact_ops = ns_arena_alloc (env->arena, sizeof *env->gact_ops, 64);
+  tc_gact_ops_init (env->gact_ops);
+  env->stride = g_new0 (TcStride, (gsize) env->n_cpus * TC_SITE_N);
+  env->jiffies = ns_arena_alloc (env->arena, 64, 64);
+  *env->jiffies = 4294937296u;     /* INITIAL_JIFFIES (-300 s), 64-bit view */
+  return env;
+}
+
+void
+tc_env_free (TcEnv *env)
+{
+  if (env == NULL)
+    return;
+  g_free (env->stride);
+  g_free (env);
+}
+
+NsMachine *
+tc_env_machine (TcEnv *env)
+{
+  g_return_val_if_fail (env != NULL, NULL);
+  return env->machine;
+}
+
+guint
+tc_max_reclassify (const TcEnv *env)
+{
+  g_return_val_if_fail (env != NULL, 16);
+  return env->max_reclassify;
+}
+
+/* The kmalloc class that holds size bytes. */
+gsize
+tc_kmalloc_class (gsize size)
+{
+  static const gsize classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096,
+                                   8192 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (size <= classes[i])
+      return classes[i];
+  return (size + 4095) & ~(gsize) 4095;
+}
+
+/* kzalloc(size): the next object of its size class's current slab region. */
+gpointer
+tc_kzalloc (TcEnv *env, gsize size)
+{
+  gsize klass;
+  TcSlab *slab = NULL;
+  gpointer obj;
+
+  g_return_val_if_fail (env != NULL && size > 0, NULL);
+  klass = tc_kmalloc_class (size);
+  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
+    if (env->slabs[i].size == klass)
+      slab = &env->slabs[i];
+  if (slab == NULL)
+    return ns_arena_alloc (env->arena, klass, 64);
+  if (slab->chunk == NULL || slab->used + klass > TC_SLAB_CHUNK) {
+    slab->chunk = ns_arena_alloc (env->arena, TC_SLAB_CHUNK, 4096);
+    slab->used = 0;
+  }
+  obj = slab->chunk + slab->used;
+  slab->used += klass;
+  return obj;
+}
+
+/* __alloc_percpu(size, align): the next free bytes of every CPU's unit. */
+gpointer
+tc_alloc_percpu (TcEnv *env, gsize size, gsize align)
+{
+  gsize off;
+
+  g_return_val_if_fail (env != NULL && size > 0 && align > 0, NULL);
+  off = (env->percpu_used + align - 1) & ~(align - 1);
+  g_return_val_if_fail (off + size <= TC_PERCPU_STRIDE, NULL);
+  env->percpu_used = off + size;
+  return env->percpu_base + off;
+}
+
+/* this_cpu_ptr / per_cpu_ptr of a per-CPU allocation. */
+gpointer
+tc_percpu_ptr (TcEnv *env, gpointer base, guint cpu)
+{
+  g_return_val_if_fail (env != NULL && cpu < env->n_cpus, base);
+  return (guint8 *) base + (gsize) cpu * TC_PERCPU_STRIDE;
+}
+
+/* ---- the wrappers ---- */
+
+/* Position (1-based) of fn in chain[0..n), 0 if absent. */
+static guint
+chain_position (const TcFn *const *chain, guint n, const TcFn *fn)
+{
+  for (guint i = 0; i < n; i++)
+    if (chain[i] == fn)
+      return i + 1;
+  return 0;
+}
+
+guint
+tc_wrapper_cls_position (const TcEnv *env, const TcFn *fn)
+{
+  g_return_val_if_fail (env != NULL, 0);
+  return chain_position (env->cls_chain, env->n_cls, fn);
+}
+
+guint
+tc_wrapper_act_position (const TcEnv *env, const TcFn *fn)
+{
+  g_return_val_if_fail (env != NULL, 0);
+  return chain_position (env->act_chain, env->n_act, fn);
+}
+
+guint
+tc_wrapper_cls_len (const TcEnv *env)
+{
+  g_return_val_if_fail (env != NULL, 0);
+  return env->n_cls;
+}
+
+guint
+tc_wrapper_act_len (const TcEnv *env)
+{
+  g_return_val_if_fail (env != NULL, 0);
+  return env->n_act;
+}
+
+gboolean
+tc_env_thunked (const TcEnv *env)
+{
+  g_return_val_if_fail (env != NULL, FALSE);
+  return env->thunked;
+}
+
+gboolean
+tc_wrapper_compiled (const TcEnv *env)
+{
+  g_return_val_if_fail (env != NULL, FALSE);
+  return env->wrapper;
+}
+
+gboolean
+tc_wrapper_skipped (const TcEnv *env)
+{
+  g_return_val_if_fail (env != NULL, FALSE);
+  return env->skip_wrapper;
+}
+
+void
+tc_wrapper_counts (const TcEnv *env, guint64 *direct, guint64 *indirect, guint64 *compares)
+{
+  g_return_if_fail (env != NULL);
+  if (direct)
+    *direct = env->n_direct;
+  if (indirect)
+    *indirect = env->n_indirect;
+  if (compares)
+    *compares = env->n_compares;
+}
+
+/* TRUE if a call to fn through chain (n entries) ends as an indirect call. */
+static gboolean
+call_is_indirect (const TcEnv *env, const TcFn *const *chain, guint n, const TcFn *fn)
+{
+  return !env->wrapper || env->skip_wrapper || chain_position (chain, n, fn) == 0;
+}
+
+gboolean
+tc_classify_thunked (const TcEnv *env, const TcFn *fn)
+{
+  g_return_val_if_fail (env != NULL, FALSE);
+  return env->thunked && call_is_indirect (env, env->cls_chain, env->n_cls, fn);
+}
+
+gboolean
+tc_act_thunked (const TcEnv *env, const TcFn *fn)
+{
+  g_return_val_if_fail (env != NULL, FALSE);
+  return env->thunked && call_is_indirect (env, env->act_chain, env->n_act, fn);
+}
+
+/* A load the target of an indirect call depends on: full latency when that call goes
+ * through a thunk, overlapped otherwise (see the top of this file). */
+void
+tc_target_load (NsThread *t, gboolean thunked, gconstpointer p, gsize size)
+{
+  if (thunked)
+    ns_load_dep (t, p, size);
+  else
+    ns_load (t, p, size);
+}
+
+/* A load of the walk at site: stride detection and prefetch of the next object's line,
+ * then the load itself. */
+void
+tc_walk_load (NsThread *t, TcEnv *env, TcSite site, gboolean dep, gconstpointer p, gsize size)
+{
+  TcStride *s;
+  guint64 addr;
+  gint64 stride;
+
+  g_return_if_fail (env != NULL && (guint) site < TC_SITE_N);
+  s = &env->stride[(gsize) ns_thread_cpu (t) * TC_SITE_N + site];
+  addr = ns_arena_addr (env->arena, p);
+  stride = (gint64) (addr - s->last);
+  s->confirmed = stride != 0 && stride == s->stride ? s->confirmed + 1 : 0;
+  s->stride = stride;
+  s->last = addr;
+  if (dep)
+    ns_load_dep (t, p, size);
+  else
+    ns_load (t, p, size);
+  if (s->confirmed >= 1) {
+    const guint8 *next = (const guint8 *) p + stride;
+    if (ns_arena_contains (env->arena, next))
+      ns_prefetch (t, next);
+  }
+}
+
+/* The wrapper's dispatch: static key, compares, then direct (TRUE) or indirect (FALSE). */
+static gboolean
+wrapper_dispatch (NsThread *t, TcEnv *env, const TcFn *const *chain, guint n, const TcFn *fn)
+{
+  if (!env->wrapper)
+    return FALSE;
+  /* static_branch_unlikely(&tc_skip_wrapper): NOP or JMP (the RFC has no key; its
+   * "if (0) {}" head costs nothing) */
+  if (env->has_key)
+    ns_insns (t, 1);
+  if (env->skip_wrapper)
+    return FALSE;
+  for (guint i = 0; i < n; i++) {
+    ns_insns (t, 2);                /* cmp $fn, %reg; je direct_call */
+    env->n_compares++;
+    if (chain[i] == fn)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Calls fn (direct or indirect), running its model body. */
+static void
+enter (NsThread *t, TcEnv *env, const TcFn *fn, gboolean direct)
+{
+  if (direct) {
+    env->n_direct++;
+    ns_call (t, fn->func);
+  } else {
+    env->n_indirect++;
+    ns_icall (t, fn->func);
+  }
+}
+
+/* tc_classify: return tp->classify(skb, tp, res), through the wrapper if built. */
+int
+tc_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_proto *tp,
+             struct tcf_result *res)
+{
+  const TcFn *fn;
+  gboolean direct;
+  int ret;
+
+  g_return_val_if_fail (env != NULL && tp != NULL, TC_ACT_UNSPEC);
+  fn = tp->classify;
+  /* tp's line came in with the caller's protocol test (tcf_classify_one), charged there
+   * as the target's load */
+  ns_load (t, &tp->classify, sizeof tp->classify);
+  direct = wrapper_dispatch (t, env, env->cls_chain, env->n_cls, fn);
+  enter (t, env, fn, direct);
+  ret = fn->impl ? ((TcClassifyImpl) fn->impl) (t, env, skb, tp, res) : TC_ACT_UNSPEC;
+  ns_ret (t);
+  return ret;
+}
+
+/* tc_act: return a->ops->act(skb, a, res), through the wrapper if built. */
+int
+tc_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_action *a,
+        struct tcf_result *res)
+{
+  const TcFn *fn;
+  gboolean direct, thunked;
+  int ret;
+
+  g_return_val_if_fail (env != NULL && a != NULL, TC_ACT_OK);
+  fn = a->ops->act;
+  thunked = tc_act_thunked (env, fn);
+  tc_walk_load (t, env, TC_SITE_ACT_CL0, thunked, &a->ops, sizeof a->ops);
+  tc_target_load (t, thunked, &a->ops->act, sizeof a->ops->act);
+  direct = wrapper_dispatch (t, env, env->act_chain, env->n_act, fn);
+  enter (t, env, fn, direct);
+  ret = fn->impl ? ((TcActImpl) fn->impl) (t, env, skb, a, res) : TC_ACT_PIPE;
+  ns_ret (t);
+  return ret;
+}

@@ -1,0 +1,36 @@
+/* select.h — select(2) over sockets and the wait queues behind it (fs/select.c,
+ * kernel/sched/wait.c, net/socket.c sock_poll, net/ipv4/udp.c udp_poll,
+ * net/core/datagram.c datagram_poll, net/core/sock.c sock_def_readable). */
+#pragma once
+#include "netstack.h"
+
+G_BEGIN_DECLS
+
+/* A task's struct poll_wqueues: the poll table, the triggered flag, its inline entries. */
+NsPollWqueues *ns_poll_wqueues_new  (NsNetStack *s, guint max_entries);
+void           ns_poll_wqueues_free (NsPollWqueues *pwq);
+/* Total simulated time the owner has slept in select (model bookkeeping). */
+NsTime         ns_poll_wqueues_slept (const NsPollWqueues *pwq);
+
+/* select(n, readfds, writefds, NULL, timeout) over files[0..n): events[i] is EPOLLIN for a
+ * file in the read set, EPOLLOUT in the write set. revents[i] gets what is ready. Polls
+ * every file; if none is ready, registers on their wait queues, sleeps until a wake-up
+ * (the CPU is free meanwhile), polls again. Returns the number of ready files.
+ * until: NS_TIME_FOREVER (no timeout), or the absolute time the select times out at — then
+ * the sleep lasts until that time (callers pass a timeout only for sets in which nothing
+ * can become ready before it, as iperf3's client does when every stream is throttled). */
+gint  ns_sys_select        (NsThread *t, NsNetStack *s, NsPollWqueues *pwq,
+                            struct file *const *files, const guint32 *events, guint n,
+                            guint32 *revents, NsTime until);
+
+/* Wait-queue primitives on a socket's wait queue head (sock->wq.wait). */
+void  add_wait_queue       (NsThread *t, NsNetStack *s, struct socket *sock, NsWaitEntry *e);
+void  remove_wait_queue    (NsThread *t, NsNetStack *s, struct socket *sock, NsWaitEntry *e);
+/* wake_up_interruptible_sync_poll(&wq->wait, key) → __wake_up_sync_key: walks the entries
+ * under the head's lock and calls each one's function (pollwake, receiver_wake_function). */
+void  __wake_up_sync_key   (NsThread *t, NsNetStack *s, struct socket *sock, guint32 key);
+/* Charges one context switch of the running task to idle or back (__schedule with the
+ * RSB fill of spectre_v2 mitigations). */
+void  ns_schedule_cost     (NsThread *t, NsNetStack *s);
+
+G_END_DECLS

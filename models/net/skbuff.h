@@ -1,0 +1,301 @@
+/* skbuff.h — struct sk_buff and struct skb_shared_info at the x86-64 v6.x offsets, and the
+ * allocator pieces an skb's life goes through (include/linux/skbuff.h, net/core/skbuff.c,
+ * mm/slub.c, mm/page_alloc.c).
+ *
+ * Layout: kernel-spec.md §6.2 (v6.1–v6.8 with NF_CONNTRACK, SKB_EXTENSIONS, NET_SCHED,
+ * RX_BUSY_POLL, NETWORK_SECMARK; 232 bytes, four cache lines, hand-computed, not pahole).
+ * v6.9 is assumed unchanged on the fields used here (§6.2 note 5 [U]). Objects come from
+ * the machine's arena, 64-byte aligned like skbuff_cache (SLAB_HWCACHE_ALIGN, §6.4), so
+ * "CLn" of the kernel is line n of the simulated object. Host pointers are 8 bytes, like
+ * the kernel's, so pointer fields keep their offsets.
+ *
+ * The allocator (skbuff.c) is the part of SLUB and of the page allocator an 8920-byte UDP
+ * datagram uses on v6.x: the sk_buff from the skbuff_cache slab (per-CPU freelist, remote
+ * frees through the slab's own freelist), the head from kmalloc — which for more than
+ * KMALLOC_MAX_CACHE_SIZE (8 KiB on SLUB: 2 pages) is kmalloc_large, an order-n compound
+ * page from the per-CPU page lists (PCP) that refill from and drain to the zone's free
+ * lists under the zone lock in batches. */
+#pragma once
+#include <glib.h>
+#include <stddef.h>
+#include "machine.h"
+#include "sync.h"
+
+G_BEGIN_DECLS
+
+struct sock;
+struct net_device;
+struct dst_entry;
+
+/* struct sk_buff_head (24 bytes); sock.h defines it too, whichever comes first. */
+#ifndef NS_SK_BUFF_HEAD_DEFINED
+#define NS_SK_BUFF_HEAD_DEFINED 1
+struct sk_buff_head {
+  struct sk_buff *next;
+  struct sk_buff *prev;
+  guint32         qlen;
+  NsSpinlock      lock;
+};
+#endif
+
+/* ip_summed values (include/linux/skbuff.h). */
+#define CHECKSUM_NONE         0
+#define CHECKSUM_UNNECESSARY  1
+#define CHECKSUM_COMPLETE     2
+#define CHECKSUM_PARTIAL      3
+
+/* UDP's use of the dev/dev_scratch word once an skb sits in a socket queue (§5.3). */
+struct udp_dev_scratch {
+  guint32  _tsize_state;        /* truesize | 0x80000000 when the head state is released */
+  guint16  len;                 /* payload length after the UDP header pull */
+  guint8   is_linear;
+  guint8   csum_unnecessary;
+};
+#define UDP_SKB_IS_STATELESS  0x80000000u
+
+/* struct sk_buff, v6.x (kernel-spec §6.2). */
+struct sk_buff {
+  struct sk_buff    *next;                 /*   0 CL0 */
+  struct sk_buff    *prev;                 /*   8 */
+  union {                                  /*  16 */
+    struct net_device *dev;
+    guint64            dev_scratch;
+  };
+  struct sock       *sk;                   /*  24 */
+  gint64             tstamp;               /*  32 */
+  char               cb[48];               /*  40 CL0-1: IPCB / UDP_SKB_CB / qdisc cb */
+  struct dst_entry  *_skb_refdst;          /*  88 CL1 */
+  gpointer           destructor;           /*  96: model: the NsFunc called through it */
+  guint64            _nfct;                /* 104 */
+  guint32            len;                  /* 112 */
+  guint32            data_len;             /* 116 */
+  guint16            mac_len;              /* 120 */
+  guint16            hdr_len;              /* 122 */
+  guint16            queue_mapping;        /* 124 */
+  guint8             cloned_bits;          /* 126: cloned, nohdr, fclone, peeked, head_frag */
+  guint8             active_extensions;    /* 127 */
+  guint8             pkt_type;             /* 128 CL2: first "headers" flag byte */
+  guint8             ip_summed;            /* 129: (a bit field in the kernel) */
+  guint8             csum_valid;           /* 130 */
+  guint8             header_bits[3];       /* 131 */
+  guint16            tc_index;             /* 134 */
+  union {                                  /* 136 */
+    guint32          csum;
+    struct {
+      guint16        csum_start;
+      guint16        csum_offset;
+    };
+  };
+  guint32            priority;             /* 140 */
+  gint32             skb_iif;              /* 144 */
+  guint32            hash;                 /* 148 */
+  guint32            vlan_all;             /* 152 */
+  guint32            napi_id;              /* 156 */
+  guint16            alloc_cpu;            /* 160 */
+  guint16            _hole162;
+  guint32            secmark;              /* 164 */
+  guint32            mark;                 /* 168 */
+  guint16            inner_protocol;       /* 172 */
+  guint16            inner_transport_header; /* 174 */
+  guint16            inner_network_header; /* 176 */
+  guint16            inner_mac_header;     /* 178 */
+  guint16            protocol;             /* 180 (be16) */
+  guint16            transport_header;     /* 182 */
+  guint16            network_header;       /* 184 */
+  guint16            mac_header;           /* 186 */
+  guint32            tail;                 /* 188 */
+  guint32            end;                  /* 192 CL3 */
+  guint32            _hole196;
+  guchar            *head;                 /* 200 */
+  guchar            *data;                 /* 208 */
+  guint32            truesize;             /* 216 */
+  gint32             users;                /* 220 */
+  gpointer           extensions;           /* 224 */
+};                                         /* 232 */
+
+/* struct skb_shared_info (at skb->head + skb->end): the fields used; 320 bytes with
+ * MAX_SKB_FRAGS = 17 16-byte frags (SKB_DATA_ALIGN(sizeof) = 320 on x86-64 [R]). */
+struct skb_shared_info {
+  guint8    flags;                         /*   0 */
+  guint8    meta_len;
+  guint8    nr_frags;                      /*   2 */
+  guint8    tx_flags;
+  guint16   gso_size;                      /*   4 */
+  guint16   gso_segs;
+  struct sk_buff *frag_list;               /*   8 */
+  guint64   hwtstamps;                     /*  16 */
+  guint32   gso_type;                      /*  24 */
+  guint32   tskey;                         /*  28 */
+  gint32    dataref;                       /*  32 */
+  guint32   xdp_frags_size;                /*  36 */
+  gpointer  destructor_arg;                /*  40 */
+  guint8    frags[17 * 16];                /*  48 */
+};
+
+#define SKB_DATA_ALIGN(x)   (((x) + 63u) & ~63u)
+#define SKB_SHINFO_SIZE     SKB_DATA_ALIGN ((guint) sizeof (struct skb_shared_info))
+/* SKB_TRUESIZE(X): X + SKB_DATA_ALIGN(sizeof(sk_buff)) + SKB_DATA_ALIGN(sizeof(shinfo)). */
+#define SKB_TRUESIZE(x)     ((x) + SKB_DATA_ALIGN ((guint) sizeof (struct sk_buff)) + \
+                             SKB_SHINFO_SIZE)
+
+G_STATIC_ASSERT (sizeof (struct udp_dev_scratch) == 8);
+G_STATIC_ASSERT (offsetof (struct sk_buff, dev_scratch) == 16);
+G_STATIC_ASSERT (offsetof (struct sk_buff, sk) == 24);
+G_STATIC_ASSERT (offsetof (struct sk_buff, cb) == 40);
+G_STATIC_ASSERT (offsetof (struct sk_buff, _skb_refdst) == 88);
+G_STATIC_ASSERT (offsetof (struct sk_buff, len) == 112);
+G_STATIC_ASSERT (offsetof (struct sk_buff, cloned_bits) == 126);
+G_STATIC_ASSERT (offsetof (struct sk_buff, pkt_type) == 128);
+G_STATIC_ASSERT (offsetof (struct sk_buff, tc_index) == 134);
+G_STATIC_ASSERT (offsetof (struct sk_buff, csum) == 136);
+G_STATIC_ASSERT (offsetof (struct sk_buff, hash) == 148);
+G_STATIC_ASSERT (offsetof (struct sk_buff, napi_id) == 156);
+G_STATIC_ASSERT (offsetof (struct sk_buff, alloc_cpu) == 160);
+G_STATIC_ASSERT (offsetof (struct sk_buff, protocol) == 180);
+G_STATIC_ASSERT (offsetof (struct sk_buff, transport_header) == 182);
+G_STATIC_ASSERT (offsetof (struct sk_buff, network_header) == 184);
+G_STATIC_ASSERT (offsetof (struct sk_buff, tail) == 188);
+G_STATIC_ASSERT (offsetof (struct sk_buff, end) == 192);
+G_STATIC_ASSERT (offsetof (struct sk_buff, head) == 200);
+G_STATIC_ASSERT (offsetof (struct sk_buff, data) == 208);
+G_STATIC_ASSERT (offsetof (struct sk_buff, truesize) == 216);
+G_STATIC_ASSERT (offsetof (struct sk_buff, users) == 220);
+G_STATIC_ASSERT (offsetof (struct sk_buff, extensions) == 224);
+G_STATIC_ASSERT (sizeof (struct sk_buff) == 232);
+G_STATIC_ASSERT (offsetof (struct skb_shared_info, dataref) == 32);
+G_STATIC_ASSERT (SKB_SHINFO_SIZE == 320);
+
+/* ---- plain accessors (no cost: callers charge the instructions they stand for) ---- */
+
+static inline struct skb_shared_info *
+skb_shinfo (const struct sk_buff *skb)
+{
+  return (struct skb_shared_info *) (skb->head + skb->end);
+}
+
+static inline guchar *
+skb_network_header (const struct sk_buff *skb)
+{
+  return skb->head + skb->network_header;
+}
+
+static inline guchar *
+skb_transport_header (const struct sk_buff *skb)
+{
+  return skb->head + skb->transport_header;
+}
+
+static inline struct dst_entry *
+skb_dst (const struct sk_buff *skb)
+{
+  return skb->_skb_refdst;
+}
+
+static inline gboolean
+skb_is_nonlinear (const struct sk_buff *skb)
+{
+  return skb->data_len != 0;
+}
+
+static inline void
+skb_reserve (struct sk_buff *skb, guint len)
+{
+  skb->data += len;
+  skb->tail += len;
+}
+
+static inline guchar *
+skb_put (struct sk_buff *skb, guint len)
+{
+  guchar *old = skb->head + skb->tail;
+
+  skb->tail += len;
+  skb->len += len;
+  return old;
+}
+
+static inline guchar *
+skb_push (struct sk_buff *skb, guint len)
+{
+  skb->data -= len;
+  skb->len += len;
+  return skb->data;
+}
+
+static inline guchar *
+__skb_pull (struct sk_buff *skb, guint len)
+{
+  skb->len -= len;
+  skb->data += len;
+  return skb->data;
+}
+
+static inline void
+skb_reset_network_header (struct sk_buff *skb)
+{
+  skb->network_header = (guint16) (skb->data - skb->head);
+}
+
+static inline void
+skb_reset_transport_header (struct sk_buff *skb)
+{
+  skb->transport_header = (guint16) (skb->data - skb->head);
+}
+
+static inline void
+skb_reset_mac_header (struct sk_buff *skb)
+{
+  skb->mac_header = (guint16) (skb->data - skb->head);
+}
+
+/* sk_buff_head queue operations (the lock is the caller's business). */
+static inline void
+__skb_queue_head_init (struct sk_buff_head *list)
+{
+  list->next = list->prev = (struct sk_buff *) list;
+  list->qlen = 0;
+}
+
+static inline gboolean
+skb_queue_empty (const struct sk_buff_head *list)
+{
+  return list->next == (const struct sk_buff *) list;
+}
+
+void            __skb_queue_tail   (struct sk_buff_head *list, struct sk_buff *skb);
+struct sk_buff *__skb_dequeue      (struct sk_buff_head *list);
+/* Moves every skb of list to the tail of head and empties list. */
+void            skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head);
+
+/* ---- allocator state of one simulated machine ---- */
+
+typedef struct _NsSkbAlloc NsSkbAlloc;
+
+/* Creates the skbuff_cache slab, the kmalloc caches and the page allocator's per-CPU
+ * lists for a machine with n_cpus CPUs. */
+NsSkbAlloc     *ns_skb_alloc_new      (NsMachine *machine);
+void            ns_skb_alloc_free     (NsSkbAlloc *alloc);
+/* Objects live right now (for the conservation tests): sk_buffs, and head buffers. */
+guint64         ns_skb_alloc_live     (const NsSkbAlloc *alloc, guint64 *heads);
+
+/* __alloc_skb(size, GFP_KERNEL, 0, NUMA_NO_NODE) on t's CPU: sk_buff from skbuff_cache,
+ * head of size + shinfo from kmalloc_reserve (kmalloc_large above 8 KiB), the header
+ * cleared up to `tail`, truesize = SKB_TRUESIZE(head size), users = 1, dataref = 1. */
+struct sk_buff *__alloc_skb           (NsThread *t, NsSkbAlloc *alloc, guint size);
+/* skb_release_data + kfree_skbmem: frees the head (kfree) and the sk_buff
+ * (kmem_cache_free) on t's CPU; the pieces a remote CPU allocated take SLUB's remote-free
+ * path. Used by __consume_stateless_skb and kfree_skb. */
+void            skb_release_data      (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
+void            kfree_skbmem          (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
+/* kfree_skb_reason / consume_skb of an skb holding no dst, destructor or conntrack. */
+void            kfree_skb             (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
+/* __consume_stateless_skb: release data, free the sk_buff; no head state work. */
+void            __consume_stateless_skb (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
+
+extern NsFunc skb_fn___alloc_skb;
+extern NsFunc skb_fn_kmem_cache_alloc_node;
+extern NsFunc skb_fn_kmem_cache_free;
+extern NsFunc skb_fn___alloc_pages;
+extern NsFunc skb_fn_free_unref_page;
+
+G_END_DECLS

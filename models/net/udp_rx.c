@@ -1,0 +1,679 @@
+/* udp_rx.c — the UDP receive path, v6.9 (kernel-spec.md §5; net/ipv4/udp.c,
+ * net/ipv6/udp.c, net/core/sock.c, net/core/datagram.c, net/socket.c, fs/read_write.c).
+ *
+ * Softirq side (on the CPU that ran the loopback xmit):
+ *   udp_rcv → __udp4_lib_rcv: header and length checks, udp4_csum_init (CHECKSUM_PARTIAL
+ *   from loopback: nothing to verify), __udp4_lib_lookup (models/net/udp.c), then
+ *   udp_unicast_rcv_skb (inlined) → udp_queue_rcv_skb → udp_queue_rcv_one_skb: xfrm
+ *   policy test, sk_filter_trim_cap (security_sock_rcv_skb, no filter), pull the UDP header,
+ *   ipv4_pktinfo_prepare (drops the dst reference), __udp_queue_rcv_skb (inlined: rxhash,
+ *   napi id, sk_incoming_cpu of a connected socket; head state already released) →
+ *   __udp_enqueue_schedule_skb (§5.2): the receive-buffer test (rmem > sk_rcvbuf → drop,
+ *   counted), above half the buffer skb_condense and a busylock, the atomic add to
+ *   sk_rmem_alloc, the receive-queue lock, forward allocation in pages
+ *   (__sk_mem_raise_allocated with the per-CPU reserve of v6.x), the tail append, and
+ *   sk_data_ready (INDIRECT_CALL_1 → sock_def_readable: wake the sleepers).
+ *   udpv6_rcv is the same through __udp6_lib_rcv / udpv6_queue_rcv_skb.
+ * Process side (the reader's CPU):
+ *   read → ksys_read → vfs_read → sock_read_iter (f_op->read_iter) → sock_recvmsg →
+ *   inet_recvmsg / inet6_recvmsg → udp_recvmsg / udpv6_recvmsg → __skb_recv_udp (§5.4: the
+ *   reader_queue under its lock, spliced from sk_receive_queue when empty, udp_rmem_release
+ *   returning memory in chunks of forward_threshold = rcvbuf / 4) → copy_linear_skb →
+ *   _copy_to_iter (the copy to user) → skb_consume_udp → __consume_stateless_skb.
+ * The skb fields each step touches are loaded or stored at their offsets, so the reader
+ * pays coherence for the lines the softirq wrote (next/prev/dev_scratch in CL0; users,
+ * head, end in CL3) and for the payload lines. */
+#include "config.h"
+#include <errno.h>
+#include "udp_rx.h"
+#include "ip.h"
+#include "select.h"
+
+NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 240, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 900, NS_FN_EXTERN, 3);
+NS_FUNC (udp_fn_udp_recvmsg, "udp_recvmsg", 1500, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1900, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_udp_rcv, "udp_rcv", 32, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 2600, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___udp6_lib_rcv, "__udp6_lib_rcv", 2700, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 300, NS_FN_STATIC, 3);
+static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 900, NS_FN_STATIC, 2);
+static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 300, NS_FN_STATIC, 3);
+static NS_FUNC (fn_udpv6_queue_rcv_one_skb, "udpv6_queue_rcv_one_skb", 900, NS_FN_STATIC, 2);
+static NS_FUNC (fn_sk_filter_trim_cap, "sk_filter_trim_cap", 420, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_security_sock_rcv_skb, "security_sock_rcv_skb", 120, NS_FN_EXTERN, 5);
+static NS_FUNC (fn_apparmor_socket_sock_rcv_skb, "apparmor_socket_sock_rcv_skb", 200,
+                NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ipv4_pktinfo_prepare, "ipv4_pktinfo_prepare", 260, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_skb_condense, "skb_condense", 180, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___sk_mem_raise_allocated, "__sk_mem_raise_allocated", 700, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___sk_mem_reduce_allocated, "__sk_mem_reduce_allocated", 300, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___x64_sys_read, "__x64_sys_read", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ksys_read, "ksys_read", 200, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_vfs_read, "vfs_read", 560, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_read_iter, "sock_read_iter", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_sock_recvmsg, "sock_recvmsg", 120, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_security_socket_recvmsg, "security_socket_recvmsg", 100, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_apparmor_socket_recvmsg, "apparmor_socket_recvmsg", 160,
+                NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet_recvmsg, "inet_recvmsg", 200, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet6_recvmsg, "inet6_recvmsg", 220, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___skb_recv_udp, "__skb_recv_udp", 800, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___skb_try_recv_from_queue, "__skb_try_recv_from_queue", 400,
+                NS_FN_EXTERN, 4);
+static NS_FUNC (fn_udp_rmem_release, "udp_rmem_release", 400, NS_FN_STATIC, 4);
+static NS_FUNC (fn___skb_wait_for_more_packets, "__skb_wait_for_more_packets", 500,
+                NS_FN_EXTERN, 3);
+static NS_FUNC (fn__copy_to_iter, "_copy_to_iter", 1100, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, NS_FN_EXTERN, 3);
+
+#define SK_MEM_QUANTUM            4096
+/* SK_MEMORY_PCPU_RESERVE: the per-CPU forward-alloc cache of a proto, 1 MiB in pages
+ * (net.core.mem_pcpu_rsv default, v6.0+). */
+#define SK_MEMORY_PCPU_RESERVE    256
+
+/* ---- softirq: enqueue ---- */
+
+/* sk_memory_allocated_add: the per-CPU reserve, flushed to the global counter at
+ * SK_MEMORY_PCPU_RESERVE pages. */
+static void
+sk_memory_allocated_add (NsThread *t, NsNetStack *s, gint64 pages)
+{
+  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
+  gint64 local;
+
+  ns_insns (t, 6);
+  ns_store (t, &sd->sk_memory_fw_alloc, 8);
+  local = (gint64) sd->sk_memory_fw_alloc + pages;
+  if (local >= SK_MEMORY_PCPU_RESERVE || local <= -SK_MEMORY_PCPU_RESERVE) {
+    ns_atomic (t, s->udp_memory_allocated);
+    local = 0;
+  }
+  sd->sk_memory_fw_alloc = (guint64) local;
+}
+
+/* __sk_mem_raise_allocated(sk, size, amt, SK_MEM_RECV): under the udp_mem limits. */
+static void
+__sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
+{
+  ns_call (t, &fn___sk_mem_raise_allocated);
+  /* estimate: ~40 instructions (memcg test: no sk_memcg, allocated vs sysctl_mem[0],
+   * leave-memory-pressure test) */
+  ns_insns (t, 40);
+  sk_memory_allocated_add (t, s, pages);
+  ns_load (t, s->udp_memory_allocated, 8);
+  NS_LOAD_FIELD (t, sk, sk_memcg);
+  ns_ret (t);
+}
+
+/* __sk_mem_reduce_allocated(sk, pages). */
+static void
+__sk_mem_reduce_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
+{
+  ns_call (t, &fn___sk_mem_reduce_allocated);
+  /* estimate: ~25 instructions (memcg test, pressure test) */
+  ns_insns (t, 25);
+  sk_memory_allocated_add (t, s, -pages);
+  NS_LOAD_FIELD (t, sk, sk_memcg);
+  ns_ret (t);
+}
+
+/* smp_mb(): a locked op on the stack; priced as an atomic on a line private to the CPU. */
+static void
+smp_mb (NsThread *t, NsNetStack *s)
+{
+  ns_atomic (t, s->sd[ns_thread_cpu (t)]->csd);
+}
+
+/* sock_def_readable: wake the sleepers of the socket's wait queue with EPOLLIN. */
+static void
+sock_def_readable (NsThread *t, NsNetStack *s, struct sock *sk)
+{
+  struct socket *sock = sk->sk_socket;
+
+  ns_call (t, &udp_fn_sock_def_readable);
+  /* estimate: ~12 instructions (rcu, sk_wq, sk_wake_async's flags test) */
+  ns_insns (t, 12);
+  ns_rcu_read_lock (t, s);
+  NS_LOAD_FIELD (t, sk, sk_wq);
+  smp_mb (t, s);                       /* skwq_has_sleeper */
+  ns_load (t, sock->wq.head, sizeof sock->wq.head);
+  if (!g_queue_is_empty (&sock->waiters))
+    __wake_up_sync_key (t, s, sock, EPOLLIN | EPOLLRDNORM);
+  ns_load (t, &sock->wq.flags, 8);
+  ns_rcu_read_unlock (t, s);
+  ns_ret (t);
+}
+
+/* The busylock of sk: udp_busylocks[hash_ptr(sk, log)] (one line holds 16 of them). */
+static NsSpinlock *
+busylock_of (NsNetStack *s, struct sock *sk, NsSpinlock *locks, guint log)
+{
+  guint64 addr = ns_arena_addr (s->arena, sk);
+
+  return &locks[(addr * G_GUINT64_CONSTANT (0x61C8864680B583EB)) >> (64 - log)];
+}
+
+/* __udp_enqueue_schedule_skb (kernel-spec §5.2). Returns 0, or -ENOMEM (rcvbuf) after
+ * counting the drop in sk_drops. */
+static gint
+__udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
+{
+  struct sk_buff_head *list = &sk->sk_receive_queue;
+  struct udp_dev_scratch *scratch = (struct udp_dev_scratch *) &skb->dev_scratch;
+  NsSpinlock *busy = NULL;
+  gint rmem, size, rc = 0;
+
+  ns_call (t, &udp_fn___udp_enqueue_schedule_skb);
+  /* estimate: ~25 instructions (rmem and rcvbuf reads, the two tests) */
+  ns_insns (t, 25);
+  NS_LOAD_FIELD (t, sk, sk_rmem_alloc);
+  NS_LOAD_FIELD (t, sk, sk_rcvbuf);
+  rmem = sk->sk_rmem_alloc;
+  if (rmem > sk->sk_rcvbuf)
+    goto drop;
+  if (rmem > (sk->sk_rcvbuf >> 1)) {
+    ns_call (t, &fn_skb_condense);
+    /* estimate: ~15 instructions (linear skb: truesize recomputed from the end offset) */
+    ns_insns (t, 15);
+    NS_LOAD_FIELD (t, skb, data_len);
+    NS_LOAD_FIELD (t, skb, end);
+    skb->truesize = SKB_TRUESIZE (skb->end);
+    NS_STORE_FIELD (t, skb, truesize);
+    ns_ret (t);
+    busy = busylock_of (s, sk, s->udp_busylocks, s->udp_busylocks_log);
+    ns_raw_spin_lock (t, s, busy, NS_LOCK_PLAIN);
+  }
+  size = (gint) skb->truesize;
+  NS_LOAD_FIELD (t, skb, truesize);
+  /* udp_set_dev_scratch: estimate ~12 instructions */
+  ns_insns (t, 12);
+  scratch->_tsize_state = skb->truesize | (skb_dst (skb) ? 0 : UDP_SKB_IS_STATELESS);
+  scratch->len = (guint16) skb->len;
+  scratch->is_linear = !skb_is_nonlinear (skb);
+  scratch->csum_unnecessary = 1;
+  NS_LOAD_FIELD (t, skb, len);
+  NS_STORE_FIELD (t, skb, dev_scratch);
+  ns_atomic (t, &sk->sk_rmem_alloc);   /* atomic_add_return */
+  sk->sk_rmem_alloc += size;
+  if (sk->sk_rmem_alloc > size + sk->sk_rcvbuf) {
+    ns_atomic (t, &sk->sk_rmem_alloc);
+    sk->sk_rmem_alloc -= size;
+    goto drop_busy;
+  }
+  ns_raw_spin_lock (t, s, &list->lock, NS_LOCK_PLAIN);
+  NS_LOAD_FIELD (t, sk, sk_forward_alloc);
+  if (size >= sk->sk_forward_alloc) {
+    gint pages = (size + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;   /* sk_mem_pages */
+    __sk_mem_raise_allocated (t, s, sk, pages);
+    sk->sk_forward_alloc += pages * SK_MEM_QUANTUM;
+  }
+  sk->sk_forward_alloc -= size;
+  NS_STORE_FIELD (t, sk, sk_forward_alloc);
+  /* sock_skb_set_dropcount (SOCK_RXQ_OVFL off) and __skb_queue_tail: ~12 instructions */
+  ns_insns (t, 12);
+  NS_LOAD_FIELD (t, sk, __sk_common.skc_flags);
+  __skb_queue_tail (list, skb);
+  skb->sk = NULL;
+  NS_STORE_FIELD (t, skb, next);
+  ns_store (t, list, sizeof *list);
+  if (list->qlen > 1)
+    ns_store (t, skb->prev, 8);         /* the previous tail's next */
+  ns_raw_spin_unlock (t, s, &list->lock, NS_LOCK_PLAIN);
+  s->counters.enqueued++;
+  /* INDIRECT_CALL_1(sk->sk_data_ready, sock_def_readable, sk): a compare, a direct call */
+  NS_LOAD_FIELD (t, sk, sk_data_ready);
+  sock_def_readable (t, s, sk);
+  if (busy)
+    ns_raw_spin_unlock (t, s, busy, NS_LOCK_PLAIN);
+  ns_ret (t);
+  return 0;
+
+/* ERRORS */
+drop_busy:
+  if (busy)
+    ns_raw_spin_unlock (t, s, busy, NS_LOCK_PLAIN);
+drop:
+  ns_atomic (t, &sk->sk_drops);
+  sk->sk_drops++;
+  rc = -ENOMEM;
+  ns_ret (t);
+  return rc;
+}
+
+/* sk_filter_trim_cap: pfmemalloc test, cgroup BPF ingress key off, the LSM's
+ * sock_rcv_skb hook, no socket filter attached. */
+static void
+sk_filter_trim_cap (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
+{
+  ns_call (t, &fn_sk_filter_trim_cap);
+  /* estimate: ~20 instructions */
+  ns_insns (t, 20);
+  ns_security_hook (t, s, &fn_security_sock_rcv_skb, &fn_apparmor_socket_sock_rcv_skb, 20);
+  ns_rcu_read_lock (t, s);
+  NS_LOAD_FIELD (t, sk, sk_filter);
+  ns_rcu_read_unlock (t, s);
+  ns_ret (t);
+}
+
+/* What __udp_queue_rcv_skb / __udpv6_queue_rcv_skb do before the enqueue (inlined:
+ * static, one call site), and the enqueue with its error accounting. */
+static gint
+queue_rcv (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
+{
+  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
+  gint cpu = (gint) ns_thread_cpu (t);
+
+  /* estimate: ~25 instructions (connected: sock_rps_save_rxhash, sk_mark_napi_id,
+   * sk_incoming_cpu_update — each a read and a write only on change) */
+  ns_insns (t, 25);
+  NS_LOAD_FIELD (t, sk, sk_daddr);
+  NS_LOAD_FIELD (t, sk, sk_rxhash);
+  NS_LOAD_FIELD (t, sk, sk_napi_id);
+  NS_LOAD_FIELD (t, sk, sk_incoming_cpu);
+  if (sk->sk_daddr || sk->sk_state == TCP_ESTABLISHED) {
+    if (sk->sk_incoming_cpu != cpu) {
+      sk->sk_incoming_cpu = cpu;
+      NS_STORE_FIELD (t, sk, sk_incoming_cpu);
+    }
+  }
+  if (__udp_enqueue_schedule_skb (t, s, sk, skb) < 0) {
+    /* UDP_MIB_RCVBUFERRORS + UDP_MIB_INERRORS, kfree_skb_reason */
+    ns_mib_inc (t, &sd->udp_mib[3]);
+    ns_mib_inc (t, &sd->udp_mib[4]);
+    s->counters.rcvbuf_drops++;
+    kfree_skb (t, s->alloc, skb);
+    return -1;
+  }
+  return 0;
+}
+
+/* udp_queue_rcv_skb → udp_queue_rcv_one_skb (no GSO skb to segment). */
+static gint
+udp_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
+{
+  gint rc;
+
+  ns_call (t, &fn_udp_queue_rcv_skb);
+  /* estimate: ~12 instructions (udp_unexpected_gso: gso test, UDP GRO flag) */
+  ns_insns (t, 12);
+  ns_load (t, skb_shinfo (skb), 8);
+  ns_call (t, &fn_udp_queue_rcv_one_skb);
+  /* estimate: ~45 instructions (xfrm4_policy_check with no policy, nf_reset_ct, encap key
+   * off, UDP-Lite coverage tests, prefetch of sk_rmem_alloc, csum test,
+   * udp_csum_pull_header) */
+  ns_insns (t, 45);
+  ns_prefetch (t, &sk->sk_rmem_alloc);
+  sk_filter_trim_cap (t, s, sk, skb);
+  __skb_pull (skb, UDP_HLEN);
+  NS_STORE_FIELD (t, skb, data);
+  NS_STORE_FIELD (t, skb, len);
+  ns_call (t, &fn_ipv4_pktinfo_prepare);
+  /* estimate: ~20 instructions (cmsg flags test, skb_dst_drop) */
+  ns_insns (t, 20);
+  NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
+  dst_release (t, skb_dst (skb));
+  skb->_skb_refdst = NULL;
+  NS_STORE_FIELD (t, skb, _skb_refdst);
+  ns_ret (t);
+  rc = queue_rcv (t, s, sk, skb);
+  ns_ret (t);
+  ns_ret (t);
+  return rc;
+}
+
+/* udpv6_queue_rcv_skb → udpv6_queue_rcv_one_skb (the dst is dropped before queueing). */
+static gint
+udpv6_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
+{
+  gint rc;
+
+  ns_call (t, &fn_udpv6_queue_rcv_skb);
+  ns_insns (t, 12);
+  ns_load (t, skb_shinfo (skb), 8);
+  ns_call (t, &fn_udpv6_queue_rcv_one_skb);
+  /* estimate: ~50 instructions (xfrm6_policy_check, nf_reset_ct, encap key off, coverage
+   * tests, prefetch, csum test, pull) */
+  ns_insns (t, 50);
+  ns_prefetch (t, &sk->sk_rmem_alloc);
+  sk_filter_trim_cap (t, s, sk, skb);
+  __skb_pull (skb, UDP_HLEN);
+  NS_STORE_FIELD (t, skb, data);
+  NS_STORE_FIELD (t, skb, len);
+  dst_release (t, skb_dst (skb));
+  skb->_skb_refdst = NULL;
+  NS_STORE_FIELD (t, skb, _skb_refdst);
+  rc = queue_rcv (t, s, sk, skb);
+  ns_ret (t);
+  ns_ret (t);
+  return rc;
+}
+
+/* The socket lookup found nothing: UDP_MIB_NOPORTS (ICMP port unreachable is not
+ * modelled), free the skb. */
+static void
+no_port (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->udp_mib[2]);
+  s->counters.noport++;
+  dst_release (t, skb_dst (skb));
+  skb->_skb_refdst = NULL;
+  kfree_skb (t, s->alloc, skb);
+}
+
+/* udp_rcv → __udp4_lib_rcv. */
+gint
+udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  NsIphdr *iph = (NsIphdr *) skb_network_header (skb);
+  NsUdphdr *uh = (NsUdphdr *) skb->data;
+  struct sock *sk;
+
+  g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  ns_call (t, &fn_udp_rcv);
+  ns_call (t, &fn___udp4_lib_rcv);
+  /* estimate: ~70 instructions (pskb_may_pull, ulen tests and trim, udp4_csum_init for
+   * CHECKSUM_PARTIAL, skb_steal_sock: no early-demux socket, rtable flags, inet_iif and
+   * inet_sdif for the lookup) */
+  ns_insns (t, 70);
+  ns_load (t, uh, sizeof *uh);
+  NS_LOAD_FIELD (t, skb, len);
+  NS_LOAD_FIELD (t, skb, ip_summed);
+  NS_LOAD_FIELD (t, skb, sk);
+  NS_LOAD_FIELD (t, skb_dst (skb), rt_flags);
+  sk = __udp4_lib_lookup (t, s->net, iph->saddr, uh->source, iph->daddr, uh->dest,
+                          s->lo->ifindex, 0, s->udp_table, skb);
+  if (sk == NULL)
+    no_port (t, s, skb);
+  else
+    udp_queue_rcv_skb (t, s, sk, skb);   /* udp_unicast_rcv_skb, inlined */
+  ns_ret (t);
+  ns_ret (t);
+  return 0;
+}
+
+/* udpv6_rcv → __udp6_lib_rcv. */
+gint
+udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  NsIpv6hdr *ip6h = (NsIpv6hdr *) skb_network_header (skb);
+  NsUdphdr *uh = (NsUdphdr *) skb->data;
+  struct sock *sk;
+
+  g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  ns_call (t, &fn_udpv6_rcv);
+  ns_call (t, &fn___udp6_lib_rcv);
+  /* estimate: ~80 instructions (as IPv4 plus the 128-bit address reads, udp6_csum_init,
+   * multicast test) */
+  ns_insns (t, 80);
+  ns_load (t, uh, sizeof *uh);
+  ns_load (t, &ip6h->saddr, 32);
+  NS_LOAD_FIELD (t, skb, len);
+  NS_LOAD_FIELD (t, skb, ip_summed);
+  NS_LOAD_FIELD (t, skb, sk);
+  sk = __udp6_lib_lookup (t, s->net, &ip6h->saddr, uh->source, &ip6h->daddr, uh->dest,
+                          s->lo->ifindex, 0, s->udp_table, skb);
+  if (sk == NULL)
+    no_port (t, s, skb);
+  else
+    udpv6_queue_rcv_skb (t, s, sk, skb);
+  ns_ret (t);
+  ns_ret (t);
+  return 0;
+}
+
+/* ---- process side: dequeue ---- */
+
+/* udp_rmem_release(sk, size, partial = 1, queue_lock_held): batch the release until
+ * forward_threshold or an empty reader_queue, then return memory and splice. */
+static void
+udp_rmem_release (NsThread *t, NsNetStack *s, struct sock *sk, gint size, gboolean locked)
+{
+  struct udp_sock *up = udp_sk (sk);
+  struct sk_buff_head *sk_queue = &sk->sk_receive_queue;
+  gint amt;
+
+  ns_call (t, &fn_udp_rmem_release);
+  /* estimate: ~15 instructions (deficit arithmetic, threshold and queue tests) */
+  ns_insns (t, 15);
+  up->forward_deficit += size;
+  size = up->forward_deficit;
+  ns_store (t, &up->forward_deficit, 8);
+  if (size < up->forward_threshold && !skb_queue_empty (&up->reader_queue))
+    goto out;
+  up->forward_deficit = 0;
+  if (!locked)
+    ns_raw_spin_lock (t, s, &sk_queue->lock, NS_LOCK_PLAIN);
+  /* estimate: ~15 instructions (forward alloc in whole pages, keep < 1 page) */
+  ns_insns (t, 15);
+  sk->sk_forward_alloc += size;
+  amt = (sk->sk_forward_alloc - 1) & ~(SK_MEM_QUANTUM - 1);
+  sk->sk_forward_alloc -= amt;
+  NS_STORE_FIELD (t, sk, sk_forward_alloc);
+  if (amt)
+    __sk_mem_reduce_allocated (t, s, sk, amt / SK_MEM_QUANTUM);
+  ns_atomic (t, &sk->sk_rmem_alloc);
+  sk->sk_rmem_alloc -= size;
+  skb_queue_splice_tail_init (sk_queue, &up->reader_queue);
+  ns_store (t, sk_queue, 16);
+  if (!locked)
+    ns_raw_spin_unlock (t, s, &sk_queue->lock, NS_LOCK_PLAIN);
+out:
+  ns_ret (t);
+}
+
+/* __skb_try_recv_from_queue: take the head skb (no peek). */
+static struct sk_buff *
+try_recv_from_queue (NsThread *t, struct sk_buff_head *queue)
+{
+  struct sk_buff *skb;
+
+  ns_call (t, &fn___skb_try_recv_from_queue);
+  /* estimate: ~25 instructions (peek tests, skb_queue_walk's first entry, __skb_unlink) */
+  ns_insns (t, 25);
+  ns_load (t, queue, 16);
+  skb = __skb_dequeue (queue);
+  if (skb != NULL) {
+    ns_load (t, &skb->next, 16);
+    ns_store (t, queue, 16);
+    if (queue->qlen > 0)
+      ns_store (t, &queue->next->prev, 8);
+  }
+  ns_ret (t);
+  return skb;
+}
+
+/* udp_skb_destructor / udp_skb_dtor_locked: release the truesize kept in dev_scratch. */
+static void
+udp_skb_destructor (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb,
+                    gboolean locked)
+{
+  struct udp_dev_scratch *scratch = (struct udp_dev_scratch *) &skb->dev_scratch;
+
+  NS_LOAD_FIELD (t, skb, dev_scratch);
+  udp_rmem_release (t, s, sk, (gint) (scratch->_tsize_state & ~UDP_SKB_IS_STATELESS), locked);
+}
+
+/* __skb_wait_for_more_packets: prepare_to_wait_exclusive with receiver_wake_function,
+ * sleep unless something arrived meanwhile, finish_wait. */
+static void
+wait_for_more_packets (NsThread *t, NsNetStack *s, struct sock *sk)
+{
+  struct socket *sock = sk->sk_socket;
+  NsWaitQueue *wq = ns_netstack_task_wq (s, ns_thread_cpu (t));
+  gpointer mem = ns_netstack_task (s, ns_thread_cpu (t));
+  NsWaitEntry e = { NS_WAKE_RECEIVER, EPOLLIN, wq, NULL, mem, mem };
+
+  ns_call (t, &fn___skb_wait_for_more_packets);
+  /* estimate: ~30 instructions (prepare_to_wait_exclusive's state, error, shutdown and
+   * queue tests) */
+  ns_insns (t, 30);
+  add_wait_queue (t, s, sock, &e);
+  NS_LOAD_FIELD (t, sk, sk_receive_queue.prev);
+  if (skb_queue_empty (&sk->sk_receive_queue)) {
+    ns_wait_queue_wait (t, wq);
+    ns_schedule_cost (t, s);
+    ns_schedule_cost (t, s);
+  }
+  if (g_queue_find (&sock->waiters, &e))   /* finish_wait: still linked if not woken */
+    remove_wait_queue (t, s, sock, &e);
+  ns_ret (t);
+}
+
+/* __skb_recv_udp (kernel-spec §5.4). NULL and *err = -EAGAIN when nothing is queued on a
+ * non-blocking socket. */
+static struct sk_buff *
+__skb_recv_udp (NsThread *t, NsNetStack *s, struct sock *sk, gboolean nonblock, gint *err)
+{
+  struct sk_buff_head *sk_queue = &sk->sk_receive_queue;
+  struct sk_buff_head *queue = &udp_sk (sk)->reader_queue;
+  struct sk_buff *skb = NULL;
+
+  ns_call (t, &fn___skb_recv_udp);
+  /* estimate: ~20 instructions (timeo, sk_err test, loop set-up) */
+  ns_insns (t, 20);
+  NS_LOAD_FIELD (t, sk, sk_err);
+  for (;;) {
+    ns_raw_spin_lock (t, s, &queue->lock, NS_LOCK_BH);
+    skb = try_recv_from_queue (t, queue);
+    if (skb != NULL) {
+      udp_skb_destructor (t, s, sk, skb, FALSE);
+      ns_raw_spin_unlock (t, s, &queue->lock, NS_LOCK_BH);
+      break;
+    }
+    NS_LOAD_FIELD (t, sk, sk_receive_queue.next);
+    if (!skb_queue_empty (sk_queue)) {
+      ns_raw_spin_lock (t, s, &sk_queue->lock, NS_LOCK_PLAIN);
+      skb_queue_splice_tail_init (sk_queue, queue);
+      ns_store (t, sk_queue, 16);
+      ns_store (t, queue, 16);
+      skb = try_recv_from_queue (t, queue);
+      if (skb != NULL)
+        udp_skb_destructor (t, s, sk, skb, TRUE);
+      ns_raw_spin_unlock (t, s, &sk_queue->lock, NS_LOCK_PLAIN);
+      ns_raw_spin_unlock (t, s, &queue->lock, NS_LOCK_BH);
+      if (skb != NULL)
+        break;
+      continue;
+    }
+    ns_raw_spin_unlock (t, s, &queue->lock, NS_LOCK_BH);
+    /* busy_check: no busy polling (net.core.busy_read = 0) */
+    ns_insns (t, 6);
+    if (nonblock) {
+      *err = -EAGAIN;
+      break;
+    }
+    wait_for_more_packets (t, s, sk);
+  }
+  ns_ret (t);
+  return skb;
+}
+
+/* skb_consume_udp: skb_unref, head state (already released), __consume_stateless_skb. */
+static void
+skb_consume_udp (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
+{
+  ns_call (t, &fn_skb_consume_udp);
+  /* estimate: ~12 instructions (peeking_with_offset, users == 1, head state test) */
+  ns_insns (t, 12);
+  ns_load (t, &udp_sk (sk)->peeking_with_offset, 4);
+  NS_LOAD_FIELD (t, skb, users);
+  __consume_stateless_skb (t, s->alloc, skb);
+  ns_ret (t);
+}
+
+/* udp_recvmsg / udpv6_recvmsg: dequeue, copy to the user buffer, stats, consume. */
+static gssize
+udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize len,
+             gboolean nonblock, gboolean v6)
+{
+  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
+  struct udp_dev_scratch *scratch;
+  struct sk_buff *skb;
+  gint err = 0;
+  gsize copied;
+
+  ns_call (t, v6 ? &udp_fn_udpv6_recvmsg : &udp_fn_udp_recvmsg);
+  /* estimate: ~45 instructions (MSG_ERRQUEUE and rxpmtu tests, peek offset) */
+  ns_insns (t, 45);
+  skb = __skb_recv_udp (t, s, sk, nonblock, &err);
+  if (skb == NULL)
+    goto out;
+  scratch = (struct udp_dev_scratch *) &skb->dev_scratch;
+  copied = MIN (len, (gsize) scratch->len);
+  /* estimate: ~25 instructions (ulen from the scratch, truncation, is_udp4 from
+   * skb->protocol, checksum-unnecessary and linear tests) */
+  ns_insns (t, 25);
+  NS_LOAD_FIELD (t, skb, protocol);
+  NS_LOAD_FIELD (t, skb, data);
+  /* copy_linear_skb → copy_to_iter → _copy_to_iter */
+  ns_call (t, &fn__copy_to_iter);
+  /* estimate: ~40 instructions (iov_iter dispatch for ITER_UBUF, access_ok, STAC, rep movsb
+   * set-up with FSRM, CLAC, advance) */
+  ns_insns (t, 40);
+  ns_check_object_size (t, s, skb->data, copied);
+  ns_copy (t, ubuf, skb->data, copied);
+  ns_ret (t);
+  /* UDP_MIB_INDATAGRAMS, sock_recv_cmsgs (no timestamps), no msg_name for read(2), GRO
+   * and cmsg flag tests: estimate ~35 instructions */
+  ns_insns (t, 35);
+  ns_mib_inc (t, &sd->udp_mib[0]);
+  NS_LOAD_FIELD (t, sk, sk_tsflags);
+  NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
+  s->counters.received++;
+  s->counters.received_bytes += copied;
+  skb_consume_udp (t, s, sk, skb);
+  err = (gint) copied;
+out:
+  ns_ret (t);
+  return err;
+}
+
+/* read(2) on a UDP socket; see udp_rx.h. */
+gssize
+ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize len)
+{
+  struct socket *sock;
+  struct sock *sk;
+  gboolean v6;
+  gssize ret;
+
+  g_return_val_if_fail (t != NULL && s != NULL && file != NULL, -EINVAL);
+  sock = ns_file_socket (file);
+  sk = sock->sk;
+  v6 = sk->sk_family == AF_INET6;
+  ns_syscall_begin (t, s, &fn___x64_sys_read);
+  ns_call (t, &fn_ksys_read);
+  ns_insns (t, 12);
+  ns_fdget_pos (t, file);
+  ns_call (t, &fn_vfs_read);
+  /* estimate: ~35 instructions (FMODE_READ / FMODE_CAN_READ, access_ok, count clamp,
+   * new_sync_read inlined: kiocb and iov_iter set-up, fsnotify_access test) */
+  ns_insns (t, 35);
+  NS_LOAD_FIELD (t, file, f_mode);
+  ns_rw_verify_area (t, s, file);
+  NS_LOAD_FIELD (t, file, f_op);
+  ns_icall (t, &fn_sock_read_iter);
+  /* estimate: ~25 instructions (msghdr from the kiocb, O_NONBLOCK, empty iter test) */
+  ns_insns (t, 25);
+  NS_LOAD_FIELD (t, file, f_flags);
+  ns_call (t, &fn_sock_recvmsg);
+  ns_insns (t, 10);
+  /* estimate: ~25 instructions of apparmor_socket_recvmsg → aa_sock_msg_perm, unconfined */
+  ns_security_hook (t, s, &fn_security_socket_recvmsg, &fn_apparmor_socket_recvmsg, 25);
+  /* INDIRECT_CALL_INET(sock->ops->recvmsg, inet6_recvmsg, inet_recvmsg) */
+  NS_LOAD_FIELD (t, sock, ops);
+  ns_call (t, v6 ? &fn_inet6_recvmsg : &fn_inet_recvmsg);
+  /* estimate: ~20 instructions (sock_rps_record_flow key off, INDIRECT_CALL_2 compares,
+   * msg_namelen) */
+  ns_insns (t, 20);
+  ret = udp_recvmsg (t, s, sk, ubuf, len, (file->f_flags & 04000) != 0, v6);
+  ns_ret (t);
+  ns_ret (t);
+  ns_ret (t);   /* sock_read_iter */
+  ns_ret (t);   /* vfs_read */
+  ns_ret (t);   /* ksys_read */
+  ns_syscall_end (t, s);
+  return ret;
+}

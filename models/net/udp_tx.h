@@ -1,0 +1,18 @@
+/* udp_tx.h — the UDP send path, v6.9: write(2) on a connected UDP socket down to the
+ * device (net/socket.c, net/ipv4/af_inet.c, net/ipv4/udp.c, net/ipv6/udp.c). */
+#pragma once
+#include "netstack.h"
+
+G_BEGIN_DECLS
+
+/* write(fd, ubuf, len) on a connected UDP socket (ubuf is simulated memory): the syscall,
+ * udp_sendmsg / udpv6_sendmsg with the copy from user, IP output and loopback transmit, and
+ * — on loopback — the whole receive softirq on this CPU before it returns. Returns len or
+ * a negative errno (-EDESTADDRREQ for an unconnected socket, -EMSGSIZE above 65507). */
+gssize ns_sys_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf,
+                     gsize len);
+
+extern NsFunc udp_fn_udp_sendmsg;
+extern NsFunc udp_fn_udpv6_sendmsg;
+
+G_END_DECLS

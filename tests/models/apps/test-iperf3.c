@@ -1,0 +1,238 @@
+/* test-iperf3.c — the iperf3 workload (models/apps/iperf3.c) through the run layer:
+ * attribute validation errors name file:line, the metrics agree with each other, -b
+ * paces each stream (3.15 and 3.16 threading), the compute_score patch speeds the path up
+ * under SRSO Safe RET, and runs are deterministic. Scenarios are written to a temporary
+ * folder; profiles come from $NETSIM_DATADIR (set by make check). */
+#include "config.h"
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "run.h"
+
+static char *tmpdir;
+
+/* Writes a scenario whose <workload> (on line 6) carries attrs; returns its path. */
+static char *
+write_scenario (const char *name, const char *cpu, const char *attrs, const char *measure)
+{
+  g_autofree char *text = NULL;
+  char *path = g_build_filename (tmpdir, name, NULL);
+  GError *error = NULL;
+
+  text = g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                          "<scenario name=\"%s\" seed=\"1\">\n"
+                          "  <cpu profile=\"%s\"/>\n"
+                          "  <kernel version=\"6.9.0-rc1\"/>\n"
+                          "\n"
+                          "  <workload type=\"iperf3\" %s/>\n"
+                          "  <measure %s/>\n"
+                          "</scenario>\n", name, cpu, attrs, measure);
+  ck_assert_msg (g_file_set_contents (path, text, -1, &error), "%s",
+                 error ? error->message : "?");
+  return path;
+}
+
+/* Runs path with extra --set strings (NULL-terminated, may be NULL). */
+static NsRunResult *
+run (const char *path, const char *const *sets, GError **error)
+{
+  NsRunOptions opt = { 0 };
+
+  opt.sets = sets;
+  return ns_run_scenario (path, &opt, error);
+}
+
+/* The aggregate of the first variant of a run that must succeed. */
+static double
+value_of (const char *path, const char *const *sets)
+{
+  GError *error = NULL;
+  NsRunResult *res = run (path, sets, &error);
+  double v;
+
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  v = ((NsVariantResult *) res->variants->pdata[0])->value;
+  ns_run_result_free (res);
+  return v;
+}
+
+static const char *const short_measure =
+  "metric=\"kbytes_per_sec\" warmup=\"200us\" duration=\"1ms\"";
+
+/* Each bad attribute value is refused with "file:6:" and the attribute's name. */
+START_TEST (test_bad_attributes)
+{
+  static const char *const bad[][2] = {
+    { "streams=\"0\"", "streams" },
+    { "streams=\"5000\"", "streams" },
+    { "length=\"8\"", "length" },
+    { "length=\"70000\"", "length" },
+    { "rate=\"fast\"", "rate" },
+    { "family=\"ipx\"", "family" },
+    { "server-family=\"unix\"", "server-family" },
+    { "threading=\"many\"", "threading" },
+    { "client-cpu=\"999\"", "client-cpu" },
+    { "port=\"0\"", "port" },
+    { "multisend=\"0\"", "multisend" },
+    { "extra-bind=\"any\"", "extra-bind" },
+    { "colour=\"red\"", "colour" },
+    { "family=\"ipv6\" server-family=\"inet\"", "server-family" },
+    { "threading=\"per-stream\" streams=\"4\" client-cpu=\"0\" server-cpu=\"2\"", "overlap" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree char *path = write_scenario ("bad.xml", "generic", bad[i][0], short_measure);
+    g_autofree char *where = g_strdup_printf ("%s:6:", path);
+    GError *error = NULL;
+    NsRunResult *res = run (path, NULL, &error);
+    ck_assert_msg (res == NULL, "%s was accepted", bad[i][0]);
+    ck_assert_msg (g_str_has_prefix (error->message, where), "%s: '%s' lacks %s", bad[i][0],
+                   error->message, where);
+    ck_assert_msg (strstr (error->message, bad[i][1]) != NULL, "%s: '%s' does not name %s",
+                   bad[i][0], error->message, bad[i][1]);
+    g_error_free (error);
+  }
+}
+END_TEST
+
+/* kbytes_per_sec = datagrams_per_sec × length / 1024; unlimited senders lose nothing when
+ * the reader keeps up. */
+START_TEST (test_metrics_agree)
+{
+  g_autofree char *path = write_scenario ("metrics.xml", "generic",
+                                          "streams=\"4\" length=\"1000\" rate=\"0\"",
+                                          short_measure);
+  const char *const dgrams[] = { "measure.metric=datagrams_per_sec", NULL };
+  const char *const mbits[] = { "measure.metric=mbits_per_sec", NULL };
+  double kb = value_of (path, NULL), dg = value_of (path, dgrams), mb = value_of (path, mbits);
+
+  ck_assert (kb > 0);
+  ck_assert_double_eq_tol (kb, dg * 1000 / 1024.0, kb * 1e-9);
+  ck_assert_double_eq_tol (mb, kb * 1024 * 8 / 1e6, mb * 1e-9);
+}
+END_TEST
+
+/* -b paces each stream to its rate (checked every pacing-timer and after each send). */
+static void
+check_paced (const char *threading, const char *cpus)
+{
+  g_autofree char *attrs = g_strdup_printf ("streams=\"3\" length=\"1000\" rate=\"40M\" "
+                                            "threading=\"%s\" %s", threading, cpus);
+  g_autofree char *path = write_scenario ("paced.xml", "generic", attrs,
+                                          "metric=\"mbits_per_sec\" warmup=\"5ms\" "
+                                          "duration=\"40ms\"");
+  double mbits = value_of (path, NULL);
+
+  ck_assert_msg (fabs (mbits - 120.0) < 120.0 * 0.03, "%s: %.2f Mbit/s, want 120", threading,
+                 mbits);
+}
+
+START_TEST (test_paced_single)
+{
+  check_paced ("single", "");
+}
+END_TEST
+
+START_TEST (test_paced_per_stream)
+{
+  check_paced ("per-stream", "client-cpu=\"0\" server-cpu=\"4\"");
+}
+END_TEST
+
+/* With Safe RET (the Zen 3 profile's default for 6.9), the single-call-site patch makes
+ * the 16-socket chain walk cheaper: more throughput. */
+START_TEST (test_patch_helps_under_safe_ret)
+{
+  g_autofree char *path = write_scenario ("patch.xml", "zen3-epyc-7713",
+                                          "streams=\"16\" length=\"8920\" rate=\"0\"",
+                                          short_measure);
+  const char *const patched[] = { "kernel.patch.name=udp-compute-score-single-site", NULL };
+  double base = value_of (path, NULL), pat = value_of (path, patched);
+
+  ck_assert_msg (pat > base * 1.01, "patched %.0f vs baseline %.0f", pat, base);
+}
+END_TEST
+
+/* The same scenario twice: the same value to the last bit; repetitions agree. */
+START_TEST (test_determinism)
+{
+  g_autofree char *path = write_scenario ("det.xml", "generic",
+                                          "streams=\"8\" length=\"4000\" rate=\"0\" "
+                                          "extra-sockets=\"3\" extra-reuseport=\"true\"",
+                                          short_measure);
+  double a = value_of (path, NULL), b = value_of (path, NULL);
+
+  ck_assert (a > 0);
+  ck_assert (a == b);
+}
+END_TEST
+
+/* IPv6 streams and extra wildcard sockets at the head of the chain run and deliver. */
+START_TEST (test_ipv6_and_extras)
+{
+  g_autofree char *path = write_scenario ("v6.xml", "generic",
+                                          "streams=\"4\" length=\"2000\" rate=\"0\" "
+                                          "family=\"ipv6\" extra-sockets=\"2\" "
+                                          "extra-bind=\"wildcard\" extra-position=\"head\"",
+                                          short_measure);
+
+  ck_assert (value_of (path, NULL) > 0);
+}
+END_TEST
+
+static void
+setup (void)
+{
+  GError *error = NULL;
+
+  tmpdir = g_dir_make_tmp ("test-iperf3-XXXXXX", &error);
+  ck_assert_msg (tmpdir != NULL, "%s", error ? error->message : "?");
+}
+
+static void
+teardown (void)
+{
+  GDir *dir = g_dir_open (tmpdir, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)) != NULL) {
+    g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+    g_unlink (p);
+  }
+  if (dir)
+    g_dir_close (dir);
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+}
+
+static Suite *
+iperf3_suite (void)
+{
+  Suite *s = suite_create ("iperf3");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_bad_attributes);
+  tcase_add_test (tc, test_metrics_agree);
+  tcase_add_test (tc, test_paced_single);
+  tcase_add_test (tc, test_paced_per_stream);
+  tcase_add_test (tc, test_patch_helps_under_safe_ret);
+  tcase_add_test (tc, test_determinism);
+  tcase_add_test (tc, test_ipv6_and_extras);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (iperf3_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,116 @@
+/* sched-rig.h — a simulated machine with a tc environment for the tc model's tests: a
+ * kernel build (version, patches, .config facts), a spectre_v2 mode, and a way to run a
+ * function inside a simulated thread. */
+#pragma once
+#include <check.h>
+#include <string.h>
+#include "machine.h"
+#include "workload.h"
+#include "sched-priv.h"
+#include "netdev.h"
+
+typedef struct {
+  NsParams  *params;
+  NsBuild   *build;
+  NsMachine *machine;
+  NsEngine  *engine;
+  TcEnv     *tc;
+} SchedRig;
+
+/* Every classifier and action of the v6.1/v6.2 wrapper chains, built in (=y). */
+static const char *const rig_builtin[] = {
+  "CONFIG_NET_CLS_BASIC", "CONFIG_NET_CLS_BPF", "CONFIG_NET_CLS_CGROUP", "CONFIG_NET_CLS_FLOW",
+  "CONFIG_NET_CLS_FLOWER", "CONFIG_NET_CLS_FW", "CONFIG_NET_CLS_MATCHALL",
+  "CONFIG_NET_CLS_ROUTE4", "CONFIG_NET_CLS_RSVP", "CONFIG_NET_CLS_RSVP6",
+  "CONFIG_NET_CLS_TCINDEX", "CONFIG_NET_CLS_U32",
+  "CONFIG_NET_ACT_BPF", "CONFIG_NET_ACT_CONNMARK", "CONFIG_NET_ACT_CSUM", "CONFIG_NET_ACT_CT",
+  "CONFIG_NET_ACT_CTINFO", "CONFIG_NET_ACT_GACT", "CONFIG_NET_ACT_GATE", "CONFIG_NET_ACT_IFE",
+  "CONFIG_NET_ACT_IPT", "CONFIG_NET_ACT_MIRRED", "CONFIG_NET_ACT_MPLS", "CONFIG_NET_ACT_NAT",
+  "CONFIG_NET_ACT_PEDIT", "CONFIG_NET_ACT_POLICE", "CONFIG_NET_ACT_SAMPLE",
+  "CONFIG_NET_ACT_SIMP", "CONFIG_NET_ACT_SKBEDIT", "CONFIG_NET_ACT_SKBMOD",
+  "CONFIG_NET_ACT_TUNNEL_KEY", "CONFIG_NET_ACT_VLAN", NULL
+};
+
+/* Builds the rig: kernel `version`, patches (NULL-terminated, may be NULL), config
+ * overrides as key/value pairs after every module built in (NULL-terminated, may be NULL),
+ * spectre_v2 `mode`. */
+static void
+rig_init (SchedRig *rig, const char *version, const char *const *patches,
+          const char *const *config, NsSpectreV2 mode)
+{
+  NsMitigations mit = { 0 };
+  GError *error = NULL;
+
+  memset (rig, 0, sizeof *rig);
+  ns_param_registry_init ();
+  rig->params = ns_params_new ();
+  rig->build = ns_build_new (version, 60);
+  ns_build_set_config (rig->build, "CONFIG_NET_TC_INDIRECT_WRAPPER", "y");
+  for (guint i = 0; rig_builtin[i]; i++)
+    ns_build_set_config (rig->build, rig_builtin[i], "y");
+  for (guint i = 0; config && config[i]; i += 2)
+    ns_build_set_config (rig->build, config[i], config[i + 1]);
+  for (guint i = 0; patches && patches[i]; i++) {
+    const NsPatch *p = ns_patch_find (patches[i]);
+    ck_assert_msg (p != NULL, "unknown patch %s", patches[i]);
+    p->apply (rig->build);
+    ns_build_apply_patch (rig->build, p->name);
+  }
+  mit.spectre_v2 = mode;
+  rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
+  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
+  rig->engine = ns_machine_create_engine (rig->machine);
+  rig->tc = tc_env_new (rig->machine);
+}
+
+static void
+rig_clear (SchedRig *rig)
+{
+  tc_env_free (rig->tc);
+  ns_engine_free (rig->engine);
+  ns_machine_free (rig->machine);
+  ns_build_free (rig->build);
+  ns_params_free (rig->params);
+}
+
+typedef struct {
+  void    (*fn) (NsThread *t, gpointer data);
+  gpointer  data;
+  gboolean  done;
+} RigJob;
+
+static void
+rig_thread (NsThread *t, gpointer data)
+{
+  RigJob *job = data;
+
+  job->fn (t, job->data);
+  job->done = TRUE;
+}
+
+/* Runs fn(t, data) to completion in a simulated thread on CPU 0. */
+static void
+rig_run (SchedRig *rig, void (*fn) (NsThread *t, gpointer data), gpointer data)
+{
+  RigJob job = { fn, data, FALSE };
+
+  ns_engine_spawn (rig->engine, "test", 0, NS_THREAD_USER, ns_engine_now (rig->engine),
+                   rig_thread, &job);
+  ns_engine_run (rig->engine, G_MAXINT64);
+  ck_assert (job.done);
+}
+
+/* An skb in simulated memory: protocol IPv4, 60 bytes, a head with shared info. */
+static struct sk_buff *
+rig_skb (SchedRig *rig)
+{
+  NsArena *arena = ns_machine_arena (rig->machine);
+  struct sk_buff *skb = ns_arena_alloc (arena, 256, 64);
+
+  skb->head = skb->data = ns_arena_alloc (arena, 1024, 64);
+  skb->end = 1024 - SKB_SHINFO_SIZE;
+  skb->len = 60;
+  skb->users = 1;
+  skb->protocol = TC_ETH_P_IP;
+  return skb;
+}

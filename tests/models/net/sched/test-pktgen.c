@@ -1,0 +1,206 @@
+/* test-pktgen.c — the pktgen workload end to end (models/apps/pktgen.c with the dummy
+ * device, clsact, matchall, gact and the transmit path), run through the run layer on
+ * shipped CPU profiles: determinism, the filter walk's cost, "continue" versus "pass",
+ * the wrapper's effect per mitigation, skb reuse with clone_skb, where the retpoline
+ * cycles land, and the refusal of modes that do not reach the egress hook. */
+#include "config.h"
+#include <check.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "run.h"
+
+/* Writes a scenario for profile with the workload attributes and kernel patch given,
+ * runs it, returns the pps (and the result if out != NULL; caller frees). */
+static double
+run_pktgen (const char *profile, const char *attrs, const char *patch, NsRunResult **out)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *xml = NULL;
+  g_autoptr (GError) error = NULL;
+  NsRunOptions opts = { 0 };
+  NsRunResult *result;
+  double pps;
+  int fd;
+
+  static const char *const builtin[] = {
+    "CLS_BASIC", "CLS_BPF", "CLS_CGROUP", "CLS_FLOW", "CLS_FLOWER", "CLS_FW", "CLS_MATCHALL",
+    "CLS_ROUTE4", "CLS_RSVP", "CLS_RSVP6", "CLS_TCINDEX", "CLS_U32", "ACT_BPF",
+    "ACT_CONNMARK", "ACT_CSUM", "ACT_CT", "ACT_CTINFO", "ACT_GACT", "ACT_GATE", "ACT_IFE",
+    "ACT_IPT", "ACT_MIRRED", "ACT_MPLS", "ACT_NAT", "ACT_PEDIT", "ACT_POLICE", "ACT_SAMPLE",
+    "ACT_SIMP", "ACT_SKBEDIT", "ACT_SKBMOD", "ACT_TUNNEL_KEY", "ACT_VLAN", NULL
+  };
+  GString *config = g_string_new ("<config name=\"CONFIG_NET_TC_INDIRECT_WRAPPER\" "
+                                  "value=\"y\"/>\n");
+
+  /* every tc module built in, as in the seed's kernel */
+  for (guint i = 0; builtin[i]; i++)
+    g_string_append_printf (config, "<config name=\"CONFIG_NET_%s\" value=\"y\"/>\n",
+                            builtin[i]);
+  xml = g_strdup_printf (
+    "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"%s\"/>\n"
+    "<kernel version=\"6.1.0-rc7\">\n%s%s%s%s</kernel>\n"
+    "<workload type=\"pktgen\" cpu=\"0\" %s/>\n"
+    "<measure metric=\"pps\" warmup=\"50us\" duration=\"400us\"/>\n</scenario>\n",
+    profile, config->str, patch ? "<patch name=\"" : "", patch ? patch : "",
+    patch ? "\"/>\n" : "", attrs);
+  g_string_free (config, TRUE);
+  fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, &error);
+  ck_assert_msg (fd >= 0, "%s", error ? error->message : "?");
+  close (fd);
+  ck_assert (g_file_set_contents (path, xml, -1, NULL));
+  opts.seed_given = FALSE;
+  result = ns_run_scenario (path, &opts, &error);
+  g_unlink (path);
+  ck_assert_msg (result != NULL, "%s", error ? error->message : "?");
+  pps = ((NsVariantResult *) result->variants->pdata[0])->value;
+  if (out)
+    *out = result;
+  else
+    ns_run_result_free (result);
+  return pps;
+}
+
+/* Cycles per packet of cause charged to func in r's breakdown (0 if absent). */
+static double
+breakdown (NsRunResult *r, const char *func, NsCause cause)
+{
+  GPtrArray *rows = ((NsVariantResult *) r->variants->pdata[0])->breakdown;
+
+  for (guint i = 0; i < rows->len; i++) {
+    NsBreakdownRow *row = rows->pdata[i];
+    if (g_str_equal (row->func, func))
+      return row->cycles_per_op[cause];
+  }
+  return 0.0;
+}
+
+START_TEST (test_deterministic)
+{
+  double a = run_pktgen ("ryzen9-5950x", "filters=\"10\"", NULL, NULL);
+  double b = run_pktgen ("ryzen9-5950x", "filters=\"10\"", NULL, NULL);
+
+  ck_assert (a > 0);
+  ck_assert_double_eq (a, b);
+}
+END_TEST
+
+START_TEST (test_filters_cost_and_continue_versus_pass)
+{
+  double one = run_pktgen ("ryzen9-5950x", "filters=\"1\"", NULL, NULL);
+  double hundred = run_pktgen ("ryzen9-5950x", "filters=\"100\"", NULL, NULL);
+  double hundred_pass = run_pktgen ("ryzen9-5950x", "filters=\"100\" action=\"pass\"",
+                                    NULL, NULL);
+
+  /* continue walks all 100 filters: an order of magnitude slower */
+  ck_assert (hundred < one / 5);
+  /* pass ends the walk at the first filter */
+  ck_assert (hundred_pass > one * 0.97 && hundred_pass < one * 1.03);
+}
+END_TEST
+
+START_TEST (test_wrapper_helps_retpoline_cpus)
+{
+  double before = run_pktgen ("ryzen9-7950x", "filters=\"100\"", NULL, NULL);
+  double rfc = run_pktgen ("ryzen9-7950x", "filters=\"100\"", "tc-retpoline-wrappers-rfc",
+                           NULL);
+  double merged = run_pktgen ("ryzen9-7950x", "filters=\"100\"", "tc-retpoline-wrappers",
+                              NULL);
+
+  ck_assert (rfc > before * 1.1);
+  /* the merged chain reaches matchall and gact in fewer compares than the RFC's */
+  ck_assert (merged > rfc);
+}
+END_TEST
+
+START_TEST (test_wrapper_costs_eibrs_cpus_unless_keyed_off)
+{
+  double before = run_pktgen ("xeon-gold-6230r", "filters=\"100\"", NULL, NULL);
+  double rfc = run_pktgen ("xeon-gold-6230r", "filters=\"100\"", "tc-retpoline-wrappers-rfc",
+                           NULL);
+  double merged = run_pktgen ("xeon-gold-6230r", "filters=\"100\"", "tc-retpoline-wrappers",
+                              NULL);
+
+  ck_assert (rfc < before);            /* compares, and nothing saved on predicted calls */
+  ck_assert (merged < before);         /* the static key's NOP/JMP remains */
+  ck_assert (before - merged < (before - rfc) / 4);
+}
+END_TEST
+
+START_TEST (test_clone_skb_reuses_the_skb)
+{
+  double fresh = run_pktgen ("i5-10210u", "filters=\"1\" clone-skb=\"0\"", NULL, NULL);
+  double reused = run_pktgen ("i5-10210u", "filters=\"1\" clone-skb=\"1000\"", NULL, NULL);
+
+  ck_assert (reused > fresh * 1.2);
+}
+END_TEST
+
+START_TEST (test_retpoline_cycles_land_in_the_callers)
+{
+  NsRunResult *before = NULL, *after = NULL;
+  double ind_before, ind_after;
+
+  run_pktgen ("ryzen9-7950x", "filters=\"100\"", NULL, &before);
+  run_pktgen ("ryzen9-7950x", "filters=\"100\"", "tc-retpoline-wrappers-rfc", &after);
+  ind_before = breakdown (before, "tcf_classify", NS_CAUSE_INDIRECT) +
+               breakdown (before, "tcf_action_exec", NS_CAUSE_INDIRECT);
+  ind_after = breakdown (after, "tcf_classify", NS_CAUSE_INDIRECT) +
+              breakdown (after, "tcf_action_exec", NS_CAUSE_INDIRECT);
+  /* 200 retpolines per packet before, none after */
+  ck_assert (ind_before > 200 * 13);
+  ck_assert_double_eq_tol (ind_after, 0.0, 1e-9);
+  ns_run_result_free (before);
+  ns_run_result_free (after);
+}
+END_TEST
+
+START_TEST (test_modes_that_miss_the_hook_are_refused)
+{
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  NsRunOptions opts = { 0 };
+  const char *xml =
+    "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"generic\"/>\n"
+    "<kernel version=\"6.1\"/>\n"
+    "<workload type=\"pktgen\" xmit-mode=\"start_xmit\"/>\n"
+    "<measure metric=\"pps\" duration=\"10us\"/>\n</scenario>\n";
+  int fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, NULL);
+
+  close (fd);
+  g_file_set_contents (path, xml, -1, NULL);
+  ck_assert (ns_run_scenario (path, &opts, &error) == NULL);
+  ck_assert (strstr (error->message, "xmit-mode") != NULL);
+  g_unlink (path);
+}
+END_TEST
+
+static Suite *
+pktgen_suite (void)
+{
+  Suite *s = suite_create ("pktgen");
+  TCase *tc = tcase_create ("pktgen");
+
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_deterministic);
+  tcase_add_test (tc, test_filters_cost_and_continue_versus_pass);
+  tcase_add_test (tc, test_wrapper_helps_retpoline_cpus);
+  tcase_add_test (tc, test_wrapper_costs_eibrs_cpus_unless_keyed_off);
+  tcase_add_test (tc, test_clone_skb_reuses_the_skb);
+  tcase_add_test (tc, test_retpoline_cycles_land_in_the_callers);
+  tcase_add_test (tc, test_modes_that_miss_the_hook_are_refused);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (pktgen_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

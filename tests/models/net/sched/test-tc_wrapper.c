@@ -1,0 +1,283 @@
+/* test-tc_wrapper.c — the retpoline wrappers (models/net/sched/tc_wrapper.c): which build
+ * has them, the order of their compare chains and the compares a call costs to reach each
+ * classifier and action, modules never in a chain, the static key tc_skip_wrapper per
+ * spectre_v2 mode (and the RFC, which has no key), the what-if chain positions, and what a
+ * call costs the machine: an indirect call (retpoline) before, a direct call after. */
+#include "config.h"
+#include "sched-rig.h"
+
+static const char *const merged[] = { "tc-retpoline-wrappers", NULL };
+static const char *const rfc[] = { "tc-retpoline-wrappers-rfc", NULL };
+
+/* ---- chains ---- */
+
+START_TEST (test_merged_chain_order)
+{
+  static const char *const cls[] = { "cls_bpf_classify", "u32_classify", "fl_classify",
+                                     "fw_classify", "mall_classify", "basic_classify",
+                                     "cls_cgroup_classify", "flow_classify",
+                                     "route4_classify", "rsvp_classify", "rsvp6_classify",
+                                     "tcindex_classify" };
+  static const char *const act[] = { "tcf_gact_act", "tcf_mirred_act", "tcf_pedit_act",
+                                     "tcf_skbedit_act", "tcf_skbmod_act", "tcf_police_act",
+                                     "tcf_bpf_act", "tcf_connmark_act", "tcf_csum_act",
+                                     "tcf_ct_act", "tcf_ctinfo_act", "tcf_gate_act",
+                                     "tcf_mpls_act", "tcf_nat_act", "tunnel_key_act",
+                                     "tcf_vlan_act", "tcf_ife_act", "tcf_ipt_act",
+                                     "tcf_simp_act", "tcf_sample_act" };
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", merged, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_uint_eq (tc_wrapper_cls_len (rig.tc), G_N_ELEMENTS (cls));
+  ck_assert_uint_eq (tc_wrapper_act_len (rig.tc), G_N_ELEMENTS (act));
+  for (guint i = 0; i < G_N_ELEMENTS (cls); i++)
+    ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn (cls[i])), i + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (act); i++)
+    ck_assert_uint_eq (tc_wrapper_act_position (rig.tc, tc_action_fn (act[i])), i + 1);
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_chain_length_by_version)
+{
+  static const struct { const char *version; guint cls, act, mall; } cases[] = {
+    { "6.2.0", 12, 20, 5 },   /* rsvp, rsvp6, tcindex still there */
+    { "6.3.0", 9, 20, 5 },    /* … removed in v6.3 */
+    { "6.9.0", 9, 19, 5 },    /* ipt removed */
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    SchedRig rig;
+
+    /* v6.2+ has the merged wrapper without any patch */
+    rig_init (&rig, cases[k].version, NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+    ck_assert (tc_wrapper_compiled (rig.tc));
+    ck_assert_uint_eq (tc_wrapper_cls_len (rig.tc), cases[k].cls);
+    ck_assert_uint_eq (tc_wrapper_act_len (rig.tc), cases[k].act);
+    ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("mall_classify")),
+                       cases[k].mall);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
+START_TEST (test_rfc_chain_is_alphabetical)
+{
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", rfc, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_uint_eq (tc_wrapper_cls_len (rig.tc), 12);
+  ck_assert_uint_eq (tc_wrapper_act_len (rig.tc), 20);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("basic_classify")), 1);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("mall_classify")), 7);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("u32_classify")), 12);
+  ck_assert_uint_eq (tc_wrapper_act_position (rig.tc, tc_action_fn ("tcf_bpf_act")), 1);
+  ck_assert_uint_eq (tc_wrapper_act_position (rig.tc, tc_action_fn ("tcf_gact_act")), 6);
+  ck_assert_uint_eq (tc_wrapper_act_position (rig.tc, tc_action_fn ("tcf_vlan_act")), 20);
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_modules_are_not_in_the_chain)
+{
+  static const char *const config[] = { "CONFIG_NET_CLS_BPF", "m", "CONFIG_NET_CLS_U32", "n",
+                                        "CONFIG_NET_CLS_MATCHALL", "m", NULL };
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", merged, config, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_uint_eq (tc_wrapper_cls_len (rig.tc), 9);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("mall_classify")), 0);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("fl_classify")), 1);
+  ck_assert (tc_classify_thunked (rig.tc, tc_classifier_fn ("mall_classify")));
+  ck_assert (!tc_act_thunked (rig.tc, tc_action_fn ("tcf_gact_act")));
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_what_if_positions)
+{
+  static const char *const first[] = { "tc-retpoline-wrappers", "tc-wrapper-cls-first", NULL };
+  static const char *const last[] = { "tc-retpoline-wrappers", "tc-wrapper-cls-last", NULL };
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", first, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("mall_classify")), 1);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("cls_bpf_classify")), 2);
+  rig_clear (&rig);
+  rig_init (&rig, "6.1.0", last, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("mall_classify")), 12);
+  ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("basic_classify")), 5);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- the static key ---- */
+
+START_TEST (test_static_key_per_mitigation)
+{
+  static const struct { NsSpectreV2 mode; gboolean skipped; } cases[] = {
+    { NS_SPECTRE_V2_RETPOLINE, FALSE }, { NS_SPECTRE_V2_LFENCE, FALSE },
+    { NS_SPECTRE_V2_EIBRS, TRUE }, { NS_SPECTRE_V2_IBRS, TRUE }, { NS_SPECTRE_V2_OFF, TRUE },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    SchedRig rig;
+
+    rig_init (&rig, "6.1.0", merged, NULL, cases[k].mode);
+    ck_assert (tc_wrapper_compiled (rig.tc));
+    ck_assert_int_eq (tc_wrapper_skipped (rig.tc), cases[k].skipped);
+    rig_clear (&rig);
+    /* the RFC has no key: its wrapper runs whatever the CPU does ("forced on") */
+    rig_init (&rig, "6.1.0", rfc, NULL, cases[k].mode);
+    ck_assert (tc_wrapper_compiled (rig.tc));
+    ck_assert (!tc_wrapper_skipped (rig.tc));
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
+START_TEST (test_wrapper_needs_retpoline_build_and_opt_in)
+{
+  static const char *const no_retpoline[] = { "CONFIG_RETPOLINE", "n", NULL };
+  static const char *const no_opt_in[] = { "CONFIG_NET_TC_INDIRECT_WRAPPER", "n", NULL };
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (!tc_wrapper_compiled (rig.tc));         /* v6.1 without the series */
+  rig_clear (&rig);
+  rig_init (&rig, "6.1.0", merged, no_retpoline, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (!tc_wrapper_compiled (rig.tc));
+  rig_clear (&rig);
+  rig_init (&rig, "6.1.0", rfc, no_opt_in, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (!tc_wrapper_compiled (rig.tc));
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- calls through the wrapper ---- */
+
+typedef struct {
+  SchedRig          *rig;
+  struct tcf_proto  *tp;
+  struct sk_buff    *skb;
+  struct tcf_result *res;
+} OneFilter;
+
+static void
+classify_once (NsThread *t, gpointer data)
+{
+  OneFilter *f = data;
+
+  tcf_classify (t, f->rig->tc, f->skb, NULL, f->tp, f->res, FALSE);
+}
+
+/* One matchall + gact pass, classified once; returns compares, direct and indirect calls
+ * and the INDIRECT cycles charged to tcf_classify and tcf_action_exec. */
+static void
+one_classify (SchedRig *rig, guint64 *compares, guint64 *direct, guint64 *indirect,
+              double *indirect_cycles)
+{
+  struct tcf_chain *chain = tcf_chain_create (rig->tc, 0);
+  struct tc_action *a = tcf_gact_create (rig->tc, TC_ACT_OK, NULL);
+  OneFilter f = { rig, NULL, rig_skb (rig), NULL };
+
+  f.tp = tcf_chain_tp_insert (rig->tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 1);
+  mall_change (rig->tc, f.tp, 1, 0, &a, 1);
+  f.res = ns_arena_alloc (ns_machine_arena (rig->machine), 64, 64);
+  rig_run (rig, classify_once, &f);
+  tc_wrapper_counts (rig->tc, direct, indirect, compares);
+  *indirect_cycles = ns_machine_account_cycles (rig->machine, ns_func_lookup ("tcf_classify"),
+                                                NS_CAUSE_INDIRECT)
+                   + ns_machine_account_cycles (rig->machine,
+                                                ns_func_lookup ("tcf_action_exec"),
+                                                NS_CAUSE_INDIRECT);
+}
+
+START_TEST (test_compares_to_reach_matchall_and_gact)
+{
+  static const char *const bpf_module[] = { "CONFIG_NET_CLS_BPF", "m", NULL };
+  static const char *const both_modules[] = { "CONFIG_NET_CLS_MATCHALL", "m",
+                                              "CONFIG_NET_ACT_GACT", "m", NULL };
+  static const struct {
+    const char *const *patches, *const *config;
+    guint64 compares, direct, indirect;
+  } cases[] = {
+    { merged, NULL, 5 + 1, 2, 0 },        /* 4 failed compares for matchall, 0 for gact */
+    { merged, bpf_module, 4 + 1, 2, 0 },  /* each module removes one compare (T3.5) */
+    { rfc, NULL, 7 + 6, 2, 0 },           /* alphabetical: 6 + 5 failed */
+    { merged, both_modules, 11 + 19, 0, 2 },   /* every compare fails, then indirect */
+    { NULL, NULL, 0, 0, 2 },              /* no wrapper */
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    SchedRig rig;
+    guint64 compares, direct, indirect;
+    double icycles;
+
+    rig_init (&rig, "6.1.0", cases[k].patches, cases[k].config, NS_SPECTRE_V2_RETPOLINE);
+    one_classify (&rig, &compares, &direct, &indirect, &icycles);
+    ck_assert_uint_eq (compares, cases[k].compares);
+    ck_assert_uint_eq (direct, cases[k].direct);
+    ck_assert_uint_eq (indirect, cases[k].indirect);
+    /* each indirect call pays the retpoline; a direct call pays none */
+    ck_assert_double_eq_tol (icycles,
+                             cases[k].indirect * ns_machine_icall_penalty_cycles (rig.machine),
+                             1e-9);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
+START_TEST (test_key_on_means_indirect_without_compares)
+{
+  SchedRig rig;
+  guint64 compares, direct, indirect;
+  double icycles;
+
+  rig_init (&rig, "6.1.0", merged, NULL, NS_SPECTRE_V2_EIBRS);
+  one_classify (&rig, &compares, &direct, &indirect, &icycles);
+  ck_assert_uint_eq (compares, 0);
+  ck_assert_uint_eq (direct, 0);
+  ck_assert_uint_eq (indirect, 2);
+  ck_assert_double_eq_tol (icycles, 2 * ns_machine_icall_penalty_cycles (rig.machine), 1e-9);
+  rig_clear (&rig);
+  /* the RFC on the same CPU: the chain runs and the calls are direct */
+  rig_init (&rig, "6.1.0", rfc, NULL, NS_SPECTRE_V2_EIBRS);
+  one_classify (&rig, &compares, &direct, &indirect, &icycles);
+  ck_assert_uint_eq (compares, 13);
+  ck_assert_uint_eq (direct, 2);
+  ck_assert_double_eq_tol (icycles, 0.0, 1e-9);
+  rig_clear (&rig);
+}
+END_TEST
+
+static Suite *
+tc_wrapper_suite (void)
+{
+  Suite *s = suite_create ("tc_wrapper");
+  TCase *tc = tcase_create ("wrapper");
+
+  tcase_add_test (tc, test_merged_chain_order);
+  tcase_add_test (tc, test_chain_length_by_version);
+  tcase_add_test (tc, test_rfc_chain_is_alphabetical);
+  tcase_add_test (tc, test_modules_are_not_in_the_chain);
+  tcase_add_test (tc, test_what_if_positions);
+  tcase_add_test (tc, test_static_key_per_mitigation);
+  tcase_add_test (tc, test_wrapper_needs_retpoline_build_and_opt_in);
+  tcase_add_test (tc, test_compares_to_reach_matchall_and_gact);
+  tcase_add_test (tc, test_key_on_means_indirect_without_compares);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (tc_wrapper_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
