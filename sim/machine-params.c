@@ -33,6 +33,19 @@ static const NsParamDef machine_params[] = {
     "memory-level parallelism: how many independent cache misses overlap",
     "unsourced reasoned default (out-of-order cores overlap 2+ independent misses)",
     FALSE, 1.0, 32.0 },
+  { "cpu.issue_width", NS_PARAM_DOUBLE, "instructions/cycle", "4",
+    "instructions per cycle the core sustains on independent, well-predicted work (its "
+    "dispatch width): the rate of call/return/prologue overhead and of compare chains "
+    "that sit off the critical path",
+    "generic default: 4-wide dispatch (Intel Sandy Bridge to Skylake); profiles cite the "
+    "vendor guide of their core", FALSE, 1, 16 },
+  { "branch.resolve_cycles", NS_PARAM_DOUBLE, "cycles", "23",
+    "cycles a forced mispredict waits for its target to come from memory before the "
+    "refill can start (the ret of a retpoline thunk or of SRSO Safe RET reads its target "
+    "from the stack behind the in-flight work); added to branch.mispredict_cycles",
+    "D from [M22] (cpu-params.md §4): a retpoline call measured 40 cycles on Skylake = "
+    "14 mispredict + 5 thunk instructions / ~1.5 IPC + ~23 waiting for the target",
+    FALSE, 0, 200 },
   { "branch.mispredict_cycles", NS_PARAM_DOUBLE, "cycles", "15",
     "conditional/indirect branch mispredict penalty",
     "unsourced generic default; profiles cite LLVM scheduling models (ref: [M6])",
@@ -94,9 +107,13 @@ static const NsParamDef machine_params[] = {
     "generic default", FALSE, 0, 5000 },
 
   /* ---- calls, returns, indirect calls ---- */
-  { "call.cycles", NS_PARAM_DOUBLE, "cycles", "2",
-    "direct call plus predicted return (the pair), excluding prologue/epilogue",
-    "unsourced: 2-4 cycles per call+ret pair (cpu-params.md §5, [M21])", FALSE, 0, 50 },
+  { "call.cycles", NS_PARAM_DOUBLE, "cycles", "0",
+    "latency a direct call plus predicted return adds beyond issuing their two "
+    "instructions and the prologue/epilogue at cpu.issue_width",
+    "reasoned default 0: a predicted call/ret pair is throughput-bound inside a body of "
+    "work (the 2-4 cycles per pair of cpu-params.md §5 [M21] are a tight call/ret loop's "
+    "loop-carried cost); seed 000's mitigations=off rows (+0.3 % for 64 calls per "
+    "datagram) agree", FALSE, 0, 50 },
   { "call.prologue_insns", NS_PARAM_INT, "instructions", "6",
     "prologue + epilogue instructions of a non-inlined kernel function (push/pop of "
     "callee-saved registers, frame setup)", "unsourced reasoned default", FALSE, 0, 64 },

@@ -140,7 +140,7 @@ struct _NsMachine {
   NsTime         quantum;
 
   /* costs, cycles */
-  double         ipc, mlp;
+  double         ipc, mlp, issue_width, resolve;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
   double         c2c[NS_DIST_REMOTE + 1];
@@ -763,7 +763,7 @@ static double
 ret_penalty (const NsMachine *m, const NsParams *p)
 {
   if (m->mit.srso == NS_SRSO_SAFE_RET)
-    return m->mispredict + ns_params_get_double (p, "ret.safe_ret_insns") / m->ipc;
+    return m->mispredict + m->resolve + ns_params_get_double (p, "ret.safe_ret_insns") / m->ipc;
   if (m->mit.retbleed == NS_RETBLEED_UNRET)
     return ns_params_get_double (p, "ret.unret_cycles");
   if (m->mit.retbleed == NS_RETBLEED_STUFF)
@@ -779,7 +779,7 @@ icall_penalty (const NsMachine *m, const NsParams *p)
 
   switch (m->mit.spectre_v2) {
   case NS_SPECTRE_V2_RETPOLINE:
-    return m->mispredict + ns_params_get_double (p, "icall.retpoline_insns") / m->ipc;
+    return m->mispredict + m->resolve + ns_params_get_double (p, "icall.retpoline_insns") / m->ipc;
   case NS_SPECTRE_V2_LFENCE:
     return ns_params_get_double (p, "icall.lfence_cycles");
   case NS_SPECTRE_V2_IBRS:
@@ -896,8 +896,11 @@ read_costs (NsMachine *m, const NsParams *p)
   m->c2c[NS_DIST_SOCKET] = ns_params_get_double (p, "c2c.socket_ns") * m->ghz;
   m->c2c[NS_DIST_REMOTE] = ns_params_get_double (p, "c2c.remote_ns") * m->ghz;
   m->mispredict = ns_params_get_double (p, "branch.mispredict_cycles");
+  m->resolve = ns_params_get_double (p, "branch.resolve_cycles");
+  m->issue_width = ns_params_get_double (p, "cpu.issue_width");
+  /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
   m->call_cost = ns_params_get_double (p, "call.cycles") +
-                 ns_params_get_double (p, "call.prologue_insns") / m->ipc;
+                 (2 + ns_params_get_double (p, "call.prologue_insns")) / m->issue_width;
   m->atomic_cycles = ns_params_get_double (p, "lock.atomic_cycles");
   m->quantum = (NsTime) llround (ns_params_get_double (p, "sched.quantum_ns") * 1000.0);
   m->ret_penalty = ret_penalty (m, p);
@@ -1183,6 +1186,19 @@ ns_insns (NsThread *t, guint n)
   charge (x->machine, t, NS_CAUSE_INSN, n / x->machine->ipc);
 }
 
+/* n independent, well-predicted instructions off the critical path (compare chains,
+ * bookkeeping beside a latency-bound walk) at cpu.issue_width. */
+void
+ns_insns_wide (NsThread *t, guint n)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  charge (x->machine, t, NS_CAUSE_INSN, n / x->machine->issue_width);
+}
+
 /* Loads of [p, p + size): dep = each depends on the previous (full latency). */
 static void
 load_lines (NsThread *t, gconstpointer p, gsize size, gboolean dep)
@@ -1346,7 +1362,10 @@ ns_mispredict (NsThread *t, guint n)
   charge (x->machine, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
 }
 
-/* Fetches func's text through L1I; misses cost the full latency of the serving level. */
+/* Fetches func's text through L1I; a miss costs (latency − L1 latency) / cpu.mlp of the
+ * serving level: the front end fetches ahead along predicted paths (sequential lines of a
+ * function, predicted calls), overlapping instruction misses as the back end overlaps
+ * independent data misses. */
 static void
 fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
 {
@@ -1361,7 +1380,7 @@ fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
     if (s.cause == NS_CAUSE_L1)
       continue;
     m->events[NS_CAUSE_IFETCH]++;
-    charge (m, t, NS_CAUSE_IFETCH, s.cycles);
+    charge (m, t, NS_CAUSE_IFETCH, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
   }
 }
 

@@ -88,6 +88,9 @@ double      ns_machine_icall_penalty_cycles (NsMachine *machine);
 
 /* n instructions of straight-line work at the base IPC. */
 void ns_insns       (NsThread *t, guint n);
+/* n independent, well-predicted instructions off the critical path (e.g. a compare chain
+ * beside a latency-bound walk): charged at cpu.issue_width instead of cpu.ipc. */
+void ns_insns_wide  (NsThread *t, guint n);
 /* Loads of [p, p+size): independent of each other (misses overlap up to cpu.mlp; L1 hits
  * are hidden in the IPC). */
 void ns_load        (NsThread *t, gconstpointer p, gsize size);

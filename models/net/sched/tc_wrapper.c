@@ -484,10 +484,11 @@ tc_act_thunked (const TcEnv *env, const TcFn *fn)
 void
 tc_target_load (NsThread *t, gboolean thunked, gconstpointer p, gsize size)
 {
-  if (thunked)
-    ns_load_dep (t, p, size);
-  else
-    ns_load (t, p, size);
+  /* The wait of a retpoline for its target is priced by the machine
+   * (branch.resolve_cycles, part of every forced mispredict); the load itself is an
+   * ordinary independent access. */
+  (void) thunked;
+  ns_load (t, p, size);
 }
 
 /* A load of the walk at site: stride detection and prefetch of the next object's line,
@@ -526,11 +527,12 @@ wrapper_dispatch (NsThread *t, TcEnv *env, const TcFn *const *chain, guint n, co
   /* static_branch_unlikely(&tc_skip_wrapper): NOP or JMP (the RFC has no key; its
    * "if (0) {}" head costs nothing) */
   if (env->has_key)
-    ns_insns (t, 1);
+    ns_insns_wide (t, 1);
   if (env->skip_wrapper)
     return FALSE;
   for (guint i = 0; i < n; i++) {
-    ns_insns (t, 2);                /* cmp $fn, %reg; je direct_call */
+    ns_insns_wide (t, 2);           /* cmp $fn, %reg; je direct_call: well predicted,
+                                       off the critical path of the filter walk */
     env->n_compares++;
     if (chain[i] == fn)
       return TRUE;
