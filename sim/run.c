@@ -527,8 +527,10 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
     NsRepResult rep = { 0 };
     if (opt->progress)
       opt->progress (name, index, total, r, n, opt->progress_data);
-    if (!run_repetition (&vs, r, seed, sums, &rep, error))
+    if (!run_repetition (&vs, r, seed, sums, &rep, error)) {
+      g_free (rep.rule);
       goto fail;
+    }
     vr->values[r] = rep.value;
     vr->stop_rules[r] = rep.rule;
     vr->measured[r] = rep.measured;

@@ -1,11 +1,200 @@
-/* cmd-calibrate.c — netsim calibrate (not built yet: see the open issues). */
+/* cmd-calibrate.c — netsim calibrate: fit the free parameters of CPU profiles on named
+ * calibration rows (sim/calibrate.h), or show which parameters are fitted and on what. */
 #include "config.h"
+#include <stdio.h>
+#include <unistd.h>
 #include "cmd.h"
+#include "calibrate.h"
+#include "profile.h"
 
-/* Placeholder until the calibrate command lands. */
+typedef struct {
+  gboolean  fit;
+  char    **rows;
+  char    **params;
+  char     *target;
+  NsFitTarget target_kind;
+  char     *recorded;
+  gint      jobs;
+  gboolean  dry_run;
+  gboolean  quiet;
+} NsCalibrateArgs;
+
+static void
+args_clear (NsCalibrateArgs *a)
+{
+  g_strfreev (a->rows);
+  g_strfreev (a->params);
+  g_free (a->target);
+  g_free (a->recorded);
+}
+
+static void
+progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
+{
+  guint *evaluation = data;
+
+  if (done == 0)
+    (*evaluation)++;
+  g_printerr ("\rresidual evaluation %u: %u/%u variant runs", *evaluation, done, total);
+  if (done == total)
+    g_printerr ("\n");
+}
+
+/* Parses the command line; FALSE: usage error (reported). */
+static gboolean
+parse_args (int argc, char **argv, NsCalibrateArgs *a)
+{
+  GOptionEntry entries[] = {
+    { "fit", 0, 0, G_OPTION_ARG_NONE, &a->fit, "Fit on the named rows (ids or patterns as for "
+      "netsim validate)", NULL },
+    { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &a->params, "Fit only this free parameter "
+      "(repeatable; default: every free parameter)", "NAME" },
+    { "target", 0, 0, G_OPTION_ARG_STRING, &a->target, "What to match: absolute (the baseline "
+      "and patched figures, default), baseline (the baseline figure only) or delta", "WHAT" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Variant runs at once, in child processes",
+      "N" },
+    { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
+      "and calibration.xml (default: <datadir>/validation)", "DIR" },
+    { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &a->dry_run, "Print the fit, write nothing", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->rows, NULL, "ROW…" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx =
+    g_option_context_new ("[--fit ROW…] — fit free parameters on named calibration rows");
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx,
+    "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
+    "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"
+    "only; writes each value into the profile (scenarios/cpus/NAME.xml) with the source\n"
+    "\"fit on ROWS, residual R\" and records the rows in calibration.xml, which makes them\n"
+    "calibration rows: netsim validate reports them apart, and only the other rows are\n"
+    "evidence. Without --fit: prints every profile's free parameters and their provenance.\n"
+    "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, or a row\n"
+    "is fitted but counted as validation; 2 bad input or usage.");
+  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+    return FALSE;
+  if (argc > 1 || (a->fit && a->rows == NULL) || (!a->fit && a->rows != NULL)) {
+    g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
+    return FALSE;
+  }
+  if (a->target && !ns_fit_target_parse (a->target, &a->target_kind)) {
+    g_printerr ("netsim calibrate: --target: expected absolute, baseline or delta, got '%s'\n",
+                a->target);
+    return FALSE;
+  }
+  if (a->jobs < 1) {
+    g_printerr ("netsim calibrate: --jobs: expected a number ≥ 1\n");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Prints every profile's free parameters and any fitted-but-validation conflict. */
+static int
+show_provenance (const NsValidation *v)
+{
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  GError *err = NULL;
+  int status = NS_EXIT_OK;
+
+  if (!ns_validation_check_fits (v, conflicts, provenance, &err)) {
+    status = ns_cmd_fail (err);
+    goto out;
+  }
+  g_print ("%-18s %-10s %-8s %s\n", "profile", "parameter", "value", "source");
+  for (guint i = 0; i < provenance->len; i++) {
+    const NsValProvenance *pv = provenance->pdata[i];
+    g_print ("%-18s %-10s %-8s %s\n", pv->profile, pv->param, pv->value, pv->source);
+  }
+  for (guint i = 0; i < conflicts->len; i++)
+    g_print ("conflict: %s\n", (const char *) conflicts->pdata[i]);
+  status = conflicts->len ? NS_EXIT_CHECK : NS_EXIT_OK;
+out:
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  return status;
+}
+
+/* Writes the record, then each profile; prints what was done. */
+static gboolean
+write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **error)
+{
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    g_print ("%s: %s %.6g -> %s (%s; %u iterations, %u evaluations)\n", f->profile, f->param,
+             f->start, f->value_text, f->source, f->iterations, f->evaluations);
+  }
+  if (dry_run)
+    return TRUE;
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    if (f->shadowed) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: the value written into profile %s "
+                   "would not be used; remove the scenario's <param name=\"%s\"> first (or "
+                   "use --dry-run)", f->shadowed, f->profile, f->param);
+      return FALSE;
+    }
+  }
+  if (!ns_calibrate_write_record (v, fits, error))
+    return FALSE;
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    if (!ns_calibrate_write_profile (f->profile_path, f->param, f->value_text, f->source, error))
+      return FALSE;
+    g_print ("wrote %s\n", f->profile_path);
+  }
+  g_print ("wrote %s/calibration.xml\n", ns_validation_dir (v));
+  return TRUE;
+}
+
+/* netsim calibrate [--fit ROW…]: see --help. */
 int
 ns_cmd_calibrate (int argc, char **argv)
 {
-  g_printerr ("netsim calibrate: not implemented yet\n");
-  return NS_EXIT_USAGE;
+  NsCalibrateArgs a = { .jobs = 1 };
+  NsCalibrateOptions opt = { 0 };
+  NsValidation *v = NULL;
+  GPtrArray *rows = NULL, *fits = NULL;
+  g_autofree char *dir = NULL;
+  guint evaluation = 0;
+  GError *err = NULL;
+  int status = NS_EXIT_OK;
+
+  if (!parse_args (argc, argv, &a)) {
+    args_clear (&a);
+    return NS_EXIT_USAGE;
+  }
+  dir = a.recorded ? g_strdup (a.recorded) : g_build_filename (ns_data_dir (), "validation", NULL);
+  if ((v = ns_validation_load (dir, &err)) == NULL)
+    goto fail;
+  if (!a.fit) {
+    status = show_provenance (v);
+    goto out;
+  }
+  opt.params = (const char *const *) a.params;
+  opt.target = a.target_kind;
+  opt.jobs = (guint) a.jobs;
+  if (!a.quiet && isatty (STDERR_FILENO)) {
+    opt.progress = progress_cb;
+    opt.progress_data = &evaluation;
+  }
+  if ((rows = ns_validation_select (v, (const char *const *) a.rows, &err)) == NULL ||
+      (fits = ns_calibrate_fit (v, rows, &opt, &err)) == NULL ||
+      !write_fits (v, fits, a.dry_run, &err))
+    goto fail;
+  goto out;
+
+fail:
+  status = ns_cmd_fail (err);
+out:
+  if (fits)
+    g_ptr_array_unref (fits);
+  if (rows)
+    g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  args_clear (&a);
+  return status;
 }

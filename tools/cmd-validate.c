@@ -1,11 +1,317 @@
-/* cmd-validate.c — netsim validate (not built yet: see the open issues). */
+/* cmd-validate.c — netsim validate: run the cases of the recorded hardware results and
+ * compare the simulated deltas with the recorded ones (sim/validate.h); optionally check
+ * against committed expected results and plot recorded vs simulated deltas (gnuplot). */
 #include "config.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
 #include "cmd.h"
+#include "profile.h"
+#include "validate.h"
 
-/* Placeholder until the validate command lands. */
+/* The gnuplot to use: $NETSIM_GNUPLOT if set (empty = none), else configure's. */
+static const char *
+gnuplot_path (void)
+{
+  const char *env = g_getenv ("NETSIM_GNUPLOT");
+
+  return env != NULL ? env : NS_GNUPLOT;
+}
+
+static gboolean
+have_gnuplot (void)
+{
+  const char *path = gnuplot_path ();
+
+  return path[0] != '\0' && g_file_test (path, G_FILE_TEST_IS_EXECUTABLE);
+}
+
+static void
+progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
+{
+  g_printerr ("\r[%u/%u] variant runs done", done, total);
+  if (done == total)
+    g_printerr ("\n");
+}
+
+/* ---- the plot */
+
+/* A string as a single-quoted gnuplot literal. */
+static char *
+gp_quote (const char *text)
+{
+  GString *s = g_string_new ("'");
+
+  for (const char *p = text; *p; p++) {
+    if (*p == '\'')
+      g_string_append_c (s, '\'');
+    g_string_append_c (s, *p);
+  }
+  g_string_append_c (s, '\'');
+  return g_string_free (s, FALSE);
+}
+
+/* Writes the points of one set (validation or calibration), failing rows labelled with
+ * their id; returns how many. */
+static guint
+plot_points (GString *data, const NsValReport *r, gboolean calibration, double *lo, double *hi)
+{
+  char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE];
+  guint n = 0;
+
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    *lo = MIN (*lo, o->row->delta_pct);
+    *hi = MAX (*hi, o->row->delta_pct);
+    if (o->calibration != calibration || (o->status != NS_VAL_PASS && o->status != NS_VAL_FAIL))
+      continue;
+    *lo = MIN (*lo, o->sim_delta_pct);
+    *hi = MAX (*hi, o->sim_delta_pct);
+    g_string_append_printf (data, "%s %s \"%s\"\n",
+                            g_ascii_formatd (x, sizeof x, "%.6f", o->row->delta_pct),
+                            g_ascii_formatd (y, sizeof y, "%.6f", o->sim_delta_pct),
+                            o->status == NS_VAL_FAIL ? o->row->id : "");
+    n++;
+  }
+  return n;
+}
+
+/* The gnuplot script: tolerance band, y = x, and the points of each non-empty set. */
+static char *
+plot_script (const char *png, const char *data_file, guint n_val, guint n_cal, double lo,
+             double hi)
+{
+  g_autofree char *out = gp_quote (png), *data = gp_quote (data_file);
+  GString *s = g_string_new (NULL);
+  char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (s, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) "
+                   "{ set terminal pngcairo size 1000,800 } else { set terminal png size 1000,800 }\n");
+  g_string_append_printf (s, "set output %s\n", out);
+  g_string_append (s, "set title 'netsim validate: simulated vs recorded delta'\n"
+                   "set xlabel 'recorded delta (%)'\nset ylabel 'simulated delta (%)'\n"
+                   "set grid\nset key top left box opaque\nset size ratio -1\nset samples 400\n"
+                   "tol(x) = (0.1*abs(x) > 3 ? 0.1*abs(x) : 3)\n");
+  g_string_append_printf (s, "set xrange [%s:%s]\nset yrange [%s:%s]\n",
+                          g_ascii_formatd (a, sizeof a, "%.3f", lo),
+                          g_ascii_formatd (b, sizeof b, "%.3f", hi), a, b);
+  g_string_append (s, "plot '+' using 1:($1-tol($1)):($1+tol($1)) with filledcurves "
+                   "lc rgb '#d6e4f2' title 'tolerance: max(3 pp, 10 % of |delta|)', \\\n"
+                   "  x with lines lc rgb '#404040' dt 2 title 'y = x'");
+  if (n_val)
+    g_string_append_printf (s, ", \\\n  %s index 0 using 1:2 with points pt 7 ps 1.3 "
+                            "lc rgb '#1f5fbf' title 'validation rows', \\\n  %s index 0 "
+                            "using 1:2:3 with labels left offset 0.8,0 font ',7' notitle",
+                            data, data);
+  if (n_cal)
+    g_string_append_printf (s, ", \\\n  %s index %d using 1:2 with points pt 5 ps 1.3 "
+                            "lc rgb '#c0401a' title 'calibration rows (fitted)'", data,
+                            n_val ? 1 : 0);
+  g_string_append_c (s, '\n');
+  return g_string_free (s, FALSE);
+}
+
+static void
+remove_dir (const char *dir, const char *const *files)
+{
+  for (guint i = 0; files[i]; i++) {
+    g_autofree char *p = g_build_filename (dir, files[i], NULL);
+    g_unlink (p);
+  }
+  g_rmdir (dir);
+}
+
+/* Renders recorded vs simulated deltas to png with gnuplot. */
+static gboolean
+plot (const NsValReport *r, const char *png, GError **error)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-plot-XXXXXX", error);
+  g_autofree char *data_file = NULL, *script_file = NULL, *script = NULL, *err_text = NULL;
+  GString *data = g_string_new (NULL);
+  double lo = -10, hi = 10;
+  guint n_val, n_cal;
+  gint status = 0;
+  gboolean ok = FALSE;
+  const char *argv[3] = { gnuplot_path (), NULL, NULL };
+
+  if (dir == NULL)
+    return FALSE;
+  n_val = plot_points (data, r, FALSE, &lo, &hi);
+  if (n_val)
+    g_string_append (data, "\n\n");
+  n_cal = plot_points (data, r, TRUE, &lo, &hi);
+  data_file = g_build_filename (dir, "points.dat", NULL);
+  script_file = g_build_filename (dir, "plot.gp", NULL);
+  script = plot_script (png, data_file, n_val, n_cal, floor (lo / 10) * 10 - 10,
+                        ceil (hi / 10) * 10 + 10);
+  argv[1] = script_file;
+  if (g_file_set_contents (data_file, data->str, data->len, error) &&
+      g_file_set_contents (script_file, script, -1, error) &&
+      g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                    &err_text, &status, error))
+    ok = g_spawn_check_wait_status (status, NULL);
+  if (!ok && error && *error == NULL)
+    g_set_error (error, NS_ERROR, NS_ERROR_IO, "gnuplot failed to render %s: %s", png,
+                 err_text ? g_strstrip (err_text) : "");
+  remove_dir (dir, (const char *const[]) { "points.dat", "plot.gp", NULL });
+  g_string_free (data, TRUE);
+  return ok;
+}
+
+/* ---- the command */
+
+typedef struct {
+  char    **patterns;
+  char     *format;
+  char     *output;
+  char     *plot;
+  char     *recorded;
+  char     *expected;
+  gint      jobs;
+  gboolean  quiet;
+} NsValidateArgs;
+
+static void
+args_clear (NsValidateArgs *a)
+{
+  g_strfreev (a->patterns);
+  g_free (a->format);
+  g_free (a->output);
+  g_free (a->plot);
+  g_free (a->recorded);
+  g_free (a->expected);
+}
+
+/* Parses the command line; FALSE: usage error (already reported). */
+static gboolean
+parse_args (int argc, char **argv, NsValidateArgs *a)
+{
+  GOptionEntry entries[] = {
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Variant runs at once, in child processes "
+      "(default 1; results are identical)", "N" },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &a->format, "Output format: table (default), csv, "
+      "json (json has the set-ups, the runs' free parameters and their provenance)", "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "Write the results to FILE (whole or "
+      "not at all) instead of standard output", "FILE" },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &a->plot, "Also plot simulated vs recorded delta "
+      "with the y = x line and the tolerance band to FILE.png (needs gnuplot)", "FILE.png" },
+    { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
+      "and calibration.xml (default: <datadir>/validation)", "DIR" },
+    { "expected", 0, 0, G_OPTION_ARG_FILENAME, &a->expected, "Compare with expected results "
+      "(a --format csv output): exit 1 only if a row that passed there does not pass now",
+      "FILE" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->patterns, NULL, "PATTERN…" },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) ctx =
+    g_option_context_new ("[PATTERN…] — compare predictions with the recorded hardware results");
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx,
+    "Runs the case of every recorded row (or of the rows whose id matches a PATTERN: a glob\n"
+    "such as '002-*-f100', or a prefix such as 000) and prints, per row, the recorded and\n"
+    "simulated baseline, patched and delta, the error in percentage points, the tolerance\n"
+    "max(3 pp, 10 % of |recorded delta|), the set (calibration or validation) and the status\n"
+    "(pass, fail, not-modelled, error), then summary lines. Rows without a scenario yet are\n"
+    "listed as not-modelled. See doc/validation.md.\n"
+    "Exit status: 0 ok; 1 a validation row failed or errored, a calibration row errored, a\n"
+    "row is both fitted and counted as validation, or (with --expected) a row regressed;\n"
+    "2 bad input or usage (also: --plot without gnuplot).");
+  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+    return FALSE;
+  if (argc > 1) {
+    g_printerr ("netsim validate: unexpected argument '%s' (see --help)\n", argv[1]);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Checks options that need no run; FALSE: usage error (reported). */
+static gboolean
+check_args (const NsValidateArgs *a, NsFormat *format)
+{
+  if (a->format && !ns_format_parse (a->format, format)) {
+    g_printerr ("netsim validate: --format: expected table, csv or json, got '%s'\n", a->format);
+    return FALSE;
+  }
+  if (a->jobs < 1) {
+    g_printerr ("netsim validate: --jobs: expected a number ≥ 1\n");
+    return FALSE;
+  }
+  if (a->plot && !have_gnuplot ()) {
+    g_printerr ("netsim validate: --plot needs gnuplot, which was not found (%s); install "
+                "gnuplot and re-run configure\n", gnuplot_path ()[0] ? gnuplot_path () : "none");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Writes the output, the plot and the expected-results check; returns the exit status. */
+static int
+finish (const NsValidateArgs *a, const NsValReport *report, NsFormat format)
+{
+  GString *out = g_string_new (NULL), *messages = g_string_new (NULL);
+  GError *err = NULL;
+  gint regressions = 0;
+  int status = ns_validation_exit_status (report);
+
+  ns_validation_write (out, report, format);
+  if (!ns_cmd_write_output (a->output, out, &err))
+    goto fail;
+  if (a->plot && !plot (report, a->plot, &err))
+    goto fail;
+  if (a->expected) {
+    regressions = ns_validation_check_expected (report, a->expected, messages, &err);
+    if (regressions < 0)
+      goto fail;
+    g_printerr ("%s", messages->str);
+    status = regressions > 0 || report->conflicts->len > 0 ? NS_EXIT_CHECK : NS_EXIT_OK;
+  }
+  g_string_free (out, TRUE);
+  g_string_free (messages, TRUE);
+  return status;
+
+fail:
+  g_string_free (out, TRUE);
+  g_string_free (messages, TRUE);
+  return ns_cmd_fail (err);
+}
+
+/* netsim validate [PATTERN…]: see --help. */
 int
 ns_cmd_validate (int argc, char **argv)
 {
-  g_printerr ("netsim validate: not implemented yet\n");
-  return NS_EXIT_USAGE;
+  NsValidateArgs a = { .jobs = 1 };
+  NsFormat format = NS_FORMAT_TABLE;
+  NsValOptions opt = { 0 };
+  NsValidation *v = NULL;
+  NsValReport *report = NULL;
+  GPtrArray *rows = NULL;
+  g_autofree char *dir = NULL;
+  GError *err = NULL;
+  int status;
+
+  if (!parse_args (argc, argv, &a) || !check_args (&a, &format)) {
+    args_clear (&a);
+    return NS_EXIT_USAGE;
+  }
+  dir = a.recorded ? g_strdup (a.recorded) : g_build_filename (ns_data_dir (), "validation", NULL);
+  opt.jobs = (guint) a.jobs;
+  if (!a.quiet && isatty (STDERR_FILENO))
+    opt.progress = progress_cb;
+  if ((v = ns_validation_load (dir, &err)) == NULL ||
+      (rows = ns_validation_select (v, (const char *const *) a.patterns, &err)) == NULL ||
+      (report = ns_validation_run (v, rows, &opt, &err)) == NULL)
+    status = ns_cmd_fail (err);
+  else
+    status = finish (&a, report, format);
+  ns_val_report_free (report);
+  if (rows)
+    g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  args_clear (&a);
+  return status;
 }

@@ -43,7 +43,11 @@ main (int argc, char **argv)
     return 2;
   }
   if (!strcmp (argv[1], "--version") || !strcmp (argv[1], "-V")) {
+#ifdef NS_WITH_ASAN
+    g_print ("netsim %s (sanitizers)\n", PACKAGE_VERSION);
+#else
     g_print ("netsim %s\n", PACKAGE_VERSION);
+#endif
     return 0;
   }
   if (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h") || !strcmp (argv[1], "help")) {

@@ -1,0 +1,639 @@
+/* calibrate.c — fitting free parameters (NsParamDef.free) of CPU profiles on named
+ * calibration rows with GSL's trust-region nonlinear least squares, and recording the fit.
+ *
+ * A residual evaluation runs, for every row, the case's baseline and patched variants with
+ * `--set param.NAME=VALUE` for each parameter being fitted — the same runs netsim validate
+ * makes, in parallel child processes with --jobs. The simulated figures are piecewise
+ * constant in a parameter at the finest scale (whole operations in a fixed simulated
+ * time), so the Jacobian is taken by finite differences with a relative step of a few per
+ * cent rather than GSL's default √ε. The fitted value is rounded to four significant
+ * digits, and the residual reported is the one at the rounded value: exactly what
+ * netsim validate will see. */
+#include "config.h"
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include "calibrate.h"
+#include "param.h"
+#include "profile.h"
+#include "scenario.h"
+
+#define DEFAULT_MAX_ITER 30
+#define DEFAULT_STEP     0.02
+
+/* One row of a fit: its recorded figures and how to run it. */
+typedef struct {
+  const NsRecordedRow *row;
+  const NsValCase     *vcase;
+  char                *scenario;   /* path */
+  char               **sets;       /* the case's sets */
+  char               **own_params; /* parameters the scenario (with the sets) sets itself */
+} NsFitRow;
+
+/* The rows and parameters of one profile's fit. */
+typedef struct {
+  char                     *profile;
+  char                     *profile_path;
+  GArray                   *rows;       /* NsFitRow */
+  GPtrArray                *params;     /* const NsParamDef* */
+  const NsCalibrateOptions *opt;
+  guint                     evaluations;
+  GError                   *error;      /* first run failure */
+} NsFitGroup;
+
+void
+ns_fit_free (NsFit *fit)
+{
+  if (fit == NULL)
+    return;
+  g_free (fit->profile);
+  g_free (fit->profile_path);
+  g_free (fit->param);
+  g_free (fit->value_text);
+  g_free (fit->residual_text);
+  g_free (fit->target);
+  g_strfreev (fit->rows);
+  g_free (fit->source);
+  g_free (fit->shadowed);
+  g_free (fit);
+}
+
+static void
+fit_row_clear (gpointer p)
+{
+  NsFitRow *r = p;
+
+  g_free (r->scenario);
+  g_strfreev (r->sets);
+  g_strfreev (r->own_params);
+}
+
+static void
+group_free (gpointer p)
+{
+  NsFitGroup *g = p;
+
+  g_free (g->profile);
+  g_free (g->profile_path);
+  g_array_unref (g->rows);
+  g_ptr_array_unref (g->params);
+  g_clear_error (&g->error);
+  g_free (g);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Grouping the rows by the profile they run on. */
+
+/* The profile a case runs on (the scenario, with the case's sets, names it), and the
+ * parameters the scenario sets itself. */
+static NsCpuProfile *
+case_profile (NsFitRow *fr, GError **error)
+{
+  NsScenario *sc = ns_scenario_load (fr->scenario, (const char *const *) fr->sets, error);
+  NsCpuProfile *profile;
+  GPtrArray *own;
+
+  if (sc == NULL)
+    return NULL;
+  profile = ns_cpu_profile_load (sc->cpu, error);
+  own = g_ptr_array_new ();
+  for (guint i = 0; i < sc->param_names->len; i++)
+    g_ptr_array_add (own, g_strdup (sc->param_names->pdata[i]));
+  g_ptr_array_add (own, NULL);
+  fr->own_params = (char **) g_ptr_array_free (own, FALSE);
+  ns_scenario_free (sc);
+  return profile;
+}
+
+/* The free parameters to fit: all of them, or those named (each must be free). */
+static GPtrArray *
+fit_params (const NsCalibrateOptions *opt, GError **error)
+{
+  GPtrArray *all = ns_param_all ();   /* owned by the registry */
+  GPtrArray *params = g_ptr_array_new ();
+
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *def = all->pdata[i];
+    if (def->free && (opt->params == NULL ||
+                      g_strv_contains (opt->params, def->name)))
+      g_ptr_array_add (params, (gpointer) def);
+  }
+  for (guint i = 0; opt->params && opt->params[i]; i++) {
+    const NsParamDef *def = ns_param_lookup (opt->params[i]);
+    if (def == NULL || !def->free || def->type != NS_PARAM_DOUBLE) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: not a free numeric parameter "
+                   "(netsim list params marks the free ones)", opt->params[i]);
+      g_ptr_array_unref (params);
+      return NULL;
+    }
+  }
+  return params;
+}
+
+static NsFitGroup *
+find_group (GPtrArray *groups, const char *path)
+{
+  for (guint i = 0; i < groups->len; i++)
+    if (!strcmp (((NsFitGroup *) groups->pdata[i])->profile_path, path))
+      return groups->pdata[i];
+  return NULL;
+}
+
+/* Adds row to the group of its profile. */
+static gboolean
+group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
+           GPtrArray *params, const NsCalibrateOptions *opt, GError **error)
+{
+  const NsValCase *c = ns_validation_case (v, row->id);
+  NsFitRow fr = { row, c, NULL, NULL, NULL };
+  NsCpuProfile *profile;
+  NsFitGroup *g;
+
+  if (c == NULL || c->scenario == NULL)
+    goto not_modelled;
+  fr.scenario = ns_validation_scenario_path (c);
+  fr.sets = ns_validation_case_sets (c);
+  profile = case_profile (&fr, error);
+  if (profile == NULL) {
+    fit_row_clear (&fr);
+    return FALSE;
+  }
+  g = find_group (groups, profile->path);
+  if (g == NULL) {
+    g = g_new0 (NsFitGroup, 1);
+    g->profile = g_strdup (profile->name);
+    g->profile_path = g_strdup (profile->path);
+    g->rows = g_array_new (FALSE, TRUE, sizeof (NsFitRow));
+    g_array_set_clear_func (g->rows, fit_row_clear);
+    g->params = g_ptr_array_copy (params, NULL, NULL);
+    g->opt = opt;
+    g_ptr_array_add (groups, g);
+  }
+  g_array_append_val (g->rows, fr);
+  ns_cpu_profile_free (profile);
+  return TRUE;
+
+/* ERRORS */
+not_modelled:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "row %s is not modelled (%s): it cannot be "
+               "fitted", row->id, c && c->reason ? c->reason : "no case");
+  return FALSE;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The residual function. */
+
+static const char *const target_names[] = { "absolute", "baseline", "delta" };
+
+const char *
+ns_fit_target_name (NsFitTarget target)
+{
+  g_return_val_if_fail ((guint) target < G_N_ELEMENTS (target_names), "?");
+  return target_names[target];
+}
+
+gboolean
+ns_fit_target_parse (const char *name, NsFitTarget *target)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (target_names); i++)
+    if (!g_strcmp0 (name, target_names[i])) {
+      *target = (NsFitTarget) i;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static guint
+residuals_per_row (const NsCalibrateOptions *opt)
+{
+  return opt->target == NS_FIT_ABSOLUTE ? 2 : 1;
+}
+
+/* The value x_i clamped to its parameter's range. */
+static double
+clamp_param (const NsParamDef *def, double x)
+{
+  if (def->min <= def->max)
+    x = CLAMP (x, def->min, def->max);
+  return x;
+}
+
+/* The case's sets plus param.NAME=VALUE for each fitted parameter. */
+static char **
+row_sets (const NsFitGroup *g, const NsFitRow *fr, const gsl_vector *x)
+{
+  GPtrArray *sets = g_ptr_array_new ();
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; fr->sets[i]; i++)
+    g_ptr_array_add (sets, g_strdup (fr->sets[i]));
+  for (guint k = 0; k < g->params->len; k++) {
+    const NsParamDef *def = g->params->pdata[k];
+    g_ascii_dtostr (buf, sizeof buf, clamp_param (def, gsl_vector_get (x, k)));
+    g_ptr_array_add (sets, g_strdup_printf ("param.%s=%s", def->name, buf));
+  }
+  g_ptr_array_add (sets, NULL);
+  return (char **) g_ptr_array_free (sets, FALSE);
+}
+
+/* Writes the residuals of one row from its two finished runs. */
+static void
+row_residuals (const NsFitGroup *g, const NsFitRow *fr, const NsValRun *b, const NsValRun *p,
+               gsl_vector *f, guint at)
+{
+  const NsRecordedRow *row = fr->row;
+  double scale = fr->vcase->unit_scale;
+
+  if (g->opt->target == NS_FIT_DELTA) {
+    double sim = 100.0 * (p->value / b->value - 1.0);
+    gsl_vector_set (f, at, (sim - row->delta_pct) / 100.0);
+    return;
+  }
+  gsl_vector_set (f, at, (b->value * scale - row->baseline) / row->baseline);
+  if (g->opt->target == NS_FIT_BASELINE)
+    return;
+  gsl_vector_set (f, at + 1, row->patched > 0 ? (p->value * scale - row->patched) / row->patched
+                                             : p->value * scale);
+}
+
+/* GSL callback: runs every row at x and fills the residual vector. */
+static int
+group_residuals (const gsl_vector *x, void *data, gsl_vector *f)
+{
+  NsFitGroup *g = data;
+  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_val_job_free);
+  int status = GSL_SUCCESS;
+
+  for (guint i = 0; i < g->rows->len; i++) {
+    const NsFitRow *fr = &g_array_index (g->rows, NsFitRow, i);
+    g_auto (GStrv) sets = row_sets (g, fr, x);
+    g_ptr_array_add (jobs, ns_val_job_new (fr->scenario, fr->vcase->baseline,
+                                           (const char *const *) sets));
+    g_ptr_array_add (jobs, ns_val_job_new (fr->scenario, fr->vcase->patched,
+                                           (const char *const *) sets));
+  }
+  ns_val_jobs_run (jobs, g->opt->jobs, g->opt->progress, g->opt->progress_data);
+  g->evaluations++;
+  for (guint i = 0; i < g->rows->len && status == GSL_SUCCESS; i++) {
+    NsValJob *b = jobs->pdata[2 * i], *p = jobs->pdata[2 * i + 1];
+    NsValJob *failed = b->run == NULL ? b : p->run == NULL ? p : NULL;
+    if (failed) {
+      if (g->error == NULL)
+        g->error = g_error_copy (failed->error);
+      status = GSL_EFAILED;
+      break;
+    }
+    row_residuals (g, &g_array_index (g->rows, NsFitRow, i), b->run, p->run, f,
+                   i * residuals_per_row (g->opt));
+  }
+  g_ptr_array_unref (jobs);
+  return status;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Fitting one group. */
+
+static double
+rms (const gsl_vector *f)
+{
+  double sum = 0;
+
+  for (size_t i = 0; i < f->size; i++)
+    sum += gsl_vector_get (f, i) * gsl_vector_get (f, i);
+  return sqrt (sum / (double) f->size);
+}
+
+/* TRUE if some residual changes with some parameter (the Jacobian is not all zero). */
+static gboolean
+jacobian_nonzero (gsl_multifit_nlinear_workspace *w)
+{
+  const gsl_matrix *J = gsl_multifit_nlinear_jac (w);
+
+  for (size_t i = 0; i < J->size1; i++)
+    for (size_t j = 0; j < J->size2; j++)
+      if (gsl_matrix_get (J, i, j) != 0)
+        return TRUE;
+  return FALSE;
+}
+
+/* Rounds x to four significant digits (clamped to the parameter's range), as text too. */
+static void
+round_params (const NsFitGroup *g, gsl_vector *x, char **texts)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint k = 0; k < g->params->len; k++) {
+    double v = clamp_param (g->params->pdata[k], gsl_vector_get (x, k));
+    g_ascii_formatd (buf, sizeof buf, "%.4g", v);
+    texts[k] = g_strdup (buf);
+    gsl_vector_set (x, k, g_ascii_strtod (buf, NULL));
+  }
+}
+
+/* "fit on ROW ROW…, residual R". */
+static char **
+group_row_ids (const NsFitGroup *g)
+{
+  char **ids = g_new0 (char *, g->rows->len + 1);
+
+  for (guint i = 0; i < g->rows->len; i++)
+    ids[i] = g_strdup (g_array_index (g->rows, NsFitRow, i).row->id);
+  return ids;
+}
+
+/* Why a value of param written into the profile would not be used by a row of g (its
+ * scenario sets param itself), or NULL. */
+static char *
+shadowing (const NsFitGroup *g, const char *param)
+{
+  for (guint i = 0; i < g->rows->len; i++) {
+    const NsFitRow *fr = &g_array_index (g->rows, NsFitRow, i);
+    if (g_strv_contains ((const char *const *) fr->own_params, param))
+      return g_strdup_printf ("%s sets %s itself (row %s)", fr->scenario, param, fr->row->id);
+  }
+  return NULL;
+}
+
+/* Builds the NsFit of every parameter of g at the rounded position x. */
+static void
+group_results (const NsFitGroup *g, const gsl_vector *x0, const gsl_vector *x, char **texts,
+               double residual, guint iterations, GPtrArray *fits)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_auto (GStrv) ids = group_row_ids (g);
+  g_autofree char *list = g_strjoinv (" ", ids);
+
+  g_ascii_formatd (buf, sizeof buf, "%.3g", residual);
+  for (guint k = 0; k < g->params->len; k++) {
+    NsFit *fit = g_new0 (NsFit, 1);
+    fit->profile = g_strdup (g->profile);
+    fit->profile_path = g_strdup (g->profile_path);
+    fit->param = g_strdup (((const NsParamDef *) g->params->pdata[k])->name);
+    fit->start = gsl_vector_get (x0, k);
+    fit->value = gsl_vector_get (x, k);
+    fit->value_text = g_strdup (texts[k]);
+    fit->residual = residual;
+    fit->residual_text = g_strdup (buf);
+    fit->target = g_strdup (ns_fit_target_name (g->opt->target));
+    fit->rows = g_strdupv (ids);
+    fit->iterations = iterations;
+    fit->evaluations = g->evaluations;
+    fit->source = g_strdup_printf ("fit on %s, residual %s", list, buf);
+    fit->shadowed = shadowing (g, fit->param);
+    g_ptr_array_add (fits, fit);
+  }
+}
+
+/* Starting point: the profile's current values. */
+static gboolean
+start_point (const NsFitGroup *g, gsl_vector *x0, GError **error)
+{
+  NsCpuProfile *profile = ns_cpu_profile_load (g->profile_path, error);
+
+  if (profile == NULL)
+    return FALSE;
+  for (guint k = 0; k < g->params->len; k++)
+    gsl_vector_set (x0, k, ns_params_get_double (profile->params,
+                                                 ((const NsParamDef *) g->params->pdata[k])->name));
+  ns_cpu_profile_free (profile);
+  return TRUE;
+}
+
+/* Runs the trust-region fit of one group and appends its NsFit entries. */
+static gboolean
+fit_group (NsFitGroup *g, GPtrArray *fits, GError **error)
+{
+  gsl_multifit_nlinear_parameters params = gsl_multifit_nlinear_default_parameters ();
+  gsl_multifit_nlinear_fdf fdf = { 0 };
+  gsl_multifit_nlinear_workspace *w = NULL;
+  gsl_vector *x0 = gsl_vector_alloc (g->params->len), *x = NULL, *f = NULL;
+  char **texts = g_new0 (char *, g->params->len + 1);
+  int info = 0;
+  gboolean ok = FALSE;
+  gsl_error_handler_t *old = gsl_set_error_handler_off ();
+
+  fdf.f = group_residuals;
+  fdf.n = g->rows->len * residuals_per_row (g->opt);
+  fdf.p = g->params->len;
+  fdf.params = g;
+  params.h_df = g->opt->step > 0 ? g->opt->step : DEFAULT_STEP;
+  if (fdf.n < fdf.p)
+    goto too_few;
+  if (!start_point (g, x0, error))
+    goto out;
+  w = gsl_multifit_nlinear_alloc (gsl_multifit_nlinear_trust, &params, fdf.n, fdf.p);
+  if (gsl_multifit_nlinear_init (x0, &fdf, w) != GSL_SUCCESS)
+    goto run_failed;
+  if (!jacobian_nonzero (w))
+    goto flat;
+  gsl_multifit_nlinear_driver (g->opt->max_iter ? g->opt->max_iter : DEFAULT_MAX_ITER,
+                               1e-4, 1e-8, 1e-8, NULL, NULL, &info, w);
+  if (g->error)
+    goto run_failed;
+  x = gsl_vector_alloc (fdf.p);
+  f = gsl_vector_alloc (fdf.n);
+  gsl_vector_memcpy (x, gsl_multifit_nlinear_position (w));
+  round_params (g, x, texts);
+  if (group_residuals (x, g, f) != GSL_SUCCESS)
+    goto run_failed;
+  group_results (g, x0, x, texts, rms (f), (guint) gsl_multifit_nlinear_niter (w), fits);
+  ok = TRUE;
+  goto out;
+
+/* ERRORS */
+too_few:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "profile %s: %u residuals cannot fit %u "
+               "parameters: name more rows", g->profile, (guint) fdf.n, (guint) fdf.p);
+  goto out;
+run_failed:
+  if (g->error)
+    g_propagate_error (error, g_steal_pointer (&g->error));
+  else
+    g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "profile %s: the fit failed", g->profile);
+  goto out;
+flat:
+  g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "profile %s: no fitted row changes when the "
+               "parameters move by %g %%: they cannot be fitted on these rows", g->profile,
+               100 * params.h_df);
+out:
+  gsl_set_error_handler (old);
+  g_strfreev (texts);
+  g_clear_pointer (&w, gsl_multifit_nlinear_free);
+  g_clear_pointer (&x0, gsl_vector_free);
+  g_clear_pointer (&x, gsl_vector_free);
+  g_clear_pointer (&f, gsl_vector_free);
+  return ok;
+}
+
+/* Fits the free parameters on rows; see calibrate.h. */
+GPtrArray *
+ns_calibrate_fit (const NsValidation *v, GPtrArray *rows, const NsCalibrateOptions *opt,
+                  GError **error)
+{
+  g_autoptr (GPtrArray) groups = g_ptr_array_new_with_free_func (group_free);
+  g_autoptr (GPtrArray) params = NULL;
+  GPtrArray *fits;
+
+  g_return_val_if_fail (v != NULL && rows != NULL && opt != NULL, NULL);
+  params = fit_params (opt, error);
+  if (params == NULL)
+    return NULL;
+  if (params->len == 0)
+    goto no_params;
+  for (guint i = 0; i < rows->len; i++)
+    if (!group_row (v, rows->pdata[i], groups, params, opt, error))
+      return NULL;
+  fits = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_fit_free);
+  for (guint i = 0; i < groups->len; i++)
+    if (!fit_group (groups->pdata[i], fits, error)) {
+      g_ptr_array_unref (fits);
+      return NULL;
+    }
+  return fits;
+
+/* ERRORS */
+no_params:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no free parameter to fit");
+  return NULL;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Writing the profile (a textual edit) and the calibration record. */
+
+/* The element text <param name=… value=… source=…/>, attribute values escaped. */
+static char *
+param_element (const char *param, const char *value, const char *source)
+{
+  g_autofree char *n = g_markup_escape_text (param, -1);
+  g_autofree char *v = g_markup_escape_text (value, -1);
+  g_autofree char *s = g_markup_escape_text (source, -1);
+
+  return g_strdup_printf ("<param name=\"%s\" value=\"%s\" source=\"%s\"/>", n, v, s);
+}
+
+/* Leading white space of the line holding offset pos of text. */
+static char *
+line_indent (const char *text, gsize pos)
+{
+  gsize start = pos, end;
+
+  while (start > 0 && text[start - 1] != '\n')
+    start--;
+  for (end = start; end < pos && (text[end] == ' ' || text[end] == '\t'); end++)
+    ;
+  return g_strndup (text + start, end - start);
+}
+
+/* The edited text: param's element replaced, or a new line after the last <param> (or
+ * before the first <mitigations> if there is no <param>). NULL if neither exists. */
+static char *
+edit_profile_text (const char *text, const char *param, const char *element)
+{
+  g_autofree char *quoted = g_regex_escape_string (param, -1);
+  g_autofree char *own = g_strdup_printf ("<param\\s[^>]*\\bname=\"%s\"[^>]*/>", quoted);
+  g_autoptr (GRegex) own_re = g_regex_new (own, 0, 0, NULL);
+  g_autoptr (GRegex) any_re = g_regex_new ("<param\\s[^>]*/>", 0, 0, NULL);
+  g_autoptr (GMatchInfo) m = NULL;
+  gint start = -1, end = -1;
+  g_autofree char *indent = NULL;
+
+  if (g_regex_match (own_re, text, 0, &m) && g_match_info_fetch_pos (m, 0, &start, &end))
+    return g_strdup_printf ("%.*s%s%s", start, text, element, text + end);
+  g_clear_pointer (&m, g_match_info_free);
+  for (g_regex_match (any_re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    g_match_info_fetch_pos (m, 0, &start, &end);
+  if (end >= 0) {
+    indent = line_indent (text, (gsize) start);
+    return g_strdup_printf ("%.*s\n%s%s%s", end, text, indent, element, text + end);
+  }
+  start = (gint) (strstr (text, "<mitigations") ? strstr (text, "<mitigations") - text : -1);
+  if (start < 0)
+    return NULL;
+  indent = line_indent (text, (gsize) start);
+  return g_strdup_printf ("%.*s%s\n%s%s", start, text, element, indent, text + start);
+}
+
+/* Writes the parameter into the profile file; see calibrate.h. */
+gboolean
+ns_calibrate_write_profile (const char *path, const char *param, const char *value,
+                            const char *source, GError **error)
+{
+  g_autofree char *text = NULL, *edited = NULL, *element = NULL;
+  NsCpuProfile *check;
+
+  g_return_val_if_fail (path && param && value && source, FALSE);
+  if (!g_file_get_contents (path, &text, NULL, error))
+    return FALSE;
+  element = param_element (param, value, source);
+  edited = edit_profile_text (text, param, element);
+  if (edited == NULL)
+    goto no_place;
+  if (!g_file_set_contents (path, edited, -1, error))
+    return FALSE;
+  check = ns_cpu_profile_load (path, error);
+  if (check == NULL) {
+    g_file_set_contents (path, text, -1, NULL);
+    return FALSE;
+  }
+  ns_cpu_profile_free (check);
+  return TRUE;
+
+/* ERRORS */
+no_place:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no <param> or <mitigations> element to "
+               "place %s next to", path, param);
+  return FALSE;
+}
+
+static void
+record_fit (GString *out, const char *profile, const char *param, const char *value,
+            const char *residual, const char *target, char **rows)
+{
+  g_autofree char *p = g_markup_escape_text (profile, -1);
+  g_autofree char *n = g_markup_escape_text (param, -1);
+  g_autofree char *v = g_markup_escape_text (value, -1);
+  g_autofree char *r = g_markup_escape_text (residual, -1);
+  g_autofree char *list = g_strjoinv (" ", rows);
+  g_autofree char *l = g_markup_escape_text (list, -1);
+
+  g_string_append_printf (out, "  <fit profile=\"%s\" param=\"%s\" value=\"%s\" residual=\"%s\" "
+                          "target=\"%s\" rows=\"%s\"/>\n", p, n, v, r, target, l);
+}
+
+static gboolean
+replaced_by (const NsValFit *old, GPtrArray *fits)
+{
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    if (!strcmp (f->profile, old->profile) && !strcmp (f->param, old->param))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Rewrites calibration.xml; see calibrate.h. */
+gboolean
+ns_calibrate_write_record (const NsValidation *v, GPtrArray *fits, GError **error)
+{
+  GPtrArray *old = ns_validation_fits (v);
+  g_autofree char *path = g_build_filename (ns_validation_dir (v), "calibration.xml", NULL);
+  GString *out = g_string_new ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                               "<!-- Written by netsim calibrate: the fits behind every "
+                               "parameter whose source says \"fit on\". -->\n<calibration>\n");
+  gboolean ok;
+
+  for (guint i = 0; i < old->len; i++) {
+    const NsValFit *f = old->pdata[i];
+    if (!replaced_by (f, fits))
+      record_fit (out, f->profile, f->param, f->value, f->residual, f->target, f->rows);
+  }
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    record_fit (out, f->profile, f->param, f->value_text, f->residual_text, f->target, f->rows);
+  }
+  g_string_append (out, "</calibration>\n");
+  ok = g_file_set_contents (path, out->str, out->len, error);
+  g_string_free (out, TRUE);
+  return ok;
+}

@@ -1,0 +1,68 @@
+/* calibrate.h — fitting the free parameters of CPU profiles on named calibration rows
+ * (GSL nonlinear least squares), and recording each fit: the value with its provenance in
+ * the profile (scenarios/cpus/NAME.xml, a textual edit of that one <param>) and the rows in
+ * validation/calibration.xml. See doc/validation.md. */
+#pragma once
+#include "validate.h"
+
+G_BEGIN_DECLS
+
+/* What the residuals compare. */
+typedef enum {
+  NS_FIT_ABSOLUTE,              /* baseline and patched figures (relative errors) */
+  NS_FIT_BASELINE,              /* the baseline figure only (relative error) */
+  NS_FIT_DELTA                  /* the delta (error in pp / 100) */
+} NsFitTarget;
+
+typedef struct {
+  const char *const *params;    /* free parameters to fit (NULL: every free parameter) */
+  NsFitTarget        target;
+  guint              jobs;          /* variant runs in parallel (child processes) */
+  guint              max_iter;      /* trust-region iterations (0: 30) */
+  double             step;          /* relative finite-difference step (0: 0.02) */
+  NsValProgress      progress;
+  gpointer           progress_data;
+} NsCalibrateOptions;
+
+/* One fitted parameter of one profile. */
+typedef struct {
+  char    *profile;             /* profile name */
+  char    *profile_path;        /* its file */
+  char    *param;
+  double   start;               /* value before the fit */
+  double   value;               /* fitted value, rounded to 4 significant digits */
+  char    *value_text;
+  double   residual;            /* RMS of the residuals at value */
+  char    *residual_text;
+  char    *target;              /* "absolute", "baseline" or "delta" */
+  char   **rows;                /* rows fitted on, NULL-terminated */
+  guint    iterations;
+  guint    evaluations;         /* residual evaluations (each runs 2 variants per row) */
+  char    *source;              /* "fit on ROW ROW…, residual R" */
+  char    *shadowed;            /* non-NULL: a fitted row's scenario sets the parameter
+                                   itself, so the value written into the profile would not
+                                   be used (why) */
+} NsFit;
+
+void        ns_fit_free               (NsFit *fit);
+/* "absolute", "baseline", "delta"; and back (FALSE: unknown name). */
+const char *ns_fit_target_name        (NsFitTarget target);
+gboolean    ns_fit_target_parse       (const char *name, NsFitTarget *target);
+/* Fits the free parameters of the profile each row runs on, separately per profile, on
+ * rows (NsRecordedRow*; each must be modelled). Residuals: the relative errors of the
+ * simulated baseline and patched figures (target absolute), of the baseline figure only
+ * (target baseline), or the delta errors in percentage points / 100 (target delta). Returns NsFit* (one per profile and parameter)
+ * or NULL with an error (NS_ERROR_INPUT: a row cannot be fitted; NS_ERROR_CHECK: a run
+ * failed or the rows do not depend on the parameter). */
+GPtrArray *ns_calibrate_fit           (const NsValidation *v, GPtrArray *rows,
+                                       const NsCalibrateOptions *opt, GError **error);
+/* Sets <param name=param value=value source=source/> in the profile file at path by a
+ * textual edit (replacing that parameter's element, or adding a line after the last
+ * <param>); the rest of the file stays byte-identical. The result must load. */
+gboolean   ns_calibrate_write_profile (const char *path, const char *param, const char *value,
+                                       const char *source, GError **error);
+/* Rewrites <dir>/calibration.xml with v's fits, those of fits replacing any earlier fit of
+ * the same profile and parameter. */
+gboolean   ns_calibrate_write_record  (const NsValidation *v, GPtrArray *fits, GError **error);
+
+G_END_DECLS

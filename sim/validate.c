@@ -1,0 +1,2667 @@
+/* validate.c — validation against the recorded hardware results.
+ *
+ * The recorded rows live in <dir>/seed-NNN.xml (figures exactly as the seed threads print
+ * them, with the set-up they were measured on), the mapping of each row to a simulation in
+ * <dir>/cases.xml, and the calibration record (which rows a free parameter was fitted on)
+ * in <dir>/calibration.xml. A validation run resolves every selected row's case to two
+ * variant runs (baseline and patched kernel), runs them through the run layer exactly as
+ * `netsim run SCENARIO --variant V --set …` does, and compares the simulated delta with
+ * the recorded one.
+ *
+ * Every variant runs in its own child process (up to --jobs at once), forked from a parent
+ * that has run no model code, so it starts from the process state `netsim run` starts
+ * from. That matters: simulated-function declarations live in a process-wide registry
+ * (sim/build.c) in which two models may declare the same kernel function (the first
+ * declaration wins), so runs of different scenarios in one process could see each other's
+ * declarations. Children send back the bit patterns of the numbers, so the results do not
+ * depend on --jobs. */
+#include "config.h"
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <libxml/tree.h>
+#include "validate.h"
+#include "json.h"
+#include "param.h"
+#include "profile.h"
+#include "run.h"
+#include "scenario.h"
+#include "xml.h"
+
+#define RECORDED_SCHEMA    "recorded.rng"
+#define CASES_SCHEMA       "cases.rng"
+#define CALIBRATION_SCHEMA "calibration.rng"
+#define CASES_FILE         "cases.xml"
+#define CALIBRATION_FILE   "calibration.xml"
+#define FIT_PREFIX         "fit on "
+#define FIT_RESIDUAL       ", residual "
+
+struct _NsValidation {
+  char       *dir;
+  GPtrArray  *rows;             /* NsRecordedRow*, file order */
+  GHashTable *row_index;        /* id → NsRecordedRow* */
+  GPtrArray  *cases;            /* NsValCase* */
+  GHashTable *case_index;       /* row id → NsValCase* */
+  GPtrArray  *fits;             /* NsValFit* */
+  GPtrArray  *facts;            /* NsValFact* */
+  GPtrArray  *pairs;            /* NsValPair* */
+  GPtrArray  *notes;            /* NsValNote* */
+};
+
+/* ------------------------------------------------------------------------------------ */
+/* Small helpers. */
+
+static char *
+prop (xmlNodePtr node, const char *name)
+{
+  xmlChar *v = xmlGetProp (node, (const xmlChar *) name);
+  char *copy = g_strdup ((const char *) v);
+
+  xmlFree (v);
+  return copy;
+}
+
+static gboolean
+is_element (xmlNodePtr node, const char *name)
+{
+  return node->type == XML_ELEMENT_NODE && (name == NULL || !strcmp ((const char *) node->name, name));
+}
+
+static xmlNodePtr
+child_element (xmlNodePtr parent, const char *name)
+{
+  for (xmlNodePtr n = parent ? parent->children : NULL; n; n = n->next)
+    if (is_element (n, name))
+      return n;
+  return NULL;
+}
+
+static void
+set_line_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
+  G_GNUC_PRINTF (4, 5);
+
+/* Sets an NS_ERROR_INPUT "path:line: message" error. */
+static void
+set_line_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path, ns_xml_line (node), message);
+  g_free (message);
+}
+
+/* Path of a schema shipped in <datadir>/validation/. */
+static char *
+schema_path (const char *name)
+{
+  return g_build_filename (ns_data_dir (), "validation", name, NULL);
+}
+
+/* Parses path and validates it against the named schema of <datadir>/validation/. */
+static xmlDocPtr
+load_document (const char *path, const char *schema, GError **error)
+{
+  xmlDocPtr doc = ns_xml_parse_file (path, error);
+  char *rng;
+  gboolean ok;
+
+  if (doc == NULL)
+    return NULL;
+  rng = schema_path (schema);
+  ok = ns_xml_validate (doc, rng, path, error);
+  g_free (rng);
+  if (!ok)
+    g_clear_pointer (&doc, xmlFreeDoc);
+  return doc;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Freeing. */
+
+static void
+setup_item_free (gpointer p)
+{
+  NsSetupItem *item = p;
+
+  g_free (item->kind);
+  g_free (item->name);
+  g_free (item->value);
+  g_free (item->unit);
+  g_free (item);
+}
+
+static void
+setup_clear (NsSetup *s)
+{
+  g_free (s->tool);
+  g_free (s->command);
+  g_free (s->cpu);
+  g_free (s->profile);
+  g_free (s->kernel);
+  g_free (s->mitigations);
+  g_clear_pointer (&s->items, g_ptr_array_unref);
+}
+
+static void
+row_free (gpointer p)
+{
+  NsRecordedRow *row = p;
+
+  g_free (row->id);
+  g_free (row->seed);
+  g_free (row->file);
+  g_free (row->where);
+  g_free (row->table);
+  g_free (row->variant);
+  g_free (row->unit);
+  g_free (row->statistic);
+  g_free (row->source);
+  g_free (row->baseline_text);
+  g_free (row->patched_text);
+  g_free (row->baseline_cv);
+  g_free (row->patched_cv);
+  g_free (row->printed_delta);
+  setup_clear (&row->setup);
+  g_free (row);
+}
+
+static void
+case_free (gpointer p)
+{
+  NsValCase *c = p;
+
+  g_free (c->row);
+  g_free (c->scenario);
+  g_free (c->baseline);
+  g_free (c->patched);
+  g_free (c->metric);
+  g_strfreev (c->sets);
+  g_free (c->reason);
+  g_free (c->note);
+  g_free (c->where);
+  g_free (c);
+}
+
+static void
+fit_free (gpointer p)
+{
+  NsValFit *f = p;
+
+  g_free (f->profile);
+  g_free (f->param);
+  g_free (f->value);
+  g_free (f->residual);
+  g_free (f->target);
+  g_strfreev (f->rows);
+  g_free (f);
+}
+
+static void
+fact_free (gpointer p)
+{
+  NsValFact *f = p;
+
+  g_free (f->seed);
+  g_free (f->name);
+  g_free (f->unit);
+  g_free (f->baseline);
+  g_free (f->patched);
+  g_free (f->source);
+  g_free (f);
+}
+
+static void
+pair_free (gpointer p)
+{
+  NsValPair *pair = p;
+
+  g_free (pair->seed);
+  g_free (pair->id);
+  g_free (pair->label);
+  g_free (pair->source);
+  for (int i = 0; i < 2; i++) {
+    g_free (pair->row[i]);
+    g_free (pair->side[i]);
+  }
+  g_free (pair);
+}
+
+static void
+note_free (gpointer p)
+{
+  NsValNote *n = p;
+
+  g_free (n->seed);
+  g_free (n->source);
+  g_free (n->text);
+  g_free (n);
+}
+
+/* Frees v (NULL is fine). */
+void
+ns_validation_free (NsValidation *v)
+{
+  if (v == NULL)
+    return;
+  g_free (v->dir);
+  g_ptr_array_unref (v->rows);
+  g_hash_table_unref (v->row_index);
+  g_ptr_array_unref (v->cases);
+  g_hash_table_unref (v->case_index);
+  g_ptr_array_unref (v->fits);
+  g_ptr_array_unref (v->facts);
+  g_ptr_array_unref (v->pairs);
+  g_ptr_array_unref (v->notes);
+  g_free (v);
+}
+
+static NsValidation *
+validation_new (const char *dir)
+{
+  NsValidation *v = g_new0 (NsValidation, 1);
+
+  v->dir = g_strdup (dir);
+  v->rows = g_ptr_array_new_with_free_func (row_free);
+  v->row_index = g_hash_table_new (g_str_hash, g_str_equal);
+  v->cases = g_ptr_array_new_with_free_func (case_free);
+  v->case_index = g_hash_table_new (g_str_hash, g_str_equal);
+  v->fits = g_ptr_array_new_with_free_func (fit_free);
+  v->facts = g_ptr_array_new_with_free_func (fact_free);
+  v->pairs = g_ptr_array_new_with_free_func (pair_free);
+  v->notes = g_ptr_array_new_with_free_func (note_free);
+  return v;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Set-ups: a file's, overlaid by its table's, overlaid by its row's. */
+
+static void
+setup_copy (NsSetup *dst, const NsSetup *src)
+{
+  dst->tool = g_strdup (src->tool);
+  dst->command = g_strdup (src->command);
+  dst->cpu = g_strdup (src->cpu);
+  dst->profile = g_strdup (src->profile);
+  dst->kernel = g_strdup (src->kernel);
+  dst->mitigations = g_strdup (src->mitigations);
+  dst->items = g_ptr_array_new_with_free_func (setup_item_free);
+  for (guint i = 0; src->items && i < src->items->len; i++) {
+    const NsSetupItem *s = src->items->pdata[i];
+    NsSetupItem *d = g_new0 (NsSetupItem, 1);
+    d->kind = g_strdup (s->kind);
+    d->name = g_strdup (s->name);
+    d->value = g_strdup (s->value);
+    d->unit = g_strdup (s->unit);
+    g_ptr_array_add (dst->items, d);
+  }
+}
+
+/* Replaces *field with node's attribute attr when the attribute is present. */
+static void
+overlay_attr (char **field, xmlNodePtr node, const char *attr)
+{
+  char *value = prop (node, attr);
+
+  if (value == NULL)
+    return;
+  g_free (*field);
+  *field = value;
+}
+
+/* Adds item to s, replacing an item of the same kind and name. */
+static void
+setup_put_item (NsSetup *s, NsSetupItem *item)
+{
+  for (guint i = 0; i < s->items->len; i++) {
+    NsSetupItem *old = s->items->pdata[i];
+    if (!strcmp (old->kind, item->kind) && !strcmp (old->name, item->name)) {
+      setup_item_free (old);
+      s->items->pdata[i] = item;
+      return;
+    }
+  }
+  g_ptr_array_add (s->items, item);
+}
+
+/* Overlays a <setup> element (NULL: nothing) on s. */
+static void
+setup_overlay (NsSetup *s, xmlNodePtr node)
+{
+  if (node == NULL)
+    return;
+  overlay_attr (&s->tool, node, "tool");
+  overlay_attr (&s->command, node, "command");
+  overlay_attr (&s->cpu, node, "cpu");
+  overlay_attr (&s->profile, node, "profile");
+  overlay_attr (&s->kernel, node, "kernel");
+  overlay_attr (&s->mitigations, node, "mitigations");
+  for (xmlNodePtr n = node->children; n; n = n->next) {
+    NsSetupItem *item;
+    if (!is_element (n, NULL))
+      continue;
+    item = g_new0 (NsSetupItem, 1);
+    item->kind = g_strdup ((const char *) n->name);
+    item->name = prop (n, "name");
+    item->value = prop (n, "value");
+    item->unit = prop (n, "unit");
+    setup_put_item (s, item);
+  }
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Recorded rows. */
+
+/* What every row of one file shares. */
+typedef struct {
+  NsValidation *v;
+  const char   *path;
+  char         *seed;
+  char         *file;
+} NsRecordedFile;
+
+/* Checks a row's merged set-up names what every recorded figure must state. */
+static gboolean
+check_row_setup (const NsRecordedFile *rf, xmlNodePtr node, const NsRecordedRow *row,
+                 GError **error)
+{
+  const char *missing = !row->setup.tool ? "tool" : !row->setup.command ? "command" :
+    !row->setup.cpu ? "cpu" : !row->setup.kernel ? "kernel" :
+    !row->setup.mitigations ? "mitigations" : NULL;
+
+  if (missing == NULL)
+    return TRUE;
+  set_line_error (error, rf->path, node, "row %s: no <setup> of its file, table or row "
+                  "states '%s'", row->id, missing);
+  return FALSE;
+}
+
+/* Reads <baseline>/<patched> of a row into the text, value and cv fields. */
+static void
+read_figure (xmlNodePtr row_node, const char *name, char **text, char **cv, double *value)
+{
+  xmlNodePtr n = child_element (row_node, name);
+
+  *text = prop (n, "value");
+  *cv = prop (n, "cv");
+  *value = g_ascii_strtod (*text, NULL);
+}
+
+/* Checks the figures and the stated tolerance of a row just read. */
+static gboolean
+check_row_figures (const NsRecordedFile *rf, xmlNodePtr node, NsRecordedRow *row,
+                   GError **error)
+{
+  double rule;
+
+  if (row->baseline <= 0 || row->patched < 0)
+    goto bad_figure;
+  row->delta_pct = 100.0 * (row->patched / row->baseline - 1.0);
+  rule = MAX (NS_VAL_TOLERANCE_MIN_PP, NS_VAL_TOLERANCE_FRACTION * fabs (row->delta_pct));
+  if (row->stated_tolerance_pp > rule)
+    goto loose_tolerance;
+  return TRUE;
+
+/* ERRORS */
+bad_figure:
+  set_line_error (error, rf->path, node, "row %s: the baseline must be > 0 and the patched "
+                  "figure ≥ 0 (got %s and %s)", row->id, row->baseline_text, row->patched_text);
+  return FALSE;
+loose_tolerance:
+  set_line_error (error, rf->path, node, "row %s: tolerance-pp %g is looser than the "
+                  "default rule max(3 pp, 10 %% of |delta|) = %g pp; only a tighter one may "
+                  "be stated", row->id, row->stated_tolerance_pp, rule);
+  return FALSE;
+}
+
+/* Reads one <row> of a table whose merged set-up is base. */
+static gboolean
+read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr node,
+          GError **error)
+{
+  NsRecordedRow *row = g_new0 (NsRecordedRow, 1);
+  g_autofree char *tol = NULL;
+
+  row->id = prop (node, "id");
+  g_ptr_array_add (rf->v->rows, row);
+  row->seed = g_strdup (rf->seed);
+  row->file = g_strdup (rf->file);
+  row->where = g_strdup_printf ("%s:%d", rf->path, ns_xml_line (node));
+  row->table = prop (table, "name");
+  row->unit = prop (table, "unit");
+  row->statistic = prop (table, "statistic");
+  row->source = prop (table, "source");
+  row->variant = prop (node, "variant");
+  row->printed_delta = prop (node, "printed-delta");
+  tol = prop (node, "tolerance-pp");
+  row->stated_tolerance_pp = tol ? g_ascii_strtod (tol, NULL) : -1;
+  read_figure (node, "baseline", &row->baseline_text, &row->baseline_cv, &row->baseline);
+  read_figure (node, "patched", &row->patched_text, &row->patched_cv, &row->patched);
+  setup_copy (&row->setup, base);
+  setup_overlay (&row->setup, child_element (node, "setup"));
+  if (g_hash_table_contains (rf->v->row_index, row->id))
+    goto duplicate;
+  g_hash_table_insert (rf->v->row_index, row->id, row);
+  return check_row_setup (rf, node, row, error) && check_row_figures (rf, node, row, error);
+
+/* ERRORS */
+duplicate:
+  set_line_error (error, rf->path, node, "row id '%s' is used twice (first at %s)", row->id,
+                  ((NsRecordedRow *) g_hash_table_lookup (rf->v->row_index, row->id))->where);
+  return FALSE;
+}
+
+/* Reads one <table> under the file's set-up. */
+static gboolean
+read_table (NsRecordedFile *rf, const NsSetup *file_setup, xmlNodePtr table, GError **error)
+{
+  NsSetup base = { 0 };
+  gboolean ok = TRUE;
+
+  setup_copy (&base, file_setup);
+  setup_overlay (&base, child_element (table, "setup"));
+  for (xmlNodePtr n = table->children; ok && n; n = n->next)
+    if (is_element (n, "row"))
+      ok = read_row (rf, table, &base, n, error);
+  setup_clear (&base);
+  return ok;
+}
+
+static void
+read_fact (NsRecordedFile *rf, xmlNodePtr n)
+{
+  NsValFact *f = g_new0 (NsValFact, 1);
+
+  f->seed = g_strdup (rf->seed);
+  f->name = prop (n, "name");
+  f->unit = prop (n, "unit");
+  f->baseline = prop (n, "baseline");
+  f->patched = prop (n, "patched");
+  f->source = prop (n, "source");
+  g_ptr_array_add (rf->v->facts, f);
+}
+
+static void
+read_pair (NsRecordedFile *rf, xmlNodePtr n)
+{
+  NsValPair *p = g_new0 (NsValPair, 1);
+  int i = 0;
+
+  p->seed = g_strdup (rf->seed);
+  p->id = prop (n, "id");
+  p->label = prop (n, "label");
+  p->source = prop (n, "source");
+  for (xmlNodePtr r = n->children; r && i < 2; r = r->next)
+    if (is_element (r, "ref")) {
+      p->row[i] = prop (r, "row");
+      p->side[i++] = prop (r, "side");
+    }
+  g_ptr_array_add (rf->v->pairs, p);
+}
+
+static void
+read_note (NsRecordedFile *rf, xmlNodePtr n)
+{
+  NsValNote *note = g_new0 (NsValNote, 1);
+  xmlChar *text = xmlNodeGetContent (n);
+
+  note->seed = g_strdup (rf->seed);
+  note->source = prop (n, "source");
+  note->text = g_strstrip (g_strdup ((const char *) text));
+  xmlFree (text);
+  g_ptr_array_add (rf->v->notes, note);
+}
+
+/* Reads the tables, facts, pairs and notes of one recorded file. */
+static gboolean
+read_recorded_root (NsRecordedFile *rf, xmlNodePtr root, GError **error)
+{
+  NsSetup file_setup = { 0 };
+  NsSetup empty = { 0 };
+  gboolean ok = TRUE;
+
+  setup_copy (&file_setup, &empty);
+  setup_overlay (&file_setup, child_element (root, "setup"));
+  for (xmlNodePtr n = root->children; ok && n; n = n->next) {
+    if (is_element (n, "table"))
+      ok = read_table (rf, &file_setup, n, error);
+    else if (is_element (n, "fact"))
+      read_fact (rf, n);
+    else if (is_element (n, "pair"))
+      read_pair (rf, n);
+    else if (is_element (n, "note"))
+      read_note (rf, n);
+  }
+  setup_clear (&file_setup);
+  return ok;
+}
+
+/* Loads one seed-NNN.xml. */
+static gboolean
+load_recorded_file (NsValidation *v, const char *path, GError **error)
+{
+  xmlDocPtr doc = load_document (path, RECORDED_SCHEMA, error);
+  NsRecordedFile rf = { v, path, NULL, NULL };
+  gboolean ok;
+
+  if (doc == NULL)
+    return FALSE;
+  rf.seed = prop (xmlDocGetRootElement (doc), "seed");
+  rf.file = prop (xmlDocGetRootElement (doc), "file");
+  ok = read_recorded_root (&rf, xmlDocGetRootElement (doc), error);
+  g_free (rf.seed);
+  g_free (rf.file);
+  xmlFreeDoc (doc);
+  return ok;
+}
+
+static gint
+compare_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* Sorted seed-*.xml file names in dir. */
+static GPtrArray *
+recorded_files (const char *dir, GError **error)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GDir *d = g_dir_open (dir, 0, error);
+  const char *entry;
+
+  if (d == NULL) {
+    g_ptr_array_unref (names);
+    return NULL;
+  }
+  while ((entry = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (entry, "seed-") && g_str_has_suffix (entry, ".xml"))
+      g_ptr_array_add (names, g_build_filename (dir, entry, NULL));
+  g_dir_close (d);
+  g_ptr_array_sort (names, compare_names);
+  return names;
+}
+
+/* Checks every pair names rows that exist. */
+static gboolean
+check_pairs (const NsValidation *v, GError **error)
+{
+  for (guint i = 0; i < v->pairs->len; i++) {
+    const NsValPair *p = v->pairs->pdata[i];
+    for (int k = 0; k < 2; k++)
+      if (!g_hash_table_contains (v->row_index, p->row[k])) {
+        g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: pair %s names row '%s', which is "
+                     "not recorded", v->dir, p->id, p->row[k]);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Cases. */
+
+/* TRUE if x is a power of ten times (1024/1000)^k for a small integer k: a unit change. */
+static gboolean
+is_unit_scale (double x)
+{
+  if (!(x > 0) || !isfinite (x))
+    return FALSE;
+  for (int k = -4; k <= 4; k++) {
+    double l = log10 (x / pow (1.024, k));
+    if (fabs (l - round (l)) < 1e-9 && fabs (l) <= 12)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Reads the <set> children of a case as PATH=VALUE strings. */
+static char **
+read_case_sets (xmlNodePtr node)
+{
+  GPtrArray *sets = g_ptr_array_new ();
+
+  for (xmlNodePtr n = node->children; n; n = n->next) {
+    g_autofree char *path = NULL, *value = NULL;
+    if (!is_element (n, "set"))
+      continue;
+    path = prop (n, "path");
+    value = prop (n, "value");
+    g_ptr_array_add (sets, g_strdup_printf ("%s=%s", path, value));
+  }
+  g_ptr_array_add (sets, NULL);
+  return (char **) g_ptr_array_free (sets, FALSE);
+}
+
+/* Reads one <case>. */
+static gboolean
+read_case (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
+{
+  NsValCase *c = g_new0 (NsValCase, 1);
+  g_autofree char *scale = NULL;
+  NsValCase *old;
+
+  g_ptr_array_add (v->cases, c);
+  c->row = prop (node, "row");
+  c->where = g_strdup_printf ("%s:%d", path, ns_xml_line (node));
+  c->scenario = prop (node, "scenario");
+  c->baseline = prop (node, "baseline");
+  c->patched = prop (node, "patched");
+  c->metric = prop (node, "metric");
+  c->reason = prop (node, "reason");
+  c->note = prop (node, "note");
+  c->sets = read_case_sets (node);
+  scale = prop (node, "unit-scale");
+  c->unit_scale = scale ? g_ascii_strtod (scale, NULL) : 1.0;
+  if (!g_hash_table_contains (v->row_index, c->row))
+    goto unknown_row;
+  if ((old = g_hash_table_lookup (v->case_index, c->row)) != NULL)
+    goto duplicate;
+  if (!is_unit_scale (c->unit_scale))
+    goto bad_scale;
+  g_hash_table_insert (v->case_index, c->row, c);
+  return TRUE;
+
+/* ERRORS */
+unknown_row:
+  set_line_error (error, path, node, "case for row '%s', which is not recorded in any "
+                  "seed-*.xml", c->row);
+  return FALSE;
+duplicate:
+  set_line_error (error, path, node, "row '%s' has a second case (the first is at %s)",
+                  c->row, old->where);
+  return FALSE;
+bad_scale:
+  set_line_error (error, path, node, "unit-scale '%s': expected a unit conversion (a power "
+                  "of 10, times 1.024^k for |k| ≤ 4), not a fudge factor", scale);
+  return FALSE;
+}
+
+static gboolean
+load_cases (NsValidation *v, GError **error)
+{
+  g_autofree char *path = g_build_filename (v->dir, CASES_FILE, NULL);
+  xmlDocPtr doc = load_document (path, CASES_SCHEMA, error);
+  gboolean ok = TRUE;
+
+  if (doc == NULL)
+    return FALSE;
+  for (xmlNodePtr n = xmlDocGetRootElement (doc)->children; ok && n; n = n->next)
+    if (is_element (n, "case"))
+      ok = read_case (v, path, n, error);
+  xmlFreeDoc (doc);
+  return ok;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The calibration record. */
+
+static gboolean
+read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
+{
+  NsValFit *f = g_new0 (NsValFit, 1);
+  g_autofree char *rows = prop (node, "rows");
+
+  g_ptr_array_add (v->fits, f);
+  f->profile = prop (node, "profile");
+  f->param = prop (node, "param");
+  f->value = prop (node, "value");
+  f->residual = prop (node, "residual");
+  f->target = prop (node, "target");
+  f->rows = g_strsplit_set (g_strstrip (rows), " \t\n", -1);
+  for (guint i = 0; f->rows[i]; i++) {
+    if (f->rows[i][0] == '\0')
+      continue;
+    if (!g_hash_table_contains (v->row_index, f->rows[i])) {
+      set_line_error (error, path, node, "fit of %s %s names row '%s', which is not recorded",
+                      f->profile, f->param, f->rows[i]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* Loads calibration.xml if it exists (no file: no fits). */
+static gboolean
+load_calibration (NsValidation *v, GError **error)
+{
+  g_autofree char *path = g_build_filename (v->dir, CALIBRATION_FILE, NULL);
+  xmlDocPtr doc;
+  gboolean ok = TRUE;
+
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  doc = load_document (path, CALIBRATION_SCHEMA, error);
+  if (doc == NULL)
+    return FALSE;
+  for (xmlNodePtr n = xmlDocGetRootElement (doc)->children; ok && n; n = n->next)
+    if (is_element (n, "fit"))
+      ok = read_fit (v, path, n, error);
+  xmlFreeDoc (doc);
+  return ok;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Loading and access. */
+
+/* Loads the recorded rows, cases and calibration record of dir; see validate.h. */
+NsValidation *
+ns_validation_load (const char *dir, GError **error)
+{
+  NsValidation *v;
+  g_autoptr (GPtrArray) files = NULL;
+
+  g_return_val_if_fail (dir != NULL, NULL);
+  files = recorded_files (dir, error);
+  if (files == NULL)
+    return NULL;
+  if (files->len == 0)
+    goto no_files;
+  v = validation_new (dir);
+  for (guint i = 0; i < files->len; i++)
+    if (!load_recorded_file (v, files->pdata[i], error))
+      goto fail;
+  if (!check_pairs (v, error) || !load_cases (v, error) || !load_calibration (v, error))
+    goto fail;
+  return v;
+
+/* ERRORS */
+no_files:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no recorded results (seed-*.xml)", dir);
+  return NULL;
+fail:
+  ns_validation_free (v);
+  return NULL;
+}
+
+const char *
+ns_validation_dir (const NsValidation *v)
+{
+  return v->dir;
+}
+
+GPtrArray *
+ns_validation_rows (const NsValidation *v)
+{
+  return v->rows;
+}
+
+const NsRecordedRow *
+ns_validation_find_row (const NsValidation *v, const char *id)
+{
+  return g_hash_table_lookup (v->row_index, id);
+}
+
+const NsValCase *
+ns_validation_case (const NsValidation *v, const char *row_id)
+{
+  return g_hash_table_lookup (v->case_index, row_id);
+}
+
+GPtrArray *
+ns_validation_fits (const NsValidation *v)
+{
+  return v->fits;
+}
+
+GPtrArray *
+ns_validation_facts (const NsValidation *v)
+{
+  return v->facts;
+}
+
+GPtrArray *
+ns_validation_pairs (const NsValidation *v)
+{
+  return v->pairs;
+}
+
+GPtrArray *
+ns_validation_notes (const NsValidation *v)
+{
+  return v->notes;
+}
+
+/* TRUE if a fit of calibration.xml names the row. */
+gboolean
+ns_validation_is_calibration (const NsValidation *v, const char *row_id)
+{
+  for (guint i = 0; i < v->fits->len; i++) {
+    const NsValFit *f = v->fits->pdata[i];
+    if (g_strv_contains ((const char *const *) f->rows, row_id))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* TRUE if the pattern selects the row id (see ns_validation_select). */
+static gboolean
+pattern_matches (const char *pattern, const char *id)
+{
+  gsize n = strlen (pattern);
+
+  if (strpbrk (pattern, "*?["))
+    return g_pattern_match_simple (pattern, id);
+  return !strcmp (pattern, id) || (!strncmp (pattern, id, n) && id[n] == '-');
+}
+
+/* Rows matching any of patterns; see validate.h. */
+GPtrArray *
+ns_validation_select (const NsValidation *v, const char *const *patterns, GError **error)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (guint i = 0; i < v->rows->len; i++) {
+    const NsRecordedRow *row = v->rows->pdata[i];
+    gboolean take = patterns == NULL || patterns[0] == NULL;
+    for (guint p = 0; !take && patterns[p]; p++)
+      take = pattern_matches (patterns[p], row->id);
+    if (take)
+      g_ptr_array_add (rows, (gpointer) row);
+  }
+  for (guint p = 0; patterns && patterns[p]; p++) {
+    gboolean any = FALSE;
+    for (guint i = 0; !any && i < v->rows->len; i++)
+      any = pattern_matches (patterns[p], ((NsRecordedRow *) v->rows->pdata[i])->id);
+    if (!any) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no recorded row matches '%s' "
+                   "(netsim validate --format csv lists the row ids)", patterns[p]);
+      g_ptr_array_unref (rows);
+      return NULL;
+    }
+  }
+  return rows;
+}
+
+/* Absolute path of the case's scenario: as written if absolute, else in the data dir. */
+char *
+ns_validation_scenario_path (const NsValCase *c)
+{
+  g_return_val_if_fail (c != NULL && c->scenario != NULL, NULL);
+  if (g_path_is_absolute (c->scenario))
+    return g_strdup (c->scenario);
+  return g_build_filename (ns_data_dir (), c->scenario, NULL);
+}
+
+/* measure.metric=M (if the case names a metric), then the case's own sets. */
+char **
+ns_validation_case_sets (const NsValCase *c)
+{
+  GPtrArray *sets = g_ptr_array_new ();
+
+  if (c->metric)
+    g_ptr_array_add (sets, g_strdup_printf ("measure.metric=%s", c->metric));
+  for (guint i = 0; c->sets && c->sets[i]; i++)
+    g_ptr_array_add (sets, g_strdup (c->sets[i]));
+  g_ptr_array_add (sets, NULL);
+  return (char **) g_ptr_array_free (sets, FALSE);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Judging. */
+
+/* The row's tolerance in percentage points. */
+double
+ns_validation_tolerance (const NsRecordedRow *row)
+{
+  double rule = MAX (NS_VAL_TOLERANCE_MIN_PP, NS_VAL_TOLERANCE_FRACTION * fabs (row->delta_pct));
+
+  if (row->stated_tolerance_pp >= 0 && row->stated_tolerance_pp < rule)
+    return row->stated_tolerance_pp;
+  return rule;
+}
+
+NsValStatus
+ns_validation_judge (double error_pp, double tolerance_pp)
+{
+  return fabs (error_pp) <= tolerance_pp ? NS_VAL_PASS : NS_VAL_FAIL;
+}
+
+static int
+direction (double pct)
+{
+  return fabs (pct) < NS_VAL_SIGN_DEADBAND_PP ? 0 : pct > 0 ? 1 : -1;
+}
+
+gboolean
+ns_validation_signs_agree (double recorded_pct, double simulated_pct)
+{
+  return direction (recorded_pct) == direction (simulated_pct);
+}
+
+const char *
+ns_val_status_name (NsValStatus status)
+{
+  static const char *const names[] = { "pass", "fail", "not-modelled", "error" };
+
+  g_return_val_if_fail ((guint) status < G_N_ELEMENTS (names), "?");
+  return names[status];
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Variant runs: a digest of what ns_run_scenario produced for one variant. */
+
+static void
+val_param_free (gpointer p)
+{
+  NsValParam *param = p;
+
+  g_free (param->name);
+  g_free (param->value);
+  g_free (param->source);
+  g_free (param);
+}
+
+static void
+add_param (GPtrArray *params, const char *name, const char *value, const char *source)
+{
+  NsValParam *p = g_new0 (NsValParam, 1);
+
+  p->name = g_strdup (name);
+  p->value = g_strdup (value);
+  p->source = g_strdup (source);
+  g_ptr_array_add (params, p);
+}
+
+/* Frees run (NULL is fine). */
+void
+ns_val_run_free (NsValRun *run)
+{
+  if (run == NULL)
+    return;
+  g_free (run->metric);
+  g_free (run->cpu);
+  g_free (run->cpu_model);
+  g_free (run->kernel);
+  g_free (run->cmdline);
+  g_free (run->mitigations);
+  g_ptr_array_unref (run->free_params);
+  g_free (run);
+}
+
+static NsValRun *
+val_run_new (void)
+{
+  NsValRun *run = g_new0 (NsValRun, 1);
+
+  run->free_params = g_ptr_array_new_with_free_func (val_param_free);
+  return run;
+}
+
+static NsValRun *
+val_run_copy (const NsValRun *src)
+{
+  NsValRun *run = val_run_new ();
+
+  run->value = src->value;
+  run->cv = src->cv;
+  run->reps = src->reps;
+  run->metric = g_strdup (src->metric);
+  run->cpu = g_strdup (src->cpu);
+  run->cpu_model = g_strdup (src->cpu_model);
+  run->kernel = g_strdup (src->kernel);
+  run->cmdline = g_strdup (src->cmdline);
+  run->mitigations = g_strdup (src->mitigations);
+  for (guint i = 0; i < src->free_params->len; i++) {
+    const NsValParam *p = src->free_params->pdata[i];
+    add_param (run->free_params, p->name, p->value, p->source);
+  }
+  return run;
+}
+
+static void
+collect_free_param (const NsParamDef *def, const char *value, const char *source,
+                    gpointer data)
+{
+  if (def->free)
+    add_param (data, def->name, value, source);
+}
+
+/* "spectre_v2=retpoline srso=safe-ret …": the key=value part of each explanation line. */
+static char *
+mitigation_summary (char **explain)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; explain && explain[i]; i++) {
+    const char *colon = strchr (explain[i], ':');
+    if (s->len)
+      g_string_append_c (s, ' ');
+    g_string_append_len (s, explain[i], colon ? colon - explain[i] : (gssize) strlen (explain[i]));
+  }
+  return g_string_free (s, FALSE);
+}
+
+static NsValRun *
+run_digest (const NsVariantResult *vr)
+{
+  NsValRun *run = val_run_new ();
+
+  run->value = vr->value;
+  run->cv = vr->cv;
+  run->reps = vr->n_reps;
+  run->metric = g_strdup (vr->metric);
+  run->cpu = g_strdup (vr->cpu_name);
+  run->cpu_model = g_strdup (vr->cpu_model);
+  run->kernel = g_strdup (vr->kernel);
+  run->cmdline = g_strdup (vr->cmdline);
+  run->mitigations = mitigation_summary (vr->mitigations);
+  ns_params_foreach (vr->params, collect_free_param, run->free_params);
+  return run;
+}
+
+NsValJob *
+ns_val_job_new (const char *scenario, const char *variant, const char *const *sets)
+{
+  NsValJob *job = g_new0 (NsValJob, 1);
+
+  job->scenario = g_strdup (scenario);
+  job->variant = g_strdup (variant);
+  job->sets = g_strdupv ((char **) sets);
+  if (job->sets == NULL)
+    job->sets = g_new0 (char *, 1);
+  return job;
+}
+
+void
+ns_val_job_free (NsValJob *job)
+{
+  if (job == NULL)
+    return;
+  g_free (job->scenario);
+  g_free (job->variant);
+  g_strfreev (job->sets);
+  ns_val_run_free (job->run);
+  g_clear_error (&job->error);
+  g_free (job);
+}
+
+/* Runs the job's variant exactly as `netsim run SCENARIO --variant V --set …` does. */
+static void
+job_run_here (NsValJob *job)
+{
+  NsRunOptions opt = { 0 };
+  NsRunResult *result;
+
+  opt.sets = (const char *const *) job->sets;
+  opt.only_variant = job->variant;
+  result = ns_run_scenario (job->scenario, &opt, &job->error);
+  if (result == NULL)
+    return;
+  job->run = run_digest (result->variants->pdata[0]);
+  ns_run_result_free (result);
+}
+
+/* ---- the child-process protocol: "key\tvalue" lines, strings escaped, doubles as bits */
+
+static void
+put_string (GString *out, const char *key, const char *value)
+{
+  g_autofree char *escaped = NULL;
+
+  if (value == NULL)
+    return;
+  escaped = g_strescape (value, NULL);
+  g_string_append_printf (out, "%s\t%s\n", key, escaped);
+}
+
+static void
+put_double (GString *out, const char *key, double value)
+{
+  guint64 bits;
+
+  memcpy (&bits, &value, sizeof bits);
+  g_string_append_printf (out, "%s\t%016" G_GINT64_MODIFIER "x\n", key, bits);
+}
+
+/* Serialises a finished job (result or error) for the parent. */
+static void
+job_serialize (GString *out, const NsValJob *job)
+{
+  const NsValRun *run = job->run;
+
+  if (run == NULL) {
+    g_string_append_printf (out, "error\t%d\n", job->error ? job->error->code : NS_ERROR_INTERNAL);
+    put_string (out, "message", job->error ? job->error->message : "run failed");
+    return;
+  }
+  put_double (out, "value", run->value);
+  put_double (out, "cv", run->cv);
+  g_string_append_printf (out, "reps\t%u\n", run->reps);
+  put_string (out, "metric", run->metric);
+  put_string (out, "cpu", run->cpu);
+  put_string (out, "cpu_model", run->cpu_model);
+  put_string (out, "kernel", run->kernel);
+  put_string (out, "cmdline", run->cmdline);
+  put_string (out, "mitigations", run->mitigations);
+  for (guint i = 0; i < run->free_params->len; i++) {
+    const NsValParam *p = run->free_params->pdata[i];
+    g_autofree char *n = g_strescape (p->name, NULL), *v = g_strescape (p->value, NULL),
+      *s = g_strescape (p->source, NULL);
+    g_string_append_printf (out, "param\t%s\t%s\t%s\n", n, v, s);
+  }
+}
+
+static double
+get_double (const char *hex)
+{
+  guint64 bits = g_ascii_strtoull (hex, NULL, 16);
+  double value;
+
+  memcpy (&value, &bits, sizeof value);
+  return value;
+}
+
+/* Reads one "key\tvalue…" line of the protocol into run or the error fields. */
+static void
+parse_line (NsValRun *run, char **f, gint *code, char **message)
+{
+  static const char *const keys[] = { "metric", "cpu", "cpu_model", "kernel", "cmdline",
+                                      "mitigations" };
+  char **fields[] = { &run->metric, &run->cpu, &run->cpu_model, &run->kernel, &run->cmdline,
+                      &run->mitigations };
+
+  if (!strcmp (f[0], "value"))
+    run->value = get_double (f[1]);
+  else if (!strcmp (f[0], "cv"))
+    run->cv = get_double (f[1]);
+  else if (!strcmp (f[0], "reps"))
+    run->reps = (guint) g_ascii_strtoull (f[1], NULL, 10);
+  else if (!strcmp (f[0], "error"))
+    *code = (gint) g_ascii_strtoll (f[1], NULL, 10);
+  else if (!strcmp (f[0], "message"))
+    *message = g_strcompress (f[1]);
+  else if (!strcmp (f[0], "param") && g_strv_length (f) == 4) {
+    g_autofree char *n = g_strcompress (f[1]), *v = g_strcompress (f[2]), *s = g_strcompress (f[3]);
+    add_param (run->free_params, n, v, s);
+  } else
+    for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+      if (!strcmp (f[0], keys[k]))
+        *fields[k] = g_strcompress (f[1]);
+}
+
+/* Fills job from what its child wrote. */
+static void
+job_deserialize (NsValJob *job, const char *text)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  NsValRun *run = val_run_new ();
+  g_autofree char *message = NULL;
+  gint code = -1;
+
+  for (guint i = 0; lines[i]; i++) {
+    g_auto (GStrv) f = g_strsplit (lines[i], "\t", -1);
+    if (f[0] && f[1])
+      parse_line (run, f, &code, &message);
+  }
+  if (code < 0 && run->metric != NULL) {
+    job->run = run;
+    return;
+  }
+  ns_val_run_free (run);
+  g_set_error (&job->error, NS_ERROR, code >= 0 ? code : NS_ERROR_INTERNAL, "%s",
+               message ? message : "the run's child process wrote no result");
+}
+
+/* ---- child processes */
+
+typedef struct {
+  pid_t     pid;
+  int       fd;
+  GString  *buf;
+  NsValJob *job;
+} NsValChild;
+
+static void
+write_all (int fd, const char *data, gsize len)
+{
+  while (len > 0) {
+    ssize_t n = write (fd, data, len);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      return;
+    data += n;
+    len -= (gsize) n;
+  }
+}
+
+/* Forks a child that runs job and writes the result to a pipe. FALSE: fork failed. */
+static gboolean
+child_start (NsValChild *child, NsValJob *job)
+{
+  int fds[2];
+
+  if (pipe (fds) != 0)
+    return FALSE;
+  fflush (NULL);
+  child->pid = fork ();
+  if (child->pid < 0) {
+    close (fds[0]);
+    close (fds[1]);
+    return FALSE;
+  }
+  if (child->pid == 0) {
+    GString *out = g_string_new (NULL);
+    close (fds[0]);
+    job_run_here (job);
+    job_serialize (out, job);
+    write_all (fds[1], out->str, out->len);
+    close (fds[1]);
+    _exit (0);
+  }
+  close (fds[1]);
+  child->fd = fds[0];
+  child->buf = g_string_new (NULL);
+  child->job = job;
+  return TRUE;
+}
+
+/* Reaps a child whose pipe reached end of file and fills its job. */
+static void
+child_finish (NsValChild *child)
+{
+  int status = 0;
+
+  close (child->fd);
+  while (waitpid (child->pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (WIFSIGNALED (status))
+    g_set_error (&child->job->error, NS_ERROR, NS_ERROR_INTERNAL, "%s: the run of variant "
+                 "'%s' died with signal %d", child->job->scenario, child->job->variant,
+                 WTERMSIG (status));
+  else
+    job_deserialize (child->job, child->buf->str);
+  g_string_free (child->buf, TRUE);
+}
+
+/* Reads what is available from a child; TRUE once its pipe is at end of file. */
+static gboolean
+child_read (NsValChild *child)
+{
+  char buf[4096];
+  ssize_t n = read (child->fd, buf, sizeof buf);
+
+  if (n < 0 && (errno == EINTR || errno == EAGAIN))
+    return FALSE;
+  if (n > 0) {
+    g_string_append_len (child->buf, buf, n);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Waits until at least one child finishes; finishes it and removes it from children. */
+static guint
+children_wait (GArray *children)
+{
+  struct pollfd *fds = g_new0 (struct pollfd, children->len);
+  guint finished = 0;
+
+  for (guint i = 0; i < children->len; i++) {
+    fds[i].fd = g_array_index (children, NsValChild, i).fd;
+    fds[i].events = POLLIN;
+  }
+  while (poll (fds, children->len, -1) < 0 && errno == EINTR)
+    ;
+  for (guint i = children->len; i-- > 0;) {
+    NsValChild *child = &g_array_index (children, NsValChild, i);
+    if (fds[i].revents == 0 || !child_read (child))
+      continue;
+    child_finish (child);
+    g_array_remove_index (children, i);
+    finished++;
+  }
+  g_free (fds);
+  return finished;
+}
+
+static void
+jobs_run_children (GPtrArray *jobs, guint n_jobs, NsValProgress progress, gpointer data)
+{
+  GArray *children = g_array_new (FALSE, TRUE, sizeof (NsValChild));
+  guint next = 0, done = 0;
+
+  while (done < jobs->len) {
+    while (children->len < n_jobs && next < jobs->len) {
+      NsValChild child = { 0 };
+      NsValJob *job = jobs->pdata[next++];
+      if (child_start (&child, job)) {
+        g_array_append_val (children, child);
+        continue;
+      }
+      g_set_error (&job->error, NS_ERROR, NS_ERROR_INTERNAL, "cannot start a child process: "
+                   "%s", g_strerror (errno));
+      done++;
+    }
+    if (children->len > 0)
+      done += children_wait (children);
+    if (progress)
+      progress (done, jobs->len, NULL, data);
+  }
+  g_array_free (children, TRUE);
+}
+
+/* Runs every job, each in its own child process; see validate.h. */
+void
+ns_val_jobs_run (GPtrArray *jobs, guint n_jobs, NsValProgress progress, gpointer data)
+{
+  g_return_if_fail (jobs != NULL);
+  jobs_run_children (jobs, MAX (n_jobs, 1), progress, data);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Provenance of the free parameters and the fitted-and-validation check. */
+
+/* Parses "fit on ROW ROW…, residual R"; see validate.h. */
+char **
+ns_validation_parse_fit_source (const char *source, char **residual)
+{
+  const char *rows, *end;
+  g_autofree char *list = NULL;
+
+  if (residual)
+    *residual = NULL;
+  if (source == NULL || !g_str_has_prefix (source, FIT_PREFIX))
+    return NULL;
+  rows = source + strlen (FIT_PREFIX);
+  end = strstr (rows, FIT_RESIDUAL);
+  list = end ? g_strndup (rows, end - rows) : g_strdup (rows);
+  if (residual && end)
+    *residual = g_strdup (end + strlen (FIT_RESIDUAL));
+  return g_strsplit_set (g_strstrip (list), " ,", -1);
+}
+
+void
+ns_val_provenance_free (gpointer p)
+{
+  NsValProvenance *pv = p;
+
+  g_free (pv->profile);
+  g_free (pv->param);
+  g_free (pv->value);
+  g_free (pv->source);
+  g_free (pv->scope);
+  g_free (pv->stale);
+  g_strfreev (pv->rows);
+  g_free (pv->residual);
+  g_free (pv);
+}
+
+/* The fit of calibration.xml for (profile, param): the one that produced this value, else
+ * (*stale set) any fit of that parameter; NULL if none. */
+static const NsValFit *
+recorded_fit (const NsValidation *v, const char *profile, const char *param, const char *value,
+              gboolean *stale)
+{
+  double x = g_ascii_strtod (value, NULL);
+  const NsValFit *other = NULL;
+
+  *stale = FALSE;
+  for (guint i = 0; i < v->fits->len; i++) {
+    const NsValFit *f = v->fits->pdata[i];
+    if (strcmp (f->profile, profile) || strcmp (f->param, param))
+      continue;
+    if (g_ascii_strtod (f->value, NULL) == x)
+      return f;
+    other = f;
+  }
+  *stale = other != NULL;
+  return other;
+}
+
+/* The recorded row ids among tokens, NULL-terminated. */
+static char **
+known_rows (const NsValidation *v, char **tokens)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (guint i = 0; tokens && tokens[i]; i++)
+    if (g_hash_table_contains (v->row_index, tokens[i]))
+      g_ptr_array_add (rows, g_strdup (tokens[i]));
+  g_ptr_array_add (rows, NULL);
+  return (char **) g_ptr_array_free (rows, FALSE);
+}
+
+/* Provenance of one free parameter value: whether it is a fit, and on which rows — those
+ * of the calibration.xml fit that produced it; else the recorded row ids its source names;
+ * else, if the source names none, those of the calibration.xml fit of that parameter (a
+ * value that differs from the recorded one is noted as stale). */
+static NsValProvenance *
+provenance_new (const NsValidation *v, const char *profile, const char *name,
+                const char *value, const char *source, const char *scope)
+{
+  NsValProvenance *pv = g_new0 (NsValProvenance, 1);
+  g_auto (GStrv) tokens = ns_validation_parse_fit_source (source, &pv->residual);
+  gboolean stale = FALSE;
+  const NsValFit *fit = recorded_fit (v, profile, name, value, &stale);
+
+  pv->profile = g_strdup (profile);
+  pv->param = g_strdup (name);
+  pv->value = g_strdup (value);
+  pv->source = g_strdup (source);
+  pv->scope = g_strdup (scope);
+  pv->fitted = tokens != NULL;
+  if (!pv->fitted)
+    return pv;
+  pv->rows = known_rows (v, tokens);
+  if (fit == NULL || (stale && pv->rows[0] != NULL))
+    return pv;
+  pv->recorded = TRUE;
+  g_strfreev (pv->rows);
+  pv->rows = g_strdupv (fit->rows);
+  g_free (pv->residual);
+  pv->residual = g_strdup (fit->residual);
+  if (stale)
+    pv->stale = g_strdup_printf ("calibration.xml records %s = %s for profile %s (rows %s), "
+                                 "but %s is in use: record the new fit", name, fit->value,
+                                 profile, fit->rows[0] ? fit->rows[0] : "", value);
+  return pv;
+}
+
+/* Appends the conflicts of one value: a fit that calibration.xml does not record leaves
+ * the rows it was fitted on counted as validation. */
+static void
+provenance_conflicts (const NsValidation *v, const NsValProvenance *pv, GPtrArray *conflicts)
+{
+  if (!pv->fitted || pv->recorded)
+    return;
+  if (pv->rows[0] == NULL)
+    g_ptr_array_add (conflicts, g_strdup_printf (
+      "%s = %s on profile %s ('%s') is a fit that names no recorded row id and that "
+      "calibration.xml does not record: the rows it was fitted on count as validation "
+      "(fit it with netsim calibrate, or record its rows)", pv->param, pv->value,
+      pv->profile, pv->source));
+  for (guint i = 0; pv->rows[i]; i++)
+    if (!ns_validation_is_calibration (v, pv->rows[i]))
+      g_ptr_array_add (conflicts, g_strdup_printf (
+        "%s: %s of profile %s is '%s', but calibration.xml does not name the row, so it "
+        "counts as validation", pv->rows[i], pv->param, pv->profile, pv->source));
+}
+
+/* TRUE if provenance already holds the values of profile. */
+static gboolean
+has_profile (GPtrArray *provenance, const char *profile)
+{
+  for (guint i = 0; i < provenance->len; i++)
+    if (!strcmp (((NsValProvenance *) provenance->pdata[i])->profile, profile))
+      return TRUE;
+  return FALSE;
+}
+
+/* Records (once) and checks one free parameter value. */
+static const NsValProvenance *
+check_free_param (const NsValidation *v, const char *profile, const NsValParam *p,
+                  const char *scope, GPtrArray *conflicts, GPtrArray *provenance)
+{
+  NsValProvenance *pv;
+
+  for (guint i = 0; i < provenance->len; i++) {
+    pv = provenance->pdata[i];
+    if (!strcmp (pv->profile, profile) && !strcmp (pv->param, p->name) &&
+        !strcmp (pv->value, p->value) && !g_strcmp0 (pv->source, p->source))
+      return pv;
+  }
+  pv = provenance_new (v, profile, p->name, p->value, p->source, scope);
+  g_ptr_array_add (provenance, pv);
+  provenance_conflicts (v, pv, conflicts);
+  return pv;
+}
+
+/* Checks and records the free parameters of one loaded profile. */
+static void
+check_profile (const NsValidation *v, const NsCpuProfile *profile, GPtrArray *conflicts,
+               GPtrArray *provenance)
+{
+  GPtrArray *defs = ns_param_all ();   /* owned by the registry */
+
+  for (guint i = 0; i < defs->len; i++) {
+    const NsParamDef *def = defs->pdata[i];
+    NsValParam p = { (char *) def->name,
+                     (char *) ns_params_get_text (profile->params, def->name),
+                     (char *) ns_params_get_source (profile->params, def->name) };
+    if (def->free)
+      check_free_param (v, profile->name, &p, "profile", conflicts, provenance);
+  }
+}
+
+/* Profiles named by the recorded rows, in first-use order. */
+static GPtrArray *
+row_profiles (const NsValidation *v)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 0; i < v->rows->len; i++) {
+    const char *p = ((NsRecordedRow *) v->rows->pdata[i])->setup.profile;
+    if (p && !g_ptr_array_find_with_equal_func (names, p, g_str_equal, NULL))
+      g_ptr_array_add (names, (gpointer) p);
+  }
+  return names;
+}
+
+/* Checks the fits of every profile the recorded rows name; see validate.h. */
+gboolean
+ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts, GPtrArray *provenance,
+                          GError **error)
+{
+  g_autoptr (GPtrArray) names = row_profiles (v);
+
+  for (guint i = 0; i < names->len; i++) {
+    NsCpuProfile *profile;
+    if (has_profile (provenance, names->pdata[i]))
+      continue;
+    profile = ns_cpu_profile_load (names->pdata[i], error);
+    if (profile == NULL)
+      return FALSE;
+    check_profile (v, profile, conflicts, provenance);
+    ns_cpu_profile_free (profile);
+  }
+  return TRUE;
+}
+
+/* Checks the free parameters a row actually ran with (from its profile, its scenario or
+ * its case's overrides): a value fitted on this row while the row counts as validation is
+ * a conflict, and so is a fit calibration.xml does not record. */
+static void
+check_run_params (const NsValidation *v, const NsValOutcome *o, const NsValRun *run,
+                  GPtrArray *conflicts, GPtrArray *provenance)
+{
+  for (guint i = 0; i < run->free_params->len; i++) {
+    const NsValParam *p = run->free_params->pdata[i];
+    const NsValProvenance *pv = check_free_param (v, run->cpu, p, "run", conflicts,
+                                                  provenance);
+    if (pv->fitted && g_strv_contains ((const char *const *) pv->rows, o->row->id) &&
+        !o->calibration)
+      g_ptr_array_add (conflicts, g_strdup_printf (
+        "%s: ran with %s = %s ('%s') but counts as validation (calibration.xml does not "
+        "name it)", o->row->id, p->name, p->value, p->source));
+  }
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* A validation run. */
+
+static void
+outcome_free (gpointer p)
+{
+  NsValOutcome *o = p;
+
+  g_free (o->reason);
+  ns_val_run_free (o->baseline_run);
+  ns_val_run_free (o->patched_run);
+  g_free (o);
+}
+
+void
+ns_val_report_free (NsValReport *report)
+{
+  if (report == NULL)
+    return;
+  g_ptr_array_unref (report->outcomes);
+  g_ptr_array_unref (report->conflicts);
+  g_ptr_array_unref (report->provenance);
+  g_free (report);
+}
+
+/* The jobs of one modelled outcome (indices into the job list). */
+typedef struct {
+  gint baseline;
+  gint patched;
+} NsValJobPair;
+
+/* Index of the job running (scenario, variant, sets), adding it if new: identical runs
+ * are made once. */
+static gint
+job_index (GPtrArray *jobs, GHashTable *index, const char *scenario, const char *variant,
+           char **sets)
+{
+  g_autofree char *joined = g_strjoinv ("\x1f", sets);
+  char *key = g_strdup_printf ("%s\x1e%s\x1e%s", scenario, variant, joined);
+  gpointer found;
+
+  if (g_hash_table_lookup_extended (index, key, NULL, &found)) {
+    g_free (key);
+    return GPOINTER_TO_INT (found);
+  }
+  g_ptr_array_add (jobs, ns_val_job_new (scenario, variant, (const char *const *) sets));
+  g_hash_table_insert (index, key, GINT_TO_POINTER (jobs->len - 1));
+  return (gint) jobs->len - 1;
+}
+
+/* Checks the case's scenario file and variants; NULL if it can run, else why not (and
+ * *status is NOT_MODELLED, or ERROR if the scenario cannot be read). */
+static char *
+case_blocker (const NsValCase *c, const char *path, NsValStatus *status)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  GError *err = NULL;
+  NsScenario *sc;
+  char *why;
+
+  *status = NS_VAL_NOT_MODELLED;
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return g_strdup_printf ("scenario %s does not exist yet", c->scenario);
+  sc = ns_scenario_load (path, NULL, &err);
+  if (sc == NULL) {
+    *status = NS_VAL_ERROR;
+    why = g_strdup (err->message);
+    g_error_free (err);
+    return why;
+  }
+  names = ns_run_variant_names (sc);
+  ns_scenario_free (sc);
+  for (const char *const *v = (const char *const[]) { c->baseline, c->patched, NULL }; *v; v++)
+    if (!g_ptr_array_find_with_equal_func (names, *v, g_str_equal, NULL))
+      return g_strdup_printf ("scenario %s has no variant '%s'", c->scenario, *v);
+  return NULL;
+}
+
+/* Decides whether the row can be simulated; if so adds its two jobs. */
+static void
+plan_outcome (NsValOutcome *o, GPtrArray *jobs, GHashTable *index, NsValJobPair *pair)
+{
+  const NsValCase *c = o->vcase;
+  g_autofree char *path = NULL;
+  g_auto (GStrv) sets = NULL;
+
+  pair->baseline = pair->patched = -1;
+  o->status = NS_VAL_NOT_MODELLED;
+  if (c == NULL) {
+    o->reason = g_strdup ("no <case> for this row in cases.xml");
+    return;
+  }
+  if (c->scenario == NULL) {
+    o->reason = g_strdup (c->reason);
+    return;
+  }
+  path = ns_validation_scenario_path (c);
+  o->reason = case_blocker (c, path, &o->status);
+  if (o->reason != NULL)
+    return;
+  sets = ns_validation_case_sets (c);
+  pair->baseline = job_index (jobs, index, path, c->baseline, sets);
+  pair->patched = job_index (jobs, index, path, c->patched, sets);
+}
+
+/* Fills a modelled outcome from its two finished jobs. */
+static void
+finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
+{
+  const NsValJob *failed = b->run == NULL ? b : p->run == NULL ? p : NULL;
+  const char *profile = o->row->setup.profile;
+
+  if (failed != NULL) {
+    o->status = NS_VAL_ERROR;
+    o->reason = g_strdup (failed->error ? failed->error->message : "the run failed");
+    return;
+  }
+  o->baseline_run = val_run_copy (b->run);
+  o->patched_run = val_run_copy (p->run);
+  if (profile && g_strcmp0 (b->run->cpu, profile)) {
+    o->status = NS_VAL_ERROR;
+    o->reason = g_strdup_printf ("the case runs on CPU profile '%s', but the row was measured "
+                                 "on %s (profile '%s')", b->run->cpu, o->row->setup.cpu, profile);
+    return;
+  }
+  o->sim_baseline = b->run->value * o->vcase->unit_scale;
+  o->sim_patched = p->run->value * o->vcase->unit_scale;
+  o->sim_delta_pct = 100.0 * (p->run->value / b->run->value - 1.0);
+  o->error_pp = o->sim_delta_pct - o->row->delta_pct;
+  o->status = ns_validation_judge (o->error_pp, o->tolerance_pp);
+  o->sign_agrees = ns_validation_signs_agree (o->row->delta_pct, o->sim_delta_pct);
+}
+
+/* Adds a finished outcome to the summary of its set. */
+static void
+summarise (NsValSummary *s, const NsValOutcome *o)
+{
+  double abs_err;
+
+  if (o->status == NS_VAL_NOT_MODELLED)
+    return;
+  s->rows++;
+  if (o->status == NS_VAL_ERROR) {
+    s->errors++;
+    return;
+  }
+  s->within += o->status == NS_VAL_PASS;
+  s->signs += o->sign_agrees;
+  abs_err = fabs (o->error_pp);
+  s->mean_abs_pp += abs_err;      /* a sum until summaries_finish */
+  if (s->max_row == NULL || abs_err > s->max_abs_pp) {
+    s->max_abs_pp = abs_err;
+    s->max_row = o->row->id;
+  }
+}
+
+static void
+summary_finish (NsValSummary *s)
+{
+  guint ran = s->rows - s->errors;
+
+  s->mean_abs_pp = ran ? s->mean_abs_pp / ran : 0;
+}
+
+static NsValReport *
+report_new (const NsValidation *v)
+{
+  NsValReport *r = g_new0 (NsValReport, 1);
+
+  r->v = v;
+  r->outcomes = g_ptr_array_new_with_free_func (outcome_free);
+  r->conflicts = g_ptr_array_new_with_free_func (g_free);
+  r->provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  return r;
+}
+
+/* Removes repeated conflict lines, keeping the first of each. */
+static void
+dedupe_lines (GPtrArray *lines)
+{
+  for (guint i = 0; i < lines->len; i++)
+    for (guint j = lines->len; j-- > i + 1;)
+      if (!strcmp (lines->pdata[i], lines->pdata[j]))
+        g_ptr_array_remove_index (lines, j);
+}
+
+static gint
+compare_provenance (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(NsValProvenance *const *) a)->profile, (*(NsValProvenance *const *) b)->profile);
+}
+
+/* Judges, summarises and cross-checks the outcomes once every job has run. */
+static void
+finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
+{
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    NsValOutcome *o = r->outcomes->pdata[i];
+    if (pairs[i].baseline >= 0)
+      finish_outcome (o, jobs->pdata[pairs[i].baseline], jobs->pdata[pairs[i].patched]);
+    if (o->baseline_run) {
+      check_run_params (r->v, o, o->baseline_run, r->conflicts, r->provenance);
+      check_run_params (r->v, o, o->patched_run, r->conflicts, r->provenance);
+    }
+    if (o->status == NS_VAL_NOT_MODELLED)
+      r->not_modelled++;
+    summarise (o->calibration ? &r->calibration : &r->validation, o);
+  }
+  summary_finish (&r->validation);
+  summary_finish (&r->calibration);
+  dedupe_lines (r->conflicts);
+  g_ptr_array_sort (r->provenance, compare_provenance);   /* stable: by profile */
+}
+
+/* Runs the cases of rows; see validate.h. */
+NsValReport *
+ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *opt,
+                   GError **error)
+{
+  NsValReport *r;
+  GPtrArray *jobs;
+  GHashTable *index;
+  NsValJobPair *pairs;
+
+  g_return_val_if_fail (v != NULL && rows != NULL && opt != NULL, NULL);
+  r = report_new (v);
+  if (!ns_validation_check_fits (v, r->conflicts, r->provenance, error)) {
+    ns_val_report_free (r);
+    return NULL;
+  }
+  jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_val_job_free);
+  index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  pairs = g_new0 (NsValJobPair, rows->len);
+  for (guint i = 0; i < rows->len; i++) {
+    NsValOutcome *o = g_new0 (NsValOutcome, 1);
+    o->row = rows->pdata[i];
+    o->vcase = ns_validation_case (v, o->row->id);
+    o->calibration = ns_validation_is_calibration (v, o->row->id);
+    o->tolerance_pp = ns_validation_tolerance (o->row);
+    g_ptr_array_add (r->outcomes, o);
+    plan_outcome (o, jobs, index, &pairs[i]);
+  }
+  ns_val_jobs_run (jobs, MAX (opt->jobs, 1), opt->progress, opt->progress_data);
+  finish_report (r, jobs, pairs);
+  g_free (pairs);
+  g_hash_table_unref (index);
+  g_ptr_array_unref (jobs);
+  return r;
+}
+
+/* Exit status of a validation run; see validate.h. */
+int
+ns_validation_exit_status (const NsValReport *r)
+{
+  gboolean bad = r->conflicts->len > 0 || r->calibration.errors > 0 ||
+                 r->validation.within < r->validation.rows;
+
+  return bad ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Output. */
+
+static gboolean
+outcome_ran (const NsValOutcome *o)
+{
+  return o->status == NS_VAL_PASS || o->status == NS_VAL_FAIL;
+}
+
+static const char *
+set_name (const NsValOutcome *o)
+{
+  return o->calibration ? "calibration" : "validation";
+}
+
+/* The short CPU label of a row: its profile, else the start of the recorded CPU text. */
+static char *
+cpu_label (const NsRecordedRow *row, gsize width)
+{
+  const char *text = row->setup.profile ? row->setup.profile : row->setup.cpu;
+
+  return g_strndup (text, width);
+}
+
+static const NsValOutcome *
+find_outcome (const NsValReport *r, const char *row_id)
+{
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (!strcmp (o->row->id, row_id))
+      return o;
+  }
+  return NULL;
+}
+
+/* `netsim run` command lines that print the same numbers as the case. */
+static char *
+reproduce_command (const NsValOutcome *o)
+{
+  const NsValCase *c = o->vcase;
+  GString *s = g_string_new (NULL);
+  g_auto (GStrv) sets = NULL;
+
+  if (c == NULL || c->scenario == NULL)
+    return g_string_free (s, FALSE);
+  sets = ns_validation_case_sets (c);
+  for (int k = 0; k < 2; k++) {
+    g_string_append_printf (s, "%snetsim run %s --variant %s", k ? "; " : "", c->scenario,
+                            k ? c->patched : c->baseline);
+    for (guint i = 0; sets[i]; i++)
+      g_string_append_printf (s, " --set %s", sets[i]);
+  }
+  return g_string_free (s, FALSE);
+}
+
+static void
+format_sim (char *buf, gsize len, const NsValOutcome *o, double value, gboolean sign)
+{
+  if (outcome_ran (o))
+    g_snprintf (buf, len, sign ? "%+.2f" : "%.2f", value);
+  else
+    g_strlcpy (buf, "-", len);
+}
+
+static void
+table_row (GString *out, const NsValOutcome *o)
+{
+  const NsRecordedRow *row = o->row;
+  g_autofree char *cpu = cpu_label (row, 16);
+  g_autofree char *variant = g_strndup (row->variant, 36);
+  char sb[32], sp[32], sd[16], err[16];
+
+  format_sim (sb, sizeof sb, o, o->sim_baseline, FALSE);
+  format_sim (sp, sizeof sp, o, o->sim_patched, FALSE);
+  format_sim (sd, sizeof sd, o, o->sim_delta_pct, TRUE);
+  format_sim (err, sizeof err, o, o->error_pp, TRUE);
+  g_string_append_printf (out, "%-25s %-4s %-16s %-36s %12s %12s %+9.2f %12s %12s %9s %8s %5.2f "
+                          "%-11s %s\n", row->id, row->seed, cpu, variant, row->baseline_text,
+                          row->patched_text, row->delta_pct, sb, sp, sd, err, o->tolerance_pp,
+                          set_name (o), ns_val_status_name (o->status));
+}
+
+/* Lists the rows of a status grouped by reason, in order of first appearance. */
+static void
+table_reasons (GString *out, const NsValReport *r, NsValStatus status, const char *title)
+{
+  GPtrArray *reasons = g_ptr_array_new ();
+  guint n = 0;
+
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (o->status != status)
+      continue;
+    n++;
+    if (!g_ptr_array_find_with_equal_func (reasons, o->reason, g_str_equal, NULL))
+      g_ptr_array_add (reasons, o->reason);
+  }
+  if (n > 0)
+    g_string_append_printf (out, "\n%s (%u):\n", title, n);
+  for (guint i = 0; status == NS_VAL_ERROR && i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (o->status == status)
+      g_string_append_printf (out, "  %s: %s\n", o->row->id, o->reason);
+  }
+  for (guint k = 0; status != NS_VAL_ERROR && k < reasons->len; k++) {
+    gboolean first = TRUE;
+    g_string_append_printf (out, "  %s:", (const char *) reasons->pdata[k]);
+    for (guint i = 0; i < r->outcomes->len; i++) {
+      const NsValOutcome *o = r->outcomes->pdata[i];
+      if (o->status == status && !strcmp (o->reason, reasons->pdata[k])) {
+        g_string_append_printf (out, "%s %s", first ? "" : ",", o->row->id);
+        first = FALSE;
+      }
+    }
+    g_string_append_c (out, '\n');
+  }
+  g_ptr_array_unref (reasons);
+}
+
+/* Recorded value of one side of a row, and the simulated one if the row ran. */
+static gboolean
+pair_side (const NsValReport *r, const NsValPair *p, int k, double *rec, double *sim)
+{
+  const NsRecordedRow *row = ns_validation_find_row (r->v, p->row[k]);
+  const NsValOutcome *o = find_outcome (r, p->row[k]);
+  gboolean base = !strcmp (p->side[k], "baseline");
+
+  *rec = base ? row->baseline : row->patched;
+  if (o == NULL || o->baseline_run == NULL)
+    return FALSE;
+  *sim = base ? o->baseline_run->value : o->patched_run->value;
+  return TRUE;
+}
+
+/* Recorded pairs (e.g. mitigations on vs off) whose rows were selected. */
+static void
+table_pairs (GString *out, const NsValReport *r)
+{
+  gboolean header = FALSE;
+
+  for (guint i = 0; i < ns_validation_pairs (r->v)->len; i++) {
+    const NsValPair *p = ns_validation_pairs (r->v)->pdata[i];
+    double ra, rb, sa = 0, sb = 0;
+    gboolean ran;
+    if (!find_outcome (r, p->row[0]) || !find_outcome (r, p->row[1]))
+      continue;
+    if (!header)
+      g_string_append (out, "\nrecorded pairs (extra facts, not counted):\n");
+    header = TRUE;
+    ran = pair_side (r, p, 0, &ra, &sa) & pair_side (r, p, 1, &rb, &sb);
+    g_string_append_printf (out, "  %-26s %-44s recorded %+8.2f %%", p->id, p->label,
+                            100.0 * (rb / ra - 1.0));
+    if (ran)
+      g_string_append_printf (out, "  simulated %+8.2f %%\n", 100.0 * (sb / sa - 1.0));
+    else
+      g_string_append (out, "  not modelled\n");
+  }
+}
+
+static void
+summary_line (GString *out, const char *set, const NsValSummary *s)
+{
+  g_string_append_printf (out, "%s rows within tolerance: %u/%u", set, s->within, s->rows);
+  if (s->rows == 0) {
+    g_string_append (out, "\n");
+    return;
+  }
+  g_string_append_printf (out, "; sign agreement: %u/%u; mean |error| %.2f pp, max |error| "
+                          "%.2f pp%s%s%s", s->signs, s->rows - s->errors, s->mean_abs_pp,
+                          s->max_abs_pp, s->max_row ? " (" : "", s->max_row ? s->max_row : "",
+                          s->max_row ? ")" : "");
+  if (s->errors)
+    g_string_append_printf (out, "; %u run errors", s->errors);
+  g_string_append_c (out, '\n');
+}
+
+static void
+table_summary (GString *out, const NsValReport *r)
+{
+  g_string_append_c (out, '\n');
+  summary_line (out, "validation", &r->validation);
+  summary_line (out, "calibration", &r->calibration);
+  g_string_append_printf (out, "rows not modelled: %u of %u\n", r->not_modelled,
+                          r->outcomes->len);
+  for (guint i = 0; i < r->provenance->len; i++) {
+    const NsValProvenance *pv = r->provenance->pdata[i];
+    if (pv->stale)
+      g_string_append_printf (out, "note: %s\n", pv->stale);
+  }
+  if (r->conflicts->len == 0)
+    return;
+  g_string_append_printf (out, "rows fitted and counted as validation (%u):\n",
+                          r->conflicts->len);
+  for (guint i = 0; i < r->conflicts->len; i++)
+    g_string_append_printf (out, "  %s\n", (const char *) r->conflicts->pdata[i]);
+}
+
+static void
+write_table (GString *out, const NsValReport *r)
+{
+  g_string_append_printf (out, "validation against the recorded hardware results in %s\n"
+                          "tolerance: max(%.0f pp, %.0f %% of |recorded delta|) unless the row "
+                          "states a tighter one; deltas in %%, error in percentage points\n\n",
+                          ns_validation_dir (r->v), NS_VAL_TOLERANCE_MIN_PP,
+                          100 * NS_VAL_TOLERANCE_FRACTION);
+  g_string_append_printf (out, "%-25s %-4s %-16s %-36s %12s %12s %9s %12s %12s %9s %8s %5s "
+                          "%-11s %s\n", "row", "seed", "cpu", "variant", "rec baseline",
+                          "rec patched", "rec delta", "sim baseline", "sim patched",
+                          "sim delta", "error", "tol", "set", "status");
+  for (guint i = 0; i < r->outcomes->len; i++)
+    table_row (out, r->outcomes->pdata[i]);
+  table_reasons (out, r, NS_VAL_NOT_MODELLED, "not modelled");
+  table_reasons (out, r, NS_VAL_ERROR, "run errors");
+  table_pairs (out, r);
+  table_summary (out, r);
+}
+
+/* ---- CSV */
+
+static void
+csv_field (GString *out, const char *text)
+{
+  if (text == NULL)
+    text = "";
+  if (strpbrk (text, ",\"\n") == NULL) {
+    g_string_append (out, text);
+    return;
+  }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++) {
+    if (*p == '"')
+      g_string_append_c (out, '"');
+    g_string_append_c (out, *p);
+  }
+  g_string_append_c (out, '"');
+}
+
+static void
+csv_number (GString *out, const NsValOutcome *o, double value, const char *format)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (outcome_ran (o))
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, format, value));
+}
+
+static const char csv_header[] =
+  "# netsim validate: one line per recorded row (lines starting with # are comments).\n"
+  "# row: recorded row id; seed: seed thread number; file: the seed thread; cpu: the CPU as\n"
+  "#   recorded; profile: the netsim CPU profile modelling it; variant: what the row varies;\n"
+  "#   unit: unit of the recorded figures\n"
+  "# recorded_baseline, recorded_patched: figures exactly as printed in the thread;\n"
+  "#   recorded_delta_pct: 100 x (patched / baseline - 1) of those; printed_delta: the delta\n"
+  "#   as the thread prints it (empty if it prints none)\n"
+  "# simulated_baseline, simulated_patched: metric of the baseline and patched variants (as\n"
+  "#   netsim run prints them, times the case's unit-scale); simulated_delta_pct: as netsim\n"
+  "#   run's comparison; error_pp: simulated minus recorded delta, percentage points;\n"
+  "#   tolerance_pp: max(3, 10 % of |recorded delta|) or the row's stated one\n"
+  "# set: calibration (named by calibration.xml) or validation; status: pass, fail,\n"
+  "#   not-modelled or error; sign_agrees: same direction of change (|delta| < 1 pp = none)\n"
+  "# scenario, baseline_variant, patched_variant, metric, sets: the case; reason: why a row\n"
+  "#   is not modelled or what went wrong\n";
+
+static void
+csv_row (GString *out, const NsValOutcome *o)
+{
+  const NsRecordedRow *row = o->row;
+  const NsValCase *c = o->vcase;
+  g_autofree char *sets = c && c->sets ? g_strjoinv (" ", c->sets) : NULL;
+  const char *fields[] = { row->id, row->seed, row->file, row->setup.cpu, row->setup.profile,
+                           row->variant, row->unit, row->baseline_text, row->patched_text };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++) {
+    csv_field (out, fields[i]);
+    g_string_append_c (out, ',');
+  }
+  g_string_append_printf (out, "%s,", g_ascii_formatd (buf, sizeof buf, "%.4f", row->delta_pct));
+  csv_field (out, row->printed_delta);
+  g_string_append_c (out, ',');
+  csv_number (out, o, o->sim_baseline, "%.10g");
+  g_string_append_c (out, ',');
+  csv_number (out, o, o->sim_patched, "%.10g");
+  g_string_append_c (out, ',');
+  csv_number (out, o, o->sim_delta_pct, "%.6f");
+  g_string_append_c (out, ',');
+  csv_number (out, o, o->error_pp, "%.4f");
+  g_string_append_printf (out, ",%s,%s,%s,%s,", g_ascii_formatd (buf, sizeof buf, "%.4f",
+                          o->tolerance_pp), set_name (o), ns_val_status_name (o->status),
+                          outcome_ran (o) ? (o->sign_agrees ? "yes" : "no") : "");
+  csv_field (out, c ? c->scenario : NULL);
+  g_string_append_c (out, ',');
+  csv_field (out, c ? c->baseline : NULL);
+  g_string_append_c (out, ',');
+  csv_field (out, c ? c->patched : NULL);
+  g_string_append_c (out, ',');
+  csv_field (out, c ? c->metric : NULL);
+  g_string_append_c (out, ',');
+  csv_field (out, sets);
+  g_string_append_c (out, ',');
+  csv_field (out, o->reason);
+  g_string_append_c (out, '\n');
+}
+
+static void
+write_csv (GString *out, const NsValReport *r)
+{
+  GString *summary = g_string_new (NULL);
+  g_auto (GStrv) lines = NULL;
+
+  g_string_append (out, csv_header);
+  g_string_append (out, "row,seed,file,cpu,profile,variant,unit,recorded_baseline,"
+                   "recorded_patched,recorded_delta_pct,printed_delta,simulated_baseline,"
+                   "simulated_patched,simulated_delta_pct,error_pp,tolerance_pp,set,status,"
+                   "sign_agrees,scenario,baseline_variant,patched_variant,metric,sets,reason\n");
+  for (guint i = 0; i < r->outcomes->len; i++)
+    csv_row (out, r->outcomes->pdata[i]);
+  table_summary (summary, r);
+  lines = g_strsplit (g_strstrip (summary->str), "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    g_string_append_printf (out, "# %s\n", lines[i]);
+  g_string_free (summary, TRUE);
+}
+
+/* ---- JSON */
+
+static void
+json_kv (NsJson *json, const char *key, const char *value)
+{
+  ns_json_key (json, key);
+  ns_json_string (json, value);
+}
+
+/* An array of char* as a JSON array of strings. */
+static void
+json_lines (NsJson *json, GPtrArray *lines)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < lines->len; i++)
+    ns_json_string (json, lines->pdata[i]);
+  ns_json_end_array (json);
+}
+
+static void
+json_setup (NsJson *json, const NsSetup *s)
+{
+  ns_json_begin_object (json);
+  json_kv (json, "tool", s->tool);
+  json_kv (json, "command", s->command);
+  json_kv (json, "cpu", s->cpu);
+  json_kv (json, "profile", s->profile);
+  json_kv (json, "kernel", s->kernel);
+  json_kv (json, "mitigations", s->mitigations);
+  ns_json_key (json, "items");
+  ns_json_begin_array (json);
+  for (guint i = 0; i < s->items->len; i++) {
+    const NsSetupItem *item = s->items->pdata[i];
+    ns_json_begin_object (json);
+    json_kv (json, "kind", item->kind);
+    json_kv (json, "name", item->name);
+    json_kv (json, "value", item->value);
+    if (item->unit)
+      json_kv (json, "unit", item->unit);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+  ns_json_end_object (json);
+}
+
+static void
+json_recorded (NsJson *json, const NsRecordedRow *row)
+{
+  ns_json_begin_object (json);
+  json_kv (json, "baseline", row->baseline_text);
+  json_kv (json, "patched", row->patched_text);
+  json_kv (json, "baseline_cv", row->baseline_cv);
+  json_kv (json, "patched_cv", row->patched_cv);
+  json_kv (json, "printed_delta", row->printed_delta);
+  ns_json_key (json, "delta_pct");
+  ns_json_double (json, row->delta_pct);
+  json_kv (json, "unit", row->unit);
+  json_kv (json, "statistic", row->statistic);
+  ns_json_end_object (json);
+}
+
+static void
+json_case (NsJson *json, const NsValOutcome *o)
+{
+  const NsValCase *c = o->vcase;
+  g_autofree char *reproduce = reproduce_command (o);
+
+  if (c == NULL) {
+    ns_json_string (json, NULL);
+    return;
+  }
+  ns_json_begin_object (json);
+  json_kv (json, "where", c->where);
+  json_kv (json, "scenario", c->scenario);
+  json_kv (json, "baseline_variant", c->baseline);
+  json_kv (json, "patched_variant", c->patched);
+  json_kv (json, "metric", c->metric);
+  ns_json_key (json, "unit_scale");
+  ns_json_double (json, c->unit_scale);
+  ns_json_key (json, "sets");
+  ns_json_strv (json, c->sets);
+  json_kv (json, "reason", c->reason);
+  json_kv (json, "note", c->note);
+  json_kv (json, "reproduce", reproduce[0] ? reproduce : NULL);
+  ns_json_end_object (json);
+}
+
+static void
+json_run (NsJson *json, const NsValRun *run)
+{
+  ns_json_begin_object (json);
+  ns_json_key (json, "value");
+  ns_json_double (json, run->value);
+  ns_json_key (json, "cv");
+  ns_json_double (json, run->cv);
+  ns_json_key (json, "repetitions");
+  ns_json_int (json, run->reps);
+  json_kv (json, "metric", run->metric);
+  json_kv (json, "cpu", run->cpu);
+  json_kv (json, "kernel", run->kernel);
+  json_kv (json, "cmdline", run->cmdline);
+  json_kv (json, "mitigations", run->mitigations);
+  ns_json_key (json, "free_parameters");
+  ns_json_begin_array (json);
+  for (guint i = 0; i < run->free_params->len; i++) {
+    const NsValParam *p = run->free_params->pdata[i];
+    ns_json_begin_object (json);
+    json_kv (json, "name", p->name);
+    json_kv (json, "value", p->value);
+    json_kv (json, "source", p->source);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+  ns_json_end_object (json);
+}
+
+static void
+json_simulated (NsJson *json, const NsValOutcome *o)
+{
+  if (o->baseline_run == NULL) {
+    ns_json_string (json, NULL);
+    return;
+  }
+  ns_json_begin_object (json);
+  ns_json_key (json, "baseline");
+  ns_json_double (json, o->sim_baseline);
+  ns_json_key (json, "patched");
+  ns_json_double (json, o->sim_patched);
+  ns_json_key (json, "delta_pct");
+  ns_json_double (json, outcome_ran (o) ? o->sim_delta_pct : NAN);
+  ns_json_key (json, "baseline_run");
+  json_run (json, o->baseline_run);
+  ns_json_key (json, "patched_run");
+  json_run (json, o->patched_run);
+  ns_json_end_object (json);
+}
+
+static void
+json_outcome (NsJson *json, const NsValOutcome *o)
+{
+  const NsRecordedRow *row = o->row;
+
+  ns_json_begin_object (json);
+  json_kv (json, "row", row->id);
+  json_kv (json, "seed", row->seed);
+  json_kv (json, "file", row->file);
+  json_kv (json, "where", row->where);
+  json_kv (json, "table", row->table);
+  json_kv (json, "variant", row->variant);
+  json_kv (json, "source", row->source);
+  ns_json_key (json, "setup");
+  json_setup (json, &row->setup);
+  ns_json_key (json, "recorded");
+  json_recorded (json, row);
+  ns_json_key (json, "case");
+  json_case (json, o);
+  ns_json_key (json, "simulated");
+  json_simulated (json, o);
+  ns_json_key (json, "error_pp");
+  ns_json_double (json, outcome_ran (o) ? o->error_pp : NAN);
+  ns_json_key (json, "tolerance_pp");
+  ns_json_double (json, o->tolerance_pp);
+  ns_json_key (json, "sign_agrees");
+  if (outcome_ran (o))
+    ns_json_bool (json, o->sign_agrees);
+  else
+    ns_json_string (json, NULL);
+  json_kv (json, "set", set_name (o));
+  json_kv (json, "status", ns_val_status_name (o->status));
+  json_kv (json, "reason", o->reason);
+  ns_json_end_object (json);
+}
+
+static void
+json_summary (NsJson *json, const NsValSummary *s)
+{
+  ns_json_begin_object (json);
+  ns_json_key (json, "rows");
+  ns_json_int (json, s->rows);
+  ns_json_key (json, "within_tolerance");
+  ns_json_int (json, s->within);
+  ns_json_key (json, "run_errors");
+  ns_json_int (json, s->errors);
+  ns_json_key (json, "sign_agreement");
+  ns_json_int (json, s->signs);
+  ns_json_key (json, "mean_abs_error_pp");
+  ns_json_double (json, s->rows > s->errors ? s->mean_abs_pp : NAN);
+  ns_json_key (json, "max_abs_error_pp");
+  ns_json_double (json, s->rows > s->errors ? s->max_abs_pp : NAN);
+  json_kv (json, "max_abs_error_row", s->max_row);
+  ns_json_end_object (json);
+}
+
+/* Per CPU profile: its free parameters, whether and on which rows each was fitted. */
+static void
+json_provenance (NsJson *json, const NsValReport *r)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < r->provenance->len; i++) {
+    const NsValProvenance *pv = r->provenance->pdata[i];
+    if (i == 0 || strcmp (pv->profile, ((NsValProvenance *) r->provenance->pdata[i - 1])->profile)) {
+      if (i > 0) {
+        ns_json_end_array (json);
+        ns_json_end_object (json);
+      }
+      ns_json_begin_object (json);
+      json_kv (json, "profile", pv->profile);
+      ns_json_key (json, "free_parameters");
+      ns_json_begin_array (json);
+    }
+    ns_json_begin_object (json);
+    json_kv (json, "name", pv->param);
+    json_kv (json, "value", pv->value);
+    json_kv (json, "source", pv->source);
+    json_kv (json, "scope", pv->scope);
+    ns_json_key (json, "fitted");
+    ns_json_bool (json, pv->fitted);
+    ns_json_key (json, "recorded_in_calibration_xml");
+    ns_json_bool (json, pv->recorded);
+    json_kv (json, "stale_record", pv->stale);
+    ns_json_key (json, "fitted_on_rows");
+    ns_json_strv (json, pv->rows);
+    json_kv (json, "residual", pv->residual);
+    ns_json_end_object (json);
+  }
+  if (r->provenance->len > 0) {
+    ns_json_end_array (json);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+}
+
+static void
+json_fits (NsJson *json, const NsValidation *v)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < v->fits->len; i++) {
+    const NsValFit *f = v->fits->pdata[i];
+    ns_json_begin_object (json);
+    json_kv (json, "profile", f->profile);
+    json_kv (json, "param", f->param);
+    json_kv (json, "value", f->value);
+    json_kv (json, "residual", f->residual);
+    json_kv (json, "target", f->target);
+    ns_json_key (json, "rows");
+    ns_json_strv (json, f->rows);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+}
+
+/* Facts, pairs and notes of the seeds that have a selected row. */
+static gboolean
+seed_selected (const NsValReport *r, const char *seed)
+{
+  for (guint i = 0; i < r->outcomes->len; i++)
+    if (!strcmp (((NsValOutcome *) r->outcomes->pdata[i])->row->seed, seed))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+json_facts (NsJson *json, const NsValReport *r)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < r->v->facts->len; i++) {
+    const NsValFact *f = r->v->facts->pdata[i];
+    if (!seed_selected (r, f->seed))
+      continue;
+    ns_json_begin_object (json);
+    json_kv (json, "seed", f->seed);
+    json_kv (json, "name", f->name);
+    json_kv (json, "unit", f->unit);
+    json_kv (json, "baseline", f->baseline);
+    json_kv (json, "patched", f->patched);
+    json_kv (json, "source", f->source);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+}
+
+static void
+json_pairs (NsJson *json, const NsValReport *r)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < r->v->pairs->len; i++) {
+    const NsValPair *p = r->v->pairs->pdata[i];
+    double ra, rb, sa = 0, sb = 0;
+    gboolean ran;
+    if (!find_outcome (r, p->row[0]) || !find_outcome (r, p->row[1]))
+      continue;
+    ran = pair_side (r, p, 0, &ra, &sa) & pair_side (r, p, 1, &rb, &sb);
+    ns_json_begin_object (json);
+    json_kv (json, "id", p->id);
+    json_kv (json, "label", p->label);
+    json_kv (json, "source", p->source);
+    ns_json_key (json, "refs");
+    ns_json_begin_array (json);
+    for (int k = 0; k < 2; k++) {
+      ns_json_begin_object (json);
+      json_kv (json, "row", p->row[k]);
+      json_kv (json, "side", p->side[k]);
+      ns_json_end_object (json);
+    }
+    ns_json_end_array (json);
+    ns_json_key (json, "recorded_delta_pct");
+    ns_json_double (json, 100.0 * (rb / ra - 1.0));
+    ns_json_key (json, "simulated_delta_pct");
+    ns_json_double (json, ran ? 100.0 * (sb / sa - 1.0) : NAN);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+}
+
+static void
+json_notes (NsJson *json, const NsValReport *r)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < r->v->notes->len; i++) {
+    const NsValNote *n = r->v->notes->pdata[i];
+    if (!seed_selected (r, n->seed))
+      continue;
+    ns_json_begin_object (json);
+    json_kv (json, "seed", n->seed);
+    json_kv (json, "source", n->source);
+    json_kv (json, "text", n->text);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+}
+
+static void
+write_json (GString *out, const NsValReport *r)
+{
+  NsJson *json = ns_json_new (out);
+
+  ns_json_begin_object (json);
+  json_kv (json, "netsim_version", PACKAGE_VERSION);
+  json_kv (json, "recorded", ns_validation_dir (r->v));
+  ns_json_key (json, "tolerance_rule");
+  ns_json_string (json, "max(3 pp, 10 % of |recorded delta|) unless the row states a tighter one");
+  ns_json_key (json, "rows");
+  ns_json_begin_array (json);
+  for (guint i = 0; i < r->outcomes->len; i++)
+    json_outcome (json, r->outcomes->pdata[i]);
+  ns_json_end_array (json);
+  ns_json_key (json, "summary");
+  ns_json_begin_object (json);
+  ns_json_key (json, "validation");
+  json_summary (json, &r->validation);
+  ns_json_key (json, "calibration");
+  json_summary (json, &r->calibration);
+  ns_json_key (json, "not_modelled");
+  ns_json_int (json, r->not_modelled);
+  ns_json_key (json, "rows_total");
+  ns_json_int (json, r->outcomes->len);
+  ns_json_end_object (json);
+  ns_json_key (json, "conflicts");
+  json_lines (json, r->conflicts);
+  ns_json_key (json, "profiles");
+  json_provenance (json, r);
+  ns_json_key (json, "calibration");
+  json_fits (json, r->v);
+  ns_json_key (json, "pairs");
+  json_pairs (json, r);
+  ns_json_key (json, "facts");
+  json_facts (json, r);
+  ns_json_key (json, "notes");
+  json_notes (json, r);
+  ns_json_end_object (json);
+  ns_json_free (json);
+}
+
+/* Writes the report in the chosen format; see validate.h. */
+void
+ns_validation_write (GString *out, const NsValReport *report, NsFormat format)
+{
+  g_return_if_fail (out != NULL && report != NULL);
+  switch (format) {
+  case NS_FORMAT_TABLE:
+    write_table (out, report);
+    break;
+  case NS_FORMAT_CSV:
+    write_csv (out, report);
+    break;
+  case NS_FORMAT_JSON:
+    write_json (out, report);
+    break;
+  }
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Expected results. */
+
+/* Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields. */
+static char **
+csv_split (const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new ();
+  GString *f = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = line; ; p++) {
+    if (quoted && *p == '"' && p[1] == '"') {
+      g_string_append_c (f, '"');
+      p++;
+    } else if (*p == '"') {
+      quoted = !quoted;
+    } else if ((*p == ',' && !quoted) || *p == '\0') {
+      g_ptr_array_add (fields, g_strdup (f->str));
+      g_string_truncate (f, 0);
+      if (*p == '\0')
+        break;
+    } else {
+      g_string_append_c (f, *p);
+    }
+  }
+  g_string_free (f, TRUE);
+  g_ptr_array_add (fields, NULL);
+  return (char **) g_ptr_array_free (fields, FALSE);
+}
+
+static gint
+column_of (char **header, const char *name)
+{
+  for (guint i = 0; header[i]; i++)
+    if (!strcmp (header[i], name))
+      return (gint) i;
+  return -1;
+}
+
+/* Reads row id → expected status from a CSV written by --format csv. */
+static GHashTable *
+read_expected (const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL, header = NULL;
+  GHashTable *expected;
+  gint row_col = -1, status_col = -1;
+
+  if (!g_file_get_contents (path, &text, NULL, error))
+    return NULL;
+  expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++) {
+    g_auto (GStrv) f = NULL;
+    if (lines[i][0] == '#' || lines[i][0] == '\0')
+      continue;
+    f = csv_split (lines[i]);
+    if (header == NULL) {
+      header = g_steal_pointer (&f);
+      row_col = column_of (header, "row");
+      status_col = column_of (header, "status");
+      if (row_col < 0 || status_col < 0)
+        goto bad_header;
+      continue;
+    }
+    if ((guint) MAX (row_col, status_col) < g_strv_length (f))
+      g_hash_table_insert (expected, g_strdup (f[row_col]), g_strdup (f[status_col]));
+  }
+  return expected;
+
+/* ERRORS */
+bad_header:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: expected a CSV written by netsim "
+               "validate --format csv (columns row and status)", path);
+  g_hash_table_unref (expected);
+  return NULL;
+}
+
+/* Compares the report with expected results; see validate.h. */
+gint
+ns_validation_check_expected (const NsValReport *report, const char *path, GString *messages,
+                              GError **error)
+{
+  GHashTable *expected = read_expected (path, error);
+  gint regressions = 0;
+
+  if (expected == NULL)
+    return -1;
+  for (guint i = 0; i < report->outcomes->len; i++) {
+    const NsValOutcome *o = report->outcomes->pdata[i];
+    const char *want = g_hash_table_lookup (expected, o->row->id);
+    const char *got = ns_val_status_name (o->status);
+    if (want != NULL && !strcmp (want, "pass") && o->status != NS_VAL_PASS) {
+      regressions++;
+      g_string_append_printf (messages, "regression: %s passed in %s, now %s%s%s\n",
+                              o->row->id, path, got, o->reason ? ": " : "",
+                              o->reason ? o->reason : "");
+    } else if (want == NULL || (strcmp (want, got) && o->status == NS_VAL_PASS)) {
+      g_string_append_printf (messages, "note: %s is %s now, %s in %s: update it (a "
+                              "deliberate, explained commit)\n", o->row->id, got,
+                              want ? want : "absent", path);
+    }
+  }
+  g_hash_table_unref (expected);
+  return regressions;
+}

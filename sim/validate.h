@@ -1,0 +1,279 @@
+/* validate.h — validation against the recorded hardware results: loading the recorded rows
+ * (validation/seed-NNN.xml), the cases that map each row to a scenario (cases.xml) and the
+ * calibration record (calibration.xml); running the cases through the run layer
+ * (ns_run_scenario, each variant in a child process); judging, summarising and writing
+ * the results. See doc/validation.md. */
+#pragma once
+#include "common.h"
+#include "report.h"
+
+G_BEGIN_DECLS
+
+/* ---- recorded data ---- */
+
+typedef struct {
+  char *kind;                   /* "size", "count" or "option" */
+  char *name;
+  char *value;
+  char *unit;                   /* sizes only (NULL otherwise) */
+} NsSetupItem;
+
+/* How a row was measured: the file's <setup>, overlaid by its table's, then its own. */
+typedef struct {
+  char      *tool;
+  char      *command;
+  char      *cpu;
+  char      *profile;           /* netsim CPU profile modelling that CPU (NULL: none) */
+  char      *kernel;
+  char      *mitigations;
+  GPtrArray *items;             /* NsSetupItem* */
+} NsSetup;
+
+typedef struct {
+  char    *id;                  /* "000-ipv4-1G" */
+  char    *seed;                /* "000" */
+  char    *file;                /* seed thread file, e.g. "000_b53850dfa9e54ad2.txt" */
+  char    *where;               /* data file:line of the <row> */
+  char    *table;
+  char    *variant;             /* "ipv4 1G" */
+  char    *unit;
+  char    *statistic;
+  char    *source;              /* where in the seed file */
+  char    *baseline_text;       /* figures exactly as printed */
+  char    *patched_text;
+  char    *baseline_cv;         /* as printed, NULL if none */
+  char    *patched_cv;
+  char    *printed_delta;       /* as printed, NULL if the thread prints none */
+  double   baseline;
+  double   patched;
+  double   delta_pct;           /* 100 × (patched / baseline − 1) */
+  double   stated_tolerance_pp; /* < 0: none stated */
+  NsSetup  setup;
+} NsRecordedRow;
+
+/* How a row is simulated. scenario == NULL: not modelled, see reason. */
+typedef struct {
+  char   *row;
+  char   *scenario;             /* as written: relative to the data directory, or absolute */
+  char   *baseline;             /* variant playing the baseline kernel */
+  char   *patched;              /* variant playing the patched kernel */
+  char   *metric;               /* NULL: the scenario's measure/@metric */
+  double  unit_scale;           /* simulated metric × unit_scale = recorded unit */
+  char  **sets;                 /* PATH=VALUE overrides, NULL-terminated */
+  char   *reason;
+  char   *note;
+  char   *where;                /* cases.xml:line */
+} NsValCase;
+
+/* One fit written by netsim calibrate. */
+typedef struct {
+  char  *profile;
+  char  *param;
+  char  *value;
+  char  *residual;
+  char  *target;                /* "absolute" or "delta" */
+  char **rows;                  /* NULL-terminated */
+} NsValFit;
+
+typedef struct {
+  char *seed;
+  char *name;
+  char *unit;                   /* may be NULL */
+  char *baseline;               /* as printed, may be NULL */
+  char *patched;
+  char *source;
+} NsValFact;
+
+typedef struct {
+  char *seed;
+  char *id;
+  char *label;
+  char *source;
+  char *row[2];
+  char *side[2];                /* "baseline" or "patched" */
+} NsValPair;
+
+typedef struct {
+  char *seed;
+  char *source;
+  char *text;
+} NsValNote;
+
+typedef struct _NsValidation NsValidation;
+
+/* Loads dir/seed-*.xml (recorded rows), dir/cases.xml and dir/calibration.xml (optional),
+ * validating each against the schemas in <datadir>/validation/. A row has at most one case
+ * (a row without one is reported as not modelled); a case, a fit or a pair must name a
+ * recorded row. Errors are "file:line: message" (NS_ERROR_INPUT). */
+NsValidation        *ns_validation_load       (const char *dir, GError **error);
+void                 ns_validation_free       (NsValidation *v);
+const char          *ns_validation_dir        (const NsValidation *v);
+/* All rows in file order (seed, table, row); NsRecordedRow*, owned by v. */
+GPtrArray           *ns_validation_rows       (const NsValidation *v);
+const NsRecordedRow *ns_validation_find_row   (const NsValidation *v, const char *id);
+const NsValCase     *ns_validation_case       (const NsValidation *v, const char *row_id);
+GPtrArray           *ns_validation_fits       (const NsValidation *v);   /* NsValFit* */
+GPtrArray           *ns_validation_facts      (const NsValidation *v);   /* NsValFact* */
+GPtrArray           *ns_validation_pairs      (const NsValidation *v);   /* NsValPair* */
+GPtrArray           *ns_validation_notes      (const NsValidation *v);   /* NsValNote* */
+/* TRUE if a fit in calibration.xml names the row. */
+gboolean             ns_validation_is_calibration (const NsValidation *v, const char *row_id);
+/* Rows matching any pattern (a glob on the row id; a pattern without * ? [ also matches
+ * ids that start with it followed by '-'), in file order. No patterns: all rows. A pattern
+ * matching nothing is an error. Returns a new array of borrowed NsRecordedRow*. */
+GPtrArray           *ns_validation_select     (const NsValidation *v, const char *const *patterns,
+                                               GError **error);
+/* Absolute path of a case's scenario file. */
+char                *ns_validation_scenario_path (const NsValCase *c);
+/* The --set list a case runs a variant with (metric first, then the case's sets). */
+char               **ns_validation_case_sets  (const NsValCase *c);
+
+/* ---- judging ---- */
+
+typedef enum {
+  NS_VAL_PASS,
+  NS_VAL_FAIL,
+  NS_VAL_NOT_MODELLED,
+  NS_VAL_ERROR                  /* the case's run failed: counts as failing */
+} NsValStatus;
+
+#define NS_VAL_TOLERANCE_MIN_PP   3.0   /* tolerance floor, percentage points */
+#define NS_VAL_TOLERANCE_FRACTION 0.10  /* … or this fraction of |recorded delta| */
+#define NS_VAL_SIGN_DEADBAND_PP   1.0   /* |delta| below this counts as "no change" */
+
+/* max(3 pp, 10 % of |recorded delta|), or the row's stated (tighter) tolerance. */
+double       ns_validation_tolerance   (const NsRecordedRow *row);
+/* PASS if |error_pp| ≤ tolerance_pp, else FAIL. */
+NsValStatus  ns_validation_judge       (double error_pp, double tolerance_pp);
+/* Same direction of change, deltas under the dead band counting as "no change". */
+gboolean     ns_validation_signs_agree (double recorded_pct, double simulated_pct);
+const char  *ns_val_status_name        (NsValStatus status);
+
+/* ---- running variants (each in a child process) ---- */
+
+typedef struct {
+  char *name;
+  char *value;
+  char *source;
+} NsValParam;
+
+/* What one variant run produced (a digest of NsVariantResult). */
+typedef struct {
+  double      value;
+  double      cv;
+  guint       reps;
+  char       *metric;
+  char       *cpu;              /* profile name */
+  char       *cpu_model;
+  char       *kernel;
+  char       *cmdline;
+  char       *mitigations;      /* "spectre_v2=retpoline srso=safe-ret …" */
+  GPtrArray  *free_params;      /* NsValParam*: the free parameters it ran with */
+} NsValRun;
+
+typedef struct {
+  char      *scenario;          /* path */
+  char      *variant;
+  char     **sets;              /* NULL-terminated */
+  NsValRun  *run;               /* result, or NULL and error */
+  GError    *error;
+} NsValJob;
+
+typedef void (*NsValProgress) (guint done, guint total, const NsValJob *job, gpointer data);
+
+NsValJob *ns_val_job_new   (const char *scenario, const char *variant, const char *const *sets);
+void      ns_val_job_free  (NsValJob *job);
+void      ns_val_run_free  (NsValRun *run);
+/* Runs every job through ns_run_scenario (only that variant, with those sets), each in
+ * its own child process (forked from this one, which must not have run model code), up to
+ * n_jobs at once. Results do not depend on n_jobs. */
+void      ns_val_jobs_run  (GPtrArray *jobs, guint n_jobs, NsValProgress progress,
+                            gpointer progress_data);
+
+/* ---- a validation run ---- */
+
+typedef struct {
+  const NsRecordedRow *row;
+  const NsValCase     *vcase;
+  gboolean             calibration;   /* named by calibration.xml */
+  NsValStatus          status;
+  char                *reason;        /* not modelled / error: why */
+  NsValRun            *baseline_run;  /* owned copies (NULL unless modelled and run) */
+  NsValRun            *patched_run;
+  double               sim_baseline;  /* in the recorded unit (× unit_scale) */
+  double               sim_patched;
+  double               sim_delta_pct; /* 100 × (patched / baseline − 1) of the raw values */
+  double               error_pp;      /* sim_delta_pct − recorded delta */
+  double               tolerance_pp;
+  gboolean             sign_agrees;
+} NsValOutcome;
+
+typedef struct {
+  guint   rows;                 /* modelled rows of this set (pass + fail + error) */
+  guint   within;               /* pass */
+  guint   errors;
+  guint   signs;                /* sign agreement (rows that ran) */
+  double  mean_abs_pp;          /* over rows that ran */
+  double  max_abs_pp;
+  const char *max_row;
+} NsValSummary;
+
+/* One value of a free parameter: from a profile file (scope "profile") or as a run used it
+ * (scope "run": set by the scenario or the case). */
+typedef struct {
+  char      *profile;
+  char      *param;
+  char      *value;
+  char      *source;
+  char      *scope;             /* "profile" or "run" */
+  gboolean   fitted;            /* source says "fit on …" */
+  gboolean   recorded;          /* calibration.xml records the fit (rows from there) */
+  char     **rows;              /* fitted on (NULL unless fitted): see provenance rules in
+                                   doc/validation.md */
+  char      *residual;
+  char      *stale;             /* non-NULL: calibration.xml records another value (why) */
+} NsValProvenance;
+
+typedef struct {
+  const NsValidation *v;
+  GPtrArray          *outcomes;       /* NsValOutcome*, in row order */
+  NsValSummary        validation;
+  NsValSummary        calibration;
+  guint               not_modelled;
+  GPtrArray          *conflicts;      /* char*: rows fitted and counted as validation */
+  GPtrArray          *provenance;     /* NsValProvenance*, by profile then parameter */
+} NsValReport;
+
+typedef struct {
+  guint          jobs;
+  NsValProgress  progress;
+  gpointer       progress_data;
+} NsValOptions;
+
+void         ns_val_provenance_free   (gpointer provenance);
+/* Parses a profile parameter source "fit on ROW ROW…, residual R": the rows (NULL if the
+ * source is not a fit) and the residual text. */
+char       **ns_validation_parse_fit_source (const char *source, char **residual);
+/* Checks every fit named by a shipped profile's free parameters against calibration.xml:
+ * a row fitted but not recorded as a calibration row is a conflict (appended to
+ * conflicts, an array of char*). Also appends the provenance of the free parameters per
+ * profile to provenance (an array freeing with ns_val_provenance_free). FALSE with an
+ * error if a profile cannot be read. */
+gboolean     ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts,
+                                       GPtrArray *provenance, GError **error);
+/* Runs the cases of rows (NsRecordedRow*); identical variant runs are made once. */
+NsValReport *ns_validation_run        (const NsValidation *v, GPtrArray *rows,
+                                       const NsValOptions *opt, GError **error);
+void         ns_val_report_free       (NsValReport *report);
+/* 1 if a modelled validation row failed or errored, a calibration row errored, or a row is
+ * both fitted and counted as validation; else 0. */
+int          ns_validation_exit_status (const NsValReport *report);
+/* Table (with summary lines), CSV (documented header) or JSON (everything). */
+void         ns_validation_write      (GString *out, const NsValReport *report, NsFormat format);
+/* Compares with expected results (a CSV written by --format csv): every row expected to
+ * pass must still pass. Appends one line per regression (and per improvement) to messages;
+ * returns the number of regressions, or -1 with an error if path cannot be read. */
+gint         ns_validation_check_expected (const NsValReport *report, const char *path,
+                                           GString *messages, GError **error);
+
+G_END_DECLS

@@ -1,0 +1,24 @@
+# sim/validate.mk — validation against the recorded hardware results (netsim validate) and
+# calibration of free parameters on named rows (netsim calibrate). See doc/validation.md.
+libns_run_a_SOURCES += sim/validate.h sim/validate.c sim/calibrate.h sim/calibrate.c
+
+# The recorded results, the cases, the calibration record, their schemas and the expected
+# results that make check holds the model to.
+nobase_dist_pkgdata_DATA += \
+	validation/recorded.rng validation/cases.rng validation/calibration.rng \
+	validation/seed-000.xml validation/seed-001.xml validation/seed-002.xml \
+	validation/seed-003.xml validation/seed-004.xml \
+	validation/cases.xml validation/calibration.xml validation/expected.csv
+EXTRA_DIST += validation/README.md
+
+check_PROGRAMS += tests/sim/test-validate
+TESTS += tests/sim/test-validate tests/tools/test-validate.sh
+tests_sim_test_validate_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_validate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
+EXTRA_DIST += tests/tools/test-validate.sh
+
+# `make validate`: the validation table (every recorded row).
+VALIDATE_JOBS = 2
+validate: netsim
+	NETSIM_DATADIR='$(abs_top_srcdir)' ./netsim validate --jobs $(VALIDATE_JOBS)
+.PHONY: validate

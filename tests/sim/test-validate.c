@@ -1,0 +1,786 @@
+/* test-validate.c — the recorded results load completely and with sources; the tolerance
+ * rule, sign agreement and status logic; a fixture case gives the numbers netsim run gives
+ * (whatever --jobs is); expected-results regressions; calibration fits
+ * cpu.ipc on a fixture row and writes its provenance; a row both fitted and counted as
+ * validation is caught. */
+#include "config.h"
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "calibrate.h"
+#include "param.h"
+#include "profile.h"
+#include "run.h"
+#include "validate.h"
+
+/* ---- helpers ---- */
+
+/* tests/data/name (TESTS_SRCDIR, else the source tree). */
+static char *
+data_path (const char *name)
+{
+  const char *tests = g_getenv ("TESTS_SRCDIR");
+
+  if (tests != NULL)
+    return g_build_filename (tests, "data", name, NULL);
+  return g_build_filename (NS_SRCDIR, "tests", "data", name, NULL);
+}
+
+static NsValidation *
+load_ok (const char *dir)
+{
+  GError *error = NULL;
+  NsValidation *v = ns_validation_load (dir, &error);
+
+  ck_assert_msg (v != NULL, "%s: %s", dir, error ? error->message : "?");
+  return v;
+}
+
+/* Runs the rows matching patterns (NULL-terminated) with n_jobs. */
+static NsValReport *
+run_rows (const NsValidation *v, const char *const *patterns, guint n_jobs)
+{
+  GError *error = NULL;
+  GPtrArray *rows = ns_validation_select (v, patterns, &error);
+  NsValOptions opt = { n_jobs, NULL, NULL };
+  NsValReport *r;
+
+  ck_assert_msg (rows != NULL, "select: %s", error ? error->message : "?");
+  r = ns_validation_run (v, rows, &opt, &error);
+  ck_assert_msg (r != NULL, "run: %s", error ? error->message : "?");
+  g_ptr_array_unref (rows);
+  return r;
+}
+
+static const NsValOutcome *
+outcome (const NsValReport *r, const char *id)
+{
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (!strcmp (o->row->id, id))
+      return o;
+  }
+  ck_abort_msg ("no outcome for %s", id);
+  return NULL;
+}
+
+static void
+copy_file (const char *from, const char *to)
+{
+  g_autofree char *text = NULL;
+  gsize len = 0;
+
+  ck_assert_msg (g_file_get_contents (from, &text, &len, NULL), "read %s", from);
+  ck_assert_msg (g_file_set_contents (to, text, (gssize) len, NULL), "write %s", to);
+}
+
+/* Copies the files of src (one level) into dst. */
+static void
+copy_dir (const char *src, const char *dst)
+{
+  GDir *d = g_dir_open (src, 0, NULL);
+  const char *entry;
+
+  ck_assert_msg (d != NULL, "open %s", src);
+  g_mkdir_with_parents (dst, 0755);
+  while ((entry = g_dir_read_name (d)) != NULL) {
+    g_autofree char *a = g_build_filename (src, entry, NULL);
+    g_autofree char *b = g_build_filename (dst, entry, NULL);
+    if (g_file_test (a, G_FILE_TEST_IS_REGULAR))
+      copy_file (a, b);
+  }
+  g_dir_close (d);
+}
+
+/* Removes dir and everything under it. */
+static void
+remove_tree (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *entry;
+
+  while (d != NULL && (entry = g_dir_read_name (d)) != NULL) {
+    g_autofree char *path = g_build_filename (dir, entry, NULL);
+    if (g_file_test (path, G_FILE_TEST_IS_DIR))
+      remove_tree (path);
+    else
+      g_unlink (path);
+  }
+  if (d != NULL)
+    g_dir_close (d);
+  g_rmdir (dir);
+}
+
+/* A scratch data directory: schemas, the generic profile, the call-chain scenario, the
+ * validation schemas, and the fixture as <tmp>/fx. Sets NETSIM_DATADIR to it. */
+static char *
+scratch_datadir (void)
+{
+  const char *src = g_getenv ("NETSIM_DATADIR") ? g_getenv ("NETSIM_DATADIR") : NS_SRCDIR;
+  char *tmp = g_dir_make_tmp ("netsim-validate-XXXXXX", NULL);
+  g_autofree char *fixture = data_path ("validation");
+  const char *const files[] = { "scenarios/scenario.rng", "scenarios/cpu.rng",
+                                "scenarios/cpus/generic.xml", "scenarios/micro/call-chain.xml",
+                                "validation/recorded.rng", "validation/cases.rng",
+                                "validation/calibration.rng", NULL };
+
+  ck_assert (tmp != NULL);
+  for (guint i = 0; files[i]; i++) {
+    g_autofree char *from = g_build_filename (src, files[i], NULL);
+    g_autofree char *to = g_build_filename (tmp, files[i], NULL);
+    g_autofree char *dir = g_path_get_dirname (to);
+    g_mkdir_with_parents (dir, 0755);
+    copy_file (from, to);
+  }
+  {
+    g_autofree char *fx = g_build_filename (tmp, "fx", NULL);
+    copy_dir (fixture, fx);
+  }
+  g_setenv ("NETSIM_DATADIR", tmp, TRUE);
+  return tmp;
+}
+
+/* The value the call-chain scenario gives for variant with extra sets (child process). */
+static double
+call_chain_value (const char *variant, const char *const *sets)
+{
+  g_autofree char *path = g_build_filename (ns_data_dir (), "scenarios/micro/call-chain.xml", NULL);
+  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_val_job_free);
+  NsValJob *job = ns_val_job_new (path, variant, sets);
+  double value;
+
+  g_ptr_array_add (jobs, job);
+  ns_val_jobs_run (jobs, 1, NULL, NULL);
+  ck_assert_msg (job->run != NULL, "%s: %s", variant, job->error ? job->error->message : "?");
+  value = job->run->value;
+  g_ptr_array_unref (jobs);
+  return value;
+}
+
+/* Rewrites the baseline and patched figures of row id in the recorded file at path. */
+static void
+set_figures (const char *path, const char *id, double baseline, double patched)
+{
+  g_autofree char *text = NULL, *pattern = NULL, *replacement = NULL, *edited = NULL;
+  char b[G_ASCII_DTOSTR_BUF_SIZE], p[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autoptr (GRegex) re = NULL;
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  pattern = g_strdup_printf ("(<row id=\"%s\"[^>]*>\\s*<baseline value=\")[^\"]*(\"[^>]*/>\\s*"
+                             "<patched value=\")[^\"]*(\")", id);
+  replacement = g_strdup_printf ("\\g<1>%s\\g<2>%s\\g<3>",
+                                 g_ascii_formatd (b, sizeof b, "%.6f", baseline),
+                                 g_ascii_formatd (p, sizeof p, "%.6f", patched));
+  re = g_regex_new (pattern, 0, 0, NULL);
+  edited = g_regex_replace (re, text, -1, 0, replacement, 0, NULL);
+  ck_assert_msg (strcmp (edited, text) != 0, "row %s not rewritten", id);
+  ck_assert (g_file_set_contents (path, edited, -1, NULL));
+}
+
+/* A scratch data directory whose fixture (<tmp>/fx) has live figures: 900-safe-ret = the
+ * simulated ones, 900-unret = a delta 50 pp above the simulated one, 900-calib = the
+ * figures at cpu.ipc = 2.0. Sets NETSIM_DATADIR; *fx is the fixture folder. */
+static char *
+fixture_datadir (char **fx)
+{
+  char *tmp = scratch_datadir ();
+  g_autofree char *seed = NULL;
+  const char *const at2[] = { "param.cpu.ipc=2.0", NULL };
+  double plain = call_chain_value ("plain-ret", NULL);
+  double safe = call_chain_value ("srso-safe-ret", NULL);
+  double unret = call_chain_value ("retbleed-unret", NULL);
+
+  *fx = g_build_filename (tmp, "fx", NULL);
+  seed = g_build_filename (*fx, "seed-900.xml", NULL);
+  set_figures (seed, "900-safe-ret", plain, safe);
+  set_figures (seed, "900-unret", plain, plain * (unret / plain + 0.5));
+  set_figures (seed, "900-calib", call_chain_value ("plain-ret", at2),
+               call_chain_value ("srso-safe-ret", at2));
+  return tmp;
+}
+
+/* Loads the live fixture (see fixture_datadir); *tmp is the scratch folder to remove. */
+static NsValidation *
+load_fixture (char **tmp)
+{
+  g_autofree char *fx = NULL;
+
+  *tmp = fixture_datadir (&fx);
+  return load_ok (fx);
+}
+
+/* ---- the shipped recorded results ---- */
+
+START_TEST (test_recorded_complete)
+{
+  g_autofree char *dir = g_build_filename (ns_data_dir (), "validation", NULL);
+  NsValidation *v = load_ok (dir);
+  GPtrArray *rows = ns_validation_rows (v);
+  const char *const seeds[] = { "000", "001", "002", "003", "004" };
+  const guint per_seed[] = { 9, 1, 16, 3, 4 };
+
+  ck_assert_uint_ge (rows->len, 33);
+  for (guint s = 0; s < G_N_ELEMENTS (seeds); s++) {
+    guint n = 0;
+    for (guint i = 0; i < rows->len; i++)
+      n += !strcmp (((NsRecordedRow *) rows->pdata[i])->seed, seeds[s]);
+    ck_assert_msg (n == per_seed[s], "seed %s: %u rows, want %u", seeds[s], n, per_seed[s]);
+  }
+  for (guint i = 0; i < rows->len; i++) {
+    const NsRecordedRow *row = rows->pdata[i];
+    ck_assert_msg (row->source && row->file && row->unit && row->statistic, "%s", row->id);
+    ck_assert_msg (g_str_has_prefix (row->file, row->seed), "%s: file %s", row->id, row->file);
+    ck_assert_msg (row->setup.tool && row->setup.command && row->setup.cpu &&
+                   row->setup.kernel && row->setup.mitigations, "%s: set-up", row->id);
+    ck_assert_msg (row->baseline > 0 && row->baseline_text[0], "%s", row->id);
+    ck_assert_msg (ns_validation_case (v, row->id) != NULL, "%s has no case", row->id);
+  }
+  for (guint i = 0; i < ns_validation_fits (v)->len; i++) {
+    const NsValFit *f = ns_validation_fits (v)->pdata[i];
+    for (guint k = 0; f->rows[k]; k++)
+      ck_assert_msg (ns_validation_find_row (v, f->rows[k]), "fit names %s", f->rows[k]);
+  }
+  {
+    GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+    GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+    ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+    ck_assert_msg (conflicts->len == 0, "%s", conflicts->len ? (char *) conflicts->pdata[0] : "");
+    ck_assert_uint_ge (provenance->len, 6);
+    g_ptr_array_unref (conflicts);
+    g_ptr_array_unref (provenance);
+  }
+  ns_validation_free (v);
+}
+END_TEST
+
+/* Figures are kept exactly as printed, and the extra facts are there. */
+START_TEST (test_recorded_facts)
+{
+  g_autofree char *dir = g_build_filename (ns_data_dir (), "validation", NULL);
+  NsValidation *v = load_ok (dir);
+  const NsRecordedRow *row = ns_validation_find_row (v, "000-ipv4-1G");
+  const NsRecordedRow *off = ns_validation_find_row (v, "000-ipv4-mitoff-1G");
+  const NsRecordedRow *tc = ns_validation_find_row (v, "002-r9-7950x-f100");
+  gboolean latency = FALSE, pair = FALSE;
+
+  ck_assert_ptr_nonnull (row);
+  ck_assert_str_eq (row->baseline_text, "1730488.20");
+  ck_assert_str_eq (row->baseline_cv, "0.0050");
+  ck_assert_str_eq (row->patched_cv, "0.0020");
+  ck_assert_str_eq (row->unit, "KBytes/s");
+  ck_assert_double_eq_tol (row->delta_pct, 14.47, 0.01);
+  ck_assert_str_eq (off->setup.mitigations, "mitigations=off on the kernel command line");
+  ck_assert_str_eq (tc->printed_delta, "+119.59%");
+  ck_assert_str_eq (tc->setup.profile, "ryzen9-7950x");
+  for (guint i = 0; i < ns_validation_facts (v)->len; i++) {
+    const NsValFact *f = ns_validation_facts (v)->pdata[i];
+    if (!strcmp (f->name, "latency_mean"))
+      latency = !strcmp (f->baseline, "0.642949344") && !strcmp (f->patched, "0.475903462");
+  }
+  for (guint i = 0; i < ns_validation_pairs (v)->len; i++) {
+    const NsValPair *p = ns_validation_pairs (v)->pdata[i];
+    pair = pair || (!strcmp (p->row[0], "000-ipv4-1G") && !strcmp (p->row[1], "000-ipv4-mitoff-1G"));
+  }
+  ck_assert_msg (latency, "seed 001 latency_mean fact");
+  ck_assert_msg (pair, "seed 000 mitigations on/off pair");
+  ns_validation_free (v);
+}
+END_TEST
+
+/* Every shipped row appears in a run, modelled or not: none is dropped. */
+START_TEST (test_recorded_none_dropped)
+{
+  g_autofree char *dir = g_build_filename (ns_data_dir (), "validation", NULL);
+  NsValidation *v = load_ok (dir);
+  NsValReport *r = run_rows (v, (const char *const[]) { "001", "003", "004", NULL }, 1);
+
+  ck_assert_uint_eq (r->outcomes->len, 8);
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    ck_assert_int_eq (o->status, NS_VAL_NOT_MODELLED);
+    ck_assert_ptr_nonnull (o->reason);
+  }
+  ck_assert_uint_eq (r->not_modelled, 8);
+  ck_assert_int_eq (ns_validation_exit_status (r), 0);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+}
+END_TEST
+
+/* ---- judging ---- */
+
+START_TEST (test_tolerance_rule)
+{
+  NsRecordedRow row = { 0 };
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+
+  row.stated_tolerance_pp = -1;
+  row.delta_pct = 10;
+  ck_assert_double_eq (ns_validation_tolerance (&row), 3.0);
+  row.delta_pct = 50;
+  ck_assert_double_eq_tol (ns_validation_tolerance (&row), 5.0, 1e-12);
+  row.delta_pct = -130;
+  ck_assert_double_eq_tol (ns_validation_tolerance (&row), 13.0, 1e-12);
+  row.stated_tolerance_pp = 2;
+  ck_assert_double_eq (ns_validation_tolerance (&row), 2.0);
+  ck_assert_double_eq (ns_validation_tolerance (ns_validation_find_row (v, "900-tight")), 1.5);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A stated tolerance looser than the rule is refused with file:line. */
+START_TEST (test_tolerance_looser_refused)
+{
+  g_autofree char *tmp = scratch_datadir ();
+  g_autofree char *fx = g_build_filename (tmp, "fx", NULL);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  g_autofree char *text = NULL;
+  GError *error = NULL;
+  char *edited;
+
+  ck_assert (g_file_get_contents (seed, &text, NULL, NULL));
+  edited = (char *) strstr (text, "tolerance-pp=\"1.5\"");
+  ck_assert_ptr_nonnull (edited);
+  memcpy (edited, "tolerance-pp=\"9.5\"", strlen ("tolerance-pp=\"9.5\""));
+  ck_assert (g_file_set_contents (seed, text, -1, NULL));
+  ck_assert_ptr_null (ns_validation_load (fx, &error));
+  ck_assert_msg (strstr (error->message, "seed-900.xml:") && strstr (error->message, "looser"),
+                 "%s", error->message);
+  g_error_free (error);
+  remove_tree (tmp);
+}
+END_TEST
+
+START_TEST (test_status_logic)
+{
+  ck_assert_int_eq (ns_validation_judge (2.99, 3.0), NS_VAL_PASS);
+  ck_assert_int_eq (ns_validation_judge (-3.0, 3.0), NS_VAL_PASS);
+  ck_assert_int_eq (ns_validation_judge (-3.01, 3.0), NS_VAL_FAIL);
+  ck_assert_int_eq (ns_validation_judge (12.0, 11.96), NS_VAL_FAIL);
+  ck_assert (ns_validation_signs_agree (14.5, 2.0));
+  ck_assert (ns_validation_signs_agree (0.39, -0.5));      /* both "no change" */
+  ck_assert (!ns_validation_signs_agree (-3.96, 0.2));
+  ck_assert (!ns_validation_signs_agree (7.8, -1.5));
+  ck_assert (!ns_validation_signs_agree (0.0, 4.0));
+  ck_assert_str_eq (ns_val_status_name (NS_VAL_NOT_MODELLED), "not-modelled");
+  ck_assert_str_eq (ns_val_status_name (NS_VAL_ERROR), "error");
+}
+END_TEST
+
+START_TEST (test_select_patterns)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  GError *error = NULL;
+  GPtrArray *rows;
+
+  rows = ns_validation_select (v, (const char *const[]) { "900-un*", NULL }, NULL);
+  ck_assert_uint_eq (rows->len, 1);
+  g_ptr_array_unref (rows);
+  rows = ns_validation_select (v, (const char *const[]) { "900", NULL }, NULL);
+  ck_assert_uint_eq (rows->len, ns_validation_rows (v)->len);
+  g_ptr_array_unref (rows);
+  rows = ns_validation_select (v, (const char *const[]) { "900-calib", "900-unret", NULL }, NULL);
+  ck_assert_uint_eq (rows->len, 2);
+  g_ptr_array_unref (rows);
+  ck_assert_ptr_null (ns_validation_select (v, (const char *const[]) { "90", NULL }, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  g_error_free (error);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* ---- running the fixture ---- */
+
+/* Every status arises where it should, and the summary counts them. */
+START_TEST (test_fixture_statuses)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  NsValReport *r = run_rows (v, NULL, 1);
+
+  ck_assert_int_eq (outcome (r, "900-safe-ret")->status, NS_VAL_PASS);
+  ck_assert_int_eq (outcome (r, "900-unret")->status, NS_VAL_FAIL);
+  ck_assert_int_eq (outcome (r, "900-broken")->status, NS_VAL_ERROR);
+  ck_assert_int_eq (outcome (r, "900-no-variant")->status, NS_VAL_NOT_MODELLED);
+  ck_assert_ptr_nonnull (strstr (outcome (r, "900-no-variant")->reason, "no-such-variant"));
+  ck_assert_int_eq (outcome (r, "900-no-scenario")->status, NS_VAL_NOT_MODELLED);
+  ck_assert_str_eq (outcome (r, "900-reason")->reason, "left out on purpose");
+  ck_assert_int_eq (outcome (r, "900-no-case")->status, NS_VAL_NOT_MODELLED);
+  ck_assert_uint_eq (r->not_modelled, 5);
+  ck_assert_uint_eq (r->validation.rows, 4);
+  ck_assert_uint_eq (r->validation.within, 1);
+  ck_assert_uint_eq (r->validation.errors, 1);
+  ck_assert_uint_eq (r->calibration.rows, 0);
+  ck_assert (r->validation.max_abs_pp >= 50 - 1e-6);
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_val_report_free (r);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-reason", NULL }, 1);
+  ck_assert_int_eq (ns_validation_exit_status (r), 0);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* The case prints what `netsim run --variant V` prints for the same scenario. */
+START_TEST (test_fixture_matches_run)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  NsValReport *r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  const NsValOutcome *o = outcome (r, "900-safe-ret");
+  g_autofree char *path = g_build_filename (ns_data_dir (), "scenarios/micro/call-chain.xml", NULL);
+  NsRunOptions opt = { 0 };
+  NsRunResult *run;
+  GError *error = NULL;
+  double b = NAN, p = NAN;
+
+  run = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (run != NULL, "%s", error ? error->message : "?");
+  for (guint i = 0; i < run->variants->len; i++) {
+    const NsVariantResult *vr = run->variants->pdata[i];
+    if (!strcmp (vr->name, "plain-ret"))
+      b = vr->value;
+    if (!strcmp (vr->name, "srso-safe-ret"))
+      p = vr->value;
+  }
+  ck_assert (o->sim_baseline == b && o->sim_patched == p);
+  for (guint i = 0; i < run->comparisons->len; i++) {
+    const NsComparison *c = &g_array_index (run->comparisons, NsComparison, i);
+    if (!strcmp (c->label, "Safe RET vs plain"))
+      ck_assert (o->sim_delta_pct == c->delta_pct);
+  }
+  ck_assert_double_eq_tol (o->error_pp, o->sim_delta_pct - o->row->delta_pct, 1e-12);
+  ns_run_result_free (run);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Child processes (--jobs) give bit-identical results and the same errors. */
+START_TEST (test_jobs_identical)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  NsValReport *a = run_rows (v, NULL, 1);
+  NsValReport *b = run_rows (v, NULL, 3);
+  GString *sa = g_string_new (NULL), *sb = g_string_new (NULL);
+
+  for (guint i = 0; i < a->outcomes->len; i++) {
+    const NsValOutcome *x = a->outcomes->pdata[i], *y = b->outcomes->pdata[i];
+    ck_assert_int_eq (x->status, y->status);
+    ck_assert (memcmp (&x->sim_baseline, &y->sim_baseline, sizeof (double)) == 0);
+    ck_assert (memcmp (&x->sim_patched, &y->sim_patched, sizeof (double)) == 0);
+    ck_assert_str_eq (x->reason ? x->reason : "", y->reason ? y->reason : "");
+  }
+  ns_validation_write (sa, a, NS_FORMAT_JSON);
+  ns_validation_write (sb, b, NS_FORMAT_JSON);
+  ck_assert_str_eq (sa->str, sb->str);
+  g_string_free (sa, TRUE);
+  g_string_free (sb, TRUE);
+  ns_val_report_free (a);
+  ns_val_report_free (b);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* CSV has its documented header and one line per row; JSON carries the provenance. */
+START_TEST (test_outputs)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  NsValReport *r = run_rows (v, NULL, 1);
+  GString *csv = g_string_new (NULL), *json = g_string_new (NULL), *table = g_string_new (NULL);
+  g_auto (GStrv) lines = NULL;
+  guint data = 0;
+
+  ns_validation_write (csv, r, NS_FORMAT_CSV);
+  ns_validation_write (json, r, NS_FORMAT_JSON);
+  ns_validation_write (table, r, NS_FORMAT_TABLE);
+  lines = g_strsplit (csv->str, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    data += lines[i][0] != '#' && lines[i][0] != '\0';
+  ck_assert_uint_eq (data, 1 + ns_validation_rows (v)->len);
+  ck_assert_ptr_nonnull (strstr (csv->str, "\nrow,seed,file,cpu,profile,variant,unit,"));
+  ck_assert_ptr_nonnull (strstr (csv->str, "# validation rows within tolerance: 1/4"));
+  ck_assert_ptr_nonnull (strstr (json->str, "\"profiles\""));
+  ck_assert_ptr_nonnull (strstr (json->str, "\"profile\": \"generic\""));
+  ck_assert_ptr_nonnull (strstr (json->str, "\"fitted_on_rows\""));
+  ck_assert_ptr_nonnull (strstr (json->str, "\"name\": \"cpu.ipc\""));
+  ck_assert_ptr_nonnull (strstr (table->str, "validation rows within tolerance: 1/4"));
+  ck_assert_ptr_nonnull (strstr (table->str, "rows not modelled: 5 of 9"));
+  ck_assert_ptr_nonnull (strstr (table->str, "900-pair"));
+  g_string_free (csv, TRUE);
+  g_string_free (json, TRUE);
+  g_string_free (table, TRUE);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A row that passed in the expected results and no longer passes is a regression. */
+START_TEST (test_expected_regression)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  NsValReport *r = run_rows (v, (const char *const[]) { "900-unret", "900-safe-ret", NULL }, 1);
+  g_autofree char *path = g_build_filename (tmp, "expected.csv", NULL);
+  GString *messages = g_string_new (NULL), *csv = g_string_new (NULL);
+  GError *error = NULL;
+
+  ns_validation_write (csv, r, NS_FORMAT_CSV);
+  ck_assert (g_file_set_contents (path, csv->str, -1, NULL));
+  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 0);
+  ck_assert (g_file_set_contents (path, "# comment\nrow,status\n900-unret,pass\n"
+                                  "900-safe-ret,pass\n", -1, NULL));
+  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 1);
+  ck_assert_ptr_nonnull (strstr (messages->str, "regression: 900-unret"));
+  ck_assert (g_file_set_contents (path, "id,state\n", -1, NULL));
+  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, &error), -1);
+  g_clear_error (&error);
+  g_string_free (messages, TRUE);
+  g_string_free (csv, TRUE);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* ---- calibration ---- */
+
+/* Fits cpu.ipc on 900-calib (figures the generic profile gives at ipc 2.0), writes the
+ * value with its provenance into the profile and the rows into calibration.xml. */
+START_TEST (test_calibrate_fit)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  NsValidation *v = load_ok (fx);
+  GPtrArray *rows = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
+  NsCalibrateOptions opt = { 0 };
+  GError *error = NULL;
+  GPtrArray *fits;
+  const NsFit *fit;
+  const char *line;
+  g_autofree char *source = NULL;
+  NsValReport *r;
+
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  fits = ns_calibrate_fit (v, rows, &opt, &error);
+  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (fits->len, 1);
+  fit = fits->pdata[0];
+  ck_assert_str_eq (fit->param, "cpu.ipc");
+  ck_assert_str_eq (fit->profile, "generic");
+  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
+  ck_assert (g_str_has_prefix (fit->source, "fit on 900-calib, residual "));
+  ck_assert (fit->residual < 0.01);
+  ck_assert (ns_calibrate_write_record (v, fits, &error));
+  ck_assert_msg (ns_calibrate_write_profile (fit->profile_path, fit->param, fit->value_text,
+                                             fit->source, &error), "%s", error ? error->message : "?");
+  /* the profile is the old file plus exactly one line */
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  line = strstr (after, "  <param name=\"cpu.ipc\"");
+  ck_assert_ptr_nonnull (line);
+  {
+    const char *eol = strchr (line, '\n');
+    g_autofree char *without = g_strdup_printf ("%.*s%s", (int) (line - after), after, eol + 1);
+    ck_assert_str_eq (without, before);
+  }
+  ck_assert_ptr_nonnull (strstr (line, fit->source));
+  source = g_strdup (fit->source);
+  g_ptr_array_unref (fits);
+  g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  /* reloaded: the row is a calibration row, nothing conflicts, the run uses the fit */
+  v = load_ok (fx);
+  ck_assert (ns_validation_is_calibration (v, "900-calib"));
+  r = run_rows (v, (const char *const[]) { "900-calib", NULL }, 1);
+  ck_assert_uint_eq (r->conflicts->len, 0);
+  ck_assert (outcome (r, "900-calib")->calibration);
+  ck_assert_int_eq (outcome (r, "900-calib")->status, NS_VAL_PASS);
+  ck_assert_uint_eq (r->calibration.rows, 1);
+  ck_assert_uint_eq (r->validation.rows, 0);
+  ck_assert_str_eq (((NsValParam *) outcome (r, "900-calib")->baseline_run->free_params->pdata[0])->source,
+                    source);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A profile fitted on a row that calibration.xml does not name: the row would count as
+ * validation — the check must fail. */
+START_TEST (test_fitted_and_validation_conflict)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  NsValidation *v = load_ok (fx);
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  GError *error = NULL;
+  NsValReport *r;
+
+  ck_assert (!ns_validation_is_calibration (v, "900-safe-ret"));
+  ck_assert_msg (ns_calibrate_write_profile (profile, "cpu.ipc", "1.5",
+                                             "fit on 900-safe-ret, residual 0.01", &error),
+                 "%s", error ? error->message : "?");
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, &error));
+  ck_assert_uint_eq (conflicts->len, 1);
+  ck_assert_ptr_nonnull (strstr (conflicts->pdata[0], "900-safe-ret"));
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  ck_assert_uint_ge (r->conflicts->len, 1);
+  ck_assert_int_eq (outcome (r, "900-safe-ret")->status, NS_VAL_PASS);
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_val_report_free (r);
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A fit whose source names no recorded row (as a scenario's own fit may) is a conflict
+ * until calibration.xml records the fit of that value; then its rows are calibration rows. */
+START_TEST (test_unrecorded_fit_conflict)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  NsValidation *v;
+  NsValReport *r;
+
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.5",
+                                         "fit on the safe-ret row by hand, residual 1%", NULL));
+  v = load_ok (fx);
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+  ck_assert_uint_eq (conflicts->len, 1);
+  ck_assert_ptr_nonnull (strstr (conflicts->pdata[0], "names no recorded row id"));
+  ns_validation_free (v);
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"1.50\" residual=\"0.01\" "
+                                  "target=\"baseline\" rows=\"900-safe-ret\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  ck_assert_uint_eq (r->conflicts->len, 0);
+  ck_assert (outcome (r, "900-safe-ret")->calibration);
+  ck_assert_uint_eq (r->calibration.rows, 1);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  /* the record of another value of that parameter still names the rows: noted as stale */
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"1.4\" residual=\"0.01\" "
+                                  "target=\"baseline\" rows=\"900-safe-ret\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  ck_assert_uint_eq (r->conflicts->len, 0);
+  ck_assert_ptr_nonnull (((NsValProvenance *) r->provenance->pdata[0])->stale);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Writing a parameter twice replaces the first element; a file without a place fails. */
+START_TEST (test_write_profile_replaces)
+{
+  g_autofree char *tmp = scratch_datadir ();
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *text = NULL;
+  GError *error = NULL;
+  NsCpuProfile *p;
+
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.8", "fit on a, residual 1", NULL));
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.9", "fit on b, residual 2", NULL));
+  ck_assert (g_file_get_contents (profile, &text, NULL, NULL));
+  ck_assert_ptr_null (strstr (strstr (text, "name=\"cpu.ipc\"") + 1, "name=\"cpu.ipc\""));
+  p = ns_cpu_profile_load (profile, &error);
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_params_get_text (p->params, "cpu.ipc"), "1.9");
+  ck_assert_str_eq (ns_params_get_source (p->params, "cpu.ipc"), "fit on b, residual 2");
+  ns_cpu_profile_free (p);
+  /* an out-of-range value does not load: the original file is restored */
+  ck_assert (!ns_calibrate_write_profile (profile, "cpu.ipc", "99", "fit on c, residual 3", &error));
+  g_clear_error (&error);
+  g_free (text);
+  ck_assert (g_file_get_contents (profile, &text, NULL, NULL));
+  ck_assert_ptr_nonnull (strstr (text, "value=\"1.9\""));
+  remove_tree (tmp);
+}
+END_TEST
+
+START_TEST (test_parse_fit_source)
+{
+  g_autofree char *residual = NULL;
+  g_auto (GStrv) rows = ns_validation_parse_fit_source ("fit on 000-ipv4-1G 002-r9-7950x-f1, "
+                                                        "residual 0.0123", &residual);
+
+  ck_assert_uint_eq (g_strv_length (rows), 2);
+  ck_assert_str_eq (rows[1], "002-r9-7950x-f1");
+  ck_assert_str_eq (residual, "0.0123");
+  ck_assert_ptr_null (ns_validation_parse_fit_source ("UNSOURCED default", NULL));
+}
+END_TEST
+
+static Suite *
+validate_suite (void)
+{
+  Suite *s = suite_create ("validate");
+  TCase *recorded = tcase_create ("recorded");
+  TCase *judge = tcase_create ("judge");
+  TCase *run = tcase_create ("run");
+  TCase *calibrate = tcase_create ("calibrate");
+
+  tcase_add_test (recorded, test_recorded_complete);
+  tcase_add_test (recorded, test_recorded_facts);
+  tcase_add_test (recorded, test_recorded_none_dropped);
+  suite_add_tcase (s, recorded);
+  tcase_add_test (judge, test_tolerance_rule);
+  tcase_add_test (judge, test_tolerance_looser_refused);
+  tcase_add_test (judge, test_status_logic);
+  tcase_add_test (judge, test_select_patterns);
+  tcase_add_test (judge, test_parse_fit_source);
+  suite_add_tcase (s, judge);
+  tcase_add_test (run, test_fixture_statuses);
+  tcase_add_test (run, test_fixture_matches_run);
+  tcase_add_test (run, test_jobs_identical);
+  tcase_add_test (run, test_outputs);
+  tcase_add_test (run, test_expected_regression);
+  suite_add_tcase (s, run);
+  tcase_add_test (calibrate, test_calibrate_fit);
+  tcase_add_test (calibrate, test_fitted_and_validation_conflict);
+  tcase_add_test (calibrate, test_unrecorded_fit_conflict);
+  tcase_add_test (calibrate, test_write_profile_replaces);
+  suite_add_tcase (s, calibrate);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (validate_suite ());
+  int failed;
+
+  ns_param_registry_init ();
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,135 @@
+#!/bin/sh
+# test-validate.sh — netsim validate and netsim calibrate end to end: every recorded row is
+# listed, exit statuses, the numbers equal netsim run's, --jobs changes nothing, --plot
+# renders a PNG, calibrate writes provenance and a fitted-but-validation row fails; and the
+# regression check against validation/expected.csv (the real validation, with the same
+# numbers as netsim run) — skipped in the sanitizer build only, since make distcheck runs
+# this suite again in a plain build where it must run.
+set -u
+NETSIM=${NETSIM:-./netsim}
+DATA=${NETSIM_DATADIR:-.}
+TESTS=${TESTS_SRCDIR:-$DATA/tests}
+FIXTURE="$TESTS/data/validation"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok () { pass=$((pass + 1)); }
+bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+# expect STATUS DESCRIPTION -- COMMAND...
+expect () {
+  want=$1; what=$2; shift 3
+  "$@" >"$TMP/out" 2>"$TMP/err"; got=$?
+  if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; cat "$TMP/err"; fi
+}
+# field N of the CSV line of row ID in FILE (no quoted commas before field N)
+field () { grep "^$2," "$1" | cut -d, -f"$3"; }
+
+# ---- the shipped recorded results: every row listed, none dropped
+expect 0 "validate --help" -- "$NETSIM" validate --help
+expect 0 "calibrate --help" -- "$NETSIM" calibrate --help
+"$NETSIM" validate -q --format csv 001 003 004 >"$TMP/some.csv" 2>"$TMP/err"
+[ $? -eq 0 ] && ok || bad "validate of unmodelled seeds exits 0"
+n=$(grep -v '^#' "$TMP/some.csv" | grep -c 'not-modelled')
+[ "$n" -eq 8 ] && ok || bad "seeds 001/003/004: $n not-modelled rows, wanted 8"
+ids=$(grep -h -o 'row id="[^"]*"' "$DATA"/validation/seed-*.xml | wc -l)
+[ "$ids" -ge 33 ] && ok || bad "only $ids recorded rows"
+
+# ---- a scratch data directory: the micro call-chain scenario on the generic profile, and
+# the fixture with figures derived from the current model (as tests/sim/test-validate.c):
+# 900-safe-ret = the simulated figures (passes), 900-unret = a delta 50 pp above the
+# simulated one (fails), 900-calib = the figures at cpu.ipc = 2.0 (for calibrate)
+D="$TMP/data"
+mkdir -p "$D/scenarios/cpus" "$D/scenarios/micro" "$D/validation" "$D/fx"
+cp "$DATA"/scenarios/*.rng "$D/scenarios/"
+cp "$DATA/scenarios/cpus/generic.xml" "$D/scenarios/cpus/"
+cp "$DATA/scenarios/micro/call-chain.xml" "$D/scenarios/micro/"
+cp "$DATA"/validation/*.rng "$D/validation/"
+cp "$FIXTURE"/* "$D/fx/"
+C="env NETSIM_DATADIR=$D $NETSIM"
+$C run -q --format csv "$D/scenarios/micro/call-chain.xml" >"$TMP/run.csv"
+$C run -q --format csv --set param.cpu.ipc=2.0 "$D/scenarios/micro/call-chain.xml" >"$TMP/run2.csv"
+value () { grep "^variant,$2," "$1" | cut -d, -f4; }
+rb=$(value "$TMP/run.csv" plain-ret)
+rp=$(value "$TMP/run.csv" srso-safe-ret)
+ru=$(value "$TMP/run.csv" retbleed-unret)
+rd=$(grep '^comparison,Safe RET vs plain,' "$TMP/run.csv" | cut -d, -f10)
+set_figures () {
+  sed -i "/<row id=\"$1\"/,/<\/row>/{s/<baseline value=\"[^\"]*\"/<baseline value=\"$2\"/;s/<patched value=\"[^\"]*\"/<patched value=\"$3\"/}" \
+    "$D/fx/seed-900.xml"
+}
+set_figures 900-safe-ret "$(printf '%.6f' "$rb")" "$(printf '%.6f' "$rp")"
+set_figures 900-unret "$(printf '%.6f' "$rb")" "$(awk -v b="$rb" -v u="$ru" 'BEGIN { printf "%.6f", b * (u / b + 0.5) }')"
+set_figures 900-calib "$(printf '%.6f' "$(value "$TMP/run2.csv" plain-ret)")" \
+  "$(printf '%.6f' "$(value "$TMP/run2.csv" srso-safe-ret)")"
+
+# ---- exit statuses on the fixture
+V="$C validate -q --recorded $D/fx"
+expect 0 "a passing row" -- $V 900-safe-ret
+expect 1 "a failing validation row" -- $V 900-unret
+expect 1 "a row whose run fails" -- $V 900-broken
+expect 0 "not-modelled rows only" -- $V 900-reason 900-no-variant 900-no-scenario 900-no-case
+expect 2 "a pattern matching nothing" -- $V 900-nope
+expect 2 "bad --format" -- $V --format yaml 900-safe-ret
+expect 2 "bad --jobs" -- $V --jobs 0 900-safe-ret
+expect 2 "missing recorded folder" -- "$NETSIM" validate -q --recorded "$TMP/nowhere"
+expect 1 "the whole fixture" -- $V --format csv
+cp "$TMP/out" "$TMP/fx.csv"
+grep -q '^900-no-case,.*,not-modelled,' "$TMP/fx.csv" && ok || bad "row without a case is listed"
+grep -q '^900-broken,.*,error,' "$TMP/fx.csv" && ok || bad "failed run has status error"
+rows=$(grep -v '^#' "$TMP/fx.csv" | tail -n +2 | wc -l)
+[ "$rows" -eq 9 ] && ok || bad "fixture csv has $rows rows, wanted 9"
+
+# ---- the same numbers as netsim run
+[ "$(field "$TMP/fx.csv" 900-safe-ret 12)" = "$rb" ] && ok || bad "baseline differs from netsim run ($rb)"
+[ "$(field "$TMP/fx.csv" 900-safe-ret 13)" = "$rp" ] && ok || bad "patched differs from netsim run ($rp)"
+[ "$(field "$TMP/fx.csv" 900-safe-ret 14)" = "$rd" ] && ok || bad "delta differs from netsim run ($rd)"
+
+# ---- --jobs: identical output
+$V --format json >"$TMP/j1.json"
+$V --format json --jobs 3 >"$TMP/j3.json"
+cmp -s "$TMP/j1.json" "$TMP/j3.json" && ok || bad "--jobs 3 output differs from --jobs 1"
+grep -q '"fitted_on_rows"' "$TMP/j1.json" && ok || bad "json has the provenance per profile"
+$V --format table -o "$TMP/t.txt" 900-safe-ret && ok || bad "--output"
+grep -q 'validation rows within tolerance: 1/1' "$TMP/t.txt" && ok || bad "table summary line"
+
+# ---- --plot
+NETSIM_GNUPLOT= $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q 'gnuplot' "$TMP/err" && ok || bad "--plot without gnuplot exits 2 naming it"
+if command -v gnuplot >/dev/null 2>&1; then
+  $V --plot "$TMP/p.png" >/dev/null 2>"$TMP/err"
+  [ -s "$TMP/p.png" ] && head -c 4 "$TMP/p.png" | grep -q 'PNG' && ok || { bad "--plot renders a PNG"; cat "$TMP/err"; }
+else
+  echo "SKIP: gnuplot not installed, --plot rendering not tested"
+fi
+
+# ---- calibrate: fit, provenance, conflict
+expect 2 "calibrate a not-modelled row" -- $C calibrate -q --recorded "$D/fx" --fit 900-reason
+expect 2 "calibrate --fit without rows" -- $C calibrate -q --recorded "$D/fx" --fit
+expect 0 "calibrate --fit 900-calib" -- $C calibrate -q --recorded "$D/fx" --fit 900-calib
+grep -q '<param name="cpu.ipc" value="[0-9.]*" source="fit on 900-calib, residual [0-9.e-]*"/>' \
+  "$D/scenarios/cpus/generic.xml" && ok || bad "profile has the fitted cpu.ipc with provenance"
+grep -q 'rows="900-calib"' "$D/fx/calibration.xml" && ok || bad "calibration.xml records the row"
+expect 0 "calibrated row validates as calibration" -- $C validate -q --recorded "$D/fx" --format csv 900-calib
+grep -q '^900-calib,.*,calibration,pass,' "$TMP/out" && ok || bad "900-calib is a passing calibration row"
+expect 0 "calibrate lists the provenance" -- $C calibrate --recorded "$D/fx"
+grep -q 'fit on 900-calib' "$TMP/out" && ok || bad "calibrate shows the fit"
+rm "$D/fx/calibration.xml"
+expect 1 "fitted row counted as validation (validate)" -- $C validate -q --recorded "$D/fx" 900-calib
+grep -q 'fitted and counted as validation' "$TMP/out" && ok || bad "validate names the conflict"
+expect 1 "fitted row counted as validation (calibrate)" -- $C calibrate --recorded "$D/fx"
+
+# ---- regression check against the committed expected results (the real validation)
+if "$NETSIM" --version | grep -q 'sanitizers'; then
+  echo "SKIP: expected-results regression check (sanitizer build; make distcheck runs it plainly)"
+else
+  "$NETSIM" validate -q --jobs "${NETSIM_VALIDATE_JOBS:-2}" \
+    --expected "$DATA/validation/expected.csv" >"$TMP/out" 2>"$TMP/err"
+  st=$?
+  cat "$TMP/err"
+  [ "$st" -eq 0 ] && ok || bad "regression against validation/expected.csv (exit $st, see above)"
+fi
+
+echo "test-validate: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
