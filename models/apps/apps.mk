@@ -20,3 +20,6 @@ tests_models_net_test_udp_path_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models 
 	-I$(top_srcdir)/models/net
 tests_models_net_test_udp_path_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_path_LDADD = $(NS_LIBS) $(TEST_LIBS)
+
+# The device-layer functions and struct net_device shared by the loopback and tc models.
+libns_models_a_SOURCES += models/net/netdevice.h

@@ -66,9 +66,9 @@ static NS_FUNC (fn_kfree, "kfree", 380, NS_FN_EXTERN, 500);
 static NS_FUNC (fn_free_large_kmalloc, "free_large_kmalloc", 200, NS_FN_EXTERN, 2);
 NS_FUNC (skb_fn_free_unref_page, "free_unref_page", 700, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_free_pcppages_bulk, "free_pcppages_bulk", 1100, NS_FN_STATIC, 3);
-static NS_FUNC (fn_skb_release_data, "skb_release_data", 420, NS_FN_STATIC, 4);
-static NS_FUNC (fn_kfree_skbmem, "kfree_skbmem", 160, NS_FN_STATIC, 4);
-static NS_FUNC (fn_kfree_skb_reason, "kfree_skb_reason", 260, NS_FN_EXTERN, 300);
+NS_FUNC (skb_fn_skb_release_data, "skb_release_data", 420, NS_FN_STATIC, 4);
+NS_FUNC (skb_fn_kfree_skbmem, "kfree_skbmem", 160, NS_FN_STATIC, 4);
+NS_FUNC (skb_fn_kfree_skb_reason, "kfree_skb_reason", 260, NS_FN_EXTERN, 300);
 static NS_FUNC (fn___consume_stateless_skb, "__consume_stateless_skb", 64, NS_FN_EXTERN, 3);
 
 /* ---- allocator state ---- */
@@ -592,7 +592,7 @@ skb_release_data (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 
   g_return_if_fail (t != NULL && a != NULL && skb != NULL);
   shinfo = skb_shinfo (skb);
-  ns_call (t, &fn_skb_release_data);
+  ns_call (t, &skb_fn_skb_release_data);
   /* estimate: ~25 instructions (cloned test, dataref, frag loop of 0, zerocopy test) */
   ns_insns (t, 25);
   NS_LOAD_FIELD (t, skb, cloned_bits);
@@ -609,7 +609,7 @@ void
 kfree_skbmem (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
   g_return_if_fail (t != NULL && a != NULL && skb != NULL);
-  ns_call (t, &fn_kfree_skbmem);
+  ns_call (t, &skb_fn_kfree_skbmem);
   /* estimate: ~10 instructions (fclone switch) */
   ns_insns (t, 10);
   NS_LOAD_FIELD (t, skb, cloned_bits);
@@ -623,7 +623,7 @@ void
 kfree_skb (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
   g_return_if_fail (t != NULL && a != NULL && skb != NULL);
-  ns_call (t, &fn_kfree_skb_reason);
+  ns_call (t, &skb_fn_kfree_skb_reason);
   /* estimate: ~30 instructions (skb_unref fast path, trace point off, skb_release_all's
    * head state checks) */
   ns_insns (t, 30);

@@ -295,6 +295,9 @@ void            __consume_stateless_skb (NsThread *t, NsSkbAlloc *alloc, struct 
 extern NsFunc skb_fn___alloc_skb;
 extern NsFunc skb_fn_kmem_cache_alloc_node;
 extern NsFunc skb_fn_kmem_cache_free;
+extern NsFunc skb_fn_skb_release_data;
+extern NsFunc skb_fn_kfree_skbmem;
+extern NsFunc skb_fn_kfree_skb_reason;
 extern NsFunc skb_fn___alloc_pages;
 extern NsFunc skb_fn_free_unref_page;
 

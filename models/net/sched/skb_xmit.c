@@ -20,12 +20,14 @@
 #include "config.h"
 #include <string.h>
 #include "netdev.h"
+#include "net/netdevice.h"
 
 #define SKB_OBJ_SIZE    256u     /* skbuff_head_cache: 232 bytes, HWCACHE_ALIGN */
 #define SKB_FP_OFFSET   112u     /* SLUB free pointer: ALIGN_DOWN(232 / 2, 8) */
 
-/* Sizes: estimates of x86-64 text, v6.1. */
-static NS_FUNC (fn___local_bh_enable_ip, "__local_bh_enable_ip", 112, NS_FN_EXTERN, 400);
+/* Sizes: estimates of x86-64 text, v6.1. __local_bh_enable_ip (loopback.c, through
+ * net/netdevice.h), skb_release_data, kfree_skbmem, kfree_skb_reason and kmem_cache_free
+ * (skbuff.c, through skbuff.h) are declared once where their model lives. */
 static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 380, NS_FN_EXTERN, 60);
 static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FN_EXTERN, 8);
 static NS_FUNC (fn___page_frag_cache_refill, "__page_frag_cache_refill", 120,
@@ -34,14 +36,10 @@ static NS_FUNC (fn___build_skb, "__build_skb", 200, NS_FN_EXTERN, 4);
 static NS_FUNC (fn_kmem_cache_alloc, "kmem_cache_alloc", 560, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_skb_put, "skb_put", 64, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_skb_push, "skb_push", 64, NS_FN_EXTERN, 200);
-static NS_FUNC (fn_kfree_skb_reason, "kfree_skb_reason", 260, NS_FN_EXTERN, 300);
 static NS_FUNC (fn_consume_skb, "consume_skb", 96, NS_FN_EXTERN, 300);
 static NS_FUNC (fn___kfree_skb, "__kfree_skb", 80, NS_FN_EXTERN, 30);
 static NS_FUNC (fn_skb_release_head_state, "skb_release_head_state", 180, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_skb_release_data, "skb_release_data", 420, NS_FN_STATIC, 4);
 static NS_FUNC (fn_page_frag_free, "page_frag_free", 96, NS_FN_EXTERN, 40);
-static NS_FUNC (fn_kfree_skbmem, "kfree_skbmem", 160, NS_FN_STATIC, 4);
-static NS_FUNC (fn_kmem_cache_free, "kmem_cache_free", 640, NS_FN_EXTERN, 200);
 
 /* ---- the environment ---- */
 
@@ -105,7 +103,7 @@ local_bh_enable (NsThread *t, NetTx *tx)
 {
   struct tx_pcpu *pc = net_tx_pcpu (tx, t);
 
-  ns_call (t, &fn___local_bh_enable_ip);
+  ns_call (t, &lo_fn___local_bh_enable_ip);
   ns_load (t, &pc->preempt_count, sizeof pc->preempt_count);
   ns_load (t, &pc->softirq_pending, sizeof pc->softirq_pending);
   pc->preempt_count -= 0x200;
@@ -371,7 +369,7 @@ tx_skb_release_data (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
   struct skb_shared_info *shinfo = skb_shinfo (skb);
 
-  ns_call (t, &fn_skb_release_data);
+  ns_call (t, &skb_fn_skb_release_data);
   NS_LOAD_FIELD (t, skb, cloned_bits);
   ns_load (t, shinfo, 16);                   /* flags, nr_frags, frag_list */
   /* estimate: 14 instructions (cloned, zerocopy, nr_frags loop entry, frag_list tests;
@@ -387,10 +385,10 @@ tx_kfree_skbmem (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
   struct tx_pcpu *pc = net_tx_pcpu (tx, t);
 
-  ns_call (t, &fn_kfree_skbmem);
+  ns_call (t, &skb_fn_kfree_skbmem);
   NS_LOAD_FIELD (t, skb, cloned_bits);       /* fclone */
   ns_insns (t, 4);
-  ns_call (t, &fn_kmem_cache_free);
+  ns_call (t, &skb_fn_kmem_cache_free);
   /* estimate: 40 instructions, as models/net/skbuff.c's kmem_cache_free fast path */
   ns_insns (t, 40);
   ns_load (t, tx->skbuff_head_cache, 64);
@@ -424,7 +422,7 @@ tx_kfree_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
   g_return_if_fail (tx != NULL);
   if (skb == NULL)
     return;
-  ns_call (t, &fn_kfree_skb_reason);
+  ns_call (t, &skb_fn_kfree_skb_reason);
   /* estimate: 4 instructions (NULL test, reason, the kfree_skb tracepoint's nop) */
   ns_insns (t, 4);
   if (tx_skb_unref (t, skb))
