@@ -135,17 +135,6 @@ path_stem (const char *path)
 
 /* ---- reading elements ---- */
 
-/* The attribute as a newly allocated string, or NULL. */
-static char *
-attr_dup (xmlNodePtr node, const char *name)
-{
-  xmlChar *value = xmlGetProp (node, BAD_CAST name);
-  char *copy = value != NULL ? g_strdup ((const char *) value) : NULL;
-
-  xmlFree (value);
-  return copy;
-}
-
 /* The element's text, whitespace-trimmed; newly allocated ("" if none). */
 static char *
 element_text (xmlNodePtr node)
@@ -157,33 +146,17 @@ element_text (xmlNodePtr node)
   return g_strstrip (text);
 }
 
-/* Sets error to "path:line: <message>". */
-G_GNUC_PRINTF (4, 5)
-static void
-set_line_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
-{
-  va_list args;
-  char *message;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path, ns_xml_line (node),
-               message);
-  g_free (message);
-}
-
 /* Reads a required attribute that must hold more than whitespace; newly allocated. */
 static char *
 required_text_attr (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
                     GError **error)
 {
-  char *value = attr_dup (node, attr);
+  char *value = ns_xml_prop (node, attr);
 
   if (value != NULL && g_strstrip (value)[0] != '\0')
     return value;
   g_free (value);
-  set_line_error (error, reader->path, node, "<%s>: attribute '%s' must not be empty%s",
+  ns_xml_set_error (error, reader->path, node, "<%s>: attribute '%s' must not be empty%s",
                   (const char *) node->name, attr,
                   !strcmp (attr, "source") ? " (every value needs its source)" : "");
   return NULL;
@@ -214,7 +187,7 @@ read_header (NsProfileReader *reader, xmlNodePtr root, GError **error)
 
 /* ERRORS */
 name_mismatch:
-  set_line_error (error, reader->path, root,
+  ns_xml_set_error (error, reader->path, root,
                   "<cpu name=\"%s\"> must equal the file name without .xml ('%s')",
                   profile->name, stem);
 fail:
@@ -247,11 +220,11 @@ read_param (NsProfileReader *reader, xmlNodePtr node, GError **error)
 
 /* ERRORS */
 duplicate:
-  set_line_error (error, reader->path, node, "parameter %s is already set at line %d",
+  ns_xml_set_error (error, reader->path, node, "parameter %s is already set at line %d",
                   name, GPOINTER_TO_INT (first_line));
   goto fail;
 bad_value:
-  set_line_error (error, reader->path, node, "%s", local->message);
+  ns_xml_set_error (error, reader->path, node, "%s", local->message);
   g_error_free (local);
 fail:
   g_free (name);
@@ -286,7 +259,7 @@ read_version (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
 
   if (value == NULL || is_kernel_version (value))
     return value;
-  set_line_error (error, reader->path, node,
+  ns_xml_set_error (error, reader->path, node,
                   "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR (e.g. 6.9)",
                   attr, value);
   g_free (value);
@@ -366,7 +339,7 @@ read_choice (const NsProfileReader *reader, xmlNodePtr node, NsChoice c,
     return TRUE;
   }
   valid = choice_list (c);
-  set_line_error (error, reader->path, node, "<mitigations>: %s=\"%s\" is not one of %s",
+  ns_xml_set_error (error, reader->path, node, "<mitigations>: %s=\"%s\" is not one of %s",
                   choices[c].attr, value, valid);
   g_free (valid);
   g_free (value);
@@ -390,7 +363,7 @@ read_bool (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
   else
     ok = FALSE;
   if (!ok)
-    set_line_error (error, reader->path, node,
+    ns_xml_set_error (error, reader->path, node,
                     "<mitigations>: %s=\"%s\" must be true or false", attr, value);
   g_free (value);
   return ok;
@@ -428,7 +401,7 @@ check_range (const NsProfileReader *reader, xmlNodePtr node, const NsMitigationD
   for (guint i = 0; i < defaults->len; i++) {
     const NsMitigationDefault *other = &g_array_index (defaults, NsMitigationDefault, i);
     if (ranges_overlap (def, other)) {
-      set_line_error (error, reader->path, node,
+      ns_xml_set_error (error, reader->path, node,
                       "<mitigations> kernels %s–%s overlap the range %s–%s at line %d",
                       def->kernel_from, def->kernel_to, other->kernel_from,
                       other->kernel_to, other->line);
@@ -439,7 +412,7 @@ check_range (const NsProfileReader *reader, xmlNodePtr node, const NsMitigationD
 
 /* ERRORS */
 reversed:
-  set_line_error (error, reader->path, node,
+  ns_xml_set_error (error, reader->path, node,
                   "<mitigations>: kernel-from=\"%s\" is after kernel-to=\"%s\"",
                   def->kernel_from, def->kernel_to);
   return FALSE;
@@ -486,7 +459,7 @@ read_body (NsProfileReader *reader, xmlNodePtr root, GError **error)
 
 /* ERRORS */
 no_mitigations:
-  set_line_error (error, reader->path, root,
+  ns_xml_set_error (error, reader->path, root,
                   "<cpu> needs at least one <mitigations> element");
   return FALSE;
 }
@@ -512,18 +485,9 @@ profile_new (const char *path)
 static xmlDocPtr
 parse_and_validate (const char *path, GError **error)
 {
-  xmlDocPtr doc = ns_xml_parse_file (path, error);
-  char *schema;
-  gboolean valid;
+  g_autofree char *schema = ns_xml_schema_path (PROFILE_SCHEMA);
 
-  if (doc == NULL)
-    return NULL;
-  schema = ns_xml_schema_path (PROFILE_SCHEMA);
-  valid = ns_xml_validate (doc, schema, path, error);
-  g_free (schema);
-  if (!valid)
-    g_clear_pointer (&doc, xmlFreeDoc);
-  return doc;
+  return ns_xml_load (path, schema, error);
 }
 
 /* Loads a profile by shipped name or by file path; see profile.h. */

@@ -5,6 +5,7 @@
 #include "config.h"
 #include <string.h>
 #include "report.h"
+#include "csv.h"
 #include "json.h"
 
 /* Parses "table", "csv" or "json". */
@@ -196,23 +197,6 @@ ns_report_params_comment (GString *out, const NsParams *params)
   ns_params_foreach (params, param_comment, out);
 }
 
-/* Quotes a CSV field when it needs it. */
-static void
-csv_field (GString *out, const char *text)
-{
-  if (strpbrk (text, ",\"\n") == NULL) {
-    g_string_append (out, text);
-    return;
-  }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++) {
-    if (*p == '"')
-      g_string_append_c (out, '"');
-    g_string_append_c (out, *p);
-  }
-  g_string_append_c (out, '"');
-}
-
 static void
 report_csv (GString *out, const NsRunResult *r)
 {
@@ -229,21 +213,21 @@ report_csv (GString *out, const NsRunResult *r)
     const NsVariantResult *vr = r->variants->pdata[i];
     g_autofree char *mit = mitigation_summary (vr->mitigations);
     g_string_append (out, "variant,");
-    csv_field (out, vr->name);
+    ns_csv_field (out, vr->name);
     g_string_append_printf (out, ",%s,%s,", vr->metric,
                             g_ascii_formatd (buf, sizeof buf, "%.10g", vr->value));
     g_string_append_printf (out, "%s,%u,%s,,,,%s,%s,", g_ascii_formatd (buf, sizeof buf, "%.6g",
                             vr->cv), vr->n_reps, vr->aggregate, vr->cpu_name, vr->kernel);
-    csv_field (out, vr->cmdline);
+    ns_csv_field (out, vr->cmdline);
     g_string_append_c (out, ',');
-    csv_field (out, mit);
+    ns_csv_field (out, mit);
     g_string_append_c (out, '\n');
   }
   for (guint i = 0; i < r->comparisons->len; i++) {
     const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
     const NsVariantResult *b = r->variants->pdata[c->baseline];
     g_string_append (out, "comparison,");
-    csv_field (out, c->label);
+    ns_csv_field (out, c->label);
     g_string_append_printf (out, ",%s,,,,,%s,", b->metric,
                             ((NsVariantResult *) r->variants->pdata[c->baseline])->name);
     g_string_append_printf (out, "%s,%s,,,,\n",

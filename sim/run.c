@@ -39,34 +39,16 @@ ns_run_derive_seed (guint64 seed, guint64 stream)
   return z ^ (z >> 31);
 }
 
-static xmlNodePtr
-child_element (xmlNodePtr parent, const char *name)
-{
-  for (xmlNodePtr n = parent ? parent->children : NULL; n; n = n->next)
-    if (n->type == XML_ELEMENT_NODE && !strcmp ((const char *) n->name, name))
-      return n;
-  return NULL;
-}
-
-static char *
-prop (xmlNodePtr node, const char *name)
-{
-  xmlChar *v = xmlGetProp (node, (const xmlChar *) name);
-  char *copy = g_strdup ((const char *) v);
-  xmlFree (v);
-  return copy;
-}
-
 /* Variant names of sc, in file order. */
 GPtrArray *
 ns_run_variant_names (const NsScenario *sc)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  xmlNodePtr variants = child_element (xmlDocGetRootElement (sc->doc), "variants");
+  xmlNodePtr variants = ns_xml_child (xmlDocGetRootElement (sc->doc), "variants");
 
   for (xmlNodePtr v = variants ? variants->children : NULL; v; v = v->next)
     if (v->type == XML_ELEMENT_NODE && !strcmp ((const char *) v->name, "variant"))
-      g_ptr_array_add (names, prop (v, "name"));
+      g_ptr_array_add (names, ns_xml_prop (v, "name"));
   return names;
 }
 
@@ -75,21 +57,21 @@ static char **
 variant_sets (const NsScenario *base, const char *variant, const char *const *cli_sets)
 {
   GPtrArray *sets = g_ptr_array_new ();
-  xmlNodePtr variants = child_element (xmlDocGetRootElement (base->doc), "variants");
+  xmlNodePtr variants = ns_xml_child (xmlDocGetRootElement (base->doc), "variants");
 
   for (xmlNodePtr v = variants ? variants->children : NULL; v; v = v->next) {
     g_autofree char *name = NULL;
     if (v->type != XML_ELEMENT_NODE || strcmp ((const char *) v->name, "variant"))
       continue;
-    name = prop (v, "name");
+    name = ns_xml_prop (v, "name");
     if (g_strcmp0 (name, variant))
       continue;
     for (xmlNodePtr s = v->children; s; s = s->next) {
       g_autofree char *path = NULL, *value = NULL;
       if (s->type != XML_ELEMENT_NODE)
         continue;
-      path = prop (s, "path");
-      value = prop (s, "value");
+      path = ns_xml_prop (s, "path");
+      value = ns_xml_prop (s, "value");
       g_ptr_array_add (sets, g_strdup_printf ("%s=%s", path, value));
     }
   }
@@ -110,9 +92,9 @@ apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
     GError *local = NULL;
     if (n->type != XML_ELEMENT_NODE || strcmp ((const char *) n->name, "param"))
       continue;
-    name = prop (n, "name");
-    value = prop (n, "value");
-    source = prop (n, "source");
+    name = ns_xml_prop (n, "name");
+    value = ns_xml_prop (n, "value");
+    source = ns_xml_prop (n, "source");
     where = g_strdup_printf ("%s (scenario %s:%d)", source, sc->path, ns_xml_line (n));
     if (!ns_params_set (params, name, value, where, &local)) {
       ns_xml_error (sc, n, error, "%s", local->message);
@@ -153,7 +135,7 @@ unknown_type:
   return FALSE;
 unknown_metric:
   known = g_strjoinv (", ", (char **) vs->klass->metrics);
-  ns_xml_error (sc, child_element (xmlDocGetRootElement (sc->doc), "measure"), error,
+  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "measure"), error,
                 "workload %s has no metric '%s' (it has: %s)", vs->klass->name,
                 sc->measure.metric, known);
   return FALSE;
@@ -183,7 +165,7 @@ setup_build (NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
 unknown_patch:
-  ns_xml_error (sc, child_element (xmlDocGetRootElement (sc->doc), "kernel"), error,
+  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel"), error,
                 "unknown patch '%s' (netsim list patches shows them)",
                 (const char *) sc->patches->pdata[0]);
   return FALSE;
@@ -201,7 +183,7 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
 
   if (m->converge <= 0 || (double) m->batch >= 10 * quantum_ns * 1000)
     return TRUE;
-  ns_xml_error (vs->sc, child_element (xmlDocGetRootElement (vs->sc->doc), "measure"), error,
+  ns_xml_error (vs->sc, ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "measure"), error,
                 "attribute 'batch': expected at least 10 x sched.quantum_ns = %.6g us, got "
                 "%.6g us", 10 * quantum_ns / 1000, (double) m->batch / 1e6);
   return FALSE;
@@ -565,7 +547,7 @@ variant_index (NsRunResult *result, const char *name)
 static void
 compare_variants (const NsScenario *base, NsRunResult *result)
 {
-  xmlNodePtr cmps = child_element (xmlDocGetRootElement (base->doc), "comparisons");
+  xmlNodePtr cmps = ns_xml_child (xmlDocGetRootElement (base->doc), "comparisons");
 
   for (xmlNodePtr n = cmps ? cmps->children : NULL; n; n = n->next) {
     g_autofree char *b = NULL, *p = NULL;
@@ -573,13 +555,13 @@ compare_variants (const NsScenario *base, NsRunResult *result)
     gint bi, pi;
     if (n->type != XML_ELEMENT_NODE)
       continue;
-    b = prop (n, "baseline");
-    p = prop (n, "patched");
+    b = ns_xml_prop (n, "baseline");
+    p = ns_xml_prop (n, "patched");
     bi = variant_index (result, b);
     pi = variant_index (result, p);
     if (bi < 0 || pi < 0)
       continue;             /* --variant ran a subset (names are checked at load) */
-    c.label = prop (n, "label");
+    c.label = ns_xml_prop (n, "label");
     c.baseline = bi;
     c.patched = pi;
     c.delta_pct = 100.0 * (((NsVariantResult *) result->variants->pdata[pi])->value /

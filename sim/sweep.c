@@ -23,6 +23,7 @@
 #include <sys/prctl.h>
 #endif
 #include "sweep.h"
+#include "csv.h"
 #include "json.h"
 #include "param.h"
 #include "profile.h"
@@ -93,54 +94,11 @@ ns_sweep_format_double (double value)
   return g_strdup (buf);
 }
 
-/* Appends text as one CSV field: line breaks become spaces, quoted when it needs it. */
-static void
-csv_field (GString *out, const char *text)
-{
-  gboolean quote = text[0] == ' ' || (text[0] && text[strlen (text) - 1] == ' ') ||
-                   strpbrk (text, ",\"\r\n") != NULL;
-
-  if (quote)
-    g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++) {
-    if (*p == '"')
-      g_string_append_c (out, '"');
-    g_string_append_c (out, *p == '\n' || *p == '\r' ? ' ' : *p);
-  }
-  if (quote)
-    g_string_append_c (out, '"');
-}
-
-/* Splits one CSV line (RFC 4180 quoting) into fields. */
+/* Splits one CSV line (RFC 4180 quoting) into fields; kept for the sweep API. */
 char **
 ns_sweep_csv_split (const char *line)
 {
-  GPtrArray *fields = g_ptr_array_new ();
-  const char *p = line;
-
-  g_return_val_if_fail (line != NULL, NULL);
-  for (;;) {
-    GString *field = g_string_new (NULL);
-    if (*p == '"') {
-      for (p++; *p; p++) {
-        if (*p == '"' && p[1] == '"')
-          p++;
-        else if (*p == '"')
-          break;
-        g_string_append_c (field, *p);
-      }
-      if (*p == '"')
-        p++;
-    }
-    while (*p && *p != ',')
-      g_string_append_c (field, *p++);
-    g_ptr_array_add (fields, g_string_free (field, FALSE));
-    if (*p != ',')
-      break;
-    p++;
-  }
-  g_ptr_array_add (fields, NULL);
-  return (char **) g_ptr_array_free (fields, FALSE);
+  return ns_csv_split (line);
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -930,7 +888,7 @@ line_key (const NsSweep *sweep, guint point, GString *out)
   for (guint d = 0; d < sweep->dims->len; d++)
     if ((gint) d != sweep->seed_dim) {
       g_string_append_c (out, ',');
-      csv_field (out, dim_value (sweep, d, idx));
+      ns_csv_field_one_line (out, dim_value (sweep, d, idx));
     }
   g_string_append_printf (out, ",%u,%" G_GUINT64_FORMAT, rep,
                           ns_sweep_point_seed (sweep, point));
@@ -966,7 +924,7 @@ point_line (const NsSweep *sweep, guint point, const NsVariantResult *vr,
     g_string_append (out, ",,");
   } else {
     g_string_append_printf (out, ",failed,%s,,,,,,", sweep->base->measure.metric);
-    csv_field (out, message);
+    ns_csv_field_one_line (out, message);
     g_string_append_c (out, ',');
   }
   g_string_append_printf (out, "%.3f\n", wall_s);
@@ -1103,7 +1061,7 @@ header_mismatch (const NsSweep *sweep, const char *content, GError **error)
 static gboolean
 take_line (NsSweep *sweep, const char *line, guint lineno, GError **error)
 {
-  g_auto (GStrv) fields = ns_sweep_csv_split (line);
+  g_auto (GStrv) fields = ns_csv_split (line);
   guint64 point;
   GString *key;
   gboolean same;
@@ -1358,7 +1316,7 @@ worker_read (NsSweep *sweep, const NsSweepRunOptions *opt, NsWorker *w, gboolean
   if (!take_line (sweep, line, 0, error))
     return FALSE;
   if (opt->point_done) {
-    g_auto (GStrv) fields = ns_sweep_csv_split (line);
+    g_auto (GStrv) fields = ns_csv_split (line);
     opt->point_done (w->point, (const char *const *) fields, opt->progress_data);
   }
   return TRUE;
@@ -1513,7 +1471,7 @@ char **
 ns_sweep_row (const NsSweep *sweep, guint point)
 {
   g_return_val_if_fail (sweep != NULL && sweep->prepared && point < sweep->n_points, NULL);
-  return sweep->lines[point] ? ns_sweep_csv_split (sweep->lines[point]) : NULL;
+  return sweep->lines[point] ? ns_csv_split (sweep->lines[point]) : NULL;
 }
 
 /* ------------------------------------------------------------------------------------- */

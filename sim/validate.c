@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <libxml/tree.h>
 #include "validate.h"
+#include "csv.h"
 #include "json.h"
 #include "param.h"
 #include "profile.h"
@@ -54,49 +55,6 @@ struct _NsValidation {
 /* ------------------------------------------------------------------------------------ */
 /* Small helpers. */
 
-static char *
-prop (xmlNodePtr node, const char *name)
-{
-  xmlChar *v = xmlGetProp (node, (const xmlChar *) name);
-  char *copy = g_strdup ((const char *) v);
-
-  xmlFree (v);
-  return copy;
-}
-
-static gboolean
-is_element (xmlNodePtr node, const char *name)
-{
-  return node->type == XML_ELEMENT_NODE && (name == NULL || !strcmp ((const char *) node->name, name));
-}
-
-static xmlNodePtr
-child_element (xmlNodePtr parent, const char *name)
-{
-  for (xmlNodePtr n = parent ? parent->children : NULL; n; n = n->next)
-    if (is_element (n, name))
-      return n;
-  return NULL;
-}
-
-static void
-set_line_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
-  G_GNUC_PRINTF (4, 5);
-
-/* Sets an NS_ERROR_INPUT "path:line: message" error. */
-static void
-set_line_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
-{
-  va_list args;
-  char *message;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path, ns_xml_line (node), message);
-  g_free (message);
-}
-
 /* Path of a schema shipped in <datadir>/validation/. */
 static char *
 schema_path (const char *name)
@@ -108,18 +66,9 @@ schema_path (const char *name)
 static xmlDocPtr
 load_document (const char *path, const char *schema, GError **error)
 {
-  xmlDocPtr doc = ns_xml_parse_file (path, error);
-  char *rng;
-  gboolean ok;
+  g_autofree char *rng = schema_path (schema);
 
-  if (doc == NULL)
-    return NULL;
-  rng = schema_path (schema);
-  ok = ns_xml_validate (doc, rng, path, error);
-  g_free (rng);
-  if (!ok)
-    g_clear_pointer (&doc, xmlFreeDoc);
-  return doc;
+  return ns_xml_load (path, rng, error);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -307,7 +256,7 @@ setup_copy (NsSetup *dst, const NsSetup *src)
 static void
 overlay_attr (char **field, xmlNodePtr node, const char *attr)
 {
-  char *value = prop (node, attr);
+  char *value = ns_xml_prop (node, attr);
 
   if (value == NULL)
     return;
@@ -344,13 +293,13 @@ setup_overlay (NsSetup *s, xmlNodePtr node)
   overlay_attr (&s->mitigations, node, "mitigations");
   for (xmlNodePtr n = node->children; n; n = n->next) {
     NsSetupItem *item;
-    if (!is_element (n, NULL))
+    if (!ns_xml_is_element (n, NULL))
       continue;
     item = g_new0 (NsSetupItem, 1);
     item->kind = g_strdup ((const char *) n->name);
-    item->name = prop (n, "name");
-    item->value = prop (n, "value");
-    item->unit = prop (n, "unit");
+    item->name = ns_xml_prop (n, "name");
+    item->value = ns_xml_prop (n, "value");
+    item->unit = ns_xml_prop (n, "unit");
     setup_put_item (s, item);
   }
 }
@@ -377,7 +326,7 @@ check_row_setup (const NsRecordedFile *rf, xmlNodePtr node, const NsRecordedRow 
 
   if (missing == NULL)
     return TRUE;
-  set_line_error (error, rf->path, node, "row %s: no <setup> of its file, table or row "
+  ns_xml_set_error (error, rf->path, node, "row %s: no <setup> of its file, table or row "
                   "states '%s'", row->id, missing);
   return FALSE;
 }
@@ -386,10 +335,10 @@ check_row_setup (const NsRecordedFile *rf, xmlNodePtr node, const NsRecordedRow 
 static void
 read_figure (xmlNodePtr row_node, const char *name, char **text, char **cv, double *value)
 {
-  xmlNodePtr n = child_element (row_node, name);
+  xmlNodePtr n = ns_xml_child (row_node, name);
 
-  *text = prop (n, "value");
-  *cv = prop (n, "cv");
+  *text = ns_xml_prop (n, "value");
+  *cv = ns_xml_prop (n, "cv");
   *value = g_ascii_strtod (*text, NULL);
 }
 
@@ -410,11 +359,11 @@ check_row_figures (const NsRecordedFile *rf, xmlNodePtr node, NsRecordedRow *row
 
 /* ERRORS */
 bad_figure:
-  set_line_error (error, rf->path, node, "row %s: the baseline must be > 0 and the patched "
+  ns_xml_set_error (error, rf->path, node, "row %s: the baseline must be > 0 and the patched "
                   "figure ≥ 0 (got %s and %s)", row->id, row->baseline_text, row->patched_text);
   return FALSE;
 loose_tolerance:
-  set_line_error (error, rf->path, node, "row %s: tolerance-pp %g is looser than the "
+  ns_xml_set_error (error, rf->path, node, "row %s: tolerance-pp %g is looser than the "
                   "default rule max(3 pp, 10 %% of |delta|) = %g pp; only a tighter one may "
                   "be stated", row->id, row->stated_tolerance_pp, rule);
   return FALSE;
@@ -428,23 +377,23 @@ read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr 
   NsRecordedRow *row = g_new0 (NsRecordedRow, 1);
   g_autofree char *tol = NULL;
 
-  row->id = prop (node, "id");
+  row->id = ns_xml_prop (node, "id");
   g_ptr_array_add (rf->v->rows, row);
   row->seed = g_strdup (rf->seed);
   row->file = g_strdup (rf->file);
   row->where = g_strdup_printf ("%s:%d", rf->path, ns_xml_line (node));
-  row->table = prop (table, "name");
-  row->unit = prop (table, "unit");
-  row->statistic = prop (table, "statistic");
-  row->source = prop (table, "source");
-  row->variant = prop (node, "variant");
-  row->printed_delta = prop (node, "printed-delta");
-  tol = prop (node, "tolerance-pp");
+  row->table = ns_xml_prop (table, "name");
+  row->unit = ns_xml_prop (table, "unit");
+  row->statistic = ns_xml_prop (table, "statistic");
+  row->source = ns_xml_prop (table, "source");
+  row->variant = ns_xml_prop (node, "variant");
+  row->printed_delta = ns_xml_prop (node, "printed-delta");
+  tol = ns_xml_prop (node, "tolerance-pp");
   row->stated_tolerance_pp = tol ? g_ascii_strtod (tol, NULL) : -1;
   read_figure (node, "baseline", &row->baseline_text, &row->baseline_cv, &row->baseline);
   read_figure (node, "patched", &row->patched_text, &row->patched_cv, &row->patched);
   setup_copy (&row->setup, base);
-  setup_overlay (&row->setup, child_element (node, "setup"));
+  setup_overlay (&row->setup, ns_xml_child (node, "setup"));
   if (g_hash_table_contains (rf->v->row_index, row->id))
     goto duplicate;
   g_hash_table_insert (rf->v->row_index, row->id, row);
@@ -452,7 +401,7 @@ read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr 
 
 /* ERRORS */
 duplicate:
-  set_line_error (error, rf->path, node, "row id '%s' is used twice (first at %s)", row->id,
+  ns_xml_set_error (error, rf->path, node, "row id '%s' is used twice (first at %s)", row->id,
                   ((NsRecordedRow *) g_hash_table_lookup (rf->v->row_index, row->id))->where);
   return FALSE;
 }
@@ -465,9 +414,9 @@ read_table (NsRecordedFile *rf, const NsSetup *file_setup, xmlNodePtr table, GEr
   gboolean ok = TRUE;
 
   setup_copy (&base, file_setup);
-  setup_overlay (&base, child_element (table, "setup"));
+  setup_overlay (&base, ns_xml_child (table, "setup"));
   for (xmlNodePtr n = table->children; ok && n; n = n->next)
-    if (is_element (n, "row"))
+    if (ns_xml_is_element (n, "row"))
       ok = read_row (rf, table, &base, n, error);
   setup_clear (&base);
   return ok;
@@ -479,11 +428,11 @@ read_fact (NsRecordedFile *rf, xmlNodePtr n)
   NsValFact *f = g_new0 (NsValFact, 1);
 
   f->seed = g_strdup (rf->seed);
-  f->name = prop (n, "name");
-  f->unit = prop (n, "unit");
-  f->baseline = prop (n, "baseline");
-  f->patched = prop (n, "patched");
-  f->source = prop (n, "source");
+  f->name = ns_xml_prop (n, "name");
+  f->unit = ns_xml_prop (n, "unit");
+  f->baseline = ns_xml_prop (n, "baseline");
+  f->patched = ns_xml_prop (n, "patched");
+  f->source = ns_xml_prop (n, "source");
   g_ptr_array_add (rf->v->facts, f);
 }
 
@@ -494,13 +443,13 @@ read_pair (NsRecordedFile *rf, xmlNodePtr n)
   int i = 0;
 
   p->seed = g_strdup (rf->seed);
-  p->id = prop (n, "id");
-  p->label = prop (n, "label");
-  p->source = prop (n, "source");
+  p->id = ns_xml_prop (n, "id");
+  p->label = ns_xml_prop (n, "label");
+  p->source = ns_xml_prop (n, "source");
   for (xmlNodePtr r = n->children; r && i < 2; r = r->next)
-    if (is_element (r, "ref")) {
-      p->row[i] = prop (r, "row");
-      p->side[i++] = prop (r, "side");
+    if (ns_xml_is_element (r, "ref")) {
+      p->row[i] = ns_xml_prop (r, "row");
+      p->side[i++] = ns_xml_prop (r, "side");
     }
   g_ptr_array_add (rf->v->pairs, p);
 }
@@ -512,7 +461,7 @@ read_note (NsRecordedFile *rf, xmlNodePtr n)
   xmlChar *text = xmlNodeGetContent (n);
 
   note->seed = g_strdup (rf->seed);
-  note->source = prop (n, "source");
+  note->source = ns_xml_prop (n, "source");
   note->text = g_strstrip (g_strdup ((const char *) text));
   xmlFree (text);
   g_ptr_array_add (rf->v->notes, note);
@@ -527,15 +476,15 @@ read_recorded_root (NsRecordedFile *rf, xmlNodePtr root, GError **error)
   gboolean ok = TRUE;
 
   setup_copy (&file_setup, &empty);
-  setup_overlay (&file_setup, child_element (root, "setup"));
+  setup_overlay (&file_setup, ns_xml_child (root, "setup"));
   for (xmlNodePtr n = root->children; ok && n; n = n->next) {
-    if (is_element (n, "table"))
+    if (ns_xml_is_element (n, "table"))
       ok = read_table (rf, &file_setup, n, error);
-    else if (is_element (n, "fact"))
+    else if (ns_xml_is_element (n, "fact"))
       read_fact (rf, n);
-    else if (is_element (n, "pair"))
+    else if (ns_xml_is_element (n, "pair"))
       read_pair (rf, n);
-    else if (is_element (n, "note"))
+    else if (ns_xml_is_element (n, "note"))
       read_note (rf, n);
   }
   setup_clear (&file_setup);
@@ -552,8 +501,8 @@ load_recorded_file (NsValidation *v, const char *path, GError **error)
 
   if (doc == NULL)
     return FALSE;
-  rf.seed = prop (xmlDocGetRootElement (doc), "seed");
-  rf.file = prop (xmlDocGetRootElement (doc), "file");
+  rf.seed = ns_xml_prop (xmlDocGetRootElement (doc), "seed");
+  rf.file = ns_xml_prop (xmlDocGetRootElement (doc), "file");
   ok = read_recorded_root (&rf, xmlDocGetRootElement (doc), error);
   g_free (rf.seed);
   g_free (rf.file);
@@ -628,10 +577,10 @@ read_case_sets (xmlNodePtr node)
 
   for (xmlNodePtr n = node->children; n; n = n->next) {
     g_autofree char *path = NULL, *value = NULL;
-    if (!is_element (n, "set"))
+    if (!ns_xml_is_element (n, "set"))
       continue;
-    path = prop (n, "path");
-    value = prop (n, "value");
+    path = ns_xml_prop (n, "path");
+    value = ns_xml_prop (n, "value");
     g_ptr_array_add (sets, g_strdup_printf ("%s=%s", path, value));
   }
   g_ptr_array_add (sets, NULL);
@@ -647,16 +596,16 @@ read_case (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
   NsValCase *old;
 
   g_ptr_array_add (v->cases, c);
-  c->row = prop (node, "row");
+  c->row = ns_xml_prop (node, "row");
   c->where = g_strdup_printf ("%s:%d", path, ns_xml_line (node));
-  c->scenario = prop (node, "scenario");
-  c->baseline = prop (node, "baseline");
-  c->patched = prop (node, "patched");
-  c->metric = prop (node, "metric");
-  c->reason = prop (node, "reason");
-  c->note = prop (node, "note");
+  c->scenario = ns_xml_prop (node, "scenario");
+  c->baseline = ns_xml_prop (node, "baseline");
+  c->patched = ns_xml_prop (node, "patched");
+  c->metric = ns_xml_prop (node, "metric");
+  c->reason = ns_xml_prop (node, "reason");
+  c->note = ns_xml_prop (node, "note");
   c->sets = read_case_sets (node);
-  scale = prop (node, "unit-scale");
+  scale = ns_xml_prop (node, "unit-scale");
   c->unit_scale = scale ? g_ascii_strtod (scale, NULL) : 1.0;
   if (!g_hash_table_contains (v->row_index, c->row))
     goto unknown_row;
@@ -669,15 +618,15 @@ read_case (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
 
 /* ERRORS */
 unknown_row:
-  set_line_error (error, path, node, "case for row '%s', which is not recorded in any "
+  ns_xml_set_error (error, path, node, "case for row '%s', which is not recorded in any "
                   "seed-*.xml", c->row);
   return FALSE;
 duplicate:
-  set_line_error (error, path, node, "row '%s' has a second case (the first is at %s)",
+  ns_xml_set_error (error, path, node, "row '%s' has a second case (the first is at %s)",
                   c->row, old->where);
   return FALSE;
 bad_scale:
-  set_line_error (error, path, node, "unit-scale '%s': expected a unit conversion (a power "
+  ns_xml_set_error (error, path, node, "unit-scale '%s': expected a unit conversion (a power "
                   "of 10, times 1.024^k for |k| ≤ 4), not a fudge factor", scale);
   return FALSE;
 }
@@ -692,7 +641,7 @@ load_cases (NsValidation *v, GError **error)
   if (doc == NULL)
     return FALSE;
   for (xmlNodePtr n = xmlDocGetRootElement (doc)->children; ok && n; n = n->next)
-    if (is_element (n, "case"))
+    if (ns_xml_is_element (n, "case"))
       ok = read_case (v, path, n, error);
   xmlFreeDoc (doc);
   return ok;
@@ -705,20 +654,20 @@ static gboolean
 read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
 {
   NsValFit *f = g_new0 (NsValFit, 1);
-  g_autofree char *rows = prop (node, "rows");
+  g_autofree char *rows = ns_xml_prop (node, "rows");
 
   g_ptr_array_add (v->fits, f);
-  f->profile = prop (node, "profile");
-  f->param = prop (node, "param");
-  f->value = prop (node, "value");
-  f->residual = prop (node, "residual");
-  f->target = prop (node, "target");
+  f->profile = ns_xml_prop (node, "profile");
+  f->param = ns_xml_prop (node, "param");
+  f->value = ns_xml_prop (node, "value");
+  f->residual = ns_xml_prop (node, "residual");
+  f->target = ns_xml_prop (node, "target");
   f->rows = g_strsplit_set (g_strstrip (rows), " \t\n", -1);
   for (guint i = 0; f->rows[i]; i++) {
     if (f->rows[i][0] == '\0')
       continue;
     if (!g_hash_table_contains (v->row_index, f->rows[i])) {
-      set_line_error (error, path, node, "fit of %s %s names row '%s', which is not recorded",
+      ns_xml_set_error (error, path, node, "fit of %s %s names row '%s', which is not recorded",
                       f->profile, f->param, f->rows[i]);
       return FALSE;
     }
@@ -740,7 +689,7 @@ load_calibration (NsValidation *v, GError **error)
   if (doc == NULL)
     return FALSE;
   for (xmlNodePtr n = xmlDocGetRootElement (doc)->children; ok && n; n = n->next)
-    if (is_element (n, "fit"))
+    if (ns_xml_is_element (n, "fit"))
       ok = read_fit (v, path, n, error);
   xmlFreeDoc (doc);
   return ok;
@@ -2063,24 +2012,6 @@ write_table (GString *out, const NsValReport *r)
 /* ---- CSV */
 
 static void
-csv_field (GString *out, const char *text)
-{
-  if (text == NULL)
-    text = "";
-  if (strpbrk (text, ",\"\n") == NULL) {
-    g_string_append (out, text);
-    return;
-  }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++) {
-    if (*p == '"')
-      g_string_append_c (out, '"');
-    g_string_append_c (out, *p);
-  }
-  g_string_append_c (out, '"');
-}
-
-static void
 csv_number (GString *out, const NsValOutcome *o, double value, const char *format)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -2117,11 +2048,11 @@ csv_row (GString *out, const NsValOutcome *o)
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   for (guint i = 0; i < G_N_ELEMENTS (fields); i++) {
-    csv_field (out, fields[i]);
+    ns_csv_field (out, fields[i]);
     g_string_append_c (out, ',');
   }
   g_string_append_printf (out, "%s,", g_ascii_formatd (buf, sizeof buf, "%.4f", row->delta_pct));
-  csv_field (out, row->printed_delta);
+  ns_csv_field (out, row->printed_delta);
   g_string_append_c (out, ',');
   csv_number (out, o, o->sim_baseline, "%.10g");
   g_string_append_c (out, ',');
@@ -2133,17 +2064,17 @@ csv_row (GString *out, const NsValOutcome *o)
   g_string_append_printf (out, ",%s,%s,%s,%s,", g_ascii_formatd (buf, sizeof buf, "%.4f",
                           o->tolerance_pp), set_name (o), ns_val_status_name (o->status),
                           outcome_ran (o) ? (o->sign_agrees ? "yes" : "no") : "");
-  csv_field (out, c ? c->scenario : NULL);
+  ns_csv_field (out, c ? c->scenario : NULL);
   g_string_append_c (out, ',');
-  csv_field (out, c ? c->baseline : NULL);
+  ns_csv_field (out, c ? c->baseline : NULL);
   g_string_append_c (out, ',');
-  csv_field (out, c ? c->patched : NULL);
+  ns_csv_field (out, c ? c->patched : NULL);
   g_string_append_c (out, ',');
-  csv_field (out, c ? c->metric : NULL);
+  ns_csv_field (out, c ? c->metric : NULL);
   g_string_append_c (out, ',');
-  csv_field (out, sets);
+  ns_csv_field (out, sets);
   g_string_append_c (out, ',');
-  csv_field (out, o->reason);
+  ns_csv_field (out, o->reason);
   g_string_append_c (out, '\n');
 }
 
@@ -2561,34 +2492,6 @@ ns_validation_write (GString *out, const NsValReport *report, NsFormat format)
 /* ------------------------------------------------------------------------------------ */
 /* Expected results. */
 
-/* Splits one CSV line (RFC 4180 quoting, no embedded newlines) into fields. */
-static char **
-csv_split (const char *line)
-{
-  GPtrArray *fields = g_ptr_array_new ();
-  GString *f = g_string_new (NULL);
-  gboolean quoted = FALSE;
-
-  for (const char *p = line; ; p++) {
-    if (quoted && *p == '"' && p[1] == '"') {
-      g_string_append_c (f, '"');
-      p++;
-    } else if (*p == '"') {
-      quoted = !quoted;
-    } else if ((*p == ',' && !quoted) || *p == '\0') {
-      g_ptr_array_add (fields, g_strdup (f->str));
-      g_string_truncate (f, 0);
-      if (*p == '\0')
-        break;
-    } else {
-      g_string_append_c (f, *p);
-    }
-  }
-  g_string_free (f, TRUE);
-  g_ptr_array_add (fields, NULL);
-  return (char **) g_ptr_array_free (fields, FALSE);
-}
-
 static gint
 column_of (char **header, const char *name)
 {
@@ -2615,7 +2518,7 @@ read_expected (const char *path, GError **error)
     g_auto (GStrv) f = NULL;
     if (lines[i][0] == '#' || lines[i][0] == '\0')
       continue;
-    f = csv_split (lines[i]);
+    f = ns_csv_split (lines[i]);
     if (header == NULL) {
       header = g_steal_pointer (&f);
       row_col = column_of (header, "row");

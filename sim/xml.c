@@ -1223,3 +1223,60 @@ ns_xml_validate (xmlDocPtr doc, const char *rng_path, const char *file, GError *
 {
   return ns_xml_validate_full (doc, rng_path, file, NULL, error);
 }
+
+/* Parses path and validates it against the RelaxNG schema at rng_path; see xml.h. */
+xmlDocPtr
+ns_xml_load (const char *path, const char *rng_path, GError **error)
+{
+  xmlDocPtr doc;
+
+  g_return_val_if_fail (path != NULL && rng_path != NULL, NULL);
+  doc = ns_xml_parse_file (path, error);
+  if (doc != NULL && !ns_xml_validate (doc, rng_path, path, error))
+    g_clear_pointer (&doc, xmlFreeDoc);
+  return doc;
+}
+
+/* The attribute's value, newly allocated; NULL if node is NULL or lacks it. */
+char *
+ns_xml_prop (xmlNodePtr node, const char *name)
+{
+  xmlChar *value = node != NULL ? xmlGetProp (node, BAD_CAST name) : NULL;
+  char *copy = g_strdup ((const char *) value);
+
+  xmlFree (value);
+  return copy;
+}
+
+/* TRUE if node is an element named name (NULL: any name). */
+gboolean
+ns_xml_is_element (xmlNodePtr node, const char *name)
+{
+  return node->type == XML_ELEMENT_NODE &&
+         (name == NULL || !strcmp ((const char *) node->name, name));
+}
+
+/* The first child element of parent (NULL: none) named name (NULL: any name). */
+xmlNodePtr
+ns_xml_child (xmlNodePtr parent, const char *name)
+{
+  for (xmlNodePtr n = parent != NULL ? parent->children : NULL; n != NULL; n = n->next)
+    if (ns_xml_is_element (n, name))
+      return n;
+  return NULL;
+}
+
+/* Sets an NS_ERROR_INPUT "path:line: message" error. */
+void
+ns_xml_set_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path, ns_xml_line (node),
+               message);
+  g_free (message);
+}

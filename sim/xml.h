@@ -22,5 +22,17 @@ gboolean   ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char
 char      *ns_xml_schema_path   (const char *schema_name);
 /* Line number of node (0 if unknown). */
 int        ns_xml_line          (xmlNodePtr node);
+/* Parses path (ns_xml_parse_file) and validates it against the schema at rng_path; the
+ * document, or NULL with an error. */
+xmlDocPtr  ns_xml_load          (const char *path, const char *rng_path, GError **error);
+/* The attribute name of node, newly allocated; NULL if node is NULL or has none. */
+char      *ns_xml_prop          (xmlNodePtr node, const char *name);
+/* TRUE if node is an element named name (NULL: any name). */
+gboolean   ns_xml_is_element    (xmlNodePtr node, const char *name);
+/* The first child element of parent (NULL: none) named name (NULL: any name), or NULL. */
+xmlNodePtr ns_xml_child         (xmlNodePtr parent, const char *name);
+/* Sets an NS_ERROR_INPUT "path:line: message" error, the line being node's. */
+void       ns_xml_set_error     (GError **error, const char *path, xmlNodePtr node,
+                                 const char *format, ...) G_GNUC_PRINTF (4, 5);
 
 G_END_DECLS

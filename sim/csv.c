@@ -1,0 +1,94 @@
+/* csv.c — CSV fields as netsim writes and reads them (RFC 4180 quoting). */
+#include "config.h"
+#include <string.h>
+#include "csv.h"
+
+/* Whether text must be quoted; one_line: also for edge spaces and carriage returns. */
+static gboolean
+needs_quotes (const char *text, gboolean one_line)
+{
+  gsize len = strlen (text);
+
+  if (!one_line)
+    return strpbrk (text, ",\"\n") != NULL;
+  return (len > 0 && (text[0] == ' ' || text[len - 1] == ' ')) ||
+         strpbrk (text, ",\"\r\n") != NULL;
+}
+
+/* Appends text as one field, doubling quotes; one_line: line breaks become spaces. */
+static void
+append_field (GString *out, const char *text, gboolean one_line)
+{
+  gboolean quote;
+
+  if (text == NULL)
+    text = "";
+  quote = needs_quotes (text, one_line);
+  if (quote)
+    g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++) {
+    if (*p == '"')
+      g_string_append_c (out, '"');
+    g_string_append_c (out, one_line && (*p == '\n' || *p == '\r') ? ' ' : *p);
+  }
+  if (quote)
+    g_string_append_c (out, '"');
+}
+
+/* Appends text as one field; see csv.h. */
+void
+ns_csv_field (GString *out, const char *text)
+{
+  g_return_if_fail (out != NULL);
+  append_field (out, text, FALSE);
+}
+
+/* Appends text as one field of a line-per-record file; see csv.h. */
+void
+ns_csv_field_one_line (GString *out, const char *text)
+{
+  g_return_if_fail (out != NULL);
+  append_field (out, text, TRUE);
+}
+
+/* Reads one field starting at *p (quoted or not) and leaves *p at its end. */
+static char *
+read_field (const char **p)
+{
+  GString *field = g_string_new (NULL);
+  const char *s = *p;
+
+  if (*s == '"') {
+    for (s++; *s; s++) {
+      if (*s == '"' && s[1] == '"')
+        s++;
+      else if (*s == '"')
+        break;
+      g_string_append_c (field, *s);
+    }
+    if (*s == '"')
+      s++;
+  }
+  while (*s && *s != ',')
+    g_string_append_c (field, *s++);
+  *p = s;
+  return g_string_free (field, FALSE);
+}
+
+/* Splits one CSV line into fields; see csv.h. */
+char **
+ns_csv_split (const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new ();
+  const char *p = line;
+
+  g_return_val_if_fail (line != NULL, NULL);
+  for (;;) {
+    g_ptr_array_add (fields, read_field (&p));
+    if (*p != ',')
+      break;
+    p++;
+  }
+  g_ptr_array_add (fields, NULL);
+  return (char **) g_ptr_array_free (fields, FALSE);
+}

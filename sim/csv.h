@@ -1,0 +1,15 @@
+/* csv.h — CSV fields as netsim writes and reads them (RFC 4180 quoting). */
+#pragma once
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Appends text (NULL: empty) as one field, quoted when it holds a comma, quote or newline. */
+void    ns_csv_field          (GString *out, const char *text);
+/* Like ns_csv_field for line-per-record files: line breaks become spaces, and a field
+ * with a leading or trailing space or a carriage return is quoted too. */
+void    ns_csv_field_one_line (GString *out, const char *text);
+/* Splits one CSV line into fields (NULL-terminated, newly allocated). */
+char  **ns_csv_split          (const char *line);
+
+G_END_DECLS
