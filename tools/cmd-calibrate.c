@@ -84,11 +84,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                 a->target);
     return FALSE;
   }
-  if (a->jobs < 1) {
-    g_printerr ("netsim calibrate: --jobs: expected a number ≥ 1\n");
-    return FALSE;
-  }
-  return TRUE;
+  return ns_cmd_check_jobs ("calibrate", a->jobs);
 }
 
 /* Prints every profile's free parameters and any fitted-but-validation conflict. */
@@ -167,7 +163,7 @@ ns_cmd_calibrate (int argc, char **argv)
     args_clear (&a);
     return NS_EXIT_USAGE;
   }
-  dir = a.recorded ? g_strdup (a.recorded) : g_build_filename (ns_data_dir (), "validation", NULL);
+  dir = ns_cmd_validation_dir (a.recorded);
   if ((v = ns_validation_load (dir, &err)) == NULL)
     goto fail;
   if (!a.fit) {

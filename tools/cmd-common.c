@@ -4,6 +4,7 @@
 #include <string.h>
 #include "common.h"
 #include "cmd.h"
+#include "profile.h"
 
 /* Prints err and returns the exit status its code calls for. */
 int
@@ -38,5 +39,55 @@ ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv)
     return TRUE;
   g_printerr ("netsim: %s\n(see --help)\n", err->message);
   g_error_free (err);
+  return FALSE;
+}
+
+/* The gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else the one configure found. */
+const char *
+ns_cmd_gnuplot_path (void)
+{
+  const char *env = g_getenv ("NETSIM_GNUPLOT");
+
+  return env != NULL ? env : NS_GNUPLOT;
+}
+
+/* TRUE if ns_cmd_gnuplot_path() names an executable. */
+gboolean
+ns_cmd_have_gnuplot (void)
+{
+  const char *path = ns_cmd_gnuplot_path ();
+
+  return path[0] != '\0' && g_file_test (path, G_FILE_TEST_IS_EXECUTABLE);
+}
+
+/* text as a single-quoted gnuplot literal (a quote doubled, a newline a space). */
+char *
+ns_cmd_gnuplot_quote (const char *text)
+{
+  GString *out = g_string_new ("'");
+
+  for (const char *p = text; *p; p++) {
+    if (*p == '\'')
+      g_string_append_c (out, '\'');
+    g_string_append_c (out, *p == '\n' ? ' ' : *p);
+  }
+  g_string_append_c (out, '\'');
+  return g_string_free (out, FALSE);
+}
+
+/* The folder of the recorded results: recorded, else <datadir>/validation; newly allocated. */
+char *
+ns_cmd_validation_dir (const char *recorded)
+{
+  return recorded ? g_strdup (recorded) : g_build_filename (ns_data_dir (), "validation", NULL);
+}
+
+/* TRUE if jobs ≥ 1; else prints "netsim COMMAND: --jobs: …" and returns FALSE. */
+gboolean
+ns_cmd_check_jobs (const char *command, gint jobs)
+{
+  if (jobs >= 1)
+    return TRUE;
+  g_printerr ("netsim %s: --jobs: expected a number ≥ 1\n", command);
   return FALSE;
 }

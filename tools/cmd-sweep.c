@@ -263,21 +263,6 @@ plot_collect (const NsPlot *plot, const NsSweep *sweep, NsPlotData *d)
   }
 }
 
-/* gnuplot string literal (single quotes; a quote is doubled). */
-static char *
-gp_quote (const char *text)
-{
-  GString *out = g_string_new ("'");
-
-  for (const char *p = text; *p; p++) {
-    if (*p == '\'')
-      g_string_append_c (out, '\'');
-    g_string_append_c (out, *p == '\n' ? ' ' : *p);
-  }
-  g_string_append_c (out, '\'');
-  return g_string_free (out, FALSE);
-}
-
 /* The data file: one block per series (x y n label), blocks separated by two blank lines. */
 static GString *
 plot_data_text (const NsPlotData *d, NsXKind kind)
@@ -356,16 +341,16 @@ static GString *
 plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXKind kind)
 {
   GString *gp = g_string_new ("# gnuplot script written by netsim sweep; render with: gnuplot ");
-  g_autofree char *out = gp_quote (plot->file), *dat = NULL, *title = NULL;
-  g_autofree char *xl = gp_quote (plot->x), *yl = NULL;
+  g_autofree char *out = ns_cmd_gnuplot_quote (plot->file), *dat = NULL, *title = NULL;
+  g_autofree char *xl = ns_cmd_gnuplot_quote (plot->x), *yl = NULL;
   g_autofree char *dat_path = g_strconcat (plot->base, ".dat", NULL);
 
-  dat = gp_quote (dat_path);
+  dat = ns_cmd_gnuplot_quote (dat_path);
   title = d->rows > d->groups
     ? g_strdup_printf ("%s: %s vs %s (each mark: the mean of its points)", d->scenario, plot->y,
                        plot->x)
     : g_strdup_printf ("%s: %s vs %s", d->scenario, plot->y, plot->x);
-  yl = gp_quote (plot->y);
+  yl = ns_cmd_gnuplot_quote (plot->y);
   g_string_append_printf (gp, "%s.gp\n", plot->base);
   if (plot->svg)
     g_string_append (gp, "set terminal svg size 960,600 noenhanced\n");
@@ -375,7 +360,7 @@ plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXK
                          "} else {\n  set terminal png size 960,600 noenhanced\n}\n");
   g_string_append_printf (gp, "set output %s\n", out);
   g_free (out);
-  out = gp_quote (title);
+  out = ns_cmd_gnuplot_quote (title);
   g_string_append_printf (gp, "set title %s\nset xlabel %s\nset ylabel %s\n", out, xl, yl);
   g_string_append (gp, "set grid\nset key outside right top noenhanced\n");
   plot_x_axis (gp, d, kind);
@@ -385,7 +370,7 @@ plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXK
     g_autofree char *label = plot->series == NULL ? g_strdup (plot->y)
                            : !strcmp (plot->series, "variant") ? g_strdup (value)
                            : g_strdup_printf ("%s=%s", plot->series, value);
-    g_autofree char *name = gp_quote (label);
+    g_autofree char *name = ns_cmd_gnuplot_quote (label);
     g_string_append_printf (gp, "%s %s index %u using 1:2%s with linespoints title %s",
                             s ? ", \\\n    " : " ", s ? "''" : dat, s,
                             kind == X_CATEGORY ? ":xtic(4)" : "", name);
@@ -394,19 +379,11 @@ plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXK
   return gp;
 }
 
-/* gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else the one configure found. */
-static const char *
-gnuplot_path (void)
-{
-  const char *env = g_getenv ("NETSIM_GNUPLOT");
-  return env ? env : NS_GNUPLOT;
-}
-
 /* Runs gnuplot on the script, or says why it cannot. */
 static gboolean
 plot_render (const NsPlot *plot, const char *script, GError **error)
 {
-  const char *gnuplot = gnuplot_path ();
+  const char *gnuplot = ns_cmd_gnuplot_path ();
   const char *argv[] = { gnuplot, script, NULL };
   g_autofree char *err_text = NULL;
   gint status;

@@ -11,23 +11,6 @@
 #include "profile.h"
 #include "validate.h"
 
-/* The gnuplot to use: $NETSIM_GNUPLOT if set (empty = none), else configure's. */
-static const char *
-gnuplot_path (void)
-{
-  const char *env = g_getenv ("NETSIM_GNUPLOT");
-
-  return env != NULL ? env : NS_GNUPLOT;
-}
-
-static gboolean
-have_gnuplot (void)
-{
-  const char *path = gnuplot_path ();
-
-  return path[0] != '\0' && g_file_test (path, G_FILE_TEST_IS_EXECUTABLE);
-}
-
 static void
 progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
 {
@@ -37,21 +20,6 @@ progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
 }
 
 /* ---- the plot */
-
-/* A string as a single-quoted gnuplot literal. */
-static char *
-gp_quote (const char *text)
-{
-  GString *s = g_string_new ("'");
-
-  for (const char *p = text; *p; p++) {
-    if (*p == '\'')
-      g_string_append_c (s, '\'');
-    g_string_append_c (s, *p);
-  }
-  g_string_append_c (s, '\'');
-  return g_string_free (s, FALSE);
-}
 
 /* Writes the points of one set (validation or calibration), failing rows labelled with
  * their id; returns how many. */
@@ -83,7 +51,7 @@ static char *
 plot_script (const char *png, const char *data_file, guint n_val, guint n_cal, double lo,
              double hi)
 {
-  g_autofree char *out = gp_quote (png), *data = gp_quote (data_file);
+  g_autofree char *out = ns_cmd_gnuplot_quote (png), *data = ns_cmd_gnuplot_quote (data_file);
   GString *s = g_string_new (NULL);
   char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -134,7 +102,7 @@ plot (const NsValReport *r, const char *png, GError **error)
   guint n_val, n_cal;
   gint status = 0;
   gboolean ok = FALSE;
-  const char *argv[3] = { gnuplot_path (), NULL, NULL };
+  const char *argv[3] = { ns_cmd_gnuplot_path (), NULL, NULL };
 
   if (dir == NULL)
     return FALSE;
@@ -237,13 +205,11 @@ check_args (const NsValidateArgs *a, NsFormat *format)
     g_printerr ("netsim validate: --format: expected table, csv or json, got '%s'\n", a->format);
     return FALSE;
   }
-  if (a->jobs < 1) {
-    g_printerr ("netsim validate: --jobs: expected a number ≥ 1\n");
+  if (!ns_cmd_check_jobs ("validate", a->jobs))
     return FALSE;
-  }
-  if (a->plot && !have_gnuplot ()) {
+  if (a->plot && !ns_cmd_have_gnuplot ()) {
     g_printerr ("netsim validate: --plot needs gnuplot, which was not found (%s); install "
-                "gnuplot and re-run configure\n", gnuplot_path ()[0] ? gnuplot_path () : "none");
+                "gnuplot and re-run configure\n", ns_cmd_gnuplot_path ()[0] ? ns_cmd_gnuplot_path () : "none");
     return FALSE;
   }
   return TRUE;
@@ -298,7 +264,7 @@ ns_cmd_validate (int argc, char **argv)
     args_clear (&a);
     return NS_EXIT_USAGE;
   }
-  dir = a.recorded ? g_strdup (a.recorded) : g_build_filename (ns_data_dir (), "validation", NULL);
+  dir = ns_cmd_validation_dir (a.recorded);
   opt.jobs = (guint) a.jobs;
   if (!a.quiet && isatty (STDERR_FILENO))
     opt.progress = progress_cb;

@@ -20,5 +20,15 @@ int      ns_cmd_fail      (GError *err);
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
 /* Parses a subcommand's options; prints usage errors; FALSE means exit with 2. */
 gboolean ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv);
+/* The gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else configure's. */
+const char *ns_cmd_gnuplot_path (void);
+/* TRUE if that gnuplot is an executable. */
+gboolean ns_cmd_have_gnuplot  (void);
+/* text as a single-quoted gnuplot literal (quotes doubled, newlines spaces); newly allocated. */
+char    *ns_cmd_gnuplot_quote (const char *text);
+/* The recorded-results folder: recorded if set, else <datadir>/validation; newly allocated. */
+char    *ns_cmd_validation_dir (const char *recorded);
+/* TRUE if jobs ≥ 1; else prints "netsim COMMAND: --jobs: expected a number ≥ 1". */
+gboolean ns_cmd_check_jobs    (const char *command, gint jobs);
 
 G_END_DECLS
