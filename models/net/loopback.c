@@ -84,6 +84,7 @@ eth_type_trans (NsThread *t, NsNetStack *s, struct sk_buff *skb, struct net_devi
   ns_insns (t, 35);
   ns_load (t, skb->data, ETH_HLEN);
   NS_LOAD_FIELD (t, dev, dev_addr);
+  ns_load (t, dev->dev_addr, 8);              /* ether_addr_equal_64bits */
   skb->dev = dev;
   skb_reset_mac_header (skb);
   __skb_pull (skb, ETH_HLEN);
@@ -253,7 +254,7 @@ __dev_queue_xmit (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_STORE_FIELD (t, skb, queue_mapping);
   ns_ret (t);
   NS_LOAD_FIELD (t, dev, _tx);
-  NS_LOAD_FIELD (t, dev, txq_qdisc);
+  NS_LOAD_FIELD (t, &dev->_tx[0], qdisc);
   NS_LOAD_FIELD (t, dev, flags);
   NS_STORE_FIELD (t, sd, xmit_recursion);
   validate_xmit_skb (t, skb, dev);

@@ -1,13 +1,169 @@
-/* netdevice.h — the device-layer kernel functions both transmit models share: the
+/* netdevice.h — include/linux/netdevice.h for both device models: struct net_device and
+ * the objects hanging off it (net_device_ops, netdev_queue, Qdisc), and the device-layer
+ * kernel functions both transmit models share: the
  * net/core/dev.c transmit path (declared once, in models/net/sched/dev_xmit.c, its model
  * of that file) and kernel/softirq.c's __local_bh_enable_ip (declared once, in
  * models/net/loopback.c, which models the softirq run). The loopback model
  * (loopback.c) and the tc model (sched/dev_xmit.c, sched/skb_xmit.c) charge their calls
  * to these same NsFuncs, so a process running both registers each symbol once. */
 #pragma once
+#include <glib.h>
+#include <stddef.h>
 #include "build.h"
+#include "machine.h"
 
 G_BEGIN_DECLS
+
+/* IFF_* (dev->flags, dev->priv_flags), NETIF_F_* (netdev_features_t) and __LINK_STATE_*
+ * bits the models test. */
+#define IFF_UP                    0x1u
+#define IFF_LOOPBACK              0x8u
+#define IFF_XMIT_DST_RELEASE      (1ull << 6)
+#define IFF_NO_QUEUE              (1ull << 21)
+#define NETIF_F_SG                (1ull << 0)
+#define NETIF_F_HW_CSUM           (1ull << 3)
+#define NETIF_F_HIGHDMA           (1ull << 5)
+#define NETIF_F_LLTX              (1ull << 12)
+#define __LINK_STATE_START        0
+#define __LINK_STATE_NOCARRIER    1
+
+typedef struct _NetTx NetTx;
+struct net_device;
+struct sk_buff;
+struct mini_Qdisc;
+
+/* net_device_ops: ndo_start_xmit at its place (after ndo_init/uninit/open/stop). */
+typedef int (*NdoStartXmitImpl) (NsThread *t, NetTx *tx, struct sk_buff *skb,
+                                 struct net_device *dev);
+struct net_device_ops {
+  gpointer            ndo_init, ndo_uninit, ndo_open, ndo_stop; /*  0 */
+  NsFunc             *ndo_start_xmit;     /* 32: the driver's xmit function */
+  gpointer            ndo_features_check; /* 40: NULL for dummy and loopback */
+  gpointer            ndo_select_queue;   /* 48: NULL for dummy and loopback */
+  /* model, not kernel: the C body of ndo_start_xmit for the tc model's drivers (dummy);
+   * NULL where the model calls its driver directly (loopback_xmit) */
+  NdoStartXmitImpl    start_xmit_impl;    /* 56 */
+};
+
+/* struct Qdisc: enqueue/dequeue first (noqueue_qdisc has enqueue == NULL). */
+struct Qdisc {
+  gpointer            enqueue;            /*  0 */
+  gpointer            dequeue;            /*  8 */
+  guint32             flags;              /* 16 */
+  guint8              _pad[44];
+};
+
+/* struct netdev_queue (v6.x): qdisc in CL0; the ____cacheline_aligned_in_smp xmit lock
+ * group (lock, owner, trans_start) and state further on [R: field order]. */
+struct netdev_queue {
+  struct net_device  *dev;                /*   0 */
+  struct Qdisc       *qdisc;              /*   8 */
+  struct Qdisc       *qdisc_sleeping;     /*  16 */
+  guint8              _pad24[104];
+  guint32             _xmit_lock;         /* 128 CL2 */
+  gint32              xmit_lock_owner;    /* 132 */
+  gulong              trans_start;        /* 136 */
+  gulong              state;              /* 144 */
+  guint8              _pad152[168];
+};                                        /* 320 */
+
+/* struct pcpu_lstats (per-CPU device counters): packets, bytes, syncp. */
+struct pcpu_lstats {
+  guint64             packets;
+  guint64             bytes;
+};
+
+struct list_head_ns {
+  gpointer            next, prev;
+};
+
+/* struct net_device, kernel v6.9 x86-64 (one layout for both models; the union of the
+ * fields either reads). v6.8 put the fast-path fields first, in the cache-line groups
+ * net_device_read_tx (priv_flags … tcx_egress), net_device_read_txrx (lstats …
+ * ip6_ptr) and net_device_read_rx (xdp_prog … tcx_ingress); those offsets follow the v6.9
+ * field order with natural alignment (CONFIG_XPS, NETFILTER_EGRESS, NET_XGRESS, NETPOLL
+ * on) [R: field order, not pahole]. The tc model mirrors v6.1, where the egress and
+ * ingress mini_Qdisc hung off dev->miniq_egress / miniq_ingress; v6.6 replaced them by
+ * tcx_egress / tcx_ingress (a bpf_mprog_entry holding the mini_Qdisc), so the v6.1
+ * fields stand in those slots. The rest (name, ptype_all, dev_addr, the TX section with
+ * num_tx_queues and qdisc, priomap) is past the groups at estimated offsets that keep
+ * them off the fast-path lines [U]. */
+struct net_device {
+  /* net_device_read_tx */
+  guint64             priv_flags;         /*    0 CL0 */
+  const struct net_device_ops *netdev_ops; /*   8 */
+  gpointer            header_ops;         /*   16 */
+  struct netdev_queue *_tx;               /*   24 */
+  guint64             gso_partial_features; /* 32 */
+  guint32             real_num_tx_queues; /*   40 */
+  guint32             gso_max_size;       /*   44 */
+  guint32             gso_ipv4_max_size;  /*   48 */
+  guint16             gso_max_segs;       /*   52 */
+  gint16              num_tc;             /*   54 */
+  guint32             mtu;                /*   56 */
+  guint16             needed_headroom;    /*   60 */
+  guint16             tc_to_txq[16][2];   /*   62: struct netdev_tc_txq { count, offset } */
+  guint16             _pad126;
+  gpointer            xps_maps[2];        /*  128 CL2 */
+  gpointer            nf_hooks_egress;    /*  144 */
+  struct mini_Qdisc  *miniq_egress;       /*  152: v6.1 miniq_egress / v6.6+ tcx_egress */
+  /* net_device_read_txrx */
+  struct pcpu_lstats *lstats;             /*  160: __percpu */
+  gulong              state;              /*  168 */
+  guint32             flags;              /*  176 */
+  guint16             hard_header_len;    /*  180 */
+  guint16             _pad182;
+  guint64             features;           /*  184 */
+  gpointer            ip6_ptr;            /*  192 CL3 */
+  /* net_device_read_rx */
+  gpointer            xdp_prog;           /*  200 */
+  struct list_head_ns ptype_specific;     /*  208 */
+  gint32              ifindex;            /*  224 */
+  guint32             real_num_rx_queues; /*  228 */
+  gpointer            _rx;                /*  232 */
+  gulong              gro_flush_timeout;  /*  240 */
+  gint32              napi_defer_hard_irqs; /* 248 */
+  guint32             gro_max_size;       /*  252 */
+  guint32             gro_ipv4_max_size;  /*  256 CL4 */
+  guint32             _pad260;
+  gpointer            rx_handler;         /*  264 */
+  gpointer            rx_handler_data;    /*  272 */
+  gpointer            nd_net;             /*  280 */
+  gpointer            npinfo;             /*  288 */
+  struct mini_Qdisc  *miniq_ingress;      /*  296: v6.1 miniq_ingress / v6.6+ tcx_ingress */
+  /* end of the groups */
+  char                name[16];           /*  304 */
+  guint8              _pad320[104];       /*  name_node … close_list */
+  struct list_head_ns ptype_all;          /*  424 */
+  guint8              _pad440[200];
+  const guint8       *dev_addr;           /*  640 CL10 [U] */
+  guint8              _pad648[184];
+  guint32             num_tx_queues;      /*  832 CL13: TX section [U] */
+  guint32             _pad836;
+  struct Qdisc       *qdisc;              /*  840 */
+  guint8              _pad848[176];
+  gpointer            priomap;            /* 1024 CL16: CONFIG_CGROUP_NET_PRIO [U] */
+  guint8              _pad1032[1016];
+};                                        /* 2048 */
+
+G_STATIC_ASSERT (offsetof (struct net_device, netdev_ops) == 8);
+G_STATIC_ASSERT (offsetof (struct net_device, _tx) == 24);
+G_STATIC_ASSERT (offsetof (struct net_device, real_num_tx_queues) == 40);
+G_STATIC_ASSERT (offsetof (struct net_device, tc_to_txq) == 62);
+G_STATIC_ASSERT (offsetof (struct net_device, miniq_egress) == 152);
+G_STATIC_ASSERT (offsetof (struct net_device, lstats) == 160);
+G_STATIC_ASSERT (offsetof (struct net_device, features) == 184);
+G_STATIC_ASSERT (offsetof (struct net_device, ptype_specific) == 208);
+G_STATIC_ASSERT (offsetof (struct net_device, rx_handler) == 264);
+G_STATIC_ASSERT (offsetof (struct net_device, miniq_ingress) == 296);
+G_STATIC_ASSERT (offsetof (struct net_device, name) == 304);
+G_STATIC_ASSERT (offsetof (struct net_device, ptype_all) == 424);
+G_STATIC_ASSERT (offsetof (struct net_device, dev_addr) == 640);
+G_STATIC_ASSERT (offsetof (struct net_device, qdisc) == 840);
+G_STATIC_ASSERT (offsetof (struct net_device, priomap) == 1024);
+G_STATIC_ASSERT (sizeof (struct net_device) == 2048);
+G_STATIC_ASSERT (offsetof (struct netdev_queue, xmit_lock_owner) == 132);
+G_STATIC_ASSERT (sizeof (struct netdev_queue) == 320);
 
 /* net/core/dev.c (models/net/sched/dev_xmit.c) */
 extern NsFunc dev_fn___dev_queue_xmit;

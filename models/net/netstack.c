@@ -22,21 +22,33 @@
 #define NET_HASH_MIX        0x9e3779b9u
 
 /* The loopback device: IFF_UP | IFF_LOOPBACK, MTU 65536 (v4.x+), features including
- * NETIF_F_HW_CSUM, SG and LLTX (drivers/net/loopback.c LOOPBACK_FEATURES). */
+ * NETIF_F_HW_CSUM, SG and LLTX (drivers/net/loopback.c LOOPBACK_FEATURES), its ops
+ * (ndo_start_xmit = loopback_xmit), one TX queue on the noqueue qdisc, an all-zero
+ * hardware address. */
 static struct net_device *
 loopback_dev_new (NsNetStack *s)
 {
   struct net_device *dev = ns_arena_alloc (s->arena, sizeof *dev, 64);
+  struct net_device_ops *ops = ns_arena_alloc (s->arena, sizeof *ops, 64);
+  struct Qdisc *noqueue = ns_arena_alloc (s->arena, sizeof *noqueue, 64);
 
-  dev->netdev_ops = &lo_fn_loopback_xmit;
-  dev->real_num_tx_queues = 1;
+  ops->ndo_start_xmit = &lo_fn_loopback_xmit;
+  dev->netdev_ops = ops;
+  dev->state = 1ul << __LINK_STATE_START;
+  dev->real_num_tx_queues = dev->num_tx_queues = 1;
   dev->real_num_rx_queues = 1;
   dev->mtu = 65536;
   dev->flags = IFF_UP | IFF_LOOPBACK;
   dev->hard_header_len = 14;
   dev->features = NETIF_F_HW_CSUM | NETIF_F_SG | NETIF_F_LLTX;
   dev->ifindex = 1;
-  dev->txq_xmit_lock_owner = -1;
+  dev->dev_addr = ns_arena_alloc (s->arena, 32, 8);   /* MAX_ADDR_LEN, zero for lo */
+  dev->_tx = ns_arena_alloc (s->arena, sizeof (struct netdev_queue), 64);
+  dev->_tx[0].dev = dev;
+  dev->_tx[0].qdisc = dev->_tx[0].qdisc_sleeping = noqueue;   /* enqueue == NULL */
+  dev->_tx[0].xmit_lock_owner = -1;
+  dev->qdisc = noqueue;
+  g_strlcpy (dev->name, "lo", sizeof dev->name);
   return dev;
 }
 

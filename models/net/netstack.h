@@ -1,5 +1,5 @@
 /* netstack.h — the kernel objects a loopback UDP datagram meets besides skbs and socks:
- * the loopback net_device, routes (dst_entry/rtable), neighbours with their cached
+ * the loopback net_device (struct net_device: netdevice.h), routes (dst_entry/rtable), neighbours with their cached
  * hardware header, per-CPU softnet_data with the backlog NAPI, struct socket / file /
  * socket_wq, and one simulated machine's network stack holding them (NsNetStack).
  *
@@ -13,52 +13,12 @@
 #include "skbuff.h"
 #include "sock.h"
 #include "udp.h"
+#include "netdevice.h"
 
 G_BEGIN_DECLS
 
-/* ---- net_device (v6.8+ groups the fast-path fields into net_device_read_tx,
- * net_device_read_txrx and net_device_read_rx, one cache line each) [U: offsets] ---- */
-
-#define NETIF_F_HW_CSUM   (1ull << 3)
-#define NETIF_F_SG        (1ull << 0)
-#define NETIF_F_LLTX      (1ull << 12)
-#define IFF_UP            0x1u
-#define IFF_LOOPBACK      0x8u
-
-struct net_device {
-  /* net_device_read_tx (CL0) */
-  guint64   priv_flags;
-  gpointer  netdev_ops;            /* model: NsFunc of ndo_start_xmit */
-  gpointer  header_ops;
-  gpointer  _tx;                   /* struct netdev_queue * */
-  guint32   real_num_tx_queues;
-  guint32   gso_max_size;
-  guint32   mtu;
-  guint16   needed_headroom;
-  guint16   _pad0;
-  guint8    _rest_tx[16];
-  /* net_device_read_txrx (CL1) */
-  gpointer  lstats;                /* per-CPU struct pcpu_lstats */
-  gulong    state;
-  guint32   flags;
-  guint16   hard_header_len;
-  guint16   _pad1;
-  guint64   features;
-  guint8    _rest_txrx[32];
-  /* net_device_read_rx (CL2) */
-  gpointer  ptype_specific[2];
-  gint      ifindex;
-  guint32   real_num_rx_queues;
-  gpointer  _rx;
-  gpointer  rx_handler;
-  gpointer  nd_net;
-  guint8    _rest_rx[8];
-  /* struct netdev_queue of the single tx queue (qdisc = noqueue, xmit_lock_owner) */
-  gpointer  txq_qdisc __attribute__ ((aligned (64)));
-  gint      txq_xmit_lock_owner;
-  guint32   txq_state;
-  guint8    dev_addr[8];
-};
+/* ---- struct net_device: net/netdevice.h (one layout, kernel v6.9, shared with the tc
+ * model) ---- */
 
 /* ---- routes: struct dst_entry (v6.5+: __rcuref alone on the second line, "or
  * performance tanks badly") followed by the rtable / rt6_info part ---- */

@@ -1,124 +1,21 @@
 /* netdev.h — the transmit side of a software network device, as pktgen's queue_xmit mode
- * drives it on kernel v6.1: struct net_device / netdev_queue / Qdisc (the fields the path
- * reads), the per-CPU data it touches, __dev_queue_xmit and its helpers (net/core/dev.c),
- * the clsact qdisc (net/sched/sch_ingress.c), the sk_buff life of a page-fragment skb
- * (net/core/skbuff.c, mm/page_alloc.c, mm/slub.c), local_bh_enable (kernel/softirq.c) and
- * the dummy driver (drivers/net/dummy.c).
- *
- * Offsets: struct net_device is ~2.3 KiB in v6.1 and has no annotated cache-line groups
- * until v6.8; the offsets below are estimates that keep its fields in the lines the v6.1
- * order puts them in (state and the RX/TX lists early, features after them, netdev_ops and
- * flags next, the per-CPU stats pointer, the ingress block, then the ____cacheline_aligned
- * TX section with _tx, real_num_tx_queues, qdisc and miniq_egress) [U: not pahole]. */
+ * drives it on kernel v6.1: the per-CPU data it touches, __dev_queue_xmit and its helpers
+ * (net/core/dev.c), the clsact qdisc (net/sched/sch_ingress.c), the sk_buff life of a
+ * page-fragment skb (net/core/skbuff.c, mm/page_alloc.c, mm/slub.c), local_bh_enable
+ * (kernel/softirq.c) and the dummy driver (drivers/net/dummy.c). struct net_device and
+ * the objects off it (net_device_ops, netdev_queue, Qdisc) are net/netdevice.h's, shared
+ * with the loopback model. */
 #pragma once
 #include "pkt_cls.h"
+#include "net/netdevice.h"
 
 G_BEGIN_DECLS
 
-/* IFF_* and NETIF_F_* bits the path tests. */
-#define IFF_UP                    0x1u
-#define IFF_XMIT_DST_RELEASE      (1ull << 6)
-#define IFF_NO_QUEUE              (1ull << 21)
-#define NETIF_F_LLTX              (1ull << 12)
-#define NETIF_F_HW_CSUM           (1ull << 3)
-#define NETIF_F_HIGHDMA           (1ull << 5)
-#define __LINK_STATE_START        0
-#define __LINK_STATE_NOCARRIER    1
 #define NET_XMIT_SUCCESS          0x00
 #define NET_XMIT_DROP             0x01
 #define NETDEV_TX_OK              0x00
 #define NET_SKB_PAD               64u       /* max(32, L1_CACHE_BYTES) on x86-64 */
 #define PAGE_FRAG_CACHE_MAX_SIZE  32768u    /* order-3 page of the frag cache */
-
-typedef struct _NetTx NetTx;
-struct net_device;
-
-/* net_device_ops: ndo_start_xmit at its place (after ndo_init/uninit/open/stop). */
-typedef int (*NdoStartXmitImpl) (NsThread *t, NetTx *tx, struct sk_buff *skb,
-                                 struct net_device *dev);
-struct net_device_ops {
-  gpointer            ndo_init, ndo_uninit, ndo_open, ndo_stop; /*  0 */
-  NsFunc             *ndo_start_xmit;     /* 32: the driver's xmit function */
-  gpointer            ndo_features_check; /* 40: NULL for dummy */
-  gpointer            ndo_select_queue;   /* 48: NULL for dummy */
-  NdoStartXmitImpl    start_xmit_impl;    /* 56: model body of ndo_start_xmit */
-};
-
-/* struct Qdisc: enqueue/dequeue first (noqueue_qdisc has enqueue == NULL). */
-struct Qdisc {
-  gpointer            enqueue;            /*  0 */
-  gpointer            dequeue;            /*  8 */
-  guint32             flags;              /* 16 */
-  guint8              _pad[44];
-};
-
-/* struct netdev_queue (v6.1): qdisc in CL0; the ____cacheline_aligned_in_smp xmit lock
- * group (lock, owner, trans_start) and state further on [R: field order]. */
-struct netdev_queue {
-  struct net_device  *dev;                /*   0 */
-  struct Qdisc       *qdisc;              /*   8 */
-  struct Qdisc       *qdisc_sleeping;     /*  16 */
-  guint8              _pad24[104];
-  guint32             _xmit_lock;         /* 128 CL2 */
-  gint32              xmit_lock_owner;    /* 132 */
-  gulong              trans_start;        /* 136 */
-  gulong              state;              /* 144 */
-  guint8              _pad152[168];
-};                                        /* 320 */
-
-/* struct pcpu_lstats (dummy's per-CPU counters): packets, bytes, syncp. */
-struct pcpu_lstats {
-  guint64             packets;
-  guint64             bytes;
-};
-
-struct list_head_ns {
-  gpointer            next, prev;
-};
-
-/* struct net_device: the fields the transmit path reads (estimated offsets, see top). */
-struct net_device {
-  char                name[16];           /*    0 */
-  guint8              _pad16[56];
-  gulong              state;              /*   72 CL1 */
-  guint8              _pad80[64];
-  struct list_head_ns ptype_all;          /*  144 CL2 */
-  guint8              _pad160[32];
-  guint64             features;           /*  192 CL3 */
-  guint64             hw_features, wanted_features, vlan_features, hw_enc_features;
-  guint64             mpls_features;      /*  232 */
-  guint8              _pad240[16];
-  const struct net_device_ops *netdev_ops; /* 256 CL4 */
-  guint8              _pad264[24];
-  guint32             flags;              /*  288 */
-  guint32             _pad292;
-  guint64             priv_flags;         /*  296 */
-  guint8              _pad304[80];
-  struct pcpu_lstats *lstats;             /*  384 CL6: __percpu */
-  guint8              _pad392[248];
-  struct mini_Qdisc  *miniq_ingress;      /*  640 CL10 */
-  guint8              _pad648[184];
-  struct netdev_queue *_tx;               /*  832 CL13: TX section */
-  guint32             num_tx_queues;      /*  840 */
-  guint32             real_num_tx_queues; /*  844 */
-  struct Qdisc       *qdisc;              /*  848 */
-  guint8              _pad856[40];
-  struct mini_Qdisc  *miniq_egress;       /*  896 CL14 */
-  guint8              _pad904[120];
-  gpointer            priomap;            /* 1024 CL16: CONFIG_CGROUP_NET_PRIO */
-  guint8              _pad1032[1016];
-};                                        /* 2048 */
-
-G_STATIC_ASSERT (offsetof (struct net_device, state) == 72);
-G_STATIC_ASSERT (offsetof (struct net_device, features) == 192);
-G_STATIC_ASSERT (offsetof (struct net_device, netdev_ops) == 256);
-G_STATIC_ASSERT (offsetof (struct net_device, lstats) == 384);
-G_STATIC_ASSERT (offsetof (struct net_device, _tx) == 832);
-G_STATIC_ASSERT (offsetof (struct net_device, miniq_egress) == 896);
-G_STATIC_ASSERT (offsetof (struct net_device, priomap) == 1024);
-G_STATIC_ASSERT (sizeof (struct net_device) == 2048);
-G_STATIC_ASSERT (offsetof (struct netdev_queue, xmit_lock_owner) == 132);
-G_STATIC_ASSERT (sizeof (struct netdev_queue) == 320);
 
 /* struct page_frag_cache (v6.1, PAGE_SIZE < 32 KiB): va, offset, size, pagecnt_bias,
  * pfmemalloc. */
