@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <glib-unix.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
 #include "sweep.h"
+#include "child.h"
 #include "csv.h"
 #include "json.h"
 #include "param.h"
@@ -966,22 +966,6 @@ ns_sweep_run_point (const NsSweep *sweep, guint point)
 /* ------------------------------------------------------------------------------------- */
 /* The output: durable appends, resume */
 
-/* Writes all of data, retrying after signals and short writes. */
-static gboolean
-write_all (int fd, const char *data, gsize len)
-{
-  while (len > 0) {
-    ssize_t n = write (fd, data, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return FALSE;
-    data += n;
-    len -= (gsize) n;
-  }
-  return TRUE;
-}
-
 /* Sets an NS_ERROR_IO error from errno; returns FALSE. */
 static gboolean
 io_error (GError **error, const char *path, const char *what)
@@ -1008,7 +992,7 @@ sync_dir (const char *path)
 static gboolean
 append_durably (NsSweep *sweep, const char *data, GError **error)
 {
-  if (!write_all (sweep->fd, data, strlen (data)))
+  if (!ns_write_all (sweep->fd, data, strlen (data)))
     return io_error (error, sweep->output, "append");
   if (fdatasync (sweep->fd) != 0)
     return io_error (error, sweep->output, "sync");
@@ -1209,18 +1193,23 @@ ns_sweep_was_torn (const NsSweep *sweep)
 /* Parallel execution: one forked worker per point */
 
 typedef struct {
-  pid_t    pid;
-  int      fd;          /* read end of the worker's result pipe */
+  NsChild  child;
   guint    point;
-  GString *out;
   gint64   start;
 } NsWorker;
 
-/* In the worker: runs point and writes its line to fd; never returns. */
-static void G_GNUC_NORETURN
-worker_main (const NsSweep *sweep, guint point, int fd, pid_t parent)
+/* What a worker runs: a point of the sweep, for the parent that forked it. */
+typedef struct {
+  const NsSweep *sweep;
+  guint          point;
+  pid_t          parent;
+} NsWorkerTask;
+
+/* In the worker: runs the point and returns its line. */
+static char *
+worker_main (gpointer data)
 {
-  char *line;
+  const NsWorkerTask *task = data;
 
   signal (SIGINT, SIG_IGN);       /* the parent decides whether a point finishes */
   signal (SIGTERM, SIG_IGN);
@@ -1228,49 +1217,34 @@ worker_main (const NsSweep *sweep, guint point, int fd, pid_t parent)
 #ifdef __linux__
   prctl (PR_SET_PDEATHSIG, SIGKILL);
 #endif
-  if (getppid () != parent)
+  if (getppid () != task->parent)
     _exit (1);
-  line = ns_sweep_run_point (sweep, point);
-  _exit (write_all (fd, line, strlen (line)) ? 0 : 1);
+  return ns_sweep_run_point (task->sweep, task->point);
 }
 
 /* Forks a worker for point, with a pipe for its line. */
 static gboolean
 spawn_worker (NsSweep *sweep, guint point, NsWorker *w, GError **error)
 {
-  int fds[2];
-  pid_t parent = getpid ();
+  NsWorkerTask task = { sweep, point, getpid () };
 
-  if (!g_unix_open_pipe (fds, FD_CLOEXEC, error))
-    return FALSE;
-  fflush (NULL);
-  w->pid = fork ();
-  if (w->pid < 0) {
-    close (fds[0]);
-    close (fds[1]);
+  if (!ns_child_start (&w->child, worker_main, &task))
     return io_error (error, "fork", "start a worker");
-  }
-  if (w->pid == 0) {
-    close (fds[0]);
-    worker_main (sweep, point, fds[1], parent);
-  }
-  close (fds[1]);
-  w->fd = fds[0];
   w->point = point;
-  w->out = g_string_new (NULL);
   w->start = g_get_monotonic_time ();
   return TRUE;
 }
 
-/* The worker's line, or a "failed" line saying how the worker died. */
+/* The worker's line (out, what it wrote), or a "failed" line saying how the worker died. */
 static char *
-worker_result (const NsSweep *sweep, NsWorker *w, int status)
+worker_result (const NsSweep *sweep, NsWorker *w, char *out, int status)
 {
-  const char *nl = memchr (w->out->str, '\n', w->out->len);
+  gsize len = strlen (out);
+  const char *nl = memchr (out, '\n', len);
   g_autofree char *message = NULL;
 
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 0 && nl == w->out->str + w->out->len - 1)
-    return g_strdup (w->out->str);
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 0 && nl == out + len - 1)
+    return g_strdup (out);
   if (WIFSIGNALED (status))
     message = g_strdup_printf ("worker process killed by signal %d (%s)", WTERMSIG (status),
                                g_strsignal (WTERMSIG (status)));
@@ -1281,35 +1255,23 @@ worker_result (const NsSweep *sweep, NsWorker *w, int status)
                      (g_get_monotonic_time () - w->start) / 1e6);
 }
 
-/* Closes the worker's pipe and frees its buffer. */
-static void
-worker_clear (NsWorker *w)
-{
-  close (w->fd);
-  g_string_free (w->out, TRUE);
-}
-
 /* Reads what the worker wrote; at end of file reaps it and records its line. */
 static gboolean
 worker_read (NsSweep *sweep, const NsSweepRunOptions *opt, NsWorker *w, gboolean *finished,
              GError **error)
 {
-  char buf[4096];
-  ssize_t n = read (w->fd, buf, sizeof buf);
-  g_autofree char *line = NULL;
+  g_autofree char *line = NULL, *out = NULL;
+  gint more = ns_child_read (&w->child);
   int status;
 
   *finished = FALSE;
-  if (n < 0)
-    return errno == EINTR || errno == EAGAIN ? TRUE : io_error (error, "pipe", "read");
-  if (n > 0) {
-    g_string_append_len (w->out, buf, n);
+  if (more < 0)
+    return io_error (error, "pipe", "read");
+  if (more > 0)
     return TRUE;
-  }
-  while (waitpid (w->pid, &status, 0) < 0 && errno == EINTR);
   *finished = TRUE;
-  line = worker_result (sweep, w, status);
-  worker_clear (w);
+  out = ns_child_reap (&w->child, &status);
+  line = worker_result (sweep, w, out, status);
   if (!append_durably (sweep, line, error))
     return FALSE;
   line[strlen (line) - 1] = '\0';
@@ -1327,11 +1289,10 @@ static void
 abandon_workers (GArray *workers)
 {
   for (guint i = 0; i < workers->len; i++)
-    kill (g_array_index (workers, NsWorker, i).pid, SIGKILL);
+    kill (g_array_index (workers, NsWorker, i).child.pid, SIGKILL);
   for (guint i = 0; i < workers->len; i++) {
-    NsWorker *w = &g_array_index (workers, NsWorker, i);
-    while (waitpid (w->pid, NULL, 0) < 0 && errno == EINTR);
-    worker_clear (w);
+    int status;
+    g_free (ns_child_reap (&g_array_index (workers, NsWorker, i).child, &status));
   }
   g_array_set_size (workers, 0);
 }
@@ -1364,7 +1325,7 @@ wait_workers (NsSweep *sweep, const NsSweepRunOptions *opt, GArray *workers, gui
   int n;
 
   for (guint i = 0; i < workers->len; i++) {
-    fds[i].fd = g_array_index (workers, NsWorker, i).fd;
+    fds[i].fd = g_array_index (workers, NsWorker, i).child.fd;
     fds[i].events = POLLIN;
     fds[i].revents = 0;
   }

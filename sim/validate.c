@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <libxml/tree.h>
 #include "validate.h"
+#include "child.h"
 #include "csv.h"
 #include "json.h"
 #include "param.h"
@@ -1160,89 +1161,50 @@ job_deserialize (NsValJob *job, const char *text)
 /* ---- child processes */
 
 typedef struct {
-  pid_t     pid;
-  int       fd;
-  GString  *buf;
+  NsChild   child;
   NsValJob *job;
 } NsValChild;
 
-static void
-write_all (int fd, const char *data, gsize len)
+/* In the child: runs the job and returns its serialised result. */
+static char *
+job_run_in_child (gpointer data)
 {
-  while (len > 0) {
-    ssize_t n = write (fd, data, len);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      return;
-    data += n;
-    len -= (gsize) n;
-  }
+  NsValJob *job = data;
+  GString *out = g_string_new (NULL);
+
+  job_run_here (job);
+  job_serialize (out, job);
+  return g_string_free (out, FALSE);
 }
 
 /* Forks a child that runs job and writes the result to a pipe. FALSE: fork failed. */
 static gboolean
 child_start (NsValChild *child, NsValJob *job)
 {
-  int fds[2];
-
-  if (pipe (fds) != 0)
-    return FALSE;
-  fflush (NULL);
-  child->pid = fork ();
-  if (child->pid < 0) {
-    close (fds[0]);
-    close (fds[1]);
-    return FALSE;
-  }
-  if (child->pid == 0) {
-    GString *out = g_string_new (NULL);
-    close (fds[0]);
-    job_run_here (job);
-    job_serialize (out, job);
-    write_all (fds[1], out->str, out->len);
-    close (fds[1]);
-    _exit (0);
-  }
-  close (fds[1]);
-  child->fd = fds[0];
-  child->buf = g_string_new (NULL);
   child->job = job;
-  return TRUE;
+  return ns_child_start (&child->child, job_run_in_child, job);
 }
 
 /* Reaps a child whose pipe reached end of file and fills its job. */
 static void
 child_finish (NsValChild *child)
 {
-  int status = 0;
+  int status;
+  g_autofree char *text = ns_child_reap (&child->child, &status);
 
-  close (child->fd);
-  while (waitpid (child->pid, &status, 0) < 0 && errno == EINTR)
-    ;
   if (WIFSIGNALED (status))
     g_set_error (&child->job->error, NS_ERROR, NS_ERROR_INTERNAL, "%s: the run of variant "
                  "'%s' died with signal %d", child->job->scenario, child->job->variant,
                  WTERMSIG (status));
   else
-    job_deserialize (child->job, child->buf->str);
-  g_string_free (child->buf, TRUE);
+    job_deserialize (child->job, text);
 }
 
 /* Reads what is available from a child; TRUE once its pipe is at end of file. */
 static gboolean
 child_read (NsValChild *child)
 {
-  char buf[4096];
-  ssize_t n = read (child->fd, buf, sizeof buf);
-
-  if (n < 0 && (errno == EINTR || errno == EAGAIN))
-    return FALSE;
-  if (n > 0) {
-    g_string_append_len (child->buf, buf, n);
-    return FALSE;
-  }
-  return TRUE;
+  return ns_child_read (&child->child) <= 0;
 }
 
 /* Waits until at least one child finishes; finishes it and removes it from children. */
@@ -1253,7 +1215,7 @@ children_wait (GArray *children)
   guint finished = 0;
 
   for (guint i = 0; i < children->len; i++) {
-    fds[i].fd = g_array_index (children, NsValChild, i).fd;
+    fds[i].fd = g_array_index (children, NsValChild, i).child.fd;
     fds[i].events = POLLIN;
   }
   while (poll (fds, children->len, -1) < 0 && errno == EINTR)

@@ -1,7 +1,7 @@
 # sim/validate.mk — validation against the recorded hardware results (netsim validate) and
 # calibration of free parameters on named rows (netsim calibrate). See doc/validation.md.
 libns_run_a_SOURCES += sim/validate.h sim/validate.c sim/calibrate.h sim/calibrate.c
-libns_run_a_SOURCES += sim/csv.h sim/csv.c
+libns_run_a_SOURCES += sim/csv.h sim/csv.c sim/child.h sim/child.c
 
 # The recorded results, the cases, the calibration record, their schemas and the expected
 # results that make check holds the model to.
