@@ -327,6 +327,23 @@ neigh_hh_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff
   return __dev_queue_xmit (t, s, skb);
 }
 
+/* The neighbour step of ip_finish_output2 / ip6_finish_output2, under rcu_read_lock:
+ * __ipv4_neigh_lookup_noref / __ipv6_neigh_lookup_noref (the hash bucket, then the entry
+ * n, each load waiting for the one before), then neigh_output. The per-family hashing is
+ * in the callers' instruction estimates. */
+static gint
+neigh_lookup_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff *skb)
+{
+  gint rc;
+
+  ns_rcu_read_lock (t, s);
+  ns_load_dep (t, s->arp_hash, 8);
+  ns_load_dep (t, n, 64);
+  rc = neigh_hh_output (t, s, n, skb);
+  ns_rcu_read_unlock (t, s);
+  return rc;
+}
+
 /* ip_output → (NF_HOOK_COND, no hooks) ip_finish_output → __ip_finish_output (MTU fits)
  * → ip_finish_output2 → neighbour lookup → neigh_hh_output. */
 static gint
@@ -358,11 +375,7 @@ ip_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
    * sock_confirm_neigh, neigh_output's NUD_CONNECTED and hh_len tests) */
   ns_insns (t, 70);
   NS_LOAD_FIELD (t, dst, rt_uses_gateway);
-  ns_rcu_read_lock (t, s);
-  ns_load_dep (t, s->arp_hash, 8);
-  ns_load_dep (t, s->neigh_lo4, 64);
-  rc = neigh_hh_output (t, s, s->neigh_lo4, skb);
-  ns_rcu_read_unlock (t, s);
+  rc = neigh_lookup_output (t, s, s->neigh_lo4, skb);
   ns_ret (t);
   ns_ret (t);
   ns_ret (t);
@@ -426,11 +439,7 @@ ip6_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
    * sock_confirm_neigh, neigh_output tests) */
   ns_insns (t, 85);
   ns_mib_inc (t, &sd->ip_mib[1]);
-  ns_rcu_read_lock (t, s);
-  ns_load_dep (t, s->arp_hash, 8);
-  ns_load_dep (t, s->neigh_lo6, 64);
-  rc = neigh_hh_output (t, s, s->neigh_lo6, skb);
-  ns_rcu_read_unlock (t, s);
+  rc = neigh_lookup_output (t, s, s->neigh_lo6, skb);
   ns_ret (t);
   ns_ret (t);
   ns_ret (t);

@@ -27,16 +27,14 @@ struct sock;
 struct net_device;
 struct dst_entry;
 
-/* struct sk_buff_head (24 bytes); sock.h defines it too, whichever comes first. */
-#ifndef NS_SK_BUFF_HEAD_DEFINED
-#define NS_SK_BUFF_HEAD_DEFINED 1
+/* struct sk_buff_head (24 bytes): the queue head of socket and backlog queues (sock.h
+ * uses it from here). */
 struct sk_buff_head {
   struct sk_buff *next;
   struct sk_buff *prev;
   guint32         qlen;
   NsSpinlock      lock;
 };
-#endif
 
 /* ip_summed values (include/linux/skbuff.h). */
 #define CHECKSUM_NONE         0

@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include <sys/socket.h>          /* AF_INET, AF_INET6 */
 #include "sync.h"
+#include "skbuff.h"                /* struct sk_buff_head */
 
 G_BEGIN_DECLS
 
@@ -68,18 +69,6 @@ struct net {
   guint32 ns_id;                 /* model: identity for logs */
   guint32 _pad;
 };
-
-/* struct sk_buff_head (24 bytes). Shared with skbuff.h: whichever header comes first
- * defines it. */
-#ifndef NS_SK_BUFF_HEAD_DEFINED
-#define NS_SK_BUFF_HEAD_DEFINED 1
-struct sk_buff_head {
-  struct sk_buff *next;
-  struct sk_buff *prev;
-  guint32         qlen;
-  NsSpinlock      lock;
-};
-#endif
 
 /* socket_lock_t (32 bytes): slock, owned, and the wait queue head (lock + list head). */
 typedef struct {
