@@ -181,3 +181,43 @@ ns_json_strv (NsJson *json, char **values)
     ns_json_string (json, values[i]);
   ns_json_end_array (json);
 }
+
+/* Writes a member "key": string (NULL as null). */
+void
+ns_json_member_string (NsJson *json, const char *key, const char *value)
+{
+  ns_json_key (json, key);
+  ns_json_string (json, value);
+}
+
+/* Writes a member "key": number (as ns_json_double). */
+void
+ns_json_member_double (NsJson *json, const char *key, double value)
+{
+  ns_json_key (json, key);
+  ns_json_double (json, value);
+}
+
+/* Writes a member "key": integer. */
+void
+ns_json_member_int (NsJson *json, const char *key, gint64 value)
+{
+  ns_json_key (json, key);
+  ns_json_int (json, value);
+}
+
+/* Writes a member "key": true or false. */
+void
+ns_json_member_bool (NsJson *json, const char *key, gboolean value)
+{
+  ns_json_key (json, key);
+  ns_json_bool (json, value);
+}
+
+/* Writes a member "key": array of strings (as ns_json_strv). */
+void
+ns_json_member_strv (NsJson *json, const char *key, char **values)
+{
+  ns_json_key (json, key);
+  ns_json_strv (json, values);
+}

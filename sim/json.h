@@ -19,5 +19,11 @@ void     ns_json_double       (NsJson *json, double value);        /* non-finite
 void     ns_json_int          (NsJson *json, gint64 value);
 void     ns_json_bool         (NsJson *json, gboolean value);
 void     ns_json_strv         (NsJson *json, char **values);        /* array of strings */
+/* A member: its key, then its value as the call of the same type writes it. */
+void     ns_json_member_string (NsJson *json, const char *key, const char *value);
+void     ns_json_member_double (NsJson *json, const char *key, double value);
+void     ns_json_member_int    (NsJson *json, const char *key, gint64 value);
+void     ns_json_member_bool   (NsJson *json, const char *key, gboolean value);
+void     ns_json_member_strv   (NsJson *json, const char *key, char **values);
 
 G_END_DECLS

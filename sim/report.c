@@ -242,18 +242,12 @@ param_json (const NsParamDef *def, const char *value, const char *source, gpoint
   NsJson *json = data;
 
   ns_json_begin_object (json);
-  ns_json_key (json, "name");
-  ns_json_string (json, def->name);
-  ns_json_key (json, "value");
-  ns_json_string (json, value);
-  ns_json_key (json, "unit");
-  ns_json_string (json, def->unit);
-  ns_json_key (json, "meaning");
-  ns_json_string (json, def->meaning);
-  ns_json_key (json, "source");
-  ns_json_string (json, source);
-  ns_json_key (json, "free");
-  ns_json_bool (json, def->free);
+  ns_json_member_string (json, "name", def->name);
+  ns_json_member_string (json, "value", value);
+  ns_json_member_string (json, "unit", def->unit);
+  ns_json_member_string (json, "meaning", def->meaning);
+  ns_json_member_string (json, "source", source);
+  ns_json_member_bool (json, "free", def->free);
   ns_json_end_object (json);
 }
 
@@ -273,20 +267,14 @@ json_breakdown (NsJson *json, const NsVariantResult *vr)
   for (guint i = 0; i < vr->breakdown->len; i++) {
     const NsBreakdownRow *row = vr->breakdown->pdata[i];
     ns_json_begin_object (json);
-    ns_json_key (json, "function");
-    ns_json_string (json, row->func);
-    ns_json_key (json, "calls_per_op");
-    ns_json_double (json, row->calls_per_op);
-    ns_json_key (json, "inlined_per_op");
-    ns_json_double (json, row->inlined_per_op);
-    ns_json_key (json, "cycles_per_op");
-    ns_json_double (json, row->total_per_op);
+    ns_json_member_string (json, "function", row->func);
+    ns_json_member_double (json, "calls_per_op", row->calls_per_op);
+    ns_json_member_double (json, "inlined_per_op", row->inlined_per_op);
+    ns_json_member_double (json, "cycles_per_op", row->total_per_op);
     ns_json_key (json, "by_cause");
     ns_json_begin_object (json);
-    for (int c = 0; c < NS_CAUSE_N; c++) {
-      ns_json_key (json, ns_cause_name (c));
-      ns_json_double (json, row->cycles_per_op[c]);
-    }
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      ns_json_member_double (json, ns_cause_name (c), row->cycles_per_op[c]);
     ns_json_end_object (json);
     ns_json_end_object (json);
   }
@@ -297,45 +285,29 @@ static void
 json_variant (NsJson *json, const NsVariantResult *vr)
 {
   ns_json_begin_object (json);
-  ns_json_key (json, "name");
-  ns_json_string (json, vr->name);
-  ns_json_key (json, "metric");
-  ns_json_string (json, vr->metric);
-  ns_json_key (json, "value");
-  ns_json_double (json, vr->value);
-  ns_json_key (json, "aggregate");
-  ns_json_string (json, vr->aggregate);
-  ns_json_key (json, "cv");
-  ns_json_double (json, vr->cv);
+  ns_json_member_string (json, "name", vr->name);
+  ns_json_member_string (json, "metric", vr->metric);
+  ns_json_member_double (json, "value", vr->value);
+  ns_json_member_string (json, "aggregate", vr->aggregate);
+  ns_json_member_double (json, "cv", vr->cv);
   ns_json_key (json, "repetitions");
   ns_json_begin_array (json);
   for (guint r = 0; r < vr->n_reps; r++) {
     ns_json_begin_object (json);
-    ns_json_key (json, "value");
-    ns_json_double (json, vr->values[r]);
-    ns_json_key (json, "measured_ps");
-    ns_json_int (json, vr->measured[r]);
-    ns_json_key (json, "stop_rule");
-    ns_json_string (json, vr->stop_rules[r]);
+    ns_json_member_double (json, "value", vr->values[r]);
+    ns_json_member_int (json, "measured_ps", vr->measured[r]);
+    ns_json_member_string (json, "stop_rule", vr->stop_rules[r]);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
-  ns_json_key (json, "ops");
-  ns_json_int (json, (gint64) vr->ops);
-  ns_json_key (json, "op");
-  ns_json_string (json, vr->op_name);
-  ns_json_key (json, "cpu");
-  ns_json_string (json, vr->cpu_name);
-  ns_json_key (json, "cpu_model");
-  ns_json_string (json, vr->cpu_model);
-  ns_json_key (json, "kernel");
-  ns_json_string (json, vr->kernel);
-  ns_json_key (json, "cmdline");
-  ns_json_string (json, vr->cmdline);
-  ns_json_key (json, "mitigations");
-  ns_json_strv (json, vr->mitigations);
-  ns_json_key (json, "inlining");
-  ns_json_strv (json, vr->inlining);
+  ns_json_member_int (json, "ops", (gint64) vr->ops);
+  ns_json_member_string (json, "op", vr->op_name);
+  ns_json_member_string (json, "cpu", vr->cpu_name);
+  ns_json_member_string (json, "cpu_model", vr->cpu_model);
+  ns_json_member_string (json, "kernel", vr->kernel);
+  ns_json_member_string (json, "cmdline", vr->cmdline);
+  ns_json_member_strv (json, "mitigations", vr->mitigations);
+  ns_json_member_strv (json, "inlining", vr->inlining);
   ns_json_key (json, "breakdown");
   json_breakdown (json, vr);
   ns_json_key (json, "parameters");
@@ -349,14 +321,10 @@ report_json (GString *out, const NsRunResult *r)
   NsJson *json = ns_json_new (out);
 
   ns_json_begin_object (json);
-  ns_json_key (json, "netsim_version");
-  ns_json_string (json, PACKAGE_VERSION);
-  ns_json_key (json, "scenario");
-  ns_json_string (json, r->scenario_name);
-  ns_json_key (json, "file");
-  ns_json_string (json, r->scenario_path);
-  ns_json_key (json, "seed");
-  ns_json_int (json, (gint64) r->seed);
+  ns_json_member_string (json, "netsim_version", PACKAGE_VERSION);
+  ns_json_member_string (json, "scenario", r->scenario_name);
+  ns_json_member_string (json, "file", r->scenario_path);
+  ns_json_member_int (json, "seed", (gint64) r->seed);
   ns_json_key (json, "variants");
   ns_json_begin_array (json);
   for (guint i = 0; i < r->variants->len; i++)
@@ -366,15 +334,12 @@ report_json (GString *out, const NsRunResult *r)
   ns_json_begin_array (json);
   for (guint i = 0; i < r->comparisons->len; i++) {
     const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
+    const NsVariantResult *b = r->variants->pdata[c->baseline], *p = r->variants->pdata[c->patched];
     ns_json_begin_object (json);
-    ns_json_key (json, "label");
-    ns_json_string (json, c->label);
-    ns_json_key (json, "baseline");
-    ns_json_string (json, ((NsVariantResult *) r->variants->pdata[c->baseline])->name);
-    ns_json_key (json, "patched");
-    ns_json_string (json, ((NsVariantResult *) r->variants->pdata[c->patched])->name);
-    ns_json_key (json, "delta_pct");
-    ns_json_double (json, c->delta_pct);
+    ns_json_member_string (json, "label", c->label);
+    ns_json_member_string (json, "baseline", b->name);
+    ns_json_member_string (json, "patched", p->name);
+    ns_json_member_double (json, "delta_pct", c->delta_pct);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);

@@ -1444,32 +1444,23 @@ json_header (const NsSweep *sweep, NsJson *json)
 {
   g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, sweep->seed);
 
-  ns_json_key (json, "netsim_version");
-  ns_json_string (json, PACKAGE_VERSION);
+  ns_json_member_string (json, "netsim_version", PACKAGE_VERSION);
   ns_json_key (json, "scenario");
   ns_json_begin_object (json);
-  ns_json_key (json, "name");
-  ns_json_string (json, sweep->base->name);
-  ns_json_key (json, "path");
-  ns_json_string (json, sweep->path);
-  ns_json_key (json, "sha256");
-  ns_json_string (json, sweep->sha256);
+  ns_json_member_string (json, "name", sweep->base->name);
+  ns_json_member_string (json, "path", sweep->path);
+  ns_json_member_string (json, "sha256", sweep->sha256);
   ns_json_end_object (json);
-  ns_json_key (json, "sets");
-  ns_json_strv (json, sweep->sets);
-  ns_json_key (json, "sweep_seed");
-  ns_json_string (json, seed);
-  ns_json_key (json, "repeat");
-  ns_json_int (json, sweep->repeat);
+  ns_json_member_strv (json, "sets", sweep->sets);
+  ns_json_member_string (json, "sweep_seed", seed);
+  ns_json_member_int (json, "repeat", sweep->repeat);
   ns_json_key (json, "dimensions");
   ns_json_begin_array (json);
   for (guint i = 0; i < sweep->dims->len; i++) {
     NsSweepDim *dim = sweep->dims->pdata[i];
     ns_json_begin_object (json);
-    ns_json_key (json, "path");
-    ns_json_string (json, dim->path);
-    ns_json_key (json, "spec");
-    ns_json_string (json, dim->spec);
+    ns_json_member_string (json, "path", dim->path);
+    ns_json_member_string (json, "spec", dim->spec);
     ns_json_key (json, "values");
     ns_json_begin_array (json);
     for (guint v = 0; v < dim->values->len; v++)
@@ -1478,12 +1469,9 @@ json_header (const NsSweep *sweep, NsJson *json)
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
-  ns_json_key (json, "points_total");
-  ns_json_int (json, sweep->n_points);
-  ns_json_key (json, "points_done");
-  ns_json_int (json, sweep->n_done);
-  ns_json_key (json, "points_failed");
-  ns_json_int (json, sweep->n_failed);
+  ns_json_member_int (json, "points_total", sweep->n_points);
+  ns_json_member_int (json, "points_done", sweep->n_done);
+  ns_json_member_int (json, "points_failed", sweep->n_failed);
 }
 
 /* One field as JSON: numbers for the numeric columns, strings otherwise. */

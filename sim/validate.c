@@ -2062,13 +2062,6 @@ write_csv (GString *out, const NsValReport *r)
 
 /* ---- JSON */
 
-static void
-json_kv (NsJson *json, const char *key, const char *value)
-{
-  ns_json_key (json, key);
-  ns_json_string (json, value);
-}
-
 /* An array of char* as a JSON array of strings. */
 static void
 json_lines (NsJson *json, GPtrArray *lines)
@@ -2083,22 +2076,22 @@ static void
 json_setup (NsJson *json, const NsSetup *s)
 {
   ns_json_begin_object (json);
-  json_kv (json, "tool", s->tool);
-  json_kv (json, "command", s->command);
-  json_kv (json, "cpu", s->cpu);
-  json_kv (json, "profile", s->profile);
-  json_kv (json, "kernel", s->kernel);
-  json_kv (json, "mitigations", s->mitigations);
+  ns_json_member_string (json, "tool", s->tool);
+  ns_json_member_string (json, "command", s->command);
+  ns_json_member_string (json, "cpu", s->cpu);
+  ns_json_member_string (json, "profile", s->profile);
+  ns_json_member_string (json, "kernel", s->kernel);
+  ns_json_member_string (json, "mitigations", s->mitigations);
   ns_json_key (json, "items");
   ns_json_begin_array (json);
   for (guint i = 0; i < s->items->len; i++) {
     const NsSetupItem *item = s->items->pdata[i];
     ns_json_begin_object (json);
-    json_kv (json, "kind", item->kind);
-    json_kv (json, "name", item->name);
-    json_kv (json, "value", item->value);
+    ns_json_member_string (json, "kind", item->kind);
+    ns_json_member_string (json, "name", item->name);
+    ns_json_member_string (json, "value", item->value);
     if (item->unit)
-      json_kv (json, "unit", item->unit);
+      ns_json_member_string (json, "unit", item->unit);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
@@ -2109,15 +2102,14 @@ static void
 json_recorded (NsJson *json, const NsRecordedRow *row)
 {
   ns_json_begin_object (json);
-  json_kv (json, "baseline", row->baseline_text);
-  json_kv (json, "patched", row->patched_text);
-  json_kv (json, "baseline_cv", row->baseline_cv);
-  json_kv (json, "patched_cv", row->patched_cv);
-  json_kv (json, "printed_delta", row->printed_delta);
-  ns_json_key (json, "delta_pct");
-  ns_json_double (json, row->delta_pct);
-  json_kv (json, "unit", row->unit);
-  json_kv (json, "statistic", row->statistic);
+  ns_json_member_string (json, "baseline", row->baseline_text);
+  ns_json_member_string (json, "patched", row->patched_text);
+  ns_json_member_string (json, "baseline_cv", row->baseline_cv);
+  ns_json_member_string (json, "patched_cv", row->patched_cv);
+  ns_json_member_string (json, "printed_delta", row->printed_delta);
+  ns_json_member_double (json, "delta_pct", row->delta_pct);
+  ns_json_member_string (json, "unit", row->unit);
+  ns_json_member_string (json, "statistic", row->statistic);
   ns_json_end_object (json);
 }
 
@@ -2132,18 +2124,16 @@ json_case (NsJson *json, const NsValOutcome *o)
     return;
   }
   ns_json_begin_object (json);
-  json_kv (json, "where", c->where);
-  json_kv (json, "scenario", c->scenario);
-  json_kv (json, "baseline_variant", c->baseline);
-  json_kv (json, "patched_variant", c->patched);
-  json_kv (json, "metric", c->metric);
-  ns_json_key (json, "unit_scale");
-  ns_json_double (json, c->unit_scale);
-  ns_json_key (json, "sets");
-  ns_json_strv (json, c->sets);
-  json_kv (json, "reason", c->reason);
-  json_kv (json, "note", c->note);
-  json_kv (json, "reproduce", reproduce[0] ? reproduce : NULL);
+  ns_json_member_string (json, "where", c->where);
+  ns_json_member_string (json, "scenario", c->scenario);
+  ns_json_member_string (json, "baseline_variant", c->baseline);
+  ns_json_member_string (json, "patched_variant", c->patched);
+  ns_json_member_string (json, "metric", c->metric);
+  ns_json_member_double (json, "unit_scale", c->unit_scale);
+  ns_json_member_strv (json, "sets", c->sets);
+  ns_json_member_string (json, "reason", c->reason);
+  ns_json_member_string (json, "note", c->note);
+  ns_json_member_string (json, "reproduce", reproduce[0] ? reproduce : NULL);
   ns_json_end_object (json);
 }
 
@@ -2151,25 +2141,22 @@ static void
 json_run (NsJson *json, const NsValRun *run)
 {
   ns_json_begin_object (json);
-  ns_json_key (json, "value");
-  ns_json_double (json, run->value);
-  ns_json_key (json, "cv");
-  ns_json_double (json, run->cv);
-  ns_json_key (json, "repetitions");
-  ns_json_int (json, run->reps);
-  json_kv (json, "metric", run->metric);
-  json_kv (json, "cpu", run->cpu);
-  json_kv (json, "kernel", run->kernel);
-  json_kv (json, "cmdline", run->cmdline);
-  json_kv (json, "mitigations", run->mitigations);
+  ns_json_member_double (json, "value", run->value);
+  ns_json_member_double (json, "cv", run->cv);
+  ns_json_member_int (json, "repetitions", run->reps);
+  ns_json_member_string (json, "metric", run->metric);
+  ns_json_member_string (json, "cpu", run->cpu);
+  ns_json_member_string (json, "kernel", run->kernel);
+  ns_json_member_string (json, "cmdline", run->cmdline);
+  ns_json_member_string (json, "mitigations", run->mitigations);
   ns_json_key (json, "free_parameters");
   ns_json_begin_array (json);
   for (guint i = 0; i < run->free_params->len; i++) {
     const NsValParam *p = run->free_params->pdata[i];
     ns_json_begin_object (json);
-    json_kv (json, "name", p->name);
-    json_kv (json, "value", p->value);
-    json_kv (json, "source", p->source);
+    ns_json_member_string (json, "name", p->name);
+    ns_json_member_string (json, "value", p->value);
+    ns_json_member_string (json, "source", p->source);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
@@ -2184,12 +2171,9 @@ json_simulated (NsJson *json, const NsValOutcome *o)
     return;
   }
   ns_json_begin_object (json);
-  ns_json_key (json, "baseline");
-  ns_json_double (json, o->sim_baseline);
-  ns_json_key (json, "patched");
-  ns_json_double (json, o->sim_patched);
-  ns_json_key (json, "delta_pct");
-  ns_json_double (json, outcome_ran (o) ? o->sim_delta_pct : NAN);
+  ns_json_member_double (json, "baseline", o->sim_baseline);
+  ns_json_member_double (json, "patched", o->sim_patched);
+  ns_json_member_double (json, "delta_pct", outcome_ran (o) ? o->sim_delta_pct : NAN);
   ns_json_key (json, "baseline_run");
   json_run (json, o->baseline_run);
   ns_json_key (json, "patched_run");
@@ -2203,13 +2187,13 @@ json_outcome (NsJson *json, const NsValOutcome *o)
   const NsRecordedRow *row = o->row;
 
   ns_json_begin_object (json);
-  json_kv (json, "row", row->id);
-  json_kv (json, "seed", row->seed);
-  json_kv (json, "file", row->file);
-  json_kv (json, "where", row->where);
-  json_kv (json, "table", row->table);
-  json_kv (json, "variant", row->variant);
-  json_kv (json, "source", row->source);
+  ns_json_member_string (json, "row", row->id);
+  ns_json_member_string (json, "seed", row->seed);
+  ns_json_member_string (json, "file", row->file);
+  ns_json_member_string (json, "where", row->where);
+  ns_json_member_string (json, "table", row->table);
+  ns_json_member_string (json, "variant", row->variant);
+  ns_json_member_string (json, "source", row->source);
   ns_json_key (json, "setup");
   json_setup (json, &row->setup);
   ns_json_key (json, "recorded");
@@ -2218,18 +2202,16 @@ json_outcome (NsJson *json, const NsValOutcome *o)
   json_case (json, o);
   ns_json_key (json, "simulated");
   json_simulated (json, o);
-  ns_json_key (json, "error_pp");
-  ns_json_double (json, outcome_ran (o) ? o->error_pp : NAN);
-  ns_json_key (json, "tolerance_pp");
-  ns_json_double (json, o->tolerance_pp);
+  ns_json_member_double (json, "error_pp", outcome_ran (o) ? o->error_pp : NAN);
+  ns_json_member_double (json, "tolerance_pp", o->tolerance_pp);
   ns_json_key (json, "sign_agrees");
   if (outcome_ran (o))
     ns_json_bool (json, o->sign_agrees);
   else
     ns_json_string (json, NULL);
-  json_kv (json, "set", set_name (o));
-  json_kv (json, "status", ns_val_status_name (o->status));
-  json_kv (json, "reason", o->reason);
+  ns_json_member_string (json, "set", set_name (o));
+  ns_json_member_string (json, "status", ns_val_status_name (o->status));
+  ns_json_member_string (json, "reason", o->reason);
   ns_json_end_object (json);
 }
 
@@ -2237,19 +2219,13 @@ static void
 json_summary (NsJson *json, const NsValSummary *s)
 {
   ns_json_begin_object (json);
-  ns_json_key (json, "rows");
-  ns_json_int (json, s->rows);
-  ns_json_key (json, "within_tolerance");
-  ns_json_int (json, s->within);
-  ns_json_key (json, "run_errors");
-  ns_json_int (json, s->errors);
-  ns_json_key (json, "sign_agreement");
-  ns_json_int (json, s->signs);
-  ns_json_key (json, "mean_abs_error_pp");
-  ns_json_double (json, s->rows > s->errors ? s->mean_abs_pp : NAN);
-  ns_json_key (json, "max_abs_error_pp");
-  ns_json_double (json, s->rows > s->errors ? s->max_abs_pp : NAN);
-  json_kv (json, "max_abs_error_row", s->max_row);
+  ns_json_member_int (json, "rows", s->rows);
+  ns_json_member_int (json, "within_tolerance", s->within);
+  ns_json_member_int (json, "run_errors", s->errors);
+  ns_json_member_int (json, "sign_agreement", s->signs);
+  ns_json_member_double (json, "mean_abs_error_pp", s->rows > s->errors ? s->mean_abs_pp : NAN);
+  ns_json_member_double (json, "max_abs_error_pp", s->rows > s->errors ? s->max_abs_pp : NAN);
+  ns_json_member_string (json, "max_abs_error_row", s->max_row);
   ns_json_end_object (json);
 }
 
@@ -2266,23 +2242,20 @@ json_provenance (NsJson *json, const NsValReport *r)
         ns_json_end_object (json);
       }
       ns_json_begin_object (json);
-      json_kv (json, "profile", pv->profile);
+      ns_json_member_string (json, "profile", pv->profile);
       ns_json_key (json, "free_parameters");
       ns_json_begin_array (json);
     }
     ns_json_begin_object (json);
-    json_kv (json, "name", pv->param);
-    json_kv (json, "value", pv->value);
-    json_kv (json, "source", pv->source);
-    json_kv (json, "scope", pv->scope);
-    ns_json_key (json, "fitted");
-    ns_json_bool (json, pv->fitted);
-    ns_json_key (json, "recorded_in_calibration_xml");
-    ns_json_bool (json, pv->recorded);
-    json_kv (json, "stale_record", pv->stale);
-    ns_json_key (json, "fitted_on_rows");
-    ns_json_strv (json, pv->rows);
-    json_kv (json, "residual", pv->residual);
+    ns_json_member_string (json, "name", pv->param);
+    ns_json_member_string (json, "value", pv->value);
+    ns_json_member_string (json, "source", pv->source);
+    ns_json_member_string (json, "scope", pv->scope);
+    ns_json_member_bool (json, "fitted", pv->fitted);
+    ns_json_member_bool (json, "recorded_in_calibration_xml", pv->recorded);
+    ns_json_member_string (json, "stale_record", pv->stale);
+    ns_json_member_strv (json, "fitted_on_rows", pv->rows);
+    ns_json_member_string (json, "residual", pv->residual);
     ns_json_end_object (json);
   }
   if (r->provenance->len > 0) {
@@ -2299,13 +2272,12 @@ json_fits (NsJson *json, const NsValidation *v)
   for (guint i = 0; i < v->fits->len; i++) {
     const NsValFit *f = v->fits->pdata[i];
     ns_json_begin_object (json);
-    json_kv (json, "profile", f->profile);
-    json_kv (json, "param", f->param);
-    json_kv (json, "value", f->value);
-    json_kv (json, "residual", f->residual);
-    json_kv (json, "target", f->target);
-    ns_json_key (json, "rows");
-    ns_json_strv (json, f->rows);
+    ns_json_member_string (json, "profile", f->profile);
+    ns_json_member_string (json, "param", f->param);
+    ns_json_member_string (json, "value", f->value);
+    ns_json_member_string (json, "residual", f->residual);
+    ns_json_member_string (json, "target", f->target);
+    ns_json_member_strv (json, "rows", f->rows);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
@@ -2330,12 +2302,12 @@ json_facts (NsJson *json, const NsValReport *r)
     if (!seed_selected (r, f->seed))
       continue;
     ns_json_begin_object (json);
-    json_kv (json, "seed", f->seed);
-    json_kv (json, "name", f->name);
-    json_kv (json, "unit", f->unit);
-    json_kv (json, "baseline", f->baseline);
-    json_kv (json, "patched", f->patched);
-    json_kv (json, "source", f->source);
+    ns_json_member_string (json, "seed", f->seed);
+    ns_json_member_string (json, "name", f->name);
+    ns_json_member_string (json, "unit", f->unit);
+    ns_json_member_string (json, "baseline", f->baseline);
+    ns_json_member_string (json, "patched", f->patched);
+    ns_json_member_string (json, "source", f->source);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
@@ -2353,22 +2325,20 @@ json_pairs (NsJson *json, const NsValReport *r)
       continue;
     ran = pair_side (r, p, 0, &ra, &sa) & pair_side (r, p, 1, &rb, &sb);
     ns_json_begin_object (json);
-    json_kv (json, "id", p->id);
-    json_kv (json, "label", p->label);
-    json_kv (json, "source", p->source);
+    ns_json_member_string (json, "id", p->id);
+    ns_json_member_string (json, "label", p->label);
+    ns_json_member_string (json, "source", p->source);
     ns_json_key (json, "refs");
     ns_json_begin_array (json);
     for (int k = 0; k < 2; k++) {
       ns_json_begin_object (json);
-      json_kv (json, "row", p->row[k]);
-      json_kv (json, "side", p->side[k]);
+      ns_json_member_string (json, "row", p->row[k]);
+      ns_json_member_string (json, "side", p->side[k]);
       ns_json_end_object (json);
     }
     ns_json_end_array (json);
-    ns_json_key (json, "recorded_delta_pct");
-    ns_json_double (json, 100.0 * (rb / ra - 1.0));
-    ns_json_key (json, "simulated_delta_pct");
-    ns_json_double (json, ran ? 100.0 * (sb / sa - 1.0) : NAN);
+    ns_json_member_double (json, "recorded_delta_pct", 100.0 * (rb / ra - 1.0));
+    ns_json_member_double (json, "simulated_delta_pct", ran ? 100.0 * (sb / sa - 1.0) : NAN);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
@@ -2383,9 +2353,9 @@ json_notes (NsJson *json, const NsValReport *r)
     if (!seed_selected (r, n->seed))
       continue;
     ns_json_begin_object (json);
-    json_kv (json, "seed", n->seed);
-    json_kv (json, "source", n->source);
-    json_kv (json, "text", n->text);
+    ns_json_member_string (json, "seed", n->seed);
+    ns_json_member_string (json, "source", n->source);
+    ns_json_member_string (json, "text", n->text);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);
@@ -2397,10 +2367,10 @@ write_json (GString *out, const NsValReport *r)
   NsJson *json = ns_json_new (out);
 
   ns_json_begin_object (json);
-  json_kv (json, "netsim_version", PACKAGE_VERSION);
-  json_kv (json, "recorded", ns_validation_dir (r->v));
-  ns_json_key (json, "tolerance_rule");
-  ns_json_string (json, "max(3 pp, 10 % of |recorded delta|) unless the row states a tighter one");
+  ns_json_member_string (json, "netsim_version", PACKAGE_VERSION);
+  ns_json_member_string (json, "recorded", ns_validation_dir (r->v));
+  ns_json_member_string (json, "tolerance_rule", "max(3 pp, 10 % of |recorded delta|) unless "
+                         "the row states a tighter one");
   ns_json_key (json, "rows");
   ns_json_begin_array (json);
   for (guint i = 0; i < r->outcomes->len; i++)
@@ -2412,10 +2382,8 @@ write_json (GString *out, const NsValReport *r)
   json_summary (json, &r->validation);
   ns_json_key (json, "calibration");
   json_summary (json, &r->calibration);
-  ns_json_key (json, "not_modelled");
-  ns_json_int (json, r->not_modelled);
-  ns_json_key (json, "rows_total");
-  ns_json_int (json, r->outcomes->len);
+  ns_json_member_int (json, "not_modelled", r->not_modelled);
+  ns_json_member_int (json, "rows_total", r->outcomes->len);
   ns_json_end_object (json);
   ns_json_key (json, "conflicts");
   json_lines (json, r->conflicts);
