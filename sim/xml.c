@@ -2,6 +2,7 @@
  * substitution, no XInclude; RelaxNG validation with readable "file:line: ..." errors. */
 #include "config.h"
 #include "xml.h"
+#include "profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -403,29 +404,13 @@ ns_xml_line (xmlNodePtr node)
   return line > 0 && line <= G_MAXINT ? (int) line : 0;
 }
 
-/* Data directory by the shared rule: $NETSIM_DATADIR, else the installed pkgdatadir if
- * it holds scenarios/name, else the source tree. */
-static const char *
-schema_data_dir (const char *name)
-{
-  const char *env = g_getenv ("NETSIM_DATADIR");
-  char *installed;
-  gboolean found;
-
-  if (env != NULL && env[0] != '\0')
-    return env;
-  installed = g_build_filename (NS_DATADIR, "scenarios", name, NULL);
-  found = g_file_test (installed, G_FILE_TEST_EXISTS);
-  g_free (installed);
-  return found ? NS_DATADIR : NS_SRCDIR;
-}
-
+/* Path of a shipped schema: <ns_data_dir ()>/scenarios/schema_name; newly allocated. */
 char *
 ns_xml_schema_path (const char *schema_name)
 {
   g_return_val_if_fail (schema_name != NULL, NULL);
 
-  return g_build_filename (schema_data_dir (schema_name), "scenarios", schema_name, NULL);
+  return g_build_filename (ns_data_dir (), "scenarios", schema_name, NULL);
 }
 
 
