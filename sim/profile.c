@@ -135,17 +135,6 @@ path_stem (const char *path)
 
 /* ---- reading elements ---- */
 
-/* The element's text, whitespace-trimmed; newly allocated ("" if none). */
-static char *
-element_text (xmlNodePtr node)
-{
-  xmlChar *content = xmlNodeGetContent (node);
-  char *text = g_strdup (content != NULL ? (const char *) content : "");
-
-  xmlFree (content);
-  return g_strstrip (text);
-}
-
 /* Reads a required attribute that must hold more than whitespace; newly allocated. */
 static char *
 required_text_attr (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
@@ -179,7 +168,7 @@ read_header (NsProfileReader *reader, xmlNodePtr root, GError **error)
     goto fail;
   for (xmlNodePtr child = root->children; child != NULL; child = child->next)
     if (child->type == XML_ELEMENT_NODE && xmlStrEqual (child->name, BAD_CAST "description"))
-      profile->description = element_text (child);
+      profile->description = ns_xml_text (child);
   if (profile->description == NULL)
     profile->description = g_strdup ("");
   g_free (stem);

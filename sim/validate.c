@@ -459,12 +459,10 @@ static void
 read_note (NsRecordedFile *rf, xmlNodePtr n)
 {
   NsValNote *note = g_new0 (NsValNote, 1);
-  xmlChar *text = xmlNodeGetContent (n);
 
   note->seed = g_strdup (rf->seed);
   note->source = ns_xml_prop (n, "source");
-  note->text = g_strstrip (g_strdup ((const char *) text));
-  xmlFree (text);
+  note->text = ns_xml_text (n);
   g_ptr_array_add (rf->v->notes, note);
 }
 

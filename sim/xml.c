@@ -1265,3 +1265,14 @@ ns_xml_set_error (GError **error, const char *path, xmlNodePtr node, const char 
                message);
   g_free (message);
 }
+
+/* The element's text, whitespace-trimmed; newly allocated ("" if none). */
+char *
+ns_xml_text (xmlNodePtr node)
+{
+  xmlChar *content = xmlNodeGetContent (node);
+  char *text = g_strdup (content != NULL ? (const char *) content : "");
+
+  xmlFree (content);
+  return g_strstrip (text);
+}

@@ -27,6 +27,8 @@ int        ns_xml_line          (xmlNodePtr node);
 xmlDocPtr  ns_xml_load          (const char *path, const char *rng_path, GError **error);
 /* The attribute name of node, newly allocated; NULL if node is NULL or has none. */
 char      *ns_xml_prop          (xmlNodePtr node, const char *name);
+/* The element's text, whitespace-trimmed; newly allocated ("" if none). */
+char      *ns_xml_text          (xmlNodePtr node);
 /* TRUE if node is an element named name (NULL: any name). */
 gboolean   ns_xml_is_element    (xmlNodePtr node, const char *name);
 /* The first child element of parent (NULL: none) named name (NULL: any name), or NULL. */
