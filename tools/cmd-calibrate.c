@@ -5,7 +5,6 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "calibrate.h"
-#include "profile.h"
 
 typedef struct {
   gboolean  fit;

@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "cmd.h"
-#include "profile.h"
 #include "validate.h"
 
 static void
