@@ -20,6 +20,12 @@ EXTRA_DIST += tests/tools/test-validate.sh
 
 # `make validate`: the validation table (every recorded row).
 VALIDATE_JOBS = 2
+# The main job: the validation table. Rows that miss their tolerance are reported in the
+# table and summary (netsim validate exits 1); only a run that could not validate at all
+# (exit 2: bad input, a crash) fails the target.
 validate: netsim
-	NETSIM_DATADIR='$(abs_top_srcdir)' ./netsim validate --jobs $(VALIDATE_JOBS)
+	@NETSIM_DATADIR='$(abs_top_srcdir)' ./netsim validate --jobs $(VALIDATE_JOBS); \
+	status=$$?; \
+	if [ $$status -eq 1 ]; then echo "(some modelled rows miss their tolerance: see the table and doc/models/)"; \
+	elif [ $$status -ne 0 ]; then exit $$status; fi
 .PHONY: validate
