@@ -48,6 +48,21 @@ ipv6_addr_v4mapped_sk (const struct sock *sk)
          a->u6_addr32[2] == GUINT32_TO_BE (0xffff);
 }
 
+/* The UDP header both udp_send_skb and udp_v6_send_skb write: ports from the socket,
+ * length from the skb past the network header of nh_len bytes. */
+static void
+udp_fill_header (NsThread *t, struct sock *sk, struct sk_buff *skb, NsUdphdr *uh,
+                 guint nh_len)
+{
+  uh->source = inet_sk (sk)->inet_sport;
+  uh->dest = sk->sk_dport;
+  uh->len = GUINT16_TO_BE ((guint16) (skb->len - nh_len));
+  ns_store (t, uh, sizeof *uh);
+  NS_LOAD_FIELD (t, inet_sk (sk), inet_sport);
+  NS_LOAD_FIELD (t, sk, sk_dport);
+  NS_LOAD_FIELD (t, sk, sk_tx_bits);
+}
+
 /* udp_send_skb: the UDP header, hardware checksum set-up, ip_send_skb, stats. */
 static gint
 udp_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
@@ -59,13 +74,7 @@ udp_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
   ns_call (t, &fn_udp_send_skb);
   /* estimate: ~40 instructions (offset, len, GSO test, UDP-Lite and no_check_tx tests) */
   ns_insns (t, 40);
-  uh->source = inet_sk (sk)->inet_sport;
-  uh->dest = sk->sk_dport;
-  uh->len = GUINT16_TO_BE ((guint16) (skb->len - IPV4_HLEN));
-  ns_store (t, uh, sizeof *uh);
-  NS_LOAD_FIELD (t, inet_sk (sk), inet_sport);
-  NS_LOAD_FIELD (t, sk, sk_dport);
-  NS_LOAD_FIELD (t, sk, sk_tx_bits);
+  udp_fill_header (t, sk, skb, uh, IPV4_HLEN);
   ns_call (t, &fn_udp4_hwcsum);
   /* estimate: ~20 instructions (csum_start/offset, ~csum_tcpudp_magic of the pseudo
    * header) */
@@ -89,13 +98,7 @@ udp_v6_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
 
   ns_call (t, &fn_udp_v6_send_skb);
   ns_insns (t, 40);
-  uh->source = inet_sk (sk)->inet_sport;
-  uh->dest = sk->sk_dport;
-  uh->len = GUINT16_TO_BE ((guint16) (skb->len - IPV6_HLEN));
-  ns_store (t, uh, sizeof *uh);
-  NS_LOAD_FIELD (t, inet_sk (sk), inet_sport);
-  NS_LOAD_FIELD (t, sk, sk_dport);
-  NS_LOAD_FIELD (t, sk, sk_tx_bits);
+  udp_fill_header (t, sk, skb, uh, IPV6_HLEN);
   ns_call (t, &fn_udp6_hwcsum_outgoing);
   /* estimate: ~25 instructions (csum_start/offset, ~csum_ipv6_magic of the pseudo header) */
   ns_insns (t, 25);
