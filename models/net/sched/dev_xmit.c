@@ -183,14 +183,13 @@ netdev_start_xmit (NsThread *t, NetTx *tx, struct sk_buff *skb, struct net_devic
 {
   const struct net_device_ops *ops;
   struct tx_pcpu *pc = net_tx_pcpu (tx, t);
-  gboolean thunked = tc_env_thunked (tx->tc);
   int rc;
 
-  tc_target_load (t, thunked, &dev->netdev_ops, sizeof dev->netdev_ops);
+  ns_load (t, &dev->netdev_ops, sizeof dev->netdev_ops);
   ops = dev->netdev_ops;
   pc->xmit_more = more;
   ns_store (t, &pc->xmit_more, 1);
-  tc_target_load (t, thunked, &ops->ndo_start_xmit, sizeof ops->ndo_start_xmit);
+  ns_load (t, &ops->ndo_start_xmit, sizeof ops->ndo_start_xmit);
   /* estimate: 4 instructions (ops, more, argument setup) */
   ns_insns (t, 4);
   ns_icall (t, ops->ndo_start_xmit);

@@ -248,8 +248,6 @@ int  tc_classify     (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct
                       struct tcf_result *res);
 int  tc_act          (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_action *a,
                       struct tcf_result *res);
-/* A load of a pointer that an indirect call's target depends on (see tc_wrapper.c). */
-void tc_target_load  (NsThread *t, gboolean thunked, gconstpointer p, gsize size);
 /* TRUE if calling fn through a pointer goes through a retpoline/LFENCE thunk in this
  * machine (the wrapper does not turn it into a direct call). */
 gboolean tc_classify_thunked (const TcEnv *env, const TcFn *fn);

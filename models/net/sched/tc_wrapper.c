@@ -27,13 +27,10 @@
  * §3.6.7), then a direct call — or, past the chain, the indirect call, whose cost under the
  * spectre_v2 mode in force is the machine's (ns_icall).
  *
- * Retpoline exposure (tc_target_load): a retpoline thunk (and an LFENCE-guarded indirect
- * jump) stops the front end at the call until the target register is known — the thunk's
- * RET is "predicted" into a capture loop and resolves only when the pointer arrives — so
- * the loads that produce the target pointer are on the critical path and pay their full
- * latency (ns_load_dep). A predicted indirect call or a direct call lets execution run
- * ahead, and the same loads overlap with it (ns_load). The thunk itself (the forced
- * mispredict and its instructions) is the machine's icall cost.
+ * Retpoline exposure: a retpoline thunk (and an LFENCE-guarded indirect jump) stops the
+ * front end at the call until the target is known; that wait is the machine's
+ * (branch.resolve_cycles, part of every forced mispredict, see doc/model.md), so the loads
+ * producing the target pointer are ordinary loads here.
  *
  * Stride prefetch (tc_walk_load): N filters put about nine lines per filter on each
  * packet's path (tcf_proto, the matchall head's two lines, the action array, the four
@@ -479,18 +476,6 @@ tc_act_thunked (const TcEnv *env, const TcFn *fn)
   return env->thunked && call_is_indirect (env, env->act_chain, env->n_act, fn);
 }
 
-/* A load the target of an indirect call depends on: full latency when that call goes
- * through a thunk, overlapped otherwise (see the top of this file). */
-void
-tc_target_load (NsThread *t, gboolean thunked, gconstpointer p, gsize size)
-{
-  /* The wait of a retpoline for its target is priced by the machine
-   * (branch.resolve_cycles, part of every forced mispredict); the load itself is an
-   * ordinary independent access. */
-  (void) thunked;
-  ns_load (t, p, size);
-}
-
 /* A load of the walk at site: stride detection and prefetch of the next object's line,
  * then the load itself. */
 void
@@ -587,7 +572,7 @@ tc_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_action *a,
   fn = a->ops->act;
   thunked = tc_act_thunked (env, fn);
   tc_walk_load (t, env, TC_SITE_ACT_CL0, thunked, &a->ops, sizeof a->ops);
-  tc_target_load (t, thunked, &a->ops->act, sizeof a->ops->act);
+  ns_load (t, &a->ops->act, sizeof a->ops->act);
   direct = wrapper_dispatch (t, env, env->act_chain, env->n_act, fn);
   enter (t, env, fn, direct);
   ret = fn->impl ? ((TcActImpl) fn->impl) (t, env, skb, a, res) : TC_ACT_PIPE;
