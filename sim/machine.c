@@ -69,12 +69,15 @@
  * [text_addr, text_addr + text_bytes) are fetched through L1I (misses charged as IFETCH
  * with the full latency of the serving level). ns_icall is never inlined: INDIRECT by
  * spectre_v2 mode (charged to the caller, where the indirect call sits), then as an
- * out-of-line call. ns_ret: an inlined invocation only pops its marker; else RETTHUNK
+ * out-of-line call. ns_ret: an inlined invocation only pops its frame; else RETTHUNK
  * (see ns_machine_ret_penalty_cycles) is charged to the returning function, which is then
  * popped. ns_syscall_enter/exit: SYSCALL pieces as listed at syscall_costs().
  *
  * The account. Every charge advances the thread (ns_thread_advance) and adds to the cell
- * (current function, cause); top level (no function) is row 0. Event counts: loads served
+ * (current function, cause); top level (no function) is row 0. A charge made while an
+ * inlined invocation is the innermost frame also adds to that inlined function's body
+ * cell (cycles in inlined code stay with the out-of-line caller, as perf shows them; the
+ * body cell tells how much of them the inlined function accounts for). Event counts: loads served
  * per level (L1..DRAM, by ns_load/ns_load_dep; a load served by another core counts as a
  * transfer instead), COHERENCE transfers charged, IFETCH
  * misses, CALL out-of-line calls, INDIRECT indirect calls, RETTHUNK thunked returns,
@@ -97,7 +100,9 @@
 /* ---- data structures ---- */
 
 typedef struct {
-  double  cycles[NS_CAUSE_N];
+  double  cycles[NS_CAUSE_N];   /* while the innermost out-of-line frame (self) */
+  double  body[NS_CAUSE_N];     /* while the innermost inlined frame: also in cycles[] of
+                                   the out-of-line function it was inlined into */
   guint64 calls;
   guint64 inlined;
 } AcctRow;
@@ -123,9 +128,9 @@ typedef struct {
   guint       cpu, core, ccx;
   CoreCaches *caches;
   NsCache    *l3;        /* own CCX's L3, NULL if none */
-  guint8     *marks;     /* per active ns_call/ns_icall: 1 = inlined */
+  NsFunc    **frames;    /* per active ns_call/ns_icall: the callee if inlined, else NULL */
   guint       depth;
-  guint       marks_alloc;
+  guint       frames_alloc;
 } NsExec;
 
 struct _NsMachine {
@@ -679,19 +684,19 @@ static void
 exec_free (gpointer p)
 {
   NsExec *x = p;
-  g_free (x->marks);
+  g_free (x->frames);
   g_free (x);
 }
 
-/* Remembers whether the call just made was inlined. */
+/* Pushes the frame of the call just made: inlined = its callee, NULL = out of line. */
 static void
-exec_push_mark (NsExec *x, gboolean inlined)
+exec_push_frame (NsExec *x, NsFunc *inlined)
 {
-  if (G_UNLIKELY (x->depth == x->marks_alloc)) {
-    x->marks_alloc = MAX (16, x->marks_alloc * 2);
-    x->marks = g_renew (guint8, x->marks, x->marks_alloc);
+  if (G_UNLIKELY (x->depth == x->frames_alloc)) {
+    x->frames_alloc = MAX (16, x->frames_alloc * 2);
+    x->frames = g_renew (NsFunc *, x->frames, x->frames_alloc);
   }
-  x->marks[x->depth++] = inlined ? 1 : 0;
+  x->frames[x->depth++] = inlined;
 }
 
 /* ---- the account ---- */
@@ -718,13 +723,27 @@ current_row (NsMachine *m, NsThread *t)
   return acct_row (m, func->id);
 }
 
-/* Charges cycles to (current function, cause) and advances the thread. */
+/* The innermost inlined function t is running, NULL when that is an out-of-line frame. */
+static inline NsFunc *
+current_inlined (NsThread *t)
+{
+  NsExec *x = ns_thread_get_exec (t);
+
+  return x != NULL && x->depth > 0 ? x->frames[x->depth - 1] : NULL;
+}
+
+/* Charges cycles to (current function, cause), and to the body of the inlined function
+ * running, if any; advances the thread. */
 static inline void
 charge (NsMachine *m, NsThread *t, NsCause cause, double cycles)
 {
+  NsFunc *inl;
+
   if (cycles <= 0.0)
     return;
   current_row (m, t)->cycles[cause] += cycles;
+  if ((inl = current_inlined (t)) != NULL)
+    acct_row (m, inl->id)->body[cause] += cycles;
   ns_thread_advance (t, cycles);
 }
 
@@ -1390,7 +1409,7 @@ call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
 {
   acct_row (m, func->id)->calls++;
   m->events[NS_CAUSE_CALL]++;
-  exec_push_mark (x, FALSE);
+  exec_push_frame (x, NULL);
   ns_thread_push_func (t, func);
   charge (m, t, NS_CAUSE_CALL, m->call_cost);
   fetch_text (m, x, t, func);
@@ -1422,7 +1441,7 @@ ns_call (NsThread *t, NsFunc *func)
     ns_func_register (func);
   if (inlines (m, func)) {
     acct_row (m, func->id)->inlined++;
-    exec_push_mark (x, TRUE);
+    exec_push_frame (x, func);
     return;
   }
   call_out_of_line (m, x, t, func);
@@ -1459,7 +1478,7 @@ ns_ret (NsThread *t)
   if (G_UNLIKELY (x->depth == 0))
     goto unbalanced;
   m = x->machine;
-  if (x->marks[--x->depth])
+  if (x->frames[--x->depth] != NULL)
     return;
   if (m->ret_penalty > 0.0) {
     m->events[NS_CAUSE_RETTHUNK]++;
@@ -1523,7 +1542,12 @@ ns_account_wait (NsThread *t, NsCause cause, NsTime span)
   g_return_if_fail (span >= 0);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  current_row (x->machine, t)->cycles[cause] += (double) span * x->machine->ghz / 1000.0;
+  NsFunc *inl;
+  double cycles = (double) span * x->machine->ghz / 1000.0;
+
+  current_row (x->machine, t)->cycles[cause] += cycles;
+  if ((inl = current_inlined (t)) != NULL)
+    acct_row (x->machine, inl->id)->body[cause] += cycles;
 }
 
 /* ---- the account ---- */
@@ -1548,6 +1572,17 @@ ns_machine_account_cycles (NsMachine *machine, const NsFunc *func, NsCause cause
   if ((func != NULL && id == 0) || id >= machine->acct->len)
     return 0.0;
   return g_array_index (machine->acct, AcctRow, id).cycles[cause];
+}
+
+/* Cycles spent in func's inlined body by cause (already in its callers' cycles). */
+double
+ns_machine_account_inline_cycles (NsMachine *machine, const NsFunc *func, NsCause cause)
+{
+  g_return_val_if_fail (machine != NULL && func != NULL, 0.0);
+  g_return_val_if_fail ((guint) cause < NS_CAUSE_N, 0.0);
+  if (func->id == 0 || func->id >= machine->acct->len)
+    return 0.0;
+  return g_array_index (machine->acct, AcctRow, func->id).body[cause];
 }
 
 /* Out-of-line calls of func since the last reset; *inlined gets the inlined ones. */

@@ -132,6 +132,11 @@ void ns_account_wait (NsThread *t, NsCause cause, NsTime span);
 void     ns_machine_account_reset (NsMachine *machine);
 /* Cycles charged to (func, cause); func NULL = top level (no function). */
 double   ns_machine_account_cycles (NsMachine *machine, const NsFunc *func, NsCause cause);
+/* Cycles func's inlined invocations spent in its own body (not in out-of-line callees),
+ * by cause; they are also in the cycles of the function it was inlined into, as perf
+ * shows inlined code. */
+double   ns_machine_account_inline_cycles (NsMachine *machine, const NsFunc *func,
+                                           NsCause cause);
 /* Out-of-line calls and inlined invocations of func since the last reset. */
 guint64  ns_machine_account_calls  (NsMachine *machine, const NsFunc *func, guint64 *inlined);
 /* Loads served per level (NS_CAUSE_L1..NS_CAUSE_DRAM) and coherence transfers. */

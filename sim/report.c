@@ -139,10 +139,26 @@ table_comparisons (GString *out, const NsRunResult *r)
   }
 }
 
+/* One breakdown line: name, calls, inlined, cycles (bracketed for an inlined body), causes. */
+static void
+table_breakdown_line (GString *out, const char *name, double calls, double inlined,
+                      double total, const double *by_cause, gboolean body)
+{
+  g_string_append_printf (out, body ? "  %-32s %9.3f %9.3f [%9.2f]" : "  %-32s %9.3f %9.3f %10.2f ",
+                          name, calls, inlined, total);
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    if (by_cause[c] > 0.005)
+      g_string_append_printf (out, " %s=%.2f", ns_cause_name (c), by_cause[c]);
+  g_string_append_c (out, '\n');
+}
+
+/* The breakdown: a line per function's out-of-line frames, and a bracketed line for the
+ * code of its inlined invocations (already inside its callers' lines). */
 static void
 table_breakdown (GString *out, const NsVariantResult *vr, guint top)
 {
   guint n = vr->breakdown->len;
+  gboolean any_body = FALSE;
 
   g_string_append_printf (out, "\nwhere the cycles went, per %s (variant %s):\n",
                           vr->op_name, variant_label (vr));
@@ -150,13 +166,23 @@ table_breakdown (GString *out, const NsVariantResult *vr, guint top)
                           "cycles", "by cause");
   for (guint i = 0; i < n && (top == 0 || i < top); i++) {
     const NsBreakdownRow *row = vr->breakdown->pdata[i];
-    g_string_append_printf (out, "  %-32s %9.3f %9.3f %10.2f ", row->func, row->calls_per_op,
-                            row->inlined_per_op, row->total_per_op);
-    for (int c = 0; c < NS_CAUSE_N; c++)
-      if (row->cycles_per_op[c] > 0.005)
-        g_string_append_printf (out, " %s=%.2f", ns_cause_name (c), row->cycles_per_op[c]);
-    g_string_append_c (out, '\n');
+    gboolean body = row->body_total_per_op > 0.005;
+
+    if (!body || row->calls_per_op > 0 || row->total_per_op > 0.005)
+      table_breakdown_line (out, row->func, row->calls_per_op, body ? 0 : row->inlined_per_op,
+                            row->total_per_op, row->cycles_per_op, FALSE);
+    if (body) {
+      char *name = g_strdup_printf ("%s (inlined)", row->func);
+      table_breakdown_line (out, name, 0, row->inlined_per_op, row->body_total_per_op,
+                            row->body_per_op, TRUE);
+      g_free (name);
+      any_body = TRUE;
+    }
   }
+  if (any_body)
+    g_string_append (out, "  [cycles]: the code of the function's inlined invocations; they "
+                     "are already counted in the\n  lines of the functions it was inlined "
+                     "into, as perf attributes inlined code\n");
 }
 
 static void
@@ -260,6 +286,16 @@ ns_report_params_json (NsJson *json, const NsParams *params)
   ns_json_end_array (json);
 }
 
+/* {cause: cycles, ...} for every cause. */
+static void
+json_causes (NsJson *json, const double *by_cause)
+{
+  ns_json_begin_object (json);
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    ns_json_member_double (json, ns_cause_name (c), by_cause[c]);
+  ns_json_end_object (json);
+}
+
 static void
 json_breakdown (NsJson *json, const NsVariantResult *vr)
 {
@@ -272,10 +308,10 @@ json_breakdown (NsJson *json, const NsVariantResult *vr)
     ns_json_member_double (json, "inlined_per_op", row->inlined_per_op);
     ns_json_member_double (json, "cycles_per_op", row->total_per_op);
     ns_json_key (json, "by_cause");
-    ns_json_begin_object (json);
-    for (int c = 0; c < NS_CAUSE_N; c++)
-      ns_json_member_double (json, ns_cause_name (c), row->cycles_per_op[c]);
-    ns_json_end_object (json);
+    json_causes (json, row->cycles_per_op);
+    ns_json_member_double (json, "inlined_body_cycles_per_op", row->body_total_per_op);
+    ns_json_key (json, "inlined_body_by_cause");
+    json_causes (json, row->body_per_op);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);

@@ -286,6 +286,13 @@ measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machi
   return ok && out->rule != NULL;
 }
 
+/* Layout of a function's running sums: self cycles by cause, calls, inlined invocations,
+ * then its inlined body's cycles by cause. */
+#define SUM_CALLS    NS_CAUSE_N
+#define SUM_INLINED  (NS_CAUSE_N + 1)
+#define SUM_BODY     (NS_CAUSE_N + 2)
+#define SUM_LEN      (2 * NS_CAUSE_N + 2)
+
 /* Adds the machine's account for this repetition to the variant's running sums. */
 static void
 accumulate_account (NsMachine *machine, GHashTable *sums)
@@ -295,20 +302,24 @@ accumulate_account (NsMachine *machine, GHashTable *sums)
     const char *name = f ? f->name : "(top level)";
     double *row = g_hash_table_lookup (sums, name);
     guint64 inlined = 0, calls = f ? ns_machine_account_calls (machine, f, &inlined) : 0;
+    double cell[SUM_LEN] = { 0 };
     gboolean any = calls || inlined;
 
-    for (int c = 0; c < NS_CAUSE_N; c++)
-      any = any || ns_machine_account_cycles (machine, f, c) != 0;
+    for (int c = 0; c < NS_CAUSE_N; c++) {
+      cell[c] = ns_machine_account_cycles (machine, f, c);
+      cell[SUM_BODY + c] = f ? ns_machine_account_inline_cycles (machine, f, c) : 0.0;
+      any = any || cell[c] != 0 || cell[SUM_BODY + c] != 0;
+    }
     if (!any)
       continue;
     if (row == NULL) {
-      row = g_new0 (double, NS_CAUSE_N + 2);
+      row = g_new0 (double, SUM_LEN);
       g_hash_table_insert (sums, g_strdup (name), row);
     }
-    for (int c = 0; c < NS_CAUSE_N; c++)
-      row[c] += ns_machine_account_cycles (machine, f, c);
-    row[NS_CAUSE_N] += calls;
-    row[NS_CAUSE_N + 1] += inlined;
+    cell[SUM_CALLS] = (double) calls;
+    cell[SUM_INLINED] = (double) inlined;
+    for (int i = 0; i < SUM_LEN; i++)
+      row[i] += cell[i];
   }
 }
 
@@ -387,8 +398,11 @@ compare_rows (gconstpointer a, gconstpointer b)
 {
   const NsBreakdownRow *ra = *(NsBreakdownRow *const *) a;
   const NsBreakdownRow *rb = *(NsBreakdownRow *const *) b;
-  if (ra->total_per_op != rb->total_per_op)
-    return ra->total_per_op < rb->total_per_op ? 1 : -1;
+  double ka = MAX (ra->total_per_op, ra->body_total_per_op);
+  double kb = MAX (rb->total_per_op, rb->body_total_per_op);
+
+  if (ka != kb)
+    return ka < kb ? 1 : -1;
   return strcmp (ra->func, rb->func);
 }
 
@@ -417,9 +431,11 @@ breakdown_rows (GHashTable *sums, guint64 ops)
     for (int c = 0; c < NS_CAUSE_N; c++) {
       row->cycles_per_op[c] = sum[c] * per;
       row->total_per_op += sum[c] * per;
+      row->body_per_op[c] = sum[SUM_BODY + c] * per;
+      row->body_total_per_op += sum[SUM_BODY + c] * per;
     }
-    row->calls_per_op = sum[NS_CAUSE_N] * per;
-    row->inlined_per_op = sum[NS_CAUSE_N + 1] * per;
+    row->calls_per_op = sum[SUM_CALLS] * per;
+    row->inlined_per_op = sum[SUM_INLINED] * per;
     g_ptr_array_add (rows, row);
   }
   g_ptr_array_sort (rows, compare_rows);

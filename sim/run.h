@@ -12,8 +12,12 @@ typedef struct {
   char   *func;                 /* symbol, or "(top level)" */
   double  calls_per_op;         /* out-of-line calls */
   double  inlined_per_op;       /* inlined invocations */
-  double  cycles_per_op[NS_CAUSE_N];
+  double  cycles_per_op[NS_CAUSE_N];   /* self: the function's out-of-line frames */
   double  total_per_op;
+  double  body_per_op[NS_CAUSE_N];     /* its inlined invocations' own code, which is
+                                          also in the rows of the functions it was
+                                          inlined into */
+  double  body_total_per_op;
 } NsBreakdownRow;
 
 typedef struct {
@@ -28,7 +32,7 @@ typedef struct {
   double       cv;              /* coefficient of variation over repetitions (0 if 1 rep) */
   char        *aggregate;       /* "mean" or "harmonic" */
   guint64      ops;             /* operations measured, all repetitions */
-  GPtrArray   *breakdown;       /* NsBreakdownRow*, sorted by total_per_op, descending */
+  GPtrArray   *breakdown;       /* NsBreakdownRow*, by MAX (total, body total), descending */
   char       **mitigations;     /* explanation lines */
   char       **inlining;        /* "func: inlined|call — reason" lines */
   char        *cpu_name;        /* profile name */

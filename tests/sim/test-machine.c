@@ -446,6 +446,56 @@ START_TEST (test_inlined_calls_free)
 }
 END_TEST
 
+/* An inlined body with an out-of-line callee inside it: 2 + 4 instructions of its own,
+ * 5 in the callee, an icall from the body (its INDIRECT is the body's). */
+static void
+inline_body_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_inl);
+  ns_insns (t, 2);
+  ns_call (t, &fn_callee);
+  ns_insns (t, 5);
+  ns_ret (t);
+  ns_insns (t, 4);
+  ns_icall (t, &fn_target);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+START_TEST (test_inlined_body_account)
+{
+  NsMitigations mit = { 0 };
+  Rig rig;
+  double ipc = default_param ("cpu.ipc");
+  double body_insn, caller_insn;
+
+  mit.spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
+  rig_init (&rig, NULL, &mit);
+  ns_engine_spawn (rig.engine, "body", 0, NS_THREAD_USER, 0, inline_body_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+
+  body_insn = ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_INSN);
+  caller_insn = ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN);
+  /* the body holds its own 6 instructions, not the callee's 5 */
+  assert_close (body_insn, 6 / ipc, 1e-9, "body INSN");
+  /* ... which are also the caller's (the top level), as perf attributes inlined code */
+  assert_close (caller_insn, 6 / ipc, 1e-9, "caller INSN");
+  assert_close (ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_INDIRECT),
+                ns_machine_icall_penalty_cycles (rig.machine), 1e-9, "body INDIRECT");
+  ck_assert (ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_CALL) == 0.0);
+  /* an out-of-line function has no inlined body */
+  for (guint c = 0; c < NS_CAUSE_N; c++)
+    ck_assert (ns_machine_account_inline_cycles (rig.machine, &fn_callee, (NsCause) c) == 0.0);
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_callee, NS_CAUSE_INSN), 5 / ipc,
+                1e-9, "callee INSN");
+  /* reset clears the bodies too */
+  ns_machine_account_reset (rig.machine);
+  ck_assert (ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_INSN) == 0.0);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* ---- coherence ---- */
 
 static const char *const two_socket_sets[] = {
@@ -1030,6 +1080,7 @@ machine_suite (void)
   tcase_add_test (calls, test_safe_ret_penalty);
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
+  tcase_add_test (calls, test_inlined_body_account);
   tcase_add_test (coh, test_topology);
   tcase_add_test (coh, test_coherence_by_distance);
   tcase_add_test (coh, test_atomic_by_distance);

@@ -538,6 +538,29 @@ enter (NsThread *t, TcEnv *env, const TcFn *fn, gboolean direct)
   }
 }
 
+/* The inline functions of include/net/tc_wrapper.h (v6.2 and the RFC): their code — the
+ * key test, the compare chain, the call or the indirect call — is inlined into
+ * __tcf_classify and tcf_action_exec; the breakdown shows it as their inlined body. A
+ * kernel without the series has no such function: the call is written in the caller. */
+static NS_FUNC (fn_tc_classify, "tc_classify", 0, NS_FN_ALWAYS_INLINE, 3);
+static NS_FUNC (fn_tc_act, "tc_act", 0, NS_FN_ALWAYS_INLINE, 3);
+
+/* Enters the wrapper's inline function if the build has one. */
+static void
+wrapper_enter (NsThread *t, const TcEnv *env, NsFunc *inline_fn)
+{
+  if (env->wrapper)
+    ns_call (t, inline_fn);
+}
+
+/* Leaves it. */
+static void
+wrapper_leave (NsThread *t, const TcEnv *env)
+{
+  if (env->wrapper)
+    ns_ret (t);
+}
+
 /* tc_classify: return tp->classify(skb, tp, res), through the wrapper if built. */
 int
 tc_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_proto *tp,
@@ -549,6 +572,7 @@ tc_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_prot
 
   g_return_val_if_fail (env != NULL && tp != NULL, TC_ACT_UNSPEC);
   fn = tp->classify;
+  wrapper_enter (t, env, &fn_tc_classify);
   /* tp's line came in with the caller's protocol test (tcf_classify_one), charged there
    * as the target's load */
   ns_load (t, &tp->classify, sizeof tp->classify);
@@ -556,6 +580,7 @@ tc_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_prot
   enter (t, env, fn, direct);
   ret = fn->impl ? ((TcClassifyImpl) fn->impl) (t, env, skb, tp, res) : TC_ACT_UNSPEC;
   ns_ret (t);
+  wrapper_leave (t, env);
   return ret;
 }
 
@@ -571,11 +596,13 @@ tc_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_action *a,
   g_return_val_if_fail (env != NULL && a != NULL, TC_ACT_OK);
   fn = a->ops->act;
   thunked = tc_act_thunked (env, fn);
+  wrapper_enter (t, env, &fn_tc_act);
   tc_walk_load (t, env, TC_SITE_ACT_CL0, thunked, &a->ops, sizeof a->ops);
   ns_load (t, &a->ops->act, sizeof a->ops->act);
   direct = wrapper_dispatch (t, env, env->act_chain, env->n_act, fn);
   enter (t, env, fn, direct);
   ret = fn->impl ? ((TcActImpl) fn->impl) (t, env, skb, a, res) : TC_ACT_PIPE;
   ns_ret (t);
+  wrapper_leave (t, env);
   return ret;
 }

@@ -251,6 +251,39 @@ START_TEST (test_key_on_means_indirect_without_compares)
 }
 END_TEST
 
+/* Instruction cycles in the inlined body of a wrapper function ("tc_classify", "tc_act"). */
+static double
+wrapper_body_insn (SchedRig *rig, const char *name)
+{
+  NsFunc *f = ns_func_lookup (name);
+
+  return f ? ns_machine_account_inline_cycles (rig->machine, f, NS_CAUSE_INSN) : 0.0;
+}
+
+START_TEST (test_compare_chain_cost_is_the_wrappers_body)
+{
+  SchedRig rig;
+  guint64 compares, direct, indirect;
+  double icycles, width;
+
+  /* the RFC on an eIBRS CPU: 7 + 6 compares of 2 instructions at the issue width, and
+   * nothing else of the wrapper's code costs instructions */
+  rig_init (&rig, "6.1.0", rfc, NULL, NS_SPECTRE_V2_EIBRS);
+  width = ns_params_get_double (ns_machine_params (rig.machine), "cpu.issue_width");
+  one_classify (&rig, &compares, &direct, &indirect, &icycles);
+  ck_assert_uint_eq (compares, 13);
+  ck_assert_double_eq_tol (wrapper_body_insn (&rig, "tc_classify"), 7 * 2 / width, 1e-9);
+  ck_assert_double_eq_tol (wrapper_body_insn (&rig, "tc_act"), 6 * 2 / width, 1e-9);
+  rig_clear (&rig);
+  /* without the series there is no wrapper function and so no body */
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_EIBRS);
+  one_classify (&rig, &compares, &direct, &indirect, &icycles);
+  ck_assert_double_eq_tol (wrapper_body_insn (&rig, "tc_classify"), 0.0, 1e-12);
+  ck_assert_double_eq_tol (wrapper_body_insn (&rig, "tc_act"), 0.0, 1e-12);
+  rig_clear (&rig);
+}
+END_TEST
+
 static Suite *
 tc_wrapper_suite (void)
 {
@@ -266,6 +299,7 @@ tc_wrapper_suite (void)
   tcase_add_test (tc, test_wrapper_needs_retpoline_build_and_opt_in);
   tcase_add_test (tc, test_compares_to_reach_matchall_and_gact);
   tcase_add_test (tc, test_key_on_means_indirect_without_compares);
+  tcase_add_test (tc, test_compare_chain_cost_is_the_wrappers_body);
   suite_add_tcase (s, tc);
   return s;
 }
