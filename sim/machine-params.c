@@ -33,6 +33,12 @@ static const NsParamDef machine_params[] = {
     "memory-level parallelism: how many independent cache misses overlap",
     "unsourced reasoned default (out-of-order cores overlap 2+ independent misses)",
     FALSE, 1.0, 32.0 },
+  { "prefetch.l1_stride", NS_PARAM_BOOL, "", "true",
+    "L1D IP-based stride prefetcher: a load site (ns_load_site) that saw the same non-zero "
+    "stride twice in a row has the line one stride ahead brought in without a stall",
+    "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache': IP-based "
+    "stride prefetcher (every Intel core since Core 2); AMD SOG 17h/19h, 'L1 stride "
+    "prefetcher: uses memory access history of individual instructions'", FALSE, 0, 1 },
   { "cpu.issue_width", NS_PARAM_DOUBLE, "instructions/cycle", "4",
     "instructions per cycle the core sustains on independent, well-predicted work (its "
     "dispatch width): the rate of call/return/prologue overhead and of compare chains "

@@ -107,8 +107,18 @@ typedef struct {
   guint64 inlined;
 } AcctRow;
 
+/* One entry of a core's stride table: the last address a load site read, the stride
+ * from the one before, and how many times in a row that stride repeated. */
 typedef struct {
-  NsCache *l1d, *l1i, *l2;
+  guint64 last;
+  gint64  stride;
+  guint   confirmed;
+} StrideEntry;
+
+typedef struct {
+  NsCache     *l1d, *l1i, *l2;
+  StrideEntry *strides;  /* by NsLoadSite id, grown on demand */
+  guint        n_strides;
 } CoreCaches;
 
 /* Directory: slots of `stride` 64-bit words: [0] line + 1 (0 = empty slot), [1] owner
@@ -146,6 +156,7 @@ struct _NsMachine {
 
   /* costs, cycles */
   double         ipc, mlp, issue_width, resolve;
+  gboolean       stride_prefetch;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
   double         c2c[NS_DIST_REMOTE + 1];
@@ -917,6 +928,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->mispredict = ns_params_get_double (p, "branch.mispredict_cycles");
   m->resolve = ns_params_get_double (p, "branch.resolve_cycles");
   m->issue_width = ns_params_get_double (p, "cpu.issue_width");
+  m->stride_prefetch = ns_params_get_bool (p, "prefetch.l1_stride");
   /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
   m->call_cost = ns_params_get_double (p, "call.cycles") +
                  (2 + ns_params_get_double (p, "call.prologue_insns")) / m->issue_width;
@@ -1002,6 +1014,7 @@ ns_machine_free (NsMachine *machine)
     ns_cache_free (machine->cores[i].l1d);
     ns_cache_free (machine->cores[i].l1i);
     ns_cache_free (machine->cores[i].l2);
+    g_free (machine->cores[i].strides);
   }
   for (guint i = 0; machine->l3 && i < machine->n_ccx; i++)
     ns_cache_free (machine->l3[i]);
@@ -1254,6 +1267,68 @@ void
 ns_load_dep (NsThread *t, gconstpointer p, gsize size)
 {
   load_lines (t, p, size, TRUE);
+}
+
+/* ---- the L1 IP-based stride prefetcher ---- */
+
+G_LOCK_DEFINE_STATIC (load_sites);
+static gint n_load_sites;
+
+/* site's id, assigned on first use (process-wide, like NsFunc ids). */
+static guint
+load_site_id (NsLoadSite *site)
+{
+  gint id = g_atomic_int_get (&site->id);
+
+  if (G_LIKELY (id != 0))
+    return (guint) id;
+  G_LOCK (load_sites);
+  if (site->id == 0)
+    g_atomic_int_set (&site->id, ++n_load_sites);
+  id = site->id;
+  G_UNLOCK (load_sites);
+  return (guint) id;
+}
+
+/* The core's stride-table entry of site, grown on demand. */
+static StrideEntry *
+stride_entry (CoreCaches *cc, guint id)
+{
+  if (G_UNLIKELY (id >= cc->n_strides)) {
+    guint n = MAX (id + 1, cc->n_strides * 2);
+    cc->strides = g_renew (StrideEntry, cc->strides, n);
+    memset (cc->strides + cc->n_strides, 0, (n - cc->n_strides) * sizeof (StrideEntry));
+    cc->n_strides = n;
+  }
+  return &cc->strides[id];
+}
+
+/* A load by the instruction at site; then, on a stride seen twice in a row, the line one
+ * stride ahead is prefetched. */
+void
+ns_load_site (NsThread *t, NsLoadSite *site, gboolean dep, gconstpointer p, gsize size)
+{
+  NsExec *x;
+  NsMachine *m;
+  StrideEntry *e;
+  guint64 addr;
+  gint64 stride;
+
+  g_return_if_fail (t != NULL && site != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  load_lines (t, p, size, dep);
+  if (!m->stride_prefetch || !ns_arena_contains (m->arena, p))
+    return;
+  e = stride_entry (x->caches, load_site_id (site));
+  addr = ns_arena_addr (m->arena, p);
+  stride = (gint64) (addr - e->last);
+  e->confirmed = stride != 0 && stride == e->stride ? e->confirmed + 1 : 0;
+  e->stride = stride;
+  e->last = addr;
+  if (e->confirmed >= 1 && ns_arena_contains (m->arena, (const guint8 *) p + stride))
+    ns_prefetch (t, (const guint8 *) p + stride);
 }
 
 /* Stores: read-for-ownership, exposed like independent misses. */

@@ -96,6 +96,19 @@ void ns_insns_wide  (NsThread *t, guint n);
 void ns_load        (NsThread *t, gconstpointer p, gsize size);
 /* A load whose address depends on the previous load (pointer chase): full latency. */
 void ns_load_dep    (NsThread *t, gconstpointer p, gsize size);
+/* A load instruction of a model, named once per source site: the L1 IP-based stride
+ * prefetcher keys on it as the hardware keys on the load's instruction pointer.
+ *   static NS_LOAD_SITE (site_tp, "__tcf_classify: tp->protocol");   */
+typedef struct {
+  const char *name;
+  gint        id;      /* assigned on first use; 0 = not yet */
+} NsLoadSite;
+#define NS_LOAD_SITE(var, site_name) NsLoadSite var = { site_name, 0 }
+/* A load (dep: ns_load_dep, else ns_load) made by the instruction at site: with
+ * prefetch.l1_stride, once site has seen the same non-zero stride twice in a row on this
+ * core, the line one stride ahead is prefetched (as ns_prefetch) after the load. */
+void ns_load_site   (NsThread *t, NsLoadSite *site, gboolean dep, gconstpointer p,
+                     gsize size);
 /* Stores to [p, p+size): read-for-ownership, other copies invalidated. */
 void ns_store       (NsThread *t, gconstpointer p, gsize size);
 /* A locked read-modify-write of the line holding p (atomic op, lock acquire). */

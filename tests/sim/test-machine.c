@@ -496,6 +496,73 @@ START_TEST (test_inlined_body_account)
 }
 END_TEST
 
+/* ---- the L1 stride prefetcher ---- */
+
+#define WALK_OBJS  4096             /* 4096 × 256 B = 1 MiB: beyond L1 and L2 */
+#define WALK_STRIDE 256
+
+static NS_LOAD_SITE (site_walk_a, "test_machine: walk a");
+static NS_LOAD_SITE (site_walk_b, "test_machine: walk b");
+
+typedef struct {
+  guint8  *a, *b;                   /* two arrays walked by two sites */
+  gboolean irregular;               /* walk a with alternating strides */
+} Walk;
+
+static void
+walk_thread (NsThread *t, gpointer data)
+{
+  Walk *w = data;
+
+  for (guint i = 0; i < WALK_OBJS; i++) {
+    gsize off = w->irregular ? (gsize) (i / 2) * 2 * WALK_STRIDE + (i % 2) * 64 : (gsize) i * WALK_STRIDE;
+    ns_load_site (t, &site_walk_a, TRUE, w->a + off, 8);
+    ns_load_site (t, &site_walk_b, FALSE, w->b + (gsize) i * WALK_STRIDE, 8);
+  }
+}
+
+/* Loads served per level after one walk. */
+static void
+run_walk (gboolean prefetch, gboolean irregular, guint64 *l1, guint64 *beyond)
+{
+  static const char *const off[] = { "prefetch.l1_stride", "false", NULL };
+  Rig rig;
+  Walk w = { NULL, NULL, irregular };
+  NsArena *arena;
+
+  rig_init (&rig, prefetch ? NULL : off, &(NsMitigations) { 0 });
+  arena = ns_machine_arena (rig.machine);
+  w.a = ns_arena_alloc (arena, (gsize) WALK_OBJS * WALK_STRIDE, 4096);
+  w.b = ns_arena_alloc (arena, (gsize) WALK_OBJS * WALK_STRIDE, 4096);
+  ns_engine_spawn (rig.engine, "walk", 0, NS_THREAD_USER, 0, walk_thread, &w);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  *l1 = ns_machine_account_events (rig.machine, NS_CAUSE_L1);
+  *beyond = ns_machine_account_events (rig.machine, NS_CAUSE_L2) +
+            ns_machine_account_events (rig.machine, NS_CAUSE_L3) +
+            ns_machine_account_events (rig.machine, NS_CAUSE_DRAM);
+  rig_clear (&rig);
+}
+
+START_TEST (test_stride_prefetch)
+{
+  guint64 l1, beyond;
+
+  /* off: every load of both cold walks misses */
+  run_walk (FALSE, FALSE, &l1, &beyond);
+  ck_assert_uint_eq (l1, 0);
+  ck_assert_uint_eq (beyond, 2 * WALK_OBJS);
+  /* on: each site, keyed apart although interleaved, misses on its first three loads
+   * (no stride, one stride, then the stride repeats and prefetching starts) */
+  run_walk (TRUE, FALSE, &l1, &beyond);
+  ck_assert_uint_eq (beyond, 2 * 3);
+  ck_assert_uint_eq (l1, 2 * WALK_OBJS - 2 * 3);
+  /* an alternating stride (64, 448, 64, ...) never repeats: site a misses on every new
+   * line, while site b still prefetches */
+  run_walk (TRUE, TRUE, &l1, &beyond);
+  ck_assert_uint_eq (beyond, WALK_OBJS + 3);
+}
+END_TEST
+
 /* ---- coherence ---- */
 
 static const char *const two_socket_sets[] = {
@@ -1081,6 +1148,7 @@ machine_suite (void)
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
   tcase_add_test (calls, test_inlined_body_account);
+  tcase_add_test (calls, test_stride_prefetch);
   tcase_add_test (coh, test_topology);
   tcase_add_test (coh, test_coherence_by_distance);
   tcase_add_test (coh, test_atomic_by_distance);

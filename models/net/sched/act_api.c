@@ -12,6 +12,11 @@
 #include "config.h"
 #include "sched-priv.h"
 
+/* Load sites of the filter walk that see one object per filter: the L1 stride
+ * prefetcher follows them (ns_load_site). */
+static NS_LOAD_SITE (site_actions, "tcf_action_exec: actions[i]");
+static NS_LOAD_SITE (site_tcfa_flags, "tcf_action_exec: a->tcfa_flags (action CL3)");
+
 /* tcf_action_exec: exported. Size: estimate, 300 bytes of x86-64 text. */
 static NS_FUNC (fn_tcf_action_exec, "tcf_action_exec", 300, NS_FN_EXTERN, 4);
 
@@ -86,10 +91,10 @@ restart_act_graph:
       jmp_prgcnt -= 1;
       continue;
     }
-    tc_walk_load (t, env, TC_SITE_ACTIONS, tc_act_thunked (env, actions[i]->ops->act),
+    ns_load_site (t, &site_actions, tc_act_thunked (env, actions[i]->ops->act),
                   &actions[i], sizeof actions[i]);
     a = actions[i];
-    tc_walk_load (t, env, TC_SITE_ACT_CL3, FALSE, &a->tcfa_flags, sizeof a->tcfa_flags);
+    ns_load_site (t, &site_tcfa_flags, FALSE, &a->tcfa_flags, sizeof a->tcfa_flags);
     if (a->tcfa_flags & TCA_ACT_FLAGS_SKIP_SW)
       continue;
     ret = tcf_action_run_one (t, env, skb, a, res);

@@ -12,6 +12,12 @@
 #include <string.h>
 #include "sched-priv.h"
 
+/* Load sites of the filter walk that see one object per filter: the L1 stride
+ * prefetcher follows them (ns_load_site). */
+static NS_LOAD_SITE (site_cpu_bstats, "tcf_gact_act: a->cpu_bstats (action CL2)");
+static NS_LOAD_SITE (site_bstats, "tcf_gact_act: this CPU's bstats");
+static NS_LOAD_SITE (site_firstuse, "tcf_gact_act: tcfa_tm.firstuse (action CL1)");
+
 struct tcf_gact {
   struct tc_action    common;             /*   0 */
   guint16             tcfg_ptype;         /* 208 CL3 */
@@ -54,14 +60,14 @@ tcf_action_update_bstats (NsThread *t, TcEnv *env, const struct tc_action *a,
   struct gnet_stats_basic_sync *b;
   struct skb_shared_info *shinfo = skb_shinfo (skb);
 
-  tc_walk_load (t, env, TC_SITE_ACT_CL2, FALSE, &a->cpu_bstats, sizeof a->cpu_bstats);
+  ns_load_site (t, &site_cpu_bstats, FALSE, &a->cpu_bstats, sizeof a->cpu_bstats);
   b = tc_percpu_ptr (env, a->cpu_bstats, ns_thread_cpu (t));
   /* qdisc_skb_cb(skb)->pkt_len: the first word of skb->cb */
   ns_load (t, skb->cb, sizeof (guint32));
   NS_LOAD_FIELD (t, skb, head);
   NS_LOAD_FIELD (t, skb, end);
   NS_LOAD_FIELD (t, shinfo, gso_size);
-  tc_walk_load (t, env, TC_SITE_BSTATS, FALSE, b, sizeof *b);
+  ns_load_site (t, &site_bstats, FALSE, b, sizeof *b);
   b->bytes += *(guint32 *) skb->cb;
   b->packets += shinfo->gso_size ? shinfo->gso_segs : 1;
   ns_store (t, b, sizeof *b);
@@ -79,7 +85,7 @@ tcf_lastuse_update (NsThread *t, TcEnv *env, struct tcf_t *tm)
   ns_load (t, env->jiffies, sizeof *env->jiffies);
   now = *env->jiffies;
   NS_LOAD_FIELD (t, tm, lastuse);
-  tc_walk_load (t, env, TC_SITE_ACT_CL1, FALSE, &tm->firstuse, sizeof tm->firstuse);
+  ns_load_site (t, &site_firstuse, FALSE, &tm->firstuse, sizeof tm->firstuse);
   /* estimate: 5 instructions (two compares, branches, the jiffies load) */
   ns_insns (t, 5);
   if (tm->lastuse != now) {

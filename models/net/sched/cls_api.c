@@ -14,6 +14,10 @@
 #include "config.h"
 #include "sched-priv.h"
 
+/* Load sites of the filter walk that see one object per filter: the L1 stride
+ * prefetcher follows them (ns_load_site). */
+static NS_LOAD_SITE (site_tp_protocol, "__tcf_classify: tp->protocol (tcf_proto CL0)");
+
 /* tcf_classify: exported from cls_api.c. Size: estimate, 320 bytes of x86-64 text (the
  * loop, the reclassify/goto handling and the rate-limited log call). */
 static NS_FUNC (fn_tcf_classify, "tcf_classify", 320, NS_FN_EXTERN, 6);
@@ -83,7 +87,7 @@ tcf_classify_one (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf
   /* skb_protocol(skb, false): skb->protocol */
   NS_LOAD_FIELD (t, skb, protocol);
   protocol = skb->protocol;
-  tc_walk_load (t, env, TC_SITE_TP, TRUE, &tp->protocol, sizeof tp->protocol);
+  ns_load_site (t, &site_tp_protocol, TRUE, &tp->protocol, sizeof tp->protocol);
   /* estimate: 4 instructions — protocol load, two compares and branches */
   ns_insns (t, 4);
   if (tp->protocol != protocol && tp->protocol != TC_ETH_P_ALL)

@@ -9,6 +9,12 @@
 #include "config.h"
 #include "sched-priv.h"
 
+/* Load sites of the filter walk that see one object per filter: the L1 stride
+ * prefetcher follows them (ns_load_site). */
+static NS_LOAD_SITE (site_head_flags, "mall_classify: head->flags (head CL0: flags, res, exts)");
+static NS_LOAD_SITE (site_head_pf, "mall_classify: head->pf (head CL1)");
+static NS_LOAD_SITE (site_rhit, "mall_classify: __this_cpu_inc(pf->rhit)");
+
 struct cls_mall_head {
   struct tcf_exts     exts;               /*   0 CL0 */
   struct tcf_result   res;                /*  32 */
@@ -57,7 +63,7 @@ mall_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_pr
   /* head's first line holds flags, res and exts.actions: the first step of the chain of
    * loads that ends at the first action's act pointer */
   thunked = head->exts.nr_actions > 0 && tc_act_thunked (env, head->exts.actions[0]->ops->act);
-  tc_walk_load (t, env, TC_SITE_HEAD, thunked, &head->flags, sizeof head->flags);
+  ns_load_site (t, &site_head_flags, thunked, &head->flags, sizeof head->flags);
   if (head->flags & TCA_CLS_FLAGS_SKIP_SW)
     return TC_ACT_UNSPEC;
   /* *res = head->res: a 16-byte copy; estimate: 4 instructions */
@@ -67,9 +73,9 @@ mall_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_pr
   ns_insns (t, 4);
   /* __this_cpu_inc(head->pf->rhit): pf on CL1, one RMW of this CPU's counter;
    * estimate: 3 instructions */
-  tc_walk_load (t, env, TC_SITE_HEAD_PF, FALSE, &head->pf, sizeof head->pf);
+  ns_load_site (t, &site_head_pf, FALSE, &head->pf, sizeof head->pf);
   rhit = tc_percpu_ptr (env, head->pf, ns_thread_cpu (t));
-  tc_walk_load (t, env, TC_SITE_RHIT, FALSE, rhit, sizeof *rhit);
+  ns_load_site (t, &site_rhit, FALSE, rhit, sizeof *rhit);
   (*rhit)++;
   ns_store (t, rhit, sizeof *rhit);
   ns_insns (t, 3);

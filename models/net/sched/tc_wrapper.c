@@ -32,20 +32,20 @@
  * (branch.resolve_cycles, part of every forced mispredict, see doc/model.md), so the loads
  * producing the target pointer are ordinary loads here.
  *
- * Stride prefetch (tc_walk_load): N filters put about nine lines per filter on each
- * packet's path (tcf_proto, the matchall head's two lines, the action array, the four
- * lines of the gact, per-CPU counters) — about 57 KiB for 100 filters, more than any
- * L1D here. Objects of one kmalloc cache are consecutive, so every load site of the walk
- * sees a constant stride from one filter to the next, which is what the L1 IP-based
- * stride prefetcher of these cores follows (Intel Optimization Reference Manual,
- * "IP-based stride prefetcher"; AMD SOG 19h/Zen 4, "L1 stride prefetcher: uses the
- * instruction pointer of a load to track strides"). The machine model has no hardware
- * prefetcher, so the walk's sites run one here: a site that saw the same non-zero stride
- * twice in a row prefetches (ns_prefetch: no stall) the line one stride ahead. */
+ * Stride prefetch: N filters put about nine lines per filter on each packet's path
+ * (tcf_proto, the matchall head's two lines, the action array, the four lines of the
+ * gact, per-CPU counters) — about 57 KiB for 100 filters, more than any L1D here. Objects
+ * of one kmalloc cache are consecutive, so every load site of the walk sees a constant
+ * stride from one filter to the next, which the machine's L1 IP-based stride prefetcher
+ * (prefetch.l1_stride) follows: the walk's loads name their sites (ns_load_site). */
 #include "config.h"
 #include <string.h>
 #include "sched-priv.h"
 #include "workload.h"
+
+/* Load sites of the filter walk that see one object per filter: the L1 stride
+ * prefetcher follows them (ns_load_site). */
+static NS_LOAD_SITE (site_act_ops, "tc_act: a->ops (action CL0)");
 
 /* ---- the classifiers and actions the wrapper chains name ---- */
 
@@ -295,7 +295,6 @@ tc_env_new (NsMachine *machine)
   tc_wrapper_init (env);
   env->gact_ops = ns_arena_alloc (env->arena, sizeof *env->gact_ops, 64);
   tc_gact_ops_init (env->gact_ops);
-  env->stride = g_new0 (TcStride, (gsize) env->n_cpus * TC_SITE_N);
   env->jiffies = ns_arena_alloc (env->arena, 64, 64);
   *env->jiffies = 4294937296u;     /* INITIAL_JIFFIES (-300 s), 64-bit view */
   return env;
@@ -306,7 +305,6 @@ tc_env_free (TcEnv *env)
 {
   if (env == NULL)
     return;
-  g_free (env->stride);
   g_free (env);
 }
 
@@ -476,33 +474,6 @@ tc_act_thunked (const TcEnv *env, const TcFn *fn)
   return env->thunked && call_is_indirect (env, env->act_chain, env->n_act, fn);
 }
 
-/* A load of the walk at site: stride detection and prefetch of the next object's line,
- * then the load itself. */
-void
-tc_walk_load (NsThread *t, TcEnv *env, TcSite site, gboolean dep, gconstpointer p, gsize size)
-{
-  TcStride *s;
-  guint64 addr;
-  gint64 stride;
-
-  g_return_if_fail (env != NULL && (guint) site < TC_SITE_N);
-  s = &env->stride[(gsize) ns_thread_cpu (t) * TC_SITE_N + site];
-  addr = ns_arena_addr (env->arena, p);
-  stride = (gint64) (addr - s->last);
-  s->confirmed = stride != 0 && stride == s->stride ? s->confirmed + 1 : 0;
-  s->stride = stride;
-  s->last = addr;
-  if (dep)
-    ns_load_dep (t, p, size);
-  else
-    ns_load (t, p, size);
-  if (s->confirmed >= 1) {
-    const guint8 *next = (const guint8 *) p + stride;
-    if (ns_arena_contains (env->arena, next))
-      ns_prefetch (t, next);
-  }
-}
-
 /* The wrapper's dispatch: static key, compares, then direct (TRUE) or indirect (FALSE). */
 static gboolean
 wrapper_dispatch (NsThread *t, TcEnv *env, const TcFn *const *chain, guint n, const TcFn *fn)
@@ -597,7 +568,7 @@ tc_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_action *a,
   fn = a->ops->act;
   thunked = tc_act_thunked (env, fn);
   wrapper_enter (t, env, &fn_tc_act);
-  tc_walk_load (t, env, TC_SITE_ACT_CL0, thunked, &a->ops, sizeof a->ops);
+  ns_load_site (t, &site_act_ops, thunked, &a->ops, sizeof a->ops);
   ns_load (t, &a->ops->act, sizeof a->ops->act);
   direct = wrapper_dispatch (t, env, env->act_chain, env->n_act, fn);
   enter (t, env, fn, direct);
