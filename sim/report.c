@@ -3,6 +3,7 @@
  * inlining decisions, per-repetition values, stop rules, per-function breakdown). No wall
  * time is written: the same scenario and seed give byte-identical output. */
 #include "config.h"
+#include <math.h>
 #include <string.h>
 #include "report.h"
 #include "csv.h"
@@ -126,63 +127,112 @@ table_results (GString *out, const NsRunResult *r)
 static void
 table_comparisons (GString *out, const NsRunResult *r)
 {
+  int width = 28;
+
   if (r->comparisons->len == 0)
     return;
-  g_string_append_printf (out, "\n%-28s %16s %16s %10s\n", "comparison", "baseline",
+  for (guint i = 0; i < r->comparisons->len; i++)
+    width = MAX (width, (int) g_utf8_strlen (g_array_index (r->comparisons, NsComparison,
+                                                            i).label, -1));
+  g_string_append_printf (out, "\n%-*s %16s %16s %10s\n", width, "comparison", "baseline",
                           "patched", "delta");
   for (guint i = 0; i < r->comparisons->len; i++) {
     const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
     const NsVariantResult *b = r->variants->pdata[c->baseline];
     const NsVariantResult *p = r->variants->pdata[c->patched];
-    g_string_append_printf (out, "%-28s %16.2f %16.2f %+9.2f%%\n", c->label, b->value,
+    /* pad by characters, not bytes: labels may hold "→" or "±" */
+    int pad = width - (int) g_utf8_strlen (c->label, -1);
+    g_string_append_printf (out, "%s%*s %16.2f %16.2f %+9.2f%%\n", c->label, pad, "", b->value,
                             p->value, c->delta_pct);
   }
 }
 
-/* One breakdown line: name, calls, inlined, cycles (bracketed for an inlined body), causes. */
+/* One breakdown line: name, calls, inlined, cycles (bracketed for an inlined body), causes;
+ * delta: a line of differences (signed figures, causes that changed). */
 static void
 table_breakdown_line (GString *out, const char *name, double calls, double inlined,
-                      double total, const double *by_cause, gboolean body)
+                      double total, const double *by_cause, gboolean body, gboolean delta)
 {
-  g_string_append_printf (out, body ? "  %-32s %9.3f %9.3f [%9.2f]" : "  %-32s %9.3f %9.3f %10.2f ",
-                          name, calls, inlined, total);
+  if (delta)
+    g_string_append_printf (out, body ? "  %-32s %+9.3f %+9.3f [%+9.2f]"
+                                      : "  %-32s %+9.3f %+9.3f %+10.2f ",
+                            name, calls, inlined, total);
+  else
+    g_string_append_printf (out, body ? "  %-32s %9.3f %9.3f [%9.2f]"
+                                      : "  %-32s %9.3f %9.3f %10.2f ",
+                            name, calls, inlined, total);
   for (int c = 0; c < NS_CAUSE_N; c++)
-    if (by_cause[c] > 0.005)
-      g_string_append_printf (out, " %s=%.2f", ns_cause_name (c), by_cause[c]);
+    if (fabs (by_cause[c]) > 0.005)
+      g_string_append_printf (out, delta ? " %s=%+.2f" : " %s=%.2f", ns_cause_name (c),
+                              by_cause[c]);
   g_string_append_c (out, '\n');
 }
 
-/* The breakdown: a line per function's out-of-line frames, and a bracketed line for the
- * code of its inlined invocations (already inside its callers' lines). */
-static void
-table_breakdown (GString *out, const NsVariantResult *vr, guint top)
+/* Rows of a breakdown (or of differences): a line per function's out-of-line frames and
+ * a bracketed line for the code of its inlined invocations; TRUE if any such line. */
+static gboolean
+table_breakdown_rows (GString *out, GPtrArray *rows, guint top, gboolean delta)
 {
-  guint n = vr->breakdown->len;
   gboolean any_body = FALSE;
 
-  g_string_append_printf (out, "\nwhere the cycles went, per %s (variant %s):\n",
-                          vr->op_name, variant_label (vr));
-  g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
-                          "cycles", "by cause");
-  for (guint i = 0; i < n && (top == 0 || i < top); i++) {
-    const NsBreakdownRow *row = vr->breakdown->pdata[i];
-    gboolean body = row->body_total_per_op > 0.005;
+  for (guint i = 0; i < rows->len && (top == 0 || i < top); i++) {
+    const NsBreakdownRow *row = rows->pdata[i];
+    gboolean body = fabs (row->body_total_per_op) > 0.005;
 
-    if (!body || row->calls_per_op > 0 || row->total_per_op > 0.005)
+    if (!body || fabs (row->calls_per_op) > 0 || fabs (row->total_per_op) > 0.005)
       table_breakdown_line (out, row->func, row->calls_per_op, body ? 0 : row->inlined_per_op,
-                            row->total_per_op, row->cycles_per_op, FALSE);
+                            row->total_per_op, row->cycles_per_op, FALSE, delta);
     if (body) {
       char *name = g_strdup_printf ("%s (inlined)", row->func);
       table_breakdown_line (out, name, 0, row->inlined_per_op, row->body_total_per_op,
-                            row->body_per_op, TRUE);
+                            row->body_per_op, TRUE, delta);
       g_free (name);
       any_body = TRUE;
     }
   }
-  if (any_body)
-    g_string_append (out, "  [cycles]: the code of the function's inlined invocations; they "
-                     "are already counted in the\n  lines of the functions it was inlined "
-                     "into, as perf attributes inlined code\n");
+  return any_body;
+}
+
+static void
+table_body_note (GString *out)
+{
+  g_string_append (out, "  [cycles]: the code of the function's inlined invocations; they "
+                   "are already counted in the\n  lines of the functions it was inlined "
+                   "into, as perf attributes inlined code\n");
+}
+
+/* The breakdown of one variant. */
+static void
+table_breakdown (GString *out, const NsVariantResult *vr, guint top)
+{
+  g_string_append_printf (out, "\nwhere the cycles went, per %s (variant %s):\n",
+                          vr->op_name, variant_label (vr));
+  g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
+                          "cycles", "by cause");
+  if (table_breakdown_rows (out, vr->breakdown, top, FALSE))
+    table_body_note (out);
+}
+
+/* Why a comparison's delta: per function, patched − baseline cycles per operation. */
+static void
+table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint top)
+{
+  const NsVariantResult *b = r->variants->pdata[c->baseline];
+  const NsVariantResult *p = r->variants->pdata[c->patched];
+  GPtrArray *rows = ns_run_breakdown_delta (b, p);
+  double cb = ns_run_cycles_per_op (b), cp = ns_run_cycles_per_op (p);
+
+  g_string_append_printf (out, "\nwhy %s: %s → %s, per %s, patched − baseline "
+                          "(cycles on all CPUs):\n", c->label, variant_label (b),
+                          variant_label (p), b->op_name);
+  g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
+                          "cycles", "by cause");
+  if (table_breakdown_rows (out, rows, top, TRUE))
+    table_body_note (out);
+  g_string_append_printf (out, "  %-32s %9s %9s %+10.2f  (%.2f → %.2f, %+.2f %%; "
+                          "metric %+.2f %%)\n", "total", "", "", cp - cb, cb, cp,
+                          cb > 0 ? (cp - cb) / cb * 100.0 : 0.0, c->delta_pct);
+  g_ptr_array_unref (rows);
 }
 
 static void
@@ -201,6 +251,8 @@ report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
   table_mitigations (out, r);
   table_results (out, r);
   table_comparisons (out, r);
+  for (guint i = 0; opt->explain && i < r->comparisons->len; i++)
+    table_explain (out, r, &g_array_index (r->comparisons, NsComparison, i), opt->top);
   for (guint i = 0; i < r->variants->len; i++) {
     if (opt->breakdown)
       table_breakdown (out, r->variants->pdata[i], opt->top);
@@ -296,12 +348,13 @@ json_causes (NsJson *json, const double *by_cause)
   ns_json_end_object (json);
 }
 
+/* Rows of a breakdown (or of differences) as a JSON array. */
 static void
-json_breakdown (NsJson *json, const NsVariantResult *vr)
+json_breakdown (NsJson *json, GPtrArray *rows)
 {
   ns_json_begin_array (json);
-  for (guint i = 0; i < vr->breakdown->len; i++) {
-    const NsBreakdownRow *row = vr->breakdown->pdata[i];
+  for (guint i = 0; i < rows->len; i++) {
+    const NsBreakdownRow *row = rows->pdata[i];
     ns_json_begin_object (json);
     ns_json_member_string (json, "function", row->func);
     ns_json_member_double (json, "calls_per_op", row->calls_per_op);
@@ -345,7 +398,7 @@ json_variant (NsJson *json, const NsVariantResult *vr)
   ns_json_member_strv (json, "mitigations", vr->mitigations);
   ns_json_member_strv (json, "inlining", vr->inlining);
   ns_json_key (json, "breakdown");
-  json_breakdown (json, vr);
+  json_breakdown (json, vr->breakdown);
   ns_json_key (json, "parameters");
   ns_report_params_json (json, vr->params);
   ns_json_end_object (json);
@@ -371,11 +424,19 @@ report_json (GString *out, const NsRunResult *r)
   for (guint i = 0; i < r->comparisons->len; i++) {
     const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
     const NsVariantResult *b = r->variants->pdata[c->baseline], *p = r->variants->pdata[c->patched];
+    GPtrArray *rows;
+
     ns_json_begin_object (json);
     ns_json_member_string (json, "label", c->label);
     ns_json_member_string (json, "baseline", b->name);
     ns_json_member_string (json, "patched", p->name);
     ns_json_member_double (json, "delta_pct", c->delta_pct);
+    ns_json_member_double (json, "baseline_cycles_per_op", ns_run_cycles_per_op (b));
+    ns_json_member_double (json, "patched_cycles_per_op", ns_run_cycles_per_op (p));
+    ns_json_key (json, "explain");
+    rows = ns_run_breakdown_delta (b, p);
+    json_breakdown (json, rows);
+    g_ptr_array_unref (rows);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);

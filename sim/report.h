@@ -15,6 +15,8 @@ typedef struct {
   gboolean  breakdown;      /* per-function cycles by cause (table; always in JSON) */
   gboolean  inlining;       /* inlining decisions (table; always in JSON) */
   guint     top;            /* rows of the breakdown in the table (0 = all) */
+  gboolean  explain;        /* per comparison, the breakdown's changes (table; always in
+                               JSON) */
 } NsReportOptions;
 
 gboolean ns_format_parse   (const char *text, NsFormat *out);

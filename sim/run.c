@@ -442,6 +442,89 @@ breakdown_rows (GHashTable *sums, guint64 ops)
   return rows;
 }
 
+/* Sort key of a row of differences: the larger magnitude of its two totals. */
+static double
+delta_key (const NsBreakdownRow *row)
+{
+  return MAX (fabs (row->total_per_op), fabs (row->body_total_per_op));
+}
+
+static gint
+compare_deltas (gconstpointer a, gconstpointer b)
+{
+  const NsBreakdownRow *ra = *(NsBreakdownRow *const *) a;
+  const NsBreakdownRow *rb = *(NsBreakdownRow *const *) b;
+  double ka = delta_key (ra), kb = delta_key (rb);
+
+  if (ka != kb)
+    return ka < kb ? 1 : -1;
+  return strcmp (ra->func, rb->func);
+}
+
+/* Adds sign × row into the difference row of its function in by_name. */
+static void
+add_to_delta (GHashTable *by_name, const NsBreakdownRow *row, double sign)
+{
+  NsBreakdownRow *d = g_hash_table_lookup (by_name, row->func);
+
+  if (d == NULL) {
+    d = g_new0 (NsBreakdownRow, 1);
+    d->func = g_strdup (row->func);
+    g_hash_table_insert (by_name, d->func, d);
+  }
+  d->calls_per_op += sign * row->calls_per_op;
+  d->inlined_per_op += sign * row->inlined_per_op;
+  d->total_per_op += sign * row->total_per_op;
+  d->body_total_per_op += sign * row->body_total_per_op;
+  for (int c = 0; c < NS_CAUSE_N; c++) {
+    d->cycles_per_op[c] += sign * row->cycles_per_op[c];
+    d->body_per_op[c] += sign * row->body_per_op[c];
+  }
+}
+
+/* Per function, patched − baseline of every per-operation figure of the breakdown, the
+ * largest changes first (rows that do not change are left out). */
+GPtrArray *
+ns_run_breakdown_delta (const NsVariantResult *baseline, const NsVariantResult *patched)
+{
+  GHashTable *by_name;
+  GPtrArray *rows;
+  GHashTableIter iter;
+  gpointer value;
+
+  g_return_val_if_fail (baseline != NULL && patched != NULL, NULL);
+  by_name = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < baseline->breakdown->len; i++)
+    add_to_delta (by_name, baseline->breakdown->pdata[i], -1.0);
+  for (guint i = 0; i < patched->breakdown->len; i++)
+    add_to_delta (by_name, patched->breakdown->pdata[i], +1.0);
+  rows = g_ptr_array_new_with_free_func (breakdown_row_free);
+  g_hash_table_iter_init (&iter, by_name);
+  while (g_hash_table_iter_next (&iter, NULL, &value)) {
+    NsBreakdownRow *d = value;
+    if (delta_key (d) < 0.005 && fabs (d->calls_per_op) < 0.0005 &&
+        fabs (d->inlined_per_op) < 0.0005)
+      breakdown_row_free (d);
+    else
+      g_ptr_array_add (rows, d);
+  }
+  g_hash_table_destroy (by_name);
+  g_ptr_array_sort (rows, compare_deltas);
+  return rows;
+}
+
+/* Cycles per operation of a variant: the sum of its breakdown's own (not inlined) rows. */
+double
+ns_run_cycles_per_op (const NsVariantResult *vr)
+{
+  double sum = 0.0;
+
+  g_return_val_if_fail (vr != NULL, 0.0);
+  for (guint i = 0; i < vr->breakdown->len; i++)
+    sum += ((const NsBreakdownRow *) vr->breakdown->pdata[i])->total_per_op;
+  return sum;
+}
+
 typedef struct {
   GPtrArray  *lines;
   GHashTable *used;             /* functions this variant ran (names) */

@@ -73,6 +73,12 @@ typedef struct {
 /* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
+/* Per function, patched − baseline of every per-operation figure of the breakdown
+ * (NsBreakdownRow* of differences), the largest changes first. */
+GPtrArray   *ns_run_breakdown_delta (const NsVariantResult *baseline,
+                                     const NsVariantResult *patched);
+/* Cycles per operation of a variant, summed over its breakdown (all CPUs). */
+double       ns_run_cycles_per_op (const NsVariantResult *vr);
 /* Variant names of a scenario, in file order (empty array: no variants). */
 GPtrArray   *ns_run_variant_names (const NsScenario *sc);
 /* Seed for repetition rep derived from the run seed (splitmix64): independent of order. */

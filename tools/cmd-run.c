@@ -24,7 +24,7 @@ ns_cmd_run (int argc, char **argv)
   g_autofree char *format = NULL, *output = NULL, *variant = NULL;
   gint64 seed = -1;
   gint top = 20;
-  gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE;
+  gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override an attribute of the scenario (repeatable): workload.streams=64, "
@@ -38,15 +38,18 @@ ns_cmd_run (int argc, char **argv)
     { "variant", 0, 0, G_OPTION_ARG_STRING, &variant, "Run only this variant", "NAME" },
     { "breakdown", 'b', 0, G_OPTION_ARG_NONE, &breakdown, "Show where the cycles went: per "
       "simulated function, calls and cycles per operation by cause", NULL },
-    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Rows of the breakdown to show (0 = all; "
-      "default 20)", "N" },
+    { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain, "For each comparison, why its delta: "
+      "per simulated function and cause, the change in cycles per operation (patched − "
+      "baseline)", NULL },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Rows of the breakdown and of --explain to show "
+      "(0 = all; default 20)", "N" },
     { "inlining", 0, 0, G_OPTION_ARG_NONE, &inlining, "Show the compiler model's inlining "
       "decisions", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on standard error", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — run a scenario");
-  NsReportOptions ropt = { NS_FORMAT_TABLE, FALSE, FALSE, 20 };
+  NsReportOptions ropt = { NS_FORMAT_TABLE, FALSE, FALSE, 20, FALSE };
   NsRunOptions opt = { 0 };
   NsRunResult *result;
   GError *err = NULL;
@@ -69,6 +72,7 @@ ns_cmd_run (int argc, char **argv)
     goto bad_top;
   ropt.breakdown = breakdown;
   ropt.inlining = inlining;
+  ropt.explain = explain;
   ropt.top = (guint) top;
   opt.sets = (const char *const *) sets;
   opt.seed_given = seed >= 0;

@@ -38,6 +38,15 @@ for sc in pointer-chase call-chain indirect-call pingpong; do
   grep -q "mitigations in force" "$TMP/out" || bad "$sc: mitigations block"
 done
 
+# --explain: per comparison, which functions and causes changed (here: the retpoline)
+expect 0 "run --explain" -- "$NETSIM" run -q --explain "$MICRO/indirect-call.xml"
+grep -q "^why retpoline vs eIBRS: eibrs → retpoline" "$TMP/out" || bad "--explain heading"
+grep -A3 "^why retpoline vs eIBRS" "$TMP/out" | grep -q "indirect=+[1-9]" ||
+  bad "--explain shows the retpoline's indirect-call cycles"
+grep -q "^why" "$TMP/err" && bad "--explain writes to standard output only"
+"$NETSIM" run -q --format json "$MICRO/indirect-call.xml" | grep -q '"explain": \[' && ok ||
+  bad "json comparisons carry the explanation"
+
 # determinism: the same scenario and seed give byte-identical output
 "$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/a.json"
 "$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/b.json"

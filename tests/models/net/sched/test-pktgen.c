@@ -4,6 +4,7 @@
  * the wrapper's effect per mitigation, skb reuse with clone_skb, where the retpoline
  * cycles land, and the refusal of modes that do not reach the egress hook. */
 #include "config.h"
+#include <math.h>
 #include <check.h>
 #include <glib/gstdio.h>
 #include <string.h>
@@ -155,6 +156,57 @@ START_TEST (test_retpoline_cycles_land_in_the_callers)
 }
 END_TEST
 
+/* The row of func in a list of breakdown rows (NULL if absent). */
+static const NsBreakdownRow *
+row_of (GPtrArray *rows, const char *func)
+{
+  for (guint i = 0; i < rows->len; i++)
+    if (g_str_equal (((NsBreakdownRow *) rows->pdata[i])->func, func))
+      return rows->pdata[i];
+  return NULL;
+}
+
+START_TEST (test_explain_names_what_changed)
+{
+  NsRunResult *before = NULL, *after = NULL;
+  const NsVariantResult *vb, *va;
+  const NsBreakdownRow *cls, *wrap, *first;
+  g_autoptr (GPtrArray) delta = NULL;
+  double sum = 0.0;
+
+  run_pktgen ("ryzen9-7950x", "filters=\"100\"", NULL, &before);
+  run_pktgen ("ryzen9-7950x", "filters=\"100\"", "tc-retpoline-wrappers-rfc", &after);
+  vb = before->variants->pdata[0];
+  va = after->variants->pdata[0];
+  delta = ns_run_breakdown_delta (vb, va);
+  /* the retpolines of tcf_classify are gone, all of them */
+  cls = row_of (delta, "tcf_classify");
+  ck_assert (cls != NULL);
+  ck_assert_double_eq_tol (cls->cycles_per_op[NS_CAUSE_INDIRECT],
+                           -breakdown (before, "tcf_classify", NS_CAUSE_INDIRECT), 1e-9);
+  /* the wrapper's inlined body appears, once per filter */
+  wrap = row_of (delta, "tc_classify");
+  ck_assert (wrap != NULL);
+  ck_assert (wrap->body_total_per_op > 0);
+  ck_assert_double_eq_tol (wrap->inlined_per_op, 100.0, 0.5);
+  /* the rows add up to the change of the total, and come largest first */
+  for (guint i = 0; i < delta->len; i++)
+    sum += ((NsBreakdownRow *) delta->pdata[i])->total_per_op;
+  ck_assert_double_eq_tol (sum, ns_run_cycles_per_op (va) - ns_run_cycles_per_op (vb), 1e-6);
+  first = delta->pdata[0];
+  for (guint i = 1; i < delta->len; i++)
+    ck_assert (fabs (first->total_per_op) >=
+               fabs (((NsBreakdownRow *) delta->pdata[i])->total_per_op));
+  /* a variant against itself changes nothing */
+  {
+    g_autoptr (GPtrArray) none = ns_run_breakdown_delta (vb, vb);
+    ck_assert_uint_eq (none->len, 0);
+  }
+  ns_run_result_free (before);
+  ns_run_result_free (after);
+}
+END_TEST
+
 START_TEST (test_modes_that_miss_the_hook_are_refused)
 {
   g_autofree char *path = NULL;
@@ -188,6 +240,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_wrapper_costs_eibrs_cpus_unless_keyed_off);
   tcase_add_test (tc, test_clone_skb_reuses_the_skb);
   tcase_add_test (tc, test_retpoline_cycles_land_in_the_callers);
+  tcase_add_test (tc, test_explain_names_what_changed);
   tcase_add_test (tc, test_modes_that_miss_the_hook_are_refused);
   suite_add_tcase (s, tc);
   return s;
