@@ -193,6 +193,7 @@ table_breakdown_rows (GString *out, GPtrArray *rows, guint top, gboolean delta)
   return any_body;
 }
 
+/* The legend of the bracketed inlined-body lines. */
 static void
 table_body_note (GString *out)
 {

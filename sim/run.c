@@ -449,6 +449,7 @@ delta_key (const NsBreakdownRow *row)
   return MAX (fabs (row->total_per_op), fabs (row->body_total_per_op));
 }
 
+/* Orders rows of differences: the largest change first, then by name. */
 static gint
 compare_deltas (gconstpointer a, gconstpointer b)
 {
