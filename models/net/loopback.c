@@ -12,9 +12,10 @@
  * skb_orphan, napi_poll, ____napi_schedule ...) are charged inside their callers.
  * Text sizes are estimates (bytes of x86-64 text, judged from the C source), instruction
  * counts are estimates of the path taken here, each with its reason. The net/core/dev.c
- * transmit functions (__dev_queue_xmit, netdev_core_pick_tx, validate_xmit_skb,
- * netif_skb_features, dev_hard_start_xmit) are declared once, in sched/dev_xmit.c, the
- * model of that file (netdevice.h); this file declares __local_bh_enable_ip for both. */
+ * transmit functions __dev_queue_xmit and dev_hard_start_xmit are declared once, in
+ * sched/dev_xmit.c (netdevice.h); netdev_core_pick_tx and validate_xmit_skb (with
+ * netif_skb_features) are the shared models of net/dev.c; this file declares
+ * __local_bh_enable_ip for both. */
 #include "config.h"
 #include "loopback.h"
 #include "ip.h"
@@ -209,52 +210,25 @@ dev_hard_start_xmit (NsThread *t, NsNetStack *s, struct sk_buff *skb, struct net
   return rc;
 }
 
-/* validate_xmit_skb: features; no GSO, no VLAN; CHECKSUM_PARTIAL is offloaded (lo has
- * NETIF_F_HW_CSUM) so skb_csum_hwoffload_help does nothing. */
-static void
-validate_xmit_skb (NsThread *t, struct sk_buff *skb, struct net_device *dev)
-{
-  ns_call (t, &dev_fn_validate_xmit_skb);
-  ns_call (t, &dev_fn_netif_skb_features);
-  /* estimate: ~35 instructions (dev features, gso test, vlan features, encapsulation
-   * test, ndo_features_check absent) */
-  ns_insns (t, 35);
-  NS_LOAD_FIELD (t, dev, features);
-  NS_LOAD_FIELD (t, skb, vlan_all);
-  ns_ret (t);
-  /* estimate: ~30 instructions (skb_is_gso, vlan, csum offload test, validate_xmit_xfrm
-   * with no secpath) */
-  ns_insns (t, 30);
-  NS_LOAD_FIELD (t, skb, ip_summed);
-  ns_load (t, skb_shinfo (skb), 8);
-  ns_ret (t);
-}
-
 /* __dev_queue_xmit, loopback: noqueue qdisc, lockless tx, then local_bh_enable. */
 gint
 __dev_queue_xmit (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
   struct net_device *dev = skb->dev;
   struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
+  struct netdev_queue *txq;
   gint rc;
 
   ns_call (t, &dev_fn___dev_queue_xmit);
   /* estimate: ~90 instructions (mac header, tx timestamps, rcu_read_lock_bh, prio,
-   * qdisc_pkt_len_init, tc egress key off, netdev_core_pick_tx of one queue, noqueue
-   * branch: IFF_UP, xmit_lock_owner, LLTX, netif_xmit_stopped, recursion counters) */
+   * qdisc_pkt_len_init, tc egress key off, the txq's qdisc, noqueue branch: IFF_UP,
+   * xmit_lock_owner, LLTX, netif_xmit_stopped, recursion counters) */
   ns_insns (t, 90);
   skb_reset_mac_header (skb);
   NS_STORE_FIELD (t, skb, mac_header);
   ns_store (t, skb->cb, 16);                    /* qdisc_skb_cb */
-  ns_call (t, &dev_fn_netdev_core_pick_tx);
-  /* estimate: ~20 instructions (real_num_tx_queues == 1: queue 0, skb_set_queue_mapping,
-   * netdev_get_tx_queue) */
-  ns_insns (t, 20);
-  NS_LOAD_FIELD (t, dev, real_num_tx_queues);
-  NS_STORE_FIELD (t, skb, queue_mapping);
-  ns_ret (t);
-  NS_LOAD_FIELD (t, dev, _tx);
-  NS_LOAD_FIELD (t, &dev->_tx[0], qdisc);
+  txq = netdev_core_pick_tx (t, dev, skb);
+  NS_LOAD_FIELD (t, txq, qdisc);
   NS_LOAD_FIELD (t, dev, flags);
   NS_STORE_FIELD (t, sd, xmit_recursion);
   validate_xmit_skb (t, skb, dev);

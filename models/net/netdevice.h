@@ -167,10 +167,16 @@ G_STATIC_ASSERT (sizeof (struct netdev_queue) == 320);
 
 /* net/core/dev.c (models/net/sched/dev_xmit.c) */
 extern NsFunc dev_fn___dev_queue_xmit;
-extern NsFunc dev_fn_netdev_core_pick_tx;
-extern NsFunc dev_fn_validate_xmit_skb;
-extern NsFunc dev_fn_netif_skb_features;
 extern NsFunc dev_fn_dev_hard_start_xmit;
+
+/* net/core/dev.c transmit helpers both device paths take (models/net/dev.c). */
+struct sk_buff;
+/* netdev_core_pick_tx: queue 0 of a one-queue device (sets skb's sender_cpu and mapping). */
+struct netdev_queue *netdev_core_pick_tx (NsThread *t, struct net_device *dev,
+                                          struct sk_buff *skb);
+/* validate_xmit_skb: features and the offload tests; no GSO, VLAN or xfrm work. */
+struct sk_buff      *validate_xmit_skb   (NsThread *t, struct sk_buff *skb,
+                                          struct net_device *dev);
 
 /* kernel/softirq.c, include/linux/bottom_half.h (models/net/loopback.c) */
 extern NsFunc lo_fn___local_bh_enable_ip;
