@@ -734,27 +734,25 @@ current_row (NsMachine *m, NsThread *t)
   return acct_row (m, func->id);
 }
 
-/* The innermost inlined function t is running, NULL when that is an out-of-line frame. */
-static inline NsFunc *
-current_inlined (NsThread *t)
+/* Adds cycles of cause to the account: the row of the function t runs (self), and the
+ * body of the inlined function x runs, if its innermost frame is one. */
+static inline void
+account (NsExec *x, NsThread *t, NsCause cause, double cycles)
 {
-  NsExec *x = ns_thread_get_exec (t);
+  NsFunc *inl = x->depth > 0 ? x->frames[x->depth - 1] : NULL;
 
-  return x != NULL && x->depth > 0 ? x->frames[x->depth - 1] : NULL;
+  current_row (x->machine, t)->cycles[cause] += cycles;
+  if (inl != NULL)
+    acct_row (x->machine, inl->id)->body[cause] += cycles;
 }
 
-/* Charges cycles to (current function, cause), and to the body of the inlined function
- * running, if any; advances the thread. */
+/* Charges cycles of cause to the account and advances the thread. */
 static inline void
-charge (NsMachine *m, NsThread *t, NsCause cause, double cycles)
+charge (NsExec *x, NsThread *t, NsCause cause, double cycles)
 {
-  NsFunc *inl;
-
   if (cycles <= 0.0)
     return;
-  current_row (m, t)->cycles[cause] += cycles;
-  if ((inl = current_inlined (t)) != NULL)
-    acct_row (m, inl->id)->body[cause] += cycles;
+  account (x, t, cause, cycles);
   ns_thread_advance (t, cycles);
 }
 
@@ -1215,7 +1213,7 @@ ns_insns (NsThread *t, guint n)
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  charge (x->machine, t, NS_CAUSE_INSN, n / x->machine->ipc);
+  charge (x, t, NS_CAUSE_INSN, n / x->machine->ipc);
 }
 
 /* n independent, well-predicted instructions off the critical path (compare chains,
@@ -1228,7 +1226,7 @@ ns_insns_wide (NsThread *t, guint n)
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  charge (x->machine, t, NS_CAUSE_INSN, n / x->machine->issue_width);
+  charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
 }
 
 /* Loads of [p, p + size): dep = each depends on the previous (full latency). */
@@ -1251,7 +1249,7 @@ load_lines (NsThread *t, gconstpointer p, gsize size, gboolean dep)
     m->events[s.cause]++;
     if (!dep)
       cycles = s.cause == NS_CAUSE_L1 ? 0.0 : MAX (0.0, (cycles - m->lat[NS_CAUSE_L1]) / m->mlp);
-    charge (m, t, s.cause, cycles);
+    charge (x, t, s.cause, cycles);
   }
 }
 
@@ -1351,9 +1349,9 @@ ns_store (NsThread *t, gconstpointer p, gsize size)
       continue;
     if (r.far != NS_DIST_SAME) {
       m->events[NS_CAUSE_COHERENCE]++;
-      charge (m, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
+      charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
     } else if (r.level != NS_CAUSE_L1) {
-      charge (m, t, r.level, (m->lat[r.level] - m->lat[NS_CAUSE_L1]) / m->mlp);
+      charge (x, t, r.level, (m->lat[r.level] - m->lat[NS_CAUSE_L1]) / m->mlp);
     }
   }
 }
@@ -1376,11 +1374,11 @@ ns_atomic (NsThread *t, gconstpointer p)
   r = take_ownership (m, x, line);
   if (r.far != NS_DIST_SAME) {
     m->events[NS_CAUSE_COHERENCE]++;
-    charge (m, t, NS_CAUSE_COHERENCE, m->c2c[r.far]);
+    charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far]);
   } else if (r.level != NS_CAUSE_L1) {
-    charge (m, t, r.level, m->lat[r.level]);
+    charge (x, t, r.level, m->lat[r.level]);
   }
-  charge (m, t, NS_CAUSE_INSN, m->atomic_cycles);
+  charge (x, t, NS_CAUSE_INSN, m->atomic_cycles);
 }
 
 /* Software prefetch: the line is brought in (and shared) without any stall. */
@@ -1426,10 +1424,10 @@ ns_copy (NsThread *t, gconstpointer dst, gconstpointer src, gsize n)
     double bytes = (double) bytes_in_line (m->line_shift, src_addr, n, line);
     if (s.cause == NS_CAUSE_COHERENCE) {
       m->events[NS_CAUSE_COHERENCE]++;
-      charge (m, t, NS_CAUSE_COHERENCE, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
-      charge (m, t, NS_CAUSE_COPY, bytes / m->bw[NS_CAUSE_L3]);
+      charge (x, t, NS_CAUSE_COHERENCE, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
+      charge (x, t, NS_CAUSE_COPY, bytes / m->bw[NS_CAUSE_L3]);
     } else {
-      charge (m, t, NS_CAUSE_COPY, bytes / m->bw[s.cause]);
+      charge (x, t, NS_CAUSE_COPY, bytes / m->bw[s.cause]);
     }
   }
   if (!line_range (m, dst, n, &first, &last))
@@ -1438,7 +1436,7 @@ ns_copy (NsThread *t, gconstpointer dst, gconstpointer src, gsize n)
     Rfo r = take_ownership (m, x, line);
     if (!r.owned && r.far != NS_DIST_SAME) {
       m->events[NS_CAUSE_COHERENCE]++;
-      charge (m, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
+      charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
     }
   }
 }
@@ -1453,7 +1451,7 @@ ns_mispredict (NsThread *t, guint n)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_MISPREDICT] += n;
-  charge (x->machine, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
+  charge (x, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
 }
 
 /* Fetches func's text through L1I; a miss costs (latency − L1 latency) / cpu.mlp of the
@@ -1474,7 +1472,7 @@ fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
     if (s.cause == NS_CAUSE_L1)
       continue;
     m->events[NS_CAUSE_IFETCH]++;
-    charge (m, t, NS_CAUSE_IFETCH, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
+    charge (x, t, NS_CAUSE_IFETCH, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
   }
 }
 
@@ -1486,7 +1484,7 @@ call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
   m->events[NS_CAUSE_CALL]++;
   exec_push_frame (x, NULL);
   ns_thread_push_func (t, func);
-  charge (m, t, NS_CAUSE_CALL, m->call_cost);
+  charge (x, t, NS_CAUSE_CALL, m->call_cost);
   fetch_text (m, x, t, func);
 }
 
@@ -1536,7 +1534,7 @@ ns_icall (NsThread *t, NsFunc *func)
   if (G_UNLIKELY (func->id == 0))
     ns_func_register (func);
   m->events[NS_CAUSE_INDIRECT]++;
-  charge (m, t, NS_CAUSE_INDIRECT, m->icall_penalty);
+  charge (x, t, NS_CAUSE_INDIRECT, m->icall_penalty);
   call_out_of_line (m, x, t, func);
 }
 
@@ -1557,7 +1555,7 @@ ns_ret (NsThread *t)
     return;
   if (m->ret_penalty > 0.0) {
     m->events[NS_CAUSE_RETTHUNK]++;
-    charge (m, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
+    charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
   }
   ns_thread_pop_func (t);
   return;
@@ -1577,7 +1575,7 @@ ns_syscall_enter (NsThread *t)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_SYSCALL]++;
-  charge (x->machine, t, NS_CAUSE_SYSCALL, x->machine->sys_enter);
+  charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_enter);
 }
 
 /* System call exit: half the base, PTI and IBRS costs, plus VERW. */
@@ -1589,7 +1587,7 @@ ns_syscall_exit (NsThread *t)
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  charge (x->machine, t, NS_CAUSE_SYSCALL, x->machine->sys_exit);
+  charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_exit);
 }
 
 /* Charges raw cycles to a cause. */
@@ -1603,7 +1601,7 @@ ns_charge (NsThread *t, NsCause cause, double cycles)
   g_return_if_fail (cycles >= 0.0);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  charge (x->machine, t, cause, cycles);
+  charge (x, t, cause, cycles);
 }
 
 /* Records a span already spent on the thread's clock against a cause. */
@@ -1617,12 +1615,7 @@ ns_account_wait (NsThread *t, NsCause cause, NsTime span)
   g_return_if_fail (span >= 0);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  NsFunc *inl;
-  double cycles = (double) span * x->machine->ghz / 1000.0;
-
-  current_row (x->machine, t)->cycles[cause] += cycles;
-  if ((inl = current_inlined (t)) != NULL)
-    acct_row (x->machine, inl->id)->body[cause] += cycles;
+  account (x, t, cause, (double) span * x->machine->ghz / 1000.0);
 }
 
 /* ---- the account ---- */
