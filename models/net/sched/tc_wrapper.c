@@ -28,9 +28,11 @@
  * spectre_v2 mode in force is the machine's (ns_icall).
  *
  * Retpoline exposure: a retpoline thunk (and an LFENCE-guarded indirect jump) stops the
- * front end at the call until the target is known; that wait is the machine's
- * (branch.resolve_cycles, part of every forced mispredict, see doc/model.md), so the loads
- * producing the target pointer are ordinary loads here.
+ * front end at the call until the target is known. The thunk's own wait, with the target
+ * already in a register, is the machine's (branch.resolve_cycles, derived from [M22]'s
+ * 40-cycle Skylake retpoline; doc/model.md). The chain of loads that produces the
+ * action's target (the matchall head, actions[i], a->ops) comes on top of it: in a
+ * thunked build those loads are dependent loads (full latency), elsewhere ordinary ones.
  *
  * Stride prefetch: N filters put about nine lines per filter on each packet's path
  * (tcf_proto, the matchall head's two lines, the action array, the four lines of the
