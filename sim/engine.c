@@ -96,8 +96,20 @@ struct _NsThread {
   NsFunc       **funcs;       /* attribution stack */
   guint          n_funcs;
   guint          funcs_alloc;
+  guint          context;     /* its calling context: an id of engine->contexts */
   gpointer       exec;
 };
+
+/* A node of the engine's calling-context tree: one distinct chain of frames, from a
+ * thread's root. Children are a sibling list kept most-recently-entered first. */
+typedef struct {
+  NsFunc   *func;             /* NULL: the root of thread */
+  NsThread *thread;
+  guint     parent;           /* 0 for a root */
+  guint     child;            /* first child, 0 if none */
+  guint     sibling;          /* next sibling, 0 if none */
+  gboolean  inlined;
+} NsContext;
 
 struct _NsEngine {
   guint         n_cpus;
@@ -107,6 +119,7 @@ struct _NsEngine {
   NsTime        now;
   NsEventQueue *events;
   GPtrArray    *threads;      /* every thread, spawn order */
+  GArray       *contexts;     /* NsContext by id; id 0 is unused (none) */
   gpointer      machine;
   guint64       n_switches;
   guint64       n_events;
@@ -115,6 +128,55 @@ struct _NsEngine {
 };
 
 static __thread NsThread *current_thread;
+
+/* ---- calling contexts ---- */
+
+static inline NsContext *
+context_at (NsEngine *engine, guint id)
+{
+  return &g_array_index (engine->contexts, NsContext, id);
+}
+
+/* Appends a node under parent (0: a root) and returns its id. */
+static guint
+context_new (NsEngine *engine, guint parent, NsFunc *func, NsThread *thread,
+             gboolean inlined)
+{
+  NsContext node = { func, thread, parent, 0, 0, inlined };
+  guint id = engine->contexts->len;
+
+  if (parent != 0)
+    {
+      node.sibling = context_at (engine, parent)->child;
+      context_at (engine, parent)->child = id;
+    }
+  g_array_append_val (engine->contexts, node);
+  return id;
+}
+
+/* The child of parent for a frame of func (inlined or not), created on first entry. The
+ * child found moves to the head of the list: a hot path finds its child first. */
+static guint
+context_child (NsEngine *engine, guint parent, NsFunc *func, gboolean inlined)
+{
+  NsContext *p = context_at (engine, parent);
+  guint prev = 0;
+
+  for (guint id = p->child; id != 0; prev = id, id = context_at (engine, id)->sibling)
+    {
+      NsContext *c = context_at (engine, id);
+      if (c->func != func || c->inlined != inlined)
+        continue;
+      if (prev != 0)
+        {
+          context_at (engine, prev)->sibling = c->sibling;
+          c->sibling = p->child;
+          p->child = id;
+        }
+      return id;
+    }
+  return context_new (engine, parent, func, p->thread, inlined);
+}
 
 /* ---- engine ---- */
 
@@ -147,6 +209,8 @@ ns_engine_new (guint n_cpus, const double *cpu_ghz, NsTime quantum)
   engine->quantum = quantum;
   engine->events = ns_event_queue_new ();
   engine->threads = g_ptr_array_new ();
+  engine->contexts = g_array_sized_new (FALSE, TRUE, sizeof (NsContext), 256);
+  g_array_set_size (engine->contexts, 1);
   return engine;
 }
 
@@ -177,6 +241,7 @@ ns_engine_free (NsEngine *engine)
     g_ptr_array_unref (engine->cpus[i].threads);
   g_free (engine->cpus);
   g_array_unref (engine->active_cpus);
+  g_array_unref (engine->contexts);
   ns_event_queue_free (engine->events);
   g_free (engine);
 }
@@ -277,6 +342,7 @@ ns_engine_spawn (NsEngine *engine, const char *name, guint cpu,
   thread->fn = fn;
   thread->data = data;
   thread->now = MAX (start, 0);
+  thread->context = context_new (engine, 0, NULL, thread, FALSE);
   g_ptr_array_add (engine->threads, thread);
   g_ptr_array_add (thread->cpu->threads, thread);
   engine_activate_cpu (engine, thread->cpu);
@@ -515,6 +581,34 @@ ns_engine_foreach_thread (NsEngine *engine, void (*fn) (NsThread *t, gpointer da
     fn (g_ptr_array_index (engine->threads, i), data);
 }
 
+/* Number of calling-context ids so far (ids run from 1 to this − 1). */
+guint
+ns_engine_n_contexts (NsEngine *engine)
+{
+  g_return_val_if_fail (engine != NULL, 0);
+  return engine->contexts->len;
+}
+
+/* One calling context: its innermost frame's function (NULL for a thread's root), whether
+ * that frame is inlined, its thread, and its parent's id (0 for a root). */
+NsFunc *
+ns_engine_context (NsEngine *engine, guint id, gboolean *inlined, NsThread **thread,
+                   guint *parent)
+{
+  NsContext *c;
+
+  g_return_val_if_fail (engine != NULL, NULL);
+  g_return_val_if_fail (id > 0 && id < engine->contexts->len, NULL);
+  c = context_at (engine, id);
+  if (inlined)
+    *inlined = c->inlined;
+  if (thread)
+    *thread = c->thread;
+  if (parent)
+    *parent = c->parent;
+  return c->func;
+}
+
 /* ---- thread side ---- */
 
 /* The running simulated thread, NULL in scheduler context. */
@@ -724,15 +818,57 @@ ns_thread_push_func (NsThread *thread, NsFunc *func)
       thread->funcs = g_renew (NsFunc *, thread->funcs, thread->funcs_alloc);
     }
   thread->funcs[thread->n_funcs++] = func;
+  thread->context = context_child (thread->engine, thread->context, func, FALSE);
 }
 
 /* Leaves the innermost simulated function. */
 void
 ns_thread_pop_func (NsThread *thread)
 {
+  NsContext *c;
+
   g_return_if_fail (thread != NULL);
   g_return_if_fail (thread->n_funcs > 0);
+  c = context_at (thread->engine, thread->context);
+  if (G_UNLIKELY (c->inlined || c->func != thread->funcs[thread->n_funcs - 1]))
+    goto unbalanced;
   thread->n_funcs--;
+  thread->context = c->parent;
+  return;
+
+/* ERRORS */
+unbalanced:
+  g_critical ("thread %s leaves %s while an inlined frame is open", thread->name,
+              c->inlined ? "a function" : "the wrong function");
+}
+
+/* Enters the code of func inlined into the running function: a calling context of its
+ * own, while the attribution stack keeps the function it was inlined into. */
+void
+ns_thread_enter_inline (NsThread *thread, NsFunc *func)
+{
+  g_return_if_fail (thread != NULL && func != NULL);
+  thread->context = context_child (thread->engine, thread->context, func, TRUE);
+}
+
+/* Leaves the innermost inlined frame. */
+void
+ns_thread_leave_inline (NsThread *thread)
+{
+  NsContext *c;
+
+  g_return_if_fail (thread != NULL);
+  c = context_at (thread->engine, thread->context);
+  g_return_if_fail (c->inlined);
+  thread->context = c->parent;
+}
+
+/* The thread's calling context: an id of its engine's calling-context tree. */
+guint
+ns_thread_context (NsThread *thread)
+{
+  g_return_val_if_fail (thread != NULL, 0);
+  return thread->context;
 }
 
 /* The innermost simulated function, NULL at top level. */

@@ -60,6 +60,12 @@ guint64     ns_engine_n_switches   (NsEngine *engine);
 guint64     ns_engine_n_events     (NsEngine *engine);
 /* Call fn for every thread in spawn order. */
 void        ns_engine_foreach_thread (NsEngine *engine, void (*fn) (NsThread *t, gpointer data), gpointer data);
+/* Calling contexts: the engine keeps a tree of every distinct chain of frames a thread has
+ * entered (its root, out-of-line and inlined functions), with ids from 1 to
+ * ns_engine_n_contexts() − 1 in order of first entry. */
+guint       ns_engine_n_contexts   (NsEngine *engine);
+NsFunc     *ns_engine_context      (NsEngine *engine, guint id, gboolean *inlined,
+                                    NsThread **thread, guint *parent);
 
 /* ---- Thread side: called from inside a running simulated thread (or about one). ---- */
 
@@ -94,6 +100,11 @@ void          ns_thread_push_func     (NsThread *thread, NsFunc *func);
 void          ns_thread_pop_func      (NsThread *thread);
 NsFunc       *ns_thread_current_func  (NsThread *thread);   /* NULL = top level */
 guint         ns_thread_call_depth    (NsThread *thread);
+/* Inlined code: a calling context of its own, the attribution stack unchanged. */
+void          ns_thread_enter_inline  (NsThread *thread, NsFunc *func);
+void          ns_thread_leave_inline  (NsThread *thread);
+/* The calling context the thread is in (an id of its engine's tree). */
+guint         ns_thread_context       (NsThread *thread);
 /* Per-thread slot for the machine model's execution state. */
 void          ns_thread_set_exec      (NsThread *thread, gpointer exec);
 gpointer      ns_thread_get_exec      (NsThread *thread);

@@ -107,6 +107,11 @@ typedef struct {
   guint64 inlined;
 } AcctRow;
 
+/* Cycles by cause charged while a thread was in one calling context. */
+typedef struct {
+  double  cycles[NS_CAUSE_N];
+} CtxRow;
+
 /* One entry of a core's stride table: the last address a load site read, the stride
  * from the one before, and how many times in a row that stride repeated. */
 typedef struct {
@@ -176,6 +181,7 @@ struct _NsMachine {
 
   /* account */
   GArray        *acct;           /* AcctRow by function id (0 = top level) */
+  GArray        *ctx_acct;       /* CtxRow by calling-context id (the engine's tree) */
   guint64        events[NS_CAUSE_N];
   GPtrArray     *execs;          /* NsExec* handed to threads */
 };
@@ -721,6 +727,15 @@ acct_row (NsMachine *m, guint id)
   return &g_array_index (m->acct, AcctRow, id);
 }
 
+/* The account row of a calling context, grown on demand. */
+static inline CtxRow *
+ctx_row (NsMachine *m, guint id)
+{
+  if (G_UNLIKELY (id >= m->ctx_acct->len))
+    g_array_set_size (m->ctx_acct, MAX (id + 1, m->ctx_acct->len * 2));
+  return &g_array_index (m->ctx_acct, CtxRow, id);
+}
+
 /* The account row of the function running on t. */
 static inline AcctRow *
 current_row (NsMachine *m, NsThread *t)
@@ -744,6 +759,7 @@ account (NsExec *x, NsThread *t, NsCause cause, double cycles)
   current_row (x->machine, t)->cycles[cause] += cycles;
   if (inl != NULL)
     acct_row (x->machine, inl->id)->body[cause] += cycles;
+  ctx_row (x->machine, ns_thread_context (t))->cycles[cause] += cycles;
 }
 
 /* Charges cycles of cause to the account and advances the thread. */
@@ -981,6 +997,7 @@ ns_machine_new (const NsParams *params, const NsMitigations *mit, NsBuild *build
   m->build = build;
   m->acct = g_array_sized_new (FALSE, TRUE, sizeof (AcctRow), 64);
   g_array_set_size (m->acct, 64);
+  m->ctx_acct = g_array_sized_new (FALSE, TRUE, sizeof (CtxRow), 256);
   m->execs = g_ptr_array_new_with_free_func (exec_free);
   if (!read_topology (m, m->params, error) || !read_caches (m, m->params, error))
     goto failed;
@@ -1022,6 +1039,7 @@ ns_machine_free (NsMachine *machine)
   ns_arena_free (machine->arena);
   g_ptr_array_unref (machine->execs);
   g_array_unref (machine->acct);
+  g_array_unref (machine->ctx_acct);
   ns_mitigations_clear (&machine->mit);
   ns_params_free (machine->params);
   g_free (machine);
@@ -1515,6 +1533,7 @@ ns_call (NsThread *t, NsFunc *func)
   if (inlines (m, func)) {
     acct_row (m, func->id)->inlined++;
     exec_push_frame (x, func);
+    ns_thread_enter_inline (t, func);
     return;
   }
   call_out_of_line (m, x, t, func);
@@ -1551,8 +1570,10 @@ ns_ret (NsThread *t)
   if (G_UNLIKELY (x->depth == 0))
     goto unbalanced;
   m = x->machine;
-  if (x->frames[--x->depth] != NULL)
+  if (x->frames[--x->depth] != NULL) {
+    ns_thread_leave_inline (t);
     return;
+  }
   if (m->ret_penalty > 0.0) {
     m->events[NS_CAUSE_RETTHUNK]++;
     charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
@@ -1626,7 +1647,20 @@ ns_machine_account_reset (NsMachine *machine)
 {
   g_return_if_fail (machine != NULL);
   memset (machine->acct->data, 0, (gsize) machine->acct->len * sizeof (AcctRow));
+  memset (machine->ctx_acct->data, 0, (gsize) machine->ctx_acct->len * sizeof (CtxRow));
   memset (machine->events, 0, sizeof machine->events);
+}
+
+/* Cycles charged to cause while a thread was in calling context ctx (an id of the
+ * machine's engine: ns_engine_context). */
+double
+ns_machine_account_context_cycles (NsMachine *machine, guint ctx, NsCause cause)
+{
+  g_return_val_if_fail (machine != NULL, 0.0);
+  g_return_val_if_fail ((guint) cause < NS_CAUSE_N, 0.0);
+  if (ctx >= machine->ctx_acct->len)
+    return 0.0;
+  return g_array_index (machine->ctx_acct, CtxRow, ctx).cycles[cause];
 }
 
 /* Cycles charged to (func, cause); func NULL = top level. */

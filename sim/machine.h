@@ -154,5 +154,8 @@ double   ns_machine_account_inline_cycles (NsMachine *machine, const NsFunc *fun
 guint64  ns_machine_account_calls  (NsMachine *machine, const NsFunc *func, guint64 *inlined);
 /* Loads served per level (NS_CAUSE_L1..NS_CAUSE_DRAM) and coherence transfers. */
 guint64  ns_machine_account_events (NsMachine *machine, NsCause what);
+/* Cycles charged to cause in one calling context of the machine's engine (see
+ * ns_engine_context): the data of folded stacks. */
+double   ns_machine_account_context_cycles (NsMachine *machine, guint ctx, NsCause cause);
 
 G_END_DECLS

@@ -463,3 +463,23 @@ ns_report_run (GString *out, const NsRunResult *result, const NsReportOptions *o
     break;
   }
 }
+
+/* Appends the calling contexts of every variant that collected them as folded stacks
+ * ("variant;thread;outer;…;inner;[cause] cycles", the input of flamegraph.pl), cycles
+ * rounded to integers, lines that round to 0 left out. */
+void
+ns_report_folded (GString *out, const NsRunResult *result)
+{
+  g_return_if_fail (out != NULL && result != NULL);
+  for (guint v = 0; v < result->variants->len; v++) {
+    const NsVariantResult *vr = result->variants->pdata[v];
+    g_autofree char *root = g_strdup (vr->name[0] ? vr->name : result->scenario_name);
+    g_strdelimit (root, "; \t", '_');
+    for (guint i = 0; vr->stacks != NULL && i < vr->stacks->len; i++) {
+      const NsStackRow *row = vr->stacks->pdata[i];
+      double cycles = round (row->cycles);
+      if (cycles >= 1.0)
+        g_string_append_printf (out, "%s;%s %.0f\n", root, row->stack, cycles);
+    }
+  }
+}

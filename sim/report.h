@@ -22,6 +22,9 @@ typedef struct {
 gboolean ns_format_parse   (const char *text, NsFormat *out);
 /* Appends the result in the chosen format to out. */
 void     ns_report_run     (GString *out, const NsRunResult *result, const NsReportOptions *opt);
+/* Appends the collected calling contexts (NsRunOptions.stacks) as folded stacks:
+ * "variant;thread;outer;…;inner;[cause] cycles" per line, for flamegraph.pl. */
+void     ns_report_folded  (GString *out, const NsRunResult *result);
 /* The parameter set as "# name = value unit — source" comment lines (CSV headers). */
 void     ns_report_params_comment (GString *out, const NsParams *params);
 /* The parameter set as a JSON array member. */

@@ -323,10 +323,70 @@ accumulate_account (NsMachine *machine, GHashTable *sums)
   }
 }
 
-/* Runs repetition rep on a fresh machine. */
+/* Appends one frame to a folded stack: ';' unless first, then name with the format's
+ * separators (';' and blanks) replaced by '_', then mark. */
+static void
+append_frame (GString *path, const char *name, const char *mark)
+{
+  gsize start;
+
+  if (path->len > 0)
+    g_string_append_c (path, ';');
+  start = path->len;
+  g_string_append (path, name);
+  g_strdelimit (path->str + start, "; \t", '_');
+  g_string_append (path, mark);
+}
+
+/* Appends the frames of calling context id to path, outermost first: its thread's name,
+ * then each function ("_[i]" if inlined: the flame-graph tools' mark for inline). */
+static void
+append_context_path (NsEngine *engine, guint id, GString *path)
+{
+  gboolean inlined;
+  NsThread *thread;
+  guint parent;
+  NsFunc *func = ns_engine_context (engine, id, &inlined, &thread, &parent);
+
+  if (parent != 0)
+    append_context_path (engine, parent, path);
+  else
+    append_frame (path, ns_thread_name (thread), "");
+  if (func != NULL)
+    append_frame (path, func->name, inlined ? "_[i]" : "");
+}
+
+/* Adds the cycles of every calling context and cause of this repetition to stacks
+ * (folded stack → double*), the cause as the innermost frame "[cause]". */
+static void
+accumulate_stacks (NsMachine *machine, NsEngine *engine, GHashTable *stacks)
+{
+  g_autoptr (GString) path = g_string_new (NULL);
+
+  for (guint id = 1; id < ns_engine_n_contexts (engine); id++) {
+    for (int c = 0; c < NS_CAUSE_N; c++) {
+      double cycles = ns_machine_account_context_cycles (machine, id, c);
+      double *sum;
+      if (cycles <= 0.0)
+        continue;
+      g_string_truncate (path, 0);
+      append_context_path (engine, id, path);
+      g_string_append_printf (path, ";[%s]", ns_cause_name (c));
+      sum = g_hash_table_lookup (stacks, path->str);
+      if (sum == NULL) {
+        sum = g_new0 (double, 1);
+        g_hash_table_insert (stacks, g_strdup (path->str), sum);
+      }
+      *sum += cycles;
+    }
+  }
+}
+
+/* Runs repetition rep on a fresh machine; stacks (NULL: not wanted) gets its calling
+ * contexts' cycles. */
 static gboolean
 run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, GHashTable *sums,
-                NsRepResult *out, GError **error)
+                GHashTable *stacks, NsRepResult *out, GError **error)
 {
   const NsMeasure *m = &vs->sc->measure;
   NsMachine *machine = NULL;
@@ -364,6 +424,8 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, GHashTable *s
                  vs->sc->path, vs->klass->op_name, (double) out->measured / 1e6);
   else
     accumulate_account (machine, sums);
+  if (ok && stacks != NULL)
+    accumulate_stacks (machine, engine, stacks);
 
 out:
   if (state)
@@ -575,6 +637,7 @@ variant_result_free (gpointer p)
   g_free (vr->measured);
   g_free (vr->aggregate);
   g_clear_pointer (&vr->breakdown, g_ptr_array_unref);
+  g_clear_pointer (&vr->stacks, g_ptr_array_unref);
   g_strfreev (vr->mitigations);
   g_strfreev (vr->inlining);
   g_free (vr->cpu_name);
@@ -585,6 +648,39 @@ variant_result_free (gpointer p)
   g_free (vr);
 }
 
+static void
+stack_row_free (gpointer p)
+{
+  NsStackRow *row = p;
+  g_free (row->stack);
+  g_free (row);
+}
+
+static gint
+compare_stack_rows (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(NsStackRow *const *) a)->stack, (*(NsStackRow *const *) b)->stack);
+}
+
+/* Turns the summed calling contexts (folded stack → cycles) into rows sorted by stack. */
+static GPtrArray *
+stack_rows (GHashTable *stacks)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (stack_row_free);
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&it, stacks);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    NsStackRow *row = g_new (NsStackRow, 1);
+    row->stack = g_strdup (key);
+    row->cycles = *(double *) value;
+    g_ptr_array_add (rows, row);
+  }
+  g_ptr_array_sort (rows, compare_stack_rows);
+  return rows;
+}
+
 /* Runs every repetition of one variant. */
 static NsVariantResult *
 run_variant (const char *path, const char *name, const char *const *sets, guint index,
@@ -592,7 +688,7 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
 {
   NsVariantSetup vs;
   NsVariantResult *vr;
-  GHashTable *sums;
+  GHashTable *sums, *stacks = NULL;
   guint n;
 
   if (!variant_setup (&vs, path, sets, error))
@@ -605,11 +701,13 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
   vr->stop_rules = g_new0 (char *, n + 1);
   vr->measured = g_new0 (NsTime, n);
   sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  if (opt->stacks)
+    stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint r = 0; r < n; r++) {
     NsRepResult rep = { 0 };
     if (opt->progress)
       opt->progress (name, index, total, r, n, opt->progress_data);
-    if (!run_repetition (&vs, r, seed, sums, &rep, error)) {
+    if (!run_repetition (&vs, r, seed, sums, stacks, &rep, error)) {
       g_free (rep.rule);
       goto fail;
     }
@@ -620,13 +718,17 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
   }
   aggregate (vr, vs.sc->measure.aggregate);
   vr->breakdown = breakdown_rows (sums, vr->ops);
+  if (stacks != NULL)
+    vr->stacks = stack_rows (stacks);
   describe_variant (vr, &vs, sums);
   g_hash_table_unref (sums);
+  g_clear_pointer (&stacks, g_hash_table_unref);
   variant_setup_clear (&vs);
   return vr;
 
 fail:
   g_hash_table_unref (sums);
+  g_clear_pointer (&stacks, g_hash_table_unref);
   variant_result_free (vr);
   variant_setup_clear (&vs);
   return NULL;

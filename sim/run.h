@@ -20,6 +20,12 @@ typedef struct {
   double  body_total_per_op;
 } NsBreakdownRow;
 
+/* Cycles spent in one calling context on one cause: a line of a folded-stacks file. */
+typedef struct {
+  char   *stack;                /* "thread;outer;…;inner;[cause]", inlined frames "f_[i]" */
+  double  cycles;               /* over the measured time of every repetition */
+} NsStackRow;
+
 typedef struct {
   char        *name;            /* variant name ("" for a scenario without variants) */
   char        *metric;
@@ -33,6 +39,7 @@ typedef struct {
   char        *aggregate;       /* "mean" or "harmonic" */
   guint64      ops;             /* operations measured, all repetitions */
   GPtrArray   *breakdown;       /* NsBreakdownRow*, by MAX (total, body total), descending */
+  GPtrArray   *stacks;          /* NsStackRow* by stack, if NsRunOptions.stacks; else NULL */
   char       **mitigations;     /* explanation lines */
   char       **inlining;        /* "func: inlined|call — reason" lines */
   char        *cpu_name;        /* profile name */
@@ -66,6 +73,7 @@ typedef struct {
   gboolean           seed_given;
   guint64            seed;
   const char        *only_variant;  /* run just this variant (NULL = all) */
+  gboolean           stacks;    /* collect the cycles of every calling context (folded) */
   NsRunProgress      progress;
   gpointer           progress_data;
 } NsRunOptions;

@@ -1,5 +1,6 @@
 /* cmd-common.c — helpers shared by the netsim subcommands. */
 #include "config.h"
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "common.h"
@@ -23,7 +24,11 @@ ns_cmd_write_output (const char *path, const GString *data, GError **error)
 {
   if (path == NULL || !strcmp (path, "-")) {
     fwrite (data->str, 1, data->len, stdout);
-    return fflush (stdout) == 0;
+    if (fflush (stdout) == 0 && !ferror (stdout))
+      return TRUE;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                 "writing standard output: %s", g_strerror (errno));
+    return FALSE;
   }
   return g_file_set_contents (path, data->str, data->len, error);
 }

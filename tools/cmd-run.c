@@ -21,7 +21,7 @@ int
 ns_cmd_run (int argc, char **argv)
 {
   g_auto (GStrv) sets = NULL;
-  g_autofree char *format = NULL, *output = NULL, *variant = NULL;
+  g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
   gint64 seed = -1;
   gint top = 20;
   gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE;
@@ -43,6 +43,10 @@ ns_cmd_run (int argc, char **argv)
       "baseline)", NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Rows of the breakdown and of --explain to show "
       "(0 = all; default 20)", "N" },
+    { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, "Also write where the cycles went as "
+      "folded stacks to FILE, for flame graphs: one line per calling context and cause, "
+      "'variant;thread;outer;…;inner;[cause] cycles' (inlined frames end in _[i]; cycles "
+      "summed over the measured time of every repetition)", "FILE" },
     { "inlining", 0, 0, G_OPTION_ARG_NONE, &inlining, "Show the compiler model's inlining "
       "decisions", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on standard error", NULL },
@@ -61,6 +65,8 @@ ns_cmd_run (int argc, char **argv)
     "Runs every variant of the scenario (or --variant), each for measure/@repetitions\n"
     "repetitions, and prints the metric, its coefficient of variation, the rule that ended\n"
     "each measurement, and the comparisons (baseline vs patched deltas) the scenario lists.\n"
+    "Flame graph of one variant: netsim run S.xml --folded out.folded; grep '^VARIANT;'\n"
+    "out.folded | flamegraph.pl --countname cycles > VARIANT.svg (difffolded.pl compares two).\n"
     "Exit status: 0 ok, 1 a check failed, 2 bad input or usage.");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return NS_EXIT_USAGE;
@@ -78,14 +84,21 @@ ns_cmd_run (int argc, char **argv)
   opt.seed_given = seed >= 0;
   opt.seed = (guint64) seed;
   opt.only_variant = variant;
+  opt.stacks = folded != NULL;
   if (!quiet && isatty (STDERR_FILENO))
     opt.progress = run_progress;
   result = ns_run_scenario (argv[1], &opt, &err);
   if (result == NULL)
     return ns_cmd_fail (err);
   out = g_string_new (NULL);
+  ok = TRUE;
+  if (folded != NULL) {
+    ns_report_folded (out, result);
+    ok = ns_cmd_write_output (folded, out, &err);
+    g_string_truncate (out, 0);
+  }
   ns_report_run (out, result, &ropt);
-  ok = ns_cmd_write_output (output, out, &err);
+  ok = ok && ns_cmd_write_output (output, out, &err);
   g_string_free (out, TRUE);
   ns_run_result_free (result);
   return ok ? 0 : ns_cmd_fail (err);

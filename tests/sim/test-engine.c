@@ -812,6 +812,103 @@ collect_names (NsThread *t, gpointer data)
   g_string_append_printf (data, "%s@%u ", ns_thread_name (t), ns_thread_cpu (t));
 }
 
+/* ---- calling contexts ---- */
+
+/* Stand-ins for simulated functions: the engine never looks inside an NsFunc. */
+static int func_a, func_b, func_c, func_d;
+#define FA ((NsFunc *) &func_a)
+#define FB ((NsFunc *) &func_b)
+#define FC ((NsFunc *) &func_c)
+#define FD ((NsFunc *) &func_d)
+
+typedef struct {
+  guint root, a, a_b, a_b_c, a_d, a_b_again, a_again, b, a_outb, a_d_again;
+} Contexts;
+
+/* Walks frames so that some paths repeat (same id) and some differ only by inlining. */
+static void
+context_body (NsThread *t, gpointer data)
+{
+  Contexts *c = data;
+
+  c->root = ns_thread_context (t);
+  ns_thread_push_func (t, FA);
+  c->a = ns_thread_context (t);
+  ns_thread_enter_inline (t, FB);
+  c->a_b = ns_thread_context (t);
+  ns_thread_push_func (t, FC);
+  c->a_b_c = ns_thread_context (t);
+  ns_thread_pop_func (t);
+  ns_thread_leave_inline (t);
+  ns_thread_push_func (t, FD);
+  c->a_d = ns_thread_context (t);
+  ns_thread_pop_func (t);
+  ns_thread_enter_inline (t, FB);   /* after D joined A's children: still the same node */
+  c->a_b_again = ns_thread_context (t);
+  ns_thread_leave_inline (t);
+  ns_thread_push_func (t, FB);      /* B out of line under A: another context */
+  c->a_outb = ns_thread_context (t);
+  ns_thread_pop_func (t);
+  ns_thread_push_func (t, FD);      /* D again, after B moved ahead of it */
+  c->a_d_again = ns_thread_context (t);
+  ns_thread_pop_func (t);
+  ns_thread_pop_func (t);
+  ck_assert_uint_eq (ns_thread_context (t), c->root);
+  ns_thread_push_func (t, FA);
+  c->a_again = ns_thread_context (t);
+  ns_thread_pop_func (t);
+  ns_thread_push_func (t, FB);
+  c->b = ns_thread_context (t);
+  ns_thread_pop_func (t);
+}
+
+/* Asserts what the engine says of context id. */
+static void
+assert_context (NsEngine *e, guint id, NsFunc *func, gboolean inlined, NsThread *thread,
+                guint parent)
+{
+  gboolean got_inlined = !inlined;
+  NsThread *got_thread = NULL;
+  guint got_parent = G_MAXUINT;
+
+  ck_assert_ptr_eq (ns_engine_context (e, id, &got_inlined, &got_thread, &got_parent), func);
+  ck_assert_int_eq (got_inlined, inlined);
+  ck_assert_ptr_eq (got_thread, thread);
+  ck_assert_uint_eq (got_parent, parent);
+}
+
+START_TEST (test_calling_contexts)
+{
+  static const double ghz[1] = { 1.0 };
+  NsEngine *e = ns_engine_new (1, ghz, NS_US (1));
+  Contexts c1 = { 0 }, c2 = { 0 };
+  NsThread *t1 = ns_engine_spawn (e, "one", 0, NS_THREAD_USER, 0, context_body, &c1);
+  NsThread *t2 = ns_engine_spawn (e, "two", 0, NS_THREAD_USER, 0, context_body, &c2);
+
+  ns_engine_run (e, NS_TIME_FOREVER);
+  /* a path entered again is the same context; another path is another */
+  ck_assert_uint_eq (c1.a_again, c1.a);
+  ck_assert_uint_eq (c1.a_b_again, c1.a_b);
+  ck_assert_uint_eq (c1.a_d_again, c1.a_d);
+  ck_assert_uint_ne (c1.a_outb, c1.a_b);
+  ck_assert_uint_ne (c1.b, c1.a_outb);
+  ck_assert_uint_ne (c1.a_d, c1.a_b);
+  assert_context (e, c1.root, NULL, FALSE, t1, 0);
+  assert_context (e, c1.a, FA, FALSE, t1, c1.root);
+  assert_context (e, c1.a_b, FB, TRUE, t1, c1.a);
+  assert_context (e, c1.a_b_c, FC, FALSE, t1, c1.a_b);
+  assert_context (e, c1.a_d, FD, FALSE, t1, c1.a);
+  assert_context (e, c1.a_outb, FB, FALSE, t1, c1.a);
+  assert_context (e, c1.b, FB, FALSE, t1, c1.root);
+  /* each thread has a tree of its own: 7 contexts each (root, A, A+B, A+B·C, A·D, A·B,
+   * B), ids from 1 */
+  ck_assert_uint_ne (c2.root, c1.root);
+  assert_context (e, c2.a_b_c, FC, FALSE, t2, c2.a_b);
+  ck_assert_uint_eq (ns_engine_n_contexts (e), 1 + 2 * 7);
+  ns_engine_free (e);
+}
+END_TEST
+
 START_TEST (test_bookkeeping)
 {
   static const double ghz[3] = { 1.5, 2.5, 3.5 };
@@ -886,6 +983,7 @@ engine_suite (void)
   tcase_add_test (tc, test_stop);
   tcase_add_test (tc, test_nothing_left);
   tcase_add_test (tc, test_bookkeeping);
+  tcase_add_test (tc, test_calling_contexts);
   tcase_add_test (tc, test_free_suspended);
   suite_add_tcase (s, tc);
   return s;

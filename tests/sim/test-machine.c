@@ -496,6 +496,65 @@ START_TEST (test_inlined_body_account)
 }
 END_TEST
 
+/* The calling context of the engine whose innermost frame is func (inlined or not). */
+static guint
+find_context (NsEngine *e, NsFunc *func, gboolean inlined)
+{
+  for (guint id = 1; id < ns_engine_n_contexts (e); id++) {
+    gboolean inl;
+    if (ns_engine_context (e, id, &inl, NULL, NULL) == func && inl == inlined)
+      return id;
+  }
+  ck_abort_msg ("no context of %s%s", func->name, inlined ? " (inlined)" : "");
+  return 0;
+}
+
+START_TEST (test_context_account)
+{
+  NsMitigations mit = { 0 };
+  Rig rig;
+  double ipc = default_param ("cpu.ipc");
+  guint body, callee, target, root;
+  NsThread *t;
+
+  mit.spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
+  rig_init (&rig, NULL, &mit);
+  t = ns_engine_spawn (rig.engine, "body", 0, NS_THREAD_USER, 0, inline_body_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  root = ns_thread_context (t);
+  body = find_context (rig.engine, &fn_inl, TRUE);
+  callee = find_context (rig.engine, &fn_callee, FALSE);
+  target = find_context (rig.engine, &fn_target, FALSE);
+  /* the inlined body's context has its 6 instructions and the icall it made ... */
+  assert_close (ns_machine_account_context_cycles (rig.machine, body, NS_CAUSE_INSN),
+                6 / ipc, 1e-9, "body INSN");
+  assert_close (ns_machine_account_context_cycles (rig.machine, body, NS_CAUSE_INDIRECT),
+                ns_machine_icall_penalty_cycles (rig.machine), 1e-9, "body INDIRECT");
+  /* ... each callee its own instructions and the CALL into it, under the body */
+  assert_close (ns_machine_account_context_cycles (rig.machine, callee, NS_CAUSE_INSN),
+                5 / ipc, 1e-9, "callee INSN");
+  ck_assert (ns_machine_account_context_cycles (rig.machine, callee, NS_CAUSE_CALL) > 0.0);
+  ck_assert (ns_machine_account_context_cycles (rig.machine, body, NS_CAUSE_CALL) == 0.0);
+  ns_engine_context (rig.engine, callee, NULL, NULL, &callee);
+  ns_engine_context (rig.engine, target, NULL, NULL, &target);
+  ck_assert_uint_eq (callee, body);
+  ck_assert_uint_eq (target, body);
+  /* the root ran nothing of its own, and every cause sums to the functions' account */
+  for (guint c = 0; c < NS_CAUSE_N; c++) {
+    double by_ctx = 0, by_func = ns_machine_account_cycles (rig.machine, NULL, c) +
+      ns_machine_account_cycles (rig.machine, &fn_callee, c) +
+      ns_machine_account_cycles (rig.machine, &fn_target, c);
+    ck_assert (ns_machine_account_context_cycles (rig.machine, root, c) == 0.0);
+    for (guint id = 1; id < ns_engine_n_contexts (rig.engine); id++)
+      by_ctx += ns_machine_account_context_cycles (rig.machine, id, c);
+    assert_close (by_ctx, by_func, 1e-12, ns_cause_name (c));
+  }
+  ns_machine_account_reset (rig.machine);
+  ck_assert (ns_machine_account_context_cycles (rig.machine, body, NS_CAUSE_INSN) == 0.0);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* ---- the L1 stride prefetcher ---- */
 
 #define WALK_OBJS  4096             /* 4096 × 256 B = 1 MiB: beyond L1 and L2 */
@@ -1148,6 +1207,7 @@ machine_suite (void)
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
   tcase_add_test (calls, test_inlined_body_account);
+  tcase_add_test (calls, test_context_account);
   tcase_add_test (calls, test_stride_prefetch);
   tcase_add_test (coh, test_topology);
   tcase_add_test (coh, test_coherence_by_distance);

@@ -47,6 +47,23 @@ grep -q "^why" "$TMP/err" && bad "--explain writes to standard output only"
 "$NETSIM" run -q --format json "$MICRO/indirect-call.xml" | grep -q '"explain": \[' && ok ||
   bad "json comparisons carry the explanation"
 
+# --folded: flame-graph input, one line per calling context and cause; the results are
+# the same with it as without
+expect 0 "run --folded" -- "$NETSIM" run -q --folded "$TMP/f.folded" "$MICRO/indirect-call.xml"
+cp "$TMP/out" "$TMP/with-folded"
+grep -qvE '^[^ ;]+(;[^ ;]+)+;\[[a-z_0-9]+\] [0-9]+$' "$TMP/f.folded" &&
+  bad "--folded: a line that is not 'variant;thread;…;[cause] cycles'"
+grep -q '^retpoline;[^ ]*;\[indirect\] [1-9]' "$TMP/f.folded" ||
+  bad "--folded shows the retpoline variant's indirect-call cycles"
+awk '$1 ~ /^(off|retpoline);.*;\[indirect\]$/ { split ($1, f, ";"); c[f[1]] += $2 }
+     END { exit !(c["retpoline"] > 4 * c["off"] && c["off"] > 0) }' FS=' ' "$TMP/f.folded" ||
+  bad "--folded: the retpoline's indirect calls cost several times the unmitigated ones"
+"$NETSIM" run -q "$MICRO/indirect-call.xml" | cmp -s - "$TMP/with-folded" && ok ||
+  bad "--folded changes the results"
+expect 2 "--folded into a missing directory" -- \
+  "$NETSIM" run -q --folded "$TMP/no/such/dir/f" "$MICRO/indirect-call.xml"
+[ -s "$TMP/out" ] && bad "--folded failing still printed results"
+
 # determinism: the same scenario and seed give byte-identical output
 "$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/a.json"
 "$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/b.json"
