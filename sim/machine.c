@@ -191,6 +191,21 @@ static const char *const cause_names[NS_CAUSE_N] = {
   "indirect", "mispredict", "syscall", "lock_wait"
 };
 
+/* What the event count of each cause counts; NULL: the cause has no count. */
+static const char *const event_names[NS_CAUSE_N] = {
+  "insns", "L1D", "L2", "L3", "DRAM", "c2c", NULL, "I-miss", "calls", "ret-thunk",
+  "icalls", "mispred", "syscalls", NULL
+};
+
+/* The label of a cause's event count ("insns", "L2", "ret-thunk", ...), NULL if the
+ * machine does not count events of that cause. */
+const char *
+ns_event_name (NsCause cause)
+{
+  g_return_val_if_fail ((guint) cause < NS_CAUSE_N, NULL);
+  return event_names[cause];
+}
+
 /* The short name of a cause ("insn", "l2", "retthunk", ...). */
 const char *
 ns_cause_name (NsCause cause)
@@ -1231,6 +1246,7 @@ ns_insns (NsThread *t, guint n)
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
+  x->machine->events[NS_CAUSE_INSN] += n;
   charge (x, t, NS_CAUSE_INSN, n / x->machine->ipc);
 }
 
@@ -1244,6 +1260,7 @@ ns_insns_wide (NsThread *t, guint n)
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
+  x->machine->events[NS_CAUSE_INSN] += n;
   charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
 }
 

@@ -40,6 +40,12 @@ typedef enum {
 } NsCause;
 
 const char *ns_cause_name (NsCause cause);   /* "insn", "l2", "retthunk", ... */
+/* Label of the cause's event count, NULL if uncounted: insns = instructions the models
+ * executed (ns_insns, ns_insns_wide; not the call sequences' own), L1D…DRAM = data lines
+ * loaded from that level (loads, not bulk copies), c2c = coherence transfers, I-miss = text lines fetched past the
+ * L1I, calls = out-of-line calls, ret-thunk = returns through a return mitigation,
+ * icalls = indirect calls, mispred = mispredicted branches, syscalls = entries. */
+const char *ns_event_name (NsCause cause);
 
 /* How far apart two logical CPUs are. */
 typedef enum {
@@ -152,7 +158,7 @@ double   ns_machine_account_inline_cycles (NsMachine *machine, const NsFunc *fun
                                            NsCause cause);
 /* Out-of-line calls and inlined invocations of func since the last reset. */
 guint64  ns_machine_account_calls  (NsMachine *machine, const NsFunc *func, guint64 *inlined);
-/* Loads served per level (NS_CAUSE_L1..NS_CAUSE_DRAM) and coherence transfers. */
+/* Event count of a cause since the last reset (ns_event_name says what it counts). */
 guint64  ns_machine_account_events (NsMachine *machine, NsCause what);
 /* Cycles charged to cause in one calling context of the machine's engine (see
  * ns_engine_context): the data of folded stacks. */

@@ -214,6 +214,58 @@ table_breakdown (GString *out, const NsVariantResult *vr, guint top)
     table_body_note (out);
 }
 
+/* TRUE if some variant of r counted events of cause. */
+static gboolean
+any_events (const NsRunResult *r, NsCause cause)
+{
+  for (guint i = 0; i < r->variants->len; i++)
+    if (((const NsVariantResult *) r->variants->pdata[i])->events_per_op[cause] > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Event counts per operation, a line per variant, like perf stat: cycles, then every
+ * counted event that occurred in some variant. */
+static void
+table_stat (GString *out, const NsRunResult *r)
+{
+  const NsVariantResult *first = r->variants->pdata[0];
+
+  g_string_append_printf (out, "\nevents per %s (all CPUs):\n  %-28s %10s", first->op_name,
+                          "variant", "cycles");
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    if (ns_event_name (c) && any_events (r, c))
+      g_string_append_printf (out, " %10s", ns_event_name (c));
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < r->variants->len; i++) {
+    const NsVariantResult *vr = r->variants->pdata[i];
+    g_string_append_printf (out, "  %-28s %10.2f", variant_label (vr),
+                            ns_run_cycles_per_op (vr));
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      if (ns_event_name (c) && any_events (r, c))
+        g_string_append_printf (out, " %10.2f", vr->events_per_op[c]);
+    g_string_append_c (out, '\n');
+  }
+}
+
+/* The events per operation that changed from b to p, as "name ±d" items. */
+static void
+table_explain_events (GString *out, const NsVariantResult *b, const NsVariantResult *p)
+{
+  gboolean any = FALSE;
+
+  for (int c = 0; c < NS_CAUSE_N; c++) {
+    double d = p->events_per_op[c] - b->events_per_op[c];
+    if (ns_event_name (c) == NULL || fabs (d) < 0.005)
+      continue;
+    g_string_append_printf (out, any ? ", %s %+.2f" : "  events: %s %+.2f",
+                            ns_event_name (c), d);
+    any = TRUE;
+  }
+  if (any)
+    g_string_append_c (out, '\n');
+}
+
 /* Why a comparison's delta: per function, patched − baseline cycles per operation. */
 static void
 table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint top)
@@ -233,6 +285,7 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
   g_string_append_printf (out, "  %-32s %9s %9s %+10.2f  (%.2f → %.2f, %+.2f %%; "
                           "metric %+.2f %%)\n", "total", "", "", cp - cb, cb, cp,
                           cb > 0 ? (cp - cb) / cb * 100.0 : 0.0, c->delta_pct);
+  table_explain_events (out, b, p);
   g_ptr_array_unref (rows);
 }
 
@@ -252,6 +305,8 @@ report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
   table_mitigations (out, r);
   table_results (out, r);
   table_comparisons (out, r);
+  if (opt->stat)
+    table_stat (out, r);
   for (guint i = 0; opt->explain && i < r->comparisons->len; i++)
     table_explain (out, r, &g_array_index (r->comparisons, NsComparison, i), opt->top);
   for (guint i = 0; i < r->variants->len; i++) {
@@ -349,6 +404,17 @@ json_causes (NsJson *json, const double *by_cause)
   ns_json_end_object (json);
 }
 
+/* {event: count, ...} for every counted event (ns_event_name). */
+static void
+json_events (NsJson *json, const double *per_op)
+{
+  ns_json_begin_object (json);
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    if (ns_event_name (c) != NULL)
+      ns_json_member_double (json, ns_event_name (c), per_op[c]);
+  ns_json_end_object (json);
+}
+
 /* Rows of a breakdown (or of differences) as a JSON array. */
 static void
 json_breakdown (NsJson *json, GPtrArray *rows)
@@ -398,6 +464,8 @@ json_variant (NsJson *json, const NsVariantResult *vr)
   ns_json_member_string (json, "cmdline", vr->cmdline);
   ns_json_member_strv (json, "mitigations", vr->mitigations);
   ns_json_member_strv (json, "inlining", vr->inlining);
+  ns_json_key (json, "events_per_op");
+  json_events (json, vr->events_per_op);
   ns_json_key (json, "breakdown");
   json_breakdown (json, vr->breakdown);
   ns_json_key (json, "parameters");

@@ -17,6 +17,8 @@ typedef struct {
   guint     top;            /* rows of the breakdown in the table (0 = all) */
   gboolean  explain;        /* per comparison, the breakdown's changes (table; always in
                                JSON) */
+  gboolean  stat;           /* event counts per operation, as perf stat (table; always in
+                               JSON) */
 } NsReportOptions;
 
 gboolean ns_format_parse   (const char *text, NsFormat *out);

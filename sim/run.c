@@ -382,11 +382,28 @@ accumulate_stacks (NsMachine *machine, NsEngine *engine, GHashTable *stacks)
   }
 }
 
-/* Runs repetition rep on a fresh machine; stacks (NULL: not wanted) gets its calling
- * contexts' cycles. */
+/* What the repetitions of one variant add up. */
+typedef struct {
+  GHashTable *sums;             /* function name → running sums (SUM_LEN doubles) */
+  GHashTable *stacks;           /* folded stack → cycles (double*); NULL: not wanted */
+  guint64     events[NS_CAUSE_N];
+} NsVariantSums;
+
+/* Adds the machine's account of this repetition to acc. */
+static void
+accumulate (NsMachine *machine, NsEngine *engine, NsVariantSums *acc)
+{
+  accumulate_account (machine, acc->sums);
+  if (acc->stacks != NULL)
+    accumulate_stacks (machine, engine, acc->stacks);
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    acc->events[c] += ns_machine_account_events (machine, c);
+}
+
+/* Runs repetition rep on a fresh machine and adds its account to acc. */
 static gboolean
-run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, GHashTable *sums,
-                GHashTable *stacks, NsRepResult *out, GError **error)
+run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums *acc,
+                NsRepResult *out, GError **error)
 {
   const NsMeasure *m = &vs->sc->measure;
   NsMachine *machine = NULL;
@@ -423,9 +440,7 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, GHashTable *s
                  "in the measured time (%.6g us): lengthen measure/@duration",
                  vs->sc->path, vs->klass->op_name, (double) out->measured / 1e6);
   else
-    accumulate_account (machine, sums);
-  if (ok && stacks != NULL)
-    accumulate_stacks (machine, engine, stacks);
+    accumulate (machine, engine, acc);
 
 out:
   if (state)
@@ -688,7 +703,7 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
 {
   NsVariantSetup vs;
   NsVariantResult *vr;
-  GHashTable *sums, *stacks = NULL;
+  NsVariantSums acc = { NULL, NULL, { 0 } };
   guint n;
 
   if (!variant_setup (&vs, path, sets, error))
@@ -700,14 +715,14 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
   vr->values = g_new0 (double, n);
   vr->stop_rules = g_new0 (char *, n + 1);
   vr->measured = g_new0 (NsTime, n);
-  sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  acc.sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   if (opt->stacks)
-    stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+    acc.stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint r = 0; r < n; r++) {
     NsRepResult rep = { 0 };
     if (opt->progress)
       opt->progress (name, index, total, r, n, opt->progress_data);
-    if (!run_repetition (&vs, r, seed, sums, stacks, &rep, error)) {
+    if (!run_repetition (&vs, r, seed, &acc, &rep, error)) {
       g_free (rep.rule);
       goto fail;
     }
@@ -717,18 +732,20 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
     vr->ops += rep.ops;
   }
   aggregate (vr, vs.sc->measure.aggregate);
-  vr->breakdown = breakdown_rows (sums, vr->ops);
-  if (stacks != NULL)
-    vr->stacks = stack_rows (stacks);
-  describe_variant (vr, &vs, sums);
-  g_hash_table_unref (sums);
-  g_clear_pointer (&stacks, g_hash_table_unref);
+  vr->breakdown = breakdown_rows (acc.sums, vr->ops);
+  if (acc.stacks != NULL)
+    vr->stacks = stack_rows (acc.stacks);
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    vr->events_per_op[c] = vr->ops ? (double) acc.events[c] / (double) vr->ops : 0.0;
+  describe_variant (vr, &vs, acc.sums);
+  g_hash_table_unref (acc.sums);
+  g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_setup_clear (&vs);
   return vr;
 
 fail:
-  g_hash_table_unref (sums);
-  g_clear_pointer (&stacks, g_hash_table_unref);
+  g_hash_table_unref (acc.sums);
+  g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_result_free (vr);
   variant_setup_clear (&vs);
   return NULL;

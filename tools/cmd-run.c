@@ -24,7 +24,7 @@ ns_cmd_run (int argc, char **argv)
   g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
   gint64 seed = -1;
   gint top = 20;
-  gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE;
+  gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE, stat = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override an attribute of the scenario (repeatable): workload.streams=64, "
@@ -41,6 +41,10 @@ ns_cmd_run (int argc, char **argv)
     { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain, "For each comparison, why its delta: "
       "per simulated function and cause, the change in cycles per operation (patched − "
       "baseline)", NULL },
+    { "stat", 0, 0, G_OPTION_ARG_NONE, &stat, "Event counts per operation of every variant, "
+      "as perf stat: instructions, data loads served by each cache level, coherence "
+      "transfers, I-cache misses, calls, returns through a return thunk, indirect calls, "
+      "mispredicts, system calls", NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Rows of the breakdown and of --explain to show "
       "(0 = all; default 20)", "N" },
     { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, "Also write where the cycles went as "
@@ -53,7 +57,7 @@ ns_cmd_run (int argc, char **argv)
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — run a scenario");
-  NsReportOptions ropt = { NS_FORMAT_TABLE, FALSE, FALSE, 20, FALSE };
+  NsReportOptions ropt = { NS_FORMAT_TABLE, FALSE, FALSE, 20, FALSE, FALSE };
   NsRunOptions opt = { 0 };
   NsRunResult *result;
   GError *err = NULL;
@@ -79,6 +83,7 @@ ns_cmd_run (int argc, char **argv)
   ropt.breakdown = breakdown;
   ropt.inlining = inlining;
   ropt.explain = explain;
+  ropt.stat = stat;
   ropt.top = (guint) top;
   opt.sets = (const char *const *) sets;
   opt.seed_given = seed >= 0;

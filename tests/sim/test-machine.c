@@ -509,7 +509,7 @@ find_context (NsEngine *e, NsFunc *func, gboolean inlined)
   return 0;
 }
 
-START_TEST (test_context_account)
+START_TEST (test_context_and_event_account)
 {
   NsMitigations mit = { 0 };
   Rig rig;
@@ -549,8 +549,17 @@ START_TEST (test_context_account)
       by_ctx += ns_machine_account_context_cycles (rig.machine, id, c);
     assert_close (by_ctx, by_func, 1e-12, ns_cause_name (c));
   }
+  /* the event counts: 2 + 5 + 4 instructions, two out-of-line calls, one of them
+   * indirect; no return thunk under retpoline alone */
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 11);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_CALL), 2);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INDIRECT), 1);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), 0);
+  ck_assert_str_eq (ns_event_name (NS_CAUSE_RETTHUNK), "ret-thunk");
+  ck_assert_ptr_null (ns_event_name (NS_CAUSE_COPY));
   ns_machine_account_reset (rig.machine);
   ck_assert (ns_machine_account_context_cycles (rig.machine, body, NS_CAUSE_INSN) == 0.0);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 0);
   rig_clear (&rig);
 }
 END_TEST
@@ -1207,7 +1216,7 @@ machine_suite (void)
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
   tcase_add_test (calls, test_inlined_body_account);
-  tcase_add_test (calls, test_context_account);
+  tcase_add_test (calls, test_context_and_event_account);
   tcase_add_test (calls, test_stride_prefetch);
   tcase_add_test (coh, test_topology);
   tcase_add_test (coh, test_coherence_by_distance);

@@ -47,6 +47,17 @@ grep -q "^why" "$TMP/err" && bad "--explain writes to standard output only"
 "$NETSIM" run -q --format json "$MICRO/indirect-call.xml" | grep -q '"explain": \[' && ok ||
   bad "json comparisons carry the explanation"
 
+# --stat: event counts per operation; the retpoline variant makes one indirect call per
+# call of the loop, as the unmitigated one does
+expect 0 "run --stat" -- "$NETSIM" run -q --stat "$MICRO/indirect-call.xml"
+grep -q "^events per " "$TMP/out" || bad "--stat heading"
+awk '$1 == "variant" { for (i = 1; i <= NF; i++) col[$i] = i }
+     $1 == "off" || $1 == "retpoline" { n[$1] = $col["icalls"]; calls[$1] = $col["calls"] }
+     END { exit !(n["off"] > 0 && n["off"] == calls["off"] && n["retpoline"] == calls["retpoline"]) }' \
+  "$TMP/out" || bad "--stat: one indirect call per call"
+"$NETSIM" run -q --format json "$MICRO/indirect-call.xml" | grep -A1 '"events_per_op": {' |
+  grep -q '"insns": 10' && ok || bad "json variants carry the event counts"
+
 # --folded: flame-graph input, one line per calling context and cause; the results are
 # the same with it as without
 expect 0 "run --folded" -- "$NETSIM" run -q --folded "$TMP/f.folded" "$MICRO/indirect-call.xml"
