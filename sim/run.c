@@ -451,23 +451,34 @@ out:
   return ok;
 }
 
-/* Mean or harmonic mean of values, and their coefficient of variation. */
+/* The mean or harmonic mean of values[0..n) (n ≥ 1; harmonic: all positive); *cv (may
+ * be NULL) gets their coefficient of variation, the sample standard deviation over the
+ * arithmetic mean (0 for a single value or a zero mean). */
+double
+ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv)
+{
+  double mean, value;
+
+  g_return_val_if_fail (values != NULL && n > 0, 0.0);
+  mean = gsl_stats_mean (values, 1, n);
+  value = mean;
+  if (how == NS_AGG_HARMONIC) {
+    double inv = 0;
+    for (guint i = 0; i < n; i++)
+      inv += 1.0 / values[i];
+    value = n / inv;
+  }
+  if (cv)
+    *cv = n > 1 && mean != 0 ? gsl_stats_sd_m (values, 1, n, mean) / fabs (mean) : 0;
+  return value;
+}
+
+/* Sets the variant's aggregate value and CV over its repetitions. */
 static void
 aggregate (NsVariantResult *vr, NsAggregate how)
 {
-  double mean = gsl_stats_mean (vr->values, 1, vr->n_reps);
-
-  if (how == NS_AGG_HARMONIC) {
-    double inv = 0;
-    for (guint i = 0; i < vr->n_reps; i++)
-      inv += 1.0 / vr->values[i];
-    vr->value = vr->n_reps / inv;
-  } else {
-    vr->value = mean;
-  }
+  vr->value = ns_run_aggregate (vr->values, vr->n_reps, how, &vr->cv);
   vr->aggregate = g_strdup (how == NS_AGG_HARMONIC ? "harmonic" : "mean");
-  vr->cv = vr->n_reps > 1 && mean != 0
-    ? gsl_stats_sd_m (vr->values, 1, vr->n_reps, mean) / fabs (mean) : 0;
 }
 
 static gint

@@ -90,6 +90,9 @@ GPtrArray   *ns_run_breakdown_delta (const NsVariantResult *baseline,
 double       ns_run_cycles_per_op (const NsVariantResult *vr);
 /* Variant names of a scenario, in file order (empty array: no variants). */
 GPtrArray   *ns_run_variant_names (const NsScenario *sc);
+/* The mean or harmonic mean of values[0..n); *cv (may be NULL) gets their coefficient of
+ * variation (sample standard deviation over the arithmetic mean). */
+double       ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv);
 /* Seed for repetition rep derived from the run seed (splitmix64): independent of order. */
 guint64      ns_run_derive_seed (guint64 seed, guint64 stream);
 

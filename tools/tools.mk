@@ -9,6 +9,12 @@ netsim_LDADD = $(NS_LIBS)
 
 EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all
 
+check_PROGRAMS += tests/sim/test-run
+TESTS += tests/sim/test-run
+tests_sim_test_run_SOURCES = tests/sim/test-run.c
+tests_sim_test_run_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_run_LDADD = $(NS_LIBS) $(TEST_LIBS)
+
 # The main job until validation lands: every micro scenario's table.
 MICRO_SCENARIOS = pointer-chase call-chain indirect-call pingpong
 micro: netsim

@@ -7,6 +7,7 @@
 #include <check.h>
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <gsl/gsl_rng.h>
 
@@ -356,6 +357,46 @@ START_TEST (test_t1_3_connected)
   struct sock *v6o = mk (&rig, AF_INET6, "::1", 5200, (Opts) { TRUE, FALSE, FALSE, 1, -1, 0 });
   ck_assert_ptr_eq (look (&rig, "::5", 4000, "::1", 5200, 1, 0), v6c);
   ck_assert_ptr_eq (look (&rig, "::6", 4000, "::1", 5200, 1, 0), v6o);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* The score weights decide ties between connected sockets: one connected to the peer's
+ * address and port (2 + 4 + 4) ties with one connected to the address alone (port 0)
+ * and bound to the device (2 + 4 + 4), so the chain head, the newer, wins; the CPU bonus
+ * breaks the tie the other way (before 6.13's 4-tuple hash). */
+START_TEST (test_t1_3_connected_score_ties)
+{
+  Rig rig;
+  Opts dev = PLAIN, ra = PLAIN;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  dev.reuseaddr = ra.reuseaddr = TRUE;
+  dev.dev = 1;
+  struct sock *addr_dev = mk (&rig, AF_INET, "127.0.0.1", 5000, dev);
+  conn4 (addr_dev, "127.0.0.5", 0);
+  struct sock *addr_port = mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  conn4 (addr_port, "127.0.0.5", 4000);
+  guint major = 0, minor = 0;
+  gboolean hash4;
+
+  sscanf (builds[_i].version, "%u.%u", &major, &minor);
+  hash4 = major * 100 + minor >= 613;
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5000, 1, 0), addr_port);
+  udp_sock_set_incoming_cpu (addr_dev, 0);
+  /* from 6.13 the 4-tuple hash finds the fully connected socket before any scoring */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5000, 1, 0),
+                    hash4 ? addr_port : addr_dev);
+  /* from another port only the port-0 socket matches */
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4001, "127.0.0.1", 5000, 1, 1), addr_dev);
+  /* the peer-address bonus outweighs the device bonus: connected to the address alone
+   * with the CPU bonus (2 + 4 + 1) beats unconnected and bound to the device (2 + 4) */
+  struct sock *addr_cpu = mk (&rig, AF_INET, "127.0.0.1", 5300, ra);
+  conn4 (addr_cpu, "127.0.0.5", 0);
+  udp_sock_set_incoming_cpu (addr_cpu, 0);
+  struct sock *dev_only = mk (&rig, AF_INET, "127.0.0.1", 5300, dev);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5300, 1, 0), addr_cpu);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.6", 4000, "127.0.0.1", 5300, 1, 0), dev_only);
   rig_clear (&rig);
 }
 END_TEST
@@ -1076,6 +1117,7 @@ udp_suite (void)
   tcase_add_loop_test (tc, test_t1_2_bound_device_wins, 0, N_BUILDS);
   tcase_add_test (tc, test_t1_2_device_bonus_before_5_15);
   tcase_add_loop_test (tc, test_t1_3_connected, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_3_connected_score_ties, 0, N_BUILDS);
   tcase_add_loop_test (tc, test_t1_4_dual_stack, 0, N_BUILDS);
   tcase_add_loop_test (tc, test_t1_5_v6only, 0, N_BUILDS);
   tcase_add_loop_test (tc, test_t1_6_cpu_bonus_ties_only, 0, N_BUILDS);

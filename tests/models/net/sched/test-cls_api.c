@@ -181,6 +181,26 @@ START_TEST (test_pipe_falls_through_and_trailing_pipe_matches)
 }
 END_TEST
 
+/* Any verdict but pipe ends the filter's action list: the actions after it never run. */
+START_TEST (test_non_pipe_verdict_ends_the_actions)
+{
+  SchedRig rig;
+  struct tcf_chain *chain;
+  struct tcf_proto *drop, *cont;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  chain = tcf_chain_create (rig.tc, 0);
+  cont = add_mall (&rig, chain, TC_ETH_P_ALL, 1, 1, V (TC_ACT_UNSPEC, TC_ACT_OK), 2, NULL);
+  drop = add_mall (&rig, chain, TC_ETH_P_ALL, 2, 2, V (TC_ACT_SHOT, TC_ACT_OK), 2, NULL);
+  /* continue, then the next filter's drop: SHOT, neither trailing OK ran */
+  ck_assert_int_eq (classify (&rig, chain->filter_chain, NULL), TC_ACT_SHOT);
+  ck_assert_uint_eq (tc_action_packets (rig.tc, ((struct tcf_exts *) cont->root)->actions[1]), 0);
+  ck_assert_uint_eq (tc_action_packets (rig.tc, ((struct tcf_exts *) drop->root)->actions[1]), 0);
+  ck_assert_uint_eq (tc_action_drops (rig.tc, ((struct tcf_exts *) drop->root)->actions[0]), 1);
+  rig_clear (&rig);
+}
+END_TEST
+
 START_TEST (test_jump_skips_actions)
 {
   SchedRig rig;
@@ -367,6 +387,7 @@ cls_api_suite (void)
   tcase_add_test (tc, test_pass_sets_result_and_drop_shoots);
   tcase_add_test (tc, test_continue_traverses_every_filter);
   tcase_add_test (tc, test_pipe_falls_through_and_trailing_pipe_matches);
+  tcase_add_test (tc, test_non_pipe_verdict_ends_the_actions);
   tcase_add_test (tc, test_jump_skips_actions);
   tcase_add_test (tc, test_reclassify_limit);
   tcase_add_test (tc, test_goto_chain);

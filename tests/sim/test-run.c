@@ -1,0 +1,188 @@
+/* test-run.c — the run layer (sim/run.c): aggregation over repetitions (mean, harmonic
+ * mean, CV), per-repetition seeds, and what a run collects beside the metric: the event
+ * counts per operation and the calling contexts' cycles (folded stacks), which must add
+ * up to the per-function breakdown. */
+#include "config.h"
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+
+static char *
+micro_path (const char *name)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+
+  return g_build_filename (data ? data : NS_SRCDIR, "scenarios", "micro", name, NULL);
+}
+
+/* ---- aggregation ---- */
+
+START_TEST (test_aggregate)
+{
+  static const double v[3] = { 1.0, 2.0, 4.0 };
+  double cv = -1;
+
+  /* mean 7/3; harmonic 3 / (1 + 1/2 + 1/4) = 12/7; sample sd √(7/3) */
+  ck_assert_double_eq_tol (ns_run_aggregate (v, 3, NS_AGG_MEAN, &cv), 7.0 / 3.0, 1e-12);
+  ck_assert_double_eq_tol (cv, sqrt (7.0 / 3.0) / (7.0 / 3.0), 1e-12);
+  ck_assert_double_eq_tol (ns_run_aggregate (v, 3, NS_AGG_HARMONIC, &cv), 12.0 / 7.0, 1e-12);
+  ck_assert_double_eq_tol (cv, sqrt (7.0 / 3.0) / (7.0 / 3.0), 1e-12);
+  /* one value: itself, no variation */
+  ck_assert_double_eq (ns_run_aggregate (v + 2, 1, NS_AGG_HARMONIC, &cv), 4.0);
+  ck_assert_double_eq (cv, 0.0);
+  ck_assert_double_eq (ns_run_aggregate (v, 2, NS_AGG_MEAN, NULL), 1.5);
+}
+END_TEST
+
+/* ---- seeds ---- */
+
+START_TEST (test_derive_seed)
+{
+  GHashTable *seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  ck_assert_uint_eq (ns_run_derive_seed (7, 3), ns_run_derive_seed (7, 3));
+  ck_assert_uint_ne (ns_run_derive_seed (7, 3), ns_run_derive_seed (8, 3));
+  for (guint64 stream = 0; stream < 1000; stream++) {
+    gint64 *s = g_new (gint64, 1);
+    *s = (gint64) ns_run_derive_seed (1, stream);
+    ck_assert (!g_hash_table_contains (seen, s));
+    g_hash_table_add (seen, s);
+  }
+  g_hash_table_unref (seen);
+}
+END_TEST
+
+/* ---- what a run collects ---- */
+
+/* Runs micro/call-chain.xml (short), collecting stacks. */
+static NsRunResult *
+run_call_chain (void)
+{
+  static const char *const sets[] = { "measure.warmup=2us", "measure.duration=20us", NULL };
+  g_autofree char *path = micro_path ("call-chain.xml");
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+  NsRunResult *res;
+
+  opt.sets = sets;
+  opt.stacks = TRUE;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  return res;
+}
+
+static const NsVariantResult *
+variant (const NsRunResult *res, const char *name)
+{
+  for (guint i = 0; i < res->variants->len; i++) {
+    const NsVariantResult *vr = res->variants->pdata[i];
+    if (!strcmp (vr->name, name))
+      return vr;
+  }
+  ck_abort_msg ("no variant %s", name);
+  return NULL;
+}
+
+/* One out-of-line call per operation, through the return thunk under Safe RET; none
+ * when the chain is inlined; 10 instructions per operation either way (to 2 %: the
+ * 20 us window cuts an operation at each end). */
+START_TEST (test_event_counts)
+{
+  NsRunResult *res = run_call_chain ();
+  const NsVariantResult *safe = variant (res, "srso-safe-ret");
+  const NsVariantResult *plain = variant (res, "plain-ret");
+  const NsVariantResult *inl = variant (res, "inlined");
+
+  ck_assert_double_eq_tol (safe->events_per_op[NS_CAUSE_CALL], 1.0, 0.02 * 1.0);
+  ck_assert_double_eq_tol (safe->events_per_op[NS_CAUSE_RETTHUNK], 1.0, 0.02 * 1.0);
+  ck_assert_double_eq (plain->events_per_op[NS_CAUSE_RETTHUNK], 0.0);
+  ck_assert_double_eq (inl->events_per_op[NS_CAUSE_CALL], 0.0);
+  ck_assert_double_eq_tol (inl->events_per_op[NS_CAUSE_INSN], 10.0, 0.02 * 10.0);
+  ck_assert_double_eq_tol (safe->events_per_op[NS_CAUSE_INSN], 10.0, 0.02 * 10.0);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* Every variant's stacks add up to its breakdown, cause by cause; each starts with the
+ * thread's frame and ends with a cause. */
+START_TEST (test_stacks_sum_to_breakdown)
+{
+  NsRunResult *res = run_call_chain ();
+
+  for (guint v = 0; v < res->variants->len; v++) {
+    const NsVariantResult *vr = res->variants->pdata[v];
+    double by_stack[NS_CAUSE_N] = { 0 }, by_func[NS_CAUSE_N] = { 0 };
+
+    ck_assert_ptr_nonnull (vr->stacks);
+    ck_assert_uint_gt (vr->stacks->len, 0);
+    for (guint i = 0; i < vr->stacks->len; i++) {
+      const NsStackRow *row = vr->stacks->pdata[i];
+      const char *leaf = strrchr (row->stack, ';');
+      int c;
+      ck_assert_ptr_nonnull (leaf);
+      ck_assert (g_str_has_prefix (row->stack, "calls;"));
+      for (c = 0; c < NS_CAUSE_N; c++) {
+        g_autofree char *want = g_strdup_printf (";[%s]", ns_cause_name (c));
+        if (!strcmp (leaf, want))
+          break;
+      }
+      ck_assert_msg (c < NS_CAUSE_N, "no cause at the end of %s", row->stack);
+      by_stack[c] += row->cycles;
+    }
+    for (guint i = 0; i < vr->breakdown->len; i++) {
+      const NsBreakdownRow *row = vr->breakdown->pdata[i];
+      for (int c = 0; c < NS_CAUSE_N; c++)
+        by_func[c] += row->cycles_per_op[c] * (double) vr->ops;
+    }
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      ck_assert_double_eq_tol (by_stack[c], by_func[c], 1e-6 * (1.0 + by_func[c]));
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* Without NsRunOptions.stacks nothing is collected. */
+START_TEST (test_no_stacks_unless_asked)
+{
+  static const char *const sets[] = { "measure.warmup=2us", "measure.duration=20us", NULL };
+  g_autofree char *path = micro_path ("call-chain.xml");
+  NsRunOptions opt = { 0 };
+  NsRunResult *res;
+
+  opt.sets = sets;
+  res = ns_run_scenario (path, &opt, NULL);
+  ck_assert_ptr_nonnull (res);
+  ck_assert_ptr_null (((NsVariantResult *) res->variants->pdata[0])->stacks);
+  ns_run_result_free (res);
+}
+END_TEST
+
+static Suite *
+run_suite (void)
+{
+  Suite *s = suite_create ("run");
+  TCase *tc = tcase_create ("run");
+
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_aggregate);
+  tcase_add_test (tc, test_derive_seed);
+  tcase_add_test (tc, test_event_counts);
+  tcase_add_test (tc, test_stacks_sum_to_breakdown);
+  tcase_add_test (tc, test_no_stacks_unless_asked);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (run_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
