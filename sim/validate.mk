@@ -2,6 +2,7 @@
 # calibration of free parameters on named rows (netsim calibrate). See doc/validation.md.
 libns_run_a_SOURCES += sim/validate.h sim/validate.c sim/calibrate.h sim/calibrate.c
 libns_run_a_SOURCES += sim/csv.h sim/csv.c sim/child.h sim/child.c
+libns_run_a_SOURCES += sim/hostbench.h sim/hostbench.c
 
 # The recorded results, the cases, the calibration record, their schemas and the expected
 # results that make check holds the model to.
@@ -12,8 +13,10 @@ nobase_dist_pkgdata_DATA += \
 	validation/cases.xml validation/calibration.xml validation/expected.csv
 EXTRA_DIST += validation/README.md
 
-check_PROGRAMS += tests/sim/test-validate
-TESTS += tests/sim/test-validate tests/tools/test-validate.sh
+check_PROGRAMS += tests/sim/test-validate tests/sim/test-hostbench
+TESTS += tests/sim/test-validate tests/tools/test-validate.sh tests/sim/test-hostbench
+tests_sim_test_hostbench_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_hostbench_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 tests_sim_test_validate_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_validate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/tools/test-validate.sh

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include "cmd.h"
 #include "calibrate.h"
+#include "hostbench.h"
 
 typedef struct {
   gboolean  fit;
@@ -16,6 +17,9 @@ typedef struct {
   gint      jobs;
   gboolean  dry_run;
   gboolean  quiet;
+  gboolean  host;
+  gboolean  quick;
+  char     *output;
 } NsCalibrateArgs;
 
 static void
@@ -25,6 +29,7 @@ args_clear (NsCalibrateArgs *a)
   g_strfreev (a->params);
   g_free (a->target);
   g_free (a->recorded);
+  g_free (a->output);
 }
 
 static void
@@ -56,6 +61,12 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "and calibration.xml (default: <datadir>/validation)", "DIR" },
     { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &a->dry_run, "Print the fit, write nothing", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
+    { "host", 0, 0, G_OPTION_ARG_NONE, &a->host, "Measure this machine (x86-64 Linux) with "
+      "microbenchmarks and write its CPU profile to --output", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "With --host: the profile file, "
+      "NAME.xml (written whole or not at all)", "FILE" },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &a->quick, "With --host: short measurements (about "
+      "a second; noisier)", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->rows, NULL, "ROW…" },
     { NULL }
   };
@@ -71,9 +82,28 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "calibration rows: netsim validate reports them apart, and only the other rows are\n"
     "evidence. Without --fit: prints every profile's free parameters and their provenance.\n"
     "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, or a row\n"
-    "is fitted but counted as validation; 2 bad input or usage.");
+    "is fitted but counted as validation; 2 bad input or usage.\n"
+    "\n"
+    "With --host -o FILE: measures this machine — core clock, L1D/L2/L3/DRAM latency,\n"
+    "branch mispredict, indirect-call and LFENCE costs, LOCK XADD, core-to-core transfer —\n"
+    "reads cache sizes, topology and the kernel's mitigations from sysfs, and writes a CPU\n"
+    "profile whose every value names its method as its source. Use it with\n"
+    "--set cpu.profile=FILE. Retpoline and Safe RET costs are measured and reported in the\n"
+    "profile's description. The model's other parameters keep their defaults; cpu.ipc\n"
+    "stays to be fitted.");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
+  if (a->host) {
+    if (argc > 1 || a->fit || a->rows || a->output == NULL) {
+      g_printerr ("netsim calibrate: --host takes -o FILE and no rows (see --help)\n");
+      return FALSE;
+    }
+    return TRUE;
+  }
+  if (a->output || a->quick) {
+    g_printerr ("netsim calibrate: --output and --quick go with --host (see --help)\n");
+    return FALSE;
+  }
   if (argc > 1 || (a->fit && a->rows == NULL) || (!a->fit && a->rows != NULL)) {
     g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
     return FALSE;
@@ -145,6 +175,21 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
   return TRUE;
 }
 
+/* netsim calibrate --host -o FILE: measures this machine into a CPU profile. */
+static int
+calibrate_host (const NsCalibrateArgs *a)
+{
+  NsHostbenchOptions opt = { a->quick, !a->quiet };
+  GError *err = NULL;
+
+  if (opt.progress)
+    g_printerr ("measuring this host%s:\n", a->quick ? " (quick)" : "");
+  if (!ns_hostbench_write_profile (a->output, &opt, &err))
+    return ns_cmd_fail (err);
+  g_print ("wrote %s\n", a->output);
+  return NS_EXIT_OK;
+}
+
 /* netsim calibrate [--fit ROW…]: see --help. */
 int
 ns_cmd_calibrate (int argc, char **argv)
@@ -161,6 +206,11 @@ ns_cmd_calibrate (int argc, char **argv)
   if (!parse_args (argc, argv, &a)) {
     args_clear (&a);
     return NS_EXIT_USAGE;
+  }
+  if (a.host) {
+    status = calibrate_host (&a);
+    args_clear (&a);
+    return status;
   }
   dir = ns_cmd_validation_dir (a.recorded);
   if ((v = ns_validation_load (dir, &err)) == NULL)

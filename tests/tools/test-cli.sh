@@ -75,6 +75,17 @@ expect 2 "--folded into a missing directory" -- \
   "$NETSIM" run -q --folded "$TMP/no/such/dir/f" "$MICRO/indirect-call.xml"
 [ -s "$TMP/out" ] && bad "--folded failing still printed results"
 
+# calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
+expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host
+expect 2 "calibrate --quick without --host" -- "$NETSIM" calibrate --quick
+if [ "$(uname -m)" = x86_64 ]; then
+  expect 0 "calibrate --host" -- "$NETSIM" calibrate --host --quick -q -o "$TMP/myhost.xml"
+  grep -q '<cpu name="myhost"' "$TMP/myhost.xml" || bad "host profile named after its file"
+  expect 0 "run on the host profile" -- \
+    "$NETSIM" run -q --set "cpu.profile=$TMP/myhost.xml" "$MICRO/call-chain.xml"
+  grep -q "myhost" "$TMP/out" || bad "the run names the host profile"
+fi
+
 # determinism: the same scenario and seed give byte-identical output
 "$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/a.json"
 "$NETSIM" run -q --format json "$MICRO/call-chain.xml" >"$TMP/b.json"

@@ -1,0 +1,650 @@
+/* hostbench.c — microbenchmarks of the host (netsim calibrate --host), written out as a
+ * CPU profile whose every value names its method as its source.
+ *
+ * What is measured, and how (each the best of several runs, to shed interrupts):
+ *  - the core clock: a chain of dependent ADDs, one cycle each on every x86-64 core;
+ *  - load-to-use latency of L1D, L2, L3 and DRAM: a pointer chase through one line per
+ *    step, in random cyclic order, over working sets sized from sysfs's cache sizes:
+ *    half-way into each level (L3: at most 4 × L2, as a shared or virtualised host may
+ *    give one core far less L3 than sysfs says); DRAM: 256 MiB or 8 × L3, so it includes
+ *    TLB misses, as a kernel's DRAM access does;
+ *  - branch.mispredict_cycles: a data-dependent branch on random bits against the same
+ *    loop on zeros (half the random branches mispredict);
+ *  - icall.predicted_cycles, icall.lfence_cycles: a loop calling one function through a
+ *    register, plainly or after LFENCE, against the same loop with a direct call;
+ *  - lock.atomic_cycles: dependent LOCK XADDs on one line;
+ *  - one c2c parameter: a cache-line ping-pong between the first two online CPUs, half a
+ *    round trip; which parameter (SMT, L3 domain, socket) follows from sysfs topology.
+ * Cache sizes, associativity and topology come from /sys/devices/system/cpu, the default
+ * mitigations from its vulnerabilities files (the running kernel's choices).
+ * Composite sequences whose model cost is a sum of parameters — the generic retpoline and
+ * SRSO Safe RET return — are measured too and reported in the profile's description, not
+ * written as parameters: a tight loop shows their floor, with no work in flight. */
+#define _GNU_SOURCE
+#include "config.h"
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include "hostbench.h"
+#include "param.h"
+
+#if defined(__x86_64__) && defined(__linux__)
+
+/* ---- the measured kernels (x86-64 assembly: the compiler must not reshape them) ---- */
+
+/* Each loop takes its count in %rdi; the call targets add one to %rax and return. */
+__asm__ (
+  "  .text\n"
+  "nshb_target:\n  add $1,%rax\n  ret\n"
+  "nshb_target_saferet:\n  add $1,%rax\n  jmp nshb_return_thunk\n"
+  "nshb_safe_ret:\n  lea 8(%rsp),%rsp\n  ret\n  int3\n"
+  "nshb_return_thunk:\n  call nshb_safe_ret\n  ud2\n"
+  "nshb_retpoline_rcx:\n  call 1f\n2:\n  pause\n  lfence\n  jmp 2b\n1:\n  mov %rcx,(%rsp)\n  ret\n"
+  "  .globl nshb_adds\nnshb_adds:\n  xor %eax,%eax\n3:\n"
+  "  add $1,%rax\n  add $1,%rax\n  add $1,%rax\n  add $1,%rax\n  add $1,%rax\n"
+  "  add $1,%rax\n  add $1,%rax\n  add $1,%rax\n  add $1,%rax\n  add $1,%rax\n"
+  "  dec %rdi\n  jnz 3b\n  ret\n"
+  "  .globl nshb_direct\nnshb_direct:\n4:\n  call nshb_target\n  dec %rdi\n  jnz 4b\n  ret\n"
+  "  .globl nshb_indirect\nnshb_indirect:\n  lea nshb_target(%rip),%rcx\n"
+  "5:\n  call *%rcx\n  dec %rdi\n  jnz 5b\n  ret\n"
+  "  .globl nshb_lfence\nnshb_lfence:\n  lea nshb_target(%rip),%rcx\n"
+  "6:\n  lfence\n  call *%rcx\n  dec %rdi\n  jnz 6b\n  ret\n"
+  "  .globl nshb_retpoline\nnshb_retpoline:\n  lea nshb_target(%rip),%rcx\n"
+  "7:\n  call nshb_retpoline_rcx\n  dec %rdi\n  jnz 7b\n  ret\n"
+  "  .globl nshb_saferet\nnshb_saferet:\n8:\n  call nshb_target_saferet\n  dec %rdi\n"
+  "  jnz 8b\n  ret\n"
+  "  .globl nshb_xadd\nnshb_xadd:\n  mov $1,%eax\n9:\n  lock xadd %rax,(%rsi)\n  dec %rdi\n"
+  "  jnz 9b\n  ret\n"
+  "  .globl nshb_branches\nnshb_branches:\n  xor %ecx,%ecx\n  xor %eax,%eax\n"
+  "10:\n  testb $1,(%rsi,%rcx)\n  jz 11f\n  add $1,%rax\n11:\n  inc %rcx\n  and %rdx,%rcx\n"
+  "  dec %rdi\n  jnz 10b\n  ret\n"
+);
+
+typedef void (*LoopFn) (guint64 n, gpointer p, guint64 mask);
+
+void nshb_adds (guint64 n, gpointer p, guint64 mask);
+void nshb_direct (guint64 n, gpointer p, guint64 mask);
+void nshb_indirect (guint64 n, gpointer p, guint64 mask);
+void nshb_lfence (guint64 n, gpointer p, guint64 mask);
+void nshb_retpoline (guint64 n, gpointer p, guint64 mask);
+void nshb_saferet (guint64 n, gpointer p, guint64 mask);
+void nshb_xadd (guint64 n, gpointer p, guint64 mask);
+void nshb_branches (guint64 n, gpointer p, guint64 mask);
+
+/* ---- timing ---- */
+
+static double
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* The best of reps runs of fn (n iterations): nanoseconds per iteration. */
+static double
+best_ns (LoopFn fn, guint64 n, gpointer p, guint64 mask, guint reps)
+{
+  double best = INFINITY;
+
+  for (guint r = 0; r < reps; r++) {
+    double t0 = now_ns ();
+    fn (n, p, mask);
+    best = MIN (best, (now_ns () - t0) / (double) n);
+  }
+  return best;
+}
+
+/* ---- sysfs ---- */
+
+/* The contents of a sysfs file, stripped; NULL if unreadable. */
+static char *
+sysfs_read (const char *path)
+{
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return NULL;
+  return g_strstrip (text);
+}
+
+/* Number of CPUs in a sysfs CPU list ("0-3,8-11"). */
+static guint
+cpu_list_count (const char *list)
+{
+  g_auto (GStrv) parts = g_strsplit (list ? list : "", ",", -1);
+  guint n = 0;
+
+  for (guint i = 0; parts[i] && *parts[i]; i++) {
+    guint lo = 0, hi = 0;
+    int got = sscanf (parts[i], "%u-%u", &lo, &hi);
+    n += got == 2 && hi >= lo ? hi - lo + 1 : 1;
+  }
+  return n;
+}
+
+typedef struct {
+  guint64 size;                 /* bytes; 0 = level absent */
+  guint   ways;
+  guint   shared_cpus;
+} HostCache;
+
+typedef struct {
+  char      *model;             /* /proc/cpuinfo model name, family, model */
+  char      *kernel;
+  HostCache  l1d, l1i, l2, l3;
+  guint      n_cpus, smt, cpus_per_package;
+  guint      cpu_a, cpu_b;      /* the ping-pong pair */
+  const char *c2c_param;        /* which c2c parameter their distance is */
+} HostInfo;
+
+/* Reads cpu0's cache index i into the matching level of info. */
+static void
+read_cache_index (HostInfo *info, guint i)
+{
+  g_autofree char *dir = g_strdup_printf ("/sys/devices/system/cpu/cpu0/cache/index%u", i);
+  g_autofree char *level = NULL, *type = NULL, *size = NULL, *ways = NULL, *shared = NULL;
+  g_autofree char *p_level = g_build_filename (dir, "level", NULL);
+  g_autofree char *p_type = g_build_filename (dir, "type", NULL);
+  g_autofree char *p_size = g_build_filename (dir, "size", NULL);
+  g_autofree char *p_ways = g_build_filename (dir, "ways_of_associativity", NULL);
+  g_autofree char *p_shared = g_build_filename (dir, "shared_cpu_list", NULL);
+  HostCache c = { 0 };
+  char *end;
+
+  level = sysfs_read (p_level);
+  type = sysfs_read (p_type);
+  size = sysfs_read (p_size);
+  if (!level || !type || !size)
+    return;
+  ways = sysfs_read (p_ways);
+  shared = sysfs_read (p_shared);
+  c.size = g_ascii_strtoull (size, &end, 10) * (*end == 'M' ? 1048576 : *end == 'K' ? 1024 : 1);
+  c.ways = ways ? (guint) g_ascii_strtoull (ways, NULL, 10) : 0;
+  c.shared_cpus = MAX (1, cpu_list_count (shared));
+  if (!strcmp (level, "1"))
+    *(strcmp (type, "Instruction") ? &info->l1d : &info->l1i) = c;
+  else if (!strcmp (level, "2"))
+    info->l2 = c;
+  else if (!strcmp (level, "3"))
+    info->l3 = c;
+}
+
+/* The value of "key : value" in /proc/cpuinfo's first block, or NULL. */
+static char *
+cpuinfo_field (const char *cpuinfo, const char *key)
+{
+  g_auto (GStrv) lines = g_strsplit (cpuinfo ? cpuinfo : "", "\n", -1);
+
+  for (guint i = 0; lines[i] && *lines[i]; i++) {
+    char *colon = strchr (lines[i], ':');
+    if (colon && !strncmp (lines[i], key, strlen (key)) &&
+        g_ascii_isspace (lines[i][strlen (key)]))
+      return g_strstrip (g_strdup (colon + 1));
+  }
+  return NULL;
+}
+
+/* TRUE if cpu's sysfs list file names other. */
+static gboolean
+cpu_list_has (guint cpu, const char *file, guint other)
+{
+  g_autofree char *path = g_strdup_printf ("/sys/devices/system/cpu/cpu%u/%s", cpu, file);
+  g_autofree char *list = sysfs_read (path);
+  g_auto (GStrv) parts = g_strsplit (list ? list : "", ",", -1);
+
+  for (guint i = 0; parts[i] && *parts[i]; i++) {
+    guint lo = 0, hi = 0;
+    int got = sscanf (parts[i], "%u-%u", &lo, &hi);
+    if (got >= 1 && other >= lo && other <= (got == 2 ? hi : lo))
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Fills info from sysfs and /proc/cpuinfo. */
+static void
+host_info_read (HostInfo *info)
+{
+  g_autofree char *cpuinfo = NULL, *name = NULL, *family = NULL, *model = NULL;
+  g_autofree char *siblings = sysfs_read ("/sys/devices/system/cpu/cpu0/topology/"
+                                          "thread_siblings_list");
+  g_autofree char *package = sysfs_read ("/sys/devices/system/cpu/cpu0/topology/"
+                                         "core_siblings_list");
+  struct utsname un;
+
+  g_file_get_contents ("/proc/cpuinfo", &cpuinfo, NULL, NULL);
+  name = cpuinfo_field (cpuinfo, "model name");
+  family = cpuinfo_field (cpuinfo, "cpu family");
+  model = cpuinfo_field (cpuinfo, "model");
+  info->model = g_strdup_printf ("%s (family %s, model %s)", name ? name : "unknown x86-64",
+                                 family ? family : "?", model ? model : "?");
+  info->kernel = g_strdup (uname (&un) == 0 ? un.release : "unknown");
+  for (guint i = 0; i < 8; i++)
+    read_cache_index (info, i);
+  info->n_cpus = g_get_num_processors ();
+  info->smt = MAX (1, cpu_list_count (siblings));
+  info->cpus_per_package = MAX (1, package ? cpu_list_count (package) : info->n_cpus);
+  info->cpu_a = 0;
+  info->cpu_b = 1;
+  info->c2c_param = cpu_list_has (0, "topology/thread_siblings_list", 1) ? "c2c.smt_ns"
+                  : info->l3.size && info->l3.shared_cpus > 1 &&
+                    cpu_list_has (0, "cache/index3/shared_cpu_list", 1) ? "c2c.ccx_ns"
+                  : cpu_list_has (0, "topology/core_siblings_list", 1) ? "c2c.socket_ns"
+                  : "c2c.remote_ns";
+}
+
+static void
+host_info_clear (HostInfo *info)
+{
+  g_free (info->model);
+  g_free (info->kernel);
+}
+
+/* ---- measurements ---- */
+
+typedef struct {
+  double ghz;
+  double lat_ns[4];             /* L1D, L2, L3, DRAM (0: not measured) */
+  double mispredict, icall_predicted, icall_lfence, atomic;   /* cycles */
+  double call_ret, retpoline, saferet;                         /* cycles per iteration */
+  double c2c_ns;                /* 0: one CPU only */
+} HostMeasures;
+
+/* Nanoseconds per load of a random cyclic pointer chase over bytes of memory; warm: the
+ * first run goes through every line once (a cache level's set), else loads only (DRAM). */
+static double
+chase_ns (gsize bytes, guint64 loads, guint reps, gboolean warm)
+{
+  const gsize huge = 2 << 20;
+  gsize n = MAX (bytes / 64, 2), size = n * 64, map_size = size + huge;
+  guint8 *map = mmap (NULL, map_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                      -1, 0);
+  guint8 *mem = (guint8 *) (((guintptr) map + huge - 1) & ~(guintptr) (huge - 1));
+  guint *order = g_new (guint, n);
+  GRand *rand = g_rand_new_with_seed (1);
+  double best = INFINITY;
+
+  if (map == MAP_FAILED)
+    goto out;
+  /* 2 MiB pages where the kernel grants them: a chase through L3 should not measure
+   * page walks */
+  madvise (mem, size, MADV_HUGEPAGE);
+  for (gsize i = 0; i < n; i++)
+    order[i] = (guint) i;
+  for (gsize i = n - 1; i > 0; i--) {           /* Fisher-Yates: one random cycle */
+    gsize j = g_rand_int_range (rand, 0, (gint32) i + 1);
+    guint tmp = order[i];
+    order[i] = order[j];
+    order[j] = tmp;
+  }
+  for (gsize i = 0; i < n; i++)
+    *(void **) (mem + (gsize) order[i] * 64) = mem + (gsize) order[(i + 1) % n] * 64;
+  if (warm)
+    loads = MAX (loads, (guint64) n);
+  for (guint r = 0; r < reps + 1; r++) {        /* the first run warms */
+    void *volatile *p = (void *volatile *) (mem + (gsize) order[0] * 64);
+    double t0 = now_ns ();
+    for (guint64 k = 0; k < loads; k++)
+      p = (void *volatile *) *p;
+    if (r > 0)
+      best = MIN (best, (now_ns () - t0) / (double) loads);
+    if (p == NULL)
+      break;
+  }
+  munmap (map, map_size);
+out:
+  g_rand_free (rand);
+  g_free (order);
+  return best;
+}
+
+/* Extra cycles per branch that a random outcome costs: half of them mispredict. */
+static double
+mispredict_cycles (double ghz, guint64 n, guint reps)
+{
+  const gsize len = 1 << 16;
+  guint8 *bits = g_malloc0 (len);
+  GRand *rand = g_rand_new_with_seed (2);
+  double predictable, random;
+
+  predictable = best_ns (nshb_branches, n, bits, len - 1, reps);
+  for (gsize i = 0; i < len; i++)
+    bits[i] = (guint8) g_rand_int (rand);
+  random = best_ns (nshb_branches, n, bits, len - 1, reps);
+  g_rand_free (rand);
+  g_free (bits);
+  return MAX (0.0, (random - predictable) * ghz * 2.0);
+}
+
+typedef struct {
+  guint              cpu;
+  volatile gint64   *flag;      /* 2i + 1: ping i; 2i + 2: its answer; -1: stop */
+} PingPong;
+
+static gboolean
+pin_to (guint cpu)
+{
+  cpu_set_t set;
+
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  return sched_setaffinity (0, sizeof set, &set) == 0;
+}
+
+/* The responder: answers each odd value with the next even one until told to stop. */
+static gpointer
+pong_thread (gpointer data)
+{
+  PingPong *pp = data;
+  gint64 seen = 0;
+
+  pin_to (pp->cpu);
+  for (;;) {
+    gint64 v = __atomic_load_n (pp->flag, __ATOMIC_ACQUIRE);
+    if (v < 0)
+      break;
+    if (v != seen && (v & 1)) {
+      seen = v + 1;
+      __atomic_store_n (pp->flag, seen, __ATOMIC_RELEASE);
+    }
+  }
+  return NULL;
+}
+
+/* One-way cache-line transfer between cpu_a and cpu_b, ns: up to rounds round trips or
+ * limit_ns of time, whichever comes first (a loaded host may deschedule either side);
+ * 0 if the CPUs cannot be pinned. */
+static double
+c2c_ns (guint cpu_a, guint cpu_b, guint64 rounds, double limit_ns)
+{
+  gint64 *flag = g_aligned_alloc0 (1, 64, 64);
+  PingPong pp = { cpu_b, flag };
+  double t0, elapsed = 0, ns = 0;
+  gint64 done = 0;
+  GThread *pong;
+
+  if (!pin_to (cpu_a))
+    goto out;
+  pong = g_thread_new ("netsim-pong", pong_thread, &pp);
+  t0 = now_ns ();
+  for (gint64 i = 0; i < (gint64) rounds && elapsed < limit_ns; i++) {
+    guint spins = 0;
+    __atomic_store_n (flag, 2 * i + 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n (flag, __ATOMIC_ACQUIRE) != 2 * i + 2)
+      if ((++spins & 1023) == 0 && (elapsed = now_ns () - t0) >= limit_ns)
+        break;
+    if (__atomic_load_n (flag, __ATOMIC_ACQUIRE) == 2 * i + 2)
+      done = i + 1;
+    elapsed = now_ns () - t0;
+  }
+  __atomic_store_n (flag, -1, __ATOMIC_RELEASE);
+  g_thread_join (pong);
+  ns = done > 0 ? elapsed / (2.0 * (double) done) : 0;
+out:
+  g_aligned_free (flag);
+  return ns;
+}
+
+/* Reports one measurement on standard error if asked. */
+static void
+say (const NsHostbenchOptions *opt, const char *what, double value, const char *unit)
+{
+  if (opt->progress)
+    g_printerr ("  %-48s %8.2f %s\n", what, value, unit);
+}
+
+/* Runs every measurement. */
+static void
+measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
+{
+  guint64 scale = opt->quick ? 1 : 20, n = 500000 * scale;
+  guint reps = opt->quick ? 3 : 7;
+  gint64 *line = g_aligned_alloc0 (1, 64, 64);
+  const HostCache *levels[3] = { &info->l1d, &info->l2, &info->l3 };
+  gsize prev = 0;
+  double direct;
+
+  m->ghz = 10.0 / best_ns (nshb_adds, n, NULL, 0, reps);
+  say (opt, "core clock (dependent ADD chain)", m->ghz, "GHz");
+  for (guint l = 0; l < 3; l++) {
+    if (levels[l]->size == 0 || levels[l]->size <= prev)
+      continue;
+    /* half-way into the level; L3 at most 4 × L2: the slice a shared or virtualised
+     * host gives one core may be far smaller than sysfs says */
+    m->lat_ns[l] = chase_ns (l < 2 ? prev + (levels[l]->size - prev) / 2
+                                   : MIN (prev + (levels[l]->size - prev) / 2, 4 * prev),
+                             n / 4, reps, TRUE);
+    prev = levels[l]->size;
+    say (opt, l == 0 ? "L1D load-to-use" : l == 1 ? "L2 load-to-use" : "L3 load-to-use",
+         m->lat_ns[l] * m->ghz, "cycles");
+  }
+  m->lat_ns[3] = chase_ns (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8),
+                           opt->quick ? 20000 : 2000000, opt->quick ? 1 : 3, FALSE);
+  say (opt, "DRAM load-to-use", m->lat_ns[3], "ns");
+  m->mispredict = mispredict_cycles (m->ghz, n, reps);
+  say (opt, "branch mispredict", m->mispredict, "cycles");
+  direct = best_ns (nshb_direct, n, NULL, 0, reps) * m->ghz;
+  m->call_ret = direct;
+  m->icall_predicted = MAX (0.0, best_ns (nshb_indirect, n, NULL, 0, reps) * m->ghz - direct);
+  m->icall_lfence = MAX (0.0, best_ns (nshb_lfence, n, NULL, 0, reps) * m->ghz - direct);
+  m->retpoline = best_ns (nshb_retpoline, n / 4, NULL, 0, reps) * m->ghz - direct;
+  m->saferet = best_ns (nshb_saferet, n / 4, NULL, 0, reps) * m->ghz - direct;
+  m->atomic = best_ns (nshb_xadd, n, line, 0, reps) * m->ghz;
+  say (opt, "direct call + return (loop iteration)", m->call_ret, "cycles");
+  say (opt, "predicted indirect call, extra", m->icall_predicted, "cycles");
+  say (opt, "LFENCE indirect call, extra", m->icall_lfence, "cycles");
+  say (opt, "generic retpoline, extra over a direct call", m->retpoline, "cycles");
+  say (opt, "SRSO Safe RET return, extra over a plain return", m->saferet, "cycles");
+  say (opt, "LOCK XADD", m->atomic, "cycles");
+  if (info->n_cpus > 1) {
+    m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
+                        opt->quick ? 2e8 : 2e9);
+    say (opt, info->c2c_param, m->c2c_ns, "ns");
+  }
+  g_aligned_free (line);
+}
+
+/* ---- the profile ---- */
+
+/* Appends <param name value source/> with source "host measurement (...): how". */
+static void
+put_param (GString *out, const char *stamp, const char *name, const char *value,
+           const char *how)
+{
+  g_autofree char *src = g_markup_printf_escaped ("host measurement (%s): %s", stamp, how);
+
+  g_string_append_printf (out, "  <param name=\"%s\" value=\"%s\" source=\"%s\"/>\n", name,
+                          value, src);
+}
+
+/* A measured number as a parameter, or, if it lies outside the registry's range (a
+ * busy or virtualised host can give that), an XML comment that says so instead. */
+static void
+put_double (GString *out, const char *stamp, const char *name, double v, const char *how)
+{
+  const NsParamDef *def = ns_param_lookup (name);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (buf, sizeof buf, "%.3g", v);
+  if (def != NULL && def->min <= def->max && (v < def->min || v > def->max || !isfinite (v))) {
+    g_string_append_printf (out, "  <!-- %s: measured %s %s, outside the range [%g, %g] a "
+                            "profile may set; left at its default -->\n", name, buf,
+                            def->unit, def->min, def->max);
+    return;
+  }
+  put_param (out, stamp, name, buf, how);
+}
+
+static void
+put_uint (GString *out, const char *stamp, const char *name, guint64 v, const char *how)
+{
+  g_autofree char *text = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+
+  put_param (out, stamp, name, text, how);
+}
+
+/* The running kernel's choice for one vulnerabilities file, as a profile value. */
+static const char *
+vuln_mode (const char *file, const char *const *pairs, const char *fallback)
+{
+  g_autofree char *path = g_build_filename ("/sys/devices/system/cpu/vulnerabilities", file,
+                                            NULL);
+  g_autofree char *text = sysfs_read (path);
+
+  for (guint i = 0; text && pairs[i]; i += 2)
+    if (strstr (text, pairs[i]))
+      return pairs[i + 1];
+  return fallback;
+}
+
+/* The <mitigations> element: what the running kernel chose on this host. */
+static void
+put_mitigations (GString *out, const HostInfo *info)
+{
+  static const char *const v2[] = { "Enhanced", "eibrs", "Retpolines", "retpoline",
+                                    "LFENCE", "lfence", "IBRS", "ibrs", NULL };
+  static const char *const rb[] = { "untrained return thunk", "unret", "Stuffing", "stuff",
+                                    "Enhanced IBRS", "eibrs", "IBRS", "ibrs", NULL };
+  static const char *const srso[] = { "Safe RET", "safe-ret", "IBPB", "ibpb", NULL };
+  static const char *const bhi[] = { "BHI: SW loop", "loop", "BHI: BHI_DIS_S", "hw", NULL };
+  static const char *const yes[] = { "Mitigation", "true", NULL };
+  g_autofree char *src = g_markup_printf_escaped (
+    "host: /sys/devices/system/cpu/vulnerabilities under Linux %s, the running kernel's "
+    "choices, applied to every kernel version", info->kernel);
+
+  g_string_append_printf (out, "  <mitigations kernel-from=\"3.0\" kernel-to=\"99.99\" "
+                          "spectre_v2=\"%s\" retbleed=\"%s\" srso=\"%s\" bhi=\"%s\" "
+                          "pti=\"%s\" mds=\"%s\"\n               source=\"%s\"/>\n",
+                          vuln_mode ("spectre_v2", v2, "off"),
+                          vuln_mode ("retbleed", rb, "off"),
+                          vuln_mode ("spec_rstack_overflow", srso, "off"),
+                          vuln_mode ("spectre_v2", bhi, "off"),
+                          vuln_mode ("meltdown", yes, "false"),
+                          vuln_mode ("mds", yes, "false"), src);
+}
+
+/* The cache parameters of one level from sysfs. */
+static void
+put_cache (GString *out, const char *stamp, const char *level, const HostCache *c)
+{
+  g_autofree char *size = g_strdup_printf ("cache.%s.size_kib", level);
+  g_autofree char *assoc = g_strdup_printf ("cache.%s.assoc", level);
+
+  if (c->size == 0)
+    return;
+  put_uint (out, stamp, size, c->size / 1024, "sysfs cpu0/cache size");
+  if (c->ways > 0)
+    put_uint (out, stamp, assoc, c->ways, "sysfs cpu0/cache ways_of_associativity");
+}
+
+/* The whole profile text. */
+static void
+put_profile (GString *out, const char *name, const HostInfo *info, const HostMeasures *m,
+             const NsHostbenchOptions *opt)
+{
+  g_autoptr (GDateTime) today = g_date_time_new_now_utc ();
+  g_autofree char *date = g_date_time_format (today, "%Y-%m-%d");
+  g_autofree char *stamp = g_strdup_printf ("netsim calibrate --host%s, %s, %s",
+                                            opt->quick ? " --quick" : "", date, info->model);
+  g_autofree char *model = g_markup_escape_text (info->model, -1);
+  const char *lat_names[3] = { "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
+                               "cache.l3.latency_cycles" };
+  guint l3_cpus = info->l3.size ? info->l3.shared_cpus : info->cpus_per_package;
+
+  g_string_append_printf (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                          "<cpu name=\"%s\" model=\"%s\">\n  <description>This host, "
+                          "measured by netsim calibrate --host on %s. Composite sequences, "
+                          "measured as a tight loop's extra cycles (their floor, with no work "
+                          "in flight): generic retpoline %.1f over a direct call, SRSO Safe "
+                          "RET %.1f over a plain return; direct call + return loop iteration "
+                          "%.1f.</description>\n", name, model, date, m->retpoline,
+                          m->saferet, m->call_ret);
+  put_double (out, stamp, "cpu.freq_ghz", m->ghz, "chain of dependent ADDs (1 cycle each)");
+  put_uint (out, stamp, "cpu.sockets", MAX (1, info->n_cpus / info->cpus_per_package),
+            "online CPUs / core_siblings_list of cpu0");
+  put_uint (out, stamp, "cpu.ccx_per_socket", MAX (1, info->cpus_per_package / l3_cpus),
+            "core_siblings_list / L3 shared_cpu_list of cpu0");
+  put_uint (out, stamp, "cpu.cores_per_ccx", MAX (1, l3_cpus / info->smt),
+            "L3 shared_cpu_list / thread_siblings_list of cpu0");
+  put_uint (out, stamp, "cpu.smt", MIN (2, info->smt), "thread_siblings_list of cpu0");
+  put_cache (out, stamp, "l1d", &info->l1d);
+  put_cache (out, stamp, "l1i", &info->l1i);
+  put_cache (out, stamp, "l2", &info->l2);
+  put_cache (out, stamp, "l3", &info->l3);
+  for (guint l = 0; l < 3; l++)
+    if (m->lat_ns[l] > 0 && isfinite (m->lat_ns[l]))
+      put_double (out, stamp, lat_names[l], m->lat_ns[l] * m->ghz,
+                  "random cyclic pointer chase half-way into the level (L3: at most 4 x L2)");
+  if (m->lat_ns[3] > 0 && isfinite (m->lat_ns[3]))
+    put_double (out, stamp, "mem.dram_latency_ns", m->lat_ns[3],
+                "random cyclic pointer chase over max(256 MiB, 8 x L3), TLB misses included");
+  if (m->c2c_ns > 0)
+    put_double (out, stamp, info->c2c_param, m->c2c_ns,
+                "cache-line ping-pong between CPUs 0 and 1, half a round trip");
+  put_double (out, stamp, "branch.mispredict_cycles", m->mispredict,
+              "data-dependent branch on random bits vs on zeros, x2 (half mispredict)");
+  put_double (out, stamp, "icall.predicted_cycles", m->icall_predicted,
+              "call *%rcx loop minus the same loop with a direct call");
+  put_double (out, stamp, "icall.lfence_cycles", m->icall_lfence,
+              "lfence; call *%rcx loop minus the same loop with a direct call");
+  put_double (out, stamp, "lock.atomic_cycles", m->atomic, "dependent LOCK XADDs on one line");
+  put_mitigations (out, info);
+  g_string_append (out, "</cpu>\n");
+}
+
+/* Measures this host and writes its profile to path. */
+gboolean
+ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
+                            GError **error)
+{
+  g_autofree char *base = NULL, *name = NULL, *dir = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  HostInfo info = { 0 };
+  HostMeasures m = { 0 };
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL && options != NULL, FALSE);
+  base = g_path_get_basename (path);
+  if (!g_str_has_suffix (base, ".xml") || strlen (base) == 4)
+    goto bad_name;
+  dir = g_path_get_dirname (path);
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    goto no_dir;
+  name = g_strndup (base, strlen (base) - 4);
+  host_info_read (&info);
+  measure (&info, options, &m);
+  put_profile (out, name, &info, &m, options);
+  host_info_clear (&info);
+  ok = g_file_set_contents (path, out->str, (gssize) out->len, error);
+  return ok;
+
+/* ERRORS */
+bad_name:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: a profile file is NAME.xml (its name "
+               "is the file stem)", path);
+  return FALSE;
+no_dir:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no such directory", dir);
+  return FALSE;
+}
+
+#else /* not x86-64 Linux */
+
+gboolean
+ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
+                            GError **error)
+{
+  (void) path;
+  (void) options;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "netsim calibrate --host measures x86-64 "
+               "Linux hosts only");
+  return FALSE;
+}
+
+#endif

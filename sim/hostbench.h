@@ -1,0 +1,19 @@
+/* hostbench.h — microbenchmarks of the machine netsim runs on (netsim calibrate --host):
+ * the measured values of a CPU profile for this host, each with the method as its source
+ * (ARCHITECTURE §6 b). x86-64 Linux only. */
+#pragma once
+#include "common.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gboolean quick;               /* short measurements (tests): noisier, same shape */
+  gboolean progress;            /* one line per measurement on standard error */
+} NsHostbenchOptions;
+
+/* Measures this host and writes a CPU profile named after path's file stem to path
+ * (whole or not at all). Errors: NS_ERROR_INPUT (not x86-64 Linux, unwritable path). */
+gboolean ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
+                                     GError **error);
+
+G_END_DECLS

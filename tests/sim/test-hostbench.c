@@ -1,0 +1,102 @@
+/* test-hostbench.c — netsim calibrate --host's profile (sim/hostbench.c): it loads as a
+ * CPU profile, every value it sets names a host measurement as its source, its name is
+ * the file stem; bad names and unwritable paths are refused and write nothing. The
+ * measured values are not asserted: they are the host's (timing claims belong in
+ * benchmarks), beyond lying inside the registry's ranges, which loading checks. */
+#include "config.h"
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "hostbench.h"
+#include "machine.h"
+#include "profile.h"
+
+static const NsHostbenchOptions quick = { TRUE, FALSE };
+
+START_TEST (test_profile_loads_with_sources)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "this-host.xml", NULL);
+  GError *error = NULL;
+  NsCpuProfile *profile;
+
+#if !defined(__x86_64__) || !defined(__linux__)
+  ck_assert (!ns_hostbench_write_profile (path, &quick, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  g_error_free (error);
+  return;
+#endif
+  ck_assert_msg (ns_hostbench_write_profile (path, &quick, &error), "%s",
+                 error ? error->message : "?");
+  profile = ns_cpu_profile_load (path, &error);
+  ck_assert_msg (profile != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (profile->name, "this-host");
+  /* the clock, the topology, L1D and a mispredict at least */
+  ck_assert_uint_ge (profile->set_names->len, 10);
+  for (guint i = 0; i < profile->set_names->len; i++) {
+    const char *name = profile->set_names->pdata[i];
+    const char *source = ns_params_get_source (profile->params, name);
+    ck_assert_msg (g_str_has_prefix (source, "host measurement ("), "%s: %s", name, source);
+  }
+  ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "cpu.freq_ghz",
+                                               g_str_equal, NULL));
+  ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "branch.mispredict_cycles",
+                                               g_str_equal, NULL));
+  ck_assert_uint_eq (profile->mitigation_defaults->len, 1);
+  ns_cpu_profile_free (profile);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
+START_TEST (test_refusals_write_nothing)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
+  g_autofree char *txt = g_build_filename (dir, "host.txt", NULL);
+  g_autofree char *bare = g_build_filename (dir, ".xml", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no", "such", "host.xml", NULL);
+  GError *error = NULL;
+
+  ck_assert (!ns_hostbench_write_profile (txt, &quick, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_ptr_nonnull (strstr (error->message, "NAME.xml"));
+  g_clear_error (&error);
+  ck_assert (!ns_hostbench_write_profile (bare, &quick, &error));
+  g_clear_error (&error);
+  ck_assert (!g_file_test (txt, G_FILE_TEST_EXISTS));
+#if defined(__x86_64__) && defined(__linux__)
+  ck_assert (!ns_hostbench_write_profile (missing, &quick, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_ptr_nonnull (strstr (error->message, "no such directory"));
+  g_clear_error (&error);
+#endif
+  ck_assert (!g_file_test (missing, G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+END_TEST
+
+static Suite *
+hostbench_suite (void)
+{
+  Suite *s = suite_create ("hostbench");
+  TCase *tc = tcase_create ("hostbench");
+
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_profile_loads_with_sources);
+  tcase_add_test (tc, test_refusals_write_nothing);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (hostbench_suite ());
+  int failed;
+
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
