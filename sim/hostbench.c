@@ -32,6 +32,16 @@
 #include "hostbench.h"
 #include "param.h"
 
+/* Monotonic time in nanoseconds. */
+double
+ns_hostbench_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 #if defined(__x86_64__) && defined(__linux__)
 
 /* ---- the measured kernels (x86-64 assembly: the compiler must not reshape them) ---- */
@@ -77,14 +87,7 @@ void nshb_branches (guint64 n, gpointer p, guint64 mask);
 
 /* ---- timing ---- */
 
-static double
-now_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
+#define now_ns ns_hostbench_now_ns
 
 /* The best of reps runs of fn (n iterations): nanoseconds per iteration. */
 static double
@@ -98,6 +101,13 @@ best_ns (LoopFn fn, guint64 n, gpointer p, guint64 mask, guint reps)
     best = MIN (best, (now_ns () - t0) / (double) n);
   }
   return best;
+}
+
+/* The core clock: 10 dependent ADDs per iteration of nshb_adds, one cycle each. */
+double
+ns_hostbench_core_ghz (guint64 n, guint reps)
+{
+  return 10.0 / best_ns (nshb_adds, MAX (n, 1), NULL, 0, MAX (reps, 1));
 }
 
 /* ---- sysfs ---- */
@@ -410,7 +420,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   gsize prev = 0;
   double direct;
 
-  m->ghz = 10.0 / best_ns (nshb_adds, n, NULL, 0, reps);
+  m->ghz = ns_hostbench_core_ghz (n, reps);
   say (opt, "core clock (dependent ADD chain)", m->ghz, "GHz");
   for (guint l = 0; l < 3; l++) {
     if (levels[l]->size == 0 || levels[l]->size <= prev)
@@ -635,6 +645,12 @@ no_dir:
 }
 
 #else /* not x86-64 Linux */
+
+double
+ns_hostbench_core_ghz (guint64 n, guint reps)
+{
+  return 0.0;
+}
 
 gboolean
 ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,

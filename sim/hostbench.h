@@ -11,6 +11,12 @@ typedef struct {
   gboolean progress;            /* one line per measurement on standard error */
 } NsHostbenchOptions;
 
+/* Monotonic time in nanoseconds (the clock every host measurement uses). */
+double   ns_hostbench_now_ns (void);
+/* The core clock in GHz, from a chain of dependent ADDs (one cycle each; best of reps
+ * runs of n × 10 ADDs); 0 where the host is not x86-64. */
+double   ns_hostbench_core_ghz (guint64 n, guint reps);
+
 /* Measures this host and writes a CPU profile named after path's file stem to path
  * (whole or not at all). Errors: NS_ERROR_INPUT (not x86-64 Linux, unwritable path). */
 gboolean ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,

@@ -1,0 +1,97 @@
+/* bench-saferet.c — what inlining compute_score saves per call on this host, with the
+ * SRSO Safe RET return thunk and with a plain one (seed 000's mechanism, measured).
+ *
+ * A chain of 64 connected sockets (as iperf3 -P 64 leaves on the server's port) is
+ * looked up for each client port in turn, by the out-of-line and the inlined build of
+ * bench-saferet-lookup.c; __x86_return_thunk jumps to a plain `ret` or to the Safe RET
+ * sequence (call srso_safe_ret; srso_safe_ret: lea 8(%rsp),%rsp; ret), chosen at run
+ * time through one predicted indirect jump that both cases pay. The core clock comes
+ * from a chain of dependent ADDs (ns_hostbench_core_ghz). Prints "name value" lines: cycles per socket of each
+ * build under each thunk, and the saving per compute_score call. x86-64 only.
+ * Optional argument: a scale factor for the iteration counts (default 1). */
+#include "config.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "bench-saferet.h"
+#include "hostbench.h"
+
+#define N_SOCKS 64
+
+__asm__ (
+  "  .text\n"
+  "  .globl __x86_return_thunk\n"
+  "__x86_return_thunk:\n  jmp *bench_ret_target(%rip)\n"
+  "bench_plain_ret:\n  ret\n  int3\n"
+  "bench_safe_ret_thunk:\n  call bench_srso_safe_ret\n  ud2\n"
+  "bench_srso_safe_ret:\n  lea 8(%rsp),%rsp\n  ret\n  int3\n"
+  "  .data\n  .globl bench_ret_target\nbench_ret_target:\n  .quad bench_plain_ret\n"
+  "  .globl bench_safe_target\nbench_safe_target:\n  .quad bench_safe_ret_thunk\n"
+  "  .globl bench_plain_target\nbench_plain_target:\n  .quad bench_plain_ret\n"
+  "  .text\n"
+);
+
+extern gpointer bench_ret_target, bench_safe_target, bench_plain_target;
+
+typedef const struct bench_sock *(*LookupFn) (const struct bench_sock *, const void *,
+                                              guint32, guint16, guint32, guint16, int, int);
+
+#define now_ns ns_hostbench_now_ns
+
+/* The best of 7 runs of lookups: nanoseconds per lookup. */
+static double
+time_lookups (LookupFn fn, const struct bench_sock *head, const void *net, guint64 lookups)
+{
+  double best = INFINITY;
+  const struct bench_sock *volatile sink;
+
+  for (int r = 0; r < 7; r++) {
+    double t0 = now_ns ();
+    for (guint64 k = 0; k < lookups; k++)
+      sink = fn (head, net, 0x0100007f, (guint16) (40000 + k % N_SOCKS), 0x0100007f, 5201,
+                 1, 0);
+    best = MIN (best, (now_ns () - t0) / (double) lookups);
+  }
+  (void) sink;
+  return best;
+}
+
+int
+main (int argc, char **argv)
+{
+  guint64 scale = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 1;
+  guint64 lookups = 50000 * MAX (scale, 1);
+  struct bench_sock *socks = g_new0 (struct bench_sock, N_SOCKS);
+  static const int net = 1;
+  double ghz, cyc[2][2];
+  static const char *const build[2] = { "out_of_line", "inlined" };
+  static const char *const thunk[2] = { "plain_ret", "safe_ret" };
+
+  for (guint i = 0; i < N_SOCKS; i++) {
+    struct bench_sock *sk = &socks[i];
+    sk->rcv_saddr = sk->daddr = 0x0100007f;
+    sk->dport = (guint16) (40000 + i);
+    sk->port_hash = 5201;
+    sk->family = 2;
+    sk->net = &net;
+    sk->incoming_cpu = -1;
+    sk->next = i + 1 < N_SOCKS ? &socks[i + 1] : NULL;
+  }
+  ghz = ns_hostbench_core_ghz (10000000, 5);
+  for (int t = 0; t < 2; t++) {
+    bench_ret_target = t ? bench_safe_target : bench_plain_target;
+    for (int b = 0; b < 2; b++) {
+      double ns = time_lookups (b ? bench_lookup_inlined : bench_lookup_out_of_line, socks,
+                                &net, lookups);
+      cyc[b][t] = ns * ghz / N_SOCKS;
+      printf ("cycles_per_socket_%s_%s %.2f\n", build[b], thunk[t], cyc[b][t]);
+    }
+  }
+  bench_ret_target = bench_plain_target;
+  printf ("core_clock_ghz %.3f\n", ghz);
+  printf ("inlining_saves_per_call_plain_ret %.2f\n", cyc[0][0] - cyc[1][0]);
+  printf ("inlining_saves_per_call_safe_ret %.2f\n", cyc[0][1] - cyc[1][1]);
+  g_free (socks);
+  return 0;
+}
