@@ -378,8 +378,9 @@ c2c_ns (guint cpu_a, guint cpu_b, guint64 rounds, double limit_ns)
   double t0, elapsed = 0, ns = 0;
   gint64 done = 0;
   GThread *pong;
+  cpu_set_t saved;
 
-  if (!pin_to (cpu_a))
+  if (sched_getaffinity (0, sizeof saved, &saved) != 0 || !pin_to (cpu_a))
     goto out;
   pong = g_thread_new ("netsim-pong", pong_thread, &pp);
   t0 = now_ns ();
@@ -396,6 +397,7 @@ c2c_ns (guint cpu_a, guint cpu_b, guint64 rounds, double limit_ns)
   __atomic_store_n (flag, -1, __ATOMIC_RELEASE);
   g_thread_join (pong);
   ns = done > 0 ? elapsed / (2.0 * (double) done) : 0;
+  sched_setaffinity (0, sizeof saved, &saved);   /* the caller runs where it did */
 out:
   g_aligned_free (flag);
   return ns;
