@@ -249,6 +249,7 @@ host_info_read (HostInfo *info)
                   : "c2c.remote_ns";
 }
 
+/* Frees what host_info_read allocated. */
 static void
 host_info_clear (HostInfo *info)
 {
@@ -337,6 +338,7 @@ typedef struct {
   volatile gint64   *flag;      /* 2i + 1: ping i; 2i + 2: its answer; -1: stop */
 } PingPong;
 
+/* Pins the calling thread to cpu; FALSE if the kernel refuses. */
 static gboolean
 pin_to (guint cpu)
 {
@@ -493,6 +495,7 @@ put_double (GString *out, const char *stamp, const char *name, double v, const c
   put_param (out, stamp, name, buf, how);
 }
 
+/* A count from sysfs as a parameter. */
 static void
 put_uint (GString *out, const char *stamp, const char *name, guint64 v, const char *how)
 {
@@ -648,12 +651,14 @@ no_dir:
 
 #else /* not x86-64 Linux */
 
+/* No clock measurement off x86-64 Linux. */
 double
 ns_hostbench_core_ghz (guint64 n, guint reps)
 {
   return 0.0;
 }
 
+/* Off x86-64 Linux: refused. */
 gboolean
 ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
                             GError **error)

@@ -674,6 +674,7 @@ variant_result_free (gpointer p)
   g_free (vr);
 }
 
+/* Frees one NsStackRow. */
 static void
 stack_row_free (gpointer p)
 {
@@ -682,6 +683,7 @@ stack_row_free (gpointer p)
   g_free (row);
 }
 
+/* Orders NsStackRow pointers by stack. */
 static gint
 compare_stack_rows (gconstpointer a, gconstpointer b)
 {

@@ -57,6 +57,23 @@ time_lookups (LookupFn fn, const struct bench_sock *head, const void *net, guint
   return best;
 }
 
+/* N_SOCKS sockets on port 5201 of 127.0.0.1, each connected to 127.0.0.1 from its own
+ * client port (40000 + i), linked into one chain as the server's hslot2 holds them. */
+static void
+link_chain (struct bench_sock *socks, const void *net)
+{
+  for (guint i = 0; i < N_SOCKS; i++) {
+    struct bench_sock *sk = &socks[i];
+    sk->rcv_saddr = sk->daddr = 0x0100007f;
+    sk->dport = (guint16) (40000 + i);
+    sk->port_hash = 5201;
+    sk->family = 2;
+    sk->net = net;
+    sk->incoming_cpu = -1;
+    sk->next = i + 1 < N_SOCKS ? &socks[i + 1] : NULL;
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -68,16 +85,7 @@ main (int argc, char **argv)
   static const char *const build[2] = { "out_of_line", "inlined" };
   static const char *const thunk[2] = { "plain_ret", "safe_ret" };
 
-  for (guint i = 0; i < N_SOCKS; i++) {
-    struct bench_sock *sk = &socks[i];
-    sk->rcv_saddr = sk->daddr = 0x0100007f;
-    sk->dport = (guint16) (40000 + i);
-    sk->port_hash = 5201;
-    sk->family = 2;
-    sk->net = &net;
-    sk->incoming_cpu = -1;
-    sk->next = i + 1 < N_SOCKS ? &socks[i + 1] : NULL;
-  }
+  link_chain (socks, &net);
   ghz = ns_hostbench_core_ghz (10000000, 5);
   for (int t = 0; t < 2; t++) {
     bench_ret_target = t ? bench_safe_target : bench_plain_target;
