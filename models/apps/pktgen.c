@@ -281,7 +281,7 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   ns_insns (t, 4);
   local_bh_disable (t, pg->tx);
   tx_skb_get (t, pkt_dev->skb);
-  ret = dev_queue_xmit (t, pg->tx, pkt_dev->skb);
+  ret = dev_queue_xmit (t, &pg->tx->core, pkt_dev->skb);
   NS_LOAD_FIELD (t, pkt_dev, sofar);
   pkt_dev->sofar++;
   pkt_dev->seq_num++;

@@ -1,8 +1,18 @@
-/* dev.c — the net/core/dev.c transmit helpers that both modelled device paths take, the
- * same in v6.1 and v6.9 for a one-queue software device without GSO, VLAN or xfrm
- * offload: the loopback path of seed 000 (models/net/loopback.c) and the dummy/clsact
- * path of seed 002 (models/net/sched/dev_xmit.c).
+/* dev.c — the transmit half of net/core/dev.c as both modelled device paths take it,
+ * the same in v6.1 and v6.9 for a one-queue software device (IFF_NO_QUEUE: the noqueue
+ * qdisc; NETIF_F_LLTX: no TX lock) without GSO, VLAN or xfrm offload: the loopback path
+ * of seed 000 (models/net/loopback.c) and the dummy/clsact path of seed 002
+ * (models/net/sched/). The stack each runs in is a NetDevCore (netdevice.h).
  *
+ *   dev_queue_xmit → __dev_queue_xmit
+ *     skb_reset_mac_header, rcu_read_lock_bh, skb_update_prio, qdisc_pkt_len_init
+ *     egress_needed_key → sch_handle_egress (the tc model's; core->egress)
+ *     skb_dst_drop, netdev_core_pick_tx, q = txq->qdisc: noqueue (enqueue NULL), so
+ *     the direct path: recursion check, validate_xmit_skb (netif_skb_features,
+ *     validate_xmit_xfrm), HARD_TX_LOCK (nothing for LLTX), dev_hard_start_xmit →
+ *     xmit_one → netdev_start_xmit → ops->ndo_start_xmit (an indirect call)
+ *     rcu_read_unlock_bh → local_bh_enable (which runs the softirqs raised meanwhile:
+ *     the loopback's NET_RX)
  *   netdev_core_pick_tx: skb->sender_cpu, queue 0, &dev->_tx[0]
  *   validate_xmit_skb → netif_skb_features (→ skb_network_protocol), the vlan, socket,
  *     gso, linearize and checksum tests, validate_xmit_xfrm (no sec_path)
@@ -13,8 +23,11 @@
 #include "config.h"
 #include "netdevice.h"
 #include "skbuff.h"
+#include "sched/pkt_cls.h"
 
 /* Sizes: estimates of x86-64 text (distro config, helpers inlined as noted). */
+static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 1600, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_dev_hard_start_xmit, "dev_hard_start_xmit", 260, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_netdev_core_pick_tx, "netdev_core_pick_tx", 160, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_validate_xmit_skb, "validate_xmit_skb", 420, NS_FN_STATIC, 2);
 static NS_FUNC (fn_netif_skb_features, "netif_skb_features", 420, NS_FN_EXTERN, 4);
@@ -104,4 +117,150 @@ validate_xmit_skb (NsThread *t, struct sk_buff *skb, struct net_device *dev)
   validate_xmit_xfrm (t, skb);
   ns_ret (t);
   return skb;
+}
+
+/* netdev_start_xmit: softnet_data.xmit.more, ops->ndo_start_xmit (indirect call: its
+ * target is dev->netdev_ops->ndo_start_xmit), txq_trans_update. */
+int
+netdev_start_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb,
+                   struct net_device *dev, struct netdev_queue *txq, gboolean more)
+{
+  const struct net_device_ops *ops;
+  struct netdev_xmit *x = core->xmit (core->owner, t);
+  int rc;
+
+  ns_load (t, &dev->netdev_ops, sizeof dev->netdev_ops);
+  ops = dev->netdev_ops;
+  x->more = more;
+  ns_store (t, &x->more, 1);
+  ns_load (t, &ops->ndo_start_xmit, sizeof ops->ndo_start_xmit);
+  /* estimate: 4 instructions (ops, more, argument setup) */
+  ns_insns (t, 4);
+  ns_icall (t, ops->ndo_start_xmit);
+  rc = ops->start_xmit_impl (t, core->owner, skb, dev);
+  ns_ret (t);
+  /* txq_trans_update: LLTX queues keep xmit_lock_owner -1, so no trans_start write */
+  NS_LOAD_FIELD (t, txq, xmit_lock_owner);
+  /* estimate: 3 instructions (rc test, owner test) */
+  ns_insns (t, 3);
+  if (rc == 0 && txq->xmit_lock_owner != -1) {
+    txq->trans_start = (gulong) *core->jiffies;
+    NS_STORE_FIELD (t, txq, trans_start);
+  }
+  return rc;
+}
+
+/* dev_hard_start_xmit with xmit_one folded in: the skb list of one, taps, the driver. */
+static int
+dev_hard_start_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb,
+                     struct net_device *dev, struct netdev_queue *txq)
+{
+  int rc;
+
+  ns_call (t, &fn_dev_hard_start_xmit);
+  NS_LOAD_FIELD (t, skb, next);
+  skb->next = NULL;
+  NS_STORE_FIELD (t, skb, next);
+  /* xmit_one: dev_nit_active — the global ptype_all and dev->ptype_all lists empty */
+  ns_load (t, core->ptype_all, sizeof (gpointer) * 2);
+  NS_LOAD_FIELD (t, dev, ptype_all);
+  NS_LOAD_FIELD (t, skb, len);
+  /* estimate: 14 instructions (list walk of one, two list_empty tests, len, the
+   * completion and queue-stopped tests, *ret) */
+  ns_insns (t, 14);
+  rc = netdev_start_xmit (t, core, skb, dev, txq, FALSE);
+  NS_LOAD_FIELD (t, txq, state);             /* netif_tx_queue_stopped */
+  ns_ret (t);
+  return rc;
+}
+
+/* The no-qdisc branch of __dev_queue_xmit (IFF_UP, not recursing, LLTX). */
+static int
+dev_queue_xmit_noqueue (NsThread *t, const NetDevCore *core, struct sk_buff *skb,
+                        struct net_device *dev, struct netdev_queue *txq)
+{
+  struct netdev_xmit *x = core->xmit (core->owner, t);
+  int rc;
+
+  NS_LOAD_FIELD (t, dev, flags);
+  NS_LOAD_FIELD (t, txq, xmit_lock_owner);
+  ns_load (t, &x->recursion, sizeof x->recursion);
+  /* estimate: 10 instructions (IFF_UP, smp_processor_id, owner and recursion tests) */
+  ns_insns (t, 10);
+  skb = validate_xmit_skb (t, skb, dev);
+  NS_LOAD_FIELD (t, dev, features);          /* HARD_TX_LOCK: LLTX, no lock */
+  NS_LOAD_FIELD (t, txq, state);             /* netif_xmit_stopped */
+  x->recursion++;
+  ns_store (t, &x->recursion, sizeof x->recursion);
+  /* estimate: 8 instructions (LLTX and stopped tests, recursion inc and dec,
+   * dev_xmit_complete, HARD_TX_UNLOCK's LLTX test) */
+  ns_insns (t, 8);
+  rc = dev_hard_start_xmit (t, core, skb, dev, txq);
+  x->recursion--;
+  ns_store (t, &x->recursion, sizeof x->recursion);
+  return rc;
+}
+
+/* __dev_queue_xmit(skb, NULL). */
+static int
+__dev_queue_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb)
+{
+  struct net_device *dev = skb->dev;
+  struct netdev_queue *txq;
+  int rc = 0;                                /* NET_XMIT_SUCCESS */
+
+  ns_call (t, &fn___dev_queue_xmit);
+  NS_LOAD_FIELD (t, skb, dev);
+  /* skb_reset_mac_header; shinfo->tx_flags & SKBTX_SCHED_TSTAMP */
+  NS_LOAD_FIELD (t, skb, data);
+  NS_LOAD_FIELD (t, skb, head);
+  skb_reset_mac_header (skb);
+  NS_STORE_FIELD (t, skb, mac_header);
+  NS_LOAD_FIELD (t, skb, end);
+  NS_LOAD_FIELD (t, skb_shinfo (skb), tx_flags);
+  /* estimate: 10 instructions (frame, mac header, tstamp test, rcu_read_lock_bh's
+   * preempt-count add) */
+  ns_insns (t, 10);
+  core->bh_disable (t, core->owner);
+  /* skb_update_prio: skb->priority, dev->priomap */
+  NS_LOAD_FIELD (t, skb, priority);
+  NS_LOAD_FIELD (t, dev, priomap);
+  /* qdisc_pkt_len_init: cb pkt_len = len; gso test; skb->tc_at_ingress = 0 */
+  NS_LOAD_FIELD (t, skb, len);
+  *(guint32 *) skb->cb = skb->len;
+  ns_store (t, skb->cb, sizeof (guint32));
+  skb->header_bits[0] &= ~TC_SKB_AT_INGRESS;
+  NS_STORE_FIELD (t, skb, header_bits);
+  /* estimate: 14 instructions (priomap test, pkt_len, gso test, tc_at_ingress, the
+   * egress_needed_key and nf_hooks_egress static branches, nf_skip_egress twice) */
+  ns_insns (t, 14);
+  if (*core->egress_needed_key) {
+    skb = core->egress (t, core->owner, skb, &rc, dev);
+    if (skb == NULL)
+      goto out;
+    ns_load (t, &core->xmit (core->owner, t)->skip_txqueue, 1);
+    ns_insns (t, 2);
+  }
+  /* IFF_XMIT_DST_RELEASE: skb_dst_drop */
+  NS_LOAD_FIELD (t, dev, priv_flags);
+  NS_LOAD_FIELD (t, skb, _skb_refdst);
+  txq = netdev_core_pick_tx (t, dev, skb);
+  NS_LOAD_FIELD (t, txq, qdisc);
+  ns_load (t, &txq->qdisc->enqueue, sizeof txq->qdisc->enqueue);
+  /* estimate: 8 instructions (dst release test, txq, qdisc, trace nop, enqueue test) */
+  ns_insns (t, 8);
+  if (txq->qdisc->enqueue == NULL)
+    rc = dev_queue_xmit_noqueue (t, core, skb, dev, txq);
+out:
+  core->bh_enable (t, core->owner);          /* rcu_read_unlock_bh */
+  ns_ret (t);
+  return rc;
+}
+
+/* dev_queue_xmit: the inline wrapper around __dev_queue_xmit(skb, NULL). */
+int
+dev_queue_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb)
+{
+  g_return_val_if_fail (core != NULL && skb != NULL, 1);
+  return __dev_queue_xmit (t, core, skb);
 }

@@ -16,8 +16,9 @@ static NS_FUNC (fn_skb_clone_tx_timestamp, "skb_clone_tx_timestamp", 160, NS_FN_
 
 /* dummy_xmit: the body (netdev_start_xmit charged the indirect call). */
 static int
-dummy_xmit (NsThread *t, NetTx *tx, struct sk_buff *skb, struct net_device *dev)
+dummy_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device *dev)
 {
+  NetTx *tx = owner;
   struct pcpu_lstats *lstats;
 
   /* dev_lstats_add(dev, skb->len): this CPU's counters */

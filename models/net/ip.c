@@ -324,7 +324,7 @@ neigh_hh_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff
   ns_store (t, skb->data, ETH_HLEN);
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, len);
-  return __dev_queue_xmit (t, s, skb);
+  return dev_queue_xmit (t, &s->dev_core, skb);
 }
 
 /* The neighbour step of ip_finish_output2 / ip6_finish_output2, under rcu_read_lock:

@@ -1,5 +1,5 @@
-/* loopback.c — the device layer of a loopback datagram, v6.9: __dev_queue_xmit with the
- * noqueue qdisc and NETIF_F_LLTX, dev_hard_start_xmit → ndo_start_xmit = loopback_xmit
+/* loopback.c — the device layer of a loopback datagram, v6.9: __dev_queue_xmit (net/dev.c)
+ * with the noqueue qdisc and NETIF_F_LLTX, its ndo_start_xmit = loopback_xmit
  * (drivers/net/loopback.c) → __netif_rx → enqueue_to_backlog on this CPU (RPS off), the
  * NET_RX softirq run by local_bh_enable at the end of __dev_queue_xmit (kernel/softirq.c:
  * __local_bh_enable_ip → do_softirq → __do_softirq → net_rx_action), and the backlog NAPI
@@ -8,14 +8,13 @@
  * Out of line or not: every function below is out of line in a distro build of v6.9 (they
  * all show up as frames in perf call graphs of this path); the static ones have two or
  * more call sites or are reached through a pointer, and are larger than the inline
- * limit, so the build model agrees. Inline helpers (dev_queue_xmit, netdev_start_xmit,
- * skb_orphan, napi_poll, ____napi_schedule ...) are charged inside their callers.
+ * limit, so the build model agrees. Inline helpers (skb_orphan, napi_poll,
+ * ____napi_schedule ...) are charged inside their callers.
  * Text sizes are estimates (bytes of x86-64 text, judged from the C source), instruction
  * counts are estimates of the path taken here, each with its reason. The net/core/dev.c
- * transmit functions __dev_queue_xmit and dev_hard_start_xmit are declared once, in
- * sched/dev_xmit.c (netdevice.h); netdev_core_pick_tx and validate_xmit_skb (with
- * netif_skb_features) are the shared models of net/dev.c; this file declares
- * __local_bh_enable_ip for both. */
+ * transmit path (__dev_queue_xmit down to netdev_start_xmit) is models/net/dev.c's,
+ * shared with the tc model; this stack gives it its per-CPU data and local_bh_enable
+ * (ns_loopback_core_init). This file declares __local_bh_enable_ip for both. */
 #include "config.h"
 #include "loopback.h"
 #include "ip.h"
@@ -166,14 +165,14 @@ __netif_rx (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 }
 
 /* loopback_xmit: orphan, keep the dst (skb_dst_force), eth_type_trans, __netif_rx,
- * per-CPU lstats. */
-static gint
-loopback_xmit (NsThread *t, NsNetStack *s, struct sk_buff *skb, struct net_device *dev)
+ * per-CPU lstats (netdev_start_xmit charged the indirect call and its return). */
+int
+loopback_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device *dev)
 {
+  NsNetStack *s = owner;
   struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
   guint len;
 
-  ns_icall (t, &lo_fn_loopback_xmit);
   /* estimate: ~20 instructions (skb_tx_timestamp, skb_dst_force on a refcounted dst,
    * len) */
   ns_insns (t, 20);
@@ -190,54 +189,43 @@ loopback_xmit (NsThread *t, NsNetStack *s, struct sk_buff *skb, struct net_devic
     sd->lo_lstats[0]++;
     sd->lo_lstats[1] += len;
   }
-  ns_ret (t);
   return 0;
 }
 
-/* dev_hard_start_xmit → xmit_one → netdev_start_xmit → ndo_start_xmit (no taps). */
-static gint
-dev_hard_start_xmit (NsThread *t, NsNetStack *s, struct sk_buff *skb, struct net_device *dev)
-{
-  gint rc;
+/* ---- the loopback stack as net/core/dev.c's ---- */
 
-  ns_call (t, &dev_fn_dev_hard_start_xmit);
-  /* estimate: ~30 instructions (xmit_one: ptype_all empty test, trace, xmit_more,
-   * netdev_start_xmit's txq_trans_update) */
-  ns_insns (t, 30);
-  NS_LOAD_FIELD (t, dev, netdev_ops);
-  rc = loopback_xmit (t, s, skb, dev);
-  ns_ret (t);
-  return rc;
+/* This CPU's softnet_data.xmit. */
+static struct netdev_xmit *
+lo_xmit (gpointer owner, NsThread *t)
+{
+  return &((NsNetStack *) owner)->sd[ns_thread_cpu (t)]->xmit;
 }
 
-/* __dev_queue_xmit, loopback: noqueue qdisc, lockless tx, then local_bh_enable. */
-gint
-__dev_queue_xmit (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+/* local_bh_disable: preempt_count_add(SOFTIRQ_DISABLE_OFFSET), one add to the per-CPU
+ * preempt count (an L1-resident line). */
+static void
+lo_bh_disable (NsThread *t, gpointer owner)
 {
-  struct net_device *dev = skb->dev;
-  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
-  struct netdev_queue *txq;
-  gint rc;
+  ns_insns (t, 1);
+}
 
-  ns_call (t, &dev_fn___dev_queue_xmit);
-  /* estimate: ~90 instructions (mac header, tx timestamps, rcu_read_lock_bh, prio,
-   * qdisc_pkt_len_init, tc egress key off, the txq's qdisc, noqueue branch: IFF_UP,
-   * xmit_lock_owner, LLTX, netif_xmit_stopped, recursion counters) */
-  ns_insns (t, 90);
-  skb_reset_mac_header (skb);
-  NS_STORE_FIELD (t, skb, mac_header);
-  ns_store (t, skb->cb, 16);                    /* qdisc_skb_cb */
-  txq = netdev_core_pick_tx (t, dev, skb);
-  NS_LOAD_FIELD (t, txq, qdisc);
-  NS_LOAD_FIELD (t, dev, flags);
-  NS_STORE_FIELD (t, sd, xmit_recursion);
-  validate_xmit_skb (t, skb, dev);
-  rc = dev_hard_start_xmit (t, s, skb, dev);
-  NS_STORE_FIELD (t, sd, xmit_recursion);
-  /* rcu_read_unlock_bh → local_bh_enable: the softirq raised by enqueue_to_backlog */
-  __local_bh_enable_ip (t, s);
-  ns_ret (t);
-  return rc;
+/* __local_bh_enable_ip, which runs the NET_RX softirq loopback_xmit raised. */
+static void
+lo_bh_enable (NsThread *t, gpointer owner)
+{
+  __local_bh_enable_ip (t, owner);
+}
+
+/* Fills s->dev_core (see loopback.h). */
+void
+ns_loopback_core_init (NsNetStack *s)
+{
+  g_return_if_fail (s != NULL && s->ptype_all != NULL && s->jiffies != NULL);
+  s->dev_core = (NetDevCore) {
+    .owner = s, .xmit = lo_xmit, .bh_disable = lo_bh_disable, .bh_enable = lo_bh_enable,
+    .egress_needed_key = &s->egress_needed_key, .egress = NULL,
+    .ptype_all = s->ptype_all, .jiffies = s->jiffies
+  };
 }
 
 /* ---- the NET_RX softirq ---- */

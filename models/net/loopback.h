@@ -7,11 +7,13 @@
 
 G_BEGIN_DECLS
 
-/* __dev_queue_xmit for the loopback device (noqueue qdisc, NETIF_F_LLTX): validate,
- * dev_hard_start_xmit → ndo_start_xmit = loopback_xmit → __netif_rx; then the
- * rcu_read_unlock_bh → local_bh_enable that runs the raised NET_RX softirq on this CPU
- * before returning. */
-gint  __dev_queue_xmit          (NsThread *t, NsNetStack *s, struct sk_buff *skb);
+/* Fills s->dev_core: the loopback stack's side of net/core/dev.c's transmit path
+ * (models/net/dev.c), whose ndo_start_xmit = loopback_xmit → __netif_rx raises NET_RX,
+ * and whose closing local_bh_enable runs that softirq on this CPU before returning. */
+void  ns_loopback_core_init     (NsNetStack *s);
+/* loopback_xmit: the body of the loopback device's ndo_start_xmit (owner: NsNetStack). */
+int   loopback_xmit             (NsThread *t, gpointer owner, struct sk_buff *skb,
+                                 struct net_device *dev);
 /* __local_bh_enable_ip: runs pending softirqs (do_softirq) on t's CPU. */
 void  __local_bh_enable_ip      (NsThread *t, NsNetStack *s);
 /* The body of a CPU's NET_RX softirq context (the thread ns_netstack_start_cpu spawns):

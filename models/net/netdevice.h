@@ -27,21 +27,21 @@ G_BEGIN_DECLS
 #define __LINK_STATE_START        0
 #define __LINK_STATE_NOCARRIER    1
 
-typedef struct _NetTx NetTx;
 struct net_device;
 struct sk_buff;
 struct mini_Qdisc;
+struct list_head_ns;
 
-/* net_device_ops: ndo_start_xmit at its place (after ndo_init/uninit/open/stop). */
-typedef int (*NdoStartXmitImpl) (NsThread *t, NetTx *tx, struct sk_buff *skb,
+/* net_device_ops: ndo_start_xmit at its place (after ndo_init/uninit/open/stop). The
+ * model's driver body gets the stack it runs in (NetDevCore.owner). */
+typedef int (*NdoStartXmitImpl) (NsThread *t, gpointer owner, struct sk_buff *skb,
                                  struct net_device *dev);
 struct net_device_ops {
   gpointer            ndo_init, ndo_uninit, ndo_open, ndo_stop; /*  0 */
   NsFunc             *ndo_start_xmit;     /* 32: the driver's xmit function */
   gpointer            ndo_features_check; /* 40: NULL for dummy and loopback */
   gpointer            ndo_select_queue;   /* 48: NULL for dummy and loopback */
-  /* model, not kernel: the C body of ndo_start_xmit for the tc model's drivers (dummy);
-   * NULL where the model calls its driver directly (loopback_xmit) */
+  /* model, not kernel: the C body of ndo_start_xmit (loopback_xmit, dummy_xmit) */
   NdoStartXmitImpl    start_xmit_impl;    /* 56 */
 };
 
@@ -165,12 +165,44 @@ G_STATIC_ASSERT (sizeof (struct net_device) == 2048);
 G_STATIC_ASSERT (offsetof (struct netdev_queue, xmit_lock_owner) == 132);
 G_STATIC_ASSERT (sizeof (struct netdev_queue) == 320);
 
-/* net/core/dev.c (models/net/sched/dev_xmit.c) */
-extern NsFunc dev_fn___dev_queue_xmit;
-extern NsFunc dev_fn_dev_hard_start_xmit;
+/* softnet_data.xmit (v5.10+): this CPU's transmit recursion depth, the xmit_more hint
+ * and the skip-txqueue flag; each stack keeps it where its per-CPU data has it. */
+struct netdev_xmit {
+  guint16             recursion;
+  guint8              more;
+  guint8              skip_txqueue;
+};
+
+/* What net/core/dev.c's transmit path (models/net/dev.c) needs from the stack it runs
+ * in: the loopback stack of seed 000 (NsNetStack) or the pktgen/tc one of seed 002
+ * (NetTx). */
+typedef struct {
+  gpointer             owner;             /* the stack: NsNetStack* or NetTx* */
+  /* this CPU's softnet_data.xmit */
+  struct netdev_xmit *(*xmit)          (gpointer owner, NsThread *t);
+  /* kernel/softirq.c: local_bh_disable, and __local_bh_enable_ip, which runs the
+   * softirqs raised meanwhile */
+  void                (*bh_disable)    (NsThread *t, gpointer owner);
+  void                (*bh_enable)     (NsThread *t, gpointer owner);
+  /* egress_needed_key and, when it is on, sch_handle_egress (NULL: the skb is gone,
+   * *ret says what __dev_queue_xmit returns) */
+  const gboolean      *egress_needed_key;
+  struct sk_buff     *(*egress)        (NsThread *t, gpointer owner, struct sk_buff *skb,
+                                        int *ret, struct net_device *dev);
+  struct list_head_ns *ptype_all;         /* the global ptype_all list head */
+  const guint64       *jiffies;
+} NetDevCore;
+
+/* net/core/dev.c: dev_queue_xmit (→ __dev_queue_xmit, the noqueue path) and
+ * netdev_start_xmit, the driver's ndo_start_xmit through its pointer
+ * (models/net/dev.c). */
+int                  dev_queue_xmit      (NsThread *t, const NetDevCore *core,
+                                          struct sk_buff *skb);
+int                  netdev_start_xmit   (NsThread *t, const NetDevCore *core,
+                                          struct sk_buff *skb, struct net_device *dev,
+                                          struct netdev_queue *txq, gboolean more);
 
 /* net/core/dev.c transmit helpers both device paths take (models/net/dev.c). */
-struct sk_buff;
 /* netdev_core_pick_tx: queue 0 of a one-queue device (sets skb's sender_cpu and mapping). */
 struct netdev_queue *netdev_core_pick_tx (NsThread *t, struct net_device *dev,
                                           struct sk_buff *skb);

@@ -33,6 +33,7 @@ loopback_dev_new (NsNetStack *s)
   struct Qdisc *noqueue = ns_arena_alloc (s->arena, sizeof *noqueue, 64);
 
   ops->ndo_start_xmit = &lo_fn_loopback_xmit;
+  ops->start_xmit_impl = loopback_xmit;
   dev->netdev_ops = ops;
   dev->state = 1ul << __LINK_STATE_START;
   dev->real_num_tx_queues = dev->num_tx_queues = 1;
@@ -113,6 +114,11 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->neigh_lo6 = loopback_neigh_new (s);
   s->arp_hash = ns_arena_alloc (s->arena, 64, 64);
   s->ptype_base = ns_arena_alloc (s->arena, 128, 64);
+  s->ptype_all = ns_arena_alloc (s->arena, 64, 64);
+  s->ptype_all->next = s->ptype_all->prev = s->ptype_all;
+  s->jiffies = ns_arena_alloc (s->arena, 64, 64);
+  *s->jiffies = 4294937296u;       /* INITIAL_JIFFIES (-300 s), 64-bit view */
+  ns_loopback_core_init (s);
   s->inet_protos = ns_arena_alloc (s->arena, 64, 64);
   s->raw_hash = ns_arena_alloc (s->arena, 64, 64);
   s->udp_memory_allocated = ns_arena_alloc (s->arena, 64, 64);

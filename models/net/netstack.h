@@ -82,9 +82,9 @@ struct softnet_data {
   struct sk_buff_head process_queue;
   guint32   processed;
   guint32   time_squeeze;
-  guint16   xmit_recursion;
+  struct netdev_xmit xmit;         /* recursion, more, skip_txqueue */
   guint8    in_net_rx_action;
-  guint8    _pad0[5];
+  guint8    _pad0[3];
   /* CL1 */
   guint32   input_queue_head __attribute__ ((aligned (64)));
   /* CL2: call_single_data_t csd */
@@ -200,6 +200,10 @@ struct _NsNetStack {
   struct neighbour   *neigh_lo6;
   gpointer            arp_hash;    /* the neighbour hash bucket line */
   gpointer            ptype_base;  /* ptype_base[] bucket of ETH_P_IP / ETH_P_IPV6 */
+  struct list_head_ns *ptype_all;  /* the global ptype_all list head (empty: no taps) */
+  guint64            *jiffies;     /* the global jiffies word */
+  gboolean            egress_needed_key;   /* static key: no egress hook here */
+  NetDevCore          dev_core;    /* what net/core/dev.c's transmit needs */
   gpointer            inet_protos; /* inet_protos[] / inet6_protos[] line */
   gpointer            raw_hash;    /* raw_v4_hashinfo / raw_v6_hashinfo bucket line */
   gpointer            udp_memory_allocated; /* udp_prot.memory_allocated (global) */

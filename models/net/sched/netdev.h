@@ -1,15 +1,18 @@
 /* netdev.h — the transmit side of a software network device, as pktgen's queue_xmit mode
- * drives it on kernel v6.1: the per-CPU data it touches, __dev_queue_xmit and its helpers
- * (net/core/dev.c), the clsact qdisc (net/sched/sch_ingress.c), the sk_buff life of a
- * page-fragment skb (net/core/skbuff.c, mm/page_alloc.c, mm/slub.c), local_bh_enable
- * (kernel/softirq.c) and the dummy driver (drivers/net/dummy.c). struct net_device and
- * the objects off it (net_device_ops, netdev_queue, Qdisc) are net/netdevice.h's, shared
- * with the loopback model. */
+ * drives it on kernel v6.1: the per-CPU data it touches, the stack net/core/dev.c's
+ * transmit path (models/net/dev.c, shared with the loopback model) runs in (NetTx.core)
+ * with sch_handle_egress as its egress hook, the clsact qdisc (net/sched/sch_ingress.c),
+ * the sk_buff life of a page-fragment skb (net/core/skbuff.c, mm/page_alloc.c,
+ * mm/slub.c), local_bh_enable (kernel/softirq.c) and the dummy driver
+ * (drivers/net/dummy.c). struct net_device and the objects off it (net_device_ops,
+ * netdev_queue, Qdisc) are net/netdevice.h's, shared with the loopback model. */
 #pragma once
 #include "pkt_cls.h"
 #include "net/netdevice.h"
 
 G_BEGIN_DECLS
+
+typedef struct _NetTx NetTx;
 
 #define NET_XMIT_SUCCESS          0x00
 #define NET_XMIT_DROP             0x01
@@ -44,8 +47,7 @@ struct tx_pcpu {
   guint32             cpu_number;
   gpointer            current_task;
   guint8              _pad16[48];
-  guint16             xmit_recursion;     /* CL1: softnet_data.xmit */
-  guint8              xmit_more, xmit_skip_txqueue;
+  struct netdev_xmit  xmit;               /* CL1: softnet_data.xmit */
   guint32             softirq_pending;    /* irq_stat.__softirq_pending */
   guint8              _pad72[56];
   struct page_frag_cache napi_frag;       /* CL2: napi_alloc_cache.page */
@@ -79,6 +81,7 @@ struct _NetTx {
   gpointer            skbuff_head_cache;  /* struct kmem_cache line (cpu_slab, offset) */
   gboolean            egress_needed_key;  /* static keys */
   gboolean            ingress_needed_key;
+  NetDevCore          core;               /* what net/core/dev.c's transmit needs */
   /* frag pages (order-3, 32 KiB) handed out so far, and their struct pages */
   GHashTable         *page_of;            /* frag page va → struct page_ns */
   guint64             skbs_live, skbs_allocated;
@@ -105,11 +108,9 @@ void            tx_consume_skb     (NsThread *t, NetTx *tx, struct sk_buff *skb)
 /* refcount_inc(&skb->users): a locked add. */
 void            tx_skb_get         (NsThread *t, struct sk_buff *skb);
 
-/* net/core/dev.c: dev_queue_xmit (→ __dev_queue_xmit) and netdev_start_xmit. */
-int   dev_queue_xmit          (NsThread *t, NetTx *tx, struct sk_buff *skb);
-int   netdev_start_xmit       (NsThread *t, NetTx *tx, struct sk_buff *skb,
-                               struct net_device *dev, struct netdev_queue *txq,
-                               gboolean more);
+/* Fills tx->core: this stack's side of net/core/dev.c's transmit (models/net/dev.c),
+ * with sch_handle_egress as its egress hook (sched/dev_xmit.c). */
+void  net_tx_core_init        (NetTx *tx);
 
 /* net/sched/sch_ingress.c: attach a clsact qdisc (both mini_Qdiscs, the ingress and
  * egress static keys); the egress/ingress filter chains to add filters to. */

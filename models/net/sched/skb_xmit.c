@@ -63,6 +63,7 @@ net_tx_new (NsMachine *machine, TcEnv *tc)
   tx->noqueue_qdisc = ns_arena_alloc (tx->arena, sizeof (struct Qdisc), 64);
   tx->skbuff_head_cache = ns_arena_alloc (tx->arena, 64, 64);
   tx->page_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  net_tx_core_init (tx);
   return tx;
 }
 
