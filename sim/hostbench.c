@@ -6,8 +6,8 @@
  *  - load-to-use latency of L1D, L2, L3 and DRAM: a pointer chase through one line per
  *    step, in random cyclic order, over working sets sized from sysfs's cache sizes:
  *    half-way into each level (L3: at most 4 × L2, as a shared or virtualised host may
- *    give one core far less L3 than sysfs says); DRAM: 256 MiB or 8 × L3, so it includes
- *    TLB misses, as a kernel's DRAM access does;
+ *    give one core far less L3 than sysfs says); DRAM: 8 × L3 within 256 MiB … 1 GiB, so
+ *    it includes TLB misses, as a kernel's DRAM access does;
  *  - branch.mispredict_cycles: a data-dependent branch on random bits against the same
  *    loop on zeros (half the random branches mispredict);
  *  - icall.predicted_cycles, icall.lfence_cycles: a loop calling one function through a
@@ -438,7 +438,8 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
     say (opt, l == 0 ? "L1D load-to-use" : l == 1 ? "L2 load-to-use" : "L3 load-to-use",
          m->lat_ns[l] * m->ghz, "cycles");
   }
-  m->lat_ns[3] = chase_ns (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8),
+  m->lat_ns[3] = chase_ns (MIN (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8),
+                                (gsize) 1 << 30),
                            opt->quick ? 20000 : 2000000, opt->quick ? 1 : 3, FALSE);
   say (opt, "DRAM load-to-use", m->lat_ns[3], "ns");
   m->mispredict = mispredict_cycles (m->ghz, n, reps);
@@ -598,7 +599,7 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
                   "random cyclic pointer chase half-way into the level (L3: at most 4 x L2)");
   if (m->lat_ns[3] > 0 && isfinite (m->lat_ns[3]))
     put_double (out, stamp, "mem.dram_latency_ns", m->lat_ns[3],
-                "random cyclic pointer chase over max(256 MiB, 8 x L3), TLB misses included");
+                "random cyclic pointer chase over 8 x L3 (256 MiB to 1 GiB), TLB misses included");
   if (m->c2c_ns > 0)
     put_double (out, stamp, info->c2c_param, m->c2c_ns,
                 "cache-line ping-pong between CPUs 0 and 1, half a round trip");
