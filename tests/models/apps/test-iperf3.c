@@ -1,6 +1,7 @@
 /* test-iperf3.c — the iperf3 workload (models/apps/iperf3.c) through the run layer:
  * attribute validation errors name file:line, the metrics agree with each other, -b
- * paces each stream (3.15 and 3.16 threading), the compute_score patch speeds the path up
+ * paces each stream (3.15 and 3.16 threading), multisend only when unlimited, the
+ * compute_score patch speeds the path up
  * under SRSO Safe RET, and runs are deterministic. Scenarios are written to a temporary
  * folder; profiles come from $NETSIM_DATADIR (set by make check). */
 #include "config.h"
@@ -140,6 +141,37 @@ START_TEST (test_paced_per_stream)
 }
 END_TEST
 
+/* System calls per datagram of one run that must succeed (client and server). */
+static double
+syscalls_per_datagram (const char *path, const char *const *sets)
+{
+  GError *error = NULL;
+  NsRunResult *res = run (path, sets, &error);
+  double v;
+
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  v = ((NsVariantResult *) res->variants->pdata[0])->events_per_op[NS_CAUSE_SYSCALL];
+  ns_run_result_free (res);
+  return v;
+}
+
+/* iperf_send: with -b one pass over the streams per select(), unlimited `multisend` (10)
+ * passes. With one stream that unpaced (-b far above the capacity) is about one
+ * select() per datagram more than unlimited: 1 against 1/10. */
+START_TEST (test_multisend_only_unlimited)
+{
+  g_autofree char *path = write_scenario ("multisend.xml", "generic",
+                                          "streams=\"1\" length=\"8920\" rate=\"0\"",
+                                          short_measure);
+  const char *const paced[] = { "workload.rate=100G", NULL };
+  double unlimited = syscalls_per_datagram (path, NULL);
+  double with_b = syscalls_per_datagram (path, paced);
+
+  ck_assert_msg (with_b - unlimited > 0.7 && with_b - unlimited < 1.0,
+                 "syscalls per datagram: %.3f with -b, %.3f unlimited", with_b, unlimited);
+}
+END_TEST
+
 /* With Safe RET (the Zen 3 profile's default for 6.9), the single-call-site patch makes
  * the 16-socket chain walk cheaper: more throughput. */
 START_TEST (test_patch_helps_under_safe_ret)
@@ -218,6 +250,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_metrics_agree);
   tcase_add_test (tc, test_paced_single);
   tcase_add_test (tc, test_paced_per_stream);
+  tcase_add_test (tc, test_multisend_only_unlimited);
   tcase_add_test (tc, test_patch_helps_under_safe_ret);
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_ipv6_and_extras);

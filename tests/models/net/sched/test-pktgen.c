@@ -62,18 +62,27 @@ run_pktgen (const char *profile, const char *attrs, const char *patch, NsRunResu
   return pps;
 }
 
-/* Cycles per packet of cause charged to func in r's breakdown (0 if absent). */
-static double
-breakdown (NsRunResult *r, const char *func, NsCause cause)
+/* func's row of r's breakdown, or NULL. */
+static const NsBreakdownRow *
+breakdown_row (NsRunResult *r, const char *func)
 {
   GPtrArray *rows = ((NsVariantResult *) r->variants->pdata[0])->breakdown;
 
   for (guint i = 0; i < rows->len; i++) {
-    NsBreakdownRow *row = rows->pdata[i];
+    const NsBreakdownRow *row = rows->pdata[i];
     if (g_str_equal (row->func, func))
-      return row->cycles_per_op[cause];
+      return row;
   }
-  return 0.0;
+  return NULL;
+}
+
+/* Cycles per packet of cause charged to func in r's breakdown (0 if absent). */
+static double
+breakdown (NsRunResult *r, const char *func, NsCause cause)
+{
+  const NsBreakdownRow *row = breakdown_row (r, func);
+
+  return row ? row->cycles_per_op[cause] : 0.0;
 }
 
 START_TEST (test_deterministic)
@@ -134,6 +143,30 @@ START_TEST (test_clone_skb_reuses_the_skb)
   double reused = run_pktgen ("i5-10210u", "filters=\"1\" clone-skb=\"1000\"", NULL, NULL);
 
   ck_assert (reused > fresh * 1.2);
+}
+END_TEST
+
+/* Calls per packet of func in r's breakdown (0 if absent). */
+static double
+calls_per_packet (NsRunResult *r, const char *func)
+{
+  const NsBreakdownRow *row = breakdown_row (r, func);
+
+  return row ? row->calls_per_op : 0.0;
+}
+
+/* clone_skb = N sends each skb N times (pktgen_xmit refills when ++clone_count reaches
+ * N): one allocation per N packets. */
+START_TEST (test_clone_skb_sends_each_skb_n_times)
+{
+  NsRunResult *r;
+
+  run_pktgen ("i5-10210u", "filters=\"1\" clone-skb=\"4\"", NULL, &r);
+  ck_assert_double_eq_tol (calls_per_packet (r, "__netdev_alloc_skb"), 0.25, 0.002);
+  ns_run_result_free (r);
+  run_pktgen ("i5-10210u", "filters=\"1\" clone-skb=\"0\"", NULL, &r);
+  ck_assert_double_eq_tol (calls_per_packet (r, "__netdev_alloc_skb"), 1.0, 0.002);
+  ns_run_result_free (r);
 }
 END_TEST
 
@@ -239,6 +272,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_wrapper_helps_retpoline_cpus);
   tcase_add_test (tc, test_wrapper_costs_eibrs_cpus_unless_keyed_off);
   tcase_add_test (tc, test_clone_skb_reuses_the_skb);
+  tcase_add_test (tc, test_clone_skb_sends_each_skb_n_times);
   tcase_add_test (tc, test_retpoline_cycles_land_in_the_callers);
   tcase_add_test (tc, test_explain_names_what_changed);
   tcase_add_test (tc, test_modes_that_miss_the_hook_are_refused);
