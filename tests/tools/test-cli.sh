@@ -71,6 +71,8 @@ awk '$1 ~ /^(off|retpoline);.*;\[indirect\]$/ { split ($1, f, ";"); c[f[1]] += $
   bad "--folded: the retpoline's indirect calls cost several times the unmitigated ones"
 "$NETSIM" run -q "$MICRO/indirect-call.xml" | cmp -s - "$TMP/with-folded" && ok ||
   bad "--folded changes the results"
+"$NETSIM" run -q --folded "$TMP/g.folded" "$MICRO/indirect-call.xml" >/dev/null
+cmp -s "$TMP/f.folded" "$TMP/g.folded" && ok || bad "--folded differs between two runs"
 expect 2 "--folded into a missing directory" -- \
   "$NETSIM" run -q --folded "$TMP/no/such/dir/f" "$MICRO/indirect-call.xml"
 [ -s "$TMP/out" ] && bad "--folded failing still printed results"
