@@ -2,6 +2,7 @@
 # backlog NAPI, UDP send and receive, select) and the iperf3 workload, with their tests.
 libns_models_a_SOURCES += models/net/skbuff.h models/net/skbuff.c \
 	models/net/netstack.h models/net/netstack.c models/net/loopback.h models/net/loopback.c models/net/dev.c \
+	models/net/softirq.h models/net/softirq.c \
 	models/net/ip.h models/net/ip.c models/net/select.h models/net/select.c \
 	models/net/udp_rx.h models/net/udp_rx.c models/net/udp_tx.h models/net/udp_tx.c \
 	models/apps/iperf3.c

@@ -279,7 +279,7 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   NS_LOAD_FIELD (t, pkt_dev, xmit_mode);
   /* estimate: 4 instructions (delay && last_ok, the xmit_mode tests) */
   ns_insns (t, 4);
-  local_bh_disable (t, pg->tx);
+  local_bh_disable (t, &pg->tx->softirq);
   tx_skb_get (t, pkt_dev->skb);
   ret = dev_queue_xmit (t, &pg->tx->core, pkt_dev->skb);
   NS_LOAD_FIELD (t, pkt_dev, sofar);
@@ -292,7 +292,7 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   /* estimate: 8 instructions (the switch on ret, three counter updates) */
   ns_insns (t, 8);
   (void) ret;
-  local_bh_enable (t, pg->tx);
+  __local_bh_enable_ip (t, &pg->tx->softirq);
   NS_LOAD_FIELD (t, pkt_dev, count);
   /* estimate: 3 instructions (count != 0 && sofar >= count) */
   ns_insns (t, 3);

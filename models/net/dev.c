@@ -221,7 +221,7 @@ __dev_queue_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb)
   /* estimate: 10 instructions (frame, mac header, tstamp test, rcu_read_lock_bh's
    * preempt-count add) */
   ns_insns (t, 10);
-  core->bh_disable (t, core->owner);
+  local_bh_disable (t, core->softirq);
   /* skb_update_prio: skb->priority, dev->priomap */
   NS_LOAD_FIELD (t, skb, priority);
   NS_LOAD_FIELD (t, dev, priomap);
@@ -252,7 +252,7 @@ __dev_queue_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb)
   if (txq->qdisc->enqueue == NULL)
     rc = dev_queue_xmit_noqueue (t, core, skb, dev, txq);
 out:
-  core->bh_enable (t, core->owner);          /* rcu_read_unlock_bh */
+  __local_bh_enable_ip (t, core->softirq);   /* rcu_read_unlock_bh */
   ns_ret (t);
   return rc;
 }

@@ -14,7 +14,8 @@
  * counts are estimates of the path taken here, each with its reason. The net/core/dev.c
  * transmit path (__dev_queue_xmit down to netdev_start_xmit) is models/net/dev.c's,
  * shared with the tc model; this stack gives it its per-CPU data and local_bh_enable
- * (ns_loopback_core_init). This file declares __local_bh_enable_ip for both. */
+ * (ns_loopback_core_init); bottom halves are models/net/softirq.c's, whose do_softirq
+ * here runs NET_RX. */
 #include "config.h"
 #include "loopback.h"
 #include "ip.h"
@@ -28,9 +29,6 @@ static NS_FUNC (fn_eth_type_trans, "eth_type_trans", 220, NS_FN_EXTERN, 30);
 static NS_FUNC (fn___netif_rx, "__netif_rx", 120, NS_FN_EXTERN, 5);
 static NS_FUNC (fn_netif_rx_internal, "netif_rx_internal", 280, NS_FN_STATIC, 2);
 static NS_FUNC (fn_enqueue_to_backlog, "enqueue_to_backlog", 620, NS_FN_STATIC, 4);
-/* kernel/softirq.c: estimate, ~15 straight-line instructions plus the do_softirq call
- * (about 110 bytes); the only declaration in netsim, the tc model uses it too. */
-NS_FUNC (lo_fn___local_bh_enable_ip, "__local_bh_enable_ip", 112, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_do_softirq, "do_softirq", 120, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___do_softirq, "__do_softirq", 720, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___napi_poll, "__napi_poll", 400, NS_FN_STATIC, 2);
@@ -201,19 +199,37 @@ lo_xmit (gpointer owner, NsThread *t)
   return &((NsNetStack *) owner)->sd[ns_thread_cpu (t)]->xmit;
 }
 
-/* local_bh_disable: preempt_count_add(SOFTIRQ_DISABLE_OFFSET), one add to the per-CPU
- * preempt count (an L1-resident line). */
+/* do_softirq for the loopback stack: the NET_RX softirq runs on this CPU before
+ * __local_bh_enable_ip returns — the CPU's NET_RX context is woken and preempts the
+ * caller at once (it is a softirq-class thread of the same CPU). */
 static void
-lo_bh_disable (NsThread *t, gpointer owner)
+lo_do_softirq (NsThread *t, gpointer owner)
 {
-  ns_insns (t, 1);
+  NsNetStack *s = owner;
+  guint cpu = ns_thread_cpu (t);
+
+  if (s->napi_thread[cpu] == NULL)
+    return;
+  ns_call (t, &fn_do_softirq);
+  /* estimate: ~15 instructions (irq save, pending, ksoftirqd_running test,
+   * do_softirq_own_stack's stack switch) */
+  ns_insns (t, 15);
+  ns_thread_wake (s->napi_thread[cpu], ns_thread_now (t));
+  ns_thread_yield (t);
+  ns_ret (t);
 }
 
-/* __local_bh_enable_ip, which runs the NET_RX softirq loopback_xmit raised. */
-static void
-lo_bh_enable (NsThread *t, gpointer owner)
+/* This CPU's pcpu_hot.preempt_count and irq_stat.__softirq_pending. */
+static gint32 *
+lo_preempt_count (gpointer owner, NsThread *t)
 {
-  __local_bh_enable_ip (t, owner);
+  return ((NsNetStack *) owner)->preempt_count[ns_thread_cpu (t)];
+}
+
+static guint32 *
+lo_softirq_pending (gpointer owner, NsThread *t)
+{
+  return &((NsNetStack *) owner)->sd[ns_thread_cpu (t)]->softirq_pending;
 }
 
 /* Fills s->dev_core (see loopback.h). */
@@ -221,39 +237,15 @@ void
 ns_loopback_core_init (NsNetStack *s)
 {
   g_return_if_fail (s != NULL && s->ptype_all != NULL && s->jiffies != NULL);
+  s->softirq = (SoftirqCtx) { s, lo_preempt_count, lo_softirq_pending, lo_do_softirq };
   s->dev_core = (NetDevCore) {
-    .owner = s, .xmit = lo_xmit, .bh_disable = lo_bh_disable, .bh_enable = lo_bh_enable,
+    .owner = s, .xmit = lo_xmit, .softirq = &s->softirq,
     .egress_needed_key = &s->egress_needed_key, .egress = NULL,
     .ptype_all = s->ptype_all, .jiffies = s->jiffies
   };
 }
 
 /* ---- the NET_RX softirq ---- */
-
-/* __local_bh_enable_ip: preempt count, and do_softirq when something is pending. The
- * softirq runs on this CPU before this call returns: the CPU's NET_RX context is woken
- * and preempts the caller at once (it is a softirq-class thread of the same CPU). */
-void
-__local_bh_enable_ip (NsThread *t, NsNetStack *s)
-{
-  guint cpu = ns_thread_cpu (t);
-  struct softnet_data *sd = s->sd[cpu];
-
-  ns_call (t, &lo_fn___local_bh_enable_ip);
-  /* estimate: ~15 instructions (preempt count sub, in_interrupt, pending test) */
-  ns_insns (t, 15);
-  NS_LOAD_FIELD (t, sd, softirq_pending);
-  if (sd->softirq_pending && s->napi_thread[cpu] != NULL) {
-    ns_call (t, &fn_do_softirq);
-    /* estimate: ~15 instructions (irq save, pending, ksoftirqd_running test,
-     * do_softirq_own_stack's stack switch) */
-    ns_insns (t, 15);
-    ns_thread_wake (s->napi_thread[cpu], ns_thread_now (t));
-    ns_thread_yield (t);
-    ns_ret (t);
-  }
-  ns_ret (t);
-}
 
 /* __netif_receive_skb_core: the headers, no taps, no tc ingress, no rx_handler; the
  * ptype_base walk finds the protocol handler. Returns the handler's result. */

@@ -7,15 +7,14 @@
 
 G_BEGIN_DECLS
 
-/* Fills s->dev_core: the loopback stack's side of net/core/dev.c's transmit path
+/* Fills s->softirq and s->dev_core: the loopback stack's bottom halves (softirq.h; its
+ * do_softirq runs NET_RX on this CPU) and its side of net/core/dev.c's transmit path
  * (models/net/dev.c), whose ndo_start_xmit = loopback_xmit → __netif_rx raises NET_RX,
- * and whose closing local_bh_enable runs that softirq on this CPU before returning. */
+ * and whose closing local_bh_enable runs that softirq before returning. */
 void  ns_loopback_core_init     (NsNetStack *s);
 /* loopback_xmit: the body of the loopback device's ndo_start_xmit (owner: NsNetStack). */
 int   loopback_xmit             (NsThread *t, gpointer owner, struct sk_buff *skb,
                                  struct net_device *dev);
-/* __local_bh_enable_ip: runs pending softirqs (do_softirq) on t's CPU. */
-void  __local_bh_enable_ip      (NsThread *t, NsNetStack *s);
 /* The body of a CPU's NET_RX softirq context (the thread ns_netstack_start_cpu spawns):
  * sleeps until raised, then __do_softirq → net_rx_action → process_backlog. data is the
  * CPU's struct softnet_data's stack (NsNetStack *) with the CPU from the thread. */

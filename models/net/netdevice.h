@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include "build.h"
 #include "machine.h"
+#include "softirq.h"
 
 G_BEGIN_DECLS
 
@@ -180,10 +181,9 @@ typedef struct {
   gpointer             owner;             /* the stack: NsNetStack* or NetTx* */
   /* this CPU's softnet_data.xmit */
   struct netdev_xmit *(*xmit)          (gpointer owner, NsThread *t);
-  /* kernel/softirq.c: local_bh_disable, and __local_bh_enable_ip, which runs the
-   * softirqs raised meanwhile */
-  void                (*bh_disable)    (NsThread *t, gpointer owner);
-  void                (*bh_enable)     (NsThread *t, gpointer owner);
+  /* the stack's bottom halves: local_bh_disable / __local_bh_enable_ip, which runs the
+   * softirqs raised meanwhile (softirq.h) */
+  const SoftirqCtx    *softirq;
   /* egress_needed_key and, when it is on, sch_handle_egress (NULL: the skb is gone,
    * *ret says what __dev_queue_xmit returns) */
   const gboolean      *egress_needed_key;
@@ -209,8 +209,5 @@ struct netdev_queue *netdev_core_pick_tx (NsThread *t, struct net_device *dev,
 /* validate_xmit_skb: features and the offload tests; no GSO, VLAN or xfrm work. */
 struct sk_buff      *validate_xmit_skb   (NsThread *t, struct sk_buff *skb,
                                           struct net_device *dev);
-
-/* kernel/softirq.c, include/linux/bottom_half.h (models/net/loopback.c) */
-extern NsFunc lo_fn___local_bh_enable_ip;
 
 G_END_DECLS

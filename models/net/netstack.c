@@ -118,7 +118,6 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->ptype_all->next = s->ptype_all->prev = s->ptype_all;
   s->jiffies = ns_arena_alloc (s->arena, 64, 64);
   *s->jiffies = 4294937296u;       /* INITIAL_JIFFIES (-300 s), 64-bit view */
-  ns_loopback_core_init (s);
   s->inet_protos = ns_arena_alloc (s->arena, 64, 64);
   s->raw_hash = ns_arena_alloc (s->arena, 64, 64);
   s->udp_memory_allocated = ns_arena_alloc (s->arena, 64, 64);
@@ -128,6 +127,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->sd = g_new0 (struct softnet_data *, s->n_cpus);
   s->napi_thread = g_new0 (NsThread *, s->n_cpus);
   s->task = g_new0 (gpointer, s->n_cpus);
+  s->preempt_count = g_new0 (gint32 *, s->n_cpus);
   s->task_wq = g_new0 (NsWaitQueue *, s->n_cpus);
   for (guint c = 0; c < s->n_cpus; c++) {
     struct softnet_data *sd = ns_arena_alloc (s->arena, sizeof *sd, 64);
@@ -139,7 +139,9 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
     sd->napi_poll = &lo_fn_process_backlog;
     s->sd[c] = sd;
     s->task[c] = ns_arena_alloc (s->arena, 64, 64);
+    s->preempt_count[c] = ns_arena_alloc (s->arena, 64, 64);   /* pcpu_hot's line */
   }
+  ns_loopback_core_init (s);
   return s;
 
 fail:
@@ -159,6 +161,7 @@ ns_netstack_free (NsNetStack *s)
   g_free (s->sd);
   g_free (s->napi_thread);
   g_free (s->task);
+  g_free (s->preempt_count);
   for (guint c = 0; s->task_wq && c < s->n_cpus; c++)
     if (s->task_wq[c])
       ns_wait_queue_free (s->task_wq[c]);
@@ -400,7 +403,7 @@ ns_raw_spin_unlock (NsThread *t, NsNetStack *s, NsSpinlock *lock, NsLockKind kin
   ns_insns (t, 5);
   ns_spin_unlock (t, lock);
   if (kind == NS_LOCK_BH)
-    __local_bh_enable_ip (t, s);
+    __local_bh_enable_ip (t, &s->softirq);
   if (s->preempt)
     ns_ret (t);
 }

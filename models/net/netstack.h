@@ -203,6 +203,8 @@ struct _NsNetStack {
   struct list_head_ns *ptype_all;  /* the global ptype_all list head (empty: no taps) */
   guint64            *jiffies;     /* the global jiffies word */
   gboolean            egress_needed_key;   /* static key: no egress hook here */
+  gint32            **preempt_count; /* per CPU: pcpu_hot.preempt_count */
+  SoftirqCtx          softirq;     /* bottom halves on this stack's per-CPU data */
   NetDevCore          dev_core;    /* what net/core/dev.c's transmit needs */
   gpointer            inet_protos; /* inet_protos[] / inet6_protos[] line */
   gpointer            raw_hash;    /* raw_v4_hashinfo / raw_v6_hashinfo bucket line */

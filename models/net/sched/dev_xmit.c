@@ -82,19 +82,7 @@ tx_xmit (gpointer owner, NsThread *t)
   return &net_tx_pcpu (owner, t)->xmit;
 }
 
-/* NetDevCore adapters of local_bh_disable / local_bh_enable / sch_handle_egress. */
-static void
-tx_bh_disable (NsThread *t, gpointer owner)
-{
-  local_bh_disable (t, owner);
-}
-
-static void
-tx_bh_enable (NsThread *t, gpointer owner)
-{
-  local_bh_enable (t, owner);
-}
-
+/* NetDevCore's adapter of sch_handle_egress. */
 static struct sk_buff *
 tx_egress (NsThread *t, gpointer owner, struct sk_buff *skb, int *ret,
            struct net_device *dev)
@@ -108,7 +96,7 @@ net_tx_core_init (NetTx *tx)
 {
   g_return_if_fail (tx != NULL);
   tx->core = (NetDevCore) {
-    .owner = tx, .xmit = tx_xmit, .bh_disable = tx_bh_disable, .bh_enable = tx_bh_enable,
+    .owner = tx, .xmit = tx_xmit, .softirq = &tx->softirq,
     .egress_needed_key = &tx->egress_needed_key, .egress = tx_egress,
     .ptype_all = tx->ptype_all, .jiffies = tx->tc->jiffies
   };

@@ -81,6 +81,7 @@ struct _NetTx {
   gpointer            skbuff_head_cache;  /* struct kmem_cache line (cpu_slab, offset) */
   gboolean            egress_needed_key;  /* static keys */
   gboolean            ingress_needed_key;
+  SoftirqCtx          softirq;            /* bottom halves on this stack's per-CPU data */
   NetDevCore          core;               /* what net/core/dev.c's transmit needs */
   /* frag pages (order-3, 32 KiB) handed out so far, and their struct pages */
   GHashTable         *page_of;            /* frag page va → struct page_ns */
@@ -91,10 +92,6 @@ NetTx          *net_tx_new            (NsMachine *machine, TcEnv *tc);
 void            net_tx_free           (NetTx *tx);
 struct tx_pcpu *net_tx_pcpu           (NetTx *tx, NsThread *t);
 
-/* kernel/softirq.c: local_bh_disable (inline add to the preempt count) and
- * __local_bh_enable_ip (out of line). */
-void  local_bh_disable        (NsThread *t, NetTx *tx);
-void  local_bh_enable         (NsThread *t, NetTx *tx);
 
 /* net/core/skbuff.c with mm/: the page-fragment skb of __netdev_alloc_skb and its end. */
 struct sk_buff *__netdev_alloc_skb (NsThread *t, NetTx *tx, struct net_device *dev,

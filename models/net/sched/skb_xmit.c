@@ -13,7 +13,8 @@
  *    conntrack, extensions), tx_skb_release_data (cloned/zerocopy/frags tests, skb_free_head
  *    → page_frag_free: a locked decrement of the page's refcount), kfree_skbmem →
  *    kmem_cache_free;
- *  - local_bh_disable / __local_bh_enable_ip (kernel/softirq.c).
+ *  - local_bh_disable / __local_bh_enable_ip (kernel/softirq.c: models/net/softirq.c, on
+ *    this stack's per-CPU data).
  * SLUB fast-path costs follow models/net/skbuff.c (45 instructions to allocate, 40 to
  * free, the object's free pointer at size/2 read on allocation). Objects are arena memory
  * recycled most-recently-freed first, as the per-CPU freelist recycles them. */
@@ -25,8 +26,7 @@
 #define SKB_OBJ_SIZE    256u     /* skbuff_head_cache: 232 bytes, HWCACHE_ALIGN */
 #define SKB_FP_OFFSET   112u     /* SLUB free pointer: ALIGN_DOWN(232 / 2, 8) */
 
-/* Sizes: estimates of x86-64 text, v6.1. __local_bh_enable_ip (loopback.c, through
- * net/netdevice.h), skb_release_data, kfree_skbmem, kfree_skb_reason and kmem_cache_free
+/* Sizes: estimates of x86-64 text, v6.1. skb_release_data, kfree_skbmem, kfree_skb_reason and kmem_cache_free
  * (skbuff.c, through skbuff.h) are declared once where their model lives. */
 static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 380, NS_FN_EXTERN, 60);
 static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FN_EXTERN, 8);
@@ -42,6 +42,19 @@ static NS_FUNC (fn_skb_release_head_state, "skb_release_head_state", 180, NS_FN_
 static NS_FUNC (fn_page_frag_free, "page_frag_free", 96, NS_FN_EXTERN, 40);
 
 /* ---- the environment ---- */
+
+/* This CPU's pcpu_hot.preempt_count and irq_stat.__softirq_pending (tx_pcpu). */
+static gint32 *
+tx_preempt_count (gpointer owner, NsThread *t)
+{
+  return &net_tx_pcpu (owner, t)->preempt_count;
+}
+
+static guint32 *
+tx_softirq_pending (gpointer owner, NsThread *t)
+{
+  return &net_tx_pcpu (owner, t)->softirq_pending;
+}
 
 /* Creates the transmit-path state of machine (tc: its tc environment). */
 NetTx *
@@ -63,6 +76,8 @@ net_tx_new (NsMachine *machine, TcEnv *tc)
   tx->noqueue_qdisc = ns_arena_alloc (tx->arena, sizeof (struct Qdisc), 64);
   tx->skbuff_head_cache = ns_arena_alloc (tx->arena, 64, 64);
   tx->page_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* nothing raises a softirq on this path: no do_softirq */
+  tx->softirq = (SoftirqCtx) { tx, tx_preempt_count, tx_softirq_pending, NULL };
   net_tx_core_init (tx);
   return tx;
 }
@@ -81,38 +96,6 @@ struct tx_pcpu *
 net_tx_pcpu (NetTx *tx, NsThread *t)
 {
   return &tx->pcpu[ns_thread_cpu (t)];
-}
-
-/* ---- softirq.c ---- */
-
-/* local_bh_disable: preempt_count_add(SOFTIRQ_DISABLE_OFFSET), one add to %gs memory. */
-void
-local_bh_disable (NsThread *t, NetTx *tx)
-{
-  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
-
-  ns_load (t, &pc->preempt_count, sizeof pc->preempt_count);
-  pc->preempt_count += 0x200;
-  ns_store (t, &pc->preempt_count, sizeof pc->preempt_count);
-  ns_insns (t, 1);
-}
-
-/* __local_bh_enable_ip: drop the offset, run pending softirqs (none pending here),
- * preempt_check_resched. */
-void
-local_bh_enable (NsThread *t, NetTx *tx)
-{
-  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
-
-  ns_call (t, &lo_fn___local_bh_enable_ip);
-  ns_load (t, &pc->preempt_count, sizeof pc->preempt_count);
-  ns_load (t, &pc->softirq_pending, sizeof pc->softirq_pending);
-  pc->preempt_count -= 0x200;
-  ns_store (t, &pc->preempt_count, sizeof pc->preempt_count);
-  /* estimate: 14 instructions (in_hardirq warn test, softirq_count test, two preempt
-   * count updates, in_interrupt and pending tests, should_resched test) */
-  ns_insns (t, 14);
-  ns_ret (t);
 }
 
 /* ---- allocation ---- */
@@ -248,9 +231,9 @@ __netdev_alloc_skb (NsThread *t, NetTx *tx, struct net_device *dev, guint len)
   /* estimate: 14 instructions — size tests, alignment, sk_memalloc_socks static branch,
    * in_hardirq() || irqs_disabled() (pushf; pop; test) */
   ns_insns (t, 14);
-  local_bh_disable (t, tx);
+  local_bh_disable (t, &tx->softirq);
   data = tx_page_frag_alloc (t, tx, &pc->napi_frag, len);
-  local_bh_enable (t, tx);
+  __local_bh_enable_ip (t, &tx->softirq);
   skb = tx_build_skb (t, tx, data, len);
   /* head_frag = 1, pfmemalloc, skb_reserve(NET_SKB_PAD), skb->dev = dev;
    * estimate: 6 instructions */
