@@ -123,7 +123,18 @@ sysfs_read (const char *path)
   return g_strstrip (text);
 }
 
-/* Number of CPUs in a sysfs CPU list ("0-3,8-11"). */
+/* One element of a sysfs CPU list, "N" or "LO-HI", as [*lo, *hi]; FALSE if unparsable. */
+static gboolean
+cpu_range (const char *part, guint *lo, guint *hi)
+{
+  int got = sscanf (part, "%u-%u", lo, hi);
+
+  if (got == 1)
+    *hi = *lo;
+  return got >= 1 && *hi >= *lo;
+}
+
+/* Number of CPUs in a sysfs CPU list ("0-3,8-11"); an unparsable element counts one. */
 static guint
 cpu_list_count (const char *list)
 {
@@ -132,8 +143,7 @@ cpu_list_count (const char *list)
 
   for (guint i = 0; parts[i] && *parts[i]; i++) {
     guint lo = 0, hi = 0;
-    int got = sscanf (parts[i], "%u-%u", &lo, &hi);
-    n += got == 2 && hi >= lo ? hi - lo + 1 : 1;
+    n += cpu_range (parts[i], &lo, &hi) ? hi - lo + 1 : 1;
   }
   return n;
 }
@@ -210,8 +220,7 @@ cpu_list_has (guint cpu, const char *file, guint other)
 
   for (guint i = 0; parts[i] && *parts[i]; i++) {
     guint lo = 0, hi = 0;
-    int got = sscanf (parts[i], "%u-%u", &lo, &hi);
-    if (got >= 1 && other >= lo && other <= (got == 2 ? hi : lo))
+    if (cpu_range (parts[i], &lo, &hi) && other >= lo && other <= hi)
       return TRUE;
   }
   return FALSE;

@@ -364,13 +364,18 @@ accumulate_stacks (NsMachine *machine, NsEngine *engine, GHashTable *stacks)
   g_autoptr (GString) path = g_string_new (NULL);
 
   for (guint id = 1; id < ns_engine_n_contexts (engine); id++) {
+    gsize base = 0;
     for (int c = 0; c < NS_CAUSE_N; c++) {
       double cycles = ns_machine_account_context_cycles (machine, id, c);
       double *sum;
       if (cycles <= 0.0)
         continue;
-      g_string_truncate (path, 0);
-      append_context_path (engine, id, path);
+      if (base == 0) {                 /* the context's frames, once */
+        g_string_truncate (path, 0);
+        append_context_path (engine, id, path);
+        base = path->len;
+      }
+      g_string_truncate (path, base);
       g_string_append_printf (path, ";[%s]", ns_cause_name (c));
       sum = g_hash_table_lookup (stacks, path->str);
       if (sum == NULL) {

@@ -44,16 +44,24 @@ run (const char *path, const char *const *sets, GError **error)
   return ns_run_scenario (path, &opt, error);
 }
 
+/* The first variant of a run that must succeed (its result in *res, to free). */
+static const NsVariantResult *
+run_ok (const char *path, const char *const *sets, NsRunResult **res)
+{
+  GError *error = NULL;
+
+  *res = run (path, sets, &error);
+  ck_assert_msg (*res != NULL, "%s", error ? error->message : "?");
+  return (*res)->variants->pdata[0];
+}
+
 /* The aggregate of the first variant of a run that must succeed. */
 static double
 value_of (const char *path, const char *const *sets)
 {
-  GError *error = NULL;
-  NsRunResult *res = run (path, sets, &error);
-  double v;
+  NsRunResult *res;
+  double v = run_ok (path, sets, &res)->value;
 
-  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
-  v = ((NsVariantResult *) res->variants->pdata[0])->value;
   ns_run_result_free (res);
   return v;
 }
@@ -145,12 +153,9 @@ END_TEST
 static double
 syscalls_per_datagram (const char *path, const char *const *sets)
 {
-  GError *error = NULL;
-  NsRunResult *res = run (path, sets, &error);
-  double v;
+  NsRunResult *res;
+  double v = run_ok (path, sets, &res)->events_per_op[NS_CAUSE_SYSCALL];
 
-  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
-  v = ((NsVariantResult *) res->variants->pdata[0])->events_per_op[NS_CAUSE_SYSCALL];
   ns_run_result_free (res);
   return v;
 }
