@@ -3,8 +3,8 @@
  * transmit path (models/net/dev.c, shared with the loopback model) runs in (NetTx.core)
  * with sch_handle_egress as its egress hook, the clsact qdisc (net/sched/sch_ingress.c),
  * the sk_buff life of a page-fragment skb (net/core/skbuff.c, mm/page_alloc.c,
- * mm/slub.c), local_bh_enable (kernel/softirq.c) and the dummy driver
- * (drivers/net/dummy.c). struct net_device and the objects off it (net_device_ops,
+ * mm/slub.c), the per-CPU words its bottom halves use (NetTx.softirq; the code is
+ * models/net/softirq.c's) and the dummy driver (drivers/net/dummy.c). struct net_device and the objects off it (net_device_ops,
  * netdev_queue, Qdisc) are net/netdevice.h's, shared with the loopback model. */
 #pragma once
 #include "pkt_cls.h"
