@@ -191,7 +191,7 @@ range_numbers (const char *item, NsQuantity *q, guint n, const char *step, GArra
                GError **error)
 {
   const NsUnit *unit = range_unit (q, n);
-  double base[3], factor, v;
+  double base[3] = { 0 }, factor, v;
 
   for (guint i = 0; i < n; i++) {
     if (q[i].unit && unit && q[i].unit->family != unit->family)
@@ -844,11 +844,12 @@ dim_value (const NsSweep *sweep, guint d, const guint *idx)
 guint64
 ns_sweep_point_seed (const NsSweep *sweep, guint point)
 {
-  guint idx[sweep->dims->len + 1];
+  guint *idx;
   guint rep;
   guint64 combo = 0;
 
   g_return_val_if_fail (sweep != NULL && sweep->prepared && point < sweep->n_points, 0);
+  idx = g_newa (guint, sweep->dims->len + 1);
   rep = point_coords (sweep, point, idx);
   if (sweep->seed_dim >= 0)
     return g_ascii_strtoull (dim_value (sweep, sweep->seed_dim, idx), NULL, 10);
@@ -862,10 +863,12 @@ ns_sweep_point_seed (const NsSweep *sweep, guint point)
 char **
 ns_sweep_point_sets (const NsSweep *sweep, guint point)
 {
-  guint idx[sweep->dims->len + 1];
-  GPtrArray *sets = g_ptr_array_new ();
+  guint *idx;
+  GPtrArray *sets;
 
-  g_return_val_if_fail (sweep->prepared && point < sweep->n_points, NULL);
+  g_return_val_if_fail (sweep != NULL && sweep->prepared && point < sweep->n_points, NULL);
+  idx = g_newa (guint, sweep->dims->len + 1);
+  sets = g_ptr_array_new ();
   point_coords (sweep, point, idx);
   for (guint i = 0; sweep->sets[i]; i++)
     g_ptr_array_add (sets, g_strdup (sweep->sets[i]));

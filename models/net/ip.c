@@ -387,10 +387,11 @@ ip_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 gint
 ip_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  NsIphdr *iph = (NsIphdr *) skb_network_header (skb);
+  NsIphdr *iph;
   gint rc;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  iph = (NsIphdr *) skb_network_header (skb);
   s->counters.sent++;
   ns_call (t, &fn_ip_send_skb);
   /* estimate: ~10 instructions (net_xmit_errno handling) */
@@ -451,10 +452,11 @@ ip6_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 gint
 ip6_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  NsIpv6hdr *ip6h = (NsIpv6hdr *) skb_network_header (skb);
+  NsIpv6hdr *ip6h;
   gint rc;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  ip6h = (NsIpv6hdr *) skb_network_header (skb);
   s->counters.sent++;
   ns_call (t, &fn_ip6_send_skb);
   ns_insns (t, 10);
@@ -483,11 +485,13 @@ ip6_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 gint
 ip_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
-  NsIphdr *iph = (NsIphdr *) skb->data;
+  struct softnet_data *sd;
+  NsIphdr *iph;
   gint rc;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  sd = s->sd[ns_thread_cpu (t)];
+  iph = (NsIphdr *) skb->data;
   ns_call (t, &ip_fn_ip_rcv);
   ns_insns (t, 10);
   ns_call (t, &fn_ip_rcv_core);
@@ -553,11 +557,13 @@ ip_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 gint
 ipv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
-  NsIpv6hdr *ip6h = (NsIpv6hdr *) skb->data;
+  struct softnet_data *sd;
+  NsIpv6hdr *ip6h;
   gint rc;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  sd = s->sd[ns_thread_cpu (t)];
+  ip6h = (NsIpv6hdr *) skb->data;
   ns_call (t, &ip_fn_ipv6_rcv);
   ns_insns (t, 10);
   ns_call (t, &fn_ip6_rcv_core);

@@ -366,11 +366,13 @@ no_port (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 gint
 udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  NsIphdr *iph = (NsIphdr *) skb_network_header (skb);
-  NsUdphdr *uh = (NsUdphdr *) skb->data;
+  NsIphdr *iph;
+  NsUdphdr *uh;
   struct sock *sk;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  iph = (NsIphdr *) skb_network_header (skb);
+  uh = (NsUdphdr *) skb->data;
   ns_call (t, &fn_udp_rcv);
   ns_call (t, &fn___udp4_lib_rcv);
   /* estimate: ~70 instructions (pskb_may_pull, ulen tests and trim, udp4_csum_init for
@@ -397,11 +399,13 @@ udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 gint
 udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  NsIpv6hdr *ip6h = (NsIpv6hdr *) skb_network_header (skb);
-  NsUdphdr *uh = (NsUdphdr *) skb->data;
+  NsIpv6hdr *ip6h;
+  NsUdphdr *uh;
   struct sock *sk;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  ip6h = (NsIpv6hdr *) skb_network_header (skb);
+  uh = (NsUdphdr *) skb->data;
   ns_call (t, &fn_udpv6_rcv);
   ns_call (t, &fn___udp6_lib_rcv);
   /* estimate: ~80 instructions (as IPv4 plus the 128-bit address reads, udp6_csum_init,

@@ -129,6 +129,7 @@ START_TEST (test_stacks_sum_to_breakdown)
           break;
       }
       ck_assert_msg (c < NS_CAUSE_N, "no cause at the end of %s", row->stack);
+      /* cppcheck-suppress arrayIndexOutOfBounds ; ck_assert_msg does not return */
       by_stack[c] += row->cycles;
     }
     for (guint i = 0; i < vr->breakdown->len; i++) {
