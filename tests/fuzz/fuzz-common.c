@@ -1,40 +1,58 @@
-/* fuzz-common.c — set-up shared by the fuzz targets: the data directory and a scratch file
- * the loaders read (they take paths, as the command line does). */
+/* fuzz-common.c — set-up shared by the fuzz targets: the data directory, a scratch folder
+ * for the file the loaders read (they take paths, as the command line does), and the
+ * loaders' contract. */
 #include "config.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
 #include "fuzz.h"
 
+static char *scratch_dir;
 static char *scratch;
+int  ns_fuzz_last_loaded;
+char ns_fuzz_last_error[256];
 
 static void
 remove_scratch (void)
 {
   if (scratch)
     g_unlink (scratch);
+  if (scratch_dir)
+    g_rmdir (scratch_dir);
 }
 
-/* Points NETSIM_DATADIR at the source tree unless set, and names the scratch file. */
+/* Points NETSIM_DATADIR at the source tree unless set, and makes the scratch folder. */
 int
 LLVMFuzzerInitialize (int *argc, char ***argv)
 {
   (void) argc;
   (void) argv;
   g_setenv ("NETSIM_DATADIR", NS_SRCDIR, FALSE);
-  scratch = g_strdup_printf ("%s/netsim-fuzz-%d.xml", g_get_tmp_dir (), (int) getpid ());
+  scratch_dir = g_dir_make_tmp ("netsim-fuzz-XXXXXX", NULL);
+  if (scratch_dir == NULL)
+    abort ();
   atexit (remove_scratch);
   return 0;
 }
 
-/* Writes data to the scratch file and returns its path; aborts on I/O errors. */
+/* Writes data to the scratch folder as NAME.xml (name: letters, digits, '.', '_', '-',
+ * else "input") and returns the path; aborts on I/O errors. */
 const char *
-ns_fuzz_write_scratch (const uint8_t *data, size_t size)
+ns_fuzz_write_scratch (const uint8_t *data, size_t size, const char *name)
 {
-  FILE *f = fopen (scratch, "wb");
+  FILE *f;
 
+  if (name == NULL || name[0] == '\0' || name[0] == '.' || strlen (name) > 64 ||
+      strspn (name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+        != strlen (name))
+    name = "input";
+  if (scratch)
+    g_unlink (scratch);
+  g_free (scratch);
+  scratch = g_strdup_printf ("%s/%s.xml", scratch_dir, name);
+  f = fopen (scratch, "wb");
   if (f == NULL || fwrite (data, 1, size, f) != size || fclose (f) != 0)
     abort ();
   return scratch;
@@ -47,10 +65,12 @@ ns_fuzz_check_load (const void *result, GError *error)
 {
   if ((result == NULL) == (error == NULL))
     abort ();
+  ns_fuzz_last_loaded = error == NULL;
   if (error == NULL)
     return 1;
   if (error->message == NULL || error->message[0] == '\0')
     abort ();
+  g_strlcpy (ns_fuzz_last_error, error->message, sizeof ns_fuzz_last_error);
   g_error_free (error);
   return 0;
 }

@@ -32,7 +32,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   size_t xml_len;
   g_autoptr (GPtrArray) sets = split_sets (data, size, &xml_len);
-  const char *path = ns_fuzz_write_scratch (data, xml_len);
+  const char *path = ns_fuzz_write_scratch (data, xml_len, NULL);
   GError *error = NULL;
   NsScenario *sc = ns_scenario_load (path, (const char *const *) sets->pdata, &error);
 

@@ -9,11 +9,16 @@
 int         LLVMFuzzerInitialize   (int *argc, char ***argv);
 int         LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
-/* Writes data to this process's scratch file and returns its path; aborts on I/O errors. */
-const char *ns_fuzz_write_scratch  (const uint8_t *data, size_t size);
+/* Writes data to the scratch folder as NAME.xml (a safe name, else "input") and returns
+ * the path; aborts on I/O errors. */
+const char *ns_fuzz_write_scratch  (const uint8_t *data, size_t size, const char *name);
 
 /* Aborts unless exactly one of result and error is set and an error has a message; frees
  * the error. Returns whether there is a result. */
 int         ns_fuzz_check_load     (const void *result, GError *error);
+
+/* Whether the last input checked by ns_fuzz_check_load loaded; its error message if not. */
+extern int   ns_fuzz_last_loaded;
+extern char  ns_fuzz_last_error[256];
 
 #endif

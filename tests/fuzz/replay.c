@@ -1,17 +1,21 @@
-/* replay.c — runs a fuzz target over files without libFuzzer: `replay-X FILE…` feeds each
- * file to LLVMFuzzerTestOneInput once. make check replays the scenarios and test inputs
- * through the targets this way; a crash file from tools/fuzz replays the same way. Each
- * file's name is printed before it runs, so the last name printed is the one that broke. */
+/* replay.c — runs a fuzz target over files without libFuzzer: `replay-X [--must-load]
+ * FILE…` feeds each file to LLVMFuzzerTestOneInput once; with --must-load every file must
+ * also load (exit 1 naming the first that does not). make check replays the scenarios and
+ * test inputs through the targets this way; a crash file from tools/fuzz replays the same
+ * way. Each file's name is printed before it runs: the last one printed is the culprit. */
 #include "config.h"
 #include <stdio.h>
+#include <string.h>
 #include <glib.h>
 #include "fuzz.h"
 
 int
 main (int argc, char **argv)
 {
+  int must_load = argc > 1 && strcmp (argv[1], "--must-load") == 0;
+
   LLVMFuzzerInitialize (&argc, &argv);
-  for (int i = 1; i < argc; i++) {
+  for (int i = 1 + must_load; i < argc; i++) {
     g_autofree char *data = NULL;
     gsize len;
     g_autoptr (GError) error = NULL;
@@ -23,6 +27,10 @@ main (int argc, char **argv)
     printf ("replay: %s\n", argv[i]);
     fflush (stdout);
     LLVMFuzzerTestOneInput ((const guint8 *) data, len);
+    if (must_load && !ns_fuzz_last_loaded) {
+      fprintf (stderr, "replay: %s did not load: %s\n", argv[i], ns_fuzz_last_error);
+      return 1;
+    }
   }
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # test-replay.sh — runs the fuzz targets' contract over every scenario, CPU profile and
 # test input of the tree (and a few --set strings): each load must give a result or an
-# error with a message. Under the sanitizer build (tools/test-all) this also checks every
+# error with a message, and the shipped scenarios, profiles and good inputs must load. Under the sanitizer build (tools/test-all) this also checks every
 # input for memory errors. Crash files from tools/fuzz belong in tests/data/bad.
 set -u
 BUILD=$(dirname "${NETSIM:-./netsim}")
@@ -27,8 +27,12 @@ for s in 'param.cpu.ipc=1' 'param.cpu.ipc=-1' 'workload.streams=0' 'no.such=1' '
   { cat "$DATA/scenarios/udp-lookup-iperf3.xml"; printf '\000%s' "$s"; } >"$TMP/sets-$sets.in"
 done
 
-replay scenario "$DATA"/scenarios/*.xml "$DATA"/scenarios/micro/*.xml \
-  "$DATA"/tests/data/good/*.xml "$DATA"/tests/data/bad/*.xml "$TMP"/sets-*.in
-replay profile "$DATA"/scenarios/cpus/*.xml "$DATA"/tests/data/bad/*.xml
+{ cat "$DATA/scenarios/udp-lookup-iperf3.xml"; printf '\000param.cpu.ipc=1\000workload.streams=3'; } \
+  >"$TMP/good-sets.in"
+replay scenario --must-load "$DATA"/scenarios/*.xml "$DATA"/scenarios/micro/*.xml \
+  "$DATA"/tests/data/good/*.xml "$TMP/good-sets.in"
+replay scenario "$DATA"/tests/data/bad/*.xml "$TMP"/sets-*.in
+replay profile --must-load "$DATA"/scenarios/cpus/*.xml
+replay profile "$DATA"/tests/data/bad/*.xml
 [ "$fail" -eq 0 ] && echo "replayed every input through both fuzz targets"
 exit "$fail"
