@@ -1,7 +1,8 @@
 #!/bin/sh
 # test-replay.sh — runs the fuzz targets' contract over every scenario, CPU profile and
-# test input of the tree (and a few --set strings): each load must give a result or an
-# error with a message, and the shipped scenarios, profiles and good inputs must load. Under the sanitizer build (tools/test-all) this also checks every
+# test input of the tree (and a few --set strings), and over sweep outputs whole, torn and
+# broken: each load must give a result or an error with a message, and the shipped
+# scenarios, profiles, good inputs and real sweep outputs must load. Under the sanitizer build (tools/test-all) this also checks every
 # input for memory errors. Crash files from tools/fuzz belong in tests/data/bad.
 set -u
 BUILD=$(dirname "${NETSIM:-./netsim}")
@@ -34,5 +35,22 @@ replay scenario --must-load "$DATA"/scenarios/*.xml "$DATA"/scenarios/micro/*.xm
 replay scenario "$DATA"/tests/data/bad/*.xml "$TMP"/sets-*.in
 replay profile --must-load "$DATA"/scenarios/cpus/*.xml
 replay profile "$DATA"/tests/data/bad/*.xml
-[ "$fail" -eq 0 ] && echo "replayed every input through both fuzz targets"
+
+# Sweep outputs for fuzz-resume's grid: a real one (whole, half, torn) must resume; broken
+# ones must resume or be refused with a message.
+SWEEP="--set measure.warmup=2us --set measure.duration=20us --param workload.depth=1,2,3 --param seed=1,2"
+# shellcheck disable=SC2086
+"${NETSIM:-./netsim}" sweep -q $SWEEP -o "$TMP/sweep.csv" "$DATA/scenarios/micro/call-chain.xml" \
+  || { echo "FAIL: netsim sweep for fuzz-resume's grid"; fail=1; }
+head -n -3 "$TMP/sweep.csv" >"$TMP/half.csv"
+{ cat "$TMP/half.csv"; tail -n 3 "$TMP/sweep.csv" | head -n 1 | cut -c1-20 | tr -d '\n'; } >"$TMP/torn.csv"
+replay resume --must-load "$TMP/sweep.csv" "$TMP/half.csv" "$TMP/torn.csv"
+grep -v '^#' "$TMP/sweep.csv" >"$TMP/no-header.csv"
+sed 's/,/;/' "$TMP/sweep.csv" >"$TMP/semicolons.csv"
+{ cat "$TMP/sweep.csv"; tail -n 1 "$TMP/sweep.csv"; } >"$TMP/duplicate.csv"
+{ cat "$TMP/half.csv"; printf '99,"unterminated\n'; } >"$TMP/quote.csv"
+printf '' >"$TMP/empty.csv"
+replay resume "$TMP/no-header.csv" "$TMP/semicolons.csv" "$TMP/duplicate.csv" \
+  "$TMP/quote.csv" "$TMP/empty.csv" "$DATA"/tests/data/bad/binary-junk.xml
+[ "$fail" -eq 0 ] && echo "replayed every input through the three fuzz targets"
 exit "$fail"
