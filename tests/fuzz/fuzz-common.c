@@ -14,13 +14,27 @@ static char *scratch;
 int  ns_fuzz_last_loaded;
 char ns_fuzz_last_error[256];
 
+/* Removes path: a file, or a folder with everything in it. */
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)) != NULL) {
+    g_autofree char *child = g_build_filename (path, name, NULL);
+    remove_tree (child);
+  }
+  if (dir)
+    g_dir_close (dir);
+  g_remove (path);
+}
+
 static void
 remove_scratch (void)
 {
-  if (scratch)
-    g_unlink (scratch);
   if (scratch_dir)
-    g_rmdir (scratch_dir);
+    remove_tree (scratch_dir);
 }
 
 /* Points NETSIM_DATADIR at the source tree unless set, and makes the scratch folder. */
@@ -35,6 +49,13 @@ LLVMFuzzerInitialize (int *argc, char ***argv)
     abort ();
   atexit (remove_scratch);
   return 0;
+}
+
+/* The scratch folder (made by LLVMFuzzerInitialize). */
+const char *
+ns_fuzz_scratch_dir (void)
+{
+  return scratch_dir;
 }
 
 /* Writes data to the scratch folder as NAME.xml (name: letters, digits, '.', '_', '-',

@@ -13,6 +13,9 @@ int         LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
  * the path; aborts on I/O errors. */
 const char *ns_fuzz_write_scratch  (const uint8_t *data, size_t size, const char *name);
 
+/* The scratch folder (made by LLVMFuzzerInitialize). */
+const char *ns_fuzz_scratch_dir    (void);
+
 /* Aborts unless exactly one of result and error is set and an error has a message; frees
  * the error. Returns whether there is a result. */
 int         ns_fuzz_check_load     (const void *result, GError *error);

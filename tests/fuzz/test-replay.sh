@@ -1,8 +1,8 @@
 #!/bin/sh
 # test-replay.sh — runs the fuzz targets' contract over every scenario, CPU profile and
-# test input of the tree (and a few --set strings), and over sweep outputs whole, torn and
-# broken: each load must give a result or an error with a message, and the shipped
-# scenarios, profiles, good inputs and real sweep outputs must load. Under the sanitizer build (tools/test-all) this also checks every
+# test input of the tree (and a few --set strings), over sweep outputs whole, torn and
+# broken, and over the recorded results with one file replaced: each load must give a
+# result or an error with a message; what the tree ships must load. Under the sanitizer build (tools/test-all) this also checks every
 # input for memory errors. Crash files from tools/fuzz belong in tests/data/bad.
 set -u
 BUILD=$(dirname "${NETSIM:-./netsim}")
@@ -52,5 +52,19 @@ sed 's/,/;/' "$TMP/sweep.csv" >"$TMP/semicolons.csv"
 printf '' >"$TMP/empty.csv"
 replay resume "$TMP/no-header.csv" "$TMP/semicolons.csv" "$TMP/duplicate.csv" \
   "$TMP/quote.csv" "$TMP/empty.csv" "$DATA"/tests/data/bad/binary-junk.xml
-[ "$fail" -eq 0 ] && echo "replayed every input through the three fuzz targets"
+# Recorded results: byte N picks the file fuzz-recorded replaces. The shipped files must
+# load; cut short, emptied or swapped for another kind, they must load or be refused.
+i=0
+for f in seed-000 seed-001 seed-002 seed-003 seed-004 cases calibration; do
+  pick=$(printf "\\%03o" "$i")
+  { printf "$pick"; cat "$DATA/validation/$f.xml"; } >"$TMP/rec-$f.in"
+  { printf "$pick"; head -c 700 "$DATA/validation/$f.xml"; } >"$TMP/cut-$f.in"
+  printf "$pick" >"$TMP/empty-$f.in"
+  { printf "$pick"; cat "$DATA/validation/seed-002.xml"; } >"$TMP/swap-$f.in"
+  i=$((i + 1))
+done
+replay recorded --must-load "$TMP"/rec-*.in
+replay recorded "$TMP"/cut-*.in "$TMP"/empty-*.in "$TMP"/swap-*.in
+
+[ "$fail" -eq 0 ] && echo "replayed every input through the four fuzz targets"
 exit "$fail"
