@@ -173,17 +173,56 @@ file_of (const NsScenario *sc, xmlNodePtr node)
   return "(scenario)";
 }
 
+/* The --set text that touched node or an element holding it, or NULL. */
+static const char *
+touched_by (GHashTable *touched, xmlNodePtr node)
+{
+  for (; node != NULL && node->type != XML_DOCUMENT_NODE; node = node->parent) {
+    const char *text = g_hash_table_lookup (touched, node);
+
+    if (text != NULL)
+      return text;
+  }
+  return NULL;
+}
+
+/* The --set behind an error about node saying message: one that made node or an element
+ * holding it, changed the attribute the message names, or changed a <param>'s value. */
+static const char *
+set_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
+{
+  const char *set;
+
+  if (sc == NULL || sc->set_by == NULL || node == NULL)
+    return NULL;
+  if ((set = touched_by (sc->set_by, node)) != NULL || node->type != XML_ELEMENT_NODE)
+    return set;
+  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
+    g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
+    gboolean param_value = xmlStrEqual (node->name, BAD_CAST "param") &&
+                           xmlStrEqual (a->name, BAD_CAST "value");
+
+    if ((param_value || strstr (message, named) != NULL) &&
+        (set = g_hash_table_lookup (sc->set_by, a)) != NULL)
+      return set;
+  }
+  return NULL;
+}
+
 void
 ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char *format, ...)
 {
   va_list args;
   g_autofree char *message = NULL;
+  const char *set;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", file_of (sc, node),
-               ns_xml_line (node), message);
+  set = set_behind (sc, node, message);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s", file_of (sc, node),
+               ns_xml_line (node), message, set ? " (after --set " : "", set ? set : "",
+               set ? ")" : "");
 }
 
 /* Sets "element E: attribute 'a': expected WHAT, got 'value'". */
@@ -705,18 +744,6 @@ apply_set (SetContext *set, xmlDocPtr doc, GError **error)
   return TRUE;
 }
 
-/* The --set text that touched node or an element holding it, or NULL. */
-static const char *
-touched_by (GHashTable *touched, xmlNodePtr node)
-{
-  for (; node != NULL && node->type != XML_DOCUMENT_NODE; node = node->parent) {
-    const char *text = g_hash_table_lookup (touched, node);
-
-    if (text != NULL)
-      return text;
-  }
-  return NULL;
-}
 
 /* ------------------------------------------------------------------------------------ */
 /* Reading the validated document */
@@ -1004,9 +1031,16 @@ read_scenario (NsScenario *sc, GError **error)
 
 /* An empty scenario for path owning doc. */
 static NsScenario *
-scenario_new (const char *path, xmlDocPtr doc)
+scenario_new (const char *path, xmlDocPtr doc, GHashTable *touched)
 {
   NsScenario *sc = g_new0 (NsScenario, 1);
+  GHashTableIter iter;
+  gpointer node, set;
+
+  sc->set_by = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  g_hash_table_iter_init (&iter, touched);
+  while (g_hash_table_iter_next (&iter, &node, &set))
+    g_hash_table_insert (sc->set_by, node, g_strdup (set));
 
   sc->path = g_strdup (path);
   sc->doc = doc;
@@ -1066,7 +1100,7 @@ ns_scenario_load (const char *path, const char *const *sets, GError **error)
     return NULL;
   if (!apply_sets (doc, sets, touched, error) || !validate (doc, path, touched, error))
     goto error_doc;
-  sc = scenario_new (path, doc);
+  sc = scenario_new (path, doc, touched);
   if (!read_scenario (sc, error))
     goto error_scenario;
   return sc;
@@ -1100,6 +1134,7 @@ ns_scenario_free (NsScenario *scenario)
   g_ptr_array_unref (scenario->param_sources);
   g_free (scenario->workload_type);
   g_free (scenario->measure.metric);
+  g_clear_pointer (&scenario->set_by, g_hash_table_unref);
   g_free (scenario);
 }
 

@@ -42,6 +42,7 @@ typedef struct {
   char       *workload_type;
   NsMeasure   measure;
   guint64     seed;           /* scenario default seed (CLI --seed overrides) */
+  GHashTable *set_by;         /* xmlNodePtr → the --set text that made or changed it */
 } NsScenario;
 
 /* Loads and validates path; applies sets ("PATH=VALUE" strings, see doc/scenario-format.md)

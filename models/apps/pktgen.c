@@ -427,8 +427,12 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
     return FALSE;
   if (!g_str_equal (mode, "queue_xmit"))
     goto bad_mode;
-  if (*filters > 4096 || *pkt_size < 60 || *pkt_size > 1500 || *clone_skb > 100000000)
-    goto bad_range;
+  if (*filters > 4096)
+    goto bad_filters;
+  if (*pkt_size < 60 || *pkt_size > 1500)
+    goto bad_pkt_size;
+  if (*clone_skb > 100000000)
+    goto bad_clone_skb;
   if (!parse_verdict (action, verdict) || !parse_verdict (last_action, last))
     goto bad_verdict;
   if (!g_str_equal (proto, "all") && !g_str_equal (proto, "ip"))
@@ -442,9 +446,17 @@ bad_mode:
                 "the mode that reaches the egress clsact hook; start_xmit bypasses tc and "
                 "netif_receive needs the receive path), got '%s'", mode);
   return FALSE;
-bad_range:
-  ns_xml_error (sc, w, error, "expected filters 0-4096, pkt-size 60-1500 and clone-skb "
-                "0-100000000");
+bad_filters:
+  ns_xml_error (sc, w, error, "attribute 'filters': expected 0 to 4096, got %" G_GUINT64_FORMAT,
+                *filters);
+  return FALSE;
+bad_pkt_size:
+  ns_xml_error (sc, w, error, "attribute 'pkt-size': expected 60 to 1500 bytes (a frame "
+                "without FCS), got %" G_GUINT64_FORMAT, *pkt_size);
+  return FALSE;
+bad_clone_skb:
+  ns_xml_error (sc, w, error, "attribute 'clone-skb': expected 0 to 100000000, got %"
+                G_GUINT64_FORMAT, *clone_skb);
   return FALSE;
 bad_verdict:
   ns_xml_error (sc, w, error, "attribute 'action'/'last-action': expected continue, pass, "

@@ -299,7 +299,7 @@ START_TEST (test_set_errors_in_document)
       "(allowed: description, cpu, kernel, param, workload, measure, variants, comparisons) "
       "(after --set report.format=json)" },
     { "measure.duration=0", "minimal.xml:7: element measure: attribute 'duration': expected "
-      "a time > 0, got '0'" },
+      "a time > 0, got '0' (after --set measure.duration=0)" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {

@@ -112,6 +112,14 @@ cmp -s "$TMP/c1.csv" "$TMP/c2.csv" && bad "--set workload.body-insns had no effe
 expect 2 "--set to an unknown parameter" -- "$NETSIM" run -q --set param.no.such=1 "$MICRO/call-chain.xml"
 expect 2 "--set with a bad value" -- "$NETSIM" run -q --set measure.repetitions=zero "$MICRO/call-chain.xml"
 grep -q 'call-chain.xml:[0-9]' "$TMP/err" && ok || bad "bad --set value names file:line"
+# errors found after loading (parameter ranges, workload attributes) name the --set too
+expect 2 "--set a parameter out of range" -- "$NETSIM" run -q --set param.cpu.mlp=0 "$MICRO/call-chain.xml"
+grep -q 'outside the valid range.*(after --set param.cpu.mlp=0)' "$TMP/err" && ok ||
+  bad "out-of-range --set param does not name the --set: $(cat "$TMP/err")"
+expect 2 "--set a workload attribute out of range" -- "$NETSIM" run -q --set workload.depth=0 \
+  "$MICRO/call-chain.xml"
+grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
+  bad "out-of-range --set workload attribute does not name the --set: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 
 # malformed scenario: exit 2, message names file:line
