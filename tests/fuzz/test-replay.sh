@@ -56,11 +56,11 @@ replay resume "$TMP/no-header.csv" "$TMP/semicolons.csv" "$TMP/duplicate.csv" \
 # load; cut short, emptied or swapped for another kind, they must load or be refused.
 i=0
 for f in seed-000 seed-001 seed-002 seed-003 seed-004 cases calibration; do
-  pick=$(printf "\\%03o" "$i")
-  { printf "$pick"; cat "$DATA/validation/$f.xml"; } >"$TMP/rec-$f.in"
-  { printf "$pick"; head -c 700 "$DATA/validation/$f.xml"; } >"$TMP/cut-$f.in"
-  printf "$pick" >"$TMP/empty-$f.in"
-  { printf "$pick"; cat "$DATA/validation/seed-002.xml"; } >"$TMP/swap-$f.in"
+  pick="\\0$(printf %o "$i")"   # printf %b turns \0N into byte N
+  { printf '%b' "$pick"; cat "$DATA/validation/$f.xml"; } >"$TMP/rec-$f.in"
+  { printf '%b' "$pick"; head -c 700 "$DATA/validation/$f.xml"; } >"$TMP/cut-$f.in"
+  printf '%b' "$pick" >"$TMP/empty-$f.in"
+  { printf '%b' "$pick"; cat "$DATA/validation/seed-002.xml"; } >"$TMP/swap-$f.in"
   i=$((i + 1))
 done
 replay recorded --must-load "$TMP"/rec-*.in

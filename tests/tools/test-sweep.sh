@@ -139,7 +139,7 @@ grep -q '"workload.depth": "20"' "$TMP/p.json" && ok || bad "json: swept values"
 if [ -n "${NETSIM_HAVE_GNUPLOT:-$(command -v gnuplot)}" ]; then
   [ "$(head -c 4 "$TMP/p.png" | tail -c 3)" = "PNG" ] && ok || bad "--plot: no PNG"
 fi
-NETSIM_GNUPLOT= "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
+NETSIM_GNUPLOT='' "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
   --plot x=workload.depth,y=value "$TMP/q.svg" "$SC" 2>"$TMP/err"; got=$?
 [ "$got" -eq 0 ] && grep -q 'gnuplot is not installed' "$TMP/err" && [ -f "$TMP/q.gp" ] &&
   ok || bad "--plot without gnuplot: exit $got, $(cat "$TMP/err")"

@@ -95,7 +95,7 @@ $V --format table -o "$TMP/t.txt" 900-safe-ret && ok || bad "--output"
 grep -q 'validation rows within tolerance: 1/1' "$TMP/t.txt" && ok || bad "table summary line"
 
 # ---- --plot
-NETSIM_GNUPLOT= $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
+NETSIM_GNUPLOT='' $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q 'gnuplot' "$TMP/err" && ok || bad "--plot without gnuplot exits 2 naming it"
 if command -v gnuplot >/dev/null 2>&1; then
   $V --plot "$TMP/p.png" >/dev/null 2>"$TMP/err"
