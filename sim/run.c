@@ -52,35 +52,6 @@ ns_run_variant_names (const NsScenario *sc)
   return names;
 }
 
-/* The sets of the named variant followed by the command line's, NULL-terminated. */
-static char **
-variant_sets (const NsScenario *base, const char *variant, const char *const *cli_sets)
-{
-  GPtrArray *sets = g_ptr_array_new ();
-  xmlNodePtr variants = ns_xml_child (xmlDocGetRootElement (base->doc), "variants");
-
-  for (xmlNodePtr v = variants ? variants->children : NULL; v; v = v->next) {
-    g_autofree char *name = NULL;
-    if (v->type != XML_ELEMENT_NODE || strcmp ((const char *) v->name, "variant"))
-      continue;
-    name = ns_xml_prop (v, "name");
-    if (g_strcmp0 (name, variant))
-      continue;
-    for (xmlNodePtr s = v->children; s; s = s->next) {
-      g_autofree char *path = NULL, *value = NULL;
-      if (s->type != XML_ELEMENT_NODE)
-        continue;
-      path = ns_xml_prop (s, "path");
-      value = ns_xml_prop (s, "value");
-      g_ptr_array_add (sets, g_strdup_printf ("%s=%s", path, value));
-    }
-  }
-  for (guint i = 0; cli_sets && cli_sets[i]; i++)
-    g_ptr_array_add (sets, g_strdup (cli_sets[i]));
-  g_ptr_array_add (sets, NULL);
-  return (char **) g_ptr_array_free (sets, FALSE);
-}
-
 /* Overlays the scenario's <param> elements on params, with file:line in their sources. */
 static gboolean
 apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
@@ -199,14 +170,16 @@ variant_setup_clear (NsVariantSetup *vs)
   g_clear_pointer (&vs->sc, ns_scenario_free);
 }
 
-/* Loads the variant's scenario, CPU profile, parameters, mitigations and build. */
+/* Loads the variant's scenario (its <set>s, then the command line's), CPU profile,
+ * parameters, mitigations and build. */
 static gboolean
-variant_setup (NsVariantSetup *vs, const char *path, const char *const *sets, GError **error)
+variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
+               const char *const *sets, GError **error)
 {
   GArray *defs;
 
   memset (vs, 0, sizeof *vs);
-  vs->sc = ns_scenario_load (path, sets, error);
+  vs->sc = ns_scenario_load_variant (path, variant, sets, error);
   if (vs->sc == NULL)
     return FALSE;
   vs->profile = ns_cpu_profile_load (vs->sc->cpu, error);
@@ -724,7 +697,7 @@ run_variant (const char *path, const char *name, const char *const *sets, guint 
   NsVariantSums acc = { NULL, NULL, { 0 } };
   guint n;
 
-  if (!variant_setup (&vs, path, sets, error))
+  if (!variant_setup (&vs, path, name, sets, error))
     return NULL;
   n = vs.sc->measure.repetitions;
   vr = g_new0 (NsVariantResult, 1);
@@ -865,12 +838,10 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
     goto no_variant;
   for (guint i = 0; i < names->len; i++) {
     const char *name = names->pdata[i];
-    g_auto (GStrv) sets = NULL;
     NsVariantResult *vr;
     if (opt->only_variant && strcmp (opt->only_variant, name))
       continue;
-    sets = variant_sets (base, name, opt->sets);
-    vr = run_variant (path, name, (const char *const *) sets, i, names->len, opt, seed, error);
+    vr = run_variant (path, name, opt->sets, i, names->len, opt, seed, error);
     if (vr == NULL)
       goto fail;
     g_ptr_array_add (result->variants, vr);

@@ -173,7 +173,7 @@ file_of (const NsScenario *sc, xmlNodePtr node)
   return "(scenario)";
 }
 
-/* The --set text that touched node or an element holding it, or NULL. */
+/* Who set node or an element holding it ("--set PATH=VALUE", …), or NULL. */
 static const char *
 touched_by (GHashTable *touched, xmlNodePtr node)
 {
@@ -186,7 +186,7 @@ touched_by (GHashTable *touched, xmlNodePtr node)
   return NULL;
 }
 
-/* The --set behind an error about node saying message: one that made node or an element
+/* The set behind an error about node saying message: one that made node or an element
  * holding it, changed the attribute the message names, or changed a <param>'s value. */
 static const char *
 set_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
@@ -221,7 +221,7 @@ ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char 
   va_end (args);
   set = set_behind (sc, node, message);
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s", file_of (sc, node),
-               ns_xml_line (node), message, set ? " (after --set " : "", set ? set : "",
+               ns_xml_line (node), message, set ? " (after " : "", set ? set : "",
                set ? ")" : "");
 }
 
@@ -457,11 +457,13 @@ ns_xml_check_attrs (const NsScenario *sc, xmlNodePtr node, const char *const *al
 /* ------------------------------------------------------------------------------------ */
 /* --set PATH=VALUE */
 
-/* One --set being applied, and the nodes it touched (node → the --set text). */
+/* One --set being applied, and the nodes it touched (node → who set it). */
 typedef struct {
   const char *text;     /* "PATH=VALUE" as given */
-  GHashTable *touched;  /* xmlNodePtr (element or attribute) → const char * */
+  GHashTable *touched;  /* xmlNodePtr (element or attribute) → "--set PATH=VALUE" or
+                           "variant 'NAME' set PATH=VALUE" (owned by the table) */
   xmlNodePtr  origin;   /* the <set> element it comes from, or NULL for the command line */
+  const char *by;       /* "--set" or "variant 'NAME' set" */
 } SetContext;
 
 /* Sets "--set TEXT: message", or "file:line: element set: TEXT: message" for a <set> of a
@@ -639,7 +641,7 @@ create_element (SetContext *set, xmlNodePtr parent, const char *name)
 
   child->line = parent->line;
   insert_in_order (parent, child);
-  g_hash_table_insert (set->touched, child, (gpointer) set->text);
+  g_hash_table_insert (set->touched, child, g_strdup_printf ("%s %s", set->by, set->text));
   return child;
 }
 
@@ -673,7 +675,7 @@ set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char
   xmlAttrPtr prop = xmlSetProp (element, BAD_CAST attr, BAD_CAST value);
 
   if (prop != NULL)
-    g_hash_table_insert (set->touched, prop, (gpointer) set->text);
+    g_hash_table_insert (set->touched, prop, g_strdup_printf ("%s %s", set->by, set->text));
 }
 
 /* param.NAME=VALUE: adds or replaces <param name=NAME value=VALUE source=...>. */
@@ -951,13 +953,14 @@ error_cap:
 static gboolean
 check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
 {
-  g_autoptr (GHashTable) touched = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
+                                                          NULL, g_free);
   xmlDocPtr copy = xmlCopyDoc (sc->doc, 1);
   gboolean ok = TRUE;
 
   for (xmlNodePtr n = variant->children; n != NULL && ok; n = n->next) {
     g_autofree char *path = NULL, *value = NULL, *text = NULL;
-    SetContext set = { NULL, touched, n };
+    SetContext set = { NULL, touched, n, "variant set" };
 
     if (n->type != XML_ELEMENT_NODE)
       continue;
@@ -1057,12 +1060,41 @@ static gboolean
 apply_sets (xmlDocPtr doc, const char *const *sets, GHashTable *touched, GError **error)
 {
   for (gsize i = 0; sets != NULL && sets[i] != NULL; i++) {
-    SetContext set = { sets[i], touched, NULL };
+    SetContext set = { sets[i], touched, NULL, "--set" };
 
     if (!apply_set (&set, doc, error))
       return FALSE;
   }
   return TRUE;
+}
+
+/* Applies the <set>s of the variant named variant (NULL or "": none) to doc, recording
+ * touched nodes. */
+static gboolean
+apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched,
+                    GError **error)
+{
+  xmlNodePtr variants = child_element (xmlDocGetRootElement (doc), "variants");
+  g_autofree char *by = g_strdup_printf ("variant '%s' set", variant ? variant : "");
+
+  if (variant == NULL || variant[0] == '\0')
+    return TRUE;
+  for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
+    g_autofree char *name = ns_xml_prop (v, "name");
+    if (v->type != XML_ELEMENT_NODE || g_strcmp0 (name, variant) != 0)
+      continue;
+    for (xmlNodePtr n = v->children; n != NULL; n = n->next) {
+      g_autofree char *path = ns_xml_prop (n, "path"), *value = ns_xml_prop (n, "value");
+      g_autofree char *text = g_strdup_printf ("%s=%s", path, value);
+      SetContext set = { text, touched, n, by };
+      if (n->type == XML_ELEMENT_NODE && !apply_set (&set, doc, error))
+        return FALSE;
+    }
+    return TRUE;
+  }
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'",
+               (const char *) doc->URL, variant);
+  return FALSE;
 }
 
 /* Validates doc against scenario.rng, noting a --set that touched the node at fault. */
@@ -1077,7 +1109,7 @@ validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
     return TRUE;
   set = touched_by (touched, bad);
   if (set != NULL && error != NULL && *error != NULL) {
-    char *message = g_strdup_printf ("%s (after --set %s)", (*error)->message, set);
+    char *message = g_strdup_printf ("%s (after %s)", (*error)->message, set);
 
     g_free ((*error)->message);
     (*error)->message = message;
@@ -1088,7 +1120,15 @@ validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
 NsScenario *
 ns_scenario_load (const char *path, const char *const *sets, GError **error)
 {
-  g_autoptr (GHashTable) touched = g_hash_table_new (g_direct_hash, g_direct_equal);
+  return ns_scenario_load_variant (path, NULL, sets, error);
+}
+
+NsScenario *
+ns_scenario_load_variant (const char *path, const char *variant, const char *const *sets,
+                          GError **error)
+{
+  g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
+                                                          NULL, g_free);
   NsScenario *sc = NULL;
   xmlDocPtr doc;
 
@@ -1098,7 +1138,8 @@ ns_scenario_load (const char *path, const char *const *sets, GError **error)
   doc = ns_xml_parse_file (path, error);
   if (doc == NULL)
     return NULL;
-  if (!apply_sets (doc, sets, touched, error) || !validate (doc, path, touched, error))
+  if (!apply_variant_sets (doc, variant, touched, error) ||
+      !apply_sets (doc, sets, touched, error) || !validate (doc, path, touched, error))
     goto error_doc;
   sc = scenario_new (path, doc, touched);
   if (!read_scenario (sc, error))

@@ -42,12 +42,18 @@ typedef struct {
   char       *workload_type;
   NsMeasure   measure;
   guint64     seed;           /* scenario default seed (CLI --seed overrides) */
-  GHashTable *set_by;         /* xmlNodePtr → the --set text that made or changed it */
+  GHashTable *set_by;         /* xmlNodePtr → who made or changed it: "--set PATH=VALUE"
+                                 or "variant 'NAME' set PATH=VALUE" */
 } NsScenario;
 
 /* Loads and validates path; applies sets ("PATH=VALUE" strings, see doc/scenario-format.md)
  * to the document before validation. Errors are "file:line: message" (NS_ERROR_INPUT). */
 NsScenario *ns_scenario_load   (const char *path, const char *const *sets, GError **error);
+/* Like ns_scenario_load, with the <set>s of the variant named variant (NULL or "": none)
+ * applied before sets. Errors a set caused end "(after --set PATH=VALUE)" or "(after
+ * variant 'NAME' set PATH=VALUE)". */
+NsScenario *ns_scenario_load_variant (const char *path, const char *variant,
+                                      const char *const *sets, GError **error);
 void        ns_scenario_free   (NsScenario *scenario);
 /* Serialises the document as run (after --set), for recording in outputs. */
 char       *ns_scenario_dump   (const NsScenario *scenario);

@@ -148,6 +148,35 @@ START_TEST (test_variants)
 }
 END_TEST
 
+/* Loading a variant applies its <set>s, then the --set strings; an unknown one fails. */
+START_TEST (test_load_variant)
+{
+  g_autofree char *path = data_path ("good", "variants.xml");
+  const char *const sets[] = { "param.cache.l2.latency_cycles=16", NULL };
+  g_autofree char *working_set = NULL;
+  GError *error = NULL;
+  NsScenario *sc = ns_scenario_load_variant (path, "l2", sets, &error);
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert (ns_xml_get_string (sc, sc->workload, "working-set", NULL, &working_set, NULL));
+  ck_assert_str_eq (working_set, "256KiB");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_X"), "y");
+  ck_assert_uint_eq (sc->param_names->len, 1);
+  ck_assert_str_eq (g_ptr_array_index (sc->param_values, 0), "16");   /* --set comes last */
+  ns_scenario_free (sc);
+
+  sc = ns_scenario_load_variant (path, "l1", NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (g_hash_table_size (sc->config), 0);
+  ns_scenario_free (sc);
+
+  sc = ns_scenario_load_variant (path, "l3", NULL, &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "no variant named 'l3'") != NULL, "%s", error->message);
+  g_error_free (error);
+}
+END_TEST
+
 /* Every scenario shipped under scenarios/ (but not the CPU profiles) loads. */
 START_TEST (test_shipped_scenarios)
 {
@@ -672,6 +701,7 @@ scenario_suite (void)
   tcase_add_test (load, test_profile_path_resolved);
   tcase_add_test (load, test_dump);
   tcase_add_test (load, test_variants);
+  tcase_add_test (load, test_load_variant);
   tcase_add_test (load, test_shipped_scenarios);
   tcase_add_test (load, test_missing_file);
   tcase_add_test (set, test_set_attributes);

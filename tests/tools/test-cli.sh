@@ -120,6 +120,12 @@ expect 2 "--set a workload attribute out of range" -- "$NETSIM" run -q --set wor
   "$MICRO/call-chain.xml"
 grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
   bad "out-of-range --set workload attribute does not name the --set: $(cat "$TMP/err")"
+# ... and a variant's own <set> is named as the variant's, not as a --set
+sed 's|<set path="workload.inline" value="true"/>|<set path="workload.depth" value="0"/>|' \
+  "$MICRO/call-chain.xml" >"$TMP/bad-variant.xml"
+expect 2 "a variant's <set> out of range" -- "$NETSIM" run -q --variant inlined "$TMP/bad-variant.xml"
+grep -q "attribute 'depth'.*(after variant 'inlined' set workload.depth=0)" "$TMP/err" && ok ||
+  bad "out-of-range variant <set> is not named as the variant's: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 
 # malformed scenario: exit 2, message names file:line
