@@ -68,7 +68,8 @@ apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
     source = ns_xml_prop (n, "source");
     where = g_strdup_printf ("%s (scenario %s:%d)", source, sc->path, ns_xml_line (n));
     if (!ns_params_set (params, name, value, where, &local)) {
-      ns_xml_error (sc, n, error, "%s", local->message);
+      xmlAttrPtr at = xmlHasProp (n, BAD_CAST "value");  /* a --set may have changed it */
+      ns_xml_error (sc, at ? (xmlNodePtr) at : n, error, "%s", local->message);
       g_error_free (local);
       return FALSE;
     }

@@ -186,8 +186,8 @@ touched_by (GHashTable *touched, xmlNodePtr node)
   return NULL;
 }
 
-/* The set behind an error about node saying message: one that made node or an element
- * holding it, changed the attribute the message names, or changed a <param>'s value. */
+/* The set behind an error about node saying message: one that made or changed node or an
+ * element holding it, or changed the attribute of node the message names. */
 static const char *
 set_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
 {
@@ -199,11 +199,8 @@ set_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
     return set;
   for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
     g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
-    gboolean param_value = xmlStrEqual (node->name, BAD_CAST "param") &&
-                           xmlStrEqual (a->name, BAD_CAST "value");
 
-    if ((param_value || strstr (message, named) != NULL) &&
-        (set = g_hash_table_lookup (sc->set_by, a)) != NULL)
+    if (strstr (message, named) != NULL && (set = g_hash_table_lookup (sc->set_by, a)) != NULL)
       return set;
   }
   return NULL;
@@ -948,6 +945,28 @@ error_cap:
   }
 }
 
+/* Applies the <set> children of variant to doc, recording touched nodes as set by by. */
+static gboolean
+apply_set_elements (const NsScenario *sc, xmlNodePtr variant, xmlDocPtr doc,
+                    GHashTable *touched, const char *by, GError **error)
+{
+  for (xmlNodePtr n = variant->children; n != NULL; n = n->next) {
+    g_autofree char *path = NULL, *value = NULL, *text = NULL;
+    SetContext set = { NULL, touched, n, by };
+
+    if (n->type != XML_ELEMENT_NODE)
+      continue;
+    if (!ns_xml_get_string (sc, n, "path", NULL, &path, error) ||
+        !ns_xml_get_string (sc, n, "value", NULL, &value, error))
+      return FALSE;
+    text = g_strdup_printf ("%s=%s", path, value);
+    set.text = text;
+    if (!apply_set (&set, doc, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* Applies the <set>s of variant to a copy of sc's document: catches bad paths early, with
  * the line of the <set>. The result is validated when the variant is loaded to run. */
 static gboolean
@@ -956,22 +975,8 @@ check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
   g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                           NULL, g_free);
   xmlDocPtr copy = xmlCopyDoc (sc->doc, 1);
-  gboolean ok = TRUE;
+  gboolean ok = apply_set_elements (sc, variant, copy, touched, "variant set", error);
 
-  for (xmlNodePtr n = variant->children; n != NULL && ok; n = n->next) {
-    g_autofree char *path = NULL, *value = NULL, *text = NULL;
-    SetContext set = { NULL, touched, n, "variant set" };
-
-    if (n->type != XML_ELEMENT_NODE)
-      continue;
-    ok = ns_xml_get_string (sc, n, "path", NULL, &path, error) &&
-         ns_xml_get_string (sc, n, "value", NULL, &value, error);
-    if (ok) {
-      text = g_strdup_printf ("%s=%s", path, value);
-      set.text = text;
-      ok = apply_set (&set, copy, error);
-    }
-  }
   xmlFreeDoc (copy);
   return ok;
 }
@@ -1081,16 +1086,8 @@ apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched,
     return TRUE;
   for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
     g_autofree char *name = ns_xml_prop (v, "name");
-    if (v->type != XML_ELEMENT_NODE || g_strcmp0 (name, variant) != 0)
-      continue;
-    for (xmlNodePtr n = v->children; n != NULL; n = n->next) {
-      g_autofree char *path = ns_xml_prop (n, "path"), *value = ns_xml_prop (n, "value");
-      g_autofree char *text = g_strdup_printf ("%s=%s", path, value);
-      SetContext set = { text, touched, n, by };
-      if (n->type == XML_ELEMENT_NODE && !apply_set (&set, doc, error))
-        return FALSE;
-    }
-    return TRUE;
+    if (v->type == XML_ELEMENT_NODE && g_strcmp0 (name, variant) == 0)
+      return apply_set_elements (NULL, v, doc, touched, by, error);
   }
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'",
                (const char *) doc->URL, variant);

@@ -116,6 +116,10 @@ grep -q 'call-chain.xml:[0-9]' "$TMP/err" && ok || bad "bad --set value names fi
 expect 2 "--set a parameter out of range" -- "$NETSIM" run -q --set param.cpu.mlp=0 "$MICRO/call-chain.xml"
 grep -q 'outside the valid range.*(after --set param.cpu.mlp=0)' "$TMP/err" && ok ||
   bad "out-of-range --set param does not name the --set: $(cat "$TMP/err")"
+expect 2 "--set an existing parameter out of range" -- "$NETSIM" run -q --variant 5950x-f1-before \
+  --set param.cpu.ipc=99 "$DATA/scenarios/tc-pktgen-matchall-5950x.xml"
+grep -q 'cpu.ipc: 99 is outside.*(after --set param.cpu.ipc=99)' "$TMP/err" && ok ||
+  bad "a --set changing a scenario's own <param> is not named: $(cat "$TMP/err")"
 expect 2 "--set a workload attribute out of range" -- "$NETSIM" run -q --set workload.depth=0 \
   "$MICRO/call-chain.xml"
 grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
