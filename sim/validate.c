@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <gsl/gsl_cdf.h>
 #include <libxml/tree.h>
 #include "validate.h"
 #include "child.h"
@@ -343,6 +344,71 @@ read_figure (xmlNodePtr row_node, const char *name, char **text, char **cv, doub
   *value = g_ascii_strtod (*text, NULL);
 }
 
+/* The value of the set-up's count "runs-per-figure": 0 if absent, G_MAXUINT if not a
+ * positive integer. */
+static guint
+setup_runs (const NsSetup *s)
+{
+  for (guint i = 0; i < s->items->len; i++) {
+    const NsSetupItem *item = s->items->pdata[i];
+    guint64 n;
+    if (strcmp (item->kind, "count") || strcmp (item->name, "runs-per-figure"))
+      continue;
+    if (!g_ascii_string_to_unsigned (item->value, 10, 1, G_MAXUINT - 1, &n, NULL))
+      return G_MAXUINT;
+    return (guint) n;
+  }
+  return 0;
+}
+
+/* Half-width of the 95 % interval of the recorded delta; see validate.h. */
+double
+ns_validation_delta_ci95 (double ratio, double cv_b, double cv_p, guint n)
+{
+  double a, b, df;
+
+  g_return_val_if_fail (ratio >= 0 && cv_b >= 0 && cv_p >= 0, -1);
+  if (n < 2)
+    return -1;
+  a = cv_b * cv_b / n;          /* variance of the log of each mean */
+  b = cv_p * cv_p / n;
+  if (a + b == 0)
+    return 0;
+  df = (a + b) * (a + b) / ((a * a + b * b) / (n - 1));
+  return 100.0 * ratio * gsl_cdf_tdist_Pinv (0.975, df) * sqrt (a + b);
+}
+
+/* Sets the row's runs and the interval of its delta (unknown without both CVs and runs). */
+static gboolean
+read_row_noise (const NsRecordedFile *rf, xmlNodePtr node, NsRecordedRow *row, GError **error)
+{
+  double cv_b, cv_p;
+
+  row->delta_ci95_pp = -1;
+  row->runs = setup_runs (&row->setup);
+  if (row->runs == G_MAXUINT)
+    goto bad_runs;
+  if (row->baseline_cv == NULL || row->patched_cv == NULL)
+    return TRUE;
+  cv_b = g_ascii_strtod (row->baseline_cv, NULL);
+  cv_p = g_ascii_strtod (row->patched_cv, NULL);
+  if (cv_b < 0 || cv_p < 0)
+    goto bad_cv;
+  row->delta_ci95_pp = ns_validation_delta_ci95 (row->patched / row->baseline, cv_b, cv_p,
+                                                 row->runs);
+  return TRUE;
+
+/* ERRORS */
+bad_runs:
+  ns_xml_set_error (error, rf->path, node, "row %s: count 'runs-per-figure' must be a "
+                    "positive integer", row->id);
+  return FALSE;
+bad_cv:
+  ns_xml_set_error (error, rf->path, node, "row %s: a cv must be >= 0 (got %s and %s)",
+                    row->id, row->baseline_cv, row->patched_cv);
+  return FALSE;
+}
+
 /* Checks the figures and the stated tolerance of a row just read. */
 static gboolean
 check_row_figures (const NsRecordedFile *rf, xmlNodePtr node, NsRecordedRow *row,
@@ -356,7 +422,7 @@ check_row_figures (const NsRecordedFile *rf, xmlNodePtr node, NsRecordedRow *row
   rule = MAX (NS_VAL_TOLERANCE_MIN_PP, NS_VAL_TOLERANCE_FRACTION * fabs (row->delta_pct));
   if (row->stated_tolerance_pp > rule)
     goto loose_tolerance;
-  return TRUE;
+  return read_row_noise (rf, node, row, error);
 
 /* ERRORS */
 bad_figure:
@@ -1623,6 +1689,7 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   o->error_pp = o->sim_delta_pct - o->row->delta_pct;
   o->status = ns_validation_judge (o->error_pp, o->tolerance_pp);
   o->sign_agrees = ns_validation_signs_agree (o->row->delta_pct, o->sim_delta_pct);
+  o->within_noise = o->row->delta_ci95_pp >= 0 && fabs (o->error_pp) <= o->row->delta_ci95_pp;
 }
 
 /* Adds a finished outcome to the summary of its set. */
@@ -1640,6 +1707,10 @@ summarise (NsValSummary *s, const NsValOutcome *o)
   }
   s->within += o->status == NS_VAL_PASS;
   s->signs += o->sign_agrees;
+  if (o->status == NS_VAL_FAIL && o->row->delta_ci95_pp >= 0) {
+    s->noisy_misses++;
+    s->misses_within_noise += o->within_noise;
+  }
   abs_err = fabs (o->error_pp);
   s->mean_abs_pp += abs_err;      /* a sum until summaries_finish */
   if (s->max_row == NULL || abs_err > s->max_abs_pp) {
@@ -1822,16 +1893,20 @@ table_row (GString *out, const NsValOutcome *o)
   const NsRecordedRow *row = o->row;
   g_autofree char *cpu = cpu_label (row, 16);
   g_autofree char *variant = g_strndup (row->variant, 36);
-  char sb[32], sp[32], sd[16], err[16];
+  char sb[32], sp[32], sd[16], err[16], ci[16];
 
+  if (row->delta_ci95_pp >= 0)
+    g_snprintf (ci, sizeof ci, "%.2f", row->delta_ci95_pp);
+  else
+    g_strlcpy (ci, "-", sizeof ci);
   format_sim (sb, sizeof sb, o, o->sim_baseline, FALSE);
   format_sim (sp, sizeof sp, o, o->sim_patched, FALSE);
   format_sim (sd, sizeof sd, o, o->sim_delta_pct, TRUE);
   format_sim (err, sizeof err, o, o->error_pp, TRUE);
-  g_string_append_printf (out, "%-25s %-4s %-16s %-36s %12s %12s %+9.2f %12s %12s %9s %8s %5.2f "
-                          "%-11s %s\n", row->id, row->seed, cpu, variant, row->baseline_text,
-                          row->patched_text, row->delta_pct, sb, sp, sd, err, o->tolerance_pp,
-                          set_name (o), ns_val_status_name (o->status));
+  g_string_append_printf (out, "%-25s %-4s %-16s %-36s %12s %12s %+9.2f %8s %12s %12s %9s %8s "
+                          "%5.2f %-11s %s\n", row->id, row->seed, cpu, variant,
+                          row->baseline_text, row->patched_text, row->delta_pct, ci, sb, sp, sd,
+                          err, o->tolerance_pp, set_name (o), ns_val_status_name (o->status));
 }
 
 /* Lists the rows of a status grouped by reason, in order of first appearance. */
@@ -1925,6 +2000,9 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
                           s->max_row ? ")" : "");
   if (s->errors)
     g_string_append_printf (out, "; %u run errors", s->errors);
+  if (s->noisy_misses)
+    g_string_append_printf (out, "; misses inside the recorded delta's 95 %% interval: %u of "
+                            "the %u with one", s->misses_within_noise, s->noisy_misses);
   g_string_append_c (out, '\n');
 }
 
@@ -1954,12 +2032,14 @@ write_table (GString *out, const NsValReport *r)
 {
   g_string_append_printf (out, "validation against the recorded hardware results in %s\n"
                           "tolerance: max(%.0f pp, %.0f %% of |recorded delta|) unless the row "
-                          "states a tighter one; deltas in %%, error in percentage points\n\n",
+                          "states a tighter one; deltas in %%, error in percentage points\n"
+                          "rec ci95: half-width of the recorded delta's 95 %% interval, from "
+                          "the thread's CVs and runs (- where it gives none)\n\n",
                           ns_validation_dir (r->v), NS_VAL_TOLERANCE_MIN_PP,
                           100 * NS_VAL_TOLERANCE_FRACTION);
-  g_string_append_printf (out, "%-25s %-4s %-16s %-36s %12s %12s %9s %12s %12s %9s %8s %5s "
+  g_string_append_printf (out, "%-25s %-4s %-16s %-36s %12s %12s %9s %8s %12s %12s %9s %8s %5s "
                           "%-11s %s\n", "row", "seed", "cpu", "variant", "rec baseline",
-                          "rec patched", "rec delta", "sim baseline", "sim patched",
+                          "rec patched", "rec delta", "rec ci95", "sim baseline", "sim patched",
                           "sim delta", "error", "tol", "set", "status");
   for (guint i = 0; i < r->outcomes->len; i++)
     table_row (out, r->outcomes->pdata[i]);
@@ -1995,7 +2075,8 @@ static const char csv_header[] =
   "# set: calibration (named by calibration.xml) or validation; status: pass, fail,\n"
   "#   not-modelled or error; sign_agrees: same direction of change (|delta| < 1 pp = none)\n"
   "# scenario, baseline_variant, patched_variant, metric, sets: the case; reason: why a row\n"
-  "#   is not modelled or what went wrong\n";
+  "#   is not modelled or what went wrong; recorded_delta_ci95_pp: half-width of the\n"
+  "#   recorded delta's 95 % interval, from the thread's CVs and runs (empty if none)\n";
 
 static void
 csv_row (GString *out, const NsValOutcome *o)
@@ -2035,6 +2116,9 @@ csv_row (GString *out, const NsValOutcome *o)
   ns_csv_field (out, sets);
   g_string_append_c (out, ',');
   ns_csv_field (out, o->reason);
+  g_string_append_c (out, ',');
+  if (row->delta_ci95_pp >= 0)
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.4f", row->delta_ci95_pp));
   g_string_append_c (out, '\n');
 }
 
@@ -2048,7 +2132,8 @@ write_csv (GString *out, const NsValReport *r)
   g_string_append (out, "row,seed,file,cpu,profile,variant,unit,recorded_baseline,"
                    "recorded_patched,recorded_delta_pct,printed_delta,simulated_baseline,"
                    "simulated_patched,simulated_delta_pct,error_pp,tolerance_pp,set,status,"
-                   "sign_agrees,scenario,baseline_variant,patched_variant,metric,sets,reason\n");
+                   "sign_agrees,scenario,baseline_variant,patched_variant,metric,sets,reason,"
+                   "recorded_delta_ci95_pp\n");
   for (guint i = 0; i < r->outcomes->len; i++)
     csv_row (out, r->outcomes->pdata[i]);
   table_summary (summary, r);
@@ -2106,6 +2191,9 @@ json_recorded (NsJson *json, const NsRecordedRow *row)
   ns_json_member_string (json, "patched_cv", row->patched_cv);
   ns_json_member_string (json, "printed_delta", row->printed_delta);
   ns_json_member_double (json, "delta_pct", row->delta_pct);
+  ns_json_member_int (json, "runs", row->runs);
+  ns_json_member_double (json, "delta_ci95_pp", row->delta_ci95_pp >= 0 ? row->delta_ci95_pp
+                         : NAN);
   ns_json_member_string (json, "unit", row->unit);
   ns_json_member_string (json, "statistic", row->statistic);
   ns_json_end_object (json);
@@ -2207,6 +2295,11 @@ json_outcome (NsJson *json, const NsValOutcome *o)
     ns_json_bool (json, o->sign_agrees);
   else
     ns_json_string (json, NULL);
+  ns_json_key (json, "inside_recorded_interval");
+  if (outcome_ran (o) && o->row->delta_ci95_pp >= 0)
+    ns_json_bool (json, o->within_noise);
+  else
+    ns_json_string (json, NULL);
   ns_json_member_string (json, "set", set_name (o));
   ns_json_member_string (json, "status", ns_val_status_name (o->status));
   ns_json_member_string (json, "reason", o->reason);
@@ -2224,6 +2317,8 @@ json_summary (NsJson *json, const NsValSummary *s)
   ns_json_member_double (json, "mean_abs_error_pp", s->rows > s->errors ? s->mean_abs_pp : NAN);
   ns_json_member_double (json, "max_abs_error_pp", s->rows > s->errors ? s->max_abs_pp : NAN);
   ns_json_member_string (json, "max_abs_error_row", s->max_row);
+  ns_json_member_int (json, "misses_with_recorded_interval", s->noisy_misses);
+  ns_json_member_int (json, "misses_inside_recorded_interval", s->misses_within_noise);
   ns_json_end_object (json);
 }
 

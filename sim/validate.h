@@ -48,6 +48,10 @@ typedef struct {
   double   patched;
   double   delta_pct;           /* 100 × (patched / baseline − 1) */
   double   stated_tolerance_pp; /* < 0: none stated */
+  guint    runs;                /* runs behind each figure (the set-up's count
+                                   "runs-per-figure"), 0 if not stated */
+  double   delta_ci95_pp;       /* half-width of the recorded delta's 95 % interval, from
+                                   the CVs and runs (ns_validation_delta_ci95); < 0: unknown */
   NsSetup  setup;
 } NsRecordedRow;
 
@@ -148,6 +152,11 @@ NsValStatus  ns_validation_judge       (double error_pp, double tolerance_pp);
 /* Same direction of change, deltas under the dead band counting as "no change". */
 gboolean     ns_validation_signs_agree (double recorded_pct, double simulated_pct);
 const char  *ns_val_status_name        (NsValStatus status);
+/* Half-width, in percentage points, of the 95 % interval of the delta
+ * 100 × (patched / baseline − 1) when each figure is the mean of n runs with coefficient
+ * of variation cv_b, cv_p: the delta method on the log ratio, with Student's t at the
+ * Welch–Satterthwaite degrees of freedom. ratio = patched / baseline. < 0 if n < 2. */
+double       ns_validation_delta_ci95  (double ratio, double cv_b, double cv_p, guint n);
 
 /* ---- running variants (each in a child process) ---- */
 
@@ -206,6 +215,8 @@ typedef struct {
   double               error_pp;      /* sim_delta_pct − recorded delta */
   double               tolerance_pp;
   gboolean             sign_agrees;
+  gboolean             within_noise;  /* ran, the row has an interval, and |error_pp| is
+                                         within it */
 } NsValOutcome;
 
 typedef struct {
@@ -216,6 +227,8 @@ typedef struct {
   double  mean_abs_pp;          /* over rows that ran */
   double  max_abs_pp;
   const char *max_row;
+  guint   noisy_misses;         /* fail rows whose recorded delta has an interval */
+  guint   misses_within_noise;  /* … and whose error lies inside it */
 } NsValSummary;
 
 /* One value of a free parameter: from a profile file (scope "profile") or as a run used it

@@ -21,11 +21,12 @@ progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
 /* ---- the plot */
 
 /* Writes the points of one set (validation or calibration), failing rows labelled with
- * their id; returns how many. */
+ * their id, then the half-width of the recorded delta's 95 % interval (0 if unknown);
+ * returns how many. */
 static guint
 plot_points (GString *data, const NsValReport *r, gboolean calibration, double *lo, double *hi)
 {
-  char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE];
+  char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE], ci[G_ASCII_DTOSTR_BUF_SIZE];
   guint n = 0;
 
   for (guint i = 0; i < r->outcomes->len; i++) {
@@ -36,10 +37,12 @@ plot_points (GString *data, const NsValReport *r, gboolean calibration, double *
       continue;
     *lo = MIN (*lo, o->sim_delta_pct);
     *hi = MAX (*hi, o->sim_delta_pct);
-    g_string_append_printf (data, "%s %s \"%s\"\n",
+    g_string_append_printf (data, "%s %s \"%s\" %s\n",
                             g_ascii_formatd (x, sizeof x, "%.6f", o->row->delta_pct),
                             g_ascii_formatd (y, sizeof y, "%.6f", o->sim_delta_pct),
-                            o->status == NS_VAL_FAIL ? o->row->id : "");
+                            o->status == NS_VAL_FAIL ? o->row->id : "",
+                            g_ascii_formatd (ci, sizeof ci, "%.6f",
+                                             MAX (o->row->delta_ci95_pp, 0.0)));
     n++;
   }
   return n;
@@ -68,12 +71,13 @@ plot_script (const char *png, const char *data_file, guint n_val, guint n_cal, d
                    "lc rgb '#d6e4f2' title 'tolerance: max(3 pp, 10 % of |delta|)', \\\n"
                    "  x with lines lc rgb '#404040' dt 2 title 'y = x'");
   if (n_val)
-    g_string_append_printf (s, ", \\\n  %s index 0 using 1:2 with points pt 7 ps 1.3 "
-                            "lc rgb '#1f5fbf' title 'validation rows', \\\n  %s index 0 "
+    g_string_append_printf (s, ", \\\n  %s index 0 using 1:2:4 with xerrorbars pt 7 ps 1.3 "
+                            "lc rgb '#1f5fbf' title 'validation rows (bar: recorded 95 %% "
+                            "interval)', \\\n  %s index 0 "
                             "using 1:2:3 with labels left offset 0.8,0 font ',7' notitle",
                             data, data);
   if (n_cal)
-    g_string_append_printf (s, ", \\\n  %s index %d using 1:2 with points pt 5 ps 1.3 "
+    g_string_append_printf (s, ", \\\n  %s index %d using 1:2:4 with xerrorbars pt 5 ps 1.3 "
                             "lc rgb '#c0401a' title 'calibration rows (fitted)'", data,
                             n_val ? 1 : 0);
   g_string_append_c (s, '\n');
@@ -182,8 +186,10 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "such as '002-*-f100', or a prefix such as 000) and prints, per row, the recorded and\n"
     "simulated baseline, patched and delta, the error in percentage points, the tolerance\n"
     "max(3 pp, 10 % of |recorded delta|), the set (calibration or validation) and the status\n"
-    "(pass, fail, not-modelled, error), then summary lines. Rows without a scenario yet are\n"
-    "listed as not-modelled. See doc/validation.md.\n"
+    "(pass, fail, not-modelled, error), then summary lines. Where the thread gives CVs and\n"
+    "the number of runs, it also prints the recorded delta's 95 % interval (informative:\n"
+    "judging uses the tolerance only). Rows without a scenario yet are listed as\n"
+    "not-modelled. See doc/validation.md.\n"
     "Exit status: 0 ok; 1 a validation row failed or errored, a calibration row errored, a\n"
     "row is both fitted and counted as validation, or (with --expected) a row regressed;\n"
     "2 bad input or usage (also: --plot without gnuplot).");

@@ -254,7 +254,8 @@ START_TEST (test_recorded_complete)
 }
 END_TEST
 
-/* Figures are kept exactly as printed, and the extra facts are there. */
+/* Figures are kept exactly as printed, with the interval their CVs and runs give, and
+ * the extra facts are there. */
 START_TEST (test_recorded_facts)
 {
   g_autofree char *dir = g_build_filename (ns_data_dir (), "validation", NULL);
@@ -270,6 +271,10 @@ START_TEST (test_recorded_facts)
   ck_assert_str_eq (row->patched_cv, "0.0020");
   ck_assert_str_eq (row->unit, "KBytes/s");
   ck_assert_double_eq_tol (row->delta_pct, 14.47, 0.01);
+  ck_assert_uint_eq (row->runs, 3);                /* the interval: see test_delta_ci95 */
+  ck_assert_double_eq_tol (row->delta_ci95_pp, 1.2302, 1e-3);
+  ck_assert_uint_eq (tc->runs, 0);
+  ck_assert (tc->delta_ci95_pp < 0);
   ck_assert_str_eq (off->setup.mitigations, "mitigations=off on the kernel command line");
   ck_assert_str_eq (tc->printed_delta, "+119.59%");
   ck_assert_str_eq (tc->setup.profile, "ryzen9-7950x");
@@ -354,6 +359,71 @@ START_TEST (test_tolerance_looser_refused)
 }
 END_TEST
 
+/* The recorded delta's 95 % interval: values checked by hand (t quantiles from tables and
+ * by numerical integration of Student's density). */
+START_TEST (test_delta_ci95)
+{
+  /* seed 000 ipv4 1G: CVs 0.0050 and 0.0020 over 3 runs; Welch df 2.624, t 3.4566 */
+  ck_assert_double_eq_tol (ns_validation_delta_ci95 (1980936.14 / 1730488.20, 0.005, 0.002, 3),
+                           1.2302, 1e-3);
+  /* equal CVs: df = 2 (n - 1) = 4, t = 2.776445; 100 × 2.776445 × sqrt (2 × 0.01 / 3) */
+  ck_assert_double_eq_tol (ns_validation_delta_ci95 (1.0, 0.1, 0.1, 3), 22.6696, 1e-3);
+  /* one CV dominant: df → n - 1 = 9, t = 2.262157; scales with the ratio */
+  ck_assert_double_eq_tol (ns_validation_delta_ci95 (2.0, 0.0, 0.1, 10),
+                           200 * 2.262157 * 0.1 / sqrt (10), 1e-3);
+  ck_assert_double_eq (ns_validation_delta_ci95 (1.2, 0.0, 0.0, 3), 0.0);
+  ck_assert (ns_validation_delta_ci95 (1.2, 0.1, 0.1, 1) < 0);
+  ck_assert (ns_validation_delta_ci95 (1.2, 0.1, 0.1, 0) < 0);
+}
+END_TEST
+
+/* Loads a scratch copy of the fixture with from replaced by to (once) in seed-900.xml;
+ * restores NETSIM_DATADIR to datadir first, since scratch_datadir points it at its copy. */
+static NsValidation *
+load_edited_fixture (const char *datadir, const char *from, const char *to, GError **error)
+{
+  g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL, *text = NULL;
+  GString *edited;
+  NsValidation *v;
+
+  if (datadir != NULL)
+    g_setenv ("NETSIM_DATADIR", datadir, TRUE);
+  else
+    g_unsetenv ("NETSIM_DATADIR");
+  tmp = scratch_datadir ();
+  fx = g_build_filename (tmp, "fx", NULL);
+  seed = g_build_filename (fx, "seed-900.xml", NULL);
+  ck_assert (g_file_get_contents (seed, &text, NULL, NULL));
+  edited = g_string_new (text);
+  ck_assert_uint_eq (g_string_replace (edited, from, to, 1), 1);
+  ck_assert (g_file_set_contents (seed, edited->str, -1, NULL));
+  g_string_free (edited, TRUE);
+  v = ns_validation_load (fx, error);
+  remove_tree (tmp);
+  return v;
+}
+
+/* A negative CV or a runs count that is not a positive integer is refused at file:line. */
+START_TEST (test_recorded_noise_refused)
+{
+  const char *const edits[][2] = {
+    { "<patched value=\"14.00\" cv=\"0.5\"/>", "<patched value=\"14.00\" cv=\"-0.5\"/>" },
+    { "name=\"runs-per-figure\" value=\"3\"", "name=\"runs-per-figure\" value=\"0\"" },
+    { "name=\"runs-per-figure\" value=\"3\"", "name=\"runs-per-figure\" value=\"three\"" },
+  };
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++) {
+    GError *error = NULL;
+    ck_assert_ptr_null (load_edited_fixture (datadir, edits[i][0], edits[i][1], &error));
+    ck_assert_msg (strstr (error->message, "seed-900.xml:")
+                   && (strstr (error->message, "cv") || strstr (error->message, "runs")),
+                   "%s", error->message);
+    g_error_free (error);
+  }
+}
+END_TEST
+
 START_TEST (test_status_logic)
 {
   ck_assert_int_eq (ns_validation_judge (2.99, 3.0), NS_VAL_PASS);
@@ -417,6 +487,13 @@ START_TEST (test_fixture_statuses)
   ck_assert_uint_eq (r->validation.errors, 1);
   ck_assert_uint_eq (r->calibration.rows, 0);
   ck_assert (r->validation.max_abs_pp >= 50 - 1e-6);
+  /* 900-unret misses by 50 pp, inside its recorded interval; 900-safe-ret has none */
+  ck_assert (outcome (r, "900-safe-ret")->row->delta_ci95_pp < 0);
+  ck_assert (outcome (r, "900-unret")->row->delta_ci95_pp > 150);
+  ck_assert (outcome (r, "900-unret")->within_noise);
+  ck_assert (!outcome (r, "900-safe-ret")->within_noise);
+  ck_assert_uint_eq (r->validation.noisy_misses, 1);
+  ck_assert_uint_eq (r->validation.misses_within_noise, 1);
   ck_assert_int_eq (ns_validation_exit_status (r), 1);
   ns_val_report_free (r);
   r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-reason", NULL }, 1);
@@ -751,10 +828,12 @@ validate_suite (void)
   tcase_add_test (recorded, test_recorded_complete);
   tcase_add_test (recorded, test_recorded_facts);
   tcase_add_test (recorded, test_recorded_none_dropped);
+  tcase_add_test (recorded, test_recorded_noise_refused);
   suite_add_tcase (s, recorded);
   tcase_add_test (judge, test_tolerance_rule);
   tcase_add_test (judge, test_tolerance_looser_refused);
   tcase_add_test (judge, test_status_logic);
+  tcase_add_test (judge, test_delta_ci95);
   tcase_add_test (judge, test_select_patterns);
   tcase_add_test (judge, test_parse_fit_source);
   suite_add_tcase (s, judge);

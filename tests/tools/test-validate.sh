@@ -86,6 +86,14 @@ rows=$(grep -v '^#' "$TMP/fx.csv" | tail -n +2 | wc -l)
 [ "$(field "$TMP/fx.csv" 900-safe-ret 13)" = "$rp" ] && ok || bad "patched differs from netsim run ($rp)"
 [ "$(field "$TMP/fx.csv" 900-safe-ret 14)" = "$rd" ] && ok || bad "delta differs from netsim run ($rd)"
 
+# ---- the recorded delta's 95 % interval: last column; 900-unret (CVs 0.5, 3 runs) has one
+ci=$(grep '^900-unret,' "$TMP/fx.csv" | awk -F, '{ print $NF }')
+awk -v ci="$ci" 'BEGIN { exit !(ci > 150) }' && ok || bad "900-unret interval '$ci', wanted > 150"
+[ -z "$(grep '^900-safe-ret,' "$TMP/fx.csv" | awk -F, '{ print $NF }')" ] && ok \
+  || bad "900-safe-ret (one CV) has an interval"
+grep -q "^# validation rows.*misses inside the recorded delta's 95 % interval: 1 of the 1" \
+  "$TMP/fx.csv" && ok || bad "summary counts the miss inside its interval"
+
 # ---- --jobs: identical output
 $V --format json >"$TMP/j1.json"
 $V --format json --jobs 3 >"$TMP/j3.json"
