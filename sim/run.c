@@ -171,16 +171,16 @@ variant_setup_clear (NsVariantSetup *vs)
   g_clear_pointer (&vs->sc, ns_scenario_free);
 }
 
-/* Loads the variant's scenario (its <set>s, then the command line's), CPU profile,
- * parameters, mitigations and build. */
+/* Loads the variant's scenario (its <set>s, then the command line's --set and a sweep
+ * point's --param), CPU profile, parameters, mitigations and build. */
 static gboolean
 variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
-               const char *const *sets, GError **error)
+               const NsRunOptions *opt, GError **error)
 {
   GArray *defs;
 
   memset (vs, 0, sizeof *vs);
-  vs->sc = ns_scenario_load_variant (path, variant, sets, error);
+  vs->sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params, error);
   if (vs->sc == NULL)
     return FALSE;
   vs->profile = ns_cpu_profile_load (vs->sc->cpu, error);
@@ -690,15 +690,15 @@ stack_rows (GHashTable *stacks)
 
 /* Runs every repetition of one variant. */
 static NsVariantResult *
-run_variant (const char *path, const char *name, const char *const *sets, guint index,
-             guint total, const NsRunOptions *opt, guint64 seed, GError **error)
+run_variant (const char *path, const char *name, guint index, guint total,
+             const NsRunOptions *opt, guint64 seed, GError **error)
 {
   NsVariantSetup vs;
   NsVariantResult *vr;
   NsVariantSums acc = { NULL, NULL, { 0 } };
   guint n;
 
-  if (!variant_setup (&vs, path, name, sets, error))
+  if (!variant_setup (&vs, path, name, opt, error))
     return NULL;
   n = vs.sc->measure.repetitions;
   vr = g_new0 (NsVariantResult, 1);
@@ -826,7 +826,7 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
   guint64 seed;
 
   g_return_val_if_fail (path != NULL && opt != NULL, NULL);
-  base = ns_scenario_load (path, opt->sets, error);
+  base = ns_scenario_load_variant (path, NULL, opt->sets, opt->params, error);
   if (base == NULL)
     return NULL;
   seed = opt->seed_given ? opt->seed : base->seed;
@@ -842,7 +842,7 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
     NsVariantResult *vr;
     if (opt->only_variant && strcmp (opt->only_variant, name))
       continue;
-    vr = run_variant (path, name, opt->sets, i, names->len, opt, seed, error);
+    vr = run_variant (path, name, i, names->len, opt, seed, error);
     if (vr == NULL)
       goto fail;
     g_ptr_array_add (result->variants, vr);

@@ -71,6 +71,8 @@ typedef void (*NsRunProgress) (const char *variant, guint index, guint total, gu
 
 typedef struct {
   const char *const *sets;      /* --set PATH=VALUE strings (may be NULL) */
+  const char *const *params;    /* a sweep point's --param PATH=VALUE strings, applied
+                                   after sets (may be NULL) */
   gboolean           seed_given;
   guint64            seed;
   const char        *only_variant;  /* run just this variant (NULL = all) */

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <libxml/xmlsave.h>
 
-#define SET_SOURCE "command line: --set"
 
 /* Order of the children of <scenario> and <kernel>, for inserting created elements. */
 static const char *const scenario_order[] = {
@@ -460,11 +459,11 @@ typedef struct {
   GHashTable *touched;  /* xmlNodePtr (element or attribute) → "--set PATH=VALUE" or
                            "variant 'NAME' set PATH=VALUE" (owned by the table) */
   xmlNodePtr  origin;   /* the <set> element it comes from, or NULL for the command line */
-  const char *by;       /* "--set" or "variant 'NAME' set" */
+  const char *by;       /* "--set", "--param" or "variant 'NAME' set" */
 } SetContext;
 
-/* Sets "--set TEXT: message", or "file:line: element set: TEXT: message" for a <set> of a
- * variant (NS_ERROR_INPUT). */
+/* Sets "--set TEXT: message" (or "--param …"), or "file:line: element set: TEXT: message"
+ * for a <set> of a variant (NS_ERROR_INPUT). */
 static gboolean
 set_fail (const SetContext *set, GError **error, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
@@ -480,7 +479,7 @@ set_fail (const SetContext *set, GError **error, const char *format, ...)
   if (set->origin != NULL)
     ns_xml_error (NULL, set->origin, error, "element set: %s: %s", set->text, message);
   else
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--set %s: %s", set->text, message);
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s %s: %s", set->by, set->text, message);
   return FALSE;
 }
 
@@ -681,6 +680,7 @@ apply_param (SetContext *set, xmlNodePtr root, const char *name, const char *val
              GError **error)
 {
   xmlNodePtr param = NULL;
+  g_autofree char *source = NULL;
 
   if (name[0] == '\0' || name[strlen (name) - 1] == '.' || strstr (name, "..") != NULL ||
       strpbrk (name, " \t\r\n") != NULL)
@@ -701,7 +701,9 @@ apply_param (SetContext *set, xmlNodePtr root, const char *name, const char *val
     set_attribute (set, param, "name", name);
   }
   set_attribute (set, param, "value", value);
-  set_attribute (set, param, "source", SET_SOURCE);
+  /* "command line: --set", "command line: --param" or "variant 'NAME' set" */
+  source = set->origin ? g_strdup (set->by) : g_strdup_printf ("command line: %s", set->by);
+  set_attribute (set, param, "source", source);
   return TRUE;
 }
 
@@ -1060,12 +1062,14 @@ scenario_new (const char *path, xmlDocPtr doc, GHashTable *touched)
   return sc;
 }
 
-/* Applies every --set to doc, recording touched nodes. */
+/* Applies every PATH=VALUE of sets (given by the option by: "--set" or "--param") to
+ * doc, recording touched nodes. */
 static gboolean
-apply_sets (xmlDocPtr doc, const char *const *sets, GHashTable *touched, GError **error)
+apply_sets (xmlDocPtr doc, const char *const *sets, const char *by, GHashTable *touched,
+            GError **error)
 {
   for (gsize i = 0; sets != NULL && sets[i] != NULL; i++) {
-    SetContext set = { sets[i], touched, NULL, "--set" };
+    SetContext set = { sets[i], touched, NULL, by };
 
     if (!apply_set (&set, doc, error))
       return FALSE;
@@ -1117,12 +1121,12 @@ validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
 NsScenario *
 ns_scenario_load (const char *path, const char *const *sets, GError **error)
 {
-  return ns_scenario_load_variant (path, NULL, sets, error);
+  return ns_scenario_load_variant (path, NULL, sets, NULL, error);
 }
 
 NsScenario *
 ns_scenario_load_variant (const char *path, const char *variant, const char *const *sets,
-                          GError **error)
+                          const char *const *params, GError **error)
 {
   g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                           NULL, g_free);
@@ -1136,7 +1140,9 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
   if (doc == NULL)
     return NULL;
   if (!apply_variant_sets (doc, variant, touched, error) ||
-      !apply_sets (doc, sets, touched, error) || !validate (doc, path, touched, error))
+      !apply_sets (doc, sets, "--set", touched, error) ||
+      !apply_sets (doc, params, "--param", touched, error) ||
+      !validate (doc, path, touched, error))
     goto error_doc;
   sc = scenario_new (path, doc, touched);
   if (!read_scenario (sc, error))

@@ -42,18 +42,20 @@ typedef struct {
   char       *workload_type;
   NsMeasure   measure;
   guint64     seed;           /* scenario default seed (CLI --seed overrides) */
-  GHashTable *set_by;         /* xmlNodePtr → who made or changed it: "--set PATH=VALUE"
-                                 or "variant 'NAME' set PATH=VALUE" */
+  GHashTable *set_by;         /* xmlNodePtr → who made or changed it: "--set PATH=VALUE",
+                                 "--param PATH=VALUE" or "variant 'NAME' set PATH=VALUE" */
 } NsScenario;
 
 /* Loads and validates path; applies sets ("PATH=VALUE" strings, see doc/scenario-format.md)
  * to the document before validation. Errors are "file:line: message" (NS_ERROR_INPUT). */
 NsScenario *ns_scenario_load   (const char *path, const char *const *sets, GError **error);
 /* Like ns_scenario_load, with the <set>s of the variant named variant (NULL or "": none)
- * applied before sets. Errors a set caused end "(after --set PATH=VALUE)" or "(after
- * variant 'NAME' set PATH=VALUE)". */
+ * applied before sets, and params (a sweep point's --param PATH=VALUE strings, may be
+ * NULL) after them. Errors a set caused end "(after --set PATH=VALUE)", "(after --param
+ * PATH=VALUE)" or "(after variant 'NAME' set PATH=VALUE)". */
 NsScenario *ns_scenario_load_variant (const char *path, const char *variant,
-                                      const char *const *sets, GError **error);
+                                      const char *const *sets, const char *const *params,
+                                      GError **error);
 void        ns_scenario_free   (NsScenario *scenario);
 /* Serialises the document as run (after --set), for recording in outputs. */
 char       *ns_scenario_dump   (const NsScenario *scenario);

@@ -607,22 +607,19 @@ unknown:
 static gboolean
 try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GError **error)
 {
-  g_autofree char *set = g_strdup_printf ("%s=%s", dim->path, value);
-  g_autoptr (GPtrArray) sets = g_ptr_array_new ();
+  g_autofree char *param = g_strdup_printf ("%s=%s", dim->path, value);
+  const char *const params[] = { param, NULL };
   NsScenario *sc;
 
-  for (guint i = 0; sweep->sets[i]; i++)
-    g_ptr_array_add (sets, sweep->sets[i]);
-  g_ptr_array_add (sets, set);
-  g_ptr_array_add (sets, NULL);
-  sc = ns_scenario_load (sweep->path, (const char *const *) sets->pdata, error);
+  sc = ns_scenario_load_variant (sweep->path, NULL, (const char *const *) sweep->sets, params,
+                                 error);
   if (sc == NULL)
     return FALSE;
   ns_scenario_free (sc);
   if (g_str_has_prefix (dim->path, "param.")) {
-    NsParams *params = ns_params_new ();
-    gboolean ok = ns_params_set (params, dim->path + 6, value, "sweep check", error);
-    ns_params_free (params);
+    NsParams *registry = ns_params_new ();
+    gboolean ok = ns_params_set (registry, dim->path + 6, value, "sweep check", error);
+    ns_params_free (registry);
     return ok;
   }
   return TRUE;
@@ -859,9 +856,9 @@ ns_sweep_point_seed (const NsSweep *sweep, guint point)
   return ns_run_derive_seed (sweep->seed, combo * sweep->repeat + rep);
 }
 
-/* The --set strings point runs with: the fixed sets, then its values. */
+/* The --param PATH=VALUE strings point runs with (after the fixed --set strings). */
 char **
-ns_sweep_point_sets (const NsSweep *sweep, guint point)
+ns_sweep_point_params (const NsSweep *sweep, guint point)
 {
   guint *idx;
   GPtrArray *sets;
@@ -870,8 +867,6 @@ ns_sweep_point_sets (const NsSweep *sweep, guint point)
   idx = g_newa (guint, sweep->dims->len + 1);
   sets = g_ptr_array_new ();
   point_coords (sweep, point, idx);
-  for (guint i = 0; sweep->sets[i]; i++)
-    g_ptr_array_add (sets, g_strdup (sweep->sets[i]));
   for (guint d = 0; d < sweep->dims->len; d++)
     if ((gint) d != sweep->seed_dim && (gint) d != sweep->variant_dim)
       g_ptr_array_add (sets, g_strdup_printf ("%s=%s", ((NsSweepDim *)
@@ -938,7 +933,7 @@ point_line (const NsSweep *sweep, guint point, const NsVariantResult *vr,
 char *
 ns_sweep_run_point (const NsSweep *sweep, guint point)
 {
-  g_auto (GStrv) sets = NULL;
+  g_auto (GStrv) params = NULL;
   guint idx[sweep->dims->len + 1];
   NsRunOptions opt = { 0 };
   NsRunResult *result;
@@ -948,8 +943,9 @@ ns_sweep_run_point (const NsSweep *sweep, guint point)
 
   g_return_val_if_fail (sweep->prepared && point < sweep->n_points, NULL);
   point_coords (sweep, point, idx);
-  sets = ns_sweep_point_sets (sweep, point);
-  opt.sets = (const char *const *) sets;
+  params = ns_sweep_point_params (sweep, point);
+  opt.sets = (const char *const *) sweep->sets;
+  opt.params = (const char *const *) params;
   opt.seed_given = TRUE;
   opt.seed = ns_sweep_point_seed (sweep, point);
   opt.only_variant = sweep->variant_dim >= 0 ? dim_value (sweep, sweep->variant_dim, idx) : NULL;

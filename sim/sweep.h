@@ -65,8 +65,9 @@ const char *ns_sweep_header       (const NsSweep *sweep);
 const char *const *ns_sweep_columns (const NsSweep *sweep);
 /* The run seed of point: the swept seed, or derived from the sweep seed and the point. */
 guint64     ns_sweep_point_seed   (const NsSweep *sweep, guint point);
-/* The --set strings point runs with (fixed sets, then its values), NULL-terminated. */
-char      **ns_sweep_point_sets   (const NsSweep *sweep, guint point);
+/* The --param PATH=VALUE strings of point's values (the seed and variant dimensions
+ * excepted), NULL-terminated; runs apply them after the fixed --set strings. */
+char      **ns_sweep_point_params (const NsSweep *sweep, guint point);
 /* Runs point in this process; returns its CSV line (with '\n'), "failed" with the error if
  * it did not run. */
 char       *ns_sweep_run_point    (const NsSweep *sweep, guint point);

@@ -139,7 +139,7 @@ START_TEST (test_grid_and_seeds)
   const char *const params[] = { "workload.depth=1,2,3", NULL };
   NsSweep *sweep = make_sweep (params, NULL, 2);
   const char *const *columns = ns_sweep_columns (sweep);
-  g_auto (GStrv) sets = NULL;
+  g_auto (GStrv) point_params = NULL;
 
   /* 3 depths × 5 variants × 2 repetitions, the repetition innermost */
   ck_assert_uint_eq (ns_sweep_n_points (sweep), 30);
@@ -148,9 +148,9 @@ START_TEST (test_grid_and_seeds)
   ck_assert_str_eq (columns[2], "variant");
   ck_assert_str_eq (columns[3], "repetition");
   ck_assert_str_eq (columns[4], "seed");
-  sets = ns_sweep_point_sets (sweep, 29);
-  ck_assert_str_eq (sets[2], "workload.depth=3");
-  ck_assert_ptr_null (sets[3]);
+  point_params = ns_sweep_point_params (sweep, 29);
+  ck_assert_str_eq (point_params[0], "workload.depth=3");
+  ck_assert_ptr_null (point_params[1]);
   /* the variants of one point share its seed (common random numbers); points differ */
   ck_assert_uint_eq (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 2));
   ck_assert_uint_ne (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 1));

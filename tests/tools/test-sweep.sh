@@ -122,6 +122,13 @@ expect 1 "a failing point" -- "$NETSIM" sweep -q --variant plain-ret --param wor
   -o "$TMP/f.csv" "$SC"
 [ "$(grep -c ',ok,' "$TMP/f.csv")" -eq 2 ] && grep -q "^1,zero,.*,failed,.*'zero'" "$TMP/f.csv" &&
   ok || bad "failed point not recorded with its error"
+# ... naming the --param behind it, not a --set (a value found bad after loading, too)
+grep -q "^1,zero,.*(after --param workload.depth=zero)" "$TMP/f.csv" && ok ||
+  bad "failed point's error does not name its --param: $(grep '^1,' "$TMP/f.csv")"
+expect 1 "a point out of range" -- "$NETSIM" sweep -q --variant plain-ret --param workload.depth=2,0 \
+  --set measure.repetitions=1 -o "$TMP/g.csv" "$SC"
+grep -q "^1,0,.*attribute 'depth'.*(after --param workload.depth=0)" "$TMP/g.csv" && ok ||
+  bad "out-of-range point does not name its --param: $(grep '^1,' "$TMP/g.csv")"
 
 # seed is a sweepable parameter; every variant by default, with a variant column
 expect 0 "sweep seeds over every variant" -- "$NETSIM" sweep -q --param seed=1:3:1 \
