@@ -5,6 +5,8 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 #include "cmd.h"
 #include "scenario.h"
 #include "sweep.h"
@@ -226,13 +228,14 @@ x_number (NsXKind kind, const char *text, guint ordinal)
 typedef struct {
   GPtrArray  *series;       /* char*: series names, first-seen order */
   GPtrArray  *xs;           /* char*: x texts, first-seen order */
-  GHashTable *sums;         /* "series\x1fx" → double[2] (sum, n) */
+  GHashTable *marks;        /* "series\x1fx" → GArray of the y of its points */
   guint       rows;         /* points plotted */
   guint       groups;       /* marks */
   const char *scenario;
+  gboolean    spread;       /* some mark has two points or more: error bars */
 } NsPlotData;
 
-/* Collects the mean of y per (series, x) over the points that ran. */
+/* Collects the y of the points that ran per (series, x). */
 static void
 plot_collect (const NsPlot *plot, const NsSweep *sweep, NsPlotData *d)
 {
@@ -244,7 +247,8 @@ plot_collect (const NsPlot *plot, const NsSweep *sweep, NsPlotData *d)
     g_auto (GStrv) f = ns_sweep_row (sweep, p);
     const char *series = sc >= 0 && f ? f[sc] : "";
     g_autofree char *key = NULL;
-    double *sum;
+    GArray *ys;
+    double y;
     if (f == NULL || strcmp (f[st], "ok") || (!is_result_column (plot->y) && strcmp (f[mc], plot->y)))
       continue;
     if (!g_ptr_array_find_with_equal_func (d->series, series, g_str_equal, NULL))
@@ -252,22 +256,37 @@ plot_collect (const NsPlot *plot, const NsSweep *sweep, NsPlotData *d)
     if (!g_ptr_array_find_with_equal_func (d->xs, f[xc], g_str_equal, NULL))
       g_ptr_array_add (d->xs, g_strdup (f[xc]));
     key = g_strdup_printf ("%s\x1f%s", series, f[xc]);
-    sum = g_hash_table_lookup (d->sums, key);
-    if (sum == NULL) {
-      sum = g_new0 (double, 2);
-      g_hash_table_insert (d->sums, g_steal_pointer (&key), sum);
+    ys = g_hash_table_lookup (d->marks, key);
+    if (ys == NULL) {
+      ys = g_array_new (FALSE, FALSE, sizeof (double));
+      g_hash_table_insert (d->marks, g_steal_pointer (&key), ys);
     }
-    sum[0] += g_ascii_strtod (f[yc], NULL);
-    sum[1] += 1;
+    y = g_ascii_strtod (f[yc], NULL);
+    g_array_append_val (ys, y);
+    d->spread |= ys->len > 1;
     d->rows++;
   }
 }
 
-/* The data file: one block per series (x y n label), blocks separated by two blank lines. */
+/* Half-width of the 95 % interval of the mean of n values (Student's t); 0 if n < 2. */
+static double
+mean_ci95 (const GArray *ys)
+{
+  const double *v = (const double *) ys->data;
+
+  if (ys->len < 2)
+    return 0;
+  return gsl_cdf_tdist_Pinv (0.975, ys->len - 1) * gsl_stats_sd (v, 1, ys->len) / sqrt (ys->len);
+}
+
+/* The data file: one block per series (x mean n label ci95), blocks separated by two
+ * blank lines. */
 static GString *
 plot_data_text (const NsPlotData *d, NsXKind kind)
 {
-  GString *out = g_string_new ("# netsim sweep plot data: x y n x-label\n");
+  GString *out = g_string_new ("# netsim sweep plot data: x, y (the mean of the mark's "
+                               "points), n (its points), x-label, half-width of the 95 % "
+                               "interval of the mean (0 if n < 2)\n");
 
   for (guint s = 0; s < d->series->len; s++) {
     g_string_append_printf (out, "%s# series %s\n", s ? "\n\n" : "",
@@ -275,16 +294,17 @@ plot_data_text (const NsPlotData *d, NsXKind kind)
     for (guint i = 0; i < d->xs->len; i++) {
       g_autofree char *key = g_strdup_printf ("%s\x1f%s", (const char *) d->series->pdata[s],
                                               (const char *) d->xs->pdata[i]);
-      const double *sum = g_hash_table_lookup (d->sums, key);
-      g_autofree char *x = NULL, *y = NULL, *label = NULL;
-      if (sum == NULL)
+      const GArray *ys = g_hash_table_lookup (d->marks, key);
+      g_autofree char *x = NULL, *y = NULL, *label = NULL, *ci = NULL;
+      if (ys == NULL)
         continue;
       x = ns_sweep_format_double (x_number (kind, d->xs->pdata[i], i));
-      y = ns_sweep_format_double (sum[0] / sum[1]);
+      y = ns_sweep_format_double (gsl_stats_mean ((const double *) ys->data, 1, ys->len));
+      ci = ns_sweep_format_double (mean_ci95 (ys));
       label = g_strdup_printf ("\"%s\"", (const char *) d->xs->pdata[i]);
       g_strdelimit (label + 1, "\"", '\'');
       label[strlen (label) - 1] = '"';
-      g_string_append_printf (out, "%s %s %.0f %s\n", x, y, sum[1], label);
+      g_string_append_printf (out, "%s %s %u %s %s\n", x, y, ys->len, label, ci);
     }
   }
   return out;
@@ -347,8 +367,8 @@ plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXK
 
   dat = ns_cmd_gnuplot_quote (dat_path);
   title = d->rows > d->groups
-    ? g_strdup_printf ("%s: %s vs %s (each mark: the mean of its points)", d->scenario, plot->y,
-                       plot->x)
+    ? g_strdup_printf ("%s: %s vs %s (each mark: the mean of its points%s)", d->scenario,
+                       plot->y, plot->x, d->spread ? "; bar: its 95 % interval" : "")
     : g_strdup_printf ("%s: %s vs %s", d->scenario, plot->y, plot->x);
   yl = ns_cmd_gnuplot_quote (plot->y);
   g_string_append_printf (gp, "%s.gp\n", plot->base);
@@ -371,9 +391,10 @@ plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXK
                            : !strcmp (plot->series, "variant") ? g_strdup (value)
                            : g_strdup_printf ("%s=%s", plot->series, value);
     g_autofree char *name = ns_cmd_gnuplot_quote (label);
-    g_string_append_printf (gp, "%s %s index %u using 1:2%s with linespoints title %s",
-                            s ? ", \\\n    " : " ", s ? "''" : dat, s,
-                            kind == X_CATEGORY ? ":xtic(4)" : "", name);
+    g_string_append_printf (gp, "%s %s index %u using 1:2%s%s with %s title %s",
+                            s ? ", \\\n    " : " ", s ? "''" : dat, s, d->spread ? ":5" : "",
+                            kind == X_CATEGORY ? ":xtic(4)" : "",
+                            d->spread ? "yerrorlines" : "linespoints", name);
   }
   g_string_append_c (gp, '\n');
   return gp;
@@ -409,8 +430,9 @@ plot_write (const NsPlot *plot, const NsSweep *sweep, GError **error)
 {
   NsPlotData d = { g_ptr_array_new_with_free_func (g_free),
                    g_ptr_array_new_with_free_func (g_free),
-                   g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free), 0, 0,
-                   ns_sweep_scenario_name (sweep) };
+                   g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                          (GDestroyNotify) g_array_unref), 0, 0,
+                   ns_sweep_scenario_name (sweep), FALSE };
   g_autofree char *script = g_strconcat (plot->base, ".gp", NULL);
   g_autofree char *data = g_strconcat (plot->base, ".dat", NULL);
   GString *dat = NULL, *gp = NULL;
@@ -418,7 +440,7 @@ plot_write (const NsPlot *plot, const NsSweep *sweep, GError **error)
   gboolean ok = FALSE;
 
   plot_collect (plot, sweep, &d);
-  d.groups = g_hash_table_size (d.sums);
+  d.groups = g_hash_table_size (d.marks);
   if (d.rows == 0) {
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--plot: no point that ran has y=%s (it "
                  "names the scenario's metric or one of value, cv, reps, ops, wall_s)", plot->y);
@@ -437,7 +459,7 @@ out:
     g_string_free (gp, TRUE);
   g_ptr_array_unref (d.series);
   g_ptr_array_unref (d.xs);
-  g_hash_table_unref (d.sums);
+  g_hash_table_unref (d.marks);
   return ok;
 }
 
@@ -583,7 +605,8 @@ static const char description[] =
   "variants (default: all of the scenario's, one point each).\n"
   "\n"
   "  --plot x=PATH,y=METRIC[,series=PATH] FILE.png|svg\n"
-  "        Writes FILE.gp (gnuplot script) and FILE.dat (mean of y per x and series) and\n"
+  "        Writes FILE.gp (gnuplot script) and FILE.dat (mean of y per x and series, with\n"
+  "        its 95 % interval as error bars when a mark has several points) and\n"
   "        renders the image if gnuplot is installed. series defaults to variant.\n"
   "\n"
   "Each point's seed derives from --seed (default: the scenario's) and the point's index,\n"

@@ -146,6 +146,18 @@ grep -q '"workload.depth": "20"' "$TMP/p.json" && ok || bad "json: swept values"
 if [ -n "${NETSIM_HAVE_GNUPLOT:-$(command -v gnuplot)}" ]; then
   [ "$(head -c 4 "$TMP/p.png" | tail -c 3)" = "PNG" ] && ok || bad "--plot: no PNG"
 fi
+grep -q 'with linespoints' "$TMP/p.gp" && ok || bad "--plot: one point a mark needs no error bars"
+# a mark averaging several points (here over body-insns) gets the 95 % interval of its mean:
+# t(0.975, 1) = 12.7062 for two points, times their sd over sqrt(2)
+NETSIM_GNUPLOT='' "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
+  --plot x=workload.depth,y=value "$TMP/m.png" "$SC" 2>"$TMP/err"
+grep -q 'yerrorlines' "$TMP/m.gp" && ok || bad "--plot: no error bars for marks of two points"
+want=$(awk -F, '/^point,/ { for (i = 1; i <= NF; i++) c[$i] = i }
+  /^[0-9]/ && $c["workload.depth"] == 7 { v[n++] = $c["value"] } END {
+  m = (v[0] + v[1]) / 2; sd = sqrt(((v[0] - m)^2 + (v[1] - m)^2) / 1)
+  printf "%.6g %.6g", m, 12.7062047 * sd / sqrt(2) }' "$TMP/p.csv")
+got=$(awk '$1 == 7 && $3 == 2 { printf "%.6g %.6g", $2, $5 }' "$TMP/m.dat")
+[ -n "$got" ] && [ "$got" = "$want" ] && ok || bad "--plot mark at depth 7: got '$got', wanted '$want'"
 NETSIM_GNUPLOT='' "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
   --plot x=workload.depth,y=value "$TMP/q.svg" "$SC" 2>"$TMP/err"; got=$?
 [ "$got" -eq 0 ] && grep -q 'gnuplot is not installed' "$TMP/err" && [ -f "$TMP/q.gp" ] &&
