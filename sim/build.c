@@ -303,8 +303,8 @@ ns_build_foreach_config (const NsBuild *build,
 
 /* ---- the inlining rules ---- */
 
-/* Interns a formatted reason in the build. */
 G_GNUC_PRINTF (2, 3)
+/* Interns a formatted reason in the build; the string is owned by the build. */
 static const char *
 build_reason (NsBuild *build, const char *format, ...)
 {

@@ -42,6 +42,7 @@ typedef struct {
   GError                   *error;      /* first run failure */
 } NsFitGroup;
 
+/* Frees fit and every string it owns (NULL is fine). */
 void
 ns_fit_free (NsFit *fit)
 {
@@ -59,6 +60,7 @@ ns_fit_free (NsFit *fit)
   g_free (fit);
 }
 
+/* Frees what an NsFitRow owns (scenario path, sets, own_params), not the row itself. */
 static void
 fit_row_clear (gpointer p)
 {
@@ -69,6 +71,7 @@ fit_row_clear (gpointer p)
   g_strfreev (r->own_params);
 }
 
+/* Frees an NsFitGroup: its strings, rows, parameter list and any stored run error. */
 static void
 group_free (gpointer p)
 {
@@ -131,6 +134,7 @@ fit_params (const NsCalibrateOptions *opt, GError **error)
   return params;
 }
 
+/* The group in groups for the profile file at path, or NULL. */
 static NsFitGroup *
 find_group (GPtrArray *groups, const char *path)
 {
@@ -186,6 +190,7 @@ not_modelled:
 
 static const char *const target_names[] = { "absolute", "baseline", "delta" };
 
+/* The static name of target ("absolute", "baseline" or "delta"); "?" if out of range. */
 const char *
 ns_fit_target_name (NsFitTarget target)
 {
@@ -193,6 +198,7 @@ ns_fit_target_name (NsFitTarget target)
   return target_names[target];
 }
 
+/* Sets *target from its name; FALSE (*target untouched) if name is NULL or unknown. */
 gboolean
 ns_fit_target_parse (const char *name, NsFitTarget *target)
 {
@@ -204,6 +210,7 @@ ns_fit_target_parse (const char *name, NsFitTarget *target)
   return FALSE;
 }
 
+/* Residuals per row: 2 (baseline and patched) for the absolute target, else 1. */
 static guint
 residuals_per_row (const NsCalibrateOptions *opt)
 {
@@ -294,6 +301,7 @@ group_residuals (const gsl_vector *x, void *data, gsl_vector *f)
 /* ------------------------------------------------------------------------------------ */
 /* Fitting one group. */
 
+/* Root mean square of the residuals in f. */
 static double
 rms (const gsl_vector *f)
 {
@@ -586,6 +594,8 @@ no_place:
   return FALSE;
 }
 
+/* Appends a <fit/> line for one fitted parameter to out; every attribute is escaped but
+ * target (written as is). */
 static void
 record_fit (GString *out, const char *profile, const char *param, const char *value,
             const char *residual, const char *target, char **rows)
@@ -601,6 +611,7 @@ record_fit (GString *out, const char *profile, const char *param, const char *va
                           "target=\"%s\" rows=\"%s\"/>\n", p, n, v, r, target, l);
 }
 
+/* TRUE if fits has a new fit of old's profile and parameter (old is then dropped). */
 static gboolean
 replaced_by (const NsValFit *old, GPtrArray *fits)
 {

@@ -131,6 +131,7 @@ static __thread NsThread *current_thread;
 
 /* ---- calling contexts ---- */
 
+/* The context node with id `id` (unchecked); the pointer is valid until the next context_new. */
 static inline NsContext *
 context_at (NsEngine *engine, guint id)
 {

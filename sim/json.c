@@ -27,6 +27,7 @@ ns_json_free (NsJson *json)
   g_free (json);
 }
 
+/* Starts a new line indented two spaces per open container. */
 static void
 newline (NsJson *json)
 {
@@ -51,6 +52,8 @@ before_value (NsJson *json)
   json->first = FALSE;
 }
 
+/* Appends s (not NULL) as a quoted JSON string: quotes, backslashes and control characters
+ * escaped, other bytes (UTF-8) copied as is. */
 static void
 append_escaped (GString *out, const char *s)
 {
@@ -72,6 +75,7 @@ append_escaped (GString *out, const char *s)
   g_string_append_c (out, '"');
 }
 
+/* Writes c ('{' or '[') as the next value and enters it: depth up, no member yet. */
 static void
 open_container (NsJson *json, char c)
 {
@@ -81,6 +85,8 @@ open_container (NsJson *json, char c)
   json->first = TRUE;
 }
 
+/* Leaves the innermost container writing c ('}' or ']'), on its own line unless empty, and
+ * a newline after it at depth 0. Must match an open container (depth is not checked). */
 static void
 close_container (NsJson *json, char c)
 {

@@ -216,18 +216,21 @@ ns_cause_name (NsCause cause)
 
 /* ---- bit masks ---- */
 
+/* TRUE if bit i of the bit array mask is set. */
 static inline gboolean
 mask_test (const guint64 *mask, guint i)
 {
   return (mask[i >> 6] >> (i & 63)) & 1;
 }
 
+/* Sets bit i of the bit array mask. */
 static inline void
 mask_set (guint64 *mask, guint i)
 {
   mask[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
 }
 
+/* Clears bit i of the bit array mask. */
 static inline void
 mask_clear (guint64 *mask, guint i)
 {
@@ -322,18 +325,21 @@ dir_get (Directory *dir, guint64 line)
 
 /* ---- topology ---- */
 
+/* The CCX (L3 domain) of physical core `core`. */
 static inline guint
 core_ccx (const NsMachine *m, guint core)
 {
   return core / m->cores_per_ccx;
 }
 
+/* The socket holding CCX ccx. */
 static inline guint
 ccx_socket (const NsMachine *m, guint ccx)
 {
   return ccx / m->ccx_per_socket;
 }
 
+/* The physical core of logical CPU cpu (CPU c + n_cores is the SMT sibling of CPU c). */
 static inline guint
 cpu_core (const NsMachine *m, guint cpu)
 {
@@ -712,6 +718,7 @@ exec_of (NsThread *t)
   return G_LIKELY (x != NULL) ? x : exec_new (t);
 }
 
+/* Frees an NsExec and its frame stack (the free func of m->execs). */
 static void
 exec_free (gpointer p)
 {
@@ -1111,6 +1118,7 @@ ns_machine_params (NsMachine *machine)
 
 /* ---- topology queries ---- */
 
+/* Number of logical CPUs: physical cores × cpu.smt. */
 guint
 ns_machine_n_cpus (NsMachine *machine)
 {
@@ -1118,6 +1126,7 @@ ns_machine_n_cpus (NsMachine *machine)
   return machine->n_cpus;
 }
 
+/* Number of physical cores over all sockets. */
 guint
 ns_machine_n_cores (NsMachine *machine)
 {
@@ -1125,6 +1134,7 @@ ns_machine_n_cores (NsMachine *machine)
   return machine->n_cores;
 }
 
+/* The clock of every CPU in GHz (cpu.freq_ghz). */
 double
 ns_machine_ghz (NsMachine *machine)
 {

@@ -30,6 +30,8 @@ static const NsName bhi_names[] = {
   { "off", NS_BHI_OFF }, { "loop", NS_BHI_LOOP }, { "hw", NS_BHI_HW }, { NULL, 0 }
 };
 
+/* Sets *out to the value table gives the name text; FALSE (*out untouched) if text is NULL
+ * or not in table. */
 static gboolean
 name_parse (const NsName *table, const char *text, int *out)
 {
@@ -41,6 +43,7 @@ name_parse (const NsName *table, const char *text, int *out)
   return FALSE;
 }
 
+/* The first name table gives value (its canonical spelling), or "?" if none. */
 static const char *
 name_of (const NsName *table, int value)
 {
@@ -171,6 +174,7 @@ typedef struct {
   char *spectre_v2, *retbleed, *srso, *pti, *mds, *bhi;   /* why, per mitigation */
 } NsWhy;
 
+/* Sets the reason of every mitigation to a copy of text (NULL frees them all). */
 static void
 why_set_all (NsWhy *why, const char *text)
 {
@@ -182,6 +186,7 @@ why_set_all (NsWhy *why, const char *text)
   }
 }
 
+/* Replaces the reason in *slot with a copy of text. */
 static void
 why_set (char **slot, const char *text)
 {
@@ -189,6 +194,8 @@ why_set (char **slot, const char *text)
   *slot = g_strdup (text);
 }
 
+/* The first of the n defaults whose kernel_from..kernel_to range (inclusive, on major.minor)
+ * holds version, or NULL. */
 static const NsMitigationDefault *
 find_default (const NsMitigationDefault *defaults, guint n, const char *version)
 {
@@ -199,6 +206,7 @@ find_default (const NsMitigationDefault *defaults, guint n, const char *version)
   return NULL;
 }
 
+/* Parses "on" or "force" (TRUE) and "off" (FALSE) into *out; FALSE for anything else. */
 static gboolean
 parse_onoff (const char *value, gboolean *out)
 {
@@ -287,6 +295,7 @@ apply_cmdline (const char *cmdline, NsMitigations *out, NsWhy *why, GError **err
   return TRUE;
 }
 
+/* The "NAME=MODE: why" line of each mitigation, as a newly allocated NULL-terminated array. */
 static char **
 explain_build (const NsMitigations *m, const NsWhy *why)
 {

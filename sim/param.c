@@ -19,6 +19,7 @@ struct _NsParams {
   GHashTable *values;             /* name → NsParamValue* */
 };
 
+/* Orders NsParamDef pointers (GPtrArray elements) by name. */
 static gint
 compare_defs (gconstpointer a, gconstpointer b)
 {
@@ -73,6 +74,7 @@ ns_param_all (void)
   return registry_sorted;
 }
 
+/* Frees an NsParamValue and its strings (the free func of a set's values table). */
 static void
 param_value_free (gpointer p)
 {
@@ -82,6 +84,7 @@ param_value_free (gpointer p)
   g_free (v);
 }
 
+/* A newly allocated NsParamValue holding copies of value and source. */
 static NsParamValue *
 param_value_new (const char *value, const char *source)
 {
@@ -136,6 +139,7 @@ ns_params_free (NsParams *params)
   g_free (params);
 }
 
+/* Parses true/yes/on/1 or false/no/off/0 (case-insensitive) into *out; FALSE otherwise. */
 static gboolean
 parse_bool (const char *text, gboolean *out)
 {
@@ -150,6 +154,8 @@ parse_bool (const char *text, gboolean *out)
   return TRUE;
 }
 
+/* Parses all of text as an integer (NS_PARAM_INT) or a finite double into *out; FALSE on
+ * junk, overflow, NaN or infinity. */
 static gboolean
 parse_number (const NsParamDef *def, const char *text, double *out)
 {
@@ -233,6 +239,8 @@ no_source:
   return FALSE;
 }
 
+/* The stored value of name; aborts (g_error) if name is undeclared or of another type (an
+ * integer parameter may be read as a double). */
 static const NsParamValue *
 get_value (const NsParams *params, const char *name, NsParamType type)
 {

@@ -23,6 +23,7 @@ ns_format_parse (const char *text, NsFormat *out)
   return FALSE;
 }
 
+/* The variant's name for display, "(default)" for the unnamed variant. */
 static const char *
 variant_label (const NsVariantResult *vr)
 {
@@ -44,6 +45,7 @@ mitigation_summary (char **explain)
   return g_string_free (s, FALSE);
 }
 
+/* The table's heading: scenario, file, seed, and the first variant's CPU and kernel. */
 static void
 table_header (GString *out, const NsRunResult *r)
 {
@@ -111,6 +113,8 @@ table_mitigations (GString *out, const NsRunResult *r)
                           ((NsVariantResult *) r->variants->pdata[0])->kernel);
 }
 
+/* A line per variant: metric, value, CV, repetitions and the last repetition's stop rule
+ * (each variant needs n_reps > 0). */
 static void
 table_results (GString *out, const NsRunResult *r)
 {
@@ -124,6 +128,8 @@ table_results (GString *out, const NsRunResult *r)
   }
 }
 
+/* A line per comparison (baseline, patched, delta), labels padded by characters; nothing
+ * if there are none. */
 static void
 table_comparisons (GString *out, const NsRunResult *r)
 {
@@ -289,6 +295,7 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
   g_ptr_array_unref (rows);
 }
 
+/* The inlining decisions of one variant, a line each. */
 static void
 table_inlining (GString *out, const NsVariantResult *vr)
 {
@@ -298,6 +305,8 @@ table_inlining (GString *out, const NsVariantResult *vr)
     g_string_append_printf (out, "  %s\n", vr->inlining[i]);
 }
 
+/* The terminal table: heading, mitigations, results and comparisons, then the stat,
+ * explain, breakdown and inlining sections opt asks for. */
 static void
 report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
 {
@@ -317,6 +326,8 @@ report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
   }
 }
 
+/* ns_params_foreach callback: appends "# param NAME = VALUE UNIT — SOURCE" to the GString
+ * data. */
 static void
 param_comment (const NsParamDef *def, const char *value, const char *source, gpointer data)
 {
@@ -370,6 +381,7 @@ report_csv (GString *out, const NsRunResult *r)
   }
 }
 
+/* ns_params_foreach callback: writes one parameter as a JSON object to the NsJson data. */
 static void
 param_json (const NsParamDef *def, const char *value, const char *source, gpointer data)
 {
@@ -437,6 +449,8 @@ json_breakdown (NsJson *json, GPtrArray *rows)
   ns_json_end_array (json);
 }
 
+/* Writes one variant as a JSON object: figures, repetitions, setup, events, breakdown and
+ * parameters. */
 static void
 json_variant (NsJson *json, const NsVariantResult *vr)
 {
@@ -473,6 +487,8 @@ json_variant (NsJson *json, const NsVariantResult *vr)
   ns_json_end_object (json);
 }
 
+/* The JSON report: one object with the scenario, every variant and every comparison (with
+ * its per-function explanation). */
 static void
 report_json (GString *out, const NsRunResult *r)
 {

@@ -77,6 +77,7 @@ apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
   return TRUE;
 }
 
+/* TRUE if metric is one of the metrics klass measures. */
 static gboolean
 metric_known (const NsWorkloadClass *klass, const char *metric)
 {
@@ -161,6 +162,8 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
   return FALSE;
 }
 
+/* Frees what vs holds (build, mitigations, parameters, profile, scenario); fine on a
+ * partly set-up vs. */
 static void
 variant_setup_clear (NsVariantSetup *vs)
 {
@@ -460,6 +463,8 @@ aggregate (NsVariantResult *vr, NsAggregate how)
   vr->aggregate = g_strdup (how == NS_AGG_HARMONIC ? "harmonic" : "mean");
 }
 
+/* Orders NsBreakdownRow pointers most expensive first (the larger of out-of-line and
+ * inlined-body cycles), then by function name. */
 static gint
 compare_rows (gconstpointer a, gconstpointer b)
 {
@@ -473,6 +478,7 @@ compare_rows (gconstpointer a, gconstpointer b)
   return strcmp (ra->func, rb->func);
 }
 
+/* Frees one NsBreakdownRow and its function name. */
 static void
 breakdown_row_free (gpointer p)
 {
@@ -630,6 +636,7 @@ describe_variant (NsVariantResult *vr, const NsVariantSetup *vs, GHashTable *use
   vr->params = ns_params_copy (vs->params);
 }
 
+/* Frees an NsVariantResult and everything it owns (the free func of result->variants). */
 static void
 variant_result_free (gpointer p)
 {
@@ -743,6 +750,7 @@ fail:
   return NULL;
 }
 
+/* Index in result->variants of the variant named name, or -1 if it did not run. */
 static gint
 variant_index (NsRunResult *result, const char *name)
 {
@@ -781,6 +789,7 @@ compare_variants (const NsScenario *base, NsRunResult *result)
   }
 }
 
+/* Frees an NsComparison's label (the clear func of result->comparisons). */
 static void
 comparison_clear (gpointer p)
 {
@@ -801,6 +810,8 @@ ns_run_result_free (NsRunResult *result)
   g_free (result);
 }
 
+/* A new result for base's scenario run with seed: copies of its path, name and
+ * description, no variants or comparisons yet. */
 static NsRunResult *
 run_result_new (const NsScenario *base, guint64 seed)
 {

@@ -205,6 +205,8 @@ set_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
   return NULL;
 }
 
+/* Sets an NS_ERROR_INPUT "file:line: message" error for node (printf format), ending
+ * "(after --set PATH=VALUE)" or the like when a set made or changed what is at fault. */
 void
 ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char *format, ...)
 {
@@ -269,6 +271,8 @@ get_parsed (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean ha
   return ok;
 }
 
+/* Sets *out to a newly allocated copy of attr, or of def if absent; FALSE with a file:line
+ * error if absent and def is NULL. */
 gboolean
 ns_xml_get_string (const NsScenario *sc, xmlNodePtr node, const char *attr, const char *def,
                    char **out, GError **error)
@@ -294,6 +298,7 @@ parse_uint (const char *text, guint64 *out)
   return parse_digits (&p, out, NULL) && *p == '\0';
 }
 
+/* NsParseFunc adapter of parse_uint (out is a guint64 *). */
 static gboolean
 parse_uint_cb (const char *text, gpointer out)
 {
@@ -330,6 +335,7 @@ parse_double (const char *text, double *out)
   return end != text && *end == '\0' && isfinite (*out);
 }
 
+/* NsParseFunc adapter of parse_double (out is a double *). */
 static gboolean
 parse_double_cb (const char *text, gpointer out)
 {
@@ -349,6 +355,8 @@ ns_xml_get_double (const NsScenario *sc, xmlNodePtr node, const char *attr,
                      "a number", error);
 }
 
+/* Reads attr as true/yes/on/1 or false/no/off/0 (case-sensitive) into *out, def if absent;
+ * FALSE with a file:line error on any other value. */
 gboolean
 ns_xml_get_bool (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean def,
                  gboolean *out, GError **error)
@@ -378,6 +386,7 @@ ns_xml_get_bool (const NsScenario *sc, xmlNodePtr node, const char *attr, gboole
   return FALSE;
 }
 
+/* NsParseFunc adapter of ns_parse_size (out is a guint64 *). */
 static gboolean
 parse_size_cb (const char *text, gpointer out)
 {
@@ -398,6 +407,7 @@ ns_xml_get_size (const NsScenario *sc, xmlNodePtr node, const char *attr,
                      "GiB)", error);
 }
 
+/* NsParseFunc adapter of ns_parse_time (out is an NsTime *). */
 static gboolean
 parse_time_cb (const char *text, gpointer out)
 {
@@ -428,6 +438,8 @@ name_in (const char *name, const char *const *list)
   return FALSE;
 }
 
+/* TRUE if every attribute of node is in allowed (NULL-terminated; NULL: none); else FALSE
+ * with a file:line error naming the first other one and listing the allowed ones. */
 gboolean
 ns_xml_check_attrs (const NsScenario *sc, xmlNodePtr node, const char *const *allowed,
                     GError **error)
@@ -467,6 +479,7 @@ typedef struct {
 static gboolean
 set_fail (const SetContext *set, GError **error, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
+/* Sets the error for set, worded as its origin (command line or <set>) needs; FALSE. */
 static gboolean
 set_fail (const SetContext *set, GError **error, const char *format, ...)
 {
@@ -1118,12 +1131,15 @@ validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
   return FALSE;
 }
 
+/* Loads and validates path with sets applied (no variant); NULL with a file:line error. */
 NsScenario *
 ns_scenario_load (const char *path, const char *const *sets, GError **error)
 {
   return ns_scenario_load_variant (path, NULL, sets, NULL, error);
 }
 
+/* Loads path, applies the variant's <set>s, then sets, then params, validates and reads it;
+ * a newly allocated scenario, or NULL with a file:line error. */
 NsScenario *
 ns_scenario_load_variant (const char *path, const char *variant, const char *const *sets,
                           const char *const *params, GError **error)
@@ -1158,6 +1174,7 @@ error_scenario:
   return NULL;
 }
 
+/* Frees scenario with its document and everything it owns (NULL is fine). */
 void
 ns_scenario_free (NsScenario *scenario)
 {
@@ -1182,6 +1199,7 @@ ns_scenario_free (NsScenario *scenario)
   g_free (scenario);
 }
 
+/* The document as run (after every set), as newly allocated UTF-8 XML text. */
 char *
 ns_scenario_dump (const NsScenario *scenario)
 {

@@ -76,6 +76,7 @@ load_document (const char *path, const char *schema, GError **error)
 /* ------------------------------------------------------------------------------------ */
 /* Freeing. */
 
+/* Frees a NsSetupItem and its strings (the free function of NsSetup.items). */
 static void
 setup_item_free (gpointer p)
 {
@@ -88,6 +89,7 @@ setup_item_free (gpointer p)
   g_free (item);
 }
 
+/* Frees the strings and items of s but not s itself (only items is reset to NULL). */
 static void
 setup_clear (NsSetup *s)
 {
@@ -100,6 +102,7 @@ setup_clear (NsSetup *s)
   g_clear_pointer (&s->items, g_ptr_array_unref);
 }
 
+/* Frees a NsRecordedRow with its strings and set-up (the free function of v->rows). */
 static void
 row_free (gpointer p)
 {
@@ -123,6 +126,7 @@ row_free (gpointer p)
   g_free (row);
 }
 
+/* Frees a NsValCase with its strings and sets (the free function of v->cases). */
 static void
 case_free (gpointer p)
 {
@@ -140,6 +144,7 @@ case_free (gpointer p)
   g_free (c);
 }
 
+/* Frees a NsValFit with its strings and rows (the free function of v->fits). */
 static void
 fit_free (gpointer p)
 {
@@ -154,6 +159,7 @@ fit_free (gpointer p)
   g_free (f);
 }
 
+/* Frees a NsValFact and its strings (the free function of v->facts). */
 static void
 fact_free (gpointer p)
 {
@@ -168,6 +174,7 @@ fact_free (gpointer p)
   g_free (f);
 }
 
+/* Frees a NsValPair with its strings and both refs (the free function of v->pairs). */
 static void
 pair_free (gpointer p)
 {
@@ -184,6 +191,7 @@ pair_free (gpointer p)
   g_free (pair);
 }
 
+/* Frees a NsValNote and its strings (the free function of v->notes). */
 static void
 note_free (gpointer p)
 {
@@ -213,6 +221,7 @@ ns_validation_free (NsValidation *v)
   g_free (v);
 }
 
+/* A new, empty NsValidation of dir: the arrays own their elements, the indexes borrow them. */
 static NsValidation *
 validation_new (const char *dir)
 {
@@ -233,6 +242,8 @@ validation_new (const char *dir)
 /* ------------------------------------------------------------------------------------ */
 /* Set-ups: a file's, overlaid by its table's, overlaid by its row's. */
 
+/* Deep-copies src into dst, overwriting dst's fields without freeing them; src->items may
+ * be NULL (dst gets an empty array). */
 static void
 setup_copy (NsSetup *dst, const NsSetup *src)
 {
@@ -489,6 +500,7 @@ read_table (NsRecordedFile *rf, const NsSetup *file_setup, xmlNodePtr table, GEr
   return ok;
 }
 
+/* Appends the <fact> n of the file being read to rf->v->facts. */
 static void
 read_fact (NsRecordedFile *rf, xmlNodePtr n)
 {
@@ -503,6 +515,7 @@ read_fact (NsRecordedFile *rf, xmlNodePtr n)
   g_ptr_array_add (rf->v->facts, f);
 }
 
+/* Appends the <pair> n to rf->v->pairs, with the row and side of its first two <ref>s. */
 static void
 read_pair (NsRecordedFile *rf, xmlNodePtr n)
 {
@@ -521,6 +534,7 @@ read_pair (NsRecordedFile *rf, xmlNodePtr n)
   g_ptr_array_add (rf->v->pairs, p);
 }
 
+/* Appends the <note> n (its source and text) to rf->v->notes. */
 static void
 read_note (NsRecordedFile *rf, xmlNodePtr n)
 {
@@ -575,6 +589,7 @@ load_recorded_file (NsValidation *v, const char *path, GError **error)
   return ok;
 }
 
+/* GCompareFunc ordering the char* elements of a GPtrArray by strcmp. */
 static gint
 compare_names (gconstpointer a, gconstpointer b)
 {
@@ -696,6 +711,7 @@ bad_scale:
   return FALSE;
 }
 
+/* Reads every <case> of v's cases.xml (required) into v; FALSE with a file:line error. */
 static gboolean
 load_cases (NsValidation *v, GError **error)
 {
@@ -793,48 +809,56 @@ fail:
   return NULL;
 }
 
+/* The directory v was loaded from (owned by v). */
 const char *
 ns_validation_dir (const NsValidation *v)
 {
   return v->dir;
 }
 
+/* Every recorded row (NsRecordedRow*) in file order; the array and rows are owned by v. */
 GPtrArray *
 ns_validation_rows (const NsValidation *v)
 {
   return v->rows;
 }
 
+/* The recorded row with this id (owned by v), or NULL if there is none. */
 const NsRecordedRow *
 ns_validation_find_row (const NsValidation *v, const char *id)
 {
   return g_hash_table_lookup (v->row_index, id);
 }
 
+/* The case of the row row_id (owned by v), or NULL if cases.xml has none. */
 const NsValCase *
 ns_validation_case (const NsValidation *v, const char *row_id)
 {
   return g_hash_table_lookup (v->case_index, row_id);
 }
 
+/* The fits of calibration.xml (NsValFit*; empty without the file), owned by v. */
 GPtrArray *
 ns_validation_fits (const NsValidation *v)
 {
   return v->fits;
 }
 
+/* The <fact>s of every recorded file (NsValFact*) in file order, owned by v. */
 GPtrArray *
 ns_validation_facts (const NsValidation *v)
 {
   return v->facts;
 }
 
+/* The <pair>s of every recorded file (NsValPair*) in file order, owned by v. */
 GPtrArray *
 ns_validation_pairs (const NsValidation *v)
 {
   return v->pairs;
 }
 
+/* The <note>s of every recorded file (NsValNote*) in file order, owned by v. */
 GPtrArray *
 ns_validation_notes (const NsValidation *v)
 {
@@ -930,24 +954,28 @@ ns_validation_tolerance (const NsRecordedRow *row)
   return rule;
 }
 
+/* NS_VAL_PASS if |error_pp| <= tolerance_pp, else NS_VAL_FAIL (a NaN error fails). */
 NsValStatus
 ns_validation_judge (double error_pp, double tolerance_pp)
 {
   return fabs (error_pp) <= tolerance_pp ? NS_VAL_PASS : NS_VAL_FAIL;
 }
 
+/* Direction of a delta in percent: 1 or -1, or 0 inside the sign dead band. */
 static int
 direction (double pct)
 {
   return fabs (pct) < NS_VAL_SIGN_DEADBAND_PP ? 0 : pct > 0 ? 1 : -1;
 }
 
+/* TRUE if both deltas go the same way, |delta| < NS_VAL_SIGN_DEADBAND_PP counting as none. */
 gboolean
 ns_validation_signs_agree (double recorded_pct, double simulated_pct)
 {
   return direction (recorded_pct) == direction (simulated_pct);
 }
 
+/* Static name of status ("pass", "fail", "not-modelled", "error"); "?" if out of range. */
 const char *
 ns_val_status_name (NsValStatus status)
 {
@@ -960,6 +988,7 @@ ns_val_status_name (NsValStatus status)
 /* ------------------------------------------------------------------------------------ */
 /* Variant runs: a digest of what ns_run_scenario produced for one variant. */
 
+/* Frees a NsValParam and its strings (the free function of NsValRun.free_params). */
 static void
 val_param_free (gpointer p)
 {
@@ -971,6 +1000,7 @@ val_param_free (gpointer p)
   g_free (param);
 }
 
+/* Appends a new NsValParam holding copies of name, value and source to params. */
 static void
 add_param (GPtrArray *params, const char *name, const char *value, const char *source)
 {
@@ -998,6 +1028,7 @@ ns_val_run_free (NsValRun *run)
   g_free (run);
 }
 
+/* A new zeroed NsValRun with an empty free_params array; free with ns_val_run_free. */
 static NsValRun *
 val_run_new (void)
 {
@@ -1007,6 +1038,7 @@ val_run_new (void)
   return run;
 }
 
+/* A deep copy of src, free parameters included; free with ns_val_run_free. */
 static NsValRun *
 val_run_copy (const NsValRun *src)
 {
@@ -1028,6 +1060,8 @@ val_run_copy (const NsValRun *src)
   return run;
 }
 
+/* ns_params_foreach callback: appends a free parameter's value and source to data, a
+ * GPtrArray of NsValParam*; other parameters are skipped. */
 static void
 collect_free_param (const NsParamDef *def, const char *value, const char *source,
                     gpointer data)
@@ -1051,6 +1085,8 @@ mitigation_summary (char **explain)
   return g_string_free (s, FALSE);
 }
 
+/* A new NsValRun digesting one variant's result (figures, machine, free parameters); the
+ * caller frees it with ns_val_run_free. */
 static NsValRun *
 run_digest (const NsVariantResult *vr)
 {
@@ -1069,6 +1105,8 @@ run_digest (const NsVariantResult *vr)
   return run;
 }
 
+/* A new job running variant of scenario with a copy of sets (NULL: none); no result yet.
+ * Free with ns_val_job_free. */
 NsValJob *
 ns_val_job_new (const char *scenario, const char *variant, const char *const *sets)
 {
@@ -1082,6 +1120,7 @@ ns_val_job_new (const char *scenario, const char *variant, const char *const *se
   return job;
 }
 
+/* Frees job with its sets, result and error (NULL is fine). */
 void
 ns_val_job_free (NsValJob *job)
 {
@@ -1113,6 +1152,7 @@ job_run_here (NsValJob *job)
 
 /* ---- the child-process protocol: "key\tvalue" lines, strings escaped, doubles as bits */
 
+/* Appends "key\tvalue\n" with value C-escaped; appends nothing if value is NULL. */
 static void
 put_string (GString *out, const char *key, const char *value)
 {
@@ -1124,6 +1164,7 @@ put_string (GString *out, const char *key, const char *value)
   g_string_append_printf (out, "%s\t%s\n", key, escaped);
 }
 
+/* Appends "key\tbits\n", bits being value's 64-bit pattern in hex, so it round-trips exactly. */
 static void
 put_double (GString *out, const char *key, double value)
 {
@@ -1161,6 +1202,7 @@ job_serialize (GString *out, const NsValJob *job)
   }
 }
 
+/* The double whose bit pattern is the hex text (the inverse of put_double). */
 static double
 get_double (const char *hex)
 {
@@ -1296,6 +1338,9 @@ children_wait (GArray *children)
   return finished;
 }
 
+/* Runs jobs in child processes, at most n_jobs (>= 1) at once, filling each job's run or
+ * error; calls progress (with a NULL job) once with 0 done, then whenever the count of
+ * finished jobs grows. */
 static void
 jobs_run_children (GPtrArray *jobs, guint n_jobs, NsValProgress progress, gpointer data)
 {
@@ -1352,6 +1397,7 @@ ns_validation_parse_fit_source (const char *source, char **residual)
   return g_strsplit_set (g_strstrip (list), " ,", -1);
 }
 
+/* Frees a NsValProvenance and its strings (the free function of provenance arrays). */
 void
 ns_val_provenance_free (gpointer p)
 {
@@ -1561,6 +1607,7 @@ check_run_params (const NsValidation *v, const NsValOutcome *o, const NsValRun *
 /* ------------------------------------------------------------------------------------ */
 /* A validation run. */
 
+/* Frees a NsValOutcome with its reason and run copies (its row and case are borrowed). */
 static void
 outcome_free (gpointer p)
 {
@@ -1572,6 +1619,7 @@ outcome_free (gpointer p)
   g_free (o);
 }
 
+/* Frees report with its outcomes, conflicts and provenance, not report->v (NULL is fine). */
 void
 ns_val_report_free (NsValReport *report)
 {
@@ -1719,6 +1767,7 @@ summarise (NsValSummary *s, const NsValOutcome *o)
   }
 }
 
+/* Turns the summed |error| of s into the mean over its rows that ran (0 if none ran). */
 static void
 summary_finish (NsValSummary *s)
 {
@@ -1727,6 +1776,7 @@ summary_finish (NsValSummary *s)
   s->mean_abs_pp = ran ? s->mean_abs_pp / ran : 0;
 }
 
+/* A new, empty report on v (borrowed, must outlive it); free with ns_val_report_free. */
 static NsValReport *
 report_new (const NsValidation *v)
 {
@@ -1749,6 +1799,7 @@ dedupe_lines (GPtrArray *lines)
         g_ptr_array_remove_index (lines, j);
 }
 
+/* GCompareFunc ordering NsValProvenance* elements by profile name. */
 static gint
 compare_provenance (gconstpointer a, gconstpointer b)
 {
@@ -1826,12 +1877,14 @@ ns_validation_exit_status (const NsValReport *r)
 /* ------------------------------------------------------------------------------------ */
 /* Output. */
 
+/* TRUE if the outcome was judged (pass or fail), so its simulated figures mean something. */
 static gboolean
 outcome_ran (const NsValOutcome *o)
 {
   return o->status == NS_VAL_PASS || o->status == NS_VAL_FAIL;
 }
 
+/* The set the outcome's row counts in: "calibration" or "validation" (static). */
 static const char *
 set_name (const NsValOutcome *o)
 {
@@ -1847,6 +1900,7 @@ cpu_label (const NsRecordedRow *row, gsize width)
   return g_strndup (text, width);
 }
 
+/* The report's outcome for row_id, or NULL if that row was not selected. */
 static const NsValOutcome *
 find_outcome (const NsValReport *r, const char *row_id)
 {
@@ -1878,6 +1932,7 @@ reproduce_command (const NsValOutcome *o)
   return g_string_free (s, FALSE);
 }
 
+/* Writes value to buf ("%.2f", signed if sign) if the outcome ran, else "-". */
 static void
 format_sim (char *buf, gsize len, const NsValOutcome *o, double value, gboolean sign)
 {
@@ -1887,6 +1942,7 @@ format_sim (char *buf, gsize len, const NsValOutcome *o, double value, gboolean 
     g_strlcpy (buf, "-", len);
 }
 
+/* Appends the table line of one outcome: recorded and simulated figures, error, status. */
 static void
 table_row (GString *out, const NsValOutcome *o)
 {
@@ -1986,6 +2042,7 @@ table_pairs (GString *out, const NsValReport *r)
   }
 }
 
+/* Appends the summary line of one set, named set (only the 0/0 count if it has no rows). */
 static void
 summary_line (GString *out, const char *set, const NsValSummary *s)
 {
@@ -2006,6 +2063,7 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
   g_string_append_c (out, '\n');
 }
 
+/* Appends both sets' summary lines, the not-modelled count, stale-fit notes and conflicts. */
 static void
 table_summary (GString *out, const NsValReport *r)
 {
@@ -2027,6 +2085,7 @@ table_summary (GString *out, const NsValReport *r)
     g_string_append_printf (out, "  %s\n", (const char *) r->conflicts->pdata[i]);
 }
 
+/* Appends the report as a table: header, one line per row, reasons, pairs and summary. */
 static void
 write_table (GString *out, const NsValReport *r)
 {
@@ -2051,6 +2110,7 @@ write_table (GString *out, const NsValReport *r)
 
 /* ---- CSV */
 
+/* Appends value in format (C locale) if the outcome ran; appends nothing otherwise. */
 static void
 csv_number (GString *out, const NsValOutcome *o, double value, const char *format)
 {
@@ -2078,6 +2138,7 @@ static const char csv_header[] =
   "#   is not modelled or what went wrong; recorded_delta_ci95_pp: half-width of the\n"
   "#   recorded delta's 95 % interval, from the thread's CVs and runs (empty if none)\n";
 
+/* Appends the CSV line of one outcome, in the column order write_csv writes. */
 static void
 csv_row (GString *out, const NsValOutcome *o)
 {
@@ -2122,6 +2183,8 @@ csv_row (GString *out, const NsValOutcome *o)
   g_string_append_c (out, '\n');
 }
 
+/* Appends the report as CSV: the commented header, the column names, one line per row,
+ * then the table summary as # comment lines. */
 static void
 write_csv (GString *out, const NsValReport *r)
 {
@@ -2155,6 +2218,7 @@ json_lines (NsJson *json, GPtrArray *lines)
   ns_json_end_array (json);
 }
 
+/* Writes a set-up as a JSON object: its attributes, then its items. */
 static void
 json_setup (NsJson *json, const NsSetup *s)
 {
@@ -2181,6 +2245,7 @@ json_setup (NsJson *json, const NsSetup *s)
   ns_json_end_object (json);
 }
 
+/* Writes a row's recorded figures as a JSON object (delta_ci95_pp null when unknown). */
 static void
 json_recorded (NsJson *json, const NsRecordedRow *row)
 {
@@ -2199,6 +2264,7 @@ json_recorded (NsJson *json, const NsRecordedRow *row)
   ns_json_end_object (json);
 }
 
+/* Writes the outcome's case as a JSON object with its reproduce command; null if no case. */
 static void
 json_case (NsJson *json, const NsValOutcome *o)
 {
@@ -2223,6 +2289,7 @@ json_case (NsJson *json, const NsValOutcome *o)
   ns_json_end_object (json);
 }
 
+/* Writes one variant run as a JSON object, with its free parameters. */
 static void
 json_run (NsJson *json, const NsValRun *run)
 {
@@ -2249,6 +2316,7 @@ json_run (NsJson *json, const NsValRun *run)
   ns_json_end_object (json);
 }
 
+/* Writes the simulated figures and both runs as a JSON object; null if nothing ran. */
 static void
 json_simulated (NsJson *json, const NsValOutcome *o)
 {
@@ -2267,6 +2335,8 @@ json_simulated (NsJson *json, const NsValOutcome *o)
   ns_json_end_object (json);
 }
 
+/* Writes one outcome as a JSON object: the row, its set-up, recorded figures, case,
+ * simulated figures and verdict. */
 static void
 json_outcome (NsJson *json, const NsValOutcome *o)
 {
@@ -2306,6 +2376,7 @@ json_outcome (NsJson *json, const NsValOutcome *o)
   ns_json_end_object (json);
 }
 
+/* Writes one set's summary as a JSON object (the |error| figures null if no row ran). */
 static void
 json_summary (NsJson *json, const NsValSummary *s)
 {
@@ -2358,6 +2429,7 @@ json_provenance (NsJson *json, const NsValReport *r)
   ns_json_end_array (json);
 }
 
+/* Writes every fit of v's calibration.xml as a JSON array of objects. */
 static void
 json_fits (NsJson *json, const NsValidation *v)
 {
@@ -2386,6 +2458,7 @@ seed_selected (const NsValReport *r, const char *seed)
   return FALSE;
 }
 
+/* Writes the facts of the seeds that have a selected row as a JSON array. */
 static void
 json_facts (NsJson *json, const NsValReport *r)
 {
@@ -2406,6 +2479,8 @@ json_facts (NsJson *json, const NsValReport *r)
   ns_json_end_array (json);
 }
 
+/* Writes the pairs whose two rows are both selected as a JSON array, with the recorded and
+ * simulated deltas (simulated null unless both rows ran). */
 static void
 json_pairs (NsJson *json, const NsValReport *r)
 {
@@ -2437,6 +2512,7 @@ json_pairs (NsJson *json, const NsValReport *r)
   ns_json_end_array (json);
 }
 
+/* Writes the notes of the seeds that have a selected row as a JSON array. */
 static void
 json_notes (NsJson *json, const NsValReport *r)
 {
@@ -2454,6 +2530,8 @@ json_notes (NsJson *json, const NsValReport *r)
   ns_json_end_array (json);
 }
 
+/* Appends the whole report as one JSON object: rows, summary, conflicts, profiles,
+ * calibration, pairs, facts and notes. */
 static void
 write_json (GString *out, const NsValReport *r)
 {
@@ -2515,6 +2593,7 @@ ns_validation_write (GString *out, const NsValReport *report, NsFormat format)
 /* ------------------------------------------------------------------------------------ */
 /* Expected results. */
 
+/* Index of the column called name in the NULL-terminated header, or -1 if absent. */
 static gint
 column_of (char **header, const char *name)
 {

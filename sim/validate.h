@@ -188,6 +188,8 @@ typedef struct {
   GError    *error;
 } NsValJob;
 
+/* Progress of ns_val_jobs_run: called once with done 0 when it starts, then whenever more
+ * jobs have finished (done == total last). */
 typedef void (*NsValProgress) (guint done, guint total, const NsValJob *job, gpointer data);
 
 NsValJob *ns_val_job_new   (const char *scenario, const char *variant, const char *const *sets);

@@ -341,6 +341,8 @@ new_safe_parser (NsXmlErrors *errors)
   return ctxt;
 }
 
+/* Parses path safely (no network, DTDs, entities or XInclude): a document to free with
+ * xmlFreeDoc, or NULL with a "path:line: message" error. */
 xmlDocPtr
 ns_xml_parse_file (const char *path, GError **error)
 {
@@ -391,6 +393,7 @@ error_parse:
   return NULL;
 }
 
+/* Line number of node, else of its nearest ancestor that has one; 0 if unknown or NULL. */
 int
 ns_xml_line (xmlNodePtr node)
 {
@@ -503,6 +506,7 @@ pattern_content (xmlNodePtr pattern)
 static gboolean
 explain_fail (Explainer *ex, xmlNodePtr node, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
+/* Keeps node and the formatted message unless a problem is already recorded; FALSE. */
 static gboolean
 explain_fail (Explainer *ex, xmlNodePtr node, const char *format, ...)
 {
@@ -1164,6 +1168,8 @@ report_invalid (xmlDocPtr doc, xmlDocPtr schema_doc, const NsXmlErrors *raw,
   g_hash_table_unref (ex.defines);
 }
 
+/* Validates doc against the schema at rng_path; FALSE with a "file:line:" error and
+ * *bad_node (if not NULL) set to the node at fault, or NULL if unknown. */
 gboolean
 ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char *file,
                       xmlNodePtr *bad_node, GError **error)
@@ -1203,6 +1209,7 @@ ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char *file,
   return rc == 0;
 }
 
+/* Validates doc against the RelaxNG schema at rng_path; FALSE with a "file:line:" error. */
 gboolean
 ns_xml_validate (xmlDocPtr doc, const char *rng_path, const char *file, GError **error)
 {

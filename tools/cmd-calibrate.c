@@ -22,6 +22,7 @@ typedef struct {
   char     *output;
 } NsCalibrateArgs;
 
+/* Frees what parse_args allocated in a (not a itself). */
 static void
 args_clear (NsCalibrateArgs *a)
 {
@@ -32,6 +33,8 @@ args_clear (NsCalibrateArgs *a)
   g_free (a->output);
 }
 
+/* Shows the current residual evaluation's finished variant runs on stderr; the call with
+ * done 0 that starts each batch of runs counts a new evaluation in *data. */
 static void
 progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
 {

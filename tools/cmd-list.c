@@ -22,12 +22,14 @@ find_scenarios (const char *dir, GPtrArray *found)
   }
 }
 
+/* strcmp order of two char * array elements (for g_ptr_array_sort). */
 static gint
 compare_strings (gconstpointer a, gconstpointer b)
 {
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/* Prints each scenario file under the data dir with its description, or why it does not load. */
 static void
 list_scenarios (void)
 {
@@ -50,6 +52,7 @@ list_scenarios (void)
   }
 }
 
+/* Prints each CPU profile's name and model; FALSE with error if one does not load. */
 static gboolean
 list_cpus (GError **error)
 {
@@ -65,6 +68,7 @@ list_cpus (GError **error)
   return TRUE;
 }
 
+/* Prints every parameter: type, unit, default, whether it is free, meaning and source. */
 static void
 list_params (void)
 {
@@ -79,6 +83,7 @@ list_params (void)
   }
 }
 
+/* Prints every modelled patch: name, upstream commit and description. */
 static void
 list_patches (void)
 {
@@ -90,6 +95,7 @@ list_patches (void)
     g_print ("%-32s %-14s %s\n", (*p)->name, (*p)->commit, (*p)->description);
 }
 
+/* Prints every workload class with its description and metrics. */
 static void
 list_workloads (void)
 {

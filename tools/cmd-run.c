@@ -6,6 +6,7 @@
 #include "report.h"
 #include "run.h"
 
+/* Shows on stderr which variant and repetition is running (a newline after the last). */
 static void
 run_progress (const char *variant, guint index, guint total, guint rep, guint n_reps,
               gpointer data)

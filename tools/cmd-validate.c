@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "validate.h"
 
+/* Shows the count of finished variant runs on stderr (a newline once all are done). */
 static void
 progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
 {
@@ -84,6 +85,7 @@ plot_script (const char *png, const char *data_file, guint n_val, guint n_cal, d
   return g_string_free (s, FALSE);
 }
 
+/* Deletes the listed files (NULL-terminated) from dir, then dir itself; errors ignored. */
 static void
 remove_dir (const char *dir, const char *const *files)
 {
@@ -144,6 +146,7 @@ typedef struct {
   gboolean  quiet;
 } NsValidateArgs;
 
+/* Frees what parse_args allocated in a (not a itself). */
 static void
 args_clear (NsValidateArgs *a)
 {

@@ -21,6 +21,7 @@ static const NsCommand commands[] = {
   { "list", "list scenarios, CPU profiles, patches, parameters or workloads", ns_cmd_list },
 };
 
+/* Prints the usage text with the list of commands to `to`. */
 static void
 print_usage (FILE *to)
 {
@@ -33,6 +34,8 @@ print_usage (FILE *to)
            "Exit status: 0 ok, 1 a check failed, 2 bad input or usage.\n");
 }
 
+/* netsim COMMAND [OPTIONS…]: runs the named subcommand, or prints the version or usage;
+ * exit status 0 ok, 1 a check failed, 2 bad input or usage. */
 int
 main (int argc, char **argv)
 {

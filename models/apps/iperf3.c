@@ -102,12 +102,14 @@ static NS_FUNC (fn_u_recv, "iperf3:iperf_udp_recv", 0, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_u_loop, "iperf3:main_loop", 0, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_u_clock, "iperf3:clock_gettime(vDSO)", 0, NS_FN_EXTERN, 1);
 
+/* Attributes t's following costs to the user-space pseudo-function f (no call cost). */
 static void
 user_enter (NsThread *t, NsFunc *f)
 {
   ns_thread_push_func (t, f);
 }
 
+/* Ends the user-space attribution user_enter began. */
 static void
 user_leave (NsThread *t)
 {
@@ -305,6 +307,8 @@ server_single_thread (NsThread *t, gpointer data)
 
 /* ---- iperf3 3.16+: a thread per stream and side ---- */
 
+/* A 3.16+ client worker: writes while its stream is green, else sleeps to the next
+ * pacing tick and re-checks the throttle. */
 static void
 client_stream_thread (NsThread *t, gpointer data)
 {
@@ -329,6 +333,7 @@ client_stream_thread (NsThread *t, gpointer data)
   }
 }
 
+/* A 3.16+ server worker: a blocking read() of its stream, forever. */
 static void
 server_stream_thread (NsThread *t, gpointer data)
 {
@@ -661,6 +666,7 @@ overlap:
   return FALSE;
 }
 
+/* Frees the workload's state, its select arrays and its network stack (NULL is fine). */
 static void
 iperf_free (gpointer state)
 {
@@ -679,6 +685,8 @@ iperf_free (gpointer state)
   g_free (ip);
 }
 
+/* Reads the attributes, builds the stack, extra sockets and streams and spawns the
+ * threads; NULL with a file:line error. */
 static gpointer
 iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
@@ -712,6 +720,7 @@ fail:
   return NULL;
 }
 
+/* Snapshots the stack's counters and the select sleep times for the next metric. */
 static void
 iperf_mark (gpointer state)
 {
@@ -723,6 +732,7 @@ iperf_mark (gpointer state)
   }
 }
 
+/* Datagrams the server received since the mark. */
 static guint64
 iperf_ops (gpointer state)
 {
@@ -730,6 +740,8 @@ iperf_ops (gpointer state)
   return ip->stack->counters.received - ip->mark.received;
 }
 
+/* Value of metric since the mark over span; FALSE for an unknown or unavailable metric or
+ * when nothing was received. */
 static gboolean
 iperf_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
               double *value)

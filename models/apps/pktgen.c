@@ -328,6 +328,7 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
   pg->packets++;
 }
 
+/* pktgen_thread_worker: the kthread's endless loop, one worker turn per packet. */
 static void
 pktgen_thread_worker (NsThread *t, gpointer data)
 {
@@ -469,6 +470,8 @@ bad_protocol:
 
 static void pktgen_free (gpointer state);
 
+/* Reads the attributes, builds the dummy device, its filters and the pktgen device and
+ * spawns kpktgend_0; NULL with a file:line error. */
 static gpointer
 pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
               GError **error)
@@ -497,6 +500,7 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   return pg;
 }
 
+/* Snapshots the packet count and the tc wrapper's call counters. */
 static void
 pktgen_mark (gpointer state)
 {
@@ -505,6 +509,7 @@ pktgen_mark (gpointer state)
   tc_wrapper_counts (pg->tc, &pg->mark_direct, &pg->mark_indirect, &pg->mark_compares);
 }
 
+/* Packets sent since the mark. */
 static guint64
 pktgen_ops (gpointer state)
 {
@@ -512,6 +517,7 @@ pktgen_ops (gpointer state)
   return pg->packets - pg->packets_mark;
 }
 
+/* Value of metric since the mark over span; FALSE for an unknown metric or no packets. */
 static gboolean
 pktgen_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
                double *value)
@@ -540,6 +546,7 @@ pktgen_metric (gpointer state, NsMachine *machine, const char *metric, NsTime sp
   return TRUE;
 }
 
+/* Frees the transmit path, the tc environment and the state (state must not be NULL). */
 static void
 pktgen_free (gpointer state)
 {

@@ -52,6 +52,7 @@ chain_level (NsThread *t, Calls *c, guint level)
   ns_ret (t);
 }
 
+/* The simulated thread: runs the whole call chain from level 0, forever. */
 static void
 chain_thread (NsThread *t, gpointer data)
 {
@@ -59,6 +60,7 @@ chain_thread (NsThread *t, gpointer data)
     chain_level (t, data, 0);
 }
 
+/* The simulated thread: indirect calls to icall_target with the body, forever. */
 static void
 icall_thread (NsThread *t, gpointer data)
 {
@@ -89,6 +91,7 @@ calls_setup_common (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
   return c;
 }
 
+/* Sets up call-chain (depth, inline, body-insns, cpu); NULL with a file:line error. */
 static gpointer
 chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
@@ -117,6 +120,7 @@ fail:
   return NULL;
 }
 
+/* Sets up indirect-call (body-insns, cpu); NULL with a file:line error. */
 static gpointer
 icall_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
@@ -127,6 +131,7 @@ icall_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
                              g_new0 (Calls, 1), error);
 }
 
+/* Snapshots the call count for the next metric. */
 static void
 calls_mark (gpointer state)
 {
@@ -134,6 +139,7 @@ calls_mark (gpointer state)
   c->calls_mark = c->calls;
 }
 
+/* Calls completed since the mark (every chain level counts as one). */
 static guint64
 calls_ops (gpointer state)
 {
@@ -141,6 +147,7 @@ calls_ops (gpointer state)
   return c->calls - c->calls_mark;
 }
 
+/* Cycles or ns per call since the mark; FALSE for an unknown metric or no calls. */
 static gboolean
 calls_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
               double *value)

@@ -44,6 +44,7 @@ wait_turn (NsThread *t, PingPlayer *pl)
   }
 }
 
+/* One player: waits for its turn, writes the line to hand the turn over, counts it. */
 static void
 player_thread (NsThread *t, gpointer data)
 {
@@ -60,6 +61,7 @@ player_thread (NsThread *t, gpointer data)
   }
 }
 
+/* The NsDistance named by text ("same" included); FALSE with a file:line error. */
 static gboolean
 parse_distance (const NsScenario *sc, const char *text, NsDistance *out, GError **error)
 {
@@ -73,6 +75,8 @@ parse_distance (const NsScenario *sc, const char *text, NsDistance *out, GError 
   return FALSE;
 }
 
+/* Spawns the two players on cpu and its peer at distance; NULL with a file:line error
+ * (also when the machine has no CPU at that distance). */
 static gpointer
 pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
                 GError **error)
@@ -106,6 +110,7 @@ no_peer:
   return NULL;
 }
 
+/* Snapshots the hand-off count for the next metric. */
 static void
 pingpong_mark (gpointer state)
 {
@@ -113,6 +118,7 @@ pingpong_mark (gpointer state)
   pp->handoffs_mark = pp->handoffs;
 }
 
+/* Hand-offs since the mark. */
 static guint64
 pingpong_ops (gpointer state)
 {
@@ -120,6 +126,7 @@ pingpong_ops (gpointer state)
   return pp->handoffs - pp->handoffs_mark;
 }
 
+/* ns or cycles per hand-off since the mark; FALSE for an unknown metric or no hand-off. */
 static gboolean
 pingpong_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
                  double *value)

@@ -53,6 +53,8 @@ chase_thread (NsThread *t, gpointer data)
   }
 }
 
+/* Links a working-set-sized random cycle of lines and spawns the chaser; NULL with a
+ * file:line error. */
 static gpointer
 chase_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
@@ -82,6 +84,7 @@ too_small:
   return NULL;
 }
 
+/* Snapshots the load count for the next metric. */
 static void
 chase_mark (gpointer state)
 {
@@ -89,6 +92,7 @@ chase_mark (gpointer state)
   pc->loads_mark = pc->loads;
 }
 
+/* Loads completed since the mark. */
 static guint64
 chase_ops (gpointer state)
 {
@@ -96,6 +100,7 @@ chase_ops (gpointer state)
   return pc->loads - pc->loads_mark;
 }
 
+/* Cycles or ns per load since the mark; FALSE for an unknown metric or no loads. */
 static gboolean
 chase_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
               double *value)

@@ -226,6 +226,7 @@ lo_preempt_count (gpointer owner, NsThread *t)
   return ((NsNetStack *) owner)->preempt_count[ns_thread_cpu (t)];
 }
 
+/* This CPU's irq_stat.__softirq_pending (kept in its softnet_data). */
 static guint32 *
 lo_softirq_pending (gpointer owner, NsThread *t)
 {

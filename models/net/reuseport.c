@@ -44,6 +44,7 @@ NS_FUNC (reuseport_fn_reuseport_select_sock, "reuseport_select_sock", 300, NS_FN
 /* reuseport_select_sock_by_hash: static, one caller → folded in. Estimate 120 B. */
 static NS_FUNC (fn_select_by_hash, "reuseport_select_sock_by_hash", 120, NS_FN_STATIC, 1);
 
+/* Size of a group with room for max_socks members: the header plus socks[]. */
 static gsize
 reuseport_bytes (guint max_socks)
 {
@@ -62,6 +63,7 @@ __reuseport_alloc (struct udp_table *tbl, guint max_socks)
   return reuse;
 }
 
+/* Returns the group's memory to the table's arena (the kernel's kfree of the group). */
 static void
 __reuseport_free (struct udp_table *tbl, struct sock_reuseport *reuse)
 {
@@ -76,6 +78,7 @@ reuseport_get_incoming_cpu (struct sock *sk, struct sock_reuseport *reuse)
     reuse->incoming_cpu++;
 }
 
+/* Takes sk out of the group's incoming_cpu counter if it has SO_INCOMING_CPU set. */
 static void
 reuseport_put_incoming_cpu (struct sock *sk, struct sock_reuseport *reuse)
 {

@@ -83,6 +83,8 @@ ns_poll_wqueues_slept (const NsPollWqueues *pwq)
   return pwq->slept;
 }
 
+/* Frees pwq's wait queue and host-side arrays (NULL is fine; arena memory goes with the
+ * machine). */
 void
 ns_poll_wqueues_free (NsPollWqueues *pwq)
 {

@@ -177,6 +177,8 @@ skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head
 
 /* ---- construction ---- */
 
+/* Sets up cache c: object size, alignment, free-pointer offset, objs per slab, and its
+ * per-CPU state in the arena. */
 static void
 kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, gsize size, guint objs)
 {
@@ -227,6 +229,7 @@ ns_skb_alloc_new (NsMachine *machine)
   return a;
 }
 
+/* Frees c's host-side per-CPU allocation counts. */
 static void
 kmem_cache_clear (KmemCache *c)
 {

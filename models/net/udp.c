@@ -171,6 +171,7 @@ udp_table_free (struct udp_table *tbl)
   ns_arena_release (arena, tbl, sizeof (*tbl));
 }
 
+/* The udp4_lib_lookup2 generation (B, C or D) the table's build compiles. */
 UdpLookupGen
 udp_table_generation (const struct udp_table *tbl)
 {
@@ -189,6 +190,7 @@ udp_table_set_hash_secrets (struct udp_table *tbl, guint32 udp_ehash_secret,
   tbl->udp_ipv6_hash_secret = udp_ipv6_hash_secret;
 }
 
+/* The table's lookup counters (model bookkeeping). */
 const UdpTableStats *
 udp_table_stats (const struct udp_table *tbl)
 {
@@ -196,6 +198,7 @@ udp_table_stats (const struct udp_table *tbl)
   return &tbl->stats;
 }
 
+/* Zeroes the table's lookup counters. */
 void
 udp_table_reset_stats (struct udp_table *tbl)
 {
@@ -216,6 +219,7 @@ ns_net_new (NsArena *arena, guint32 hash_mix, guint32 ns_id)
   return net;
 }
 
+/* Returns net's memory to arena (NULL is fine). */
 void
 ns_net_free (NsArena *arena, struct net *net)
 {
@@ -225,6 +229,7 @@ ns_net_free (NsArena *arena, struct net *net)
 
 /* ---- hashes (kernel-spec §1.2) ---- */
 
+/* net_hash_mix: the namespace's hash salt. */
 guint32
 net_hash_mix (const struct net *net)
 {
@@ -254,12 +259,14 @@ udp_ehashfn (const struct udp_table *tbl, const struct net *net, be32 laddr, gui
                        tbl->udp_ehash_secret + net_hash_mix (net));
 }
 
+/* udp_hashslot: the primary (port) slot of port num in net. */
 struct udp_hslot *
 udp_hashslot (struct udp_table *tbl, const struct net *net, guint num)
 {
   return &tbl->hash[udp_hashfn (net, num, tbl->mask)];
 }
 
+/* udp_hashslot2: the secondary (port + address) slot of hash. */
 struct udp_hslot *
 udp_hashslot2 (struct udp_table *tbl, guint hash)
 {
@@ -267,12 +274,14 @@ udp_hashslot2 (struct udp_table *tbl, guint hash)
   return (struct udp_hslot *) (tbl->hash2 + (hash & tbl->mask) * tbl->hash2_stride);
 }
 
+/* udp_hashslot4: the four-tuple slot of hash; the table must have hash4 (v6.13+). */
 struct udp_hslot *
 udp_hashslot4 (struct udp_table *tbl, guint hash)
 {
   return &tbl->hash4[hash & tbl->mask];
 }
 
+/* How many hash4-hashed sockets share hash2 slot hslot2 (0 before v6.13); not charged. */
 guint
 udp_hslot2_hash4_cnt (const struct udp_table *tbl, const struct udp_hslot *hslot2)
 {
@@ -321,6 +330,7 @@ udp_has_hash4 (NsThread *t, struct udp_table *tbl, struct udp_hslot *hslot2)
   return udp_hslot2_hash4_cnt (tbl, hslot2) != 0;
 }
 
+/* First node of hslot's chain, charged as a dependent load of the head. */
 struct hlist_node *
 udp_chain_first (NsThread *t, struct udp_hslot *hslot)
 {
@@ -328,6 +338,7 @@ udp_chain_first (NsThread *t, struct udp_hslot *hslot)
   return hslot->head.first;
 }
 
+/* The node after node on its chain, charged as a dependent load of the link. */
 struct hlist_node *
 udp_chain_next (NsThread *t, struct hlist_node *node)
 {
@@ -580,6 +591,8 @@ udp4_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, be32 sadd
 
 /* ---- __udp4_lib_lookup: the two-phase driver (kernel-spec §1.5) ---- */
 
+/* __udp4_lib_lookup: hash4 (v6.13+), then the exact-address and wildcard hash2 chains,
+ * then the port chain (v6.14+); the receiving socket or NULL. */
 struct sock *
 __udp4_lib_lookup (NsThread *t, struct net *net, be32 saddr, be16 sport, be32 daddr,
                    be16 dport, gint dif, gint sdif, struct udp_table *tbl, struct sk_buff *skb)
@@ -661,6 +674,7 @@ udp_sock_create (struct udp_table *tbl, struct net *net, gint family)
   return sk;
 }
 
+/* SO_REUSEADDR: sets or clears sk_reuse. */
 void
 udp_sock_set_reuseaddr (struct sock *sk, gboolean on)
 {
@@ -668,6 +682,7 @@ udp_sock_set_reuseaddr (struct sock *sk, gboolean on)
   sk->sk_reuse = on ? 1 : 0;           /* SK_CAN_REUSE */
 }
 
+/* SO_REUSEPORT: sets or clears sk_reuseport (takes effect at bind). */
 void
 udp_sock_set_reuseport (struct sock *sk, gboolean on)
 {
@@ -675,6 +690,7 @@ udp_sock_set_reuseport (struct sock *sk, gboolean on)
   sk->sk_reuseport = on ? 1 : 0;
 }
 
+/* Sets the socket's owner uid. */
 void
 udp_sock_set_uid (struct sock *sk, guint32 uid)
 {
@@ -682,6 +698,7 @@ udp_sock_set_uid (struct sock *sk, guint32 uid)
   sk->sk_uid = uid;
 }
 
+/* IPV6_V6ONLY on an unbound AF_INET6 socket; -EINVAL otherwise. */
 gint
 udp_sock_set_v6only (struct sock *sk, gboolean on)
 {
@@ -702,6 +719,7 @@ udp_rehash (struct sock *sk)
     udp_v4_rehash (sk);
 }
 
+/* SO_BINDTODEVICE: sets the bound ifindex and rehashes a bound socket; -EINVAL if negative. */
 gint
 udp_sock_bind_to_device (struct sock *sk, gint ifindex)
 {
@@ -714,6 +732,7 @@ udp_sock_bind_to_device (struct sock *sk, gint ifindex)
   return 0;
 }
 
+/* SO_INCOMING_CPU: sets sk's CPU (from v6.1 also the group's counter); returns 0. */
 gint
 udp_sock_set_incoming_cpu (struct sock *sk, gint cpu)
 {
@@ -728,6 +747,7 @@ udp_sock_set_incoming_cpu (struct sock *sk, gint cpu)
   return 0;
 }
 
+/* The socket's creation number within its table. */
 guint32
 udp_sock_id (const struct sock *sk)
 {
@@ -737,6 +757,8 @@ udp_sock_id (const struct sock *sk)
 
 /* ---- address compare for bind conflicts and groups (inet_rcv_saddr_equal) ---- */
 
+/* ipv4_rcv_saddr_equal: TRUE if the two IPv4 bound addresses overlap (same, or a
+ * permitted wildcard); never when sk2 is IPv6-only. */
 static gboolean
 ipv4_rcv_saddr_equal (be32 sk1_rcv_saddr, be32 sk2_rcv_saddr, gboolean sk2_ipv6only,
                       gboolean match_sk1_wildcard, gboolean match_sk2_wildcard)
@@ -748,6 +770,8 @@ ipv4_rcv_saddr_equal (be32 sk1_rcv_saddr, be32 sk2_rcv_saddr, gboolean sk2_ipv6o
   return (match_sk1_wildcard && !sk1_rcv_saddr) || (match_sk2_wildcard && !sk2_rcv_saddr);
 }
 
+/* ipv6_rcv_saddr_equal: TRUE if the bound addresses overlap; a NULL sk2 address (AF_INET)
+ * counts as v4-mapped, and two v4-mapped ones compare as IPv4. */
 static gboolean
 ipv6_rcv_saddr_equal (const ns_in6_addr *sk1_rcv_saddr6, const ns_in6_addr *sk2_rcv_saddr6,
                       be32 sk1_rcv_saddr, be32 sk2_rcv_saddr, gboolean sk1_ipv6only,
@@ -772,6 +796,8 @@ ipv6_rcv_saddr_equal (const ns_in6_addr *sk1_rcv_saddr6, const ns_in6_addr *sk2_
   return sk2_rcv_saddr6 != NULL && ipv6_addr_equal (sk1_rcv_saddr6, sk2_rcv_saddr6);
 }
 
+/* inet_rcv_saddr_equal: TRUE if sk and sk2 are bound to overlapping local addresses
+ * (match_wildcard: a bound wildcard counts as overlapping). */
 gboolean
 inet_rcv_saddr_equal (const struct sock *sk, const struct sock *sk2, gboolean match_wildcard)
 {
@@ -784,6 +810,7 @@ inet_rcv_saddr_equal (const struct sock *sk, const struct sock *sk2, gboolean ma
                                match_wildcard, match_wildcard);
 }
 
+/* TRUE if sk is bound to the wildcard address of its family. */
 gboolean
 inet_rcv_saddr_any (const struct sock *sk)
 {
@@ -962,6 +989,7 @@ udp_lib_rehash (struct sock *sk, guint16 newhash)
   udp_sk (sk)->udp_portaddr_hash = newhash;
 }
 
+/* udp_v4_rehash: moves sk to the hash2 slot of its current local address and port. */
 void
 udp_v4_rehash (struct sock *sk)
 {
@@ -1034,6 +1062,7 @@ udp4_bind (struct sock *sk, const struct sockaddr *uaddr, gint addr_len)
   return 0;
 }
 
+/* bind(): -EINVAL if already bound, else the family's bind. */
 gint
 udp_sock_bind (struct sock *sk, const struct sockaddr *uaddr, gint addr_len)
 {
@@ -1086,6 +1115,8 @@ route_src4 (const struct sockaddr *src)
   return GUINT32_TO_BE (0x7f000001);
 }
 
+/* connect(): autobinds an unbound sk (-EAGAIN if that fails), then connects it as its
+ * family does (udp.h). */
 gint
 udp_sock_connect (struct sock *sk, const struct sockaddr *uaddr, gint addr_len,
                   const struct sockaddr *src)
@@ -1109,6 +1140,7 @@ udp_sock_connect (struct sock *sk, const struct sockaddr *uaddr, gint addr_len,
   return err;
 }
 
+/* close(): unhashes sk (leaving its group) and returns its memory to the arena. */
 void
 udp_sock_close (struct sock *sk)
 {

@@ -78,6 +78,8 @@ udp6_ehashfn (const struct udp_table *tbl, const struct net *net, const ns_in6_a
                        tbl->udp6_ehash_secret + net_hash_mix (net));
 }
 
+/* ipv6_portaddr_hash as the lookup executes it: the mix load, then a one-word jhash for ::,
+ * a four-word one for any other address. */
 static guint32
 ipv6_portaddr_hash_charged (NsThread *t, struct net *net, const ns_in6_addr *addr6, guint port)
 {
@@ -105,6 +107,8 @@ udp6_ehashfn_charged (NsThread *t, struct udp_table *tbl, struct net *net,
 
 /* ---- compute_score (IPv6) ---- */
 
+/* compute_score (IPv6): score of AF_INET6 sk for saddr:sport → daddr:hnum on dif/sdif
+ * (-1: not a candidate): 0, +1 each for peer port, peer address, device (by version), CPU. */
 static gint
 compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *net,
                const ns_in6_addr *saddr, be16 sport, const ns_in6_addr *daddr, guint16 hnum,
@@ -189,6 +193,8 @@ inet6_lookup_reuseport (NsThread *t, struct udp_table *tbl, struct net *net, str
 
 /* ---- udp6_lib_lookup2 ---- */
 
+/* udp6_lib_lookup2: best socket on hslot2's chain (badness starts at -1, as a score can be 0);
+ * a pure reuseport group answers at once. */
 static struct sock *
 udp6_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
                   be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif,
@@ -271,6 +277,7 @@ inet6_match (NsThread *t, struct net *net, const struct sock *sk, const ns_in6_a
   return udp_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif);
 }
 
+/* udp6_lib_lookup4 (v6.13+): first exact 4-tuple match on the hash4 chain, or NULL. */
 static struct sock *
 udp6_lib_lookup4 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
                   be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif)
@@ -297,6 +304,7 @@ udp6_lib_lookup4 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
   return found;
 }
 
+/* udp6_lib_lookup1 (v6.14+): best score on the primary (port) chain, no reuseport selection. */
 static struct sock *
 udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
                   be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif)
@@ -326,6 +334,8 @@ udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
 
 /* ---- __udp6_lib_lookup ---- */
 
+/* __udp6_lib_lookup: hash4 (v6.13+), then the exact-address and wildcard hash2 chains,
+ * then the port chain (v6.14+); the receiving socket or NULL. */
 struct sock *
 __udp6_lib_lookup (NsThread *t, struct net *net, const ns_in6_addr *saddr, be16 sport,
                    const ns_in6_addr *daddr, be16 dport, gint dif, gint sdif,
@@ -434,6 +444,7 @@ udp6_bind (struct sock *sk, const struct sockaddr *uaddr, gint addr_len)
   return 0;
 }
 
+/* udp_v6_rehash: moves sk to the hash2 slot of its current IPv6 local address and port. */
 void
 udp_v6_rehash (struct sock *sk)
 {

@@ -50,6 +50,7 @@ tx_preempt_count (gpointer owner, NsThread *t)
   return &net_tx_pcpu (owner, t)->preempt_count;
 }
 
+/* This CPU's irq_stat.__softirq_pending (tx_pcpu). */
 static guint32 *
 tx_softirq_pending (gpointer owner, NsThread *t)
 {
@@ -82,6 +83,8 @@ net_tx_new (NsMachine *machine, TcEnv *tc)
   return tx;
 }
 
+/* Frees the host side of the transmit path (NULL is fine; arena memory goes with the
+ * machine). */
 void
 net_tx_free (NetTx *tx)
 {

@@ -302,6 +302,7 @@ tc_env_new (NsMachine *machine)
   return env;
 }
 
+/* Frees the tc environment (NULL is fine; its arena memory goes with the machine). */
 void
 tc_env_free (TcEnv *env)
 {
@@ -310,6 +311,7 @@ tc_env_free (TcEnv *env)
   g_free (env);
 }
 
+/* The machine env was created for. */
 NsMachine *
 tc_env_machine (TcEnv *env)
 {
@@ -317,6 +319,7 @@ tc_env_machine (TcEnv *env)
   return env->machine;
 }
 
+/* The reclassify loop limit of env's kernel version (16 from v5.14, else 4). */
 guint
 tc_max_reclassify (const TcEnv *env)
 {
@@ -394,6 +397,7 @@ chain_position (const TcFn *const *chain, guint n, const TcFn *fn)
   return 0;
 }
 
+/* Position (1-based) of fn in the classifier compare chain, 0 if absent. */
 guint
 tc_wrapper_cls_position (const TcEnv *env, const TcFn *fn)
 {
@@ -401,6 +405,7 @@ tc_wrapper_cls_position (const TcEnv *env, const TcFn *fn)
   return chain_position (env->cls_chain, env->n_cls, fn);
 }
 
+/* Position (1-based) of fn in the action compare chain, 0 if absent. */
 guint
 tc_wrapper_act_position (const TcEnv *env, const TcFn *fn)
 {
@@ -408,6 +413,7 @@ tc_wrapper_act_position (const TcEnv *env, const TcFn *fn)
   return chain_position (env->act_chain, env->n_act, fn);
 }
 
+/* Entries in the classifier compare chain (0 without a wrapper). */
 guint
 tc_wrapper_cls_len (const TcEnv *env)
 {
@@ -415,6 +421,7 @@ tc_wrapper_cls_len (const TcEnv *env)
   return env->n_cls;
 }
 
+/* Entries in the action compare chain (0 without a wrapper). */
 guint
 tc_wrapper_act_len (const TcEnv *env)
 {
@@ -422,6 +429,7 @@ tc_wrapper_act_len (const TcEnv *env)
   return env->n_act;
 }
 
+/* TRUE if the spectre_v2 mode sends indirect calls through a retpoline or LFENCE thunk. */
 gboolean
 tc_env_thunked (const TcEnv *env)
 {
@@ -429,6 +437,7 @@ tc_env_thunked (const TcEnv *env)
   return env->thunked;
 }
 
+/* TRUE if the build has a tc wrapper (merged or RFC) compiled in. */
 gboolean
 tc_wrapper_compiled (const TcEnv *env)
 {
@@ -436,6 +445,7 @@ tc_wrapper_compiled (const TcEnv *env)
   return env->wrapper;
 }
 
+/* TRUE if the static key tc_skip_wrapper is on, so the compare chains are bypassed. */
 gboolean
 tc_wrapper_skipped (const TcEnv *env)
 {
@@ -443,6 +453,8 @@ tc_wrapper_skipped (const TcEnv *env)
   return env->skip_wrapper;
 }
 
+/* Stores the direct calls, indirect calls and compares counted since creation (NULL
+ * outputs are skipped). */
 void
 tc_wrapper_counts (const TcEnv *env, guint64 *direct, guint64 *indirect, guint64 *compares)
 {
@@ -462,6 +474,7 @@ call_is_indirect (const TcEnv *env, const TcFn *const *chain, guint n, const TcF
   return !env->wrapper || env->skip_wrapper || chain_position (chain, n, fn) == 0;
 }
 
+/* TRUE if calling classifier fn ends as an indirect call through a thunk on this machine. */
 gboolean
 tc_classify_thunked (const TcEnv *env, const TcFn *fn)
 {
@@ -469,6 +482,7 @@ tc_classify_thunked (const TcEnv *env, const TcFn *fn)
   return env->thunked && call_is_indirect (env, env->cls_chain, env->n_cls, fn);
 }
 
+/* TRUE if calling action fn ends as an indirect call through a thunk on this machine. */
 gboolean
 tc_act_thunked (const TcEnv *env, const TcFn *fn)
 {
