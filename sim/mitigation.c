@@ -221,39 +221,49 @@ parse_onoff (const char *value, gboolean *out)
   return FALSE;
 }
 
-/* Applies one key[=value] of the command line to out; FALSE on a bad value of a known key. */
+/* What the command line asks for beyond per-key values: the kernel tests these in each
+ * mitigation's select function, so they win whatever their place on the line. */
+typedef struct {
+  const NsMitigations *defaults;   /* the profile's, which "auto" restores */
+  char                *off;        /* the mitigations=off argument in force, or NULL */
+  char                *nospectre_v2;  /* the nospectre_v2 argument, or NULL */
+} NsCmdline;
+
+/* Applies one key[=value] of the command line to out; FALSE on a bad value of a known key.
+ * Later values of a key replace earlier ones; "auto" restores the profile default. */
 static gboolean
-apply_arg (const char *key, const char *value, NsMitigations *out, NsWhy *why,
+apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *out, NsWhy *why,
            GError **error)
 {
   g_autofree char *reason = g_strdup_printf ("kernel command line: %s%s%s", key,
                                              value ? "=" : "", value ? value : "");
-  gboolean ok = TRUE;
+  gboolean ok = TRUE, is_auto = value && !strcmp (value, "auto");
 
-  if (!strcmp (key, "mitigations") && value && !strcmp (value, "off")) {
-    out->spectre_v2 = NS_SPECTRE_V2_OFF;
-    out->retbleed = NS_RETBLEED_OFF;
-    out->srso = NS_SRSO_OFF;
-    out->pti = FALSE;
-    out->mds_verw = FALSE;
-    out->bhi = NS_BHI_OFF;
-    why_set_all (why, reason);
-  } else if (!strcmp (key, "mitigations")) {
-    ok = value && !strcmp (value, "auto");
+  if (!strcmp (key, "mitigations")) {
+    ok = value && (!strcmp (value, "off") || is_auto || !strcmp (value, "auto,nosmt"));
+    g_clear_pointer (&cmd->off, g_free);
+    if (ok && !strcmp (value, "off"))
+      cmd->off = g_strdup (reason);
   } else if (!strcmp (key, "spectre_v2")) {
-    ok = value && (ns_spectre_v2_parse (value, &out->spectre_v2) || !strcmp (value, "auto"));
+    ok = value && (ns_spectre_v2_parse (value, &out->spectre_v2) || is_auto);
+    if (is_auto)
+      out->spectre_v2 = cmd->defaults->spectre_v2;
     why_set (&why->spectre_v2, reason);
   } else if (!strcmp (key, "nospectre_v2")) {
-    out->spectre_v2 = NS_SPECTRE_V2_OFF;
-    why_set (&why->spectre_v2, reason);
+    g_free (cmd->nospectre_v2);
+    cmd->nospectre_v2 = g_strdup (reason);
   } else if (!strcmp (key, "retbleed")) {
-    ok = value && (ns_retbleed_parse (value, &out->retbleed) || !strcmp (value, "auto"));
+    ok = value && (ns_retbleed_parse (value, &out->retbleed) || is_auto);
+    if (is_auto)
+      out->retbleed = cmd->defaults->retbleed;
     why_set (&why->retbleed, reason);
   } else if (!strcmp (key, "spec_rstack_overflow")) {
     ok = value && ns_srso_parse (value, &out->srso);
     why_set (&why->srso, reason);
   } else if (!strcmp (key, "pti")) {
-    ok = value && (parse_onoff (value, &out->pti) || !strcmp (value, "auto"));
+    ok = value && (parse_onoff (value, &out->pti) || is_auto);
+    if (is_auto)
+      out->pti = cmd->defaults->pti;
     why_set (&why->pti, reason);
   } else if (!strcmp (key, "nopti")) {
     out->pti = FALSE;
@@ -276,23 +286,51 @@ apply_arg (const char *key, const char *value, NsMitigations *out, NsWhy *why,
   return ok;
 }
 
-/* Applies a whole command line, left to right like the kernel's early params. */
+/* Applies what wins over per-key values: nospectre_v2 turns spectre_v2 off, and
+ * mitigations=off every mitigation modelled (each select function tests
+ * cpu_mitigations_off() first [K1, K8]). */
+static void
+apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  if (cmd->nospectre_v2) {
+    out->spectre_v2 = NS_SPECTRE_V2_OFF;
+    why_set (&why->spectre_v2, cmd->nospectre_v2);
+  }
+  if (cmd->off == NULL)
+    return;
+  out->spectre_v2 = NS_SPECTRE_V2_OFF;
+  out->retbleed = NS_RETBLEED_OFF;
+  out->srso = NS_SRSO_OFF;
+  out->pti = FALSE;
+  out->mds_verw = FALSE;
+  out->bhi = NS_BHI_OFF;
+  why_set_all (why, cmd->off);
+}
+
+/* Applies a whole command line to out (which holds the profile default): each key's last
+ * value, then nospectre_v2 and mitigations=off wherever they stand. */
 static gboolean
 apply_cmdline (const char *cmdline, NsMitigations *out, NsWhy *why, GError **error)
 {
   g_auto (GStrv) args = g_strsplit_set (cmdline ? cmdline : "", " \t", -1);
+  NsMitigations defaults = *out;
+  NsCmdline cmd = { &defaults, NULL, NULL };
+  gboolean ok = TRUE;
 
-  for (guint i = 0; args[i]; i++) {
+  for (guint i = 0; args[i] && ok; i++) {
     char *eq;
     if (*args[i] == '\0')
       continue;
     eq = strchr (args[i], '=');
     if (eq)
       *eq = '\0';
-    if (!apply_arg (args[i], eq ? eq + 1 : NULL, out, why, error))
-      return FALSE;
+    ok = apply_arg (args[i], eq ? eq + 1 : NULL, &cmd, out, why, error);
   }
-  return TRUE;
+  if (ok)
+    apply_overrides (&cmd, out, why);
+  g_free (cmd.off);
+  g_free (cmd.nospectre_v2);
+  return ok;
 }
 
 /* The "NAME=MODE: why" line of each mitigation, as a newly allocated NULL-terminated array. */

@@ -53,7 +53,7 @@ START_TEST (test_per_key_overrides_left_to_right)
 {
   NsMitigations m;
 
-  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "mitigations=off spectre_v2=eibrs "
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=off spectre_v2=eibrs "
                                     "spec_rstack_overflow=ibpb pti=on retbleed=stuff "
                                     "spectre_bhi=on mds=full", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
@@ -67,6 +67,47 @@ START_TEST (test_per_key_overrides_left_to_right)
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
   ck_assert (!m.pti);
   ns_mitigations_clear (&m);
+  /* auto restores the profile default, whatever came before */
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=off spectre_v2=auto "
+                                    "retbleed=unret retbleed=auto", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "spectre_v2=auto"));
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* As in the kernel, where every select function tests cpu_mitigations_off() and
+ * spectre_v2_parse_cmdline() tests nospectre_v2 first: those win wherever they stand,
+ * and the last mitigations= counts. */
+START_TEST (test_off_switches_win)
+{
+  NsMitigations m;
+  GError *err = NULL;
+
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "mitigations=off spectre_v2=eibrs "
+                                    "spec_rstack_overflow=ibpb pti=on retbleed=stuff "
+                                    "spectre_bhi=on mds=full", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_OFF);
+  ck_assert_int_eq (m.srso, NS_SRSO_OFF);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);
+  ck_assert (!m.pti && !m.mds_verw);
+  ck_assert (has_line (m.explain, "spec_rstack_overflow=off", "mitigations=off"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "nospectre_v2 spectre_v2=lfence", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_OFF);
+  ck_assert_int_eq (m.srso, NS_SRSO_SAFE_RET);
+  ck_assert (has_line (m.explain, "spectre_v2=off", "nospectre_v2"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "mitigations=off mitigations=auto,nosmt",
+                                    &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (m.srso, NS_SRSO_SAFE_RET);
+  ns_mitigations_clear (&m);
+  ck_assert (!ns_mitigations_select (zen3, 2, "6.9", "mitigations=most", &m, &err));
+  ck_assert (strstr (err->message, "mitigations=most"));
+  g_clear_error (&err);
 }
 END_TEST
 
@@ -116,6 +157,7 @@ main (void)
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);
+  tcase_add_test (tc, test_off_switches_win);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_names_round_trip);
   suite_add_tcase (s, tc);
