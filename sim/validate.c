@@ -731,6 +731,23 @@ load_cases (NsValidation *v, GError **error)
 /* ------------------------------------------------------------------------------------ */
 /* The calibration record. */
 
+/* The words of text separated by any run of the characters in separators,
+ * NULL-terminated (no empty words); never NULL. */
+static char **
+split_words (const char *text, const char *separators)
+{
+  g_auto (GStrv) parts = g_strsplit_set (text ? text : "", separators, -1);
+  GPtrArray *words = g_ptr_array_new ();
+
+  for (guint i = 0; parts[i]; i++)
+    if (parts[i][0] != '\0')
+      g_ptr_array_add (words, g_strdup (parts[i]));
+  g_ptr_array_add (words, NULL);
+  return (char **) g_ptr_array_free (words, FALSE);
+}
+
+/* Appends one <fit> of calibration.xml at path to v->fits; FALSE with a file:line error if
+ * it names a row that is not recorded. */
 static gboolean
 read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
 {
@@ -743,10 +760,8 @@ read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
   f->value = ns_xml_prop (node, "value");
   f->residual = ns_xml_prop (node, "residual");
   f->target = ns_xml_prop (node, "target");
-  f->rows = g_strsplit_set (g_strstrip (rows), " \t\n", -1);
+  f->rows = split_words (rows, " \t\r\n");
   for (guint i = 0; f->rows[i]; i++) {
-    if (f->rows[i][0] == '\0')
-      continue;
     if (!g_hash_table_contains (v->row_index, f->rows[i])) {
       ns_xml_set_error (error, path, node, "fit of %s %s names row '%s', which is not recorded",
                       f->profile, f->param, f->rows[i]);
@@ -1255,13 +1270,13 @@ job_deserialize (NsValJob *job, const char *text)
     if (f[0] && f[1])
       parse_line (run, f, &code, &message);
   }
-  if (code < 0 && run->metric != NULL) {
+  if (code < 0 && run->metric != NULL && run->cpu != NULL) {
     job->run = run;
     return;
   }
   ns_val_run_free (run);
   g_set_error (&job->error, NS_ERROR, code >= 0 ? code : NS_ERROR_INTERNAL, "%s",
-               message ? message : "the run's child process wrote no result");
+               message ? message : "the run's child process wrote no complete result");
 }
 
 /* ---- child processes */
@@ -1313,7 +1328,8 @@ child_read (NsValChild *child)
   return ns_child_read (&child->child) <= 0;
 }
 
-/* Waits until at least one child finishes; finishes it and removes it from children. */
+/* Waits for output from the children and reads it; finishes and removes those whose
+ * output is complete. Returns how many finished (0 if the output read was partial). */
 static guint
 children_wait (GArray *children)
 {
@@ -1345,8 +1361,10 @@ static void
 jobs_run_children (GPtrArray *jobs, guint n_jobs, NsValProgress progress, gpointer data)
 {
   GArray *children = g_array_new (FALSE, TRUE, sizeof (NsValChild));
-  guint next = 0, done = 0;
+  guint next = 0, done = 0, shown = 0;
 
+  if (progress && jobs->len > 0)
+    progress (0, jobs->len, NULL, data);
   while (done < jobs->len) {
     while (children->len < n_jobs && next < jobs->len) {
       NsValChild child = { 0 };
@@ -1361,8 +1379,9 @@ jobs_run_children (GPtrArray *jobs, guint n_jobs, NsValProgress progress, gpoint
     }
     if (children->len > 0)
       done += children_wait (children);
-    if (progress)
+    if (progress && done != shown)
       progress (done, jobs->len, NULL, data);
+    shown = done;
   }
   g_array_free (children, TRUE);
 }
@@ -1394,7 +1413,7 @@ ns_validation_parse_fit_source (const char *source, char **residual)
   list = end ? g_strndup (rows, end - rows) : g_strdup (rows);
   if (residual && end)
     *residual = g_strdup (end + strlen (FIT_RESIDUAL));
-  return g_strsplit_set (g_strstrip (list), " ,", -1);
+  return split_words (list, " ,");
 }
 
 /* Frees a NsValProvenance and its strings (the free function of provenance arrays). */
@@ -1478,10 +1497,12 @@ provenance_new (const NsValidation *v, const char *profile, const char *name,
   pv->rows = g_strdupv (fit->rows);
   g_free (pv->residual);
   pv->residual = g_strdup (fit->residual);
-  if (stale)
+  if (stale) {
+    g_autofree char *rows = g_strjoinv (" ", fit->rows);
     pv->stale = g_strdup_printf ("calibration.xml records %s = %s for profile %s (rows %s), "
                                  "but %s is in use: record the new fit", name, fit->value,
-                                 profile, fit->rows[0] ? fit->rows[0] : "", value);
+                                 profile, rows, value);
+  }
   return pv;
 }
 
@@ -1725,10 +1746,17 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   }
   o->baseline_run = val_run_copy (b->run);
   o->patched_run = val_run_copy (p->run);
-  if (profile && g_strcmp0 (b->run->cpu, profile)) {
+  if (profile && (g_strcmp0 (b->run->cpu, profile) || g_strcmp0 (p->run->cpu, profile))) {
     o->status = NS_VAL_ERROR;
     o->reason = g_strdup_printf ("the case runs on CPU profile '%s', but the row was measured "
-                                 "on %s (profile '%s')", b->run->cpu, o->row->setup.cpu, profile);
+                                 "on %s (profile '%s')", g_strcmp0 (b->run->cpu, profile)
+                                 ? b->run->cpu : p->run->cpu, o->row->setup.cpu, profile);
+    return;
+  }
+  if (!(b->run->value > 0)) {
+    o->status = NS_VAL_ERROR;
+    o->reason = g_strdup_printf ("the baseline variant '%s' gave %g, so no delta can be taken",
+                                 o->vcase->baseline, b->run->value);
     return;
   }
   o->sim_baseline = b->run->value * o->vcase->unit_scale;
@@ -1760,7 +1788,7 @@ summarise (NsValSummary *s, const NsValOutcome *o)
     s->misses_within_noise += o->within_noise;
   }
   abs_err = fabs (o->error_pp);
-  s->mean_abs_pp += abs_err;      /* a sum until summaries_finish */
+  s->mean_abs_pp += abs_err;      /* a sum until summary_finish */
   if (s->max_row == NULL || abs_err > s->max_abs_pp) {
     s->max_abs_pp = abs_err;
     s->max_row = o->row->id;
@@ -2011,7 +2039,7 @@ pair_side (const NsValReport *r, const NsValPair *p, int k, double *rec, double 
   gboolean base = !strcmp (p->side[k], "baseline");
 
   *rec = base ? row->baseline : row->patched;
-  if (o == NULL || o->baseline_run == NULL)
+  if (o == NULL || !outcome_ran (o))
     return FALSE;
   *sim = base ? o->baseline_run->value : o->patched_run->value;
   return TRUE;
@@ -2448,7 +2476,7 @@ json_fits (NsJson *json, const NsValidation *v)
   ns_json_end_array (json);
 }
 
-/* Facts, pairs and notes of the seeds that have a selected row. */
+/* TRUE if some selected row comes from seed (its facts, pairs and notes are written). */
 static gboolean
 seed_selected (const NsValReport *r, const char *seed)
 {

@@ -75,7 +75,7 @@ typedef struct {
   char  *param;
   char  *value;
   char  *residual;
-  char  *target;                /* "absolute" or "delta" */
+  char  *target;                /* "absolute", "baseline" or "delta" */
   char **rows;                  /* NULL-terminated */
 } NsValFit;
 

@@ -813,6 +813,10 @@ START_TEST (test_parse_fit_source)
   ck_assert_str_eq (rows[1], "002-r9-7950x-f1");
   ck_assert_str_eq (residual, "0.0123");
   ck_assert_ptr_null (ns_validation_parse_fit_source ("UNSOURCED default", NULL));
+  g_strfreev (rows);
+  rows = ns_validation_parse_fit_source ("fit on  000-ipv4-1G ,  002-r9-7950x-f1", NULL);
+  ck_assert_uint_eq (g_strv_length (rows), 2);   /* no empty words */
+  ck_assert_str_eq (rows[0], "000-ipv4-1G");
 }
 END_TEST
 
