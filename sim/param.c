@@ -1,6 +1,7 @@
 /* param.c — the parameter registry and parameter sets. */
 #include "config.h"
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "param.h"
@@ -168,7 +169,7 @@ parse_number (const NsParamDef *def, const char *text, double *out)
   } else {
     *out = g_ascii_strtod (text, &end);
   }
-  return errno == 0 && end != text && *end == '\0';
+  return errno == 0 && end != text && *end == '\0' && isfinite (*out);
 }
 
 /* Checks text against def's type and range. */

@@ -342,6 +342,20 @@ ns_report_params_comment (GString *out, const NsParams *params)
   ns_params_foreach (params, param_comment, out);
 }
 
+/* Appends n CSV fields, each quoted as RFC 4180 needs, separated by commas; NULL is an
+ * empty field. */
+static void
+csv_fields (GString *out, const char *const *fields, guint n)
+{
+  for (guint i = 0; i < n; i++) {
+    if (i)
+      g_string_append_c (out, ',');
+    ns_csv_field (out, fields[i]);
+  }
+}
+
+/* The CSV report: a commented heading with the first variant's parameters, then a row per
+ * variant and a row per comparison. */
 static void
 report_csv (GString *out, const NsRunResult *r)
 {
@@ -357,27 +371,24 @@ report_csv (GString *out, const NsRunResult *r)
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
     g_autofree char *mit = mitigation_summary (vr->mitigations);
-    g_string_append (out, "variant,");
-    ns_csv_field (out, vr->name);
-    g_string_append_printf (out, ",%s,%s,", vr->metric,
-                            g_ascii_formatd (buf, sizeof buf, "%.10g", vr->value));
-    g_string_append_printf (out, "%s,%u,%s,,,,%s,%s,", g_ascii_formatd (buf, sizeof buf, "%.6g",
-                            vr->cv), vr->n_reps, vr->aggregate, vr->cpu_name, vr->kernel);
-    ns_csv_field (out, vr->cmdline);
-    g_string_append_c (out, ',');
-    ns_csv_field (out, mit);
+    g_autofree char *cv = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", vr->cv));
+    g_autofree char *reps = g_strdup_printf ("%u", vr->n_reps);
+    const char *fields[] = { "variant", vr->name, vr->metric,
+                             g_ascii_formatd (buf, sizeof buf, "%.10g", vr->value), cv, reps,
+                             vr->aggregate, NULL, NULL, NULL, vr->cpu_name, vr->kernel,
+                             vr->cmdline, mit };
+    csv_fields (out, fields, G_N_ELEMENTS (fields));
     g_string_append_c (out, '\n');
   }
   for (guint i = 0; i < r->comparisons->len; i++) {
     const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
     const NsVariantResult *b = r->variants->pdata[c->baseline];
-    g_string_append (out, "comparison,");
-    ns_csv_field (out, c->label);
-    g_string_append_printf (out, ",%s,,,,,%s,", b->metric,
-                            ((NsVariantResult *) r->variants->pdata[c->baseline])->name);
-    g_string_append_printf (out, "%s,%s,,,,\n",
-                            ((NsVariantResult *) r->variants->pdata[c->patched])->name,
-                            g_ascii_formatd (buf, sizeof buf, "%.6f", c->delta_pct));
+    const NsVariantResult *p = r->variants->pdata[c->patched];
+    const char *fields[] = { "comparison", c->label, b->metric, NULL, NULL, NULL, NULL, b->name,
+                             p->name, g_ascii_formatd (buf, sizeof buf, "%.6f", c->delta_pct),
+                             NULL, NULL, NULL, NULL };
+    csv_fields (out, fields, G_N_ELEMENTS (fields));
+    g_string_append_c (out, '\n');
   }
 }
 

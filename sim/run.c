@@ -121,6 +121,7 @@ setup_build (NsVariantSetup *vs, GError **error)
   NsScenario *sc = vs->sc;
   GHashTableIter iter;
   gpointer key, value;
+  const char *name = NULL;
 
   vs->build = ns_build_new (sc->kernel_version,
                             ns_params_get_int (vs->params, "build.inline_limit_bytes"));
@@ -128,7 +129,9 @@ setup_build (NsVariantSetup *vs, GError **error)
   while (g_hash_table_iter_next (&iter, &key, &value))
     ns_build_set_config (vs->build, key, value);
   for (guint i = 0; i < sc->patches->len; i++) {
-    const NsPatch *patch = ns_patch_find (sc->patches->pdata[i]);
+    const NsPatch *patch;
+    name = sc->patches->pdata[i];
+    patch = ns_patch_find (name);
     if (patch == NULL)
       goto unknown_patch;
     patch->apply (vs->build);
@@ -139,8 +142,7 @@ setup_build (NsVariantSetup *vs, GError **error)
 /* ERRORS */
 unknown_patch:
   ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel"), error,
-                "unknown patch '%s' (netsim list patches shows them)",
-                (const char *) sc->patches->pdata[0]);
+                "unknown patch '%s' (netsim list patches shows them)", name);
   return FALSE;
 }
 

@@ -61,6 +61,11 @@ START_TEST (test_rejects_bad_values)
   g_clear_error (&err);
   ck_assert (!ns_params_set (p, "cpu.freq_ghz", "fast", "s", &err));
   g_clear_error (&err);
+  /* NaN would pass any range test (every comparison is false), infinity is no value */
+  ck_assert (!ns_params_set (p, "cpu.freq_ghz", "nan", "s", &err));
+  g_clear_error (&err);
+  ck_assert (!ns_params_set (p, "cpu.ipc", "inf", "s", &err));
+  g_clear_error (&err);
   ck_assert (!ns_params_set (p, "cache.l3.inclusive", "maybe", "s", &err));
   g_clear_error (&err);
   ck_assert (!ns_params_set (p, "cpu.freq_ghz", "3", "", &err));

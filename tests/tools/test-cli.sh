@@ -163,6 +163,18 @@ expect 2 "--output into a missing directory" -- "$NETSIM" run -q -o "$TMP/no/dir
 expect 2 "failing run with --output" -- "$NETSIM" run -q -o "$TMP/never.json" "$TMP/broken.xml"
 [ -e "$TMP/never.json" ] && bad "a failed run left an output file" || ok
 
+# CSV fields are quoted as RFC 4180 says: a variant name may hold a comma or a quote
+sed 's/"plain-ret"/"plain,\&quot;ret"/g' "$MICRO/call-chain.xml" >"$TMP/comma.xml"
+expect 0 "a variant named with a comma and a quote" -- "$NETSIM" run -q --format csv \
+  --set measure.duration=20us "$TMP/comma.xml"
+grep -q '^variant,"plain,""ret",' "$TMP/out" && grep -q '^comparison,unret vs plain,.*,"plain,""ret",' \
+  "$TMP/out" && ok || bad "csv does not quote a variant name: $(grep plain "$TMP/out")"
+# an unknown patch is named, not the first patch of the kernel
+sed 's|<kernel version="6.9"|<kernel version="6.9"><patch name="revert-udp-rescore"/><patch name="no-such-patch"/></kernel><!--|; s|spec_rstack_overflow=off"/>|-->|' \
+  "$MICRO/call-chain.xml" >"$TMP/patch.xml"
+expect 2 "an unknown second patch" -- "$NETSIM" run -q --variant plain-ret "$TMP/patch.xml"
+grep -q "unknown patch 'no-such-patch'" "$TMP/err" && ok || bad "unknown patch misnamed: $(cat "$TMP/err")"
+
 # list
 expect 0 "list cpus" -- "$NETSIM" list cpus
 grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
