@@ -83,7 +83,7 @@ bench_events (guint64 n_events, guint64 *dispatched)
   guint i;
 
   b.engine = ns_engine_new (1, ghz, NS_US (1));
-  b.remaining = n_events - N_PENDING;
+  b.remaining = n_events > N_PENDING ? n_events - N_PENDING : 0;
   b.lcg = 1;
   t0 = g_get_monotonic_time ();
   for (i = 0; i < N_PENDING; i++)

@@ -210,10 +210,11 @@ ns_skb_alloc_new (NsMachine *machine)
   kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", 256, SKB_OBJS_PER_SLAB);
   kmem_cache_init (&a->small_head_cache, a, "skbuff_small_head", SKB_SMALL_HEAD_CACHE_SIZE,
                    25);
-  /* objects per slab: SLUB's calculate_order packs order-1..3 slabs [R: slabinfo] */
+  /* objects per slab: SLUB's calculate_order packs order-0..3 slabs: 32 objects for 128 B
+   * to 1 KiB (orders 0 to 3), then 16, 8, 4 in order-3 slabs for 2k, 4k, 8k [R: slabinfo] */
   for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc); i++)
     kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i], (gsize) 128 << i,
-                     MAX (4u, 32u >> (i > 2 ? i - 2 : 0)));
+                     MAX (4u, 32u >> (i > 3 ? i - 3 : 0)));
   a->pcp = ns_arena_alloc (a->arena, sizeof (PerCpuPages) * a->n_cpus, 64);
   a->pcp_list = g_new0 (GQueue, a->n_cpus);
   a->pcp_pages = g_new0 (guint, a->n_cpus);

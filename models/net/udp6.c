@@ -78,13 +78,14 @@ udp6_ehashfn (const struct udp_table *tbl, const struct net *net, const ns_in6_a
                        tbl->udp6_ehash_secret + net_hash_mix (net));
 }
 
-/* ipv6_portaddr_hash as the lookup executes it: the mix load, then a one-word jhash for ::,
- * a four-word one for any other address. */
+/* ipv6_portaddr_hash as the lookup executes it: the mix load, then a one-word jhash for ::
+ * and for a v4-mapped address (its IPv4 word), a four-word one for any other address. */
 static guint32
 ipv6_portaddr_hash_charged (NsThread *t, struct net *net, const ns_in6_addr *addr6, guint port)
 {
   NS_LOAD_FIELD (t, net, hash_mix);
-  ns_insns (t, (ipv6_addr_any (addr6) ? JHASH_NWORDS_INSNS : JHASH2_4W_INSNS) + 6);
+  ns_insns (t, (ipv6_addr_any (addr6) || ipv6_addr_v4mapped (addr6) ? JHASH_NWORDS_INSNS
+                : JHASH2_4W_INSNS) + 6);
   return ipv6_portaddr_hash (net, addr6, port);
 }
 
