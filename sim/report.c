@@ -148,8 +148,11 @@ table_comparisons (GString *out, const NsRunResult *r)
     const NsVariantResult *p = r->variants->pdata[c->patched];
     /* pad by characters, not bytes: labels may hold "→" or "±" */
     int pad = width - (int) g_utf8_strlen (c->label, -1);
-    g_string_append_printf (out, "%s%*s %16.2f %16.2f %+9.2f%%\n", c->label, pad, "", b->value,
-                            p->value, c->delta_pct);
+    g_string_append_printf (out, "%s%*s %16.2f %16.2f ", c->label, pad, "", b->value, p->value);
+    if (isfinite (c->delta_pct))
+      g_string_append_printf (out, "%+9.2f%%\n", c->delta_pct);
+    else
+      g_string_append_printf (out, "%10s\n", "n/a");
   }
 }
 

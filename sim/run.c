@@ -774,6 +774,7 @@ compare_variants (const NsScenario *base, NsRunResult *result)
     g_autofree char *b = NULL, *p = NULL;
     NsComparison c;
     gint bi, pi;
+    double bv, pv;
     if (n->type != XML_ELEMENT_NODE)
       continue;
     b = ns_xml_prop (n, "baseline");
@@ -785,8 +786,9 @@ compare_variants (const NsScenario *base, NsRunResult *result)
     c.label = ns_xml_prop (n, "label");
     c.baseline = bi;
     c.patched = pi;
-    c.delta_pct = 100.0 * (((NsVariantResult *) result->variants->pdata[pi])->value /
-                           ((NsVariantResult *) result->variants->pdata[bi])->value - 1.0);
+    bv = ((NsVariantResult *) result->variants->pdata[bi])->value;
+    pv = ((NsVariantResult *) result->variants->pdata[pi])->value;
+    c.delta_pct = bv != 0 ? 100.0 * (pv / bv - 1.0) : NAN;   /* none against a zero baseline */
     g_array_append_val (result->comparisons, c);
   }
 }

@@ -54,7 +54,7 @@ typedef struct {
   char   *label;
   guint   baseline;             /* indices into variants */
   guint   patched;
-  double  delta_pct;            /* (patched − baseline) / baseline × 100 */
+  double  delta_pct;            /* (patched − baseline) / baseline × 100; NaN if baseline 0 */
 } NsComparison;
 
 typedef struct {

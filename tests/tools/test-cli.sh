@@ -175,6 +175,13 @@ sed 's|<kernel version="6.9"|<kernel version="6.9"><patch name="revert-udp-resco
 expect 2 "an unknown second patch" -- "$NETSIM" run -q --variant plain-ret "$TMP/patch.xml"
 grep -q "unknown patch 'no-such-patch'" "$TMP/err" && ok || bad "unknown patch misnamed: $(cat "$TMP/err")"
 
+# a comparison against a zero baseline has no delta: n/a, not inf or nan
+expect 0 "a metric that is 0" -- "$NETSIM" run -q --set workload.streams=2 --set measure.warmup=100us \
+  --set measure.duration=1ms --set measure.repetitions=1 --set measure.metric=drops_per_sec \
+  "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q '^ipv4 1G: patch.* 0\.00 *0\.00 *n/a$' "$TMP/out" && ! grep -qi '\(nan\|inf\)%' "$TMP/out" && ok ||
+  bad "zero-baseline comparison: $(grep '^ipv4 1G: patch' "$TMP/out")"
+
 # list
 expect 0 "list cpus" -- "$NETSIM" list cpus
 grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
