@@ -7,21 +7,19 @@ import sys, json, os
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
 CLS = ["BASIC","BPF","CGROUP","FLOW","FLOWER","FW","MATCHALL","ROUTE4","RSVP","RSVP6","TCINDEX","U32"]
 ACT = ["BPF","CONNMARK","CSUM","CT","CTINFO","GACT","GATE","IFE","IPT","MIRRED","MPLS","NAT","PEDIT","POLICE","SAMPLE","SIMP","SKBEDIT","SKBMOD","TUNNEL_KEY","VLAN"]
-PAUSE_INTEL_OLD = ("10", "Intel Optimization Reference Manual §2.5.4 (quoted verbatim in dotnet/coreclr#13388 and MicrosoftDocs/SupportArticles-docs PR 1100): 'The latency of PAUSE instruction in prior generation microarchitecture is about 10 cycles' (Ivy Bridge is a prior generation; grade B)")
-PAUSE_SKL = ("140", "Intel Optimization Reference Manual §2.5.4 (quoted verbatim in dotnet/coreclr#13388 and MicrosoftDocs/SupportArticles-docs PR 1100): 'on Skylake microarchitecture it has been extended to as many as 140 cycles' — this core is Skylake-derived (grade B)")
-PAUSE_AMD = ("10", "UNSOURCED: no AMD Zen 3/4 PAUSE latency was found; the pre-Skylake Intel value of about 10 cycles is assumed")
+# x86.pause_cycles (pktgen cpu_relax()s once a packet) comes from the CPU profiles.
 CPUS = {
- "7950x":  dict(profile="ryzen9-7950x", label="Ryzen 9 7950X (Zen 4)", mit="retpoline", pause=PAUSE_AMD,
+ "7950x":  dict(profile="ryzen9-7950x", label="Ryzen 9 7950X (Zen 4)", mit="retpoline",
                 rows=[("f1",1,0,5914980,6380227),("f100",100,0,373598,820396)]),
- "5950x":  dict(profile="ryzen9-5950x", label="Ryzen 9 5950X (Zen 3)", mit="retpoline", pause=PAUSE_AMD,
+ "5950x":  dict(profile="ryzen9-5950x", label="Ryzen 9 5950X (Zen 3)", mit="retpoline",
                 rows=[("f1",1,0,4237838,4412241),("f1-c1000",1,1000,4265287,4413757),
                       ("f100",100,0,313469,633303),("f100-c1000",100,1000,313797,633150)]),
- "3337u":  dict(profile="i5-3337u", label="Core i5-3337U (Ivy Bridge)", mit="retpoline", pause=PAUSE_INTEL_OLD,
+ "3337u":  dict(profile="i5-3337u", label="Core i5-3337U (Ivy Bridge)", mit="retpoline",
                 rows=[("f1",1,0,1580565,1682406),("f100",100,0,127454,211210)]),
- "10210u": dict(profile="i5-10210u", label="Core i5-10210U (Comet Lake)", mit="eibrs", pause=PAUSE_SKL,
+ "10210u": dict(profile="i5-10210u", label="Core i5-10210U (Comet Lake)", mit="eibrs",
                 rows=[("f1",1,0,3006074,3006857),("f1-c1000",1,1000,3160245,3179945),
                       ("f100",100,0,389259,381765),("f100-c1000",100,1000,408812,412730)]),
- "6230r":  dict(profile="xeon-gold-6230r", label="Xeon Gold 6230R (Cascade Lake)", mit="eibrs", pause=PAUSE_SKL,
+ "6230r":  dict(profile="xeon-gold-6230r", label="Xeon Gold 6230R (Cascade Lake)", mit="eibrs",
                 rows=[("f1",1,0,3196906,3197059),("f1-c1000",1,1000,3190392,3196153),
                       ("f100",100,0,415420,406612),("f100-c1000",100,1000,416705,405869)]),
 }
@@ -48,7 +46,6 @@ def write(short, ipc, ipc_source, out):
     for x in ACT: L.append(f'    <config name="CONFIG_NET_ACT_{x}" value="y"/>')
     L.append('  </kernel>')
     L.append(f'  <param name="cpu.ipc" value="{ipc}" source="{esc(ipc_source)}"/>')
-    L.append(f'  <param name="x86.pause_cycles" value="{c["pause"][0]}" source="{esc(c["pause"][1])}"/>')
     L.append('  <workload type="pktgen" cpu="0" xmit-mode="queue_xmit" pkt-size="60" filters="1"')
     L.append('            action="continue" clone-skb="0"/>')
     L.append('  <measure metric="pps" warmup="200us" duration="2ms"/>')
@@ -108,7 +105,6 @@ def write_whatif(short, out, variants, comps, description):
     for x in ACT: L.append(f'    <config name="CONFIG_NET_ACT_{x}" value="y"/>')
     L += ['  </kernel>',
           f'  <param name="cpu.ipc" value="{ipc}" source="{esc(src)}"/>',
-          f'  <param name="x86.pause_cycles" value="{c["pause"][0]}" source="{esc(c["pause"][1])}"/>',
           '  <workload type="pktgen" cpu="0" xmit-mode="queue_xmit" pkt-size="60" filters="1"',
           '            action="continue" clone-skb="0"/>',
           '  <measure metric="pps" warmup="200us" duration="2ms"/>',
