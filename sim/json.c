@@ -91,6 +91,7 @@ static void
 close_container (NsJson *json, char c)
 {
   gboolean empty = json->first;
+  g_return_if_fail (json->depth > 0);
   json->depth--;
   if (!empty)
     newline (json);

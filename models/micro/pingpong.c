@@ -61,11 +61,12 @@ player_thread (NsThread *t, gpointer data)
   }
 }
 
-/* The NsDistance named by text ("same" included); FALSE with a file:line error. */
+/* The NsDistance named by text (smt, ccx, socket or remote: a ping-pong needs two CPUs);
+ * FALSE with a file:line error. */
 static gboolean
 parse_distance (const NsScenario *sc, const char *text, NsDistance *out, GError **error)
 {
-  for (guint i = 0; distance_names[i]; i++)
+  for (guint i = NS_DIST_SAME + 1; distance_names[i]; i++)
     if (!strcmp (distance_names[i], text)) {
       *out = (NsDistance) i;
       return TRUE;
@@ -92,7 +93,7 @@ pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_
       !ns_xml_get_string (sc, sc->workload, "distance", "ccx", &dist_name, error) ||
       !parse_distance (sc, dist_name, &dist, error))
     return NULL;
-  if (dist == NS_DIST_SAME || !ns_machine_cpu_at (machine, cpu, dist, &peer))
+  if (!ns_machine_cpu_at (machine, cpu, dist, &peer))
     goto no_peer;
   pp = g_new0 (PingPong, 1);
   pp->line = ns_arena_alloc (ns_machine_arena (machine), sizeof (PingLine), 64);

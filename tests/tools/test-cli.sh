@@ -182,6 +182,11 @@ expect 0 "a metric that is 0" -- "$NETSIM" run -q --set workload.streams=2 --set
 grep -q '^ipv4 1G: patch.* 0\.00 *0\.00 *n/a$' "$TMP/out" && ! grep -qi '\(nan\|inf\)%' "$TMP/out" && ok ||
   bad "zero-baseline comparison: $(grep '^ipv4 1G: patch' "$TMP/out")"
 
+# a ping-pong needs two CPUs: distance 'same' is refused as a bad value, not as a missing CPU
+expect 2 "ping-pong at distance same" -- "$NETSIM" run -q --set workload.distance=same "$MICRO/pingpong.xml"
+grep -q "expected smt, ccx, socket or remote, got 'same'" "$TMP/err" && ok ||
+  bad "distance same: $(cat "$TMP/err")"
+
 # list
 expect 0 "list cpus" -- "$NETSIM" list cpus
 grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
