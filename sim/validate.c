@@ -1040,6 +1040,7 @@ ns_val_run_free (NsValRun *run)
   g_free (run->cmdline);
   g_free (run->mitigations);
   g_ptr_array_unref (run->free_params);
+  g_ptr_array_unref (run->unsourced);
   g_free (run);
 }
 
@@ -1050,6 +1051,7 @@ val_run_new (void)
   NsValRun *run = g_new0 (NsValRun, 1);
 
   run->free_params = g_ptr_array_new_with_free_func (val_param_free);
+  run->unsourced = g_ptr_array_new_with_free_func (val_param_free);
   return run;
 }
 
@@ -1072,6 +1074,10 @@ val_run_copy (const NsValRun *src)
     const NsValParam *p = src->free_params->pdata[i];
     add_param (run->free_params, p->name, p->value, p->source);
   }
+  for (guint i = 0; i < src->unsourced->len; i++) {
+    const NsValParam *p = src->unsourced->pdata[i];
+    add_param (run->unsourced, p->name, p->value, p->source);
+  }
   return run;
 }
 
@@ -1082,6 +1088,16 @@ collect_free_param (const NsParamDef *def, const char *value, const char *source
                     gpointer data)
 {
   if (def->free)
+    add_param (data, def->name, value, source);
+}
+
+/* ns_params_foreach callback: appends the parameter to the NsValParam array data if its
+ * source says UNSOURCED. */
+static void
+collect_unsourced (const NsParamDef *def, const char *value, const char *source,
+                   gpointer data)
+{
+  if (source && g_str_has_prefix (source, "UNSOURCED"))
     add_param (data, def->name, value, source);
 }
 
@@ -1117,6 +1133,7 @@ run_digest (const NsVariantResult *vr)
   run->cmdline = g_strdup (vr->cmdline);
   run->mitigations = mitigation_summary (vr->mitigations);
   ns_params_foreach (vr->params, collect_free_param, run->free_params);
+  ns_params_foreach (vr->params, collect_unsourced, run->unsourced);
   return run;
 }
 
@@ -1189,6 +1206,18 @@ put_double (GString *out, const char *key, double value)
   g_string_append_printf (out, "%s\t%016" G_GINT64_MODIFIER "x\n", key, bits);
 }
 
+/* Writes each NsValParam of params as a "key\tNAME\tVALUE\tSOURCE" line (escaped). */
+static void
+put_params (GString *out, const char *key, GPtrArray *params)
+{
+  for (guint i = 0; i < params->len; i++) {
+    const NsValParam *p = params->pdata[i];
+    g_autofree char *n = g_strescape (p->name, NULL), *v = g_strescape (p->value, NULL),
+      *s = g_strescape (p->source, NULL);
+    g_string_append_printf (out, "%s\t%s\t%s\t%s\n", key, n, v, s);
+  }
+}
+
 /* Serialises a finished job (result or error) for the parent. */
 static void
 job_serialize (GString *out, const NsValJob *job)
@@ -1209,12 +1238,8 @@ job_serialize (GString *out, const NsValJob *job)
   put_string (out, "kernel", run->kernel);
   put_string (out, "cmdline", run->cmdline);
   put_string (out, "mitigations", run->mitigations);
-  for (guint i = 0; i < run->free_params->len; i++) {
-    const NsValParam *p = run->free_params->pdata[i];
-    g_autofree char *n = g_strescape (p->name, NULL), *v = g_strescape (p->value, NULL),
-      *s = g_strescape (p->source, NULL);
-    g_string_append_printf (out, "param\t%s\t%s\t%s\n", n, v, s);
-  }
+  put_params (out, "param", run->free_params);
+  put_params (out, "unsourced", run->unsourced);
 }
 
 /* The double whose bit pattern is the hex text (the inverse of put_double). */
@@ -1247,9 +1272,9 @@ parse_line (NsValRun *run, char **f, gint *code, char **message)
     *code = (gint) g_ascii_strtoll (f[1], NULL, 10);
   else if (!strcmp (f[0], "message"))
     *message = g_strcompress (f[1]);
-  else if (!strcmp (f[0], "param") && g_strv_length (f) == 4) {
+  else if ((!strcmp (f[0], "param") || !strcmp (f[0], "unsourced")) && g_strv_length (f) == 4) {
     g_autofree char *n = g_strcompress (f[1]), *v = g_strcompress (f[2]), *s = g_strcompress (f[3]);
-    add_param (run->free_params, n, v, s);
+    add_param (!strcmp (f[0], "param") ? run->free_params : run->unsourced, n, v, s);
   } else
     for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
       if (!strcmp (f[0], keys[k]))
@@ -1649,6 +1674,7 @@ ns_val_report_free (NsValReport *report)
   g_ptr_array_unref (report->outcomes);
   g_ptr_array_unref (report->conflicts);
   g_ptr_array_unref (report->provenance);
+  g_ptr_array_unref (report->unsourced);
   g_free (report);
 }
 
@@ -1814,6 +1840,7 @@ report_new (const NsValidation *v)
   r->outcomes = g_ptr_array_new_with_free_func (outcome_free);
   r->conflicts = g_ptr_array_new_with_free_func (g_free);
   r->provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  r->unsourced = g_ptr_array_new_with_free_func (g_free);
   return r;
 }
 
@@ -1834,6 +1861,16 @@ compare_provenance (gconstpointer a, gconstpointer b)
   return strcmp ((*(NsValProvenance *const *) a)->profile, (*(NsValProvenance *const *) b)->profile);
 }
 
+/* Appends "CPU: NAME = VALUE" for each UNSOURCED value run used to lines. */
+static void
+add_unsourced (GPtrArray *lines, const NsValRun *run)
+{
+  for (guint i = 0; i < run->unsourced->len; i++) {
+    const NsValParam *p = run->unsourced->pdata[i];
+    g_ptr_array_add (lines, g_strdup_printf ("%s: %s = %s", run->cpu, p->name, p->value));
+  }
+}
+
 /* Judges, summarises and cross-checks the outcomes once every job has run. */
 static void
 finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
@@ -1845,6 +1882,8 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
     if (o->baseline_run) {
       check_run_params (r->v, o, o->baseline_run, r->conflicts, r->provenance);
       check_run_params (r->v, o, o->patched_run, r->conflicts, r->provenance);
+      add_unsourced (r->unsourced, o->baseline_run);
+      add_unsourced (r->unsourced, o->patched_run);
     }
     if (o->status == NS_VAL_NOT_MODELLED)
       r->not_modelled++;
@@ -1853,6 +1892,8 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
   summary_finish (&r->validation);
   summary_finish (&r->calibration);
   dedupe_lines (r->conflicts);
+  g_ptr_array_sort (r->unsourced, compare_names);
+  dedupe_lines (r->unsourced);
   g_ptr_array_sort (r->provenance, compare_provenance);   /* stable: by profile */
 }
 
@@ -2100,6 +2141,12 @@ table_summary (GString *out, const NsValReport *r)
   summary_line (out, "calibration", &r->calibration);
   g_string_append_printf (out, "rows not modelled: %u of %u\n", r->not_modelled,
                           r->outcomes->len);
+  if (r->unsourced->len > 0)
+    g_string_append_printf (out, "UNSOURCED parameter values the runs used (%u; a reasoned "
+                            "default or a stated choice, see the profiles):\n",
+                            r->unsourced->len);
+  for (guint i = 0; i < r->unsourced->len; i++)
+    g_string_append_printf (out, "  %s\n", (const char *) r->unsourced->pdata[i]);
   for (guint i = 0; i < r->provenance->len; i++) {
     const NsValProvenance *pv = r->provenance->pdata[i];
     if (pv->stale)
@@ -2586,6 +2633,8 @@ write_json (GString *out, const NsValReport *r)
   ns_json_end_object (json);
   ns_json_key (json, "conflicts");
   json_lines (json, r->conflicts);
+  ns_json_key (json, "unsourced");
+  json_lines (json, r->unsourced);
   ns_json_key (json, "profiles");
   json_provenance (json, r);
   ns_json_key (json, "calibration");

@@ -494,10 +494,39 @@ START_TEST (test_fixture_statuses)
   ck_assert (!outcome (r, "900-safe-ret")->within_noise);
   ck_assert_uint_eq (r->validation.noisy_misses, 1);
   ck_assert_uint_eq (r->validation.misses_within_noise, 1);
+  ck_assert_uint_eq (r->unsourced->len, 0);      /* the generic profile sources everything */
   ck_assert_int_eq (ns_validation_exit_status (r), 1);
   ns_val_report_free (r);
   r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-reason", NULL }, 1);
   ck_assert_int_eq (ns_validation_exit_status (r), 0);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A value whose source says UNSOURCED that a run used is listed once, with its CPU. */
+START_TEST (test_unsourced_listed)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *sc = g_build_filename (tmp, "scenarios", "micro", "call-chain.xml", NULL);
+  g_autofree char *text = NULL;
+  GString *edited;
+  NsValidation *v;
+  NsValReport *r;
+
+  ck_assert (g_file_get_contents (sc, &text, NULL, NULL));
+  edited = g_string_new (text);
+  ck_assert_uint_eq (g_string_replace (edited, "  <workload ", "  <param name=\"x86.pause_cycles\" "
+                                       "value=\"12\" source=\"UNSOURCED test value\"/>\n"
+                                       "  <workload ", 1), 1);
+  ck_assert (g_file_set_contents (sc, edited->str, -1, NULL));
+  g_string_free (edited, TRUE);
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
+  ck_assert_uint_eq (r->unsourced->len, 1);     /* four runs, one value */
+  ck_assert_str_eq (r->unsourced->pdata[0], "generic: x86.pause_cycles = 12");
   ns_val_report_free (r);
   ns_validation_free (v);
   remove_tree (tmp);
@@ -846,6 +875,7 @@ validate_suite (void)
   tcase_add_test (run, test_jobs_identical);
   tcase_add_test (run, test_outputs);
   tcase_add_test (run, test_expected_regression);
+  tcase_add_test (run, test_unsourced_listed);
   suite_add_tcase (s, run);
   tcase_add_test (calibrate, test_calibrate_fit);
   tcase_add_test (calibrate, test_fitted_and_validation_conflict);
