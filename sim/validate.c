@@ -1092,12 +1092,12 @@ collect_free_param (const NsParamDef *def, const char *value, const char *source
 }
 
 /* ns_params_foreach callback: appends the parameter to the NsValParam array data if its
- * source says UNSOURCED. */
+ * source starts "unsourced" (profiles write UNSOURCED, registry defaults unsourced). */
 static void
 collect_unsourced (const NsParamDef *def, const char *value, const char *source,
                    gpointer data)
 {
-  if (source && g_str_has_prefix (source, "UNSOURCED"))
+  if (source && g_ascii_strncasecmp (source, "UNSOURCED", 9) == 0)
     add_param (data, def->name, value, source);
 }
 
@@ -1861,20 +1861,53 @@ compare_provenance (gconstpointer a, gconstpointer b)
   return strcmp ((*(NsValProvenance *const *) a)->profile, (*(NsValProvenance *const *) b)->profile);
 }
 
-/* Appends "CPU: NAME = VALUE" for each UNSOURCED value run used to lines. */
+/* Adds run's CPU to the entry "NAME = VALUE" of each unsourced value it used, in
+ * values (NAME = VALUE → GPtrArray of CPU names, each once). */
 static void
-add_unsourced (GPtrArray *lines, const NsValRun *run)
+add_unsourced (GHashTable *values, const NsValRun *run)
 {
   for (guint i = 0; i < run->unsourced->len; i++) {
     const NsValParam *p = run->unsourced->pdata[i];
-    g_ptr_array_add (lines, g_strdup_printf ("%s: %s = %s", run->cpu, p->name, p->value));
+    char *key = g_strdup_printf ("%s = %s", p->name, p->value);
+    GPtrArray *cpus = g_hash_table_lookup (values, key);
+    if (cpus == NULL) {
+      cpus = g_ptr_array_new_with_free_func (g_free);
+      g_hash_table_insert (values, key, cpus);
+    } else {
+      g_free (key);
+    }
+    if (!g_ptr_array_find_with_equal_func (cpus, run->cpu, g_str_equal, NULL))
+      g_ptr_array_add (cpus, g_strdup (run->cpu));
   }
+}
+
+/* Fills lines with "NAME = VALUE: CPU CPU…" from values, sorted (CPUs sorted too). */
+static void
+unsourced_lines (GHashTable *values, GPtrArray *lines)
+{
+  GHashTableIter iter;
+  gpointer key, cpus;
+
+  g_hash_table_iter_init (&iter, values);
+  while (g_hash_table_iter_next (&iter, &key, &cpus)) {
+    GPtrArray *c = cpus;
+    g_autofree char *names = NULL;
+    g_ptr_array_sort (c, compare_names);
+    g_ptr_array_add (c, NULL);
+    names = g_strjoinv (" ", (char **) c->pdata);
+    g_ptr_array_set_size (c, c->len - 1);
+    g_ptr_array_add (lines, g_strdup_printf ("%s: %s", (const char *) key, names));
+  }
+  g_ptr_array_sort (lines, compare_names);
 }
 
 /* Judges, summarises and cross-checks the outcomes once every job has run. */
 static void
 finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
 {
+  g_autoptr (GHashTable) unsourced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                            (GDestroyNotify) g_ptr_array_unref);
+
   for (guint i = 0; i < r->outcomes->len; i++) {
     NsValOutcome *o = r->outcomes->pdata[i];
     if (pairs[i].baseline >= 0)
@@ -1882,8 +1915,8 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
     if (o->baseline_run) {
       check_run_params (r->v, o, o->baseline_run, r->conflicts, r->provenance);
       check_run_params (r->v, o, o->patched_run, r->conflicts, r->provenance);
-      add_unsourced (r->unsourced, o->baseline_run);
-      add_unsourced (r->unsourced, o->patched_run);
+      add_unsourced (unsourced, o->baseline_run);
+      add_unsourced (unsourced, o->patched_run);
     }
     if (o->status == NS_VAL_NOT_MODELLED)
       r->not_modelled++;
@@ -1892,8 +1925,7 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
   summary_finish (&r->validation);
   summary_finish (&r->calibration);
   dedupe_lines (r->conflicts);
-  g_ptr_array_sort (r->unsourced, compare_names);
-  dedupe_lines (r->unsourced);
+  unsourced_lines (unsourced, r->unsourced);
   g_ptr_array_sort (r->provenance, compare_provenance);   /* stable: by profile */
 }
 
@@ -2142,9 +2174,9 @@ table_summary (GString *out, const NsValReport *r)
   g_string_append_printf (out, "rows not modelled: %u of %u\n", r->not_modelled,
                           r->outcomes->len);
   if (r->unsourced->len > 0)
-    g_string_append_printf (out, "UNSOURCED parameter values the runs used (%u; a reasoned "
-                            "default or a stated choice, see the profiles):\n",
-                            r->unsourced->len);
+    g_string_append_printf (out, "unsourced values in the parameter sets the runs used (%u, "
+                            "charged or not; a reasoned default or a stated choice, in a "
+                            "profile or the registry):\n", r->unsourced->len);
   for (guint i = 0; i < r->unsourced->len; i++)
     g_string_append_printf (out, "  %s\n", (const char *) r->unsourced->pdata[i]);
   for (guint i = 0; i < r->provenance->len; i++) {

@@ -178,8 +178,9 @@ typedef struct {
   char       *cmdline;
   char       *mitigations;      /* "spectre_v2=retpoline srso=safe-ret …" */
   GPtrArray  *free_params;      /* NsValParam*: the free parameters it ran with */
-  GPtrArray  *unsourced;        /* NsValParam*: the values it ran with whose source says
-                                   UNSOURCED (a reasoned default or a stated choice) */
+  GPtrArray  *unsourced;        /* NsValParam*: the values it ran with whose source starts
+                                   "unsourced" in any case (a reasoned default or a stated
+                                   choice, in a profile or the registry) */
 } NsValRun;
 
 typedef struct {
@@ -259,8 +260,8 @@ typedef struct {
   guint               not_modelled;
   GPtrArray          *conflicts;      /* char*: rows fitted and counted as validation */
   GPtrArray          *provenance;     /* NsValProvenance*, by profile then parameter */
-  GPtrArray          *unsourced;      /* char*: "CPU: NAME = VALUE" of every UNSOURCED value
-                                         a run used, sorted, each once */
+  GPtrArray          *unsourced;      /* char*: "NAME = VALUE: CPU CPU…" for every unsourced
+                                         value a run used, sorted by NAME, each once */
 } NsValReport;
 
 typedef struct {
