@@ -13,6 +13,9 @@
  *  - icall.predicted_cycles, icall.lfence_cycles: a loop calling one function through a
  *    register, plainly or after LFENCE, against the same loop with a direct call;
  *  - lock.atomic_cycles: dependent LOCK XADDs on one line;
+ *  - mem.bw_l1/l2/l3_bytes_per_cycle, mem.bw_dram_gbps: REP MOVSB (the kernel's
+ *    copy_to_user/copy_from_user on ERMS/FSRM cores) between two buffers that together
+ *    fill the same working sets as the chase, best of several passes;
  *  - one c2c parameter: a cache-line ping-pong between the first two online CPUs, half a
  *    round trip; which parameter (SMT, L3 domain, socket) follows from sysfs topology.
  * Cache sizes, associativity and topology come from /sys/devices/system/cpu, the default
@@ -274,7 +277,37 @@ typedef struct {
   double mispredict, icall_predicted, icall_lfence, atomic;   /* cycles */
   double call_ret, retpoline, saferet;                         /* cycles per iteration */
   double c2c_ns;                /* 0: one CPU only */
+  double copy_bpns[4];          /* copy bytes per ns from L1D, L2, L3, DRAM (0: not measured) */
 } HostMeasures;
+
+/* Copies n bytes with REP MOVSB, as the kernel's user-copy routines do on ERMS cores. */
+static void
+rep_movsb (void *dst, const void *src, gsize n)
+{
+  __asm__ volatile ("rep movsb" : "+D" (dst), "+S" (src), "+c" (n) : : "memory");
+}
+
+/* Copy bandwidth in bytes per ns: REP MOVSB of bytes / 2 from one half of a bytes-sized
+ * buffer to the other, repeated until total bytes moved; best of reps (the first run
+ * warms the buffer into its level). */
+static double
+copy_bytes_per_ns (gsize bytes, guint64 total, guint reps)
+{
+  gsize half = MAX (bytes / 2, 4096) & ~(gsize) 63;
+  guint8 *buf = g_aligned_alloc0 (2, half, 64);
+  guint64 passes = MAX (total / half, 1);
+  double best = 0;
+
+  for (guint r = 0; r < reps + 1; r++) {
+    double t0 = now_ns ();
+    for (guint64 k = 0; k < passes; k++)
+      rep_movsb (buf + (k & 1 ? 0 : half), buf + (k & 1 ? half : 0), half);
+    if (r > 0)
+      best = MAX (best, (double) (passes * half) / (now_ns () - t0));
+  }
+  g_aligned_free (buf);
+  return best;
+}
 
 /* Nanoseconds per load of a random cyclic pointer chase over bytes of memory; warm: the
  * first run goes through every line once (a cache level's set), else loads only (DRAM). */
@@ -422,6 +455,32 @@ say (const NsHostbenchOptions *opt, const char *what, double value, const char *
     g_printerr ("  %-48s %8.2f %s\n", what, value, unit);
 }
 
+/* Copy bandwidth from each level: the chase's working sets, split between source and
+ * destination. */
+static void
+measure_copies (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
+{
+  const HostCache *levels[3] = { &info->l1d, &info->l2, &info->l3 };
+  const char *names[3] = { "L1D copy (REP MOVSB)", "L2 copy (REP MOVSB)",
+                           "L3 copy (REP MOVSB)" };
+  guint64 total = opt->quick ? (guint64) 16 << 20 : (guint64) 512 << 20;
+  guint reps = opt->quick ? 2 : 5;
+  gsize prev = 0;
+
+  for (guint l = 0; l < 3; l++) {
+    if (levels[l]->size == 0 || levels[l]->size <= prev)
+      continue;
+    m->copy_bpns[l] = copy_bytes_per_ns (l < 2 ? prev + (levels[l]->size - prev) / 2
+                                               : MIN (prev + (levels[l]->size - prev) / 2,
+                                                      4 * prev), total, reps);
+    prev = levels[l]->size;
+    say (opt, names[l], m->copy_bpns[l] / m->ghz, "bytes/cycle");
+  }
+  m->copy_bpns[3] = copy_bytes_per_ns (MIN (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8),
+                                            (gsize) 1 << 30), total, reps);
+  say (opt, "DRAM copy (REP MOVSB)", m->copy_bpns[3], "GB/s");
+}
+
 /* Runs every measurement. */
 static void
 measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
@@ -451,6 +510,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
                                 (gsize) 1 << 30),
                            opt->quick ? 20000 : 2000000, opt->quick ? 1 : 3, FALSE);
   say (opt, "DRAM load-to-use", m->lat_ns[3], "ns");
+  measure_copies (info, opt, m);
   m->mispredict = mispredict_cycles (m->ghz, n, reps);
   say (opt, "branch mispredict", m->mispredict, "cycles");
   direct = best_ns (nshb_direct, n, NULL, 0, reps) * m->ghz;
@@ -475,6 +535,26 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
 }
 
 /* ---- the profile ---- */
+
+static void put_double (GString *out, const char *stamp, const char *name, double v,
+                        const char *how);
+
+/* The copy bandwidths: bytes per cycle from each cache level, GB/s from DRAM. */
+static void
+put_copies (GString *out, const char *stamp, const HostMeasures *m)
+{
+  const char *names[3] = { "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
+                           "mem.bw_l3_bytes_per_cycle" };
+  const char *how = "REP MOVSB between two buffers filling the chase's working set of the "
+                    "level, best pass";
+
+  for (guint l = 0; l < 3; l++)
+    if (m->copy_bpns[l] > 0 && m->ghz > 0)
+      put_double (out, stamp, names[l], m->copy_bpns[l] / m->ghz, how);
+  if (m->copy_bpns[3] > 0)
+    put_double (out, stamp, "mem.bw_dram_gbps", m->copy_bpns[3],
+                "REP MOVSB between two buffers over 8 x L3 (256 MiB to 1 GiB), best pass");
+}
 
 /* Appends <param name value source/> with source "host measurement (...): how". */
 static void
@@ -619,6 +699,7 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
   put_double (out, stamp, "icall.lfence_cycles", m->icall_lfence,
               "lfence; call *%rcx loop minus the same loop with a direct call");
   put_double (out, stamp, "lock.atomic_cycles", m->atomic, "dependent LOCK XADDs on one line");
+  put_copies (out, stamp, m);
   put_mitigations (out, info);
   g_string_append (out, "</cpu>\n");
 }
