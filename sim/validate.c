@@ -1891,12 +1891,11 @@ unsourced_lines (GHashTable *values, GPtrArray *lines)
   g_hash_table_iter_init (&iter, values);
   while (g_hash_table_iter_next (&iter, &key, &cpus)) {
     GPtrArray *c = cpus;
-    g_autofree char *names = NULL;
+    GString *line = g_string_new (key);
     g_ptr_array_sort (c, compare_names);
-    g_ptr_array_add (c, NULL);
-    names = g_strjoinv (" ", (char **) c->pdata);
-    g_ptr_array_set_size (c, c->len - 1);
-    g_ptr_array_add (lines, g_strdup_printf ("%s: %s", (const char *) key, names));
+    for (guint i = 0; i < c->len; i++)
+      g_string_append_printf (line, "%s%s", i ? " " : ": ", (const char *) c->pdata[i]);
+    g_ptr_array_add (lines, g_string_free (line, FALSE));
   }
   g_ptr_array_sort (lines, compare_names);
 }
