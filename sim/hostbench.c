@@ -536,25 +536,6 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
 
 /* ---- the profile ---- */
 
-static void put_double (GString *out, const char *stamp, const char *name, double v,
-                        const char *how);
-
-/* The copy bandwidths: bytes per cycle from each cache level, GB/s from DRAM. */
-static void
-put_copies (GString *out, const char *stamp, const HostMeasures *m)
-{
-  const char *names[3] = { "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
-                           "mem.bw_l3_bytes_per_cycle" };
-  const char *how = "REP MOVSB between two buffers filling the chase's working set of the "
-                    "level, best pass";
-
-  for (guint l = 0; l < 3; l++)
-    if (m->copy_bpns[l] > 0 && m->ghz > 0)
-      put_double (out, stamp, names[l], m->copy_bpns[l] / m->ghz, how);
-  if (m->copy_bpns[3] > 0)
-    put_double (out, stamp, "mem.bw_dram_gbps", m->copy_bpns[3],
-                "REP MOVSB between two buffers over 8 x L3 (256 MiB to 1 GiB), best pass");
-}
 
 /* Appends <param name value source/> with source "host measurement (...): how". */
 static void
@@ -646,6 +627,23 @@ put_cache (GString *out, const char *stamp, const char *level, const HostCache *
   put_uint (out, stamp, size, c->size / 1024, "sysfs cpu0/cache size");
   if (c->ways > 0)
     put_uint (out, stamp, assoc, c->ways, "sysfs cpu0/cache ways_of_associativity");
+}
+
+/* The copy bandwidths: bytes per cycle from each cache level, GB/s from DRAM. */
+static void
+put_copies (GString *out, const char *stamp, const HostMeasures *m)
+{
+  const char *names[3] = { "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
+                           "mem.bw_l3_bytes_per_cycle" };
+  const char *how = "REP MOVSB between two buffers filling the chase's working set of the "
+                    "level, best pass";
+
+  for (guint l = 0; l < 3; l++)
+    if (m->copy_bpns[l] > 0 && m->ghz > 0)
+      put_double (out, stamp, names[l], m->copy_bpns[l] / m->ghz, how);
+  if (m->copy_bpns[3] > 0)
+    put_double (out, stamp, "mem.bw_dram_gbps", m->copy_bpns[3],
+                "REP MOVSB between two buffers over 8 x L3 (256 MiB to 1 GiB), best pass");
 }
 
 /* The whole profile text. */
