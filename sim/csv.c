@@ -43,6 +43,18 @@ ns_csv_field (GString *out, const char *text)
   append_field (out, text, FALSE);
 }
 
+/* Appends n fields separated by commas; see csv.h. */
+void
+ns_csv_fields (GString *out, const char *const *fields, guint n)
+{
+  g_return_if_fail (out != NULL && (fields != NULL || n == 0));
+  for (guint i = 0; i < n; i++) {
+    if (i)
+      g_string_append_c (out, ',');
+    append_field (out, fields[i], FALSE);
+  }
+}
+
 /* Appends text as one field of a line-per-record file; see csv.h. */
 void
 ns_csv_field_one_line (GString *out, const char *text)

@@ -345,18 +345,6 @@ ns_report_params_comment (GString *out, const NsParams *params)
   ns_params_foreach (params, param_comment, out);
 }
 
-/* Appends n CSV fields, each quoted as RFC 4180 needs, separated by commas; NULL is an
- * empty field. */
-static void
-csv_fields (GString *out, const char *const *fields, guint n)
-{
-  for (guint i = 0; i < n; i++) {
-    if (i)
-      g_string_append_c (out, ',');
-    ns_csv_field (out, fields[i]);
-  }
-}
-
 /* The CSV report: a commented heading with the first variant's parameters, then a row per
  * variant and a row per comparison. */
 static void
@@ -380,7 +368,7 @@ report_csv (GString *out, const NsRunResult *r)
                              g_ascii_formatd (buf, sizeof buf, "%.10g", vr->value), cv, reps,
                              vr->aggregate, NULL, NULL, NULL, vr->cpu_name, vr->kernel,
                              vr->cmdline, mit };
-    csv_fields (out, fields, G_N_ELEMENTS (fields));
+    ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
     g_string_append_c (out, '\n');
   }
   for (guint i = 0; i < r->comparisons->len; i++) {
@@ -390,7 +378,7 @@ report_csv (GString *out, const NsRunResult *r)
     const char *fields[] = { "comparison", c->label, b->metric, NULL, NULL, NULL, NULL, b->name,
                              p->name, g_ascii_formatd (buf, sizeof buf, "%.6f", c->delta_pct),
                              NULL, NULL, NULL, NULL };
-    csv_fields (out, fields, G_N_ELEMENTS (fields));
+    ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
     g_string_append_c (out, '\n');
   }
 }

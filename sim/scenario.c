@@ -7,7 +7,6 @@
 #include <string.h>
 #include <libxml/xmlsave.h>
 
-
 /* Order of the children of <scenario> and <kernel>, for inserting created elements. */
 static const char *const scenario_order[] = {
   "description", "cpu", "kernel", "param", "workload", "measure", "variants", "comparisons",
@@ -474,6 +473,14 @@ typedef struct {
   const char *by;       /* "--set", "--param" or "variant 'NAME' set" */
 } SetContext;
 
+/* Records that set made or changed node (an element or attribute): "BY PATH=VALUE". */
+static void
+mark_touched (const SetContext *set, gconstpointer node)
+{
+  g_hash_table_insert (set->touched, (gpointer) node, g_strdup_printf ("%s %s", set->by,
+                                                                         set->text));
+}
+
 /* Sets "--set TEXT: message" (or "--param …"), or "file:line: element set: TEXT: message"
  * for a <set> of a variant (NS_ERROR_INPUT). */
 static gboolean
@@ -650,7 +657,7 @@ create_element (SetContext *set, xmlNodePtr parent, const char *name)
 
   child->line = parent->line;
   insert_in_order (parent, child);
-  g_hash_table_insert (set->touched, child, g_strdup_printf ("%s %s", set->by, set->text));
+  mark_touched (set, child);
   return child;
 }
 
@@ -684,7 +691,7 @@ set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char
   xmlAttrPtr prop = xmlSetProp (element, BAD_CAST attr, BAD_CAST value);
 
   if (prop != NULL)
-    g_hash_table_insert (set->touched, prop, g_strdup_printf ("%s %s", set->by, set->text));
+    mark_touched (set, prop);
 }
 
 /* param.NAME=VALUE: adds or replaces <param name=NAME value=VALUE source=...>. */
@@ -757,7 +764,6 @@ apply_set (SetContext *set, xmlDocPtr doc, GError **error)
   set_attribute (set, element, parts[n_parts - 1], eq + 1);
   return TRUE;
 }
-
 
 /* ------------------------------------------------------------------------------------ */
 /* Reading the validated document */

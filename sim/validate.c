@@ -2253,13 +2253,12 @@ csv_row (GString *out, const NsValOutcome *o)
   g_autofree char *sets = c && c->sets ? g_strjoinv (" ", c->sets) : NULL;
   const char *fields[] = { row->id, row->seed, row->file, row->setup.cpu, row->setup.profile,
                            row->variant, row->unit, row->baseline_text, row->patched_text };
+  const char *case_fields[] = { c ? c->scenario : NULL, c ? c->baseline : NULL,
+                                c ? c->patched : NULL, c ? c->metric : NULL, sets, o->reason };
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  for (guint i = 0; i < G_N_ELEMENTS (fields); i++) {
-    ns_csv_field (out, fields[i]);
-    g_string_append_c (out, ',');
-  }
-  g_string_append_printf (out, "%s,", g_ascii_formatd (buf, sizeof buf, "%.4f", row->delta_pct));
+  ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
+  g_string_append_printf (out, ",%s,", g_ascii_formatd (buf, sizeof buf, "%.4f", row->delta_pct));
   ns_csv_field (out, row->printed_delta);
   g_string_append_c (out, ',');
   csv_number (out, o, o->sim_baseline, "%.10g");
@@ -2272,17 +2271,7 @@ csv_row (GString *out, const NsValOutcome *o)
   g_string_append_printf (out, ",%s,%s,%s,%s,", g_ascii_formatd (buf, sizeof buf, "%.4f",
                           o->tolerance_pp), set_name (o), ns_val_status_name (o->status),
                           outcome_ran (o) ? (o->sign_agrees ? "yes" : "no") : "");
-  ns_csv_field (out, c ? c->scenario : NULL);
-  g_string_append_c (out, ',');
-  ns_csv_field (out, c ? c->baseline : NULL);
-  g_string_append_c (out, ',');
-  ns_csv_field (out, c ? c->patched : NULL);
-  g_string_append_c (out, ',');
-  ns_csv_field (out, c ? c->metric : NULL);
-  g_string_append_c (out, ',');
-  ns_csv_field (out, sets);
-  g_string_append_c (out, ',');
-  ns_csv_field (out, o->reason);
+  ns_csv_fields (out, case_fields, G_N_ELEMENTS (case_fields));
   g_string_append_c (out, ',');
   if (row->delta_ci95_pp >= 0)
     g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.4f", row->delta_ci95_pp));
