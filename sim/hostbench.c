@@ -455,29 +455,44 @@ say (const NsHostbenchOptions *opt, const char *what, double value, const char *
     g_printerr ("  %-48s %8.2f %s\n", what, value, unit);
 }
 
-/* Copy bandwidth from each level: the chase's working sets, split between source and
- * destination. */
+/* The working set that measures each of L1D, L2, L3 (0: no such level) and DRAM: half-way
+ * into each level; L3 at most 4 × L2, as the slice a shared or virtualised host gives one
+ * core may be far smaller than sysfs says; DRAM 8 × L3 within 256 MiB … 1 GiB. */
 static void
-measure_copies (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
+working_sets (const HostInfo *info, gsize ws[4])
 {
   const HostCache *levels[3] = { &info->l1d, &info->l2, &info->l3 };
+  gsize prev = 0;
+
+  for (guint l = 0; l < 3; l++) {
+    ws[l] = 0;
+    if (levels[l]->size == 0 || levels[l]->size <= prev)
+      continue;
+    ws[l] = prev + (levels[l]->size - prev) / 2;
+    if (l == 2)
+      ws[l] = MIN (ws[l], 4 * prev);
+    prev = levels[l]->size;
+  }
+  ws[3] = MIN (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8), (gsize) 1 << 30);
+}
+
+/* Copy bandwidth from each level over the working sets ws, split between source and
+ * destination. */
+static void
+measure_copies (const gsize ws[4], const NsHostbenchOptions *opt, HostMeasures *m)
+{
   const char *names[3] = { "L1D copy (REP MOVSB)", "L2 copy (REP MOVSB)",
                            "L3 copy (REP MOVSB)" };
   guint64 total = opt->quick ? (guint64) 16 << 20 : (guint64) 512 << 20;
   guint reps = opt->quick ? 2 : 5;
-  gsize prev = 0;
 
   for (guint l = 0; l < 3; l++) {
-    if (levels[l]->size == 0 || levels[l]->size <= prev)
+    if (ws[l] == 0)
       continue;
-    m->copy_bpns[l] = copy_bytes_per_ns (l < 2 ? prev + (levels[l]->size - prev) / 2
-                                               : MIN (prev + (levels[l]->size - prev) / 2,
-                                                      4 * prev), total, reps);
-    prev = levels[l]->size;
+    m->copy_bpns[l] = copy_bytes_per_ns (ws[l], total, reps);
     say (opt, names[l], m->copy_bpns[l] / m->ghz, "bytes/cycle");
   }
-  m->copy_bpns[3] = copy_bytes_per_ns (MIN (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8),
-                                            (gsize) 1 << 30), total, reps);
+  m->copy_bpns[3] = copy_bytes_per_ns (ws[3], total, reps);
   say (opt, "DRAM copy (REP MOVSB)", m->copy_bpns[3], "GB/s");
 }
 
@@ -488,29 +503,22 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   guint64 scale = opt->quick ? 1 : 20, n = 500000 * scale;
   guint reps = opt->quick ? 3 : 7;
   gint64 *line = g_aligned_alloc0 (1, 64, 64);
-  const HostCache *levels[3] = { &info->l1d, &info->l2, &info->l3 };
-  gsize prev = 0;
+  gsize ws[4];
   double direct;
 
   m->ghz = ns_hostbench_core_ghz (n, reps);
   say (opt, "core clock (dependent ADD chain)", m->ghz, "GHz");
+  working_sets (info, ws);
   for (guint l = 0; l < 3; l++) {
-    if (levels[l]->size == 0 || levels[l]->size <= prev)
+    if (ws[l] == 0)
       continue;
-    /* half-way into the level; L3 at most 4 × L2: the slice a shared or virtualised
-     * host gives one core may be far smaller than sysfs says */
-    m->lat_ns[l] = chase_ns (l < 2 ? prev + (levels[l]->size - prev) / 2
-                                   : MIN (prev + (levels[l]->size - prev) / 2, 4 * prev),
-                             n / 4, reps, TRUE);
-    prev = levels[l]->size;
+    m->lat_ns[l] = chase_ns (ws[l], n / 4, reps, TRUE);
     say (opt, l == 0 ? "L1D load-to-use" : l == 1 ? "L2 load-to-use" : "L3 load-to-use",
          m->lat_ns[l] * m->ghz, "cycles");
   }
-  m->lat_ns[3] = chase_ns (MIN (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8),
-                                (gsize) 1 << 30),
-                           opt->quick ? 20000 : 2000000, opt->quick ? 1 : 3, FALSE);
+  m->lat_ns[3] = chase_ns (ws[3], opt->quick ? 20000 : 2000000, opt->quick ? 1 : 3, FALSE);
   say (opt, "DRAM load-to-use", m->lat_ns[3], "ns");
-  measure_copies (info, opt, m);
+  measure_copies (ws, opt, m);
   m->mispredict = mispredict_cycles (m->ghz, n, reps);
   say (opt, "branch mispredict", m->mispredict, "cycles");
   direct = best_ns (nshb_direct, n, NULL, 0, reps) * m->ghz;
