@@ -1055,6 +1055,16 @@ val_run_new (void)
   return run;
 }
 
+/* Appends a copy of each NsValParam of src to dst. */
+static void
+copy_params (GPtrArray *dst, const GPtrArray *src)
+{
+  for (guint i = 0; i < src->len; i++) {
+    const NsValParam *p = src->pdata[i];
+    add_param (dst, p->name, p->value, p->source);
+  }
+}
+
 /* A deep copy of src, free parameters included; free with ns_val_run_free. */
 static NsValRun *
 val_run_copy (const NsValRun *src)
@@ -1070,14 +1080,8 @@ val_run_copy (const NsValRun *src)
   run->kernel = g_strdup (src->kernel);
   run->cmdline = g_strdup (src->cmdline);
   run->mitigations = g_strdup (src->mitigations);
-  for (guint i = 0; i < src->free_params->len; i++) {
-    const NsValParam *p = src->free_params->pdata[i];
-    add_param (run->free_params, p->name, p->value, p->source);
-  }
-  for (guint i = 0; i < src->unsourced->len; i++) {
-    const NsValParam *p = src->unsourced->pdata[i];
-    add_param (run->unsourced, p->name, p->value, p->source);
-  }
+  copy_params (run->free_params, src->free_params);
+  copy_params (run->unsourced, src->unsourced);
   return run;
 }
 
