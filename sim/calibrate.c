@@ -29,6 +29,8 @@ typedef struct {
   char                *scenario;   /* path */
   char               **sets;       /* the case's sets */
   char               **own_params; /* parameters the scenario (with the sets) sets itself */
+  char               **file_params; /* those the scenario file sets (without the sets) */
+  char               **file_values; /* and their values, in the same order */
 } NsFitRow;
 
 /* The rows and parameters of one profile's fit. */
@@ -56,6 +58,7 @@ ns_fit_free (NsFit *fit)
   g_free (fit->target);
   g_strfreev (fit->rows);
   g_free (fit->source);
+  g_free (fit->path);
   g_free (fit->shadowed);
   g_free (fit);
 }
@@ -69,6 +72,8 @@ fit_row_clear (gpointer p)
   g_free (r->scenario);
   g_strfreev (r->sets);
   g_strfreev (r->own_params);
+  g_strfreev (r->file_params);
+  g_strfreev (r->file_values);
 }
 
 /* Frees an NsFitGroup: its strings, rows, parameter list and any stored run error. */
@@ -88,24 +93,44 @@ group_free (gpointer p)
 /* ------------------------------------------------------------------------------------ */
 /* Grouping the rows by the profile they run on. */
 
+/* The names (NULL-terminated copy) of the parameters sc sets itself; their values too
+ * when values is not NULL. */
+static char **
+scenario_params (const NsScenario *sc, char ***values)
+{
+  char **names = g_new0 (char *, sc->param_names->len + 1);
+
+  if (values)
+    *values = g_new0 (char *, sc->param_names->len + 1);
+  for (guint i = 0; i < sc->param_names->len; i++) {
+    names[i] = g_strdup (sc->param_names->pdata[i]);
+    if (values)
+      (*values)[i] = g_strdup (sc->param_values->pdata[i]);
+  }
+  return names;
+}
+
 /* The profile a case runs on (the scenario, with the case's sets, names it), and the
- * parameters the scenario sets itself. */
+ * parameters the scenario sets itself, with the sets and in the file alone. */
 static NsCpuProfile *
 case_profile (NsFitRow *fr, GError **error)
 {
   NsScenario *sc = ns_scenario_load (fr->scenario, (const char *const *) fr->sets, error);
+  NsScenario *file;
   NsCpuProfile *profile;
-  GPtrArray *own;
 
   if (sc == NULL)
     return NULL;
+  file = ns_scenario_load (fr->scenario, NULL, error);
+  if (file == NULL) {
+    ns_scenario_free (sc);
+    return NULL;
+  }
   profile = ns_cpu_profile_load (sc->cpu, error);
-  own = g_ptr_array_new ();
-  for (guint i = 0; i < sc->param_names->len; i++)
-    g_ptr_array_add (own, g_strdup (sc->param_names->pdata[i]));
-  g_ptr_array_add (own, NULL);
-  fr->own_params = (char **) g_ptr_array_free (own, FALSE);
+  fr->own_params = scenario_params (sc, NULL);
+  fr->file_params = scenario_params (file, &fr->file_values);
   ns_scenario_free (sc);
+  ns_scenario_free (file);
   return profile;
 }
 
@@ -150,7 +175,7 @@ group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
            GPtrArray *params, const NsCalibrateOptions *opt, GError **error)
 {
   const NsValCase *c = ns_validation_case (v, row->id);
-  NsFitRow fr = { row, c, NULL, NULL, NULL };
+  NsFitRow fr = { row, c, NULL, NULL, NULL, NULL, NULL };
   NsCpuProfile *profile;
   NsFitGroup *g;
 
@@ -350,17 +375,49 @@ group_row_ids (const NsFitGroup *g)
   return ids;
 }
 
-/* Why a value of param written into the profile would not be used by a row of g (its
- * scenario sets param itself), or NULL. */
-static char *
-shadowing (const NsFitGroup *g, const char *param)
+/* The value of param in the file of row fr (NULL if the file does not set it). */
+static const char *
+file_value (const NsFitRow *fr, const char *param)
 {
-  for (guint i = 0; i < g->rows->len; i++) {
-    const NsFitRow *fr = &g_array_index (g->rows, NsFitRow, i);
-    if (g_strv_contains ((const char *const *) fr->own_params, param))
-      return g_strdup_printf ("%s sets %s itself (row %s)", fr->scenario, param, fr->row->id);
-  }
+  for (guint i = 0; fr->file_params[i]; i++)
+    if (!strcmp (fr->file_params[i], param))
+      return fr->file_values[i];
   return NULL;
+}
+
+/* Where a fitted value of param is used by every row of g: the scenario file they share
+ * when it sets param itself (a workload's fit, as the shipped scenarios keep theirs), else
+ * the profile (*path: a new string). NULL, with *why, when no one file serves them all: a
+ * case's sets set param, or the rows' scenarios differ in setting it. */
+static gboolean
+param_home (const NsFitGroup *g, const char *param, char **path, char **why)
+{
+  const NsFitRow *first = &g_array_index (g->rows, NsFitRow, 0), *fr = NULL;
+  gboolean in_file = file_value (first, param) != NULL;
+
+  *path = *why = NULL;
+  for (guint i = 0; i < g->rows->len; i++) {
+    gboolean here;
+    fr = &g_array_index (g->rows, NsFitRow, i);
+    here = file_value (fr, param) != NULL;
+    if (g_strv_contains ((const char *const *) fr->own_params, param) && !here)
+      goto set_by_case;
+    if (here != in_file || (in_file && strcmp (fr->scenario, first->scenario)))
+      goto rows_differ;
+  }
+  *path = g_strdup (in_file ? first->scenario : g->profile_path);
+  return TRUE;
+
+/* ERRORS */
+set_by_case:
+  *why = g_strdup_printf ("the case of row %s sets %s itself (remove that <set>, or fit it "
+                          "by hand)", fr->row->id, param);
+  return FALSE;
+rows_differ:
+  *why = g_strdup_printf ("rows %s and %s take %s from different files (a scenario that sets "
+                          "it, another scenario, or the profile): fit them one scenario at a "
+                          "time", first->row->id, fr->row->id, param);
+  return FALSE;
 }
 
 /* Builds the NsFit of every parameter of g at the rounded position x. */
@@ -388,22 +445,26 @@ group_results (const NsFitGroup *g, const gsl_vector *x0, const gsl_vector *x, c
     fit->iterations = iterations;
     fit->evaluations = g->evaluations;
     fit->source = g_strdup_printf ("fit on %s, residual %s", list, buf);
-    fit->shadowed = shadowing (g, fit->param);
+    param_home (g, fit->param, &fit->path, &fit->shadowed);
     g_ptr_array_add (fits, fit);
   }
 }
 
-/* Starting point: the profile's current values. */
+/* Starting point: the values the rows run on now (their scenario's, else the profile's). */
 static gboolean
 start_point (const NsFitGroup *g, gsl_vector *x0, GError **error)
 {
+  const NsFitRow *first = &g_array_index (g->rows, NsFitRow, 0);
   NsCpuProfile *profile = ns_cpu_profile_load (g->profile_path, error);
 
   if (profile == NULL)
     return FALSE;
-  for (guint k = 0; k < g->params->len; k++)
-    gsl_vector_set (x0, k, ns_params_get_double (profile->params,
-                                                 ((const NsParamDef *) g->params->pdata[k])->name));
+  for (guint k = 0; k < g->params->len; k++) {
+    const char *name = ((const NsParamDef *) g->params->pdata[k])->name;
+    const char *own = file_value (first, name);
+    gsl_vector_set (x0, k, own ? g_ascii_strtod (own, NULL)
+                                : ns_params_get_double (profile->params, name));
+  }
   ns_cpu_profile_free (profile);
   return TRUE;
 }
@@ -562,15 +623,31 @@ edit_profile_text (const char *text, const char *param, const char *element)
   return g_strdup_printf ("%.*s%s\n%s%s", start, text, element, indent, text + start);
 }
 
-/* Writes the parameter into the profile file; see calibrate.h. */
-gboolean
-ns_calibrate_write_profile (const char *path, const char *param, const char *value,
-                            const char *source, GError **error)
+/* TRUE if the file at path loads as what it is: a scenario (scenario TRUE) or a profile. */
+static gboolean
+file_loads (const char *path, gboolean scenario, GError **error)
+{
+  if (scenario) {
+    NsScenario *sc = ns_scenario_load (path, NULL, error);
+    if (sc)
+      ns_scenario_free (sc);
+    return sc != NULL;
+  } else {
+    NsCpuProfile *p = ns_cpu_profile_load (path, error);
+    if (p)
+      ns_cpu_profile_free (p);
+    return p != NULL;
+  }
+}
+
+/* Sets param's element in the file at path by a textual edit; the old text is restored if
+ * the result does not load. */
+static gboolean
+write_param (const char *path, gboolean scenario, const char *param, const char *value,
+             const char *source, GError **error)
 {
   g_autofree char *text = NULL, *edited = NULL, *element = NULL;
-  NsCpuProfile *check;
 
-  g_return_val_if_fail (path && param && value && source, FALSE);
   if (!g_file_get_contents (path, &text, NULL, error))
     return FALSE;
   element = param_element (param, value, source);
@@ -579,12 +656,10 @@ ns_calibrate_write_profile (const char *path, const char *param, const char *val
     goto no_place;
   if (!g_file_set_contents (path, edited, -1, error))
     return FALSE;
-  check = ns_cpu_profile_load (path, error);
-  if (check == NULL) {
+  if (!file_loads (path, scenario, error)) {
     g_file_set_contents (path, text, -1, NULL);
     return FALSE;
   }
-  ns_cpu_profile_free (check);
   return TRUE;
 
 /* ERRORS */
@@ -592,6 +667,24 @@ no_place:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no <param> or <mitigations> element to "
                "place %s next to", path, param);
   return FALSE;
+}
+
+/* Writes the parameter into the profile file; see calibrate.h. */
+gboolean
+ns_calibrate_write_profile (const char *path, const char *param, const char *value,
+                            const char *source, GError **error)
+{
+  g_return_val_if_fail (path && param && value && source, FALSE);
+  return write_param (path, FALSE, param, value, source, error);
+}
+
+/* Writes a fit where its rows take the value from; see calibrate.h. */
+gboolean
+ns_calibrate_write_fit (const NsFit *fit, GError **error)
+{
+  g_return_val_if_fail (fit != NULL && fit->path != NULL, FALSE);
+  return write_param (fit->path, strcmp (fit->path, fit->profile_path) != 0, fit->param,
+                      fit->value_text, fit->source, error);
 }
 
 /* Appends a <fit/> line for one fitted parameter to out; every attribute is escaped but

@@ -1,6 +1,7 @@
 /* calibrate.h — fitting the free parameters of CPU profiles on named calibration rows
- * (GSL nonlinear least squares), and recording each fit: the value with its provenance in
- * the profile (scenarios/cpus/NAME.xml, a textual edit of that one <param>) and the rows in
+ * (GSL nonlinear least squares), and recording each fit: the value with its provenance
+ * where the rows take it from (their scenario when it sets the parameter itself, else the
+ * profile scenarios/cpus/NAME.xml; a textual edit of that one <param>) and the rows in
  * validation/calibration.xml. See doc/validation.md. */
 #pragma once
 #include "validate.h"
@@ -39,9 +40,13 @@ typedef struct {
   guint    iterations;
   guint    evaluations;         /* residual evaluations (each runs 2 variants per row) */
   char    *source;              /* "fit on ROW ROW…, residual R" */
-  char    *shadowed;            /* non-NULL: a fitted row's scenario sets the parameter
-                                   itself, so the value written into the profile would not
-                                   be used (why) */
+  char    *path;                /* the file the rows take the value from, where it is
+                                   written: their scenario when that sets the parameter
+                                   itself (as the shipped scenarios keep their fits), else
+                                   profile_path; NULL when shadowed */
+  char    *shadowed;            /* non-NULL: no one file serves every fitted row (a case's
+                                   sets set the parameter, or the rows' scenarios differ
+                                   in setting it): why */
 } NsFit;
 
 void        ns_fit_free               (NsFit *fit);
@@ -61,6 +66,9 @@ GPtrArray *ns_calibrate_fit           (const NsValidation *v, GPtrArray *rows,
  * <param>); the rest of the file stays byte-identical. The result must load. */
 gboolean   ns_calibrate_write_profile (const char *path, const char *param, const char *value,
                                        const char *source, GError **error);
+/* Writes fit's value and source into fit->path (the same textual edit; a scenario must set
+ * the parameter already, and must load after). */
+gboolean   ns_calibrate_write_fit     (const NsFit *fit, GError **error);
 /* Rewrites <dir>/calibration.xml with v's fits, those of fits replacing any earlier fit of
  * the same profile and parameter. */
 gboolean   ns_calibrate_write_record  (const NsValidation *v, GPtrArray *fits, GError **error);

@@ -80,8 +80,10 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
   g_option_context_set_description (ctx,
     "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
     "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"
-    "only; writes each value into the profile (scenarios/cpus/NAME.xml) with the source\n"
-    "\"fit on ROWS, residual R\" and records the rows in calibration.xml, which makes them\n"
+    "only; writes each value, with the source \"fit on ROWS, residual R\", where the rows\n"
+    "take it from: into their scenario when it sets the parameter itself (the shipped\n"
+    "scenarios keep their fits so: an IPC belongs to a workload), else into the profile\n"
+    "(scenarios/cpus/NAME.xml); and records the rows in calibration.xml, which makes them\n"
     "calibration rows: netsim validate reports them apart, and only the other rows are\n"
     "evidence. Without --fit: prints every profile's free parameters and their provenance.\n"
     "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, or a row\n"
@@ -160,9 +162,9 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];
     if (f->shadowed) {
-      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: the value written into profile %s "
-                   "would not be used; remove the scenario's <param name=\"%s\"> first (or "
-                   "use --dry-run)", f->shadowed, f->profile, f->param);
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no one file (profile %s or a "
+                   "scenario) holds the %s every fitted row uses; nothing written (use "
+                   "--dry-run to see the fit)", f->shadowed, f->profile, f->param);
       return FALSE;
     }
   }
@@ -170,9 +172,9 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
     return FALSE;
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];
-    if (!ns_calibrate_write_profile (f->profile_path, f->param, f->value_text, f->source, error))
+    if (!ns_calibrate_write_fit (f, error))
       return FALSE;
-    g_print ("wrote %s\n", f->profile_path);
+    g_print ("wrote %s\n", f->path);
   }
   g_print ("wrote %s/calibration.xml\n", ns_validation_dir (v));
   return TRUE;

@@ -12,6 +12,7 @@
 #include "param.h"
 #include "profile.h"
 #include "run.h"
+#include "scenario.h"
 #include "validate.h"
 
 /* ---- helpers ---- */
@@ -377,13 +378,26 @@ START_TEST (test_delta_ci95)
 }
 END_TEST
 
+/* Replaces from by to (once) in the file at path. */
+static void
+edit_file (const char *path, const char *from, const char *to)
+{
+  g_autofree char *text = NULL;
+  GString *edited;
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  edited = g_string_new (text);
+  ck_assert_uint_eq (g_string_replace (edited, from, to, 1), 1);
+  ck_assert (g_file_set_contents (path, edited->str, -1, NULL));
+  g_string_free (edited, TRUE);
+}
+
 /* Loads a scratch copy of the fixture with from replaced by to (once) in seed-900.xml;
  * restores NETSIM_DATADIR to datadir first, since scratch_datadir points it at its copy. */
 static NsValidation *
 load_edited_fixture (const char *datadir, const char *from, const char *to, GError **error)
 {
-  g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL, *text = NULL;
-  GString *edited;
+  g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL;
   NsValidation *v;
 
   if (datadir != NULL)
@@ -393,11 +407,7 @@ load_edited_fixture (const char *datadir, const char *from, const char *to, GErr
   tmp = scratch_datadir ();
   fx = g_build_filename (tmp, "fx", NULL);
   seed = g_build_filename (fx, "seed-900.xml", NULL);
-  ck_assert (g_file_get_contents (seed, &text, NULL, NULL));
-  edited = g_string_new (text);
-  ck_assert_uint_eq (g_string_replace (edited, from, to, 1), 1);
-  ck_assert (g_file_set_contents (seed, edited->str, -1, NULL));
-  g_string_free (edited, TRUE);
+  edit_file (seed, from, to);
   v = ns_validation_load (fx, error);
   remove_tree (tmp);
   return v;
@@ -670,6 +680,21 @@ END_TEST
 
 /* ---- calibration ---- */
 
+/* Loads the fixture at fx into *v and fits cpu.ipc on 900-calib with opt (must succeed). */
+static GPtrArray *
+fit_calib (const char *fx, const NsCalibrateOptions *opt, NsValidation **v)
+{
+  GPtrArray *rows, *fits;
+  GError *error = NULL;
+
+  *v = load_ok (fx);
+  rows = ns_validation_select (*v, (const char *const[]) { "900-calib", NULL }, NULL);
+  fits = ns_calibrate_fit (*v, rows, opt, &error);
+  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
+  g_ptr_array_unref (rows);
+  return fits;
+}
+
 /* Fits cpu.ipc on 900-calib (figures the generic profile gives at ipc 2.0), writes the
  * value with its provenance into the profile and the rows into calibration.xml. */
 START_TEST (test_calibrate_fit)
@@ -695,6 +720,7 @@ START_TEST (test_calibrate_fit)
   fit = fits->pdata[0];
   ck_assert_str_eq (fit->param, "cpu.ipc");
   ck_assert_str_eq (fit->profile, "generic");
+  ck_assert_str_eq (fit->path, fit->profile_path);
   ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
   ck_assert (g_str_has_prefix (fit->source, "fit on 900-calib, residual "));
   ck_assert (fit->residual < 0.01);
@@ -812,6 +838,72 @@ START_TEST (test_unrecorded_fit_conflict)
 }
 END_TEST
 
+/* 900-calib fitted when its scenario sets cpu.ipc itself: the value goes into the
+ * scenario (whose own value is the starting point), and the profile stays as it was. */
+START_TEST (test_calibrate_fit_into_scenario)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *profile_before = NULL, *profile_after = NULL;
+  NsValidation *v;
+  NsCalibrateOptions opt = { 0 };
+  GPtrArray *fits;
+  GError *error = NULL;
+  const NsFit *fit;
+  NsScenario *sc;
+
+  edit_file (scenario, "<workload", "<param name=\"cpu.ipc\" value=\"1.7\" source=\"start\"/>\n"
+             "  <workload");
+  ck_assert (g_file_get_contents (profile, &profile_before, NULL, NULL));
+  fits = fit_calib (fx, &opt, &v);
+  fit = fits->pdata[0];
+  ck_assert_ptr_null (fit->shadowed);
+  ck_assert_str_eq (fit->path, scenario);
+  ck_assert_double_eq_tol (fit->start, 1.7, 1e-9);
+  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
+  ck_assert_msg (ns_calibrate_write_fit (fit, &error), "%s", error ? error->message : "?");
+  ck_assert (g_file_get_contents (profile, &profile_after, NULL, NULL));
+  ck_assert_str_eq (profile_after, profile_before);
+  sc = ns_scenario_load (scenario, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (sc->param_names->len, 1);
+  ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
+  ck_assert_str_eq (sc->param_sources->pdata[0], fit->source);
+  ns_scenario_free (sc);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A case whose <set> sets the fitted parameter: no one file holds what the row runs on,
+ * so the fit is marked shadowed (why names the row) and has nowhere to go. */
+START_TEST (test_calibrate_fit_shadowed_by_case)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
+  NsValidation *v;
+  NsCalibrateOptions opt = { .max_iter = 1 };
+  GPtrArray *fits;
+  const NsFit *fit;
+
+  edit_file (cases, "patched=\"srso-safe-ret\"/>\n  <case row=\"900-tight\"",
+             "patched=\"srso-safe-ret\">\n    <set path=\"param.cpu.ipc\" value=\"1.7\"/>\n"
+             "  </case>\n  <case row=\"900-tight\"");
+  fits = fit_calib (fx, &opt, &v);
+  fit = fits->pdata[0];
+  ck_assert_ptr_null (fit->path);
+  ck_assert_ptr_nonnull (fit->shadowed);
+  ck_assert_ptr_nonnull (strstr (fit->shadowed, "900-calib"));
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* Writing a parameter twice replaces the first element; a file without a place fails. */
 START_TEST (test_write_profile_replaces)
 {
@@ -889,6 +981,8 @@ validate_suite (void)
   tcase_add_test (calibrate, test_fitted_and_validation_conflict);
   tcase_add_test (calibrate, test_unrecorded_fit_conflict);
   tcase_add_test (calibrate, test_write_profile_replaces);
+  tcase_add_test (calibrate, test_calibrate_fit_into_scenario);
+  tcase_add_test (calibrate, test_calibrate_fit_shadowed_by_case);
   suite_add_tcase (s, calibrate);
   return s;
 }
