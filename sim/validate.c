@@ -1615,12 +1615,42 @@ row_profiles (const NsValidation *v)
   return names;
 }
 
-/* Checks the fits of every profile the recorded rows name; see validate.h. */
+/* Checks and records the free parameters the scenario file at path sets itself (scope
+ * "scenario FILE"), under the name of the profile it runs on. */
+static gboolean
+check_scenario (const NsValidation *v, const char *path, GPtrArray *conflicts,
+                GPtrArray *provenance, GError **error)
+{
+  NsScenario *sc = ns_scenario_load (path, NULL, error);
+  NsCpuProfile *profile = NULL;
+  g_autofree char *base = g_path_get_basename (path);
+  g_autofree char *scope = g_strdup_printf ("scenario %s", base);
+
+  if (sc == NULL)
+    return FALSE;
+  profile = ns_cpu_profile_load (sc->cpu, error);
+  for (guint i = 0; profile && i < sc->param_names->len; i++) {
+    const NsParamDef *def = ns_param_lookup (sc->param_names->pdata[i]);
+    NsValParam p = { sc->param_names->pdata[i], sc->param_values->pdata[i],
+                     sc->param_sources->pdata[i] };
+    if (def && def->free)
+      check_free_param (v, profile->name, &p, scope, conflicts, provenance);
+  }
+  ns_scenario_free (sc);
+  if (profile == NULL)
+    return FALSE;
+  ns_cpu_profile_free (profile);
+  return TRUE;
+}
+
+/* Checks the fits of every profile the recorded rows name, and of every scenario their
+ * cases run (where the shipped fits live); see validate.h. */
 gboolean
 ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts, GPtrArray *provenance,
                           GError **error)
 {
   g_autoptr (GPtrArray) names = row_profiles (v);
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < names->len; i++) {
     NsCpuProfile *profile;
@@ -1631,6 +1661,18 @@ ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts, GPtrArray
       return FALSE;
     check_profile (v, profile, conflicts, provenance);
     ns_cpu_profile_free (profile);
+  }
+  for (guint i = 0; i < v->rows->len; i++) {
+    const NsValCase *c = ns_validation_case (v, ((NsRecordedRow *) v->rows->pdata[i])->id);
+    char *path;
+    if (c == NULL || c->scenario == NULL)
+      continue;
+    path = ns_validation_scenario_path (c);
+    if (!g_hash_table_add (seen, path))
+      continue;
+    if (g_file_test (path, G_FILE_TEST_EXISTS) &&
+        !check_scenario (v, path, conflicts, provenance, error))
+      return FALSE;
   }
   return TRUE;
 }

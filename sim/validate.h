@@ -236,14 +236,15 @@ typedef struct {
   guint   misses_within_noise;  /* … and whose error lies inside it */
 } NsValSummary;
 
-/* One value of a free parameter: from a profile file (scope "profile") or as a run used it
- * (scope "run": set by the scenario or the case). */
+/* One value of a free parameter: from a profile file (scope "profile"), from a scenario
+ * file (scope "scenario FILE", FILE its base name) or as a run used it (scope "run": set
+ * by a case's <set>, or first seen in a run). */
 typedef struct {
   char      *profile;
   char      *param;
   char      *value;
   char      *source;
-  char      *scope;             /* "profile" or "run" */
+  char      *scope;             /* "profile", "scenario FILE" or "run" */
   gboolean   fitted;            /* source says "fit on …" */
   gboolean   recorded;          /* calibration.xml records the fit (rows from there) */
   char     **rows;              /* fitted on (NULL unless fitted): see provenance rules in
@@ -274,11 +275,12 @@ void         ns_val_provenance_free   (gpointer provenance);
 /* Parses a profile parameter source "fit on ROW ROW…, residual R": the rows (NULL if the
  * source is not a fit) and the residual text. */
 char       **ns_validation_parse_fit_source (const char *source, char **residual);
-/* Checks every fit named by a shipped profile's free parameters against calibration.xml:
- * a row fitted but not recorded as a calibration row is a conflict (appended to
- * conflicts, an array of char*). Also appends the provenance of the free parameters per
- * profile to provenance (an array freeing with ns_val_provenance_free). FALSE with an
- * error if a profile cannot be read. */
+/* Checks every fit named by a free parameter of a profile the rows name, or set by a
+ * scenario file their cases run (scope "scenario FILE"), against calibration.xml: a row
+ * fitted but not recorded as a calibration row is a conflict (appended to conflicts, an
+ * array of char*). Also appends the provenance of those free parameter values to
+ * provenance (an array freeing with ns_val_provenance_free). FALSE with an error if a
+ * profile or an existing scenario cannot be read. */
 gboolean     ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts,
                                        GPtrArray *provenance, GError **error);
 /* Runs the cases of rows (NsRecordedRow*); identical variant runs are made once. */

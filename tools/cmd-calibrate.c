@@ -85,7 +85,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "scenarios keep their fits so: an IPC belongs to a workload), else into the profile\n"
     "(scenarios/cpus/NAME.xml); and records the rows in calibration.xml, which makes them\n"
     "calibration rows: netsim validate reports them apart, and only the other rows are\n"
-    "evidence. Without --fit: prints every profile's free parameters and their provenance.\n"
+    "evidence. Without --fit: prints the free parameters of every profile and scenario the\n"
+    "recorded rows use, where each value is set and its provenance.\n"
     "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, or a row\n"
     "is fitted but counted as validation; 2 bad input or usage.\n"
     "\n"
@@ -121,7 +122,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
   return ns_cmd_check_jobs ("calibrate", a->jobs);
 }
 
-/* Prints every profile's free parameters and any fitted-but-validation conflict. */
+/* Prints the free parameters of every profile and scenario the rows use, and any
+ * fitted-but-validation conflict. */
 static int
 show_provenance (const NsValidation *v)
 {
@@ -134,10 +136,11 @@ show_provenance (const NsValidation *v)
     status = ns_cmd_fail (err);
     goto out;
   }
-  g_print ("%-18s %-10s %-8s %s\n", "profile", "parameter", "value", "source");
+  g_print ("%-18s %-10s %-8s %-40s %s\n", "profile", "parameter", "value", "set in", "source");
   for (guint i = 0; i < provenance->len; i++) {
     const NsValProvenance *pv = provenance->pdata[i];
-    g_print ("%-18s %-10s %-8s %s\n", pv->profile, pv->param, pv->value, pv->source);
+    g_print ("%-18s %-10s %-8s %-40s %s\n", pv->profile, pv->param, pv->value, pv->scope,
+             pv->source);
   }
   for (guint i = 0; i < conflicts->len; i++)
     g_print ("conflict: %s\n", (const char *) conflicts->pdata[i]);

@@ -790,6 +790,40 @@ START_TEST (test_fitted_and_validation_conflict)
 }
 END_TEST
 
+/* A fit a scenario file sets itself is checked without a run: listed with its scope, and
+ * a conflict while calibration.xml does not name its row. */
+START_TEST (test_scenario_fit_checked)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  const NsValProvenance *found = NULL;
+  NsValidation *v;
+
+  edit_file (scenario, "<workload", "<param name=\"cpu.ipc\" value=\"1.7\" source=\"fit on "
+             "900-safe-ret, residual 0.01\"/>\n  <workload");
+  v = load_ok (fx);
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+  for (guint i = 0; i < provenance->len; i++) {
+    const NsValProvenance *pv = provenance->pdata[i];
+    if (!strcmp (pv->value, "1.7"))
+      found = pv;
+  }
+  ck_assert_ptr_nonnull (found);
+  ck_assert_str_eq (found->scope, "scenario call-chain.xml");
+  ck_assert_str_eq (found->profile, "generic");
+  ck_assert (found->fitted);
+  ck_assert_uint_eq (conflicts->len, 1);
+  ck_assert_ptr_nonnull (strstr (conflicts->pdata[0], "900-safe-ret"));
+  ns_validation_free (v);
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A fit whose source names no recorded row (as a scenario's own fit may) is a conflict
  * until calibration.xml records the fit of that value; then its rows are calibration rows. */
 START_TEST (test_unrecorded_fit_conflict)
@@ -980,6 +1014,7 @@ validate_suite (void)
   tcase_add_test (calibrate, test_calibrate_fit);
   tcase_add_test (calibrate, test_fitted_and_validation_conflict);
   tcase_add_test (calibrate, test_unrecorded_fit_conflict);
+  tcase_add_test (calibrate, test_scenario_fit_checked);
   tcase_add_test (calibrate, test_write_profile_replaces);
   tcase_add_test (calibrate, test_calibrate_fit_into_scenario);
   tcase_add_test (calibrate, test_calibrate_fit_shadowed_by_case);
