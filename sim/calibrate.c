@@ -12,6 +12,7 @@
 #include "config.h"
 #include <math.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include "calibrate.h"
@@ -594,6 +595,17 @@ line_indent (const char *text, gsize pos)
   return g_strndup (text + start, end - start);
 }
 
+/* TRUE if offset pos of text lies inside an XML comment. */
+static gboolean
+in_comment (const char *text, gint pos)
+{
+  const char *open = NULL;
+
+  for (const char *p = strstr (text, "<!--"); p && p - text < pos; p = strstr (p + 4, "<!--"))
+    open = p;
+  return open != NULL && !g_strstr_len (open + 4, text + pos - (open + 4), "-->");
+}
+
 /* The edited text: param's element replaced, or a new line after the last <param> (or
  * before the first <mitigations> if there is no <param>). NULL if neither exists. */
 static char *
@@ -607,11 +619,18 @@ edit_profile_text (const char *text, const char *param, const char *element)
   gint start = -1, end = -1;
   g_autofree char *indent = NULL;
 
-  if (g_regex_match (own_re, text, 0, &m) && g_match_info_fetch_pos (m, 0, &start, &end))
-    return g_strdup_printf ("%.*s%s%s", start, text, element, text + end);
+  for (g_regex_match (own_re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
+    if (g_match_info_fetch_pos (m, 0, &start, &end) && !in_comment (text, start))
+      return g_strdup_printf ("%.*s%s%s", start, text, element, text + end);
   g_clear_pointer (&m, g_match_info_free);
-  for (g_regex_match (any_re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
-    g_match_info_fetch_pos (m, 0, &start, &end);
+  start = end = -1;
+  for (g_regex_match (any_re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL)) {
+    gint s0, e0;
+    if (g_match_info_fetch_pos (m, 0, &s0, &e0) && !in_comment (text, s0)) {
+      start = s0;
+      end = e0;
+    }
+  }
   if (end >= 0) {
     indent = line_indent (text, (gsize) start);
     return g_strdup_printf ("%.*s\n%s%s%s", end, text, indent, element, text + end);
@@ -623,21 +642,42 @@ edit_profile_text (const char *text, const char *param, const char *element)
   return g_strdup_printf ("%.*s%s\n%s%s", start, text, element, indent, text + start);
 }
 
-/* TRUE if the file at path loads as what it is: a scenario (scenario TRUE) or a profile. */
-static gboolean
-file_loads (const char *path, gboolean scenario, GError **error)
+/* The text of param in the scenario sc (NULL if it does not set it). */
+static const char *
+scenario_value (const NsScenario *sc, const char *param)
 {
+  for (guint i = 0; i < sc->param_names->len; i++)
+    if (!strcmp (sc->param_names->pdata[i], param))
+      return sc->param_values->pdata[i];
+  return NULL;
+}
+
+/* TRUE if the file at path loads as what it is (a scenario when scenario is TRUE, else a
+ * profile) and gives param the text value. */
+static gboolean
+file_has_value (const char *path, gboolean scenario, const char *param, const char *value,
+                GError **error)
+{
+  gboolean same;
+
   if (scenario) {
     NsScenario *sc = ns_scenario_load (path, NULL, error);
-    if (sc)
-      ns_scenario_free (sc);
-    return sc != NULL;
+    if (sc == NULL)
+      return FALSE;
+    same = !g_strcmp0 (scenario_value (sc, param), value);
+    ns_scenario_free (sc);
   } else {
     NsCpuProfile *p = ns_cpu_profile_load (path, error);
-    if (p)
-      ns_cpu_profile_free (p);
-    return p != NULL;
+    if (p == NULL)
+      return FALSE;
+    same = !g_strcmp0 (ns_params_get_text (p->params, param), value);
+    ns_cpu_profile_free (p);
   }
+  if (!same)
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: the edit did not set %s to %s (is "
+                 "an earlier <param name=\"%s\"> commented out?); file left as it was",
+                 path, param, value, param);
+  return same;
 }
 
 /* Sets param's element in the file at path by a textual edit; the old text is restored if
@@ -656,7 +696,7 @@ write_param (const char *path, gboolean scenario, const char *param, const char 
     goto no_place;
   if (!g_file_set_contents (path, edited, -1, error))
     return FALSE;
-  if (!file_loads (path, scenario, error)) {
+  if (!file_has_value (path, scenario, param, value, error)) {
     g_file_set_contents (path, text, -1, NULL);
     return FALSE;
   }
@@ -740,4 +780,82 @@ ns_calibrate_write_record (const NsValidation *v, GPtrArray *fits, GError **erro
   ok = g_file_set_contents (path, out->str, out->len, error);
   g_string_free (out, TRUE);
   return ok;
+}
+
+/* Records in snap the current text of the file at path (NULL if it does not exist). */
+static void
+snapshot_file (GHashTable *snap, const char *path)
+{
+  char *text = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    text = NULL;
+  g_hash_table_replace (snap, g_strdup (path), text);
+}
+
+/* Path → current text (NULL: absent) of calibration.xml and of every file a fit goes to. */
+static GHashTable *
+snapshot_files (const NsValidation *v, GPtrArray *fits)
+{
+  GHashTable *snap = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autofree char *record = g_build_filename (ns_validation_dir (v), "calibration.xml", NULL);
+
+  snapshot_file (snap, record);
+  for (guint i = 0; i < fits->len; i++)
+    snapshot_file (snap, ((const NsFit *) fits->pdata[i])->path);
+  return snap;
+}
+
+/* Puts every snapshotted file back as it was (removing those that did not exist). */
+static void
+restore_files (GHashTable *snap)
+{
+  GHashTableIter it;
+  gpointer path, text;
+
+  g_hash_table_iter_init (&it, snap);
+  while (g_hash_table_iter_next (&it, &path, &text)) {
+    if (text)
+      g_file_set_contents (path, text, -1, NULL);
+    else
+      g_unlink (path);
+  }
+}
+
+/* Writes calibration.xml and every fit, all or none; see calibrate.h. */
+gboolean
+ns_calibrate_write (const NsValidation *v, GPtrArray *fits, GError **error)
+{
+  g_autoptr (GHashTable) snap = NULL;
+
+  g_return_val_if_fail (v != NULL && fits != NULL, FALSE);
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    if (f->shadowed)
+      goto shadowed;
+  }
+  snap = snapshot_files (v, fits);
+  if (!ns_calibrate_write_record (v, fits, error))
+    goto failed;
+  for (guint i = 0; i < fits->len; i++)
+    if (!ns_calibrate_write_fit (fits->pdata[i], error))
+      goto failed;
+  return TRUE;
+
+/* ERRORS */
+shadowed:
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    if (f->shadowed) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no one file (profile %s or a "
+                   "scenario) holds the %s every fitted row uses; nothing written (use "
+                   "--dry-run to see the fit)", f->shadowed, f->profile, f->param);
+      break;
+    }
+  }
+  return FALSE;
+failed:
+  restore_files (snap);
+  g_prefix_error (error, "nothing written: ");
+  return FALSE;
 }

@@ -69,6 +69,9 @@ gboolean   ns_calibrate_write_profile (const char *path, const char *param, cons
 /* Writes fit's value and source into fit->path (the same textual edit; a scenario must set
  * the parameter already, and must load after). */
 gboolean   ns_calibrate_write_fit     (const NsFit *fit, GError **error);
+/* Writes v's calibration.xml and every fit into its file, all or none: a failure (or a
+ * shadowed fit, before anything is written) leaves every file as it was. */
+gboolean   ns_calibrate_write         (const NsValidation *v, GPtrArray *fits, GError **error);
 /* Rewrites <dir>/calibration.xml with v's fits, those of fits replacing any earlier fit of
  * the same profile and parameter. */
 gboolean   ns_calibrate_write_record  (const NsValidation *v, GPtrArray *fits, GError **error);

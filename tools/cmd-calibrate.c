@@ -151,7 +151,7 @@ out:
   return status;
 }
 
-/* Writes the record, then each profile; prints what was done. */
+/* Prints each fit; unless dry_run, writes the record and each fit's file, all or none. */
 static gboolean
 write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **error)
 {
@@ -162,23 +162,10 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
   }
   if (dry_run)
     return TRUE;
-  for (guint i = 0; i < fits->len; i++) {
-    const NsFit *f = fits->pdata[i];
-    if (f->shadowed) {
-      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no one file (profile %s or a "
-                   "scenario) holds the %s every fitted row uses; nothing written (use "
-                   "--dry-run to see the fit)", f->shadowed, f->profile, f->param);
-      return FALSE;
-    }
-  }
-  if (!ns_calibrate_write_record (v, fits, error))
+  if (!ns_calibrate_write (v, fits, error))
     return FALSE;
-  for (guint i = 0; i < fits->len; i++) {
-    const NsFit *f = fits->pdata[i];
-    if (!ns_calibrate_write_fit (f, error))
-      return FALSE;
-    g_print ("wrote %s\n", f->path);
-  }
+  for (guint i = 0; i < fits->len; i++)
+    g_print ("wrote %s\n", ((const NsFit *) fits->pdata[i])->path);
   g_print ("wrote %s/calibration.xml\n", ns_validation_dir (v));
   return TRUE;
 }

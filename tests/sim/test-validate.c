@@ -392,6 +392,18 @@ edit_file (const char *path, const char *from, const char *to)
   g_string_free (edited, TRUE);
 }
 
+/* The fixture's call-chain scenario under tmp, with lines (XML) inserted before its
+ * <workload>; returns its path. */
+static char *
+scenario_with (const char *tmp, const char *lines)
+{
+  char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *to = g_strdup_printf ("%s\n  <workload", lines);
+
+  edit_file (scenario, "<workload", to);
+  return scenario;
+}
+
 /* Loads a scratch copy of the fixture with from replaced by to (once) in seed-900.xml;
  * restores NETSIM_DATADIR to datadir first, since scratch_datadir points it at its copy. */
 static NsValidation *
@@ -796,14 +808,13 @@ START_TEST (test_scenario_fit_checked)
 {
   g_autofree char *fx = NULL;
   g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.7\" "
+                                                  "source=\"fit on 900-safe-ret, residual 0.01\"/>");
   GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
   const NsValProvenance *found = NULL;
   NsValidation *v;
 
-  edit_file (scenario, "<workload", "<param name=\"cpu.ipc\" value=\"1.7\" source=\"fit on "
-             "900-safe-ret, residual 0.01\"/>\n  <workload");
   v = load_ok (fx);
   ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
   for (guint i = 0; i < provenance->len; i++) {
@@ -879,7 +890,8 @@ START_TEST (test_calibrate_fit_into_scenario)
   g_autofree char *fx = NULL;
   g_autofree char *tmp = fixture_datadir (&fx);
   g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
-  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.7\" "
+                                                  "source=\"start\"/>");
   g_autofree char *profile_before = NULL, *profile_after = NULL;
   NsValidation *v;
   NsCalibrateOptions opt = { 0 };
@@ -888,8 +900,6 @@ START_TEST (test_calibrate_fit_into_scenario)
   const NsFit *fit;
   NsScenario *sc;
 
-  edit_file (scenario, "<workload", "<param name=\"cpu.ipc\" value=\"1.7\" source=\"start\"/>\n"
-             "  <workload");
   ck_assert (g_file_get_contents (profile, &profile_before, NULL, NULL));
   fits = fit_calib (fx, &opt, &v);
   fit = fits->pdata[0];
@@ -906,6 +916,69 @@ START_TEST (test_calibrate_fit_into_scenario)
   ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
   ck_assert_str_eq (sc->param_sources->pdata[0], fit->source);
   ns_scenario_free (sc);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A commented-out <param> of the fitted parameter before the real one is left alone. */
+START_TEST (test_calibrate_write_skips_comment)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *scenario = scenario_with (tmp, "<!-- <param name=\"cpu.ipc\" value=\"1\" "
+                                                  "source=\"old\"/> -->\n  <param name=\"cpu.ipc\" "
+                                                  "value=\"1.7\" source=\"start\"/>");
+  g_autofree char *text = NULL;
+  NsValidation *v;
+  NsCalibrateOptions opt = { .max_iter = 1 };
+  GPtrArray *fits;
+  GError *error = NULL;
+  NsScenario *sc;
+
+  fits = fit_calib (fx, &opt, &v);
+  ck_assert_msg (ns_calibrate_write (v, fits, &error), "%s", error ? error->message : "?");
+  ck_assert (g_file_get_contents (scenario, &text, NULL, NULL));
+  ck_assert_ptr_nonnull (strstr (text, "<!-- <param name=\"cpu.ipc\" value=\"1\" source=\"old\"/> -->"));
+  sc = ns_scenario_load (scenario, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (sc->param_values->pdata[0], ((const NsFit *) fits->pdata[0])->value_text);
+  ns_scenario_free (sc);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* All or nothing: a fit whose file refuses the value (out of range) leaves the profile as
+ * it was and no calibration.xml behind, though the record was written first. */
+START_TEST (test_calibrate_write_all_or_nothing)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  NsValidation *v;
+  NsCalibrateOptions opt = { .max_iter = 1 };
+  GPtrArray *fits;
+  GError *error = NULL;
+  NsFit *fit;
+
+  ck_assert (!g_file_test (record, G_FILE_TEST_EXISTS));
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  fits = fit_calib (fx, &opt, &v);
+  fit = fits->pdata[0];
+  g_free (fit->value_text);
+  fit->value_text = g_strdup ("99");
+  ck_assert (!ns_calibrate_write (v, fits, &error));
+  ck_assert_ptr_nonnull (error);
+  ck_assert_ptr_nonnull (strstr (error->message, "nothing written"));
+  g_clear_error (&error);
+  ck_assert (!g_file_test (record, G_FILE_TEST_EXISTS));
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
   g_ptr_array_unref (fits);
   ns_validation_free (v);
   remove_tree (tmp);
@@ -1018,6 +1091,8 @@ validate_suite (void)
   tcase_add_test (calibrate, test_write_profile_replaces);
   tcase_add_test (calibrate, test_calibrate_fit_into_scenario);
   tcase_add_test (calibrate, test_calibrate_fit_shadowed_by_case);
+  tcase_add_test (calibrate, test_calibrate_write_skips_comment);
+  tcase_add_test (calibrate, test_calibrate_write_all_or_nothing);
   suite_add_tcase (s, calibrate);
   return s;
 }
