@@ -875,3 +875,60 @@ fail:
   ns_run_result_free (result);
   return NULL;
 }
+
+/* The note for variant vr if it runs on another profile than own with the scenario file's
+ * fitted value of param (value, source) still in force; NULL otherwise. */
+static char *
+fit_note (const NsVariantResult *vr, const char *own, const char *param, const char *value,
+          const char *source)
+{
+  const char *used = ns_params_get_source (vr->params, param);
+  g_autofree char *head = NULL, *shown = NULL;
+
+  if (!strcmp (vr->cpu_name, own) || used == NULL || !g_str_has_prefix (used, source))
+    return NULL;
+  head = g_utf8_substring (source, 0, 64);
+  shown = strcmp (head, source) ? g_strconcat (head, "…", NULL) : g_strdup (source);
+  return g_strdup_printf ("the scenario's %s = %s was fitted for profile %s (%s); runs on %s "
+                          "keep it: a fitted value holds for its CPU and workload, so set "
+                          "param.%s for another CPU", param, value, own, shown, vr->cpu_name,
+                          param);
+}
+
+/* Notes on fitted free parameters; see run.h. */
+char **
+ns_run_fit_notes (const NsRunResult *result, GError **error)
+{
+  NsScenario *file;
+  NsCpuProfile *own;
+  GPtrArray *notes;
+
+  g_return_val_if_fail (result != NULL, NULL);
+  file = ns_scenario_load (result->scenario_path, NULL, error);
+  if (file == NULL)
+    return NULL;
+  own = ns_cpu_profile_load (file->cpu, error);
+  if (own == NULL) {
+    ns_scenario_free (file);
+    return NULL;
+  }
+  notes = g_ptr_array_new ();
+  for (guint i = 0; i < file->param_names->len; i++) {
+    const NsParamDef *def = ns_param_lookup (file->param_names->pdata[i]);
+    const char *source = file->param_sources->pdata[i];
+    if (def == NULL || !def->free || !g_str_has_prefix (source, "fit on"))
+      continue;
+    for (guint k = 0; k < result->variants->len; k++) {
+      char *note = fit_note (result->variants->pdata[k], own->name, def->name,
+                             file->param_values->pdata[i], source);
+      if (note && !g_ptr_array_find_with_equal_func (notes, note, g_str_equal, NULL))
+        g_ptr_array_add (notes, note);
+      else
+        g_free (note);
+    }
+  }
+  g_ptr_array_add (notes, NULL);
+  ns_cpu_profile_free (own);
+  ns_scenario_free (file);
+  return (char **) g_ptr_array_free (notes, FALSE);
+}

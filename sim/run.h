@@ -84,6 +84,11 @@ typedef struct {
 /* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
+/* Notes (NULL-terminated, may be empty) for the variants of result that ran on another CPU
+ * profile than the scenario file names (after --set cpu.profile=…) with a free parameter
+ * the file sets to a fit ("fit on …") still in force: one per parameter and profile. NULL
+ * with an error if the scenario or its profile cannot be read. */
+char       **ns_run_fit_notes   (const NsRunResult *result, GError **error);
 /* Per function, patched − baseline of every per-operation figure of the breakdown
  * (NsBreakdownRow* of differences), the largest changes first. */
 GPtrArray   *ns_run_breakdown_delta (const NsVariantResult *baseline,

@@ -17,6 +17,22 @@ run_progress (const char *variant, guint index, guint total, guint rep, guint n_
     g_printerr ("\n");
 }
 
+/* Prints on stderr a note for each fitted value the scenario carries to another CPU. */
+static void
+print_fit_notes (const NsRunResult *result)
+{
+  GError *err = NULL;
+  g_auto (GStrv) notes = ns_run_fit_notes (result, &err);
+
+  if (notes == NULL) {
+    g_printerr ("netsim run: note: fitted values not checked: %s\n", err->message);
+    g_error_free (err);
+    return;
+  }
+  for (guint i = 0; notes[i]; i++)
+    g_printerr ("netsim run: note: %s\n", notes[i]);
+}
+
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */
 int
 ns_cmd_run (int argc, char **argv)
@@ -96,6 +112,7 @@ ns_cmd_run (int argc, char **argv)
   result = ns_run_scenario (argv[1], &opt, &err);
   if (result == NULL)
     return ns_cmd_fail (err);
+  print_fit_notes (result);
   out = g_string_new (NULL);
   ok = TRUE;
   if (folded != NULL) {

@@ -187,6 +187,21 @@ expect 2 "ping-pong at distance same" -- "$NETSIM" run -q --set workload.distanc
 grep -q "expected smt, ccx, socket or remote, got 'same'" "$TMP/err" && ok ||
   bad "distance same: $(cat "$TMP/err")"
 
+# a scenario's fitted cpu.ipc carried to another CPU is noted on stderr, and only then
+TC="$DATA/scenarios/tc-pktgen-matchall-5950x.xml"
+short="--set measure.warmup=20us --set measure.duration=100us --variant 5950x-f1-before"
+# shellcheck disable=SC2086 # $short is a list of options
+expect 0 "fitted ipc on another cpu" -- "$NETSIM" run -q $short --set cpu.profile=ryzen9-7950x "$TC"
+grep -q "note: the scenario's cpu.ipc = 0.874 was fitted for profile ryzen9-5950x .*runs on ryzen9-7950x" \
+  "$TMP/err" && ok || bad "no note for a fit on another CPU: $(cat "$TMP/err")"
+# shellcheck disable=SC2086
+expect 0 "fitted ipc on its cpu" -- "$NETSIM" run -q $short "$TC"
+grep -q "note:" "$TMP/err" && bad "a note without a CPU change: $(cat "$TMP/err")" || ok
+# shellcheck disable=SC2086
+expect 0 "ipc set for the other cpu" -- "$NETSIM" run -q $short --set cpu.profile=ryzen9-7950x \
+  --set param.cpu.ipc=1.114 "$TC"
+grep -q "note:" "$TMP/err" && bad "a note though cpu.ipc was set: $(cat "$TMP/err")" || ok
+
 # list
 expect 0 "list cpus" -- "$NETSIM" list cpus
 grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
