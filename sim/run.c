@@ -876,35 +876,26 @@ fail:
   return NULL;
 }
 
-/* The note for variant vr if it runs on another profile than own with the scenario file's
- * fitted value of param (value, source) still in force; NULL otherwise. */
-static char *
-fit_note (const NsVariantResult *vr, const char *own, const char *param, const char *value,
-          const char *source)
+/* Frees an NsFittedParam. */
+static void
+fitted_param_free (gpointer p)
 {
-  const char *used = ns_params_get_source (vr->params, param);
-  g_autofree char *head = NULL, *shown = NULL;
+  NsFittedParam *f = p;
 
-  if (!strcmp (vr->cpu_name, own) || used == NULL || !g_str_has_prefix (used, source))
-    return NULL;
-  head = g_utf8_substring (source, 0, 64);
-  shown = strcmp (head, source) ? g_strconcat (head, "…", NULL) : g_strdup (source);
-  return g_strdup_printf ("the scenario's %s = %s was fitted for profile %s (%s); runs on %s "
-                          "keep it: a fitted value holds for its CPU and workload, so set "
-                          "param.%s for another CPU", param, value, own, shown, vr->cpu_name,
-                          param);
+  g_free (f->name);
+  g_free (f->value);
+  g_free (f->source);
+  g_free (f);
 }
 
-/* Notes on fitted free parameters; see run.h. */
-char **
-ns_run_fit_notes (const NsRunResult *result, GError **error)
+/* The fitted free parameters of a scenario file; see run.h. */
+GPtrArray *
+ns_run_scenario_fits (const char *path, char **own_profile, GError **error)
 {
-  NsScenario *file;
+  NsScenario *file = ns_scenario_load (path, NULL, error);
   NsCpuProfile *own;
-  GPtrArray *notes;
+  GPtrArray *fits;
 
-  g_return_val_if_fail (result != NULL, NULL);
-  file = ns_scenario_load (result->scenario_path, NULL, error);
   if (file == NULL)
     return NULL;
   own = ns_cpu_profile_load (file->cpu, error);
@@ -912,23 +903,70 @@ ns_run_fit_notes (const NsRunResult *result, GError **error)
     ns_scenario_free (file);
     return NULL;
   }
-  notes = g_ptr_array_new ();
+  fits = g_ptr_array_new_with_free_func (fitted_param_free);
   for (guint i = 0; i < file->param_names->len; i++) {
     const NsParamDef *def = ns_param_lookup (file->param_names->pdata[i]);
-    const char *source = file->param_sources->pdata[i];
-    if (def == NULL || !def->free || !g_str_has_prefix (source, "fit on"))
+    NsFittedParam *f;
+    if (def == NULL || !def->free || !g_str_has_prefix (file->param_sources->pdata[i], "fit on"))
       continue;
+    f = g_new0 (NsFittedParam, 1);
+    f->name = g_strdup (def->name);
+    f->value = g_strdup (file->param_values->pdata[i]);
+    f->source = g_strdup (file->param_sources->pdata[i]);
+    g_ptr_array_add (fits, f);
+  }
+  *own_profile = g_strdup (own->name);
+  ns_cpu_profile_free (own);
+  ns_scenario_free (file);
+  return fits;
+}
+
+/* The note for a fitted value carried to another profile; see run.h. */
+char *
+ns_run_fit_note (const NsFittedParam *fit, const char *own, const char *other)
+{
+  g_autofree char *head = g_utf8_substring (fit->source, 0, 64);
+  g_autofree char *shown = strcmp (head, fit->source) ? g_strconcat (head, "…", NULL)
+                                                     : g_strdup (fit->source);
+
+  return g_strdup_printf ("the scenario's %s = %s was fitted for profile %s (%s); runs on %s "
+                          "keep it: a fitted value holds for its CPU and workload, so set "
+                          "param.%s for another CPU", fit->name, fit->value, own, shown, other,
+                          fit->name);
+}
+
+/* Adds note to notes (a set of strings kept in order) unless it is there; takes it. */
+static void
+add_note (GPtrArray *notes, char *note)
+{
+  if (g_ptr_array_find_with_equal_func (notes, note, g_str_equal, NULL))
+    g_free (note);
+  else
+    g_ptr_array_add (notes, note);
+}
+
+/* Notes on fitted free parameters; see run.h. */
+char **
+ns_run_fit_notes (const NsRunResult *result, GError **error)
+{
+  g_autofree char *own = NULL;
+  g_autoptr (GPtrArray) fits = NULL;
+  GPtrArray *notes;
+
+  g_return_val_if_fail (result != NULL, NULL);
+  fits = ns_run_scenario_fits (result->scenario_path, &own, error);
+  if (fits == NULL)
+    return NULL;
+  notes = g_ptr_array_new ();
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFittedParam *f = fits->pdata[i];
     for (guint k = 0; k < result->variants->len; k++) {
-      char *note = fit_note (result->variants->pdata[k], own->name, def->name,
-                             file->param_values->pdata[i], source);
-      if (note && !g_ptr_array_find_with_equal_func (notes, note, g_str_equal, NULL))
-        g_ptr_array_add (notes, note);
-      else
-        g_free (note);
+      const NsVariantResult *vr = result->variants->pdata[k];
+      const char *used = ns_params_get_source (vr->params, f->name);
+      if (strcmp (vr->cpu_name, own) && used && g_str_has_prefix (used, f->source))
+        add_note (notes, ns_run_fit_note (f, own, vr->cpu_name));
     }
   }
   g_ptr_array_add (notes, NULL);
-  ns_cpu_profile_free (own);
-  ns_scenario_free (file);
   return (char **) g_ptr_array_free (notes, FALSE);
 }

@@ -84,6 +84,20 @@ typedef struct {
 /* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
+/* A free parameter a scenario file sets to a fit (its source starts "fit on"). */
+typedef struct {
+  char *name;
+  char *value;
+  char *source;
+} NsFittedParam;
+
+/* The fitted free parameters the scenario file at path sets (NsFittedParam*, in file
+ * order), and in *own_profile the name of the CPU profile it names. NULL with an error if
+ * the file or its profile cannot be read. */
+GPtrArray   *ns_run_scenario_fits (const char *path, char **own_profile, GError **error);
+/* The note for fit, made for profile own, staying in force on profile other. */
+char        *ns_run_fit_note      (const NsFittedParam *fit, const char *own,
+                                   const char *other);
 /* Notes (NULL-terminated, may be empty) for the variants of result that ran on another CPU
  * profile than the scenario file names (after --set cpu.profile=…) with a free parameter
  * the file sets to a fit ("fit on …") still in force: one per parameter and profile. NULL

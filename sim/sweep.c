@@ -1534,3 +1534,78 @@ ns_sweep_json (const NsSweep *sweep, GString *out)
   g_string_append_c (out, '\n');
   ns_json_free (json);
 }
+
+/* TRUE if the sweep gives f's parameter a value of its own: a --set changed the base
+ * scenario's, or a dimension sweeps it. */
+static gboolean
+sweep_sets_param (const NsSweep *sweep, const NsFittedParam *f)
+{
+  g_autofree char *path = g_strdup_printf ("param.%s", f->name);
+
+  for (guint i = 0; i < sweep->dims->len; i++)
+    if (!strcmp (((NsSweepDim *) sweep->dims->pdata[i])->path, path))
+      return TRUE;
+  for (guint i = 0; i < sweep->base->param_names->len; i++)
+    if (!strcmp (sweep->base->param_names->pdata[i], f->name))
+      return strcmp (sweep->base->param_values->pdata[i], f->value) != 0 ||
+             strcmp (sweep->base->param_sources->pdata[i], f->source) != 0;
+  return TRUE;
+}
+
+/* The names of the CPU profiles the sweep's points run on: the base scenario's and each
+ * value of a cpu.profile dimension. NULL with an error if one cannot be read. */
+static GPtrArray *
+sweep_profiles (const NsSweep *sweep, GError **error)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *given = g_ptr_array_new ();
+
+  g_ptr_array_add (given, sweep->base->cpu);
+  for (guint i = 0; i < sweep->dims->len; i++) {
+    const NsSweepDim *d = sweep->dims->pdata[i];
+    if (!strcmp (d->path, "cpu.profile"))
+      g_ptr_array_extend (given, d->values, NULL, NULL);
+  }
+  for (guint i = 0; i < given->len; i++) {
+    NsCpuProfile *p = ns_cpu_profile_load (given->pdata[i], error);
+    if (p == NULL) {
+      g_ptr_array_unref (names);
+      names = NULL;
+      break;
+    }
+    if (!g_ptr_array_find_with_equal_func (names, p->name, g_str_equal, NULL))
+      g_ptr_array_add (names, g_strdup (p->name));
+    ns_cpu_profile_free (p);
+  }
+  g_ptr_array_unref (given);
+  return names;
+}
+
+/* Notes on fitted values carried to other CPUs; see sweep.h. */
+char **
+ns_sweep_fit_notes (const NsSweep *sweep, GError **error)
+{
+  g_autofree char *own = NULL;
+  g_autoptr (GPtrArray) fits = NULL;
+  g_autoptr (GPtrArray) profiles = NULL;
+  GPtrArray *notes;
+
+  g_return_val_if_fail (sweep != NULL, NULL);
+  fits = ns_run_scenario_fits (sweep->path, &own, error);
+  if (fits == NULL)
+    return NULL;
+  profiles = sweep_profiles (sweep, error);
+  if (profiles == NULL)
+    return NULL;
+  notes = g_ptr_array_new ();
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFittedParam *f = fits->pdata[i];
+    if (sweep_sets_param (sweep, f))
+      continue;
+    for (guint k = 0; k < profiles->len; k++)
+      if (strcmp (profiles->pdata[k], own))
+        g_ptr_array_add (notes, ns_run_fit_note (f, own, profiles->pdata[k]));
+  }
+  g_ptr_array_add (notes, NULL);
+  return (char **) g_ptr_array_free (notes, FALSE);
+}

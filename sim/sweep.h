@@ -93,6 +93,11 @@ gboolean    ns_sweep_finish       (NsSweep *sweep, GError **error);
 char      **ns_sweep_row          (const NsSweep *sweep, guint point);
 /* The points done as JSON: sweep identity, dimensions and one object per point. */
 void        ns_sweep_json         (const NsSweep *sweep, GString *out);
+/* Notes (NULL-terminated, may be empty) for each fitted free parameter the scenario file
+ * sets ("fit on …") that the sweep leaves in force on another CPU profile than the file's
+ * (a --set or a cpu.profile dimension moves it): one per parameter and profile. NULL with
+ * an error if a file or profile cannot be read. */
+char      **ns_sweep_fit_notes    (const NsSweep *sweep, GError **error);
 
 /* Helpers (exposed for tests and the command line). */
 /* Expands "V1,V2,…" (items may be ranges) into values (char*). */

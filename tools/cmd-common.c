@@ -96,3 +96,19 @@ ns_cmd_check_jobs (const char *command, gint jobs)
   g_printerr ("netsim %s: --jobs: expected a number ≥ 1\n", command);
   return FALSE;
 }
+
+/* Prints notes as "netsim COMMAND: note: …" lines on stderr, or why they could not be
+ * made; frees both. */
+void
+ns_cmd_print_notes (const char *command, char **notes, GError *error)
+{
+  if (notes == NULL) {
+    g_printerr ("netsim %s: note: fitted values not checked: %s\n", command,
+                error ? error->message : "?");
+    g_clear_error (&error);
+    return;
+  }
+  for (guint i = 0; notes[i]; i++)
+    g_printerr ("netsim %s: note: %s\n", command, notes[i]);
+  g_strfreev (notes);
+}

@@ -17,20 +17,14 @@ run_progress (const char *variant, guint index, guint total, guint rep, guint n_
     g_printerr ("\n");
 }
 
-/* Prints on stderr a note for each fitted value the scenario carries to another CPU. */
+/* Prints on stderr a note for each fitted value the run carries to another CPU. */
 static void
 print_fit_notes (const NsRunResult *result)
 {
   GError *err = NULL;
-  g_auto (GStrv) notes = ns_run_fit_notes (result, &err);
+  char **notes = ns_run_fit_notes (result, &err);
 
-  if (notes == NULL) {
-    g_printerr ("netsim run: note: fitted values not checked: %s\n", err->message);
-    g_error_free (err);
-    return;
-  }
-  for (guint i = 0; notes[i]; i++)
-    g_printerr ("netsim run: note: %s\n", notes[i]);
+  ns_cmd_print_notes ("run", notes, err);
 }
 
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */

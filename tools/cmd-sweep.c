@@ -521,6 +521,16 @@ typedef struct {
   gboolean resume, force, quiet;
 } NsSweepArgs;
 
+/* Prints on stderr a note for each fitted value the sweep carries to another CPU. */
+static void
+print_fit_notes (const NsSweep *sweep)
+{
+  GError *err = NULL;
+  char **notes = ns_sweep_fit_notes (sweep, &err);
+
+  ns_cmd_print_notes ("sweep", notes, err);
+}
+
 /* Builds the sweep from the arguments; NULL after printing why. */
 static NsSweep *
 build_sweep (const char *path, const NsSweepArgs *a, GError **error)
@@ -539,6 +549,7 @@ build_sweep (const char *path, const NsSweepArgs *a, GError **error)
     ns_sweep_set_variant (sweep, a->variant);
   if (!ns_sweep_prepare (sweep, error))
     goto fail;
+  print_fit_notes (sweep);
   return sweep;
 
 fail:

@@ -30,5 +30,8 @@ char    *ns_cmd_gnuplot_quote (const char *text);
 char    *ns_cmd_validation_dir (const char *recorded);
 /* TRUE if jobs ≥ 1; else prints "netsim COMMAND: --jobs: expected a number ≥ 1". */
 gboolean ns_cmd_check_jobs    (const char *command, gint jobs);
+/* Prints notes (NULL: error says why there are none) as "netsim COMMAND: note: …" lines
+ * on stderr; frees notes and error. */
+void     ns_cmd_print_notes   (const char *command, char **notes, GError *error);
 
 G_END_DECLS

@@ -167,5 +167,19 @@ expect 2 "--plot with a bad x" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --res
 expect 2 "--plot to a .jpg" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
   --plot x=workload.depth,y=value "$TMP/r.jpg" "$SC"
 
+# a scenario's fitted cpu.ipc carried to another CPU by a cpu.profile dimension is noted
+TC="$DATA/scenarios/tc-pktgen-matchall-5950x.xml"
+TCS="--variant 5950x-f1-before --set measure.warmup=20us --set measure.duration=100us"
+# shellcheck disable=SC2086 # $TCS is a list of options
+expect 0 "sweep cpu.profile" -- "$NETSIM" sweep -q $TCS --param cpu.profile=ryzen9-5950x,i5-3337u \
+  -o "$TMP/cpu.csv" "$TC"
+grep -q "note: the scenario's cpu.ipc = 0.874 was fitted for profile ryzen9-5950x .*runs on i5-3337u" \
+  "$TMP/err" && ok || bad "sweep: no note for a fit on another CPU: $(cat "$TMP/err")"
+[ "$(grep -c 'note:' "$TMP/err")" -eq 1 ] && ok || bad "sweep: notes: $(cat "$TMP/err")"
+# shellcheck disable=SC2086
+expect 0 "sweep cpu.profile and ipc" -- "$NETSIM" sweep -q $TCS --param cpu.profile=ryzen9-5950x,i5-3337u \
+  --param param.cpu.ipc=0.55 -o "$TMP/cpu2.csv" "$TC"
+grep -q "note:" "$TMP/err" && bad "sweep: a note though cpu.ipc is swept: $(cat "$TMP/err")" || ok
+
 echo "test-sweep.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
