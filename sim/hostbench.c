@@ -13,6 +13,7 @@
  *  - icall.predicted_cycles, icall.lfence_cycles: a loop calling one function through a
  *    register, plainly or after LFENCE, against the same loop with a direct call;
  *  - lock.atomic_cycles: dependent LOCK XADDs on one line;
+ *  - x86.rdtsc_cycles: back-to-back RDTSCs;
  *  - mem.bw_l1/l2/l3_bytes_per_cycle, mem.bw_dram_gbps: REP MOVSB (the kernel's
  *    copy_to_user/copy_from_user on ERMS/FSRM cores) between two buffers that together
  *    fill the same working sets as the chase, best of several passes;
@@ -72,6 +73,7 @@ __asm__ (
   "  jnz 8b\n  ret\n"
   "  .globl nshb_xadd\nnshb_xadd:\n  mov $1,%eax\n9:\n  lock xadd %rax,(%rsi)\n  dec %rdi\n"
   "  jnz 9b\n  ret\n"
+  "  .globl nshb_rdtsc\nnshb_rdtsc:\n12:\n  rdtsc\n  dec %rdi\n  jnz 12b\n  ret\n"
   "  .globl nshb_branches\nnshb_branches:\n  xor %ecx,%ecx\n  xor %eax,%eax\n"
   "10:\n  testb $1,(%rsi,%rcx)\n  jz 11f\n  add $1,%rax\n11:\n  inc %rcx\n  and %rdx,%rcx\n"
   "  dec %rdi\n  jnz 10b\n  ret\n"
@@ -86,6 +88,7 @@ void nshb_lfence (guint64 n, gpointer p, guint64 mask);
 void nshb_retpoline (guint64 n, gpointer p, guint64 mask);
 void nshb_saferet (guint64 n, gpointer p, guint64 mask);
 void nshb_xadd (guint64 n, gpointer p, guint64 mask);
+void nshb_rdtsc (guint64 n, gpointer p, guint64 mask);
 void nshb_branches (guint64 n, gpointer p, guint64 mask);
 
 /* ---- timing ---- */
@@ -274,7 +277,7 @@ host_info_clear (HostInfo *info)
 typedef struct {
   double ghz;
   double lat_ns[4];             /* L1D, L2, L3, DRAM (0: not measured) */
-  double mispredict, icall_predicted, icall_lfence, atomic;   /* cycles */
+  double mispredict, icall_predicted, icall_lfence, atomic, rdtsc;   /* cycles */
   double call_ret, retpoline, saferet;                         /* cycles per iteration */
   double c2c_ns;                /* 0: one CPU only */
   double copy_bpns[4];          /* copy bytes per ns from L1D, L2, L3, DRAM (0: not measured) */
@@ -528,12 +531,14 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   m->retpoline = best_ns (nshb_retpoline, n / 4, NULL, 0, reps) * m->ghz - direct;
   m->saferet = best_ns (nshb_saferet, n / 4, NULL, 0, reps) * m->ghz - direct;
   m->atomic = best_ns (nshb_xadd, n, line, 0, reps) * m->ghz;
+  m->rdtsc = best_ns (nshb_rdtsc, n / 4, NULL, 0, reps) * m->ghz;
   say (opt, "direct call + return (loop iteration)", m->call_ret, "cycles");
   say (opt, "predicted indirect call, extra", m->icall_predicted, "cycles");
   say (opt, "LFENCE indirect call, extra", m->icall_lfence, "cycles");
   say (opt, "generic retpoline, extra over a direct call", m->retpoline, "cycles");
   say (opt, "SRSO Safe RET return, extra over a plain return", m->saferet, "cycles");
   say (opt, "LOCK XADD", m->atomic, "cycles");
+  say (opt, "RDTSC (back to back)", m->rdtsc, "cycles");
   if (info->n_cpus > 1) {
     m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
                         opt->quick ? 2e8 : 2e9);
@@ -705,6 +710,7 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
   put_double (out, stamp, "icall.lfence_cycles", m->icall_lfence,
               "lfence; call *%rcx loop minus the same loop with a direct call");
   put_double (out, stamp, "lock.atomic_cycles", m->atomic, "dependent LOCK XADDs on one line");
+  put_double (out, stamp, "x86.rdtsc_cycles", m->rdtsc, "back-to-back RDTSCs");
   put_copies (out, stamp, m);
   put_mitigations (out, info);
   g_string_append (out, "</cpu>\n");

@@ -160,7 +160,7 @@ struct _NsMachine {
   NsTime         quantum;
 
   /* costs, cycles */
-  double         ipc, mlp, issue_width, resolve;
+  double         ipc, mlp, issue_width, resolve, rdtsc;
   gboolean       stride_prefetch;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
@@ -963,6 +963,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->c2c[NS_DIST_REMOTE] = ns_params_get_double (p, "c2c.remote_ns") * m->ghz;
   m->mispredict = ns_params_get_double (p, "branch.mispredict_cycles");
   m->resolve = ns_params_get_double (p, "branch.resolve_cycles");
+  m->rdtsc = ns_params_get_double (p, "x86.rdtsc_cycles");
   m->issue_width = ns_params_get_double (p, "cpu.issue_width");
   m->stride_prefetch = ns_params_get_bool (p, "prefetch.l1_stride");
   /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
@@ -1258,6 +1259,20 @@ ns_insns (NsThread *t, guint n)
     return;
   x->machine->events[NS_CAUSE_INSN] += n;
   charge (x, t, NS_CAUSE_INSN, n / x->machine->ipc);
+}
+
+/* One RDTSC (sched_clock, the vDSO clock): x86.rdtsc_cycles, a microcoded read whose
+ * cost does not scale with the base IPC. */
+void
+ns_rdtsc (NsThread *t)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  x->machine->events[NS_CAUSE_INSN] += 1;
+  charge (x, t, NS_CAUSE_INSN, x->machine->rdtsc);
 }
 
 /* n independent, well-predicted instructions off the critical path (compare chains,

@@ -94,6 +94,8 @@ double      ns_machine_icall_penalty_cycles (NsMachine *machine);
 
 /* n instructions of straight-line work at the base IPC. */
 void ns_insns       (NsThread *t, guint n);
+/* One RDTSC: x86.rdtsc_cycles (cause insn, counted as one instruction). */
+void ns_rdtsc       (NsThread *t);
 /* n independent, well-predicted instructions off the critical path (e.g. a compare chain
  * beside a latency-bound walk): charged at cpu.issue_width instead of cpu.ipc. */
 void ns_insns_wide  (NsThread *t, guint n);

@@ -117,12 +117,14 @@ user_leave (NsThread *t)
 }
 
 /* iperf_time_now → clock_gettime(CLOCK_MONOTONIC) in the vDSO. estimate: ~35 instructions
- * plus RDTSC (~25-cycle latency on Zen, counted as ~40 instruction slots). */
+ * (seqcount, vclock mode, scale and shift) around one RDTSC. The vDSO reads it ordered
+ * (LFENCE; RDTSC, or RDTSCP); what the fence's wait for older work costs is not priced. */
 static NsTime
 iperf_time_now (NsThread *t)
 {
   user_enter (t, &fn_u_clock);
-  ns_insns (t, 75);
+  ns_insns (t, 35);
+  ns_rdtsc (t);
   user_leave (t);
   return ns_thread_now (t);
 }

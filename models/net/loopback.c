@@ -379,8 +379,9 @@ irqtime_account_irq (NsThread *t, NsNetStack *s)
   /* estimate: ~25 instructions (irqtime per-CPU data, delta, u64_stats update) */
   ns_insns (t, 25);
   ns_call (t, &fn_sched_clock_cpu);
-  /* estimate: ~15 instructions plus RDTSC (~25 cycles on Zen, counted as ~40 slots) */
-  ns_insns (t, 55);
+  /* estimate: ~15 instructions around the RDTSC (cyc2ns scale and offset) */
+  ns_insns (t, 15);
+  ns_rdtsc (t);
   ns_ret (t);
   ns_ret (t);
 }

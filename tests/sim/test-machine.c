@@ -446,6 +446,35 @@ START_TEST (test_inlined_calls_free)
 }
 END_TEST
 
+/* Two RDTSCs. */
+static void
+rdtsc_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_rdtsc (t);
+  ns_rdtsc (t);
+}
+
+/* An RDTSC costs x86.rdtsc_cycles whatever cpu.ipc is, as one instruction (cause insn). */
+START_TEST (test_rdtsc_cost)
+{
+  const char *const ipcs[] = { "0.5", "3" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ipcs); i++) {
+    const char *const sets[] = { "cpu.ipc", ipcs[i], "x86.rdtsc_cycles", "36", NULL };
+    Rig rig;
+
+    rig_init (&rig, sets, NULL);
+    ns_engine_spawn (rig.engine, "rdtsc", 0, NS_THREAD_USER, 0, rdtsc_thread, NULL);
+    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN), 72.0, 1e-9,
+                  "two RDTSCs");
+    ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 2);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 /* An inlined body with an out-of-line callee inside it: 2 + 4 instructions of its own,
  * 5 in the callee, an icall from the body (its INDIRECT is the body's). */
 static void
@@ -1215,6 +1244,7 @@ machine_suite (void)
   tcase_add_test (calls, test_safe_ret_penalty);
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
+  tcase_add_test (calls, test_rdtsc_cost);
   tcase_add_test (calls, test_inlined_body_account);
   tcase_add_test (calls, test_context_and_event_account);
   tcase_add_test (calls, test_stride_prefetch);
