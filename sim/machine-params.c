@@ -124,9 +124,9 @@ static const NsParamDef machine_params[] = {
     "prologue + epilogue instructions of a non-inlined kernel function (the ftrace NOP, "
     "push/pop of callee-saved registers, stack frame set-up and release)",
     "B: tools/prologue-census on Debian 12's 6.1.0-50-cloud-amd64 vmlinux and modules "
-    "(GCC 12, 2026-11-30), the modelled functions' counts weighted by their calls: 6.35 "
+    "(GCC 12, 2026-11-30), the modelled functions' counts weighted by their calls: 6.41 "
     "per call on seed 000's ipv4 1G path (compute_score, inlined in 6.1, not counted), "
-    "6.13 on seed 002's 5950X 1-filter path; unweighted over 199 functions 8.52 "
+    "6.13 on seed 002's 5950X 1-filter path; unweighted over 202 functions 8.60 "
     "(hot functions are small)", FALSE, 0, 64 },
   { "ret.unret_cycles", NS_PARAM_DOUBLE, "cycles", "4",
     "extra cost per return through the retbleed untrained return thunk",
