@@ -65,7 +65,8 @@
  * MISPREDICT. ns_call: registers the function if needed; if the build inlines it the call
  * is free, the body stays attributed to the caller and an inlined invocation is counted.
  * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
- * = call.cycles + call.prologue_insns / ipc is charged to it, and its text lines
+ * = call.cycles + (2 + call.prologue_insns) / cpu.issue_width is charged to it (the
+ * call, the ret and the prologue/epilogue issue beside the body), and its text lines
  * [text_addr, text_addr + text_bytes) are fetched through L1I (misses charged as IFETCH
  * with the full latency of the serving level). ns_icall is never inlined: INDIRECT by
  * spectre_v2 mode (charged to the caller, where the indirect call sits), then as an
