@@ -29,9 +29,8 @@ typedef struct {
   const NsValCase     *vcase;
   char                *scenario;   /* path */
   char               **sets;       /* the case's sets */
-  char               **own_params; /* parameters the scenario (with the sets) sets itself */
-  char               **file_params; /* those the scenario file sets (without the sets) */
-  char               **file_values; /* and their values, in the same order */
+  NsScenario          *run;        /* the scenario with the case's sets */
+  NsScenario          *file;       /* the scenario file alone */
 } NsFitRow;
 
 /* The rows and parameters of one profile's fit. */
@@ -64,7 +63,7 @@ ns_fit_free (NsFit *fit)
   g_free (fit);
 }
 
-/* Frees what an NsFitRow owns (scenario path, sets, own_params), not the row itself. */
+/* Frees what an NsFitRow owns (scenario path, sets, loaded scenarios), not the row itself. */
 static void
 fit_row_clear (gpointer p)
 {
@@ -72,9 +71,8 @@ fit_row_clear (gpointer p)
 
   g_free (r->scenario);
   g_strfreev (r->sets);
-  g_strfreev (r->own_params);
-  g_strfreev (r->file_params);
-  g_strfreev (r->file_values);
+  g_clear_pointer (&r->run, ns_scenario_free);
+  g_clear_pointer (&r->file, ns_scenario_free);
 }
 
 /* Frees an NsFitGroup: its strings, rows, parameter list and any stored run error. */
@@ -94,45 +92,18 @@ group_free (gpointer p)
 /* ------------------------------------------------------------------------------------ */
 /* Grouping the rows by the profile they run on. */
 
-/* The names (NULL-terminated copy) of the parameters sc sets itself; their values too
- * when values is not NULL. */
-static char **
-scenario_params (const NsScenario *sc, char ***values)
-{
-  char **names = g_new0 (char *, sc->param_names->len + 1);
-
-  if (values)
-    *values = g_new0 (char *, sc->param_names->len + 1);
-  for (guint i = 0; i < sc->param_names->len; i++) {
-    names[i] = g_strdup (sc->param_names->pdata[i]);
-    if (values)
-      (*values)[i] = g_strdup (sc->param_values->pdata[i]);
-  }
-  return names;
-}
-
-/* The profile a case runs on (the scenario, with the case's sets, names it), and the
- * parameters the scenario sets itself, with the sets and in the file alone. */
+/* The profile a case runs on (the scenario, with the case's sets, names it); keeps the
+ * scenario with the sets and the file alone in fr. */
 static NsCpuProfile *
 case_profile (NsFitRow *fr, GError **error)
 {
-  NsScenario *sc = ns_scenario_load (fr->scenario, (const char *const *) fr->sets, error);
-  NsScenario *file;
-  NsCpuProfile *profile;
-
-  if (sc == NULL)
+  fr->run = ns_scenario_load (fr->scenario, (const char *const *) fr->sets, error);
+  if (fr->run == NULL)
     return NULL;
-  file = ns_scenario_load (fr->scenario, NULL, error);
-  if (file == NULL) {
-    ns_scenario_free (sc);
+  fr->file = ns_scenario_load (fr->scenario, NULL, error);
+  if (fr->file == NULL)
     return NULL;
-  }
-  profile = ns_cpu_profile_load (sc->cpu, error);
-  fr->own_params = scenario_params (sc, NULL);
-  fr->file_params = scenario_params (file, &fr->file_values);
-  ns_scenario_free (sc);
-  ns_scenario_free (file);
-  return profile;
+  return ns_cpu_profile_load (fr->run->cpu, error);
 }
 
 /* The free parameters to fit: all of them, or those named (each must be free). */
@@ -176,7 +147,7 @@ group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
            GPtrArray *params, const NsCalibrateOptions *opt, GError **error)
 {
   const NsValCase *c = ns_validation_case (v, row->id);
-  NsFitRow fr = { row, c, NULL, NULL, NULL, NULL, NULL };
+  NsFitRow fr = { row, c, NULL, NULL, NULL, NULL };
   NsCpuProfile *profile;
   NsFitGroup *g;
 
@@ -376,16 +347,6 @@ group_row_ids (const NsFitGroup *g)
   return ids;
 }
 
-/* The value of param in the file of row fr (NULL if the file does not set it). */
-static const char *
-file_value (const NsFitRow *fr, const char *param)
-{
-  for (guint i = 0; fr->file_params[i]; i++)
-    if (!strcmp (fr->file_params[i], param))
-      return fr->file_values[i];
-  return NULL;
-}
-
 /* Where a fitted value of param is used by every row of g: the scenario file they share
  * when it sets param itself (a workload's fit, as the shipped scenarios keep theirs), else
  * the profile (*path: a new string). NULL, with *why, when no one file serves them all: a
@@ -394,14 +355,14 @@ static gboolean
 param_home (const NsFitGroup *g, const char *param, char **path, char **why)
 {
   const NsFitRow *first = &g_array_index (g->rows, NsFitRow, 0), *fr = NULL;
-  gboolean in_file = file_value (first, param) != NULL;
+  gboolean in_file = ns_scenario_param_value (first->file, param) != NULL;
 
   *path = *why = NULL;
   for (guint i = 0; i < g->rows->len; i++) {
     gboolean here;
     fr = &g_array_index (g->rows, NsFitRow, i);
-    here = file_value (fr, param) != NULL;
-    if (g_strv_contains ((const char *const *) fr->own_params, param) && !here)
+    here = ns_scenario_param_value (fr->file, param) != NULL;
+    if (ns_scenario_param_value (fr->run, param) && !here)
       goto set_by_case;
     if (here != in_file || (in_file && strcmp (fr->scenario, first->scenario)))
       goto rows_differ;
@@ -462,7 +423,7 @@ start_point (const NsFitGroup *g, gsl_vector *x0, GError **error)
     return FALSE;
   for (guint k = 0; k < g->params->len; k++) {
     const char *name = ((const NsParamDef *) g->params->pdata[k])->name;
-    const char *own = file_value (first, name);
+    const char *own = ns_scenario_param_value (first->file, name);
     gsl_vector_set (x0, k, own ? g_ascii_strtod (own, NULL)
                                 : ns_params_get_double (profile->params, name));
   }
@@ -642,16 +603,6 @@ edit_profile_text (const char *text, const char *param, const char *element)
   return g_strdup_printf ("%.*s%s\n%s%s", start, text, element, indent, text + start);
 }
 
-/* The text of param in the scenario sc (NULL if it does not set it). */
-static const char *
-scenario_value (const NsScenario *sc, const char *param)
-{
-  for (guint i = 0; i < sc->param_names->len; i++)
-    if (!strcmp (sc->param_names->pdata[i], param))
-      return sc->param_values->pdata[i];
-  return NULL;
-}
-
 /* TRUE if the file at path loads as what it is (a scenario when scenario is TRUE, else a
  * profile) and gives param the text value. */
 static gboolean
@@ -664,7 +615,7 @@ file_has_value (const char *path, gboolean scenario, const char *param, const ch
     NsScenario *sc = ns_scenario_load (path, NULL, error);
     if (sc == NULL)
       return FALSE;
-    same = !g_strcmp0 (scenario_value (sc, param), value);
+    same = !g_strcmp0 (ns_scenario_param_value (sc, param), value);
     ns_scenario_free (sc);
   } else {
     NsCpuProfile *p = ns_cpu_profile_load (path, error);

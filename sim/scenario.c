@@ -1205,6 +1205,17 @@ ns_scenario_free (NsScenario *scenario)
   g_free (scenario);
 }
 
+/* The value of a <param> the scenario sets; see scenario.h. */
+const char *
+ns_scenario_param_value (const NsScenario *scenario, const char *name)
+{
+  g_return_val_if_fail (scenario != NULL && name != NULL, NULL);
+  for (guint i = 0; i < scenario->param_names->len; i++)
+    if (!strcmp (scenario->param_names->pdata[i], name))
+      return scenario->param_values->pdata[i];
+  return NULL;
+}
+
 /* The document as run (after every set), as newly allocated UTF-8 XML text. */
 char *
 ns_scenario_dump (const NsScenario *scenario)

@@ -57,6 +57,8 @@ NsScenario *ns_scenario_load_variant (const char *path, const char *variant,
                                       const char *const *sets, const char *const *params,
                                       GError **error);
 void        ns_scenario_free   (NsScenario *scenario);
+/* The value text of the <param> named name the scenario sets itself, or NULL. */
+const char *ns_scenario_param_value (const NsScenario *scenario, const char *name);
 /* Serialises the document as run (after --set), for recording in outputs. */
 char       *ns_scenario_dump   (const NsScenario *scenario);
 
