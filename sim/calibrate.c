@@ -141,6 +141,22 @@ find_group (GPtrArray *groups, const char *path)
   return NULL;
 }
 
+/* The case's sets, then extra (NULL is fine). */
+static char **
+case_and_extra_sets (const NsValCase *c, const char *const *extra)
+{
+  g_auto (GStrv) case_sets = ns_validation_case_sets (c);
+  GStrvBuilder *b = g_strv_builder_new ();
+  char **sets;
+
+  g_strv_builder_addv (b, (const char **) case_sets);
+  if (extra)
+    g_strv_builder_addv (b, (const char **) extra);
+  sets = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return sets;
+}
+
 /* Adds row to the group of its profile. */
 static gboolean
 group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
@@ -154,7 +170,7 @@ group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
   if (c == NULL || c->scenario == NULL)
     goto not_modelled;
   fr.scenario = ns_validation_scenario_path (c);
-  fr.sets = ns_validation_case_sets (c);
+  fr.sets = case_and_extra_sets (c, opt->sets);
   profile = case_profile (&fr, error);
   if (profile == NULL) {
     fit_row_clear (&fr);
@@ -527,6 +543,74 @@ ns_calibrate_fit (const NsValidation *v, GPtrArray *rows, const NsCalibrateOptio
 no_params:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no free parameter to fit");
   return NULL;
+}
+
+/* The rows named by a recorded fit (the array does not own them). */
+static GPtrArray *
+fit_rows (const NsValidation *v, const NsValFit *f, GError **error)
+{
+  GPtrArray *rows = g_ptr_array_new ();
+
+  for (guint i = 0; f->rows[i]; i++) {
+    const NsRecordedRow *row = ns_validation_find_row (v, f->rows[i]);
+    if (row == NULL) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "calibration.xml: the fit of %s %s names "
+                   "row %s, which is not recorded", f->profile, f->param, f->rows[i]);
+      g_ptr_array_unref (rows);
+      return NULL;
+    }
+    g_ptr_array_add (rows, (gpointer) row);
+  }
+  return rows;
+}
+
+/* Fits one recorded fit again under opt's sets, appending the result to fits. */
+static gboolean
+refit_one (const NsValidation *v, const NsValFit *f, const NsCalibrateOptions *opt,
+           GPtrArray *fits, GError **error)
+{
+  NsCalibrateOptions o = *opt;
+  const char *params[] = { f->param, NULL };
+  g_autoptr (GPtrArray) rows = NULL, got = NULL;
+
+  o.params = params;
+  if (!ns_fit_target_parse (f->target, &o.target))
+    goto bad_target;
+  if ((rows = fit_rows (v, f, error)) == NULL ||
+      (got = ns_calibrate_fit (v, rows, &o, error)) == NULL)
+    return FALSE;
+  while (got->len > 0)
+    g_ptr_array_add (fits, g_ptr_array_steal_index (got, 0));
+  return TRUE;
+
+/* ERRORS */
+bad_target:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "calibration.xml: the fit of %s %s has target "
+               "'%s' (expected absolute, baseline or delta)", f->profile, f->param,
+               f->target ? f->target : "");
+  return FALSE;
+}
+
+/* Fits every recorded fit of profiles again under opt; see calibrate.h. */
+GPtrArray *
+ns_calibrate_refit (const NsValidation *v, const char *const *profiles,
+                    const NsCalibrateOptions *opt, GError **error)
+{
+  GPtrArray *recorded, *fits;
+
+  g_return_val_if_fail (v != NULL && opt != NULL, NULL);
+  recorded = ns_validation_fits (v);
+  fits = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_fit_free);
+  for (guint i = 0; i < recorded->len; i++) {
+    const NsValFit *f = recorded->pdata[i];
+    if (profiles && !g_strv_contains (profiles, f->profile))
+      continue;
+    if (!refit_one (v, f, opt, fits, error)) {
+      g_ptr_array_unref (fits);
+      return NULL;
+    }
+  }
+  return fits;
 }
 
 /* ------------------------------------------------------------------------------------ */

@@ -23,6 +23,8 @@ typedef struct {
   double             step;          /* relative finite-difference step (0: 0.02) */
   NsValProgress      progress;
   gpointer           progress_data;
+  const char *const *sets;          /* PATH=VALUE for every run, after the case's (a what-if
+                                       refit, netsim validate --refit; NULL: none) */
 } NsCalibrateOptions;
 
 /* One fitted parameter of one profile. */
@@ -60,6 +62,12 @@ gboolean    ns_fit_target_parse       (const char *name, NsFitTarget *target);
  * or NULL with an error (NS_ERROR_INPUT: a row cannot be fitted; NS_ERROR_CHECK: a run
  * failed or the rows do not depend on the parameter). */
 GPtrArray *ns_calibrate_fit           (const NsValidation *v, GPtrArray *rows,
+                                       const NsCalibrateOptions *opt, GError **error);
+/* Fits again, under opt (its params and target are ignored), every fit calibration.xml
+ * records for a profile in profiles (NULL-terminated; NULL: every profile): the same
+ * parameter on the same rows with the same target. Returns NsFit* in calibration.xml's
+ * order (nothing is written), or NULL with an error as ns_calibrate_fit. */
+GPtrArray *ns_calibrate_refit         (const NsValidation *v, const char *const *profiles,
                                        const NsCalibrateOptions *opt, GError **error);
 /* Sets <param name=param value=value source=source/> in the profile file at path by a
  * textual edit (replacing that parameter's element, or adding a line after the last

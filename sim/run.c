@@ -208,6 +208,21 @@ fail:
   return FALSE;
 }
 
+/* Sets the variant up without running it; see run.h. */
+gboolean
+ns_run_check_variant (const char *path, const char *variant, const char *const *sets,
+                      GError **error)
+{
+  NsRunOptions opt = { .sets = sets };
+  NsVariantSetup vs;
+
+  g_return_val_if_fail (path != NULL && variant != NULL, FALSE);
+  if (!variant_setup (&vs, path, variant, &opt, error))
+    return FALSE;
+  variant_setup_clear (&vs);
+  return TRUE;
+}
+
 typedef struct {
   double    value;
   char     *rule;

@@ -84,6 +84,11 @@ typedef struct {
 /* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
+/* Sets the variant of the scenario at path up with sets as ns_run_scenario would (scenario,
+ * profile, parameters, mitigations, workload, build) without running it; FALSE with the
+ * error the run would give. */
+gboolean     ns_run_check_variant (const char *path, const char *variant,
+                                   const char *const *sets, GError **error);
 /* A free parameter a scenario file sets to a fit (its source starts "fit on"). */
 typedef struct {
   char *name;

@@ -955,6 +955,70 @@ ns_validation_case_sets (const NsValCase *c)
   return (char **) g_ptr_array_free (sets, FALSE);
 }
 
+/* Appends the strings of a NULL-terminated list (NULL is fine) to sets. */
+static void
+append_sets (GPtrArray *sets, const char *const *more)
+{
+  for (guint i = 0; more && more[i]; i++)
+    g_ptr_array_add (sets, g_strdup (more[i]));
+}
+
+/* The sets a row's runs use under opt; see validate.h. */
+char **
+ns_validation_run_sets (const NsValidation *v, const NsRecordedRow *row, const NsValOptions *opt)
+{
+  const NsValCase *c;
+  g_auto (GStrv) case_sets = NULL;
+  GPtrArray *sets;
+
+  g_return_val_if_fail (v != NULL && row != NULL && opt != NULL, NULL);
+  c = ns_validation_case (v, row->id);
+  if (c == NULL || c->scenario == NULL)
+    return g_new0 (char *, 1);
+  case_sets = ns_validation_case_sets (c);
+  sets = g_ptr_array_new ();
+  append_sets (sets, (const char *const *) case_sets);
+  append_sets (sets, opt->sets);
+  if (opt->profile_sets && row->setup.profile)
+    append_sets (sets, g_hash_table_lookup (opt->profile_sets, row->setup.profile));
+  g_ptr_array_add (sets, NULL);
+  return (char **) g_ptr_array_free (sets, FALSE);
+}
+
+/* TRUE if both variants of case c set up with sets (error: the first failure's). */
+static gboolean
+case_sets_up (const NsValCase *c, const char *path, char **sets, GError **error)
+{
+  return ns_run_check_variant (path, c->baseline, (const char *const *) sets, error) &&
+         ns_run_check_variant (path, c->patched, (const char *const *) sets, error);
+}
+
+/* Sets up both variants of every modelled row with its run sets; see validate.h. A case
+ * that fails without the what-if is left to be reported per row. */
+gboolean
+ns_validation_check_sets (const NsValidation *v, GPtrArray *rows, const NsValOptions *opt,
+                          GError **error)
+{
+  g_return_val_if_fail (v != NULL && rows != NULL && opt != NULL, FALSE);
+  for (guint i = 0; i < rows->len; i++) {
+    const NsRecordedRow *row = rows->pdata[i];
+    const NsValCase *c = ns_validation_case (v, row->id);
+    g_autofree char *path = NULL;
+    g_auto (GStrv) plain = NULL, sets = NULL;
+
+    if (c == NULL || c->scenario == NULL)
+      continue;
+    path = ns_validation_scenario_path (c);
+    plain = ns_validation_case_sets (c);
+    if (!case_sets_up (c, path, plain, NULL))
+      continue;                 /* reported per row (not modelled or error) */
+    sets = ns_validation_run_sets (v, row, opt);
+    if (!case_sets_up (c, path, sets, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* Judging. */
 
@@ -1706,6 +1770,7 @@ outcome_free (gpointer p)
   NsValOutcome *o = p;
 
   g_free (o->reason);
+  g_strfreev (o->sets);
   ns_val_run_free (o->baseline_run);
   ns_val_run_free (o->patched_run);
   g_free (o);
@@ -1721,6 +1786,7 @@ ns_val_report_free (NsValReport *report)
   g_ptr_array_unref (report->conflicts);
   g_ptr_array_unref (report->provenance);
   g_ptr_array_unref (report->unsourced);
+  g_strfreev (report->what_if);
   g_free (report);
 }
 
@@ -1779,11 +1845,11 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status)
 
 /* Decides whether the row can be simulated; if so adds its two jobs. */
 static void
-plan_outcome (NsValOutcome *o, GPtrArray *jobs, GHashTable *index, NsValJobPair *pair)
+plan_outcome (const NsValidation *v, NsValOutcome *o, const NsValOptions *opt, GPtrArray *jobs,
+              GHashTable *index, NsValJobPair *pair)
 {
   const NsValCase *c = o->vcase;
   g_autofree char *path = NULL;
-  g_auto (GStrv) sets = NULL;
 
   pair->baseline = pair->patched = -1;
   o->status = NS_VAL_NOT_MODELLED;
@@ -1796,12 +1862,12 @@ plan_outcome (NsValOutcome *o, GPtrArray *jobs, GHashTable *index, NsValJobPair 
     return;
   }
   path = ns_validation_scenario_path (c);
+  o->sets = ns_validation_run_sets (v, o->row, opt);
   o->reason = case_blocker (c, path, &o->status);
   if (o->reason != NULL)
     return;
-  sets = ns_validation_case_sets (c);
-  pair->baseline = job_index (jobs, index, path, c->baseline, sets);
-  pair->patched = job_index (jobs, index, path, c->patched, sets);
+  pair->baseline = job_index (jobs, index, path, c->baseline, o->sets);
+  pair->patched = job_index (jobs, index, path, c->patched, o->sets);
 }
 
 /* Fills a modelled outcome from its two finished jobs. */
@@ -1986,6 +2052,7 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
 
   g_return_val_if_fail (v != NULL && rows != NULL && opt != NULL, NULL);
   r = report_new (v);
+  r->what_if = g_strdupv ((char **) opt->what_if);
   if (!ns_validation_check_fits (v, r->conflicts, r->provenance, error)) {
     ns_val_report_free (r);
     return NULL;
@@ -2000,7 +2067,7 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
     o->calibration = ns_validation_is_calibration (v, o->row->id);
     o->tolerance_pp = ns_validation_tolerance (o->row);
     g_ptr_array_add (r->outcomes, o);
-    plan_outcome (o, jobs, index, &pairs[i]);
+    plan_outcome (v, o, opt, jobs, index, &pairs[i]);
   }
   ns_val_jobs_run (jobs, MAX (opt->jobs, 1), opt->progress, opt->progress_data);
   finish_report (r, jobs, pairs);
@@ -2064,16 +2131,14 @@ reproduce_command (const NsValOutcome *o)
 {
   const NsValCase *c = o->vcase;
   GString *s = g_string_new (NULL);
-  g_auto (GStrv) sets = NULL;
 
-  if (c == NULL || c->scenario == NULL)
+  if (c == NULL || c->scenario == NULL || o->sets == NULL)
     return g_string_free (s, FALSE);
-  sets = ns_validation_case_sets (c);
   for (int k = 0; k < 2; k++) {
     g_string_append_printf (s, "%snetsim run %s --variant %s", k ? "; " : "", c->scenario,
                             k ? c->patched : c->baseline);
-    for (guint i = 0; sets[i]; i++)
-      g_string_append_printf (s, " --set %s", sets[i]);
+    for (guint i = 0; o->sets[i]; i++)
+      g_string_append_printf (s, " --set %s", o->sets[i]);
   }
   return g_string_free (s, FALSE);
 }
@@ -2237,7 +2302,17 @@ table_summary (GString *out, const NsValReport *r)
     g_string_append_printf (out, "  %s\n", (const char *) r->conflicts->pdata[i]);
 }
 
-/* Appends the report as a table: header, one line per row, reasons, pairs and summary. */
+/* Appends each line of r's what-if after prefix; FALSE if there is none. */
+static gboolean
+write_what_if (GString *out, const NsValReport *r, const char *prefix)
+{
+  for (guint i = 0; r->what_if && r->what_if[i]; i++)
+    g_string_append_printf (out, "%s%s\n", prefix, r->what_if[i]);
+  return r->what_if && r->what_if[0];
+}
+
+/* Appends the report as a table: header, what-if lines, one line per row, reasons, pairs
+ * and summary. */
 static void
 write_table (GString *out, const NsValReport *r)
 {
@@ -2248,6 +2323,8 @@ write_table (GString *out, const NsValReport *r)
                           "the thread's CVs and runs (- where it gives none)\n\n",
                           ns_validation_dir (r->v), NS_VAL_TOLERANCE_MIN_PP,
                           100 * NS_VAL_TOLERANCE_FRACTION);
+  if (write_what_if (out, r, "WHAT-IF: "))
+    g_string_append_c (out, '\n');
   g_string_append_printf (out, "%-25s %-4s %-16s %-36s %12s %12s %9s %8s %12s %12s %9s %8s %5s "
                           "%-11s %s\n", "row", "seed", "cpu", "variant", "rec baseline",
                           "rec patched", "rec delta", "rec ci95", "sim baseline", "sim patched",
@@ -2333,6 +2410,7 @@ write_csv (GString *out, const NsValReport *r)
   g_auto (GStrv) lines = NULL;
 
   g_string_append (out, csv_header);
+  write_what_if (out, r, "# what-if: ");
   g_string_append (out, "row,seed,file,cpu,profile,variant,unit,recorded_baseline,"
                    "recorded_patched,recorded_delta_pct,printed_delta,simulated_baseline,"
                    "simulated_patched,simulated_delta_pct,error_pp,tolerance_pp,set,status,"
@@ -2683,6 +2761,11 @@ write_json (GString *out, const NsValReport *r)
   ns_json_member_string (json, "recorded", ns_validation_dir (r->v));
   ns_json_member_string (json, "tolerance_rule", "max(3 pp, 10 % of |recorded delta|) unless "
                          "the row states a tighter one");
+  ns_json_key (json, "what_if");
+  ns_json_begin_array (json);
+  for (guint i = 0; r->what_if && r->what_if[i]; i++)
+    ns_json_string (json, r->what_if[i]);
+  ns_json_end_array (json);
   ns_json_key (json, "rows");
   ns_json_begin_array (json);
   for (guint i = 0; i < r->outcomes->len; i++)

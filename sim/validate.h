@@ -222,6 +222,7 @@ typedef struct {
   gboolean             sign_agrees;
   gboolean             within_noise;  /* ran, the row has an interval, and |error_pp| is
                                          within it */
+  char               **sets;          /* the sets its runs use (NULL without a scenario) */
 } NsValOutcome;
 
 typedef struct {
@@ -263,12 +264,19 @@ typedef struct {
   GPtrArray          *provenance;     /* NsValProvenance*, by profile then parameter */
   GPtrArray          *unsourced;      /* char*: "NAME = VALUE: CPU CPU…" for every unsourced
                                          value a run used, sorted by NAME, each once */
+  char              **what_if;        /* NsValOptions.what_if, copied (NULL: none) */
 } NsValReport;
 
 typedef struct {
-  guint          jobs;
-  NsValProgress  progress;
-  gpointer       progress_data;
+  guint               jobs;
+  NsValProgress       progress;
+  gpointer            progress_data;
+  /* A what-if (netsim validate --set, --refit); all NULL for the recorded set-ups. */
+  const char *const  *sets;           /* PATH=VALUE for every run, after the case's sets */
+  GHashTable         *profile_sets;   /* profile name → NULL-terminated PATH=VALUE list for
+                                         the rows measured on that profile, after sets */
+  const char *const  *what_if;        /* lines saying what was changed, printed with the
+                                         results */
 } NsValOptions;
 
 void         ns_val_provenance_free   (gpointer provenance);
@@ -283,6 +291,14 @@ char       **ns_validation_parse_fit_source (const char *source, char **residual
  * profile or an existing scenario cannot be read. */
 gboolean     ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts,
                                        GPtrArray *provenance, GError **error);
+/* The sets a row's runs use under opt: the case's, then opt->sets, then those opt->profile_sets
+ * has for the row's profile (a new NULL-terminated array; empty without a case). */
+char       **ns_validation_run_sets   (const NsValidation *v, const NsRecordedRow *row,
+                                       const NsValOptions *opt);
+/* Loads the scenario of every modelled row of rows with its run sets under opt, so that a
+ * bad --set is an input error before anything runs (NS_ERROR_INPUT, "--set …: message"). */
+gboolean     ns_validation_check_sets (const NsValidation *v, GPtrArray *rows,
+                                       const NsValOptions *opt, GError **error);
 /* Runs the cases of rows (NsRecordedRow*); identical variant runs are made once. */
 NsValReport *ns_validation_run        (const NsValidation *v, GPtrArray *rows,
                                        const NsValOptions *opt, GError **error);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <glib/gstdio.h>
 #include "cmd.h"
+#include "calibrate.h"
 #include "validate.h"
 
 /* Shows the count of finished variant runs on stderr (a newline once all are done). */
@@ -142,7 +143,9 @@ typedef struct {
   char     *plot;
   char     *recorded;
   char     *expected;
+  char    **sets;
   gint      jobs;
+  gboolean  refit;
   gboolean  quiet;
 } NsValidateArgs;
 
@@ -156,6 +159,7 @@ args_clear (NsValidateArgs *a)
   g_free (a->plot);
   g_free (a->recorded);
   g_free (a->expected);
+  g_strfreev (a->sets);
 }
 
 /* Parses the command line; FALSE: usage error (already reported). */
@@ -176,6 +180,12 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     { "expected", 0, 0, G_OPTION_ARG_FILENAME, &a->expected, "Compare with expected results "
       "(a --format csv output): exit 1 only if a row that passed there does not pass now",
       "FILE" },
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a->sets, "What-if: override an attribute "
+      "of every run (repeatable; as netsim run --set, after each case's own sets), e.g. "
+      "param.cpu.freq_ghz=3.675", "PATH=VALUE" },
+    { "refit", 0, 0, G_OPTION_ARG_NONE, &a->refit, "What-if: first fit every recorded fit "
+      "again (calibration.xml: same parameter, rows and target) under the --set values, and "
+      "run each row at its profile's new value; nothing is written", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->patterns, NULL, "PATTERN…" },
     { NULL }
@@ -194,6 +204,11 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "it also prints the recorded delta's 95 % interval (informative: judging uses the\n"
     "tolerance only). Rows without a scenario yet are listed as not-modelled. See\n"
     "doc/validation.md.\n"
+    "What-if (--set, --refit): how the table depends on a value, e.g. an unsourced one:\n"
+    "  netsim validate 000 --set param.cpu.freq_ghz=3.675 --refit\n"
+    "runs every row with the set, after re-fitting the free parameters on their calibration\n"
+    "rows under it, and prints what was changed above the results. The recorded figures stay\n"
+    "as measured; without --refit the calibration rows keep the shipped fits.\n"
     "Exit status: 0 ok; 1 a validation row failed or errored, a calibration row errored, a\n"
     "row is both fitted and counted as validation, or (with --expected) a row regressed;\n"
     "2 bad input or usage (also: --plot without gnuplot).");
@@ -216,6 +231,18 @@ check_args (const NsValidateArgs *a, NsFormat *format)
   }
   if (!ns_cmd_check_jobs ("validate", a->jobs))
     return FALSE;
+  if ((a->sets || a->refit) && a->expected) {
+    g_printerr ("netsim validate: --expected checks the recorded set-ups; it does not go "
+                "with --set or --refit\n");
+    return FALSE;
+  }
+  for (guint i = 0; a->sets && a->sets[i]; i++)
+    if (g_str_has_prefix (a->sets[i], "cpu.profile=")) {
+      g_printerr ("netsim validate: --set %s: each row runs on the profile of the CPU it was "
+                  "measured on (netsim run --set cpu.profile=… runs a scenario on another)\n",
+                  a->sets[i]);
+      return FALSE;
+    }
   if (a->plot && !ns_cmd_have_gnuplot ()) {
     g_printerr ("netsim validate: --plot needs gnuplot, which was not found (%s); install "
                 "gnuplot and re-run configure\n", ns_cmd_gnuplot_path ()[0] ? ns_cmd_gnuplot_path () : "none");
@@ -255,6 +282,115 @@ fail:
   return ns_cmd_fail (err);
 }
 
+/* ---- the what-if */
+
+/* The profiles the rows were measured on, each once (NULL-terminated). */
+static char **
+row_profiles (GPtrArray *rows)
+{
+  GPtrArray *names = g_ptr_array_new ();
+
+  for (guint i = 0; i < rows->len; i++) {
+    const char *p = ((const NsRecordedRow *) rows->pdata[i])->setup.profile;
+    if (p && !g_ptr_array_find_with_equal_func (names, p, g_str_equal, NULL))
+      g_ptr_array_add (names, (gpointer) p);
+  }
+  g_ptr_array_add (names, NULL);
+  return g_strdupv ((char **) g_ptr_array_free (names, FALSE));
+}
+
+/* FALSE (with an error) if a --set sets a parameter that --refit fits for profiles. */
+static gboolean
+check_refit_sets (const NsValidation *v, char **sets, char **profiles, GError **error)
+{
+  GPtrArray *fits = ns_validation_fits (v);
+
+  for (guint i = 0; i < fits->len; i++) {
+    const NsValFit *f = fits->pdata[i];
+    g_autofree char *prefix = g_strdup_printf ("param.%s=", f->param);
+    for (guint k = 0; sets && sets[k]; k++)
+      if (g_strv_contains ((const char *const *) profiles, f->profile) &&
+          g_str_has_prefix (sets[k], prefix)) {
+        g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--set %s: --refit fits %s (on %s), so "
+                     "it cannot be set too", sets[k], f->param, f->profile);
+        return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+/* A new NULL-terminated list: the strings of list (NULL is fine), then item. */
+static char **
+strv_append (char **list, const char *item)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  char **out;
+
+  if (list)
+    g_strv_builder_addv (b, (const char **) list);
+  g_strv_builder_add (b, item);
+  out = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return out;
+}
+
+/* Re-fits the recorded fits of the rows' profiles under a->sets: fills profile_sets
+ * (profile → param.NAME=VALUE list) and appends one what-if line per fit. */
+static gboolean
+refit (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, GHashTable *profile_sets,
+       GPtrArray *what_if, GError **error)
+{
+  g_auto (GStrv) profiles = row_profiles (rows);
+  NsCalibrateOptions copt = { .jobs = (guint) a->jobs, .sets = (const char *const *) a->sets };
+  g_autoptr (GPtrArray) fits = NULL;
+
+  if (!check_refit_sets (v, a->sets, profiles, error))
+    return FALSE;
+  if (!a->quiet)
+    g_printerr ("netsim validate: re-fitting the recorded fits of %u profile(s)…\n",
+                g_strv_length (profiles));
+  if ((fits = ns_calibrate_refit (v, (const char *const *) profiles, &copt, error)) == NULL)
+    return FALSE;
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    g_autofree char *rows_text = g_strjoinv (" ", f->rows);
+    g_autofree char *set = g_strdup_printf ("param.%s=%s", f->param, f->value_text);
+    char start[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_hash_table_insert (profile_sets, g_strdup (f->profile),
+                         strv_append (g_hash_table_lookup (profile_sets, f->profile), set));
+    g_ascii_formatd (start, sizeof start, "%.4g", f->start);
+    g_ptr_array_add (what_if, g_strdup_printf ("refit %s %s = %s (shipped fit %s) on %s, "
+                                               "target %s, residual %s; used by every row "
+                                               "measured on %s", f->profile, f->param,
+                                               f->value_text, start, rows_text, f->target,
+                                               f->residual_text, f->profile));
+  }
+  return TRUE;
+}
+
+/* Sets up opt's what-if from --set and --refit; what_if and profile_sets keep what opt
+ * points to. */
+static gboolean
+what_if (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, NsValOptions *opt,
+         GHashTable *profile_sets, GPtrArray *lines, GError **error)
+{
+  opt->sets = (const char *const *) a->sets;
+  for (guint i = 0; a->sets && a->sets[i]; i++)
+    g_ptr_array_add (lines, g_strdup_printf ("every run with --set %s", a->sets[i]));
+  if (a->sets && !a->refit)
+    g_ptr_array_add (lines, g_strdup ("calibration rows keep the shipped fits (--refit fits "
+                                      "them again under the sets)"));
+  if (a->sets && !ns_validation_check_sets (v, rows, opt, error))
+    return FALSE;
+  if (a->refit && !refit (a, v, rows, profile_sets, lines, error))
+    return FALSE;
+  opt->profile_sets = g_hash_table_size (profile_sets) > 0 ? profile_sets : NULL;
+  g_ptr_array_add (lines, NULL);
+  opt->what_if = lines->len > 1 ? (const char *const *) lines->pdata : NULL;
+  return TRUE;
+}
+
 /* netsim validate [PATTERN…]: see --help. */
 int
 ns_cmd_validate (int argc, char **argv)
@@ -266,6 +402,9 @@ ns_cmd_validate (int argc, char **argv)
   NsValReport *report = NULL;
   GPtrArray *rows = NULL;
   g_autofree char *dir = NULL;
+  g_autoptr (GHashTable) profile_sets = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                               (GDestroyNotify) g_strfreev);
+  g_autoptr (GPtrArray) what_if_lines = g_ptr_array_new_with_free_func (g_free);
   GError *err = NULL;
   int status;
 
@@ -279,6 +418,7 @@ ns_cmd_validate (int argc, char **argv)
     opt.progress = progress_cb;
   if ((v = ns_validation_load (dir, &err)) == NULL ||
       (rows = ns_validation_select (v, (const char *const *) a.patterns, &err)) == NULL ||
+      !what_if (&a, v, rows, &opt, profile_sets, what_if_lines, &err) ||
       (report = ns_validation_run (v, rows, &opt, &err)) == NULL)
     status = ns_cmd_fail (err);
   else

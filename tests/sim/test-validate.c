@@ -44,7 +44,7 @@ run_rows (const NsValidation *v, const char *const *patterns, guint n_jobs)
 {
   GError *error = NULL;
   GPtrArray *rows = ns_validation_select (v, patterns, &error);
-  NsValOptions opt = { n_jobs, NULL, NULL };
+  NsValOptions opt = { .jobs = n_jobs };
   NsValReport *r;
 
   ck_assert_msg (rows != NULL, "select: %s", error ? error->message : "?");
@@ -922,6 +922,148 @@ START_TEST (test_calibrate_fit_into_scenario)
 }
 END_TEST
 
+/* ---- what-if (netsim validate --set, --refit) ---- */
+
+/* A row's run sets: the case's, then every run's, then its profile's (only its own). */
+START_TEST (test_run_sets_order)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  const char *const every[] = { "param.call.cycles=3", NULL };
+  const char *const mine[] = { "param.cpu.ipc=1.25", NULL };
+  const char *const other[] = { "param.cpu.ipc=9", NULL };
+  g_autoptr (GHashTable) per_profile = g_hash_table_new (g_str_hash, g_str_equal);
+  NsValOptions opt = { .sets = every };
+  g_auto (GStrv) plain = NULL, broken = NULL, none = NULL;
+
+  g_hash_table_insert (per_profile, "generic", (gpointer) mine);
+  g_hash_table_insert (per_profile, "another", (gpointer) other);
+  opt.profile_sets = per_profile;
+  broken = ns_validation_run_sets (v, ns_validation_find_row (v, "900-broken"), &opt);
+  ck_assert_uint_eq (g_strv_length (broken), 3);
+  ck_assert_str_eq (broken[0], "measure.duration=0");
+  ck_assert_str_eq (broken[1], "param.call.cycles=3");
+  ck_assert_str_eq (broken[2], "param.cpu.ipc=1.25");
+  plain = ns_validation_run_sets (v, ns_validation_find_row (v, "900-calib"),
+                                  &(NsValOptions) { 0 });
+  ck_assert_uint_eq (g_strv_length (plain), 0);
+  none = ns_validation_run_sets (v, ns_validation_find_row (v, "900-reason"), &opt);
+  ck_assert_uint_eq (g_strv_length (none), 0);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A what-if runs every row with the sets (the figures move as netsim run's with them),
+ * says so in every format, and a bad set is an input error before anything runs. */
+START_TEST (test_what_if_run)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  const char *const sets[] = { "param.call.cycles=3", NULL };
+  const char *const lines[] = { "every run with --set param.call.cycles=3", NULL };
+  const char *const bad[] = { "param.no.such=1", NULL };
+  NsValOptions opt = { .sets = sets, .what_if = lines };
+  GPtrArray *rows = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
+  GString *out = g_string_new (NULL);
+  GError *error = NULL;
+  NsValReport *r;
+  const NsValOutcome *o;
+
+  ck_assert (ns_validation_check_sets (v, rows, &opt, NULL));
+  r = ns_validation_run (v, rows, &opt, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+  o = outcome (r, "900-calib");
+  ck_assert_double_eq_tol (o->sim_baseline, call_chain_value ("plain-ret", sets), 1e-9);
+  ck_assert_double_gt (fabs (o->sim_baseline - o->row->baseline), 0.05 * o->row->baseline);
+  ck_assert_str_eq (o->sets[g_strv_length (o->sets) - 1], "param.call.cycles=3");
+  ns_validation_write (out, r, NS_FORMAT_TABLE);
+  ck_assert_ptr_nonnull (strstr (out->str, "\nWHAT-IF: every run with --set param.call.cycles=3\n"));
+  g_string_truncate (out, 0);
+  ns_validation_write (out, r, NS_FORMAT_CSV);
+  ck_assert_ptr_nonnull (strstr (out->str, "\n# what-if: every run with --set param.call.cycles=3\n"));
+  g_string_truncate (out, 0);
+  ns_validation_write (out, r, NS_FORMAT_JSON);
+  ck_assert_ptr_nonnull (strstr (out->str, "\"what_if\": [\n    \"every run with --set "
+                                "param.call.cycles=3\"\n  ],"));
+  ns_val_report_free (r);
+  opt.sets = bad;
+  ck_assert (!ns_validation_check_sets (v, rows, &opt, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  ck_assert_ptr_nonnull (strstr (error->message, "param.no.such=1"));
+  g_clear_error (&error);
+  g_string_free (out, TRUE);
+  g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* --refit: the recorded fit of 900-calib fitted again under a set that slows every call
+ * finds a new cpu.ipc, which brings the row back to its recorded figures (the shipped
+ * value no longer does); without a set it finds the shipped value again. Nothing is
+ * written. */
+START_TEST (test_calibrate_refit)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  const char *const slower[] = { "param.call.cycles=3", NULL };
+  NsCalibrateOptions opt = { 0 };
+  NsValidation *v;
+  GPtrArray *fits;
+  GError *error = NULL;
+  const NsFit *fit;
+  const NsRecordedRow *row;
+  double shipped;
+
+  fits = fit_calib (fx, &opt, &v);
+  ck_assert (ns_calibrate_write (v, fits, &error));
+  shipped = ((NsFit *) fits->pdata[0])->value;
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  v = load_ok (fx);
+  row = ns_validation_find_row (v, "900-calib");
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  /* under the set */
+  opt.sets = slower;
+  fits = ns_calibrate_refit (v, NULL, &opt, &error);
+  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (fits->len, 1);
+  fit = fits->pdata[0];
+  ck_assert_str_eq (fit->profile, "generic");
+  ck_assert_str_eq (fit->param, "cpu.ipc");
+  ck_assert_str_eq (fit->target, "absolute");
+  ck_assert_double_eq_tol (fit->start, shipped, 1e-9);
+  ck_assert_msg (fit->value > shipped * 1.05, "refit %g, shipped %g", fit->value, shipped);
+  {
+    g_autofree char *ipc = g_strdup_printf ("param.cpu.ipc=%s", fit->value_text);
+    const char *const refitted[] = { slower[0], ipc, NULL };
+    const char *const kept[] = { slower[0], NULL };
+    double b_new = call_chain_value ("plain-ret", refitted);
+    double b_old = call_chain_value ("plain-ret", kept);
+    ck_assert_msg (fabs (b_new / row->baseline - 1) < 0.01, "refitted %g vs %g", b_new, row->baseline);
+    ck_assert_msg (fabs (b_old / row->baseline - 1) > 0.05, "kept %g vs %g", b_old, row->baseline);
+  }
+  g_ptr_array_unref (fits);
+  /* without a set; and a profile list without generic refits nothing */
+  opt.sets = NULL;
+  fits = ns_calibrate_refit (v, NULL, &opt, &error);
+  ck_assert_msg (fits != NULL && fits->len == 1, "%s", error ? error->message : "?");
+  ck_assert_msg (fabs (((NsFit *) fits->pdata[0])->value / shipped - 1) < 0.01, "refit %g",
+                 ((NsFit *) fits->pdata[0])->value);
+  g_ptr_array_unref (fits);
+  fits = ns_calibrate_refit (v, (const char *const[]) { "another", NULL }, &opt, &error);
+  ck_assert_uint_eq (fits->len, 0);
+  g_ptr_array_unref (fits);
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A commented-out <param> of the fitted parameter before the real one is left alone. */
 START_TEST (test_calibrate_write_skips_comment)
 {
@@ -1093,6 +1235,9 @@ validate_suite (void)
   tcase_add_test (calibrate, test_calibrate_fit_shadowed_by_case);
   tcase_add_test (calibrate, test_calibrate_write_skips_comment);
   tcase_add_test (calibrate, test_calibrate_write_all_or_nothing);
+  tcase_add_test (calibrate, test_calibrate_refit);
+  tcase_add_test (run, test_run_sets_order);
+  tcase_add_test (run, test_what_if_run);
   suite_add_tcase (s, calibrate);
   return s;
 }

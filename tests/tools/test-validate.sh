@@ -112,6 +112,19 @@ else
   echo "SKIP: gnuplot not installed, --plot rendering not tested"
 fi
 
+# ---- what-if: --set (every run), bad sets refused before anything runs
+expect 2 "--set cpu.profile" -- $V --set cpu.profile=generic 900-safe-ret
+expect 2 "--set an unknown parameter" -- $V --set param.no.such=1 900-safe-ret
+grep -q 'no.such' "$TMP/err" && ok || bad "the unknown parameter is named"
+expect 2 "--set with --expected" -- $V --set param.call.cycles=3 --expected "$TMP/fx.csv" 900-safe-ret
+$V --format csv --set param.call.cycles=3 900-safe-ret >"$TMP/wi.csv" 2>"$TMP/err"
+grep -q '^# what-if: every run with --set param.call.cycles=3$' "$TMP/wi.csv" && ok \
+  || bad "csv names the what-if"
+wb=$(field "$TMP/wi.csv" 900-safe-ret 12)
+$C run -q --format csv --set param.call.cycles=3 "$D/scenarios/micro/call-chain.xml" >"$TMP/run3.csv"
+[ "$wb" = "$(value "$TMP/run3.csv" plain-ret)" ] && [ "$wb" != "$rb" ] && ok \
+  || bad "what-if baseline $wb: not netsim run's with the set (shipped $rb)"
+
 # ---- calibrate: fit, provenance, conflict
 expect 2 "calibrate a not-modelled row" -- $C calibrate -q --recorded "$D/fx" --fit 900-reason
 expect 2 "calibrate --fit without rows" -- $C calibrate -q --recorded "$D/fx" --fit
@@ -123,6 +136,22 @@ expect 0 "calibrated row validates as calibration" -- $C validate -q --recorded 
 grep -q '^900-calib,.*,calibration,pass,' "$TMP/out" && ok || bad "900-calib is a passing calibration row"
 expect 0 "calibrate lists the provenance" -- $C calibrate --recorded "$D/fx"
 grep -q 'fit on 900-calib' "$TMP/out" && ok || bad "calibrate shows the fit"
+# --refit: the fit again under a set, nothing written, the calibration row back on its figures
+cp "$D/scenarios/cpus/generic.xml" "$TMP/generic.before"
+expect 0 "validate --refit under a set" -- $C validate -q --recorded "$D/fx" --format csv \
+  --set param.call.cycles=3 --refit 900-calib
+grep -q '^# what-if: refit generic cpu.ipc = [0-9.]* (shipped fit [0-9.]*) on 900-calib, target absolute' \
+  "$TMP/out" && ok || bad "csv names the refit"
+# (quoted fields dropped first: this row's variant has a comma)
+awk -F, '/^900-calib,/ { gsub(/"[^"]*"/, ""); $0 = $0; r = $8; s = $12; exit !(s / r > 0.99 && s / r < 1.01) }' "$TMP/out" && ok \
+  || bad "refitted calibration row is back on its recorded baseline"
+$C validate -q --recorded "$D/fx" --format csv --set param.call.cycles=3 900-calib >"$TMP/norefit.csv"
+awk -F, '/^900-calib,/ { gsub(/"[^"]*"/, ""); $0 = $0; r = $8; s = $12; exit !(s / r < 0.95 || s / r > 1.05) }' "$TMP/norefit.csv" \
+  && ok || bad "without --refit the set moves the calibration row off its figures"
+cmp -s "$D/scenarios/cpus/generic.xml" "$TMP/generic.before" && ok || bad "--refit wrote the profile"
+expect 2 "--refit with a set of the fitted parameter" -- $C validate -q --recorded "$D/fx" \
+  --set param.cpu.ipc=1 --refit 900-calib
+grep -q 'refit fits cpu.ipc' "$TMP/err" && ok || bad "the conflicting set is named"
 rm "$D/fx/calibration.xml"
 expect 1 "fitted row counted as validation (validate)" -- $C validate -q --recorded "$D/fx" 900-calib
 grep -q 'fitted and counted as validation' "$TMP/out" && ok || bad "validate names the conflict"
