@@ -337,11 +337,12 @@ strv_append (char **list, const char *item)
 /* Re-fits the recorded fits of the rows' profiles under a->sets: fills profile_sets
  * (profile → param.NAME=VALUE list) and appends one what-if line per fit. */
 static gboolean
-refit (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, GHashTable *profile_sets,
-       GPtrArray *what_if, GError **error)
+refit (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, const NsValOptions *opt,
+       GHashTable *profile_sets, GPtrArray *what_if, GError **error)
 {
   g_auto (GStrv) profiles = row_profiles (rows);
-  NsCalibrateOptions copt = { .jobs = (guint) a->jobs, .sets = (const char *const *) a->sets };
+  NsCalibrateOptions copt = { .jobs = (guint) a->jobs, .sets = (const char *const *) a->sets,
+                              .progress = opt->progress };
   g_autoptr (GPtrArray) fits = NULL;
 
   if (!check_refit_sets (v, a->sets, profiles, error))
@@ -383,7 +384,7 @@ what_if (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, NsValO
                                       "them again under the sets)"));
   if (a->sets && !ns_validation_check_sets (v, rows, opt, error))
     return FALSE;
-  if (a->refit && !refit (a, v, rows, profile_sets, lines, error))
+  if (a->refit && !refit (a, v, rows, opt, profile_sets, lines, error))
     return FALSE;
   opt->profile_sets = g_hash_table_size (profile_sets) > 0 ? profile_sets : NULL;
   g_ptr_array_add (lines, NULL);

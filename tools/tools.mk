@@ -7,7 +7,8 @@ netsim_SOURCES = tools/netsim.c tools/cmd.h tools/cmd-common.c tools/cmd-run.c t
 	tools/cmd-validate.c tools/cmd-calibrate.c tools/cmd-sweep.c
 netsim_LDADD = $(NS_LIBS)
 
-EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all tools/prologue-census
+EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all tools/prologue-census \
+	tools/sensitivity
 
 check_PROGRAMS += tests/sim/test-run
 TESTS += tests/sim/test-run
