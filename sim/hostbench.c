@@ -18,7 +18,9 @@
  *    copy_to_user/copy_from_user on ERMS/FSRM cores) between two buffers that together
  *    fill the same working sets as the chase, best of several passes;
  *  - one c2c parameter: a cache-line ping-pong between the first two online CPUs, half a
- *    round trip; which parameter (SMT, L3 domain, socket) follows from sysfs topology.
+ *    round trip; which parameter (SMT, L3 domain, socket) follows from sysfs topology;
+ *  - mem.copy_mlp: a REP MOVSB on the first CPU of 16 KiB the second has just written,
+ *    median cycles per line, against that transfer latency (Little's law);
  * Cache sizes, associativity and topology come from /sys/devices/system/cpu, the default
  * mitigations from its vulnerabilities files (the running kernel's choices).
  * Composite sequences whose model cost is a sum of parameters — the generic retpoline and
@@ -33,6 +35,8 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include "hostbench.h"
 #include "param.h"
 
@@ -280,6 +284,9 @@ typedef struct {
   double mispredict, icall_predicted, icall_lfence, atomic, rdtsc;   /* cycles */
   double call_ret, retpoline, saferet;                         /* cycles per iteration */
   double c2c_ns;                /* 0: one CPU only */
+  double c2c_copy_line;         /* cycles per line of a copy another core's writes feed
+                                   (0: one CPU only) */
+  double copy_mlp;              /* lines that copy keeps in flight (0: not measured) */
   double copy_bpns[4];          /* copy bytes per ns from L1D, L2, L3, DRAM (0: not measured) */
 } HostMeasures;
 
@@ -450,6 +457,95 @@ out:
   return ns;
 }
 
+typedef struct {
+  guint              cpu;
+  guint8            *buf;
+  gsize              bytes;
+  volatile gint64   *flag;      /* 2i: fill for round i; 2i + 1: filled; -1: stop */
+} Filler;
+
+/* The filler: for each even value writes the buffer on its CPU (its lines then sit
+ * Modified in that core's cache), then answers with the next odd one. */
+static gpointer
+filler_thread (gpointer data)
+{
+  Filler *f = data;
+
+  pin_to (f->cpu);
+  for (;;) {
+    gint64 v = __atomic_load_n (f->flag, __ATOMIC_ACQUIRE);
+    if (v < 0)
+      break;
+    if ((v & 1) == 0) {
+      memset (f->buf, (int) (v >> 1) & 0xff, f->bytes);
+      __atomic_store_n (f->flag, v + 1, __ATOMIC_RELEASE);
+    }
+  }
+  return NULL;
+}
+
+/* Median of the n values in v (sorts v). */
+static double
+median (double *v, guint n)
+{
+  gsl_sort (v, 1, n);
+  return gsl_stats_median_from_sorted_data (v, 1, n);
+}
+
+/* Overhead of one timed interval (two now_ns calls), ns: the median of rounds. */
+static double
+timer_overhead_ns (guint rounds)
+{
+  g_autofree double *d = g_new (double, rounds);
+
+  for (guint i = 0; i < rounds; i++) {
+    double t0 = now_ns ();
+    d[i] = now_ns () - t0;
+  }
+  return median (d, rounds);
+}
+
+/* A REP MOVSB on cpu_a of bytes that cpu_b has just written, ns per copy: the median of
+ * up to rounds copies (less if limit_ns runs out), timer overhead taken off; 0 if the
+ * CPUs cannot be pinned or no copy completed. */
+static double
+c2c_copy_ns (guint cpu_a, guint cpu_b, gsize bytes, guint rounds, double limit_ns)
+{
+  gint64 *flag = g_aligned_alloc0 (1, 64, 64);
+  guint8 *src = g_aligned_alloc0 (1, bytes, 64), *dst = g_aligned_alloc0 (1, bytes, 64);
+  g_autofree double *d = g_new (double, rounds);
+  Filler f = { cpu_b, src, bytes, flag };
+  double t0, overhead = timer_overhead_ns (1000), ns = 0;
+  guint done = 0;
+  GThread *filler;
+  cpu_set_t saved;
+
+  if (sched_getaffinity (0, sizeof saved, &saved) != 0 || !pin_to (cpu_a))
+    goto out;
+  filler = g_thread_new ("netsim-filler", filler_thread, &f);
+  t0 = now_ns ();
+  for (guint i = 0; i < rounds && now_ns () - t0 < limit_ns; i++) {
+    double c0;
+    __atomic_store_n (flag, 2 * (gint64) i, __ATOMIC_RELEASE);
+    while (__atomic_load_n (flag, __ATOMIC_ACQUIRE) != 2 * (gint64) i + 1)
+      if (now_ns () - t0 >= limit_ns)
+        goto stop;
+    c0 = now_ns ();
+    rep_movsb (dst, src, bytes);
+    d[done++] = MAX (0.0, now_ns () - c0 - overhead);
+  }
+stop:
+  __atomic_store_n (flag, -1, __ATOMIC_RELEASE);
+  g_thread_join (filler);
+  ns = done > 0 ? median (d, done) : 0;
+  sched_setaffinity (0, sizeof saved, &saved);   /* the caller runs where it did */
+out:
+  g_aligned_free (dst);
+  g_aligned_free (src);
+  g_aligned_free (flag);
+  return ns;
+}
+
 /* Reports one measurement on standard error if asked. */
 static void
 say (const NsHostbenchOptions *opt, const char *what, double value, const char *unit)
@@ -499,6 +595,25 @@ measure_copies (const gsize ws[4], const NsHostbenchOptions *opt, HostMeasures *
   say (opt, "DRAM copy (REP MOVSB)", m->copy_bpns[3], "GB/s");
 }
 
+/* The copy of lines another core has just written: cycles per line, and the lines in
+ * flight that makes (the transfer latency over the time per line, Little's law). */
+static void
+measure_c2c_copy (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
+{
+  const gsize bytes = 16384;   /* in the writer's L1D, as a just-written datagram */
+  double ns = c2c_copy_ns (info->cpu_a, info->cpu_b, bytes, opt->quick ? 500 : 20000,
+                           opt->quick ? 2e8 : 2e9);
+
+  if (ns <= 0 || m->ghz <= 0)
+    return;
+  m->c2c_copy_line = ns * m->ghz / (double) (bytes / 64);
+  say (opt, "copy of lines another core wrote, per line", m->c2c_copy_line, "cycles");
+  if (m->c2c_ns <= 0 || m->lat_ns[0] <= 0)
+    return;
+  m->copy_mlp = (m->c2c_ns - m->lat_ns[0]) * m->ghz / m->c2c_copy_line;
+  say (opt, "  lines it keeps in flight", m->copy_mlp, "lines");
+}
+
 /* Runs every measurement. */
 static void
 measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
@@ -543,6 +658,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
     m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
                         opt->quick ? 2e8 : 2e9);
     say (opt, info->c2c_param, m->c2c_ns, "ns");
+    measure_c2c_copy (info, opt, m);
   }
   g_aligned_free (line);
 }
@@ -703,6 +819,10 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
   if (m->c2c_ns > 0)
     put_double (out, stamp, info->c2c_param, m->c2c_ns,
                 "cache-line ping-pong between CPUs 0 and 1, half a round trip");
+  if (m->copy_mlp > 0)
+    put_double (out, stamp, "mem.copy_mlp", m->copy_mlp,
+                "REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written (median): "
+                "(ping-pong transfer - L1D latency) / cycles per copied line");
   put_double (out, stamp, "branch.mispredict_cycles", m->mispredict,
               "data-dependent branch on random bits vs on zeros, x2 (half mispredict)");
   put_double (out, stamp, "icall.predicted_cycles", m->icall_predicted,

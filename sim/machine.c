@@ -56,10 +56,12 @@
  * miss latency (L2/L3/DRAM) of the line; ownership as a store.
  *
  * Copies (ns_copy): per source line, the bytes read cost bytes / mem.bw_<level> cycles
- * (DRAM: mem.bw_dram_gbps / GHz bytes per cycle; a line held Modified or clean by another
- * core is read at L3 bandwidth and its transfer is charged as an independent COHERENCE
- * miss), cause COPY. Destination lines take ownership like stores; transfers are charged
- * as COHERENCE, plain misses are covered by the bandwidth.
+ * (DRAM: mem.bw_dram_gbps / GHz bytes per cycle), cause COPY. A line another core holds
+ * streams at L3 bandwidth (COPY), and its transfer adds what it takes beyond that with
+ * mem.copy_mlp lines in flight: max(0, (c2c − L1) / mem.copy_mlp − bytes / mem.bw_l3),
+ * COHERENCE. Destination lines take ownership like stores, but a transfer costs
+ * (c2c − L1) / mem.copy_mlp (the copy streams them too); plain misses are covered by the
+ * bandwidth.
  *
  * Control flow. ns_insns(n): n / ipc, INSN. ns_mispredict(n): n × branch.mispredict_cycles,
  * MISPREDICT. ns_call: registers the function if needed; if the build inlines it the call
@@ -161,7 +163,7 @@ struct _NsMachine {
   NsTime         quantum;
 
   /* costs, cycles */
-  double         ipc, mlp, issue_width, resolve, rdtsc;
+  double         ipc, mlp, copy_mlp, issue_width, resolve, rdtsc;
   gboolean       stride_prefetch;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
@@ -949,6 +951,7 @@ read_costs (NsMachine *m, const NsParams *p)
 {
   m->ipc = ns_params_get_double (p, "cpu.ipc");
   m->mlp = ns_params_get_double (p, "cpu.mlp");
+  m->copy_mlp = ns_params_get_double (p, "mem.copy_mlp");
   m->lat[NS_CAUSE_L1] = ns_params_get_double (p, "cache.l1d.latency_cycles");
   m->lat[NS_CAUSE_L2] = ns_params_get_double (p, "cache.l2.latency_cycles");
   m->lat[NS_CAUSE_L3] = ns_params_get_double (p, "cache.l3.latency_cycles");
@@ -1465,7 +1468,16 @@ bytes_in_line (guint shift, guint64 addr, gsize n, guint64 line)
   return (gsize) (hi - lo);
 }
 
-/* Bulk copy: source lines by bandwidth of the level serving them, destination owned. */
+/* Cycles one line of a streaming copy waits for a transfer of latency cycles from another
+ * core: the copy keeps mem.copy_mlp such lines in flight. */
+static inline double
+transfer_in_copy (const NsMachine *m, double latency)
+{
+  return MAX (0.0, latency - m->lat[NS_CAUSE_L1]) / m->copy_mlp;
+}
+
+/* Bulk copy: source lines by bandwidth of the level serving them (another core's at L3
+ * bandwidth plus any transfer time beyond it), destination owned. */
 void
 ns_copy (NsThread *t, gconstpointer dst, gconstpointer src, gsize n)
 {
@@ -1484,9 +1496,10 @@ ns_copy (NsThread *t, gconstpointer dst, gconstpointer src, gsize n)
     Served s = read_line (m, x, line, FALSE);
     double bytes = (double) bytes_in_line (m->line_shift, src_addr, n, line);
     if (s.cause == NS_CAUSE_COHERENCE) {
+      double stream = bytes / m->bw[NS_CAUSE_L3];
       m->events[NS_CAUSE_COHERENCE]++;
-      charge (x, t, NS_CAUSE_COHERENCE, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
-      charge (x, t, NS_CAUSE_COPY, bytes / m->bw[NS_CAUSE_L3]);
+      charge (x, t, NS_CAUSE_COHERENCE, MAX (0.0, transfer_in_copy (m, s.cycles) - stream));
+      charge (x, t, NS_CAUSE_COPY, stream);
     } else {
       charge (x, t, NS_CAUSE_COPY, bytes / m->bw[s.cause]);
     }
@@ -1497,7 +1510,7 @@ ns_copy (NsThread *t, gconstpointer dst, gconstpointer src, gsize n)
     Rfo r = take_ownership (m, x, line);
     if (!r.owned && r.far != NS_DIST_SAME) {
       m->events[NS_CAUSE_COHERENCE]++;
-      charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
+      charge (x, t, NS_CAUSE_COHERENCE, transfer_in_copy (m, m->c2c[r.far]));
     }
   }
 }

@@ -123,7 +123,8 @@ void ns_store       (NsThread *t, gconstpointer p, gsize size);
 void ns_atomic      (NsThread *t, gconstpointer p);
 /* Software prefetch of the line holding p: no stall now, line brought to L1. */
 void ns_prefetch    (NsThread *t, gconstpointer p);
-/* Bulk copy (memcpy, copy_to_user): reads src, writes dst, charged by bandwidth per level. */
+/* Bulk copy (memcpy, copy_to_user): reads src, writes dst, charged by bandwidth per level;
+ * lines another core holds stream with mem.copy_mlp transfers in flight. */
 void ns_copy        (NsThread *t, gconstpointer dst, gconstpointer src, gsize n);
 /* n mispredicted conditional branches. */
 void ns_mispredict  (NsThread *t, guint n);

@@ -786,6 +786,83 @@ START_TEST (test_coherence_by_distance)
 }
 END_TEST
 
+/* A streaming copy of lines another core has just written: each source line streams at
+ * the L3 copy bandwidth, plus what the transfer takes beyond it with mem.copy_mlp lines in
+ * flight; each destination line that core owns costs its transfer over mem.copy_mlp. */
+typedef struct {
+  NsMachine *machine;
+  guint8    *src, *dst;
+  gsize      bytes;
+  gboolean   written;
+} CopyRun;
+
+static void
+copy_writer_thread (NsThread *t, gpointer data)
+{
+  CopyRun *run = data;
+
+  ns_store (t, run->src, run->bytes);
+  ns_store (t, run->dst, run->bytes);
+  run->written = TRUE;
+}
+
+static void
+copy_reader_thread (NsThread *t, gpointer data)
+{
+  CopyRun *run = data;
+
+  while (!run->written) {
+    ns_insns (t, 1);
+    ns_thread_yield (t);
+  }
+  ns_machine_account_reset (run->machine);
+  ns_copy (t, run->dst, run->src, run->bytes);
+}
+
+static void
+check_copy_from (NsDistance dist)
+{
+  static const char *const sets[] = {
+    "cpu.sockets", "2", "cpu.ccx_per_socket", "2", "cpu.cores_per_ccx", "2", "cpu.smt", "2",
+    "c2c.smt_ns", "7", "c2c.ccx_ns", "21", "c2c.socket_ns", "73", "c2c.remote_ns", "141",
+    "mem.copy_mlp", "8", "mem.bw_l3_bytes_per_cycle", "8", "cpu.mlp", "2",
+    NULL
+  };
+  Rig rig;
+  CopyRun run = { 0 };
+  guint other = 0;
+  double lines, stream, transfer;
+
+  rig_init (&rig, sets, NULL);
+  ck_assert (ns_machine_cpu_at (rig.machine, 0, dist, &other));
+  run.machine = rig.machine;
+  run.bytes = 4096;
+  run.src = ns_arena_alloc (ns_machine_arena (rig.machine), run.bytes, 64);
+  run.dst = ns_arena_alloc (ns_machine_arena (rig.machine), run.bytes, 64);
+  ns_engine_spawn (rig.engine, "writer", other, NS_THREAD_USER, 0, copy_writer_thread, &run);
+  ns_engine_spawn (rig.engine, "reader", 0, NS_THREAD_USER, 0, copy_reader_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+
+  lines = run.bytes / 64.0;
+  stream = 64.0 / 8.0;
+  transfer = (ns_machine_c2c_cycles (rig.machine, 0, other) -
+              param (&rig, "cache.l1d.latency_cycles")) / 8.0;
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE), 2 * lines);
+  assert_close (account_cause (rig.machine, NS_CAUSE_COPY), lines * stream, 1e-9, "streamed");
+  assert_close (account_cause (rig.machine, NS_CAUSE_COHERENCE),
+                lines * (MAX (0.0, transfer - stream) + transfer), 1e-9, "transfers");
+  rig_clear (&rig);
+}
+
+START_TEST (test_copy_from_another_core)
+{
+  /* within an L3 domain the transfers hide under the stream (63 cycles / 8 lines in
+   * flight < 8 cycles a line); across sockets they do not (423 / 8 > 8) */
+  check_copy_from (NS_DIST_CCX);
+  check_copy_from (NS_DIST_REMOTE);
+}
+END_TEST
+
 START_TEST (test_atomic_by_distance)
 {
   /* atomics pay the full transfer even where independent misses overlap (mlp 2) */
@@ -1251,6 +1328,7 @@ machine_suite (void)
   tcase_add_test (coh, test_topology);
   tcase_add_test (coh, test_coherence_by_distance);
   tcase_add_test (coh, test_atomic_by_distance);
+  tcase_add_test (coh, test_copy_from_another_core);
   tcase_add_test (coh, test_store_invalidates);
   tcase_add_test (coh, test_smt_shares_caches);
   tcase_add_test (coh, test_l3_inclusion);
