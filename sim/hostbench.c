@@ -25,7 +25,10 @@
  * mitigations from its vulnerabilities files (the running kernel's choices).
  * Composite sequences whose model cost is a sum of parameters — the generic retpoline and
  * SRSO Safe RET return — are measured too and reported in the profile's description, not
- * written as parameters: a tight loop shows their floor, with no work in flight. */
+ * written as parameters: a tight loop shows their floor, with no work in flight. So is
+ * instruction fetch from L2 over L1I (code generated into executable memory): per
+ * following line of straight-line code, and per call to a one-line function in random
+ * order (the call target's first line), which the model prices alike today. */
 #define _GNU_SOURCE
 #include "config.h"
 #include <math.h>
@@ -283,6 +286,8 @@ typedef struct {
   double lat_ns[4];             /* L1D, L2, L3, DRAM (0: not measured) */
   double mispredict, icall_predicted, icall_lfence, atomic, rdtsc;   /* cycles */
   double call_ret, retpoline, saferet;                         /* cycles per iteration */
+  double fetch_next_line, fetch_call_line;   /* extra cycles from L2 over L1I (0: not
+                                                measured): a following line, a call target */
   double c2c_ns;                /* 0: one CPU only */
   double c2c_copy_line;         /* cycles per line of a copy another core's writes feed
                                    (0: one CPU only) */
@@ -595,6 +600,135 @@ measure_copies (const gsize ws[4], const NsHostbenchOptions *opt, HostMeasures *
   say (opt, "DRAM copy (REP MOVSB)", m->copy_bpns[3], "GB/s");
 }
 
+/* ---- instruction fetch ---- */
+
+#define NOP4 "\x0f\x1f\x40\x00"   /* nopl 0(%rax): 4 bytes, one macro-op */
+
+/* Executable memory holding code[0..len) (written, then made read + execute); NULL if the
+ * host refuses. */
+static guint8 *
+code_new (const guint8 *code, gsize len)
+{
+  gsize size = (len + 4095) & ~(gsize) 4095;
+  guint8 *mem = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (mem == MAP_FAILED)
+    return NULL;
+  memcpy (mem, code, len);
+  if (mprotect (mem, size, PROT_READ | PROT_EXEC) != 0) {
+    munmap (mem, size);
+    return NULL;
+  }
+  return mem;
+}
+
+/* Frees what code_new returned for len bytes. */
+static void
+code_free (guint8 *mem, gsize len)
+{
+  if (mem != NULL)
+    munmap (mem, (len + 4095) & ~(gsize) 4095);
+}
+
+/* Writes a body of lines 64-byte lines at buf + at: 4-byte NOPs, 1-byte NOPs up to the
+ * last byte, which is a RET. */
+static void
+put_body (guint8 *buf, gsize at, gsize lines)
+{
+  gsize end = at + lines * 64 - 1, i = at;
+
+  for (; i + 4 <= end; i += 4)
+    memcpy (buf + i, NOP4, 4);
+  for (; i < end; i++)
+    buf[i] = 0x90;
+  buf[end] = 0xc3;
+}
+
+/* Best cycles per run of the code at entry (called as a function), over reps runs. */
+static double
+best_code_cycles (const guint8 *entry, guint reps, double ghz)
+{
+  void (*fn) (void) = (void (*) (void)) (gpointer) entry;
+  double best = INFINITY;
+
+  for (guint r = 0; r < reps; r++) {
+    double t0 = now_ns ();
+    fn ();
+    best = MIN (best, now_ns () - t0);
+  }
+  return best * ghz;
+}
+
+/* Cycles per 64-byte line of straight-line code (4-byte NOPs) of bytes, best of reps. */
+static double
+straight_line_cycles (gsize bytes, guint reps, double ghz)
+{
+  guint8 *buf = g_malloc (bytes), *code;
+  double cycles = 0;
+
+  put_body (buf, 0, bytes / 64);
+  if ((code = code_new (buf, bytes)) != NULL)
+    cycles = best_code_cycles (code, reps, ghz) / (double) (bytes / 64);
+  code_free (code, bytes);
+  g_free (buf);
+  return cycles;
+}
+
+/* Cycles per call of a driver making one direct call to each of the one-line functions
+ * at a 128-byte stride in region bytes, in random order; best of reps. */
+static double
+call_chain_cycles (gsize region, guint reps, double ghz)
+{
+  gsize n = region / 128, len = region + n * 5 + 64;
+  guint8 *buf = g_malloc0 (len), *code;
+  guint *order = g_new (guint, n);
+  GRand *rand = g_rand_new_with_seed (1);
+  double cycles = 0;
+
+  for (gsize f = 0; f < n; f++) {
+    put_body (buf, f * 128, 1);
+    order[f] = (guint) f;
+  }
+  for (gsize i = n - 1; i > 0; i--) {
+    gsize j = (gsize) g_rand_int_range (rand, 0, (gint32) i + 1);
+    guint t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+  for (gsize i = 0; i < n; i++) {           /* call rel32 to function order[i] */
+    gsize at = region + i * 5;
+    gint32 rel = (gint32) ((gssize) order[i] * 128 - (gssize) (at + 5));
+    buf[at] = 0xe8;
+    memcpy (buf + at + 1, &rel, 4);
+  }
+  buf[region + n * 5] = 0xc3;
+  if ((code = code_new (buf, len)) != NULL)
+    cycles = best_code_cycles (code + region, reps, ghz) / (double) n;
+  code_free (code, len);
+  g_rand_free (rand);
+  g_free (order);
+  g_free (buf);
+  return cycles;
+}
+
+/* What instruction fetch from L2 adds over L1I: per following line of straight-line code,
+ * and per call to a one-line function (its first line) in random order. */
+static void
+measure_fetch (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
+{
+  guint reps = opt->quick ? 20 : 200;
+  gsize l1 = MAX (info->l1i.size / 2, 4096), l2 = info->l2.size / 2;
+
+  if (info->l2.size <= info->l1i.size * 4 || m->ghz <= 0)
+    return;
+  m->fetch_next_line = straight_line_cycles (l2, reps, m->ghz) -
+                       straight_line_cycles (l1, reps, m->ghz);
+  m->fetch_call_line = call_chain_cycles (l2 / 2, reps, m->ghz) -
+                       call_chain_cycles (l1 / 2, reps, m->ghz);
+  say (opt, "I-fetch from L2: a following line, extra", m->fetch_next_line, "cycles");
+  say (opt, "I-fetch from L2: a call target's line, extra", m->fetch_call_line, "cycles");
+}
+
 /* The copy of lines another core has just written: cycles per line, and the lines in
  * flight that makes (the transfer latency over the time per line, Little's law). */
 static void
@@ -654,6 +788,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   say (opt, "SRSO Safe RET return, extra over a plain return", m->saferet, "cycles");
   say (opt, "LOCK XADD", m->atomic, "cycles");
   say (opt, "RDTSC (back to back)", m->rdtsc, "cycles");
+  measure_fetch (info, opt, m);
   if (info->n_cpus > 1) {
     m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
                         opt->quick ? 2e8 : 2e9);
@@ -795,8 +930,12 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
                           "measured as a tight loop's extra cycles (their floor, with no work "
                           "in flight): generic retpoline %.1f over a direct call, SRSO Safe "
                           "RET %.1f over a plain return; direct call + return loop iteration "
-                          "%.1f.</description>\n", name, model, date, m->retpoline,
-                          m->saferet, m->call_ret);
+                          "%.1f. Instruction fetch from L2 over L1I (not parameters: the "
+                          "model charges every missed text line (latency - L1) / cpu.mlp): "
+                          "a following line of straight-line code %.1f cycles more, a call "
+                          "to a one-line function in random order %.1f more.</description>\n",
+                          name, model, date, m->retpoline, m->saferet, m->call_ret,
+                          m->fetch_next_line, m->fetch_call_line);
   put_double (out, stamp, "cpu.freq_ghz", m->ghz, "chain of dependent ADDs (1 cycle each)");
   put_uint (out, stamp, "cpu.sockets", MAX (1, info->n_cpus / info->cpus_per_package),
             "online CPUs / core_siblings_list of cpu0");

@@ -293,10 +293,10 @@ row_profiles (GPtrArray *rows)
   for (guint i = 0; i < rows->len; i++) {
     const char *p = ((const NsRecordedRow *) rows->pdata[i])->setup.profile;
     if (p && !g_ptr_array_find_with_equal_func (names, p, g_str_equal, NULL))
-      g_ptr_array_add (names, (gpointer) p);
+      g_ptr_array_add (names, g_strdup (p));
   }
   g_ptr_array_add (names, NULL);
-  return g_strdupv ((char **) g_ptr_array_free (names, FALSE));
+  return (char **) g_ptr_array_free (names, FALSE);
 }
 
 /* FALSE (with an error) if a --set sets a parameter that --refit fits for profiles. */

@@ -46,6 +46,13 @@ START_TEST (test_profile_loads_with_sources)
   ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "cpu.smt",
                                                g_str_equal, NULL));
   ck_assert_uint_eq (profile->mitigation_defaults->len, 1);
+  /* the composite measurements are reported in the description, I-fetch among them */
+  {
+    g_autofree char *text = NULL;
+    ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+    ck_assert_ptr_nonnull (strstr (text, "Safe RET"));
+    ck_assert_ptr_nonnull (strstr (text, "Instruction fetch from L2 over L1I"));
+  }
   ns_cpu_profile_free (profile);
   g_unlink (path);
   g_rmdir (dir);
