@@ -28,7 +28,8 @@
  * written as parameters: a tight loop shows their floor, with no work in flight. So is
  * instruction fetch from L2 over L1I (code generated into executable memory): per
  * following line of straight-line code, and per call to a one-line function in random
- * order (the call target's first line), which the model prices alike today. */
+ * order (the call target's first line); the same straight-line code over the L3 working
+ * set gives ifetch.seq_mlp. */
 #define _GNU_SOURCE
 #include "config.h"
 #include <math.h>
@@ -288,6 +289,7 @@ typedef struct {
   double call_ret, retpoline, saferet;                         /* cycles per iteration */
   double fetch_next_line, fetch_call_line;   /* extra cycles from L2 over L1I (0: not
                                                 measured): a following line, a call target */
+  double fetch_seq_mlp;         /* following lines in flight, from L3 (0: not measured) */
   double c2c_ns;                /* 0: one CPU only */
   double c2c_copy_line;         /* cycles per line of a copy another core's writes feed
                                    (0: one CPU only) */
@@ -711,22 +713,32 @@ call_chain_cycles (gsize region, guint reps, double ghz)
   return cycles;
 }
 
-/* What instruction fetch from L2 adds over L1I: per following line of straight-line code,
- * and per call to a one-line function (its first line) in random order. */
+/* What instruction fetch adds over L1I: from L2 per following line of straight-line code
+ * and per call to a one-line function (its first line) in random order; and from the
+ * L3 working set ws3 per following line, which gives the lines sequential fetch keeps in
+ * flight (the L3 latency over it; from L2 the cost is too small to divide by). */
 static void
-measure_fetch (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
+measure_fetch (const HostInfo *info, const NsHostbenchOptions *opt, gsize ws3,
+               HostMeasures *m)
 {
   guint reps = opt->quick ? 20 : 200;
   gsize l1 = MAX (info->l1i.size / 2, 4096), l2 = info->l2.size / 2;
+  double base, l3_line;
 
   if (info->l2.size <= info->l1i.size * 4 || m->ghz <= 0)
     return;
-  m->fetch_next_line = straight_line_cycles (l2, reps, m->ghz) -
-                       straight_line_cycles (l1, reps, m->ghz);
+  base = straight_line_cycles (l1, reps, m->ghz);
+  m->fetch_next_line = straight_line_cycles (l2, reps, m->ghz) - base;
   m->fetch_call_line = call_chain_cycles (l2 / 2, reps, m->ghz) -
                        call_chain_cycles (l1 / 2, reps, m->ghz);
   say (opt, "I-fetch from L2: a following line, extra", m->fetch_next_line, "cycles");
   say (opt, "I-fetch from L2: a call target's line, extra", m->fetch_call_line, "cycles");
+  if (ws3 == 0 || m->lat_ns[2] <= 0 || m->lat_ns[0] <= 0)
+    return;
+  l3_line = straight_line_cycles (ws3, MAX (reps / 10, 3), m->ghz) - base;
+  say (opt, "I-fetch from L3: a following line, extra", l3_line, "cycles");
+  if (l3_line > 0)
+    m->fetch_seq_mlp = (m->lat_ns[2] - m->lat_ns[0]) * m->ghz / l3_line;
 }
 
 /* The copy of lines another core has just written: cycles per line, and the lines in
@@ -788,7 +800,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   say (opt, "SRSO Safe RET return, extra over a plain return", m->saferet, "cycles");
   say (opt, "LOCK XADD", m->atomic, "cycles");
   say (opt, "RDTSC (back to back)", m->rdtsc, "cycles");
-  measure_fetch (info, opt, m);
+  measure_fetch (info, opt, ws[2], m);
   if (info->n_cpus > 1) {
     m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
                         opt->quick ? 2e8 : 2e9);
@@ -930,9 +942,10 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
                           "measured as a tight loop's extra cycles (their floor, with no work "
                           "in flight): generic retpoline %.1f over a direct call, SRSO Safe "
                           "RET %.1f over a plain return; direct call + return loop iteration "
-                          "%.1f. Instruction fetch from L2 over L1I (not parameters: the "
-                          "model charges every missed text line (latency - L1) / cpu.mlp): "
-                          "a following line of straight-line code %.1f cycles more, a call "
+                          "%.1f. Instruction fetch from L2 over L1I (the model charges a "
+                          "call's first missed line its latency beyond L1 and a following "
+                          "one that over ifetch.seq_mlp, measured from L3 below): a "
+                          "following line of straight-line code %.1f cycles more, a call "
                           "to a one-line function in random order %.1f more.</description>\n",
                           name, model, date, m->retpoline, m->saferet, m->call_ret,
                           m->fetch_next_line, m->fetch_call_line);
@@ -958,6 +971,10 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
   if (m->c2c_ns > 0)
     put_double (out, stamp, info->c2c_param, m->c2c_ns,
                 "cache-line ping-pong between CPUs 0 and 1, half a round trip");
+  if (m->fetch_seq_mlp > 0)
+    put_double (out, stamp, "ifetch.seq_mlp", m->fetch_seq_mlp,
+                "straight-line code (4-byte NOPs) over the L3 working set against the same "
+                "from L1I: (L3 - L1D latency) / extra cycles per 64-byte line");
   if (m->copy_mlp > 0)
     put_double (out, stamp, "mem.copy_mlp", m->copy_mlp,
                 "REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written (median): "

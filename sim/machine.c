@@ -69,8 +69,9 @@
  * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
  * = call.cycles + (2 + call.prologue_insns) / cpu.issue_width is charged to it (the
  * call, the ret and the prologue/epilogue issue beside the body), and its text lines
- * [text_addr, text_addr + text_bytes) are fetched through L1I (misses charged as IFETCH
- * with the full latency of the serving level). ns_icall is never inlined: INDIRECT by
+ * [text_addr, text_addr + text_bytes) are fetched through L1I (misses charged as IFETCH:
+ * the first line's latency beyond L1 in full, each following line's over
+ * ifetch.seq_mlp). ns_icall is never inlined: INDIRECT by
  * spectre_v2 mode (charged to the caller, where the indirect call sits), then as an
  * out-of-line call. ns_ret: an inlined invocation only pops its frame; else RETTHUNK
  * (see ns_machine_ret_penalty_cycles) is charged to the returning function, which is then
@@ -163,7 +164,7 @@ struct _NsMachine {
   NsTime         quantum;
 
   /* costs, cycles */
-  double         ipc, mlp, copy_mlp, issue_width, resolve, rdtsc;
+  double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc;
   gboolean       stride_prefetch;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
@@ -952,6 +953,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->ipc = ns_params_get_double (p, "cpu.ipc");
   m->mlp = ns_params_get_double (p, "cpu.mlp");
   m->copy_mlp = ns_params_get_double (p, "mem.copy_mlp");
+  m->ifetch_seq_mlp = ns_params_get_double (p, "ifetch.seq_mlp");
   m->lat[NS_CAUSE_L1] = ns_params_get_double (p, "cache.l1d.latency_cycles");
   m->lat[NS_CAUSE_L2] = ns_params_get_double (p, "cache.l2.latency_cycles");
   m->lat[NS_CAUSE_L3] = ns_params_get_double (p, "cache.l3.latency_cycles");
@@ -1528,10 +1530,11 @@ ns_mispredict (NsThread *t, guint n)
   charge (x, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
 }
 
-/* Fetches func's text through L1I; a miss costs (latency − L1 latency) / cpu.mlp of the
- * serving level: the front end fetches ahead along predicted paths (sequential lines of a
- * function, predicted calls), overlapping instruction misses as the back end overlaps
- * independent data misses. */
+/* Fetches func's text through L1I. A miss of its first line costs latency − L1 latency of
+ * the serving level in full: the call target is known only once the call is predicted,
+ * and nothing of the function is in flight yet. A miss of a following line costs that
+ * over ifetch.seq_mlp: sequential fetch runs ahead of decode (both host-measured,
+ * doc/model.md). */
 static void
 fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
 {
@@ -1543,10 +1546,11 @@ fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
   last = (func->text_addr + func->text_bytes - 1) >> m->line_shift;
   for (guint64 line = first; line <= last; line++) {
     Served s = read_line (m, x, line, TRUE);
+    double wait = MAX (0.0, s.cycles - m->lat[NS_CAUSE_L1]);
     if (s.cause == NS_CAUSE_L1)
       continue;
     m->events[NS_CAUSE_IFETCH]++;
-    charge (x, t, NS_CAUSE_IFETCH, MAX (0.0, (s.cycles - m->lat[NS_CAUSE_L1]) / m->mlp));
+    charge (x, t, NS_CAUSE_IFETCH, line == first ? wait : wait / m->ifetch_seq_mlp);
   }
 }
 

@@ -475,6 +475,42 @@ START_TEST (test_rdtsc_cost)
 }
 END_TEST
 
+/* A call into a cold four-line function: its first line waits the DRAM latency beyond L1
+ * in full, each following line that over ifetch.seq_mlp; a second call hits L1I. */
+static NS_FUNC (fn_wide, "test_machine_wide", 256, NS_FN_NOINLINE, 2);
+
+static void
+wide_call_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  for (int i = 0; i < 2; i++) {
+    ns_call (t, &fn_wide);
+    ns_ret (t);
+  }
+}
+
+START_TEST (test_ifetch_first_and_following_lines)
+{
+  const char *const seqs[] = { "4", "30" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (seqs); i++) {
+    const char *const sets[] = { "ifetch.seq_mlp", seqs[i], NULL };
+    Rig rig;
+    double wait;
+
+    rig_init (&rig, sets, NULL);
+    ns_engine_spawn (rig.engine, "wide", 0, NS_THREAD_USER, 0, wide_call_thread, NULL);
+    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
+           param (&rig, "cache.l1d.latency_cycles");
+    assert_close (ns_machine_account_cycles (rig.machine, &fn_wide, NS_CAUSE_IFETCH),
+                  wait + 3 * wait / g_ascii_strtod (seqs[i], NULL), 1e-9, "first + 3 following");
+    ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 4);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 /* An inlined body with an out-of-line callee inside it: 2 + 4 instructions of its own,
  * 5 in the callee, an icall from the body (its INDIRECT is the body's). */
 static void
@@ -1251,9 +1287,9 @@ START_TEST (test_attribution_and_reset)
   assert_close (ns_machine_account_cycles (m, NULL, NS_CAUSE_INSN), 20.0, 1e-12, "top insn");
   assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_CALL), call_cost, 1e-12,
                 "outer call");
-  /* one text line (64 bytes at a 64-byte aligned address), cold: DRAM latency, overlapped
-   * like an independent miss: (240 - 4) / mlp 2 */
-  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_IFETCH), 118.0, 1e-12,
+  /* one text line (64 bytes at a 64-byte aligned address), cold: the call target's first
+   * line waits the DRAM latency beyond L1 in full: 240 - 4 */
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_IFETCH), 236.0, 1e-12,
                 "outer ifetch");
   assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_MISPREDICT), 30.0, 1e-12,
                 "outer mispredict");
@@ -1322,6 +1358,7 @@ machine_suite (void)
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
   tcase_add_test (calls, test_rdtsc_cost);
+  tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_inlined_body_account);
   tcase_add_test (calls, test_context_and_event_account);
   tcase_add_test (calls, test_stride_prefetch);
