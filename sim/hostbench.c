@@ -408,6 +408,14 @@ pin_to (guint cpu)
   return sched_setaffinity (0, sizeof set, &set) == 0;
 }
 
+/* Pins the calling thread to cpu after saving its affinity in *saved (for
+ * sched_setaffinity afterwards: the caller runs where it did); FALSE if either fails. */
+static gboolean
+pin_saving (guint cpu, cpu_set_t *saved)
+{
+  return sched_getaffinity (0, sizeof *saved, saved) == 0 && pin_to (cpu);
+}
+
 /* The responder: answers each odd value with the next even one until told to stop. */
 static gpointer
 pong_thread (gpointer data)
@@ -441,7 +449,7 @@ c2c_ns (guint cpu_a, guint cpu_b, guint64 rounds, double limit_ns)
   GThread *pong;
   cpu_set_t saved;
 
-  if (sched_getaffinity (0, sizeof saved, &saved) != 0 || !pin_to (cpu_a))
+  if (!pin_saving (cpu_a, &saved))
     goto out;
   pong = g_thread_new ("netsim-pong", pong_thread, &pp);
   t0 = now_ns ();
@@ -527,7 +535,7 @@ c2c_copy_ns (guint cpu_a, guint cpu_b, gsize bytes, guint rounds, double limit_n
   GThread *filler;
   cpu_set_t saved;
 
-  if (sched_getaffinity (0, sizeof saved, &saved) != 0 || !pin_to (cpu_a))
+  if (!pin_saving (cpu_a, &saved))
     goto out;
   filler = g_thread_new ("netsim-filler", filler_thread, &f);
   t0 = now_ns ();
