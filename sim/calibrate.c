@@ -141,22 +141,6 @@ find_group (GPtrArray *groups, const char *path)
   return NULL;
 }
 
-/* The case's sets, then extra (NULL is fine). */
-static char **
-case_and_extra_sets (const NsValCase *c, const char *const *extra)
-{
-  g_auto (GStrv) case_sets = ns_validation_case_sets (c);
-  GStrvBuilder *b = g_strv_builder_new ();
-  char **sets;
-
-  g_strv_builder_addv (b, (const char **) case_sets);
-  if (extra)
-    g_strv_builder_addv (b, (const char **) extra);
-  sets = g_strv_builder_end (b);
-  g_strv_builder_unref (b);
-  return sets;
-}
-
 /* Adds row to the group of its profile. */
 static gboolean
 group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
@@ -170,7 +154,7 @@ group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
   if (c == NULL || c->scenario == NULL)
     goto not_modelled;
   fr.scenario = ns_validation_scenario_path (c);
-  fr.sets = case_and_extra_sets (c, opt->sets);
+  fr.sets = ns_validation_run_sets (v, row, &(NsValOptions) { .sets = opt->sets });
   profile = case_profile (&fr, error);
   if (profile == NULL) {
     fit_row_clear (&fr);

@@ -1546,9 +1546,10 @@ fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
   last = (func->text_addr + func->text_bytes - 1) >> m->line_shift;
   for (guint64 line = first; line <= last; line++) {
     Served s = read_line (m, x, line, TRUE);
-    double wait = MAX (0.0, s.cycles - m->lat[NS_CAUSE_L1]);
+    double wait;
     if (s.cause == NS_CAUSE_L1)
       continue;
+    wait = MAX (0.0, s.cycles - m->lat[NS_CAUSE_L1]);
     m->events[NS_CAUSE_IFETCH]++;
     charge (x, t, NS_CAUSE_IFETCH, line == first ? wait : wait / m->ifetch_seq_mlp);
   }

@@ -994,7 +994,7 @@ case_sets_up (const NsValCase *c, const char *path, char **sets, GError **error)
 }
 
 /* Sets up both variants of every modelled row with its run sets; see validate.h. A case
- * that fails without the what-if is left to be reported per row. */
+ * that fails without the what-if too is left to be reported per row. */
 gboolean
 ns_validation_check_sets (const NsValidation *v, GPtrArray *rows, const NsValOptions *opt,
                           GError **error)
@@ -1004,17 +1004,22 @@ ns_validation_check_sets (const NsValidation *v, GPtrArray *rows, const NsValOpt
     const NsRecordedRow *row = rows->pdata[i];
     const NsValCase *c = ns_validation_case (v, row->id);
     g_autofree char *path = NULL;
-    g_auto (GStrv) plain = NULL, sets = NULL;
+    g_auto (GStrv) sets = NULL, plain = NULL;
+    GError *local = NULL;
 
     if (c == NULL || c->scenario == NULL)
       continue;
     path = ns_validation_scenario_path (c);
-    plain = ns_validation_case_sets (c);
-    if (!case_sets_up (c, path, plain, NULL))
-      continue;                 /* reported per row (not modelled or error) */
     sets = ns_validation_run_sets (v, row, opt);
-    if (!case_sets_up (c, path, sets, error))
-      return FALSE;
+    if (case_sets_up (c, path, sets, &local))
+      continue;
+    plain = ns_validation_case_sets (c);
+    if (!case_sets_up (c, path, plain, NULL)) {
+      g_error_free (local);     /* fails anyway: reported per row */
+      continue;
+    }
+    g_propagate_error (error, local);
+    return FALSE;
   }
   return TRUE;
 }
@@ -1665,14 +1670,16 @@ check_profile (const NsValidation *v, const NsCpuProfile *profile, GPtrArray *co
   }
 }
 
-/* Profiles named by the recorded rows, in first-use order. */
-static GPtrArray *
-row_profiles (const NsValidation *v)
+/* The profiles rows name, each once; see validate.h. */
+GPtrArray *
+ns_validation_row_profiles (GPtrArray *rows)
 {
-  GPtrArray *names = g_ptr_array_new ();
+  GPtrArray *names;
 
-  for (guint i = 0; i < v->rows->len; i++) {
-    const char *p = ((NsRecordedRow *) v->rows->pdata[i])->setup.profile;
+  g_return_val_if_fail (rows != NULL, NULL);
+  names = g_ptr_array_new ();
+  for (guint i = 0; i < rows->len; i++) {
+    const char *p = ((NsRecordedRow *) rows->pdata[i])->setup.profile;
     if (p && !g_ptr_array_find_with_equal_func (names, p, g_str_equal, NULL))
       g_ptr_array_add (names, (gpointer) p);
   }
@@ -1713,7 +1720,7 @@ gboolean
 ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts, GPtrArray *provenance,
                           GError **error)
 {
-  g_autoptr (GPtrArray) names = row_profiles (v);
+  g_autoptr (GPtrArray) names = ns_validation_row_profiles (v->rows);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   for (guint i = 0; i < names->len; i++) {

@@ -295,10 +295,15 @@ gboolean     ns_validation_check_fits (const NsValidation *v, GPtrArray *conflic
  * has for the row's profile (a new NULL-terminated array; empty without a case). */
 char       **ns_validation_run_sets   (const NsValidation *v, const NsRecordedRow *row,
                                        const NsValOptions *opt);
-/* Loads the scenario of every modelled row of rows with its run sets under opt, so that a
- * bad --set is an input error before anything runs (NS_ERROR_INPUT, "--set …: message"). */
+/* Sets up (ns_run_check_variant) both variants of every modelled row of rows with its run
+ * sets under opt, so that a bad --set is an input error before anything runs: FALSE with
+ * the set-up's error for the first case that sets up without opt's sets but not with
+ * them. */
 gboolean     ns_validation_check_sets (const NsValidation *v, GPtrArray *rows,
                                        const NsValOptions *opt, GError **error);
+/* The CPU profiles rows (NsRecordedRow*) were measured on, each once in first-use order
+ * (a new array of names borrowed from the rows). */
+GPtrArray   *ns_validation_row_profiles (GPtrArray *rows);
 /* Runs the cases of rows (NsRecordedRow*); identical variant runs are made once. */
 NsValReport *ns_validation_run        (const NsValidation *v, GPtrArray *rows,
                                        const NsValOptions *opt, GError **error);

@@ -284,33 +284,20 @@ fail:
 
 /* ---- the what-if */
 
-/* The profiles the rows were measured on, each once (NULL-terminated). */
-static char **
-row_profiles (GPtrArray *rows)
-{
-  GPtrArray *names = g_ptr_array_new ();
-
-  for (guint i = 0; i < rows->len; i++) {
-    const char *p = ((const NsRecordedRow *) rows->pdata[i])->setup.profile;
-    if (p && !g_ptr_array_find_with_equal_func (names, p, g_str_equal, NULL))
-      g_ptr_array_add (names, g_strdup (p));
-  }
-  g_ptr_array_add (names, NULL);
-  return (char **) g_ptr_array_free (names, FALSE);
-}
-
 /* FALSE (with an error) if a --set sets a parameter that --refit fits for profiles. */
 static gboolean
-check_refit_sets (const NsValidation *v, char **sets, char **profiles, GError **error)
+check_refit_sets (const NsValidation *v, char **sets, const char *const *profiles,
+                  GError **error)
 {
   GPtrArray *fits = ns_validation_fits (v);
 
   for (guint i = 0; i < fits->len; i++) {
     const NsValFit *f = fits->pdata[i];
     g_autofree char *prefix = g_strdup_printf ("param.%s=", f->param);
+    if (!g_strv_contains (profiles, f->profile))
+      continue;
     for (guint k = 0; sets && sets[k]; k++)
-      if (g_strv_contains ((const char *const *) profiles, f->profile) &&
-          g_str_has_prefix (sets[k], prefix)) {
+      if (g_str_has_prefix (sets[k], prefix)) {
         g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--set %s: --refit fits %s (on %s), so "
                      "it cannot be set too", sets[k], f->param, f->profile);
         return FALSE;
@@ -340,17 +327,20 @@ static gboolean
 refit (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, const NsValOptions *opt,
        GHashTable *profile_sets, GPtrArray *what_if, GError **error)
 {
-  g_auto (GStrv) profiles = row_profiles (rows);
+  g_autoptr (GPtrArray) names = ns_validation_row_profiles (rows);
+  const char *const *profiles;
   NsCalibrateOptions copt = { .jobs = (guint) a->jobs, .sets = (const char *const *) a->sets,
                               .progress = opt->progress };
   g_autoptr (GPtrArray) fits = NULL;
 
+  g_ptr_array_add (names, NULL);
+  profiles = (const char *const *) names->pdata;
   if (!check_refit_sets (v, a->sets, profiles, error))
     return FALSE;
   if (!a->quiet)
     g_printerr ("netsim validate: re-fitting the recorded fits of %u profile(s)…\n",
-                g_strv_length (profiles));
-  if ((fits = ns_calibrate_refit (v, (const char *const *) profiles, &copt, error)) == NULL)
+                names->len - 1);
+  if ((fits = ns_calibrate_refit (v, profiles, &copt, error)) == NULL)
     return FALSE;
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];
