@@ -13,6 +13,9 @@
  *  - icall.predicted_cycles, icall.lfence_cycles: a loop calling one function through a
  *    register, plainly or after LFENCE, against the same loop with a direct call;
  *  - lock.atomic_cycles: dependent LOCK XADDs on one line;
+ *  - ctxsw.rsb_fill_cycles: the kernel's 32-entry RSB fill on context switch (16 rounds
+ *    of two calls that do not return, the stack pointer restored, then LFENCE), back to
+ *    back;
  *  - x86.rdtsc_cycles: back-to-back RDTSCs;
  *  - mem.bw_l1/l2/l3_bytes_per_cycle, mem.bw_dram_gbps: REP MOVSB (the kernel's
  *    copy_to_user/copy_from_user on ERMS/FSRM cores) between two buffers that together
@@ -82,6 +85,11 @@ __asm__ (
   "  .globl nshb_xadd\nnshb_xadd:\n  mov $1,%eax\n9:\n  lock xadd %rax,(%rsi)\n  dec %rdi\n"
   "  jnz 9b\n  ret\n"
   "  .globl nshb_rdtsc\nnshb_rdtsc:\n12:\n  rdtsc\n  dec %rdi\n  jnz 12b\n  ret\n"
+  /* the context-switch RSB fill: 16 rounds of two calls that never return, each round
+   * dropping its two return addresses, then an LFENCE (32 RSB entries overwritten) */
+  "  .globl nshb_rsb_fill\nnshb_rsb_fill:\n13:\n  mov $16,%ecx\n"
+  "14:\n  call 15f\n  int3\n15:\n  call 16f\n  int3\n16:\n  add $16,%rsp\n  dec %ecx\n"
+  "  jnz 14b\n  lfence\n  dec %rdi\n  jnz 13b\n  ret\n"
   "  .globl nshb_branches\nnshb_branches:\n  xor %ecx,%ecx\n  xor %eax,%eax\n"
   "10:\n  testb $1,(%rsi,%rcx)\n  jz 11f\n  add $1,%rax\n11:\n  inc %rcx\n  and %rdx,%rcx\n"
   "  dec %rdi\n  jnz 10b\n  ret\n"
@@ -98,6 +106,7 @@ void nshb_saferet (guint64 n, gpointer p, guint64 mask);
 void nshb_xadd (guint64 n, gpointer p, guint64 mask);
 void nshb_rdtsc (guint64 n, gpointer p, guint64 mask);
 void nshb_branches (guint64 n, gpointer p, guint64 mask);
+void nshb_rsb_fill (guint64 n, gpointer p, guint64 mask);
 
 /* ---- timing ---- */
 
@@ -285,7 +294,8 @@ host_info_clear (HostInfo *info)
 typedef struct {
   double ghz;
   double lat_ns[4];             /* L1D, L2, L3, DRAM (0: not measured) */
-  double mispredict, icall_predicted, icall_lfence, atomic, rdtsc;   /* cycles */
+  double mispredict, icall_predicted, icall_lfence;                   /* cycles */
+  double atomic, rdtsc, rsb_fill;                                     /* cycles */
   double call_ret, retpoline, saferet;                         /* cycles per iteration */
   double fetch_next_line, fetch_call_line;   /* extra cycles from L2 over L1I (0: not
                                                 measured): a following line, a call target */
@@ -801,6 +811,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   m->saferet = best_ns (nshb_saferet, n / 4, NULL, 0, reps) * m->ghz - direct;
   m->atomic = best_ns (nshb_xadd, n, line, 0, reps) * m->ghz;
   m->rdtsc = best_ns (nshb_rdtsc, n / 4, NULL, 0, reps) * m->ghz;
+  m->rsb_fill = best_ns (nshb_rsb_fill, n / 32, NULL, 0, reps) * m->ghz;
   say (opt, "direct call + return (loop iteration)", m->call_ret, "cycles");
   say (opt, "predicted indirect call, extra", m->icall_predicted, "cycles");
   say (opt, "LFENCE indirect call, extra", m->icall_lfence, "cycles");
@@ -808,6 +819,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   say (opt, "SRSO Safe RET return, extra over a plain return", m->saferet, "cycles");
   say (opt, "LOCK XADD", m->atomic, "cycles");
   say (opt, "RDTSC (back to back)", m->rdtsc, "cycles");
+  say (opt, "RSB fill, 32 entries (context switch)", m->rsb_fill, "cycles");
   measure_fetch (info, opt, ws[2], m);
   if (info->n_cpus > 1) {
     m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
@@ -995,6 +1007,9 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
               "lfence; call *%rcx loop minus the same loop with a direct call");
   put_double (out, stamp, "lock.atomic_cycles", m->atomic, "dependent LOCK XADDs on one line");
   put_double (out, stamp, "x86.rdtsc_cycles", m->rdtsc, "back-to-back RDTSCs");
+  put_double (out, stamp, "ctxsw.rsb_fill_cycles", m->rsb_fill,
+              "the kernel's 32-entry RSB fill sequence (16 rounds of two calls, then "
+              "LFENCE), back to back");
   put_copies (out, stamp, m);
   put_mitigations (out, info);
   g_string_append (out, "</cpu>\n");

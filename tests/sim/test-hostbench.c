@@ -46,6 +46,9 @@ START_TEST (test_profile_loads_with_sources)
   ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "cpu.smt",
                                                g_str_equal, NULL));
   ck_assert_uint_eq (profile->mitigation_defaults->len, 1);
+  /* the kernel's context-switch RSB fill sequence is run and written as its parameter */
+  ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "ctxsw.rsb_fill_cycles",
+                                               g_str_equal, NULL));
   /* the composite measurements are reported in the description, I-fetch among them */
   {
     g_autofree char *text = NULL;
