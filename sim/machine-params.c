@@ -171,7 +171,9 @@ static const NsParamDef machine_params[] = {
     "capture loop); each retpoline also pays branch.mispredict_cycles",
     "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape)", FALSE, 0, 32 },
   { "icall.lfence_cycles", NS_PARAM_DOUBLE, "cycles", "12",
-    "extra cost of an LFENCE-retpoline indirect call (lfence; jmp *%reg)",
+    "cycles an LFENCE adds where the kernel runs one on a hot path: the extra cost of an "
+    "LFENCE-retpoline indirect call (lfence; jmp *%reg, the jump then predicted) and the "
+    "LFENCE of UNTRAIN_RET at kernel entry (see syscall.untrain_insns)",
     "unsourced reasoned default (lfence drains the dispatch)", FALSE, 0, 200 },
   { "icall.ibrs_cycles", NS_PARAM_DOUBLE, "cycles", "2",
     "extra cost of a kernel indirect call under legacy IBRS (restricted prediction)",
@@ -196,6 +198,17 @@ static const NsParamDef machine_params[] = {
   { "syscall.verw_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "MDS VERW buffer clear on return to user",
     "unsourced: 100-300 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
+  { "syscall.untrain_insns", NS_PARAM_INT, "instructions", "4",
+    "instructions UNTRAIN_RET runs at syscall entry when the return mitigation needs it "
+    "(retbleed=unret, SRSO Safe RET), besides its LFENCE (icall.lfence_cycles) and its "
+    "return through the return thunk (charged as one mitigated return): call "
+    "entry_untrain_ret; jmp to the vendor's sequence; its first instruction (nop or "
+    "test); jmp to the return thunk",
+    "K: arch/x86/entry/entry_64.S (entry_SYSCALL_64: IBRS_ENTER, UNTRAIN_RET); "
+    "arch/x86/lib/retpoline.S 6.5+ (srso_alias_untrain_ret: ASM_NOP2, lfence, jmp "
+    "srso_alias_return_thunk; retbleed_untrain_ret: test, lfence, jmp "
+    "retbleed_return_thunk); bugs.c forces X86_FEATURE_UNRET for SRSO Safe RET [K1]",
+    FALSE, 0, 64 },
   { "syscall.bhi_loop_cycles", NS_PARAM_DOUBLE, "cycles", "75",
     "BHI clear_bhb_loop at syscall entry", "unsourced: 50-100 cycles (cpu-params.md §5)",
     FALSE, 0, 10000 },

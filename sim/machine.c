@@ -861,9 +861,20 @@ icall_penalty (const NsMachine *m, const NsParams *p)
   }
 }
 
+/* UNTRAIN_RET's cycles at kernel entry: its instructions, an LFENCE and one return
+ * through the return thunk under retbleed=unret or SRSO Safe RET; else none. */
+static double
+untrain_cycles (const NsMachine *m, const NsParams *p)
+{
+  if (m->mit.srso != NS_SRSO_SAFE_RET && m->mit.retbleed != NS_RETBLEED_UNRET)
+    return 0.0;
+  return ns_params_get_int (p, "syscall.untrain_insns") / m->ipc +
+         ns_params_get_double (p, "icall.lfence_cycles") + m->ret_penalty;
+}
+
 /* SYSCALL cycles at entry and exit: the base and PTI and legacy IBRS (spectre_v2 or
- * retbleed IBRS) split half each way; IBPB (srso=ibpb) and the BHI loop at entry; VERW
- * (MDS) at exit. */
+ * retbleed IBRS) split half each way; UNTRAIN_RET, IBPB (srso=ibpb) and the BHI loop at
+ * entry; VERW (MDS) at exit. Needs m->ret_penalty. */
 static void
 syscall_costs (NsMachine *m, const NsParams *p)
 {
@@ -874,6 +885,7 @@ syscall_costs (NsMachine *m, const NsParams *p)
   double ibrs = ibrs_on ? ns_params_get_double (p, "syscall.ibrs_cycles") : 0.0;
 
   m->sys_enter = m->sys_exit = (base + pti + ibrs) / 2.0;
+  m->sys_enter += untrain_cycles (m, p);
   if (m->mit.srso == NS_SRSO_IBPB)
     m->sys_enter += ns_params_get_double (p, "syscall.ibpb_cycles");
   if (m->mit.bhi == NS_BHI_LOOP)
@@ -1647,7 +1659,8 @@ unbalanced:
   g_critical ("ns_ret in thread %s without a matching ns_call", ns_thread_name (t));
 }
 
-/* System call entry: half the base, PTI and IBRS costs, plus IBPB and the BHI loop. */
+/* System call entry: half the base, PTI and IBRS costs, plus UNTRAIN_RET, IBPB and the
+ * BHI loop. */
 void
 ns_syscall_enter (NsThread *t)
 {

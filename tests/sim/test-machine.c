@@ -1193,6 +1193,13 @@ START_TEST (test_syscall_pieces)
   double ibpb = default_param ("syscall.ibpb_cycles");
   double verw = default_param ("syscall.verw_cycles");
   double bhi = default_param ("syscall.bhi_loop_cycles");
+  /* UNTRAIN_RET: its instructions at the default IPC, an LFENCE, one mitigated return */
+  double untrain = default_param ("syscall.untrain_insns") / default_param ("cpu.ipc") +
+                   default_param ("icall.lfence_cycles");
+  double safe_ret = default_param ("branch.mispredict_cycles") +
+                    default_param ("branch.resolve_cycles") +
+                    default_param ("ret.safe_ret_insns") / default_param ("cpu.ipc");
+  double unret = default_param ("ret.unret_cycles");
   struct {
     NsMitigations mit;
     double        enter, exit;
@@ -1205,7 +1212,9 @@ START_TEST (test_syscall_pieces)
     { { .srso = NS_SRSO_IBPB }, base / 2 + ibpb, base / 2 },
     { { .spectre_v2 = NS_SPECTRE_V2_EIBRS, .bhi = NS_BHI_LOOP }, base / 2 + bhi, base / 2 },
     { { .spectre_v2 = NS_SPECTRE_V2_RETPOLINE, .srso = NS_SRSO_SAFE_RET, .bhi = NS_BHI_HW },
-      base / 2, base / 2 },
+      base / 2 + untrain + safe_ret, base / 2 },
+    { { .retbleed = NS_RETBLEED_UNRET }, base / 2 + untrain + unret, base / 2 },
+    { { .retbleed = NS_RETBLEED_STUFF }, base / 2, base / 2 },
     { { .spectre_v2 = NS_SPECTRE_V2_IBRS, .retbleed = NS_RETBLEED_IBRS, .srso = NS_SRSO_IBPB,
         .pti = TRUE, .mds_verw = TRUE, .bhi = NS_BHI_LOOP },
       (base + pti + ibrs) / 2 + ibpb + bhi, (base + pti + ibrs) / 2 + verw },
