@@ -50,3 +50,25 @@ bench-saferet: tools/bench-saferet
 endif
 bench: $(BENCH_SAFERET)
 .PHONY: $(BENCH_SAFERET)
+
+# Seed 002's mechanism on this host: what a generic retpoline costs per indirect call in
+# the tc filter walk, with the filters' data in L1 and in L2 (part of make bench on x86-64).
+EXTRA_DIST += tools/bench-retpoline.h
+BENCH_RETPOLINE =
+if NS_HAVE_RETPOLINE
+BENCH_RETPOLINE += bench-retpoline
+noinst_LIBRARIES += libns_bench_walk_plain.a libns_bench_walk_retpoline.a
+libns_bench_walk_plain_a_SOURCES = tools/bench-retpoline-walk.c
+libns_bench_walk_plain_a_CFLAGS = $(AM_CFLAGS) -DBENCH_WALK=bench_walk_plain
+libns_bench_walk_retpoline_a_SOURCES = tools/bench-retpoline-walk.c
+libns_bench_walk_retpoline_a_CFLAGS = $(AM_CFLAGS) $(RETPOLINE_CFLAGS) \
+	-DBENCH_WALK=bench_walk_retpoline
+noinst_PROGRAMS += tools/bench-retpoline
+tools_bench_retpoline_SOURCES = tools/bench-retpoline.c
+tools_bench_retpoline_LDADD = libns_bench_walk_plain.a libns_bench_walk_retpoline.a \
+	libns_run.a libns_base.a $(NS_EXT_LIBS)
+bench-retpoline: tools/bench-retpoline
+	./tools/bench-retpoline
+endif
+bench: $(BENCH_RETPOLINE)
+.PHONY: $(BENCH_RETPOLINE)
