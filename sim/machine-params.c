@@ -30,7 +30,9 @@ static const NsParamDef machine_params[] = {
     "unsourced: typical kernel IPC 1-2 (cpu-params.md §5); fit per profile on a named "
     "calibration row", TRUE, 0.1, 8.0 },
   { "cpu.mlp", NS_PARAM_DOUBLE, "misses", "2.0",
-    "memory-level parallelism: how many independent cache misses overlap",
+    "store misses (read-for-ownership and transfers of lines another core holds) in "
+    "flight at once: a store's miss costs its latency beyond L1 over this. Loads overlap "
+    "by cpu.rob_entries instead",
     "unsourced reasoned default (out-of-order cores overlap 2+ independent misses)",
     FALSE, 1.0, 32.0 },
   { "prefetch.l1_stride", NS_PARAM_BOOL, "", "true",
@@ -39,6 +41,14 @@ static const NsParamDef machine_params[] = {
     "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache': IP-based "
     "stride prefetcher (every Intel core since Core 2); AMD SOG 17h/19h, 'L1 stride "
     "prefetcher: uses memory access history of individual instructions'", FALSE, 0, 1 },
+  { "cpu.rob_entries", NS_PARAM_INT, "instructions", "224",
+    "reorder-buffer entries: an independent load miss issued within this many "
+    "instructions of the first miss of an overlap window overlaps it (costs only what it "
+    "lasts longer); any other load miss waits its latency beyond L1 and opens a window. A "
+    "generic retpoline, whose ret waits for the loads that produce its target, and a "
+    "wait close the window",
+    "generic default: Skylake's 224 ([M6] LLVM X86SchedSkylakeClient.td "
+    "MicroOpBufferSize); profiles cite their core", FALSE, 16, 4096 },
   { "cpu.issue_width", NS_PARAM_DOUBLE, "instructions/cycle", "4",
     "instructions per cycle the core sustains on independent, well-predicted work (its "
     "dispatch width): the rate of call/return/prologue overhead and of compare chains "

@@ -40,8 +40,12 @@
  *   Else DRAM (mem.dram_latency_ns).
  * ns_load_dep charges the full latency of the serving level (an L1 hit costs
  * cache.l1d.latency_cycles, cause L1), so a pointer chase over a working set that fits a
- * level costs exactly that level's latency per load. ns_load charges
- * (latency − L1 latency) / cpu.mlp for anything but an L1 hit, nothing for an L1 hit.
+ * level costs exactly that level's latency per load. ns_load charges nothing for an L1
+ * hit. Misses overlap in windows (load_cycles): a miss opens a window and waits (ns_load:
+ * its latency beyond L1; ns_load_dep: in full); an ns_load miss issued within
+ * cpu.rob_entries instructions of the window's first costs only what it lasts beyond the
+ * window's longest. A generic retpoline closes the window (its ret waits for the loads
+ * that produce the target, so nothing after it issues early), and so does a wait.
  * ns_prefetch does the same look-up, fill and coherence transition without any charge.
  *
  * Stores (per line): if this CPU already owns the line Modified: free (store buffer). If
@@ -150,6 +154,10 @@ typedef struct {
   NsFunc    **frames;    /* per active ns_call/ns_icall: the callee if inlined, else NULL */
   guint       depth;
   guint       frames_alloc;
+  guint64     insns;       /* instructions this thread has run */
+  guint64     win_insns;   /* insns when the open overlap window's first miss issued */
+  double      win_extra;   /* the window's longest miss: cycles beyond an L1 hit */
+  gboolean    win_open;
 } NsExec;
 
 struct _NsMachine {
@@ -165,7 +173,8 @@ struct _NsMachine {
 
   /* costs, cycles */
   double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc;
-  gboolean       stride_prefetch;
+  gboolean       stride_prefetch, icall_forced;
+  guint64        rob;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
   double         c2c[NS_DIST_REMOTE + 1];
@@ -991,6 +1000,8 @@ read_costs (NsMachine *m, const NsParams *p)
   m->quantum = (NsTime) llround (ns_params_get_double (p, "sched.quantum_ns") * 1000.0);
   m->ret_penalty = ret_penalty (m, p);
   m->icall_penalty = icall_penalty (m, p);
+  m->icall_forced = m->mit.spectre_v2 == NS_SPECTRE_V2_RETPOLINE;
+  m->rob = (guint64) ns_params_get_int (p, "cpu.rob_entries");
   syscall_costs (m, p);
 }
 
@@ -1276,6 +1287,7 @@ ns_insns (NsThread *t, guint n)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_INSN] += n;
+  x->insns += n;
   charge (x, t, NS_CAUSE_INSN, n / x->machine->ipc);
 }
 
@@ -1304,7 +1316,31 @@ ns_insns_wide (NsThread *t, guint n)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_INSN] += n;
+  x->insns += n;
   charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
+}
+
+/* A load's cycles: an L1 hit is hidden unless dependent. An independent miss issued
+ * within cpu.rob_entries instructions of the open window's first miss overlaps it and
+ * costs only what it lasts beyond the window's longest; any other miss waits (dependent:
+ * its full latency; independent: beyond an L1 hit) and opens a window. */
+static double
+load_cycles (const NsMachine *m, NsExec *x, Served s, gboolean dep)
+{
+  double extra;
+
+  if (s.cause == NS_CAUSE_L1)
+    return dep ? s.cycles : 0.0;
+  extra = MAX (0.0, s.cycles - m->lat[NS_CAUSE_L1]);
+  if (!dep && x->win_open && x->insns - x->win_insns < m->rob) {
+    double over = MAX (0.0, extra - x->win_extra);
+    x->win_extra = MAX (x->win_extra, extra);
+    return over;
+  }
+  x->win_open = TRUE;
+  x->win_insns = x->insns;
+  x->win_extra = extra;
+  return dep ? s.cycles : extra;
 }
 
 /* Loads of [p, p + size): dep = each depends on the previous (full latency). */
@@ -1323,11 +1359,8 @@ load_lines (NsThread *t, gconstpointer p, gsize size, gboolean dep)
     return;
   for (guint64 line = first; line <= last; line++) {
     Served s = read_line (m, x, line, FALSE);
-    double cycles = s.cycles;
     m->events[s.cause]++;
-    if (!dep)
-      cycles = s.cause == NS_CAUSE_L1 ? 0.0 : MAX (0.0, (cycles - m->lat[NS_CAUSE_L1]) / m->mlp);
-    charge (x, t, s.cause, cycles);
+    charge (x, t, s.cause, load_cycles (m, x, s, dep));
   }
 }
 
@@ -1627,6 +1660,8 @@ ns_icall (NsThread *t, NsFunc *func)
     ns_func_register (func);
   m->events[NS_CAUSE_INDIRECT]++;
   charge (x, t, NS_CAUSE_INDIRECT, m->icall_penalty);
+  if (m->icall_forced)
+    x->win_open = FALSE;
   call_out_of_line (m, x, t, func);
 }
 
@@ -1710,6 +1745,7 @@ ns_account_wait (NsThread *t, NsCause cause, NsTime span)
   g_return_if_fail (span >= 0);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
+  x->win_open = FALSE;   /* the wait drains whatever was in flight */
   account (x, t, cause, (double) span * x->machine->ghz / 1000.0);
 }
 
