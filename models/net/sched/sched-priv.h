@@ -1,5 +1,6 @@
 /* sched-priv.h — the state of the tc model shared by its files (not for other models). */
 #pragma once
+#include <gsl/gsl_rng.h>
 #include "pkt_cls.h"
 
 G_BEGIN_DECLS
@@ -9,12 +10,15 @@ G_BEGIN_DECLS
 #define TC_SLAB_CHUNK     (32u << 10)   /* one slab region of a kmalloc size class */
 #define TC_KMALLOC_CLASSES 13
 
-/* One kmalloc size class: objects carved in order from 32 KiB regions, as SLUB lays a
- * cache's objects out consecutively in its slabs. */
+/* One kmalloc size class: objects carved from 32 KiB regions, in order as SLUB lays a
+ * cache's objects out consecutively in its slabs, or, with CONFIG_SLAB_FREELIST_RANDOM,
+ * in a random order of the region's slots (shuffle_freelist). */
 typedef struct {
   gsize    size;
   guint8  *chunk;
-  gsize    used;
+  guint    next;          /* objects handed out of the chunk */
+  guint    n_slots;
+  guint   *order;         /* the chunk's slot order, n_slots long */
 } TcSlab;
 
 struct _TcEnv {
@@ -25,6 +29,7 @@ struct _TcEnv {
   guint8      *percpu_base;
   gsize        percpu_used;
   TcSlab       slabs[TC_KMALLOC_CLASSES];
+  gsl_rng     *slab_rng;        /* CONFIG_SLAB_FREELIST_RANDOM=y: the freelist shuffles */
   /* the build and boot facts */
   gboolean     thunked;         /* X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence */
   gboolean     wrapper;         /* include/net/tc_wrapper.h compiled in */

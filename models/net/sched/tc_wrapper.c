@@ -41,6 +41,7 @@
  * stride from one filter to the next, which the machine's L1 IP-based stride prefetcher
  * (prefetch.l1_stride) follows: the walk's loads name their sites (ns_load_site). */
 #include "config.h"
+#include <gsl/gsl_randist.h>
 #include <string.h>
 #include "sched-priv.h"
 #include "workload.h"
@@ -265,6 +266,21 @@ tc_wrapper_init (TcEnv *env)
 
 /* ---- the environment ---- */
 
+/* A fresh 32 KiB region for slab: its slots in order, or shuffled as SLUB's
+ * shuffle_freelist does under CONFIG_SLAB_FREELIST_RANDOM. */
+static void
+slab_new_chunk (TcEnv *env, TcSlab *slab)
+{
+  slab->chunk = ns_arena_alloc (env->arena, TC_SLAB_CHUNK, 4096);
+  slab->n_slots = (guint) (TC_SLAB_CHUNK / slab->size);
+  slab->order = g_renew (guint, slab->order, slab->n_slots);
+  slab->next = 0;
+  for (guint i = 0; i < slab->n_slots; i++)
+    slab->order[i] = i;
+  if (env->slab_rng != NULL)
+    gsl_ran_shuffle (env->slab_rng, slab->order, slab->n_slots, sizeof (guint));
+}
+
 /* Creates the tc state of machine (see pkt_cls.h). */
 TcEnv *
 tc_env_new (NsMachine *machine)
@@ -289,6 +305,11 @@ tc_env_new (NsMachine *machine)
                  mit->spectre_v2 == NS_SPECTRE_V2_LFENCE;
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
+  if (build != NULL && g_strcmp0 (ns_build_get_config (build, "CONFIG_SLAB_FREELIST_RANDOM"),
+                                  "y") == 0) {
+    env->slab_rng = gsl_rng_alloc (gsl_rng_mt19937);
+    gsl_rng_set (env->slab_rng, 1);      /* fixed: the same layout every run */
+  }
   if (build != NULL) {
     if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
       env->max_reclassify = 4;
@@ -308,6 +329,10 @@ tc_env_free (TcEnv *env)
 {
   if (env == NULL)
     return;
+  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
+    g_free (env->slabs[i].order);
+  if (env->slab_rng != NULL)
+    gsl_rng_free (env->slab_rng);
   g_free (env);
 }
 
@@ -340,7 +365,8 @@ tc_kmalloc_class (gsize size)
   return (size + 4095) & ~(gsize) 4095;
 }
 
-/* kzalloc(size): the next object of its size class's current slab region. */
+/* kzalloc(size): the next object of its size class's current slab region: the next slot,
+ * or the next of its shuffled order under CONFIG_SLAB_FREELIST_RANDOM. */
 gpointer
 tc_kzalloc (TcEnv *env, gsize size)
 {
@@ -355,12 +381,9 @@ tc_kzalloc (TcEnv *env, gsize size)
       slab = &env->slabs[i];
   if (slab == NULL)
     return ns_arena_alloc (env->arena, klass, 64);
-  if (slab->chunk == NULL || slab->used + klass > TC_SLAB_CHUNK) {
-    slab->chunk = ns_arena_alloc (env->arena, TC_SLAB_CHUNK, 4096);
-    slab->used = 0;
-  }
-  obj = slab->chunk + slab->used;
-  slab->used += klass;
+  if (slab->chunk == NULL || slab->next == slab->n_slots)
+    slab_new_chunk (env, slab);
+  obj = slab->chunk + (gsize) slab->order[slab->next++] * klass;
   return obj;
 }
 

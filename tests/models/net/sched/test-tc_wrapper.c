@@ -11,6 +11,44 @@ static const char *const rfc[] = { "tc-retpoline-wrappers-rfc", NULL };
 
 /* ---- chains ---- */
 
+/* ---- slab layout ---- */
+
+/* Whether 32 kzalloc(256)s fill distinct slots of one 32 KiB region at a constant
+ * stride (TRUE: in order) or not; fails on duplicates or objects outside the region. */
+static gboolean
+kzalloc_in_order (const char *random)
+{
+  const char *const config[] = { "CONFIG_SLAB_FREELIST_RANDOM", random, NULL };
+  GHashTable *seen = g_hash_table_new (NULL, NULL);
+  gboolean in_order = TRUE;
+  guint8 *lo = NULL, *hi = NULL, *prev = NULL;
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, config, NS_SPECTRE_V2_RETPOLINE);
+  for (guint i = 0; i < 32; i++) {
+    guint8 *obj = tc_kzalloc (rig.tc, 200);
+    ck_assert (g_hash_table_add (seen, obj));
+    lo = lo == NULL || obj < lo ? obj : lo;
+    hi = hi == NULL || obj > hi ? obj : hi;
+    if (prev != NULL && obj - prev != 256)
+      in_order = FALSE;
+    prev = obj;
+  }
+  ck_assert_int_le (hi + 256 - lo, 32 * 1024);
+  g_hash_table_destroy (seen);
+  rig_clear (&rig);
+  return in_order;
+}
+
+/* SLUB hands a new slab's objects out in order; CONFIG_SLAB_FREELIST_RANDOM shuffles
+ * the freelist, so consecutive objects sit at no constant stride. */
+START_TEST (test_slab_freelist_random)
+{
+  ck_assert (kzalloc_in_order ("n"));
+  ck_assert (!kzalloc_in_order ("y"));
+}
+END_TEST
+
 START_TEST (test_merged_chain_order)
 {
   static const char *const cls[] = { "cls_bpf_classify", "u32_classify", "fl_classify",
@@ -290,6 +328,7 @@ tc_wrapper_suite (void)
   Suite *s = suite_create ("tc_wrapper");
   TCase *tc = tcase_create ("wrapper");
 
+  tcase_add_test (tc, test_slab_freelist_random);
   tcase_add_test (tc, test_merged_chain_order);
   tcase_add_test (tc, test_chain_length_by_version);
   tcase_add_test (tc, test_rfc_chain_is_alphabetical);
