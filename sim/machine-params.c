@@ -45,8 +45,8 @@ static const NsParamDef machine_params[] = {
     "reorder-buffer entries: an independent load miss issued within this many "
     "instructions of the first miss of an overlap window overlaps it (costs only what it "
     "lasts longer); any other load miss waits its latency beyond L1 and opens a window. A "
-    "generic retpoline, whose ret waits for the loads that produce its target, and a "
-    "wait close the window",
+    "generic retpoline, whose ret waits for the loads that produce its target, a locked "
+    "instruction and a wait close the window",
     "generic default: Skylake's 224 ([M6] LLVM X86SchedSkylakeClient.td "
     "MicroOpBufferSize); profiles cite their core", FALSE, 16, 4096 },
   { "cpu.issue_width", NS_PARAM_DOUBLE, "instructions/cycle", "4",

@@ -45,7 +45,8 @@
  * its latency beyond L1; ns_load_dep: in full); an ns_load miss issued within
  * cpu.rob_entries instructions of the window's first costs only what it lasts beyond the
  * window's longest. A generic retpoline closes the window (its ret waits for the loads
- * that produce the target, so nothing after it issues early), and so does a wait.
+ * that produce the target, so nothing after it issues early), and so do a locked
+ * instruction (it orders every memory access around it) and a wait.
  * ns_prefetch does the same look-up, fill and coherence transition without any charge.
  *
  * Stores (per line): if this CPU already owns the line Modified: free (store buffer). If
@@ -57,7 +58,8 @@
  *
  * Atomics (ns_atomic): lock.atomic_cycles as INSN, plus the full (not mlp-divided)
  * transfer latency (COHERENCE, c2c.smt_ns for a line last written by the SMT sibling) or
- * miss latency (L2/L3/DRAM) of the line; ownership as a store.
+ * miss latency (L2/L3/DRAM) of the line; ownership as a store; the overlap window of
+ * loads closes.
  *
  * Copies (ns_copy): per source line, the bytes read cost bytes / mem.bw_<level> cycles
  * (DRAM: mem.bw_dram_gbps / GHz bytes per cycle), cause COPY. A line another core holds
@@ -1490,6 +1492,7 @@ ns_atomic (NsThread *t, gconstpointer p)
     charge (x, t, r.level, m->lat[r.level]);
   }
   charge (x, t, NS_CAUSE_INSN, m->atomic_cycles);
+  x->win_open = FALSE;   /* a locked instruction orders every memory access around it */
 }
 
 /* Software prefetch: the line is brought in (and shared) without any stall. */

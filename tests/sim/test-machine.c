@@ -1272,6 +1272,8 @@ window_thread (NsThread *t, gpointer data)
   w->cost[4] = window_load (t, w, 4);    /* a wait drains the window */
   ns_load_dep (t, w->lines + 5 * 4096, 8);
   w->cost[5] = window_load (t, w, 6);    /* overlaps the dependent miss */
+  ns_atomic (t, w->lines + 7 * 4096 + 64);
+  w->cost[6] = window_load (t, w, 7);    /* a locked instruction closes the window */
 }
 
 /* Independent misses within cpu.rob_entries instructions overlap: the first waits its
@@ -1291,7 +1293,7 @@ START_TEST (test_miss_overlap_window)
 
     rig_init (&rig, NULL, mits[i]);
     w.machine = rig.machine;
-    w.lines = ns_arena_alloc (ns_machine_arena (rig.machine), 8 * 4096, 4096);
+    w.lines = ns_arena_alloc (ns_machine_arena (rig.machine), 9 * 4096, 4096);
     full = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
            ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
     ns_engine_spawn (rig.engine, "window", 0, NS_THREAD_USER, 0, window_thread, &w);
@@ -1305,6 +1307,7 @@ START_TEST (test_miss_overlap_window)
       ck_assert (w.cost[3] < 1e-9);
     assert_close (w.cost[4], full, 1e-9, "a miss after a wait");
     ck_assert (w.cost[5] < 1e-9);
+    assert_close (w.cost[6], full, 1e-9, "a miss after a locked instruction");
     rig_clear (&rig);
   }
 }

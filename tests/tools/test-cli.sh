@@ -192,7 +192,7 @@ TC="$DATA/scenarios/tc-pktgen-matchall-5950x.xml"
 short="--set measure.warmup=20us --set measure.duration=100us --variant 5950x-f1-before"
 # shellcheck disable=SC2086 # $short is a list of options
 expect 0 "fitted ipc on another cpu" -- "$NETSIM" run -q $short --set cpu.profile=ryzen9-7950x "$TC"
-grep -q "note: the scenario's cpu.ipc = 0.874 was fitted for profile ryzen9-5950x .*runs on ryzen9-7950x" \
+grep -q "note: the scenario's cpu.ipc = [0-9.]* was fitted for profile ryzen9-5950x .*runs on ryzen9-7950x" \
   "$TMP/err" && ok || bad "no note for a fit on another CPU: $(cat "$TMP/err")"
 # shellcheck disable=SC2086
 expect 0 "fitted ipc on its cpu" -- "$NETSIM" run -q $short "$TC"

@@ -173,7 +173,7 @@ TCS="--variant 5950x-f1-before --set measure.warmup=20us --set measure.duration=
 # shellcheck disable=SC2086 # $TCS is a list of options
 expect 0 "sweep cpu.profile" -- "$NETSIM" sweep -q $TCS --param cpu.profile=ryzen9-5950x,i5-3337u \
   -o "$TMP/cpu.csv" "$TC"
-grep -q "note: the scenario's cpu.ipc = 0.874 was fitted for profile ryzen9-5950x .*runs on i5-3337u" \
+grep -q "note: the scenario's cpu.ipc = [0-9.]* was fitted for profile ryzen9-5950x .*runs on i5-3337u" \
   "$TMP/err" && ok || bad "sweep: no note for a fit on another CPU: $(cat "$TMP/err")"
 [ "$(grep -c 'note:' "$TMP/err")" -eq 1 ] && ok || bad "sweep: notes: $(cat "$TMP/err")"
 # shellcheck disable=SC2086
