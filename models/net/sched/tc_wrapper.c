@@ -305,12 +305,11 @@ tc_env_new (NsMachine *machine)
                  mit->spectre_v2 == NS_SPECTRE_V2_LFENCE;
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
-  if (build != NULL && g_strcmp0 (ns_build_get_config (build, "CONFIG_SLAB_FREELIST_RANDOM"),
-                                  "y") == 0) {
-    env->slab_rng = gsl_rng_alloc (gsl_rng_mt19937);
-    gsl_rng_set (env->slab_rng, 1);      /* fixed: the same layout every run */
-  }
   if (build != NULL) {
+    if (g_strcmp0 (ns_build_get_config (build, "CONFIG_SLAB_FREELIST_RANDOM"), "y") == 0) {
+      env->slab_rng = gsl_rng_alloc (gsl_rng_mt19937);
+      gsl_rng_set (env->slab_rng, 1);      /* fixed: the same layout every run */
+    }
     if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
       env->max_reclassify = 4;
     wrapper_build (env, build);
@@ -372,7 +371,6 @@ tc_kzalloc (TcEnv *env, gsize size)
 {
   gsize klass;
   TcSlab *slab = NULL;
-  gpointer obj;
 
   g_return_val_if_fail (env != NULL && size > 0, NULL);
   klass = tc_kmalloc_class (size);
@@ -383,8 +381,7 @@ tc_kzalloc (TcEnv *env, gsize size)
     return ns_arena_alloc (env->arena, klass, 64);
   if (slab->chunk == NULL || slab->next == slab->n_slots)
     slab_new_chunk (env, slab);
-  obj = slab->chunk + (gsize) slab->order[slab->next++] * klass;
-  return obj;
+  return slab->chunk + (gsize) slab->order[slab->next++] * klass;
 }
 
 /* __alloc_percpu(size, align): the next free bytes of every CPU's unit. */
