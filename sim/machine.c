@@ -45,7 +45,8 @@
  * its latency beyond L1; ns_load_dep: in full); an ns_load miss issued within
  * cpu.rob_entries instructions of the window's first costs only what it lasts beyond the
  * window's longest. A generic retpoline closes the window (its ret waits for the loads
- * that produce the target, so nothing after it issues early), and so do a locked
+ * that produce the target, so nothing after it issues early), and so do an SRSO Safe RET
+ * return (a forced mispredict: nothing after it issues before it resolves), a locked
  * instruction (it orders every memory access around it) and a wait.
  * ns_prefetch does the same look-up, fill and coherence transition without any charge.
  *
@@ -175,7 +176,7 @@ struct _NsMachine {
 
   /* costs, cycles */
   double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc;
-  gboolean       stride_prefetch, icall_forced;
+  gboolean       stride_prefetch, icall_forced, ret_forced;
   guint64        rob;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
@@ -1003,6 +1004,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->ret_penalty = ret_penalty (m, p);
   m->icall_penalty = icall_penalty (m, p);
   m->icall_forced = m->mit.spectre_v2 == NS_SPECTRE_V2_RETPOLINE;
+  m->ret_forced = m->mit.srso == NS_SRSO_SAFE_RET;
   m->rob = (guint64) ns_params_get_int (p, "cpu.rob_entries");
   syscall_costs (m, p);
 }
@@ -1688,6 +1690,8 @@ ns_ret (NsThread *t)
   if (m->ret_penalty > 0.0) {
     m->events[NS_CAUSE_RETTHUNK]++;
     charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
+    if (m->ret_forced)
+      x->win_open = FALSE;
   }
   ns_thread_pop_func (t);
   return;

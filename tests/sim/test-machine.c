@@ -1267,7 +1267,8 @@ window_thread (NsThread *t, gpointer data)
   w->cost[2] = window_load (t, w, 2);    /* opens a new one */
   ns_icall (t, &fn_window_target);       /* retpoline or predicted, by the mitigations */
   w->cost[3] = window_load (t, w, 3);
-  ns_ret (t);
+  ns_ret (t);                            /* through SRSO Safe RET, or plain */
+  w->cost[7] = window_load (t, w, 8);
   ns_account_wait (t, NS_CAUSE_LOCK_WAIT, 1000);
   w->cost[4] = window_load (t, w, 4);    /* a wait drains the window */
   ns_load_dep (t, w->lines + 5 * 4096, 8);
@@ -1278,13 +1279,16 @@ window_thread (NsThread *t, gpointer data)
 
 /* Independent misses within cpu.rob_entries instructions overlap: the first waits its
  * latency beyond L1, the next only what it lasts longer. A retpoline's ret waits for the
- * loads that feed its target, so the next miss cannot overlap them; a predicted indirect
- * call leaves the window open. */
+ * loads that feed its target, so the next miss cannot overlap them; a Safe RET return is
+ * a forced mispredict too, so nothing after it issues early; a predicted indirect call
+ * or return leaves the window open. */
 START_TEST (test_miss_overlap_window)
 {
   static const NsMitigations retpoline = { .spectre_v2 = NS_SPECTRE_V2_RETPOLINE };
   static const NsMitigations eibrs = { .spectre_v2 = NS_SPECTRE_V2_EIBRS };
-  const NsMitigations *mits[] = { &retpoline, &eibrs };
+  static const NsMitigations safe_ret = { .spectre_v2 = NS_SPECTRE_V2_EIBRS,
+                                          .srso = NS_SRSO_SAFE_RET };
+  const NsMitigations *mits[] = { &retpoline, &eibrs, &safe_ret };
 
   for (guint i = 0; i < G_N_ELEMENTS (mits); i++) {
     Rig rig;
@@ -1305,6 +1309,10 @@ START_TEST (test_miss_overlap_window)
       assert_close (w.cost[3], full, 1e-9, "a miss after a retpoline");
     else
       ck_assert (w.cost[3] < 1e-9);
+    if (mits[i] == &safe_ret)
+      assert_close (w.cost[7], full, 1e-9, "a miss after a Safe RET return");
+    else
+      ck_assert (w.cost[7] < 1e-9);
     assert_close (w.cost[4], full, 1e-9, "a miss after a wait");
     ck_assert (w.cost[5] < 1e-9);
     assert_close (w.cost[6], full, 1e-9, "a miss after a locked instruction");
