@@ -32,6 +32,7 @@
 #include <string.h>
 #include "workload.h"
 #include "net/sched/netdev.h"
+#include "net/netstack.h"
 
 /* x86.pause_cycles (cpu_relax) is declared with the machine parameters. */
 
@@ -113,6 +114,8 @@ typedef struct {
   struct pktgen_thread *thread;
   struct task_ns     *task;
   double              pause_cycles;
+  gboolean            preempt_rcu;        /* CONFIG_PREEMPT_RCU: rcu_read_lock calls */
+  gboolean            voluntary_preempt;  /* CONFIG_PREEMPT_VOLUNTARY: might_resched */
   guint64             packets;
   guint64             packets_mark;
   guint64             mark_direct, mark_indirect, mark_compares;   /* tc wrapper counters */
@@ -123,8 +126,15 @@ static const char *const metrics[] = { "pps", "ns_per_packet", "cycles_per_packe
                                        "indirect_calls_per_packet",
                                        "direct_calls_per_packet", NULL };
 
-/* Sizes: estimates of x86-64 text, v6.1. */
+/* Sizes: estimates of x86-64 text, v6.1, or the Debian 6.1.176 binary's (nm -S) for the
+ * functions the census added. Instruction counts: the census of that binary
+ * (doc/census/pktgen.md), body instructions (each function's total less its prologue,
+ * epilogue and return, which the machine charges per call); a caller's count includes its
+ * call instructions. */
 static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 900, NS_FN_STATIC, 1);
+static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn___memset, "__memset", 70, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___cond_resched, "__cond_resched", 49, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 32, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FN_STATIC, 1);
 static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FN_STATIC, 1);
@@ -150,10 +160,10 @@ mod_cur_headers (NsThread *t, struct pktgen_dev *pkt_dev)
   NS_LOAD_FIELD (t, pkt_dev->odev, real_num_tx_queues);
   pkt_dev->cur_queue_map = 0;
   NS_STORE_FIELD (t, pkt_dev, cur_queue_map);
-  /* estimate: 45 instructions — about twenty flag and range tests with their branches,
+  /* census: 72 instructions — about twenty flag and range tests with their branches,
    * the byte swaps of the address bounds, and set_cur_queue_map's modulo (one 32-bit
    * div whose latency overlaps the allocation that follows) */
-  ns_insns (t, 45);
+  ns_insns (t, 72);
   ns_ret (t);
 }
 
@@ -170,14 +180,17 @@ pktgen_finalize_skb (NsThread *t, struct pktgen_dev *pkt_dev, struct sk_buff *sk
   NS_LOAD_FIELD (t, pkt_dev, nfrags);
   if (datalen > 0) {
     guchar *z = tx_skb_put (t, skb, (guint) datalen);  /* skb_put_zero */
+    ns_call (t, &fn___memset);
     memset (z, 0, (gsize) datalen);
     ns_store (t, z, (gsize) datalen);
+    ns_insns (t, 6);                /* census: the jmp to memset_erms, its rep stosb */
+    ns_ret (t);
   }
   NS_LOAD_FIELD (t, pkt_dev, seq_num);
   ns_store (t, pgh, 16);
-  /* estimate: 14 instructions (nfrags test, memset of the pad, magic, sequence number,
-   * NO_TIMESTAMP test, zero time) */
-  ns_insns (t, 14);
+  /* census: 38 instructions (stack protector, nfrags test, the pad's length, magic,
+   * sequence number, the NO_TIMESTAMP test, zero time) */
+  ns_insns (t, 38);
   ns_ret (t);
 }
 
@@ -194,14 +207,22 @@ fill_packet_ipv4 (NsThread *t, Pktgen *pg)
   ns_call (t, &fn_fill_packet_ipv4);
   NS_LOAD_FIELD (t, pkt_dev, nr_labels);
   NS_LOAD_FIELD (t, pkt_dev, vlan_id);
+  /* census: 37 instructions up to the VLAN test — the datalen and header sizes, the
+   * calls to mod_cur_headers, pktgen_alloc_skb, skb_push and skb_put, prefetchw,
+   * skb_reserve, the network header */
+  ns_insns (t, 37);
   mod_cur_headers (t, pkt_dev);
   NS_LOAD_FIELD (t, pkt_dev, cur_queue_map);
   /* pktgen_alloc_skb: cur_pkt_size + 64 + LL_RESERVED_SPACE + pkt_overhead */
+  ns_call (t, &fn_pktgen_alloc_skb);
   NS_LOAD_FIELD (t, pkt_dev, cur_pkt_size);
+  ns_insns (t, 18);                 /* census: the size, the F_NODE test, the call */
   size = pkt_dev->cur_pkt_size + 64 + 16 + (guint) pkt_dev->pkt_overhead;
   skb = __netdev_alloc_skb (t, pg->tx, pkt_dev->odev, size);
-  /* pktgen_alloc_skb's skb_reserve(extralen - 16) is 0 for Ethernet;
-   * prefetchw(skb->data); skb_reserve(skb, 16) */
+  /* skb_reserve(extralen - 16) is 0 for Ethernet */
+  ns_insns (t, 6);                  /* census: the NULL test, skb_reserve */
+  ns_ret (t);
+  /* prefetchw(skb->data); skb_reserve(skb, 16) */
   skb_reserve (skb, 16);
   ns_prefetch (t, skb->data);
   eth = tx_skb_push (t, skb, 14);
@@ -227,14 +248,15 @@ fill_packet_ipv4 (NsThread *t, Pktgen *pg)
   datalen = (gint) pkt_dev->cur_pkt_size - 14 - 20 - 8 - pkt_dev->pkt_overhead;
   if (datalen < 16)
     datalen = 16;
-  /* estimate: 62 instructions — header offsets, queue mapping, priority, the 12-byte MAC
+  /* census: 82 instructions — header offsets, queue mapping, priority, the 12-byte MAC
    * copy, eight UDP/IP header fields with byte swaps, ip_id, tot_len, protocol, dev,
-   * pkt_type, the UDPCSUM test (CHECKSUM_NONE), process_ipsec's F_IPSEC test */
-  ns_insns (t, 62);
+   * pkt_type, the calls to skb_put, ip_send_check and pktgen_finalize_skb, the UDPCSUM
+   * test (CHECKSUM_NONE) */
+  ns_insns (t, 82);
   ns_call (t, &fn_ip_send_check);             /* ip_fast_csum over 5 words */
   ns_load (t, iph, 20);
   ns_store (t, iph + 10, 2);
-  ns_insns (t, 16);
+  ns_insns (t, 22);                 /* census */
   ns_ret (t);
   skb->protocol = TC_ETH_P_IP;
   skb->dev = pkt_dev->odev;
@@ -262,23 +284,26 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   NS_LOAD_FIELD (t, pkt_dev, skb);
   NS_LOAD_FIELD (t, pkt_dev, last_ok);
   NS_LOAD_FIELD (t, pkt_dev, clone_count);
-  /* estimate: 14 instructions — running/carrier bits, the delay == ULLONG_MAX test, the
-   * new-skb test (clone_count increment and compare) */
-  ns_insns (t, 14);
+  /* census: 23 instructions — burst and odev, running/carrier bits, the delay ==
+   * ULLONG_MAX test, the new-skb test (clone_count increment and compare) */
+  ns_insns (t, 23);
   if (pkt_dev->skb == NULL ||
       (pkt_dev->last_ok && ++pkt_dev->clone_count >= (guint32) pkt_dev->clone_skb)) {
+    ns_insns (t, 4);                /* census: the kfree_skb call, fill_packet's F_IPV6 test */
     tx_kfree_skb (t, pg->tx, pkt_dev->skb);
     pkt_dev->skb = fill_packet_ipv4 (t, pg);
     pkt_dev->last_pkt_size = pkt_dev->skb->len;
     pkt_dev->clone_count = 0;
     NS_STORE_FIELD (t, pkt_dev, skb);
     NS_STORE_FIELD (t, pkt_dev, last_pkt_size);
-    ns_insns (t, 5);
+    /* census: 10 instructions (ip_summed, process_ipsec's F_IPSEC test, the stores,
+     * the delay test) */
+    ns_insns (t, 10);
   }
   NS_STORE_FIELD (t, pkt_dev, clone_count);
   NS_LOAD_FIELD (t, pkt_dev, xmit_mode);
-  /* estimate: 4 instructions (delay && last_ok, the xmit_mode tests) */
-  ns_insns (t, 4);
+  /* census: 5 instructions (the xmit_mode tests) */
+  ns_insns (t, 5);
   local_bh_disable (t, &pg->tx->softirq);
   tx_skb_get (t, pkt_dev->skb);
   ret = dev_queue_xmit (t, &pg->tx->core, pkt_dev->skb);
@@ -289,13 +314,14 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   NS_STORE_FIELD (t, pkt_dev, sofar);
   NS_STORE_FIELD (t, pkt_dev, tx_bytes);
   NS_STORE_FIELD (t, pkt_dev, seq_num);
-  /* estimate: 8 instructions (the switch on ret, three counter updates) */
-  ns_insns (t, 8);
+  /* census: 17 instructions (the refcount's saturation tests, the call's arguments, the
+   * switch on ret, three counter updates) */
+  ns_insns (t, 17);
   (void) ret;
   __local_bh_enable_ip (t, &pg->tx->softirq);
   NS_LOAD_FIELD (t, pkt_dev, count);
-  /* estimate: 3 instructions (count != 0 && sofar >= count) */
-  ns_insns (t, 3);
+  /* census: 6 instructions (the call, count != 0 && sofar >= count) */
+  ns_insns (t, 6);
   ns_ret (t);
 }
 
@@ -308,23 +334,41 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
   ns_call (t, &fn_kthread_should_stop);
   ns_load (t, &net_tx_pcpu (pg->tx, t)->current_task, sizeof (gpointer));
   NS_LOAD_FIELD (t, pg->task, kthread_flags);
-  ns_insns (t, 4);
+  ns_insns (t, 7);                  /* census: PF_KTHREAD, the KTHREAD_SHOULD_STOP bit */
   ns_ret (t);
-  /* next_to_run: walk if_list (one device), skip non-running ones */
+  /* next_to_run: rcu_read_lock, walk if_list (one device), skip non-running ones */
+  if (pg->preempt_rcu) {
+    ns_call (t, &ns_fn___rcu_read_lock);
+    ns_insns (t, 4);                /* census: the nesting count */
+    ns_ret (t);
+  }
   NS_LOAD_FIELD (t, th, if_list);
   NS_LOAD_FIELD (t, pg->pkt_dev, list);
   NS_LOAD_FIELD (t, pg->pkt_dev, running);
-  /* estimate: 10 instructions (list walk of one entry, running test, best selection) */
-  ns_insns (t, 10);
+  /* census: 21 instructions (the two RCU calls, list walk of one entry, running test,
+   * best selection) */
+  ns_insns (t, 21);
+  if (pg->preempt_rcu) {
+    ns_call (t, &ns_fn___rcu_read_unlock);
+    ns_insns (t, 6);                /* census: the nesting count, the special-state test */
+    ns_ret (t);
+  }
   pktgen_xmit (t, pg);
   /* need_resched(): TIF_NEED_RESCHED clear, so cpu_relax() */
   NS_LOAD_FIELD (t, pg->task, ti_flags);
   ns_insns (t, 2);
   ns_charge (t, NS_CAUSE_INSN, pg->pause_cycles);
-  /* t->control's four tests, try_to_freeze (a static branch), the loop test */
+  /* t->control's four tests, might_resched (a call to __cond_resched under voluntary
+   * preemption), try_to_freeze (a static branch), kthread_should_stop's call and test,
+   * the loop test */
   NS_LOAD_FIELD (t, th, control);
-  /* estimate: 11 instructions */
-  ns_insns (t, 11);
+  /* census: 17 instructions */
+  ns_insns (t, 17);
+  if (pg->voluntary_preempt) {
+    ns_call (t, &fn___cond_resched);
+    ns_insns (t, 4);                /* census: should_resched is false */
+    ns_ret (t);
+  }
   pg->packets++;
 }
 
@@ -496,6 +540,9 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   pg->thread->if_list.next = &pg->pkt_dev->list;
   pg->task = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->task, 64);
   pg->pause_cycles = ns_params_get_double (ns_machine_params (machine), "x86.pause_cycles");
+  pg->preempt_rcu = ns_build_config_on (ns_machine_build (machine), "CONFIG_PREEMPT_RCU");
+  pg->voluntary_preempt = ns_build_config_on (ns_machine_build (machine),
+                                              "CONFIG_PREEMPT_VOLUNTARY");
   ns_engine_spawn (engine, "kpktgend_0", cpu, NS_THREAD_USER, 0, pktgen_thread_worker, pg);
   return pg;
 }

@@ -235,6 +235,10 @@ struct _NsNetStack {
 NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);
+
+/* __rcu_read_lock / __rcu_read_unlock (preemptible RCU), for models outside a NsNetStack. */
+extern NsFunc ns_fn___rcu_read_lock;
+extern NsFunc ns_fn___rcu_read_unlock;
 void        ns_netstack_free       (NsNetStack *stack);
 /* Spawns the NET_RX softirq thread of cpu (idempotent). Loopback traffic sent from a CPU
  * needs it. */

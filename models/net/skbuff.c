@@ -54,7 +54,7 @@ NS_FUNC (skb_fn___alloc_skb, "__alloc_skb", 480, NS_FN_EXTERN, 8);
 NS_FUNC (skb_fn_kmem_cache_alloc_node, "kmem_cache_alloc_node", 560, NS_FN_EXTERN, 40);
 NS_FUNC (skb_fn_kmem_cache_free, "kmem_cache_free", 640, NS_FN_EXTERN, 200);
 static NS_FUNC (fn___slab_free, "__slab_free", 720, NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn___kmalloc_node_track_caller, "__kmalloc_node_track_caller", 320,
+NS_FUNC (skb_fn___kmalloc_node_track_caller, "__kmalloc_node_track_caller", 320,
                 NS_FN_EXTERN, 20);
 static NS_FUNC (fn___kmalloc_large_node, "__kmalloc_large_node", 240, NS_FN_STATIC, 2);
 NS_FUNC (skb_fn___alloc_pages, "__alloc_pages", 640, NS_FN_EXTERN, 30);
@@ -62,7 +62,7 @@ static NS_FUNC (fn_get_page_from_freelist, "get_page_from_freelist", 3400, NS_FN
 static NS_FUNC (fn_rmqueue_bulk, "rmqueue_bulk", 900, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_prep_new_page, "prep_new_page", 420, NS_FN_STATIC, 2);
 static NS_FUNC (fn_mod_lruvec_page_state, "__mod_lruvec_page_state", 260, NS_FN_EXTERN, 30);
-static NS_FUNC (fn_kfree, "kfree", 380, NS_FN_EXTERN, 500);
+NS_FUNC (skb_fn_kfree, "kfree", 380, NS_FN_EXTERN, 500);
 static NS_FUNC (fn_free_large_kmalloc, "free_large_kmalloc", 200, NS_FN_EXTERN, 2);
 NS_FUNC (skb_fn_free_unref_page, "free_unref_page", 700, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_free_pcppages_bulk, "free_pcppages_bulk", 1100, NS_FN_STATIC, 3);
@@ -489,7 +489,7 @@ kmalloc_reserve (NsThread *t, NsSkbAlloc *a, guint *size)
     g_hash_table_insert (a->slab_of, obj, c);
     return obj;
   }
-  ns_call (t, &fn___kmalloc_node_track_caller);
+  ns_call (t, &skb_fn___kmalloc_node_track_caller);
   /* estimate: ~20 instructions (size index, large check) */
   ns_insns (t, 20);
   if (*size <= KMALLOC_MAX_CACHE_SIZE) {
@@ -521,7 +521,7 @@ kfree (NsThread *t, NsSkbAlloc *a, gpointer obj, guint alloc_cpu)
 {
   gpointer order_p = g_hash_table_lookup (a->large_order, obj);
 
-  ns_call (t, &fn_kfree);
+  ns_call (t, &skb_fn_kfree);
   /* estimate: ~20 instructions (virt_to_folio, slab test) */
   ns_insns (t, 20);
   if (order_p != NULL) {

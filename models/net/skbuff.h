@@ -293,6 +293,8 @@ void            __consume_stateless_skb (NsThread *t, NsSkbAlloc *alloc, struct 
 extern NsFunc skb_fn___alloc_skb;
 extern NsFunc skb_fn_kmem_cache_alloc_node;
 extern NsFunc skb_fn_kmem_cache_free;
+extern NsFunc skb_fn_kfree;
+extern NsFunc skb_fn___kmalloc_node_track_caller;
 extern NsFunc skb_fn_skb_release_data;
 extern NsFunc skb_fn_kfree_skbmem;
 extern NsFunc skb_fn_kfree_skb_reason;

@@ -37,7 +37,7 @@ static gboolean
 skb_skip_tc_classify (NsThread *t, struct sk_buff *skb)
 {
   NS_LOAD_FIELD (t, skb, header_bits);
-  /* estimate: 2 instructions (test, branch) */
+  /* census (doc/census/tc.md): 2 instructions (test, branch) */
   ns_insns (t, 2);
   if (!(skb->header_bits[0] & TC_SKB_SKIP_CLASSIFY))
     return FALSE;
@@ -57,7 +57,7 @@ tcf_action_run_one (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct t
 
   for (;;) {
     ret = tc_act (t, env, skb, a, res);
-    /* estimate: 2 instructions (REPEAT compare and branch) */
+    /* census: 2 instructions (REPEAT compare and branch) */
     ns_insns (t, 2);
     if (G_LIKELY (ret != TC_ACT_REPEAT))
       return ret;
@@ -76,8 +76,9 @@ tcf_action_exec (NsThread *t, TcEnv *env, struct sk_buff *skb, struct tc_action 
 
   g_return_val_if_fail (env != NULL && skb != NULL, TC_ACT_OK);
   ns_call (t, &fn_tcf_action_exec);
-  /* estimate: 5 instructions — the counters, ret, the loop's entry test */
-  ns_insns (t, 5);
+  /* census: 15 instructions — arguments kept in callee-saved registers and on the
+   * stack, the flag byte load, the end pointer, the loop's entry test, the counters */
+  ns_insns (t, 15);
   if (skb_skip_tc_classify (t, skb))
     goto out;
 
@@ -85,8 +86,9 @@ restart_act_graph:
   for (gint i = 0; i < nr_actions; i++) {
     const struct tc_action *a;
 
-    /* estimate: 5 instructions — jump counter test, actions[i], skip_sw test */
-    ns_insns (t, 5);
+    /* census: 12 instructions — actions[i], jump counter test, skip_sw test, the repeat
+     * counter, ops->act, the call's arguments and the call */
+    ns_insns (t, 12);
     if (jmp_prgcnt > 0) {
       jmp_prgcnt -= 1;
       continue;
@@ -102,8 +104,9 @@ restart_act_graph:
       ret = TC_ACT_OK;          /* "TC_ACT_REPEAT abuse ?" */
       goto out;
     }
-    /* estimate: 6 instructions — JUMP and GOTO_CHAIN opcode tests, PIPE test */
-    ns_insns (t, 6);
+    /* census: 9 instructions — JUMP and GOTO_CHAIN opcode tests (and + cmp), PIPE test,
+     * the exit */
+    ns_insns (t, 9);
     if (TC_ACT_EXT_CMP (ret, TC_ACT_JUMP)) {
       jmp_prgcnt = (guint32) ret & TCA_ACT_MAX_PRIO_MASK;
       if (!jmp_prgcnt || jmp_prgcnt > (guint32) nr_actions) {
@@ -136,7 +139,8 @@ tcf_exts_exec (NsThread *t, TcEnv *env, struct sk_buff *skb, struct tcf_exts *ex
                struct tcf_result *res)
 {
   g_return_val_if_fail (exts != NULL, TC_ACT_OK);
-  /* estimate: 3 instructions (load actions and nr_actions into argument registers) */
+  /* census: 3 instructions (actions and nr_actions into argument registers, the tail
+   * jump into tcf_action_exec) */
   ns_insns (t, 3);
   return tcf_action_exec (t, env, skb, exts->actions, exts->nr_actions, res);
 }

@@ -71,9 +71,10 @@ tcf_action_update_bstats (NsThread *t, TcEnv *env, const struct tc_action *a,
   b->bytes += *(guint32 *) skb->cb;
   b->packets += shinfo->gso_size ? shinfo->gso_segs : 1;
   ns_store (t, b, sizeof *b);
-  /* estimate: 9 instructions — this_cpu_ptr, pkt_len, shinfo address, gso test, two
-   * read-modify-write adds (u64_stats_update_begin/end are empty on 64-bit) */
-  ns_insns (t, 9);
+  /* census (doc/census/tc.md): 12 instructions — cpu_bstats and its NULL test,
+   * this_cpu_ptr, pkt_len, shinfo address, gso test, two read-modify-write adds
+   * (u64_stats_update_begin/end are empty on 64-bit) */
+  ns_insns (t, 12);
 }
 
 /* tcf_lastuse_update: lastuse = jiffies if it moved; firstuse set once. */
@@ -86,7 +87,7 @@ tcf_lastuse_update (NsThread *t, TcEnv *env, struct tcf_t *tm)
   now = *env->jiffies;
   NS_LOAD_FIELD (t, tm, lastuse);
   ns_load_site (t, &site_firstuse, FALSE, &tm->firstuse, sizeof tm->firstuse);
-  /* estimate: 5 instructions (two compares, branches, the jiffies load) */
+  /* census: 5 instructions (the jiffies load, two compares, branches) */
   ns_insns (t, 5);
   if (tm->lastuse != now) {
     tm->lastuse = now;
@@ -109,10 +110,10 @@ tcf_gact_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_acti
   NS_LOAD_FIELD (t, &gact->common, tcfa_action);
   action = gact->common.tcfa_action;
   NS_LOAD_FIELD (t, gact, tcfg_ptype);
-  /* estimate: 3 instructions (the two READ_ONCEs, the ptype test) */
-  ns_insns (t, 3);
+  /* census: 6 instructions (the two READ_ONCEs, arguments kept, the ptype test) */
+  ns_insns (t, 6);
   tcf_action_update_bstats (t, env, a, skb);
-  /* estimate: 2 instructions (SHOT test) */
+  /* census: 2 instructions (SHOT test) */
   ns_insns (t, 2);
   if (action == TC_ACT_SHOT) {
     guint32 *q = tc_percpu_ptr (env, gact->common.cpu_qstats, ns_thread_cpu (t));
@@ -123,6 +124,7 @@ tcf_gact_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_acti
     ns_insns (t, 3);
   }
   tcf_lastuse_update (t, env, &gact->common.tcfa_tm);
+  ns_insns (t, 1);                  /* census: the return value */
   return action;
 }
 

@@ -56,8 +56,9 @@ mall_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_pr
 
   NS_LOAD_FIELD (t, tp, root);
   head = tp->root;
-  /* estimate: 4 instructions — head NULL test, flags load and skip_sw test */
-  ns_insns (t, 4);
+  /* census (doc/census/tc.md): 5 instructions — head load and NULL test, flags load
+   * and skip_sw test */
+  ns_insns (t, 5);
   if (G_UNLIKELY (head == NULL))
     return TC_ACT_UNSPEC;
   /* head's first line holds flags, res and exts.actions: the first step of the chain of
@@ -66,19 +67,19 @@ mall_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_pr
   ns_load_site (t, &site_head_flags, thunked, &head->flags, sizeof head->flags);
   if (head->flags & TCA_CLS_FLAGS_SKIP_SW)
     return TC_ACT_UNSPEC;
-  /* *res = head->res: a 16-byte copy; estimate: 4 instructions */
+  /* *res = head->res: a 16-byte copy; census: 5 instructions */
   ns_load (t, &head->res, sizeof head->res);
   *res = head->res;
   ns_store (t, res, sizeof *res);
-  ns_insns (t, 4);
+  ns_insns (t, 5);
   /* __this_cpu_inc(head->pf->rhit): pf on CL1, one RMW of this CPU's counter;
-   * estimate: 3 instructions */
+   * census: 2 instructions */
   ns_load_site (t, &site_head_pf, FALSE, &head->pf, sizeof head->pf);
   rhit = tc_percpu_ptr (env, head->pf, ns_thread_cpu (t));
   ns_load_site (t, &site_rhit, FALSE, rhit, sizeof *rhit);
   (*rhit)++;
   ns_store (t, rhit, sizeof *rhit);
-  ns_insns (t, 3);
+  ns_insns (t, 2);
   NS_LOAD_FIELD (t, &head->exts, actions);
   NS_LOAD_FIELD (t, &head->exts, nr_actions);
   return tcf_exts_exec (t, env, skb, &head->exts, res);

@@ -58,8 +58,12 @@ struct tx_pcpu {
   guint8              _pad216[40];
   struct tcf_result   stack_cl_res;       /* CL4: sch_handle_egress's on-stack cl_res */
   guint8              _pad272[48];
+  gpointer            kmalloc_freelist;   /* CL5: kmem_cache_cpu of the kmalloc cache */
+  gulong              kmalloc_tid;        /*      the heads come from */
+  gpointer            kmalloc_slab;
+  guint8              _pad344[40];
 };
-G_STATIC_ASSERT (sizeof (struct tx_pcpu) == 320);
+G_STATIC_ASSERT (sizeof (struct tx_pcpu) == 384);
 
 /* The simulated task's thread_info flags and kthread flags (pktgen's kthread). */
 struct task_ns {
@@ -79,6 +83,7 @@ struct _NetTx {
   struct list_head_ns *ptype_all;         /* the global ptype_all list head */
   struct Qdisc       *noqueue_qdisc;
   gpointer            skbuff_head_cache;  /* struct kmem_cache line (cpu_slab, offset) */
+  gpointer            kmalloc_caches;     /* kmalloc_caches[][] and the caches' lines */
   gboolean            egress_needed_key;  /* static keys */
   gboolean            ingress_needed_key;
   SoftirqCtx          softirq;            /* bottom halves on this stack's per-CPU data */

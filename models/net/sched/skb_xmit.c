@@ -1,23 +1,35 @@
 /* skb_xmit.c — the life of a transmit skb built by a driver-style allocation on v6.1:
- *  - __netdev_alloc_skb (net/core/skbuff.c): the head is a page fragment of this CPU's
- *    napi_alloc_cache (local_bh_disable around page_frag_alloc), the sk_buff comes from
- *    skbuff_head_cache (__build_skb: kmem_cache_alloc, memset to `tail`,
- *    __build_skb_around), head_frag = 1, NET_SKB_PAD reserved. v6.1 has no small-head
- *    kmalloc path in __netdev_alloc_skb (that came with skb_small_head_cache in v6.3) [R];
+ *  - __netdev_alloc_skb (net/core/skbuff.c): a length that with NET_SKB_PAD is at most
+ *    SKB_WITH_OVERHEAD(1024) (704 bytes: pktgen's 60-byte frames) or above
+ *    SKB_WITH_OVERHEAD(PAGE_SIZE) goes to __alloc_skb: the sk_buff from skbuff_head_cache
+ *    (kmem_cache_alloc_node), the head from kmalloc (kmalloc_reserve →
+ *    kmalloc_size_roundup, __kmalloc_node_track_caller → __kmem_cache_alloc_node: 576
+ *    bytes round up to kmalloc-1k), the sk_buff cleared to `tail`, __build_skb_around;
+ *    the Debian 6.1.176 binary takes this branch (doc/census/skb.md). Lengths in between
+ *    take a page fragment of this CPU's napi_alloc_cache (local_bh_disable around
+ *    page_frag_alloc) and __build_skb (kmem_cache_alloc), head_frag = 1. NET_SKB_PAD is
+ *    reserved either way;
+ *  - the SLUB fast paths run their hooks: should_failslab (fault injection off) and
+ *    memcg_slab_post_alloc_hook (memcg kmem accounting on, as on any systemd machine; the
+ *    object not accounted); frees check the cache (cache_from_obj). CONFIG_INIT_ON_ALLOC
+ *    (zeroing every object, Debian's default) is off, the Kconfig default;
  *  - __page_frag_alloc_align (mm/page_alloc.c): carve from the top of a 32 KiB order-3
  *    page, pagecnt_bias counts the carvings; when the page is used up and every fragment
  *    was freed (page_ref_sub_and_test), the page is reused in place;
  *  - skb_put / skb_push: exported functions in v6.1;
  *  - kfree_skb_reason / consume_skb: tx_skb_unref (a plain read when users == 1, else a
- *    locked decrement), then __kfree_skb: tx_skb_release_head_state (dst, destructor,
- *    conntrack, extensions), tx_skb_release_data (cloned/zerocopy/frags tests, skb_free_head
- *    → page_frag_free: a locked decrement of the page's refcount), kfree_skbmem →
- *    kmem_cache_free;
+ *    locked decrement), then __kfree_skb (inline): tx_skb_release_head_state (dst,
+ *    destructor, conntrack, extensions), tx_skb_release_data (cloned/zerocopy/frags tests,
+ *    skb_free_head → kfree → __kmem_cache_free, or page_frag_free: a locked decrement of
+ *    the page's refcount), kfree_skbmem → kmem_cache_free;
  *  - local_bh_disable / __local_bh_enable_ip (kernel/softirq.c: models/net/softirq.c, on
  *    this stack's per-CPU data).
- * SLUB fast-path costs follow models/net/skbuff.c (45 instructions to allocate, 40 to
- * free, the object's free pointer at size/2 read on allocation). Objects are arena memory
- * recycled most-recently-freed first, as the per-CPU freelist recycles them. */
+ * Instruction counts: the census of the Debian 6.1.176 binary (doc/census/skb.md,
+ * pktgen.md), body instructions (each function's total less its prologue, epilogue and
+ * return, which the machine charges per call), unless marked "estimate" (paths the census
+ * did not take). SLUB objects keep their free pointer at size/2, read on allocation; they
+ * are arena memory recycled most-recently-freed first, as the per-CPU freelist recycles
+ * them. */
 #include "config.h"
 #include <string.h>
 #include "netdev.h"
@@ -25,10 +37,28 @@
 
 #define SKB_OBJ_SIZE    256u     /* skbuff_head_cache: 232 bytes, HWCACHE_ALIGN */
 #define SKB_FP_OFFSET   112u     /* SLUB free pointer: ALIGN_DOWN(232 / 2, 8) */
+#define SKB_WITH_OVERHEAD_1K  (1024u - SKB_SHINFO_SIZE)   /* SKB_WITH_OVERHEAD(1024) */
+#define KMALLOC_MIN_HEAD      512u  /* the smallest kmalloc cache a head rounds up to */
+#define SKB_WITH_OVERHEAD_PAGE (4096u - SKB_SHINFO_SIZE)  /* SKB_WITH_OVERHEAD(PAGE_SIZE) */
+#define SKB_HEAD_FRAG         0x10u /* skb->head_frag in cloned_bits */
 
-/* Sizes: estimates of x86-64 text, v6.1. skb_release_data, kfree_skbmem, kfree_skb_reason and kmem_cache_free
+/* Sizes: estimates of x86-64 text, v6.1, or the Debian 6.1.176 binary's (nm -S) for the
+ * functions the census added. __alloc_skb, kmem_cache_alloc_node, kmem_cache_free,
+ * kfree, __kmalloc_node_track_caller, skb_release_data, kfree_skbmem and kfree_skb_reason
  * (skbuff.c, through skbuff.h) are declared once where their model lives. */
 static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 380, NS_FN_EXTERN, 60);
+static NS_FUNC (fn_kmalloc_reserve, "kmalloc_reserve", 149, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_kmalloc_size_roundup, "kmalloc_size_roundup", 100, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_kmalloc_slab, "kmalloc_slab", 135, NS_FN_EXTERN, 40);
+static NS_FUNC (fn___kmem_cache_alloc_node, "__kmem_cache_alloc_node", 668, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_should_failslab, "should_failslab", 12, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_memcg_slab_post_alloc_hook, "memcg_slab_post_alloc_hook", 543,
+                NS_FN_STATIC | NS_FN_NOINLINE, 400);
+static NS_FUNC (fn___build_skb_around, "__build_skb_around", 181,
+                NS_FN_STATIC | NS_FN_NOINLINE, 4);
+static NS_FUNC (fn_skb_free_head, "skb_free_head", 110, NS_FN_STATIC | NS_FN_NOINLINE, 4);
+static NS_FUNC (fn___kmem_cache_free, "__kmem_cache_free", 658, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_cache_from_obj, "cache_from_obj", 277, NS_FN_STATIC | NS_FN_NOINLINE, 200);
 static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FN_EXTERN, 8);
 static NS_FUNC (fn___page_frag_cache_refill, "__page_frag_cache_refill", 120,
                 NS_FN_STATIC | NS_FN_NOINLINE, 1);
@@ -37,7 +67,7 @@ static NS_FUNC (fn_kmem_cache_alloc, "kmem_cache_alloc", 560, NS_FN_EXTERN, 400)
 static NS_FUNC (fn_skb_put, "skb_put", 64, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_skb_push, "skb_push", 64, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_consume_skb, "consume_skb", 96, NS_FN_EXTERN, 300);
-static NS_FUNC (fn___kfree_skb, "__kfree_skb", 80, NS_FN_EXTERN, 30);
+static NS_FUNC (fn___kfree_skb, "__kfree_skb", 80, NS_FN_STATIC | NS_FN_ALWAYS_INLINE, 30);
 static NS_FUNC (fn_skb_release_head_state, "skb_release_head_state", 180, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_page_frag_free, "page_frag_free", 96, NS_FN_EXTERN, 40);
 
@@ -76,6 +106,7 @@ net_tx_new (NsMachine *machine, TcEnv *tc)
   tx->ptype_all->next = tx->ptype_all->prev = tx->ptype_all;
   tx->noqueue_qdisc = ns_arena_alloc (tx->arena, sizeof (struct Qdisc), 64);
   tx->skbuff_head_cache = ns_arena_alloc (tx->arena, 64, 64);
+  tx->kmalloc_caches = ns_arena_alloc (tx->arena, 64, 64);
   tx->page_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   /* nothing raises a softirq on this path: no do_softirq */
   tx->softirq = (SoftirqCtx) { tx, tx_preempt_count, tx_softirq_pending, NULL };
@@ -184,21 +215,14 @@ tx_kmem_cache_alloc_skb (NsThread *t, NetTx *tx)
   return (struct sk_buff *) obj;
 }
 
-/* __build_skb(data, frag_size): sk_buff cleared to `tail`, __build_skb_around. */
-static struct sk_buff *
-tx_build_skb (NsThread *t, NetTx *tx, guint8 *data, guint frag_size)
+/* __build_skb_around(skb, data, size): the fields after `tail`, the shared info. */
+static void
+tx___build_skb_around (NsThread *t, struct sk_buff *skb, guint8 *data, guint size)
 {
   struct skb_shared_info *shinfo;
-  struct sk_buff *skb;
-  guint size;
 
-  ns_call (t, &fn___build_skb);
-  skb = tx_kmem_cache_alloc_skb (t, tx);
-  memset (skb, 0, offsetof (struct sk_buff, tail));
-  ns_store (t, skb, offsetof (struct sk_buff, tail));
-  /* estimate: 24 instructions — the 188-byte memset as 8-byte stores */
-  ns_insns (t, 24);
-  size = frag_size - SKB_SHINFO_SIZE;
+  ns_call (t, &fn___build_skb_around);
+  size -= SKB_SHINFO_SIZE;
   skb->truesize = SKB_TRUESIZE (size);
   skb->users = 1;
   skb->head = skb->data = data;
@@ -212,9 +236,167 @@ tx_build_skb (NsThread *t, NetTx *tx, guint8 *data, guint frag_size)
   memset (shinfo, 0, offsetof (struct skb_shared_info, dataref));
   shinfo->dataref = 1;
   ns_store (t, shinfo, offsetof (struct skb_shared_info, dataref) + 4);
-  /* estimate: 22 instructions — __build_skb_around's field setup, the shinfo memset (4
-   * stores) and dataref */
-  ns_insns (t, 22);
+  /* census: 24 instructions — the fields, the shinfo memset (4 stores), dataref */
+  ns_insns (t, 24);
+  ns_ret (t);
+}
+
+/* __build_skb(data, frag_size): sk_buff cleared to `tail`, __build_skb_around. */
+static struct sk_buff *
+tx_build_skb (NsThread *t, NetTx *tx, guint8 *data, guint frag_size)
+{
+  struct sk_buff *skb;
+
+  ns_call (t, &fn___build_skb);
+  skb = tx_kmem_cache_alloc_skb (t, tx);
+  memset (skb, 0, offsetof (struct sk_buff, tail));
+  ns_store (t, skb, offsetof (struct sk_buff, tail));
+  /* estimate: 24 instructions — the 188-byte memset as 8-byte stores, the call */
+  ns_insns (t, 24);
+  tx___build_skb_around (t, skb, data, frag_size);
+  ns_ret (t);
+  return skb;
+}
+
+/* should_failslab: fault injection off. */
+static void
+tx_should_failslab (NsThread *t)
+{
+  ns_call (t, &fn_should_failslab);
+  ns_insns (t, 1);                  /* census: the zero return */
+  ns_ret (t);
+}
+
+/* memcg_slab_post_alloc_hook: memcg kmem accounting on, the object not accounted. */
+static void
+tx_memcg_slab_post_alloc_hook (NsThread *t)
+{
+  ns_call (t, &fn_memcg_slab_post_alloc_hook);
+  ns_insns (t, 6);                  /* census: the objcg test, the loop not entered */
+  ns_ret (t);
+}
+
+/* slab_alloc_node's fast path on this CPU's cpu slab of a cache whose kmem_cache line is
+ * cache and whose kmem_cache_cpu line is freelist: the hooks, the tid and freelist
+ * reads, the object's free pointer, the this_cpu_cmpxchg16b. Returns a size-byte object. */
+static guint8 *
+tx_slab_alloc (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, gsize size)
+{
+  guint8 *obj;
+
+  ns_insns (t, 10);                 /* census: arguments, the gfp mask, might_alloc */
+  tx_should_failslab (t);
+  ns_load (t, cache, 64);
+  ns_load (t, freelist, 16);
+  /* census: 55 instructions — memcg and KFENCE keys, tid and freelist reads, the
+   * node test, get_freepointer, the cmpxchg16b and sete, prefetch of the next object */
+  ns_insns (t, 55);
+  obj = ns_arena_alloc (tx->arena, size, 64);
+  ns_load_dep (t, obj + (size / 2 & ~(gsize) 7), 8);
+  ns_store (t, freelist, 16);
+  ns_insns (t, 12);                 /* census: the init_on_alloc key, the post hook's call */
+  tx_memcg_slab_post_alloc_hook (t);
+  return obj;
+}
+
+/* kmem_cache_alloc_node(skbuff_head_cache, gfp, NUMA_NO_NODE). */
+static struct sk_buff *
+tx_kmem_cache_alloc_node_skb (NsThread *t, NetTx *tx)
+{
+  guint8 *obj;
+
+  ns_call (t, &skb_fn_kmem_cache_alloc_node);
+  obj = tx_slab_alloc (t, tx, tx->skbuff_head_cache, &net_tx_pcpu (tx, t)->slab_freelist,
+                       SKB_OBJ_SIZE);
+  ns_insns (t, 5);                  /* census: the kmem_cache_alloc_node tracepoint */
+  tx->skbs_live++;
+  tx->skbs_allocated++;
+  ns_ret (t);
+  return (struct sk_buff *) obj;
+}
+
+/* kmalloc_slab(size): the kmalloc cache of a size above 192 bytes (fls of size - 1). */
+static void
+tx_kmalloc_slab (NsThread *t, NetTx *tx)
+{
+  ns_call (t, &fn_kmalloc_slab);
+  ns_load (t, tx->kmalloc_caches, 8);
+  ns_insns (t, 17);                 /* census: the size tests, fls, kmalloc_caches[][] */
+  ns_ret (t);
+}
+
+/* kmalloc_size_roundup(size): the object size of the kmalloc cache size falls in. */
+static guint
+tx_kmalloc_size_roundup (NsThread *t, NetTx *tx, guint size)
+{
+  guint osize = KMALLOC_MIN_HEAD;
+
+  ns_call (t, &fn_kmalloc_size_roundup);
+  ns_insns (t, 11);                 /* census: the size tests, the call, object_size */
+  tx_kmalloc_slab (t, tx);
+  ns_ret (t);
+  while (osize < size)
+    osize <<= 1;
+  return osize;
+}
+
+/* __kmalloc_node_track_caller(size, gfp, node) → __kmem_cache_alloc_node. */
+static guint8 *
+tx___kmalloc_node_track_caller (NsThread *t, NetTx *tx, guint size)
+{
+  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
+  guint8 *obj;
+
+  ns_call (t, &skb_fn___kmalloc_node_track_caller);
+  ns_insns (t, 8);                  /* census: the large-size test, the kmalloc_slab call */
+  tx_kmalloc_slab (t, tx);
+  ns_insns (t, 7);                  /* census: ZERO_OR_NULL test, the call */
+  ns_call (t, &fn___kmem_cache_alloc_node);
+  obj = tx_slab_alloc (t, tx, tx->kmalloc_caches, &pc->kmalloc_freelist, size);
+  ns_ret (t);
+  ns_insns (t, 5);                  /* census: the kmalloc tracepoint, the return value */
+  ns_ret (t);
+  return obj;
+}
+
+/* kmalloc_reserve(&size, gfp, node, &pfmemalloc): no __GFP_MEMALLOC retry. */
+static guint8 *
+tx_kmalloc_reserve (NsThread *t, NetTx *tx, guint *size)
+{
+  guint8 *data;
+
+  ns_call (t, &fn_kmalloc_reserve);
+  ns_insns (t, 10);                 /* census: arguments, the roundup call */
+  *size = tx_kmalloc_size_roundup (t, tx, *size);
+  ns_insns (t, 9);                  /* census: gfp flags, the allocation call */
+  data = tx___kmalloc_node_track_caller (t, tx, *size);
+  ns_insns (t, 6);                  /* census: the NULL and pfmemalloc tests, *size */
+  ns_ret (t);
+  return data;
+}
+
+/* __alloc_skb(size, gfp, SKB_ALLOC_RX, NUMA_NO_NODE): not fclone, not NAPI. */
+static struct sk_buff *
+tx___alloc_skb (NsThread *t, NetTx *tx, guint size)
+{
+  struct sk_buff *skb;
+  guint8 *data;
+
+  ns_call (t, &skb_fn___alloc_skb);
+  ns_insns (t, 12);                 /* census: stack protector, flags, the cache, the call */
+  skb = tx_kmem_cache_alloc_node_skb (t, tx);
+  ns_insns (t, 8);                  /* census: the NULL test, prefetchw, SKB_HEAD_ALIGN */
+  ns_prefetch (t, skb);
+  size = SKB_DATA_ALIGN (size) + SKB_SHINFO_SIZE;
+  data = tx_kmalloc_reserve (t, tx, &size);
+  /* memset(skb, 0, offsetof(struct sk_buff, tail)): one rep stosq of 22 quadwords */
+  memset (skb, 0, offsetof (struct sk_buff, tail));
+  ns_store (t, skb, offsetof (struct sk_buff, tail));
+  ns_insns (t, 10);                 /* census: the NULL test, the rep stosq and its set-up */
+  tx___build_skb_around (t, skb, data, size);
+  /* census: 30 instructions — the fclone test, skb_set_kcov_handle, the stack
+   * protector's check, the return value */
+  ns_insns (t, 30);
   ns_ret (t);
   return skb;
 }
@@ -230,17 +412,23 @@ __netdev_alloc_skb (NsThread *t, NetTx *tx, struct net_device *dev, guint len)
   g_return_val_if_fail (tx != NULL, NULL);
   ns_call (t, &fn___netdev_alloc_skb);
   len += NET_SKB_PAD;
+  /* census: 9 instructions — the size tests, the call's arguments */
+  ns_insns (t, 9);
+  if (len <= SKB_WITH_OVERHEAD_1K || len > SKB_WITH_OVERHEAD_PAGE) {
+    skb = tx___alloc_skb (t, tx, len);
+    goto skb_success;
+  }
   len = SKB_DATA_ALIGN (len) + SKB_SHINFO_SIZE;
-  /* estimate: 14 instructions — size tests, alignment, sk_memalloc_socks static branch,
+  /* estimate: 5 instructions — alignment, sk_memalloc_socks static branch,
    * in_hardirq() || irqs_disabled() (pushf; pop; test) */
-  ns_insns (t, 14);
+  ns_insns (t, 5);
   local_bh_disable (t, &tx->softirq);
   data = tx_page_frag_alloc (t, tx, &pc->napi_frag, len);
   __local_bh_enable_ip (t, &tx->softirq);
   skb = tx_build_skb (t, tx, data, len);
-  /* head_frag = 1, pfmemalloc, skb_reserve(NET_SKB_PAD), skb->dev = dev;
-   * estimate: 6 instructions */
-  skb->cloned_bits |= 0x10;
+  skb->cloned_bits |= SKB_HEAD_FRAG;
+skb_success:
+  /* skb_reserve(NET_SKB_PAD), skb->dev = dev; census: 6 instructions */
   skb->data += NET_SKB_PAD;
   skb->tail += NET_SKB_PAD;
   skb->dev = dev;
@@ -268,8 +456,8 @@ tx_skb_put (NsThread *t, struct sk_buff *skb, guint len)
   p = skb_put (skb, len);
   NS_STORE_FIELD (t, skb, tail);
   NS_STORE_FIELD (t, skb, len);
-  /* estimate: 10 instructions */
-  ns_insns (t, 10);
+  /* census: 11 instructions */
+  ns_insns (t, 11);
   ns_ret (t);
   return p;
 }
@@ -286,8 +474,8 @@ tx_skb_push (NsThread *t, struct sk_buff *skb, guint len)
   p = skb_push (skb, len);
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, len);
-  /* estimate: 9 instructions */
-  ns_insns (t, 9);
+  /* census: 7 instructions */
+  ns_insns (t, 7);
   ns_ret (t);
   return p;
 }
@@ -326,8 +514,8 @@ tx_skb_release_head_state (NsThread *t, struct sk_buff *skb)
   NS_LOAD_FIELD (t, skb, destructor);
   NS_LOAD_FIELD (t, skb, _nfct);
   NS_LOAD_FIELD (t, skb, active_extensions);
-  /* estimate: 10 instructions (four tests and branches, frame) */
-  ns_insns (t, 10);
+  /* census: 12 instructions (four tests and branches) */
+  ns_insns (t, 12);
   ns_ret (t);
 }
 
@@ -350,6 +538,59 @@ tx_page_frag_free (NsThread *t, NetTx *tx, guint8 *addr)
   ns_ret (t);
 }
 
+/* cache_from_obj(s, x): the hardened check that x belongs to s (virt_to_slab). */
+static void
+tx_cache_from_obj (NsThread *t)
+{
+  ns_call (t, &fn_cache_from_obj);
+  ns_insns (t, 24);                 /* census: the memcg and hardening keys, virt_to_slab */
+  ns_ret (t);
+}
+
+/* do_slab_free's fast path on this CPU: the object back on the cpu freelist (and its
+ * arena memory up for reuse, most recently freed first). */
+static void
+tx_slab_free (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, guint8 *obj,
+              gsize size)
+{
+  ns_load (t, cache, 64);
+  ns_load (t, freelist, 16);
+  ns_store (t, obj + (size / 2 & ~(gsize) 7), 8);
+  ns_store (t, freelist, 16);
+  ns_arena_release (tx->arena, obj, size);
+}
+
+/* kfree(head) → __kmem_cache_free: a kmalloc head back to its cache. */
+static void
+tx_kfree (NsThread *t, NetTx *tx, guint8 *head, gsize size)
+{
+  ns_call (t, &skb_fn_kfree);
+  /* census: 28 instructions — the kfree tracepoint, ZERO_OR_NULL, virt_to_folio (an
+   * object in a tail page of the slab), the slab test, the call */
+  ns_insns (t, 28);
+  ns_call (t, &fn___kmem_cache_free);
+  /* census: 59 instructions — the free hooks (memcg, KASAN and KFENCE keys), virt_to_slab,
+   * tid, the cpu-slab test, set_freepointer, the cmpxchg16b and sete */
+  ns_insns (t, 59);
+  tx_slab_free (t, tx, tx->kmalloc_caches, &net_tx_pcpu (tx, t)->kmalloc_freelist, head,
+                size);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+/* skb_free_head: a page fragment (head_frag) or a kmalloc head (kfree: a tail call). */
+static void
+tx_skb_free_head (NsThread *t, NetTx *tx, struct sk_buff *skb)
+{
+  ns_call (t, &fn_skb_free_head);
+  ns_insns (t, 6);                  /* census: the head_frag and pp_recycle tests */
+  if (skb->cloned_bits & SKB_HEAD_FRAG)
+    tx_page_frag_free (t, tx, skb->head);
+  else
+    tx_kfree (t, tx, skb->head, skb->end + SKB_SHINFO_SIZE);
+  ns_ret (t);
+}
+
 /* skb_release_data: not cloned, no zerocopy, no frags, no frag_list: skb_free_head. */
 static void
 tx_skb_release_data (NsThread *t, NetTx *tx, struct sk_buff *skb)
@@ -359,10 +600,10 @@ tx_skb_release_data (NsThread *t, NetTx *tx, struct sk_buff *skb)
   ns_call (t, &skb_fn_skb_release_data);
   NS_LOAD_FIELD (t, skb, cloned_bits);
   ns_load (t, shinfo, 16);                   /* flags, nr_frags, frag_list */
-  /* estimate: 14 instructions (cloned, zerocopy, nr_frags loop entry, frag_list tests;
-   * skb_free_head's head_frag and pp_recycle tests; pp_recycle = 0) */
-  ns_insns (t, 14);
-  tx_page_frag_free (t, tx, skb->head);
+  /* census: 23 instructions (cloned, zerocopy, nr_frags loop entry, frag_list tests,
+   * the skb_free_head call, the pp_recycle and head_frag resets) */
+  ns_insns (t, 23);
+  tx_skb_free_head (t, tx, skb);
   ns_ret (t);
 }
 
@@ -374,27 +615,28 @@ tx_kfree_skbmem (NsThread *t, NetTx *tx, struct sk_buff *skb)
 
   ns_call (t, &skb_fn_kfree_skbmem);
   NS_LOAD_FIELD (t, skb, cloned_bits);       /* fclone */
-  ns_insns (t, 4);
+  ns_insns (t, 7);                  /* census: the fclone test, the tail call */
   ns_call (t, &skb_fn_kmem_cache_free);
-  /* estimate: 40 instructions, as models/net/skbuff.c's kmem_cache_free fast path */
-  ns_insns (t, 40);
-  ns_load (t, tx->skbuff_head_cache, 64);
-  ns_store (t, (guint8 *) skb + SKB_FP_OFFSET, 8);
-  ns_store (t, &pc->slab_freelist, 16);
+  ns_insns (t, 8);                  /* census: the kmem_cache_free tracepoint, the call */
+  tx_cache_from_obj (t);
+  /* census: 53 instructions — the free hooks (memcg, KASAN and KFENCE keys),
+   * virt_to_slab, tid, the cpu-slab test, set_freepointer, the cmpxchg16b and sete */
+  ns_insns (t, 53);
   tx->skbs_live--;
-  ns_arena_release (tx->arena, skb, SKB_OBJ_SIZE);
+  tx_slab_free (t, tx, tx->skbuff_head_cache, &pc->slab_freelist, (guint8 *) skb,
+                SKB_OBJ_SIZE);
   ns_ret (t);
   ns_ret (t);
 }
 
-/* __kfree_skb: skb_release_all (inline) + kfree_skbmem. */
+/* __kfree_skb: skb_release_all + kfree_skbmem, inline in its callers in v6.1. */
 static void
 tx___kfree_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
   ns_call (t, &fn___kfree_skb);
   tx_skb_release_head_state (t, skb);
   NS_LOAD_FIELD (t, skb, head);
-  /* estimate: 4 instructions (head test, the drop reason, tail call setup) */
+  /* census: 4 instructions (head test, the drop reason, tail call setup) */
   ns_insns (t, 4);
   if (G_LIKELY (skb->head != NULL))
     tx_skb_release_data (t, tx, skb);
@@ -410,8 +652,8 @@ tx_kfree_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
   if (skb == NULL)
     return;
   ns_call (t, &skb_fn_kfree_skb_reason);
-  /* estimate: 4 instructions (NULL test, reason, the kfree_skb tracepoint's nop) */
-  ns_insns (t, 4);
+  /* census: 9 instructions (NULL test, reason, the kfree_skb tracepoint's nop) */
+  ns_insns (t, 9);
   if (tx_skb_unref (t, skb))
     tx___kfree_skb (t, tx, skb);
   ns_ret (t);
@@ -423,8 +665,8 @@ tx_consume_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
   g_return_if_fail (tx != NULL && skb != NULL);
   ns_call (t, &fn_consume_skb);
-  /* estimate: 2 instructions (the consume_skb tracepoint's nop, frame) */
-  ns_insns (t, 2);
+  /* census: 10 instructions (the NULL test, the refcount's lock xadd and its tests) */
+  ns_insns (t, 10);
   if (tx_skb_unref (t, skb))
     tx___kfree_skb (t, tx, skb);
   ns_ret (t);

@@ -224,7 +224,7 @@ one_classify (SchedRig *rig, guint64 *compares, guint64 *direct, guint64 *indire
   f.res = ns_arena_alloc (ns_machine_arena (rig->machine), 64, 64);
   rig_run (rig, classify_once, &f);
   tc_wrapper_counts (rig->tc, direct, indirect, compares);
-  *indirect_cycles = ns_machine_account_cycles (rig->machine, ns_func_lookup ("tcf_classify"),
+  *indirect_cycles = ns_machine_account_cycles (rig->machine, ns_func_lookup ("__tcf_classify"),
                                                 NS_CAUSE_INDIRECT)
                    + ns_machine_account_cycles (rig->machine,
                                                 ns_func_lookup ("tcf_action_exec"),
