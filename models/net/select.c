@@ -6,8 +6,10 @@
  *
  * One select pass polls every file in the sets: fdget, vfs_poll → f_op->poll (sock_poll,
  * indirect) → sock->ops->poll (udp_poll, indirect) → datagram_poll, and udp_poll's
- * sk_is_readable → sk_prot->sock_is_readable (sk_msg_is_readable with
- * CONFIG_BPF_SYSCALL, indirect). Until the first ready file the pass also registers a
+ * sk_is_readable, which tests sk_prot->sock_is_readable: NULL for udp_prot (only the
+ * sockmap's BPF copies of the proto set it to sk_msg_is_readable; the Debian 6.1 binary's
+ * udp_poll takes the branch without a call, doc/census/seed000/select.md), so no call.
+ * Until the first ready file the pass also registers a
  * poll-table entry on each socket's wait queue (__pollwait through the table's _qproc
  * pointer: get_file, add_wait_queue under the queue lock). If nothing is ready the task
  * sleeps until a pollwake; the second pass registers nothing; poll_freewait then removes
@@ -29,7 +31,6 @@ static NS_FUNC (fn_sock_poll, "sock_poll", 180, NS_FN_STATIC | NS_FN_INDIRECT, 1
 static NS_FUNC (fn_udp_poll, "udp_poll", 200, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_tcp_poll, "tcp_poll", 700, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_datagram_poll, "datagram_poll", 300, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_sk_msg_is_readable, "sk_msg_is_readable", 80, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___pollwait, "__pollwait", 240, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_add_wait_queue, "add_wait_queue", 110, NS_FN_EXTERN, 50);
 static NS_FUNC (fn_remove_wait_queue, "remove_wait_queue", 100, NS_FN_EXTERN, 50);
@@ -308,11 +309,10 @@ sock_poll (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *file, gu
   ns_ret (t);
   ns_load (t, &udp_sk (sk)->reader_queue.next, 8);
   NS_LOAD_FIELD (t, file, f_flags);
-  ns_icall (t, &fn_sk_msg_is_readable);
-  /* estimate: ~8 instructions (sk_psock: no psock) */
-  ns_insns (t, 8);
-  NS_LOAD_FIELD (t, sk, sk_user_data);
-  ns_ret (t);
+  /* sk_is_readable: sk->sk_prot->sock_is_readable is NULL for a plain UDP socket;
+   * census: 4 instructions (the load, the test, the branch) */
+  NS_LOAD_FIELD (t, sk, sk_prot);
+  ns_insns (t, 4);
   mask = ns_udp_poll_mask (sk);
   ns_ret (t);
 out:

@@ -2,7 +2,7 @@
  * attribute validation errors name file:line, the metrics agree with each other, -b
  * paces each stream (3.15 and 3.16 threading), multisend only when unlimited, the
  * compute_score patch speeds the path up
- * under SRSO Safe RET, and runs are deterministic. Scenarios are written to a temporary
+ * under SRSO Safe RET, udp_poll makes no indirect call, and runs are deterministic. Scenarios are written to a temporary
  * folder; profiles come from $NETSIM_DATADIR (set by make check). */
 #include "config.h"
 #include <check.h>
@@ -191,6 +191,35 @@ START_TEST (test_patch_helps_under_safe_ret)
 }
 END_TEST
 
+/* Cycles per datagram of cause charged to func in a variant's breakdown (0 if absent). */
+static double
+breakdown_cycles (const NsVariantResult *v, const char *func, NsCause cause)
+{
+  for (guint i = 0; i < v->breakdown->len; i++) {
+    const NsBreakdownRow *row = v->breakdown->pdata[i];
+    if (g_str_equal (row->func, func))
+      return row->cycles_per_op[cause];
+  }
+  return 0.0;
+}
+
+/* select()'s poll of a UDP socket: sock_poll reaches udp_poll through an indirect call (a
+ * retpoline on Zen 3), and udp_poll itself makes none: its sk_is_readable finds
+ * udp_prot.sock_is_readable NULL (doc/census/seed000/select.md). */
+START_TEST (test_udp_poll_makes_no_indirect_call)
+{
+  g_autofree char *path = write_scenario ("poll.xml", "zen3-epyc-7713",
+                                          "streams=\"4\" length=\"8920\" rate=\"0\"",
+                                          short_measure);
+  NsRunResult *res;
+  const NsVariantResult *v = run_ok (path, NULL, &res);
+
+  ck_assert (breakdown_cycles (v, "sock_poll", NS_CAUSE_INDIRECT) > 0.0);
+  ck_assert_double_eq_tol (breakdown_cycles (v, "udp_poll", NS_CAUSE_INDIRECT), 0.0, 1e-12);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* The same scenario twice: the same value to the last bit; repetitions agree. */
 START_TEST (test_determinism)
 {
@@ -257,6 +286,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_paced_per_stream);
   tcase_add_test (tc, test_multisend_only_unlimited);
   tcase_add_test (tc, test_patch_helps_under_safe_ret);
+  tcase_add_test (tc, test_udp_poll_makes_no_indirect_call);
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_ipv6_and_extras);
   suite_add_tcase (s, tc);
