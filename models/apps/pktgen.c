@@ -337,22 +337,16 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
   ns_insns (t, 7);                  /* census: PF_KTHREAD, the KTHREAD_SHOULD_STOP bit */
   ns_ret (t);
   /* next_to_run: rcu_read_lock, walk if_list (one device), skip non-running ones */
-  if (pg->preempt_rcu) {
-    ns_call (t, &ns_fn___rcu_read_lock);
-    ns_insns (t, 4);                /* census: the nesting count */
-    ns_ret (t);
-  }
+  if (pg->preempt_rcu)
+    ns___rcu_read_lock (t);
   NS_LOAD_FIELD (t, th, if_list);
   NS_LOAD_FIELD (t, pg->pkt_dev, list);
   NS_LOAD_FIELD (t, pg->pkt_dev, running);
   /* census: 21 instructions (the two RCU calls, list walk of one entry, running test,
    * best selection) */
   ns_insns (t, 21);
-  if (pg->preempt_rcu) {
-    ns_call (t, &ns_fn___rcu_read_unlock);
-    ns_insns (t, 6);                /* census: the nesting count, the special-state test */
-    ns_ret (t);
-  }
+  if (pg->preempt_rcu)
+    ns___rcu_read_unlock (t);
   pktgen_xmit (t, pg);
   /* need_resched(): TIF_NEED_RESCHED clear, so cpu_relax() */
   NS_LOAD_FIELD (t, pg->task, ti_flags);

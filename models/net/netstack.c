@@ -347,8 +347,8 @@ static NS_FUNC (fn__raw_spin_unlock_bh, "_raw_spin_unlock_bh", 48, NS_FN_EXTERN,
 static NS_FUNC (fn__raw_spin_unlock_irq, "_raw_spin_unlock_irq", 40, NS_FN_EXTERN, 1000);
 static NS_FUNC (fn__raw_spin_unlock_irqrestore, "_raw_spin_unlock_irqrestore", 48,
                 NS_FN_EXTERN, 1000);
-NS_FUNC (ns_fn___rcu_read_lock, "__rcu_read_lock", 32, NS_FN_EXTERN, 1000);
-NS_FUNC (ns_fn___rcu_read_unlock, "__rcu_read_unlock", 96, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn___rcu_read_lock, "__rcu_read_lock", 32, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn___rcu_read_unlock, "__rcu_read_unlock", 96, NS_FN_EXTERN, 1000);
 static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 300, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 420,
                 NS_FN_EXTERN, 3);
@@ -408,28 +408,40 @@ ns_raw_spin_unlock (NsThread *t, NsNetStack *s, NsSpinlock *lock, NsLockKind kin
     ns_ret (t);
 }
 
-/* rcu_read_lock: __rcu_read_lock with preemptible RCU (a nesting counter in the task). */
+/* __rcu_read_lock: preemptible RCU's out-of-line lock (a nesting counter in the task). */
 void
-ns_rcu_read_lock (NsThread *t, NsNetStack *s)
+ns___rcu_read_lock (NsThread *t)
 {
-  if (!s->preempt_rcu)
-    return;
-  ns_call (t, &ns_fn___rcu_read_lock);
+  ns_call (t, &fn___rcu_read_lock);
   ns_insns (t, 4);                  /* census (doc/census/pktgen.md): the nesting count */
   ns_ret (t);
 }
 
-/* rcu_read_unlock: __rcu_read_unlock (nesting counter, special-state test). */
+/* __rcu_read_unlock: the nesting counter and the special-state test. */
 void
-ns_rcu_read_unlock (NsThread *t, NsNetStack *s)
+ns___rcu_read_unlock (NsThread *t)
 {
-  if (!s->preempt_rcu)
-    return;
-  ns_call (t, &ns_fn___rcu_read_unlock);
+  ns_call (t, &fn___rcu_read_unlock);
   /* census (doc/census/pktgen.md): 6 instructions (the nesting count, the special-state
    * test) */
   ns_insns (t, 6);
   ns_ret (t);
+}
+
+/* rcu_read_lock: __rcu_read_lock with preemptible RCU, nothing without. */
+void
+ns_rcu_read_lock (NsThread *t, NsNetStack *s)
+{
+  if (s->preempt_rcu)
+    ns___rcu_read_lock (t);
+}
+
+/* rcu_read_unlock: __rcu_read_unlock with preemptible RCU, nothing without. */
+void
+ns_rcu_read_unlock (NsThread *t, NsNetStack *s)
+{
+  if (s->preempt_rcu)
+    ns___rcu_read_unlock (t);
 }
 
 /* SYSCALL → entry_SYSCALL_64 → do_syscall_64 → sys_call_table[nr] → sys. */

@@ -236,9 +236,10 @@ NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);
 
-/* __rcu_read_lock / __rcu_read_unlock (preemptible RCU), for models outside a NsNetStack. */
-extern NsFunc ns_fn___rcu_read_lock;
-extern NsFunc ns_fn___rcu_read_unlock;
+/* The out-of-line __rcu_read_lock / __rcu_read_unlock of preemptible RCU, for models that
+ * know CONFIG_PREEMPT_RCU without a NsNetStack. */
+void        ns___rcu_read_lock     (NsThread *t);
+void        ns___rcu_read_unlock   (NsThread *t);
 void        ns_netstack_free       (NsNetStack *stack);
 /* Spawns the NET_RX softirq thread of cpu (idempotent). Loopback traffic sent from a CPU
  * needs it. */

@@ -194,21 +194,34 @@ tx_page_frag_alloc (NsThread *t, NetTx *tx, struct page_frag_cache *nc, guint fr
   return nc->va + offset;
 }
 
+/* The core of slab_alloc_node's fast path on a cache whose kmem_cache line is cache and
+ * whose kmem_cache_cpu line is freelist: insns instructions, the object's free pointer
+ * (at fp_offset) read, the freelist advanced. Returns a size-byte object. */
+static guint8 *
+tx_slab_fastpath (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, gsize size,
+                  gsize fp_offset, guint insns)
+{
+  guint8 *obj;
+
+  ns_load (t, cache, 64);
+  ns_load (t, freelist, 16);
+  ns_insns (t, insns);
+  obj = ns_arena_alloc (tx->arena, size, 64);
+  ns_load_dep (t, obj + fp_offset, 8);
+  ns_store (t, freelist, 16);
+  return obj;
+}
+
 /* kmem_cache_alloc(skbuff_head_cache): the SLUB fast path on this CPU. */
 static struct sk_buff *
 tx_kmem_cache_alloc_skb (NsThread *t, NetTx *tx)
 {
-  struct tx_pcpu *pc = net_tx_pcpu (tx, t);
   guint8 *obj;
 
   ns_call (t, &fn_kmem_cache_alloc);
-  ns_load (t, tx->skbuff_head_cache, 64);
-  ns_load (t, &pc->slab_freelist, 16);
   /* estimate: 45 instructions, as models/net/skbuff.c's kmem_cache_alloc_node */
-  ns_insns (t, 45);
-  obj = ns_arena_alloc (tx->arena, SKB_OBJ_SIZE, 64);
-  ns_load_dep (t, obj + SKB_FP_OFFSET, 8);
-  ns_store (t, &pc->slab_freelist, 16);
+  obj = tx_slab_fastpath (t, tx, tx->skbuff_head_cache, &net_tx_pcpu (tx, t)->slab_freelist,
+                          SKB_OBJ_SIZE, SKB_FP_OFFSET, 45);
   tx->skbs_live++;
   tx->skbs_allocated++;
   ns_ret (t);
@@ -286,14 +299,9 @@ tx_slab_alloc (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, gsize 
 
   ns_insns (t, 10);                 /* census: arguments, the gfp mask, might_alloc */
   tx_should_failslab (t);
-  ns_load (t, cache, 64);
-  ns_load (t, freelist, 16);
   /* census: 55 instructions — memcg and KFENCE keys, tid and freelist reads, the
    * node test, get_freepointer, the cmpxchg16b and sete, prefetch of the next object */
-  ns_insns (t, 55);
-  obj = ns_arena_alloc (tx->arena, size, 64);
-  ns_load_dep (t, obj + (size / 2 & ~(gsize) 7), 8);
-  ns_store (t, freelist, 16);
+  obj = tx_slab_fastpath (t, tx, cache, freelist, size, size / 2 & ~(gsize) 7, 55);
   ns_insns (t, 12);                 /* census: the init_on_alloc key, the post hook's call */
   tx_memcg_slab_post_alloc_hook (t);
   return obj;
