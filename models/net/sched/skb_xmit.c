@@ -37,6 +37,9 @@
 
 #define SKB_OBJ_SIZE    256u     /* skbuff_head_cache: 232 bytes, HWCACHE_ALIGN */
 #define SKB_FP_OFFSET   112u     /* SLUB free pointer: ALIGN_DOWN(232 / 2, 8) */
+/* SLUB's free pointer of a cache whose objects are objsize bytes (kmalloc caches:
+ * the slot size): s->offset = ALIGN_DOWN(objsize / 2, sizeof(void *)). */
+#define SLAB_FP_OFFSET(objsize)  ((gsize) (objsize) / 2 & ~(gsize) 7)
 #define SKB_WITH_OVERHEAD_1K  (1024u - SKB_SHINFO_SIZE)   /* SKB_WITH_OVERHEAD(1024) */
 #define KMALLOC_MIN_HEAD      512u  /* the smallest kmalloc cache a head rounds up to */
 #define SKB_WITH_OVERHEAD_PAGE (4096u - SKB_SHINFO_SIZE)  /* SKB_WITH_OVERHEAD(PAGE_SIZE) */
@@ -291,9 +294,11 @@ tx_memcg_slab_post_alloc_hook (NsThread *t)
 
 /* slab_alloc_node's fast path on this CPU's cpu slab of a cache whose kmem_cache line is
  * cache and whose kmem_cache_cpu line is freelist: the hooks, the tid and freelist
- * reads, the object's free pointer, the this_cpu_cmpxchg16b. Returns a size-byte object. */
+ * reads, the object's free pointer (at fp_offset), the this_cpu_cmpxchg16b. Returns a
+ * size-byte object. */
 static guint8 *
-tx_slab_alloc (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, gsize size)
+tx_slab_alloc (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, gsize size,
+               gsize fp_offset)
 {
   guint8 *obj;
 
@@ -301,7 +306,7 @@ tx_slab_alloc (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, gsize 
   tx_should_failslab (t);
   /* census: 55 instructions — memcg and KFENCE keys, tid and freelist reads, the
    * node test, get_freepointer, the cmpxchg16b and sete, prefetch of the next object */
-  obj = tx_slab_fastpath (t, tx, cache, freelist, size, size / 2 & ~(gsize) 7, 55);
+  obj = tx_slab_fastpath (t, tx, cache, freelist, size, fp_offset, 55);
   ns_insns (t, 12);                 /* census: the init_on_alloc key, the post hook's call */
   tx_memcg_slab_post_alloc_hook (t);
   return obj;
@@ -315,7 +320,7 @@ tx_kmem_cache_alloc_node_skb (NsThread *t, NetTx *tx)
 
   ns_call (t, &skb_fn_kmem_cache_alloc_node);
   obj = tx_slab_alloc (t, tx, tx->skbuff_head_cache, &net_tx_pcpu (tx, t)->slab_freelist,
-                       SKB_OBJ_SIZE);
+                       SKB_OBJ_SIZE, SKB_FP_OFFSET);
   ns_insns (t, 5);                  /* census: the kmem_cache_alloc_node tracepoint */
   tx->skbs_live++;
   tx->skbs_allocated++;
@@ -360,7 +365,8 @@ tx___kmalloc_node_track_caller (NsThread *t, NetTx *tx, guint size)
   tx_kmalloc_slab (t, tx);
   ns_insns (t, 7);                  /* census: ZERO_OR_NULL test, the call */
   ns_call (t, &fn___kmem_cache_alloc_node);
-  obj = tx_slab_alloc (t, tx, tx->kmalloc_caches, &pc->kmalloc_freelist, size);
+  obj = tx_slab_alloc (t, tx, tx->kmalloc_caches, &pc->kmalloc_freelist, size,
+                       SLAB_FP_OFFSET (size));
   ns_ret (t);
   ns_insns (t, 5);                  /* census: the kmalloc tracepoint, the return value */
   ns_ret (t);
@@ -555,15 +561,16 @@ tx_cache_from_obj (NsThread *t)
   ns_ret (t);
 }
 
-/* do_slab_free's fast path on this CPU: the object back on the cpu freelist (and its
- * arena memory up for reuse, most recently freed first). */
+/* do_slab_free's fast path on this CPU: the free pointer (at fp_offset) written, the
+ * object back on the cpu freelist (and its arena memory up for reuse, most recently
+ * freed first). */
 static void
 tx_slab_free (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, guint8 *obj,
-              gsize size)
+              gsize size, gsize fp_offset)
 {
   ns_load (t, cache, 64);
   ns_load (t, freelist, 16);
-  ns_store (t, obj + (size / 2 & ~(gsize) 7), 8);
+  ns_store (t, obj + fp_offset, 8);
   ns_store (t, freelist, 16);
   ns_arena_release (tx->arena, obj, size);
 }
@@ -581,7 +588,7 @@ tx_kfree (NsThread *t, NetTx *tx, guint8 *head, gsize size)
    * tid, the cpu-slab test, set_freepointer, the cmpxchg16b and sete */
   ns_insns (t, 59);
   tx_slab_free (t, tx, tx->kmalloc_caches, &net_tx_pcpu (tx, t)->kmalloc_freelist, head,
-                size);
+                size, SLAB_FP_OFFSET (size));
   ns_ret (t);
   ns_ret (t);
 }
@@ -632,7 +639,7 @@ tx_kfree_skbmem (NsThread *t, NetTx *tx, struct sk_buff *skb)
   ns_insns (t, 53);
   tx->skbs_live--;
   tx_slab_free (t, tx, tx->skbuff_head_cache, &pc->slab_freelist, (guint8 *) skb,
-                SKB_OBJ_SIZE);
+                SKB_OBJ_SIZE, SKB_FP_OFFSET);
   ns_ret (t);
   ns_ret (t);
 }
