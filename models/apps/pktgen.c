@@ -134,7 +134,6 @@ static const char *const metrics[] = { "pps", "ns_per_packet", "cycles_per_packe
 static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 900, NS_FN_STATIC, 1);
 static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn___memset, "__memset", 70, NS_FN_EXTERN, 200);
-static NS_FUNC (fn___cond_resched, "__cond_resched", 49, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 32, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FN_STATIC, 1);
 static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FN_STATIC, 1);
@@ -358,11 +357,8 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
   NS_LOAD_FIELD (t, th, control);
   /* census: 17 instructions */
   ns_insns (t, 17);
-  if (pg->voluntary_preempt) {
-    ns_call (t, &fn___cond_resched);
-    ns_insns (t, 4);                /* census: should_resched is false */
-    ns_ret (t);
-  }
+  if (pg->voluntary_preempt)
+    ns___cond_resched (t);
   pg->packets++;
 }
 

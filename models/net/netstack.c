@@ -99,6 +99,8 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->preempt_rcu = ns_build_config_on (s->build, "CONFIG_PREEMPT_RCU");
   s->usercopy = ns_build_config_on (s->build, "CONFIG_HARDENED_USERCOPY");
   s->irqtime = ns_build_config_on (s->build, "CONFIG_IRQ_TIME_ACCOUNTING");
+  s->voluntary_preempt = ns_build_config_on (s->build, "CONFIG_PREEMPT_VOLUNTARY");
+  s->debug_list = ns_build_config_on (s->build, "CONFIG_DEBUG_LIST");
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;
@@ -349,6 +351,10 @@ static NS_FUNC (fn__raw_spin_unlock_irqrestore, "_raw_spin_unlock_irqrestore", 4
                 NS_FN_EXTERN, 1000);
 static NS_FUNC (fn___rcu_read_lock, "__rcu_read_lock", 32, NS_FN_EXTERN, 1000);
 static NS_FUNC (fn___rcu_read_unlock, "__rcu_read_unlock", 96, NS_FN_EXTERN, 1000);
+/* Sizes: the Debian 6.1.176 binary's (nm -S). */
+static NS_FUNC (fn___cond_resched, "__cond_resched", 49, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___list_add_valid, "__list_add_valid", 112, NS_FN_EXTERN, 400);
+static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 144, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 300, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 420,
                 NS_FN_EXTERN, 3);
@@ -425,6 +431,48 @@ ns___rcu_read_unlock (NsThread *t)
   /* census (doc/census/pktgen.md): 6 instructions (the nesting count, the special-state
    * test) */
   ns_insns (t, 6);
+  ns_ret (t);
+}
+
+/* __cond_resched, called by might_resched() under voluntary preemption: nothing to do. */
+void
+ns___cond_resched (NsThread *t)
+{
+  ns_call (t, &fn___cond_resched);
+  ns_insns (t, 4);                  /* census (doc/census/pktgen.md): should_resched is false */
+  ns_ret (t);
+}
+
+/* might_resched(): a call to __cond_resched with CONFIG_PREEMPT_VOLUNTARY (the
+ * preempt_dynamic "voluntary" default), nothing otherwise. */
+void
+ns_might_resched (NsThread *t, NsNetStack *s)
+{
+  if (s->voluntary_preempt)
+    ns___cond_resched (t);
+}
+
+/* CONFIG_DEBUG_LIST's __list_add_valid: the two neighbour-pointer checks pass. */
+void
+ns___list_add_valid (NsThread *t, NsNetStack *s)
+{
+  if (!s->debug_list)
+    return;
+  ns_call (t, &fn___list_add_valid);
+  /* census (doc/census/seed000/send.md): 16 instructions (18 less the return) */
+  ns_insns (t, 16);
+  ns_ret (t);
+}
+
+/* CONFIG_DEBUG_LIST's __list_del_entry_valid: the poison and neighbour checks pass. */
+void
+ns___list_del_entry_valid (NsThread *t, NsNetStack *s)
+{
+  if (!s->debug_list)
+    return;
+  ns_call (t, &fn___list_del_entry_valid);
+  /* census (doc/census/seed000/send.md): 19 instructions (21 less the return) */
+  ns_insns (t, 19);
   ns_ret (t);
 }
 

@@ -220,6 +220,8 @@ struct _NsNetStack {
   gboolean            preempt_rcu; /* CONFIG_PREEMPT_RCU: rcu_read_(un)lock are calls */
   gboolean            usercopy;    /* CONFIG_HARDENED_USERCOPY: __check_object_size */
   gboolean            irqtime;     /* CONFIG_IRQ_TIME_ACCOUNTING: irqtime_account_irq */
+  gboolean            voluntary_preempt; /* CONFIG_PREEMPT_VOLUNTARY: might_resched calls */
+  gboolean            debug_list;  /* CONFIG_DEBUG_LIST: list_add/list_del check calls */
   guint               rmem_default;  /* net.core.rmem_default */
   guint               wmem_default;  /* net.core.wmem_default */
   guint               max_backlog;   /* net.core.netdev_max_backlog */
@@ -231,7 +233,8 @@ struct _NsNetStack {
  * of the build (each "y" unless the scenario says otherwise, as in PREEMPT_DYNAMIC
  * distribution configs of v6.x): CONFIG_SECURITY (an LSM — AppArmor — hooks file and
  * socket operations), CONFIG_PREEMPTION, CONFIG_PREEMPT_RCU, CONFIG_HARDENED_USERCOPY,
- * CONFIG_IRQ_TIME_ACCOUNTING. NULL with an error for an unsupported build. */
+ * CONFIG_IRQ_TIME_ACCOUNTING, CONFIG_PREEMPT_VOLUNTARY (Debian's preempt_dynamic default),
+ * CONFIG_DEBUG_LIST (on in Debian's build). NULL with an error for an unsupported build. */
 NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);
@@ -240,6 +243,14 @@ gboolean    ns_build_config_on     (NsBuild *build, const char *key);
  * know CONFIG_PREEMPT_RCU without a NsNetStack. */
 void        ns___rcu_read_lock     (NsThread *t);
 void        ns___rcu_read_unlock   (NsThread *t);
+/* __cond_resched with nothing to do (for models without a NsNetStack), and might_resched():
+ * that call under CONFIG_PREEMPT_VOLUNTARY, nothing otherwise. */
+void        ns___cond_resched      (NsThread *t);
+void        ns_might_resched       (NsThread *t, NsNetStack *s);
+/* CONFIG_DEBUG_LIST's out-of-line checks of list_add / list_del (passing), nothing
+ * without it. */
+void        ns___list_add_valid    (NsThread *t, NsNetStack *s);
+void        ns___list_del_entry_valid (NsThread *t, NsNetStack *s);
 void        ns_netstack_free       (NsNetStack *stack);
 /* Spawns the NET_RX softirq thread of cpu (idempotent). Loopback traffic sent from a CPU
  * needs it. */
