@@ -155,6 +155,7 @@ typedef struct {
   CoreCaches *caches;
   NsCache    *l3;        /* own CCX's L3, NULL if none */
   NsFunc    **frames;    /* per active ns_call/ns_icall: the callee if inlined, else NULL */
+  gboolean   *tailed;    /* per frame: the function left by a tail jump (no return of its own) */
   guint       depth;
   guint       frames_alloc;
   guint64     insns;       /* instructions this thread has run */
@@ -740,6 +741,7 @@ exec_free (gpointer p)
 {
   NsExec *x = p;
   g_free (x->frames);
+  g_free (x->tailed);
   g_free (x);
 }
 
@@ -750,7 +752,9 @@ exec_push_frame (NsExec *x, NsFunc *inlined)
   if (G_UNLIKELY (x->depth == x->frames_alloc)) {
     x->frames_alloc = MAX (16, x->frames_alloc * 2);
     x->frames = g_renew (NsFunc *, x->frames, x->frames_alloc);
+    x->tailed = g_renew (gboolean, x->tailed, x->frames_alloc);
   }
+  x->tailed[x->depth] = FALSE;
   x->frames[x->depth++] = inlined;
 }
 
@@ -1650,6 +1654,27 @@ ns_call (NsThread *t, NsFunc *func)
   call_out_of_line (m, x, t, func);
 }
 
+/* Tail jump into func (`jmp func` ending the current function): the jump and func's body
+ * cost what a call does, but func's return goes straight to the caller's caller, so the
+ * current function's own ns_ret charges no return. A plain ns_call if either side is
+ * inlined (no jump is left to make). */
+void
+ns_tail_call (NsThread *t, NsFunc *func)
+{
+  NsExec *x;
+  NsMachine *m;
+
+  g_return_if_fail (t != NULL && func != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  if (G_UNLIKELY (func->id == 0))
+    ns_func_register (func);
+  if (x->depth > 0 && x->frames[x->depth - 1] == NULL && !inlines (m, func))
+    x->tailed[x->depth - 1] = TRUE;
+  ns_call (t, func);
+}
+
 /* Indirect call into func: the spectre_v2 cost at the call site, then an out-of-line call. */
 void
 ns_icall (NsThread *t, NsFunc *func)
@@ -1687,7 +1712,9 @@ ns_ret (NsThread *t)
     ns_thread_leave_inline (t);
     return;
   }
-  if (m->ret_penalty > 0.0) {
+  if (x->tailed[x->depth])
+    x->tailed[x->depth] = FALSE;    /* left by a tail jump: its callee's return was its own */
+  else if (m->ret_penalty > 0.0) {
     m->events[NS_CAUSE_RETTHUNK]++;
     charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
     if (m->ret_forced)

@@ -131,6 +131,9 @@ void ns_mispredict  (NsThread *t, guint n);
 /* Direct call into func. If the build inlines func the call is free (the body's costs go
  * to the caller, as perf would show it); else call + prologue + I-fetch of its text. */
 void ns_call        (NsThread *t, NsFunc *func);
+/* Tail jump into func ending the current function: costs as a call, but the current
+ * function's ns_ret (made after func's) then charges no return: one return for both. */
+void ns_tail_call   (NsThread *t, NsFunc *func);
 /* Indirect call (through a function pointer) into func: the spectre_v2 mode's cost. */
 void ns_icall       (NsThread *t, NsFunc *func);
 /* Return from the current function: epilogue + return under the return mitigation. */

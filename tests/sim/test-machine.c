@@ -240,6 +240,7 @@ END_TEST
 static NS_FUNC (fn_callee, "test_machine_callee", 200, NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_target, "test_machine_icall_target", 120, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_inl, "test_machine_always_inline", 400, NS_FN_ALWAYS_INLINE, 9);
+static NS_FUNC (fn_tail, "test_machine_tail_callee", 200, NS_FN_NOINLINE, 2);
 
 typedef struct {
   NsMachine *machine;
@@ -442,6 +443,41 @@ START_TEST (test_inlined_calls_free)
   assert_close (ns_machine_account_cycles (rig.machine, &fn_callee, NS_CAUSE_RETTHUNK),
                 ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "one thunked return");
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), 1);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* f calls g by a tail jump, then h likewise, but h is inlined (no jump left to make). */
+static void
+tail_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_callee);
+  ns_tail_call (t, &fn_tail);
+  ck_assert_ptr_eq (ns_thread_current_func (t), &fn_tail);
+  ns_ret (t);
+  ns_ret (t);
+  ns_call (t, &fn_callee);
+  ns_tail_call (t, &fn_inl);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+START_TEST (test_tail_call_one_return)
+{
+  NsMitigations mit = { 0 };
+  Rig rig;
+
+  mit.srso = NS_SRSO_SAFE_RET;
+  rig_init (&rig, NULL, &mit);
+  ns_engine_spawn (rig.engine, "tail", 0, NS_THREAD_USER, 0, tail_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_tail, NULL), 1);
+  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_callee, NULL), 2);
+  /* the tail-jumping caller's return is its callee's; with h inlined f returns itself */
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), 2);
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_tail, NS_CAUSE_RETTHUNK),
+                ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "g's return");
   rig_clear (&rig);
 }
 END_TEST
@@ -1452,6 +1488,7 @@ machine_suite (void)
   tcase_add_test (calls, test_safe_ret_penalty);
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
+  tcase_add_test (calls, test_tail_call_one_return);
   tcase_add_test (calls, test_rdtsc_cost);
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_inlined_body_account);
