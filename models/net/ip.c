@@ -1,9 +1,11 @@
 /* ip.c — IPv4 and IPv6 output and input of a UDP datagram on a local (loopback) route,
- * v6.9: net/ipv4/ip_output.c (ip_make_skb, __ip_append_data, ip_generic_getfrag,
- * __ip_make_skb, ip_send_skb, ip_local_out, ip_output, ip_finish_output2), ip_input.c
+ * v6.9: net/ipv4/ip_output.c (ip_make_skb, ip_setup_cork, __ip_append_data,
+ * ip_generic_getfrag, __ip_make_skb, ip_send_skb, __ip_local_out, ip_output,
+ * ip_finish_output, ip_finish_output2), route.c (ipv4_dst_check, ipv4_mtu), ip_input.c
  * (ip_rcv, ip_rcv_core, ip_rcv_finish, ip_local_deliver, ip_protocol_deliver_rcu),
- * net/ipv6/ip6_output.c and ip6_input.c (their twins), net/core/sock.c (sk_dst_check,
- * sock_alloc_send_pskb, skb_set_owner_w), net/core/dst.c (dst_release), lib/iov_iter.c.
+ * raw.c, net/ipv6/ip6_output.c and ip6_input.c (their twins), net/core/sock.c
+ * (sk_dst_check, sock_alloc_send_pskb, skb_set_owner_w), net/core/skbuff.c
+ * (alloc_skb_with_frags), net/core/dst.c (dst_release), lib/iov_iter.c.
  *
  * The loopback facts that shape the path: lo has NETIF_F_HW_CSUM, so UDP leaves the
  * checksum CHECKSUM_PARTIAL and no byte is summed on either side (skb_csum_unnecessary is
@@ -14,23 +16,32 @@
  * NUD_NOARP with a cached hardware header (neigh_hh_output); netfilter hooks are static-key
  * no-ops with no rules loaded; there is no IP option and no fragment.
  *
- * Which functions are out of line: the exported ones; static ones with two or more call
- * sites or reached through a pointer (okfn of NF_HOOK, dst->input/output, getfrag). The
- * indirect calls that remain in v6.9 are getfrag (a plain function pointer argument of
- * __ip_append_data); dst_output, dst_input, the ptype handler and the inet protocol
- * handler go through INDIRECT_CALL_INET / INDIRECT_CALL_2 (compares + direct calls).
- * Text sizes and instruction counts are estimates, each with its reason. */
+ * Which functions are out of line, and the IPv4 instruction counts: the census of the
+ * Debian 6.1.176 binary along seed 000's path (doc/census/seed000/send.md, and section C
+ * of receive.md), as body instructions: each function's total less its prologue,
+ * epilogue and return, which the machine charges per call. Where 6.9-rc1 differs from
+ * that binary, 6.9's calls are kept and the comment says so (the 6.1.176 binary carries
+ * the 2025 dev_net_rcu backports: rcu_read_lock in ipv4_dst_check, ip4_dst_hoplimit and
+ * ip_output that 6.9 has not). Functions the binary enters by a tail jmp are modelled as
+ * calls (their prologue and epilogue counts are the census'). The indirect calls are
+ * getfrag (a function pointer argument of __ip_append_data); dst_output, dst_input,
+ * dst_mtu, the ptype handler and the inet protocol handler go through
+ * INDIRECT_CALL_INET / INDIRECT_CALL_2 (compares + direct calls). The IPv6 counts are
+ * estimates, each with its reason. Text sizes are estimates. */
 #include "config.h"
 #include <string.h>
 #include "ip.h"
 #include "loopback.h"
 #include "udp_rx.h"
+#include "sched/netdev.h"         /* tx_skb_put: the out-of-line skb_put */
 
 /* IPv4 */
 static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 200, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_ipv4_dst_check, "ipv4_dst_check", 48, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ipv4_mtu, "ipv4_mtu", 112, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
 static NS_FUNC (fn_dst_release, "dst_release", 120, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_ip_make_skb, "ip_make_skb", 330, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_ip_setup_cork, "ip_setup_cork", 300, NS_FN_STATIC, 2);
 static NS_FUNC (fn___ip_append_data, "__ip_append_data", 2900, NS_FN_STATIC, 2);
 static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 560, NS_FN_EXTERN, 12);
 static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 420, NS_FN_EXTERN, 6);
@@ -39,14 +50,17 @@ static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 140, NS_FN_EXTERN |
 static NS_FUNC (fn__copy_from_iter, "_copy_from_iter", 1100, NS_FN_EXTERN, 40);
 static NS_FUNC (fn___ip_make_skb, "__ip_make_skb", 900, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_ip_send_skb, "ip_send_skb", 110, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip_local_out, "ip_local_out", 90, NS_FN_EXTERN, 10);
 static NS_FUNC (fn___ip_local_out, "__ip_local_out", 260, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip_send_check, "ip_send_check", 100, NS_FN_EXTERN, 40);
 NS_FUNC (ip_fn_ip_output, "ip_output", 240, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip_finish_output, "ip_finish_output", 200, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___ip_finish_output, "__ip_finish_output", 200, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip_skb_dst_mtu, "ip_skb_dst_mtu", 190, NS_FN_STATIC, 3);
 static NS_FUNC (fn_ip_finish_output2, "ip_finish_output2", 1300, NS_FN_STATIC, 2);
 NS_FUNC (ip_fn_ip_rcv, "ip_rcv", 160, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip_rcv_core, "ip_rcv_core", 900, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ip_rcv_finish, "ip_rcv_finish", 240, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+/* ip_rcv_finish: inlined in ip_rcv (NF_HOOK's direct okfn call) */
+static NS_FUNC (fn_ip_rcv_finish, "ip_rcv_finish", 240, NS_FN_STATIC, 1);
 static NS_FUNC (fn_ip_rcv_finish_core, "ip_rcv_finish_core", 1000, NS_FN_STATIC, 2);
 NS_FUNC (ip_fn_ip_local_deliver, "ip_local_deliver", 200, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip_local_deliver_finish, "ip_local_deliver_finish", 140,
@@ -55,6 +69,7 @@ static NS_FUNC (fn_ip_protocol_deliver_rcu, "ip_protocol_deliver_rcu", 420, NS_F
 static NS_FUNC (fn_raw_local_deliver, "raw_local_deliver", 260, NS_FN_EXTERN, 1);
 /* IPv6 */
 static NS_FUNC (fn_ip6_dst_check, "ip6_dst_check", 200, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_mtu, "ip6_mtu", 120, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
 static NS_FUNC (fn_ip6_make_skb, "ip6_make_skb", 380, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_ip6_setup_cork, "ip6_setup_cork", 700, NS_FN_STATIC, 2);
 static NS_FUNC (fn___ip6_append_data, "__ip6_append_data", 3300, NS_FN_STATIC, 2);
@@ -65,6 +80,8 @@ static NS_FUNC (fn_ip6_local_out, "ip6_local_out", 90, NS_FN_EXTERN, 10);
 static NS_FUNC (fn___ip6_local_out, "__ip6_local_out", 240, NS_FN_EXTERN, 3);
 NS_FUNC (ip_fn_ip6_output, "ip6_output", 300, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip6_finish_output, "ip6_finish_output", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+/* __ip6_finish_output: one call site (ip6_finish_output), so folded into it */
+static NS_FUNC (fn___ip6_finish_output, "__ip6_finish_output", 300, NS_FN_STATIC, 1);
 static NS_FUNC (fn_ip6_finish_output2, "ip6_finish_output2", 1500, NS_FN_STATIC, 2);
 NS_FUNC (ip_fn_ipv6_rcv, "ipv6_rcv", 160, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip6_rcv_core, "ip6_rcv_core", 1100, NS_FN_STATIC, 2);
@@ -77,107 +94,199 @@ static NS_FUNC (fn_raw6_local_deliver, "raw6_local_deliver", 300, NS_FN_EXTERN, 
 
 /* ---- routes ---- */
 
-/* sk_dst_check: rcuref get of the cached route, then dst->ops->check through
- * INDIRECT_CALL_INET (ipv4_dst_check / ip6_dst_check: a genid / cookie compare). */
+/* ipv4_dst_check: the route is still current if obsolete is DST_OBSOLETE_FORCE_CHK and
+ * its genid matches the netns' (rt_is_expired). */
+static void
+ipv4_dst_check (NsThread *t, struct dst_entry *dst)
+{
+  ns_call (t, &fn_ipv4_dst_check);
+  NS_LOAD_FIELD (t, dst, obsolete);
+  NS_LOAD_FIELD (t, dst, rt_genid);
+  /* census: 12 instructions less the two calls 6.9 does not make — 10 (obsolete test,
+   * the genid compare). The 6.1.176 binary wraps the genid read in rcu_read_lock (the
+   * 2025 dev_net_rcu backport); 6.9's rt_is_expired reads dev_net without RCU. */
+  ns_insns (t, 10);
+  ns_ret (t);
+}
+
+/* sk_dst_check: sk_dst_get (rcu_read_lock, the cached route, a reference taken,
+ * rcu_read_unlock), then dst->ops->check through INDIRECT_CALL_INET (ipv4_dst_check /
+ * ip6_dst_check: direct calls); NULL if none is cached. */
 struct dst_entry *
 sk_dst_check (NsThread *t, NsNetStack *s, struct sock *sk)
 {
   struct dst_entry *dst = sk->sk_dst_cache;
 
   ns_call (t, &fn_sk_dst_check);
-  /* estimate: ~20 instructions (rcu_read_lock, sk_dst_get's rcuref_get_not_zero,
-   * obsolete test) */
-  ns_insns (t, 20);
+  ns_insns (t, 4);                  /* census: 4 instructions (arguments) */
   ns_rcu_read_lock (t, s);
   NS_LOAD_FIELD (t, sk, sk_dst_cache);
   if (dst != NULL) {
     ns_atomic (t, &dst->__rcuref);
     dst->__rcuref++;
   }
+  /* census: 10 instructions (the route pointer, the reference: 6.1 counts a lock cmpxchg
+   * loop of one pass, 6.9's rcuref_get is a lock xadd) */
+  ns_insns (t, 10);
   ns_rcu_read_unlock (t, s);
   if (dst == NULL)
     goto out;
   NS_LOAD_FIELD (t, dst, obsolete);
-  ns_call (t, dst == s->rt_lo6 ? &fn_ip6_dst_check : &fn_ipv4_dst_check);
-  /* estimate: ~10 instructions (ipv4: rt_is_expired genid compare; ipv6: rt6 cookie and
-   * expiry checks, ~25) */
-  ns_insns (t, dst == s->rt_lo6 ? 25 : 10);
-  NS_LOAD_FIELD (t, dst, rt_genid);
-  ns_ret (t);
+  NS_LOAD_FIELD (t, dst, ops);
+  /* census: 8 instructions (obsolete test, the ops->check compare with ip6_dst_check
+   * then ipv4_dst_check) */
+  ns_insns (t, 8);
+  if (dst == s->rt_lo6) {
+    ns_call (t, &fn_ip6_dst_check);
+    /* estimate: ~25 instructions (rt6 cookie and expiry checks) */
+    ns_insns (t, 25);
+    NS_LOAD_FIELD (t, dst, rt_genid);
+    ns_ret (t);
+  } else {
+    ipv4_dst_check (t, dst);
+  }
+  ns_insns (t, 6);                  /* census: 6 instructions (the result test, return) */
 out:
   ns_ret (t);
   return dst;
 }
 
-/* dst_release: rcuref_put of the route's reference count. */
+/* dst_release: rcuref_put of the route's reference; a NULL dst returns at once (the
+ * callers' ip_rt_put and ip_cork_release pass NULL once the skb owns the route). */
 void
 dst_release (NsThread *t, struct dst_entry *dst)
 {
-  if (dst == NULL)
-    return;
   ns_call (t, &fn_dst_release);
-  /* estimate: ~12 instructions (rcuref_put fast path) */
-  ns_insns (t, 12);
+  if (dst == NULL) {
+    ns_insns (t, 2);                /* census: 5 instructions less 3 of return: the test */
+    ns_ret (t);
+    return;
+  }
+  /* census (doc/census/seed000/receive.md, ipv4_pktinfo_prepare's dst_release): 15
+   * instructions less 7 of prologue and return — 8 (the lock xadd and its result test:
+   * the count stays above zero) */
+  ns_insns (t, 8);
   ns_atomic (t, &dst->__rcuref);
   dst->__rcuref--;
   ns_ret (t);
 }
 
+/* ipv4_mtu (dst_mtu through INDIRECT_CALL_INET: a direct call): rt_pmtu 0, no MTU
+ * metric, so the device's MTU capped at IP_MAX_MTU, less no lwtunnel headroom. */
+static guint
+ipv4_mtu (NsThread *t, struct dst_entry *dst)
+{
+  ns_call (t, &fn_ipv4_mtu);
+  NS_LOAD_FIELD (t, dst, rt_mtu);
+  NS_LOAD_FIELD (t, dst, _metrics);
+  NS_LOAD_FIELD (t, dst, dev);
+  NS_LOAD_FIELD (t, dst->dev, mtu);
+  /* census: 22 instructions (rt_pmtu, the metric, dev->mtu, the lock test, the cap, the
+   * lwtunnel test) */
+  ns_insns (t, 22);
+  ns_ret (t);
+  return MIN (dst->dev->mtu, 65535u);
+}
+
 /* ---- output: building the skb ---- */
 
-/* sock_alloc_send_pskb → alloc_skb_with_frags → __alloc_skb, then skb_set_owner_w charges
- * truesize to sk_wmem_alloc (destructor sock_wfree). */
+/* kfree(NULL) of ip_cork_release: the ZERO_OR_NULL_PTR test returns. */
+static void
+kfree_null (NsThread *t)
+{
+  ns_call (t, &skb_fn_kfree);
+  ns_insns (t, 5);                  /* census: 10 instructions less 5 of prologue and return */
+  ns_ret (t);
+}
+
+/* alloc_skb_with_frags(size, data_len 0): no page frags, so alloc_skb → __alloc_skb
+ * (skbuff.c's). */
 static struct sk_buff *
-sock_alloc_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, guint size)
+alloc_skb_with_frags (NsThread *t, NsNetStack *s, guint size)
 {
   struct sk_buff *skb;
 
-  ns_call (t, &fn_sock_alloc_send_pskb);
-  /* estimate: ~30 instructions (sk_err, shutdown, sk_wmem_alloc < sk_sndbuf test) */
-  ns_insns (t, 30);
-  NS_LOAD_FIELD (t, sk, sk_err);
-  NS_LOAD_FIELD (t, sk, sk_wmem_alloc);
-  NS_LOAD_FIELD (t, sk, sk_sndbuf);
   ns_call (t, &fn_alloc_skb_with_frags);
-  /* estimate: ~20 instructions (data_len 0: no page frags) */
-  ns_insns (t, 20);
+  /* census: 18 instructions (npages 0 against MAX_SKB_FRAGS, errcode, the arguments) */
+  ns_insns (t, 18);
   skb = __alloc_skb (t, s->alloc, size);
+  ns_insns (t, 6);                  /* census: 6 instructions (skb test, no frag loop) */
   ns_ret (t);
+  return skb;
+}
+
+/* skb_set_owner_w: skb_orphan of a fresh skb, the full socket's sock_wfree destructor,
+ * the txhash, truesize added to sk_wmem_alloc (a lock xadd). */
+static void
+skb_set_owner_w (NsThread *t, struct sk_buff *skb, struct sock *sk)
+{
   ns_call (t, &fn_skb_set_owner_w);
-  /* estimate: ~20 instructions (skb_orphan of a fresh skb, sk, destructor, full-sock
-   * test) */
-  ns_insns (t, 20);
   skb->sk = sk;
   skb->destructor = sk;         /* model: non-NULL = sock_wfree */
   NS_STORE_FIELD (t, skb, sk);
   NS_STORE_FIELD (t, skb, destructor);
   ns_atomic (t, &sk->sk_wmem_alloc);
   sk->sk_wmem_alloc += skb->truesize;
+  /* census: 30 instructions (old destructor and sk tests, sk_fullsock, the hash from
+   * sk_txhash, the refcount_add) */
+  ns_insns (t, 30);
   ns_ret (t);
+}
+
+/* sock_alloc_send_pskb (blocking, data_len 0): sndtimeo, sk_err and SEND_SHUTDOWN tests,
+ * wmem_alloc below sk_sndbuf, alloc_skb_with_frags, skb_set_owner_w. */
+static struct sk_buff *
+sock_alloc_send_pskb (NsThread *t, NsNetStack *s, struct sock *sk, guint size)
+{
+  struct sk_buff *skb;
+
+  ns_call (t, &fn_sock_alloc_send_pskb);
+  NS_LOAD_FIELD (t, sk, sk_err);
+  NS_LOAD_FIELD (t, sk, sk_wmem_alloc);
+  NS_LOAD_FIELD (t, sk, sk_sndbuf);
+  /* census: 30 instructions (timeo, the error and shutdown tests, the wmem test, the
+   * arguments) */
+  ns_insns (t, 30);
+  skb = alloc_skb_with_frags (t, s, size);
+  ns_insns (t, 5);                  /* census: 5 instructions (skb test, arguments) */
+  skb_set_owner_w (t, skb, sk);
+  ns_insns (t, 8);                  /* census: 8 instructions (return) */
   ns_ret (t);
   return skb;
 }
 
-/* getfrag = ip_generic_getfrag (through the pointer): CHECKSUM_PARTIAL, so a plain
- * copy_from_iter_full of the user data into the skb. */
+/* _copy_from_iter of an ITER_UBUF iterator: access_ok, the user copy, advance. */
+static void
+_copy_from_iter (NsThread *t, guchar *to, const guchar *ubuf, gsize len)
+{
+  ns_call (t, &fn__copy_from_iter);
+  /* census: 59 instructions less 16 of prologue and return, less the call of
+   * copy_user_enhanced_fast_string, plus 5 for the copy 6.9 does inline (v6.4's
+   * copy_user_generic with FSRM: stac, rep movsb and its NOP pad, clac, the count) — 47,
+   * an estimate from the census */
+  ns_insns (t, 47);
+  ns_copy (t, to, ubuf, len);
+  ns_ret (t);
+}
+
+/* getfrag = ip_generic_getfrag (through the pointer): CHECKSUM_PARTIAL, so
+ * copy_from_iter_full: check_copy_size (__check_object_size), _copy_from_iter. */
 static void
 ip_generic_getfrag (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, gsize len)
 {
   ns_icall (t, &fn_ip_generic_getfrag);
-  /* estimate: ~10 instructions (ip_summed test) */
-  ns_insns (t, 10);
-  ns_call (t, &fn__copy_from_iter);
-  /* estimate: ~40 instructions (iov_iter type dispatch for ITER_UBUF, access_ok, STAC,
-   * the rep movsb set-up of copy_user_generic with FSRM, CLAC, advance) */
-  ns_insns (t, 40);
+  ns_insns (t, 14);                 /* census: 14 instructions (ip_summed test, arguments) */
   ns_check_object_size (t, s, to, len);
-  ns_copy (t, to, ubuf, len);
-  ns_ret (t);
+  ns_insns (t, 4);                  /* census: 4 instructions (arguments) */
+  _copy_from_iter (t, to, ubuf, len);
+  ns_insns (t, 8);                  /* census: 8 instructions (copied == len, return) */
   ns_ret (t);
 }
 
 /* __ip_append_data / __ip6_append_data for one datagram that fits the MTU: allocate,
- * reserve the link-layer room, set the headers' offsets, copy the payload. */
+ * reserve the link-layer room, skb_put the whole fragment, set the headers' offsets,
+ * copy the payload. Counts: the census of __ip_append_data; the IPv6 twin's are an
+ * estimate, as its IPv4 twin's census. */
 static struct sk_buff *
 append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gsize len,
              guint fragheaderlen, NsFunc *fn)
@@ -187,79 +296,169 @@ append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   struct sk_buff *skb;
 
   ns_call (t, fn);
-  /* estimate: ~130 instructions (mtu and maxfraglen, exthdrlen, csummode choice with
-   * NETIF_F_HW_CSUM, zerocopy tests, the one-iteration loop's length arithmetic,
-   * skb field set-up, cork and wmem_alloc_delta bookkeeping, __skb_queue_tail on the
-   * cork queue) */
-  ns_insns (t, 130);
   NS_LOAD_FIELD (t, sk, sk_tsflags);
   NS_LOAD_FIELD (t, s->lo, features);
-  skb = sock_alloc_send_skb (t, s, sk, fraglen + hh_len + 15);
+  /* census: 118 instructions (exthdrlen, mtu and maxfraglen, ignore_df, the size tests,
+   * csummode with NETIF_F_HW_CSUM, zerocopy and tstamp tests, alloc_new_skb's length
+   * arithmetic) */
+  ns_insns (t, 118);
+  skb = sock_alloc_send_pskb (t, s, sk, fraglen + hh_len + 15);
   skb->ip_summed = CHECKSUM_PARTIAL;
   skb->csum = 0;
   skb_reserve (skb, hh_len);
-  skb_put (skb, fraglen);
-  skb_reset_network_header (skb);
-  skb->transport_header = skb->network_header + fragheaderlen;
   NS_STORE_FIELD (t, skb, ip_summed);
   NS_STORE_FIELD (t, skb, csum);
-  NS_STORE_FIELD (t, skb, tail);
-  NS_STORE_FIELD (t, skb, len);
+  ns_insns (t, 12);                 /* census: 12 instructions (skb fields, skb_reserve) */
+  tx_skb_put (t, skb, fraglen);
+  skb_reset_network_header (skb);
+  skb->transport_header = skb->network_header + fragheaderlen;
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, network_header);
   NS_STORE_FIELD (t, skb, transport_header);
+  /* census: 45 instructions (headers, fraggap 0, copy length, the getfrag arguments) */
+  ns_insns (t, 45);
   ip_generic_getfrag (t, s, skb->data + fragheaderlen + UDP_HLEN, ubuf, len);
+  /* census: 66 instructions (no uarg, no MSG_CONFIRM, the destructor already set, the
+   * enqueue on the cork queue, the loop's end, wmem_alloc_delta 0) */
+  ns_insns (t, 66);
   ns_ret (t);
   return skb;
 }
 
-/* ip_make_skb: cork set-up (inlined ip_setup_cork), __ip_append_data, __ip_make_skb
- * (IPv4 header, ip_select_ident, the route moves into the skb), ip_cork_release. */
-struct sk_buff *
-ip_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
-             const guchar *ubuf, gsize len)
+/* ip_setup_cork: no options; fragsize = dst_mtu (ipv4_mtu) as pmtudisc is WANT; gso
+ * size, ttl, tos, mark, tstamp flags; the route moves into the cork. */
+static void
+ip_setup_cork (NsThread *t, struct sock *sk, struct dst_entry *rt)
 {
-  struct sk_buff *skb;
-  NsIphdr *iph;
-
-  g_return_val_if_fail (t != NULL && s != NULL && sk != NULL, NULL);
-  ns_call (t, &fn_ip_make_skb);
-  /* estimate: ~45 instructions (flags, cork queue init, ip_setup_cork: options none,
-   * dst_mtu, fragsize, gso_size, tx flags) */
-  ns_insns (t, 45);
-  NS_LOAD_FIELD (t, rt, rt_mtu);
-  NS_LOAD_FIELD (t, rt, dev);
-  ns_load (t, inet_sk (sk)->cork, 64);
+  ns_call (t, &fn_ip_setup_cork);
+  NS_LOAD_FIELD (t, inet_sk (sk), pmtudisc);
+  ns_insns (t, 20);                 /* census: 20 instructions (opt, pmtudisc test) */
+  ipv4_mtu (t, rt);
   ns_store (t, inet_sk (sk)->cork, 64);
-  skb = append_data (t, s, sk, ubuf, len, IPV4_HLEN, &fn___ip_append_data);
+  /* census: 27 instructions (mtu ≥ 68, fragsize, gso_size, the cork's dst, ttl, tos,
+   * priority, mark, tsflags) */
+  ns_insns (t, 27);
+  ns_ret (t);
+}
+
+/* ip_cork_release (inlined in __ip_make_skb): kfree(cork->opt) and dst_release(cork->dst),
+ * both NULL here (no options; the skb took the route), but the calls are made. */
+static void
+ip_cork_release (NsThread *t)
+{
+  kfree_null (t);
+  ns_insns (t, 4);                  /* census: 4 instructions (clearing opt, argument) */
+  dst_release (t, NULL);
+}
+
+/* __ip_make_skb of a one-skb queue: the IPv4 header (DF from ip_dont_fragment's dst_mtu,
+ * ttl, tos, ip_select_ident's atomic per-socket id, addresses), priority and mark, the
+ * route into the skb, ip_cork_release. */
+static void
+__ip_make_skb (NsThread *t, struct sock *sk, struct sk_buff *skb, struct dst_entry *rt)
+{
+  NsIphdr *iph = (NsIphdr *) skb_network_header (skb);
+
   ns_call (t, &fn___ip_make_skb);
-  /* estimate: ~110 instructions (dequeue from the cork queue, frag list join of nothing,
-   * ignore_df, ttl, the 20-byte header, ip_select_ident's per-socket id, ip_copy_addrs,
-   * priority, mark, tstamp, skb_dst_set of the cork's route, icmp out test,
-   * ip_cork_release) */
-  ns_insns (t, 110);
-  iph = (NsIphdr *) skb_network_header (skb);
+  /* census: 60 instructions (dequeue, no frag list, ignore_df, pmtudisc test) */
+  ns_insns (t, 60);
+  ipv4_mtu (t, rt);
   iph->ver_ihl = 0x45;
   iph->ttl = 64;
   iph->protocol = IPPROTO_UDP_NUM;
   iph->saddr = inet_sk (sk)->inet_saddr;
   iph->daddr = sk->sk_daddr;
   ns_store (t, iph, sizeof *iph);
-  NS_LOAD_FIELD (t, inet_sk (sk), inet_id);
-  NS_STORE_FIELD (t, inet_sk (sk), inet_id);
+  ns_atomic (t, &inet_sk (sk)->inet_id);
+  inet_sk (sk)->inet_id++;
   skb->_skb_refdst = rt;
   skb->priority = sk->sk_priority;
   NS_LOAD_FIELD (t, sk, sk_priority);
   NS_STORE_FIELD (t, skb, _skb_refdst);
   NS_STORE_FIELD (t, skb, priority);
   NS_STORE_FIELD (t, skb, mark);
+  /* census: 111 instructions less the two calls 6.9 does not make — 109 (DF, no options,
+   * ip_select_ttl: the hop-limit metric 0 so sysctl_ip_default_ttl, tos, the inet_id lock
+   * xadd, priority, mark, skb_dst_set, the ICMP test). The 6.1.176 binary wraps the
+   * sysctl read in rcu_read_lock (ip4_dst_hoplimit's 2025 backport); 6.9 does not. */
+  ns_insns (t, 109);
+  ip_cork_release (t);
+  ns_insns (t, 6);                  /* census: 6 instructions (return) */
   ns_ret (t);
+}
+
+/* ip_make_skb: a private cork and queue, ip_setup_cork, __ip_append_data, __ip_make_skb
+ * (the route moves into the skb). */
+struct sk_buff *
+ip_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
+             const guchar *ubuf, gsize len)
+{
+  struct sk_buff *skb;
+
+  g_return_val_if_fail (t != NULL && s != NULL && sk != NULL, NULL);
+  ns_call (t, &fn_ip_make_skb);
+  /* census: 25 instructions (MSG_PROBE, queue head init, cork flags and addr) */
+  ns_insns (t, 25);
+  ns_load (t, inet_sk (sk)->cork, 64);
+  ip_setup_cork (t, sk, rt);
+  ns_insns (t, 15);                 /* census: 15 instructions (the error test, arguments) */
+  skb = append_data (t, s, sk, ubuf, len, IPV4_HLEN, &fn___ip_append_data);
+  ns_insns (t, 10);                 /* census: 10 instructions (the error test, arguments) */
+  __ip_make_skb (t, sk, skb, rt);
+  ns_insns (t, 5);                  /* census: 5 instructions (return) */
   ns_ret (t);
   return skb;
 }
 
+/* ip6_mtu (dst_mtu through INDIRECT_CALL_INET: a direct call) →
+ * ip6_dst_mtu_maybe_forward: no MTU metric, so the inet6_dev's mtu6 read under
+ * rcu_read_lock. */
+static void
+ip6_mtu (NsThread *t, NsNetStack *s, struct dst_entry *dst)
+{
+  ns_call (t, &fn_ip6_mtu);
+  NS_LOAD_FIELD (t, dst, _metrics);
+  NS_LOAD_FIELD (t, dst, dev);
+  /* estimate: ~10 instructions (the metric test), as ipv4_mtu's census in two parts */
+  ns_insns (t, 10);
+  ns_rcu_read_lock (t, s);
+  ns_insns (t, 4);                  /* estimate: __in6_dev_get, cnf.mtu6 */
+  ns_rcu_read_unlock (t, s);
+  ns_insns (t, 8);                  /* estimate: the cap, the lwtunnel test */
+  ns_ret (t);
+}
+
+/* ip6_setup_cork: no options to duplicate; hop limit, tclass; fragsize from dst_mtu
+ * (ip6_mtu: pmtudisc below PROBE); gso; the route moves into the cork. */
+static void
+ip6_setup_cork (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt)
+{
+  ns_call (t, &fn_ip6_setup_cork);
+  /* estimate: ~40 instructions (options, hop limit, tclass, dontfrag, pmtudisc test) */
+  ns_insns (t, 40);
+  NS_LOAD_FIELD (t, rt, dev);
+  ip6_mtu (t, s, rt);
+  /* estimate: ~30 instructions (rt6 mtu checks, frag size, gso, the cork's dst) */
+  ns_insns (t, 30);
+  ns_store (t, inet_sk (sk)->cork, 64);
+  ns_ret (t);
+}
+
+/* ip6_cork_release: no options to free; the cork's route is released (the skb holds its
+ * own reference: __ip6_make_skb took it with dst_clone). */
+static void
+ip6_cork_release (NsThread *t, struct dst_entry *rt)
+{
+  ns_call (t, &fn_ip6_cork_release);
+  /* estimate: ~12 instructions (the opt test, the dst test, clearing) */
+  ns_insns (t, 12);
+  dst_release (t, rt);
+  ns_insns (t, 4);                  /* estimate: the cork's dst cleared, return */
+  ns_ret (t);
+}
+
 /* ip6_make_skb: ip6_setup_cork, __ip6_append_data, __ip6_make_skb (IPv6 header,
- * ip6_flow_hdr, hop limit), ip6_cork_release. */
+ * ip6_flow_hdr, hop limit, skb_dst_set of dst_clone), ip6_cork_release. */
 struct sk_buff *
 ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
               const guchar *ubuf, gsize len)
@@ -271,20 +470,13 @@ ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
   ns_call (t, &fn_ip6_make_skb);
   /* estimate: ~30 instructions (flags, cork init, ipc6 defaults) */
   ns_insns (t, 30);
-  ns_call (t, &fn_ip6_setup_cork);
-  /* estimate: ~70 instructions (no options to duplicate, hop limit, tclass, dst mtu with
-   * rt6 mtu checks, frag size, gso) */
-  ns_insns (t, 70);
-  NS_LOAD_FIELD (t, rt, rt_mtu);
-  NS_LOAD_FIELD (t, rt, dev);
-  ns_store (t, inet_sk (sk)->cork, 64);
-  ns_ret (t);
+  ip6_setup_cork (t, s, sk, rt);
   skb = append_data (t, s, sk, ubuf, len, IPV6_HLEN, &fn___ip6_append_data);
   ns_call (t, &fn___ip6_make_skb);
-  /* estimate: ~120 instructions (dequeue, join, ipv6 options none, the 40-byte header:
+  /* estimate: ~110 instructions (dequeue, join, ipv6 options none, the 40-byte header:
    * flow label (ip6_make_flowlabel with auto flow labels), addresses, hop limit; priority,
    * mark, tstamp, skb_dst_set, ICMP6 test, IP6_UPD_PO_STATS) */
-  ns_insns (t, 120);
+  ns_insns (t, 110);
   ip6h = (NsIpv6hdr *) skb_network_header (skb);
   ip6h->ver_tc_flow = GUINT32_TO_BE (0x60000000);
   ip6h->nexthdr = IPPROTO_UDP_NUM;
@@ -294,15 +486,14 @@ ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
   ns_store (t, ip6h, sizeof *ip6h);
   NS_LOAD_FIELD (t, sk, sk_v6_daddr);
   NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
+  ns_atomic (t, &rt->__rcuref);     /* dst_clone */
+  rt->__rcuref++;
   skb->_skb_refdst = rt;
   skb->priority = sk->sk_priority;
   NS_STORE_FIELD (t, skb, _skb_refdst);
   NS_STORE_FIELD (t, skb, priority);
   NS_STORE_FIELD (t, skb, mark);
-  ns_call (t, &fn_ip6_cork_release);
-  /* estimate: ~20 instructions (options freed: none; dst already moved) */
-  ns_insns (t, 20);
-  ns_ret (t);
+  ip6_cork_release (t, rt);
   ns_ret (t);
   ns_ret (t);
   return skb;
@@ -311,11 +502,13 @@ ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
 /* ---- output: down to the device ---- */
 
 /* neigh_output → neigh_hh_output: the cached 16-byte (14 used) hardware header copied in
- * front of the network header under the hh seqlock, then dev_queue_xmit. */
+ * front of the network header under the hh seqlock, then dev_queue_xmit (the inline
+ * wrapper: a call of __dev_queue_xmit(skb, NULL)). */
 static gint
 neigh_hh_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff *skb)
 {
-  /* estimate: ~20 instructions (seqlock read loop of one pass, 16-byte copy, push) */
+  /* census (part of ip_finish_output2's): 20 instructions (seqcount read of one pass,
+   * the 16-byte copy, skb_push) */
   ns_insns (t, 20);
   NS_LOAD_FIELD (t, n, nud_state);
   NS_LOAD_FIELD (t, n, hh_lock);
@@ -329,14 +522,19 @@ neigh_hh_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff
 
 /* The neighbour step of ip_finish_output2 / ip6_finish_output2, under rcu_read_lock:
  * __ipv4_neigh_lookup_noref / __ipv6_neigh_lookup_noref (the hash bucket, then the entry
- * n, each load waiting for the one before), then neigh_output. The per-family hashing is
- * in the callers' instruction estimates. */
+ * n, each load waiting for the one before; lookup_insns for the hashing and the walk),
+ * then neigh_output. The 6.1.176 binary takes plain rcu_read_lock here, as modelled;
+ * 6.9-rc1 may still take rcu_read_lock_bh (the neighbour code's move to standard RCU is
+ * of 2024), which would make the BH enable here, not in __dev_queue_xmit, run the
+ * NET_RX softirq, and replace these two calls with one __local_bh_enable_ip [doubt]. */
 static gint
-neigh_lookup_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff *skb)
+neigh_lookup_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff *skb,
+                     guint lookup_insns)
 {
   gint rc;
 
   ns_rcu_read_lock (t, s);
+  ns_insns (t, lookup_insns);
   ns_load_dep (t, s->arp_hash, 8);
   ns_load_dep (t, n, 64);
   rc = neigh_hh_output (t, s, n, skb);
@@ -344,8 +542,68 @@ neigh_lookup_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_
   return rc;
 }
 
-/* ip_output → (NF_HOOK_COND, no hooks) ip_finish_output → __ip_finish_output (MTU fits)
- * → ip_finish_output2 → neighbour lookup → neigh_hh_output. */
+/* ip_finish_output2: not multicast or broadcast, headroom enough, no lwtunnel; the
+ * neighbour of the local route (ARP table, key 0 on lo) and its cached header. */
+static gint
+ip_finish_output2 (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  struct dst_entry *dst = skb_dst (skb);
+  gint rc;
+
+  /* entered by a tail jmp from __ip_finish_output: modelled as a call */
+  ns_call (t, &fn_ip_finish_output2);
+  NS_LOAD_FIELD (t, dst, rt_type);
+  NS_LOAD_FIELD (t, dst, rt_uses_gateway);
+  /* census: 35 instructions (rt_type tests, LL_RESERVED_SPACE and the headroom test,
+   * the lwtunnel test) */
+  ns_insns (t, 35);
+  /* census: 40 instructions (rt_nexthop, arp_hashfn, the bucket's first entry matches,
+   * sock_confirm_neigh, neigh_output's NUD_CONNECTED and hh_len tests) */
+  rc = neigh_lookup_output (t, s, s->neigh_lo4, skb, 40);
+  ns_insns (t, 13);                 /* census: 13 instructions (return) */
+  ns_ret (t);
+  return rc;
+}
+
+/* ip_skb_dst_mtu (an inline GCC keeps out of line; no fentry): pmtudisc WANT →
+ * ip_dst_mtu_maybe_forward: rt_pmtu 0, no metric, dev->mtu. */
+static void
+ip_skb_dst_mtu (NsThread *t, struct sk_buff *skb)
+{
+  struct dst_entry *dst = skb_dst (skb);
+
+  ns_call (t, &fn_ip_skb_dst_mtu);
+  NS_LOAD_FIELD (t, skb, sk);
+  NS_LOAD_FIELD (t, dst, rt_mtu);
+  NS_LOAD_FIELD (t, dst->dev, mtu);
+  /* census: 45 instructions (full socket and pmtudisc tests, IPCB forwarded flag, the
+   * sysctl and lock tests, rt_pmtu, the metric, dev->mtu, the cap) */
+  ns_insns (t, 45);
+  ns_ret (t);
+}
+
+/* __ip_finish_output: no xfrm, ip_skb_dst_mtu, not GSO, the length fits, no
+ * frag_max_size → ip_finish_output2 (a tail jmp). */
+static gint
+__ip_finish_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  gint rc;
+
+  /* entered by a tail jmp from ip_finish_output: modelled as a call */
+  ns_call (t, &fn___ip_finish_output);
+  NS_LOAD_FIELD (t, skb_dst (skb), xfrm);
+  ns_insns (t, 12);                 /* census: 12 instructions (the xfrm test, arguments) */
+  ip_skb_dst_mtu (t, skb);
+  NS_LOAD_FIELD (t, skb, len);
+  /* census: 11 instructions (gso test, len against mtu, frag_max_size) */
+  ns_insns (t, 11);
+  rc = ip_finish_output2 (t, s, skb);
+  ns_ret (t);
+  return rc;
+}
+
+/* ip_output → (NF_HOOK_COND, no hooks: the key is off) ip_finish_output (cgroup BPF
+ * egress key off) → __ip_finish_output. */
 static gint
 ip_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -354,66 +612,75 @@ ip_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   gint rc;
 
   ns_call (t, &ip_fn_ip_output);
-  /* estimate: ~25 instructions (IP_UPD_PO_STATS, skb->dev, protocol, NF_HOOK_COND's
-   * static-key test) */
-  ns_insns (t, 25);
   ns_mib_inc (t, &sd->ip_mib[0]);
   NS_LOAD_FIELD (t, dst, dev);
   skb->dev = dst->dev;
   skb->protocol = ETH_P_IP_BE;
   NS_STORE_FIELD (t, skb, dev);
   NS_STORE_FIELD (t, skb, protocol);
+  /* census: 32 instructions less the two calls 6.9 does not make — 30 (OUTREQUESTS and
+   * OUTOCTETS, skb->dev, protocol, the REROUTED test, the POST_ROUTING key). The 6.1.176
+   * binary holds rcu_read_lock across ip_output (a 2025 backport); 6.9 does not. */
+  ns_insns (t, 22);
   ns_call (t, &fn_ip_finish_output);
-  /* estimate: ~30 instructions (cgroup BPF egress key off, __ip_finish_output inlined:
-   * xfrm dst test, mtu from dst, gso test, length vs mtu) */
-  ns_insns (t, 30);
-  NS_LOAD_FIELD (t, skb, len);
-  NS_LOAD_FIELD (t, dst, rt_mtu);
-  ns_call (t, &fn_ip_finish_output2);
-  /* estimate: ~70 instructions (headroom test, multicast/broadcast stats, lwtunnel test,
-   * rcu, ip_neigh_for_gw → __ipv4_neigh_lookup_noref: arp_hashfn and the bucket walk,
-   * sock_confirm_neigh, neigh_output's NUD_CONNECTED and hh_len tests) */
-  ns_insns (t, 70);
-  NS_LOAD_FIELD (t, dst, rt_uses_gateway);
-  rc = neigh_lookup_output (t, s, s->neigh_lo4, skb);
-  ns_ret (t);
-  ns_ret (t);
+  ns_insns (t, 8);                  /* census: 8 instructions (the cgroup BPF key) */
+  rc = __ip_finish_output (t, s, skb);
+  ns_ret (t);                       /* ip_finish_output: its tail jmp, modelled as a call */
+  ns_insns (t, 8);
   ns_ret (t);
   return rc;
 }
 
-/* ip_send_skb → ip_local_out → __ip_local_out (tot_len, header checksum, LOCAL_OUT hook
- * off) → dst_output through INDIRECT_CALL_INET → ip_output. */
+/* ip_send_check: ip_fast_csum over the 5-word header. */
+static void
+ip_send_check (NsThread *t, NsIphdr *iph)
+{
+  ns_call (t, &fn_ip_send_check);
+  ns_load (t, iph, sizeof *iph);
+  ns_store (t, &iph->check, sizeof iph->check);
+  ns_insns (t, 22);                 /* census: 22 instructions (one loop iteration, fold) */
+  ns_ret (t);
+}
+
+/* __ip_local_out: tot_len, ip_send_check, no l3mdev, protocol, the LOCAL_OUT key off:
+ * returns 1. */
+static void
+__ip_local_out (NsThread *t, struct sk_buff *skb)
+{
+  NsIphdr *iph = (NsIphdr *) skb_network_header (skb);
+
+  ns_call (t, &fn___ip_local_out);
+  iph->tot_len = GUINT16_TO_BE ((guint16) skb->len);
+  NS_LOAD_FIELD (t, skb, len);
+  ns_insns (t, 10);                 /* census: 10 instructions (iph_set_totlen, argument) */
+  ip_send_check (t, iph);
+  /* census: 21 instructions (l3mdev test, skb->protocol, nf_hook's key) */
+  ns_insns (t, 21);
+  ns_ret (t);
+}
+
+/* ip_send_skb → ip_local_out (inline in ip_output.c) → __ip_local_out → dst_output
+ * through INDIRECT_CALL_INET: a direct call of ip_output. */
 gint
 ip_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  NsIphdr *iph;
   gint rc;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
-  iph = (NsIphdr *) skb_network_header (skb);
   s->counters.sent++;
   ns_call (t, &fn_ip_send_skb);
-  /* estimate: ~10 instructions (net_xmit_errno handling) */
-  ns_insns (t, 10);
-  ns_call (t, &fn_ip_local_out);
-  ns_insns (t, 8);
-  ns_call (t, &fn___ip_local_out);
-  /* estimate: ~45 instructions (iph_set_totlen, ip_send_check: ip_fast_csum of 5 words,
-   * l3mdev_ip_out, skb->protocol, nf_hook's static key) */
-  ns_insns (t, 45);
-  iph->tot_len = GUINT16_TO_BE ((guint16) skb->len);
-  ns_store (t, iph, sizeof *iph);
-  NS_LOAD_FIELD (t, skb, len);
-  ns_ret (t);
+  ns_insns (t, 10);                 /* census: 10 instructions (arguments) */
+  __ip_local_out (t, skb);
+  NS_LOAD_FIELD (t, skb_dst (skb), output);
+  ns_insns (t, 6);                  /* census: 6 instructions (err 1, the output compare) */
   rc = ip_output (t, s, skb);
-  ns_ret (t);
+  ns_insns (t, 6);                  /* census: 6 instructions (net_xmit_errno, return) */
   ns_ret (t);
   return rc;
 }
 
-/* ip6_output → ip6_finish_output → __ip6_finish_output → ip6_finish_output2 →
- * neighbour (__ipv6_neigh_lookup_noref) → neigh_hh_output. */
+/* ip6_output → ip6_finish_output → __ip6_finish_output (ip6_skb_dst_mtu) →
+ * ip6_finish_output2 → neighbour (__ipv6_neigh_lookup_noref) → neigh_hh_output. */
 static gint
 ip6_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -430,17 +697,22 @@ ip6_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_STORE_FIELD (t, skb, dev);
   NS_STORE_FIELD (t, skb, protocol);
   ns_call (t, &fn_ip6_finish_output);
-  /* estimate: ~35 instructions (cgroup BPF key off, __ip6_finish_output: xfrm dst test,
-   * mtu, gso, frag tests) */
-  ns_insns (t, 35);
-  NS_LOAD_FIELD (t, dst, rt_mtu);
+  ns_insns (t, 10);                 /* estimate: ~10 instructions (cgroup BPF key off) */
+  ns_call (t, &fn___ip6_finish_output);
+  NS_LOAD_FIELD (t, dst, xfrm);
+  ns_insns (t, 10);                 /* estimate: ~10 instructions (xfrm dst test) */
+  /* ip6_skb_dst_mtu: pmtudisc below PROBE, so dst_mtu → ip6_mtu (as the IPv4 twin's
+   * ip_skb_dst_mtu reads the route's MTU) */
+  ip6_mtu (t, s, dst);
+  ns_insns (t, 15);                 /* estimate: ~15 instructions (gso, mtu, frag tests) */
   ns_call (t, &fn_ip6_finish_output2);
   /* estimate: ~85 instructions (headroom, multicast test, IP6_UPD_PO_STATS, lwtunnel,
    * rt6_nexthop, __ipv6_neigh_lookup_noref: ndisc hash over 4 words and the bucket walk,
    * sock_confirm_neigh, neigh_output tests) */
   ns_insns (t, 85);
   ns_mib_inc (t, &sd->ip_mib[1]);
-  rc = neigh_lookup_output (t, s, s->neigh_lo6, skb);
+  rc = neigh_lookup_output (t, s, s->neigh_lo6, skb, 0);
+  ns_ret (t);
   ns_ret (t);
   ns_ret (t);
   ns_ret (t);
@@ -477,29 +749,16 @@ ip6_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 
 /* ---- input ---- */
 
-/* ip_rcv → ip_rcv_core (header checks, checksum of the header, IPCB) → NF_HOOK
- * PRE_ROUTING (off) → ip_rcv_finish → ip_rcv_finish_core (valid dst: no route lookup,
- * no early demux) → dst_input (INDIRECT_CALL_INET) → ip_local_deliver → NF_HOOK LOCAL_IN
- * (off) → ip_local_deliver_finish → ip_protocol_deliver_rcu → raw_local_deliver (no raw
- * socket) → INDIRECT_CALL_2 → udp_rcv. */
-gint
-ip_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+/* ip_rcv_core: PACKET_HOST, IP_UPD_PO_STATS, not shared, linear (pskb_may_pull), version
+ * and ihl, ip_fast_csum of the header (one loop pass), tot_len, no trim, the transport
+ * header, IPCB cleared, no socket to orphan, no conntrack. */
+static void
+ip_rcv_core (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  struct softnet_data *sd;
-  NsIphdr *iph;
-  gint rc;
+  NsIphdr *iph = (NsIphdr *) skb->data;
 
-  g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
-  sd = s->sd[ns_thread_cpu (t)];
-  iph = (NsIphdr *) skb->data;
-  ns_call (t, &ip_fn_ip_rcv);
-  ns_insns (t, 10);
   ns_call (t, &fn_ip_rcv_core);
-  /* estimate: ~75 instructions (pkt_type, IP_UPD_PO_STATS, skb_share_check,
-   * pskb_may_pull, version/ihl tests, ip_fast_csum of the header, tot_len, trim test,
-   * transport header, IPCB clear, skb_orphan, nf_reset_ct) */
-  ns_insns (t, 75);
-  ns_mib_inc (t, &sd->ip_mib[2]);
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[2]);
   NS_LOAD_FIELD (t, skb, pkt_type);
   NS_LOAD_FIELD (t, skb, users);
   ns_load (t, iph, sizeof *iph);
@@ -507,53 +766,115 @@ ip_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_STORE_FIELD (t, skb, transport_header);
   ns_store (t, skb->cb, 24);
   NS_LOAD_FIELD (t, skb, _nfct);
+  ns_insns (t, 108);                /* census: 108 instructions (the tests above) */
   ns_ret (t);
-  ns_call (t, &fn_ip_rcv_finish);
-  /* estimate: ~15 instructions (l3mdev_ip_rcv, early demux sysctl read) */
-  ns_insns (t, 15);
+}
+
+/* ip_rcv_finish_core: no route hint; the skb keeps the sender's dst (skb_valid_dst), so
+ * neither early demux nor a route lookup; ihl 5; RTN_LOCAL, not multicast or broadcast;
+ * the in_device's NOPOLICY flag. */
+static void
+ip_rcv_finish_core (NsThread *t, struct sk_buff *skb)
+{
   ns_call (t, &fn_ip_rcv_finish_core);
-  /* estimate: ~45 instructions (route hint test, skb_valid_dst, ihl test, rt_type
-   * multicast/broadcast tests, IP_UPD_PO_STATS by type) */
-  ns_insns (t, 45);
   NS_LOAD_FIELD (t, skb, _skb_refdst);
   NS_LOAD_FIELD (t, skb_dst (skb), rt_type);
+  ns_insns (t, 52);                 /* census: 52 instructions (the tests above) */
   ns_ret (t);
-  NS_LOAD_FIELD (t, skb_dst (skb), input);
+}
+
+/* raw_local_deliver / raw6_local_deliver → raw_v4_input / raw_v6_input (inlined): the
+ * raw hash bucket of the protocol, walked under rcu_read_lock: empty. Counts: the census
+ * of raw_local_deliver; the IPv6 twin's are an estimate, as its IPv4 twin's census. */
+static void
+raw_local_deliver (NsThread *t, NsNetStack *s, NsFunc *fn)
+{
+  ns_call (t, fn);
+  ns_insns (t, 20);                 /* census: 20 instructions (dev_net, the hash) */
+  ns_rcu_read_lock (t, s);
+  ns_load_dep (t, s->raw_hash, 8);
+  ns_insns (t, 8);                  /* census: 8 instructions (the empty bucket) */
+  ns_rcu_read_unlock (t, s);
+  ns_insns (t, 9);                  /* census: 9 instructions (return) */
+  ns_ret (t);
+}
+
+/* ip_protocol_deliver_rcu: raw_local_deliver, inet_protos[17], no_policy (no xfrm
+ * policy check, no nf_reset_ct), INDIRECT_CALL_2 → a direct call of udp_rcv,
+ * INDELIVERS. */
+static gint
+ip_protocol_deliver_rcu (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  gint rc;
+
+  ns_call (t, &fn_ip_protocol_deliver_rcu);
+  ns_insns (t, 8);                  /* census: 8 instructions (arguments) */
+  raw_local_deliver (t, s, &fn_raw_local_deliver);
+  ns_load_dep (t, s->inet_protos, 8);
+  /* census: 12 instructions (the protocol entry, no_policy, the handler compares) */
+  ns_insns (t, 12);
+  rc = udp_rcv (t, s, skb);
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[3]);
+  ns_insns (t, 6);                  /* census: 6 instructions (ret test, INDELIVERS) */
+  ns_ret (t);
+  return rc;
+}
+
+/* ip_local_deliver (NF_HOOK LOCAL_IN off: a tail jmp) → ip_local_deliver_finish: the
+ * IP header pulled, ip_protocol_deliver_rcu under rcu_read_lock. Both are entered by tail
+ * jmps (from ip_rcv's dst_input, from ip_local_deliver): modelled as calls. */
+static gint
+ip_local_deliver (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  gint rc;
+
   ns_call (t, &ip_fn_ip_local_deliver);
-  /* estimate: ~20 instructions (ip_is_fragment, NF_HOOK LOCAL_IN key) */
-  ns_insns (t, 20);
+  /* census: 18 instructions (ip_is_fragment, the LOCAL_IN key) */
+  ns_insns (t, 18);
   ns_call (t, &fn_ip_local_deliver_finish);
-  /* estimate: ~20 instructions (skb_clear_delivery_time, __skb_pull of the header,
-   * rcu_read_lock) */
-  ns_insns (t, 20);
   __skb_pull (skb, IPV4_HLEN);
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, len);
-  ns_call (t, &fn_ip_protocol_deliver_rcu);
-  /* estimate: ~35 instructions (inet_protos lookup, no_policy, xfrm test, INDIRECT_CALL_2
-   * compares, INDELIVERS stats) */
-  ns_insns (t, 35);
-  ns_call (t, &fn_raw_local_deliver);
-  /* estimate: ~20 instructions (raw_v4_hashinfo bucket of protocol 17: empty) */
-  ns_insns (t, 20);
-  ns_load_dep (t, s->raw_hash, 8);
-  ns_ret (t);
+  /* census: 12 instructions (no mono delivery time, __skb_pull) */
+  ns_insns (t, 12);
   ns_rcu_read_lock (t, s);
-  ns_load_dep (t, s->inet_protos, 8);
-  ns_mib_inc (t, &sd->ip_mib[3]);
-  rc = udp_rcv (t, s, skb);
+  rc = ip_protocol_deliver_rcu (t, s, skb);
   ns_rcu_read_unlock (t, s);
+  ns_insns (t, 11);                 /* census: 11 instructions (return 0) */
   ns_ret (t);
   ns_ret (t);
-  ns_ret (t);
+  return rc;
+}
+
+/* ip_rcv → ip_rcv_core → NF_HOOK PRE_ROUTING (off) → ip_rcv_finish (inlined:
+ * l3mdev_ip_rcv, ip_rcv_finish_core, dst_input through INDIRECT_CALL_INET: a tail jmp
+ * to ip_local_deliver). */
+gint
+ip_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  gint rc;
+
+  g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
+  ns_call (t, &ip_fn_ip_rcv);
+  ns_insns (t, 8);                  /* census: 8 instructions (arguments) */
+  ip_rcv_core (t, s, skb);
+  ns_call (t, &fn_ip_rcv_finish);
+  /* census: 10 instructions (skb test, the PRE_ROUTING key, l3mdev) */
+  ns_insns (t, 10);
+  ip_rcv_finish_core (t, skb);
+  NS_LOAD_FIELD (t, skb_dst (skb), input);
+  /* census: 19 instructions (ret test, dst_input's compares with ip6_input and
+   * ip_local_deliver, the tail jmp) */
+  ns_insns (t, 19);
+  rc = ip_local_deliver (t, s, skb);
   ns_ret (t);
   ns_ret (t);
   return rc;
 }
 
 /* ipv6_rcv → ip6_rcv_core → NF_HOOK PRE_ROUTING (off) → ip6_rcv_finish (valid dst: no
- * ip6_route_input) → dst_input → ip6_input → ip6_input_finish → ip6_protocol_deliver_rcu
- * → raw6_local_deliver → INDIRECT_CALL_2 → udpv6_rcv. */
+ * ip6_route_input) → dst_input → ip6_input → ip6_input_finish (rcu_read_lock) →
+ * ip6_protocol_deliver_rcu → raw6_local_deliver → INDIRECT_CALL_2 → udpv6_rcv. */
 gint
 ipv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -588,6 +909,7 @@ ipv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   ns_insns (t, 15);
   ns_call (t, &fn_ip6_input_finish);
   ns_insns (t, 10);
+  ns_rcu_read_lock (t, s);
   ns_call (t, &fn_ip6_protocol_deliver_rcu);
   /* estimate: ~70 instructions (nexthdr loop of one pass, __skb_pull to the transport
    * header, raw test, inet6_protos, xfrm policy flags, INDIRECT_CALL_2, stats) */
@@ -595,16 +917,12 @@ ipv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   __skb_pull (skb, IPV6_HLEN);
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, len);
-  ns_call (t, &fn_raw6_local_deliver);
-  ns_insns (t, 20);
-  ns_load_dep (t, s->raw_hash, 8);
-  ns_ret (t);
-  ns_rcu_read_lock (t, s);
+  raw_local_deliver (t, s, &fn_raw6_local_deliver);
   ns_load_dep (t, s->inet_protos, 8);
-  ns_mib_inc (t, &sd->ip_mib[3]);
   rc = udpv6_rcv (t, s, skb);
-  ns_rcu_read_unlock (t, s);
+  ns_mib_inc (t, &sd->ip_mib[3]);
   ns_ret (t);
+  ns_rcu_read_unlock (t, s);
   ns_ret (t);
   ns_ret (t);
   ns_ret (t);

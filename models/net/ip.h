@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 /* sk_dst_check(sk, cookie): the socket's cached route with a reference taken (rcuref
  * get), checked through dst->ops->check; NULL if none is cached. */
 struct dst_entry *sk_dst_check       (NsThread *t, NsNetStack *s, struct sock *sk);
-/* dst_release: drops a reference (rcuref put). */
+/* dst_release: drops a reference (rcuref put); NULL is a call that returns at once. */
 void              dst_release        (NsThread *t, struct dst_entry *dst);
 
 /* ip_make_skb: one skb holding the UDP header room and len bytes of payload copied from

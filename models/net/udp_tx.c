@@ -1,17 +1,25 @@
 /* udp_tx.c — the UDP send path of write(2) on a connected socket, v6.9.
  *
  *   write → do_syscall_64 → sys_call_table[__NR_write] (indirect before v6.9-rc4) →
- *   ksys_write → fdget_pos → vfs_write (rw_verify_area → security_file_permission →
- *   the LSM hook; new_sync_write inlined) → f_op->write_iter = sock_write_iter (indirect)
- *   → sock_sendmsg → security_socket_sendmsg → sock_sendmsg_nosec (inlined) →
- *   INDIRECT_CALL_INET(ops->sendmsg) → inet_sendmsg / inet6_sendmsg →
- *   inet_send_prepare → INDIRECT_CALL_2(sk_prot->sendmsg) → udp_sendmsg / udpv6_sendmsg.
+ *   __x64_sys_write → ksys_write → fdget_pos → vfs_write (rw_verify_area →
+ *   security_file_permission → the LSM hooks; new_sync_write inlined: __get_task_ioprio)
+ *   → f_op->write_iter = sock_write_iter (indirect) → __sock_sendmsg →
+ *   security_socket_sendmsg (the LSM hook walk) → sock_sendmsg_nosec (inlined) →
+ *   INDIRECT_CALL_INET(ops->sendmsg) → inet_sendmsg / inet6_sendmsg → inet_send_prepare
+ *   → INDIRECT_CALL_2(sk_prot->sendmsg) → udp_sendmsg / udpv6_sendmsg.
  *   udp_sendmsg (connected, no cork, no cmsg): sk_dst_check for the cached route,
  *   ip_make_skb (the copy from user), udp_send_skb (UDP header, CHECKSUM_PARTIAL:
  *   udp4_hwcsum), ip_send_skb → … → dev_queue_xmit → loopback_xmit (models/net/ip.c and
  *   loopback.c). udpv6_sendmsg: ip6_sk_dst_lookup_flow → sk_dst_check, ip6_make_skb,
  *   udp_v6_send_skb → udp6_hwcsum_outgoing, ip6_send_skb.
- * Text sizes and instruction counts are estimates with their reasons. */
+ * Instruction counts of the IPv4 path: the census of the Debian 6.1.176 binary
+ * (doc/census/seed000/syscall.md unit 2 and send.md), as body instructions (each
+ * function's total less its prologue, epilogue and return, which the machine charges per
+ * call); the binary's tail jmps (__x64_sys_write → ksys_write, apparmor_socket_sendmsg →
+ * aa_sk_perm, inet_sendmsg → udp_sendmsg) are modelled as calls. The syscall entry and
+ * exit, __fdget_pos, rw_verify_area and __check_object_size are netstack.c's. The IPv6
+ * twins keep their estimates (the shared callees are the same). Text sizes are
+ * estimates. */
 #include "config.h"
 #include <errno.h>
 #include "udp_tx.h"
@@ -23,10 +31,18 @@ static NS_FUNC (fn___x64_sys_write, "__x64_sys_write", 32, NS_FN_STATIC | NS_FN_
 static NS_FUNC (fn_ksys_write, "ksys_write", 200, NS_FN_EXTERN, 4);
 static NS_FUNC (fn_vfs_write, "vfs_write", 700, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_sock_write_iter, "sock_write_iter", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_sock_sendmsg, "sock_sendmsg", 140, NS_FN_EXTERN, 20);
+static NS_FUNC (fn___sock_sendmsg, "__sock_sendmsg", 140, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 140, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_security_socket_sendmsg, "security_socket_sendmsg", 100, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 160,
+static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 32,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_aa_sk_perm, "aa_sk_perm", 260, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_tomoyo_socket_sendmsg, "tomoyo_socket_sendmsg", 16,
+                NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_tomoyo_socket_sendmsg_permission, "tomoyo_socket_sendmsg_permission",
+                200, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_bpf_lsm_socket_sendmsg, "bpf_lsm_socket_sendmsg", 16,
+                NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_inet_sendmsg, "inet_sendmsg", 120, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_inet6_sendmsg, "inet6_sendmsg", 120, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_inet_send_prepare, "inet_send_prepare", 100, NS_FN_EXTERN, 3);
@@ -63,7 +79,8 @@ udp_fill_header (NsThread *t, struct sock *sk, struct sk_buff *skb, NsUdphdr *uh
   NS_LOAD_FIELD (t, sk, sk_tx_bits);
 }
 
-/* udp_send_skb: the UDP header, hardware checksum set-up, ip_send_skb, stats. */
+/* udp_send_skb: the UDP header, no GSO, not UDP-Lite, checksum on: CHECKSUM_PARTIAL →
+ * udp4_hwcsum; ip_send_skb; OUTDATAGRAMS. */
 static gint
 udp_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
@@ -72,18 +89,21 @@ udp_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
   gint err;
 
   ns_call (t, &fn_udp_send_skb);
-  /* estimate: ~40 instructions (offset, len, GSO test, UDP-Lite and no_check_tx tests) */
-  ns_insns (t, 40);
   udp_fill_header (t, sk, skb, uh, IPV4_HLEN);
+  /* census: 30 instructions (offset, len, the header, the GSO, UDP-Lite, no_check_tx
+   * and ip_summed tests) */
+  ns_insns (t, 30);
   ns_call (t, &fn_udp4_hwcsum);
-  /* estimate: ~20 instructions (csum_start/offset, ~csum_tcpudp_magic of the pseudo
-   * header) */
-  ns_insns (t, 20);
   NS_STORE_FIELD (t, skb, csum);
+  /* census: 35 instructions (no frag_list: csum_start and csum_offset, ~csum_tcpudp_magic
+   * of the pseudo header) */
+  ns_insns (t, 35);
   ns_ret (t);
+  ns_insns (t, 6);                  /* census: 6 instructions (arguments) */
   err = ip_send_skb (t, s, skb);
   /* UDP_MIB_OUTDATAGRAMS */
   ns_mib_inc (t, &sd->udp_mib[1]);
+  ns_insns (t, 10);                 /* census: 10 instructions (err test, the MIB, return) */
   ns_ret (t);
   return err;
 }
@@ -110,7 +130,10 @@ udp_v6_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
   return err;
 }
 
-/* udp_sendmsg, connected, uncorked. */
+/* udp_sendmsg, connected, uncorked, no cmsg: the checks, ipcm_init_sk, inet_opt under
+ * rcu_read_lock (none), the connected route (sk_dst_check), the lockless path
+ * ip_make_skb + udp_send_skb, then ip_rt_put of the route the cork stole (NULL: still a
+ * dst_release call). */
 static gssize
 udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gsize len)
 {
@@ -118,31 +141,47 @@ udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   struct sk_buff *skb;
   gssize err = (gssize) len;
 
+  /* entered by inet_sendmsg's tail jmp: modelled as a call */
   ns_call (t, &udp_fn_udp_sendmsg);
-  /* estimate: ~110 instructions (len and flags tests, corkreq, pending test, daddr and
-   * dport from the connected socket, ipcm_init_sk, cgroup BPF sendmsg key off, tos,
-   * flowi4 set-up for the connected route, saddr) */
-  ns_insns (t, 110);
   NS_LOAD_FIELD (t, sk, sk_daddr);
   NS_LOAD_FIELD (t, sk, sk_dport);
   NS_LOAD_FIELD (t, sk, sk_state);
   ns_load (t, &udp_sk (sk)->pending, 8);
   ns_load (t, &inet_sk (sk)->inet_saddr, 8);
+  /* census: 70 instructions (the cork flag, len, OOB and pending tests, msg_name NULL so
+   * the connected daddr and dport, controllen, three rep stosq of stack structs,
+   * ipcm_init_sk) */
+  ns_insns (t, 70);
   if (sk->sk_state != TCP_ESTABLISHED) {
     err = -EDESTADDRREQ;
     goto out;
   }
+  ns_rcu_read_lock (t, s);
+  NS_LOAD_FIELD (t, inet_sk (sk), inet_opt);
+  ns_insns (t, 6);                  /* census: 6 instructions (inet_opt: none) */
+  ns_rcu_read_unlock (t, s);
+  /* census: 37 instructions (the UDP4_SENDMSG cgroup key, ipc.opt, tos, multicast and
+   * oif tests, uc_index, the connected test) */
+  ns_insns (t, 37);
   rt = sk_dst_check (t, s, sk);
+  /* census: 30 instructions (route test, MSG_CONFIRM, saddr, corkreq 0, the lockless
+   * path's arguments) */
+  ns_insns (t, 30);
   skb = ip_make_skb (t, s, sk, rt, ubuf, len);
+  ns_insns (t, 10);                 /* census: 10 instructions (skb test, arguments) */
   udp_send_skb (t, s, sk, skb);
-  /* the route moved into the skb (ip_setup_cork stole it): ip_rt_put(NULL) */
-  ns_insns (t, 15);
+  ns_insns (t, 10);                 /* census: 10 instructions (err) */
+  dst_release (t, NULL);            /* ip_rt_put(rt): the cork stole the route */
+  /* census: 30 instructions (free, the error tests, return len, stack protector) */
+  ns_insns (t, 30);
 out:
   ns_ret (t);
   return err;
 }
 
-/* udpv6_sendmsg, connected, uncorked (also the v4-mapped dispatch test). */
+/* udpv6_sendmsg, connected, uncorked (also the v4-mapped dispatch test): txopt_get under
+ * rcu_read_lock (no options), ip6_sk_dst_lookup_flow, the lockless path ip6_make_skb
+ * (which steals the route) + udp_v6_send_skb. */
 static gssize
 udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gsize len)
 {
@@ -151,9 +190,9 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
   gssize err = (gssize) len;
 
   ns_call (t, &udp_fn_udpv6_sendmsg);
-  /* estimate: ~150 instructions (ipcm6 init, v4-mapped test, connected daddr/dport,
+  /* estimate: ~140 instructions (ipcm6 init, v4-mapped test, connected daddr/dport,
    * flowlabel, flowi6 set-up, fl6 saddr, cgroup BPF key off, hop limit, ipc6 tclass) */
-  ns_insns (t, 150);
+  ns_insns (t, 140);
   NS_LOAD_FIELD (t, sk, sk_v6_daddr);
   NS_LOAD_FIELD (t, sk, sk_dport);
   NS_LOAD_FIELD (t, sk, sk_state);
@@ -162,6 +201,9 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
     err = -EDESTADDRREQ;
     goto out;
   }
+  ns_rcu_read_lock (t, s);          /* txopt_get: np->opt is NULL */
+  ns_insns (t, 6);                  /* estimate, as its IPv4 twin's census (inet_opt) */
+  ns_rcu_read_unlock (t, s);
   ns_call (t, &fn_ip6_sk_dst_lookup_flow);
   /* estimate: ~30 instructions (ip6_sk_dst_check: cookie, address compares with the
    * flow) */
@@ -176,56 +218,154 @@ out:
   return err;
 }
 
-/* write(2) on a UDP socket; see udp_tx.h. */
-gssize
-ns_sys_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf, gsize len)
+/* One hook of an LSM list walk: the walk's 10 instructions (census), the indirect call
+ * of hook (insns), and the function it tail-jumps to (tail, tail_insns; modelled as a
+ * call), if any. */
+static void
+lsm_hook (NsThread *t, NsFunc *hook, guint insns, NsFunc *tail, guint tail_insns)
 {
-  struct socket *sock;
-  struct sock *sk;
-  gboolean v6;
+  ns_insns (t, 10);
+  ns_icall (t, hook);
+  ns_insns (t, insns);
+  if (tail != NULL) {
+    ns_call (t, tail);
+    ns_insns (t, tail_insns);
+    ns_ret (t);
+  }
+  ns_ret (t);
+}
+
+/* The LSM hook walk of security_socket_sendmsg: each hook of the list costs the walk 10
+ * instructions and an indirect call. AppArmor (the socket's label test, aa_sk_perm's
+ * might_sleep), TOMOYO and BPF-LSM, the Debian CONFIG_LSM order of the census. */
+static void
+security_socket_sendmsg (NsThread *t, NsNetStack *s)
+{
+  ns_call (t, &fn_security_socket_sendmsg);
+  ns_insns (t, 8);                  /* census: 8 instructions (the list head, return 0) */
+  if (!s->lsm)
+    goto out;
+  ns_insns (t, 10);                 /* census: 10 instructions per hook (the walk) */
+  ns_icall (t, &fn_apparmor_socket_sendmsg);
+  ns_insns (t, 4);                  /* census: 4 instructions (OP_SENDMSG, af_select) */
+  ns_call (t, &fn_aa_sk_perm);      /* a tail jmp: modelled as a call */
+  ns_insns (t, 10);                 /* census: 10 instructions (arguments) */
+  ns_might_resched (t, s);
+  /* census: 16 instructions (the current label, not stale, unconfined → 0) */
+  ns_insns (t, 16);
+  ns_ret (t);
+  ns_ret (t);
+  /* census: tomoyo_socket_sendmsg (1 instruction, a tail jmp) →
+   * tomoyo_socket_sendmsg_permission (26: rep stos of the request, not a kthread,
+   * AF_INET, msg_name NULL → 0) */
+  if (ns_build_config_on (s->build, "CONFIG_SECURITY_TOMOYO"))
+    lsm_hook (t, &fn_tomoyo_socket_sendmsg, 1, &fn_tomoyo_socket_sendmsg_permission, 26);
+  /* census: bpf_lsm_socket_sendmsg, 1 instruction (xor eax) */
+  if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
+    lsm_hook (t, &fn_bpf_lsm_socket_sendmsg, 1, NULL, 0);
+out:
+  ns_ret (t);
+}
+
+/* sock_write_iter: the msghdr from the kiocb (zeroed: rep stos), __sock_sendmsg
+ * (security_socket_sendmsg, then sock_sendmsg_nosec inlined: INDIRECT_CALL_INET of
+ * ops->sendmsg, a direct call of inet_sendmsg / inet6_sendmsg), inet_send_prepare, and
+ * INDIRECT_CALL_2 of sk_prot->sendmsg: a tail jmp to udp_sendmsg / udpv6_sendmsg. */
+static gssize
+sock_write_iter (NsThread *t, NsNetStack *s, struct socket *sock, const guchar *ubuf,
+                 gsize len, gboolean v6)
+{
+  struct sock *sk = sock->sk;
   gssize ret;
 
-  g_return_val_if_fail (t != NULL && s != NULL && file != NULL, -EINVAL);
-  sock = ns_file_socket (file);
-  sk = sock->sk;
-  v6 = sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped_sk (sk);
-  ns_syscall_begin (t, s, &fn___x64_sys_write);
-  ns_call (t, &fn_ksys_write);
-  ns_insns (t, 12);
-  ns_fdget_pos (t, file);
-  ns_call (t, &fn_vfs_write);
-  /* estimate: ~40 instructions (FMODE_WRITE / CAN_WRITE, access_ok, count clamp,
-   * file_start_write (not a regular file), new_sync_write inlined, fsnotify_modify test,
-   * file_end_write) */
-  ns_insns (t, 40);
-  NS_LOAD_FIELD (t, file, f_mode);
-  ns_rw_verify_area (t, s, file);
-  NS_LOAD_FIELD (t, file, f_op);
   ns_icall (t, &fn_sock_write_iter);
-  /* estimate: ~25 instructions (msghdr from the kiocb, O_NONBLOCK, SOCK_NOSPACE test) */
-  ns_insns (t, 25);
-  ns_call (t, &fn_sock_sendmsg);
-  ns_insns (t, 10);
-  /* estimate: ~25 instructions of apparmor_socket_sendmsg → aa_sock_msg_perm, unconfined */
-  ns_security_hook (t, s, &fn_security_socket_sendmsg, &fn_apparmor_socket_sendmsg, 25);
+  /* census: 30 instructions (msghdr zeroed, ki_pos, O_NONBLOCK and IOCB_NOWAIT, the
+   * SEQPACKET test) */
+  ns_insns (t, 30);
+  ns_call (t, &fn___sock_sendmsg);
+  ns_insns (t, 8);                  /* census: 8 instructions (msg_data_left, arguments) */
+  security_socket_sendmsg (t, s);
   NS_LOAD_FIELD (t, sock, ops);
+  /* census: 9 instructions (err test, the ops->sendmsg compares) */
+  ns_insns (t, 9);
   ns_call (t, sk->sk_family == AF_INET6 ? &fn_inet6_sendmsg : &fn_inet_sendmsg);
-  ns_insns (t, 10);
+  ns_insns (t, 10);                 /* census: 10 instructions (arguments) */
   ns_call (t, &fn_inet_send_prepare);
-  /* estimate: ~12 instructions (sock_rps_record_flow key off, inet_num test: bound) */
-  ns_insns (t, 12);
   NS_LOAD_FIELD (t, sk, sk_num);
+  /* census: 4 instructions (the rfs key, inet_num test: bound) */
+  ns_insns (t, 4);
   ns_ret (t);
+  /* census: 7 instructions (the sk_prot->sendmsg compares) */
+  ns_insns (t, 7);
   if (len > UDP_MAX_PAYLOAD)
     ret = -EMSGSIZE;
   else if (v6)
     ret = udpv6_sendmsg (t, s, sk, ubuf, len);
   else
     ret = udp_sendmsg (t, s, sk, ubuf, len);
-  ns_ret (t);   /* inet_sendmsg */
-  ns_ret (t);   /* sock_sendmsg */
-  ns_ret (t);   /* sock_write_iter */
-  ns_ret (t);   /* vfs_write */
+  ns_ret (t);   /* inet_sendmsg (its tail jmp, modelled as a call: the ret is udp_*'s) */
+  ns_insns (t, 2);                  /* census: 2 instructions (return) */
+  ns_ret (t);   /* __sock_sendmsg */
+  /* census: 16 instructions (the iov_iter copied back, return) */
+  ns_insns (t, 16);
+  ns_ret (t);
+  return ret;
+}
+
+/* vfs_write: FMODE_WRITE / FMODE_CAN_WRITE, access_ok, rw_verify_area, the count clamp,
+ * not a regular file (no file_start_write); no ->write, so new_sync_write (inlined):
+ * init_sync_kiocb (get_current_ioprio → __get_task_ioprio), the ITER_UBUF iterator,
+ * call_write_iter → f_op->write_iter = sock_write_iter (indirect); fsnotify_modify (no
+ * watchers), add_wchar, inc_syscw. */
+static gssize
+vfs_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf, gsize len,
+           gboolean v6)
+{
+  gssize ret;
+
+  ns_call (t, &fn_vfs_write);
+  NS_LOAD_FIELD (t, file, f_mode);
+  /* census: 20 instructions (the mode tests, access_ok) */
+  ns_insns (t, 20);
+  ns_rw_verify_area (t, s, file);
+  /* census: 25 instructions (count clamp, the regular-file test, ->write NULL, the kiocb
+   * zeroed by rep stos) */
+  ns_insns (t, 25);
+  ns_call (t, &fn___get_task_ioprio);
+  /* census: 25 instructions (no io_context: the task's nice-derived default) */
+  ns_insns (t, 25);
+  ns_ret (t);
+  NS_LOAD_FIELD (t, file, f_op);
+  /* census: 20 instructions (ki_flags, the iterator, ppos NULL, the call) */
+  ns_insns (t, 20);
+  ret = sock_write_iter (t, s, ns_file_socket (file), ubuf, len, v6);
+  /* census: 35 instructions (ret test, fsnotify_modify's connectors test, add_wchar,
+   * inc_syscw, the regular-file test) */
+  ns_insns (t, 35);
+  ns_ret (t);
+  return ret;
+}
+
+/* write(2) on a UDP socket; see udp_tx.h. */
+gssize
+ns_sys_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf, gsize len)
+{
+  struct sock *sk;
+  gboolean v6;
+  gssize ret;
+
+  g_return_val_if_fail (t != NULL && s != NULL && file != NULL, -EINVAL);
+  sk = ns_file_socket (file)->sk;
+  v6 = sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped_sk (sk);
+  ns_syscall_begin (t, s, &fn___x64_sys_write);
+  ns_call (t, &fn_ksys_write);      /* a tail jmp from __x64_sys_write: modelled as a call */
+  ns_insns (t, 16);                 /* census: 16 instructions (arguments, stack protector) */
+  ns_fdget_pos (t, file);
+  /* census: 6 instructions (the file test, FMODE_STREAM: no ppos) */
+  ns_insns (t, 6);
+  ret = vfs_write (t, s, file, ubuf, len, v6);
+  /* census: 6 instructions (no FDPUT_POS_UNLOCK, no FDPUT_FPUT, return) */
+  ns_insns (t, 6);
   ns_ret (t);   /* ksys_write */
   ns_syscall_end (t, s);
   return ret;
