@@ -24,6 +24,19 @@ struct sock  *reuseport_select_sock        (NsThread *t, struct sock *sk, guint3
 
 /* ---- shared by the IPv4 and IPv6 halves ---- */
 
+/* Lookup instruction counts of udp4_lib_lookup2 (doc/census/seed000/receive.md, section
+ * D: 62 + 31·N, P/E 17), used by the IPv6 twin as estimates. */
+#define UDP_LOOKUP2_FIXED_INSNS  19  /* census: outside the chain entries (36 less P/E 17) */
+#define UDP_CHAIN_STEP_INSNS      6  /* census: node → sk and the loop step, per entry */
+#define UDP_LOOKUP2_RESULT_INSNS 10  /* census 26 for the match, less compute_score's 16
+                                        past the reject (the split: estimate): badness,
+                                        the state test, result */
+#define UDP_SCORE_CALL_INSNS     11  /* estimate: an out-of-line compute_score call's
+                                        argument set-up and score compare */
+
+/* Charges UDP_SCORE_CALL_INSNS to the caller when tbl's build keeps fn out of line. */
+void          udp_score_call_setup         (NsThread *t, struct udp_table *tbl, NsFunc *fn);
+
 /* raw_smp_processor_id() of the thread running the lookup. */
 gint          udp_current_cpu              (NsThread *t, const struct udp_table *tbl);
 /* udp_sk_bound_dev_eq → inet_bound_dev_eq (loads the l3mdev sysctl). */

@@ -5,8 +5,20 @@
  * is created from its kernel build. The lookup functions charge the CPU model where the
  * kernel does the work: ns_call/ns_ret around every function (the build decides which are
  * inlined), ns_load on each socket field read, ns_load_dep for the chain walk, ns_insns for
- * the compares (counts are estimates, kernel-spec §1.8 item 4: 15–25 instructions per
- * rejected socket, 40–60 for a full score with the CPU-id read). */
+ * the compares.
+ *
+ * Instruction counts: the census of the Debian 6.1.176 binary along seed 000's path
+ * (doc/census/seed000/receive.md, section D), as body instructions (each function's total
+ * less its prologue, epilogue and return, which the machine charges per call). 6.1 inlines
+ * compute_score: per lookup 87 in __udp4_lib_lookup (P/E 17) and 62 + 31·N in
+ * udp4_lib_lookup2 (P/E 17), where N is the chain length, 31 per chain entry (25 of
+ * compute_score up to the dport reject, 6 for the list step) and 26 more for the matching
+ * entry. So the inlined form (generation D, or B) charges exactly that; the out-of-line
+ * form (generation C, the 6.9-rc1 baseline) charges the same body plus what the machine
+ * charges for the call and its argument set-up (udp_score_call_setup, an estimate). Where
+ * a count is split between the branches of one census range the split is an estimate; the
+ * sum is the census'. Paths the census did not take (reuseport, hash4, lookup1, the
+ * wildcard phase) keep their estimates. */
 #include "config.h"
 #include <errno.h>
 #include <stdio.h>
@@ -37,14 +49,18 @@ static NS_FUNC (fn_udp4_lib_lookup4, "udp4_lib_lookup4", 192, NS_FN_STATIC, 1);
 /* udp4_lib_lookup1 (v6.14+): static, one caller. Estimate 160 B. */
 static NS_FUNC (fn_udp4_lib_lookup1, "udp4_lib_lookup1", 160, NS_FN_STATIC, 1);
 
-/* Instruction estimates (kernel-spec §1.8.4 [U]). */
+/* compute_score's instructions by step, inlined. census: 25 up to the dport reject (a
+ * connected socket of another flow), 16 more for the match; the split by step is an
+ * estimate. */
 #define SCORE_REJECT_KEYS_INSNS  8   /* net_eq, port hash, v6only: 3 compares + branches */
 #define SCORE_ADDR_INSNS         3
-#define SCORE_PEER_INSNS         3   /* one compare-and-add (daddr or dport) */
-#define SCORE_DEV_INSNS          6   /* inet_bound_dev_eq + bonus */
-#define SCORE_CPU_INSNS          4   /* gs-relative cpu_number load, compare, add */
-#define CHAIN_STEP_INSNS         5   /* node → sk, score compare, loop branch */
-#define DRIVER_INSNS            12   /* __udp4_lib_lookup frame, hnum, static key nops */
+#define SCORE_FAMILY_INSNS       2
+#define SCORE_PEER_INSNS         6   /* load, test, branch, compare, branch, add */
+#define SCORE_DEV_INSNS         10   /* inet_bound_dev_eq with the l3mdev sysctl + bonus */
+#define SCORE_CPU_INSNS          6   /* gs-relative cpu_number load, compare, add, result */
+/* census: __udp4_lib_lookup's body, 87 less P/E 17 = 70, of which the hash2 of daddr
+ * (ipv4_portaddr_hash_charged) and the slot (SLOT_INSNS) */
+#define DRIVER_INSNS            (70 - (JHASH_NWORDS_INSNS + 1) - SLOT_INSNS)
 #define SLOT_INSNS               3   /* & mask, scale, add */
 
 /* ---- versions and generations ---- */
@@ -291,6 +307,16 @@ udp_hslot2_hash4_cnt (const struct udp_table *tbl, const struct udp_hslot *hslot
 
 /* ---- charged helpers shared with udp6.c ---- */
 
+/* A compute_score call site: when the build keeps fn out of line, the caller moves its 8
+ * arguments into place (6 registers, 2 on the stack, the stack adjust after) and
+ * compares the returned score, work the inlined form folds into its reject branch. */
+void
+udp_score_call_setup (NsThread *t, struct udp_table *tbl, NsFunc *fn)
+{
+  if (!ns_build_inlines (tbl->build, fn, NULL))
+    ns_insns (t, UDP_SCORE_CALL_INSNS);
+}
+
 /* raw_smp_processor_id(): the simulated CPU the thread runs on. */
 gint
 udp_current_cpu (NsThread *t, const struct udp_table *tbl)
@@ -365,6 +391,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
 {
   gint score = -1;
 
+  udp_score_call_setup (t, tbl, &udp_fn_compute_score);
   ns_call (t, &udp_fn_compute_score);
   tbl->stats.scored++;
   NS_LOAD_FIELD (t, sk, sk_net);
@@ -380,7 +407,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
     goto out;
 
   NS_LOAD_FIELD (t, sk, sk_family);
-  ns_insns (t, 2);
+  ns_insns (t, SCORE_FAMILY_INSNS);
   score = sk->sk_family == AF_INET ? 2 : 1;
 
   NS_LOAD_FIELD (t, sk, sk_daddr);
@@ -462,11 +489,12 @@ udp4_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, be32 sadd
   gboolean need_rescore;
 
   ns_call (t, &udp_fn_udp4_lib_lookup2);
+  ns_insns (t, UDP_LOOKUP2_FIXED_INSNS);
   for (node = udp_chain_first (t, hslot2); node != NULL; node = udp_chain_next (t, node)) {
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    ns_insns (t, CHAIN_STEP_INSNS);
+    ns_insns (t, UDP_CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)
@@ -477,6 +505,7 @@ rescore:
       continue;
     }
     badness = score;
+    ns_insns (t, UDP_LOOKUP2_RESULT_INSNS);
     NS_LOAD_FIELD (t, sk, sk_state);
     if (sk->sk_state == TCP_ESTABLISHED) {
       result = sk;
@@ -578,7 +607,7 @@ udp4_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, be32 sadd
        node = udp_chain_next (t, node)) {
     struct sock *sk = sk_from_node (node);
 
-    ns_insns (t, CHAIN_STEP_INSNS);
+    ns_insns (t, UDP_CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, sk, net, saddr, sport, daddr, hnum, dif, sdif);
     if (score > badness) {
       result = sk;

@@ -3,7 +3,9 @@
  * Same structure and generations as udp.c (udp.h). Differences from IPv4, kernel-spec §1.3
  * steps 16–19: only AF_INET6 sockets match, the bound address compare is 128-bit, each
  * component adds 1 (maximum 4) and udp6_lib_lookup2 starts badness at -1, so a score-0
- * socket is still a candidate. Instruction estimates as in udp.c plus the 128-bit compares. */
+ * socket is still a candidate. Instruction counts: estimates, as the IPv4 twin's census
+ * (udp.c: the same per-entry list step, fixed part, match tail, driver and compute_score
+ * call set-up) plus the 128-bit compares; the census counted IPv4 only. */
 #include "config.h"
 #include <errno.h>
 #include <string.h>
@@ -29,14 +31,14 @@ static NS_FUNC (fn_lookup_reuseport6, "ipv6:lookup_reuseport", 144, NS_FN_STATIC
 static NS_FUNC (fn_udp6_lib_lookup4, "udp6_lib_lookup4", 224, NS_FN_STATIC, 1);
 static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FN_STATIC, 1);
 
+/* Estimates, as the IPv4 twin's census (udp.c) plus the 128-bit compares. */
 #define SCORE_REJECT_KEYS_INSNS  8
 #define SCORE_ADDR6_INSNS        8   /* 128-bit compare: 2 × (load, xor, or) + branch */
-#define SCORE_PEER_INSNS         3
-#define SCORE_PEER6_INSNS        8
-#define SCORE_DEV_INSNS          6
-#define SCORE_CPU_INSNS          4
-#define CHAIN_STEP_INSNS         5
-#define DRIVER_INSNS            12
+#define SCORE_PEER_INSNS         6   /* load, test, branch, compare, branch, add */
+#define SCORE_PEER6_INSNS       11   /* the 128-bit any test and compare, branch, add */
+#define SCORE_DEV_INSNS         10
+#define SCORE_CPU_INSNS          6
+#define DRIVER_INSNS            39   /* __udp4_lib_lookup's census body less hash and slot */
 #define SLOT_INSNS               3
 
 static const ns_in6_addr in6addr_any_ns;
@@ -118,6 +120,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   gint score = -1;
   gint bound_dev_if;
 
+  udp_score_call_setup (t, tbl, &udp6_fn_compute_score);
   ns_call (t, &udp6_fn_compute_score);
   tbl->stats.scored++;
   NS_LOAD_FIELD (t, sk, sk_net);
@@ -207,11 +210,12 @@ udp6_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
   gboolean need_rescore;
 
   ns_call (t, &udp6_fn_udp6_lib_lookup2);
+  ns_insns (t, UDP_LOOKUP2_FIXED_INSNS);
   for (node = udp_chain_first (t, hslot2); node != NULL; node = udp_chain_next (t, node)) {
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    ns_insns (t, CHAIN_STEP_INSNS);
+    ns_insns (t, UDP_CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)
@@ -222,6 +226,7 @@ rescore:
       continue;
     }
     badness = score;
+    ns_insns (t, UDP_LOOKUP2_RESULT_INSNS);
     NS_LOAD_FIELD (t, sk, sk_state);
     if (sk->sk_state == TCP_ESTABLISHED) {
       result = sk;
@@ -322,7 +327,7 @@ udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
        node = udp_chain_next (t, node)) {
     struct sock *sk = sk_from_node (node);
 
-    ns_insns (t, CHAIN_STEP_INSNS);
+    ns_insns (t, UDP_CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, sk, net, saddr, sport, daddr, hnum, dif, sdif);
     if (score > badness) {
       result = sk;

@@ -22,7 +22,19 @@
  *   _copy_to_iter (the copy to user) → skb_consume_udp → __consume_stateless_skb.
  * The skb fields each step touches are loaded or stored at their offsets, so the reader
  * pays coherence for the lines the softirq wrote (next/prev/dev_scratch in CL0; users,
- * head, end in CL3) and for the payload lines. */
+ * head, end in CL3) and for the payload lines.
+ *
+ * Instruction counts: the census of the Debian 6.1.176 binary along seed 000's path, as
+ * body instructions (each function's total less its prologue, epilogue and return, which
+ * the machine charges per call): doc/census/seed000/receive.md sections D (the demux) and E
+ * (the enqueue) and F's first step (sock_def_readable), syscall.md unit 3 (read() down to
+ * inet_recvmsg) and recv.md (udp_recvmsg down to the free). Where one census count covers
+ * several model steps the split between them is an estimate, the sum the census'. Functions
+ * the binary enters by a tail jmp are modelled as calls (the tail jmp saves the caller's
+ * epilogue; its P/E are in the census). Socket memory is charged to a memcg (cgroup v2, the
+ * task in a non-root memcg: receive.md's case, recv.md's "socket memcg on" variant) unless
+ * the build sets CONFIG_MEMCG=n. The IPv6 functions (not counted) are estimates, as their
+ * IPv4 twins' census. */
 #include "config.h"
 #include <errno.h>
 #include "udp_rx.h"
@@ -37,6 +49,32 @@ static NS_FUNC (fn_udp_rcv, "udp_rcv", 32, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 2600, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___udp6_lib_rcv, "__udp6_lib_rcv", 2700, NS_FN_EXTERN, 2);
+/* Sizes of the functions the census added: estimates of x86-64 text. */
+static NS_FUNC (fn_udp_unicast_rcv_skb, "udp_unicast_rcv_skb", 112,
+                NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_udp6_unicast_rcv_skb, "udp6_unicast_rcv_skb", 112,
+                NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_skb_pull_rcsum, "skb_pull_rcsum", 160, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_bpf_lsm_socket_sock_rcv_skb, "bpf_lsm_socket_sock_rcv_skb", 16,
+                NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_sk_leave_memory_pressure, "sk_leave_memory_pressure", 96,
+                NS_FN_STATIC | NS_FN_NOINLINE, 3);
+static NS_FUNC (fn_mem_cgroup_charge_skmem, "mem_cgroup_charge_skmem", 240, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_mem_cgroup_uncharge_skmem, "mem_cgroup_uncharge_skmem", 96,
+                NS_FN_EXTERN, 3);
+static NS_FUNC (fn_try_charge_memcg, "try_charge_memcg", 1400, NS_FN_STATIC | NS_FN_NOINLINE,
+                4);
+static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 64, NS_FN_STATIC | NS_FN_NOINLINE, 8);
+static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 160, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 200, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_refill_stock, "refill_stock", 80, NS_FN_STATIC | NS_FN_NOINLINE, 4);
+static NS_FUNC (fn___refill_stock, "__refill_stock", 200, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_aa_sk_perm, "aa_sk_perm", 400, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 16,
+                NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 160, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_copy_user_enhanced_fast_string, "copy_user_enhanced_fast_string", 64,
+                NS_FN_EXTERN, 100);
 static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 300, NS_FN_STATIC, 3);
 static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 900, NS_FN_STATIC, 2);
 static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 300, NS_FN_STATIC, 3);
@@ -75,15 +113,23 @@ static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, NS_FN_EXTERN, 3);
 
 /* ---- softirq: enqueue ---- */
 
+/* Socket memory is charged to the socket's memcg: cgroup v2 with the task in a non-root
+ * memcg (memcg_sockets_enabled_key on, sk_memcg set), unless the build has no memcg. */
+static gboolean
+sk_memcg_charged (NsNetStack *s)
+{
+  return ns_build_config_on (s->build, "CONFIG_MEMCG");
+}
+
 /* sk_memory_allocated_add: the per-CPU reserve, flushed to the global counter at
- * SK_MEMORY_PCPU_RESERVE pages. */
+ * SK_MEMORY_PCPU_RESERVE pages (inline in its callers; its instructions are in theirs). */
 static void
 sk_memory_allocated_add (NsThread *t, NsNetStack *s, gint64 pages)
 {
   struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
   gint64 local;
 
-  ns_insns (t, 6);
+  ns_insns (t, 6);                  /* census: part of the caller's count (estimate: 6) */
   ns_store (t, &sd->sk_memory_fw_alloc, 8);
   local = (gint64) sd->sk_memory_fw_alloc + pages;
   if (local >= SK_MEMORY_PCPU_RESERVE || local <= -SK_MEMORY_PCPU_RESERVE) {
@@ -93,17 +139,74 @@ sk_memory_allocated_add (NsThread *t, NsNetStack *s, gint64 pages)
   sd->sk_memory_fw_alloc = (guint64) local;
 }
 
+/* mod_memcg_state(memcg, MEMCG_SOCK, ±pages) → __mod_memcg_state → cgroup_rstat_updated:
+ * the per-CPU stat below its flush batch, the cgroup already on the rstat list. 6.9's
+ * memcg_rstat_updated batches per ancestor level; counted as 6.1. */
+static void
+mod_memcg_state (NsThread *t)
+{
+  ns_call (t, &fn_mod_memcg_state);
+  ns_insns (t, 11);                 /* census: 15 less P/E 4 (irq save, cli, restore) */
+  ns_call (t, &fn___mod_memcg_state);
+  ns_insns (t, 17);                 /* census: 22 less P/E 5 (the per-CPU stat add) */
+  ns_call (t, &fn_cgroup_rstat_updated);
+  ns_insns (t, 6);                  /* census: 15 less P/E 9 (already updated) */
+  ns_ret (t);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+/* mem_cgroup_charge_skmem(memcg, pages): try_charge_memcg from the per-CPU stock, then the
+ * MEMCG_SOCK stat. */
+static void
+mem_cgroup_charge_skmem (NsThread *t)
+{
+  ns_call (t, &fn_mem_cgroup_charge_skmem);
+  ns_insns (t, 23);                 /* census: 36 less P/E 13 (cgroup v2 test, arguments) */
+  ns_call (t, &fn_try_charge_memcg);
+  /* census: 65 less P/E 17 — consume_stock hits (irq save, cli, sti), no reclaim */
+  ns_insns (t, 48);
+  ns_ret (t);
+  mod_memcg_state (t);
+  ns_ret (t);
+}
+
+/* mem_cgroup_uncharge_skmem(memcg, pages): the MEMCG_SOCK stat, then refill_stock →
+ * __refill_stock (no drain). The P/E of the three not in the census are estimates. */
+static void
+mem_cgroup_uncharge_skmem (NsThread *t)
+{
+  ns_call (t, &fn_mem_cgroup_uncharge_skmem);
+  ns_insns (t, 10);                 /* census: 15, less P/E 5 (estimate) */
+  mod_memcg_state (t);
+  ns_call (t, &fn_refill_stock);
+  ns_insns (t, 10);                 /* census: 15, less P/E 5 (estimate): irq save/restore */
+  ns_call (t, &fn___refill_stock);
+  ns_insns (t, 14);                 /* census: 19, less P/E 5 (estimate): same memcg stock */
+  ns_ret (t);
+  ns_ret (t);
+  ns_ret (t);
+}
+
 /* __sk_mem_raise_allocated(sk, size, amt, SK_MEM_RECV): under the udp_mem limits. */
 static void
 __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
 {
+  gboolean memcg = sk_memcg_charged (s);
+
   ns_call (t, &fn___sk_mem_raise_allocated);
-  /* estimate: ~40 instructions (memcg test: no sk_memcg, allocated vs sysctl_mem[0],
-   * leave-memory-pressure test) */
-  ns_insns (t, 40);
+  /* census: 63 less P/E 17 = 46 with the inline sk_memory_allocated_add's 6; 15 of it
+   * the memcg charge's test and arguments (receive.md: memcg off −168 = 153 in the calls
+   * + 15; the split: estimate) */
+  ns_insns (t, memcg ? 25 + 15 : 25);
   sk_memory_allocated_add (t, s, pages);
-  ns_load (t, s->udp_memory_allocated, 8);
   NS_LOAD_FIELD (t, sk, sk_memcg);
+  if (memcg)
+    mem_cgroup_charge_skmem (t);
+  ns_load (t, s->udp_memory_allocated, 8);
+  ns_call (t, &fn_sk_leave_memory_pressure);
+  ns_insns (t, 7);                  /* census: 10 less P/E 3 (UDP has no memory_pressure) */
+  ns_ret (t);
   ns_ret (t);
 }
 
@@ -111,11 +214,16 @@ __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint page
 static void
 __sk_mem_reduce_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
 {
+  gboolean memcg = sk_memcg_charged (s);
+
   ns_call (t, &fn___sk_mem_reduce_allocated);
-  /* estimate: ~25 instructions (memcg test, pressure test) */
-  ns_insns (t, 25);
+  /* census (recv.md): 21 less P/E 5 = 16 with the inline sk_memory_allocated_sub's 6;
+   * +5 with a socket memcg (the "on" variant); no memory pressure */
+  ns_insns (t, memcg ? 10 + 5 : 10);
   sk_memory_allocated_add (t, s, -pages);
   NS_LOAD_FIELD (t, sk, sk_memcg);
+  if (memcg)
+    mem_cgroup_uncharge_skmem (t);
   ns_ret (t);
 }
 
@@ -133,14 +241,18 @@ sock_def_readable (NsThread *t, NsNetStack *s, struct sock *sk)
   struct socket *sock = sk->sk_socket;
 
   ns_call (t, &udp_fn_sock_def_readable);
-  /* estimate: ~12 instructions (rcu, sk_wq, sk_wake_async's flags test) */
-  ns_insns (t, 12);
+  /* census (receive.md F): 17 less P/E 3 without a sleeper (rcu, sk_wq, the barrier,
+   * sk_wake_async's flags test); 20 with one (+3: the wake-up's arguments). The
+   * rcu_read_unlock is a tail jmp in the binary. */
+  ns_insns (t, 14);
   ns_rcu_read_lock (t, s);
   NS_LOAD_FIELD (t, sk, sk_wq);
   smp_mb (t, s);                       /* skwq_has_sleeper */
   ns_load (t, sock->wq.head, sizeof sock->wq.head);
-  if (!g_queue_is_empty (&sock->waiters))
+  if (!g_queue_is_empty (&sock->waiters)) {
+    ns_insns (t, 3);
     __wake_up_sync_key (t, s, sock, EPOLLIN | EPOLLRDNORM);
+  }
   ns_load (t, &sock->wq.flags, 8);
   ns_rcu_read_unlock (t, s);
   ns_ret (t);
@@ -156,7 +268,8 @@ busylock_of (NsNetStack *s, struct sock *sk, NsSpinlock *locks, guint log)
 }
 
 /* __udp_enqueue_schedule_skb (kernel-spec §5.2). Returns 0, or -ENOMEM (rcvbuf) after
- * counting the drop in sk_drops. */
+ * counting the drop in sk_drops. census: 102 less P/E 15 = 87 instructions on the path
+ * with __sk_mem_raise_allocated (the split below: estimate). */
 static gint
 __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
@@ -166,8 +279,7 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   gint rmem, size, rc = 0;
 
   ns_call (t, &udp_fn___udp_enqueue_schedule_skb);
-  /* estimate: ~25 instructions (rmem and rcvbuf reads, the two tests) */
-  ns_insns (t, 25);
+  ns_insns (t, 15);                    /* rmem and rcvbuf reads, the two tests */
   NS_LOAD_FIELD (t, sk, sk_rmem_alloc);
   NS_LOAD_FIELD (t, sk, sk_rcvbuf);
   rmem = sk->sk_rmem_alloc;
@@ -187,32 +299,34 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   }
   size = (gint) skb->truesize;
   NS_LOAD_FIELD (t, skb, truesize);
-  /* udp_set_dev_scratch: estimate ~12 instructions */
-  ns_insns (t, 12);
+  ns_insns (t, 12);                    /* udp_set_dev_scratch */
   scratch->_tsize_state = skb->truesize | (skb_dst (skb) ? 0 : UDP_SKB_IS_STATELESS);
   scratch->len = (guint16) skb->len;
   scratch->is_linear = !skb_is_nonlinear (skb);
   scratch->csum_unnecessary = 1;
   NS_LOAD_FIELD (t, skb, len);
   NS_STORE_FIELD (t, skb, dev_scratch);
-  ns_atomic (t, &sk->sk_rmem_alloc);   /* atomic_add_return */
+  ns_insns (t, 5);                     /* atomic_add_return, the rcvbuf test */
+  ns_atomic (t, &sk->sk_rmem_alloc);
   sk->sk_rmem_alloc += size;
   if (sk->sk_rmem_alloc > size + sk->sk_rcvbuf) {
     ns_atomic (t, &sk->sk_rmem_alloc);
     sk->sk_rmem_alloc -= size;
     goto drop_busy;
   }
+  ns_insns (t, 2);
   ns_raw_spin_lock (t, s, &list->lock, NS_LOCK_PLAIN);
+  ns_insns (t, 6);                     /* the forward_alloc test */
   NS_LOAD_FIELD (t, sk, sk_forward_alloc);
   if (size >= sk->sk_forward_alloc) {
     gint pages = (size + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;   /* sk_mem_pages */
+    ns_insns (t, 6);                   /* sk_mem_pages, the call, the add */
     __sk_mem_raise_allocated (t, s, sk, pages);
     sk->sk_forward_alloc += pages * SK_MEM_QUANTUM;
   }
   sk->sk_forward_alloc -= size;
   NS_STORE_FIELD (t, sk, sk_forward_alloc);
-  /* sock_skb_set_dropcount (SOCK_RXQ_OVFL off) and __skb_queue_tail: ~12 instructions */
-  ns_insns (t, 12);
+  ns_insns (t, 20);                    /* sock_skb_set_dropcount (off), __skb_queue_tail */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_flags);
   __skb_queue_tail (list, skb);
   skb->sk = NULL;
@@ -222,9 +336,13 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
     ns_store (t, skb->prev, 8);         /* the previous tail's next */
   ns_raw_spin_unlock (t, s, &list->lock, NS_LOCK_PLAIN);
   s->counters.enqueued++;
-  /* INDIRECT_CALL_1(sk->sk_data_ready, sock_def_readable, sk): a compare, a direct call */
+  /* SOCK_DEAD test, sk_data_ready: 8; 6.9's INDIRECT_CALL_1(sk->sk_data_ready,
+   * sock_def_readable, sk) (v6.2+) compares and calls directly where 6.1 called through the
+   * retpoline: +2 (estimate) */
+  ns_insns (t, 8 + 2);
   NS_LOAD_FIELD (t, sk, sk_data_ready);
   sock_def_readable (t, s, sk);
+  ns_insns (t, 13);                    /* busylock_release's test, return */
   if (busy)
     ns_raw_spin_unlock (t, s, busy, NS_LOCK_PLAIN);
   ns_ret (t);
@@ -242,18 +360,80 @@ drop:
   return rc;
 }
 
+/* A security_* hook of 6.9 (an hlist walk; LSM static calls came in 6.10) with its two
+ * entries, AppArmor's (aa_insns, then aa_tail if any, inside it) and the BPF LSM's nop;
+ * nothing at all without CONFIG_SECURITY. TOMOYO has neither hook used here. */
+static void
+call_int_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint hook_insns, NsFunc *aa_fn,
+                guint aa_insns, void (*aa_tail) (NsThread *t, NsNetStack *s), NsFunc *bpf_fn)
+{
+  if (!s->lsm)
+    return;
+  ns_call (t, hook);
+  ns_insns (t, hook_insns);
+  ns_icall (t, aa_fn);
+  ns_insns (t, aa_insns);
+  if (aa_tail != NULL)
+    aa_tail (t, s);
+  ns_ret (t);
+  ns_icall (t, bpf_fn);
+  ns_insns (t, 1);                  /* census: the BPF LSM's nop, 4 less P/E 3 */
+  ns_ret (t);
+  ns_ret (t);
+}
+
+/* security_sock_rcv_skb: AppArmor without secmark returns at once. census:
+ * security_sock_rcv_skb 34 less P/E 9 (2 loop iterations), AppArmor's hook 8 less 3. */
+static void
+security_sock_rcv_skb (NsThread *t, NsNetStack *s)
+{
+  call_int_hooks (t, s, &fn_security_sock_rcv_skb, 25, &fn_apparmor_socket_sock_rcv_skb, 5,
+                  NULL, &fn_bpf_lsm_socket_sock_rcv_skb);
+}
+
 /* sk_filter_trim_cap: pfmemalloc test, cgroup BPF ingress key off, the LSM's
  * sock_rcv_skb hook, no socket filter attached. */
 static void
 sk_filter_trim_cap (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
   ns_call (t, &fn_sk_filter_trim_cap);
-  /* estimate: ~20 instructions */
-  ns_insns (t, 20);
-  ns_security_hook (t, s, &fn_security_sock_rcv_skb, &fn_apparmor_socket_sock_rcv_skb, 20);
+  ns_insns (t, 13);                 /* census: 42 less P/E 17 = 25 (split: estimate) */
+  security_sock_rcv_skb (t, s);
+  ns_insns (t, 12);
   ns_rcu_read_lock (t, s);
   NS_LOAD_FIELD (t, sk, sk_filter);
   ns_rcu_read_unlock (t, s);
+  ns_ret (t);
+}
+
+/* skb_pull_rcsum(skb, sizeof(struct udphdr)) of udp_csum_pull_header: CHECKSUM_PARTIAL
+ * with its start before the new data, so ip_summed becomes CHECKSUM_NONE. */
+static void
+skb_pull_rcsum (NsThread *t, struct sk_buff *skb)
+{
+  ns_call (t, &fn_skb_pull_rcsum);
+  ns_insns (t, 26);                 /* census: 31 less P/E 5 */
+  NS_LOAD_FIELD (t, skb, ip_summed);
+  __skb_pull (skb, UDP_HLEN);
+  NS_STORE_FIELD (t, skb, data);
+  NS_STORE_FIELD (t, skb, len);
+  ns_ret (t);
+}
+
+/* ipv4_pktinfo_prepare(sk, skb, true): no IP_PKTINFO (and for an AF_INET6 socket no
+ * IPV6_RECVPKTINFO), so skb_dst_drop. */
+static void
+ipv4_pktinfo_prepare (NsThread *t, struct sock *sk, struct sk_buff *skb)
+{
+  ns_call (t, &fn_ipv4_pktinfo_prepare);
+  /* census: 27 less P/E 7; +9 for an AF_INET6 socket (ipv6_sk_rxinfo) */
+  ns_insns (t, sk->sk_family == AF_INET6 ? 20 + 9 : 20);
+  NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
+  if (sk->sk_family == AF_INET6)
+    NS_LOAD_FIELD (t, inet_sk (sk), pinet6);
+  dst_release (t, skb_dst (skb));
+  skb->_skb_refdst = NULL;
+  NS_STORE_FIELD (t, skb, _skb_refdst);
   ns_ret (t);
 }
 
@@ -265,9 +445,10 @@ queue_rcv (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
   struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
   gint cpu = (gint) ns_thread_cpu (t);
 
-  /* estimate: ~25 instructions (connected: sock_rps_save_rxhash, sk_mark_napi_id,
-   * sk_incoming_cpu_update — each a read and a write only on change) */
-  ns_insns (t, 25);
+  /* census: 38 of udp_queue_rcv_one_skb's 68 (the split: estimate): connected, so
+   * sock_rps_save_rxhash, sk_mark_napi_id, sk_incoming_cpu_update (each a read and a write
+   * only on change), the call and its result */
+  ns_insns (t, 38);
   NS_LOAD_FIELD (t, sk, sk_daddr);
   NS_LOAD_FIELD (t, sk, sk_rxhash);
   NS_LOAD_FIELD (t, sk, sk_napi_id);
@@ -289,58 +470,50 @@ queue_rcv (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
   return 0;
 }
 
-/* udp_queue_rcv_skb → udp_queue_rcv_one_skb (no GSO skb to segment). */
+/* udp_queue_rcv_skb → udp_queue_rcv_one_skb (no GSO skb to segment). The binary enters
+ * udp_queue_rcv_one_skb by a tail jmp; modelled as a call. */
 static gint
 udp_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
   gint rc;
 
   ns_call (t, &fn_udp_queue_rcv_skb);
-  /* estimate: ~12 instructions (udp_unexpected_gso: gso test, UDP GRO flag) */
-  ns_insns (t, 12);
+  ns_insns (t, 10);                 /* census: 17 less P/E 7 (udp_unexpected_gso) */
   ns_load (t, skb_shinfo (skb), 8);
   ns_call (t, &fn_udp_queue_rcv_one_skb);
-  /* estimate: ~45 instructions (xfrm4_policy_check with no policy, nf_reset_ct, encap key
-   * off, UDP-Lite coverage tests, prefetch of sk_rmem_alloc, csum test,
-   * udp_csum_pull_header) */
-  ns_insns (t, 45);
+  /* census: 81 less P/E 13 = 68 with __udp_queue_rcv_skb (queue_rcv's 38); here xfrm4
+   * policy (default accept), nf_reset_ct, encap key off, UDP-Lite tests, prefetch, the
+   * filter test and the three calls' arguments (split: estimate) */
+  ns_insns (t, 20);
   ns_prefetch (t, &sk->sk_rmem_alloc);
   sk_filter_trim_cap (t, s, sk, skb);
-  __skb_pull (skb, UDP_HLEN);
-  NS_STORE_FIELD (t, skb, data);
-  NS_STORE_FIELD (t, skb, len);
-  ns_call (t, &fn_ipv4_pktinfo_prepare);
-  /* estimate: ~20 instructions (cmsg flags test, skb_dst_drop) */
-  ns_insns (t, 20);
-  NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
-  dst_release (t, skb_dst (skb));
-  skb->_skb_refdst = NULL;
-  NS_STORE_FIELD (t, skb, _skb_refdst);
-  ns_ret (t);
+  ns_insns (t, 4);
+  skb_pull_rcsum (t, skb);
+  ns_insns (t, 6);                  /* cscov adjust, pktinfo arguments */
+  ipv4_pktinfo_prepare (t, sk, skb);
   rc = queue_rcv (t, s, sk, skb);
   ns_ret (t);
   ns_ret (t);
   return rc;
 }
 
-/* udpv6_queue_rcv_skb → udpv6_queue_rcv_one_skb (the dst is dropped before queueing). */
+/* udpv6_queue_rcv_skb → udpv6_queue_rcv_one_skb (the dst is dropped before queueing).
+ * Estimates, as the IPv4 twin's census plus xfrm6_policy_check. */
 static gint
 udpv6_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
   gint rc;
 
   ns_call (t, &fn_udpv6_queue_rcv_skb);
-  ns_insns (t, 12);
+  ns_insns (t, 10);
   ns_load (t, skb_shinfo (skb), 8);
   ns_call (t, &fn_udpv6_queue_rcv_one_skb);
-  /* estimate: ~50 instructions (xfrm6_policy_check, nf_reset_ct, encap key off, coverage
-   * tests, prefetch, csum test, pull) */
-  ns_insns (t, 50);
+  ns_insns (t, 25);
   ns_prefetch (t, &sk->sk_rmem_alloc);
   sk_filter_trim_cap (t, s, sk, skb);
-  __skb_pull (skb, UDP_HLEN);
-  NS_STORE_FIELD (t, skb, data);
-  NS_STORE_FIELD (t, skb, len);
+  ns_insns (t, 4);
+  skb_pull_rcsum (t, skb);
+  ns_insns (t, 6);                  /* cscov adjust, skb_dst_drop */
   dst_release (t, skb_dst (skb));
   skb->_skb_refdst = NULL;
   NS_STORE_FIELD (t, skb, _skb_refdst);
@@ -348,6 +521,22 @@ udpv6_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff
   ns_ret (t);
   ns_ret (t);
   return rc;
+}
+
+/* udp_unicast_rcv_skb / udp6_unicast_rcv_skb: no checksum conversion (convert_csum 0),
+ * then the queueing. */
+static void
+unicast_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb,
+                 gboolean v6)
+{
+  ns_call (t, v6 ? &fn_udp6_unicast_rcv_skb : &fn_udp_unicast_rcv_skb);
+  ns_insns (t, 8);                  /* census: 11 less P/E 3 */
+  NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
+  if (v6)
+    udpv6_queue_rcv_skb (t, s, sk, skb);
+  else
+    udp_queue_rcv_skb (t, s, sk, skb);
+  ns_ret (t);
 }
 
 /* The socket lookup found nothing: UDP_MIB_NOPORTS (ICMP port unreachable is not
@@ -362,7 +551,7 @@ no_port (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   kfree_skb (t, s->alloc, skb);
 }
 
-/* udp_rcv → __udp4_lib_rcv. */
+/* udp_rcv → __udp4_lib_rcv (a tail jmp in the binary; modelled as a call). */
 gint
 udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -374,11 +563,13 @@ udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   iph = (NsIphdr *) skb_network_header (skb);
   uh = (NsUdphdr *) skb->data;
   ns_call (t, &fn_udp_rcv);
+  ns_insns (t, 3);                  /* census: 4 less P/E 1 */
   ns_call (t, &fn___udp4_lib_rcv);
-  /* estimate: ~70 instructions (pskb_may_pull, ulen tests and trim, udp4_csum_init for
-   * CHECKSUM_PARTIAL, skb_steal_sock: no early-demux socket, rtable flags, inet_iif and
-   * inet_sdif for the lookup) */
-  ns_insns (t, 70);
+  /* census: 125 less P/E 17 = 108: pskb_may_pull, ulen tests, udp4_csum_init for
+   * CHECKSUM_PARTIAL, skb_steal_sock (no early-demux socket: the loopback skb keeps its
+   * dst), rt_flags, and 36 setting up the lookup (inet_iif, inet_sdif, the table); 8 after
+   * it (the split: estimate) */
+  ns_insns (t, 100);
   ns_load (t, uh, sizeof *uh);
   NS_LOAD_FIELD (t, skb, len);
   NS_LOAD_FIELD (t, skb, ip_summed);
@@ -386,16 +577,18 @@ udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_LOAD_FIELD (t, skb_dst (skb), rt_flags);
   sk = __udp4_lib_lookup (t, s->net, iph->saddr, uh->source, iph->daddr, uh->dest,
                           s->lo->ifindex, 0, s->udp_table, skb);
+  ns_insns (t, 8);
   if (sk == NULL)
     no_port (t, s, skb);
   else
-    udp_queue_rcv_skb (t, s, sk, skb);   /* udp_unicast_rcv_skb, inlined */
+    unicast_rcv_skb (t, s, sk, skb, FALSE);
   ns_ret (t);
   ns_ret (t);
   return 0;
 }
 
-/* udpv6_rcv → __udp6_lib_rcv. */
+/* udpv6_rcv → __udp6_lib_rcv: estimates, as the IPv4 twin's census plus the 128-bit
+ * address reads, udp6_csum_init and the multicast test. */
 gint
 udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -407,10 +600,9 @@ udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   ip6h = (NsIpv6hdr *) skb_network_header (skb);
   uh = (NsUdphdr *) skb->data;
   ns_call (t, &fn_udpv6_rcv);
+  ns_insns (t, 3);
   ns_call (t, &fn___udp6_lib_rcv);
-  /* estimate: ~80 instructions (as IPv4 plus the 128-bit address reads, udp6_csum_init,
-   * multicast test) */
-  ns_insns (t, 80);
+  ns_insns (t, 110);
   ns_load (t, uh, sizeof *uh);
   ns_load (t, &ip6h->saddr, 32);
   NS_LOAD_FIELD (t, skb, len);
@@ -418,10 +610,11 @@ udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_LOAD_FIELD (t, skb, sk);
   sk = __udp6_lib_lookup (t, s->net, &ip6h->saddr, uh->source, &ip6h->daddr, uh->dest,
                           s->lo->ifindex, 0, s->udp_table, skb);
+  ns_insns (t, 8);
   if (sk == NULL)
     no_port (t, s, skb);
   else
-    udpv6_queue_rcv_skb (t, s, sk, skb);
+    unicast_rcv_skb (t, s, sk, skb, TRUE);
   ns_ret (t);
   ns_ret (t);
   return 0;
@@ -439,7 +632,8 @@ udp_rmem_release (NsThread *t, NsNetStack *s, struct sock *sk, gint size, gboole
   gint amt;
 
   ns_call (t, &fn_udp_rmem_release);
-  /* estimate: ~15 instructions (deficit arithmetic, threshold and queue tests) */
+  /* census (recv.md): 30 less P/E 15 when it returns early (deficit below the threshold,
+   * reader_queue not empty) */
   ns_insns (t, 15);
   up->forward_deficit += size;
   size = up->forward_deficit;
@@ -447,10 +641,11 @@ udp_rmem_release (NsThread *t, NsNetStack *s, struct sock *sk, gint size, gboole
   if (size < up->forward_threshold && !skb_queue_empty (&up->reader_queue))
     goto out;
   up->forward_deficit = 0;
+  /* census: 55 less P/E 15 for the full release with the lock held (+25); 58 taking the
+   * lock itself (+3) */
+  ns_insns (t, locked ? 25 : 28);
   if (!locked)
     ns_raw_spin_lock (t, s, &sk_queue->lock, NS_LOCK_PLAIN);
-  /* estimate: ~15 instructions (forward alloc in whole pages, keep < 1 page) */
-  ns_insns (t, 15);
   sk->sk_forward_alloc += size;
   amt = (sk->sk_forward_alloc - 1) & ~(SK_MEM_QUANTUM - 1);
   sk->sk_forward_alloc -= amt;
@@ -474,11 +669,11 @@ try_recv_from_queue (NsThread *t, struct sk_buff_head *queue)
   struct sk_buff *skb;
 
   ns_call (t, &fn___skb_try_recv_from_queue);
-  /* estimate: ~25 instructions (peek tests, skb_queue_walk's first entry, __skb_unlink) */
-  ns_insns (t, 25);
+  ns_insns (t, 13);                 /* census: 26 less P/E 13 on an empty queue */
   ns_load (t, queue, 16);
   skb = __skb_dequeue (queue);
   if (skb != NULL) {
+    ns_insns (t, 9);                /* census: 35 with a datagram (__skb_unlink) */
     ns_load (t, &skb->next, 16);
     ns_store (t, queue, 16);
     if (queue->qlen > 0)
@@ -488,13 +683,15 @@ try_recv_from_queue (NsThread *t, struct sk_buff_head *queue)
   return skb;
 }
 
-/* udp_skb_destructor / udp_skb_dtor_locked: release the truesize kept in dev_scratch. */
+/* udp_skb_destructor / udp_skb_dtor_locked (inlined in __skb_recv_udp): release the
+ * truesize kept in dev_scratch. */
 static void
 udp_skb_destructor (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb,
                     gboolean locked)
 {
   struct udp_dev_scratch *scratch = (struct udp_dev_scratch *) &skb->dev_scratch;
 
+  ns_insns (t, 12);                 /* prefetch, truesize mask, the call's arguments */
   NS_LOAD_FIELD (t, skb, dev_scratch);
   udp_rmem_release (t, s, sk, (gint) (scratch->_tsize_state & ~UDP_SKB_IS_STATELESS), locked);
 }
@@ -526,7 +723,8 @@ wait_for_more_packets (NsThread *t, NsNetStack *s, struct sock *sk)
 }
 
 /* __skb_recv_udp (kernel-spec §5.4). NULL and *err = -EAGAIN when nothing is queued on a
- * non-blocking socket. */
+ * non-blocking socket. census (recv.md): 111 less P/E 17 = 94 splicing sk_receive_queue,
+ * 79 less 17 = 62 taking the datagram from reader_queue (the split: estimate). */
 static struct sk_buff *
 __skb_recv_udp (NsThread *t, NsNetStack *s, struct sock *sk, gboolean nonblock, gint *err)
 {
@@ -535,19 +733,20 @@ __skb_recv_udp (NsThread *t, NsNetStack *s, struct sock *sk, gboolean nonblock, 
   struct sk_buff *skb = NULL;
 
   ns_call (t, &fn___skb_recv_udp);
-  /* estimate: ~20 instructions (timeo, sk_err test, loop set-up) */
-  ns_insns (t, 20);
+  ns_insns (t, 20);                    /* sock_rcvtimeo, sock_error, loop set-up */
   NS_LOAD_FIELD (t, sk, sk_err);
   for (;;) {
     ns_raw_spin_lock (t, s, &queue->lock, NS_LOCK_BH);
     skb = try_recv_from_queue (t, queue);
     if (skb != NULL) {
+      ns_insns (t, 8);
       udp_skb_destructor (t, s, sk, skb, FALSE);
       ns_raw_spin_unlock (t, s, &queue->lock, NS_LOCK_BH);
       break;
     }
     NS_LOAD_FIELD (t, sk, sk_receive_queue.next);
     if (!skb_queue_empty (sk_queue)) {
+      ns_insns (t, 40);                /* the queue test, skb_queue_splice_tail_init */
       ns_raw_spin_lock (t, s, &sk_queue->lock, NS_LOCK_PLAIN);
       skb_queue_splice_tail_init (sk_queue, queue);
       ns_store (t, sk_queue, 16);
@@ -570,24 +769,43 @@ __skb_recv_udp (NsThread *t, NsNetStack *s, struct sock *sk, gboolean nonblock, 
     }
     wait_for_more_packets (t, s, sk);
   }
+  if (skb != NULL)
+    ns_insns (t, 22);                  /* the unlock's arguments, return */
   ns_ret (t);
   return skb;
 }
 
-/* skb_consume_udp: skb_unref, head state (already released), __consume_stateless_skb. */
+/* skb_consume_udp: skb_unref, head state (already released), __consume_stateless_skb (a
+ * tail jmp in the binary; its own call here). */
 static void
 skb_consume_udp (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
   ns_call (t, &fn_skb_consume_udp);
-  /* estimate: ~12 instructions (peeking_with_offset, users == 1, head state test) */
-  ns_insns (t, 12);
+  /* census: 19 less P/E 5 (peek offset < 0, users == 1, the STATELESS bit) */
+  ns_insns (t, 14);
   ns_load (t, &udp_sk (sk)->peeking_with_offset, 4);
   NS_LOAD_FIELD (t, skb, users);
   __consume_stateless_skb (t, s->alloc, skb);
   ns_ret (t);
 }
 
-/* udp_recvmsg / udpv6_recvmsg: dequeue, copy to the user buffer, stats, consume. */
+/* _copy_to_iter for an ITER_UBUF iterator: access_ok, copy_user_enhanced_fast_string
+ * (STAC, rep movsb with FSRM, CLAC), the iterator's advance. */
+static void
+_copy_to_iter (NsThread *t, guchar *ubuf, gconstpointer from, gsize n)
+{
+  ns_call (t, &fn__copy_to_iter);
+  ns_insns (t, 43);                 /* census: 59 less P/E 16 */
+  ns_call (t, &fn_copy_user_enhanced_fast_string);
+  ns_insns (t, 6);                  /* census: 8 less its jmp+ret (rep movsb counted 1) */
+  ns_copy (t, ubuf, from, n);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+/* udp_recvmsg / udpv6_recvmsg: dequeue, copy to the user buffer, stats, consume.
+ * census (recv.md): udp_recvmsg 135 less P/E 17 = 118 (the split: estimate); udpv6_recvmsg
+ * (not counted) as its twin plus 12 (estimate: rxpmtu, is_udp4 and rxopt tests). */
 static gssize
 udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize len,
              gboolean nonblock, gboolean v6)
@@ -599,42 +817,67 @@ udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize le
   gsize copied;
 
   ns_call (t, v6 ? &udp_fn_udpv6_recvmsg : &udp_fn_udp_recvmsg);
-  /* estimate: ~45 instructions (MSG_ERRQUEUE and rxpmtu tests, peek offset) */
-  ns_insns (t, 45);
+  ns_insns (t, 30);                 /* MSG_ERRQUEUE, peek offset, stack protector */
   skb = __skb_recv_udp (t, s, sk, nonblock, &err);
   if (skb == NULL)
     goto out;
   scratch = (struct udp_dev_scratch *) &skb->dev_scratch;
   copied = MIN (len, (gsize) scratch->len);
-  /* estimate: ~25 instructions (ulen from the scratch, truncation, is_udp4 from
-   * skb->protocol, checksum-unnecessary and linear tests) */
-  ns_insns (t, 25);
+  /* ulen from the scratch, truncation, is_udp4, csum_unnecessary, is_linear →
+   * copy_linear_skb → copy_to_iter: check_copy_size */
+  ns_insns (t, 30);
   NS_LOAD_FIELD (t, skb, protocol);
   NS_LOAD_FIELD (t, skb, data);
-  /* copy_linear_skb → copy_to_iter → _copy_to_iter */
-  ns_call (t, &fn__copy_to_iter);
-  /* estimate: ~40 instructions (iov_iter dispatch for ITER_UBUF, access_ok, STAC, rep movsb
-   * set-up with FSRM, CLAC, advance) */
-  ns_insns (t, 40);
   ns_check_object_size (t, s, skb->data, copied);
-  ns_copy (t, ubuf, skb->data, copied);
-  ns_ret (t);
-  /* UDP_MIB_INDATAGRAMS, sock_recv_cmsgs (no timestamps), no msg_name for read(2), GRO
-   * and cmsg flag tests: estimate ~35 instructions */
-  ns_insns (t, 35);
+  ns_insns (t, 5);
+  _copy_to_iter (t, ubuf, skb->data, copied);
+  /* UDP_MIB_INDATAGRAMS, sock_recv_cmsgs (no timestamps: 11), no msg_name for read(2),
+   * GRO and cmsg flag tests, MSG_TRUNC */
+  ns_insns (t, v6 ? 40 + 12 : 40);
   ns_mib_inc (t, &sd->udp_mib[0]);
   NS_LOAD_FIELD (t, sk, sk_tsflags);
   NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
   s->counters.received++;
   s->counters.received_bytes += copied;
   skb_consume_udp (t, s, sk, skb);
+  ns_insns (t, 13);                 /* the result, stack protector */
   err = (gint) copied;
 out:
   ns_ret (t);
   return err;
 }
 
-/* read(2) on a UDP socket; see udp_rx.h. */
+/* aa_sock_msg_perm → aa_sk_perm (a tail jmp in the binary; a call here) for an
+ * unconfined label, with might_sleep's __cond_resched. */
+static void
+aa_sk_perm (NsThread *t, NsNetStack *s)
+{
+  ns_call (t, &fn_aa_sk_perm);
+  ns_insns (t, 26);                 /* census: 41 less P/E 15 */
+  ns_might_resched (t, s);
+  ns_ret (t);
+}
+
+/* security_socket_recvmsg → apparmor_socket_recvmsg → aa_sk_perm. census:
+ * security_socket_recvmsg 44 less P/E 13 (2 loop iterations), apparmor_socket_recvmsg 5
+ * less 1. */
+static void
+security_socket_recvmsg (NsThread *t, NsNetStack *s)
+{
+  call_int_hooks (t, s, &fn_security_socket_recvmsg, 31, &fn_apparmor_socket_recvmsg, 4,
+                  aa_sk_perm, &fn_bpf_lsm_socket_recvmsg);
+}
+
+/* init_sync_kiocb's get_current_ioprio → __get_task_ioprio: no io_context. */
+static void
+__get_task_ioprio (NsThread *t)
+{
+  ns_call (t, &fn___get_task_ioprio);
+  ns_insns (t, 25);                 /* census: 28 less P/E 3 */
+  ns_ret (t);
+}
+
+/* read(2) on a UDP socket; see udp_rx.h. Counts: syscall.md unit 3. */
 gssize
 ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize len)
 {
@@ -648,35 +891,43 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
   sk = sock->sk;
   v6 = sk->sk_family == AF_INET6;
   ns_syscall_begin (t, s, &fn___x64_sys_read);
+  /* __x64_sys_read tail-jumps to ksys_read; modelled as a call. */
   ns_call (t, &fn_ksys_read);
-  ns_insns (t, 12);
+  ns_insns (t, 18);                 /* census: 41 less P/E 13 = 28 (split: estimate) */
   ns_fdget_pos (t, file);
   ns_call (t, &fn_vfs_read);
-  /* estimate: ~35 instructions (FMODE_READ / FMODE_CAN_READ, access_ok, count clamp,
-   * new_sync_read inlined: kiocb and iov_iter set-up, fsnotify_access test) */
-  ns_insns (t, 35);
+  /* census: 112 less P/E 17 = 95 (split: estimate): FMODE_READ / FMODE_CAN_READ,
+   * access_ok */
+  ns_insns (t, 20);
   NS_LOAD_FIELD (t, file, f_mode);
   ns_rw_verify_area (t, s, file);
+  ns_insns (t, 30);                 /* count clamp, ->read NULL, new_sync_read's kiocb */
+  __get_task_ioprio (t);
+  ns_insns (t, 20);                 /* the iov_iter, ppos NULL, ->read_iter */
   NS_LOAD_FIELD (t, file, f_op);
   ns_icall (t, &fn_sock_read_iter);
-  /* estimate: ~25 instructions (msghdr from the kiocb, O_NONBLOCK, empty iter test) */
-  ns_insns (t, 25);
+  ns_insns (t, 38);                 /* census: 55 less P/E 7 = 48: the msghdr, O_NONBLOCK */
   NS_LOAD_FIELD (t, file, f_flags);
   ns_call (t, &fn_sock_recvmsg);
-  ns_insns (t, 10);
-  /* estimate: ~25 instructions of apparmor_socket_recvmsg → aa_sock_msg_perm, unconfined */
-  ns_security_hook (t, s, &fn_security_socket_recvmsg, &fn_apparmor_socket_recvmsg, 25);
-  /* INDIRECT_CALL_INET(sock->ops->recvmsg, inet6_recvmsg, inet_recvmsg) */
+  ns_insns (t, 12);                 /* census: 26 less P/E 7 = 19 (split: estimate) */
+  security_socket_recvmsg (t, s);
+  /* INDIRECT_CALL_INET(sock->ops->recvmsg, inet6_recvmsg, inet_recvmsg): compares, then a
+   * tail jmp in the binary; a call here */
+  ns_insns (t, 7);
   NS_LOAD_FIELD (t, sock, ops);
   ns_call (t, v6 ? &fn_inet6_recvmsg : &fn_inet_recvmsg);
-  /* estimate: ~20 instructions (sock_rps_record_flow key off, INDIRECT_CALL_2 compares,
-   * msg_namelen) */
-  ns_insns (t, 20);
+  /* census: inet_recvmsg 35 less P/E 9 = 26 (rfs key off, INDIRECT_CALL_2 compares, then
+   * msg_namelen); inet6_recvmsg (not counted) as its twin */
+  ns_insns (t, 18);
   ret = udp_recvmsg (t, s, sk, ubuf, len, (file->f_flags & 04000) != 0, v6);
-  ns_ret (t);
-  ns_ret (t);
+  ns_insns (t, 8);
+  ns_ret (t);   /* inet_recvmsg */
+  ns_ret (t);   /* sock_recvmsg */
+  ns_insns (t, 10);                 /* sock_read_iter: the iterator's copy-back */
   ns_ret (t);   /* sock_read_iter */
+  ns_insns (t, 25);                 /* vfs_read: fsnotify_access, add_rchar, inc_syscr */
   ns_ret (t);   /* vfs_read */
+  ns_insns (t, 10);                 /* ksys_read: ppos, fdput_pos */
   ns_ret (t);   /* ksys_read */
   ns_syscall_end (t, s);
   return ret;
