@@ -130,6 +130,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->napi_thread = g_new0 (NsThread *, s->n_cpus);
   s->task = g_new0 (gpointer, s->n_cpus);
   s->preempt_count = g_new0 (gint32 *, s->n_cpus);
+  s->rcu_nesting = g_new0 (gint, s->n_cpus);
   s->task_wq = g_new0 (NsWaitQueue *, s->n_cpus);
   for (guint c = 0; c < s->n_cpus; c++) {
     struct softnet_data *sd = ns_arena_alloc (s->arena, sizeof *sd, 64);
@@ -164,6 +165,7 @@ ns_netstack_free (NsNetStack *s)
   g_free (s->napi_thread);
   g_free (s->task);
   g_free (s->preempt_count);
+  g_free (s->rcu_nesting);
   for (guint c = 0; s->task_wq && c < s->n_cpus; c++)
     if (s->task_wq[c])
       ns_wait_queue_free (s->task_wq[c]);
@@ -337,7 +339,14 @@ ns_mib_inc (NsThread *t, guint64 *counter)
   (*counter)++;
 }
 
-/* ---- kernel primitives ---- */
+/* ---- kernel primitives ----
+ *
+ * Instruction counts: the census of the Debian 6.1.176 binary along seed 000's path
+ * (doc/census/seed000/: syscall.md, select.md, send.md, recv.md, receive.md) as body
+ * instructions, each function's total less its prologue, epilogue and return (the machine
+ * charges call.prologue_insns per call). Functions the binary enters by a tail jmp are
+ * modelled as calls. Where v6.9-rc1 (the modelled kernel) is built differently, its shape
+ * is kept and the comment says so; the counts stay the 6.1 census'. */
 
 /* Out-of-line spinlock entry points (kernel/locking/spinlock.c); text sizes estimated. */
 static NS_FUNC (fn__raw_spin_lock, "_raw_spin_lock", 48, NS_FN_EXTERN, 1000);
@@ -355,17 +364,40 @@ static NS_FUNC (fn___rcu_read_unlock, "__rcu_read_unlock", 96, NS_FN_EXTERN, 100
 static NS_FUNC (fn___cond_resched, "__cond_resched", 49, NS_FN_EXTERN, 200);
 static NS_FUNC (fn___list_add_valid, "__list_add_valid", 112, NS_FN_EXTERN, 400);
 static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 144, NS_FN_EXTERN, 400);
+/* arch/x86/entry/common.c, kernel/entry/common.c (v6.8+: syscall_enter_from_user_mode
+ * and exit_to_user_mode_prepare are inline in include/linux/entry-common.h; DepSurf's
+ * record of Ubuntu's 6.8.0 build), arch/x86/kernel/fpu/core.c, arch/x86/kernel/cpu/amd.c.
+ * Sizes: Ubuntu 6.8.0's where DepSurf gives them, else estimates. */
 static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 300, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 420,
                 NS_FN_EXTERN, 3);
+static NS_FUNC (fn_syscall_exit_to_user_mode_prepare, "syscall_exit_to_user_mode_prepare",
+                118, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_fpregs_assert_state_consistent, "fpregs_assert_state_consistent", 79,
+                NS_FN_EXTERN, 4);
+static NS_FUNC (fn_amd_clear_divider, "amd_clear_divider", 16, NS_FN_EXTERN, 4);
+/* fs/file.c, fs/read_write.c, security/security.c, security/apparmor, kernel/bpf/bpf_lsm.c,
+ * mm/usercopy.c, mm/vmalloc.c, arch/x86/mm/physaddr.c. Sizes: estimates. */
 static NS_FUNC (fn___fdget_pos, "__fdget_pos", 200, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___fget_light, "__fget_light", 224, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_rw_verify_area, "rw_verify_area", 200, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_security_file_permission, "security_file_permission", 160,
                 NS_FN_EXTERN, 10);
 static NS_FUNC (fn_apparmor_file_permission, "apparmor_file_permission", 240,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-
+static NS_FUNC (fn_aa_file_perm, "aa_file_perm", 700, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_bpf_lsm_file_permission, "bpf_lsm_file_permission", 16,
+                NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_aa_sk_perm, "aa_sk_perm", 400, NS_FN_EXTERN, 10);
 static NS_FUNC (fn___check_object_size, "__check_object_size", 500, NS_FN_EXTERN, 100);
+static NS_FUNC (fn_check_stack_object, "check_stack_object", 80,
+                NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_is_vmalloc_addr, "is_vmalloc_addr", 48, NS_FN_EXTERN, 100);
+static NS_FUNC (fn___virt_addr_valid, "__virt_addr_valid", 208, NS_FN_EXTERN, 100);
+/* kernel/sched/clock.c, arch/x86/kernel/tsc.c. Sizes: estimates. */
+static NS_FUNC (fn_sched_clock_cpu, "sched_clock_cpu", 160, NS_FN_EXTERN, 30);
+static NS_FUNC (fn_sched_clock, "sched_clock", 16, NS_FN_EXTERN, 50);
+static NS_FUNC (fn_native_sched_clock, "native_sched_clock", 160, NS_FN_EXTERN, 2);
 
 static NsFunc *const lock_fns[] = {
   &fn__raw_spin_lock, &fn__raw_spin_lock_bh, &fn__raw_spin_lock_irq, &fn__raw_spin_lock_irqsave
@@ -374,6 +406,21 @@ static NsFunc *const unlock_fns[] = {
   &fn__raw_spin_unlock, &fn__raw_spin_unlock_bh, &fn__raw_spin_unlock_irq,
   &fn__raw_spin_unlock_irqrestore
 };
+/* census: _raw_spin_lock 8, _bh 8, _irq 10, _irqsave 17 instructions (P/E 3, 3, 3, 5):
+ * preempt_count add (and cli, or pushf;pop;cli), the cmpxchg fast path */
+static const guint lock_insns[] = { 5, 5, 7, 12 };
+/* census: _raw_spin_unlock 7, _bh 6 (P/E 1: it tail-jumps to __local_bh_enable_ip),
+ * _irq 9, _irqrestore 11 (P/E 3): the release store, sti, preempt_count dec and test */
+static const guint unlock_insns[] = { 4, 5, 6, 8 };
+
+/* An out-of-line function that calls nothing: the call, insns, the return. */
+void
+ns_leaf_call (NsThread *t, NsFunc *fn, guint insns)
+{
+  ns_call (t, fn);
+  ns_insns (t, insns);
+  ns_ret (t);
+}
 
 /* TRUE unless the build's .config says key=n. */
 gboolean
@@ -390,23 +437,21 @@ void
 ns_raw_spin_lock (NsThread *t, NsNetStack *s, NsSpinlock *lock, NsLockKind kind)
 {
   ns_call (t, lock_fns[kind]);
-  /* estimate: ~6 instructions (preempt_count_add / local_bh_disable / cli or pushf;cli,
-   * the cmpxchg fast path counted by ns_spin_lock) */
-  ns_insns (t, 6);
+  ns_insns (t, lock_insns[kind]);
   ns_spin_lock (t, lock);
   ns_ret (t);
 }
 
 /* spin_unlock{,_bh,_irq,_irqrestore}: release store, then preempt_enable /
- * local_bh_enable (which may run pending softirqs) / sti. Inlined without
- * CONFIG_PREEMPTION (INLINE_SPIN_UNLOCK*). */
+ * local_bh_enable (which may run pending softirqs; _raw_spin_unlock_bh tail-jumps to
+ * __local_bh_enable_ip) / sti. Inlined without CONFIG_PREEMPTION (INLINE_SPIN_UNLOCK*):
+ * the same instructions (estimate) without the call. */
 void
 ns_raw_spin_unlock (NsThread *t, NsNetStack *s, NsSpinlock *lock, NsLockKind kind)
 {
   if (s->preempt)
     ns_call (t, unlock_fns[kind]);
-  /* estimate: ~5 instructions (release store, preempt count, resched test) */
-  ns_insns (t, 5);
+  ns_insns (t, unlock_insns[kind]);
   ns_spin_unlock (t, lock);
   if (kind == NS_LOCK_BH)
     __local_bh_enable_ip (t, &s->softirq);
@@ -418,29 +463,24 @@ ns_raw_spin_unlock (NsThread *t, NsNetStack *s, NsSpinlock *lock, NsLockKind kin
 void
 ns___rcu_read_lock (NsThread *t)
 {
-  ns_call (t, &fn___rcu_read_lock);
-  ns_insns (t, 4);                  /* census (doc/census/pktgen.md): the nesting count */
-  ns_ret (t);
+  /* census (doc/census/pktgen.md): 4 instructions, the nesting count */
+  ns_leaf_call (t, &fn___rcu_read_lock, 4);
 }
 
-/* __rcu_read_unlock: the nesting counter and the special-state test. */
+/* __rcu_read_unlock, outermost: the nesting counter and the special-state test. */
 void
 ns___rcu_read_unlock (NsThread *t)
 {
-  ns_call (t, &fn___rcu_read_unlock);
-  /* census (doc/census/pktgen.md): 6 instructions (the nesting count, the special-state
-   * test) */
-  ns_insns (t, 6);
-  ns_ret (t);
+  /* census (doc/census/pktgen.md, seed000/send.md): 6 instructions (9 less P/E 3) */
+  ns_leaf_call (t, &fn___rcu_read_unlock, 6);
 }
 
 /* __cond_resched, called by might_resched() under voluntary preemption: nothing to do. */
 void
 ns___cond_resched (NsThread *t)
 {
-  ns_call (t, &fn___cond_resched);
-  ns_insns (t, 4);                  /* census (doc/census/pktgen.md): should_resched is false */
-  ns_ret (t);
+  /* census (doc/census/pktgen.md): 4 instructions, should_resched is false */
+  ns_leaf_call (t, &fn___cond_resched, 4);
 }
 
 /* might_resched(): a call to __cond_resched with CONFIG_PREEMPT_VOLUNTARY (the
@@ -458,10 +498,8 @@ ns___list_add_valid (NsThread *t, NsNetStack *s)
 {
   if (!s->debug_list)
     return;
-  ns_call (t, &fn___list_add_valid);
   /* census (doc/census/seed000/send.md): 16 instructions (18 less the return) */
-  ns_insns (t, 16);
-  ns_ret (t);
+  ns_leaf_call (t, &fn___list_add_valid, 16);
 }
 
 /* CONFIG_DEBUG_LIST's __list_del_entry_valid: the poison and neighbour checks pass. */
@@ -470,79 +508,184 @@ ns___list_del_entry_valid (NsThread *t, NsNetStack *s)
 {
   if (!s->debug_list)
     return;
-  ns_call (t, &fn___list_del_entry_valid);
   /* census (doc/census/seed000/send.md): 19 instructions (21 less the return) */
-  ns_insns (t, 19);
-  ns_ret (t);
+  ns_leaf_call (t, &fn___list_del_entry_valid, 19);
 }
 
-/* rcu_read_lock: __rcu_read_lock with preemptible RCU, nothing without. */
+/* rcu_read_lock: __rcu_read_lock with preemptible RCU (the running task's nesting count
+ * goes up), nothing without. */
 void
 ns_rcu_read_lock (NsThread *t, NsNetStack *s)
 {
-  if (s->preempt_rcu)
-    ns___rcu_read_lock (t);
+  if (!s->preempt_rcu)
+    return;
+  ns___rcu_read_lock (t);
+  s->rcu_nesting[ns_thread_cpu (t)]++;
 }
 
-/* rcu_read_unlock: __rcu_read_unlock with preemptible RCU, nothing without. */
+/* rcu_read_unlock: __rcu_read_unlock with preemptible RCU, nothing without. The outermost
+ * unlock (1 → 0) also tests rcu_read_unlock_special; a nested one only decrements. */
 void
 ns_rcu_read_unlock (NsThread *t, NsNetStack *s)
 {
-  if (s->preempt_rcu)
-    ns___rcu_read_unlock (t);
+  gint *nesting;
+
+  if (!s->preempt_rcu)
+    return;
+  nesting = &s->rcu_nesting[ns_thread_cpu (t)];
+  g_warn_if_fail (*nesting > 0);
+  if (*nesting > 0)
+    --*nesting;
+  /* census (doc/census/seed000/receive.md, send.md): 9 instructions outermost, 6 nested
+   * (P/E 3) */
+  ns_leaf_call (t, &fn___rcu_read_unlock, *nesting == 0 ? 6 : 3);
 }
 
-/* SYSCALL → entry_SYSCALL_64 → do_syscall_64 → sys_call_table[nr] → sys. */
+/* SYSCALL → entry_SYSCALL_64 → do_syscall_64 → sys_call_table[nr] → sys, whose stub has
+ * stub_insns. */
+void
+ns_syscall_begin_stub (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns)
+{
+  ns_syscall_enter (t);
+  /* entry_SYSCALL_64 to its call of do_syscall_64 (not a function: no P/E). census: 46
+   * instructions (swapgs, stack switch, 21 pt_regs pushes, 13 register clears, the PTI and
+   * IBRS jmps, the calls) less UNTRAIN_RET's call, which ns_syscall_enter prices with the
+   * SRSO untraining sequence it calls (syscall.untrain_insns, its LFENCE and return) */
+  ns_insns (t, 45);
+  ns_call (t, &fn_do_syscall_64);
+  /* census: 25 instructions of do_syscall_64 (32 less P/E 7: the kstack offset, the nr
+   * range test, array_index_nospec, the calls) and 11 of syscall_enter_from_user_mode (17
+   * less P/E 6: context tracking NOPs, sti, the SYSCALL_WORK test), inline in v6.8+, less
+   * its call; v6.9-rc1 then loads sys_call_table[nr] (1) for the indirect call (6.1.176
+   * calls x64_sys_call's compare tree instead) */
+  ns_insns (t, 36);
+  ns_icall (t, sys);
+  ns_insns (t, stub_insns);
+}
+
+/* The write/read stub: census (syscall.md): __x64_sys_write / __x64_sys_read are 5
+ * instructions, P/E 1 (fentry; the tail jmp to ksys_* stays in the body). */
 void
 ns_syscall_begin (NsThread *t, NsNetStack *s, NsFunc *sys)
 {
-  ns_syscall_enter (t);
-  ns_call (t, &fn_do_syscall_64);
-  /* estimate: ~25 instructions (syscall_enter_from_user_mode work test, nr range check,
-   * array_index_nospec) */
-  ns_insns (t, 25);
-  ns_icall (t, sys);
-  /* estimate: ~6 instructions of the __x64_sys_* stub unpacking pt_regs */
-  ns_insns (t, 6);
+  ns_syscall_begin_stub (t, s, sys, 4);
 }
 
-/* Back from sys: syscall_exit_to_user_mode, then SYSRET. */
+/* Back from sys: syscall_exit_to_user_mode (exit_to_user_mode_prepare inline, v6.8+),
+ * then SYSRET. */
 void
 ns_syscall_end (NsThread *t, NsNetStack *s)
 {
   ns_ret (t);
   ns_call (t, &fn_syscall_exit_to_user_mode);
-  /* estimate: ~30 instructions (exit work flags, rseq/signal/resched tests, user-mode
-   * state, mitigation hooks that compile to nothing on this CPU) */
-  ns_insns (t, 30);
+  /* census: syscall_exit_to_user_mode's 8 instructions (12 less P/E 4) and the inline
+   * exit_to_user_mode_prepare's 26 (35 less P/E 9) less its call and the VMSCAPE test (4)
+   * 6.9-rc1 does not have: 29 in all */
+  ns_insns (t, 3);
+  /* syscall_exit_to_user_mode_prepare: census 13 less P/E 7 (no SYSCALL_WORK_EXIT) */
+  ns_leaf_call (t, &fn_syscall_exit_to_user_mode_prepare, 6);
+  ns_insns (t, 15);                 /* cli, ti_work & EXIT_TO_USER_MODE_WORK == 0 */
+  /* fpregs_assert_state_consistent (CONFIG_X86_DEBUG_FPU): census 15 less P/E 3 */
+  ns_leaf_call (t, &fn_fpregs_assert_state_consistent, 12);
+  ns_insns (t, 9);                  /* NEED_FPU_LOAD, TS_COMPAT, the kstack offset mix */
+  /* amd_clear_divider, its DIV0 alternative a NOP on Zen 3: census 6 less P/E 2 */
+  ns_leaf_call (t, &fn_amd_clear_divider, 4);
+  ns_insns (t, 2);
   ns_ret (t);
-  ns_ret (t);
+  ns_ret (t);                       /* do_syscall_64 */
+  /* entry_SYSCALL_64 after the call. census: 45 instructions (the SYSRET checks, 17 pops,
+   * the trampoline stack, swapgs, the CLEAR_CPU_BUFFERS site, sysretq) */
+  ns_insns (t, 45);
   ns_syscall_exit (t);
 }
 
-/* __fdget_pos of a socket file in a single-threaded task. */
+/* sched_clock_cpu → sched_clock → (the static-call trampoline's jmp) native_sched_clock:
+ * a stable TSC read scaled to ns. v6.9's sched_clock wraps sched_clock_noinstr in
+ * preempt_disable/enable_notrace where 6.1.176 tail-jumps; the count is 6.1's. */
 void
-ns_fdget_pos (NsThread *t, struct file *file)
+ns_sched_clock_cpu (NsThread *t)
 {
-  ns_call (t, &fn___fdget_pos);
-  /* estimate: ~20 instructions (files_struct, fdtable bounds, fd array load, f_mode
-   * FMODE_PATH test, no atomic pos lock for sockets) */
-  ns_insns (t, 20);
+  ns_call (t, &fn_sched_clock_cpu);
+  ns_insns (t, 5);                  /* census (receive.md): 11 less P/E 6 (clock stable) */
+  ns_call (t, &fn_sched_clock);
+  ns_insns (t, 2);                  /* census: 2, the two jmps */
+  ns_call (t, &fn_native_sched_clock);
+  ns_rdtsc (t);
+  ns_insns (t, 25);                 /* census: 31 less P/E 5, the rdtsc; cyc2ns */
+  ns_ret (t);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+/* __fget_light of a single-threaded task: no RCU, no reference. */
+void
+ns___fget_light (NsThread *t, struct file *file)
+{
+  ns_call (t, &fn___fget_light);
+  /* census: 22 instructions (35 less P/E 13: files->count == 1, the fdtable bound,
+   * array_index_nospec, fd[fd], the FMODE_PATH test) */
+  ns_insns (t, 22);
   NS_LOAD_FIELD (t, file, f_mode);
   ns_ret (t);
 }
 
-/* __check_object_size: not a stack object; check_heap_object for a slab object or a
- * large kmalloc folio (bounds against the folio); the text/rodata tests. */
+/* __fdget_pos of a socket file in a single-threaded task: __fget_light, no f_pos lock. */
+void
+ns_fdget_pos (NsThread *t, struct file *file)
+{
+  ns_call (t, &fn___fdget_pos);
+  /* census: 8 instructions (13 less P/E 5: __fdget inlined, the call, FMODE_ATOMIC_POS
+   * clear) */
+  ns_insns (t, 3);
+  ns___fget_light (t, file);
+  ns_insns (t, 5);
+  ns_ret (t);
+}
+
+/* __check_object_size's calls for a heap object: not on the stack, not vmalloc, a valid
+ * direct-map address. */
+static void
+check_heap_object_calls (NsThread *t)
+{
+  ns_leaf_call (t, &fn_check_stack_object, 7);        /* census: 10 less P/E 3 (NOT_STACK) */
+  /* check_heap_object, inline: is_kmap_addr (no highmem) */
+  ns_insns (t, 6);
+  /* census: is_vmalloc_addr 7 less P/E 3 (below vmalloc_base), __virt_addr_valid 49
+   * less P/E 3 (direct map, pfn_valid) */
+  ns_leaf_call (t, &fn_is_vmalloc_addr, 4);
+  ns_insns (t, 2);
+  ns_leaf_call (t, &fn___virt_addr_valid, 46);
+}
+
+/* __check_object_size of a heap object: check_stack_object (not on the stack), then
+ * check_heap_object: a large kmalloc's folio (not slab), bounds against the folio; then
+ * check_kernel_text_object. */
 void
 ns_check_object_size (NsThread *t, NsNetStack *s, gconstpointer kaddr, gsize n)
 {
   if (!s->usercopy || n == 0)
     return;
   ns_call (t, &fn___check_object_size);
-  /* estimate: ~45 instructions (check_stack_object, virt_addr_valid, virt_to_folio,
-   * folio_test_slab / large-folio bounds, check_kernel_text_object) */
-  ns_insns (t, 45);
+  /* census (send.md, recv.md): 85–87 instructions, P/E 11: 75 in the body — 8 before the
+   * calls (bypass key NOP, n, check_bogus_address), 8 between them, 59 after
+   * (virt_to_folio, not slab, the large-folio bound, check_kernel_text_object) */
+  ns_insns (t, 8);
+  check_heap_object_calls (t);
+  ns_insns (t, 59);
+  ns_ret (t);
+}
+
+/* __check_object_size of an object in the current stack frame: GOOD_STACK. */
+void
+ns_check_stack_object_size (NsThread *t, NsNetStack *s, gsize n)
+{
+  if (!s->usercopy || n == 0)
+    return;
+  ns_call (t, &fn___check_object_size);
+  /* census (syscall.md): 29 instructions, P/E 11 */
+  ns_insns (t, 8);
+  ns_leaf_call (t, &fn_check_stack_object, 15);       /* census: 18 less P/E 3 (in the stack) */
+  ns_insns (t, 10);
   ns_ret (t);
 }
 
@@ -561,17 +704,85 @@ ns_security_hook (NsThread *t, NsNetStack *s, NsFunc *hook, NsFunc *lsm_fn, guin
   ns_ret (t);
 }
 
-/* rw_verify_area → security_file_permission → apparmor_file_permission (unconfined
- * task: the label test returns at once) and fsnotify_perm (nothing to report). */
+/* security_<hook>: call_int_hook's walk of the hook list, each LSM's function through
+ * its pointer. */
+void
+ns_security_call_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint insns,
+                        guint step_insns, const NsLsmHook *hooks, guint n_hooks)
+{
+  if (!s->lsm)
+    return;
+  ns_call (t, hook);
+  ns_insns (t, insns);
+  for (guint i = 0; i < n_hooks; i++) {
+    ns_insns (t, step_insns);
+    ns_icall (t, hooks[i].fn);
+    ns_insns (t, hooks[i].insns);
+    if (hooks[i].body != NULL)
+      hooks[i].body (t, s);
+    ns_ret (t);
+  }
+  ns_ret (t);
+}
+
+/* aa_sk_perm (entered by the hook's tail jmp, modelled as a call): might_sleep, then the
+ * task's label is unconfined, so no check. */
+void
+ns_aa_sk_perm (NsThread *t, NsNetStack *s)
+{
+  ns_call (t, &fn_aa_sk_perm);
+  /* census (syscall.md): 26 instructions (41 less P/E 15) */
+  ns_insns (t, 4);
+  ns_might_resched (t, s);
+  ns_insns (t, 22);
+  ns_ret (t);
+}
+
+/* aa_file_perm for an unconfined label: under rcu_read_lock, the file's label, done. */
+static void
+aa_file_perm (NsThread *t, NsNetStack *s)
+{
+  ns_call (t, &fn_aa_file_perm);
+  /* census (syscall.md): 21 instructions (38 less P/E 17) */
+  ns_insns (t, 9);
+  ns_rcu_read_lock (t, s);
+  ns_insns (t, 12);
+  ns_rcu_read_unlock (t, s);
+  ns_ret (t);
+}
+
+/* security_file_permission's list: AppArmor's hook, then BPF-LSM's (no program: returns
+ * 0). census (syscall.md): apparmor_file_permission 41 instructions, P/E 15 (not the
+ * null dentry, label not stale, unchanged); bpf_lsm_file_permission 4, P/E 3. */
+static const NsLsmHook file_permission_hooks[] = {
+  { &fn_apparmor_file_permission, 26, aa_file_perm },   /* via common_file_perm */
+  { &fn_bpf_lsm_file_permission, 1, NULL },
+};
+
+/* rw_verify_area (count >= 0, ppos NULL for a stream) → security_file_permission; for a
+ * read, v6.8+'s fsnotify_file_area_perm (inline) finds no watchers. */
+void
+ns_rw_verify_area_rw (NsThread *t, NsNetStack *s, struct file *file, gint read_write)
+{
+  ns_call (t, &fn_rw_verify_area);
+  /* census (syscall.md): 11 instructions (12 less P/E 1; 6.1.176 tail-jumps to
+   * security_file_permission, v6.9 calls it and then tests the result) */
+  ns_insns (t, 11);
+  NS_LOAD_FIELD (t, file, f_flags);
+  /* census: security_file_permission 35 instructions, P/E 9: 6 of its own and a loop step
+   * of 10 per hook (its fsnotify_perm call moved to rw_verify_area in v6.8) */
+  ns_security_call_hooks (t, s, &fn_security_file_permission, 6, 10, file_permission_hooks,
+                          G_N_ELEMENTS (file_permission_hooks));
+  if (read_write == NS_READ)
+    /* estimate: 18 instructions, the census' fsnotify_perm.part.0 (24 less P/E 6: not
+     * NONOTIFY, no connectors), inline here in v6.8+ */
+    ns_insns (t, 18);
+  ns_ret (t);
+}
+
+/* rw_verify_area of a write. */
 void
 ns_rw_verify_area (NsThread *t, NsNetStack *s, struct file *file)
 {
-  ns_call (t, &fn_rw_verify_area);
-  /* estimate: ~15 instructions (count and pos checks; no mandatory locks for sockets) */
-  ns_insns (t, 15);
-  NS_LOAD_FIELD (t, file, f_flags);
-  /* estimate: ~30 instructions of apparmor_file_permission → common_file_perm for an
-   * unconfined label */
-  ns_security_hook (t, s, &fn_security_file_permission, &fn_apparmor_file_permission, 30);
-  ns_ret (t);
+  ns_rw_verify_area_rw (t, s, file, NS_WRITE);
 }

@@ -204,6 +204,8 @@ struct _NsNetStack {
   guint64            *jiffies;     /* the global jiffies word */
   gboolean            egress_needed_key;   /* static key: no egress hook here */
   gint32            **preempt_count; /* per CPU: pcpu_hot.preempt_count */
+  gint               *rcu_nesting; /* per CPU: current->rcu_read_lock_nesting of the task
+                                      running there (softirqs run in its context) */
   SoftirqCtx          softirq;     /* bottom halves on this stack's per-CPU data */
   NetDevCore          dev_core;    /* what net/core/dev.c's transmit needs */
   gpointer            inet_protos; /* inet_protos[] / inet6_protos[] line */
@@ -240,7 +242,7 @@ NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);
 
 /* The out-of-line __rcu_read_lock / __rcu_read_unlock of preemptible RCU, for models that
- * know CONFIG_PREEMPT_RCU without a NsNetStack. */
+ * know CONFIG_PREEMPT_RCU without a NsNetStack (the unlock is an outermost one). */
 void        ns___rcu_read_lock     (NsThread *t);
 void        ns___rcu_read_unlock   (NsThread *t);
 /* __cond_resched with nothing to do (for models without a NsNetStack), and might_resched():
@@ -279,6 +281,8 @@ struct file *ns_netstack_ctrl_file (NsNetStack *stack);
 /* Closes the socket (udp_sock_close) and frees the socket and file. */
 void        ns_netstack_close      (NsNetStack *stack, struct file *file);
 
+/* An out-of-line function that calls nothing: ns_call, insns body instructions, ns_ret. */
+void        ns_leaf_call           (NsThread *t, NsFunc *fn, guint insns);
 /* Model helpers for per-CPU counters: one store to the counter's line. */
 void        ns_mib_inc             (NsThread *t, guint64 *counter);
 
@@ -299,25 +303,65 @@ void        ns_raw_spin_lock       (NsThread *t, NsNetStack *s, NsSpinlock *lock
 void        ns_raw_spin_unlock     (NsThread *t, NsNetStack *s, NsSpinlock *lock,
                                     NsLockKind kind);
 /* rcu_read_lock / rcu_read_unlock: calls to __rcu_read_lock / __rcu_read_unlock with
- * CONFIG_PREEMPT_RCU, nothing otherwise. */
+ * CONFIG_PREEMPT_RCU, nothing otherwise. The unlock costs what the nesting depth of the
+ * task on the thread's CPU says: an outermost unlock tests rcu_read_unlock_special, a
+ * nested one (e.g. the NET_RX softirq run inside ip_finish_output2's read section)
+ * does not. */
 void        ns_rcu_read_lock       (NsThread *t, NsNetStack *s);
 void        ns_rcu_read_unlock     (NsThread *t, NsNetStack *s);
-/* System call entry: SYSCALL entry costs, do_syscall_64, sys_call_table[nr] (an indirect
- * call before v6.9-rc4's x64_sys_call), the __x64_sys_* stub sys; and the way back
- * (syscall_exit_to_user_mode, SYSRET). */
+/* System call entry: SYSCALL entry costs, entry_SYSCALL_64, do_syscall_64,
+ * sys_call_table[nr] (an indirect call before v6.9-rc4's x64_sys_call), the __x64_sys_*
+ * stub sys (the census' write/read stub: 3 argument loads and its tail jmp); and the way
+ * back (syscall_exit_to_user_mode, SYSRET). */
 void        ns_syscall_begin       (NsThread *t, NsNetStack *s, NsFunc *sys);
+/* The same with a stub of stub_insns body instructions (e.g. __x64_sys_select's). */
+void        ns_syscall_begin_stub  (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns);
 void        ns_syscall_end         (NsThread *t, NsNetStack *s);
 /* fdget_pos → __fdget_pos (single-threaded task: no reference taken; sockets have no
  * f_pos lock). */
 void        ns_fdget_pos           (NsThread *t, struct file *file);
-/* rw_verify_area → security_file_permission → the LSM's file_permission hook. */
+/* __fget_light of a single-threaded task (files->count == 1: no RCU, no reference), as
+ * __fdget_pos and __fdget reach it. */
+void        ns___fget_light        (NsThread *t, struct file *file);
+
+/* sched_clock_cpu of a stable TSC clock (sched_clock → native_sched_clock). */
+void        ns_sched_clock_cpu     (NsThread *t);
+
+#define NS_READ  0
+#define NS_WRITE 1
+/* rw_verify_area(read_write, ...) → security_file_permission (the LSM hook list) and, for
+ * a read, fsnotify_file_area_perm (no watchers). */
+void        ns_rw_verify_area_rw   (NsThread *t, NsNetStack *s, struct file *file,
+                                    gint read_write);
+/* ns_rw_verify_area_rw (..., NS_WRITE). */
 void        ns_rw_verify_area      (NsThread *t, NsNetStack *s, struct file *file);
 /* check_copy_size → __check_object_size (CONFIG_HARDENED_USERCOPY): the kernel side of a
- * user copy of n bytes at a heap object is checked against the object's bounds. */
+ * user copy of n bytes at a heap object (a large kmalloc's folio) is checked against the
+ * object's bounds. */
 void        ns_check_object_size   (NsThread *t, NsNetStack *s, gconstpointer kaddr, gsize n);
+/* The same for an object on the task's stack (check_stack_object finds it: GOOD_STACK). */
+void        ns_check_stack_object_size (NsThread *t, NsNetStack *s, gsize n);
 /* A security_* hook: the call, and with an LSM, its hook through the hook list (an
  * indirect call, v6.9 has no LSM static calls yet) costing lsm_insns. */
 void        ns_security_hook       (NsThread *t, NsNetStack *s, NsFunc *hook, NsFunc *lsm_fn,
                                     guint lsm_insns);
+
+/* One LSM's function on a security hook list: called through the list (an indirect
+ * call), insns body instructions, then body (NULL: nothing) for what it calls. */
+typedef struct {
+  NsFunc  *fn;
+  guint    insns;
+  void   (*body) (NsThread *t, NsNetStack *s);
+} NsLsmHook;
+
+/* security_<hook> of v6.9 (call_int_hook: an hlist walk, no static calls before v6.12):
+ * the out-of-line hook with insns body instructions of its own (the census' count less
+ * its P/E and loop steps), then per LSM on the list a loop step of step_insns and the
+ * indirect call. Nothing without CONFIG_SECURITY (an inline stub returning 0). */
+void        ns_security_call_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint insns,
+                                    guint step_insns, const NsLsmHook *hooks, guint n_hooks);
+/* aa_sk_perm for an unconfined task (AppArmor's socket_sendmsg / socket_recvmsg hooks
+ * tail-jump to it): might_sleep's __cond_resched, the unconfined label test. */
+void        ns_aa_sk_perm          (NsThread *t, NsNetStack *s);
 
 G_END_DECLS
