@@ -192,8 +192,11 @@ static const NsParamDef machine_params[] = {
 
   /* ---- system call entry/exit ---- */
   { "syscall.base_cycles", NS_PARAM_DOUBLE, "cycles", "100",
-    "SYSCALL + entry + SYSRET with no mitigations",
-    "unsourced: lmbench null syscall 34 ns on a 2017 desktop ([M16]) ≈ 100 cycles",
+    "SYSCALL + SYSRET with no mitigations: the two instructions and the pipeline drain "
+    "around them; the kernel's entry and exit code is charged as instructions by the models",
+    "unsourced: lmbench null syscall 34 ns on a 2017 desktop under Linux 4.10 ([M16]), "
+    "≈ 100 cycles; 4.10 still had the SYSCALL64 fast path (removed in 4.16), a few dozen "
+    "instructions, so nearly all of it is the two instructions",
     FALSE, 0, 10000 },
   { "syscall.pti_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "page-table isolation: two CR3 writes + trampoline per syscall (with PCID)",

@@ -156,6 +156,7 @@ typedef struct {
   NsCache    *l3;        /* own CCX's L3, NULL if none */
   NsFunc    **frames;    /* per active ns_call/ns_icall: the callee if inlined, else NULL */
   gboolean   *tailed;    /* per frame: the function left by a tail jump (no return of its own) */
+  gboolean    tail_next; /* the next call is a tail jump (ns_tail_next) */
   guint       depth;
   guint       frames_alloc;
   guint64     insns;       /* instructions this thread has run */
@@ -1632,6 +1633,24 @@ inlines (NsMachine *m, NsFunc *func)
   return ns_build_inlines (m->build, func, &why);
 }
 
+/* At a call into func: if it is the tail jump ns_tail_next announced and it stays a jump
+ * (func out of line), the innermost out-of-line frame will return through func. */
+static void
+take_tail_jump (NsMachine *m, NsExec *x, NsFunc *func, gboolean indirect)
+{
+  guint d;
+
+  if (G_LIKELY (!x->tail_next))
+    return;
+  x->tail_next = FALSE;
+  if (!indirect && inlines (m, func))
+    return;
+  for (d = x->depth; d > 0 && x->frames[d - 1] != NULL; d--)
+    ;                               /* past the inlined frames */
+  if (d > 0)
+    x->tailed[d - 1] = TRUE;
+}
+
 /* Direct call into func: free when inlined, else call + prologue + I-fetch. */
 void
 ns_call (NsThread *t, NsFunc *func)
@@ -1645,6 +1664,7 @@ ns_call (NsThread *t, NsFunc *func)
   m = x->machine;
   if (G_UNLIKELY (func->id == 0))
     ns_func_register (func);
+  take_tail_jump (m, x, func, FALSE);
   if (inlines (m, func)) {
     acct_row (m, func->id)->inlined++;
     exec_push_frame (x, func);
@@ -1654,25 +1674,28 @@ ns_call (NsThread *t, NsFunc *func)
   call_out_of_line (m, x, t, func);
 }
 
-/* Tail jump into func (`jmp func` ending the current function): the jump and func's body
- * cost what a call does, but func's return goes straight to the caller's caller, so the
- * current function's own ns_ret charges no return. A plain ns_call if either side is
- * inlined (no jump is left to make). */
+/* Tail jump into func (`jmp func` ending the current out-of-line function, from its own
+ * body or from code inlined into it): the jump and func's body cost what a call does, but
+ * func's return goes straight to the caller's caller, so that function's own ns_ret
+ * charges no return. A plain ns_call if func is inlined (no jump is left to make). */
 void
 ns_tail_call (NsThread *t, NsFunc *func)
 {
-  NsExec *x;
-  NsMachine *m;
+  ns_tail_next (t);
+  ns_call (t, func);
+}
 
-  g_return_if_fail (t != NULL && func != NULL);
+/* The next ns_call / ns_icall of t is a tail jump (for a callee entered inside a helper);
+ * an ns_ret before it cancels this. */
+void
+ns_tail_next (NsThread *t)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  m = x->machine;
-  if (G_UNLIKELY (func->id == 0))
-    ns_func_register (func);
-  if (x->depth > 0 && x->frames[x->depth - 1] == NULL && !inlines (m, func))
-    x->tailed[x->depth - 1] = TRUE;
-  ns_call (t, func);
+  x->tail_next = TRUE;
 }
 
 /* Indirect call into func: the spectre_v2 cost at the call site, then an out-of-line call. */
@@ -1688,6 +1711,7 @@ ns_icall (NsThread *t, NsFunc *func)
   m = x->machine;
   if (G_UNLIKELY (func->id == 0))
     ns_func_register (func);
+  take_tail_jump (m, x, func, TRUE);
   m->events[NS_CAUSE_INDIRECT]++;
   charge (x, t, NS_CAUSE_INDIRECT, m->icall_penalty);
   if (m->icall_forced)
@@ -1707,6 +1731,7 @@ ns_ret (NsThread *t)
     return;
   if (G_UNLIKELY (x->depth == 0))
     goto unbalanced;
+  x->tail_next = FALSE;
   m = x->machine;
   if (x->frames[--x->depth] != NULL) {
     ns_thread_leave_inline (t);

@@ -131,9 +131,13 @@ void ns_mispredict  (NsThread *t, guint n);
 /* Direct call into func. If the build inlines func the call is free (the body's costs go
  * to the caller, as perf would show it); else call + prologue + I-fetch of its text. */
 void ns_call        (NsThread *t, NsFunc *func);
-/* Tail jump into func ending the current function: costs as a call, but the current
- * function's ns_ret (made after func's) then charges no return: one return for both. */
+/* Tail jump into func ending the current out-of-line function (from its body or code
+ * inlined into it): costs as a call, but that function's ns_ret (made after func's) then
+ * charges no return: one return for both. */
 void ns_tail_call   (NsThread *t, NsFunc *func);
+/* The next ns_call / ns_icall of t is such a tail jump (its callee entered inside a
+ * helper); an ns_ret before that call cancels it. */
+void ns_tail_next   (NsThread *t);
 /* Indirect call (through a function pointer) into func: the spectre_v2 mode's cost. */
 void ns_icall       (NsThread *t, NsFunc *func);
 /* Return from the current function: epilogue + return under the return mitigation. */

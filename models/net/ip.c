@@ -22,8 +22,9 @@
  * epilogue and return, which the machine charges per call. Where 6.9-rc1 differs from
  * that binary, 6.9's calls are kept and the comment says so (the 6.1.176 binary carries
  * the 2025 dev_net_rcu backports: rcu_read_lock in ipv4_dst_check, ip4_dst_hoplimit and
- * ip_output that 6.9 has not). Functions the binary enters by a tail jmp are modelled as
- * calls (their prologue and epilogue counts are the census'). The indirect calls are
+ * ip_output that 6.9 has not). Functions the binary enters by a tail jmp are entered by
+ * ns_tail_call (one return for both; the IPv6 twins' where their IPv4 twin's is). The
+ * indirect calls are
  * getfrag (a function pointer argument of __ip_append_data); dst_output, dst_input,
  * dst_mtu, the ptype handler and the inet protocol handler go through
  * INDIRECT_CALL_INET / INDIRECT_CALL_2 (compares + direct calls). The IPv6 counts are
@@ -550,8 +551,7 @@ ip_finish_output2 (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   struct dst_entry *dst = skb_dst (skb);
   gint rc;
 
-  /* entered by a tail jmp from __ip_finish_output: modelled as a call */
-  ns_call (t, &fn_ip_finish_output2);
+  ns_tail_call (t, &fn_ip_finish_output2);   /* __ip_finish_output's tail jmp */
   NS_LOAD_FIELD (t, dst, rt_type);
   NS_LOAD_FIELD (t, dst, rt_uses_gateway);
   /* census: 35 instructions (rt_type tests, LL_RESERVED_SPACE and the headroom test,
@@ -589,8 +589,7 @@ __ip_finish_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
   gint rc;
 
-  /* entered by a tail jmp from ip_finish_output: modelled as a call */
-  ns_call (t, &fn___ip_finish_output);
+  ns_tail_call (t, &fn___ip_finish_output);  /* ip_finish_output's tail jmp */
   NS_LOAD_FIELD (t, skb_dst (skb), xfrm);
   ns_insns (t, 12);                 /* census: 12 instructions (the xfrm test, arguments) */
   ip_skb_dst_mtu (t, skb);
@@ -620,13 +619,14 @@ ip_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_STORE_FIELD (t, skb, protocol);
   /* census: 32 instructions less the two calls 6.9 does not make — 30 (OUTREQUESTS and
    * OUTOCTETS, skb->dev, protocol, the REROUTED test, the POST_ROUTING key). The 6.1.176
-   * binary holds rcu_read_lock across ip_output (a 2025 backport); 6.9 does not. */
-  ns_insns (t, 22);
-  ns_call (t, &fn_ip_finish_output);
+   * binary holds rcu_read_lock across ip_output (a 2025 backport); 6.9 does not, so its
+   * NF_HOOK_COND ends ip_output: a tail jmp (estimate: as ip6_output's, and the 8
+   * instructions after the call move before it). */
+  ns_insns (t, 30);
+  ns_tail_call (t, &fn_ip_finish_output);
   ns_insns (t, 8);                  /* census: 8 instructions (the cgroup BPF key) */
   rc = __ip_finish_output (t, s, skb);
-  ns_ret (t);                       /* ip_finish_output: its tail jmp, modelled as a call */
-  ns_insns (t, 8);
+  ns_ret (t);                       /* ip_finish_output */
   ns_ret (t);
   return rc;
 }
@@ -696,7 +696,7 @@ ip6_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   skb->protocol = ETH_P_IPV6_BE;
   NS_STORE_FIELD (t, skb, dev);
   NS_STORE_FIELD (t, skb, protocol);
-  ns_call (t, &fn_ip6_finish_output);
+  ns_tail_call (t, &fn_ip6_finish_output);   /* NF_HOOK_COND's okfn ends ip6_output */
   ns_insns (t, 10);                 /* estimate: ~10 instructions (cgroup BPF key off) */
   ns_call (t, &fn___ip6_finish_output);
   NS_LOAD_FIELD (t, dst, xfrm);
@@ -705,7 +705,7 @@ ip6_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
    * ip_skb_dst_mtu reads the route's MTU) */
   ip6_mtu (t, s, dst);
   ns_insns (t, 15);                 /* estimate: ~15 instructions (gso, mtu, frag tests) */
-  ns_call (t, &fn_ip6_finish_output2);
+  ns_tail_call (t, &fn_ip6_finish_output2);  /* as __ip_finish_output's (estimate) */
   /* estimate: ~85 instructions (headroom, multicast test, IP6_UPD_PO_STATS, lwtunnel,
    * rt6_nexthop, __ipv6_neigh_lookup_noref: ndisc hash over 4 words and the bucket walk,
    * sock_confirm_neigh, neigh_output tests) */
@@ -822,16 +822,16 @@ ip_protocol_deliver_rcu (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 
 /* ip_local_deliver (NF_HOOK LOCAL_IN off: a tail jmp) → ip_local_deliver_finish: the
  * IP header pulled, ip_protocol_deliver_rcu under rcu_read_lock. Both are entered by tail
- * jmps (from ip_rcv's dst_input, from ip_local_deliver): modelled as calls. */
+ * jmps (from ip_rcv's dst_input, from ip_local_deliver). */
 static gint
 ip_local_deliver (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
   gint rc;
 
-  ns_call (t, &ip_fn_ip_local_deliver);
+  ns_tail_call (t, &ip_fn_ip_local_deliver);
   /* census: 18 instructions (ip_is_fragment, the LOCAL_IN key) */
   ns_insns (t, 18);
-  ns_call (t, &fn_ip_local_deliver_finish);
+  ns_tail_call (t, &fn_ip_local_deliver_finish);
   __skb_pull (skb, IPV4_HLEN);
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, len);
@@ -905,9 +905,9 @@ ipv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   ns_insns (t, 30);
   NS_LOAD_FIELD (t, skb, _skb_refdst);
   NS_LOAD_FIELD (t, skb_dst (skb), input);
-  ns_call (t, &ip_fn_ip6_input);
+  ns_tail_call (t, &ip_fn_ip6_input);        /* dst_input ends ip6_rcv_finish */
   ns_insns (t, 15);
-  ns_call (t, &fn_ip6_input_finish);
+  ns_tail_call (t, &fn_ip6_input_finish);   /* NF_HOOK's okfn ends ip6_input */
   ns_insns (t, 10);
   ns_rcu_read_lock (t, s);
   ns_call (t, &fn_ip6_protocol_deliver_rcu);

@@ -345,7 +345,7 @@ ns_mib_inc (NsThread *t, guint64 *counter)
  * (doc/census/seed000/: syscall.md, select.md, send.md, recv.md, receive.md) as body
  * instructions, each function's total less its prologue, epilogue and return (the machine
  * charges call.prologue_insns per call). Functions the binary enters by a tail jmp are
- * modelled as calls. Where v6.9-rc1 (the modelled kernel) is built differently, its shape
+ * entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 (the modelled kernel) is built differently, its shape
  * is kept and the comment says so; the counts stay the 6.1 census'. */
 
 /* Out-of-line spinlock entry points (kernel/locking/spinlock.c); text sizes estimated. */
@@ -453,8 +453,11 @@ ns_raw_spin_unlock (NsThread *t, NsNetStack *s, NsSpinlock *lock, NsLockKind kin
     ns_call (t, unlock_fns[kind]);
   ns_insns (t, unlock_insns[kind]);
   ns_spin_unlock (t, lock);
-  if (kind == NS_LOCK_BH)
+  if (kind == NS_LOCK_BH) {
+    if (s->preempt)
+      ns_tail_next (t);             /* _raw_spin_unlock_bh's jmp */
     __local_bh_enable_ip (t, &s->softirq);
+  }
   if (s->preempt)
     ns_ret (t);
 }
@@ -725,12 +728,12 @@ ns_security_call_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint insns,
   ns_ret (t);
 }
 
-/* aa_sk_perm (entered by the hook's tail jmp, modelled as a call): might_sleep, then the
- * task's label is unconfined, so no check. */
+/* aa_sk_perm (entered by the hook's tail jmp): might_sleep, then the task's label is
+ * unconfined, so no check. */
 void
 ns_aa_sk_perm (NsThread *t, NsNetStack *s)
 {
-  ns_call (t, &fn_aa_sk_perm);
+  ns_tail_call (t, &fn_aa_sk_perm);
   /* census (syscall.md): 26 instructions (41 less P/E 15) */
   ns_insns (t, 4);
   ns_might_resched (t, s);

@@ -25,7 +25,7 @@
  * syscall.md unit 4 for select's fixed part, select.md per fd, receive.md section F for
  * the wake-up) as body instructions, each function's total less its prologue, epilogue and
  * return (the machine charges call.prologue_insns per call); functions the binary enters
- * by a tail jmp are modelled as calls. Where v6.9-rc1 is built differently its shape is
+ * by a tail jmp are entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 is built differently its shape is
  * kept and the comment says so. Counts not in the census are estimates with their
  * reasons. Text sizes are estimates. */
 #include "config.h"
@@ -157,6 +157,7 @@ add_wait_queue (NsThread *t, NsNetStack *s, struct socket *sock, NsWaitEntry *e)
   ns_store (t, e->mem, 40);
   g_queue_push_head (&sock->waiters, e);
   ns_insns (t, 12);
+  ns_tail_next (t);
   ns_raw_spin_unlock (t, s, &sock->wq.lock, NS_LOCK_IRQSAVE);
   ns_ret (t);
 }
@@ -176,6 +177,7 @@ remove_wait_queue (NsThread *t, NsNetStack *s, struct socket *sock, NsWaitEntry 
   ns_load (t, e->mem, 40);
   g_queue_remove (&sock->waiters, e);
   ns_insns (t, 12);
+  ns_tail_next (t);
   ns_raw_spin_unlock (t, s, &sock->wq.lock, NS_LOCK_IRQSAVE);
   ns_ret (t);
 }
@@ -215,7 +217,7 @@ select_task_rq_fair (NsThread *t, NsNetStack *s)
 static void
 send_call_function_single_ipi (NsThread *t, NsWaitEntry *e)
 {
-  ns_call (t, &fn_send_call_function_single_ipi);
+  ns_tail_call (t, &fn_send_call_function_single_ipi);
   ns_insns (t, 14);                 /* census: 17 less P/E 3 */
   ns_wait_queue_wake_one (NULL, e->wq, ns_thread_now (t));
   ns_ret (t);
@@ -277,6 +279,7 @@ default_wake_function (NsThread *t, NsNetStack *s, NsWaitEntry *e)
 {
   ns_call (t, &fn_default_wake_function);
   ns_insns (t, 4);                  /* census: 5 less P/E 1 */
+  ns_tail_next (t);
   try_to_wake_up (t, s, e);
   ns_ret (t);
 }
@@ -359,6 +362,7 @@ __wake_up_sync_key (NsThread *t, NsNetStack *s, struct socket *sock, guint32 key
 {
   ns_call (t, &fn___wake_up_sync_key);
   ns_insns (t, 6);                  /* census: 7 less P/E 1 */
+  ns_tail_next (t);
   __wake_up_common_lock (t, s, sock, key);
   ns_ret (t);
 }
@@ -497,6 +501,7 @@ __pollwait (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *file,
   pwq->used++;
   ns_atomic (t, &file->f_count);   /* get_file */
   file->f_count++;
+  ns_tail_next (t);
   add_wait_queue (t, s, sock, e);
 out:
   ns_ret (t);
@@ -607,6 +612,7 @@ __fdget (NsThread *t, struct file *file)
 {
   ns_call (t, &fn___fdget);
   ns_insns (t, 2);                  /* census: 3 less P/E 1 */
+  ns_tail_next (t);
   ns___fget_light (t, file);
   ns_ret (t);
 }

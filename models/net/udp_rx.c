@@ -30,8 +30,7 @@
  * (the enqueue) and F's first step (sock_def_readable), syscall.md unit 3 (read() down to
  * inet_recvmsg) and recv.md (udp_recvmsg down to the free). Where one census count covers
  * several model steps the split between them is an estimate, the sum the census'. Functions
- * the binary enters by a tail jmp are modelled as calls (the tail jmp saves the caller's
- * epilogue; its P/E are in the census). Socket memory is charged to a memcg (cgroup v2, the
+ * the binary enters by a tail jmp are entered by ns_tail_call (one return for both). Socket memory is charged to a memcg (cgroup v2, the
  * task in a non-root memcg: receive.md's case, recv.md's "socket memcg on" variant) unless
  * the build sets CONFIG_MEMCG=n. The IPv6 functions (not counted) are estimates, as their
  * IPv4 twins' census. */
@@ -69,12 +68,9 @@ static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 160, NS_FN_EXTERN, 40
 static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 200, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_refill_stock, "refill_stock", 80, NS_FN_STATIC | NS_FN_NOINLINE, 4);
 static NS_FUNC (fn___refill_stock, "__refill_stock", 200, NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_aa_sk_perm, "aa_sk_perm", 400, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 160, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_copy_user_enhanced_fast_string, "copy_user_enhanced_fast_string", 64,
-                NS_FN_EXTERN, 100);
 static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 300, NS_FN_STATIC, 3);
 static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 900, NS_FN_STATIC, 2);
 static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 300, NS_FN_STATIC, 3);
@@ -254,6 +250,7 @@ sock_def_readable (NsThread *t, NsNetStack *s, struct sock *sk)
     __wake_up_sync_key (t, s, sock, EPOLLIN | EPOLLRDNORM);
   }
   ns_load (t, &sock->wq.flags, 8);
+  ns_tail_next (t);
   ns_rcu_read_unlock (t, s);
   ns_ret (t);
 }
@@ -360,35 +357,18 @@ drop:
   return rc;
 }
 
-/* A security_* hook of 6.9 (an hlist walk; LSM static calls came in 6.10) with its two
- * entries, AppArmor's (aa_insns, then aa_tail if any, inside it) and the BPF LSM's nop;
- * nothing at all without CONFIG_SECURITY. TOMOYO has neither hook used here. */
-static void
-call_int_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint hook_insns, NsFunc *aa_fn,
-                guint aa_insns, void (*aa_tail) (NsThread *t, NsNetStack *s), NsFunc *bpf_fn)
-{
-  if (!s->lsm)
-    return;
-  ns_call (t, hook);
-  ns_insns (t, hook_insns);
-  ns_icall (t, aa_fn);
-  ns_insns (t, aa_insns);
-  if (aa_tail != NULL)
-    aa_tail (t, s);
-  ns_ret (t);
-  ns_icall (t, bpf_fn);
-  ns_insns (t, 1);                  /* census: the BPF LSM's nop, 4 less P/E 3 */
-  ns_ret (t);
-  ns_ret (t);
-}
-
 /* security_sock_rcv_skb: AppArmor without secmark returns at once. census:
  * security_sock_rcv_skb 34 less P/E 9 (2 loop iterations), AppArmor's hook 8 less 3. */
 static void
 security_sock_rcv_skb (NsThread *t, NsNetStack *s)
 {
-  call_int_hooks (t, s, &fn_security_sock_rcv_skb, 25, &fn_apparmor_socket_sock_rcv_skb, 5,
-                  NULL, &fn_bpf_lsm_socket_sock_rcv_skb);
+  static const NsLsmHook hooks[] = {
+    { &fn_apparmor_socket_sock_rcv_skb, 5, NULL },
+    { &fn_bpf_lsm_socket_sock_rcv_skb, 1, NULL },  /* census: the BPF LSM's nop, 4 less P/E 3 */
+  };
+
+  /* 25 less the two hooks' list steps (10 each, as the census counts them elsewhere) */
+  ns_security_call_hooks (t, s, &fn_security_sock_rcv_skb, 5, 10, hooks, G_N_ELEMENTS (hooks));
 }
 
 /* sk_filter_trim_cap: pfmemalloc test, cgroup BPF ingress key off, the LSM's
@@ -470,8 +450,7 @@ queue_rcv (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
   return 0;
 }
 
-/* udp_queue_rcv_skb → udp_queue_rcv_one_skb (no GSO skb to segment). The binary enters
- * udp_queue_rcv_one_skb by a tail jmp; modelled as a call. */
+/* udp_queue_rcv_skb → udp_queue_rcv_one_skb (no GSO skb to segment), a tail jmp. */
 static gint
 udp_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
@@ -480,7 +459,7 @@ udp_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *
   ns_call (t, &fn_udp_queue_rcv_skb);
   ns_insns (t, 10);                 /* census: 17 less P/E 7 (udp_unexpected_gso) */
   ns_load (t, skb_shinfo (skb), 8);
-  ns_call (t, &fn_udp_queue_rcv_one_skb);
+  ns_tail_call (t, &fn_udp_queue_rcv_one_skb);
   /* census: 81 less P/E 13 = 68 with __udp_queue_rcv_skb (queue_rcv's 38); here xfrm4
    * policy (default accept), nf_reset_ct, encap key off, UDP-Lite tests, prefetch, the
    * filter test and the three calls' arguments (split: estimate) */
@@ -507,7 +486,7 @@ udpv6_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff
   ns_call (t, &fn_udpv6_queue_rcv_skb);
   ns_insns (t, 10);
   ns_load (t, skb_shinfo (skb), 8);
-  ns_call (t, &fn_udpv6_queue_rcv_one_skb);
+  ns_tail_call (t, &fn_udpv6_queue_rcv_one_skb);   /* as the IPv4 twin's (estimate) */
   ns_insns (t, 25);
   ns_prefetch (t, &sk->sk_rmem_alloc);
   sk_filter_trim_cap (t, s, sk, skb);
@@ -551,7 +530,7 @@ no_port (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   kfree_skb (t, s->alloc, skb);
 }
 
-/* udp_rcv → __udp4_lib_rcv (a tail jmp in the binary; modelled as a call). */
+/* udp_rcv → __udp4_lib_rcv (a tail jmp). */
 gint
 udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -564,7 +543,7 @@ udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   uh = (NsUdphdr *) skb->data;
   ns_call (t, &fn_udp_rcv);
   ns_insns (t, 3);                  /* census: 4 less P/E 1 */
-  ns_call (t, &fn___udp4_lib_rcv);
+  ns_tail_call (t, &fn___udp4_lib_rcv);
   /* census: 125 less P/E 17 = 108: pskb_may_pull, ulen tests, udp4_csum_init for
    * CHECKSUM_PARTIAL, skb_steal_sock (no early-demux socket: the loopback skb keeps its
    * dst), rt_flags, and 36 setting up the lookup (inet_iif, inet_sdif, the table); 8 after
@@ -601,7 +580,7 @@ udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   uh = (NsUdphdr *) skb->data;
   ns_call (t, &fn_udpv6_rcv);
   ns_insns (t, 3);
-  ns_call (t, &fn___udp6_lib_rcv);
+  ns_tail_call (t, &fn___udp6_lib_rcv);   /* as udp_rcv's (estimate) */
   ns_insns (t, 110);
   ns_load (t, uh, sizeof *uh);
   ns_load (t, &ip6h->saddr, 32);
@@ -776,7 +755,7 @@ __skb_recv_udp (NsThread *t, NsNetStack *s, struct sock *sk, gboolean nonblock, 
 }
 
 /* skb_consume_udp: skb_unref, head state (already released), __consume_stateless_skb (a
- * tail jmp in the binary; its own call here). */
+ * tail jmp). */
 static void
 skb_consume_udp (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
@@ -785,21 +764,22 @@ skb_consume_udp (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
   ns_insns (t, 14);
   ns_load (t, &udp_sk (sk)->peeking_with_offset, 4);
   NS_LOAD_FIELD (t, skb, users);
+  ns_tail_next (t);
   __consume_stateless_skb (t, s->alloc, skb);
   ns_ret (t);
 }
 
-/* _copy_to_iter for an ITER_UBUF iterator: access_ok, copy_user_enhanced_fast_string
- * (STAC, rep movsb with FSRM, CLAC), the iterator's advance. */
+/* _copy_to_iter for an ITER_UBUF iterator: access_ok, the user copy (v6.4+'s inline
+ * copy_user_generic: with FSRM, STAC, rep movsb, CLAC; 6.1 called
+ * copy_user_enhanced_fast_string), the iterator's advance. */
 static void
 _copy_to_iter (NsThread *t, guchar *ubuf, gconstpointer from, gsize n)
 {
   ns_call (t, &fn__copy_to_iter);
-  ns_insns (t, 43);                 /* census: 59 less P/E 16 */
-  ns_call (t, &fn_copy_user_enhanced_fast_string);
-  ns_insns (t, 6);                  /* census: 8 less its jmp+ret (rep movsb counted 1) */
+  /* census: 59 less P/E 16, less the call, plus 5 for the copy done inline — 47, an
+   * estimate from the census, as _copy_from_iter's in ip.c */
+  ns_insns (t, 47);
   ns_copy (t, ubuf, from, n);
-  ns_ret (t);
   ns_ret (t);
 }
 
@@ -847,25 +827,20 @@ out:
   return err;
 }
 
-/* aa_sock_msg_perm → aa_sk_perm (a tail jmp in the binary; a call here) for an
- * unconfined label, with might_sleep's __cond_resched. */
-static void
-aa_sk_perm (NsThread *t, NsNetStack *s)
-{
-  ns_call (t, &fn_aa_sk_perm);
-  ns_insns (t, 26);                 /* census: 41 less P/E 15 */
-  ns_might_resched (t, s);
-  ns_ret (t);
-}
-
 /* security_socket_recvmsg → apparmor_socket_recvmsg → aa_sk_perm. census:
  * security_socket_recvmsg 44 less P/E 13 (2 loop iterations), apparmor_socket_recvmsg 5
  * less 1. */
 static void
 security_socket_recvmsg (NsThread *t, NsNetStack *s)
 {
-  call_int_hooks (t, s, &fn_security_socket_recvmsg, 31, &fn_apparmor_socket_recvmsg, 4,
-                  aa_sk_perm, &fn_bpf_lsm_socket_recvmsg);
+  static const NsLsmHook hooks[] = {
+    { &fn_apparmor_socket_recvmsg, 4, ns_aa_sk_perm },   /* aa_sock_msg_perm's tail jmp */
+    { &fn_bpf_lsm_socket_recvmsg, 1, NULL },
+  };
+
+  /* 31 less the two hooks' list steps (10 each) */
+  ns_security_call_hooks (t, s, &fn_security_socket_recvmsg, 11, 10, hooks,
+                          G_N_ELEMENTS (hooks));
 }
 
 /* init_sync_kiocb's get_current_ioprio → __get_task_ioprio: no io_context. */
@@ -891,8 +866,7 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
   sk = sock->sk;
   v6 = sk->sk_family == AF_INET6;
   ns_syscall_begin (t, s, &fn___x64_sys_read);
-  /* __x64_sys_read tail-jumps to ksys_read; modelled as a call. */
-  ns_call (t, &fn_ksys_read);
+  ns_tail_call (t, &fn_ksys_read);   /* __x64_sys_read's tail jmp */
   ns_insns (t, 18);                 /* census: 41 less P/E 13 = 28 (split: estimate) */
   ns_fdget_pos (t, file);
   ns_call (t, &fn_vfs_read);
@@ -900,7 +874,7 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
    * access_ok */
   ns_insns (t, 20);
   NS_LOAD_FIELD (t, file, f_mode);
-  ns_rw_verify_area (t, s, file);
+  ns_rw_verify_area_rw (t, s, file, NS_READ);
   ns_insns (t, 30);                 /* count clamp, ->read NULL, new_sync_read's kiocb */
   __get_task_ioprio (t);
   ns_insns (t, 20);                 /* the iov_iter, ppos NULL, ->read_iter */
@@ -912,10 +886,10 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
   ns_insns (t, 12);                 /* census: 26 less P/E 7 = 19 (split: estimate) */
   security_socket_recvmsg (t, s);
   /* INDIRECT_CALL_INET(sock->ops->recvmsg, inet6_recvmsg, inet_recvmsg): compares, then a
-   * tail jmp in the binary; a call here */
+   * tail jmp */
   ns_insns (t, 7);
   NS_LOAD_FIELD (t, sock, ops);
-  ns_call (t, v6 ? &fn_inet6_recvmsg : &fn_inet_recvmsg);
+  ns_tail_call (t, v6 ? &fn_inet6_recvmsg : &fn_inet_recvmsg);
   /* census: inet_recvmsg 35 less P/E 9 = 26 (rfs key off, INDIRECT_CALL_2 compares, then
    * msg_namelen); inet6_recvmsg (not counted) as its twin */
   ns_insns (t, 18);

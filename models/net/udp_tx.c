@@ -16,7 +16,7 @@
  * (doc/census/seed000/syscall.md unit 2 and send.md), as body instructions (each
  * function's total less its prologue, epilogue and return, which the machine charges per
  * call); the binary's tail jmps (__x64_sys_write → ksys_write, apparmor_socket_sendmsg →
- * aa_sk_perm, inet_sendmsg → udp_sendmsg) are modelled as calls. The syscall entry and
+ * aa_sk_perm, inet_sendmsg → udp_sendmsg) are ns_tail_calls. The syscall entry and
  * exit, __fdget_pos, rw_verify_area and __check_object_size are netstack.c's. The IPv6
  * twins keep their estimates (the shared callees are the same). Text sizes are
  * estimates. */
@@ -36,7 +36,6 @@ static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 140, NS_FN_EXTERN, 10
 static NS_FUNC (fn_security_socket_sendmsg, "security_socket_sendmsg", 100, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 32,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_aa_sk_perm, "aa_sk_perm", 260, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_tomoyo_socket_sendmsg, "tomoyo_socket_sendmsg", 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_tomoyo_socket_sendmsg_permission, "tomoyo_socket_sendmsg_permission",
@@ -141,8 +140,7 @@ udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   struct sk_buff *skb;
   gssize err = (gssize) len;
 
-  /* entered by inet_sendmsg's tail jmp: modelled as a call */
-  ns_call (t, &udp_fn_udp_sendmsg);
+  ns_tail_call (t, &udp_fn_udp_sendmsg);   /* inet_sendmsg's tail jmp */
   NS_LOAD_FIELD (t, sk, sk_daddr);
   NS_LOAD_FIELD (t, sk, sk_dport);
   NS_LOAD_FIELD (t, sk, sk_state);
@@ -189,7 +187,7 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
   struct sk_buff *skb;
   gssize err = (gssize) len;
 
-  ns_call (t, &udp_fn_udpv6_sendmsg);
+  ns_tail_call (t, &udp_fn_udpv6_sendmsg);   /* inet6_sendmsg's tail jmp, as IPv4's */
   /* estimate: ~140 instructions (ipcm6 init, v4-mapped test, connected daddr/dport,
    * flowlabel, flowi6 set-up, fl6 saddr, cgroup BPF key off, hop limit, ipc6 tclass) */
   ns_insns (t, 140);
@@ -218,53 +216,35 @@ out:
   return err;
 }
 
-/* One hook of an LSM list walk: the walk's 10 instructions (census), the indirect call
- * of hook (insns), and the function it tail-jumps to (tail, tail_insns; modelled as a
- * call), if any. */
+/* tomoyo_socket_sendmsg (1 instruction) tail-jumps to tomoyo_socket_sendmsg_permission:
+ * the request zeroed (rep stos), not a kthread, AF_INET, msg_name NULL → 0. */
 static void
-lsm_hook (NsThread *t, NsFunc *hook, guint insns, NsFunc *tail, guint tail_insns)
+tomoyo_socket_sendmsg_permission (NsThread *t, NsNetStack *s)
 {
-  ns_insns (t, 10);
-  ns_icall (t, hook);
-  ns_insns (t, insns);
-  if (tail != NULL) {
-    ns_call (t, tail);
-    ns_insns (t, tail_insns);
-    ns_ret (t);
-  }
+  (void) s;
+  ns_tail_call (t, &fn_tomoyo_socket_sendmsg_permission);
+  ns_insns (t, 26);                 /* census: 26 instructions (31 less P/E 5) */
   ns_ret (t);
 }
 
-/* The LSM hook walk of security_socket_sendmsg: each hook of the list costs the walk 10
- * instructions and an indirect call. AppArmor (the socket's label test, aa_sk_perm's
- * might_sleep), TOMOYO and BPF-LSM, the Debian CONFIG_LSM order of the census. */
+/* security_socket_sendmsg: the hook list of the census' Debian CONFIG_LSM order —
+ * AppArmor (4 instructions, then its tail jmp to aa_sk_perm), TOMOYO, BPF-LSM (1: xor
+ * eax) — each a list step of 10 instructions and an indirect call; the hook's own 8 (the
+ * list head, return 0). TOMOYO and BPF-LSM are on the list unless the build sets
+ * CONFIG_SECURITY_TOMOYO / CONFIG_BPF_LSM =n. */
 static void
 security_socket_sendmsg (NsThread *t, NsNetStack *s)
 {
-  ns_call (t, &fn_security_socket_sendmsg);
-  ns_insns (t, 8);                  /* census: 8 instructions (the list head, return 0) */
-  if (!s->lsm)
-    goto out;
-  ns_insns (t, 10);                 /* census: 10 instructions per hook (the walk) */
-  ns_icall (t, &fn_apparmor_socket_sendmsg);
-  ns_insns (t, 4);                  /* census: 4 instructions (OP_SENDMSG, af_select) */
-  ns_call (t, &fn_aa_sk_perm);      /* a tail jmp: modelled as a call */
-  ns_insns (t, 10);                 /* census: 10 instructions (arguments) */
-  ns_might_resched (t, s);
-  /* census: 16 instructions (the current label, not stale, unconfined → 0) */
-  ns_insns (t, 16);
-  ns_ret (t);
-  ns_ret (t);
-  /* census: tomoyo_socket_sendmsg (1 instruction, a tail jmp) →
-   * tomoyo_socket_sendmsg_permission (26: rep stos of the request, not a kthread,
-   * AF_INET, msg_name NULL → 0) */
+  NsLsmHook hooks[3];
+  guint n = 0;
+
+  hooks[n++] = (NsLsmHook) { &fn_apparmor_socket_sendmsg, 4, ns_aa_sk_perm };
   if (ns_build_config_on (s->build, "CONFIG_SECURITY_TOMOYO"))
-    lsm_hook (t, &fn_tomoyo_socket_sendmsg, 1, &fn_tomoyo_socket_sendmsg_permission, 26);
-  /* census: bpf_lsm_socket_sendmsg, 1 instruction (xor eax) */
+    hooks[n++] = (NsLsmHook) { &fn_tomoyo_socket_sendmsg, 1,
+                               tomoyo_socket_sendmsg_permission };
   if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
-    lsm_hook (t, &fn_bpf_lsm_socket_sendmsg, 1, NULL, 0);
-out:
-  ns_ret (t);
+    hooks[n++] = (NsLsmHook) { &fn_bpf_lsm_socket_sendmsg, 1, NULL };
+  ns_security_call_hooks (t, s, &fn_security_socket_sendmsg, 8, 10, hooks, n);
 }
 
 /* sock_write_iter: the msghdr from the kiocb (zeroed: rep stos), __sock_sendmsg
@@ -303,7 +283,7 @@ sock_write_iter (NsThread *t, NsNetStack *s, struct socket *sock, const guchar *
     ret = udpv6_sendmsg (t, s, sk, ubuf, len);
   else
     ret = udp_sendmsg (t, s, sk, ubuf, len);
-  ns_ret (t);   /* inet_sendmsg (its tail jmp, modelled as a call: the ret is udp_*'s) */
+  ns_ret (t);   /* inet_sendmsg (free: its tail jmp's callee returned for it) */
   ns_insns (t, 2);                  /* census: 2 instructions (return) */
   ns_ret (t);   /* __sock_sendmsg */
   /* census: 16 instructions (the iov_iter copied back, return) */
@@ -358,7 +338,7 @@ ns_sys_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf,
   sk = ns_file_socket (file)->sk;
   v6 = sk->sk_family == AF_INET6 && !ipv6_addr_v4mapped_sk (sk);
   ns_syscall_begin (t, s, &fn___x64_sys_write);
-  ns_call (t, &fn_ksys_write);      /* a tail jmp from __x64_sys_write: modelled as a call */
+  ns_tail_call (t, &fn_ksys_write); /* __x64_sys_write's tail jmp */
   ns_insns (t, 16);                 /* census: 16 instructions (arguments, stack protector) */
   ns_fdget_pos (t, file);
   /* census: 6 instructions (the file test, FMODE_STREAM: no ppos) */

@@ -447,7 +447,8 @@ START_TEST (test_inlined_calls_free)
 }
 END_TEST
 
-/* f calls g by a tail jump, then h likewise, but h is inlined (no jump left to make). */
+/* f calls g by a tail jump; then h likewise, but h is inlined (no jump left to make);
+ * then f jumps to g from code inlined into it. */
 static void
 tail_thread (NsThread *t, gpointer data)
 {
@@ -461,6 +462,16 @@ tail_thread (NsThread *t, gpointer data)
   ns_tail_call (t, &fn_inl);
   ns_ret (t);
   ns_ret (t);
+  ns_call (t, &fn_callee);
+  ns_call (t, &fn_inl);
+  ns_tail_call (t, &fn_tail);
+  ns_ret (t);
+  ns_ret (t);
+  ns_ret (t);
+  /* announced, then cancelled by a return before any call: f returns itself */
+  ns_call (t, &fn_callee);
+  ns_tail_next (t);
+  ns_ret (t);
 }
 
 START_TEST (test_tail_call_one_return)
@@ -472,12 +483,14 @@ START_TEST (test_tail_call_one_return)
   rig_init (&rig, NULL, &mit);
   ns_engine_spawn (rig.engine, "tail", 0, NS_THREAD_USER, 0, tail_thread, NULL);
   ns_engine_run (rig.engine, NS_TIME_FOREVER);
-  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_tail, NULL), 1);
-  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_callee, NULL), 2);
+  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_tail, NULL), 2);
+  ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_callee, NULL), 4);
   /* the tail-jumping caller's return is its callee's; with h inlined f returns itself */
-  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), 2);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), 4);
   assert_close (ns_machine_account_cycles (rig.machine, &fn_tail, NS_CAUSE_RETTHUNK),
-                ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "g's return");
+                2 * ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "g's returns");
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_callee, NS_CAUSE_RETTHUNK),
+                2 * ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "f's own returns");
   rig_clear (&rig);
 }
 END_TEST
