@@ -273,6 +273,11 @@ typedef struct _NsSkbAlloc NsSkbAlloc;
  * lists for a machine with n_cpus CPUs. */
 NsSkbAlloc     *ns_skb_alloc_new      (NsMachine *machine);
 void            ns_skb_alloc_free     (NsSkbAlloc *alloc);
+/* The stack whose build options the allocator follows (CONFIG_PREEMPT_VOLUNTARY's
+ * might_resched, CONFIG_DEBUG_LIST, CONFIG_PREEMPT_RCU, out-of-line unlocks); without one
+ * none of those calls is made. */
+struct _NsNetStack;
+void            ns_skb_alloc_set_stack (NsSkbAlloc *alloc, struct _NsNetStack *stack);
 /* Objects live right now (for the conservation tests): sk_buffs, and head buffers. */
 guint64         ns_skb_alloc_live     (const NsSkbAlloc *alloc, guint64 *heads);
 
@@ -300,5 +305,14 @@ extern NsFunc skb_fn_kfree_skbmem;
 extern NsFunc skb_fn_kfree_skb_reason;
 extern NsFunc skb_fn___alloc_pages;
 extern NsFunc skb_fn_free_unref_page;
+/* Functions seed 002's pktgen path calls too (one declaration each, in skbuff.c). */
+extern NsFunc skb_fn_should_failslab;
+extern NsFunc skb_fn_memcg_slab_post_alloc_hook;
+extern NsFunc skb_fn___build_skb_around;
+extern NsFunc skb_fn_kmalloc_reserve;
+extern NsFunc skb_fn_kmalloc_size_roundup;
+extern NsFunc skb_fn_skb_free_head;
+extern NsFunc skb_fn_cache_from_obj;
+extern NsFunc skb_fn_skb_clone_tx_timestamp;
 
 G_END_DECLS
