@@ -11,8 +11,6 @@
 /* dummy_xmit: static, reached through netdev_ops->ndo_start_xmit. Size: estimate, 96
  * bytes (dev_lstats_add and skb_tx_timestamp inline). */
 static NS_FUNC (fn_dummy_xmit, "dummy_xmit", 96, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-/* skb_clone_tx_timestamp (CONFIG_NETWORK_PHY_TIMESTAMPING=y): returns at !skb->sk. */
-static NS_FUNC (fn_skb_clone_tx_timestamp, "skb_clone_tx_timestamp", 160, NS_FN_EXTERN, 60);
 
 /* dummy_xmit: the body (netdev_start_xmit charged the indirect call). */
 static int
@@ -31,9 +29,10 @@ dummy_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device 
   ns_store (t, lstats, sizeof *lstats);
   /* census (doc/census/xmit.md): 6 instructions (the skb, this_cpu_ptr, two adds, len) */
   ns_insns (t, 6);
-  /* skb_tx_timestamp: skb_clone_tx_timestamp, then the SKBTX_SW_TSTAMP test */
+  /* skb_tx_timestamp: skb_clone_tx_timestamp (CONFIG_NETWORK_PHY_TIMESTAMPING=y: returns
+   * at !skb->sk), then the SKBTX_SW_TSTAMP test */
   ns_insns (t, 1);                          /* census: the call */
-  ns_call (t, &fn_skb_clone_tx_timestamp);
+  ns_call (t, &skb_fn_skb_clone_tx_timestamp);
   NS_LOAD_FIELD (t, skb, sk);
   ns_insns (t, 2);                          /* census: the sk test */
   ns_ret (t);

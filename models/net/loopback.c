@@ -38,7 +38,6 @@ static NS_FUNC (fn_do_softirq, "do_softirq", 120, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___do_softirq, "__do_softirq", 720, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___napi_poll, "__napi_poll", 400, NS_FN_STATIC, 2);
 static NS_FUNC (fn_irqtime_account_irq, "irqtime_account_irq", 200, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_sched_clock_cpu, "sched_clock_cpu", 160, NS_FN_EXTERN, 30);
 static NS_FUNC (fn___netif_receive_skb, "__netif_receive_skb", 200, NS_FN_STATIC, 3);
 static NS_FUNC (fn___netif_receive_skb_one_core, "__netif_receive_skb_one_core", 220,
                 NS_FN_STATIC, 2);
@@ -441,11 +440,7 @@ irqtime_account_irq (NsThread *t, NsNetStack *s)
   ns_call (t, &fn_irqtime_account_irq);
   /* estimate: ~25 instructions (irqtime per-CPU data, delta, u64_stats update) */
   ns_insns (t, 25);
-  ns_call (t, &fn_sched_clock_cpu);
-  /* estimate: ~15 instructions around the RDTSC (cyc2ns scale and offset) */
-  ns_insns (t, 15);
-  ns_rdtsc (t);
-  ns_ret (t);
+  ns_sched_clock_cpu (t);
   ns_ret (t);
 }
 

@@ -362,6 +362,7 @@ static NS_FUNC (fn___rcu_read_lock, "__rcu_read_lock", 32, NS_FN_EXTERN, 1000);
 static NS_FUNC (fn___rcu_read_unlock, "__rcu_read_unlock", 96, NS_FN_EXTERN, 1000);
 /* Sizes: the Debian 6.1.176 binary's (nm -S). */
 static NS_FUNC (fn___cond_resched, "__cond_resched", 49, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 140, NS_FN_EXTERN, 10);
 static NS_FUNC (fn___list_add_valid, "__list_add_valid", 112, NS_FN_EXTERN, 400);
 static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 144, NS_FN_EXTERN, 400);
 /* arch/x86/entry/common.c, kernel/entry/common.c (v6.8+: syscall_enter_from_user_mode
@@ -476,6 +477,15 @@ ns___rcu_read_unlock (NsThread *t)
 {
   /* census (doc/census/pktgen.md, seed000/send.md): 6 instructions (9 less P/E 3) */
   ns_leaf_call (t, &fn___rcu_read_unlock, 6);
+}
+
+/* init_sync_kiocb's get_current_ioprio → __get_task_ioprio: no io_context, the task's
+ * nice-derived default. */
+void
+ns___get_task_ioprio (NsThread *t)
+{
+  /* census (syscall.md): 25 instructions (28 less P/E 3) */
+  ns_leaf_call (t, &fn___get_task_ioprio, 25);
 }
 
 /* __cond_resched, called by might_resched() under voluntary preemption: nothing to do. */

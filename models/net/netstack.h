@@ -248,6 +248,8 @@ void        ns___rcu_read_unlock   (NsThread *t);
 /* __cond_resched with nothing to do (for models without a NsNetStack), and might_resched():
  * that call under CONFIG_PREEMPT_VOLUNTARY, nothing otherwise. */
 void        ns___cond_resched      (NsThread *t);
+/* __get_task_ioprio of a task without an io_context (init_sync_kiocb in read/write). */
+void        ns___get_task_ioprio   (NsThread *t);
 void        ns_might_resched       (NsThread *t, NsNetStack *s);
 /* CONFIG_DEBUG_LIST's out-of-line checks of list_add / list_del (passing), nothing
  * without it. */

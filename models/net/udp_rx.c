@@ -70,7 +70,6 @@ static NS_FUNC (fn_refill_stock, "refill_stock", 80, NS_FN_STATIC | NS_FN_NOINLI
 static NS_FUNC (fn___refill_stock, "__refill_stock", 200, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 160, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 300, NS_FN_STATIC, 3);
 static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 900, NS_FN_STATIC, 2);
 static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 300, NS_FN_STATIC, 3);
@@ -843,15 +842,6 @@ security_socket_recvmsg (NsThread *t, NsNetStack *s)
                           G_N_ELEMENTS (hooks));
 }
 
-/* init_sync_kiocb's get_current_ioprio → __get_task_ioprio: no io_context. */
-static void
-__get_task_ioprio (NsThread *t)
-{
-  ns_call (t, &fn___get_task_ioprio);
-  ns_insns (t, 25);                 /* census: 28 less P/E 3 */
-  ns_ret (t);
-}
-
 /* read(2) on a UDP socket; see udp_rx.h. Counts: syscall.md unit 3. */
 gssize
 ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize len)
@@ -876,7 +866,7 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
   NS_LOAD_FIELD (t, file, f_mode);
   ns_rw_verify_area_rw (t, s, file, NS_READ);
   ns_insns (t, 30);                 /* count clamp, ->read NULL, new_sync_read's kiocb */
-  __get_task_ioprio (t);
+  ns___get_task_ioprio (t);
   ns_insns (t, 20);                 /* the iov_iter, ppos NULL, ->read_iter */
   NS_LOAD_FIELD (t, file, f_op);
   ns_icall (t, &fn_sock_read_iter);

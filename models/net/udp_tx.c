@@ -32,7 +32,6 @@ static NS_FUNC (fn_ksys_write, "ksys_write", 200, NS_FN_EXTERN, 4);
 static NS_FUNC (fn_vfs_write, "vfs_write", 700, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_sock_write_iter, "sock_write_iter", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___sock_sendmsg, "__sock_sendmsg", 140, NS_FN_EXTERN, 4);
-static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 140, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_security_socket_sendmsg, "security_socket_sendmsg", 100, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 32,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
@@ -311,10 +310,7 @@ vfs_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf, gs
   /* census: 25 instructions (count clamp, the regular-file test, ->write NULL, the kiocb
    * zeroed by rep stos) */
   ns_insns (t, 25);
-  ns_call (t, &fn___get_task_ioprio);
-  /* census: 25 instructions (no io_context: the task's nice-derived default) */
-  ns_insns (t, 25);
-  ns_ret (t);
+  ns___get_task_ioprio (t);
   NS_LOAD_FIELD (t, file, f_op);
   /* census: 20 instructions (ki_flags, the iterator, ppos NULL, the call) */
   ns_insns (t, 20);

@@ -47,21 +47,14 @@
 
 /* Sizes: estimates of x86-64 text, v6.1, or the Debian 6.1.176 binary's (nm -S) for the
  * functions the census added. __alloc_skb, kmem_cache_alloc_node, kmem_cache_free,
- * kfree, __kmalloc_node_track_caller, skb_release_data, kfree_skbmem and kfree_skb_reason
- * (skbuff.c, through skbuff.h) are declared once where their model lives. */
+ * kfree, __kmalloc_node_track_caller, skb_release_data, kfree_skbmem, kfree_skb_reason,
+ * kmalloc_reserve, kmalloc_size_roundup, should_failslab, memcg_slab_post_alloc_hook,
+ * __build_skb_around, skb_free_head and cache_from_obj (skbuff.c, through skbuff.h) are
+ * declared once where their model lives. */
 static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 380, NS_FN_EXTERN, 60);
-static NS_FUNC (fn_kmalloc_reserve, "kmalloc_reserve", 149, NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_kmalloc_size_roundup, "kmalloc_size_roundup", 100, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_kmalloc_slab, "kmalloc_slab", 135, NS_FN_EXTERN, 40);
 static NS_FUNC (fn___kmem_cache_alloc_node, "__kmem_cache_alloc_node", 668, NS_FN_EXTERN, 40);
-static NS_FUNC (fn_should_failslab, "should_failslab", 12, NS_FN_EXTERN, 400);
-static NS_FUNC (fn_memcg_slab_post_alloc_hook, "memcg_slab_post_alloc_hook", 543,
-                NS_FN_STATIC | NS_FN_NOINLINE, 400);
-static NS_FUNC (fn___build_skb_around, "__build_skb_around", 181,
-                NS_FN_STATIC | NS_FN_NOINLINE, 4);
-static NS_FUNC (fn_skb_free_head, "skb_free_head", 110, NS_FN_STATIC | NS_FN_NOINLINE, 4);
 static NS_FUNC (fn___kmem_cache_free, "__kmem_cache_free", 658, NS_FN_EXTERN, 40);
-static NS_FUNC (fn_cache_from_obj, "cache_from_obj", 277, NS_FN_STATIC | NS_FN_NOINLINE, 200);
 static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FN_EXTERN, 8);
 static NS_FUNC (fn___page_frag_cache_refill, "__page_frag_cache_refill", 120,
                 NS_FN_STATIC | NS_FN_NOINLINE, 1);
@@ -237,7 +230,7 @@ tx___build_skb_around (NsThread *t, struct sk_buff *skb, guint8 *data, guint siz
 {
   struct skb_shared_info *shinfo;
 
-  ns_call (t, &fn___build_skb_around);
+  ns_call (t, &skb_fn___build_skb_around);
   size -= SKB_SHINFO_SIZE;
   skb->truesize = SKB_TRUESIZE (size);
   skb->users = 1;
@@ -278,7 +271,7 @@ tx_build_skb (NsThread *t, NetTx *tx, guint8 *data, guint frag_size)
 static void
 tx_should_failslab (NsThread *t)
 {
-  ns_call (t, &fn_should_failslab);
+  ns_call (t, &skb_fn_should_failslab);
   ns_insns (t, 1);                  /* census: the zero return */
   ns_ret (t);
 }
@@ -287,7 +280,7 @@ tx_should_failslab (NsThread *t)
 static void
 tx_memcg_slab_post_alloc_hook (NsThread *t)
 {
-  ns_call (t, &fn_memcg_slab_post_alloc_hook);
+  ns_call (t, &skb_fn_memcg_slab_post_alloc_hook);
   ns_insns (t, 6);                  /* census: the objcg test, the loop not entered */
   ns_ret (t);
 }
@@ -344,7 +337,7 @@ tx_kmalloc_size_roundup (NsThread *t, NetTx *tx, guint size)
 {
   guint osize = KMALLOC_MIN_HEAD;
 
-  ns_call (t, &fn_kmalloc_size_roundup);
+  ns_call (t, &skb_fn_kmalloc_size_roundup);
   ns_insns (t, 11);                 /* census: the size tests, the call, object_size */
   tx_kmalloc_slab (t, tx);
   ns_ret (t);
@@ -379,7 +372,7 @@ tx_kmalloc_reserve (NsThread *t, NetTx *tx, guint *size)
 {
   guint8 *data;
 
-  ns_call (t, &fn_kmalloc_reserve);
+  ns_call (t, &skb_fn_kmalloc_reserve);
   ns_insns (t, 10);                 /* census: arguments, the roundup call */
   *size = tx_kmalloc_size_roundup (t, tx, *size);
   ns_insns (t, 9);                  /* census: gfp flags, the allocation call */
@@ -556,7 +549,7 @@ tx_page_frag_free (NsThread *t, NetTx *tx, guint8 *addr)
 static void
 tx_cache_from_obj (NsThread *t)
 {
-  ns_call (t, &fn_cache_from_obj);
+  ns_call (t, &skb_fn_cache_from_obj);
   ns_insns (t, 24);                 /* census: the memcg and hardening keys, virt_to_slab */
   ns_ret (t);
 }
@@ -597,7 +590,7 @@ tx_kfree (NsThread *t, NetTx *tx, guint8 *head, gsize size)
 static void
 tx_skb_free_head (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
-  ns_call (t, &fn_skb_free_head);
+  ns_call (t, &skb_fn_skb_free_head);
   ns_insns (t, 6);                  /* census: the head_frag and pp_recycle tests */
   if (skb->cloned_bits & SKB_HEAD_FRAG)
     tx_page_frag_free (t, tx, skb->head);
