@@ -346,22 +346,13 @@ alloc_rcu_read_unlock (NsThread *t, NsSkbAlloc *a)
     ns_rcu_read_unlock (t, a->stack);
 }
 
-/* A call of fn whose body, insns instructions, touches nothing the model keeps. */
-static void
-leaf_call (NsThread *t, NsFunc *fn, guint insns)
-{
-  ns_call (t, fn);
-  ns_insns (t, insns);
-  ns_ret (t);
-}
-
 /* ---- SLUB ---- */
 
 /* should_failslab: fault injection off; census 4, P/E 3 (skb.md): the zero return. */
 static void
 should_failslab (NsThread *t)
 {
-  leaf_call (t, &skb_fn_should_failslab, 1);
+  ns_leaf_call (t, &skb_fn_should_failslab, 1);
 }
 
 /* memcg_slab_post_alloc_hook: memcg kmem accounting on, the object not accounted (objcg
@@ -369,7 +360,7 @@ should_failslab (NsThread *t)
 static void
 memcg_slab_post_alloc_hook (NsThread *t)
 {
-  leaf_call (t, &skb_fn_memcg_slab_post_alloc_hook, 6);
+  ns_leaf_call (t, &skb_fn_memcg_slab_post_alloc_hook, 6);
 }
 
 /* kmem_cache_alloc_node(c, GFP_KERNEL, NUMA_NO_NODE): slab_alloc_node's fast path on t's
@@ -413,7 +404,7 @@ kmem_cache_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c)
 static void
 cache_from_obj (NsThread *t)
 {
-  leaf_call (t, &skb_fn_cache_from_obj, 24);
+  ns_leaf_call (t, &skb_fn_cache_from_obj, 24);
 }
 
 /* cmpxchg_double_slab: the slab's freelist and counters with lock cmpxchg16b (first try). */
@@ -535,7 +526,7 @@ rmqueue_bulk (NsThread *t, NsSkbAlloc *a, guint cpu, guint order)
 static void
 __zone_watermark_ok (NsThread *t)
 {
-  leaf_call (t, &fn___zone_watermark_ok, 41);
+  ns_leaf_call (t, &fn___zone_watermark_ok, 41);
 }
 
 /* get_page_from_freelist: the first zone's watermark, rmqueue → rmqueue_pcplist (inlined)
@@ -578,7 +569,7 @@ get_page_from_freelist (NsThread *t, NsSkbAlloc *a, guint order)
 static void
 should_fail_alloc_page (NsThread *t)
 {
-  leaf_call (t, &fn_should_fail_alloc_page, 1);
+  ns_leaf_call (t, &fn_should_fail_alloc_page, 1);
 }
 
 /* __alloc_pages(GFP_KERNEL | __GFP_COMP, order) on t's CPU: prepare_alloc_pages
@@ -608,7 +599,7 @@ __alloc_pages (NsThread *t, NsSkbAlloc *a, guint order)
 static void
 __mod_node_page_state (NsThread *t)
 {
-  leaf_call (t, &fn___mod_node_page_state, 20);
+  ns_leaf_call (t, &fn___mod_node_page_state, 20);
 }
 
 /* __mod_lruvec_page_state: no memcg on a large kmalloc page (memcg_data 0) → the node
