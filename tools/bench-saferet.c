@@ -3,36 +3,23 @@
  *
  * A chain of 64 connected sockets (as iperf3 -P 64 leaves on the server's port) is
  * looked up for each client port in turn, by the out-of-line and the inlined build of
- * bench-saferet-lookup.c; __x86_return_thunk jumps to a plain `ret` or to the Safe RET
- * sequence (call srso_safe_ret; srso_safe_ret: lea 8(%rsp),%rsp; ret), chosen at run
- * time through one predicted indirect jump that both cases pay. The core clock comes
- * from a chain of dependent ADDs (ns_hostbench_core_ghz). Prints "name value" lines: cycles per socket of each
- * build under each thunk, and the saving per compute_score call. x86-64 only.
+ * bench-saferet-lookup.c; __x86_return_thunk (bench-rethunk.c) jumps to a plain `ret` or
+ * to the Safe RET sequence (call srso_safe_ret; srso_safe_ret: lea 8(%rsp),%rsp; ret),
+ * chosen at run time through one predicted indirect jump that both cases pay. The core
+ * clock comes from a chain of dependent ADDs (ns_hostbench_core_ghz). Prints "name value"
+ * lines: cycles per socket of each build under each thunk, and the saving per
+ * compute_score call. x86-64 only.
  * Optional argument: a scale factor for the iteration counts (default 1). */
 #include "config.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "bench-rethunk.h"
 #include "bench-saferet.h"
 #include "hostbench.h"
 
 #define N_SOCKS 64
-
-__asm__ (
-  "  .text\n"
-  "  .globl __x86_return_thunk\n"
-  "__x86_return_thunk:\n  jmp *bench_ret_target(%rip)\n"
-  "bench_plain_ret:\n  ret\n  int3\n"
-  "bench_safe_ret_thunk:\n  call bench_srso_safe_ret\n  ud2\n"
-  "bench_srso_safe_ret:\n  lea 8(%rsp),%rsp\n  ret\n  int3\n"
-  "  .data\n  .globl bench_ret_target\nbench_ret_target:\n  .quad bench_plain_ret\n"
-  "  .globl bench_safe_target\nbench_safe_target:\n  .quad bench_safe_ret_thunk\n"
-  "  .globl bench_plain_target\nbench_plain_target:\n  .quad bench_plain_ret\n"
-  "  .text\n"
-);
-
-extern gpointer bench_ret_target, bench_safe_target, bench_plain_target;
 
 typedef const struct bench_sock *(*LookupFn) (const struct bench_sock *, const void *,
                                               guint32, guint16, guint32, guint16, int, int);
@@ -90,7 +77,7 @@ main (int argc, char **argv)
   link_chain (socks, &net);
   ghz = ns_hostbench_core_ghz (10000000, 5);
   for (int t = 0; t < 2; t++) {
-    bench_ret_target = t ? bench_safe_target : bench_plain_target;
+    bench_rethunk_select (t);
     for (int b = 0; b < 2; b++) {
       double ns = time_lookups (b ? bench_lookup_inlined : bench_lookup_out_of_line, socks,
                                 &net, lookups);
@@ -98,7 +85,7 @@ main (int argc, char **argv)
       printf ("cycles_per_socket_%s_%s %.2f\n", build[b], thunk[t], cyc[b][t]);
     }
   }
-  bench_ret_target = bench_plain_target;
+  bench_rethunk_select (FALSE);
   printf ("core_clock_ghz %.3f\n", ghz);
   printf ("inlining_saves_per_call_plain_ret %.2f\n", cyc[0][0] - cyc[1][0]);
   printf ("inlining_saves_per_call_safe_ret %.2f\n", cyc[0][1] - cyc[1][1]);

@@ -32,7 +32,7 @@ bench: tools/bench-engine
 
 # Seed 000's mechanism on this host: what inlining compute_score saves per call with
 # the SRSO Safe RET return thunk and with a plain return (part of make bench on x86-64).
-EXTRA_DIST += tools/bench-saferet.h
+EXTRA_DIST += tools/bench-saferet.h tools/bench-rethunk.h
 BENCH_SAFERET =
 if NS_HAVE_RETHUNK
 BENCH_SAFERET += bench-saferet
@@ -42,13 +42,38 @@ libns_bench_ool_a_CFLAGS = $(AM_CFLAGS) $(RETHUNK_CFLAGS)
 libns_bench_inl_a_SOURCES = tools/bench-saferet-lookup.c
 libns_bench_inl_a_CFLAGS = $(AM_CFLAGS) $(RETHUNK_CFLAGS) -DBENCH_INLINE
 noinst_PROGRAMS += tools/bench-saferet
-tools_bench_saferet_SOURCES = tools/bench-saferet.c
+tools_bench_saferet_SOURCES = tools/bench-saferet.c tools/bench-rethunk.c
 tools_bench_saferet_LDADD = libns_bench_ool.a libns_bench_inl.a libns_run.a libns_base.a \
 	$(NS_EXT_LIBS)
 bench-saferet: tools/bench-saferet
 	./tools/bench-saferet
 endif
 bench: $(BENCH_SAFERET)
+
+# The Safe RET return's price in a kernel-sized footprint: 256 generated functions
+# called as a tree, their text spread over ~200 KiB (big), packed, or running more of it
+# (wide), plain against Safe RET (part of make bench on x86-64). The call graph is
+# generated (tools/gen-bench-saferet-tree) and committed.
+EXTRA_DIST += tools/bench-saferet-tree.h tools/bench-saferet-tree.def \
+	tools/gen-bench-saferet-tree
+if NS_HAVE_RETHUNK
+BENCH_SAFERET += bench-saferet-tree
+noinst_LIBRARIES += libns_bench_tree_big.a libns_bench_tree_packed.a libns_bench_tree_wide.a
+libns_bench_tree_big_a_SOURCES = tools/bench-saferet-tree-walk.c
+libns_bench_tree_big_a_CFLAGS = $(AM_CFLAGS) $(RETHUNK_CFLAGS) -fno-toplevel-reorder \
+	-DBENCH_TREE_PADDED
+libns_bench_tree_packed_a_SOURCES = tools/bench-saferet-tree-walk.c
+libns_bench_tree_packed_a_CFLAGS = $(AM_CFLAGS) $(RETHUNK_CFLAGS)
+libns_bench_tree_wide_a_SOURCES = tools/bench-saferet-tree-walk.c
+libns_bench_tree_wide_a_CFLAGS = $(AM_CFLAGS) $(RETHUNK_CFLAGS) -fno-toplevel-reorder \
+	-DBENCH_TREE_PADDED -DBENCH_TREE_SLED
+noinst_PROGRAMS += tools/bench-saferet-tree
+tools_bench_saferet_tree_SOURCES = tools/bench-saferet-tree.c tools/bench-rethunk.c
+tools_bench_saferet_tree_LDADD = libns_bench_tree_big.a libns_bench_tree_packed.a \
+	libns_bench_tree_wide.a libns_run.a libns_base.a $(NS_EXT_LIBS)
+bench-saferet-tree: tools/bench-saferet-tree
+	./tools/bench-saferet-tree
+endif
 .PHONY: $(BENCH_SAFERET)
 
 # Seed 002's mechanism on this host: what a generic retpoline costs per indirect call in
