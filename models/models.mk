@@ -5,4 +5,4 @@ libns_models_a_SOURCES = models/workload.h models/registry.c \
 libns_models_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models
 
 nobase_dist_pkgdata_DATA += scenarios/micro/pointer-chase.xml scenarios/micro/call-chain.xml \
-	scenarios/micro/indirect-call.xml scenarios/micro/pingpong.xml
+	scenarios/micro/call-tree.xml scenarios/micro/indirect-call.xml scenarios/micro/pingpong.xml

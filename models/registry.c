@@ -5,6 +5,7 @@
 
 extern const NsWorkloadClass ns_pointer_chase_class;
 extern const NsWorkloadClass ns_call_chain_class;
+extern const NsWorkloadClass ns_call_tree_class;
 extern const NsWorkloadClass ns_indirect_call_class;
 extern const NsWorkloadClass ns_pingpong_class;
 extern const NsWorkloadClass ns_iperf3_class;
@@ -13,6 +14,7 @@ extern const NsWorkloadClass ns_pktgen_class;
 static const NsWorkloadClass *const classes[] = {
   &ns_pointer_chase_class,
   &ns_call_chain_class,
+  &ns_call_tree_class,
   &ns_indirect_call_class,
   &ns_pingpong_class,
   &ns_iperf3_class,

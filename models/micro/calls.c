@@ -1,14 +1,18 @@
 /* calls.c — control-flow microbenchmarks: a chain of nested direct calls (return cost under
- * each return mitigation, inlining) and a loop of indirect calls (spectre_v2 modes). */
+ * each return mitigation, inlining), a tree of distinct functions walked depth first (the
+ * model's side of tools/bench-saferet-tree: a return's price with a large text
+ * footprint) and a loop of indirect calls (spectre_v2 modes). */
 #include "config.h"
 #include "workload.h"
 
 #define CHAIN_MAX_DEPTH 64
+#define TREE_MAX_NODES  4096
 
 typedef struct {
   guint    depth;
+  guint    fanout;              /* call-tree: children per function */
   guint64  body_insns;
-  NsFunc  *chain;               /* CHAIN_MAX_DEPTH functions, static storage */
+  NsFunc  *chain;               /* CHAIN_MAX_DEPTH functions (call-tree: its nodes), static */
   guint64  calls;
   guint64  calls_mark;
 } Calls;
@@ -58,6 +62,57 @@ chain_thread (NsThread *t, gpointer data)
 {
   for (;;)
     chain_level (t, data, 0);
+}
+
+/* TREE_MAX_NODES functions of text_bytes each for a tree's nodes: tree<bytes>_fn_<i>,
+ * distinct symbols (so distinct text lines), never inlined. Built once per size. */
+static NsFunc *
+tree_functions (guint text_bytes)
+{
+  static GHashTable *tables;      /* text_bytes → NsFunc[TREE_MAX_NODES] */
+  static GMutex lock;
+  NsFunc *fns;
+
+  g_mutex_lock (&lock);
+  if (tables == NULL)
+    tables = g_hash_table_new (g_direct_hash, g_direct_equal);
+  fns = g_hash_table_lookup (tables, GUINT_TO_POINTER (text_bytes));
+  if (fns == NULL) {
+    fns = g_new0 (NsFunc, TREE_MAX_NODES);
+    for (guint i = 0; i < TREE_MAX_NODES; i++) {
+      fns[i].name = g_strdup_printf ("tree%u_fn_%u", text_bytes, i);
+      fns[i].text_bytes = text_bytes;
+      fns[i].attrs = NS_FN_STATIC | NS_FN_NOINLINE;
+      fns[i].call_sites = 1;
+    }
+    g_hash_table_insert (tables, GUINT_TO_POINTER (text_bytes), fns);
+  }
+  g_mutex_unlock (&lock);
+  return fns;
+}
+
+/* Node i at level: call it, its body, its children (fanout × the next level), return;
+ * *next numbers the nodes in depth-first order. */
+static void
+tree_node (NsThread *t, Calls *c, guint level, guint *next)
+{
+  ns_call (t, &c->chain[(*next)++]);
+  ns_insns (t, c->body_insns);
+  c->calls++;
+  if (level + 1 < c->depth)
+    for (guint k = 0; k < c->fanout; k++)
+      tree_node (t, c, level + 1, next);
+  ns_ret (t);
+}
+
+/* The simulated thread: walks the whole tree from its root, forever. */
+static void
+tree_thread (NsThread *t, gpointer data)
+{
+  for (;;) {
+    guint next = 0;
+    tree_node (t, data, 0, &next);
+  }
 }
 
 /* The simulated thread: indirect calls to icall_target with the body, forever. */
@@ -120,6 +175,56 @@ fail:
   return NULL;
 }
 
+/* Nodes of a tree of depth levels with fanout children each: 1 + f + … + f^(depth-1). */
+static guint64
+tree_nodes (guint64 fanout, guint64 depth)
+{
+  guint64 n = 0, level = 1;
+
+  for (guint64 d = 0; d < depth && n <= TREE_MAX_NODES; d++, level *= fanout)
+    n += level;
+  return n;
+}
+
+/* Sets up call-tree (fanout, depth, text-bytes, body-insns, cpu); NULL with a file:line
+ * error. */
+static gpointer
+tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+            GError **error)
+{
+  static const char *const allowed[] = { "type", "cpu", "depth", "fanout", "text-bytes",
+                                         "body-insns", NULL };
+  Calls *c = g_new0 (Calls, 1);
+  guint64 depth, fanout, bytes, nodes;
+
+  if (!ns_xml_get_uint (sc, sc->workload, "depth", TRUE, 5, &depth, error) ||
+      !ns_xml_get_uint (sc, sc->workload, "fanout", TRUE, 4, &fanout, error) ||
+      !ns_xml_get_uint (sc, sc->workload, "text-bytes", TRUE, 192, &bytes, error))
+    goto fail;
+  nodes = tree_nodes (fanout, depth);
+  if (depth < 1 || fanout < 1 || nodes > TREE_MAX_NODES)
+    goto too_big;
+  if (bytes < 16 || bytes > 4096)
+    goto bad_bytes;
+  c->depth = depth;
+  c->fanout = fanout;
+  c->chain = tree_functions ((guint) bytes);
+  return calls_setup_common (sc, machine, engine, allowed, tree_thread, c, error);
+
+/* ERRORS */
+too_big:
+  ns_xml_error (sc, sc->workload, error, "attributes 'fanout' %" G_GUINT64_FORMAT
+                " and 'depth' %" G_GUINT64_FORMAT ": expected at least 1 each and at most "
+                "%d functions", fanout, depth, TREE_MAX_NODES);
+  goto fail;
+bad_bytes:
+  ns_xml_error (sc, sc->workload, error, "attribute 'text-bytes': expected 16 to 4096, got %"
+                G_GUINT64_FORMAT, bytes);
+fail:
+  g_free (c);
+  return NULL;
+}
+
 /* Sets up indirect-call (body-insns, cpu); NULL with a file:line error. */
 static gpointer
 icall_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
@@ -171,6 +276,19 @@ const NsWorkloadClass ns_call_chain_class = {
   .op_name = "call",
   .metrics = metrics,
   .setup = chain_setup,
+  .mark = calls_mark,
+  .ops = calls_ops,
+  .metric = calls_metric,
+  .free = g_free,
+};
+
+const NsWorkloadClass ns_call_tree_class = {
+  .name = "call-tree",
+  .description = "a tree of distinct functions walked depth first (a return's price with "
+                 "a large text footprint)",
+  .op_name = "call",
+  .metrics = metrics,
+  .setup = tree_setup,
   .mark = calls_mark,
   .ops = calls_ops,
   .metric = calls_metric,

@@ -105,6 +105,33 @@ START_TEST (test_event_counts)
 }
 END_TEST
 
+/* micro/call-tree.xml: one call and, under Safe RET, one thunked return per operation;
+ * the small tree's text stays in the L1I (no I-fetch miss a call), the big tree's (64
+ * KiB) does not (its three lines a call miss). Fails if the tree repeats one function or
+ * the text size is not fetched. */
+START_TEST (test_call_tree_footprint)
+{
+  static const char *const sets[] = { "measure.warmup=20us", "measure.duration=40us", NULL };
+  g_autofree char *path = micro_path ("call-tree.xml");
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+  NsRunResult *res;
+  const NsVariantResult *small, *big;
+
+  opt.sets = sets;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  small = variant (res, "small-saferet");
+  big = variant (res, "big-saferet");
+  ck_assert_double_eq_tol (big->events_per_op[NS_CAUSE_CALL], 1.0, 0.02);
+  ck_assert_double_eq_tol (big->events_per_op[NS_CAUSE_RETTHUNK], 1.0, 0.02);
+  ck_assert_double_eq (variant (res, "big-plain")->events_per_op[NS_CAUSE_RETTHUNK], 0.0);
+  ck_assert_double_lt (small->events_per_op[NS_CAUSE_IFETCH], 0.01);
+  ck_assert_double_gt (big->events_per_op[NS_CAUSE_IFETCH], 2.5);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Every variant's stacks add up to its breakdown, cause by cause; each starts with the
  * thread's frame and ends with a cause. */
 START_TEST (test_stacks_sum_to_breakdown)
@@ -170,6 +197,7 @@ run_suite (void)
   tcase_add_test (tc, test_aggregate);
   tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_event_counts);
+  tcase_add_test (tc, test_call_tree_footprint);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
   tcase_add_test (tc, test_no_stacks_unless_asked);
   suite_add_tcase (s, tc);
