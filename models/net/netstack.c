@@ -101,6 +101,12 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->irqtime = ns_build_config_on (s->build, "CONFIG_IRQ_TIME_ACCOUNTING");
   s->voluntary_preempt = ns_build_config_on (s->build, "CONFIG_PREEMPT_VOLUNTARY");
   s->debug_list = ns_build_config_on (s->build, "CONFIG_DEBUG_LIST");
+  s->lsms = 1u << NS_LSM_APPARMOR;
+  if (ns_build_config_on (s->build, "CONFIG_SECURITY_TOMOYO"))
+    s->lsms |= 1u << NS_LSM_TOMOYO;
+  if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
+    s->lsms |= 1u << NS_LSM_BPF;
+  s->memcg = ns_build_config_on (s->build, "CONFIG_MEMCG");
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;
@@ -728,6 +734,8 @@ ns_security_call_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint insns,
   ns_call (t, hook);
   ns_insns (t, insns);
   for (guint i = 0; i < n_hooks; i++) {
+    if (!(s->lsms & (1u << hooks[i].lsm)))
+      continue;
     ns_insns (t, step_insns);
     ns_icall (t, hooks[i].fn);
     ns_insns (t, hooks[i].insns);
@@ -768,8 +776,8 @@ aa_file_perm (NsThread *t, NsNetStack *s)
  * 0). census (syscall.md): apparmor_file_permission 41 instructions, P/E 15 (not the
  * null dentry, label not stale, unchanged); bpf_lsm_file_permission 4, P/E 3. */
 static const NsLsmHook file_permission_hooks[] = {
-  { &fn_apparmor_file_permission, 26, aa_file_perm },   /* via common_file_perm */
-  { &fn_bpf_lsm_file_permission, 1, NULL },
+  { NS_LSM_APPARMOR, &fn_apparmor_file_permission, 26, aa_file_perm },  /* common_file_perm */
+  { NS_LSM_BPF, &fn_bpf_lsm_file_permission, 1, NULL },
 };
 
 /* rw_verify_area (count >= 0, ppos NULL for a stream) → security_file_permission; for a

@@ -218,6 +218,8 @@ struct _NsNetStack {
   gpointer           *task;        /* per CPU: task_struct line of the thread running there */
   NsWaitQueue       **task_wq;     /* per CPU: what that task sleeps on (created on demand) */
   gboolean            lsm;         /* an LSM (AppArmor) hooks file/socket operations */
+  guint               lsms;        /* 1 << NsLsm of each LSM on the hook lists */
+  gboolean            memcg;       /* CONFIG_MEMCG: socket memory charged to the memcg */
   gboolean            preempt;     /* CONFIG_PREEMPTION: spin unlocks are calls */
   gboolean            preempt_rcu; /* CONFIG_PREEMPT_RCU: rcu_read_(un)lock are calls */
   gboolean            usercopy;    /* CONFIG_HARDENED_USERCOPY: __check_object_size */
@@ -236,7 +238,9 @@ struct _NsNetStack {
  * distribution configs of v6.x): CONFIG_SECURITY (an LSM — AppArmor — hooks file and
  * socket operations), CONFIG_PREEMPTION, CONFIG_PREEMPT_RCU, CONFIG_HARDENED_USERCOPY,
  * CONFIG_IRQ_TIME_ACCOUNTING, CONFIG_PREEMPT_VOLUNTARY (Debian's preempt_dynamic default),
- * CONFIG_DEBUG_LIST (on in Debian's build). NULL with an error for an unsupported build. */
+ * CONFIG_DEBUG_LIST (on in Debian's build), CONFIG_SECURITY_TOMOYO and CONFIG_BPF_LSM
+ * (on Debian's LSM list after AppArmor), CONFIG_MEMCG (the task in a non-root memcg, as
+ * under systemd). NULL with an error for an unsupported build. */
 NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);
@@ -348,9 +352,17 @@ void        ns_check_stack_object_size (NsThread *t, NsNetStack *s, gsize n);
 void        ns_security_hook       (NsThread *t, NsNetStack *s, NsFunc *hook, NsFunc *lsm_fn,
                                     guint lsm_insns);
 
+/* The LSMs on the hook lists, in Debian's CONFIG_LSM order. */
+typedef enum {
+  NS_LSM_APPARMOR,
+  NS_LSM_TOMOYO,
+  NS_LSM_BPF
+} NsLsm;
+
 /* One LSM's function on a security hook list: called through the list (an indirect
  * call), insns body instructions, then body (NULL: nothing) for what it calls. */
 typedef struct {
+  NsLsm    lsm;
   NsFunc  *fn;
   guint    insns;
   void   (*body) (NsThread *t, NsNetStack *s);
@@ -358,8 +370,9 @@ typedef struct {
 
 /* security_<hook> of v6.9 (call_int_hook: an hlist walk, no static calls before v6.12):
  * the out-of-line hook with insns body instructions of its own (the census' count less
- * its P/E and loop steps), then per LSM on the list a loop step of step_insns and the
- * indirect call. Nothing without CONFIG_SECURITY (an inline stub returning 0). */
+ * its P/E and loop steps), then per hook of an LSM the build has (NsNetStack.lsms) a loop
+ * step of step_insns and the indirect call. Nothing without CONFIG_SECURITY (an inline
+ * stub returning 0). */
 void        ns_security_call_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint insns,
                                     guint step_insns, const NsLsmHook *hooks, guint n_hooks);
 /* aa_sk_perm for an unconfined task (AppArmor's socket_sendmsg / socket_recvmsg hooks

@@ -108,14 +108,6 @@ static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, NS_FN_EXTERN, 3);
 
 /* ---- softirq: enqueue ---- */
 
-/* Socket memory is charged to the socket's memcg: cgroup v2 with the task in a non-root
- * memcg (memcg_sockets_enabled_key on, sk_memcg set), unless the build has no memcg. */
-static gboolean
-sk_memcg_charged (NsNetStack *s)
-{
-  return ns_build_config_on (s->build, "CONFIG_MEMCG");
-}
-
 /* sk_memory_allocated_add: the per-CPU reserve, flushed to the global counter at
  * SK_MEMORY_PCPU_RESERVE pages (inline in its callers; its instructions are in theirs). */
 static void
@@ -187,7 +179,7 @@ mem_cgroup_uncharge_skmem (NsThread *t)
 static void
 __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
 {
-  gboolean memcg = sk_memcg_charged (s);
+  gboolean memcg = s->memcg;        /* memcg_sockets_enabled_key on, sk_memcg set */
 
   ns_call (t, &fn___sk_mem_raise_allocated);
   /* census: 63 less P/E 17 = 46 with the inline sk_memory_allocated_add's 6; 15 of it
@@ -209,7 +201,7 @@ __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint page
 static void
 __sk_mem_reduce_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
 {
-  gboolean memcg = sk_memcg_charged (s);
+  gboolean memcg = s->memcg;        /* memcg_sockets_enabled_key on, sk_memcg set */
 
   ns_call (t, &fn___sk_mem_reduce_allocated);
   /* census (recv.md): 21 less P/E 5 = 16 with the inline sk_memory_allocated_sub's 6;
@@ -362,8 +354,8 @@ static void
 security_sock_rcv_skb (NsThread *t, NsNetStack *s)
 {
   static const NsLsmHook hooks[] = {
-    { &fn_apparmor_socket_sock_rcv_skb, 5, NULL },
-    { &fn_bpf_lsm_socket_sock_rcv_skb, 1, NULL },  /* census: the BPF LSM's nop, 4 less P/E 3 */
+    { NS_LSM_APPARMOR, &fn_apparmor_socket_sock_rcv_skb, 5, NULL },
+    { NS_LSM_BPF, &fn_bpf_lsm_socket_sock_rcv_skb, 1, NULL },  /* census: a nop, 4 less P/E 3 */
   };
 
   /* 25 less the two hooks' list steps (10 each, as the census counts them elsewhere) */
@@ -833,8 +825,8 @@ static void
 security_socket_recvmsg (NsThread *t, NsNetStack *s)
 {
   static const NsLsmHook hooks[] = {
-    { &fn_apparmor_socket_recvmsg, 4, ns_aa_sk_perm },   /* aa_sock_msg_perm's tail jmp */
-    { &fn_bpf_lsm_socket_recvmsg, 1, NULL },
+    { NS_LSM_APPARMOR, &fn_apparmor_socket_recvmsg, 4, ns_aa_sk_perm },  /* its tail jmp */
+    { NS_LSM_BPF, &fn_bpf_lsm_socket_recvmsg, 1, NULL },
   };
 
   /* 31 less the two hooks' list steps (10 each) */

@@ -229,21 +229,18 @@ tomoyo_socket_sendmsg_permission (NsThread *t, NsNetStack *s)
 /* security_socket_sendmsg: the hook list of the census' Debian CONFIG_LSM order —
  * AppArmor (4 instructions, then its tail jmp to aa_sk_perm), TOMOYO, BPF-LSM (1: xor
  * eax) — each a list step of 10 instructions and an indirect call; the hook's own 8 (the
- * list head, return 0). TOMOYO and BPF-LSM are on the list unless the build sets
- * CONFIG_SECURITY_TOMOYO / CONFIG_BPF_LSM =n. */
+ * list head, return 0). */
 static void
 security_socket_sendmsg (NsThread *t, NsNetStack *s)
 {
-  NsLsmHook hooks[3];
-  guint n = 0;
+  static const NsLsmHook hooks[] = {
+    { NS_LSM_APPARMOR, &fn_apparmor_socket_sendmsg, 4, ns_aa_sk_perm },
+    { NS_LSM_TOMOYO, &fn_tomoyo_socket_sendmsg, 1, tomoyo_socket_sendmsg_permission },
+    { NS_LSM_BPF, &fn_bpf_lsm_socket_sendmsg, 1, NULL },
+  };
 
-  hooks[n++] = (NsLsmHook) { &fn_apparmor_socket_sendmsg, 4, ns_aa_sk_perm };
-  if (ns_build_config_on (s->build, "CONFIG_SECURITY_TOMOYO"))
-    hooks[n++] = (NsLsmHook) { &fn_tomoyo_socket_sendmsg, 1,
-                               tomoyo_socket_sendmsg_permission };
-  if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
-    hooks[n++] = (NsLsmHook) { &fn_bpf_lsm_socket_sendmsg, 1, NULL };
-  ns_security_call_hooks (t, s, &fn_security_socket_sendmsg, 8, 10, hooks, n);
+  ns_security_call_hooks (t, s, &fn_security_socket_sendmsg, 8, 10, hooks,
+                          G_N_ELEMENTS (hooks));
 }
 
 /* sock_write_iter: the msghdr from the kiocb (zeroed: rep stos), __sock_sendmsg
