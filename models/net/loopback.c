@@ -15,8 +15,8 @@
  * transmit and the backlog, receive.md sections A and B for the softirq), each function's
  * body = its total less its prologue, epilogue and return (call.prologue_insns), unless
  * marked "estimate". Where a count is split between call sites the split is an estimate
- * and the total the census'. Functions the binary enters by a tail jmp are modelled as
- * calls. The net/core/dev.c
+ * and the total the census'. Functions the binary enters by a tail jmp are entered by
+ * ns_tail_call. The net/core/dev.c
  * transmit path (__dev_queue_xmit down to netdev_start_xmit) is models/net/dev.c's,
  * shared with the tc model; this stack gives it its per-CPU data and local_bh_enable
  * (ns_loopback_core_init); bottom halves are models/net/softirq.c's, whose do_softirq
@@ -326,7 +326,7 @@ __netif_receive_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
   ns_call (t, &fn___netif_receive_skb);
   ns_insns (t, 3);                  /* census: 4, P/E 1: memalloc_socks NOP, the tail jmp */
-  ns_call (t, &fn___netif_receive_skb_one_core);
+  ns_tail_call (t, &fn___netif_receive_skb_one_core);
   /* census: 33, P/E 7 — orig_dev, pt_prev, the stack protector, INDIRECT_CALL_INET's
    * compares with ipv6_rcv and ip_rcv before the direct call */
   ns_insns (t, 26);

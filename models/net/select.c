@@ -437,7 +437,7 @@ memset_fd_set (NsThread *t)
 {
   ns_call (t, &fn_memset);
   ns_insns (t, 1);                  /* census: the jmp */
-  ns_call (t, &fn_memset_orig);
+  ns_tail_call (t, &fn_memset_orig);
   /* estimate: 25 instructions, memset_orig's path for 16 aligned bytes (the byte
    * expansion, 2 rounds of the 8-byte loop) */
   ns_insns (t, 25);

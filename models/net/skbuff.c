@@ -56,8 +56,7 @@
  * CONFIG_INIT_ON_ALLOC off (the Kconfig default): no __memset of the slab object, no
  * kernel_init_pages/clear_page_erms of the page. Where a count is split between call sites
  * the split is an estimate and the total the census'. Functions the binary enters by a tail
- * jmp are modelled as calls (the tail jmp saves the caller's epilogue; the census' P/E
- * counts already say so). ---- */
+ * jmp are entered by one (ns_tail_next: one return for both). ---- */
 
 NS_FUNC (skb_fn___alloc_skb, "__alloc_skb", 480, NS_FN_EXTERN, 8);
 NS_FUNC (skb_fn_kmem_cache_alloc_node, "kmem_cache_alloc_node", 560, NS_FN_EXTERN, 40);
@@ -450,6 +449,7 @@ kmem_cache_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint a
     /* census (recv.md: 62, P/E 11): 43 — virt_to_slab, memcg, set_freepointer, c->slab ≠
      * slab, the tail jmp */
     ns_insns (t, 43);
+    ns_tail_next (t);
     __slab_free (t, c, alloc_cpu);
   }
   c->live--;
@@ -615,6 +615,7 @@ __mod_lruvec_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
   ns_insns (t, 8);
   alloc_rcu_read_unlock (t, a);
   ns_insns (t, delta < 0 ? 7 : 6);
+  ns_tail_next (t);
   __mod_node_page_state (t);
   ns_ret (t);
 }
@@ -716,6 +717,7 @@ __free_pages (NsThread *t, NsSkbAlloc *a, gpointer block, guint order)
   ns_call (t, &fn___free_pages);
   ns_atomic (t, page_meta_of (a, block));
   ns_insns (t, 13);                 /* census: 20, P/E 7 (recv.md) */
+  ns_tail_next (t);
   free_unref_page (t, a, block, order);
   ns_ret (t);
 }
@@ -847,6 +849,7 @@ free_large_kmalloc (NsThread *t, NsSkbAlloc *a, gpointer obj, guint order)
   ns_insns (t, 10);
   mod_lruvec_page_state (t, a, -(gint) (PAGE_SIZE << order));
   ns_insns (t, 6);
+  ns_tail_next (t);
   __free_pages (t, a, obj, order);
   ns_ret (t);
 }
@@ -864,6 +867,7 @@ kfree (NsThread *t, NsSkbAlloc *a, gpointer obj, guint alloc_cpu)
     g_hash_table_remove (a->large_order, obj);
     /* census (recv.md): 27, P/E 3: tracepoint NOP, virt_to_folio, not PG_slab */
     ns_insns (t, 24);
+    ns_tail_next (t);
     free_large_kmalloc (t, a, obj, order);
   } else {
     KmemCache *c = g_hash_table_lookup (a->slab_of, obj);
@@ -939,6 +943,7 @@ skb_free_head (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
   ns_call (t, &skb_fn_skb_free_head);
   ns_insns (t, 6);                  /* census: 9, P/E 3: head_frag, pp_recycle */
+  ns_tail_next (t);
   kfree (t, a, skb->head, skb->alloc_cpu);
   ns_ret (t);
 }
@@ -972,6 +977,7 @@ kfree_skbmem (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
   ns_call (t, &skb_fn_kfree_skbmem);
   NS_LOAD_FIELD (t, skb, cloned_bits);
   ns_insns (t, 7);                  /* census: 8, P/E 1: the fclone test, the tail jmp */
+  ns_tail_next (t);
   kmem_cache_free (t, a, &a->skbuff_cache, skb, skb->alloc_cpu);
   a->live_skbs--;
   ns_ret (t);
@@ -1001,6 +1007,7 @@ __consume_stateless_skb (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
   ns_call (t, &fn___consume_stateless_skb);
   ns_insns (t, 6);                  /* census: 9, P/E 3 (recv.md): tracepoint NOP */
   skb_release_data (t, a, skb);
+  ns_tail_next (t);
   kfree_skbmem (t, a, skb);
   ns_ret (t);
 }
