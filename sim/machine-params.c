@@ -46,7 +46,11 @@ static const NsParamDef machine_params[] = {
     "instructions of the first miss of an overlap window overlaps it (costs only what it "
     "lasts longer); any other load miss waits its latency beyond L1 and opens a window. A "
     "generic retpoline, whose ret waits for the loads that produce its target, a locked "
-    "instruction and a wait close the window",
+    "instruction and a wait close the window. Also the front end's lead: on a predicted "
+    "path it fetches ahead by the back-end work done since the last redirect, at most "
+    "this many instructions at cpu.ipc, and that lead hides text-line misses; a "
+    "mispredict, a forced one (generic retpoline, SRSO Safe RET), a system call or a wait "
+    "empties it",
     "generic default: Skylake's 224 ([M6] LLVM X86SchedSkylakeClient.td "
     "MicroOpBufferSize); profiles cite their core", FALSE, 16, 4096 },
   { "cpu.issue_width", NS_PARAM_DOUBLE, "instructions/cycle", "4",
@@ -109,9 +113,10 @@ static const NsParamDef machine_params[] = {
     "copy bandwidth from L3 (one core)", "unsourced generic default", FALSE, 0.25, 256 },
   { "ifetch.seq_mlp", NS_PARAM_DOUBLE, "lines", "30",
     "text lines the front end keeps in flight while it runs through a function: a call's "
-    "first line that misses L1I costs (latency - L1D latency) in full (the call target is "
+    "first line that misses L1I waits (latency - L1D latency) in full (the call target is "
     "known only when the call is predicted), each following missed line of the function "
-    "(latency - L1D latency) / this",
+    "(latency - L1D latency) / this; the front end's lead (cpu.rob_entries) covers what "
+    "it can of each wait",
     "host measurement (netsim calibrate --host on a Zen 3 Milan EPYC KVM guest, "
     "2026-11-30, four runs): straight-line code (4-byte NOPs) over a 2 MiB L3 working set "
     "ran 1.30, 1.47, 1.57 and (a disturbed run) 7.25 cycles per 64-byte line more than "

@@ -76,13 +76,20 @@
  * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
  * = call.cycles + (2 + call.prologue_insns) / cpu.issue_width is charged to it (the
  * call, the ret and the prologue/epilogue issue beside the body), and its text lines
- * [text_addr, text_addr + text_bytes) are fetched through L1I (misses charged as IFETCH:
- * the first line's latency beyond L1 in full, each following line's over
- * ifetch.seq_mlp). ns_icall is never inlined: INDIRECT by
- * spectre_v2 mode (charged to the caller, where the indirect call sits), then as an
- * out-of-line call. ns_ret: an inlined invocation only pops its frame; else RETTHUNK
- * (see ns_machine_ret_penalty_cycles) is charged to the returning function, which is then
- * popped. ns_syscall_enter/exit: SYSCALL pieces as listed at syscall_costs().
+ * [text_addr, text_addr + text_bytes) are fetched through L1I (a miss waits the first
+ * line's latency beyond L1, each following line's over ifetch.seq_mlp). ns_icall is never
+ * inlined: INDIRECT by spectre_v2 mode (charged to the caller, where the indirect call
+ * sits), then as an out-of-line call. ns_ret: an inlined invocation only pops its frame;
+ * else RETTHUNK (see ns_machine_ret_penalty_cycles) is charged to the returning function,
+ * which is then popped, and the return site's line in the caller is fetched.
+ * ns_syscall_enter/exit: SYSCALL pieces as listed at syscall_costs().
+ *
+ * The front end's lead. Back-end work (INSN, loads, COHERENCE, COPY, CALL) lets a front end
+ * on a predicted path fetch ahead: each such charge adds to the thread's lead, up to
+ * cpu.rob_entries / cpu.ipc cycles. A text-line wait is paid from the lead first and only
+ * the rest is charged (IFETCH). A mispredict, a forced one (generic retpoline, SRSO Safe
+ * RET), a system call and a wait empty the lead: the next misses, the return site's
+ * first, wait in full (host-measured: tools/bench-saferet-tree, doc/model.md).
  *
  * The account. Every charge advances the thread (ns_thread_advance) and adds to the cell
  * (current function, cause); top level (no function) is row 0. A charge made while an
@@ -155,6 +162,7 @@ typedef struct {
   CoreCaches *caches;
   NsCache    *l3;        /* own CCX's L3, NULL if none */
   NsFunc    **frames;    /* per active ns_call/ns_icall: the callee if inlined, else NULL */
+  NsFunc    **callees;   /* per active ns_call/ns_icall: the callee */
   gboolean   *tailed;    /* per frame: the function left by a tail jump (no return of its own) */
   gboolean    tail_next; /* the next call is a tail jump (ns_tail_next) */
   guint       depth;
@@ -163,6 +171,7 @@ typedef struct {
   guint64     win_insns;   /* insns when the open overlap window's first miss issued */
   double      win_extra;   /* the window's longest miss: cycles beyond an L1 hit */
   gboolean    win_open;
+  double      lead;        /* cycles of back-end work the front end has fetched ahead */
 } NsExec;
 
 struct _NsMachine {
@@ -178,6 +187,7 @@ struct _NsMachine {
 
   /* costs, cycles */
   double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc;
+  double         lead_max;                      /* cpu.rob_entries / cpu.ipc */
   gboolean       stride_prefetch, icall_forced, ret_forced;
   guint64        rob;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
@@ -742,21 +752,24 @@ exec_free (gpointer p)
 {
   NsExec *x = p;
   g_free (x->frames);
+  g_free (x->callees);
   g_free (x->tailed);
   g_free (x);
 }
 
-/* Pushes the frame of the call just made: inlined = its callee, NULL = out of line. */
+/* Pushes the frame of the call into func just made, inlined or out of line. */
 static void
-exec_push_frame (NsExec *x, NsFunc *inlined)
+exec_push_frame (NsExec *x, NsFunc *func, gboolean inlined)
 {
   if (G_UNLIKELY (x->depth == x->frames_alloc)) {
     x->frames_alloc = MAX (16, x->frames_alloc * 2);
     x->frames = g_renew (NsFunc *, x->frames, x->frames_alloc);
+    x->callees = g_renew (NsFunc *, x->callees, x->frames_alloc);
     x->tailed = g_renew (gboolean, x->tailed, x->frames_alloc);
   }
   x->tailed[x->depth] = FALSE;
-  x->frames[x->depth++] = inlined;
+  x->callees[x->depth] = func;
+  x->frames[x->depth++] = inlined ? func : NULL;
 }
 
 /* ---- the account ---- */
@@ -805,7 +818,16 @@ account (NsExec *x, NsThread *t, NsCause cause, double cycles)
   ctx_row (x->machine, ns_thread_context (t))->cycles[cause] += cycles;
 }
 
-/* Charges cycles of cause to the account and advances the thread. */
+/* TRUE if cycles of cause are back-end work, during which a front end on a predicted
+ * path fetches ahead: instructions, data accesses, copies, predicted calls. */
+static inline gboolean
+is_backend_work (NsCause cause)
+{
+  return cause <= NS_CAUSE_COPY || cause == NS_CAUSE_CALL;
+}
+
+/* Charges cycles of cause to the account and advances the thread; back-end work adds to
+ * the front end's lead, up to a full reorder buffer's worth. */
 static inline void
 charge (NsExec *x, NsThread *t, NsCause cause, double cycles)
 {
@@ -813,6 +835,8 @@ charge (NsExec *x, NsThread *t, NsCause cause, double cycles)
     return;
   account (x, t, cause, cycles);
   ns_thread_advance (t, cycles);
+  if (is_backend_work (cause))
+    x->lead = MIN (x->lead + cycles, x->machine->lead_max);
 }
 
 /* ---- construction ---- */
@@ -1011,6 +1035,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->icall_forced = m->mit.spectre_v2 == NS_SPECTRE_V2_RETPOLINE;
   m->ret_forced = m->mit.srso == NS_SRSO_SAFE_RET;
   m->rob = (guint64) ns_params_get_int (p, "cpu.rob_entries");
+  m->lead_max = (double) m->rob / m->ipc;
   syscall_costs (m, p);
 }
 
@@ -1572,7 +1597,7 @@ ns_copy (NsThread *t, gconstpointer dst, gconstpointer src, gsize n)
   }
 }
 
-/* n mispredicted conditional branches. */
+/* n mispredicted conditional branches; the front end restarts at the last. */
 void
 ns_mispredict (NsThread *t, guint n)
 {
@@ -1583,13 +1608,34 @@ ns_mispredict (NsThread *t, guint n)
     return;
   x->machine->events[NS_CAUSE_MISPREDICT] += n;
   charge (x, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
+  if (n > 0)
+    x->lead = 0.0;
 }
 
-/* Fetches func's text through L1I. A miss of its first line costs latency − L1 latency of
- * the serving level in full: the call target is known only once the call is predicted,
- * and nothing of the function is in flight yet. A miss of a following line costs that
- * over ifetch.seq_mlp: sequential fetch runs ahead of decode (both host-measured,
- * doc/model.md). */
+/* Fetches one text line through L1I; a miss waits `wait` (over ifetch.seq_mlp unless
+ * first) of the serving level's latency beyond L1, less the front end's lead: the lead
+ * pays first, and what it does not cover stalls the thread. */
+static void
+fetch_line (NsMachine *m, NsExec *x, NsThread *t, guint64 line, gboolean first)
+{
+  Served s = read_line (m, x, line, TRUE);
+  double wait;
+
+  if (s.cause == NS_CAUSE_L1)
+    return;
+  m->events[NS_CAUSE_IFETCH]++;
+  wait = MAX (0.0, s.cycles - m->lat[NS_CAUSE_L1]);
+  if (!first)
+    wait /= m->ifetch_seq_mlp;
+  charge (x, t, NS_CAUSE_IFETCH, wait - MIN (wait, x->lead));
+  x->lead = MAX (0.0, x->lead - wait);
+}
+
+/* Fetches func's text through L1I. A miss of its first line waits the serving level's
+ * latency beyond L1 in full: the call target is known only once the call is predicted,
+ * and nothing of the function is in flight yet; a following line waits that over
+ * ifetch.seq_mlp: sequential fetch runs ahead of decode (both host-measured,
+ * doc/model.md). On a predicted path the front end's lead hides the wait. */
 static void
 fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
 {
@@ -1599,15 +1645,27 @@ fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
     return;
   first = func->text_addr >> m->line_shift;
   last = (func->text_addr + func->text_bytes - 1) >> m->line_shift;
-  for (guint64 line = first; line <= last; line++) {
-    Served s = read_line (m, x, line, TRUE);
-    double wait;
-    if (s.cause == NS_CAUSE_L1)
-      continue;
-    wait = MAX (0.0, s.cycles - m->lat[NS_CAUSE_L1]);
-    m->events[NS_CAUSE_IFETCH]++;
-    charge (x, t, NS_CAUSE_IFETCH, line == first ? wait : wait / m->ifetch_seq_mlp);
-  }
+  for (guint64 line = first; line <= last; line++)
+    fetch_line (m, x, t, line, line == first);
+}
+
+/* Fetches the line of the return site a return from callee lands on: in the innermost
+ * out-of-line function not left by a tail jump, at an offset fixed by the pair (a call
+ * site stays where it is). */
+static void
+fetch_return_site (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *callee)
+{
+  const NsFunc *caller;
+  guint64 offset;
+  guint d;
+
+  for (d = x->depth; d > 0 && (x->frames[d - 1] != NULL || x->tailed[d - 1]); d--)
+    ;                               /* past inlined frames and frames left by a jump */
+  if (d == 0 || (caller = x->callees[d - 1])->text_bytes == 0)
+    return;                         /* back in the thread's own (user) code */
+  offset = ((caller->text_addr ^ (callee->text_addr << 7)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32;
+  fetch_line (m, x, t, (caller->text_addr + offset % caller->text_bytes) >> m->line_shift,
+              TRUE);
 }
 
 /* An out-of-line call into func: counted, pushed, CALL charged, text fetched. */
@@ -1616,7 +1674,7 @@ call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
 {
   acct_row (m, func->id)->calls++;
   m->events[NS_CAUSE_CALL]++;
-  exec_push_frame (x, NULL);
+  exec_push_frame (x, func, FALSE);
   ns_thread_push_func (t, func);
   charge (x, t, NS_CAUSE_CALL, m->call_cost);
   fetch_text (m, x, t, func);
@@ -1667,7 +1725,7 @@ ns_call (NsThread *t, NsFunc *func)
   take_tail_jump (m, x, func, FALSE);
   if (inlines (m, func)) {
     acct_row (m, func->id)->inlined++;
-    exec_push_frame (x, func);
+    exec_push_frame (x, func, TRUE);
     ns_thread_enter_inline (t, func);
     return;
   }
@@ -1715,7 +1773,7 @@ ns_icall (NsThread *t, NsFunc *func)
   m->events[NS_CAUSE_INDIRECT]++;
   charge (x, t, NS_CAUSE_INDIRECT, m->icall_penalty);
   if (m->icall_forced)
-    x->win_open = FALSE;
+    x->win_open = FALSE, x->lead = 0.0;
   call_out_of_line (m, x, t, func);
 }
 
@@ -1737,15 +1795,19 @@ ns_ret (NsThread *t)
     ns_thread_leave_inline (t);
     return;
   }
-  if (x->tailed[x->depth])
+  if (x->tailed[x->depth]) {
     x->tailed[x->depth] = FALSE;    /* left by a tail jump: its callee's return was its own */
-  else if (m->ret_penalty > 0.0) {
+    ns_thread_pop_func (t);
+    return;
+  }
+  if (m->ret_penalty > 0.0) {
     m->events[NS_CAUSE_RETTHUNK]++;
     charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
     if (m->ret_forced)
-      x->win_open = FALSE;
+      x->win_open = FALSE, x->lead = 0.0;
   }
   ns_thread_pop_func (t);
+  fetch_return_site (m, x, t, x->callees[x->depth]);
   return;
 
 /* ERRORS */
@@ -1765,6 +1827,7 @@ ns_syscall_enter (NsThread *t)
     return;
   x->machine->events[NS_CAUSE_SYSCALL]++;
   charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_enter);
+  x->lead = 0.0;                    /* fetch starts over at the entry point */
 }
 
 /* System call exit: half the base, PTI and IBRS costs, plus VERW. */
@@ -1777,6 +1840,7 @@ ns_syscall_exit (NsThread *t)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_exit);
+  x->lead = 0.0;                    /* and at the user return address */
 }
 
 /* Charges raw cycles to a cause. */
@@ -1805,6 +1869,7 @@ ns_account_wait (NsThread *t, NsCause cause, NsTime span)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->win_open = FALSE;   /* the wait drains whatever was in flight */
+  x->lead = 0.0;
   account (x, t, cause, (double) span * x->machine->ghz / 1000.0);
 }
 

@@ -12,6 +12,7 @@ typedef struct {
   guint    depth;
   guint    fanout;              /* call-tree: children per function */
   guint64  body_insns;
+  guint64  nop_insns;           /* call-tree: NOPs at each function's start (issue width) */
   NsFunc  *chain;               /* CHAIN_MAX_DEPTH functions (call-tree: its nodes), static */
   guint64  calls;
   guint64  calls_mark;
@@ -97,6 +98,7 @@ static void
 tree_node (NsThread *t, Calls *c, guint level, guint *next)
 {
   ns_call (t, &c->chain[(*next)++]);
+  ns_insns_wide (t, c->nop_insns);
   ns_insns (t, c->body_insns);
   c->calls++;
   if (level + 1 < c->depth)
@@ -186,20 +188,21 @@ tree_nodes (guint64 fanout, guint64 depth)
   return n;
 }
 
-/* Sets up call-tree (fanout, depth, text-bytes, body-insns, cpu); NULL with a file:line
- * error. */
+/* Sets up call-tree (fanout, depth, text-bytes, body-insns, nop-insns, cpu); NULL with a
+ * file:line error. */
 static gpointer
 tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
             GError **error)
 {
   static const char *const allowed[] = { "type", "cpu", "depth", "fanout", "text-bytes",
-                                         "body-insns", NULL };
+                                         "body-insns", "nop-insns", NULL };
   Calls *c = g_new0 (Calls, 1);
   guint64 depth, fanout, bytes, nodes;
 
   if (!ns_xml_get_uint (sc, sc->workload, "depth", TRUE, 5, &depth, error) ||
       !ns_xml_get_uint (sc, sc->workload, "fanout", TRUE, 4, &fanout, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "text-bytes", TRUE, 192, &bytes, error))
+      !ns_xml_get_uint (sc, sc->workload, "text-bytes", TRUE, 192, &bytes, error) ||
+      !ns_xml_get_uint (sc, sc->workload, "nop-insns", TRUE, 0, &c->nop_insns, error))
     goto fail;
   nodes = tree_nodes (fanout, depth);
   if (depth < 1 || fanout < 1 || nodes > TREE_MAX_NODES)

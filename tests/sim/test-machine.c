@@ -65,6 +65,14 @@ param (Rig *rig, const char *name)
   return ns_params_get_double (rig->params, name);
 }
 
+/* CALL cycles of one out-of-line call: call.cycles + (2 + prologue) / issue width. */
+static double
+call_cycles (Rig *rig)
+{
+  return param (rig, "call.cycles") +
+         (2 + param (rig, "call.prologue_insns")) / param (rig, "cpu.issue_width");
+}
+
 /* Sum of every account cell (all functions, all causes). */
 static double
 account_total (NsMachine *m)
@@ -525,7 +533,8 @@ START_TEST (test_rdtsc_cost)
 END_TEST
 
 /* A call into a cold four-line function: its first line waits the DRAM latency beyond L1
- * in full, each following line that over ifetch.seq_mlp; a second call hits L1I. */
+ * less the lead the call itself gave the front end, each following line that over
+ * ifetch.seq_mlp (the lead is spent); a second call hits L1I. */
 static NS_FUNC (fn_wide, "test_machine_wide", 256, NS_FN_NOINLINE, 2);
 
 static void
@@ -553,8 +562,115 @@ START_TEST (test_ifetch_first_and_following_lines)
     wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
            param (&rig, "cache.l1d.latency_cycles");
     assert_close (ns_machine_account_cycles (rig.machine, &fn_wide, NS_CAUSE_IFETCH),
-                  wait + 3 * wait / g_ascii_strtod (seqs[i], NULL), 1e-9, "first + 3 following");
+                  wait - call_cycles (&rig) + 3 * wait / g_ascii_strtod (seqs[i], NULL), 1e-9,
+                  "first + 3 following");
     ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 4);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
+/* The front end's lead: instructions before a call into a cold one-line function. */
+typedef struct {
+  guint64 insns;          /* before the call */
+  gboolean mispredict;    /* and a mispredict after them */
+} LeadRun;
+
+static NS_FUNC (fn_cold, "test_machine_cold", 64, NS_FN_NOINLINE, 1);
+
+static void
+lead_thread (NsThread *t, gpointer data)
+{
+  LeadRun *run = data;
+
+  ns_insns (t, run->insns);
+  if (run->mispredict)
+    ns_mispredict (t, 1);
+  ns_call (t, &fn_cold);
+  ns_ret (t);
+}
+
+/* I-fetch charged to fn_cold after insns instructions (and a mispredict); *wait = its
+ * line's DRAM latency beyond L1, *call = CALL cycles, *lead_max = the lead's cap. */
+static double
+lead_ifetch (guint64 insns, gboolean mispredict, double *wait, double *call, double *lead_max)
+{
+  LeadRun run = { insns, mispredict };
+  Rig rig;
+  double got;
+
+  rig_init (&rig, NULL, NULL);
+  ns_engine_spawn (rig.engine, "lead", 0, NS_THREAD_USER, 0, lead_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  got = ns_machine_account_cycles (rig.machine, &fn_cold, NS_CAUSE_IFETCH);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 1);
+  *wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
+          param (&rig, "cache.l1d.latency_cycles");
+  *call = call_cycles (&rig);
+  *lead_max = param (&rig, "cpu.rob_entries") / param (&rig, "cpu.ipc");
+  rig_clear (&rig);
+  return got;
+}
+
+START_TEST (test_ifetch_lead)
+{
+  double wait, call, lead_max, got;
+
+  /* 60 instructions at IPC 1.5: 40 cycles of work the front end ran ahead by, and the
+   * call's own */
+  got = lead_ifetch (60, FALSE, &wait, &call, &lead_max);
+  assert_close (got, wait - 40.0 - call, 1e-9, "lead 40");
+  /* a mispredict restarts fetch: only the call's lead is left */
+  got = lead_ifetch (60, TRUE, &wait, &call, &lead_max);
+  assert_close (got, wait - call, 1e-9, "after a mispredict");
+  /* no further than a reorder buffer's worth of instructions at cpu.ipc */
+  got = lead_ifetch (100000, FALSE, &wait, &call, &lead_max);
+  ck_assert (wait > lead_max);
+  assert_close (got, wait - lead_max, 1e-9, "lead capped");
+}
+END_TEST
+
+/* A return into a caller whose line a 64 KiB callee evicted from the L1I (not the L2):
+ * after its 3000 instructions the front end's lead hides the refetch of the return site,
+ * unless the return is a forced mispredict. */
+static NS_FUNC (fn_site_caller, "test_machine_site_caller", 64, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_site_big, "test_machine_site_big", 65536, NS_FN_NOINLINE, 1);
+
+static void
+return_site_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_site_caller);
+  ns_call (t, &fn_site_big);
+  ns_insns (t, 3000);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+START_TEST (test_forced_return_refetches_site)
+{
+  NsMitigations modes[2] = { { 0 }, { 0 } };
+
+  modes[1].srso = NS_SRSO_SAFE_RET;
+  for (guint i = 0; i < 2; i++) {
+    Rig rig;
+    guint64 misses;
+    double got;
+
+    rig_init (&rig, NULL, &modes[i]);
+    ns_engine_spawn (rig.engine, "site", 0, NS_THREAD_USER, 0, return_site_thread, NULL);
+    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    misses = ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH);
+    got = ns_machine_account_cycles (rig.machine, &fn_site_caller, NS_CAUSE_IFETCH);
+    /* the caller's line at the call, the callee's 1024, the return site again; the
+     * caller's IFETCH: its cold line at the call (less the call's own lead), then the
+     * site's refetch from L2 if the return was forced */
+    ck_assert_uint_eq (misses, 1 + 1024 + 1);
+    assert_close (got - (i == 0 ? 0.0 : param (&rig, "cache.l2.latency_cycles") -
+                                         param (&rig, "cache.l1d.latency_cycles")),
+                  ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
+                  param (&rig, "cache.l1d.latency_cycles") - call_cycles (&rig), 1e-9,
+                  i == 0 ? "plain: the site's refetch hidden" : "safe ret: the L2 refetch waits");
     rig_clear (&rig);
   }
 }
@@ -1431,9 +1547,10 @@ START_TEST (test_attribution_and_reset)
   assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_CALL), call_cost, 1e-12,
                 "outer call");
   /* one text line (64 bytes at a 64-byte aligned address), cold: the call target's first
-   * line waits the DRAM latency beyond L1 in full: 240 - 4 */
-  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_IFETCH), 236.0, 1e-12,
-                "outer ifetch");
+   * line waits the DRAM latency beyond L1, 240 - 4, less the front end's lead: the top
+   * level's 20 cycles of instructions and the call's own */
+  assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_IFETCH),
+                236.0 - 20.0 - call_cost, 1e-12, "outer ifetch");
   assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_MISPREDICT), 30.0, 1e-12,
                 "outer mispredict");
   assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_LOCK_WAIT), 7.5, 1e-12,
@@ -1504,6 +1621,8 @@ machine_suite (void)
   tcase_add_test (calls, test_tail_call_one_return);
   tcase_add_test (calls, test_rdtsc_cost);
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
+  tcase_add_test (calls, test_ifetch_lead);
+  tcase_add_test (calls, test_forced_return_refetches_site);
   tcase_add_test (calls, test_inlined_body_account);
   tcase_add_test (calls, test_context_and_event_account);
   tcase_add_test (calls, test_stride_prefetch);
