@@ -75,7 +75,8 @@
  * is free, the body stays attributed to the caller and an inlined invocation is counted.
  * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
  * = call.cycles + (2 + call.prologue_insns) / cpu.issue_width is charged to it (the
- * call, the ret and the prologue/epilogue issue beside the body), and its text lines
+ * call, the ret and the prologue/epilogue issue beside the body; less a miss's shadow),
+ * and its text lines
  * [text_addr, text_addr + text_bytes) are fetched through L1I (a miss waits the first
  * line's latency beyond L1, each following line's over ifetch.seq_mlp). ns_icall is never
  * inlined: INDIRECT by spectre_v2 mode (charged to the caller, where the indirect call
@@ -90,6 +91,14 @@
  * the rest is charged (IFETCH). A mispredict, a forced one (generic retpoline, SRSO Safe
  * RET), a system call and a wait empty the lead: the next misses, the return site's
  * first, wait in full (host-measured: tools/bench-saferet-tree, doc/model.md).
+ *
+ * The shadow of a data miss. A load that stalls past an L1 hit leaves the core that many
+ * cycles in which work not waiting for it can run: a call's own CALL cycles and
+ * ns_insns_beside instructions issued within cpu.rob_entries instructions of the miss
+ * are paid from that shadow first (up to cpu.rob_entries / cpu.ipc cycles of it). A
+ * mispredict, a forced one, a locked instruction, a system call and a wait drain it
+ * (host-measured: tools/bench-saferet, a call's overhead over a socket chain in L1D and
+ * in L2, doc/model.md).
  *
  * The account. Every charge advances the thread (ns_thread_advance) and adds to the cell
  * (current function, cause); top level (no function) is row 0. A charge made while an
@@ -172,6 +181,8 @@ typedef struct {
   double      win_extra;   /* the window's longest miss: cycles beyond an L1 hit */
   gboolean    win_open;
   double      lead;        /* cycles of back-end work the front end has fetched ahead */
+  double      shadow;      /* cycles of data misses beside-work can still hide under */
+  guint64     shadow_insns;  /* insns when the last miss added to the shadow */
 } NsExec;
 
 struct _NsMachine {
@@ -839,6 +850,37 @@ charge (NsExec *x, NsThread *t, NsCause cause, double cycles)
     x->lead = MIN (x->lead + cycles, x->machine->lead_max);
 }
 
+/* A load stalled `beyond` cycles past an L1 hit: work that does not depend on it (issued
+ * within cpu.rob_entries instructions) can run meanwhile, up to a full reorder buffer. */
+static inline void
+cast_shadow (NsExec *x, double beyond)
+{
+  x->shadow = MIN (x->shadow + beyond, x->machine->lead_max);
+  x->shadow_insns = x->insns;
+}
+
+/* Charges cycles of beside-work (issued at cpu.issue_width off the critical path: a call's
+ * own instructions, ns_insns_wide) less what runs in the shadow of a data miss. */
+static inline void
+charge_beside (NsExec *x, NsThread *t, NsCause cause, double cycles)
+{
+  double hidden = 0.0;
+
+  if (x->insns - x->shadow_insns < x->machine->rob)
+    hidden = MIN (x->shadow, cycles);
+  x->shadow -= hidden;
+  charge (x, t, cause, cycles - hidden);
+}
+
+/* The pipeline restarts or drains (mispredict, forced mispredict, system call, wait,
+ * locked instruction): nothing older overlaps what follows. */
+static inline void
+drain (NsExec *x)
+{
+  x->win_open = FALSE;
+  x->shadow = 0.0;
+}
+
 /* ---- construction ---- */
 
 /* Reads the cache geometry of one level; FALSE (error set) if it holds no whole set. */
@@ -1311,18 +1353,31 @@ not_simulated:
   return FALSE;
 }
 
-/* n instructions at the base IPC. */
-void
-ns_insns (NsThread *t, guint n)
+/* Runs n instructions on t at cpu.issue_width (wide) or cpu.ipc a cycle; beside: free
+ * within a miss's shadow. */
+static void
+run_insns (NsThread *t, guint n, gboolean wide, gboolean beside)
 {
   NsExec *x;
+  double cycles;
 
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_INSN] += n;
   x->insns += n;
-  charge (x, t, NS_CAUSE_INSN, n / x->machine->ipc);
+  cycles = n / (wide ? x->machine->issue_width : x->machine->ipc);
+  if (beside)
+    charge_beside (x, t, NS_CAUSE_INSN, cycles);
+  else
+    charge (x, t, NS_CAUSE_INSN, cycles);
+}
+
+/* n instructions at the base IPC. */
+void
+ns_insns (NsThread *t, guint n)
+{
+  run_insns (t, n, FALSE, FALSE);
 }
 
 /* One RDTSC (sched_clock, the vDSO clock): x86.rdtsc_cycles, a microcoded read whose
@@ -1344,14 +1399,16 @@ ns_rdtsc (NsThread *t)
 void
 ns_insns_wide (NsThread *t, guint n)
 {
-  NsExec *x;
+  run_insns (t, n, TRUE, FALSE);
+}
 
-  g_return_if_fail (t != NULL);
-  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
-    return;
-  x->machine->events[NS_CAUSE_INSN] += n;
-  x->insns += n;
-  charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
+/* n instructions that need nothing an outstanding load brings (argument moves from
+ * registers held across a loop): at cpu.issue_width, and free while a data miss they do
+ * not wait for is still in flight (its shadow, like a call's own instructions). */
+void
+ns_insns_beside (NsThread *t, guint n)
+{
+  run_insns (t, n, TRUE, TRUE);
 }
 
 /* A load's cycles: an L1 hit is hidden unless dependent. An independent miss issued
@@ -1393,8 +1450,11 @@ load_lines (NsThread *t, gconstpointer p, gsize size, gboolean dep)
     return;
   for (guint64 line = first; line <= last; line++) {
     Served s = read_line (m, x, line, FALSE);
+    double cycles = load_cycles (m, x, s, dep);
     m->events[s.cause]++;
-    charge (x, t, s.cause, load_cycles (m, x, s, dep));
+    charge (x, t, s.cause, cycles);
+    if (s.cause != NS_CAUSE_L1 && cycles > 0.0)
+      cast_shadow (x, dep ? cycles - m->lat[NS_CAUSE_L1] : cycles);
   }
 }
 
@@ -1524,7 +1584,7 @@ ns_atomic (NsThread *t, gconstpointer p)
     charge (x, t, r.level, m->lat[r.level]);
   }
   charge (x, t, NS_CAUSE_INSN, m->atomic_cycles);
-  x->win_open = FALSE;   /* a locked instruction orders every memory access around it */
+  drain (x);             /* a locked instruction orders every memory access around it */
 }
 
 /* Software prefetch: the line is brought in (and shared) without any stall. */
@@ -1609,7 +1669,7 @@ ns_mispredict (NsThread *t, guint n)
   x->machine->events[NS_CAUSE_MISPREDICT] += n;
   charge (x, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
   if (n > 0)
-    x->lead = 0.0;
+    drain (x), x->lead = 0.0;
 }
 
 /* Fetches one text line through L1I; a miss waits `wait` (over ifetch.seq_mlp unless
@@ -1676,7 +1736,7 @@ call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
   m->events[NS_CAUSE_CALL]++;
   exec_push_frame (x, func, FALSE);
   ns_thread_push_func (t, func);
-  charge (x, t, NS_CAUSE_CALL, m->call_cost);
+  charge_beside (x, t, NS_CAUSE_CALL, m->call_cost);
   fetch_text (m, x, t, func);
 }
 
@@ -1773,7 +1833,7 @@ ns_icall (NsThread *t, NsFunc *func)
   m->events[NS_CAUSE_INDIRECT]++;
   charge (x, t, NS_CAUSE_INDIRECT, m->icall_penalty);
   if (m->icall_forced)
-    x->win_open = FALSE, x->lead = 0.0;
+    drain (x), x->lead = 0.0;
   call_out_of_line (m, x, t, func);
 }
 
@@ -1804,7 +1864,7 @@ ns_ret (NsThread *t)
     m->events[NS_CAUSE_RETTHUNK]++;
     charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
     if (m->ret_forced)
-      x->win_open = FALSE, x->lead = 0.0;
+      drain (x), x->lead = 0.0;
   }
   ns_thread_pop_func (t);
   fetch_return_site (m, x, t, x->callees[x->depth]);
@@ -1827,6 +1887,7 @@ ns_syscall_enter (NsThread *t)
     return;
   x->machine->events[NS_CAUSE_SYSCALL]++;
   charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_enter);
+  drain (x);
   x->lead = 0.0;                    /* fetch starts over at the entry point */
 }
 
@@ -1840,6 +1901,7 @@ ns_syscall_exit (NsThread *t)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_exit);
+  drain (x);
   x->lead = 0.0;                    /* and at the user return address */
 }
 
@@ -1868,7 +1930,7 @@ ns_account_wait (NsThread *t, NsCause cause, NsTime span)
   g_return_if_fail (span >= 0);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  x->win_open = FALSE;   /* the wait drains whatever was in flight */
+  drain (x);             /* the wait drains whatever was in flight */
   x->lead = 0.0;
   account (x, t, cause, (double) span * x->machine->ghz / 1000.0);
 }

@@ -41,7 +41,7 @@ typedef enum {
 
 const char *ns_cause_name (NsCause cause);   /* "insn", "l2", "retthunk", ... */
 /* Label of the cause's event count, NULL if uncounted: insns = instructions the models
- * executed (ns_insns, ns_insns_wide; not the call sequences' own), L1D…DRAM = data lines
+ * executed (ns_insns, ns_insns_wide, ns_insns_beside; not the call sequences' own), L1D…DRAM = data lines
  * loaded from that level (loads, not bulk copies), c2c = coherence transfers, I-miss = text lines fetched past the
  * L1I, calls = out-of-line calls, ret-thunk = returns through a return mitigation,
  * icalls = indirect calls, mispred = mispredicted branches, syscalls = entries. */
@@ -99,6 +99,9 @@ void ns_rdtsc       (NsThread *t);
 /* n independent, well-predicted instructions off the critical path (e.g. a compare chain
  * beside a latency-bound walk): charged at cpu.issue_width instead of cpu.ipc. */
 void ns_insns_wide  (NsThread *t, guint n);
+/* n instructions that need nothing an outstanding load brings (argument moves from
+ * registers): at cpu.issue_width, free within a data miss's shadow. */
+void ns_insns_beside (NsThread *t, guint n);
 /* Loads of [p, p+size): independent of each other (misses overlap up to cpu.mlp; L1 hits
  * are hidden in the IPC). */
 void ns_load        (NsThread *t, gconstpointer p, gsize size);

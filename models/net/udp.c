@@ -314,10 +314,10 @@ void
 udp_score_call_setup (NsThread *t, struct udp_table *tbl, NsFunc *fn)
 {
   /* moves of loop-invariant registers and a predicted compare, independent of the chain
-   * walk's loads: issued at the core's width, as the machine prices a call's own
-   * prologue and epilogue (call.prologue_insns) */
+   * walk's loads: issued at the core's width, and hidden under a socket's miss, as the
+   * machine prices a call's own prologue and epilogue (call.prologue_insns) */
   if (!ns_build_inlines (tbl->build, fn, NULL))
-    ns_insns_wide (t, UDP_SCORE_CALL_INSNS);
+    ns_insns_beside (t, UDP_SCORE_CALL_INSNS);
 }
 
 /* raw_smp_processor_id(): the simulated CPU the thread runs on. */
