@@ -116,8 +116,9 @@ validate_xmit_skb (NsThread *t, struct sk_buff *skb, struct net_device *dev)
   NS_LOAD_FIELD (t, skb, data_len);          /* skb_needs_linearize */
   NS_LOAD_FIELD (t, skb, ip_summed);         /* CHECKSUM_PARTIAL? */
   /* census: 29 instructions (arguments, the five tests above and their branches, the
-   * tail call's arguments) */
+   * tail jmp's arguments) */
   ns_insns (t, 29);
+  ns_tail_next (t);
   validate_xmit_xfrm (t, skb);
   ns_ret (t);
   return skb;

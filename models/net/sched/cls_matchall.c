@@ -1,7 +1,8 @@
 /* cls_matchall.c — net/sched/cls_matchall.c: the matchall classifier (kernel-spec §3.5).
  * mall_classify never looks at the packet: it loads tp->root (the head); with no head or a
  * skip_sw head it returns -1; otherwise it copies head->res into *res, bumps the per-CPU
- * hit counter and returns tcf_exts_exec() — the verdict of its actions.
+ * hit counter and returns tcf_exts_exec() — the verdict of its actions, by a tail jmp
+ * into tcf_action_exec (doc/census/tc.md: mall_classify has no ret of its own).
  *
  * struct cls_mall_head (v6.1, hand-computed): exts 0–31, res 32–47, handle 48, flags 52,
  * in_hw_count 56, pf (struct tc_matchall_pcnt __percpu *) 64, rwork 72–127, deleting 128:
@@ -82,6 +83,7 @@ mall_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_pr
   ns_insns (t, 2);
   NS_LOAD_FIELD (t, &head->exts, actions);
   NS_LOAD_FIELD (t, &head->exts, nr_actions);
+  ns_tail_next (t);                 /* census: tcf_exts_exec's jmp tcf_action_exec */
   return tcf_exts_exec (t, env, skb, &head->exts, res);
 }
 

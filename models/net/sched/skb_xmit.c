@@ -21,7 +21,9 @@
  *    locked decrement), then __kfree_skb (inline): tx_skb_release_head_state (dst,
  *    destructor, conntrack, extensions), tx_skb_release_data (cloned/zerocopy/frags tests,
  *    skb_free_head → kfree → __kmem_cache_free, or page_frag_free: a locked decrement of
- *    the page's refcount), kfree_skbmem → kmem_cache_free;
+ *    the page's refcount), kfree_skbmem → kmem_cache_free; each arrow from
+ *    skb_free_head on, and the one into kfree_skbmem, is a tail jmp in the binary: the
+ *    callee is entered by ns_tail_call / ns_tail_next (one return for both);
  *  - local_bh_disable / __local_bh_enable_ip (kernel/softirq.c: models/net/softirq.c, on
  *    this stack's per-CPU data).
  * Instruction counts: the census of the Debian 6.1.176 binary (doc/census/skb.md,
@@ -570,15 +572,15 @@ tx_slab_free (NsThread *t, NetTx *tx, gpointer cache, gpointer freelist, guint8 
   ns_arena_release (tx->arena, obj, size);
 }
 
-/* kfree(head) → __kmem_cache_free: a kmalloc head back to its cache. */
+/* kfree(head) → (tail jmp) __kmem_cache_free: a kmalloc head back to its cache. */
 static void
 tx_kfree (NsThread *t, NetTx *tx, guint8 *head, gsize size)
 {
   ns_call (t, &skb_fn_kfree);
   /* census: 28 instructions — the kfree tracepoint, ZERO_OR_NULL, virt_to_folio (an
-   * object in a tail page of the slab), the slab test, the call */
+   * object in a tail page of the slab), the slab test, the tail jmp */
   ns_insns (t, 28);
-  ns_call (t, &fn___kmem_cache_free);
+  ns_tail_call (t, &fn___kmem_cache_free);
   /* census: 59 instructions — the free hooks (memcg, KASAN and KFENCE keys), virt_to_slab,
    * tid, the cpu-slab test, set_freepointer, the cmpxchg16b and sete */
   ns_insns (t, 59);
@@ -588,12 +590,14 @@ tx_kfree (NsThread *t, NetTx *tx, guint8 *head, gsize size)
   ns_ret (t);
 }
 
-/* skb_free_head: a page fragment (head_frag) or a kmalloc head (kfree: a tail call). */
+/* skb_free_head: a page fragment (head_frag) or a kmalloc head, each by a tail jmp
+ * (kfree's: census; page_frag_free's: estimate, the same position, not counted). */
 static void
 tx_skb_free_head (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
   ns_call (t, &skb_fn_skb_free_head);
   ns_insns (t, 6);                  /* census: the head_frag and pp_recycle tests */
+  ns_tail_next (t);
   if (skb->cloned_bits & SKB_HEAD_FRAG)
     tx_page_frag_free (t, tx, skb->head);
   else
@@ -617,7 +621,8 @@ tx_skb_release_data (NsThread *t, NetTx *tx, struct sk_buff *skb)
   ns_ret (t);
 }
 
-/* kfree_skbmem: SKB_FCLONE_UNAVAILABLE → kmem_cache_free(skbuff_head_cache, skb). */
+/* kfree_skbmem: SKB_FCLONE_UNAVAILABLE → (tail jmp) kmem_cache_free(skbuff_head_cache,
+ * skb). */
 static void
 tx_kfree_skbmem (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
@@ -625,8 +630,8 @@ tx_kfree_skbmem (NsThread *t, NetTx *tx, struct sk_buff *skb)
 
   ns_call (t, &skb_fn_kfree_skbmem);
   NS_LOAD_FIELD (t, skb, cloned_bits);       /* fclone */
-  ns_insns (t, 7);                  /* census: the fclone test, the tail call */
-  ns_call (t, &skb_fn_kmem_cache_free);
+  ns_insns (t, 7);                  /* census: the fclone test, the tail jmp */
+  ns_tail_call (t, &skb_fn_kmem_cache_free);
   ns_insns (t, 8);                  /* census: the kmem_cache_free tracepoint, the call */
   tx_cache_from_obj (t);
   /* census: 53 instructions — the free hooks (memcg, KASAN and KFENCE keys),
@@ -639,17 +644,20 @@ tx_kfree_skbmem (NsThread *t, NetTx *tx, struct sk_buff *skb)
   ns_ret (t);
 }
 
-/* __kfree_skb: skb_release_all + kfree_skbmem, inline in its callers in v6.1. */
+/* __kfree_skb: skb_release_all, then (tail jmp of the caller it is inlined into in v6.1:
+ * kfree_skb_reason's, census; consume_skb's freeing path, not counted: estimate)
+ * kfree_skbmem. */
 static void
 tx___kfree_skb (NsThread *t, NetTx *tx, struct sk_buff *skb)
 {
   ns_call (t, &fn___kfree_skb);
   tx_skb_release_head_state (t, skb);
   NS_LOAD_FIELD (t, skb, head);
-  /* census: 4 instructions (head test, the drop reason, tail call setup) */
+  /* census: 4 instructions (head test, the drop reason, the tail jmp's setup) */
   ns_insns (t, 4);
   if (G_LIKELY (skb->head != NULL))
     tx_skb_release_data (t, tx, skb);
+  ns_tail_next (t);
   tx_kfree_skbmem (t, tx, skb);
   ns_ret (t);
 }

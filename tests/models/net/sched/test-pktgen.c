@@ -11,10 +11,12 @@
 #include <unistd.h>
 #include "run.h"
 
-/* Writes a scenario for profile with the workload attributes and kernel patch given,
- * runs it, returns the pps (and the result if out != NULL; caller frees). */
+/* Writes a scenario for profile with the kernel command line, workload attributes and
+ * kernel patch given, runs it, returns the pps (and the result if out != NULL; caller
+ * frees). */
 static double
-run_pktgen (const char *profile, const char *attrs, const char *patch, NsRunResult **out)
+run_pktgen_cmdline (const char *profile, const char *cmdline, const char *attrs,
+                    const char *patch, NsRunResult **out)
 {
   g_autofree char *path = NULL;
   g_autofree char *xml = NULL;
@@ -40,10 +42,10 @@ run_pktgen (const char *profile, const char *attrs, const char *patch, NsRunResu
                             builtin[i]);
   xml = g_strdup_printf (
     "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"%s\"/>\n"
-    "<kernel version=\"6.1.0-rc7\">\n%s%s%s%s</kernel>\n"
+    "<kernel version=\"6.1.0-rc7\" cmdline=\"%s\">\n%s%s%s%s</kernel>\n"
     "<workload type=\"pktgen\" cpu=\"0\" %s/>\n"
     "<measure metric=\"pps\" warmup=\"50us\" duration=\"400us\"/>\n</scenario>\n",
-    profile, config->str, patch ? "<patch name=\"" : "", patch ? patch : "",
+    profile, cmdline, config->str, patch ? "<patch name=\"" : "", patch ? patch : "",
     patch ? "\"/>\n" : "", attrs);
   g_string_free (config, TRUE);
   fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, &error);
@@ -60,6 +62,13 @@ run_pktgen (const char *profile, const char *attrs, const char *patch, NsRunResu
   else
     ns_run_result_free (result);
   return pps;
+}
+
+/* run_pktgen_cmdline with the CPU profile's default command line. */
+static double
+run_pktgen (const char *profile, const char *attrs, const char *patch, NsRunResult **out)
+{
+  return run_pktgen_cmdline (profile, "", attrs, patch, out);
 }
 
 /* func's row of r's breakdown, or NULL. */
@@ -254,6 +263,27 @@ START_TEST (test_explain_names_what_changed)
 }
 END_TEST
 
+/* The census' tail jumps (kfree_skb_reason → kfree_skbmem, skb_free_head → kfree,
+ * kfree → __kmem_cache_free, kfree_skbmem → kmem_cache_free, __memset → memset_erms,
+ * validate_xmit_skb → validate_xmit_xfrm, and per filter mall_classify → tcf_action_exec)
+ * cost no return of their own: under a return thunk every other call returns through it. */
+START_TEST (test_tail_jumps_return_once)
+{
+  for (guint filters = 1; filters <= 2; filters++) {
+    g_autofree char *attrs = g_strdup_printf ("filters=\"%u\"", filters);
+    NsRunResult *r = NULL;
+    const NsVariantResult *vr;
+
+    run_pktgen_cmdline ("ryzen9-5950x", "retbleed=unret", attrs, NULL, &r);
+    vr = r->variants->pdata[0];
+    ck_assert (vr->events_per_op[NS_CAUSE_RETTHUNK] > 40);
+    ck_assert_double_eq_tol (vr->events_per_op[NS_CAUSE_CALL] -
+                             vr->events_per_op[NS_CAUSE_RETTHUNK], 6 + filters, 0.05);
+    ns_run_result_free (r);
+  }
+}
+END_TEST
+
 START_TEST (test_modes_that_miss_the_hook_are_refused)
 {
   g_autofree char *path = NULL;
@@ -289,6 +319,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_clone_skb_sends_each_skb_n_times);
   tcase_add_test (tc, test_retpoline_cycles_land_in_the_callers);
   tcase_add_test (tc, test_explain_names_what_changed);
+  tcase_add_test (tc, test_tail_jumps_return_once);
   tcase_add_test (tc, test_modes_that_miss_the_hook_are_refused);
   suite_add_tcase (s, tc);
   return s;
