@@ -132,6 +132,61 @@ START_TEST (test_call_tree_footprint)
 }
 END_TEST
 
+/* The breakdown row of func in vr (NULL if it has none). */
+static const NsBreakdownRow *
+breakdown_row (const NsVariantResult *vr, const char *func)
+{
+  for (guint i = 0; i < vr->breakdown->len; i++) {
+    const NsBreakdownRow *row = vr->breakdown->pdata[i];
+    if (!strcmp (row->func, func))
+      return row;
+  }
+  return NULL;
+}
+
+/* micro/udp-lookup.xml: every lookup scores the whole 64-socket chain, by 64 calls of
+ * compute_score in the 6.9-rc1 baseline and 64 inlined invocations with the patch; 4 KiB
+ * apart the sockets' lines share one L1D set, so each lookup takes at least one L2 load
+ * per socket (in compute_score), packed none. Fails if the chain is cut short, the patch
+ * does not inline, or the stride does not place the sockets. */
+START_TEST (test_udp_lookup_chain)
+{
+  static const char *const sets[] = { "measure.warmup=20us", "measure.duration=100us", NULL };
+  static const char *const names[] = { "l1-plain-baseline", "l1-plain-patched",
+                                       "l2-plain-baseline", "l2-plain-patched" };
+  g_autofree char *path = micro_path ("udp-lookup.xml");
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+  NsRunResult *res;
+
+  opt.sets = sets;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  for (guint v = 0; v < G_N_ELEMENTS (names); v++) {
+    const NsVariantResult *vr = variant (res, names[v]);
+    const NsBreakdownRow *score = breakdown_row (vr, "compute_score");
+    gboolean patched = g_str_has_suffix (names[v], "patched");
+    double runs, other, l2_cycles;
+
+    ck_assert_ptr_nonnull (score);
+    runs = patched ? score->inlined_per_op : score->calls_per_op;
+    other = patched ? score->calls_per_op : score->inlined_per_op;
+    l2_cycles = patched ? score->body_per_op[NS_CAUSE_L2] : score->cycles_per_op[NS_CAUSE_L2];
+    /* to half a socket: the window cuts a lookup at each end */
+    ck_assert_double_eq_tol (runs, 64.0, 0.5);
+    ck_assert_double_eq (other, 0.0);
+    if (g_str_has_prefix (names[v], "l2-")) {
+      ck_assert_double_ge (vr->events_per_op[NS_CAUSE_L2], 64.0);
+      ck_assert_double_gt (l2_cycles, 0.0);
+    } else {
+      ck_assert_double_lt (vr->events_per_op[NS_CAUSE_L2], 0.1);
+      ck_assert_double_eq (l2_cycles, 0.0);
+    }
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Every variant's stacks add up to its breakdown, cause by cause; each starts with the
  * thread's frame and ends with a cause. */
 START_TEST (test_stacks_sum_to_breakdown)
@@ -198,6 +253,7 @@ run_suite (void)
   tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_event_counts);
   tcase_add_test (tc, test_call_tree_footprint);
+  tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
   tcase_add_test (tc, test_no_stacks_unless_asked);
   suite_add_tcase (s, tc);

@@ -32,7 +32,7 @@ expect 2 "bad --format" -- "$NETSIM" run -q --format yaml "$MICRO/call-chain.xml
 expect 2 "unknown option" -- "$NETSIM" run --frob "$MICRO/call-chain.xml"
 
 # every micro scenario runs and prints a table with its variants
-for sc in pointer-chase call-chain call-tree indirect-call pingpong; do
+for sc in pointer-chase call-chain call-tree indirect-call pingpong udp-lookup; do
   expect 0 "run $sc" -- "$NETSIM" run -q "$MICRO/$sc.xml"
   grep -q "^scenario  $sc" "$TMP/out" || bad "$sc: table header"
   grep -q "mitigations in force" "$TMP/out" || bad "$sc: mitigations block"
