@@ -156,6 +156,8 @@ void ns_charge      (NsThread *t, NsCause cause, double cycles);
 void ns_account_wait (NsThread *t, NsCause cause, NsTime span);
 
 #define NS_LOAD_FIELD(t, obj, field)  ns_load ((t), &(obj)->field, sizeof ((obj)->field))
+#define NS_LOAD_FIELD_DEP(t, obj, field) \
+  ns_load_dep ((t), &(obj)->field, sizeof ((obj)->field))
 #define NS_STORE_FIELD(t, obj, field) ns_store ((t), &(obj)->field, sizeof ((obj)->field))
 
 /* ---- The account: where the cycles went ---- */

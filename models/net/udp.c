@@ -367,11 +367,13 @@ udp_chain_first (NsThread *t, struct udp_hslot *hslot)
   return hslot->head.first;
 }
 
-/* The node after node on its chain, charged as a dependent load of the link. */
+/* The node after node on its chain. Every walk has just read node's socket (its score or
+ * match test loads the same line first, waiting for the pointer): the link is in L1 and
+ * its load runs beside those, so it is not a step of its own in the chase. */
 struct hlist_node *
 udp_chain_next (NsThread *t, struct hlist_node *node)
 {
-  ns_load_dep (t, &node->next, sizeof (node->next));
+  ns_load (t, &node->next, sizeof (node->next));
   return node->next;
 }
 
@@ -397,7 +399,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   udp_score_call_setup (t, tbl, &udp_fn_compute_score);
   ns_call (t, &udp_fn_compute_score);
   tbl->stats.scored++;
-  NS_LOAD_FIELD (t, sk, sk_net);
+  NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
   NS_LOAD_FIELD (t, sk, __sk_common.skc_bits);
   ns_insns (t, SCORE_REJECT_KEYS_INSNS);
@@ -550,7 +552,7 @@ static gboolean
 inet_match (NsThread *t, struct net *net, const struct sock *sk, be32 saddr, be32 daddr,
             be16 sport, guint16 hnum, gint dif, gint sdif)
 {
-  NS_LOAD_FIELD (t, sk, sk_net);
+  NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_addrpair);
   NS_LOAD_FIELD (t, sk, __sk_common.skc_portpair);
   ns_insns (t, 8);

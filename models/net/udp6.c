@@ -123,7 +123,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   udp_score_call_setup (t, tbl, &udp6_fn_compute_score);
   ns_call (t, &udp6_fn_compute_score);
   tbl->stats.scored++;
-  NS_LOAD_FIELD (t, sk, sk_net);
+  NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
   NS_LOAD_FIELD (t, sk, sk_family);
   ns_insns (t, SCORE_REJECT_KEYS_INSNS);
@@ -267,7 +267,7 @@ static gboolean
 inet6_match (NsThread *t, struct net *net, const struct sock *sk, const ns_in6_addr *saddr,
              const ns_in6_addr *daddr, be16 sport, guint16 hnum, gint dif, gint sdif)
 {
-  NS_LOAD_FIELD (t, sk, sk_net);
+  NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_portpair);
   NS_LOAD_FIELD (t, sk, sk_family);
   ns_insns (t, 6);

@@ -177,7 +177,9 @@ START_TEST (test_udp_lookup_chain)
     ck_assert_double_eq (other, 0.0);
     if (g_str_has_prefix (names[v], "l2-")) {
       ck_assert_double_ge (vr->events_per_op[NS_CAUSE_L2], 64.0);
-      ck_assert_double_gt (l2_cycles, 0.0);
+      /* a pointer chase: each socket's miss waits its whole L2 latency (12 cycles on the
+       * EPYC profile), none overlaps the previous socket's */
+      ck_assert_double_ge (l2_cycles, 64 * 12.0 * 0.95);
     } else {
       ck_assert_double_lt (vr->events_per_op[NS_CAUSE_L2], 0.1);
       ck_assert_double_eq (l2_cycles, 0.0);
