@@ -76,13 +76,13 @@
  * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
  * = call.cycles + (2 + call.prologue_insns) / cpu.issue_width is charged to it (the
  * call, the ret and the prologue/epilogue issue beside the body; less a miss's shadow),
- * and its text lines
- * [text_addr, text_addr + text_bytes) are fetched through L1I (a miss waits the first
- * line's latency beyond L1, each following line's over ifetch.seq_mlp). ns_icall is never
- * inlined: INDIRECT by spectre_v2 mode (charged to the caller, where the indirect call
- * sits), then as an out-of-line call. ns_ret: an inlined invocation only pops its frame;
- * else RETTHUNK (see ns_machine_ret_penalty_cycles) is charged to the returning function,
- * which is then popped, and the return site's line in the caller is fetched.
+ * and its text lines [text_addr, text_addr + text_bytes) are fetched through L1I (a miss
+ * waits the first line's latency beyond L1, each following line's over ifetch.seq_mlp,
+ * less the front end's lead). ns_icall is never inlined: INDIRECT by spectre_v2 mode
+ * (charged to the caller, where the indirect call sits), then as an out-of-line call.
+ * ns_ret: an inlined invocation only pops its frame; else RETTHUNK (see
+ * ns_machine_ret_penalty_cycles) is charged to the returning function, which is then
+ * popped, and the return site's line in the caller is fetched.
  * ns_syscall_enter/exit: SYSCALL pieces as listed at syscall_costs().
  *
  * The front end's lead. Back-end work (INSN, loads, COHERENCE, COPY, CALL) lets a front end
@@ -860,7 +860,7 @@ cast_shadow (NsExec *x, double beyond)
 }
 
 /* Charges cycles of beside-work (issued at cpu.issue_width off the critical path: a call's
- * own instructions, ns_insns_wide) less what runs in the shadow of a data miss. */
+ * own instructions, ns_insns_beside) less what runs in the shadow of a data miss. */
 static inline void
 charge_beside (NsExec *x, NsThread *t, NsCause cause, double cycles)
 {
@@ -872,13 +872,22 @@ charge_beside (NsExec *x, NsThread *t, NsCause cause, double cycles)
   charge (x, t, cause, cycles - hidden);
 }
 
-/* The pipeline restarts or drains (mispredict, forced mispredict, system call, wait,
- * locked instruction): nothing older overlaps what follows. */
+/* The pipeline drains (a locked instruction, or a restart): nothing older overlaps what
+ * follows. */
 static inline void
 drain (NsExec *x)
 {
   x->win_open = FALSE;
   x->shadow = 0.0;
+}
+
+/* The front end restarts (mispredict, forced mispredict, system call, wait): the pipeline
+ * drains and fetch starts with no lead. */
+static inline void
+restart (NsExec *x)
+{
+  drain (x);
+  x->lead = 0.0;
 }
 
 /* ---- construction ---- */
@@ -1669,7 +1678,7 @@ ns_mispredict (NsThread *t, guint n)
   x->machine->events[NS_CAUSE_MISPREDICT] += n;
   charge (x, t, NS_CAUSE_MISPREDICT, n * x->machine->mispredict);
   if (n > 0)
-    drain (x), x->lead = 0.0;
+    restart (x);
 }
 
 /* Fetches one text line through L1I; a miss waits `wait` (over ifetch.seq_mlp unless
@@ -1833,7 +1842,7 @@ ns_icall (NsThread *t, NsFunc *func)
   m->events[NS_CAUSE_INDIRECT]++;
   charge (x, t, NS_CAUSE_INDIRECT, m->icall_penalty);
   if (m->icall_forced)
-    drain (x), x->lead = 0.0;
+    restart (x);
   call_out_of_line (m, x, t, func);
 }
 
@@ -1864,7 +1873,7 @@ ns_ret (NsThread *t)
     m->events[NS_CAUSE_RETTHUNK]++;
     charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
     if (m->ret_forced)
-      drain (x), x->lead = 0.0;
+      restart (x);
   }
   ns_thread_pop_func (t);
   fetch_return_site (m, x, t, x->callees[x->depth]);
@@ -1887,8 +1896,7 @@ ns_syscall_enter (NsThread *t)
     return;
   x->machine->events[NS_CAUSE_SYSCALL]++;
   charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_enter);
-  drain (x);
-  x->lead = 0.0;                    /* fetch starts over at the entry point */
+  restart (x);                      /* fetch starts over at the entry point */
 }
 
 /* System call exit: half the base, PTI and IBRS costs, plus VERW. */
@@ -1901,8 +1909,7 @@ ns_syscall_exit (NsThread *t)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_exit);
-  drain (x);
-  x->lead = 0.0;                    /* and at the user return address */
+  restart (x);                      /* and at the user return address */
 }
 
 /* Charges raw cycles to a cause. */
@@ -1930,8 +1937,7 @@ ns_account_wait (NsThread *t, NsCause cause, NsTime span)
   g_return_if_fail (span >= 0);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  drain (x);             /* the wait drains whatever was in flight */
-  x->lead = 0.0;
+  restart (x);           /* the wait drains whatever was in flight */
   account (x, t, cause, (double) span * x->machine->ghz / 1000.0);
 }
 
