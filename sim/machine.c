@@ -222,6 +222,7 @@ struct _NsMachine {
   GArray        *acct;           /* AcctRow by function id (0 = top level) */
   GArray        *ctx_acct;       /* CtxRow by calling-context id (the engine's tree) */
   guint64        events[NS_CAUSE_N];
+  double         overlapped[NS_CAUSE_N];   /* cycles a cause would have cost, hidden */
   GPtrArray     *execs;          /* NsExec* handed to threads */
 };
 
@@ -869,6 +870,7 @@ charge_beside (NsExec *x, NsThread *t, NsCause cause, double cycles)
   if (x->insns - x->shadow_insns < x->machine->rob)
     hidden = MIN (x->shadow, cycles);
   x->shadow -= hidden;
+  x->machine->overlapped[cause] += hidden;
   charge (x, t, cause, cycles - hidden);
 }
 
@@ -1696,6 +1698,7 @@ fetch_line (NsMachine *m, NsExec *x, NsThread *t, guint64 line, gboolean first)
   wait = MAX (0.0, s.cycles - m->lat[NS_CAUSE_L1]);
   if (!first)
     wait /= m->ifetch_seq_mlp;
+  m->overlapped[NS_CAUSE_IFETCH] += MIN (wait, x->lead);
   charge (x, t, NS_CAUSE_IFETCH, wait - MIN (wait, x->lead));
   x->lead = MAX (0.0, x->lead - wait);
 }
@@ -1951,6 +1954,7 @@ ns_machine_account_reset (NsMachine *machine)
   memset (machine->acct->data, 0, (gsize) machine->acct->len * sizeof (AcctRow));
   memset (machine->ctx_acct->data, 0, (gsize) machine->ctx_acct->len * sizeof (CtxRow));
   memset (machine->events, 0, sizeof machine->events);
+  memset (machine->overlapped, 0, sizeof machine->overlapped);
 }
 
 /* Cycles charged to cause while a thread was in calling context ctx (an id of the
@@ -2013,4 +2017,14 @@ ns_machine_account_events (NsMachine *machine, NsCause what)
   g_return_val_if_fail (machine != NULL, 0);
   g_return_val_if_fail ((guint) what < NS_CAUSE_N, 0);
   return machine->events[what];
+}
+
+/* Cycles of cause hidden since the last reset: text-line waits the front end's lead
+ * covered (IFETCH), call and beside-work a data miss's shadow covered (CALL, INSN). */
+double
+ns_machine_account_overlapped (NsMachine *machine, NsCause what)
+{
+  g_return_val_if_fail (machine != NULL, 0.0);
+  g_return_val_if_fail ((guint) what < NS_CAUSE_N, 0.0);
+  return machine->overlapped[what];
 }

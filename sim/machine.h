@@ -175,6 +175,9 @@ double   ns_machine_account_inline_cycles (NsMachine *machine, const NsFunc *fun
 guint64  ns_machine_account_calls  (NsMachine *machine, const NsFunc *func, guint64 *inlined);
 /* Event count of a cause since the last reset (ns_event_name says what it counts). */
 guint64  ns_machine_account_events (NsMachine *machine, NsCause what);
+/* Cycles of a cause hidden by an overlap since the last reset: I-fetch waits under the
+ * front end's lead, call and ns_insns_beside work under a data miss's shadow. */
+double   ns_machine_account_overlapped (NsMachine *machine, NsCause what);
 /* Cycles charged to cause in one calling context of the machine's engine (see
  * ns_engine_context): the data of folded stacks. */
 double   ns_machine_account_context_cycles (NsMachine *machine, guint ctx, NsCause cause);

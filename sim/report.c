@@ -233,8 +233,46 @@ any_events (const NsRunResult *r, NsCause cause)
   return FALSE;
 }
 
+/* TRUE if some variant of r had cycles of cause hidden by an overlap. */
+static gboolean
+any_overlapped (const NsRunResult *r, NsCause cause)
+{
+  for (guint i = 0; i < r->variants->len; i++)
+    if (((const NsVariantResult *) r->variants->pdata[i])->overlapped_per_op[cause] > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Cycles per operation that overlaps hid (not in the cycles above), a line per variant:
+ * I-fetch under the front end's lead, call and beside-work under a data miss. */
+static void
+table_overlapped (GString *out, const NsRunResult *r)
+{
+  gboolean any = FALSE;
+
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    any |= any_overlapped (r, c);
+  if (!any)
+    return;
+  g_string_append_printf (out, "\ncycles hidden by overlaps per %s (all CPUs; not charged):\n"
+                          "  %-28s", ((const NsVariantResult *) r->variants->pdata[0])->op_name,
+                          "variant");
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    if (any_overlapped (r, c))
+      g_string_append_printf (out, " %10s", ns_cause_name (c));
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < r->variants->len; i++) {
+    const NsVariantResult *vr = r->variants->pdata[i];
+    g_string_append_printf (out, "  %-28s", variant_label (vr));
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      if (any_overlapped (r, c))
+        g_string_append_printf (out, " %10.2f", vr->overlapped_per_op[c]);
+    g_string_append_c (out, '\n');
+  }
+}
+
 /* Event counts per operation, a line per variant, like perf stat: cycles, then every
- * counted event that occurred in some variant. */
+ * counted event that occurred in some variant; then the cycles overlaps hid. */
 static void
 table_stat (GString *out, const NsRunResult *r)
 {
@@ -255,6 +293,7 @@ table_stat (GString *out, const NsRunResult *r)
         g_string_append_printf (out, " %10.2f", vr->events_per_op[c]);
     g_string_append_c (out, '\n');
   }
+  table_overlapped (out, r);
 }
 
 /* The events per operation that changed from b to p, as "name ±d" items. */
@@ -482,6 +521,8 @@ json_variant (NsJson *json, const NsVariantResult *vr)
   ns_json_member_strv (json, "inlining", vr->inlining);
   ns_json_key (json, "events_per_op");
   json_events (json, vr->events_per_op);
+  ns_json_key (json, "overlapped_cycles_per_op");
+  json_causes (json, vr->overlapped_per_op);
   ns_json_key (json, "breakdown");
   json_breakdown (json, vr->breakdown);
   ns_json_key (json, "parameters");

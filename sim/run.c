@@ -386,6 +386,7 @@ typedef struct {
   GHashTable *sums;             /* function name → running sums (SUM_LEN doubles) */
   GHashTable *stacks;           /* folded stack → cycles (double*); NULL: not wanted */
   guint64     events[NS_CAUSE_N];
+  double      overlapped[NS_CAUSE_N];
 } NsVariantSums;
 
 /* Adds the machine's account of this repetition to acc. */
@@ -395,8 +396,10 @@ accumulate (NsMachine *machine, NsEngine *engine, NsVariantSums *acc)
   accumulate_account (machine, acc->sums);
   if (acc->stacks != NULL)
     accumulate_stacks (machine, engine, acc->stacks);
-  for (int c = 0; c < NS_CAUSE_N; c++)
+  for (int c = 0; c < NS_CAUSE_N; c++) {
     acc->events[c] += ns_machine_account_events (machine, c);
+    acc->overlapped[c] += ns_machine_account_overlapped (machine, c);
+  }
 }
 
 /* Runs repetition rep on a fresh machine and adds its account to acc. */
@@ -719,7 +722,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
 {
   NsVariantSetup vs;
   NsVariantResult *vr;
-  NsVariantSums acc = { NULL, NULL, { 0 } };
+  NsVariantSums acc = { NULL, NULL, { 0 }, { 0 } };
   guint n;
 
   if (!variant_setup (&vs, path, name, opt, error))
@@ -751,8 +754,10 @@ run_variant (const char *path, const char *name, guint index, guint total,
   vr->breakdown = breakdown_rows (acc.sums, vr->ops);
   if (acc.stacks != NULL)
     vr->stacks = stack_rows (acc.stacks);
-  for (int c = 0; c < NS_CAUSE_N; c++)
+  for (int c = 0; c < NS_CAUSE_N; c++) {
     vr->events_per_op[c] = vr->ops ? (double) acc.events[c] / (double) vr->ops : 0.0;
+    vr->overlapped_per_op[c] = vr->ops ? acc.overlapped[c] / (double) vr->ops : 0.0;
+  }
   describe_variant (vr, &vs, acc.sums);
   g_hash_table_unref (acc.sums);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);

@@ -41,6 +41,7 @@ typedef struct {
   GPtrArray   *breakdown;       /* NsBreakdownRow*, by MAX (total, body total), descending */
   GPtrArray   *stacks;          /* NsStackRow* by stack, if NsRunOptions.stacks; else NULL */
   double       events_per_op[NS_CAUSE_N];  /* event counts (ns_event_name), all CPUs */
+  double       overlapped_per_op[NS_CAUSE_N];  /* cycles hidden by an overlap, all CPUs */
   char       **mitigations;     /* explanation lines */
   char       **inlining;        /* "func: inlined|call — reason" lines */
   char        *cpu_name;        /* profile name */

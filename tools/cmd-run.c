@@ -55,7 +55,8 @@ ns_cmd_run (int argc, char **argv)
     { "stat", 0, 0, G_OPTION_ARG_NONE, &stat, "Event counts per operation of every variant, "
       "as perf stat: instructions, data loads served by each cache level, coherence "
       "transfers, I-cache misses, calls, returns through a return thunk, indirect calls, "
-      "mispredicts, system calls", NULL },
+      "mispredicts, system calls; then the cycles overlaps hid (I-fetch under the front "
+      "end's lead, calls under a data miss)", NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Rows of the breakdown and of --explain to show "
       "(0 = all; default 20)", "N" },
     { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, "Also write where the cycles went as "

@@ -606,6 +606,9 @@ lead_ifetch (guint64 insns, gboolean mispredict, double *wait, double *call, dou
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 1);
   *wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
           param (&rig, "cache.l1d.latency_cycles");
+  /* what the lead hid is accounted, and with what was charged makes the whole wait */
+  assert_close (got + ns_machine_account_overlapped (rig.machine, NS_CAUSE_IFETCH), *wait,
+                1e-9, "charged + overlapped");
   *call = call_cycles (&rig);
   *lead_max = param (&rig, "cpu.rob_entries") / param (&rig, "cpu.ipc");
   rig_clear (&rig);
@@ -673,6 +676,10 @@ shadowed_cycles (guint gap, gboolean mispredict, double *full)
         call_cycles (&rig) + ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN) -
         gap / param (&rig, "cpu.ipc");
   *full = call_cycles (&rig) + 12 / param (&rig, "cpu.issue_width");
+  /* what the shadow hid is accounted, and with what was charged makes the whole */
+  assert_close (got + ns_machine_account_overlapped (rig.machine, NS_CAUSE_CALL) +
+                ns_machine_account_overlapped (rig.machine, NS_CAUSE_INSN), *full, 1e-9,
+                "charged + overlapped");
   rig_clear (&rig);
   return got;
 }

@@ -47,6 +47,15 @@ grep -q "^why" "$TMP/err" && bad "--explain writes to standard output only"
 "$NETSIM" run -q --format json "$MICRO/indirect-call.xml" | grep -q '"explain": \[' && ok ||
   bad "json comparisons carry the explanation"
 
+# --stat also shows what overlaps hid: past the L1I the tree's text misses hide behind
+# the front end's lead on the plain path, less of them after Safe RET's restarts
+expect 0 "run --stat call-tree" -- "$NETSIM" run -q --stat "$MICRO/call-tree.xml"
+awk '/^cycles hidden by overlaps/ { on = 1; next }
+     on && $1 == "variant" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+     on && $1 ~ /^big-/ { h[$1] = $col["ifetch"] }
+     END { exit !(h["big-plain"] > h["big-saferet"] && h["big-saferet"] > 0) }' \
+  "$TMP/out" || bad "--stat: I-fetch hidden by the lead, less after forced returns"
+
 # --stat: event counts per operation; the retpoline variant makes one indirect call per
 # call of the loop, as the unmitigated one does
 expect 0 "run --stat" -- "$NETSIM" run -q --stat "$MICRO/indirect-call.xml"
