@@ -4,8 +4,9 @@ Fits cpu.ipc of each seed-002 scenario on its 1-filter 'before' row.
 Every simulated cost is either constant or proportional to 1/ipc (the run is deterministic
 and single-threaded, so cache contents do not depend on timing): cycles/packet = a/ipc + b.
 Two runs give a and b; ipc* = a / (recorded cycles - b); a third run checks the residual.
-Then the what-if scenarios are written again with the new values (gen.whatifs)."""
-import json, subprocess, sys, os
+Then the what-if scenarios are written again with the new values (gen.whatifs), and
+validation/calibration.xml's entries for these profiles are updated."""
+import json, os, re, subprocess, sys
 sys.path.insert(0, os.path.dirname(__file__))
 import gen
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
@@ -23,7 +24,6 @@ for short, c in gen.CPUS.items():
     variant = f"{short}-{tag}-before"
     ghz = None
     prof = open(f"{ROOT}/scenarios/cpus/{c['profile']}.xml").read()
-    import re
     ghz = float(re.search(r'name="cpu.freq_ghz" value="([0-9.]+)"', prof).group(1))
     target = ghz * 1e9 / before
     y1, y2 = run(path, variant, 1.0), run(path, variant, 2.0)
@@ -40,3 +40,16 @@ for short, c in gen.CPUS.items():
     print(short, res[short])
 # The what-if scenarios reuse the fitted values: write them again so they cannot drift.
 gen.whatifs()
+# validation/calibration.xml records every fit (netsim validate marks those rows as
+# calibration rows): update each seed-002 profile's cpu.ipc entry in place.
+CAL = os.path.join(ROOT, "validation", "calibration.xml")
+cal = open(CAL).read()
+for short, (ipc, a, b, target, pps, resid) in res.items():
+    profile = gen.CPUS[short]["profile"]
+    pat = re.compile(r'(<fit profile="%s" param="cpu\.ipc" value=")[^"]*(" residual=")[^"]*(")'
+                     % re.escape(profile))
+    cal, n = pat.subn(lambda m: f'{m.group(1)}{ipc}{m.group(2)}{abs(resid) / 100:.2g}{m.group(3)}',
+                      cal)
+    if n != 1:
+        sys.exit(f"fit.py: {CAL} has {n} cpu.ipc entries for {profile}, expected 1")
+open(CAL, "w").write(cal)
