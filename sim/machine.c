@@ -1364,31 +1364,28 @@ not_simulated:
   return FALSE;
 }
 
-/* Runs n instructions on t at cpu.issue_width (wide) or cpu.ipc a cycle; beside: free
- * within a miss's shadow. */
-static void
-run_insns (NsThread *t, guint n, gboolean wide, gboolean beside)
+/* Counts n instructions run on t; its execution state, NULL if it has none. */
+static NsExec *
+count_insns (NsThread *t, guint n)
 {
   NsExec *x;
-  double cycles;
 
-  g_return_if_fail (t != NULL);
+  g_return_val_if_fail (t != NULL, NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
-    return;
+    return NULL;
   x->machine->events[NS_CAUSE_INSN] += n;
   x->insns += n;
-  cycles = n / (wide ? x->machine->issue_width : x->machine->ipc);
-  if (beside)
-    charge_beside (x, t, NS_CAUSE_INSN, cycles);
-  else
-    charge (x, t, NS_CAUSE_INSN, cycles);
+  return x;
 }
 
 /* n instructions at the base IPC. */
 void
 ns_insns (NsThread *t, guint n)
 {
-  run_insns (t, n, FALSE, FALSE);
+  NsExec *x = count_insns (t, n);
+
+  if (x != NULL)
+    charge (x, t, NS_CAUSE_INSN, n / x->machine->ipc);
 }
 
 /* One RDTSC (sched_clock, the vDSO clock): x86.rdtsc_cycles, a microcoded read whose
@@ -1410,7 +1407,10 @@ ns_rdtsc (NsThread *t)
 void
 ns_insns_wide (NsThread *t, guint n)
 {
-  run_insns (t, n, TRUE, FALSE);
+  NsExec *x = count_insns (t, n);
+
+  if (x != NULL)
+    charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
 }
 
 /* n instructions that need nothing an outstanding load brings (argument moves from
@@ -1419,7 +1419,10 @@ ns_insns_wide (NsThread *t, guint n)
 void
 ns_insns_beside (NsThread *t, guint n)
 {
-  run_insns (t, n, TRUE, TRUE);
+  NsExec *x = count_insns (t, n);
+
+  if (x != NULL)
+    charge_beside (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
 }
 
 /* A load's cycles: an L1 hit is hidden unless dependent. An independent miss issued

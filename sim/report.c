@@ -223,24 +223,29 @@ table_breakdown (GString *out, const NsVariantResult *vr, guint top)
     table_body_note (out);
 }
 
+/* TRUE if some variant of r has a non-zero value of cause in the per-cause array at
+ * byte offset `member` of NsVariantResult (events_per_op, overlapped_per_op). */
+static gboolean
+any_per_op (const NsRunResult *r, glong member, NsCause cause)
+{
+  for (guint i = 0; i < r->variants->len; i++)
+    if (((const double *) G_STRUCT_MEMBER_P (r->variants->pdata[i], member))[cause] > 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* TRUE if some variant of r counted events of cause. */
 static gboolean
 any_events (const NsRunResult *r, NsCause cause)
 {
-  for (guint i = 0; i < r->variants->len; i++)
-    if (((const NsVariantResult *) r->variants->pdata[i])->events_per_op[cause] > 0)
-      return TRUE;
-  return FALSE;
+  return any_per_op (r, G_STRUCT_OFFSET (NsVariantResult, events_per_op), cause);
 }
 
 /* TRUE if some variant of r had cycles of cause hidden by an overlap. */
 static gboolean
 any_overlapped (const NsRunResult *r, NsCause cause)
 {
-  for (guint i = 0; i < r->variants->len; i++)
-    if (((const NsVariantResult *) r->variants->pdata[i])->overlapped_per_op[cause] > 0)
-      return TRUE;
-  return FALSE;
+  return any_per_op (r, G_STRUCT_OFFSET (NsVariantResult, overlapped_per_op), cause);
 }
 
 /* Cycles per operation that overlaps hid (not in the cycles above), a line per variant:

@@ -1612,8 +1612,7 @@ START_TEST (test_attribution_and_reset)
   ns_engine_spawn (rig.engine, "attr", 0, NS_THREAD_USER, 0, attribution_thread, &run);
   ns_engine_run (rig.engine, NS_TIME_FOREVER);
 
-  call_cost = param (&rig, "call.cycles") +
-              (2 + param (&rig, "call.prologue_insns")) / param (&rig, "cpu.issue_width");
+  call_cost = call_cycles (&rig);
   assert_close (ns_machine_account_cycles (m, NULL, NS_CAUSE_INSN), 20.0, 1e-12, "top insn");
   assert_close (ns_machine_account_cycles (m, &fn_outer, NS_CAUSE_CALL), call_cost, 1e-12,
                 "outer call");
