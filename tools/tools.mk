@@ -97,3 +97,13 @@ bench-retpoline: tools/bench-retpoline
 endif
 bench: $(BENCH_RETPOLINE)
 .PHONY: $(BENCH_RETPOLINE)
+
+# Seed 000's walk in this host's own kernel: what one more socket on a UDP port's hslot2
+# chain costs a datagram over loopback (part of make bench).
+noinst_PROGRAMS += tools/bench-udp-chain
+tools_bench_udp_chain_SOURCES = tools/bench-udp-chain.c
+tools_bench_udp_chain_LDADD = libns_run.a libns_base.a $(NS_EXT_LIBS)
+bench-udp-chain: tools/bench-udp-chain
+	./tools/bench-udp-chain
+bench: bench-udp-chain
+.PHONY: bench-udp-chain
