@@ -31,7 +31,9 @@ static NS_FUNC (fn_lookup_reuseport6, "ipv6:lookup_reuseport", 144, NS_FN_STATIC
 static NS_FUNC (fn_udp6_lib_lookup4, "udp6_lib_lookup4", 224, NS_FN_STATIC, 1);
 static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FN_STATIC, 1);
 
-/* Estimates, as the IPv4 twin's census (udp.c) plus the 128-bit compares. */
+/* Estimates, as the IPv4 twin's census (udp.c) plus the 128-bit compares; charged at the
+ * issue width (ns_insns_wide), as the IPv4 compute_score's: compares of fields the chase
+ * just brought, beside it (models/net/udp.c). */
 #define SCORE_REJECT_KEYS_INSNS  8
 #define SCORE_ADDR6_INSNS        8   /* 128-bit compare: 2 × (load, xor, or) + branch */
 #define SCORE_PEER_INSNS         6   /* load, test, branch, compare, branch, add */
@@ -126,25 +128,25 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
   NS_LOAD_FIELD (t, sk, sk_family);
-  ns_insns (t, SCORE_REJECT_KEYS_INSNS);
+  ns_insns_wide (t, SCORE_REJECT_KEYS_INSNS);
   if (sock_net (sk) != net || udp_sk (sk)->udp_port_hash != hnum || sk->sk_family != AF_INET6)
     goto out;
 
   NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
-  ns_insns (t, SCORE_ADDR6_INSNS);
+  ns_insns_wide (t, SCORE_ADDR6_INSNS);
   if (!ipv6_addr_equal (&sk->sk_v6_rcv_saddr, daddr))
     goto out;
 
   score = 0;
   NS_LOAD_FIELD (t, sk, sk_dport);
-  ns_insns (t, SCORE_PEER_INSNS);
+  ns_insns_wide (t, SCORE_PEER_INSNS);
   if (sk->sk_dport) {
     if (sk->sk_dport != sport)
       goto reject;
     score++;
   }
   NS_LOAD_FIELD (t, sk, sk_v6_daddr);
-  ns_insns (t, SCORE_PEER6_INSNS);
+  ns_insns_wide (t, SCORE_PEER6_INSNS);
   if (!ipv6_addr_any (&sk->sk_v6_daddr)) {
     if (!ipv6_addr_equal (&sk->sk_v6_daddr, saddr))
       goto reject;
@@ -152,7 +154,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   }
 
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
-  ns_insns (t, SCORE_DEV_INSNS);
+  ns_insns_wide (t, SCORE_DEV_INSNS);
   bound_dev_if = sk->sk_bound_dev_if;
   if (!udp_sk_bound_dev_eq (t, net, bound_dev_if, dif, sdif))
     goto reject;
@@ -160,7 +162,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
     score++;
 
   NS_LOAD_FIELD (t, sk, sk_incoming_cpu);
-  ns_insns (t, SCORE_CPU_INSNS);
+  ns_insns_wide (t, SCORE_CPU_INSNS);
   if (sk->sk_incoming_cpu == udp_current_cpu (t, tbl))
     score++;
   goto out;
@@ -215,7 +217,7 @@ udp6_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    ns_insns (t, UDP_CHAIN_STEP_INSNS);
+    ns_insns_wide (t, UDP_CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)
@@ -270,13 +272,13 @@ inet6_match (NsThread *t, struct net *net, const struct sock *sk, const ns_in6_a
   NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_portpair);
   NS_LOAD_FIELD (t, sk, sk_family);
-  ns_insns (t, 6);
+  ns_insns_wide (t, 6);                 /* compares beside the chase */
   if (sock_net (sk) != net || sk->sk_dport != sport || sk->sk_num != hnum ||
       sk->sk_family != AF_INET6)
     return FALSE;
   NS_LOAD_FIELD (t, sk, sk_v6_daddr);
   NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
-  ns_insns (t, 2 * SCORE_ADDR6_INSNS);
+  ns_insns_wide (t, 2 * SCORE_ADDR6_INSNS);
   if (!ipv6_addr_equal (&sk->sk_v6_daddr, saddr) || !ipv6_addr_equal (&sk->sk_v6_rcv_saddr, daddr))
     return FALSE;
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
@@ -327,7 +329,7 @@ udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
        node = udp_chain_next (t, node)) {
     struct sock *sk = sk_from_node (node);
 
-    ns_insns (t, UDP_CHAIN_STEP_INSNS);
+    ns_insns_wide (t, UDP_CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, sk, net, saddr, sport, daddr, hnum, dif, sdif);
     if (score > badness) {
       result = sk;
