@@ -69,20 +69,21 @@ static NS_FUNC (fn_ip_local_deliver_finish, "ip_local_deliver_finish", 140,
 static NS_FUNC (fn_ip_protocol_deliver_rcu, "ip_protocol_deliver_rcu", 420, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_raw_local_deliver, "raw_local_deliver", 260, NS_FN_EXTERN, 1);
 /* IPv6 */
-static NS_FUNC (fn_ip6_dst_check, "ip6_dst_check", 200, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_mtu, "ip6_mtu", 120, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
-static NS_FUNC (fn_ip6_make_skb, "ip6_make_skb", 380, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_ip6_setup_cork, "ip6_setup_cork", 700, NS_FN_STATIC, 2);
-static NS_FUNC (fn___ip6_append_data, "__ip6_append_data", 3300, NS_FN_STATIC, 2);
-static NS_FUNC (fn___ip6_make_skb, "__ip6_make_skb", 1000, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip6_cork_release, "ip6_cork_release", 200, NS_FN_STATIC, 3);
-static NS_FUNC (fn_ip6_send_skb, "ip6_send_skb", 120, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip6_local_out, "ip6_local_out", 90, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___ip6_local_out, "__ip6_local_out", 240, NS_FN_EXTERN, 3);
-NS_FUNC (ip_fn_ip6_output, "ip6_output", 300, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_finish_output, "ip6_finish_output", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-/* __ip6_finish_output: one call site (ip6_finish_output), so folded into it */
-static NS_FUNC (fn___ip6_finish_output, "__ip6_finish_output", 300, NS_FN_STATIC, 1);
+/* IPv6 output: the sizes are the 6.1.176 binary's (nm -S); __ip6_finish_output and
+ * ip6_skb_dst_mtu are inline in ip6_finish_output there, so they have no NsFunc */
+static NS_FUNC (fn_ip6_dst_check, "ip6_dst_check", 242, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_mtu, "ip6_mtu", 108, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
+static NS_FUNC (fn_ip6_dst_hoplimit, "ip6_dst_hoplimit", 87, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_ip6_make_skb, "ip6_make_skb", 465, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_ip6_setup_cork, "ip6_setup_cork", 1023, NS_FN_STATIC, 2);
+static NS_FUNC (fn___ip6_append_data, "__ip6_append_data", 4709, NS_FN_STATIC, 2);
+static NS_FUNC (fn___ip6_make_skb, "__ip6_make_skb", 1443, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip6_cork_release, "ip6_cork_release", 109, NS_FN_STATIC, 3);
+static NS_FUNC (fn_ip6_send_skb, "ip6_send_skb", 137, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip6_local_out, "ip6_local_out", 102, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___ip6_local_out, "__ip6_local_out", 366, NS_FN_EXTERN, 3);
+NS_FUNC (ip_fn_ip6_output, "ip6_output", 349, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_finish_output, "ip6_finish_output", 820, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip6_finish_output2, "ip6_finish_output2", 1500, NS_FN_STATIC, 2);
 NS_FUNC (ip_fn_ipv6_rcv, "ipv6_rcv", 160, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip6_rcv_core, "ip6_rcv_core", 1100, NS_FN_STATIC, 2);
@@ -110,6 +111,27 @@ ipv4_dst_check (NsThread *t, struct dst_entry *dst)
   ns_ret (t);
 }
 
+/* ip6_dst_check: rt->sernum 0 (the local route has no nexthop object), so under
+ * rcu_read_lock the per-CPU copy is checked against its fib6_info (rt6_dst_from_check
+ * inlined: no RTF_EXPIRES, obsolete FORCE_CHK, the fib6 node's sernum equal to the
+ * socket's dst_cookie, the fib6_info not expiring). */
+static void
+ip6_dst_check (NsThread *t, NsNetStack *s, struct dst_entry *dst)
+{
+  ns_call (t, &fn_ip6_dst_check);
+  /* census (send6.md): 35 instructions less P/E 9 — 26: 6 (the sernum test, the cookie) */
+  ns_insns (t, 6);
+  ns_rcu_read_lock (t, s);
+  NS_LOAD_FIELD (t, dst, obsolete);
+  NS_LOAD_FIELD (t, dst, rt_genid);  /* model: the fib6 sernum behind the cookie */
+  /* census: 19 instructions (rt->from, RTF_PCPU, the expiry flag, obsolete, the cookie
+   * compare, the fib6_info's expiry flag) */
+  ns_insns (t, 19);
+  ns_rcu_read_unlock (t, s);
+  ns_insns (t, 1);                  /* census: 1 instruction (the result) */
+  ns_ret (t);
+}
+
 /* sk_dst_check: sk_dst_get (rcu_read_lock, the cached route, a reference taken,
  * rcu_read_unlock), then dst->ops->check through INDIRECT_CALL_INET (ipv4_dst_check /
  * ip6_dst_check: direct calls); NULL if none is cached. */
@@ -134,16 +156,15 @@ sk_dst_check (NsThread *t, NsNetStack *s, struct sock *sk)
     goto out;
   NS_LOAD_FIELD (t, dst, obsolete);
   NS_LOAD_FIELD (t, dst, ops);
-  /* census: 8 instructions (obsolete test, the ops->check compare with ip6_dst_check
-   * then ipv4_dst_check) */
-  ns_insns (t, 8);
   if (dst == s->rt_lo6) {
-    ns_call (t, &fn_ip6_dst_check);
-    /* estimate: ~25 instructions (rt6 cookie and expiry checks) */
-    ns_insns (t, 25);
-    NS_LOAD_FIELD (t, dst, rt_genid);
-    ns_ret (t);
+    /* census (send6.md): 5 instructions (obsolete test, the ops->check compare with
+     * ip6_dst_check: the first, so no jump back) */
+    ns_insns (t, 5);
+    ip6_dst_check (t, s, dst);
   } else {
+    /* census: 8 instructions (obsolete test, the ops->check compare with ip6_dst_check
+     * then ipv4_dst_check) */
+    ns_insns (t, 8);
     ipv4_dst_check (t, dst);
   }
   ns_insns (t, 6);                  /* census: 6 instructions (the result test, return) */
@@ -284,44 +305,68 @@ ip_generic_getfrag (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, 
   ns_ret (t);
 }
 
+/* The body instructions of __ip_append_data or __ip6_append_data around its three calls. */
+typedef struct {
+  NsFunc *fn;
+  guint   fragheaderlen;
+  guint   before_alloc;     /* to the call of sock_alloc_send_pskb */
+  guint   before_put;       /* to the call of skb_put */
+  guint   before_getfrag;   /* to the getfrag call */
+  guint   after_getfrag;    /* the enqueue and the loop's end */
+} AppendDataCounts;
+
+/* __ip_append_data (census: send.md, 258 instructions less P/E 17): exthdrlen, mtu and
+ * maxfraglen, ignore_df, the size tests, csummode with NETIF_F_HW_CSUM, zerocopy and
+ * tstamp tests, alloc_new_skb's length arithmetic (118); skb fields and skb_reserve (12);
+ * headers, fraggap 0, copy length, the getfrag arguments (45); no uarg, no MSG_CONFIRM,
+ * the destructor already set, the enqueue on the cork queue, the loop's end,
+ * wmem_alloc_delta 0 (66). */
+static const AppendDataCounts ip_append_counts = {
+  &fn___ip_append_data, IPV4_HLEN, 118, 12, 45, 66
+};
+
+/* __ip6_append_data.isra.0 (census: send6.md, 340 instructions less P/E 17): the same
+ * decisions with IPv6's header chain (no options, no dst_allfrag), ip6_sk_ignore_df, the
+ * CHECKSUM_PARTIAL test on headersize 40, ip6_append_data_mtu inlined (213); protocol,
+ * ip_summed, skb_reserve (29); the header offsets, fraggap 0, the getfrag arguments (28);
+ * tx_flags and tskey, no uarg, no MSG_CONFIRM, the destructor already set, the enqueue,
+ * the loop's end, wmem_alloc_delta 0, the stack protector (53). */
+static const AppendDataCounts ip6_append_counts = {
+  &fn___ip6_append_data, IPV6_HLEN, 213, 29, 28, 53
+};
+
 /* __ip_append_data / __ip6_append_data for one datagram that fits the MTU: allocate,
  * reserve the link-layer room, skb_put the whole fragment, set the headers' offsets,
- * copy the payload. Counts: the census of __ip_append_data; the IPv6 twin's are an
- * estimate, as its IPv4 twin's census. */
+ * copy the payload. */
 static struct sk_buff *
 append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gsize len,
-             guint fragheaderlen, NsFunc *fn)
+             const AppendDataCounts *c)
 {
   const guint hh_len = 16;      /* LL_RESERVED_SPACE(lo) = ((14 + 0) & ~15) + 16 */
+  const guint fragheaderlen = c->fragheaderlen;
   guint fraglen = fragheaderlen + UDP_HLEN + (guint) len;
   struct sk_buff *skb;
 
-  ns_call (t, fn);
+  ns_call (t, c->fn);
   NS_LOAD_FIELD (t, sk, sk_tsflags);
   NS_LOAD_FIELD (t, s->lo, features);
-  /* census: 118 instructions (exthdrlen, mtu and maxfraglen, ignore_df, the size tests,
-   * csummode with NETIF_F_HW_CSUM, zerocopy and tstamp tests, alloc_new_skb's length
-   * arithmetic) */
-  ns_insns (t, 118);
+  ns_insns (t, c->before_alloc);    /* census (see the counts' comment) */
   skb = sock_alloc_send_pskb (t, s, sk, fraglen + hh_len + 15);
   skb->ip_summed = CHECKSUM_PARTIAL;
   skb->csum = 0;
   skb_reserve (skb, hh_len);
   NS_STORE_FIELD (t, skb, ip_summed);
   NS_STORE_FIELD (t, skb, csum);
-  ns_insns (t, 12);                 /* census: 12 instructions (skb fields, skb_reserve) */
+  ns_insns (t, c->before_put);      /* census */
   tx_skb_put (t, skb, fraglen);
   skb_reset_network_header (skb);
   skb->transport_header = skb->network_header + fragheaderlen;
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, network_header);
   NS_STORE_FIELD (t, skb, transport_header);
-  /* census: 45 instructions (headers, fraggap 0, copy length, the getfrag arguments) */
-  ns_insns (t, 45);
+  ns_insns (t, c->before_getfrag);  /* census */
   ip_generic_getfrag (t, s, skb->data + fragheaderlen + UDP_HLEN, ubuf, len);
-  /* census: 66 instructions (no uarg, no MSG_CONFIRM, the destructor already set, the
-   * enqueue on the cork queue, the loop's end, wmem_alloc_delta 0) */
-  ns_insns (t, 66);
+  ns_insns (t, c->after_getfrag);   /* census */
   ns_ret (t);
   return skb;
 }
@@ -403,7 +448,7 @@ ip_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
   ns_load (t, inet_sk (sk)->cork, 64);
   ip_setup_cork (t, sk, rt);
   ns_insns (t, 15);                 /* census: 15 instructions (the error test, arguments) */
-  skb = append_data (t, s, sk, ubuf, len, IPV4_HLEN, &fn___ip_append_data);
+  skb = append_data (t, s, sk, ubuf, len, &ip_append_counts);
   ns_insns (t, 10);                 /* census: 10 instructions (the error test, arguments) */
   __ip_make_skb (t, sk, skb, rt);
   ns_insns (t, 5);                  /* census: 5 instructions (return) */
@@ -411,91 +456,144 @@ ip_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
   return skb;
 }
 
-/* ip6_mtu (dst_mtu through INDIRECT_CALL_INET: a direct call) →
- * ip6_dst_mtu_maybe_forward: no MTU metric, so the inet6_dev's mtu6 read under
- * rcu_read_lock. */
+/* IPv6 output. Counts: the census of the Debian 6.1.176 binary
+ * (doc/census/seed000/send6.md) as body instructions, each function's total less its
+ * prologue, epilogue and return. 6.9-rc1 differs from it in ip6_send_skb (below). */
+
+/* A route's inet6_dev setting when the route has no metric for it (ip6_mtu's mtu6,
+ * ip6_dst_hoplimit's hop_limit): __in6_dev_get(dst->dev) under rcu_read_lock; fn's body
+ * is before + inside + after instructions. */
 static void
-ip6_mtu (NsThread *t, NsNetStack *s, struct dst_entry *dst)
+ip6_idev_setting (NsThread *t, NsNetStack *s, NsFunc *fn, struct dst_entry *dst,
+                  guint before, guint inside, guint after)
 {
-  ns_call (t, &fn_ip6_mtu);
+  ns_call (t, fn);
   NS_LOAD_FIELD (t, dst, _metrics);
-  NS_LOAD_FIELD (t, dst, dev);
-  /* estimate: ~10 instructions (the metric test), as ipv4_mtu's census in two parts */
-  ns_insns (t, 10);
+  ns_insns (t, before);
   ns_rcu_read_lock (t, s);
-  ns_insns (t, 4);                  /* estimate: __in6_dev_get, cnf.mtu6 */
+  NS_LOAD_FIELD (t, dst, dev);
+  ns_insns (t, inside);
   ns_rcu_read_unlock (t, s);
-  ns_insns (t, 8);                  /* estimate: the cap, the lwtunnel test */
+  ns_insns (t, after);
   ns_ret (t);
 }
 
-/* ip6_setup_cork: no options to duplicate; hop limit, tclass; fragsize from dst_mtu
- * (ip6_mtu: pmtudisc below PROBE); gso; the route moves into the cork. */
+/* ip6_mtu (dst_mtu through INDIRECT_CALL_INET: a direct call) →
+ * ip6_dst_mtu_maybe_forward: no MTU metric, so the inet6_dev's mtu6; no lwtunnel
+ * headroom. Census: 25 instructions less P/E 7 — 18: 7 (the metric 0, IPV6_MIN_MTU), 7
+ * (__in6_dev_get, cnf.mtu6), 4 (the lwtunnel test). */
+static void
+ip6_mtu (NsThread *t, NsNetStack *s, struct dst_entry *dst)
+{
+  ip6_idev_setting (t, s, &fn_ip6_mtu, dst, 7, 7, 4);
+}
+
+/* ip6_dst_hoplimit; see ip.h. Census: 18 instructions less P/E 5 — 13: 7 (the metric,
+ * the device), 5 (__in6_dev_get, cnf.hop_limit), 1 (the result). */
+void
+ip6_dst_hoplimit (NsThread *t, NsNetStack *s, struct dst_entry *dst)
+{
+  g_return_if_fail (t != NULL && s != NULL && dst != NULL);
+  ip6_idev_setting (t, s, &fn_ip6_dst_hoplimit, dst, 7, 5, 1);
+}
+
+/* ip6_setup_cork: no options to duplicate; hop limit, tclass; not an xfrm tunnel, pmtudisc
+ * WANT, so fragsize = dst_mtu of the route (ip6_mtu); gso size, priority, mark, no
+ * tstamp flags, no ALLFRAG; the route moves into the cork. */
 static void
 ip6_setup_cork (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt)
 {
   ns_call (t, &fn_ip6_setup_cork);
-  /* estimate: ~40 instructions (options, hop limit, tclass, dontfrag, pmtudisc test) */
-  ns_insns (t, 40);
+  NS_LOAD_FIELD (t, inet_sk (sk), pmtudisc);
   NS_LOAD_FIELD (t, rt, dev);
+  /* census: 87 instructions less P/E 17 — 70: 40 (the opt test, hop limit, tclass, the
+   * DST_XFRM_TUNNEL and pmtudisc tests, xfrm_dst_path, the dst_mtu compare) */
+  ns_insns (t, 40);
   ip6_mtu (t, s, rt);
-  /* estimate: ~30 instructions (rt6 mtu checks, frag size, gso, the cork's dst) */
-  ns_insns (t, 30);
   ns_store (t, inet_sk (sk)->cork, 64);
+  /* census: 30 instructions (np->frag_size, fragsize, gso_size, priority, mark, the
+   * tsflags and SOCK_WIFI_STATUS tests, the ALLFRAG feature, the cork's dst) */
+  ns_insns (t, 30);
   ns_ret (t);
 }
 
-/* ip6_cork_release: no options to free; the cork's route is released (the skb holds its
- * own reference: __ip6_make_skb took it with dst_clone). */
+/* ip6_cork_release: no options to free, and the cork's route is NULL (the skb stole it:
+ * ip6_cork_steal_dst), so no call. */
 static void
-ip6_cork_release (NsThread *t, struct dst_entry *rt)
+ip6_cork_release (NsThread *t)
 {
   ns_call (t, &fn_ip6_cork_release);
-  /* estimate: ~12 instructions (the opt test, the dst test, clearing) */
-  ns_insns (t, 12);
-  dst_release (t, rt);
-  ns_insns (t, 4);                  /* estimate: the cork's dst cleared, return */
+  /* census: 16 instructions less P/E 9 — 7 (the opt and dst tests) */
+  ns_insns (t, 7);
   ns_ret (t);
 }
 
-/* ip6_make_skb: ip6_setup_cork, __ip6_append_data, __ip6_make_skb (IPv6 header,
- * ip6_flow_hdr, hop limit, skb_dst_set of dst_clone), ip6_cork_release. */
+/* __ip6_make_skb of a one-skb queue: dequeue, ignore_df, no extension headers, the
+ * network header pulled and pushed back (skb_push), the 40-byte header: the auto flow
+ * label (ip6_make_flowlabel: the skb's l4 hash from sk_txhash, rotated), tclass, payload
+ * protocol, hop limit, addresses; priority, mark, tstamp; ip6_cork_steal_dst (the cork's
+ * route reference moves into the skb: no dst_clone), IP6_UPD_PO_STATS, ip6_cork_release. */
+static void
+__ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb,
+                struct dst_entry *rt)
+{
+  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
+  NsIpv6hdr *ip6h;
+
+  ns_call (t, &fn___ip6_make_skb);
+  /* census: 192 instructions less P/E 18 — 174: 83 (dequeue, data at the network header,
+   * no frag list, ip6_sk_ignore_df, the opt test, __skb_pull of the network header, the
+   * stack protector) */
+  ns_insns (t, 83);
+  __skb_pull (skb, IPV6_HLEN);
+  tx_skb_push (t, skb, IPV6_HLEN);
+  skb_reset_network_header (skb);
+  ip6h = (NsIpv6hdr *) skb_network_header (skb);
+  ip6h->ver_tc_flow = GUINT32_TO_BE (0x60000000 | (skb->hash & 0xfffff));
+  ip6h->nexthdr = IPPROTO_UDP_NUM;
+  ip6h->hop_limit = 64;
+  ip6h->saddr = sk->sk_v6_rcv_saddr;
+  ip6h->daddr = sk->sk_v6_daddr;
+  NS_LOAD_FIELD (t, skb, hash);
+  ns_store (t, ip6h, sizeof *ip6h);
+  skb->_skb_refdst = rt;
+  skb->priority = sk->sk_priority;
+  NS_LOAD_FIELD (t, sk, sk_priority);
+  NS_STORE_FIELD (t, skb, _skb_refdst);
+  NS_STORE_FIELD (t, skb, priority);
+  NS_STORE_FIELD (t, skb, mark);
+  ns_mib_inc (t, &sd->ip_mib[1]);   /* IP6_UPD_PO_STATS(OUT) */
+  /* census: 86 instructions (the network header, ip6_autoflowlabel and
+   * ip6_make_flowlabel on skb->hash, ip6_flow_hdr, addresses, priority, mark, tstamp,
+   * ip6_cork_steal_dst and skb_dst_set, the idev's and the netns' OUT counters, the
+   * ICMPv6 test) */
+  ns_insns (t, 86);
+  ip6_cork_release (t);
+  ns_insns (t, 5);                  /* census: 5 instructions (return) */
+  ns_ret (t);
+}
+
+/* ip6_make_skb: a private cork and queue, ip6_setup_cork, __ip6_append_data,
+ * __ip6_make_skb (the route moves into the skb). */
 struct sk_buff *
 ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
               const guchar *ubuf, gsize len)
 {
   struct sk_buff *skb;
-  NsIpv6hdr *ip6h;
 
   g_return_val_if_fail (t != NULL && s != NULL && sk != NULL, NULL);
   ns_call (t, &fn_ip6_make_skb);
-  /* estimate: ~30 instructions (flags, cork init, ipc6 defaults) */
-  ns_insns (t, 30);
+  /* census: 108 instructions less P/E 24 — 84: 37 (the stack protector, ipc6->opt, no
+   * MSG_PROBE, queue and cork init, the arguments) */
+  ns_insns (t, 37);
+  ns_load (t, inet_sk (sk)->cork, 64);
   ip6_setup_cork (t, s, sk, rt);
-  skb = append_data (t, s, sk, ubuf, len, IPV6_HLEN, &fn___ip6_append_data);
-  ns_call (t, &fn___ip6_make_skb);
-  /* estimate: ~110 instructions (dequeue, join, ipv6 options none, the 40-byte header:
-   * flow label (ip6_make_flowlabel with auto flow labels), addresses, hop limit; priority,
-   * mark, tstamp, skb_dst_set, ICMP6 test, IP6_UPD_PO_STATS) */
-  ns_insns (t, 110);
-  ip6h = (NsIpv6hdr *) skb_network_header (skb);
-  ip6h->ver_tc_flow = GUINT32_TO_BE (0x60000000);
-  ip6h->nexthdr = IPPROTO_UDP_NUM;
-  ip6h->hop_limit = 64;
-  ip6h->saddr = sk->sk_v6_rcv_saddr;
-  ip6h->daddr = sk->sk_v6_daddr;
-  ns_store (t, ip6h, sizeof *ip6h);
-  NS_LOAD_FIELD (t, sk, sk_v6_daddr);
-  NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
-  ns_atomic (t, &rt->__rcuref);     /* dst_clone */
-  rt->__rcuref++;
-  skb->_skb_refdst = rt;
-  skb->priority = sk->sk_priority;
-  NS_STORE_FIELD (t, skb, _skb_refdst);
-  NS_STORE_FIELD (t, skb, priority);
-  NS_STORE_FIELD (t, skb, mark);
-  ip6_cork_release (t, rt);
-  ns_ret (t);
+  /* census: 35 instructions (the error test, dontfrag -1 so np's, the arguments) */
+  ns_insns (t, 35);
+  skb = append_data (t, s, sk, ubuf, len, &ip6_append_counts);
+  ns_insns (t, 9);                  /* census: 9 instructions (the error test, arguments) */
+  __ip6_make_skb (t, s, sk, skb, rt);
+  ns_insns (t, 3);                  /* census: 3 instructions (the stack protector) */
   ns_ret (t);
   return skb;
 }
@@ -679,70 +777,131 @@ ip_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   return rc;
 }
 
-/* ip6_output → ip6_finish_output → __ip6_finish_output (ip6_skb_dst_mtu) →
- * ip6_finish_output2 → neighbour (__ipv6_neigh_lookup_noref) → neigh_hh_output. */
+/* ip6_finish_output2: headroom enough, not multicast, no lwtunnel; under rcu_read_lock
+ * rt6_nexthop (no gateway: the destination), __ipv6_neigh_lookup_noref (ndisc_hashfn over
+ * the four address words, the bucket's first entry matches dev and the 128-bit key), no
+ * pending confirm, then neigh_output → neigh_hh_output (NUD_NOARP, hh_len 14). */
+static gint
+ip6_finish_output2 (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  struct dst_entry *dst = skb_dst (skb);
+  gint rc;
+
+  ns_call (t, &fn_ip6_finish_output2);
+  NS_LOAD_FIELD (t, dst, dev);
+  NS_LOAD_FIELD (t, dst->dev, hard_header_len);
+  /* census: 142 instructions less P/E 17 — 125: 30 (the stack protector, idev,
+   * LL_RESERVED_SPACE and the headroom test, the multicast test, the lwtunnel test) */
+  ns_insns (t, 30);
+  /* census: 71 instructions (rt6_nexthop, ndisc_hashfn, the bucket and the entry's dev
+   * and key compares, sock_confirm_neigh, neigh_output's NUD_CONNECTED and hh_len tests,
+   * and the 3 around the unlock; neigh_hh_output's 20 are the IPv4 twin's split of the
+   * census' 88 in the read section) */
+  rc = neigh_lookup_output (t, s, s->neigh_lo6, skb, 71);
+  ns_insns (t, 4);                  /* census: 4 instructions (the stack protector) */
+  ns_ret (t);
+  return rc;
+}
+
+/* ip6_finish_output (the cgroup BPF egress key off) with __ip6_finish_output and
+ * ip6_skb_dst_mtu inlined: no xfrm; a full socket with pmtudisc WANT, so dst_mtu →
+ * ip6_mtu; not GSO, the length fits, no ALLFRAG, no frag_max_size → ip6_finish_output2
+ * (a call: the cgroup verdict is tested after it). */
+static gint
+ip6_finish_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  struct dst_entry *dst = skb_dst (skb);
+  gint rc;
+
+  ns_tail_call (t, &fn_ip6_finish_output);   /* ip6_output's tail jmp */
+  NS_LOAD_FIELD (t, dst, xfrm);
+  NS_LOAD_FIELD (t, skb, sk);
+  /* census: 76 instructions less P/E 17 — 59: 33 (the cgroup key, the xfrm test,
+   * ip6_skb_dst_mtu's socket, recursion and pmtudisc tests, the dst_mtu compare) */
+  ns_insns (t, 33);
+  ip6_mtu (t, s, dst);
+  NS_LOAD_FIELD (t, skb, len);
+  /* census: 21 instructions (gso, len against mtu, ALLFRAG, frag_max_size, arguments) */
+  ns_insns (t, 21);
+  rc = ip6_finish_output2 (t, s, skb);
+  ns_insns (t, 5);                  /* census: 5 instructions (the verdict, return) */
+  ns_ret (t);
+  return rc;
+}
+
+/* ip6_output: protocol and dev, the idev's disable_ipv6 test, not rerouted → NF_HOOK_COND
+ * POST_ROUTING (key off) ends it: a tail jmp to ip6_finish_output. */
 static gint
 ip6_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
   struct dst_entry *dst = skb_dst (skb);
-  struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
   gint rc;
 
-  ns_call (t, &ip_fn_ip6_output);
-  /* estimate: ~35 instructions (idev, protocol, dev, disable_ipv6 test, NF_HOOK_COND) */
-  ns_insns (t, 35);
+  ns_tail_call (t, &ip_fn_ip6_output);   /* ip6_local_out's dst_output: a tail jmp */
   NS_LOAD_FIELD (t, dst, dev);
   skb->dev = dst->dev;
   skb->protocol = ETH_P_IPV6_BE;
   NS_STORE_FIELD (t, skb, dev);
   NS_STORE_FIELD (t, skb, protocol);
-  ns_tail_call (t, &fn_ip6_finish_output);   /* NF_HOOK_COND's okfn ends ip6_output */
-  ns_insns (t, 10);                 /* estimate: ~10 instructions (cgroup BPF key off) */
-  ns_call (t, &fn___ip6_finish_output);
-  NS_LOAD_FIELD (t, dst, xfrm);
-  ns_insns (t, 10);                 /* estimate: ~10 instructions (xfrm dst test) */
-  /* ip6_skb_dst_mtu: pmtudisc below PROBE, so dst_mtu → ip6_mtu (as the IPv4 twin's
-   * ip_skb_dst_mtu reads the route's MTU) */
-  ip6_mtu (t, s, dst);
-  ns_insns (t, 15);                 /* estimate: ~15 instructions (gso, mtu, frag tests) */
-  ns_tail_call (t, &fn_ip6_finish_output2);  /* as __ip_finish_output's (estimate) */
-  /* estimate: ~85 instructions (headroom, multicast test, IP6_UPD_PO_STATS, lwtunnel,
-   * rt6_nexthop, __ipv6_neigh_lookup_noref: ndisc hash over 4 words and the bucket walk,
-   * sock_confirm_neigh, neigh_output tests) */
-  ns_insns (t, 85);
-  ns_mib_inc (t, &sd->ip_mib[1]);
-  rc = neigh_lookup_output (t, s, s->neigh_lo6, skb, 0);
-  ns_ret (t);
-  ns_ret (t);
-  ns_ret (t);
-  ns_ret (t);
+  /* census: 42 instructions less P/E 13 — 29 (the stack protector, protocol, dev, idev
+   * and disable_ipv6, IP6SKB_REROUTED, the POST_ROUTING key, the tail jmp) */
+  ns_insns (t, 29);
+  rc = ip6_finish_output (t, s, skb);
+  ns_ret (t);                       /* free: ip6_finish_output returned for it */
   return rc;
 }
 
-/* ip6_send_skb → ip6_local_out → __ip6_local_out (payload_len, LOCAL_OUT off) →
- * dst_output → ip6_output. */
+/* __ip6_local_out: payload_len, IP6CB nhoff, not an l3mdev slave, protocol, the LOCAL_OUT
+ * key off: returns 1. */
+static void
+__ip6_local_out (NsThread *t, struct sk_buff *skb)
+{
+  NsIpv6hdr *ip6h = (NsIpv6hdr *) skb_network_header (skb);
+
+  ns_call (t, &fn___ip6_local_out);
+  ip6h->payload_len = GUINT16_TO_BE ((guint16) (skb->len - IPV6_HLEN));
+  NS_LOAD_FIELD (t, skb, len);
+  ns_store (t, ip6h, 8);
+  /* census: 51 instructions less P/E 15 — 36 (the stack protector, payload_len, nhoff,
+   * l3mdev_l3_out's flag test, skb->protocol, the LOCAL_OUT key) */
+  ns_insns (t, 36);
+  ns_ret (t);
+}
+
+/* ip6_local_out: __ip6_local_out, then dst_output through INDIRECT_CALL_INET: a compare
+ * and a tail jmp to ip6_output. */
+static gint
+ip6_local_out (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  gint rc;
+
+  ns_call (t, &fn_ip6_local_out);
+  ns_insns (t, 4);                  /* census: 22 less P/E 7 — 15: 4 (arguments) */
+  __ip6_local_out (t, skb);
+  NS_LOAD_FIELD (t, skb_dst (skb), output);
+  /* census: 11 instructions (err 1, the output compare, the tail jmp) */
+  ns_insns (t, 11);
+  rc = ip6_output (t, s, skb);
+  ns_ret (t);                       /* free: its tail jmp's callee returned for it */
+  return rc;
+}
+
+/* ip6_send_skb → ip6_local_out; the error test. The 6.1.176 binary holds rcu_read_lock
+ * across ip6_local_out ("ipv6: prevent UAF in ip6_send_skb()", v6.11, backported); 6.9-rc1
+ * does not, so the two calls and their call instructions are left out. */
 gint
 ip6_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  NsIpv6hdr *ip6h;
   gint rc;
 
   g_return_val_if_fail (t != NULL && s != NULL && skb != NULL, -1);
-  ip6h = (NsIpv6hdr *) skb_network_header (skb);
   s->counters.sent++;
   ns_call (t, &fn_ip6_send_skb);
-  ns_insns (t, 10);
-  ns_call (t, &fn_ip6_local_out);
+  /* census: 23 instructions less P/E 9 less the two rcu calls 6.9 does not make — 12:
+   * 8 (net, the route, the arguments) */
   ns_insns (t, 8);
-  ns_call (t, &fn___ip6_local_out);
-  /* estimate: ~35 instructions (payload_len, IP6CB nhoff, l3mdev_ip6_out, protocol,
-   * nf_hook key) */
-  ns_insns (t, 35);
-  ip6h->payload_len = GUINT16_TO_BE ((guint16) (skb->len - IPV6_HLEN));
-  ns_store (t, ip6h, 8);
-  ns_ret (t);
-  rc = ip6_output (t, s, skb);
-  ns_ret (t);
+  rc = ip6_local_out (t, s, skb);
+  ns_insns (t, 4);                  /* census: 4 instructions (err 0, return) */
   ns_ret (t);
   return rc;
 }

@@ -31,6 +31,9 @@ gint              ip_send_skb        (NsThread *t, NsNetStack *s, struct sk_buff
 struct sk_buff   *ip6_make_skb       (NsThread *t, NsNetStack *s, struct sock *sk,
                                       struct dst_entry *rt, const guchar *ubuf, gsize len);
 gint              ip6_send_skb       (NsThread *t, NsNetStack *s, struct sk_buff *skb);
+/* ip6_dst_hoplimit(dst): no hoplimit metric, so the route device's inet6_dev hop_limit
+ * (read under rcu_read_lock); udpv6_sendmsg's ip6_sk_dst_hoplimit of a unicast flow. */
+void              ip6_dst_hoplimit   (NsThread *t, NsNetStack *s, struct dst_entry *dst);
 
 /* Protocol handlers the backlog delivers to (ptype_base: ip_packet_type, ipv6_packet_type). */
 gint              ip_rcv             (NsThread *t, NsNetStack *s, struct sk_buff *skb);

@@ -10,16 +10,19 @@
  *   udp_sendmsg (connected, no cork, no cmsg): sk_dst_check for the cached route,
  *   ip_make_skb (the copy from user), udp_send_skb (UDP header, CHECKSUM_PARTIAL:
  *   udp4_hwcsum), ip_send_skb → … → dev_queue_xmit → loopback_xmit (models/net/ip.c and
- *   loopback.c). udpv6_sendmsg: ip6_sk_dst_lookup_flow → sk_dst_check, ip6_make_skb,
- *   udp_v6_send_skb → udp6_hwcsum_outgoing, ip6_send_skb.
+ *   loopback.c). udpv6_sendmsg (connected, no cork, no cmsg): txopt_get, fl6_update_dst,
+ *   security_sk_classify_flow, ip6_sk_dst_lookup_flow → sk_dst_check, ip6_dst_hoplimit,
+ *   ip6_make_skb, udp_v6_send_skb (udp6_hwcsum_outgoing inlined: csum_ipv6_magic),
+ *   ip6_send_skb.
  * Instruction counts of the IPv4 path: the census of the Debian 6.1.176 binary
  * (doc/census/seed000/syscall.md unit 2 and send.md), as body instructions (each
  * function's total less its prologue, epilogue and return, which the machine charges per
  * call); the binary's tail jmps (__x64_sys_write → ksys_write, apparmor_socket_sendmsg →
  * aa_sk_perm, inet_sendmsg → udp_sendmsg) are ns_tail_calls. The syscall entry and
  * exit, __fdget_pos, rw_verify_area and __check_object_size are netstack.c's. The IPv6
- * twins keep their estimates (the shared callees are the same). Text sizes are
- * estimates. */
+ * path's counts: the census of the same binary (doc/census/seed000/send6.md), likewise as
+ * body instructions (inet6_sendmsg → udpv6_sendmsg is a tail jmp as IPv4's). Text sizes
+ * are estimates, the IPv6 functions' the binary's. */
 #include "config.h"
 #include <errno.h>
 #include "udp_tx.h"
@@ -46,9 +49,13 @@ static NS_FUNC (fn_inet6_sendmsg, "inet6_sendmsg", 120, NS_FN_EXTERN | NS_FN_IND
 static NS_FUNC (fn_inet_send_prepare, "inet_send_prepare", 100, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_udp_send_skb, "udp_send_skb", 700, NS_FN_STATIC, 2);
 static NS_FUNC (fn_udp4_hwcsum, "udp4_hwcsum", 200, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_udp_v6_send_skb, "udp_v6_send_skb", 800, NS_FN_STATIC, 2);
-static NS_FUNC (fn_udp6_hwcsum_outgoing, "udp6_hwcsum_outgoing", 260, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ip6_sk_dst_lookup_flow, "ip6_sk_dst_lookup_flow", 300, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_udp_v6_send_skb, "udp_v6_send_skb", 1089, NS_FN_STATIC, 2);
+static NS_FUNC (fn_csum_ipv6_magic, "csum_ipv6_magic", 84, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_ip6_sk_dst_lookup_flow, "ip6_sk_dst_lookup_flow", 418, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_fl6_update_dst, "fl6_update_dst", 125, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_security_sk_classify_flow, "security_sk_classify_flow", 60, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_bpf_lsm_sk_getsecid, "bpf_lsm_sk_getsecid", 10,
+                NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 
 #define UDP_MAX_PAYLOAD  65507u   /* 65535 - 20 - 8 */
 
@@ -106,7 +113,20 @@ udp_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
   return err;
 }
 
-/* udp_v6_send_skb: the same for IPv6 (udp6_hwcsum_outgoing, ip6_send_skb). */
+/* csum_ipv6_magic: the pseudo-header sum of the two addresses, length and protocol,
+ * folded (no loop). */
+static void
+csum_ipv6_magic (NsThread *t, const NsIpv6hdr *ip6h)
+{
+  ns_call (t, &fn_csum_ipv6_magic);
+  ns_load (t, &ip6h->saddr, 32);
+  ns_insns (t, 23);                 /* census (send6.md): 26 instructions less P/E 3 */
+  ns_ret (t);
+}
+
+/* udp_v6_send_skb: the UDP header; no GSO, not UDP-Lite, no_check6_tx off,
+ * CHECKSUM_PARTIAL → udp6_hwcsum_outgoing (inlined in the binary: no frag_list, so
+ * csum_start, csum_offset and the folded pseudo header); ip6_send_skb; OUTDATAGRAMS. */
 static gint
 udp_v6_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
@@ -115,15 +135,17 @@ udp_v6_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
   gint err;
 
   ns_call (t, &fn_udp_v6_send_skb);
-  ns_insns (t, 40);
   udp_fill_header (t, sk, skb, uh, IPV6_HLEN);
-  ns_call (t, &fn_udp6_hwcsum_outgoing);
-  /* estimate: ~25 instructions (csum_start/offset, ~csum_ipv6_magic of the pseudo header) */
-  ns_insns (t, 25);
+  /* census (send6.md): 81 instructions less P/E 17 — 64: 51 (offset, len, the header, the
+   * GSO, UDP-Lite, no_check6_tx and ip_summed tests, the frag_list test, csum_start and
+   * csum_offset, the arguments) */
+  ns_insns (t, 51);
+  csum_ipv6_magic (t, (const NsIpv6hdr *) skb_network_header (skb));
   NS_STORE_FIELD (t, skb, csum);
-  ns_ret (t);
+  ns_insns (t, 5);                  /* census: 5 instructions (not, the check field) */
   err = ip6_send_skb (t, s, skb);
-  ns_mib_inc (t, &sd->udp_mib[1]);
+  ns_mib_inc (t, &sd->udp_mib[1]);  /* UDP_MIB_OUTDATAGRAMS */
+  ns_insns (t, 8);                  /* census: 8 instructions (err test, the MIB) */
   ns_ret (t);
   return err;
 }
@@ -176,9 +198,55 @@ out:
   return err;
 }
 
-/* udpv6_sendmsg, connected, uncorked (also the v4-mapped dispatch test): txopt_get under
- * rcu_read_lock (no options), ip6_sk_dst_lookup_flow, the lockless path ip6_make_skb
- * (which steals the route) + udp_v6_send_skb. */
+/* fl6_update_dst(fl6, opt NULL, &final): no routing header, so NULL. */
+static void
+fl6_update_dst (NsThread *t)
+{
+  ns_call (t, &fn_fl6_update_dst);
+  ns_insns (t, 3);                  /* census (send6.md): 9 instructions less P/E 6 */
+  ns_ret (t);
+}
+
+/* security_sk_classify_flow: the sk_getsecid hook list of the census' Debian LSMs, in
+ * which only BPF-LSM has an entry (bpf_lsm_sk_getsecid: no body); 5 instructions of its
+ * own, a list step of 7 and the indirect call (census: 21 less P/E 9). */
+static void
+security_sk_classify_flow (NsThread *t, NsNetStack *s)
+{
+  static const NsLsmHook hooks[] = {
+    { NS_LSM_BPF, &fn_bpf_lsm_sk_getsecid, 0, NULL },
+  };
+
+  ns_security_call_hooks (t, s, &fn_security_sk_classify_flow, 5, 7, hooks,
+                          G_N_ELEMENTS (hooks));
+}
+
+/* ip6_sk_dst_lookup_flow: sk_dst_check(sk, np->dst_cookie), then ip6_sk_dst_check
+ * (inlined): an AF_INET6 route whose /128 key is the flow's daddr and whose saddr cache
+ * matches, no oif → the cached route (no ip6_dst_lookup_flow). */
+static struct dst_entry *
+ip6_sk_dst_lookup_flow (NsThread *t, NsNetStack *s, struct sock *sk)
+{
+  struct dst_entry *dst;
+
+  ns_call (t, &fn_ip6_sk_dst_lookup_flow);
+  /* census (send6.md): 64 instructions less P/E 13 — 51: 14 (inet6_sk, the cookie) */
+  ns_insns (t, 14);
+  dst = sk_dst_check (t, s, sk);
+  NS_LOAD_FIELD (t, sk, sk_v6_daddr);
+  NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
+  /* census: 37 instructions (dst test, ops->family, ip6_rt_check of daddr and of saddr
+   * against the route's keys and the socket's address caches, the oif test) */
+  ns_insns (t, 37);
+  ns_ret (t);
+  return dst;
+}
+
+/* udpv6_sendmsg, connected, uncorked, no cmsg (also the v4-mapped dispatch test):
+ * ipcm6_init, the connected daddr, dport and flow label into a zeroed flowi6, txopt_get
+ * under rcu_read_lock (no options), fl6_update_dst, security_sk_classify_flow, tclass,
+ * ip6_sk_dst_lookup_flow, the hop limit (ip6_dst_hoplimit), the lockless path
+ * ip6_make_skb (which steals the route: no dst_release after it) + udp_v6_send_skb. */
 static gssize
 udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gsize len)
 {
@@ -187,29 +255,46 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
   gssize err = (gssize) len;
 
   ns_tail_call (t, &udp_fn_udpv6_sendmsg);   /* inet6_sendmsg's tail jmp, as IPv4's */
-  /* estimate: ~140 instructions (ipcm6 init, v4-mapped test, connected daddr/dport,
-   * flowlabel, flowi6 set-up, fl6 saddr, cgroup BPF key off, hop limit, ipc6 tclass) */
-  ns_insns (t, 140);
   NS_LOAD_FIELD (t, sk, sk_v6_daddr);
   NS_LOAD_FIELD (t, sk, sk_dport);
   NS_LOAD_FIELD (t, sk, sk_state);
   ns_load (t, &udp_sk (sk)->pending, 8);
+  /* census (send6.md): 270 instructions less P/E 24 — 246: 104 (stack protector, three
+   * rep stosq of stack structs, corkflag, ipcm6_init, msg_name NULL, pending, the
+   * ESTABLISHED test, v4-mapped test, len, getfrag, fl6 zeroed, dport, flow label,
+   * bound_dev_if and sticky ifindex, uid, controllen) */
+  ns_insns (t, 104);
   if (sk->sk_state != TCP_ESTABLISHED) {
     err = -EDESTADDRREQ;
     goto out;
   }
   ns_rcu_read_lock (t, s);          /* txopt_get: np->opt is NULL */
-  ns_insns (t, 6);                  /* estimate, as its IPv4 twin's census (inet_opt) */
+  ns_insns (t, 7);                  /* census: 7 instructions (np->opt) */
   ns_rcu_read_unlock (t, s);
-  ns_call (t, &fn_ip6_sk_dst_lookup_flow);
-  /* estimate: ~30 instructions (ip6_sk_dst_check: cookie, address compares with the
-   * flow) */
-  ns_insns (t, 30);
-  rt = sk_dst_check (t, s, sk);
-  ns_ret (t);
-  skb = ip6_make_skb (t, s, sk, rt, ubuf, len);
-  udp_v6_send_skb (t, s, sk, skb);
+  NS_LOAD_FIELD (t, sk, sk_v6_rcv_saddr);
+  /* census: 38 instructions (no flow label, ipv6_fixup_options, protocol, mark, daddr,
+   * saddr from np, sport, the UDP6_SENDMSG cgroup key, daddr not any, arguments) */
+  ns_insns (t, 38);
+  fl6_update_dst (t);
+  /* census: 21 instructions (final_p NULL, oif 0 and not multicast: ucast_oif) */
+  ns_insns (t, 21);
+  security_sk_classify_flow (t, s);
+  /* census: 15 instructions (tclass -1 so np's, ip6_make_flowinfo, arguments) */
   ns_insns (t, 15);
+  rt = ip6_sk_dst_lookup_flow (t, s, sk);
+  /* census: 17 instructions (IS_ERR, hlimit -1, ip6_sk_dst_hoplimit: not multicast,
+   * np->hop_limit -1) */
+  ns_insns (t, 17);
+  ip6_dst_hoplimit (t, s, rt);      /* ip.c */
+  /* census: 22 instructions (MSG_CONFIRM, ulen, corkreq 0, the lockless path's
+   * arguments) */
+  ns_insns (t, 22);
+  skb = ip6_make_skb (t, s, sk, rt, ubuf, len);
+  ns_insns (t, 10);                 /* census: 10 instructions (IS_ERR_OR_NULL, arguments) */
+  udp_v6_send_skb (t, s, sk, skb);
+  /* census: 12 instructions (no flow label, no opt_to_free, err 0, return len, the stack
+   * protector) */
+  ns_insns (t, 12);
 out:
   ns_ret (t);
   return err;
@@ -262,8 +347,9 @@ sock_write_iter (NsThread *t, NsNetStack *s, struct socket *sock, const guchar *
   ns_insns (t, 8);                  /* census: 8 instructions (msg_data_left, arguments) */
   security_socket_sendmsg (t, s);
   NS_LOAD_FIELD (t, sock, ops);
-  /* census: 9 instructions (err test, the ops->sendmsg compares) */
-  ns_insns (t, 9);
+  /* census: 9 instructions (err test, the ops->sendmsg compares); 7 for inet6_sendmsg,
+   * the first compare (syscall.md's 26 for __sock_sendmsg less 3: send6.md) */
+  ns_insns (t, sk->sk_family == AF_INET6 ? 7 : 9);
   ns_call (t, sk->sk_family == AF_INET6 ? &fn_inet6_sendmsg : &fn_inet_sendmsg);
   ns_insns (t, 10);                 /* census: 10 instructions (arguments) */
   ns_call (t, &fn_inet_send_prepare);
@@ -280,7 +366,8 @@ sock_write_iter (NsThread *t, NsNetStack *s, struct socket *sock, const guchar *
   else
     ret = udp_sendmsg (t, s, sk, ubuf, len);
   ns_ret (t);   /* inet_sendmsg (free: its tail jmp's callee returned for it) */
-  ns_insns (t, 2);                  /* census: 2 instructions (return) */
+  /* census: 2 instructions (return); 1 after inet6_sendmsg (no jump back) */
+  ns_insns (t, sk->sk_family == AF_INET6 ? 1 : 2);
   ns_ret (t);   /* __sock_sendmsg */
   /* census: 16 instructions (the iov_iter copied back, return) */
   ns_insns (t, 16);
