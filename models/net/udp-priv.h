@@ -25,7 +25,8 @@ struct sock  *reuseport_select_sock        (NsThread *t, struct sock *sk, guint3
 /* ---- shared by the IPv4 and IPv6 halves ---- */
 
 /* Lookup instruction counts of udp4_lib_lookup2 (doc/census/seed000/receive.md, section
- * D: 62 + 31·N, P/E 17), used by the IPv6 twin as estimates. */
+ * D: 62 + 31·N, P/E 17). The IPv6 twin has its own census (receive6.md) and shares only
+ * the result step, which that census confirms. */
 #define UDP_LOOKUP2_FIXED_INSNS  19  /* census: outside the chain entries (36 less P/E 17) */
 #define UDP_CHAIN_STEP_INSNS      6  /* census: node → sk and the loop step, per entry */
 #define UDP_LOOKUP2_RESULT_INSNS 10  /* census 26 for the match, less compute_score's 16

@@ -3,9 +3,17 @@
  * Same structure and generations as udp.c (udp.h). Differences from IPv4, kernel-spec §1.3
  * steps 16–19: only AF_INET6 sockets match, the bound address compare is 128-bit, each
  * component adds 1 (maximum 4) and udp6_lib_lookup2 starts badness at -1, so a score-0
- * socket is still a candidate. Instruction counts: estimates, as the IPv4 twin's census
- * (udp.c: the same per-entry list step, fixed part, match tail, driver and compute_score
- * call set-up) plus the 128-bit compares; the census counted IPv4 only. */
+ * socket is still a candidate. Instruction counts: the census of the Debian 6.1.176 binary
+ * (doc/census/seed000/receive6.md), as body instructions (total less prologue, epilogue and
+ * return). 6.1 inlines compute_score: per lookup 59 in __udp6_lib_lookup (P/E 17), 76 in
+ * the out-of-line ipv6_portaddr_hash.isra.0 (P/E 2) and 39 + 25·N + 34 in udp6_lib_lookup2
+ * (P/E 17): 20 of compute_score up to the dport reject and 5 for the list step per entry,
+ * 36 more for the match (26 of compute_score, 10 for the result), 2 fewer for the last
+ * entry's step. As in udp.c, the out-of-line compute_score of 6.9-rc1's baseline charges
+ * the same body plus the call set-up (udp_score_call_setup, an estimate); the split of a
+ * census range between model steps is an estimate, the sum the census'. Paths the census
+ * did not take (reuseport, hash4, lookup1, the wildcard phase's other branches) keep
+ * their estimates. */
 #include "config.h"
 #include <errno.h>
 #include <string.h>
@@ -21,6 +29,11 @@ NS_FUNC (udp6_fn_compute_score, "ipv6:compute_score", 255, NS_FN_STATIC, 2);
 NS_FUNC (udp6_fn_udp6_lib_lookup2, "udp6_lib_lookup2", 380, NS_FN_STATIC, 2);
 /* __udp6_lib_lookup: exported. Estimate 500 B (cf. __udp4_lib_lookup 466 B). */
 NS_FUNC (udp6_fn___udp6_lib_lookup, "__udp6_lib_lookup", 500, NS_FN_EXTERN, 1);
+/* ipv6_portaddr_hash (include/net/ipv6.h): static inline, two calls in __udp6_lib_lookup;
+ * GCC emits it out of line (ipv6_portaddr_hash.isra.0, 293 B, no fentry) in the 6.1.176
+ * binary, which the inlining rules reproduce (larger than the limit, two sites). */
+static NS_FUNC (fn_ipv6_portaddr_hash, "ipv6_portaddr_hash", 293, NS_FN_STATIC | NS_FN_INLINE,
+                2);
 /* udp6_ehashfn: INDIRECT_CALLABLE_SCOPE, direct call after INDIRECT_CALL_INET's compare.
  * Estimate 160 B (two jhash_3words). */
 static NS_FUNC (fn_udp6_ehashfn, "udp6_ehashfn", 160, NS_FN_EXTERN, 1);
@@ -31,17 +44,28 @@ static NS_FUNC (fn_lookup_reuseport6, "ipv6:lookup_reuseport", 144, NS_FN_STATIC
 static NS_FUNC (fn_udp6_lib_lookup4, "udp6_lib_lookup4", 224, NS_FN_STATIC, 1);
 static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FN_STATIC, 1);
 
-/* Estimates, as the IPv4 twin's census (udp.c) plus the 128-bit compares; charged at the
- * issue width (ns_insns_wide), as the IPv4 compute_score's: compares of fields the chase
- * just brought, beside it (models/net/udp.c). */
-#define SCORE_REJECT_KEYS_INSNS  8
-#define SCORE_ADDR6_INSNS        8   /* 128-bit compare: 2 × (load, xor, or) + branch */
-#define SCORE_PEER_INSNS         6   /* load, test, branch, compare, branch, add */
-#define SCORE_PEER6_INSNS       11   /* the 128-bit any test and compare, branch, add */
-#define SCORE_DEV_INSNS         10
-#define SCORE_CPU_INSNS          6
-#define DRIVER_INSNS            39   /* __udp4_lib_lookup's census body less hash and slot */
-#define SLOT_INSNS               3
+/* compute_score's instructions by step, inlined. census: 20 up to the dport reject (a
+ * connected socket of another flow), 26 more for the match. Charged at the issue width
+ * (ns_insns_wide), as the IPv4 compute_score's: compares of fields the chase just
+ * brought, beside it (models/net/udp.c); so is the list step. */
+#define SCORE_REJECT_KEYS_INSNS  9   /* netns, port hash, family: 3 compares + branches */
+#define SCORE_ADDR6_INSNS        6   /* 128-bit compare: 2 loads, 2 xor, or, branch */
+#define SCORE_PEER_INSNS         5   /* dport: load, test, branch, compare, branch */
+#define SCORE_PEER6_INSNS       11   /* score, the 128-bit any test and compare, add */
+#define SCORE_DEV_INSNS          9   /* inet_bound_dev_eq with the l3mdev sysctl */
+#define SCORE_CPU_INSNS          6   /* gs-relative cpu_number load, compare, add */
+/* udp6_lib_lookup2's own. census: 39 outside the entries less P/E 17, less the last
+ * entry's shorter step (2); the list step per entry */
+#define LOOKUP2_FIXED_INSNS     20
+#define CHAIN_STEP_INSNS         5
+/* census: __udp6_lib_lookup's body, 59 less P/E 17 = 42, of which the slot (SLOT_INSNS) */
+#define DRIVER_INSNS            (42 - SLOT_INSNS)
+#define SLOT_INSNS               3   /* & mask, scale, add */
+/* census: ipv6_portaddr_hash.isra.0, 76 less P/E 2 for a 4-word address (jhash2); the
+ * one-word forms (:: 33, v4-mapped 40, less 2) counted on the same code */
+#define PORTADDR_HASH_4W_INSNS  74
+#define PORTADDR_HASH_ANY_INSNS 31
+#define PORTADDR_HASH_V4_INSNS  38
 
 static const ns_in6_addr in6addr_any_ns;
 
@@ -82,15 +106,22 @@ udp6_ehashfn (const struct udp_table *tbl, const struct net *net, const ns_in6_a
                        tbl->udp6_ehash_secret + net_hash_mix (net));
 }
 
-/* ipv6_portaddr_hash as the lookup executes it: the mix load, then a one-word jhash for ::
- * and for a v4-mapped address (its IPv4 word), a four-word one for any other address. */
+/* ipv6_portaddr_hash as the lookup executes it: the mix load (the caller's), then the
+ * out-of-line hash: a one-word jhash for :: and for a v4-mapped address (its IPv4 word),
+ * a four-word one for any other address. */
 static guint32
 ipv6_portaddr_hash_charged (NsThread *t, struct net *net, const ns_in6_addr *addr6, guint port)
 {
+  guint32 hash;
+
   NS_LOAD_FIELD (t, net, hash_mix);
-  ns_insns (t, (ipv6_addr_any (addr6) || ipv6_addr_v4mapped (addr6) ? JHASH_NWORDS_INSNS
-                : JHASH2_4W_INSNS) + 6);
-  return ipv6_portaddr_hash (net, addr6, port);
+  ns_call (t, &fn_ipv6_portaddr_hash);
+  ns_load (t, addr6, sizeof *addr6);
+  ns_insns (t, ipv6_addr_any (addr6) ? PORTADDR_HASH_ANY_INSNS
+               : ipv6_addr_v4mapped (addr6) ? PORTADDR_HASH_V4_INSNS : PORTADDR_HASH_4W_INSNS);
+  hash = ipv6_portaddr_hash (net, addr6, port);
+  ns_ret (t);
+  return hash;
 }
 
 /* udp6_ehashfn as called (out of line) from the lookup. */
@@ -212,12 +243,12 @@ udp6_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
   gboolean need_rescore;
 
   ns_call (t, &udp6_fn_udp6_lib_lookup2);
-  ns_insns (t, UDP_LOOKUP2_FIXED_INSNS);
+  ns_insns (t, LOOKUP2_FIXED_INSNS);
   for (node = udp_chain_first (t, hslot2); node != NULL; node = udp_chain_next (t, node)) {
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    ns_insns_wide (t, UDP_CHAIN_STEP_INSNS);
+    ns_insns_wide (t, CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)
@@ -329,7 +360,7 @@ udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
        node = udp_chain_next (t, node)) {
     struct sock *sk = sk_from_node (node);
 
-    ns_insns_wide (t, UDP_CHAIN_STEP_INSNS);
+    ns_insns_wide (t, CHAIN_STEP_INSNS);
     score = compute_score (t, tbl, sk, net, saddr, sport, daddr, hnum, dif, sdif);
     if (score > badness) {
       result = sk;

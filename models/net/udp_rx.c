@@ -32,8 +32,8 @@
  * several model steps the split between them is an estimate, the sum the census'. Functions
  * the binary enters by a tail jmp are entered by ns_tail_call (one return for both). Socket memory is charged to a memcg (cgroup v2, the
  * task in a non-root memcg: receive.md's case, recv.md's "socket memcg on" variant) unless
- * the build sets CONFIG_MEMCG=n. The IPv6 functions (not counted) are estimates, as their
- * IPv4 twins' census. */
+ * the build sets CONFIG_MEMCG=n. The IPv6 functions: doc/census/seed000/receive6.md (the
+ * softirq side from udpv6_rcv to the enqueue, inet6_recvmsg and udpv6_recvmsg). */
 #include "config.h"
 #include <errno.h>
 #include "udp_rx.h"
@@ -47,7 +47,10 @@ NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1900, NS_FN_EXTERN | NS_FN_INDIR
 static NS_FUNC (fn_udp_rcv, "udp_rcv", 32, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 2600, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___udp6_lib_rcv, "__udp6_lib_rcv", 2700, NS_FN_EXTERN, 2);
+static NS_FUNC (fn___udp6_lib_rcv, "__udp6_lib_rcv", 2592, NS_FN_EXTERN, 2);
+/* udp6_csum_init: exported from net/ipv6/ip6_checksum.c, so out of line (IPv4's
+ * udp4_csum_init is inlined); nm -S of the 6.1.176 binary */
+static NS_FUNC (fn_udp6_csum_init, "udp6_csum_init", 732, NS_FN_EXTERN, 2);
 /* Sizes of the functions the census added: estimates of x86-64 text. */
 static NS_FUNC (fn_udp_unicast_rcv_skb, "udp_unicast_rcv_skb", 112,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
@@ -409,17 +412,17 @@ ipv4_pktinfo_prepare (NsThread *t, struct sock *sk, struct sk_buff *skb)
 }
 
 /* What __udp_queue_rcv_skb / __udpv6_queue_rcv_skb do before the enqueue (inlined:
- * static, one call site), and the enqueue with its error accounting. */
+ * static, one call site), and the enqueue with its error accounting. `insns`: the
+ * caller's census count for this part (connected, so sock_rps_save_rxhash,
+ * sk_mark_napi_id, sk_incoming_cpu_update, each a read and a write only on change, the
+ * call and its result). */
 static gint
-queue_rcv (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
+queue_rcv (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb, gint insns)
 {
   struct softnet_data *sd = s->sd[ns_thread_cpu (t)];
   gint cpu = (gint) ns_thread_cpu (t);
 
-  /* census: 38 of udp_queue_rcv_one_skb's 68 (the split: estimate): connected, so
-   * sock_rps_save_rxhash, sk_mark_napi_id, sk_incoming_cpu_update (each a read and a write
-   * only on change), the call and its result */
-  ns_insns (t, 38);
+  ns_insns (t, insns);
   NS_LOAD_FIELD (t, sk, sk_daddr);
   NS_LOAD_FIELD (t, sk, sk_rxhash);
   NS_LOAD_FIELD (t, sk, sk_napi_id);
@@ -461,33 +464,40 @@ udp_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *
   skb_pull_rcsum (t, skb);
   ns_insns (t, 6);                  /* cscov adjust, pktinfo arguments */
   ipv4_pktinfo_prepare (t, sk, skb);
-  rc = queue_rcv (t, s, sk, skb);
+  /* census: 38 of udp_queue_rcv_one_skb's 68 (the split: estimate) */
+  rc = queue_rcv (t, s, sk, skb, 38);
   ns_ret (t);
   ns_ret (t);
   return rc;
 }
 
-/* udpv6_queue_rcv_skb → udpv6_queue_rcv_one_skb (the dst is dropped before queueing).
- * Estimates, as the IPv4 twin's census plus xfrm6_policy_check. */
+/* udpv6_queue_rcv_skb → udpv6_queue_rcv_one_skb (no GSO skb: a tail jmp), with
+ * __udpv6_queue_rcv_skb inlined; the dst is dropped inline (skb_dst_drop → dst_release),
+ * there is no IPv6 pktinfo step (IPv6 ancillary data is built at recvmsg). census
+ * (receive6.md): udpv6_queue_rcv_skb 17, P/E 7; udpv6_queue_rcv_one_skb 84, P/E 11. */
 static gint
 udpv6_queue_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
 {
   gint rc;
 
   ns_call (t, &fn_udpv6_queue_rcv_skb);
-  ns_insns (t, 10);
+  ns_insns (t, 10);                 /* census: 10 instructions (udp_unexpected_gso) */
   ns_load (t, skb_shinfo (skb), 8);
-  ns_tail_call (t, &fn_udpv6_queue_rcv_one_skb);   /* as the IPv4 twin's (estimate) */
-  ns_insns (t, 25);
+  ns_tail_call (t, &fn_udpv6_queue_rcv_one_skb);
+  /* census: 31 instructions (xfrm6 policy: count 0, no secpath, default accept; nfct 0;
+   * encap key; pcflag; prefetch; no filter; the call's arguments) */
+  ns_insns (t, 31);
   ns_prefetch (t, &sk->sk_rmem_alloc);
   sk_filter_trim_cap (t, s, sk, skb);
-  ns_insns (t, 4);
+  ns_insns (t, 8);                  /* census: 8 instructions (result, udp_csum_pull_header) */
   skb_pull_rcsum (t, skb);
-  ns_insns (t, 6);                  /* cscov adjust, skb_dst_drop */
+  ns_insns (t, 8);                  /* census: 8 instructions (cscov adjust, skb_dst_drop) */
   dst_release (t, skb_dst (skb));
   skb->_skb_refdst = NULL;
   NS_STORE_FIELD (t, skb, _skb_refdst);
-  rc = queue_rcv (t, s, sk, skb);
+  NS_LOAD_FIELD (t, sk, sk_v6_daddr);
+  rc = queue_rcv (t, s, sk, skb, 24);   /* census: 24 instructions */
+  ns_insns (t, 2);                  /* census: 2 instructions (the result) */
   ns_ret (t);
   ns_ret (t);
   return rc;
@@ -500,7 +510,8 @@ unicast_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
                  gboolean v6)
 {
   ns_call (t, v6 ? &fn_udp6_unicast_rcv_skb : &fn_udp_unicast_rcv_skb);
-  ns_insns (t, 8);                  /* census: 11 less P/E 3 */
+  /* census: 11 less P/E 3; udp6_unicast_rcv_skb 16 less P/E 7 (receive6.md) */
+  ns_insns (t, v6 ? 9 : 8);
   NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
   if (v6)
     udpv6_queue_rcv_skb (t, s, sk, skb);
@@ -557,8 +568,11 @@ udp_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   return 0;
 }
 
-/* udpv6_rcv → __udp6_lib_rcv: estimates, as the IPv4 twin's census plus the 128-bit
- * address reads, udp6_csum_init and the multicast test. */
+/* udpv6_rcv → __udp6_lib_rcv (a tail jmp): pskb_may_pull, ulen tests, udp6_csum_init (out
+ * of line: CHECKSUM_PARTIAL, nothing to verify), skb_steal_sock (no early-demux socket),
+ * not multicast, the lookup, then udp6_unicast_rcv_skb (a tail jmp, modelled as the call
+ * it ends with). census (receive6.md): udpv6_rcv 4, P/E 1; __udp6_lib_rcv 93, P/E 15;
+ * udp6_csum_init 38, P/E 7. */
 gint
 udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -571,20 +585,28 @@ udpv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   uh = (NsUdphdr *) skb->data;
   ns_call (t, &fn_udpv6_rcv);
   ns_insns (t, 3);
-  ns_tail_call (t, &fn___udp6_lib_rcv);   /* as udp_rcv's (estimate) */
-  ns_insns (t, 110);
+  ns_tail_call (t, &fn___udp6_lib_rcv);
+  ns_insns (t, 37);                 /* census: 37 instructions (may_pull, ulen, proto) */
   ns_load (t, uh, sizeof *uh);
-  ns_load (t, &ip6h->saddr, 32);
   NS_LOAD_FIELD (t, skb, len);
+  ns_call (t, &fn_udp6_csum_init);
+  ns_insns (t, 31);                 /* census: 38 less P/E 7 */
   NS_LOAD_FIELD (t, skb, ip_summed);
+  ns_ret (t);
+  /* census: 32 instructions (skb_steal_sock, the multicast test, inet6_iif/sdif, the
+   * lookup's arguments) */
+  ns_insns (t, 32);
+  ns_load (t, &ip6h->saddr, 32);
   NS_LOAD_FIELD (t, skb, sk);
   sk = __udp6_lib_lookup (t, s->net, &ip6h->saddr, uh->source, &ip6h->daddr, uh->dest,
                           s->lo->ifindex, 0, s->udp_table, skb);
-  ns_insns (t, 8);
-  if (sk == NULL)
+  ns_insns (t, 9);                  /* census: 9 instructions (result, uh->check, tail jmp) */
+  if (sk == NULL) {
     no_port (t, s, skb);
-  else
+  } else {
+    ns_tail_next (t);               /* jmp udp6_unicast_rcv_skb */
     unicast_rcv_skb (t, s, sk, skb, TRUE);
+  }
   ns_ret (t);
   ns_ret (t);
   return 0;
@@ -776,7 +798,8 @@ _copy_to_iter (NsThread *t, guchar *ubuf, gconstpointer from, gsize n)
 
 /* udp_recvmsg / udpv6_recvmsg: dequeue, copy to the user buffer, stats, consume.
  * census (recv.md): udp_recvmsg 135 less P/E 17 = 118 (the split: estimate); udpv6_recvmsg
- * (not counted) as its twin plus 12 (estimate: rxpmtu, is_udp4 and rxopt tests). */
+ * (receive6.md) 168 less P/E 18 = 150 for an IPv6 datagram, 152 for an IPv4 one on the
+ * AF_INET6 socket (the is_udp4 MIB choice and cmsg_flags test), each part counted. */
 static gssize
 udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize len,
              gboolean nonblock, gboolean v6)
@@ -788,30 +811,34 @@ udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize le
   gsize copied;
 
   ns_call (t, v6 ? &udp_fn_udpv6_recvmsg : &udp_fn_udp_recvmsg);
-  ns_insns (t, 30);                 /* MSG_ERRQUEUE, peek offset, stack protector */
+  /* MSG_ERRQUEUE, peek offset, stack protector; IPv6: the pinet6 load, the rxpmtu test
+   * (census: 41) */
+  ns_insns (t, v6 ? 41 : 30);
   skb = __skb_recv_udp (t, s, sk, nonblock, &err);
   if (skb == NULL)
     goto out;
   scratch = (struct udp_dev_scratch *) &skb->dev_scratch;
   copied = MIN (len, (gsize) scratch->len);
-  /* ulen from the scratch, truncation, is_udp4, csum_unnecessary, is_linear →
-   * copy_linear_skb → copy_to_iter: check_copy_size */
-  ns_insns (t, 30);
+  /* ulen from the scratch (IPv6: the jumbogram test), truncation, is_udp4 and the MIB,
+   * csum_unnecessary, is_linear → copy_linear_skb → copy_to_iter: check_copy_size
+   * (census IPv6: 53) */
+  ns_insns (t, v6 ? 53 : 30);
   NS_LOAD_FIELD (t, skb, protocol);
   NS_LOAD_FIELD (t, skb, data);
   ns_check_object_size (t, s, skb->data, copied);
-  ns_insns (t, 5);
+  ns_insns (t, v6 ? 4 : 5);
   _copy_to_iter (t, ubuf, skb->data, copied);
   /* UDP_MIB_INDATAGRAMS, sock_recv_cmsgs (no timestamps: 11), no msg_name for read(2),
-   * GRO and cmsg flag tests, MSG_TRUNC */
-  ns_insns (t, v6 ? 40 + 12 : 40);
+   * GRO and cmsg flag tests (IPv6: np->rxopt.all, is_udp4, an IPv4 datagram's
+   * cmsg_flags), MSG_TRUNC (census IPv6: 48, 50 for an IPv4 datagram) */
+  ns_insns (t, !v6 ? 40 : skb->protocol == ETH_P_IPV6_BE ? 48 : 50);
   ns_mib_inc (t, &sd->udp_mib[0]);
   NS_LOAD_FIELD (t, sk, sk_tsflags);
   NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
   s->counters.received++;
   s->counters.received_bytes += copied;
   skb_consume_udp (t, s, sk, skb);
-  ns_insns (t, 13);                 /* the result, stack protector */
+  ns_insns (t, v6 ? 4 : 13);        /* the result, stack protector (census IPv6: 4) */
   err = (gint) copied;
 out:
   ns_ret (t);
@@ -868,15 +895,16 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
   ns_insns (t, 12);                 /* census: 26 less P/E 7 = 19 (split: estimate) */
   security_socket_recvmsg (t, s);
   /* INDIRECT_CALL_INET(sock->ops->recvmsg, inet6_recvmsg, inet_recvmsg): compares, then a
-   * tail jmp */
-  ns_insns (t, 7);
+   * tail jmp; inet6_recvmsg is the first compare (receive6.md: 2 fewer) */
+  ns_insns (t, v6 ? 5 : 7);
   NS_LOAD_FIELD (t, sock, ops);
   ns_tail_call (t, v6 ? &fn_inet6_recvmsg : &fn_inet_recvmsg);
   /* census: inet_recvmsg 35 less P/E 9 = 26 (rfs key off, INDIRECT_CALL_2 compares, then
-   * msg_namelen); inet6_recvmsg (not counted) as its twin */
+   * msg_namelen; the split: estimate); inet6_recvmsg 34 less 9 = 25 (receive6.md: 18
+   * before the call, 7 after) */
   ns_insns (t, 18);
   ret = udp_recvmsg (t, s, sk, ubuf, len, (file->f_flags & 04000) != 0, v6);
-  ns_insns (t, 8);
+  ns_insns (t, v6 ? 7 : 8);
   ns_ret (t);   /* inet_recvmsg */
   ns_ret (t);   /* sock_recvmsg */
   ns_insns (t, 10);                 /* sock_read_iter: the iterator's copy-back */
