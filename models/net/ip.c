@@ -28,7 +28,8 @@
  * getfrag (a function pointer argument of __ip_append_data); dst_output, dst_input,
  * dst_mtu, the ptype handler and the inet protocol handler go through
  * INDIRECT_CALL_INET / INDIRECT_CALL_2 (compares + direct calls). The IPv6 counts are
- * estimates, each with its reason. Text sizes are estimates. */
+ * the same binary's census of the IPv6 path (doc/census/seed000/send6.md, receive6.md);
+ * text sizes are estimates unless the binary's are given. */
 #include "config.h"
 #include <string.h>
 #include "ip.h"

@@ -328,8 +328,9 @@ __netif_receive_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   ns_insns (t, 3);                  /* census: 4, P/E 1: memalloc_socks NOP, the tail jmp */
   ns_tail_call (t, &fn___netif_receive_skb_one_core);
   /* census: 33, P/E 7 — orig_dev, pt_prev, the stack protector, INDIRECT_CALL_INET's
-   * compares with ipv6_rcv and ip_rcv before the direct call */
-  ns_insns (t, 26);
+   * compares with ipv6_rcv and ip_rcv before the direct call; 29 for IPv6, whose compare
+   * is the first (receive6.md) */
+  ns_insns (t, skb->protocol == ETH_P_IPV6_BE ? 22 : 26);
   __netif_receive_skb_core (t, s, skb);
   if (skb->protocol == ETH_P_IPV6_BE)
     ipv6_rcv (t, s, skb);
