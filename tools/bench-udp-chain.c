@@ -16,8 +16,9 @@
  * dependent ADDs (ns_hostbench_core_ghz).
  * Prints "name value" lines: cycles per write at each N, cycles per extra socket between
  * successive N, the least-squares slope over all N, the clock and the kernel release.
- * Linux only. Optional arguments: datagram length in bytes (default 8920, seed 000's)
- * and a scale factor for the number of writes (default 1). */
+ * Options: --ipv6 (AF_INET6 sockets on ::1), --connected (the receiving socket connected
+ * to the client, the others not: on 6.14+ the hash4 lookup finds it without the walk),
+ * --length (default 8920, seed 000's), --scale (of the number of writes). Linux only. */
 #include "config.h"
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,48 +36,70 @@
 
 static const guint chain_lengths[] = { 1, 16, 64, 256, 512 };
 
-/* One UDP socket bound to 127.0.0.1:port (port 0: any) with SO_REUSEADDR; -1 on error. */
+static gboolean opt_ipv6, opt_connected;
+static gint opt_length = 8920, opt_scale = 1;
+
+/* The loopback address of the family in use with port (host order). */
+static socklen_t
+loopback_addr (struct sockaddr_storage *ss, guint16 port)
+{
+  memset (ss, 0, sizeof *ss);
+  if (opt_ipv6) {
+    struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) ss;
+    sin6->sin6_family = AF_INET6;
+    sin6->sin6_port = htons (port);
+    sin6->sin6_addr = in6addr_loopback;
+    return sizeof *sin6;
+  } else {
+    struct sockaddr_in *sin = (struct sockaddr_in *) ss;
+    sin->sin_family = AF_INET;
+    sin->sin_port = htons (port);
+    sin->sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+    return sizeof *sin;
+  }
+}
+
+/* The port (host order) of the address fd is bound (peer: connected) to. */
+static guint16
+socket_port (int fd, gboolean peer)
+{
+  struct sockaddr_storage ss;
+  socklen_t len = sizeof ss;
+
+  if ((peer ? getpeername : getsockname) (fd, (struct sockaddr *) &ss, &len) < 0)
+    return 0;
+  return ntohs (ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *) &ss)->sin6_port
+                                         : ((struct sockaddr_in *) &ss)->sin_port);
+}
+
+/* One UDP socket bound to the loopback address and port (0: any) with SO_REUSEADDR
+ * (IPv6: IPV6_V6ONLY, as a socket on ::1 is anyway); -1 on error. */
 static int
 bound_socket (guint16 port)
 {
-  struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons (port),
-                             .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  int one = 1, fd = socket (AF_INET, SOCK_DGRAM, 0);
+  struct sockaddr_storage ss;
+  socklen_t len = loopback_addr (&ss, port);
+  int one = 1, fd = socket (ss.ss_family, SOCK_DGRAM, 0);
 
   if (fd < 0)
     return -1;
   if (setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) < 0
-      || bind (fd, (struct sockaddr *) &sin, sizeof sin) < 0) {
+      || (opt_ipv6 && setsockopt (fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) < 0)
+      || bind (fd, (struct sockaddr *) &ss, len) < 0) {
     close (fd);
     return -1;
   }
   return fd;
 }
 
-/* The port fd is bound to. */
-static guint16
-bound_port (int fd)
+/* Connects fd to the loopback address at port; FALSE on error. */
+static gboolean
+connect_to (int fd, guint16 port)
 {
-  struct sockaddr_in sin;
-  socklen_t len = sizeof sin;
+  struct sockaddr_storage ss;
+  socklen_t len = loopback_addr (&ss, port);
 
-  getsockname (fd, (struct sockaddr *) &sin, &len);
-  return ntohs (sin.sin_port);
-}
-
-/* A UDP socket connected to 127.0.0.1:port; -1 on error. */
-static int
-client_socket (guint16 port)
-{
-  struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons (port),
-                             .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
-  int fd = socket (AF_INET, SOCK_DGRAM, 0);
-
-  if (fd >= 0 && connect (fd, (struct sockaddr *) &sin, sizeof sin) < 0) {
-    close (fd);
-    return -1;
-  }
-  return fd;
+  return connect (fd, (struct sockaddr *) &ss, len) == 0;
 }
 
 /* The best of 7 runs of `writes` write()s of len bytes on fd: nanoseconds per write;
@@ -112,12 +135,14 @@ ns_per_write_with_chain (guint n, const char *buf, gsize len, guint writes)
   if (servers[made] < 0)
     goto socket_failed;
   for (made = 1; made < n; made++) {
-    servers[made] = bound_socket (bound_port (servers[0]));
+    servers[made] = bound_socket (socket_port (servers[0], FALSE));
     if (servers[made] < 0)
       goto socket_failed;
   }
-  client = client_socket (bound_port (servers[0]));
-  if (client < 0)
+  client = bound_socket (0);
+  if (client < 0 || !connect_to (client, socket_port (servers[0], FALSE)))
+    goto socket_failed;
+  if (opt_connected && !connect_to (servers[n - 1], socket_port (client, FALSE)))
     goto socket_failed;
   ns = time_writes (client, buf, len, writes);
   if (isnan (ns))
@@ -149,28 +174,44 @@ raise_fd_limit (void)
   }
 }
 
-/* bench-udp-chain [LENGTH [SCALE]]: cycles per write() at each chain length and per
- * extra socket on the chain. */
+static const GOptionEntry entries[] = {
+  { "ipv6", '6', 0, G_OPTION_ARG_NONE, &opt_ipv6, "AF_INET6 sockets on ::1", NULL },
+  { "connected", 'c', 0, G_OPTION_ARG_NONE, &opt_connected,
+    "Connect one chain socket to the client (6.14+: found through hash4, no walk)", NULL },
+  { "length", 'l', 0, G_OPTION_ARG_INT, &opt_length, "Datagram bytes (default 8920)", "N" },
+  { "scale", 's', 0, G_OPTION_ARG_INT, &opt_scale, "Scale of the number of writes", "N" },
+  { NULL }
+};
+
+/* bench-udp-chain [OPTION…]: cycles per write() at each chain length and per extra
+ * socket on the chain. */
 int
 main (int argc, char **argv)
 {
-  gsize len = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 8920;
-  guint scale = argc > 2 ? (guint) g_ascii_strtoull (argv[2], NULL, 10) : 1;
-  guint writes = 20000 * MAX (scale, 1);
+  g_autoptr (GOptionContext) ctx = g_option_context_new ("— what one more socket on a UDP "
+                                                         "port's chain costs this kernel");
+  g_autoptr (GError) error = NULL;
+  guint writes;
   double x[G_N_ELEMENTS (chain_lengths)], y[G_N_ELEMENTS (chain_lengths)];
   double c0, c1, cov00, cov01, cov11, sumsq, ghz;
   char *buf;
   struct utsname uts;
 
-  if (len < 1 || len > 65507) {
-    fprintf (stderr, "bench-udp-chain: LENGTH must be 1 to 65507 bytes\n");
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
+    fprintf (stderr, "bench-udp-chain: %s\n", error->message);
     return 2;
   }
+  if (opt_length < 1 || opt_length > 65507 || opt_scale < 1) {
+    fprintf (stderr, "bench-udp-chain: --length must be 1 to 65507 bytes, --scale ≥ 1\n");
+    return 2;
+  }
+  writes = 20000 * (guint) opt_scale;
   raise_fd_limit ();
-  buf = g_malloc0 (len);
+  buf = g_malloc0 ((gsize) opt_length);
   ghz = ns_hostbench_core_ghz (10000000, 5);
   for (guint i = 0; i < G_N_ELEMENTS (chain_lengths); i++) {
-    double ns = ns_per_write_with_chain (chain_lengths[i], buf, len, writes);
+    double ns = ns_per_write_with_chain (chain_lengths[i], buf, (gsize) opt_length, writes);
 
     if (isnan (ns))
       return 1;
@@ -183,7 +224,9 @@ main (int argc, char **argv)
   }
   gsl_fit_linear (x, 1, y, 1, G_N_ELEMENTS (x), &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
   printf ("cycles_per_socket_fit %.2f\n", c1);
-  printf ("datagram_bytes %zu\n", len);
+  printf ("family %s\nreceiver %s\n", opt_ipv6 ? "ipv6" : "ipv4",
+          opt_connected ? "connected" : "unconnected");
+  printf ("datagram_bytes %d\n", opt_length);
   printf ("core_clock_ghz %.3f\n", ghz);
   if (uname (&uts) == 0)
     printf ("kernel %s\n", uts.release);
