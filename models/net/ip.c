@@ -34,7 +34,6 @@
 #include "ip.h"
 #include "loopback.h"
 #include "udp_rx.h"
-#include "sched/netdev.h"         /* tx_skb_put: the out-of-line skb_put */
 
 /* IPv4 */
 static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 200, NS_FN_EXTERN, 20);
@@ -210,7 +209,7 @@ alloc_skb_with_frags (NsThread *t, NsNetStack *s, guint size)
   ns_call (t, &fn_alloc_skb_with_frags);
   /* census: 18 instructions (npages 0 against MAX_SKB_FRAGS, errcode, the arguments) */
   ns_insns (t, 18);
-  skb = __alloc_skb (t, s->alloc, size);
+  skb = __alloc_skb (t, s->alloc, size, GFP_KERNEL);
   ns_insns (t, 6);                  /* census: 6 instructions (skb test, no frag loop) */
   ns_ret (t);
   return skb;
@@ -310,7 +309,7 @@ append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   NS_STORE_FIELD (t, skb, ip_summed);
   NS_STORE_FIELD (t, skb, csum);
   ns_insns (t, 12);                 /* census: 12 instructions (skb fields, skb_reserve) */
-  tx_skb_put (t, skb, fraglen);
+  skb_put (t, skb, fraglen);
   skb_reset_network_header (skb);
   skb->transport_header = skb->network_header + fragheaderlen;
   NS_STORE_FIELD (t, skb, data);
@@ -514,7 +513,7 @@ neigh_hh_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff
   NS_LOAD_FIELD (t, n, nud_state);
   NS_LOAD_FIELD (t, n, hh_lock);
   ns_load (t, n->hh_data, 16);
-  skb_push (skb, ETH_HLEN);
+  __skb_push (skb, ETH_HLEN);
   ns_store (t, skb->data, ETH_HLEN);
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, len);
