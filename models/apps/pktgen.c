@@ -192,11 +192,11 @@ pktgen_finalize_skb (NsThread *t, struct pktgen_dev *pkt_dev, struct sk_buff *sk
   guchar *pgh;
 
   ns_call (t, &fn_pktgen_finalize_skb);
-  pgh = tx_skb_put (t, skb, 16);
+  pgh = skb_put (t, skb, 16);
   datalen -= 16;
   NS_LOAD_FIELD (t, pkt_dev, nfrags);
   if (datalen > 0) {
-    guchar *z = tx_skb_put (t, skb, (guint) datalen);  /* skb_put_zero */
+    guchar *z = skb_put (t, skb, (guint) datalen);  /* skb_put_zero */
     pktgen_memset (t, z, datalen);
   }
   NS_LOAD_FIELD (t, pkt_dev, seq_num);
@@ -238,13 +238,13 @@ fill_packet_ipv4 (NsThread *t, Pktgen *pg)
   /* prefetchw(skb->data); skb_reserve(skb, 16) */
   skb_reserve (skb, 16);
   ns_prefetch (t, skb->data);
-  eth = tx_skb_push (t, skb, 14);
-  tx_skb_put (t, skb, pkt_dev->nr_labels * 4);   /* mpls: 0 bytes */
+  eth = skb_push (t, skb, 14);
+  skb_put (t, skb, pkt_dev->nr_labels * 4);   /* mpls: 0 bytes */
   skb_reset_mac_header (skb);
   skb->network_header = (guint16) (skb->data - skb->head + skb->len);
-  iph = tx_skb_put (t, skb, 20);
+  iph = skb_put (t, skb, 20);
   skb->transport_header = (guint16) (skb->data - skb->head + skb->len);
-  udph = tx_skb_put (t, skb, 8);
+  udph = skb_put (t, skb, 8);
   skb->queue_mapping = pkt_dev->cur_queue_map;
   skb->priority = pkt_dev->skb_priority;
   NS_LOAD_FIELD (t, pkt_dev, hh);
@@ -303,7 +303,7 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   if (pkt_dev->skb == NULL ||
       (pkt_dev->last_ok && ++pkt_dev->clone_count >= (guint32) pkt_dev->clone_skb)) {
     ns_insns (t, 4);                /* census: the kfree_skb call, fill_packet's F_IPV6 test */
-    tx_kfree_skb (t, pg->tx, pkt_dev->skb);
+    kfree_skb (t, pg->tx->alloc, pkt_dev->skb);
     pkt_dev->skb = fill_packet_ipv4 (t, pg);
     pkt_dev->last_pkt_size = pkt_dev->skb->len;
     pkt_dev->clone_count = 0;

@@ -40,7 +40,7 @@ dummy_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device 
   /* census: 7 instructions (shinfo, the SW_TSTAMP test, consume_skb's argument and call,
    * NETDEV_TX_OK) */
   ns_insns (t, 7);
-  tx_consume_skb (t, tx, skb);
+  consume_skb (t, tx->alloc, skb);
   return NETDEV_TX_OK;
 }
 

@@ -35,7 +35,6 @@
 #include "ip.h"
 #include "loopback.h"
 #include "udp_rx.h"
-#include "sched/netdev.h"         /* tx_skb_put: the out-of-line skb_put */
 
 /* IPv4 */
 static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 200, NS_FN_EXTERN, 20);
@@ -238,7 +237,7 @@ alloc_skb_with_frags (NsThread *t, NsNetStack *s, guint size)
   ns_call (t, &fn_alloc_skb_with_frags);
   /* census: 18 instructions (npages 0 against MAX_SKB_FRAGS, errcode, the arguments) */
   ns_insns (t, 18);
-  skb = __alloc_skb (t, s->alloc, size);
+  skb = __alloc_skb (t, s->alloc, size, GFP_KERNEL);
   ns_insns (t, 6);                  /* census: 6 instructions (skb test, no frag loop) */
   ns_ret (t);
   return skb;
@@ -365,7 +364,7 @@ append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   NS_STORE_FIELD (t, skb, ip_summed);
   NS_STORE_FIELD (t, skb, csum);
   ns_insns (t, c->before_put);      /* census */
-  tx_skb_put (t, skb, fraglen);
+  skb_put (t, skb, fraglen);
   skb_reset_network_header (skb);
   skb->transport_header = skb->network_header + fragheaderlen;
   NS_STORE_FIELD (t, skb, data);
@@ -553,7 +552,7 @@ __ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb
    * stack protector) */
   ns_insns (t, 83);
   __skb_pull (skb, IPV6_HLEN);
-  tx_skb_push (t, skb, IPV6_HLEN);
+  skb_push (t, skb, IPV6_HLEN);
   skb_reset_network_header (skb);
   ip6h = (NsIpv6hdr *) skb_network_header (skb);
   ip6h->ver_tc_flow = GUINT32_TO_BE (0x60000000 | (skb->hash & 0xfffff));
@@ -619,7 +618,7 @@ neigh_hh_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff
   NS_LOAD_FIELD (t, n, nud_state);
   NS_LOAD_FIELD (t, n, hh_lock);
   ns_load (t, n->hh_data, 16);
-  skb_push (skb, ETH_HLEN);
+  __skb_push (skb, ETH_HLEN);
   ns_store (t, skb->data, ETH_HLEN);
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, len);

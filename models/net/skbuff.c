@@ -1,18 +1,31 @@
-/* skbuff.c — allocating and freeing sk_buffs: net/core/skbuff.c (__alloc_skb,
- * kmalloc_reserve, skb_release_data, kfree_skbmem, __consume_stateless_skb), the SLUB
- * fast and remote-free paths (mm/slub.c) and the page allocator's per-CPU lists
- * (mm/page_alloc.c) that kmalloc_large uses for heads above 8 KiB.
+/* skbuff.c — allocating and freeing sk_buffs, for every path the simulator runs (seed
+ * 000's UDP datagrams over loopback, seed 002's pktgen frames): net/core/skbuff.c
+ * (__alloc_skb, kmalloc_reserve, __build_skb_around, skb_put, skb_push, the frees:
+ * kfree_skb_reason, consume_skb, __consume_stateless_skb, skb_release_head_state,
+ * skb_release_data, skb_free_head, kfree_skbmem), SLUB (mm/slub.c, mm/slab_common.c:
+ * kmem_cache_alloc_node, kmem_cache_alloc, __kmem_cache_alloc_node, kmalloc_slab,
+ * kmalloc_size_roundup, __kmalloc_node_track_caller, kmem_cache_free, __kmem_cache_free,
+ * kfree, the remote free __slab_free) and the page allocator's per-CPU lists
+ * (mm/page_alloc.c) that kmalloc_large uses for heads above 8 KiB, with page_frag_free.
+ * Which branch runs is the kernel's choice by size and version: a head up to 8 KiB is a
+ * kmalloc-N object (seed 002's 576 bytes: kmalloc-1k), or from v6.3 up to 640 bytes an
+ * skb_small_head_cache object; a larger one (seed 000's 9344 bytes) is an order-n page.
+ * models/net/sched/skb_xmit.c keeps what only __netdev_alloc_skb uses (the napi
+ * page-fragment cache, __build_skb) and calls this file for the rest.
  *
  * What the model keeps of each allocator:
- *  - SLUB (skbuff_cache, skb_small_head_cache, kmalloc-N): per CPU a kmem_cache_cpu line
- *    (freelist, tid); per CPU the struct slab line of the slab it allocates from. An
- *    allocation reads the object's free pointer (SLUB keeps it inside the free object, at
- *    the middle for these caches: s->offset = ALIGN_DOWN(size / 2, sizeof(void *)), v5.7+)
- *    and updates the cpu line; every objs_per_slab allocations it takes the slab's
- *    freelist back with a cmpxchg (get_freelist: where remote frees went). A free on the
- *    allocating CPU is the fast path; on another CPU it is __slab_free: write the free
- *    pointer, cmpxchg_double on the allocating CPU's slab line. Objects are arena memory,
- *    recycled most-recently-freed first (the arena's LIFO per size class).
+ *  - SLUB (skbuff_cache, skb_small_head_cache, kmalloc-N): per cache a struct kmem_cache
+ *    line (cpu_slab, offset, random: read on every allocation and free); per CPU a
+ *    kmem_cache_cpu line (freelist, tid, slab); per CPU the struct slab line of the slab
+ *    it allocates from. An allocation reads the object's free pointer (SLUB keeps it
+ *    inside the free object, at the middle: s->offset = ALIGN_DOWN(object_size / 2,
+ *    sizeof(void *)), v5.7+) and updates the cpu line; when the CPU's freelist runs out
+ *    (objects freed on other CPUs went to their slab's own freelist) it takes the slab's
+ *    freelist back with a cmpxchg (get_freelist). A free on the allocating CPU is the fast
+ *    path and puts the object back on that CPU's freelist; on another CPU it is
+ *    __slab_free: write the free pointer, cmpxchg_double on the allocating CPU's slab
+ *    line. Objects are arena memory, recycled most-recently-freed first (the arena's LIFO
+ *    per size class).
  *  - The page allocator (order ≤ 3 goes through the PCP lists, v5.13+): per CPU a
  *    per_cpu_pages line and a list of free blocks; the zone has a lock and a free list.
  *    Allocation pops the newest block of the CPU's list; an empty list is refilled with
@@ -22,6 +35,8 @@
  *    reused by the sender only after passing through the zone: the reuse distance, and
  *    therefore where its lines still are, comes out of the batch sizes. Each order-2
  *    block has four struct pages (64 bytes each) that the allocator writes.
+ *  - Page fragments (the frag cache's order-3 pages, sched/skb_xmit.c): their struct
+ *    page, whose refcount page_frag_free drops.
  * Batch sizes are the v6.9 formulas for a large zone (see the constants). */
 #include "config.h"
 #include <string.h>
@@ -48,10 +63,15 @@
  * (/proc/slabinfo "skbuff_head_cache 32 objperslab 2 pagesperslab" on x86-64). */
 #define SKB_OBJS_PER_SLAB        32u
 
+/* v6.3+ (skb_small_head_cache): kmalloc_reserve takes heads up to this size from it. */
+#define SKB_SMALL_HEAD_VERSION   "6.3"
+
 /* ---- model functions. Text sizes: estimates (bytes of x86-64 text of a v6.x distro build,
- * judged from the C source's size) unless said otherwise. Instruction counts: the census
- * of the Debian 6.1.176 binary (doc/census/skb.md; doc/census/seed000/send.md for the
- * allocation, recv.md for the free), each function's body = its total less its prologue,
+ * judged from the C source's size) unless said otherwise; the Debian 6.1.176 binary's
+ * (nm -S) where the census gives them. Instruction counts: the census of the Debian
+ * 6.1.176 binary (doc/census/skb.md for seed 002's kmalloc-1k head and the same-CPU
+ * frees; doc/census/seed000/send.md for the GFP_KERNEL allocation and the large head,
+ * recv.md for the cross-CPU free), each function's body = its total less its prologue,
  * epilogue and return, which the machine charges per call (call.prologue_insns); with
  * CONFIG_INIT_ON_ALLOC off (the Kconfig default): no __memset of the slab object, no
  * kernel_init_pages/clear_page_erms of the page. Where a count is split between call sites
@@ -60,7 +80,14 @@
 
 NS_FUNC (skb_fn___alloc_skb, "__alloc_skb", 480, NS_FN_EXTERN, 8);
 NS_FUNC (skb_fn_kmem_cache_alloc_node, "kmem_cache_alloc_node", 560, NS_FN_EXTERN, 40);
+/* kmem_cache_alloc: __build_skb's (sched/skb_xmit.c); __kmem_cache_alloc_node and
+ * kmalloc_slab: kmalloc's up to 8 KiB; __kmem_cache_free: kfree's of a slab object */
+static NS_FUNC (fn_kmem_cache_alloc, "kmem_cache_alloc", 560, NS_FN_EXTERN, 400);
+static NS_FUNC (fn___kmem_cache_alloc_node, "__kmem_cache_alloc_node", 668, NS_FN_EXTERN,
+                40);
+static NS_FUNC (fn_kmalloc_slab, "kmalloc_slab", 135, NS_FN_EXTERN, 40);
 NS_FUNC (skb_fn_kmem_cache_free, "kmem_cache_free", 640, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___kmem_cache_free, "__kmem_cache_free", 658, NS_FN_EXTERN, 40);
 static NS_FUNC (fn___slab_free, "__slab_free", 720, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 /* 6.1's cmpxchg_double_slab.constprop.0.isra.0; 6.9 calls it slab_update_freelist
  * (declared inline: kept out of line as the 6.1 binary has it, a doubt). */
@@ -92,13 +119,21 @@ static NS_FUNC (fn_free_unref_page_prepare, "free_unref_page_prepare", 982,
 static NS_FUNC (fn_free_unref_page_commit, "free_unref_page_commit", 400,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_free_pcppages_bulk, "free_pcppages_bulk", 1100, NS_FN_STATIC, 3);
+/* the free of a page-fragment head (the frag cache: sched/skb_xmit.c) */
+static NS_FUNC (fn_page_frag_free, "page_frag_free", 96, NS_FN_EXTERN, 40);
 NS_FUNC (skb_fn_skb_release_data, "skb_release_data", 420, NS_FN_STATIC, 4);
 NS_FUNC (skb_fn_kfree_skbmem, "kfree_skbmem", 160, NS_FN_STATIC, 4);
 NS_FUNC (skb_fn_kfree_skb_reason, "kfree_skb_reason", 260, NS_FN_EXTERN, 300);
 static NS_FUNC (fn___consume_stateless_skb, "__consume_stateless_skb", 64, NS_FN_EXTERN, 3);
-/* Also on seed 002's pktgen path (models/net/sched/skb_xmit.c, models/net/dummy.c): one
- * declaration each, here. Sizes: the Debian 6.1.176 binary's (nm -S) where the census
- * gives them. */
+/* consume_skb, and __kfree_skb (inlined into it and kfree_skb_reason) with
+ * skb_release_head_state: the skb_release_all of pktgen's and dummy's frees */
+static NS_FUNC (fn_consume_skb, "consume_skb", 96, NS_FN_EXTERN, 300);
+static NS_FUNC (fn___kfree_skb, "__kfree_skb", 80, NS_FN_STATIC | NS_FN_ALWAYS_INLINE, 30);
+static NS_FUNC (fn_skb_release_head_state, "skb_release_head_state", 180, NS_FN_EXTERN, 6);
+/* skb_put / skb_push: the exported functions (pktgen's headers, ip.c's fragment) */
+static NS_FUNC (fn_skb_put, "skb_put", 64, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_skb_push, "skb_push", 64, NS_FN_EXTERN, 200);
+/* Sizes: the Debian 6.1.176 binary's (nm -S) where the census gives them. */
 NS_FUNC (skb_fn_should_failslab, "should_failslab", 12, NS_FN_EXTERN, 400);
 NS_FUNC (skb_fn_memcg_slab_post_alloc_hook, "memcg_slab_post_alloc_hook", 543,
          NS_FN_STATIC | NS_FN_NOINLINE, 400);
@@ -127,13 +162,18 @@ typedef struct {
 
 typedef struct {
   const char   *name;
-  gsize         size;           /* object size (allocation class) */
+  gsize         size;           /* slot size (allocation class) */
   gsize         align;
   gsize         fp_offset;      /* where SLUB keeps the free pointer in a free object */
   guint         objs_per_slab;
+  /* census: +2 instructions at each virt_to_slab/virt_to_folio when the object sits in a
+   * tail page of its slab (skb.md): 2 for the kmalloc caches with order > 0 slabs (most of
+   * their objects), 0 for skbuff_cache (the census' main case) */
+  guint         tail_page;
+  gpointer      line;           /* struct kmem_cache: cpu_slab, offset, random; arena */
   KmemCacheCpu *cpu;            /* per CPU, arena */
   SlabLine     *slab;           /* per CPU: the slab that CPU allocates from, arena */
-  guint        *allocs;         /* per CPU: allocations since the last get_freelist */
+  guint        *avail;          /* per CPU: objects left on its freelist */
   guint64       live;
 } KmemCache;
 
@@ -155,9 +195,11 @@ struct _NsSkbAlloc {
   NsNetStack   *stack;          /* build options (might_resched, DEBUG_LIST, RCU, locks) */
   NsArena      *arena;
   guint         n_cpus;
+  gboolean      small_heads;    /* v6.3+: skb_small_head_cache */
   KmemCache     skbuff_cache;
   KmemCache     small_head_cache;
   KmemCache     kmalloc[7];     /* 128, 256, 512, 1k, 2k, 4k, 8k */
+  gpointer      kmalloc_caches; /* the kmalloc_caches[][] line kmalloc_slab reads, arena */
   PerCpuPages  *pcp;            /* per CPU, arena */
   GQueue       *pcp_list;       /* per CPU: free order-n blocks, newest at the head */
   guint        *pcp_pages;      /* per CPU: pages on the list (kept host-side too) */
@@ -166,6 +208,7 @@ struct _NsSkbAlloc {
   GHashTable   *page_meta;      /* block → its struct pages (arena, 64 bytes per page) */
   GHashTable   *large_order;    /* block → order, for kfree */
   GHashTable   *slab_of;        /* object → KmemCache, for kfree */
+  GHashTable   *frag_pages;     /* page-fragment page va → its struct page_ns */
   guint64       live_skbs;
   guint64       live_heads;
 };
@@ -218,19 +261,25 @@ skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head
 
 /* ---- construction ---- */
 
-/* Sets up cache c: object size, alignment, free-pointer offset, objs per slab, and its
- * per-CPU state in the arena. */
+/* Sets up cache c: slot and object size, alignment, free-pointer offset, objects per
+ * slab, the tail-page cost, its kmem_cache line and its per-CPU state in the arena (each
+ * CPU's freelist holding a full slab). */
 static void
-kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, gsize size, guint objs)
+kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, gsize size,
+                 gsize object_size, guint objs, guint tail_page)
 {
   c->name = name;
   c->size = size;
   c->align = size >= 64 ? 64 : 8;
-  c->fp_offset = (size / 2) & ~(gsize) 7;
+  c->fp_offset = (object_size / 2) & ~(gsize) 7;
   c->objs_per_slab = objs;
+  c->tail_page = tail_page;
+  c->line = ns_arena_alloc (a->arena, 64, 64);
   c->cpu = ns_arena_alloc (a->arena, sizeof (KmemCacheCpu) * a->n_cpus, 64);
   c->slab = ns_arena_alloc (a->arena, sizeof (SlabLine) * a->n_cpus, 64);
-  c->allocs = g_new0 (guint, a->n_cpus);
+  c->avail = g_new (guint, a->n_cpus);
+  for (guint cpu = 0; cpu < a->n_cpus; cpu++)
+    c->avail[cpu] = objs;
 }
 
 /* Creates the allocator state of machine. */
@@ -241,6 +290,7 @@ ns_skb_alloc_new (NsMachine *machine)
     "kmalloc-128", "kmalloc-256", "kmalloc-512", "kmalloc-1k", "kmalloc-2k", "kmalloc-4k",
     "kmalloc-8k"
   };
+  NsBuild *build;
   NsSkbAlloc *a;
 
   g_return_val_if_fail (machine != NULL, NULL);
@@ -248,14 +298,21 @@ ns_skb_alloc_new (NsMachine *machine)
   a->machine = machine;
   a->arena = ns_machine_arena (machine);
   a->n_cpus = ns_machine_n_cpus (machine);
-  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", 256, SKB_OBJS_PER_SLAB);
+  build = ns_machine_build (machine);
+  a->small_heads = build != NULL && ns_kernel_version_cmp (ns_build_version (build),
+                                                           SKB_SMALL_HEAD_VERSION) >= 0;
+  /* skbuff_cache: 232-byte sk_buffs in 256-byte slots (SLAB_HWCACHE_ALIGN) */
+  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", 256, sizeof (struct sk_buff),
+                   SKB_OBJS_PER_SLAB, 0);
   kmem_cache_init (&a->small_head_cache, a, "skbuff_small_head", SKB_SMALL_HEAD_CACHE_SIZE,
-                   25);
+                   SKB_SMALL_HEAD_CACHE_SIZE, 25, 2);
   /* objects per slab: SLUB's calculate_order packs order-0..3 slabs: 32 objects for 128 B
-   * to 1 KiB (orders 0 to 3), then 16, 8, 4 in order-3 slabs for 2k, 4k, 8k [R: slabinfo] */
+   * to 1 KiB (orders 0 to 3), then 16, 8, 4 in order-3 slabs for 2k, 4k, 8k [R: slabinfo];
+   * every slab above kmalloc-128 has tail pages */
   for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc); i++)
-    kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i], (gsize) 128 << i,
-                     MAX (4u, 32u >> (i > 3 ? i - 3 : 0)));
+    kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i], (gsize) 128 << i, (gsize) 128 << i,
+                     MAX (4u, 32u >> (i > 3 ? i - 3 : 0)), i > 0 ? 2 : 0);
+  a->kmalloc_caches = ns_arena_alloc (a->arena, 64, 64);
   a->pcp = ns_arena_alloc (a->arena, sizeof (PerCpuPages) * a->n_cpus, 64);
   a->pcp_list = g_new0 (GQueue, a->n_cpus);
   a->pcp_pages = g_new0 (guint, a->n_cpus);
@@ -269,14 +326,15 @@ ns_skb_alloc_new (NsMachine *machine)
   a->page_meta = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->large_order = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->slab_of = g_hash_table_new (g_direct_hash, g_direct_equal);
+  a->frag_pages = g_hash_table_new (g_direct_hash, g_direct_equal);
   return a;
 }
 
-/* Frees c's host-side per-CPU allocation counts. */
+/* Frees c's host-side per-CPU freelist counts. */
 static void
 kmem_cache_clear (KmemCache *c)
 {
-  g_free (c->allocs);
+  g_free (c->avail);
 }
 
 /* Frees the allocator's host-side state (arena memory goes with the machine). */
@@ -297,6 +355,7 @@ ns_skb_alloc_free (NsSkbAlloc *a)
   g_hash_table_destroy (a->page_meta);
   g_hash_table_destroy (a->large_order);
   g_hash_table_destroy (a->slab_of);
+  g_hash_table_destroy (a->frag_pages);
   g_free (a);
 }
 
@@ -317,6 +376,23 @@ ns_skb_alloc_set_stack (NsSkbAlloc *a, struct _NsNetStack *stack)
 {
   g_return_if_fail (a != NULL);
   a->stack = stack;
+}
+
+/* Registers page, the struct page of the page-fragment page at va (the frag cache's
+ * refill). */
+void
+ns_skb_alloc_add_frag_page (NsSkbAlloc *a, gpointer va, struct page_ns *page)
+{
+  g_return_if_fail (a != NULL && va != NULL && page != NULL);
+  g_hash_table_insert (a->frag_pages, va, page);
+}
+
+/* The struct page of the page-fragment page at va, or NULL. */
+struct page_ns *
+ns_skb_alloc_frag_page (NsSkbAlloc *a, gconstpointer va)
+{
+  g_return_val_if_fail (a != NULL, NULL);
+  return g_hash_table_lookup (a->frag_pages, va);
 }
 
 /* ---- build options (nothing without a stack) ---- */
@@ -362,27 +438,31 @@ memcg_slab_post_alloc_hook (NsThread *t)
   ns_leaf_call (t, &skb_fn_memcg_slab_post_alloc_hook, 6);
 }
 
-/* kmem_cache_alloc_node(c, GFP_KERNEL, NUMA_NO_NODE): slab_alloc_node's fast path on t's
- * CPU: might_alloc, the hooks, cpu freelist, the object's free pointer; every
- * objs_per_slab allocations get_freelist's cmpxchg on the slab (remote frees). */
+/* slab_alloc_node (inlined into each allocation function) on t's CPU: slab_pre_alloc_hook
+ * (might_alloc: might_resched when gfp may sleep, should_failslab), the fast path (the
+ * kmem_cache and kmem_cache_cpu lines, the object's free pointer, this_cpu_cmpxchg16b),
+ * slab_post_alloc_hook. When the CPU's freelist runs out, ___slab_alloc's get_freelist
+ * takes back the slab's freelist (where remote frees went) with a cmpxchg. */
 static gpointer
-kmem_cache_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c)
+slab_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c, guint gfp)
 {
   guint cpu = ns_thread_cpu (t);
   gpointer obj;
 
-  ns_call (t, &skb_fn_kmem_cache_alloc_node);
-  /* census (send.md: 111 less init_on_alloc's 10, P/E 17): 84 — 12 for the arguments,
-   * the gfp mask and might_alloc's test with its call and jump back, 55 for the memcg and
-   * KFENCE keys, tid and freelist reads, get_freepointer, the cmpxchg16b and sete, 12 for
-   * the init_on_alloc key and the hook's call, 5 for the tracepoint */
-  ns_insns (t, 12);
-  alloc_might_resched (t, a);
+  /* census (skb.md: kmem_cache_alloc_node 109 less init_on_alloc's 10, P/E 17 = 82; 84
+   * with send.md's might_resched call): 10 for the arguments, the gfp mask and
+   * might_alloc's test (12 with its call and jump back), 55 for the memcg and KFENCE keys,
+   * tid and freelist reads, get_freepointer, the cmpxchg16b and sete, 12 for the
+   * init_on_alloc key and the hook's call */
+  ns_insns (t, (gfp & __GFP_DIRECT_RECLAIM) ? 12 : 10);
+  if (gfp & __GFP_DIRECT_RECLAIM)
+    alloc_might_resched (t, a);
   should_failslab (t);
-  ns_insns (t, 55);
+  ns_load (t, c->line, 64);
   ns_load (t, &c->cpu[cpu], 16);
-  if (++c->allocs[cpu] >= c->objs_per_slab) {
-    c->allocs[cpu] = 0;
+  ns_insns (t, 55);
+  if (--c->avail[cpu] == 0) {
+    c->avail[cpu] = c->objs_per_slab;
     /* estimate: ~60 instructions of ___slab_alloc taking the slab's freelist back */
     ns_insns (t, 60);
     ns_atomic (t, &c->slab[cpu]);
@@ -392,18 +472,40 @@ kmem_cache_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c)
   ns_store (t, &c->cpu[cpu], 16);
   ns_insns (t, 12);
   memcg_slab_post_alloc_hook (t);
-  ns_insns (t, 5);
   c->live++;
+  return obj;
+}
+
+/* An allocation function fn around slab_alloc_node, with tp instructions of its own
+ * (kmem_cache_alloc_node's kmem_cache_alloc tracepoint: census 5; the same in
+ * kmem_cache_alloc, estimate: 6.1 inlines the same slab_alloc_node into both; none in
+ * __kmem_cache_alloc_node, census, skb.md: 104 less init_on_alloc's 10, P/E 17). */
+static gpointer
+slab_alloc_fn (NsThread *t, NsSkbAlloc *a, NsFunc *fn, KmemCache *c, guint gfp, guint tp)
+{
+  gpointer obj;
+
+  ns_call (t, fn);
+  obj = slab_alloc_node (t, a, c, gfp);
+  if (tp > 0)
+    ns_insns (t, tp);
   ns_ret (t);
   return obj;
 }
 
-/* cache_from_obj: the hardened check that the object belongs to the cache; census 30,
- * P/E 6 (skb.md, recv.md). */
-static void
-cache_from_obj (NsThread *t)
+/* kmem_cache_alloc_node(c, gfp, NUMA_NO_NODE). */
+static gpointer
+kmem_cache_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c, guint gfp)
 {
-  ns_leaf_call (t, &skb_fn_cache_from_obj, 24);
+  return slab_alloc_fn (t, a, &skb_fn_kmem_cache_alloc_node, c, gfp, 5);
+}
+
+/* cache_from_obj: the hardened check that the object belongs to the cache; census 30,
+ * P/E 6 (skb.md, recv.md), +2 for an object in a tail page. */
+static void
+cache_from_obj (NsThread *t, KmemCache *c)
+{
+  ns_leaf_call (t, &skb_fn_cache_from_obj, 24 + c->tail_page);
 }
 
 /* cmpxchg_double_slab: the slab's freelist and counters with lock cmpxchg16b (first try). */
@@ -429,31 +531,55 @@ __slab_free (NsThread *t, KmemCache *c, guint alloc_cpu)
   ns_ret (t);
 }
 
-/* kmem_cache_free → do_slab_free: the fast path when t's CPU allocated the object, else
- * (tail jmp) __slab_free: write the free pointer, cmpxchg_double on the owning CPU's slab. */
+/* slab_free → do_slab_free (inlined into both frees) on t's CPU: the kmem_cache and
+ * kmem_cache_cpu lines, the free pointer written; the object back on this CPU's freelist
+ * when it allocated it (local insns instructions), else (remote insns, then a tail jmp)
+ * __slab_free: cmpxchg_double on the owning CPU's slab. */
 static void
-kmem_cache_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint alloc_cpu)
+slab_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint alloc_cpu,
+           guint local, guint remote)
 {
   guint cpu = ns_thread_cpu (t);
 
-  ns_call (t, &skb_fn_kmem_cache_free);
-  ns_insns (t, 8);                  /* census: the tracepoint's caller ip, the call */
-  cache_from_obj (t);
+  ns_load (t, c->line, 64);
+  ns_load (t, &c->cpu[cpu], 16);
   ns_store (t, (guint8 *) obj + c->fp_offset, 8);
   if (alloc_cpu == cpu || alloc_cpu >= a->n_cpus) {
-    /* census (skb.md: 74, P/E 13): 53 — virt_to_slab, memcg 1+3, set_freepointer, the
-     * cpu-slab test, the cmpxchg16b and sete */
-    ns_insns (t, 53);
+    ns_insns (t, local + c->tail_page);
     ns_store (t, &c->cpu[cpu], 16);
+    c->avail[cpu] = MIN (c->avail[cpu] + 1, c->objs_per_slab);
   } else {
-    /* census (recv.md: 62, P/E 11): 43 — virt_to_slab, memcg, set_freepointer, c->slab ≠
-     * slab, the tail jmp */
-    ns_insns (t, 43);
+    ns_insns (t, remote + c->tail_page);
     ns_tail_next (t);
     __slab_free (t, c, alloc_cpu);
   }
   c->live--;
   ns_arena_release (a->arena, obj, c->size);
+}
+
+/* kmem_cache_free(c, obj): cache_from_obj, the tracepoint, slab_free. */
+static void
+kmem_cache_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint alloc_cpu)
+{
+  ns_call (t, &skb_fn_kmem_cache_free);
+  ns_insns (t, 8);                  /* census: the tracepoint's caller ip, the call */
+  cache_from_obj (t, c);
+  /* census (skb.md: 74, P/E 13): 53 — virt_to_slab, memcg 1+3, set_freepointer, the
+   * cpu-slab test, the cmpxchg16b and sete; remote (recv.md: 62, P/E 11): 43 —
+   * virt_to_slab, memcg, set_freepointer, c->slab ≠ slab, the tail jmp */
+  slab_free (t, a, c, obj, alloc_cpu, 53, 43);
+  ns_ret (t);
+}
+
+/* __kmem_cache_free(c, obj, caller): kfree's slab_free (kfree found the cache). */
+static void
+__kmem_cache_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint alloc_cpu)
+{
+  ns_call (t, &fn___kmem_cache_free);
+  /* census (skb.md: 70, P/E 13): 57 — the free hooks (memcg, KASAN and KFENCE keys),
+   * virt_to_slab, tid, the cpu-slab test, set_freepointer, the cmpxchg16b and sete;
+   * remote: estimate, kmem_cache_free's difference (10 fewer) */
+  slab_free (t, a, c, obj, alloc_cpu, 57, 47);
   ns_ret (t);
 }
 
@@ -735,17 +861,28 @@ size_order (gsize size)
   return order;
 }
 
-/* The kmalloc cache of a request up to 8 KiB (power-of-two classes from 128). */
+/* kmalloc_slab(size, flags): the kmalloc cache of a request up to 8 KiB from
+ * kmalloc_caches[KMALLOC_NORMAL][fls(size - 1)] (power-of-two classes from 128). Census
+ * 20, P/E 3 (skb.md: sizes above 192, the fls path; estimate: the same below, where the
+ * size_index table replaces fls). */
 static KmemCache *
-kmalloc_cache (NsSkbAlloc *a, gsize size)
+kmalloc_slab (NsThread *t, NsSkbAlloc *a, gsize size)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc); i++)
+  KmemCache *c = NULL;
+
+  ns_call (t, &fn_kmalloc_slab);
+  ns_load (t, a->kmalloc_caches, 8);
+  ns_insns (t, 17);
+  for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc) && c == NULL; i++)
     if (size <= a->kmalloc[i].size)
-      return &a->kmalloc[i];
-  g_return_val_if_reached (NULL);
+      c = &a->kmalloc[i];
+  ns_ret (t);
+  g_return_val_if_fail (c != NULL, &a->kmalloc[G_N_ELEMENTS (a->kmalloc) - 1]);
+  return c;
 }
 
-/* kmalloc_size_roundup(size): the kmalloc class, or PAGE_SIZE << get_order above 8 KiB. */
+/* kmalloc_size_roundup(size): the kmalloc class's object size (kmalloc_slab), or
+ * PAGE_SIZE << get_order above 8 KiB. */
 static guint
 kmalloc_size_roundup (NsThread *t, NsSkbAlloc *a, guint size)
 {
@@ -756,10 +893,9 @@ kmalloc_size_roundup (NsThread *t, NsSkbAlloc *a, guint size)
     ns_insns (t, 13);               /* census: 16, P/E 3 (send.md): bsr, the shift */
     osize = PAGE_SIZE << size_order (size);
   } else {
-    /* census (skb.md): 11, and kmalloc_slab's 17 (a call there; estimate: the model has
-     * no kmalloc_slab of its own) */
-    ns_insns (t, 28);
-    osize = (guint) kmalloc_cache (a, size)->size;
+    ns_insns (t, 11);               /* census: 14, P/E 3 (skb.md): the size tests, the
+                                     * call, object_size */
+    osize = (guint) kmalloc_slab (t, a, size)->size;
   }
   ns_ret (t);
   return osize;
@@ -784,10 +920,10 @@ __kmalloc_large_node (NsThread *t, NsSkbAlloc *a, guint size)
   return obj;
 }
 
-/* __kmalloc_node_track_caller(size): a kmalloc-N object up to 8 KiB, else
- * __kmalloc_large_node. */
+/* __kmalloc_node_track_caller(size, gfp, NUMA_NO_NODE): up to 8 KiB a kmalloc-N object
+ * (kmalloc_slab, __kmem_cache_alloc_node), else __kmalloc_large_node. */
 static guchar *
-__kmalloc_node_track_caller (NsThread *t, NsSkbAlloc *a, guint size)
+__kmalloc_node_track_caller (NsThread *t, NsSkbAlloc *a, guint size, guint gfp)
 {
   KmemCache *c;
   guchar *obj;
@@ -799,42 +935,42 @@ __kmalloc_node_track_caller (NsThread *t, NsSkbAlloc *a, guint size)
     obj = __kmalloc_large_node (t, a, size);
     ns_insns (t, 5);
   } else {
-    /* estimate: the model allocates kmalloc-N through its kmem_cache_alloc_node (the
-     * kernel's __kmem_cache_alloc_node, which seed 002's skb_xmit.c models); 20
-     * instructions as skb.md's __kmalloc_node_track_caller */
-    ns_insns (t, 20);
-    c = kmalloc_cache (a, size);
-    obj = kmem_cache_alloc_node (t, a, c);
+    /* census (skb.md): 35, P/E 15 — 20 */
+    ns_insns (t, 8);                /* the large-size test, the kmalloc_slab call */
+    c = kmalloc_slab (t, a, size);
+    ns_insns (t, 7);                /* ZERO_OR_NULL test, the call */
+    obj = slab_alloc_fn (t, a, &fn___kmem_cache_alloc_node, c, gfp, 0);
     g_hash_table_insert (a->slab_of, obj, c);
+    ns_insns (t, 5);                /* the kmalloc tracepoint, the return value */
   }
   ns_ret (t);
   return obj;
 }
 
-/* kmalloc_reserve: the head buffer; *size becomes the usable size. Small heads come from
- * skb_small_head_cache (v6.3+), others from kmalloc (kmalloc_large above
- * KMALLOC_MAX_CACHE_SIZE). */
+/* kmalloc_reserve(&size, gfp, node, &pfmemalloc): the head buffer; *size becomes the
+ * usable size. From v6.3 heads up to SKB_SMALL_HEAD_CACHE_SIZE come from
+ * skb_small_head_cache; others from kmalloc (kmalloc_large above KMALLOC_MAX_CACHE_SIZE).
+ * No __GFP_MEMALLOC retry. */
 static guchar *
-kmalloc_reserve (NsThread *t, NsSkbAlloc *a, guint *size)
+kmalloc_reserve (NsThread *t, NsSkbAlloc *a, guint *size, guint gfp)
 {
   KmemCache *c;
   guchar *obj;
 
   ns_call (t, &skb_fn_kmalloc_reserve);
   ns_insns (t, 10);                 /* census (skb.md: 40, P/E 15): arguments, the call */
-  if (*size <= SKB_SMALL_HEAD_CACHE_SIZE) {
+  if (a->small_heads && *size <= SKB_SMALL_HEAD_CACHE_SIZE) {
     /* v6.3+, not in the 6.1 census: estimate, the same 15 around the allocation */
     c = &a->small_head_cache;
-    obj = kmem_cache_alloc_node (t, a, c);
+    obj = kmem_cache_alloc_node (t, a, c, gfp);
     *size = (guint) c->size;
-    g_hash_table_insert (a->slab_of, obj, c);
     ns_insns (t, 15);
     ns_ret (t);
     return obj;
   }
   *size = kmalloc_size_roundup (t, a, *size);
   ns_insns (t, 9);                  /* census: gfp flags, the allocation call */
-  obj = __kmalloc_node_track_caller (t, a, *size);
+  obj = __kmalloc_node_track_caller (t, a, *size, gfp | __GFP_NOMEMALLOC | __GFP_NOWARN);
   ns_insns (t, 6);                  /* census: the NULL and pfmemalloc tests */
   ns_ret (t);
   return obj;
@@ -854,8 +990,8 @@ free_large_kmalloc (NsThread *t, NsSkbAlloc *a, gpointer obj, guint order)
   ns_ret (t);
 }
 
-/* kfree(head): free_large_kmalloc for a page (tail jmp), the slab path for kmalloc-N and
- * small heads. alloc_cpu picks SLUB's remote path. */
+/* kfree(obj): not PG_slab → (tail jmp) free_large_kmalloc; a slab object → (tail jmp)
+ * __kmem_cache_free of its cache. alloc_cpu picks SLUB's remote path. */
 static void
 kfree (NsThread *t, NsSkbAlloc *a, gpointer obj, guint alloc_cpu)
 {
@@ -873,22 +1009,47 @@ kfree (NsThread *t, NsSkbAlloc *a, gpointer obj, guint alloc_cpu)
     KmemCache *c = g_hash_table_lookup (a->slab_of, obj);
     g_return_if_fail (c != NULL);
     g_hash_table_remove (a->slab_of, obj);
-    /* census (skb.md): 29, P/E 3; estimate: the model frees through its kmem_cache_free
-     * rather than __kmem_cache_free */
-    ns_insns (t, 26);
-    kmem_cache_free (t, a, c, obj, alloc_cpu);
+    /* census (skb.md): 29, P/E 3 — 26: the kfree tracepoint, ZERO_OR_NULL,
+     * virt_to_folio (+2 in a tail page), the slab test, the tail jmp */
+    ns_insns (t, 26 + c->tail_page);
+    ns_tail_next (t);
+    __kmem_cache_free (t, a, c, obj, alloc_cpu);
   }
+  ns_ret (t);
+}
+
+/* page_frag_free(addr): put_page_testzero on the fragment's (head) page; the page goes
+ * back to the frag cache that still holds its bias (never to zero here). */
+static void
+page_frag_free (NsThread *t, NsSkbAlloc *a, guchar *addr)
+{
+  guint64 sim = ns_arena_addr (a->arena, addr);
+  gpointer va = addr - (sim & (PAGE_FRAG_CACHE_MAX_SIZE - 1));
+  struct page_ns *page = g_hash_table_lookup (a->frag_pages, va);
+
+  g_return_if_fail (page != NULL);
+  ns_call (t, &fn_page_frag_free);
+  NS_LOAD_FIELD (t, page, compound_head);
+  ns_atomic (t, &page->_refcount);
+  page->_refcount--;
+  /* estimate: 8 instructions (virt_to_head_page arithmetic, compound_head test, the
+   * zero test) */
+  ns_insns (t, 8);
   ns_ret (t);
 }
 
 /* ---- sk_buff ---- */
 
-/* __build_skb_around(skb, data, size): the fields from `tail` on, the shared info. */
-static void
-__build_skb_around (NsThread *t, struct sk_buff *skb, guchar *data, guint size)
+/* __build_skb_around(skb, data, frag_size): the fields from `tail` on (and alloc_cpu),
+ * the shared info at the end of the frag_size bytes. */
+void
+__build_skb_around (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb, guchar *data,
+                    guint frag_size)
 {
   struct skb_shared_info *shinfo;
+  guint size = frag_size - SKB_SHINFO_SIZE;
 
+  g_return_if_fail (t != NULL && a != NULL && skb != NULL && data != NULL);
   ns_call (t, &skb_fn___build_skb_around);
   skb->truesize = SKB_TRUESIZE (size);
   skb->users = 1;
@@ -905,12 +1066,23 @@ __build_skb_around (NsThread *t, struct sk_buff *skb, guchar *data, guint size)
   shinfo->dataref = 1;
   ns_store (t, shinfo, offsetof (struct skb_shared_info, xdp_frags_size));
   ns_insns (t, 24);                 /* census: 31, P/E 7 (skb.md) */
+  a->live_heads++;
   ns_ret (t);
 }
 
-/* Allocates an skb with a head of at least size bytes of data (GFP_KERNEL, no fclone). */
+/* kmem_cache_alloc(skbuff_cache, gfp): an sk_buff, uninitialised (__build_skb's). */
 struct sk_buff *
-__alloc_skb (NsThread *t, NsSkbAlloc *a, guint size)
+kmem_cache_alloc_skbuff (NsThread *t, NsSkbAlloc *a, guint gfp)
+{
+  g_return_val_if_fail (t != NULL && a != NULL, NULL);
+  a->live_skbs++;
+  return slab_alloc_fn (t, a, &fn_kmem_cache_alloc, &a->skbuff_cache, gfp, 5);
+}
+
+/* Allocates an skb with a head of at least size bytes of data (no fclone, not the NAPI
+ * cache). */
+struct sk_buff *
+__alloc_skb (NsThread *t, NsSkbAlloc *a, guint size, guint gfp)
 {
   struct sk_buff *skb;
   guint osize;
@@ -920,31 +1092,74 @@ __alloc_skb (NsThread *t, NsSkbAlloc *a, guint size)
   ns_call (t, &skb_fn___alloc_skb);
   /* census (skb.md, send.md): 75, P/E 15 — 60 */
   ns_insns (t, 12);                 /* stack protector, flags, the cache, the call */
-  skb = kmem_cache_alloc_node (t, a, &a->skbuff_cache);
+  skb = kmem_cache_alloc_node (t, a, &a->skbuff_cache, gfp);
+  a->live_skbs++;
   ns_insns (t, 8);                  /* the NULL test, prefetchw, SKB_HEAD_ALIGN */
   ns_prefetch (t, skb);
   osize = SKB_DATA_ALIGN (size) + SKB_SHINFO_SIZE;
-  data = kmalloc_reserve (t, a, &osize);
+  data = kmalloc_reserve (t, a, &osize, gfp);
   /* memset(skb, 0, offsetof(struct sk_buff, tail)): one rep stosq of 22 quadwords */
   memset (skb, 0, offsetof (struct sk_buff, tail));
   ns_store (t, skb, offsetof (struct sk_buff, tail));
   ns_insns (t, 10);                 /* the NULL test, the rep stosq and its set-up */
-  __build_skb_around (t, skb, data, osize - SKB_SHINFO_SIZE);
+  __build_skb_around (t, a, skb, data, osize);
   ns_insns (t, 30);                 /* the pfmemalloc merge, the fclone test, the canary */
-  a->live_skbs++;
-  a->live_heads++;
   ns_ret (t);
   return skb;
 }
 
-/* skb_free_head: head_frag is 0 for kmalloc'ed heads: tail jmp kfree. */
+/* skb_put: tail and len grow by len (the tail beyond end would be skb_over_panic). */
+guchar *
+skb_put (NsThread *t, struct sk_buff *skb, guint len)
+{
+  guchar *p;
+
+  ns_call (t, &fn_skb_put);
+  NS_LOAD_FIELD (t, skb, tail);
+  NS_LOAD_FIELD (t, skb, end);
+  NS_LOAD_FIELD (t, skb, head);
+  NS_LOAD_FIELD (t, skb, data_len);
+  g_warn_if_fail (skb->tail + len <= skb->end);
+  p = __skb_put (skb, len);
+  NS_STORE_FIELD (t, skb, tail);
+  NS_STORE_FIELD (t, skb, len);
+  /* census: 11 instructions */
+  ns_insns (t, 11);
+  ns_ret (t);
+  return p;
+}
+
+/* skb_push: data moves back by len (below head would be skb_under_panic). */
+guchar *
+skb_push (NsThread *t, struct sk_buff *skb, guint len)
+{
+  ns_call (t, &fn_skb_push);
+  NS_LOAD_FIELD (t, skb, data);
+  NS_LOAD_FIELD (t, skb, head);
+  g_warn_if_fail (skb->data >= skb->head + len);
+  __skb_push (skb, len);
+  NS_STORE_FIELD (t, skb, data);
+  NS_STORE_FIELD (t, skb, len);
+  ns_insns (t, 7);                  /* census */
+  ns_ret (t);
+  return skb->data;
+}
+
+/* skb_free_head: a page fragment (head_frag: page_frag_free), from v6.3 a small head
+ * (kmem_cache_free of skb_small_head_cache) or a kmalloc head (kfree), each by a tail jmp
+ * (kfree's: census; the others: estimate, the same position, not counted). */
 static void
 skb_free_head (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
   ns_call (t, &skb_fn_skb_free_head);
   ns_insns (t, 6);                  /* census: 9, P/E 3: head_frag, pp_recycle */
   ns_tail_next (t);
-  kfree (t, a, skb->head, skb->alloc_cpu);
+  if (skb->cloned_bits & SKB_HEAD_FRAG)
+    page_frag_free (t, a, skb->head);
+  else if (a->small_heads && skb->end + SKB_SHINFO_SIZE == SKB_SMALL_HEAD_CACHE_SIZE)
+    kmem_cache_free (t, a, &a->small_head_cache, skb->head, skb->alloc_cpu);
+  else
+    kfree (t, a, skb->head, skb->alloc_cpu);
   ns_ret (t);
 }
 
@@ -983,20 +1198,83 @@ kfree_skbmem (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
   ns_ret (t);
 }
 
-/* kfree_skb: skb_unref, then release data and the sk_buff (no head state left). */
+/* skb_unref: TRUE if this was the last reference (a plain read when users == 1, else a
+ * locked decrement). */
+static gboolean
+skb_unref (NsThread *t, struct sk_buff *skb)
+{
+  NS_LOAD_FIELD (t, skb, users);
+  /* estimate: 3 instructions (load, compare with 1, branch) */
+  ns_insns (t, 3);
+  if (G_LIKELY (skb->users == 1))
+    return TRUE;
+  ns_atomic (t, &skb->users);
+  return --skb->users == 0;
+}
+
+/* skb_release_head_state: dst, destructor, conntrack, extensions: tested, none released
+ * (pktgen's skb holds none; a dst a seed 000 drop still holds is not put). */
+static void
+skb_release_head_state (NsThread *t, struct sk_buff *skb)
+{
+  ns_call (t, &fn_skb_release_head_state);
+  NS_LOAD_FIELD (t, skb, _skb_refdst);
+  NS_LOAD_FIELD (t, skb, destructor);
+  NS_LOAD_FIELD (t, skb, _nfct);
+  NS_LOAD_FIELD (t, skb, active_extensions);
+  /* census: 17, P/E 5 (skb.md): four tests and branches */
+  ns_insns (t, 12);
+  ns_ret (t);
+}
+
+/* __kfree_skb: skb_release_all, then (tail jmp of the caller it is inlined into in v6.1:
+ * kfree_skb_reason's, census; consume_skb's freeing path, not counted: estimate)
+ * kfree_skbmem. */
+static void
+__kfree_skb (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
+{
+  ns_call (t, &fn___kfree_skb);
+  skb_release_head_state (t, skb);
+  NS_LOAD_FIELD (t, skb, head);
+  /* census: 4 instructions (head test, the drop reason, the tail jmp's setup) */
+  ns_insns (t, 4);
+  if (G_LIKELY (skb->head != NULL))
+    skb_release_data (t, a, skb);
+  ns_tail_next (t);
+  kfree_skbmem (t, a, skb);
+  ns_ret (t);
+}
+
+/* The body of kfree_skb_reason and consume_skb (fn): insns instructions of its own,
+ * skb_unref, __kfree_skb on the last reference. */
+static void
+skb_drop_ref (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb, NsFunc *fn, guint insns)
+{
+  ns_call (t, fn);
+  ns_insns (t, insns);
+  if (skb_unref (t, skb))
+    __kfree_skb (t, a, skb);
+  ns_ret (t);
+}
+
+/* kfree_skb → kfree_skb_reason(skb, SKB_DROP_REASON_NOT_SPECIFIED). Census: 19, P/E 3
+ * (skb.md) — 16: 9 of its own (NULL test, reason, the kfree_skb tracepoint's NOP), 3 in
+ * skb_unref, 4 in __kfree_skb. */
 void
 kfree_skb (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
+  g_return_if_fail (t != NULL && a != NULL);
+  if (skb != NULL)
+    skb_drop_ref (t, a, skb, &skb_fn_kfree_skb_reason, 9);
+}
+
+/* consume_skb (dev_kfree_skb in a driver). Census: 18, P/E 5 (skb.md) — 13: 10 of its
+ * own (the NULL test, the refcount's lock xadd and its tests), 3 in skb_unref. */
+void
+consume_skb (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
+{
   g_return_if_fail (t != NULL && a != NULL && skb != NULL);
-  ns_call (t, &skb_fn_kfree_skb_reason);
-  /* estimate: ~30 instructions (skb_unref fast path, trace point off, skb_release_all's
-   * head state checks) */
-  ns_insns (t, 30);
-  NS_LOAD_FIELD (t, skb, users);
-  NS_LOAD_FIELD (t, skb, _skb_refdst);
-  skb_release_data (t, a, skb);
-  kfree_skbmem (t, a, skb);
-  ns_ret (t);
+  skb_drop_ref (t, a, skb, &fn_consume_skb, 10);
 }
 
 /* __consume_stateless_skb: release data, then (tail jmp) free the sk_buff. */

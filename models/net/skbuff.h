@@ -9,12 +9,14 @@
  * "CLn" of the kernel is line n of the simulated object. Host pointers are 8 bytes, like
  * the kernel's, so pointer fields keep their offsets.
  *
- * The allocator (skbuff.c) is the part of SLUB and of the page allocator an 8920-byte UDP
- * datagram uses on v6.x: the sk_buff from the skbuff_cache slab (per-CPU freelist, remote
- * frees through the slab's own freelist), the head from kmalloc — which for more than
- * KMALLOC_MAX_CACHE_SIZE (8 KiB on SLUB: 2 pages) is kmalloc_large, an order-n compound
- * page from the per-CPU page lists (PCP) that refill from and drain to the zone's free
- * lists under the zone lock in batches. */
+ * The allocator (skbuff.c) is the one model of SLUB, kmalloc and the page allocator every
+ * path uses: seed 000's 8920-byte UDP datagram (the sk_buff from the skbuff_cache slab,
+ * per-CPU freelist, remote frees through the slab's own freelist; a head above
+ * KMALLOC_MAX_CACHE_SIZE, 8 KiB on SLUB, is kmalloc_large, an order-n compound page from
+ * the per-CPU page lists (PCP) that refill from and drain to the zone's free lists under
+ * the zone lock in batches) and seed 002's pktgen frame (a 576-byte head from kmalloc-1k,
+ * freed on the allocating CPU; the page-fragment heads of sched/skb_xmit.c's
+ * __netdev_alloc_skb). */
 #pragma once
 #include <glib.h>
 #include <stddef.h>
@@ -35,6 +37,19 @@ struct sk_buff_head {
   guint32         qlen;
   NsSpinlock      lock;
 };
+
+/* gfp flags (include/linux/gfp_types.h, v6.1): what the allocator tests of them. */
+#define __GFP_HIGH            0x20u
+#define __GFP_IO              0x40u
+#define __GFP_FS              0x80u
+#define __GFP_DIRECT_RECLAIM  0x400u
+#define __GFP_KSWAPD_RECLAIM  0x800u
+#define __GFP_NOWARN          0x2000u
+#define __GFP_NOMEMALLOC      0x80000u
+#define GFP_KERNEL            (__GFP_DIRECT_RECLAIM | __GFP_KSWAPD_RECLAIM | __GFP_IO | \
+                               __GFP_FS)
+#define GFP_NOWAIT            __GFP_KSWAPD_RECLAIM
+#define GFP_ATOMIC            (__GFP_HIGH | __GFP_KSWAPD_RECLAIM)
 
 /* ip_summed values (include/linux/skbuff.h). */
 #define CHECKSUM_NONE         0
@@ -130,6 +145,21 @@ struct skb_shared_info {
   guint8    frags[17 * 16];                /*  48 */
 };
 
+/* skb->head_frag in cloned_bits. */
+#define SKB_HEAD_FRAG         0x10u
+/* The page-fragment cache's page: order 3 (PAGE_FRAG_CACHE_MAX_SIZE, PAGE_SIZE < 32 KiB). */
+#define PAGE_FRAG_CACHE_MAX_SIZE  32768u
+
+/* struct page (the refcount the frag cache and page_frag_free use). */
+struct page_ns {
+  gulong              flags;
+  gpointer            compound_head;
+  guint8              _pad16[36];
+  gint32              _refcount;          /* 52 */
+  guint8              _pad56[8];
+};
+G_STATIC_ASSERT (sizeof (struct page_ns) == 64);
+
 #define SKB_DATA_ALIGN(x)   (((x) + 63u) & ~63u)
 #define SKB_SHINFO_SIZE     SKB_DATA_ALIGN ((guint) sizeof (struct skb_shared_info))
 /* SKB_TRUESIZE(X): X + SKB_DATA_ALIGN(sizeof(sk_buff)) + SKB_DATA_ALIGN(sizeof(shinfo)). */
@@ -202,8 +232,10 @@ skb_reserve (struct sk_buff *skb, guint len)
   skb->tail += len;
 }
 
+/* __skb_put / __skb_push: the inline forms; skb_put / skb_push below are the exported
+ * functions, with their cost. */
 static inline guchar *
-skb_put (struct sk_buff *skb, guint len)
+__skb_put (struct sk_buff *skb, guint len)
 {
   guchar *old = skb->head + skb->tail;
 
@@ -213,7 +245,7 @@ skb_put (struct sk_buff *skb, guint len)
 }
 
 static inline guchar *
-skb_push (struct sk_buff *skb, guint len)
+__skb_push (struct sk_buff *skb, guint len)
 {
   skb->data -= len;
   skb->len += len;
@@ -281,17 +313,38 @@ void            ns_skb_alloc_set_stack (NsSkbAlloc *alloc, struct _NsNetStack *s
 /* Objects live right now (for the conservation tests): sk_buffs, and head buffers. */
 guint64         ns_skb_alloc_live     (const NsSkbAlloc *alloc, guint64 *heads);
 
-/* __alloc_skb(size, GFP_KERNEL, 0, NUMA_NO_NODE) on t's CPU: sk_buff from skbuff_cache,
- * head of size + shinfo from kmalloc_reserve (kmalloc_large above 8 KiB), the header
- * cleared up to `tail`, truesize = SKB_TRUESIZE(head size), users = 1, dataref = 1. */
-struct sk_buff *__alloc_skb           (NsThread *t, NsSkbAlloc *alloc, guint size);
-/* skb_release_data + kfree_skbmem: frees the head (kfree) and the sk_buff
- * (kmem_cache_free) on t's CPU; the pieces a remote CPU allocated take SLUB's remote-free
- * path. Used by __consume_stateless_skb and kfree_skb. */
+/* Registers page, the struct page of a page-fragment page at va (the frag cache's
+ * refill), and finds it again (NULL if none); page_frag_free drops its refcount. */
+void            ns_skb_alloc_add_frag_page (NsSkbAlloc *alloc, gpointer va,
+                                            struct page_ns *page);
+struct page_ns *ns_skb_alloc_frag_page (NsSkbAlloc *alloc, gconstpointer va);
+
+/* __alloc_skb(size, gfp, 0, NUMA_NO_NODE) on t's CPU: sk_buff from skbuff_cache
+ * (kmem_cache_alloc_node), head of size + shinfo from kmalloc_reserve (skb_small_head_cache
+ * from v6.3 up to 640 bytes, a kmalloc-N object up to 8 KiB, kmalloc_large above), the
+ * header cleared up to `tail`, __build_skb_around: truesize = SKB_TRUESIZE(head size),
+ * users = 1, dataref = 1. gfp with __GFP_DIRECT_RECLAIM (GFP_KERNEL) may resched. */
+struct sk_buff *__alloc_skb           (NsThread *t, NsSkbAlloc *alloc, guint size,
+                                       guint gfp);
+/* kmem_cache_alloc(skbuff_cache, gfp): an uninitialised sk_buff (__build_skb's). */
+struct sk_buff *kmem_cache_alloc_skbuff (NsThread *t, NsSkbAlloc *alloc, guint gfp);
+/* __build_skb_around(skb, data, frag_size): head and data at data, the shared info at the
+ * end of its frag_size bytes, the fields from `tail` on, users = dataref = 1. */
+void            __build_skb_around    (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb,
+                                       guchar *data, guint frag_size);
+/* skb_put / skb_push: the exported functions (tail/len grow; data moves back). */
+guchar         *skb_put               (NsThread *t, struct sk_buff *skb, guint len);
+guchar         *skb_push              (NsThread *t, struct sk_buff *skb, guint len);
+/* skb_release_data + kfree_skbmem: frees the head (page_frag_free, kmem_cache_free or
+ * kfree) and the sk_buff (kmem_cache_free) on t's CPU; the pieces a remote CPU allocated
+ * take SLUB's remote-free path. Used by __consume_stateless_skb and kfree_skb. */
 void            skb_release_data      (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
 void            kfree_skbmem          (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
-/* kfree_skb_reason / consume_skb of an skb holding no dst, destructor or conntrack. */
+/* kfree_skb (kfree_skb_reason) and consume_skb: drop a reference; on the last
+ * skb_release_head_state (an skb holding no dst, destructor or conntrack), then the
+ * frees. kfree_skb (NULL) does nothing. */
 void            kfree_skb             (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
+void            consume_skb           (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
 /* __consume_stateless_skb: release data, free the sk_buff; no head state work. */
 void            __consume_stateless_skb (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
 
@@ -305,7 +358,6 @@ extern NsFunc skb_fn_kfree_skbmem;
 extern NsFunc skb_fn_kfree_skb_reason;
 extern NsFunc skb_fn___alloc_pages;
 extern NsFunc skb_fn_free_unref_page;
-/* Functions seed 002's pktgen path calls too (one declaration each, in skbuff.c). */
 extern NsFunc skb_fn_should_failslab;
 extern NsFunc skb_fn_memcg_slab_post_alloc_hook;
 extern NsFunc skb_fn___build_skb_around;

@@ -55,14 +55,14 @@ sch_handle_egress (NsThread *t, NetTx *tx, struct sk_buff *skb, int *ret,
     break;
   case TC_ACT_SHOT:
     *ret = NET_XMIT_DROP;
-    tx_kfree_skb (t, tx, skb);
+    kfree_skb (t, tx->alloc, skb);
     skb = NULL;
     break;
   case TC_ACT_STOLEN:
   case TC_ACT_QUEUED:
   case TC_ACT_TRAP:
     *ret = NET_XMIT_SUCCESS;
-    tx_consume_skb (t, tx, skb);
+    consume_skb (t, tx->alloc, skb);
     skb = NULL;
     break;
   default:

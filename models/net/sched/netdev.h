@@ -2,8 +2,8 @@
  * drives it on kernel v6.1: the per-CPU data it touches, the stack net/core/dev.c's
  * transmit path (models/net/dev.c, shared with the loopback model) runs in (NetTx.core)
  * with sch_handle_egress as its egress hook, the clsact qdisc (net/sched/sch_ingress.c),
- * the sk_buff life of a page-fragment skb (net/core/skbuff.c, mm/page_alloc.c,
- * mm/slub.c), the per-CPU words its bottom halves use (NetTx.softirq; the code is
+ * __netdev_alloc_skb and its page-fragment cache (skb_xmit.c; the sk_buff's allocator and
+ * frees are models/net/skbuff.c's, on NetTx.alloc), the per-CPU words its bottom halves use (NetTx.softirq; the code is
  * models/net/softirq.c's) and the dummy driver (drivers/net/dummy.c). struct net_device and the objects off it (net_device_ops,
  * netdev_queue, Qdisc) are net/netdevice.h's, shared with the loopback model. */
 #pragma once
@@ -18,7 +18,6 @@ typedef struct _NetTx NetTx;
 #define NET_XMIT_DROP             0x01
 #define NETDEV_TX_OK              0x00
 #define NET_SKB_PAD               64u       /* max(32, L1_CACHE_BYTES) on x86-64 */
-#define PAGE_FRAG_CACHE_MAX_SIZE  32768u    /* order-3 page of the frag cache */
 
 /* struct page_frag_cache (v6.1, PAGE_SIZE < 32 KiB): va, offset, size, pagecnt_bias,
  * pfmemalloc. */
@@ -29,19 +28,9 @@ struct page_frag_cache {
   gboolean            pfmemalloc;
 };
 
-/* struct page (the refcount the frag cache and page_frag_free use). */
-struct page_ns {
-  gulong              flags;
-  gpointer            compound_head;
-  guint8              _pad16[36];
-  gint32              _refcount;          /* 52 */
-  guint8              _pad56[8];
-};
-G_STATIC_ASSERT (sizeof (struct page_ns) == 64);
-
 /* One CPU's copies of the per-CPU variables the path uses, each in the line the kernel's
  * per-CPU sections give it: pcpu_hot (preempt count, current task), softnet_data.xmit,
- * irq_stat, napi_alloc_cache, and skbuff_head_cache's kmem_cache_cpu. */
+ * irq_stat and napi_alloc_cache (the slab caches' kmem_cache_cpu lines are skbuff.c's). */
 struct tx_pcpu {
   gint32              preempt_count;      /* CL0 */
   guint32             cpu_number;
@@ -52,18 +41,10 @@ struct tx_pcpu {
   guint8              _pad72[56];
   struct page_frag_cache napi_frag;       /* CL2: napi_alloc_cache.page */
   guint8              _pad152[40];
-  gpointer            slab_freelist;      /* CL3: kmem_cache_cpu of skbuff_head_cache */
-  gulong              slab_tid;
-  gpointer            slab_slab;
-  guint8              _pad216[40];
-  struct tcf_result   stack_cl_res;       /* CL4: sch_handle_egress's on-stack cl_res */
-  guint8              _pad272[48];
-  gpointer            kmalloc_freelist;   /* CL5: kmem_cache_cpu of the kmalloc cache */
-  gulong              kmalloc_tid;        /*      the heads come from */
-  gpointer            kmalloc_slab;
-  guint8              _pad344[40];
+  struct tcf_result   stack_cl_res;       /* CL3: sch_handle_egress's on-stack cl_res */
+  guint8              _pad208[48];
 };
-G_STATIC_ASSERT (sizeof (struct tx_pcpu) == 384);
+G_STATIC_ASSERT (sizeof (struct tx_pcpu) == 256);
 
 /* The simulated task's thread_info flags and kthread flags (pktgen's kthread). */
 struct task_ns {
@@ -82,15 +63,11 @@ struct _NetTx {
   struct tx_pcpu     *pcpu;               /* n_cpus entries, 256-byte aligned */
   struct list_head_ns *ptype_all;         /* the global ptype_all list head */
   struct Qdisc       *noqueue_qdisc;
-  gpointer            skbuff_head_cache;  /* struct kmem_cache line (cpu_slab, offset) */
-  gpointer            kmalloc_caches;     /* kmalloc_caches[][] and the caches' lines */
+  NsSkbAlloc         *alloc;              /* slab caches, kmalloc, frag pages (skbuff.c) */
   gboolean            egress_needed_key;  /* static keys */
   gboolean            ingress_needed_key;
   SoftirqCtx          softirq;            /* bottom halves on this stack's per-CPU data */
   NetDevCore          core;               /* what net/core/dev.c's transmit needs */
-  /* frag pages (order-3, 32 KiB) handed out so far, and their struct pages */
-  GHashTable         *page_of;            /* frag page va → struct page_ns */
-  guint64             skbs_live, skbs_allocated;
 };
 
 NetTx          *net_tx_new            (NsMachine *machine, TcEnv *tc);
@@ -98,15 +75,10 @@ void            net_tx_free           (NetTx *tx);
 struct tx_pcpu *net_tx_pcpu           (NetTx *tx, NsThread *t);
 
 
-/* net/core/skbuff.c with mm/: the page-fragment skb of __netdev_alloc_skb and its end. */
+/* net/core/skbuff.c: __netdev_alloc_skb(dev, len, GFP_NOWAIT): __alloc_skb on tx->alloc,
+ * or a page fragment and __build_skb. Freed with skbuff.c's kfree_skb / consume_skb. */
 struct sk_buff *__netdev_alloc_skb (NsThread *t, NetTx *tx, struct net_device *dev,
                                     guint len);
-/* skb_put / skb_push (exported functions in v6.1, not the inline __skb_put). */
-guchar         *tx_skb_put         (NsThread *t, struct sk_buff *skb, guint len);
-guchar         *tx_skb_push        (NsThread *t, struct sk_buff *skb, guint len);
-/* kfree_skb (kfree_skb_reason) and consume_skb: drop a reference; free on the last. */
-void            tx_kfree_skb       (NsThread *t, NetTx *tx, struct sk_buff *skb);
-void            tx_consume_skb     (NsThread *t, NetTx *tx, struct sk_buff *skb);
 /* refcount_inc(&skb->users): a locked add. */
 void            tx_skb_get         (NsThread *t, struct sk_buff *skb);
 
