@@ -54,7 +54,7 @@ static NS_FUNC (fn_udp4_lib_lookup1, "udp4_lib_lookup1", 160, NS_FN_STATIC, 1);
  * estimate. They are compares of fields on the line the chase just brought, well
  * predicted, each independent of the others: charged at the issue width
  * (ns_insns_wide), as is the walk's step. The host's own kernel walks a chain at 20-21
- * cycles a socket with its sockets in L2 (tools/bench-udp-chain, doc/models/udp-loopback.md):
+ * cycles a socket with its sockets in L2 (tools/bench-udp-chain, doc/model.md):
  * the latency of the chase plus the compares at that width, not at the path's cpu.ipc. */
 #define SCORE_REJECT_KEYS_INSNS  8   /* net_eq, port hash, v6only: 3 compares + branches */
 #define SCORE_ADDR_INSNS         3
