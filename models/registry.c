@@ -10,6 +10,7 @@ extern const NsWorkloadClass ns_indirect_call_class;
 extern const NsWorkloadClass ns_pingpong_class;
 extern const NsWorkloadClass ns_udp_lookup_class;
 extern const NsWorkloadClass ns_iperf3_class;
+extern const NsWorkloadClass ns_udp_flood_class;
 extern const NsWorkloadClass ns_pktgen_class;
 
 static const NsWorkloadClass *const classes[] = {
@@ -20,6 +21,7 @@ static const NsWorkloadClass *const classes[] = {
   &ns_pingpong_class,
   &ns_udp_lookup_class,
   &ns_iperf3_class,
+  &ns_udp_flood_class,
   &ns_pktgen_class,
   NULL
 };

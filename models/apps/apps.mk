@@ -5,17 +5,22 @@ libns_models_a_SOURCES += models/net/skbuff.h models/net/skbuff.c \
 	models/net/softirq.h models/net/softirq.c \
 	models/net/ip.h models/net/ip.c models/net/select.h models/net/select.c \
 	models/net/udp_rx.h models/net/udp_rx.c models/net/udp_tx.h models/net/udp_tx.c \
-	models/apps/iperf3.c
+	models/apps/iperf3.c models/apps/udp-flood.c
 
-nobase_dist_pkgdata_DATA += scenarios/udp-lookup-iperf3.xml
+nobase_dist_pkgdata_DATA += scenarios/udp-lookup-iperf3.xml scenarios/micro/udp-flood.xml
 
-check_PROGRAMS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path
-TESTS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path
+check_PROGRAMS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path \
+	tests/models/apps/test-udp-flood
+TESTS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path \
+	tests/models/apps/test-udp-flood
 tests_models_apps_test_iperf3_SOURCES = tests/models/apps/test-iperf3.c
 tests_models_apps_test_iperf3_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_apps_test_iperf3_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_iperf3_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_apps_test_udp_flood_SOURCES = tests/models/apps/test-udp-flood.c
+tests_models_apps_test_udp_flood_CFLAGS = $(TEST_CFLAGS)
+tests_models_apps_test_udp_flood_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_udp_path_SOURCES = tests/models/net/test-udp-path.c
 tests_models_net_test_udp_path_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net

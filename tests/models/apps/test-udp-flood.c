@@ -1,0 +1,190 @@
+/* test-udp-flood.c — the udp-flood workload (models/apps/udp-flood.c) through the run
+ * layer: attribute errors name file:line, once the receiver's queue is full every write is
+ * dropped after the lookup, the cycles per write and the write rate agree with the clock,
+ * each socket on the chain costs the walk a share of the write, a connected receiver is
+ * found without the walk from Linux 6.14 (hash4) but not before, IPv6 runs, and runs are
+ * deterministic. Profiles come from $NETSIM_DATADIR (set by make check). */
+#include "config.h"
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "run.h"
+
+static char *tmpdir;
+
+/* Writes a scenario on kernel version whose <workload> (on line 5) carries attrs; returns
+ * its path. */
+static char *
+write_scenario (const char *version, const char *attrs, const char *metric)
+{
+  g_autofree char *text = NULL;
+  char *path = g_build_filename (tmpdir, "flood.xml", NULL);
+  GError *error = NULL;
+
+  text = g_strdup_printf ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                          "<scenario name=\"flood\" seed=\"1\">\n"
+                          "  <cpu profile=\"zen3-epyc-7713\"/>\n"
+                          "  <kernel version=\"%s\"/>\n"
+                          "  <workload type=\"udp-flood\" %s/>\n"
+                          "  <measure metric=\"%s\" warmup=\"1500us\" duration=\"1ms\"/>\n"
+                          "</scenario>\n", version, attrs, metric);
+  ck_assert_msg (g_file_set_contents (path, text, -1, &error), "%s",
+                 error ? error->message : "?");
+  return path;
+}
+
+/* The first variant's aggregate of a run that must succeed. */
+static double
+value_of (const char *version, const char *attrs, const char *metric)
+{
+  g_autofree char *path = write_scenario (version, attrs, metric);
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+  NsRunResult *res = ns_run_scenario (path, &opt, &error);
+  double v;
+
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  v = ((const NsVariantResult *) res->variants->pdata[0])->value;
+  ns_run_result_free (res);
+  return v;
+}
+
+/* Each bad attribute value is refused with "file:5:" and the attribute's name. */
+START_TEST (test_bad_attributes)
+{
+  static const char *const bad[][2] = {
+    { "sockets=\"0\"", "sockets" },
+    { "sockets=\"5000\"", "sockets" },
+    { "length=\"0\"", "length" },
+    { "length=\"70000\"", "length" },
+    { "family=\"ipx\"", "family" },
+    { "connected=\"maybe\"", "connected" },
+    { "cpu=\"999\"", "cpu" },
+    { "port=\"0\"", "port" },
+    { "colour=\"red\"", "colour" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree char *path = write_scenario ("6.9.0", bad[i][0], "cycles_per_write");
+    g_autofree char *where = g_strdup_printf ("%s:5:", path);
+    NsRunOptions opt = { 0 };
+    GError *error = NULL;
+    NsRunResult *res = ns_run_scenario (path, &opt, &error);
+    ck_assert_msg (res == NULL, "%s was accepted", bad[i][0]);
+    ck_assert_msg (g_str_has_prefix (error->message, where), "%s: '%s' lacks %s", bad[i][0],
+                   error->message, where);
+    ck_assert_msg (strstr (error->message, bad[i][1]) != NULL, "%s: '%s' does not name %s",
+                   bad[i][0], error->message, bad[i][1]);
+    g_error_free (error);
+  }
+}
+END_TEST
+
+/* Nobody reads: after the warm-up has filled the receiver's queue, every datagram written
+ * is dropped at the enqueue (RCVBUFERRORS): drops and writes in the 1 ms window differ by
+ * at most the write in flight at either edge (a drop counts mid-write, a write at its
+ * return). Cycles per write × writes per second is the clock (the CPU is never idle). */
+START_TEST (test_every_write_dropped_once_full)
+{
+  const char *attrs = "sockets=\"2\" length=\"8920\"";
+  double writes = value_of ("6.9.0", attrs, "writes_per_sec");
+  double drops = value_of ("6.9.0", attrs, "drops_per_sec");
+  double cycles = value_of ("6.9.0", attrs, "cycles_per_write");
+
+  ck_assert (writes > 10000);
+  ck_assert_double_eq_tol (drops, writes, 1000.0);
+  ck_assert_double_eq_tol (cycles * writes, 3.0e9, 3.0e9 * 1e-6);
+}
+END_TEST
+
+/* Each socket on the chain lengthens the write by the walk's step: between 5 and 60
+ * cycles a socket from 1 to 64 unconnected sockets (seed 000's compute_score at the issue
+ * width; the host's kernel walks 20-21). */
+START_TEST (test_chain_costs_per_socket)
+{
+  double one = value_of ("6.9.0", "sockets=\"1\"", "cycles_per_write");
+  double many = value_of ("6.9.0", "sockets=\"64\"", "cycles_per_write");
+  double per_socket = (many - one) / 63.0;
+
+  ck_assert_msg (per_socket > 5 && per_socket < 60, "%.2f cycles a socket", per_socket);
+}
+END_TEST
+
+/* A connected receiver: on 6.9 the lookup still walks the other 63 sockets; on 6.18
+ * (hash4, 6.14+) it finds the receiver by its 4-tuple and the chain costs (almost)
+ * nothing. */
+START_TEST (test_connected_receiver_and_hash4)
+{
+  const char *one = "sockets=\"1\" connected=\"true\"";
+  const char *many = "sockets=\"64\" connected=\"true\"";
+  double walk = (value_of ("6.9.0", many, "cycles_per_write") -
+                 value_of ("6.9.0", one, "cycles_per_write")) / 63.0;
+  double hash4 = (value_of ("6.18.0", many, "cycles_per_write") -
+                  value_of ("6.18.0", one, "cycles_per_write")) / 63.0;
+
+  ck_assert_msg (walk > 5, "6.9: %.2f cycles a socket", walk);
+  ck_assert_msg (fabs (hash4) < 1, "6.18: %.2f cycles a socket", hash4);
+}
+END_TEST
+
+/* IPv6 runs and drops too; two runs of one scenario give the same figure. */
+START_TEST (test_ipv6_and_determinism)
+{
+  const char *attrs = "sockets=\"3\" length=\"1000\" family=\"ipv6\"";
+  double a = value_of ("6.9.0", attrs, "cycles_per_write");
+  double b = value_of ("6.9.0", attrs, "cycles_per_write");
+
+  ck_assert (a > 0);
+  ck_assert (a == b);
+  ck_assert (value_of ("6.9.0", attrs, "drops_per_sec") > 0);
+}
+END_TEST
+
+static void
+setup (void)
+{
+  GError *error = NULL;
+
+  tmpdir = g_dir_make_tmp ("test-udp-flood-XXXXXX", &error);
+  ck_assert_msg (tmpdir != NULL, "%s", error ? error->message : "?");
+}
+
+static void
+teardown (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "flood.xml", NULL);
+
+  g_unlink (path);
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+}
+
+static Suite *
+udp_flood_suite (void)
+{
+  Suite *s = suite_create ("udp-flood");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_checked_fixture (tc, setup, teardown);
+  tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_bad_attributes);
+  tcase_add_test (tc, test_every_write_dropped_once_full);
+  tcase_add_test (tc, test_chain_costs_per_socket);
+  tcase_add_test (tc, test_connected_receiver_and_hash4);
+  tcase_add_test (tc, test_ipv6_and_determinism);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (udp_flood_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
