@@ -24,6 +24,9 @@
  *    round trip; which parameter (SMT, L3 domain, socket) follows from sysfs topology;
  *  - mem.copy_mlp: a REP MOVSB on the first CPU of 16 KiB the second has just written,
  *    median cycles per line, against that transfer latency (Little's law);
+ *  - cpu.mlp: one 8-byte store into each line of 16 KiB the second CPU has just written,
+ *    then MFENCE (every read-for-ownership inside the interval), median cycles per line,
+ *    against the transfer latency (Little's law: the stores' misses in flight);
  * Cache sizes, associativity and topology come from /sys/devices/system/cpu, the default
  * mitigations from its vulnerabilities files (the running kernel's choices).
  * Composite sequences whose model cost is a sum of parameters — the generic retpoline and
@@ -304,6 +307,8 @@ typedef struct {
   double c2c_copy_line;         /* cycles per line of a copy another core's writes feed
                                    (0: one CPU only) */
   double copy_mlp;              /* lines that copy keeps in flight (0: not measured) */
+  double c2c_store_line;        /* cycles per line of stores into another core's lines */
+  double store_mlp;             /* store misses those stores keep in flight (0: not measured) */
   double copy_bpns[4];          /* copy bytes per ns from L1D, L2, L3, DRAM (0: not measured) */
 } HostMeasures;
 
@@ -530,11 +535,32 @@ timer_overhead_ns (guint rounds)
   return median (d, rounds);
 }
 
-/* A REP MOVSB on cpu_a of bytes that cpu_b has just written, ns per copy: the median of
- * up to rounds copies (less if limit_ns runs out), timer overhead taken off; 0 if the
- * CPUs cannot be pinned or no copy completed. */
+/* What cpu_a does to the bytes at src that cpu_b has just written (dst: a buffer as large). */
+typedef void (*C2cOp) (guint8 *dst, guint8 *src, gsize bytes);
+
+/* Copies the bytes with REP MOVSB, as copy_to_user does on ERMS/FSRM cores. */
+static void
+c2c_op_copy (guint8 *dst, guint8 *src, gsize bytes)
+{
+  rep_movsb (dst, src, bytes);
+}
+
+/* Stores one 8-byte word into each line of src, then MFENCE: the interval holds every
+ * store's read-for-ownership, not just its entry into the store buffer. */
+static void
+c2c_op_store (guint8 *dst, guint8 *src, gsize bytes)
+{
+  (void) dst;
+  for (gsize o = 0; o < bytes; o += 64)
+    *(volatile gint64 *) (src + o) = (gint64) o;
+  __atomic_thread_fence (__ATOMIC_SEQ_CST);
+}
+
+/* op on cpu_a over bytes that cpu_b has just written, ns per op: the median of up to
+ * rounds (less if limit_ns runs out), timer overhead taken off; 0 if the CPUs cannot be
+ * pinned or no op completed. */
 static double
-c2c_copy_ns (guint cpu_a, guint cpu_b, gsize bytes, guint rounds, double limit_ns)
+c2c_op_ns (C2cOp op, guint cpu_a, guint cpu_b, gsize bytes, guint rounds, double limit_ns)
 {
   gint64 *flag = g_aligned_alloc0 (1, 64, 64);
   guint8 *src = g_aligned_alloc0 (1, bytes, 64), *dst = g_aligned_alloc0 (1, bytes, 64);
@@ -556,7 +582,7 @@ c2c_copy_ns (guint cpu_a, guint cpu_b, gsize bytes, guint rounds, double limit_n
       if (now_ns () - t0 >= limit_ns)
         goto stop;
     c0 = now_ns ();
-    rep_movsb (dst, src, bytes);
+    op (dst, src, bytes);
     d[done++] = MAX (0.0, now_ns () - c0 - overhead);
   }
 stop:
@@ -765,8 +791,8 @@ static void
 measure_c2c_copy (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
 {
   const gsize bytes = 16384;   /* in the writer's L1D, as a just-written datagram */
-  double ns = c2c_copy_ns (info->cpu_a, info->cpu_b, bytes, opt->quick ? 500 : 20000,
-                           opt->quick ? 2e8 : 2e9);
+  double ns = c2c_op_ns (c2c_op_copy, info->cpu_a, info->cpu_b, bytes,
+                         opt->quick ? 500 : 20000, opt->quick ? 2e8 : 2e9);
 
   if (ns <= 0 || m->ghz <= 0)
     return;
@@ -776,6 +802,26 @@ measure_c2c_copy (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasu
     return;
   m->copy_mlp = (m->c2c_ns - m->lat_ns[0]) * m->ghz / m->c2c_copy_line;
   say (opt, "  lines it keeps in flight", m->copy_mlp, "lines");
+}
+
+/* Stores into lines another core has just written: cycles per line, and the misses in
+ * flight that makes (the transfer latency over the time per line; the model charges such
+ * a store the transfer over cpu.mlp). */
+static void
+measure_c2c_store (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
+{
+  const gsize bytes = 16384;   /* in the writer's L1D, as a socket's lines another core wrote */
+  double ns = c2c_op_ns (c2c_op_store, info->cpu_a, info->cpu_b, bytes,
+                         opt->quick ? 500 : 20000, opt->quick ? 2e8 : 2e9);
+
+  if (ns <= 0 || m->ghz <= 0)
+    return;
+  m->c2c_store_line = ns * m->ghz / (double) (bytes / 64);
+  say (opt, "store into a line another core wrote, per line", m->c2c_store_line, "cycles");
+  if (m->c2c_ns <= 0)
+    return;
+  m->store_mlp = m->c2c_ns * m->ghz / m->c2c_store_line;
+  say (opt, "  store misses in flight", m->store_mlp, "misses");
 }
 
 /* Runs every measurement. */
@@ -826,6 +872,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
                         opt->quick ? 2e8 : 2e9);
     say (opt, info->c2c_param, m->c2c_ns, "ns");
     measure_c2c_copy (info, opt, m);
+    measure_c2c_store (info, opt, m);
   }
   g_aligned_free (line);
 }
@@ -995,6 +1042,10 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
     put_double (out, stamp, "ifetch.seq_mlp", m->fetch_seq_mlp,
                 "straight-line code (4-byte NOPs) over the L3 working set against the same "
                 "from L1I: (L3 - L1D latency) / extra cycles per 64-byte line");
+  if (m->store_mlp > 0)
+    put_double (out, stamp, "cpu.mlp", m->store_mlp,
+                "one 8-byte store into each line of 16 KiB CPU 1 has just written, then "
+                "MFENCE, on CPU 0 (median): ping-pong transfer / cycles per stored line");
   if (m->copy_mlp > 0)
     put_double (out, stamp, "mem.copy_mlp", m->copy_mlp,
                 "REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written (median): "

@@ -33,8 +33,10 @@ static const NsParamDef machine_params[] = {
     "store misses (read-for-ownership and transfers of lines another core holds) in "
     "flight at once: a store's miss costs its latency beyond L1 over this. Loads overlap "
     "by cpu.rob_entries instead",
-    "unsourced reasoned default (out-of-order cores overlap 2+ independent misses)",
-    FALSE, 1.0, 32.0 },
+    "unsourced reasoned default (out-of-order cores overlap 2+ independent misses); the "
+    "range's top is a store buffer's size (48-114 entries on current cores): netsim "
+    "calibrate --host measures it (stores into lines another core holds)",
+    FALSE, 1.0, 128.0 },
   { "prefetch.l1_stride", NS_PARAM_BOOL, "", "true",
     "L1D IP-based stride prefetcher: a load site (ns_load_site) that saw the same non-zero "
     "stride twice in a row has the line one stride ahead brought in without a stall",
