@@ -68,14 +68,15 @@ loopback_addr (const Flood *f, struct sockaddr_storage *ss, guint16 port)
     struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *) ss;
     sin6->sin6_family = AF_INET6;
     sin6->sin6_port = g_htons (port);
-    sin6->sin6_addr.s6_addr[15] = 1;
+    sin6->sin6_addr.s6_addr[15] = 1;                  /* ::1 */
     return sizeof *sin6;
+  } else {
+    struct sockaddr_in *sin = (struct sockaddr_in *) ss;
+    sin->sin_family = AF_INET;
+    sin->sin_port = g_htons (port);
+    sin->sin_addr.s_addr = g_htonl (INADDR_LOOPBACK);
+    return sizeof *sin;
   }
-  struct sockaddr_in *sin = (struct sockaddr_in *) ss;
-  sin->sin_family = AF_INET;
-  sin->sin_port = g_htons (port);
-  sin->sin_addr.s_addr = g_htonl (0x7f000001);
-  return sizeof *sin;
 }
 
 /* A socket of the flood's family bound to the loopback address at port with SO_REUSEADDR
