@@ -18,11 +18,15 @@
  * successive N, the least-squares slope over all N, the clock and the kernel release.
  * Options: --ipv6 (AF_INET6 sockets on ::1), --connected (the receiving socket connected
  * to the client, the others not: on 6.14+ the hash4 lookup finds it without the walk),
- * --length (default 8920, seed 000's), --scale (of the number of writes). Linux only. */
+ * --length (default 8920, seed 000's), --scale (of the number of writes), --runs (whole
+ * sweeps over the chain lengths, interleaved so that a slow spell of a shared host hits
+ * every length alike; each length's median is printed). Linux only. */
 #include "config.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <gsl/gsl_fit.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -37,7 +41,7 @@
 static const guint chain_lengths[] = { 1, 16, 64, 256, 512 };
 
 static gboolean opt_ipv6, opt_connected;
-static gint opt_length = 8920, opt_scale = 1;
+static gint opt_length = 8920, opt_scale = 1, opt_runs = 1;
 
 /* The loopback address of the family in use with port (host order). */
 static socklen_t
@@ -162,6 +166,28 @@ done:
   return ns;
 }
 
+/* Cycles per write at each chain length into y: the median of --runs sweeps over the
+ * lengths; FALSE (reported) on a socket error. */
+static gboolean
+median_cycles_per_write (const char *buf, guint writes, double ghz, double *y)
+{
+  const guint n = G_N_ELEMENTS (chain_lengths), runs = (guint) opt_runs;
+  g_autofree double *samples = g_new (double, n * runs);
+
+  for (guint r = 0; r < runs; r++)
+    for (guint i = 0; i < n; i++) {
+      double ns = ns_per_write_with_chain (chain_lengths[i], buf, (gsize) opt_length, writes);
+      if (isnan (ns))
+        return FALSE;
+      samples[i * runs + r] = ns * ghz;
+    }
+  for (guint i = 0; i < n; i++) {
+    gsl_sort (samples + i * runs, 1, runs);
+    y[i] = gsl_stats_median_from_sorted_data (samples + i * runs, 1, runs);
+  }
+  return TRUE;
+}
+
 /* Raises the open-file limit to its hard maximum (the longest chain needs > 512 fds). */
 static void
 raise_fd_limit (void)
@@ -180,6 +206,8 @@ static const GOptionEntry entries[] = {
     "Connect one chain socket to the client (6.14+: found through hash4, no walk)", NULL },
   { "length", 'l', 0, G_OPTION_ARG_INT, &opt_length, "Datagram bytes (default 8920)", "N" },
   { "scale", 's', 0, G_OPTION_ARG_INT, &opt_scale, "Scale of the number of writes", "N" },
+  { "runs", 'r', 0, G_OPTION_ARG_INT, &opt_runs,
+    "Sweeps over the chain lengths, interleaved; each length's median (default 1)", "N" },
   { NULL }
 };
 
@@ -202,21 +230,19 @@ main (int argc, char **argv)
     fprintf (stderr, "bench-udp-chain: %s\n", error->message);
     return 2;
   }
-  if (opt_length < 1 || opt_length > 65507 || opt_scale < 1) {
-    fprintf (stderr, "bench-udp-chain: --length must be 1 to 65507 bytes, --scale ≥ 1\n");
+  if (opt_length < 1 || opt_length > 65507 || opt_scale < 1 || opt_runs < 1 || opt_runs > 99) {
+    fprintf (stderr, "bench-udp-chain: --length must be 1 to 65507 bytes, --scale ≥ 1, "
+             "--runs 1 to 99\n");
     return 2;
   }
   writes = 20000 * (guint) opt_scale;
   raise_fd_limit ();
   buf = g_malloc0 ((gsize) opt_length);
   ghz = ns_hostbench_core_ghz (10000000, 5);
+  if (!median_cycles_per_write (buf, writes, ghz, y))
+    return 1;
   for (guint i = 0; i < G_N_ELEMENTS (chain_lengths); i++) {
-    double ns = ns_per_write_with_chain (chain_lengths[i], buf, (gsize) opt_length, writes);
-
-    if (isnan (ns))
-      return 1;
     x[i] = chain_lengths[i];
-    y[i] = ns * ghz;
     printf ("cycles_per_write_chain_%u %.0f\n", chain_lengths[i], y[i]);
     if (i > 0)
       printf ("cycles_per_socket_%u_to_%u %.2f\n", chain_lengths[i - 1], chain_lengths[i],
@@ -226,7 +252,7 @@ main (int argc, char **argv)
   printf ("cycles_per_socket_fit %.2f\n", c1);
   printf ("family %s\nreceiver %s\n", opt_ipv6 ? "ipv6" : "ipv4",
           opt_connected ? "connected" : "unconnected");
-  printf ("datagram_bytes %d\n", opt_length);
+  printf ("datagram_bytes %d\nruns %d\n", opt_length, opt_runs);
   printf ("core_clock_ghz %.3f\n", ghz);
   if (uname (&uts) == 0)
     printf ("kernel %s\n", uts.release);
