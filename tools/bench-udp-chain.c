@@ -24,6 +24,7 @@
 #include "config.h"
 #include <arpa/inet.h>
 #include <errno.h>
+#include <locale.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -225,6 +226,7 @@ main (int argc, char **argv)
   char *buf;
   struct utsname uts;
 
+  setlocale (LC_ALL, "");
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
     fprintf (stderr, "bench-udp-chain: %s\n", error->message);
