@@ -66,6 +66,28 @@ no_such_cpu:
   return FALSE;
 }
 
+/* Reads the workload's choice attribute attr (def when absent): the index of its value in
+ * names; FALSE with a file:line error naming the choices otherwise. */
+gboolean
+ns_workload_get_choice (const NsScenario *sc, const char *attr, const char *def,
+                        const char *const *names, guint *out, GError **error)
+{
+  g_autofree char *v = NULL;
+  g_autofree char *list = NULL;
+
+  if (!ns_xml_get_string (sc, sc->workload, attr, def, &v, error))
+    return FALSE;
+  for (guint i = 0; names[i]; i++)
+    if (!strcmp (names[i], v)) {
+      *out = i;
+      return TRUE;
+    }
+  list = g_strjoinv (", ", (char **) names);
+  ns_xml_error (sc, sc->workload, error, "attribute '%s': expected one of %s, got '%s'",
+                attr, list, v);
+  return FALSE;
+}
+
 /* Cycles of the machine's clock in span. */
 double
 ns_workload_span_cycles (NsMachine *machine, NsTime span)

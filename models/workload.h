@@ -40,6 +40,10 @@ const NsWorkloadClass        *ns_workload_class_find (const char *name);
 /* Logical CPU named by attribute attr of node ("0".."n-1"), checked against the machine. */
 gboolean ns_workload_get_cpu (const NsScenario *sc, xmlNodePtr node, const char *attr,
                               guint def, NsMachine *machine, guint *out, GError **error);
+/* The index in names (NULL-terminated) of the workload's choice attribute attr, def when
+ * absent; a file:line error naming the choices otherwise. */
+gboolean ns_workload_get_choice (const NsScenario *sc, const char *attr, const char *def,
+                                 const char *const *names, guint *out, GError **error);
 /* Simulated cycles of the CPU clock in span. */
 double   ns_workload_span_cycles (NsMachine *machine, NsTime span);
 

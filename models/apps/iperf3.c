@@ -521,27 +521,6 @@ spawn_threads (Iperf *ip)
   }
 }
 
-/* Reads a choice attribute: the index of its value in names. */
-static gboolean
-get_choice (const NsScenario *sc, const char *attr, const char *def,
-            const char *const *names, guint *out, GError **error)
-{
-  g_autofree char *v = NULL;
-  g_autofree char *list = NULL;
-
-  if (!ns_xml_get_string (sc, sc->workload, attr, def, &v, error))
-    return FALSE;
-  for (guint i = 0; names[i]; i++)
-    if (!strcmp (names[i], v)) {
-      *out = i;
-      return TRUE;
-    }
-  list = g_strjoinv (", ", (char **) names);
-  ns_xml_error (sc, sc->workload, error, "attribute '%s': expected one of %s, got '%s'",
-                attr, list, v);
-  return FALSE;
-}
-
 /* Reads and checks the <workload> attributes into ip. */
 static gboolean
 read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *extra_rp,
@@ -566,9 +545,9 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
       !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
       !ns_xml_get_size (sc, w, "length", TRUE, 1460, &length, error) ||
       !ns_xml_get_string (sc, w, "rate", "1M", &rate, error) ||
-      !get_choice (sc, "family", "ipv4", families, &fam, error) ||
-      !get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||
-      !get_choice (sc, "threading", "single", threadings, &thr, error) ||
+      !ns_workload_get_choice (sc, "family", "ipv4", families, &fam, error) ||
+      !ns_workload_get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||
+      !ns_workload_get_choice (sc, "threading", "single", threadings, &thr, error) ||
       !ns_xml_get_time (sc, w, "pacing-timer", TRUE, NS_MS (1), &ip->pacing, error) ||
       !ns_xml_get_uint (sc, w, "multisend", TRUE, 10, &multisend, error) ||
       !ns_workload_get_cpu (sc, w, "client-cpu", 0, machine, &ip->client_cpu, error) ||
@@ -576,8 +555,8 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
       !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error) ||
       !ns_xml_get_uint (sc, w, "extra-sockets", TRUE, 0, &extra, error) ||
       !ns_xml_get_bool (sc, w, "extra-reuseport", FALSE, extra_rp, error) ||
-      !get_choice (sc, "extra-bind", "exact", binds, &bind, error) ||
-      !get_choice (sc, "extra-position", "tail", positions, &pos, error))
+      !ns_workload_get_choice (sc, "extra-bind", "exact", binds, &bind, error) ||
+      !ns_workload_get_choice (sc, "extra-position", "tail", positions, &pos, error))
     return FALSE;
   if (streams < 1 || streams > 1024)
     goto bad_streams;

@@ -147,14 +147,15 @@ read_attributes (Flood *f, const NsScenario *sc, NsMachine *machine, GError **er
   static const char *const allowed[] = {
     "type", "sockets", "length", "family", "connected", "cpu", "port", NULL
   };
-  g_autofree char *family = NULL;
+  static const char *const families[] = { "ipv4", "ipv6", NULL };
   guint64 sockets, length, port;
+  guint family;
   xmlNodePtr w = sc->workload;
 
   if (!ns_xml_check_attrs (sc, w, allowed, error) ||
       !ns_xml_get_uint (sc, w, "sockets", TRUE, 1, &sockets, error) ||
       !ns_xml_get_size (sc, w, "length", TRUE, 8920, &length, error) ||
-      !ns_xml_get_string (sc, w, "family", "ipv4", &family, error) ||
+      !ns_workload_get_choice (sc, "family", "ipv4", families, &family, error) ||
       !ns_xml_get_bool (sc, w, "connected", FALSE, &f->connected, error) ||
       !ns_workload_get_cpu (sc, w, "cpu", 0, machine, &f->cpu, error) ||
       !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error))
@@ -163,13 +164,11 @@ read_attributes (Flood *f, const NsScenario *sc, NsMachine *machine, GError **er
     goto bad_sockets;
   if (length < 1 || length > 65507)
     goto bad_length;
-  if (strcmp (family, "ipv4") != 0 && strcmp (family, "ipv6") != 0)
-    goto bad_family;
   if (port < 1 || port > 65535)
     goto bad_port;
   f->n_sockets = (guint) sockets;
   f->length = (gsize) length;
-  f->ipv6 = family[3] == '6';
+  f->ipv6 = family == 1;
   f->port = (guint16) port;
   return TRUE;
 
@@ -181,10 +180,6 @@ bad_sockets:
 bad_length:
   ns_xml_error (sc, w, error, "attribute 'length': expected 1 to 65507 bytes, got %"
                 G_GUINT64_FORMAT, length);
-  return FALSE;
-bad_family:
-  ns_xml_error (sc, w, error, "attribute 'family': expected one of ipv4, ipv6, got '%s'",
-                family);
   return FALSE;
 bad_port:
   ns_xml_error (sc, w, error, "attribute 'port': expected 1 to 65535, got %" G_GUINT64_FORMAT,
