@@ -13,12 +13,13 @@ check_PROGRAMS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path \
 	tests/models/apps/test-udp-flood
 TESTS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path \
 	tests/models/apps/test-udp-flood
-tests_models_apps_test_iperf3_SOURCES = tests/models/apps/test-iperf3.c
+tests_models_apps_test_iperf3_SOURCES = tests/models/apps/test-iperf3.c tests/models/apps/refused.h
 tests_models_apps_test_iperf3_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_apps_test_iperf3_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_iperf3_LDADD = $(NS_LIBS) $(TEST_LIBS)
-tests_models_apps_test_udp_flood_SOURCES = tests/models/apps/test-udp-flood.c
+tests_models_apps_test_udp_flood_SOURCES = tests/models/apps/test-udp-flood.c \
+	tests/models/apps/refused.h
 tests_models_apps_test_udp_flood_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_udp_flood_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_udp_path_SOURCES = tests/models/net/test-udp-path.c

@@ -7,9 +7,9 @@
 #include "config.h"
 #include <check.h>
 #include <math.h>
-#include <string.h>
 #include <glib/gstdio.h>
 #include "run.h"
+#include "refused.h"
 
 static char *tmpdir;
 
@@ -67,16 +67,7 @@ START_TEST (test_bad_attributes)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
     g_autofree char *path = write_scenario ("6.9.0", bad[i][0], "cycles_per_write");
-    g_autofree char *where = g_strdup_printf ("%s:5:", path);
-    NsRunOptions opt = { 0 };
-    GError *error = NULL;
-    NsRunResult *res = ns_run_scenario (path, &opt, &error);
-    ck_assert_msg (res == NULL, "%s was accepted", bad[i][0]);
-    ck_assert_msg (g_str_has_prefix (error->message, where), "%s: '%s' lacks %s", bad[i][0],
-                   error->message, where);
-    ck_assert_msg (strstr (error->message, bad[i][1]) != NULL, "%s: '%s' does not name %s",
-                   bad[i][0], error->message, bad[i][1]);
-    g_error_free (error);
+    assert_refused (path, 5, bad[i][0], bad[i][1]);
   }
 }
 END_TEST
