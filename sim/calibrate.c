@@ -347,27 +347,39 @@ group_row_ids (const NsFitGroup *g)
   return ids;
 }
 
-/* Where a fitted value of param is used by every row of g: the scenario file they share
- * when it sets param itself (a workload's fit, as the shipped scenarios keep theirs), else
- * the profile (*path: a new string). NULL, with *why, when no one file serves them all: a
- * case's sets set param, or the rows' scenarios differ in setting it. */
+/* TRUE if the paths a and b (either may be relative to the working directory) name the
+ * same file by their canonical form. */
+static gboolean
+same_path (const char *a, const char *b)
+{
+  g_autofree char *ca = g_canonicalize_filename (a, NULL);
+  g_autofree char *cb = g_canonicalize_filename (b, NULL);
+
+  return strcmp (ca, cb) == 0;
+}
+
+/* Where a fitted value of param is used by every row of g: the scenario file that
+ * declares it for them all (their own, or the one their <param from=...> names: a
+ * workload's fit, as the shipped scenarios keep theirs), else the profile (*path: a new
+ * string). NULL, with *why, when no one file serves them all: a case's sets set param, or
+ * the rows' scenarios take it from different files. */
 static gboolean
 param_home (const NsFitGroup *g, const char *param, char **path, char **why)
 {
   const NsFitRow *first = &g_array_index (g->rows, NsFitRow, 0), *fr = NULL;
-  gboolean in_file = ns_scenario_param_value (first->file, param) != NULL;
+  const char *home = ns_scenario_param_home (first->file, param);
 
   *path = *why = NULL;
   for (guint i = 0; i < g->rows->len; i++) {
-    gboolean here;
+    const char *here;
     fr = &g_array_index (g->rows, NsFitRow, i);
-    here = ns_scenario_param_value (fr->file, param) != NULL;
-    if (ns_scenario_param_value (fr->run, param) && !here)
+    here = ns_scenario_param_home (fr->file, param);
+    if (ns_scenario_param_value (fr->run, param) && here == NULL)
       goto set_by_case;
-    if (here != in_file || (in_file && strcmp (fr->scenario, first->scenario)))
+    if ((here == NULL) != (home == NULL) || (home != NULL && !same_path (here, home)))
       goto rows_differ;
   }
-  *path = g_strdup (in_file ? first->scenario : g->profile_path);
+  *path = g_strdup (home != NULL ? home : g->profile_path);
   return TRUE;
 
 /* ERRORS */

@@ -694,32 +694,41 @@ set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char
     mark_touched (set, prop);
 }
 
-/* param.NAME=VALUE: adds or replaces <param name=NAME value=VALUE source=...>. */
+/* The first <param> child of root named name, or NULL. */
+static xmlNodePtr
+find_param (xmlNodePtr root, const char *name)
+{
+  for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
+    g_autofree char *existing = NULL;
+
+    if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST "param"))
+      continue;
+    existing = ns_xml_prop (n, "name");
+    if (existing != NULL && g_str_equal (existing, name))
+      return n;
+  }
+  return NULL;
+}
+
+/* param.NAME=VALUE: adds or replaces <param name=NAME value=VALUE source=...> (a value
+ * taken from another file with from= is replaced too). */
 static gboolean
 apply_param (SetContext *set, xmlNodePtr root, const char *name, const char *value,
              GError **error)
 {
-  xmlNodePtr param = NULL;
+  xmlNodePtr param;
   g_autofree char *source = NULL;
 
   if (name[0] == '\0' || name[strlen (name) - 1] == '.' || strstr (name, "..") != NULL ||
       strpbrk (name, " \t\r\n") != NULL)
     return set_fail (set, error, "expected param.NAME=VALUE with NAME a parameter name "
                      "such as cache.l2.latency_cycles");
-  for (xmlNodePtr n = root->children; n != NULL && param == NULL; n = n->next) {
-    xmlChar *existing;
-
-    if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST "param"))
-      continue;
-    existing = xmlGetProp (n, BAD_CAST "name");
-    if (existing != NULL && g_str_equal ((const char *) existing, name))
-      param = n;
-    xmlFree (existing);
-  }
+  param = find_param (root, name);
   if (param == NULL) {
     param = create_element (set, root, "param");
     set_attribute (set, param, "name", name);
   }
+  xmlUnsetProp (param, BAD_CAST "from");
   set_attribute (set, param, "value", value);
   /* "command line: --set", "command line: --param" or "variant 'NAME' set" */
   source = set->origin ? g_strdup (set->by) : g_strdup_printf ("command line: %s", set->by);
@@ -778,18 +787,25 @@ child_element (xmlNodePtr parent, const char *name)
   return NULL;
 }
 
+/* A file named in the scenario, resolved against the scenario's folder unless absolute. */
+static char *
+resolve_relative (const char *scenario_path, const char *file)
+{
+  g_autofree char *folder = NULL;
+
+  if (g_path_is_absolute (file))
+    return g_strdup (file);
+  folder = g_path_get_dirname (scenario_path);
+  return g_build_filename (folder, file, NULL);
+}
+
 /* Resolves a profile given by path against the scenario's folder; names stay names. */
 static char *
 resolve_profile (const char *scenario_path, const char *profile)
 {
-  g_autofree char *folder = NULL;
-
   if (strchr (profile, '/') == NULL && !g_str_has_suffix (profile, ".xml"))
     return g_strdup (profile);
-  if (g_path_is_absolute (profile))
-    return g_strdup (profile);
-  folder = g_path_get_dirname (scenario_path);
-  return g_build_filename (folder, profile, NULL);
+  return resolve_relative (scenario_path, profile);
 }
 
 /* Reads <description>, <cpu> and the root's attributes. */
@@ -865,28 +881,87 @@ read_kernel (NsScenario *sc, xmlNodePtr kernel, GError **error)
   return TRUE;
 }
 
-/* Reads every <param name value source> of the root. */
+/* Gives <param name=NAME from=FILE> the value and source of FILE's own <param> NAME
+ * (FILE: a valid scenario, relative to this one; its param must carry the value, not
+ * another from=), noting FILE in the source; *home: FILE's path. No from=: *home is the
+ * scenario's own path. */
+static gboolean
+resolve_param_from (NsScenario *sc, xmlNodePtr param, const char *name, char **home,
+                    GError **error)
+{
+  g_autofree char *from = ns_xml_prop (param, "from"), *schema = NULL, *value = NULL;
+  g_autofree char *source = NULL, *noted = NULL, *resolved = NULL;
+  g_autoptr (GError) inner = NULL;
+  xmlNodePtr declared;
+  xmlDocPtr doc;
+
+  if (from == NULL) {
+    *home = g_strdup (sc->path);
+    return TRUE;
+  }
+  resolved = resolve_relative (sc->path, from);
+  *home = g_canonicalize_filename (resolved, NULL);
+  if (g_file_test (*home, G_FILE_TEST_EXISTS) && !g_file_test (*home, G_FILE_TEST_IS_REGULAR))
+    goto not_regular;
+  schema = ns_xml_schema_path ("scenario.rng");
+  doc = ns_xml_load (*home, schema, &inner);
+  if (doc == NULL)
+    goto bad_file;
+  declared = find_param (xmlDocGetRootElement (doc), name);
+  value = ns_xml_prop (declared, "value");
+  if (value == NULL)
+    goto no_value;
+  source = ns_xml_prop (declared, "source");
+  noted = g_strdup_printf ("%s (declared in %s)", source, from);
+  xmlSetProp (param, BAD_CAST "value", BAD_CAST value);
+  xmlSetProp (param, BAD_CAST "source", BAD_CAST noted);
+  xmlUnsetProp (param, BAD_CAST "from");
+  xmlFreeDoc (doc);
+  return TRUE;
+
+/* ERRORS */
+not_regular:
+  ns_xml_error (sc, param, error, "element param: attribute 'from': %s is not a regular file",
+                from);
+  return FALSE;
+bad_file:
+  ns_xml_error (sc, param, error, "element param: attribute 'from': %s", inner->message);
+  return FALSE;
+no_value:
+  ns_xml_error (sc, param, error, "element param: attribute 'from': %s %s parameter '%s' "
+                "(from= must name the scenario that declares the value itself)", from,
+                declared == NULL ? "declares no" : "takes from another file its", name);
+  xmlFreeDoc (doc);
+  return FALSE;
+}
+
+/* Reads every <param name value source> (or <param name from>) of the root. */
 static gboolean
 read_params (NsScenario *sc, xmlNodePtr root, GError **error)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
   for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
-    char *name = NULL, *value = NULL, *source = NULL;
+    char *name = NULL, *value = NULL, *source = NULL, *home = NULL;
 
     if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST "param"))
       continue;
     if (!ns_xml_get_string (sc, n, "name", NULL, &name, error))
       return FALSE;
     g_ptr_array_add (sc->param_names, name);
+    if (!check_unique (sc, seen, n, "parameter", name, error))
+      return FALSE;
+    if (!resolve_param_from (sc, n, name, &home, error)) {
+      g_free (home);
+      return FALSE;
+    }
+    g_ptr_array_add (sc->param_homes, home);
     if (!ns_xml_get_string (sc, n, "value", NULL, &value, error))
       return FALSE;
     g_ptr_array_add (sc->param_values, value);
     if (!ns_xml_get_string (sc, n, "source", NULL, &source, error))
       return FALSE;
     g_ptr_array_add (sc->param_sources, source);
-    if (!check_unique (sc, seen, n, "parameter", name, error))
-      return FALSE;
   }
   return TRUE;
 }
@@ -1078,6 +1153,7 @@ scenario_new (const char *path, xmlDocPtr doc, GHashTable *touched)
   sc->param_names = g_ptr_array_new_with_free_func (g_free);
   sc->param_values = g_ptr_array_new_with_free_func (g_free);
   sc->param_sources = g_ptr_array_new_with_free_func (g_free);
+  sc->param_homes = g_ptr_array_new_with_free_func (g_free);
   return sc;
 }
 
@@ -1199,10 +1275,21 @@ ns_scenario_free (NsScenario *scenario)
   g_ptr_array_unref (scenario->param_names);
   g_ptr_array_unref (scenario->param_values);
   g_ptr_array_unref (scenario->param_sources);
+  g_ptr_array_unref (scenario->param_homes);
   g_free (scenario->workload_type);
   g_free (scenario->measure.metric);
   g_clear_pointer (&scenario->set_by, g_hash_table_unref);
   g_free (scenario);
+}
+
+/* The entry of column (param_values, param_homes, …) for the <param> named name, or NULL. */
+static const char *
+param_entry (const NsScenario *scenario, const GPtrArray *column, const char *name)
+{
+  for (guint i = 0; i < scenario->param_names->len; i++)
+    if (!strcmp (scenario->param_names->pdata[i], name))
+      return column->pdata[i];
+  return NULL;
 }
 
 /* The value of a <param> the scenario sets; see scenario.h. */
@@ -1210,10 +1297,15 @@ const char *
 ns_scenario_param_value (const NsScenario *scenario, const char *name)
 {
   g_return_val_if_fail (scenario != NULL && name != NULL, NULL);
-  for (guint i = 0; i < scenario->param_names->len; i++)
-    if (!strcmp (scenario->param_names->pdata[i], name))
-      return scenario->param_values->pdata[i];
-  return NULL;
+  return param_entry (scenario, scenario->param_values, name);
+}
+
+/* The file that declares the value of a <param> the scenario sets; see scenario.h. */
+const char *
+ns_scenario_param_home (const NsScenario *scenario, const char *name)
+{
+  g_return_val_if_fail (scenario != NULL && name != NULL, NULL);
+  return param_entry (scenario, scenario->param_homes, name);
 }
 
 /* The document as run (after every set), as newly allocated UTF-8 XML text. */

@@ -38,6 +38,8 @@ typedef struct {
   GPtrArray  *param_names;    /* <param name=... value=... source=...> overrides */
   GPtrArray  *param_values;
   GPtrArray  *param_sources;
+  GPtrArray  *param_homes;    /* the file declaring each value: the scenario, or the file a
+                                 <param from=...> names (its value and source copied here) */
   xmlNodePtr  workload;       /* the <workload> element; its type attribute names the model */
   char       *workload_type;
   NsMeasure   measure;
@@ -59,6 +61,9 @@ NsScenario *ns_scenario_load_variant (const char *path, const char *variant,
 void        ns_scenario_free   (NsScenario *scenario);
 /* The value text of the <param> named name the scenario sets itself, or NULL. */
 const char *ns_scenario_param_value (const NsScenario *scenario, const char *name);
+/* The file that declares the value of the <param> named name (the scenario's own path, or
+ * the file its from= names), or NULL if the scenario sets no such param. */
+const char *ns_scenario_param_home (const NsScenario *scenario, const char *name);
 /* Serialises the document as run (after --set), for recording in outputs. */
 char       *ns_scenario_dump   (const NsScenario *scenario);
 

@@ -442,9 +442,17 @@ typedef struct {
   gboolean    required;
 } AttrPattern;
 
+/* A <choice> between attributes or groups of them (value+source or from, say): each
+ * alternative's attributes, required within it. */
+typedef struct {
+  GPtrArray  *alts;          /* GArray of AttrPattern, one per alternative */
+  gboolean    required;      /* one alternative must be given */
+} AttrChoice;
+
 /* What an element pattern allows, flattened. */
 typedef struct {
-  GArray     *attrs;         /* AttrPattern */
+  GArray     *attrs;         /* AttrPattern (those of an AttrChoice too, as optional) */
+  GPtrArray  *choices;       /* AttrChoice */
   GArray     *particles;     /* Particle, in order */
   xmlNodePtr  data;          /* <data>, <value>, <list> or value <choice> content */
   gboolean    text;          /* text allowed */
@@ -559,6 +567,64 @@ is_value_choice (xmlNodePtr choice)
   return TRUE;
 }
 
+/* TRUE if every RelaxNG child of choice is an <attribute> or a <group> of them only. */
+static gboolean
+is_attribute_choice (xmlNodePtr choice)
+{
+  for (xmlNodePtr n = next_rng (choice->children); n != NULL; n = next_rng (n->next)) {
+    if (is_rng (n, "group")) {
+      for (xmlNodePtr a = next_rng (n->children); a != NULL; a = next_rng (a->next))
+        if (!is_rng (a, "attribute"))
+          return FALSE;
+    } else if (!is_rng (n, "attribute")) {
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+/* Frees an AttrChoice. */
+static void
+attr_choice_free (gpointer p)
+{
+  AttrChoice *choice = p;
+
+  g_ptr_array_unref (choice->alts);
+  g_free (choice);
+}
+
+/* Adds the <attribute> pattern a to alt (required there) and to c->attrs (optional). */
+static void
+add_alternative_attribute (Content *c, GArray *alt, xmlNodePtr a)
+{
+  AttrPattern in_alt = { a, pattern_name (a), TRUE }, in_c = { a, pattern_name (a), FALSE };
+
+  g_array_append_val (alt, in_alt);
+  g_array_append_val (c->attrs, in_c);
+}
+
+/* Adds the attribute choice at node to c: its alternatives, and their attributes to
+ * c->attrs as optional ones. */
+static void
+collect_attribute_choice (Content *c, xmlNodePtr node, gboolean optional)
+{
+  AttrChoice *choice = g_new0 (AttrChoice, 1);
+
+  choice->alts = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  choice->required = !optional;
+  for (xmlNodePtr n = next_rng (node->children); n != NULL; n = next_rng (n->next)) {
+    GArray *alt = g_array_new (FALSE, TRUE, sizeof (AttrPattern));
+
+    if (is_rng (n, "group"))
+      for (xmlNodePtr a = next_rng (n->children); a != NULL; a = next_rng (a->next))
+        add_alternative_attribute (c, alt, a);
+    else
+      add_alternative_attribute (c, alt, n);
+    g_ptr_array_add (choice->alts, alt);
+  }
+  g_ptr_array_add (c->choices, choice);
+}
+
 /* Adds the attributes and child particles of the patterns starting at node to c. */
 static void
 collect (Explainer *ex, xmlNodePtr node, Content *c, gboolean optional, gboolean repeat,
@@ -588,6 +654,8 @@ collect (Explainer *ex, xmlNodePtr node, Content *c, gboolean optional, gboolean
       collect (ex, node->children, c, optional, repeat, depth + 1);
     } else if (g_str_equal (kind, "choice") && is_value_choice (node)) {
       c->data = node;
+    } else if (g_str_equal (kind, "choice") && is_attribute_choice (node)) {
+      collect_attribute_choice (c, node, optional);
     } else if (g_str_equal (kind, "choice")) {
       collect (ex, node->children, c, TRUE, repeat, depth + 1);
     } else if (g_str_equal (kind, "ref")) {
@@ -613,6 +681,7 @@ content_init (Explainer *ex, Content *c, xmlNodePtr pattern)
 {
   c->attrs = g_array_new (FALSE, TRUE, sizeof (AttrPattern));
   c->particles = g_array_new (FALSE, TRUE, sizeof (Particle));
+  c->choices = g_ptr_array_new_with_free_func (attr_choice_free);
   c->data = NULL;
   c->text = FALSE;
   c->unordered = FALSE;
@@ -625,6 +694,7 @@ content_clear (Content *c)
 {
   g_array_free (c->attrs, TRUE);
   g_array_free (c->particles, TRUE);
+  g_ptr_array_unref (c->choices);
 }
 
 /* The n:expect annotation of node, or NULL; newly allocated. */
@@ -879,6 +949,70 @@ find_attr (const Content *c, const char *name)
   return wildcard;
 }
 
+/* The first attribute of alt that inst has, or NULL. */
+static const char *
+alt_given (xmlNodePtr inst, const GArray *alt)
+{
+  for (guint i = 0; i < alt->len; i++) {
+    const char *name = g_array_index (alt, AttrPattern, i).name;
+
+    if (name != NULL && xmlHasProp (inst, BAD_CAST name) != NULL)
+      return name;
+  }
+  return NULL;
+}
+
+/* "'a', 'b' or 'c'": the first attribute of each alternative of choice. */
+static char *
+alt_firsts (const AttrChoice *choice)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < choice->alts->len; i++) {
+    const GArray *alt = choice->alts->pdata[i];
+
+    g_string_append_printf (text, "%s'%s'", i == 0 ? "" : i + 1 < choice->alts->len ? ", "
+                            : " or ", g_array_index (alt, AttrPattern, 0).name);
+  }
+  return g_string_free (text, FALSE);
+}
+
+/* Checks that inst gives exactly one alternative of an attribute choice (at most one if
+ * the choice is optional), and every attribute of it. */
+static gboolean
+explain_attribute_choice (Explainer *ex, xmlNodePtr inst, const AttrChoice *choice)
+{
+  const GArray *chosen = NULL;
+  const char *chosen_name = NULL;
+
+  for (guint i = 0; i < choice->alts->len; i++) {
+    const char *name = alt_given (inst, choice->alts->pdata[i]);
+
+    if (name != NULL && chosen != NULL)
+      return explain_fail (ex, inst, "element %s: attribute '%s' cannot be given with '%s'",
+                           inst->name, name, chosen_name);
+    if (name != NULL) {
+      chosen = choice->alts->pdata[i];
+      chosen_name = name;
+    }
+  }
+  if (chosen == NULL && choice->required) {
+    g_autofree char *firsts = alt_firsts (choice);
+    return explain_fail (ex, inst, "element %s: missing required attribute %s", inst->name,
+                         firsts);
+  }
+  for (guint i = 0; chosen != NULL && i < chosen->len; i++) {
+    const AttrPattern *a = &g_array_index (chosen, AttrPattern, i);
+
+    if (a->name != NULL && xmlHasProp (inst, BAD_CAST a->name) == NULL) {
+      g_autofree char *expected = describe (ex, a->pattern, 0);
+      return explain_fail (ex, inst, "element %s: missing required attribute '%s' (expected "
+                           "%s)", inst->name, a->name, expected);
+    }
+  }
+  return TRUE;
+}
+
 /* Checks each attribute of inst against c, then that required ones are present. */
 static gboolean
 explain_attributes (Explainer *ex, xmlNodePtr inst, const Content *c)
@@ -921,6 +1055,9 @@ explain_attributes (Explainer *ex, xmlNodePtr inst, const Content *c)
                            inst->name, a->name, expected);
     }
   }
+  for (guint i = 0; i < c->choices->len; i++)
+    if (!explain_attribute_choice (ex, inst, c->choices->pdata[i]))
+      return FALSE;
   return TRUE;
 }
 

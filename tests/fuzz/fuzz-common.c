@@ -13,6 +13,7 @@ static char *scratch_dir;
 static char *scratch;
 int  ns_fuzz_last_loaded;
 char ns_fuzz_last_error[256];
+const char *ns_fuzz_input_path;
 
 /* Removes path: a file, or a folder with everything in it. */
 static void

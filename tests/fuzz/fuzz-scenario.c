@@ -26,13 +26,15 @@ split_sets (const uint8_t *data, size_t size, size_t *xml_len)
   return sets;
 }
 
-/* Loads one input; aborts when the loader breaks its contract. */
+/* Loads one input; aborts when the loader breaks its contract. A replayed file without
+ * --set strings loads where it is (its <param from=...> names a file beside it). */
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   size_t xml_len;
   g_autoptr (GPtrArray) sets = split_sets (data, size, &xml_len);
-  const char *path = ns_fuzz_write_scratch (data, xml_len, NULL);
+  const char *path = ns_fuzz_input_path != NULL && xml_len == size
+                       ? ns_fuzz_input_path : ns_fuzz_write_scratch (data, xml_len, NULL);
   GError *error = NULL;
   NsScenario *sc = ns_scenario_load (path, (const char *const *) sets->pdata, &error);
 

@@ -20,6 +20,10 @@ const char *ns_fuzz_scratch_dir    (void);
  * the error. Returns whether there is a result. */
 int         ns_fuzz_check_load     (const void *result, GError *error);
 
+/* The file the input being run was read from (set by replay; NULL under libFuzzer): a
+ * target may load it in place, so the paths it names resolve as they do for netsim. */
+extern const char *ns_fuzz_input_path;
+
 /* Whether the last input checked by ns_fuzz_check_load loaded; its error message if not. */
 extern int   ns_fuzz_last_loaded;
 extern char  ns_fuzz_last_error[256];

@@ -26,7 +26,9 @@ main (int argc, char **argv)
     }
     printf ("replay: %s\n", argv[i]);
     fflush (stdout);
+    ns_fuzz_input_path = argv[i];
     LLVMFuzzerTestOneInput ((const guint8 *) data, len);
+    ns_fuzz_input_path = NULL;
     if (must_load && !ns_fuzz_last_loaded) {
       fprintf (stderr, "replay: %s did not load: %s\n", argv[i], ns_fuzz_last_error);
       return 1;

@@ -120,6 +120,35 @@ START_TEST (test_full)
 }
 END_TEST
 
+/* <param from=FILE> takes FILE's value and source (noting FILE), records FILE as the
+ * value's home, and leaves a plain <param> in the document as run; a --set replaces it. */
+START_TEST (test_param_from)
+{
+  g_autofree char *path = data_path ("good", "param-from.xml");
+  g_autofree char *folder = g_path_get_dirname (path);
+  g_autofree char *home = g_build_filename (folder, "pointer-chase.xml", NULL);
+  g_autofree char *canonical = g_canonicalize_filename (home, NULL);
+  NsScenario *sc = load_good ("param-from.xml", NULL);
+  g_autofree char *dump = ns_scenario_dump (sc);
+  NsScenario *set = load_good ("param-from.xml",
+                               (const char *const[]) { "param.core.base_ipc=3", NULL });
+
+  ck_assert_str_eq (ns_scenario_param_value (sc, "core.base_ipc"), "2.5");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 1),
+                    "netsim calibrate on host (declared in pointer-chase.xml)");
+  ck_assert_str_eq (ns_scenario_param_home (sc, "core.base_ipc"), canonical);
+  ck_assert_str_eq (ns_scenario_param_home (sc, "cache.l2.latency_cycles"), path);
+  ck_assert_ptr_null (ns_scenario_param_home (sc, "no.such"));
+  ck_assert_ptr_null (strstr (dump, "from="));
+  ck_assert_ptr_nonnull (strstr (dump, "<param name=\"core.base_ipc\" value=\"2.5\""));
+  ck_assert_str_eq (ns_scenario_param_value (set, "core.base_ipc"), "3");
+  ck_assert_str_eq (g_ptr_array_index (set->param_sources, 1), "command line: --set");
+  ck_assert_str_eq (ns_scenario_param_home (set, "core.base_ipc"), path);
+  ns_scenario_free (sc);
+  ns_scenario_free (set);
+}
+END_TEST
+
 START_TEST (test_profile_path_resolved)
 {
   g_autofree char *path = data_path ("good", "profile-path.xml");
@@ -237,6 +266,36 @@ START_TEST (test_shipped_scenarios)
       g_dir_close (inner);
   }
   g_dir_close (dir);
+}
+END_TEST
+
+/* The shipped scenarios that run on another scenario's fitted cpu.ipc take it from there
+ * (<param from=...>), so a refit of that scenario carries over. */
+START_TEST (test_shipped_fits_declared_once)
+{
+  static const char *const uses[][2] = {
+    { "micro/udp-flood.xml", "udp-lookup-iperf3.xml" },
+    { "tc-pktgen-whatif-7950x.xml", "tc-pktgen-matchall-7950x.xml" },
+    { "tc-pktgen-whatif-6230r.xml", "tc-pktgen-matchall-6230r.xml" },
+  };
+  const char *datadir = g_getenv ("NETSIM_DATADIR");
+  g_autofree char *top = g_build_filename (datadir ? datadir : NS_SRCDIR, "scenarios", NULL);
+
+  for (gsize i = 0; i < G_N_ELEMENTS (uses); i++) {
+    g_autofree char *user_path = g_build_filename (top, uses[i][0], NULL);
+    g_autofree char *home_path = g_build_filename (top, uses[i][1], NULL);
+    g_autofree char *canonical = g_canonicalize_filename (home_path, NULL);
+    GError *error = NULL;
+    NsScenario *user = ns_scenario_load (user_path, NULL, &error);
+    NsScenario *home = ns_scenario_load (home_path, NULL, &error);
+
+    ck_assert_msg (user != NULL && home != NULL, "%s", error ? error->message : "?");
+    ck_assert_str_eq (ns_scenario_param_home (user, "cpu.ipc"), canonical);
+    ck_assert_str_eq (ns_scenario_param_value (user, "cpu.ipc"),
+                      ns_scenario_param_value (home, "cpu.ipc"));
+    ns_scenario_free (user);
+    ns_scenario_free (home);
+  }
 }
 END_TEST
 
@@ -430,6 +489,8 @@ static const struct {
   { "missing-metric.xml", 6, "element measure: missing required attribute 'metric'" },
   { "missing-cpu.xml", 4, "element scenario: missing element 'cpu' before 'kernel'" },
   { "missing-param-source.xml", 6, "element param: missing required attribute 'source'" },
+  { "param-from-and-value.xml", 5, "element param: attribute 'from' cannot be given with "
+    "'value'" },
   { "missing-workload-type.xml", 5, "element workload: missing required attribute 'type'" },
   { "unknown-element.xml", 7, "element scenario: unexpected element 'report' (allowed: "
     "description, cpu, kernel, param, workload, measure, variants, comparisons)" },
@@ -464,6 +525,14 @@ static const struct {
   { "duplicate-param.xml", 6, "parameter 'cache.l2.latency_cycles' is given twice (first on "
     "line 5)" },
   { "duplicate-config.xml", 6, "option 'CONFIG_RETPOLINE' is given twice (first on line 5)" },
+  /* <param from=FILE> */
+  { "param-from-missing-file.xml", 5, "no-such-scenario.xml: cannot read: No such file" },
+  { "param-from-device.xml", 5, "attribute 'from': /dev/zero is not a regular file" },
+  { "param-from-invalid.xml", 5, "wrong-root.xml:2: expected root element 'scenario'" },
+  { "param-from-undeclared.xml", 5, "attribute 'from': ../good/pointer-chase.xml declares no "
+    "parameter 'cpu.ipc' (from= must name the scenario that declares the value itself)" },
+  { "param-from-chain.xml", 5, "attribute 'from': ../good/param-from.xml takes from another "
+    "file its parameter 'core.base_ipc'" },
   /* variants and comparisons */
   { "variant-duplicate.xml", 9, "element variant: variant 'a' is given twice (first on line "
     "8)" },
@@ -727,10 +796,12 @@ scenario_suite (void)
   tcase_add_test (load, test_defaults);
   tcase_add_test (load, test_full);
   tcase_add_test (load, test_profile_path_resolved);
+  tcase_add_test (load, test_param_from);
   tcase_add_test (load, test_dump);
   tcase_add_test (load, test_variants);
   tcase_add_test (load, test_load_variant);
   tcase_add_test (load, test_shipped_scenarios);
+  tcase_add_test (load, test_shipped_fits_declared_once);
   tcase_add_test (load, test_missing_file);
   tcase_add_test (set, test_set_attributes);
   tcase_add_test (set, test_set_value_with_equals);

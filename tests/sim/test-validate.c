@@ -883,6 +883,24 @@ START_TEST (test_unrecorded_fit_conflict)
 }
 END_TEST
 
+/* Fits 900-calib (figures at cpu.ipc 2.0) from a start of 1.7, which home (a scenario
+ * path) must declare, and writes the value there; the fits. */
+static GPtrArray *
+fit_and_write (const char *fx, const char *home, NsValidation **v)
+{
+  NsCalibrateOptions opt = { 0 };
+  GPtrArray *fits = fit_calib (fx, &opt, v);
+  const NsFit *fit = fits->pdata[0];
+  GError *error = NULL;
+
+  ck_assert_ptr_null (fit->shadowed);
+  ck_assert_str_eq (fit->path, home);
+  ck_assert_double_eq_tol (fit->start, 1.7, 1e-9);
+  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
+  ck_assert_msg (ns_calibrate_write_fit (fit, &error), "%s", error ? error->message : "?");
+  return fits;
+}
+
 /* 900-calib fitted when its scenario sets cpu.ipc itself: the value goes into the
  * scenario (whose own value is the starting point), and the profile stays as it was. */
 START_TEST (test_calibrate_fit_into_scenario)
@@ -894,20 +912,14 @@ START_TEST (test_calibrate_fit_into_scenario)
                                                   "source=\"start\"/>");
   g_autofree char *profile_before = NULL, *profile_after = NULL;
   NsValidation *v;
-  NsCalibrateOptions opt = { 0 };
   GPtrArray *fits;
   GError *error = NULL;
   const NsFit *fit;
   NsScenario *sc;
 
   ck_assert (g_file_get_contents (profile, &profile_before, NULL, NULL));
-  fits = fit_calib (fx, &opt, &v);
+  fits = fit_and_write (fx, scenario, &v);
   fit = fits->pdata[0];
-  ck_assert_ptr_null (fit->shadowed);
-  ck_assert_str_eq (fit->path, scenario);
-  ck_assert_double_eq_tol (fit->start, 1.7, 1e-9);
-  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
-  ck_assert_msg (ns_calibrate_write_fit (fit, &error), "%s", error ? error->message : "?");
   ck_assert (g_file_get_contents (profile, &profile_after, NULL, NULL));
   ck_assert_str_eq (profile_after, profile_before);
   sc = ns_scenario_load (scenario, NULL, &error);
@@ -915,6 +927,45 @@ START_TEST (test_calibrate_fit_into_scenario)
   ck_assert_uint_eq (sc->param_names->len, 1);
   ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
   ck_assert_str_eq (sc->param_sources->pdata[0], fit->source);
+  ns_scenario_free (sc);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* 900-calib fitted when its scenario takes cpu.ipc from another scenario (<param
+ * from=...>): the value goes into the scenario that declares it, and the row's own
+ * scenario, still taking it from there, runs on the new value. */
+START_TEST (test_calibrate_fit_through_from)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *home = g_build_filename (tmp, "scenarios/micro/ipc-home.xml", NULL);
+  g_autofree char *canonical = g_canonicalize_filename (home, NULL);
+  g_autofree char *original = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *text = NULL, *scenario = NULL, *own_before = NULL, *own_after = NULL;
+  NsValidation *v;
+  GPtrArray *fits;
+  GError *error = NULL;
+  const NsFit *fit;
+  NsScenario *sc;
+
+  /* ipc-home.xml: call-chain.xml declaring cpu.ipc; call-chain.xml takes it from there */
+  ck_assert (g_file_get_contents (original, &text, NULL, NULL));
+  g_free (scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.7\" source=\"start\"/>"));
+  ck_assert (g_rename (original, home) == 0);
+  ck_assert (g_file_set_contents (original, text, -1, NULL));
+  scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" from=\"ipc-home.xml\"/>");
+  ck_assert (g_file_get_contents (scenario, &own_before, NULL, NULL));
+  fits = fit_and_write (fx, canonical, &v);
+  fit = fits->pdata[0];
+  ck_assert (g_file_get_contents (scenario, &own_after, NULL, NULL));
+  ck_assert_str_eq (own_after, own_before);
+  sc = ns_scenario_load (scenario, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
+  ck_assert (g_str_has_prefix (sc->param_sources->pdata[0], fit->source));
   ns_scenario_free (sc);
   g_ptr_array_unref (fits);
   ns_validation_free (v);
@@ -1232,6 +1283,7 @@ validate_suite (void)
   tcase_add_test (calibrate, test_scenario_fit_checked);
   tcase_add_test (calibrate, test_write_profile_replaces);
   tcase_add_test (calibrate, test_calibrate_fit_into_scenario);
+  tcase_add_test (calibrate, test_calibrate_fit_through_from);
   tcase_add_test (calibrate, test_calibrate_fit_shadowed_by_case);
   tcase_add_test (calibrate, test_calibrate_write_skips_comment);
   tcase_add_test (calibrate, test_calibrate_write_all_or_nothing);

@@ -299,7 +299,8 @@ START_TEST (test_validate)
 }
 END_TEST
 
-/* A schema without annotations, using interleave, element data and a define. */
+/* A schema without annotations, using interleave, element data, a define and a choice
+ * between attribute groups (l2: size and ways, or like). */
 static const char generic_schema[] =
   "<grammar xmlns='http://relaxng.org/ns/structure/1.0'\n"
   "         datatypeLibrary='http://www.w3.org/2001/XMLSchema-datatypes'>\n"
@@ -313,6 +314,11 @@ static const char generic_schema[] =
   "        <attribute name='policy'><choice><value>lru</value><value>plru</value>"
   "</choice></attribute>\n"
   "      </element></optional>\n"
+  "      <optional><element name='l2'><choice>\n"
+  "        <group><attribute name='size'><ref name='size'/></attribute>\n"
+  "          <attribute name='ways'><ref name='size'/></attribute></group>\n"
+  "        <attribute name='like'><data type='token'/></attribute>\n"
+  "      </choice></element></optional>\n"
   "    </interleave>\n"
   "  </element></start>\n"
   "  <define name='size'><data type='positiveInteger'/></define>\n"
@@ -365,6 +371,18 @@ START_TEST (test_validate_generic_schema)
       ":1: element cpu: missing required attribute 'name' (expected a name)" },
     { "<cpu name='x' speed='1'>\n<clock>1</clock></cpu>",
       ":1: element cpu: unknown attribute 'speed' (allowed: name)" },
+    { "<cpu name='x'>\n<l2 size='1' ways='8'/><clock>1</clock></cpu>", NULL },
+    { "<cpu name='x'>\n<l2 like='l1'/><clock>1</clock></cpu>", NULL },
+    { "<cpu name='x'>\n<l2/><clock>1</clock></cpu>",
+      ":2: element l2: missing required attribute 'size' or 'like'" },
+    { "<cpu name='x'>\n<l2 size='1' ways='2' like='l1'/><clock>1</clock></cpu>",
+      ":2: element l2: attribute 'like' cannot be given with 'size'" },
+    { "<cpu name='x'>\n<l2 ways='2'/><clock>1</clock></cpu>",
+      ":2: element l2: missing required attribute 'size' (expected a positive integer)" },
+    { "<cpu name='x'>\n<l2 size='0' ways='2'/><clock>1</clock></cpu>",
+      ":2: element l2: attribute 'size': expected a positive integer, got '0'" },
+    { "<cpu name='x'>\n<l2 like='a' speed='1'/><clock>1</clock></cpu>",
+      ":2: element l2: unknown attribute 'speed' (allowed: size, ways, like)" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {

@@ -4,8 +4,8 @@ Fits cpu.ipc of each seed-002 scenario on its 1-filter 'before' row.
 Every simulated cost is either constant or proportional to 1/ipc (the run is deterministic
 and single-threaded, so cache contents do not depend on timing): cycles/packet = a/ipc + b.
 Two runs give a and b; ipc* = a / (recorded cycles - b); a third run checks the residual.
-Then the what-if scenarios are written again with the new values (gen.whatifs), and
-validation/calibration.xml's entries for these profiles are updated."""
+Then validation/calibration.xml's entries for these profiles are updated (the what-if
+scenarios take cpu.ipc from the replay scenarios with <param from=...>)."""
 import json, os, re, subprocess, sys
 sys.path.insert(0, os.path.dirname(__file__))
 import gen
@@ -38,8 +38,6 @@ for short, c in gen.CPUS.items():
     gen.write(short, f"{ipc}", src, path)
     res[short] = (ipc, a, b, target, pps, resid)
     print(short, res[short])
-# The what-if scenarios reuse the fitted values: write them again so they cannot drift.
-gen.whatifs()
 # validation/calibration.xml records every fit (netsim validate marks those rows as
 # calibration rows): update each seed-002 profile's cpu.ipc entry in place.
 CAL = os.path.join(ROOT, "validation", "calibration.xml")
