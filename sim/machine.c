@@ -1413,6 +1413,19 @@ ns_insns_wide (NsThread *t, guint n)
     charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
 }
 
+/* n compare-and-branch pairs (CMP/TEST of a register with an immediate or a register,
+ * then a Jcc), independent and well predicted, off the critical path: the decoders fuse
+ * each pair into one macro-op, so 2n instructions are counted and n issue at
+ * cpu.issue_width. */
+void
+ns_insns_fused (NsThread *t, guint n)
+{
+  NsExec *x = count_insns (t, 2 * n);
+
+  if (x != NULL)
+    charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
+}
+
 /* n instructions that need nothing an outstanding load brings (argument moves from
  * registers held across a loop): at cpu.issue_width, and free while a data miss they do
  * not wait for is still in flight (its shadow, like a call's own instructions). */

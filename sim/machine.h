@@ -99,6 +99,10 @@ void ns_rdtsc       (NsThread *t);
 /* n independent, well-predicted instructions off the critical path (e.g. a compare chain
  * beside a latency-bound walk): charged at cpu.issue_width instead of cpu.ipc. */
 void ns_insns_wide  (NsThread *t, guint n);
+/* n compare-and-branch pairs (CMP/TEST reg,imm or reg,reg + Jcc) as ns_insns_wide's
+ * work, each fused into one macro-op (Intel since Core 2 and Sandy Bridge, AMD since
+ * Bulldozer and Zen): 2n instructions counted, n macro-ops at cpu.issue_width. */
+void ns_insns_fused (NsThread *t, guint n);
 /* n instructions that need nothing an outstanding load brings (argument moves from
  * registers): at cpu.issue_width, free within a data miss's shadow. */
 void ns_insns_beside (NsThread *t, guint n);

@@ -532,6 +532,32 @@ START_TEST (test_rdtsc_cost)
 }
 END_TEST
 
+/* Five compare-and-branch pairs, fused, then five plain wide instructions. */
+static void
+fused_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_insns_fused (t, 5);
+  ns_insns_wide (t, 5);
+}
+
+/* A fused compare-and-branch pair issues as one macro-op: five pairs cost what five wide
+ * instructions cost (5 / cpu.issue_width each), and count as ten instructions. */
+START_TEST (test_fused_pairs)
+{
+  const char *const sets[] = { "cpu.issue_width", "4", NULL };
+  Rig rig;
+
+  rig_init (&rig, sets, NULL);
+  ns_engine_spawn (rig.engine, "fused", 0, NS_THREAD_USER, 0, fused_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN), 2 * 5 / 4.0,
+                1e-9, "five fused pairs and five wide instructions");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 15);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* A call into a cold four-line function: its first line waits the DRAM latency beyond L1
  * less the lead the call itself gave the front end, each following line that over
  * ifetch.seq_mlp (the lead is spent); a second call hits L1I. */
@@ -1691,6 +1717,7 @@ machine_suite (void)
   tcase_add_test (calls, test_inlined_calls_free);
   tcase_add_test (calls, test_tail_call_one_return);
   tcase_add_test (calls, test_rdtsc_cost);
+  tcase_add_test (calls, test_fused_pairs);
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_ifetch_lead);
   tcase_add_test (calls, test_miss_shadow);

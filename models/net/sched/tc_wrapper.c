@@ -25,7 +25,12 @@
  * while the key is off, a JMP once enabled), then per chain entry tested one compare of
  * the pointer with an immediate and one conditional branch (2 instructions; kernel-spec
  * §3.6.7), then a direct call — or, past the chain, the indirect call, whose cost under the
- * spectre_v2 mode in force is the machine's (ns_icall).
+ * spectre_v2 mode in force is the machine's (ns_icall). The compare is `cmp $imm32, %reg`
+ * (kernel text addresses fit a sign-extended imm32), as at the INDIRECT_CALL_2 site of
+ * Debian's 6.1 binary, __netif_receive_skb_one_core+0x55: `cmp $ipv6_rcv, %rax; jne`, and
+ * a CMP reg,imm followed by a Jcc fuses into one macro-op on every profiled core (Intel
+ * optimization manual §3.4.2.2, since Core 2; AMD since Bulldozer), so an entry issues as
+ * one macro-op at cpu.issue_width (ns_insns_fused).
  *
  * Retpoline exposure: a retpoline thunk (and an LFENCE-guarded indirect jump) stops the
  * front end at the call until the target is known. The thunk's own wait, with the target
@@ -523,8 +528,8 @@ wrapper_dispatch (NsThread *t, TcEnv *env, const TcFn *const *chain, guint n, co
   if (env->skip_wrapper)
     return FALSE;
   for (guint i = 0; i < n; i++) {
-    ns_insns_wide (t, 2);           /* cmp $fn, %reg; je direct_call: well predicted,
-                                       off the critical path of the filter walk */
+    ns_insns_fused (t, 1);          /* cmp $fn, %reg; je direct_call: one fused
+                                       macro-op, well predicted, off the critical path */
     env->n_compares++;
     if (chain[i] == fn)
       return TRUE;

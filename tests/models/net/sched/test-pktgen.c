@@ -156,7 +156,10 @@ START_TEST (test_wrapper_costs_eibrs_cpus_unless_keyed_off)
 
   ck_assert (rfc > before);            /* compares, and nothing saved on predicted calls */
   ck_assert (merged > before);         /* the static key's NOP/JMP remains */
-  ck_assert (merged - before < (rfc - before) / 4);
+  ck_assert (merged < rfc);
+  /* what remains is about the key's jump at each of a filter's two calls (issue width 4) */
+  ck_assert_msg (fabs ((merged - before) / (100 * 2 / 4.0) - 1) < 0.25,
+                 "merged costs %g cycles a packet more", merged - before);
 }
 END_TEST
 
