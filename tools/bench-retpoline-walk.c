@@ -1,14 +1,50 @@
 /* bench-retpoline-walk.c — seed 002's filter walk in user space, as tools/bench-retpoline
  * times it: tcf_classify over a chain of matchall filters, each running one gact action
- * that returns "continue". Built twice: with -mindirect-branch=thunk-extern (every
+ * that returns "continue". Built three times: with -mindirect-branch=thunk-extern (every
  * indirect call goes through a generic retpoline thunk, as on a retpoline kernel before
- * the tc wrapper) and without (a plain, predicted indirect call). BENCH_WALK names the
+ * the tc wrapper), without (a plain, predicted indirect call), and with BENCH_WRAPPER:
+ * the RFC tc wrapper's compare chains (alphabetical: matchall is the 7th classifier, gact
+ * the 6th action), each entry a compare of the loaded pointer with the function's
+ * address and a conditional branch, then a direct call. That build is compiled without
+ * PIE, so each compare is `cmp $imm32, %reg` as in the kernel. BENCH_WALK names the
  * build. */
 #include "config.h"
 #include "bench-retpoline.h"
 
 #define TC_ACT_PIPE  3
 #define ETH_P_ALL_LE 3
+
+#ifdef BENCH_WRAPPER
+/* The classifiers and actions the RFC's chains test before matchall and gact: only their
+ * addresses matter (a walk of matchall filters never calls them). */
+#define BENCH_NEVER_CALLED(name, ret_type, ...)                                    \
+  static __attribute__ ((noinline, used)) ret_type name (__VA_ARGS__)              \
+  {                                                                                \
+    __builtin_trap ();                                                             \
+  }
+BENCH_NEVER_CALLED (cls_basic, int, const struct bench_skb *s, const struct bench_tp *t,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (cls_bpf, int, const struct bench_skb *s, const struct bench_tp *t,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (cls_cgroup, int, const struct bench_skb *s, const struct bench_tp *t,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (cls_flow, int, const struct bench_skb *s, const struct bench_tp *t,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (cls_flower, int, const struct bench_skb *s, const struct bench_tp *t,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (cls_fw, int, const struct bench_skb *s, const struct bench_tp *t,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (act_bpf, int, struct bench_act *a, const struct bench_skb *s,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (act_connmark, int, struct bench_act *a, const struct bench_skb *s,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (act_csum, int, struct bench_act *a, const struct bench_skb *s,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (act_ct, int, struct bench_act *a, const struct bench_skb *s,
+                    struct bench_res *r)
+BENCH_NEVER_CALLED (act_ctinfo, int, struct bench_act *a, const struct bench_skb *s,
+                    struct bench_res *r)
+#endif
 
 /* tcf_gact_act: bump this CPU's byte and packet counters, note the use, return the verdict. */
 static __attribute__ ((noinline)) int
@@ -25,6 +61,19 @@ gact_act (struct bench_act *a, const struct bench_skb *skb, struct bench_res *re
 
 static const struct bench_act_ops gact_ops = { gact_act };
 
+#ifdef BENCH_WRAPPER
+/* tc_act of the RFC: the action chain up to gact, then a direct call. */
+#define TC_ACT(fn, a, skb, res)                                                    \
+  ((fn) == act_bpf ? act_bpf (a, skb, res) :                                       \
+   (fn) == act_connmark ? act_connmark (a, skb, res) :                             \
+   (fn) == act_csum ? act_csum (a, skb, res) :                                     \
+   (fn) == act_ct ? act_ct (a, skb, res) :                                         \
+   (fn) == act_ctinfo ? act_ctinfo (a, skb, res) :                                 \
+   (fn) == gact_act ? gact_act (a, skb, res) : (fn) (a, skb, res))
+#else
+#define TC_ACT(fn, a, skb, res) (fn) (a, skb, res)
+#endif
+
 /* tcf_action_exec: each action in turn while it says "pipe". */
 static __attribute__ ((noinline)) int
 action_exec (const struct bench_skb *skb, struct bench_act **actions, int nr,
@@ -36,7 +85,7 @@ action_exec (const struct bench_skb *skb, struct bench_act **actions, int nr,
     struct bench_act *a = actions[i];
     if (a->flags & 1)
       continue;
-    ret = a->ops->act (a, skb, res);
+    ret = TC_ACT (a->ops->act, a, skb, res);
     if (ret != TC_ACT_PIPE)
       break;
   }
@@ -56,6 +105,20 @@ mall_classify (const struct bench_skb *skb, const struct bench_tp *tp, struct be
   return action_exec (skb, head->actions, head->nr_actions, res);
 }
 
+#ifdef BENCH_WRAPPER
+/* tc_classify of the RFC: the classifier chain up to matchall, then a direct call. */
+#define TC_CLASSIFY(fn, skb, tp, res)                                              \
+  ((fn) == cls_basic ? cls_basic (skb, tp, res) :                                  \
+   (fn) == cls_bpf ? cls_bpf (skb, tp, res) :                                      \
+   (fn) == cls_cgroup ? cls_cgroup (skb, tp, res) :                                \
+   (fn) == cls_flow ? cls_flow (skb, tp, res) :                                    \
+   (fn) == cls_flower ? cls_flower (skb, tp, res) :                                \
+   (fn) == cls_fw ? cls_fw (skb, tp, res) :                                        \
+   (fn) == mall_classify ? mall_classify (skb, tp, res) : (fn) (skb, tp, res))
+#else
+#define TC_CLASSIFY(fn, skb, tp, res) (fn) (skb, tp, res)
+#endif
+
 /* __tcf_classify: the filters in order until one gives a verdict (>= 0). */
 static __attribute__ ((noinline)) int
 tcf_classify (const struct bench_skb *skb, const struct bench_tp *tp, struct bench_res *res)
@@ -64,7 +127,7 @@ tcf_classify (const struct bench_skb *skb, const struct bench_tp *tp, struct ben
     int err;
     if (tp->protocol != skb->protocol && tp->protocol != ETH_P_ALL_LE)
       continue;
-    err = tp->classify (skb, tp, res);
+    err = TC_CLASSIFY (tp->classify, skb, tp, res);
     if (err >= 0)
       return err;
   }
