@@ -5,9 +5,11 @@
  * the tc wrapper), without (a plain, predicted indirect call), and with BENCH_WRAPPER:
  * the RFC tc wrapper's compare chains (alphabetical: matchall is the 7th classifier, gact
  * the 6th action), each entry a compare of the loaded pointer with the function's
- * address and a conditional branch, then a direct call. That build is compiled without
- * PIE, so each compare is `cmp $imm32, %reg` as in the kernel. BENCH_WALK names the
- * build. */
+ * address and a conditional branch, then a direct call; with BENCH_WRAPPER_FIRST as well,
+ * the chains test matchall and gact first (one compare each), so the two wrapper builds
+ * differ by 11 compare-and-branch pairs a filter that fall through. Those builds are
+ * compiled without PIE, so each compare is `cmp $imm32, %reg` as in the kernel.
+ * BENCH_WALK names the build. */
 #include "config.h"
 #include "bench-retpoline.h"
 
@@ -61,7 +63,10 @@ gact_act (struct bench_act *a, const struct bench_skb *skb, struct bench_res *re
 
 static const struct bench_act_ops gact_ops = { gact_act };
 
-#ifdef BENCH_WRAPPER
+#if defined BENCH_WRAPPER && defined BENCH_WRAPPER_FIRST
+/* tc_act with gact first in the chain. */
+#define TC_ACT(fn, a, skb, res) ((fn) == gact_act ? gact_act (a, skb, res) : (fn) (a, skb, res))
+#elif defined BENCH_WRAPPER
 /* tc_act of the RFC: the action chain up to gact, then a direct call. */
 #define TC_ACT(fn, a, skb, res)                                                    \
   ((fn) == act_bpf ? act_bpf (a, skb, res) :                                       \
@@ -105,7 +110,11 @@ mall_classify (const struct bench_skb *skb, const struct bench_tp *tp, struct be
   return action_exec (skb, head->actions, head->nr_actions, res);
 }
 
-#ifdef BENCH_WRAPPER
+#if defined BENCH_WRAPPER && defined BENCH_WRAPPER_FIRST
+/* tc_classify with matchall first in the chain. */
+#define TC_CLASSIFY(fn, skb, tp, res)                                              \
+  ((fn) == mall_classify ? mall_classify (skb, tp, res) : (fn) (skb, tp, res))
+#elif defined BENCH_WRAPPER
 /* tc_classify of the RFC: the classifier chain up to matchall, then a direct call. */
 #define TC_CLASSIFY(fn, skb, tp, res)                                              \
   ((fn) == cls_basic ? cls_basic (skb, tp, res) :                                  \

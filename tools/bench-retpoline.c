@@ -102,25 +102,27 @@ time_walks (const BenchWalk *w, const Filters *f, guint64 packets)
   return best;
 }
 
-/* bench-retpoline [SCALE]: cycles per filter of the three builds in both layouts, 1 and
- * 100 filters; the extra cycles per retpoline (retpoline − plain, two per filter) and
- * what the RFC wrapper adds per filter (wrapper − plain: its 7 + 6 compare-and-branch
- * pairs and two direct calls against two predicted indirect calls). */
+/* bench-retpoline [SCALE]: cycles per filter of the four builds in both layouts, 1 and
+ * 100 filters; the extra cycles per retpoline (retpoline − plain, two per filter), what
+ * the RFC wrapper adds per filter (wrapper − plain: its 7 + 6 compare-and-branch pairs
+ * and two direct calls against two predicted indirect calls), and one fall-through pair's
+ * cycles ((wrapper − wrapper_first) / 11). */
 int
 main (int argc, char **argv)
 {
   guint64 scale = argc > 1 ? g_ascii_strtoull (argv[1], NULL, 10) : 1;
   static const guint counts[] = { 1, 100 };
   static const char *const layout[2] = { "packed", "scattered" };
-  static const char *const build[3] = { "plain", "retpoline", "wrapper" };
-  const BenchWalk *walks[3] = { &bench_walk_plain, &bench_walk_retpoline, &bench_walk_wrapper };
+  static const char *const build[4] = { "plain", "retpoline", "wrapper", "wrapper_first" };
+  const BenchWalk *walks[4] = { &bench_walk_plain, &bench_walk_retpoline, &bench_walk_wrapper,
+                                &bench_walk_wrapper_first };
   double ghz = ns_hostbench_core_ghz (10000000, 5);
 
   printf ("core_clock_ghz %.3f\n", ghz);
   for (guint c = 0; c < G_N_ELEMENTS (counts); c++)
     for (int l = 0; l < 2; l++) {
-      double cyc[3];
-      for (int b = 0; b < 3; b++) {
+      double cyc[4];
+      for (int b = 0; b < 4; b++) {
         Filters f = filters_new (walks[b], counts[c], l);
         cyc[b] = time_walks (walks[b], &f, 200000 * MAX (scale, 1) / counts[c]) * ghz /
                  counts[c];
@@ -129,6 +131,7 @@ main (int argc, char **argv)
       }
       printf ("retpoline_extra_%s_%u %.2f\n", layout[l], counts[c], (cyc[1] - cyc[0]) / 2);
       printf ("wrapper_extra_per_filter_%s_%u %.2f\n", layout[l], counts[c], cyc[2] - cyc[0]);
+      printf ("compare_pair_cycles_%s_%u %.3f\n", layout[l], counts[c], (cyc[2] - cyc[3]) / 11);
     }
   return 0;
 }

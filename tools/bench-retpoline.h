@@ -1,5 +1,5 @@
 /* bench-retpoline.h — the tc objects bench-retpoline's filter walk reads (each object on
- * a line of its own), and the three builds of the walk. */
+ * a line of its own), and the four builds of the walk. */
 #pragma once
 #include <glib.h>
 
@@ -58,4 +58,5 @@ typedef struct {
   const struct bench_act_ops *gact_ops;
 } BenchWalk;
 
-extern const BenchWalk bench_walk_plain, bench_walk_retpoline, bench_walk_wrapper;
+extern const BenchWalk bench_walk_plain, bench_walk_retpoline, bench_walk_wrapper,
+                       bench_walk_wrapper_first;

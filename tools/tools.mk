@@ -83,7 +83,7 @@ BENCH_RETPOLINE =
 if NS_HAVE_RETPOLINE
 BENCH_RETPOLINE += bench-retpoline
 noinst_LIBRARIES += libns_bench_walk_plain.a libns_bench_walk_retpoline.a \
-	libns_bench_walk_wrapper.a
+	libns_bench_walk_wrapper.a libns_bench_walk_wrapper_first.a
 libns_bench_walk_plain_a_SOURCES = tools/bench-retpoline-walk.c
 libns_bench_walk_plain_a_CFLAGS = $(AM_CFLAGS) -DBENCH_WALK=bench_walk_plain
 libns_bench_walk_retpoline_a_SOURCES = tools/bench-retpoline-walk.c
@@ -93,11 +93,15 @@ libns_bench_walk_retpoline_a_CFLAGS = $(AM_CFLAGS) $(RETPOLINE_CFLAGS) \
 libns_bench_walk_wrapper_a_SOURCES = tools/bench-retpoline-walk.c
 libns_bench_walk_wrapper_a_CFLAGS = $(AM_CFLAGS) -fno-pie -DBENCH_WRAPPER \
 	-DBENCH_WALK=bench_walk_wrapper
+libns_bench_walk_wrapper_first_a_SOURCES = tools/bench-retpoline-walk.c
+libns_bench_walk_wrapper_first_a_CFLAGS = $(AM_CFLAGS) -fno-pie -DBENCH_WRAPPER \
+	-DBENCH_WRAPPER_FIRST -DBENCH_WALK=bench_walk_wrapper_first
 noinst_PROGRAMS += tools/bench-retpoline
 tools_bench_retpoline_SOURCES = tools/bench-retpoline.c
 tools_bench_retpoline_LDFLAGS = -no-pie
 tools_bench_retpoline_LDADD = libns_bench_walk_plain.a libns_bench_walk_retpoline.a \
-	libns_bench_walk_wrapper.a libns_run.a libns_base.a $(NS_EXT_LIBS)
+	libns_bench_walk_wrapper.a libns_bench_walk_wrapper_first.a libns_run.a libns_base.a \
+	$(NS_EXT_LIBS)
 bench-retpoline: tools/bench-retpoline
 	./tools/bench-retpoline
 endif
