@@ -567,12 +567,15 @@ is_value_choice (xmlNodePtr choice)
   return TRUE;
 }
 
-/* TRUE if every RelaxNG child of choice is an <attribute> or a <group> of them only. */
+/* TRUE if every RelaxNG child of choice is an <attribute> or a non-empty <group> of them
+ * only. */
 static gboolean
 is_attribute_choice (xmlNodePtr choice)
 {
   for (xmlNodePtr n = next_rng (choice->children); n != NULL; n = next_rng (n->next)) {
     if (is_rng (n, "group")) {
+      if (next_rng (n->children) == NULL)
+        return FALSE;
       for (xmlNodePtr a = next_rng (n->children); a != NULL; a = next_rng (a->next))
         if (!is_rng (a, "attribute"))
           return FALSE;
