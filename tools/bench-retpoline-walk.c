@@ -19,33 +19,31 @@
 #ifdef BENCH_WRAPPER
 /* The classifiers and actions the RFC's chains test before matchall and gact: only their
  * addresses matter (a walk of matchall filters never calls them). */
-#define BENCH_NEVER_CALLED(name, ret_type, ...)                                    \
-  static __attribute__ ((noinline, used)) ret_type name (__VA_ARGS__)              \
-  {                                                                                \
-    __builtin_trap ();                                                             \
+#define NEVER_CALLED_CLASSIFY(name)                                                \
+  static __attribute__ ((noinline, used)) int name (const struct bench_skb *s,       \
+                                                    const struct bench_tp *t,        \
+                                                    struct bench_res *r)             \
+  {                                                                                  \
+    __builtin_trap ();                                                               \
   }
-BENCH_NEVER_CALLED (cls_basic, int, const struct bench_skb *s, const struct bench_tp *t,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (cls_bpf, int, const struct bench_skb *s, const struct bench_tp *t,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (cls_cgroup, int, const struct bench_skb *s, const struct bench_tp *t,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (cls_flow, int, const struct bench_skb *s, const struct bench_tp *t,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (cls_flower, int, const struct bench_skb *s, const struct bench_tp *t,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (cls_fw, int, const struct bench_skb *s, const struct bench_tp *t,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (act_bpf, int, struct bench_act *a, const struct bench_skb *s,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (act_connmark, int, struct bench_act *a, const struct bench_skb *s,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (act_csum, int, struct bench_act *a, const struct bench_skb *s,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (act_ct, int, struct bench_act *a, const struct bench_skb *s,
-                    struct bench_res *r)
-BENCH_NEVER_CALLED (act_ctinfo, int, struct bench_act *a, const struct bench_skb *s,
-                    struct bench_res *r)
+#define NEVER_CALLED_ACT(name)                                                     \
+  static __attribute__ ((noinline, used)) int name (struct bench_act *a,             \
+                                                    const struct bench_skb *s,       \
+                                                    struct bench_res *r)             \
+  {                                                                                  \
+    __builtin_trap ();                                                               \
+  }
+NEVER_CALLED_CLASSIFY (cls_basic)
+NEVER_CALLED_CLASSIFY (cls_bpf)
+NEVER_CALLED_CLASSIFY (cls_cgroup)
+NEVER_CALLED_CLASSIFY (cls_flow)
+NEVER_CALLED_CLASSIFY (cls_flower)
+NEVER_CALLED_CLASSIFY (cls_fw)
+NEVER_CALLED_ACT (act_bpf)
+NEVER_CALLED_ACT (act_connmark)
+NEVER_CALLED_ACT (act_csum)
+NEVER_CALLED_ACT (act_ct)
+NEVER_CALLED_ACT (act_ctinfo)
 #endif
 
 /* tcf_gact_act: bump this CPU's byte and packet counters, note the use, return the verdict. */
