@@ -785,18 +785,27 @@ measure_fetch (const HostInfo *info, const NsHostbenchOptions *opt, gsize ws3,
     m->fetch_seq_mlp = (m->lat_ns[2] - m->lat_ns[0]) * m->ghz / l3_line;
 }
 
-/* The copy of lines another core has just written: cycles per line, and the lines in
- * flight that makes (the transfer latency over the time per line, Little's law). */
+/* Cycles per line of op on CPU 0 over 16 KiB CPU 1 has just written (in the writer's L1D,
+ * as a just-written datagram or a socket's lines); 0 if not measured. */
+static double
+c2c_cycles_per_line (C2cOp op, const HostInfo *info, const NsHostbenchOptions *opt,
+                     const HostMeasures *m)
+{
+  const gsize bytes = 16384;
+  double ns = c2c_op_ns (op, info->cpu_a, info->cpu_b, bytes, opt->quick ? 500 : 20000,
+                         opt->quick ? 2e8 : 2e9);
+
+  return ns > 0 && m->ghz > 0 ? ns * m->ghz / (double) (bytes / 64) : 0.0;
+}
+
+/* A REP MOVSB of lines another core has just written: cycles per line, and the lines in
+ * flight that makes (the transfer beyond an L1 hit over the time per line). */
 static void
 measure_c2c_copy (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
 {
-  const gsize bytes = 16384;   /* in the writer's L1D, as a just-written datagram */
-  double ns = c2c_op_ns (c2c_op_copy, info->cpu_a, info->cpu_b, bytes,
-                         opt->quick ? 500 : 20000, opt->quick ? 2e8 : 2e9);
-
-  if (ns <= 0 || m->ghz <= 0)
+  m->c2c_copy_line = c2c_cycles_per_line (c2c_op_copy, info, opt, m);
+  if (m->c2c_copy_line <= 0)
     return;
-  m->c2c_copy_line = ns * m->ghz / (double) (bytes / 64);
   say (opt, "copy of lines another core wrote, per line", m->c2c_copy_line, "cycles");
   if (m->c2c_ns <= 0 || m->lat_ns[0] <= 0)
     return;
@@ -810,13 +819,9 @@ measure_c2c_copy (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasu
 static void
 measure_c2c_store (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
 {
-  const gsize bytes = 16384;   /* in the writer's L1D, as a socket's lines another core wrote */
-  double ns = c2c_op_ns (c2c_op_store, info->cpu_a, info->cpu_b, bytes,
-                         opt->quick ? 500 : 20000, opt->quick ? 2e8 : 2e9);
-
-  if (ns <= 0 || m->ghz <= 0)
+  m->c2c_store_line = c2c_cycles_per_line (c2c_op_store, info, opt, m);
+  if (m->c2c_store_line <= 0)
     return;
-  m->c2c_store_line = ns * m->ghz / (double) (bytes / 64);
   say (opt, "store into a line another core wrote, per line", m->c2c_store_line, "cycles");
   if (m->c2c_ns <= 0)
     return;
