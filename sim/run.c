@@ -52,6 +52,22 @@ ns_run_variant_names (const NsScenario *sc)
   return names;
 }
 
+/* "'a', 'b', 'c'" of names (variant names; empty ones skipped), for error messages;
+ * "none" if there are none. */
+char *
+ns_run_variant_list (GPtrArray *names)
+{
+  GString *list = g_string_new (NULL);
+
+  for (guint i = 0; i < names->len; i++)
+    if (((const char *) names->pdata[i])[0] != '\0')
+      g_string_append_printf (list, "%s'%s'", list->len ? ", " : "",
+                              (const char *) names->pdata[i]);
+  if (list->len == 0)
+    g_string_append (list, "none");
+  return g_string_free (list, FALSE);
+}
+
 /* Overlays the scenario's <param> elements on params, with file:line in their sources. */
 static gboolean
 apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
@@ -856,6 +872,7 @@ NsRunResult *
 ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
 {
   g_autoptr (GPtrArray) names = NULL;
+  g_autofree char *list = NULL;
   NsScenario *base;
   NsRunResult *result;
   guint64 seed;
@@ -888,8 +905,9 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
 
 /* ERRORS */
 no_variant:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'", path,
-               opt->only_variant);
+  list = ns_run_variant_list (names);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s' (variants: %s)",
+               path, opt->only_variant, list);
 fail:
   ns_scenario_free (base);
   ns_run_result_free (result);

@@ -117,6 +117,8 @@ GPtrArray   *ns_run_breakdown_delta (const NsVariantResult *baseline,
 double       ns_run_cycles_per_op (const NsVariantResult *vr);
 /* Variant names of a scenario, in file order (empty array: no variants). */
 GPtrArray   *ns_run_variant_names (const NsScenario *sc);
+/* "'a', 'b'" of variant names (empty ones skipped; "none"), for error messages. */
+char        *ns_run_variant_list (GPtrArray *names);
 /* The mean or harmonic mean of values[0..n); *cv (may be NULL) gets their coefficient of
  * variation (sample standard deviation over the arithmetic mean). */
 double       ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv);

@@ -554,7 +554,9 @@ ns_sweep_set_variant (NsSweep *sweep, const char *name)
 static gboolean
 prepare_variants (NsSweep *sweep, GError **error)
 {
+  g_autofree char *list = NULL;
   NsSweepDim *dim;
+  guint i;
 
   if (sweep->variant && sweep->variant_dim >= 0)
     goto both;
@@ -569,14 +571,14 @@ prepare_variants (NsSweep *sweep, GError **error)
     if (sweep->variant)
       g_ptr_array_add (dim->values, g_strdup (sweep->variant));
     else
-      for (guint i = 0; i < sweep->variant_names->len; i++)
+      for (i = 0; i < sweep->variant_names->len; i++)
         g_ptr_array_add (dim->values, g_strdup (sweep->variant_names->pdata[i]));
     dim->spec = sweep->variant ? g_strdup (sweep->variant) : g_strdup ("(all)");
     sweep->variant_dim = sweep->dims->len;
     g_ptr_array_add (sweep->dims, dim);
   }
   dim = sweep->dims->pdata[sweep->variant_dim];
-  for (guint i = 0; i < dim->values->len; i++)
+  for (i = 0; i < dim->values->len; i++)
     if (!g_ptr_array_find_with_equal_func (sweep->variant_names, dim->values->pdata[i],
                                            g_str_equal, NULL))
       goto unknown;
@@ -590,16 +592,9 @@ no_variants:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s has no variants", sweep->path);
   return FALSE;
 unknown:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'", sweep->path,
-               (const char *) dim->values->pdata[0]);
-  for (guint i = 0; i < dim->values->len; i++)
-    if (!g_ptr_array_find_with_equal_func (sweep->variant_names, dim->values->pdata[i],
-                                           g_str_equal, NULL)) {
-      g_clear_error (error);
-      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'", sweep->path,
-                   (const char *) dim->values->pdata[i]);
-      break;
-    }
+  list = ns_run_variant_list (sweep->variant_names);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s' (variants: %s)",
+               sweep->path, (const char *) dim->values->pdata[i], list);
   return FALSE;
 }
 

@@ -34,15 +34,17 @@ ns_cmd_write_output (const char *path, const GString *data, GError **error)
 }
 
 
-/* Parses a subcommand's options; prints usage errors; returns FALSE to exit with 2. */
+/* Parses a subcommand's options (argv[0] is its name); prints usage errors as
+ * "netsim NAME: …"; returns FALSE to exit with 2. */
 gboolean
 ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv)
 {
+  g_autofree char *name = g_strdup ((*argv)[0]);
   GError *err = NULL;
 
   if (g_option_context_parse (ctx, argc, argv, &err))
     return TRUE;
-  g_printerr ("netsim: %s\n(see --help)\n", err->message);
+  g_printerr ("netsim %s: %s\n(see netsim %s --help)\n", name, err->message, name);
   g_error_free (err);
   return FALSE;
 }

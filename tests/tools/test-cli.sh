@@ -30,6 +30,9 @@ expect 2 "run without a scenario" -- "$NETSIM" run
 expect 2 "run a missing file" -- "$NETSIM" run "$TMP/nope.xml"
 expect 2 "bad --format" -- "$NETSIM" run -q --format yaml "$MICRO/call-chain.xml"
 expect 2 "unknown option" -- "$NETSIM" run --frob "$MICRO/call-chain.xml"
+grep -q "^netsim run: .*--frob" "$TMP/err" || bad "a usage error names the subcommand"
+expect 2 "list: unknown option" -- "$NETSIM" list --frob
+grep -q "^(see netsim list --help)" "$TMP/err" || bad "a usage error points to the subcommand's --help"
 
 # every micro scenario runs and prints a table with its variants
 for sc in pointer-chase call-chain call-tree indirect-call pingpong udp-lookup; do
@@ -140,6 +143,8 @@ expect 2 "a variant's <set> out of range" -- "$NETSIM" run -q --variant inlined 
 grep -q "attribute 'depth'.*(after variant 'inlined' set workload.depth=0)" "$TMP/err" && ok ||
   bad "out-of-range variant <set> is not named as the variant's: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
+grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
+  bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
 
 # malformed scenario: exit 2, message names file:line
 printf '<?xml version="1.0"?>\n<scenario name="x">\n  <cpu profile="generic">\n</scenario>\n' >"$TMP/broken.xml"

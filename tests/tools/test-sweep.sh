@@ -113,6 +113,10 @@ expect 2 "no --output" -- "$NETSIM" sweep -q $GRID "$SC"
 expect 2 "bad range" -- "$NETSIM" sweep -q --param workload.depth=1:5 -o "$TMP/x.csv" "$SC"
 expect 2 "unknown parameter" -- "$NETSIM" sweep -q --param param.no.such=1,2 -o "$TMP/x.csv" "$SC"
 expect 2 "unknown variant" -- "$NETSIM" sweep -q --variant nope --param seed=1,2 -o "$TMP/x.csv" "$SC"
+expect 2 "the second of two variants unknown" -- "$NETSIM" sweep -q --param variant=plain-ret,nope \
+  -o "$TMP/x.csv" "$SC"
+grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" && ok ||
+  bad "an unknown variant is named, with the scenario's: $(cat "$TMP/err")"
 expect 2 "--jobs 0" -- "$NETSIM" sweep -q --jobs 0 --param seed=1,2 -o "$TMP/x.csv" "$SC"
 expect 0 "sweep --help" -- "$NETSIM" sweep --help
 grep -q -- '--plot' "$TMP/out" && ok || bad "sweep --help explains --plot"
