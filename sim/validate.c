@@ -1526,6 +1526,7 @@ ns_val_provenance_free (gpointer p)
   g_free (pv->source);
   g_free (pv->scope);
   g_free (pv->stale);
+  g_free (pv->drifted);
   g_strfreev (pv->rows);
   g_free (pv->residual);
   g_free (pv);
@@ -2019,6 +2020,91 @@ unsourced_lines (GHashTable *values, GPtrArray *lines)
   g_ptr_array_sort (lines, compare_names);
 }
 
+/* TRUE if the outcome was judged (pass or fail), so its simulated figures mean something. */
+static gboolean
+outcome_ran (const NsValOutcome *o)
+{
+  return o->status == NS_VAL_PASS || o->status == NS_VAL_FAIL;
+}
+
+/* How much a recorded fit's residual may grow before the fit no longer holds: a refit
+ * would then move its value by more than calibrate's four-digit rounding does (the shipped
+ * fits' residuals at the rounded value are ~1e-4; 0.002 is 0.2 % of a fitted baseline). */
+#define FIT_HOLD_MARGIN 0.002
+
+/* The outcome of the row with id in r; NULL if the run did not include that row. */
+static const NsValOutcome *
+outcome_of (const NsValReport *r, const char *id)
+{
+  for (guint i = 0; i < r->outcomes->len; i++)
+    if (!strcmp (((const NsValOutcome *) r->outcomes->pdata[i])->row->id, id))
+      return r->outcomes->pdata[i];
+  return NULL;
+}
+
+/* Adds the squared residuals of one fitted row, as netsim calibrate computes them for the
+ * target, to *sum and their number to *n. */
+static void
+add_fit_residuals (const NsValOutcome *o, const char *target, double *sum, guint *n)
+{
+  const NsRecordedRow *row = o->row;
+  double e;
+
+  if (!g_strcmp0 (target, "delta")) {
+    e = (o->sim_delta_pct - row->delta_pct) / 100.0;
+    *sum += e * e;
+    *n += 1;
+    return;
+  }
+  e = (o->sim_baseline - row->baseline) / row->baseline;
+  *sum += e * e;
+  *n += 1;
+  if (g_strcmp0 (target, "absolute"))
+    return;
+  e = row->patched > 0 ? (o->sim_patched - row->patched) / row->patched : o->sim_patched;
+  *sum += e * e;
+  *n += 1;
+}
+
+/* The RMS residual of fit's rows as r ran them; -1 if one of them did not run. */
+static double
+fit_residual_now (const NsValReport *r, const NsValFit *fit)
+{
+  double sum = 0;
+  guint n = 0;
+
+  for (guint i = 0; fit->rows[i]; i++) {
+    const NsValOutcome *o = outcome_of (r, fit->rows[i]);
+    if (o == NULL || !outcome_ran (o))
+      return -1;
+    add_fit_residuals (o, fit->target, &sum, &n);
+  }
+  return n ? sqrt (sum / n) : -1;
+}
+
+/* Sets pv->drifted if pv is the value of a recorded fit whose rows, as r ran them, now
+ * miss by more than the recorded residual + FIT_HOLD_MARGIN (the model changed since the
+ * fit). Not for what-ifs, whose sets move the rows on purpose. */
+static void
+check_fit_holds (const NsValReport *r, NsValProvenance *pv)
+{
+  gboolean stale;
+  const NsValFit *fit;
+  double now, then;
+
+  if (r->what_if != NULL || !pv->recorded || pv->stale != NULL)
+    return;
+  fit = recorded_fit (r->v, pv->profile, pv->param, pv->value, &stale);
+  now = fit_residual_now (r, fit);
+  then = g_ascii_strtod (fit->residual, NULL);
+  if (now < 0 || now <= fabs (then) + FIT_HOLD_MARGIN)
+    return;
+  pv->drifted = g_strdup_printf ("the fit %s = %s for profile %s no longer holds: its rows "
+                                 "give a residual of %.3g now, %s when fitted; the model "
+                                 "changed since: run netsim calibrate again", pv->param,
+                                 pv->value, pv->profile, now, fit->residual);
+}
+
 /* Judges, summarises and cross-checks the outcomes once every job has run. */
 static void
 finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
@@ -2042,6 +2128,8 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
   }
   summary_finish (&r->validation);
   summary_finish (&r->calibration);
+  for (guint i = 0; i < r->provenance->len; i++)
+    check_fit_holds (r, r->provenance->pdata[i]);
   dedupe_lines (r->conflicts);
   unsourced_lines (unsourced, r->unsourced);
   g_ptr_array_sort (r->provenance, compare_provenance);   /* stable: by profile */
@@ -2084,25 +2172,29 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
   return r;
 }
 
+/* The number of recorded fits that no longer hold; see validate.h. */
+guint
+ns_validation_drifted_fits (const NsValReport *r)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < r->provenance->len; i++)
+    n += ((const NsValProvenance *) r->provenance->pdata[i])->drifted != NULL;
+  return n;
+}
+
 /* Exit status of a validation run; see validate.h. */
 int
 ns_validation_exit_status (const NsValReport *r)
 {
   gboolean bad = r->conflicts->len > 0 || r->calibration.errors > 0 ||
-                 r->validation.within < r->validation.rows;
+                 r->validation.within < r->validation.rows || ns_validation_drifted_fits (r) > 0;
 
   return bad ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------------------------ */
 /* Output. */
-
-/* TRUE if the outcome was judged (pass or fail), so its simulated figures mean something. */
-static gboolean
-outcome_ran (const NsValOutcome *o)
-{
-  return o->status == NS_VAL_PASS || o->status == NS_VAL_FAIL;
-}
 
 /* The set the outcome's row counts in: "calibration" or "validation" (static). */
 static const char *
@@ -2300,6 +2392,8 @@ table_summary (GString *out, const NsValReport *r)
     const NsValProvenance *pv = r->provenance->pdata[i];
     if (pv->stale)
       g_string_append_printf (out, "note: %s\n", pv->stale);
+    if (pv->drifted)
+      g_string_append_printf (out, "FIT NO LONGER HOLDS: %s\n", pv->drifted);
   }
   if (r->conflicts->len == 0)
     return;
@@ -2644,6 +2738,7 @@ json_provenance (NsJson *json, const NsValReport *r)
     ns_json_member_bool (json, "fitted", pv->fitted);
     ns_json_member_bool (json, "recorded_in_calibration_xml", pv->recorded);
     ns_json_member_string (json, "stale_record", pv->stale);
+    ns_json_member_string (json, "fit_no_longer_holds", pv->drifted);
     ns_json_member_strv (json, "fitted_on_rows", pv->rows);
     ns_json_member_string (json, "residual", pv->residual);
     ns_json_end_object (json);

@@ -252,6 +252,8 @@ typedef struct {
                                    doc/validation.md */
   char      *residual;
   char      *stale;             /* non-NULL: calibration.xml records another value (why) */
+  char      *drifted;           /* non-NULL: the recorded fit's rows, as this validation ran
+                                   them, no longer give its residual (why): refit */
 } NsValProvenance;
 
 typedef struct {
@@ -308,9 +310,13 @@ GPtrArray   *ns_validation_row_profiles (GPtrArray *rows);
 NsValReport *ns_validation_run        (const NsValidation *v, GPtrArray *rows,
                                        const NsValOptions *opt, GError **error);
 void         ns_val_report_free       (NsValReport *report);
-/* 1 if a modelled validation row failed or errored, a calibration row errored, or a row is
- * both fitted and counted as validation; else 0. */
+/* 1 if a modelled validation row failed or errored, a calibration row errored, a row is
+ * both fitted and counted as validation, or a recorded fit no longer holds; else 0. */
 int          ns_validation_exit_status (const NsValReport *report);
+/* The number of recorded fits (calibration.xml) whose rows, as this validation ran them,
+ * miss by more than the recorded residual + 0.002: the model changed since the fit. Not
+ * judged for what-ifs (NsValOptions.what_if) or fits whose rows were not all run. */
+guint        ns_validation_drifted_fits (const NsValReport *report);
 /* Table (with summary lines), CSV (documented header) or JSON (everything). */
 void         ns_validation_write      (GString *out, const NsValReport *report, NsFormat format);
 /* Compares with expected results (a CSV written by --format csv): every row expected to

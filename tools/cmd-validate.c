@@ -178,7 +178,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
       "and calibration.xml (default: <datadir>/validation)", "DIR" },
     { "expected", 0, 0, G_OPTION_ARG_FILENAME, &a->expected, "Compare with expected results "
-      "(a --format csv output): exit 1 only if a row that passed there does not pass now",
+      "(a --format csv output): exit 1 only if a row that passed there does not pass now "
+      "(or a fit no longer holds)",
       "FILE" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a->sets, "What-if: override an attribute "
       "of every run (repeatable; as netsim run --set, after each case's own sets), e.g. "
@@ -209,9 +210,12 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "runs every row with the set, after re-fitting the free parameters on their calibration\n"
     "rows under it, and prints what was changed above the results. The recorded figures stay\n"
     "as measured; without --refit the calibration rows keep the shipped fits.\n"
+    "A recorded fit (calibration.xml) no longer holds when its rows, as this run made them,\n"
+    "miss by more than its recorded residual + 0.002: the model changed since the fit and\n"
+    "netsim calibrate must run again (judged unless --set or --refit).\n"
     "Exit status: 0 ok; 1 a validation row failed or errored, a calibration row errored, a\n"
-    "row is both fitted and counted as validation, or (with --expected) a row regressed;\n"
-    "2 bad input or usage (also: --plot without gnuplot).");
+    "row is both fitted and counted as validation, a fit no longer holds, or (with\n"
+    "--expected) a row regressed; 2 bad input or usage (also: --plot without gnuplot).");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
   if (argc > 1) {
@@ -270,7 +274,8 @@ finish (const NsValidateArgs *a, const NsValReport *report, NsFormat format)
     if (regressions < 0)
       goto fail;
     g_printerr ("%s", messages->str);
-    status = regressions > 0 || report->conflicts->len > 0 ? NS_EXIT_CHECK : NS_EXIT_OK;
+    status = regressions > 0 || report->conflicts->len > 0 ||
+             ns_validation_drifted_fits (report) > 0 ? NS_EXIT_CHECK : NS_EXIT_OK;
   }
   g_string_free (out, TRUE);
   g_string_free (messages, TRUE);

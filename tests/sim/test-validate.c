@@ -864,6 +864,7 @@ START_TEST (test_unrecorded_fit_conflict)
   ck_assert_uint_eq (r->conflicts->len, 0);
   ck_assert (outcome (r, "900-safe-ret")->calibration);
   ck_assert_uint_eq (r->calibration.rows, 1);
+  ck_assert_uint_eq (ns_validation_drifted_fits (r), 0);   /* its row is where it was fitted */
   ns_val_report_free (r);
   ns_validation_free (v);
   /* the record of another value of that parameter still names the rows: noted as stale */
@@ -879,6 +880,59 @@ START_TEST (test_unrecorded_fit_conflict)
   ns_validation_free (v);
   g_ptr_array_unref (conflicts);
   g_ptr_array_unref (provenance);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A recorded fit whose row has moved since (900-calib's figures are the model's at
+ * cpu.ipc 2.0, the profile and the record say 1.5) no longer holds: noted, exit status 1;
+ * not judged for a what-if, nor when a pattern leaves its row out. */
+START_TEST (test_drifted_fit)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  const char *const what_if[] = { "param.x86.pause_cycles=11", NULL };
+  g_autoptr (GPtrArray) rows = NULL;
+  NsValOptions opt = { .jobs = 1, .what_if = what_if };
+  const NsValProvenance *pv;
+  NsValidation *v;
+  NsValReport *r;
+  GString *out = g_string_new (NULL);
+
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.5",
+                                         "fit on 900-calib, residual 0", NULL));
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"1.5\" residual=\"0\" "
+                                  "target=\"baseline\" rows=\"900-calib\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-calib", "900-safe-ret", NULL }, 1);
+  ck_assert_uint_eq (r->conflicts->len, 0);
+  ck_assert_uint_eq (ns_validation_drifted_fits (r), 1);
+  pv = r->provenance->pdata[0];
+  ck_assert_ptr_nonnull (pv->drifted);
+  ck_assert_ptr_nonnull (strstr (pv->drifted, "cpu.ipc = 1.5 for profile generic"));
+  ck_assert_int_eq (outcome (r, "900-safe-ret")->status, NS_VAL_PASS);
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_validation_write (out, r, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (out->str, "FIT NO LONGER HOLDS: the fit cpu.ipc = 1.5") != NULL,
+                 "%s", out->str);
+  ns_val_report_free (r);
+  /* without its row the fit is not judged */
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  ck_assert_uint_eq (ns_validation_drifted_fits (r), 0);
+  ck_assert_int_eq (ns_validation_exit_status (r), 0);
+  ns_val_report_free (r);
+  /* nor in a what-if */
+  rows = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
+  r = ns_validation_run (v, rows, &opt, NULL);
+  ck_assert_ptr_nonnull (r);
+  ck_assert_uint_eq (ns_validation_drifted_fits (r), 0);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  g_string_free (out, TRUE);
   remove_tree (tmp);
 }
 END_TEST
@@ -1280,6 +1334,7 @@ validate_suite (void)
   tcase_add_test (calibrate, test_calibrate_fit);
   tcase_add_test (calibrate, test_fitted_and_validation_conflict);
   tcase_add_test (calibrate, test_unrecorded_fit_conflict);
+  tcase_add_test (calibrate, test_drifted_fit);
   tcase_add_test (calibrate, test_scenario_fit_checked);
   tcase_add_test (calibrate, test_write_profile_replaces);
   tcase_add_test (calibrate, test_calibrate_fit_into_scenario);

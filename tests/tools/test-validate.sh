@@ -149,6 +149,18 @@ $C validate -q --recorded "$D/fx" --format csv --set param.call.cycles=3 900-cal
 awk -F, '/^900-calib,/ { gsub(/"[^"]*"/, ""); $0 = $0; r = $8; s = $12; exit !(s / r < 0.95 || s / r > 1.05) }' "$TMP/norefit.csv" \
   && ok || bad "without --refit the set moves the calibration row off its figures"
 cmp -s "$D/scenarios/cpus/generic.xml" "$TMP/generic.before" && ok || bad "--refit wrote the profile"
+# a model change after the fit (here: calls cost 3 cycles more in the profile) leaves the
+# recorded fit off its row: validate says so and exits 1, with --expected too
+sed -i 's|^  <mitigations |  <param name="call.cycles" value="3" source="a model change after the fit"/>\n&|' \
+  "$D/scenarios/cpus/generic.xml"
+expect 1 "a fit that no longer holds" -- $C validate -q --recorded "$D/fx" 900-calib
+grep -q '^FIT NO LONGER HOLDS: the fit cpu.ipc = [0-9.]* for profile generic' "$TMP/out" && ok ||
+  bad "validate names the fit that no longer holds"
+$C validate -q --recorded "$D/fx" --format csv 900-calib >"$TMP/drift.csv"
+expect 1 "a fit that no longer holds (--expected)" -- $C validate -q --recorded "$D/fx" \
+  --expected "$TMP/drift.csv" 900-calib
+cp "$TMP/generic.before" "$D/scenarios/cpus/generic.xml"
+expect 0 "the fit holds again" -- $C validate -q --recorded "$D/fx" 900-calib
 expect 2 "--refit with a set of the fitted parameter" -- $C validate -q --recorded "$D/fx" \
   --set param.cpu.ipc=1 --refit 900-calib
 grep -q 'refit fits cpu.ipc' "$TMP/err" && ok || bad "the conflicting set is named"
