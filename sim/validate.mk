@@ -14,12 +14,13 @@ nobase_dist_pkgdata_DATA += \
 EXTRA_DIST += validation/README.md
 
 check_PROGRAMS += tests/sim/test-validate tests/sim/test-hostbench
-TESTS += tests/sim/test-validate tests/tools/test-validate.sh tests/sim/test-hostbench
+TESTS += tests/sim/test-validate tests/tools/test-validate.sh tests/sim/test-hostbench \
+	tests/tools/test-host-fits.sh
 tests_sim_test_hostbench_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_hostbench_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 tests_sim_test_validate_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_validate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
-EXTRA_DIST += tests/tools/test-validate.sh
+EXTRA_DIST += tests/tools/test-validate.sh tests/tools/test-host-fits.sh
 
 # `make validate`: the validation table (every recorded row).
 VALIDATE_JOBS = 2
