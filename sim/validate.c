@@ -2931,43 +2931,92 @@ column_of (char **header, const char *name)
   return -1;
 }
 
-/* Reads row id → expected status from a CSV written by --format csv. */
+/* One row of an expected-results CSV: its status and simulated figures as printed. */
+typedef struct {
+  char *status;
+  char *baseline;
+  char *patched;
+} ExpectedRow;
+
+/* Frees an ExpectedRow. */
+static void
+expected_row_free (gpointer p)
+{
+  ExpectedRow *e = p;
+
+  g_free (e->status);
+  g_free (e->baseline);
+  g_free (e->patched);
+  g_free (e);
+}
+
+/* Reads row id → ExpectedRow from a CSV written by --format csv. */
 static GHashTable *
 read_expected (const char *path, GError **error)
 {
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL, header = NULL;
   GHashTable *expected;
-  gint row_col = -1, status_col = -1;
+  gint col[4] = { -1, -1, -1, -1 };   /* row, status, simulated baseline, patched */
+  static const char *const names[4] = { "row", "status", "simulated_baseline",
+                                        "simulated_patched" };
 
   if (!g_file_get_contents (path, &text, NULL, error))
     return NULL;
-  expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  expected = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, expected_row_free);
   lines = g_strsplit (text, "\n", -1);
   for (guint i = 0; lines[i]; i++) {
     g_auto (GStrv) f = NULL;
+    ExpectedRow *e;
     if (lines[i][0] == '#' || lines[i][0] == '\0')
       continue;
     f = ns_csv_split (lines[i]);
     if (header == NULL) {
       header = g_steal_pointer (&f);
-      row_col = column_of (header, "row");
-      status_col = column_of (header, "status");
-      if (row_col < 0 || status_col < 0)
-        goto bad_header;
+      for (guint k = 0; k < 4; k++)
+        if ((col[k] = column_of (header, names[k])) < 0)
+          goto bad_header;
       continue;
     }
-    if ((guint) MAX (row_col, status_col) < g_strv_length (f))
-      g_hash_table_insert (expected, g_strdup (f[row_col]), g_strdup (f[status_col]));
+    if ((guint) MAX (MAX (col[0], col[1]), MAX (col[2], col[3])) >= g_strv_length (f))
+      continue;
+    e = g_new0 (ExpectedRow, 1);
+    e->status = g_strdup (f[col[1]]);
+    e->baseline = g_strdup (f[col[2]]);
+    e->patched = g_strdup (f[col[3]]);
+    g_hash_table_insert (expected, g_strdup (f[col[0]]), e);
   }
   return expected;
 
 /* ERRORS */
 bad_header:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: expected a CSV written by netsim "
-               "validate --format csv (columns row and status)", path);
+               "validate --format csv (columns row, status, simulated_baseline and "
+               "simulated_patched)", path);
   g_hash_table_unref (expected);
   return NULL;
+}
+
+/* TRUE (with a message) if o ran and its simulated figures, printed as --format csv
+ * prints them, differ from want's. */
+static gboolean
+figures_changed (const NsValOutcome *o, const ExpectedRow *want, const char *path,
+                 GString *messages)
+{
+  g_autoptr (GString) baseline = g_string_new (NULL);
+  g_autoptr (GString) patched = g_string_new (NULL);
+
+  if (!outcome_ran (o))
+    return FALSE;
+  csv_number (baseline, o, o->sim_baseline, "%.10g");
+  csv_number (patched, o, o->sim_patched, "%.10g");
+  if (!strcmp (baseline->str, want->baseline) && !strcmp (patched->str, want->patched))
+    return FALSE;
+  g_string_append_printf (messages, "changed: %s simulated %s / %s in %s, %s / %s now: the "
+                          "model changed; write %s again (netsim validate --format csv) "
+                          "in a deliberate, explained commit\n", o->row->id, want->baseline,
+                          want->patched, path, baseline->str, patched->str, path);
+  return TRUE;
 }
 
 /* Compares the report with expected results; see validate.h. */
@@ -2982,10 +3031,12 @@ ns_validation_check_expected (const NsValReport *report, const char *path, GStri
     return -1;
   for (guint i = 0; i < report->outcomes->len; i++) {
     const NsValOutcome *o = report->outcomes->pdata[i];
-    const char *want = g_hash_table_lookup (expected, o->row->id);
+    const ExpectedRow *e = g_hash_table_lookup (expected, o->row->id);
+    const char *want = e ? e->status : NULL;
     const char *got = ns_val_status_name (o->status);
+    gboolean bad = FALSE;
     if (want != NULL && !strcmp (want, "pass") && o->status != NS_VAL_PASS) {
-      regressions++;
+      bad = TRUE;
       g_string_append_printf (messages, "regression: %s passed in %s, now %s%s%s\n",
                               o->row->id, path, got, o->reason ? ": " : "",
                               o->reason ? o->reason : "");
@@ -2994,6 +3045,9 @@ ns_validation_check_expected (const NsValReport *report, const char *path, GStri
                               "deliberate, explained commit)\n", o->row->id, got,
                               want ? want : "absent", path);
     }
+    if (e != NULL && figures_changed (o, e, path, messages))
+      bad = TRUE;
+    regressions += bad;
   }
   g_hash_table_unref (expected);
   return regressions;

@@ -320,8 +320,10 @@ guint        ns_validation_drifted_fits (const NsValReport *report);
 /* Table (with summary lines), CSV (documented header) or JSON (everything). */
 void         ns_validation_write      (GString *out, const NsValReport *report, NsFormat format);
 /* Compares with expected results (a CSV written by --format csv): every row expected to
- * pass must still pass. Appends one line per regression (and per improvement) to messages;
- * returns the number of regressions, or -1 with an error if path cannot be read. */
+ * pass must still pass, and every row that ran must give the simulated baseline and
+ * patched figures printed there (as --format csv prints them). Appends one line per
+ * regression, change (and improvement) to messages; returns the number of rows that
+ * regressed or changed, or -1 with an error if path cannot be read. */
 gint         ns_validation_check_expected (const NsValReport *report, const char *path,
                                            GString *messages, GError **error);
 

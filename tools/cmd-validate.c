@@ -178,8 +178,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
       "and calibration.xml (default: <datadir>/validation)", "DIR" },
     { "expected", 0, 0, G_OPTION_ARG_FILENAME, &a->expected, "Compare with expected results "
-      "(a --format csv output): exit 1 only if a row that passed there does not pass now "
-      "(or a fit no longer holds)",
+      "(a --format csv output): exit 1 if a row that passed there does not pass now, a "
+      "row's simulated figures differ from those printed there, or a fit no longer holds",
       "FILE" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a->sets, "What-if: override an attribute "
       "of every run (repeatable; as netsim run --set, after each case's own sets), e.g. "
@@ -215,7 +215,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "netsim calibrate must run again (judged unless --set or --refit).\n"
     "Exit status: 0 ok; 1 a validation row failed or errored, a calibration row errored, a\n"
     "row is both fitted and counted as validation, a fit no longer holds, or (with\n"
-    "--expected) a row regressed; 2 bad input or usage (also: --plot without gnuplot).");
+    "--expected) a row regressed or its figures changed; 2 bad input or usage (also:\n"
+    "--plot without gnuplot).");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
   if (argc > 1) {

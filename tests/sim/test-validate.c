@@ -662,25 +662,55 @@ START_TEST (test_outputs)
 }
 END_TEST
 
-/* A row that passed in the expected results and no longer passes is a regression. */
+/* "ROW,STATUS,BASELINE,PATCHED" of o's simulated figures as --format csv prints them,
+ * with status and baseline replaced where given. */
+static char *
+expected_line (const NsValOutcome *o, const char *status, const char *baseline)
+{
+  char b[G_ASCII_DTOSTR_BUF_SIZE], p[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (b, sizeof b, "%.10g", o->sim_baseline);
+  g_ascii_formatd (p, sizeof p, "%.10g", o->sim_patched);
+  return g_strdup_printf ("%s,%s,%s,%s\n", o->row->id,
+                          status ? status : ns_val_status_name (o->status),
+                          baseline ? baseline : b, p);
+}
+
+/* A row that passed in the expected results and no longer passes is a regression; a row
+ * whose simulated figures differ from the printed ones has changed: both count. */
 START_TEST (test_expected_regression)
 {
   g_autofree char *tmp = NULL;
   NsValidation *v = load_fixture (&tmp);
   NsValReport *r = run_rows (v, (const char *const[]) { "900-unret", "900-safe-ret", NULL }, 1);
+  const NsValOutcome *unret = outcome (r, "900-unret"), *safe = outcome (r, "900-safe-ret");
   g_autofree char *path = g_build_filename (tmp, "expected.csv", NULL);
+  g_autofree char *unret_pass = expected_line (unret, "pass", NULL);
+  g_autofree char *unret_same = expected_line (unret, NULL, NULL);
+  g_autofree char *safe_same = expected_line (safe, NULL, NULL);
+  g_autofree char *safe_moved = expected_line (safe, NULL, "12345");
+  g_autofree char *text = NULL;
   GString *messages = g_string_new (NULL), *csv = g_string_new (NULL);
   GError *error = NULL;
+  const char *header = "# comment\nrow,status,simulated_baseline,simulated_patched\n";
 
   ns_validation_write (csv, r, NS_FORMAT_CSV);
   ck_assert (g_file_set_contents (path, csv->str, -1, NULL));
   ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 0);
-  ck_assert (g_file_set_contents (path, "# comment\nrow,status\n900-unret,pass\n"
-                                  "900-safe-ret,pass\n", -1, NULL));
+  ck_assert_str_eq (messages->str, "");
+  text = g_strconcat (header, unret_pass, safe_same, NULL);
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
   ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 1);
   ck_assert_ptr_nonnull (strstr (messages->str, "regression: 900-unret"));
-  ck_assert (g_file_set_contents (path, "id,state\n", -1, NULL));
+  ck_assert_ptr_null (strstr (messages->str, "changed:"));
+  g_free (text);
+  text = g_strconcat (header, unret_same, safe_moved, NULL);
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 1);
+  ck_assert_ptr_nonnull (strstr (messages->str, "changed: 900-safe-ret simulated 12345 / "));
+  ck_assert (g_file_set_contents (path, "row,status\n900-unret,fail\n", -1, NULL));
   ck_assert_int_eq (ns_validation_check_expected (r, path, messages, &error), -1);
+  ck_assert_ptr_nonnull (strstr (error->message, "simulated_baseline"));
   g_clear_error (&error);
   g_string_free (messages, TRUE);
   g_string_free (csv, TRUE);

@@ -81,6 +81,13 @@ grep -q '^900-broken,.*,error,' "$TMP/fx.csv" && ok || bad "failed run has statu
 rows=$(grep -v '^#' "$TMP/fx.csv" | tail -n +2 | wc -l)
 [ "$rows" -eq 9 ] && ok || bad "fixture csv has $rows rows, wanted 9"
 
+# ---- --expected: the same statuses and the same simulated figures
+expect 0 "--expected: nothing changed" -- $V --expected "$TMP/fx.csv" 900-safe-ret
+sed "/^900-safe-ret,/s/,$rb,/,1$rb,/" "$TMP/fx.csv" >"$TMP/moved.csv"
+expect 1 "--expected: a row's simulated figures changed" -- $V --expected "$TMP/moved.csv" 900-safe-ret
+grep -q "^changed: 900-safe-ret simulated 1$rb / " "$TMP/err" && ok ||
+  bad "the changed row is named with both figures: $(cat "$TMP/err")"
+
 # ---- the same numbers as netsim run
 [ "$(field "$TMP/fx.csv" 900-safe-ret 12)" = "$rb" ] && ok || bad "baseline differs from netsim run ($rb)"
 [ "$(field "$TMP/fx.csv" 900-safe-ret 13)" = "$rp" ] && ok || bad "patched differs from netsim run ($rp)"
