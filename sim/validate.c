@@ -2084,9 +2084,10 @@ fit_residual_now (const NsValReport *r, const NsValFit *fit)
 
 /* Sets pv->drifted if pv is the value of a recorded fit whose rows, as r ran them, now
  * miss by more than the recorded residual + FIT_HOLD_MARGIN (the model changed since the
- * fit). Not for what-ifs, whose sets move the rows on purpose. */
+ * fit). Not for what-ifs, whose sets move the rows on purpose; each fit once (judged: the
+ * set of fits already looked at, as the same value may be listed from several scopes). */
 static void
-check_fit_holds (const NsValReport *r, NsValProvenance *pv)
+check_fit_holds (const NsValReport *r, NsValProvenance *pv, GHashTable *judged)
 {
   gboolean stale;
   const NsValFit *fit;
@@ -2095,13 +2096,16 @@ check_fit_holds (const NsValReport *r, NsValProvenance *pv)
   if (r->what_if != NULL || !pv->recorded || pv->stale != NULL)
     return;
   fit = recorded_fit (r->v, pv->profile, pv->param, pv->value, &stale);
+  if (!g_hash_table_add (judged, (gpointer) fit))
+    return;
   now = fit_residual_now (r, fit);
   then = g_ascii_strtod (fit->residual, NULL);
   if (now < 0 || now <= fabs (then) + FIT_HOLD_MARGIN)
     return;
   pv->drifted = g_strdup_printf ("the fit %s = %s for profile %s no longer holds: its rows "
                                  "give a residual of %.3g now, %s when fitted; the model "
-                                 "changed since: run netsim calibrate again", pv->param,
+                                 "(or the recorded figures) changed since: run netsim "
+                                 "calibrate again", pv->param,
                                  pv->value, pv->profile, now, fit->residual);
 }
 
@@ -2111,6 +2115,7 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
 {
   g_autoptr (GHashTable) unsourced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                             (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GHashTable) judged = g_hash_table_new (NULL, NULL);
 
   for (guint i = 0; i < r->outcomes->len; i++) {
     NsValOutcome *o = r->outcomes->pdata[i];
@@ -2129,7 +2134,7 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
   summary_finish (&r->validation);
   summary_finish (&r->calibration);
   for (guint i = 0; i < r->provenance->len; i++)
-    check_fit_holds (r, r->provenance->pdata[i]);
+    check_fit_holds (r, r->provenance->pdata[i], judged);
   dedupe_lines (r->conflicts);
   unsourced_lines (unsourced, r->unsourced);
   g_ptr_array_sort (r->provenance, compare_provenance);   /* stable: by profile */
