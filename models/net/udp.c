@@ -52,15 +52,21 @@ static NS_FUNC (fn_udp4_lib_lookup1, "udp4_lib_lookup1", 160, NS_FN_STATIC, 1);
 /* compute_score's instructions by step, inlined. census: 25 up to the dport reject (a
  * connected socket of another flow), 16 more for the match; the split by step is an
  * estimate. They are compares of fields on the line the chase just brought, well
- * predicted, each independent of the others: charged at the issue width
- * (ns_insns_wide), as is the walk's step. The host's own kernel walks a chain at 20-21
- * cycles a socket with its sockets in L2 (tools/bench-udp-chain, doc/model.md):
- * the latency of the chase plus the compares at that width, not at the path's cpu.ipc. */
+ * predicted, each independent of the others: charged at the issue width, as is the
+ * walk's step, the CMP/TEST + Jcc pairs among them as one fused macro-op each
+ * (udp_insns_compares; the _PAIRS counts are the census of forms). The host's own
+ * kernel walks a chain at 20-21 cycles a socket with its sockets in L2
+ * (tools/bench-udp-chain, doc/model.md): the latency of the chase plus the compares at
+ * that width, not at the path's cpu.ipc. */
 #define SCORE_REJECT_KEYS_INSNS  8   /* net_eq, port hash, v6only: 3 compares + branches */
+#define SCORE_REJECT_KEYS_PAIRS  2   /* cmp/jne net and port; v6only is testb $imm, mem */
 #define SCORE_ADDR_INSNS         3
-#define SCORE_FAMILY_INSNS       2
+#define SCORE_ADDR_PAIRS         1
+#define SCORE_FAMILY_INSNS       2   /* cmpw $AF_INET, mem; sete: no branch */
 #define SCORE_PEER_INSNS         6   /* load, test, branch, compare, branch, add */
+#define SCORE_PEER_PAIRS         2
 #define SCORE_DEV_INSNS         10   /* inet_bound_dev_eq with the l3mdev sysctl + bonus */
+#define SCORE_DEV_PAIRS          3
 #define SCORE_CPU_INSNS          6   /* gs-relative cpu_number load, compare, add, result */
 /* census: __udp4_lib_lookup's body, 87 less P/E 17 = 70, of which the hash2 of daddr
  * (ipv4_portaddr_hash_charged) and the slot (SLOT_INSNS) */
@@ -406,12 +412,12 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
   NS_LOAD_FIELD (t, sk, __sk_common.skc_bits);
-  ns_insns_wide (t, SCORE_REJECT_KEYS_INSNS);
+  udp_insns_compares (t, SCORE_REJECT_KEYS_INSNS, SCORE_REJECT_KEYS_PAIRS);
   if (sock_net (sk) != net || udp_sk (sk)->udp_port_hash != hnum || ipv6_only_sock (sk))
     goto out;
 
   NS_LOAD_FIELD (t, sk, sk_rcv_saddr);
-  ns_insns_wide (t, SCORE_ADDR_INSNS);
+  udp_insns_compares (t, SCORE_ADDR_INSNS, SCORE_ADDR_PAIRS);
   if (sk->sk_rcv_saddr != daddr)
     goto out;
 
@@ -420,14 +426,14 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   score = sk->sk_family == AF_INET ? 2 : 1;
 
   NS_LOAD_FIELD (t, sk, sk_daddr);
-  ns_insns_wide (t, SCORE_PEER_INSNS);
+  udp_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
   if (sk->sk_daddr) {
     if (sk->sk_daddr != saddr)
       goto reject;
     score += 4;
   }
   NS_LOAD_FIELD (t, sk, sk_dport);
-  ns_insns_wide (t, SCORE_PEER_INSNS);
+  udp_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
   if (sk->sk_dport) {
     if (sk->sk_dport != sport)
       goto reject;
@@ -435,7 +441,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   }
 
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
-  ns_insns_wide (t, SCORE_DEV_INSNS);
+  udp_insns_compares (t, SCORE_DEV_INSNS, SCORE_DEV_PAIRS);
   if (!udp_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif))
     goto reject;
   if (sk->sk_bound_dev_if || tbl->dev_bonus_always)
@@ -503,7 +509,7 @@ udp4_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, be32 sadd
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    ns_insns_wide (t, UDP_CHAIN_STEP_INSNS);
+    udp_insns_compares (t, UDP_CHAIN_STEP_INSNS, UDP_CHAIN_STEP_PAIRS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)

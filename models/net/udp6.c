@@ -45,14 +45,18 @@ static NS_FUNC (fn_udp6_lib_lookup4, "udp6_lib_lookup4", 224, NS_FN_STATIC, 1);
 static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FN_STATIC, 1);
 
 /* compute_score's instructions by step, inlined. census: 20 up to the dport reject (a
- * connected socket of another flow), 26 more for the match. Charged at the issue width
- * (ns_insns_wide), as the IPv4 compute_score's: compares of fields the chase just
- * brought, beside it (models/net/udp.c); so is the list step. */
+ * connected socket of another flow), 26 more for the match. Charged at the issue width,
+ * the CMP/TEST + Jcc pairs fused, as the IPv4 compute_score's (udp_insns_compares):
+ * compares of fields the chase just brought, beside it (models/net/udp.c); so is the
+ * list step. */
 #define SCORE_REJECT_KEYS_INSNS  9   /* netns, port hash, family: 3 compares + branches */
+#define SCORE_REJECT_KEYS_PAIRS  2   /* cmp/jne netns and port; family is cmpw $imm, mem */
 #define SCORE_ADDR6_INSNS        6   /* 128-bit compare: 2 loads, 2 xor, or, branch */
 #define SCORE_PEER_INSNS         5   /* dport: load, test, branch, compare, branch */
+#define SCORE_PEER_PAIRS         2
 #define SCORE_PEER6_INSNS       11   /* score, the 128-bit any test and compare, add */
 #define SCORE_DEV_INSNS          9   /* inet_bound_dev_eq with the l3mdev sysctl */
+#define SCORE_DEV_PAIRS          3
 #define SCORE_CPU_INSNS          6   /* gs-relative cpu_number load, compare, add */
 /* udp6_lib_lookup2's own. census: 39 outside the entries less P/E 17, less the last
  * entry's shorter step (2); the list step per entry */
@@ -159,7 +163,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
   NS_LOAD_FIELD (t, sk, sk_family);
-  ns_insns_wide (t, SCORE_REJECT_KEYS_INSNS);
+  udp_insns_compares (t, SCORE_REJECT_KEYS_INSNS, SCORE_REJECT_KEYS_PAIRS);
   if (sock_net (sk) != net || udp_sk (sk)->udp_port_hash != hnum || sk->sk_family != AF_INET6)
     goto out;
 
@@ -170,7 +174,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
 
   score = 0;
   NS_LOAD_FIELD (t, sk, sk_dport);
-  ns_insns_wide (t, SCORE_PEER_INSNS);
+  udp_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
   if (sk->sk_dport) {
     if (sk->sk_dport != sport)
       goto reject;
@@ -185,7 +189,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   }
 
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
-  ns_insns_wide (t, SCORE_DEV_INSNS);
+  udp_insns_compares (t, SCORE_DEV_INSNS, SCORE_DEV_PAIRS);
   bound_dev_if = sk->sk_bound_dev_if;
   if (!udp_sk_bound_dev_eq (t, net, bound_dev_if, dif, sdif))
     goto reject;
@@ -248,7 +252,7 @@ udp6_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    ns_insns_wide (t, CHAIN_STEP_INSNS);
+    udp_insns_compares (t, CHAIN_STEP_INSNS, UDP_CHAIN_STEP_PAIRS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)

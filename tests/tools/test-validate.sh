@@ -184,6 +184,7 @@ else
     --expected "$DATA/validation/expected.csv" >"$TMP/out" 2>"$TMP/err"
   st=$?
   cat "$TMP/err"
+  grep '^FIT NO LONGER HOLDS' "$TMP/out"
   [ "$st" -eq 0 ] && ok || bad "regression against validation/expected.csv (exit $st, see above)"
 fi
 
