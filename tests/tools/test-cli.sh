@@ -145,6 +145,10 @@ grep -q "attribute 'depth'.*(after variant 'inlined' set workload.depth=0)" "$TM
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
+expect 2 "--variant of a scenario without variants" -- "$NETSIM" run -q --variant nope \
+  "${TESTS_SRCDIR:-$DATA/tests}/data/good/minimal.xml"
+grep -q "no variant named 'nope' (variants: none)" "$TMP/err" ||
+  bad "a scenario without variants says so: $(cat "$TMP/err")"
 
 # malformed scenario: exit 2, message names file:line
 printf '<?xml version="1.0"?>\n<scenario name="x">\n  <cpu profile="generic">\n</scenario>\n' >"$TMP/broken.xml"
