@@ -1592,6 +1592,7 @@ provenance_new (const NsValidation *v, const char *profile, const char *name,
   if (fit == NULL || (stale && pv->rows[0] != NULL))
     return pv;
   pv->recorded = TRUE;
+  pv->fit = fit;
   g_strfreev (pv->rows);
   pv->rows = g_strdupv (fit->rows);
   g_free (pv->residual);
@@ -2089,13 +2090,11 @@ fit_residual_now (const NsValReport *r, const NsValFit *fit)
 static void
 check_fit_holds (const NsValReport *r, NsValProvenance *pv, GHashTable *judged)
 {
-  gboolean stale;
-  const NsValFit *fit;
+  const NsValFit *fit = pv->fit;
   double now, then;
 
-  if (r->what_if != NULL || !pv->recorded || pv->stale != NULL)
+  if (r->what_if != NULL || fit == NULL || pv->stale != NULL)
     return;
-  fit = recorded_fit (r->v, pv->profile, pv->param, pv->value, &stale);
   if (!g_hash_table_add (judged, (gpointer) fit))
     return;
   now = fit_residual_now (r, fit);

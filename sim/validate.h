@@ -248,6 +248,7 @@ typedef struct {
   char      *scope;             /* "profile", "scenario FILE" or "run" */
   gboolean   fitted;            /* source says "fit on …" */
   gboolean   recorded;          /* calibration.xml records the fit (rows from there) */
+  const NsValFit *fit;          /* that record (borrowed from the NsValidation), or NULL */
   char     **rows;              /* fitted on (NULL unless fitted): see provenance rules in
                                    doc/validation.md */
   char      *residual;
