@@ -1,7 +1,7 @@
 #!/bin/sh
 # test-host-fits.sh — the values fitted on host measurements are still the fits: the Zen 3
-# profiles' branch.resolve_cycles is tools/replay-bench-retpoline's fit on the host medians
-# their source cites (a model change that moves the replay must come with the refit, as
+# and Zen 4 profiles' branch.resolve_cycles is tools/replay-bench-retpoline's fit on the
+# host medians their source cites (a model change that moves the replay must come with the refit, as
 # netsim validate requires of calibration.xml's fits). Needs python3; skipped without it.
 set -u
 NETSIM=${NETSIM:-./netsim}
@@ -31,14 +31,30 @@ medians=$(wait_medians ryzen9-5950x)
 [ "$(wait_value zen3-epyc-7713)" = "$value" ] && [ "$(wait_medians zen3-epyc-7713)" = "$medians" ] &&
   ok || bad "zen3-epyc-7713: branch.resolve_cycles or its medians differ from ryzen9-5950x's (the same core)"
 
-python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians" \
-  --scenario "$DATA/scenarios/tc-pktgen-matchall-5950x.xml" --check "$value" >/dev/null
-[ $? -eq 0 ] && ok || bad "branch.resolve_cycles $value is not the replay's fit on $medians (see above)"
-# and the check can fail: a value a cycle off is refused
-python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians" \
-  --scenario "$DATA/scenarios/tc-pktgen-matchall-5950x.xml" --check "$(awk -v v="$value" 'BEGIN { print v + 1 }')" \
-  >/dev/null 2>&1
-[ $? -eq 1 ] && ok || bad "--check accepted a value a cycle off the fit"
+# check_fit PROFILE SCENARIO PREFIX: PROFILE's wait is the replay's fit on its cited medians
+# in SCENARIO (whose variants are PREFIX-f1-before …), and a value a cycle off is refused
+check_fit () {
+  v=$(wait_value "$1")
+  m=$(wait_medians "$1")
+  if [ -z "$v" ] || [ -z "$m" ]; then
+    bad "$1: no branch.resolve_cycles value or cited medians"
+    return
+  fi
+  python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$m" \
+    --scenario "$DATA/scenarios/$2" --prefix "$3" --check "$v" >/dev/null
+  [ $? -eq 0 ] && ok || bad "$1: branch.resolve_cycles $v is not the replay's fit on $m (see above)"
+  python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$m" \
+    --scenario "$DATA/scenarios/$2" --prefix "$3" \
+    --check "$(awk -v v="$v" 'BEGIN { print v + 1 }')" >/dev/null 2>&1
+  [ $? -eq 1 ] && ok || bad "$1: --check accepted a value a cycle off the fit"
+}
+
+# Zen 3 (Milan host): the 5950X's fit, shared by the EPYC 7713 above
+check_fit ryzen9-5950x tc-pktgen-matchall-5950x.xml 5950x
+# Zen 4 (Genoa host): the 7950X's own
+check_fit ryzen9-7950x tc-pktgen-matchall-7950x.xml 7950x
+[ "$(wait_medians ryzen9-7950x)" != "$medians" ] && ok ||
+  bad "ryzen9-7950x cites the Zen 3 medians"
 
 echo "test-host-fits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
