@@ -694,20 +694,27 @@ set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char
     mark_touched (set, prop);
 }
 
-/* The first <param> child of root named name, or NULL. */
+/* The first <element> child of parent whose name attribute is name, or NULL. */
 static xmlNodePtr
-find_param (xmlNodePtr root, const char *name)
+find_named (xmlNodePtr parent, const char *element, const char *name)
 {
-  for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
+  for (xmlNodePtr n = parent->children; n != NULL; n = n->next) {
     g_autofree char *existing = NULL;
 
-    if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST "param"))
+    if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST element))
       continue;
     existing = ns_xml_prop (n, "name");
     if (existing != NULL && g_str_equal (existing, name))
       return n;
   }
   return NULL;
+}
+
+/* The first <param> child of root named name, or NULL. */
+static xmlNodePtr
+find_param (xmlNodePtr root, const char *name)
+{
+  return find_named (root, "param", name);
 }
 
 /* param.NAME=VALUE: adds or replaces <param name=NAME value=VALUE source=...> (a value
@@ -736,6 +743,29 @@ apply_param (SetContext *set, xmlNodePtr root, const char *name, const char *val
   return TRUE;
 }
 
+/* kernel.config.NAME=VALUE: sets the value of <kernel>'s <config name=NAME>, adding the
+ * option (and <kernel>) if the scenario does not list it; the schema judges NAME and
+ * VALUE. */
+static gboolean
+apply_config (SetContext *set, xmlNodePtr root, const char *name, const char *value,
+              GError **error)
+{
+  xmlNodePtr kernel, config;
+
+  if (name[0] == '\0' || strpbrk (name, ".[] \t\r\n") != NULL)
+    return set_fail (set, error, "expected kernel.config.NAME=VALUE with NAME a kernel "
+                     "option such as CONFIG_SLAB_FREELIST_RANDOM");
+  if (!find_or_create (set, root, "kernel", 1, &kernel, error))
+    return FALSE;
+  config = find_named (kernel, "config", name);
+  if (config == NULL) {
+    config = create_element (set, kernel, "config");
+    set_attribute (set, config, "name", name);
+  }
+  set_attribute (set, config, "value", value);
+  return TRUE;
+}
+
 /* Applies one "PATH=VALUE" to doc. */
 static gboolean
 apply_set (SetContext *set, xmlDocPtr doc, GError **error)
@@ -755,6 +785,8 @@ apply_set (SetContext *set, xmlDocPtr doc, GError **error)
   path = g_strndup (set->text, eq - set->text);
   if (g_str_has_prefix (path, "param."))
     return apply_param (set, element, path + strlen ("param."), eq + 1, error);
+  if (g_str_has_prefix (path, "kernel.config."))
+    return apply_config (set, element, path + strlen ("kernel.config."), eq + 1, error);
   parts = g_strsplit (path, ".", -1);
   n_parts = g_strv_length (parts);
   for (guint i = 0; i + 1 < n_parts; i++) {

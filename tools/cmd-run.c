@@ -39,7 +39,8 @@ ns_cmd_run (int argc, char **argv)
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
       "Override an attribute of the scenario (repeatable): workload.streams=64, "
-      "kernel.cmdline=mitigations=off, param.cache.l2.latency_cycles=14", "PATH=VALUE" },
+      "kernel.cmdline=mitigations=off, kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y, "
+      "param.cache.l2.latency_cycles=14", "PATH=VALUE" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the random streams (default: the "
       "scenario's)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default), csv, "

@@ -403,6 +403,39 @@ START_TEST (test_set_creates_elements)
 }
 END_TEST
 
+START_TEST (test_set_config_by_name)
+{
+  const char *const sets[] = {
+    "kernel.config.CONFIG_NET_CLS_ACT=y",          /* replaces the listed option */
+    "kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y", /* adds one */
+    NULL
+  };
+  NsScenario *sc = load_good ("pointer-chase.xml", sets);
+  NsScenario *minimal;
+  g_autofree char *dump = NULL, *bad = NULL;
+
+  ck_assert_uint_eq (g_hash_table_size (sc->config), 3);
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_NET_CLS_ACT"), "y");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_SLAB_FREELIST_RANDOM"), "y");
+  ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_RETPOLINE"), "y");
+  dump = ns_scenario_dump (sc);                  /* added among the options, before patches */
+  ck_assert_ptr_nonnull (strstr (dump, "<config name=\"CONFIG_NET_CLS_ACT\" value=\"y\"/>"));
+  ns_scenario_free (sc);
+
+  /* a kernel without options, and the same option set twice: the last wins */
+  minimal = load_good ("minimal.xml", (const char *const[]) {
+                         "kernel.config.CONFIG_X=m", "kernel.config.CONFIG_X=n", NULL });
+  ck_assert_uint_eq (g_hash_table_size (minimal->config), 1);
+  ck_assert_str_eq (g_hash_table_lookup (minimal->config, "CONFIG_X"), "n");
+  ns_scenario_free (minimal);
+
+  /* the schema judges the name, with the file's line */
+  bad = load_fails ("minimal.xml", (const char *const[]) { "kernel.config.SLAB=y", NULL });
+  ck_assert_msg (strstr (bad, "minimal.xml:5: element config: attribute 'name'") != NULL &&
+                 strstr (bad, "(after --set kernel.config.SLAB=y)") != NULL, "%s", bad);
+}
+END_TEST
+
 START_TEST (test_set_errors_in_document)
 {
   static const struct { const char *set, *expected; } cases[] = {
@@ -448,6 +481,11 @@ START_TEST (test_set_bad_syntax)
       "name" },
     { "param.=1", "--set param.=1: expected param.NAME=VALUE" },
     { "param.a..b=1", "--set param.a..b=1: expected param.NAME=VALUE" },
+    { "kernel.config.=y", "--set kernel.config.=y: expected kernel.config.NAME=VALUE" },
+    { "kernel.config.CONFIG_A.B=y", "--set kernel.config.CONFIG_A.B=y: expected "
+      "kernel.config.NAME=VALUE" },
+    { "kernel.config.CONFIG_A[2]=y", "--set kernel.config.CONFIG_A[2]=y: expected "
+      "kernel.config.NAME=VALUE" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -807,6 +845,7 @@ scenario_suite (void)
   tcase_add_test (set, test_set_value_with_equals);
   tcase_add_test (set, test_set_param);
   tcase_add_test (set, test_set_creates_elements);
+  tcase_add_test (set, test_set_config_by_name);
   tcase_add_test (set, test_set_errors_in_document);
   tcase_add_test (set, test_set_bad_syntax);
   tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));

@@ -121,6 +121,16 @@ grep -q '"srso-safe-ret"' "$TMP/a.json" && ok || bad "json lists the variants"
 "$NETSIM" run -q --format csv --variant plain-ret --set workload.body-insns=40 \
   "$MICRO/call-chain.xml" >"$TMP/c2.csv"
 cmp -s "$TMP/c1.csv" "$TMP/c2.csv" && bad "--set workload.body-insns had no effect" || ok
+# kernel.config.NAME: the option by name, the walk's slab layout changes the 100-filter run
+TC="$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+"$NETSIM" run -q --format csv --variant 7950x-f100-before "$TC" >"$TMP/k1.csv"
+"$NETSIM" run -q --format csv --variant 7950x-f100-before \
+  --set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y "$TC" >"$TMP/k2.csv"
+cmp -s "$TMP/k1.csv" "$TMP/k2.csv" && bad "--set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y had no effect" || ok
+expect 2 "--set kernel.config with a bad option name" -- "$NETSIM" run -q \
+  --set kernel.config.SLAB=y "$TC"
+grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: element config: attribute 'name'.*(after --set kernel.config.SLAB=y)" \
+  "$TMP/err" && ok || bad "a bad kernel.config name is not reported at file:line: $(cat "$TMP/err")"
 expect 2 "--set to an unknown parameter" -- "$NETSIM" run -q --set param.no.such=1 "$MICRO/call-chain.xml"
 expect 2 "--set with a bad value" -- "$NETSIM" run -q --set measure.repetitions=zero "$MICRO/call-chain.xml"
 grep -q 'call-chain.xml:[0-9]' "$TMP/err" && ok || bad "bad --set value names file:line"

@@ -128,7 +128,7 @@ def whatifs():
         cmp.append((f"{n} filter{'s' if n > 1 else ''}: matchall last vs first in the chain", f"7950x-f{n}-cls-first", f"7950x-f{n}-cls-last"))
     for n in (1, 100):
         v.append((f"7950x-f{n}-modules", [("workload.filters", n), (P, "tc-retpoline-wrappers"),
-                                          ("kernel.config[9].value", "m"), ("kernel.config[20].value", "m")],
+                                          ("kernel.config.CONFIG_NET_CLS_MATCHALL", "m"), ("kernel.config.CONFIG_NET_ACT_GACT", "m")],
                   "matchall and gact as modules (=m): never in the chains" if n == 1 else None))
         cmp.append((f"{n} filter{'s' if n > 1 else ''}: modules vs before", f"7950x-f{n}-before", f"7950x-f{n}-modules"))
         cmp.append((f"{n} filter{'s' if n > 1 else ''}: modules vs built in", f"7950x-f{n}-after", f"7950x-f{n}-modules"))
