@@ -311,11 +311,13 @@ END_TEST
 START_TEST (test_kernel_version_cliffs)
 {
   GError *error = NULL;
-  NsCpuProfile *zen3 = ns_cpu_profile_load ("zen3-epyc-7713", &error);
-  NsCpuProfile *zen4 = ns_cpu_profile_load ("ryzen9-7950x", &error);
+  NsCpuProfile *zen3, *zen4;
   NsMitigations mit = { 0 };
 
-  ck_assert (zen3 != NULL && zen4 != NULL);
+  zen3 = ns_cpu_profile_load ("zen3-epyc-7713", &error);
+  ck_assert_msg (zen3 != NULL, "zen3-epyc-7713: %s", error != NULL ? error->message : "?");
+  zen4 = ns_cpu_profile_load ("ryzen9-7950x", &error);
+  ck_assert_msg (zen4 != NULL, "ryzen9-7950x: %s", error != NULL ? error->message : "?");
   ck_assert (ns_mitigations_select ((NsMitigationDefault *) zen3->mitigation_defaults->data,
                                     zen3->mitigation_defaults->len, "6.9.0-rc1", "", &mit,
                                     &error));
