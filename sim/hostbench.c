@@ -977,51 +977,172 @@ put_cache (GString *out, const char *stamp, const char *level, const HostCache *
     put_uint (out, stamp, assoc, c->ways, "sysfs cpu0/cache ways_of_associativity");
 }
 
+/* ---- the values of a run ---- */
+
+/* One measured value of a run: a profile parameter (param) or a figure of the
+ * description, under key; how it was measured (parameters only). */
+typedef struct {
+  const char *key;
+  gboolean    param;
+  double      value;
+  const char *how;
+} HostValue;
+
+/* Appends one value to vals. */
+static void
+add_value (GArray *vals, const char *key, gboolean param, double value, const char *how)
+{
+  HostValue v = { key, param, value, how };
+
+  g_array_append_val (vals, v);
+}
+
 /* The copy bandwidths: bytes per cycle from each cache level, GB/s from DRAM. */
 static void
-put_copies (GString *out, const char *stamp, const HostMeasures *m)
+add_copies (GArray *vals, const HostMeasures *m)
 {
-  const char *names[3] = { "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
-                           "mem.bw_l3_bytes_per_cycle" };
+  static const char *const names[3] = { "mem.bw_l1_bytes_per_cycle",
+                                        "mem.bw_l2_bytes_per_cycle",
+                                        "mem.bw_l3_bytes_per_cycle" };
   const char *how = "REP MOVSB between two buffers filling the chase's working set of the "
                     "level, best pass";
 
   for (guint l = 0; l < 3; l++)
     if (m->copy_bpns[l] > 0 && m->ghz > 0)
-      put_double (out, stamp, names[l], m->copy_bpns[l] / m->ghz, how);
+      add_value (vals, names[l], TRUE, m->copy_bpns[l] / m->ghz, how);
   if (m->copy_bpns[3] > 0)
-    put_double (out, stamp, "mem.bw_dram_gbps", m->copy_bpns[3],
-                "REP MOVSB between two buffers over 8 x L3 (256 MiB to 1 GiB), best pass");
+    add_value (vals, "mem.bw_dram_gbps", TRUE, m->copy_bpns[3],
+               "REP MOVSB between two buffers over 8 x L3 (256 MiB to 1 GiB), best pass");
 }
 
-/* The whole profile text. */
+/* The latencies, core to core and the memory-level parallelism of one run. */
 static void
-put_profile (GString *out, const char *name, const HostInfo *info, const HostMeasures *m,
-             const NsHostbenchOptions *opt)
+add_memory (GArray *vals, const HostInfo *info, const HostMeasures *m)
 {
-  g_autoptr (GDateTime) today = g_date_time_new_now_utc ();
-  g_autofree char *date = g_date_time_format (today, "%Y-%m-%d");
-  g_autofree char *stamp = g_strdup_printf ("netsim calibrate --host%s, %s, %s",
-                                            opt->quick ? " --quick" : "", date, info->model);
-  g_autofree char *model = g_markup_escape_text (info->model, -1);
-  const char *lat_names[3] = { "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
-                               "cache.l3.latency_cycles" };
+  static const char *const lat_names[3] = { "cache.l1d.latency_cycles",
+                                            "cache.l2.latency_cycles",
+                                            "cache.l3.latency_cycles" };
+
+  for (guint l = 0; l < 3; l++)
+    if (m->lat_ns[l] > 0 && isfinite (m->lat_ns[l]))
+      add_value (vals, lat_names[l], TRUE, m->lat_ns[l] * m->ghz,
+                 "random cyclic pointer chase half-way into the level (L3: at most 4 x L2)");
+  if (m->lat_ns[3] > 0 && isfinite (m->lat_ns[3]))
+    add_value (vals, "mem.dram_latency_ns", TRUE, m->lat_ns[3],
+               "random cyclic pointer chase over 8 x L3 (256 MiB to 1 GiB), TLB misses "
+               "included");
+  if (m->c2c_ns > 0)
+    add_value (vals, info->c2c_param, TRUE, m->c2c_ns,
+               "cache-line ping-pong between CPUs 0 and 1, half a round trip");
+  if (m->fetch_seq_mlp > 0)
+    add_value (vals, "ifetch.seq_mlp", TRUE, m->fetch_seq_mlp,
+               "straight-line code (4-byte NOPs) over the L3 working set against the same "
+               "from L1I: (L3 - L1D latency) / extra cycles per 64-byte line");
+  if (m->store_mlp > 0)
+    add_value (vals, "cpu.mlp", TRUE, m->store_mlp,
+               "one 8-byte store into each line of 16 KiB CPU 1 has just written, then "
+               "MFENCE, on CPU 0 (median): ping-pong transfer / cycles per stored line");
+  if (m->copy_mlp > 0)
+    add_value (vals, "mem.copy_mlp", TRUE, m->copy_mlp,
+               "REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written (median): "
+               "(ping-pong transfer - L1D latency) / cycles per copied line");
+}
+
+/* The description's figures and the measured parameters of one run, in the profile's
+ * order (the clock first). */
+static GArray *
+run_values (const HostInfo *info, const HostMeasures *m)
+{
+  GArray *vals = g_array_new (FALSE, FALSE, sizeof (HostValue));
+
+  add_value (vals, "retpoline", FALSE, m->retpoline, NULL);
+  add_value (vals, "saferet", FALSE, m->saferet, NULL);
+  add_value (vals, "call_ret", FALSE, m->call_ret, NULL);
+  add_value (vals, "fetch_next_line", FALSE, m->fetch_next_line, NULL);
+  add_value (vals, "fetch_call_line", FALSE, m->fetch_call_line, NULL);
+  add_value (vals, "cpu.freq_ghz", TRUE, m->ghz, "chain of dependent ADDs (1 cycle each)");
+  add_memory (vals, info, m);
+  add_value (vals, "branch.mispredict_cycles", TRUE, m->mispredict,
+             "data-dependent branch on random bits vs on zeros, x2 (half mispredict)");
+  add_value (vals, "icall.predicted_cycles", TRUE, m->icall_predicted,
+             "call *%rcx loop minus the same loop with a direct call");
+  add_value (vals, "icall.lfence_cycles", TRUE, m->icall_lfence,
+             "lfence; call *%rcx loop minus the same loop with a direct call");
+  add_value (vals, "lock.atomic_cycles", TRUE, m->atomic, "dependent LOCK XADDs on one line");
+  add_value (vals, "x86.rdtsc_cycles", TRUE, m->rdtsc, "back-to-back RDTSCs");
+  add_value (vals, "ctxsw.rsb_fill_cycles", TRUE, m->rsb_fill,
+             "the kernel's 32-entry RSB fill sequence (16 rounds of two calls, then "
+             "LFENCE), back to back");
+  add_copies (vals, m);
+  return vals;
+}
+
+/* The median over the runs that measured key (0 if none); with more than one, appends
+ * "median of N runs: a, b, c" (the runs' figures in their order) to figures. */
+static double
+runs_median (GArray *const *runs, guint n_runs, const char *key, GString *figures)
+{
+  g_autofree double *v = g_new (double, n_runs);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint found = 0;
+
+  for (guint r = 0; r < n_runs; r++)
+    for (guint i = 0; i < runs[r]->len; i++)
+      if (g_str_equal (g_array_index (runs[r], HostValue, i).key, key)) {
+        v[found++] = g_array_index (runs[r], HostValue, i).value;
+        break;
+      }
+  if (found > 1 && figures != NULL) {
+    g_string_append_printf (figures, "median of %u runs: ", found);
+    for (guint i = 0; i < found; i++)
+      g_string_append_printf (figures, "%s%s", i ? ", " : "",
+                              g_ascii_formatd (buf, sizeof buf, "%.3g", v[i]));
+  }
+  return found ? median (v, found) : 0.0;
+}
+
+/* Writes parameter v (of the first run) as the median over the runs. */
+static void
+put_measured (GString *out, const char *stamp, GArray *const *runs, guint n_runs,
+              const HostValue *v)
+{
+  g_autoptr (GString) how = g_string_new (v->how);
+  g_autoptr (GString) figures = g_string_new (NULL);
+  double med = runs_median (runs, n_runs, v->key, figures);
+
+  if (figures->len > 0)
+    g_string_append_printf (how, "; %s", figures->str);
+  put_double (out, stamp, v->key, med, how->str);
+}
+
+/* The description: the composite sequences and the I-fetch figures (medians). */
+static void
+put_description (GString *out, const char *date, GArray *const *runs, guint n_runs)
+{
+  g_string_append_printf (out, "  <description>This host, measured by netsim calibrate "
+                          "--host on %s. Composite sequences, measured as a tight loop's "
+                          "extra cycles (their floor, with no work in flight): generic "
+                          "retpoline %.1f over a direct call, SRSO Safe RET %.1f over a plain "
+                          "return; direct call + return loop iteration %.1f. Instruction "
+                          "fetch from L2 over L1I (the model charges a call's first missed "
+                          "line its latency beyond L1 and a following one that over "
+                          "ifetch.seq_mlp, measured from L3 below): a following line of "
+                          "straight-line code %.1f cycles more, a call to a one-line "
+                          "function in random order %.1f more.%s</description>\n", date,
+                          runs_median (runs, n_runs, "retpoline", NULL),
+                          runs_median (runs, n_runs, "saferet", NULL),
+                          runs_median (runs, n_runs, "call_ret", NULL),
+                          runs_median (runs, n_runs, "fetch_next_line", NULL),
+                          runs_median (runs, n_runs, "fetch_call_line", NULL),
+                          n_runs > 1 ? " Each figure is the median of the runs." : "");
+}
+
+/* The topology and cache geometry, from sysfs. */
+static void
+put_topology (GString *out, const char *stamp, const HostInfo *info)
+{
   guint l3_cpus = info->l3.size ? info->l3.shared_cpus : info->cpus_per_package;
 
-  g_string_append_printf (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                          "<cpu name=\"%s\" model=\"%s\">\n  <description>This host, "
-                          "measured by netsim calibrate --host on %s. Composite sequences, "
-                          "measured as a tight loop's extra cycles (their floor, with no work "
-                          "in flight): generic retpoline %.1f over a direct call, SRSO Safe "
-                          "RET %.1f over a plain return; direct call + return loop iteration "
-                          "%.1f. Instruction fetch from L2 over L1I (the model charges a "
-                          "call's first missed line its latency beyond L1 and a following "
-                          "one that over ifetch.seq_mlp, measured from L3 below): a "
-                          "following line of straight-line code %.1f cycles more, a call "
-                          "to a one-line function in random order %.1f more.</description>\n",
-                          name, model, date, m->retpoline, m->saferet, m->call_ret,
-                          m->fetch_next_line, m->fetch_call_line);
-  put_double (out, stamp, "cpu.freq_ghz", m->ghz, "chain of dependent ADDs (1 cycle each)");
   put_uint (out, stamp, "cpu.sockets", MAX (1, info->n_cpus / info->cpus_per_package),
             "online CPUs / core_siblings_list of cpu0");
   put_uint (out, stamp, "cpu.ccx_per_socket", MAX (1, info->cpus_per_package / l3_cpus),
@@ -1033,53 +1154,48 @@ put_profile (GString *out, const char *name, const HostInfo *info, const HostMea
   put_cache (out, stamp, "l1i", &info->l1i);
   put_cache (out, stamp, "l2", &info->l2);
   put_cache (out, stamp, "l3", &info->l3);
-  for (guint l = 0; l < 3; l++)
-    if (m->lat_ns[l] > 0 && isfinite (m->lat_ns[l]))
-      put_double (out, stamp, lat_names[l], m->lat_ns[l] * m->ghz,
-                  "random cyclic pointer chase half-way into the level (L3: at most 4 x L2)");
-  if (m->lat_ns[3] > 0 && isfinite (m->lat_ns[3]))
-    put_double (out, stamp, "mem.dram_latency_ns", m->lat_ns[3],
-                "random cyclic pointer chase over 8 x L3 (256 MiB to 1 GiB), TLB misses included");
-  if (m->c2c_ns > 0)
-    put_double (out, stamp, info->c2c_param, m->c2c_ns,
-                "cache-line ping-pong between CPUs 0 and 1, half a round trip");
-  if (m->fetch_seq_mlp > 0)
-    put_double (out, stamp, "ifetch.seq_mlp", m->fetch_seq_mlp,
-                "straight-line code (4-byte NOPs) over the L3 working set against the same "
-                "from L1I: (L3 - L1D latency) / extra cycles per 64-byte line");
-  if (m->store_mlp > 0)
-    put_double (out, stamp, "cpu.mlp", m->store_mlp,
-                "one 8-byte store into each line of 16 KiB CPU 1 has just written, then "
-                "MFENCE, on CPU 0 (median): ping-pong transfer / cycles per stored line");
-  if (m->copy_mlp > 0)
-    put_double (out, stamp, "mem.copy_mlp", m->copy_mlp,
-                "REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written (median): "
-                "(ping-pong transfer - L1D latency) / cycles per copied line");
-  put_double (out, stamp, "branch.mispredict_cycles", m->mispredict,
-              "data-dependent branch on random bits vs on zeros, x2 (half mispredict)");
-  put_double (out, stamp, "icall.predicted_cycles", m->icall_predicted,
-              "call *%rcx loop minus the same loop with a direct call");
-  put_double (out, stamp, "icall.lfence_cycles", m->icall_lfence,
-              "lfence; call *%rcx loop minus the same loop with a direct call");
-  put_double (out, stamp, "lock.atomic_cycles", m->atomic, "dependent LOCK XADDs on one line");
-  put_double (out, stamp, "x86.rdtsc_cycles", m->rdtsc, "back-to-back RDTSCs");
-  put_double (out, stamp, "ctxsw.rsb_fill_cycles", m->rsb_fill,
-              "the kernel's 32-entry RSB fill sequence (16 rounds of two calls, then "
-              "LFENCE), back to back");
-  put_copies (out, stamp, m);
+}
+
+/* The whole profile text from the n_runs runs' values. */
+static void
+put_profile (GString *out, const char *name, const HostInfo *info, GArray *const *runs,
+             guint n_runs, const NsHostbenchOptions *opt)
+{
+  g_autoptr (GDateTime) today = g_date_time_new_now_utc ();
+  g_autofree char *date = g_date_time_format (today, "%Y-%m-%d");
+  g_autofree char *runs_opt = n_runs > 1 ? g_strdup_printf (" --runs %u", n_runs)
+                                         : g_strdup ("");
+  g_autofree char *stamp = g_strdup_printf ("netsim calibrate --host%s%s, %s, %s",
+                                            opt->quick ? " --quick" : "", runs_opt, date,
+                                            info->model);
+  g_autofree char *model = g_markup_escape_text (info->model, -1);
+
+  g_string_append_printf (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                          "<cpu name=\"%s\" model=\"%s\">\n", name, model);
+  put_description (out, date, runs, n_runs);
+  for (guint i = 0; i < runs[0]->len; i++) {
+    const HostValue *v = &g_array_index (runs[0], HostValue, i);
+
+    if (!v->param)
+      continue;
+    put_measured (out, stamp, runs, n_runs, v);
+    if (g_str_equal (v->key, "cpu.freq_ghz"))           /* the clock, then the topology */
+      put_topology (out, stamp, info);
+  }
   put_mitigations (out, info);
   g_string_append (out, "</cpu>\n");
 }
 
-/* Measures this host and writes its profile to path. */
+/* Measures this host options->runs times and writes its profile to path. */
 gboolean
 ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
                             GError **error)
 {
   g_autofree char *base = NULL, *name = NULL, *dir = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
+  g_autofree GArray **runs = NULL;
   HostInfo info = { 0 };
-  HostMeasures m = { 0 };
+  guint n_runs;
   gboolean ok;
 
   g_return_val_if_fail (path != NULL && options != NULL, FALSE);
@@ -1090,9 +1206,20 @@ ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     goto no_dir;
   name = g_strndup (base, strlen (base) - 4);
+  n_runs = MAX (1, options->runs);
+  runs = g_new0 (GArray *, n_runs);
   host_info_read (&info);
-  measure (&info, options, &m);
-  put_profile (out, name, &info, &m, options);
+  for (guint r = 0; r < n_runs; r++) {
+    HostMeasures m = { 0 };
+
+    if (options->progress && n_runs > 1)
+      g_printerr (" run %u of %u:\n", r + 1, n_runs);
+    measure (&info, options, &m);
+    runs[r] = run_values (&info, &m);
+  }
+  put_profile (out, name, &info, runs, n_runs, options);
+  for (guint r = 0; r < n_runs; r++)
+    g_array_unref (runs[r]);
   host_info_clear (&info);
   ok = g_file_set_contents (path, out->str, (gssize) out->len, error);
   return ok;

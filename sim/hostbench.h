@@ -9,6 +9,8 @@ G_BEGIN_DECLS
 typedef struct {
   gboolean quick;               /* short measurements (tests): noisier, same shape */
   gboolean progress;            /* one line per measurement on standard error */
+  guint    runs;                /* measurements of the whole set; each value written is
+                                   their median, its source lists them (0 or 1: one) */
 } NsHostbenchOptions;
 
 /* Monotonic time in nanoseconds (the clock every host measurement uses). */
@@ -17,8 +19,8 @@ double   ns_hostbench_now_ns (void);
  * runs of n × 10 ADDs); 0 where the host is not x86-64. */
 double   ns_hostbench_core_ghz (guint64 n, guint reps);
 
-/* Measures this host and writes a CPU profile named after path's file stem to path
- * (whole or not at all). Errors: NS_ERROR_INPUT (not x86-64 Linux, unwritable path). */
+/* Measures this host (options->runs times) and writes a CPU profile named after path's
+ * file stem to path (whole or not at all). Errors: NS_ERROR_INPUT (not x86-64 Linux, unwritable path). */
 gboolean ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
                                      GError **error);
 

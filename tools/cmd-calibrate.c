@@ -19,8 +19,11 @@ typedef struct {
   gboolean  quiet;
   gboolean  host;
   gboolean  quick;
+  gint      runs;
   char     *output;
 } NsCalibrateArgs;
+
+#define RUNS_UNSET G_MININT     /* --runs not given */
 
 /* Frees what parse_args allocated in a (not a itself). */
 static void
@@ -70,6 +73,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "NAME.xml (written whole or not at all)", "FILE" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &a->quick, "With --host: short measurements (about "
       "a second; noisier)", NULL },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &a->runs, "With --host: measure N times (1 to 100, "
+      "default 1); each value is the median, its source lists the N figures", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->rows, NULL, "ROW…" },
     { NULL }
   };
@@ -97,7 +102,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "profile whose every value names its method as its source. Use it with\n"
     "--set cpu.profile=FILE. Retpoline and Safe RET costs are measured and reported in the\n"
     "profile's description. The model's other parameters keep their defaults; cpu.ipc\n"
-    "stays to be fitted.");
+    "stays to be fitted. A host's runs scatter (a VM's more): --runs 3 or 5 writes each\n"
+    "value as the median of the runs, with their figures in its source.");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
   if (a->host) {
@@ -105,10 +111,14 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       g_printerr ("netsim calibrate: --host takes -o FILE and no rows (see --help)\n");
       return FALSE;
     }
+    if (a->runs != RUNS_UNSET && (a->runs < 1 || a->runs > 100)) {
+      g_printerr ("netsim calibrate: --runs %d: expected 1 to 100 (see --help)\n", a->runs);
+      return FALSE;
+    }
     return TRUE;
   }
-  if (a->output || a->quick) {
-    g_printerr ("netsim calibrate: --output and --quick go with --host (see --help)\n");
+  if (a->output || a->quick || a->runs != RUNS_UNSET) {
+    g_printerr ("netsim calibrate: --output, --quick and --runs go with --host (see --help)\n");
     return FALSE;
   }
   if (argc > 1 || (a->fit && a->rows == NULL) || (!a->fit && a->rows != NULL)) {
@@ -175,11 +185,12 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
 static int
 calibrate_host (const NsCalibrateArgs *a)
 {
-  NsHostbenchOptions opt = { a->quick, !a->quiet };
+  NsHostbenchOptions opt = { a->quick, !a->quiet, a->runs == RUNS_UNSET ? 1 : (guint) a->runs };
   GError *err = NULL;
 
   if (opt.progress)
-    g_printerr ("measuring this host%s:\n", a->quick ? " (quick)" : "");
+    g_printerr ("measuring this host%s%s:\n", a->quick ? " (quick)" : "",
+                opt.runs > 1 ? ", each value the median of the runs" : "");
   if (!ns_hostbench_write_profile (a->output, &opt, &err))
     return ns_cmd_fail (err);
   g_print ("wrote %s\n", a->output);
@@ -190,7 +201,7 @@ calibrate_host (const NsCalibrateArgs *a)
 int
 ns_cmd_calibrate (int argc, char **argv)
 {
-  NsCalibrateArgs a = { .jobs = 1 };
+  NsCalibrateArgs a = { .jobs = 1, .runs = RUNS_UNSET };
   NsCalibrateOptions opt = { 0 };
   NsValidation *v = NULL;
   GPtrArray *rows = NULL, *fits = NULL;

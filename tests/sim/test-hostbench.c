@@ -8,11 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <glib/gstdio.h>
+#include <gsl/gsl_sort.h>
 #include "hostbench.h"
 #include "machine.h"
 #include "profile.h"
 
-static const NsHostbenchOptions quick = { TRUE, FALSE };
+static const NsHostbenchOptions quick = { TRUE, FALSE, 1 };
 
 START_TEST (test_profile_loads_with_sources)
 {
@@ -67,6 +68,62 @@ START_TEST (test_profile_loads_with_sources)
 }
 END_TEST
 
+/* With runs = 3 every measured parameter is the median of the three figures its source
+ * lists (with three runs the median is one of them, so the rounding of the written
+ * figures keeps it), the stamp names the runs, and one run lists none. */
+START_TEST (test_runs_give_medians)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "three-runs.xml", NULL);
+  g_autofree char *text = NULL;
+  const NsHostbenchOptions three = { TRUE, FALSE, 3 };
+  g_autoptr (GRegex) re = g_regex_new ("name=\"([^\"]+)\" value=\"([^\"]+)\" source=\"[^\"]*"
+                                       "median of 3 runs: ([^,\"]+), ([^,\"]+), ([^,\"]+)\"",
+                                       0, 0, NULL);
+  g_autoptr (GMatchInfo) match = NULL;
+  GError *error = NULL;
+  guint checked = 0;
+
+#if !defined(__x86_64__) || !defined(__linux__)
+  return;
+#endif
+  ck_assert_msg (ns_hostbench_write_profile (path, &three, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  ck_assert_ptr_nonnull (strstr (text, "netsim calibrate --host --quick --runs 3, "));
+  ck_assert_ptr_nonnull (strstr (text, "Each figure is the median of the runs."));
+  for (g_regex_match (re, text, 0, &match); g_match_info_matches (match);
+       g_match_info_next (match, NULL)) {
+    g_autofree char *name = g_match_info_fetch (match, 1);
+    g_autofree char *value = g_match_info_fetch (match, 2);
+    double f[3], v = g_ascii_strtod (value, NULL);
+
+    for (guint i = 0; i < 3; i++) {
+      g_autofree char *figure = g_match_info_fetch (match, 3 + i);
+
+      f[i] = g_ascii_strtod (figure, NULL);
+    }
+    /* the middle one of the three */
+    gsl_sort (f, 1, 3);
+    ck_assert_msg (v == f[1], "%s: %s is not the median of %g, %g, %g", name, value, f[0],
+                   f[1], f[2]);
+    checked++;
+  }
+  /* the clock and every measured latency and cost at least */
+  ck_assert_uint_ge (checked, 8);
+  ck_assert_ptr_nonnull (strstr (text, "name=\"cpu.freq_ghz\""));
+  g_unlink (path);
+  g_free (g_steal_pointer (&text));
+
+  ck_assert (ns_hostbench_write_profile (path, &quick, &error));
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  ck_assert_ptr_null (strstr (text, "median of"));
+  ck_assert_ptr_null (strstr (text, "--runs"));
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
 START_TEST (test_refusals_write_nothing)
 {
   g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
@@ -101,6 +158,7 @@ hostbench_suite (void)
 
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_profile_loads_with_sources);
+  tcase_add_test (tc, test_runs_give_medians);
   tcase_add_test (tc, test_refusals_write_nothing);
   suite_add_tcase (s, tc);
   return s;

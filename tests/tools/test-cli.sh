@@ -92,6 +92,10 @@ expect 2 "--folded into a missing directory" -- \
 # calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
 expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host
 expect 2 "calibrate --quick without --host" -- "$NETSIM" calibrate --quick
+expect 2 "calibrate --runs without --host" -- "$NETSIM" calibrate --runs 3
+expect 2 "calibrate --host --runs 0" -- "$NETSIM" calibrate --host --runs 0 -o "$TMP/zero.xml"
+grep -q -- "--runs 0: expected 1 to 100" "$TMP/err" && ok || bad "--runs 0 is not explained: $(cat "$TMP/err")"
+[ -e "$TMP/zero.xml" ] && bad "a refused --runs wrote a profile" || ok
 if [ "$(uname -m)" = x86_64 ]; then
   expect 0 "calibrate --host" -- "$NETSIM" calibrate --host --quick -q -o "$TMP/myhost.xml"
   grep -q '<cpu name="myhost"' "$TMP/myhost.xml" || bad "host profile named after its file"
