@@ -124,7 +124,9 @@ best_ns (LoopFn fn, guint64 n, gpointer p, guint64 mask, guint reps)
   for (guint r = 0; r < reps; r++) {
     double t0 = now_ns ();
     fn (n, p, mask);
-    best = MIN (best, (now_ns () - t0) / (double) n);
+    double per = (now_ns () - t0) / (double) n;         /* once: MIN evaluates twice */
+
+    best = MIN (best, per);
   }
   return best;
 }
@@ -334,8 +336,10 @@ copy_bytes_per_ns (gsize bytes, guint64 total, guint reps)
     double t0 = now_ns ();
     for (guint64 k = 0; k < passes; k++)
       rep_movsb (buf + (k & 1 ? 0 : half), buf + (k & 1 ? half : 0), half);
+    double rate = (double) (passes * half) / (now_ns () - t0);
+
     if (r > 0)
-      best = MAX (best, (double) (passes * half) / (now_ns () - t0));
+      best = MAX (best, rate);
   }
   g_aligned_free (buf);
   return best;
@@ -377,8 +381,10 @@ chase_ns (gsize bytes, guint64 loads, guint reps, gboolean warm)
     double t0 = now_ns ();
     for (guint64 k = 0; k < loads; k++)
       p = (void *volatile *) *p;
+    double per = (now_ns () - t0) / (double) loads;
+
     if (r > 0)
-      best = MIN (best, (now_ns () - t0) / (double) loads);
+      best = MIN (best, per);
     if (p == NULL)
       break;
   }
@@ -583,7 +589,9 @@ c2c_op_ns (C2cOp op, guint cpu_a, guint cpu_b, gsize bytes, guint rounds, double
         goto stop;
     c0 = now_ns ();
     op (dst, src, bytes);
-    d[done++] = MAX (0.0, now_ns () - c0 - overhead);
+    double took = now_ns () - c0 - overhead;
+
+    d[done++] = MAX (0.0, took);
   }
 stop:
   __atomic_store_n (flag, -1, __ATOMIC_RELEASE);
@@ -700,7 +708,9 @@ best_code_cycles (const guint8 *entry, guint reps, double ghz)
   for (guint r = 0; r < reps; r++) {
     double t0 = now_ns ();
     fn ();
-    best = MIN (best, now_ns () - t0);
+    double took = now_ns () - t0;
+
+    best = MIN (best, took);
   }
   return best * ghz;
 }
@@ -837,7 +847,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   guint reps = opt->quick ? 3 : 7;
   gint64 *line = g_aligned_alloc0 (1, 64, 64);
   gsize ws[4];
-  double direct;
+  double direct, indirect, lfence;
 
   m->ghz = ns_hostbench_core_ghz (n, reps);
   say (opt, "core clock (dependent ADD chain)", m->ghz, "GHz");
@@ -856,8 +866,10 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   say (opt, "branch mispredict", m->mispredict, "cycles");
   direct = best_ns (nshb_direct, n, NULL, 0, reps) * m->ghz;
   m->call_ret = direct;
-  m->icall_predicted = MAX (0.0, best_ns (nshb_indirect, n, NULL, 0, reps) * m->ghz - direct);
-  m->icall_lfence = MAX (0.0, best_ns (nshb_lfence, n, NULL, 0, reps) * m->ghz - direct);
+  indirect = best_ns (nshb_indirect, n, NULL, 0, reps) * m->ghz - direct;
+  lfence = best_ns (nshb_lfence, n, NULL, 0, reps) * m->ghz - direct;
+  m->icall_predicted = MAX (0.0, indirect);           /* not MAX of the calls: it */
+  m->icall_lfence = MAX (0.0, lfence);                /* evaluates them twice */
   m->retpoline = best_ns (nshb_retpoline, n / 4, NULL, 0, reps) * m->ghz - direct;
   m->saferet = best_ns (nshb_saferet, n / 4, NULL, 0, reps) * m->ghz - direct;
   m->atomic = best_ns (nshb_xadd, n, line, 0, reps) * m->ghz;
