@@ -124,7 +124,8 @@ best_ns (LoopFn fn, guint64 n, gpointer p, guint64 mask, guint reps)
   for (guint r = 0; r < reps; r++) {
     double t0 = now_ns ();
     fn (n, p, mask);
-    double per = (now_ns () - t0) / (double) n;         /* once: MIN evaluates twice */
+    /* once: MIN evaluates its arguments twice */
+    double per = (now_ns () - t0) / (double) n;
 
     best = MIN (best, per);
   }
