@@ -1114,18 +1114,29 @@ runs_median (GArray *const *runs, guint n_runs, const char *key, GString *figure
   return found ? median (v, found) : 0.0;
 }
 
+/* How parameter v (of the first run) was measured, with the runs' figures when there
+ * are several; *med: their median. */
+static char *
+measured_how (GArray *const *runs, guint n_runs, const HostValue *v, double *med)
+{
+  GString *how = g_string_new (v->how);
+  g_autoptr (GString) figures = g_string_new (NULL);
+
+  *med = runs_median (runs, n_runs, v->key, figures);
+  if (figures->len > 0)
+    g_string_append_printf (how, "; %s", figures->str);
+  return g_string_free (how, FALSE);
+}
+
 /* Writes parameter v (of the first run) as the median over the runs. */
 static void
 put_measured (GString *out, const char *stamp, GArray *const *runs, guint n_runs,
               const HostValue *v)
 {
-  g_autoptr (GString) how = g_string_new (v->how);
-  g_autoptr (GString) figures = g_string_new (NULL);
-  double med = runs_median (runs, n_runs, v->key, figures);
+  double med;
+  g_autofree char *how = measured_how (runs, n_runs, v, &med);
 
-  if (figures->len > 0)
-    g_string_append_printf (how, "; %s", figures->str);
-  put_double (out, stamp, v->key, med, how->str);
+  put_double (out, stamp, v->key, med, how);
 }
 
 /* The description: the composite sequences and the I-fetch figures (medians). */
@@ -1169,18 +1180,60 @@ put_topology (GString *out, const char *stamp, const HostInfo *info)
   put_cache (out, stamp, "l3", &info->l3);
 }
 
+/* Today's date, YYYY-MM-DD (UTC). */
+static char *
+today_text (void)
+{
+  g_autoptr (GDateTime) today = g_date_time_new_now_utc ();
+
+  return g_date_time_format (today, "%Y-%m-%d");
+}
+
+/* "netsim calibrate --host [--quick] [--runs N], DATE, MODEL": how, when and where. */
+static char *
+host_stamp (const HostInfo *info, const NsHostbenchOptions *opt, guint n_runs)
+{
+  g_autofree char *date = today_text ();
+  g_autofree char *runs_opt = n_runs > 1 ? g_strdup_printf (" --runs %u", n_runs)
+                                         : g_strdup ("");
+
+  return g_strdup_printf ("netsim calibrate --host%s%s, %s, %s", opt->quick ? " --quick" : "",
+                          runs_opt, date, info->model);
+}
+
+/* Measures the host n_runs times (with progress as opt says); each run's values. */
+static GArray **
+measure_runs (const HostInfo *info, const NsHostbenchOptions *opt, guint n_runs)
+{
+  GArray **runs = g_new0 (GArray *, n_runs);
+
+  for (guint r = 0; r < n_runs; r++) {
+    HostMeasures m = { 0 };
+
+    if (opt->progress && n_runs > 1)
+      g_printerr (" run %u of %u:\n", r + 1, n_runs);
+    measure (info, opt, &m);
+    runs[r] = run_values (info, &m);
+  }
+  return runs;
+}
+
+/* Frees measure_runs' result. */
+static void
+runs_free (GArray **runs, guint n_runs)
+{
+  for (guint r = 0; r < n_runs; r++)
+    g_array_unref (runs[r]);
+  g_free (runs);
+}
+
 /* The whole profile text from the n_runs runs' values. */
 static void
 put_profile (GString *out, const char *name, const HostInfo *info, GArray *const *runs,
              guint n_runs, const NsHostbenchOptions *opt)
 {
-  g_autoptr (GDateTime) today = g_date_time_new_now_utc ();
-  g_autofree char *date = g_date_time_format (today, "%Y-%m-%d");
-  g_autofree char *runs_opt = n_runs > 1 ? g_strdup_printf (" --runs %u", n_runs)
-                                         : g_strdup ("");
-  g_autofree char *stamp = g_strdup_printf ("netsim calibrate --host%s%s, %s, %s",
-                                            opt->quick ? " --quick" : "", runs_opt, date,
-                                            info->model);
+  g_autofree char *date = today_text ();
+  g_autofree char *stamp = host_stamp (info, opt, n_runs);
   g_autofree char *model = g_markup_escape_text (info->model, -1);
 
   g_string_append_printf (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -1206,7 +1259,7 @@ ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
 {
   g_autofree char *base = NULL, *name = NULL, *dir = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autofree GArray **runs = NULL;
+  GArray **runs;
   HostInfo info = { 0 };
   guint n_runs;
   gboolean ok;
@@ -1220,19 +1273,10 @@ ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
     goto no_dir;
   name = g_strndup (base, strlen (base) - 4);
   n_runs = MAX (1, options->runs);
-  runs = g_new0 (GArray *, n_runs);
   host_info_read (&info);
-  for (guint r = 0; r < n_runs; r++) {
-    HostMeasures m = { 0 };
-
-    if (options->progress && n_runs > 1)
-      g_printerr (" run %u of %u:\n", r + 1, n_runs);
-    measure (&info, options, &m);
-    runs[r] = run_values (&info, &m);
-  }
+  runs = measure_runs (&info, options, n_runs);
   put_profile (out, name, &info, runs, n_runs, options);
-  for (guint r = 0; r < n_runs; r++)
-    g_array_unref (runs[r]);
+  runs_free (runs, n_runs);
   host_info_clear (&info);
   ok = g_file_set_contents (path, out->str, (gssize) out->len, error);
   return ok;
@@ -1247,6 +1291,104 @@ no_dir:
   return FALSE;
 }
 
+/* The parameters calibrate --host measures (which of the c2c ones depends on how far
+ * apart CPUs 0 and 1 are). */
+static const char *const measurable[] = {
+  "cpu.freq_ghz", "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
+  "cache.l3.latency_cycles", "mem.dram_latency_ns", "c2c.smt_ns", "c2c.ccx_ns",
+  "c2c.socket_ns", "c2c.remote_ns", "ifetch.seq_mlp", "cpu.mlp", "mem.copy_mlp",
+  "branch.mispredict_cycles", "icall.predicted_cycles", "icall.lfence_cycles",
+  "lock.atomic_cycles", "x86.rdtsc_cycles", "ctxsw.rsb_fill_cycles",
+  "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle", "mem.bw_l3_bytes_per_cycle",
+  "mem.bw_dram_gbps", NULL
+};
+
+/* The value of param in runs as a profile writes it (*value, *source); FALSE with an
+ * error if this host gave none or gave one outside its range. */
+static gboolean
+measured_param (GArray *const *runs, guint n_runs, const char *stamp, const char *param,
+                char **value, char **source, GError **error)
+{
+  const NsParamDef *def = ns_param_lookup (param);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *how = NULL;
+  double med;
+
+  for (guint i = 0; i < runs[0]->len; i++) {
+    const HostValue *v = &g_array_index (runs[0], HostValue, i);
+
+    if (!v->param || !g_str_equal (v->key, param))
+      continue;
+    how = measured_how (runs, n_runs, v, &med);
+    g_ascii_formatd (buf, sizeof buf, "%.3g", med);
+    if (def->min <= def->max && (med < def->min || med > def->max || !isfinite (med)))
+      goto out_of_range;
+    *value = g_strdup (buf);
+    *source = g_strdup_printf ("host measurement (%s): %s", stamp, how);
+    return TRUE;
+  }
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: this host gave no measurement of it "
+               "(a core-to-core time needs a second CPU at that distance)", param);
+  return FALSE;
+
+/* ERRORS */
+out_of_range:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: measured %s %s, outside the range "
+               "[%g, %g] a profile may set (a loaded or virtualised host?); nothing written",
+               param, buf, def->unit, def->min, def->max);
+  return FALSE;
+}
+
+/* Measures this host and gives each of params as a profile writes it. */
+gboolean
+ns_hostbench_measure (const NsHostbenchOptions *options, const char *const *params,
+                      GPtrArray **values, GPtrArray **sources, GError **error)
+{
+  g_autoptr (GPtrArray) vals = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) srcs = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *stamp = NULL;
+  HostInfo info = { 0 };
+  GArray **runs;
+  guint n_runs, bad;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (options != NULL && params != NULL && values != NULL &&
+                        sources != NULL, FALSE);
+  for (bad = 0; params[bad] != NULL; bad++)
+    if (!g_strv_contains (measurable, params[bad]))
+      goto not_measured;
+  n_runs = MAX (1, options->runs);
+  host_info_read (&info);
+  runs = measure_runs (&info, options, n_runs);
+  stamp = host_stamp (&info, options, n_runs);
+  for (guint i = 0; ok && params[i] != NULL; i++) {
+    char *value = NULL, *source = NULL;
+
+    ok = measured_param (runs, n_runs, stamp, params[i], &value, &source, error);
+    if (ok) {
+      g_ptr_array_add (vals, value);
+      g_ptr_array_add (srcs, source);
+    }
+  }
+  runs_free (runs, n_runs);
+  host_info_clear (&info);
+  if (!ok)
+    return FALSE;
+  *values = g_steal_pointer (&vals);
+  *sources = g_steal_pointer (&srcs);
+  return TRUE;
+
+/* ERRORS */
+not_measured:
+  {
+    g_autofree char *list = g_strjoinv (", ", (char **) measurable);
+
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: not a value calibrate --host "
+                 "measures (it measures %s)", params[bad], list);
+  }
+  return FALSE;
+}
+
 #else /* not x86-64 Linux */
 
 /* No clock measurement off x86-64 Linux. */
@@ -1254,6 +1396,20 @@ double
 ns_hostbench_core_ghz (guint64 n, guint reps)
 {
   return 0.0;
+}
+
+/* Off x86-64 Linux: refused. */
+gboolean
+ns_hostbench_measure (const NsHostbenchOptions *options, const char *const *params,
+                      GPtrArray **values, GPtrArray **sources, GError **error)
+{
+  (void) options;
+  (void) params;
+  (void) values;
+  (void) sources;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "netsim calibrate --host measures x86-64 "
+               "Linux hosts only");
+  return FALSE;
 }
 
 /* Off x86-64 Linux: refused. */

@@ -24,4 +24,13 @@ double   ns_hostbench_core_ghz (guint64 n, guint reps);
 gboolean ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
                                      GError **error);
 
+/* Measures this host (options->runs times) and gives each of params (NULL-terminated)
+ * as a profile writes it: values and sources (new arrays of strings, in params' order),
+ * the source naming the host, the date and, with several runs, their figures. Errors
+ * (NS_ERROR_INPUT): a parameter calibrate --host does not measure (before measuring),
+ * not x86-64 Linux; one this host gave no figure for, or one outside its range. */
+gboolean ns_hostbench_measure        (const NsHostbenchOptions *options,
+                                      const char *const *params, GPtrArray **values,
+                                      GPtrArray **sources, GError **error);
+
 G_END_DECLS

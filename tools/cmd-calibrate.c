@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "calibrate.h"
 #include "hostbench.h"
+#include "profile.h"
 
 typedef struct {
   gboolean  fit;
@@ -21,6 +22,7 @@ typedef struct {
   gboolean  quick;
   gint      runs;
   char     *output;
+  char     *into;
 } NsCalibrateArgs;
 
 #define RUNS_UNSET G_MININT     /* --runs not given */
@@ -34,6 +36,7 @@ args_clear (NsCalibrateArgs *a)
   g_free (a->target);
   g_free (a->recorded);
   g_free (a->output);
+  g_free (a->into);
 }
 
 /* Shows the current residual evaluation's finished variant runs on stderr; the call with
@@ -73,6 +76,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "NAME.xml (written whole or not at all)", "FILE" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &a->quick, "With --host: short measurements (about "
       "a second; noisier)", NULL },
+    { "into", 0, 0, G_OPTION_ARG_FILENAME, &a->into, "With --host: write the measured values "
+      "--param names into this existing CPU profile instead (all or none)", "FILE" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &a->runs, "With --host: measure N times (1 to 100, "
       "default 1); each value is the median, its source lists the N figures", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->rows, NULL, "ROW…" },
@@ -103,12 +108,25 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "--set cpu.profile=FILE. Retpoline and Safe RET costs are measured and reported in the\n"
     "profile's description. The model's other parameters keep their defaults; cpu.ipc\n"
     "stays to be fitted. A host's runs scatter (a VM's more): --runs 3 or 5 writes each\n"
-    "value as the median of the runs, with their figures in its source.");
+    "value as the median of the runs, with their figures in its source.\n"
+    "\n"
+    "With --host --into PROFILE.xml --param NAME…: measures as above and sets each named\n"
+    "value in that existing profile (its <param> replaced, or added after the last one),\n"
+    "the rest of the file byte for byte as it was; nothing is written if a name is not\n"
+    "measured, this host gives no figure for it, or its figure is out of range. The source\n"
+    "says where and when it was measured; whether that host stands for the profile's CPU\n"
+    "(the same core?) is for the source's reader, so say it there.");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
   if (a->host) {
-    if (argc > 1 || a->fit || a->rows || a->output == NULL) {
-      g_printerr ("netsim calibrate: --host takes -o FILE and no rows (see --help)\n");
+    if (argc > 1 || a->fit || a->rows || (a->output == NULL) == (a->into == NULL)) {
+      g_printerr ("netsim calibrate: --host takes -o FILE or --into PROFILE, and no rows "
+                  "(see --help)\n");
+      return FALSE;
+    }
+    if ((a->into != NULL) != (a->params != NULL)) {
+      g_printerr ("netsim calibrate: --into takes --param NAME (the measured values to "
+                  "write), and --param with --host goes with --into (see --help)\n");
       return FALSE;
     }
     if (a->runs != RUNS_UNSET && (a->runs < 1 || a->runs > 100)) {
@@ -117,8 +135,9 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     }
     return TRUE;
   }
-  if (a->output || a->quick || a->runs != RUNS_UNSET) {
-    g_printerr ("netsim calibrate: --output, --quick and --runs go with --host (see --help)\n");
+  if (a->output || a->into || a->quick || a->runs != RUNS_UNSET) {
+    g_printerr ("netsim calibrate: --output, --into, --quick and --runs go with --host "
+                "(see --help)\n");
     return FALSE;
   }
   if (argc > 1 || (a->fit && a->rows == NULL) || (!a->fit && a->rows != NULL)) {
@@ -181,7 +200,48 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
   return TRUE;
 }
 
-/* netsim calibrate --host -o FILE: measures this machine into a CPU profile. */
+/* Sets params[i] = values[i] (sources[i]) in the profile at path, all or none: on a
+ * failure the file's old text is put back. */
+static gboolean
+write_into_profile (const char *path, char **params, GPtrArray *values, GPtrArray *sources,
+                    GError **error)
+{
+  g_autofree char *old = NULL;
+  gsize old_len;
+
+  if (!g_file_get_contents (path, &old, &old_len, error))
+    return FALSE;
+  for (guint i = 0; params[i] != NULL; i++)
+    if (!ns_calibrate_write_profile (path, params[i], values->pdata[i], sources->pdata[i],
+                                     error)) {
+      g_file_set_contents (path, old, (gssize) old_len, NULL);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* netsim calibrate --host --into PROFILE --param NAME…: measured values into a profile. */
+static int
+calibrate_host_into (const NsCalibrateArgs *a, const NsHostbenchOptions *opt)
+{
+  g_autoptr (GPtrArray) values = NULL, sources = NULL;
+  NsCpuProfile *profile;
+  GError *err = NULL;
+
+  profile = ns_cpu_profile_load (a->into, &err);    /* before measuring: a bad file fails */
+  if (profile == NULL)
+    return ns_cmd_fail (err);
+  ns_cpu_profile_free (profile);
+  if (!ns_hostbench_measure (opt, (const char *const *) a->params, &values, &sources, &err) ||
+      !write_into_profile (a->into, a->params, values, sources, &err))
+    return ns_cmd_fail (err);
+  for (guint i = 0; a->params[i] != NULL; i++)
+    g_print ("%s = %s\n", a->params[i], (const char *) values->pdata[i]);
+  g_print ("wrote %u value%s into %s\n", values->len, values->len == 1 ? "" : "s", a->into);
+  return NS_EXIT_OK;
+}
+
+/* netsim calibrate --host -o FILE | --into PROFILE: measures this machine. */
 static int
 calibrate_host (const NsCalibrateArgs *a)
 {
@@ -191,6 +251,8 @@ calibrate_host (const NsCalibrateArgs *a)
   if (opt.progress)
     g_printerr ("measuring this host%s%s:\n", a->quick ? " (quick)" : "",
                 opt.runs > 1 ? ", each value the median of the runs" : "");
+  if (a->into != NULL)
+    return calibrate_host_into (a, &opt);
   if (!ns_hostbench_write_profile (a->output, &opt, &err))
     return ns_cmd_fail (err);
   g_print ("wrote %s\n", a->output);

@@ -124,6 +124,43 @@ START_TEST (test_runs_give_medians)
 }
 END_TEST
 
+/* ns_hostbench_measure: the named values in order, each with its source (the runs'
+ * figures with several); a name --host does not measure is refused before measuring. */
+START_TEST (test_measure_named_values)
+{
+  const char *const named[] = { "lock.atomic_cycles", "cpu.freq_ghz", NULL };
+  const char *const unmeasured[] = { "cpu.freq_ghz", "branch.resolve_cycles", NULL };
+  const NsHostbenchOptions three = { TRUE, FALSE, 3 };
+  g_autoptr (GPtrArray) values = NULL, sources = NULL;
+  GError *error = NULL;
+
+  ck_assert (!ns_hostbench_measure (&quick, unmeasured, &values, &sources, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+#if defined(__x86_64__) && defined(__linux__)
+  ck_assert_msg (g_str_has_prefix (error->message, "branch.resolve_cycles: not a value"),
+                 "%s", error->message);
+#endif
+  g_clear_error (&error);
+  ck_assert_ptr_null (values);
+#if !defined(__x86_64__) || !defined(__linux__)
+  return;
+#endif
+  ck_assert_msg (ns_hostbench_measure (&three, named, &values, &sources, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert_uint_eq (values->len, 2);
+  ck_assert_uint_eq (sources->len, 2);
+  for (guint i = 0; i < 2; i++) {
+    ck_assert (g_ascii_strtod (values->pdata[i], NULL) > 0);
+    ck_assert_msg (g_str_has_prefix (sources->pdata[i], "host measurement (netsim calibrate "
+                                     "--host --quick --runs 3, "), "%s",
+                   (char *) sources->pdata[i]);
+    ck_assert_ptr_nonnull (strstr (sources->pdata[i], "; median of 3 runs: "));
+  }
+  ck_assert_ptr_nonnull (strstr (sources->pdata[0], "LOCK XADD"));
+  ck_assert_ptr_nonnull (strstr (sources->pdata[1], "dependent ADDs"));
+}
+END_TEST
+
 START_TEST (test_refusals_write_nothing)
 {
   g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
@@ -159,6 +196,7 @@ hostbench_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_profile_loads_with_sources);
   tcase_add_test (tc, test_runs_give_medians);
+  tcase_add_test (tc, test_measure_named_values);
   tcase_add_test (tc, test_refusals_write_nothing);
   suite_add_tcase (s, tc);
   return s;
