@@ -438,22 +438,22 @@ pin_saving (guint cpu, cpu_set_t *saved)
   return sched_getaffinity (0, sizeof *saved, saved) == 0 && pin_to (cpu);
 }
 
-/* The responder: answers each odd value with the next even one until told to stop. */
+/* The responder: answers each odd value with the next even one until told to stop. The
+ * answer is a compare-and-swap: a plain store could overwrite a stop (-1) written since
+ * the load, after which neither side would ever finish. */
 static gpointer
 pong_thread (gpointer data)
 {
   PingPong *pp = data;
-  gint64 seen = 0;
 
   pin_to (pp->cpu);
   for (;;) {
     gint64 v = __atomic_load_n (pp->flag, __ATOMIC_ACQUIRE);
     if (v < 0)
       break;
-    if (v != seen && (v & 1)) {
-      seen = v + 1;
-      __atomic_store_n (pp->flag, seen, __ATOMIC_RELEASE);
-    }
+    if (v & 1)
+      __atomic_compare_exchange_n (pp->flag, &v, v + 1, FALSE, __ATOMIC_RELEASE,
+                                   __ATOMIC_RELAXED);
   }
   return NULL;
 }
@@ -515,7 +515,9 @@ filler_thread (gpointer data)
       break;
     if ((v & 1) == 0) {
       memset (f->buf, (int) (v >> 1) & 0xff, f->bytes);
-      __atomic_store_n (f->flag, v + 1, __ATOMIC_RELEASE);
+      /* not a plain store: it could overwrite a stop written meanwhile (see pong_thread) */
+      __atomic_compare_exchange_n (f->flag, &v, v + 1, FALSE, __ATOMIC_RELEASE,
+                                   __ATOMIC_RELAXED);
     }
   }
   return NULL;
