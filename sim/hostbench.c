@@ -1305,6 +1305,14 @@ static const char *const measurable[] = {
   "mem.bw_dram_gbps", NULL
 };
 
+/* TRUE if calibrate --host measures param (on some host). */
+gboolean
+ns_hostbench_measures (const char *param)
+{
+  g_return_val_if_fail (param != NULL, FALSE);
+  return g_strv_contains (measurable, param);
+}
+
 /* The value of param in runs as a profile writes it (*value, *source); FALSE with an
  * error if this host gave none or gave one outside its range. */
 static gboolean
@@ -1357,7 +1365,7 @@ ns_hostbench_measure (const NsHostbenchOptions *options, const char *const *para
   g_return_val_if_fail (options != NULL && params != NULL && values != NULL &&
                         sources != NULL, FALSE);
   for (bad = 0; params[bad] != NULL; bad++)
-    if (!g_strv_contains (measurable, params[bad]))
+    if (!ns_hostbench_measures (params[bad]))
       goto not_measured;
   n_runs = MAX (1, options->runs);
   host_info_read (&info);
@@ -1398,6 +1406,14 @@ double
 ns_hostbench_core_ghz (guint64 n, guint reps)
 {
   return 0.0;
+}
+
+/* Off x86-64 Linux: nothing is measured. */
+gboolean
+ns_hostbench_measures (const char *param)
+{
+  (void) param;
+  return FALSE;
 }
 
 /* Off x86-64 Linux: refused. */

@@ -24,6 +24,9 @@ double   ns_hostbench_core_ghz (guint64 n, guint reps);
 gboolean ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
                                      GError **error);
 
+/* TRUE if calibrate --host measures param (which core-to-core parameter a host gives
+ * depends on how far apart its CPUs 0 and 1 are). */
+gboolean ns_hostbench_measures       (const char *param);
 /* Measures this host (options->runs times) and gives each of params (NULL-terminated)
  * as a profile writes it: values and sources (new arrays of strings, in params' order),
  * the source naming the host, the date and, with several runs, their figures. Errors

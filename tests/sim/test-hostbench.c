@@ -47,6 +47,17 @@ START_TEST (test_profile_loads_with_sources)
   ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "cpu.smt",
                                                g_str_equal, NULL));
   ck_assert_uint_eq (profile->mitigation_defaults->len, 1);
+  /* every measured (not sysfs) value is one --into can write */
+  for (guint i = 0; i < profile->set_names->len; i++) {
+    const char *name = profile->set_names->pdata[i];
+    const char *source = ns_params_get_source (profile->params, name);
+
+    if (strstr (source, "sysfs") == NULL && strstr (source, "siblings_list") == NULL &&
+        strstr (source, "online CPUs") == NULL)
+      ck_assert_msg (ns_hostbench_measures (name), "%s is written but not listed as "
+                     "measured (ns_hostbench_measures)", name);
+  }
+  ck_assert (!ns_hostbench_measures ("branch.resolve_cycles"));
   /* the kernel's context-switch RSB fill sequence is run and written as its parameter */
   ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "ctxsw.rsb_fill_cycles",
                                                g_str_equal, NULL));
