@@ -124,6 +124,11 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                   "(see --help)\n");
       return FALSE;
     }
+    if (a->into != NULL && !g_str_has_suffix (a->into, ".xml")) {
+      g_printerr ("netsim calibrate: --into %s: expected a profile file, NAME.xml (see "
+                  "--help)\n", a->into);
+      return FALSE;
+    }
     if ((a->into != NULL) != (a->params != NULL)) {
       g_printerr ("netsim calibrate: --into takes --param NAME (the measured values to "
                   "write), and --param with --host goes with --into (see --help)\n");

@@ -111,6 +111,9 @@ if [ "$(uname -m)" = x86_64 ]; then
     bad "--into an unmeasured value is not explained: $(cat "$TMP/err")"
   cmp -s "$Z4" "$DATA/scenarios/cpus/ryzen9-7950x.xml" && ok || bad "a refused --into changed the profile"
   expect 2 "calibrate --into without --param" -- "$NETSIM" calibrate --host -q --into "$Z4"
+  expect 2 "calibrate --into a profile name, not a file" -- "$NETSIM" calibrate --host -q \
+    --into ryzen9-7950x --param cpu.freq_ghz
+  grep -q "expected a profile file, NAME.xml" "$TMP/err" && ok || bad "--into NAME is not explained: $(cat "$TMP/err")"
   expect 0 "calibrate --into" -- "$NETSIM" calibrate --host --quick -q --into "$Z4" \
     --param x86.rdtsc_cycles --param cpu.freq_ghz
   grep -q '<param name="x86.rdtsc_cycles" value="[0-9.e+]*" source="host measurement (netsim calibrate --host --quick, ' "$Z4" &&
