@@ -853,6 +853,30 @@ restore_files (GHashTable *snap)
   }
 }
 
+/* Sets params' values in the profile at path, all or none; see calibrate.h. */
+gboolean
+ns_calibrate_write_profile_params (const char *path, const char *const *params,
+                                   GPtrArray *values, GPtrArray *sources, GError **error)
+{
+  g_autoptr (GHashTable) snap = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       g_free);
+
+  g_return_val_if_fail (path != NULL && params != NULL && values != NULL && sources != NULL,
+                        FALSE);
+  snapshot_file (snap, path);
+  for (guint i = 0; params[i] != NULL; i++)
+    if (!ns_calibrate_write_profile (path, params[i], values->pdata[i], sources->pdata[i],
+                                     error))
+      goto failed;
+  return TRUE;
+
+/* ERRORS */
+failed:
+  restore_files (snap);
+  g_prefix_error (error, "nothing written: ");
+  return FALSE;
+}
+
 /* Writes calibration.xml and every fit, all or none; see calibrate.h. */
 gboolean
 ns_calibrate_write (const NsValidation *v, GPtrArray *fits, GError **error)

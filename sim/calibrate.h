@@ -74,6 +74,11 @@ GPtrArray *ns_calibrate_refit         (const NsValidation *v, const char *const 
  * <param>); the rest of the file stays byte-identical. The result must load. */
 gboolean   ns_calibrate_write_profile (const char *path, const char *param, const char *value,
                                        const char *source, GError **error);
+/* Sets each of params (NULL-terminated) to values[i] with sources[i] in the profile at
+ * path by the same edit, all or none: a failure leaves the file as it was. */
+gboolean   ns_calibrate_write_profile_params (const char *path, const char *const *params,
+                                              GPtrArray *values, GPtrArray *sources,
+                                              GError **error);
 /* Writes fit's value and source into fit->path (the same textual edit; a scenario must set
  * the parameter already, and must load after). */
 gboolean   ns_calibrate_write_fit     (const NsFit *fit, GError **error);

@@ -205,26 +205,6 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
   return TRUE;
 }
 
-/* Sets params[i] = values[i] (sources[i]) in the profile at path, all or none: on a
- * failure the file's old text is put back. */
-static gboolean
-write_into_profile (const char *path, char **params, GPtrArray *values, GPtrArray *sources,
-                    GError **error)
-{
-  g_autofree char *old = NULL;
-  gsize old_len;
-
-  if (!g_file_get_contents (path, &old, &old_len, error))
-    return FALSE;
-  for (guint i = 0; params[i] != NULL; i++)
-    if (!ns_calibrate_write_profile (path, params[i], values->pdata[i], sources->pdata[i],
-                                     error)) {
-      g_file_set_contents (path, old, (gssize) old_len, NULL);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* netsim calibrate --host --into PROFILE --param NAME…: measured values into a profile. */
 static int
 calibrate_host_into (const NsCalibrateArgs *a, const NsHostbenchOptions *opt)
@@ -238,7 +218,8 @@ calibrate_host_into (const NsCalibrateArgs *a, const NsHostbenchOptions *opt)
     return ns_cmd_fail (err);
   ns_cpu_profile_free (profile);
   if (!ns_hostbench_measure (opt, (const char *const *) a->params, &values, &sources, &err) ||
-      !write_into_profile (a->into, a->params, values, sources, &err))
+      !ns_calibrate_write_profile_params (a->into, (const char *const *) a->params, values,
+                                          sources, &err))
     return ns_cmd_fail (err);
   for (guint i = 0; a->params[i] != NULL; i++)
     g_print ("%s = %s\n", a->params[i], (const char *) values->pdata[i]);

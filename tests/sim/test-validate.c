@@ -1322,6 +1322,42 @@ START_TEST (test_write_profile_replaces)
 }
 END_TEST
 
+/* Several values into one profile, all or none: a bad second value leaves the file as it
+ * was, the first value's edit included; good values all land. */
+START_TEST (test_write_profile_params_all_or_none)
+{
+  g_autofree char *tmp = scratch_datadir ();
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  g_autoptr (GPtrArray) values = g_ptr_array_new ();
+  g_autoptr (GPtrArray) sources = g_ptr_array_new ();
+  const char *const params[] = { "lock.atomic_cycles", "cpu.mlp", NULL };
+  GError *error = NULL;
+  NsCpuProfile *p;
+
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  g_ptr_array_add (values, "8");
+  g_ptr_array_add (values, "0");                /* outside cpu.mlp's range: does not load */
+  g_ptr_array_add (sources, "host measurement (a)");
+  g_ptr_array_add (sources, "host measurement (b)");
+  ck_assert (!ns_calibrate_write_profile_params (profile, params, values, sources, &error));
+  ck_assert_msg (g_str_has_prefix (error->message, "nothing written: "), "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
+  values->pdata[1] = "7";
+  ck_assert_msg (ns_calibrate_write_profile_params (profile, params, values, sources, &error),
+                 "%s", error ? error->message : "?");
+  p = ns_cpu_profile_load (profile, &error);
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_params_get_text (p->params, "lock.atomic_cycles"), "8");
+  ck_assert_str_eq (ns_params_get_text (p->params, "cpu.mlp"), "7");
+  ck_assert_str_eq (ns_params_get_source (p->params, "cpu.mlp"), "host measurement (b)");
+  ns_cpu_profile_free (p);
+  remove_tree (tmp);
+}
+END_TEST
+
 START_TEST (test_parse_fit_source)
 {
   g_autofree char *residual = NULL;
@@ -1373,6 +1409,7 @@ validate_suite (void)
   tcase_add_test (calibrate, test_drifted_fit);
   tcase_add_test (calibrate, test_scenario_fit_checked);
   tcase_add_test (calibrate, test_write_profile_replaces);
+  tcase_add_test (calibrate, test_write_profile_params_all_or_none);
   tcase_add_test (calibrate, test_calibrate_fit_into_scenario);
   tcase_add_test (calibrate, test_calibrate_fit_through_from);
   tcase_add_test (calibrate, test_calibrate_fit_shadowed_by_case);
