@@ -900,27 +900,46 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
 /* ---- the profile ---- */
 
 
+/* The source of a measured value: "host measurement (stamp): how". */
+static char *
+measured_source (const char *stamp, const char *how)
+{
+  return g_strdup_printf ("host measurement (%s): %s", stamp, how);
+}
+
+/* v as a profile writes it ("%.3g") into buf; FALSE if it lies outside the registry's
+ * range for name (a busy or virtualised host can give that). */
+static gboolean
+measured_text (const char *name, double v, char buf[G_ASCII_DTOSTR_BUF_SIZE])
+{
+  const NsParamDef *def = ns_param_lookup (name);
+
+  g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.3g", v);
+  return def == NULL || def->min > def->max ||
+         (v >= def->min && v <= def->max && isfinite (v));
+}
+
 /* Appends <param name value source/> with source "host measurement (...): how". */
 static void
 put_param (GString *out, const char *stamp, const char *name, const char *value,
            const char *how)
 {
-  g_autofree char *src = g_markup_printf_escaped ("host measurement (%s): %s", stamp, how);
+  g_autofree char *raw = measured_source (stamp, how);
+  g_autofree char *src = g_markup_escape_text (raw, -1);
 
   g_string_append_printf (out, "  <param name=\"%s\" value=\"%s\" source=\"%s\"/>\n", name,
                           value, src);
 }
 
-/* A measured number as a parameter, or, if it lies outside the registry's range (a
- * busy or virtualised host can give that), an XML comment that says so instead. */
+/* A measured number as a parameter, or, if it lies outside the registry's range, an XML
+ * comment that says so instead. */
 static void
 put_double (GString *out, const char *stamp, const char *name, double v, const char *how)
 {
   const NsParamDef *def = ns_param_lookup (name);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  g_ascii_formatd (buf, sizeof buf, "%.3g", v);
-  if (def != NULL && def->min <= def->max && (v < def->min || v > def->max || !isfinite (v))) {
+  if (!measured_text (name, v, buf)) {
     g_string_append_printf (out, "  <!-- %s: measured %s %s, outside the range [%g, %g] a "
                             "profile may set; left at its default -->\n", name, buf,
                             def->unit, def->min, def->max);
@@ -1330,11 +1349,10 @@ measured_param (GArray *const *runs, guint n_runs, const char *stamp, const char
     if (!v->param || !g_str_equal (v->key, param))
       continue;
     how = measured_how (runs, n_runs, v, &med);
-    g_ascii_formatd (buf, sizeof buf, "%.3g", med);
-    if (def->min <= def->max && (med < def->min || med > def->max || !isfinite (med)))
+    if (!measured_text (param, med, buf))
       goto out_of_range;
     *value = g_strdup (buf);
-    *source = g_strdup_printf ("host measurement (%s): %s", stamp, how);
+    *source = measured_source (stamp, how);
     return TRUE;
   }
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: this host gave no measurement of it "
