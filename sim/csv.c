@@ -3,14 +3,15 @@
 #include <string.h>
 #include "csv.h"
 
-/* Whether text must be quoted; one_line: also for edge spaces and carriage returns. */
+/* Whether text must be quoted (a comma, quote or line break, RFC 4180); one_line: also for
+ * edge spaces. */
 static gboolean
 needs_quotes (const char *text, gboolean one_line)
 {
   gsize len = strlen (text);
 
   if (!one_line)
-    return strpbrk (text, ",\"\n") != NULL;
+    return strpbrk (text, ",\"\r\n") != NULL;
   return (len > 0 && (text[0] == ' ' || text[len - 1] == ' ')) ||
          strpbrk (text, ",\"\r\n") != NULL;
 }

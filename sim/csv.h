@@ -4,12 +4,13 @@
 
 G_BEGIN_DECLS
 
-/* Appends text (NULL: empty) as one field, quoted when it holds a comma, quote or newline. */
+/* Appends text (NULL: empty) as one field, quoted when it holds a comma, quote, carriage
+ * return or newline. */
 void    ns_csv_field          (GString *out, const char *text);
 /* Appends n fields as ns_csv_field does, separated by commas (no trailing comma). */
 void    ns_csv_fields         (GString *out, const char *const *fields, guint n);
 /* Like ns_csv_field for line-per-record files: line breaks become spaces, and a field
- * with a leading or trailing space or a carriage return is quoted too. */
+ * with a leading or trailing space is quoted too. */
 void    ns_csv_field_one_line (GString *out, const char *text);
 /* Splits one CSV line into fields (NULL-terminated, newly allocated). */
 char  **ns_csv_split          (const char *line);

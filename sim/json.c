@@ -1,6 +1,7 @@
 /* json.c — a small streaming JSON writer with two-space indentation. */
 #include "config.h"
 #include <math.h>
+#include <string.h>
 #include "json.h"
 
 struct _NsJson {
@@ -52,24 +53,43 @@ before_value (NsJson *json)
   json->first = FALSE;
 }
 
+/* Appends the ASCII character c escaped as a JSON string needs it. */
+static void
+append_escaped_ascii (GString *out, char c)
+{
+  switch (c) {
+  case '"':  g_string_append (out, "\\\""); break;
+  case '\\': g_string_append (out, "\\\\"); break;
+  case '\n': g_string_append (out, "\\n"); break;
+  case '\r': g_string_append (out, "\\r"); break;
+  case '\t': g_string_append (out, "\\t"); break;
+  default:
+    if ((guchar) c < 0x20)
+      g_string_append_printf (out, "\\u%04x", (guchar) c);
+    else
+      g_string_append_c (out, c);
+  }
+}
+
 /* Appends s (not NULL) as a quoted JSON string: quotes, backslashes and control characters
- * escaped, other bytes (UTF-8) copied as is. */
+ * escaped, valid UTF-8 copied as is, each byte of an invalid sequence (a file name in
+ * another encoding) as U+FFFD, so the document stays UTF-8 as JSON requires. */
 static void
 append_escaped (GString *out, const char *s)
 {
+  const char *p = s, *end = s + strlen (s);
+
   g_string_append_c (out, '"');
-  for (const unsigned char *p = (const unsigned char *) s; *p; p++) {
-    switch (*p) {
-    case '"':  g_string_append (out, "\\\""); break;
-    case '\\': g_string_append (out, "\\\\"); break;
-    case '\n': g_string_append (out, "\\n"); break;
-    case '\r': g_string_append (out, "\\r"); break;
-    case '\t': g_string_append (out, "\\t"); break;
-    default:
-      if (*p < 0x20)
-        g_string_append_printf (out, "\\u%04x", *p);
-      else
-        g_string_append_c (out, (char) *p);
+  while (p < end) {
+    if ((guchar) *p < 0x80) {
+      append_escaped_ascii (out, *p++);
+    } else if (g_utf8_get_char_validated (p, end - p) >= (gunichar) -2) {
+      g_string_append (out, "\\ufffd");   /* -1 invalid, -2 cut short */
+      p++;
+    } else {
+      const char *next = g_utf8_next_char (p);
+      g_string_append_len (out, p, next - p);
+      p = next;
     }
   }
   g_string_append_c (out, '"');

@@ -21,6 +21,11 @@ tests_sim_test_hostbench_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 tests_sim_test_validate_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_validate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/tools/test-validate.sh tests/tools/test-host-fits.sh
+check_PROGRAMS += tests/sim/test-csv
+TESTS += tests/sim/test-csv
+tests_sim_test_csv_SOURCES = tests/sim/test-csv.c
+tests_sim_test_csv_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_csv_LDADD = libns_run.a $(TEST_LIBS)
 
 # `make validate`: the validation table (every recorded row).
 VALIDATE_JOBS = 2

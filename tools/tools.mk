@@ -15,6 +15,11 @@ TESTS += tests/sim/test-run
 tests_sim_test_run_SOURCES = tests/sim/test-run.c
 tests_sim_test_run_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_run_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/sim/test-json
+TESTS += tests/sim/test-json
+tests_sim_test_json_SOURCES = tests/sim/test-json.c
+tests_sim_test_json_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_json_LDADD = libns_run.a $(TEST_LIBS)
 
 # The machine check: every micro scenario's table.
 MICRO_SCENARIOS = pointer-chase call-chain call-tree indirect-call pingpong udp-lookup udp-flood
