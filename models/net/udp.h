@@ -126,6 +126,9 @@ struct udp_table {
   guint32           next_id;
   guint32           next_group_id;
   guint16           port_rover;    /* next ephemeral port to try for bind(port 0) */
+  /* in6addr_any, a global of the kernel's .rodata (net/ipv6/addrconf_core.c): the
+   * wildcard lookup hashes and compares it, so it lives here, in simulated memory */
+  ns_in6_addr       in6addr_any;
   UdpTableStats     stats;
 };
 

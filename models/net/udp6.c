@@ -71,8 +71,6 @@ static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FN_STATIC, 1);
 #define PORTADDR_HASH_ANY_INSNS 31
 #define PORTADDR_HASH_V4_INSNS  38
 
-static const ns_in6_addr in6addr_any_ns;
-
 /* ---- hashes ---- */
 
 /* jhash of the address (:: and v4-mapped as IPv4 words) ^ port (§1.2.4). */
@@ -414,9 +412,9 @@ __udp6_lib_lookup (NsThread *t, struct net *net, const ns_in6_addr *saddr, be16 
     goto done;
 
   /* Lookup wildcard sockets. */
-  hash2 = ipv6_portaddr_hash_charged (t, net, &in6addr_any_ns, hnum);
+  hash2 = ipv6_portaddr_hash_charged (t, net, &tbl->in6addr_any, hnum);
   hslot2 = udp_hashslot2_charged (t, tbl, hash2);
-  result = udp6_lib_lookup2 (t, tbl, net, saddr, sport, &in6addr_any_ns, hnum, dif, sdif,
+  result = udp6_lib_lookup2 (t, tbl, net, saddr, sport, &tbl->in6addr_any, hnum, dif, sdif,
                              hslot2, skb);
   if (result != NULL)
     goto done;

@@ -474,11 +474,14 @@ model_lookups (Diff *diff, NsThread *t, struct udp_table *tbl, DiffCase *c)
       sk = __udp4_lib_lookup (t, diff->net, saddr, g_htons (p->src.port), daddr,
                               g_htons (p->dst.port), diff->lo, 0, tbl, NULL);
     } else {
-      ns_in6_addr saddr, daddr;
-      memcpy (&saddr, p->src.addr, 16);
-      memcpy (&daddr, p->dst.addr, 16);
-      sk = __udp6_lib_lookup (t, diff->net, &saddr, g_htons (p->src.port), &daddr,
+      /* the addresses sit in simulated memory, as in the skb's header the kernel reads */
+      NsArena *arena = ns_machine_arena (diff->machine);
+      ns_in6_addr *hdr = ns_arena_alloc (arena, 2 * sizeof *hdr, 64);
+      memcpy (&hdr[0], p->src.addr, 16);
+      memcpy (&hdr[1], p->dst.addr, 16);
+      sk = __udp6_lib_lookup (t, diff->net, &hdr[0], g_htons (p->src.port), &hdr[1],
                               g_htons (p->dst.port), diff->lo, 0, tbl, NULL);
+      ns_arena_release (arena, hdr, 2 * sizeof *hdr);
     }
     c->model[i] = model_index (c, sk);
   }

@@ -146,6 +146,25 @@ a6 (const char *addr)
   return a;
 }
 
+/* An IPv6 header's source and destination addresses in simulated memory, where the lookup
+ * reads them (the kernel passes pointers into the skb's header); hdr6_free after. */
+static ns_in6_addr *
+hdr6 (Rig *rig, const char *saddr, const char *daddr)
+{
+  ns_in6_addr *h = ns_arena_alloc (rig->arena, 2 * sizeof *h, 64);
+
+  h[0] = a6 (saddr);
+  h[1] = a6 (daddr);
+  return h;
+}
+
+/* Gives back hdr6's memory (its slot is reused by the next one). */
+static void
+hdr6_free (Rig *rig, ns_in6_addr *h)
+{
+  ns_arena_release (rig->arena, h, 2 * sizeof *h);
+}
+
 /* Options for a socket made by mk(). */
 typedef struct {
   gboolean reuseaddr, reuseport, v6only;
@@ -214,9 +233,10 @@ lookup_job (NsThread *t, gpointer data)
   Lk *l = data;
 
   if (l->v6) {
-    ns_in6_addr s = a6 (l->saddr), d = a6 (l->daddr);
-    l->result = __udp6_lib_lookup (t, l->rig->net, &s, htons (l->sport), &d, htons (l->dport),
-                                   l->dif, 0, l->rig->tbl, NULL);
+    ns_in6_addr *h = hdr6 (l->rig, l->saddr, l->daddr);
+    l->result = __udp6_lib_lookup (t, l->rig->net, &h[0], htons (l->sport), &h[1],
+                                   htons (l->dport), l->dif, 0, l->rig->tbl, NULL);
+    hdr6_free (l->rig, h);
   } else {
     l->result = __udp4_lib_lookup (t, l->rig->net, a4 (l->saddr), htons (l->sport),
                                    a4 (l->daddr), htons (l->dport), l->dif, 0, l->rig->tbl,
@@ -527,9 +547,11 @@ group_job (NsThread *t, gpointer data)
 
     udp_table_reset_stats (rig->tbl);
     if (g->v6) {
-      ns_in6_addr s = a6 ("::7"), d = a6 ("::1");
-      r = __udp6_lib_lookup (t, rig->net, &s, htons (sport), &d, htons (5000), 1, 0, rig->tbl, NULL);
-      hash = udp6_ehashfn (rig->tbl, rig->net, &d, 5000, &s, htons (sport));
+      ns_in6_addr *h = hdr6 (rig, "::7", "::1");
+      r = __udp6_lib_lookup (t, rig->net, &h[0], htons (sport), &h[1], htons (5000), 1, 0,
+                             rig->tbl, NULL);
+      hash = udp6_ehashfn (rig->tbl, rig->net, &h[1], 5000, &h[0], htons (sport));
+      hdr6_free (rig, h);
     } else {
       r = __udp4_lib_lookup (t, rig->net, a4 ("127.0.0.7"), htons (sport), a4 ("127.0.0.1"),
                              htons (5000), 1, 0, rig->tbl, NULL);
@@ -893,9 +915,10 @@ equiv_packets (NsThread *t, Equiv *e)
       Rig *rig = &e->rig[g];
 
       if (v6) {
-        ns_in6_addr s = a6 (saddr_s), d = a6 (daddr_s);
-        r[g] = __udp6_lib_lookup (t, rig->net, &s, htons (sport), &d, htons (dport), dif, 0,
-                                  rig->tbl, NULL);
+        ns_in6_addr *h = hdr6 (rig, saddr_s, daddr_s);
+        r[g] = __udp6_lib_lookup (t, rig->net, &h[0], htons (sport), &h[1], htons (dport),
+                                  dif, 0, rig->tbl, NULL);
+        hdr6_free (rig, h);
       } else {
         r[g] = __udp4_lib_lookup (t, rig->net, a4 (saddr_s), htons (sport), a4 (daddr_s),
                                   htons (dport), dif, 0, rig->tbl, NULL);
