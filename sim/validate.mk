@@ -13,13 +13,20 @@ nobase_dist_pkgdata_DATA += \
 	validation/cases.xml validation/calibration.xml validation/expected.csv
 EXTRA_DIST += validation/README.md
 
-check_PROGRAMS += tests/sim/test-validate tests/sim/test-hostbench
-TESTS += tests/sim/test-validate tests/tools/test-validate.sh tests/sim/test-hostbench \
-	tests/tools/test-host-fits.sh
+check_PROGRAMS += tests/sim/test-validate tests/sim/test-calibrate tests/sim/test-hostbench
+TESTS += tests/sim/test-validate tests/sim/test-calibrate tests/tools/test-validate.sh \
+	tests/sim/test-hostbench tests/tools/test-host-fits.sh
 tests_sim_test_hostbench_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_hostbench_LDADD = $(NS_LIBS) $(CHECK_LIBS)
+# test-validate and test-calibrate share the validation fixture's set-up.
+tests_sim_test_validate_SOURCES = tests/sim/test-validate.c tests/sim/validate-fixture.c \
+	tests/sim/validate-fixture.h
 tests_sim_test_validate_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_validate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
+tests_sim_test_calibrate_SOURCES = tests/sim/test-calibrate.c tests/sim/validate-fixture.c \
+	tests/sim/validate-fixture.h
+tests_sim_test_calibrate_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_calibrate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/tools/test-validate.sh tests/tools/test-host-fits.sh
 check_PROGRAMS += tests/sim/test-csv
 TESTS += tests/sim/test-csv

@@ -1,205 +1,20 @@
 /* test-validate.c — the recorded results load completely and with sources; the tolerance
  * rule, sign agreement and status logic; a fixture case gives the numbers netsim run gives
- * (whatever --jobs is); expected-results regressions; calibration fits
- * cpu.ipc on a fixture row and writes its provenance; a row both fitted and counted as
- * validation is caught. */
+ * (whatever --jobs is); expected-results regressions; a row both fitted and counted as
+ * validation is caught, and a recorded fit whose row has moved is noted; what-if runs.
+ * Calibration itself (netsim calibrate) is tested in test-calibrate.c. */
 #include "config.h"
 #include <check.h>
 #include <math.h>
 #include <string.h>
-#include <glib/gstdio.h>
 #include "calibrate.h"
 #include "param.h"
 #include "profile.h"
 #include "run.h"
-#include "scenario.h"
 #include "validate.h"
+#include "validate-fixture.h"
 
 /* ---- helpers ---- */
-
-/* tests/data/name (TESTS_SRCDIR, else the source tree). */
-static char *
-data_path (const char *name)
-{
-  const char *tests = g_getenv ("TESTS_SRCDIR");
-
-  if (tests != NULL)
-    return g_build_filename (tests, "data", name, NULL);
-  return g_build_filename (NS_SRCDIR, "tests", "data", name, NULL);
-}
-
-static NsValidation *
-load_ok (const char *dir)
-{
-  GError *error = NULL;
-  NsValidation *v = ns_validation_load (dir, &error);
-
-  ck_assert_msg (v != NULL, "%s: %s", dir, error ? error->message : "?");
-  return v;
-}
-
-/* Runs the rows matching patterns (NULL-terminated) with n_jobs. */
-static NsValReport *
-run_rows (const NsValidation *v, const char *const *patterns, guint n_jobs)
-{
-  GError *error = NULL;
-  GPtrArray *rows = ns_validation_select (v, patterns, &error);
-  NsValOptions opt = { .jobs = n_jobs };
-  NsValReport *r;
-
-  ck_assert_msg (rows != NULL, "select: %s", error ? error->message : "?");
-  r = ns_validation_run (v, rows, &opt, &error);
-  ck_assert_msg (r != NULL, "run: %s", error ? error->message : "?");
-  g_ptr_array_unref (rows);
-  return r;
-}
-
-static const NsValOutcome *
-outcome (const NsValReport *r, const char *id)
-{
-  for (guint i = 0; i < r->outcomes->len; i++) {
-    const NsValOutcome *o = r->outcomes->pdata[i];
-    if (!strcmp (o->row->id, id))
-      return o;
-  }
-  ck_abort_msg ("no outcome for %s", id);
-  return NULL;
-}
-
-static void
-copy_file (const char *from, const char *to)
-{
-  g_autofree char *text = NULL;
-  gsize len = 0;
-
-  ck_assert_msg (g_file_get_contents (from, &text, &len, NULL), "read %s", from);
-  ck_assert_msg (g_file_set_contents (to, text, (gssize) len, NULL), "write %s", to);
-}
-
-/* Copies the files of src (one level) into dst. */
-static void
-copy_dir (const char *src, const char *dst)
-{
-  GDir *d = g_dir_open (src, 0, NULL);
-  const char *entry;
-
-  ck_assert_msg (d != NULL, "open %s", src);
-  g_mkdir_with_parents (dst, 0755);
-  while ((entry = g_dir_read_name (d)) != NULL) {
-    g_autofree char *a = g_build_filename (src, entry, NULL);
-    g_autofree char *b = g_build_filename (dst, entry, NULL);
-    if (g_file_test (a, G_FILE_TEST_IS_REGULAR))
-      copy_file (a, b);
-  }
-  g_dir_close (d);
-}
-
-/* Removes dir and everything under it. */
-static void
-remove_tree (const char *dir)
-{
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const char *entry;
-
-  while (d != NULL && (entry = g_dir_read_name (d)) != NULL) {
-    g_autofree char *path = g_build_filename (dir, entry, NULL);
-    if (g_file_test (path, G_FILE_TEST_IS_DIR))
-      remove_tree (path);
-    else
-      g_unlink (path);
-  }
-  if (d != NULL)
-    g_dir_close (d);
-  g_rmdir (dir);
-}
-
-/* A scratch data directory: schemas, the generic profile, the call-chain scenario, the
- * validation schemas, and the fixture as <tmp>/fx. Sets NETSIM_DATADIR to it. */
-static char *
-scratch_datadir (void)
-{
-  const char *src = g_getenv ("NETSIM_DATADIR") ? g_getenv ("NETSIM_DATADIR") : NS_SRCDIR;
-  char *tmp = g_dir_make_tmp ("netsim-validate-XXXXXX", NULL);
-  g_autofree char *fixture = data_path ("validation");
-  const char *const files[] = { "scenarios/scenario.rng", "scenarios/cpu.rng",
-                                "scenarios/cpus/generic.xml", "scenarios/micro/call-chain.xml",
-                                "validation/recorded.rng", "validation/cases.rng",
-                                "validation/calibration.rng", NULL };
-
-  ck_assert (tmp != NULL);
-  for (guint i = 0; files[i]; i++) {
-    g_autofree char *from = g_build_filename (src, files[i], NULL);
-    g_autofree char *to = g_build_filename (tmp, files[i], NULL);
-    g_autofree char *dir = g_path_get_dirname (to);
-    g_mkdir_with_parents (dir, 0755);
-    copy_file (from, to);
-  }
-  {
-    g_autofree char *fx = g_build_filename (tmp, "fx", NULL);
-    copy_dir (fixture, fx);
-  }
-  g_setenv ("NETSIM_DATADIR", tmp, TRUE);
-  return tmp;
-}
-
-/* The value the call-chain scenario gives for variant with extra sets (child process). */
-static double
-call_chain_value (const char *variant, const char *const *sets)
-{
-  g_autofree char *path = g_build_filename (ns_data_dir (), "scenarios/micro/call-chain.xml", NULL);
-  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_val_job_free);
-  NsValJob *job = ns_val_job_new (path, variant, sets);
-  double value;
-
-  g_ptr_array_add (jobs, job);
-  ns_val_jobs_run (jobs, 1, NULL, NULL);
-  ck_assert_msg (job->run != NULL, "%s: %s", variant, job->error ? job->error->message : "?");
-  value = job->run->value;
-  g_ptr_array_unref (jobs);
-  return value;
-}
-
-/* Rewrites the baseline and patched figures of row id in the recorded file at path. */
-static void
-set_figures (const char *path, const char *id, double baseline, double patched)
-{
-  g_autofree char *text = NULL, *pattern = NULL, *replacement = NULL, *edited = NULL;
-  char b[G_ASCII_DTOSTR_BUF_SIZE], p[G_ASCII_DTOSTR_BUF_SIZE];
-  g_autoptr (GRegex) re = NULL;
-
-  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
-  pattern = g_strdup_printf ("(<row id=\"%s\"[^>]*>\\s*<baseline value=\")[^\"]*(\"[^>]*/>\\s*"
-                             "<patched value=\")[^\"]*(\")", id);
-  replacement = g_strdup_printf ("\\g<1>%s\\g<2>%s\\g<3>",
-                                 g_ascii_formatd (b, sizeof b, "%.6f", baseline),
-                                 g_ascii_formatd (p, sizeof p, "%.6f", patched));
-  re = g_regex_new (pattern, 0, 0, NULL);
-  edited = g_regex_replace (re, text, -1, 0, replacement, 0, NULL);
-  ck_assert_msg (strcmp (edited, text) != 0, "row %s not rewritten", id);
-  ck_assert (g_file_set_contents (path, edited, -1, NULL));
-}
-
-/* A scratch data directory whose fixture (<tmp>/fx) has live figures: 900-safe-ret = the
- * simulated ones, 900-unret = a delta 50 pp above the simulated one, 900-calib = the
- * figures at cpu.ipc = 2.0. Sets NETSIM_DATADIR; *fx is the fixture folder. */
-static char *
-fixture_datadir (char **fx)
-{
-  char *tmp = scratch_datadir ();
-  g_autofree char *seed = NULL;
-  const char *const at2[] = { "param.cpu.ipc=2.0", NULL };
-  double plain = call_chain_value ("plain-ret", NULL);
-  double safe = call_chain_value ("srso-safe-ret", NULL);
-  double unret = call_chain_value ("retbleed-unret", NULL);
-
-  *fx = g_build_filename (tmp, "fx", NULL);
-  seed = g_build_filename (*fx, "seed-900.xml", NULL);
-  set_figures (seed, "900-safe-ret", plain, safe);
-  set_figures (seed, "900-unret", plain, plain * (unret / plain + 0.5));
-  set_figures (seed, "900-calib", call_chain_value ("plain-ret", at2),
-               call_chain_value ("srso-safe-ret", at2));
-  return tmp;
-}
 
 /* Loads the live fixture (see fixture_datadir); *tmp is the scratch folder to remove. */
 static NsValidation *
@@ -377,32 +192,6 @@ START_TEST (test_delta_ci95)
   ck_assert (ns_validation_delta_ci95 (1.2, 0.1, 0.1, 0) < 0);
 }
 END_TEST
-
-/* Replaces from by to (once) in the file at path. */
-static void
-edit_file (const char *path, const char *from, const char *to)
-{
-  g_autofree char *text = NULL;
-  GString *edited;
-
-  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
-  edited = g_string_new (text);
-  ck_assert_uint_eq (g_string_replace (edited, from, to, 1), 1);
-  ck_assert (g_file_set_contents (path, edited->str, -1, NULL));
-  g_string_free (edited, TRUE);
-}
-
-/* The fixture's call-chain scenario under tmp, with lines (XML) inserted before its
- * <workload>; returns its path. */
-static char *
-scenario_with (const char *tmp, const char *lines)
-{
-  char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
-  g_autofree char *to = g_strdup_printf ("%s\n  <workload", lines);
-
-  edit_file (scenario, "<workload", to);
-  return scenario;
-}
 
 /* Loads a scratch copy of the fixture with from replaced by to (once) in seed-900.xml;
  * restores NETSIM_DATADIR to datadir first, since scratch_datadir points it at its copy. */
@@ -720,85 +509,7 @@ START_TEST (test_expected_regression)
 }
 END_TEST
 
-/* ---- calibration ---- */
-
-/* Loads the fixture at fx into *v and fits cpu.ipc on 900-calib with opt (must succeed). */
-static GPtrArray *
-fit_calib (const char *fx, const NsCalibrateOptions *opt, NsValidation **v)
-{
-  GPtrArray *rows, *fits;
-  GError *error = NULL;
-
-  *v = load_ok (fx);
-  rows = ns_validation_select (*v, (const char *const[]) { "900-calib", NULL }, NULL);
-  fits = ns_calibrate_fit (*v, rows, opt, &error);
-  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
-  g_ptr_array_unref (rows);
-  return fits;
-}
-
-/* Fits cpu.ipc on 900-calib (figures the generic profile gives at ipc 2.0), writes the
- * value with its provenance into the profile and the rows into calibration.xml. */
-START_TEST (test_calibrate_fit)
-{
-  g_autofree char *fx = NULL;
-  g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
-  g_autofree char *before = NULL, *after = NULL;
-  NsValidation *v = load_ok (fx);
-  GPtrArray *rows = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
-  NsCalibrateOptions opt = { 0 };
-  GError *error = NULL;
-  GPtrArray *fits;
-  const NsFit *fit;
-  const char *line;
-  g_autofree char *source = NULL;
-  NsValReport *r;
-
-  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
-  fits = ns_calibrate_fit (v, rows, &opt, &error);
-  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
-  ck_assert_uint_eq (fits->len, 1);
-  fit = fits->pdata[0];
-  ck_assert_str_eq (fit->param, "cpu.ipc");
-  ck_assert_str_eq (fit->profile, "generic");
-  ck_assert_str_eq (fit->path, fit->profile_path);
-  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
-  ck_assert (g_str_has_prefix (fit->source, "fit on 900-calib, residual "));
-  ck_assert (fit->residual < 0.01);
-  ck_assert (ns_calibrate_write_record (v, fits, &error));
-  ck_assert_msg (ns_calibrate_write_profile (fit->profile_path, fit->param, fit->value_text,
-                                             fit->source, &error), "%s", error ? error->message : "?");
-  /* the profile is the old file plus exactly one line */
-  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
-  line = strstr (after, "  <param name=\"cpu.ipc\"");
-  ck_assert_ptr_nonnull (line);
-  {
-    const char *eol = strchr (line, '\n');
-    g_autofree char *without = g_strdup_printf ("%.*s%s", (int) (line - after), after, eol + 1);
-    ck_assert_str_eq (without, before);
-  }
-  ck_assert_ptr_nonnull (strstr (line, fit->source));
-  source = g_strdup (fit->source);
-  g_ptr_array_unref (fits);
-  g_ptr_array_unref (rows);
-  ns_validation_free (v);
-  /* reloaded: the row is a calibration row, nothing conflicts, the run uses the fit */
-  v = load_ok (fx);
-  ck_assert (ns_validation_is_calibration (v, "900-calib"));
-  r = run_rows (v, (const char *const[]) { "900-calib", NULL }, 1);
-  ck_assert_uint_eq (r->conflicts->len, 0);
-  ck_assert (outcome (r, "900-calib")->calibration);
-  ck_assert_int_eq (outcome (r, "900-calib")->status, NS_VAL_PASS);
-  ck_assert_uint_eq (r->calibration.rows, 1);
-  ck_assert_uint_eq (r->validation.rows, 0);
-  ck_assert_str_eq (((NsValParam *) outcome (r, "900-calib")->baseline_run->free_params->pdata[0])->source,
-                    source);
-  ns_val_report_free (r);
-  ns_validation_free (v);
-  remove_tree (tmp);
-}
-END_TEST
+/* ---- recorded fits ---- */
 
 /* A profile fitted on a row that calibration.xml does not name: the row would count as
  * validation — the check must fail. */
@@ -973,97 +684,7 @@ START_TEST (test_drifted_fit)
 }
 END_TEST
 
-/* Fits 900-calib (figures at cpu.ipc 2.0) from a start of 1.7, which home (a scenario
- * path) must declare, and writes the value there; the fits. */
-static GPtrArray *
-fit_and_write (const char *fx, const char *home, NsValidation **v)
-{
-  NsCalibrateOptions opt = { 0 };
-  GPtrArray *fits = fit_calib (fx, &opt, v);
-  const NsFit *fit = fits->pdata[0];
-  GError *error = NULL;
-
-  ck_assert_ptr_null (fit->shadowed);
-  ck_assert_str_eq (fit->path, home);
-  ck_assert_double_eq_tol (fit->start, 1.7, 1e-9);
-  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
-  ck_assert_msg (ns_calibrate_write_fit (fit, &error), "%s", error ? error->message : "?");
-  return fits;
-}
-
-/* 900-calib fitted when its scenario sets cpu.ipc itself: the value goes into the
- * scenario (whose own value is the starting point), and the profile stays as it was. */
-START_TEST (test_calibrate_fit_into_scenario)
-{
-  g_autofree char *fx = NULL;
-  g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
-  g_autofree char *scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.7\" "
-                                                  "source=\"start\"/>");
-  g_autofree char *profile_before = NULL, *profile_after = NULL;
-  NsValidation *v;
-  GPtrArray *fits;
-  GError *error = NULL;
-  const NsFit *fit;
-  NsScenario *sc;
-
-  ck_assert (g_file_get_contents (profile, &profile_before, NULL, NULL));
-  fits = fit_and_write (fx, scenario, &v);
-  fit = fits->pdata[0];
-  ck_assert (g_file_get_contents (profile, &profile_after, NULL, NULL));
-  ck_assert_str_eq (profile_after, profile_before);
-  sc = ns_scenario_load (scenario, NULL, &error);
-  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
-  ck_assert_uint_eq (sc->param_names->len, 1);
-  ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
-  ck_assert_str_eq (sc->param_sources->pdata[0], fit->source);
-  ns_scenario_free (sc);
-  g_ptr_array_unref (fits);
-  ns_validation_free (v);
-  remove_tree (tmp);
-}
-END_TEST
-
-/* 900-calib fitted when its scenario takes cpu.ipc from another scenario (<param
- * from=...>): the value goes into the scenario that declares it, and the row's own
- * scenario, still taking it from there, runs on the new value. */
-START_TEST (test_calibrate_fit_through_from)
-{
-  g_autofree char *fx = NULL;
-  g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *home = g_build_filename (tmp, "scenarios/micro/ipc-home.xml", NULL);
-  g_autofree char *canonical = g_canonicalize_filename (home, NULL);
-  g_autofree char *original = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
-  g_autofree char *text = NULL, *scenario = NULL, *own_before = NULL, *own_after = NULL;
-  NsValidation *v;
-  GPtrArray *fits;
-  GError *error = NULL;
-  const NsFit *fit;
-  NsScenario *sc;
-
-  /* ipc-home.xml: call-chain.xml declaring cpu.ipc; call-chain.xml takes it from there */
-  ck_assert (g_file_get_contents (original, &text, NULL, NULL));
-  g_free (scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.7\" source=\"start\"/>"));
-  ck_assert (g_rename (original, home) == 0);
-  ck_assert (g_file_set_contents (original, text, -1, NULL));
-  scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" from=\"ipc-home.xml\"/>");
-  ck_assert (g_file_get_contents (scenario, &own_before, NULL, NULL));
-  fits = fit_and_write (fx, canonical, &v);
-  fit = fits->pdata[0];
-  ck_assert (g_file_get_contents (scenario, &own_after, NULL, NULL));
-  ck_assert_str_eq (own_after, own_before);
-  sc = ns_scenario_load (scenario, NULL, &error);
-  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
-  ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
-  ck_assert (g_str_has_prefix (sc->param_sources->pdata[0], fit->source));
-  ns_scenario_free (sc);
-  g_ptr_array_unref (fits);
-  ns_validation_free (v);
-  remove_tree (tmp);
-}
-END_TEST
-
-/* ---- what-if (netsim validate --set, --refit) ---- */
+/* ---- what-if (netsim validate --set) ---- */
 
 /* A row's run sets: the case's, then every run's, then its profile's (only its own). */
 START_TEST (test_run_sets_order)
@@ -1140,224 +761,6 @@ START_TEST (test_what_if_run)
 }
 END_TEST
 
-/* --refit: the recorded fit of 900-calib fitted again under a set that slows every call
- * finds a new cpu.ipc, which brings the row back to its recorded figures (the shipped
- * value no longer does); without a set it finds the shipped value again. Nothing is
- * written. */
-START_TEST (test_calibrate_refit)
-{
-  g_autofree char *fx = NULL;
-  g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
-  g_autofree char *before = NULL, *after = NULL;
-  const char *const slower[] = { "param.call.cycles=3", NULL };
-  NsCalibrateOptions opt = { 0 };
-  NsValidation *v;
-  GPtrArray *fits;
-  GError *error = NULL;
-  const NsFit *fit;
-  const NsRecordedRow *row;
-  double shipped;
-
-  fits = fit_calib (fx, &opt, &v);
-  ck_assert (ns_calibrate_write (v, fits, &error));
-  shipped = ((NsFit *) fits->pdata[0])->value;
-  g_ptr_array_unref (fits);
-  ns_validation_free (v);
-  v = load_ok (fx);
-  row = ns_validation_find_row (v, "900-calib");
-  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
-  /* under the set */
-  opt.sets = slower;
-  fits = ns_calibrate_refit (v, NULL, &opt, &error);
-  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
-  ck_assert_uint_eq (fits->len, 1);
-  fit = fits->pdata[0];
-  ck_assert_str_eq (fit->profile, "generic");
-  ck_assert_str_eq (fit->param, "cpu.ipc");
-  ck_assert_str_eq (fit->target, "absolute");
-  ck_assert_double_eq_tol (fit->start, shipped, 1e-9);
-  ck_assert_msg (fit->value > shipped * 1.05, "refit %g, shipped %g", fit->value, shipped);
-  {
-    g_autofree char *ipc = g_strdup_printf ("param.cpu.ipc=%s", fit->value_text);
-    const char *const refitted[] = { slower[0], ipc, NULL };
-    const char *const kept[] = { slower[0], NULL };
-    double b_new = call_chain_value ("plain-ret", refitted);
-    double b_old = call_chain_value ("plain-ret", kept);
-    ck_assert_msg (fabs (b_new / row->baseline - 1) < 0.01, "refitted %g vs %g", b_new, row->baseline);
-    ck_assert_msg (fabs (b_old / row->baseline - 1) > 0.05, "kept %g vs %g", b_old, row->baseline);
-  }
-  g_ptr_array_unref (fits);
-  /* without a set; and a profile list without generic refits nothing */
-  opt.sets = NULL;
-  fits = ns_calibrate_refit (v, NULL, &opt, &error);
-  ck_assert_msg (fits != NULL && fits->len == 1, "%s", error ? error->message : "?");
-  ck_assert_msg (fabs (((NsFit *) fits->pdata[0])->value / shipped - 1) < 0.01, "refit %g",
-                 ((NsFit *) fits->pdata[0])->value);
-  g_ptr_array_unref (fits);
-  fits = ns_calibrate_refit (v, (const char *const[]) { "another", NULL }, &opt, &error);
-  ck_assert_uint_eq (fits->len, 0);
-  g_ptr_array_unref (fits);
-  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
-  ck_assert_str_eq (after, before);
-  ns_validation_free (v);
-  remove_tree (tmp);
-}
-END_TEST
-
-/* A commented-out <param> of the fitted parameter before the real one is left alone. */
-START_TEST (test_calibrate_write_skips_comment)
-{
-  g_autofree char *fx = NULL;
-  g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *scenario = scenario_with (tmp, "<!-- <param name=\"cpu.ipc\" value=\"1\" "
-                                                  "source=\"old\"/> -->\n  <param name=\"cpu.ipc\" "
-                                                  "value=\"1.7\" source=\"start\"/>");
-  g_autofree char *text = NULL;
-  NsValidation *v;
-  NsCalibrateOptions opt = { .max_iter = 1 };
-  GPtrArray *fits;
-  GError *error = NULL;
-  NsScenario *sc;
-
-  fits = fit_calib (fx, &opt, &v);
-  ck_assert_msg (ns_calibrate_write (v, fits, &error), "%s", error ? error->message : "?");
-  ck_assert (g_file_get_contents (scenario, &text, NULL, NULL));
-  ck_assert_ptr_nonnull (strstr (text, "<!-- <param name=\"cpu.ipc\" value=\"1\" source=\"old\"/> -->"));
-  sc = ns_scenario_load (scenario, NULL, &error);
-  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
-  ck_assert_str_eq (sc->param_values->pdata[0], ((const NsFit *) fits->pdata[0])->value_text);
-  ns_scenario_free (sc);
-  g_ptr_array_unref (fits);
-  ns_validation_free (v);
-  remove_tree (tmp);
-}
-END_TEST
-
-/* All or nothing: a fit whose file refuses the value (out of range) leaves the profile as
- * it was and no calibration.xml behind, though the record was written first. */
-START_TEST (test_calibrate_write_all_or_nothing)
-{
-  g_autofree char *fx = NULL;
-  g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
-  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
-  g_autofree char *before = NULL, *after = NULL;
-  NsValidation *v;
-  NsCalibrateOptions opt = { .max_iter = 1 };
-  GPtrArray *fits;
-  GError *error = NULL;
-  NsFit *fit;
-
-  ck_assert (!g_file_test (record, G_FILE_TEST_EXISTS));
-  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
-  fits = fit_calib (fx, &opt, &v);
-  fit = fits->pdata[0];
-  g_free (fit->value_text);
-  fit->value_text = g_strdup ("99");
-  ck_assert (!ns_calibrate_write (v, fits, &error));
-  ck_assert_ptr_nonnull (error);
-  ck_assert_ptr_nonnull (strstr (error->message, "nothing written"));
-  g_clear_error (&error);
-  ck_assert (!g_file_test (record, G_FILE_TEST_EXISTS));
-  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
-  ck_assert_str_eq (after, before);
-  g_ptr_array_unref (fits);
-  ns_validation_free (v);
-  remove_tree (tmp);
-}
-END_TEST
-
-/* A case whose <set> sets the fitted parameter: no one file holds what the row runs on,
- * so the fit is marked shadowed (why names the row) and has nowhere to go. */
-START_TEST (test_calibrate_fit_shadowed_by_case)
-{
-  g_autofree char *fx = NULL;
-  g_autofree char *tmp = fixture_datadir (&fx);
-  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
-  NsValidation *v;
-  NsCalibrateOptions opt = { .max_iter = 1 };
-  GPtrArray *fits;
-  const NsFit *fit;
-
-  edit_file (cases, "patched=\"srso-safe-ret\"/>\n  <case row=\"900-tight\"",
-             "patched=\"srso-safe-ret\">\n    <set path=\"param.cpu.ipc\" value=\"1.7\"/>\n"
-             "  </case>\n  <case row=\"900-tight\"");
-  fits = fit_calib (fx, &opt, &v);
-  fit = fits->pdata[0];
-  ck_assert_ptr_null (fit->path);
-  ck_assert_ptr_nonnull (fit->shadowed);
-  ck_assert_ptr_nonnull (strstr (fit->shadowed, "900-calib"));
-  g_ptr_array_unref (fits);
-  ns_validation_free (v);
-  remove_tree (tmp);
-}
-END_TEST
-
-/* Writing a parameter twice replaces the first element; a file without a place fails. */
-START_TEST (test_write_profile_replaces)
-{
-  g_autofree char *tmp = scratch_datadir ();
-  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
-  g_autofree char *text = NULL;
-  GError *error = NULL;
-  NsCpuProfile *p;
-
-  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.8", "fit on a, residual 1", NULL));
-  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.9", "fit on b, residual 2", NULL));
-  ck_assert (g_file_get_contents (profile, &text, NULL, NULL));
-  ck_assert_ptr_null (strstr (strstr (text, "name=\"cpu.ipc\"") + 1, "name=\"cpu.ipc\""));
-  p = ns_cpu_profile_load (profile, &error);
-  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
-  ck_assert_str_eq (ns_params_get_text (p->params, "cpu.ipc"), "1.9");
-  ck_assert_str_eq (ns_params_get_source (p->params, "cpu.ipc"), "fit on b, residual 2");
-  ns_cpu_profile_free (p);
-  /* an out-of-range value does not load: the original file is restored */
-  ck_assert (!ns_calibrate_write_profile (profile, "cpu.ipc", "99", "fit on c, residual 3", &error));
-  g_clear_error (&error);
-  g_free (text);
-  ck_assert (g_file_get_contents (profile, &text, NULL, NULL));
-  ck_assert_ptr_nonnull (strstr (text, "value=\"1.9\""));
-  remove_tree (tmp);
-}
-END_TEST
-
-/* Several values into one profile, all or none: a bad second value leaves the file as it
- * was, the first value's edit included; good values all land. */
-START_TEST (test_write_profile_params_all_or_none)
-{
-  g_autofree char *tmp = scratch_datadir ();
-  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
-  g_autofree char *before = NULL, *after = NULL;
-  g_autoptr (GPtrArray) values = g_ptr_array_new ();
-  g_autoptr (GPtrArray) sources = g_ptr_array_new ();
-  const char *const params[] = { "lock.atomic_cycles", "cpu.mlp", NULL };
-  GError *error = NULL;
-  NsCpuProfile *p;
-
-  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
-  g_ptr_array_add (values, "8");
-  g_ptr_array_add (values, "0");                /* outside cpu.mlp's range: does not load */
-  g_ptr_array_add (sources, "host measurement (a)");
-  g_ptr_array_add (sources, "host measurement (b)");
-  ck_assert (!ns_calibrate_write_profile_params (profile, params, values, sources, &error));
-  ck_assert_msg (g_str_has_prefix (error->message, "nothing written: "), "%s", error->message);
-  g_clear_error (&error);
-  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
-  ck_assert_str_eq (after, before);
-  values->pdata[1] = "7";
-  ck_assert_msg (ns_calibrate_write_profile_params (profile, params, values, sources, &error),
-                 "%s", error ? error->message : "?");
-  p = ns_cpu_profile_load (profile, &error);
-  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
-  ck_assert_str_eq (ns_params_get_text (p->params, "lock.atomic_cycles"), "8");
-  ck_assert_str_eq (ns_params_get_text (p->params, "cpu.mlp"), "7");
-  ck_assert_str_eq (ns_params_get_source (p->params, "cpu.mlp"), "host measurement (b)");
-  ns_cpu_profile_free (p);
-  remove_tree (tmp);
-}
-END_TEST
-
 START_TEST (test_parse_fit_source)
 {
   g_autofree char *residual = NULL;
@@ -1382,7 +785,7 @@ validate_suite (void)
   TCase *recorded = tcase_create ("recorded");
   TCase *judge = tcase_create ("judge");
   TCase *run = tcase_create ("run");
-  TCase *calibrate = tcase_create ("calibrate");
+  TCase *fits = tcase_create ("fits");
 
   tcase_add_test (recorded, test_recorded_complete);
   tcase_add_test (recorded, test_recorded_facts);
@@ -1403,22 +806,13 @@ validate_suite (void)
   tcase_add_test (run, test_expected_regression);
   tcase_add_test (run, test_unsourced_listed);
   suite_add_tcase (s, run);
-  tcase_add_test (calibrate, test_calibrate_fit);
-  tcase_add_test (calibrate, test_fitted_and_validation_conflict);
-  tcase_add_test (calibrate, test_unrecorded_fit_conflict);
-  tcase_add_test (calibrate, test_drifted_fit);
-  tcase_add_test (calibrate, test_scenario_fit_checked);
-  tcase_add_test (calibrate, test_write_profile_replaces);
-  tcase_add_test (calibrate, test_write_profile_params_all_or_none);
-  tcase_add_test (calibrate, test_calibrate_fit_into_scenario);
-  tcase_add_test (calibrate, test_calibrate_fit_through_from);
-  tcase_add_test (calibrate, test_calibrate_fit_shadowed_by_case);
-  tcase_add_test (calibrate, test_calibrate_write_skips_comment);
-  tcase_add_test (calibrate, test_calibrate_write_all_or_nothing);
-  tcase_add_test (calibrate, test_calibrate_refit);
+  tcase_add_test (fits, test_fitted_and_validation_conflict);
+  tcase_add_test (fits, test_unrecorded_fit_conflict);
+  tcase_add_test (fits, test_drifted_fit);
+  tcase_add_test (fits, test_scenario_fit_checked);
   tcase_add_test (run, test_run_sets_order);
   tcase_add_test (run, test_what_if_run);
-  suite_add_tcase (s, calibrate);
+  suite_add_tcase (s, fits);
   return s;
 }
 

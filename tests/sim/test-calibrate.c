@@ -1,0 +1,443 @@
+/* test-calibrate.c — calibration (sim/calibrate.c): a fit of cpu.ipc on a fixture row
+ * finds the value its figures were made at and writes it with its provenance, into the
+ * profile or into the scenario that declares the parameter (directly or through from=),
+ * not when a case sets it; refitting under a set moves the value and writes nothing;
+ * writing replaces the parameter's element, leaves a commented-out one alone, and is all
+ * or nothing. */
+#include "config.h"
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <glib/gstdio.h>
+#include "calibrate.h"
+#include "param.h"
+#include "profile.h"
+#include "scenario.h"
+#include "validate.h"
+#include "validate-fixture.h"
+
+/* ---- helpers ---- */
+
+/* Loads the fixture at fx into *v and fits cpu.ipc on 900-calib with opt (must succeed). */
+static GPtrArray *
+fit_calib (const char *fx, const NsCalibrateOptions *opt, NsValidation **v)
+{
+  GPtrArray *rows, *fits;
+  GError *error = NULL;
+
+  *v = load_ok (fx);
+  rows = ns_validation_select (*v, (const char *const[]) { "900-calib", NULL }, NULL);
+  fits = ns_calibrate_fit (*v, rows, opt, &error);
+  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
+  g_ptr_array_unref (rows);
+  return fits;
+}
+
+/* Fits 900-calib (figures at cpu.ipc 2.0) from a start of 1.7, which home (a scenario
+ * path) must declare, and writes the value there; the fits. */
+static GPtrArray *
+fit_and_write (const char *fx, const char *home, NsValidation **v)
+{
+  NsCalibrateOptions opt = { 0 };
+  GPtrArray *fits = fit_calib (fx, &opt, v);
+  const NsFit *fit = fits->pdata[0];
+  GError *error = NULL;
+
+  ck_assert_ptr_null (fit->shadowed);
+  ck_assert_str_eq (fit->path, home);
+  ck_assert_double_eq_tol (fit->start, 1.7, 1e-9);
+  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
+  ck_assert_msg (ns_calibrate_write_fit (fit, &error), "%s", error ? error->message : "?");
+  return fits;
+}
+
+/* ---- fitting ---- */
+
+/* Fits cpu.ipc on 900-calib (figures the generic profile gives at ipc 2.0), writes the
+ * value with its provenance into the profile and the rows into calibration.xml. */
+START_TEST (test_calibrate_fit)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  NsValidation *v = load_ok (fx);
+  GPtrArray *rows = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
+  NsCalibrateOptions opt = { 0 };
+  GError *error = NULL;
+  GPtrArray *fits;
+  const NsFit *fit;
+  const char *line;
+  g_autofree char *source = NULL;
+  NsValReport *r;
+
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  fits = ns_calibrate_fit (v, rows, &opt, &error);
+  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (fits->len, 1);
+  fit = fits->pdata[0];
+  ck_assert_str_eq (fit->param, "cpu.ipc");
+  ck_assert_str_eq (fit->profile, "generic");
+  ck_assert_str_eq (fit->path, fit->profile_path);
+  ck_assert_msg (fabs (fit->value - 2.0) < 0.05, "fitted ipc %g", fit->value);
+  ck_assert (g_str_has_prefix (fit->source, "fit on 900-calib, residual "));
+  ck_assert (fit->residual < 0.01);
+  ck_assert (ns_calibrate_write_record (v, fits, &error));
+  ck_assert_msg (ns_calibrate_write_profile (fit->profile_path, fit->param, fit->value_text,
+                                             fit->source, &error), "%s", error ? error->message : "?");
+  /* the profile is the old file plus exactly one line */
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  line = strstr (after, "  <param name=\"cpu.ipc\"");
+  ck_assert_ptr_nonnull (line);
+  {
+    const char *eol = strchr (line, '\n');
+    g_autofree char *without = g_strdup_printf ("%.*s%s", (int) (line - after), after, eol + 1);
+    ck_assert_str_eq (without, before);
+  }
+  ck_assert_ptr_nonnull (strstr (line, fit->source));
+  source = g_strdup (fit->source);
+  g_ptr_array_unref (fits);
+  g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  /* reloaded: the row is a calibration row, nothing conflicts, the run uses the fit */
+  v = load_ok (fx);
+  ck_assert (ns_validation_is_calibration (v, "900-calib"));
+  r = run_rows (v, (const char *const[]) { "900-calib", NULL }, 1);
+  ck_assert_uint_eq (r->conflicts->len, 0);
+  ck_assert (outcome (r, "900-calib")->calibration);
+  ck_assert_int_eq (outcome (r, "900-calib")->status, NS_VAL_PASS);
+  ck_assert_uint_eq (r->calibration.rows, 1);
+  ck_assert_uint_eq (r->validation.rows, 0);
+  ck_assert_str_eq (((NsValParam *) outcome (r, "900-calib")->baseline_run->free_params->pdata[0])->source,
+                    source);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* 900-calib fitted when its scenario sets cpu.ipc itself: the value goes into the
+ * scenario (whose own value is the starting point), and the profile stays as it was. */
+START_TEST (test_calibrate_fit_into_scenario)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.7\" "
+                                                  "source=\"start\"/>");
+  g_autofree char *profile_before = NULL, *profile_after = NULL;
+  NsValidation *v;
+  GPtrArray *fits;
+  GError *error = NULL;
+  const NsFit *fit;
+  NsScenario *sc;
+
+  ck_assert (g_file_get_contents (profile, &profile_before, NULL, NULL));
+  fits = fit_and_write (fx, scenario, &v);
+  fit = fits->pdata[0];
+  ck_assert (g_file_get_contents (profile, &profile_after, NULL, NULL));
+  ck_assert_str_eq (profile_after, profile_before);
+  sc = ns_scenario_load (scenario, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (sc->param_names->len, 1);
+  ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
+  ck_assert_str_eq (sc->param_sources->pdata[0], fit->source);
+  ns_scenario_free (sc);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* 900-calib fitted when its scenario takes cpu.ipc from another scenario (<param
+ * from=...>): the value goes into the scenario that declares it, and the row's own
+ * scenario, still taking it from there, runs on the new value. */
+START_TEST (test_calibrate_fit_through_from)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *home = g_build_filename (tmp, "scenarios/micro/ipc-home.xml", NULL);
+  g_autofree char *canonical = g_canonicalize_filename (home, NULL);
+  g_autofree char *original = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *text = NULL, *scenario = NULL, *own_before = NULL, *own_after = NULL;
+  NsValidation *v;
+  GPtrArray *fits;
+  GError *error = NULL;
+  const NsFit *fit;
+  NsScenario *sc;
+
+  /* ipc-home.xml: call-chain.xml declaring cpu.ipc; call-chain.xml takes it from there */
+  ck_assert (g_file_get_contents (original, &text, NULL, NULL));
+  g_free (scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.7\" source=\"start\"/>"));
+  ck_assert (g_rename (original, home) == 0);
+  ck_assert (g_file_set_contents (original, text, -1, NULL));
+  scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" from=\"ipc-home.xml\"/>");
+  ck_assert (g_file_get_contents (scenario, &own_before, NULL, NULL));
+  fits = fit_and_write (fx, canonical, &v);
+  fit = fits->pdata[0];
+  ck_assert (g_file_get_contents (scenario, &own_after, NULL, NULL));
+  ck_assert_str_eq (own_after, own_before);
+  sc = ns_scenario_load (scenario, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (sc->param_values->pdata[0], fit->value_text);
+  ck_assert (g_str_has_prefix (sc->param_sources->pdata[0], fit->source));
+  ns_scenario_free (sc);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A case whose <set> sets the fitted parameter: no one file holds what the row runs on,
+ * so the fit is marked shadowed (why names the row) and has nowhere to go. */
+START_TEST (test_calibrate_fit_shadowed_by_case)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
+  NsValidation *v;
+  NsCalibrateOptions opt = { .max_iter = 1 };
+  GPtrArray *fits;
+  const NsFit *fit;
+
+  edit_file (cases, "patched=\"srso-safe-ret\"/>\n  <case row=\"900-tight\"",
+             "patched=\"srso-safe-ret\">\n    <set path=\"param.cpu.ipc\" value=\"1.7\"/>\n"
+             "  </case>\n  <case row=\"900-tight\"");
+  fits = fit_calib (fx, &opt, &v);
+  fit = fits->pdata[0];
+  ck_assert_ptr_null (fit->path);
+  ck_assert_ptr_nonnull (fit->shadowed);
+  ck_assert_ptr_nonnull (strstr (fit->shadowed, "900-calib"));
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* --refit: the recorded fit of 900-calib fitted again under a set that slows every call
+ * finds a new cpu.ipc, which brings the row back to its recorded figures (the shipped
+ * value no longer does); without a set it finds the shipped value again. Nothing is
+ * written. */
+START_TEST (test_calibrate_refit)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  const char *const slower[] = { "param.call.cycles=3", NULL };
+  NsCalibrateOptions opt = { 0 };
+  NsValidation *v;
+  GPtrArray *fits;
+  GError *error = NULL;
+  const NsFit *fit;
+  const NsRecordedRow *row;
+  double shipped;
+
+  fits = fit_calib (fx, &opt, &v);
+  ck_assert (ns_calibrate_write (v, fits, &error));
+  shipped = ((NsFit *) fits->pdata[0])->value;
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  v = load_ok (fx);
+  row = ns_validation_find_row (v, "900-calib");
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  /* under the set */
+  opt.sets = slower;
+  fits = ns_calibrate_refit (v, NULL, &opt, &error);
+  ck_assert_msg (fits != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (fits->len, 1);
+  fit = fits->pdata[0];
+  ck_assert_str_eq (fit->profile, "generic");
+  ck_assert_str_eq (fit->param, "cpu.ipc");
+  ck_assert_str_eq (fit->target, "absolute");
+  ck_assert_double_eq_tol (fit->start, shipped, 1e-9);
+  ck_assert_msg (fit->value > shipped * 1.05, "refit %g, shipped %g", fit->value, shipped);
+  {
+    g_autofree char *ipc = g_strdup_printf ("param.cpu.ipc=%s", fit->value_text);
+    const char *const refitted[] = { slower[0], ipc, NULL };
+    const char *const kept[] = { slower[0], NULL };
+    double b_new = call_chain_value ("plain-ret", refitted);
+    double b_old = call_chain_value ("plain-ret", kept);
+    ck_assert_msg (fabs (b_new / row->baseline - 1) < 0.01, "refitted %g vs %g", b_new, row->baseline);
+    ck_assert_msg (fabs (b_old / row->baseline - 1) > 0.05, "kept %g vs %g", b_old, row->baseline);
+  }
+  g_ptr_array_unref (fits);
+  /* without a set; and a profile list without generic refits nothing */
+  opt.sets = NULL;
+  fits = ns_calibrate_refit (v, NULL, &opt, &error);
+  ck_assert_msg (fits != NULL && fits->len == 1, "%s", error ? error->message : "?");
+  ck_assert_msg (fabs (((NsFit *) fits->pdata[0])->value / shipped - 1) < 0.01, "refit %g",
+                 ((NsFit *) fits->pdata[0])->value);
+  g_ptr_array_unref (fits);
+  fits = ns_calibrate_refit (v, (const char *const[]) { "another", NULL }, &opt, &error);
+  ck_assert_uint_eq (fits->len, 0);
+  g_ptr_array_unref (fits);
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* ---- writing ---- */
+
+/* Writing a parameter twice replaces the first element; a file without a place fails. */
+START_TEST (test_write_profile_replaces)
+{
+  g_autofree char *tmp = scratch_datadir ();
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *text = NULL;
+  GError *error = NULL;
+  NsCpuProfile *p;
+
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.8", "fit on a, residual 1", NULL));
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.9", "fit on b, residual 2", NULL));
+  ck_assert (g_file_get_contents (profile, &text, NULL, NULL));
+  ck_assert_ptr_null (strstr (strstr (text, "name=\"cpu.ipc\"") + 1, "name=\"cpu.ipc\""));
+  p = ns_cpu_profile_load (profile, &error);
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_params_get_text (p->params, "cpu.ipc"), "1.9");
+  ck_assert_str_eq (ns_params_get_source (p->params, "cpu.ipc"), "fit on b, residual 2");
+  ns_cpu_profile_free (p);
+  /* an out-of-range value does not load: the original file is restored */
+  ck_assert (!ns_calibrate_write_profile (profile, "cpu.ipc", "99", "fit on c, residual 3", &error));
+  g_clear_error (&error);
+  g_free (text);
+  ck_assert (g_file_get_contents (profile, &text, NULL, NULL));
+  ck_assert_ptr_nonnull (strstr (text, "value=\"1.9\""));
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Several values into one profile, all or none: a bad second value leaves the file as it
+ * was, the first value's edit included; good values all land. */
+START_TEST (test_write_profile_params_all_or_none)
+{
+  g_autofree char *tmp = scratch_datadir ();
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  g_autoptr (GPtrArray) values = g_ptr_array_new ();
+  g_autoptr (GPtrArray) sources = g_ptr_array_new ();
+  const char *const params[] = { "lock.atomic_cycles", "cpu.mlp", NULL };
+  GError *error = NULL;
+  NsCpuProfile *p;
+
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  g_ptr_array_add (values, "8");
+  g_ptr_array_add (values, "0");                /* outside cpu.mlp's range: does not load */
+  g_ptr_array_add (sources, "host measurement (a)");
+  g_ptr_array_add (sources, "host measurement (b)");
+  ck_assert (!ns_calibrate_write_profile_params (profile, params, values, sources, &error));
+  ck_assert_msg (g_str_has_prefix (error->message, "nothing written: "), "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
+  values->pdata[1] = "7";
+  ck_assert_msg (ns_calibrate_write_profile_params (profile, params, values, sources, &error),
+                 "%s", error ? error->message : "?");
+  p = ns_cpu_profile_load (profile, &error);
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_params_get_text (p->params, "lock.atomic_cycles"), "8");
+  ck_assert_str_eq (ns_params_get_text (p->params, "cpu.mlp"), "7");
+  ck_assert_str_eq (ns_params_get_source (p->params, "cpu.mlp"), "host measurement (b)");
+  ns_cpu_profile_free (p);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A commented-out <param> of the fitted parameter before the real one is left alone. */
+START_TEST (test_calibrate_write_skips_comment)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *scenario = scenario_with (tmp, "<!-- <param name=\"cpu.ipc\" value=\"1\" "
+                                                  "source=\"old\"/> -->\n  <param name=\"cpu.ipc\" "
+                                                  "value=\"1.7\" source=\"start\"/>");
+  g_autofree char *text = NULL;
+  NsValidation *v;
+  NsCalibrateOptions opt = { .max_iter = 1 };
+  GPtrArray *fits;
+  GError *error = NULL;
+  NsScenario *sc;
+
+  fits = fit_calib (fx, &opt, &v);
+  ck_assert_msg (ns_calibrate_write (v, fits, &error), "%s", error ? error->message : "?");
+  ck_assert (g_file_get_contents (scenario, &text, NULL, NULL));
+  ck_assert_ptr_nonnull (strstr (text, "<!-- <param name=\"cpu.ipc\" value=\"1\" source=\"old\"/> -->"));
+  sc = ns_scenario_load (scenario, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (sc->param_values->pdata[0], ((const NsFit *) fits->pdata[0])->value_text);
+  ns_scenario_free (sc);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* All or nothing: a fit whose file refuses the value (out of range) leaves the profile as
+ * it was and no calibration.xml behind, though the record was written first. */
+START_TEST (test_calibrate_write_all_or_nothing)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  NsValidation *v;
+  NsCalibrateOptions opt = { .max_iter = 1 };
+  GPtrArray *fits;
+  GError *error = NULL;
+  NsFit *fit;
+
+  ck_assert (!g_file_test (record, G_FILE_TEST_EXISTS));
+  ck_assert (g_file_get_contents (profile, &before, NULL, NULL));
+  fits = fit_calib (fx, &opt, &v);
+  fit = fits->pdata[0];
+  g_free (fit->value_text);
+  fit->value_text = g_strdup ("99");
+  ck_assert (!ns_calibrate_write (v, fits, &error));
+  ck_assert_ptr_nonnull (error);
+  ck_assert_ptr_nonnull (strstr (error->message, "nothing written"));
+  g_clear_error (&error);
+  ck_assert (!g_file_test (record, G_FILE_TEST_EXISTS));
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+static Suite *
+calibrate_suite (void)
+{
+  Suite *s = suite_create ("calibrate");
+  TCase *fit = tcase_create ("fit");
+  TCase *write = tcase_create ("write");
+
+  tcase_add_test (fit, test_calibrate_fit);
+  tcase_add_test (fit, test_calibrate_fit_into_scenario);
+  tcase_add_test (fit, test_calibrate_fit_through_from);
+  tcase_add_test (fit, test_calibrate_fit_shadowed_by_case);
+  tcase_add_test (fit, test_calibrate_refit);
+  suite_add_tcase (s, fit);
+  tcase_add_test (write, test_write_profile_replaces);
+  tcase_add_test (write, test_write_profile_params_all_or_none);
+  tcase_add_test (write, test_calibrate_write_skips_comment);
+  tcase_add_test (write, test_calibrate_write_all_or_nothing);
+  suite_add_tcase (s, write);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *runner = srunner_create (calibrate_suite ());
+  int failed;
+
+  ns_param_registry_init ();
+  srunner_run_all (runner, CK_NORMAL);
+  failed = srunner_ntests_failed (runner);
+  srunner_free (runner);
+  return failed == 0 ? 0 : 1;
+}
