@@ -963,9 +963,15 @@ ns_run_scenario_fits (const char *path, char **own_profile, GError **error)
 char *
 ns_run_fit_note (const NsFittedParam *fit, const char *own, const char *other)
 {
-  g_autofree char *head = g_utf8_substring (fit->source, 0, 64);
-  g_autofree char *shown = strcmp (head, fit->source) ? g_strconcat (head, "…", NULL)
-                                                     : g_strdup (fit->source);
+  g_autofree char *shown = NULL;
+
+  /* its first 64 characters (g_utf8_substring must not be asked past the string's end) */
+  if (g_utf8_strlen (fit->source, -1) > 64) {
+    g_autofree char *head = g_utf8_substring (fit->source, 0, 64);
+    shown = g_strconcat (head, "…", NULL);
+  } else {
+    shown = g_strdup (fit->source);
+  }
 
   return g_strdup_printf ("the scenario's %s = %s was fitted for profile %s (%s); runs on %s "
                           "keep it: a fitted value holds for its CPU and workload, so set "

@@ -249,6 +249,33 @@ START_TEST (test_no_stacks_unless_asked)
 }
 END_TEST
 
+/* A fitted value's note quotes its source whole up to 64 characters, else its first 64
+ * and an ellipsis (counted in characters: the sources are UTF-8). Under the sanitizers the
+ * short case also checks that no byte past the source is read. */
+START_TEST (test_fit_note_source)
+{
+  g_autofree char *longer = g_strnfill (70, 'x');
+  g_autofree char *utf8 = g_strconcat ("µ", longer, NULL);
+  NsFittedParam fit = { (char *) "cpu.ipc", (char *) "1.028",
+                        (char *) "fit on 000-ipv4-mitoff-1G, residual 8.18e-05" };
+  g_autofree char *note = ns_run_fit_note (&fit, "zen3-epyc-7713", "ryzen9-5950x");
+  g_autofree char *cut = NULL, *cut_utf8 = NULL, *want = NULL;
+
+  ck_assert_ptr_nonnull (strstr (note, "(fit on 000-ipv4-mitoff-1G, residual 8.18e-05); runs "
+                                       "on ryzen9-5950x"));
+  ck_assert_ptr_nonnull (strstr (note, "cpu.ipc = 1.028 was fitted for profile zen3-epyc-7713"));
+  fit.source = longer;
+  cut = ns_run_fit_note (&fit, "a", "b");
+  want = g_strdup_printf ("(%.64s…)", longer);
+  ck_assert_ptr_nonnull (strstr (cut, want));
+  fit.source = utf8;
+  cut_utf8 = ns_run_fit_note (&fit, "a", "b");
+  g_free (want);
+  want = g_strdup_printf ("(µ%.63s…)", longer);
+  ck_assert_ptr_nonnull (strstr (cut_utf8, want));
+}
+END_TEST
+
 static Suite *
 run_suite (void)
 {
@@ -263,6 +290,7 @@ run_suite (void)
   tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
   tcase_add_test (tc, test_no_stacks_unless_asked);
+  tcase_add_test (tc, test_fit_note_source);
   suite_add_tcase (s, tc);
   return s;
 }
