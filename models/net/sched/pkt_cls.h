@@ -211,7 +211,8 @@ NsMachine  *tc_env_machine       (TcEnv *env);
 /* Kernel memory for tc objects: zeroed arena memory in a kmalloc size class (the object
  * rounded up to 64/96/128/192/256/512…; 64-byte aligned from 64 bytes up). */
 gpointer    tc_kzalloc           (TcEnv *env, gsize size);
-/* __alloc_percpu(size, align): one copy per CPU, densely packed per CPU. */
+/* __alloc_percpu(size, align): one copy per CPU, densely packed per CPU (size at most one
+ * CPU's unit, TC_PERCPU_STRIDE). */
 gpointer    tc_alloc_percpu      (TcEnv *env, gsize size, gsize align);
 /* Largest reclassify loop count (16 from v5.14, 4 before; kernel-spec §3.3). */
 guint       tc_max_reclassify    (const TcEnv *env);

@@ -25,7 +25,7 @@ struct _TcEnv {
   NsMachine   *machine;
   NsArena     *arena;
   guint        n_cpus;
-  /* per-CPU chunk: n_cpus units of TC_PERCPU_STRIDE bytes */
+  /* the per-CPU chunk being filled: n_cpus units of TC_PERCPU_STRIDE bytes */
   guint8      *percpu_base;
   gsize        percpu_used;
   TcSlab       slabs[TC_KMALLOC_CLASSES];

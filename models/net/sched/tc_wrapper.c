@@ -389,15 +389,20 @@ tc_kzalloc (TcEnv *env, gsize size)
   return slab->chunk + (gsize) slab->order[slab->next++] * klass;
 }
 
-/* __alloc_percpu(size, align): the next free bytes of every CPU's unit. */
+/* __alloc_percpu(size, align): the next free bytes of every CPU's unit, in a new chunk
+ * (pcpu_create_chunk) when the current one is full: a thousand filters fill one. */
 gpointer
 tc_alloc_percpu (TcEnv *env, gsize size, gsize align)
 {
   gsize off;
 
-  g_return_val_if_fail (env != NULL && size > 0 && align > 0, NULL);
+  g_return_val_if_fail (env != NULL && size > 0 && size <= TC_PERCPU_STRIDE && align > 0,
+                        NULL);
   off = (env->percpu_used + align - 1) & ~(align - 1);
-  g_return_val_if_fail (off + size <= TC_PERCPU_STRIDE, NULL);
+  if (off + size > TC_PERCPU_STRIDE) {
+    env->percpu_base = ns_arena_alloc (env->arena, (gsize) TC_PERCPU_STRIDE * env->n_cpus, 64);
+    off = 0;
+  }
   env->percpu_used = off + size;
   return env->percpu_base + off;
 }

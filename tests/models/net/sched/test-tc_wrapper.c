@@ -49,6 +49,37 @@ START_TEST (test_slab_freelist_random)
 }
 END_TEST
 
+/* Per-CPU allocations past one chunk's unit go on in a new chunk (as pcpu_create_chunk
+ * does): 4096 filters' statistics need several. Every allocation is simulated memory,
+ * and no CPU's copy of one overlaps any copy of another. */
+START_TEST (test_percpu_chunks)
+{
+  const guint n = 3 * TC_PERCPU_STRIDE / 64 + 7;
+  GHashTable *lines = g_hash_table_new (NULL, NULL);
+  NsArena *arena;
+  guint cpus;
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  arena = ns_machine_arena (rig.machine);
+  cpus = ns_machine_n_cpus (rig.machine);
+  for (guint i = 0; i < n; i++) {
+    guint8 *p = tc_alloc_percpu (rig.tc, 40, 8);
+    ck_assert_ptr_nonnull (p);
+    for (guint c = 0; c < MIN (cpus, 3u); c++) {
+      guint8 *copy = tc_percpu_ptr (rig.tc, p, c);
+      guint64 key = ns_arena_addr (arena, copy) / 8;
+      ck_assert (ns_arena_contains (arena, copy) && ns_arena_contains (arena, copy + 39));
+      for (guint w = 0; w < 5; w++)    /* its 40 bytes as 8-byte words */
+        ck_assert_msg (g_hash_table_add (lines, GSIZE_TO_POINTER (key + w)),
+                       "allocation %u, CPU %u overlaps another", i, c);
+    }
+  }
+  g_hash_table_destroy (lines);
+  rig_clear (&rig);
+}
+END_TEST
+
 START_TEST (test_merged_chain_order)
 {
   static const char *const cls[] = { "cls_bpf_classify", "u32_classify", "fl_classify",
@@ -329,6 +360,7 @@ tc_wrapper_suite (void)
   TCase *tc = tcase_create ("wrapper");
 
   tcase_add_test (tc, test_slab_freelist_random);
+  tcase_add_test (tc, test_percpu_chunks);
   tcase_add_test (tc, test_merged_chain_order);
   tcase_add_test (tc, test_chain_length_by_version);
   tcase_add_test (tc, test_rfc_chain_is_alphabetical);
