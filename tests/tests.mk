@@ -6,5 +6,5 @@ tests_sim_test_param_LDADD = libns_base.a $(TEST_LIBS)
 tests_sim_test_mitigation_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_mitigation_LDADD = libns_base.a $(TEST_LIBS)
 
-TESTS += tests/tools/test-cli.sh
-EXTRA_DIST += tests/tools/test-cli.sh
+TESTS += tests/tools/test-cli.sh tests/tools/test-whatif.sh
+EXTRA_DIST += tests/tools/test-cli.sh tests/tools/test-whatif.sh
