@@ -2,6 +2,7 @@
  * Exit status: 0 ran fine, 1 a check failed, 2 bad input or usage. */
 #include "config.h"
 #include <locale.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "cmd.h"
@@ -31,7 +32,22 @@ print_usage (FILE *to)
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (to, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf (to, "\nnetsim COMMAND --help explains each. netsim --version prints the version.\n"
-           "Exit status: 0 ok, 1 a check failed, 2 bad input or usage.\n");
+           "Exit status: 0 ok, 1 a check failed, 2 bad input or usage; an internal error\n"
+           "(a GLib critical) stops netsim with SIGABRT rather than print wrong results.\n");
+}
+
+/* A GLib critical in netsim is a broken invariant (a model touching host memory, a failed
+ * precondition): the load or the step it refused is missing from the numbers, so the run
+ * stops instead of printing them. Runs in child processes (--jobs) die the same way and
+ * their parent reports the variant. */
+static void
+stop_on_critical (const gchar *domain, GLogLevelFlags level, const gchar *message,
+                  gpointer data)
+{
+  g_log_default_handler (domain, level, message, data);
+  g_printerr ("netsim: internal error (the critical above): stopping rather than print "
+              "results it made wrong; please report it with the command line\n");
+  abort ();
 }
 
 /* netsim COMMAND [OPTIONS…]: runs the named subcommand, or prints the version or usage;
@@ -40,6 +56,9 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL, stop_on_critical,
+                     NULL);
+  g_log_set_handler ("GLib", G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL, stop_on_critical, NULL);
   ns_param_registry_init ();
   if (argc < 2) {
     print_usage (stderr);
