@@ -850,6 +850,46 @@ ns_run_result_free (NsRunResult *result)
   g_free (result);
 }
 
+/* Joins a what-if run to the run without it; see run.h. */
+NsRunResult *
+ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if, const char *label,
+                       GError **error)
+{
+  guint n;
+
+  g_return_val_if_fail (base != NULL && what_if != NULL && label != NULL, NULL);
+  n = base->variants->len;
+  if (what_if->variants->len != n)
+    goto mismatch;
+  for (guint i = 0; i < n; i++)
+    if (strcmp (((NsVariantResult *) base->variants->pdata[i])->name,
+                ((NsVariantResult *) what_if->variants->pdata[i])->name) != 0)
+      goto mismatch;
+  g_array_set_size (base->comparisons, 0);
+  for (guint i = 0; i < n; i++) {
+    NsVariantResult *b = base->variants->pdata[i];
+    NsVariantResult *w = g_ptr_array_steal_index (what_if->variants, 0);
+    const char *name = b->name[0] != '\0' ? b->name : base->scenario_name;
+    NsComparison c = { g_strdup_printf ("%s: %s", name, label), i, n + i, NAN };
+
+    g_free (w->name);
+    w->name = g_strdup_printf ("%s (what-if)", name);
+    g_ptr_array_add (base->variants, w);
+    c.delta_pct = b->value != 0 ? 100.0 * (w->value / b->value - 1.0) : NAN;
+    g_array_append_val (base->comparisons, c);
+  }
+  ns_run_result_free (what_if);
+  return base;
+
+/* ERRORS */
+mismatch:
+  g_set_error (error, NS_ERROR, NS_ERROR_INTERNAL, "%s: the what-if run's variants are not "
+               "the run's", base->scenario_path);
+  ns_run_result_free (what_if);
+  ns_run_result_free (base);
+  return NULL;
+}
+
 /* A new result for base's scenario run with seed: copies of its path, name and
  * description, no variants or comparisons yet. */
 static NsRunResult *

@@ -85,6 +85,13 @@ typedef struct {
 /* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
+/* Joins a run of the same scenario and variants made with extra sets (what_if) to base,
+ * taking both: what_if's variants follow base's, named "NAME (what-if)", and the
+ * comparisons become each variant of base against its twin, labelled "NAME: label" (the
+ * scenario's own comparisons are dropped). NULL with NS_ERROR_INTERNAL, both freed, if
+ * the two runs' variants differ. */
+NsRunResult *ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
+                                    const char *label, GError **error);
 /* Sets the variant of the scenario at path up with sets as ns_run_scenario would (scenario,
  * profile, parameters, mitigations, workload, build) without running it; FALSE with the
  * error the run would give. */

@@ -27,11 +27,36 @@ print_fit_notes (const NsRunResult *result)
   ns_cmd_print_notes ("run", notes, err);
 }
 
+/* Runs the scenario again with what_ifs after the sets of opt, and joins that run to
+ * result (taken) as each variant's what-if twin; NULL with an error. */
+static NsRunResult *
+run_what_if (const char *path, const NsRunOptions *opt, char **sets, char **what_ifs,
+             NsRunResult *result, GError **error)
+{
+  g_autoptr (GStrvBuilder) all = g_strv_builder_new ();
+  g_auto (GStrv) joined = NULL;
+  g_autofree char *label = g_strjoinv (" ", what_ifs);
+  NsRunOptions alt = *opt;
+  NsRunResult *other;
+
+  if (sets != NULL)
+    g_strv_builder_addv (all, (const char **) sets);
+  g_strv_builder_addv (all, (const char **) what_ifs);
+  joined = g_strv_builder_end (all);
+  alt.sets = (const char *const *) joined;
+  other = ns_run_scenario (path, &alt, error);
+  if (other == NULL) {
+    ns_run_result_free (result);
+    return NULL;
+  }
+  return ns_run_result_what_if (result, other, label, error);
+}
+
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */
 int
 ns_cmd_run (int argc, char **argv)
 {
-  g_auto (GStrv) sets = NULL;
+  g_auto (GStrv) sets = NULL, what_ifs = NULL;
   g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
   gint64 seed = -1;
   gint top = 20;
@@ -41,6 +66,10 @@ ns_cmd_run (int argc, char **argv)
       "Override an attribute of the scenario (repeatable): workload.streams=64, "
       "kernel.cmdline=mitigations=off, kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y, "
       "param.cache.l2.latency_cycles=14", "PATH=VALUE" },
+    { "what-if", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &what_ifs, "Also run every variant "
+      "with PATH=VALUE added to its sets (repeatable; after --set) and compare each variant "
+      "with that twin instead of the scenario's comparisons: --what-if cpu.profile=ryzen9-7950x "
+      "--explain says what another CPU does to each variant, and where", "PATH=VALUE" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the random streams (default: the "
       "scenario's)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default), csv, "
@@ -81,7 +110,8 @@ ns_cmd_run (int argc, char **argv)
   g_option_context_set_description (ctx,
     "Runs every variant of the scenario (or --variant), each for measure/@repetitions\n"
     "repetitions, and prints the metric, its coefficient of variation, the rule that ended\n"
-    "each measurement, and the comparisons (baseline vs patched deltas) the scenario lists.\n"
+    "each measurement, and the comparisons (baseline vs patched deltas) the scenario lists\n"
+    "(with --what-if: each variant against its twin run with the what-if sets).\n"
     "Flame graph of one variant: netsim run S.xml --folded out.folded; grep '^VARIANT;'\n"
     "out.folded | flamegraph.pl --countname cycles > VARIANT.svg (difffolded.pl compares two).\n"
     "Exit status: 0 ok, 1 a check failed, 2 bad input or usage.");
@@ -106,6 +136,8 @@ ns_cmd_run (int argc, char **argv)
   if (!quiet && isatty (STDERR_FILENO))
     opt.progress = run_progress;
   result = ns_run_scenario (argv[1], &opt, &err);
+  if (result != NULL && what_ifs != NULL)
+    result = run_what_if (argv[1], &opt, sets, what_ifs, result, &err);
   if (result == NULL)
     return ns_cmd_fail (err);
   print_fit_notes (result);

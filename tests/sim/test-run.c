@@ -249,6 +249,74 @@ START_TEST (test_no_stacks_unless_asked)
 }
 END_TEST
 
+/* Runs micro/call-chain.xml (every variant, or only `only`) briefly, with extra
+ * (NULL-terminated, may be NULL) after the short measurement's sets. */
+static NsRunResult *
+run_call_chain_briefly (const char *only, const char *const *extra)
+{
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+  g_auto (GStrv) sets = NULL;
+  g_autofree char *path = micro_path ("call-chain.xml");
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+  NsRunResult *res;
+
+  g_strv_builder_add_many (b, "measure.warmup=10us", "measure.duration=40us", NULL);
+  if (extra != NULL)
+    g_strv_builder_addv (b, (const char **) extra);
+  sets = g_strv_builder_end (b);
+  opt.sets = (const char *const *) sets;
+  opt.only_variant = only;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  return res;
+}
+
+/* --what-if: the twin of each variant follows the variants, named "NAME (what-if)", and
+ * the comparisons become each variant against its twin with the twin's delta (here
+ * mitigations=off makes a Safe RET chain cheaper and leaves a plain one as it was). */
+START_TEST (test_what_if_join)
+{
+  static const char *const off[] = { "kernel.cmdline=mitigations=off", NULL };
+  NsRunResult *base = run_call_chain_briefly (NULL, NULL);
+  NsRunResult *alt = run_call_chain_briefly (NULL, off);
+  guint n = base->variants->len;
+  gint safe = -1;
+  GError *error = NULL;
+  NsRunResult *joined = ns_run_result_what_if (base, alt, "kernel.cmdline=mitigations=off",
+                                               &error);
+
+  ck_assert_ptr_nonnull (joined);
+  ck_assert_uint_eq (joined->variants->len, 2 * n);
+  ck_assert_uint_eq (joined->comparisons->len, n);
+  for (guint i = 0; i < n; i++) {
+    const NsComparison *c = &g_array_index (joined->comparisons, NsComparison, i);
+    const NsVariantResult *b = joined->variants->pdata[c->baseline];
+    const NsVariantResult *w = joined->variants->pdata[c->patched];
+    g_autofree char *twin = g_strdup_printf ("%s (what-if)", b->name);
+    g_autofree char *label = g_strdup_printf ("%s: kernel.cmdline=mitigations=off", b->name);
+
+    ck_assert_uint_eq (c->baseline, i);
+    ck_assert_uint_eq (c->patched, n + i);
+    ck_assert_str_eq (w->name, twin);
+    ck_assert_str_eq (c->label, label);
+    ck_assert_double_eq_tol (c->delta_pct, 100.0 * (w->value / b->value - 1.0), 1e-9);
+    if (strcmp (b->name, "srso-safe-ret") == 0)
+      safe = (gint) i;
+  }
+  ck_assert_int_ge (safe, 0);
+  ck_assert_double_lt (g_array_index (joined->comparisons, NsComparison, safe).delta_pct,
+                       -20.0);
+  ns_run_result_free (joined);
+  /* runs of other variants are not twins */
+  base = run_call_chain_briefly ("plain-ret", NULL);
+  alt = run_call_chain_briefly ("inlined", NULL);
+  ck_assert_ptr_null (ns_run_result_what_if (base, alt, "x", &error));
+  ck_assert_ptr_nonnull (error);
+  g_clear_error (&error);
+}
+END_TEST
+
 /* A fitted value's note quotes its source whole up to 64 characters, else its first 64
  * and an ellipsis (counted in characters: the sources are UTF-8). Under the sanitizers the
  * short case also checks that no byte past the source is read. */
@@ -291,6 +359,7 @@ run_suite (void)
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
   tcase_add_test (tc, test_no_stacks_unless_asked);
   tcase_add_test (tc, test_fit_note_source);
+  tcase_add_test (tc, test_what_if_join);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -50,6 +50,19 @@ grep -q "^why" "$TMP/err" && bad "--explain writes to standard output only"
 "$NETSIM" run -q --format json "$MICRO/indirect-call.xml" | grep -q '"explain": \[' && ok ||
   bad "json comparisons carry the explanation"
 
+# --what-if: each variant against itself with the extra set, and why (the retpoline gone)
+expect 0 "run --what-if" -- "$NETSIM" run -q --explain \
+  --what-if kernel.cmdline=spectre_v2=eibrs "$MICRO/indirect-call.xml"
+grep -q "^retpoline (what-if) " "$TMP/out" || bad "--what-if: no twin row"
+grep -q "^retpoline: kernel.cmdline=spectre_v2=eibrs .* -[0-9.]*%$" "$TMP/out" ||
+  bad "--what-if: no comparison with a negative delta"
+grep -A3 "^why retpoline: kernel.cmdline=spectre_v2=eibrs" "$TMP/out" |
+  grep -q "indirect=-[1-9]" || bad "--what-if --explain shows the retpoline's cycles gone"
+grep -q "^retpoline vs eIBRS" "$TMP/out" && bad "--what-if keeps the scenario's comparisons"
+expect 2 "run --what-if bad path" -- "$NETSIM" run -q --what-if workload.nope=1 \
+  "$MICRO/indirect-call.xml"
+grep -q "nope" "$TMP/err" || bad "--what-if bad path: $(cat "$TMP/err")"
+
 # --stat also shows what overlaps hid: past the L1I the tree's text misses hide behind
 # the front end's lead on the plain path, less of them after Safe RET's restarts
 expect 0 "run --stat call-tree" -- "$NETSIM" run -q --stat "$MICRO/call-tree.xml"
