@@ -22,6 +22,13 @@ tests_models_apps_test_udp_flood_SOURCES = tests/models/apps/test-udp-flood.c \
 	tests/models/apps/refused.h
 tests_models_apps_test_udp_flood_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_udp_flood_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-skbuff
+TESTS += tests/models/net/test-skbuff
+tests_models_net_test_skbuff_SOURCES = tests/models/net/test-skbuff.c
+tests_models_net_test_skbuff_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_skbuff_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_skbuff_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_udp_path_SOURCES = tests/models/net/test-udp-path.c
 tests_models_net_test_udp_path_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net

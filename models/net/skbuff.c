@@ -58,6 +58,10 @@
  * auto-tuned high only lengthens the reuse distance further). nr_pcp_free() returns about
  * one batch. */
 #define PCP_BATCH_PAGES          63u
+/* Orders the model's page lists hold: 0 to MAX_ORDER (10 in v6.1-6.9, 4 MiB blocks). The
+ * kernel keeps a PCP list and a buddy free list per order; a block is only ever handed
+ * out again at its own order. */
+#define PAGE_ORDERS              11u
 #define PCP_HIGH_PAGES           (PCP_BATCH_PAGES << 2)
 /* skbuff_cache: 256-byte objects in order-1 slabs = 32 objects per slab
  * (/proc/slabinfo "skbuff_head_cache 32 objperslab 2 pagesperslab" on x86-64). */
@@ -201,10 +205,12 @@ struct _NsSkbAlloc {
   KmemCache     kmalloc[7];     /* 128, 256, 512, 1k, 2k, 4k, 8k */
   gpointer      kmalloc_caches; /* the kmalloc_caches[][] line kmalloc_slab reads, arena */
   PerCpuPages  *pcp;            /* per CPU, arena */
-  GQueue       *pcp_list;       /* per CPU: free order-n blocks, newest at the head */
+  GQueue       *pcp_list;       /* per CPU and order (cpu * PAGE_ORDERS + order): free
+                                   blocks of that order, newest at the head */
   guint        *pcp_pages;      /* per CPU: pages on the list (kept host-side too) */
   ZoneLockLine *zone;           /* arena */
-  GQueue        zone_free;      /* blocks on the zone's free list, head = next out */
+  GQueue        zone_free[PAGE_ORDERS]; /* per order: the zone's free blocks, head = next
+                                           out */
   GHashTable   *page_meta;      /* block → its struct pages (arena, 64 bytes per page) */
   GHashTable   *large_order;    /* block → order, for kfree */
   GHashTable   *slab_of;        /* object → KmemCache, for kfree */
@@ -314,7 +320,7 @@ ns_skb_alloc_new (NsMachine *machine)
                      MAX (4u, 32u >> (i > 3 ? i - 3 : 0)), i > 0 ? 2 : 0);
   a->kmalloc_caches = ns_arena_alloc (a->arena, 64, 64);
   a->pcp = ns_arena_alloc (a->arena, sizeof (PerCpuPages) * a->n_cpus, 64);
-  a->pcp_list = g_new0 (GQueue, a->n_cpus);
+  a->pcp_list = g_new0 (GQueue, (gsize) a->n_cpus * PAGE_ORDERS);
   a->pcp_pages = g_new0 (guint, a->n_cpus);
   for (guint c = 0; c < a->n_cpus; c++) {
     ns_spin_lock_init (&a->pcp[c].lock);
@@ -347,11 +353,12 @@ ns_skb_alloc_free (NsSkbAlloc *a)
   kmem_cache_clear (&a->small_head_cache);
   for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc); i++)
     kmem_cache_clear (&a->kmalloc[i]);
-  for (guint c = 0; c < a->n_cpus; c++)
-    g_queue_clear (&a->pcp_list[c]);
+  for (guint i = 0; i < a->n_cpus * PAGE_ORDERS; i++)
+    g_queue_clear (&a->pcp_list[i]);
   g_free (a->pcp_list);
   g_free (a->pcp_pages);
-  g_queue_clear (&a->zone_free);
+  for (guint o = 0; o < PAGE_ORDERS; o++)
+    g_queue_clear (&a->zone_free[o]);
   g_hash_table_destroy (a->page_meta);
   g_hash_table_destroy (a->large_order);
   g_hash_table_destroy (a->slab_of);
@@ -592,6 +599,14 @@ page_meta_of (NsSkbAlloc *a, gpointer block)
   return g_hash_table_lookup (a->page_meta, block);
 }
 
+/* cpu's PCP list of order-`order` blocks. */
+static GQueue *
+pcp_list (NsSkbAlloc *a, guint cpu, guint order)
+{
+  g_return_val_if_fail (order < PAGE_ORDERS, &a->pcp_list[cpu * PAGE_ORDERS]);
+  return &a->pcp_list[cpu * PAGE_ORDERS + order];
+}
+
 /* A fresh block of 1 << order pages from the arena, page-aligned, with its struct pages. */
 static gpointer
 zone_grow (NsSkbAlloc *a, guint order)
@@ -633,14 +648,14 @@ rmqueue_bulk (NsThread *t, NsSkbAlloc *a, guint cpu, guint order)
   ns_call (t, &fn_rmqueue_bulk);
   ns_spin_lock (t, &a->zone->lock);
   for (guint i = 0; i < want; i++) {
-    gpointer block = g_queue_pop_head (&a->zone_free);
+    gpointer block = g_queue_pop_head (&a->zone_free[order]);
     if (block == NULL)
       block = zone_grow (a, order);
     /* estimate: ~40 instructions per block (__rmqueue_smallest, del_page_from_free_list,
      * expand, check_pcp_refill, list_add_tail) */
     ns_insns (t, 40);
     ns_store (t, page_meta_of (a, block), 64);
-    g_queue_push_tail (&a->pcp_list[cpu], block);
+    g_queue_push_tail (pcp_list (a, cpu, order), block);
     a->pcp_pages[cpu] += 1u << order;
   }
   ns_spin_unlock (t, &a->zone->lock);
@@ -674,9 +689,9 @@ get_page_from_freelist (NsThread *t, NsSkbAlloc *a, guint order)
   ns_insns (t, 30);
   pcp_spin_trylock (t, a, cpu);
   ns_insns (t, 15);
-  if (g_queue_is_empty (&a->pcp_list[cpu]))
+  if (g_queue_is_empty (pcp_list (a, cpu, order)))
     rmqueue_bulk (t, a, cpu, order);
-  block = g_queue_pop_head (&a->pcp_list[cpu]);
+  block = g_queue_pop_head (pcp_list (a, cpu, order));
   a->pcp_pages[cpu] -= 1u << order;
   ns_load_dep (t, page_meta_of (a, block), 64);   /* list_first_entry → page->lru */
   if (a->stack != NULL)
@@ -759,7 +774,8 @@ mod_lruvec_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
   ns_ret (t);
 }
 
-/* free_pcppages_bulk: about one batch of the oldest blocks back to the zone. */
+/* free_pcppages_bulk: about one batch of the oldest blocks of the freed order back to the
+ * zone (the kernel goes round its lists from the freed page's; the model drains that one). */
 static void
 free_pcppages_bulk (NsThread *t, NsSkbAlloc *a, guint cpu, guint order)
 {
@@ -767,14 +783,14 @@ free_pcppages_bulk (NsThread *t, NsSkbAlloc *a, guint cpu, guint order)
 
   ns_call (t, &fn_free_pcppages_bulk);
   ns_spin_lock (t, &a->zone->lock);
-  for (guint i = 0; i < n && !g_queue_is_empty (&a->pcp_list[cpu]); i++) {
-    gpointer block = g_queue_pop_tail (&a->pcp_list[cpu]);
+  for (guint i = 0; i < n && !g_queue_is_empty (pcp_list (a, cpu, order)); i++) {
+    gpointer block = g_queue_pop_tail (pcp_list (a, cpu, order));
     a->pcp_pages[cpu] -= 1u << order;
     /* estimate: ~45 instructions per block (__free_one_page without a buddy merge,
      * add_to_free_list, accounting) */
     ns_insns (t, 45);
     ns_store (t, page_meta_of (a, block), 64);
-    g_queue_push_head (&a->zone_free, block);
+    g_queue_push_head (&a->zone_free[order], block);
   }
   ns_spin_unlock (t, &a->zone->lock);
   ns_ret (t);
@@ -806,7 +822,7 @@ free_unref_page_commit (NsThread *t, NsSkbAlloc *a, gpointer block, guint cpu, g
   ns_insns (t, 20);
   if (a->stack != NULL)
     ns___list_add_valid (t, a->stack);
-  g_queue_push_head (&a->pcp_list[cpu], block);
+  g_queue_push_head (pcp_list (a, cpu, order), block);
   a->pcp_pages[cpu] += 1u << order;
   ns_insns (t, 26);
   ns_store (t, &a->pcp[cpu].count, sizeof a->pcp[cpu].count);

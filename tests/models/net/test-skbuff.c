@@ -1,0 +1,276 @@
+/* test-skbuff.c — the skb allocator model against the kernel's size arithmetic (x86-64):
+ * the head's size class (skb_small_head_cache from v6.3, a kmalloc class up to 8 KiB, a
+ * page order above), skb->end and truesize (SKB_TRUESIZE of the head's usable size, which
+ * the receive-buffer limit counts), users and dataref; skb_reserve, skb_put and skb_push
+ * move data and tail as the kernel's do; the frees give back every allocation; the queue
+ * helpers keep FIFO order. The expected sizes are computed here from the kernel's rules
+ * (mm/slab_common.c kmalloc_info, kmalloc_size_roundup; net/core/skbuff.c), not read
+ * from the model. */
+#include "config.h"
+#include <check.h>
+#include <string.h>
+#include "machine.h"
+#include "workload.h"
+#include "skbuff.h"
+
+#define SHINFO   320u       /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
+#define SKB      256u       /* SKB_DATA_ALIGN(sizeof(struct sk_buff)) */
+
+typedef struct {
+  NsParams   *params;
+  NsBuild    *build;
+  NsMachine  *machine;
+  NsEngine   *engine;
+  NsSkbAlloc *alloc;
+} Rig;
+
+typedef void (*Body) (NsThread *t, Rig *rig);
+
+typedef struct {
+  Rig  *rig;
+  Body  body;
+} Job;
+
+/* A machine of the registry defaults running kernel version, with its skb allocator. */
+static void
+rig_init (Rig *rig, const char *version)
+{
+  NsMitigations mit = { 0 };
+  GError *error = NULL;
+
+  memset (rig, 0, sizeof *rig);
+  rig->params = ns_params_new ();
+  rig->build = ns_build_new (version, 60);
+  rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
+  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
+  rig->engine = ns_machine_create_engine (rig->machine);
+  rig->alloc = ns_skb_alloc_new (rig->machine);
+}
+
+/* Frees what rig_init made. */
+static void
+rig_clear (Rig *rig)
+{
+  ns_skb_alloc_free (rig->alloc);
+  ns_engine_free (rig->engine);
+  ns_machine_free (rig->machine);
+  ns_build_free (rig->build);
+  ns_params_free (rig->params);
+}
+
+/* The simulated thread's body: the job's. */
+static void
+job_thread (NsThread *t, gpointer data)
+{
+  Job *job = data;
+
+  job->body (t, job->rig);
+}
+
+/* Runs body inside a simulated thread on CPU 0 until it returns. */
+static void
+run (Rig *rig, Body body)
+{
+  Job job = { rig, body };
+
+  ns_engine_spawn (rig->engine, "skb", 0, NS_THREAD_SOFTIRQ, ns_engine_now (rig->engine),
+                   job_thread, &job);
+  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+}
+
+/* Runs body on a fresh machine of kernel version; the allocator must end with nothing
+ * live. */
+static void
+run_on (const char *version, Body body)
+{
+  Rig rig;
+
+  rig_init (&rig, version);
+  run (&rig, body);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.alloc, NULL), 0);
+  rig_clear (&rig);
+}
+
+/* kmalloc_size_roundup(size) by the kernel's rules: the smallest kmalloc class that
+ * holds size up to KMALLOC_MAX_CACHE_SIZE (8 KiB on SLUB), else PAGE_SIZE << get_order. */
+static guint
+roundup (guint size)
+{
+  static const guint classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048,
+                                   4096, 8192 };
+  guint bytes = 4096;
+
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (size <= classes[i])
+      return classes[i];
+  while (bytes < size)
+    bytes <<= 1;
+  return bytes;
+}
+
+/* The head __alloc_skb(size) takes: SKB_HEAD_ALIGN(size) from skb_small_head_cache (640
+ * bytes) when that fits and the kernel has the cache (v6.3+), else kmalloc's round-up. */
+static guint
+head_bytes (guint size, gboolean small_head_cache)
+{
+  guint obj = ((size + 63u) & ~63u) + SHINFO;
+
+  if (small_head_cache && obj <= 640)
+    return 640;
+  return roundup (obj);
+}
+
+static const guint sizes[] = { 0, 1, 100, 320, 321, 704, 1000, 1500, 3700, 7808, 7872,
+                               7873, 8920, 9000, 20000 };
+
+/* __alloc_skb of every size: end, truesize, the counts, an empty linear area; then freed. */
+static void
+alloc_sizes (NsThread *t, Rig *rig)
+{
+  gboolean small = ns_kernel_version_cmp (ns_build_version (rig->build), "6.3") >= 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
+    struct sk_buff *skb = __alloc_skb (t, rig->alloc, sizes[i], GFP_ATOMIC);
+    guint head = head_bytes (sizes[i], small);
+
+    ck_assert_ptr_nonnull (skb);
+    ck_assert_msg (skb->end == head - SHINFO, "size %u: end %u, expected %u", sizes[i],
+                   skb->end, head - SHINFO);
+    ck_assert_msg (skb->truesize == head - SHINFO + SKB + SHINFO,
+                   "size %u: truesize %u, expected %u", sizes[i], skb->truesize,
+                   head + SKB);
+    ck_assert_int_eq (skb->users, 1);
+    ck_assert_int_eq (skb_shinfo (skb)->dataref, 1);
+    ck_assert_uint_eq (skb->len, 0);
+    ck_assert_ptr_eq (skb->data, skb->head);
+    ck_assert_uint_eq (skb->tail, 0);
+    kfree_skb (t, rig->alloc, skb);
+  }
+}
+
+START_TEST (test_alloc_sizes)
+{
+  static const char *const versions[] = { "6.1.0", "6.9.0" };
+
+  run_on (versions[_i], alloc_sizes);
+}
+END_TEST
+
+/* skb_reserve, skb_put, skb_push: data and tail move as the kernel's do. */
+static void
+put_push (NsThread *t, Rig *rig)
+{
+  struct sk_buff *skb = __alloc_skb (t, rig->alloc, 1000, GFP_ATOMIC);
+  guchar *p;
+
+  skb_reserve (skb, 64);
+  ck_assert_ptr_eq (skb->data, skb->head + 64);
+  ck_assert_uint_eq (skb->tail, 64);
+  p = skb_put (t, skb, 100);
+  ck_assert_ptr_eq (p, skb->head + 64);
+  ck_assert_uint_eq (skb->tail, 164);
+  ck_assert_uint_eq (skb->len, 100);
+  p = skb_push (t, skb, 28);
+  ck_assert_ptr_eq (p, skb->head + 36);
+  ck_assert_ptr_eq (skb->data, p);
+  ck_assert_uint_eq (skb->len, 128);
+  ck_assert_uint_eq (skb->tail, 164);
+  consume_skb (t, rig->alloc, skb);
+}
+
+START_TEST (test_put_push)
+{
+  run_on ("6.9.0", put_push);
+}
+END_TEST
+
+/* 300 skbs of mixed sizes held at once, then freed in another order: every sk_buff and
+ * head comes back, and a second user (skb_get's reference) keeps both alive. */
+static void
+hold_and_free (NsThread *t, Rig *rig)
+{
+  struct sk_buff *held[300];
+  guint64 heads = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
+    held[i] = __alloc_skb (t, rig->alloc, sizes[i % G_N_ELEMENTS (sizes)], GFP_KERNEL);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig->alloc, &heads), G_N_ELEMENTS (held));
+  ck_assert_uint_eq (heads, G_N_ELEMENTS (held));
+  held[0]->users++;                       /* skb_get */
+  for (guint i = 0; i < G_N_ELEMENTS (held); i += 2)
+    kfree_skb (t, rig->alloc, held[i]);
+  for (guint i = 1; i < G_N_ELEMENTS (held); i += 2)
+    consume_skb (t, rig->alloc, held[i]);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig->alloc, &heads), 1);
+  ck_assert_uint_eq (heads, 1);
+  kfree_skb (t, rig->alloc, held[0]);
+  kfree_skb (t, rig->alloc, NULL);        /* does nothing */
+}
+
+START_TEST (test_frees_give_everything_back)
+{
+  run_on ("6.9.0", hold_and_free);
+}
+END_TEST
+
+/* The queue helpers: FIFO, and a splice appends a whole list and empties it. */
+static void
+queues (NsThread *t, Rig *rig)
+{
+  struct sk_buff_head a, b;
+  struct sk_buff *skbs[5];
+
+  memset (&a, 0, sizeof a);
+  memset (&b, 0, sizeof b);
+  __skb_queue_head_init (&a);
+  __skb_queue_head_init (&b);
+  for (guint i = 0; i < 5; i++) {
+    skbs[i] = __alloc_skb (t, rig->alloc, 64, GFP_ATOMIC);
+    __skb_queue_tail (i < 3 ? &a : &b, skbs[i]);
+  }
+  ck_assert_uint_eq (a.qlen, 3);
+  skb_queue_splice_tail_init (&b, &a);
+  ck_assert (skb_queue_empty (&b));
+  ck_assert_uint_eq (b.qlen, 0);
+  ck_assert_uint_eq (a.qlen, 5);
+  for (guint i = 0; i < 5; i++) {
+    struct sk_buff *skb = __skb_dequeue (&a);
+    ck_assert_ptr_eq (skb, skbs[i]);
+    kfree_skb (t, rig->alloc, skb);
+  }
+  ck_assert_ptr_null (__skb_dequeue (&a));
+  ck_assert (skb_queue_empty (&a));
+}
+
+START_TEST (test_queues)
+{
+  run_on ("6.9.0", queues);
+}
+END_TEST
+
+static Suite *
+skbuff_suite (void)
+{
+  Suite *s = suite_create ("skbuff");
+  TCase *tc = tcase_create ("alloc");
+
+  tcase_add_loop_test (tc, test_alloc_sizes, 0, 2);
+  tcase_add_test (tc, test_put_push);
+  tcase_add_test (tc, test_frees_give_everything_back);
+  tcase_add_test (tc, test_queues);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (skbuff_suite ());
+  int failed;
+
+  ns_param_registry_init ();
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
