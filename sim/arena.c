@@ -34,6 +34,8 @@ struct _NsArena {
   gsize       used;             /* bytes in live objects (class sizes) */
   GPtrArray  *small[SMALL_CLASSES];   /* class / 8 → stack of free objects */
   GHashTable *large;            /* class size → GPtrArray stack */
+  GHashTable *live;             /* live object → its class size: a release must give back
+                                   an object as it was allocated, once */
 };
 
 /* Rounds size up to its class size. */
@@ -85,6 +87,7 @@ ns_arena_new (guint64 base, gsize capacity)
   arena->capacity = capacity;
   arena->large = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                         (GDestroyNotify) g_ptr_array_unref);
+  arena->live = g_hash_table_new (g_direct_hash, g_direct_equal);
   return arena;
 
 /* ERRORS */
@@ -106,6 +109,7 @@ ns_arena_free (NsArena *arena)
     if (arena->small[i])
       g_ptr_array_unref (arena->small[i]);
   g_hash_table_unref (arena->large);
+  g_hash_table_unref (arena->live);
   g_free (arena);
 }
 
@@ -147,10 +151,13 @@ ns_arena_alloc (NsArena *arena, gsize size, gsize align)
     arena->top = off + cls;
   }
   arena->used += cls;
+  g_hash_table_insert (arena->live, p, GSIZE_TO_POINTER (cls));
   return p;
 }
 
-/* Returns an object of size bytes to its class's free stack. */
+/* Returns an object of size bytes to its class's free stack; it must be live and have
+ * been allocated with a size of the same class (a critical otherwise, like KASAN's
+ * invalid-free report: a model freeing the wrong object or size). */
 void
 ns_arena_release (NsArena *arena, gpointer ptr, gsize size)
 {
@@ -159,6 +166,8 @@ ns_arena_release (NsArena *arena, gpointer ptr, gsize size)
   g_return_if_fail (arena != NULL);
   g_return_if_fail (ns_arena_contains (arena, ptr));
   cls = class_size (size);
+  g_return_if_fail (GPOINTER_TO_SIZE (g_hash_table_lookup (arena->live, ptr)) == cls);
+  g_hash_table_remove (arena->live, ptr);
   g_return_if_fail (arena->used >= cls);
   g_ptr_array_add (free_stack (arena, cls, TRUE), ptr);
   arena->used -= cls;

@@ -86,6 +86,43 @@ START_TEST (test_lifo_reuse)
 }
 END_TEST
 
+/* Counts the criticals logged while it is installed (see count_criticals). */
+static void
+on_critical (const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* A release that is not the inverse of an allocation (another size class, twice, an
+ * address inside an object) is refused with a critical, and the object stays where it
+ * was: the next allocation of its class does not get it. */
+START_TEST (test_invalid_release)
+{
+  NsArena *a = ns_arena_new (BASE, CAP);
+  guint8 *p = ns_arena_alloc (a, 16384, 4096);
+  guint8 *q = ns_arena_alloc (a, 64, 64);
+  guint criticals = 0;
+  guint handler;
+
+  g_log_set_always_fatal (G_LOG_FATAL_MASK);      /* make check's G_DEBUG makes them fatal */
+  handler = g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, on_critical, &criticals);
+  ns_arena_release (a, p, 32768);                 /* another class */
+  ck_assert_uint_eq (criticals, 1);
+  ck_assert_ptr_ne (ns_arena_alloc (a, 32768, 4096), p);
+  ns_arena_release (a, q + 8, 56);                /* inside an object */
+  ck_assert_uint_eq (criticals, 2);
+  ns_arena_release (a, q, 64);
+  ns_arena_release (a, q, 64);                    /* twice */
+  ck_assert_uint_eq (criticals, 3);
+  ck_assert_ptr_eq (ns_arena_alloc (a, 64, 64), q);
+  ck_assert_ptr_ne (ns_arena_alloc (a, 64, 64), q);
+  ns_arena_release (a, p, 16384);                 /* as allocated: fine */
+  ck_assert_uint_eq (criticals, 3);
+  g_log_remove_handler (G_LOG_DOMAIN, handler);
+  ns_arena_free (a);
+}
+END_TEST
+
 START_TEST (test_zeroed_and_used)
 {
   NsArena *a = ns_arena_new (BASE, CAP);
@@ -147,6 +184,7 @@ arena_suite (void)
   tcase_add_test (tc, test_alignment);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_lifo_reuse);
+  tcase_add_test (tc, test_invalid_release);
   tcase_add_test (tc, test_zeroed_and_used);
   tcase_add_test (tc, test_contains_addr);
   tcase_add_test (tc, test_large_lazy);
