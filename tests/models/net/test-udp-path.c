@@ -2,8 +2,9 @@
  * ip.c, udp_tx.c, udp_rx.c, select.c) on a real machine and engine: delivery over IPv4
  * and IPv6, datagram conservation, receive-buffer drops only when the reader falls
  * behind, compute_score calls per packet equal to the chain length in the unpatched
- * build (and inlined with the patch), the softirq running on the sender's CPU, and
- * determinism. */
+ * build (and inlined with the patch), the softirq running on the sender's CPU,
+ * determinism, and select(2): it sleeps until a datagram arrives and returns that socket
+ * alone, times out, and reports idle sockets writable at once. */
 #include "config.h"
 #include <check.h>
 #include <errno.h>
@@ -380,6 +381,115 @@ START_TEST (test_noport)
 }
 END_TEST
 
+/* A select over the three server sockets of rig_pairs, on CPU 1. */
+typedef struct {
+  Rig     *r;
+  NsTime   until;        /* NS_TIME_FOREVER, or the absolute timeout */
+  guint32  events;       /* EPOLLIN (server sockets) or EPOLLOUT (client sockets) */
+  gint     ready;
+  guint32  revents[3];
+  NsTime   returned;     /* when select returned */
+  NsTime   slept;
+} Sel;
+
+/* Thread body: one select, recorded in the Sel. */
+static void
+selector (NsThread *t, gpointer data)
+{
+  Sel *sel = data;
+  Rig *r = sel->r;
+  const guint32 events[3] = { sel->events, sel->events, sel->events };
+  struct file *const *files = sel->events == EPOLLOUT ? r->cfile : r->sfile;
+  NsPollWqueues *pwq = ns_poll_wqueues_new (r->stack, 4);
+
+  sel->ready = ns_sys_select (t, r->stack, pwq, files, events, 3, sel->revents, sel->until);
+  sel->returned = ns_thread_now (t);
+  sel->slept = ns_poll_wqueues_slept (pwq);
+  ns_poll_wqueues_free (pwq);
+}
+
+/* Runs a select of events on CPU 1 while pair `only` gets to_send datagrams from CPU 0
+ * after `delay` (none if to_send is 0), for 2 ms. */
+static void
+run_select (Sel *sel, guint32 events, NsTime until, guint to_send, gint only, NsTime delay)
+{
+  Rig *r = sel->r;
+
+  sel->events = events;
+  sel->until = until;
+  r->to_send = to_send;
+  r->only = only;
+  r->delay = delay;
+  ns_netstack_start_cpu (r->stack, 0);
+  ns_engine_spawn (r->engine, "select", 1, NS_THREAD_USER, 0, selector, sel);
+  if (to_send > 0)
+    ns_engine_spawn (r->engine, "writer", 0, NS_THREAD_USER, delay, sender, r);
+  ns_engine_run (r->engine, NS_MS (2));
+}
+
+/* select(2) sleeps while nothing is readable and wakes when a datagram arrives: it returns
+ * the one ready socket in its read set, having slept about as long as the sender waited;
+ * the others report nothing. */
+START_TEST (test_select_wakes_on_a_datagram)
+{
+  Sel sel = { 0 };
+  Rig r;
+
+  rig_init (&r, "6.9.0-rc1", NULL, FALSE);
+  rig_pairs (&r, 3, AF_INET);
+  sel.r = &r;
+  run_select (&sel, EPOLLIN, NS_TIME_FOREVER, 1, 1, NS_US (100));
+  ck_assert_int_eq (sel.ready, 1);
+  ck_assert_uint_eq (sel.revents[0], 0);
+  ck_assert_uint_eq (sel.revents[1], EPOLLIN);
+  ck_assert_uint_eq (sel.revents[2], 0);
+  ck_assert_int_ge (sel.returned, NS_US (100));
+  ck_assert_int_lt (sel.returned, NS_US (150));
+  ck_assert_int_ge (sel.slept, NS_US (90));
+  rig_clear (&r);
+}
+END_TEST
+
+/* With nothing sent, a select with a timeout returns 0 at the timeout, having slept. */
+START_TEST (test_select_times_out)
+{
+  Sel sel = { 0 };
+  Rig r;
+
+  rig_init (&r, "6.9.0-rc1", NULL, FALSE);
+  rig_pairs (&r, 3, AF_INET);
+  sel.r = &r;
+  run_select (&sel, EPOLLIN, NS_US (500), 0, -1, 0);
+  ck_assert_int_eq (sel.ready, 0);
+  for (guint i = 0; i < 3; i++)
+    ck_assert_uint_eq (sel.revents[i], 0);
+  ck_assert_int_ge (sel.returned, NS_US (500));
+  ck_assert_int_lt (sel.returned, NS_US (520));
+  ck_assert_int_ge (sel.slept, NS_US (480));
+  rig_clear (&r);
+}
+END_TEST
+
+/* An idle UDP socket is writable at once (its send buffer is empty): every client socket
+ * reports POLLOUT and the select does not sleep. */
+START_TEST (test_select_writable_at_once)
+{
+  Sel sel = { 0 };
+  Rig r;
+
+  rig_init (&r, "6.9.0-rc1", NULL, FALSE);
+  rig_pairs (&r, 3, AF_INET);
+  sel.r = &r;
+  run_select (&sel, EPOLLOUT, NS_TIME_FOREVER, 0, -1, 0);
+  ck_assert_int_eq (sel.ready, 3);
+  for (guint i = 0; i < 3; i++)
+    ck_assert_uint_eq (sel.revents[i], EPOLLOUT);
+  ck_assert_int_eq (sel.slept, 0);
+  ck_assert_int_lt (sel.returned, NS_US (20));
+  rig_clear (&r);
+}
+END_TEST
+
 /* Same set-up, same run: same counters and the same simulated times. */
 START_TEST (test_determinism)
 {
@@ -421,6 +531,9 @@ udp_path_suite (void)
   tcase_add_test (tc, test_softirq_on_sender_cpu);
   tcase_add_test (tc, test_noport);
   tcase_add_test (tc, test_determinism);
+  tcase_add_test (tc, test_select_wakes_on_a_datagram);
+  tcase_add_test (tc, test_select_times_out);
+  tcase_add_test (tc, test_select_writable_at_once);
   suite_add_tcase (s, tc);
   return s;
 }
