@@ -408,13 +408,17 @@ selector (NsThread *t, gpointer data)
   ns_poll_wqueues_free (pwq);
 }
 
-/* Runs a select of events on CPU 1 while pair `only` gets to_send datagrams from CPU 0
- * after `delay` (none if to_send is 0), for 2 ms. */
+/* On a fresh rig r with three IPv4 pairs, runs a select of events on CPU 1 while pair
+ * `only` gets to_send datagrams from CPU 0 after `delay` (none if to_send is 0), for 2 ms;
+ * the caller checks sel and clears r. */
 static void
-run_select (Sel *sel, guint32 events, NsTime until, guint to_send, gint only, NsTime delay)
+run_select (Rig *r, Sel *sel, guint32 events, NsTime until, guint to_send, gint only,
+            NsTime delay)
 {
-  Rig *r = sel->r;
-
+  rig_init (r, "6.9.0-rc1", NULL, FALSE);
+  rig_pairs (r, 3, AF_INET);
+  memset (sel, 0, sizeof *sel);
+  sel->r = r;
   sel->events = events;
   sel->until = until;
   r->to_send = to_send;
@@ -432,13 +436,10 @@ run_select (Sel *sel, guint32 events, NsTime until, guint to_send, gint only, Ns
  * the others report nothing. */
 START_TEST (test_select_wakes_on_a_datagram)
 {
-  Sel sel = { 0 };
+  Sel sel;
   Rig r;
 
-  rig_init (&r, "6.9.0-rc1", NULL, FALSE);
-  rig_pairs (&r, 3, AF_INET);
-  sel.r = &r;
-  run_select (&sel, EPOLLIN, NS_TIME_FOREVER, 1, 1, NS_US (100));
+  run_select (&r, &sel, EPOLLIN, NS_TIME_FOREVER, 1, 1, NS_US (100));
   ck_assert_int_eq (sel.ready, 1);
   ck_assert_uint_eq (sel.revents[0], 0);
   ck_assert_uint_eq (sel.revents[1], EPOLLIN);
@@ -453,13 +454,10 @@ END_TEST
 /* With nothing sent, a select with a timeout returns 0 at the timeout, having slept. */
 START_TEST (test_select_times_out)
 {
-  Sel sel = { 0 };
+  Sel sel;
   Rig r;
 
-  rig_init (&r, "6.9.0-rc1", NULL, FALSE);
-  rig_pairs (&r, 3, AF_INET);
-  sel.r = &r;
-  run_select (&sel, EPOLLIN, NS_US (500), 0, -1, 0);
+  run_select (&r, &sel, EPOLLIN, NS_US (500), 0, -1, 0);
   ck_assert_int_eq (sel.ready, 0);
   for (guint i = 0; i < 3; i++)
     ck_assert_uint_eq (sel.revents[i], 0);
@@ -474,13 +472,10 @@ END_TEST
  * reports POLLOUT and the select does not sleep. */
 START_TEST (test_select_writable_at_once)
 {
-  Sel sel = { 0 };
+  Sel sel;
   Rig r;
 
-  rig_init (&r, "6.9.0-rc1", NULL, FALSE);
-  rig_pairs (&r, 3, AF_INET);
-  sel.r = &r;
-  run_select (&sel, EPOLLOUT, NS_TIME_FOREVER, 0, -1, 0);
+  run_select (&r, &sel, EPOLLOUT, NS_TIME_FOREVER, 0, -1, 0);
   ck_assert_int_eq (sel.ready, 3);
   for (guint i = 0; i < 3; i++)
     ck_assert_uint_eq (sel.revents[i], EPOLLOUT);
