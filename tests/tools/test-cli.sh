@@ -59,6 +59,14 @@ grep -q "^retpoline: kernel.cmdline=spectre_v2=eibrs .* -[0-9.]*%$" "$TMP/out" |
 grep -A3 "^why retpoline: kernel.cmdline=spectre_v2=eibrs" "$TMP/out" |
   grep -q "indirect=-[1-9]" || bad "--what-if --explain shows the retpoline's cycles gone"
 grep -q "^retpoline vs eIBRS" "$TMP/out" && bad "--what-if keeps the scenario's comparisons"
+# the twin is the run --set would make, and the variant the run without it
+"$NETSIM" run -q --format csv --variant lfence --what-if kernel.cmdline=spectre_v2=eibrs \
+  "$MICRO/indirect-call.xml" | grep '^variant,' | cut -d, -f3,4 >"$TMP/wi.csv"
+{ "$NETSIM" run -q --format csv --variant lfence "$MICRO/indirect-call.xml"
+  "$NETSIM" run -q --format csv --variant lfence --set kernel.cmdline=spectre_v2=eibrs \
+    "$MICRO/indirect-call.xml"; } | grep '^variant,' | cut -d, -f3,4 >"$TMP/sep.csv"
+[ "$(wc -l <"$TMP/wi.csv")" -eq 2 ] && cmp -s "$TMP/wi.csv" "$TMP/sep.csv" && ok ||
+  bad "--what-if figures differ from two runs"
 expect 2 "run --what-if bad path" -- "$NETSIM" run -q --what-if workload.nope=1 \
   "$MICRO/indirect-call.xml"
 grep -q "nope" "$TMP/err" || bad "--what-if bad path: $(cat "$TMP/err")"
