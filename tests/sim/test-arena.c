@@ -103,8 +103,8 @@ START_TEST (test_invalid_release)
   guint8 *q = ns_arena_alloc (a, 64, 64);
   guint criticals = 0;
   guint handler;
-
-  g_log_set_always_fatal (G_LOG_FATAL_MASK);      /* make check's G_DEBUG makes them fatal */
+  GLogLevelFlags fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK); /* make check's G_DEBUG
+                                                                      makes them fatal */
   handler = g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, on_critical, &criticals);
   ns_arena_release (a, p, 32768);                 /* another class */
   ck_assert_uint_eq (criticals, 1);
@@ -119,6 +119,7 @@ START_TEST (test_invalid_release)
   ns_arena_release (a, p, 16384);                 /* as allocated: fine */
   ck_assert_uint_eq (criticals, 3);
   g_log_remove_handler (G_LOG_DOMAIN, handler);
+  g_log_set_always_fatal (fatal);
   ns_arena_free (a);
 }
 END_TEST

@@ -213,6 +213,13 @@ START_TEST (test_config)
 }
 END_TEST
 
+/* Counts the messages logged while it is installed. */
+static void
+count_log (const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
 START_TEST (test_registry_layout)
 {
   static NS_FUNC (a, "layout_a", 304, NS_FN_STATIC, 1);
@@ -241,9 +248,18 @@ START_TEST (test_registry_layout)
   ck_assert_uint_lt (a.text_addr, TEXT_BASE + (16u << 20));
   ck_assert_uint_ne (a.text_addr, b.text_addr);
   {
-    /* a second function of the same name, registered later, gets the same address */
+    /* a second function of the same name, registered later, gets the same address, and a
+     * warning (two models declaring one kernel function is a mistake) */
     static NS_FUNC (a2, "layout_a", 304, NS_FN_STATIC, 1);
+    GLogLevelFlags fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
+    guint warnings = 0;
+    guint handler = g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING, count_log,
+                                       &warnings);
+
     ns_func_register (&a2);
+    g_log_remove_handler (G_LOG_DOMAIN, handler);
+    g_log_set_always_fatal (fatal);
+    ck_assert_uint_eq (warnings, 1);
     ck_assert_uint_eq (a2.text_addr, a.text_addr);
   }
 

@@ -4,7 +4,7 @@
 # sockets, the smallest and largest datagrams, socket and filter counts, every tc verdict, the
 # spectre_v2 and mitigation modes), for a millisecond of simulated time. Each must exit 0
 # with its results table and log nothing on standard error: no GLib critical (make check
-# sets G_DEBUG=fatal-criticals, so one aborts the run) and, in the sanitizer build CI
+# sets G_DEBUG=fatal-warnings, so one aborts the run) and, in the sanitizer build CI
 # uses, no AddressSanitizer or UndefinedBehaviorSanitizer report. The set grew out of a
 # what-if fuzz that found a read past a string and a per-CPU area running out.
 set -u
