@@ -3,8 +3,13 @@
 libns_models_a_SOURCES += models/net/sock.h models/net/jhash.h models/net/udp.h \
 	models/net/udp-priv.h models/net/udp.c models/net/udp6.c models/net/reuseport.c
 
-check_PROGRAMS += tests/models/net/test-udp
-TESTS += tests/models/net/test-udp
+check_PROGRAMS += tests/models/net/test-udp tests/models/net/test-reuseport
+TESTS += tests/models/net/test-udp tests/models/net/test-reuseport
+tests_models_net_test_reuseport_SOURCES = tests/models/net/test-reuseport.c
+tests_models_net_test_reuseport_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_reuseport_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_reuseport_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_udp_SOURCES = tests/models/net/test-udp.c
 tests_models_net_test_udp_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net
 tests_models_net_test_udp_CFLAGS = $(TEST_CFLAGS)
