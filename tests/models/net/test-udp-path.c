@@ -2,9 +2,10 @@
  * ip.c, udp_tx.c, udp_rx.c, select.c) on a real machine and engine: delivery over IPv4
  * and IPv6, datagram conservation, receive-buffer drops only when the reader falls
  * behind, compute_score calls per packet equal to the chain length in the unpatched
- * build (and inlined with the patch), the softirq running on the sender's CPU,
- * determinism, and select(2): it sleeps until a datagram arrives and returns that socket
- * alone, times out, and reports idle sockets writable at once. */
+ * build (and inlined with the patch), the softirq running on the sender's CPU, bottom
+ * halves re-enabled as often as disabled, determinism, and select(2): it sleeps until a
+ * datagram arrives and returns that socket alone, times out, and reports idle sockets
+ * writable at once. */
 #include "config.h"
 #include <check.h>
 #include <errno.h>
@@ -203,6 +204,11 @@ check_delivery (gint family)
   ck_assert_uint_eq (r.stack->counters.rcvbuf_drops, 0);
   ck_assert_uint_eq (r.stack->counters.noport, 0);
   ck_assert_uint_eq (ns_skb_alloc_live (r.stack->alloc, NULL), 0);
+  /* every bottom-half disable (spin_lock_bh, rcu_read_lock_bh) was undone: with both
+   * threads asleep or done, every CPU's preempt count is back at 0 */
+  for (guint c = 0; c < ns_machine_n_cpus (r.machine); c++)
+    ck_assert_msg (*r.stack->preempt_count[c] == 0, "CPU %u: preempt_count %d", c,
+                   *r.stack->preempt_count[c]);
   rig_clear (&r);
 }
 
