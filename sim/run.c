@@ -800,6 +800,13 @@ variant_index (NsRunResult *result, const char *name)
   return -1;
 }
 
+/* (patched − baseline) / baseline in per cent; NaN against a zero baseline. */
+static double
+delta_pct (double baseline, double patched)
+{
+  return baseline != 0 ? 100.0 * (patched / baseline - 1.0) : NAN;
+}
+
 /* Reads <comparisons><compare label baseline patched/> and computes the deltas. */
 static void
 compare_variants (const NsScenario *base, NsRunResult *result)
@@ -824,7 +831,7 @@ compare_variants (const NsScenario *base, NsRunResult *result)
     c.patched = pi;
     bv = ((NsVariantResult *) result->variants->pdata[bi])->value;
     pv = ((NsVariantResult *) result->variants->pdata[pi])->value;
-    c.delta_pct = bv != 0 ? 100.0 * (pv / bv - 1.0) : NAN;   /* none against a zero baseline */
+    c.delta_pct = delta_pct (bv, pv);
     g_array_append_val (result->comparisons, c);
   }
 }
@@ -875,7 +882,7 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if, const char *labe
     g_free (w->name);
     w->name = g_strdup_printf ("%s (what-if)", name);
     g_ptr_array_add (base->variants, w);
-    c.delta_pct = b->value != 0 ? 100.0 * (w->value / b->value - 1.0) : NAN;
+    c.delta_pct = delta_pct (b->value, w->value);
     g_array_append_val (base->comparisons, c);
   }
   ns_run_result_free (what_if);
