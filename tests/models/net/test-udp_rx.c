@@ -1,0 +1,607 @@
+/* test-udp_rx.c — the UDP receive path (models/net/udp_rx.c) against the rules of Linux
+ * v6.9's net/ipv4/udp.c, with datagrams sent over loopback by the model's write(2):
+ *  - __udp_enqueue_schedule_skb drops a datagram exactly when sk_rmem_alloc already exceeds
+ *    sk_rcvbuf before its charge (so a first datagram always gets in) or when the charged
+ *    total exceeds truesize + (unsigned int) sk_rcvbuf; a drop counts sk_drops and, in
+ *    __udp_queue_rcv_skb, UDP_MIB_RCVBUFERRORS and UDP_MIB_INERRORS, and frees the skb;
+ *  - the forward allocation in pages (sk_mem_pages) on enqueue, udp_rmem_release's batched
+ *    release (partial = 1: forward_deficit held below forward_threshold = sk_rcvbuf >> 2
+ *    while reader_queue has more, one page kept), the splice of sk_receive_queue into
+ *    reader_queue; sk_rmem_alloc back at 0 once everything is read;
+ *  - datagrams come out in arrival order across the splices, each read returns one
+ *    datagram (known by its length: the model moves no payload bytes); a short buffer
+ *    gets len bytes and the rest of the datagram is discarded (udp_recvmsg: copied =
+ *    min(len, ulen); read(2) passes no MSG_TRUNC flag, so it returns the bytes copied);
+ *  - sock_def_readable wakes a reader blocked in __skb_wait_for_more_packets; an empty
+ *    O_NONBLOCK socket gives -EAGAIN.
+ * The expected values are computed here from those rules (the truesize of a datagram from
+ * __ip_append_data's allocation and __alloc_skb's rounding), never read from the model.
+ * The model has no version switches on this path; the rules above hold from v5.5 (the
+ * unsigned cast) to v6.9, so the admission test also runs builds 5.10 and 6.1 (the stack
+ * models v5.0 and later). */
+#include "config.h"
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "machine.h"
+#include "workload.h"
+#include "netstack.h"
+#include "udp_rx.h"
+#include "udp_tx.h"
+
+#define PORT          5301
+#define BIG           8920       /* iperf3's datagram */
+#define UBUF          9216       /* each user buffer */
+#define MAX_DGRAMS    32
+#define PAGE          4096       /* PAGE_SIZE, SK_MEM_QUANTUM */
+#define SKB_STRUCT    256        /* SKB_DATA_ALIGN(sizeof(struct sk_buff)) */
+#define SHINFO        320        /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
+#define SENDER_CPU    0
+#define READER_CPU    1
+/* The model's per-CPU UDP MIB slots (netstack.h keeps its own order, not the kernel's
+ * enum): udp_rx.c counts INDATAGRAMS in 0, RCVBUFERRORS and INERRORS in 3 and 4. */
+#define MIB_INDATAGRAMS 0
+#define MIB_RCVBUFERRORS 3
+#define MIB_INERRORS    4
+
+typedef struct {
+  NsParams    *params;
+  NsBuild     *build;
+  NsMachine   *machine;
+  NsEngine    *engine;
+  NsNetStack  *stack;
+  gint         family;
+  struct file *client;
+  struct file *server;
+  guchar      *txbuf;            /* user buffers, simulated memory */
+  guchar      *rxbuf;
+} Rig;
+
+typedef void (*Body) (NsThread *t, Rig *rig, gpointer arg);
+
+typedef struct {
+  Rig      *rig;
+  Body      body;
+  gpointer  arg;
+} Job;
+
+/* sockaddr of the loopback address of family, port. */
+static gint
+loopback_addr (struct sockaddr_storage *ss, gint family, guint16 port)
+{
+  memset (ss, 0, sizeof *ss);
+  if (family == AF_INET) {
+    struct sockaddr_in *in = (struct sockaddr_in *) ss;
+    in->sin_family = AF_INET;
+    in->sin_port = htons (port);
+    in->sin_addr.s_addr = htonl (0x7f000001);
+    return sizeof *in;
+  }
+  struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) ss;
+  in6->sin6_family = AF_INET6;
+  in6->sin6_port = htons (port);
+  in6->sin6_addr.s6_addr[15] = 1;
+  return sizeof *in6;
+}
+
+/* A machine of the registry defaults running kernel version, its stack with
+ * net.core.rmem_default = rcvbuf (0: the default; sock_init_data copies it into sk_rcvbuf,
+ * udp_lib_init_sock sets forward_threshold from it), and a connected pair of family: the
+ * client sends to the server bound to the loopback address at PORT. */
+static void
+rig_init (Rig *rig, const char *version, gint family, guint rcvbuf)
+{
+  NsMitigations mit = { 0 };
+  struct sockaddr_storage ss;
+  GError *error = NULL;
+  gint len;
+
+  memset (rig, 0, sizeof *rig);
+  rig->family = family;
+  rig->params = ns_params_new ();
+  rig->build = ns_build_new (version, ns_params_get_int (rig->params,
+                                                         "build.inline_limit_bytes"));
+  rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
+  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
+  rig->engine = ns_machine_create_engine (rig->machine);
+  rig->stack = ns_netstack_new (rig->machine, rig->engine, &error);
+  ck_assert_msg (rig->stack != NULL, "%s", error ? error->message : "?");
+  if (rcvbuf != 0)
+    rig->stack->rmem_default = rcvbuf;
+  rig->client = ns_netstack_socket (rig->stack, family, FALSE);
+  len = loopback_addr (&ss, family, PORT);
+  ck_assert_int_eq (ns_netstack_connect (rig->stack, rig->client, (struct sockaddr *) &ss,
+                                         len), 0);
+  rig->server = ns_netstack_socket (rig->stack, family, FALSE);
+  ck_assert_int_eq (udp_sock_bind (ns_file_sock (rig->server), (struct sockaddr *) &ss, len),
+                    0);
+  len = loopback_addr (&ss, family, ns_file_sock (rig->client)->sk_num);
+  ck_assert_int_eq (ns_netstack_connect (rig->stack, rig->server, (struct sockaddr *) &ss,
+                                         len), 0);
+  rig->txbuf = ns_arena_alloc (ns_machine_arena (rig->machine), UBUF, 64);
+  rig->rxbuf = ns_arena_alloc (ns_machine_arena (rig->machine), UBUF, 64);
+  ns_netstack_start_cpu (rig->stack, SENDER_CPU);
+}
+
+/* Frees what rig_init made. */
+static void
+rig_clear (Rig *rig)
+{
+  ns_netstack_free (rig->stack);
+  ns_engine_free (rig->engine);
+  ns_machine_free (rig->machine);
+  ns_build_free (rig->build);
+  ns_params_free (rig->params);
+}
+
+/* The simulated thread's body: the job's. */
+static void
+job_thread (NsThread *t, gpointer data)
+{
+  Job *job = data;
+
+  job->body (t, job->rig, job->arg);
+}
+
+/* Runs body(arg) in a user thread on cpu from now until every thread is done or asleep. */
+static void
+run_on (Rig *rig, guint cpu, Body body, gpointer arg)
+{
+  Job job = { rig, body, arg };
+
+  ns_engine_spawn (rig->engine, "job", cpu, NS_THREAD_USER, ns_engine_now (rig->engine),
+                   job_thread, &job);
+  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+}
+
+/* Body: write(2) of one datagram of GPOINTER_TO_UINT(arg) bytes from txbuf. */
+static void
+write_one (NsThread *t, Rig *rig, gpointer arg)
+{
+  gsize len = GPOINTER_TO_UINT (arg);
+
+  ck_assert_int_eq (ns_sys_write (t, rig->stack, rig->client, rig->txbuf, len), (gssize) len);
+}
+
+/* Sends one datagram of len bytes and lets the receive softirq finish. */
+static void
+send_datagram (Rig *rig, guint len)
+{
+  run_on (rig, SENDER_CPU, write_one, GUINT_TO_POINTER (len));
+}
+
+typedef struct {
+  gsize   len;                   /* the read's buffer length */
+  gssize  ret;
+  NsTime  returned;              /* when read(2) returned */
+} ReadCall;
+
+/* Body: one read(2) of call->len bytes into rxbuf. */
+static void
+read_one (NsThread *t, Rig *rig, gpointer arg)
+{
+  ReadCall *call = arg;
+
+  call->ret = ns_sys_read (t, rig->stack, rig->server, rig->rxbuf, call->len);
+  call->returned = ns_thread_now (t);
+}
+
+/* One read(2) of len bytes on the reader's CPU; returns its result. */
+static gssize
+read_datagram (Rig *rig, gsize len)
+{
+  ReadCall call = { len, 0, 0 };
+
+  run_on (rig, READER_CPU, read_one, &call);
+  return call.ret;
+}
+
+/* kmalloc_size_roundup beyond skb_small_head_cache's 640 bytes (SLUB, x86-64): a kmalloc
+ * class up to 8 KiB, else PAGE_SIZE << get_order(size). */
+static guint
+kmalloc_roundup (guint size)
+{
+  guint bytes = 1024;
+
+  while (bytes < size)
+    bytes <<= 1;
+  return bytes;
+}
+
+/* skb->truesize of an len-byte datagram sent over lo (len big enough that its head is not
+ * a small-head-cache object): __ip_append_data / __ip6_append_data allocate one linear skb
+ * of fraglen + hh_len + 15 with fraglen = len + 8 (UDP) + 20 (IPv4) or 40 (IPv6) and
+ * hh_len = LL_RESERVED_SPACE(lo) = 16; __alloc_skb rounds SKB_HEAD_ALIGN of that up to the
+ * kmalloc size and __build_skb_around makes truesize SKB_TRUESIZE(ksize - shinfo), i.e.
+ * ksize + SKB_DATA_ALIGN(sizeof(struct sk_buff)). The UDP layer never changes it for a
+ * linear skb (skb_condense recomputes the same value). */
+static gint
+datagram_truesize (gint family, guint len)
+{
+  guint alloc = len + 8 + (family == AF_INET ? 20 : 40) + 16 + 15;
+  guint head = ((alloc + 63) & ~63u) + SHINFO;
+
+  g_assert (head > 640);
+  return (gint) (kmalloc_roundup (head) + SKB_STRUCT);
+}
+
+/* The v6.9 admission rule of __udp_enqueue_schedule_skb for a datagram of truesize size
+ * meeting rmem bytes already charged: no drop when rmem <= sk_rcvbuf ("always allow at
+ * least a packet"), then none when the charged total stays within size + (unsigned int)
+ * sk_rcvbuf (an unsigned comparison since v5.5). */
+static gboolean
+kernel_admits (gint rmem, gint rcvbuf, gint size)
+{
+  if (rmem > rcvbuf)
+    return FALSE;
+  return (guint) (rmem + size) <= (guint) size + (guint) rcvbuf;
+}
+
+/* ---- the receive-buffer limit ---- */
+
+typedef struct {
+  const char *version;
+  gint        rcvbuf_truesizes_x4;   /* sk_rcvbuf in quarters of a truesize (0: default) */
+  gint        rcvbuf_delta;          /* added to it */
+} AdmitCase;
+
+static const AdmitCase admit_cases[] = {
+  { "6.9.0", 8, 0 },            /* exactly 2 truesizes: rmem == rcvbuf still admits */
+  { "6.9.0", 8, -1 },           /* one byte less: the third is dropped */
+  { "6.9.0", 2, 0 },            /* below one truesize: the first alone gets in */
+  { "6.9.0", 0, 0 },            /* net.core.rmem_default */
+  { "6.1.0", 8, 0 },
+  { "5.10.0", 8, -1 },
+};
+
+/* Nobody reads: every datagram is admitted or dropped exactly as the kernel's rule says
+ * for the sk_rmem_alloc it meets; a drop counts sk_drops, UDP_MIB_RCVBUFERRORS and
+ * UDP_MIB_INERRORS once each and frees the skb; an admitted one charges its truesize. */
+static void
+check_admission (const AdmitCase *c, gint family)
+{
+  const gint size = datagram_truesize (family, BIG);
+  struct softnet_data *sd;
+  guint admitted = 0, dropped = 0;
+  struct sock *sk;
+  gint rcvbuf;
+  Rig rig;
+
+  rcvbuf = c->rcvbuf_truesizes_x4 == 0 ? 0 : c->rcvbuf_truesizes_x4 * size / 4 + c->rcvbuf_delta;
+  rig_init (&rig, c->version, family, (guint) rcvbuf);
+  sk = ns_file_sock (rig.server);
+  rcvbuf = sk->sk_rcvbuf;
+  sd = ns_netstack_sd (rig.stack, SENDER_CPU);
+  for (guint k = 0; k < 20; k++) {
+    gint rmem = sk->sk_rmem_alloc;
+    gboolean admit = kernel_admits (rmem, rcvbuf, size);
+    send_datagram (&rig, BIG);
+    admitted += admit;
+    dropped += !admit;
+    ck_assert_msg (sk->sk_rmem_alloc == rmem + (admit ? size : 0),
+                   "%s rcvbuf %d datagram %u: rmem %d -> %d, kernel: %s", c->version, rcvbuf,
+                   k, rmem, sk->sk_rmem_alloc, admit ? "admit" : "drop");
+    ck_assert_int_eq (sk->sk_drops, dropped);
+    ck_assert_uint_eq (sk->sk_receive_queue.qlen, admitted);
+  }
+  ck_assert_uint_gt (dropped, 0);
+  ck_assert_uint_eq (sd->udp_mib[MIB_RCVBUFERRORS], dropped);
+  ck_assert_uint_eq (sd->udp_mib[MIB_INERRORS], dropped);
+  ck_assert_uint_eq (rig.stack->counters.rcvbuf_drops, dropped);
+  ck_assert_uint_eq (rig.stack->counters.enqueued, admitted);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.stack->alloc, NULL), admitted);
+  rig_clear (&rig);
+}
+
+START_TEST (test_rcvbuf_admission_v4)
+{
+  check_admission (&admit_cases[_i], AF_INET);
+}
+END_TEST
+
+START_TEST (test_rcvbuf_admission_v6)
+{
+  check_admission (&admit_cases[_i], AF_INET6);
+}
+END_TEST
+
+/* SO_RCVBUFFORCE's largest sk_rcvbuf (2 * (INT_MAX / 2)): truesize + sk_rcvbuf does not
+ * fit an int, and the kernel compares it as unsigned (v5.5's "fix integer overflow while
+ * computing available space in sk_rcvbuf"), so nothing is dropped. */
+START_TEST (test_rcvbuf_near_int_max)
+{
+  const gint size = datagram_truesize (AF_INET, BIG);
+  struct sock *sk;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, G_MAXINT / 2 * 2);
+  sk = ns_file_sock (rig.server);
+  for (guint k = 0; k < 4; k++)
+    send_datagram (&rig, BIG);
+  ck_assert_int_eq (sk->sk_drops, 0);
+  ck_assert_int_eq (sk->sk_rmem_alloc, 4 * size);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen, 4);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- memory accounting ---- */
+
+/* The kernel's socket memory state of a UDP socket, kept by the rules below. */
+typedef struct {
+  gint  rmem;                    /* sk_rmem_alloc */
+  gint  fwd;                     /* sk_forward_alloc */
+  gint  deficit;                 /* udp_sk(sk)->forward_deficit */
+  gint  pages;                   /* pages charged to udp_prot.memory_allocated */
+  guint receive_q;               /* sk_receive_queue length */
+  guint reader_q;                /* reader_queue length */
+} Acct;
+
+/* __udp_enqueue_schedule_skb charging an admitted skb of truesize size: rmem += size; when
+ * size >= sk_forward_alloc, __sk_mem_raise_allocated of sk_mem_pages(size) pages; then
+ * forward_alloc -= size; the tail of sk_receive_queue. */
+static void
+acct_enqueue (Acct *a, gint size)
+{
+  a->rmem += size;
+  if (size >= a->fwd) {
+    gint amt = (size + PAGE - 1) / PAGE;
+    a->pages += amt;
+    a->fwd += amt * PAGE;
+  }
+  a->fwd -= size;
+  a->receive_q++;
+}
+
+/* __skb_recv_udp taking one skb of truesize size: from reader_queue, which is first
+ * refilled by splicing sk_receive_queue when empty; then udp_rmem_release(sk, size, 1, ..):
+ * forward_deficit += size; nothing more while it is below forward_threshold and
+ * reader_queue is not empty; else the deficit goes back to forward_alloc, all of it but
+ * the last page ((fwd - partial) & ~(PAGE_SIZE - 1)) to __sk_mem_reduce_allocated, rmem
+ * drops by the deficit, and sk_receive_queue is spliced into reader_queue. */
+static void
+acct_dequeue (Acct *a, gint size, gint threshold)
+{
+  gint amt;
+
+  if (a->reader_q == 0) {
+    a->reader_q = a->receive_q;
+    a->receive_q = 0;
+  }
+  a->reader_q--;
+  a->deficit += size;
+  if (a->deficit < threshold && a->reader_q > 0)
+    return;
+  a->fwd += a->deficit;
+  amt = (a->fwd - 1) & ~(PAGE - 1);
+  a->fwd -= amt;
+  a->pages -= amt / PAGE;
+  a->rmem -= a->deficit;
+  a->deficit = 0;
+  a->reader_q += a->receive_q;
+  a->receive_q = 0;
+}
+
+/* The pages the stack holds for UDP: all still in the per-CPU forward-alloc reserves
+ * (sk_memory_allocated_add flushes a CPU's reserve to the global counter only at
+ * net.core.mem_pcpu_rsv = 256 pages, far above these tests). */
+static gint64
+pcpu_reserved_pages (Rig *rig)
+{
+  gint64 pages = 0;
+
+  for (guint c = 0; c < ns_machine_n_cpus (rig->machine); c++)
+    pages += (gint64) ns_netstack_sd (rig->stack, c)->sk_memory_fw_alloc;
+  return pages;
+}
+
+/* The socket's memory state equals the kernel's a, at step `what`. */
+static void
+expect_acct (Rig *rig, const Acct *a, const char *what, guint k)
+{
+  struct sock *sk = ns_file_sock (rig->server);
+
+  ck_assert_msg (sk->sk_rmem_alloc == a->rmem, "%s %u: rmem %d, kernel %d", what, k,
+                 sk->sk_rmem_alloc, a->rmem);
+  ck_assert_msg (sk->sk_forward_alloc == a->fwd, "%s %u: forward_alloc %d, kernel %d", what,
+                 k, sk->sk_forward_alloc, a->fwd);
+  ck_assert_msg (udp_sk (sk)->forward_deficit == a->deficit, "%s %u: deficit %d, kernel %d",
+                 what, k, udp_sk (sk)->forward_deficit, a->deficit);
+  ck_assert_msg (pcpu_reserved_pages (rig) == a->pages, "%s %u: pages %" G_GINT64_FORMAT
+                 ", kernel %d", what, k, pcpu_reserved_pages (rig), a->pages);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen, a->receive_q);
+  ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, a->reader_q);
+}
+
+typedef struct {
+  gint  rcvbuf;                  /* 0: net.core.rmem_default */
+  guint len;                     /* datagram length */
+  guint n;                       /* datagrams sent before reading */
+} AcctCase;
+
+static const AcctCase acct_cases[] = {
+  { 0, BIG, 10 },                /* threshold 53248: three 16640-byte skbs are held back */
+  { 0, 1400, 40 },               /* 2304-byte skbs, pages raised every other one */
+  { 4 * 16640, BIG, 4 },         /* threshold = one truesize: every read releases */
+};
+
+/* After each enqueue and each read the socket's rmem, forward_alloc, forward_deficit,
+ * pages and both queues are the kernel's; once all is read rmem is 0 and one page of
+ * forward allocation is kept (udp_rmem_release's partial = 1). */
+START_TEST (test_memory_accounting)
+{
+  const AcctCase *c = &acct_cases[_i];
+  const gint size = datagram_truesize (AF_INET, c->len);
+  Acct a = { 0 };
+  struct sock *sk;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, (guint) c->rcvbuf);
+  sk = ns_file_sock (rig.server);
+  for (guint k = 0; k < c->n; k++) {
+    ck_assert (kernel_admits (a.rmem, sk->sk_rcvbuf, size));
+    send_datagram (&rig, c->len);
+    acct_enqueue (&a, size);
+    expect_acct (&rig, &a, "enqueue", k);
+  }
+  for (guint k = 0; k < c->n; k++) {
+    ck_assert_int_eq (read_datagram (&rig, UBUF), c->len);
+    acct_dequeue (&a, size, sk->sk_rcvbuf >> 2);
+    expect_acct (&rig, &a, "read", k);
+  }
+  ck_assert_int_eq (sk->sk_rmem_alloc, 0);
+  ck_assert_int_eq (sk->sk_forward_alloc, PAGE);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.stack->alloc, NULL), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- delivery order, truncation, wake-up ---- */
+
+/* Datagrams of distinct lengths come out one per read in the order sent (the model moves
+ * no payload bytes, so a datagram is known by its length), also when some arrive after the
+ * first read spliced the others onto reader_queue; each read counts UDP_MIB_INDATAGRAMS on
+ * the reader's CPU and the bytes it returned. */
+static void
+check_fifo (gint family)
+{
+  const guint lens[] = { 1000, 3000, 200, 8000, 1, 4500 };
+  guint64 bytes = 0;
+  struct sock *sk;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", family, 0);
+  sk = ns_file_sock (rig.server);
+  for (guint k = 0; k < 3; k++)
+    send_datagram (&rig, lens[k]);
+  ck_assert_int_eq (read_datagram (&rig, UBUF), lens[0]);
+  for (guint k = 3; k < G_N_ELEMENTS (lens); k++)
+    send_datagram (&rig, lens[k]);
+  ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, 2);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen, 3);
+  for (guint k = 1; k < G_N_ELEMENTS (lens); k++)
+    ck_assert_msg (read_datagram (&rig, UBUF) == lens[k], "datagram %u out of order", k);
+  for (guint k = 0; k < G_N_ELEMENTS (lens); k++)
+    bytes += lens[k];
+  ck_assert_uint_eq (ns_netstack_sd (rig.stack, READER_CPU)->udp_mib[MIB_INDATAGRAMS],
+                     G_N_ELEMENTS (lens));
+  ck_assert_uint_eq (rig.stack->counters.received, G_N_ELEMENTS (lens));
+  ck_assert_uint_eq (rig.stack->counters.received_bytes, bytes);
+  ck_assert_int_eq (sk->sk_rmem_alloc, 0);
+  rig_clear (&rig);
+}
+
+START_TEST (test_fifo_v4)
+{
+  check_fifo (AF_INET);
+}
+END_TEST
+
+START_TEST (test_fifo_v6)
+{
+  check_fifo (AF_INET6);
+}
+END_TEST
+
+/* A read shorter than the datagram returns len (udp_recvmsg: copied = min(len, ulen);
+ * read(2) has no MSG_TRUNC flag asking for the full length) and consumes the whole
+ * datagram: the next read gets the next one, and the first one's whole truesize is
+ * released. A longer buffer gets the datagram's length. */
+START_TEST (test_short_read_truncates)
+{
+  struct sock *sk;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, 0);
+  sk = ns_file_sock (rig.server);
+  send_datagram (&rig, 1000);
+  send_datagram (&rig, 500);
+  ck_assert_int_eq (read_datagram (&rig, 100), 100);
+  ck_assert_uint_eq (rig.stack->counters.received_bytes, 100);
+  ck_assert_int_eq (read_datagram (&rig, UBUF), 500);
+  ck_assert_uint_eq (rig.stack->counters.received_bytes, 100 + 500);
+  ck_assert_int_eq (sk->sk_rmem_alloc, 0);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen + udp_sk (sk)->reader_queue.qlen, 0);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.stack->alloc, NULL), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* Body: sleep arg's picoseconds, then send one 700-byte datagram. */
+static void
+write_later (NsThread *t, Rig *rig, gpointer arg)
+{
+  ns_thread_advance_time (t, *(NsTime *) arg);
+  ns_sys_write (t, rig->stack, rig->client, rig->txbuf, 700);
+}
+
+/* A blocking read on an empty socket sleeps until the datagram arrives: sock_def_readable
+ * wakes it (receiver_wake_function), and it returns that datagram soon after it was sent. */
+START_TEST (test_blocked_reader_woken)
+{
+  const NsTime delay = NS_US (100);
+  ReadCall call = { UBUF, 0, 0 };
+  Job reader, writer;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, 0);
+  reader = (Job) { &rig, read_one, &call };
+  writer = (Job) { &rig, write_later, (gpointer) &delay };
+  ns_engine_spawn (rig.engine, "reader", READER_CPU, NS_THREAD_USER, 0, job_thread, &reader);
+  ns_engine_spawn (rig.engine, "writer", SENDER_CPU, NS_THREAD_USER, 0, job_thread, &writer);
+  ns_engine_run (rig.engine, NS_MS (2));
+  ck_assert_int_eq (call.ret, 700);
+  ck_assert_int_ge (call.returned, delay);
+  ck_assert_int_lt (call.returned, delay + NS_US (50));
+  ck_assert_int_eq (ns_file_sock (rig.server)->sk_rmem_alloc, 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* read(2) on an empty O_NONBLOCK socket: __skb_recv_udp gives -EAGAIN at once. */
+START_TEST (test_nonblocking_empty_read)
+{
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, 0);
+  rig.server->f_flags |= 04000;   /* O_NONBLOCK */
+  ck_assert_int_eq (read_datagram (&rig, UBUF), -EAGAIN);
+  send_datagram (&rig, 64 * 20);
+  ck_assert_int_eq (read_datagram (&rig, UBUF), 64 * 20);
+  ck_assert_int_eq (read_datagram (&rig, UBUF), -EAGAIN);
+  rig_clear (&rig);
+}
+END_TEST
+
+static Suite *
+udp_rx_suite (void)
+{
+  Suite *s = suite_create ("udp_rx");
+  TCase *tc = tcase_create ("core");
+
+  tcase_set_timeout (tc, 60);
+  tcase_add_loop_test (tc, test_rcvbuf_admission_v4, 0, G_N_ELEMENTS (admit_cases));
+  tcase_add_loop_test (tc, test_rcvbuf_admission_v6, 0, G_N_ELEMENTS (admit_cases));
+  tcase_add_test (tc, test_rcvbuf_near_int_max);
+  tcase_add_loop_test (tc, test_memory_accounting, 0, G_N_ELEMENTS (acct_cases));
+  tcase_add_test (tc, test_fifo_v4);
+  tcase_add_test (tc, test_fifo_v6);
+  tcase_add_test (tc, test_short_read_truncates);
+  tcase_add_test (tc, test_blocked_reader_woken);
+  tcase_add_test (tc, test_nonblocking_empty_read);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (udp_rx_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
