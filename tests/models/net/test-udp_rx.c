@@ -417,14 +417,45 @@ expect_acct (Rig *rig, const Acct *a, const char *what, guint k)
 typedef struct {
   gint  rcvbuf;                  /* 0: net.core.rmem_default */
   guint len;                     /* datagram length */
-  guint n;                       /* datagrams sent before reading */
+  guint first;                   /* datagrams sent first */
+  guint reads_between;           /* then read */
+  guint second;                  /* then sent, before reading everything */
 } AcctCase;
 
 static const AcctCase acct_cases[] = {
-  { 0, BIG, 10 },                /* threshold 53248: three 16640-byte skbs are held back */
-  { 0, 1400, 40 },               /* 2304-byte skbs, pages raised every other one */
-  { 4 * 16640, BIG, 4 },         /* threshold = one truesize: every read releases */
+  { 0, BIG, 10, 0, 0 },          /* threshold 53248: three 16640-byte skbs are held back */
+  { 0, 1400, 30, 0, 10 },        /* 2304-byte skbs, pages raised every other one */
+  { 4 * 16640, BIG, 3, 1, 2 },   /* threshold = one truesize: every read releases and
+                                    splices what arrived meanwhile */
+  { 0, BIG, 3, 1, 5 },           /* the deficit held across new arrivals */
 };
+
+/* Sends n datagrams of c's length, each admitted, following them in a. */
+static void
+acct_send (Rig *rig, const AcctCase *c, Acct *a, gint size, guint n)
+{
+  struct sock *sk = ns_file_sock (rig->server);
+
+  for (guint k = 0; k < n; k++) {
+    ck_assert (kernel_admits (a->rmem, sk->sk_rcvbuf, size));
+    send_datagram (rig, c->len);
+    acct_enqueue (a, size);
+    expect_acct (rig, a, "enqueue", k);
+  }
+}
+
+/* Reads n datagrams of c's length, following them in a. */
+static void
+acct_read (Rig *rig, const AcctCase *c, Acct *a, gint size, guint n)
+{
+  struct sock *sk = ns_file_sock (rig->server);
+
+  for (guint k = 0; k < n; k++) {
+    ck_assert_int_eq (read_datagram (rig, UBUF), c->len);
+    acct_dequeue (a, size, sk->sk_rcvbuf >> 2);
+    expect_acct (rig, a, "read", k);
+  }
+}
 
 /* After each enqueue and each read the socket's rmem, forward_alloc, forward_deficit,
  * pages and both queues are the kernel's; once all is read rmem is 0 and one page of
@@ -439,17 +470,10 @@ START_TEST (test_memory_accounting)
 
   rig_init (&rig, "6.9.0", AF_INET, (guint) c->rcvbuf);
   sk = ns_file_sock (rig.server);
-  for (guint k = 0; k < c->n; k++) {
-    ck_assert (kernel_admits (a.rmem, sk->sk_rcvbuf, size));
-    send_datagram (&rig, c->len);
-    acct_enqueue (&a, size);
-    expect_acct (&rig, &a, "enqueue", k);
-  }
-  for (guint k = 0; k < c->n; k++) {
-    ck_assert_int_eq (read_datagram (&rig, UBUF), c->len);
-    acct_dequeue (&a, size, sk->sk_rcvbuf >> 2);
-    expect_acct (&rig, &a, "read", k);
-  }
+  acct_send (&rig, c, &a, size, c->first);
+  acct_read (&rig, c, &a, size, c->reads_between);
+  acct_send (&rig, c, &a, size, c->second);
+  acct_read (&rig, c, &a, size, c->first + c->second - c->reads_between);
   ck_assert_int_eq (sk->sk_rmem_alloc, 0);
   ck_assert_int_eq (sk->sk_forward_alloc, PAGE);
   ck_assert_uint_eq (ns_skb_alloc_live (rig.stack->alloc, NULL), 0);
@@ -480,8 +504,13 @@ check_fifo (gint family)
     send_datagram (&rig, lens[k]);
   ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, 2);
   ck_assert_uint_eq (sk->sk_receive_queue.qlen, 3);
-  for (guint k = 1; k < G_N_ELEMENTS (lens); k++)
+  for (guint k = 1; k < G_N_ELEMENTS (lens); k++) {
     ck_assert_msg (read_datagram (&rig, UBUF) == lens[k], "datagram %u out of order", k);
+    if (k == 2) {                /* reader_queue emptied: udp_rmem_release spliced */
+      ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, 3);
+      ck_assert_uint_eq (sk->sk_receive_queue.qlen, 0);
+    }
+  }
   for (guint k = 0; k < G_N_ELEMENTS (lens); k++)
     bytes += lens[k];
   ck_assert_uint_eq (ns_netstack_sd (rig.stack, READER_CPU)->udp_mib[MIB_INDATAGRAMS],
