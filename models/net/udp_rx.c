@@ -300,7 +300,9 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   ns_insns (t, 5);                     /* atomic_add_return, the rcvbuf test */
   ns_atomic (t, &sk->sk_rmem_alloc);
   sk->sk_rmem_alloc += size;
-  if (sk->sk_rmem_alloc > size + sk->sk_rcvbuf) {
+  /* unsigned, as the kernel's rmem > (size + (unsigned int)sk->sk_rcvbuf) (since v5.5):
+   * with SO_RCVBUFFORCE's largest buffer the int sum would overflow */
+  if ((guint) sk->sk_rmem_alloc > (guint) size + (guint) sk->sk_rcvbuf) {
     ns_atomic (t, &sk->sk_rmem_alloc);
     sk->sk_rmem_alloc -= size;
     goto drop_busy;
