@@ -268,7 +268,8 @@ check_admission (const AdmitCase *c, gint family)
   gint rcvbuf;
   Rig rig;
 
-  rcvbuf = c->rcvbuf_truesizes_x4 == 0 ? 0 : c->rcvbuf_truesizes_x4 * size / 4 + c->rcvbuf_delta;
+  rcvbuf = c->rcvbuf_truesizes_x4 == 0 ? 0
+                                     : c->rcvbuf_truesizes_x4 * size / 4 + c->rcvbuf_delta;
   rig_init (&rig, c->version, family, (guint) rcvbuf);
   sk = ns_file_sock (rig.server);
   rcvbuf = sk->sk_rcvbuf;
