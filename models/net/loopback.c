@@ -47,6 +47,7 @@ static NS_FUNC (fn_raise_softirq_irqoff, "raise_softirq_irqoff", 80, NS_FN_EXTER
 static NS_FUNC (fn___usecs_to_jiffies, "__usecs_to_jiffies", 48, NS_FN_EXTERN, 20);
 
 #define NAPI_STATE_SCHED  1ul
+#define SOFTIRQ_OFFSET    0x100   /* include/linux/preempt.h */
 
 /* ---- transmit ---- */
 
@@ -445,23 +446,31 @@ irqtime_account_irq (NsThread *t, NsNetStack *s)
   ns_ret (t);
 }
 
-/* __do_softirq: pending bits, the NET_RX action through softirq_vec, accounting. */
+/* __do_softirq: pending bits, the NET_RX action through softirq_vec, accounting; the
+ * handlers run in softirq context: softirq_handle_begin adds SOFTIRQ_OFFSET to the
+ * preempt count (in_serving_softirq(), so in_interrupt() and a bh enable in a handler
+ * does not run softirqs again), softirq_handle_end takes it off (kernel/softirq.c). */
 static void
 __do_softirq (NsThread *t, NsNetStack *s, struct softnet_data *sd)
 {
+  gint32 *count = s->preempt_count[ns_thread_cpu (t)];
+
   ns_call (t, &fn___do_softirq);
   /* census: 6.1.176's __do_softirq is a wrapper (3) tail-jumping to handle_softirqs, whose
    * body 6.9-rc1's __do_softirq is: 85, P/E 17 — the irq enable/disable alternatives,
    * pending snapshot and clear, one bit (NET_RX), 2 tracepoint NOPs, nothing re-raised;
    * the wrapper's own 2 are not charged. Irq-time accounting (estimate below) is off in
-   * that binary. */
+   * that binary. The two preempt-count adds are among the 68; their pcpu_hot line is
+   * the one __local_bh_enable_ip just wrote, its accesses not charged again. */
   ns_insns (t, 68);
+  *count += SOFTIRQ_OFFSET;             /* softirq_handle_begin */
   irqtime_account_irq (t, s);
   NS_LOAD_FIELD (t, sd, softirq_pending);
   sd->softirq_pending = 0;
   NS_STORE_FIELD (t, sd, softirq_pending);
   net_rx_action (t, s, sd);
   irqtime_account_irq (t, s);
+  *count -= SOFTIRQ_OFFSET;             /* softirq_handle_end */
   ns_ret (t);
 }
 
