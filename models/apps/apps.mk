@@ -47,3 +47,10 @@ tests_models_net_test_softirq_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_softirq_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_softirq_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-loopback
+TESTS += tests/models/net/test-loopback
+tests_models_net_test_loopback_SOURCES = tests/models/net/test-loopback.c
+tests_models_net_test_loopback_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_loopback_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_loopback_LDADD = $(NS_LIBS) $(TEST_LIBS)
