@@ -54,3 +54,10 @@ tests_models_net_test_loopback_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models 
 	-I$(top_srcdir)/models/net
 tests_models_net_test_loopback_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_loopback_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-netstack
+TESTS += tests/models/net/test-netstack
+tests_models_net_test_netstack_SOURCES = tests/models/net/test-netstack.c
+tests_models_net_test_netstack_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_netstack_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_netstack_LDADD = $(NS_LIBS) $(TEST_LIBS)
