@@ -37,3 +37,27 @@ tests_models_net_test_udp_path_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 # The device-layer functions and struct net_device shared by the loopback and tc models.
 libns_models_a_SOURCES += models/net/netdevice.h
+
+# Unit tests of the loopback stack's pieces: bottom halves (softirq.c), the stack's
+# primitives (netstack.c), the device layer and backlog NAPI (loopback.c).
+check_PROGRAMS += tests/models/net/test-softirq
+TESTS += tests/models/net/test-softirq
+tests_models_net_test_softirq_SOURCES = tests/models/net/test-softirq.c
+tests_models_net_test_softirq_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_softirq_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_softirq_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-loopback
+TESTS += tests/models/net/test-loopback
+tests_models_net_test_loopback_SOURCES = tests/models/net/test-loopback.c
+tests_models_net_test_loopback_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_loopback_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_loopback_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-netstack
+TESTS += tests/models/net/test-netstack
+tests_models_net_test_netstack_SOURCES = tests/models/net/test-netstack.c
+tests_models_net_test_netstack_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_netstack_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_netstack_LDADD = $(NS_LIBS) $(TEST_LIBS)

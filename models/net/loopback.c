@@ -47,6 +47,8 @@ static NS_FUNC (fn_raise_softirq_irqoff, "raise_softirq_irqoff", 80, NS_FN_EXTER
 static NS_FUNC (fn___usecs_to_jiffies, "__usecs_to_jiffies", 48, NS_FN_EXTERN, 20);
 
 #define NAPI_STATE_SCHED  1ul
+#define SOFTIRQ_OFFSET    0x100   /* include/linux/preempt.h */
+#define MAX_SOFTIRQ_RESTART 10    /* kernel/softirq.c */
 
 /* ---- transmit ---- */
 
@@ -396,12 +398,17 @@ __usecs_to_jiffies (NsThread *t)
   ns_ret (t);
 }
 
-/* net_rx_action → napi_poll → __napi_poll → n->poll (process_backlog) while NAPIs are
- * listed, within netdev_budget (300). */
+/* net_rx_action → napi_poll → __napi_poll → n->poll (process_backlog) for the NAPI on
+ * poll_list (the backlog NAPI, listed while NAPI_STATE_SCHED), within netdev_budget
+ * (300) — the netdev_budget_usecs limit is computed but the model's jiffies stand still.
+ * A NAPI that used its whole weight stays scheduled: napi_poll puts it on the repoll
+ * list, which goes back onto poll_list with NET_RX raised again
+ * (__raise_softirq_irqoff), so each run polls it once. */
 static void
 net_rx_action (NsThread *t, NsNetStack *s, struct softnet_data *sd)
 {
   gint budget = 300;            /* net.core.netdev_budget */
+  gboolean repoll = FALSE;
 
   ns_icall (t, &lo_fn_net_rx_action);
   /* census: 101 for one NAPI, P/E 17 — fixed 66: 30 to the time limit's
@@ -413,7 +420,7 @@ net_rx_action (NsThread *t, NsNetStack *s, struct softnet_data *sd)
   ns_insns (t, 10);
   NS_LOAD_FIELD (t, sd, poll_list);
   NS_STORE_FIELD (t, sd, poll_list);
-  while ((sd->napi_state & NAPI_STATE_SCHED) && budget > 0) {
+  if (sd->napi_state & NAPI_STATE_SCHED) {
     gint work;
     ns_insns (t, 12);
     ns___list_del_entry_valid (t, s);
@@ -422,9 +429,23 @@ net_rx_action (NsThread *t, NsNetStack *s, struct softnet_data *sd)
     ns_insns (t, 17);
     NS_LOAD_FIELD (t, sd, napi_poll);
     work = process_backlog (t, s, sd, sd->napi_weight);
+    repoll = work >= sd->napi_weight;
     ns_ret (t);
     ns_insns (t, 23);
     budget -= work;
+    if (budget <= 0) {          /* the softirq window is exhausted */
+      sd->time_squeeze++;
+      NS_STORE_FIELD (t, sd, time_squeeze);
+    }
+  }
+  if (repoll) {
+    /* estimate: 10 instructions, napi_poll's list_add_tail to repoll, the splices back
+     * onto poll_list, the pending bit (or) */
+    ns_insns (t, 10);
+    ns___list_add_valid (t, s);
+    NS_STORE_FIELD (t, sd, poll_list);
+    sd->softirq_pending = 1;
+    NS_STORE_FIELD (t, sd, softirq_pending);
   }
   ns_insns (t, 26);
   ns_ret (t);
@@ -445,23 +466,42 @@ irqtime_account_irq (NsThread *t, NsNetStack *s)
   ns_ret (t);
 }
 
-/* __do_softirq: pending bits, the NET_RX action through softirq_vec, accounting. */
+/* __do_softirq: pending bits, the NET_RX action through softirq_vec (again while it is
+ * re-raised, up to MAX_SOFTIRQ_RESTART rounds), accounting; the
+ * handlers run in softirq context: softirq_handle_begin adds SOFTIRQ_OFFSET to the
+ * preempt count (in_serving_softirq(), so in_interrupt() and a bh enable in a handler
+ * does not run softirqs again), softirq_handle_end takes it off (kernel/softirq.c). */
 static void
 __do_softirq (NsThread *t, NsNetStack *s, struct softnet_data *sd)
 {
+  gint32 *count = s->preempt_count[ns_thread_cpu (t)];
+  gint max_restart = MAX_SOFTIRQ_RESTART;
+
   ns_call (t, &fn___do_softirq);
   /* census: 6.1.176's __do_softirq is a wrapper (3) tail-jumping to handle_softirqs, whose
    * body 6.9-rc1's __do_softirq is: 85, P/E 17 — the irq enable/disable alternatives,
    * pending snapshot and clear, one bit (NET_RX), 2 tracepoint NOPs, nothing re-raised;
    * the wrapper's own 2 are not charged. Irq-time accounting (estimate below) is off in
-   * that binary. */
+   * that binary. The two preempt-count adds are among the 68; their pcpu_hot line is
+   * the one __local_bh_enable_ip just wrote, its accesses not charged again. */
   ns_insns (t, 68);
+  *count += SOFTIRQ_OFFSET;             /* softirq_handle_begin */
   irqtime_account_irq (t, s);
+restart:
   NS_LOAD_FIELD (t, sd, softirq_pending);
   sd->softirq_pending = 0;
   NS_STORE_FIELD (t, sd, softirq_pending);
   net_rx_action (t, s, sd);
+  /* re-raised meanwhile (a repolled NAPI): restart while time and MAX_SOFTIRQ_RESTART
+   * allow (the model's jiffies stand still, nothing sets need_resched), else
+   * wakeup_softirqd — this thread's loop is that. The re-read of the pending word is
+   * among the 68 instructions, its line the one just cleared (not charged again). */
+  if (sd->softirq_pending && --max_restart > 0) {
+    ns_insns (t, 8);                    /* estimate: the tests, the jump back */
+    goto restart;
+  }
   irqtime_account_irq (t, s);
+  *count -= SOFTIRQ_OFFSET;             /* softirq_handle_end */
   ns_ret (t);
 }
 

@@ -322,7 +322,8 @@ ns_netstack_ctrl_file (NsNetStack *s)
   return file;
 }
 
-/* close(2) of a socket file created by ns_netstack_socket. */
+/* close(2) of a socket file created by ns_netstack_socket; the sock's cached route goes
+ * with it (inet_sock_destruct: dst_release of sk_dst_cache). */
 void
 ns_netstack_close (NsNetStack *s, struct file *file)
 {
@@ -330,6 +331,10 @@ ns_netstack_close (NsNetStack *s, struct file *file)
 
   g_return_if_fail (s != NULL && file != NULL);
   sock = file->private_data;
+  if (sock->sk != NULL && sock->sk->sk_dst_cache != NULL) {
+    ((struct dst_entry *) sock->sk->sk_dst_cache)->__rcuref--;
+    sock->sk->sk_dst_cache = NULL;
+  }
   if (sock->sk != NULL)
     udp_sock_close (sock->sk);
   g_queue_clear (&sock->waiters);

@@ -7,6 +7,8 @@
 
 #define SOFTIRQ_DISABLE_OFFSET 0x200
 #define SOFTIRQ_MASK           0xff00
+#define HARDIRQ_MASK           0xf0000
+#define NMI_MASK               0xf00000
 
 /* kernel/softirq.c. Size: estimate, about 110 bytes. Instruction counts: the census of
  * the Debian 6.1.176 binary (doc/census/xmit.md, pktgen.md): body instructions, the
@@ -27,28 +29,35 @@ local_bh_disable (NsThread *t, const SoftirqCtx *ctx)
   ns_insns (t, 1);
 }
 
-/* __local_bh_enable_ip(ip, SOFTIRQ_DISABLE_OFFSET). */
+/* __local_bh_enable_ip(ip, SOFTIRQ_DISABLE_OFFSET): count -= cnt - 1, so preemption
+ * stays disabled while pending softirqs run — only when !in_interrupt(), i.e. not
+ * inside an outer bh-disabled section, a softirq handler or a hard interrupt — then
+ * preempt_count_dec. */
 void
 __local_bh_enable_ip (NsThread *t, const SoftirqCtx *ctx)
 {
   gint32 *count;
   guint32 *pending;
+  gboolean in_interrupt;
 
   g_return_if_fail (ctx != NULL);
   count = ctx->preempt_count (ctx->owner, t);
   pending = ctx->pending (ctx->owner, t);
   ns_call (t, &fn___local_bh_enable_ip);
   ns_load (t, count, sizeof *count);
-  ns_load (t, pending, sizeof *pending);
+  in_interrupt = ((*count - (SOFTIRQ_DISABLE_OFFSET - 1)) &
+                  (SOFTIRQ_MASK | HARDIRQ_MASK | NMI_MASK)) != 0;
+  if (!in_interrupt)
+    ns_load (t, pending, sizeof *pending);
   *count -= SOFTIRQ_DISABLE_OFFSET - 1;
   ns_store (t, count, sizeof *count);
   /* census: 13 instructions (the in_hardirq warning's test, count -= cnt - 1, the
    * in_interrupt test, preempt_count_dec and its test); 3 more for the pending-softirq
-   * test once the count leaves softirq context (not when an outer local_bh_disable is
+   * test once the count leaves interrupt context (not when an outer local_bh_disable is
    * still in force, as around pktgen's __dev_queue_xmit) */
-  ns_insns (t, (*count & SOFTIRQ_MASK) != 0 ? 13 : 16);
-  *count -= 1;
-  if (*pending && ctx->do_softirq != NULL)
+  ns_insns (t, in_interrupt ? 13 : 16);
+  if (!in_interrupt && *pending && ctx->do_softirq != NULL)
     ctx->do_softirq (t, ctx->owner);
+  *count -= 1;
   ns_ret (t);
 }

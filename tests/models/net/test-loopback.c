@@ -1,0 +1,392 @@
+/* test-loopback.c — models/net/loopback.c, the loopback device layer and backlog NAPI,
+ * against the kernel's rules (v6.9):
+ *   - drivers/net/loopback.c loopback_xmit: eth_type_trans pulls the 14-byte Ethernet
+ *     header, len is taken after it, and dev_lstats_add(dev, len) counts a packet only
+ *     when __netif_rx returns NET_RX_SUCCESS; the xmit itself always returns
+ *     NETDEV_TX_OK;
+ *   - net/core/dev.c enqueue_to_backlog: a packet is queued while qlen <=
+ *     netdev_max_backlog (so the queue holds up to max_backlog + 1) and dropped (freed,
+ *     NET_RX_DROP) beyond; the first packet into an empty queue schedules the backlog
+ *     NAPI (test-and-set NAPI_STATE_SCHED) and raises NET_RX, later ones do not;
+ *     input_queue_tail counts the queued packets;
+ *   - process_backlog polls at most its quota (the NAPI weight, dev_weight 64) and stays
+ *     scheduled when it used it all; net_rx_action polls a NAPI once per run and puts one
+ *     that used its whole weight back on poll_list, re-raising NET_RX, so
+ *     handle_softirqs restarts (MAX_SOFTIRQ_RESTART 10) and a long backlog drains in
+ *     floor(n / 64) + 1 polls; the NET_RX handlers run in softirq context
+ *     (softirq_handle_begin: SOFTIRQ_OFFSET, 0x100, in the preempt count).
+ * Expected values are computed here from those rules, not read from the model. */
+#include "config.h"
+#include <check.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "machine.h"
+#include "workload.h"
+#include "netstack.h"
+#include "loopback.h"
+#include "udp_tx.h"
+
+#define NAPI_STATE_SCHED  1ul
+#define NET_RX_DROP       1
+#define ETH_HLEN_BYTES    14u
+#define DEV_WEIGHT        64u        /* net.core.dev_weight default */
+#define NETDEV_MAX_BACKLOG 1000u     /* net.core.netdev_max_backlog default */
+#define SOFTIRQ_OFFSET    0x100
+#define SOFTIRQ_MASK      0xff00
+#define PORT              5201
+#define DGRAM             64
+
+typedef struct {
+  NsParams      *params;
+  NsBuild       *build;
+  NsMachine     *machine;
+  NsEngine      *engine;
+  NsNetStack    *stack;
+  struct file   *client;
+  struct file   *server;
+  guchar        *buf;
+  guint          to_send;
+  /* the probe of CPU 0's preempt count (test_net_rx_in_softirq_context) */
+  gboolean       probing;
+  guint          samples_in_softirq;
+  guint          samples_other;
+} Rig;
+
+typedef void (*Body) (NsThread *t, Rig *rig);
+
+typedef struct {
+  Rig  *rig;
+  Body  body;
+} Job;
+
+/* A machine of the registry defaults running 6.9.0-rc1 with its network stack. */
+static void
+rig_init (Rig *r)
+{
+  NsMitigations mit = { 0 };
+  GError *error = NULL;
+
+  memset (r, 0, sizeof *r);
+  r->params = ns_params_new ();
+  r->build = ns_build_new ("6.9.0-rc1",
+                           ns_params_get_int (r->params, "build.inline_limit_bytes"));
+  r->machine = ns_machine_new (r->params, &mit, r->build, &error);
+  ck_assert_msg (r->machine != NULL, "%s", error ? error->message : "?");
+  r->engine = ns_machine_create_engine (r->machine);
+  r->stack = ns_netstack_new (r->machine, r->engine, &error);
+  ck_assert_msg (r->stack != NULL, "%s", error ? error->message : "?");
+  r->buf = ns_arena_alloc (ns_machine_arena (r->machine), DGRAM, 64);
+}
+
+/* Frees what rig_init made. */
+static void
+rig_clear (Rig *r)
+{
+  ns_netstack_free (r->stack);
+  ns_engine_free (r->engine);
+  ns_machine_free (r->machine);
+  ns_build_free (r->build);
+  ns_params_free (r->params);
+}
+
+/* The simulated thread's body: the job's. */
+static void
+job_thread (NsThread *t, gpointer data)
+{
+  Job *job = data;
+
+  job->body (t, job->rig);
+}
+
+/* Runs body in a thread on CPU 0 until it returns (no NET_RX context started: what it
+ * queues on the backlog stays there). */
+static void
+run (Rig *r, Body body)
+{
+  Job job = { r, body };
+
+  ns_engine_spawn (r->engine, "lo", 0, NS_THREAD_USER, 0, job_thread, &job);
+  ns_engine_run (r->engine, NS_TIME_FOREVER);
+}
+
+/* An skb as lo receives it: a 14-byte Ethernet header then payload bytes. */
+static struct sk_buff *
+frame_new (NsThread *t, Rig *r, guint payload)
+{
+  struct sk_buff *skb = __alloc_skb (t, r->stack->alloc, ETH_HLEN_BYTES + payload,
+                                     GFP_ATOMIC);
+
+  skb_put (t, skb, ETH_HLEN_BYTES + payload);
+  return skb;
+}
+
+/* loopback_xmit of one frame of payload bytes; it always returns NETDEV_TX_OK. */
+static void
+xmit_frame (NsThread *t, Rig *r, guint payload)
+{
+  ck_assert_int_eq (loopback_xmit (t, r->stack, frame_new (t, r, payload), r->stack->lo), 0);
+}
+
+/* netdev_max_backlog 3: frames 1-4 see qlen 0..3 <= 3 and are queued, 5 and 6 see 4 > 3
+ * and are dropped and freed; lo's lstats count the queued ones, bytes after the pull. */
+static void
+body_backlog_limit (NsThread *t, Rig *r)
+{
+  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+  const guint max = 3, sent = 6, payload = 100, queued = max + 1;
+
+  r->stack->max_backlog = max;
+  for (guint i = 0; i < sent; i++)
+    xmit_frame (t, r, payload);
+  ck_assert_uint_eq (sd->input_pkt_queue.qlen, queued);
+  ck_assert_uint_eq (sd->input_queue_tail, queued);
+  ck_assert_uint_eq (r->stack->counters.backlog_drops, sent - queued);
+  ck_assert_uint_eq (ns_skb_alloc_live (r->stack->alloc, NULL), queued);
+  ck_assert_uint_eq (sd->lo_lstats[0], queued);
+  ck_assert_uint_eq (sd->lo_lstats[1], queued * payload);
+  ck_assert_uint_eq (sd->input_pkt_queue.next->len, payload);
+}
+
+START_TEST (test_backlog_limit)
+{
+  Rig r;
+
+  rig_init (&r);
+  run (&r, body_backlog_limit);
+  rig_clear (&r);
+}
+END_TEST
+
+/* The stack's defaults are the kernel's: netdev_max_backlog 1000, backlog weight 64;
+ * with them 1001 frames are queued and the 1002nd is dropped. */
+static void
+body_default_limit (NsThread *t, Rig *r)
+{
+  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+
+  ck_assert_uint_eq (r->stack->max_backlog, NETDEV_MAX_BACKLOG);
+  ck_assert_int_eq (sd->napi_weight, DEV_WEIGHT);
+  for (guint i = 0; i < NETDEV_MAX_BACKLOG + 2; i++)
+    xmit_frame (t, r, 1);
+  ck_assert_uint_eq (sd->input_pkt_queue.qlen, NETDEV_MAX_BACKLOG + 1);
+  ck_assert_uint_eq (r->stack->counters.backlog_drops, 1);
+  ck_assert_uint_eq (sd->lo_lstats[0], NETDEV_MAX_BACKLOG + 1);
+}
+
+START_TEST (test_default_limit)
+{
+  Rig r;
+
+  rig_init (&r);
+  run (&r, body_default_limit);
+  rig_clear (&r);
+}
+END_TEST
+
+/* The first frame into an empty backlog schedules its NAPI and raises NET_RX; a second
+ * finds qlen 1 and raises nothing; into an empty queue whose NAPI is still scheduled
+ * (being polled), test_and_set finds SCHED and raises nothing either. */
+static void
+body_napi_scheduled_once (NsThread *t, Rig *r)
+{
+  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+
+  ck_assert_uint_eq (sd->napi_state & NAPI_STATE_SCHED, 0);
+  xmit_frame (t, r, 10);
+  ck_assert_uint_eq (sd->napi_state & NAPI_STATE_SCHED, NAPI_STATE_SCHED);
+  ck_assert_uint_ne (sd->softirq_pending, 0);
+  sd->softirq_pending = 0;
+  xmit_frame (t, r, 10);
+  ck_assert_uint_eq (sd->softirq_pending, 0);
+  kfree_skb (t, r->stack->alloc, __skb_dequeue (&sd->input_pkt_queue));
+  kfree_skb (t, r->stack->alloc, __skb_dequeue (&sd->input_pkt_queue));
+  xmit_frame (t, r, 10);
+  ck_assert_uint_eq (sd->softirq_pending, 0);
+  ck_assert_uint_eq (sd->input_pkt_queue.qlen, 1);
+}
+
+START_TEST (test_napi_scheduled_once)
+{
+  Rig r;
+
+  rig_init (&r);
+  run (&r, body_napi_scheduled_once);
+  rig_clear (&r);
+}
+END_TEST
+
+/* A UDP client on CPU 0 connected to 127.0.0.1:PORT and a server bound there with a
+ * receive buffer that holds everything sent (rmem_default raised first). */
+static void
+rig_pair (Rig *r)
+{
+  struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons (PORT) };
+
+  r->stack->rmem_default = 64u << 20;
+  r->client = ns_netstack_socket (r->stack, AF_INET, FALSE);
+  r->server = ns_netstack_socket (r->stack, AF_INET, FALSE);
+  ck_assert_int_eq (udp_sock_bind (ns_file_sock (r->server), (struct sockaddr *) &in,
+                                   sizeof in), 0);
+  in.sin_addr.s_addr = htonl (0x7f000001);
+  ck_assert_int_eq (ns_netstack_connect (r->stack, r->client, (struct sockaddr *) &in,
+                                         sizeof in), 0);
+}
+
+/* Thread body: to_send datagrams of DGRAM bytes. */
+static void
+sender (NsThread *t, gpointer data)
+{
+  Rig *r = data;
+
+  for (guint k = 0; k < r->to_send; k++)
+    ck_assert_int_eq (ns_sys_write (t, r->stack, r->client, r->buf, DGRAM), DGRAM);
+}
+
+/* Sends n datagrams from CPU 0 before its NET_RX context exists, so all of them wait on
+ * CPU 0's backlog with NET_RX raised. */
+static void
+fill_backlog (Rig *r, guint n)
+{
+  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+
+  rig_pair (r);
+  r->to_send = n;
+  ns_engine_spawn (r->engine, "writer", 0, NS_THREAD_USER, 0, sender, r);
+  ns_engine_run (r->engine, NS_MS (50));
+  ck_assert_uint_eq (sd->input_pkt_queue.qlen, n);
+  ck_assert_uint_ne (sd->softirq_pending, 0);
+}
+
+/* A backlog of n datagrams drains completely once NET_RX runs: floor(n / 64) polls use
+ * their whole quota and are repolled, the last one empties the queue and unschedules the
+ * NAPI; net_rx_action runs once per poll (one NAPI on the list). */
+static void
+check_drain (guint n)
+{
+  struct softnet_data *sd;
+  guint64 polls, actions;
+  Rig r;
+
+  rig_init (&r);
+  fill_backlog (&r, n);
+  ns_machine_account_reset (r.machine);
+  ns_netstack_start_cpu (r.stack, 0);
+  ns_engine_run (r.engine, NS_MS (100));
+  sd = ns_netstack_sd (r.stack, 0);
+  ck_assert_uint_eq (r.stack->counters.enqueued, n);
+  ck_assert_uint_eq (sd->input_pkt_queue.qlen + sd->process_queue.qlen, 0);
+  ck_assert_uint_eq (sd->input_queue_head, n);
+  ck_assert_uint_eq (sd->napi_state & NAPI_STATE_SCHED, 0);
+  ck_assert_uint_eq (sd->softirq_pending, 0);
+  polls = ns_machine_account_calls (r.machine, &lo_fn_process_backlog, NULL);
+  actions = ns_machine_account_calls (r.machine, &lo_fn_net_rx_action, NULL);
+  ck_assert_uint_eq (polls, n / DEV_WEIGHT + 1);
+  ck_assert_uint_eq (actions, polls);
+  ck_assert_int_eq (*r.stack->preempt_count[0], 0);
+  rig_clear (&r);
+}
+
+START_TEST (test_drain_within_quota)
+{
+  check_drain (40);
+}
+END_TEST
+
+START_TEST (test_drain_two_quotas)
+{
+  check_drain (100);
+}
+END_TEST
+
+/* Exactly two quotas: both polls return 64 and stay scheduled, a third finds the queue
+ * empty and unschedules the NAPI. */
+START_TEST (test_drain_exact_quotas)
+{
+  check_drain (2 * DEV_WEIGHT);
+}
+END_TEST
+
+/* More than netdev_budget (300): still one poll of 64 per net_rx_action, all delivered. */
+START_TEST (test_drain_beyond_budget)
+{
+  check_drain (400);
+}
+END_TEST
+
+/* More than MAX_SOFTIRQ_RESTART (10) polls: the rest runs in a later softirq round
+ * (ksoftirqd's), still one poll per net_rx_action, all delivered. */
+START_TEST (test_drain_beyond_restarts)
+{
+  check_drain (700);
+}
+END_TEST
+
+/* Thread body on CPU 1: samples CPU 0's preempt count every 20 ns while r->probing. */
+static void
+probe (NsThread *t, gpointer data)
+{
+  Rig *r = data;
+
+  while (r->probing) {
+    gint32 count = *r->stack->preempt_count[0];
+    if ((count & SOFTIRQ_MASK) == SOFTIRQ_OFFSET)
+      r->samples_in_softirq++;
+    else if (count != 0)
+      r->samples_other++;
+    ns_thread_advance_time (t, NS_NS (20));
+    if (r->stack->counters.enqueued == r->to_send)
+      r->probing = FALSE;
+  }
+}
+
+/* While CPU 0 drains its backlog in the NET_RX softirq, its preempt count shows softirq
+ * context (SOFTIRQ_OFFSET, in_serving_softirq()) and nothing else; afterwards 0. */
+START_TEST (test_net_rx_in_softirq_context)
+{
+  Rig r;
+
+  rig_init (&r);
+  fill_backlog (&r, 50);
+  r.probing = TRUE;
+  ns_engine_spawn (r.engine, "probe", 1, NS_THREAD_USER, ns_engine_now (r.engine), probe, &r);
+  ns_netstack_start_cpu (r.stack, 0);
+  ns_engine_run (r.engine, NS_MS (100));
+  ck_assert_uint_eq (r.stack->counters.enqueued, 50);
+  ck_assert_uint_gt (r.samples_in_softirq, 0);
+  ck_assert_uint_eq (r.samples_other, 0);
+  ck_assert_int_eq (*r.stack->preempt_count[0], 0);
+  rig_clear (&r);
+}
+END_TEST
+
+static Suite *
+loopback_suite (void)
+{
+  Suite *s = suite_create ("loopback");
+  TCase *tc = tcase_create ("core");
+
+  tcase_set_timeout (tc, 60);
+  tcase_add_test (tc, test_backlog_limit);
+  tcase_add_test (tc, test_default_limit);
+  tcase_add_test (tc, test_napi_scheduled_once);
+  tcase_add_test (tc, test_drain_within_quota);
+  tcase_add_test (tc, test_drain_two_quotas);
+  tcase_add_test (tc, test_drain_exact_quotas);
+  tcase_add_test (tc, test_drain_beyond_budget);
+  tcase_add_test (tc, test_drain_beyond_restarts);
+  tcase_add_test (tc, test_net_rx_in_softirq_context);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (loopback_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,394 @@
+/* test-netstack.c — models/net/netstack.c, one machine's network stack and the kernel
+ * primitives every path uses, against the kernel's rules (v6.9, x86-64):
+ *   - the stack's defaults: net.core.netdev_max_backlog 1000, dev_weight 64,
+ *     rmem_default / wmem_default 212992 (Documentation/admin-guide/sysctl/net.rst);
+ *     udp_init's 2^(ilog2(nr_cpu_ids) + 4) busylocks (net/ipv4/udp.c); the loopback
+ *     device (drivers/net/loopback.c: "lo", IFF_LOOPBACK, MTU 64 KiB, NETIF_F_LLTX,
+ *     LOOPBACK_IFINDEX 1) and its RTN_LOCAL routes; one softnet_data per CPU;
+ *   - a UDP socket as socket(2) leaves it: sock_init_data's sk_rcvbuf / sk_sndbuf from the
+ *     defaults, sk_wq and sk_socket linking sock and socket, SOCK_DGRAM / IPPROTO_UDP,
+ *     udp_lib_init_sock's forward_threshold = sk_rcvbuf >> 2, O_NONBLOCK on the file;
+ *     connect's cached route holds one reference, released when the socket goes
+ *     (inet_sock_destruct's dst_release);
+ *   - spin_lock{,_bh,_irq,_irqsave} enter their out-of-line _raw_spin_lock* and take the
+ *     lock word; only the _bh pair moves softirq_count() (SOFTIRQ_DISABLE_OFFSET) and
+ *     spin_unlock_bh is a local_bh_enable: it runs a pending NET_RX in process context,
+ *     but not inside an outer local_bh_disable (kernel/locking/spinlock.c,
+ *     include/linux/spinlock_api_smp.h, kernel/softirq.c);
+ *   - rcu_read_lock nests (CONFIG_PREEMPT_RCU: __rcu_read_lock / __rcu_read_unlock and the
+ *     task's rcu_read_lock_nesting), and is no call at all without preemptible RCU;
+ *   - a system call enters sys through do_syscall_64 and comes back out to the level it
+ *     started at (arch/x86/entry/common.c).
+ * Expected values are computed from those rules, not read from the model. */
+#include "config.h"
+#include <check.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "machine.h"
+#include "workload.h"
+#include "netstack.h"
+#include "loopback.h"
+
+#define SOFTIRQ_DISABLE_OFFSET  0x200
+#define SOFTIRQ_MASK            0xff00
+#define SOCK_DGRAM_TYPE         2
+#define IPPROTO_UDP_NUM         17
+#define O_NONBLOCK_FLAG         04000
+#define RMEM_DEFAULT            212992
+#define WMEM_DEFAULT            212992
+#define NETDEV_MAX_BACKLOG      1000u
+#define DEV_WEIGHT              64
+#define LOOPBACK_IFINDEX        1
+#define LOOPBACK_MTU            (64 * 1024)
+
+static NS_FUNC (fn_sys_test, "__x64_sys_test", 32, NS_FN_EXTERN, 1);
+
+typedef struct {
+  NsParams    *params;
+  NsBuild     *build;
+  NsMachine   *machine;
+  NsEngine    *engine;
+  NsNetStack  *stack;
+  NsSpinlock  *lock;            /* a lock word in the arena */
+} Rig;
+
+typedef void (*Body) (NsThread *t, Rig *rig);
+
+typedef struct {
+  Rig  *rig;
+  Body  body;
+} Job;
+
+/* A machine of the registry defaults running 6.9.0-rc1 (with .config key=value when key
+ * is not NULL) and its network stack. */
+static void
+rig_init (Rig *r, const char *key, const char *value)
+{
+  NsMitigations mit = { 0 };
+  GError *error = NULL;
+
+  memset (r, 0, sizeof *r);
+  r->params = ns_params_new ();
+  r->build = ns_build_new ("6.9.0-rc1",
+                           ns_params_get_int (r->params, "build.inline_limit_bytes"));
+  if (key != NULL)
+    ns_build_set_config (r->build, key, value);
+  r->machine = ns_machine_new (r->params, &mit, r->build, &error);
+  ck_assert_msg (r->machine != NULL, "%s", error ? error->message : "?");
+  r->engine = ns_machine_create_engine (r->machine);
+  r->stack = ns_netstack_new (r->machine, r->engine, &error);
+  ck_assert_msg (r->stack != NULL, "%s", error ? error->message : "?");
+  r->lock = ns_arena_alloc (ns_machine_arena (r->machine), 64, 64);
+  ns_spin_lock_init (r->lock);
+}
+
+/* Frees what rig_init made. */
+static void
+rig_clear (Rig *r)
+{
+  ns_netstack_free (r->stack);
+  ns_engine_free (r->engine);
+  ns_machine_free (r->machine);
+  ns_build_free (r->build);
+  ns_params_free (r->params);
+}
+
+/* The simulated thread's body: the job's. */
+static void
+job_thread (NsThread *t, gpointer data)
+{
+  Job *job = data;
+
+  job->body (t, job->rig);
+}
+
+/* Runs body in a user thread on CPU 0 until everything is idle. */
+static void
+run (Rig *r, Body body)
+{
+  Job job = { r, body };
+
+  ns_engine_spawn (r->engine, "task", 0, NS_THREAD_USER, 0, job_thread, &job);
+  ns_engine_run (r->engine, NS_TIME_FOREVER);
+}
+
+/* Calls of the kernel function named name since the machine's last reset (0 if the
+ * model never entered it). */
+static guint64
+calls_of (Rig *r, const char *name)
+{
+  NsFunc *fn = ns_func_lookup (name);
+
+  return fn == NULL ? 0 : ns_machine_account_calls (r->machine, fn, NULL);
+}
+
+/* ilog2 of n >= 1. */
+static guint
+ilog2 (guint n)
+{
+  guint log = 0;
+
+  while (n >>= 1)
+    log++;
+  return log;
+}
+
+/* The defaults, the loopback device, its routes and the per-CPU data. */
+START_TEST (test_stack_defaults)
+{
+  NsNetStack *s;
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  s = r.stack;
+  ck_assert_uint_eq (s->max_backlog, NETDEV_MAX_BACKLOG);
+  ck_assert_uint_eq (s->rmem_default, RMEM_DEFAULT);
+  ck_assert_uint_eq (s->wmem_default, WMEM_DEFAULT);
+  ck_assert_uint_eq (s->udp_busylocks_log, ilog2 (ns_machine_n_cpus (r.machine)) + 4);
+  ck_assert_str_eq (s->lo->name, "lo");
+  ck_assert_uint_eq (s->lo->flags & (IFF_UP | IFF_LOOPBACK), IFF_UP | IFF_LOOPBACK);
+  ck_assert_uint_eq (s->lo->mtu, LOOPBACK_MTU);
+  ck_assert_int_eq (s->lo->ifindex, LOOPBACK_IFINDEX);
+  ck_assert (s->lo->features & NETIF_F_LLTX);
+  ck_assert_ptr_eq (s->rt_lo4->dev, s->lo);
+  ck_assert_ptr_eq (s->rt_lo6->dev, s->lo);
+  ck_assert_uint_eq (s->rt_lo4->rt_type, RTN_LOCAL);
+  ck_assert_uint_eq (s->rt_lo6->rt_type, RTN_LOCAL);
+  for (guint c = 0; c < ns_machine_n_cpus (r.machine); c++) {
+    struct softnet_data *sd = ns_netstack_sd (s, c);
+    ck_assert_uint_eq (sd->cpu, c);
+    ck_assert_int_eq (sd->napi_weight, DEV_WEIGHT);
+    ck_assert_uint_eq (sd->input_pkt_queue.qlen + sd->process_queue.qlen, 0);
+    ck_assert_uint_eq (sd->napi_state, 0);
+    ck_assert_int_eq (*s->preempt_count[c], 0);
+    ck_assert_ptr_ne (sd, ns_netstack_sd (s, (c + 1) % ns_machine_n_cpus (r.machine)));
+  }
+  rig_clear (&r);
+}
+END_TEST
+
+/* socket(2) of a UDP socket, blocking and non-blocking, of both families. */
+START_TEST (test_socket_init)
+{
+  static const gint families[] = { AF_INET, AF_INET6 };
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++) {
+    for (gint nonblock = 0; nonblock <= 1; nonblock++) {
+      struct file *file = ns_netstack_socket (r.stack, families[i], nonblock);
+      struct socket *sock = ns_file_socket (file);
+      struct sock *sk = ns_file_sock (file);
+      ck_assert_ptr_eq (file->private_data, sock);
+      ck_assert_ptr_eq (sock->file, file);
+      ck_assert_ptr_eq (sock->sk, sk);
+      ck_assert_ptr_eq (sk->sk_socket, sock);
+      ck_assert_ptr_eq (sk->sk_wq, &sock->wq);
+      ck_assert_int_eq (sock->type, SOCK_DGRAM_TYPE);
+      ck_assert_int_eq (sk->sk_type, SOCK_DGRAM_TYPE);
+      ck_assert_int_eq (sk->sk_protocol, IPPROTO_UDP_NUM);
+      ck_assert_int_eq (sk->sk_rcvbuf, RMEM_DEFAULT);
+      ck_assert_int_eq (sk->sk_sndbuf, WMEM_DEFAULT);
+      ck_assert_int_eq (udp_sk (sk)->forward_threshold, RMEM_DEFAULT >> 2);
+      ck_assert_uint_eq (file->f_flags & O_NONBLOCK_FLAG, nonblock ? O_NONBLOCK_FLAG : 0);
+      ck_assert_uint_eq (sk->sk_receive_queue.qlen, 0);
+      ns_netstack_close (r.stack, file);
+    }
+  }
+  rig_clear (&r);
+}
+END_TEST
+
+/* connect(2) caches lo's local route with one reference, which close gives back. */
+START_TEST (test_connect_route_reference)
+{
+  struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons (5201),
+                            .sin_addr.s_addr = htonl (0x7f000001) };
+  struct file *file;
+  struct sock *sk;
+  gint32 refs;
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  refs = r.stack->rt_lo4->__rcuref;
+  file = ns_netstack_socket (r.stack, AF_INET, FALSE);
+  ck_assert_int_eq (ns_netstack_connect (r.stack, file, (struct sockaddr *) &in, sizeof in), 0);
+  sk = ns_file_sock (file);
+  ck_assert_ptr_eq (sk->sk_dst_cache, r.stack->rt_lo4);
+  ck_assert_int_eq (r.stack->rt_lo4->__rcuref, refs + 1);
+  ns_netstack_close (r.stack, file);
+  ck_assert_int_eq (r.stack->rt_lo4->__rcuref, refs);
+  rig_clear (&r);
+}
+END_TEST
+
+static const char *const lock_fn_names[] = {
+  "_raw_spin_lock", "_raw_spin_lock_bh", "_raw_spin_lock_irq", "_raw_spin_lock_irqsave"
+};
+
+/* Each lock kind: its own _raw_spin_lock* entered, the lock held until the unlock,
+ * softirq_count() raised by the _bh kind only, everything back after the unlock. */
+static void
+body_lock_kinds (NsThread *t, Rig *r)
+{
+  gint32 *count = r->stack->preempt_count[0];
+
+  for (NsLockKind kind = NS_LOCK_PLAIN; kind <= NS_LOCK_IRQSAVE; kind++) {
+    ns_raw_spin_lock (t, r->stack, r->lock, kind);
+    for (NsLockKind k = NS_LOCK_PLAIN; k <= NS_LOCK_IRQSAVE; k++)
+      ck_assert_msg (calls_of (r, lock_fn_names[k]) == (k <= kind),
+                     "%s after the lock of kind %d", lock_fn_names[k], kind);
+    ck_assert_uint_ne (r->lock->val, 0);
+    ck_assert_int_eq (*count & SOFTIRQ_MASK, kind == NS_LOCK_BH ? SOFTIRQ_DISABLE_OFFSET : 0);
+    ns_raw_spin_unlock (t, r->stack, r->lock, kind);
+    ck_assert_uint_eq (r->lock->val, 0);
+    ck_assert_int_eq (*count, 0);
+  }
+}
+
+START_TEST (test_lock_kinds)
+{
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  run (&r, body_lock_kinds);
+  rig_clear (&r);
+}
+END_TEST
+
+/* spin_unlock_bh in process context with NET_RX pending runs it (local_bh_enable), but
+ * not inside an outer local_bh_disable, whose own enable then does. */
+static void
+body_unlock_bh_runs_softirq (NsThread *t, Rig *r)
+{
+  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+
+  sd->softirq_pending = 1;
+  ns_raw_spin_lock (t, r->stack, r->lock, NS_LOCK_BH);
+  ns_raw_spin_unlock (t, r->stack, r->lock, NS_LOCK_BH);
+  ck_assert_uint_eq (sd->softirq_pending, 0);
+  ck_assert_uint_eq (calls_of (r, "net_rx_action"), 1);
+
+  sd->softirq_pending = 1;
+  local_bh_disable (t, &r->stack->softirq);
+  ns_raw_spin_lock (t, r->stack, r->lock, NS_LOCK_BH);
+  ns_raw_spin_unlock (t, r->stack, r->lock, NS_LOCK_BH);
+  ck_assert_uint_eq (sd->softirq_pending, 1);
+  ck_assert_uint_eq (calls_of (r, "net_rx_action"), 1);
+  __local_bh_enable_ip (t, &r->stack->softirq);
+  ck_assert_uint_eq (sd->softirq_pending, 0);
+  ck_assert_uint_eq (calls_of (r, "net_rx_action"), 2);
+  ck_assert_int_eq (*r->stack->preempt_count[0], 0);
+}
+
+START_TEST (test_unlock_bh_runs_softirq)
+{
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  ns_netstack_start_cpu (r.stack, 0);
+  run (&r, body_unlock_bh_runs_softirq);
+  rig_clear (&r);
+}
+END_TEST
+
+/* Nested read sections count up and down on the CPU's task; each is one call of
+ * __rcu_read_lock and one of __rcu_read_unlock with preemptible RCU. */
+static void
+body_rcu_nesting (NsThread *t, Rig *r)
+{
+  gint *nesting = &r->stack->rcu_nesting[0];
+  const gint expect = r->stack->preempt_rcu ? 1 : 0;
+
+  ns_rcu_read_lock (t, r->stack);
+  ns_rcu_read_lock (t, r->stack);
+  ck_assert_int_eq (*nesting, 2 * expect);
+  ns_rcu_read_unlock (t, r->stack);
+  ck_assert_int_eq (*nesting, expect);
+  ns_rcu_read_unlock (t, r->stack);
+  ck_assert_int_eq (*nesting, 0);
+}
+
+START_TEST (test_rcu_nesting)
+{
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  ck_assert (r.stack->preempt_rcu);
+  run (&r, body_rcu_nesting);
+  ck_assert_uint_eq (calls_of (&r, "__rcu_read_lock"), 2);
+  ck_assert_uint_eq (calls_of (&r, "__rcu_read_unlock"), 2);
+  rig_clear (&r);
+}
+END_TEST
+
+/* Without CONFIG_PREEMPT_RCU rcu_read_lock is preempt_disable, inline: no calls. */
+START_TEST (test_rcu_without_preempt_rcu)
+{
+  Rig r;
+
+  rig_init (&r, "CONFIG_PREEMPT_RCU", "n");
+  ck_assert (!r.stack->preempt_rcu);
+  run (&r, body_rcu_nesting);
+  ck_assert_uint_eq (calls_of (&r, "__rcu_read_lock"), 0);
+  ck_assert_uint_eq (calls_of (&r, "__rcu_read_unlock"), 0);
+  rig_clear (&r);
+}
+END_TEST
+
+/* Inside a system call the running function is sys, two frames down (do_syscall_64,
+ * then sys through sys_call_table); after the exit the thread is back where it began. */
+static void
+body_syscall (NsThread *t, Rig *r)
+{
+  guint depth = ns_thread_call_depth (t);
+
+  ns_syscall_begin (t, r->stack, &fn_sys_test);
+  ck_assert_ptr_eq (ns_thread_current_func (t), &fn_sys_test);
+  ck_assert_uint_eq (ns_thread_call_depth (t), depth + 2);
+  ns_syscall_end (t, r->stack);
+  ck_assert_uint_eq (ns_thread_call_depth (t), depth);
+}
+
+START_TEST (test_syscall_frames)
+{
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  run (&r, body_syscall);
+  ck_assert_uint_eq (calls_of (&r, "do_syscall_64"), 1);
+  ck_assert_uint_eq (calls_of (&r, "__x64_sys_test"), 1);
+  ck_assert_uint_eq (calls_of (&r, "syscall_exit_to_user_mode"), 1);
+  rig_clear (&r);
+}
+END_TEST
+
+static Suite *
+netstack_suite (void)
+{
+  Suite *s = suite_create ("netstack");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_test (tc, test_stack_defaults);
+  tcase_add_test (tc, test_socket_init);
+  tcase_add_test (tc, test_connect_route_reference);
+  tcase_add_test (tc, test_lock_kinds);
+  tcase_add_test (tc, test_unlock_bh_runs_softirq);
+  tcase_add_test (tc, test_rcu_nesting);
+  tcase_add_test (tc, test_rcu_without_preempt_rcu);
+  tcase_add_test (tc, test_syscall_frames);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (netstack_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
