@@ -144,6 +144,9 @@ tcf_gact_create (TcEnv *env, gint32 action, struct tcf_chain *goto_chain)
   gact->common.ops = env->gact_ops;
   gact->common.tcfa_action = action;
   gact->common.tcfa_refcnt = 1;
+  /* tcf_idr_create: install = lastuse = jiffies, firstuse = 0 */
+  gact->common.tcfa_tm.install = *env->jiffies;
+  gact->common.tcfa_tm.lastuse = *env->jiffies;
   gact->common.cpu_bstats = tc_alloc_percpu (env, sizeof (struct gnet_stats_basic_sync), 16);
   gact->common.cpu_bstats_hw = tc_alloc_percpu (env, sizeof (struct gnet_stats_basic_sync),
                                                 16);
