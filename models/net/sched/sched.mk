@@ -10,10 +10,10 @@ libns_models_a_SOURCES += models/net/sched/pkt_cls.h models/net/sched/sched-priv
 SCHED_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net/sched
 check_PROGRAMS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
 	tests/models/net/sched/test-pktgen tests/models/net/sched/test-act_gact \
-	tests/models/net/sched/test-act_api
+	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall
 TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
 	tests/models/net/sched/test-pktgen tests/models/net/sched/test-act_gact \
-	tests/models/net/sched/test-act_api
+	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall
 EXTRA_DIST += tests/models/net/sched/sched-rig.h
 tests_models_net_sched_test_cls_api_SOURCES = tests/models/net/sched/test-cls_api.c \
 	tests/models/net/sched/sched-rig.h
@@ -39,6 +39,11 @@ tests_models_net_sched_test_act_api_SOURCES = tests/models/net/sched/test-act_ap
 tests_models_net_sched_test_act_api_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
 tests_models_net_sched_test_act_api_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_sched_test_act_api_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_cls_matchall_SOURCES = tests/models/net/sched/test-cls_matchall.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_cls_matchall_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_cls_matchall_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_cls_matchall_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 EXTRA_DIST += models/net/sched/seed002/gen.py models/net/sched/seed002/fit.py \
 	models/net/sched/seed002/table.py
