@@ -116,11 +116,14 @@ tcf_gact_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_acti
   /* census: 2 instructions (SHOT test) */
   ns_insns (t, 2);
   if (action == TC_ACT_SHOT) {
+    /* tcf_action_inc_drop_qstats: qstats_drop_inc(this_cpu_ptr(a->cpu_qstats)); drops is
+     * the third u32 of struct gnet_stats_queue (qlen, backlog, drops, requeues,
+     * overlimits) */
     guint32 *q = tc_percpu_ptr (env, gact->common.cpu_qstats, ns_thread_cpu (t));
     NS_LOAD_FIELD (t, &gact->common, cpu_qstats);
-    ns_load (t, &q[1], sizeof q[1]);    /* qstats.drops */
-    q[1]++;
-    ns_store (t, &q[1], sizeof q[1]);
+    ns_load (t, &q[2], sizeof q[2]);    /* qstats.drops */
+    q[2]++;
+    ns_store (t, &q[2], sizeof q[2]);
     ns_insns (t, 3);
   }
   tcf_lastuse_update (t, env, &gact->common.tcfa_tm);
@@ -141,6 +144,9 @@ tcf_gact_create (TcEnv *env, gint32 action, struct tcf_chain *goto_chain)
   gact->common.ops = env->gact_ops;
   gact->common.tcfa_action = action;
   gact->common.tcfa_refcnt = 1;
+  /* tcf_idr_create: install = lastuse = jiffies, firstuse = 0 */
+  gact->common.tcfa_tm.install = *env->jiffies;
+  gact->common.tcfa_tm.lastuse = *env->jiffies;
   gact->common.cpu_bstats = tc_alloc_percpu (env, sizeof (struct gnet_stats_basic_sync), 16);
   gact->common.cpu_bstats_hw = tc_alloc_percpu (env, sizeof (struct gnet_stats_basic_sync),
                                                 16);
@@ -169,6 +175,6 @@ tc_action_drops (TcEnv *env, const struct tc_action *a)
 
   g_return_val_if_fail (env != NULL && a != NULL, 0);
   for (guint c = 0; c < ns_machine_n_cpus (env->machine); c++)
-    sum += ((guint32 *) tc_percpu_ptr (env, a->cpu_qstats, c))[1];
+    sum += ((guint32 *) tc_percpu_ptr (env, a->cpu_qstats, c))[2];
   return sum;
 }

@@ -9,9 +9,13 @@ libns_models_a_SOURCES += models/net/sched/pkt_cls.h models/net/sched/sched-priv
 
 SCHED_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net/sched
 check_PROGRAMS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
-	tests/models/net/sched/test-pktgen
+	tests/models/net/sched/test-pktgen tests/models/net/sched/test-act_gact \
+	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
+	tests/models/net/sched/test-sch_ingress
 TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
-	tests/models/net/sched/test-pktgen
+	tests/models/net/sched/test-pktgen tests/models/net/sched/test-act_gact \
+	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
+	tests/models/net/sched/test-sch_ingress
 EXTRA_DIST += tests/models/net/sched/sched-rig.h
 tests_models_net_sched_test_cls_api_SOURCES = tests/models/net/sched/test-cls_api.c \
 	tests/models/net/sched/sched-rig.h
@@ -27,6 +31,26 @@ tests_models_net_sched_test_pktgen_SOURCES = tests/models/net/sched/test-pktgen.
 tests_models_net_sched_test_pktgen_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
 tests_models_net_sched_test_pktgen_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_sched_test_pktgen_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_act_gact_SOURCES = tests/models/net/sched/test-act_gact.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_act_gact_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_act_gact_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_act_gact_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_act_api_SOURCES = tests/models/net/sched/test-act_api.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_act_api_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_act_api_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_act_api_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_cls_matchall_SOURCES = tests/models/net/sched/test-cls_matchall.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_cls_matchall_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_cls_matchall_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_cls_matchall_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_sch_ingress_SOURCES = tests/models/net/sched/test-sch_ingress.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_sch_ingress_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_sch_ingress_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_sch_ingress_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 EXTRA_DIST += models/net/sched/seed002/gen.py models/net/sched/seed002/fit.py \
 	models/net/sched/seed002/table.py

@@ -88,20 +88,28 @@ rig_thread (NsThread *t, gpointer data)
   job->done = TRUE;
 }
 
-/* Runs fn(t, data) to completion in a simulated thread on CPU 0. */
-static void
-rig_run (SchedRig *rig, void (*fn) (NsThread *t, gpointer data), gpointer data)
+/* Runs fn(t, data) to completion in a simulated thread on `cpu`. */
+static G_GNUC_UNUSED void
+rig_run_on (SchedRig *rig, guint cpu, void (*fn) (NsThread *t, gpointer data), gpointer data)
 {
   RigJob job = { fn, data, FALSE };
 
-  ns_engine_spawn (rig->engine, "test", 0, NS_THREAD_USER, ns_engine_now (rig->engine),
+  ck_assert_uint_lt (cpu, ns_machine_n_cpus (rig->machine));
+  ns_engine_spawn (rig->engine, "test", cpu, NS_THREAD_USER, ns_engine_now (rig->engine),
                    rig_thread, &job);
   ns_engine_run (rig->engine, G_MAXINT64);
   ck_assert (job.done);
 }
 
+/* Runs fn(t, data) to completion in a simulated thread on CPU 0. */
+static G_GNUC_UNUSED void
+rig_run (SchedRig *rig, void (*fn) (NsThread *t, gpointer data), gpointer data)
+{
+  rig_run_on (rig, 0, fn, data);
+}
+
 /* An skb in simulated memory: protocol IPv4, 60 bytes, a head with shared info. */
-static struct sk_buff *
+static G_GNUC_UNUSED struct sk_buff *
 rig_skb (SchedRig *rig)
 {
   NsArena *arena = ns_machine_arena (rig->machine);

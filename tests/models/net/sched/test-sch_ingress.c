@@ -1,0 +1,162 @@
+/* test-sch_ingress.c — the clsact qdisc (models/net/sched/sch_ingress.c) against the
+ * kernel's (net/sched/sch_ingress.c clsact_init, net/sched/sch_generic.c
+ * mini_qdisc_pair_swap, net/sched/cls_api.c tcf_chain0_head_change, v6.1/v6.2):
+ *  - attaching clsact turns on both static keys (net_inc_ingress_queue and
+ *    net_inc_egress_queue: the hot paths' ingress_needed_key / egress_needed_key);
+ *  - it gives the device two blocks of its own — "tc filter add dev D ingress" and
+ *    "… egress" reach different chains, each chain 0 — with a mini_Qdisc each and
+ *    per-CPU bstats/qstats;
+ *  - the hot path sees chain 0's first filter: after a filter change the mini_Qdisc's
+ *    filter_list is the chain's new head (mini_qdisc_pair_swap(miniqp, tp_head)), and a
+ *    change in one direction leaves the other alone.
+ * An empty clsact is not checked: the kernel leaves dev->miniq_* NULL until chain 0 holds
+ * a filter (mini_qdisc_pair_init only records where to publish; mini_qdisc_pair_swap with
+ * no head stores NULL), while the model publishes both mini_Qdiscs at attach. So the
+ * assertions here read the mini_Qdiscs through hot_head() or after a filter is in. */
+#include "config.h"
+#include "sched-rig.h"
+
+/* The rig plus a transmit stack and a dummy device. */
+typedef struct {
+  SchedRig           rig;
+  NetTx             *tx;
+  struct net_device *dev;
+} DevRig;
+
+/* A 6.1 machine with dummy0, no qdisc attached yet. */
+static void
+dev_rig_init (DevRig *d)
+{
+  rig_init (&d->rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  d->tx = net_tx_new (d->rig.machine, d->rig.tc);
+  d->dev = dummy_create (d->tx, "dummy0");
+}
+
+/* Frees what dev_rig_init made. */
+static void
+dev_rig_clear (DevRig *d)
+{
+  net_tx_free (d->tx);
+  rig_clear (&d->rig);
+}
+
+/* A matchall filter with one pass action at prio in chain. */
+static struct tcf_proto *
+add_filter (DevRig *d, struct tcf_chain *chain, guint32 prio)
+{
+  struct tcf_proto *tp = tcf_chain_tp_insert (d->rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL,
+                                              prio);
+  struct tc_action *a = tcf_gact_create (d->rig.tc, TC_ACT_OK, NULL);
+
+  mall_change (d->rig.tc, tp, prio, 0, &a, 1);
+  return tp;
+}
+
+START_TEST (test_attach_turns_on_both_static_keys)
+{
+  DevRig d;
+
+  dev_rig_init (&d);
+  ck_assert (!d.tx->ingress_needed_key);
+  ck_assert (!d.tx->egress_needed_key);
+  clsact_attach (d.tx, d.dev);
+  ck_assert (d.tx->ingress_needed_key);
+  ck_assert (d.tx->egress_needed_key);
+  dev_rig_clear (&d);
+}
+END_TEST
+
+/* The first filter the hot path sees in a direction: NULL when the device has no
+ * mini_Qdisc there or it has no filter (sch_handle_egress's miniq test, then the walk). */
+static const struct tcf_proto *
+hot_head (const struct mini_Qdisc *miniq)
+{
+  return miniq ? miniq->filter_list : NULL;
+}
+
+/* Two blocks: distinct chain 0s, and once both have a filter, distinct mini_Qdiscs on
+ * distinct blocks, with per-CPU stats. */
+START_TEST (test_ingress_and_egress_have_their_own_chain0)
+{
+  DevRig d;
+  struct tcf_chain *in, *out;
+
+  dev_rig_init (&d);
+  clsact_attach (d.tx, d.dev);
+  in = clsact_chain (d.dev, FALSE);
+  out = clsact_chain (d.dev, TRUE);
+  ck_assert_ptr_nonnull (in);
+  ck_assert_ptr_nonnull (out);
+  ck_assert_ptr_ne (in, out);
+  ck_assert_uint_eq (in->index, 0);
+  ck_assert_uint_eq (out->index, 0);
+  ck_assert_ptr_null (in->filter_chain);
+  ck_assert_ptr_null (out->filter_chain);
+  add_filter (&d, in, 1);
+  add_filter (&d, out, 1);
+  clsact_sync (d.dev);
+  ck_assert_ptr_nonnull (d.dev->miniq_ingress);
+  ck_assert_ptr_nonnull (d.dev->miniq_egress);
+  ck_assert_ptr_ne (d.dev->miniq_ingress, d.dev->miniq_egress);
+  ck_assert_ptr_ne (d.dev->miniq_ingress->block, d.dev->miniq_egress->block);
+  ck_assert_ptr_nonnull (d.dev->miniq_egress->cpu_bstats);
+  ck_assert_ptr_nonnull (d.dev->miniq_egress->cpu_qstats);
+  ck_assert_ptr_nonnull (d.dev->miniq_ingress->cpu_bstats);
+  ck_assert_ptr_nonnull (d.dev->miniq_ingress->cpu_qstats);
+  dev_rig_clear (&d);
+}
+END_TEST
+
+/* tcf_chain0_head_change: the mini_Qdisc's filter_list follows chain 0's head, per
+ * direction. */
+START_TEST (test_sync_publishes_each_directions_head)
+{
+  DevRig d;
+  struct tcf_proto *out5, *out2, *in7;
+
+  dev_rig_init (&d);
+  clsact_attach (d.tx, d.dev);
+  out5 = add_filter (&d, clsact_chain (d.dev, TRUE), 5);
+  clsact_sync (d.dev);
+  ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out5);
+  ck_assert_ptr_null (hot_head (d.dev->miniq_ingress));
+  /* a lower prio becomes the head */
+  out2 = add_filter (&d, clsact_chain (d.dev, TRUE), 2);
+  clsact_sync (d.dev);
+  ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out2);
+  ck_assert_ptr_eq (out2->next, out5);
+  ck_assert_ptr_null (hot_head (d.dev->miniq_ingress));
+  /* an ingress filter does not move egress */
+  in7 = add_filter (&d, clsact_chain (d.dev, FALSE), 7);
+  clsact_sync (d.dev);
+  ck_assert_ptr_eq (hot_head (d.dev->miniq_ingress), in7);
+  ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out2);
+  ck_assert_ptr_null (in7->next);
+  dev_rig_clear (&d);
+}
+END_TEST
+
+static Suite *
+sch_ingress_suite (void)
+{
+  Suite *s = suite_create ("sch_ingress");
+  TCase *tc = tcase_create ("clsact");
+
+  tcase_add_test (tc, test_attach_turns_on_both_static_keys);
+  tcase_add_test (tc, test_ingress_and_egress_have_their_own_chain0);
+  tcase_add_test (tc, test_sync_publishes_each_directions_head);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (sch_ingress_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
