@@ -16,7 +16,8 @@ tests_models_net_test_udp_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-udp_rx
 TESTS += tests/models/net/test-udp_rx
-tests_models_net_test_udp_rx_SOURCES = tests/models/net/test-udp_rx.c
+UDP_PAIR_RIG = tests/models/net/udp-pair-rig.c tests/models/net/udp-pair-rig.h
+tests_models_net_test_udp_rx_SOURCES = tests/models/net/test-udp_rx.c $(UDP_PAIR_RIG)
 tests_models_net_test_udp_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_udp_rx_CFLAGS = $(TEST_CFLAGS)

@@ -1,0 +1,129 @@
+/* udp-pair-rig.c — the loopback UDP pair of udp-pair-rig.h. */
+#include "config.h"
+#include "udp-pair-rig.h"
+
+/* sockaddr of the loopback address of family, port. */
+gint
+loopback_addr (struct sockaddr_storage *ss, gint family, guint16 port)
+{
+  memset (ss, 0, sizeof *ss);
+  if (family == AF_INET) {
+    struct sockaddr_in *in = (struct sockaddr_in *) ss;
+    in->sin_family = AF_INET;
+    in->sin_port = htons (port);
+    in->sin_addr.s_addr = htonl (0x7f000001);
+    return sizeof *in;
+  }
+  struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) ss;
+  in6->sin6_family = AF_INET6;
+  in6->sin6_port = htons (port);
+  in6->sin6_addr.s6_addr[15] = 1;
+  return sizeof *in6;
+}
+
+/* A machine of the registry defaults running kernel version, its stack with
+ * net.core.rmem_default = rcvbuf (0: the default; sock_init_data copies it into sk_rcvbuf,
+ * udp_lib_init_sock sets forward_threshold from it), and a connected pair of family: the
+ * client sends to the server bound to the loopback address at PORT. */
+void
+rig_init (Rig *rig, const char *version, gint family, guint rcvbuf)
+{
+  NsMitigations mit = { 0 };
+  struct sockaddr_storage ss;
+  GError *error = NULL;
+  gint len;
+
+  memset (rig, 0, sizeof *rig);
+  rig->family = family;
+  rig->params = ns_params_new ();
+  rig->build = ns_build_new (version, ns_params_get_int (rig->params,
+                                                         "build.inline_limit_bytes"));
+  rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
+  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
+  rig->engine = ns_machine_create_engine (rig->machine);
+  rig->stack = ns_netstack_new (rig->machine, rig->engine, &error);
+  ck_assert_msg (rig->stack != NULL, "%s", error ? error->message : "?");
+  if (rcvbuf != 0)
+    rig->stack->rmem_default = rcvbuf;
+  rig->client = ns_netstack_socket (rig->stack, family, FALSE);
+  len = loopback_addr (&ss, family, PORT);
+  ck_assert_int_eq (ns_netstack_connect (rig->stack, rig->client, (struct sockaddr *) &ss,
+                                         len), 0);
+  rig->server = ns_netstack_socket (rig->stack, family, FALSE);
+  ck_assert_int_eq (udp_sock_bind (ns_file_sock (rig->server), (struct sockaddr *) &ss, len),
+                    0);
+  len = loopback_addr (&ss, family, ns_file_sock (rig->client)->sk_num);
+  ck_assert_int_eq (ns_netstack_connect (rig->stack, rig->server, (struct sockaddr *) &ss,
+                                         len), 0);
+  rig->txbuf = ns_arena_alloc (ns_machine_arena (rig->machine), RIG_BUF, 64);
+  rig->rxbuf = ns_arena_alloc (ns_machine_arena (rig->machine), RIG_BUF, 64);
+  ns_netstack_start_cpu (rig->stack, SENDER_CPU);
+}
+
+/* Frees what rig_init made. */
+void
+rig_clear (Rig *rig)
+{
+  ns_netstack_free (rig->stack);
+  ns_engine_free (rig->engine);
+  ns_machine_free (rig->machine);
+  ns_build_free (rig->build);
+  ns_params_free (rig->params);
+}
+
+/* The simulated thread's body: the job's. */
+void
+job_thread (NsThread *t, gpointer data)
+{
+  Job *job = data;
+
+  job->body (t, job->rig, job->arg);
+}
+
+/* Runs body(arg) in a user thread on cpu from now until every thread is done or asleep. */
+void
+run_on (Rig *rig, guint cpu, Body body, gpointer arg)
+{
+  Job job = { rig, body, arg };
+
+  ns_engine_spawn (rig->engine, "job", cpu, NS_THREAD_USER, ns_engine_now (rig->engine),
+                   job_thread, &job);
+  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+}
+
+/* Body: write(2) of one datagram of GPOINTER_TO_UINT(arg) bytes from txbuf. */
+static void
+write_one (NsThread *t, Rig *rig, gpointer arg)
+{
+  gsize len = GPOINTER_TO_UINT (arg);
+
+  ck_assert_int_eq (ns_sys_write (t, rig->stack, rig->client, rig->txbuf, len), (gssize) len);
+}
+
+/* Sends one datagram of len bytes and lets the receive softirq finish. */
+void
+send_datagram (Rig *rig, guint len)
+{
+  run_on (rig, SENDER_CPU, write_one, GUINT_TO_POINTER (len));
+}
+
+/* Body: one read(2) of call->len bytes into rxbuf. */
+void
+read_one (NsThread *t, Rig *rig, gpointer arg)
+{
+  ReadCall *call = arg;
+
+  call->ret = ns_sys_read (t, rig->stack, rig->server, rig->rxbuf, call->len);
+  call->returned = ns_thread_now (t);
+}
+
+/* One read(2) of len bytes on the reader's CPU; returns its result. */
+gssize
+read_datagram (Rig *rig, gsize len)
+{
+  ReadCall call = { len, 0, 0 };
+
+  run_on (rig, READER_CPU, read_one, &call);
+  return call.ret;
+}
+

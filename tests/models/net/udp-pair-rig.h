@@ -1,0 +1,61 @@
+/* udp-pair-rig.h — a simulated machine with the loopback stack and one connected UDP
+ * pair, for the tests of the UDP path's model files (test-udp_rx.c, test-ip.c): the client
+ * on SENDER_CPU writes datagrams to the server bound at PORT, which reads them on
+ * READER_CPU; each step runs the engine until every thread is done or asleep. */
+#pragma once
+#include <check.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include "machine.h"
+#include "workload.h"
+#include "netstack.h"
+#include "udp_rx.h"
+#include "udp_tx.h"
+
+#define PORT          5301
+#define SENDER_CPU    0
+#define READER_CPU    1
+#define RIG_BUF       65536      /* each user buffer: the largest datagram fits */
+
+typedef struct {
+  NsParams    *params;
+  NsBuild     *build;
+  NsMachine   *machine;
+  NsEngine    *engine;
+  NsNetStack  *stack;
+  gint         family;
+  struct file *client;
+  struct file *server;
+  guchar      *txbuf;            /* user buffers, simulated memory */
+  guchar      *rxbuf;
+} Rig;
+
+typedef void (*Body) (NsThread *t, Rig *rig, gpointer arg);
+
+typedef struct {
+  Rig      *rig;
+  Body      body;
+  gpointer  arg;
+} Job;
+
+typedef struct {
+  gsize   len;                   /* the read's buffer length */
+  gssize  ret;
+  NsTime  returned;              /* when read(2) returned */
+} ReadCall;
+
+/* sockaddr of the loopback address of family, port; returns its length. */
+gint    loopback_addr   (struct sockaddr_storage *ss, gint family, guint16 port);
+/* Builds the rig: kernel version, family, net.core.rmem_default = rcvbuf (0: default). */
+void    rig_init        (Rig *rig, const char *version, gint family, guint rcvbuf);
+void    rig_clear       (Rig *rig);
+/* A simulated thread body running a Job. */
+void    job_thread      (NsThread *t, gpointer data);
+/* Runs body(arg) in a user thread on cpu until every thread is done or asleep. */
+void    run_on          (Rig *rig, guint cpu, Body body, gpointer arg);
+/* write(2) of one len-byte datagram from txbuf (must return len), softirq included. */
+void    send_datagram   (Rig *rig, guint len);
+/* Body: one read(2) of call->len bytes (arg: a ReadCall) into rxbuf, noting when. */
+void    read_one        (NsThread *t, Rig *rig, gpointer arg);
+/* One read(2) of len bytes into rxbuf on the reader's CPU; its result. */
+gssize  read_datagram   (Rig *rig, gsize len);
