@@ -9,8 +9,10 @@
  *
  * The loopback facts that shape the path: lo has NETIF_F_HW_CSUM, so UDP leaves the
  * checksum CHECKSUM_PARTIAL and no byte is summed on either side (skb_csum_unnecessary is
- * true for CHECKSUM_PARTIAL on receive); lo's MTU is 65536, so an 8920-byte datagram is one
- * linear skb (alloclen < SKB_MAX_ALLOC); the output route to a local address has
+ * true for CHECKSUM_PARTIAL on receive); lo's MTU is 65536, so every datagram is one skb:
+ * linear while fraglen + alloc_extra < SKB_MAX_ALLOC (an IPv4 payload of up to 16004
+ * bytes, IPv6 15991: seed 000's 8920 bytes), else, lo having NETIF_F_SG, a small head and
+ * the payload in page fragments of the task's page_frag; the output route to a local address has
  * dst.input = ip_local_deliver / ip6_input and loopback_xmit keeps the dst, so input needs
  * no route lookup and early demux does not run (it requires !skb_dst); the neighbour is
  * NUD_NOARP with a cached hardware header (neigh_hh_output); netfilter hooks are static-key
@@ -47,6 +49,8 @@ static NS_FUNC (fn___ip_append_data, "__ip_append_data", 2900, NS_FN_STATIC, 2);
 static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 560, NS_FN_EXTERN, 12);
 static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 420, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 220, NS_FN_EXTERN, 20);
+/* sk_page_frag_refill: an estimate of its text (a test and a call) */
+static NS_FUNC (fn_sk_page_frag_refill, "sk_page_frag_refill", 96, NS_FN_EXTERN, 12);
 static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 140, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn__copy_from_iter, "_copy_from_iter", 1100, NS_FN_EXTERN, 40);
 static NS_FUNC (fn___ip_make_skb, "__ip_make_skb", 900, NS_FN_EXTERN, 3);
@@ -315,6 +319,7 @@ ip_generic_getfrag (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, 
 typedef struct {
   NsFunc *fn;
   guint   fragheaderlen;
+  guint   alloc_extra;      /* beyond hh_len: IPv4 15 (alignment), IPv6 sizeof(frag_hdr) */
   guint   before_alloc;     /* to the call of sock_alloc_send_pskb */
   guint   before_put;       /* to the call of skb_put */
   guint   before_getfrag;   /* to the getfrag call */
@@ -328,7 +333,7 @@ typedef struct {
  * the destructor already set, the enqueue on the cork queue, the loop's end,
  * wmem_alloc_delta 0 (66). */
 static const AppendDataCounts ip_append_counts = {
-  &fn___ip_append_data, IPV4_HLEN, 118, 12, 45, 66
+  &fn___ip_append_data, IPV4_HLEN, 15, 118, 12, 45, 66
 };
 
 /* __ip6_append_data.isra.0 (census: send6.md, 340 instructions less P/E 17): the same
@@ -338,40 +343,122 @@ static const AppendDataCounts ip_append_counts = {
  * tx_flags and tskey, no uarg, no MSG_CONFIRM, the destructor already set, the enqueue,
  * the loop's end, wmem_alloc_delta 0, the stack protector (53). */
 static const AppendDataCounts ip6_append_counts = {
-  &fn___ip6_append_data, IPV6_HLEN, 213, 29, 28, 53
+  &fn___ip6_append_data, IPV6_HLEN, 8, 213, 29, 28, 53
 };
 
-/* __ip_append_data / __ip6_append_data for one datagram that fits the MTU: allocate,
- * reserve the link-layer room, skb_put the whole fragment, set the headers' offsets,
- * copy the payload. */
+/* sk_page_frag_refill (net/core/sock.c) of sk_page_frag(sk): the task's page fragment
+ * (sk_use_task_frag), refilled for at least 32 bytes. */
+static void
+sk_page_frag_refill (NsThread *t, NsNetStack *s, struct sock *sk, struct page_frag *pfrag)
+{
+  ns_call (t, &fn_sk_page_frag_refill);
+  NS_LOAD_FIELD (t, sk, sk_allocation);
+  ns_insns (t, 3);                  /* estimate: the arguments */
+  skb_page_frag_refill (t, s->alloc, 32, pfrag);
+  ns_insns (t, 2);                  /* estimate: the result test (always true here) */
+  ns_ret (t);
+}
+
+/* The rest of the __ip_append_data / __ip6_append_data loop for a paged skb (lo has
+ * NETIF_F_SG): each pass refills the task's page fragment, starts a new frag unless
+ * skb_can_coalesce (same page, contiguous), copies what fits through getfrag into
+ * page_address + offset, and adds it to the frag, to len, data_len and truesize
+ * (skb_len_add) and to wmem_alloc_delta, which goes into sk_wmem_alloc at the end. */
+static void
+append_paged (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb,
+              const guchar *ubuf, gsize len)
+{
+  struct page_frag *pfrag = ns_netstack_task_frag (s, ns_thread_cpu (t));
+  struct skb_shared_info *shinfo = skb_shinfo (skb);
+  guint wmem_alloc_delta = 0;
+  gsize offset = 0;
+
+  NS_LOAD_FIELD (t, sk, sk_use_task_frag);
+  while (offset < len) {
+    guint copy = (guint) (len - offset);
+    skb_frag_t *last = shinfo->nr_frags ? &shinfo->frags[shinfo->nr_frags - 1] : NULL;
+
+    /* estimate: 20 instructions (copy against mtu - skb->len and length, the SG and
+     * zerocopy tests) */
+    ns_insns (t, 20);
+    sk_page_frag_refill (t, s, sk, pfrag);
+    NS_LOAD_FIELD (t, shinfo, nr_frags);
+    ns_insns (t, 6);                /* estimate: skb_can_coalesce */
+    if (last == NULL || last->bv_page != pfrag->page ||
+        last->bv_offset + last->bv_len != pfrag->offset) {
+      g_return_if_fail (shinfo->nr_frags < MAX_SKB_FRAGS);
+      last = &shinfo->frags[shinfo->nr_frags++];
+      last->bv_page = pfrag->page;
+      last->bv_offset = pfrag->offset;
+      last->bv_len = 0;
+      ns_store (t, last, sizeof *last);
+      NS_STORE_FIELD (t, shinfo, nr_frags);
+      get_page (t, pfrag->page);
+    }
+    copy = MIN (copy, pfrag->size - pfrag->offset);
+    ip_generic_getfrag (t, s, ns_page_address (s->alloc, pfrag->page) + pfrag->offset,
+                        ubuf + offset, copy);
+    pfrag->offset += copy;
+    last->bv_len += copy;
+    skb->len += copy;
+    skb->data_len += copy;
+    skb->truesize += copy;
+    wmem_alloc_delta += copy;
+    offset += copy;
+    NS_STORE_FIELD (t, pfrag, offset);
+    NS_STORE_FIELD (t, last, bv_len);
+    NS_STORE_FIELD (t, skb, len);
+    NS_STORE_FIELD (t, skb, data_len);
+    NS_STORE_FIELD (t, skb, truesize);
+    ns_insns (t, 12);               /* estimate: the adds, offset and length, the loop */
+  }
+  ns_atomic (t, &sk->sk_wmem_alloc);
+  sk->sk_wmem_alloc += wmem_alloc_delta;
+}
+
+/* __ip_append_data / __ip6_append_data for one datagram that fits the MTU: a linear skb
+ * when fraglen + alloc_extra < SKB_MAX_ALLOC (the whole datagram after the link-layer
+ * room), else — lo has NETIF_F_SG — a head for the headers and the payload in page
+ * fragments (append_paged); reserve the link-layer room, skb_put the linear part, set the
+ * headers' offsets, copy the payload. The census counted the linear path; the paged
+ * path's other work is append_paged's estimates. */
 static struct sk_buff *
 append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gsize len,
              const AppendDataCounts *c)
 {
   const guint hh_len = 16;      /* LL_RESERVED_SPACE(lo) = ((14 + 0) & ~15) + 16 */
   const guint fragheaderlen = c->fragheaderlen;
-  guint fraglen = fragheaderlen + UDP_HLEN + (guint) len;
+  const guint fraglen = fragheaderlen + UDP_HLEN + (guint) len;
+  const guint alloc_extra = hh_len + c->alloc_extra;
+  guint pagedlen = 0, alloclen = fraglen;
   struct sk_buff *skb;
 
   ns_call (t, c->fn);
   NS_LOAD_FIELD (t, sk, sk_tsflags);
   NS_LOAD_FIELD (t, s->lo, features);
   ns_insns (t, c->before_alloc);    /* census (see the counts' comment) */
-  skb = sock_alloc_send_pskb (t, s, sk, fraglen + hh_len + 15);
+  if (fraglen + alloc_extra >= SKB_MAX_ALLOC) {
+    alloclen = fragheaderlen + UDP_HLEN;
+    pagedlen = (guint) len;
+  }
+  skb = sock_alloc_send_pskb (t, s, sk, alloclen + alloc_extra);
   skb->ip_summed = CHECKSUM_PARTIAL;
   skb->csum = 0;
   skb_reserve (skb, hh_len);
   NS_STORE_FIELD (t, skb, ip_summed);
   NS_STORE_FIELD (t, skb, csum);
   ns_insns (t, c->before_put);      /* census */
-  skb_put (t, skb, fraglen);
+  skb_put (t, skb, fraglen - pagedlen);
   skb_reset_network_header (skb);
   skb->transport_header = skb->network_header + fragheaderlen;
   NS_STORE_FIELD (t, skb, data);
   NS_STORE_FIELD (t, skb, network_header);
   NS_STORE_FIELD (t, skb, transport_header);
   ns_insns (t, c->before_getfrag);  /* census */
-  ip_generic_getfrag (t, s, skb->data + fragheaderlen + UDP_HLEN, ubuf, len);
+  if (pagedlen == 0)
+    ip_generic_getfrag (t, s, skb->data + fragheaderlen + UDP_HLEN, ubuf, len);
+  else
+    append_paged (t, s, sk, skb, ubuf, len);
   ns_insns (t, c->after_getfrag);   /* census */
   ns_ret (t);
   return skb;

@@ -14,11 +14,16 @@ tests_models_net_test_udp_SOURCES = tests/models/net/test-udp.c
 tests_models_net_test_udp_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net
 tests_models_net_test_udp_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_LDADD = $(NS_LIBS) $(TEST_LIBS)
-check_PROGRAMS += tests/models/net/test-udp_rx
-TESTS += tests/models/net/test-udp_rx
+check_PROGRAMS += tests/models/net/test-udp_rx tests/models/net/test-ip
+TESTS += tests/models/net/test-udp_rx tests/models/net/test-ip
 UDP_PAIR_RIG = tests/models/net/udp-pair-rig.c tests/models/net/udp-pair-rig.h
 tests_models_net_test_udp_rx_SOURCES = tests/models/net/test-udp_rx.c $(UDP_PAIR_RIG)
 tests_models_net_test_udp_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_udp_rx_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_rx_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_test_ip_SOURCES = tests/models/net/test-ip.c $(UDP_PAIR_RIG)
+tests_models_net_test_ip_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_ip_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_ip_LDADD = $(NS_LIBS) $(TEST_LIBS)

@@ -135,6 +135,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->sd = g_new0 (struct softnet_data *, s->n_cpus);
   s->napi_thread = g_new0 (NsThread *, s->n_cpus);
   s->task = g_new0 (gpointer, s->n_cpus);
+  s->task_frag = g_new0 (struct page_frag *, s->n_cpus);
   s->preempt_count = g_new0 (gint32 *, s->n_cpus);
   s->rcu_nesting = g_new0 (gint, s->n_cpus);
   s->task_wq = g_new0 (NsWaitQueue *, s->n_cpus);
@@ -170,6 +171,7 @@ ns_netstack_free (NsNetStack *s)
   g_free (s->sd);
   g_free (s->napi_thread);
   g_free (s->task);
+  g_free (s->task_frag);
   g_free (s->preempt_count);
   g_free (s->rcu_nesting);
   for (guint c = 0; s->task_wq && c < s->n_cpus; c++)
@@ -207,6 +209,18 @@ ns_netstack_task (NsNetStack *s, guint cpu)
 {
   g_return_val_if_fail (s != NULL && cpu < s->n_cpus, NULL);
   return s->task[cpu];
+}
+
+/* current->task_frag of the task on cpu: the page its sendmsg calls fill (in simulated
+ * memory from its first use, so runs that never send a paged datagram keep their arena
+ * layout). */
+struct page_frag *
+ns_netstack_task_frag (NsNetStack *s, guint cpu)
+{
+  g_return_val_if_fail (s != NULL && cpu < s->n_cpus, NULL);
+  if (s->task_frag[cpu] == NULL)
+    s->task_frag[cpu] = ns_arena_alloc (s->arena, sizeof (struct page_frag), 64);
+  return s->task_frag[cpu];
 }
 
 /* The wait queue of the task on cpu. */
@@ -249,6 +263,8 @@ ns_netstack_socket (NsNetStack *s, gint family, gboolean nonblock)
   __skb_queue_head_init (&sk->sk_write_queue);
   sk->sk_rcvbuf = (gint) s->rmem_default;
   sk->sk_sndbuf = (gint) s->wmem_default;
+  sk->sk_allocation = GFP_KERNEL;
+  sk->sk_use_task_frag = 1;
   sk->sk_wmem_alloc = 1;
   sk->sk_wq = &sock->wq;
   sk->sk_socket = sock;

@@ -216,6 +216,7 @@ struct _NsNetStack {
   struct softnet_data **sd;        /* per CPU */
   NsThread          **napi_thread; /* per CPU: the NET_RX softirq context, or NULL */
   gpointer           *task;        /* per CPU: task_struct line of the thread running there */
+  struct page_frag  **task_frag;   /* per CPU: that task's current->task_frag */
   NsWaitQueue       **task_wq;     /* per CPU: what that task sleeps on (created on demand) */
   gboolean            lsm;         /* an LSM (AppArmor) hooks file/socket operations */
   guint               lsms;        /* 1 << NsLsm of each LSM on the hook lists */
@@ -267,6 +268,8 @@ void        ns_netstack_start_cpu  (NsNetStack *stack, guint cpu);
 struct softnet_data *ns_netstack_sd (NsNetStack *stack, guint cpu);
 /* The task_struct line of the simulated task on cpu (pi_lock, __state). */
 gpointer    ns_netstack_task       (NsNetStack *stack, guint cpu);
+/* current->task_frag of the task on cpu (sk_page_frag of a socket with sk_use_task_frag). */
+struct page_frag *ns_netstack_task_frag (NsNetStack *stack, guint cpu);
 /* The wait queue the simulated task on cpu sleeps on (one user task per CPU). */
 NsWaitQueue *ns_netstack_task_wq   (NsNetStack *stack, guint cpu);
 

@@ -125,6 +125,10 @@ static NS_FUNC (fn_free_unref_page_commit, "free_unref_page_commit", 400,
 static NS_FUNC (fn_free_pcppages_bulk, "free_pcppages_bulk", 1100, NS_FN_STATIC, 3);
 /* the free of a page-fragment head (the frag cache: sched/skb_xmit.c) */
 static NS_FUNC (fn_page_frag_free, "page_frag_free", 96, NS_FN_EXTERN, 40);
+/* sendmsg's page fragments (sk_page_frag_refill's, net/core/sock.c) and their free;
+ * text sizes: estimates */
+static NS_FUNC (fn_skb_page_frag_refill, "skb_page_frag_refill", 220, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___folio_put, "__folio_put", 180, NS_FN_EXTERN, 60);
 NS_FUNC (skb_fn_skb_release_data, "skb_release_data", 420, NS_FN_STATIC, 4);
 NS_FUNC (skb_fn_kfree_skbmem, "kfree_skbmem", 160, NS_FN_STATIC, 4);
 NS_FUNC (skb_fn_kfree_skb_reason, "kfree_skb_reason", 260, NS_FN_EXTERN, 300);
@@ -212,10 +216,12 @@ struct _NsSkbAlloc {
   GQueue        zone_free[PAGE_ORDERS]; /* per order: the zone's free blocks, head = next
                                            out */
   GHashTable   *page_meta;      /* block → its struct pages (arena, 64 bytes per page) */
+  GHashTable   *page_block;     /* head struct page → its block (page_address) */
   GHashTable   *large_order;    /* block → order, for kfree */
   GHashTable   *slab_of;        /* object → KmemCache, for kfree */
   GHashTable   *frag_pages;     /* page-fragment page va → its struct page_ns */
   guint64       live_skbs;
+  guint64       live_frag_pages; /* sendmsg's page-fragment pages (put_page frees) */
   guint64       live_heads;
 };
 
@@ -330,6 +336,7 @@ ns_skb_alloc_new (NsMachine *machine)
   a->zone = ns_arena_alloc (a->arena, sizeof (ZoneLockLine), 64);
   ns_spin_lock_init (&a->zone->lock);
   a->page_meta = g_hash_table_new (g_direct_hash, g_direct_equal);
+  a->page_block = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->large_order = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->slab_of = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->frag_pages = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -360,6 +367,7 @@ ns_skb_alloc_free (NsSkbAlloc *a)
   for (guint o = 0; o < PAGE_ORDERS; o++)
     g_queue_clear (&a->zone_free[o]);
   g_hash_table_destroy (a->page_meta);
+  g_hash_table_destroy (a->page_block);
   g_hash_table_destroy (a->large_order);
   g_hash_table_destroy (a->slab_of);
   g_hash_table_destroy (a->frag_pages);
@@ -374,6 +382,14 @@ ns_skb_alloc_live (const NsSkbAlloc *a, guint64 *heads)
   if (heads)
     *heads = a->live_heads;
   return a->live_skbs;
+}
+
+/* sendmsg page-fragment pages not yet freed (held by a page_frag or an skb's frags). */
+guint64
+ns_skb_alloc_live_frag_pages (const NsSkbAlloc *a)
+{
+  g_return_val_if_fail (a != NULL, 0);
+  return a->live_frag_pages;
 }
 
 /* Gives the allocator the stack whose build options it follows (loopback.c's
@@ -615,6 +631,7 @@ zone_grow (NsSkbAlloc *a, guint order)
   gpointer meta = ns_arena_alloc (a->arena, (gsize) 64 << order, 64);
 
   g_hash_table_insert (a->page_meta, block, meta);
+  g_hash_table_insert (a->page_block, meta, block);
   return block;
 }
 
@@ -713,18 +730,21 @@ should_fail_alloc_page (NsThread *t)
   ns_leaf_call (t, &fn_should_fail_alloc_page, 1);
 }
 
-/* __alloc_pages(GFP_KERNEL | __GFP_COMP, order) on t's CPU: prepare_alloc_pages
- * (might_alloc, should_fail_alloc_page), the get_page_from_freelist fast path. */
+/* __alloc_pages(gfp | __GFP_COMP, order) on t's CPU: prepare_alloc_pages (might_alloc
+ * when gfp may block, should_fail_alloc_page), the get_page_from_freelist fast path; the
+ * head page's refcount is 1 (prep_new_page's set_page_refcounted). */
 static gpointer
-__alloc_pages (NsThread *t, NsSkbAlloc *a, guint order)
+__alloc_pages (NsThread *t, NsSkbAlloc *a, guint gfp, guint order)
 {
+  struct page_ns *head;
   gpointer block;
 
   ns_call (t, &skb_fn___alloc_pages);
   /* census (send.md): 111, P/E 15 — 96: gfp and order tests, the alloc context, the
    * cpusets and memcg keys, the zonelist; split between the calls: estimate */
   ns_insns (t, 24);
-  alloc_might_resched (t, a);
+  if (gfp & __GFP_DIRECT_RECLAIM)
+    alloc_might_resched (t, a);
   ns_insns (t, 6);
   should_fail_alloc_page (t);
   ns_insns (t, 36);
@@ -732,6 +752,8 @@ __alloc_pages (NsThread *t, NsSkbAlloc *a, guint order)
   ns_insns (t, 30);
   ns_ret (t);
   g_hash_table_insert (a->large_order, block, GUINT_TO_POINTER (order + 1));
+  head = (struct page_ns *) page_meta_of (a, block);
+  head->_refcount = 1;
   return block;
 }
 
@@ -864,6 +886,97 @@ __free_pages (NsThread *t, NsSkbAlloc *a, gpointer block, guint order)
   ns_ret (t);
 }
 
+/* ---- page fragments of sendmsg (sk_page_frag) ---- */
+
+/* The memory of a page the page allocator handed out (page_address). */
+guchar *
+ns_page_address (NsSkbAlloc *a, struct page_ns *page)
+{
+  g_return_val_if_fail (a != NULL && page != NULL, NULL);
+  return g_hash_table_lookup (a->page_block, page);
+}
+
+/* get_page (folio_get): a locked increment of the head page's refcount. */
+void
+get_page (NsThread *t, struct page_ns *page)
+{
+  g_return_if_fail (t != NULL && page != NULL && page->_refcount > 0);
+  ns_atomic (t, &page->_refcount);
+  page->_refcount++;
+  /* estimate: 3 instructions (page_folio's compound_head test, the lock incl) */
+  ns_insns (t, 3);
+}
+
+/* put_page (folio_put): folio_put_testzero's locked decrement; the last reference frees
+ * the compound page through __folio_put (destroy_large_folio, free_unref_page: order 3 is
+ * at most PAGE_ALLOC_COSTLY_ORDER, so onto t's CPU's per-CPU list). */
+void
+put_page (NsThread *t, NsSkbAlloc *a, struct page_ns *page)
+{
+  gpointer block, order_p;
+
+  g_return_if_fail (t != NULL && a != NULL && page != NULL && page->_refcount > 0);
+  ns_atomic (t, &page->_refcount);
+  /* estimate: 4 instructions (page_folio, the lock decl and its zero test) */
+  ns_insns (t, 4);
+  if (--page->_refcount > 0)
+    return;
+  block = g_hash_table_lookup (a->page_block, page);
+  order_p = g_hash_table_lookup (a->large_order, block);
+  g_return_if_fail (order_p != NULL);
+  g_hash_table_remove (a->large_order, block);
+  ns_call (t, &fn___folio_put);
+  /* estimate: 20 instructions (the large-folio test, destroy_large_folio: the compound
+   * destructor, mem_cgroup_uncharge with no memcg charge, the order) */
+  ns_insns (t, 20);
+  free_unref_page (t, a, block, GPOINTER_TO_UINT (order_p) - 1);
+  ns_ret (t);
+  a->live_frag_pages--;
+}
+
+/* skb_page_frag_refill(sz, pfrag, gfp): the page is reused from offset 0 when nobody
+ * else holds it (refcount 1), kept while sz bytes remain, else dropped (put_page) for a
+ * new order-SKB_FRAG_PAGE_ORDER compound page (alloc_pages without direct reclaim,
+ * __GFP_COMP | __GFP_NOWARN | __GFP_NORETRY). The order-0 fallback is not modelled: the
+ * model's page allocator does not fail. */
+gboolean
+skb_page_frag_refill (NsThread *t, NsSkbAlloc *a, guint sz, struct page_frag *pfrag)
+{
+  gpointer block;
+
+  g_return_val_if_fail (t != NULL && a != NULL && pfrag != NULL, FALSE);
+  ns_call (t, &fn_skb_page_frag_refill);
+  NS_LOAD_FIELD (t, pfrag, page);
+  ns_insns (t, 3);                  /* estimate: the page test */
+  if (pfrag->page != NULL) {
+    NS_LOAD_FIELD (t, pfrag->page, _refcount);
+    ns_insns (t, 4);                /* estimate: page_ref_count == 1, the offset test */
+    if (pfrag->page->_refcount == 1) {
+      pfrag->offset = 0;
+      NS_STORE_FIELD (t, pfrag, offset);
+      goto out;
+    }
+    NS_LOAD_FIELD (t, pfrag, offset);
+    if (pfrag->offset + sz <= pfrag->size)
+      goto out;
+    put_page (t, a, pfrag->page);
+  }
+  /* estimate: 12 instructions (offset cleared, the order and static key tests, the gfp,
+   * alloc_pages → alloc_pages_mpol's default policy) */
+  ns_insns (t, 12);
+  block = __alloc_pages (t, a, (GFP_KERNEL & ~__GFP_DIRECT_RECLAIM) | __GFP_NOWARN,
+                         SKB_FRAG_PAGE_ORDER);
+  pfrag->page = (struct page_ns *) page_meta_of (a, block);
+  pfrag->offset = 0;
+  pfrag->size = PAGE_SIZE << SKB_FRAG_PAGE_ORDER;
+  ns_store (t, pfrag, sizeof *pfrag);
+  a->live_frag_pages++;
+out:
+  ns_insns (t, 2);                  /* estimate: return TRUE */
+  ns_ret (t);
+  return TRUE;
+}
+
 /* ---- kmalloc ---- */
 
 /* The allocation order of a kmalloc_large request of size bytes (get_order). */
@@ -928,7 +1041,7 @@ __kmalloc_large_node (NsThread *t, NsSkbAlloc *a, guint size)
   /* census (send.md): 49, P/E 9 — 40: flags, numa_node_id, the page's address, the
    * stat's arguments; split: estimate */
   ns_insns (t, 22);
-  obj = __alloc_pages (t, a, order);
+  obj = __alloc_pages (t, a, GFP_KERNEL, order);
   ns_insns (t, 12);
   mod_lruvec_page_state (t, a, (gint) (PAGE_SIZE << order));
   ns_insns (t, 6);
@@ -1179,8 +1292,9 @@ skb_free_head (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
   ns_ret (t);
 }
 
-/* skb_release_data: drop the shinfo dataref (atomic unless it is the only user) and free
- * the head; a linear skb has no frags or frag_list to release. */
+/* skb_release_data: drop the shinfo dataref (atomic unless it is the only user), unref
+ * each page fragment (napi_frag_unref → skb_page_unref → put_page: no page pool here),
+ * free the head; no frag_list. */
 void
 skb_release_data (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
@@ -1194,6 +1308,13 @@ skb_release_data (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
   /* census: 34, P/E 11 (skb.md, recv.md): cloned, zerocopy, nr_frags loop of 0,
    * frag_list, the skb_free_head call, the pp_recycle reset */
   ns_insns (t, 23);
+  for (guint i = 0; i < shinfo->nr_frags; i++) {
+    NS_LOAD_FIELD (t, shinfo, frags[i].bv_page);
+    /* estimate: 5 instructions (the frag's page, pp_recycle false, the loop) */
+    ns_insns (t, 5);
+    put_page (t, a, shinfo->frags[i].bv_page);
+  }
+  shinfo->nr_frags = 0;
   skb_free_head (t, a, skb);
   a->live_heads--;
   skb->head = skb->data = NULL;

@@ -126,6 +126,17 @@ struct sk_buff {
   gpointer           extensions;           /* 224 */
 };                                         /* 232 */
 
+/* skb_frag_t (struct bio_vec from v6.5, the same 16 bytes before it): a page, the
+ * fragment's length and its offset in the page. */
+struct page_ns;
+typedef struct {
+  struct page_ns *bv_page;
+  guint32         bv_len;
+  guint32         bv_offset;
+} skb_frag_t;
+G_STATIC_ASSERT (sizeof (skb_frag_t) == 16);
+#define MAX_SKB_FRAGS  17u
+
 /* struct skb_shared_info (at skb->head + skb->end): the fields used; 320 bytes with
  * MAX_SKB_FRAGS = 17 16-byte frags (SKB_DATA_ALIGN(sizeof) = 320 on x86-64 [R]). */
 struct skb_shared_info {
@@ -142,7 +153,7 @@ struct skb_shared_info {
   gint32    dataref;                       /*  32 */
   guint32   xdp_frags_size;                /*  36 */
   gpointer  destructor_arg;                /*  40 */
-  guint8    frags[17 * 16];                /*  48 */
+  skb_frag_t frags[MAX_SKB_FRAGS];         /*  48 */
 };
 
 /* skb->head_frag in cloned_bits. */
@@ -160,8 +171,22 @@ struct page_ns {
 };
 G_STATIC_ASSERT (sizeof (struct page_ns) == 64);
 
+/* struct page_frag: the page a task's sendmsg fills (current->task_frag: sk_page_frag for
+ * a socket with sk_use_task_frag, UDP's default), and how far it is filled. */
+struct page_frag {
+  struct page_ns *page;
+  guint32         offset;
+  guint32         size;
+};
+/* SKB_FRAG_PAGE_ORDER: get_order(32768) with 4 KiB pages. */
+#define SKB_FRAG_PAGE_ORDER  3u
+
 #define SKB_DATA_ALIGN(x)   (((x) + 63u) & ~63u)
 #define SKB_SHINFO_SIZE     SKB_DATA_ALIGN ((guint) sizeof (struct skb_shared_info))
+/* SKB_MAX_ALLOC = SKB_MAX_ORDER(0, 2): an order-2 block less the shared info, 16064 bytes
+ * with 4 KiB pages; __ip_append_data goes paged at fraglen + alloc_extra ≥ this on an SG
+ * device. */
+#define SKB_MAX_ALLOC       ((4096u << 2) - SKB_SHINFO_SIZE)
 /* SKB_TRUESIZE(X): X + SKB_DATA_ALIGN(sizeof(sk_buff)) + SKB_DATA_ALIGN(sizeof(shinfo)). */
 #define SKB_TRUESIZE(x)     ((x) + SKB_DATA_ALIGN ((guint) sizeof (struct sk_buff)) + \
                              SKB_SHINFO_SIZE)
@@ -318,6 +343,20 @@ guint64         ns_skb_alloc_live     (const NsSkbAlloc *alloc, guint64 *heads);
 void            ns_skb_alloc_add_frag_page (NsSkbAlloc *alloc, gpointer va,
                                             struct page_ns *page);
 struct page_ns *ns_skb_alloc_frag_page (NsSkbAlloc *alloc, gconstpointer va);
+
+/* sendmsg page-fragment pages not yet freed (held by a page_frag or by skb frags). */
+guint64         ns_skb_alloc_live_frag_pages (const NsSkbAlloc *alloc);
+/* skb_page_frag_refill(sz, pfrag, GFP_KERNEL) on t's CPU: makes sz bytes free at
+ * pfrag->offset — the same page from 0 when nobody else holds it, its rest while sz bytes
+ * remain, else a new order-3 compound page (the old one put). Always TRUE here. */
+gboolean        skb_page_frag_refill  (NsThread *t, NsSkbAlloc *alloc, guint sz,
+                                       struct page_frag *pfrag);
+/* page_address: the memory of a page the allocator handed out. */
+guchar         *ns_page_address       (NsSkbAlloc *alloc, struct page_ns *page);
+/* get_page / put_page: a reference more or less on a compound page (locked inc / dec);
+ * the last put frees the page to t's CPU's per-CPU list. */
+void            get_page              (NsThread *t, struct page_ns *page);
+void            put_page              (NsThread *t, NsSkbAlloc *alloc, struct page_ns *page);
 
 /* __alloc_skb(size, gfp, 0, NUMA_NO_NODE) on t's CPU: sk_buff from skbuff_cache
  * (kmem_cache_alloc_node), head of size + shinfo from kmalloc_reserve (skb_small_head_cache

@@ -19,7 +19,9 @@
  *   inet_recvmsg / inet6_recvmsg → udp_recvmsg / udpv6_recvmsg → __skb_recv_udp (§5.4: the
  *   reader_queue under its lock, spliced from sk_receive_queue when empty, udp_rmem_release
  *   returning memory in chunks of forward_threshold = rcvbuf / 4) → copy_linear_skb →
- *   _copy_to_iter (the copy to user) → skb_consume_udp → __consume_stateless_skb.
+ *   _copy_to_iter (the copy to user; a paged datagram's through skb_copy_datagram_iter,
+ *   one copy per page fragment) → skb_consume_udp → __consume_stateless_skb (which puts
+ *   the fragments' pages).
  * The skb fields each step touches are loaded or stored at their offsets, so the reader
  * pays coherence for the lines the softirq wrote (next/prev/dev_scratch in CL0; users,
  * head, end in CL3) and for the payload lines.
@@ -102,6 +104,10 @@ static NS_FUNC (fn_udp_rmem_release, "udp_rmem_release", 400, NS_FN_STATIC, 4);
 static NS_FUNC (fn___skb_wait_for_more_packets, "__skb_wait_for_more_packets", 500,
                 NS_FN_EXTERN, 3);
 static NS_FUNC (fn__copy_to_iter, "_copy_to_iter", 1100, NS_FN_EXTERN, 40);
+/* the copy of a paged datagram (net/core/datagram.c); text sizes: estimates */
+static NS_FUNC (fn_skb_copy_datagram_iter, "skb_copy_datagram_iter", 64, NS_FN_EXTERN, 20);
+static NS_FUNC (fn___skb_datagram_iter, "__skb_datagram_iter", 900, NS_FN_STATIC, 3);
+static NS_FUNC (fn_simple_copy_to_iter, "simple_copy_to_iter", 48, NS_FN_STATIC, 3);
 static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, NS_FN_EXTERN, 3);
 
 #define SK_MEM_QUANTUM            4096
@@ -258,6 +264,33 @@ busylock_of (NsNetStack *s, struct sock *sk, NsSpinlock *locks, guint log)
   return &locks[(addr * G_GUINT64_CONSTANT (0x61C8864680B583EB)) >> (64 - log)];
 }
 
+/* skb_condense (net/core/skbuff.c): a paged skb whose fragments do not fit the head's
+ * tailroom is left alone (a datagram goes paged only from 15992 payload bytes, and a
+ * paged head has at most 640 bytes, so the kernel's __pskb_pull_tail branch is never
+ * taken here: a precondition); a linear one gets truesize recomputed from its end. */
+static void
+skb_condense (NsThread *t, struct sk_buff *skb)
+{
+  ns_call (t, &fn_skb_condense);
+  if (skb->data_len != 0) {
+    NS_LOAD_FIELD (t, skb, data_len);
+    NS_LOAD_FIELD (t, skb, end);
+    NS_LOAD_FIELD (t, skb, tail);
+    /* estimate: 6 instructions (the data_len test, the tailroom compare, return) */
+    ns_insns (t, 6);
+    g_return_if_fail (skb->data_len > skb->end - skb->tail);
+    ns_ret (t);
+    return;
+  }
+  /* estimate: ~15 instructions (linear skb: truesize recomputed from the end offset) */
+  ns_insns (t, 15);
+  NS_LOAD_FIELD (t, skb, data_len);
+  NS_LOAD_FIELD (t, skb, end);
+  skb->truesize = SKB_TRUESIZE (skb->end);
+  NS_STORE_FIELD (t, skb, truesize);
+  ns_ret (t);
+}
+
 /* __udp_enqueue_schedule_skb (kernel-spec §5.2). Returns 0, or -ENOMEM (rcvbuf) after
  * counting the drop in sk_drops. census: 102 less P/E 15 = 87 instructions on the path
  * with __sk_mem_raise_allocated (the split below: estimate). */
@@ -277,14 +310,7 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   if (rmem > sk->sk_rcvbuf)
     goto drop;
   if (rmem > (sk->sk_rcvbuf >> 1)) {
-    ns_call (t, &fn_skb_condense);
-    /* estimate: ~15 instructions (linear skb: truesize recomputed from the end offset) */
-    ns_insns (t, 15);
-    NS_LOAD_FIELD (t, skb, data_len);
-    NS_LOAD_FIELD (t, skb, end);
-    skb->truesize = SKB_TRUESIZE (skb->end);
-    NS_STORE_FIELD (t, skb, truesize);
-    ns_ret (t);
+    skb_condense (t, skb);
     busy = busylock_of (s, sk, s->udp_busylocks, s->udp_busylocks_log);
     ns_raw_spin_lock (t, s, busy, NS_LOCK_PLAIN);
   }
@@ -798,6 +824,62 @@ _copy_to_iter (NsThread *t, guchar *ubuf, gconstpointer from, gsize n)
   ns_ret (t);
 }
 
+/* simple_copy_to_iter (__skb_datagram_iter's cb, called directly by INDIRECT_CALL_1):
+ * copy_to_iter — check_copy_size on the kernel address, _copy_to_iter. */
+static void
+simple_copy_to_iter (NsThread *t, NsNetStack *s, guchar *ubuf, gconstpointer from, gsize n)
+{
+  ns_call (t, &fn_simple_copy_to_iter);
+  ns_insns (t, 4);                  /* estimate: the arguments */
+  ns_check_object_size (t, s, from, n);
+  _copy_to_iter (t, ubuf, from, n);
+  ns_insns (t, 2);                  /* estimate: return */
+  ns_ret (t);
+}
+
+/* skb_copy_datagram_iter(skb, 0, to, len) → __skb_datagram_iter with simple_copy_to_iter:
+ * the linear part (none left once the headers are pulled from a paged skb), then each
+ * page fragment in one pass (no highmem on x86-64: kmap_local_page is page_address)
+ * until len bytes are copied; no frag_list. */
+static void
+skb_copy_datagram_iter (NsThread *t, NsNetStack *s, struct sk_buff *skb, guchar *ubuf,
+                        gsize len)
+{
+  struct skb_shared_info *shinfo = skb_shinfo (skb);
+  gsize headlen = skb->len - skb->data_len;
+  gsize copied = 0;
+
+  ns_call (t, &fn_skb_copy_datagram_iter);
+  ns_insns (t, 5);                  /* estimate: the arguments, the cb */
+  ns_call (t, &fn___skb_datagram_iter);
+  NS_LOAD_FIELD (t, skb, len);
+  NS_LOAD_FIELD (t, skb, data_len);
+  /* estimate: 16 instructions (skb_headlen, the linear copy test, the frag loop's start) */
+  ns_insns (t, 16);
+  if (headlen > 0) {
+    gsize n = MIN (headlen, len);
+    NS_LOAD_FIELD (t, skb, data);
+    simple_copy_to_iter (t, s, ubuf, skb->data, n);
+    copied = n;
+  }
+  NS_LOAD_FIELD (t, shinfo, nr_frags);
+  for (guint i = 0; i < shinfo->nr_frags && copied < len; i++) {
+    const skb_frag_t *frag = &shinfo->frags[i];
+    gsize n = MIN ((gsize) frag->bv_len, len - copied);
+
+    ns_load (t, frag, sizeof *frag);
+    /* estimate: 14 instructions (end and copy, skb_frag_foreach_page's one pass,
+     * page_address, the INDIRECT_CALL_1 compare, the short-copy test) */
+    ns_insns (t, 14);
+    simple_copy_to_iter (t, s, ubuf + copied,
+                         ns_page_address (s->alloc, frag->bv_page) + frag->bv_offset, n);
+    copied += n;
+  }
+  ns_insns (t, 6);                  /* estimate: the frag_list test, return 0 */
+  ns_ret (t);
+  ns_ret (t);
+}
+
 /* udp_recvmsg / udpv6_recvmsg: dequeue, copy to the user buffer, stats, consume.
  * census (recv.md): udp_recvmsg 135 less P/E 17 = 118 (the split: estimate); udpv6_recvmsg
  * (receive6.md) 168 less P/E 18 = 150 for an IPv6 datagram, 152 for an IPv4 one on the
@@ -826,10 +908,14 @@ udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize le
    * (census IPv6: 53) */
   ns_insns (t, v6 ? 53 : 30);
   NS_LOAD_FIELD (t, skb, protocol);
-  NS_LOAD_FIELD (t, skb, data);
-  ns_check_object_size (t, s, skb->data, copied);
-  ns_insns (t, v6 ? 4 : 5);
-  _copy_to_iter (t, ubuf, skb->data, copied);
+  if (scratch->is_linear) {
+    NS_LOAD_FIELD (t, skb, data);
+    ns_check_object_size (t, s, skb->data, copied);
+    ns_insns (t, v6 ? 4 : 5);
+    _copy_to_iter (t, ubuf, skb->data, copied);
+  } else {
+    skb_copy_datagram_iter (t, s, skb, ubuf, copied);
+  }
   /* UDP_MIB_INDATAGRAMS, sock_recv_cmsgs (no timestamps: 11), no msg_name for read(2),
    * GRO and cmsg flag tests (IPv6: np->rxopt.all, is_udp4, an IPv4 datagram's
    * cmsg_flags), MSG_TRUNC (census IPv6: 48, 50 for an IPv4 datagram) */

@@ -57,7 +57,13 @@ static NS_FUNC (fn_security_sk_classify_flow, "security_sk_classify_flow", 60, N
 static NS_FUNC (fn_bpf_lsm_sk_getsecid, "bpf_lsm_sk_getsecid", 10,
                 NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 
-#define UDP_MAX_PAYLOAD  65507u   /* 65535 - 20 - 8 */
+/* The largest payload of one datagram: __ip_append_data refuses cork->length + length
+ * above maxnonfragsize (IP_MAX_MTU when the socket ignores DF, as IP_PMTUDISC_WANT does)
+ * less the IPv4 header: 65535 - 20 - 8; __ip6_append_data above sizeof(struct ipv6hdr) +
+ * IPV6_MAXPLEN (ip6_sk_ignore_df under IPV6_PMTUDISC_WANT) less the 40-byte header:
+ * 65535 - 8. Both return -EMSGSIZE. */
+#define UDP_MAX_PAYLOAD    65507u
+#define UDPV6_MAX_PAYLOAD  65527u
 
 /* An AF_INET6 socket connected to a v4-mapped peer sends through udp_sendmsg. */
 static gboolean
@@ -359,7 +365,7 @@ sock_write_iter (NsThread *t, NsNetStack *s, struct socket *sock, const guchar *
   ns_ret (t);
   /* census: 7 instructions (the sk_prot->sendmsg compares) */
   ns_insns (t, 7);
-  if (len > UDP_MAX_PAYLOAD)
+  if (len > (v6 ? UDPV6_MAX_PAYLOAD : UDP_MAX_PAYLOAD))
     ret = -EMSGSIZE;
   else if (v6)
     ret = udpv6_sendmsg (t, s, sk, ubuf, len);

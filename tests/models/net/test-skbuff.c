@@ -3,7 +3,8 @@
  * page order above), skb->end and truesize (SKB_TRUESIZE of the head's usable size, which
  * the receive-buffer limit counts), users and dataref; skb_reserve, skb_put and skb_push
  * move data and tail as the kernel's do; the frees give back every allocation; the queue
- * helpers keep FIFO order. The expected sizes are computed here from the kernel's rules
+ * helpers keep FIFO order; sendmsg's page fragments are refilled, kept, reused and replaced
+ * as skb_page_frag_refill does, and put_page frees a page on its last reference. The expected sizes are computed here from the kernel's rules
  * (mm/slab_common.c kmalloc_info, kmalloc_size_roundup; net/core/skbuff.c), not read
  * from the model. */
 #include "config.h"
@@ -248,6 +249,51 @@ START_TEST (test_queues)
 }
 END_TEST
 
+/* skb_page_frag_refill by v6.9's rules (net/core/sock.c): a fresh page of order
+ * SKB_FRAG_PAGE_ORDER (32 KiB) at offset 0; kept while 32 bytes remain though an skb
+ * holds it; replaced by a new one, the old one put, when fewer remain; reused from offset
+ * 0 once the page_frag is its only holder. put_page frees a page on its last reference. */
+static void
+page_frags (NsThread *t, Rig *rig)
+{
+  struct page_frag *pf = ns_arena_alloc (ns_machine_arena (rig->machine), sizeof *pf, 64);
+  struct page_ns *first;
+
+  pf->page = NULL;
+  ck_assert (skb_page_frag_refill (t, rig->alloc, 32, pf));
+  first = pf->page;
+  ck_assert_uint_eq (pf->size, 32768);
+  ck_assert_uint_eq (pf->offset, 0);
+  ck_assert_int_eq (first->_refcount, 1);
+  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig->alloc), 1);
+  get_page (t, first);                      /* an skb's fragment */
+  pf->offset = 32768 - 32;
+  ck_assert (skb_page_frag_refill (t, rig->alloc, 32, pf));
+  ck_assert_ptr_eq (pf->page, first);
+  ck_assert_uint_eq (pf->offset, 32768 - 32);
+  pf->offset = 32768 - 31;
+  ck_assert (skb_page_frag_refill (t, rig->alloc, 32, pf));
+  ck_assert_ptr_ne (pf->page, first);
+  ck_assert_uint_eq (pf->offset, 0);
+  ck_assert_int_eq (first->_refcount, 1);   /* the fragment's alone */
+  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig->alloc), 2);
+  put_page (t, rig->alloc, first);
+  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig->alloc), 1);
+  pf->offset = 1000;
+  first = pf->page;
+  ck_assert (skb_page_frag_refill (t, rig->alloc, 32, pf));
+  ck_assert_ptr_eq (pf->page, first);
+  ck_assert_uint_eq (pf->offset, 0);
+  put_page (t, rig->alloc, pf->page);
+  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig->alloc), 0);
+}
+
+START_TEST (test_page_frags)
+{
+  run_on ("6.9.0", page_frags);
+}
+END_TEST
+
 static Suite *
 skbuff_suite (void)
 {
@@ -258,6 +304,7 @@ skbuff_suite (void)
   tcase_add_test (tc, test_put_push);
   tcase_add_test (tc, test_frees_give_everything_back);
   tcase_add_test (tc, test_queues);
+  tcase_add_test (tc, test_page_frags);
   suite_add_tcase (s, tc);
   return s;
 }

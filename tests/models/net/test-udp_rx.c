@@ -48,16 +48,17 @@ kmalloc_roundup (guint size)
 }
 
 /* skb->truesize of an len-byte datagram sent over lo (len big enough that its head is not
- * a small-head-cache object): __ip_append_data / __ip6_append_data allocate one linear skb
- * of fraglen + hh_len + 15 with fraglen = len + 8 (UDP) + 20 (IPv4) or 40 (IPv6) and
- * hh_len = LL_RESERVED_SPACE(lo) = 16; __alloc_skb rounds SKB_HEAD_ALIGN of that up to the
+ * a small-head-cache object, and small enough to stay linear: see test-ip.c):
+ * __ip_append_data allocates one linear skb of fraglen + hh_len + 15, __ip6_append_data of
+ * fraglen + hh_len + sizeof(struct frag_hdr) 8, with fraglen = len + 8 (UDP) + 20 (IPv4)
+ * or 40 (IPv6) and hh_len = LL_RESERVED_SPACE(lo) = 16; __alloc_skb rounds SKB_HEAD_ALIGN of that up to the
  * kmalloc size and __build_skb_around makes truesize SKB_TRUESIZE(ksize - shinfo), i.e.
  * ksize + SKB_DATA_ALIGN(sizeof(struct sk_buff)). The UDP layer never changes it for a
  * linear skb (skb_condense recomputes the same value). */
 static gint
 datagram_truesize (gint family, guint len)
 {
-  guint alloc = len + 8 + (family == AF_INET ? 20 : 40) + 16 + 15;
+  guint alloc = len + 8 + (family == AF_INET ? 20 + 16 + 15 : 40 + 16 + 8);
   guint head = ((alloc + 63) & ~63u) + SHINFO;
 
   g_assert (head > 640);
