@@ -68,6 +68,7 @@ struct _NetTx {
   gboolean            ingress_needed_key;
   SoftirqCtx          softirq;            /* bottom halves on this stack's per-CPU data */
   NetDevCore          core;               /* what net/core/dev.c's transmit needs */
+  GHashTable         *clsact;             /* device → its clsact qdisc's data (host) */
 };
 
 NetTx          *net_tx_new            (NsMachine *machine, TcEnv *tc);
@@ -86,13 +87,14 @@ void            tx_skb_get         (NsThread *t, struct sk_buff *skb);
  * with sch_handle_egress as its egress hook (sched/dev_xmit.c). */
 void  net_tx_core_init        (NetTx *tx);
 
-/* net/sched/sch_ingress.c: attach a clsact qdisc (both mini_Qdiscs, the ingress and
- * egress static keys); the egress/ingress filter chains to add filters to. */
+/* net/sched/sch_ingress.c: attach a clsact qdisc (its two blocks and mini_Qdiscs, not yet
+ * published: dev->miniq_* stay NULL until a chain 0 has a filter; the ingress and egress
+ * static keys); the egress/ingress filter chains to add filters to. */
 void              clsact_attach    (NetTx *tx, struct net_device *dev);
-struct tcf_chain *clsact_chain     (struct net_device *dev, gboolean egress);
-/* Re-reads chain 0's head into the mini_Qdisc after filters were added (the kernel's
- * tcf_chain0_head_change callback). */
-void              clsact_sync      (struct net_device *dev);
+struct tcf_chain *clsact_chain     (NetTx *tx, struct net_device *dev, gboolean egress);
+/* tcf_chain0_head_change → mini_qdisc_pair_swap after filters were added: each direction's
+ * mini_Qdisc takes chain 0's head and is published in dev->miniq_*, or NULL with none. */
+void              clsact_sync      (NetTx *tx, struct net_device *dev);
 
 /* drivers/net/dummy.c: a dummy device (ether_setup, IFF_NO_QUEUE, LLTX, one TX queue,
  * per-CPU lstats), up, with carrier. */

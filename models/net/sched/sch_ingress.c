@@ -1,7 +1,8 @@
 /* sch_ingress.c — net/sched/sch_ingress.c: the clsact qdisc. Attaching it gives the device
  * an ingress and an egress tcf_block, each with its chain 0, and the mini_Qdiscs the hot
  * paths read (dev->miniq_ingress, dev->miniq_egress: filter_list = chain 0's first
- * filter, per-CPU bstats/qstats), and turns on the ingress_needed_key and
+ * filter, the qdisc's per-CPU bstats/qstats; published only while chain 0 has a filter,
+ * as mini_qdisc_pair_swap does), and turns on the ingress_needed_key and
  * egress_needed_key static keys (net_inc_ingress_queue / net_inc_egress_queue). Control
  * path only: no simulated cost. */
 #include "config.h"
@@ -14,9 +15,17 @@ struct tc_block_ns {
   guint32           index;
 };
 
-/* One direction: block, chain 0 and the mini_Qdisc. */
+/* struct clsact_sched_data as the model keeps it (host side): one mini_Qdisc of each
+ * direction's mini_qdisc_pair (the model does not alternate the pair's two). */
+typedef struct {
+  struct mini_Qdisc *miniq_ingress;
+  struct mini_Qdisc *miniq_egress;
+} ClsactData;
+
+/* One direction: block, chain 0 and the mini_Qdisc, whose per-CPU stats are the qdisc's
+ * (mini_qdisc_pair_init points both directions' at sch->cpu_bstats / cpu_qstats). */
 static struct mini_Qdisc *
-clsact_direction (NetTx *tx, guint32 index)
+clsact_direction (NetTx *tx, guint32 index, gpointer cpu_bstats, guint32 *cpu_qstats)
 {
   struct mini_Qdisc *miniq = tc_kzalloc (tx->tc, sizeof *miniq);
   struct tc_block_ns *block = tc_kzalloc (tx->tc, sizeof *block);
@@ -25,41 +34,71 @@ clsact_direction (NetTx *tx, guint32 index)
   block->chain0 = tcf_chain_create (tx->tc, 0);
   block->chain0->block = block;
   miniq->block = block;
-  miniq->cpu_bstats = tc_alloc_percpu (tx->tc, sizeof (struct gnet_stats_basic_sync), 16);
-  miniq->cpu_qstats = tc_alloc_percpu (tx->tc, 5 * sizeof (guint32), 4);
+  miniq->cpu_bstats = cpu_bstats;
+  miniq->cpu_qstats = cpu_qstats;
   return miniq;
 }
 
-/* clsact_init: both directions, both static keys. */
+/* clsact_init: the qdisc's per-CPU stats, both directions, both static keys; nothing
+ * published yet (mini_qdisc_pair_init only records &dev->miniq_*). */
 void
 clsact_attach (NetTx *tx, struct net_device *dev)
 {
+  ClsactData *q;
+  gpointer bstats;
+  guint32 *qstats;
+
   g_return_if_fail (tx != NULL && dev != NULL);
-  dev->miniq_ingress = clsact_direction (tx, 1);
-  dev->miniq_egress = clsact_direction (tx, 2);
+  g_return_if_fail (!g_hash_table_contains (tx->clsact, dev));
+  bstats = tc_alloc_percpu (tx->tc, sizeof (struct gnet_stats_basic_sync), 16);
+  qstats = tc_alloc_percpu (tx->tc, 5 * sizeof (guint32), 4);
+  q = g_new0 (ClsactData, 1);
+  q->miniq_ingress = clsact_direction (tx, 1, bstats, qstats);
+  q->miniq_egress = clsact_direction (tx, 2, bstats, qstats);
+  g_hash_table_insert (tx->clsact, dev, q);
   tx->ingress_needed_key = TRUE;
   tx->egress_needed_key = TRUE;
 }
 
-/* Chain 0 of the ingress or egress block. */
-struct tcf_chain *
-clsact_chain (struct net_device *dev, gboolean egress)
+/* This device's clsact data (NULL without clsact). */
+static ClsactData *
+clsact_data (NetTx *tx, struct net_device *dev)
 {
-  struct mini_Qdisc *miniq;
-
-  g_return_val_if_fail (dev != NULL, NULL);
-  miniq = egress ? dev->miniq_egress : dev->miniq_ingress;
-  g_return_val_if_fail (miniq != NULL, NULL);
-  return ((struct tc_block_ns *) miniq->block)->chain0;
+  return g_hash_table_lookup (tx->clsact, dev);
 }
 
-/* tcf_chain0_head_change → mini_qdisc_pair_swap: the hot path sees the new first filter. */
-void
-clsact_sync (struct net_device *dev)
+/* Chain 0 of the ingress or egress block. */
+struct tcf_chain *
+clsact_chain (NetTx *tx, struct net_device *dev, gboolean egress)
 {
-  g_return_if_fail (dev != NULL);
-  if (dev->miniq_ingress)
-    dev->miniq_ingress->filter_list = clsact_chain (dev, FALSE)->filter_chain;
-  if (dev->miniq_egress)
-    dev->miniq_egress->filter_list = clsact_chain (dev, TRUE)->filter_chain;
+  ClsactData *q;
+
+  g_return_val_if_fail (tx != NULL && dev != NULL, NULL);
+  q = clsact_data (tx, dev);
+  g_return_val_if_fail (q != NULL, NULL);
+  return ((struct tc_block_ns *) (egress ? q->miniq_egress : q->miniq_ingress)->block)->chain0;
+}
+
+/* mini_qdisc_pair_swap(miniqp, tp_head) of one direction: NULL without a head, else the
+ * mini_Qdisc with the new head. */
+static struct mini_Qdisc *
+mini_qdisc_pair_swap (struct mini_Qdisc *miniq)
+{
+  struct tcf_proto *head = ((struct tc_block_ns *) miniq->block)->chain0->filter_chain;
+
+  miniq->filter_list = head;
+  return head != NULL ? miniq : NULL;
+}
+
+/* tcf_chain0_head_change of both directions: the hot paths see the new first filters. */
+void
+clsact_sync (NetTx *tx, struct net_device *dev)
+{
+  ClsactData *q;
+
+  g_return_if_fail (tx != NULL && dev != NULL);
+  q = clsact_data (tx, dev);
+  g_return_if_fail (q != NULL);
+  dev->miniq_ingress = mini_qdisc_pair_swap (q->miniq_ingress);
+  dev->miniq_egress = mini_qdisc_pair_swap (q->miniq_egress);
 }

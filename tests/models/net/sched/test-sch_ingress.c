@@ -4,15 +4,15 @@
  *  - attaching clsact turns on both static keys (net_inc_ingress_queue and
  *    net_inc_egress_queue: the hot paths' ingress_needed_key / egress_needed_key);
  *  - it gives the device two blocks of its own — "tc filter add dev D ingress" and
- *    "… egress" reach different chains, each chain 0 — with a mini_Qdisc each and
- *    per-CPU bstats/qstats;
+ *    "… egress" reach different chains, each chain 0 — with a mini_Qdisc each, both on the
+ *    qdisc's per-CPU bstats/qstats (mini_qdisc_pair_init: miniq->cpu_bstats =
+ *    qdisc->cpu_bstats for both pairs);
+ *  - nothing is published at attach: dev->miniq_* stay NULL until chain 0 holds a filter
+ *    (mini_qdisc_pair_init only records where to publish; mini_qdisc_pair_swap with no
+ *    head stores NULL), so an empty direction costs the hot path only its NULL test;
  *  - the hot path sees chain 0's first filter: after a filter change the mini_Qdisc's
  *    filter_list is the chain's new head (mini_qdisc_pair_swap(miniqp, tp_head)), and a
- *    change in one direction leaves the other alone.
- * An empty clsact is not checked: the kernel leaves dev->miniq_* NULL until chain 0 holds
- * a filter (mini_qdisc_pair_init only records where to publish; mini_qdisc_pair_swap with
- * no head stores NULL), while the model publishes both mini_Qdiscs at attach. So the
- * assertions here read the mini_Qdiscs through hot_head() or after a filter is in. */
+ *    change in one direction leaves the other alone. */
 #include "config.h"
 #include "sched-rig.h"
 
@@ -83,8 +83,8 @@ START_TEST (test_ingress_and_egress_have_their_own_chain0)
 
   dev_rig_init (&d);
   clsact_attach (d.tx, d.dev);
-  in = clsact_chain (d.dev, FALSE);
-  out = clsact_chain (d.dev, TRUE);
+  in = clsact_chain (d.tx, d.dev, FALSE);
+  out = clsact_chain (d.tx, d.dev, TRUE);
   ck_assert_ptr_nonnull (in);
   ck_assert_ptr_nonnull (out);
   ck_assert_ptr_ne (in, out);
@@ -94,15 +94,41 @@ START_TEST (test_ingress_and_egress_have_their_own_chain0)
   ck_assert_ptr_null (out->filter_chain);
   add_filter (&d, in, 1);
   add_filter (&d, out, 1);
-  clsact_sync (d.dev);
+  clsact_sync (d.tx, d.dev);
   ck_assert_ptr_nonnull (d.dev->miniq_ingress);
   ck_assert_ptr_nonnull (d.dev->miniq_egress);
   ck_assert_ptr_ne (d.dev->miniq_ingress, d.dev->miniq_egress);
   ck_assert_ptr_ne (d.dev->miniq_ingress->block, d.dev->miniq_egress->block);
   ck_assert_ptr_nonnull (d.dev->miniq_egress->cpu_bstats);
   ck_assert_ptr_nonnull (d.dev->miniq_egress->cpu_qstats);
-  ck_assert_ptr_nonnull (d.dev->miniq_ingress->cpu_bstats);
-  ck_assert_ptr_nonnull (d.dev->miniq_ingress->cpu_qstats);
+  ck_assert_ptr_eq (d.dev->miniq_ingress->cpu_bstats, d.dev->miniq_egress->cpu_bstats);
+  ck_assert_ptr_eq (d.dev->miniq_ingress->cpu_qstats, d.dev->miniq_egress->cpu_qstats);
+  dev_rig_clear (&d);
+}
+END_TEST
+
+/* An empty clsact publishes nothing; a direction is published with its first filter and
+ * unpublished when its chain empties again; the other direction stays NULL throughout. */
+START_TEST (test_empty_direction_is_not_published)
+{
+  DevRig d;
+  struct tcf_chain *out;
+  struct tcf_proto *tp;
+
+  dev_rig_init (&d);
+  clsact_attach (d.tx, d.dev);
+  clsact_sync (d.tx, d.dev);
+  ck_assert_ptr_null (d.dev->miniq_ingress);
+  ck_assert_ptr_null (d.dev->miniq_egress);
+  out = clsact_chain (d.tx, d.dev, TRUE);
+  tp = add_filter (&d, out, 1);
+  clsact_sync (d.tx, d.dev);
+  ck_assert_ptr_nonnull (d.dev->miniq_egress);
+  ck_assert_ptr_eq (d.dev->miniq_egress->filter_list, tp);
+  ck_assert_ptr_null (d.dev->miniq_ingress);
+  out->filter_chain = NULL;               /* the last filter deleted */
+  clsact_sync (d.tx, d.dev);
+  ck_assert_ptr_null (d.dev->miniq_egress);
   dev_rig_clear (&d);
 }
 END_TEST
@@ -116,19 +142,19 @@ START_TEST (test_sync_publishes_each_directions_head)
 
   dev_rig_init (&d);
   clsact_attach (d.tx, d.dev);
-  out5 = add_filter (&d, clsact_chain (d.dev, TRUE), 5);
-  clsact_sync (d.dev);
+  out5 = add_filter (&d, clsact_chain (d.tx, d.dev, TRUE), 5);
+  clsact_sync (d.tx, d.dev);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out5);
   ck_assert_ptr_null (hot_head (d.dev->miniq_ingress));
   /* a lower prio becomes the head */
-  out2 = add_filter (&d, clsact_chain (d.dev, TRUE), 2);
-  clsact_sync (d.dev);
+  out2 = add_filter (&d, clsact_chain (d.tx, d.dev, TRUE), 2);
+  clsact_sync (d.tx, d.dev);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out2);
   ck_assert_ptr_eq (out2->next, out5);
   ck_assert_ptr_null (hot_head (d.dev->miniq_ingress));
   /* an ingress filter does not move egress */
-  in7 = add_filter (&d, clsact_chain (d.dev, FALSE), 7);
-  clsact_sync (d.dev);
+  in7 = add_filter (&d, clsact_chain (d.tx, d.dev, FALSE), 7);
+  clsact_sync (d.tx, d.dev);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_ingress), in7);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out2);
   ck_assert_ptr_null (in7->next);
@@ -145,6 +171,7 @@ sch_ingress_suite (void)
   tcase_add_test (tc, test_attach_turns_on_both_static_keys);
   tcase_add_test (tc, test_ingress_and_egress_have_their_own_chain0);
   tcase_add_test (tc, test_sync_publishes_each_directions_head);
+  tcase_add_test (tc, test_empty_direction_is_not_published);
   suite_add_tcase (s, tc);
   return s;
 }
