@@ -29,7 +29,7 @@ tests_models_net_test_skbuff_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_skbuff_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_skbuff_LDADD = $(NS_LIBS) $(TEST_LIBS)
-tests_models_net_test_udp_path_SOURCES = tests/models/net/test-udp-path.c
+tests_models_net_test_udp_path_SOURCES = tests/models/net/test-udp-path.c $(STACK_RIG)
 tests_models_net_test_udp_path_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_udp_path_CFLAGS = $(TEST_CFLAGS)
@@ -49,14 +49,14 @@ tests_models_net_test_softirq_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_softirq_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-loopback
 TESTS += tests/models/net/test-loopback
-tests_models_net_test_loopback_SOURCES = tests/models/net/test-loopback.c
+tests_models_net_test_loopback_SOURCES = tests/models/net/test-loopback.c $(STACK_RIG)
 tests_models_net_test_loopback_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_loopback_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_loopback_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-netstack
 TESTS += tests/models/net/test-netstack
-tests_models_net_test_netstack_SOURCES = tests/models/net/test-netstack.c
+tests_models_net_test_netstack_SOURCES = tests/models/net/test-netstack.c $(STACK_RIG)
 tests_models_net_test_netstack_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_netstack_CFLAGS = $(TEST_CFLAGS)

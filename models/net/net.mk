@@ -16,7 +16,9 @@ tests_models_net_test_udp_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-udp_rx tests/models/net/test-ip
 TESTS += tests/models/net/test-udp_rx tests/models/net/test-ip
-UDP_PAIR_RIG = tests/models/net/udp-pair-rig.c tests/models/net/udp-pair-rig.h
+# Test helpers: the machine and loopback stack, and a connected UDP pair on it.
+STACK_RIG = tests/models/net/stack-rig.c tests/models/net/stack-rig.h
+UDP_PAIR_RIG = tests/models/net/udp-pair-rig.c tests/models/net/udp-pair-rig.h $(STACK_RIG)
 tests_models_net_test_udp_rx_SOURCES = tests/models/net/test-udp_rx.c $(UDP_PAIR_RIG)
 tests_models_net_test_udp_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net

@@ -232,11 +232,11 @@ START_TEST (test_task_frag_pages)
   }
   for (guint k = 0; k < G_N_ELEMENTS (frag_lens); k++)
     ck_assert_int_eq (read_datagram (&rig, RIG_BUF), (gssize) frag_lens[k]);
-  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig.stack->alloc), 1);
+  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig.s.stack->alloc), 1);
   send_datagram (&rig, 20000);
   ck_assert_uint_eq (skb_shinfo (last_queued (&rig))->frags[0].bv_offset, 0);
   ck_assert_ptr_eq (skb_shinfo (last_queued (&rig))->frags[0].bv_page, ids[n_ids - 1]);
-  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig.stack->alloc), 1);
+  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (rig.s.stack->alloc), 1);
   rig_clear (&rig);
 }
 END_TEST
@@ -293,7 +293,7 @@ write_call (NsThread *t, Rig *rig, gpointer arg)
 {
   WriteCall *call = arg;
 
-  call->ret = ns_sys_write (t, rig->stack, rig->client, rig->txbuf, call->len);
+  call->ret = ns_sys_write (t, rig->s.stack, rig->client, rig->txbuf, call->len);
 }
 
 /* 65507 bytes is IPv4's largest payload and 65527 IPv6's; a byte more is EMSGSIZE. */

@@ -17,12 +17,8 @@
  *     (softirq_handle_begin: SOFTIRQ_OFFSET, 0x100, in the preempt count).
  * Expected values are computed here from those rules, not read from the model. */
 #include "config.h"
-#include <check.h>
-#include <string.h>
 #include <arpa/inet.h>
-#include "machine.h"
-#include "workload.h"
-#include "netstack.h"
+#include "stack-rig.h"
 #include "loopback.h"
 #include "udp_tx.h"
 
@@ -37,11 +33,7 @@
 #define DGRAM             64
 
 typedef struct {
-  NsParams      *params;
-  NsBuild       *build;
-  NsMachine     *machine;
-  NsEngine      *engine;
-  NsNetStack    *stack;
+  StackRig       s;                /* machine, engine, loopback stack */
   struct file   *client;
   struct file   *server;
   guchar        *buf;
@@ -63,30 +55,16 @@ typedef struct {
 static void
 rig_init (Rig *r)
 {
-  NsMitigations mit = { 0 };
-  GError *error = NULL;
-
   memset (r, 0, sizeof *r);
-  r->params = ns_params_new ();
-  r->build = ns_build_new ("6.9.0-rc1",
-                           ns_params_get_int (r->params, "build.inline_limit_bytes"));
-  r->machine = ns_machine_new (r->params, &mit, r->build, &error);
-  ck_assert_msg (r->machine != NULL, "%s", error ? error->message : "?");
-  r->engine = ns_machine_create_engine (r->machine);
-  r->stack = ns_netstack_new (r->machine, r->engine, &error);
-  ck_assert_msg (r->stack != NULL, "%s", error ? error->message : "?");
-  r->buf = ns_arena_alloc (ns_machine_arena (r->machine), DGRAM, 64);
+  stack_rig_init (&r->s, "6.9.0-rc1", NULL, NULL, NULL);
+  r->buf = ns_arena_alloc (ns_machine_arena (r->s.machine), DGRAM, 64);
 }
 
 /* Frees what rig_init made. */
 static void
 rig_clear (Rig *r)
 {
-  ns_netstack_free (r->stack);
-  ns_engine_free (r->engine);
-  ns_machine_free (r->machine);
-  ns_build_free (r->build);
-  ns_params_free (r->params);
+  stack_rig_clear (&r->s);
 }
 
 /* The simulated thread's body: the job's. */
@@ -105,15 +83,14 @@ run (Rig *r, Body body)
 {
   Job job = { r, body };
 
-  ns_engine_spawn (r->engine, "lo", 0, NS_THREAD_USER, 0, job_thread, &job);
-  ns_engine_run (r->engine, NS_TIME_FOREVER);
+  stack_rig_run (&r->s, 0, job_thread, &job);
 }
 
 /* An skb as lo receives it: a 14-byte Ethernet header then payload bytes. */
 static struct sk_buff *
 frame_new (NsThread *t, Rig *r, guint payload)
 {
-  struct sk_buff *skb = __alloc_skb (t, r->stack->alloc, ETH_HLEN_BYTES + payload,
+  struct sk_buff *skb = __alloc_skb (t, r->s.stack->alloc, ETH_HLEN_BYTES + payload,
                                      GFP_ATOMIC);
 
   skb_put (t, skb, ETH_HLEN_BYTES + payload);
@@ -124,7 +101,7 @@ frame_new (NsThread *t, Rig *r, guint payload)
 static void
 xmit_frame (NsThread *t, Rig *r, guint payload)
 {
-  ck_assert_int_eq (loopback_xmit (t, r->stack, frame_new (t, r, payload), r->stack->lo), 0);
+  ck_assert_int_eq (loopback_xmit (t, r->s.stack, frame_new (t, r, payload), r->s.stack->lo), 0);
 }
 
 /* netdev_max_backlog 3: frames 1-4 see qlen 0..3 <= 3 and are queued, 5 and 6 see 4 > 3
@@ -132,16 +109,16 @@ xmit_frame (NsThread *t, Rig *r, guint payload)
 static void
 body_backlog_limit (NsThread *t, Rig *r)
 {
-  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+  struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
   const guint max = 3, sent = 6, payload = 100, queued = max + 1;
 
-  r->stack->max_backlog = max;
+  r->s.stack->max_backlog = max;
   for (guint i = 0; i < sent; i++)
     xmit_frame (t, r, payload);
   ck_assert_uint_eq (sd->input_pkt_queue.qlen, queued);
   ck_assert_uint_eq (sd->input_queue_tail, queued);
-  ck_assert_uint_eq (r->stack->counters.backlog_drops, sent - queued);
-  ck_assert_uint_eq (ns_skb_alloc_live (r->stack->alloc, NULL), queued);
+  ck_assert_uint_eq (r->s.stack->counters.backlog_drops, sent - queued);
+  ck_assert_uint_eq (ns_skb_alloc_live (r->s.stack->alloc, NULL), queued);
   ck_assert_uint_eq (sd->lo_lstats[0], queued);
   ck_assert_uint_eq (sd->lo_lstats[1], queued * payload);
   ck_assert_uint_eq (sd->input_pkt_queue.next->len, payload);
@@ -162,14 +139,14 @@ END_TEST
 static void
 body_default_limit (NsThread *t, Rig *r)
 {
-  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+  struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
 
-  ck_assert_uint_eq (r->stack->max_backlog, NETDEV_MAX_BACKLOG);
+  ck_assert_uint_eq (r->s.stack->max_backlog, NETDEV_MAX_BACKLOG);
   ck_assert_int_eq (sd->napi_weight, DEV_WEIGHT);
   for (guint i = 0; i < NETDEV_MAX_BACKLOG + 2; i++)
     xmit_frame (t, r, 1);
   ck_assert_uint_eq (sd->input_pkt_queue.qlen, NETDEV_MAX_BACKLOG + 1);
-  ck_assert_uint_eq (r->stack->counters.backlog_drops, 1);
+  ck_assert_uint_eq (r->s.stack->counters.backlog_drops, 1);
   ck_assert_uint_eq (sd->lo_lstats[0], NETDEV_MAX_BACKLOG + 1);
 }
 
@@ -189,7 +166,7 @@ END_TEST
 static void
 body_napi_scheduled_once (NsThread *t, Rig *r)
 {
-  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+  struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
 
   ck_assert_uint_eq (sd->napi_state & NAPI_STATE_SCHED, 0);
   xmit_frame (t, r, 10);
@@ -198,8 +175,8 @@ body_napi_scheduled_once (NsThread *t, Rig *r)
   sd->softirq_pending = 0;
   xmit_frame (t, r, 10);
   ck_assert_uint_eq (sd->softirq_pending, 0);
-  kfree_skb (t, r->stack->alloc, __skb_dequeue (&sd->input_pkt_queue));
-  kfree_skb (t, r->stack->alloc, __skb_dequeue (&sd->input_pkt_queue));
+  kfree_skb (t, r->s.stack->alloc, __skb_dequeue (&sd->input_pkt_queue));
+  kfree_skb (t, r->s.stack->alloc, __skb_dequeue (&sd->input_pkt_queue));
   xmit_frame (t, r, 10);
   ck_assert_uint_eq (sd->softirq_pending, 0);
   ck_assert_uint_eq (sd->input_pkt_queue.qlen, 1);
@@ -222,13 +199,13 @@ rig_pair (Rig *r)
 {
   struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons (PORT) };
 
-  r->stack->rmem_default = 64u << 20;
-  r->client = ns_netstack_socket (r->stack, AF_INET, FALSE);
-  r->server = ns_netstack_socket (r->stack, AF_INET, FALSE);
+  r->s.stack->rmem_default = 64u << 20;
+  r->client = ns_netstack_socket (r->s.stack, AF_INET, FALSE);
+  r->server = ns_netstack_socket (r->s.stack, AF_INET, FALSE);
   ck_assert_int_eq (udp_sock_bind (ns_file_sock (r->server), (struct sockaddr *) &in,
                                    sizeof in), 0);
   in.sin_addr.s_addr = htonl (0x7f000001);
-  ck_assert_int_eq (ns_netstack_connect (r->stack, r->client, (struct sockaddr *) &in,
+  ck_assert_int_eq (ns_netstack_connect (r->s.stack, r->client, (struct sockaddr *) &in,
                                          sizeof in), 0);
 }
 
@@ -239,7 +216,7 @@ sender (NsThread *t, gpointer data)
   Rig *r = data;
 
   for (guint k = 0; k < r->to_send; k++)
-    ck_assert_int_eq (ns_sys_write (t, r->stack, r->client, r->buf, DGRAM), DGRAM);
+    ck_assert_int_eq (ns_sys_write (t, r->s.stack, r->client, r->buf, DGRAM), DGRAM);
 }
 
 /* Sends n datagrams from CPU 0 before its NET_RX context exists, so all of them wait on
@@ -247,12 +224,12 @@ sender (NsThread *t, gpointer data)
 static void
 fill_backlog (Rig *r, guint n)
 {
-  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+  struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
 
   rig_pair (r);
   r->to_send = n;
-  ns_engine_spawn (r->engine, "writer", 0, NS_THREAD_USER, 0, sender, r);
-  ns_engine_run (r->engine, NS_MS (50));
+  ns_engine_spawn (r->s.engine, "writer", 0, NS_THREAD_USER, 0, sender, r);
+  ns_engine_run (r->s.engine, NS_MS (50));
   ck_assert_uint_eq (sd->input_pkt_queue.qlen, n);
   ck_assert_uint_ne (sd->softirq_pending, 0);
 }
@@ -269,20 +246,20 @@ check_drain (guint n)
 
   rig_init (&r);
   fill_backlog (&r, n);
-  ns_machine_account_reset (r.machine);
-  ns_netstack_start_cpu (r.stack, 0);
-  ns_engine_run (r.engine, NS_MS (100));
-  sd = ns_netstack_sd (r.stack, 0);
-  ck_assert_uint_eq (r.stack->counters.enqueued, n);
+  ns_machine_account_reset (r.s.machine);
+  ns_netstack_start_cpu (r.s.stack, 0);
+  ns_engine_run (r.s.engine, NS_MS (100));
+  sd = ns_netstack_sd (r.s.stack, 0);
+  ck_assert_uint_eq (r.s.stack->counters.enqueued, n);
   ck_assert_uint_eq (sd->input_pkt_queue.qlen + sd->process_queue.qlen, 0);
   ck_assert_uint_eq (sd->input_queue_head, n);
   ck_assert_uint_eq (sd->napi_state & NAPI_STATE_SCHED, 0);
   ck_assert_uint_eq (sd->softirq_pending, 0);
-  polls = ns_machine_account_calls (r.machine, &lo_fn_process_backlog, NULL);
-  actions = ns_machine_account_calls (r.machine, &lo_fn_net_rx_action, NULL);
+  polls = ns_machine_account_calls (r.s.machine, &lo_fn_process_backlog, NULL);
+  actions = ns_machine_account_calls (r.s.machine, &lo_fn_net_rx_action, NULL);
   ck_assert_uint_eq (polls, n / DEV_WEIGHT + 1);
   ck_assert_uint_eq (actions, polls);
-  ck_assert_int_eq (*r.stack->preempt_count[0], 0);
+  ck_assert_int_eq (*r.s.stack->preempt_count[0], 0);
   rig_clear (&r);
 }
 
@@ -328,13 +305,13 @@ probe (NsThread *t, gpointer data)
   Rig *r = data;
 
   while (r->probing) {
-    gint32 count = *r->stack->preempt_count[0];
+    gint32 count = *r->s.stack->preempt_count[0];
     if ((count & SOFTIRQ_MASK) == SOFTIRQ_OFFSET)
       r->samples_in_softirq++;
     else if (count != 0)
       r->samples_other++;
     ns_thread_advance_time (t, NS_NS (20));
-    if (r->stack->counters.enqueued == r->to_send)
+    if (r->s.stack->counters.enqueued == r->to_send)
       r->probing = FALSE;
   }
 }
@@ -348,13 +325,13 @@ START_TEST (test_net_rx_in_softirq_context)
   rig_init (&r);
   fill_backlog (&r, 50);
   r.probing = TRUE;
-  ns_engine_spawn (r.engine, "probe", 1, NS_THREAD_USER, ns_engine_now (r.engine), probe, &r);
-  ns_netstack_start_cpu (r.stack, 0);
-  ns_engine_run (r.engine, NS_MS (100));
-  ck_assert_uint_eq (r.stack->counters.enqueued, 50);
+  ns_engine_spawn (r.s.engine, "probe", 1, NS_THREAD_USER, ns_engine_now (r.s.engine), probe, &r);
+  ns_netstack_start_cpu (r.s.stack, 0);
+  ns_engine_run (r.s.engine, NS_MS (100));
+  ck_assert_uint_eq (r.s.stack->counters.enqueued, 50);
   ck_assert_uint_gt (r.samples_in_softirq, 0);
   ck_assert_uint_eq (r.samples_other, 0);
-  ck_assert_int_eq (*r.stack->preempt_count[0], 0);
+  ck_assert_int_eq (*r.s.stack->preempt_count[0], 0);
   rig_clear (&r);
 }
 END_TEST

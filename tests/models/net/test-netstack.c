@@ -21,12 +21,8 @@
  *     started at (arch/x86/entry/common.c).
  * Expected values are computed from those rules, not read from the model. */
 #include "config.h"
-#include <check.h>
-#include <string.h>
 #include <arpa/inet.h>
-#include "machine.h"
-#include "workload.h"
-#include "netstack.h"
+#include "stack-rig.h"
 #include "loopback.h"
 
 #define SOFTIRQ_DISABLE_OFFSET  0x200
@@ -44,11 +40,7 @@
 static NS_FUNC (fn_sys_test, "__x64_sys_test", 32, NS_FN_EXTERN, 1);
 
 typedef struct {
-  NsParams    *params;
-  NsBuild     *build;
-  NsMachine   *machine;
-  NsEngine    *engine;
-  NsNetStack  *stack;
+  StackRig       s;                /* machine, engine, loopback stack */
   NsSpinlock  *lock;            /* a lock word in the arena */
 } Rig;
 
@@ -64,21 +56,11 @@ typedef struct {
 static void
 rig_init (Rig *r, const char *key, const char *value)
 {
-  NsMitigations mit = { 0 };
-  GError *error = NULL;
+  const char *config[] = { key, value, NULL };
 
   memset (r, 0, sizeof *r);
-  r->params = ns_params_new ();
-  r->build = ns_build_new ("6.9.0-rc1",
-                           ns_params_get_int (r->params, "build.inline_limit_bytes"));
-  if (key != NULL)
-    ns_build_set_config (r->build, key, value);
-  r->machine = ns_machine_new (r->params, &mit, r->build, &error);
-  ck_assert_msg (r->machine != NULL, "%s", error ? error->message : "?");
-  r->engine = ns_machine_create_engine (r->machine);
-  r->stack = ns_netstack_new (r->machine, r->engine, &error);
-  ck_assert_msg (r->stack != NULL, "%s", error ? error->message : "?");
-  r->lock = ns_arena_alloc (ns_machine_arena (r->machine), 64, 64);
+  stack_rig_init (&r->s, "6.9.0-rc1", NULL, key != NULL ? config : NULL, NULL);
+  r->lock = ns_arena_alloc (ns_machine_arena (r->s.machine), 64, 64);
   ns_spin_lock_init (r->lock);
 }
 
@@ -86,11 +68,7 @@ rig_init (Rig *r, const char *key, const char *value)
 static void
 rig_clear (Rig *r)
 {
-  ns_netstack_free (r->stack);
-  ns_engine_free (r->engine);
-  ns_machine_free (r->machine);
-  ns_build_free (r->build);
-  ns_params_free (r->params);
+  stack_rig_clear (&r->s);
 }
 
 /* The simulated thread's body: the job's. */
@@ -108,8 +86,7 @@ run (Rig *r, Body body)
 {
   Job job = { r, body };
 
-  ns_engine_spawn (r->engine, "task", 0, NS_THREAD_USER, 0, job_thread, &job);
-  ns_engine_run (r->engine, NS_TIME_FOREVER);
+  stack_rig_run (&r->s, 0, job_thread, &job);
 }
 
 /* Calls of the kernel function named name since the machine's last reset (0 if the
@@ -119,7 +96,7 @@ calls_of (Rig *r, const char *name)
 {
   NsFunc *fn = ns_func_lookup (name);
 
-  return fn == NULL ? 0 : ns_machine_account_calls (r->machine, fn, NULL);
+  return fn == NULL ? 0 : ns_machine_account_calls (r->s.machine, fn, NULL);
 }
 
 /* ilog2 of n >= 1. */
@@ -140,11 +117,11 @@ START_TEST (test_stack_defaults)
   Rig r;
 
   rig_init (&r, NULL, NULL);
-  s = r.stack;
+  s = r.s.stack;
   ck_assert_uint_eq (s->max_backlog, NETDEV_MAX_BACKLOG);
   ck_assert_uint_eq (s->rmem_default, RMEM_DEFAULT);
   ck_assert_uint_eq (s->wmem_default, WMEM_DEFAULT);
-  ck_assert_uint_eq (s->udp_busylocks_log, ilog2 (ns_machine_n_cpus (r.machine)) + 4);
+  ck_assert_uint_eq (s->udp_busylocks_log, ilog2 (ns_machine_n_cpus (r.s.machine)) + 4);
   ck_assert_str_eq (s->lo->name, "lo");
   ck_assert_uint_eq (s->lo->flags & (IFF_UP | IFF_LOOPBACK), IFF_UP | IFF_LOOPBACK);
   ck_assert_uint_eq (s->lo->mtu, LOOPBACK_MTU);
@@ -154,14 +131,14 @@ START_TEST (test_stack_defaults)
   ck_assert_ptr_eq (s->rt_lo6->dev, s->lo);
   ck_assert_uint_eq (s->rt_lo4->rt_type, RTN_LOCAL);
   ck_assert_uint_eq (s->rt_lo6->rt_type, RTN_LOCAL);
-  for (guint c = 0; c < ns_machine_n_cpus (r.machine); c++) {
+  for (guint c = 0; c < ns_machine_n_cpus (r.s.machine); c++) {
     struct softnet_data *sd = ns_netstack_sd (s, c);
     ck_assert_uint_eq (sd->cpu, c);
     ck_assert_int_eq (sd->napi_weight, DEV_WEIGHT);
     ck_assert_uint_eq (sd->input_pkt_queue.qlen + sd->process_queue.qlen, 0);
     ck_assert_uint_eq (sd->napi_state, 0);
     ck_assert_int_eq (*s->preempt_count[c], 0);
-    ck_assert_ptr_ne (sd, ns_netstack_sd (s, (c + 1) % ns_machine_n_cpus (r.machine)));
+    ck_assert_ptr_ne (sd, ns_netstack_sd (s, (c + 1) % ns_machine_n_cpus (r.s.machine)));
   }
   rig_clear (&r);
 }
@@ -176,7 +153,7 @@ START_TEST (test_socket_init)
   rig_init (&r, NULL, NULL);
   for (guint i = 0; i < G_N_ELEMENTS (families); i++) {
     for (gint nonblock = 0; nonblock <= 1; nonblock++) {
-      struct file *file = ns_netstack_socket (r.stack, families[i], nonblock);
+      struct file *file = ns_netstack_socket (r.s.stack, families[i], nonblock);
       struct socket *sock = ns_file_socket (file);
       struct sock *sk = ns_file_sock (file);
       ck_assert_ptr_eq (file->private_data, sock);
@@ -192,7 +169,7 @@ START_TEST (test_socket_init)
       ck_assert_int_eq (udp_sk (sk)->forward_threshold, RMEM_DEFAULT >> 2);
       ck_assert_uint_eq (file->f_flags & O_NONBLOCK_FLAG, nonblock ? O_NONBLOCK_FLAG : 0);
       ck_assert_uint_eq (sk->sk_receive_queue.qlen, 0);
-      ns_netstack_close (r.stack, file);
+      ns_netstack_close (r.s.stack, file);
     }
   }
   rig_clear (&r);
@@ -210,14 +187,14 @@ START_TEST (test_connect_route_reference)
   Rig r;
 
   rig_init (&r, NULL, NULL);
-  refs = r.stack->rt_lo4->__rcuref;
-  file = ns_netstack_socket (r.stack, AF_INET, FALSE);
-  ck_assert_int_eq (ns_netstack_connect (r.stack, file, (struct sockaddr *) &in, sizeof in), 0);
+  refs = r.s.stack->rt_lo4->__rcuref;
+  file = ns_netstack_socket (r.s.stack, AF_INET, FALSE);
+  ck_assert_int_eq (ns_netstack_connect (r.s.stack, file, (struct sockaddr *) &in, sizeof in), 0);
   sk = ns_file_sock (file);
-  ck_assert_ptr_eq (sk->sk_dst_cache, r.stack->rt_lo4);
-  ck_assert_int_eq (r.stack->rt_lo4->__rcuref, refs + 1);
-  ns_netstack_close (r.stack, file);
-  ck_assert_int_eq (r.stack->rt_lo4->__rcuref, refs);
+  ck_assert_ptr_eq (sk->sk_dst_cache, r.s.stack->rt_lo4);
+  ck_assert_int_eq (r.s.stack->rt_lo4->__rcuref, refs + 1);
+  ns_netstack_close (r.s.stack, file);
+  ck_assert_int_eq (r.s.stack->rt_lo4->__rcuref, refs);
   rig_clear (&r);
 }
 END_TEST
@@ -231,16 +208,16 @@ static const char *const lock_fn_names[] = {
 static void
 body_lock_kinds (NsThread *t, Rig *r)
 {
-  gint32 *count = r->stack->preempt_count[0];
+  gint32 *count = r->s.stack->preempt_count[0];
 
   for (NsLockKind kind = NS_LOCK_PLAIN; kind <= NS_LOCK_IRQSAVE; kind++) {
-    ns_raw_spin_lock (t, r->stack, r->lock, kind);
+    ns_raw_spin_lock (t, r->s.stack, r->lock, kind);
     for (NsLockKind k = NS_LOCK_PLAIN; k <= NS_LOCK_IRQSAVE; k++)
       ck_assert_msg (calls_of (r, lock_fn_names[k]) == (k <= kind),
                      "%s after the lock of kind %d", lock_fn_names[k], kind);
     ck_assert_uint_ne (r->lock->val, 0);
     ck_assert_int_eq (*count & SOFTIRQ_MASK, kind == NS_LOCK_BH ? SOFTIRQ_DISABLE_OFFSET : 0);
-    ns_raw_spin_unlock (t, r->stack, r->lock, kind);
+    ns_raw_spin_unlock (t, r->s.stack, r->lock, kind);
     ck_assert_uint_eq (r->lock->val, 0);
     ck_assert_int_eq (*count, 0);
   }
@@ -261,24 +238,24 @@ END_TEST
 static void
 body_unlock_bh_runs_softirq (NsThread *t, Rig *r)
 {
-  struct softnet_data *sd = ns_netstack_sd (r->stack, 0);
+  struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
 
   sd->softirq_pending = 1;
-  ns_raw_spin_lock (t, r->stack, r->lock, NS_LOCK_BH);
-  ns_raw_spin_unlock (t, r->stack, r->lock, NS_LOCK_BH);
+  ns_raw_spin_lock (t, r->s.stack, r->lock, NS_LOCK_BH);
+  ns_raw_spin_unlock (t, r->s.stack, r->lock, NS_LOCK_BH);
   ck_assert_uint_eq (sd->softirq_pending, 0);
   ck_assert_uint_eq (calls_of (r, "net_rx_action"), 1);
 
   sd->softirq_pending = 1;
-  local_bh_disable (t, &r->stack->softirq);
-  ns_raw_spin_lock (t, r->stack, r->lock, NS_LOCK_BH);
-  ns_raw_spin_unlock (t, r->stack, r->lock, NS_LOCK_BH);
+  local_bh_disable (t, &r->s.stack->softirq);
+  ns_raw_spin_lock (t, r->s.stack, r->lock, NS_LOCK_BH);
+  ns_raw_spin_unlock (t, r->s.stack, r->lock, NS_LOCK_BH);
   ck_assert_uint_eq (sd->softirq_pending, 1);
   ck_assert_uint_eq (calls_of (r, "net_rx_action"), 1);
-  __local_bh_enable_ip (t, &r->stack->softirq);
+  __local_bh_enable_ip (t, &r->s.stack->softirq);
   ck_assert_uint_eq (sd->softirq_pending, 0);
   ck_assert_uint_eq (calls_of (r, "net_rx_action"), 2);
-  ck_assert_int_eq (*r->stack->preempt_count[0], 0);
+  ck_assert_int_eq (*r->s.stack->preempt_count[0], 0);
 }
 
 START_TEST (test_unlock_bh_runs_softirq)
@@ -286,7 +263,7 @@ START_TEST (test_unlock_bh_runs_softirq)
   Rig r;
 
   rig_init (&r, NULL, NULL);
-  ns_netstack_start_cpu (r.stack, 0);
+  ns_netstack_start_cpu (r.s.stack, 0);
   run (&r, body_unlock_bh_runs_softirq);
   rig_clear (&r);
 }
@@ -297,15 +274,15 @@ END_TEST
 static void
 body_rcu_nesting (NsThread *t, Rig *r)
 {
-  gint *nesting = &r->stack->rcu_nesting[0];
-  const gint expect = r->stack->preempt_rcu ? 1 : 0;
+  gint *nesting = &r->s.stack->rcu_nesting[0];
+  const gint expect = r->s.stack->preempt_rcu ? 1 : 0;
 
-  ns_rcu_read_lock (t, r->stack);
-  ns_rcu_read_lock (t, r->stack);
+  ns_rcu_read_lock (t, r->s.stack);
+  ns_rcu_read_lock (t, r->s.stack);
   ck_assert_int_eq (*nesting, 2 * expect);
-  ns_rcu_read_unlock (t, r->stack);
+  ns_rcu_read_unlock (t, r->s.stack);
   ck_assert_int_eq (*nesting, expect);
-  ns_rcu_read_unlock (t, r->stack);
+  ns_rcu_read_unlock (t, r->s.stack);
   ck_assert_int_eq (*nesting, 0);
 }
 
@@ -314,7 +291,7 @@ START_TEST (test_rcu_nesting)
   Rig r;
 
   rig_init (&r, NULL, NULL);
-  ck_assert (r.stack->preempt_rcu);
+  ck_assert (r.s.stack->preempt_rcu);
   run (&r, body_rcu_nesting);
   ck_assert_uint_eq (calls_of (&r, "__rcu_read_lock"), 2);
   ck_assert_uint_eq (calls_of (&r, "__rcu_read_unlock"), 2);
@@ -328,7 +305,7 @@ START_TEST (test_rcu_without_preempt_rcu)
   Rig r;
 
   rig_init (&r, "CONFIG_PREEMPT_RCU", "n");
-  ck_assert (!r.stack->preempt_rcu);
+  ck_assert (!r.s.stack->preempt_rcu);
   run (&r, body_rcu_nesting);
   ck_assert_uint_eq (calls_of (&r, "__rcu_read_lock"), 0);
   ck_assert_uint_eq (calls_of (&r, "__rcu_read_unlock"), 0);
@@ -343,10 +320,10 @@ body_syscall (NsThread *t, Rig *r)
 {
   guint depth = ns_thread_call_depth (t);
 
-  ns_syscall_begin (t, r->stack, &fn_sys_test);
+  ns_syscall_begin (t, r->s.stack, &fn_sys_test);
   ck_assert_ptr_eq (ns_thread_current_func (t), &fn_sys_test);
   ck_assert_uint_eq (ns_thread_call_depth (t), depth + 2);
-  ns_syscall_end (t, r->stack);
+  ns_syscall_end (t, r->s.stack);
   ck_assert_uint_eq (ns_thread_call_depth (t), depth);
 }
 

@@ -7,13 +7,9 @@
  * datagram arrives and returns that socket alone, times out, and reports idle sockets
  * writable at once. */
 #include "config.h"
-#include <check.h>
 #include <errno.h>
-#include <string.h>
 #include <arpa/inet.h>
-#include "machine.h"
-#include "workload.h"
-#include "netstack.h"
+#include "stack-rig.h"
 #include "select.h"
 #include "udp_rx.h"
 #include "udp_tx.h"
@@ -23,11 +19,7 @@
 #define MAX_PAIRS  64
 
 typedef struct {
-  NsParams      *params;
-  NsBuild       *build;
-  NsMachine     *machine;
-  NsEngine      *engine;
-  NsNetStack    *stack;
+  StackRig       s;                /* machine, engine, loopback stack */
   guint          n_pairs;
   struct file   *cfile[MAX_PAIRS];
   struct file   *sfile[MAX_PAIRS];
@@ -51,33 +43,21 @@ static void
 rig_init (Rig *r, const char *version, const char *patch, gboolean safe_ret)
 {
   NsMitigations mit = { 0 };
-  GError *error = NULL;
 
   memset (r, 0, sizeof *r);
   r->only = -1;
   mit.srso = safe_ret ? NS_SRSO_SAFE_RET : NS_SRSO_OFF;
   mit.spectre_v2 = safe_ret ? NS_SPECTRE_V2_RETPOLINE : NS_SPECTRE_V2_OFF;
-  r->params = ns_params_new ();
-  r->build = ns_build_new (version, ns_params_get_int (r->params, "build.inline_limit_bytes"));
-  if (patch != NULL)
-    ns_patch_find (patch)->apply (r->build);
-  r->machine = ns_machine_new (r->params, &mit, r->build, &error);
-  ck_assert_msg (r->machine != NULL, "%s", error ? error->message : "?");
-  r->engine = ns_machine_create_engine (r->machine);
-  r->stack = ns_netstack_new (r->machine, r->engine, &error);
-  ck_assert_msg (r->stack != NULL, "%s", error ? error->message : "?");
-  r->cbuf = ns_arena_alloc (ns_machine_arena (r->machine), LEN, 64);
-  r->sbuf = ns_arena_alloc (ns_machine_arena (r->machine), LEN, 64);
+  stack_rig_init (&r->s, version, patch, NULL, &mit);
+  r->cbuf = ns_arena_alloc (ns_machine_arena (r->s.machine), LEN, 64);
+  r->sbuf = ns_arena_alloc (ns_machine_arena (r->s.machine), LEN, 64);
 }
 
+/* Frees what rig_init made. */
 static void
 rig_clear (Rig *r)
 {
-  ns_netstack_free (r->stack);
-  ns_engine_free (r->engine);
-  ns_machine_free (r->machine);
-  ns_build_free (r->build);
-  ns_params_free (r->params);
+  stack_rig_clear (&r->s);
 }
 
 static gint
@@ -113,17 +93,17 @@ rig_pairs (Rig *r, guint n, gint family)
     struct sockaddr_storage ss;
     struct sock *csk, *ssk;
     gint len;
-    r->cfile[i] = ns_netstack_socket (r->stack, family, FALSE);
+    r->cfile[i] = ns_netstack_socket (r->s.stack, family, FALSE);
     len = addr_of (&ss, family, FALSE, FALSE, PORT);
-    ck_assert_int_eq (ns_netstack_connect (r->stack, r->cfile[i], (struct sockaddr *) &ss, len), 0);
+    ck_assert_int_eq (ns_netstack_connect (r->s.stack, r->cfile[i], (struct sockaddr *) &ss, len), 0);
     csk = ns_file_sock (r->cfile[i]);
-    r->sfile[i] = ns_netstack_socket (r->stack, AF_INET6, FALSE);
+    r->sfile[i] = ns_netstack_socket (r->s.stack, AF_INET6, FALSE);
     ssk = ns_file_sock (r->sfile[i]);
     udp_sock_set_reuseaddr (ssk, TRUE);
     len = addr_of (&ss, AF_INET6, FALSE, TRUE, PORT);
     ck_assert_int_eq (udp_sock_bind (ssk, (struct sockaddr *) &ss, len), 0);
     len = addr_of (&ss, AF_INET6, family == AF_INET, FALSE, csk->sk_num);
-    ck_assert_int_eq (ns_netstack_connect (r->stack, r->sfile[i], (struct sockaddr *) &ss, len), 0);
+    ck_assert_int_eq (ns_netstack_connect (r->s.stack, r->sfile[i], (struct sockaddr *) &ss, len), 0);
   }
   r->n_pairs = n;
 }
@@ -135,7 +115,7 @@ sender (NsThread *t, gpointer data)
 
   for (guint k = 0; k < r->to_send; k++) {
     guint i = r->only >= 0 ? (guint) r->only : k % r->n_pairs;
-    if (ns_sys_write (t, r->stack, r->cfile[i], r->cbuf, LEN) == LEN)
+    if (ns_sys_write (t, r->s.stack, r->cfile[i], r->cbuf, LEN) == LEN)
       r->sent_ok++;
   }
 }
@@ -149,7 +129,7 @@ receiver (NsThread *t, gpointer data)
     gssize n;
     if (r->delay > 0)
       ns_thread_advance_time (t, r->delay);
-    n = ns_sys_read (t, r->stack, r->sfile[0], r->sbuf, LEN);
+    n = ns_sys_read (t, r->s.stack, r->sfile[0], r->sbuf, LEN);
     if (n > 0) {
       r->read_ok++;
       r->read_bytes += (guint64) n;
@@ -161,10 +141,10 @@ static void
 start (Rig *r, guint sender_cpu, gboolean with_reader)
 {
   r->sender_cpu = sender_cpu;
-  ns_netstack_start_cpu (r->stack, sender_cpu);
+  ns_netstack_start_cpu (r->s.stack, sender_cpu);
   if (with_reader)
-    ns_engine_spawn (r->engine, "reader", 1, NS_THREAD_USER, 0, receiver, r);
-  ns_engine_spawn (r->engine, "writer", sender_cpu, NS_THREAD_USER, 0, sender, r);
+    ns_engine_spawn (r->s.engine, "reader", 1, NS_THREAD_USER, 0, receiver, r);
+  ns_engine_spawn (r->s.engine, "writer", sender_cpu, NS_THREAD_USER, 0, sender, r);
 }
 
 /* Datagrams queued on every server socket (receive + reader queues) and in backlogs. */
@@ -177,8 +157,8 @@ queued (Rig *r)
     struct sock *sk = ns_file_sock (r->sfile[i]);
     q += sk->sk_receive_queue.qlen + udp_sk (sk)->reader_queue.qlen;
   }
-  for (guint c = 0; c < ns_machine_n_cpus (r->machine); c++) {
-    struct softnet_data *sd = ns_netstack_sd (r->stack, c);
+  for (guint c = 0; c < ns_machine_n_cpus (r->s.machine); c++) {
+    struct softnet_data *sd = ns_netstack_sd (r->s.stack, c);
     q += sd->input_pkt_queue.qlen + sd->process_queue.qlen;
   }
   return q;
@@ -194,21 +174,21 @@ check_delivery (gint family)
   r.to_send = 20;
   r.to_read = 20;
   start (&r, 0, TRUE);
-  ns_engine_run (r.engine, NS_MS (10));
+  ns_engine_run (r.s.engine, NS_MS (10));
   ck_assert_uint_eq (r.sent_ok, 20);
   ck_assert_uint_eq (r.read_ok, 20);
   ck_assert_uint_eq (r.read_bytes, 20 * LEN);
-  ck_assert_uint_eq (r.stack->counters.sent, 20);
-  ck_assert_uint_eq (r.stack->counters.enqueued, 20);
-  ck_assert_uint_eq (r.stack->counters.received, 20);
-  ck_assert_uint_eq (r.stack->counters.rcvbuf_drops, 0);
-  ck_assert_uint_eq (r.stack->counters.noport, 0);
-  ck_assert_uint_eq (ns_skb_alloc_live (r.stack->alloc, NULL), 0);
+  ck_assert_uint_eq (r.s.stack->counters.sent, 20);
+  ck_assert_uint_eq (r.s.stack->counters.enqueued, 20);
+  ck_assert_uint_eq (r.s.stack->counters.received, 20);
+  ck_assert_uint_eq (r.s.stack->counters.rcvbuf_drops, 0);
+  ck_assert_uint_eq (r.s.stack->counters.noport, 0);
+  ck_assert_uint_eq (ns_skb_alloc_live (r.s.stack->alloc, NULL), 0);
   /* every bottom-half disable (spin_lock_bh, rcu_read_lock_bh) was undone: with both
    * threads asleep or done, every CPU's preempt count is back at 0 */
-  for (guint c = 0; c < ns_machine_n_cpus (r.machine); c++)
-    ck_assert_msg (*r.stack->preempt_count[c] == 0, "CPU %u: preempt_count %d", c,
-                   *r.stack->preempt_count[c]);
+  for (guint c = 0; c < ns_machine_n_cpus (r.s.machine); c++)
+    ck_assert_msg (*r.s.stack->preempt_count[c] == 0, "CPU %u: preempt_count %d", c,
+                   *r.s.stack->preempt_count[c]);
   rig_clear (&r);
 }
 
@@ -240,23 +220,23 @@ START_TEST (test_conservation)
   r.to_read = 400;
   r.delay = NS_US (2);
   start (&r, 0, TRUE);
-  c = &r.stack->counters;
+  c = &r.s.stack->counters;
   for (NsTime stop = NS_US (50); stop <= NS_MS (2); stop += NS_US (170)) {
-    ns_engine_run (r.engine, stop);
+    ns_engine_run (r.s.engine, stop);
     q = queued (&r);
-    live = ns_skb_alloc_live (r.stack->alloc, &heads);
+    live = ns_skb_alloc_live (r.s.stack->alloc, &heads);
     gone = c->received + c->rcvbuf_drops + c->noport + c->backlog_drops;
     ck_assert_uint_le (gone + q, c->sent);
     ck_assert_uint_le (c->sent, gone + live);
     ck_assert_uint_le (heads, live);         /* a free may be between its two halves */
   }
-  ns_engine_run (r.engine, NS_MS (50));
+  ns_engine_run (r.s.engine, NS_MS (50));
   ck_assert_uint_eq (r.sent_ok, 400);
   q = queued (&r);
   gone = c->received + c->rcvbuf_drops + c->noport + c->backlog_drops;
   ck_assert_uint_eq (c->sent, 400);
   ck_assert_uint_eq (c->sent, gone + q);
-  ck_assert_uint_eq (ns_skb_alloc_live (r.stack->alloc, &heads), q);
+  ck_assert_uint_eq (ns_skb_alloc_live (r.s.stack->alloc, &heads), q);
   ck_assert_uint_eq (heads, q);
   ck_assert_uint_gt (c->rcvbuf_drops, 0);   /* pairs 1-3 are never read */
   rig_clear (&r);
@@ -275,11 +255,11 @@ START_TEST (test_rcvbuf_drops_when_slow)
   rig_pairs (&r, 1, AF_INET);
   r.to_send = 40;
   start (&r, 0, FALSE);
-  ns_engine_run (r.engine, NS_MS (5));
+  ns_engine_run (r.s.engine, NS_MS (5));
   sk = ns_file_sock (r.sfile[0]);
   admitted = (guint) sk->sk_rcvbuf / SKB_TRUESIZE (16384 - SKB_SHINFO_SIZE) + 1;
-  ck_assert_uint_eq (r.stack->counters.enqueued, admitted);
-  ck_assert_uint_eq (r.stack->counters.rcvbuf_drops, 40 - admitted);
+  ck_assert_uint_eq (r.s.stack->counters.enqueued, admitted);
+  ck_assert_uint_eq (r.s.stack->counters.rcvbuf_drops, 40 - admitted);
   ck_assert_int_eq (sk->sk_drops, 40 - admitted);
   ck_assert_uint_eq (sk->sk_receive_queue.qlen, admitted);
   rig_clear (&r);
@@ -296,9 +276,9 @@ START_TEST (test_no_drops_when_reader_keeps_up)
   r.to_send = 200;
   r.to_read = 200;
   start (&r, 0, TRUE);
-  ns_engine_run (r.engine, NS_MS (20));
+  ns_engine_run (r.s.engine, NS_MS (20));
   ck_assert_uint_eq (r.read_ok, 200);
-  ck_assert_uint_eq (r.stack->counters.rcvbuf_drops, 0);
+  ck_assert_uint_eq (r.s.stack->counters.rcvbuf_drops, 0);
   rig_clear (&r);
 }
 END_TEST
@@ -317,9 +297,9 @@ check_score_calls (const char *patch, gint family)
   r.to_send = 10;
   r.only = 5;
   start (&r, 0, FALSE);
-  ns_engine_run (r.engine, NS_MS (5));
-  ck_assert_uint_eq (r.stack->counters.enqueued, 10);
-  calls = ns_machine_account_calls (r.machine, cs, &inlined);
+  ns_engine_run (r.s.engine, NS_MS (5));
+  ck_assert_uint_eq (r.s.stack->counters.enqueued, 10);
+  calls = ns_machine_account_calls (r.s.machine, cs, &inlined);
   if (patch == NULL) {
     ck_assert_uint_eq (calls, 16 * 10);
     ck_assert_uint_eq (inlined, 0);
@@ -358,7 +338,7 @@ START_TEST (test_softirq_on_sender_cpu)
   rig_pairs (&r, 1, AF_INET);
   r.to_send = 3;
   start (&r, 2, FALSE);
-  ns_engine_run (r.engine, NS_MS (1));
+  ns_engine_run (r.s.engine, NS_MS (1));
   ck_assert_int_eq (ns_file_sock (r.sfile[0])->sk_incoming_cpu, 2);
   rig_clear (&r);
 }
@@ -373,16 +353,16 @@ START_TEST (test_noport)
   gint len;
 
   rig_init (&r, "6.9.0-rc1", NULL, FALSE);
-  r.cfile[0] = ns_netstack_socket (r.stack, AF_INET, FALSE);
+  r.cfile[0] = ns_netstack_socket (r.s.stack, AF_INET, FALSE);
   len = addr_of (&ss, AF_INET, FALSE, FALSE, 7777);
-  ck_assert_int_eq (ns_netstack_connect (r.stack, r.cfile[0], (struct sockaddr *) &ss, len), 0);
+  ck_assert_int_eq (ns_netstack_connect (r.s.stack, r.cfile[0], (struct sockaddr *) &ss, len), 0);
   r.n_pairs = 1;
-  r.sfile[0] = ns_netstack_socket (r.stack, AF_INET, FALSE);
+  r.sfile[0] = ns_netstack_socket (r.s.stack, AF_INET, FALSE);
   r.to_send = 5;
   start (&r, 0, FALSE);
-  ns_engine_run (r.engine, NS_MS (1));
-  ck_assert_uint_eq (r.stack->counters.noport, 5);
-  ck_assert_uint_eq (ns_skb_alloc_live (r.stack->alloc, NULL), 0);
+  ns_engine_run (r.s.engine, NS_MS (1));
+  ck_assert_uint_eq (r.s.stack->counters.noport, 5);
+  ck_assert_uint_eq (ns_skb_alloc_live (r.s.stack->alloc, NULL), 0);
   rig_clear (&r);
 }
 END_TEST
@@ -406,9 +386,9 @@ selector (NsThread *t, gpointer data)
   Rig *r = sel->r;
   const guint32 events[3] = { sel->events, sel->events, sel->events };
   struct file *const *files = sel->events == EPOLLOUT ? r->cfile : r->sfile;
-  NsPollWqueues *pwq = ns_poll_wqueues_new (r->stack, 4);
+  NsPollWqueues *pwq = ns_poll_wqueues_new (r->s.stack, 4);
 
-  sel->ready = ns_sys_select (t, r->stack, pwq, files, events, 3, sel->revents, sel->until);
+  sel->ready = ns_sys_select (t, r->s.stack, pwq, files, events, 3, sel->revents, sel->until);
   sel->returned = ns_thread_now (t);
   sel->slept = ns_poll_wqueues_slept (pwq);
   ns_poll_wqueues_free (pwq);
@@ -430,11 +410,11 @@ run_select (Rig *r, Sel *sel, guint32 events, NsTime until, guint to_send, gint 
   r->to_send = to_send;
   r->only = only;
   r->delay = delay;
-  ns_netstack_start_cpu (r->stack, 0);
-  ns_engine_spawn (r->engine, "select", 1, NS_THREAD_USER, 0, selector, sel);
+  ns_netstack_start_cpu (r->s.stack, 0);
+  ns_engine_spawn (r->s.engine, "select", 1, NS_THREAD_USER, 0, selector, sel);
   if (to_send > 0)
-    ns_engine_spawn (r->engine, "writer", 0, NS_THREAD_USER, delay, sender, r);
-  ns_engine_run (r->engine, NS_MS (2));
+    ns_engine_spawn (r->s.engine, "writer", 0, NS_THREAD_USER, delay, sender, r);
+  ns_engine_run (r->s.engine, NS_MS (2));
 }
 
 /* select(2) sleeps while nothing is readable and wakes when a datagram arrives: it returns
@@ -504,9 +484,9 @@ START_TEST (test_determinism)
     r.to_send = 300;
     r.to_read = 1000;
     start (&r, 0, TRUE);
-    end[k] = ns_engine_run (r.engine, NS_MS (3));
-    recv[k] = r.stack->counters.received;
-    clock[k] = (guint64) ns_engine_cpu_now (r.engine, 0);
+    end[k] = ns_engine_run (r.s.engine, NS_MS (3));
+    recv[k] = r.s.stack->counters.received;
+    clock[k] = (guint64) ns_engine_cpu_now (r.s.engine, 0);
     rig_clear (&r);
   }
   ck_assert_int_eq (end[0], end[1]);

@@ -112,7 +112,7 @@ check_admission (const AdmitCase *c, gint family)
   rig_init (&rig, c->version, family, (guint) rcvbuf);
   sk = ns_file_sock (rig.server);
   rcvbuf = sk->sk_rcvbuf;
-  sd = ns_netstack_sd (rig.stack, SENDER_CPU);
+  sd = ns_netstack_sd (rig.s.stack, SENDER_CPU);
   for (guint k = 0; k < 20; k++) {
     gint rmem = sk->sk_rmem_alloc;
     gboolean admit = kernel_admits (rmem, rcvbuf, size);
@@ -128,9 +128,9 @@ check_admission (const AdmitCase *c, gint family)
   ck_assert_uint_gt (dropped, 0);
   ck_assert_uint_eq (sd->udp_mib[MIB_RCVBUFERRORS], dropped);
   ck_assert_uint_eq (sd->udp_mib[MIB_INERRORS], dropped);
-  ck_assert_uint_eq (rig.stack->counters.rcvbuf_drops, dropped);
-  ck_assert_uint_eq (rig.stack->counters.enqueued, admitted);
-  ck_assert_uint_eq (ns_skb_alloc_live (rig.stack->alloc, NULL), admitted);
+  ck_assert_uint_eq (rig.s.stack->counters.rcvbuf_drops, dropped);
+  ck_assert_uint_eq (rig.s.stack->counters.enqueued, admitted);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.s.stack->alloc, NULL), admitted);
   rig_clear (&rig);
 }
 
@@ -231,8 +231,8 @@ pcpu_reserved_pages (Rig *rig)
 {
   gint64 pages = 0;
 
-  for (guint c = 0; c < ns_machine_n_cpus (rig->machine); c++)
-    pages += (gint64) ns_netstack_sd (rig->stack, c)->sk_memory_fw_alloc;
+  for (guint c = 0; c < ns_machine_n_cpus (rig->s.machine); c++)
+    pages += (gint64) ns_netstack_sd (rig->s.stack, c)->sk_memory_fw_alloc;
   return pages;
 }
 
@@ -316,7 +316,7 @@ START_TEST (test_memory_accounting)
   acct_read (&rig, c, &a, size, c->first + c->second - c->reads_between);
   ck_assert_int_eq (sk->sk_rmem_alloc, 0);
   ck_assert_int_eq (sk->sk_forward_alloc, PAGE);
-  ck_assert_uint_eq (ns_skb_alloc_live (rig.stack->alloc, NULL), 0);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.s.stack->alloc, NULL), 0);
   rig_clear (&rig);
 }
 END_TEST
@@ -353,10 +353,10 @@ check_fifo (gint family)
   }
   for (guint k = 0; k < G_N_ELEMENTS (lens); k++)
     bytes += lens[k];
-  ck_assert_uint_eq (ns_netstack_sd (rig.stack, READER_CPU)->udp_mib[MIB_INDATAGRAMS],
+  ck_assert_uint_eq (ns_netstack_sd (rig.s.stack, READER_CPU)->udp_mib[MIB_INDATAGRAMS],
                      G_N_ELEMENTS (lens));
-  ck_assert_uint_eq (rig.stack->counters.received, G_N_ELEMENTS (lens));
-  ck_assert_uint_eq (rig.stack->counters.received_bytes, bytes);
+  ck_assert_uint_eq (rig.s.stack->counters.received, G_N_ELEMENTS (lens));
+  ck_assert_uint_eq (rig.s.stack->counters.received_bytes, bytes);
   ck_assert_int_eq (sk->sk_rmem_alloc, 0);
   rig_clear (&rig);
 }
@@ -387,12 +387,12 @@ START_TEST (test_short_read_truncates)
   send_datagram (&rig, 1000);
   send_datagram (&rig, 500);
   ck_assert_int_eq (read_datagram (&rig, 100), 100);
-  ck_assert_uint_eq (rig.stack->counters.received_bytes, 100);
+  ck_assert_uint_eq (rig.s.stack->counters.received_bytes, 100);
   ck_assert_int_eq (read_datagram (&rig, UBUF), 500);
-  ck_assert_uint_eq (rig.stack->counters.received_bytes, 100 + 500);
+  ck_assert_uint_eq (rig.s.stack->counters.received_bytes, 100 + 500);
   ck_assert_int_eq (sk->sk_rmem_alloc, 0);
   ck_assert_uint_eq (sk->sk_receive_queue.qlen + udp_sk (sk)->reader_queue.qlen, 0);
-  ck_assert_uint_eq (ns_skb_alloc_live (rig.stack->alloc, NULL), 0);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.s.stack->alloc, NULL), 0);
   rig_clear (&rig);
 }
 END_TEST
@@ -402,7 +402,7 @@ static void
 write_later (NsThread *t, Rig *rig, gpointer arg)
 {
   ns_thread_advance_time (t, *(NsTime *) arg);
-  ns_sys_write (t, rig->stack, rig->client, rig->txbuf, 700);
+  ns_sys_write (t, rig->s.stack, rig->client, rig->txbuf, 700);
 }
 
 /* A blocking read on an empty socket sleeps until the datagram arrives: sock_def_readable
@@ -417,9 +417,9 @@ START_TEST (test_blocked_reader_woken)
   rig_init (&rig, "6.9.0", AF_INET, 0);
   reader = (Job) { &rig, read_one, &call };
   writer = (Job) { &rig, write_later, (gpointer) &delay };
-  ns_engine_spawn (rig.engine, "reader", READER_CPU, NS_THREAD_USER, 0, job_thread, &reader);
-  ns_engine_spawn (rig.engine, "writer", SENDER_CPU, NS_THREAD_USER, 0, job_thread, &writer);
-  ns_engine_run (rig.engine, NS_MS (2));
+  ns_engine_spawn (rig.s.engine, "reader", READER_CPU, NS_THREAD_USER, 0, job_thread, &reader);
+  ns_engine_spawn (rig.s.engine, "writer", SENDER_CPU, NS_THREAD_USER, 0, job_thread, &writer);
+  ns_engine_run (rig.s.engine, NS_MS (2));
   ck_assert_int_eq (call.ret, 700);
   ck_assert_int_ge (call.returned, delay);
   ck_assert_int_lt (call.returned, delay + NS_US (50));

@@ -28,47 +28,34 @@ loopback_addr (struct sockaddr_storage *ss, gint family, guint16 port)
 void
 rig_init (Rig *rig, const char *version, gint family, guint rcvbuf)
 {
-  NsMitigations mit = { 0 };
   struct sockaddr_storage ss;
-  GError *error = NULL;
   gint len;
 
   memset (rig, 0, sizeof *rig);
   rig->family = family;
-  rig->params = ns_params_new ();
-  rig->build = ns_build_new (version, ns_params_get_int (rig->params,
-                                                         "build.inline_limit_bytes"));
-  rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
-  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
-  rig->engine = ns_machine_create_engine (rig->machine);
-  rig->stack = ns_netstack_new (rig->machine, rig->engine, &error);
-  ck_assert_msg (rig->stack != NULL, "%s", error ? error->message : "?");
+  stack_rig_init (&rig->s, version, NULL, NULL, NULL);
   if (rcvbuf != 0)
-    rig->stack->rmem_default = rcvbuf;
-  rig->client = ns_netstack_socket (rig->stack, family, FALSE);
+    rig->s.stack->rmem_default = rcvbuf;
+  rig->client = ns_netstack_socket (rig->s.stack, family, FALSE);
   len = loopback_addr (&ss, family, PORT);
-  ck_assert_int_eq (ns_netstack_connect (rig->stack, rig->client, (struct sockaddr *) &ss,
+  ck_assert_int_eq (ns_netstack_connect (rig->s.stack, rig->client, (struct sockaddr *) &ss,
                                          len), 0);
-  rig->server = ns_netstack_socket (rig->stack, family, FALSE);
+  rig->server = ns_netstack_socket (rig->s.stack, family, FALSE);
   ck_assert_int_eq (udp_sock_bind (ns_file_sock (rig->server), (struct sockaddr *) &ss, len),
                     0);
   len = loopback_addr (&ss, family, ns_file_sock (rig->client)->sk_num);
-  ck_assert_int_eq (ns_netstack_connect (rig->stack, rig->server, (struct sockaddr *) &ss,
+  ck_assert_int_eq (ns_netstack_connect (rig->s.stack, rig->server, (struct sockaddr *) &ss,
                                          len), 0);
-  rig->txbuf = ns_arena_alloc (ns_machine_arena (rig->machine), RIG_BUF, 64);
-  rig->rxbuf = ns_arena_alloc (ns_machine_arena (rig->machine), RIG_BUF, 64);
-  ns_netstack_start_cpu (rig->stack, SENDER_CPU);
+  rig->txbuf = ns_arena_alloc (ns_machine_arena (rig->s.machine), RIG_BUF, 64);
+  rig->rxbuf = ns_arena_alloc (ns_machine_arena (rig->s.machine), RIG_BUF, 64);
+  ns_netstack_start_cpu (rig->s.stack, SENDER_CPU);
 }
 
 /* Frees what rig_init made. */
 void
 rig_clear (Rig *rig)
 {
-  ns_netstack_free (rig->stack);
-  ns_engine_free (rig->engine);
-  ns_machine_free (rig->machine);
-  ns_build_free (rig->build);
-  ns_params_free (rig->params);
+  stack_rig_clear (&rig->s);
 }
 
 /* The simulated thread's body: the job's. */
@@ -86,9 +73,9 @@ run_on (Rig *rig, guint cpu, Body body, gpointer arg)
 {
   Job job = { rig, body, arg };
 
-  ns_engine_spawn (rig->engine, "job", cpu, NS_THREAD_USER, ns_engine_now (rig->engine),
+  ns_engine_spawn (rig->s.engine, "job", cpu, NS_THREAD_USER, ns_engine_now (rig->s.engine),
                    job_thread, &job);
-  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+  ns_engine_run (rig->s.engine, NS_TIME_FOREVER);
 }
 
 /* Body: write(2) of one datagram of GPOINTER_TO_UINT(arg) bytes from txbuf. */
@@ -97,7 +84,7 @@ write_one (NsThread *t, Rig *rig, gpointer arg)
 {
   gsize len = GPOINTER_TO_UINT (arg);
 
-  ck_assert_int_eq (ns_sys_write (t, rig->stack, rig->client, rig->txbuf, len), (gssize) len);
+  ck_assert_int_eq (ns_sys_write (t, rig->s.stack, rig->client, rig->txbuf, len), (gssize) len);
 }
 
 /* Sends one datagram of len bytes and lets the receive softirq finish. */
@@ -113,7 +100,7 @@ read_one (NsThread *t, Rig *rig, gpointer arg)
 {
   ReadCall *call = arg;
 
-  call->ret = ns_sys_read (t, rig->stack, rig->server, rig->rxbuf, call->len);
+  call->ret = ns_sys_read (t, rig->s.stack, rig->server, rig->rxbuf, call->len);
   call->returned = ns_thread_now (t);
 }
 

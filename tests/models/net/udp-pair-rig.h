@@ -3,12 +3,8 @@
  * on SENDER_CPU writes datagrams to the server bound at PORT, which reads them on
  * READER_CPU; each step runs the engine until every thread is done or asleep. */
 #pragma once
-#include <check.h>
-#include <string.h>
 #include <arpa/inet.h>
-#include "machine.h"
-#include "workload.h"
-#include "netstack.h"
+#include "stack-rig.h"
 #include "udp_rx.h"
 #include "udp_tx.h"
 
@@ -18,11 +14,7 @@
 #define RIG_BUF       65536      /* each user buffer: the largest datagram fits */
 
 typedef struct {
-  NsParams    *params;
-  NsBuild     *build;
-  NsMachine   *machine;
-  NsEngine    *engine;
-  NsNetStack  *stack;
+  StackRig     s;                /* machine, engine, loopback stack */
   gint         family;
   struct file *client;
   struct file *server;

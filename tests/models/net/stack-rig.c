@@ -1,0 +1,48 @@
+/* stack-rig.c — the machine and loopback stack of stack-rig.h. */
+#include "config.h"
+#include "stack-rig.h"
+
+/* See stack-rig.h. */
+void
+stack_rig_init (StackRig *s, const char *version, const char *patch,
+                const char *const *config, const NsMitigations *mit)
+{
+  NsMitigations none = { 0 };
+  GError *error = NULL;
+
+  memset (s, 0, sizeof *s);
+  s->params = ns_params_new ();
+  s->build = ns_build_new (version, ns_params_get_int (s->params, "build.inline_limit_bytes"));
+  if (patch != NULL) {
+    const NsPatch *p = ns_patch_find (patch);
+    ck_assert_msg (p != NULL, "unknown patch %s", patch);
+    p->apply (s->build);
+  }
+  for (guint i = 0; config != NULL && config[i] != NULL; i += 2)
+    ns_build_set_config (s->build, config[i], config[i + 1]);
+  s->machine = ns_machine_new (s->params, mit ? mit : &none, s->build, &error);
+  ck_assert_msg (s->machine != NULL, "%s", error ? error->message : "?");
+  s->engine = ns_machine_create_engine (s->machine);
+  s->stack = ns_netstack_new (s->machine, s->engine, &error);
+  ck_assert_msg (s->stack != NULL, "%s", error ? error->message : "?");
+}
+
+/* See stack-rig.h. */
+void
+stack_rig_clear (StackRig *s)
+{
+  ns_netstack_free (s->stack);
+  ns_engine_free (s->engine);
+  ns_machine_free (s->machine);
+  ns_build_free (s->build);
+  ns_params_free (s->params);
+}
+
+/* See stack-rig.h. */
+void
+stack_rig_run (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data), gpointer data)
+{
+  ns_engine_spawn (s->engine, "test", cpu, NS_THREAD_USER, ns_engine_now (s->engine), fn,
+                   data);
+  ns_engine_run (s->engine, NS_TIME_FOREVER);
+}

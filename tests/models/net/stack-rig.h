@@ -1,0 +1,29 @@
+/* stack-rig.h — a simulated machine of the registry defaults with its loopback network
+ * stack, for the tests of models/net/: the kernel build (version, a patch, .config
+ * overrides, mitigations), the machine, its engine and stack, and a way to run a body in
+ * a simulated user thread on a CPU until every thread is done or asleep. */
+#pragma once
+#include <check.h>
+#include <string.h>
+#include "machine.h"
+#include "workload.h"
+#include "netstack.h"
+
+typedef struct {
+  NsParams   *params;
+  NsBuild    *build;
+  NsMachine  *machine;
+  NsEngine   *engine;
+  NsNetStack *stack;
+} StackRig;
+
+/* Builds kernel version (+ patch unless NULL, + .config key/value pairs, a NULL-terminated
+ * list or NULL) under mit (NULL: every mitigation off), the machine, engine and stack. */
+void  stack_rig_init  (StackRig *s, const char *version, const char *patch,
+                       const char *const *config, const NsMitigations *mit);
+/* Frees what stack_rig_init made. */
+void  stack_rig_clear (StackRig *s);
+/* Runs fn(t, data) in a user thread on cpu from now until every thread is done or
+ * asleep. */
+void  stack_rig_run   (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data),
+                       gpointer data);
