@@ -21,7 +21,7 @@
 #include <errno.h>
 #include "udp-pair-rig.h"
 
-#define SKB_MAX_ALLOC  (16384 - 320)   /* SKB_MAX_ORDER(0, 2) */
+#define KERNEL_SKB_MAX_ALLOC  (16384 - 320)   /* SKB_MAX_ORDER(0, 2) */
 #define SKB_STRUCT     256             /* SKB_DATA_ALIGN(sizeof(struct sk_buff)) */
 #define SHINFO         320             /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
 #define FRAG_PAGE      32768           /* PAGE_SIZE << SKB_FRAG_PAGE_ORDER */
@@ -46,7 +46,7 @@ alloc_extra (gint family)
 static gboolean
 kernel_paged (gint family, guint len)
 {
-  return ip_hlen (family) + 8 + len + alloc_extra (family) >= SKB_MAX_ALLOC;
+  return ip_hlen (family) + 8 + len + alloc_extra (family) >= KERNEL_SKB_MAX_ALLOC;
 }
 
 /* SLUB's kmalloc size class of size bytes (up to 8 KiB), else the page order's size. */
