@@ -27,6 +27,7 @@ typedef struct {
   struct sk_buff *out;
   int             ret;
   guint64         live_after;   /* sk_buffs still allocated after the hook */
+  guint16         tc_index;     /* of the skb that came back (before it is freed) */
 } Pass;
 
 /* A 6.1 machine with dummy0 and clsact; `filters` egress matchall filters (classid = prio)
@@ -67,8 +68,10 @@ egress_pass (NsThread *t, gpointer data)
   p->ret = -1;
   p->out = d->tx->core.egress (t, d->tx, p->in, &p->ret, d->dev);
   p->live_after = ns_skb_alloc_live (d->tx->alloc, NULL);
-  if (p->out != NULL)
+  if (p->out != NULL) {
+    p->tc_index = p->out->tc_index;
     kfree_skb (t, d->tx->alloc, p->out);
+  }
 }
 
 /* Runs one egress pass on CPU 0. */
@@ -121,7 +124,7 @@ START_TEST (test_ok_sets_tc_index)
   dev_rig_init (&d, 1, TC_ACT_OK);
   run_pass (&d, &p);
   ck_assert_ptr_eq (p.out, p.in);
-  ck_assert_uint_eq (p.in->tc_index, 1);
+  ck_assert_uint_eq (p.tc_index, 1);
   qdisc_stats (&d, d.dev->miniq_egress, &packets, &bytes, &drops);
   ck_assert_uint_eq (packets, 1);
   ck_assert_uint_eq (drops, 0);
