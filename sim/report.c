@@ -57,6 +57,11 @@ table_header (GString *out, const NsRunResult *r)
                           r->scenario_path, r->seed);
   g_string_append_printf (out, "cpu       %s (%s)\nkernel    %s\n", first->cpu_name,
                           first->cpu_model ? first->cpu_model : "", first->kernel);
+  if (r->sets != NULL) {
+    g_autofree char *sets = g_strjoinv (", ", r->sets);
+    g_string_append_printf (out, "set       %s (over the scenario; the description above is "
+                            "the file's)\n", sets);
+  }
 }
 
 /* The value of key in a "key=value: why" explanation line list, and whether the kernel
@@ -400,6 +405,8 @@ report_csv (GString *out, const NsRunResult *r)
   g_string_append_printf (out, "# netsim %s\n# scenario %s (%s)\n# seed %" G_GUINT64_FORMAT
                           "\n# cpu %s\n", PACKAGE_VERSION, r->scenario_name, r->scenario_path,
                           r->seed, first->cpu_name);
+  for (guint i = 0; r->sets != NULL && r->sets[i] != NULL; i++)
+    g_string_append_printf (out, "# set %s\n", r->sets[i]);
   ns_report_params_comment (out, first->params);
   g_string_append (out, "kind,name,metric,value,cv,reps,aggregate,baseline,patched,delta_pct,"
                         "cpu,kernel,cmdline,mitigations\n");
@@ -547,6 +554,7 @@ report_json (GString *out, const NsRunResult *r)
   ns_json_member_string (json, "scenario", r->scenario_name);
   ns_json_member_string (json, "file", r->scenario_path);
   ns_json_member_int (json, "seed", (gint64) r->seed);
+  ns_json_member_strv (json, "sets", r->sets);
   ns_json_key (json, "variants");
   ns_json_begin_array (json);
   for (guint i = 0; i < r->variants->len; i++)

@@ -852,6 +852,7 @@ ns_run_result_free (NsRunResult *result)
   g_free (result->scenario_path);
   g_free (result->scenario_name);
   g_free (result->description);
+  g_strfreev (result->sets);
   g_ptr_array_unref (result->variants);
   g_array_unref (result->comparisons);
   g_free (result);
@@ -897,16 +898,17 @@ mismatch:
   return NULL;
 }
 
-/* A new result for base's scenario run with seed: copies of its path, name and
- * description, no variants or comparisons yet. */
+/* A new result for base's scenario run with seed under sets: copies of its path, name,
+ * description and the sets, no variants or comparisons yet. */
 static NsRunResult *
-run_result_new (const NsScenario *base, guint64 seed)
+run_result_new (const NsScenario *base, guint64 seed, const char *const *sets)
 {
   NsRunResult *result = g_new0 (NsRunResult, 1);
 
   result->scenario_path = g_strdup (base->path);
   result->scenario_name = g_strdup (base->name);
   result->description = g_strdup (base->description);
+  result->sets = sets != NULL && sets[0] != NULL ? g_strdupv ((char **) sets) : NULL;
   result->seed = seed;
   result->variants = g_ptr_array_new_with_free_func (variant_result_free);
   result->comparisons = g_array_new (FALSE, TRUE, sizeof (NsComparison));
@@ -929,7 +931,7 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
   if (base == NULL)
     return NULL;
   seed = opt->seed_given ? opt->seed : base->seed;
-  result = run_result_new (base, seed);
+  result = run_result_new (base, seed, opt->sets);
   names = ns_run_variant_names (base);
   if (names->len == 0)
     g_ptr_array_add (names, g_strdup (""));

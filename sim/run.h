@@ -62,6 +62,7 @@ typedef struct {
   char       *scenario_path;
   char       *scenario_name;
   char       *description;
+  char      **sets;             /* the --set PATH=VALUE strings in force (NULL: none) */
   guint64     seed;
   GPtrArray  *variants;         /* NsVariantResult* */
   GArray     *comparisons;      /* NsComparison */

@@ -165,13 +165,28 @@ grep -q '"srso-safe-ret"' "$TMP/a.json" && ok || bad "json lists the variants"
 "$NETSIM" run -q --format csv --variant plain-ret "$MICRO/call-chain.xml" >"$TMP/c1.csv"
 "$NETSIM" run -q --format csv --variant plain-ret --set workload.body-insns=40 \
   "$MICRO/call-chain.xml" >"$TMP/c2.csv"
-cmp -s "$TMP/c1.csv" "$TMP/c2.csv" && bad "--set workload.body-insns had no effect" || ok
+# (the figures, not the heading: the heading names the sets)
+grep -q '^# set workload.body-insns=40$' "$TMP/c2.csv" && ! grep -q '^# set' "$TMP/c1.csv" &&
+  ok || bad "csv heading: the --set in force"
+grep '^variant,' "$TMP/c1.csv" >"$TMP/c1.rows"
+grep '^variant,' "$TMP/c2.csv" >"$TMP/c2.rows"
+cmp -s "$TMP/c1.rows" "$TMP/c2.rows" && bad "--set workload.body-insns had no effect" || ok
+"$NETSIM" run -q --variant plain-ret --set workload.body-insns=40 --set workload.depth=4 \
+  "$MICRO/call-chain.xml" >"$TMP/t2.txt"
+grep -q '^set       workload.body-insns=40, workload.depth=4 ' "$TMP/t2.txt" && ok ||
+  bad "table heading: the --sets in force"
+"$NETSIM" run -q --format json --variant plain-ret --set workload.body-insns=40 \
+  "$MICRO/call-chain.xml" | tr -d ' \n' | grep -q '"sets":\["workload.body-insns=40"\]' &&
+  ok || bad "json: the --sets in force"
 # kernel.config.NAME: the option by name, the walk's slab layout changes the 100-filter run
 TC="$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 "$NETSIM" run -q --format csv --variant 7950x-f100-before "$TC" >"$TMP/k1.csv"
 "$NETSIM" run -q --format csv --variant 7950x-f100-before \
   --set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y "$TC" >"$TMP/k2.csv"
-cmp -s "$TMP/k1.csv" "$TMP/k2.csv" && bad "--set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y had no effect" || ok
+grep '^variant,' "$TMP/k1.csv" >"$TMP/k1.rows"
+grep '^variant,' "$TMP/k2.csv" >"$TMP/k2.rows"
+cmp -s "$TMP/k1.rows" "$TMP/k2.rows" &&
+  bad "--set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y had no effect" || ok
 expect 2 "--set kernel.config with a bad option name" -- "$NETSIM" run -q \
   --set kernel.config.SLAB=y "$TC"
 grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: element config: attribute 'name'.*(after --set kernel.config.SLAB=y)" \
