@@ -27,6 +27,9 @@
 #include "skbuff.h"
 #include "sched/pkt_cls.h"
 
+/* CONFIG_NR_CPUS of the Debian config the census binary was built with. */
+#define DEV_NR_CPUS 8192u
+
 /* Sizes: estimates of x86-64 text (distro config, helpers inlined as noted). */
 static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 1600, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_dev_hard_start_xmit, "dev_hard_start_xmit", 260, NS_FN_EXTERN, 3);
@@ -41,9 +44,11 @@ struct netdev_queue *
 netdev_core_pick_tx (NsThread *t, struct net_device *dev, struct sk_buff *skb)
 {
   ns_call (t, &fn_netdev_core_pick_tx);
-  /* skb->sender_cpu (napi_id union): set to raw_smp_processor_id() + 1 */
+  /* CONFIG_XPS: skb->sender_cpu (the napi_id union) is set to raw_smp_processor_id() + 1
+   * unless sender_cpu - 1 already is a CPU number: unset (0) and a NAPI id (from
+   * NR_CPUS + 1 on) both are not */
   NS_LOAD_FIELD (t, skb, napi_id);
-  if (skb->napi_id == 0) {
+  if (skb->napi_id - 1u >= DEV_NR_CPUS) {
     skb->napi_id = ns_thread_cpu (t) + 1;
     NS_STORE_FIELD (t, skb, napi_id);
   }
