@@ -1,7 +1,8 @@
 /* dummy.c — drivers/net/dummy.c: a device that counts and frees what it is given.
  * dummy_setup: ether_setup (IFF_TX_SKB_SHARING), IFF_NO_QUEUE (the noqueue qdisc:
- * __dev_queue_xmit takes the direct path), features SG | FRAGLIST | GSO_SOFTWARE |
- * HW_CSUM | HIGHDMA | LLTX (no TX lock), one TX queue; dummy_dev_init allocates the
+ * __dev_queue_xmit takes the direct path), features SG | FRAGLIST | HW_CSUM | HIGHDMA |
+ * LLTX (no TX lock; the kernel's GSO_SOFTWARE and GSO_ENCAP_ALL bits are left out: no
+ * modelled path segments), one TX queue; dummy_dev_init allocates the
  * per-CPU lstats. dummy_xmit: dev_lstats_add, skb_tx_timestamp, dev_kfree_skb
  * (= consume_skb), NETDEV_TX_OK. */
 #include "config.h"
@@ -66,7 +67,8 @@ dummy_create (NetTx *tx, const char *name)
   g_strlcpy (dev->name, name, sizeof dev->name);
   dev->state = 1ul << __LINK_STATE_START;
   dev->ptype_all.next = dev->ptype_all.prev = &dev->ptype_all;
-  dev->features = NETIF_F_HW_CSUM | NETIF_F_HIGHDMA | NETIF_F_LLTX;
+  dev->features = NETIF_F_SG | NETIF_F_FRAGLIST | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA |
+                  NETIF_F_LLTX;
   dev->netdev_ops = dummy_netdev_ops (tx);
   dev->flags = IFF_UP;
   dev->priv_flags = IFF_XMIT_DST_RELEASE | IFF_NO_QUEUE;

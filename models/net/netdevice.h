@@ -24,6 +24,7 @@ G_BEGIN_DECLS
 #define NETIF_F_SG                (1ull << 0)
 #define NETIF_F_HW_CSUM           (1ull << 3)
 #define NETIF_F_HIGHDMA           (1ull << 5)
+#define NETIF_F_FRAGLIST          (1ull << 6)
 #define NETIF_F_LLTX              (1ull << 12)
 #define __LINK_STATE_START        0
 #define __LINK_STATE_NOCARRIER    1

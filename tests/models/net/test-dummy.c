@@ -2,7 +2,7 @@
  * v6.1, the device of the tc/pktgen path:
  *  - dummy_setup / register: the device is up and running (IFF_UP, __LINK_STATE_START,
  *    no NOCARRIER), IFF_NO_QUEUE (so the noqueue qdisc: enqueue NULL) with
- *    alloc_netdev's IFF_XMIT_DST_RELEASE, features with NETIF_F_LLTX (no TX lock: the
+ *    alloc_netdev's IFF_XMIT_DST_RELEASE, features SG, FRAGLIST, NETIF_F_LLTX (no TX lock: the
  *    queue's xmit_lock_owner stays -1), NETIF_F_HW_CSUM and NETIF_F_HIGHDMA, exactly
  *    one TX queue, no taps (empty ptype_all), ndo_start_xmit = dummy_xmit, lstats
  *    allocated and zero;
@@ -76,7 +76,8 @@ send_on (DummyRig *d, guint cpu, guint len)
 /* The set-up: up, noqueue, LLTX, one TX queue, dummy_xmit, zeroed lstats. */
 START_TEST (test_setup)
 {
-  const guint64 features = NETIF_F_LLTX | NETIF_F_HW_CSUM | NETIF_F_HIGHDMA;
+  const guint64 features = NETIF_F_SG | NETIF_F_FRAGLIST | NETIF_F_LLTX | NETIF_F_HW_CSUM |
+                           NETIF_F_HIGHDMA;
   struct netdev_queue *txq;
   DummyRig d;
 
