@@ -29,3 +29,17 @@ tests_models_net_test_ip_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_ip_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_ip_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-udp6
+TESTS += tests/models/net/test-udp6
+tests_models_net_test_udp6_SOURCES = tests/models/net/test-udp6.c $(STACK_RIG)
+tests_models_net_test_udp6_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_udp6_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_udp6_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-udp_tx
+TESTS += tests/models/net/test-udp_tx
+tests_models_net_test_udp_tx_SOURCES = tests/models/net/test-udp_tx.c $(UDP_PAIR_RIG)
+tests_models_net_test_udp_tx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_udp_tx_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_udp_tx_LDADD = $(NS_LIBS) $(TEST_LIBS)

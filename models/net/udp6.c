@@ -20,6 +20,10 @@
 #include "jhash.h"
 #include "udp-priv.h"
 
+/* SIN6_LEN_RFC2133 (include/linux/ipv6.h): a sockaddr_in6 without sin6_scope_id, the
+ * shortest address inet6_bind_sk and __ip6_datagram_connect accept. */
+#define SIN6_LEN_RFC2133  24
+
 /* compute_score (net/ipv6/udp.c): static, 255 B, out of line with 2 call sites in the 6.5
  * Ubuntu build (DepSurf, kernel-spec §1.8.1). Its kernel symbol is also "compute_score";
  * the registry needs a distinct name. */
@@ -449,7 +453,7 @@ udp6_bind (struct sock *sk, const struct sockaddr *uaddr, gint addr_len)
   guint snum;
   gint err;
 
-  if (addr_len < (gint) sizeof (*sin6))
+  if (addr_len < SIN6_LEN_RFC2133)
     return -EINVAL;
   if (sin6->sin6_family != AF_INET6)
     return -EAFNOSUPPORT;
@@ -558,22 +562,27 @@ udp6_connect (struct sock *sk, const struct sockaddr *uaddr, gint addr_len,
   if (uaddr->sa_family == AF_INET) {
     const struct sockaddr_in *sin = (const struct sockaddr_in *) uaddr;
 
-    if (addr_len < (gint) sizeof (*sin))
-      return -EINVAL;
     if (sk->sk_ipv6only)
       return -EAFNOSUPPORT;
+    if (addr_len < (gint) sizeof (*sin))   /* __ip4_datagram_connect's */
+      return -EINVAL;
     udp_unhash4 (sk);                     /* re-connect: rehash4 */
     err = udp6_connect_mapped (sk, sin->sin_addr.s_addr, sin->sin_port, src);
     goto hash4;
   }
-  if (addr_len < (gint) sizeof (struct sockaddr_in6))
+  if (addr_len < SIN6_LEN_RFC2133)
     return -EINVAL;
   if (uaddr->sa_family != AF_INET6)
     return -EAFNOSUPPORT;
   udp_unhash4 (sk);
   memcpy (&daddr, &((const struct sockaddr_in6 *) uaddr)->sin6_addr, sizeof (daddr));
-  if (ipv6_addr_any (&daddr))
-    daddr.u6_addr32[3] = GUINT32_TO_BE (1);   /* connect to :: means loopback */
+  if (ipv6_addr_any (&daddr)) {
+    /* connect to self: ::ffff:127.0.0.1 for a v4-mapped local address, else ::1 */
+    if (ipv6_addr_v4mapped (&sk->sk_v6_rcv_saddr))
+      ipv6_addr_set_v4mapped (GUINT32_TO_BE (0x7f000001), &daddr);
+    else
+      daddr.u6_addr32[3] = GUINT32_TO_BE (1);
+  }
   if (ipv6_addr_v4mapped (&daddr)) {
     err = udp6_connect_mapped (sk, daddr.u6_addr32[3],
                                ((const struct sockaddr_in6 *) uaddr)->sin6_port, src);

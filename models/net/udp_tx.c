@@ -61,9 +61,11 @@ static NS_FUNC (fn_bpf_lsm_sk_getsecid, "bpf_lsm_sk_getsecid", 10,
  * above maxnonfragsize (IP_MAX_MTU when the socket ignores DF, as IP_PMTUDISC_WANT does)
  * less the IPv4 header: 65535 - 20 - 8; __ip6_append_data above sizeof(struct ipv6hdr) +
  * IPV6_MAXPLEN (ip6_sk_ignore_df under IPV6_PMTUDISC_WANT) less the 40-byte header:
- * 65535 - 8. Both return -EMSGSIZE. */
+ * 65535 - 8. Both return -EMSGSIZE, after the socket's state test (an unconnected socket
+ * is EDESTADDRREQ first); udp_sendmsg's only earlier size test is len > 0xFFFF. */
 #define UDP_MAX_PAYLOAD    65507u
 #define UDPV6_MAX_PAYLOAD  65527u
+#define UDP_MAX_LEN        0xFFFFu
 
 /* An AF_INET6 socket connected to a v4-mapped peer sends through udp_sendmsg. */
 static gboolean
@@ -177,6 +179,10 @@ udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
    * the connected daddr and dport, controllen, three rep stosq of stack structs,
    * ipcm_init_sk) */
   ns_insns (t, 70);
+  if (len > UDP_MAX_LEN) {
+    err = -EMSGSIZE;
+    goto out;
+  }
   if (sk->sk_state != TCP_ESTABLISHED) {
     err = -EDESTADDRREQ;
     goto out;
@@ -192,9 +198,16 @@ udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   /* census: 30 instructions (route test, MSG_CONFIRM, saddr, corkreq 0, the lockless
    * path's arguments) */
   ns_insns (t, 30);
-  skb = ip_make_skb (t, s, sk, rt, ubuf, len);
-  ns_insns (t, 10);                 /* census: 10 instructions (skb test, arguments) */
-  udp_send_skb (t, s, sk, skb);
+  if (len > UDP_MAX_PAYLOAD) {
+    /* ip_make_skb's __ip_append_data refuses it: -EMSGSIZE, and ip_cork_release drops
+     * the route the cork took (the cork work before the refusal is not charged) */
+    dst_release (t, rt);
+    err = -EMSGSIZE;
+  } else {
+    skb = ip_make_skb (t, s, sk, rt, ubuf, len);
+    ns_insns (t, 10);               /* census: 10 instructions (skb test, arguments) */
+    udp_send_skb (t, s, sk, skb);
+  }
   ns_insns (t, 10);                 /* census: 10 instructions (err) */
   dst_release (t, NULL);            /* ip_rt_put(rt): the cork stole the route */
   /* census: 30 instructions (free, the error tests, return len, stack protector) */
@@ -295,6 +308,13 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
   /* census: 22 instructions (MSG_CONFIRM, ulen, corkreq 0, the lockless path's
    * arguments) */
   ns_insns (t, 22);
+  if (len > UDPV6_MAX_PAYLOAD) {
+    /* ip6_make_skb's __ip6_append_data refuses it: -EMSGSIZE, and ip6_cork_release
+     * drops the route the cork took (the cork work before the refusal is not charged) */
+    dst_release (t, rt);
+    err = -EMSGSIZE;
+    goto out;
+  }
   skb = ip6_make_skb (t, s, sk, rt, ubuf, len);
   ns_insns (t, 10);                 /* census: 10 instructions (IS_ERR_OR_NULL, arguments) */
   udp_v6_send_skb (t, s, sk, skb);
@@ -365,9 +385,7 @@ sock_write_iter (NsThread *t, NsNetStack *s, struct socket *sock, const guchar *
   ns_ret (t);
   /* census: 7 instructions (the sk_prot->sendmsg compares) */
   ns_insns (t, 7);
-  if (len > (v6 ? UDPV6_MAX_PAYLOAD : UDP_MAX_PAYLOAD))
-    ret = -EMSGSIZE;
-  else if (v6)
+  if (v6)
     ret = udpv6_sendmsg (t, s, sk, ubuf, len);
   else
     ret = udp_sendmsg (t, s, sk, ubuf, len);

@@ -8,8 +8,9 @@ G_BEGIN_DECLS
 /* write(fd, ubuf, len) on a connected UDP socket (ubuf is simulated memory): the syscall,
  * udp_sendmsg / udpv6_sendmsg with the copy from user, IP output and loopback transmit, and
  * — on loopback — the whole receive softirq on this CPU before it returns. Returns len or
- * a negative errno (-EDESTADDRREQ for an unconnected socket, -EMSGSIZE above 65507 bytes
- * on IPv4 — an IPv4-mapped peer included — and 65527 on IPv6). */
+ * a negative errno (-EDESTADDRREQ for an unconnected socket, tested before the payload
+ * limit; -EMSGSIZE above 65507 bytes on IPv4 — an IPv4-mapped peer included — and 65527
+ * on IPv6, and on IPv4 above 65535 whatever the socket's state). */
 gssize ns_sys_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf,
                      gsize len);
 
