@@ -9,12 +9,12 @@ libns_models_a_SOURCES += models/net/sched/pkt_cls.h models/net/sched/sched-priv
 
 SCHED_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net/sched
 check_PROGRAMS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
-	tests/models/net/sched/test-pktgen tests/models/net/sched/test-act_gact \
+	tests/models/apps/test-pktgen tests/models/net/sched/test-act_gact \
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
 	tests/models/net/test-dev tests/models/net/test-dummy
 TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
-	tests/models/net/sched/test-pktgen tests/models/net/sched/test-act_gact \
+	tests/models/apps/test-pktgen tests/models/net/sched/test-act_gact \
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
 	tests/models/net/test-dev tests/models/net/test-dummy
@@ -29,10 +29,10 @@ tests_models_net_sched_test_tc_wrapper_SOURCES = tests/models/net/sched/test-tc_
 tests_models_net_sched_test_tc_wrapper_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
 tests_models_net_sched_test_tc_wrapper_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_sched_test_tc_wrapper_LDADD = $(NS_LIBS) $(TEST_LIBS)
-tests_models_net_sched_test_pktgen_SOURCES = tests/models/net/sched/test-pktgen.c
-tests_models_net_sched_test_pktgen_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
-tests_models_net_sched_test_pktgen_CFLAGS = $(TEST_CFLAGS)
-tests_models_net_sched_test_pktgen_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_apps_test_pktgen_SOURCES = tests/models/apps/test-pktgen.c
+tests_models_apps_test_pktgen_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_apps_test_pktgen_CFLAGS = $(TEST_CFLAGS)
+tests_models_apps_test_pktgen_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_sched_test_act_gact_SOURCES = tests/models/net/sched/test-act_gact.c \
 	tests/models/net/sched/sched-rig.h
 tests_models_net_sched_test_act_gact_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
