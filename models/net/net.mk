@@ -43,3 +43,10 @@ tests_models_net_test_udp_tx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net
 tests_models_net_test_udp_tx_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_tx_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-select
+TESTS += tests/models/net/test-select
+tests_models_net_test_select_SOURCES = tests/models/net/test-select.c $(STACK_RIG)
+tests_models_net_test_select_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/models/net
+tests_models_net_test_select_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_select_LDADD = $(NS_LIBS) $(TEST_LIBS)

@@ -15,7 +15,8 @@ NsTime         ns_poll_wqueues_slept (const NsPollWqueues *pwq);
 /* select(n, readfds, writefds, NULL, timeout) over files[0..n): events[i] is EPOLLIN for a
  * file in the read set, EPOLLOUT in the write set. revents[i] gets what is ready. Polls
  * every file; if none is ready, registers on their wait queues, sleeps until a wake-up
- * (the CPU is free meanwhile), polls again. Returns the number of ready files.
+ * (the CPU is free meanwhile), polls again. Returns the number of bits set in the result
+ * sets (do_select: a file ready for reading and writing counts twice).
  * until: NS_TIME_FOREVER (no timeout), or the absolute time the select times out at — then
  * the sleep lasts until that time (callers pass a timeout only for sets in which nothing
  * can become ready before it, as iperf3's client does when every stream is throttled). */

@@ -1,0 +1,378 @@
+/* test-select.c — select(2) over UDP sockets (models/net/select.c: ns_sys_select,
+ * core_sys_select, do_select, sock_poll / udp_poll / datagram_poll, __pollwait,
+ * poll_freewait, pollwake) against the rules of Linux v6.9:
+ *  - fs/select.c do_select: every fd below nfds in the read or write set is polled; an
+ *    fd's bit is set in res_in when the mask has POLLIN_SET and in res_out when it has
+ *    POLLOUT_SET, all other bits of the results are zero (zero_fd_set, set_fd_set); each
+ *    set bit counts once in the return value, so an fd ready in both sets counts twice;
+ *    fds at or above nfds are not looked at; an expired timeout returns at once without
+ *    sleeping; the first pass registers a poll-table entry on each polled socket's wait
+ *    queue (__pollwait, get_file) and poll_freewait removes them all (remove_wait_queue,
+ *    fput) before returning, after a wake-up by net/core/sock.c sock_def_readable;
+ *  - net/core/datagram.c datagram_poll: readable (EPOLLIN | EPOLLRDNORM) when
+ *    sk_receive_queue holds a datagram; writable when include/net/sock.h sock_writeable
+ *    holds: sk_wmem_alloc < sk_sndbuf >> 1;
+ *  - net/ipv4/udp.c udp_poll: also readable when udp_sk(sk)->reader_queue holds a
+ *    datagram (where __skb_recv_udp splices the receive queue).
+ * test-udp-path.c already checks the wake-up on a datagram returning that socket alone,
+ * the timeout at its deadline and idle sockets writable at once; not repeated here. The
+ * model's interface passes files and per-file events, not fd_set bitmaps nor nfds as an
+ * int, and an absolute deadline, not a timeval: -EINVAL for a negative nfds or an invalid
+ * timeval and the timeval's rounding are not modelled, so not tested. Expected values are
+ * the kernel's, computed here, never read back from the model. */
+#include "config.h"
+#include <errno.h>
+#include <arpa/inet.h>
+#include "stack-rig.h"
+#include "select.h"
+#include "udp_rx.h"
+#include "udp_tx.h"
+
+#define N_PAIRS     4
+#define PORT        5401
+#define LEN         1000
+#define WRITER_CPU  0
+#define SELECT_CPU  1
+#define UNSET       0xdeadu        /* revents before the select: must be overwritten */
+
+typedef struct {
+  StackRig      s;
+  struct file  *client[N_PAIRS];   /* connected to server[i] */
+  struct file  *server[N_PAIRS];   /* bound to 127.0.0.1:PORT+i, O_NONBLOCK */
+  guchar       *buf;
+} Rig;
+
+/* One select call and what it returned. */
+typedef struct {
+  Rig          *rig;
+  struct file  *files[2 * N_PAIRS + 1];
+  guint32       events[2 * N_PAIRS + 1];
+  guint32       revents[2 * N_PAIRS + 1];
+  guint         n;
+  NsTime        until;
+  gint          ret;
+  gboolean      done;              /* select returned */
+  NsTime        returned;
+  NsTime        slept;
+} Sel;
+
+/* 127.0.0.1:port into ss; its length. */
+static gint
+loopback4 (struct sockaddr_storage *ss, guint16 port)
+{
+  struct sockaddr_in *in = (struct sockaddr_in *) ss;
+
+  memset (ss, 0, sizeof *ss);
+  in->sin_family = AF_INET;
+  in->sin_port = htons (port);
+  in->sin_addr.s_addr = htonl (0x7f000001);
+  return sizeof *in;
+}
+
+/* A v6.9 machine with N_PAIRS IPv4 client → server pairs, the writer's CPU started. */
+static void
+rig_init (Rig *r)
+{
+  struct sockaddr_storage ss;
+
+  memset (r, 0, sizeof *r);
+  stack_rig_init (&r->s, "6.9.0-rc1", NULL, NULL, NULL);
+  for (guint i = 0; i < N_PAIRS; i++) {
+    gint len = loopback4 (&ss, PORT + i);
+    r->server[i] = ns_netstack_socket (r->s.stack, AF_INET, TRUE);
+    ck_assert_int_eq (udp_sock_bind (ns_file_sock (r->server[i]), (struct sockaddr *) &ss,
+                                     len), 0);
+    r->client[i] = ns_netstack_socket (r->s.stack, AF_INET, FALSE);
+    ck_assert_int_eq (ns_netstack_connect (r->s.stack, r->client[i], (struct sockaddr *) &ss,
+                                           len), 0);
+  }
+  r->buf = ns_arena_alloc (ns_machine_arena (r->s.machine), LEN, 64);
+  ns_netstack_start_cpu (r->s.stack, WRITER_CPU);
+}
+
+/* Thread body: one datagram from client[i], data = { rig, i }. */
+static void
+writer (NsThread *t, gpointer data)
+{
+  Rig *r = ((gpointer *) data)[0];
+  guint i = GPOINTER_TO_UINT (((gpointer *) data)[1]);
+
+  ck_assert_int_eq (ns_sys_write (t, r->s.stack, r->client[i], r->buf, LEN), LEN);
+}
+
+/* Sends one datagram to server[i] and lets its softirq deliver it. */
+static void
+send_to (Rig *r, guint i)
+{
+  gpointer args[2] = { r, GUINT_TO_POINTER (i) };
+
+  stack_rig_run (&r->s, WRITER_CPU, writer, args);
+}
+
+/* Thread body: one non-blocking read(2) of server[0]. */
+static void
+reader (NsThread *t, gpointer data)
+{
+  Rig *r = data;
+
+  ck_assert_int_eq (ns_sys_read (t, r->s.stack, r->server[0], r->buf, LEN), LEN);
+}
+
+/* Thread body: the Sel's select, its results recorded. */
+static void
+selector (NsThread *t, gpointer data)
+{
+  Sel *sel = data;
+  NsPollWqueues *pwq = ns_poll_wqueues_new (sel->rig->s.stack, 2 * N_PAIRS + 1);
+
+  sel->ret = ns_sys_select (t, sel->rig->s.stack, pwq, sel->files, sel->events, sel->n,
+                            sel->revents, sel->until);
+  sel->done = TRUE;
+  sel->returned = ns_thread_now (t);
+  sel->slept = ns_poll_wqueues_slept (pwq);
+  ns_poll_wqueues_free (pwq);
+}
+
+/* Adds file with events to sel's sets, its result preset to UNSET. */
+static void
+sel_add (Sel *sel, struct file *file, guint32 events)
+{
+  sel->files[sel->n] = file;
+  sel->events[sel->n] = events;
+  sel->revents[sel->n] = UNSET;
+  sel->n++;
+}
+
+/* An empty select on r with deadline until (0: already expired, a zero timeout). */
+static void
+sel_init (Sel *sel, Rig *r, NsTime until)
+{
+  memset (sel, 0, sizeof *sel);
+  sel->rig = r;
+  sel->until = until;
+}
+
+/* Spawns sel's select on SELECT_CPU and runs until every thread is done or asleep. */
+static void
+sel_start (Sel *sel)
+{
+  stack_rig_run (&sel->rig->s, SELECT_CPU, selector, sel);
+}
+
+/* The number of result bits revents stands for: one per set (res_in, res_out). */
+static gint
+result_bits (guint32 revents)
+{
+  return ((revents & EPOLLIN) != 0) + ((revents & EPOLLOUT) != 0);
+}
+
+/* sock_writeable's threshold (include/net/sock.h): writable while wmem_alloc is below
+ * half of sk_sndbuf. */
+static gint
+writable_limit (struct file *f)
+{
+  return ns_file_sock (f)->sk_sndbuf >> 1;
+}
+
+/* Several sockets in both sets: only ready fds keep their bit, every other result is
+ * cleared, the count is the number of bits set; a client whose write memory reaches
+ * sndbuf / 2 is not writable. A zero timeout: it returns at once without sleeping. */
+START_TEST (test_bitmaps_of_several_sockets)
+{
+  const gboolean has_datagram[N_PAIRS] = { FALSE, TRUE, FALSE, TRUE };
+  const gboolean wmem_full[N_PAIRS] = { FALSE, TRUE, FALSE, TRUE };
+  gint expected = 0;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  for (guint i = 0; i < N_PAIRS; i++) {
+    if (has_datagram[i])
+      send_to (&r, i);
+    if (wmem_full[i])
+      ns_file_sock (r.client[i])->sk_wmem_alloc = (guint32) writable_limit (r.client[i]);
+  }
+  sel_init (&sel, &r, 0);
+  for (guint i = 0; i < N_PAIRS; i++)
+    sel_add (&sel, r.server[i], EPOLLIN);
+  for (guint i = 0; i < N_PAIRS; i++)
+    sel_add (&sel, r.client[i], EPOLLOUT);
+  sel_start (&sel);
+  for (guint i = 0; i < N_PAIRS; i++) {
+    guint32 in = has_datagram[i] ? EPOLLIN : 0, out = wmem_full[i] ? 0 : EPOLLOUT;
+    ck_assert_uint_eq (sel.revents[i], in);
+    ck_assert_uint_eq (sel.revents[N_PAIRS + i], out);
+    expected += result_bits (in) + result_bits (out);
+  }
+  ck_assert_int_eq (expected, 4);
+  ck_assert_int_eq (sel.ret, expected);
+  ck_assert_int_eq (sel.slept, 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* An fd in the read and the write set that is both readable and writable sets a bit in
+ * res_in and one in res_out: do_select counts 2 for it. */
+START_TEST (test_fd_in_both_sets_counts_twice)
+{
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  send_to (&r, 2);
+  sel_init (&sel, &r, 0);
+  sel_add (&sel, r.server[0], EPOLLIN | EPOLLOUT);   /* writable only */
+  sel_add (&sel, r.server[2], EPOLLIN | EPOLLOUT);   /* readable and writable */
+  sel_start (&sel);
+  ck_assert_uint_eq (sel.revents[0], EPOLLOUT);
+  ck_assert_uint_eq (sel.revents[1], EPOLLIN | EPOLLOUT);
+  ck_assert_int_eq (sel.ret, result_bits (EPOLLOUT) + result_bits (EPOLLIN | EPOLLOUT));
+  ck_assert_int_eq (sel.ret, 3);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* Files at or above nfds are not polled: a readable socket there is neither reported
+ * nor counted, and its result is not written. */
+START_TEST (test_sockets_beyond_nfds_ignored)
+{
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  send_to (&r, 2);
+  sel_init (&sel, &r, 0);
+  for (guint i = 0; i < 3; i++)
+    sel_add (&sel, r.server[i], EPOLLIN);
+  sel.n = 2;                        /* nfds leaves server[2] out */
+  sel_start (&sel);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 0);
+  ck_assert_uint_eq (sel.revents[0], 0);
+  ck_assert_uint_eq (sel.revents[1], 0);
+  ck_assert_uint_eq (sel.revents[2], UNSET);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* sock_writeable's boundary with an odd sk_sndbuf: one byte of write memory below
+ * sndbuf >> 1 is writable, sndbuf >> 1 is not; with nothing ready a zero timeout returns
+ * 0 at once. */
+START_TEST (test_writable_boundary)
+{
+  struct sock *sk;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  sk = ns_file_sock (r.client[0]);
+  sk->sk_sndbuf = 4097;
+  sk->sk_wmem_alloc = 2047;         /* 4097 >> 1 = 2048 */
+  sel_init (&sel, &r, 0);
+  sel_add (&sel, r.client[0], EPOLLOUT);
+  sel_start (&sel);
+  ck_assert_int_eq (sel.ret, 1);
+  ck_assert_uint_eq (sel.revents[0], EPOLLOUT);
+
+  sk->sk_wmem_alloc = 2048;
+  sel_init (&sel, &r, ns_engine_now (r.s.engine));
+  sel_add (&sel, r.client[0], EPOLLOUT);
+  sel_start (&sel);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 0);
+  ck_assert_uint_eq (sel.revents[0], 0);
+  ck_assert_int_eq (sel.slept, 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* udp_poll: a datagram left on reader_queue (the second of two after one read, which
+ * spliced both off sk_receive_queue) keeps the socket readable. */
+START_TEST (test_reader_queue_readable)
+{
+  struct sock *sk;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  send_to (&r, 0);
+  send_to (&r, 0);
+  stack_rig_run (&r.s, SELECT_CPU, reader, &r);
+  sk = ns_file_sock (r.server[0]);
+  ck_assert (skb_queue_empty (&sk->sk_receive_queue));
+  ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, 1);
+  sel_init (&sel, &r, 0);
+  sel_add (&sel, r.server[0], EPOLLIN);
+  sel_start (&sel);
+  ck_assert_int_eq (sel.ret, 1);
+  ck_assert_uint_eq (sel.revents[0], EPOLLIN);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* Asleep with nothing ready, select has one entry on each polled socket's wait queue
+ * (the TCP control file's too) and holds a reference on each file; a datagram's
+ * sock_def_readable wakes it, it reports that socket, and poll_freewait leaves no entry
+ * and every file count as before. */
+START_TEST (test_registers_then_frees)
+{
+  struct file *files[N_PAIRS];
+  gint64 count[N_PAIRS];
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  files[0] = ns_netstack_ctrl_file (r.s.stack);
+  for (guint i = 1; i < N_PAIRS; i++)
+    files[i] = r.server[i];
+  sel_init (&sel, &r, NS_TIME_FOREVER);
+  for (guint i = 0; i < N_PAIRS; i++) {
+    count[i] = files[i]->f_count;
+    sel_add (&sel, files[i], EPOLLIN);
+  }
+  sel_start (&sel);
+  ck_assert (!sel.done);                        /* asleep */
+  for (guint i = 0; i < N_PAIRS; i++) {
+    ck_assert_uint_eq (ns_file_socket (files[i])->waiters.length, 1);
+    ck_assert_int_eq (files[i]->f_count, count[i] + 1);
+  }
+  send_to (&r, 3);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 1);
+  ck_assert_uint_gt (sel.slept, 0);
+  for (guint i = 0; i < N_PAIRS; i++) {
+    ck_assert_uint_eq (sel.revents[i], i == 3 ? EPOLLIN : 0);
+    ck_assert_uint_eq (ns_file_socket (files[i])->waiters.length, 0);
+    ck_assert_int_eq (files[i]->f_count, count[i]);
+  }
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+static Suite *
+select_suite (void)
+{
+  Suite *s = suite_create ("select");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_test (tc, test_bitmaps_of_several_sockets);
+  tcase_add_test (tc, test_fd_in_both_sets_counts_twice);
+  tcase_add_test (tc, test_sockets_beyond_nfds_ignored);
+  tcase_add_test (tc, test_writable_boundary);
+  tcase_add_test (tc, test_reader_queue_readable);
+  tcase_add_test (tc, test_registers_then_frees);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (select_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
