@@ -6,7 +6,8 @@
  *    POLLOUT_SET, all other bits of the results are zero (zero_fd_set, set_fd_set); each
  *    set bit counts once in the return value, so an fd ready in both sets counts twice;
  *    fds at or above nfds are not looked at; an expired timeout returns at once without
- *    sleeping; the first pass registers a poll-table entry on each polled socket's wait
+ *    sleeping, and a zero one (the deadline passed before the call) registers nothing and
+ *    estimates no slack; the first pass registers a poll-table entry on each polled socket's wait
  *    queue (__pollwait, get_file) and poll_freewait removes them all (remove_wait_queue,
  *    fput) before returning, after a wake-up by net/core/sock.c sock_def_readable;
  *  - net/core/datagram.c datagram_poll: readable (EPOLLIN | EPOLLRDNORM) when
@@ -286,6 +287,45 @@ START_TEST (test_writable_boundary)
 }
 END_TEST
 
+/* Calls of the kernel function named name on r's machine so far. */
+static guint64
+calls_of (Rig *r, const char *name)
+{
+  NsFunc *fn = ns_func_lookup (name);
+
+  return fn == NULL ? 0 : ns_machine_account_calls (r->s.machine, fn, NULL);
+}
+
+/* A zero timeout (the deadline already passed when select is called): do_select starts
+ * with _qproc = NULL and timed_out = 1 — one pass, no poll-table entry, no slack estimate
+ * — where a deadline still ahead registers on the socket it polls. */
+START_TEST (test_zero_timeout_registers_nothing)
+{
+  guint64 waits, slacks;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  waits = calls_of (&r, "__pollwait");
+  slacks = calls_of (&r, "select_estimate_accuracy");
+  sel_init (&sel, &r, ns_engine_now (r.s.engine));
+  sel_add (&sel, r.server[0], EPOLLIN);
+  sel_start (&sel);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 0);
+  ck_assert_uint_eq (calls_of (&r, "__pollwait"), waits);
+  ck_assert_uint_eq (calls_of (&r, "select_estimate_accuracy"), slacks);
+  sel_init (&sel, &r, ns_engine_now (r.s.engine) + 1000000);
+  sel_add (&sel, r.server[0], EPOLLIN);
+  sel_start (&sel);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 0);
+  ck_assert_uint_eq (calls_of (&r, "__pollwait"), waits + 1);
+  ck_assert_uint_eq (calls_of (&r, "select_estimate_accuracy"), slacks + 1);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
 /* udp_poll: a datagram left on reader_queue (the second of two after one read, which
  * spliced both off sk_receive_queue) keeps the socket readable. */
 START_TEST (test_reader_queue_readable)
@@ -361,6 +401,7 @@ select_suite (void)
   tcase_add_test (tc, test_writable_boundary);
   tcase_add_test (tc, test_reader_queue_readable);
   tcase_add_test (tc, test_registers_then_frees);
+  tcase_add_test (tc, test_zero_timeout_registers_nothing);
   suite_add_tcase (s, tc);
   return s;
 }
