@@ -1213,6 +1213,11 @@ worker_main (gpointer data)
 #endif
   if (getppid () != task->parent)
     _exit (1);
+  /* the output's open file and its flock are the parent's: a worker still finishing its
+   * point after the parent was killed must not keep the lock from the --resume that
+   * follows (PDEATHSIG kills it, but not before the parent's wait returns) */
+  if (task->sweep->fd >= 0)
+    close (task->sweep->fd);
   return ns_sweep_run_point (task->sweep, task->point);
 }
 

@@ -43,6 +43,36 @@ grep -q '^# netsim-version ' "$TMP/j1.csv" && grep -q '^# scenario-sha256 ' "$TM
 grep -q '^point,workload.depth,workload.body-insns,variant,repetition,seed,status,metric,value,cv,reps,ops,values,error,wall_s$' \
   "$TMP/j1.csv" && ok || bad "column line"
 
+# a worker does not keep the output open: the file's flock is the parent's, and a worker
+# still finishing its point after the parent was killed must not make the --resume that
+# follows find the file locked
+"$NETSIM" sweep -q --variant plain-ret --param workload.depth=1,2 --set measure.duration=1s \
+  -o "$TMP/w.csv" "$SC" 2>/dev/null &
+BG=$!
+i=0
+kid=
+while [ "$i" -lt 400 ] && [ -z "$kid" ]; do
+  for p in /proc/[0-9]*; do
+    [ "$(cut -d' ' -f4 "$p/stat" 2>/dev/null)" = "$BG" ] && kid=${p#/proc/}
+  done
+  [ -n "$kid" ] || sleep 0.05
+  i=$((i + 1))
+done
+held=
+for fd in "/proc/$kid/fd/"*; do
+  case "$(readlink "$fd" 2>/dev/null)" in */w.csv) held=1 ;; esac
+done
+if [ -z "$kid" ]; then
+  bad "no sweep worker seen"
+elif [ -n "$held" ]; then
+  bad "a sweep worker holds the output open (and its lock)"
+else
+  ok
+fi
+kill -9 "$BG" 2>/dev/null
+wait "$BG" 2>/dev/null
+BG=
+
 # SIGKILL half-way, then --resume: every point exactly once, results as uninterrupted
 "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/k.csv" "$SC" 2>"$TMP/k.err" &
 BG=$!
