@@ -116,14 +116,9 @@ tcf_gact_act (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tc_acti
   /* census: 2 instructions (SHOT test) */
   ns_insns (t, 2);
   if (action == TC_ACT_SHOT) {
-    /* tcf_action_inc_drop_qstats: qstats_drop_inc(this_cpu_ptr(a->cpu_qstats)); drops is
-     * the third u32 of struct gnet_stats_queue (qlen, backlog, drops, requeues,
-     * overlimits) */
-    guint32 *q = tc_percpu_ptr (env, gact->common.cpu_qstats, ns_thread_cpu (t));
+    /* tcf_action_inc_drop_qstats: qstats_drop_inc(this_cpu_ptr(a->cpu_qstats)) */
     NS_LOAD_FIELD (t, &gact->common, cpu_qstats);
-    ns_load (t, &q[2], sizeof q[2]);    /* qstats.drops */
-    q[2]++;
-    ns_store (t, &q[2], sizeof q[2]);
+    tc_qstats_cpu_drop_inc (t, env, gact->common.cpu_qstats);
     ns_insns (t, 3);
   }
   tcf_lastuse_update (t, env, &gact->common.tcfa_tm);
@@ -150,7 +145,7 @@ tcf_gact_create (TcEnv *env, gint32 action, struct tcf_chain *goto_chain)
   gact->common.cpu_bstats = tc_alloc_percpu (env, sizeof (struct gnet_stats_basic_sync), 16);
   gact->common.cpu_bstats_hw = tc_alloc_percpu (env, sizeof (struct gnet_stats_basic_sync),
                                                 16);
-  gact->common.cpu_qstats = tc_alloc_percpu (env, 5 * sizeof (guint32), 4);
+  gact->common.cpu_qstats = tc_alloc_percpu (env, GNET_QSTATS_WORDS * sizeof (guint32), 4);
   gact->common.goto_chain = goto_chain;
   return &gact->common;
 }
@@ -175,6 +170,6 @@ tc_action_drops (TcEnv *env, const struct tc_action *a)
 
   g_return_val_if_fail (env != NULL && a != NULL, 0);
   for (guint c = 0; c < ns_machine_n_cpus (env->machine); c++)
-    sum += ((guint32 *) tc_percpu_ptr (env, a->cpu_qstats, c))[2];
+    sum += ((guint32 *) tc_percpu_ptr (env, a->cpu_qstats, c))[GNET_QSTATS_DROPS];
   return sum;
 }

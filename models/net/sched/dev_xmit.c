@@ -53,20 +53,15 @@ sch_handle_egress (NsThread *t, NetTx *tx, struct sk_buff *skb, int *ret,
     skb->tc_index = (guint16) (cl_res->classid & 0xFFFF);
     NS_STORE_FIELD (t, skb, tc_index);
     break;
-  case TC_ACT_SHOT: {
-    /* mini_qdisc_qstats_cpu_drop: this_cpu_inc of the qdisc's qstats.drops (the third
-     * u32 of struct gnet_stats_queue) */
-    guint32 *q = tc_percpu_ptr (tx->tc, miniq->cpu_qstats, ns_thread_cpu (t));
+  case TC_ACT_SHOT:
+    /* mini_qdisc_qstats_cpu_drop: this_cpu_inc of the qdisc's qstats.drops */
     NS_LOAD_FIELD (t, miniq, cpu_qstats);
-    ns_load (t, &q[2], sizeof q[2]);
-    q[2]++;
-    ns_store (t, &q[2], sizeof q[2]);
+    tc_qstats_cpu_drop_inc (t, tx->tc, miniq->cpu_qstats);
     ns_insns (t, 2);                /* estimate: the per-CPU address, the incl */
     *ret = NET_XMIT_DROP;
     kfree_skb (t, tx->alloc, skb);
     skb = NULL;
     break;
-  }
   case TC_ACT_STOLEN:
   case TC_ACT_QUEUED:
   case TC_ACT_TRAP:

@@ -51,7 +51,7 @@ clsact_attach (NetTx *tx, struct net_device *dev)
   g_return_if_fail (tx != NULL && dev != NULL);
   g_return_if_fail (!g_hash_table_contains (tx->clsact, dev));
   bstats = tc_alloc_percpu (tx->tc, sizeof (struct gnet_stats_basic_sync), 16);
-  qstats = tc_alloc_percpu (tx->tc, 5 * sizeof (guint32), 4);
+  qstats = tc_alloc_percpu (tx->tc, GNET_QSTATS_WORDS * sizeof (guint32), 4);
   q = g_new0 (ClsactData, 1);
   q->miniq_ingress = clsact_direction (tx, 1, bstats, qstats);
   q->miniq_egress = clsact_direction (tx, 2, bstats, qstats);

@@ -54,6 +54,22 @@ extern const TcFn tc_fn_tcf_gact_act;
 /* Fills the kernel's act_gact_ops (kind "gact", act = tcf_gact_act). */
 void  tc_gact_ops_init (struct tc_action_ops *ops);
 
+/* struct gnet_stats_queue is five u32s (qlen, backlog, drops, requeues, overlimits). */
+#define GNET_QSTATS_WORDS  5
+#define GNET_QSTATS_DROPS  2
+
+/* qstats_drop_inc of t's CPU's copy of a per-CPU gnet_stats_queue (this_cpu_ptr): a load
+ * and a store of its drops word. The caller charges the load of the per-CPU pointer. */
+static inline void
+tc_qstats_cpu_drop_inc (NsThread *t, TcEnv *env, guint32 *cpu_qstats)
+{
+  guint32 *q = tc_percpu_ptr (env, cpu_qstats, ns_thread_cpu (t));
+
+  ns_load (t, &q[GNET_QSTATS_DROPS], sizeof q[GNET_QSTATS_DROPS]);
+  q[GNET_QSTATS_DROPS]++;
+  ns_store (t, &q[GNET_QSTATS_DROPS], sizeof q[GNET_QSTATS_DROPS]);
+}
+
 /* kmalloc size class of size (the smallest class holding it). */
 gsize tc_kmalloc_class (gsize size);
 
