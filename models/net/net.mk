@@ -19,6 +19,8 @@ TESTS += tests/models/net/test-udp_rx tests/models/net/test-ip
 # Test helpers: the machine and loopback stack, and a connected UDP pair on it.
 STACK_RIG = tests/models/net/stack-rig.c tests/models/net/stack-rig.h
 UDP_PAIR_RIG = tests/models/net/udp-pair-rig.c tests/models/net/udp-pair-rig.h $(STACK_RIG)
+# The kernel's size rules the skb and UDP tests compute their expectations from.
+EXTRA_DIST += tests/models/net/kernel-sizes.h
 tests_models_net_test_udp_rx_SOURCES = tests/models/net/test-udp_rx.c $(UDP_PAIR_RIG)
 tests_models_net_test_udp_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/models/net

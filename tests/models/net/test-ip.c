@@ -20,71 +20,17 @@
 #include "config.h"
 #include <errno.h>
 #include "udp-pair-rig.h"
+#include "kernel-sizes.h"
 
-#define KERNEL_SKB_MAX_ALLOC  (16384 - 320)   /* SKB_MAX_ORDER(0, 2) */
-#define SKB_STRUCT     256             /* SKB_DATA_ALIGN(sizeof(struct sk_buff)) */
-#define SHINFO         320             /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
 #define FRAG_PAGE      32768           /* PAGE_SIZE << SKB_FRAG_PAGE_ORDER */
 #define MAX_PAGES      64
 #define MAX_FRAGS      17
 
-/* IPv4 or IPv6 header length. */
-static guint
-ip_hlen (gint family)
-{
-  return family == AF_INET ? 20 : 40;
-}
-
-/* __ip_append_data's hh_len + 15, __ip6_append_data's hh_len + sizeof(struct frag_hdr). */
-static guint
-alloc_extra (gint family)
-{
-  return 16 + (family == AF_INET ? 15 : 8);
-}
-
-/* TRUE if a len-byte payload goes into page fragments. */
-static gboolean
-kernel_paged (gint family, guint len)
-{
-  return ip_hlen (family) + 8 + len + alloc_extra (family) >= KERNEL_SKB_MAX_ALLOC;
-}
-
-/* SLUB's kmalloc size class of size bytes (up to 8 KiB), else the page order's size. */
-static guint
-kmalloc_class (guint size)
-{
-  static const guint classes[] = { 8, 16, 32, 64, 96, 128, 192, 256 };
-  guint bytes = 512;
-
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    if (size <= classes[i])
-      return classes[i];
-  while (bytes < size)
-    bytes <<= 1;
-  return bytes;
-}
-
-/* truesize of a fresh skb with a head of `alloc` bytes: __alloc_skb's kmalloc_reserve
- * (SKB_HEAD_ALIGN; skb_small_head_cache's 640-byte objects from v6.3 up to 640 bytes),
- * __build_skb_around's SKB_TRUESIZE(object - shinfo). */
-static guint
-head_truesize (gboolean small_head_cache, guint alloc)
-{
-  guint obj = ((alloc + 63) & ~63u) + SHINFO;
-
-  obj = small_head_cache && obj <= 640 ? 640 : kmalloc_class (obj);
-  return obj - SHINFO + SKB_STRUCT + SHINFO;
-}
-
-/* The datagram's expected truesize on a v6.3+ kernel. */
+/* The datagram's expected truesize on a v6.3+ kernel (skb_small_head_cache). */
 static guint
 kernel_truesize (gint family, guint len)
 {
-  guint headers = ip_hlen (family) + 8;
-
-  if (!kernel_paged (family, len))
-    return head_truesize (TRUE, headers + len + alloc_extra (family));
-  return head_truesize (TRUE, headers + alloc_extra (family)) + len;
+  return kernel_udp_truesize (family, len, TRUE);
 }
 
 /* The skb last queued on the server socket (nobody reading). */
@@ -115,7 +61,7 @@ static const ShapeCase shape_cases[] = {
 START_TEST (test_linear_or_paged)
 {
   const ShapeCase *c = &shape_cases[_i];
-  gboolean paged = kernel_paged (c->family, c->len);
+  gboolean paged = kernel_udp_paged (c->family, c->len);
   struct sk_buff *skb;
   Rig rig;
 

@@ -13,9 +13,10 @@
 #include "machine.h"
 #include "workload.h"
 #include "skbuff.h"
+#include "kernel-sizes.h"
 
-#define SHINFO   320u       /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
-#define SKB      256u       /* SKB_DATA_ALIGN(sizeof(struct sk_buff)) */
+#define SHINFO   KERNEL_SKB_SHINFO
+#define SKB      KERNEL_SKB_STRUCT
 
 typedef struct {
   NsParams   *params;
@@ -92,35 +93,6 @@ run_on (const char *version, Body body)
   rig_clear (&rig);
 }
 
-/* kmalloc_size_roundup(size) by the kernel's rules: the smallest kmalloc class that
- * holds size up to KMALLOC_MAX_CACHE_SIZE (8 KiB on SLUB), else PAGE_SIZE << get_order. */
-static guint
-roundup (guint size)
-{
-  static const guint classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048,
-                                   4096, 8192 };
-  guint bytes = 4096;
-
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    if (size <= classes[i])
-      return classes[i];
-  while (bytes < size)
-    bytes <<= 1;
-  return bytes;
-}
-
-/* The head __alloc_skb(size) takes: SKB_HEAD_ALIGN(size) from skb_small_head_cache (640
- * bytes) when that fits and the kernel has the cache (v6.3+), else kmalloc's round-up. */
-static guint
-head_bytes (guint size, gboolean small_head_cache)
-{
-  guint obj = ((size + 63u) & ~63u) + SHINFO;
-
-  if (small_head_cache && obj <= 640)
-    return 640;
-  return roundup (obj);
-}
-
 static const guint sizes[] = { 0, 1, 100, 320, 321, 704, 1000, 1500, 3700, 7808, 7872,
                                7873, 8920, 9000, 20000 };
 
@@ -132,7 +104,7 @@ alloc_sizes (NsThread *t, Rig *rig)
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
     struct sk_buff *skb = __alloc_skb (t, rig->alloc, sizes[i], GFP_ATOMIC);
-    guint head = head_bytes (sizes[i], small);
+    guint head = kernel_skb_head_bytes (sizes[i], small);
 
     ck_assert_ptr_nonnull (skb);
     ck_assert_msg (skb->end == head - SHINFO, "size %u: end %u, expected %u", sizes[i],

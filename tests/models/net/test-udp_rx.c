@@ -22,47 +22,25 @@
 #include "config.h"
 #include <errno.h>
 #include "udp-pair-rig.h"
+#include "kernel-sizes.h"
 
 #define BIG           8920       /* iperf3's datagram */
 #define UBUF          9216       /* each user buffer */
 #define MAX_DGRAMS    32
 #define PAGE          4096       /* PAGE_SIZE, SK_MEM_QUANTUM */
-#define SKB_STRUCT    256        /* SKB_DATA_ALIGN(sizeof(struct sk_buff)) */
-#define SHINFO        320        /* SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) */
 /* The model's per-CPU UDP MIB slots (netstack.h keeps its own order, not the kernel's
  * enum): udp_rx.c counts INDATAGRAMS in 0, RCVBUFERRORS and INERRORS in 3 and 4. */
 #define MIB_INDATAGRAMS 0
 #define MIB_RCVBUFERRORS 3
 #define MIB_INERRORS    4
 
-/* kmalloc_size_roundup beyond skb_small_head_cache's 640 bytes (SLUB, x86-64): a kmalloc
- * class up to 8 KiB, else PAGE_SIZE << get_order(size). */
-static guint
-kmalloc_roundup (guint size)
-{
-  guint bytes = 1024;
-
-  while (bytes < size)
-    bytes <<= 1;
-  return bytes;
-}
-
-/* skb->truesize of an len-byte datagram sent over lo (len big enough that its head is not
- * a small-head-cache object, and small enough to stay linear: see test-ip.c):
- * __ip_append_data allocates one linear skb of fraglen + hh_len + 15, __ip6_append_data of
- * fraglen + hh_len + sizeof(struct frag_hdr) 8, with fraglen = len + 8 (UDP) + 20 (IPv4)
- * or 40 (IPv6) and hh_len = LL_RESERVED_SPACE(lo) = 16; __alloc_skb rounds SKB_HEAD_ALIGN of that up to the
- * kmalloc size and __build_skb_around makes truesize SKB_TRUESIZE(ksize - shinfo), i.e.
- * ksize + SKB_DATA_ALIGN(sizeof(struct sk_buff)). The UDP layer never changes it for a
- * linear skb (skb_condense recomputes the same value). */
+/* skb->truesize of an len-byte datagram sent over lo (kernel-sizes.h: __ip_append_data's
+ * or __ip6_append_data's allocation, __alloc_skb's rounding, SKB_TRUESIZE). The UDP layer
+ * never changes it for a linear skb (skb_condense recomputes the same value). */
 static gint
 datagram_truesize (gint family, guint len)
 {
-  guint alloc = len + 8 + (family == AF_INET ? 20 + 16 + 15 : 40 + 16 + 8);
-  guint head = ((alloc + 63) & ~63u) + SHINFO;
-
-  g_assert (head > 640);
-  return (gint) (kmalloc_roundup (head) + SKB_STRUCT);
+  return (gint) kernel_udp_truesize (family, len, TRUE);
 }
 
 /* The v6.9 admission rule of __udp_enqueue_schedule_skb for a datagram of truesize size
