@@ -27,13 +27,6 @@
 #define NET_XMIT_MASK 0x0f
 #define NETDEV_TX_BUSY 0x10
 
-/* The rig plus a transmit stack and a dummy device. */
-typedef struct {
-  SchedRig           rig;
-  NetTx             *tx;
-  struct net_device *dev;
-} XmitRig;
-
 /* What the recording driver saw of its one call. */
 typedef struct {
   guint           calls;
@@ -51,7 +44,7 @@ typedef struct {
 
 /* One dev_queue_xmit: the skb's fields set before the call, and what came of it. */
 typedef struct {
-  XmitRig        *x;
+  DevRig        *x;
   guint32         napi_id;        /* preset skb->sender_cpu */
   guint16         recursion;      /* preset softnet_data.xmit.recursion */
   int             ret;
@@ -89,13 +82,11 @@ rec_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device *d
 
 /* A 6.1 machine with dummy0 driven by rec_xmit returning `rc`. */
 static void
-xmit_rig_init (XmitRig *x, int rc)
+xmit_rig_init (DevRig *x, int rc)
 {
   struct net_device_ops *ops;
 
-  rig_init (&x->rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
-  x->tx = net_tx_new (x->rig.machine, x->rig.tc);
-  x->dev = dummy_create (x->tx, "dummy0");
+  dev_rig_init (x);
   ops = tc_kzalloc (x->rig.tc, sizeof *ops);
   ops->ndo_start_xmit = &fn_rec_xmit;
   ops->start_xmit_impl = rec_xmit;
@@ -103,26 +94,12 @@ xmit_rig_init (XmitRig *x, int rc)
   seen = (Seen) { .rc = rc };
 }
 
-/* Frees what xmit_rig_init made. */
-static void
-xmit_rig_clear (XmitRig *x)
-{
-  net_tx_free (x->tx);
-  rig_clear (&x->rig);
-}
-
 /* Adds clsact with one egress matchall filter whose gact gives `verdict`. */
 static void
-add_egress_filter (XmitRig *x, gint32 verdict)
+add_egress_filter (DevRig *x, gint32 verdict)
 {
-  struct tcf_proto *tp;
-  struct tc_action *a;
-
   clsact_attach (x->tx, x->dev);
-  tp = tcf_chain_tp_insert (x->rig.tc, clsact_chain (x->tx, x->dev, TRUE), &cls_mall_ops,
-                            TC_ETH_P_ALL, 1);
-  a = tcf_gact_create (x->rig.tc, verdict, NULL);
-  mall_change (x->rig.tc, tp, 0x10001, 0, &a, 1);
+  dev_rig_add_filter (x, TRUE, 1, 0x10001, verdict);
   clsact_sync (x->tx, x->dev);
 }
 
@@ -131,7 +108,7 @@ static void
 send_body (NsThread *t, gpointer data)
 {
   Send *s = data;
-  XmitRig *x = s->x;
+  DevRig *x = s->x;
   struct netdev_xmit *xm = &net_tx_pcpu (x->tx, t)->xmit;
   struct sk_buff *skb = __netdev_alloc_skb (t, x->tx, x->dev, LEN);
 
@@ -152,7 +129,7 @@ send_body (NsThread *t, gpointer data)
 
 /* One dev_queue_xmit on `cpu` with sender_cpu and xmit depth preset. */
 static void
-send_on (XmitRig *x, Send *s, guint cpu, guint32 napi_id, guint16 recursion)
+send_on (DevRig *x, Send *s, guint cpu, guint32 napi_id, guint16 recursion)
 {
   *s = (Send) { .x = x, .napi_id = napi_id, .recursion = recursion, .ret = -1 };
   rig_run_on (&x->rig, cpu, send_body, s);
@@ -162,7 +139,7 @@ send_on (XmitRig *x, Send *s, guint cpu, guint32 napi_id, guint16 recursion)
  * the driver's NETDEV_TX_OK comes back as NET_XMIT_SUCCESS. */
 START_TEST (test_noqueue_reaches_driver_once)
 {
-  XmitRig x;
+  DevRig x;
   Send s;
 
   xmit_rig_init (&x, NETDEV_TX_OK);
@@ -172,7 +149,7 @@ START_TEST (test_noqueue_reaches_driver_once)
   ck_assert_uint_eq (seen.more, 0);
   ck_assert_int_eq (s.ret, NET_XMIT_SUCCESS);
   ck_assert_uint_eq (s.live_after, 0);
-  xmit_rig_clear (&x);
+  dev_rig_clear (&x);
 }
 END_TEST
 
@@ -180,7 +157,7 @@ END_TEST
  * skb's length and clears tc_at_ingress before the device sees the skb. */
 START_TEST (test_prepares_skb_for_the_device)
 {
-  XmitRig x;
+  DevRig x;
   Send s;
 
   xmit_rig_init (&x, NETDEV_TX_OK);
@@ -188,7 +165,7 @@ START_TEST (test_prepares_skb_for_the_device)
   ck_assert_uint_eq (seen.mac_header, s.expect_mac);
   ck_assert_uint_eq (seen.pkt_len, LEN);
   ck_assert_uint_eq (seen.tc_at_ingress, 0);
-  xmit_rig_clear (&x);
+  dev_rig_clear (&x);
 }
 END_TEST
 
@@ -196,14 +173,14 @@ END_TEST
 START_TEST (test_pick_tx_sets_sender_cpu)
 {
   const guint cpu = 1;
-  XmitRig x;
+  DevRig x;
   Send s;
 
   xmit_rig_init (&x, NETDEV_TX_OK);
   send_on (&x, &s, cpu, 0, 0);
   ck_assert_uint_eq (seen.sender_cpu, cpu + 1);
   ck_assert_uint_eq (seen.queue_mapping, 0);
-  xmit_rig_clear (&x);
+  dev_rig_clear (&x);
 }
 END_TEST
 
@@ -213,7 +190,7 @@ END_TEST
 START_TEST (test_pick_tx_keeps_a_cpu_replaces_a_napi_id)
 {
   const guint cpu = 1;
-  XmitRig x;
+  DevRig x;
   Send s;
 
   xmit_rig_init (&x, NETDEV_TX_OK);
@@ -221,7 +198,7 @@ START_TEST (test_pick_tx_keeps_a_cpu_replaces_a_napi_id)
   ck_assert_uint_eq (seen.sender_cpu, 2 + 1);
   send_on (&x, &s, cpu, NR_CPUS + 1, 0);
   ck_assert_uint_eq (seen.sender_cpu, cpu + 1);
-  xmit_rig_clear (&x);
+  dev_rig_clear (&x);
 }
 END_TEST
 
@@ -229,7 +206,7 @@ END_TEST
  * depth of 3. */
 START_TEST (test_recursion_counted_around_driver)
 {
-  XmitRig x;
+  DevRig x;
   Send s;
 
   xmit_rig_init (&x, NETDEV_TX_OK);
@@ -239,7 +216,7 @@ START_TEST (test_recursion_counted_around_driver)
   send_on (&x, &s, 0, 0, 3);
   ck_assert_uint_eq (seen.recursion, 3 + 1);
   ck_assert_uint_eq (s.recursion_after, 3);
-  xmit_rig_clear (&x);
+  dev_rig_clear (&x);
 }
 END_TEST
 
@@ -250,7 +227,7 @@ START_TEST (test_driver_rc_is_returned)
   const int rcs[] = { NET_XMIT_DROP, NET_XMIT_CN, -ENOBUFS };
 
   for (guint i = 0; i < G_N_ELEMENTS (rcs); i++) {
-    XmitRig x;
+    DevRig x;
     Send s;
 
     ck_assert_int_lt (rcs[i], NET_XMIT_MASK);
@@ -258,7 +235,7 @@ START_TEST (test_driver_rc_is_returned)
     send_on (&x, &s, 0, 0, 0);
     ck_assert_uint_eq (seen.calls, 1);
     ck_assert_int_eq (s.ret, rcs[i]);
-    xmit_rig_clear (&x);
+    dev_rig_clear (&x);
   }
 }
 END_TEST
@@ -267,7 +244,7 @@ END_TEST
  * driver gets the skb. */
 START_TEST (test_egress_skipped_without_key)
 {
-  XmitRig x;
+  DevRig x;
   Send s;
 
   xmit_rig_init (&x, NETDEV_TX_OK);
@@ -277,7 +254,7 @@ START_TEST (test_egress_skipped_without_key)
   send_on (&x, &s, 0, 0, 0);
   ck_assert_uint_eq (seen.calls, 1);
   ck_assert_int_eq (s.ret, NET_XMIT_SUCCESS);
-  xmit_rig_clear (&x);
+  dev_rig_clear (&x);
 }
 END_TEST
 
@@ -293,7 +270,7 @@ START_TEST (test_egress_verdict_decides)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
-    XmitRig x;
+    DevRig x;
     Send s;
 
     xmit_rig_init (&x, NETDEV_TX_OK);
@@ -303,14 +280,14 @@ START_TEST (test_egress_verdict_decides)
     ck_assert_uint_eq (seen.calls, cases[i].calls);
     ck_assert_int_eq (s.ret, cases[i].ret);
     ck_assert_uint_eq (s.live_after, 0);
-    xmit_rig_clear (&x);
+    dev_rig_clear (&x);
   }
 }
 END_TEST
 
 /* A direct netdev_start_xmit call and the queue's trans_start after it. */
 typedef struct {
-  XmitRig *x;
+  DevRig *x;
   gint32   owner;               /* the queue's xmit_lock_owner */
   gboolean more;
   int      rc;
@@ -323,7 +300,7 @@ static void
 start_body (NsThread *t, gpointer data)
 {
   Start *st = data;
-  XmitRig *x = st->x;
+  DevRig *x = st->x;
   struct netdev_queue *txq = &x->dev->_tx[0];
   struct sk_buff *skb = __netdev_alloc_skb (t, x->tx, x->dev, LEN);
 
@@ -338,13 +315,13 @@ start_body (NsThread *t, gpointer data)
 static void
 start_with (Start *st, int rc, gint32 owner, gboolean more)
 {
-  XmitRig x;
+  DevRig x;
 
   xmit_rig_init (&x, rc);
   *x.rig.tc->jiffies = 4242;
   *st = (Start) { .x = &x, .owner = owner, .more = more };
   rig_run (&x.rig, start_body, st);
-  xmit_rig_clear (&x);
+  dev_rig_clear (&x);
 }
 
 /* txq_trans_update: jiffies into trans_start on NETDEV_TX_OK from a queue with a lock

@@ -15,39 +15,16 @@
 #include "sched/sched-rig.h"
 
 /* The rig plus a transmit stack and dummy0. */
-typedef struct {
-  SchedRig           rig;
-  NetTx             *tx;
-  struct net_device *dev;
-} DummyRig;
-
 /* One packet of `len` bytes sent on a CPU, and what dev_queue_xmit returned. */
 typedef struct {
-  DummyRig *d;
+  DevRig *d;
   guint     len;
   int       ret;
 } Packet;
 
-/* A 6.1 machine with dummy0, no qdisc attached. */
-static void
-dummy_rig_init (DummyRig *d)
-{
-  rig_init (&d->rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
-  d->tx = net_tx_new (d->rig.machine, d->rig.tc);
-  d->dev = dummy_create (d->tx, "dummy0");
-}
-
-/* Frees what dummy_rig_init made. */
-static void
-dummy_rig_clear (DummyRig *d)
-{
-  net_tx_free (d->tx);
-  rig_clear (&d->rig);
-}
-
 /* CPU cpu's pcpu_lstats of the device. */
 static const struct pcpu_lstats *
-lstats_of (DummyRig *d, guint cpu)
+lstats_of (DevRig *d, guint cpu)
 {
   return tc_percpu_ptr (d->rig.tc, d->dev->lstats, cpu);
 }
@@ -65,7 +42,7 @@ send_body (NsThread *t, gpointer data)
 
 /* Sends one packet of len bytes on cpu; returns dev_queue_xmit's value. */
 static int
-send_on (DummyRig *d, guint cpu, guint len)
+send_on (DevRig *d, guint cpu, guint len)
 {
   Packet p = { d, len, -1 };
 
@@ -79,9 +56,9 @@ START_TEST (test_setup)
   const guint64 features = NETIF_F_SG | NETIF_F_FRAGLIST | NETIF_F_LLTX | NETIF_F_HW_CSUM |
                            NETIF_F_HIGHDMA;
   struct netdev_queue *txq;
-  DummyRig d;
+  DevRig d;
 
-  dummy_rig_init (&d);
+  dev_rig_init (&d);
   ck_assert_str_eq (d.dev->name, "dummy0");
   ck_assert (d.dev->flags & IFF_UP);
   ck_assert (d.dev->state & (1ul << __LINK_STATE_START));
@@ -103,7 +80,7 @@ START_TEST (test_setup)
     ck_assert_uint_eq (lstats_of (&d, c)->packets, 0);
     ck_assert_uint_eq (lstats_of (&d, c)->bytes, 0);
   }
-  dummy_rig_clear (&d);
+  dev_rig_clear (&d);
 }
 END_TEST
 
@@ -113,9 +90,9 @@ START_TEST (test_xmit_counts_per_cpu)
 {
   const struct { guint cpu, len; } sends[] = { { 0, 60 }, { 1, 1500 }, { 0, 100 } };
   guint64 packets[2] = { 0 }, bytes[2] = { 0 };
-  DummyRig d;
+  DevRig d;
 
-  dummy_rig_init (&d);
+  dev_rig_init (&d);
   ck_assert_uint_ge (ns_machine_n_cpus (d.rig.machine), 3);
   for (guint i = 0; i < G_N_ELEMENTS (sends); i++) {
     ck_assert_int_eq (send_on (&d, sends[i].cpu, sends[i].len), NET_XMIT_SUCCESS);
@@ -128,7 +105,7 @@ START_TEST (test_xmit_counts_per_cpu)
   }
   for (guint c = 2; c < ns_machine_n_cpus (d.rig.machine); c++)
     ck_assert_uint_eq (lstats_of (&d, c)->packets, 0);
-  dummy_rig_clear (&d);
+  dev_rig_clear (&d);
 }
 END_TEST
 
@@ -137,9 +114,9 @@ START_TEST (test_xmit_consumes_the_skb)
 {
   const guint n = 3;
   NsFunc *consume, *drop;
-  DummyRig d;
+  DevRig d;
 
-  dummy_rig_init (&d);
+  dev_rig_init (&d);
   send_on (&d, 0, 60);                      /* registers the functions */
   consume = ns_func_lookup ("consume_skb");
   drop = ns_func_lookup ("kfree_skb_reason");
@@ -151,7 +128,7 @@ START_TEST (test_xmit_consumes_the_skb)
   ck_assert_uint_eq (ns_machine_account_calls (d.rig.machine, consume, NULL), n);
   if (drop != NULL)
     ck_assert_uint_eq (ns_machine_account_calls (d.rig.machine, drop, NULL), 0);
-  dummy_rig_clear (&d);
+  dev_rig_clear (&d);
 }
 END_TEST
 

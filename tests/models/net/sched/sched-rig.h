@@ -122,3 +122,41 @@ rig_skb (SchedRig *rig)
   skb->protocol = TC_ETH_P_IP;
   return skb;
 }
+
+/* The rig plus the tc path's transmit stack (NetTx) and dummy0. */
+typedef struct {
+  SchedRig           rig;
+  NetTx             *tx;
+  struct net_device *dev;
+} DevRig;
+
+/* A 6.1 machine (generic retpoline) with its transmit stack and dummy0, no qdisc. */
+static G_GNUC_UNUSED void
+dev_rig_init (DevRig *d)
+{
+  rig_init (&d->rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  d->tx = net_tx_new (d->rig.machine, d->rig.tc);
+  d->dev = dummy_create (d->tx, "dummy0");
+}
+
+/* Frees what dev_rig_init made. */
+static G_GNUC_UNUSED void
+dev_rig_clear (DevRig *d)
+{
+  net_tx_free (d->tx);
+  rig_clear (&d->rig);
+}
+
+/* tc filter add dev dummy0 egress|ingress prio PRIO matchall classid CLASSID action gact
+ * VERDICT on the attached clsact; the caller publishes it with clsact_sync. */
+static G_GNUC_UNUSED struct tcf_proto *
+dev_rig_add_filter (DevRig *d, gboolean egress, guint32 prio, guint32 classid,
+                    gint32 verdict)
+{
+  struct tcf_proto *tp = tcf_chain_tp_insert (d->rig.tc, clsact_chain (d->tx, d->dev, egress),
+                                              &cls_mall_ops, TC_ETH_P_ALL, prio);
+  struct tc_action *a = tcf_gact_create (d->rig.tc, verdict, NULL);
+
+  mall_change (d->rig.tc, tp, classid, 0, &a, 1);
+  return tp;
+}

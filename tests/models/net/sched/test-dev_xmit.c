@@ -13,13 +13,6 @@
 
 #define LEN  60
 
-/* The rig plus a transmit stack and a dummy device. */
-typedef struct {
-  SchedRig           rig;
-  NetTx             *tx;
-  struct net_device *dev;
-} DevRig;
-
 /* One pass through the egress hook and what came of it. */
 typedef struct {
   DevRig         *d;
@@ -30,30 +23,16 @@ typedef struct {
   guint16         tc_index;     /* of the skb that came back (before it is freed) */
 } Pass;
 
-/* A 6.1 machine with dummy0 and clsact; `filters` egress matchall filters (classid = prio)
- * with one gact of verdict each. */
+/* A 6.1 machine with dummy0 and clsact; `filters` egress matchall filters (classid =
+ * 1:prio) with one gact of verdict each. */
 static void
-dev_rig_init (DevRig *d, guint filters, gint32 verdict)
+dev_rig_init_filters (DevRig *d, guint filters, gint32 verdict)
 {
-  rig_init (&d->rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
-  d->tx = net_tx_new (d->rig.machine, d->rig.tc);
-  d->dev = dummy_create (d->tx, "dummy0");
+  dev_rig_init (d);
   clsact_attach (d->tx, d->dev);
-  for (guint i = 0; i < filters; i++) {
-    struct tcf_proto *tp = tcf_chain_tp_insert (d->rig.tc, clsact_chain (d->tx, d->dev, TRUE),
-                                                &cls_mall_ops, TC_ETH_P_ALL, i + 1);
-    struct tc_action *a = tcf_gact_create (d->rig.tc, verdict, NULL);
-    mall_change (d->rig.tc, tp, 0x10000 | (i + 1), 0, &a, 1);
-  }
+  for (guint i = 0; i < filters; i++)
+    dev_rig_add_filter (d, TRUE, i + 1, 0x10000 | (i + 1), verdict);
   clsact_sync (d->tx, d->dev);
-}
-
-/* Frees what dev_rig_init made. */
-static void
-dev_rig_clear (DevRig *d)
-{
-  net_tx_free (d->tx);
-  rig_clear (&d->rig);
 }
 
 /* Body: an skb from the allocator through tx->core.egress. */
@@ -102,7 +81,7 @@ START_TEST (test_empty_egress_passes_untouched)
   DevRig d;
   Pass p;
 
-  dev_rig_init (&d, 0, TC_ACT_OK);
+  dev_rig_init_filters (&d, 0, TC_ACT_OK);
   ck_assert_ptr_null (d.dev->miniq_egress);
   run_pass (&d, &p);
   ck_assert_ptr_eq (p.out, p.in);
@@ -121,7 +100,7 @@ START_TEST (test_ok_sets_tc_index)
   DevRig d;
   Pass p;
 
-  dev_rig_init (&d, 1, TC_ACT_OK);
+  dev_rig_init_filters (&d, 1, TC_ACT_OK);
   run_pass (&d, &p);
   ck_assert_ptr_eq (p.out, p.in);
   ck_assert_uint_eq (p.tc_index, 1);
@@ -140,7 +119,7 @@ START_TEST (test_shot_counts_a_drop)
   DevRig d;
   Pass p;
 
-  dev_rig_init (&d, 1, TC_ACT_SHOT);
+  dev_rig_init_filters (&d, 1, TC_ACT_SHOT);
   run_pass (&d, &p);
   ck_assert_ptr_null (p.out);
   ck_assert_int_eq (p.ret, NET_XMIT_DROP);
@@ -160,7 +139,7 @@ START_TEST (test_stolen_is_consumed)
   DevRig d;
   Pass p;
 
-  dev_rig_init (&d, 1, TC_ACT_STOLEN);
+  dev_rig_init_filters (&d, 1, TC_ACT_STOLEN);
   run_pass (&d, &p);
   ck_assert_ptr_null (p.out);
   ck_assert_int_eq (p.ret, NET_XMIT_SUCCESS);

@@ -16,42 +16,6 @@
 #include "config.h"
 #include "sched-rig.h"
 
-/* The rig plus a transmit stack and a dummy device. */
-typedef struct {
-  SchedRig           rig;
-  NetTx             *tx;
-  struct net_device *dev;
-} DevRig;
-
-/* A 6.1 machine with dummy0, no qdisc attached yet. */
-static void
-dev_rig_init (DevRig *d)
-{
-  rig_init (&d->rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
-  d->tx = net_tx_new (d->rig.machine, d->rig.tc);
-  d->dev = dummy_create (d->tx, "dummy0");
-}
-
-/* Frees what dev_rig_init made. */
-static void
-dev_rig_clear (DevRig *d)
-{
-  net_tx_free (d->tx);
-  rig_clear (&d->rig);
-}
-
-/* A matchall filter with one pass action at prio in chain. */
-static struct tcf_proto *
-add_filter (DevRig *d, struct tcf_chain *chain, guint32 prio)
-{
-  struct tcf_proto *tp = tcf_chain_tp_insert (d->rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL,
-                                              prio);
-  struct tc_action *a = tcf_gact_create (d->rig.tc, TC_ACT_OK, NULL);
-
-  mall_change (d->rig.tc, tp, prio, 0, &a, 1);
-  return tp;
-}
-
 START_TEST (test_attach_turns_on_both_static_keys)
 {
   DevRig d;
@@ -92,8 +56,8 @@ START_TEST (test_ingress_and_egress_have_their_own_chain0)
   ck_assert_uint_eq (out->index, 0);
   ck_assert_ptr_null (in->filter_chain);
   ck_assert_ptr_null (out->filter_chain);
-  add_filter (&d, in, 1);
-  add_filter (&d, out, 1);
+  dev_rig_add_filter (&d, FALSE, 1, 1, TC_ACT_OK);
+  dev_rig_add_filter (&d, TRUE, 1, 1, TC_ACT_OK);
   clsact_sync (d.tx, d.dev);
   ck_assert_ptr_nonnull (d.dev->miniq_ingress);
   ck_assert_ptr_nonnull (d.dev->miniq_egress);
@@ -121,7 +85,7 @@ START_TEST (test_empty_direction_is_not_published)
   ck_assert_ptr_null (d.dev->miniq_ingress);
   ck_assert_ptr_null (d.dev->miniq_egress);
   out = clsact_chain (d.tx, d.dev, TRUE);
-  tp = add_filter (&d, out, 1);
+  tp = dev_rig_add_filter (&d, TRUE, 1, 1, TC_ACT_OK);
   clsact_sync (d.tx, d.dev);
   ck_assert_ptr_nonnull (d.dev->miniq_egress);
   ck_assert_ptr_eq (d.dev->miniq_egress->filter_list, tp);
@@ -142,18 +106,18 @@ START_TEST (test_sync_publishes_each_directions_head)
 
   dev_rig_init (&d);
   clsact_attach (d.tx, d.dev);
-  out5 = add_filter (&d, clsact_chain (d.tx, d.dev, TRUE), 5);
+  out5 = dev_rig_add_filter (&d, TRUE, 5, 5, TC_ACT_OK);
   clsact_sync (d.tx, d.dev);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out5);
   ck_assert_ptr_null (hot_head (d.dev->miniq_ingress));
   /* a lower prio becomes the head */
-  out2 = add_filter (&d, clsact_chain (d.tx, d.dev, TRUE), 2);
+  out2 = dev_rig_add_filter (&d, TRUE, 2, 2, TC_ACT_OK);
   clsact_sync (d.tx, d.dev);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out2);
   ck_assert_ptr_eq (out2->next, out5);
   ck_assert_ptr_null (hot_head (d.dev->miniq_ingress));
   /* an ingress filter does not move egress */
-  in7 = add_filter (&d, clsact_chain (d.tx, d.dev, FALSE), 7);
+  in7 = dev_rig_add_filter (&d, FALSE, 7, 7, TC_ACT_OK);
   clsact_sync (d.tx, d.dev);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_ingress), in7);
   ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), out2);
