@@ -33,46 +33,11 @@
 #define IPV6_HDR          40
 #define KERNEL_IPV4_MAX_PAYLOAD  (65535 - IPV4_HDR - UDP_HDR)
 
-typedef struct {
-  struct file *file;
-  gsize        len;
-  gssize       ret;
-} WriteCall;
-
-/* Body: write(2) of call->len bytes from txbuf on call->file, noting the result. */
-static void
-write_call (NsThread *t, Rig *rig, gpointer arg)
-{
-  WriteCall *call = arg;
-
-  call->ret = ns_sys_write (t, rig->s.stack, call->file, rig->txbuf, call->len);
-}
-
-/* write(2) of len bytes on file from the sender's CPU; its result. */
-static gssize
-write_on (Rig *rig, struct file *file, gsize len)
-{
-  WriteCall call = { file, len, 0 };
-
-  run_on (rig, SENDER_CPU, write_call, &call);
-  return call.ret;
-}
-
 /* UDP_MIB_OUTDATAGRAMS of the sender's CPU. */
 static guint64
 out_datagrams (Rig *rig)
 {
   return ns_netstack_sd (rig->s.stack, SENDER_CPU)->udp_mib[MIB_OUTDATAGRAMS];
-}
-
-/* The skb last queued on the server socket (nobody reading). */
-static struct sk_buff *
-last_queued (Rig *rig)
-{
-  struct sock *sk = ns_file_sock (rig->server);
-
-  ck_assert_uint_gt (sk->sk_receive_queue.qlen, 0);
-  return sk->sk_receive_queue.prev;
 }
 
 /* The UDP header of skb: client's port → PORT, len = payload + 8. */

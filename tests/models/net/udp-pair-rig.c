@@ -78,20 +78,36 @@ run_on (Rig *rig, guint cpu, Body body, gpointer arg)
   ns_engine_run (rig->s.engine, NS_TIME_FOREVER);
 }
 
-/* Body: write(2) of one datagram of GPOINTER_TO_UINT(arg) bytes from txbuf. */
-static void
-write_one (NsThread *t, Rig *rig, gpointer arg)
-{
-  gsize len = GPOINTER_TO_UINT (arg);
+typedef struct {
+  struct file *file;
+  gsize        len;
+  gssize       ret;
+} WriteCall;
 
-  ck_assert_int_eq (ns_sys_write (t, rig->s.stack, rig->client, rig->txbuf, len), (gssize) len);
+/* Body: write(2) of call->len bytes from txbuf on call->file, noting the result. */
+static void
+write_call (NsThread *t, Rig *rig, gpointer arg)
+{
+  WriteCall *call = arg;
+
+  call->ret = ns_sys_write (t, rig->s.stack, call->file, rig->txbuf, call->len);
+}
+
+/* write(2) of len bytes on file from the sender's CPU; its result. */
+gssize
+write_on (Rig *rig, struct file *file, gsize len)
+{
+  WriteCall call = { file, len, 0 };
+
+  run_on (rig, SENDER_CPU, write_call, &call);
+  return call.ret;
 }
 
 /* Sends one datagram of len bytes and lets the receive softirq finish. */
 void
 send_datagram (Rig *rig, guint len)
 {
-  run_on (rig, SENDER_CPU, write_one, GUINT_TO_POINTER (len));
+  ck_assert_int_eq (write_on (rig, rig->client, len), (gssize) len);
 }
 
 /* Body: one read(2) of call->len bytes into rxbuf. */
@@ -114,3 +130,12 @@ read_datagram (Rig *rig, gsize len)
   return call.ret;
 }
 
+/* The skb last queued on the server socket (nobody reading); see udp-pair-rig.h. */
+struct sk_buff *
+last_queued (Rig *rig)
+{
+  struct sock *sk = ns_file_sock (rig->server);
+
+  ck_assert_uint_gt (sk->sk_receive_queue.qlen, 0);
+  return sk->sk_receive_queue.prev;
+}

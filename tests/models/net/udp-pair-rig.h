@@ -45,9 +45,14 @@ void    rig_clear       (Rig *rig);
 void    job_thread      (NsThread *t, gpointer data);
 /* Runs body(arg) in a user thread on cpu until every thread is done or asleep. */
 void    run_on          (Rig *rig, guint cpu, Body body, gpointer arg);
+/* write(2) of len bytes from txbuf on file from SENDER_CPU, softirq included; its
+ * result. */
+gssize  write_on        (Rig *rig, struct file *file, gsize len);
 /* write(2) of one len-byte datagram from txbuf (must return len), softirq included. */
 void    send_datagram   (Rig *rig, guint len);
 /* Body: one read(2) of call->len bytes (arg: a ReadCall) into rxbuf, noting when. */
 void    read_one        (NsThread *t, Rig *rig, gpointer arg);
 /* One read(2) of len bytes into rxbuf on the reader's CPU; its result. */
 gssize  read_datagram   (Rig *rig, gsize len);
+/* The skb last queued on the server socket (nobody reading it). */
+struct sk_buff *last_queued (Rig *rig);
