@@ -46,3 +46,12 @@ stack_rig_run (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data), 
                    data);
   ns_engine_run (s->engine, NS_TIME_FOREVER);
 }
+
+/* See stack-rig.h. */
+guint64
+stack_rig_calls (StackRig *s, const char *name)
+{
+  NsFunc *fn = ns_func_lookup (name);
+
+  return fn == NULL ? 0 : ns_machine_account_calls (s->machine, fn, NULL);
+}

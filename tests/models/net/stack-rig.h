@@ -27,3 +27,6 @@ void  stack_rig_clear (StackRig *s);
  * asleep. */
 void  stack_rig_run   (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data),
                        gpointer data);
+/* Calls of the kernel function named name on s's machine so far (0 if the model never
+ * entered it). */
+guint64 stack_rig_calls (StackRig *s, const char *name);

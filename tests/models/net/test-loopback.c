@@ -44,13 +44,6 @@ typedef struct {
   guint          samples_other;
 } Rig;
 
-typedef void (*Body) (NsThread *t, Rig *rig);
-
-typedef struct {
-  Rig  *rig;
-  Body  body;
-} Job;
-
 /* A machine of the registry defaults running 6.9.0-rc1 with its network stack. */
 static void
 rig_init (Rig *r)
@@ -67,23 +60,12 @@ rig_clear (Rig *r)
   stack_rig_clear (&r->s);
 }
 
-/* The simulated thread's body: the job's. */
+/* Runs body(t, r) in a thread on CPU 0 until it returns (no NET_RX context started: what
+ * it queues on the backlog stays there). */
 static void
-job_thread (NsThread *t, gpointer data)
+run (Rig *r, void (*body) (NsThread *t, gpointer rig))
 {
-  Job *job = data;
-
-  job->body (t, job->rig);
-}
-
-/* Runs body in a thread on CPU 0 until it returns (no NET_RX context started: what it
- * queues on the backlog stays there). */
-static void
-run (Rig *r, Body body)
-{
-  Job job = { r, body };
-
-  stack_rig_run (&r->s, 0, job_thread, &job);
+  stack_rig_run (&r->s, 0, body, r);
 }
 
 /* An skb as lo receives it: a 14-byte Ethernet header then payload bytes. */
@@ -107,8 +89,9 @@ xmit_frame (NsThread *t, Rig *r, guint payload)
 /* netdev_max_backlog 3: frames 1-4 see qlen 0..3 <= 3 and are queued, 5 and 6 see 4 > 3
  * and are dropped and freed; lo's lstats count the queued ones, bytes after the pull. */
 static void
-body_backlog_limit (NsThread *t, Rig *r)
+body_backlog_limit (NsThread *t, gpointer data)
 {
+  Rig *r = data;
   struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
   const guint max = 3, sent = 6, payload = 100, queued = max + 1;
 
@@ -137,8 +120,9 @@ END_TEST
 /* The stack's defaults are the kernel's: netdev_max_backlog 1000, backlog weight 64;
  * with them 1001 frames are queued and the 1002nd is dropped. */
 static void
-body_default_limit (NsThread *t, Rig *r)
+body_default_limit (NsThread *t, gpointer data)
 {
+  Rig *r = data;
   struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
 
   ck_assert_uint_eq (r->s.stack->max_backlog, NETDEV_MAX_BACKLOG);
@@ -164,8 +148,9 @@ END_TEST
  * finds qlen 1 and raises nothing; into an empty queue whose NAPI is still scheduled
  * (being polled), test_and_set finds SCHED and raises nothing either. */
 static void
-body_napi_scheduled_once (NsThread *t, Rig *r)
+body_napi_scheduled_once (NsThread *t, gpointer data)
 {
+  Rig *r = data;
   struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
 
   ck_assert_uint_eq (sd->napi_state & NAPI_STATE_SCHED, 0);

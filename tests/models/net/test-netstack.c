@@ -44,13 +44,6 @@ typedef struct {
   NsSpinlock  *lock;            /* a lock word in the arena */
 } Rig;
 
-typedef void (*Body) (NsThread *t, Rig *rig);
-
-typedef struct {
-  Rig  *rig;
-  Body  body;
-} Job;
-
 /* A machine of the registry defaults running 6.9.0-rc1 (with .config key=value when key
  * is not NULL) and its network stack. */
 static void
@@ -71,32 +64,11 @@ rig_clear (Rig *r)
   stack_rig_clear (&r->s);
 }
 
-/* The simulated thread's body: the job's. */
+/* Runs body(t, r) in a user thread on CPU 0 until everything is idle. */
 static void
-job_thread (NsThread *t, gpointer data)
+run (Rig *r, void (*body) (NsThread *t, gpointer rig))
 {
-  Job *job = data;
-
-  job->body (t, job->rig);
-}
-
-/* Runs body in a user thread on CPU 0 until everything is idle. */
-static void
-run (Rig *r, Body body)
-{
-  Job job = { r, body };
-
-  stack_rig_run (&r->s, 0, job_thread, &job);
-}
-
-/* Calls of the kernel function named name since the machine's last reset (0 if the
- * model never entered it). */
-static guint64
-calls_of (Rig *r, const char *name)
-{
-  NsFunc *fn = ns_func_lookup (name);
-
-  return fn == NULL ? 0 : ns_machine_account_calls (r->s.machine, fn, NULL);
+  stack_rig_run (&r->s, 0, body, r);
 }
 
 /* ilog2 of n >= 1. */
@@ -206,14 +178,15 @@ static const char *const lock_fn_names[] = {
 /* Each lock kind: its own _raw_spin_lock* entered, the lock held until the unlock,
  * softirq_count() raised by the _bh kind only, everything back after the unlock. */
 static void
-body_lock_kinds (NsThread *t, Rig *r)
+body_lock_kinds (NsThread *t, gpointer data)
 {
+  Rig *r = data;
   gint32 *count = r->s.stack->preempt_count[0];
 
   for (NsLockKind kind = NS_LOCK_PLAIN; kind <= NS_LOCK_IRQSAVE; kind++) {
     ns_raw_spin_lock (t, r->s.stack, r->lock, kind);
     for (NsLockKind k = NS_LOCK_PLAIN; k <= NS_LOCK_IRQSAVE; k++)
-      ck_assert_msg (calls_of (r, lock_fn_names[k]) == (k <= kind),
+      ck_assert_msg (stack_rig_calls (&r->s, lock_fn_names[k]) == (k <= kind),
                      "%s after the lock of kind %d", lock_fn_names[k], kind);
     ck_assert_uint_ne (r->lock->val, 0);
     ck_assert_int_eq (*count & SOFTIRQ_MASK, kind == NS_LOCK_BH ? SOFTIRQ_DISABLE_OFFSET : 0);
@@ -236,25 +209,26 @@ END_TEST
 /* spin_unlock_bh in process context with NET_RX pending runs it (local_bh_enable), but
  * not inside an outer local_bh_disable, whose own enable then does. */
 static void
-body_unlock_bh_runs_softirq (NsThread *t, Rig *r)
+body_unlock_bh_runs_softirq (NsThread *t, gpointer data)
 {
+  Rig *r = data;
   struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
 
   sd->softirq_pending = 1;
   ns_raw_spin_lock (t, r->s.stack, r->lock, NS_LOCK_BH);
   ns_raw_spin_unlock (t, r->s.stack, r->lock, NS_LOCK_BH);
   ck_assert_uint_eq (sd->softirq_pending, 0);
-  ck_assert_uint_eq (calls_of (r, "net_rx_action"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&r->s, "net_rx_action"), 1);
 
   sd->softirq_pending = 1;
   local_bh_disable (t, &r->s.stack->softirq);
   ns_raw_spin_lock (t, r->s.stack, r->lock, NS_LOCK_BH);
   ns_raw_spin_unlock (t, r->s.stack, r->lock, NS_LOCK_BH);
   ck_assert_uint_eq (sd->softirq_pending, 1);
-  ck_assert_uint_eq (calls_of (r, "net_rx_action"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&r->s, "net_rx_action"), 1);
   __local_bh_enable_ip (t, &r->s.stack->softirq);
   ck_assert_uint_eq (sd->softirq_pending, 0);
-  ck_assert_uint_eq (calls_of (r, "net_rx_action"), 2);
+  ck_assert_uint_eq (stack_rig_calls (&r->s, "net_rx_action"), 2);
   ck_assert_int_eq (*r->s.stack->preempt_count[0], 0);
 }
 
@@ -272,8 +246,9 @@ END_TEST
 /* Nested read sections count up and down on the CPU's task; each is one call of
  * __rcu_read_lock and one of __rcu_read_unlock with preemptible RCU. */
 static void
-body_rcu_nesting (NsThread *t, Rig *r)
+body_rcu_nesting (NsThread *t, gpointer data)
 {
+  Rig *r = data;
   gint *nesting = &r->s.stack->rcu_nesting[0];
   const gint expect = r->s.stack->preempt_rcu ? 1 : 0;
 
@@ -293,8 +268,8 @@ START_TEST (test_rcu_nesting)
   rig_init (&r, NULL, NULL);
   ck_assert (r.s.stack->preempt_rcu);
   run (&r, body_rcu_nesting);
-  ck_assert_uint_eq (calls_of (&r, "__rcu_read_lock"), 2);
-  ck_assert_uint_eq (calls_of (&r, "__rcu_read_unlock"), 2);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__rcu_read_lock"), 2);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__rcu_read_unlock"), 2);
   rig_clear (&r);
 }
 END_TEST
@@ -307,8 +282,8 @@ START_TEST (test_rcu_without_preempt_rcu)
   rig_init (&r, "CONFIG_PREEMPT_RCU", "n");
   ck_assert (!r.s.stack->preempt_rcu);
   run (&r, body_rcu_nesting);
-  ck_assert_uint_eq (calls_of (&r, "__rcu_read_lock"), 0);
-  ck_assert_uint_eq (calls_of (&r, "__rcu_read_unlock"), 0);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__rcu_read_lock"), 0);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__rcu_read_unlock"), 0);
   rig_clear (&r);
 }
 END_TEST
@@ -316,8 +291,9 @@ END_TEST
 /* Inside a system call the running function is sys, two frames down (do_syscall_64,
  * then sys through sys_call_table); after the exit the thread is back where it began. */
 static void
-body_syscall (NsThread *t, Rig *r)
+body_syscall (NsThread *t, gpointer data)
 {
+  Rig *r = data;
   guint depth = ns_thread_call_depth (t);
 
   ns_syscall_begin (t, r->s.stack, &fn_sys_test);
@@ -333,9 +309,9 @@ START_TEST (test_syscall_frames)
 
   rig_init (&r, NULL, NULL);
   run (&r, body_syscall);
-  ck_assert_uint_eq (calls_of (&r, "do_syscall_64"), 1);
-  ck_assert_uint_eq (calls_of (&r, "__x64_sys_test"), 1);
-  ck_assert_uint_eq (calls_of (&r, "syscall_exit_to_user_mode"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "do_syscall_64"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__x64_sys_test"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "syscall_exit_to_user_mode"), 1);
   rig_clear (&r);
 }
 END_TEST

@@ -287,15 +287,6 @@ START_TEST (test_writable_boundary)
 }
 END_TEST
 
-/* Calls of the kernel function named name on r's machine so far. */
-static guint64
-calls_of (Rig *r, const char *name)
-{
-  NsFunc *fn = ns_func_lookup (name);
-
-  return fn == NULL ? 0 : ns_machine_account_calls (r->s.machine, fn, NULL);
-}
-
 /* A zero timeout (the deadline already passed when select is called): do_select starts
  * with _qproc = NULL and timed_out = 1 — one pass, no poll-table entry, no slack estimate
  * — where a deadline still ahead registers on the socket it polls. */
@@ -306,22 +297,22 @@ START_TEST (test_zero_timeout_registers_nothing)
   Rig r;
 
   rig_init (&r);
-  waits = calls_of (&r, "__pollwait");
-  slacks = calls_of (&r, "select_estimate_accuracy");
+  waits = stack_rig_calls (&r.s, "__pollwait");
+  slacks = stack_rig_calls (&r.s, "select_estimate_accuracy");
   sel_init (&sel, &r, ns_engine_now (r.s.engine));
   sel_add (&sel, r.server[0], EPOLLIN);
   sel_start (&sel);
   ck_assert (sel.done);
   ck_assert_int_eq (sel.ret, 0);
-  ck_assert_uint_eq (calls_of (&r, "__pollwait"), waits);
-  ck_assert_uint_eq (calls_of (&r, "select_estimate_accuracy"), slacks);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__pollwait"), waits);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "select_estimate_accuracy"), slacks);
   sel_init (&sel, &r, ns_engine_now (r.s.engine) + 1000000);
   sel_add (&sel, r.server[0], EPOLLIN);
   sel_start (&sel);
   ck_assert (sel.done);
   ck_assert_int_eq (sel.ret, 0);
-  ck_assert_uint_eq (calls_of (&r, "__pollwait"), waits + 1);
-  ck_assert_uint_eq (calls_of (&r, "select_estimate_accuracy"), slacks + 1);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__pollwait"), waits + 1);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "select_estimate_accuracy"), slacks + 1);
   stack_rig_clear (&r.s);
 }
 END_TEST
