@@ -14,8 +14,7 @@ check_PROGRAMS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path \
 TESTS += tests/models/apps/test-iperf3 tests/models/net/test-udp-path \
 	tests/models/apps/test-udp-flood
 tests_models_apps_test_iperf3_SOURCES = tests/models/apps/test-iperf3.c tests/models/apps/refused.h
-tests_models_apps_test_iperf3_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
-	-I$(top_srcdir)/models/net
+tests_models_apps_test_iperf3_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_apps_test_iperf3_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_iperf3_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_apps_test_udp_flood_SOURCES = tests/models/apps/test-udp-flood.c \
@@ -25,13 +24,11 @@ tests_models_apps_test_udp_flood_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-skbuff
 TESTS += tests/models/net/test-skbuff
 tests_models_net_test_skbuff_SOURCES = tests/models/net/test-skbuff.c
-tests_models_net_test_skbuff_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
-	-I$(top_srcdir)/models/net
+tests_models_net_test_skbuff_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_skbuff_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_skbuff_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_udp_path_SOURCES = tests/models/net/test-udp-path.c $(STACK_RIG)
-tests_models_net_test_udp_path_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
-	-I$(top_srcdir)/models/net
+tests_models_net_test_udp_path_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_udp_path_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_path_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
@@ -43,21 +40,18 @@ libns_models_a_SOURCES += models/net/netdevice.h
 check_PROGRAMS += tests/models/net/test-softirq
 TESTS += tests/models/net/test-softirq
 tests_models_net_test_softirq_SOURCES = tests/models/net/test-softirq.c
-tests_models_net_test_softirq_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
-	-I$(top_srcdir)/models/net
+tests_models_net_test_softirq_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_softirq_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_softirq_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-loopback
 TESTS += tests/models/net/test-loopback
 tests_models_net_test_loopback_SOURCES = tests/models/net/test-loopback.c $(STACK_RIG)
-tests_models_net_test_loopback_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
-	-I$(top_srcdir)/models/net
+tests_models_net_test_loopback_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_loopback_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_loopback_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-netstack
 TESTS += tests/models/net/test-netstack
 tests_models_net_test_netstack_SOURCES = tests/models/net/test-netstack.c $(STACK_RIG)
-tests_models_net_test_netstack_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
-	-I$(top_srcdir)/models/net
+tests_models_net_test_netstack_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_netstack_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_netstack_LDADD = $(NS_LIBS) $(TEST_LIBS)
