@@ -29,6 +29,10 @@
 
 /* CONFIG_NR_CPUS of the Debian config the census binary was built with. */
 #define DEV_NR_CPUS 8192u
+/* XMIT_RECURSION_LIMIT (include/linux/netdevice.h): dev_xmit_recursion's bound */
+#define XMIT_RECURSION_LIMIT 8
+/* NET_XMIT_MASK: dev_xmit_complete's bound (NETDEV_TX_BUSY, 0x10, is above it) */
+#define NET_XMIT_MASK 0x0f
 
 /* Sizes: estimates of x86-64 text (distro config, helpers inlined as noted). */
 static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 1600, NS_FN_EXTERN, 2);
@@ -38,6 +42,7 @@ static NS_FUNC (fn_validate_xmit_skb, "validate_xmit_skb", 420, NS_FN_STATIC, 2)
 static NS_FUNC (fn_netif_skb_features, "netif_skb_features", 420, NS_FN_EXTERN, 4);
 static NS_FUNC (fn_skb_network_protocol, "skb_network_protocol", 140, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_validate_xmit_xfrm, "validate_xmit_xfrm", 900, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_netdev_core_stats_alloc, "netdev_core_stats_alloc", 120, NS_FN_EXTERN, 2);
 
 /* netdev_core_pick_tx: the XPS sender_cpu, queue 0 of a one-queue device. */
 struct netdev_queue *
@@ -187,13 +192,24 @@ dev_hard_start_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb,
   return rc;
 }
 
-/* The no-qdisc branch of __dev_queue_xmit (IFF_UP, not recursing, LLTX). */
-static int
+/* dev_xmit_complete: the driver took the skb (rc below NET_XMIT_MASK: NETDEV_TX_OK, a
+ * NET_XMIT_* verdict or an errno); NETDEV_TX_BUSY gives it back. */
+static gboolean
+dev_xmit_complete (int rc)
+{
+  return rc < NET_XMIT_MASK;
+}
+
+/* The no-qdisc branch of __dev_queue_xmit (LLTX: no TX lock). TRUE when the driver took
+ * the skb (*rc its verdict); FALSE when the kernel drops it: the device is down, the CPU
+ * already holds the queue or is more than XMIT_RECURSION_LIMIT deep ("Dead loop on
+ * virtual device"), the queue is stopped or the driver answered NETDEV_TX_BUSY ("Virtual
+ * device asks to queue packet"; the ratelimited messages are not charged). */
+static gboolean
 dev_queue_xmit_noqueue (NsThread *t, const NetDevCore *core, struct sk_buff *skb,
-                        struct net_device *dev, struct netdev_queue *txq)
+                        struct net_device *dev, struct netdev_queue *txq, int *rc)
 {
   struct netdev_xmit *x = core->xmit (core->owner, t);
-  int rc;
 
   NS_LOAD_FIELD (t, dev, flags);
   NS_LOAD_FIELD (t, txq, xmit_lock_owner);
@@ -201,21 +217,49 @@ dev_queue_xmit_noqueue (NsThread *t, const NetDevCore *core, struct sk_buff *skb
   /* census: 12 instructions (IFF_UP, smp_processor_id, owner and recursion tests, the
    * call's arguments) */
   ns_insns (t, 12);
+  if (!(dev->flags & IFF_UP))
+    return FALSE;
+  if (txq->xmit_lock_owner == (gint32) ns_thread_cpu (t) ||
+      x->recursion > XMIT_RECURSION_LIMIT)
+    return FALSE;                            /* recursion_alert */
   skb = validate_xmit_skb (t, skb, dev);
   NS_LOAD_FIELD (t, dev, features);          /* HARD_TX_LOCK: LLTX, no lock */
   NS_LOAD_FIELD (t, txq, state);             /* netif_xmit_stopped */
+  if (txq->state & QUEUE_STATE_ANY_XOFF)
+    return FALSE;
   x->recursion++;
   ns_store (t, &x->recursion, sizeof x->recursion);
   /* census: 15 instructions (skb test, LLTX and stopped tests, is_list, arguments,
    * the recursion increment) */
   ns_insns (t, 15);
-  rc = dev_hard_start_xmit (t, core, skb, dev, txq);
+  *rc = dev_hard_start_xmit (t, core, skb, dev, txq);
   x->recursion--;
   ns_store (t, &x->recursion, sizeof x->recursion);
   /* census: 8 instructions (the decrement, rc, HARD_TX_UNLOCK's LLTX test, the
    * returned skb's test) */
   ns_insns (t, 8);
-  return rc;
+  return dev_xmit_complete (*rc);
+}
+
+/* dev_core_stats_tx_dropped_inc: this CPU's tx_dropped in dev->core_stats, which
+ * netdev_core_stats_alloc allocates at the first drop (one line a CPU). */
+static void
+dev_core_stats_tx_dropped_inc (NsThread *t, const NetDevCore *core, struct net_device *dev)
+{
+  struct net_device_core_stats *p;
+
+  NS_LOAD_FIELD (t, dev, core_stats);
+  if (dev->core_stats == NULL) {
+    ns_call (t, &fn_netdev_core_stats_alloc);
+    dev->core_stats = ns_arena_alloc (core->arena, core->n_cpus * sizeof *p, 64);
+    NS_STORE_FIELD (t, dev, core_stats);
+    ns_insns (t, 30);                        /* estimate: alloc_percpu_gfp, the cmpxchg */
+    ns_ret (t);
+  }
+  p = &dev->core_stats[ns_thread_cpu (t)];
+  p->tx_dropped++;
+  NS_STORE_FIELD (t, p, tx_dropped);
+  ns_insns (t, 4);                           /* estimate: the pointer test, this_cpu_inc */
 }
 
 /* __dev_queue_xmit(skb, NULL). */
@@ -269,14 +313,25 @@ __dev_queue_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb)
   ns_load (t, &txq->qdisc->enqueue, sizeof txq->qdisc->enqueue);
   /* census: 6 instructions (qdisc, trace NOP, enqueue test) */
   ns_insns (t, 6);
-  if (txq->qdisc->enqueue == NULL)
-    rc = dev_queue_xmit_noqueue (t, core, skb, dev, txq);
+  if (txq->qdisc->enqueue != NULL)
+    goto out;                                /* __dev_xmit_skb: no modelled device */
+  if (!dev_queue_xmit_noqueue (t, core, skb, dev, txq, &rc))
+    goto drop;
 out:
   /* census: 3 instructions (the call's arguments) */
   ns_insns (t, 3);
   __local_bh_enable_ip (t, core->softirq);   /* rcu_read_unlock_bh */
   /* census: 4 instructions (rc, stack protector check) */
   ns_insns (t, 4);
+  ns_ret (t);
+  return rc;
+
+drop:
+  rc = -ENETDOWN;
+  __local_bh_enable_ip (t, core->softirq);   /* rcu_read_unlock_bh */
+  dev_core_stats_tx_dropped_inc (t, core, dev);
+  kfree_skb (t, core->alloc, skb);           /* kfree_skb_list of one */
+  ns_insns (t, 6);                           /* estimate: rc, the arguments */
   ns_ret (t);
   return rc;
 }

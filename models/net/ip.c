@@ -49,6 +49,7 @@ static NS_FUNC (fn___ip_append_data, "__ip_append_data", 2900, NS_FN_STATIC, 2);
 static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 560, NS_FN_EXTERN, 12);
 static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 420, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 220, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_wfree, "sock_wfree", 300, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 /* sk_page_frag_refill: an estimate of its text (a test and a call) */
 static NS_FUNC (fn_sk_page_frag_refill, "sk_page_frag_refill", 96, NS_FN_EXTERN, 12);
 static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 140, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
@@ -262,6 +263,29 @@ skb_set_owner_w (NsThread *t, struct sk_buff *skb, struct sock *sk)
   /* census: 30 instructions (old destructor and sk tests, sk_fullsock, the hash from
    * sk_txhash, the refcount_add) */
   ns_insns (t, 30);
+  ns_ret (t);
+}
+
+/* sock_wfree (net/core/sock.c), called through skb->destructor (skb_orphan, or
+ * skb_release_head_state when a socket-owned skb is freed): the lock xadd of -truesize
+ * on sk_wmem_alloc under RCU, not the last reference; sock_writeable, no sleeper, no
+ * FASYNC. */
+void
+sock_wfree (NsThread *t, NsNetStack *s, struct sk_buff *skb)
+{
+  struct sock *sk = skb->sk;
+
+  ns_icall (t, &fn_sock_wfree);
+  /* census: 60, P/E 13 — 47: SOCK_RCU_FREE and the default write_space, under RCU the
+   * lock xadd of -truesize (not the last reference), sock_writeable, no sleeper, no
+   * FASYNC */
+  ns_insns (t, 14);
+  ns_rcu_read_lock (t, s);
+  ns_atomic (t, &sk->sk_wmem_alloc);
+  sk->sk_wmem_alloc -= skb->truesize;
+  NS_LOAD_FIELD (t, sk, sk_wq);
+  ns_insns (t, 33);
+  ns_rcu_read_unlock (t, s);
   ns_ret (t);
 }
 
@@ -655,7 +679,7 @@ __ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb
   NS_STORE_FIELD (t, skb, _skb_refdst);
   NS_STORE_FIELD (t, skb, priority);
   NS_STORE_FIELD (t, skb, mark);
-  ns_mib_inc (t, &sd->ip_mib[1]);   /* IP6_UPD_PO_STATS(OUT) */
+  ns_mib_inc (t, &sd->ip_mib[NS_IPSTATS6_OUT]);   /* IP6_UPD_PO_STATS(OUT) */
   /* census: 86 instructions (the network header, ip6_autoflowlabel and
    * ip6_make_flowlabel on skb->hash, ip6_flow_hdr, addresses, priority, mark, tstamp,
    * ip6_cork_steal_dst and skb_dst_set, the idev's and the netns' OUT counters, the
@@ -802,7 +826,7 @@ ip_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   gint rc;
 
   ns_call (t, &ip_fn_ip_output);
-  ns_mib_inc (t, &sd->ip_mib[0]);
+  ns_mib_inc (t, &sd->ip_mib[NS_IPSTATS_OUT]);
   NS_LOAD_FIELD (t, dst, dev);
   skb->dev = dst->dev;
   skb->protocol = ETH_P_IP_BE;
@@ -850,6 +874,21 @@ __ip_local_out (NsThread *t, struct sk_buff *skb)
   ns_ret (t);
 }
 
+/* The error tail of ip_send_skb and ip6_send_skb: a positive NET_XMIT_* code becomes
+ * net_xmit_errno's (-ENOBUFS unless NET_XMIT_CN), and any error counts the family's
+ * OUTDISCARDS (the model's one slot serves both). Returns the errno or 0. */
+static gint
+ip_send_skb_errno (NsThread *t, NsNetStack *s, gint rc)
+{
+  if (rc) {
+    if (rc > 0)
+      rc = net_xmit_errno (rc);
+    if (rc)
+      ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[NS_IPSTATS_OUTDISCARDS]);
+  }
+  return rc;
+}
+
 /* ip_send_skb → ip_local_out (inline in ip_output.c) → __ip_local_out → dst_output
  * through INDIRECT_CALL_INET: a direct call of ip_output. */
 gint
@@ -865,6 +904,7 @@ ip_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_LOAD_FIELD (t, skb_dst (skb), output);
   ns_insns (t, 6);                  /* census: 6 instructions (err 1, the output compare) */
   rc = ip_output (t, s, skb);
+  rc = ip_send_skb_errno (t, s, rc);
   ns_insns (t, 6);                  /* census: 6 instructions (net_xmit_errno, return) */
   ns_ret (t);
   return rc;
@@ -994,6 +1034,7 @@ ip6_send_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
    * 8 (net, the route, the arguments) */
   ns_insns (t, 8);
   rc = ip6_local_out (t, s, skb);
+  rc = ip_send_skb_errno (t, s, rc);
   ns_insns (t, 4);                  /* census: 4 instructions (err 0, return) */
   ns_ret (t);
   return rc;
@@ -1010,7 +1051,7 @@ ip_rcv_core (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NsIphdr *iph = (NsIphdr *) skb->data;
 
   ns_call (t, &fn_ip_rcv_core);
-  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[2]);
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[NS_IPSTATS_IN]);
   NS_LOAD_FIELD (t, skb, pkt_type);
   NS_LOAD_FIELD (t, skb, users);
   ns_load (t, iph, sizeof *iph);
@@ -1068,7 +1109,7 @@ ip_protocol_deliver_rcu (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   /* census: 12 instructions (the protocol entry, no_policy, the handler compares) */
   ns_insns (t, 12);
   rc = udp_rcv (t, s, skb);
-  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[3]);
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[NS_IPSTATS_INDELIVERS]);
   ns_insns (t, 6);                  /* census: 6 instructions (ret test, INDELIVERS) */
   ns_ret (t);
   return rc;
@@ -1139,7 +1180,7 @@ ip6_rcv_core (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   ns_call (t, &fn_ip6_rcv_core);
   ns_insns (t, 8);                  /* census: 8 instructions (pkt_type, arguments) */
   ns_rcu_read_lock (t, s);
-  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[2]);
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[NS_IPSTATS_IN]);
   NS_LOAD_FIELD (t, skb, pkt_type);
   NS_LOAD_FIELD (t, skb, users);
   ns_load (t, ip6h, sizeof *ip6h);
@@ -1185,7 +1226,7 @@ ip6_protocol_deliver_rcu (NsThread *t, NsNetStack *s, struct sk_buff *skb)
    * multicast test, the handler compares) */
   ns_insns (t, 49);
   rc = udpv6_rcv (t, s, skb);
-  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[3]);
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->ip_mib[NS_IPSTATS_INDELIVERS]);
   ns_insns (t, 8);                  /* census: 8 instructions (ret test, INDELIVERS) */
   ns_ret (t);
   return rc;

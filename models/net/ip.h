@@ -25,6 +25,9 @@ void              dst_release        (NsThread *t, struct dst_entry *dst);
  * rt's reference moves into the skb. */
 struct sk_buff   *ip_make_skb        (NsThread *t, NsNetStack *s, struct sock *sk,
                                       struct dst_entry *rt, const guchar *ubuf, gsize len);
+/* sock_wfree: skb->destructor of a socket-owned skb (the model's non-NULL destructor):
+ * gives its truesize back to skb->sk's sk_wmem_alloc. The caller clears the pointers. */
+void              sock_wfree         (NsThread *t, NsNetStack *s, struct sk_buff *skb);
 /* ip_send_skb → ip_local_out → ip_output → … → dev_queue_xmit. */
 gint              ip_send_skb        (NsThread *t, NsNetStack *s, struct sk_buff *skb);
 /* The IPv6 twins. */

@@ -29,7 +29,6 @@
 NS_FUNC (lo_fn_loopback_xmit, "loopback_xmit", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 NS_FUNC (lo_fn_process_backlog, "process_backlog", 520, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 NS_FUNC (lo_fn_net_rx_action, "net_rx_action", 900, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_sock_wfree, "sock_wfree", 300, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_eth_type_trans, "eth_type_trans", 220, NS_FN_EXTERN, 30);
 static NS_FUNC (fn___netif_rx, "__netif_rx", 120, NS_FN_EXTERN, 5);
 static NS_FUNC (fn_netif_rx_internal, "netif_rx_internal", 280, NS_FN_STATIC, 2);
@@ -52,28 +51,16 @@ static NS_FUNC (fn___usecs_to_jiffies, "__usecs_to_jiffies", 48, NS_FN_EXTERN, 2
 
 /* ---- transmit ---- */
 
-/* skb_orphan: the owner's destructor (sock_wfree, through the pointer) returns the skb's
- * truesize to sk_wmem_alloc; loopback_xmit calls it so a sender never blocks on sndbuf. */
+/* skb_orphan: the owner's destructor (sock_wfree, ip.c, through the pointer) returns the
+ * skb's truesize to sk_wmem_alloc; loopback_xmit calls it so a sender never blocks on
+ * sndbuf. */
 static void
 skb_orphan (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  struct sock *sk = skb->sk;
-
   NS_LOAD_FIELD (t, skb, destructor);
   if (skb->destructor == NULL)
     return;
-  ns_icall (t, &fn_sock_wfree);
-  /* census: 60, P/E 13 — 47: SOCK_RCU_FREE and the default write_space, under RCU the
-   * lock xadd of -truesize (not the last reference), sock_writeable, no sleeper, no
-   * FASYNC */
-  ns_insns (t, 14);
-  ns_rcu_read_lock (t, s);
-  ns_atomic (t, &sk->sk_wmem_alloc);
-  sk->sk_wmem_alloc -= skb->truesize;
-  NS_LOAD_FIELD (t, sk, sk_wq);
-  ns_insns (t, 33);
-  ns_rcu_read_unlock (t, s);
-  ns_ret (t);
+  sock_wfree (t, s, skb);
   skb->destructor = NULL;
   skb->sk = NULL;
   NS_STORE_FIELD (t, skb, destructor);
@@ -289,7 +276,8 @@ ns_loopback_core_init (NsNetStack *s)
   s->dev_core = (NetDevCore) {
     .owner = s, .xmit = lo_xmit, .softirq = &s->softirq,
     .egress_needed_key = &s->egress_needed_key, .egress = NULL,
-    .ptype_all = s->ptype_all, .jiffies = s->jiffies
+    .ptype_all = s->ptype_all, .jiffies = s->jiffies,
+    .alloc = s->alloc, .arena = s->arena, .n_cpus = s->n_cpus
   };
 }
 

@@ -7,13 +7,28 @@
  * (loopback.c) and the tc model (sched/dev_xmit.c, sched/skb_xmit.c) charge their calls
  * to these same NsFuncs, so a process running both registers each symbol once. */
 #pragma once
+#include <errno.h>
 #include <glib.h>
 #include <stddef.h>
 #include "build.h"
 #include "machine.h"
+#include "skbuff.h"
 #include "softirq.h"
 
 G_BEGIN_DECLS
+
+/* NET_XMIT_* (a transmit's verdict up the stack), NETDEV_TX_* (a driver's), and
+ * net_xmit_errno: the errno a NET_XMIT_* code becomes for a sender (NET_XMIT_CN is a
+ * success). */
+#define NET_XMIT_SUCCESS          0x00
+#define NET_XMIT_DROP             0x01
+#define NET_XMIT_CN               0x02
+#define NETDEV_TX_OK              0x00
+#define net_xmit_errno(e)         ((e) != NET_XMIT_CN ? -ENOBUFS : 0)
+
+/* netdev_queue->state: __QUEUE_STATE_DRV_XOFF (bit 0, netif_tx_stop_queue) and
+ * __QUEUE_STATE_STACK_XOFF (bit 1, BQL); netif_xmit_stopped tests either. */
+#define QUEUE_STATE_ANY_XOFF      0x3ul
 
 /* IFF_* (dev->flags, dev->priv_flags), NETIF_F_* (netdev_features_t) and __LINK_STATE_*
  * bits the models test. */
@@ -79,6 +94,16 @@ struct list_head_ns {
   gpointer            next, prev;
 };
 
+/* struct net_device_core_stats (v5.19+): the per-CPU drop counters dev_core_stats_*_inc
+ * bump, each CPU's in its own per-CPU area (the model gives each a line). */
+struct net_device_core_stats {
+  gulong              rx_dropped;
+  gulong              tx_dropped;
+  gulong              rx_nohandler;
+  gulong              rx_otherhost_dropped;
+  guint8              _pad[32];
+};
+
 /* struct net_device, kernel v6.9 x86-64 (one layout for both models; the union of the
  * fields either reads). v6.8 put the fast-path fields first, in the cache-line groups
  * net_device_read_tx (priv_flags … tcx_egress), net_device_read_txrx (lstats …
@@ -139,7 +164,8 @@ struct net_device {
   struct list_head_ns ptype_all;          /*  424 */
   guint8              _pad440[200];
   const guint8       *dev_addr;           /*  640 CL10 [U] */
-  guint8              _pad648[184];
+  struct net_device_core_stats *core_stats; /* 648: __percpu, allocated at first use [U] */
+  guint8              _pad656[176];
   guint32             num_tx_queues;      /*  832 CL13: TX section [U] */
   guint32             _pad836;
   struct Qdisc       *qdisc;              /*  840 */
@@ -161,6 +187,7 @@ G_STATIC_ASSERT (offsetof (struct net_device, miniq_ingress) == 296);
 G_STATIC_ASSERT (offsetof (struct net_device, name) == 304);
 G_STATIC_ASSERT (offsetof (struct net_device, ptype_all) == 424);
 G_STATIC_ASSERT (offsetof (struct net_device, dev_addr) == 640);
+G_STATIC_ASSERT (offsetof (struct net_device, core_stats) == 648);
 G_STATIC_ASSERT (offsetof (struct net_device, qdisc) == 840);
 G_STATIC_ASSERT (offsetof (struct net_device, priomap) == 1024);
 G_STATIC_ASSERT (sizeof (struct net_device) == 2048);
@@ -192,6 +219,10 @@ typedef struct {
                                         int *ret, struct net_device *dev);
   struct list_head_ns *ptype_all;         /* the global ptype_all list head */
   const guint64       *jiffies;
+  /* where a dropped skb goes (kfree_skb) and dev->core_stats is allocated */
+  NsSkbAlloc          *alloc;
+  NsArena             *arena;
+  guint                n_cpus;
 } NetDevCore;
 
 /* net/core/dev.c: dev_queue_xmit (→ __dev_queue_xmit, the noqueue path) and

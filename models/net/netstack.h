@@ -76,6 +76,33 @@ struct neighbour {
 
 /* ---- per-CPU softnet_data with the backlog napi_struct [R: v6.9 field order] ---- */
 
+/* UDP_MIB_* (include/uapi/linux/snmp.h), in the kernel's order: the model keeps the first
+ * eight words of struct udp_mib on one line (IGNOREDMULTI and MEMERRORS are never counted).
+ * One array serves both families, where the kernel counts IPv6 in udpv6_statistics. */
+enum {
+  UDP_MIB_NUM,
+  UDP_MIB_INDATAGRAMS,
+  UDP_MIB_NOPORTS,
+  UDP_MIB_INERRORS,
+  UDP_MIB_OUTDATAGRAMS,
+  UDP_MIB_RCVBUFERRORS,
+  UDP_MIB_SNDBUFERRORS,
+  UDP_MIB_CSUMERRORS,
+  NS_UDP_MIB_SLOTS
+};
+
+/* The model's slots of the per-CPU IP statistics (ipstats_mib; the kernel's has ~38 words
+ * over several lines, the model one line of six): IP_UPD_PO_STATS(IPSTATS_MIB_OUT) of each
+ * family, IPSTATS_MIB_IN, IPSTATS_MIB_INDELIVERS and IPSTATS_MIB_OUTDISCARDS of both. */
+enum {
+  NS_IPSTATS_OUT,
+  NS_IPSTATS6_OUT,
+  NS_IPSTATS_IN,
+  NS_IPSTATS_INDELIVERS,
+  NS_IPSTATS_OUTDISCARDS,
+  NS_IPSTATS_SLOTS = 6
+};
+
 struct softnet_data {
   /* CL0 */
   gpointer  poll_list[2];          /* list_head of NAPIs to poll */
@@ -104,9 +131,9 @@ struct softnet_data {
   /* CL5: irq_stat.__softirq_pending and the per-CPU counters of this CPU */
   guint32   softirq_pending __attribute__ ((aligned (64)));
   guint32   _pad5;
-  guint64   ip_mib[6];             /* IPSTATS_MIB_* (per-CPU, u64_stats) */
+  guint64   ip_mib[NS_IPSTATS_SLOTS];   /* the model's IPSTATS_MIB_* slots (per-CPU) */
   /* CL6 */
-  guint64   udp_mib[8] __attribute__ ((aligned (64)));   /* UDP_MIB_* */
+  guint64   udp_mib[NS_UDP_MIB_SLOTS] __attribute__ ((aligned (64)));   /* UDP_MIB_* */
   /* CL7 */
   guint64   lo_lstats[4] __attribute__ ((aligned (64)));  /* pcpu_lstats of lo */
   guint64   sk_memory_fw_alloc;    /* proto->per_cpu_fw_alloc of udp_prot */

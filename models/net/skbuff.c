@@ -42,6 +42,7 @@
 #include <string.h>
 #include "skbuff.h"
 #include "netstack.h"
+#include "ip.h"
 
 /* ---- kernel facts (mm/slub.c, mm/page_alloc.c, include/linux/slab.h) ---- */
 
@@ -1349,10 +1350,11 @@ skb_unref (NsThread *t, struct sk_buff *skb)
   return --skb->users == 0;
 }
 
-/* skb_release_head_state: dst, destructor, conntrack, extensions: tested, none released
- * (pktgen's skb holds none; a dst a seed 000 drop still holds is not put). */
+/* skb_release_head_state: skb_dst_drop of a route the skb still holds, its destructor
+ * (the model's one: sock_wfree), then conntrack and extensions (tested, none held).
+ * pktgen's skbs and every skb of seed 000's receive path hold neither. */
 static void
-skb_release_head_state (NsThread *t, struct sk_buff *skb)
+skb_release_head_state (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
   ns_call (t, &fn_skb_release_head_state);
   NS_LOAD_FIELD (t, skb, _skb_refdst);
@@ -1361,6 +1363,13 @@ skb_release_head_state (NsThread *t, struct sk_buff *skb)
   NS_LOAD_FIELD (t, skb, active_extensions);
   /* census: 17, P/E 5 (skb.md): four tests and branches */
   ns_insns (t, 12);
+  if (skb->_skb_refdst != NULL) {
+    dst_release (t, skb_dst (skb));
+    skb->_skb_refdst = NULL;
+    NS_STORE_FIELD (t, skb, _skb_refdst);
+  }
+  if (skb->destructor != NULL)
+    sock_wfree (t, a->stack, skb);
   ns_ret (t);
 }
 
@@ -1371,7 +1380,7 @@ static void
 __kfree_skb (NsThread *t, NsSkbAlloc *a, struct sk_buff *skb)
 {
   ns_call (t, &fn___kfree_skb);
-  skb_release_head_state (t, skb);
+  skb_release_head_state (t, a, skb);
   NS_LOAD_FIELD (t, skb, head);
   /* census: 4 instructions (head test, the drop reason, the tail jmp's setup) */
   ns_insns (t, 4);

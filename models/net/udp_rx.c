@@ -463,8 +463,8 @@ queue_rcv (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb, gin
   }
   if (__udp_enqueue_schedule_skb (t, s, sk, skb) < 0) {
     /* UDP_MIB_RCVBUFERRORS + UDP_MIB_INERRORS, kfree_skb_reason */
-    ns_mib_inc (t, &sd->udp_mib[3]);
-    ns_mib_inc (t, &sd->udp_mib[4]);
+    ns_mib_inc (t, &sd->udp_mib[UDP_MIB_RCVBUFERRORS]);
+    ns_mib_inc (t, &sd->udp_mib[UDP_MIB_INERRORS]);
     s->counters.rcvbuf_drops++;
     kfree_skb (t, s->alloc, skb);
     return -1;
@@ -553,7 +553,7 @@ unicast_rcv_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
 static void
 no_port (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->udp_mib[2]);
+  ns_mib_inc (t, &s->sd[ns_thread_cpu (t)]->udp_mib[UDP_MIB_NOPORTS]);
   s->counters.noport++;
   dst_release (t, skb_dst (skb));
   skb->_skb_refdst = NULL;
@@ -920,7 +920,7 @@ udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize le
    * GRO and cmsg flag tests (IPv6: np->rxopt.all, is_udp4, an IPv4 datagram's
    * cmsg_flags), MSG_TRUNC (census IPv6: 48, 50 for an IPv4 datagram) */
   ns_insns (t, !v6 ? 40 : skb->protocol == ETH_P_IPV6_BE ? 48 : 50);
-  ns_mib_inc (t, &sd->udp_mib[0]);
+  ns_mib_inc (t, &sd->udp_mib[UDP_MIB_INDATAGRAMS]);
   NS_LOAD_FIELD (t, sk, sk_tsflags);
   NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
   s->counters.received++;

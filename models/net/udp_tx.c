@@ -92,6 +92,24 @@ udp_fill_header (NsThread *t, struct sock *sk, struct sk_buff *skb, NsUdphdr *uh
   NS_LOAD_FIELD (t, sk, sk_tx_bits);
 }
 
+/* The tail both udp_send_skb and udp_v6_send_skb share: an error of the IP layer is
+ * -ENOBUFS (a full device queue or a drop) → UDP_MIB_SNDBUFERRORS and success, as the
+ * socket has no IP_RECVERR (the model has no setsockopt of it); any other error is
+ * returned; success counts UDP_MIB_OUTDATAGRAMS. Returns the sendmsg error. */
+static gint
+udp_send_skb_count (NsThread *t, struct softnet_data *sd, gint err)
+{
+  if (err) {
+    if (err == -ENOBUFS) {
+      ns_mib_inc (t, &sd->udp_mib[UDP_MIB_SNDBUFERRORS]);
+      err = 0;
+    }
+  } else {
+    ns_mib_inc (t, &sd->udp_mib[UDP_MIB_OUTDATAGRAMS]);
+  }
+  return err;
+}
+
 /* udp_send_skb: the UDP header, no GSO, not UDP-Lite, checksum on: CHECKSUM_PARTIAL →
  * udp4_hwcsum; ip_send_skb; OUTDATAGRAMS. */
 static gint
@@ -114,8 +132,7 @@ udp_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb)
   ns_ret (t);
   ns_insns (t, 6);                  /* census: 6 instructions (arguments) */
   err = ip_send_skb (t, s, skb);
-  /* UDP_MIB_OUTDATAGRAMS */
-  ns_mib_inc (t, &sd->udp_mib[1]);
+  err = udp_send_skb_count (t, sd, err);
   ns_insns (t, 10);                 /* census: 10 instructions (err test, the MIB, return) */
   ns_ret (t);
   return err;
@@ -152,7 +169,7 @@ udp_v6_send_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
   NS_STORE_FIELD (t, skb, csum);
   ns_insns (t, 5);                  /* census: 5 instructions (not, the check field) */
   err = ip6_send_skb (t, s, skb);
-  ns_mib_inc (t, &sd->udp_mib[1]);  /* UDP_MIB_OUTDATAGRAMS */
+  err = udp_send_skb_count (t, sd, err);
   ns_insns (t, 8);                  /* census: 8 instructions (err test, the MIB) */
   ns_ret (t);
   return err;
@@ -206,7 +223,9 @@ udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   } else {
     skb = ip_make_skb (t, s, sk, rt, ubuf, len);
     ns_insns (t, 10);               /* census: 10 instructions (skb test, arguments) */
-    udp_send_skb (t, s, sk, skb);
+    err = udp_send_skb (t, s, sk, skb);
+    if (err == 0)
+      err = (gssize) len;
   }
   ns_insns (t, 10);                 /* census: 10 instructions (err) */
   dst_release (t, NULL);            /* ip_rt_put(rt): the cork stole the route */
@@ -317,7 +336,9 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
   }
   skb = ip6_make_skb (t, s, sk, rt, ubuf, len);
   ns_insns (t, 10);                 /* census: 10 instructions (IS_ERR_OR_NULL, arguments) */
-  udp_v6_send_skb (t, s, sk, skb);
+  err = udp_v6_send_skb (t, s, sk, skb);
+  if (err == 0)
+    err = (gssize) len;
   /* census: 12 instructions (no flow label, no opt_to_free, err 0, return len, the stack
    * protector) */
   ns_insns (t, 12);

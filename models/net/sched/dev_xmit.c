@@ -102,6 +102,7 @@ net_tx_core_init (NetTx *tx)
   tx->core = (NetDevCore) {
     .owner = tx, .xmit = tx_xmit, .softirq = &tx->softirq,
     .egress_needed_key = &tx->egress_needed_key, .egress = tx_egress,
-    .ptype_all = tx->ptype_all, .jiffies = tx->tc->jiffies
+    .ptype_all = tx->ptype_all, .jiffies = tx->tc->jiffies,
+    .alloc = tx->alloc, .arena = tx->arena, .n_cpus = tx->n_cpus
   };
 }

@@ -14,9 +14,6 @@ G_BEGIN_DECLS
 
 typedef struct _NetTx NetTx;
 
-#define NET_XMIT_SUCCESS          0x00
-#define NET_XMIT_DROP             0x01
-#define NETDEV_TX_OK              0x00
 #define NET_SKB_PAD               64u       /* max(32, L1_CACHE_BYTES) on x86-64 */
 
 /* struct page_frag_cache (v6.1, PAGE_SIZE < 32 KiB): va, offset, size, pagecnt_bias,

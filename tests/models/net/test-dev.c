@@ -13,6 +13,12 @@
  *    driver sees the depth + 1, the caller the depth it had); dev_hard_start_xmit takes
  *    the skb off its list (skb->next = NULL); xmit_one passes more = false; a completed
  *    rc (dev_xmit_complete: rc < NET_XMIT_MASK) is what __dev_queue_xmit returns;
+ *  - the noqueue branch's drops: a device without IFF_UP, a queue this CPU already holds
+ *    (xmit_lock_owner) or an xmit depth above XMIT_RECURSION_LIMIT (8) ("Dead loop on
+ *    virtual device"), a stopped queue (netif_xmit_stopped: __QUEUE_STATE_DRV_XOFF or
+ *    STACK_XOFF) and a driver's NETDEV_TX_BUSY ("asks to queue packet") all end in
+ *    rc = -ENETDOWN, dev_core_stats_tx_dropped_inc (this CPU's tx_dropped in the per-CPU
+ *    dev->core_stats allocated at the first drop) and kfree_skb_list;
  *  - netdev_start_xmit: txq_trans_update writes jiffies to trans_start only on
  *    NETDEV_TX_OK and only for a queue with an xmit_lock_owner (LLTX queues keep -1).
  * The egress hook's own work (stats, classify, tc_index) is test-dev_xmit.c's. Expected
@@ -26,6 +32,9 @@
 #define NET_XMIT_CN   0x02
 #define NET_XMIT_MASK 0x0f
 #define NETDEV_TX_BUSY 0x10
+#define XMIT_RECURSION_LIMIT 8
+#define QUEUE_STATE_DRV_XOFF   0x1ul  /* 1 << __QUEUE_STATE_DRV_XOFF */
+#define QUEUE_STATE_STACK_XOFF 0x2ul  /* 1 << __QUEUE_STATE_STACK_XOFF */
 
 /* What the recording driver saw of its one call. */
 typedef struct {
@@ -76,7 +85,8 @@ rec_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device *d
   seen.tc_at_ingress = skb->header_bits[0] & TC_SKB_AT_INGRESS;
   seen.sender_cpu = skb->napi_id;
   seen.queue_mapping = skb->queue_mapping;
-  consume_skb (t, tx->alloc, skb);
+  if (seen.rc != NETDEV_TX_BUSY)          /* a busy driver gives the skb back */
+    consume_skb (t, tx->alloc, skb);
   return seen.rc;
 }
 
@@ -240,6 +250,109 @@ START_TEST (test_driver_rc_is_returned)
 }
 END_TEST
 
+/* Asserts that the last send was dropped as __dev_queue_xmit's tail drops: -ENETDOWN,
+ * the skb freed, the depth as it was, and tx_dropped counted on `cpu`. */
+static void
+assert_dropped (DevRig *x, const Send *s, guint cpu, gulong tx_dropped)
+{
+  ck_assert_int_eq (s->ret, -ENETDOWN);
+  ck_assert_uint_eq (s->live_after, 0);
+  ck_assert_uint_eq (s->recursion_after, s->recursion);
+  ck_assert_ptr_nonnull (x->dev->core_stats);
+  ck_assert_uint_eq (x->dev->core_stats[cpu].tx_dropped, tx_dropped);
+}
+
+/* A device that is not up never reaches its driver: the skb is dropped. */
+START_TEST (test_down_device_drops)
+{
+  DevRig x;
+  Send s;
+
+  xmit_rig_init (&x, NETDEV_TX_OK);
+  x.dev->flags &= ~IFF_UP;
+  send_on (&x, &s, 0, 0, 0);
+  ck_assert_uint_eq (seen.calls, 0);
+  assert_dropped (&x, &s, 0, 1);
+  dev_rig_clear (&x);
+}
+END_TEST
+
+/* A queue whose xmit lock this CPU holds is a dead loop: dropped; another CPU's
+ * ownership is no bar (LLTX takes no lock). */
+START_TEST (test_own_queue_is_a_dead_loop)
+{
+  DevRig x;
+  Send s;
+
+  xmit_rig_init (&x, NETDEV_TX_OK);
+  x.dev->_tx[0].xmit_lock_owner = 1;
+  send_on (&x, &s, 0, 0, 0);
+  ck_assert_uint_eq (seen.calls, 1);
+  ck_assert_int_eq (s.ret, NET_XMIT_SUCCESS);
+  send_on (&x, &s, 1, 0, 0);
+  ck_assert_uint_eq (seen.calls, 1);
+  assert_dropped (&x, &s, 1, 1);
+  dev_rig_clear (&x);
+}
+END_TEST
+
+/* dev_xmit_recursion: a depth of XMIT_RECURSION_LIMIT still transmits, one more drops. */
+START_TEST (test_recursion_limit_drops)
+{
+  DevRig x;
+  Send s;
+
+  xmit_rig_init (&x, NETDEV_TX_OK);
+  send_on (&x, &s, 0, 0, XMIT_RECURSION_LIMIT);
+  ck_assert_uint_eq (seen.calls, 1);
+  ck_assert_uint_eq (seen.recursion, XMIT_RECURSION_LIMIT + 1);
+  send_on (&x, &s, 0, 0, XMIT_RECURSION_LIMIT + 1);
+  ck_assert_uint_eq (seen.calls, 1);
+  assert_dropped (&x, &s, 0, 1);
+  dev_rig_clear (&x);
+}
+END_TEST
+
+/* A queue stopped by the driver or by BQL is not transmitted on: each send drops, and the
+ * drops add up in one per-CPU core_stats allocated at the first. */
+START_TEST (test_stopped_queue_drops)
+{
+  DevRig x;
+  Send s;
+  struct net_device_core_stats *stats;
+
+  xmit_rig_init (&x, NETDEV_TX_OK);
+  x.dev->_tx[0].state = QUEUE_STATE_DRV_XOFF;
+  send_on (&x, &s, 0, 0, 0);
+  assert_dropped (&x, &s, 0, 1);
+  stats = x.dev->core_stats;
+  x.dev->_tx[0].state = QUEUE_STATE_STACK_XOFF;
+  send_on (&x, &s, 0, 0, 0);
+  assert_dropped (&x, &s, 0, 2);
+  send_on (&x, &s, 1, 0, 0);
+  assert_dropped (&x, &s, 1, 1);
+  ck_assert_ptr_eq (x.dev->core_stats, stats);
+  ck_assert_uint_eq (seen.calls, 0);
+  dev_rig_clear (&x);
+}
+END_TEST
+
+/* A driver that answers NETDEV_TX_BUSY (not complete: above NET_XMIT_MASK) keeps the skb
+ * out of its hands; a queueless device cannot requeue, so the skb is dropped. */
+START_TEST (test_tx_busy_drops)
+{
+  DevRig x;
+  Send s;
+
+  ck_assert_int_gt (NETDEV_TX_BUSY, NET_XMIT_MASK);
+  xmit_rig_init (&x, NETDEV_TX_BUSY);
+  send_on (&x, &s, 0, 0, 0);
+  ck_assert_uint_eq (seen.calls, 1);
+  assert_dropped (&x, &s, 0, 1);
+  dev_rig_clear (&x);
+}
+END_TEST
+
 /* With egress_needed_key off, a SHOT filter on a published egress chain is not run: the
  * driver gets the skb. */
 START_TEST (test_egress_skipped_without_key)
@@ -358,6 +471,11 @@ dev_suite (void)
   tcase_add_test (q, test_pick_tx_keeps_a_cpu_replaces_a_napi_id);
   tcase_add_test (q, test_recursion_counted_around_driver);
   tcase_add_test (q, test_driver_rc_is_returned);
+  tcase_add_test (q, test_down_device_drops);
+  tcase_add_test (q, test_own_queue_is_a_dead_loop);
+  tcase_add_test (q, test_recursion_limit_drops);
+  tcase_add_test (q, test_stopped_queue_drops);
+  tcase_add_test (q, test_tx_busy_drops);
   tcase_add_test (e, test_egress_skipped_without_key);
   tcase_add_test (e, test_egress_verdict_decides);
   tcase_add_test (st, test_start_xmit_trans_update);

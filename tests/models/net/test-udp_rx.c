@@ -28,11 +28,11 @@
 #define UBUF          9216       /* each user buffer */
 #define MAX_DGRAMS    32
 #define PAGE          4096       /* PAGE_SIZE, SK_MEM_QUANTUM */
-/* The model's per-CPU UDP MIB slots (netstack.h keeps its own order, not the kernel's
- * enum): udp_rx.c counts INDATAGRAMS in 0, RCVBUFERRORS and INERRORS in 3 and 4. */
-#define MIB_INDATAGRAMS 0
-#define MIB_RCVBUFERRORS 3
-#define MIB_INERRORS    4
+/* UDP_MIB_* words of struct udp_mib (include/uapi/linux/snmp.h's enum, UDP_MIB_NUM = 0
+ * first), where the model's per-CPU udp_mib keeps them too. */
+#define MIB_INDATAGRAMS 1
+#define MIB_INERRORS    3
+#define MIB_RCVBUFERRORS 5
 
 /* skb->truesize of an len-byte datagram sent over lo (kernel-sizes.h: __ip_append_data's
  * or __ip6_append_data's allocation, __alloc_skb's rounding, SKB_TRUESIZE). The UDP layer

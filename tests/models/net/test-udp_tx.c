@@ -15,6 +15,9 @@
  *    addresses; net/ipv6/ip6_output.c __ip6_make_skb / __ip6_local_out: version 6,
  *    nexthdr 17, hop limit 64 (ipv6 devconf hop_limit via ip6_dst_hoplimit), payload_len
  *    = 8 + payload, the socket's addresses; skb->protocol ETH_P_IP / ETH_P_IPV6;
+ *  - a datagram the device drops (lo not up: __dev_queue_xmit's -ENETDOWN) is write(2)'s
+ *    error: ip_send_skb / ip6_send_skb count OUTDISCARDS, udp_send_skb counts neither
+ *    OUTDATAGRAMS nor (the error is not ENOBUFS) SNDBUFERRORS, udp_sendmsg returns it;
  *  - drivers/net/loopback.c loopback_xmit's skb_orphan: sock_wfree gives the skb's
  *    truesize back, so sk_wmem_alloc ends where it began.
  * The model moves no payload bytes, so lengths, headers, counters and socket state are
@@ -27,7 +30,8 @@
 #include "udp-pair-rig.h"
 #include "ip.h"
 
-#define MIB_OUTDATAGRAMS  1        /* the model's udp_mib slot of UDP_MIB_OUTDATAGRAMS */
+#define MIB_OUTDATAGRAMS  4        /* UDP_MIB_OUTDATAGRAMS (include/uapi/linux/snmp.h) */
+#define MIB_SNDBUFERRORS  6        /* UDP_MIB_SNDBUFERRORS */
 #define UDP_HDR           8
 #define IPV4_HDR          20
 #define IPV6_HDR          40
@@ -128,6 +132,46 @@ START_TEST (test_headers)
     expect_ipv4_header (skb, len);
   else
     expect_ipv6_header (skb, len);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- a device that drops ---- */
+
+/* With lo down the datagram is freed in __dev_queue_xmit and write(2) fails with its
+ * -ENETDOWN: one OUTDISCARDS (the model's IP statistics slot), no OUTDATAGRAMS or
+ * SNDBUFERRORS, nothing queued; the free's skb_release_head_state puts the route the skb
+ * held (lo keeps dsts: no IFF_XMIT_DST_RELEASE) and runs sock_wfree, giving sk_wmem_alloc
+ * back. Up again, the next write is sent and counted. */
+START_TEST (test_device_drop_is_the_error)
+{
+  const gint family = _i == 0 ? AF_INET : AF_INET6;
+  struct softnet_data *sd;
+  struct dst_entry *dst;
+  guint64 out0, discards0, sndbuf0;
+  gint wmem0, ref0;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", family, 0);
+  sd = ns_netstack_sd (rig.s.stack, SENDER_CPU);
+  dst = ns_file_sock (rig.client)->sk_dst_cache;
+  ref0 = dst->__rcuref;
+  out0 = out_datagrams (&rig);
+  discards0 = sd->ip_mib[NS_IPSTATS_OUTDISCARDS];
+  sndbuf0 = sd->udp_mib[MIB_SNDBUFERRORS];
+  wmem0 = ns_file_sock (rig.client)->sk_wmem_alloc;
+  rig.s.stack->lo->flags &= ~IFF_UP;
+  ck_assert_int_eq (write_on (&rig, rig.client, 100), -ENETDOWN);
+  ck_assert_uint_eq (sd->ip_mib[NS_IPSTATS_OUTDISCARDS], discards0 + 1);
+  ck_assert_uint_eq (out_datagrams (&rig), out0);
+  ck_assert_uint_eq (sd->udp_mib[MIB_SNDBUFERRORS], sndbuf0);
+  ck_assert_uint_eq (ns_file_sock (rig.server)->sk_receive_queue.qlen, 0);
+  ck_assert_int_eq (ns_file_sock (rig.client)->sk_wmem_alloc, wmem0);
+  ck_assert_int_eq (dst->__rcuref, ref0);
+  rig.s.stack->lo->flags |= IFF_UP;
+  ck_assert_int_eq (write_on (&rig, rig.client, 100), 100);
+  ck_assert_uint_eq (out_datagrams (&rig), out0 + 1);
+  ck_assert_uint_eq (sd->ip_mib[NS_IPSTATS_OUTDISCARDS], discards0 + 1);
   rig_clear (&rig);
 }
 END_TEST
@@ -289,6 +333,7 @@ udp_tx_suite (void)
 
   tcase_add_loop_test (tc, test_write_returns_len_and_counts, 0, 2);
   tcase_add_loop_test (tc, test_headers, 0, 2 * G_N_ELEMENTS (send_lens));
+  tcase_add_loop_test (tc, test_device_drop_is_the_error, 0, 2);
   tcase_add_loop_test (tc, test_unconnected_edestaddrreq, 0, 2);
   tcase_add_loop_test (tc, test_unconnected_state_before_size, 0, 2);
   tcase_add_loop_test (tc, test_emsgsize_releases_route, 0, 2);
