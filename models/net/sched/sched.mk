@@ -12,12 +12,12 @@ check_PROGRAMS += tests/models/net/sched/test-cls_api tests/models/net/sched/tes
 	tests/models/apps/test-pktgen tests/models/net/sched/test-act_gact \
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
-	tests/models/net/test-dev tests/models/net/test-dummy
+	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy
 TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
 	tests/models/apps/test-pktgen tests/models/net/sched/test-act_gact \
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
-	tests/models/net/test-dev tests/models/net/test-dummy
+	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy
 EXTRA_DIST += tests/models/net/sched/sched-rig.h
 tests_models_net_sched_test_cls_api_SOURCES = tests/models/net/sched/test-cls_api.c \
 	tests/models/net/sched/sched-rig.h
@@ -58,6 +58,11 @@ tests_models_net_sched_test_dev_xmit_SOURCES = tests/models/net/sched/test-dev_x
 tests_models_net_sched_test_dev_xmit_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
 tests_models_net_sched_test_dev_xmit_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_sched_test_dev_xmit_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_skb_xmit_SOURCES = tests/models/net/sched/test-skb_xmit.c \
+	tests/models/net/sched/sched-rig.h tests/models/net/kernel-sizes.h
+tests_models_net_sched_test_skb_xmit_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_skb_xmit_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_skb_xmit_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_dev_SOURCES = tests/models/net/test-dev.c \
 	tests/models/net/sched/sched-rig.h
 tests_models_net_test_dev_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
