@@ -2,3 +2,9 @@
 noinst_LIBRARIES += libns_base.a
 libns_base_a_SOURCES = sim/common.h sim/param.h sim/param.c sim/machine-params.c \
 	sim/mitigation.h sim/mitigation.c
+
+check_PROGRAMS += tests/sim/test-machine-params
+TESTS += tests/sim/test-machine-params
+tests_sim_test_machine_params_SOURCES = tests/sim/test-machine-params.c
+tests_sim_test_machine_params_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_machine_params_LDADD = libns_scenario.a libns_base.a $(TEST_LIBS)

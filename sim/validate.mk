@@ -33,6 +33,11 @@ TESTS += tests/sim/test-csv
 tests_sim_test_csv_SOURCES = tests/sim/test-csv.c
 tests_sim_test_csv_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_csv_LDADD = libns_run.a $(TEST_LIBS)
+check_PROGRAMS += tests/sim/test-child
+TESTS += tests/sim/test-child
+tests_sim_test_child_SOURCES = tests/sim/test-child.c
+tests_sim_test_child_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_child_LDADD = libns_run.a $(TEST_LIBS)
 
 # `make validate`: the validation table (every recorded row).
 VALIDATE_JOBS = 2

@@ -20,6 +20,11 @@ TESTS += tests/sim/test-json
 tests_sim_test_json_SOURCES = tests/sim/test-json.c
 tests_sim_test_json_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_json_LDADD = libns_run.a $(TEST_LIBS)
+check_PROGRAMS += tests/sim/test-report
+TESTS += tests/sim/test-report
+tests_sim_test_report_SOURCES = tests/sim/test-report.c
+tests_sim_test_report_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_report_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 # The machine check: every micro scenario's table.
 MICRO_SCENARIOS = pointer-chase call-chain call-tree indirect-call pingpong udp-lookup udp-flood

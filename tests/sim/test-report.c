@@ -1,0 +1,542 @@
+/* test-report.c — run results as table, CSV and JSON (sim/report.c) against report.h and
+ * doc/manual.md: on a real run of micro/call-chain.xml (three repetitions, harmonic mean,
+ * a parameter set on the command line) the JSON parses (a strict RFC 8259 reader below:
+ * json-glib is not a dependency) and holds the sets, every variant with its
+ * per-repetition values and stop rules, an aggregate that is the harmonic mean of those
+ * values and a CV that is their sd over their mean (both computed here with GSL), every
+ * registered parameter with its unit, meaning and source, and comparisons whose delta is
+ * (patched − baseline) / baseline; the CSV splits with the project's reader into its
+ * commented heading (sets, every parameter with unit and source) and rows of 14 fields
+ * agreeing with the JSON; the table lists the sets, a line per variant and the sections
+ * asked for; format names are exactly table, csv and json; and two runs render
+ * byte-identically in every format (no wall time in the output). */
+#include "config.h"
+#include <check.h>
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_statistics_double.h>
+#include "csv.h"
+#include "param.h"
+#include "report.h"
+
+static const char *const run_sets[] = {
+  "measure.warmup=2us", "measure.duration=10us", "measure.repetitions=3",
+  "measure.aggregate=harmonic", "param.cache.l2.latency_cycles=13", NULL
+};
+static const char *const variant_names[] = {
+  "plain-ret", "retbleed-unret", "srso-safe-ret", "call-depth-stuffing", "inlined"
+};
+
+/* ---- a strict JSON reader (enough to check the output's grammar and read it back) ---- */
+
+typedef struct {
+  char       kind;     /* 'o'bject, 'a'rray, 's'tring, 'n'umber, 't'rue, 'f'alse, 'z' null */
+  char      *str;
+  double     num;
+  GPtrArray *keys;     /* object: char* */
+  GPtrArray *items;    /* object or array: JNode* */
+} JNode;
+
+static JNode *j_value (const char **p);
+
+/* Frees a node and its children. */
+static void
+j_free (gpointer data)
+{
+  JNode *n = data;
+
+  if (n == NULL)
+    return;
+  g_free (n->str);
+  g_clear_pointer (&n->keys, g_ptr_array_unref);
+  g_clear_pointer (&n->items, g_ptr_array_unref);
+  g_free (n);
+}
+
+/* Skips JSON whitespace. */
+static void
+j_ws (const char **p)
+{
+  while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r')
+    (*p)++;
+}
+
+/* Reads 4 hex digits at *p into *u; FALSE if they are not. */
+static gboolean
+j_hex4 (const char **p, gunichar *u)
+{
+  *u = 0;
+  for (int i = 0; i < 4; i++, (*p)++) {
+    if (!g_ascii_isxdigit (**p))
+      return FALSE;
+    *u = *u * 16 + (gunichar) g_ascii_xdigit_value (**p);
+  }
+  return TRUE;
+}
+
+/* A string at *p (after its opening quote) with its escapes decoded; NULL if malformed. */
+static char *
+j_string (const char **p)
+{
+  GString *s = g_string_new (NULL);
+
+  while (**p != '"') {
+    unsigned char c = (unsigned char) **p;
+    if (c < 0x20)
+      goto bad;
+    (*p)++;
+    if (c != '\\') {
+      g_string_append_c (s, (char) c);
+      continue;
+    }
+    c = (unsigned char) *(*p)++;
+    if (c == 'u') {
+      gunichar u, lo;
+      if (!j_hex4 (p, &u))
+        goto bad;
+      if (u >= 0xd800 && u < 0xdc00) {
+        if ((*p)[0] != '\\' || (*p)[1] != 'u')
+          goto bad;
+        *p += 2;
+        if (!j_hex4 (p, &lo) || lo < 0xdc00 || lo >= 0xe000)
+          goto bad;
+        u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+      }
+      g_string_append_unichar (s, u);
+    } else if (strchr ("\"\\/", c) && c) {
+      g_string_append_c (s, (char) c);
+    } else if (c && strchr ("bfnrt", c)) {
+      g_string_append_c (s, "\b\f\n\r\t"[strchr ("bfnrt", c) - "bfnrt"]);
+    } else {
+      goto bad;
+    }
+  }
+  (*p)++;
+  return g_string_free (s, FALSE);
+bad:
+  g_string_free (s, TRUE);
+  return NULL;
+}
+
+/* A number at *p by RFC 8259's grammar; FALSE if malformed. */
+static gboolean
+j_number (const char **p, double *out)
+{
+  const char *start = *p;
+
+  if (**p == '-')
+    (*p)++;
+  if (**p == '0')
+    (*p)++;
+  else if (g_ascii_isdigit (**p))
+    while (g_ascii_isdigit (**p))
+      (*p)++;
+  else
+    return FALSE;
+  if (**p == '.') {
+    (*p)++;
+    if (!g_ascii_isdigit (**p))
+      return FALSE;
+    while (g_ascii_isdigit (**p))
+      (*p)++;
+  }
+  if (**p == 'e' || **p == 'E') {
+    (*p)++;
+    if (**p == '+' || **p == '-')
+      (*p)++;
+    if (!g_ascii_isdigit (**p))
+      return FALSE;
+    while (g_ascii_isdigit (**p))
+      (*p)++;
+  }
+  *out = g_ascii_strtod (start, NULL);
+  return TRUE;
+}
+
+/* The members or items of an object (obj) or array after its opening bracket. */
+static gboolean
+j_container (const char **p, JNode *n, gboolean obj)
+{
+  char close = obj ? '}' : ']';
+
+  j_ws (p);
+  if (**p == close) {
+    (*p)++;
+    return TRUE;
+  }
+  for (;;) {
+    JNode *item;
+    j_ws (p);
+    if (obj) {
+      char *key;
+      if (**p != '"')
+        return FALSE;
+      (*p)++;
+      if ((key = j_string (p)) == NULL)
+        return FALSE;
+      g_ptr_array_add (n->keys, key);
+      j_ws (p);
+      if (*(*p)++ != ':')
+        return FALSE;
+    }
+    if ((item = j_value (p)) == NULL)
+      return FALSE;
+    g_ptr_array_add (n->items, item);
+    j_ws (p);
+    if (**p == close) {
+      (*p)++;
+      return TRUE;
+    }
+    if (*(*p)++ != ',')
+      return FALSE;
+  }
+}
+
+/* One value at *p (whitespace around it skipped); NULL if malformed. */
+static JNode *
+j_value (const char **p)
+{
+  JNode *n = g_new0 (JNode, 1);
+  gboolean ok = TRUE;
+
+  j_ws (p);
+  if (**p == '{' || **p == '[') {
+    n->kind = **p == '{' ? 'o' : 'a';
+    (*p)++;
+    n->keys = g_ptr_array_new_with_free_func (g_free);
+    n->items = g_ptr_array_new_with_free_func (j_free);
+    ok = j_container (p, n, n->kind == 'o');
+  } else if (**p == '"') {
+    n->kind = 's';
+    (*p)++;
+    ok = (n->str = j_string (p)) != NULL;
+  } else if (g_str_has_prefix (*p, "true") || g_str_has_prefix (*p, "false") ||
+             g_str_has_prefix (*p, "null")) {
+    n->kind = **p == 'n' ? 'z' : **p;
+    *p += n->kind == 'f' ? 5 : 4;
+  } else {
+    n->kind = 'n';
+    ok = j_number (p, &n->num);
+  }
+  j_ws (p);
+  if (!ok) {
+    j_free (n);
+    return NULL;
+  }
+  return n;
+}
+
+/* The whole text as one JSON value; fails the test if it is not exactly one. */
+static JNode *
+j_parse (const char *text)
+{
+  const char *p = text;
+  JNode *root = j_value (&p);
+
+  ck_assert_msg (root != NULL, "malformed JSON near byte %ld: %.40s", (long) (p - text), p);
+  ck_assert_msg (*p == '\0', "text after the JSON value: %.40s", p);
+  return root;
+}
+
+/* The member key of object n, of kind; fails the test if absent or of another kind. */
+static JNode *
+j_get (const JNode *n, const char *key, char kind)
+{
+  ck_assert_int_eq (n->kind, 'o');
+  for (guint i = 0; i < n->keys->len; i++)
+    if (!strcmp (n->keys->pdata[i], key)) {
+      JNode *m = n->items->pdata[i];
+      ck_assert_msg (m->kind == kind, "member %s is '%c', not '%c'", key, m->kind, kind);
+      return m;
+    }
+  ck_abort_msg ("no member %s", key);
+  return NULL;
+}
+
+/* Item i of array n. */
+static JNode *
+j_at (const JNode *n, guint i)
+{
+  ck_assert_int_eq (n->kind, 'a');
+  ck_assert_uint_lt (i, n->items->len);
+  return n->items->pdata[i];
+}
+
+/* ---- the run and its renderings ---- */
+
+/* Runs micro/call-chain.xml with run_sets. */
+static NsRunResult *
+run_small (void)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+  g_autofree char *path = g_build_filename (data ? data : NS_SRCDIR, "scenarios", "micro",
+                                            "call-chain.xml", NULL);
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+  NsRunResult *res;
+
+  opt.sets = run_sets;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  return res;
+}
+
+/* The result rendered in format (the table with every section). */
+static char *
+render (const NsRunResult *res, NsFormat format)
+{
+  NsReportOptions opt = { format, TRUE, TRUE, 0, TRUE, TRUE };
+  GString *out = g_string_new (NULL);
+
+  ns_report_run (out, res, &opt);
+  return g_string_free (out, FALSE);
+}
+
+/* |a − b| within rel of |b| (or 1e-12 absolute when b is 0). */
+static gboolean
+close_to (double a, double b, double rel)
+{
+  return fabs (a - b) <= MAX (rel * fabs (b), 1e-12);
+}
+
+/* The number of times needle occurs in hay. */
+static guint
+count (const char *hay, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (hay, needle); p; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* ---- tests ---- */
+
+/* Exactly "table", "csv" and "json" parse; anything else is refused, *out untouched. */
+START_TEST (test_format_parse)
+{
+  static const char *const bad[] = { "TABLE", "Csv", "xml", "", "json ", " csv", "tab", NULL };
+  NsFormat f = NS_FORMAT_CSV;
+
+  ck_assert (ns_format_parse ("table", &f) && f == NS_FORMAT_TABLE);
+  ck_assert (ns_format_parse ("csv", &f) && f == NS_FORMAT_CSV);
+  ck_assert (ns_format_parse ("json", &f) && f == NS_FORMAT_JSON);
+  for (guint i = 0; bad[i]; i++) {
+    f = (NsFormat) 99;
+    ck_assert_msg (!ns_format_parse (bad[i], &f), "'%s' accepted", bad[i]);
+    ck_assert_int_eq (f, 99);
+  }
+  ck_assert (!ns_format_parse (NULL, &f));
+}
+END_TEST
+
+/* Each parameter of the JSON array params is the registry's, in name order, with its unit,
+ * meaning and a source; cache.l2.latency_cycles holds the --set value and says so. */
+static void
+check_json_params (const JNode *params)
+{
+  GPtrArray *all = ns_param_all ();
+
+  ck_assert_uint_eq (params->items->len, all->len);
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *d = all->pdata[i];
+    const JNode *p = j_at (params, i);
+    ck_assert_str_eq (j_get (p, "name", 's')->str, d->name);
+    ck_assert_str_eq (j_get (p, "unit", 's')->str, d->unit);
+    ck_assert_str_eq (j_get (p, "meaning", 's')->str, d->meaning);
+    ck_assert_str_ne (j_get (p, "source", 's')->str, "");
+    if (!strcmp (d->name, "cache.l2.latency_cycles")) {
+      ck_assert_str_eq (j_get (p, "value", 's')->str, "13");
+      ck_assert_ptr_nonnull (strstr (j_get (p, "source", 's')->str, "--set"));
+    }
+  }
+}
+
+/* One JSON variant: three repetitions with stop rules; value the harmonic mean and cv the
+ * coefficient of variation of the repetitions' values (GSL); the set-up lists. */
+static double
+check_json_variant (const JNode *v, const char *name)
+{
+  const JNode *reps = j_get (v, "repetitions", 'a');
+  double x[3], inv[3], value = j_get (v, "value", 'n')->num, mean;
+
+  ck_assert_str_eq (j_get (v, "name", 's')->str, name);
+  ck_assert_str_eq (j_get (v, "aggregate", 's')->str, "harmonic");
+  ck_assert_uint_eq (reps->items->len, 3);
+  for (guint r = 0; r < 3; r++) {
+    x[r] = j_get (j_at (reps, r), "value", 'n')->num;
+    inv[r] = 1.0 / x[r];
+    ck_assert (g_str_has_prefix (j_get (j_at (reps, r), "stop_rule", 's')->str,
+                                 "fixed duration: 10 us"));
+    ck_assert_double_eq (j_get (j_at (reps, r), "measured_ps", 'n')->num, 10e6);
+  }
+  mean = gsl_stats_mean (x, 1, 3);
+  ck_assert_msg (close_to (value, 1.0 / gsl_stats_mean (inv, 1, 3), 1e-12), "%s: %g", name,
+                 value);
+  ck_assert (close_to (j_get (v, "cv", 'n')->num, gsl_stats_sd (x, 1, 3) / mean, 1e-9));
+  ck_assert_uint_gt (j_get (v, "mitigations", 'a')->items->len, 0);
+  ck_assert_uint_gt (j_get (v, "inlining", 'a')->items->len, 0);
+  ck_assert_uint_gt (j_get (v, "breakdown", 'a')->items->len, 0);
+  check_json_params (j_get (v, "parameters", 'a'));
+  return value;
+}
+
+/* The JSON is one well-formed object with the scenario, sets, variants and comparisons. */
+START_TEST (test_json)
+{
+  NsRunResult *res = run_small ();
+  g_autofree char *text = render (res, NS_FORMAT_JSON);
+  JNode *root = j_parse (text);
+  const JNode *sets = j_get (root, "sets", 'a'), *vars = j_get (root, "variants", 'a');
+  const JNode *comps = j_get (root, "comparisons", 'a');
+  double values[G_N_ELEMENTS (variant_names)];
+
+  ck_assert_str_eq (j_get (root, "scenario", 's')->str, "call-chain");
+  ck_assert_double_eq (j_get (root, "seed", 'n')->num, 1);
+  ck_assert_uint_eq (sets->items->len, g_strv_length ((char **) run_sets));
+  for (guint i = 0; run_sets[i]; i++)
+    ck_assert_str_eq (j_at (sets, i)->str, run_sets[i]);
+  ck_assert_uint_eq (vars->items->len, G_N_ELEMENTS (variant_names));
+  for (guint i = 0; i < G_N_ELEMENTS (variant_names); i++)
+    values[i] = check_json_variant (j_at (vars, i), variant_names[i]);
+  ck_assert_uint_eq (comps->items->len, res->comparisons->len);
+  for (guint i = 0; i < comps->items->len; i++) {
+    const NsComparison *c = &g_array_index (res->comparisons, NsComparison, i);
+    const JNode *jc = j_at (comps, i);
+    double b = values[c->baseline], p = values[c->patched];
+    ck_assert_str_eq (j_get (jc, "baseline", 's')->str, variant_names[c->baseline]);
+    ck_assert_str_eq (j_get (jc, "patched", 's')->str, variant_names[c->patched]);
+    ck_assert (close_to (j_get (jc, "delta_pct", 'n')->num, (p - b) / b * 100.0, 1e-9));
+    ck_assert_uint_gt (j_get (jc, "explain", 'a')->items->len, 0);
+  }
+  j_free (root);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* The CSV: a heading of comment lines (each --set, then every parameter as "# param NAME =
+ * VALUE UNIT — SOURCE" of the first variant's set), the column line, then a row of 14
+ * fields per variant (value to 10 digits, reps, aggregate) and per comparison. */
+START_TEST (test_csv)
+{
+  NsRunResult *res = run_small ();
+  g_autofree char *text = render (res, NS_FORMAT_CSV);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  const NsParams *params = ((NsVariantResult *) res->variants->pdata[0])->params;
+  GPtrArray *all = ns_param_all ();
+  guint l = 0, n_sets = 0, n_params = 0;
+
+  for (; lines[l] && lines[l][0] == '#'; l++) {
+    if (g_str_has_prefix (lines[l], "# set ")) {
+      ck_assert_uint_eq (n_params, 0);
+      ck_assert_str_eq (lines[l] + 6, run_sets[n_sets++]);
+    } else if (g_str_has_prefix (lines[l], "# param ")) {
+      const NsParamDef *d = all->pdata[n_params++];
+      g_autofree char *want = g_strdup_printf ("# param %s = %s %s — %s", d->name,
+                                               ns_params_get_text (params, d->name), d->unit,
+                                               ns_params_get_source (params, d->name));
+      ck_assert_str_eq (lines[l], want);
+    }
+  }
+  ck_assert_uint_eq (n_sets, g_strv_length ((char **) run_sets));
+  ck_assert_uint_eq (n_params, all->len);
+  ck_assert (g_str_has_prefix (lines[l++], "kind,name,metric,value,cv,reps,aggregate,"));
+  for (guint i = 0; i < res->variants->len + res->comparisons->len; i++, l++) {
+    g_auto (GStrv) f = ns_csv_split (lines[l]);
+    ck_assert_uint_eq (g_strv_length (f), 14);
+    if (i < res->variants->len) {
+      const NsVariantResult *vr = res->variants->pdata[i];
+      ck_assert_str_eq (f[0], "variant");
+      ck_assert_str_eq (f[1], variant_names[i]);
+      ck_assert (close_to (g_ascii_strtod (f[3], NULL), vr->values[0], 1e-9));
+      ck_assert_str_eq (f[5], "3");
+      ck_assert_str_eq (f[6], "harmonic");
+    } else {
+      const NsComparison *c = &g_array_index (res->comparisons, NsComparison,
+                                              i - res->variants->len);
+      ck_assert_str_eq (f[0], "comparison");
+      ck_assert_str_eq (f[1], c->label);
+      ck_assert_str_eq (f[7], variant_names[c->baseline]);
+      ck_assert_str_eq (f[8], variant_names[c->patched]);
+    }
+  }
+  ck_assert_str_eq (lines[l], "");
+  ck_assert_ptr_null (lines[l + 1]);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* The table: the sets line, a result line per variant (metric, 3 reps, its stop rule), and
+ * per variant the breakdown and inlining sections asked for. */
+START_TEST (test_table)
+{
+  NsRunResult *res = run_small ();
+  g_autofree char *text = render (res, NS_FORMAT_TABLE);
+  g_autofree char *sets = g_strjoinv (", ", (char **) run_sets);
+  g_autofree char *set_line = g_strdup_printf ("\nset       %s (", sets);
+
+  ck_assert_ptr_nonnull (strstr (text, set_line));
+  for (guint i = 0; i < G_N_ELEMENTS (variant_names); i++) {
+    g_autofree char *head = g_strdup_printf ("\n%-28s cycles_per_call ", variant_names[i]);
+    const char *line = strstr (text, head);
+    ck_assert_msg (line != NULL, "no result line for %s", variant_names[i]);
+    ck_assert_ptr_nonnull (g_strstr_len (line, strchr (line + 1, '\n') - line,
+                                         "     3  fixed duration: 10 us"));
+  }
+  ck_assert_uint_eq (count (text, "where the cycles went, per"), 5);
+  ck_assert_uint_eq (count (text, "inlining decisions (variant"), 5);
+  ck_assert_uint_eq (count (text, "\nwhy "), res->comparisons->len);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* Two runs of the same scenario, a second apart, render byte-identically in every format:
+ * nothing from the wall clock or the host reaches the output. */
+START_TEST (test_byte_identical)
+{
+  NsRunResult *a = run_small (), *b;
+  char *before[NS_FORMAT_JSON + 1];
+
+  for (NsFormat f = NS_FORMAT_TABLE; f <= NS_FORMAT_JSON; f++)
+    before[f] = render (a, f);
+  g_usleep (1100 * 1000);
+  b = run_small ();
+  for (NsFormat f = NS_FORMAT_TABLE; f <= NS_FORMAT_JSON; f++) {
+    g_autofree char *again = render (a, f), *other = render (b, f);
+    ck_assert_msg (!strcmp (before[f], again), "format %d: two renders of one result differ",
+                   f);
+    ck_assert_msg (!strcmp (before[f], other), "format %d: two runs render differently", f);
+    g_free (before[f]);
+  }
+  ns_run_result_free (a);
+  ns_run_result_free (b);
+}
+END_TEST
+
+static Suite *
+report_suite (void)
+{
+  Suite *s = suite_create ("report");
+  TCase *tc = tcase_create ("core");
+
+  tcase_set_timeout (tc, 120);
+  tcase_add_test (tc, test_format_parse);
+  tcase_add_test (tc, test_json);
+  tcase_add_test (tc, test_csv);
+  tcase_add_test (tc, test_table);
+  tcase_add_test (tc, test_byte_identical);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (report_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
