@@ -3,8 +3,10 @@
  *
  * Default sources: "ref:" points into ../shared/reference/cpu-params.md (the project's
  * compiled reference; its tags name the primary sources). Defaults marked "unsourced" are
- * physically reasoned placeholders (cpu-params.md §5): a profile must replace them with a
- * sourced value, a host measurement, or a named fit. */
+ * physically reasoned placeholders (cpu-params.md §5). A profile replaces one with a
+ * sourced value, a host measurement or a named fit where the profile's paths are
+ * sensitive to it; one it keeps stays marked "unsourced" in every output, and netsim
+ * validate lists those in force (doc/cpu-profiles.md, doc/validation.md). */
 #include "config.h"
 #include "param.h"
 

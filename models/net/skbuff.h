@@ -380,8 +380,8 @@ guchar         *skb_push              (NsThread *t, struct sk_buff *skb, guint l
 void            skb_release_data      (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
 void            kfree_skbmem          (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
 /* kfree_skb (kfree_skb_reason) and consume_skb: drop a reference; on the last
- * skb_release_head_state (an skb holding no dst, destructor or conntrack), then the
- * frees. kfree_skb (NULL) does nothing. */
+ * skb_release_head_state (puts a held route, runs the destructor: sock_wfree; no
+ * conntrack or extensions), then the frees. kfree_skb (NULL) does nothing. */
 void            kfree_skb             (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
 void            consume_skb           (NsThread *t, NsSkbAlloc *alloc, struct sk_buff *skb);
 /* __consume_stateless_skb: release data, free the sk_buff; no head state work. */
