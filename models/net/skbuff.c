@@ -1148,8 +1148,12 @@ kfree (NsThread *t, NsSkbAlloc *a, gpointer obj, guint alloc_cpu)
   ns_ret (t);
 }
 
-/* page_frag_free(addr): put_page_testzero on the fragment's (head) page; the page goes
- * back to the frag cache that still holds its bias (never to zero here). */
+/* page_frag_free(addr): put_page_testzero on the fragment's (head) page. While the frag
+ * cache holds its bias the count stays above zero. A page the cache left behind with a
+ * live fragment (it refilled) reaches zero at its last fragment's free, where v6.1 calls
+ * free_the_page(page, 3); the model does not: the page stays in frag_pages, arena memory,
+ * and free_unref_page is not charged (pktgen frees each skb before the next allocation,
+ * so only a what-if holding fragments across a refill meets this; test-skb_xmit). */
 static void
 page_frag_free (NsThread *t, NsSkbAlloc *a, guchar *addr)
 {
