@@ -35,8 +35,10 @@
  *    reused by the sender only after passing through the zone: the reuse distance, and
  *    therefore where its lines still are, comes out of the batch sizes. Each order-2
  *    block has four struct pages (64 bytes each) that the allocator writes.
- *  - Page fragments (the frag cache's order-3 pages, sched/skb_xmit.c): their struct
- *    page, whose refcount page_frag_free drops.
+ *  - Page fragments: the frag cache's order-3 pages (sched/skb_xmit.c) come from the page
+ *    allocator through alloc_pages_node, which maps each of their pages to the head
+ *    (virt_to_head_page); page_frag_free drops the head's refcount and frees the page at
+ *    zero. sendmsg's (skb_page_frag_refill) are found by their struct page instead.
  * Batch sizes are the v6.9 formulas for a large zone (see the constants). */
 #include "config.h"
 #include <string.h>
@@ -220,9 +222,9 @@ struct _NsSkbAlloc {
   GHashTable   *page_block;     /* head struct page → its block (page_address) */
   GHashTable   *large_order;    /* block → order, for kfree */
   GHashTable   *slab_of;        /* object → KmemCache, for kfree */
-  GHashTable   *frag_pages;     /* page-fragment page va → its struct page_ns */
+  GHashTable   *frag_pages;     /* each page of an alloc_pages_node block → head page */
   guint64       live_skbs;
-  guint64       live_frag_pages; /* sendmsg's page-fragment pages (put_page frees) */
+  guint64       live_frag_pages; /* page-fragment pages not yet freed */
   guint64       live_heads;
 };
 
@@ -385,7 +387,8 @@ ns_skb_alloc_live (const NsSkbAlloc *a, guint64 *heads)
   return a->live_skbs;
 }
 
-/* sendmsg page-fragment pages not yet freed (held by a page_frag or an skb's frags). */
+/* Page-fragment pages not yet freed: sendmsg's (held by a page_frag or an skb's frags)
+ * and the frag cache's (held by the cache's bias or by fragments). */
 guint64
 ns_skb_alloc_live_frag_pages (const NsSkbAlloc *a)
 {
@@ -402,22 +405,6 @@ ns_skb_alloc_set_stack (NsSkbAlloc *a, struct _NsNetStack *stack)
   a->stack = stack;
 }
 
-/* Registers page, the struct page of the page-fragment page at va (the frag cache's
- * refill). */
-void
-ns_skb_alloc_add_frag_page (NsSkbAlloc *a, gpointer va, struct page_ns *page)
-{
-  g_return_if_fail (a != NULL && va != NULL && page != NULL);
-  g_hash_table_insert (a->frag_pages, va, page);
-}
-
-/* The struct page of the page-fragment page at va, or NULL. */
-struct page_ns *
-ns_skb_alloc_frag_page (NsSkbAlloc *a, gconstpointer va)
-{
-  g_return_val_if_fail (a != NULL, NULL);
-  return g_hash_table_lookup (a->frag_pages, va);
-}
 
 /* ---- build options (nothing without a stack) ---- */
 
@@ -887,6 +874,51 @@ __free_pages (NsThread *t, NsSkbAlloc *a, gpointer block, guint order)
   ns_ret (t);
 }
 
+/* alloc_pages_node(NUMA_NO_NODE, gfp | __GFP_COMP, order): __alloc_pages' compound page,
+ * each of whose pages leads back to the head (virt_to_head_page). */
+struct page_ns *
+alloc_pages_node (NsThread *t, NsSkbAlloc *a, guint gfp, guint order)
+{
+  struct page_ns *head;
+  guchar *block;
+
+  g_return_val_if_fail (t != NULL && a != NULL && order < PAGE_ORDERS, NULL);
+  block = __alloc_pages (t, a, gfp, order);
+  head = (struct page_ns *) page_meta_of (a, block);
+  for (guint i = 0; i < 1u << order; i++)
+    g_hash_table_insert (a->frag_pages, block + (gsize) i * PAGE_SIZE, head);
+  a->live_frag_pages++;
+  return head;
+}
+
+/* virt_to_head_page: the head page of the alloc_pages_node block holding addr. */
+struct page_ns *
+virt_to_head_page (NsSkbAlloc *a, gconstpointer addr)
+{
+  guint64 sim;
+
+  g_return_val_if_fail (a != NULL && addr != NULL, NULL);
+  sim = ns_arena_addr (a->arena, addr);
+  return g_hash_table_lookup (a->frag_pages,
+                              (const guchar *) addr - (sim & (PAGE_SIZE - 1)));
+}
+
+/* free_the_page(page, order) of an alloc_pages_node block whose last reference went:
+ * order ≤ 3 (pcp_allowed_order) → free_unref_page onto t's CPU's list. */
+static void
+free_the_page (NsThread *t, NsSkbAlloc *a, struct page_ns *page)
+{
+  guchar *block = g_hash_table_lookup (a->page_block, page);
+  guint order = GPOINTER_TO_UINT (g_hash_table_lookup (a->large_order, block)) - 1;
+
+  g_return_if_fail (block != NULL && order < PAGE_ORDERS);
+  g_hash_table_remove (a->large_order, block);
+  for (guint i = 0; i < 1u << order; i++)
+    g_hash_table_remove (a->frag_pages, block + (gsize) i * PAGE_SIZE);
+  free_unref_page (t, a, block, order);
+  a->live_frag_pages--;
+}
+
 /* ---- page fragments of sendmsg (sk_page_frag) ---- */
 
 /* The memory of a page the page allocator handed out (page_address). */
@@ -1148,18 +1180,14 @@ kfree (NsThread *t, NsSkbAlloc *a, gpointer obj, guint alloc_cpu)
   ns_ret (t);
 }
 
-/* page_frag_free(addr): put_page_testzero on the fragment's (head) page. While the frag
- * cache holds its bias the count stays above zero. A page the cache left behind with a
- * live fragment (it refilled) reaches zero at its last fragment's free, where v6.1 calls
- * free_the_page(page, 3); the model does not: the page stays in frag_pages, arena memory,
- * and free_unref_page is not charged (pktgen frees each skb before the next allocation,
- * so only a what-if holding fragments across a refill meets this; test-skb_xmit). */
+/* page_frag_free(addr): put_page_testzero on the fragment's head page; while the frag
+ * cache holds its bias the count stays above zero, and a page the cache left behind
+ * (it refilled while a fragment was live) is freed at its last fragment's free
+ * (free_the_page, order 3). */
 static void
 page_frag_free (NsThread *t, NsSkbAlloc *a, guchar *addr)
 {
-  guint64 sim = ns_arena_addr (a->arena, addr);
-  gpointer va = addr - (sim & (PAGE_FRAG_CACHE_MAX_SIZE - 1));
-  struct page_ns *page = g_hash_table_lookup (a->frag_pages, va);
+  struct page_ns *page = virt_to_head_page (a, addr);
 
   g_return_if_fail (page != NULL);
   ns_call (t, &fn_page_frag_free);
@@ -1169,6 +1197,8 @@ page_frag_free (NsThread *t, NsSkbAlloc *a, guchar *addr)
   /* estimate: 8 instructions (virt_to_head_page arithmetic, compound_head test, the
    * zero test) */
   ns_insns (t, 8);
+  if (page->_refcount == 0)
+    free_the_page (t, a, page);
   ns_ret (t);
 }
 

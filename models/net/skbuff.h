@@ -160,6 +160,7 @@ struct skb_shared_info {
 #define SKB_HEAD_FRAG         0x10u
 /* The page-fragment cache's page: order 3 (PAGE_FRAG_CACHE_MAX_SIZE, PAGE_SIZE < 32 KiB). */
 #define PAGE_FRAG_CACHE_MAX_SIZE  32768u
+#define PAGE_FRAG_CACHE_MAX_ORDER 3u
 
 /* struct page (the refcount the frag cache and page_frag_free use). */
 struct page_ns {
@@ -338,13 +339,16 @@ void            ns_skb_alloc_set_stack (NsSkbAlloc *alloc, struct _NsNetStack *s
 /* Objects live right now (for the conservation tests): sk_buffs, and head buffers. */
 guint64         ns_skb_alloc_live     (const NsSkbAlloc *alloc, guint64 *heads);
 
-/* Registers page, the struct page of a page-fragment page at va (the frag cache's
- * refill), and finds it again (NULL if none); page_frag_free drops its refcount. */
-void            ns_skb_alloc_add_frag_page (NsSkbAlloc *alloc, gpointer va,
-                                            struct page_ns *page);
-struct page_ns *ns_skb_alloc_frag_page (NsSkbAlloc *alloc, gconstpointer va);
+/* alloc_pages_node(NUMA_NO_NODE, gfp | __GFP_COMP, order) on t's CPU: a compound page
+ * from the page allocator (refcount 1), every page of which virt_to_head_page maps back
+ * to its head (the frag cache's refill takes its pages so). Returns the head page. */
+struct page_ns *alloc_pages_node      (NsThread *t, NsSkbAlloc *alloc, guint gfp,
+                                       guint order);
+/* virt_to_head_page: the head page of the alloc_pages_node block holding addr, or NULL. */
+struct page_ns *virt_to_head_page     (NsSkbAlloc *alloc, gconstpointer addr);
 
-/* sendmsg page-fragment pages not yet freed (held by a page_frag or by skb frags). */
+/* Page-fragment pages not yet freed: sendmsg's (held by a page_frag or by skb frags) and
+ * the frag cache's (alloc_pages_node). */
 guint64         ns_skb_alloc_live_frag_pages (const NsSkbAlloc *alloc);
 /* skb_page_frag_refill(sz, pfrag, GFP_KERNEL) on t's CPU: makes sz bytes free at
  * pfrag->offset — the same page from 0 when nobody else holds it, its rest while sz bytes

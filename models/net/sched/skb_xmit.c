@@ -10,8 +10,10 @@
  *    skbuff_cache, __build_skb_around: skbuff.c's), head_frag = 1; the fragment's free is
  *    skbuff.c's page_frag_free. NET_SKB_PAD is reserved either way;
  *  - __page_frag_alloc_align (mm/page_alloc.c): carve from the top of a 32 KiB order-3
- *    page, pagecnt_bias counts the carvings; when the page is used up and every fragment
- *    was freed (page_ref_sub_and_test), the page is reused in place;
+ *    page (__page_frag_cache_refill: skbuff.c's alloc_pages_node, the model's page
+ *    allocator), pagecnt_bias counts the carvings; when the page is used up and every
+ *    fragment was freed (page_ref_sub_and_test), the page is reused in place, else a new
+ *    one is taken and the old is freed by its last fragment's page_frag_free;
  *  - skb_get's refcount_inc (pktgen);
  *  - local_bh_disable / __local_bh_enable_ip (kernel/softirq.c: models/net/softirq.c, on
  *    this stack's per-CPU data).
@@ -98,27 +100,29 @@ net_tx_pcpu (NetTx *tx, NsThread *t)
 
 /* ---- allocation ---- */
 
-/* A fresh order-3 page for the frag cache (alloc_pages_node + page_ref_add). */
+/* __page_frag_cache_refill (an order-3 compound page from alloc_pages_node: GFP_ATOMIC
+ * with __GFP_COMP, __GFP_NOWARN, __GFP_NORETRY and __GFP_NOMEMALLOC) and the refill
+ * branch of __page_frag_alloc_align: page_ref_add of PAGE_FRAG_CACHE_MAX_SIZE, the
+ * cache's size, bias and offset at the top. */
 static void
 tx_page_frag_cache_refill (NsThread *t, NetTx *tx, struct page_frag_cache *nc)
 {
   struct page_ns *page;
 
   ns_call (t, &fn___page_frag_cache_refill);
-  nc->va = ns_arena_alloc (tx->arena, PAGE_FRAG_CACHE_MAX_SIZE, PAGE_FRAG_CACHE_MAX_SIZE);
-  page = ns_arena_alloc (tx->arena, sizeof *page, 64);
-  ns_skb_alloc_add_frag_page (tx->alloc, nc->va, page);
-  page->_refcount = 1 + PAGE_FRAG_CACHE_MAX_SIZE;
-  ns_store (t, &page->_refcount, sizeof page->_refcount);
-  /* estimate: 300 instructions — an order-3 allocation from the per-CPU lists
-   * (__alloc_pages fast path, prep_new_page) and the refcount setup; rare: once per
-   * page that still has a live fragment when it runs out */
-  ns_insns (t, 300);
+  /* estimate: 6 instructions (the gfp, the order, the call) */
+  ns_insns (t, 6);
+  page = alloc_pages_node (t, tx->alloc, GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC,
+                           PAGE_FRAG_CACHE_MAX_ORDER);
+  nc->va = ns_page_address (tx->alloc, page);
+  ns_insns (t, 4);                 /* estimate: page_address, the return */
+  ns_ret (t);
+  ns_atomic (t, &page->_refcount);  /* page_ref_add */
+  page->_refcount += PAGE_FRAG_CACHE_MAX_SIZE;
   nc->size = PAGE_FRAG_CACHE_MAX_SIZE;
   nc->pfmemalloc = FALSE;
   nc->pagecnt_bias = PAGE_FRAG_CACHE_MAX_SIZE + 1;
   nc->offset = PAGE_FRAG_CACHE_MAX_SIZE;
-  ns_ret (t);
 }
 
 /* __page_frag_alloc_align(nc, fragsz, GFP_ATOMIC, ~0u): the next fragment below offset. */
@@ -135,7 +139,7 @@ tx_page_frag_alloc (NsThread *t, NetTx *tx, struct page_frag_cache *nc, guint fr
     tx_page_frag_cache_refill (t, tx, nc);
   offset = (gint) nc->offset - (gint) fragsz;
   if (G_UNLIKELY (offset < 0)) {
-    struct page_ns *page = ns_skb_alloc_frag_page (tx->alloc, nc->va);
+    struct page_ns *page = virt_to_head_page (tx->alloc, nc->va);
 
     /* page_ref_sub_and_test(page, nc->pagecnt_bias) */
     ns_atomic (t, &page->_refcount);

@@ -16,7 +16,8 @@
  *    -= fragsz, bias--); when offset would go negative, page_ref_sub_and_test(page,
  *    bias) — zero iff every fragment was freed (page_frag_free: put_page_testzero) —
  *    reuses the page in place (set_page_count(MAX + 1), bias MAX + 1, offset from the
- *    top), otherwise a fresh page is taken and the old one is left to its fragments;
+ *    top), otherwise a fresh page is taken and the old one is left to its fragments,
+ *    the last of whose page_frag_free frees it (free_the_page → free_unref_page);
  *  - include/linux/skbuff.h skb_get: refcount_inc(&skb->users).
  * Expected values are computed here from those rules, not read from the model. */
 #include "config.h"
@@ -80,7 +81,7 @@ napi_frag (DevRig *d)
 static struct page_ns *
 frag_page (DevRig *d)
 {
-  struct page_ns *page = ns_skb_alloc_frag_page (d->tx->alloc, napi_frag (d)->va);
+  struct page_ns *page = virt_to_head_page (d->tx->alloc, napi_frag (d)->va);
 
   ck_assert_ptr_nonnull (page);
   return page;
@@ -244,11 +245,17 @@ overflow_page (NsThread *t, gpointer data)
   ck_assert_uint_eq (napi_frag (d)->offset, FRAG_PAGE - fragsz);
   ck_assert_uint_eq (napi_frag (d)->pagecnt_bias, FRAG_BIAS - 1);
   ck_assert_int_eq (frag_page (d)->_refcount, FRAG_BIAS);
+  ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (d->tx->alloc), f->keep_first ? 2 : 1);
   if (f->keep_first) {
+    guint64 page_frees = calls_of (d, "free_unref_page");
+
     kfree_skb (t, d->tx->alloc, first);
-    /* put_page_testzero hits zero: v6.1 page_frag_free would now free_the_page (order
-     * 3: free_unref_page); the model keeps the page (not asserted here) */
+    /* put_page_testzero hits zero: page_frag_free's free_the_page (order 3 ≤
+     * PAGE_ALLOC_COSTLY_ORDER: free_unref_page) gives the old page back */
     ck_assert_int_eq (f->old_page->_refcount, 0);
+    ck_assert_uint_eq (calls_of (d, "free_unref_page"), page_frees + 1);
+    ck_assert_uint_eq (ns_skb_alloc_live_frag_pages (d->tx->alloc), 1);
+    ck_assert_ptr_null (virt_to_head_page (d->tx->alloc, f->old_va));
   }
   kfree_skb (t, d->tx->alloc, f->last);
 }
