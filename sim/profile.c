@@ -51,6 +51,17 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/* TRUE if name is among the parameters the profile's file set. */
+gboolean
+ns_cpu_profile_sets (const NsCpuProfile *profile, const char *name)
+{
+  g_return_val_if_fail (profile != NULL && name != NULL, FALSE);
+  for (guint i = 0; i < profile->set_names->len; i++)
+    if (!strcmp (profile->set_names->pdata[i], name))
+      return TRUE;
+  return FALSE;
+}
+
 /* Sorted stems of the *.xml files in <datadir>/scenarios/cpus (empty if none). */
 GPtrArray *
 ns_cpu_profile_list (void)

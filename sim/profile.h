@@ -27,5 +27,7 @@ NsCpuProfile *ns_cpu_profile_load  (const char *name_or_path, GError **error);
 void          ns_cpu_profile_free  (NsCpuProfile *profile);
 /* Names of all shipped profiles, sorted (char*, free with g_ptr_array_unref). */
 GPtrArray    *ns_cpu_profile_list  (void);
+/* TRUE if the profile's file set parameter `name` itself (not a registry default). */
+gboolean      ns_cpu_profile_sets  (const NsCpuProfile *profile, const char *name);
 
 G_END_DECLS

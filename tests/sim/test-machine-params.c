@@ -139,16 +139,6 @@ START_TEST (test_unsourced_marked_first)
 }
 END_TEST
 
-/* TRUE if profile sets name itself. */
-static gboolean
-profile_sets (const NsCpuProfile *profile, const char *name)
-{
-  for (guint i = 0; i < profile->set_names->len; i++)
-    if (!strcmp (profile->set_names->pdata[i], name))
-      return TRUE;
-  return FALSE;
-}
-
 /* In every shipped profile, an unsourced default the profile does not set stays in its
  * parameter set with the registry's value and its "unsourced" provenance (so netsim
  * validate lists it); one the profile sets carries the profile's own source. The pairs
@@ -171,7 +161,7 @@ START_TEST (test_profiles_keep_unsourced_visible)
 
       if (!starts_unsourced (d->default_source))
         continue;
-      if (profile_sets (profile, d->name)) {
+      if (ns_cpu_profile_sets (profile, d->name)) {
         ck_assert_str_ne (source, d->default_source);
         continue;
       }

@@ -25,16 +25,6 @@ static const char *const shipped[] = {
 
 /* ---- helpers ---- */
 
-/* TRUE if profile set name itself. */
-static gboolean
-profile_sets (const NsCpuProfile *profile, const char *name)
-{
-  for (guint i = 0; i < profile->set_names->len; i++)
-    if (!strcmp (profile->set_names->pdata[i], name))
-      return TRUE;
-  return FALSE;
-}
-
 /* TRUE if text is NULL or only whitespace. */
 static gboolean
 is_blank (const char *text)
@@ -73,11 +63,11 @@ check_required_params (const NsCpuProfile *profile)
   GPtrArray *all = ns_param_all ();
 
   for (guint i = 0; i < G_N_ELEMENTS (required_params); i++)
-    ck_assert_msg (profile_sets (profile, required_params[i]), "%s does not set %s",
+    ck_assert_msg (ns_cpu_profile_sets (profile, required_params[i]), "%s does not set %s",
                    profile->path, required_params[i]);
   for (guint i = 0; i < all->len; i++) {
     const NsParamDef *def = all->pdata[i];
-    if (!def->free || !profile_sets (profile, def->name))
+    if (!def->free || !ns_cpu_profile_sets (profile, def->name))
       continue;
     ck_assert_msg (g_str_has_prefix (ns_params_get_source (profile->params, def->name),
                                      "fit on "),
