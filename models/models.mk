@@ -8,3 +8,13 @@ libns_models_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models
 nobase_dist_pkgdata_DATA += scenarios/micro/pointer-chase.xml scenarios/micro/call-chain.xml \
 	scenarios/micro/call-tree.xml scenarios/micro/indirect-call.xml scenarios/micro/pingpong.xml \
 	scenarios/micro/udp-lookup.xml
+
+# Tests of the micro workloads (models/micro/) and of the workload and patch tables, run
+# through the run layer on scenarios/micro/*.xml (tests/models/micro/micro-run.h).
+MICRO_RUN = tests/models/micro/micro-run.h
+check_PROGRAMS += tests/models/micro/test-pointer-chase
+TESTS += tests/models/micro/test-pointer-chase
+tests_models_micro_test_pointer_chase_SOURCES = tests/models/micro/test-pointer-chase.c \
+	$(MICRO_RUN)
+tests_models_micro_test_pointer_chase_CFLAGS = $(TEST_CFLAGS)
+tests_models_micro_test_pointer_chase_LDADD = $(NS_LIBS) $(TEST_LIBS)
