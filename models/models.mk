@@ -18,3 +18,8 @@ tests_models_micro_test_pointer_chase_SOURCES = tests/models/micro/test-pointer-
 	$(MICRO_RUN)
 tests_models_micro_test_pointer_chase_CFLAGS = $(TEST_CFLAGS)
 tests_models_micro_test_pointer_chase_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/micro/test-calls
+TESTS += tests/models/micro/test-calls
+tests_models_micro_test_calls_SOURCES = tests/models/micro/test-calls.c $(MICRO_RUN)
+tests_models_micro_test_calls_CFLAGS = $(TEST_CFLAGS)
+tests_models_micro_test_calls_LDADD = $(NS_LIBS) $(TEST_LIBS)
