@@ -33,3 +33,10 @@ TESTS += tests/models/micro/test-lookup
 tests_models_micro_test_lookup_SOURCES = tests/models/micro/test-lookup.c $(MICRO_RUN)
 tests_models_micro_test_lookup_CFLAGS = $(TEST_CFLAGS)
 tests_models_micro_test_lookup_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/test-registry
+TESTS += tests/models/test-registry
+tests_models_test_registry_SOURCES = tests/models/test-registry.c $(MICRO_RUN)
+tests_models_test_registry_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
+	-I$(top_srcdir)/tests/models/micro
+tests_models_test_registry_CFLAGS = $(TEST_CFLAGS)
+tests_models_test_registry_LDADD = $(NS_LIBS) $(TEST_LIBS)
