@@ -40,3 +40,9 @@ tests_models_test_registry_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models \
 	-I$(top_srcdir)/tests/models/micro
 tests_models_test_registry_CFLAGS = $(TEST_CFLAGS)
 tests_models_test_registry_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/test-patches
+TESTS += tests/models/test-patches
+tests_models_test_patches_SOURCES = tests/models/test-patches.c $(MICRO_RUN)
+tests_models_test_patches_CPPFLAGS = $(tests_models_test_registry_CPPFLAGS)
+tests_models_test_patches_CFLAGS = $(TEST_CFLAGS)
+tests_models_test_patches_LDADD = $(NS_LIBS) $(TEST_LIBS)
