@@ -1,6 +1,7 @@
 /* pointer-chase.c — dependent loads around a random cycle of cache lines: the latency of
  * whichever level holds the working set (lmbench lat_mem_rd style). */
 #include "config.h"
+#include <gsl/gsl_randist.h>
 #include "workload.h"
 
 typedef struct ChaseNode ChaseNode;
@@ -19,8 +20,9 @@ typedef struct {
 
 static const char *const metrics[] = { "cycles_per_load", "ns_per_load", NULL };
 
-/* Links the nodes into one random cycle (Sattolo's algorithm), so every line is visited
- * once per pass in an order no prefetcher could follow. */
+/* Links the nodes into one cycle in a random order (gsl_ran_shuffle), each to the next
+ * in that order and the last to the first, so every line is visited once per pass in an
+ * order no prefetcher could follow. */
 static void
 link_random_cycle (ChaseNode *nodes, guint64 n, gsl_rng *rng)
 {
@@ -28,12 +30,7 @@ link_random_cycle (ChaseNode *nodes, guint64 n, gsl_rng *rng)
 
   for (guint64 i = 0; i < n; i++)
     order[i] = i;
-  for (guint64 i = n - 1; i > 0; i--) {
-    guint64 j = gsl_rng_uniform_int (rng, i);
-    guint64 tmp = order[i];
-    order[i] = order[j];
-    order[j] = tmp;
-  }
+  gsl_ran_shuffle (rng, order, n, sizeof *order);
   for (guint64 i = 0; i < n; i++)
     nodes[order[i]].next = &nodes[order[(i + 1) % n]];
   g_free (order);
