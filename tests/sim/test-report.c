@@ -389,7 +389,7 @@ START_TEST (test_json)
   JNode *root = j_parse (text);
   const JNode *sets = j_get (root, "sets", 'a'), *vars = j_get (root, "variants", 'a');
   const JNode *comps = j_get (root, "comparisons", 'a');
-  double values[G_N_ELEMENTS (variant_names)];
+  double values[G_N_ELEMENTS (variant_names)] = { 0 };
 
   ck_assert_str_eq (j_get (root, "scenario", 's')->str, "call-chain");
   ck_assert_double_eq (j_get (root, "seed", 'n')->num, 1);
