@@ -116,8 +116,9 @@ START_TEST (test_only_ipc_is_free)
 }
 END_TEST
 
-/* A provenance that calls its value unsourced says so first, where validate looks; and
- * the reasoned placeholders the header names (cpu-params.md §5) exist. */
+/* A provenance that calls its value unsourced, or a reasoned default, says "unsourced"
+ * first, where validate looks; and the reasoned placeholders the header names
+ * (cpu-params.md §5) exist. */
 START_TEST (test_unsourced_marked_first)
 {
   GPtrArray *all = ns_param_all ();
@@ -127,6 +128,11 @@ START_TEST (test_unsourced_marked_first)
     const NsParamDef *d = all->pdata[i];
     g_autofree char *lower = g_ascii_strdown (d->default_source, -1);
 
+    /* a reasoned default is a placeholder, not a measurement: it must be marked */
+    if (strstr (lower, "reasoned default") != NULL)
+      ck_assert_msg (starts_unsourced (d->default_source),
+                     "%s: a reasoned default not marked unsourced: validate misses it (%s)",
+                     d->name, d->default_source);
     if (strstr (lower, "unsourced") == NULL)
       continue;
     ck_assert_msg (starts_unsourced (d->default_source),
