@@ -10,7 +10,9 @@
  *     skb_dst_drop, netdev_core_pick_tx, q = txq->qdisc: noqueue (enqueue NULL), so
  *     the direct path: recursion check, validate_xmit_skb (netif_skb_features,
  *     validate_xmit_xfrm), HARD_TX_LOCK (nothing for LLTX), dev_hard_start_xmit →
- *     xmit_one → netdev_start_xmit → ops->ndo_start_xmit (an indirect call)
+ *     xmit_one → netdev_start_xmit → ops->ndo_start_xmit (an indirect call); a device
+ *     not up, a dead loop (own queue, depth above 8), a stopped queue or NETDEV_TX_BUSY
+ *     take the drop tail instead (-ENETDOWN, core_stats tx_dropped, kfree_skb_list)
  *     rcu_read_unlock_bh → local_bh_enable (which runs the softirqs raised meanwhile:
  *     the loopback's NET_RX)
  *   netdev_core_pick_tx: skb->sender_cpu, queue 0, &dev->_tx[0]
