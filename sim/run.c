@@ -858,6 +858,19 @@ ns_run_result_free (NsRunResult *result)
   g_free (result);
 }
 
+/* The variant called name, by a walk of result's variants. */
+const NsVariantResult *
+ns_run_result_variant (const NsRunResult *result, const char *name)
+{
+  g_return_val_if_fail (result != NULL && name != NULL, NULL);
+  for (guint i = 0; i < result->variants->len; i++) {
+    const NsVariantResult *vr = result->variants->pdata[i];
+    if (!strcmp (vr->name, name))
+      return vr;
+  }
+  return NULL;
+}
+
 /* Joins a what-if run to the run without it; see run.h. */
 NsRunResult *
 ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if, const char *label,

@@ -86,6 +86,8 @@ typedef struct {
 /* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
+/* The variant of result called name, or NULL if it has none. */
+const NsVariantResult *ns_run_result_variant (const NsRunResult *result, const char *name);
 /* Joins a run of the same scenario and variants made with extra sets (what_if) to base,
  * taking both: what_if's variants follow base's, named "NAME (what-if)", and the
  * comparisons become each variant of base against its twin, labelled "NAME: label" (the

@@ -73,16 +73,14 @@ run_call_chain (void)
   return res;
 }
 
+/* The variant called name of res (fails the test if it has none). */
 static const NsVariantResult *
 variant (const NsRunResult *res, const char *name)
 {
-  for (guint i = 0; i < res->variants->len; i++) {
-    const NsVariantResult *vr = res->variants->pdata[i];
-    if (!strcmp (vr->name, name))
-      return vr;
-  }
-  ck_abort_msg ("no variant %s", name);
-  return NULL;
+  const NsVariantResult *vr = ns_run_result_variant (res, name);
+
+  ck_assert_msg (vr != NULL, "no variant %s", name);
+  return vr;
 }
 
 /* One out-of-line call per operation, through the return thunk under Safe RET; none
@@ -95,6 +93,8 @@ START_TEST (test_event_counts)
   const NsVariantResult *plain = variant (res, "plain-ret");
   const NsVariantResult *inl = variant (res, "inlined");
 
+  ck_assert_str_eq (safe->name, "srso-safe-ret");
+  ck_assert_ptr_null (ns_run_result_variant (res, "srso-safe"));
   ck_assert_double_eq_tol (safe->events_per_op[NS_CAUSE_CALL], 1.0, 0.02 * 1.0);
   ck_assert_double_eq_tol (safe->events_per_op[NS_CAUSE_RETTHUNK], 1.0, 0.02 * 1.0);
   ck_assert_double_eq (plain->events_per_op[NS_CAUSE_RETTHUNK], 0.0);

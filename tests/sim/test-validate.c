@@ -363,17 +363,12 @@ START_TEST (test_fixture_matches_run)
   NsRunOptions opt = { 0 };
   NsRunResult *run;
   GError *error = NULL;
-  double b = NAN, p = NAN;
+  double b, p;
 
   run = ns_run_scenario (path, &opt, &error);
   ck_assert_msg (run != NULL, "%s", error ? error->message : "?");
-  for (guint i = 0; i < run->variants->len; i++) {
-    const NsVariantResult *vr = run->variants->pdata[i];
-    if (!strcmp (vr->name, "plain-ret"))
-      b = vr->value;
-    if (!strcmp (vr->name, "srso-safe-ret"))
-      p = vr->value;
-  }
+  b = ns_run_result_variant (run, "plain-ret")->value;
+  p = ns_run_result_variant (run, "srso-safe-ret")->value;
   ck_assert (o->sim_baseline == b && o->sim_patched == p);
   for (guint i = 0; i < run->comparisons->len; i++) {
     const NsComparison *c = &g_array_index (run->comparisons, NsComparison, i);

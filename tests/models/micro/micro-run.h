@@ -46,13 +46,10 @@ micro_run (const char *name, const char *const *sets, const char *only)
 static inline const NsVariantResult *
 micro_variant (const NsRunResult *res, const char *name)
 {
-  for (guint i = 0; i < res->variants->len; i++) {
-    const NsVariantResult *vr = res->variants->pdata[i];
-    if (!strcmp (vr->name, name))
-      return vr;
-  }
-  ck_abort_msg ("no variant %s", name);
-  return NULL;
+  const NsVariantResult *vr = ns_run_result_variant (res, name);
+
+  ck_assert_msg (vr != NULL, "no variant %s", name);
+  return vr;
 }
 
 /* The breakdown row of func in vr, or NULL if the function was never entered. */
