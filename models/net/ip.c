@@ -46,6 +46,7 @@ static NS_FUNC (fn_dst_release, "dst_release", 120, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_ip_make_skb, "ip_make_skb", 330, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_ip_setup_cork, "ip_setup_cork", 300, NS_FN_STATIC, 2);
 static NS_FUNC (fn___ip_append_data, "__ip_append_data", 2900, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip_local_error, "ip_local_error", 400, NS_FN_EXTERN, 4);
 static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 560, NS_FN_EXTERN, 12);
 static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 420, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 220, NS_FN_EXTERN, 20);
@@ -82,6 +83,7 @@ static NS_FUNC (fn_ip6_dst_hoplimit, "ip6_dst_hoplimit", 87, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_ip6_make_skb, "ip6_make_skb", 465, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_ip6_setup_cork, "ip6_setup_cork", 1023, NS_FN_STATIC, 2);
 static NS_FUNC (fn___ip6_append_data, "__ip6_append_data", 4709, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ipv6_local_error, "ipv6_local_error", 500, NS_FN_EXTERN, 4);
 static NS_FUNC (fn___ip6_make_skb, "__ip6_make_skb", 1443, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_ip6_cork_release, "ip6_cork_release", 109, NS_FN_STATIC, 3);
 static NS_FUNC (fn_ip6_send_skb, "ip6_send_skb", 137, NS_FN_EXTERN, 3);
@@ -342,6 +344,8 @@ ip_generic_getfrag (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, 
 /* The body instructions of __ip_append_data or __ip6_append_data around its three calls. */
 typedef struct {
   NsFunc *fn;
+  NsFunc *local_error;      /* ip_local_error / ipv6_local_error */
+  guint   max_len;          /* maxnonfragsize - fragheaderlen: the UDP datagram's limit */
   guint   fragheaderlen;
   guint   alloc_extra;      /* beyond hh_len: IPv4 15 (alignment), IPv6 sizeof(frag_hdr) */
   guint   before_alloc;     /* to the call of sock_alloc_send_pskb */
@@ -357,7 +361,8 @@ typedef struct {
  * the destructor already set, the enqueue on the cork queue, the loop's end,
  * wmem_alloc_delta 0 (66). */
 static const AppendDataCounts ip_append_counts = {
-  &fn___ip_append_data, IPV4_HLEN, 15, 118, 12, 45, 66
+  &fn___ip_append_data, &fn_ip_local_error, 65535 - IPV4_HLEN, IPV4_HLEN, 15, 118, 12, 45,
+  66
 };
 
 /* __ip6_append_data.isra.0 (census: send6.md, 340 instructions less P/E 17): the same
@@ -367,7 +372,8 @@ static const AppendDataCounts ip_append_counts = {
  * tx_flags and tskey, no uarg, no MSG_CONFIRM, the destructor already set, the enqueue,
  * the loop's end, wmem_alloc_delta 0, the stack protector (53). */
 static const AppendDataCounts ip6_append_counts = {
-  &fn___ip6_append_data, IPV6_HLEN, 8, 213, 29, 28, 53
+  &fn___ip6_append_data, &fn_ipv6_local_error, IPV6_HLEN + 65535 - IPV6_HLEN, IPV6_HLEN,
+  8, 213, 29, 28, 53
 };
 
 /* sk_page_frag_refill (net/core/sock.c) of sk_page_frag(sk): the task's page fragment
@@ -440,7 +446,11 @@ append_paged (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb,
   sk->sk_wmem_alloc += wmem_alloc_delta;
 }
 
-/* __ip_append_data / __ip6_append_data for one datagram that fits the MTU: a linear skb
+/* __ip_append_data / __ip6_append_data for one datagram: NULL (-EMSGSIZE) when the UDP
+ * datagram exceeds maxnonfragsize less the IP header — IP_MAX_MTU for IPv4,
+ * sizeof(ipv6hdr) + IPV6_MAXPLEN for IPv6, both sockets ignoring DF under
+ * IP_PMTUDISC_WANT — after ip_local_error / ipv6_local_error, which return at once without
+ * IP_RECVERR / IPV6_RECVERR. Else a linear skb
  * when fraglen + alloc_extra < SKB_MAX_ALLOC (the whole datagram after the link-layer
  * room), else — lo has NETIF_F_SG — a head for the headers and the payload in page
  * fragments (append_paged); reserve the link-layer room, skb_put the linear part, set the
@@ -459,6 +469,17 @@ append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
 
   ns_call (t, c->fn);
   NS_LOAD_FIELD (t, sk, sk_tsflags);
+  if (UDP_HLEN + len > c->max_len) {
+    /* estimate: 40 instructions (exthdrlen, mtu, maxfraglen, ignore_df, the size test,
+     * the local error's arguments) */
+    ns_insns (t, 40);
+    ns_call (t, c->local_error);
+    NS_LOAD_FIELD (t, inet_sk (sk), inet_flags);
+    ns_insns (t, 3);                /* estimate: the RECVERR test */
+    ns_ret (t);
+    ns_ret (t);
+    return NULL;
+  }
   NS_LOAD_FIELD (t, s->lo, features);
   ns_insns (t, c->before_alloc);    /* census (see the counts' comment) */
   if (fraglen + alloc_extra >= SKB_MAX_ALLOC) {
@@ -504,14 +525,15 @@ ip_setup_cork (NsThread *t, struct sock *sk, struct dst_entry *rt)
   ns_ret (t);
 }
 
-/* ip_cork_release (inlined in __ip_make_skb): kfree(cork->opt) and dst_release(cork->dst),
- * both NULL here (no options; the skb took the route), but the calls are made. */
+/* ip_cork_release (inlined in __ip_make_skb): kfree(cork->opt), NULL (no options), and
+ * dst_release(cork->dst): NULL once the skb took the route, the route itself when
+ * __ip_append_data refused the datagram; both calls are made. */
 static void
-ip_cork_release (NsThread *t)
+ip_cork_release (NsThread *t, struct dst_entry *cork_dst)
 {
   kfree_null (t);
   ns_insns (t, 4);                  /* census: 4 instructions (clearing opt, argument) */
-  dst_release (t, NULL);
+  dst_release (t, cork_dst);
 }
 
 /* __ip_make_skb of a one-skb queue: the IPv4 header (DF from ip_dont_fragment's dst_mtu,
@@ -545,20 +567,21 @@ __ip_make_skb (NsThread *t, struct sock *sk, struct sk_buff *skb, struct dst_ent
    * xadd, priority, mark, skb_dst_set, the ICMP test). The 6.1.176 binary wraps the
    * sysctl read in rcu_read_lock (ip4_dst_hoplimit's 2025 backport); 6.9 does not. */
   ns_insns (t, 109);
-  ip_cork_release (t);
+  ip_cork_release (t, NULL);
   ns_insns (t, 6);                  /* census: 6 instructions (return) */
   ns_ret (t);
 }
 
 /* ip_make_skb: a private cork and queue, ip_setup_cork, __ip_append_data, __ip_make_skb
- * (the route moves into the skb). */
+ * (the route moves into the skb); a refused datagram's __ip_flush_pending_frames (an
+ * empty queue) releases the cork and its route. */
 struct sk_buff *
 ip_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
-             const guchar *ubuf, gsize len)
+             const guchar *ubuf, gsize len, gint *err)
 {
   struct sk_buff *skb;
 
-  g_return_val_if_fail (t != NULL && s != NULL && sk != NULL, NULL);
+  g_return_val_if_fail (t != NULL && s != NULL && sk != NULL && err != NULL, NULL);
   ns_call (t, &fn_ip_make_skb);
   /* census: 25 instructions (MSG_PROBE, queue head init, cork flags and addr) */
   ns_insns (t, 25);
@@ -567,6 +590,12 @@ ip_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
   ns_insns (t, 15);                 /* census: 15 instructions (the error test, arguments) */
   skb = append_data (t, s, sk, ubuf, len, &ip_append_counts);
   ns_insns (t, 10);                 /* census: 10 instructions (the error test, arguments) */
+  if (skb == NULL) {
+    ip_cork_release (t, rt);        /* __ip_flush_pending_frames */
+    ns_ret (t);
+    *err = -EMSGSIZE;
+    return NULL;
+  }
   __ip_make_skb (t, sk, skb, rt);
   ns_insns (t, 5);                  /* census: 5 instructions (return) */
   ns_ret (t);
@@ -634,14 +663,17 @@ ip6_setup_cork (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *r
   ns_ret (t);
 }
 
-/* ip6_cork_release: no options to free, and the cork's route is NULL (the skb stole it:
- * ip6_cork_steal_dst), so no call. */
+/* ip6_cork_release: no options to free; the cork's route is NULL once the skb stole it
+ * (ip6_cork_steal_dst), so no call, or the route itself when __ip6_append_data refused
+ * the datagram: dst_release. */
 static void
-ip6_cork_release (NsThread *t)
+ip6_cork_release (NsThread *t, struct dst_entry *cork_dst)
 {
   ns_call (t, &fn_ip6_cork_release);
   /* census: 16 instructions less P/E 9 — 7 (the opt and dst tests) */
   ns_insns (t, 7);
+  if (cork_dst != NULL)
+    dst_release (t, cork_dst);
   ns_ret (t);
 }
 
@@ -685,20 +717,21 @@ __ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb
    * ip6_cork_steal_dst and skb_dst_set, the idev's and the netns' OUT counters, the
    * ICMPv6 test) */
   ns_insns (t, 86);
-  ip6_cork_release (t);
+  ip6_cork_release (t, NULL);
   ns_insns (t, 5);                  /* census: 5 instructions (return) */
   ns_ret (t);
 }
 
 /* ip6_make_skb: a private cork and queue, ip6_setup_cork, __ip6_append_data,
- * __ip6_make_skb (the route moves into the skb). */
+ * __ip6_make_skb (the route moves into the skb); a refused datagram's
+ * __ip6_flush_pending_frames (an empty queue) releases the cork and its route. */
 struct sk_buff *
 ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
-              const guchar *ubuf, gsize len)
+              const guchar *ubuf, gsize len, gint *err)
 {
   struct sk_buff *skb;
 
-  g_return_val_if_fail (t != NULL && s != NULL && sk != NULL, NULL);
+  g_return_val_if_fail (t != NULL && s != NULL && sk != NULL && err != NULL, NULL);
   ns_call (t, &fn_ip6_make_skb);
   /* census: 108 instructions less P/E 24 — 84: 37 (the stack protector, ipc6->opt, no
    * MSG_PROBE, queue and cork init, the arguments) */
@@ -709,6 +742,12 @@ ip6_make_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct dst_entry *rt,
   ns_insns (t, 35);
   skb = append_data (t, s, sk, ubuf, len, &ip6_append_counts);
   ns_insns (t, 9);                  /* census: 9 instructions (the error test, arguments) */
+  if (skb == NULL) {
+    ip6_cork_release (t, rt);       /* __ip6_flush_pending_frames */
+    ns_ret (t);
+    *err = -EMSGSIZE;
+    return NULL;
+  }
   __ip6_make_skb (t, s, sk, skb, rt);
   ns_insns (t, 3);                  /* census: 3 instructions (the stack protector) */
   ns_ret (t);

@@ -22,9 +22,11 @@ void              dst_release        (NsThread *t, struct dst_entry *dst);
 
 /* ip_make_skb: one skb holding the UDP header room and len bytes of payload copied from
  * the user buffer (getfrag = ip_generic_getfrag), IPv4 header built (__ip_make_skb);
- * rt's reference moves into the skb. */
+ * rt's reference moves into the skb. NULL with *err = -EMSGSIZE when __ip_append_data
+ * refuses the length (the reference is released then). */
 struct sk_buff   *ip_make_skb        (NsThread *t, NsNetStack *s, struct sock *sk,
-                                      struct dst_entry *rt, const guchar *ubuf, gsize len);
+                                      struct dst_entry *rt, const guchar *ubuf, gsize len,
+                                      gint *err);
 /* sock_wfree: skb->destructor of a socket-owned skb (the model's non-NULL destructor):
  * gives its truesize back to skb->sk's sk_wmem_alloc. The caller clears the pointers. */
 void              sock_wfree         (NsThread *t, NsNetStack *s, struct sk_buff *skb);
@@ -32,7 +34,8 @@ void              sock_wfree         (NsThread *t, NsNetStack *s, struct sk_buff
 gint              ip_send_skb        (NsThread *t, NsNetStack *s, struct sk_buff *skb);
 /* The IPv6 twins. */
 struct sk_buff   *ip6_make_skb       (NsThread *t, NsNetStack *s, struct sock *sk,
-                                      struct dst_entry *rt, const guchar *ubuf, gsize len);
+                                      struct dst_entry *rt, const guchar *ubuf, gsize len,
+                                      gint *err);
 gint              ip6_send_skb       (NsThread *t, NsNetStack *s, struct sk_buff *skb);
 /* ip6_dst_hoplimit(dst): no hoplimit metric, so the route device's inet6_dev hop_limit
  * (read under rcu_read_lock); udpv6_sendmsg's ip6_sk_dst_hoplimit of a unicast flow. */

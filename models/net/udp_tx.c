@@ -57,14 +57,10 @@ static NS_FUNC (fn_security_sk_classify_flow, "security_sk_classify_flow", 60, N
 static NS_FUNC (fn_bpf_lsm_sk_getsecid, "bpf_lsm_sk_getsecid", 10,
                 NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 
-/* The largest payload of one datagram: __ip_append_data refuses cork->length + length
- * above maxnonfragsize (IP_MAX_MTU when the socket ignores DF, as IP_PMTUDISC_WANT does)
- * less the IPv4 header: 65535 - 20 - 8; __ip6_append_data above sizeof(struct ipv6hdr) +
- * IPV6_MAXPLEN (ip6_sk_ignore_df under IPV6_PMTUDISC_WANT) less the 40-byte header:
- * 65535 - 8. Both return -EMSGSIZE, after the socket's state test (an unconnected socket
- * is EDESTADDRREQ first); udp_sendmsg's only earlier size test is len > 0xFFFF. */
-#define UDP_MAX_PAYLOAD    65507u
-#define UDPV6_MAX_PAYLOAD  65527u
+/* udp_sendmsg's own size test (before the socket's state): len > 0xFFFF is -EMSGSIZE.
+ * The datagram's real limit is __ip_append_data's / __ip6_append_data's (ip.c: 65507
+ * bytes of IPv4 payload, 65527 of IPv6), reached after the state test, so an unconnected
+ * socket gets EDESTADDRREQ first. */
 #define UDP_MAX_LEN        0xFFFFu
 
 /* An AF_INET6 socket connected to a v4-mapped peer sends through udp_sendmsg. */
@@ -184,6 +180,7 @@ udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
 {
   struct dst_entry *rt;
   struct sk_buff *skb;
+  gint make_err = 0;
   gssize err = (gssize) len;
 
   ns_tail_call (t, &udp_fn_udp_sendmsg);   /* inet_sendmsg's tail jmp */
@@ -215,14 +212,11 @@ udp_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   /* census: 30 instructions (route test, MSG_CONFIRM, saddr, corkreq 0, the lockless
    * path's arguments) */
   ns_insns (t, 30);
-  if (len > UDP_MAX_PAYLOAD) {
-    /* ip_make_skb's __ip_append_data refuses it: -EMSGSIZE, and ip_cork_release drops
-     * the route the cork took (the cork work before the refusal is not charged) */
-    dst_release (t, rt);
-    err = -EMSGSIZE;
+  skb = ip_make_skb (t, s, sk, rt, ubuf, len, &make_err);
+  ns_insns (t, 10);                 /* census: 10 instructions (skb test, arguments) */
+  if (skb == NULL) {
+    err = make_err;                 /* PTR_ERR: the cork released the route */
   } else {
-    skb = ip_make_skb (t, s, sk, rt, ubuf, len);
-    ns_insns (t, 10);               /* census: 10 instructions (skb test, arguments) */
     err = udp_send_skb (t, s, sk, skb);
     if (err == 0)
       err = (gssize) len;
@@ -290,6 +284,7 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
 {
   struct dst_entry *rt;
   struct sk_buff *skb;
+  gint make_err = 0;
   gssize err = (gssize) len;
 
   ns_tail_call (t, &udp_fn_udpv6_sendmsg);   /* inet6_sendmsg's tail jmp, as IPv4's */
@@ -327,15 +322,12 @@ udpv6_sendmsg (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, 
   /* census: 22 instructions (MSG_CONFIRM, ulen, corkreq 0, the lockless path's
    * arguments) */
   ns_insns (t, 22);
-  if (len > UDPV6_MAX_PAYLOAD) {
-    /* ip6_make_skb's __ip6_append_data refuses it: -EMSGSIZE, and ip6_cork_release
-     * drops the route the cork took (the cork work before the refusal is not charged) */
-    dst_release (t, rt);
-    err = -EMSGSIZE;
+  skb = ip6_make_skb (t, s, sk, rt, ubuf, len, &make_err);
+  ns_insns (t, 10);                 /* census: 10 instructions (IS_ERR_OR_NULL, arguments) */
+  if (skb == NULL) {
+    err = make_err;                 /* PTR_ERR: the cork released the route */
     goto out;
   }
-  skb = ip6_make_skb (t, s, sk, rt, ubuf, len);
-  ns_insns (t, 10);                 /* census: 10 instructions (IS_ERR_OR_NULL, arguments) */
   err = udp_v6_send_skb (t, s, sk, skb);
   if (err == 0)
     err = (gssize) len;

@@ -228,7 +228,9 @@ END_TEST
 /* ---- too large on a connected socket ---- */
 
 /* A refused datagram (EMSGSIZE) leaves the connected route's reference count as it was:
- * ip_cork_release / ip6_cork_release drop the reference the cork took from sk_dst_check. */
+ * ip_cork_release / ip6_cork_release drop the reference the cork took from sk_dst_check.
+ * The refusal is __ip_append_data's / __ip6_append_data's: ip_make_skb ran, the local
+ * error was reported (ip_local_error / ipv6_local_error), nothing was allocated. */
 START_TEST (test_emsgsize_releases_route)
 {
   const gint family = _i == 0 ? AF_INET : AF_INET6;
@@ -245,6 +247,12 @@ START_TEST (test_emsgsize_releases_route)
   out0 = out_datagrams (&rig);
   ck_assert_int_eq (write_on (&rig, rig.client, over), -EMSGSIZE);
   ck_assert_int_eq (dst->__rcuref, ref0);
+  /* refused inside the append, after the cork was set up, before any allocation */
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, family == AF_INET ? "ip_make_skb"
+                                                                : "ip6_make_skb"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, family == AF_INET ? "ip_local_error"
+                                                                : "ipv6_local_error"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, "sock_alloc_send_pskb"), 0);
   ck_assert_uint_eq (out_datagrams (&rig), out0);
   ck_assert_uint_eq (ns_file_sock (rig.server)->sk_receive_queue.qlen, 0);
   rig_clear (&rig);
