@@ -405,7 +405,6 @@ ns_skb_alloc_set_stack (NsSkbAlloc *a, struct _NsNetStack *stack)
   a->stack = stack;
 }
 
-
 /* ---- build options (nothing without a stack) ---- */
 
 /* might_resched() at a GFP_KERNEL allocation (might_alloc). */

@@ -72,7 +72,6 @@ NetTx          *net_tx_new            (NsMachine *machine, TcEnv *tc);
 void            net_tx_free           (NetTx *tx);
 struct tx_pcpu *net_tx_pcpu           (NetTx *tx, NsThread *t);
 
-
 /* net/core/skbuff.c: __netdev_alloc_skb(dev, len, GFP_NOWAIT): __alloc_skb on tx->alloc,
  * or a page fragment and __build_skb. Freed with skbuff.c's kfree_skb / consume_skb. */
 struct sk_buff *__netdev_alloc_skb (NsThread *t, NetTx *tx, struct net_device *dev,
