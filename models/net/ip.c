@@ -450,12 +450,14 @@ append_paged (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *skb,
  * datagram exceeds maxnonfragsize less the IP header — IP_MAX_MTU for IPv4,
  * sizeof(ipv6hdr) + IPV6_MAXPLEN for IPv6, both sockets ignoring DF under
  * IP_PMTUDISC_WANT — after ip_local_error / ipv6_local_error, which return at once without
- * IP_RECVERR / IPV6_RECVERR. Else a linear skb
- * when fraglen + alloc_extra < SKB_MAX_ALLOC (the whole datagram after the link-layer
- * room), else — lo has NETIF_F_SG — a head for the headers and the payload in page
- * fragments (append_paged); reserve the link-layer room, skb_put the linear part, set the
- * headers' offsets, copy the payload. The census counted the linear path; the paged
- * path's other work is append_paged's estimates. */
+ * IP_RECVERR / IPV6_RECVERR. Else one skb: linear when fraglen + alloc_extra <
+ * SKB_MAX_ALLOC (the whole datagram after the link-layer room), else — lo has
+ * NETIF_F_SG — a head for the headers and the payload in page fragments (append_paged);
+ * reserve the link-layer room, skb_put the linear part, set the headers' offsets, copy
+ * the payload. The model does not fragment: an IPv6 datagram above
+ * NS_UDPV6_LO_MAX_UNFRAGMENTED, which the kernel splits at lo's MTU, is refused by the
+ * workloads (udp_tx.h). The census counted the linear path; the paged path's other work
+ * is append_paged's estimates. */
 static struct sk_buff *
 append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gsize len,
              const AppendDataCounts *c)

@@ -14,6 +14,14 @@ G_BEGIN_DECLS
 gssize ns_sys_write (NsThread *t, NsNetStack *s, struct file *file, const guchar *ubuf,
                      gsize len);
 
+/* The largest IPv6 UDP payload the model sends as the kernel does on lo: above it
+ * __ip6_append_data splits the datagram at lo's MTU (65536 less the 40-byte IPv6 and the
+ * 8-byte UDP headers), ip6_fragment sends fragments and the receiver reassembles them,
+ * none of which the model does (it would send one skb). IPv4 caps its MTU at 65535, so
+ * every IPv4 datagram up to 65507 bytes is one packet. Workloads refuse IPv6 lengths above
+ * this. */
+#define NS_UDPV6_LO_MAX_UNFRAGMENTED  (65536u - 40u - 8u)
+
 extern NsFunc udp_fn_udp_sendmsg;
 extern NsFunc udp_fn_udpv6_sendmsg;
 

@@ -50,7 +50,7 @@ clean $IPERF ipv6-1G-baseline workload.extra-sockets=300 workload.extra-reusepor
   workload.extra-position=head
 clean $IPERF ipv4-MAX-baseline workload.threading=per-stream workload.streams=8 \
   workload.server-cpu=8
-clean $IPERF ipv6-MAX-patched workload.length=65507 workload.streams=2
+clean $IPERF ipv6-MAX-patched workload.length=65488 workload.streams=2
 clean $IPERF ipv4-10G-baseline workload.length=16 workload.streams=1 workload.rate=1M
 clean $IPERF ipv4-1G-baseline kernel.cmdline=spectre_v2=ibrs cpu.profile=xeon-gold-6230r
 clean $IPERF ipv4-1G-baseline kernel.cmdline=nopti cpu.profile=i5-3337u

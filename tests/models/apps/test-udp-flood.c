@@ -58,6 +58,7 @@ START_TEST (test_bad_attributes)
     { "sockets=\"5000\"", "sockets" },
     { "length=\"0\"", "length" },
     { "length=\"70000\"", "length" },
+    { "family=\"ipv6\" length=\"65489\"", "fragments" },
     { "family=\"ipx\"", "family" },
     { "connected=\"maybe\"", "connected" },
     { "cpu=\"999\"", "cpu" },
