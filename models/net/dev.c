@@ -243,25 +243,46 @@ dev_queue_xmit_noqueue (NsThread *t, const NetDevCore *core, struct sk_buff *skb
   return dev_xmit_complete (*rc);
 }
 
-/* dev_core_stats_tx_dropped_inc: this CPU's tx_dropped in dev->core_stats, which
- * netdev_core_stats_alloc allocates at the first drop (one line a CPU). */
-static void
-dev_core_stats_tx_dropped_inc (NsThread *t, const NetDevCore *core, struct net_device *dev)
+/* dev_core_stats: this CPU's net_device_core_stats of dev, which netdev_core_stats_alloc
+ * allocates at the first use (one line a CPU), so runs that never drop keep their arena
+ * layout. */
+static struct net_device_core_stats *
+dev_core_stats (NsThread *t, const NetDevCore *core, struct net_device *dev)
 {
-  struct net_device_core_stats *p;
-
   NS_LOAD_FIELD (t, dev, core_stats);
   if (dev->core_stats == NULL) {
     ns_call (t, &fn_netdev_core_stats_alloc);
-    dev->core_stats = ns_arena_alloc (core->arena, core->n_cpus * sizeof *p, 64);
+    dev->core_stats = ns_arena_alloc (core->arena,
+                                      core->n_cpus * sizeof (struct net_device_core_stats),
+                                      64);
     NS_STORE_FIELD (t, dev, core_stats);
     ns_insns (t, 30);                        /* estimate: alloc_percpu_gfp, the cmpxchg */
     ns_ret (t);
   }
-  p = &dev->core_stats[ns_thread_cpu (t)];
+  ns_insns (t, 4);                           /* estimate: the pointer test, this_cpu_inc */
+  return &dev->core_stats[ns_thread_cpu (t)];
+}
+
+/* dev_core_stats_tx_dropped_inc: this CPU's tx_dropped. */
+static void
+dev_core_stats_tx_dropped_inc (NsThread *t, const NetDevCore *core, struct net_device *dev)
+{
+  struct net_device_core_stats *p = dev_core_stats (t, core, dev);
+
   p->tx_dropped++;
   NS_STORE_FIELD (t, p, tx_dropped);
-  ns_insns (t, 4);                           /* estimate: the pointer test, this_cpu_inc */
+}
+
+/* dev_core_stats_rx_dropped_inc: this CPU's rx_dropped (see netdevice.h). */
+void
+dev_core_stats_rx_dropped_inc (NsThread *t, const NetDevCore *core, struct net_device *dev)
+{
+  struct net_device_core_stats *p;
+
+  g_return_if_fail (t != NULL && core != NULL && dev != NULL);
+  p = dev_core_stats (t, core, dev);
+  p->rx_dropped++;
+  NS_STORE_FIELD (t, p, rx_dropped);
 }
 
 /* __dev_queue_xmit(skb, NULL). */

@@ -149,8 +149,9 @@ enqueue_to_backlog (NsThread *t, NsNetStack *s, struct sk_buff *skb, guint cpu)
   ns_insns (t, 10);
   NS_LOAD_FIELD (t, sd, input_pkt_queue.qlen);
   if (sd->input_pkt_queue.qlen > s->max_backlog) {
-    s->counters.backlog_drops++;
+    s->counters.backlog_drops++;  /* sd->dropped (a host counter: not charged) */
     ns_raw_spin_unlock (t, s, &sd->input_pkt_queue.lock, NS_LOCK_IRQSAVE);
+    dev_core_stats_rx_dropped_inc (t, &s->dev_core, skb->dev);
     kfree_skb (t, s->alloc, skb);
     ret = 1;                    /* NET_RX_DROP */
     goto out;

@@ -234,6 +234,11 @@ int                  netdev_start_xmit   (NsThread *t, const NetDevCore *core,
                                           struct sk_buff *skb, struct net_device *dev,
                                           struct netdev_queue *txq, gboolean more);
 
+/* dev_core_stats_rx_dropped_inc: this CPU's rx_dropped in dev->core_stats (allocated at
+ * the first drop), as enqueue_to_backlog's drop does (models/net/dev.c). */
+void                 dev_core_stats_rx_dropped_inc (NsThread *t, const NetDevCore *core,
+                                                    struct net_device *dev);
+
 /* net/core/dev.c transmit helpers both device paths take (models/net/dev.c). */
 /* netdev_core_pick_tx: queue 0 of a one-queue device (sets skb's sender_cpu and mapping). */
 struct netdev_queue *netdev_core_pick_tx (NsThread *t, struct net_device *dev,

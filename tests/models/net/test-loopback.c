@@ -5,9 +5,10 @@
  *     when __netif_rx returns NET_RX_SUCCESS; the xmit itself always returns
  *     NETDEV_TX_OK;
  *   - net/core/dev.c enqueue_to_backlog: a packet is queued while qlen <=
- *     netdev_max_backlog (so the queue holds up to max_backlog + 1) and dropped (freed,
- *     NET_RX_DROP) beyond; the first packet into an empty queue schedules the backlog
- *     NAPI (test-and-set NAPI_STATE_SCHED) and raises NET_RX, later ones do not;
+ *     netdev_max_backlog (so the queue holds up to max_backlog + 1) and dropped beyond
+ *     (lo's per-CPU rx_dropped counted, freed, NET_RX_DROP); the first packet into an
+ *     empty queue schedules the backlog NAPI (test-and-set NAPI_STATE_SCHED) and raises
+ *     NET_RX, later ones do not;
  *     input_queue_tail counts the queued packets;
  *   - process_backlog polls at most its quota (the NAPI weight, dev_weight 64) and stays
  *     scheduled when it used it all; net_rx_action polls a NAPI once per run and puts one
@@ -87,7 +88,8 @@ xmit_frame (NsThread *t, Rig *r, guint payload)
 }
 
 /* netdev_max_backlog 3: frames 1-4 see qlen 0..3 <= 3 and are queued, 5 and 6 see 4 > 3
- * and are dropped and freed; lo's lstats count the queued ones, bytes after the pull. */
+ * and are dropped (lo's rx_dropped) and freed; lo's lstats count the queued ones, bytes
+ * after the pull. */
 static void
 body_backlog_limit (NsThread *t, gpointer data)
 {
@@ -101,6 +103,10 @@ body_backlog_limit (NsThread *t, gpointer data)
   ck_assert_uint_eq (sd->input_pkt_queue.qlen, queued);
   ck_assert_uint_eq (sd->input_queue_tail, queued);
   ck_assert_uint_eq (r->s.stack->counters.backlog_drops, sent - queued);
+  /* dev_core_stats_rx_dropped_inc(skb->dev): lo's per-CPU rx_dropped, this CPU's */
+  ck_assert_ptr_nonnull (r->s.stack->lo->core_stats);
+  ck_assert_uint_eq (r->s.stack->lo->core_stats[0].rx_dropped, sent - queued);
+  ck_assert_uint_eq (r->s.stack->lo->core_stats[0].tx_dropped, 0);
   ck_assert_uint_eq (ns_skb_alloc_live (r->s.stack->alloc, NULL), queued);
   ck_assert_uint_eq (sd->lo_lstats[0], queued);
   ck_assert_uint_eq (sd->lo_lstats[1], queued * payload);
