@@ -100,8 +100,10 @@ net_tx_pcpu (NetTx *tx, NsThread *t)
 
 /* ---- allocation ---- */
 
-/* __page_frag_cache_refill (an order-3 compound page from alloc_pages_node: GFP_ATOMIC
- * with __GFP_COMP, __GFP_NOWARN, __GFP_NORETRY and __GFP_NOMEMALLOC) and the refill
+/* __page_frag_cache_refill (an order-3 compound page from alloc_pages_node: the caller's
+ * mask, pktgen's GFP_NOWAIT, with __GFP_COMP, __GFP_NOWARN, __GFP_NORETRY and
+ * __GFP_NOMEMALLOC; the model's allocator reads only __GFP_DIRECT_RECLAIM, so COMP and
+ * NORETRY are not spelled) and the refill
  * branch of __page_frag_alloc_align: page_ref_add of PAGE_FRAG_CACHE_MAX_SIZE, the
  * cache's size, bias and offset at the top. */
 static void
@@ -112,7 +114,7 @@ tx_page_frag_cache_refill (NsThread *t, NetTx *tx, struct page_frag_cache *nc)
   ns_call (t, &fn___page_frag_cache_refill);
   /* estimate: 6 instructions (the gfp, the order, the call) */
   ns_insns (t, 6);
-  page = alloc_pages_node (t, tx->alloc, GFP_ATOMIC | __GFP_NOWARN | __GFP_NOMEMALLOC,
+  page = alloc_pages_node (t, tx->alloc, GFP_NOWAIT | __GFP_NOWARN | __GFP_NOMEMALLOC,
                            PAGE_FRAG_CACHE_MAX_ORDER);
   nc->va = ns_page_address (tx->alloc, page);
   ns_insns (t, 4);                 /* estimate: page_address, the return */
