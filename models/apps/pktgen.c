@@ -116,12 +116,17 @@ typedef struct {
   double              pause_cycles;
   gboolean            preempt_rcu;        /* CONFIG_PREEMPT_RCU: rcu_read_lock calls */
   gboolean            voluntary_preempt;  /* CONFIG_PREEMPT_VOLUNTARY: might_resched */
-  guint64             packets;
+  guint64             packets;            /* worker turns: packets handed to the device */
   guint64             packets_mark;
+  guint64             sent, sent_mark;     /* NET_XMIT_SUCCESS: what pktgen's pps counts */
+  guint64             errors, errors_mark; /* any other verdict: pktgen's errors */
+  guint32            *ratelimit;          /* net_ratelimit_state's lock and counters:
+                                           * allocated at the first error */
   guint64             mark_direct, mark_indirect, mark_compares;   /* tc wrapper counters */
 } Pktgen;
 
-static const char *const metrics[] = { "pps", "ns_per_packet", "cycles_per_packet",
+static const char *const metrics[] = { "pps", "errors_pps", "ns_per_packet",
+                                       "cycles_per_packet",
                                        "wrapper_compares_per_packet",
                                        "indirect_calls_per_packet",
                                        "direct_calls_per_packet", NULL };
@@ -143,6 +148,8 @@ static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FN_STATIC, 1);
 static NS_FUNC (fn_mod_cur_headers, "mod_cur_headers", 1500, NS_FN_STATIC, 2);
 static NS_FUNC (fn_pktgen_finalize_skb, "pktgen_finalize_skb", 420, NS_FN_STATIC, 2);
 static NS_FUNC (fn_ip_send_check, "ip_send_check", 64, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_net_ratelimit, "net_ratelimit", 32, NS_FN_EXTERN, 20);
+static NS_FUNC (fn____ratelimit, "___ratelimit", 400, NS_FN_EXTERN, 20);
 
 /* ---- the packet path ---- */
 
@@ -282,8 +289,34 @@ fill_packet_ipv4 (NsThread *t, Pktgen *pg)
   return skb;
 }
 
-/* pktgen_xmit in queue_xmit mode. */
+/* net_ratelimit → ___ratelimit(&net_ratelimit_state) of a suppressed message (at
+ * millions of errors a second all but 10 in 5 s are): raw_spin_trylock_irqsave of the
+ * state's lock, the interval and burst tests, missed++, the unlock. The state is one line
+ * of arena memory allocated at the first error, so runs without errors keep their layout.
+ * The 10 printed messages a 5-second interval allows are not charged. */
 static void
+net_ratelimit (NsThread *t, Pktgen *pg)
+{
+  if (pg->ratelimit == NULL)
+    pg->ratelimit = ns_arena_alloc (ns_machine_arena (pg->machine), 64, 64);
+  ns_call (t, &fn_net_ratelimit);
+  ns_insns (t, 2);                  /* estimate: the argument, the tail jmp */
+  ns_tail_next (t);
+  ns_call (t, &fn____ratelimit);
+  /* estimate: 30 instructions (interval test, pushf/cli, the trylock's cmpxchg, the
+   * jiffies tests, missed++, the unlock and popf) */
+  ns_insns (t, 30);
+  ns_atomic (t, &pg->ratelimit[0]);
+  pg->ratelimit[2]++;
+  ns_store (t, &pg->ratelimit[2], sizeof pg->ratelimit[2]);
+  ns_ret (t);
+  ns_ret (t);
+}
+
+/* pktgen_xmit in queue_xmit mode: TRUE when dev_queue_xmit returned NET_XMIT_SUCCESS
+ * (sofar, seq_num and tx_bytes counted: what pktgen's pps reports), FALSE for any other
+ * verdict (errors++ and a ratelimited "xmit error" message), as v6.1's switch on ret. */
+static gboolean
 pktgen_xmit (NsThread *t, Pktgen *pg)
 {
   struct pktgen_dev *pkt_dev = pg->pkt_dev;
@@ -320,22 +353,31 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   local_bh_disable (t, &pg->tx->softirq);
   tx_skb_get (t, pkt_dev->skb);
   ret = dev_queue_xmit (t, &pg->tx->core, pkt_dev->skb);
-  NS_LOAD_FIELD (t, pkt_dev, sofar);
-  pkt_dev->sofar++;
-  pkt_dev->seq_num++;
-  pkt_dev->tx_bytes += pkt_dev->last_pkt_size;
-  NS_STORE_FIELD (t, pkt_dev, sofar);
-  NS_STORE_FIELD (t, pkt_dev, tx_bytes);
-  NS_STORE_FIELD (t, pkt_dev, seq_num);
+  if (ret == NET_XMIT_SUCCESS) {
+    NS_LOAD_FIELD (t, pkt_dev, sofar);
+    pkt_dev->sofar++;
+    pkt_dev->seq_num++;
+    pkt_dev->tx_bytes += pkt_dev->last_pkt_size;
+    NS_STORE_FIELD (t, pkt_dev, sofar);
+    NS_STORE_FIELD (t, pkt_dev, tx_bytes);
+    NS_STORE_FIELD (t, pkt_dev, seq_num);
+  } else {
+    /* NET_XMIT_DROP, NET_XMIT_CN, NETDEV_TX_BUSY, an errno: errors++ and
+     * net_info_ratelimited ("xmit error") */
+    NS_LOAD_FIELD (t, pkt_dev, errors);
+    pkt_dev->errors++;
+    NS_STORE_FIELD (t, pkt_dev, errors);
+    net_ratelimit (t, pg);
+  }
   /* census: 17 instructions (the refcount's saturation tests, the call's arguments, the
    * switch on ret, three counter updates) */
   ns_insns (t, 17);
-  (void) ret;
   __local_bh_enable_ip (t, &pg->tx->softirq);
   NS_LOAD_FIELD (t, pkt_dev, count);
   /* census: 6 instructions (the call, count != 0 && sofar >= count) */
   ns_insns (t, 6);
   ns_ret (t);
+  return ret == NET_XMIT_SUCCESS;
 }
 
 /* One turn of pktgen_thread_worker's loop with one running device. */
@@ -343,6 +385,7 @@ static void
 pktgen_worker_turn (NsThread *t, Pktgen *pg)
 {
   struct pktgen_thread *th = pg->thread;
+  gboolean sent;
 
   ns_call (t, &fn_kthread_should_stop);
   ns_load (t, &net_tx_pcpu (pg->tx, t)->current_task, sizeof (gpointer));
@@ -360,7 +403,7 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
   ns_insns (t, 21);
   if (pg->preempt_rcu)
     ns___rcu_read_unlock (t);
-  pktgen_xmit (t, pg);
+  sent = pktgen_xmit (t, pg);
   /* need_resched(): TIF_NEED_RESCHED clear, so cpu_relax() */
   NS_LOAD_FIELD (t, pg->task, ti_flags);
   ns_insns (t, 2);
@@ -373,7 +416,11 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
   ns_insns (t, 17);
   if (pg->voluntary_preempt)
     ns___cond_resched (t);
-  pg->packets++;
+  pg->packets++;                    /* a packet counts when its turn ends */
+  if (sent)
+    pg->sent++;
+  else
+    pg->errors++;
 }
 
 /* pktgen_thread_worker: the kthread's endless loop, one worker turn per packet. */
@@ -557,6 +604,8 @@ pktgen_mark (gpointer state)
 {
   Pktgen *pg = state;
   pg->packets_mark = pg->packets;
+  pg->sent_mark = pg->sent;
+  pg->errors_mark = pg->errors;
   tc_wrapper_counts (pg->tc, &pg->mark_direct, &pg->mark_indirect, &pg->mark_compares);
 }
 
@@ -580,8 +629,10 @@ pktgen_metric (gpointer state, NsMachine *machine, const char *metric, NsTime sp
   if (packets == 0 || span == 0)
     return FALSE;
   tc_wrapper_counts (pg->tc, &direct, &indirect, &compares);
-  if (g_str_equal (metric, "pps"))
-    *value = packets / ((double) span * 1e-12);
+  if (g_str_equal (metric, "pps"))          /* pktgen's: sofar, the successes */
+    *value = (double) (pg->sent - pg->sent_mark) / ((double) span * 1e-12);
+  else if (g_str_equal (metric, "errors_pps"))
+    *value = (double) (pg->errors - pg->errors_mark) / ((double) span * 1e-12);
   else if (g_str_equal (metric, "ns_per_packet"))
     *value = (double) span / 1000.0 / packets;
   else if (g_str_equal (metric, "cycles_per_packet"))

@@ -1,6 +1,7 @@
 /* test-pktgen.c — the pktgen workload end to end (models/apps/pktgen.c with the dummy
  * device, clsact, matchall, gact and the transmit path), run through the run layer on
  * shipped CPU profiles: determinism, the filter walk's cost, "continue" versus "pass",
+ * dropped packets counted as pktgen's errors rather than its pps,
  * the wrapper's effect per mitigation, skb reuse with clone_skb, where the retpoline
  * cycles land, and the refusal of modes that do not reach the egress hook. */
 #include "config.h"
@@ -11,9 +12,12 @@
 #include <unistd.h>
 #include "run.h"
 
+/* The metric the runs below measure (pps unless a test says otherwise). */
+static const char *measured_metric = "pps";
+
 /* Writes a scenario for profile with the kernel command line, workload attributes and
- * kernel patch given, runs it, returns the pps (and the result if out != NULL; caller
- * frees). */
+ * kernel patch given, runs it, returns the measured metric's value (and the result if
+ * out != NULL; caller frees). */
 static double
 run_pktgen_cmdline (const char *profile, const char *cmdline, const char *attrs,
                     const char *patch, NsRunResult **out)
@@ -44,9 +48,9 @@ run_pktgen_cmdline (const char *profile, const char *cmdline, const char *attrs,
     "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"%s\"/>\n"
     "<kernel version=\"6.1.0-rc7\" cmdline=\"%s\">\n%s%s%s%s</kernel>\n"
     "<workload type=\"pktgen\" cpu=\"0\" %s/>\n"
-    "<measure metric=\"pps\" warmup=\"50us\" duration=\"400us\"/>\n</scenario>\n",
+    "<measure metric=\"%s\" warmup=\"50us\" duration=\"400us\"/>\n</scenario>\n",
     profile, cmdline, config->str, patch ? "<patch name=\"" : "", patch ? patch : "",
-    patch ? "\"/>\n" : "", attrs);
+    patch ? "\"/>\n" : "", attrs, measured_metric);
   g_string_free (config, TRUE);
   fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, &error);
   ck_assert_msg (fd >= 0, "%s", error ? error->message : "?");
@@ -115,6 +119,37 @@ START_TEST (test_filters_cost_and_continue_versus_pass)
   ck_assert (hundred < one / 5);
   /* pass ends the walk at the first filter */
   ck_assert (hundred_pass > one * 0.97 && hundred_pass < one * 1.03);
+}
+END_TEST
+
+/* pktgen counts only NET_XMIT_SUCCESS in sofar (its pps) and every other verdict in
+ * errors with a ratelimited message (v6.1 pktgen_xmit's switch on ret): with gact drop
+ * every packet is dropped
+ * (NET_XMIT_DROP from sch_handle_egress), so pps is 0 and the error rate is the rate of
+ * packets handed to dev_queue_xmit; with continue there are no errors. */
+START_TEST (test_dropped_packets_are_errors_not_pps)
+{
+  NsRunResult *r;
+  const NsVariantResult *vr;
+  double drop_pps, drop_errors, ok_errors;
+
+  drop_pps = run_pktgen ("ryzen9-7950x", "filters=\"1\" action=\"drop\"", NULL, NULL);
+  ck_assert_double_eq (drop_pps, 0.0);
+  measured_metric = "errors_pps";
+  drop_errors = run_pktgen ("ryzen9-7950x", "filters=\"1\" action=\"drop\"", NULL, &r);
+  vr = r->variants->pdata[0];
+  /* every packet handed over in the measured window was an error */
+  ck_assert_uint_eq (vr->n_reps, 1);
+  ck_assert_double_eq_tol (drop_errors, (double) vr->ops / (vr->measured[0] * 1e-12),
+                           drop_errors * 1e-9);
+  ck_assert (drop_errors > 1e6);
+  /* each error's net_info_ratelimited: one net_ratelimit → ___ratelimit a packet */
+  ck_assert_ptr_nonnull (breakdown_row (r, "___ratelimit"));
+  ck_assert_double_eq_tol (breakdown_row (r, "___ratelimit")->calls_per_op, 1.0, 0.01);
+  ns_run_result_free (r);
+  ok_errors = run_pktgen ("ryzen9-7950x", "filters=\"1\"", NULL, NULL);
+  measured_metric = "pps";
+  ck_assert_double_eq (ok_errors, 0.0);
 }
 END_TEST
 
@@ -337,6 +372,7 @@ pktgen_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_filters_cost_and_continue_versus_pass);
+  tcase_add_test (tc, test_dropped_packets_are_errors_not_pps);
   tcase_add_test (tc, test_wrapper_helps_retpoline_cpus);
   tcase_add_test (tc, test_wrapper_costs_eibrs_cpus_unless_keyed_off);
   tcase_add_test (tc, test_clone_skb_reuses_the_skb);
