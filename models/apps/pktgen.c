@@ -499,6 +499,28 @@ pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
   return d;
 }
 
+/* The options the set-up needs (built in or as modules): clsact (sch_ingress.c), tc
+ * actions, matchall and gact; FALSE with a file:line error naming one set to n, where
+ * `tc qdisc add … clsact` or `tc filter add … matchall action gact` would fail. */
+static gboolean
+pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)
+{
+  static const char *const needed[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
+                                        "CONFIG_NET_CLS_MATCHALL", "CONFIG_NET_ACT_GACT",
+                                        NULL };
+
+  for (guint i = 0; needed[i]; i++) {
+    const char *v = ns_build_get_config (build, needed[i]);
+    if (v != NULL && g_str_equal (v, "n")) {
+      ns_xml_error (sc, sc->workload, error, "kernel config %s=n: the set-up needs it (tc "
+                    "qdisc add dev dummy0 clsact; tc filter add … egress matchall action "
+                    "gact); use y, or m for modules", needed[i]);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /* Reads the workload's attributes; FALSE with a file:line error. */
 static gboolean
 pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filters,
@@ -534,7 +556,7 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
   if (!g_str_equal (proto, "all") && !g_str_equal (proto, "ip"))
     goto bad_protocol;
   *protocol = g_str_equal (proto, "all") ? TC_ETH_P_ALL : TC_ETH_P_IP;
-  return TRUE;
+  return pktgen_check_config (sc, ns_machine_build (machine), error);
 
 /* ERRORS */
 bad_mode:

@@ -363,6 +363,44 @@ START_TEST (test_modes_that_miss_the_hook_are_refused)
 }
 END_TEST
 
+/* A build without clsact, tc actions, matchall or gact cannot run the set-up (tc would
+ * refuse the qdisc or the filter): each set to n is refused, naming it; m (modules) and
+ * y run. */
+START_TEST (test_missing_tc_options_are_refused)
+{
+  static const char *const needed[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
+                                        "CONFIG_NET_CLS_MATCHALL", "CONFIG_NET_ACT_GACT" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (needed); i++) {
+    for (guint v = 0; v < 2; v++) {
+      g_autofree char *path = NULL;
+      g_autoptr (GError) error = NULL;
+      NsRunOptions opts = { 0 };
+      g_autofree char *xml = g_strdup_printf (
+        "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"generic\"/>\n"
+        "<kernel version=\"6.1\">\n<config name=\"%s\" value=\"%s\"/>\n</kernel>\n"
+        "<workload type=\"pktgen\"/>\n"
+        "<measure metric=\"pps\" duration=\"10us\"/>\n</scenario>\n",
+        needed[i], v == 0 ? "n" : "m");
+      int fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, NULL);
+      NsRunResult *r;
+
+      close (fd);
+      g_file_set_contents (path, xml, -1, NULL);
+      r = ns_run_scenario (path, &opts, &error);
+      g_unlink (path);
+      if (v == 0) {
+        ck_assert_msg (r == NULL, "%s=n accepted", needed[i]);
+        ck_assert (strstr (error->message, needed[i]) != NULL);
+      } else {
+        ck_assert_msg (r != NULL, "%s=m: %s", needed[i], error ? error->message : "?");
+        ns_run_result_free (r);
+      }
+    }
+  }
+}
+END_TEST
+
 static Suite *
 pktgen_suite (void)
 {
@@ -373,6 +411,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_filters_cost_and_continue_versus_pass);
   tcase_add_test (tc, test_dropped_packets_are_errors_not_pps);
+  tcase_add_test (tc, test_missing_tc_options_are_refused);
   tcase_add_test (tc, test_wrapper_helps_retpoline_cpus);
   tcase_add_test (tc, test_wrapper_costs_eibrs_cpus_unless_keyed_off);
   tcase_add_test (tc, test_clone_skb_reuses_the_skb);
