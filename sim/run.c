@@ -180,6 +180,34 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
   return FALSE;
 }
 
+/* Refuses a retpoline mode on a build without retpolines (CONFIG_RETPOLINE=n, from v6.9
+ * CONFIG_MITIGATION_RETPOLINE=n): the kernel would fall back (v6.1's
+ * spectre_v2_select_retpoline: "Kernel not compiled with retpoline; no mitigation
+ * available!", or IBRS on a retbleed-affected Intel part with CPU_IBRS_ENTRY), a choice the
+ * model leaves to the user rather than guess; FALSE with a file:line error. */
+static gboolean
+check_retpoline_built (const NsVariantSetup *vs, GError **error)
+{
+  const char *key = NULL;
+
+  if (vs->mit.spectre_v2 != NS_SPECTRE_V2_RETPOLINE &&
+      vs->mit.spectre_v2 != NS_SPECTRE_V2_LFENCE)
+    return TRUE;
+  if (g_strcmp0 (ns_build_get_config (vs->build, "CONFIG_RETPOLINE"), "n") == 0)
+    key = "CONFIG_RETPOLINE";
+  else if (g_strcmp0 (ns_build_get_config (vs->build, "CONFIG_MITIGATION_RETPOLINE"),
+                      "n") == 0)
+    key = "CONFIG_MITIGATION_RETPOLINE";
+  if (key == NULL)
+    return TRUE;
+  ns_xml_error (vs->sc, ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "kernel"), error,
+                "%s=n with spectre_v2=%s in force: a kernel built without retpolines "
+                "falls back to none (or IBRS on retbleed-affected Intel parts), which the "
+                "model does not pick for you; add spectre_v2=off (or =ibrs) to the kernel "
+                "command line", key, ns_spectre_v2_name (vs->mit.spectre_v2));
+  return FALSE;
+}
+
 /* Frees what vs holds (build, mitigations, parameters, profile, scenario); fine on a
  * partly set-up vs. */
 static void
@@ -215,7 +243,7 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
                               vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, error))
     goto fail;
   if (!setup_workload_class (vs, error) || !setup_build (vs, error) ||
-      !check_batch_length (vs, error))
+      !check_retpoline_built (vs, error) || !check_batch_length (vs, error))
     goto fail;
   return TRUE;
 

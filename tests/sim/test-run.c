@@ -344,6 +344,32 @@ START_TEST (test_fit_note_source)
 }
 END_TEST
 
+/* A build without retpolines (CONFIG_RETPOLINE=n, or v6.9's CONFIG_MITIGATION_RETPOLINE=n)
+ * cannot run spectre_v2=retpoline or =lfence: refused at the kernel element, naming the
+ * option; with spectre_v2=off, or eIBRS, it sets up. */
+START_TEST (test_retpoline_mode_needs_retpolines_built)
+{
+  g_autofree char *path = micro_path ("indirect-call.xml");
+  static const char *const no_rp[] = { "kernel.config.CONFIG_RETPOLINE=n", NULL };
+  static const char *const no_mrp[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=n", NULL };
+  GError *error = NULL;
+
+  ck_assert (!ns_run_check_variant (path, "retpoline", no_rp, &error));
+  ck_assert_ptr_nonnull (strstr (error->message, "CONFIG_RETPOLINE=n"));
+  ck_assert_ptr_nonnull (strstr (error->message, "indirect-call.xml:5:"));
+  g_clear_error (&error);
+  ck_assert (!ns_run_check_variant (path, "lfence", no_mrp, &error));
+  ck_assert_ptr_nonnull (strstr (error->message, "CONFIG_MITIGATION_RETPOLINE=n"));
+  g_clear_error (&error);
+  ck_assert_msg (ns_run_check_variant (path, "off", no_rp, &error), "%s",
+                 error ? error->message : "");
+  ck_assert_msg (ns_run_check_variant (path, "eibrs", no_mrp, &error), "%s",
+                 error ? error->message : "");
+  ck_assert_msg (ns_run_check_variant (path, "retpoline", NULL, &error), "%s",
+                 error ? error->message : "");
+}
+END_TEST
+
 static Suite *
 run_suite (void)
 {
@@ -354,6 +380,7 @@ run_suite (void)
   tcase_add_test (tc, test_aggregate);
   tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_event_counts);
+  tcase_add_test (tc, test_retpoline_mode_needs_retpolines_built);
   tcase_add_test (tc, test_call_tree_footprint);
   tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
