@@ -121,9 +121,13 @@ make_sockets (Flood *f, gsl_rng *rng, const NsScenario *sc, GError **error)
       goto failed;
   }
   do {
-    cport = (guint16) (32768 + gsl_rng_uniform_int (rng, 60999 - 32768 + 1));
+    /* not the receivers' port: with SO_REUSEADDR on both sides the bind would succeed
+     * and put the client on their chain, connected to itself */
+    do
+      cport = (guint16) (32768 + gsl_rng_uniform_int (rng, 60999 - 32768 + 1));
+    while (cport == f->port);
     f->client = bound_socket (f, cport, &err);
-  } while (f->client == NULL && err == -EADDRINUSE && cport != f->port);
+  } while (f->client == NULL && err == -EADDRINUSE);
   if (f->client == NULL)
     goto failed;
   err = connect_to (f, f->client, f->port);
