@@ -13,8 +13,22 @@
  *               sockets.
  *   per-stream  iperf3 3.16+ (Dec 2023): one client and one server thread per stream. A
  *               client worker writes while its stream is green and waits for the next
- *               pacing tick when it is not; a server worker blocks in read() [U: 3.16's
- *               exact receive loop; modelled as a blocking read].
+ *               pacing tick when it is not (3.16 and 3.17 spin there instead, esnet/iperf
+ *               #1741; 3.18 sleeps until the next send, #1743, and drops --pacing-timer,
+ *               #1773: the model is neither exactly — CPU occupancy of a rate-limited
+ *               sender differs, its throughput on its own CPU hardly); a server worker
+ *               blocks in read() [U: 3.16's exact receive loop; modelled as a blocking
+ *               read].
+ *
+ * Limits as iperf3's where it has them (length 16 to 65507 bytes, MIN/MAX_UDP_BLOCKSIZE;
+ * multisend to 1000, MAX_BURST; the default rate 1048576 bits/s, UDP_RATE) except streams:
+ * iperf3 stops at 128 (MAX_STREAMS), the model takes up to 1024 so a sweep of the chain's
+ * length can go past it — more than 128 stand for several clients' streams on one server
+ * port, in one client loop. Sizes read with K/M suffixes are decimal (iperf3's -l 8K is
+ * 8192: write 8KiB). Extra sockets (extra-*) are placed directly in the final table; with
+ * extra-bind="exact" and extra-position="tail" that is a table iperf3 could not build in
+ * that order (extras bound to 127.0.0.1 before the streams would take their set-up
+ * datagrams), but the per-datagram walk is the same.
  *
  * Sockets as iperf3 makes them: the server's UDP "listener" is a socket bound to the
  * wildcard address on the port with SO_REUSEADDR (netannounce; no SO_REUSEPORT), AF_INET6
@@ -44,6 +58,10 @@
 #include "net/select.h"
 #include "net/udp_rx.h"
 #include "net/udp_tx.h"
+
+/* iperf.h's UDP_RATE: the -b of a UDP test that gives none, 1024 × 1024 bits/s (an explicit
+ * "-b 1M" is 10^6: unit_atof_rate is decimal) */
+#define IPERF_UDP_RATE "1048576"
 
 typedef enum {
   IPERF_SINGLE,
@@ -544,7 +562,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
   if (!ns_xml_check_attrs (sc, w, allowed, error) ||
       !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
       !ns_xml_get_size (sc, w, "length", TRUE, 1460, &length, error) ||
-      !ns_xml_get_string (sc, w, "rate", "1M", &rate, error) ||
+      !ns_xml_get_string (sc, w, "rate", IPERF_UDP_RATE, &rate, error) ||
       !ns_workload_get_choice (sc, "family", "ipv4", families, &fam, error) ||
       !ns_workload_get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||
       !ns_workload_get_choice (sc, "threading", "single", threadings, &thr, error) ||
@@ -591,8 +609,9 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
 
 /* ERRORS */
 bad_streams:
-  ns_xml_error (sc, w, error, "attribute 'streams': expected 1 to 1024, got %" G_GUINT64_FORMAT,
-                streams);
+  ns_xml_error (sc, w, error, "attribute 'streams': expected 1 to 1024 (iperf3 itself stops "
+                "at 128, MAX_STREAMS: more stand for several clients' streams on one "
+                "server port), got %" G_GUINT64_FORMAT, streams);
   return FALSE;
 bad_length:
   ns_xml_error (sc, w, error, "attribute 'length': expected 16 to 65507 bytes (a UDP "

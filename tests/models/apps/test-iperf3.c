@@ -137,6 +137,21 @@ START_TEST (test_paced_single)
 }
 END_TEST
 
+/* Without rate a UDP test runs at iperf3's UDP_RATE, 1024 × 1024 bits/s a stream (not the
+ * decimal 10^6 an explicit -b 1M gives): 64 streams make 67.1 Mbit/s, not 64 (100-byte
+ * datagrams over 100 ms: ~131 a stream, so one datagram more or less is under 1 %). */
+START_TEST (test_default_rate_is_udp_rate)
+{
+  g_autofree char *path = write_scenario ("default-rate.xml", "generic",
+                                          "streams=\"64\" length=\"100\"",
+                                          "metric=\"mbits_per_sec\" warmup=\"5ms\" "
+                                          "duration=\"100ms\"");
+  double mbits = value_of (path, NULL), want = 64 * 1048576 / 1e6;
+
+  ck_assert_msg (fabs (mbits - want) < want * 0.01, "%.3f Mbit/s, want %.3f", mbits, want);
+}
+END_TEST
+
 START_TEST (test_paced_per_stream)
 {
   check_paced ("per-stream", "client-cpu=\"0\" server-cpu=\"4\"");
@@ -277,6 +292,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_bad_attributes);
   tcase_add_test (tc, test_metrics_agree);
   tcase_add_test (tc, test_paced_single);
+  tcase_add_test (tc, test_default_rate_is_udp_rate);
   tcase_add_test (tc, test_paced_per_stream);
   tcase_add_test (tc, test_multisend_only_unlimited);
   tcase_add_test (tc, test_patch_helps_under_safe_ret);
