@@ -483,7 +483,9 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   }
   if (!ok)
     g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the workload completed no %s "
-                 "in the measured time (%.6g us): lengthen measure/@duration",
+                 "in the measured time (%.6g us): lengthen measure/@duration, unless the "
+                 "set-up lets none complete (a what-if can send every one elsewhere, as "
+                 "to reuseport sockets nobody reads, or drop every one)",
                  vs->sc->path, vs->klass->op_name, (double) out->measured / 1e6);
   else
     accumulate (machine, engine, acc);
