@@ -2,6 +2,7 @@
 #include "config.h"
 #include <string.h>
 #include "workload.h"
+#include "net/udp_tx.h"
 
 extern const NsWorkloadClass ns_pointer_chase_class;
 extern const NsWorkloadClass ns_call_chain_class;
@@ -85,6 +86,20 @@ ns_workload_get_choice (const NsScenario *sc, const char *attr, const char *def,
   list = g_strjoinv (", ", (char **) names);
   ns_xml_error (sc, sc->workload, error, "attribute '%s': expected one of %s, got '%s'",
                 attr, list, v);
+  return FALSE;
+}
+
+/* An IPv6 length above lo's unfragmented limit is refused, naming the limit. */
+gboolean
+ns_workload_check_udp_unfragmented (const NsScenario *sc, guint64 length, gboolean ipv6,
+                                    GError **error)
+{
+  if (!ipv6 || length <= NS_UDPV6_LO_MAX_UNFRAGMENTED)
+    return TRUE;
+  ns_xml_error (sc, sc->workload, error, "attribute 'length': %" G_GUINT64_FORMAT " bytes is "
+                "above %u, where IPv6 on lo fragments the datagram (ip6_fragment and "
+                "reassembly are not modelled); use family=\"ipv4\" or a length up to %u",
+                length, NS_UDPV6_LO_MAX_UNFRAGMENTED, NS_UDPV6_LO_MAX_UNFRAGMENTED);
   return FALSE;
 }
 

@@ -44,6 +44,11 @@ gboolean ns_workload_get_cpu (const NsScenario *sc, xmlNodePtr node, const char 
  * absent; a file:line error naming the choices otherwise. */
 gboolean ns_workload_get_choice (const NsScenario *sc, const char *attr, const char *def,
                                  const char *const *names, guint *out, GError **error);
+/* TRUE unless an IPv6 (ipv6) UDP datagram of length bytes is one the kernel fragments on
+ * lo (above NS_UDPV6_LO_MAX_UNFRAGMENTED), which the model does not do; FALSE with a
+ * file:line error on the workload's 'length' then. */
+gboolean ns_workload_check_udp_unfragmented (const NsScenario *sc, guint64 length,
+                                             gboolean ipv6, GError **error);
 /* Simulated cycles of the CPU clock in span. */
 double   ns_workload_span_cycles (NsMachine *machine, NsTime span);
 

@@ -592,8 +592,8 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
     goto bad_pacing;
   if (fam == 1 && sfam == 1)
     goto bad_family;
-  if (fam == 1 && length > NS_UDPV6_LO_MAX_UNFRAGMENTED)
-    goto bad_length6;
+  if (!ns_workload_check_udp_unfragmented (sc, length, fam == 1, error))
+    return FALSE;
   ip->n_streams = (guint) streams;
   ip->blksize = (gsize) length;
   ip->ipv6 = fam == 1;
@@ -616,12 +616,6 @@ bad_streams:
 bad_length:
   ns_xml_error (sc, w, error, "attribute 'length': expected 16 to 65507 bytes (a UDP "
                 "datagram carrying iperf3's header), got %" G_GUINT64_FORMAT, length);
-  return FALSE;
-bad_length6:
-  ns_xml_error (sc, w, error, "attribute 'length': %" G_GUINT64_FORMAT " bytes is above %u, "
-                "where IPv6 on lo fragments the datagram (ip6_fragment and reassembly are "
-                "not modelled); use family=\"ipv4\" or a length up to %u", length,
-                NS_UDPV6_LO_MAX_UNFRAGMENTED, NS_UDPV6_LO_MAX_UNFRAGMENTED);
   return FALSE;
 bad_rate:
   ns_xml_error (sc, w, error, "attribute 'rate': expected a rate in bits/s such as 1G, "

@@ -168,8 +168,8 @@ read_attributes (Flood *f, const NsScenario *sc, NsMachine *machine, GError **er
     goto bad_sockets;
   if (length < 1 || length > 65507)
     goto bad_length;
-  if (family == 1 && length > NS_UDPV6_LO_MAX_UNFRAGMENTED)
-    goto bad_length6;
+  if (!ns_workload_check_udp_unfragmented (sc, length, family == 1, error))
+    return FALSE;
   if (port < 1 || port > 65535)
     goto bad_port;
   f->n_sockets = (guint) sockets;
@@ -186,12 +186,6 @@ bad_sockets:
 bad_length:
   ns_xml_error (sc, w, error, "attribute 'length': expected 1 to 65507 bytes, got %"
                 G_GUINT64_FORMAT, length);
-  return FALSE;
-bad_length6:
-  ns_xml_error (sc, w, error, "attribute 'length': %" G_GUINT64_FORMAT " bytes is above %u, "
-                "where IPv6 on lo fragments the datagram (ip6_fragment and reassembly are "
-                "not modelled); use family=\"ipv4\" or a length up to %u", length,
-                NS_UDPV6_LO_MAX_UNFRAGMENTED, NS_UDPV6_LO_MAX_UNFRAGMENTED);
   return FALSE;
 bad_port:
   ns_xml_error (sc, w, error, "attribute 'port': expected 1 to 65535, got %" G_GUINT64_FORMAT,
