@@ -23,7 +23,7 @@ tests_models_apps_test_udp_flood_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_udp_flood_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-skbuff
 TESTS += tests/models/net/test-skbuff
-tests_models_net_test_skbuff_SOURCES = tests/models/net/test-skbuff.c
+tests_models_net_test_skbuff_SOURCES = tests/models/net/test-skbuff.c $(STACK_RIG)
 tests_models_net_test_skbuff_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_skbuff_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_skbuff_LDADD = $(NS_LIBS) $(TEST_LIBS)
@@ -39,7 +39,7 @@ libns_models_a_SOURCES += models/net/netdevice.h
 # primitives (netstack.c), the device layer and backlog NAPI (loopback.c).
 check_PROGRAMS += tests/models/net/test-softirq
 TESTS += tests/models/net/test-softirq
-tests_models_net_test_softirq_SOURCES = tests/models/net/test-softirq.c
+tests_models_net_test_softirq_SOURCES = tests/models/net/test-softirq.c $(STACK_RIG)
 tests_models_net_test_softirq_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_softirq_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_softirq_LDADD = $(NS_LIBS) $(TEST_LIBS)

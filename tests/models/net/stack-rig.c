@@ -4,8 +4,8 @@
 
 /* See stack-rig.h. */
 void
-stack_rig_init (StackRig *s, const char *version, const char *patch,
-                const char *const *config, const NsMitigations *mit)
+stack_rig_init_machine (StackRig *s, const char *version, const char *patch,
+                        const char *const *config, const NsMitigations *mit)
 {
   NsMitigations none = { 0 };
   GError *error = NULL;
@@ -23,6 +23,16 @@ stack_rig_init (StackRig *s, const char *version, const char *patch,
   s->machine = ns_machine_new (s->params, mit ? mit : &none, s->build, &error);
   ck_assert_msg (s->machine != NULL, "%s", error ? error->message : "?");
   s->engine = ns_machine_create_engine (s->machine);
+}
+
+/* See stack-rig.h. */
+void
+stack_rig_init (StackRig *s, const char *version, const char *patch,
+                const char *const *config, const NsMitigations *mit)
+{
+  GError *error = NULL;
+
+  stack_rig_init_machine (s, version, patch, config, mit);
   s->stack = ns_netstack_new (s->machine, s->engine, &error);
   ck_assert_msg (s->stack != NULL, "%s", error ? error->message : "?");
 }
@@ -31,7 +41,8 @@ stack_rig_init (StackRig *s, const char *version, const char *patch,
 void
 stack_rig_clear (StackRig *s)
 {
-  ns_netstack_free (s->stack);
+  if (s->stack != NULL)
+    ns_netstack_free (s->stack);
   ns_engine_free (s->engine);
   ns_machine_free (s->machine);
   ns_build_free (s->build);

@@ -21,7 +21,11 @@ typedef struct {
  * list or NULL) under mit (NULL: every mitigation off), the machine, engine and stack. */
 void  stack_rig_init  (StackRig *s, const char *version, const char *patch,
                        const char *const *config, const NsMitigations *mit);
-/* Frees what stack_rig_init made. */
+/* The same without the stack (s->stack NULL): a bare machine for the tests of code below
+ * the stack (skbuff.c, softirq.c). */
+void  stack_rig_init_machine (StackRig *s, const char *version, const char *patch,
+                              const char *const *config, const NsMitigations *mit);
+/* Frees what stack_rig_init or stack_rig_init_machine made. */
 void  stack_rig_clear (StackRig *s);
 /* Runs fn(t, data) in a user thread on cpu from now until every thread is done or
  * asleep. */

@@ -8,21 +8,15 @@
  * (mm/slab_common.c kmalloc_info, kmalloc_size_roundup; net/core/skbuff.c), not read
  * from the model. */
 #include "config.h"
-#include <check.h>
-#include <string.h>
-#include "machine.h"
-#include "workload.h"
 #include "skbuff.h"
+#include "stack-rig.h"
 #include "kernel-sizes.h"
 
 #define SHINFO   KERNEL_SKB_SHINFO
 #define SKB      KERNEL_SKB_STRUCT
 
 typedef struct {
-  NsParams   *params;
-  NsBuild    *build;
-  NsMachine  *machine;
-  NsEngine   *engine;
+  StackRig    s;              /* the machine (no stack) */
   NsSkbAlloc *alloc;
 } Rig;
 
@@ -37,16 +31,8 @@ typedef struct {
 static void
 rig_init (Rig *rig, const char *version)
 {
-  NsMitigations mit = { 0 };
-  GError *error = NULL;
-
-  memset (rig, 0, sizeof *rig);
-  rig->params = ns_params_new ();
-  rig->build = ns_build_new (version, 60);
-  rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
-  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
-  rig->engine = ns_machine_create_engine (rig->machine);
-  rig->alloc = ns_skb_alloc_new (rig->machine);
+  stack_rig_init_machine (&rig->s, version, NULL, NULL, NULL);
+  rig->alloc = ns_skb_alloc_new (rig->s.machine);
 }
 
 /* Frees what rig_init made. */
@@ -54,10 +40,7 @@ static void
 rig_clear (Rig *rig)
 {
   ns_skb_alloc_free (rig->alloc);
-  ns_engine_free (rig->engine);
-  ns_machine_free (rig->machine);
-  ns_build_free (rig->build);
-  ns_params_free (rig->params);
+  stack_rig_clear (&rig->s);
 }
 
 /* The simulated thread's body: the job's. */
@@ -75,9 +58,9 @@ run (Rig *rig, Body body)
 {
   Job job = { rig, body };
 
-  ns_engine_spawn (rig->engine, "skb", 0, NS_THREAD_SOFTIRQ, ns_engine_now (rig->engine),
+  ns_engine_spawn (rig->s.engine, "skb", 0, NS_THREAD_SOFTIRQ, ns_engine_now (rig->s.engine),
                    job_thread, &job);
-  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+  ns_engine_run (rig->s.engine, NS_TIME_FOREVER);
 }
 
 /* Runs body on a fresh machine of kernel version; the allocator must end with nothing
@@ -100,7 +83,7 @@ static const guint sizes[] = { 0, 1, 100, 320, 321, 704, 1000, 1500, 3700, 7808,
 static void
 alloc_sizes (NsThread *t, Rig *rig)
 {
-  gboolean small = ns_kernel_version_cmp (ns_build_version (rig->build), "6.3") >= 0;
+  gboolean small = ns_kernel_version_cmp (ns_build_version (rig->s.build), "6.3") >= 0;
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++) {
     struct sk_buff *skb = __alloc_skb (t, rig->alloc, sizes[i], GFP_ATOMIC);
@@ -228,7 +211,7 @@ END_TEST
 static void
 page_frags (NsThread *t, Rig *rig)
 {
-  struct page_frag *pf = ns_arena_alloc (ns_machine_arena (rig->machine), sizeof *pf, 64);
+  struct page_frag *pf = ns_arena_alloc (ns_machine_arena (rig->s.machine), sizeof *pf, 64);
   struct page_ns *first;
 
   pf->page = NULL;

@@ -13,11 +13,8 @@
  * do_softirq records the count it ran at and clears the pending mask as __do_softirq
  * does. Expected counts are computed from the constants above, not read from the model. */
 #include "config.h"
-#include <check.h>
-#include <string.h>
-#include "machine.h"
-#include "workload.h"
 #include "softirq.h"
+#include "stack-rig.h"
 
 #define SOFTIRQ_OFFSET          0x100
 #define SOFTIRQ_DISABLE_OFFSET  0x200
@@ -35,10 +32,7 @@ typedef struct {
 } Cpu;
 
 typedef struct {
-  NsParams   *params;
-  NsBuild    *build;
-  NsMachine  *machine;
-  NsEngine   *engine;
+  StackRig    s;              /* the machine (no stack) */
   Cpu         cpu;
   SoftirqCtx  ctx;
 } Rig;
@@ -82,31 +76,15 @@ cpu_do_softirq (NsThread *t, gpointer owner)
 static void
 rig_init (Rig *rig, gboolean with_do_softirq)
 {
-  NsMitigations mit = { 0 };
-  GError *error = NULL;
   NsArena *arena;
 
   memset (rig, 0, sizeof *rig);
-  rig->params = ns_params_new ();
-  rig->build = ns_build_new ("6.9.0-rc1", 60);
-  rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
-  ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
-  rig->engine = ns_machine_create_engine (rig->machine);
-  arena = ns_machine_arena (rig->machine);
+  stack_rig_init_machine (&rig->s, "6.9.0-rc1", NULL, NULL, NULL);
+  arena = ns_machine_arena (rig->s.machine);
   rig->cpu.count = ns_arena_alloc (arena, 64, 64);
   rig->cpu.pending = ns_arena_alloc (arena, 64, 64);
   rig->ctx = (SoftirqCtx) { &rig->cpu, cpu_count, cpu_pending,
                             with_do_softirq ? cpu_do_softirq : NULL };
-}
-
-/* Frees what rig_init made. */
-static void
-rig_clear (Rig *rig)
-{
-  ns_engine_free (rig->engine);
-  ns_machine_free (rig->machine);
-  ns_build_free (rig->build);
-  ns_params_free (rig->params);
 }
 
 /* The simulated thread's body: the job's. */
@@ -126,9 +104,8 @@ run (Body body, gboolean with_do_softirq)
   Job job = { &rig, body };
 
   rig_init (&rig, with_do_softirq);
-  ns_engine_spawn (rig.engine, "bh", 0, NS_THREAD_USER, 0, job_thread, &job);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
-  rig_clear (&rig);
+  stack_rig_run (&rig.s, 0, job_thread, &job);
+  stack_rig_clear (&rig.s);
 }
 
 /* local_bh_disable adds SOFTIRQ_DISABLE_OFFSET per nesting level; each enable takes one
