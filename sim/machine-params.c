@@ -80,7 +80,8 @@ static const NsParamDef machine_params[] = {
     "ref: cpu-params.md §2 (x86-64, [K2])", FALSE, 64, 64 },
   { "cache.policy", NS_PARAM_STRING, "", "lru",
     "replacement policy of every cache level: lru or plru (tree pseudo-LRU)",
-    "generic default", FALSE, UNB },
+    "unsourced stated choice: true LRU; no profile's replacement policy is sourced (the "
+    "cores' L1/L2 use pseudo-LRU variants that vendors do not document)", FALSE, UNB },
   { "cache.l1d.size_kib", NS_PARAM_INT, "KiB", "32", "L1 data cache size per core",
     "generic default", FALSE, 1, 4096 },
   { "cache.l1d.assoc", NS_PARAM_INT, "ways", "8", "L1 data cache associativity",
@@ -184,7 +185,10 @@ static const NsParamDef machine_params[] = {
     "unsourced reasoned default", FALSE, 0, 100 },
   { "icall.predicted_cycles", NS_PARAM_DOUBLE, "cycles", "1",
     "extra cost of a predicted indirect call over a direct call",
-    "ref: cpu-params.md §4 ([M22] 'indirect jump, 2 cycles')", FALSE, 0, 50 },
+    "unsourced reasoned default: cpu-params.md §5 (proposed defaults, not found) 'direct + "
+    "0-1 cycle'; the §4 [M22] figure 'indirect jump, 2 cycles' is a code comment's total "
+    "for a predicted jmp on Cascade Lake, not the extra over a direct call. Zen 3 and Zen 4 "
+    "hosts measured 0 (their profiles); no Intel core measured", FALSE, 0, 50 },
   { "icall.retpoline_insns", NS_PARAM_INT, "instructions", "5",
     "instructions of a generic retpoline per indirect call (call thunk; call; mov; ret; "
     "capture loop); each retpoline also pays branch.mispredict_cycles",
@@ -209,8 +213,9 @@ static const NsParamDef machine_params[] = {
     FALSE, 0, 10000 },
   { "syscall.pti_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "page-table isolation: two CR3 writes + trampoline per syscall (with PCID)",
-    "ref: cpu-params.md §4 ([K4] 'order of a hundred cycles' each, [M16] '< 300 cycles')",
-    FALSE, 0, 10000 },
+    "unsourced reasoned default: cpu-params.md §5 (proposed defaults, not found) "
+    "'+150-250 cycles', from [K4] 'order of a hundred cycles' per CR3 write and [M16] "
+    "'< 300 cycles'; no per-core measurement", FALSE, 0, 10000 },
   { "syscall.ibrs_cycles", NS_PARAM_DOUBLE, "cycles", "300",
     "legacy IBRS: SPEC_CTRL WRMSR at entry and at exit",
     "unsourced: 2 x WRMSR of 100-200 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
