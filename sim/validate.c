@@ -1805,14 +1805,33 @@ typedef struct {
   gint patched;
 } NsValJobPair;
 
-/* Index of the job running (scenario, variant, sets), adding it if new: identical runs
- * are made once. */
-static gint
-job_index (GPtrArray *jobs, GHashTable *index, const char *scenario, const char *variant,
-           char **sets)
+/* What a run of (scenario, variant, sets) simulates, as a key: the scenario's path and its
+ * document once the variant's and the sets' changes are made, so that variants the sets
+ * make alike are one run; if that document cannot be made, the path, variant and sets
+ * (the run then reports why). */
+static char *
+run_key (const char *scenario, const char *variant, char **sets)
 {
-  g_autofree char *joined = g_strjoinv ("\x1f", sets);
-  char *key = g_strdup_printf ("%s\x1e%s\x1e%s", scenario, variant, joined);
+  g_autoptr (GError) err = NULL;
+  g_autofree char *joined = NULL;
+  NsScenario *sc = ns_scenario_load_variant (scenario, variant, (const char *const *) sets,
+                                             NULL, &err);
+
+  if (sc != NULL) {
+    g_autofree char *doc = ns_scenario_dump (sc);
+    ns_scenario_free (sc);
+    return g_strdup_printf ("%s\x1e%s", scenario, doc);
+  }
+  joined = g_strjoinv ("\x1f", sets);
+  return g_strdup_printf ("%s\x1e%s\x1e%s", scenario, variant, joined);
+}
+
+/* Index of the job whose run has key (run_key), adding a job running (scenario, variant,
+ * sets) if none has: identical runs are made once. Takes key. */
+static gint
+job_index (GPtrArray *jobs, GHashTable *index, char *key, const char *scenario,
+           const char *variant, char **sets)
+{
   gpointer found;
 
   if (g_hash_table_lookup_extended (index, key, NULL, &found)) {
@@ -1822,6 +1841,13 @@ job_index (GPtrArray *jobs, GHashTable *index, const char *scenario, const char 
   g_ptr_array_add (jobs, ns_val_job_new (scenario, variant, (const char *const *) sets));
   g_hash_table_insert (index, key, GINT_TO_POINTER (jobs->len - 1));
   return (gint) jobs->len - 1;
+}
+
+/* The key of a row's two runs: its baseline's and its patched variant's run_key, joined. */
+static char *
+pair_key (const char *baseline_key, const char *patched_key)
+{
+  return g_strconcat (baseline_key, "\x1d", patched_key, NULL);
 }
 
 /* Checks the case's scenario file and variants; NULL if it can run, else why not (and
@@ -1852,13 +1878,16 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status)
   return NULL;
 }
 
-/* Decides whether the row can be simulated; if so adds its two jobs. */
+/* Decides whether the row can be simulated; if so adds its two jobs, and if they are the
+ * runs of a calibration row (fitted_runs, see fitted_runs_new) counts it as calibration. */
 static void
 plan_outcome (const NsValidation *v, NsValOutcome *o, const NsValOptions *opt, GPtrArray *jobs,
-              GHashTable *index, NsValJobPair *pair)
+              GHashTable *index, GHashTable *fitted_runs, NsValJobPair *pair)
 {
   const NsValCase *c = o->vcase;
   g_autofree char *path = NULL;
+  g_autofree char *both = NULL;
+  char *baseline_key, *patched_key;
 
   pair->baseline = pair->patched = -1;
   o->status = NS_VAL_NOT_MODELLED;
@@ -1875,8 +1904,44 @@ plan_outcome (const NsValidation *v, NsValOutcome *o, const NsValOptions *opt, G
   o->reason = case_blocker (c, path, &o->status);
   if (o->reason != NULL)
     return;
-  pair->baseline = job_index (jobs, index, path, c->baseline, o->sets);
-  pair->patched = job_index (jobs, index, path, c->patched, o->sets);
+  baseline_key = run_key (path, c->baseline, o->sets);
+  patched_key = run_key (path, c->patched, o->sets);
+  both = pair_key (baseline_key, patched_key);
+  if (!o->calibration) {
+    o->same_runs_as = g_hash_table_lookup (fitted_runs, both);
+    o->calibration = o->same_runs_as != NULL;
+  }
+  pair->baseline = job_index (jobs, index, baseline_key, path, c->baseline, o->sets);
+  pair->patched = job_index (jobs, index, patched_key, path, c->patched, o->sets);
+}
+
+/* The runs fits were made on: the pair_key of each calibration row's two runs under opt,
+ * mapped to the row's id (borrowed from v), for the rows whose cases can run. */
+static GHashTable *
+fitted_runs_new (const NsValidation *v, const NsValOptions *opt)
+{
+  GHashTable *runs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *rows = ns_validation_rows (v);
+
+  for (guint i = 0; i < rows->len; i++) {
+    const NsRecordedRow *row = rows->pdata[i];
+    const NsValCase *c = ns_validation_case (v, row->id);
+    g_autofree char *path = NULL, *why = NULL, *baseline_key = NULL, *patched_key = NULL;
+    g_auto (GStrv) sets = NULL;
+    NsValStatus status;
+
+    if (!ns_validation_is_calibration (v, row->id) || c == NULL || c->scenario == NULL)
+      continue;
+    path = ns_validation_scenario_path (c);
+    why = case_blocker (c, path, &status);
+    if (why != NULL)
+      continue;
+    sets = ns_validation_run_sets (v, row, opt);
+    baseline_key = run_key (path, c->baseline, sets);
+    patched_key = run_key (path, c->patched, sets);
+    g_hash_table_insert (runs, pair_key (baseline_key, patched_key), row->id);
+  }
+  return runs;
 }
 
 /* Fills a modelled outcome from its two finished jobs. */
@@ -2146,7 +2211,7 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
 {
   NsValReport *r;
   GPtrArray *jobs;
-  GHashTable *index;
+  GHashTable *index, *fitted_runs;
   NsValJobPair *pairs;
 
   g_return_val_if_fail (v != NULL && rows != NULL && opt != NULL, NULL);
@@ -2158,6 +2223,7 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
   }
   jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_val_job_free);
   index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  fitted_runs = fitted_runs_new (v, opt);
   pairs = g_new0 (NsValJobPair, rows->len);
   for (guint i = 0; i < rows->len; i++) {
     NsValOutcome *o = g_new0 (NsValOutcome, 1);
@@ -2166,8 +2232,9 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
     o->calibration = ns_validation_is_calibration (v, o->row->id);
     o->tolerance_pp = ns_validation_tolerance (o->row);
     g_ptr_array_add (r->outcomes, o);
-    plan_outcome (v, o, opt, jobs, index, &pairs[i]);
+    plan_outcome (v, o, opt, jobs, index, fitted_runs, &pairs[i]);
   }
+  g_hash_table_unref (fitted_runs);
   ns_val_jobs_run (jobs, MAX (opt->jobs, 1), opt->progress, opt->progress_data);
   finish_report (r, jobs, pairs);
   g_free (pairs);
@@ -2316,6 +2383,25 @@ table_reasons (GString *out, const NsValReport *r, NsValStatus status, const cha
   g_ptr_array_unref (reasons);
 }
 
+/* Lists the rows counted as calibration because they run a calibration row's runs. */
+static void
+table_same_runs (GString *out, const NsValReport *r)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < r->outcomes->len; i++)
+    n += ((const NsValOutcome *) r->outcomes->pdata[i])->same_runs_as != NULL;
+  if (n > 0)
+    g_string_append_printf (out, "\ncounted as calibration, as their runs are a calibration "
+                            "row's (the same scenario document once the sets are made; "
+                            "another recording of a fitted run is no evidence) (%u):\n", n);
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (o->same_runs_as != NULL)
+      g_string_append_printf (out, "  %s: the runs of %s\n", o->row->id, o->same_runs_as);
+  }
+}
+
 /* Recorded value of one side of a row, and the simulated one if the row ran. */
 static gboolean
 pair_side (const NsValReport *r, const NsValPair *p, int k, double *rec, double *sim)
@@ -2436,6 +2522,7 @@ write_table (GString *out, const NsValReport *r)
                           "sim delta", "error", "tol", "set", "status");
   for (guint i = 0; i < r->outcomes->len; i++)
     table_row (out, r->outcomes->pdata[i]);
+  table_same_runs (out, r);
   table_reasons (out, r, NS_VAL_NOT_MODELLED, "not modelled");
   table_reasons (out, r, NS_VAL_ERROR, "run errors");
   table_pairs (out, r);
@@ -2466,11 +2553,25 @@ static const char csv_header[] =
   "#   netsim run prints them, times the case's unit-scale); simulated_delta_pct: as netsim\n"
   "#   run's comparison; error_pp: simulated minus recorded delta, percentage points;\n"
   "#   tolerance_pp: max(3, 10 % of |recorded delta|) or the row's stated one\n"
-  "# set: calibration (named by calibration.xml) or validation; status: pass, fail,\n"
-  "#   not-modelled or error; sign_agrees: same direction of change (|delta| < 1 pp = none)\n"
+  "# set: calibration (named by calibration.xml, or running the same two scenario documents\n"
+  "#   as a row it names) or validation; status: pass, fail, not-modelled or error;\n"
+  "#   sign_agrees: same direction of change (|delta| < 1 pp = none)\n"
   "# scenario, baseline_variant, patched_variant, metric, sets: the case; reason: why a row\n"
-  "#   is not modelled or what went wrong; recorded_delta_ci95_pp: half-width of the\n"
+  "#   is not modelled, what went wrong, or whose runs a calibration row's are if calibration\n"
+  "#   .xml does not name it; recorded_delta_ci95_pp: half-width of the\n"
   "#   recorded delta's 95 % interval, from the thread's CVs and runs (empty if none)\n";
+
+/* The reason column: why the row is not modelled or what went wrong, else for a row
+ * counted as calibration for its runs whose runs they are; NULL if neither. */
+static char *
+outcome_note (const NsValOutcome *o)
+{
+  if (o->reason != NULL)
+    return g_strdup (o->reason);
+  if (o->same_runs_as != NULL)
+    return g_strdup_printf ("counted as calibration: its runs are those of %s", o->same_runs_as);
+  return NULL;
+}
 
 /* Appends the CSV line of one outcome, in the column order write_csv writes. */
 static void
@@ -2481,8 +2582,9 @@ csv_row (GString *out, const NsValOutcome *o)
   g_autofree char *sets = c && c->sets ? g_strjoinv (" ", c->sets) : NULL;
   const char *fields[] = { row->id, row->seed, row->file, row->setup.cpu, row->setup.profile,
                            row->variant, row->unit, row->baseline_text, row->patched_text };
+  g_autofree char *note = outcome_note (o);
   const char *case_fields[] = { c ? c->scenario : NULL, c ? c->baseline : NULL,
-                                c ? c->patched : NULL, c ? c->metric : NULL, sets, o->reason };
+                                c ? c->patched : NULL, c ? c->metric : NULL, sets, note };
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
@@ -2697,6 +2799,7 @@ json_outcome (NsJson *json, const NsValOutcome *o)
   ns_json_member_string (json, "set", set_name (o));
   ns_json_member_string (json, "status", ns_val_status_name (o->status));
   ns_json_member_string (json, "reason", o->reason);
+  ns_json_member_string (json, "same_runs_as", o->same_runs_as);
   ns_json_end_object (json);
 }
 

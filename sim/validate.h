@@ -209,7 +209,11 @@ void      ns_val_jobs_run  (GPtrArray *jobs, guint n_jobs, NsValProgress progres
 typedef struct {
   const NsRecordedRow *row;
   const NsValCase     *vcase;
-  gboolean             calibration;   /* named by calibration.xml */
+  gboolean             calibration;   /* named by calibration.xml, or same_runs_as set */
+  const char          *same_runs_as;  /* the row calibration.xml names whose two runs (the
+                                         same scenario documents once the variants' and
+                                         the cases' sets are made) are this row's, so it
+                                         counts as calibration too; NULL if none */
   NsValStatus          status;
   char                *reason;        /* not modelled / error: why */
   NsValRun            *baseline_run;  /* owned copies (NULL unless modelled and run) */

@@ -620,6 +620,62 @@ START_TEST (test_unrecorded_fit_conflict)
 }
 END_TEST
 
+/* A row whose two runs are a calibration row's (900-safe-ret's case runs the variants of
+ * 900-calib's, its metric set being the scenario's own) counts as calibration too, and the
+ * outputs say whose runs they are, whether or not that row is selected; a row with other
+ * runs (900-unret) stays validation, until its case names a variant that, under another
+ * name, makes the same document as 900-calib's. */
+START_TEST (test_same_runs_as_calibration)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
+  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  GString *table = g_string_new (NULL), *csv = g_string_new (NULL);
+  NsValidation *v;
+  NsValReport *r;
+
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.5",
+                                         "fit on 900-calib, residual 0", NULL));
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"1.5\" residual=\"0\" "
+                                  "target=\"baseline\" rows=\"900-calib\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
+  ck_assert (outcome (r, "900-safe-ret")->calibration);
+  ck_assert_str_eq (outcome (r, "900-safe-ret")->same_runs_as, "900-calib");
+  ck_assert (!outcome (r, "900-unret")->calibration);
+  ck_assert_ptr_null (outcome (r, "900-unret")->same_runs_as);
+  ck_assert_uint_eq (r->calibration.rows, 1);
+  ck_assert_uint_eq (r->validation.rows, 1);
+  ck_assert_uint_eq (r->conflicts->len, 0);
+  ns_validation_write (table, r, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (table->str, "900-safe-ret: the runs of 900-calib") != NULL, "%s",
+                 table->str);
+  ns_validation_write (csv, r, NS_FORMAT_CSV);
+  ck_assert_msg (strstr (csv->str, ",counted as calibration: its runs are those of 900-calib,")
+                 != NULL, "%s", csv->str);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  /* a variant of another name that makes the same document is the same run */
+  edit_file (scenario, "<variants>", "<variants>\n    <variant name=\"safe-ret-again\">\n"
+             "      <set path=\"kernel.cmdline\" value=\"spec_rstack_overflow=safe-ret\"/>\n"
+             "    </variant>");
+  edit_file (cases, "patched=\"retbleed-unret\"", "patched=\"safe-ret-again\"");
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-unret", NULL }, 1);
+  ck_assert_str_eq (outcome (r, "900-unret")->same_runs_as, "900-calib");
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  g_string_free (table, TRUE);
+  g_string_free (csv, TRUE);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A recorded fit whose row has moved since (900-calib's figures are the model's at
  * cpu.ipc 2.0, the profile and the record say 1.5) no longer holds: noted once (the
  * scenario sets the same value too), exit status 1; not judged for a what-if, nor when a
@@ -803,6 +859,7 @@ validate_suite (void)
   suite_add_tcase (s, run);
   tcase_add_test (fits, test_fitted_and_validation_conflict);
   tcase_add_test (fits, test_unrecorded_fit_conflict);
+  tcase_add_test (fits, test_same_runs_as_calibration);
   tcase_add_test (fits, test_drifted_fit);
   tcase_add_test (fits, test_scenario_fit_checked);
   tcase_add_test (run, test_run_sets_order);
