@@ -20,6 +20,11 @@ typedef struct {
 
 static const char *const metrics[] = { "cycles_per_load", "ns_per_load", NULL };
 
+/* The largest working set: four times the largest modelled L3 would do; 4 GiB keeps the
+ * chase well inside the machine's 16 GiB simulated arena and its host index array
+ * (8 bytes a line) at 512 MiB. */
+#define CHASE_MAX_WORKING_SET (G_GUINT64_CONSTANT (4) << 30)
+
 /* Links the nodes into one cycle in a random order (gsl_ran_shuffle), each to the next
  * in that order and the last to the first, so every line is visited once per pass in an
  * order no prefetcher could follow. */
@@ -67,6 +72,8 @@ chase_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
     return NULL;
   if (ws < 2 * sizeof (ChaseNode))
     goto too_small;
+  if (ws > CHASE_MAX_WORKING_SET)
+    goto too_large;
   pc = g_new0 (PointerChase, 1);
   pc->n_nodes = ws / sizeof (ChaseNode);
   pc->nodes = ns_arena_alloc (ns_machine_arena (machine), pc->n_nodes * sizeof (ChaseNode), 64);
@@ -78,6 +85,10 @@ chase_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
 too_small:
   ns_xml_error (sc, sc->workload, error,
                 "attribute 'working-set': expected at least 128 bytes (two cache lines)");
+  return NULL;
+too_large:
+  ns_xml_error (sc, sc->workload, error, "attribute 'working-set': expected at most 4 GiB "
+                "(the simulated memory holds 16 GiB), got %" G_GUINT64_FORMAT " bytes", ws);
   return NULL;
 }
 
