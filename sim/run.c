@@ -103,6 +103,33 @@ metric_known (const NsWorkloadClass *klass, const char *metric)
   return FALSE;
 }
 
+/* Reports cause (freed), an error about the value of attribute attr of the scenario's
+ * top-level element, at that element: "file:line: attribute 'attr': cause", ending
+ * "(after --set …)" when a set gave the value. */
+static void
+blame_attribute (const NsScenario *sc, const char *element, const char *attr, GError *cause,
+                 GError **error)
+{
+  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), element), error,
+                "attribute '%s': %s", attr, cause->message);
+  g_error_free (cause);
+}
+
+/* The <patch> element of the scenario's <kernel> whose name is name (NULL: none). */
+static xmlNodePtr
+patch_element (const NsScenario *sc, const char *name)
+{
+  xmlNodePtr kernel = ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel");
+
+  for (xmlNodePtr n = kernel != NULL ? kernel->children : NULL; n != NULL; n = n->next) {
+    g_autofree xmlChar *named = ns_xml_is_element (n, "patch") ?
+                                xmlGetProp (n, BAD_CAST "name") : NULL;
+    if (named != NULL && !strcmp ((const char *) named, name))
+      return n;
+  }
+  return kernel;
+}
+
 /* Finds the workload class and checks the requested metric. */
 static gboolean
 setup_workload_class (NsVariantSetup *vs, GError **error)
@@ -119,13 +146,14 @@ setup_workload_class (NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
 unknown_type:
-  ns_xml_error (sc, sc->workload, error, "unknown workload type '%s' "
+  ns_xml_error (sc, sc->workload, error, "attribute 'type': unknown workload type '%s' "
                 "(netsim list workloads shows them)", sc->workload_type);
   return FALSE;
 unknown_metric:
   known = g_strjoinv (", ", (char **) vs->klass->metrics);
   ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "measure"), error,
-                "workload %s has no metric '%s' (it has: %s)", vs->klass->name,
+                "attribute 'metric': workload %s has no metric '%s' (it has: %s)",
+                vs->klass->name,
                 sc->measure.metric, known);
   return FALSE;
 }
@@ -157,8 +185,8 @@ setup_build (NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
 unknown_patch:
-  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel"), error,
-                "unknown patch '%s' (netsim list patches shows them)", name);
+  ns_xml_error (sc, patch_element (sc, name), error,
+                "attribute 'name': unknown patch '%s' (netsim list patches shows them)", name);
   return FALSE;
 }
 
@@ -228,25 +256,33 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
 {
   GArray *defs;
 
+  GError *cause = NULL;
+
   memset (vs, 0, sizeof *vs);
   vs->sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params, error);
   if (vs->sc == NULL)
     return FALSE;
-  vs->profile = ns_cpu_profile_load (vs->sc->cpu, error);
+  vs->profile = ns_cpu_profile_load (vs->sc->cpu, &cause);
   if (vs->profile == NULL)
-    goto fail;
+    goto bad_profile;
   vs->params = ns_params_copy (vs->profile->params);
   if (!apply_scenario_params (vs->sc, vs->params, error))
     goto fail;
   defs = vs->profile->mitigation_defaults;
   if (!ns_mitigations_select ((NsMitigationDefault *) defs->data, defs->len,
-                              vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, error))
-    goto fail;
+                              vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, &cause))
+    goto bad_cmdline;
   if (!setup_workload_class (vs, error) || !setup_build (vs, error) ||
       !check_retpoline_built (vs, error) || !check_batch_length (vs, error))
     goto fail;
   return TRUE;
 
+/* ERRORS */
+bad_profile:
+  blame_attribute (vs->sc, "cpu", "profile", cause, error);
+  goto fail;
+bad_cmdline:
+  blame_attribute (vs->sc, "kernel", "cmdline", cause, error);
 fail:
   variant_setup_clear (vs);
   return FALSE;
@@ -986,7 +1022,9 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
     NsVariantResult *vr;
     if (opt->only_variant && strcmp (opt->only_variant, name))
       continue;
-    vr = run_variant (path, name, i, names->len, opt, seed, error);
+    /* progress counts the variants that run: all, or the one --variant names */
+    vr = opt->only_variant ? run_variant (path, name, 0, 1, opt, seed, error)
+                           : run_variant (path, name, i, names->len, opt, seed, error);
     if (vr == NULL)
       goto fail;
     g_ptr_array_add (result->variants, vr);

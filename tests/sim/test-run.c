@@ -370,6 +370,37 @@ START_TEST (test_retpoline_mode_needs_retpolines_built)
 }
 END_TEST
 
+/* Set-up errors found after loading name the element and attribute whose value is bad,
+ * and the --set that gave it: an unknown CPU profile (<cpu>, line 4 of call-chain.xml), a
+ * bad kernel command line (<kernel>, line 5), an unknown patch, metric or workload type. */
+START_TEST (test_setup_errors_located)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  static const struct {
+    const char *set, *where;
+  } cases[] = {
+    { "cpu.profile=nope", "call-chain.xml:4: attribute 'profile': unknown CPU profile 'nope'" },
+    { "kernel.cmdline=spectre_v2=bogus", "call-chain.xml:5: attribute 'cmdline': kernel "
+      "command line: bad value in 'spectre_v2=bogus'" },
+    { "kernel.patch.name=nope", "attribute 'name': unknown patch 'nope'" },
+    { "measure.metric=nope", "call-chain.xml:7: attribute 'metric': workload call-chain has "
+      "no metric 'nope'" },
+    { "workload.type=nope", "call-chain.xml:6: attribute 'type': unknown workload type 'nope'" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const char *const sets[] = { cases[i].set, NULL };
+    g_autofree char *after = g_strdup_printf ("(after --set %s)", cases[i].set);
+    GError *error = NULL;
+
+    ck_assert (!ns_run_check_variant (path, "plain-ret", sets, &error));
+    ck_assert_msg (strstr (error->message, cases[i].where) != NULL, "%s", error->message);
+    ck_assert_msg (g_str_has_suffix (error->message, after), "%s", error->message);
+    g_error_free (error);
+  }
+}
+END_TEST
+
 static Suite *
 run_suite (void)
 {
@@ -381,6 +412,7 @@ run_suite (void)
   tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_event_counts);
   tcase_add_test (tc, test_retpoline_mode_needs_retpolines_built);
+  tcase_add_test (tc, test_setup_errors_located);
   tcase_add_test (tc, test_call_tree_footprint);
   tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
