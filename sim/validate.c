@@ -3093,6 +3093,8 @@ read_expected (const char *path, GError **error)
     e->patched = g_strdup (f[col[3]]);
     g_hash_table_insert (expected, g_strdup (f[col[0]]), e);
   }
+  if (header == NULL)
+    goto bad_header;
   return expected;
 
 /* ERRORS */
@@ -3102,6 +3104,18 @@ bad_header:
                "simulated_patched)", path);
   g_hash_table_unref (expected);
   return NULL;
+}
+
+/* Reads an expected-results CSV; see validate.h. */
+gboolean
+ns_validation_read_expected (const char *path, GError **error)
+{
+  GHashTable *expected = read_expected (path, error);
+
+  if (expected == NULL)
+    return FALSE;
+  g_hash_table_unref (expected);
+  return TRUE;
 }
 
 /* TRUE (with a message) if o ran and its simulated figures, printed as --format csv

@@ -331,5 +331,8 @@ void         ns_validation_write      (GString *out, const NsValReport *report, 
  * regressed or changed, or -1 with an error if path cannot be read. */
 gint         ns_validation_check_expected (const NsValReport *report, const char *path,
                                            GString *messages, GError **error);
+/* TRUE if path reads as expected results (a --format csv output, with its header line), so
+ * that a bad --expected is refused before anything runs; FALSE with an error if not. */
+gboolean     ns_validation_read_expected  (const char *path, GError **error);
 
 G_END_DECLS

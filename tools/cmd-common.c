@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "common.h"
 #include "cmd.h"
 #include "profile.h"
@@ -30,7 +31,49 @@ ns_cmd_write_output (const char *path, const GString *data, GError **error)
                  "writing standard output: %s", g_strerror (errno));
     return FALSE;
   }
-  return g_file_set_contents (path, data->str, data->len, error);
+  if (g_file_set_contents (path, data->str, data->len, error))
+    return TRUE;
+  g_prefix_error (error, "cannot write %s: ", path);
+  return FALSE;
+}
+
+/* TRUE if path (NULL or "-": standard output) can be written later: not a folder, in a
+ * folder that exists and is writable; else FALSE with an error naming path. */
+gboolean
+ns_cmd_check_output (const char *path, GError **error)
+{
+  g_autofree char *folder = NULL;
+
+  if (path == NULL || !strcmp (path, "-"))
+    return TRUE;
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    goto is_folder;
+  folder = g_path_get_dirname (path);
+  if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
+    goto no_folder;
+  if (access (folder, W_OK) != 0)
+    goto read_only;
+  return TRUE;
+
+/* ERRORS */
+is_folder:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: it is a folder", path);
+  return FALSE;
+no_folder:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: no folder %s", path,
+               folder);
+  return FALSE;
+read_only:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: folder %s: %s", path,
+               folder, g_strerror (errno));
+  return FALSE;
+}
+
+/* Parses text as a seed (decimal, 0 to 2^64 - 1) into *seed; FALSE if it is not one. */
+gboolean
+ns_cmd_parse_seed (const char *text, guint64 *seed)
+{
+  return g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, seed, NULL);
 }
 
 

@@ -27,6 +27,22 @@ print_fit_notes (const NsRunResult *result)
   ns_cmd_print_notes ("run", notes, err);
 }
 
+/* Makes err's "--set W)" and "--set W:" say --what-if for each what-if W (the what-if
+ * run passes them to the scenario as sets, after the --sets). */
+static void
+relabel_what_ifs (GError *err, char **what_ifs)
+{
+  for (guint i = 0; what_ifs[i]; i++)
+    for (const char *const *end = (const char *const[]) { ")", ":", NULL }; *end; end++) {
+      g_autofree char *as_set = g_strconcat ("--set ", what_ifs[i], *end, NULL);
+      g_autofree char *as_what_if = g_strconcat ("--what-if ", what_ifs[i], *end, NULL);
+      g_auto (GStrv) parts = g_strsplit (err->message, as_set, -1);
+
+      g_free (err->message);
+      err->message = g_strjoinv (as_what_if, parts);
+    }
+}
+
 /* Runs the scenario with what_ifs after the sets of opt, then as opt says, and joins the
  * two (each variant and its what-if twin); NULL with an error. The what-if run goes first
  * so that a bad what-if value is reported before the other run's time is spent. */
@@ -47,13 +63,18 @@ run_with_what_if (const char *path, const NsRunOptions *opt, char **sets, char *
   alt.sets = (const char *const *) joined;
   other = ns_run_scenario (path, &alt, error);
   if (other == NULL)
-    return NULL;
+    goto what_if_failed;
   result = ns_run_scenario (path, opt, error);
   if (result == NULL) {
     ns_run_result_free (other);
     return NULL;
   }
   return ns_run_result_what_if (result, other, label, error);
+
+/* ERRORS */
+what_if_failed:
+  relabel_what_ifs (*error, what_ifs);
+  return NULL;
 }
 
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */
@@ -62,7 +83,7 @@ ns_cmd_run (int argc, char **argv)
 {
   g_auto (GStrv) sets = NULL, what_ifs = NULL;
   g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
-  gint64 seed = -1;
+  g_autofree char *seed = NULL;
   gint top = 20;
   gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE, stat = FALSE;
   GOptionEntry entries[] = {
@@ -74,7 +95,7 @@ ns_cmd_run (int argc, char **argv)
       "with PATH=VALUE added to its sets (repeatable; after --set) and compare each variant "
       "with that twin instead of the scenario's comparisons: --what-if cpu.profile=ryzen9-7950x "
       "--explain says what another CPU does to each variant, and where", "PATH=VALUE" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the random streams (default: the "
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, "Seed of the random streams (default: the "
       "scenario's)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default), csv, "
       "json (json has the full parameter set with sources)", "FORMAT" },
@@ -133,8 +154,11 @@ ns_cmd_run (int argc, char **argv)
   ropt.stat = stat;
   ropt.top = (guint) top;
   opt.sets = (const char *const *) sets;
-  opt.seed_given = seed >= 0;
-  opt.seed = (guint64) seed;
+  opt.seed_given = seed != NULL;
+  if (seed != NULL && !ns_cmd_parse_seed (seed, &opt.seed))
+    goto bad_seed;
+  if (!ns_cmd_check_output (output, &err) || !ns_cmd_check_output (folded, &err))
+    return ns_cmd_fail (err);
   opt.only_variant = variant;
   opt.stacks = folded != NULL;
   if (!quiet && isatty (STDERR_FILENO))
@@ -146,6 +170,10 @@ ns_cmd_run (int argc, char **argv)
   if (result == NULL)
     return ns_cmd_fail (err);
   print_fit_notes (result);
+  if (explain && result->comparisons->len == 0)
+    g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",
+                variant ? "--variant runs one variant, and each comparison needs two"
+                        : "the scenario lists none (--what-if makes one per variant)");
   out = g_string_new (NULL);
   ok = TRUE;
   if (folded != NULL) {
@@ -168,6 +196,9 @@ bad_format:
   return NS_EXIT_USAGE;
 bad_top:
   g_printerr ("netsim run: --top: expected a number ≥ 0\n");
+  return NS_EXIT_USAGE;
+bad_seed:
+  g_printerr ("netsim run: --seed: expected 0 to 18446744073709551615, got '%s'\n", seed);
   return NS_EXIT_USAGE;
 }
 

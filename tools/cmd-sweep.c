@@ -515,8 +515,9 @@ resume_command (int argc, char **argv)
 
 typedef struct {
   char **params, **sets;
-  char  *output, *json, *variant;
-  gint64 seed;
+  char  *output, *json, *variant, *seed_text;
+  gboolean seed_given;
+  guint64 seed;
   gint   jobs, repeat;
   gboolean resume, force, quiet;
 } NsSweepArgs;
@@ -542,8 +543,8 @@ build_sweep (const char *path, const NsSweepArgs *a, GError **error)
   for (guint i = 0; a->params && a->params[i]; i++)
     if (!ns_sweep_add_param (sweep, a->params[i], error))
       goto fail;
-  if (a->seed >= 0)
-    ns_sweep_set_seed (sweep, (guint64) a->seed);
+  if (a->seed_given)
+    ns_sweep_set_seed (sweep, a->seed);
   ns_sweep_set_repeat (sweep, (guint) a->repeat);
   if (a->variant)
     ns_sweep_set_variant (sweep, a->variant);
@@ -629,7 +630,7 @@ static const char description[] =
 int
 ns_cmd_sweep (int argc, char **argv)
 {
-  NsSweepArgs a = { .seed = -1, .jobs = (gint) g_get_num_processors (), .repeat = 1 };
+  NsSweepArgs a = { .jobs = (gint) g_get_num_processors (), .repeat = 1 };
   g_autofree char *plot_spec = NULL, *plot_file = NULL;
   g_auto (GStrv) orig = g_strdupv (argv);
   int orig_argc = argc, status = NS_EXIT_USAGE;
@@ -647,7 +648,7 @@ ns_cmd_sweep (int argc, char **argv)
       "processors)", "N" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &a.repeat, "Runs of each point, each with its own "
       "seed (default 1)", "R" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &a.seed, "Sweep seed the points' seeds derive from "
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &a.seed_text, "Sweep seed the points' seeds derive from "
       "(default: the scenario's)", "S" },
     { "variant", 0, 0, G_OPTION_ARG_STRING, &a.variant, "Run only this variant", "NAME" },
     { "resume", 0, 0, G_OPTION_ARG_NONE, &a.resume, "Continue an interrupted sweep: skip the "
@@ -668,8 +669,20 @@ ns_cmd_sweep (int argc, char **argv)
     goto out;
   if (argc != 2 || a.output == NULL)
     goto usage;
-  if (a.jobs < 1 || a.repeat < 1 || (a.resume && a.force))
-    goto bad_numbers;
+  if (!ns_cmd_check_jobs ("sweep", a.jobs))
+    goto out;
+  if (a.repeat < 1)
+    goto bad_repeat;
+  if (a.resume && a.force)
+    goto resume_and_force;
+  a.seed_given = a.seed_text != NULL;
+  if (a.seed_given && !ns_cmd_parse_seed (a.seed_text, &a.seed))
+    goto bad_seed;
+  if (!ns_cmd_check_output (a.output, &err) || !ns_cmd_check_output (a.json, &err) ||
+      !ns_cmd_check_output (plot_file, &err)) {
+    status = ns_cmd_fail (err);
+    goto out;
+  }
   if (plot_spec && !plot_parse (&plot, plot_spec, plot_file))
     goto out;
   sweep = build_sweep (argv[1], &a, &err);
@@ -692,9 +705,15 @@ usage:
   g_printerr ("netsim sweep: expected one SCENARIO.xml and --output FILE (see netsim sweep "
               "--help)\n");
   goto out;
-bad_numbers:
-  g_printerr ("netsim sweep: --jobs and --repeat must be ≥ 1; --resume and --force exclude "
-              "each other\n");
+bad_repeat:
+  g_printerr ("netsim sweep: --repeat: expected a number ≥ 1\n");
+  goto out;
+resume_and_force:
+  g_printerr ("netsim sweep: --resume and --force exclude each other\n");
+  goto out;
+bad_seed:
+  g_printerr ("netsim sweep: --seed: expected 0 to 18446744073709551615, got '%s'\n",
+              a.seed_text);
 out:
   ns_sweep_free (sweep);
   plot_clear (&plot);
@@ -703,5 +722,6 @@ out:
   g_free (a.output);
   g_free (a.json);
   g_free (a.variant);
+  g_free (a.seed_text);
   return status;
 }

@@ -230,6 +230,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
 static gboolean
 check_args (const NsValidateArgs *a, NsFormat *format)
 {
+  GError *err = NULL;
+
   if (a->format && !ns_format_parse (a->format, format)) {
     g_printerr ("netsim validate: --format: expected table, csv or json, got '%s'\n", a->format);
     return FALSE;
@@ -248,6 +250,12 @@ check_args (const NsValidateArgs *a, NsFormat *format)
                   a->sets[i]);
       return FALSE;
     }
+  if (!ns_cmd_check_output (a->output, &err) || !ns_cmd_check_output (a->plot, &err) ||
+      (a->expected && !ns_validation_read_expected (a->expected, &err))) {
+    g_printerr ("netsim validate: %s\n", err->message);
+    g_error_free (err);
+    return FALSE;
+  }
   if (a->plot && !ns_cmd_have_gnuplot ()) {
     g_printerr ("netsim validate: --plot needs gnuplot, which was not found (%s); install "
                 "gnuplot and re-run configure\n", ns_cmd_gnuplot_path ()[0] ? ns_cmd_gnuplot_path () : "none");

@@ -110,6 +110,42 @@ expect 2 "--folded into a missing directory" -- \
   "$NETSIM" run -q --folded "$TMP/no/such/dir/f" "$MICRO/indirect-call.xml"
 [ -s "$TMP/out" ] && bad "--folded failing still printed results"
 
+# seeds: 0 to 2^64 - 1; anything else is refused, not taken for "no seed"
+expect 2 "run --seed -5" -- "$NETSIM" run -q --seed -5 "$MICRO/call-chain.xml"
+grep -q -- "--seed: expected 0 to 18446744073709551615, got '-5'" "$TMP/err" && ok ||
+  bad "a negative --seed is not explained: $(cat "$TMP/err")"
+expect 0 "run --seed 2^64-1" -- "$NETSIM" run -q --variant plain-ret \
+  --seed 18446744073709551615 "$MICRO/call-chain.xml"
+grep -q "^seed      18446744073709551615" "$TMP/out" && ok || bad "--seed 2^64-1 not in force"
+expect 2 "sweep --seed -1" -- "$NETSIM" sweep -q -o "$TMP/sw.csv" \
+  --param workload.working-set=1KiB "$MICRO/pointer-chase.xml" --seed -1
+[ -e "$TMP/sw.csv" ] && bad "a refused sweep wrote its output" || ok
+
+# outputs are checked before the work: nothing runs, nothing is written
+expect 2 "run -o into a missing folder" -- "$NETSIM" run -q --folded "$TMP/f1.folded" \
+  -o "$TMP/nowhere/x.txt" "$MICRO/call-chain.xml"
+grep -q "cannot write $TMP/nowhere/x.txt: no folder" "$TMP/err" && ok ||
+  bad "-o into a missing folder is not explained: $(cat "$TMP/err")"
+[ -e "$TMP/f1.folded" ] && bad "--folded was written before -o was refused" || ok
+expect 2 "run -o a folder" -- "$NETSIM" run -q -o "$TMP" "$MICRO/call-chain.xml"
+: >"$TMP/empty.csv"
+expect 2 "validate --expected an empty file" -- "$NETSIM" validate -q 002-r9-7950x-f1 \
+  --expected "$TMP/empty.csv"
+[ -s "$TMP/out" ] && bad "validate ran before refusing --expected" || ok
+expect 2 "sweep --json into a missing folder" -- "$NETSIM" sweep -q -o "$TMP/sw.csv" \
+  --param workload.working-set=1KiB --json "$TMP/nowhere/j.json" "$MICRO/pointer-chase.xml"
+[ -e "$TMP/sw.csv" ] && bad "sweep ran before refusing --json" || ok
+
+# a bad --what-if is named as one; --explain with nothing to compare says so
+expect 2 "run --what-if unknown path" -- "$NETSIM" run -q --what-if nope.x=1 \
+  "$MICRO/call-chain.xml"
+grep -q "(after --what-if nope.x=1)$" "$TMP/err" && ok ||
+  bad "a bad --what-if is blamed on --set: $(cat "$TMP/err")"
+expect 0 "run --explain --variant" -- "$NETSIM" run -q --explain --variant plain-ret \
+  "$MICRO/call-chain.xml"
+grep -q "note: --explain has no comparison to explain: --variant" "$TMP/err" && ok ||
+  bad "--explain with one variant is silent"
+
 # calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
 expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host
 expect 2 "calibrate --quick without --host" -- "$NETSIM" calibrate --quick
