@@ -33,8 +33,9 @@ static const NsParamDef machine_params[] = {
     "calibration row", TRUE, 0.1, 8.0 },
   { "cpu.mlp", NS_PARAM_DOUBLE, "misses", "2.0",
     "store misses (read-for-ownership and transfers of lines another core holds) in "
-    "flight at once: a store's miss costs its latency beyond L1 over this. Loads overlap "
-    "by cpu.rob_entries instead",
+    "flight at once: a store's miss served by a cache level costs its latency beyond L1 "
+    "over this, a transfer from another core its whole transfer latency over this. Loads "
+    "overlap by cpu.rob_entries instead",
     "unsourced reasoned default (out-of-order cores overlap 2+ independent misses); the "
     "range's top is a store buffer's size (48-114 entries on current cores): netsim "
     "calibrate --host measures it (stores into lines another core holds)",
