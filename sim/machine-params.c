@@ -163,8 +163,9 @@ static const NsParamDef machine_params[] = {
     "instructions and the prologue/epilogue at cpu.issue_width",
     "unsourced reasoned default 0: a predicted call/ret pair is throughput-bound inside a "
     "body of work (the 2-4 cycles per pair of cpu-params.md §5 [M21] are a tight call/ret "
-    "loop's loop-carried cost); seed 000's mitigations=off rows (+0.3 % for 64 calls per "
-    "datagram) agree", FALSE, 0, 50 },
+    "loop's loop-carried cost). Not chosen from any recorded row (seed 000's "
+    "mitigations=off rows, +0.3 to +0.4 % for 64 calls a datagram, are judged with it, "
+    "not evidence for it)", FALSE, 0, 50 },
   { "call.prologue_insns", NS_PARAM_INT, "instructions", "6",
     "prologue + epilogue instructions of a non-inlined kernel function (the ftrace NOP, "
     "push/pop of callee-saved registers, stack frame set-up and release)",
