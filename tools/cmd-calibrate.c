@@ -80,11 +80,12 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "--param names into this existing CPU profile instead (all or none)", "FILE" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &a->runs, "With --host: measure N times (1 to 100, "
       "default 1); each value is the median, its source lists the N figures", "N" },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->rows, NULL, "ROW…" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->rows, NULL, NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx =
-    g_option_context_new ("[--fit ROW…] — fit free parameters on named calibration rows");
+    g_option_context_new ("[--fit ROW… | --host -o FILE] — fit free parameters on named "
+                          "calibration rows, or measure this machine");
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_set_description (ctx,
