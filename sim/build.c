@@ -132,6 +132,7 @@ struct _NsBuild {
   GHashTable   *call_sites;    /* func name → GUINT_TO_POINTER (sites + 1) */
   GHashTable   *patches;       /* set of patch names */
   GHashTable   *config;        /* key → value */
+  GHashTable   *config_read;   /* set of keys ns_build_get_config was asked for */
   GArray       *decisions;     /* func id → NsDecision (index 0 unused) */
   GStringChunk *reasons;       /* interned reason strings */
 };
@@ -150,6 +151,7 @@ ns_build_new (const char *version, guint inline_limit_bytes)
   build->call_sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->patches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->config = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  build->config_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->decisions = g_array_new (FALSE, TRUE, sizeof (NsDecision));
   build->reasons = g_string_chunk_new (256);
   return build;
@@ -165,6 +167,7 @@ ns_build_free (NsBuild *build)
   g_hash_table_destroy (build->call_sites);
   g_hash_table_destroy (build->patches);
   g_hash_table_destroy (build->config);
+  g_hash_table_destroy (build->config_read);
   g_array_free (build->decisions, TRUE);
   g_string_chunk_free (build->reasons);
   g_free (build);
@@ -274,14 +277,43 @@ ns_build_set_config (NsBuild *build, const char *key, const char *value)
   g_hash_table_replace (build->config, g_strdup (key), g_strdup (value));
 }
 
-/* The value of a .config fact, or NULL if the build does not state it. */
+/* The value of a .config fact, or NULL if the build does not state it; notes that a
+ * model asked for key. */
 const char *
 ns_build_get_config (const NsBuild *build, const char *key)
 {
   g_return_val_if_fail (build != NULL, NULL);
   g_return_val_if_fail (key != NULL, NULL);
 
+  if (!g_hash_table_contains (build->config_read, key))
+    g_hash_table_add (build->config_read, g_strdup (key));
   return g_hash_table_lookup (build->config, key);
+}
+
+/* Orders an array of char* by strcmp. */
+static gint
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* The .config options models have asked for (ns_build_get_config), whether the build
+ * states them or not, sorted (a new NULL-terminated array). */
+char **
+ns_build_config_read (const NsBuild *build)
+{
+  GPtrArray *read = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (build != NULL, NULL);
+
+  g_hash_table_iter_init (&iter, build->config_read);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (read, g_strdup (key));
+  g_ptr_array_sort (read, compare_keys);
+  g_ptr_array_add (read, NULL);
+  return (char **) g_ptr_array_free (read, FALSE);
 }
 
 /* Calls fn for every .config fact, sorted by key. */

@@ -55,6 +55,10 @@ gboolean      ns_build_has_patch      (const NsBuild *build, const char *patch);
 /* Kernel .config facts ("CONFIG_RETPOLINE" → "y"). */
 void          ns_build_set_config     (NsBuild *build, const char *key, const char *value);
 const char   *ns_build_get_config     (const NsBuild *build, const char *key);
+/* The .config options models have asked for so far (ns_build_get_config), stated or
+ * not, sorted; a new NULL-terminated array. After a run, an option set but not among
+ * them changed nothing. */
+char        **ns_build_config_read    (const NsBuild *build);
 /* The inlining decision for calls to func in this build, and why (static string-ish,
  * owned by the build). Decisions are cached. */
 gboolean      ns_build_inlines        (NsBuild *build, NsFunc *func, const char **reason);

@@ -754,6 +754,7 @@ variant_result_free (gpointer p)
   g_clear_pointer (&vr->stacks, g_ptr_array_unref);
   g_strfreev (vr->mitigations);
   g_strfreev (vr->inlining);
+  g_strfreev (vr->config_read);
   g_free (vr->cpu_name);
   g_free (vr->cpu_model);
   g_free (vr->kernel);
@@ -841,6 +842,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
     vr->overlapped_per_op[c] = vr->ops ? acc.overlapped[c] / (double) vr->ops : 0.0;
   }
   describe_variant (vr, &vs, acc.sums);
+  vr->config_read = ns_build_config_read (vs.build);
   g_hash_table_unref (acc.sums);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_setup_clear (&vs);

@@ -49,6 +49,8 @@ typedef struct {
   char        *kernel;
   char        *cmdline;
   NsParams    *params;          /* the complete parameter set used */
+  char       **config_read;     /* .config options the models asked for (stated or not;
+                                   ns_build_config_read): any other set changed nothing */
 } NsVariantResult;
 
 typedef struct {

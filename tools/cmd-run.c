@@ -27,6 +27,36 @@ print_fit_notes (const NsRunResult *result)
   ns_cmd_print_notes ("run", notes, err);
 }
 
+/* TRUE if no variant of result asked for the .config option key. */
+static gboolean
+config_unread (const NsRunResult *result, const char *key)
+{
+  for (guint i = 0; i < result->variants->len; i++) {
+    const NsVariantResult *vr = result->variants->pdata[i];
+    if (vr->config_read && g_strv_contains ((const char *const *) vr->config_read, key))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Prints on stderr a note for each .config option a --set or --what-if in given gives
+ * that no variant's models read (a typo, or an option the scenario's paths never
+ * consult): it changed nothing. */
+static void
+print_unread_config (const NsRunResult *result, char **given)
+{
+  for (guint i = 0; given && given[i]; i++) {
+    g_autofree char *key = NULL;
+    const char *eq;
+    if (!g_str_has_prefix (given[i], "kernel.config.") || (eq = strchr (given[i], '=')) == NULL)
+      continue;
+    key = g_strndup (given[i] + strlen ("kernel.config."), eq - given[i] - strlen ("kernel.config."));
+    if (config_unread (result, key))
+      g_printerr ("netsim run: note: %s: no model this scenario runs reads %s, so it "
+                  "changed nothing (a typo?)\n", given[i], key);
+  }
+}
+
 /* Makes err's "--set W)" and "--set W:" say --what-if for each what-if W (the what-if
  * run passes them to the scenario as sets, after the --sets). */
 static void
@@ -170,6 +200,8 @@ ns_cmd_run (int argc, char **argv)
   if (result == NULL)
     return ns_cmd_fail (err);
   print_fit_notes (result);
+  print_unread_config (result, sets);
+  print_unread_config (result, what_ifs);
   if (explain && result->comparisons->len == 0)
     g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",
                 variant ? "--variant runs one variant, and each comparison needs two"

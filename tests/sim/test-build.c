@@ -213,6 +213,28 @@ START_TEST (test_config)
 }
 END_TEST
 
+/* The options asked for are recorded, stated or not, each once and sorted, and an option
+ * set but never asked for is not among them (netsim run's "changed nothing" note). */
+START_TEST (test_config_read)
+{
+  NsBuild *build = ns_build_new ("6.9.0", LIMIT);
+  g_auto (GStrv) none = NULL, some = NULL;
+
+  ns_build_set_config (build, "CONFIG_RETPOLNE", "n");
+  ns_build_set_config (build, "CONFIG_NET_CLS_ACT", "y");
+  none = ns_build_config_read (build);
+  ck_assert_uint_eq (g_strv_length (none), 0);
+  ns_build_get_config (build, "CONFIG_RETPOLINE");      /* asked for, not stated */
+  ns_build_get_config (build, "CONFIG_NET_CLS_ACT");
+  ns_build_get_config (build, "CONFIG_RETPOLINE");
+  some = ns_build_config_read (build);
+  ck_assert_uint_eq (g_strv_length (some), 2);
+  ck_assert_str_eq (some[0], "CONFIG_NET_CLS_ACT");
+  ck_assert_str_eq (some[1], "CONFIG_RETPOLINE");
+  ns_build_free (build);
+}
+END_TEST
+
 /* Counts the messages logged while it is installed. */
 static void
 count_log (const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
@@ -332,6 +354,7 @@ build_suite (void)
 
   tcase_add_test (build, test_patches);
   tcase_add_test (build, test_config);
+  tcase_add_test (build, test_config_read);
   suite_add_tcase (s, build);
 
   tcase_add_test (registry, test_registry_layout);

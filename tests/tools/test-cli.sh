@@ -146,6 +146,16 @@ expect 0 "run --explain --variant" -- "$NETSIM" run -q --explain --variant plain
 grep -q "note: --explain has no comparison to explain: --variant" "$TMP/err" && ok ||
   bad "--explain with one variant is silent"
 
+# a .config option no model reads changed nothing: said, so that a typo does not pass
+expect 0 "run with a mistyped CONFIG_" -- "$NETSIM" run -q --variant plain-ret \
+  --set kernel.config.CONFIG_RETPOLNE=n "$MICRO/call-chain.xml"
+grep -q "note: kernel.config.CONFIG_RETPOLNE=n: no model this scenario runs reads CONFIG_RETPOLNE" \
+  "$TMP/err" && ok || bad "an unread CONFIG_ option passes silently: $(cat "$TMP/err")"
+expect 0 "run with a CONFIG_ option the model reads" -- "$NETSIM" run -q \
+  --variant 7950x-f1-before --set measure.duration=100us \
+  --set kernel.config.CONFIG_NET_CLS_ACT=y "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "CONFIG_NET_CLS_ACT" "$TMP/err" && bad "a read CONFIG_ option is called unread" || ok
+
 # calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
 expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host
 expect 2 "calibrate --quick without --host" -- "$NETSIM" calibrate --quick
