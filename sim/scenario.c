@@ -402,8 +402,8 @@ ns_xml_get_size (const NsScenario *sc, xmlNodePtr node, const char *attr,
 
   *out = def;
   return get_parsed (sc, node, attr, has_default, parse_size_cb, out,
-                     "a size such as 4096, 64KiB, 1MiB or 8K (units B, K, M, G, KiB, MiB, "
-                     "GiB)", error);
+                     "a size such as 4096, 64KiB, 1MiB or 8K (units B; K/KB, M/MB, G/GB, "
+                     "T/TB: powers of 1000; KiB, MiB, GiB, TiB: powers of 1024)", error);
 }
 
 /* NsParseFunc adapter of ns_parse_time (out is an NsTime *). */
@@ -1109,12 +1109,59 @@ check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
   return ok;
 }
 
-/* Checks <variants> (unique names, applicable sets) and that every <compare> names two of
- * them. */
+/* Checks one <compare>: a label no earlier compare has (labels: label → node), and two
+ * different variants of names as its baseline and patched. */
+static gboolean
+check_compare (NsScenario *sc, xmlNodePtr c, GHashTable *names, GHashTable *labels,
+               GError **error)
+{
+  static const char *const ends[] = { "baseline", "patched" };
+  char *ends_named[2] = { NULL, NULL };
+  char *label = NULL;
+
+  if (!ns_xml_get_string (sc, c, "label", NULL, &label, error))
+    return FALSE;
+  if (!check_unique (sc, labels, c, "label", label, error)) {
+    g_free (label);
+    return FALSE;
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (ends); i++) {
+    if (!ns_xml_get_string (sc, c, ends[i], NULL, &ends_named[i], error))
+      goto fail;
+    if (!g_hash_table_contains (names, ends_named[i]))
+      goto no_variant;
+  }
+  if (!strcmp (ends_named[0], ends_named[1]))
+    goto same_variant;
+  g_free (ends_named[0]);
+  g_free (ends_named[1]);
+  return TRUE;
+
+/* ERRORS */
+no_variant:
+  for (gsize i = 0; i < G_N_ELEMENTS (ends); i++)
+    if (ends_named[i] != NULL && !g_hash_table_contains (names, ends_named[i])) {
+      ns_xml_error (sc, c, error, "element compare: attribute '%s': no variant named '%s'",
+                    ends[i], ends_named[i]);
+      break;
+    }
+  goto fail;
+same_variant:
+  ns_xml_error (sc, c, error, "element compare: attribute 'patched': the same variant as "
+                "'baseline' ('%s'); a comparison needs two", ends_named[1]);
+fail:
+  g_free (ends_named[0]);
+  g_free (ends_named[1]);
+  return FALSE;
+}
+
+/* Checks <variants> (unique names, applicable sets) and that every <compare> has its own
+ * label and names two of them. */
 static gboolean
 check_variants (NsScenario *sc, xmlNodePtr root, GError **error)
 {
   g_autoptr (GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr (GHashTable) labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   xmlNodePtr variants = child_element (root, "variants");
   xmlNodePtr comparisons = child_element (root, "comparisons");
 
@@ -1132,21 +1179,9 @@ check_variants (NsScenario *sc, xmlNodePtr root, GError **error)
     if (!check_variant_sets (sc, v, error))
       return FALSE;
   }
-  for (xmlNodePtr c = comparisons ? comparisons->children : NULL; c != NULL; c = c->next) {
-    static const char *const ends[] = { "baseline", "patched" };
-
-    for (gsize i = 0; c->type == XML_ELEMENT_NODE && i < G_N_ELEMENTS (ends); i++) {
-      g_autofree char *name = NULL;
-
-      if (!ns_xml_get_string (sc, c, ends[i], NULL, &name, error))
-        return FALSE;
-      if (!g_hash_table_contains (names, name)) {
-        ns_xml_error (sc, c, error, "element compare: attribute '%s': no variant named '%s'",
-                      ends[i], name);
-        return FALSE;
-      }
-    }
-  }
+  for (xmlNodePtr c = comparisons ? comparisons->children : NULL; c != NULL; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && !check_compare (sc, c, names, labels, error))
+      return FALSE;
   return TRUE;
 }
 

@@ -578,6 +578,10 @@ static const struct {
     "config[4]" },
   { "compare-unknown-variant.xml", 12, "element compare: attribute 'patched': no variant "
     "named 'pacthed'" },
+  { "compare-self.xml", 12, "element compare: attribute 'patched': the same variant as "
+    "'baseline' ('base'); a comparison needs two" },
+  { "compare-duplicate-label.xml", 13, "element compare: label 'x' is given twice (first on "
+    "line 12)" },
 };
 
 START_TEST (test_bad_file)
@@ -772,8 +776,8 @@ START_TEST (test_getters)
   set_workload_attr (sc, "working-set", "64 KB");
   ck_assert (!ns_xml_get_size (sc, sc->workload, "working-set", FALSE, 0, &u, &error));
   assert_workload_error (&error, "element workload: attribute 'working-set': expected a size "
-                         "such as 4096, 64KiB, 1MiB or 8K (units B, K, M, G, KiB, MiB, GiB), "
-                         "got '64 KB'");
+                         "such as 4096, 64KiB, 1MiB or 8K (units B; K/KB, M/MB, G/GB, T/TB: "
+                         "powers of 1000; KiB, MiB, GiB, TiB: powers of 1024), got '64 KB'");
   set_workload_attr (sc, "cpu", "-1");
   ck_assert (!ns_xml_get_uint (sc, sc->workload, "cpu", FALSE, 0, &u, &error));
   assert_workload_error (&error, "element workload: attribute 'cpu': expected a non-negative "
