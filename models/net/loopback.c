@@ -253,8 +253,10 @@ lo_do_softirq (NsThread *t, gpointer owner)
   if (s->napi_thread[cpu] == NULL)
     return;
   ns_call (t, &fn_do_softirq);
-  /* census (do_softirq.part.0): 34, P/E 5 — irq save/cli/restore, pending,
-   * ksoftirqd_running, the switch to the irq stack */
+  /* census (do_softirq.part.0 of the 6.1 binary): 34, P/E 5 — irq save/cli/restore,
+   * pending, ksoftirqd_running, the switch to the irq stack. v6.9's do_softirq has no
+   * ksoftirqd_running test (d15121be7485, Revert "softirq: Let ksoftirqd do its job",
+   * v6.5-rc1); its few instructions are left in the 6.1 count. */
   ns_insns (t, 29);
   ns_thread_wake (s->napi_thread[cpu], ns_thread_now (t));
   ns_thread_yield (t);

@@ -4,7 +4,7 @@
  * Softirq side (on the CPU that ran the loopback xmit):
  *   udp_rcv → __udp4_lib_rcv: header and length checks, udp4_csum_init (CHECKSUM_PARTIAL
  *   from loopback: nothing to verify), __udp4_lib_lookup (models/net/udp.c), then
- *   udp_unicast_rcv_skb (inlined) → udp_queue_rcv_skb → udp_queue_rcv_one_skb: xfrm
+ *   udp_unicast_rcv_skb (a call, as in the census) → udp_queue_rcv_skb → udp_queue_rcv_one_skb: xfrm
  *   policy test, sk_filter_trim_cap (security_sock_rcv_skb, no filter), pull the UDP header,
  *   ipv4_pktinfo_prepare (drops the dst reference), __udp_queue_rcv_skb (inlined: rxhash,
  *   napi id, sk_incoming_cpu of a connected socket; head state already released) →
