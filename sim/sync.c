@@ -281,6 +281,25 @@ ns_wait_queue_wait (NsThread *thread, NsWaitQueue *wq)
     g_queue_unlink (&wq->waiters, &waiter.link);
 }
 
+/* Sleeps on wq until a wake-up removes the caller or simulated time `when`, whichever
+ * comes first (sleep_until's deadline event is cancelled by the wake). Returns TRUE if
+ * woken, FALSE at the deadline (also when `when` had already passed: a yield). */
+gboolean
+ns_wait_queue_wait_until (NsThread *thread, NsWaitQueue *wq, NsTime when)
+{
+  NsWaiter waiter = { .thread = thread, .woken = FALSE };
+
+  g_return_val_if_fail (thread != NULL, FALSE);
+  g_return_val_if_fail (wq != NULL, FALSE);
+
+  waiter.link.data = &waiter;
+  g_queue_push_tail_link (&wq->waiters, &waiter.link);
+  ns_thread_sleep_until (thread, when);
+  if (!waiter.woken)
+    g_queue_unlink (&wq->waiters, &waiter.link);
+  return waiter.woken;
+}
+
 /* The machine of a thread's engine, or NULL if none is attached. */
 static NsMachine *
 thread_machine (NsThread *thread)

@@ -27,6 +27,8 @@ NsWaitQueue *ns_wait_queue_new      (void);
 void         ns_wait_queue_free     (NsWaitQueue *wq);
 /* Puts the running thread to sleep on wq until woken; its CPU is free meanwhile. */
 void         ns_wait_queue_wait     (NsThread *thread, NsWaitQueue *wq);
+/* The same, but also ends at simulated time `when`: TRUE if woken, FALSE at the deadline. */
+gboolean     ns_wait_queue_wait_until (NsThread *thread, NsWaitQueue *wq, NsTime when);
 /* Wakes the longest waiter. waker is the running thread that pays the wake-up cost, or NULL
  * from an event (then `at` is the event time). Returns the number woken (0 or 1). */
 guint        ns_wait_queue_wake_one (NsThread *waker, NsWaitQueue *wq, NsTime at);

@@ -130,13 +130,13 @@ napi_schedule_rps (NsThread *t, NsNetStack *s, struct softnet_data *sd)
   raise_softirq_irqoff (t, sd);
 }
 
-/* enqueue_to_backlog(skb, cpu): under the backlog lock, append to input_pkt_queue and,
- * if the backlog NAPI is not scheduled, schedule it and raise NET_RX_SOFTIRQ. */
+/* enqueue_to_backlog(skb, cpu): under the backlog lock, drop if skb->dev is not running
+ * or the queue is over netdev_max_backlog; else append to input_pkt_queue and, if the
+ * backlog NAPI is not scheduled, schedule it and raise NET_RX_SOFTIRQ. */
 static gint
 enqueue_to_backlog (NsThread *t, NsNetStack *s, struct sk_buff *skb, guint cpu)
 {
   struct softnet_data *sd = s->sd[cpu];
-  gint ret = 0;
 
   ns_call (t, &fn_enqueue_to_backlog);
   /* census: 85 when it schedules the NAPI, 59 when it is queued, 61 with qlen 0 and SCHED
@@ -144,18 +144,17 @@ enqueue_to_backlog (NsThread *t, NsNetStack *s, struct sk_buff *skb, guint cpu)
    * netif_running, qlen against max_backlog and the flow limit, 12 for the enqueue and
    * the tail counter; then 2 for the qlen-0 test and 24 for napi_schedule_rps */
   ns_insns (t, 20);
-  NS_LOAD_FIELD (t, s->lo, state);
+  /* v6.9 net/core/dev.c enqueue_to_backlog: rps_lock_irqsave, then
+   * if (!netif_running(skb->dev)) goto drop (__LINK_STATE_START clear), then qlen against
+   * netdev_max_backlog; both drops share the drop label */
   ns_raw_spin_lock (t, s, &sd->input_pkt_queue.lock, NS_LOCK_IRQSAVE);  /* rps_lock_irqsave */
   ns_insns (t, 10);
+  NS_LOAD_FIELD (t, skb->dev, state);
+  if (!(skb->dev->state & (1ul << __LINK_STATE_START)))
+    goto drop;
   NS_LOAD_FIELD (t, sd, input_pkt_queue.qlen);
-  if (sd->input_pkt_queue.qlen > s->max_backlog) {
-    s->counters.backlog_drops++;  /* sd->dropped (a host counter: not charged) */
-    ns_raw_spin_unlock (t, s, &sd->input_pkt_queue.lock, NS_LOCK_IRQSAVE);
-    dev_core_stats_rx_dropped_inc (t, &s->dev_core, skb->dev);
-    kfree_skb (t, s->alloc, skb);
-    ret = 1;                    /* NET_RX_DROP */
-    goto out;
-  }
+  if (sd->input_pkt_queue.qlen > s->max_backlog)
+    goto drop;
   if (sd->input_pkt_queue.qlen == 0) {
     ns_insns (t, 2);
     NS_LOAD_FIELD (t, sd, napi_state);
@@ -170,9 +169,18 @@ enqueue_to_backlog (NsThread *t, NsNetStack *s, struct sk_buff *skb, guint cpu)
   sd->input_queue_tail++;
   NS_STORE_FIELD (t, sd, input_queue_tail);
   ns_raw_spin_unlock (t, s, &sd->input_pkt_queue.lock, NS_LOCK_IRQSAVE);
-out:
   ns_ret (t);
-  return ret;
+  return 0;                     /* NET_RX_SUCCESS */
+
+drop:
+  /* sd->dropped++, rps_unlock_irq_restore, dev_core_stats_rx_dropped_inc(skb->dev),
+   * kfree_skb_reason, NET_RX_DROP */
+  s->counters.backlog_drops++;  /* sd->dropped (a host counter: not charged) */
+  ns_raw_spin_unlock (t, s, &sd->input_pkt_queue.lock, NS_LOCK_IRQSAVE);
+  dev_core_stats_rx_dropped_inc (t, &s->dev_core, skb->dev);
+  kfree_skb (t, s->alloc, skb);
+  ns_ret (t);
+  return 1;                     /* NET_RX_DROP */
 }
 
 /* __netif_rx → netif_rx_internal (RPS off: the local CPU's backlog). */
@@ -245,8 +253,10 @@ lo_do_softirq (NsThread *t, gpointer owner)
   if (s->napi_thread[cpu] == NULL)
     return;
   ns_call (t, &fn_do_softirq);
-  /* census (do_softirq.part.0): 34, P/E 5 — irq save/cli/restore, pending,
-   * ksoftirqd_running, the switch to the irq stack */
+  /* census (do_softirq.part.0 of the 6.1 binary): 34, P/E 5 — irq save/cli/restore,
+   * pending, ksoftirqd_running, the switch to the irq stack. v6.9's do_softirq has no
+   * ksoftirqd_running test (d15121be7485, Revert "softirq: Let ksoftirqd do its job",
+   * v6.5-rc1); its few instructions are left in the 6.1 count. */
   ns_insns (t, 29);
   ns_thread_wake (s->napi_thread[cpu], ns_thread_now (t));
   ns_thread_yield (t);

@@ -203,7 +203,7 @@ typedef struct _NsNetStack NsNetStack;
 /* Per-run datagram counters (model bookkeeping, for metrics and conservation tests). */
 typedef struct {
   guint64 sent;                    /* datagrams handed to ip_send_skb / ip6_send_skb */
-  guint64 backlog_drops;           /* enqueue_to_backlog over netdev_max_backlog */
+  guint64 backlog_drops;           /* enqueue_to_backlog: dev down or over max_backlog */
   guint64 noport;                  /* no socket: UDP_MIB_NOPORTS */
   guint64 rcvbuf_drops;            /* __udp_enqueue_schedule_skb: RCVBUFERRORS */
   guint64 enqueued;                /* put on a socket's receive queue */

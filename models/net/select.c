@@ -715,15 +715,43 @@ do_select_pass (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *con
   return retval;
 }
 
+/* poll_schedule_timeout (inline in do_select): set_current_state, then unless already
+ * triggered sleep (schedule_hrtimeout_range) until a pollwake or until (NS_TIME_FOREVER:
+ * none); smp_store_mb(triggered, 0). Returns FALSE when the deadline ended the sleep
+ * (schedule_hrtimeout_range's 0), TRUE otherwise (-EINTR). Nothing may be charged between
+ * the test and the sleep (a wake-up would be lost). */
+static gboolean
+poll_schedule_timeout (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, NsTime until)
+{
+  gboolean woken = TRUE;
+
+  ns_load (t, pwq->mem, 4);
+  if (!pwq->triggered) {
+    NsTime before = ns_thread_now (t);
+    if (until == NS_TIME_FOREVER)
+      ns_wait_queue_wait (t, pwq->wq);
+    else
+      woken = ns_wait_queue_wait_until (t, pwq->wq, until);
+    pwq->slept += ns_thread_now (t) - before;
+    if (before < until) {            /* an expired deadline: the hrtimer fires at once */
+      ns_schedule_cost (t, s);       /* switched out to idle */
+      ns_schedule_cost (t, s);       /* and back in */
+    }
+  }
+  pwq->triggered = FALSE;
+  ns_store (t, pwq->mem, 4);
+  return woken;
+}
+
 /* do_select: max_select_fd and poll_initwait (inline), the timeout's slack, passes until
- * something is ready (sleeping in between), poll_freewait. A zero timeout (zero: the
+ * something is ready or the timeout has passed (sleeping in between), poll_freewait. A zero timeout (zero: the
  * caller's deadline had passed when it made its timeval) registers nothing and estimates
  * no slack: do_select's end_time of {0, 0} sets _qproc = NULL and timed_out at once. */
 static gint
 do_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *files,
            const guint32 *events, guint n, guint32 *revents, NsTime until, gboolean zero)
 {
-  gboolean qproc = !zero;
+  gboolean qproc = !zero, timed_out = zero;
   gint retval;
 
   ns_call (t, &fn_do_select);
@@ -740,32 +768,16 @@ do_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *f
   if (!zero)
     select_estimate_accuracy (t);
   ns_insns (t, 59);
+  /* v6.9 fs/select.c do_select: pass; break if retval || timed_out; else
+   * poll_schedule_timeout until a pollwake or the deadline, and at the deadline
+   * timed_out = 1, so one more full pass reports what is ready at expiry */
   for (;;) {
     retval = do_select_pass (t, s, pwq, files, events, n, revents, &qproc);
     qproc = FALSE;
-    if (retval)
+    if (retval || timed_out)
       break;
-    if (zero || until != NS_TIME_FOREVER) {
-      if (!zero && ns_thread_now (t) < until) {
-        pwq->slept += until - ns_thread_now (t);
-        ns_thread_sleep_until (t, until);
-        ns_schedule_cost (t, s);
-        ns_schedule_cost (t, s);
-      }
-      break;
-    }
-    /* poll_schedule_timeout: set_current_state, then sleep unless already triggered.
-     * Nothing may be charged between the test and the sleep (a wake-up would be lost). */
-    ns_load (t, pwq->mem, 4);
-    if (!pwq->triggered) {
-      NsTime before = ns_thread_now (t);
-      ns_wait_queue_wait (t, pwq->wq);
-      pwq->slept += ns_thread_now (t) - before;
-      ns_schedule_cost (t, s);       /* switched out to idle */
-      ns_schedule_cost (t, s);       /* and back in */
-    }
-    pwq->triggered = FALSE;
-    ns_store (t, pwq->mem, 4);
+    if (!poll_schedule_timeout (t, s, pwq, until))
+      timed_out = TRUE;
   }
   ns_insns (t, 20);
   poll_freewait (t, s, pwq);

@@ -18,9 +18,10 @@ NsTime         ns_poll_wqueues_slept (const NsPollWqueues *pwq);
  * (the CPU is free meanwhile), polls again. Returns the number of bits set in the result
  * sets (do_select: a file ready for reading and writing counts twice).
  * until: NS_TIME_FOREVER (no timeout), or the absolute time the select times out at — then
- * the sleep lasts until that time (callers pass a timeout only for sets in which nothing
- * can become ready before it, as iperf3's client does when every stream is throttled); a
- * time already passed at the call is a zero timeout: one pass, no wait-queue entry. */
+ * each sleep ends at a wake-up or at that time, whichever is first; a wake-up polls again
+ * (returning what is ready, else sleeping on), the deadline makes one last full pass
+ * (do_select's timed_out) whose result is returned, 0 if nothing is ready; a time already
+ * passed at the call is a zero timeout: one pass, no wait-queue entry. */
 gint  ns_sys_select        (NsThread *t, NsNetStack *s, NsPollWqueues *pwq,
                             struct file *const *files, const guint32 *events, guint n,
                             guint32 *revents, NsTime until);

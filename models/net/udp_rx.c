@@ -4,7 +4,7 @@
  * Softirq side (on the CPU that ran the loopback xmit):
  *   udp_rcv → __udp4_lib_rcv: header and length checks, udp4_csum_init (CHECKSUM_PARTIAL
  *   from loopback: nothing to verify), __udp4_lib_lookup (models/net/udp.c), then
- *   udp_unicast_rcv_skb (inlined) → udp_queue_rcv_skb → udp_queue_rcv_one_skb: xfrm
+ *   udp_unicast_rcv_skb (a call, as in the census) → udp_queue_rcv_skb → udp_queue_rcv_one_skb: xfrm
  *   policy test, sk_filter_trim_cap (security_sock_rcv_skb, no filter), pull the UDP header,
  *   ipv4_pktinfo_prepare (drops the dst reference), __udp_queue_rcv_skb (inlined: rxhash,
  *   napi id, sk_incoming_cpu of a connected socket; head state already released) →
@@ -949,36 +949,16 @@ security_socket_recvmsg (NsThread *t, NsNetStack *s)
                           G_N_ELEMENTS (hooks));
 }
 
-/* read(2) on a UDP socket; see udp_rx.h. Counts: syscall.md unit 3. */
-gssize
-ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize len)
+/* sock_recvmsg → security_socket_recvmsg, sock_recvmsg_nosec → inet(6)_recvmsg →
+ * udp(v6)_recvmsg: one datagram into ubuf; returns its result. */
+static gssize
+sock_recvmsg (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize len)
 {
-  struct socket *sock;
-  struct sock *sk;
-  gboolean v6;
+  struct socket *sock = ns_file_socket (file);
+  struct sock *sk = sock->sk;
+  gboolean v6 = sk->sk_family == AF_INET6;
   gssize ret;
 
-  g_return_val_if_fail (t != NULL && s != NULL && file != NULL, -EINVAL);
-  sock = ns_file_socket (file);
-  sk = sock->sk;
-  v6 = sk->sk_family == AF_INET6;
-  ns_syscall_begin (t, s, &fn___x64_sys_read);
-  ns_tail_call (t, &fn_ksys_read);   /* __x64_sys_read's tail jmp */
-  ns_insns (t, 18);                 /* census: 41 less P/E 13 = 28 (split: estimate) */
-  ns_fdget_pos (t, file);
-  ns_call (t, &fn_vfs_read);
-  /* census: 112 less P/E 17 = 95 (split: estimate): FMODE_READ / FMODE_CAN_READ,
-   * access_ok */
-  ns_insns (t, 20);
-  NS_LOAD_FIELD (t, file, f_mode);
-  ns_rw_verify_area_rw (t, s, file, NS_READ);
-  ns_insns (t, 30);                 /* count clamp, ->read NULL, new_sync_read's kiocb */
-  ns___get_task_ioprio (t);
-  ns_insns (t, 20);                 /* the iov_iter, ppos NULL, ->read_iter */
-  NS_LOAD_FIELD (t, file, f_op);
-  ns_icall (t, &fn_sock_read_iter);
-  ns_insns (t, 38);                 /* census: 55 less P/E 7 = 48: the msghdr, O_NONBLOCK */
-  NS_LOAD_FIELD (t, file, f_flags);
   ns_call (t, &fn_sock_recvmsg);
   ns_insns (t, 12);                 /* census: 26 less P/E 7 = 19 (split: estimate) */
   security_socket_recvmsg (t, s);
@@ -995,8 +975,50 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
   ns_insns (t, v6 ? 7 : 8);
   ns_ret (t);   /* inet_recvmsg */
   ns_ret (t);   /* sock_recvmsg */
-  ns_insns (t, 10);                 /* sock_read_iter: the iterator's copy-back */
+  return ret;
+}
+
+/* sock_read_iter (f_op->read_iter): MSG_DONTWAIT from O_NONBLOCK; an empty iterator
+ * returns 0 before sock_recvmsg (v6.9 net/socket.c, "Match SYS5 behaviour": nothing
+ * dequeued, never blocks); else sock_recvmsg and the iterator's copy-back. */
+static gssize
+sock_read_iter (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize len)
+{
+  gssize ret = 0;
+
+  ns_icall (t, &fn_sock_read_iter);
+  ns_insns (t, 38);                 /* census: 55 less P/E 7 = 48: the msghdr, O_NONBLOCK */
+  NS_LOAD_FIELD (t, file, f_flags);
+  if (len != 0) {                   /* if (!iov_iter_count(to)) return 0; */
+    ret = sock_recvmsg (t, s, file, ubuf, len);
+    ns_insns (t, 10);               /* the iterator's copy-back */
+  }
   ns_ret (t);   /* sock_read_iter */
+  return ret;
+}
+
+/* read(2) on a UDP socket; see udp_rx.h. Counts: syscall.md unit 3. */
+gssize
+ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize len)
+{
+  gssize ret;
+
+  g_return_val_if_fail (t != NULL && s != NULL && file != NULL, -EINVAL);
+  ns_syscall_begin (t, s, &fn___x64_sys_read);
+  ns_tail_call (t, &fn_ksys_read);   /* __x64_sys_read's tail jmp */
+  ns_insns (t, 18);                 /* census: 41 less P/E 13 = 28 (split: estimate) */
+  ns_fdget_pos (t, file);
+  ns_call (t, &fn_vfs_read);
+  /* census: 112 less P/E 17 = 95 (split: estimate): FMODE_READ / FMODE_CAN_READ,
+   * access_ok */
+  ns_insns (t, 20);
+  NS_LOAD_FIELD (t, file, f_mode);
+  ns_rw_verify_area_rw (t, s, file, NS_READ);
+  ns_insns (t, 30);                 /* count clamp, ->read NULL, new_sync_read's kiocb */
+  ns___get_task_ioprio (t);
+  ns_insns (t, 20);                 /* the iov_iter, ppos NULL, ->read_iter */
+  NS_LOAD_FIELD (t, file, f_op);
+  ret = sock_read_iter (t, s, file, ubuf, len);
   ns_insns (t, 25);                 /* vfs_read: fsnotify_access, add_rchar, inc_syscr */
   ns_ret (t);   /* vfs_read */
   ns_insns (t, 10);                 /* ksys_read: ppos, fdput_pos */

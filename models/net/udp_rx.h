@@ -13,7 +13,8 @@ gint    udpv6_rcv      (NsThread *t, NsNetStack *s, struct sk_buff *skb);
 
 /* read(fd, ubuf, len) on a UDP socket: one datagram copied to ubuf (simulated memory).
  * Returns the bytes copied, -EAGAIN (-11) on an empty O_NONBLOCK socket; a blocking socket
- * sleeps in __skb_wait_for_more_packets until a datagram arrives. */
+ * sleeps in __skb_wait_for_more_packets until a datagram arrives. len 0 returns 0 at once
+ * (sock_read_iter, before sock_recvmsg): nothing is dequeued and it never blocks. */
 gssize  ns_sys_read    (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf,
                         gsize len);
 

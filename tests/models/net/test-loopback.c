@@ -9,7 +9,9 @@
  *     (lo's per-CPU rx_dropped counted, freed, NET_RX_DROP); the first packet into an
  *     empty queue schedules the backlog NAPI (test-and-set NAPI_STATE_SCHED) and raises
  *     NET_RX, later ones do not;
- *     input_queue_tail counts the queued packets;
+ *     input_queue_tail counts the queued packets; before the qlen test, a packet whose
+ *     skb->dev is not running (!netif_running: __LINK_STATE_START clear) takes the same
+ *     drop path (rx_dropped, freed, NET_RX_DROP, so loopback_xmit's lstats skip it);
  *   - process_backlog polls at most its quota (the NAPI weight, dev_weight 64) and stays
  *     scheduled when it used it all; net_rx_action polls a NAPI once per run and puts one
  *     that used its whole weight back on poll_list, re-raising NET_RX, so
@@ -119,6 +121,48 @@ START_TEST (test_backlog_limit)
 
   rig_init (&r);
   run (&r, body_backlog_limit);
+  rig_clear (&r);
+}
+END_TEST
+
+/* lo down (__LINK_STATE_START clear): v6.9 net/core/dev.c enqueue_to_backlog tests
+ * netif_running(skb->dev) under the backlog lock and goes to drop — nothing queued, no
+ * NAPI scheduled, lo's rx_dropped counted, the skb freed, NET_RX_DROP (so
+ * drivers/net/loopback.c loopback_xmit does not count it in its lstats). */
+static void
+body_dev_not_running (NsThread *t, gpointer data)
+{
+  Rig *r = data;
+  struct softnet_data *sd = ns_netstack_sd (r->s.stack, 0);
+  struct net_device *lo = r->s.stack->lo;
+  const guint sent = 3;
+
+  lo->state &= ~(1ul << __LINK_STATE_START);
+  for (guint i = 0; i < sent; i++)
+    xmit_frame (t, r, 100);
+  ck_assert_uint_eq (sd->input_pkt_queue.qlen, 0);
+  ck_assert_uint_eq (sd->input_queue_tail, 0);
+  ck_assert_uint_eq (sd->napi_state & NAPI_STATE_SCHED, 0);
+  ck_assert_uint_eq (sd->softirq_pending, 0);
+  ck_assert_uint_eq (r->s.stack->counters.backlog_drops, sent);
+  ck_assert_ptr_nonnull (lo->core_stats);
+  ck_assert_uint_eq (lo->core_stats[0].rx_dropped, sent);
+  ck_assert_uint_eq (ns_skb_alloc_live (r->s.stack->alloc, NULL), 0);
+  ck_assert_uint_eq (sd->lo_lstats[0], 0);
+  ck_assert_uint_eq (sd->lo_lstats[1], 0);
+  /* up again: the next frame is queued and counted */
+  lo->state |= 1ul << __LINK_STATE_START;
+  xmit_frame (t, r, 100);
+  ck_assert_uint_eq (sd->input_pkt_queue.qlen, 1);
+  ck_assert_uint_eq (sd->lo_lstats[0], 1);
+}
+
+START_TEST (test_dev_not_running)
+{
+  Rig r;
+
+  rig_init (&r);
+  run (&r, body_dev_not_running);
   rig_clear (&r);
 }
 END_TEST
@@ -336,6 +380,7 @@ loopback_suite (void)
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_backlog_limit);
   tcase_add_test (tc, test_default_limit);
+  tcase_add_test (tc, test_dev_not_running);
   tcase_add_test (tc, test_napi_scheduled_once);
   tcase_add_test (tc, test_drain_within_quota);
   tcase_add_test (tc, test_drain_two_quotas);

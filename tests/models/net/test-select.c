@@ -10,6 +10,9 @@
  *    estimates no slack; the first pass registers a poll-table entry on each polled socket's wait
  *    queue (__pollwait, get_file) and poll_freewait removes them all (remove_wait_queue,
  *    fput) before returning, after a wake-up by net/core/sock.c sock_def_readable;
+ *    with a finite timeout poll_schedule_timeout sleeps until a pollwake or the deadline:
+ *    a wake-up polls again and returns what is ready before the deadline, the deadline
+ *    sets timed_out and one more full pass reports what is ready then;
  *  - net/core/datagram.c datagram_poll: readable (EPOLLIN | EPOLLRDNORM) when
  *    sk_receive_queue holds a datagram; writable when include/net/sock.h sock_writeable
  *    holds: sk_wmem_alloc < sk_sndbuf >> 1;
@@ -380,6 +383,99 @@ START_TEST (test_registers_then_frees)
 }
 END_TEST
 
+/* A helper thread's job: after `delay`, either send one datagram to server[0] or drop
+ * client[0]'s write memory to 0 behind select's back (no sk_write_space, no wake-up). */
+typedef struct {
+  Rig      *rig;
+  NsTime    delay;
+  gboolean  send;
+} Later;
+
+/* Thread body: the Later's action after its delay. */
+static void
+later (NsThread *t, gpointer data)
+{
+  Later *l = data;
+
+  ns_thread_advance_time (t, l->delay);
+  if (l->send)
+    ck_assert_int_eq (ns_sys_write (t, l->rig->s.stack, l->rig->client[0], l->rig->buf, LEN),
+                      LEN);
+  else
+    ns_file_sock (l->rig->client[0])->sk_wmem_alloc = 0;
+}
+
+/* Runs sel's select on SELECT_CPU and l's action on WRITER_CPU, both from now, until
+ * every thread is done or asleep (the select's deadline event included). */
+static void
+sel_run_with (Sel *sel, Later *l)
+{
+  NsEngine *engine = sel->rig->s.engine;
+
+  ns_engine_spawn (engine, "select", SELECT_CPU, NS_THREAD_USER, ns_engine_now (engine),
+                   selector, sel);
+  ns_engine_spawn (engine, "later", WRITER_CPU, NS_THREAD_USER, ns_engine_now (engine),
+                   later, l);
+  ns_engine_run (engine, NS_TIME_FOREVER);
+}
+
+/* fs/select.c do_select with a 1 ms timeout and nothing ready: poll_schedule_timeout
+ * sleeps until a pollwake or the deadline; a datagram 100 us in wakes it
+ * (sock_def_readable → pollwake), the next pass finds the socket readable and select
+ * returns 1 long before the deadline. */
+START_TEST (test_timeout_woken_early)
+{
+  const NsTime timeout = NS_MS (1), delay = NS_US (100);
+  NsTime start;
+  Later l;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  start = ns_engine_now (r.s.engine);
+  sel_init (&sel, &r, start + timeout);
+  sel_add (&sel, r.server[0], EPOLLIN);
+  l = (Later) { &r, delay, TRUE };
+  sel_run_with (&sel, &l);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 1);
+  ck_assert_uint_eq (sel.revents[0], EPOLLIN);
+  ck_assert_int_ge (sel.returned, start + delay);
+  ck_assert_int_lt (sel.returned, start + delay + NS_US (100));
+  ck_assert_int_lt (sel.slept, timeout - delay);
+  ck_assert_uint_eq (ns_file_socket (r.server[0])->waiters.length, 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* do_select at the deadline: poll_schedule_timeout returns 0, timed_out = 1, and the loop
+ * makes one more full pass before breaking, so a socket that became ready without a
+ * wake-up (here client[0]'s write memory dropped below sndbuf / 2 with no sk_write_space)
+ * is reported at expiry: 1, EPOLLOUT, at the deadline, not before. */
+START_TEST (test_timeout_final_pass_reports)
+{
+  const NsTime timeout = NS_MS (1);
+  NsTime start;
+  Later l;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  ns_file_sock (r.client[0])->sk_wmem_alloc = (guint32) writable_limit (r.client[0]);
+  start = ns_engine_now (r.s.engine);
+  sel_init (&sel, &r, start + timeout);
+  sel_add (&sel, r.client[0], EPOLLOUT);
+  l = (Later) { &r, timeout / 2, FALSE };
+  sel_run_with (&sel, &l);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 1);
+  ck_assert_uint_eq (sel.revents[0], EPOLLOUT);
+  ck_assert_int_ge (sel.returned, start + timeout);
+  ck_assert_uint_eq (ns_file_socket (r.client[0])->waiters.length, 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
 static Suite *
 select_suite (void)
 {
@@ -393,6 +489,8 @@ select_suite (void)
   tcase_add_test (tc, test_reader_queue_readable);
   tcase_add_test (tc, test_registers_then_frees);
   tcase_add_test (tc, test_zero_timeout_registers_nothing);
+  tcase_add_test (tc, test_timeout_woken_early);
+  tcase_add_test (tc, test_timeout_final_pass_reports);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -13,7 +13,10 @@
  *    gets len bytes and the rest of the datagram is discarded (udp_recvmsg: copied =
  *    min(len, ulen); read(2) passes no MSG_TRUNC flag, so it returns the bytes copied);
  *  - sock_def_readable wakes a reader blocked in __skb_wait_for_more_packets; an empty
- *    O_NONBLOCK socket gives -EAGAIN.
+ *    O_NONBLOCK socket gives -EAGAIN;
+ *  - net/socket.c sock_read_iter: a read of length 0 returns 0 before sock_recvmsg
+ *    (if (!iov_iter_count(to)) return 0, "Match SYS5 behaviour"): nothing is dequeued,
+ *    an empty socket neither blocks nor gives -EAGAIN.
  * The expected values are computed here from those rules (the truesize of a datagram from
  * __ip_append_data's allocation and __alloc_skb's rounding), never read from the model.
  * The model has no version switches on this path; the rules above hold from v5.5 (the
@@ -421,6 +424,48 @@ START_TEST (test_nonblocking_empty_read)
 }
 END_TEST
 
+/* v6.9 net/socket.c sock_read_iter returns 0 for an empty iterator before calling
+ * sock_recvmsg: a zero-length read leaves a queued datagram (and its sk_rmem_alloc
+ * charge) where it is, and the next full read gets it. */
+START_TEST (test_zero_length_read_keeps_datagram)
+{
+  struct sock *sk;
+  gint rmem;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, 0);
+  sk = ns_file_sock (rig.server);
+  send_datagram (&rig, 700);
+  rmem = sk->sk_rmem_alloc;
+  ck_assert_int_gt (rmem, 0);
+  ck_assert_int_eq (read_datagram (&rig, 0), 0);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen + udp_sk (sk)->reader_queue.qlen, 1);
+  ck_assert_int_eq (sk->sk_rmem_alloc, rmem);
+  ck_assert_uint_eq (rig.s.stack->counters.received_bytes, 0);
+  ck_assert_int_eq (read_datagram (&rig, UBUF), 700);
+  ck_assert_int_eq (sk->sk_rmem_alloc, 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* The same check comes before any wait: on an empty socket a zero-length read returns 0
+ * at once, blocking (no sleep in __skb_wait_for_more_packets) or O_NONBLOCK (no
+ * -EAGAIN). */
+START_TEST (test_zero_length_read_empty)
+{
+  ReadCall call = { 0, G_MININT, -1 };
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, 0);
+  run_on (&rig, READER_CPU, read_one, &call);
+  ck_assert_int_eq (call.ret, 0);
+  ck_assert_int_ge (call.returned, 0);
+  rig.server->f_flags |= 04000;   /* O_NONBLOCK */
+  ck_assert_int_eq (read_datagram (&rig, 0), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
 static Suite *
 udp_rx_suite (void)
 {
@@ -437,6 +482,8 @@ udp_rx_suite (void)
   tcase_add_test (tc, test_short_read_truncates);
   tcase_add_test (tc, test_blocked_reader_woken);
   tcase_add_test (tc, test_nonblocking_empty_read);
+  tcase_add_test (tc, test_zero_length_read_keeps_datagram);
+  tcase_add_test (tc, test_zero_length_read_empty);
   suite_add_tcase (s, tc);
   return s;
 }
