@@ -446,6 +446,7 @@ typedef struct {
   NsWaitQueue *wq;
   guint        ret;
   NsTime       woken_at;
+  NsTime       at;                   /* event_wake_at: when the event runs */
 } EventWakeRun;
 
 static void
@@ -466,6 +467,15 @@ event_wake (gpointer data)
   run->ret = ns_wait_queue_wake_all (NULL, run->wq, NS_US (5));
 }
 
+/* Event callback: wakes the queue at the event's time (ns_engine_now), no waker thread. */
+static void
+event_wake_at (gpointer data)
+{
+  EventWakeRun *run = data;
+
+  run->ret = ns_wait_queue_wake_all (NULL, run->wq, run->at);
+}
+
 START_TEST (test_wait_queue_wake_from_event)
 {
   Fixture f;
@@ -482,6 +492,63 @@ START_TEST (test_wait_queue_wake_from_event)
   ck_assert (!ns_wait_queue_active (run.wq));
   ns_wait_queue_free (run.wq);
   fixture_clear (&f);
+}
+END_TEST
+
+typedef struct {
+  NsWaitQueue *wq;
+  NsTime       deadline;
+  gboolean     woken;
+  NsTime       back_at;
+  gboolean     active_after;
+} DeadlineRun;
+
+/* Sleeps on the queue until woken or the run's deadline, and logs which and when. */
+static void
+deadline_sleeper (NsThread *self, gpointer data)
+{
+  DeadlineRun *run = data;
+
+  run->woken = ns_wait_queue_wait_until (self, run->wq, run->deadline);
+  run->back_at = ns_thread_now (self);
+  run->active_after = ns_wait_queue_active (run->wq);
+}
+
+/* Runs deadline_sleeper on cpu 1 with a deadline at 20 µs, and a wake of the queue from
+ * an event at wake_at (0: none). */
+static void
+run_deadline (DeadlineRun *run, NsTime wake_at)
+{
+  Fixture f;
+  EventWakeRun waker = { 0 };
+
+  fixture_init (&f);
+  run->wq = waker.wq = ns_wait_queue_new ();
+  run->deadline = NS_US (20);
+  ns_engine_spawn (f.engine, "sleeper", 1, NS_THREAD_USER, 0, deadline_sleeper, run);
+  waker.at = wake_at;
+  if (wake_at > 0)
+    ns_engine_schedule (f.engine, wake_at, event_wake_at, &waker);
+  ns_engine_run (f.engine, NS_TIME_FOREVER);
+  ns_wait_queue_free (run->wq);
+  fixture_clear (&f);
+}
+
+/* A timed wait ends at the first of a wake-up (TRUE, at the wake plus the wake latency)
+ * and its deadline (FALSE, at the deadline, the waiter off the queue so that a later
+ * wake finds nobody). */
+START_TEST (test_wait_queue_wait_until)
+{
+  DeadlineRun woken = { 0 }, expired = { 0 };
+
+  run_deadline (&woken, NS_US (5));
+  ck_assert (woken.woken);
+  ck_assert_int_eq (woken.back_at, NS_US (5) + NS_NS (WAKE_LAT_NS));
+  ck_assert (!woken.active_after);
+  run_deadline (&expired, 0);
+  ck_assert (!expired.woken);
+  ck_assert_int_eq (expired.back_at, NS_US (20));
+  ck_assert (!expired.active_after);
 }
 END_TEST
 
@@ -533,6 +600,7 @@ sync_suite (void)
 
   tcase_add_test (wq, test_wait_queue_fifo);
   tcase_add_test (wq, test_wait_queue_wake_from_event);
+  tcase_add_test (wq, test_wait_queue_wait_until);
   suite_add_tcase (s, wq);
   return s;
 }
