@@ -37,6 +37,7 @@
 #include "ip.h"
 #include "loopback.h"
 #include "udp_rx.h"
+#include "select.h"
 
 /* IPv4 */
 static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 200, NS_FN_EXTERN, 20);
@@ -268,10 +269,32 @@ skb_set_owner_w (NsThread *t, struct sk_buff *skb, struct sock *sk)
   ns_ret (t);
 }
 
-/* sock_wfree (net/core/sock.c), called through skb->destructor (skb_orphan, or
- * skb_release_head_state when a socket-owned skb is freed): the lock xadd of -truesize
- * on sk_wmem_alloc under RCU, not the last reference; sock_writeable, no sleeper, no
- * FASYNC. */
+/* sock_def_write_space_wfree (v6.9 net/core/sock.c, inline in sock_wfree): once
+ * sock_writeable (sk_wmem_alloc < sk_sndbuf >> 1), smp_mb__after_atomic (a compiler
+ * barrier on x86) and, if the wait queue is active (waitqueue_active), wake it with
+ * EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND; sk_wake_async_rcu: no FASYNC. */
+static void
+sock_def_write_space_wfree (NsThread *t, NsNetStack *s, struct sock *sk)
+{
+  struct socket *sock = sk->sk_socket;
+
+  NS_LOAD_FIELD (t, sk, sk_wq);
+  /* census (with sock_wfree's tail): sock_writeable, rcu_dereference(sk_wq), the
+   * waitqueue_active test, sk_wake_async's flags test */
+  ns_insns (t, 33);
+  if ((gint) sk->sk_wmem_alloc < (sk->sk_sndbuf >> 1) && sk->sk_wq != NULL && sock != NULL) {
+    ns_load (t, sock->wq.head, sizeof sock->wq.head);       /* waitqueue_active */
+    if (!g_queue_is_empty (&sock->waiters)) {
+      ns_insns (t, 3);              /* the wake-up's arguments (as sock_def_readable) */
+      __wake_up_sync_key (t, s, sock, EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND);
+    }
+  }
+}
+
+/* sock_wfree (v6.9 net/core/sock.c), called through skb->destructor (skb_orphan, or
+ * skb_release_head_state when a socket-owned skb is freed): no SOCK_USE_WRITE_QUEUE;
+ * SOCK_RCU_FREE (UDP) with the default sk_write_space, so under RCU the lock xadd of
+ * -truesize on sk_wmem_alloc (not the last reference) and sock_def_write_space_wfree. */
 void
 sock_wfree (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
@@ -285,8 +308,7 @@ sock_wfree (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   ns_rcu_read_lock (t, s);
   ns_atomic (t, &sk->sk_wmem_alloc);
   sk->sk_wmem_alloc -= skb->truesize;
-  NS_LOAD_FIELD (t, sk, sk_wq);
-  ns_insns (t, 33);
+  sock_def_write_space_wfree (t, s, sk);
   ns_rcu_read_unlock (t, s);
   ns_ret (t);
 }

@@ -194,7 +194,10 @@ struct socket {
 
 #define EPOLLIN      0x001u
 #define EPOLLOUT     0x004u
+#define EPOLLERR     0x008u
 #define EPOLLRDNORM  0x040u
+#define EPOLLWRNORM  0x100u
+#define EPOLLWRBAND  0x200u
 
 /* ---- the stack of one machine ---- */
 

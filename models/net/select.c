@@ -307,11 +307,18 @@ pollwake (NsThread *t, NsNetStack *s, NsWaitEntry *e, guint32 key)
 /* receiver_wake_function (__skb_wait_for_more_packets) → autoremove_wake_function:
  * wake, and unlink the entry. */
 static void
-receiver_wake_function (NsThread *t, NsNetStack *s, struct socket *sock, NsWaitEntry *e)
+receiver_wake_function (NsThread *t, NsNetStack *s, struct socket *sock, NsWaitEntry *e,
+                        guint32 key)
 {
   ns_icall (t, &fn_receiver_wake_function);
   /* estimate: ~10 instructions (key and sk tests, autoremove_wake_function) */
   ns_insns (t, 10);
+  /* v6.9 net/core/datagram.c: a key without EPOLLIN | EPOLLERR (sock_wfree's EPOLLOUT)
+   * is not for a reader: return 0, the entry stays */
+  if (key != 0 && !(key & (EPOLLIN | EPOLLERR))) {
+    ns_ret (t);
+    return;
+  }
   default_wake_function (t, s, e);
   g_queue_remove (&sock->waiters, e);
   ns_store (t, e->mem, 16);
@@ -337,7 +344,7 @@ __wake_up_common (NsThread *t, NsNetStack *s, struct socket *sock, guint32 key)
     if (e->func == NS_WAKE_POLLWAKE)
       pollwake (t, s, e, key);
     else
-      receiver_wake_function (t, s, sock, e);
+      receiver_wake_function (t, s, sock, e, key);
   }
   g_list_free (copy);
   ns_ret (t);

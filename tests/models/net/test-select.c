@@ -17,7 +17,14 @@
  *    sk_receive_queue holds a datagram; writable when include/net/sock.h sock_writeable
  *    holds: sk_wmem_alloc < sk_sndbuf >> 1;
  *  - net/ipv4/udp.c udp_poll: also readable when udp_sk(sk)->reader_queue holds a
- *    datagram (where __skb_recv_udp splices the receive queue).
+ *    datagram (where __skb_recv_udp splices the receive queue);
+ *  - net/core/sock.c sock_wfree (models/net/ip.c; run by skb_orphan in loopback_xmit or
+ *    by kfree_skb of a socket-owned skb): UDP's SOCK_RCU_FREE path subtracts truesize
+ *    and calls sock_def_write_space_wfree, which once sock_writeable holds wakes an
+ *    active wait queue with EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND: a select waiting for
+ *    writability (its entry's key holds POLLOUT_SET) wakes and reports it; one waiting
+ *    only to read (key POLLIN_SET) is not woken (pollwake's key test), nor is anyone
+ *    while the socket stays unwritable.
  * test-udp-path.c already checks the wake-up on a datagram returning that socket alone,
  * the timeout at its deadline and idle sockets writable at once; not repeated here. The
  * model's interface passes files and per-file events, not fd_set bitmaps nor nfds as an
@@ -476,6 +483,107 @@ START_TEST (test_timeout_final_pass_reports)
 }
 END_TEST
 
+/* A socket-owned skb of client[0] (skb_set_owner_w's charge) with the write memory
+ * left at wmem_before + truesize. */
+typedef struct {
+  Rig            *rig;
+  struct sk_buff *skb;
+  gint            wmem_before;
+} Owned;
+
+/* Thread body: allocates the Owned skb and charges it to client[0]. */
+static void
+owned_alloc (NsThread *t, gpointer data)
+{
+  Owned *o = data;
+  struct sock *sk = ns_file_sock (o->rig->client[0]);
+
+  o->skb = __alloc_skb (t, o->rig->s.stack->alloc, LEN, GFP_KERNEL);
+  o->skb->sk = sk;
+  o->skb->destructor = sk;          /* the model's sock_wfree */
+  sk->sk_wmem_alloc = (guint32) (o->wmem_before + (gint) o->skb->truesize);
+}
+
+/* Thread body: frees the Owned skb (skb_release_head_state → sock_wfree). */
+static void
+owned_free (NsThread *t, gpointer data)
+{
+  Owned *o = data;
+
+  kfree_skb (t, o->rig->s.stack->alloc, o->skb);
+}
+
+/* A select on client[0] with events, asleep (no deadline) while the Owned skb keeps
+ * sk_wmem_alloc at wmem_before + truesize; then the skb is freed (its write memory back
+ * at wmem_before). Returns whether the select has returned; *queue_wakes gets the wait
+ * queue's wake-ups (__wake_up_sync_key) the free made, *task_wakes the task wake-ups
+ * (pollwake's default_wake_function). */
+static gboolean
+select_woken_by_wfree (Rig *r, Sel *sel, guint32 events, gint wmem_before,
+                       guint64 *queue_wakes, guint64 *task_wakes)
+{
+  Owned o = { r, NULL, wmem_before };
+
+  stack_rig_run (&r->s, WRITER_CPU, owned_alloc, &o);
+  sel_init (sel, r, NS_TIME_FOREVER);
+  sel_add (sel, r->client[0], events);
+  sel_start (sel);
+  ck_assert (!sel->done);
+  ck_assert_uint_eq (ns_file_socket (r->client[0])->waiters.length, 1);
+  *queue_wakes = stack_rig_calls (&r->s, "__wake_up_sync_key");
+  *task_wakes = stack_rig_calls (&r->s, "default_wake_function");
+  stack_rig_run (&r->s, WRITER_CPU, owned_free, &o);
+  *queue_wakes = stack_rig_calls (&r->s, "__wake_up_sync_key") - *queue_wakes;
+  *task_wakes = stack_rig_calls (&r->s, "default_wake_function") - *task_wakes;
+  ck_assert_int_eq (ns_file_sock (r->client[0])->sk_wmem_alloc, wmem_before);
+  return sel->done;
+}
+
+/* sock_wfree → sock_def_write_space_wfree: the free takes sk_wmem_alloc from
+ * sndbuf / 2 - 1 + truesize (not writable) to sndbuf / 2 - 1 (writable), so the EPOLLOUT
+ * waiter is woken and select reports the socket writable. */
+START_TEST (test_wfree_wakes_writer)
+{
+  guint64 queue_wakes, task_wakes;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  ck_assert (select_woken_by_wfree (&r, &sel, EPOLLOUT, writable_limit (r.client[0]) - 1,
+                                    &queue_wakes, &task_wakes));
+  ck_assert_uint_eq (queue_wakes, 1);
+  ck_assert_uint_eq (task_wakes, 1);
+  ck_assert_int_eq (sel.ret, 1);
+  ck_assert_uint_eq (sel.revents[0], EPOLLOUT);
+  ck_assert_uint_eq (ns_file_socket (r.client[0])->waiters.length, 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* The same free wakes the queue of a select waiting only to read, but pollwake does not
+ * wake the task (the key EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND has no POLLIN_SET bit);
+ * a free that leaves sk_wmem_alloc at sndbuf / 2 (not sock_writeable) wakes nothing. */
+START_TEST (test_wfree_wakes_no_reader)
+{
+  guint64 queue_wakes, task_wakes;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  ck_assert (!select_woken_by_wfree (&r, &sel, EPOLLIN, writable_limit (r.client[0]) - 1,
+                                     &queue_wakes, &task_wakes));
+  ck_assert_uint_eq (queue_wakes, 1);
+  ck_assert_uint_eq (task_wakes, 0);
+  stack_rig_clear (&r.s);
+  rig_init (&r);
+  ck_assert (!select_woken_by_wfree (&r, &sel, EPOLLOUT, writable_limit (r.client[0]),
+                                     &queue_wakes, &task_wakes));
+  ck_assert_uint_eq (queue_wakes, 0);
+  ck_assert_uint_eq (task_wakes, 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
 static Suite *
 select_suite (void)
 {
@@ -491,6 +599,8 @@ select_suite (void)
   tcase_add_test (tc, test_zero_timeout_registers_nothing);
   tcase_add_test (tc, test_timeout_woken_early);
   tcase_add_test (tc, test_timeout_final_pass_reports);
+  tcase_add_test (tc, test_wfree_wakes_writer);
+  tcase_add_test (tc, test_wfree_wakes_no_reader);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -409,6 +409,62 @@ START_TEST (test_blocked_reader_woken)
 }
 END_TEST
 
+/* A server-owned skb and the task wake-ups its free made (write_space_then_send). */
+typedef struct {
+  NsTime          free_at;
+  struct sk_buff *skb;
+  guint64         task_wakes;      /* default_wake_function calls during the free */
+  guint           waiters_after;   /* entries on the server's queue after it */
+} WfreeCall;
+
+/* Body: charges an skb to the server socket so that sk_wmem_alloc is sndbuf / 2 - 1 plus
+ * its truesize (not writable), frees it at free_at (sock_wfree: writable again, so
+ * sock_def_write_space_wfree wakes the queue with EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND),
+ * then sends one 700-byte datagram 100 us later. */
+static void
+write_space_then_send (NsThread *t, Rig *rig, gpointer arg)
+{
+  WfreeCall *w = arg;
+  struct sock *sk = ns_file_sock (rig->server);
+  guint64 wakes;
+
+  w->skb = __alloc_skb (t, rig->s.stack->alloc, 700, GFP_KERNEL);
+  w->skb->sk = sk;
+  w->skb->destructor = sk;          /* the model's sock_wfree */
+  sk->sk_wmem_alloc = (guint32) ((sk->sk_sndbuf >> 1) - 1 + (gint) w->skb->truesize);
+  ns_thread_advance_time (t, w->free_at);
+  wakes = stack_rig_calls (&rig->s, "default_wake_function");
+  kfree_skb (t, rig->s.stack->alloc, w->skb);
+  w->task_wakes = stack_rig_calls (&rig->s, "default_wake_function") - wakes;
+  w->waiters_after = ns_file_socket (rig->server)->waiters.length;
+  ns_thread_advance_time (t, NS_US (100));
+  ns_sys_write (t, rig->s.stack, rig->client, rig->txbuf, 700);
+}
+
+/* A reader blocked in __skb_wait_for_more_packets is not woken by the write-space wake
+ * (net/core/datagram.c receiver_wake_function: a key without EPOLLIN | EPOLLERR returns
+ * 0 and leaves the entry queued); the datagram sent after it wakes it. */
+START_TEST (test_blocked_reader_ignores_write_space)
+{
+  ReadCall call = { UBUF, 0, 0 };
+  WfreeCall w = { .free_at = NS_US (100) };
+  Job reader, writer;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, 0);
+  reader = (Job) { &rig, read_one, &call };
+  writer = (Job) { &rig, write_space_then_send, &w };
+  ns_engine_spawn (rig.s.engine, "reader", READER_CPU, NS_THREAD_USER, 0, job_thread, &reader);
+  ns_engine_spawn (rig.s.engine, "writer", SENDER_CPU, NS_THREAD_USER, 0, job_thread, &writer);
+  ns_engine_run (rig.s.engine, NS_MS (2));
+  ck_assert_uint_eq (w.task_wakes, 0);
+  ck_assert_uint_eq (w.waiters_after, 1);
+  ck_assert_int_eq (call.ret, 700);
+  ck_assert_int_ge (call.returned, NS_US (200));
+  rig_clear (&rig);
+}
+END_TEST
+
 /* read(2) on an empty O_NONBLOCK socket: __skb_recv_udp gives -EAGAIN at once. */
 START_TEST (test_nonblocking_empty_read)
 {
@@ -481,6 +537,7 @@ udp_rx_suite (void)
   tcase_add_test (tc, test_fifo_v6);
   tcase_add_test (tc, test_short_read_truncates);
   tcase_add_test (tc, test_blocked_reader_woken);
+  tcase_add_test (tc, test_blocked_reader_ignores_write_space);
   tcase_add_test (tc, test_nonblocking_empty_read);
   tcase_add_test (tc, test_zero_length_read_keeps_datagram);
   tcase_add_test (tc, test_zero_length_read_empty);
