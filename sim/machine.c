@@ -852,10 +852,14 @@ charge (NsExec *x, NsThread *t, NsCause cause, double cycles)
 }
 
 /* A load stalled `beyond` cycles past an L1 hit: work that does not depend on it (issued
- * within cpu.rob_entries instructions) can run meanwhile, up to a full reorder buffer. */
+ * within cpu.rob_entries instructions) can run meanwhile, up to a full reorder buffer. An
+ * older miss's shadow adds only while it is live (within cpu.rob_entries instructions of
+ * that miss); one that expired unused is gone. */
 static inline void
 cast_shadow (NsExec *x, double beyond)
 {
+  if (x->insns - x->shadow_insns >= x->machine->rob)
+    x->shadow = 0.0;
   x->shadow = MIN (x->shadow + beyond, x->machine->lead_max);
   x->shadow_insns = x->insns;
 }

@@ -727,6 +727,50 @@ START_TEST (test_miss_shadow)
 }
 END_TEST
 
+/* An expired shadow stays gone: a DRAM miss, then more than cpu.rob_entries instructions
+ * (its shadow unused), then a dependent load served by the L2, then independent work worth
+ * more than the L2 miss's stall. Only the L2 miss's own stall (its latency beyond L1) can
+ * hide that work, not the DRAM miss's shadow brought back. */
+typedef struct {
+  guint8 *dram_obj, *l2_obj, *evict;
+} ExpiryRun;
+
+static void
+shadow_expiry_thread (NsThread *t, gpointer data)
+{
+  ExpiryRun *run = data;
+
+  ns_load_dep (t, run->l2_obj, 8);                  /* into L1 and L2 */
+  for (guint off = 0; off < 64 * 1024; off += 64)   /* out of the 32 KiB L1 again */
+    ns_load (t, run->evict + off, 8);
+  ns_insns (t, 1000);                                /* the eviction's shadows expire */
+  ns_load_dep (t, run->dram_obj, 8);                 /* DRAM: a large shadow */
+  ns_insns (t, 1000);                                /* ...which expires unused */
+  ns_load_dep (t, run->l2_obj, 8);                   /* an L2 hit: a small one */
+  ns_insns_beside (t, 100);
+}
+
+START_TEST (test_miss_shadow_expires)
+{
+  ExpiryRun run;
+  double l2_stall, beside, hidden;
+  Rig rig;
+
+  rig_init (&rig, NULL, NULL);
+  run.dram_obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+  run.l2_obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+  run.evict = ns_arena_alloc (ns_machine_arena (rig.machine), 64 * 1024, 64);
+  ns_engine_spawn (rig.engine, "expiry", 0, NS_THREAD_USER, 0, shadow_expiry_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  l2_stall = param (&rig, "cache.l2.latency_cycles") - param (&rig, "cache.l1d.latency_cycles");
+  beside = 100 / param (&rig, "cpu.issue_width");
+  ck_assert (beside > l2_stall);
+  hidden = ns_machine_account_overlapped (rig.machine, NS_CAUSE_INSN);
+  assert_close (hidden, l2_stall, 1e-9, "only the L2 miss's stall hides work");
+  rig_clear (&rig);
+}
+END_TEST
+
 /* A return into a caller whose line a 64 KiB callee evicted from the L1I (not the L2):
  * after its 3000 instructions the front end's lead hides the refetch of the return site,
  * unless the return is a forced mispredict. */
@@ -1721,6 +1765,7 @@ machine_suite (void)
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_ifetch_lead);
   tcase_add_test (calls, test_miss_shadow);
+  tcase_add_test (calls, test_miss_shadow_expires);
   tcase_add_test (calls, test_forced_return_refetches_site);
   tcase_add_test (calls, test_inlined_body_account);
   tcase_add_test (calls, test_context_and_event_account);
