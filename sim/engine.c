@@ -76,6 +76,7 @@ struct _NsCpu {
   NsTime     cand_start;     /* its start time, NS_TIME_FOREVER if none */
   NsTime     softirq_ready;  /* earliest ready among runnable softirq threads here */
   gboolean   dirty;          /* candidate must be recomputed */
+  NsThread  *last;           /* the thread that ran here last, or NULL */
 };
 
 struct _NsThread {
@@ -98,6 +99,9 @@ struct _NsThread {
   guint          funcs_alloc;
   guint          context;     /* its calling context: an id of engine->contexts */
   gpointer       exec;
+  guint64        breaks;      /* resumptions after a wait or after another thread ran on
+                                 its CPU (ns_thread_breaks) */
+  gboolean       waited;      /* switched out BLOCKED or SPINNING since it last ran */
 };
 
 /* A node of the engine's calling-context tree: one distinct chain of frames, from a
@@ -477,6 +481,10 @@ engine_resume (NsEngine *engine, NsCpu *cpu, NsTime start)
   cpu->now = start;
   thread->now = start;
   thread->slice_start = start;
+  if (thread->waited || cpu->last != thread)
+    thread->breaks++;
+  thread->waited = FALSE;
+  cpu->last = thread;
   thread->state = NS_THREAD_RUNNING;
   if (cpu->spinner == thread)
     cpu->spinner = NULL;
@@ -676,6 +684,7 @@ thread_switch_out (NsThread *thread, NsThreadState state)
     thread->ready = thread->now;
   else
     thread->stopped = thread->now;
+  thread->waited = state != NS_THREAD_RUNNABLE;
   if (state == NS_THREAD_SPINNING)
     thread->cpu->spinner = thread;
   ns_coro_yield ();
@@ -806,6 +815,16 @@ ns_thread_sleep_until (NsThread *thread, NsTime when)
 }
 
 /* ---- attribution stack and exec slot ---- */
+
+/* How many times the thread has been resumed after waiting (block, spin, sleep) or after
+ * another thread ran on its CPU: its core's pipeline state from before is gone. */
+guint64
+ns_thread_breaks (NsThread *thread)
+{
+  g_return_val_if_fail (thread != NULL, 0);
+
+  return thread->breaks;
+}
 
 /* Enters a simulated function (for attribution). */
 void

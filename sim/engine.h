@@ -106,6 +106,9 @@ void          ns_thread_leave_inline  (NsThread *thread);
 /* The calling context the thread is in (an id of its engine's tree). */
 guint         ns_thread_context       (NsThread *thread);
 /* Per-thread slot for the machine model's execution state. */
+/* Resumptions after a wait (block, spin, sleep_until) or after another thread ran on its
+ * CPU; the first run counts one. */
+guint64       ns_thread_breaks        (NsThread *thread);
 void          ns_thread_set_exec      (NsThread *thread, gpointer exec);
 gpointer      ns_thread_get_exec      (NsThread *thread);
 

@@ -183,6 +183,7 @@ typedef struct {
   double      lead;        /* cycles of back-end work the front end has fetched ahead */
   double      shadow;      /* cycles of data misses beside-work can still hide under */
   guint64     shadow_insns;  /* insns when the last miss added to the shadow */
+  guint64     breaks;        /* ns_thread_breaks when the thread last charged here */
 } NsExec;
 
 struct _NsMachine {
@@ -750,12 +751,21 @@ bad_cpu:
   return NULL;
 }
 
+static inline void restart (NsExec *x);
+
 /* The thread's execution state (created on first use); NULL if t has no machine. */
 static inline NsExec *
 exec_of (NsThread *t)
 {
   NsExec *x = ns_thread_get_exec (t);
-  return G_LIKELY (x != NULL) ? x : exec_new (t);
+
+  if (G_UNLIKELY (x == NULL))
+    x = exec_new (t);
+  if (G_UNLIKELY (x->breaks != ns_thread_breaks (t))) {
+    x->breaks = ns_thread_breaks (t);
+    restart (x);          /* it waited, or another thread ran on its core: nothing overlaps */
+  }
+  return x;
 }
 
 /* Frees an NsExec and its frame stack (the free func of m->execs). */

@@ -277,6 +277,42 @@ START_TEST (test_softirq_preempts_at_quantum)
 }
 END_TEST
 
+/* ns_thread_breaks: the first run counts one; quantum ends with the CPU to itself do not
+ * count; a sleep does; a softirq that runs on its CPU in between does. */
+static void
+breaks_body (NsThread *self, gpointer data)
+{
+  Actor *a = data;
+  guint i;
+
+  a->mark[0] = (NsTime) ns_thread_breaks (self);
+  for (i = 0; i < 50; i++)                        /* 5 us alone: five quantum ends */
+    ns_thread_advance (self, 100);
+  a->mark[1] = (NsTime) ns_thread_breaks (self);
+  ns_thread_sleep_until (self, ns_thread_now (self) + NS_US (1));
+  a->mark[2] = (NsTime) ns_thread_breaks (self);
+  for (i = 0; i < 50; i++)                        /* the softirq runs at 8 us */
+    ns_thread_advance (self, 100);
+  a->mark[3] = (NsTime) ns_thread_breaks (self);
+}
+
+START_TEST (test_breaks)
+{
+  Prog *p = prog_new (1, 1.0, NS_US (1));
+  Actor *u = prog_spawn (p, 0, NS_THREAD_USER, 0, breaks_body);
+  Actor *s = prog_spawn (p, 0, NS_THREAD_SOFTIRQ, 0, softirq_body);
+
+  ns_engine_schedule (p->engine, NS_US (8), wake_softirq_event, s);
+  ns_engine_run (p->engine, NS_TIME_FOREVER);
+
+  ck_assert_int_eq (u->mark[0], 1);
+  ck_assert_int_eq (u->mark[1], 1);
+  ck_assert_int_eq (u->mark[2], 2);
+  ck_assert_int_eq (u->mark[3], 3);
+  prog_free (p);
+}
+END_TEST
+
 /* A softirq that becomes ready in the middle of a user slice preempts at the first advance
  * that reaches its ready time; the CPU does not idle before that. */
 START_TEST (test_softirq_preempts_mid_slice)
@@ -972,6 +1008,7 @@ engine_suite (void)
   tcase_add_test (tc, test_quantum_bounds_skew);
   tcase_add_test (tc, test_softirq_preempts_at_quantum);
   tcase_add_test (tc, test_softirq_preempts_mid_slice);
+  tcase_add_test (tc, test_breaks);
   tcase_add_test (tc, test_softirq_raised_locally);
   tcase_add_test (tc, test_block_wake);
   tcase_add_test (tc, test_wake_never_goes_back);

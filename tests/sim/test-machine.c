@@ -771,6 +771,52 @@ START_TEST (test_miss_shadow_expires)
 }
 END_TEST
 
+/* A wait ends every overlap: a DRAM miss, then (if sleep) a 1 us sleep, then 12
+ * instructions of beside-work. Returns the cycles of that work the miss's shadow hid. */
+typedef struct {
+  guint8  *obj;
+  gboolean sleep;
+} WaitShadowRun;
+
+static void
+wait_shadow_thread (NsThread *t, gpointer data)
+{
+  WaitShadowRun *run = data;
+
+  ns_load_dep (t, run->obj, 8);
+  if (run->sleep)
+    ns_thread_sleep_until (t, ns_thread_now (t) + NS_US (1));
+  ns_insns_beside (t, 12);
+}
+
+static double
+hidden_after (gboolean sleep, double *full)
+{
+  WaitShadowRun run = { NULL, sleep };
+  double hidden;
+  Rig rig;
+
+  rig_init (&rig, NULL, NULL);
+  run.obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+  ns_engine_spawn (rig.engine, "waiter", 0, NS_THREAD_USER, 0, wait_shadow_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  hidden = ns_machine_account_overlapped (rig.machine, NS_CAUSE_INSN);
+  *full = 12 / param (&rig, "cpu.issue_width");
+  rig_clear (&rig);
+  return hidden;
+}
+
+START_TEST (test_wait_ends_shadow)
+{
+  double full, hidden;
+
+  hidden = hidden_after (FALSE, &full);
+  assert_close (hidden, full, 1e-9, "no wait: all of it in the shadow");
+  hidden = hidden_after (TRUE, &full);
+  assert_close (hidden, 0.0, 1e-9, "after a sleep: none of it");
+}
+END_TEST
+
 /* A return into a caller whose line a 64 KiB callee evicted from the L1I (not the L2):
  * after its 3000 instructions the front end's lead hides the refetch of the return site,
  * unless the return is a forced mispredict. */
@@ -1766,6 +1812,7 @@ machine_suite (void)
   tcase_add_test (calls, test_ifetch_lead);
   tcase_add_test (calls, test_miss_shadow);
   tcase_add_test (calls, test_miss_shadow_expires);
+  tcase_add_test (calls, test_wait_ends_shadow);
   tcase_add_test (calls, test_forced_return_refetches_site);
   tcase_add_test (calls, test_inlined_body_account);
   tcase_add_test (calls, test_context_and_event_account);
