@@ -620,6 +620,19 @@ START_TEST (test_unrecorded_fit_conflict)
 }
 END_TEST
 
+/* Writes cpu.ipc = 1.5 "fit on 900-calib" into the fixture's generic profile and records
+ * that fit in its calibration.xml (record), which makes 900-calib a calibration row. */
+static void
+fit_ipc_on_900_calib (const char *profile, const char *record)
+{
+  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.5",
+                                         "fit on 900-calib, residual 0", NULL));
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"1.5\" residual=\"0\" "
+                                  "target=\"baseline\" rows=\"900-calib\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+}
+
 /* A row whose two runs are a calibration row's (900-safe-ret's case runs the variants of
  * 900-calib's, its metric set being the scenario's own) counts as calibration too, and the
  * outputs say whose runs they are, whether or not that row is selected; a row with other
@@ -637,12 +650,7 @@ START_TEST (test_same_runs_as_calibration)
   NsValidation *v;
   NsValReport *r;
 
-  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.5",
-                                         "fit on 900-calib, residual 0", NULL));
-  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
-                                  "param=\"cpu.ipc\" value=\"1.5\" residual=\"0\" "
-                                  "target=\"baseline\" rows=\"900-calib\"/>\n"
-                                  "</calibration>\n", -1, NULL));
+  fit_ipc_on_900_calib (profile, record);
   v = load_ok (fx);
   r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
   ck_assert (outcome (r, "900-safe-ret")->calibration);
@@ -696,12 +704,7 @@ START_TEST (test_drifted_fit)
   NsValReport *r;
   GString *out = g_string_new (NULL);
 
-  ck_assert (ns_calibrate_write_profile (profile, "cpu.ipc", "1.5",
-                                         "fit on 900-calib, residual 0", NULL));
-  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
-                                  "param=\"cpu.ipc\" value=\"1.5\" residual=\"0\" "
-                                  "target=\"baseline\" rows=\"900-calib\"/>\n"
-                                  "</calibration>\n", -1, NULL));
+  fit_ipc_on_900_calib (profile, record);
   v = load_ok (fx);
   r = run_rows (v, (const char *const[]) { "900-calib", "900-safe-ret", NULL }, 1);
   ck_assert_uint_eq (r->conflicts->len, 0);
