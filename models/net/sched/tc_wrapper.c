@@ -526,8 +526,9 @@ wrapper_dispatch (NsThread *t, TcEnv *env, const TcFn *const *chain, guint n, co
 {
   if (!env->wrapper)
     return FALSE;
-  /* static_branch_unlikely(&tc_skip_wrapper): NOP or JMP (the RFC has no key; its
-   * "if (0) {}" head costs nothing) */
+  /* static_branch_likely(&tc_skip_wrapper) in the merged tc_wrapper.h: a NOP when the
+   * key is on (no retpoline: skip the chain), a JMP to the chain when it is off (the RFC
+   * has no key; its "if (0) {}" head costs nothing) */
   if (env->has_key)
     ns_insns_wide (t, 1);
   if (env->skip_wrapper)
