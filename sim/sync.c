@@ -239,10 +239,12 @@ typedef struct {
   GList     link;      /* in the wait queue; link.data = this */
   NsThread *thread;
   gboolean  woken;     /* set by the waker that removed it */
+  guint64   arrival;   /* the queue's arrival count when it joined */
 } NsWaiter;
 
 struct _NsWaitQueue {
-  GQueue waiters;      /* NsWaiter links, arrival order */
+  GQueue  waiters;     /* NsWaiter links, arrival order */
+  guint64 arrivals;    /* waiters that have joined so far */
 };
 
 /* The kernel function wake-up costs are attributed to (registered at first wake). */
@@ -275,6 +277,7 @@ ns_wait_queue_wait (NsThread *thread, NsWaitQueue *wq)
   g_return_if_fail (wq != NULL);
 
   waiter.link.data = &waiter;
+  waiter.arrival = wq->arrivals++;
   g_queue_push_tail_link (&wq->waiters, &waiter.link);
   ns_thread_block (thread);
   if (!waiter.woken)
@@ -293,6 +296,7 @@ ns_wait_queue_wait_until (NsThread *thread, NsWaitQueue *wq, NsTime when)
   g_return_val_if_fail (wq != NULL, FALSE);
 
   waiter.link.data = &waiter;
+  waiter.arrival = wq->arrivals++;
   g_queue_push_tail_link (&wq->waiters, &waiter.link);
   ns_thread_sleep_until (thread, when);
   if (!waiter.woken)
@@ -321,11 +325,11 @@ wait_queue_pop (NsWaitQueue *wq)
   return waiter->thread;
 }
 
-/* Wakes wakee: the waker (if any) pays try_to_wake_up, the wakee runs after the latency. */
-static void
-wake_thread (NsThread *waker, NsThread *wakee, NsTime at)
+/* The waker (if any) pays try_to_wake_up for a wake-up of a thread of machine; returns
+ * when the wakee can run: the waker's time (else at) plus sched.wakeup_latency_ns. */
+static NsTime
+wake_charge (NsThread *waker, NsMachine *machine, NsTime at)
 {
-  NsMachine *machine = thread_machine (waker != NULL ? waker : wakee);
   double latency_ns = 0.0;
 
   if (machine != NULL) {
@@ -341,22 +345,36 @@ wake_thread (NsThread *waker, NsThread *wakee, NsTime at)
   }
   if (waker != NULL)
     at = ns_thread_now (waker);
-  ns_thread_wake (wakee, at + (NsTime) llround (latency_ns * 1000.0));
+  return at + (NsTime) llround (latency_ns * 1000.0);
+}
+
+/* Wakes the longest waiter of wq if it joined before arrival `before`: the waker pays
+ * first (it may yield, and a timed waiter may leave meanwhile), then the head is taken
+ * and woken with nothing charged in between, so no waiter is marked woken that its own
+ * deadline then resumes. Returns the number woken (0 or 1). */
+static guint
+wake_head (NsThread *waker, NsWaitQueue *wq, NsTime at, guint64 before)
+{
+  NsWaiter *head = g_queue_peek_head (&wq->waiters);
+  NsTime ready;
+
+  if (head == NULL || head->arrival >= before)
+    return 0;
+  ready = wake_charge (waker, thread_machine (waker != NULL ? waker : head->thread), at);
+  head = g_queue_peek_head (&wq->waiters);
+  if (head == NULL || head->arrival >= before)
+    return 0;
+  ns_thread_wake (wait_queue_pop (wq), ready);
+  return 1;
 }
 
 /* Wakes the longest waiter of wq; returns the number woken (0 or 1). */
 guint
 ns_wait_queue_wake_one (NsThread *waker, NsWaitQueue *wq, NsTime at)
 {
-  NsThread *wakee;
-
   g_return_val_if_fail (wq != NULL, 0);
 
-  wakee = wait_queue_pop (wq);
-  if (wakee == NULL)
-    return 0;
-  wake_thread (waker, wakee, at);
-  return 1;
+  return wake_head (waker, wq, at, G_MAXUINT64);
 }
 
 /* Wakes every thread sleeping on wq now, in arrival order, each wake-up paid for; threads
@@ -365,21 +383,14 @@ ns_wait_queue_wake_one (NsThread *waker, NsWaitQueue *wq, NsTime at)
 guint
 ns_wait_queue_wake_all (NsThread *waker, NsWaitQueue *wq, NsTime at)
 {
-  GPtrArray *wakees;
-  NsThread *wakee;
-  guint n;
+  guint64 before;
+  guint n = 0;
 
   g_return_val_if_fail (wq != NULL, 0);
 
-  if (g_queue_is_empty (&wq->waiters))
-    return 0;
-  wakees = g_ptr_array_new ();
-  while ((wakee = wait_queue_pop (wq)) != NULL)
-    g_ptr_array_add (wakees, wakee);
-  for (guint i = 0; i < wakees->len; i++)
-    wake_thread (waker, g_ptr_array_index (wakees, i), at);
-  n = wakees->len;
-  g_ptr_array_free (wakees, TRUE);
+  before = wq->arrivals;
+  while (wake_head (waker, wq, at, before))
+    n++;
   return n;
 }
 

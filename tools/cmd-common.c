@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 #include "common.h"
 #include "cmd.h"
 #include "profile.h"
@@ -19,7 +21,32 @@ ns_cmd_fail (GError *err)
   return status;
 }
 
-/* Writes data to path atomically (temporary file + rename), or to stdout for NULL or "-". */
+/* TRUE if path exists and is neither a regular file nor a folder (a device, a FIFO,
+ * /dev/stdout): such an output is written in place, never replaced. */
+static gboolean
+is_special (const char *path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS) &&
+         !g_file_test (path, G_FILE_TEST_IS_REGULAR | G_FILE_TEST_IS_DIR);
+}
+
+/* Writes data into the special file at path (fopen "w"); FALSE with an error if not. */
+static gboolean
+write_in_place (const char *path, const GString *data, GError **error)
+{
+  FILE *f = fopen (path, "w");
+
+  if (f == NULL || fwrite (data->str, 1, data->len, f) != data->len || fclose (f) != 0) {
+    int saved = errno;
+    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "cannot write %s: %s",
+                 path, g_strerror (saved));
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Writes data to path atomically (temporary file + rename), a device or FIFO in place,
+ * or to stdout for NULL or "-". */
 gboolean
 ns_cmd_write_output (const char *path, const GString *data, GError **error)
 {
@@ -31,14 +58,30 @@ ns_cmd_write_output (const char *path, const GString *data, GError **error)
                  "writing standard output: %s", g_strerror (errno));
     return FALSE;
   }
+  if (is_special (path))
+    return write_in_place (path, data, error);
   if (g_file_set_contents (path, data->str, data->len, error))
     return TRUE;
   g_prefix_error (error, "cannot write %s: ", path);
   return FALSE;
 }
 
-/* TRUE if path (NULL or "-": standard output) can be written later: not a folder, in a
- * folder that exists and is writable; else FALSE with an error naming path. */
+/* TRUE if the rename of a new file over the existing file at path (in folder) is
+ * refused by the folder's sticky bit: neither the file nor the folder is ours. */
+static gboolean
+sticky_refuses (const char *path, const char *folder)
+{
+  GStatBuf file_st, folder_st;
+
+  if (geteuid () == 0 || g_stat (path, &file_st) != 0 || g_stat (folder, &folder_st) != 0)
+    return FALSE;
+  return (folder_st.st_mode & S_ISVTX) && file_st.st_uid != geteuid () &&
+         folder_st.st_uid != geteuid ();
+}
+
+/* TRUE if path (NULL or "-": standard output) can be written later: a device or FIFO we
+ * may write; else not a folder, an existing file we may write and replace, in a folder
+ * that exists and is writable; FALSE with an error naming path otherwise. */
 gboolean
 ns_cmd_check_output (const char *path, GError **error)
 {
@@ -48,11 +91,19 @@ ns_cmd_check_output (const char *path, GError **error)
     return TRUE;
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     goto is_folder;
+  if (is_special (path)) {
+    if (access (path, W_OK) != 0)
+      goto special_refused;
+    return TRUE;
+  }
   folder = g_path_get_dirname (path);
   if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
     goto no_folder;
   if (access (folder, W_OK) != 0)
     goto read_only;
+  if (g_file_test (path, G_FILE_TEST_EXISTS) &&
+      (access (path, W_OK) != 0 || sticky_refuses (path, folder)))
+    goto not_replaceable;
   return TRUE;
 
 /* ERRORS */
@@ -66,6 +117,14 @@ no_folder:
 read_only:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: folder %s: %s", path,
                folder, g_strerror (errno));
+  return FALSE;
+special_refused:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: %s", path,
+               g_strerror (errno));
+  return FALSE;
+not_replaceable:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: it exists and this user "
+               "may not write or replace it", path);
   return FALSE;
 }
 

@@ -36,10 +36,11 @@
 /* poll_wqueues' inline entries before __pollwait takes a poll_table_page (the census
  * finds 9) */
 #define N_INLINE_POLL_ENTRIES  9
-/* fs/select.c's POLLIN_SET / POLLOUT_SET, less the bits the model's masks never carry
- * (EPOLLHUP, EPOLLERR, EPOLLRDBAND, EPOLLWRNORM, EPOLLWRBAND) */
+/* fs/select.c's POLLIN_SET / POLLOUT_SET, less the bits the model's masks and wake keys
+ * never carry (EPOLLHUP, EPOLLERR, EPOLLRDBAND; sock_wfree's write-space key carries
+ * EPOLLWRNORM | EPOLLWRBAND with EPOLLOUT) */
 #define POLLIN_SET             (EPOLLIN | EPOLLRDNORM)
-#define POLLOUT_SET            EPOLLOUT
+#define POLLOUT_SET            (EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND)
 
 static NS_FUNC (fn___x64_sys_select, "__x64_sys_select", 64, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_kern_select, "kern_select", 260, NS_FN_STATIC | NS_FN_NOINLINE, 2);

@@ -552,6 +552,67 @@ START_TEST (test_wait_queue_wait_until)
 }
 END_TEST
 
+/* A wake-up whose cost carries the waker past a timed waiter's deadline (test_wake_races_
+ * deadline): the waker and the sleeper's two waits. */
+typedef struct {
+  NsWaitQueue *wq, *other;
+  guint        woke;              /* what the waker's wake_one returned */
+  gboolean     first_woken;       /* what the timed wait returned */
+  NsTime       first_back;
+  gboolean     second_back;       /* the untimed wait on `other` returned */
+} RaceRun;
+
+/* Waker on cpu 0: its slice nearly spent at 5.9 us, wakes wq; paying try_to_wake_up
+ * (200 ns) takes it past its quantum and past the sleeper's 6 us deadline. */
+static void
+race_waker (NsThread *self, gpointer data)
+{
+  RaceRun *run = data;
+
+  ns_thread_advance_time (self, NS_US (5));         /* ends a slice: resumed at 5 us */
+  ns_thread_advance_time (self, NS_NS (900));
+  run->woke = ns_wait_queue_wake_one (self, run->wq, 0);
+}
+
+/* Sleeper on cpu 1: a wait on wq until 6 us, then an untimed wait on `other` that nothing
+ * wakes. */
+static void
+race_sleeper (NsThread *self, gpointer data)
+{
+  RaceRun *run = data;
+
+  run->first_woken = ns_wait_queue_wait_until (self, run->wq, NS_US (6));
+  run->first_back = ns_thread_now (self);
+  ns_wait_queue_wait (self, run->other);
+  run->second_back = TRUE;
+}
+
+/* The deadline comes while the waker pays: the timed wait ends by its deadline (FALSE, at
+ * 6 us), the waker finds nobody left to wake, and the sleeper's next wait is not woken
+ * by it (the waker used to take the sleeper off the queue before paying, so the wait
+ * returned TRUE and the late wake-up hit the next wait). */
+START_TEST (test_wake_races_deadline)
+{
+  Fixture f;
+  RaceRun run = { 0 };
+
+  fixture_init (&f);
+  run.wq = ns_wait_queue_new ();
+  run.other = ns_wait_queue_new ();
+  ns_engine_spawn (f.engine, "waker", 0, NS_THREAD_USER, 0, race_waker, &run);
+  ns_engine_spawn (f.engine, "sleeper", 1, NS_THREAD_USER, 0, race_sleeper, &run);
+  ns_engine_run (f.engine, NS_US (100));
+
+  ck_assert (!run.first_woken);
+  ck_assert_int_eq (run.first_back, NS_US (6));
+  ck_assert_uint_eq (run.woke, 0);
+  ck_assert (!run.second_back);
+  ns_wait_queue_free (run.wq);
+  ns_wait_queue_free (run.other);
+  fixture_clear (&f);
+}
+END_TEST
+
 /* ---- stale waiters ---- */
 
 /* Takes the lock and never releases it. */
@@ -601,6 +662,7 @@ sync_suite (void)
   tcase_add_test (wq, test_wait_queue_fifo);
   tcase_add_test (wq, test_wait_queue_wake_from_event);
   tcase_add_test (wq, test_wait_queue_wait_until);
+  tcase_add_test (wq, test_wake_races_deadline);
   suite_add_tcase (s, wq);
   return s;
 }

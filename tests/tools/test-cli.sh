@@ -136,6 +136,16 @@ expect 2 "sweep --json into a missing folder" -- "$NETSIM" sweep -q -o "$TMP/sw.
   --param workload.working-set=1KiB --json "$TMP/nowhere/j.json" "$MICRO/pointer-chase.xml"
 [ -e "$TMP/sw.csv" ] && bad "sweep ran before refusing --json" || ok
 
+# a device or FIFO is written in place, never replaced by a regular file (as root, a
+# rename over /dev/null would replace the system's)
+mkfifo "$TMP/fifo"
+timeout 20 cat "$TMP/fifo" >"$TMP/fifo.out" &
+expect 0 "run -o a FIFO" -- "$NETSIM" run -q --variant plain-ret -o "$TMP/fifo" \
+  "$MICRO/call-chain.xml"
+[ -p "$TMP/fifo" ] && ok || bad "-o replaced the FIFO"
+wait
+grep -q "^scenario  call-chain" "$TMP/fifo.out" && ok || bad "-o a FIFO: nothing came through"
+
 # a bad --what-if is named as one; --explain with nothing to compare says so
 expect 2 "run --what-if unknown path" -- "$NETSIM" run -q --what-if nope.x=1 \
   "$MICRO/call-chain.xml"
