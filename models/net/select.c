@@ -36,6 +36,10 @@
 /* poll_wqueues' inline entries before __pollwait takes a poll_table_page (the census
  * finds 9) */
 #define N_INLINE_POLL_ENTRIES  9
+/* include/linux/init_task.h / kernel/sys.c: a task's default timer_slack_ns (50 us), and
+ * fs/select.c's MAX_SLACK (100 ms), the bounds of select's timer slack */
+#define TIMER_SLACK_DEFAULT    NS_US (50)
+#define SELECT_MAX_SLACK       NS_MS (100)
 /* fs/select.c's POLLIN_SET / POLLOUT_SET, less the bits the model's masks and wake keys
  * never carry (EPOLLHUP, EPOLLERR, EPOLLRDBAND; sock_wfree's write-space key carries
  * EPOLLWRNORM | EPOLLWRBAND with EPOLLOUT) */
@@ -457,18 +461,27 @@ memset_fd_set (NsThread *t)
   ns_ret (t);
 }
 
-/* select_estimate_accuracy: timer slack from the remaining time (nice <= 0, < 100 s). */
-static void
-select_estimate_accuracy (NsThread *t)
+/* select_estimate_accuracy: timer slack from the remaining time (nice <= 0, < 100 s):
+ * 0.1 % of what is left until `until`, at most MAX_SLACK (100 ms), at least the task's
+ * timer_slack_ns (50 us, init_task's default); NS_TIME_FOREVER: none. */
+static NsTime
+select_estimate_accuracy (NsThread *t, NsTime until)
 {
+  NsTime slack = 0;
+
   ns_call (t, &fn_select_estimate_accuracy);
   /* census: 52 instructions (63 less P/E 11), the slack by idiv */
   ns_insns (t, 8);
   ktime_get_ts64 (t);
+  if (until != NS_TIME_FOREVER) {
+    NsTime left = MAX (until - ns_thread_now (t), 0);
+    slack = CLAMP (left / 1000, TIMER_SLACK_DEFAULT, SELECT_MAX_SLACK);
+  }
   ns_insns (t, 4);
   ns_leaf_call (t, &fn_set_normalized_timespec64, 7);   /* census: 10 less P/E 3 */
   ns_insns (t, 40);
   ns_ret (t);
+  return slack;
 }
 
 /* poll_select_finish: the remaining time back into the user's timeval; nothing for a
@@ -760,6 +773,7 @@ do_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *f
            const guint32 *events, guint n, guint32 *revents, NsTime until, gboolean zero)
 {
   gboolean qproc = !zero, timed_out = zero;
+  NsTime slack = 0;
   gint retval;
 
   ns_call (t, &fn_do_select);
@@ -773,8 +787,10 @@ do_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *f
   ns_insns (t, 20);
   pwq->triggered = FALSE;
   ns_store (t, pwq->mem, 16);
+  /* (the kernel skips the estimate for a NULL timeout; NS_TIME_FOREVER stands in for
+   * iperf3's timer timeouts, which never expire in a window, so it is charged) */
   if (!zero)
-    select_estimate_accuracy (t);
+    slack = select_estimate_accuracy (t, until);
   ns_insns (t, 59);
   /* v6.9 fs/select.c do_select: pass; break if retval || timed_out; else
    * poll_schedule_timeout until a pollwake or the deadline, and at the deadline
@@ -784,7 +800,9 @@ do_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *f
     qproc = FALSE;
     if (retval || timed_out)
       break;
-    if (!poll_schedule_timeout (t, s, pwq, until))
+    /* schedule_hrtimeout_range(expire, slack): an idle CPU's timer fires at the range's
+     * end */
+    if (!poll_schedule_timeout (t, s, pwq, until == NS_TIME_FOREVER ? until : until + slack))
       timed_out = TRUE;
   }
   ns_insns (t, 20);

@@ -18,7 +18,9 @@ NsTime         ns_poll_wqueues_slept (const NsPollWqueues *pwq);
  * (the CPU is free meanwhile), polls again. Returns the number of bits set in the result
  * sets (do_select: a file ready for reading and writing counts twice).
  * until: NS_TIME_FOREVER (no timeout), or the absolute time the select times out at — then
- * each sleep ends at a wake-up or at that time, whichever is first; a wake-up polls again
+ * each sleep ends at a wake-up or at that time plus the timer slack (select_estimate_
+ * accuracy: 0.1 % of the time left, at least 50 us, at most 100 ms; the hrtimer of an
+ * idle CPU fires at the end of its range), whichever is first; a wake-up polls again
  * (returning what is ready, else sleeping on), the deadline makes one last full pass
  * (do_select's timed_out) whose result is returned, 0 if nothing is ready; a time already
  * passed at the call is a zero timeout: one pass, no wait-queue entry. */
