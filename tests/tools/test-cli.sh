@@ -136,6 +136,24 @@ expect 2 "sweep --json into a missing folder" -- "$NETSIM" sweep -q -o "$TMP/sw.
   --param workload.working-set=1KiB --json "$TMP/nowhere/j.json" "$MICRO/pointer-chase.xml"
 [ -e "$TMP/sw.csv" ] && bad "sweep ran before refusing --json" || ok
 
+# an existing output this user may not replace is refused before the run (as root, the
+# case is run as nobody; elsewhere it is skipped, and says so)
+if [ "$(id -u)" = 0 ] && command -v su >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
+  mkdir -m 1777 "$TMP/shared" && chmod 755 "$TMP"
+  : >"$TMP/shared/roots.txt"
+  if su nobody -s /bin/sh -c "'$NETSIM' --version" >/dev/null 2>&1; then
+    expect 2 "run -o another user's file" -- su nobody -s /bin/sh -c \
+      "NETSIM_DATADIR='$DATA' '$NETSIM' run -q --variant plain-ret -o '$TMP/shared/roots.txt' '$MICRO/call-chain.xml'"
+    grep -q "cannot write $TMP/shared/roots.txt: it exists and this user may not write or replace it" \
+      "$TMP/err" && ok || bad "another user's output is not refused up front: $(cat "$TMP/err")"
+  else
+    echo "SKIP: nobody cannot run $NETSIM (its folders are not readable by others)"
+  fi
+  chmod 700 "$TMP"
+else
+  echo "SKIP: the not-replaceable output case needs root, su and the nobody user"
+fi
+
 # a device or FIFO is written in place, never replaced by a regular file (as root, a
 # rename over /dev/null would replace the system's)
 mkfifo "$TMP/fifo"
