@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1805,8 +1806,8 @@ typedef struct {
   gint patched;
 } NsValJobPair;
 
-/* What a run of (scenario, variant, sets) simulates, as a key: the scenario's path and its
- * document once the variant's and the sets' changes are made, so that variants the sets
+/* What a run of (scenario, variant, sets) simulates, as a key: the scenario file's real
+ * path and its document once the variant's and the sets' changes are made, so that variants the sets
  * make alike are one run; if that document cannot be made, the path, variant and sets
  * (the run then reports why). */
 static char *
@@ -1819,8 +1820,9 @@ run_key (const char *scenario, const char *variant, char **sets)
 
   if (sc != NULL) {
     g_autofree char *doc = ns_scenario_dump (sc);
+    g_autofree char *real = realpath (scenario, NULL);   /* one file, however it is named */
     ns_scenario_free (sc);
-    return g_strdup_printf ("%s\x1e%s", scenario, doc);
+    return g_strdup_printf ("%s\x1e%s", real != NULL ? real : scenario, doc);
   }
   joined = g_strjoinv ("\x1f", sets);
   return g_strdup_printf ("%s\x1e%s\x1e%s", scenario, variant, joined);

@@ -678,6 +678,14 @@ START_TEST (test_same_runs_as_calibration)
   ck_assert_str_eq (outcome (r, "900-unret")->same_runs_as, "900-calib");
   ns_val_report_free (r);
   ns_validation_free (v);
+  /* ...and so is the same file named by another path */
+  edit_file (cases, "<case row=\"900-unret\" scenario=\"scenarios/micro/call-chain.xml\"",
+             "<case row=\"900-unret\" scenario=\"scenarios/micro/../micro/call-chain.xml\"");
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-unret", NULL }, 1);
+  ck_assert_str_eq (outcome (r, "900-unret")->same_runs_as, "900-calib");
+  ns_val_report_free (r);
+  ns_validation_free (v);
   g_string_free (table, TRUE);
   g_string_free (csv, TRUE);
   remove_tree (tmp);
