@@ -259,7 +259,8 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
   GError *cause = NULL;
 
   memset (vs, 0, sizeof *vs);
-  vs->sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params, error);
+  vs->sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params, opt->params_by,
+                                     error);
   if (vs->sc == NULL)
     return FALSE;
   vs->profile = ns_cpu_profile_load (vs->sc->cpu, &cause);
@@ -1008,7 +1009,7 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
   guint64 seed;
 
   g_return_val_if_fail (path != NULL && opt != NULL, NULL);
-  base = ns_scenario_load_variant (path, NULL, opt->sets, opt->params, error);
+  base = ns_scenario_load_variant (path, NULL, opt->sets, opt->params, opt->params_by, error);
   if (base == NULL)
     return NULL;
   seed = opt->seed_given ? opt->seed : base->seed;

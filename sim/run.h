@@ -75,8 +75,10 @@ typedef void (*NsRunProgress) (const char *variant, guint index, guint total, gu
 
 typedef struct {
   const char *const *sets;      /* --set PATH=VALUE strings (may be NULL) */
-  const char *const *params;    /* a sweep point's --param PATH=VALUE strings, applied
-                                   after sets (may be NULL) */
+  const char *const *params;    /* PATH=VALUE strings applied after sets (may be NULL): a
+                                   sweep point's --param, or netsim run's --what-if */
+  const char        *params_by; /* the option params came from, for messages (NULL:
+                                   "--param") */
   gboolean           seed_given;
   guint64            seed;
   const char        *only_variant;  /* run just this variant (NULL = all) */

@@ -737,7 +737,7 @@ apply_param (SetContext *set, xmlNodePtr root, const char *name, const char *val
   }
   xmlUnsetProp (param, BAD_CAST "from");
   set_attribute (set, param, "value", value);
-  /* "command line: --set", "command line: --param" or "variant 'NAME' set" */
+  /* "command line: --set", "command line: --param" (or --what-if) or "variant 'NAME' set" */
   source = set->origin ? g_strdup (set->by) : g_strdup_printf ("command line: %s", set->by);
   set_attribute (set, param, "source", source);
   return TRUE;
@@ -1284,14 +1284,14 @@ validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
 NsScenario *
 ns_scenario_load (const char *path, const char *const *sets, GError **error)
 {
-  return ns_scenario_load_variant (path, NULL, sets, NULL, error);
+  return ns_scenario_load_variant (path, NULL, sets, NULL, NULL, error);
 }
 
 /* Loads path, applies the variant's <set>s, then sets, then params, validates and reads it;
  * a newly allocated scenario, or NULL with a file:line error. */
 NsScenario *
 ns_scenario_load_variant (const char *path, const char *variant, const char *const *sets,
-                          const char *const *params, GError **error)
+                          const char *const *params, const char *params_by, GError **error)
 {
   g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                           NULL, g_free);
@@ -1306,7 +1306,7 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
     return NULL;
   if (!apply_variant_sets (doc, variant, touched, error) ||
       !apply_sets (doc, sets, "--set", touched, error) ||
-      !apply_sets (doc, params, "--param", touched, error) ||
+      !apply_sets (doc, params, params_by != NULL ? params_by : "--param", touched, error) ||
       !validate (doc, path, touched, error))
     goto error_doc;
   sc = scenario_new (path, doc, touched);

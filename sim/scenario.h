@@ -52,12 +52,13 @@ typedef struct {
  * to the document before validation. Errors are "file:line: message" (NS_ERROR_INPUT). */
 NsScenario *ns_scenario_load   (const char *path, const char *const *sets, GError **error);
 /* Like ns_scenario_load, with the <set>s of the variant named variant (NULL or "": none)
- * applied before sets, and params (a sweep point's --param PATH=VALUE strings, may be
- * NULL) after them. Errors a set caused end "(after --set PATH=VALUE)", "(after --param
- * PATH=VALUE)" or "(after variant 'NAME' set PATH=VALUE)". */
+ * applied before sets, and params (PATH=VALUE strings given by the option params_by,
+ * NULL meaning "--param": a sweep point's, or netsim run's --what-if; may be NULL) after
+ * them. Errors a set caused end "(after --set PATH=VALUE)", "(after --param PATH=VALUE)"
+ * (or params_by's option) or "(after variant 'NAME' set PATH=VALUE)". */
 NsScenario *ns_scenario_load_variant (const char *path, const char *variant,
                                       const char *const *sets, const char *const *params,
-                                      GError **error);
+                                      const char *params_by, GError **error);
 void        ns_scenario_free   (NsScenario *scenario);
 /* The value text of the <param> named name the scenario sets itself, or NULL. */
 const char *ns_scenario_param_value (const NsScenario *scenario, const char *name);

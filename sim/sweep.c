@@ -607,7 +607,7 @@ try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GErro
   NsScenario *sc;
 
   sc = ns_scenario_load_variant (sweep->path, NULL, (const char *const *) sweep->sets, params,
-                                 error);
+                                 NULL, error);
   if (sc == NULL)
     return FALSE;
   ns_scenario_free (sc);

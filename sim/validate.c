@@ -1816,7 +1816,7 @@ run_key (const char *scenario, const char *variant, char **sets)
   g_autoptr (GError) err = NULL;
   g_autofree char *joined = NULL;
   NsScenario *sc = ns_scenario_load_variant (scenario, variant, (const char *const *) sets,
-                                             NULL, &err);
+                                             NULL, NULL, &err);
 
   if (sc != NULL) {
     g_autofree char *doc = ns_scenario_dump (sc);

@@ -57,54 +57,27 @@ print_unread_config (const NsRunResult *result, char **given)
   }
 }
 
-/* Makes err's "--set W)" and "--set W:" say --what-if for each what-if W (the what-if
- * run passes them to the scenario as sets, after the --sets). */
-static void
-relabel_what_ifs (GError *err, char **what_ifs)
-{
-  for (guint i = 0; what_ifs[i]; i++)
-    for (const char *const *end = (const char *const[]) { ")", ":", NULL }; *end; end++) {
-      g_autofree char *as_set = g_strconcat ("--set ", what_ifs[i], *end, NULL);
-      g_autofree char *as_what_if = g_strconcat ("--what-if ", what_ifs[i], *end, NULL);
-      g_auto (GStrv) parts = g_strsplit (err->message, as_set, -1);
-
-      g_free (err->message);
-      err->message = g_strjoinv (as_what_if, parts);
-    }
-}
-
 /* Runs the scenario with what_ifs after the sets of opt, then as opt says, and joins the
  * two (each variant and its what-if twin); NULL with an error. The what-if run goes first
  * so that a bad what-if value is reported before the other run's time is spent. */
 static NsRunResult *
-run_with_what_if (const char *path, const NsRunOptions *opt, char **sets, char **what_ifs,
-                  GError **error)
+run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GError **error)
 {
-  g_autoptr (GStrvBuilder) all = g_strv_builder_new ();
-  g_auto (GStrv) joined = NULL;
   g_autofree char *label = g_strjoinv (" ", what_ifs);
   NsRunOptions alt = *opt;
   NsRunResult *other, *result;
 
-  if (sets != NULL)
-    g_strv_builder_addv (all, (const char **) sets);
-  g_strv_builder_addv (all, (const char **) what_ifs);
-  joined = g_strv_builder_end (all);
-  alt.sets = (const char *const *) joined;
+  alt.params = (const char *const *) what_ifs;
+  alt.params_by = "--what-if";
   other = ns_run_scenario (path, &alt, error);
   if (other == NULL)
-    goto what_if_failed;
+    return NULL;
   result = ns_run_scenario (path, opt, error);
   if (result == NULL) {
     ns_run_result_free (other);
     return NULL;
   }
   return ns_run_result_what_if (result, other, label, error);
-
-/* ERRORS */
-what_if_failed:
-  relabel_what_ifs (*error, what_ifs);
-  return NULL;
 }
 
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */
@@ -194,7 +167,7 @@ ns_cmd_run (int argc, char **argv)
   if (!quiet && isatty (STDERR_FILENO))
     opt.progress = run_progress;
   if (what_ifs != NULL)
-    result = run_with_what_if (argv[1], &opt, sets, what_ifs, &err);
+    result = run_with_what_if (argv[1], &opt, what_ifs, &err);
   else
     result = ns_run_scenario (argv[1], &opt, &err);
   if (result == NULL)

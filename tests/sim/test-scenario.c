@@ -184,7 +184,7 @@ START_TEST (test_load_variant)
   const char *const sets[] = { "param.cache.l2.latency_cycles=16", NULL };
   g_autofree char *working_set = NULL;
   GError *error = NULL;
-  NsScenario *sc = ns_scenario_load_variant (path, "l2", sets, NULL, &error);
+  NsScenario *sc = ns_scenario_load_variant (path, "l2", sets, NULL, NULL, &error);
 
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert (ns_xml_get_string (sc, sc->workload, "working-set", NULL, &working_set, NULL));
@@ -195,18 +195,18 @@ START_TEST (test_load_variant)
   ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "command line: --set");
   ns_scenario_free (sc);
 
-  sc = ns_scenario_load_variant (path, "l2", NULL, NULL, &error);
+  sc = ns_scenario_load_variant (path, "l2", NULL, NULL, NULL, &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert_str_eq (g_ptr_array_index (sc->param_values, 0), "14");
   ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "variant 'l2' set");
   ns_scenario_free (sc);
 
-  sc = ns_scenario_load_variant (path, "l1", NULL, NULL, &error);
+  sc = ns_scenario_load_variant (path, "l1", NULL, NULL, NULL, &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert_uint_eq (g_hash_table_size (sc->config), 0);
   ns_scenario_free (sc);
 
-  sc = ns_scenario_load_variant (path, "l3", NULL, NULL, &error);
+  sc = ns_scenario_load_variant (path, "l3", NULL, NULL, NULL, &error);
   ck_assert_ptr_null (sc);
   ck_assert_msg (strstr (error->message, "no variant named 'l3'") != NULL, "%s", error->message);
   g_clear_error (&error);
@@ -214,22 +214,32 @@ START_TEST (test_load_variant)
   /* params come after sets and are named --param in errors */
   sc = ns_scenario_load_variant (path, "l2", sets,
                                  (const char *const[]) { "param.cache.l2.latency_cycles=18", NULL },
-                                 &error);
+                                 NULL, &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert_str_eq (g_ptr_array_index (sc->param_values, 0), "18");
   ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "command line: --param");
   ns_scenario_free (sc);
   sc = ns_scenario_load_variant (path, "l2", sets,
-                                 (const char *const[]) { "measure.repetitions=x", NULL }, &error);
+                                 (const char *const[]) { "measure.repetitions=x", NULL }, NULL,
+                                 &error);
   ck_assert_ptr_null (sc);
   ck_assert_msg (strstr (error->message, "(after --param measure.repetitions=x)") != NULL, "%s",
                  error->message);
   g_clear_error (&error);
   sc = ns_scenario_load_variant (path, "l2", NULL,
-                                 (const char *const[]) { "measure.repetitions", NULL }, &error);
+                                 (const char *const[]) { "measure.repetitions", NULL }, NULL,
+                                 &error);
   ck_assert_ptr_null (sc);
   ck_assert_msg (g_str_has_prefix (error->message, "--param measure.repetitions: "), "%s",
                  error->message);
+  g_clear_error (&error);
+  /* ...or by the option params_by names (netsim run's --what-if) */
+  sc = ns_scenario_load_variant (path, "l2", NULL,
+                                 (const char *const[]) { "measure.repetitions=x", NULL },
+                                 "--what-if", &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "(after --what-if measure.repetitions=x)") != NULL,
+                 "%s", error->message);
   g_error_free (error);
 }
 END_TEST
