@@ -128,11 +128,16 @@ not_replaceable:
   return FALSE;
 }
 
-/* Parses text as a seed (decimal, 0 to 2^64 - 1) into *seed; FALSE if it is not one. */
+/* TRUE with *seed set if text is a seed (decimal, 0 to 2^64 - 1); else prints
+ * "netsim COMMAND: --seed: expected …" and returns FALSE. */
 gboolean
-ns_cmd_parse_seed (const char *text, guint64 *seed)
+ns_cmd_parse_seed (const char *command, const char *text, guint64 *seed)
 {
-  return g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, seed, NULL);
+  if (g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, seed, NULL))
+    return TRUE;
+  g_printerr ("netsim %s: --seed: expected 0 to %" G_GUINT64_FORMAT ", got '%s'\n", command,
+              G_MAXUINT64, text);
+  return FALSE;
 }
 
 

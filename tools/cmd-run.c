@@ -158,8 +158,8 @@ ns_cmd_run (int argc, char **argv)
   ropt.top = (guint) top;
   opt.sets = (const char *const *) sets;
   opt.seed_given = seed != NULL;
-  if (seed != NULL && !ns_cmd_parse_seed (seed, &opt.seed))
-    goto bad_seed;
+  if (seed != NULL && !ns_cmd_parse_seed ("run", seed, &opt.seed))
+    return NS_EXIT_USAGE;
   if (!ns_cmd_check_output (output, &err) || !ns_cmd_check_output (folded, &err))
     return ns_cmd_fail (err);
   opt.only_variant = variant;
@@ -201,9 +201,6 @@ bad_format:
   return NS_EXIT_USAGE;
 bad_top:
   g_printerr ("netsim run: --top: expected a number ≥ 0\n");
-  return NS_EXIT_USAGE;
-bad_seed:
-  g_printerr ("netsim run: --seed: expected 0 to 18446744073709551615, got '%s'\n", seed);
   return NS_EXIT_USAGE;
 }
 

@@ -676,8 +676,8 @@ ns_cmd_sweep (int argc, char **argv)
   if (a.resume && a.force)
     goto resume_and_force;
   a.seed_given = a.seed_text != NULL;
-  if (a.seed_given && !ns_cmd_parse_seed (a.seed_text, &a.seed))
-    goto bad_seed;
+  if (a.seed_given && !ns_cmd_parse_seed ("sweep", a.seed_text, &a.seed))
+    goto out;
   if (!ns_cmd_check_output (a.output, &err) || !ns_cmd_check_output (a.json, &err) ||
       !ns_cmd_check_output (plot_file, &err)) {
     status = ns_cmd_fail (err);
@@ -710,10 +710,6 @@ bad_repeat:
   goto out;
 resume_and_force:
   g_printerr ("netsim sweep: --resume and --force exclude each other\n");
-  goto out;
-bad_seed:
-  g_printerr ("netsim sweep: --seed: expected 0 to 18446744073709551615, got '%s'\n",
-              a.seed_text);
 out:
   ns_sweep_free (sweep);
   plot_clear (&plot);

@@ -22,8 +22,9 @@ gboolean ns_cmd_write_output (const char *path, const GString *data, GError **er
  * exists and is writable), else FALSE with an input error naming it: checked before the
  * work whose results it takes. */
 gboolean ns_cmd_check_output (const char *path, GError **error);
-/* Parses a decimal seed, 0 to 2^64 - 1; FALSE if text is not one. */
-gboolean ns_cmd_parse_seed   (const char *text, guint64 *seed);
+/* Parses a decimal seed, 0 to 2^64 - 1; else prints "netsim COMMAND: --seed: …" and
+ * returns FALSE (exit with 2). */
+gboolean ns_cmd_parse_seed   (const char *command, const char *text, guint64 *seed);
 /* Parses a subcommand's options; prints usage errors; FALSE means exit with 2. */
 gboolean ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv);
 /* The gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else configure's. */
