@@ -26,6 +26,10 @@ static const NsName srso_names[] = {
   { "off", NS_SRSO_OFF }, { "safe-ret", NS_SRSO_SAFE_RET }, { "ibpb", NS_SRSO_IBPB },
   { NULL, 0 }
 };
+static const NsName bug_names[] = {
+  { "retbleed", NS_BUG_RETBLEED }, { "srso", NS_BUG_SRSO }, { "mds", NS_BUG_MDS },
+  { "bhi", NS_BUG_BHI }, { NULL, 0 }
+};
 static const NsName bhi_names[] = {
   { "off", NS_BHI_OFF }, { "loop", NS_BHI_LOOP }, { "hw", NS_BHI_HW }, { NULL, 0 }
 };
@@ -51,6 +55,34 @@ name_of (const NsName *table, int value)
     if (table->value == value)
       return table->name;
   return "?";
+}
+
+/* The kernel's lower-case name of one bug. */
+const char *
+ns_bug_name (NsBug bug)
+{
+  return name_of (bug_names, bug);
+}
+
+/* Parses space-separated bug names into *mask; FALSE with *bad the first unknown name. */
+gboolean
+ns_bugs_parse (const char *text, guint *mask, char **bad)
+{
+  g_auto (GStrv) names = g_strsplit_set (text, " \t\n", -1);
+  int bug;
+
+  g_return_val_if_fail (text != NULL && mask != NULL && bad != NULL, FALSE);
+  *mask = 0;
+  for (guint i = 0; names[i]; i++) {
+    if (*names[i] == '\0')
+      continue;
+    if (!name_parse (bug_names, names[i], &bug)) {
+      *bad = g_strdup (names[i]);
+      return FALSE;
+    }
+    *mask |= (guint) bug;
+  }
+  return TRUE;
 }
 
 /* Canonical name of a spectre_v2 mode. */
@@ -227,7 +259,66 @@ typedef struct {
   const NsMitigations *defaults;   /* the profile's, which "auto" restores */
   char                *off;        /* the mitigations=off argument in force, or NULL */
   char                *nospectre_v2;  /* the nospectre_v2 argument, or NULL */
+  guint                unaffected;  /* the NsBug bits the CPU lacks */
 } NsCmdline;
+
+/* TRUE if the CPU has bug; if not, adds to *slot that the argument (reason) is ignored, as
+ * the bug's select function returns early on a CPU without it. */
+static gboolean
+cpu_has_bug (const NsCmdline *cmd, NsBug bug, const char *reason, char **slot)
+{
+  g_autofree char *upper = NULL, *text = NULL;
+
+  if (!(cmd->unaffected & bug))
+    return TRUE;
+  upper = g_ascii_strup (ns_bug_name (bug), -1);
+  text = g_strdup_printf ("%s; %s " NS_MITIGATION_IGNORED "%s", *slot, reason, upper);
+  why_set (slot, text);
+  return FALSE;
+}
+
+/* TRUE for the command-line keys of one bug each (see NsBug). */
+static gboolean
+bug_key (const char *key)
+{
+  return !strcmp (key, "retbleed") || !strcmp (key, "spec_rstack_overflow") ||
+         !strcmp (key, "mds") || !strcmp (key, "spectre_bhi");
+}
+
+/* Applies retbleed=, spec_rstack_overflow=, mds= or spectre_bhi= to out when the CPU has
+ * the bug (else notes it ignored); FALSE on a bad value, checked either way. */
+static gboolean
+apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline *cmd,
+               NsMitigations *out, NsWhy *why)
+{
+  NsMitigations next = *out;
+  gboolean ok, is_auto = value && !strcmp (value, "auto");
+  char **slot;
+  NsBug bug;
+
+  if (!strcmp (key, "retbleed")) {
+    ok = value && (ns_retbleed_parse (value, &next.retbleed) || is_auto);
+    if (is_auto)
+      next.retbleed = cmd->defaults->retbleed;
+    bug = NS_BUG_RETBLEED, slot = &why->retbleed;
+  } else if (!strcmp (key, "spec_rstack_overflow")) {
+    ok = value && ns_srso_parse (value, &next.srso);
+    bug = NS_BUG_SRSO, slot = &why->srso;
+  } else if (!strcmp (key, "mds")) {
+    ok = value && (!strcmp (value, "off") || !strcmp (value, "full"));
+    next.mds_verw = ok && !strcmp (value, "full");
+    bug = NS_BUG_MDS, slot = &why->mds;
+  } else {
+    ok = value && (!strcmp (value, "off") || !strcmp (value, "on"));
+    next.bhi = ok && !strcmp (value, "on") ? NS_BHI_LOOP : NS_BHI_OFF;
+    bug = NS_BUG_BHI, slot = &why->bhi;
+  }
+  if (ok && cpu_has_bug (cmd, bug, reason, slot)) {
+    *out = next;
+    why_set (slot, reason);
+  }
+  return ok;
+}
 
 /* Applies one key[=value] of the command line to out; FALSE on a bad value of a known key.
  * Later values of a key replace earlier ones; "auto" restores the profile default. */
@@ -239,7 +330,9 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
                                              value ? "=" : "", value ? value : "");
   gboolean ok = TRUE, is_auto = value && !strcmp (value, "auto");
 
-  if (!strcmp (key, "mitigations")) {
+  if (bug_key (key)) {
+    ok = apply_bug_arg (key, value, reason, cmd, out, why);
+  } else if (!strcmp (key, "mitigations")) {
     ok = value && (!strcmp (value, "off") || is_auto || !strcmp (value, "auto,nosmt"));
     g_clear_pointer (&cmd->off, g_free);
     if (ok && !strcmp (value, "off"))
@@ -252,14 +345,6 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
   } else if (!strcmp (key, "nospectre_v2")) {
     g_free (cmd->nospectre_v2);
     cmd->nospectre_v2 = g_strdup (reason);
-  } else if (!strcmp (key, "retbleed")) {
-    ok = value && (ns_retbleed_parse (value, &out->retbleed) || is_auto);
-    if (is_auto)
-      out->retbleed = cmd->defaults->retbleed;
-    why_set (&why->retbleed, reason);
-  } else if (!strcmp (key, "spec_rstack_overflow")) {
-    ok = value && ns_srso_parse (value, &out->srso);
-    why_set (&why->srso, reason);
   } else if (!strcmp (key, "pti")) {
     ok = value && (parse_onoff (value, &out->pti) || is_auto);
     if (is_auto)
@@ -268,16 +353,6 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
   } else if (!strcmp (key, "nopti")) {
     out->pti = FALSE;
     why_set (&why->pti, reason);
-  } else if (!strcmp (key, "mds")) {
-    ok = value && (!strcmp (value, "off") || !strcmp (value, "full"));
-    if (ok)
-      out->mds_verw = !strcmp (value, "full");
-    why_set (&why->mds, reason);
-  } else if (!strcmp (key, "spectre_bhi")) {
-    ok = value && (!strcmp (value, "off") || !strcmp (value, "on"));
-    if (ok)
-      out->bhi = !strcmp (value, "on") ? NS_BHI_LOOP : NS_BHI_OFF;
-    why_set (&why->bhi, reason);
   }
   if (!ok)
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
@@ -308,13 +383,15 @@ apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 }
 
 /* Applies a whole command line to out (which holds the profile default): each key's last
- * value, then nospectre_v2 and mitigations=off wherever they stand. */
+ * value (the keys of the unaffected bugs ignored), then nospectre_v2 and mitigations=off
+ * wherever they stand. */
 static gboolean
-apply_cmdline (const char *cmdline, NsMitigations *out, NsWhy *why, GError **error)
+apply_cmdline (const char *cmdline, guint unaffected, NsMitigations *out, NsWhy *why,
+               GError **error)
 {
   g_auto (GStrv) args = g_strsplit_set (cmdline ? cmdline : "", " \t", -1);
   NsMitigations defaults = *out;
-  NsCmdline cmd = { &defaults, NULL, NULL };
+  NsCmdline cmd = { &defaults, NULL, NULL, unaffected };
   gboolean ok = TRUE;
 
   for (guint i = 0; args[i] && ok; i++) {
@@ -378,7 +455,7 @@ ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);
-  ok = apply_cmdline (cmdline, out, &why, error);
+  ok = apply_cmdline (cmdline, def->unaffected, out, &why, error);
   if (ok)
     out->explain = explain_build (out, &why);
   why_set_all (&why, NULL);

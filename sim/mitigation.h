@@ -37,6 +37,21 @@ typedef enum {
   NS_BHI_HW                 /* BHI_DIS_S set once */
 } NsBhi;
 
+/* The CPU bugs whose command-line keys the kernel ignores on a CPU that does not have the
+ * bug: retbleed_select_mitigation(), srso_select_mitigation() and mds_select_mitigation()
+ * return early without X86_BUG_RETBLEED / SRSO / MDS, and spectre_v2_select_mitigation()
+ * calls bhi_select_mitigation() only with X86_BUG_BHI (arch/x86/kernel/cpu/bugs.c). The
+ * bug bits come from cpu_set_bug_bits() (common.c): a profile lists the ones its CPU has. */
+typedef enum {
+  NS_BUG_RETBLEED = 1 << 0,
+  NS_BUG_SRSO     = 1 << 1,
+  NS_BUG_MDS      = 1 << 2,
+  NS_BUG_BHI      = 1 << 3
+} NsBug;
+#define NS_BUGS_ALL (NS_BUG_RETBLEED | NS_BUG_SRSO | NS_BUG_MDS | NS_BUG_BHI)
+/* What an explanation line says of a command-line key it ignored for want of the bug. */
+#define NS_MITIGATION_IGNORED "ignored: the CPU profile does not list X86_BUG_"
+
 /* What one CPU runs by default for kernels in [kernel_from, kernel_to] (versions "6.1",
  * "6.9"; inclusive, compared numerically on major.minor). */
 typedef struct {
@@ -50,6 +65,8 @@ typedef struct {
   NsBhi        bhi;
   char        *source;      /* where this default comes from (required) */
   int          line;        /* line in the profile, for messages */
+  guint        unaffected;  /* NsBug bits the CPU lacks (0: it has them all, the kernel's
+                             * view of a CPU on none of its whitelists) */
 } NsMitigationDefault;
 
 /* What is in force for one run. */
@@ -66,7 +83,8 @@ typedef struct {
 
 /* Picks the default matching kernel_version from defaults[0..n) (error if none matches),
  * then applies cmdline ("mitigations=off spectre_v2=eibrs ..."; unknown keys ignored as the
- * kernel does, bad values of known keys are an error). */
+ * kernel does, and so are the keys of bugs the default's CPU lacks, its unaffected bits;
+ * bad values of known keys are an error). */
 gboolean     ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
                                     const char *kernel_version, const char *cmdline,
                                     NsMitigations *out, GError **error);
@@ -76,6 +94,11 @@ const char  *ns_spectre_v2_name    (NsSpectreV2 mode);
 const char  *ns_retbleed_name      (NsRetbleed mode);
 const char  *ns_srso_name          (NsSrso mode);
 const char  *ns_bhi_name           (NsBhi mode);
+/* The kernel's lower-case name of one bug ("retbleed", "srso", "mds", "bhi"). */
+const char  *ns_bug_name           (NsBug bug);
+/* Parses space-separated bug names into a mask; FALSE (with *bad the first unknown name,
+ * newly allocated) if one is not a bug name. */
+gboolean     ns_bugs_parse         (const char *text, guint *mask, char **bad);
 /* Parse names as used in profiles and on the command line; FALSE if unknown. */
 gboolean     ns_spectre_v2_parse   (const char *text, NsSpectreV2 *out);
 gboolean     ns_retbleed_parse     (const char *text, NsRetbleed *out);

@@ -418,6 +418,49 @@ reversed:
   return FALSE;
 }
 
+/* Reads <bugs affected="srso ..." source>: the bugs the CPU has (see NsBug). */
+static gboolean
+read_bugs (NsProfileReader *reader, xmlNodePtr node, GError **error)
+{
+  g_autofree char *affected = required_text_attr (reader, node, "affected", error);
+  g_autofree char *source = affected ? required_text_attr (reader, node, "source", error) : NULL;
+  g_autofree char *bad = NULL;
+  guint mask;
+
+  if (source == NULL)
+    return FALSE;
+  if (!ns_bugs_parse (affected, &mask, &bad))
+    goto unknown;
+  reader->profile->unaffected = NS_BUGS_ALL & ~mask;
+  return TRUE;
+
+/* ERRORS */
+unknown:
+  ns_xml_set_error (error, reader->path, node,
+                    "<bugs>: affected=\"%s\": '%s' is not one of retbleed, srso, mds, bhi",
+                    affected, bad);
+  return FALSE;
+}
+
+/* Checks that def selects no mitigation of a bug the profile's <bugs> leaves out (the
+ * kernel would not select it on such a CPU). */
+static gboolean
+check_affected (const NsProfileReader *reader, xmlNodePtr node, const NsMitigationDefault *def,
+                GError **error)
+{
+  guint selected = (def->retbleed != NS_RETBLEED_OFF ? NS_BUG_RETBLEED : 0) |
+                   (def->srso != NS_SRSO_OFF ? NS_BUG_SRSO : 0) |
+                   (def->mds_verw ? NS_BUG_MDS : 0) | (def->bhi != NS_BHI_OFF ? NS_BUG_BHI : 0);
+  guint wrong = selected & def->unaffected;
+
+  if (wrong == 0)
+    return TRUE;
+  ns_xml_set_error (error, reader->path, node,
+                    "<mitigations> mitigates %s, which <bugs> does not list as affected",
+                    ns_bug_name ((NsBug) (wrong & -wrong)));
+  return FALSE;
+}
+
 /* Reads one <mitigations kernel-from kernel-to ... source> into the profile. */
 static gboolean
 read_mitigations (NsProfileReader *reader, xmlNodePtr node, GError **error)
@@ -425,10 +468,12 @@ read_mitigations (NsProfileReader *reader, xmlNodePtr node, GError **error)
   NsMitigationDefault def = { 0 };
 
   def.line = ns_xml_line (node);
+  def.unaffected = reader->profile->unaffected;
   if (!(def.kernel_from = read_version (reader, node, "kernel-from", error)) ||
       !(def.kernel_to = read_version (reader, node, "kernel-to", error)) ||
       !(def.source = required_text_attr (reader, node, "source", error)) ||
       !read_choices (reader, node, &def, error) ||
+      !check_affected (reader, node, &def, error) ||
       !check_range (reader, node, &def, error))
     goto fail;
   g_array_append_val (reader->profile->mitigation_defaults, def);
@@ -440,13 +485,16 @@ fail:
   return FALSE;
 }
 
-/* Reads every <param> and <mitigations> child of root, in document order. */
+/* Reads the <bugs>, every <param> and <mitigations> child of root, in document order (the
+ * schema puts <bugs> first). */
 static gboolean
 read_body (NsProfileReader *reader, xmlNodePtr root, GError **error)
 {
   for (xmlNodePtr child = root->children; child != NULL; child = child->next) {
     if (child->type != XML_ELEMENT_NODE)
       continue;
+    if (xmlStrEqual (child->name, BAD_CAST "bugs") && !read_bugs (reader, child, error))
+      return FALSE;
     if (xmlStrEqual (child->name, BAD_CAST "param") && !read_param (reader, child, error))
       return FALSE;
     if (xmlStrEqual (child->name, BAD_CAST "mitigations") &&

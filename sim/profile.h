@@ -15,6 +15,7 @@ typedef struct {
   NsParams   *params;        /* registry defaults overlaid with the profile's values */
   GPtrArray  *set_names;     /* names the profile itself set (char*) */
   GArray     *mitigation_defaults;  /* NsMitigationDefault */
+  guint       unaffected;    /* NsBug bits its <bugs> leaves out (0 without <bugs>) */
 } NsCpuProfile;
 
 /* Directory holding data files: $NETSIM_DATADIR, else the installed pkgdatadir, else the

@@ -64,11 +64,11 @@ table_header (GString *out, const NsRunResult *r)
   }
 }
 
-/* The value of key in a "key=value: why" explanation line list, and whether the kernel
- * command line set it. */
+/* The value of key in a "key=value: why" explanation line list, and its mark: '*' if the
+ * kernel command line set it, '!' if the line ignored the key for want of the bug, else
+ * nothing. */
 static const char *
-mitigation_value (char **explain, const char *key, gboolean *from_cmdline, char *buf,
-                  gsize len)
+mitigation_value (char **explain, const char *key, const char **mark, char *buf, gsize len)
 {
   gsize klen = strlen (key);
 
@@ -79,21 +79,23 @@ mitigation_value (char **explain, const char *key, gboolean *from_cmdline, char 
     colon = strchr (explain[i], ':');
     g_strlcpy (buf, explain[i] + klen + 1,
                colon ? MIN (len, (gsize) (colon - explain[i]) - klen) : len);
-    *from_cmdline = colon && g_str_has_prefix (colon, ": kernel command line");
+    *mark = colon && g_str_has_prefix (colon, ": kernel command line") ? "*" :
+            strstr (explain[i], NS_MITIGATION_IGNORED) ? "!" : "";
     return buf;
   }
   return "?";
 }
 
-/* One row per variant with the mitigation in force; '*' marks command-line settings. The
- * full reasons (with the profile's sources) are in the JSON output. */
+/* One row per variant with the mitigation in force; '*' marks command-line settings, '!'
+ * command-line keys ignored on this CPU. The full reasons (with the profile's sources) are
+ * in the JSON output. */
 static void
 table_mitigations (GString *out, const NsRunResult *r)
 {
   static const char *const keys[] = { "spectre_v2", "retbleed", "spec_rstack_overflow",
                                        "pti", "mds", "bhi" };
   static const char *const heads[] = { "spectre_v2", "retbleed", "srso", "pti", "mds", "bhi" };
-  gboolean any_cmdline = FALSE;
+  gboolean any_cmdline = FALSE, any_ignored = FALSE;
 
   g_string_append_printf (out, "\n%-28s", "mitigations in force");
   for (guint k = 0; k < G_N_ELEMENTS (heads); k++)
@@ -104,17 +106,20 @@ table_mitigations (GString *out, const NsRunResult *r)
     g_string_append_printf (out, "%-28s", variant_label (vr));
     for (guint k = 0; k < G_N_ELEMENTS (keys); k++) {
       char buf[32], cell[40];
-      gboolean cmd = FALSE;
-      const char *v = mitigation_value (vr->mitigations, keys[k], &cmd, buf, sizeof buf);
-      g_snprintf (cell, sizeof cell, "%s%s", v, cmd ? "*" : "");
-      any_cmdline = any_cmdline || cmd;
+      const char *mark = "";
+      const char *v = mitigation_value (vr->mitigations, keys[k], &mark, buf, sizeof buf);
+      g_snprintf (cell, sizeof cell, "%s%s", v, mark);
+      any_cmdline = any_cmdline || *mark == '*';
+      any_ignored = any_ignored || *mark == '!';
       g_string_append_printf (out, " %-11s", cell);
     }
     g_string_append_c (out, '\n');
   }
-  g_string_append_printf (out, "(%sothers: the CPU profile's default for kernel %s; "
+  g_string_append_printf (out, "(%s%sothers: the CPU profile's default for kernel %s; "
                           "--format json gives every reason and source)\n",
                           any_cmdline ? "* = set on the kernel command line; " : "",
+                          any_ignored ? "! = its kernel command-line key ignored, the CPU "
+                          "does not have the bug (see its <bugs>); " : "",
                           ((NsVariantResult *) r->variants->pdata[0])->kernel);
 }
 

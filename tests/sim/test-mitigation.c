@@ -12,6 +12,15 @@ static NsMitigationDefault zen3[] = {
     NS_BHI_OFF, "test: SRSO era", 2 },
 };
 
+/* The same CPU as its profile would state it: <bugs affected="srso"> (family 19h: in the
+ * SRSO blacklist, not the RETBLEED one, whitelisted NO_MDS, no eIBRS for X86_BUG_BHI). */
+static NsMitigationDefault zen3_listed[] = {
+  { "6.1", "6.4", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: before SRSO", 1, NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
+  { "6.5", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_SAFE_RET, FALSE, FALSE,
+    NS_BHI_OFF, "test: SRSO era", 2, NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
+};
+
 static gboolean
 has_line (char **explain, const char *prefix, const char *needle)
 {
@@ -111,6 +120,57 @@ START_TEST (test_off_switches_win)
 }
 END_TEST
 
+/* retbleed_select_mitigation(), srso_select_mitigation() and mds_select_mitigation() return
+ * early on a CPU without the bug, and bhi_select_mitigation() runs only with X86_BUG_BHI
+ * (arch/x86/kernel/cpu/bugs.c, 6.1.y-6.9): their keys change nothing there, while the keys
+ * of a bug the CPU has, and spectre_v2= and pti= (forced whatever the bugs), still apply. */
+START_TEST (test_unaffected_bugs_ignore_their_keys)
+{
+  NsMitigations m;
+  GError *err = NULL;
+
+  ck_assert (ns_mitigations_select (zen3_listed, 2, "6.9", "retbleed=unret mds=full "
+                                    "spectre_bhi=on spectre_v2=eibrs pti=on", &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ck_assert (!m.mds_verw);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);
+  ck_assert_int_eq (m.srso, NS_SRSO_SAFE_RET);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert (m.pti);
+  ck_assert (has_line (m.explain, "retbleed=off", "retbleed=unret " NS_MITIGATION_IGNORED
+                       "RETBLEED"));
+  ck_assert (has_line (m.explain, "mds=off", "mds=full " NS_MITIGATION_IGNORED "MDS"));
+  ck_assert (has_line (m.explain, "bhi=off", "spectre_bhi=on " NS_MITIGATION_IGNORED "BHI"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (zen3_listed, 2, "6.9", "spec_rstack_overflow=ibpb", &m,
+                                    NULL));
+  ck_assert_int_eq (m.srso, NS_SRSO_IBPB);
+  ns_mitigations_clear (&m);
+  /* a bad value is still an error, bug or not */
+  ck_assert (!ns_mitigations_select (zen3_listed, 2, "6.9", "retbleed=bogus", &m, &err));
+  ck_assert (strstr (err->message, "retbleed=bogus"));
+  g_clear_error (&err);
+}
+END_TEST
+
+/* Without the CPU's bug list (unaffected 0) every key applies: the kernel's view of a CPU on
+ * none of cpu_set_bug_bits()'s whitelists; bug names parse as the kernel spells them. */
+START_TEST (test_bug_names)
+{
+  guint mask = 0;
+  char *bad = NULL;
+
+  ck_assert (ns_bugs_parse ("srso  mds\tbhi retbleed", &mask, &bad));
+  ck_assert_uint_eq (mask, NS_BUGS_ALL);
+  ck_assert (ns_bugs_parse ("", &mask, &bad));
+  ck_assert_uint_eq (mask, 0);
+  ck_assert (!ns_bugs_parse ("srso meltdown", &mask, &bad));
+  ck_assert_str_eq (bad, "meltdown");
+  g_free (bad);
+  ck_assert_str_eq (ns_bug_name (NS_BUG_SRSO), "srso");
+}
+END_TEST
+
 START_TEST (test_errors)
 {
   NsMitigations m;
@@ -158,6 +218,8 @@ main (void)
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);
   tcase_add_test (tc, test_off_switches_win);
+  tcase_add_test (tc, test_unaffected_bugs_ignore_their_keys);
+  tcase_add_test (tc, test_bug_names);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_names_round_trip);
   suite_add_tcase (s, tc);

@@ -146,10 +146,12 @@ remove_tree (const char *dir)
   g_rmdir (dir);
 }
 
-/* A test profile. Line 4 holds cpu.freq_ghz, line 5 `param5` (a whole element or empty),
- * line 6 the first <mitigations>, line 7 `extra` (a second element or empty). */
+/* A test profile. Line 3 holds the description and `bugs3` (a <bugs> element or empty),
+ * line 4 cpu.freq_ghz, line 5 `param5` (a whole element or empty), line 6 the first
+ * <mitigations>, line 7 `extra` (a second element or empty). */
 typedef struct {
   const char *name;
+  const char *bugs3;
   const char *param5;
   const char *spectre_v2;
   const char *from;
@@ -163,14 +165,14 @@ test_profile_text (const TestProfile *t)
   return g_strdup_printf (
     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     "<cpu name=\"%s\" model=\"Test CPU\">\n"
-    "  <description>test profile</description>\n"
+    "  <description>test profile</description>%s\n"
     "  <param name=\"cpu.freq_ghz\" value=\"2.5\" source=\"test: line four\"/>\n"
     "  %s\n"
     "  <mitigations kernel-from=\"%s\" kernel-to=\"%s\" spectre_v2=\"%s\" retbleed=\"off\" "
     "srso=\"off\" bhi=\"off\" pti=\"false\" mds=\"false\" source=\"test: line six\"/>\n"
     "  %s\n"
     "</cpu>\n",
-    t->name, t->param5 ? t->param5 : "", t->from ? t->from : "6.1", t->to ? t->to : "6.99",
+    t->name, t->bugs3 ? t->bugs3 : "", t->param5 ? t->param5 : "", t->from ? t->from : "6.1", t->to ? t->to : "6.99",
     t->spectre_v2 ? t->spectre_v2 : "retpoline", t->extra ? t->extra : "");
 }
 
@@ -328,6 +330,34 @@ START_TEST (test_kernel_version_cliffs)
   ns_mitigations_clear (&mit);
   ns_cpu_profile_free (zen3);
   ns_cpu_profile_free (zen4);
+}
+END_TEST
+
+/* Each shipped profile's <bugs> as cpu_set_bug_bits() (common.c, v6.9) sets them: family
+ * 19h is in the SRSO blacklist only (NO_MDS, not in RETBLEED, no eIBRS so no X86_BUG_BHI);
+ * Ivy Bridge has MDS, no RSBA/RETBLEED entry and no eIBRS; Cascade Lake is in the RETBLEED
+ * list and has eIBRS without BHI_NO, with MDS_NO. */
+START_TEST (test_shipped_bugs)
+{
+  static const struct { const char *name; guint unaffected; } cases[] = {
+    { "zen3-epyc-7713", NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
+    { "ryzen9-7950x", NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
+    { "i5-3337u", NS_BUG_RETBLEED | NS_BUG_SRSO | NS_BUG_BHI },
+    { "xeon-gold-6230r", NS_BUG_SRSO | NS_BUG_MDS },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GError *error = NULL;
+    NsCpuProfile *p = ns_cpu_profile_load (cases[i].name, &error);
+    const NsMitigationDefault *last;
+
+    ck_assert_msg (p != NULL, "%s: %s", cases[i].name, error ? error->message : "?");
+    ck_assert_uint_eq (p->unaffected, cases[i].unaffected);
+    last = &g_array_index (p->mitigation_defaults, NsMitigationDefault,
+                           p->mitigation_defaults->len - 1);
+    ck_assert_uint_eq (last->unaffected, cases[i].unaffected);
+    ns_cpu_profile_free (p);
+  }
 }
 END_TEST
 
@@ -525,6 +555,48 @@ START_TEST (test_mitigations_without_source)
 }
 END_TEST
 
+START_TEST (test_bugs_unknown_name)
+{
+  TestProfile t = { .name = "bugname",
+                    .bugs3 = "<bugs affected=\"srso spectre\" source=\"x\"/>" };
+  char *path;
+  GError *error = load_bad ("bugname", &t, &path);
+
+  assert_line_error (error, path, 3, "'spectre'");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+START_TEST (test_bugs_without_source)
+{
+  TestProfile t = { .name = "bugsource", .bugs3 = "<bugs affected=\"srso\"/>" };
+  char *path;
+  GError *error = load_bad ("bugsource", &t, &path);
+
+  assert_line_error (error, path, 3, NULL);
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
+/* A default the kernel could not select: Safe RET on a CPU whose <bugs> has no srso. */
+START_TEST (test_default_mitigates_unlisted_bug)
+{
+  TestProfile t = { .name = "unlisted", .to = "6.4",
+                    .bugs3 = "<bugs affected=\"mds\" source=\"x\"/>",
+                    .extra = "<mitigations kernel-from=\"6.5\" kernel-to=\"6.99\" "
+                             "spectre_v2=\"off\" retbleed=\"off\" srso=\"safe-ret\" "
+                             "bhi=\"off\" pti=\"false\" mds=\"true\" source=\"x\"/>" };
+  char *path;
+  GError *error = load_bad ("unlisted", &t, &path);
+
+  assert_line_error (error, path, 7, "srso");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
 /* $NETSIM_DATADIR decides where names are looked up and listed. */
 START_TEST (test_datadir_from_environment)
 {
@@ -589,6 +661,7 @@ profile_suite (void)
   tcase_add_test (shipped_case, test_load_by_name);
   tcase_add_test (shipped_case, test_overlay_keeps_registry_defaults);
   tcase_add_test (shipped_case, test_kernel_version_cliffs);
+  tcase_add_test (shipped_case, test_shipped_bugs);
   tcase_add_test (shipped_case, test_unknown_name_lists_available);
   tcase_add_test (shipped_case, test_datadir_from_environment);
   suite_add_tcase (s, shipped_case);
@@ -605,6 +678,9 @@ profile_suite (void)
   tcase_add_test (bad, test_overlapping_ranges);
   tcase_add_test (bad, test_reversed_range);
   tcase_add_test (bad, test_mitigations_without_source);
+  tcase_add_test (bad, test_bugs_unknown_name);
+  tcase_add_test (bad, test_bugs_without_source);
+  tcase_add_test (bad, test_default_mitigates_unlisted_bug);
   suite_add_tcase (s, bad);
   return s;
 }

@@ -41,6 +41,16 @@ for sc in pointer-chase call-chain call-tree indirect-call pingpong udp-lookup; 
   grep -q "mitigations in force" "$TMP/out" || bad "$sc: mitigations block"
 done
 
+# a bug's command-line key on a CPU without the bug changes nothing, as in the kernel
+# (retbleed_select_mitigation() returns early without X86_BUG_RETBLEED; Zen 3 has SRSO only)
+expect 0 "run retbleed=unret on Zen 3" -- "$NETSIM" run -q --variant plain-ret \
+  --set cpu.profile=zen3-epyc-7713 --set "kernel.cmdline=retbleed=unret spec_rstack_overflow=ibpb" \
+  "$MICRO/call-chain.xml"
+grep -q "^plain-ret  *retpoline  *off!  *ibpb\* " "$TMP/out" ||
+  bad "an ignored key is marked '!', an applied one '*'"
+grep -q "^(\* = set on the kernel command line; ! = its kernel command-line key ignored" \
+  "$TMP/out" || bad "the mitigation table explains '!'"
+
 # --explain: per comparison, which functions and causes changed (here: the retpoline)
 expect 0 "run --explain" -- "$NETSIM" run -q --explain "$MICRO/indirect-call.xml"
 grep -q "^why retpoline vs eIBRS: eibrs → retpoline" "$TMP/out" || bad "--explain heading"
