@@ -244,38 +244,51 @@ START_TEST (test_load_variant)
 }
 END_TEST
 
-/* Every scenario shipped under scenarios/ (but not the CPU profiles) loads. */
+/* Loads every *.xml directly in folder; returns how many. */
+static guint
+load_scenarios_in (const char *folder)
+{
+  GDir *dir = g_dir_open (folder, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  ck_assert_msg (dir != NULL, "cannot open %s", folder);
+  while ((name = g_dir_read_name (dir)) != NULL) {
+    g_autofree char *path = g_build_filename (folder, name, NULL);
+    GError *error = NULL;
+    NsScenario *sc;
+
+    if (!g_str_has_suffix (name, ".xml"))
+      continue;
+    sc = ns_scenario_load (path, NULL, &error);
+    ck_assert_msg (sc != NULL, "%s", error != NULL ? error->message : path);
+    ns_scenario_free (sc);
+    n++;
+  }
+  g_dir_close (dir);
+  return n;
+}
+
+/* Every scenario shipped under scenarios/, at the top and in its folders (but not the CPU
+ * profiles in cpus/), loads: the 8 seed replays and what-ifs at the top, 7 micro ones. */
 START_TEST (test_shipped_scenarios)
 {
   const char *datadir = g_getenv ("NETSIM_DATADIR");
   g_autofree char *top = g_build_filename (datadir ? datadir : NS_SRCDIR, "scenarios", NULL);
   GDir *dir = g_dir_open (top, 0, NULL);
   const char *sub;
+  guint at_top = load_scenarios_in (top), below = 0;
 
   ck_assert_ptr_nonnull (dir);
   while ((sub = g_dir_read_name (dir)) != NULL) {
     g_autofree char *folder = g_build_filename (top, sub, NULL);
-    GDir *inner;
-    const char *name;
 
-    if (g_str_equal (sub, "cpus") || !g_file_test (folder, G_FILE_TEST_IS_DIR))
-      continue;
-    inner = g_dir_open (folder, 0, NULL);
-    while (inner != NULL && (name = g_dir_read_name (inner)) != NULL) {
-      g_autofree char *path = g_build_filename (folder, name, NULL);
-      GError *error = NULL;
-      NsScenario *sc;
-
-      if (!g_str_has_suffix (name, ".xml"))
-        continue;
-      sc = ns_scenario_load (path, NULL, &error);
-      ck_assert_msg (sc != NULL, "%s", error != NULL ? error->message : path);
-      ns_scenario_free (sc);
-    }
-    if (inner != NULL)
-      g_dir_close (inner);
+    if (!g_str_equal (sub, "cpus") && g_file_test (folder, G_FILE_TEST_IS_DIR))
+      below += load_scenarios_in (folder);
   }
   g_dir_close (dir);
+  ck_assert_uint_ge (at_top, 8);
+  ck_assert_uint_ge (below, 7);
 }
 END_TEST
 
