@@ -198,7 +198,7 @@ struct _NsMachine {
   NsTime         quantum;
 
   /* costs, cycles */
-  double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc;
+  double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc, pause;
   double         lead_max;                      /* cpu.rob_entries / cpu.ipc */
   gboolean       stride_prefetch, icall_forced, ret_forced;
   guint64        rob;
@@ -208,6 +208,7 @@ struct _NsMachine {
   double         mispredict, call_cost, atomic_cycles;
   double         ret_penalty, icall_penalty;
   double         sys_enter, sys_exit;
+  guint          untrain_insns;   /* UNTRAIN_RET's instructions at entry (0: not run) */
 
   /* caches */
   guint          line_shift;
@@ -970,13 +971,16 @@ icall_penalty (const NsMachine *m, const NsParams *p)
 }
 
 /* UNTRAIN_RET's cycles at kernel entry: its instructions, an LFENCE and one return
- * through the return thunk under retbleed=unret or SRSO Safe RET; else none. */
+ * through the return thunk under retbleed=unret or SRSO Safe RET; else none. Sets
+ * m->untrain_insns for the event counts. */
 static double
-untrain_cycles (const NsMachine *m, const NsParams *p)
+untrain_cycles (NsMachine *m, const NsParams *p)
 {
+  m->untrain_insns = 0;
   if (m->mit.srso != NS_SRSO_SAFE_RET && m->mit.retbleed != NS_RETBLEED_UNRET)
     return 0.0;
-  return ns_params_get_int (p, "syscall.untrain_insns") / m->ipc +
+  m->untrain_insns = (guint) ns_params_get_int (p, "syscall.untrain_insns");
+  return m->untrain_insns / m->ipc +
          ns_params_get_double (p, "icall.lfence_cycles") + m->ret_penalty;
 }
 
@@ -1090,6 +1094,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->mispredict = ns_params_get_double (p, "branch.mispredict_cycles");
   m->resolve = ns_params_get_double (p, "branch.resolve_cycles");
   m->rdtsc = ns_params_get_double (p, "x86.rdtsc_cycles");
+  m->pause = ns_params_get_double (p, "x86.pause_cycles");
   m->issue_width = ns_params_get_double (p, "cpu.issue_width");
   m->stride_prefetch = ns_params_get_bool (p, "prefetch.l1_stride");
   /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
@@ -1414,6 +1419,20 @@ ns_rdtsc (NsThread *t)
     return;
   x->machine->events[NS_CAUSE_INSN] += 1;
   charge (x, t, NS_CAUSE_INSN, x->machine->rdtsc);
+}
+
+/* One PAUSE (cpu_relax): x86.pause_cycles, a delay that does not scale with the base IPC;
+ * counted as one instruction. */
+void
+ns_pause (NsThread *t)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  x->machine->events[NS_CAUSE_INSN] += 1;
+  charge (x, t, NS_CAUSE_INSN, x->machine->pause);
 }
 
 /* n independent, well-predicted instructions off the critical path (compare chains,
@@ -1917,6 +1936,16 @@ unbalanced:
   g_critical ("ns_ret in thread %s without a matching ns_call", ns_thread_name (t));
 }
 
+/* Counts what UNTRAIN_RET runs at entry, whose cycles sys_enter holds: its instructions,
+ * the call to it and the return through the return thunk. */
+static void
+count_untrain (NsMachine *m)
+{
+  m->events[NS_CAUSE_INSN] += m->untrain_insns;
+  m->events[NS_CAUSE_CALL]++;
+  m->events[NS_CAUSE_RETTHUNK]++;
+}
+
 /* System call entry: half the base, PTI and IBRS costs, plus UNTRAIN_RET, IBPB and the
  * BHI loop. */
 void
@@ -1928,6 +1957,8 @@ ns_syscall_enter (NsThread *t)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_SYSCALL]++;
+  if (x->machine->untrain_insns > 0)
+    count_untrain (x->machine);
   charge (x, t, NS_CAUSE_SYSCALL, x->machine->sys_enter);
   restart (x);                      /* fetch starts over at the entry point */
 }

@@ -96,6 +96,8 @@ double      ns_machine_icall_penalty_cycles (NsMachine *machine);
 void ns_insns       (NsThread *t, guint n);
 /* One RDTSC: x86.rdtsc_cycles (cause insn, counted as one instruction). */
 void ns_rdtsc       (NsThread *t);
+/* One PAUSE (cpu_relax): an instruction of x86.pause_cycles, whatever the base IPC. */
+void ns_pause       (NsThread *t);
 /* n independent, well-predicted instructions off the critical path (e.g. a compare chain
  * beside a latency-bound walk): charged at cpu.issue_width instead of cpu.ipc. */
 void ns_insns_wide  (NsThread *t, guint n);

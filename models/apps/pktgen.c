@@ -34,8 +34,6 @@
 #include "net/sched/netdev.h"
 #include "net/netstack.h"
 
-/* x86.pause_cycles (cpu_relax) is declared with the machine parameters. */
-
 /* ---- kernel objects ---- */
 
 #define M_START_XMIT   0
@@ -113,7 +111,6 @@ typedef struct {
   struct pktgen_dev  *pkt_dev;
   struct pktgen_thread *thread;
   struct task_ns     *task;
-  double              pause_cycles;
   gboolean            preempt_rcu;        /* CONFIG_PREEMPT_RCU: rcu_read_lock calls */
   gboolean            voluntary_preempt;  /* CONFIG_PREEMPT_VOLUNTARY: might_resched */
   guint64             packets;            /* worker turns: packets handed to the device */
@@ -407,7 +404,7 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
   /* need_resched(): TIF_NEED_RESCHED clear, so cpu_relax() */
   NS_LOAD_FIELD (t, pg->task, ti_flags);
   ns_insns (t, 2);
-  ns_charge (t, NS_CAUSE_INSN, pg->pause_cycles);
+  ns_pause (t);
   /* t->control's four tests, might_resched (a call to __cond_resched under voluntary
    * preemption), try_to_freeze (a static branch), kthread_should_stop's call and test,
    * the loop test */
@@ -612,7 +609,6 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   pg->thread = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->thread, 64);
   pg->thread->if_list.next = &pg->pkt_dev->list;
   pg->task = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->task, 64);
-  pg->pause_cycles = ns_params_get_double (ns_machine_params (machine), "x86.pause_cycles");
   pg->preempt_rcu = ns_build_config_on (ns_machine_build (machine), "CONFIG_PREEMPT_RCU");
   pg->voluntary_preempt = ns_build_config_on (ns_machine_build (machine),
                                               "CONFIG_PREEMPT_VOLUNTARY");

@@ -1583,8 +1583,41 @@ START_TEST (test_syscall_pieces)
     assert_close (run.exit, cases[i].exit, 1e-12, "syscall exit");
     assert_close (account_total (rig.machine), cases[i].enter + cases[i].exit, 1e-12, "total");
     ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_SYSCALL), 1);
+    /* UNTRAIN_RET (Safe RET or unret) counts its instructions, its call and its return
+     * through the thunk, as perf would see them; nothing else counts any */
+    {
+      gboolean untrain = cases[i].mit.srso == NS_SRSO_SAFE_RET ||
+                         cases[i].mit.retbleed == NS_RETBLEED_UNRET;
+      ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN),
+                         untrain ? (guint64) default_param ("syscall.untrain_insns") : 0);
+      ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_CALL), untrain);
+      ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), untrain);
+    }
     rig_clear (&rig);
   }
+}
+END_TEST
+
+static void
+pause_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_pause (t);
+  ns_pause (t);
+}
+
+/* PAUSE (cpu_relax): x86.pause_cycles each, whatever the IPC, one instruction each. */
+START_TEST (test_pause)
+{
+  Rig rig;
+
+  rig_init (&rig, NULL, NULL);
+  ns_engine_spawn (rig.engine, "pause", 0, NS_THREAD_USER, 0, pause_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN),
+                2 * default_param ("x86.pause_cycles"), 1e-12, "pause cycles");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 2);
+  rig_clear (&rig);
 }
 END_TEST
 
@@ -1827,6 +1860,7 @@ machine_suite (void)
   tcase_add_test (coh, test_nearest_and_farthest_holder);
   tcase_add_test (coh, test_written_back_line);
   tcase_add_test (acct, test_syscall_pieces);
+  tcase_add_test (acct, test_pause);
   tcase_add_test (acct, test_attribution_and_reset);
   tcase_add_test (acct, test_miss_overlap_window);
   tcase_add_test (acct, test_bad_params);
