@@ -985,7 +985,8 @@ untrain_cycles (NsMachine *m, const NsParams *p)
 }
 
 /* SYSCALL cycles at entry and exit: the base and PTI and legacy IBRS (spectre_v2 or
- * retbleed IBRS) split half each way; UNTRAIN_RET, IBPB (srso=ibpb) and the BHI loop at
+ * retbleed IBRS) split half each way; UNTRAIN_RET, IBPB (srso or retbleed ibpb, one
+ * barrier for both) and the BHI loop at
  * entry; VERW (MDS) at exit. Needs m->ret_penalty. */
 static void
 syscall_costs (NsMachine *m, const NsParams *p)
@@ -998,7 +999,7 @@ syscall_costs (NsMachine *m, const NsParams *p)
 
   m->sys_enter = m->sys_exit = (base + pti + ibrs) / 2.0;
   m->sys_enter += untrain_cycles (m, p);
-  if (m->mit.srso == NS_SRSO_IBPB)
+  if (m->mit.srso == NS_SRSO_IBPB || m->mit.retbleed == NS_RETBLEED_IBPB)
     m->sys_enter += ns_params_get_double (p, "syscall.ibpb_cycles");
   if (m->mit.bhi == NS_BHI_LOOP)
     m->sys_enter += ns_params_get_double (p, "syscall.bhi_loop_cycles");

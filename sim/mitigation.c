@@ -20,7 +20,26 @@ static const NsName spectre_v2_names[] = {
 };
 static const NsName retbleed_names[] = {
   { "off", NS_RETBLEED_OFF }, { "unret", NS_RETBLEED_UNRET }, { "ibrs", NS_RETBLEED_IBRS },
-  { "stuff", NS_RETBLEED_STUFF }, { "eibrs", NS_RETBLEED_EIBRS }, { NULL, 0 }
+  { "stuff", NS_RETBLEED_STUFF }, { "eibrs", NS_RETBLEED_EIBRS }, { "ibpb", NS_RETBLEED_IBPB },
+  { NULL, 0 }
+};
+/* The values the kernel's parsers take (bugs.c spectre_v2_parse_cmdline()'s
+ * mitigation_options[], retbleed_parse_cmdline(), srso_parse_cmdline()), where they differ
+ * from the names profiles use; "auto" (and spectre_v2's "on") are handled apart. */
+static const NsName spectre_v2_cmdline_names[] = {
+  { "off", NS_SPECTRE_V2_OFF }, { "retpoline", NS_SPECTRE_V2_RETPOLINE },
+  { "retpoline,generic", NS_SPECTRE_V2_RETPOLINE }, { "retpoline,amd", NS_SPECTRE_V2_LFENCE },
+  { "retpoline,lfence", NS_SPECTRE_V2_LFENCE }, { "eibrs", NS_SPECTRE_V2_EIBRS },
+  { "ibrs", NS_SPECTRE_V2_IBRS }, { NULL, 0 }
+};
+static const NsName retbleed_cmdline_names[] = {
+  { "off", NS_RETBLEED_OFF }, { "unret", NS_RETBLEED_UNRET }, { "ibpb", NS_RETBLEED_IBPB },
+  { "stuff", NS_RETBLEED_STUFF }, { NULL, 0 }
+};
+/* microcode and ibpb-vmexit do nothing on the paths modelled (no entry or return work) */
+static const NsName srso_cmdline_names[] = {
+  { "off", NS_SRSO_OFF }, { "microcode", NS_SRSO_OFF }, { "safe-ret", NS_SRSO_SAFE_RET },
+  { "ibpb", NS_SRSO_IBPB }, { "ibpb-vmexit", NS_SRSO_OFF }, { NULL, 0 }
 };
 static const NsName srso_names[] = {
   { "off", NS_SRSO_OFF }, { "safe-ret", NS_SRSO_SAFE_RET }, { "ibpb", NS_SRSO_IBPB },
@@ -238,11 +257,11 @@ find_default (const NsMitigationDefault *defaults, guint n, const char *version)
   return NULL;
 }
 
-/* Parses "on" or "force" (TRUE) and "off" (FALSE) into *out; FALSE for anything else. */
+/* Parses "on" (TRUE) and "off" (FALSE) into *out; FALSE for anything else. */
 static gboolean
 parse_onoff (const char *value, gboolean *out)
 {
-  if (!strcmp (value, "on") || !strcmp (value, "force")) {
+  if (!strcmp (value, "on")) {
     *out = TRUE;
     return TRUE;
   }
@@ -260,7 +279,27 @@ typedef struct {
   char                *off;        /* the mitigations=off argument in force, or NULL */
   char                *nospectre_v2;  /* the nospectre_v2 argument, or NULL */
   guint                unaffected;  /* the NsBug bits the CPU lacks */
+  guint                features;    /* its NsCpuFeature bits */
+  const char          *kernel;      /* the kernel version */
 } NsCmdline;
+
+/* Parses comma-separated words, at most one a value of table (into *out, else left as it
+ * is) and the others "nosmt" (SMT control, not modelled); FALSE otherwise. */
+static gboolean
+parse_with_nosmt (const NsName *table, const char *value, int *out)
+{
+  g_auto (GStrv) words = g_strsplit (value, ",", -1);
+  gboolean found = FALSE;
+
+  for (guint i = 0; words[i]; i++) {
+    if (!strcmp (words[i], "nosmt"))
+      continue;
+    if (found || !name_parse (table, words[i], out))
+      return FALSE;
+    found = TRUE;
+  }
+  return words[0] != NULL;
+}
 
 /* TRUE if the CPU has bug; if not, adds to *slot that the argument (reason) is ignored, as
  * the bug's select function returns early on a CPU without it. */
@@ -296,17 +335,22 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
   char **slot;
   NsBug bug;
 
+  int v;
+
   if (!strcmp (key, "retbleed")) {
-    ok = value && (ns_retbleed_parse (value, &next.retbleed) || is_auto);
-    if (is_auto)
-      next.retbleed = cmd->defaults->retbleed;
+    v = is_auto ? (int) cmd->defaults->retbleed : (int) out->retbleed;
+    ok = value && (is_auto || parse_with_nosmt (retbleed_cmdline_names, value, &v));
+    next.retbleed = (NsRetbleed) v;
     bug = NS_BUG_RETBLEED, slot = &why->retbleed;
   } else if (!strcmp (key, "spec_rstack_overflow")) {
-    ok = value && ns_srso_parse (value, &next.srso);
+    v = out->srso;
+    ok = value && name_parse (srso_cmdline_names, value, &v);
+    next.srso = (NsSrso) v;
     bug = NS_BUG_SRSO, slot = &why->srso;
   } else if (!strcmp (key, "mds")) {
-    ok = value && (!strcmp (value, "off") || !strcmp (value, "full"));
-    next.mds_verw = ok && !strcmp (value, "full");
+    ok = value && (!strcmp (value, "off") || !strcmp (value, "full") ||
+                   !strcmp (value, "full,nosmt"));
+    next.mds_verw = ok && strcmp (value, "off");
     bug = NS_BUG_MDS, slot = &why->mds;
   } else {
     ok = value && (!strcmp (value, "off") || !strcmp (value, "on"));
@@ -318,6 +362,56 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
     why_set (slot, reason);
   }
   return ok;
+}
+
+/* TRUE if the CPU can run spectre_v2 mode as spectre_v2_parse_cmdline() requires: eIBRS
+ * where the kernel's own choice (auto picks eIBRS first) is eIBRS, legacy IBRS on Intel;
+ * an unnamed CPU runs every mode. */
+static gboolean
+cpu_runs_spectre_v2 (const NsCmdline *cmd, NsSpectreV2 mode)
+{
+  gboolean named = (cmd->features & (NS_CPU_INTEL | NS_CPU_AMD)) != 0;
+
+  if (mode == NS_SPECTRE_V2_EIBRS)
+    return !named || cmd->defaults->spectre_v2 == NS_SPECTRE_V2_EIBRS;
+  if (mode == NS_SPECTRE_V2_IBRS)
+    return !named || (cmd->features & NS_CPU_INTEL);
+  return TRUE;
+}
+
+/* spectre_v2=VALUE: a mode of the kernel's mitigation_options[], "on"/"auto" the profile's
+ * default; a mode the CPU cannot run falls back to that default, as the parser switches to
+ * auto. FALSE (error set) on a value the kernel does not take or netsim does not model. */
+static gboolean
+apply_spectre_v2 (const char *value, const char *reason, const NsCmdline *cmd,
+                  NsMitigations *out, NsWhy *why, GError **error)
+{
+  g_autofree char *text = NULL;
+  int mode;
+
+  if (!strcmp (value, "eibrs,lfence") || !strcmp (value, "eibrs,retpoline"))
+    goto not_modelled;
+  if (!strcmp (value, "on") || !strcmp (value, "auto"))
+    mode = cmd->defaults->spectre_v2;
+  else if (!name_parse (spectre_v2_cmdline_names, value, &mode))
+    return FALSE;
+  if (!cpu_runs_spectre_v2 (cmd, (NsSpectreV2) mode)) {
+    text = g_strdup_printf ("%s; %s falls back to auto: the CPU has no %s", why->spectre_v2,
+                            reason, mode == NS_SPECTRE_V2_EIBRS ?
+                            "eIBRS with this kernel" : "legacy IBRS (Intel only)");
+    out->spectre_v2 = cmd->defaults->spectre_v2;
+    why_set (&why->spectre_v2, text);
+    return TRUE;
+  }
+  out->spectre_v2 = (NsSpectreV2) mode;
+  why_set (&why->spectre_v2, reason);
+  return TRUE;
+
+/* ERRORS */
+not_modelled:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: eIBRS combined with a retpoline or "
+               "LFENCE is not modelled", reason);
+  return FALSE;
 }
 
 /* Applies one key[=value] of the command line to out; FALSE on a bad value of a known key.
@@ -338,15 +432,12 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
     if (ok && !strcmp (value, "off"))
       cmd->off = g_strdup (reason);
   } else if (!strcmp (key, "spectre_v2")) {
-    ok = value && (ns_spectre_v2_parse (value, &out->spectre_v2) || is_auto);
-    if (is_auto)
-      out->spectre_v2 = cmd->defaults->spectre_v2;
-    why_set (&why->spectre_v2, reason);
+    ok = value && apply_spectre_v2 (value, reason, cmd, out, why, error);
   } else if (!strcmp (key, "nospectre_v2")) {
     g_free (cmd->nospectre_v2);
     cmd->nospectre_v2 = g_strdup (reason);
   } else if (!strcmp (key, "pti")) {
-    ok = value && (parse_onoff (value, &out->pti) || is_auto);
+    ok = value && (is_auto || parse_onoff (value, &out->pti));
     if (is_auto)
       out->pti = cmd->defaults->pti;
     why_set (&why->pti, reason);
@@ -354,7 +445,7 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
     out->pti = FALSE;
     why_set (&why->pti, reason);
   }
-  if (!ok)
+  if (!ok && (error == NULL || *error == NULL))
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
                  "kernel command line: bad value in '%s%s%s'", key, value ? "=" : "",
                  value ? value : "");
@@ -382,16 +473,66 @@ apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   why_set_all (why, cmd->off);
 }
 
+/* Adds to *slot that the mitigation in force became mode_name, and why. */
+static void
+why_changed (char **slot, const char *mode_name, const char *because)
+{
+  g_autofree char *text = g_strdup_printf ("%s; then %s: %s", *slot, mode_name, because);
+
+  why_set (slot, text);
+}
+
+/* The BHI selection once spectre_v2's is made, as spectre_v2_select_mitigation() calls
+ * bhi_select_mitigation() (6.9): not at all with spectre_v2 off; a generic retpoline
+ * mitigates BHI (RRSBA absent, or disabled with RRSBA_DIS_S); BHI_DIS_S before the loop. */
+static void
+bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  if (out->bhi == NS_BHI_OFF)
+    return;
+  if (out->spectre_v2 == NS_SPECTRE_V2_OFF) {
+    out->bhi = NS_BHI_OFF;
+    why_changed (&why->bhi, "off", "with spectre_v2 off bhi_select_mitigation() is not run");
+  } else if (out->spectre_v2 == NS_SPECTRE_V2_RETPOLINE) {
+    out->bhi = NS_BHI_OFF;
+    why_changed (&why->bhi, "off", "the generic retpoline mitigates BHI "
+                 "(bhi_select_mitigation(), RRSBA absent or disabled)");
+  } else if (out->bhi == NS_BHI_LOOP && (cmd->features & NS_CPU_BHI_CTRL)) {
+    out->bhi = NS_BHI_HW;
+    why_changed (&why->bhi, "hw", "the CPU has BHI_DIS_S, which spec_ctrl_bhi_dis() sets "
+                 "instead of running the loop");
+  }
+}
+
+/* retbleed=stuff as retbleed_select_mitigation() (6.2-6.9) takes it: call depth tracking
+ * only on Intel (or an unnamed CPU) with spectre_v2=retpoline, from 6.2; else the kernel's
+ * own choice, the profile's default. */
+static void
+retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  gboolean named = (cmd->features & (NS_CPU_INTEL | NS_CPU_AMD)) != 0;
+
+  if (out->retbleed != NS_RETBLEED_STUFF || cmd->defaults->retbleed == NS_RETBLEED_STUFF)
+    return;
+  if (ns_kernel_version_cmp (cmd->kernel, "6.2") >= 0 &&
+      out->spectre_v2 == NS_SPECTRE_V2_RETPOLINE && (!named || (cmd->features & NS_CPU_INTEL)))
+    return;
+  out->retbleed = cmd->defaults->retbleed;
+  why_changed (&why->retbleed, ns_retbleed_name (out->retbleed), "retbleed=stuff needs "
+               "kernel 6.2+, an Intel CPU and spectre_v2=retpoline; the kernel falls back to "
+               "its own choice");
+}
+
 /* Applies a whole command line to out (which holds the profile default): each key's last
  * value (the keys of the unaffected bugs ignored), then nospectre_v2 and mitigations=off
  * wherever they stand. */
 static gboolean
-apply_cmdline (const char *cmdline, guint unaffected, NsMitigations *out, NsWhy *why,
-               GError **error)
+apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *kernel,
+               NsMitigations *out, NsWhy *why, GError **error)
 {
   g_auto (GStrv) args = g_strsplit_set (cmdline ? cmdline : "", " \t", -1);
   NsMitigations defaults = *out;
-  NsCmdline cmd = { &defaults, NULL, NULL, unaffected };
+  NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel };
   gboolean ok = TRUE;
 
   for (guint i = 0; args[i] && ok; i++) {
@@ -403,8 +544,11 @@ apply_cmdline (const char *cmdline, guint unaffected, NsMitigations *out, NsWhy 
       *eq = '\0';
     ok = apply_arg (args[i], eq ? eq + 1 : NULL, &cmd, out, why, error);
   }
-  if (ok)
+  if (ok) {
     apply_overrides (&cmd, out, why);
+    bhi_select (&cmd, out, why);
+    retbleed_select (&cmd, out, why);
+  }
   g_free (cmd.off);
   g_free (cmd.nospectre_v2);
   return ok;
@@ -455,7 +599,7 @@ ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);
-  ok = apply_cmdline (cmdline, def->unaffected, out, &why, error);
+  ok = apply_cmdline (cmdline, def, kernel_version, out, &why, error);
   if (ok)
     out->explain = explain_build (out, &why);
   why_set_all (&why, NULL);

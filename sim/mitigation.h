@@ -22,7 +22,8 @@ typedef enum {
   NS_RETBLEED_UNRET,        /* jmp __x86_return_thunk (untrained return thunk) */
   NS_RETBLEED_IBRS,         /* covered by kernel IBRS on entry */
   NS_RETBLEED_STUFF,        /* call depth tracking */
-  NS_RETBLEED_EIBRS         /* covered by eIBRS, no per-return cost */
+  NS_RETBLEED_EIBRS,        /* covered by eIBRS, no per-return cost */
+  NS_RETBLEED_IBPB          /* IBPB on every kernel entry (retbleed=ibpb) */
 } NsRetbleed;
 
 typedef enum {
@@ -49,6 +50,14 @@ typedef enum {
   NS_BUG_BHI      = 1 << 3
 } NsBug;
 #define NS_BUGS_ALL (NS_BUG_RETBLEED | NS_BUG_SRSO | NS_BUG_MDS | NS_BUG_BHI)
+/* What the kernel's command-line handling asks of the CPU beyond its bugs. No vendor bit:
+ * an unnamed CPU (the generic profile), on which every value applies. */
+typedef enum {
+  NS_CPU_INTEL    = 1 << 0,   /* GenuineIntel: legacy IBRS, call depth tracking */
+  NS_CPU_AMD      = 1 << 1,   /* AuthenticAMD */
+  NS_CPU_BHI_CTRL = 1 << 2    /* BHI_DIS_S: bhi_select_mitigation() prefers it to the loop */
+} NsCpuFeature;
+
 /* What an explanation line says of a command-line key it ignored for want of the bug. */
 #define NS_MITIGATION_IGNORED "ignored: the CPU profile does not list X86_BUG_"
 
@@ -67,6 +76,7 @@ typedef struct {
   int          line;        /* line in the profile, for messages */
   guint        unaffected;  /* NsBug bits the CPU lacks (0: it has them all, the kernel's
                              * view of a CPU on none of its whitelists) */
+  guint        features;    /* NsCpuFeature bits of the CPU */
 } NsMitigationDefault;
 
 /* What is in force for one run. */

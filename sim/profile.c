@@ -162,6 +162,17 @@ required_text_attr (const NsProfileReader *reader, xmlNodePtr node, const char *
   return NULL;
 }
 
+/* Sets the vendor bit of profile->features from <cpu vendor="intel|amd"> (the schema
+ * allows only those; absent: an unnamed CPU). */
+static void
+read_vendor (NsCpuProfile *profile, xmlNodePtr root)
+{
+  g_autofree char *vendor = ns_xml_prop (root, "vendor");
+
+  if (vendor != NULL)
+    profile->features |= !strcmp (vendor, "intel") ? NS_CPU_INTEL : NS_CPU_AMD;
+}
+
 /* Reads <cpu name model> and <description>; checks that name equals the file stem. */
 static gboolean
 read_header (NsProfileReader *reader, xmlNodePtr root, GError **error)
@@ -177,6 +188,7 @@ read_header (NsProfileReader *reader, xmlNodePtr root, GError **error)
   profile->model = required_text_attr (reader, root, "model", error);
   if (profile->model == NULL)
     goto fail;
+  read_vendor (profile, root);
   for (xmlNodePtr child = root->children; child != NULL; child = child->next)
     if (child->type == XML_ELEMENT_NODE && xmlStrEqual (child->name, BAD_CAST "description"))
       profile->description = ns_xml_text (child);
@@ -280,7 +292,7 @@ static const struct {
   int         last;      /* highest enum value */
 } choices[CHOICE_N] = {
   [CHOICE_SPECTRE_V2] = { "spectre_v2", NS_SPECTRE_V2_IBRS },
-  [CHOICE_RETBLEED]   = { "retbleed", NS_RETBLEED_EIBRS },
+  [CHOICE_RETBLEED]   = { "retbleed", NS_RETBLEED_IBPB },
   [CHOICE_SRSO]       = { "srso", NS_SRSO_IBPB },
   [CHOICE_BHI]        = { "bhi", NS_BHI_HW },
 };
@@ -485,6 +497,20 @@ fail:
   return FALSE;
 }
 
+/* Completes profile->features (BHI_DIS_S if a default uses it: the kernel prefers it
+ * whenever the CPU has it) and copies them into every default. */
+static void
+set_features (NsCpuProfile *profile)
+{
+  GArray *defaults = profile->mitigation_defaults;
+
+  for (guint i = 0; i < defaults->len; i++)
+    if (g_array_index (defaults, NsMitigationDefault, i).bhi == NS_BHI_HW)
+      profile->features |= NS_CPU_BHI_CTRL;
+  for (guint i = 0; i < defaults->len; i++)
+    g_array_index (defaults, NsMitigationDefault, i).features = profile->features;
+}
+
 /* Reads the <bugs>, every <param> and <mitigations> child of root, in document order (the
  * schema puts <bugs> first). */
 static gboolean
@@ -503,6 +529,7 @@ read_body (NsProfileReader *reader, xmlNodePtr root, GError **error)
   }
   if (reader->profile->mitigation_defaults->len == 0)
     goto no_mitigations;
+  set_features (reader->profile);
   return TRUE;
 
 /* ERRORS */

@@ -16,6 +16,7 @@ typedef struct {
   GPtrArray  *set_names;     /* names the profile itself set (char*) */
   GArray     *mitigation_defaults;  /* NsMitigationDefault */
   guint       unaffected;    /* NsBug bits its <bugs> leaves out (0 without <bugs>) */
+  guint       features;      /* NsCpuFeature bits: vendor, BHI_DIS_S */
 } NsCpuProfile;
 
 /* Directory holding data files: $NETSIM_DATADIR, else the installed pkgdatadir, else the

@@ -1562,6 +1562,9 @@ START_TEST (test_syscall_pieces)
       (base + pti + ibrs) / 2, (base + pti + ibrs) / 2 + verw },
     { { .retbleed = NS_RETBLEED_IBRS }, (base + ibrs) / 2, (base + ibrs) / 2 },
     { { .srso = NS_SRSO_IBPB }, base / 2 + ibpb, base / 2 },
+    /* retbleed=ibpb: ENTRY_IBPB, the same barrier as SRSO's, issued once */
+    { { .retbleed = NS_RETBLEED_IBPB }, base / 2 + ibpb, base / 2 },
+    { { .retbleed = NS_RETBLEED_IBPB, .srso = NS_SRSO_IBPB }, base / 2 + ibpb, base / 2 },
     { { .spectre_v2 = NS_SPECTRE_V2_EIBRS, .bhi = NS_BHI_LOOP }, base / 2 + bhi, base / 2 },
     { { .spectre_v2 = NS_SPECTRE_V2_RETPOLINE, .srso = NS_SRSO_SAFE_RET, .bhi = NS_BHI_HW },
       base / 2 + untrain + safe_ret, base / 2 },

@@ -21,6 +21,33 @@ static NsMitigationDefault zen3_listed[] = {
     NS_BHI_OFF, "test: SRSO era", 2, NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
 };
 
+/* An eIBRS Intel part without BHI_DIS_S on 6.9 (Cascade Lake-like: in the RETBLEED list,
+ * X86_BUG_BHI, no SRSO or MDS), the same with BHI_DIS_S, and an AMD part with a retpoline
+ * and every bug (so that only the CPU's features decide). */
+static NsMitigationDefault intel_eibrs[] = {
+  { "6.1", "6.99", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_EIBRS, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_LOOP, "test: eIBRS era", 1, NS_BUG_SRSO | NS_BUG_MDS, NS_CPU_INTEL },
+};
+static NsMitigationDefault intel_bhi_ctrl[] = {
+  { "6.1", "6.99", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_HW, "test: BHI_DIS_S", 1, NS_BUG_SRSO | NS_BUG_MDS | NS_BUG_RETBLEED,
+    NS_CPU_INTEL | NS_CPU_BHI_CTRL },
+};
+static NsMitigationDefault amd_retpoline[] = {
+  { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
+};
+
+/* Selects cmdline on kernel 6.9 of defaults[0] into *m (asserting it is accepted). */
+static void
+select_69 (NsMitigationDefault *defaults, const char *cmdline, NsMitigations *m)
+{
+  GError *error = NULL;
+
+  ck_assert_msg (ns_mitigations_select (defaults, 1, "6.9", cmdline, m, &error), "%s: %s",
+                 cmdline, error ? error->message : "?");
+}
+
 static gboolean
 has_line (char **explain, const char *prefix, const char *needle)
 {
@@ -63,11 +90,11 @@ START_TEST (test_per_key_overrides_left_to_right)
   NsMitigations m;
 
   ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=off spectre_v2=eibrs "
-                                    "spec_rstack_overflow=ibpb pti=on retbleed=stuff "
+                                    "spec_rstack_overflow=ibpb pti=on retbleed=unret "
                                     "spectre_bhi=on mds=full", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
   ck_assert_int_eq (m.srso, NS_SRSO_IBPB);
-  ck_assert_int_eq (m.retbleed, NS_RETBLEED_STUFF);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_UNRET);
   ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
   ck_assert (m.pti && m.mds_verw);
   ns_mitigations_clear (&m);
@@ -104,7 +131,7 @@ START_TEST (test_off_switches_win)
   ck_assert (!m.pti && !m.mds_verw);
   ck_assert (has_line (m.explain, "spec_rstack_overflow=off", "mitigations=off"));
   ns_mitigations_clear (&m);
-  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "nospectre_v2 spectre_v2=lfence", &m, NULL));
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "nospectre_v2 spectre_v2=retpoline,lfence", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_OFF);
   ck_assert_int_eq (m.srso, NS_SRSO_SAFE_RET);
   ck_assert (has_line (m.explain, "spectre_v2=off", "nospectre_v2"));
@@ -171,6 +198,122 @@ START_TEST (test_bug_names)
 }
 END_TEST
 
+/* spectre_v2_parse_cmdline() switches to auto (the profile's default) when the CPU lacks
+ * what the mode needs: eIBRS (X86_FEATURE_IBRS_ENHANCED, which auto would have picked
+ * first), legacy IBRS (Intel with IBRS). */
+START_TEST (test_spectre_v2_falls_back)
+{
+  NsMitigations m;
+
+  select_69 (amd_retpoline, "spectre_v2=eibrs", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "spectre_v2=eibrs falls back to auto"));
+  ns_mitigations_clear (&m);
+  select_69 (amd_retpoline, "spectre_v2=ibrs", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ns_mitigations_clear (&m);
+  select_69 (amd_retpoline, "spectre_v2=retpoline,amd", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=ibrs", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_IBRS);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=off spectre_v2=on", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ns_mitigations_clear (&m);
+  /* an unnamed CPU (the generic profile's) runs every mode */
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=eibrs", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* bhi_select_mitigation() (6.9) runs inside spectre_v2's selection after its early return
+ * for spectre_v2=off; a generic retpoline mitigates BHI; BHI_DIS_S comes before the loop. */
+START_TEST (test_bhi_follows_spectre_v2)
+{
+  NsMitigations m;
+
+  select_69 (intel_eibrs, "", &m);
+  ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=off", &m);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=retpoline spectre_bhi=on", &m);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);
+  ck_assert (has_line (m.explain, "bhi=off", "the generic retpoline mitigates BHI"));
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=retpoline,lfence", &m);
+  ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
+  ns_mitigations_clear (&m);
+  select_69 (intel_bhi_ctrl, "spectre_bhi=off spectre_bhi=on", &m);
+  ck_assert_int_eq (m.bhi, NS_BHI_HW);
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* retbleed=stuff (6.2+) needs spectre_v2=retpoline on Intel; else the kernel's own choice;
+ * retbleed=ibpb is IBPB on entry; nosmt words are taken and change nothing modelled. */
+START_TEST (test_retbleed_values)
+{
+  NsMitigations m;
+  GError *error = NULL;
+
+  select_69 (intel_eibrs, "retbleed=stuff", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_EIBRS);
+  ck_assert (has_line (m.explain, "retbleed=eibrs", "retbleed=stuff needs"));
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "retbleed=stuff spectre_v2=retpoline", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_STUFF);
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.1", "retbleed=stuff spectre_v2=retpoline",
+                                    &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_EIBRS);
+  ns_mitigations_clear (&m);
+  select_69 (amd_retpoline, "retbleed=stuff", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ns_mitigations_clear (&m);
+  select_69 (amd_retpoline, "retbleed=unret,nosmt", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_UNRET);
+  ns_mitigations_clear (&m);
+  select_69 (amd_retpoline, "retbleed=ibpb retbleed=nosmt", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_IBPB);
+  ns_mitigations_clear (&m);
+  ck_assert (!ns_mitigations_select (amd_retpoline, 1, "6.9", "retbleed=unret,ibpb", &m,
+                                     &error));
+  g_clear_error (&error);
+}
+END_TEST
+
+/* Values the kernel's parsers do not take are errors (the kernel would log them and keep
+ * auto); its own spellings are taken. */
+START_TEST (test_kernel_spellings)
+{
+  static const char *const refused[] = {
+    "spectre_v2=lfence", "retbleed=ibrs", "retbleed=eibrs", "pti=force", "mds=on",
+    "spec_rstack_overflow=retpoline"
+  };
+  NsMitigations m;
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    ck_assert_msg (!ns_mitigations_select (amd_retpoline, 1, "6.9", refused[i], &m, &error),
+                   "%s taken", refused[i]);
+    ck_assert_msg (strstr (error->message, refused[i]) != NULL, "%s", error->message);
+    g_clear_error (&error);
+  }
+  ck_assert (!ns_mitigations_select (intel_eibrs, 1, "6.9", "spectre_v2=eibrs,retpoline", &m,
+                                     &error));
+  ck_assert_msg (strstr (error->message, "not modelled") != NULL, "%s", error->message);
+  g_clear_error (&error);
+  select_69 (amd_retpoline, "mds=full,nosmt spec_rstack_overflow=microcode", &m);
+  ck_assert (m.mds_verw);
+  ck_assert_int_eq (m.srso, NS_SRSO_OFF);
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
 START_TEST (test_errors)
 {
   NsMitigations m;
@@ -220,6 +363,10 @@ main (void)
   tcase_add_test (tc, test_off_switches_win);
   tcase_add_test (tc, test_unaffected_bugs_ignore_their_keys);
   tcase_add_test (tc, test_bug_names);
+  tcase_add_test (tc, test_spectre_v2_falls_back);
+  tcase_add_test (tc, test_bhi_follows_spectre_v2);
+  tcase_add_test (tc, test_retbleed_values);
+  tcase_add_test (tc, test_kernel_spellings);
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_names_round_trip);
   suite_add_tcase (s, tc);

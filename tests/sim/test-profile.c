@@ -336,14 +336,18 @@ END_TEST
 /* Each shipped profile's <bugs> as cpu_set_bug_bits() (common.c, v6.9) sets them: family
  * 19h is in the SRSO blacklist only (NO_MDS, not in RETBLEED, no eIBRS so no X86_BUG_BHI);
  * Ivy Bridge has MDS, no RSBA/RETBLEED entry and no eIBRS; Cascade Lake is in the RETBLEED
- * list and has eIBRS without BHI_NO, with MDS_NO. */
+ * list and has eIBRS without BHI_NO, with MDS_NO; Granite Rapids' default uses BHI_DIS_S;
+ * the generic profile names no vendor and states no bugs. */
 START_TEST (test_shipped_bugs)
 {
-  static const struct { const char *name; guint unaffected; } cases[] = {
-    { "zen3-epyc-7713", NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
-    { "ryzen9-7950x", NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
-    { "i5-3337u", NS_BUG_RETBLEED | NS_BUG_SRSO | NS_BUG_BHI },
-    { "xeon-gold-6230r", NS_BUG_SRSO | NS_BUG_MDS },
+  static const struct { const char *name; guint unaffected, features; } cases[] = {
+    { "zen3-epyc-7713", NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI, NS_CPU_AMD },
+    { "ryzen9-7950x", NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI, NS_CPU_AMD },
+    { "i5-3337u", NS_BUG_RETBLEED | NS_BUG_SRSO | NS_BUG_BHI, NS_CPU_INTEL },
+    { "xeon-gold-6230r", NS_BUG_SRSO | NS_BUG_MDS, NS_CPU_INTEL },
+    { "xeon-6985p-c", NS_BUG_RETBLEED | NS_BUG_SRSO | NS_BUG_MDS,
+      NS_CPU_INTEL | NS_CPU_BHI_CTRL },
+    { "generic", 0, 0 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -356,6 +360,8 @@ START_TEST (test_shipped_bugs)
     last = &g_array_index (p->mitigation_defaults, NsMitigationDefault,
                            p->mitigation_defaults->len - 1);
     ck_assert_uint_eq (last->unaffected, cases[i].unaffected);
+    ck_assert_uint_eq (p->features, cases[i].features);
+    ck_assert_uint_eq (last->features, cases[i].features);
     ns_cpu_profile_free (p);
   }
 }
