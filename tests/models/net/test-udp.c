@@ -525,72 +525,125 @@ END_TEST
 
 /* ---- T1.8: a pure reuseport group answers at once, by hash ---- */
 
+#define T18_MEMBERS      7
+#define T18_EHASH        0x0badc0deu   /* udp_ehash_secret */
+#define T18_EHASH6       0x600dcafeu   /* udp6_ehash_secret */
+#define T18_IPV6_HASH    0x1234abcdu   /* udp_ipv6_hash_secret */
+
 typedef struct {
   Rig         *rig;
-  guint        n;
   gboolean     v6;
+  struct sock *members[T18_MEMBERS];  /* in bind order: the group's socks[] order */
+  guint        hits[T18_MEMBERS];
   gint         mismatches;
   guint64      scored;
 } Group;
+
+/* udp_ehashfn (net/ipv4/udp.c, v6.9) for daddr:hnum <- saddr:sport: __inet_ehashfn(laddr,
+ * lport, faddr, fport, udp_ehash_secret + net_hash_mix) = jhash_3words(laddr, faddr,
+ * lport << 16 | fport, that), lport in host order, fport as on the wire. */
+static guint32
+t18_hash4 (const struct net *net, be32 daddr, guint hnum, be32 saddr, be16 sport)
+{
+  return jhash_3words (daddr, saddr, ((guint32) hnum << 16) | sport,
+                       T18_EHASH + net_hash_mix (net));
+}
+
+/* udp6_ehashfn (net/ipv6/udp.c, v6.9): lhash = daddr's last word, fhash =
+ * __ipv6_addr_jhash(saddr, udp_ipv6_hash_secret) = jhash_3words(s0 ^ s1, s2, s3, that);
+ * __inet6_ehashfn = jhash_3words(lhash, fhash, lport << 16 | fport, udp6_ehash_secret +
+ * net_hash_mix). */
+static guint32
+t18_hash6 (const struct net *net, const ns_in6_addr *daddr, guint hnum,
+           const ns_in6_addr *saddr, be16 sport)
+{
+  const guint32 *s = saddr->u6_addr32;
+  guint32 fhash = jhash_3words (s[0] ^ s[1], s[2], s[3], T18_IPV6_HASH);
+
+  return jhash_3words (daddr->u6_addr32[3], fhash, ((guint32) hnum << 16) | sport,
+                       T18_EHASH6 + net_hash_mix (net));
+}
+
+/* reuseport_select_sock_by_hash (net/core/sock_reuseport.c): socks[reciprocal_scale(hash,
+ * num_socks)], reciprocal_scale(h, n) = (u64) h * n >> 32. */
+static guint
+t18_member (guint32 hash)
+{
+  return (guint) (((guint64) hash * T18_MEMBERS) >> 32);
+}
 
 static void
 group_job (NsThread *t, gpointer data)
 {
   Group *g = data;
   Rig *rig = g->rig;
-  struct sock *first = NULL;
 
   for (guint sport = 1000; sport < 1400; sport++) {
-    struct sock *r, *want;
-    struct sock_reuseport *reuse;
+    struct sock *r;
     guint32 hash;
 
     udp_table_reset_stats (rig->tbl);
     if (g->v6) {
-      ns_in6_addr *h = hdr6 (rig, "::7", "::1");
+      /* a source whose first two words differ, so __ipv6_addr_jhash's fold matters */
+      ns_in6_addr *h = hdr6 (rig, "2001:db8:1:2::7", "::1");
       r = __udp6_lib_lookup (t, rig->net, &h[0], htons (sport), &h[1], htons (5000), 1, 0,
                              rig->tbl, NULL);
-      hash = udp6_ehashfn (rig->tbl, rig->net, &h[1], 5000, &h[0], htons (sport));
+      hash = t18_hash6 (rig->net, &h[1], 5000, &h[0], htons (sport));
       hdr6_free (rig, h);
     } else {
       r = __udp4_lib_lookup (t, rig->net, a4 ("127.0.0.7"), htons (sport), a4 ("127.0.0.1"),
                              htons (5000), 1, 0, rig->tbl, NULL);
-      hash = udp_ehashfn (rig->tbl, rig->net, a4 ("127.0.0.1"), 5000, a4 ("127.0.0.7"),
-                          htons (sport));
+      hash = t18_hash4 (rig->net, a4 ("127.0.0.1"), 5000, a4 ("127.0.0.7"), htons (sport));
     }
     g->scored += udp_table_stats (rig->tbl)->scored;
     ck_assert_ptr_nonnull (r);
-    if (first == NULL)
-      first = r;
-    reuse = udp_sock_reuseport_group (r);
-    want = reuseport_group_member (reuse, (guint) (((guint64) hash * g->n) >> 32));
-    if (want != r)
+    if (r != g->members[t18_member (hash)])
       g->mismatches++;
+    for (guint i = 0; i < T18_MEMBERS; i++)
+      g->hits[i] += r == g->members[i];
   }
+}
+
+/* Binds T18_MEMBERS reuseport sockets to addr:5000 (one group, in bind order). */
+static void
+t18_bind_group (Group *g, gint family, const char *addr)
+{
+  Opts rp = PLAIN;
+
+  rp.reuseport = TRUE;
+  for (guint i = 0; i < T18_MEMBERS; i++)
+    g->members[i] = mk (g->rig, family, addr, 5000, rp);
+  ck_assert_uint_eq (reuseport_group_size (udp_sock_reuseport_group (g->members[0])),
+                     T18_MEMBERS);
+}
+
+/* Runs the 400 flows; every one lands on the member the kernel's hash picks, and the 400
+ * source ports reach every member of the group. */
+static void
+t18_run (Group *g)
+{
+  memset (g->hits, 0, sizeof g->hits);
+  g->mismatches = 0;
+  g->scored = 0;
+  run_in_thread (g->rig, 0, group_job, g);
+  ck_assert_int_eq (g->mismatches, 0);
+  ck_assert_uint_eq (g->scored, 400);       /* one compute_score per lookup: the walk stops */
+  for (guint i = 0; i < T18_MEMBERS; i++)
+    ck_assert_msg (g->hits[i] > 0, "member %u never chosen", i);
 }
 
 START_TEST (test_t1_8_reuseport_by_hash)
 {
   Rig rig;
-  Opts rp = PLAIN;
-  Group g = { &rig, 7, FALSE, 0, 0 };
+  Group g = { .rig = &rig };
 
   rig_init (&rig, builds[_i].version, builds[_i].patch);
-  rp.reuseport = TRUE;
-  struct sock *one = NULL;
-  for (guint i = 0; i < g.n; i++)
-    one = mk (&rig, AF_INET, "127.0.0.1", 5000, rp);
-  ck_assert_uint_eq (reuseport_group_size (udp_sock_reuseport_group (one)), g.n);
-  run_in_thread (&rig, 0, group_job, &g);
-  ck_assert_int_eq (g.mismatches, 0);
-  ck_assert_uint_eq (g.scored, 400);       /* one compute_score per lookup: the walk stops */
-  for (guint i = 0; i < g.n; i++)
-    mk (&rig, AF_INET6, "::1", 5000, rp);
+  udp_table_set_hash_secrets (rig.tbl, T18_EHASH, T18_EHASH6, T18_IPV6_HASH);
+  t18_bind_group (&g, AF_INET, "127.0.0.1");
+  t18_run (&g);
   g.v6 = TRUE;
-  g.scored = 0;
-  run_in_thread (&rig, 0, group_job, &g);
-  ck_assert_int_eq (g.mismatches, 0);
-  ck_assert_uint_eq (g.scored, 400);
+  t18_bind_group (&g, AF_INET6, "::1");
+  t18_run (&g);
   rig_clear (&rig);
 }
 END_TEST
