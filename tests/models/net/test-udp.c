@@ -550,15 +550,15 @@ t18_hash4 (const struct net *net, be32 daddr, guint hnum, be32 saddr, be16 sport
 }
 
 /* udp6_ehashfn (net/ipv6/udp.c, v6.9): lhash = daddr's last word, fhash =
- * __ipv6_addr_jhash(saddr, udp_ipv6_hash_secret) = jhash_3words(s0 ^ s1, s2, s3, that);
- * __inet6_ehashfn = jhash_3words(lhash, fhash, lport << 16 | fport, udp6_ehash_secret +
- * net_hash_mix). */
+ * __ipv6_addr_jhash(saddr, udp_ipv6_hash_secret), which since d11b0df7ddf1 (v6.5, "tcp:
+ * Reduce chance of collisions in inet6_hashfn()") is jhash2 of the four words (before:
+ * jhash_3words(s0 ^ s1, s2, s3)); __inet6_ehashfn = jhash_3words(lhash, fhash, lport << 16
+ * | fport, udp6_ehash_secret + net_hash_mix). */
 static guint32
 t18_hash6 (const struct net *net, const ns_in6_addr *daddr, guint hnum,
            const ns_in6_addr *saddr, be16 sport)
 {
-  const guint32 *s = saddr->u6_addr32;
-  guint32 fhash = jhash_3words (s[0] ^ s[1], s[2], s[3], T18_IPV6_HASH);
+  guint32 fhash = jhash2 (saddr->u6_addr32, 4, T18_IPV6_HASH);
 
   return jhash_3words (daddr->u6_addr32[3], fhash, ((guint32) hnum << 16) | sport,
                        T18_EHASH6 + net_hash_mix (net));
@@ -584,7 +584,7 @@ group_job (NsThread *t, gpointer data)
 
     udp_table_reset_stats (rig->tbl);
     if (g->v6) {
-      /* a source whose first two words differ, so __ipv6_addr_jhash's fold matters */
+      /* a source whose first two words differ (the pre-6.5 fold would xor them) */
       ns_in6_addr *h = hdr6 (rig, "2001:db8:1:2::7", "::1");
       r = __udp6_lib_lookup (t, rig->net, &h[0], htons (sport), &h[1], htons (5000), 1, 0,
                              rig->tbl, NULL);
