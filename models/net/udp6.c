@@ -92,10 +92,14 @@ ipv6_portaddr_hash (const struct net *net, const ns_in6_addr *addr6, guint port)
   return hash ^ port;
 }
 
-/* __ipv6_addr_jhash: fold the address to three words. */
+/* __ipv6_addr_jhash (include/net/ipv6.h): jhash2 of the four words since d11b0df7ddf1
+ * (v6.5, "tcp: Reduce chance of collisions in inet6_hashfn()"); before, the first two
+ * words xor-folded into jhash_3words. */
 static guint32
-__ipv6_addr_jhash (const ns_in6_addr *a, guint32 initval)
+__ipv6_addr_jhash (guint version, const ns_in6_addr *a, guint32 initval)
 {
+  if (version >= 6005)
+    return jhash2 (a->u6_addr32, 4, initval);
   return jhash_3words (a->u6_addr32[0] ^ a->u6_addr32[1], a->u6_addr32[2], a->u6_addr32[3],
                        initval);
 }
@@ -106,7 +110,7 @@ udp6_ehashfn (const struct udp_table *tbl, const struct net *net, const ns_in6_a
               guint16 lport, const ns_in6_addr *faddr, be16 fport)
 {
   guint32 lhash = laddr->u6_addr32[3];
-  guint32 fhash = __ipv6_addr_jhash (faddr, tbl->udp_ipv6_hash_secret);
+  guint32 fhash = __ipv6_addr_jhash (tbl->version, faddr, tbl->udp_ipv6_hash_secret);
 
   return jhash_3words (lhash, fhash, ((guint32) lport << 16) | fport,
                        tbl->udp6_ehash_secret + net_hash_mix (net));

@@ -28,7 +28,10 @@ void  stack_rig_init_machine (StackRig *s, const char *version, const char *patc
 /* Frees what stack_rig_init or stack_rig_init_machine made. */
 void  stack_rig_clear (StackRig *s);
 /* Runs fn(t, data) in a user thread on cpu from now until every thread is done or
- * asleep. */
+ * asleep; fn may be left asleep (a blocking call the test wakes later). */
+void  stack_rig_start (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data),
+                       gpointer data);
+/* stack_rig_start, then asserts fn returned. */
 void  stack_rig_run   (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data),
                        gpointer data);
 /* Calls of the kernel function named name on s's machine so far (0 if the model never

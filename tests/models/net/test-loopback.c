@@ -29,6 +29,7 @@
 #define NET_RX_DROP       1
 #define ETH_HLEN_BYTES    14u
 #define DEV_WEIGHT        64u        /* net.core.dev_weight default */
+#define MAX_SOFTIRQ_RESTART 10u      /* kernel/softirq.c */
 #define NETDEV_MAX_BACKLOG 1000u     /* net.core.netdev_max_backlog default */
 #define SOFTIRQ_OFFSET    0x100
 #define SOFTIRQ_MASK      0xff00
@@ -269,14 +270,26 @@ fill_backlog (Rig *r, guint n)
   ck_assert_uint_ne (sd->softirq_pending, 0);
 }
 
+/* __do_softirq entries for `rounds` NET_RX rounds: kernel/softirq.c __do_softirq (v6.9)
+ * starts max_restart at MAX_SOFTIRQ_RESTART and, while a softirq is pending again after a
+ * round, restarts only if --max_restart is non-zero, so one entry runs at most 10 rounds;
+ * then wakeup_softirqd, and ksoftirqd's __do_softirq runs the next ones. */
+static guint
+softirq_entries (guint rounds)
+{
+  return (rounds + MAX_SOFTIRQ_RESTART - 1) / MAX_SOFTIRQ_RESTART;
+}
+
 /* A backlog of n datagrams drains completely once NET_RX runs: floor(n / 64) polls use
  * their whole quota and are repolled, the last one empties the queue and unschedules the
- * NAPI; net_rx_action runs once per poll (one NAPI on the list). */
+ * NAPI; net_rx_action runs once per poll (one NAPI on the list), one per softirq round,
+ * at most MAX_SOFTIRQ_RESTART rounds per __do_softirq. */
 static void
 check_drain (guint n)
 {
   struct softnet_data *sd;
   guint64 polls, actions;
+  guint rounds = n / DEV_WEIGHT + 1;
   Rig r;
 
   rig_init (&r);
@@ -292,8 +305,9 @@ check_drain (guint n)
   ck_assert_uint_eq (sd->softirq_pending, 0);
   polls = ns_machine_account_calls (r.s.machine, &lo_fn_process_backlog, NULL);
   actions = ns_machine_account_calls (r.s.machine, &lo_fn_net_rx_action, NULL);
-  ck_assert_uint_eq (polls, n / DEV_WEIGHT + 1);
+  ck_assert_uint_eq (polls, rounds);
   ck_assert_uint_eq (actions, polls);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__do_softirq"), softirq_entries (rounds));
   ck_assert_int_eq (*r.s.stack->preempt_count[0], 0);
   rig_clear (&r);
 }
@@ -325,8 +339,17 @@ START_TEST (test_drain_beyond_budget)
 }
 END_TEST
 
-/* More than MAX_SOFTIRQ_RESTART (10) polls: the rest runs in a later softirq round
- * (ksoftirqd's), still one poll per net_rx_action, all delivered. */
+/* Exactly MAX_SOFTIRQ_RESTART (10) rounds: the tenth is the last restart one __do_softirq
+ * allows, so all of them run in the first entry. */
+START_TEST (test_drain_max_restarts)
+{
+  check_drain ((MAX_SOFTIRQ_RESTART - 1) * DEV_WEIGHT + 1);
+}
+END_TEST
+
+/* More than MAX_SOFTIRQ_RESTART (10) polls: 11 rounds, the first __do_softirq runs 10
+ * and the eleventh runs in a second one (ksoftirqd's); one poll per net_rx_action, all
+ * delivered. */
 START_TEST (test_drain_beyond_restarts)
 {
   check_drain (700);
@@ -386,6 +409,7 @@ loopback_suite (void)
   tcase_add_test (tc, test_drain_two_quotas);
   tcase_add_test (tc, test_drain_exact_quotas);
   tcase_add_test (tc, test_drain_beyond_budget);
+  tcase_add_test (tc, test_drain_max_restarts);
   tcase_add_test (tc, test_drain_beyond_restarts);
   tcase_add_test (tc, test_net_rx_in_softirq_context);
   suite_add_tcase (s, tc);

@@ -163,11 +163,12 @@ sel_init (Sel *sel, Rig *r, NsTime until)
   sel->until = until;
 }
 
-/* Spawns sel's select on SELECT_CPU and runs until every thread is done or asleep. */
+/* Spawns sel's select on SELECT_CPU and runs until every thread is done or asleep (the
+ * select may be left asleep: the callers check sel->done). */
 static void
 sel_start (Sel *sel)
 {
-  stack_rig_run (&sel->rig->s, SELECT_CPU, selector, sel);
+  stack_rig_start (&sel->rig->s, SELECT_CPU, selector, sel);
 }
 
 /* The number of result bits revents stands for: one per set (res_in, res_out). */

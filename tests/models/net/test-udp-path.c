@@ -329,7 +329,8 @@ START_TEST (test_score_calls_unpatched_v6)
 END_TEST
 
 /* Loopback runs the receive softirq on the sending CPU: the connected socket records
- * that CPU as sk_incoming_cpu, and the patch makes the path cheaper under Safe RET. */
+ * that CPU as sk_incoming_cpu. (What the patch saves under Safe RET is checked by
+ * test-udp's test_fix_saves_cycles and test-iperf3's test_patch_helps_under_safe_ret.) */
 START_TEST (test_softirq_on_sender_cpu)
 {
   Rig r;

@@ -43,7 +43,8 @@ void    rig_init        (Rig *rig, const char *version, gint family, guint rcvbu
 void    rig_clear       (Rig *rig);
 /* A simulated thread body running a Job. */
 void    job_thread      (NsThread *t, gpointer data);
-/* Runs body(arg) in a user thread on cpu until every thread is done or asleep. */
+/* Runs body(arg) in a user thread on cpu until every thread is done or asleep; asserts
+ * the body returned. */
 void    run_on          (Rig *rig, guint cpu, Body body, gpointer arg);
 /* write(2) of len bytes from txbuf on file from SENDER_CPU, softirq included; its
  * result. */
