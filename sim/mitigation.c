@@ -281,23 +281,28 @@ typedef struct {
   guint                unaffected;  /* the NsBug bits the CPU lacks */
   guint                features;    /* its NsCpuFeature bits */
   const char          *kernel;      /* the kernel version */
+  const char          *from_profile;  /* why a default is in force */
+  gboolean             retbleed_asked;  /* a retbleed= mode (not auto) is in force */
 } NsCmdline;
 
-/* Parses comma-separated words, at most one a value of table (into *out, else left as it
- * is) and the others "nosmt" (SMT control, not modelled); FALSE otherwise. */
+/* TRUE if the profile names the CPU's vendor (the generic profile does not). */
+static gboolean
+cpu_named (const NsCmdline *cmd)
+{
+  return (cmd->features & (NS_CPU_INTEL | NS_CPU_AMD)) != 0;
+}
+
+/* Parses comma-separated words as retbleed_parse_cmdline() walks them: values of table, the
+ * last one winning (into *out, else left as it is), and "nosmt" (SMT control, not
+ * modelled); FALSE if a word is neither. */
 static gboolean
 parse_with_nosmt (const NsName *table, const char *value, int *out)
 {
   g_auto (GStrv) words = g_strsplit (value, ",", -1);
-  gboolean found = FALSE;
 
-  for (guint i = 0; words[i]; i++) {
-    if (!strcmp (words[i], "nosmt"))
-      continue;
-    if (found || !name_parse (table, words[i], out))
+  for (guint i = 0; words[i]; i++)
+    if (strcmp (words[i], "nosmt") && !name_parse (table, words[i], out))
       return FALSE;
-    found = TRUE;
-  }
   return words[0] != NULL;
 }
 
@@ -360,6 +365,8 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
   if (ok && cpu_has_bug (cmd, bug, reason, slot)) {
     *out = next;
     why_set (slot, reason);
+    if (bug == NS_BUG_RETBLEED)
+      cmd->retbleed_asked = !is_auto && strcmp (value, "nosmt");
   }
   return ok;
 }
@@ -370,12 +377,10 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
 static gboolean
 cpu_runs_spectre_v2 (const NsCmdline *cmd, NsSpectreV2 mode)
 {
-  gboolean named = (cmd->features & (NS_CPU_INTEL | NS_CPU_AMD)) != 0;
-
   if (mode == NS_SPECTRE_V2_EIBRS)
-    return !named || cmd->defaults->spectre_v2 == NS_SPECTRE_V2_EIBRS;
+    return !cpu_named (cmd) || cmd->defaults->spectre_v2 == NS_SPECTRE_V2_EIBRS;
   if (mode == NS_SPECTRE_V2_IBRS)
-    return !named || (cmd->features & NS_CPU_INTEL);
+    return !cpu_named (cmd) || (cmd->features & NS_CPU_INTEL);
   return TRUE;
 }
 
@@ -396,8 +401,9 @@ apply_spectre_v2 (const char *value, const char *reason, const NsCmdline *cmd,
   else if (!name_parse (spectre_v2_cmdline_names, value, &mode))
     return FALSE;
   if (!cpu_runs_spectre_v2 (cmd, (NsSpectreV2) mode)) {
-    text = g_strdup_printf ("%s; %s falls back to auto: the CPU has no %s", why->spectre_v2,
-                            reason, mode == NS_SPECTRE_V2_EIBRS ?
+    text = g_strdup_printf ("%s; %s: " NS_MITIGATION_KERNEL_CHOSE "its auto choice, as the "
+                            "CPU has no %s", cmd->from_profile, reason,
+                            mode == NS_SPECTRE_V2_EIBRS ?
                             "eIBRS with this kernel" : "legacy IBRS (Intel only)");
     out->spectre_v2 = cmd->defaults->spectre_v2;
     why_set (&why->spectre_v2, text);
@@ -477,7 +483,8 @@ apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 static void
 why_changed (char **slot, const char *mode_name, const char *because)
 {
-  g_autofree char *text = g_strdup_printf ("%s; then %s: %s", *slot, mode_name, because);
+  g_autofree char *text = g_strdup_printf ("%s; " NS_MITIGATION_KERNEL_CHOSE "%s, as %s",
+                                           *slot, mode_name, because);
 
   why_set (slot, text);
 }
@@ -504,50 +511,107 @@ bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   }
 }
 
-/* retbleed=stuff as retbleed_select_mitigation() (6.2-6.9) takes it: call depth tracking
- * only on Intel (or an unnamed CPU) with spectre_v2=retpoline, from 6.2; else the kernel's
- * own choice, the profile's default. */
-static void
-retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+/* The retbleed mode in force on an Intel CPU with the bug once spectre_v2's is chosen:
+ * retbleed_select_mitigation() lets IBRS "trump all" (6.1-6.9): kernel IBRS or eIBRS cover
+ * it, anything else leaves it unmitigated, unless a retbleed= mode was asked for. */
+static NsRetbleed
+retbleed_of_spectre_v2 (NsSpectreV2 mode)
 {
-  gboolean named = (cmd->features & (NS_CPU_INTEL | NS_CPU_AMD)) != 0;
+  return mode == NS_SPECTRE_V2_IBRS ? NS_RETBLEED_IBRS :
+         mode == NS_SPECTRE_V2_EIBRS ? NS_RETBLEED_EIBRS : NS_RETBLEED_OFF;
+}
 
-  if (out->retbleed != NS_RETBLEED_STUFF || cmd->defaults->retbleed == NS_RETBLEED_STUFF)
+/* retbleed once spectre_v2 is chosen, as retbleed_select_mitigation() (5.19-6.9) does:
+ * retbleed=stuff needs call depth tracking (taken as built), kernel 6.2+ and
+ * spectre_v2=retpoline, else the auto choice; on Intel the auto choice follows spectre_v2
+ * (retbleed_of_spectre_v2), elsewhere it is the profile's default. */
+static void
+retbleed_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  gboolean intel = (cmd->features & NS_CPU_INTEL) != 0;
+  NsRetbleed choice;
+
+  if ((cmd->unaffected & NS_BUG_RETBLEED) || cmd->off != NULL ||
+      ns_kernel_version_cmp (cmd->kernel, "5.19") < 0)
     return;
-  if (ns_kernel_version_cmp (cmd->kernel, "6.2") >= 0 &&
-      out->spectre_v2 == NS_SPECTRE_V2_RETPOLINE && (!named || (cmd->features & NS_CPU_INTEL)))
+  if (out->retbleed == NS_RETBLEED_STUFF && cmd->retbleed_asked &&
+      (ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ||
+       out->spectre_v2 != NS_SPECTRE_V2_RETPOLINE)) {
+    cmd->retbleed_asked = FALSE;
+    out->retbleed = intel ? retbleed_of_spectre_v2 (out->spectre_v2) : cmd->defaults->retbleed;
+    why_changed (&why->retbleed, ns_retbleed_name (out->retbleed),
+                 ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ?
+                 "retbleed=stuff came in 6.2" : "retbleed=stuff needs spectre_v2=retpoline");
     return;
-  out->retbleed = cmd->defaults->retbleed;
-  why_changed (&why->retbleed, ns_retbleed_name (out->retbleed), "retbleed=stuff needs "
-               "kernel 6.2+, an Intel CPU and spectre_v2=retpoline; the kernel falls back to "
-               "its own choice");
+  }
+  if (!intel || cmd->retbleed_asked)
+    return;
+  choice = retbleed_of_spectre_v2 (out->spectre_v2);
+  if (choice == out->retbleed)
+    return;
+  out->retbleed = choice;
+  why_changed (&why->retbleed, ns_retbleed_name (choice), "on Intel the retbleed mitigation "
+               "is the spectre_v2 mode's (IBRS or eIBRS cover it; anything else leaves it "
+               "unmitigated)");
+}
+
+/* SRSO once retbleed is chosen: with retbleed=ibpb, srso_select_mitigation() (6.5-6.9)
+ * uses the same IBPB on entry for SRSO whatever spec_rstack_overflow= asked. */
+static void
+srso_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  if ((cmd->unaffected & NS_BUG_SRSO) || out->retbleed != NS_RETBLEED_IBPB ||
+      out->srso == NS_SRSO_OFF || out->srso == NS_SRSO_IBPB)
+    return;
+  out->srso = NS_SRSO_IBPB;
+  why_changed (&why->srso, "ibpb", "retbleed=ibpb's IBPB on entry serves SRSO too");
+}
+
+/* Removes the double quotes lib/cmdline.c's next_arg() strips: around a whole argument
+ * ("key=value") or around its value (key="value"); in place. */
+static void
+unquote (char *text)
+{
+  gsize len = strlen (text);
+
+  if (len >= 2 && text[0] == '"' && text[len - 1] == '"') {
+    memmove (text, text + 1, len - 2);
+    text[len - 2] = '\0';
+  }
 }
 
 /* Applies a whole command line to out (which holds the profile default): each key's last
- * value (the keys of the unaffected bugs ignored), then nospectre_v2 and mitigations=off
- * wherever they stand. */
+ * value (the keys of the unaffected bugs ignored; '-' in a key is '_', as parameq() has
+ * it; quotes stripped), then nospectre_v2 and mitigations=off wherever they stand, then
+ * what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
 static gboolean
 apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *kernel,
-               NsMitigations *out, NsWhy *why, GError **error)
+               const char *from_profile, NsMitigations *out, NsWhy *why, GError **error)
 {
   g_auto (GStrv) args = g_strsplit_set (cmdline ? cmdline : "", " \t", -1);
   NsMitigations defaults = *out;
-  NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel };
+  NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
+                    from_profile, FALSE };
   gboolean ok = TRUE;
 
   for (guint i = 0; args[i] && ok; i++) {
     char *eq;
     if (*args[i] == '\0')
       continue;
+    unquote (args[i]);
     eq = strchr (args[i], '=');
-    if (eq)
+    if (eq) {
       *eq = '\0';
+      unquote (eq + 1);
+    }
+    g_strdelimit (args[i], "-", '_');
     ok = apply_arg (args[i], eq ? eq + 1 : NULL, &cmd, out, why, error);
   }
   if (ok) {
     apply_overrides (&cmd, out, why);
     bhi_select (&cmd, out, why);
     retbleed_select (&cmd, out, why);
+    srso_select (&cmd, out, why);
   }
   g_free (cmd.off);
   g_free (cmd.nospectre_v2);
@@ -599,7 +663,7 @@ ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);
-  ok = apply_cmdline (cmdline, def, kernel_version, out, &why, error);
+  ok = apply_cmdline (cmdline, def, kernel_version, from_profile, out, &why, error);
   if (ok)
     out->explain = explain_build (out, &why);
   why_set_all (&why, NULL);

@@ -53,13 +53,15 @@ typedef enum {
 /* What the kernel's command-line handling asks of the CPU beyond its bugs. No vendor bit:
  * an unnamed CPU (the generic profile), on which every value applies. */
 typedef enum {
-  NS_CPU_INTEL    = 1 << 0,   /* GenuineIntel: legacy IBRS, call depth tracking */
+  NS_CPU_INTEL    = 1 << 0,   /* GenuineIntel: legacy IBRS; retbleed follows spectre_v2 */
   NS_CPU_AMD      = 1 << 1,   /* AuthenticAMD */
   NS_CPU_BHI_CTRL = 1 << 2    /* BHI_DIS_S: bhi_select_mitigation() prefers it to the loop */
 } NsCpuFeature;
 
 /* What an explanation line says of a command-line key it ignored for want of the bug. */
 #define NS_MITIGATION_IGNORED "ignored: the CPU profile does not list X86_BUG_"
+/* What it says where the kernel chose another value than the command line asked for. */
+#define NS_MITIGATION_KERNEL_CHOSE "the kernel chose otherwise: "
 
 /* What one CPU runs by default for kernels in [kernel_from, kernel_to] (versions "6.1",
  * "6.9"; inclusive, compared numerically on major.minor). */

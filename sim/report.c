@@ -64,9 +64,9 @@ table_header (GString *out, const NsRunResult *r)
   }
 }
 
-/* The value of key in a "key=value: why" explanation line list, and its mark: '*' if the
- * kernel command line set it, '!' if the line ignored the key for want of the bug, else
- * nothing. */
+/* The value of key in a "key=value: why" explanation line list, and its mark: '~' if the
+ * kernel chose another value than the command line asked, '*' if the command line set it,
+ * '!' if it ignored the key for want of the bug, else nothing. */
 static const char *
 mitigation_value (char **explain, const char *key, const char **mark, char *buf, gsize len)
 {
@@ -79,7 +79,8 @@ mitigation_value (char **explain, const char *key, const char **mark, char *buf,
     colon = strchr (explain[i], ':');
     g_strlcpy (buf, explain[i] + klen + 1,
                colon ? MIN (len, (gsize) (colon - explain[i]) - klen) : len);
-    *mark = colon && g_str_has_prefix (colon, ": kernel command line") ? "*" :
+    *mark = strstr (explain[i], NS_MITIGATION_KERNEL_CHOSE) ? "~" :
+            colon && g_str_has_prefix (colon, ": kernel command line") ? "*" :
             strstr (explain[i], NS_MITIGATION_IGNORED) ? "!" : "";
     return buf;
   }
@@ -87,15 +88,15 @@ mitigation_value (char **explain, const char *key, const char **mark, char *buf,
 }
 
 /* One row per variant with the mitigation in force; '*' marks command-line settings, '!'
- * command-line keys ignored on this CPU. The full reasons (with the profile's sources) are
- * in the JSON output. */
+ * command-line keys ignored on this CPU, '~' the kernel's own choice over the command
+ * line's. The full reasons (with the profile's sources) are in the JSON output. */
 static void
 table_mitigations (GString *out, const NsRunResult *r)
 {
   static const char *const keys[] = { "spectre_v2", "retbleed", "spec_rstack_overflow",
                                        "pti", "mds", "bhi" };
   static const char *const heads[] = { "spectre_v2", "retbleed", "srso", "pti", "mds", "bhi" };
-  gboolean any_cmdline = FALSE, any_ignored = FALSE;
+  gboolean any_cmdline = FALSE, any_ignored = FALSE, any_chosen = FALSE;
 
   g_string_append_printf (out, "\n%-28s", "mitigations in force");
   for (guint k = 0; k < G_N_ELEMENTS (heads); k++)
@@ -111,15 +112,18 @@ table_mitigations (GString *out, const NsRunResult *r)
       g_snprintf (cell, sizeof cell, "%s%s", v, mark);
       any_cmdline = any_cmdline || *mark == '*';
       any_ignored = any_ignored || *mark == '!';
+      any_chosen = any_chosen || *mark == '~';
       g_string_append_printf (out, " %-11s", cell);
     }
     g_string_append_c (out, '\n');
   }
-  g_string_append_printf (out, "(%s%sothers: the CPU profile's default for kernel %s; "
+  g_string_append_printf (out, "(%s%s%sothers: the CPU profile's default for kernel %s; "
                           "--format json gives every reason and source)\n",
                           any_cmdline ? "* = set on the kernel command line; " : "",
                           any_ignored ? "! = its kernel command-line key ignored, the CPU "
                           "does not have the bug (see its <bugs>); " : "",
+                          any_chosen ? "~ = the kernel's own choice where the command line "
+                          "asked for what the CPU or the other settings do not allow; " : "",
                           ((NsVariantResult *) r->variants->pdata[0])->kernel);
 }
 

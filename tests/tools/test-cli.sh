@@ -51,6 +51,13 @@ grep -q "^plain-ret  *retpoline  *off!  *ibpb\* " "$TMP/out" ||
 grep -q "^(\* = set on the kernel command line; ! = its kernel command-line key ignored" \
   "$TMP/out" || bad "the mitigation table explains '!'"
 
+# a value the CPU cannot run becomes the kernel's own choice, marked '~': eIBRS on Ivy
+# Bridge falls back to the retpoline (spectre_v2_parse_cmdline() switches to auto)
+expect 0 "run spectre_v2=eibrs on Ivy Bridge" -- "$NETSIM" run -q --variant plain-ret \
+  --set cpu.profile=i5-3337u --set kernel.cmdline=spectre_v2=eibrs "$MICRO/call-chain.xml"
+grep -q "^plain-ret  *retpoline~ " "$TMP/out" || bad "a fallen-back value is marked '~'"
+grep -q "~ = the kernel's own choice" "$TMP/out" || bad "the mitigation table explains '~'"
+
 # --explain: per comparison, which functions and causes changed (here: the retpoline)
 expect 0 "run --explain" -- "$NETSIM" run -q --explain "$MICRO/indirect-call.xml"
 grep -q "^why retpoline vs eIBRS: eibrs → retpoline" "$TMP/out" || bad "--explain heading"
