@@ -64,16 +64,17 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "(repeatable; default: every free parameter)", "NAME" },
     { "target", 0, 0, G_OPTION_ARG_STRING, &a->target, "What to match: absolute (the baseline "
       "and patched figures, default), baseline (the baseline figure only) or delta", "WHAT" },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Variant runs at once, in child processes",
-      "N" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "With --fit: variant runs at once, in child "
+      "processes (default 1)", "N" },
     { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
       "and calibration.xml (default: <datadir>/validation)", "DIR" },
-    { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &a->dry_run, "Print the fit, write nothing", NULL },
+    { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &a->dry_run, "With --fit: print the fit, write "
+      "nothing", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
     { "host", 0, 0, G_OPTION_ARG_NONE, &a->host, "Measure this machine (x86-64 Linux) with "
       "microbenchmarks and write its CPU profile to --output", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "With --host: the profile file, "
-      "NAME.xml (written whole or not at all)", "FILE" },
+      "NAME.xml, a new one (written whole or not at all)", "FILE" },
     { "quick", 0, 0, G_OPTION_ARG_NONE, &a->quick, "With --host: short measurements (about "
       "a second; noisier)", NULL },
     { "into", 0, 0, G_OPTION_ARG_FILENAME, &a->into, "With --host: write the measured values "
@@ -135,6 +136,11 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                   "write), and --param with --host goes with --into (see --help)\n");
       return FALSE;
     }
+    if (a->dry_run || a->target || a->recorded || a->jobs != 1) {
+      g_printerr ("netsim calibrate: --dry-run, --target, --recorded and --jobs go with --fit, "
+                  "not --host (see --help)\n");
+      return FALSE;
+    }
     if (a->runs != RUNS_UNSET && (a->runs < 1 || a->runs > 100)) {
       g_printerr ("netsim calibrate: --runs %d: expected 1 to 100 (see --help)\n", a->runs);
       return FALSE;
@@ -148,6 +154,11 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
   }
   if (argc > 1 || (a->fit && a->rows == NULL) || (!a->fit && a->rows != NULL)) {
     g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
+    return FALSE;
+  }
+  if (!a->fit && (a->params || a->target || a->dry_run || a->jobs != 1)) {
+    g_printerr ("netsim calibrate: --param, --target, --dry-run and --jobs go with --fit "
+                "(see --help)\n");
     return FALSE;
   }
   if (a->target && !ns_fit_target_parse (a->target, &a->target_kind)) {
@@ -228,13 +239,18 @@ calibrate_host_into (const NsCalibrateArgs *a, const NsHostbenchOptions *opt)
   return NS_EXIT_OK;
 }
 
-/* netsim calibrate --host -o FILE | --into PROFILE: measures this machine. */
+/* netsim calibrate --host -o FILE | --into PROFILE: measures this machine; a new -o file
+ * is checked writable before the measuring. */
 static int
 calibrate_host (const NsCalibrateArgs *a)
 {
   NsHostbenchOptions opt = { a->quick, !a->quiet, a->runs == RUNS_UNSET ? 1 : (guint) a->runs };
   GError *err = NULL;
 
+  if (a->output != NULL && g_file_test (a->output, G_FILE_TEST_EXISTS))
+    goto exists;
+  if (a->output != NULL && !ns_cmd_check_output (a->output, &err))
+    return ns_cmd_fail (err);
   if (opt.progress)
     g_printerr ("measuring this host%s%s:\n", a->quick ? " (quick)" : "",
                 opt.runs > 1 ? ", each value the median of the runs" : "");
@@ -244,6 +260,12 @@ calibrate_host (const NsCalibrateArgs *a)
     return ns_cmd_fail (err);
   g_print ("wrote %s\n", a->output);
   return NS_EXIT_OK;
+
+/* ERRORS */
+exists:
+  g_printerr ("netsim calibrate: %s exists: -o writes a new profile (--into updates values "
+              "of an existing one)\n", a->output);
+  return NS_EXIT_USAGE;
 }
 
 /* netsim calibrate [--fit ROW…]: see --help. */

@@ -208,12 +208,22 @@ expect 2 "calibrate --runs without --host" -- "$NETSIM" calibrate --runs 3
 expect 2 "calibrate --host --runs 0" -- "$NETSIM" calibrate --host --runs 0 -o "$TMP/zero.xml"
 grep -q -- "--runs 0: expected 1 to 100" "$TMP/err" && ok || bad "--runs 0 is not explained: $(cat "$TMP/err")"
 [ -e "$TMP/zero.xml" ] && bad "a refused --runs wrote a profile" || ok
+# calibrate's options that do not apply are refused, and nothing is measured or written
+expect 2 "calibrate --host --dry-run" -- "$NETSIM" calibrate --host --quick -q -n \
+  -o "$TMP/dry.xml"
+[ -e "$TMP/dry.xml" ] && bad "calibrate --host --dry-run wrote a profile"
+expect 2 "calibrate -p without --fit" -- "$NETSIM" calibrate -p cpu.ipc
+grep -q "go with --fit" "$TMP/err" || bad "calibrate -p without --fit is not explained"
+
 if [ "$(uname -m)" = x86_64 ]; then
   expect 0 "calibrate --host" -- "$NETSIM" calibrate --host --quick -q -o "$TMP/myhost.xml"
   grep -q '<cpu name="myhost"' "$TMP/myhost.xml" || bad "host profile named after its file"
   expect 0 "run on the host profile" -- \
     "$NETSIM" run -q --set "cpu.profile=$TMP/myhost.xml" "$MICRO/call-chain.xml"
   grep -q "myhost" "$TMP/out" || bad "the run names the host profile"
+  expect 2 "calibrate --host -o over an existing profile" -- "$NETSIM" calibrate --host \
+    --quick -q -o "$TMP/myhost.xml"
+  grep -q "exists: -o writes a new profile" "$TMP/err" || bad "-o over a profile not explained"
   # --into: measured values into an existing profile, the rest of it as it was (the copy
   # lacks its x86.rdtsc_cycles line, so that --into must add one and replace another)
   Z4="$TMP/into/ryzen9-7950x.xml"
