@@ -344,7 +344,29 @@ bad_range:
   return FALSE;
 }
 
-/* Expands "V1,V2,…" (items may be ranges) into values. */
+/* Splits text at the commas not written "\,"; in the items "\," is a comma and "\\" a
+ * backslash. Newly allocated. */
+static char **
+split_items (const char *text)
+{
+  GPtrArray *items = g_ptr_array_new ();
+  GString *item = g_string_new (NULL);
+
+  for (const char *c = text; *c; c++) {
+    if (*c == '\\' && (c[1] == ',' || c[1] == '\\'))
+      g_string_append_c (item, *++c);
+    else if (*c == ',') {
+      g_ptr_array_add (items, g_string_free (item, FALSE));
+      item = g_string_new (NULL);
+    } else
+      g_string_append_c (item, *c);
+  }
+  g_ptr_array_add (items, g_string_free (item, FALSE));
+  g_ptr_array_add (items, NULL);
+  return (char **) g_ptr_array_free (items, FALSE);
+}
+
+/* Expands "V1,V2,…" (items may be ranges; "\," a comma inside a value) into values. */
 GPtrArray *
 ns_sweep_expand (const char *text, GError **error)
 {
@@ -352,7 +374,7 @@ ns_sweep_expand (const char *text, GError **error)
   GPtrArray *values;
 
   g_return_val_if_fail (text != NULL, NULL);
-  items = g_strsplit (text, ",", -1);
+  items = split_items (text);
   values = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; items[i]; i++) {
     if (!expand_item (items[i], values, error))
@@ -831,8 +853,9 @@ dim_value (const NsSweep *sweep, guint d, const guint *idx)
 }
 
 /* The run seed of point: the swept seed, or splitmix64 of the sweep seed and the index of
- * the point with the variant left out, so every variant of a point runs the same random
- * streams (as netsim run's variants do). */
+ * the point with the variant and the metric left out, so every variant of a point runs
+ * the same random streams (as netsim run's variants do) and every metric is read off the
+ * same run's streams. */
 guint64
 ns_sweep_point_seed (const NsSweep *sweep, guint point)
 {
@@ -845,9 +868,11 @@ ns_sweep_point_seed (const NsSweep *sweep, guint point)
   rep = point_coords (sweep, point, idx);
   if (sweep->seed_dim >= 0)
     return g_ascii_strtoull (dim_value (sweep, sweep->seed_dim, idx), NULL, 10);
-  for (guint d = 0; d < sweep->dims->len; d++)
-    if ((gint) d != sweep->variant_dim)
-      combo = combo * ((NsSweepDim *) sweep->dims->pdata[d])->values->len + idx[d];
+  for (guint d = 0; d < sweep->dims->len; d++) {
+    const NsSweepDim *dim = sweep->dims->pdata[d];
+    if ((gint) d != sweep->variant_dim && strcmp (dim->path, "measure.metric"))
+      combo = combo * dim->values->len + idx[d];
+  }
   return ns_run_derive_seed (sweep->seed, combo * sweep->repeat + rep);
 }
 

@@ -424,6 +424,29 @@ plot_render (const NsPlot *plot, const char *script, GError **error)
   return FALSE;
 }
 
+/* TRUE if the CSV, the JSON and the plot's .dat and .gp (from plot_base) are different
+ * files (NULL ones left out); else says which two meet: one would overwrite the other. */
+static gboolean
+outputs_distinct (const char *csv, const char *json, const char *plot_base)
+{
+  g_autofree char *dat = plot_base ? g_strconcat (plot_base, ".dat", NULL) : NULL;
+  g_autofree char *gp = plot_base ? g_strconcat (plot_base, ".gp", NULL) : NULL;
+  const char *names[] = { csv, json, dat, gp };
+  const char *opts[] = { "-o", "--json", "--plot's .dat", "--plot's .gp" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    for (guint j = i + 1; j < G_N_ELEMENTS (names); j++) {
+      g_autofree char *a = names[i] ? g_canonicalize_filename (names[i], NULL) : NULL;
+      g_autofree char *b = names[j] ? g_canonicalize_filename (names[j], NULL) : NULL;
+      if (a != NULL && b != NULL && !strcmp (a, b)) {
+        g_printerr ("netsim sweep: %s and %s are one file, %s: one would overwrite the other\n",
+                    opts[i], opts[j], names[i]);
+        return FALSE;
+      }
+    }
+  return TRUE;
+}
+
 /* Writes FILE.dat and FILE.gp and renders FILE.png/svg when gnuplot exists. */
 static gboolean
 plot_write (const NsPlot *plot, const NsSweep *sweep, GError **error)
@@ -611,7 +634,8 @@ static const char description[] =
   "Runs SCENARIO.xml at every point of the cartesian product of the --param values and\n"
   "appends one CSV line per point to --output as each finishes (durably: a crash never\n"
   "leaves a torn line). Several --param form the product, the first outermost; PATH is as\n"
-  "for netsim run --set. Values: V1,V2,… or ranges START:STOP:STEP, START:STOP:×FACTOR\n"
+  "for netsim run --set. Values: V1,V2,… (\\, is a comma inside a value, as in\n"
+  "spectre_v2=retpoline\\,lfence) or ranges START:STOP:STEP, START:STOP:×FACTOR\n"
   "(also xFACTOR), with units: workload.working-set=4KiB:1MiB:x2, measure.duration=\n"
   "10us:50us:10us. PATH seed sweeps the run seed (--param seed=1:20:1); PATH variant picks\n"
   "variants (default: all of the scenario's, one point each).\n"
@@ -684,6 +708,8 @@ ns_cmd_sweep (int argc, char **argv)
     goto out;
   }
   if (plot_spec && !plot_parse (&plot, plot_spec, plot_file))
+    goto out;
+  if (!outputs_distinct (a.output, a.json, plot.file ? plot.base : NULL))
     goto out;
   sweep = build_sweep (argv[1], &a, &err);
   if (sweep == NULL || (plot.file && !plot_check (&plot, sweep)) ||

@@ -57,6 +57,10 @@ START_TEST (test_expand_lists_and_ranges)
 {
   expect_expand ("1,2,5", "1 2 5");
   expect_expand ("mitigations=off,spectre_v2=retpoline", "mitigations=off spectre_v2=retpoline");
+  /* "\\," keeps a comma inside a value (the kernel's retpoline,lfence), "\\\\" a backslash */
+  expect_expand ("spectre_v2=retpoline\\,lfence,spectre_v2=off",
+                 "spectre_v2=retpoline,lfence spectre_v2=off");
+  expect_expand ("a\\\\,b", "a\\ b");
   expect_expand ("1:5:1", "1 2 3 4 5");
   expect_expand ("1:10:4", "1 5 9");
   expect_expand ("10:1:-3", "10 7 4 1");
@@ -155,6 +159,21 @@ START_TEST (test_grid_and_seeds)
   ck_assert_uint_eq (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 2));
   ck_assert_uint_ne (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 1));
   ck_assert_uint_ne (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 10));
+  ns_sweep_free (sweep);
+}
+END_TEST
+
+/* Points that differ only in the metric read the same random streams: a ratio of two
+ * metrics comes from one run's streams, as the variants of a point do. */
+START_TEST (test_metric_keeps_the_seed)
+{
+  const char *const params[] = { "workload.depth=1,2", "measure.metric=cycles_per_call,"
+                                 "ns_per_call", NULL };
+  NsSweep *sweep = make_sweep (params, "plain-ret", 1);
+
+  ck_assert_uint_eq (ns_sweep_n_points (sweep), 4);
+  ck_assert_uint_eq (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 1));
+  ck_assert_uint_ne (ns_sweep_point_seed (sweep, 0), ns_sweep_point_seed (sweep, 2));
   ns_sweep_free (sweep);
 }
 END_TEST
@@ -407,6 +426,7 @@ sweep_suite (void)
   tcase_add_test (values, test_csv_and_numbers);
   tcase_add_test (grid_case, test_grid_and_seeds);
   tcase_add_test (grid_case, test_swept_seed);
+  tcase_add_test (grid_case, test_metric_keeps_the_seed);
   tcase_add_test (grid_case, test_prepare_refusals);
   tcase_add_test (grid_case, test_failed_point_is_recorded);
   tcase_add_test (output, test_jobs_do_not_change_results);

@@ -215,5 +215,16 @@ expect 0 "sweep cpu.profile and ipc" -- "$NETSIM" sweep -q $TCS --param cpu.prof
   --param param.cpu.ipc=0.55 -o "$TMP/cpu2.csv" "$TC"
 grep -q "note:" "$TMP/err" && bad "sweep: a note though cpu.ipc is swept: $(cat "$TMP/err")" || ok
 
+# "\\," keeps a comma inside a value (spectre_v2=retpoline,lfence is one value, not two)
+expect 0 "sweep a value with a comma" -- "$NETSIM" sweep -q --variant off \
+  -p 'kernel.cmdline=spectre_v2=retpoline\,lfence,spectre_v2=off' -o "$TMP/comma.csv" \
+  "$DATA/scenarios/micro/indirect-call.xml"
+[ "$(grep -c ',ok,' "$TMP/comma.csv")" -eq 2 ] && grep -q '^0,"spectre_v2=retpoline,lfence",' \
+  "$TMP/comma.csv" && ok || bad "sweep: \\, did not keep the comma: $(cat "$TMP/comma.csv")"
+# two outputs on one file are refused before anything runs
+expect 2 "sweep -o and --json one file" -- "$NETSIM" sweep -q -p workload.depth=2,3 \
+  -o "$TMP/one.csv" --json "$TMP/./one.csv" "$DATA/scenarios/micro/call-chain.xml"
+[ -e "$TMP/one.csv" ] && bad "sweep: -o and --json on one file wrote it" || ok
+
 echo "test-sweep.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
