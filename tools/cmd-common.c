@@ -196,6 +196,18 @@ ns_cmd_validation_dir (const char *recorded)
   return recorded ? g_strdup (recorded) : g_build_filename (ns_data_dir (), "validation", NULL);
 }
 
+/* The scenario file arg names: itself, else the data folder's file of that name. */
+char *
+ns_cmd_scenario_path (const char *arg)
+{
+  g_autofree char *in_data = NULL;
+
+  if (g_path_is_absolute (arg) || g_file_test (arg, G_FILE_TEST_EXISTS))
+    return g_strdup (arg);
+  in_data = g_build_filename (ns_data_dir (), arg, NULL);
+  return g_file_test (in_data, G_FILE_TEST_EXISTS) ? g_steal_pointer (&in_data) : g_strdup (arg);
+}
+
 /* TRUE if jobs ≥ 1; else prints "netsim COMMAND: --jobs: …" and returns FALSE. */
 gboolean
 ns_cmd_check_jobs (const char *command, gint jobs)

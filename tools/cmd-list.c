@@ -29,19 +29,25 @@ compare_strings (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
-/* Prints each scenario file under the data dir with its description, or why it does not load. */
-static void
-list_scenarios (void)
+/* Prints each scenario file under the data dir (as scenarios/…, the name run and sweep
+ * take) with its description, or why it does not load; FALSE if there is none. */
+static gboolean
+list_scenarios (GError **error)
 {
   g_autofree char *root = g_build_filename (ns_data_dir (), "scenarios", NULL);
   g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
 
   find_scenarios (root, found);
+  if (found->len == 0) {
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no scenarios in %s", root);
+    return FALSE;
+  }
   g_ptr_array_sort (found, compare_strings);
   for (guint i = 0; i < found->len; i++) {
     GError *err = NULL;
     NsScenario *sc = ns_scenario_load (found->pdata[i], NULL, &err);
-    const char *rel = (const char *) found->pdata[i] + strlen (ns_data_dir ()) + 1;
+    g_autofree char *rel = g_strconcat ("scenarios", (const char *) found->pdata[i] +
+                                        strlen (root), NULL);
     if (sc) {
       g_print ("%-44s %s\n", rel, sc->description ? sc->description : sc->name);
       ns_scenario_free (sc);
@@ -50,6 +56,7 @@ list_scenarios (void)
       g_error_free (err);
     }
   }
+  return TRUE;
 }
 
 /* Prints each CPU profile's name and model; FALSE with error if one does not load. */
@@ -120,9 +127,10 @@ ns_cmd_list (int argc, char **argv)
   if (argc > 2)
     goto usage;
   what = argc == 2 ? argv[1] : "scenarios";
-  if (!strcmp (what, "scenarios"))
-    list_scenarios ();
-  else if (!strcmp (what, "cpus")) {
+  if (!strcmp (what, "scenarios")) {
+    if (!list_scenarios (&err))
+      return ns_cmd_fail (err);
+  } else if (!strcmp (what, "cpus")) {
     if (!list_cpus (&err))
       return ns_cmd_fail (err);
   } else if (!strcmp (what, "params"))

@@ -86,7 +86,7 @@ ns_cmd_run (int argc, char **argv)
 {
   g_auto (GStrv) sets = NULL, what_ifs = NULL;
   g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
-  g_autofree char *seed = NULL;
+  g_autofree char *seed = NULL, *scenario = NULL;
   gint top = 20;
   gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE, stat = FALSE;
   GOptionEntry entries[] = {
@@ -164,12 +164,13 @@ ns_cmd_run (int argc, char **argv)
     return ns_cmd_fail (err);
   opt.only_variant = variant;
   opt.stacks = folded != NULL;
+  scenario = ns_cmd_scenario_path (argv[1]);
   if (!quiet && isatty (STDERR_FILENO))
     opt.progress = run_progress;
   if (what_ifs != NULL)
-    result = run_with_what_if (argv[1], &opt, what_ifs, &err);
+    result = run_with_what_if (scenario, &opt, what_ifs, &err);
   else
-    result = ns_run_scenario (argv[1], &opt, &err);
+    result = ns_run_scenario (scenario, &opt, &err);
   if (result == NULL)
     return ns_cmd_fail (err);
   print_fit_notes (result);

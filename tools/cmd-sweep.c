@@ -655,7 +655,7 @@ int
 ns_cmd_sweep (int argc, char **argv)
 {
   NsSweepArgs a = { .jobs = (gint) g_get_num_processors (), .repeat = 1 };
-  g_autofree char *plot_spec = NULL, *plot_file = NULL;
+  g_autofree char *plot_spec = NULL, *plot_file = NULL, *scenario = NULL;
   g_auto (GStrv) orig = g_strdupv (argv);
   int orig_argc = argc, status = NS_EXIT_USAGE;
   NsPlot plot = { 0 };
@@ -711,7 +711,8 @@ ns_cmd_sweep (int argc, char **argv)
     goto out;
   if (!outputs_distinct (a.output, a.json, plot.file ? plot.base : NULL))
     goto out;
-  sweep = build_sweep (argv[1], &a, &err);
+  scenario = ns_cmd_scenario_path (argv[1]);
+  sweep = build_sweep (scenario, &a, &err);
   if (sweep == NULL || (plot.file && !plot_check (&plot, sweep)) ||
       !ns_sweep_open (sweep, a.output, a.resume ? NS_SWEEP_RESUME
                       : a.force ? NS_SWEEP_OVERWRITE : NS_SWEEP_NEW, &err)) {

@@ -35,6 +35,10 @@ gboolean ns_cmd_have_gnuplot  (void);
 char    *ns_cmd_gnuplot_quote (const char *text);
 /* The recorded-results folder: recorded if set, else <datadir>/validation; newly allocated. */
 char    *ns_cmd_validation_dir (const char *recorded);
+/* The scenario file arg names: arg itself if it exists (or is absolute), else the data
+ * folder's file of that relative name if that exists (the names netsim list prints), else
+ * arg; newly allocated. */
+char    *ns_cmd_scenario_path (const char *arg);
 /* TRUE if jobs ≥ 1; else prints "netsim COMMAND: --jobs: expected a number ≥ 1". */
 gboolean ns_cmd_check_jobs    (const char *command, gint jobs);
 /* Prints notes (NULL: error says why there are none) as "netsim COMMAND: note: …" lines

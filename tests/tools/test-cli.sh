@@ -58,6 +58,17 @@ expect 0 "run spectre_v2=eibrs on Ivy Bridge" -- "$NETSIM" run -q --variant plai
 grep -q "^plain-ret  *retpoline~ " "$TMP/out" || bad "a fallen-back value is marked '~'"
 grep -q "~ = the kernel's own choice" "$TMP/out" || bad "the mitigation table explains '~'"
 
+# netsim list prints scenarios as scenarios/…, names run and sweep take from any folder
+ABS_NETSIM="$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")"
+ABS_DATA="$(cd "$DATA" && pwd)"
+NETSIM_DATADIR="$ABS_DATA/" "$ABS_NETSIM" list >"$TMP/list" 2>&1
+grep -q "^scenarios/micro/call-chain.xml " "$TMP/list" && ok ||
+  bad "list: scenario names with a trailing / in NETSIM_DATADIR: $(head -2 "$TMP/list")"
+(cd "$TMP" && NETSIM_DATADIR="$ABS_DATA" "$ABS_NETSIM" run -q --variant plain-ret \
+  scenarios/micro/call-chain.xml >/dev/null 2>&1) && ok || bad "run does not take a listed name"
+NETSIM_DATADIR="$TMP/nowhere" "$ABS_NETSIM" list >"$TMP/list" 2>&1
+[ $? -eq 2 ] && grep -q "no scenarios in" "$TMP/list" && ok || bad "list without scenarios"
+
 # --explain: per comparison, which functions and causes changed (here: the retpoline)
 expect 0 "run --explain" -- "$NETSIM" run -q --explain "$MICRO/indirect-call.xml"
 grep -q "^why retpoline vs eIBRS: eibrs → retpoline" "$TMP/out" || bad "--explain heading"
