@@ -366,6 +366,22 @@ split_items (const char *text)
   return (char **) g_ptr_array_free (items, FALSE);
 }
 
+/* TRUE if no value comes twice (as written); else says which (repetitions are --repeat's:
+ * a point given twice would count as two samples of one configuration). */
+static gboolean
+all_distinct (const GPtrArray *values, GError **error)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < values->len; i++)
+    if (!g_hash_table_add (seen, values->pdata[i])) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "'%s' comes twice (to repeat points, "
+                   "use --repeat)", (const char *) values->pdata[i]);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* Expands "V1,V2,…" (items may be ranges; "\," a comma inside a value) into values. */
 GPtrArray *
 ns_sweep_expand (const char *text, GError **error)
@@ -384,6 +400,8 @@ ns_sweep_expand (const char *text, GError **error)
   }
   if (values->len == 0)
     goto fail_empty;
+  if (!all_distinct (values, error))
+    goto fail;
   return values;
 
 /* ERRORS */

@@ -81,6 +81,10 @@ END_TEST
 START_TEST (test_expand_errors)
 {
   expect_expand_fails ("1:10:0");           /* zero step */
+  /* a value twice, as written or from overlapping ranges, is refused (--repeat repeats) */
+  expect_expand_fails ("1,1");
+  expect_expand_fails ("1:3:1,2");
+  expect_expand_fails ("a\\,b,a\\,b");
   expect_expand_fails ("10:1:1");           /* empty */
   expect_expand_fails ("1:10");             /* no step */
   expect_expand_fails ("1:10:x1");          /* factor 1 */
