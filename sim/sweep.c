@@ -712,6 +712,32 @@ prepare_columns (NsSweep *sweep)
   g_ptr_array_add (sweep->columns, NULL);
 }
 
+/* One "# swept cpu-profile" line per value of a cpu.profile dimension: the file and its
+ * hash, so that --resume notices a profile edited in between; a profile that does not
+ * load is said so (its points fail and say why). */
+static void
+header_swept_profiles (const NsSweep *sweep, GString *out)
+{
+  for (guint d = 0; d < sweep->dims->len; d++) {
+    const NsSweepDim *dim = sweep->dims->pdata[d];
+    if (strcmp (dim->path, "cpu.profile"))
+      continue;
+    for (guint v = 0; v < dim->values->len; v++) {
+      const char *value = dim->values->pdata[v];
+      g_autoptr (GError) err = NULL;
+      NsCpuProfile *profile = ns_cpu_profile_load (value, &err);
+      g_autofree char *sha = profile ? file_sha256 (profile->path, &err) : NULL;
+      if (sha != NULL)
+        g_string_append_printf (out, "# swept cpu-profile %s: %s sha256 %s\n", value,
+                                profile->path, sha);
+      else
+        g_string_append_printf (out, "# swept cpu-profile %s: does not load\n", value);
+      if (profile)
+        ns_cpu_profile_free (profile);
+    }
+  }
+}
+
 /* The machine parameter set the scenario runs with before any sweep value. */
 static gboolean
 header_params (NsSweep *sweep, GString *out, GError **error)
@@ -730,6 +756,8 @@ header_params (NsSweep *sweep, GString *out, GError **error)
   }
   g_string_append_printf (out, "# cpu-profile %s (%s) sha256 %s\n", profile->name,
                           profile->path, sha);
+  header_swept_profiles (sweep, out);
+  g_string_append (out, "# the params below are the scenario's, before the swept values\n");
   params = ns_params_copy (profile->params);
   for (guint i = 0; ok && i < sweep->base->param_names->len; i++)
     ok = ns_params_set (params, sweep->base->param_names->pdata[i],

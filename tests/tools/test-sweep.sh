@@ -226,5 +226,16 @@ expect 2 "sweep -o and --json one file" -- "$NETSIM" sweep -q -p workload.depth=
   -o "$TMP/one.csv" --json "$TMP/./one.csv" "$DATA/scenarios/micro/call-chain.xml"
 [ -e "$TMP/one.csv" ] && bad "sweep: -o and --json on one file wrote it" || ok
 
+# a swept CPU profile edited between a run and its --resume is noticed (its hash is in the
+# header), so points run on two versions of it are never mixed in one file
+mkdir -p "$TMP/pp"
+cp "$DATA/scenarios/cpus/generic.xml" "$TMP/pp/generic.xml"
+expect 0 "sweep over a profile file" -- "$NETSIM" sweep -q --variant plain-ret \
+  -p "cpu.profile=$TMP/pp/generic.xml,ryzen9-7950x" -o "$TMP/prof.csv" "$SC"
+sed 's/name="branch.mispredict_cycles" value="[0-9.]*"/name="branch.mispredict_cycles" value="100"/' \
+  "$TMP/pp/generic.xml" >"$TMP/pp/g2" && mv "$TMP/pp/g2" "$TMP/pp/generic.xml"
+expect 2 "sweep --resume after the swept profile changed" -- "$NETSIM" sweep -q --resume \
+  --variant plain-ret -p "cpu.profile=$TMP/pp/generic.xml,ryzen9-7950x" -o "$TMP/prof.csv" "$SC"
+
 echo "test-sweep.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
