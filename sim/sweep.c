@@ -860,6 +860,23 @@ ns_sweep_scenario_name (const NsSweep *sweep)
   return sweep->base->name;
 }
 
+/* TRUE if a point reports metric: a swept measure.metric's value, else the scenario's. */
+gboolean
+ns_sweep_has_metric (const NsSweep *sweep, const char *metric)
+{
+  g_return_val_if_fail (sweep != NULL && metric != NULL, FALSE);
+  for (guint d = 0; d < sweep->dims->len; d++) {
+    const NsSweepDim *dim = sweep->dims->pdata[d];
+    if (!strcmp (dim->path, "measure.metric")) {
+      for (guint v = 0; v < dim->values->len; v++)
+        if (!strcmp (dim->values->pdata[v], metric))
+          return TRUE;
+      return FALSE;
+    }
+  }
+  return g_strcmp0 (sweep->base->measure.metric, metric) == 0;
+}
+
 /* The header that identifies this sweep. */
 const char *
 ns_sweep_header (const NsSweep *sweep)

@@ -59,6 +59,8 @@ gboolean    ns_sweep_prepare      (NsSweep *sweep, GError **error);
 guint       ns_sweep_n_points     (const NsSweep *sweep);
 /* The scenario's name attribute. */
 const char *ns_sweep_scenario_name (const NsSweep *sweep);
+/* TRUE if some point reports metric: the scenario's, or a value of a swept measure.metric. */
+gboolean    ns_sweep_has_metric   (const NsSweep *sweep, const char *metric);
 /* The header (comment lines and the column line) that identifies this sweep. */
 const char *ns_sweep_header       (const NsSweep *sweep);
 /* Column names of the CSV, NULL-terminated. */

@@ -175,6 +175,8 @@ plot_check (NsPlot *plot, const NsSweep *sweep)
   if (plot->series && (column_index (sweep, plot->series) <= 0 ||
                        column_index (sweep, plot->series) >= status))
     goto bad_series;
+  if (!is_result_column (plot->y) && !ns_sweep_has_metric (sweep, plot->y))
+    goto bad_y;
   if (plot->series == NULL && strcmp (plot->x, "variant") && column_index (sweep, "variant") > 0)
     plot->series = g_strdup ("variant");
   return TRUE;
@@ -186,6 +188,10 @@ bad_x:
   return FALSE;
 bad_series:
   g_printerr ("netsim sweep: --plot: series=%s is not a swept parameter\n", plot->series);
+  return FALSE;
+bad_y:
+  g_printerr ("netsim sweep: --plot: y=%s is neither the scenario's metric (nor a swept "
+              "measure.metric) nor one of value, cv, reps, ops, wall_s\n", plot->y);
   return FALSE;
 }
 

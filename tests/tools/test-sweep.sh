@@ -170,6 +170,10 @@ expect 0 "sweep seeds over every variant" -- "$NETSIM" sweep -q --param seed=1:3
 [ "$(points "$TMP/s.csv")" -eq 15 ] && ok || bad "seeds x variants: $(points "$TMP/s.csv") points"
 grep -q '^14,inlined,0,3,ok,' "$TMP/s.csv" && ok || bad "last point: variant inlined, seed 3"
 
+# --plot's y is checked before anything runs
+expect 2 "--plot y= no point reports" -- "$NETSIM" sweep -q -p workload.depth=2,3 \
+  -o "$TMP/py.csv" --plot x=workload.depth,y=bogus "$TMP/py.png" "$SC"
+[ -e "$TMP/py.csv" ] && bad "sweep: a bad --plot y ran the sweep" || ok
 # --json and --plot
 expect 0 "--json and --plot" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --json "$TMP/p.json" \
   --plot x=workload.depth,y=cycles_per_call,series=workload.body-insns "$TMP/p.png" "$SC"
