@@ -1116,11 +1116,11 @@ header_mismatch (const NsSweep *sweep, const char *content, GError **error)
 
   while (have[i] && want[i] && !strcmp (have[i], want[i]))
     i++;
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--resume: %s was written by a different "
-               "sweep (scenario, netsim version, parameters or values differ): line %u is "
-               "'%.200s', this sweep's is '%.200s'. Use another --output, or --force to start "
-               "over", sweep->output, i + 1, have[i] ? have[i] : "(end of file)",
-               want[i] ? want[i] : "(end of header)");
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: the file was written by a "
+               "different sweep (scenario, netsim version, profiles, parameters or values "
+               "differ): the line is '%.200s', this sweep's is '%.200s'. Use another --output, "
+               "or --force to start over", sweep->output, i + 1,
+               have[i] ? have[i] : "(end of file)", want[i] ? want[i] : "(end of header)");
 }
 
 /* Records a line read back or just written; checks it belongs to this sweep. */

@@ -136,7 +136,8 @@ expect 2 "existing output without --resume" -- "$NETSIM" sweep -q $GRID -o "$TMP
 grep -q -- '--resume' "$TMP/err" && ok || bad "existing output: message names --resume"
 expect 2 "--resume of another sweep" -- "$NETSIM" sweep -q --variant plain-ret \
   --param workload.depth=1:21:1 -o "$TMP/j1.csv" --resume "$SC"
-grep -q 'different sweep' "$TMP/err" && ok || bad "--resume of another sweep: message"
+grep -q "$TMP/j1.csv:[0-9][0-9]*: --resume: .*different sweep" "$TMP/err" && ok ||
+  bad "--resume of another sweep: message with file:line: $(cat "$TMP/err")"
 printf '# netsim sweep\n# netsim-version 0.0.0-other\n' >"$TMP/v.csv"
 expect 2 "--resume of another version's file" -- "$NETSIM" sweep -q $GRID -o "$TMP/v.csv" --resume "$SC"
 expect 2 "no --output" -- "$NETSIM" sweep -q $GRID "$SC"
