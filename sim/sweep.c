@@ -258,7 +258,8 @@ whole_in (const GArray *numbers, double factor)
   return TRUE;
 }
 
-/* Text of a bare number: integers exactly, others to 12 significant digits. */
+/* Text of a bare number: integers exactly (up to 2^53, as far as a double holds them
+ * all), others to 12 significant digits. */
 static char *
 format_plain (double v)
 {
@@ -266,7 +267,7 @@ format_plain (double v)
 
   if (v == 0)
     return g_strdup ("0");
-  if (fabs (v) < 1e15 && v == nearbyint (v))
+  if (fabs (v) <= 9007199254740992.0 && v == nearbyint (v))
     return g_strdup_printf ("%.0f", v);
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.12g", v));
 }

@@ -56,6 +56,9 @@ expect_expand_fails (const char *text)
 START_TEST (test_expand_lists_and_ranges)
 {
   expect_expand ("1,2,5", "1 2 5");
+  /* integers print exactly as far as a double holds them (seed ranges reach 1e15 and up) */
+  expect_expand ("1000000000000000:1000000000000002:1",
+                 "1000000000000000 1000000000000001 1000000000000002");
   expect_expand ("mitigations=off,spectre_v2=retpoline", "mitigations=off spectre_v2=retpoline");
   /* "\\," keeps a comma inside a value (the kernel's retpoline,lfence), "\\\\" a backslash */
   expect_expand ("spectre_v2=retpoline\\,lfence,spectre_v2=off",
