@@ -1589,12 +1589,12 @@ START_TEST (test_syscall_pieces)
     /* UNTRAIN_RET (Safe RET or unret) counts its instructions, its call and its return
      * through the thunk, as perf would see them; nothing else counts any */
     {
-      gboolean untrain = cases[i].mit.srso == NS_SRSO_SAFE_RET ||
-                         cases[i].mit.retbleed == NS_RETBLEED_UNRET;
+      gboolean untrains = cases[i].mit.srso == NS_SRSO_SAFE_RET ||
+                          cases[i].mit.retbleed == NS_RETBLEED_UNRET;
       ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN),
-                         untrain ? (guint64) default_param ("syscall.untrain_insns") : 0);
-      ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_CALL), untrain);
-      ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), untrain);
+                         untrains ? (guint64) default_param ("syscall.untrain_insns") : 0);
+      ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_CALL), untrains);
+      ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_RETTHUNK), untrains);
     }
     rig_clear (&rig);
   }

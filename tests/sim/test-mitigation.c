@@ -7,18 +7,18 @@
 /* A Zen 3-like CPU: retpoline always, Safe RET from 6.5. */
 static NsMitigationDefault zen3[] = {
   { "6.1", "6.4", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
-    NS_BHI_OFF, "test: before SRSO", 1 },
+    NS_BHI_OFF, "test: before SRSO", 1, 0, 0 },
   { "6.5", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_SAFE_RET, FALSE, FALSE,
-    NS_BHI_OFF, "test: SRSO era", 2 },
+    NS_BHI_OFF, "test: SRSO era", 2, 0, 0 },
 };
 
 /* The same CPU as its profile would state it: <bugs affected="srso"> (family 19h: in the
  * SRSO blacklist, not the RETBLEED one, whitelisted NO_MDS, no eIBRS for X86_BUG_BHI). */
 static NsMitigationDefault zen3_listed[] = {
   { "6.1", "6.4", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
-    NS_BHI_OFF, "test: before SRSO", 1, NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
+    NS_BHI_OFF, "test: before SRSO", 1, NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI, 0 },
   { "6.5", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_SAFE_RET, FALSE, FALSE,
-    NS_BHI_OFF, "test: SRSO era", 2, NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI },
+    NS_BHI_OFF, "test: SRSO era", 2, NS_BUG_RETBLEED | NS_BUG_MDS | NS_BUG_BHI, 0 },
 };
 
 /* An eIBRS Intel part without BHI_DIS_S on 6.9 (Cascade Lake-like: in the RETBLEED list,
