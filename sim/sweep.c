@@ -1526,6 +1526,21 @@ ns_sweep_row (const NsSweep *sweep, guint point)
 /* ------------------------------------------------------------------------------------- */
 /* JSON */
 
+/* "header": the CSV header's comment lines (without "# "), which name the CPU profiles
+ * with their hashes and the parameter set, so the JSON carries what the CSV does. */
+static void
+json_header_lines (const NsSweep *sweep, NsJson *json)
+{
+  g_auto (GStrv) lines = g_strsplit (sweep->header->str, "\n", -1);
+
+  ns_json_key (json, "header");
+  ns_json_begin_array (json);
+  for (guint i = 0; lines[i]; i++)
+    if (g_str_has_prefix (lines[i], "# "))
+      ns_json_string (json, lines[i] + 2);
+  ns_json_end_array (json);
+}
+
 /* The sweep's identity and dimensions as JSON members. */
 static void
 json_header (const NsSweep *sweep, NsJson *json)
@@ -1560,6 +1575,7 @@ json_header (const NsSweep *sweep, NsJson *json)
   ns_json_member_int (json, "points_total", sweep->n_points);
   ns_json_member_int (json, "points_done", sweep->n_done);
   ns_json_member_int (json, "points_failed", sweep->n_failed);
+  json_header_lines (sweep, json);
 }
 
 /* One field as JSON: numbers for the numeric columns, strings otherwise. */

@@ -180,6 +180,8 @@ expect 0 "--json and --plot" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --json 
   --plot x=workload.depth,y=cycles_per_call,series=workload.body-insns "$TMP/p.png" "$SC"
 grep -q '"points_done": 40' "$TMP/p.json" && ok || bad "json: points_done"
 grep -q '"workload.depth": "20"' "$TMP/p.json" && ok || bad "json: swept values"
+grep -q '"cpu-profile generic (.*) sha256 [0-9a-f]*"' "$TMP/p.json" && ok ||
+  bad "json: the header's profile and hash"
 [ -f "$TMP/p.gp" ] && [ -f "$TMP/p.dat" ] && ok || bad "--plot wrote no script or data"
 [ "$(grep -c '^[0-9]' "$TMP/p.dat")" -eq 40 ] && ok || bad "--plot data: $(grep -c '^[0-9]' "$TMP/p.dat") rows"
 if [ -n "${NETSIM_HAVE_GNUPLOT:-$(command -v gnuplot)}" ]; then
