@@ -170,17 +170,25 @@ ns_json_string (NsJson *json, const char *value)
     g_string_append (json->out, "null");
 }
 
-/* Writes a number with 17 significant digits (round-trips), non-finite as null. */
+/* Writes a number with the fewest significant digits (15 to 17) that read back as the
+ * same double (0.005, not 0.0050000000000000001), non-finite as null. */
 void
 ns_json_double (NsJson *json, double value)
 {
+  static const char *const formats[] = { "%.15g", "%.16g", "%.17g" };
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   before_value (json);
-  if (!isfinite (value))
+  if (!isfinite (value)) {
     g_string_append (json->out, "null");
-  else
-    g_string_append (json->out, g_ascii_formatd (buf, sizeof buf, "%.17g", value));
+    return;
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++) {
+    g_ascii_formatd (buf, sizeof buf, formats[i], value);
+    if (g_ascii_strtod (buf, NULL) == value)
+      break;
+  }
+  g_string_append (json->out, buf);
 }
 
 /* Writes an integer. */

@@ -130,6 +130,13 @@ START_TEST (test_numbers)
     ck_assert_ptr_null (strchr (text, ','));       /* never a locale's decimal comma */
     g_free (text);
   }
+  /* the fewest digits that read back: no 0.0050000000000000001 */
+  text = double_value (0.005);
+  ck_assert_str_eq (text, "0.005");
+  g_free (text);
+  text = double_value (1.0 / 3.0);
+  ck_assert_str_eq (text, "0.3333333333333333");
+  g_free (text);
   text = double_value (NAN);
   ck_assert_str_eq (text, "null");
   g_free (text);
