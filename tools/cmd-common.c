@@ -10,13 +10,18 @@
 #include "cmd.h"
 #include "profile.h"
 
-/* Prints err and returns the exit status its code calls for. */
+/* Prints err as "netsim COMMAND: …" (the command main() named with g_set_prgname, as
+ * option errors name it) and returns the exit status its code calls for. */
 int
 ns_cmd_fail (GError *err)
 {
   int status = err->domain == NS_ERROR && err->code == NS_ERROR_CHECK ? NS_EXIT_CHECK : NS_EXIT_USAGE;
+  const char *command = g_get_prgname ();
 
-  g_printerr ("netsim: %s\n", err->message);
+  if (command != NULL && strcmp (command, "netsim"))
+    g_printerr ("netsim %s: %s\n", command, err->message);
+  else
+    g_printerr ("netsim: %s\n", err->message);
   g_error_free (err);
   return status;
 }
