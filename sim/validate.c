@@ -17,6 +17,7 @@
  * depend on --jobs. */
 #include "config.h"
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <poll.h>
 #include <stdlib.h>
@@ -476,9 +477,15 @@ read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr 
   if (g_hash_table_contains (rf->v->row_index, row->id))
     goto duplicate;
   g_hash_table_insert (rf->v->row_index, row->id, row);
+  if (tol != NULL && !(row->stated_tolerance_pp > 0))
+    goto bad_tolerance;
   return check_row_setup (rf, node, row, error) && check_row_figures (rf, node, row, error);
 
 /* ERRORS */
+bad_tolerance:
+  ns_xml_set_error (error, rf->path, node, "row %s: tolerance-pp=\"%s\" is not a positive "
+                    "number of percentage points", row->id, tol);
+  return FALSE;
 duplicate:
   ns_xml_set_error (error, rf->path, node, "row id '%s' is used twice (first at %s)", row->id,
                   ((NsRecordedRow *) g_hash_table_lookup (rf->v->row_index, row->id))->where);
@@ -900,7 +907,7 @@ pattern_matches (const char *pattern, const char *id)
   gsize n = strlen (pattern);
 
   if (strpbrk (pattern, "*?["))
-    return g_pattern_match_simple (pattern, id);
+    return fnmatch (pattern, id, 0) == 0;       /* the shell's globs, [..] classes too */
   return !strcmp (pattern, id) || (!strncmp (pattern, id, n) && id[n] == '-');
 }
 
@@ -1880,6 +1887,24 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status)
   return NULL;
 }
 
+/* Marks each validation row whose two runs are an earlier validation row's (one job pair:
+ * identical runs are made once), so the table can say their verdicts are one. */
+static void
+mark_shared_runs (NsValReport *r, const NsValJobPair *pairs)
+{
+  for (guint j = 0; j < r->outcomes->len; j++) {
+    NsValOutcome *oj = r->outcomes->pdata[j];
+    if (oj->calibration || pairs[j].baseline < 0)
+      continue;
+    for (guint i = 0; i < j && oj->shares_runs_with == NULL; i++) {
+      const NsValOutcome *oi = r->outcomes->pdata[i];
+      if (!oi->calibration && oi->shares_runs_with == NULL &&
+          pairs[i].baseline == pairs[j].baseline && pairs[i].patched == pairs[j].patched)
+        oj->shares_runs_with = oi->row->id;
+    }
+  }
+}
+
 /* Decides whether the row can be simulated; if so adds its two jobs, and if they are the
  * runs of a calibration row (fitted_runs, see fitted_runs_new) counts it as calibration. */
 static void
@@ -2237,6 +2262,7 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
     plan_outcome (v, o, opt, jobs, index, fitted_runs, &pairs[i]);
   }
   g_hash_table_unref (fitted_runs);
+  mark_shared_runs (r, pairs);
   ns_val_jobs_run (jobs, MAX (opt->jobs, 1), opt->progress, opt->progress_data);
   finish_report (r, jobs, pairs);
   g_free (pairs);
@@ -2385,6 +2411,26 @@ table_reasons (GString *out, const NsValReport *r, NsValStatus status, const cha
   g_ptr_array_unref (reasons);
 }
 
+/* Lists the validation rows that run another validation row's runs: one prediction
+ * judged against two recordings, not two predictions. */
+static void
+table_shared_runs (GString *out, const NsValReport *r)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < r->outcomes->len; i++)
+    n += ((const NsValOutcome *) r->outcomes->pdata[i])->shares_runs_with != NULL;
+  if (n > 0)
+    g_string_append_printf (out, "\nvalidation rows that run another validation row's runs "
+                            "(one prediction judged against two recordings; each row is "
+                            "counted) (%u):\n", n);
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (o->shares_runs_with != NULL)
+      g_string_append_printf (out, "  %s: the runs of %s\n", o->row->id, o->shares_runs_with);
+  }
+}
+
 /* Lists the rows counted as calibration because they run a calibration row's runs. */
 static void
 table_same_runs (GString *out, const NsValReport *r)
@@ -2444,13 +2490,18 @@ table_pairs (GString *out, const NsValReport *r)
   }
 }
 
-/* Appends the summary line of one set, named set (only the 0/0 count if it has no rows). */
+/* Appends the summary line of one set, named set (only the 0/0 count if it has no rows,
+ * no error figures if none ran). */
 static void
 summary_line (GString *out, const char *set, const NsValSummary *s)
 {
   g_string_append_printf (out, "%s rows within tolerance: %u/%u", set, s->within, s->rows);
   if (s->rows == 0) {
     g_string_append (out, "\n");
+    return;
+  }
+  if (s->rows == s->errors) {              /* nothing ran: no error to average */
+    g_string_append_printf (out, "; no row ran; %u run errors\n", s->errors);
     return;
   }
   g_string_append_printf (out, "; sign agreement: %u/%u; mean |error| %.2f pp, max |error| "
@@ -2525,6 +2576,7 @@ write_table (GString *out, const NsValReport *r)
   for (guint i = 0; i < r->outcomes->len; i++)
     table_row (out, r->outcomes->pdata[i]);
   table_same_runs (out, r);
+  table_shared_runs (out, r);
   table_reasons (out, r, NS_VAL_NOT_MODELLED, "not modelled");
   table_reasons (out, r, NS_VAL_ERROR, "run errors");
   table_pairs (out, r);
@@ -2802,6 +2854,7 @@ json_outcome (NsJson *json, const NsValOutcome *o)
   ns_json_member_string (json, "status", ns_val_status_name (o->status));
   ns_json_member_string (json, "reason", o->reason);
   ns_json_member_string (json, "same_runs_as", o->same_runs_as);
+  ns_json_member_string (json, "shares_runs_with", o->shares_runs_with);
   ns_json_end_object (json);
 }
 
@@ -3059,7 +3112,43 @@ expected_row_free (gpointer p)
   g_free (e);
 }
 
-/* Reads row id → ExpectedRow from a CSV written by --format csv. */
+/* TRUE if status is one ns_val_status_name gives. */
+static gboolean
+known_status (const char *status)
+{
+  for (NsValStatus s = NS_VAL_PASS; s <= NS_VAL_ERROR; s++)
+    if (!strcmp (status, ns_val_status_name (s)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Checks one data line of an expected-results CSV (fields f, at lineno): as many fields as
+ * the header, a known status, a row not seen before; FALSE with a PATH:LINE error if not. */
+static gboolean
+expected_line_ok (const char *path, guint lineno, char **f, char **header, const gint *col,
+                  GHashTable *expected, GError **error)
+{
+  if (g_strv_length (f) != g_strv_length (header)) {
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: %u fields where the header has %u "
+                 "(a line cut short or edited?)", path, lineno, g_strv_length (f),
+                 g_strv_length (header));
+    return FALSE;
+  }
+  if (!known_status (f[col[1]])) {
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: status '%s' is not one of pass, "
+                 "fail, not-modelled, error", path, lineno, f[col[1]]);
+    return FALSE;
+  }
+  if (g_hash_table_contains (expected, f[col[0]])) {
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: row %s is listed twice", path,
+                 lineno, f[col[0]]);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* Reads row id → ExpectedRow from a CSV written by --format csv: every row whole, with a
+ * known status, once; at least one. */
 static GHashTable *
 read_expected (const char *path, GError **error)
 {
@@ -3087,8 +3176,8 @@ read_expected (const char *path, GError **error)
           goto bad_header;
       continue;
     }
-    if ((guint) MAX (MAX (col[0], col[1]), MAX (col[2], col[3])) >= g_strv_length (f))
-      continue;
+    if (!expected_line_ok (path, i + 1, f, header, col, expected, error))
+      goto fail;
     e = g_new0 (ExpectedRow, 1);
     e->status = g_strdup (f[col[1]]);
     e->baseline = g_strdup (f[col[2]]);
@@ -3097,13 +3186,19 @@ read_expected (const char *path, GError **error)
   }
   if (header == NULL)
     goto bad_header;
+  if (g_hash_table_size (expected) == 0)
+    goto no_rows;
   return expected;
 
 /* ERRORS */
+no_rows:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no rows below the header", path);
+  goto fail;
 bad_header:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: expected a CSV written by netsim "
                "validate --format csv (columns row, status, simulated_baseline and "
                "simulated_patched)", path);
+fail:
   g_hash_table_unref (expected);
   return NULL;
 }
@@ -3142,16 +3237,43 @@ figures_changed (const NsValOutcome *o, const ExpectedRow *want, const char *pat
   return TRUE;
 }
 
+/* Counts (with a message each) the rows of expected that ran (pass or fail) and that the
+ * report, of every recorded row, no longer has. */
+static gint
+rows_gone (const NsValReport *report, GHashTable *expected, const char *path,
+           GString *messages)
+{
+  g_autoptr (GHashTable) have = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GList) ids = g_list_sort (g_hash_table_get_keys (expected),
+                                       (GCompareFunc) strcmp);
+  gint gone = 0;
+
+  for (guint i = 0; i < report->outcomes->len; i++)
+    g_hash_table_add (have, ((const NsValOutcome *) report->outcomes->pdata[i])->row->id);
+  for (GList *l = ids; l != NULL; l = l->next) {
+    const ExpectedRow *e = g_hash_table_lookup (expected, l->data);
+    if (g_hash_table_contains (have, l->data) ||
+        (strcmp (e->status, "pass") && strcmp (e->status, "fail")))
+      continue;
+    g_string_append_printf (messages, "regression: %s ran in %s (%s); no recorded row has "
+                            "that id now\n", (const char *) l->data, path, e->status);
+    gone++;
+  }
+  return gone;
+}
+
 /* Compares the report with expected results; see validate.h. */
 gint
-ns_validation_check_expected (const NsValReport *report, const char *path, GString *messages,
-                              GError **error)
+ns_validation_check_expected (const NsValReport *report, const char *path, gboolean all_rows,
+                              GString *messages, GError **error)
 {
   GHashTable *expected = read_expected (path, error);
   gint regressions = 0;
 
   if (expected == NULL)
     return -1;
+  if (all_rows)
+    regressions += rows_gone (report, expected, path, messages);
   for (guint i = 0; i < report->outcomes->len; i++) {
     const NsValOutcome *o = report->outcomes->pdata[i];
     const ExpectedRow *e = g_hash_table_lookup (expected, o->row->id);
@@ -3161,6 +3283,11 @@ ns_validation_check_expected (const NsValReport *report, const char *path, GStri
     if (want != NULL && !strcmp (want, "pass") && o->status != NS_VAL_PASS) {
       bad = TRUE;
       g_string_append_printf (messages, "regression: %s passed in %s, now %s%s%s\n",
+                              o->row->id, path, got, o->reason ? ": " : "",
+                              o->reason ? o->reason : "");
+    } else if (want != NULL && !strcmp (want, "fail") && !outcome_ran (o)) {
+      bad = TRUE;
+      g_string_append_printf (messages, "regression: %s ran in %s (fail), now %s%s%s\n",
                               o->row->id, path, got, o->reason ? ": " : "",
                               o->reason ? o->reason : "");
     } else if (want == NULL || (strcmp (want, got) && o->status == NS_VAL_PASS)) {

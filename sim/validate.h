@@ -214,6 +214,9 @@ typedef struct {
                                          same scenario documents once the variants' and
                                          the cases' sets are made) are this row's, so it
                                          counts as calibration too; NULL if none */
+  const char          *shares_runs_with;  /* the earlier validation row whose two runs are
+                                             this one's (one prediction, two recordings);
+                                             NULL if none */
   NsValStatus          status;
   char                *reason;        /* not modelled / error: why */
   NsValRun            *baseline_run;  /* owned copies (NULL unless modelled and run) */
@@ -324,13 +327,17 @@ int          ns_validation_exit_status (const NsValReport *report);
 guint        ns_validation_drifted_fits (const NsValReport *report);
 /* Table (with summary lines), CSV (documented header) or JSON (everything). */
 void         ns_validation_write      (GString *out, const NsValReport *report, NsFormat format);
-/* Compares with expected results (a CSV written by --format csv): every row expected to
- * pass must still pass, and every row that ran must give the simulated baseline and
- * patched figures printed there (as --format csv prints them). Appends one line per
- * regression, change (and improvement) to messages; returns the number of rows that
- * regressed or changed, or -1 with an error if path cannot be read. */
+/* Compares with expected results (a CSV written by --format csv, read strictly: whole
+ * lines, known statuses, each row once, PATH:LINE errors): every row expected to pass must
+ * still pass, a row that ran (pass or fail) must still run, and every row that ran must
+ * give the simulated baseline and patched figures printed there (as --format csv prints
+ * them); with all_rows (the report has every recorded row) a row that ran there must still
+ * exist. Appends one line per regression, change (and improvement) to messages; returns
+ * the number of rows that regressed or changed, or -1 with an error if path cannot be
+ * read. */
 gint         ns_validation_check_expected (const NsValReport *report, const char *path,
-                                           GString *messages, GError **error);
+                                           gboolean all_rows, GString *messages,
+                                           GError **error);
 /* TRUE if path reads as expected results (a --format csv output, with its header line), so
  * that a bad --expected is refused before anything runs; FALSE with an error if not. */
 gboolean     ns_validation_read_expected  (const char *path, GError **error);

@@ -227,6 +227,19 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
 }
 
 /* Checks options that need no run; FALSE: usage error (reported). */
+/* TRUE if a and b (b may be NULL) name one file. */
+static gboolean
+same_file (const char *a, const char *b)
+{
+  g_autofree char *ca = NULL, *cb = NULL;
+
+  if (b == NULL)
+    return FALSE;
+  ca = g_canonicalize_filename (a, NULL);
+  cb = g_canonicalize_filename (b, NULL);
+  return !strcmp (ca, cb);
+}
+
 static gboolean
 check_args (const NsValidateArgs *a, NsFormat *format)
 {
@@ -250,6 +263,12 @@ check_args (const NsValidateArgs *a, NsFormat *format)
                   a->sets[i]);
       return FALSE;
     }
+  if (a->expected && (same_file (a->expected, a->output) || same_file (a->expected, a->plot))) {
+    g_printerr ("netsim validate: --expected %s is also the output: the check would compare "
+                "the run with itself and overwrite the file (check first, then write it)\n",
+                a->expected);
+    return FALSE;
+  }
   if (!ns_cmd_check_output (a->output, &err) || !ns_cmd_check_output (a->plot, &err) ||
       (a->expected && !ns_validation_read_expected (a->expected, &err))) {
     g_printerr ("netsim validate: %s\n", err->message);
@@ -273,19 +292,20 @@ finish (const NsValidateArgs *a, const NsValReport *report, NsFormat format)
   gint regressions = 0;
   int status = ns_validation_exit_status (report);
 
+  if (a->expected) {                 /* before anything is written */
+    regressions = ns_validation_check_expected (report, a->expected, a->patterns == NULL,
+                                                messages, &err);
+    if (regressions < 0)
+      goto fail;
+    status = regressions > 0 || report->conflicts->len > 0 ||
+             ns_validation_drifted_fits (report) > 0 ? NS_EXIT_CHECK : NS_EXIT_OK;
+  }
   ns_validation_write (out, report, format);
   if (!ns_cmd_write_output (a->output, out, &err))
     goto fail;
   if (a->plot && !plot (report, a->plot, &err))
     goto fail;
-  if (a->expected) {
-    regressions = ns_validation_check_expected (report, a->expected, messages, &err);
-    if (regressions < 0)
-      goto fail;
-    g_printerr ("%s", messages->str);
-    status = regressions > 0 || report->conflicts->len > 0 ||
-             ns_validation_drifted_fits (report) > 0 ? NS_EXIT_CHECK : NS_EXIT_OK;
-  }
+  g_printerr ("%s", messages->str);
   g_string_free (out, TRUE);
   g_string_free (messages, TRUE);
   return status;

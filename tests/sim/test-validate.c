@@ -175,6 +175,30 @@ START_TEST (test_tolerance_looser_refused)
 }
 END_TEST
 
+/* A stated tolerance that is not positive is refused with file:line (-1 read as the
+ * "none stated" mark and gave the default rule). */
+START_TEST (test_tolerance_negative_refused)
+{
+  g_autofree char *tmp = scratch_datadir ();
+  g_autofree char *fx = g_build_filename (tmp, "fx", NULL);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  g_autofree char *text = NULL;
+  GError *error = NULL;
+  char *edited;
+
+  ck_assert (g_file_get_contents (seed, &text, NULL, NULL));
+  edited = (char *) strstr (text, "tolerance-pp=\"1.5\"");
+  ck_assert_ptr_nonnull (edited);
+  memcpy (edited, "tolerance-pp=\"-15\"", strlen ("tolerance-pp=\"-15\""));
+  ck_assert (g_file_set_contents (seed, text, -1, NULL));
+  ck_assert_ptr_null (ns_validation_load (fx, &error));
+  ck_assert_msg (strstr (error->message, "seed-900.xml:") &&
+                 strstr (error->message, "not a positive"), "%s", error->message);
+  g_error_free (error);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* The recorded delta's 95 % interval: values checked by hand (t quantiles from tables and
  * by numerical integration of Student's density). */
 START_TEST (test_delta_ci95)
@@ -265,6 +289,10 @@ START_TEST (test_select_patterns)
   ck_assert_uint_eq (rows->len, ns_validation_rows (v)->len);
   g_ptr_array_unref (rows);
   rows = ns_validation_select (v, (const char *const[]) { "900-calib", "900-unret", NULL }, NULL);
+  ck_assert_uint_eq (rows->len, 2);
+  g_ptr_array_unref (rows);
+  /* a glob as the shell takes it: [..] classes too (900-safe-ret and 900-unret) */
+  rows = ns_validation_select (v, (const char *const[]) { "900-[su][an]*", NULL }, NULL);
   ck_assert_uint_eq (rows->len, 2);
   g_ptr_array_unref (rows);
   ck_assert_ptr_null (ns_validation_select (v, (const char *const[]) { "90", NULL }, &error));
@@ -480,20 +508,20 @@ START_TEST (test_expected_regression)
 
   ns_validation_write (csv, r, NS_FORMAT_CSV);
   ck_assert (g_file_set_contents (path, csv->str, -1, NULL));
-  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 0);
+  ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 0);
   ck_assert_str_eq (messages->str, "");
   text = g_strconcat (header, unret_pass, safe_same, NULL);
   ck_assert (g_file_set_contents (path, text, -1, NULL));
-  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 1);
+  ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 1);
   ck_assert_ptr_nonnull (strstr (messages->str, "regression: 900-unret"));
   ck_assert_ptr_null (strstr (messages->str, "changed:"));
   g_free (text);
   text = g_strconcat (header, unret_same, safe_moved, NULL);
   ck_assert (g_file_set_contents (path, text, -1, NULL));
-  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, NULL), 1);
+  ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 1);
   ck_assert_ptr_nonnull (strstr (messages->str, "changed: 900-safe-ret simulated 12345 / "));
   ck_assert (g_file_set_contents (path, "row,status\n900-unret,fail\n", -1, NULL));
-  ck_assert_int_eq (ns_validation_check_expected (r, path, messages, &error), -1);
+  ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, &error), -1);
   ck_assert_ptr_nonnull (strstr (error->message, "simulated_baseline"));
   g_clear_error (&error);
   g_string_free (messages, TRUE);
@@ -501,6 +529,64 @@ START_TEST (test_expected_regression)
   ns_val_report_free (r);
   ns_validation_free (v);
   remove_tree (tmp);
+}
+END_TEST
+
+/* A row that ran (fail) in the expected results and no longer runs is a regression too, and
+ * so, when every recorded row ran, is a row that ran there and no longer exists. */
+START_TEST (test_expected_rows_that_stop_running)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  NsValReport *r = run_rows (v, (const char *const[]) { "900-unret", "900-broken", NULL }, 1);
+  const NsValOutcome *unret = outcome (r, "900-unret");
+  g_autofree char *path = g_build_filename (tmp, "expected.csv", NULL);
+  g_autofree char *unret_same = expected_line (unret, NULL, NULL);
+  g_autofree char *text = NULL;
+  GString *messages = g_string_new (NULL);
+  const char *header = "row,status,simulated_baseline,simulated_patched\n";
+
+  text = g_strconcat (header, unret_same, "900-broken,fail,100,110\n", NULL);
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 1);
+  ck_assert_ptr_nonnull (strstr (messages->str, "regression: 900-broken ran in"));
+  g_string_truncate (messages, 0);
+  g_free (text);
+  text = g_strconcat (header, unret_same, "900-gone,pass,100,110\n", NULL);
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 0);
+  ck_assert_int_eq (ns_validation_check_expected (r, path, TRUE, messages, NULL), 1);
+  ck_assert_ptr_nonnull (strstr (messages->str, "regression: 900-gone ran in"));
+  g_string_free (messages, TRUE);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* The expected results are read strictly: a line cut short, an unknown status, a row
+ * twice, no row at all: each refused with PATH:LINE (CI would otherwise guard less). */
+START_TEST (test_expected_read_strictly)
+{
+  static const struct { const char *text; const char *needle; } bad[] = {
+    { "row,status,simulated_baseline,simulated_patched\n900-unret,pass,1\n", ":2: 3 fields" },
+    { "# c\nrow,status,simulated_baseline,simulated_patched\n900-unret,passed,1,2\n",
+      ":3: status 'passed'" },
+    { "row,status,simulated_baseline,simulated_patched\n900-a,pass,1,2\n900-a,fail,1,2\n",
+      ":3: row 900-a is listed twice" },
+    { "row,status,simulated_baseline,simulated_patched\n", "no rows" },
+  };
+  g_autofree char *dir = g_dir_make_tmp ("netsim-expected-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "e.csv", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    GError *error = NULL;
+    ck_assert (g_file_set_contents (path, bad[i].text, -1, NULL));
+    ck_assert (!ns_validation_read_expected (path, &error));
+    ck_assert_msg (strstr (error->message, bad[i].needle) != NULL, "%s", error->message);
+    g_error_free (error);
+  }
+  remove_tree (dir);
 }
 END_TEST
 
@@ -856,6 +942,7 @@ validate_suite (void)
   suite_add_tcase (s, recorded);
   tcase_add_test (judge, test_tolerance_rule);
   tcase_add_test (judge, test_tolerance_looser_refused);
+  tcase_add_test (judge, test_tolerance_negative_refused);
   tcase_add_test (judge, test_status_logic);
   tcase_add_test (judge, test_delta_ci95);
   tcase_add_test (judge, test_select_patterns);
@@ -866,6 +953,8 @@ validate_suite (void)
   tcase_add_test (run, test_jobs_identical);
   tcase_add_test (run, test_outputs);
   tcase_add_test (run, test_expected_regression);
+  tcase_add_test (run, test_expected_rows_that_stop_running);
+  tcase_add_test (run, test_expected_read_strictly);
   tcase_add_test (run, test_unsourced_listed);
   suite_add_tcase (s, run);
   tcase_add_test (fits, test_fitted_and_validation_conflict);

@@ -186,6 +186,10 @@ else
   cat "$TMP/err"
   grep '^FIT NO LONGER HOLDS' "$TMP/out"
   [ "$st" -eq 0 ] && ok || bad "regression against validation/expected.csv (exit $st, see above)"
+  # seed 002's clone rows at 100 filters run the same simulations as the plain ones
+  # (clone_skb 0 either way): the table says their verdicts are one prediction
+  grep -q '^  002-r9-5950x-clone-f100: the runs of 002-r9-5950x-f100$' "$TMP/out" && ok ||
+    bad "the table does not name validation rows that share runs"
 fi
 
 echo "test-validate: $pass passed, $fail failed"
