@@ -2411,42 +2411,28 @@ table_reasons (GString *out, const NsValReport *r, NsValStatus status, const cha
   g_ptr_array_unref (reasons);
 }
 
-/* Lists the validation rows that run another validation row's runs: one prediction
- * judged against two recordings, not two predictions. */
-static void
-table_shared_runs (GString *out, const NsValReport *r)
+/* The row whose runs o runs: a calibration row's (same_runs_as) or an earlier validation
+ * row's (shares_runs_with), as calibration says; NULL if neither. */
+static const char *
+runs_of (const NsValOutcome *o, gboolean calibration)
 {
-  guint n = 0;
-
-  for (guint i = 0; i < r->outcomes->len; i++)
-    n += ((const NsValOutcome *) r->outcomes->pdata[i])->shares_runs_with != NULL;
-  if (n > 0)
-    g_string_append_printf (out, "\nvalidation rows that run another validation row's runs "
-                            "(one prediction judged against two recordings; each row is "
-                            "counted) (%u):\n", n);
-  for (guint i = 0; i < r->outcomes->len; i++) {
-    const NsValOutcome *o = r->outcomes->pdata[i];
-    if (o->shares_runs_with != NULL)
-      g_string_append_printf (out, "  %s: the runs of %s\n", o->row->id, o->shares_runs_with);
-  }
+  return calibration ? o->same_runs_as : o->shares_runs_with;
 }
 
-/* Lists the rows counted as calibration because they run a calibration row's runs. */
+/* Lists the rows that run another row's runs: under title, "ROW: the runs of OTHER". */
 static void
-table_same_runs (GString *out, const NsValReport *r)
+table_runs_of (GString *out, const NsValReport *r, gboolean calibration, const char *title)
 {
   guint n = 0;
 
   for (guint i = 0; i < r->outcomes->len; i++)
-    n += ((const NsValOutcome *) r->outcomes->pdata[i])->same_runs_as != NULL;
+    n += runs_of (r->outcomes->pdata[i], calibration) != NULL;
   if (n > 0)
-    g_string_append_printf (out, "\ncounted as calibration, as their runs are a calibration "
-                            "row's (the same scenario document once the sets are made; "
-                            "another recording of a fitted run is no evidence) (%u):\n", n);
+    g_string_append_printf (out, "\n%s (%u):\n", title, n);
   for (guint i = 0; i < r->outcomes->len; i++) {
     const NsValOutcome *o = r->outcomes->pdata[i];
-    if (o->same_runs_as != NULL)
-      g_string_append_printf (out, "  %s: the runs of %s\n", o->row->id, o->same_runs_as);
+    if (runs_of (o, calibration) != NULL)
+      g_string_append_printf (out, "  %s: the runs of %s\n", o->row->id, runs_of (o, calibration));
   }
 }
 
@@ -2575,8 +2561,11 @@ write_table (GString *out, const NsValReport *r)
                           "sim delta", "error", "tol", "set", "status");
   for (guint i = 0; i < r->outcomes->len; i++)
     table_row (out, r->outcomes->pdata[i]);
-  table_same_runs (out, r);
-  table_shared_runs (out, r);
+  table_runs_of (out, r, TRUE, "counted as calibration, as their runs are a calibration "
+                 "row's (the same scenario document once the sets are made; another "
+                 "recording of a fitted run is no evidence)");
+  table_runs_of (out, r, FALSE, "validation rows that run another validation row's runs "
+                 "(one prediction judged against two recordings; each row is counted)");
   table_reasons (out, r, NS_VAL_NOT_MODELLED, "not modelled");
   table_reasons (out, r, NS_VAL_ERROR, "run errors");
   table_pairs (out, r);

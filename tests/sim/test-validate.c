@@ -152,8 +152,11 @@ START_TEST (test_tolerance_rule)
 }
 END_TEST
 
-/* A stated tolerance looser than the rule is refused with file:line. */
-START_TEST (test_tolerance_looser_refused)
+/* Loads the fixture with its one tolerance-pp="1.5" replaced by tolerance (three
+ * characters, as the file is edited in place); asserts it is refused with file:line and a
+ * message holding needle. */
+static void
+assert_tolerance_refused (const char *tolerance, const char *needle)
 {
   g_autofree char *tmp = scratch_datadir ();
   g_autofree char *fx = g_build_filename (tmp, "fx", NULL);
@@ -162,16 +165,23 @@ START_TEST (test_tolerance_looser_refused)
   GError *error = NULL;
   char *edited;
 
+  g_assert (strlen (tolerance) == 3);
   ck_assert (g_file_get_contents (seed, &text, NULL, NULL));
   edited = (char *) strstr (text, "tolerance-pp=\"1.5\"");
   ck_assert_ptr_nonnull (edited);
-  memcpy (edited, "tolerance-pp=\"9.5\"", strlen ("tolerance-pp=\"9.5\""));
+  memcpy (edited + strlen ("tolerance-pp=\""), tolerance, 3);
   ck_assert (g_file_set_contents (seed, text, -1, NULL));
   ck_assert_ptr_null (ns_validation_load (fx, &error));
-  ck_assert_msg (strstr (error->message, "seed-900.xml:") && strstr (error->message, "looser"),
+  ck_assert_msg (strstr (error->message, "seed-900.xml:") && strstr (error->message, needle),
                  "%s", error->message);
   g_error_free (error);
   remove_tree (tmp);
+}
+
+/* A stated tolerance looser than the rule is refused with file:line. */
+START_TEST (test_tolerance_looser_refused)
+{
+  assert_tolerance_refused ("9.5", "looser");
 }
 END_TEST
 
@@ -179,23 +189,7 @@ END_TEST
  * "none stated" mark and gave the default rule). */
 START_TEST (test_tolerance_negative_refused)
 {
-  g_autofree char *tmp = scratch_datadir ();
-  g_autofree char *fx = g_build_filename (tmp, "fx", NULL);
-  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
-  g_autofree char *text = NULL;
-  GError *error = NULL;
-  char *edited;
-
-  ck_assert (g_file_get_contents (seed, &text, NULL, NULL));
-  edited = (char *) strstr (text, "tolerance-pp=\"1.5\"");
-  ck_assert_ptr_nonnull (edited);
-  memcpy (edited, "tolerance-pp=\"-15\"", strlen ("tolerance-pp=\"-15\""));
-  ck_assert (g_file_set_contents (seed, text, -1, NULL));
-  ck_assert_ptr_null (ns_validation_load (fx, &error));
-  ck_assert_msg (strstr (error->message, "seed-900.xml:") &&
-                 strstr (error->message, "not a positive"), "%s", error->message);
-  g_error_free (error);
-  remove_tree (tmp);
+  assert_tolerance_refused ("-15", "not a positive");
 }
 END_TEST
 
