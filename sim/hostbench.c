@@ -1443,8 +1443,8 @@ ns_hostbench_measure (const NsHostbenchOptions *options, const char *const *para
   (void) params;
   (void) values;
   (void) sources;
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "netsim calibrate --host measures x86-64 "
-               "Linux hosts only");
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--host measures x86-64 Linux hosts "
+               "only");
   return FALSE;
 }
 
@@ -1455,8 +1455,8 @@ ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
 {
   (void) path;
   (void) options;
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "netsim calibrate --host measures x86-64 "
-               "Linux hosts only");
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--host measures x86-64 Linux hosts "
+               "only");
   return FALSE;
 }
 

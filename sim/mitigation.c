@@ -292,17 +292,33 @@ cpu_named (const NsCmdline *cmd)
   return (cmd->features & (NS_CPU_INTEL | NS_CPU_AMD)) != 0;
 }
 
-/* Parses comma-separated words as retbleed_parse_cmdline() walks them: values of table, the
- * last one winning (into *out, else left as it is), and "nosmt" (SMT control, not
- * modelled); FALSE if a word is neither. */
+/* What one retbleed= value asks for, its words walked as retbleed_parse_cmdline() walks
+ * them: the last mode word wins ("auto" the profile's default), "nosmt" changes nothing
+ * modelled. */
+typedef struct {
+  gboolean   moded;   /* a mode word came (else the value changes nothing) */
+  NsRetbleed mode;    /* the last one's mode */
+  gboolean   asked;   /* it was not "auto" */
+} NsRetbleedArg;
+
+/* Parses value into *arg (auto_mode for "auto"); FALSE if a word is no mode nor nosmt. */
 static gboolean
-parse_with_nosmt (const NsName *table, const char *value, int *out)
+parse_retbleed (const char *value, NsRetbleed auto_mode, NsRetbleedArg *arg)
 {
   g_auto (GStrv) words = g_strsplit (value, ",", -1);
+  int mode;
 
-  for (guint i = 0; words[i]; i++)
-    if (strcmp (words[i], "nosmt") && !name_parse (table, words[i], out))
+  for (guint i = 0; words[i]; i++) {
+    if (!strcmp (words[i], "nosmt"))
+      continue;
+    if (!strcmp (words[i], "auto"))
+      mode = auto_mode;
+    else if (!name_parse (retbleed_cmdline_names, words[i], &mode))
       return FALSE;
+    arg->moded = TRUE;
+    arg->mode = (NsRetbleed) mode;
+    arg->asked = strcmp (words[i], "auto") != 0;
+  }
   return words[0] != NULL;
 }
 
@@ -336,16 +352,16 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
                NsMitigations *out, NsWhy *why)
 {
   NsMitigations next = *out;
-  gboolean ok, is_auto = value && !strcmp (value, "auto");
+  NsRetbleedArg rb = { FALSE, out->retbleed, cmd->retbleed_asked };
+  gboolean ok, changes = TRUE;
   char **slot;
   NsBug bug;
-
   int v;
 
   if (!strcmp (key, "retbleed")) {
-    v = is_auto ? (int) cmd->defaults->retbleed : (int) out->retbleed;
-    ok = value && (is_auto || parse_with_nosmt (retbleed_cmdline_names, value, &v));
-    next.retbleed = (NsRetbleed) v;
+    ok = value && parse_retbleed (value, cmd->defaults->retbleed, &rb);
+    next.retbleed = rb.mode;
+    changes = rb.moded;
     bug = NS_BUG_RETBLEED, slot = &why->retbleed;
   } else if (!strcmp (key, "spec_rstack_overflow")) {
     v = out->srso;
@@ -362,11 +378,10 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
     next.bhi = ok && !strcmp (value, "on") ? NS_BHI_LOOP : NS_BHI_OFF;
     bug = NS_BUG_BHI, slot = &why->bhi;
   }
-  if (ok && cpu_has_bug (cmd, bug, reason, slot)) {
+  if (ok && changes && cpu_has_bug (cmd, bug, reason, slot)) {
     *out = next;
     why_set (slot, reason);
-    if (bug == NS_BUG_RETBLEED)
-      cmd->retbleed_asked = !is_auto && strcmp (value, "nosmt");
+    cmd->retbleed_asked = rb.asked;
   }
   return ok;
 }
@@ -526,7 +541,7 @@ retbleed_of_spectre_v2 (NsSpectreV2 mode)
  * spectre_v2=retpoline, else the auto choice; on Intel the auto choice follows spectre_v2
  * (retbleed_of_spectre_v2), elsewhere it is the profile's default. */
 static void
-retbleed_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   gboolean intel = (cmd->features & NS_CPU_INTEL) != 0;
   NsRetbleed choice;
@@ -537,7 +552,6 @@ retbleed_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   if (out->retbleed == NS_RETBLEED_STUFF && cmd->retbleed_asked &&
       (ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ||
        out->spectre_v2 != NS_SPECTRE_V2_RETPOLINE)) {
-    cmd->retbleed_asked = FALSE;
     out->retbleed = intel ? retbleed_of_spectre_v2 (out->spectre_v2) : cmd->defaults->retbleed;
     why_changed (&why->retbleed, ns_retbleed_name (out->retbleed),
                  ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ?

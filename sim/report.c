@@ -122,8 +122,8 @@ table_mitigations (GString *out, const NsRunResult *r)
                           any_cmdline ? "* = set on the kernel command line; " : "",
                           any_ignored ? "! = its kernel command-line key ignored, the CPU "
                           "does not have the bug (see its <bugs>); " : "",
-                          any_chosen ? "~ = the kernel's own choice where the command line "
-                          "asked for what the CPU or the other settings do not allow; " : "",
+                          any_chosen ? "~ = changed by the kernel's own selection (what the "
+                          "CPU and the other keys allow); " : "",
                           ((NsVariantResult *) r->variants->pdata[0])->kernel);
 }
 

@@ -222,9 +222,16 @@ range_numbers (const char *item, NsQuantity *q, guint n, const char *step, GArra
   }
   if (out->len == 0)
     goto empty;
+  for (guint i = 0; i < n; i++)
+    if (fabs (base[i]) > 9007199254740992.0)   /* 2^53: past it a double skips integers */
+      goto inexact;
   return TRUE;
 
 /* ERRORS */
+inexact:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s' reaches past 2^53, where its "
+               "values are not exact; list them instead", item);
+  return FALSE;
 mixed_units:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s' mixes sizes and times", item);
   return FALSE;
@@ -1155,7 +1162,7 @@ take_line (NsSweep *sweep, const char *line, guint lineno, GError **error)
 
 /* ERRORS */
 foreign:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--resume: %s:%u is not a point of this "
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: not a point of this "
                "sweep: '%.200s'", sweep->output, lineno, line);
   return FALSE;
 }

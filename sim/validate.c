@@ -449,6 +449,16 @@ loose_tolerance:
   return FALSE;
 }
 
+/* The number tolerance-pp text states, or NAN if it is not a whole number ("1.5pp"). */
+static double
+tolerance_value (const char *text)
+{
+  char *end;
+  double v = g_ascii_strtod (text, &end);
+
+  return end != text && *end == '\0' ? v : NAN;
+}
+
 /* Reads one <row> of a table whose merged set-up is base. */
 static gboolean
 read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr node,
@@ -469,7 +479,7 @@ read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr 
   row->variant = ns_xml_prop (node, "variant");
   row->printed_delta = ns_xml_prop (node, "printed-delta");
   tol = ns_xml_prop (node, "tolerance-pp");
-  row->stated_tolerance_pp = tol ? g_ascii_strtod (tol, NULL) : -1;
+  row->stated_tolerance_pp = tol ? tolerance_value (tol) : -1;
   read_figure (node, "baseline", &row->baseline_text, &row->baseline_cv, &row->baseline);
   read_figure (node, "patched", &row->patched_text, &row->patched_cv, &row->patched);
   setup_copy (&row->setup, base);

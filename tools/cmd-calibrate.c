@@ -26,6 +26,7 @@ typedef struct {
 } NsCalibrateArgs;
 
 #define RUNS_UNSET G_MININT     /* --runs not given */
+#define JOBS_UNSET G_MININT     /* --jobs not given (1) */
 
 /* Frees what parse_args allocated in a (not a itself). */
 static void
@@ -136,7 +137,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                   "write), and --param with --host goes with --into (see --help)\n");
       return FALSE;
     }
-    if (a->dry_run || a->target || a->recorded || a->jobs != 1) {
+    if (a->dry_run || a->target || a->recorded || a->jobs != JOBS_UNSET) {
       g_printerr ("netsim calibrate: --dry-run, --target, --recorded and --jobs go with --fit, "
                   "not --host (see --help)\n");
       return FALSE;
@@ -156,7 +157,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
     return FALSE;
   }
-  if (!a->fit && (a->params || a->target || a->dry_run || a->jobs != 1)) {
+  if (!a->fit && (a->params || a->target || a->dry_run || a->jobs != JOBS_UNSET)) {
     g_printerr ("netsim calibrate: --param, --target, --dry-run and --jobs go with --fit "
                 "(see --help)\n");
     return FALSE;
@@ -166,6 +167,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                 a->target);
     return FALSE;
   }
+  if (a->jobs == JOBS_UNSET)
+    a->jobs = 1;
   return ns_cmd_check_jobs ("calibrate", a->jobs);
 }
 
@@ -272,7 +275,7 @@ exists:
 int
 ns_cmd_calibrate (int argc, char **argv)
 {
-  NsCalibrateArgs a = { .jobs = 1, .runs = RUNS_UNSET };
+  NsCalibrateArgs a = { .jobs = JOBS_UNSET, .runs = RUNS_UNSET };
   NsCalibrateOptions opt = { 0 };
   NsValidation *v = NULL;
   GPtrArray *rows = NULL, *fits = NULL;

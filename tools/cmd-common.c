@@ -201,6 +201,22 @@ ns_cmd_validation_dir (const char *recorded)
   return recorded ? g_strdup (recorded) : g_build_filename (ns_data_dir (), "validation", NULL);
 }
 
+/* TRUE if a and b name one file; see cmd.h. */
+gboolean
+ns_cmd_same_file (const char *a, const char *b)
+{
+  g_autofree char *ca = NULL, *cb = NULL;
+  GStatBuf sa, sb;
+
+  if (a == NULL || b == NULL)
+    return FALSE;
+  if (g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0)
+    return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  ca = g_canonicalize_filename (a, NULL);
+  cb = g_canonicalize_filename (b, NULL);
+  return !strcmp (ca, cb);
+}
+
 /* The scenario file arg names: itself, else the data folder's file of that name. */
 char *
 ns_cmd_scenario_path (const char *arg)

@@ -430,26 +430,25 @@ plot_render (const NsPlot *plot, const char *script, GError **error)
   return FALSE;
 }
 
-/* TRUE if the CSV, the JSON and the plot's .dat and .gp (from plot_base) are different
- * files (NULL ones left out); else says which two meet: one would overwrite the other. */
+/* TRUE if the CSV, the JSON, the plot image and its .dat and .gp (from plot_base) are
+ * different files (NULL ones left out); else says which two meet: one would overwrite the
+ * other. */
 static gboolean
-outputs_distinct (const char *csv, const char *json, const char *plot_base)
+outputs_distinct (const char *csv, const char *json, const char *plot_file,
+                  const char *plot_base)
 {
   g_autofree char *dat = plot_base ? g_strconcat (plot_base, ".dat", NULL) : NULL;
   g_autofree char *gp = plot_base ? g_strconcat (plot_base, ".gp", NULL) : NULL;
-  const char *names[] = { csv, json, dat, gp };
-  const char *opts[] = { "-o", "--json", "--plot's .dat", "--plot's .gp" };
+  const char *names[] = { csv, json, plot_file, dat, gp };
+  const char *opts[] = { "-o", "--json", "--plot", "--plot's .dat", "--plot's .gp" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    for (guint j = i + 1; j < G_N_ELEMENTS (names); j++) {
-      g_autofree char *a = names[i] ? g_canonicalize_filename (names[i], NULL) : NULL;
-      g_autofree char *b = names[j] ? g_canonicalize_filename (names[j], NULL) : NULL;
-      if (a != NULL && b != NULL && !strcmp (a, b)) {
+    for (guint j = i + 1; j < G_N_ELEMENTS (names); j++)
+      if (ns_cmd_same_file (names[i], names[j])) {
         g_printerr ("netsim sweep: %s and %s are one file, %s: one would overwrite the other\n",
                     opts[i], opts[j], names[i]);
         return FALSE;
       }
-    }
   return TRUE;
 }
 
@@ -715,7 +714,7 @@ ns_cmd_sweep (int argc, char **argv)
   }
   if (plot_spec && !plot_parse (&plot, plot_spec, plot_file))
     goto out;
-  if (!outputs_distinct (a.output, a.json, plot.file ? plot.base : NULL))
+  if (!outputs_distinct (a.output, a.json, plot.file, plot.file ? plot.base : NULL))
     goto out;
   scenario = ns_cmd_scenario_path (argv[1]);
   sweep = build_sweep (scenario, &a, &err);

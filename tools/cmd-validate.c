@@ -227,19 +227,6 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
 }
 
 /* Checks options that need no run; FALSE: usage error (reported). */
-/* TRUE if a and b (b may be NULL) name one file. */
-static gboolean
-same_file (const char *a, const char *b)
-{
-  g_autofree char *ca = NULL, *cb = NULL;
-
-  if (b == NULL)
-    return FALSE;
-  ca = g_canonicalize_filename (a, NULL);
-  cb = g_canonicalize_filename (b, NULL);
-  return !strcmp (ca, cb);
-}
-
 static gboolean
 check_args (const NsValidateArgs *a, NsFormat *format)
 {
@@ -263,7 +250,8 @@ check_args (const NsValidateArgs *a, NsFormat *format)
                   a->sets[i]);
       return FALSE;
     }
-  if (a->expected && (same_file (a->expected, a->output) || same_file (a->expected, a->plot))) {
+  if (a->expected && (ns_cmd_same_file (a->expected, a->output) ||
+                      ns_cmd_same_file (a->expected, a->plot))) {
     g_printerr ("netsim validate: --expected %s is also the output: the check would compare "
                 "the run with itself and overwrite the file (check first, then write it)\n",
                 a->expected);

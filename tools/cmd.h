@@ -14,8 +14,12 @@ int      ns_cmd_validate  (int argc, char **argv);   /* cmd-validate.c */
 int      ns_cmd_calibrate (int argc, char **argv);   /* cmd-calibrate.c */
 int      ns_cmd_sweep     (int argc, char **argv);   /* cmd-sweep.c */
 
-/* Prints err ("netsim: message") and returns the exit status its code calls for; frees it. */
+/* Prints err ("netsim COMMAND: message") and returns the exit status its code calls for;
+ * frees it. */
 int      ns_cmd_fail      (GError *err);
+/* TRUE if a and b (either may be NULL: FALSE) name one file: the same device and inode
+ * when both exist (links followed), else the same canonical path. */
+gboolean ns_cmd_same_file (const char *a, const char *b);
 /* Writes data to path atomically (temporary file + rename), or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
 /* TRUE if path (NULL or "-": stdout) can be written later (not a folder, its folder

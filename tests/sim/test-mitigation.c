@@ -302,6 +302,24 @@ START_TEST (test_retbleed_values)
   select_69 (amd_retpoline, "retbleed=ibpb,unret", &m);
   ck_assert_int_eq (m.retbleed, NS_RETBLEED_UNRET);
   ns_mitigations_clear (&m);
+  /* "auto" is a word like the others, and a value of nosmt words alone changes nothing:
+   * the mode asked before stays asked */
+  select_69 (intel_eibrs, "retbleed=ibpb retbleed=nosmt", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_IBPB);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=retpoline retbleed=stuff retbleed=nosmt", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_STUFF);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=retpoline retbleed=nosmt,nosmt", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ck_assert (has_line (m.explain, "retbleed=off", "CPU profile default"));
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=retpoline retbleed=ibpb,auto", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "retbleed=auto,nosmt", &m);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_EIBRS);
+  ns_mitigations_clear (&m);
 }
 END_TEST
 

@@ -85,6 +85,7 @@ START_TEST (test_expand_errors)
 {
   expect_expand_fails ("1:10:0");           /* zero step */
   /* a value twice, as written or from overlapping ranges, is refused (--repeat repeats) */
+  expect_expand_fails ("9007199254740993:9007199254740997:2");   /* past 2^53: inexact */
   expect_expand_fails ("1,1");
   expect_expand_fails ("1:3:1,2");
   expect_expand_fails ("a\\,b,a\\,b");

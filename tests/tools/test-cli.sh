@@ -56,7 +56,7 @@ grep -q "^(\* = set on the kernel command line; ! = its kernel command-line key 
 expect 0 "run spectre_v2=eibrs on Ivy Bridge" -- "$NETSIM" run -q --variant plain-ret \
   --set cpu.profile=i5-3337u --set kernel.cmdline=spectre_v2=eibrs "$MICRO/call-chain.xml"
 grep -q "^plain-ret  *retpoline~ " "$TMP/out" || bad "a fallen-back value is marked '~'"
-grep -q "~ = the kernel's own choice" "$TMP/out" || bad "the mitigation table explains '~'"
+grep -q "~ = changed by the kernel's own selection" "$TMP/out" || bad "the mitigation table explains '~'"
 
 # netsim list prints scenarios as scenarios/…, names run and sweep take from any folder
 ABS_NETSIM="$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")"

@@ -35,6 +35,13 @@ n=$(grep -v '^#' "$TMP/some.csv" | grep -c 'not-modelled')
 [ "$n" -eq 8 ] && ok || bad "seeds 001/003/004: $n not-modelled rows, wanted 8"
 ids=$(grep -h -o 'row id="[^"]*"' "$DATA"/validation/seed-*.xml | wc -l)
 [ "$ids" -ge 33 ] && ok || bad "only $ids recorded rows"
+# --expected and -o on one file (also through a link) are refused before anything runs
+cp "$TMP/some.csv" "$TMP/e.csv"
+ln -s "$TMP/e.csv" "$TMP/elink.csv"
+expect 2 "--expected and -o one file through a link" -- "$NETSIM" validate -q --format csv \
+  --expected "$TMP/elink.csv" -o "$TMP/e.csv" 001
+grep -q "is also the output" "$TMP/err" && cmp -s "$TMP/e.csv" "$TMP/some.csv" && ok ||
+  bad "--expected through a link to -o: $(cat "$TMP/err")"
 
 # ---- a scratch data directory: the micro call-chain scenario on the generic profile, and
 # the fixture with figures derived from the current model (as tests/sim/test-validate.c):
