@@ -1897,29 +1897,25 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status)
   return NULL;
 }
 
-/* Marks each validation row whose two runs are an earlier validation row's (one job pair:
- * identical runs are made once), so the table can say their verdicts are one. */
-static void
-mark_shared_runs (NsValReport *r, const NsValJobPair *pairs)
+/* The validation row that first ran the runs whose pair_key is both (validation_runs:
+ * pair key → row id), or NULL after recording id as that row. */
+static const char *
+first_with_runs (GHashTable *validation_runs, const char *both, const char *id)
 {
-  for (guint j = 0; j < r->outcomes->len; j++) {
-    NsValOutcome *oj = r->outcomes->pdata[j];
-    if (oj->calibration || pairs[j].baseline < 0)
-      continue;
-    for (guint i = 0; i < j && oj->shares_runs_with == NULL; i++) {
-      const NsValOutcome *oi = r->outcomes->pdata[i];
-      if (!oi->calibration && oi->shares_runs_with == NULL &&
-          pairs[i].baseline == pairs[j].baseline && pairs[i].patched == pairs[j].patched)
-        oj->shares_runs_with = oi->row->id;
-    }
-  }
+  const char *first = g_hash_table_lookup (validation_runs, both);
+
+  if (first == NULL)
+    g_hash_table_insert (validation_runs, g_strdup (both), (gpointer) id);
+  return first;
 }
 
 /* Decides whether the row can be simulated; if so adds its two jobs, and if they are the
- * runs of a calibration row (fitted_runs, see fitted_runs_new) counts it as calibration. */
+ * runs of a calibration row (fitted_runs, see fitted_runs_new) counts it as calibration,
+ * else notes an earlier validation row with the same runs (validation_runs). */
 static void
 plan_outcome (const NsValidation *v, NsValOutcome *o, const NsValOptions *opt, GPtrArray *jobs,
-              GHashTable *index, GHashTable *fitted_runs, NsValJobPair *pair)
+              GHashTable *index, GHashTable *fitted_runs, GHashTable *validation_runs,
+              NsValJobPair *pair)
 {
   const NsValCase *c = o->vcase;
   g_autofree char *path = NULL;
@@ -1948,6 +1944,8 @@ plan_outcome (const NsValidation *v, NsValOutcome *o, const NsValOptions *opt, G
     o->same_runs_as = g_hash_table_lookup (fitted_runs, both);
     o->calibration = o->same_runs_as != NULL;
   }
+  if (!o->calibration)
+    o->shares_runs_with = first_with_runs (validation_runs, both, o->row->id);
   pair->baseline = job_index (jobs, index, baseline_key, path, c->baseline, o->sets);
   pair->patched = job_index (jobs, index, patched_key, path, c->patched, o->sets);
 }
@@ -2248,7 +2246,7 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
 {
   NsValReport *r;
   GPtrArray *jobs;
-  GHashTable *index, *fitted_runs;
+  GHashTable *index, *fitted_runs, *validation_runs;
   NsValJobPair *pairs;
 
   g_return_val_if_fail (v != NULL && rows != NULL && opt != NULL, NULL);
@@ -2261,6 +2259,7 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
   jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_val_job_free);
   index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   fitted_runs = fitted_runs_new (v, opt);
+  validation_runs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   pairs = g_new0 (NsValJobPair, rows->len);
   for (guint i = 0; i < rows->len; i++) {
     NsValOutcome *o = g_new0 (NsValOutcome, 1);
@@ -2269,10 +2268,10 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
     o->calibration = ns_validation_is_calibration (v, o->row->id);
     o->tolerance_pp = ns_validation_tolerance (o->row);
     g_ptr_array_add (r->outcomes, o);
-    plan_outcome (v, o, opt, jobs, index, fitted_runs, &pairs[i]);
+    plan_outcome (v, o, opt, jobs, index, fitted_runs, validation_runs, &pairs[i]);
   }
   g_hash_table_unref (fitted_runs);
-  mark_shared_runs (r, pairs);
+  g_hash_table_unref (validation_runs);
   ns_val_jobs_run (jobs, MAX (opt->jobs, 1), opt->progress, opt->progress_data);
   finish_report (r, jobs, pairs);
   g_free (pairs);
