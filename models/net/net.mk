@@ -18,7 +18,8 @@ tests_models_net_test_udp_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-udp_rx tests/models/net/test-ip
 TESTS += tests/models/net/test-udp_rx tests/models/net/test-ip
 # Test helpers: the machine and loopback stack, and a connected UDP pair on it.
-STACK_RIG = tests/models/net/stack-rig.c tests/models/net/stack-rig.h
+STACK_RIG = tests/models/net/stack-rig.c tests/models/net/stack-rig.h \
+	tests/models/net/run-to-end.h
 UDP_PAIR_RIG = tests/models/net/udp-pair-rig.c tests/models/net/udp-pair-rig.h $(STACK_RIG)
 # The kernel's size rules the skb and UDP tests compute their expectations from.
 EXTRA_DIST += tests/models/net/kernel-sizes.h

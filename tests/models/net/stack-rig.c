@@ -1,6 +1,7 @@
 /* stack-rig.c — the machine and loopback stack of stack-rig.h. */
 #include "config.h"
 #include "stack-rig.h"
+#include "run-to-end.h"
 
 /* See stack-rig.h. */
 void
@@ -49,22 +50,6 @@ stack_rig_clear (StackRig *s)
   ns_params_free (s->params);
 }
 
-typedef struct {
-  void     (*fn) (NsThread *t, gpointer data);
-  gpointer   data;
-  gboolean   done;                 /* fn returned */
-} RunJob;
-
-/* The thread body of stack_rig_run: fn(data), then notes that it returned. */
-static void
-run_job_thread (NsThread *t, gpointer data)
-{
-  RunJob *job = data;
-
-  job->fn (t, job->data);
-  job->done = TRUE;
-}
-
 /* See stack-rig.h. */
 void
 stack_rig_start (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data),
@@ -79,12 +64,7 @@ stack_rig_start (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data)
 void
 stack_rig_run (StackRig *s, guint cpu, void (*fn) (NsThread *t, gpointer data), gpointer data)
 {
-  RunJob job = { fn, data, FALSE };
-
-  ns_engine_spawn (s->engine, "test", cpu, NS_THREAD_USER, ns_engine_now (s->engine),
-                   run_job_thread, &job);
-  ns_engine_run (s->engine, NS_TIME_FOREVER);
-  ck_assert_msg (job.done, "the thread body did not run to its end");
+  run_to_end (s->engine, cpu, fn, data);
 }
 
 /* See stack-rig.h. */

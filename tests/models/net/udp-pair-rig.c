@@ -67,32 +67,14 @@ job_thread (NsThread *t, gpointer data)
   job->body (t, job->rig, job->arg);
 }
 
-typedef struct {
-  Job      job;
-  gboolean done;                   /* the job's body returned */
-} RunJob;
-
-/* The thread body of run_on: the job's, then notes that it returned. */
-static void
-run_job_thread (NsThread *t, gpointer data)
-{
-  RunJob *run = data;
-
-  job_thread (t, &run->job);
-  run->done = TRUE;
-}
-
 /* Runs body(arg) in a user thread on cpu from now until every thread is done or asleep;
  * asserts the body returned. */
 void
 run_on (Rig *rig, guint cpu, Body body, gpointer arg)
 {
-  RunJob run = { { rig, body, arg }, FALSE };
+  Job job = { rig, body, arg };
 
-  ns_engine_spawn (rig->s.engine, "job", cpu, NS_THREAD_USER, ns_engine_now (rig->s.engine),
-                   run_job_thread, &run);
-  ns_engine_run (rig->s.engine, NS_TIME_FOREVER);
-  ck_assert_msg (run.done, "the thread body did not run to its end");
+  stack_rig_run (&rig->s, cpu, job_thread, &job);
 }
 
 typedef struct {

@@ -8,6 +8,7 @@
 #include "workload.h"
 #include "sched-priv.h"
 #include "netdev.h"
+#include "../run-to-end.h"
 
 typedef struct {
   NsParams  *params;
@@ -73,32 +74,12 @@ rig_clear (SchedRig *rig)
   ns_params_free (rig->params);
 }
 
-typedef struct {
-  void    (*fn) (NsThread *t, gpointer data);
-  gpointer  data;
-  gboolean  done;
-} RigJob;
-
-static void
-rig_thread (NsThread *t, gpointer data)
-{
-  RigJob *job = data;
-
-  job->fn (t, job->data);
-  job->done = TRUE;
-}
-
 /* Runs fn(t, data) to completion in a simulated thread on `cpu`. */
 static G_GNUC_UNUSED void
 rig_run_on (SchedRig *rig, guint cpu, void (*fn) (NsThread *t, gpointer data), gpointer data)
 {
-  RigJob job = { fn, data, FALSE };
-
   ck_assert_uint_lt (cpu, ns_machine_n_cpus (rig->machine));
-  ns_engine_spawn (rig->engine, "test", cpu, NS_THREAD_USER, ns_engine_now (rig->engine),
-                   rig_thread, &job);
-  ns_engine_run (rig->engine, G_MAXINT64);
-  ck_assert (job.done);
+  run_to_end (rig->engine, cpu, fn, data);
 }
 
 /* Runs fn(t, data) to completion in a simulated thread on CPU 0. */
