@@ -1011,6 +1011,20 @@ case_sets_up (const NsValCase *c, const char *path, char **sets, GError **error)
          ns_run_check_variant (path, c->patched, (const char *const *) sets, error);
 }
 
+/* The number of rows with a case naming a scenario; see validate.h. */
+guint
+ns_validation_count_modelled (const NsValidation *v, GPtrArray *rows)
+{
+  guint n = 0;
+
+  g_return_val_if_fail (v != NULL && rows != NULL, 0);
+  for (guint i = 0; i < rows->len; i++) {
+    const NsValCase *c = ns_validation_case (v, ((NsRecordedRow *) rows->pdata[i])->id);
+    n += c != NULL && c->scenario != NULL;
+  }
+  return n;
+}
+
 /* Sets up both variants of every modelled row with its run sets; see validate.h. A case
  * that fails without the what-if too is left to be reported per row. */
 gboolean

@@ -305,6 +305,9 @@ gboolean     ns_validation_check_fits (const NsValidation *v, GPtrArray *conflic
  * has for the row's profile (a new NULL-terminated array; empty without a case). */
 char       **ns_validation_run_sets   (const NsValidation *v, const NsRecordedRow *row,
                                        const NsValOptions *opt);
+/* How many of rows (NsRecordedRow*) have a case naming a scenario: the rows a run can
+ * replay (the others are reported as not modelled). */
+guint        ns_validation_count_modelled (const NsValidation *v, GPtrArray *rows);
 /* Sets up (ns_run_check_variant) both variants of every modelled row of rows with its run
  * sets under opt, so that a bad --set is an input error before anything runs: FALSE with
  * the set-up's error for the first case that sets up without opt's sets but not with

@@ -388,6 +388,12 @@ static gboolean
 what_if (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, NsValOptions *opt,
          GHashTable *profile_sets, GPtrArray *lines, GError **error)
 {
+  if ((a->sets || a->refit) && ns_validation_count_modelled (v, rows) == 0) {
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s has no run to apply to: no selected "
+                 "row is modelled (netsim validate without it lists them as not modelled)",
+                 a->sets ? "--set" : "--refit");
+    return FALSE;
+  }
   opt->sets = (const char *const *) a->sets;
   for (guint i = 0; a->sets && a->sets[i]; i++)
     g_ptr_array_add (lines, g_strdup_printf ("every run with --set %s", a->sets[i]));
