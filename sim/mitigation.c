@@ -652,6 +652,40 @@ explain_build (const NsMitigations *m, const NsWhy *why)
   return (char **) g_ptr_array_free (lines, FALSE);
 }
 
+/* The key=value parts of explain; see mitigation.h. */
+char *
+ns_mitigations_summary (char *const *explain)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; explain && explain[i]; i++) {
+    const char *colon = strchr (explain[i], ':');
+    if (s->len)
+      g_string_append_c (s, ' ');
+    g_string_append_len (s, explain[i], colon ? colon - explain[i] : (gssize) strlen (explain[i]));
+  }
+  return g_string_free (s, FALSE);
+}
+
+/* The value line gives key, and its mark; see mitigation.h. */
+char *
+ns_mitigation_explain_value (const char *line, const char *key, const char **mark)
+{
+  gsize klen;
+  const char *value, *colon;
+
+  g_return_val_if_fail (line != NULL && key != NULL && mark != NULL, NULL);
+  klen = strlen (key);
+  if (strncmp (line, key, klen) || line[klen] != '=')
+    return NULL;
+  value = line + klen + 1;
+  colon = strchr (value, ':');
+  *mark = strstr (colon ? colon : value, NS_MITIGATION_KERNEL_CHOSE) ? "~" :
+          colon && g_str_has_prefix (colon, ": kernel command line") ? "*" :
+          strstr (colon ? colon : value, NS_MITIGATION_IGNORED) ? "!" : "";
+  return colon ? g_strndup (value, colon - value) : g_strdup (value);
+}
+
 /* Picks the profile default for kernel_version, then applies cmdline. */
 gboolean
 ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,

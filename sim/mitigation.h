@@ -116,6 +116,14 @@ gboolean     ns_spectre_v2_parse   (const char *text, NsSpectreV2 *out);
 gboolean     ns_retbleed_parse     (const char *text, NsRetbleed *out);
 gboolean     ns_srso_parse         (const char *text, NsSrso *out);
 gboolean     ns_bhi_parse          (const char *text, NsBhi *out);
+/* "spectre_v2=retpoline srso=safe-ret …": the key=value part of each line of explain
+ * (NsMitigations.explain), newly allocated ("" for none). */
+char        *ns_mitigations_summary (char *const *explain);
+/* The value one explanation line ("key=value: why") gives key, newly allocated, or NULL if
+ * the line is another key's; *mark becomes how the value came about: "~" the kernel chose
+ * another value than the command line asked, "*" the command line set it, "!" the command
+ * line's key was ignored for want of the bug, "" the profile's default. */
+char        *ns_mitigation_explain_value (const char *line, const char *key, const char **mark);
 /* Compares "6.9.0-rc1" with "6.9" on major.minor: <0, 0, >0. */
 int          ns_kernel_version_cmp (const char *a, const char *b);
 

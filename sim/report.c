@@ -30,21 +30,6 @@ variant_label (const NsVariantResult *vr)
   return vr->name[0] ? vr->name : "(default)";
 }
 
-/* One short summary of the mitigations, e.g. "spectre_v2=retpoline srso=safe-ret". */
-static char *
-mitigation_summary (char **explain)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; explain && explain[i]; i++) {
-    const char *colon = strchr (explain[i], ':');
-    if (s->len)
-      g_string_append_c (s, ' ');
-    g_string_append_len (s, explain[i], colon ? colon - explain[i] : (gssize) strlen (explain[i]));
-  }
-  return g_string_free (s, FALSE);
-}
-
 /* The table's heading: scenario, file, seed, and the first variant's CPU and kernel. */
 static void
 table_header (GString *out, const NsRunResult *r)
@@ -64,27 +49,18 @@ table_header (GString *out, const NsRunResult *r)
   }
 }
 
-/* The value of key in a "key=value: why" explanation line list, and its mark: '~' if the
- * kernel chose another value than the command line asked, '*' if the command line set it,
- * '!' if it ignored the key for want of the bug, else nothing. */
-static const char *
-mitigation_value (char **explain, const char *key, const char **mark, char *buf, gsize len)
+/* The value (newly allocated) the explanation lines give key, "?" if none, and its mark
+ * (ns_mitigation_explain_value). */
+static char *
+mitigation_value (char **explain, const char *key, const char **mark)
 {
-  gsize klen = strlen (key);
-
   for (guint i = 0; explain && explain[i]; i++) {
-    const char *colon;
-    if (strncmp (explain[i], key, klen) || explain[i][klen] != '=')
-      continue;
-    colon = strchr (explain[i], ':');
-    g_strlcpy (buf, explain[i] + klen + 1,
-               colon ? MIN (len, (gsize) (colon - explain[i]) - klen) : len);
-    *mark = strstr (explain[i], NS_MITIGATION_KERNEL_CHOSE) ? "~" :
-            colon && g_str_has_prefix (colon, ": kernel command line") ? "*" :
-            strstr (explain[i], NS_MITIGATION_IGNORED) ? "!" : "";
-    return buf;
+    char *value = ns_mitigation_explain_value (explain[i], key, mark);
+    if (value != NULL)
+      return value;
   }
-  return "?";
+  *mark = "";
+  return g_strdup ("?");
 }
 
 /* One row per variant with the mitigation in force; '*' marks command-line settings, '!'
@@ -106,10 +82,9 @@ table_mitigations (GString *out, const NsRunResult *r)
     const NsVariantResult *vr = r->variants->pdata[i];
     g_string_append_printf (out, "%-28s", variant_label (vr));
     for (guint k = 0; k < G_N_ELEMENTS (keys); k++) {
-      char buf[32], cell[40];
       const char *mark = "";
-      const char *v = mitigation_value (vr->mitigations, keys[k], &mark, buf, sizeof buf);
-      g_snprintf (cell, sizeof cell, "%s%s", v, mark);
+      g_autofree char *v = mitigation_value (vr->mitigations, keys[k], &mark);
+      g_autofree char *cell = g_strconcat (v, mark, NULL);
       any_cmdline = any_cmdline || *mark == '*';
       any_ignored = any_ignored || *mark == '!';
       any_chosen = any_chosen || *mark == '~';
@@ -421,7 +396,7 @@ report_csv (GString *out, const NsRunResult *r)
                         "cpu,kernel,cmdline,mitigations\n");
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
-    g_autofree char *mit = mitigation_summary (vr->mitigations);
+    g_autofree char *mit = ns_mitigations_summary (vr->mitigations);
     g_autofree char *cv = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", vr->cv));
     g_autofree char *reps = g_strdup_printf ("%u", vr->n_reps);
     const char *fields[] = { "variant", vr->name, vr->metric,

@@ -1206,21 +1206,6 @@ collect_unsourced (const NsParamDef *def, const char *value, const char *source,
     add_param (data, def->name, value, source);
 }
 
-/* "spectre_v2=retpoline srso=safe-ret …": the key=value part of each explanation line. */
-static char *
-mitigation_summary (char **explain)
-{
-  GString *s = g_string_new (NULL);
-
-  for (guint i = 0; explain && explain[i]; i++) {
-    const char *colon = strchr (explain[i], ':');
-    if (s->len)
-      g_string_append_c (s, ' ');
-    g_string_append_len (s, explain[i], colon ? colon - explain[i] : (gssize) strlen (explain[i]));
-  }
-  return g_string_free (s, FALSE);
-}
-
 /* A new NsValRun digesting one variant's result (figures, machine, free parameters); the
  * caller frees it with ns_val_run_free. */
 static NsValRun *
@@ -1236,7 +1221,7 @@ run_digest (const NsVariantResult *vr)
   run->cpu_model = g_strdup (vr->cpu_model);
   run->kernel = g_strdup (vr->kernel);
   run->cmdline = g_strdup (vr->cmdline);
-  run->mitigations = mitigation_summary (vr->mitigations);
+  run->mitigations = ns_mitigations_summary (vr->mitigations);
   ns_params_foreach (vr->params, collect_free_param, run->free_params);
   ns_params_foreach (vr->params, collect_unsourced, run->unsourced);
   return run;
