@@ -11,7 +11,8 @@
  *   __udp_enqueue_schedule_skb (§5.2): the receive-buffer test (rmem > sk_rcvbuf → drop,
  *   counted), above half the buffer skb_condense and a busylock, the atomic add to
  *   sk_rmem_alloc, the receive-queue lock, forward allocation in pages
- *   (__sk_mem_raise_allocated with the per-CPU reserve of v6.x), the tail append, and
+ *   (udp_rmem_schedule → __sk_mem_schedule → __sk_mem_raise_allocated with the per-CPU
+ *   reserve of v6.x; before v6.4 the pages of the whole truesize), the tail append, and
  *   sk_data_ready (INDIRECT_CALL_1 → sock_def_readable: wake the sleepers).
  *   udpv6_rcv is the same through __udp6_lib_rcv / udpv6_queue_rcv_skb.
  * Process side (the reader's CPU):
@@ -86,6 +87,7 @@ static NS_FUNC (fn_apparmor_socket_sock_rcv_skb, "apparmor_socket_sock_rcv_skb",
 static NS_FUNC (fn_ipv4_pktinfo_prepare, "ipv4_pktinfo_prepare", 260, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_skb_condense, "skb_condense", 180, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___sk_mem_raise_allocated, "__sk_mem_raise_allocated", 700, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___sk_mem_schedule, "__sk_mem_schedule", 80, NS_FN_EXTERN, 10);
 static NS_FUNC (fn___sk_mem_reduce_allocated, "__sk_mem_reduce_allocated", 300, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___x64_sys_read, "__x64_sys_read", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ksys_read, "ksys_read", 200, NS_FN_EXTERN, 4);
@@ -204,6 +206,49 @@ __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint page
   ns_insns (t, 7);                  /* census: 10 less P/E 3 (UDP has no memory_pressure) */
   ns_ret (t);
   ns_ret (t);
+}
+
+/* __sk_mem_schedule(sk, size, SK_MEM_RECV) (net/core/sock.c, exported): the pages of size
+ * onto sk_forward_alloc, then __sk_mem_raise_allocated (which the model never refuses: no
+ * udp_mem limit is reached). The enqueue's path since v6.4 (udp_rmem_schedule). */
+static void
+__sk_mem_schedule (NsThread *t, NsNetStack *s, struct sock *sk, gint size)
+{
+  gint pages = (size + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;   /* sk_mem_pages */
+
+  ns_call (t, &fn___sk_mem_schedule);
+  ns_insns (t, 8);                  /* sk_mem_pages, the add, the call, the test: estimate */
+  NS_LOAD_FIELD (t, sk, sk_forward_alloc);
+  sk->sk_forward_alloc += pages * SK_MEM_QUANTUM;
+  NS_STORE_FIELD (t, sk, sk_forward_alloc);
+  __sk_mem_raise_allocated (t, s, sk, pages);
+  ns_ret (t);
+}
+
+/* The enqueue's forward allocation for size bytes, under the receive-queue lock: from v6.4
+ * udp_rmem_schedule (static, inlined; Jason Xing's "udp: introduce __sk_mem_schedule()
+ * usage") raises only a positive shortfall, by the shortfall's pages, through
+ * __sk_mem_schedule; before it, the enqueue raised the pages of the whole size whenever
+ * size >= sk_forward_alloc (the 6.1 census binary's form). Then size is taken. */
+static void
+udp_rmem_schedule (NsThread *t, NsNetStack *s, struct sock *sk, gint size)
+{
+  ns_insns (t, 6);                     /* the forward_alloc test */
+  NS_LOAD_FIELD (t, sk, sk_forward_alloc);
+  if (s->udp_table->version >= 6004) {
+    gint delta = size - sk->sk_forward_alloc;
+    if (delta > 0) {
+      ns_insns (t, 3);                 /* the arguments */
+      __sk_mem_schedule (t, s, sk, delta);
+    }
+  } else if (size >= sk->sk_forward_alloc) {
+    gint pages = (size + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;   /* sk_mem_pages */
+    ns_insns (t, 6);                   /* sk_mem_pages, the call, the add */
+    __sk_mem_raise_allocated (t, s, sk, pages);
+    sk->sk_forward_alloc += pages * SK_MEM_QUANTUM;
+  }
+  sk->sk_forward_alloc -= size;
+  NS_STORE_FIELD (t, sk, sk_forward_alloc);
 }
 
 /* __sk_mem_reduce_allocated(sk, pages). */
@@ -335,16 +380,7 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   }
   ns_insns (t, 2);
   ns_raw_spin_lock (t, s, &list->lock, NS_LOCK_PLAIN);
-  ns_insns (t, 6);                     /* the forward_alloc test */
-  NS_LOAD_FIELD (t, sk, sk_forward_alloc);
-  if (size >= sk->sk_forward_alloc) {
-    gint pages = (size + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;   /* sk_mem_pages */
-    ns_insns (t, 6);                   /* sk_mem_pages, the call, the add */
-    __sk_mem_raise_allocated (t, s, sk, pages);
-    sk->sk_forward_alloc += pages * SK_MEM_QUANTUM;
-  }
-  sk->sk_forward_alloc -= size;
-  NS_STORE_FIELD (t, sk, sk_forward_alloc);
+  udp_rmem_schedule (t, s, sk, size);
   ns_insns (t, 20);                    /* sock_skb_set_dropcount (off), __skb_queue_tail */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_flags);
   __skb_queue_tail (list, skb);

@@ -159,15 +159,20 @@ typedef struct {
   guint reader_q;                /* reader_queue length */
 } Acct;
 
-/* __udp_enqueue_schedule_skb charging an admitted skb of truesize size: rmem += size; when
- * size >= sk_forward_alloc, __sk_mem_raise_allocated of sk_mem_pages(size) pages; then
- * forward_alloc -= size; the tail of sk_receive_queue. */
+/* __udp_enqueue_schedule_skb charging an admitted skb of truesize size on kernel version
+ * (major * 1000 + minor): rmem += size; from v6.4 udp_rmem_schedule (net/ipv4/udp.c, "udp:
+ * introduce __sk_mem_schedule() usage") raises a positive shortfall size - forward_alloc by
+ * __sk_mem_schedule (net/core/sock.c: sk_mem_pages(shortfall) pages onto forward_alloc and
+ * the charge); before, when size >= sk_forward_alloc, __sk_mem_raise_allocated of
+ * sk_mem_pages(size) pages; then forward_alloc -= size; the tail of sk_receive_queue. */
 static void
-acct_enqueue (Acct *a, gint size)
+acct_enqueue (Acct *a, gint size, guint version)
 {
+  gint need = version >= 6004 ? size - a->fwd : size >= a->fwd ? size : 0;
+
   a->rmem += size;
-  if (size >= a->fwd) {
-    gint amt = (size + PAGE - 1) / PAGE;
+  if (need > 0) {
+    gint amt = (need + PAGE - 1) / PAGE;
     a->pages += amt;
     a->fwd += amt * PAGE;
   }
@@ -236,6 +241,8 @@ expect_acct (Rig *rig, const Acct *a, const char *what, guint k)
 }
 
 typedef struct {
+  const char *kernel;            /* kernel version */
+  guint version;                 /* the same as major * 1000 + minor */
   gint  rcvbuf;                  /* 0: net.core.rmem_default */
   guint len;                     /* datagram length */
   guint first;                   /* datagrams sent first */
@@ -244,11 +251,17 @@ typedef struct {
 } AcctCase;
 
 static const AcctCase acct_cases[] = {
-  { 0, BIG, 10, 0, 0 },          /* threshold 53248: three 16640-byte skbs are held back */
-  { 0, 1400, 30, 0, 10 },        /* 2304-byte skbs, pages raised every other one */
-  { 4 * 16640, BIG, 3, 1, 2 },   /* threshold = one truesize: every read releases and
-                                    splices what arrived meanwhile */
-  { 0, BIG, 3, 1, 5 },           /* the deficit held across new arrivals */
+  /* threshold 53248: three 16640-byte skbs are held back */
+  { "6.9.0", 6009, 0, BIG, 10, 0, 0 },
+  /* 2304-byte skbs, pages raised every other one */
+  { "6.9.0", 6009, 0, 1400, 30, 0, 10 },
+  /* threshold = one truesize: every read releases and splices what arrived meanwhile */
+  { "6.9.0", 6009, 4 * 16640, BIG, 3, 1, 2 },
+  /* the deficit held across new arrivals */
+  { "6.9.0", 6009, 0, BIG, 3, 1, 5 },
+  /* before udp_rmem_schedule: the whole truesize's pages on each raise */
+  { "6.1.0", 6001, 0, BIG, 10, 0, 0 },
+  { "6.1.0", 6001, 0, BIG, 3, 1, 5 },
 };
 
 /* Sends n datagrams of c's length, each admitted, following them in a. */
@@ -260,7 +273,7 @@ acct_send (Rig *rig, const AcctCase *c, Acct *a, gint size, guint n)
   for (guint k = 0; k < n; k++) {
     ck_assert (kernel_admits (a->rmem, sk->sk_rcvbuf, size));
     send_datagram (rig, c->len);
-    acct_enqueue (a, size);
+    acct_enqueue (a, size, c->version);
     expect_acct (rig, a, "enqueue", k);
   }
 }
@@ -289,7 +302,7 @@ START_TEST (test_memory_accounting)
   struct sock *sk;
   Rig rig;
 
-  rig_init (&rig, "6.9.0", AF_INET, (guint) c->rcvbuf);
+  rig_init (&rig, c->kernel, AF_INET, (guint) c->rcvbuf);
   sk = ns_file_sock (rig.server);
   acct_send (&rig, c, &a, size, c->first);
   acct_read (&rig, c, &a, size, c->reads_between);
