@@ -21,8 +21,9 @@
  * Only classifiers and actions built in (CONFIG_…=y) have an entry: a module (=m) is
  * never in a chain and always costs every compare, then the indirect call.
  *
- * Cost of a call through the wrapper: the static-key test (one instruction: a 5-byte NOP
- * while the key is off, a JMP once enabled), then per chain entry tested one compare of
+ * Cost of a call through the wrapper: the static-key test (one instruction: the merged
+ * static_branch_likely(&tc_skip_wrapper) is a JMP to the chain while the key is off, as on
+ * a retpoline CPU, and a 5-byte NOP once tc_wrapper_init enables it), then per chain entry tested one compare of
  * the pointer with an immediate and one conditional branch (2 instructions; kernel-spec
  * §3.6.7), then a direct call — or, past the chain, the indirect call, whose cost under the
  * spectre_v2 mode in force is the machine's (ns_icall). The compare is `cmp $imm32, %reg`
