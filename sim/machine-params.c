@@ -148,7 +148,8 @@ static const NsParamDef machine_params[] = {
 
   /* ---- core-to-core (one-way CAS ping-pong latency, ref: [M1][M2][M25]) ---- */
   { "c2c.smt_ns", NS_PARAM_DOUBLE, "ns", "8", "line transfer between SMT siblings",
-    "generic default (7-10 ns on listed parts, ref: cpu-params.md §3)", FALSE, 0, 1000 },
+    "generic default (5.0-10.2 ns on the listed parts: 7950X 5.0-5.3, Zen 2/3 EPYC 9.0-10.2, "
+    "Intel 7.3-8.0; ref: cpu-params.md §3)", FALSE, 0, 1000 },
   { "c2c.ccx_ns", NS_PARAM_DOUBLE, "ns", "20", "line transfer within one L3 domain",
     "generic default", FALSE, 0, 1000 },
   { "c2c.socket_ns", NS_PARAM_DOUBLE, "ns", "80",
@@ -248,7 +249,8 @@ static const NsParamDef machine_params[] = {
   /* ---- locks and scheduling ---- */
   { "lock.atomic_cycles", NS_PARAM_DOUBLE, "cycles", "20",
     "locked read-modify-write (LOCK CMPXCHG) on a line already owned in L1",
-    "ref: cpu-params.md §3.7 ([M20]: 19 cycles on Golden Cove)", FALSE, 1, 500 },
+    "generic default: cpu-params.md §5's proposed Intel 20 (UNVERIFIED for AMD), next to "
+    "§3.7's measured LOCK CMPXCHG, 19 cycles on Golden Cove [M20]", FALSE, 1, 500 },
   { "sched.quantum_ns", NS_PARAM_DOUBLE, "ns", "1000",
     "longest a simulated thread runs before it yields to the engine (bounds the clock skew "
     "between CPUs; a simulation setting, not a hardware cost)",
