@@ -7,12 +7,13 @@
 
 #define CHAIN_MAX_DEPTH 64
 #define TREE_MAX_NODES  4096
+#define CALLS_MAX_INSNS 1000000     /* body-insns, nop-insns: ns_insns takes a guint */
 
 typedef struct {
   guint    depth;
   guint    fanout;              /* call-tree: children per function */
-  guint64  body_insns;
-  guint64  nop_insns;           /* call-tree: NOPs at each function's start (issue width) */
+  guint    body_insns;
+  guint    nop_insns;           /* call-tree: NOPs at each function's start (issue width) */
   NsFunc  *chain;               /* CHAIN_MAX_DEPTH functions (call-tree: its nodes), static */
   guint64  calls;
   guint64  calls_mark;
@@ -131,6 +132,27 @@ icall_thread (NsThread *t, gpointer data)
   }
 }
 
+/* Reads the instruction count attr (def when absent), 0 to CALLS_MAX_INSNS; FALSE with a
+ * file:line error. */
+static gboolean
+get_insns (const NsScenario *sc, const char *attr, guint def, guint *out, GError **error)
+{
+  guint64 n;
+
+  if (!ns_xml_get_uint (sc, sc->workload, attr, TRUE, def, &n, error))
+    return FALSE;
+  if (n > CALLS_MAX_INSNS)
+    goto error_range;
+  *out = (guint) n;
+  return TRUE;
+
+/* ERRORS */
+error_range:
+  ns_xml_error (sc, sc->workload, error, "attribute '%s': expected 0 to %d, got %"
+                G_GUINT64_FORMAT, attr, CALLS_MAX_INSNS, n);
+  return FALSE;
+}
+
 /* Reads the attributes common to both workloads and spawns the thread. */
 static gpointer
 calls_setup_common (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
@@ -140,7 +162,7 @@ calls_setup_common (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
 
   if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
       !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "body-insns", TRUE, 10, &c->body_insns, error)) {
+      !get_insns (sc, "body-insns", 10, &c->body_insns, error)) {
     g_free (c);
     return NULL;
   }
@@ -202,7 +224,7 @@ tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
   if (!ns_xml_get_uint (sc, sc->workload, "depth", TRUE, 5, &depth, error) ||
       !ns_xml_get_uint (sc, sc->workload, "fanout", TRUE, 4, &fanout, error) ||
       !ns_xml_get_uint (sc, sc->workload, "text-bytes", TRUE, 192, &bytes, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "nop-insns", TRUE, 0, &c->nop_insns, error))
+      !get_insns (sc, "nop-insns", 0, &c->nop_insns, error))
     goto fail;
   nodes = tree_nodes (fanout, depth);
   if (depth < 1 || fanout < 1 || nodes > TREE_MAX_NODES)

@@ -330,6 +330,22 @@ sed 's|<set path="workload.inline" value="true"/>|<set path="workload.depth" val
 expect 2 "a variant's <set> out of range" -- "$NETSIM" run -q --variant inlined "$TMP/bad-variant.xml"
 grep -q "attribute 'depth'.*(after variant 'inlined' set workload.depth=0)" "$TMP/err" && ok ||
   bad "out-of-range variant <set> is not named as the variant's: $(cat "$TMP/err")"
+# body-insns and nop-insns are counts of at most a million, not taken modulo 2^32
+expect 2 "body-insns past 2^32" -- "$NETSIM" run -q --variant off \
+  --set workload.body-insns=4294967306 "$MICRO/indirect-call.xml"
+grep -q "indirect-call.xml:6: attribute 'body-insns': expected 0 to 1000000, got 4294967306 (after --set workload.body-insns=4294967306)$" \
+  "$TMP/err" && ok || bad "body-insns past 2^32 is not refused: $(cat "$TMP/err")"
+expect 2 "body-insns past the bound" -- "$NETSIM" run -q --variant plain-ret \
+  --set workload.body-insns=1000001 "$MICRO/call-chain.xml"
+grep -q "call-chain.xml:6: attribute 'body-insns': expected 0 to 1000000" "$TMP/err" && ok ||
+  bad "body-insns 1000001 is not refused: $(cat "$TMP/err")"
+expect 0 "body-insns at the bound" -- "$NETSIM" run -q --variant off --set workload.body-insns=1000000 \
+  --set measure.duration=10ms "$MICRO/indirect-call.xml"
+grep -q "^off  *cycles_per_call  *666666\.6667 " "$TMP/out" && ok ||
+  bad "body-insns 1000000 does not cost a million instructions: $(grep '^off ' "$TMP/out")"
+expect 2 "nop-insns past 2^32" -- "$NETSIM" run -q --set workload.nop-insns=4294967328 "$MICRO/call-tree.xml"
+grep -q "call-tree.xml:6: attribute 'nop-insns': expected 0 to 1000000, got 4294967328 (after --set workload.nop-insns=4294967328)$" \
+  "$TMP/err" && ok || bad "nop-insns past 2^32 is not refused: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
