@@ -184,42 +184,47 @@ touched_by (GHashTable *touched, xmlNodePtr node)
   return NULL;
 }
 
-/* The set behind an error about node saying message: one that made or changed node or an
- * element holding it, or changed the attribute of node the message names. */
-static const char *
-set_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
+/* The sets behind an error about node saying message, newly allocated, or NULL: the one
+ * that made or changed node or an element holding it, else those that changed the
+ * attributes of node the message names ("attribute 'NAME'"), in the node's order, joined
+ * by ", ". */
+static char *
+sets_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
 {
+  GString *sets;
   const char *set;
 
   if (sc == NULL || sc->set_by == NULL || node == NULL)
     return NULL;
   if ((set = touched_by (sc->set_by, node)) != NULL || node->type != XML_ELEMENT_NODE)
-    return set;
+    return g_strdup (set);
+  sets = g_string_new (NULL);
   for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
     g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
 
-    if (strstr (message, named) != NULL && (set = g_hash_table_lookup (sc->set_by, a)) != NULL)
-      return set;
+    if (strstr (message, named) == NULL || (set = g_hash_table_lookup (sc->set_by, a)) == NULL)
+      continue;
+    g_string_append_printf (sets, "%s%s", sets->len > 0 ? ", " : "", set);
   }
-  return NULL;
+  return g_string_free (sets, sets->len == 0);
 }
 
 /* Sets an NS_ERROR_INPUT "file:line: message" error for node (printf format), ending
- * "(after --set PATH=VALUE)" or the like when a set made or changed what is at fault. */
+ * "(after --set PATH=VALUE)" or the like when sets made or changed what is at fault. */
 void
 ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char *format, ...)
 {
   va_list args;
   g_autofree char *message = NULL;
-  const char *set;
+  g_autofree char *sets = NULL;
 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  set = set_behind (sc, node, message);
+  sets = sets_behind (sc, node, message);
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s", file_of (sc, node),
-               ns_xml_line (node), message, set ? " (after " : "", set ? set : "",
-               set ? ")" : "");
+               ns_xml_line (node), message, sets ? " (after " : "", sets ? sets : "",
+               sets ? ")" : "");
 }
 
 /* Sets "element E: attribute 'a': expected WHAT, got 'value'". */
@@ -1067,8 +1072,8 @@ error_cap:
     g_autofree char *cap = format_time (m->max_duration);
     g_autofree char *batch = format_time (m->batch);
 
-    ns_xml_error (sc, measure, error, "element measure: max-duration (%s) is shorter than "
-                  "one batch (%s)", cap, batch);
+    ns_xml_error (sc, measure, error, "element measure: attribute 'max-duration' (%s) is "
+                  "shorter than one batch, attribute 'batch' (%s)", cap, batch);
     return FALSE;
   }
 }

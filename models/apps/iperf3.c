@@ -638,8 +638,18 @@ bad_pacing:
   return FALSE;
 bad_family:
   ns_xml_error (sc, w, error, "attribute 'server-family': an AF_INET server ('inet') cannot "
-                "receive family='ipv6' streams");
+                "receive the streams of attribute 'family' ('ipv6')");
   return FALSE;
+}
+
+/* What sets the threads per side, for messages: "attribute 'threading' single", or with
+ * per-stream the streams attribute too. */
+static const char *
+threads_per_side (const Iperf *ip)
+{
+  return ip->threading == IPERF_SINGLE ? "attribute 'threading' single"
+                                       : "attribute 'threading' per-stream, one per "
+                                         "attribute 'streams'";
 }
 
 /* Checks that the threads' CPUs exist and do not overlap. */
@@ -657,14 +667,15 @@ check_cpus (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
 
 /* ERRORS */
 too_few:
-  ns_xml_error (sc, sc->workload, error, "client-cpu/server-cpu: %u thread(s) per side from "
-                "CPUs %u and %u do not fit the machine's %u CPUs", span, ip->client_cpu,
-                ip->server_cpu, n);
+  ns_xml_error (sc, sc->workload, error, "attribute 'client-cpu' (%u) and attribute "
+                "'server-cpu' (%u): %u thread(s) per side (%s) do not fit the machine's %u "
+                "CPUs", ip->client_cpu, ip->server_cpu, span, threads_per_side (ip), n);
   return FALSE;
 overlap:
-  ns_xml_error (sc, sc->workload, error, "client-cpu/server-cpu: the client CPUs %u-%u and "
-                "server CPUs %u-%u overlap", ip->client_cpu, ip->client_cpu + span - 1,
-                ip->server_cpu, ip->server_cpu + span - 1);
+  ns_xml_error (sc, sc->workload, error, "attribute 'client-cpu' and attribute 'server-cpu': "
+                "the client CPUs %u-%u and server CPUs %u-%u overlap (%s)", ip->client_cpu,
+                ip->client_cpu + span - 1, ip->server_cpu, ip->server_cpu + span - 1,
+                threads_per_side (ip));
   return FALSE;
 }
 

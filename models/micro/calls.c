@@ -238,9 +238,9 @@ tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
 
 /* ERRORS */
 too_big:
-  ns_xml_error (sc, sc->workload, error, "attributes 'fanout' %" G_GUINT64_FORMAT
-                " and 'depth' %" G_GUINT64_FORMAT ": expected at least 1 each and at most "
-                "%d functions", fanout, depth, TREE_MAX_NODES);
+  ns_xml_error (sc, sc->workload, error, "attribute 'fanout' (%" G_GUINT64_FORMAT ") and "
+                "attribute 'depth' (%" G_GUINT64_FORMAT "): expected at least 1 each and at "
+                "most %d functions", fanout, depth, TREE_MAX_NODES);
   goto fail;
 bad_bytes:
   ns_xml_error (sc, sc->workload, error, "attribute 'text-bytes': expected 16 to 4096, got %"

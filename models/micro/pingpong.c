@@ -109,8 +109,8 @@ pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_
 /* ERRORS */
 no_peer:
   ns_xml_error (sc, sc->workload, error,
-                "attribute 'distance': this machine has no CPU at distance '%s' from CPU %u",
-                dist_name, cpu);
+                "attribute 'distance': this machine has no CPU at distance '%s' from CPU %u "
+                "(attribute 'cpu')", dist_name, cpu);
   return NULL;
 }
 

@@ -582,7 +582,8 @@ static const struct {
   { "fractional-picoseconds.xml", 6, "attribute 'warmup': expected a time such as 10us "
     "(units ps, ns, us, ms, s; a whole number of ps" },
   { "zero-duration.xml", 6, "attribute 'duration': expected a time > 0, got '0'" },
-  { "max-duration-below-batch.xml", 6, "max-duration (100us) is shorter than one batch (1ms)" },
+  { "max-duration-below-batch.xml", 6, "attribute 'max-duration' (100us) is shorter than one "
+    "batch, attribute 'batch' (1ms)" },
   { "duplicate-param.xml", 6, "parameter 'cache.l2.latency_cycles' is given twice (first on "
     "line 5)" },
   { "duplicate-config.xml", 6, "option 'CONFIG_RETPOLINE' is given twice (first on line 5)" },

@@ -378,6 +378,22 @@ expect 2 "batch shorter than 10 quanta" -- "$NETSIM" run -q --variant L3-4MiB --
   --set measure.batch=2us "$MICRO/pointer-chase.xml"
 grep -q 'pointer-chase.xml:[0-9]*: .*batch' "$TMP/err" && ok || bad "short batch error names file:line"
 
+# cross-attribute errors name every --set behind them
+expect 2 "max-duration below one batch" -- "$NETSIM" run -q --variant off --set measure.converge=0.01 \
+  --set measure.batch=10us --set measure.max-duration=5us "$MICRO/indirect-call.xml"
+grep -q "indirect-call.xml:7: .*'max-duration' (5us) is shorter than one batch, .*'batch' (10us) (after --set measure.batch=10us, --set measure.max-duration=5us)$" \
+  "$TMP/err" && ok || bad "max-duration below a batch does not name the sets: $(cat "$TMP/err")"
+expect 2 "call-tree too large" -- "$NETSIM" run -q --set workload.fanout=100 "$MICRO/call-tree.xml"
+grep -q "call-tree.xml:6: attribute 'fanout' (100) and attribute 'depth' (3): .*(after --set workload.fanout=100)$" \
+  "$TMP/err" && ok || bad "a call tree too large does not name the set: $(cat "$TMP/err")"
+expect 2 "iperf3 CPUs overlap" -- "$NETSIM" run -q --variant ipv4-1G-baseline \
+  --set workload.server-cpu=0 "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q "udp-lookup-iperf3.xml:[0-9]*: attribute 'client-cpu' and attribute 'server-cpu': .* overlap .*(after --set workload.server-cpu=0)$" \
+  "$TMP/err" && ok || bad "overlapping iperf3 CPUs do not name the set: $(cat "$TMP/err")"
+expect 2 "iperf3 IPv6 streams to an AF_INET server" -- "$NETSIM" run -q --variant ipv4-1G-baseline \
+  --set workload.server-family=inet --set workload.family=ipv6 "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q "cannot receive the streams of attribute 'family' ('ipv6') (after --set workload.family=ipv6, --set workload.server-family=inet)$" \
+  "$TMP/err" && ok || bad "family and server-family do not name both sets: $(cat "$TMP/err")"
 # --output: written whole; a failing run or unwritable path leaves nothing behind
 expect 0 "--output" -- "$NETSIM" run -q --format json -o "$TMP/r.json" "$MICRO/indirect-call.xml"
 [ -s "$TMP/r.json" ] && ok || bad "--output wrote nothing"
@@ -405,6 +421,10 @@ grep -q '^ipv4 1G: patch.* 0\.00 *0\.00 *n/a$' "$TMP/out" && ! grep -qi '\(nan\|
   bad "zero-baseline comparison: $(grep '^ipv4 1G: patch' "$TMP/out")"
 
 # a ping-pong needs two CPUs: distance 'same' is refused as a bad value, not as a missing CPU
+expect 2 "ping-pong with no CPU at the distance" -- "$NETSIM" run -q --variant smt --set param.cpu.sockets=1 \
+  --set workload.distance=remote --set workload.cpu=1 "$MICRO/pingpong.xml"
+grep -q "pingpong.xml:[0-9]*: attribute 'distance': .* from CPU 1 (attribute 'cpu') (after --set workload.cpu=1, --set workload.distance=remote)$" \
+  "$TMP/err" && ok || bad "no CPU at a distance does not name both sets: $(cat "$TMP/err")"
 expect 2 "ping-pong at distance same" -- "$NETSIM" run -q --set workload.distance=same "$MICRO/pingpong.xml"
 grep -q "expected smt, ccx, socket or remote, got 'same'" "$TMP/err" && ok ||
   bad "distance same: $(cat "$TMP/err")"
