@@ -324,7 +324,9 @@ relative_ci (const double *values, guint n, double confidence)
   return fabs (t * sd / sqrt ((double) n) / mean);
 }
 
-/* Measures one repetition under the convergence rule; returns the mean of batch values. */
+/* Measures one repetition under the convergence rule: batches of measure/@batch while one
+ * more fits in max-duration, until the CI of the batch values is narrow enough; returns
+ * the mean of the batch values. */
 static gboolean
 measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
                     gpointer state, NsTime start, NsRepResult *out)
@@ -335,7 +337,7 @@ measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machi
   double ci = INFINITY;
   gboolean ok = TRUE;
 
-  while (ok && now - start < m->max_duration) {
+  while (ok && m->batch <= m->max_duration - (now - start)) {
     double v;
     NsTime reached = ns_engine_run (engine, now + m->batch);
     ok = vs->klass->metric (state, machine, m->metric, reached - now, &v);
@@ -507,6 +509,7 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   start = ns_engine_run (engine, m->warmup);
   vs->klass->mark (state);
   ns_machine_account_reset (machine);
+  /* read_measure saw to it that neither rule's end passes NS_TIME_FOREVER */
   if (m->converge > 0) {
     ok = measure_converging (vs, engine, machine, state, start, out);
     out->measured = ns_engine_now (engine) - start;

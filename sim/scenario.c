@@ -1031,6 +1031,59 @@ format_time (NsTime t)
   return g_strdup_printf ("%" G_GINT64_FORMAT "ps", t);
 }
 
+/* FALSE with a file:line error naming the attributes if the run measure describes would
+ * end past NS_TIME_FOREVER: warmup + duration, or warmup + max-duration under the
+ * convergence rule (which stops before a batch that would pass max-duration). */
+static gboolean
+check_measure_end (NsScenario *sc, xmlNodePtr measure, GError **error)
+{
+  const NsMeasure *m = &sc->measure;
+  const char *attr = m->converge > 0 ? "max-duration" : "duration";
+  NsTime length = m->converge > 0 ? m->max_duration : m->duration;
+
+  if (length <= NS_TIME_FOREVER - m->warmup)
+    return TRUE;
+  {
+    g_autofree char *warmup = format_time (m->warmup);
+    g_autofree char *shown = format_time (length);
+
+    ns_xml_error (sc, measure, error, "element measure: attribute 'warmup' (%s) + attribute "
+                  "'%s' (%s) end past the longest simulated time, 2^63-1 ps (about 106 days)",
+                  warmup, attr, shown);
+    return FALSE;
+  }
+}
+
+/* FALSE with a file:line error if the convergence rule is on and max-duration holds not
+ * even one batch. */
+static gboolean
+check_measure_cap (NsScenario *sc, xmlNodePtr measure, GError **error)
+{
+  const NsMeasure *m = &sc->measure;
+
+  if (m->converge <= 0 || m->max_duration >= m->batch)
+    return TRUE;
+  {
+    g_autofree char *cap = format_time (m->max_duration);
+    g_autofree char *batch = format_time (m->batch);
+
+    ns_xml_error (sc, measure, error, "element measure: attribute 'max-duration' (%s) is "
+                  "shorter than one batch, attribute 'batch' (%s)", cap, batch);
+    return FALSE;
+  }
+}
+
+/* The default max-duration: 100 x duration, at most what ends the run by NS_TIME_FOREVER
+ * (at least 1 ps: check_measure_end refuses that if it does not fit either). */
+static NsTime
+default_max_duration (const NsMeasure *m)
+{
+  NsTime room = NS_TIME_FOREVER - m->warmup;
+  NsTime hundred = m->duration > NS_TIME_FOREVER / 100 ? NS_TIME_FOREVER : m->duration * 100;
+
+  return MAX (MIN (hundred, room), 1);
+}
+
 /* Reads <measure>, filling in defaults. */
 static gboolean
 read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
@@ -1038,7 +1091,6 @@ read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
   NsMeasure *m = &sc->measure;
   g_autofree char *aggregate = NULL;
   guint64 repetitions, min_batches;
-  NsTime max_default;
 
   if (!ns_xml_get_string (sc, measure, "metric", NULL, &m->metric, error) ||
       !ns_xml_get_time (sc, measure, "warmup", TRUE, 0, &m->warmup, error) ||
@@ -1047,16 +1099,15 @@ read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
       !ns_xml_get_string (sc, measure, "aggregate", "mean", &aggregate, error) ||
       !ns_xml_get_double (sc, measure, "converge", TRUE, 0.0, &m->converge, error) ||
       !ns_xml_get_double (sc, measure, "confidence", TRUE, 0.95, &m->confidence, error) ||
-      !get_positive_time (sc, measure, "batch", MAX (m->duration / 10, 1), &m->batch, error))
-    return FALSE;
-  max_default = m->duration > NS_TIME_FOREVER / 100 ? NS_TIME_FOREVER : m->duration * 100;
-  if (!get_positive_time (sc, measure, "max-duration", max_default, &m->max_duration, error) ||
+      !get_positive_time (sc, measure, "batch", MAX (m->duration / 10, 1), &m->batch, error) ||
+      !get_positive_time (sc, measure, "max-duration", default_max_duration (m),
+                          &m->max_duration, error) ||
       !ns_xml_get_uint (sc, measure, "min-batches", TRUE, 5, &min_batches, error))
     return FALSE;
   if (repetitions == 0 || repetitions > G_MAXUINT || min_batches > G_MAXUINT)
     goto error_range;
-  if (m->converge > 0 && m->max_duration < m->batch)
-    goto error_cap;
+  if (!check_measure_end (sc, measure, error) || !check_measure_cap (sc, measure, error))
+    return FALSE;
   m->repetitions = (guint) repetitions;
   m->min_batches = (guint) min_batches;
   m->aggregate = g_str_equal (aggregate, "harmonic") ? NS_AGG_HARMONIC : NS_AGG_MEAN;
@@ -1067,15 +1118,6 @@ error_range:
   ns_xml_error (sc, measure, error, "element measure: repetitions and min-batches must be "
                 "between 1 and %u", G_MAXUINT);
   return FALSE;
-error_cap:
-  {
-    g_autofree char *cap = format_time (m->max_duration);
-    g_autofree char *batch = format_time (m->batch);
-
-    ns_xml_error (sc, measure, error, "element measure: attribute 'max-duration' (%s) is "
-                  "shorter than one batch, attribute 'batch' (%s)", cap, batch);
-    return FALSE;
-  }
 }
 
 /* Applies the <set> children of variant to doc, recording touched nodes as set by by. */

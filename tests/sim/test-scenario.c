@@ -483,6 +483,49 @@ START_TEST (test_set_errors_in_document)
 }
 END_TEST
 
+/* A run whose simulated end passes 2^63-1 ps is refused at load, naming the attributes
+ * whose sum it is and the sets behind them: warmup + duration under the fixed rule,
+ * warmup + max-duration under the convergence rule; a sum that just fits loads, and the
+ * default max-duration shrinks to fit. */
+START_TEST (test_measure_end_fits)
+{
+  static const struct { const char *sets[5], *expected; } refused[] = {
+    { { "measure.warmup=10us", "measure.duration=9223372036844775808ps", NULL },
+      "minimal.xml:7: element measure: attribute 'warmup' (10us) + attribute 'duration' "
+      "(9223372036844775808ps) end past the longest simulated time, 2^63-1 ps (about 106 "
+      "days) (after --set measure.warmup=10us, --set measure.duration=9223372036844775808ps)" },
+    { { "measure.converge=0.01", "measure.warmup=10us", "measure.batch=1ms",
+        "measure.max-duration=9223372036844775808ps", NULL },
+      "minimal.xml:7: element measure: attribute 'warmup' (10us) + attribute 'max-duration' "
+      "(9223372036844775808ps) end past the longest simulated time, 2^63-1 ps (about 106 "
+      "days) (after --set measure.warmup=10us, --set "
+      "measure.max-duration=9223372036844775808ps)" },
+  };
+  NsScenario *sc;
+
+  for (gsize i = 0; i < G_N_ELEMENTS (refused); i++) {
+    g_autofree char *message = load_fails ("minimal.xml", refused[i].sets);
+
+    ck_assert_str_eq (message, refused[i].expected);
+  }
+  sc = load_good ("minimal.xml", (const char *const[]) {
+                    "measure.warmup=10us", "measure.duration=9223372036844775807ps", NULL });
+  ck_assert_int_eq (sc->measure.duration, NS_TIME_FOREVER - NS_US (10));
+  ns_scenario_free (sc);
+  sc = load_good ("minimal.xml", (const char *const[]) {
+                    "measure.converge=0.01", "measure.warmup=10us", "measure.batch=1ms",
+                    "measure.max-duration=9223372036844775807ps", NULL });
+  ck_assert_int_eq (sc->measure.max_duration, NS_TIME_FOREVER - NS_US (10));
+  ns_scenario_free (sc);
+  /* 100 x duration would pass the end: the default cap is what fits */
+  sc = load_good ("minimal.xml", (const char *const[]) {
+                    "measure.converge=0.01", "measure.warmup=10us",
+                    "measure.duration=1000000s", NULL });
+  ck_assert_int_eq (sc->measure.max_duration, NS_TIME_FOREVER - NS_US (10));
+  ns_scenario_free (sc);
+}
+END_TEST
+
 START_TEST (test_set_bad_syntax)
 {
   static const struct { const char *set, *expected; } cases[] = {
@@ -875,6 +918,7 @@ scenario_suite (void)
   tcase_add_test (set, test_set_creates_elements);
   tcase_add_test (set, test_set_config_by_name);
   tcase_add_test (set, test_set_errors_in_document);
+  tcase_add_test (set, test_measure_end_fits);
   tcase_add_test (set, test_set_bad_syntax);
   tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));
   tcase_add_test (bad, test_bad_table_complete);

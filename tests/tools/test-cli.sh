@@ -378,6 +378,13 @@ expect 2 "batch shorter than 10 quanta" -- "$NETSIM" run -q --variant L3-4MiB --
   --set measure.batch=2us "$MICRO/pointer-chase.xml"
 grep -q 'pointer-chase.xml:[0-9]*: .*batch' "$TMP/err" && ok || bad "short batch error names file:line"
 
+# a convergence run stops before a batch that would pass max-duration: 3 batches of 30us
+# fit in 100us, a fourth would end at 120us
+expect 0 "max-duration not a whole number of batches" -- "$NETSIM" run -q --variant L3-4MiB \
+  --set measure.converge=0.000000001 --set measure.batch=30us --set measure.min-batches=1000 \
+  --set measure.max-duration=100us "$MICRO/pointer-chase.xml"
+grep -q 'max-duration reached: .* after 3 batches of 30 us' "$TMP/out" && ok ||
+  bad "a capped run passes max-duration: $(grep reached "$TMP/out")"
 # cross-attribute errors name every --set behind them
 expect 2 "max-duration below one batch" -- "$NETSIM" run -q --variant off --set measure.converge=0.01 \
   --set measure.batch=10us --set measure.max-duration=5us "$MICRO/indirect-call.xml"
@@ -394,6 +401,17 @@ expect 2 "iperf3 IPv6 streams to an AF_INET server" -- "$NETSIM" run -q --varian
   --set workload.server-family=inet --set workload.family=ipv6 "$DATA/scenarios/udp-lookup-iperf3.xml"
 grep -q "cannot receive the streams of attribute 'family' ('ipv6') (after --set workload.family=ipv6, --set workload.server-family=inet)$" \
   "$TMP/err" && ok || bad "family and server-family do not name both sets: $(cat "$TMP/err")"
+# a run whose simulated end passes 2^63-1 ps is refused, not wrapped round
+expect 2 "warmup + duration past the last time" -- "$NETSIM" run -q --variant off \
+  --set measure.duration=9223372036844775808ps "$MICRO/indirect-call.xml"
+grep -q "indirect-call.xml:7: element measure: attribute 'warmup' (10us) + attribute 'duration' (9223372036844775808ps) end past the longest simulated time.*(after --set measure.duration=9223372036844775808ps)$" \
+  "$TMP/err" && ok || bad "an overflowing duration is not refused: $(cat "$TMP/err")"
+expect 2 "warmup + max-duration past the last time" -- "$NETSIM" run -q --variant off \
+  --set measure.converge=0.01 --set measure.batch=9223372036854775807ps \
+  --set measure.max-duration=9223372036854775807ps "$MICRO/indirect-call.xml"
+grep -q "indirect-call.xml:7: element measure: attribute 'warmup' (10us) + attribute 'max-duration' (9223372036854775807ps) end past" \
+  "$TMP/err" && ok || bad "an overflowing max-duration is not refused: $(cat "$TMP/err")"
+
 # --output: written whole; a failing run or unwritable path leaves nothing behind
 expect 0 "--output" -- "$NETSIM" run -q --format json -o "$TMP/r.json" "$MICRO/indirect-call.xml"
 [ -s "$TMP/r.json" ] && ok || bad "--output wrote nothing"
