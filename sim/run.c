@@ -324,25 +324,36 @@ relative_ci (const double *values, guint n, double confidence)
   return fabs (t * sd / sqrt ((double) n) / mean);
 }
 
+/* Sets the error for a measurement in which the workload completed no operation: when
+ * says where ("in the measured time (100 us)"), advice what to lengthen. */
+static void
+error_none_completed (const NsVariantSetup *vs, const char *when, const char *advice,
+                      GError **error)
+{
+  g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the workload completed no %s %s: %s, "
+               "unless the set-up lets none complete (a what-if can send every one "
+               "elsewhere, as to reuseport sockets nobody reads, or drop every one)",
+               vs->sc->path, vs->klass->op_name, when, advice);
+}
+
 /* Measures one repetition under the convergence rule: batches of measure/@batch while one
- * more fits in max-duration, until the CI of the batch values is narrow enough; returns
- * the mean of the batch values. */
+ * more fits in max-duration, until the CI of the batch values is narrow enough; out gets
+ * their mean. FALSE with an error if a batch completed no operation. */
 static gboolean
 measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
-                    gpointer state, NsTime start, NsRepResult *out)
+                    gpointer state, NsTime start, NsRepResult *out, GError **error)
 {
   const NsMeasure *m = &vs->sc->measure;
-  GArray *batches = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr (GArray) batches = g_array_new (FALSE, FALSE, sizeof (double));
   NsTime now = start;
-  double ci = INFINITY;
-  gboolean ok = TRUE;
+  double ci = INFINITY, v;
 
-  while (ok && m->batch <= m->max_duration - (now - start)) {
-    double v;
+  while (m->batch <= m->max_duration - (now - start)) {
     NsTime reached = ns_engine_run (engine, now + m->batch);
-    ok = vs->klass->metric (state, machine, m->metric, reached - now, &v);
-    if (ok)
-      g_array_append_val (batches, v);
+
+    if (!vs->klass->metric (state, machine, m->metric, reached - now, &v))
+      goto error_empty_batch;
+    g_array_append_val (batches, v);
     out->ops += vs->klass->ops (state);
     vs->klass->mark (state);
     now = reached;
@@ -352,15 +363,52 @@ measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machi
         break;
     }
   }
-  if (ok && batches->len > 0) {
-    out->value = gsl_stats_mean ((double *) batches->data, 1, batches->len);
-    out->rule = g_strdup_printf ("%s: %.0f%% CI ±%.3g%% after %u batches of %.6g us",
-                             ci <= m->converge ? "converged" : "max-duration reached",
-                             m->confidence * 100, ci * 100, batches->len,
-                             (double) m->batch / 1e6);
+  out->value = gsl_stats_mean ((double *) batches->data, 1, batches->len);
+  out->rule = g_strdup_printf ("%s: %.0f%% CI ±%.3g%% after %u batches of %.6g us",
+                               ci <= m->converge ? "converged" : "max-duration reached",
+                               m->confidence * 100, ci * 100, batches->len,
+                               (double) m->batch / 1e6);
+  return TRUE;
+
+/* ERRORS */
+error_empty_batch:
+  {
+    g_autofree char *when = g_strdup_printf ("in batch %u (%.6g us, from %.6g us into the "
+                                             "measured time)", batches->len + 1,
+                                             (double) m->batch / 1e6,
+                                             (double) (now - start) / 1e6);
+
+    error_none_completed (vs, when, "lengthen measure/@batch past the longest stretch "
+                          "without a completion", error);
+    return FALSE;
   }
-  g_array_free (batches, TRUE);
-  return ok && out->rule != NULL;
+}
+
+/* Measures one repetition under the fixed rule: measure/@duration from start. FALSE with
+ * an error if the workload completed no operation. */
+static gboolean
+measure_fixed (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
+               gpointer state, NsTime start, NsRepResult *out, GError **error)
+{
+  const NsMeasure *m = &vs->sc->measure;
+  NsTime reached = ns_engine_run (engine, start + m->duration);
+
+  out->measured = reached - start;
+  if (!vs->klass->metric (state, machine, m->metric, out->measured, &out->value))
+    goto error_empty;
+  out->rule = g_strdup_printf ("fixed duration: %.6g us simulated", (double) m->duration / 1e6);
+  out->ops = vs->klass->ops (state);
+  return TRUE;
+
+/* ERRORS */
+error_empty:
+  {
+    g_autofree char *when = g_strdup_printf ("in the measured time (%.6g us)",
+                                             (double) out->measured / 1e6);
+
+    error_none_completed (vs, when, "lengthen measure/@duration", error);
+    return FALSE;
+  }
 }
 
 /* Layout of a function's running sums: self cycles by cause, calls, inlined invocations,
@@ -511,23 +559,12 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   ns_machine_account_reset (machine);
   /* read_measure saw to it that neither rule's end passes NS_TIME_FOREVER */
   if (m->converge > 0) {
-    ok = measure_converging (vs, engine, machine, state, start, out);
+    ok = measure_converging (vs, engine, machine, state, start, out, error);
     out->measured = ns_engine_now (engine) - start;
   } else {
-    NsTime reached = ns_engine_run (engine, start + m->duration);
-    out->measured = reached - start;
-    ok = vs->klass->metric (state, machine, m->metric, out->measured, &out->value);
-    out->rule = g_strdup_printf ("fixed duration: %.6g us simulated",
-                                 (double) m->duration / 1e6);
-    out->ops = vs->klass->ops (state);
+    ok = measure_fixed (vs, engine, machine, state, start, out, error);
   }
-  if (!ok)
-    g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the workload completed no %s "
-                 "in the measured time (%.6g us): lengthen measure/@duration, unless the "
-                 "set-up lets none complete (a what-if can send every one elsewhere, as "
-                 "to reuseport sockets nobody reads, or drop every one)",
-                 vs->sc->path, vs->klass->op_name, (double) out->measured / 1e6);
-  else
+  if (ok)
     accumulate (machine, engine, acc);
 
 out:

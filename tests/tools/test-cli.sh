@@ -385,6 +385,13 @@ expect 0 "max-duration not a whole number of batches" -- "$NETSIM" run -q --vari
   --set measure.max-duration=100us "$MICRO/pointer-chase.xml"
 grep -q 'max-duration reached: .* after 3 batches of 30 us' "$TMP/out" && ok ||
   bad "a capped run passes max-duration: $(grep reached "$TMP/out")"
+# a batch that completed nothing is named, with the attribute to lengthen (iperf3 at 1G
+# sends a burst every 1ms pacing tick: 100us batches between bursts see no datagram)
+expect 1 "empty batch" -- "$NETSIM" run -q --variant ipv4-1G-baseline --set workload.streams=1 \
+  --set measure.converge=0.05 --set measure.batch=100us --set measure.repetitions=1 \
+  "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q 'completed no datagram in batch 3 (100 us, from 200 us into the measured time): lengthen measure/@batch' \
+  "$TMP/err" && ok || bad "an empty batch is not named: $(cat "$TMP/err")"
 # cross-attribute errors name every --set behind them
 expect 2 "max-duration below one batch" -- "$NETSIM" run -q --variant off --set measure.converge=0.01 \
   --set measure.batch=10us --set measure.max-duration=5us "$MICRO/indirect-call.xml"
