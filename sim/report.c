@@ -378,7 +378,42 @@ ns_report_params_comment (GString *out, const NsParams *params)
   ns_params_foreach (params, param_comment, out);
 }
 
-/* The CSV report: a commented heading with the first variant's parameters, then a row per
+/* The parameter set as "# param …" lines, one string each (without the newline). */
+static char **
+params_comment_lines (const NsParams *params)
+{
+  g_autoptr (GString) text = g_string_new (NULL);
+
+  ns_report_params_comment (text, params);
+  if (text->len > 0)
+    g_string_truncate (text, text->len - 1);
+  return g_strsplit (text->str, "\n", -1);
+}
+
+/* For each variant after the first, "# variant NAME: cpu PROFILE" if it ran on another
+ * profile than the first, and "# variant NAME: param …" for each parameter whose value or
+ * source is not the first's. */
+static void
+csv_variant_params (GString *out, const NsRunResult *r)
+{
+  const NsVariantResult *first = r->variants->pdata[0];
+  g_auto (GStrv) base = params_comment_lines (first->params);
+
+  for (guint i = 1; i < r->variants->len; i++) {
+    const NsVariantResult *vr = r->variants->pdata[i];
+    g_auto (GStrv) own = params_comment_lines (vr->params);
+
+    if (strcmp (vr->cpu_name, first->cpu_name) != 0)
+      g_string_append_printf (out, "# variant %s: cpu %s\n", variant_label (vr), vr->cpu_name);
+    for (guint k = 0; own[k] != NULL && base[k] != NULL; k++)
+      if (strcmp (own[k], base[k]) != 0)
+        g_string_append_printf (out, "# variant %s: %s\n", variant_label (vr),
+                                own[k] + strlen ("# "));
+  }
+}
+
+/* The CSV report: a commented heading (the sets and what-ifs in force, the first variant's
+ * CPU and parameters, then what the other variants ran with differently), then a row per
  * variant and a row per comparison. */
 static void
 report_csv (GString *out, const NsRunResult *r)
@@ -391,7 +426,10 @@ report_csv (GString *out, const NsRunResult *r)
                           r->seed, first->cpu_name);
   for (guint i = 0; r->sets != NULL && r->sets[i] != NULL; i++)
     g_string_append_printf (out, "# set %s\n", r->sets[i]);
+  for (guint i = 0; r->what_if != NULL && r->what_if[i] != NULL; i++)
+    g_string_append_printf (out, "# what-if %s\n", r->what_if[i]);
   ns_report_params_comment (out, first->params);
+  csv_variant_params (out, r);
   g_string_append (out, "kind,name,metric,value,cv,reps,aggregate,baseline,patched,delta_pct,"
                         "cpu,kernel,cmdline,mitigations\n");
   for (guint i = 0; i < r->variants->len; i++) {
@@ -539,6 +577,7 @@ report_json (GString *out, const NsRunResult *r)
   ns_json_member_string (json, "file", r->scenario_path);
   ns_json_member_int (json, "seed", (gint64) r->seed);
   ns_json_member_strv (json, "sets", r->sets);
+  ns_json_member_strv (json, "what_if", r->what_if);
   ns_json_key (json, "variants");
   ns_json_begin_array (json);
   for (guint i = 0; i < r->variants->len; i++)

@@ -962,6 +962,7 @@ ns_run_result_free (NsRunResult *result)
   g_free (result->scenario_name);
   g_free (result->description);
   g_strfreev (result->sets);
+  g_strfreev (result->what_if);
   g_ptr_array_unref (result->variants);
   g_array_unref (result->comparisons);
   g_free (result);
@@ -982,12 +983,13 @@ ns_run_result_variant (const NsRunResult *result, const char *name)
 
 /* Joins a what-if run to the run without it; see run.h. */
 NsRunResult *
-ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if, const char *label,
-                       GError **error)
+ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
+                       const char *const *what_ifs, GError **error)
 {
+  g_autofree char *label = NULL;
   guint n;
 
-  g_return_val_if_fail (base != NULL && what_if != NULL && label != NULL, NULL);
+  g_return_val_if_fail (base != NULL && what_if != NULL && what_ifs != NULL, NULL);
   n = base->variants->len;
   if (what_if->variants->len != n)
     goto mismatch;
@@ -995,6 +997,7 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if, const char *labe
     if (strcmp (((NsVariantResult *) base->variants->pdata[i])->name,
                 ((NsVariantResult *) what_if->variants->pdata[i])->name) != 0)
       goto mismatch;
+  label = g_strjoinv (" ", (char **) what_ifs);
   g_array_set_size (base->comparisons, 0);
   for (guint i = 0; i < n; i++) {
     NsVariantResult *b = base->variants->pdata[i];
@@ -1008,6 +1011,7 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if, const char *labe
     c.delta_pct = delta_pct (b->value, w->value);
     g_array_append_val (base->comparisons, c);
   }
+  base->what_if = g_strdupv ((char **) what_ifs);
   ns_run_result_free (what_if);
   return base;
 

@@ -65,6 +65,8 @@ typedef struct {
   char       *scenario_name;
   char       *description;
   char      **sets;             /* the --set PATH=VALUE strings in force (NULL: none) */
+  char      **what_if;          /* the --what-if PATH=VALUE strings of the twins (NULL:
+                                   none; ns_run_result_what_if) */
   guint64     seed;
   GPtrArray  *variants;         /* NsVariantResult* */
   GArray     *comparisons;      /* NsComparison */
@@ -92,13 +94,14 @@ NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, G
 void         ns_run_result_free (NsRunResult *result);
 /* The variant of result called name, or NULL if it has none. */
 const NsVariantResult *ns_run_result_variant (const NsRunResult *result, const char *name);
-/* Joins a run of the same scenario and variants made with extra sets (what_if) to base,
- * taking both: what_if's variants follow base's, named "NAME (what-if)", and the
- * comparisons become each variant of base against its twin, labelled "NAME: label" (the
- * scenario's own comparisons are dropped). NULL with NS_ERROR_INTERNAL, both freed, if
- * the two runs' variants differ. */
+/* Joins a run of the same scenario and variants made with the extra sets what_ifs (what_if)
+ * to base, taking both: what_if's variants follow base's, named "NAME (what-if)", the
+ * comparisons become each variant of base against its twin, labelled "NAME: what_ifs"
+ * (joined by spaces; the scenario's own comparisons are dropped), and base's what_if
+ * holds a copy of what_ifs. NULL with NS_ERROR_INTERNAL, both freed, if the two runs'
+ * variants differ. */
 NsRunResult *ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
-                                    const char *label, GError **error);
+                                    const char *const *what_ifs, GError **error);
 /* Sets the variant of the scenario at path up with sets as ns_run_scenario would (scenario,
  * profile, parameters, mitigations, workload, build) without running it; FALSE with the
  * error the run would give. */

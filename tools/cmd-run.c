@@ -63,7 +63,6 @@ print_unread_config (const NsRunResult *result, char **given)
 static NsRunResult *
 run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GError **error)
 {
-  g_autofree char *label = g_strjoinv (" ", what_ifs);
   NsRunOptions alt = *opt;
   NsRunResult *other, *result;
 
@@ -77,7 +76,7 @@ run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GE
     ns_run_result_free (other);
     return NULL;
   }
-  return ns_run_result_what_if (result, other, label, error);
+  return ns_run_result_what_if (result, other, (const char *const *) what_ifs, error);
 }
 
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */

@@ -283,10 +283,12 @@ START_TEST (test_what_if_join)
   guint n = base->variants->len;
   gint safe = -1;
   GError *error = NULL;
-  NsRunResult *joined = ns_run_result_what_if (base, alt, "kernel.cmdline=mitigations=off",
-                                               &error);
+  NsRunResult *joined = ns_run_result_what_if (base, alt, off, &error);
 
   ck_assert_ptr_nonnull (joined);
+  ck_assert_ptr_nonnull (joined->what_if);
+  ck_assert_str_eq (joined->what_if[0], off[0]);
+  ck_assert_ptr_null (joined->what_if[1]);
   ck_assert_uint_eq (joined->variants->len, 2 * n);
   ck_assert_uint_eq (joined->comparisons->len, n);
   for (guint i = 0; i < n; i++) {
@@ -311,7 +313,7 @@ START_TEST (test_what_if_join)
   /* runs of other variants are not twins */
   base = run_call_chain_briefly ("plain-ret", NULL);
   alt = run_call_chain_briefly ("inlined", NULL);
-  ck_assert_ptr_null (ns_run_result_what_if (base, alt, "x", &error));
+  ck_assert_ptr_null (ns_run_result_what_if (base, alt, off, &error));
   ck_assert_ptr_nonnull (error);
   g_clear_error (&error);
 }

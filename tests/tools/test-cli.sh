@@ -286,6 +286,25 @@ grep -q '"srso-safe-ret"' "$TMP/a.json" && ok || bad "json lists the variants"
 # (the figures, not the heading: the heading names the sets)
 grep -q '^# set workload.body-insns=40$' "$TMP/c2.csv" && ! grep -q '^# set' "$TMP/c1.csv" &&
   ok || bad "csv heading: the --set in force"
+# the csv heading has the first variant's parameters, then each other variant's that
+# differ (a variant's <set path="param.…">, a what-if twin's profile), and the what-ifs
+sed 's|<set path="workload.inline" value="true"/>|&<set path="param.cpu.ipc" value="3"/>|' \
+  "$MICRO/call-chain.xml" >"$TMP/ipc-variant.xml"
+expect 0 "csv: a variant's own parameter" -- "$NETSIM" run -q --format csv \
+  --set measure.duration=20us "$TMP/ipc-variant.xml"
+grep -q '^# param cpu.ipc = 1.5 ' "$TMP/out" &&
+  grep -q "^# variant inlined: param cpu.ipc = 3 .* variant 'inlined' set" "$TMP/out" &&
+  [ "$(grep -c '^# variant ' "$TMP/out")" -eq 1 ] && ok ||
+  bad "csv heading: a variant's parameter: $(grep '^# variant\|cpu.ipc' "$TMP/out")"
+expect 0 "csv: a what-if's profile" -- "$NETSIM" run -q --format csv --variant plain-ret \
+  --set measure.duration=20us --what-if cpu.profile=zen3-epyc-7713 "$MICRO/call-chain.xml"
+grep -q '^# what-if cpu.profile=zen3-epyc-7713$' "$TMP/out" &&
+  grep -q '^# variant plain-ret (what-if): cpu zen3-epyc-7713$' "$TMP/out" &&
+  grep -q '^# variant plain-ret (what-if): param cache.l3.size_kib = 32768 KiB ' "$TMP/out" &&
+  ok || bad "csv heading: the what-if and its twin's parameters: $(grep '^# [wv]' "$TMP/out" | head -3)"
+"$NETSIM" run -q --format json --variant plain-ret --set measure.duration=20us \
+  --what-if cpu.profile=zen3-epyc-7713 "$MICRO/call-chain.xml" | tr -d ' \n' |
+  grep -q '"what_if":\["cpu.profile=zen3-epyc-7713"\]' && ok || bad "json: the what-ifs"
 grep '^variant,' "$TMP/c1.csv" >"$TMP/c1.rows"
 grep '^variant,' "$TMP/c2.csv" >"$TMP/c2.rows"
 cmp -s "$TMP/c1.rows" "$TMP/c2.rows" && bad "--set workload.body-insns had no effect" || ok
