@@ -79,6 +79,22 @@ run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GE
   return ns_run_result_what_if (result, other, (const char *const *) what_ifs, error);
 }
 
+/* The first option of opt asking for a section only the table prints ("--breakdown",
+ * "--explain", "--stat", "--inlining"; JSON always has their figures), NULL if none. */
+static const char *
+table_section_asked (const NsReportOptions *opt)
+{
+  if (opt->breakdown)
+    return "--breakdown";
+  if (opt->explain)
+    return "--explain";
+  if (opt->stat)
+    return "--stat";
+  if (opt->inlining)
+    return "--inlining";
+  return NULL;
+}
+
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */
 int
 ns_cmd_run (int argc, char **argv)
@@ -155,6 +171,8 @@ ns_cmd_run (int argc, char **argv)
   ropt.explain = explain;
   ropt.stat = stat;
   ropt.top = (guint) top;
+  if (ropt.format == NS_FORMAT_CSV && table_section_asked (&ropt) != NULL)
+    goto not_in_csv;
   opt.sets = (const char *const *) sets;
   opt.seed_given = seed != NULL;
   if (seed != NULL && !ns_cmd_parse_seed ("run", seed, &opt.seed))
@@ -201,6 +219,10 @@ bad_format:
   return NS_EXIT_USAGE;
 bad_top:
   g_printerr ("netsim run: --top: expected a number ≥ 0\n");
+  return NS_EXIT_USAGE;
+not_in_csv:
+  g_printerr ("netsim run: %s: the CSV output has no such section (the table prints it, "
+              "--format json always has its figures)\n", table_section_asked (&ropt));
   return NS_EXIT_USAGE;
 }
 

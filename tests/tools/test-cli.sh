@@ -99,6 +99,14 @@ expect 2 "run --what-if bad path" -- "$NETSIM" run -q --what-if workload.nope=1 
   "$MICRO/indirect-call.xml"
 grep -q "nope" "$TMP/err" || bad "--what-if bad path: $(cat "$TMP/err")"
 
+# the table's sections are not in the CSV output: asking for one there is refused, by name
+for opt in --breakdown --explain --stat --inlining; do
+  expect 2 "run --format csv $opt" -- "$NETSIM" run -q --format csv $opt --variant plain-ret \
+    "$MICRO/call-chain.xml"
+  grep -q "^netsim run: $opt: the CSV output has no such section .*--format json" "$TMP/err" &&
+    [ ! -s "$TMP/out" ] && ok || bad "csv with $opt: $(cat "$TMP/err")"
+done
+
 # --stat also shows what overlaps hid: past the L1I the tree's text misses hide behind
 # the front end's lead on the plain path, less of them after Safe RET's restarts
 expect 0 "run --stat call-tree" -- "$NETSIM" run -q --stat "$MICRO/call-tree.xml"
