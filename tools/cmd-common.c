@@ -50,11 +50,36 @@ write_in_place (const char *path, const GString *data, GError **error)
   return TRUE;
 }
 
-/* Writes data to path atomically (temporary file + rename), a device or FIFO in place,
- * or to stdout for NULL or "-". */
+/* The path path names once its symbolic links are followed (a link's target, that
+ * target's if it is a link too, …, even if the last does not exist), path itself if it is
+ * no link; newly allocated. Gives up after 40 links, as the kernel does (ELOOP). */
+static char *
+follow_links (const char *path)
+{
+  char *current = g_strdup (path);
+
+  for (guint hops = 0; hops < 40 && g_file_test (current, G_FILE_TEST_IS_SYMLINK); hops++) {
+    g_autofree char *target = g_file_read_link (current, NULL);
+    g_autofree char *folder = NULL;
+
+    if (target == NULL)
+      break;
+    folder = g_path_get_dirname (current);
+    g_free (current);
+    current = g_path_is_absolute (target) ? g_steal_pointer (&target)
+                                          : g_build_filename (folder, target, NULL);
+  }
+  return current;
+}
+
+/* Writes data to path atomically (temporary file + rename in the folder of the file a
+ * symbolic link names, so the link stays and its target is replaced), a device or FIFO in
+ * place, or to stdout for NULL or "-". */
 gboolean
 ns_cmd_write_output (const char *path, const GString *data, GError **error)
 {
+  g_autofree char *target = NULL;
+
   if (path == NULL || !strcmp (path, "-")) {
     fwrite (data->str, 1, data->len, stdout);
     if (fflush (stdout) == 0 && !ferror (stdout))
@@ -65,7 +90,8 @@ ns_cmd_write_output (const char *path, const GString *data, GError **error)
   }
   if (is_special (path))
     return write_in_place (path, data, error);
-  if (g_file_set_contents (path, data->str, data->len, error))
+  target = follow_links (path);
+  if (g_file_set_contents (target, data->str, data->len, error))
     return TRUE;
   g_prefix_error (error, "cannot write %s: ", path);
   return FALSE;
@@ -86,11 +112,12 @@ sticky_refuses (const char *path, const char *folder)
 
 /* TRUE if path (NULL or "-": standard output) can be written later: a device or FIFO we
  * may write; else not a folder, an existing file we may write and replace, in a folder
- * that exists and is writable; FALSE with an error naming path otherwise. */
+ * that exists and is writable (for a symbolic link: its target's folder); FALSE with an
+ * error naming path otherwise. */
 gboolean
 ns_cmd_check_output (const char *path, GError **error)
 {
-  g_autofree char *folder = NULL;
+  g_autofree char *folder = NULL, *target = NULL;
 
   if (path == NULL || !strcmp (path, "-"))
     return TRUE;
@@ -101,13 +128,14 @@ ns_cmd_check_output (const char *path, GError **error)
       goto special_refused;
     return TRUE;
   }
-  folder = g_path_get_dirname (path);
+  target = follow_links (path);
+  folder = g_path_get_dirname (target);
   if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
     goto no_folder;
   if (access (folder, W_OK) != 0)
     goto read_only;
-  if (g_file_test (path, G_FILE_TEST_EXISTS) &&
-      (access (path, W_OK) != 0 || sticky_refuses (path, folder)))
+  if (g_file_test (target, G_FILE_TEST_EXISTS) &&
+      (access (target, W_OK) != 0 || sticky_refuses (target, folder)))
     goto not_replaceable;
   return TRUE;
 
@@ -205,15 +233,17 @@ ns_cmd_validation_dir (const char *recorded)
 gboolean
 ns_cmd_same_file (const char *a, const char *b)
 {
-  g_autofree char *ca = NULL, *cb = NULL;
+  g_autofree char *fa = NULL, *fb = NULL, *ca = NULL, *cb = NULL;
   GStatBuf sa, sb;
 
   if (a == NULL || b == NULL)
     return FALSE;
   if (g_stat (a, &sa) == 0 && g_stat (b, &sb) == 0)
     return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-  ca = g_canonicalize_filename (a, NULL);
-  cb = g_canonicalize_filename (b, NULL);
+  fa = follow_links (a);
+  fb = follow_links (b);
+  ca = g_canonicalize_filename (fa, NULL);
+  cb = g_canonicalize_filename (fb, NULL);
   return !strcmp (ca, cb);
 }
 

@@ -179,6 +179,8 @@ ns_cmd_run (int argc, char **argv)
     return NS_EXIT_USAGE;
   if (!ns_cmd_check_output (output, &err) || !ns_cmd_check_output (folded, &err))
     return ns_cmd_fail (err);
+  if (output != NULL && strcmp (output, "-") != 0 && ns_cmd_same_file (output, folded))
+    goto one_file;
   opt.only_variant = variant;
   opt.stacks = folded != NULL;
   scenario = ns_cmd_scenario_path (argv[1]);
@@ -219,6 +221,10 @@ bad_format:
   return NS_EXIT_USAGE;
 bad_top:
   g_printerr ("netsim run: --top: expected a number ≥ 0\n");
+  return NS_EXIT_USAGE;
+one_file:
+  g_printerr ("netsim run: -o and --folded are one file, %s: one would overwrite the other\n",
+              output);
   return NS_EXIT_USAGE;
 not_in_csv:
   g_printerr ("netsim run: %s: the CSV output has no such section (the table prints it, "

@@ -257,6 +257,11 @@ check_args (const NsValidateArgs *a, NsFormat *format)
                 a->expected);
     return FALSE;
   }
+  if (ns_cmd_same_file (a->output, a->plot)) {
+    g_printerr ("netsim validate: -o and --plot are one file, %s: one would overwrite the "
+                "other\n", a->output);
+    return FALSE;
+  }
   if (!ns_cmd_check_output (a->output, &err) || !ns_cmd_check_output (a->plot, &err) ||
       (a->expected && !ns_validation_read_expected (a->expected, &err))) {
     g_printerr ("netsim validate: %s\n", err->message);

@@ -18,9 +18,10 @@ int      ns_cmd_sweep     (int argc, char **argv);   /* cmd-sweep.c */
  * frees it. */
 int      ns_cmd_fail      (GError *err);
 /* TRUE if a and b (either may be NULL: FALSE) name one file: the same device and inode
- * when both exist (links followed), else the same canonical path. */
+ * when both exist, else the same canonical path (symbolic links followed either way). */
 gboolean ns_cmd_same_file (const char *a, const char *b);
-/* Writes data to path atomically (temporary file + rename), or to stdout for NULL or "-". */
+/* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
+ * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
 /* TRUE if path (NULL or "-": stdout) can be written later (not a folder, its folder
  * exists and is writable), else FALSE with an input error naming it: checked before the

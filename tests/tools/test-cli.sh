@@ -172,6 +172,31 @@ expect 2 "sweep --json into a missing folder" -- "$NETSIM" sweep -q -o "$TMP/sw.
   --param workload.working-set=1KiB --json "$TMP/nowhere/j.json" "$MICRO/pointer-chase.xml"
 [ -e "$TMP/sw.csv" ] && bad "sweep ran before refusing --json" || ok
 
+# one file for two outputs is refused before the run, by any name (a link to the other);
+# an output that is a symbolic link is written through it: the link stays, its target
+# (even one that does not exist yet) gets the results
+expect 2 "run -o and --folded one file" -- "$NETSIM" run -q --variant plain-ret \
+  -o "$TMP/same.txt" --folded "$TMP/same.txt" "$MICRO/call-chain.xml"
+grep -q "^netsim run: -o and --folded are one file, $TMP/same.txt" "$TMP/err" &&
+  [ ! -e "$TMP/same.txt" ] && ok || bad "-o and --folded one file: $(cat "$TMP/err")"
+mkdir "$TMP/targets" && ln -s targets/later.txt "$TMP/link.txt"
+expect 2 "run -o a link to --folded" -- "$NETSIM" run -q --variant plain-ret \
+  -o "$TMP/link.txt" --folded "$TMP/targets/later.txt" "$MICRO/call-chain.xml"
+grep -q "are one file" "$TMP/err" && ok || bad "-o a link to --folded: $(cat "$TMP/err")"
+expect 0 "run -o a symbolic link" -- "$NETSIM" run -q --variant plain-ret -o "$TMP/link.txt" \
+  "$MICRO/call-chain.xml"
+[ -L "$TMP/link.txt" ] && grep -q "^scenario  call-chain" "$TMP/targets/later.txt" && ok ||
+  bad "-o a symbolic link: the link replaced, or its target not written"
+ln -s nowhere/x.txt "$TMP/badlink.txt"
+expect 2 "run -o a link into a missing folder" -- "$NETSIM" run -q --variant plain-ret \
+  -o "$TMP/badlink.txt" "$MICRO/call-chain.xml"
+grep -q "cannot write $TMP/badlink.txt: no folder $TMP/nowhere" "$TMP/err" && ok ||
+  bad "a link into a missing folder is not refused up front: $(cat "$TMP/err")"
+expect 2 "validate -o and --plot one file" -- "$NETSIM" validate -q -o "$TMP/v.png" \
+  --plot "$TMP/v.png" 002-r9-7950x-f1
+grep -q "^netsim validate: -o and --plot are one file" "$TMP/err" && [ ! -s "$TMP/out" ] &&
+  ok || bad "validate -o and --plot one file: $(cat "$TMP/err")"
+
 # an existing output this user may not replace is refused before the run (as root, the
 # case is run as nobody; elsewhere it is skipped, and says so)
 if [ "$(id -u)" = 0 ] && command -v su >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
