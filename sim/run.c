@@ -981,12 +981,41 @@ ns_run_result_variant (const NsRunResult *result, const char *name)
   return NULL;
 }
 
+/* The name vr (a variant of result) goes by in a what-if's labels: its own, or the
+ * scenario's for the unnamed variant. */
+static const char *
+twin_base_name (const NsRunResult *result, const NsVariantResult *vr)
+{
+  return vr->name[0] != '\0' ? vr->name : result->scenario_name;
+}
+
+/* The name of vr's what-if twin, "NAME (what-if)"; newly allocated. */
+static char *
+twin_name (const NsRunResult *result, const NsVariantResult *vr)
+{
+  return g_strdup_printf ("%s (what-if)", twin_base_name (result, vr));
+}
+
+/* The first name a what-if twin of result's variants would take from one of them (newly
+ * allocated), NULL if none would. */
+static char *
+twin_name_taken (const NsRunResult *result)
+{
+  for (guint i = 0; i < result->variants->len; i++) {
+    char *twin = twin_name (result, result->variants->pdata[i]);
+    if (ns_run_result_variant (result, twin) != NULL)
+      return twin;
+    g_free (twin);
+  }
+  return NULL;
+}
+
 /* Joins a what-if run to the run without it; see run.h. */
 NsRunResult *
 ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
                        const char *const *what_ifs, GError **error)
 {
-  g_autofree char *label = NULL;
+  g_autofree char *label = NULL, *taken = NULL;
   guint n;
 
   g_return_val_if_fail (base != NULL && what_if != NULL && what_ifs != NULL, NULL);
@@ -997,16 +1026,19 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
     if (strcmp (((NsVariantResult *) base->variants->pdata[i])->name,
                 ((NsVariantResult *) what_if->variants->pdata[i])->name) != 0)
       goto mismatch;
+  taken = twin_name_taken (base);
+  if (taken != NULL)
+    goto name_taken;
   label = g_strjoinv (" ", (char **) what_ifs);
   g_array_set_size (base->comparisons, 0);
   for (guint i = 0; i < n; i++) {
     NsVariantResult *b = base->variants->pdata[i];
     NsVariantResult *w = g_ptr_array_steal_index (what_if->variants, 0);
-    const char *name = b->name[0] != '\0' ? b->name : base->scenario_name;
-    NsComparison c = { g_strdup_printf ("%s: %s", name, label), i, n + i, NAN };
+    NsComparison c = { g_strdup_printf ("%s: %s", twin_base_name (base, b), label), i, n + i,
+                       NAN };
 
     g_free (w->name);
-    w->name = g_strdup_printf ("%s (what-if)", name);
+    w->name = twin_name (base, b);
     g_ptr_array_add (base->variants, w);
     c.delta_pct = delta_pct (b->value, w->value);
     g_array_append_val (base->comparisons, c);
@@ -1019,6 +1051,13 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
 mismatch:
   g_set_error (error, NS_ERROR, NS_ERROR_INTERNAL, "%s: the what-if run's variants are not "
                "the run's", base->scenario_path);
+  ns_run_result_free (what_if);
+  ns_run_result_free (base);
+  return NULL;
+name_taken:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: --what-if names each variant's twin "
+               "'NAME (what-if)', and a variant of the scenario is called '%s' already "
+               "(rename it, or run another with --variant)", base->scenario_path, taken);
   ns_run_result_free (what_if);
   ns_run_result_free (base);
   return NULL;

@@ -98,8 +98,8 @@ const NsVariantResult *ns_run_result_variant (const NsRunResult *result, const c
  * to base, taking both: what_if's variants follow base's, named "NAME (what-if)", the
  * comparisons become each variant of base against its twin, labelled "NAME: what_ifs"
  * (joined by spaces; the scenario's own comparisons are dropped), and base's what_if
- * holds a copy of what_ifs. NULL with NS_ERROR_INTERNAL, both freed, if the two runs'
- * variants differ. */
+ * holds a copy of what_ifs. NULL, both freed, with NS_ERROR_INTERNAL if the two runs'
+ * variants differ, with NS_ERROR_INPUT if a twin's name is a variant's of base. */
 NsRunResult *ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
                                     const char *const *what_ifs, GError **error);
 /* Sets the variant of the scenario at path up with sets as ns_run_scenario would (scenario,

@@ -95,6 +95,12 @@ grep -q "^retpoline vs eIBRS" "$TMP/out" && bad "--what-if keeps the scenario's 
     "$MICRO/indirect-call.xml"; } | grep '^variant,' | cut -d, -f3,4 >"$TMP/sep.csv"
 [ "$(wc -l <"$TMP/wi.csv")" -eq 2 ] && cmp -s "$TMP/wi.csv" "$TMP/sep.csv" && ok ||
   bad "--what-if figures differ from two runs"
+# a twin's name that a variant of the scenario has already is refused, not output twice
+sed 's/"inlined"/"plain-ret (what-if)"/g' "$MICRO/call-chain.xml" >"$TMP/twin-name.xml"
+expect 2 "run --what-if: a twin's name taken" -- "$NETSIM" run -q --set measure.duration=20us \
+  --what-if kernel.cmdline=mitigations=off "$TMP/twin-name.xml"
+grep -q "a variant of the scenario is called 'plain-ret (what-if)' already" "$TMP/err" &&
+  [ ! -s "$TMP/out" ] && ok || bad "a twin's name taken: $(cat "$TMP/err")"
 expect 2 "run --what-if bad path" -- "$NETSIM" run -q --what-if workload.nope=1 \
   "$MICRO/indirect-call.xml"
 grep -q "nope" "$TMP/err" || bad "--what-if bad path: $(cat "$TMP/err")"
