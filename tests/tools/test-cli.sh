@@ -159,6 +159,15 @@ grep -q -- "--seed: expected 0 to 18446744073709551615, got '-5'" "$TMP/err" && 
 expect 0 "run --seed 2^64-1" -- "$NETSIM" run -q --variant plain-ret \
   --seed 18446744073709551615 "$MICRO/call-chain.xml"
 grep -q "^seed      18446744073709551615" "$TMP/out" && ok || bad "--seed 2^64-1 not in force"
+# --seed and a seed= set are two seeds for one run: refused, not one of them printed
+expect 2 "run --seed with --set seed=" -- "$NETSIM" run -q --variant plain-ret --seed 1 \
+  --set seed=2 "$MICRO/call-chain.xml"
+grep -q "^netsim run: --seed 1 and --set seed=2 both give the seed" "$TMP/err" &&
+  [ ! -s "$TMP/out" ] && ok || bad "--seed with --set seed=: $(cat "$TMP/err")"
+expect 2 "run --seed with --what-if seed=" -- "$NETSIM" run -q --variant plain-ret --seed 1 \
+  --what-if seed=2 "$MICRO/call-chain.xml"
+grep -q "^netsim run: --seed 1 and --what-if seed=2 both give the seed" "$TMP/err" && ok ||
+  bad "--seed with --what-if seed=: $(cat "$TMP/err")"
 expect 2 "sweep --seed -1" -- "$NETSIM" sweep -q -o "$TMP/sw.csv" \
   --param workload.working-set=1KiB "$MICRO/pointer-chase.xml" --seed -1
 [ -e "$TMP/sw.csv" ] && bad "a refused sweep wrote its output" || ok
