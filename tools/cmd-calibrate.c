@@ -89,7 +89,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     g_option_context_new ("[--fit ROW… | --host -o FILE] — fit free parameters on named "
                           "calibration rows, or measure this machine");
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
+  ns_cmd_add_entries (ctx, entries);
   g_option_context_set_description (ctx,
     "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
     "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"

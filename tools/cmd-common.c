@@ -174,6 +174,116 @@ ns_cmd_parse_seed (const char *command, const char *text, guint64 *seed)
 }
 
 
+/* A single-valued option of ns_cmd_add_entries: where its value goes, and whether it was
+ * given already. */
+typedef struct {
+  char          *long_name;     /* "--name" */
+  char          *short_name;    /* "-c", or NULL */
+  GOptionArg     arg;           /* G_OPTION_ARG_STRING, _FILENAME or _INT */
+  gpointer       arg_data;      /* char ** or gint * */
+  gboolean       given;
+} OnceOption;
+
+/* Frees a OnceOption. */
+static void
+once_option_free (gpointer p)
+{
+  OnceOption *once = p;
+
+  g_free (once->long_name);
+  g_free (once->short_name);
+  g_free (once);
+}
+
+/* TRUE if arg is a kind of option that takes one value (kept by take_once). */
+static gboolean
+is_single_valued (GOptionArg arg)
+{
+  return arg == G_OPTION_ARG_STRING || arg == G_OPTION_ARG_FILENAME || arg == G_OPTION_ARG_INT;
+}
+
+/* Stores text in once's variable as its option's type says; FALSE with
+ * G_OPTION_ERROR_BAD_VALUE for an INT that is not a number in gint's range (strtol's bases,
+ * as GLib parses one). */
+static gboolean
+store_value (const OnceOption *once, const char *option_name, const char *text,
+             GError **error)
+{
+  gint64 number;
+  char *end;
+
+  if (once->arg != G_OPTION_ARG_INT) {
+    *(char **) once->arg_data = g_strdup (text);  /* the caller's default is its own */
+    return TRUE;
+  }
+  errno = 0;
+  number = g_ascii_strtoll (text, &end, 0);
+  if (end == text || *end != '\0' || errno != 0 || number < G_MININT || number > G_MAXINT) {
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: expected an integer, "
+                 "got '%s'", option_name, text);
+    return FALSE;
+  }
+  *(gint *) once->arg_data = (gint) number;
+  return TRUE;
+}
+
+/* GOptionArgFunc of the single-valued options of ns_cmd_add_entries (data: their
+ * OnceOption array): keeps the value, or fails if the option was given before. */
+static gboolean
+take_once (const char *option_name, const char *value, gpointer data, GError **error)
+{
+  GPtrArray *options = data;
+
+  for (guint i = 0; i < options->len; i++) {
+    OnceOption *once = options->pdata[i];
+    if (strcmp (option_name, once->long_name) != 0 &&
+        (once->short_name == NULL || strcmp (option_name, once->short_name) != 0))
+      continue;
+    if (once->given)
+      goto given_twice;
+    once->given = TRUE;
+    return store_value (once, option_name, value, error);
+  }
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "%s: not an option", option_name);
+  return FALSE;
+
+/* ERRORS */
+given_twice:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED, "%s given twice: it takes one "
+               "value", option_name);
+  return FALSE;
+}
+
+/* Adds entries (ended by a NULL long name) as ctx's main options; see cmd.h. */
+void
+ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries)
+{
+  GPtrArray *options = g_ptr_array_new_with_free_func (once_option_free);
+  GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, options,
+                                            (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GArray) copies = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+
+  g_return_if_fail (ctx != NULL && entries != NULL);
+  for (guint i = 0; entries[i].long_name != NULL; i++) {
+    GOptionEntry entry = entries[i];
+    if (is_single_valued (entry.arg)) {
+      OnceOption *once = g_new0 (OnceOption, 1);
+      once->long_name = g_strconcat ("--", entry.long_name, NULL);
+      once->short_name = entry.short_name ? g_strdup_printf ("-%c", entry.short_name) : NULL;
+      once->arg = entry.arg;
+      once->arg_data = entry.arg_data;
+      g_ptr_array_add (options, once);
+      if (entry.arg == G_OPTION_ARG_FILENAME)
+        entry.flags |= G_OPTION_FLAG_FILENAME;
+      entry.arg = G_OPTION_ARG_CALLBACK;
+      entry.arg_data = (gpointer) take_once;
+    }
+    g_array_append_val (copies, entry);
+  }
+  g_option_group_add_entries (group, (const GOptionEntry *) copies->data);
+  g_option_context_set_main_group (ctx, group);
+}
+
 /* Parses a subcommand's options (argv[0] is its name); prints usage errors as
  * "netsim NAME: …"; returns FALSE to exit with 2. */
 gboolean

@@ -160,7 +160,7 @@ ns_cmd_run (int argc, char **argv)
   GString *out;
   gboolean ok;
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
+  ns_cmd_add_entries (ctx, entries);
   g_option_context_set_description (ctx,
     "Runs every variant of the scenario (or --variant), each for measure/@repetitions\n"
     "repetitions, and prints the metric, its coefficient of variation, the rule that ended\n"

@@ -690,7 +690,7 @@ ns_cmd_sweep (int argc, char **argv)
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — sweep a scenario "
                                                          "over a grid of parameter values");
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
+  ns_cmd_add_entries (ctx, entries);
   g_option_context_set_description (ctx, description);
   if (!extract_plot (&argc, argv, &plot_spec, &plot_file))
     goto out;

@@ -194,7 +194,7 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
   g_autoptr (GOptionContext) ctx =
     g_option_context_new ("[PATTERN…] — compare predictions with the recorded hardware results");
 
-  g_option_context_add_main_entries (ctx, entries, NULL);
+  ns_cmd_add_entries (ctx, entries);
   g_option_context_set_description (ctx,
     "Runs the case of every recorded row (or of the rows whose id matches a PATTERN: a glob\n"
     "such as '002-*-f100', or a prefix such as 000) and prints, per row, the recorded and\n"

@@ -30,6 +30,11 @@ gboolean ns_cmd_check_output (const char *path, GError **error);
 /* Parses a decimal seed, 0 to 2^64 - 1; else prints "netsim COMMAND: --seed: …" and
  * returns FALSE (exit with 2). */
 gboolean ns_cmd_parse_seed   (const char *command, const char *text, guint64 *seed);
+/* Adds entries (ended by a NULL long name) as ctx's main options, as
+ * g_option_context_add_main_entries, except that an option taking one value (STRING,
+ * FILENAME, INT) given a second time is a parse error ("--seed given twice: it takes one
+ * value"), where GLib keeps the last. */
+void     ns_cmd_add_entries   (GOptionContext *ctx, const GOptionEntry *entries);
 /* Parses a subcommand's options; prints usage errors; FALSE means exit with 2. */
 gboolean ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv);
 /* The gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else configure's. */

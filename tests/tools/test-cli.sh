@@ -34,6 +34,30 @@ grep -q "^netsim run: .*--frob" "$TMP/err" || bad "a usage error names the subco
 expect 2 "list: unknown option" -- "$NETSIM" list --frob
 grep -q "^(see netsim list --help)" "$TMP/err" || bad "a usage error points to the subcommand's --help"
 
+# an option that takes one value is refused a second time (GLib would keep the last),
+# by either of its names; repeatable ones (--set) are not
+expect 2 "run --variant twice" -- "$NETSIM" run -q --variant nope --variant plain-ret \
+  "$MICRO/call-chain.xml"
+grep -q "^netsim run: --variant given twice: it takes one value" "$TMP/err" && [ ! -s "$TMP/out" ] &&
+  ok || bad "--variant twice: $(cat "$TMP/err")"
+expect 2 "run -f and --format" -- "$NETSIM" run -q -f csv --format json "$MICRO/call-chain.xml"
+grep -q "^netsim run: --format given twice" "$TMP/err" && ok || bad "-f, --format: $(cat "$TMP/err")"
+expect 2 "run -f twice" -- "$NETSIM" run -q -f csv -f csv "$MICRO/call-chain.xml"
+grep -q "^netsim run: -f given twice" "$TMP/err" && ok || bad "-f twice: $(cat "$TMP/err")"
+expect 2 "run --top twice" -- "$NETSIM" run -q --top 3 --top=4 "$MICRO/call-chain.xml"
+grep -q "^netsim run: --top given twice" "$TMP/err" && ok || bad "--top twice: $(cat "$TMP/err")"
+expect 2 "run --top not a number" -- "$NETSIM" run -q --top 3x "$MICRO/call-chain.xml"
+grep -q "^netsim run: --top: expected an integer, got '3x'" "$TMP/err" && ok ||
+  bad "--top 3x: $(cat "$TMP/err")"
+expect 2 "sweep --seed twice" -- "$NETSIM" sweep -q -o "$TMP/sw2.csv" --seed 1 --seed 2 \
+  --param workload.working-set=1KiB "$MICRO/pointer-chase.xml"
+grep -q "^netsim sweep: --seed given twice" "$TMP/err" && [ ! -e "$TMP/sw2.csv" ] && ok ||
+  bad "sweep --seed twice: $(cat "$TMP/err")"
+expect 0 "run --set twice" -- "$NETSIM" run -q --variant plain-ret --set workload.depth=4 \
+  --set workload.body-insns=20 --top 1 -b "$MICRO/call-chain.xml"
+grep -q '^set       workload.depth=4, workload.body-insns=20 ' "$TMP/out" && ok ||
+  bad "--set twice: $(grep '^set' "$TMP/out")"
+
 # every micro scenario runs and prints a table with its variants
 for sc in pointer-chase call-chain call-tree indirect-call pingpong udp-lookup; do
   expect 0 "run $sc" -- "$NETSIM" run -q "$MICRO/$sc.xml"
