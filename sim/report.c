@@ -145,6 +145,17 @@ table_comparisons (GString *out, const NsRunResult *r)
   }
 }
 
+/* The " cause=cycles" items of by_cause that are not 0 (signed for delta), and a newline. */
+static void
+table_causes (GString *out, const double *by_cause, gboolean delta)
+{
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    if (fabs (by_cause[c]) > 0.005)
+      g_string_append_printf (out, delta ? " %s=%+.2f" : " %s=%.2f", ns_cause_name (c),
+                              by_cause[c]);
+  g_string_append_c (out, '\n');
+}
+
 /* One breakdown line: name, calls, inlined, cycles (bracketed for an inlined body), causes;
  * delta: a line of differences (signed figures, causes that changed). */
 static void
@@ -159,15 +170,12 @@ table_breakdown_line (GString *out, const char *name, double calls, double inlin
     g_string_append_printf (out, body ? "  %-32s %9.3f %9.3f [%9.2f]"
                                       : "  %-32s %9.3f %9.3f %10.2f ",
                             name, calls, inlined, total);
-  for (int c = 0; c < NS_CAUSE_N; c++)
-    if (fabs (by_cause[c]) > 0.005)
-      g_string_append_printf (out, delta ? " %s=%+.2f" : " %s=%.2f", ns_cause_name (c),
-                              by_cause[c]);
-  g_string_append_c (out, '\n');
+  table_causes (out, by_cause, delta);
 }
 
 /* Rows of a breakdown (or of differences): a line per function's out-of-line frames and
- * a bracketed line for the code of its inlined invocations; TRUE if any such line. */
+ * a bracketed line for the code of its inlined invocations, the first top functions (0:
+ * all) and a line saying how many more there are; TRUE if any bracketed line. */
 static gboolean
 table_breakdown_rows (GString *out, GPtrArray *rows, guint top, gboolean delta)
 {
@@ -188,6 +196,9 @@ table_breakdown_rows (GString *out, GPtrArray *rows, guint top, gboolean delta)
       any_body = TRUE;
     }
   }
+  if (top != 0 && rows->len > top)
+    g_string_append_printf (out, "  (%u more function%s: --top 0 shows all)\n",
+                            rows->len - top, rows->len - top == 1 ? "" : "s");
   return any_body;
 }
 
@@ -200,7 +211,24 @@ table_body_note (GString *out)
                    "into, as perf attributes inlined code\n");
 }
 
-/* The breakdown of one variant. */
+/* The total line of a variant's breakdown: cycles per operation over every function
+ * (ns_run_cycles_per_op; the inlined bodies are inside them), by cause. */
+static void
+table_breakdown_total (GString *out, const NsVariantResult *vr)
+{
+  double by_cause[NS_CAUSE_N] = { 0 };
+
+  for (guint i = 0; i < vr->breakdown->len; i++) {
+    const NsBreakdownRow *row = vr->breakdown->pdata[i];
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      by_cause[c] += row->cycles_per_op[c];
+  }
+  g_string_append_printf (out, "  %-32s %9s %9s %10.2f ", "total", "", "",
+                          ns_run_cycles_per_op (vr));
+  table_causes (out, by_cause, FALSE);
+}
+
+/* The breakdown of one variant: its first top functions (0: all), then the total. */
 static void
 table_breakdown (GString *out, const NsVariantResult *vr, guint top)
 {
@@ -210,6 +238,7 @@ table_breakdown (GString *out, const NsVariantResult *vr, guint top)
                           "cycles", "by cause");
   if (table_breakdown_rows (out, vr->breakdown, top, FALSE))
     table_body_note (out);
+  table_breakdown_total (out, vr);
 }
 
 /* TRUE if some variant of r has a non-zero value of cause in the per-cause array at

@@ -141,8 +141,8 @@ ns_cmd_run (int argc, char **argv)
       "transfers, I-cache misses, calls, returns through a return thunk, indirect calls, "
       "mispredicts, system calls; then the cycles overlaps hid (I-fetch under the front "
       "end's lead, calls under a data miss)", NULL },
-    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Rows of the breakdown and of --explain to show "
-      "(0 = all; default 20)", "N" },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Functions of the breakdown and of --explain to "
+      "show (0 = all; default 20; a line says how many more)", "N" },
     { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, "Also write where the cycles went as "
       "folded stacks to FILE, for flame graphs: one line per calling context and cause, "
       "'variant;thread;outer;…;inner;[cause] cycles' (inlined frames end in _[i]; cycles "

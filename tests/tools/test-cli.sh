@@ -102,6 +102,24 @@ grep -q "^why" "$TMP/err" && bad "--explain writes to standard output only"
 "$NETSIM" run -q --format json "$MICRO/indirect-call.xml" | grep -q '"explain": \[' && ok ||
   bad "json comparisons carry the explanation"
 
+# --top N shows N functions and says how many more; the breakdown ends in its total, the
+# sum of every function's cycles
+expect 0 "run --breakdown --top 3" -- "$NETSIM" run -q --variant plain-ret --breakdown --top 3 \
+  "$MICRO/call-chain.xml"
+grep -q '^  (5 more functions: --top 0 shows all)$' "$TMP/out" && ok ||
+  bad "--top 3 does not say what it left out: $(tail -3 "$TMP/out")"
+expect 0 "run --breakdown --top 0" -- "$NETSIM" run -q --variant plain-ret --breakdown --top 0 \
+  "$MICRO/call-chain.xml"
+grep -q 'more function' "$TMP/out" && bad "--top 0 says it left rows out"
+awk '/^  function/ { on = 1; next }
+     on && $1 == "total" { t = $2; exit }
+     on && $4 ~ /^[0-9.]+$/ { sum += $4; n++ }
+     END { exit !(n == 8 && t > 0 && (sum - t) * (sum - t) < 0.0025) }' "$TMP/out" && ok ||
+  bad "--breakdown: no total, or not the sum of its rows: $(tail -2 "$TMP/out")"
+expect 0 "run --explain --top 1" -- "$NETSIM" run -q --explain --top 1 "$MICRO/call-chain.xml"
+grep -A3 "^why unret vs plain" "$TMP/out" | grep -q '^  (7 more functions: --top 0 shows all)$' &&
+  ok || bad "--explain --top 1 does not say what it left out"
+
 # --what-if: each variant against itself with the extra set, and why (the retpoline gone)
 expect 0 "run --what-if" -- "$NETSIM" run -q --explain \
   --what-if kernel.cmdline=spectre_v2=eibrs "$MICRO/indirect-call.xml"
