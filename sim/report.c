@@ -30,13 +30,15 @@ variant_label (const NsVariantResult *vr)
   return vr->name[0] ? vr->name : "(default)";
 }
 
-/* The table's heading: scenario, file, seed, and the first variant's CPU and kernel. */
+/* The table's heading: scenario (and its description, if any), file, seed, and the first
+ * variant's CPU and kernel. */
 static void
 table_header (GString *out, const NsRunResult *r)
 {
   const NsVariantResult *first = r->variants->pdata[0];
 
-  g_string_append_printf (out, "scenario  %s — %s\n", r->scenario_name,
+  g_string_append_printf (out, "scenario  %s%s%s\n", r->scenario_name,
+                          r->description && r->description[0] ? " — " : "",
                           r->description ? r->description : "");
   g_string_append_printf (out, "file      %s\nseed      %" G_GUINT64_FORMAT "\n",
                           r->scenario_path, r->seed);

@@ -1175,19 +1175,28 @@ ns_run_scenario_fits (const char *path, char **own_profile, GError **error)
   return fits;
 }
 
+/* source as a note quotes it (newly allocated): whole up to 64 characters, else its first
+ * 64 and an ellipsis, a trailing " (declared in FILE)" (a value taken with from=) kept
+ * whole after them, so no path is cut. */
+static char *
+quoted_source (const char *source)
+{
+  const char *declared = g_strrstr (source, " (declared in ");
+  g_autofree char *text = declared ? g_strndup (source, declared - source) : g_strdup (source);
+  g_autofree char *head = NULL;
+
+  if (g_utf8_strlen (text, -1) <= 64)
+    return g_strdup (source);
+  /* g_utf8_substring must not be asked past the string's end */
+  head = g_utf8_substring (text, 0, 64);
+  return g_strconcat (head, "…", declared ? declared : "", NULL);
+}
+
 /* The note for a fitted value carried to another profile; see run.h. */
 char *
 ns_run_fit_note (const NsFittedParam *fit, const char *own, const char *other)
 {
-  g_autofree char *shown = NULL;
-
-  /* its first 64 characters (g_utf8_substring must not be asked past the string's end) */
-  if (g_utf8_strlen (fit->source, -1) > 64) {
-    g_autofree char *head = g_utf8_substring (fit->source, 0, 64);
-    shown = g_strconcat (head, "…", NULL);
-  } else {
-    shown = g_strdup (fit->source);
-  }
+  g_autofree char *shown = quoted_source (fit->source);
 
   return g_strdup_printf ("the scenario's %s = %s was fitted for profile %s (%s); runs on %s "
                           "keep it: a fitted value holds for its CPU and workload, so set "

@@ -320,8 +320,9 @@ START_TEST (test_what_if_join)
 END_TEST
 
 /* A fitted value's note quotes its source whole up to 64 characters, else its first 64
- * and an ellipsis (counted in characters: the sources are UTF-8). Under the sanitizers the
- * short case also checks that no byte past the source is read. */
+ * and an ellipsis (counted in characters: the sources are UTF-8), a " (declared in FILE)"
+ * after the source kept whole. Under the sanitizers the short case also checks that no
+ * byte past the source is read. */
 START_TEST (test_fit_note_source)
 {
   g_autofree char *longer = g_strnfill (70, 'x');
@@ -329,7 +330,8 @@ START_TEST (test_fit_note_source)
   NsFittedParam fit = { (char *) "cpu.ipc", (char *) "1.028",
                         (char *) "fit on 000-ipv4-mitoff-1G, residual 8.18e-05" };
   g_autofree char *note = ns_run_fit_note (&fit, "zen3-epyc-7713", "ryzen9-5950x");
-  g_autofree char *cut = NULL, *cut_utf8 = NULL, *want = NULL;
+  g_autofree char *cut = NULL, *cut_utf8 = NULL, *want = NULL, *declared = NULL;
+  g_autofree char *declared_note = NULL, *long_declared = NULL, *long_declared_note = NULL;
 
   ck_assert_ptr_nonnull (strstr (note, "(fit on 000-ipv4-mitoff-1G, residual 8.18e-05); runs "
                                        "on ryzen9-5950x"));
@@ -343,6 +345,21 @@ START_TEST (test_fit_note_source)
   g_free (want);
   want = g_strdup_printf ("(µ%.63s…)", longer);
   ck_assert_ptr_nonnull (strstr (cut_utf8, want));
+  /* a short source from another file: the file's path whole, past the 64 characters */
+  declared = g_strdup ("fit on 000-ipv4-mitoff-1G, residual 8.18e-05 (declared in "
+                       "../udp-lookup-iperf3.xml)");
+  fit.source = declared;
+  declared_note = ns_run_fit_note (&fit, "a", "b");
+  g_free (want);
+  want = g_strdup_printf ("(%s);", declared);
+  ck_assert_ptr_nonnull (strstr (declared_note, want));
+  /* a long one: cut before the path */
+  long_declared = g_strconcat (longer, " (declared in ../a/b.xml)", NULL);
+  fit.source = long_declared;
+  long_declared_note = ns_run_fit_note (&fit, "a", "b");
+  g_free (want);
+  want = g_strdup_printf ("(%.64s… (declared in ../a/b.xml));", longer);
+  ck_assert_ptr_nonnull (strstr (long_declared_note, want));
 }
 END_TEST
 

@@ -458,6 +458,11 @@ grep -q "call-tree.xml:6: attribute 'nop-insns': expected 0 to 1000000, got 4294
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
+sed '/<description>/d' "$MICRO/call-chain.xml" >"$TMP/no-description.xml"
+expect 0 "a scenario without a description" -- "$NETSIM" run -q --variant plain-ret \
+  --set measure.duration=20us "$TMP/no-description.xml"
+grep -q "^scenario  call-chain$" "$TMP/out" && ok ||
+  bad "a scenario without a description: $(head -1 "$TMP/out")"
 expect 2 "--variant of a scenario without variants" -- "$NETSIM" run -q --variant nope \
   "${TESTS_SRCDIR:-$DATA/tests}/data/good/minimal.xml"
 grep -q "no variant named 'nope' (variants: none)" "$TMP/err" ||
