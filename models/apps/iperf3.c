@@ -62,6 +62,9 @@
 /* iperf.h's UDP_RATE: the -b of a UDP test that gives none, 1024 × 1024 bits/s (an explicit
  * "-b 1M" is 10^6: unit_atof_rate is decimal) */
 #define IPERF_UDP_RATE "1048576"
+/* The longest --pacing-timer iperf3 takes: an int of microseconds (and so a next tick
+ * that stays far inside NsTime for any run that can finish). */
+#define IPERF3_PACING_MAX NS_US (G_MAXINT)
 
 typedef enum {
   IPERF_SINGLE,
@@ -588,7 +591,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
     goto bad_port;
   if (extra > 1024)
     goto bad_extra;
-  if (ip->pacing <= 0)
+  if (ip->pacing <= 0 || ip->pacing > IPERF3_PACING_MAX)
     goto bad_pacing;
   if (fam == 1 && sfam == 1)
     goto bad_family;
@@ -634,7 +637,8 @@ bad_extra:
                 G_GUINT64_FORMAT, extra);
   return FALSE;
 bad_pacing:
-  ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected a time > 0");
+  ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected a time > 0 and at most "
+                "2147483647us (iperf3's --pacing-timer is an int of microseconds)");
   return FALSE;
 bad_family:
   ns_xml_error (sc, w, error, "attribute 'server-family': an AF_INET server ('inet') cannot "
