@@ -1120,7 +1120,8 @@ error_range:
   return FALSE;
 }
 
-/* Applies the <set> children of variant to doc, recording touched nodes as set by by. */
+/* Applies the <set> children of variant to doc, recording touched nodes as set by by; a
+ * variant's seed is refused (its runs would still use the run's). */
 static gboolean
 apply_set_elements (const NsScenario *sc, xmlNodePtr variant, xmlDocPtr doc,
                     GHashTable *touched, const char *by, GError **error)
@@ -1134,6 +1135,13 @@ apply_set_elements (const NsScenario *sc, xmlNodePtr variant, xmlDocPtr doc,
     if (!ns_xml_get_string (sc, n, "path", NULL, &path, error) ||
         !ns_xml_get_string (sc, n, "value", NULL, &value, error))
       return FALSE;
+    if (strcmp (path, "seed") == 0) {
+      ns_xml_error (sc, n, error, "element set: a variant cannot set the seed: every "
+                    "variant of a run uses the run's (common random numbers between the "
+                    "variants it compares); set it for all with the root's seed, --seed or "
+                    "--set seed=N");
+      return FALSE;
+    }
     text = g_strdup_printf ("%s=%s", path, value);
     set.text = text;
     if (!apply_set (&set, doc, error))

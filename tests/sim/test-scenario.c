@@ -643,6 +643,8 @@ static const struct {
     "8)" },
   { "variant-bad-set.xml", 9, "element set: kernel.config[4].name=CONFIG_X: cannot create "
     "config[4]" },
+  { "variant-seed.xml", 9, "element set: a variant cannot set the seed: every variant of a "
+    "run uses the run's" },
   { "compare-unknown-variant.xml", 12, "element compare: attribute 'patched': no variant "
     "named 'pacthed'" },
   { "compare-self.xml", 12, "element compare: attribute 'patched': the same variant as "
