@@ -1499,7 +1499,23 @@ ns_sweep_n_failed (const NsSweep *sweep)
   return sweep->n_failed;
 }
 
-/* Rewrites a complete output in canonical point order (atomically) and closes it. */
+/* The file the open output fd is (its name in /proc/self/fd, so a symbolic link the user
+ * named is followed to what it was when opened), newly allocated; the output's name where
+ * /proc is not mounted or the file was removed meanwhile. */
+static char *
+output_file (const NsSweep *sweep)
+{
+  g_autofree char *fd_link = g_strdup_printf ("/proc/self/fd/%d", sweep->fd);
+  char *target = g_file_read_link (fd_link, NULL);
+
+  if (target != NULL && g_path_is_absolute (target) && !g_str_has_suffix (target, " (deleted)"))
+    return target;
+  g_free (target);
+  return g_strdup (sweep->output);
+}
+
+/* Rewrites a complete output in canonical point order (atomically, in place of the file a
+ * symbolic link names) and closes it. */
 gboolean
 ns_sweep_finish (NsSweep *sweep, GError **error)
 {
@@ -1508,10 +1524,11 @@ ns_sweep_finish (NsSweep *sweep, GError **error)
 
   g_return_val_if_fail (sweep != NULL && sweep->fd >= 0, FALSE);
   if (ns_sweep_complete (sweep) && !sweep->in_order) {
+    g_autofree char *file = output_file (sweep);
     all = g_string_new (sweep->header->str);
     for (guint i = 0; i < sweep->n_points; i++)
       g_string_append_printf (all, "%s\n", sweep->lines[i]);
-    ok = g_file_set_contents_full (sweep->output, all->str, all->len,
+    ok = g_file_set_contents_full (file, all->str, all->len,
                                    G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
                                    0644, error);
     g_string_free (all, TRUE);

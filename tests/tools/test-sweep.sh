@@ -244,5 +244,16 @@ sed 's/name="branch.mispredict_cycles" value="[0-9.]*"/name="branch.mispredict_c
 expect 2 "sweep --resume after the swept profile changed" -- "$NETSIM" sweep -q --resume \
   --variant plain-ret -p "cpu.profile=$TMP/pp/generic.xml,ryzen9-7950x" -o "$TMP/prof.csv" "$SC"
 
+# -o through a symbolic link: a --resume whose missing point ends the file out of order
+# rewrites it in point order, in place of the file the link names (the link stays)
+L3="--variant plain-ret --param workload.depth=2,3,4 --set measure.duration=100us"
+expect 0 "sweep of three points" -- "$NETSIM" sweep -q $L3 -o "$TMP/real.csv" "$SC"
+sed '/^1,/d' "$TMP/real.csv" >"$TMP/cut.csv" && mv "$TMP/cut.csv" "$TMP/real.csv"
+ln -s real.csv "$TMP/link.csv"
+expect 0 "sweep --resume through a link" -- "$NETSIM" sweep -q $L3 --resume -o "$TMP/link.csv" "$SC"
+[ -L "$TMP/link.csv" ] && ok || bad "sweep -o LINK replaced the link with a file"
+[ "$(grep '^[0-9]' "$TMP/real.csv" | cut -d, -f1 | tr '\n' ' ')" = "0 1 2 " ] && ok ||
+  bad "the link's file is not in point order: $(grep '^[0-9]' "$TMP/real.csv" | cut -d, -f1 | tr '\n' ' ')"
+
 echo "test-sweep.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
