@@ -1207,7 +1207,17 @@ load_existing (NsSweep *sweep, GError **error)
   return TRUE;
 }
 
-/* Opens the output file according to mode and locks it against a second sweep. */
+/* TRUE if the file open as fd is empty (or cannot be looked at). */
+static gboolean
+is_empty (int fd)
+{
+  struct stat st;
+
+  return fstat (fd, &st) != 0 || st.st_size == 0;
+}
+
+/* Opens the output file according to mode and locks it against a second sweep; a
+ * symbolic link is opened through (a dangling one creates its target, in every mode). */
 static gboolean
 open_output (NsSweep *sweep, NsSweepMode mode, gboolean *existed, GError **error)
 {
@@ -1216,13 +1226,16 @@ open_output (NsSweep *sweep, NsSweepMode mode, gboolean *existed, GError **error
   *existed = g_file_test (sweep->output, G_FILE_TEST_EXISTS);
   if (*existed && mode == NS_SWEEP_NEW)
     goto exists;
-  if (mode == NS_SWEEP_NEW)
+  /* O_EXCL never follows a link: it would refuse a dangling link as "File exists" */
+  if (mode == NS_SWEEP_NEW && !g_file_test (sweep->output, G_FILE_TEST_IS_SYMLINK))
     flags |= O_EXCL;
   sweep->fd = open (sweep->output, flags, 0644);
   if (sweep->fd < 0)
     return io_error (error, sweep->output, "open");
   if (flock (sweep->fd, LOCK_EX | LOCK_NB) != 0)
     goto locked;
+  if (mode == NS_SWEEP_NEW && !is_empty (sweep->fd))
+    goto exists;                /* a link's target made since the test above */
   if (mode == NS_SWEEP_OVERWRITE && ftruncate (sweep->fd, 0) != 0)
     return io_error (error, sweep->output, "truncate");
   if (mode == NS_SWEEP_OVERWRITE)

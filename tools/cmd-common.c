@@ -52,7 +52,8 @@ write_in_place (const char *path, const GString *data, GError **error)
 
 /* The path path names once its symbolic links are followed (a link's target, that
  * target's if it is a link too, …, even if the last does not exist), path itself if it is
- * no link; newly allocated. Gives up after 40 links, as the kernel does (ELOOP). */
+ * no link; newly allocated. Gives up after 40 links, as the kernel does (ELOOP), and then
+ * returns the path reached, which is still a link: a caller tells a loop by that. */
 static char *
 follow_links (const char *path)
 {
@@ -112,8 +113,8 @@ sticky_refuses (const char *path, const char *folder)
 
 /* TRUE if path (NULL or "-": standard output) can be written later: a device or FIFO we
  * may write; else not a folder, an existing file we may write and replace, in a folder
- * that exists and is writable (for a symbolic link: its target's folder); FALSE with an
- * error naming path otherwise. */
+ * that exists and is writable (for a symbolic link: its target's folder; a loop of links
+ * is refused); FALSE with an error naming path otherwise. */
 gboolean
 ns_cmd_check_output (const char *path, GError **error)
 {
@@ -129,6 +130,8 @@ ns_cmd_check_output (const char *path, GError **error)
     return TRUE;
   }
   target = follow_links (path);
+  if (g_file_test (target, G_FILE_TEST_IS_SYMLINK))
+    goto link_loop;
   folder = g_path_get_dirname (target);
   if (!g_file_test (folder, G_FILE_TEST_IS_DIR))
     goto no_folder;
@@ -142,6 +145,10 @@ ns_cmd_check_output (const char *path, GError **error)
 /* ERRORS */
 is_folder:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: it is a folder", path);
+  return FALSE;
+link_loop:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: too many levels of "
+               "symbolic links", path);
   return FALSE;
 no_folder:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: no folder %s", path,

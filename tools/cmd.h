@@ -23,8 +23,8 @@ gboolean ns_cmd_same_file (const char *a, const char *b);
 /* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
  * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
-/* TRUE if path (NULL or "-": stdout) can be written later (not a folder, its folder
- * exists and is writable), else FALSE with an input error naming it: checked before the
+/* TRUE if path (NULL or "-": stdout) can be written later (not a folder, not a loop of
+ * symbolic links, its folder exists and is writable), else FALSE with an input error naming it: checked before the
  * work whose results it takes. */
 gboolean ns_cmd_check_output (const char *path, GError **error);
 /* Parses a decimal seed, 0 to 2^64 - 1; else prints "netsim COMMAND: --seed: …" and

@@ -249,6 +249,16 @@ expect 2 "run -o a link into a missing folder" -- "$NETSIM" run -q --variant pla
   -o "$TMP/badlink.txt" "$MICRO/call-chain.xml"
 grep -q "cannot write $TMP/badlink.txt: no folder $TMP/nowhere" "$TMP/err" && ok ||
   bad "a link into a missing folder is not refused up front: $(cat "$TMP/err")"
+# a loop of symbolic links as an output is refused before the run (ELOOP), the links kept
+ln -s loop-b "$TMP/loop-a" && ln -s loop-a "$TMP/loop-b"
+expect 2 "run -o a loop of links" -- "$NETSIM" run -q --variant plain-ret -o "$TMP/loop-a" \
+  "$MICRO/call-chain.xml"
+grep -q "^netsim run: cannot write $TMP/loop-a: too many levels of symbolic links" "$TMP/err" &&
+  [ -L "$TMP/loop-a" ] && ok || bad "-o a loop of links: $(cat "$TMP/err")"
+expect 2 "sweep -o a loop of links" -- "$NETSIM" sweep -q --variant plain-ret \
+  --param workload.depth=2,3 -o "$TMP/loop-a" "$MICRO/call-chain.xml"
+grep -q "^netsim sweep: cannot write $TMP/loop-a: too many levels of symbolic links" \
+  "$TMP/err" && [ -L "$TMP/loop-a" ] && ok || bad "sweep -o a loop of links: $(cat "$TMP/err")"
 expect 2 "validate -o and --plot one file" -- "$NETSIM" validate -q -o "$TMP/v.png" \
   --plot "$TMP/v.png" 002-r9-7950x-f1
 grep -q "^netsim validate: -o and --plot are one file" "$TMP/err" && [ ! -s "$TMP/out" ] &&

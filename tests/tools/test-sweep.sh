@@ -255,5 +255,16 @@ expect 0 "sweep --resume through a link" -- "$NETSIM" sweep -q $L3 --resume -o "
 [ "$(grep '^[0-9]' "$TMP/real.csv" | cut -d, -f1 | tr '\n' ' ')" = "0 1 2 " ] && ok ||
   bad "the link's file is not in point order: $(grep '^[0-9]' "$TMP/real.csv" | cut -d, -f1 | tr '\n' ' ')"
 
+# a new sweep through a dangling link creates the link's target (as --force and --resume do),
+# where O_EXCL refused it as "File exists"
+ln -s made.csv "$TMP/dangling.csv"
+expect 0 "sweep -o a dangling link" -- "$NETSIM" sweep -q $L3 -o "$TMP/dangling.csv" "$SC"
+[ -L "$TMP/dangling.csv" ] && [ "$(points "$TMP/made.csv")" -eq 3 ] && ok ||
+  bad "sweep -o a dangling link: $(cat "$TMP/err")"
+expect 2 "a second new sweep through the link" -- "$NETSIM" sweep -q $L3 \
+  -o "$TMP/dangling.csv" "$SC"
+grep -q "dangling.csv exists: pass --resume" "$TMP/err" && ok ||
+  bad "a new sweep over the link's existing target: $(cat "$TMP/err")"
+
 echo "test-sweep.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
