@@ -364,6 +364,15 @@ ns_cmd_same_file (const char *a, const char *b)
   return !strcmp (ca, cb);
 }
 
+/* TRUE if outputs a and b would overwrite each other; see cmd.h. */
+gboolean
+ns_cmd_outputs_clash (const char *a, const char *b)
+{
+  if (a == NULL || b == NULL || is_special (a) || is_special (b))
+    return FALSE;
+  return ns_cmd_same_file (a, b);
+}
+
 /* The scenario file arg names: itself, else the data folder's file of that name. */
 char *
 ns_cmd_scenario_path (const char *arg)

@@ -192,7 +192,7 @@ ns_cmd_run (int argc, char **argv)
     return NS_EXIT_USAGE;
   if (!ns_cmd_check_output (output, &err) || !ns_cmd_check_output (folded, &err))
     return ns_cmd_fail (err);
-  if (output != NULL && strcmp (output, "-") != 0 && ns_cmd_same_file (output, folded))
+  if (output != NULL && strcmp (output, "-") != 0 && ns_cmd_outputs_clash (output, folded))
     goto one_file;
   opt.only_variant = variant;
   opt.stacks = folded != NULL;

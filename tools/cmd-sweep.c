@@ -431,8 +431,8 @@ plot_render (const NsPlot *plot, const char *script, GError **error)
 }
 
 /* TRUE if the CSV, the JSON, the plot image and its .dat and .gp (from plot_base) are
- * different files (NULL ones left out); else says which two meet: one would overwrite the
- * other. */
+ * different files (NULL ones left out; devices and FIFOs may be shared); else says which
+ * two meet: one would overwrite the other. */
 static gboolean
 outputs_distinct (const char *csv, const char *json, const char *plot_file,
                   const char *plot_base)
@@ -444,7 +444,7 @@ outputs_distinct (const char *csv, const char *json, const char *plot_file,
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     for (guint j = i + 1; j < G_N_ELEMENTS (names); j++)
-      if (ns_cmd_same_file (names[i], names[j])) {
+      if (ns_cmd_outputs_clash (names[i], names[j])) {
         g_printerr ("netsim sweep: %s and %s are one file, %s: one would overwrite the other\n",
                     opts[i], opts[j], names[i]);
         return FALSE;

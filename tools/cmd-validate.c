@@ -257,7 +257,7 @@ check_args (const NsValidateArgs *a, NsFormat *format)
                 a->expected);
     return FALSE;
   }
-  if (ns_cmd_same_file (a->output, a->plot)) {
+  if (ns_cmd_outputs_clash (a->output, a->plot)) {
     g_printerr ("netsim validate: -o and --plot are one file, %s: one would overwrite the "
                 "other\n", a->output);
     return FALSE;

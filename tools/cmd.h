@@ -20,6 +20,9 @@ int      ns_cmd_fail      (GError *err);
 /* TRUE if a and b (either may be NULL: FALSE) name one file: the same device and inode
  * when both exist, else the same canonical path (symbolic links followed either way). */
 gboolean ns_cmd_same_file (const char *a, const char *b);
+/* TRUE if outputs a and b (either may be NULL: FALSE) would overwrite each other: one file
+ * (ns_cmd_same_file) that is not a device or FIFO, which are written in place, in order. */
+gboolean ns_cmd_outputs_clash (const char *a, const char *b);
 /* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
  * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);

@@ -259,6 +259,18 @@ expect 2 "sweep -o a loop of links" -- "$NETSIM" sweep -q --variant plain-ret \
   --param workload.depth=2,3 -o "$TMP/loop-a" "$MICRO/call-chain.xml"
 grep -q "^netsim sweep: cannot write $TMP/loop-a: too many levels of symbolic links" \
   "$TMP/err" && [ -L "$TMP/loop-a" ] && ok || bad "sweep -o a loop of links: $(cat "$TMP/err")"
+# two outputs on one device or FIFO are written there in turn, not refused as one file
+expect 0 "run -o and --folded /dev/null" -- "$NETSIM" run -q --variant plain-ret \
+  -o /dev/null --folded /dev/null "$MICRO/call-chain.xml"
+sh -c '"$1" run -q --variant plain-ret -o /dev/stdout --folded /dev/stdout "$2" | cat' sh \
+  "$NETSIM" "$MICRO/call-chain.xml" >"$TMP/both.txt" 2>"$TMP/err"
+grep -q '^plain-ret;calls;chain_fn_0;' "$TMP/both.txt" &&
+  grep -q '^scenario  call-chain' "$TMP/both.txt" && ok ||
+  bad "-o and --folded /dev/stdout through a pipe: $(cat "$TMP/err")"
+if command -v gnuplot >/dev/null 2>&1; then
+  expect 0 "validate -o and --plot /dev/null" -- "$NETSIM" validate -q -o /dev/null \
+    --plot /dev/null 002-r9-7950x-f1
+fi
 expect 2 "validate -o and --plot one file" -- "$NETSIM" validate -q -o "$TMP/v.png" \
   --plot "$TMP/v.png" 002-r9-7950x-f1
 grep -q "^netsim validate: -o and --plot are one file" "$TMP/err" && [ ! -s "$TMP/out" ] &&
