@@ -210,8 +210,8 @@ is_single_valued (GOptionArg arg)
 }
 
 /* Stores text in once's variable as its option's type says; FALSE with
- * G_OPTION_ERROR_BAD_VALUE for an INT that is not a number in gint's range (strtol's bases,
- * as GLib parses one). */
+ * G_OPTION_ERROR_BAD_VALUE for an INT that is not a number (strtol's bases, as GLib parses
+ * one) or is one past gint's range (saying so). */
 static gboolean
 store_value (const OnceOption *once, const char *option_name, const char *text,
              GError **error)
@@ -225,13 +225,22 @@ store_value (const OnceOption *once, const char *option_name, const char *text,
   }
   errno = 0;
   number = g_ascii_strtoll (text, &end, 0);
-  if (end == text || *end != '\0' || errno != 0 || number < G_MININT || number > G_MAXINT) {
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: expected an integer, "
-                 "got '%s'", option_name, text);
-    return FALSE;
-  }
+  if (end == text || *end != '\0')
+    goto not_a_number;
+  if (errno == ERANGE || number < G_MININT || number > G_MAXINT)
+    goto out_of_range;
   *(gint *) once->arg_data = (gint) number;
   return TRUE;
+
+/* ERRORS */
+not_a_number:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: expected an integer, "
+               "got '%s'", option_name, text);
+  return FALSE;
+out_of_range:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s is out of range "
+               "(%d to %d)", option_name, text, G_MININT, G_MAXINT);
+  return FALSE;
 }
 
 /* GOptionArgFunc of the single-valued options of ns_cmd_add_entries (data: their
@@ -265,12 +274,14 @@ given_twice:
 void
 ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries)
 {
-  GPtrArray *options = g_ptr_array_new_with_free_func (once_option_free);
-  GOptionGroup *group = g_option_group_new (NULL, NULL, NULL, options,
-                                            (GDestroyNotify) g_ptr_array_unref);
-  g_autoptr (GArray) copies = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  GPtrArray *options;
+  GOptionGroup *group;
+  g_autoptr (GArray) copies = NULL;
 
   g_return_if_fail (ctx != NULL && entries != NULL);
+  options = g_ptr_array_new_with_free_func (once_option_free);
+  group = g_option_group_new (NULL, NULL, NULL, options, (GDestroyNotify) g_ptr_array_unref);
+  copies = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
   for (guint i = 0; entries[i].long_name != NULL; i++) {
     GOptionEntry entry = entries[i];
     if (is_single_valued (entry.arg)) {

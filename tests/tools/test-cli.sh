@@ -49,6 +49,9 @@ grep -q "^netsim run: --top given twice" "$TMP/err" && ok || bad "--top twice: $
 expect 2 "run --top not a number" -- "$NETSIM" run -q --top 3x "$MICRO/call-chain.xml"
 grep -q "^netsim run: --top: expected an integer, got '3x'" "$TMP/err" && ok ||
   bad "--top 3x: $(cat "$TMP/err")"
+expect 2 "run --top past gint" -- "$NETSIM" run -q --top 99999999999 "$MICRO/call-chain.xml"
+grep -q "^netsim run: --top: 99999999999 is out of range (-2147483648 to 2147483647)" \
+  "$TMP/err" && ok || bad "--top 99999999999: $(cat "$TMP/err")"
 expect 2 "sweep --seed twice" -- "$NETSIM" sweep -q -o "$TMP/sw2.csv" --seed 1 --seed 2 \
   --param workload.working-set=1KiB "$MICRO/pointer-chase.xml"
 grep -q "^netsim sweep: --seed given twice" "$TMP/err" && [ ! -e "$TMP/sw2.csv" ] && ok ||
