@@ -489,6 +489,8 @@ expect 0 "pacing-timer at iperf3's int" -- "$NETSIM" run -q --variant ipv4-1G-ba
   --set workload.pacing-timer=2147483647us --set workload.streams=1 \
   --set measure.warmup=20us --set measure.duration=200us --set measure.repetitions=1 \
   "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q '^ipv4-1G-baseline  *kbytes_per_sec  *[0-9][0-9.]*  ' "$TMP/out" && ok ||
+  bad "pacing-timer at iperf3's int printed no figure: $(tail -2 "$TMP/out")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"

@@ -133,6 +133,7 @@ grep -q 'no.such' "$TMP/err" && ok || bad "the unknown parameter is named"
 expect 2 "--set over not-modelled rows only" -- $V --set param.call.cycles=3 900-reason 900-no-case
 grep -q -- '--set has no run to apply to' "$TMP/err" && ok || bad "a --set with no run is refused"
 expect 2 "--refit over not-modelled rows only" -- $V --refit 900-reason
+grep -q -- '--refit has no run to apply to' "$TMP/err" && ok || bad "a --refit with no run is refused"
 expect 2 "--set with --expected" -- $V --set param.call.cycles=3 --expected "$TMP/fx.csv" 900-safe-ret
 $V --format csv --set param.call.cycles=3 900-safe-ret >"$TMP/wi.csv" 2>"$TMP/err"
 grep -q '^# what-if: every run with --set param.call.cycles=3$' "$TMP/wi.csv" && ok \
