@@ -458,7 +458,7 @@ report_csv (GString *out, const NsRunResult *r)
   for (guint i = 0; r->sets != NULL && r->sets[i] != NULL; i++)
     g_string_append_printf (out, "# set %s\n", r->sets[i]);
   for (guint i = 0; r->what_if != NULL && r->what_if[i] != NULL; i++)
-    g_string_append_printf (out, "# what-if %s\n", r->what_if[i]);
+    g_string_append_printf (out, "# what-if: %s\n", r->what_if[i]);
   ns_report_params_comment (out, first->params);
   csv_variant_params (out, r);
   g_string_append (out, "kind,name,metric,value,cv,reps,aggregate,baseline,patched,delta_pct,"

@@ -413,7 +413,7 @@ grep -q '^# param cpu.ipc = 1.5 ' "$TMP/out" &&
   bad "csv heading: a variant's parameter: $(grep '^# variant\|cpu.ipc' "$TMP/out")"
 expect 0 "csv: a what-if's profile" -- "$NETSIM" run -q --format csv --variant plain-ret \
   --set measure.duration=20us --what-if cpu.profile=zen3-epyc-7713 "$MICRO/call-chain.xml"
-grep -q '^# what-if cpu.profile=zen3-epyc-7713$' "$TMP/out" &&
+grep -q '^# what-if: cpu.profile=zen3-epyc-7713$' "$TMP/out" &&
   grep -q '^# variant plain-ret (what-if): cpu zen3-epyc-7713$' "$TMP/out" &&
   grep -q '^# variant plain-ret (what-if): param cache.l3.size_kib = 32768 KiB ' "$TMP/out" &&
   ok || bad "csv heading: the what-if and its twin's parameters: $(grep '^# [wv]' "$TMP/out" | head -3)"
