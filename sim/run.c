@@ -364,10 +364,15 @@ measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machi
     }
   }
   out->value = gsl_stats_mean ((double *) batches->data, 1, batches->len);
-  out->rule = g_strdup_printf ("%s: %.0f%% CI ±%.3g%% after %u batches of %.6g us",
-                               ci <= m->converge ? "converged" : "max-duration reached",
-                               m->confidence * 100, ci * 100, batches->len,
-                               (double) m->batch / 1e6);
+  if (batches->len < MAX (m->min_batches, 2))
+    out->rule = g_strdup_printf ("max-duration reached: %u batches of %.6g us, fewer than "
+                                 "the %u min-batches (no CI)", batches->len,
+                                 (double) m->batch / 1e6, MAX (m->min_batches, 2));
+  else
+    out->rule = g_strdup_printf ("%s: %.0f%% CI ±%.3g%% after %u batches of %.6g us",
+                                 ci <= m->converge ? "converged" : "max-duration reached",
+                                 m->confidence * 100, ci * 100, batches->len,
+                                 (double) m->batch / 1e6);
   return TRUE;
 
 /* ERRORS */
