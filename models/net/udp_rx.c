@@ -113,6 +113,13 @@ static NS_FUNC (fn_simple_copy_to_iter, "simple_copy_to_iter", 48, NS_FN_STATIC,
 static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, NS_FN_EXTERN, 3);
 
 #define SK_MEM_QUANTUM            4096
+
+/* sk_mem_pages (include/net/sock.h): the pages that hold amt bytes, rounded up. */
+static inline gint
+sk_mem_pages (gint amt)
+{
+  return (amt + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;
+}
 /* SK_MEMORY_PCPU_RESERVE: the per-CPU forward-alloc cache of a proto, 1 MiB in pages
  * (net.core.mem_pcpu_rsv default, v6.0+). */
 #define SK_MEMORY_PCPU_RESERVE    256
@@ -214,7 +221,7 @@ __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint page
 static void
 __sk_mem_schedule (NsThread *t, NsNetStack *s, struct sock *sk, gint size)
 {
-  gint pages = (size + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;   /* sk_mem_pages */
+  gint pages = sk_mem_pages (size);
 
   ns_call (t, &fn___sk_mem_schedule);
   ns_insns (t, 8);                  /* sk_mem_pages, the add, the call, the test: estimate */
@@ -242,7 +249,7 @@ udp_rmem_schedule (NsThread *t, NsNetStack *s, struct sock *sk, gint size)
       __sk_mem_schedule (t, s, sk, delta);
     }
   } else if (size >= sk->sk_forward_alloc) {
-    gint pages = (size + SK_MEM_QUANTUM - 1) / SK_MEM_QUANTUM;   /* sk_mem_pages */
+    gint pages = sk_mem_pages (size);
     ns_insns (t, 6);                   /* sk_mem_pages, the call, the add */
     __sk_mem_raise_allocated (t, s, sk, pages);
     sk->sk_forward_alloc += pages * SK_MEM_QUANTUM;
