@@ -5,7 +5,7 @@ libns_models_a_SOURCES += models/net/skbuff.h models/net/skbuff.c \
 	models/net/softirq.h models/net/softirq.c \
 	models/net/ip.h models/net/ip.c models/net/select.h models/net/select.c \
 	models/net/udp_rx.h models/net/udp_rx.c models/net/udp_tx.h models/net/udp_tx.c \
-	models/apps/iperf3.c models/apps/udp-flood.c
+	models/apps/iperf3-timer.h models/apps/iperf3-timer.c models/apps/iperf3.c models/apps/udp-flood.c
 
 nobase_dist_pkgdata_DATA += scenarios/udp-lookup-iperf3.xml scenarios/micro/udp-flood.xml
 
@@ -55,3 +55,11 @@ tests_models_net_test_netstack_SOURCES = tests/models/net/test-netstack.c $(STAC
 tests_models_net_test_netstack_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_netstack_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_netstack_LDADD = $(NS_LIBS) $(TEST_LIBS)
+
+# iperf3's timer list (models/apps/iperf3-timer.c).
+check_PROGRAMS += tests/models/apps/test-iperf3-timer
+TESTS += tests/models/apps/test-iperf3-timer
+tests_models_apps_test_iperf3_timer_SOURCES = tests/models/apps/test-iperf3-timer.c $(STACK_RIG)
+tests_models_apps_test_iperf3_timer_CPPFLAGS = $(NET_TEST_CPPFLAGS)
+tests_models_apps_test_iperf3_timer_CFLAGS = $(TEST_CFLAGS)
+tests_models_apps_test_iperf3_timer_LDADD = $(NS_LIBS) $(TEST_LIBS)

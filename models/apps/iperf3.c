@@ -8,7 +8,9 @@
  *               passes (10 when unlimited, 1 with -b) over the streams, one write() per
  *               green stream per pass, iperf_check_throttle after each send with -b, then
  *               the timers (each stream's pacing timer every --pacing-timer, 1 ms, also
- *               re-evaluates its green light). Server: select over the control socket and
+ *               re-evaluates its green light; all the client's timers sit in iperf3's
+ *               one sorted list, iperf3-timer.c, and each fired one goes back in by a
+ *               walk from the head). Server: select over the control socket and
  *               the stream sockets, one read() per readable stream (iperf_recv), O_NONBLOCK
  *               sockets.
  *   per-stream  iperf3 3.16+ (Dec 2023): one client and one server thread per stream. A
@@ -59,6 +61,7 @@
 #include "net/select.h"
 #include "net/udp_rx.h"
 #include "net/udp_tx.h"
+#include "iperf3-timer.h"
 
 /* iperf.h's UDP_RATE: the -b of a UDP test that gives none, 1024 × 1024 bits/s (an explicit
  * "-b 1M" is 10^6: unit_atof_rate is decimal) */
@@ -66,6 +69,14 @@
 /* The longest --pacing-timer iperf3 takes: an int of microseconds (and so a next tick
  * that stays far inside NsTime for any run that can finish). */
 #define IPERF3_PACING_MAX NS_US (G_MAXINT)
+/* The client's timers besides the pacing ones, made at TEST_START by create_client_timers:
+ * the test's end (-t plus -O), the stats and the reporter timer (-i). Due at iperf3's
+ * defaults, -t 10 s and -i 1 s (the seed's -t 30 -i 5), they come after every modelled
+ * millisecond; what matters is their place behind the pacing timers, where each re-insert's
+ * walk ends. Their procs (the interval reports) are not modelled. */
+#define IPERF3_TEST_TIMERS 3
+#define IPERF3_DURATION_US G_GINT64_CONSTANT (10000000)
+#define IPERF3_INTERVAL_US G_GINT64_CONSTANT (1000000)
 
 typedef enum {
   IPERF_SINGLE,
@@ -106,6 +117,7 @@ struct _Iperf {
   struct file  **extra;
   guint          n_extra;
   NsPollWqueues *cpwq, *spwq;
+  IperfTimers   *timers;       /* the client's timer list (single thread) */
   struct file  **sel_files;    /* select argument arrays (client, server) */
   guint32       *sel_events, *sel_revents;
   NsNetCounters  mark;
@@ -123,6 +135,7 @@ static NS_FUNC (fn_u_send, "iperf3:iperf_udp_send", 0, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_u_recv, "iperf3:iperf_udp_recv", 0, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_u_loop, "iperf3:main_loop", 0, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_u_clock, "iperf3:clock_gettime(vDSO)", 0, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_timers, "iperf3:tmr_run", 0, NS_FN_EXTERN, 1);
 
 /* Attributes t's following costs to the user-space pseudo-function f (no call cost). */
 static void
@@ -243,20 +256,42 @@ iperf_send (NsThread *t, Iperf *ip)
   }
 }
 
-/* tmr_run: the pacing timers that are due re-evaluate their stream's green light. */
+/* send_timer_proc: a pacing timer re-evaluates its stream's green light (a tail call). */
 static void
-tmr_run (NsThread *t, Iperf *ip, NsTime *next_timer)
+send_timer_proc (NsThread *t, gpointer client_data, NsTime now)
+{
+  /* estimate: 2 instructions (the stream pointer into the first argument, the jump) */
+  ns_insns (t, 2);
+  iperf_check_throttle (t, client_data, now);
+}
+
+/* TEST_START: create_client_timers, then iperf_create_send_timers (a pacing timer per
+ * stream with -b, each made at its own clock reading). */
+static void
+create_client_timers (NsThread *t, Iperf *ip)
+{
+  NsTime now;
+
+  user_enter (t, &fn_u_timers);
+  now = iperf_time_now (t);
+  tmr_create (t, ip->timers, now, NULL, NULL, IPERF3_DURATION_US, FALSE);
+  tmr_create (t, ip->timers, now, NULL, NULL, IPERF3_INTERVAL_US, TRUE);
+  tmr_create (t, ip->timers, now, NULL, NULL, IPERF3_INTERVAL_US, TRUE);
+  for (guint i = 0; i < ip->n_streams && ip->rate != 0; i++)
+    tmr_create (t, ip->timers, iperf_time_now (t), send_timer_proc, &ip->streams[i],
+                ip->pacing / NS_US (1), TRUE);
+  user_leave (t);
+}
+
+/* tmr_run after each iperf_send: the due timers run and go back into the sorted list. */
+static void
+run_timers (NsThread *t, Iperf *ip)
 {
   NsTime now = iperf_time_now (t);
 
-  if (ip->rate == 0 || now < *next_timer)
-    return;
-  for (guint i = 0; i < ip->n_streams; i++) {
-    /* estimate: ~25 instructions per timer (list walk, callback, rearm) */
-    ns_insns (t, 25);
-    iperf_check_throttle (t, &ip->streams[i], now);
-  }
-  *next_timer = next_tick (ip, now);
+  user_enter (t, &fn_u_timers);
+  tmr_run (t, ip->timers, now);
+  user_leave (t);
 }
 
 /* The client's main loop (iperf_run_client, TEST_RUNNING). */
@@ -266,18 +301,18 @@ client_single_thread (NsThread *t, gpointer data)
   Iperf *ip = data;
   struct file **files = ip->sel_files;
   guint32 *events = ip->sel_events, *revents = ip->sel_revents;
-  NsTime next_timer;
 
   for (guint i = 0; i < ip->n_streams; i++)
     ip->streams[i].start = ns_thread_now (t);
-  next_timer = next_tick (ip, ns_thread_now (t));
+  create_client_timers (t, ip);
   for (;;) {
     guint k = 0;
-    NsTime until = NS_TIME_FOREVER;
+    NsTime until;
     user_enter (t, &fn_u_loop);
     /* estimate: ~60 instructions (fd_set copies of 2 x 128 bytes, tmr_timeout) */
     ns_insns (t, 60);
     iperf_time_now (t);
+    until = tmr_timeout (t, ip->timers);
     user_leave (t);
     files[k] = ip->cctrl;
     events[k++] = EPOLLIN;
@@ -286,13 +321,11 @@ client_single_thread (NsThread *t, gpointer data)
         files[k] = ip->streams[i].cfile;
         events[k++] = EPOLLOUT;
       }
-    if (k == 1)
-      until = next_timer;
     ns_sys_select (t, ip->stack, ip->cpwq, files, events, k, revents, until);
     user_enter (t, &fn_u_loop);
     iperf_send (t, ip);
-    tmr_run (t, ip, &next_timer);
     user_leave (t);
+    run_timers (t, ip);
   }
 }
 
@@ -526,6 +559,7 @@ spawn_threads (Iperf *ip)
     ip->sel_files = g_new0 (struct file *, 2 * n);
     ip->sel_events = g_new0 (guint32, 2 * n);
     ip->sel_revents = g_new0 (guint32, 2 * n);
+    ip->timers = iperf_timers_new (ip->machine, ip->n_streams + IPERF3_TEST_TIMERS);
     ns_netstack_start_cpu (s, ip->client_cpu);
     ns_engine_spawn (ip->engine, "iperf3-server", ip->server_cpu, NS_THREAD_USER, 0,
                      server_single_thread, ip);
@@ -593,7 +627,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
     goto bad_port;
   if (extra > 1024)
     goto bad_extra;
-  if (ip->pacing <= 0 || ip->pacing > IPERF3_PACING_MAX)
+  if (ip->pacing < NS_US (1) || ip->pacing > IPERF3_PACING_MAX || ip->pacing % NS_US (1) != 0)
     goto bad_pacing;
   if (fam == 1 && sfam == 1)
     goto bad_family;
@@ -639,8 +673,8 @@ bad_extra:
                 G_GUINT64_FORMAT, extra);
   return FALSE;
 bad_pacing:
-  ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected a time > 0 and at most "
-                "2147483647us (iperf3's --pacing-timer is an int of microseconds)");
+  ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected whole microseconds from "
+                "1us to 2147483647us (iperf3's --pacing-timer is an int of microseconds)");
   return FALSE;
 bad_family:
   ns_xml_error (sc, w, error, "attribute 'server-family': an AF_INET server ('inet') cannot "

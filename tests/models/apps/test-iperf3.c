@@ -84,6 +84,9 @@ START_TEST (test_bad_attributes)
     { "client-cpu=\"999\"", "client-cpu" },
     { "port=\"0\"", "port" },
     { "multisend=\"0\"", "multisend" },
+    /* iperf3's --pacing-timer is an int of microseconds */
+    { "pacing-timer=\"0\"", "pacing-timer" },
+    { "pacing-timer=\"1500ns\"", "pacing-timer" },
     { "extra-bind=\"any\"", "extra-bind" },
     { "colour=\"red\"", "colour" },
     { "family=\"ipv6\" server-family=\"inet\"", "server-family" },
@@ -276,6 +279,41 @@ START_TEST (test_net_rx_action_charges_its_census_body)
 }
 END_TEST
 
+/* Instruction cycles a millisecond in iperf3's timer list (iperf3:tmr_run) with streams
+ * green 1000-byte streams at rate. */
+static double
+timer_cycles_per_ms (guint streams, const char *rate)
+{
+  g_autofree char *attrs = g_strdup_printf ("streams=\"%u\" length=\"1000\" rate=\"%s\"",
+                                            streams, rate);
+  g_autofree char *path = write_scenario ("timers.xml", "generic", attrs,
+                                          "metric=\"datagrams_per_sec\" warmup=\"1ms\" "
+                                          "duration=\"4ms\"");
+  NsRunResult *res;
+  const NsVariantResult *v = run_ok (path, NULL, &res);
+  double cycles = breakdown_cycles (v, "iperf3:tmr_run", NS_CAUSE_INSN) * v->value / 1e3;
+
+  ns_run_result_free (res);
+  return cycles;
+}
+
+/* The client's pacing timers share iperf3's one sorted list (src/timer.c), and each one
+ * a tick fires goes back in by a walk from the head past every other timer of the tick:
+ * N² compares a tick with every stream green. Four times the streams cost over eight
+ * times the cycles a millisecond (sixteen for the walk, four for each timer's own work);
+ * unlimited (-b 0) makes no pacing timers, and each pass only looks at the list's head. */
+START_TEST (test_pacing_timers_walk_grows_quadratically)
+{
+  double p16 = timer_cycles_per_ms (16, "10G"), p64 = timer_cycles_per_ms (64, "10G");
+  double unlimited = timer_cycles_per_ms (64, "0");
+
+  ck_assert (p16 > 0.0);
+  ck_assert_msg (p64 > 8.0 * p16, "64 streams %.0f, 16 streams %.0f cycles/ms", p64, p16);
+  ck_assert_msg (unlimited < p64 / 50.0, "unlimited %.0f, paced %.0f cycles/ms", unlimited,
+                 p64);
+}
+END_TEST
+
 /* The same scenario twice: the same value to the last bit; repetitions agree. */
 START_TEST (test_determinism)
 {
@@ -345,6 +383,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_multisend_only_unlimited);
   tcase_add_test (tc, test_patch_helps_under_safe_ret);
   tcase_add_test (tc, test_udp_poll_makes_no_indirect_call);
+  tcase_add_test (tc, test_pacing_timers_walk_grows_quadratically);
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_ipv6_and_extras);
   tcase_add_test (tc, test_net_rx_action_charges_its_census_body);
