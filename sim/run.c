@@ -986,33 +986,66 @@ ns_run_result_variant (const NsRunResult *result, const char *name)
   return NULL;
 }
 
-/* The name vr (a variant of result) goes by in a what-if's labels: its own, or the
- * scenario's for the unnamed variant. */
+/* The name the variant called name (a variant of the scenario called scenario_name) goes
+ * by in a what-if's labels: its own, or the scenario's for the unnamed variant "". */
 static const char *
-twin_base_name (const NsRunResult *result, const NsVariantResult *vr)
+twin_base_name (const char *scenario_name, const char *name)
 {
-  return vr->name[0] != '\0' ? vr->name : result->scenario_name;
+  return name[0] != '\0' ? name : scenario_name;
 }
 
-/* The name of vr's what-if twin, "NAME (what-if)"; newly allocated. */
+/* The name of the what-if twin of the variant called name, "NAME (what-if)"; newly
+ * allocated. */
 static char *
-twin_name (const NsRunResult *result, const NsVariantResult *vr)
+twin_name (const char *scenario_name, const char *name)
 {
-  return g_strdup_printf ("%s (what-if)", twin_base_name (result, vr));
+  return g_strdup_printf ("%s (what-if)", twin_base_name (scenario_name, name));
 }
 
-/* The first name a what-if twin of result's variants would take from one of them (newly
- * allocated), NULL if none would. */
+/* The first name the what-if twin of one of names (the variant names of the scenario
+ * called scenario_name) would take from another of them (newly allocated), NULL if none
+ * would. */
 static char *
-twin_name_taken (const NsRunResult *result)
+twin_name_taken (const char *scenario_name, GPtrArray *names)
 {
-  for (guint i = 0; i < result->variants->len; i++) {
-    char *twin = twin_name (result, result->variants->pdata[i]);
-    if (ns_run_result_variant (result, twin) != NULL)
+  for (guint i = 0; i < names->len; i++) {
+    char *twin = twin_name (scenario_name, names->pdata[i]);
+    if (g_ptr_array_find_with_equal_func (names, twin, g_str_equal, NULL))
       return twin;
     g_free (twin);
   }
   return NULL;
+}
+
+/* Refuses, before any run, a what-if whose twins' names would clash; see run.h. */
+gboolean
+ns_run_check_twin_names (const char *path, const NsRunOptions *opt, GError **error)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree char *taken = NULL;
+  NsScenario *sc;
+
+  g_return_val_if_fail (path != NULL && opt != NULL, FALSE);
+  /* one variant runs, and its twin's name is never its own */
+  if (opt->only_variant != NULL)
+    return TRUE;
+  sc = ns_scenario_load_variant (path, NULL, opt->sets, opt->params, opt->params_by, error);
+  if (sc == NULL)
+    return FALSE;
+  names = ns_run_variant_names (sc);
+  taken = twin_name_taken (sc->name, names);
+  if (taken != NULL)
+    goto name_taken;
+  ns_scenario_free (sc);
+  return TRUE;
+
+/* ERRORS */
+name_taken:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: --what-if names each variant's twin "
+               "'NAME (what-if)', and a variant of the scenario is called '%s' already "
+               "(rename it, or run another with --variant)", sc->path, taken);
+  ns_scenario_free (sc);
+  return FALSE;
 }
 
 /* Joins a what-if run to the run without it; see run.h. */
@@ -1020,7 +1053,7 @@ NsRunResult *
 ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
                        const char *const *what_ifs, GError **error)
 {
-  g_autofree char *label = NULL, *taken = NULL;
+  g_autofree char *label = NULL;
   guint n;
 
   g_return_val_if_fail (base != NULL && what_if != NULL && what_ifs != NULL, NULL);
@@ -1031,19 +1064,16 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
     if (strcmp (((NsVariantResult *) base->variants->pdata[i])->name,
                 ((NsVariantResult *) what_if->variants->pdata[i])->name) != 0)
       goto mismatch;
-  taken = twin_name_taken (base);
-  if (taken != NULL)
-    goto name_taken;
   label = g_strjoinv (" ", (char **) what_ifs);
   g_array_set_size (base->comparisons, 0);
   for (guint i = 0; i < n; i++) {
     NsVariantResult *b = base->variants->pdata[i];
     NsVariantResult *w = g_ptr_array_steal_index (what_if->variants, 0);
-    NsComparison c = { g_strdup_printf ("%s: %s", twin_base_name (base, b), label), i, n + i,
-                       NAN };
+    NsComparison c = { g_strdup_printf ("%s: %s", twin_base_name (base->scenario_name, b->name),
+                                        label), i, n + i, NAN };
 
     g_free (w->name);
-    w->name = twin_name (base, b);
+    w->name = twin_name (base->scenario_name, b->name);
     g_ptr_array_add (base->variants, w);
     c.delta_pct = delta_pct (b->value, w->value);
     g_array_append_val (base->comparisons, c);
@@ -1056,13 +1086,6 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
 mismatch:
   g_set_error (error, NS_ERROR, NS_ERROR_INTERNAL, "%s: the what-if run's variants are not "
                "the run's", base->scenario_path);
-  ns_run_result_free (what_if);
-  ns_run_result_free (base);
-  return NULL;
-name_taken:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: --what-if names each variant's twin "
-               "'NAME (what-if)', and a variant of the scenario is called '%s' already "
-               "(rename it, or run another with --variant)", base->scenario_path, taken);
   ns_run_result_free (what_if);
   ns_run_result_free (base);
   return NULL;

@@ -94,12 +94,18 @@ NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, G
 void         ns_run_result_free (NsRunResult *result);
 /* The variant of result called name, or NULL if it has none. */
 const NsVariantResult *ns_run_result_variant (const NsRunResult *result, const char *name);
+/* FALSE with NS_ERROR_INPUT if the what-if twin ("NAME (what-if)") of a variant that a run
+ * of the scenario at path with opt would run has the name of another variant it would run;
+ * loads the scenario (its errors are the run's) and runs nothing: --what-if asks before
+ * its runs. With opt->only_variant one variant runs, so no name can clash. */
+gboolean     ns_run_check_twin_names (const char *path, const NsRunOptions *opt,
+                                      GError **error);
 /* Joins a run of the same scenario and variants made with the extra sets what_ifs (what_if)
  * to base, taking both: what_if's variants follow base's, named "NAME (what-if)", the
  * comparisons become each variant of base against its twin, labelled "NAME: what_ifs"
  * (joined by spaces; the scenario's own comparisons are dropped), and base's what_if
- * holds a copy of what_ifs. NULL, both freed, with NS_ERROR_INTERNAL if the two runs'
- * variants differ, with NS_ERROR_INPUT if a twin's name is a variant's of base. */
+ * holds a copy of what_ifs. The twins' names must be free (ns_run_check_twin_names, before
+ * the runs). NULL, both freed, with NS_ERROR_INTERNAL if the two runs' variants differ. */
 NsRunResult *ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
                                     const char *const *what_ifs, GError **error);
 /* Sets the variant of the scenario at path up with sets as ns_run_scenario would (scenario,

@@ -58,14 +58,17 @@ print_unread_config (const NsRunResult *result, char **given)
 }
 
 /* Runs the scenario with what_ifs after the sets of opt, then as opt says, and joins the
- * two (each variant and its what-if twin); NULL with an error. The what-if run goes first
- * so that a bad what-if value is reported before the other run's time is spent. */
+ * two (each variant and its what-if twin); NULL with an error. A twin's name that a
+ * variant has already is refused before either run, and the what-if run goes first so
+ * that a bad what-if value is reported before the other run's time is spent. */
 static NsRunResult *
 run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GError **error)
 {
   NsRunOptions alt = *opt;
   NsRunResult *other, *result;
 
+  if (!ns_run_check_twin_names (path, opt, error))
+    return NULL;
   alt.params = (const char *const *) what_ifs;
   alt.params_by = "--what-if";
   other = ns_run_scenario (path, &alt, error);

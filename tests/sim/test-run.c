@@ -1,9 +1,11 @@
 /* test-run.c — the run layer (sim/run.c): aggregation over repetitions (mean, harmonic
  * mean, CV), per-repetition seeds, and what a run collects beside the metric: the event
  * counts per operation and the calling contexts' cycles (folded stacks), which must add
- * up to the per-function breakdown. */
+ * up to the per-function breakdown; and --what-if: the join of a run with its twins, and the
+ * twins' names checked before any run. */
 #include "config.h"
 #include <check.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -420,6 +422,51 @@ START_TEST (test_setup_errors_located)
 }
 END_TEST
 
+/* A copy of the micro scenario name in a new temporary folder (*dir, to remove) with every
+ * "from" replaced by "to"; its path. */
+static char *
+micro_copy_replacing (const char *name, const char *from, const char *to, char **dir)
+{
+  g_autofree char *src = micro_path (name), *text = NULL;
+  g_autoptr (GString) copy = NULL;
+  char *path;
+
+  ck_assert (g_file_get_contents (src, &text, NULL, NULL));
+  copy = g_string_new (text);
+  ck_assert_uint_gt (g_string_replace (copy, from, to, 0), 0);
+  *dir = g_dir_make_tmp ("test-run-XXXXXX", NULL);
+  ck_assert_ptr_nonnull (*dir);
+  path = g_build_filename (*dir, name, NULL);
+  ck_assert (g_file_set_contents (path, copy->str, copy->len, NULL));
+  return path;
+}
+
+/* A what-if twin's name that a variant which runs has already is refused from the file
+ * alone, before any run; with --variant only that variant runs, so nothing clashes. */
+START_TEST (test_twin_names_checked_before_running)
+{
+  g_autofree char *own = micro_path ("call-chain.xml"), *dir = NULL, *taken = NULL;
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+
+  ck_assert (ns_run_check_twin_names (own, &opt, &error));
+  ck_assert_ptr_null (error);
+  taken = micro_copy_replacing ("call-chain.xml", "\"inlined\"", "\"plain-ret (what-if)\"",
+                                &dir);
+  ck_assert (!ns_run_check_twin_names (taken, &opt, &error));
+  ck_assert_ptr_nonnull (error);
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (strstr (error->message, "called 'plain-ret (what-if)' already") != NULL,
+                 "%s", error->message);
+  g_clear_error (&error);
+  opt.only_variant = "plain-ret";
+  ck_assert (ns_run_check_twin_names (taken, &opt, &error));
+  ck_assert_ptr_null (error);
+  g_unlink (taken);
+  g_rmdir (dir);
+}
+END_TEST
+
 static Suite *
 run_suite (void)
 {
@@ -438,6 +485,7 @@ run_suite (void)
   tcase_add_test (tc, test_no_stacks_unless_asked);
   tcase_add_test (tc, test_fit_note_source);
   tcase_add_test (tc, test_what_if_join);
+  tcase_add_test (tc, test_twin_names_checked_before_running);
   suite_add_tcase (s, tc);
   return s;
 }

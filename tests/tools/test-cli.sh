@@ -140,12 +140,24 @@ grep -q "^retpoline vs eIBRS" "$TMP/out" && bad "--what-if keeps the scenario's 
     "$MICRO/indirect-call.xml"; } | grep '^variant,' | cut -d, -f3,4 >"$TMP/sep.csv"
 [ "$(wc -l <"$TMP/wi.csv")" -eq 2 ] && cmp -s "$TMP/wi.csv" "$TMP/sep.csv" && ok ||
   bad "--what-if figures differ from two runs"
-# a twin's name that a variant of the scenario has already is refused, not output twice
+# a twin's name that a variant of the scenario has already is refused, not output twice,
+# and before anything runs: a measured time of 1 ps, in which no call completes, would
+# fail the first run (exit 1), so only a refusal made at load gives this exit and message
 sed 's/"inlined"/"plain-ret (what-if)"/g' "$MICRO/call-chain.xml" >"$TMP/twin-name.xml"
-expect 2 "run --what-if: a twin's name taken" -- "$NETSIM" run -q --set measure.duration=20us \
-  --what-if kernel.cmdline=mitigations=off "$TMP/twin-name.xml"
-grep -q "a variant of the scenario is called 'plain-ret (what-if)' already" "$TMP/err" &&
-  [ ! -s "$TMP/out" ] && ok || bad "a twin's name taken: $(cat "$TMP/err")"
+expect 2 "run --what-if: a twin's name taken" -- "$NETSIM" run -q --set measure.duration=1ps \
+  -o "$TMP/twin-name.csv" --what-if kernel.cmdline=mitigations=off "$TMP/twin-name.xml"
+taken="--what-if names each variant's twin 'NAME (what-if)', and a variant of the scenario is"
+taken="$taken called 'plain-ret (what-if)' already (rename it, or run another with --variant)"
+grep -qxF -e "netsim run: $TMP/twin-name.xml: $taken" "$TMP/err" &&
+  [ "$(wc -l <"$TMP/err")" -eq 1 ] && [ ! -s "$TMP/out" ] && [ ! -e "$TMP/twin-name.csv" ] &&
+  ok || bad "a twin's name taken: not refused before the runs: $(cat "$TMP/err")"
+# only the variants that run get twins: with --variant the name is free, and used once
+expect 0 "run --what-if --variant: the twin's name free" -- "$NETSIM" run -q --format csv \
+  --set measure.duration=20us --variant plain-ret --what-if kernel.cmdline=mitigations=off \
+  "$TMP/twin-name.xml"
+[ "$(grep -c '^variant,plain-ret' "$TMP/out")" -eq 2 ] &&
+  grep -q '^variant,plain-ret (what-if),' "$TMP/out" && ok ||
+  bad "--variant with a twin's name taken by a variant not run: $(grep '^variant,' "$TMP/out")"
 expect 2 "run --what-if bad path" -- "$NETSIM" run -q --what-if workload.nope=1 \
   "$MICRO/indirect-call.xml"
 grep -q "nope" "$TMP/err" || bad "--what-if bad path: $(cat "$TMP/err")"
