@@ -22,7 +22,8 @@
  *               blocks in read() [U: 3.16's exact receive loop; modelled as a blocking
  *               read].
  *
- * Limits as iperf3's where it has them (length 16 to 65507 bytes, MIN/MAX_UDP_BLOCKSIZE;
+ * Limits as iperf3's where it has them (length 16 to 65507 bytes, MIN/MAX_UDP_BLOCKSIZE,
+ * by default the MSS iperf3 reads off its control connection over lo, 32768;
  * multisend to 1000, MAX_BURST; the default rate 1048576 bits/s, UDP_RATE) except streams:
  * iperf3 stops at 128 (MAX_STREAMS), the model takes up to 1024 so a sweep of the chain's
  * length can go past it — more than 128 stand for several clients' streams on one server
@@ -69,6 +70,25 @@
 /* The longest --pacing-timer iperf3 takes: an int of microseconds (and so a next tick
  * that stays far inside NsTime for any run that can finish). */
 #define IPERF3_PACING_MAX NS_US (G_MAXINT)
+/* -l's default for a UDP test. iperf3 since 3.1.5 (iperf_client_api.c, iperf_connect; the
+ * same in 3.15) reads the control connection's TCP_MAXSEG after writing the cookie, keeps it
+ * when it is 1 to MAX_UDP_BLOCKSIZE (65507), and takes it as the block size when -l is not
+ * given; DEFAULT_UDP_BLKSIZE (1460) only when there is none. TCP_MAXSEG on an established
+ * socket is tp->mss_cache (net/ipv4/tcp.c, do_tcp_getsockopt), which tcp_sync_mss
+ * (tcp_output.c) sets to the path MSS bounded by half the largest window the peer has
+ * offered (tcp_bound_to_half_wnd, include/net/tcp.h). Over lo (MTU 65536,
+ * drivers/net/loopback.c) the path MSS is 65483 for IPv4 (advmss capped at IPV4_MAX_PMTU
+ * 65535 less 20 + 20 of headers, ipv4_default_advmss; less the 12 of the timestamp option)
+ * and 65464 for IPv6 (65536 − 40 − 20 − 12). The server's SYN-ACK offers one MSS (its
+ * initial window, 65536 from tcp_rmem[1] 131072, rounded down to its MSS), so right after
+ * connect() mss_cache is 32741 (IPv4) or 32732 (IPv6); the server's ACK of the cookie
+ * offers its window rounded up to the window scale's unit, 65536, and tcp_ack_update_window
+ * re-syncs the MSS to 65536 / 2 = 32768 in both families, before iperf3's getsockopt (lo
+ * delivers the ACK within the cookie's write()). Measured on Linux 6.18 (both families:
+ * 32741/32732 after connect, 32768 after a 37-byte write) and reported by iperf3 3.13 -V on
+ * 5.15 ("Control connection MSS 32768", esnet/iperf#1540). Before v4.20 tcp_rmem[1] was
+ * 87380 and the window, so the default, smaller: not modelled. */
+#define IPERF3_LO_UDP_BLKSIZE 32768
 /* The client's timers besides the pacing ones, made at TEST_START by create_client_timers:
  * the test's end (-t plus -O), the stats and the reporter timer (-i). Due at iperf3's
  * defaults, -t 10 s and -i 1 s (the seed's -t 30 -i 5), they come after every modelled
@@ -600,7 +620,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
 
   if (!ns_xml_check_attrs (sc, w, allowed, error) ||
       !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
-      !ns_xml_get_size (sc, w, "length", TRUE, 1460, &length, error) ||
+      !ns_xml_get_size (sc, w, "length", TRUE, IPERF3_LO_UDP_BLKSIZE, &length, error) ||
       !ns_xml_get_string (sc, w, "rate", IPERF_UDP_RATE, &rate, error) ||
       !ns_workload_get_choice (sc, "family", "ipv4", families, &fam, error) ||
       !ns_workload_get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||

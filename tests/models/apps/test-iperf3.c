@@ -1,6 +1,7 @@
 /* test-iperf3.c — the iperf3 workload (models/apps/iperf3.c) through the run layer:
  * attribute validation errors name file:line, the metrics agree with each other, -b
- * paces each stream (3.15 and 3.16 threading), multisend only when unlimited, the
+ * paces each stream (3.15 and 3.16 threading), -l defaults to the control connection's
+ * MSS over lo, multisend only when unlimited, the
  * compute_score patch speeds the path up
  * under SRSO Safe RET, udp_poll makes no indirect call, and runs are deterministic. Scenarios are written to a temporary
  * folder; profiles come from $NETSIM_DATADIR (set by make check). */
@@ -174,6 +175,34 @@ START_TEST (test_default_rate_is_udp_rate)
   double mbits = value_of (path, NULL), want = 64 * 1048576 / 1e6;
 
   ck_assert_msg (fabs (mbits - want) < want * 0.01, "%.3f Mbit/s, want %.3f", mbits, want);
+}
+END_TEST
+
+/* Bytes a received datagram of one run without `length` (kbytes_per_sec × 1024 over
+ * datagrams_per_sec), unlimited, of family. */
+static double
+default_datagram_bytes (const char *family)
+{
+  g_autofree char *attrs = g_strdup_printf ("streams=\"1\" rate=\"0\" family=\"%s\"", family);
+  g_autofree char *path = write_scenario ("default-length.xml", "generic", attrs, short_measure);
+  const char *const dgrams[] = { "measure.metric=datagrams_per_sec", NULL };
+
+  return value_of (path, NULL) * 1024.0 / value_of (path, dgrams);
+}
+
+/* Without -l iperf3 (3.1.5+, iperf_connect) sends blocks of the control connection's
+ * TCP_MAXSEG, tp->mss_cache (do_tcp_getsockopt). Over lo that is the path MSS (65483 IPv4,
+ * 65464 IPv6: MTU 65536, advmss, 12 bytes of timestamps) cut to half the largest window the
+ * server offered (tcp_sync_mss → tcp_bound_to_half_wnd): its ACK of the cookie offers
+ * 65536 (tcp_rmem[1] 131072's window, one MSS rounded up to the window scale's unit), so
+ * 32768 in both families, as iperf3 3.13 -V prints over ::1 on 5.15 (esnet/iperf#1540) —
+ * not DEFAULT_UDP_BLKSIZE (1460), which is only for a connection without an MSS. */
+START_TEST (test_default_length_is_control_mss)
+{
+  const double half_window = 65536 / 2;
+
+  ck_assert_double_eq_tol (default_datagram_bytes ("ipv4"), MIN (65483, half_window), 1e-6);
+  ck_assert_double_eq_tol (default_datagram_bytes ("ipv6"), MIN (65464, half_window), 1e-6);
 }
 END_TEST
 
@@ -379,6 +408,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_paced_single);
   tcase_add_test (tc, test_traffic_taken_by_extras_is_explained);
   tcase_add_test (tc, test_default_rate_is_udp_rate);
+  tcase_add_test (tc, test_default_length_is_control_mss);
   tcase_add_test (tc, test_paced_per_stream);
   tcase_add_test (tc, test_multisend_only_unlimited);
   tcase_add_test (tc, test_patch_helps_under_safe_ret);
