@@ -23,15 +23,16 @@
  *               read].
  *
  * Limits as iperf3's where it has them (length 16 to 65507 bytes, MIN/MAX_UDP_BLOCKSIZE,
- * by default the MSS iperf3 reads off its control connection over lo, 32768;
- * multisend to 1000, MAX_BURST; the default rate 1048576 bits/s, UDP_RATE) except streams:
- * iperf3 stops at 128 (MAX_STREAMS), the model takes up to 1024 so a sweep of the chain's
- * length can go past it — more than 128 stand for several clients' streams on one server
- * port, in one client loop. Sizes read with K/M suffixes are decimal (iperf3's -l 8K is
- * 8192: write 8KiB). Extra sockets (extra-*) are placed directly in the final table; with
- * extra-bind="exact" and extra-position="tail" that is a table iperf3 could not build in
- * that order (extras bound to 127.0.0.1 before the streams would take their set-up
- * datagrams), but the per-datagram walk is the same.
+ * by default the MSS iperf3 reads off its control connection over lo, 32768; multisend
+ * to 1000, MAX_BURST, and only with rate 0, the one setting it acts in; the default rate
+ * 1048576 bits/s, UDP_RATE) except streams: iperf3 stops at 128 (MAX_STREAMS), the model
+ * takes up to 1024 so a sweep of the chain's length can go past it — more than 128 stand
+ * for several clients' streams on one server port, in one client loop. Sizes read with
+ * K/M suffixes are decimal (iperf3's -l 8K is 8192: write 8KiB). Extra sockets (extra-*)
+ * are placed directly in the final table; with extra-bind="exact" and
+ * extra-position="tail" that is a table iperf3 could not build in that order (extras
+ * bound to 127.0.0.1 before the streams would take their set-up datagrams), but the
+ * per-datagram walk is the same.
  *
  * Sockets as iperf3 makes them: the server's UDP "listener" is a socket bound to the
  * wildcard address on the port with SO_REUSEADDR (netannounce; no SO_REUSEPORT), AF_INET6
@@ -643,6 +644,8 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
     goto bad_rate;
   if (multisend < 1 || multisend > 1000)
     goto bad_multisend;
+  if (xmlHasProp (w, BAD_CAST "multisend") != NULL && ip->rate != 0)
+    goto paced_multisend;
   if (port < 1 || port > 65535)
     goto bad_port;
   if (extra > 1024)
@@ -658,7 +661,8 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
   ip->ipv6 = fam == 1;
   ip->server_dual = sfam == 0;
   ip->threading = thr == 0 ? IPERF_SINGLE : IPERF_PER_STREAM;
-  /* iperf_send: burst 0 → multisend passes when unlimited, one pass with -b */
+  /* iperf_send: burst 0 → multisend passes when unlimited, one pass with -b (an explicit
+   * multisend with a rate is refused above: it could not take effect) */
   ip->multisend = ip->rate == 0 ? (guint) multisend : 1;
   ip->port = (guint16) port;
   ip->n_extra = (guint) extra;
@@ -683,6 +687,12 @@ bad_rate:
 bad_multisend:
   ns_xml_error (sc, w, error, "attribute 'multisend': expected 1 to 1000, got %"
                 G_GUINT64_FORMAT, multisend);
+  return FALSE;
+paced_multisend:
+  ns_xml_error (sc, w, error, "attribute 'multisend' (%" G_GUINT64_FORMAT ") cannot take "
+                "effect with attribute 'rate' ('%s'): iperf3 makes one pass over the streams "
+                "a loop when paced (iperf_send makes multisend passes with -b 0 only); give "
+                "rate=\"0\" or leave multisend out", multisend, rate);
   return FALSE;
 bad_port:
   ns_xml_error (sc, w, error, "attribute 'port': expected 1 to 65535, got %" G_GUINT64_FORMAT,

@@ -574,6 +574,11 @@ expect 2 "iperf3 IPv6 streams to an AF_INET server" -- "$NETSIM" run -q --varian
   --set workload.server-family=inet --set workload.family=ipv6 "$DATA/scenarios/udp-lookup-iperf3.xml"
 grep -q "cannot receive the streams of attribute 'family' ('ipv6') (after --set workload.family=ipv6, --set workload.server-family=inet)$" \
   "$TMP/err" && ok || bad "family and server-family do not name both sets: $(cat "$TMP/err")"
+# iperf3 makes multisend passes unpaced only: an explicit multisend with -b is refused
+expect 2 "iperf3 multisend with a rate" -- "$NETSIM" run -q --variant ipv4-1G-baseline \
+  --set workload.multisend=5 "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q "udp-lookup-iperf3.xml:[0-9]*: attribute 'multisend' (5) cannot take effect with attribute 'rate' ('1G'): iperf3 makes one pass over the streams a loop when paced.*(after --set workload.multisend=5)$" \
+  "$TMP/err" && ok || bad "multisend with a rate is not refused with the set: $(cat "$TMP/err")"
 # a run whose simulated end passes 2^63-1 ps is refused, not wrapped round
 expect 2 "warmup + duration past the last time" -- "$NETSIM" run -q --variant off \
   --set measure.duration=9223372036844775808ps "$MICRO/indirect-call.xml"

@@ -85,6 +85,10 @@ START_TEST (test_bad_attributes)
     { "client-cpu=\"999\"", "client-cpu" },
     { "port=\"0\"", "port" },
     { "multisend=\"0\"", "multisend" },
+    /* iperf_send makes multisend passes with -b 0 only: paced, it would change nothing */
+    { "multisend=\"5\" rate=\"1G\"", "one pass over the streams a loop when paced" },
+    /* without rate iperf3 paces too, at UDP_RATE */
+    { "multisend=\"10\"", "attribute 'rate' ('1048576')" },
     /* iperf3's --pacing-timer is an int of microseconds */
     { "pacing-timer=\"0\"", "pacing-timer" },
     { "pacing-timer=\"1500ns\"", "pacing-timer" },
@@ -223,20 +227,27 @@ syscalls_per_datagram (const char *path, const char *const *sets)
   return v;
 }
 
-/* iperf_send: with -b one pass over the streams per select(), unlimited `multisend` (10)
- * passes. With one stream that unpaced (-b far above the capacity) is about one
- * select() per datagram more than unlimited: 1 against 1/10. */
+/* iperf_send: with -b one pass over the streams per select(), unlimited `multisend` (10 by
+ * default) passes; an explicit multisend acts there alone (with -b it is refused:
+ * test_bad_attributes). With one stream that unpaced (-b far above the capacity) is about
+ * one select() per datagram more than unlimited: 1 against 1/10; unlimited with
+ * multisend="1" makes the paced loop's one pass. */
 START_TEST (test_multisend_only_unlimited)
 {
   g_autofree char *path = write_scenario ("multisend.xml", "generic",
                                           "streams=\"1\" length=\"8920\" rate=\"0\"",
                                           short_measure);
   const char *const paced[] = { "workload.rate=100G", NULL };
+  const char *const one_pass[] = { "workload.multisend=1", NULL };
   double unlimited = syscalls_per_datagram (path, NULL);
   double with_b = syscalls_per_datagram (path, paced);
+  double once = syscalls_per_datagram (path, one_pass);
 
   ck_assert_msg (with_b - unlimited > 0.7 && with_b - unlimited < 1.0,
                  "syscalls per datagram: %.3f with -b, %.3f unlimited", with_b, unlimited);
+  ck_assert_msg (fabs (once - with_b) < 0.05,
+                 "syscalls per datagram: %.3f multisend 1 unlimited, %.3f with -b", once,
+                 with_b);
 }
 END_TEST
 
