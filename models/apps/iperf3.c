@@ -92,9 +92,11 @@
 #define IPERF3_LO_UDP_BLKSIZE 32768
 /* The client's timers besides the pacing ones, made at TEST_START by create_client_timers:
  * the test's end (-t plus -O), the stats and the reporter timer (-i). Due at iperf3's
- * defaults, -t 10 s and -i 1 s (the seed's -t 30 -i 5), they come after every modelled
- * millisecond; what matters is their place behind the pacing timers, where each re-insert's
- * walk ends. Their procs (the interval reports) are not modelled. */
+ * defaults, -t 10 s, -O 0 and -i 1 s (the seed's -t 30 -O 2 -i 5), they come after every
+ * modelled millisecond; what matters is their place behind the pacing timers, where each
+ * re-insert's walk ends, so neither their due times nor create_client_omit_timer's
+ * one-shot timer (made with -O, due -O seconds out: behind them too) change a walk. Their
+ * procs (the interval reports) are not modelled. */
 #define IPERF3_TEST_TIMERS 3
 #define IPERF3_DURATION_US G_GINT64_CONSTANT (10000000)
 #define IPERF3_INTERVAL_US G_GINT64_CONSTANT (1000000)
