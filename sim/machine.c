@@ -207,6 +207,7 @@ struct _NsMachine {
   double         c2c[NS_DIST_REMOTE + 1];
   double         mispredict, call_cost, atomic_cycles;
   double         ret_penalty, icall_penalty;
+  guint          call_seq_insns;  /* a call's own instructions: call, ret, prologue/epilogue */
   double         sys_enter, sys_exit;
   guint          untrain_insns;   /* UNTRAIN_RET's instructions at entry (0: not run) */
 
@@ -1099,8 +1100,8 @@ read_costs (NsMachine *m, const NsParams *p)
   m->issue_width = ns_params_get_double (p, "cpu.issue_width");
   m->stride_prefetch = ns_params_get_bool (p, "prefetch.l1_stride");
   /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
-  m->call_cost = ns_params_get_double (p, "call.cycles") +
-                 (2 + ns_params_get_double (p, "call.prologue_insns")) / m->issue_width;
+  m->call_seq_insns = 2 + (guint) ns_params_get_int (p, "call.prologue_insns");
+  m->call_cost = ns_params_get_double (p, "call.cycles") + m->call_seq_insns / m->issue_width;
   m->atomic_cycles = ns_params_get_double (p, "lock.atomic_cycles");
   m->quantum = (NsTime) llround (ns_params_get_double (p, "sched.quantum_ns") * 1000.0);
   m->ret_penalty = ret_penalty (m, p);
@@ -1419,6 +1420,7 @@ ns_rdtsc (NsThread *t)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_INSN] += 1;
+  x->insns += 1;
   charge (x, t, NS_CAUSE_INSN, x->machine->rdtsc);
 }
 
@@ -1433,6 +1435,7 @@ ns_pause (NsThread *t)
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   x->machine->events[NS_CAUSE_INSN] += 1;
+  x->insns += 1;
   charge (x, t, NS_CAUSE_INSN, x->machine->pause);
 }
 
@@ -1799,6 +1802,7 @@ call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
   exec_push_frame (x, func, FALSE);
   ns_thread_push_func (t, func);
   charge_beside (x, t, NS_CAUSE_CALL, m->call_cost);
+  x->insns += m->call_seq_insns;    /* the reorder buffer holds them too */
   fetch_text (m, x, t, func);
 }
 

@@ -1709,6 +1709,59 @@ START_TEST (test_miss_overlap_window)
 }
 END_TEST
 
+/* ---- the reorder buffer holds a call's own instructions ---- */
+
+typedef struct {
+  WindowRun w;
+  guint     calls;         /* out-of-line calls between the two misses */
+} CallWindowRun;
+
+/* A miss, then `calls` calls and returns (no work of their own), then another miss. */
+static void
+call_window_thread (NsThread *t, gpointer data)
+{
+  CallWindowRun *r = data;
+
+  r->w.cost[0] = window_load (t, &r->w, 0);
+  for (guint i = 0; i < r->calls; i++) {
+    ns_call (t, &fn_window_target);
+    ns_ret (t);
+  }
+  r->w.cost[1] = window_load (t, &r->w, 1);
+}
+
+/* The overlap window's distance counts a call's own instructions (call, return, the
+ * prologue and epilogue: 2 + call.prologue_insns) as the reorder buffer holds them: a
+ * miss behind fewer calls than fill cpu.rob_entries overlaps the first, one behind more
+ * waits in full. */
+START_TEST (test_call_sequences_fill_the_window)
+{
+  guint seq = 2 + (guint) default_param ("call.prologue_insns");
+  guint rob = (guint) default_param ("cpu.rob_entries");
+  guint counts[2] = { (rob - 1) / seq, rob / seq + 1 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++) {
+    Rig rig;
+    CallWindowRun r = { { 0 }, counts[i] };
+    double full;
+
+    rig_init (&rig, NULL, NULL);
+    r.w.machine = rig.machine;
+    r.w.lines = ns_arena_alloc (ns_machine_arena (rig.machine), 2 * 4096, 4096);
+    full = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
+           ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
+    ns_engine_spawn (rig.engine, "calls", 0, NS_THREAD_USER, 0, call_window_thread, &r);
+    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    assert_close (r.w.cost[0], full, 1e-9, "first miss");
+    if (i == 0)
+      ck_assert_msg (r.w.cost[1] < 1e-9, "%u calls: %.1f cycles", r.calls, r.w.cost[1]);
+    else
+      assert_close (r.w.cost[1], full, 1e-9, "a miss past the calls' instructions");
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 /* ---- attribution ---- */
 
 static NS_FUNC (fn_outer, "test_machine_outer", 64, NS_FN_NOINLINE, 3);
@@ -1866,6 +1919,7 @@ machine_suite (void)
   tcase_add_test (acct, test_pause);
   tcase_add_test (acct, test_attribution_and_reset);
   tcase_add_test (acct, test_miss_overlap_window);
+  tcase_add_test (acct, test_call_sequences_fill_the_window);
   tcase_add_test (acct, test_bad_params);
   suite_add_tcase (s, chase);
   suite_add_tcase (s, calls);
