@@ -601,7 +601,7 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
     return NULL;
   pg = g_new0 (Pktgen, 1);
   pg->machine = machine;
-  pg->tc = tc_env_new (machine);
+  pg->tc = tc_env_new (machine, rng);
   pg->tx = net_tx_new (machine, pg->tc);
   pg->dev = dummy_create (pg->tx, "dummy0");
   pktgen_add_filters (pg, (guint) filters, verdict, last, protocol);

@@ -17,6 +17,7 @@
  * call through one is a direct call after a compare chain or an indirect call. */
 #pragma once
 #include <glib.h>
+#include <gsl/gsl_rng.h>
 #include <stddef.h>
 #include "machine.h"
 #include "net/skbuff.h"
@@ -204,8 +205,10 @@ gpointer tc_percpu_ptr (TcEnv *env, gpointer base, guint cpu);
 
 /* Creates the tc state of a machine: reads the build (version, patches, CONFIG_NET_CLS_*,
  * CONFIG_NET_ACT_*, CONFIG_RETPOLINE, CONFIG_NET_TC_INDIRECT_WRAPPER) and the mitigations
- * in force, and "boots" the wrapper (tc_wrapper_init sets the static key). */
-TcEnv      *tc_env_new           (NsMachine *machine);
+ * in force, and "boots" the wrapper (tc_wrapper_init sets the static key). Under
+ * CONFIG_SLAB_FREELIST_RANDOM=y one draw of rng (the run's stream; NULL: seed 1) seeds
+ * the freelist shuffles, so each seed and repetition boots its own slab layout. */
+TcEnv      *tc_env_new           (NsMachine *machine, gsl_rng *rng);
 void        tc_env_free          (TcEnv *env);
 NsMachine  *tc_env_machine       (TcEnv *env);
 /* Kernel memory for tc objects: zeroed arena memory in a kmalloc size class (the object

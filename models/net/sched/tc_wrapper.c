@@ -287,9 +287,9 @@ slab_new_chunk (TcEnv *env, TcSlab *slab)
     gsl_ran_shuffle (env->slab_rng, slab->order, slab->n_slots, sizeof (guint));
 }
 
-/* Creates the tc state of machine (see pkt_cls.h). */
+/* Creates the tc state of machine, its slab layout drawn from rng (see pkt_cls.h). */
 TcEnv *
-tc_env_new (NsMachine *machine)
+tc_env_new (NsMachine *machine, gsl_rng *rng)
 {
   static const gsize classes[TC_KMALLOC_CLASSES] = {
     8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
@@ -314,7 +314,8 @@ tc_env_new (NsMachine *machine)
   if (build != NULL) {
     if (g_strcmp0 (ns_build_get_config (build, "CONFIG_SLAB_FREELIST_RANDOM"), "y") == 0) {
       env->slab_rng = gsl_rng_alloc (gsl_rng_mt19937);
-      gsl_rng_set (env->slab_rng, 1);      /* fixed: the same layout every run */
+      /* one draw of the run's stream: a layout per (seed, repetition), as a boot per run */
+      gsl_rng_set (env->slab_rng, rng != NULL ? gsl_rng_get (rng) : 1);
     }
     if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
       env->max_reclassify = 4;
