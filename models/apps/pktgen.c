@@ -496,25 +496,59 @@ pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
   return d;
 }
 
-/* The options the set-up needs (built in or as modules): clsact (sch_ingress.c), tc
- * actions, matchall and gact; FALSE with a file:line error naming one set to n, where
- * `tc qdisc add … clsact` or `tc filter add … matchall action gact` would fail. */
+/* The options the set-up needs: clsact (sch_ingress.c), tc actions, matchall and gact;
+ * FALSE with a file:line error naming one set to n, where `tc qdisc add … clsact` or `tc
+ * filter add … matchall action gact` would fail, or CONFIG_NET_CLS_ACT set to m (a bool in
+ * net/sched/Kconfig). An option the scenario does not list is taken as distribution
+ * kernels build it: the three tristates as modules, CONFIG_NET_CLS_ACT built in. */
 static gboolean
 pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)
 {
   static const char *const needed[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
                                         "CONFIG_NET_CLS_MATCHALL", "CONFIG_NET_ACT_GACT",
                                         NULL };
+  const char *act = ns_build_get_config (build, "CONFIG_NET_CLS_ACT");
+  const char *off = NULL;
 
-  for (guint i = 0; needed[i]; i++) {
-    const char *v = ns_build_get_config (build, needed[i]);
-    if (v != NULL && g_str_equal (v, "n")) {
-      ns_xml_error (sc, sc->workload, error, "kernel config %s=n: the set-up needs it (tc "
-                    "qdisc add dev dummy0 clsact; tc filter add … egress matchall action "
-                    "gact); use y, or m for modules", needed[i]);
+  for (guint i = 0; needed[i] && off == NULL; i++)
+    if (g_strcmp0 (ns_build_get_config (build, needed[i]), "n") == 0)
+      off = needed[i];
+  if (off != NULL)
+    goto option_off;
+  if (g_strcmp0 (act, "m") == 0)
+    goto act_not_tristate;
+  return TRUE;
+
+/* ERRORS */
+option_off:
+  ns_xml_error (sc, sc->workload, error, "kernel config %s=n: the set-up needs it (tc "
+                "qdisc add dev dummy0 clsact; tc filter add … egress matchall action "
+                "gact); use y, or m (a module) where it is a tristate", off);
+  return FALSE;
+act_not_tristate:
+  ns_xml_error (sc, sc->workload, error, "kernel config CONFIG_NET_CLS_ACT=m: it is a bool "
+                "(net/sched/Kconfig), tc actions cannot be a module; use y");
+  return FALSE;
+}
+
+/* The what-if patches that move matchall in the wrapper's classifier chain need it in
+ * one: FALSE with a file:line error where the build has no wrapper or matchall is a module,
+ * which would leave the patch without effect. */
+static gboolean
+pktgen_check_chain_whatif (const NsScenario *sc, const NsBuild *build, const TcEnv *tc,
+                           GError **error)
+{
+  static const char *const moves[] = { "tc-wrapper-cls-first", "tc-wrapper-cls-last", NULL };
+
+  for (guint i = 0; moves[i]; i++)
+    if (ns_build_has_patch (build, moves[i]) &&
+        tc_wrapper_cls_position (tc, tc_classifier_fn ("mall_classify")) == 0) {
+      ns_xml_error (sc, sc->workload, error, "patch %s moves matchall in the tc wrapper's "
+                    "compare chain, but this build has none for it: no wrapper (before "
+                    "v6.2 without tc-retpoline-wrappers, or CONFIG_RETPOLINE=n) or matchall "
+                    "a module (CONFIG_NET_CLS_MATCHALL not y)", moves[i]);
       return FALSE;
     }
-  }
   return TRUE;
 }
 
@@ -544,7 +578,7 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
     goto bad_mode;
   if (*filters > 4096)
     goto bad_filters;
-  if (*pkt_size < 60 || *pkt_size > 1500)
+  if (*pkt_size < 42 || *pkt_size > 1500)
     goto bad_pkt_size;
   if (*clone_skb > 100000000)
     goto bad_clone_skb;
@@ -566,8 +600,10 @@ bad_filters:
                 *filters);
   return FALSE;
 bad_pkt_size:
-  ns_xml_error (sc, w, error, "attribute 'pkt-size': expected 60 to 1500 bytes (a frame "
-                "without FCS), got %" G_GUINT64_FORMAT, *pkt_size);
+  ns_xml_error (sc, w, error, "attribute 'pkt-size': expected 42 to 1500 bytes (a frame "
+                "without FCS: pktgen raises a smaller size to 42, its Ethernet, IPv4 and UDP "
+                "headers; sizes past dummy0's MTU are not modelled), got %" G_GUINT64_FORMAT,
+                *pkt_size);
   return FALSE;
 bad_clone_skb:
   ns_xml_error (sc, w, error, "attribute 'clone-skb': expected 0 to 100000000, got %"
@@ -602,6 +638,10 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   pg = g_new0 (Pktgen, 1);
   pg->machine = machine;
   pg->tc = tc_env_new (machine, rng);
+  if (!pktgen_check_chain_whatif (sc, ns_machine_build (machine), pg->tc, error)) {
+    pktgen_free (pg);
+    return NULL;
+  }
   pg->tx = net_tx_new (machine, pg->tc);
   pg->dev = dummy_create (pg->tx, "dummy0");
   pktgen_add_filters (pg, (guint) filters, verdict, last, protocol);

@@ -386,9 +386,39 @@ START_TEST (test_modes_that_miss_the_hook_are_refused)
 }
 END_TEST
 
+/* Runs the scenario text xml (a temporary file); the result, or NULL with *error set. */
+static NsRunResult *
+run_text (const char *xml, GError **error)
+{
+  g_autofree char *path = NULL;
+  NsRunOptions opts = { 0 };
+  NsRunResult *r;
+  int fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, NULL);
+
+  close (fd);
+  g_file_set_contents (path, xml, -1, NULL);
+  r = ns_run_scenario (path, &opts, error);
+  g_unlink (path);
+  return r;
+}
+
+/* Runs a 10 us pktgen scenario on the generic profile with the kernel block's contents
+ * (config and patch elements) and workload attributes given; as run_text. */
+static NsRunResult *
+run_kernel (const char *kernel, const char *attrs, GError **error)
+{
+  g_autofree char *xml = g_strdup_printf (
+    "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"generic\"/>\n"
+    "<kernel version=\"6.1\">\n%s</kernel>\n<workload type=\"pktgen\" %s/>\n"
+    "<measure metric=\"pps\" duration=\"10us\"/>\n</scenario>\n", kernel, attrs);
+
+  return run_text (xml, error);
+}
+
 /* A build without clsact, tc actions, matchall or gact cannot run the set-up (tc would
  * refuse the qdisc or the filter): each set to n is refused, naming it; m (modules) and
- * y run. */
+ * y run, but CONFIG_NET_CLS_ACT is a bool in net/sched/Kconfig (v6.1), so its m is
+ * refused too. */
 START_TEST (test_missing_tc_options_are_refused)
 {
   static const char *const needed[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
@@ -396,30 +426,66 @@ START_TEST (test_missing_tc_options_are_refused)
 
   for (guint i = 0; i < G_N_ELEMENTS (needed); i++) {
     for (guint v = 0; v < 2; v++) {
-      g_autofree char *path = NULL;
       g_autoptr (GError) error = NULL;
-      NsRunOptions opts = { 0 };
-      g_autofree char *xml = g_strdup_printf (
-        "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"generic\"/>\n"
-        "<kernel version=\"6.1\">\n<config name=\"%s\" value=\"%s\"/>\n</kernel>\n"
-        "<workload type=\"pktgen\"/>\n"
-        "<measure metric=\"pps\" duration=\"10us\"/>\n</scenario>\n",
-        needed[i], v == 0 ? "n" : "m");
-      int fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, NULL);
-      NsRunResult *r;
+      g_autofree char *kernel = g_strdup_printf ("<config name=\"%s\" value=\"%s\"/>\n",
+                                                 needed[i], v == 0 ? "n" : "m");
+      gboolean bool_m = v == 1 && g_str_equal (needed[i], "CONFIG_NET_CLS_ACT");
+      NsRunResult *r = run_kernel (kernel, "", &error);
 
-      close (fd);
-      g_file_set_contents (path, xml, -1, NULL);
-      r = ns_run_scenario (path, &opts, &error);
-      g_unlink (path);
-      if (v == 0) {
-        ck_assert_msg (r == NULL, "%s=n accepted", needed[i]);
+      if (v == 0 || bool_m) {
+        ck_assert_msg (r == NULL, "%s=%s accepted", needed[i], v == 0 ? "n" : "m");
         ck_assert (strstr (error->message, needed[i]) != NULL);
+        ck_assert (!bool_m || strstr (error->message, "bool") != NULL);
       } else {
         ck_assert_msg (r != NULL, "%s=m: %s", needed[i], error ? error->message : "?");
         ns_run_result_free (r);
       }
     }
+  }
+}
+END_TEST
+
+/* pktgen_if_write (v6.1 net/core/pktgen.c) raises a pkt_size under 42 (14 + 20 + 8, the
+ * headers) to 42: the model runs 42 and refuses 41 rather than run another size. */
+START_TEST (test_pkt_size_floor_is_the_headers)
+{
+  g_autoptr (GError) error = NULL;
+  NsRunResult *r = run_kernel ("", "pkt-size=\"42\"", &error);
+
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+  ns_run_result_free (r);
+  r = run_kernel ("", "pkt-size=\"41\"", &error);
+  ck_assert (r == NULL);
+  ck_assert (strstr (error->message, "pkt-size") != NULL);
+}
+END_TEST
+
+/* The what-ifs that move matchall in the wrapper's classifier chain are refused where
+ * there is no chain for it (v6.1 without the series: no wrapper; matchall a module: not
+ * in the chain, IS_BUILTIN in include/net/tc_wrapper.h) and run where there is. */
+START_TEST (test_chain_whatifs_need_the_chain)
+{
+  static const char *const moves[] = { "tc-wrapper-cls-first", "tc-wrapper-cls-last" };
+  static const char *const wrapper = "<patch name=\"tc-retpoline-wrappers\"/>\n";
+
+  for (guint i = 0; i < G_N_ELEMENTS (moves); i++) {
+    g_autoptr (GError) error = NULL;
+    g_autofree char *bare = g_strdup_printf ("<patch name=\"%s\"/>\n", moves[i]);
+    g_autofree char *as_module = g_strdup_printf (
+      "<config name=\"CONFIG_NET_CLS_MATCHALL\" value=\"m\"/>\n%s%s", wrapper, bare);
+    g_autofree char *built_in = g_strdup_printf (
+      "<config name=\"CONFIG_NET_CLS_MATCHALL\" value=\"y\"/>\n%s%s", wrapper, bare);
+    NsRunResult *r;
+
+    ck_assert (run_kernel (bare, "", &error) == NULL);
+    ck_assert (strstr (error->message, moves[i]) != NULL);
+    g_clear_error (&error);
+    ck_assert (run_kernel (as_module, "", &error) == NULL);
+    ck_assert (strstr (error->message, moves[i]) != NULL);
+    g_clear_error (&error);
+    r = run_kernel (built_in, "", &error);
+    ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+    ns_run_result_free (r);
   }
 }
 END_TEST
@@ -436,6 +502,8 @@ pktgen_suite (void)
   tcase_add_test (tc, test_filters_cost_and_continue_versus_pass);
   tcase_add_test (tc, test_dropped_packets_are_errors_not_pps);
   tcase_add_test (tc, test_missing_tc_options_are_refused);
+  tcase_add_test (tc, test_pkt_size_floor_is_the_headers);
+  tcase_add_test (tc, test_chain_whatifs_need_the_chain);
   tcase_add_test (tc, test_wrapper_helps_retpoline_cpus);
   tcase_add_test (tc, test_wrapper_costs_eibrs_cpus_unless_keyed_off);
   tcase_add_test (tc, test_clone_skb_reuses_the_skb);
