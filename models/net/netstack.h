@@ -240,7 +240,7 @@ struct _NsNetStack {
   NetDevCore          dev_core;    /* what net/core/dev.c's transmit needs */
   gpointer            inet_protos; /* inet_protos[] / inet6_protos[] line */
   gpointer            raw_hash;    /* raw_v4_hashinfo / raw_v6_hashinfo bucket line */
-  gpointer            udp_memory_allocated; /* udp_prot.memory_allocated (global) */
+  gint64             *udp_memory_allocated; /* udp_prot.memory_allocated (global), pages */
   NsSpinlock         *udp_busylocks; /* udp_init: 2^udp_busylocks_log spinlocks */
   guint               udp_busylocks_log;
   struct softnet_data **sd;        /* per CPU */

@@ -127,7 +127,8 @@ sk_mem_pages (gint amt)
 /* ---- softirq: enqueue ---- */
 
 /* sk_memory_allocated_add: the per-CPU reserve, flushed to the global counter at
- * SK_MEMORY_PCPU_RESERVE pages (inline in its callers; its instructions are in theirs). */
+ * SK_MEMORY_PCPU_RESERVE pages (v6.0+); before v6.0 every call adds to the global counter
+ * atomically (inline in its callers; its instructions are in theirs). */
 static void
 sk_memory_allocated_add (NsThread *t, NsNetStack *s, gint64 pages)
 {
@@ -135,10 +136,16 @@ sk_memory_allocated_add (NsThread *t, NsNetStack *s, gint64 pages)
   gint64 local;
 
   ns_insns (t, 6);                  /* census: part of the caller's count (estimate: 6) */
+  if (s->udp_table->version < 6000) {
+    ns_atomic (t, s->udp_memory_allocated);
+    *s->udp_memory_allocated += pages;
+    return;
+  }
   ns_store (t, &sd->sk_memory_fw_alloc, 8);
   local = (gint64) sd->sk_memory_fw_alloc + pages;
   if (local >= SK_MEMORY_PCPU_RESERVE || local <= -SK_MEMORY_PCPU_RESERVE) {
     ns_atomic (t, s->udp_memory_allocated);
+    *s->udp_memory_allocated += local;
     local = 0;
   }
   sd->sk_memory_fw_alloc = (guint64) local;
@@ -288,7 +295,10 @@ sock_def_readable (NsThread *t, NsNetStack *s, struct sock *sk)
 {
   struct socket *sock = sk->sk_socket;
 
-  ns_call (t, &udp_fn_sock_def_readable);
+  if (s->udp_table->version >= 6002)
+    ns_call (t, &udp_fn_sock_def_readable);   /* INDIRECT_CALL_1's direct call */
+  else
+    ns_icall (t, &udp_fn_sock_def_readable);  /* before v6.2: through sk_data_ready */
   /* census (receive.md F): 17 less P/E 3 without a sleeper (rcu, sk_wq, the barrier,
    * sk_wake_async's flags test); 20 with one (+3: the wake-up's arguments). The
    * rcu_read_unlock is a tail jmp in the binary. */
@@ -400,8 +410,8 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   s->counters.enqueued++;
   /* SOCK_DEAD test, sk_data_ready: 8; 6.9's INDIRECT_CALL_1(sk->sk_data_ready,
    * sock_def_readable, sk) (v6.2+) compares and calls directly where 6.1 called through the
-   * retpoline: +2 (estimate) */
-  ns_insns (t, 8 + 2);
+   * pointer (sock_def_readable): +2 (estimate) */
+  ns_insns (t, s->udp_table->version >= 6002 ? 8 + 2 : 8);
   NS_LOAD_FIELD (t, sk, sk_data_ready);
   sock_def_readable (t, s, sk);
   ns_insns (t, 13);                    /* busylock_release's test, return */

@@ -19,9 +19,11 @@
  *    an empty socket neither blocks nor gives -EAGAIN.
  * The expected values are computed here from those rules (the truesize of a datagram from
  * __ip_append_data's allocation and __alloc_skb's rounding), never read from the model.
- * The model has no version switches on this path; the rules above hold from v5.5 (the
- * unsigned cast) to v6.9, so the admission test also runs builds 5.10 and 6.1 (the stack
- * models v5.0 and later). */
+ *  - the version switches of the path: the pages of the memory accounting in per-CPU
+ *    reserves from v6.0 (in the global counter before), udp_rmem_schedule from v6.4, the
+ *    wake-up as a direct call from v6.2 (indirect before).
+ * The admission rule holds from v5.5 (the unsigned cast) to v6.9, so its test also runs
+ * builds 5.10 and 6.1 (the stack models v5.0 and later). */
 #include "config.h"
 #include <errno.h>
 #include "udp-pair-rig.h"
@@ -209,9 +211,9 @@ acct_dequeue (Acct *a, gint size, gint threshold)
   a->receive_q = 0;
 }
 
-/* The pages the stack holds for UDP: all still in the per-CPU forward-alloc reserves
- * (sk_memory_allocated_add flushes a CPU's reserve to the global counter only at
- * net.core.mem_pcpu_rsv = 256 pages, far above these tests). */
+/* The pages held in the per-CPU forward-alloc reserves (sk_memory_allocated_add, v6.0+:
+ * a CPU's reserve goes to the global counter only at net.core.mem_pcpu_rsv = 256 pages,
+ * far above these tests). */
 static gint64
 pcpu_reserved_pages (Rig *rig)
 {
@@ -222,11 +224,16 @@ pcpu_reserved_pages (Rig *rig)
   return pages;
 }
 
-/* The socket's memory state equals the kernel's a, at step `what`. */
+/* The socket's memory state equals the kernel's a, at step `what`; the pages charged sit
+ * in the per-CPU reserves from v6.0 (net/core/sock.c, "net: implement per-cpu reserves for
+ * memory_allocated") and in udp_prot.memory_allocated itself before (version: major *
+ * 1000 + minor). */
 static void
-expect_acct (Rig *rig, const Acct *a, const char *what, guint k)
+expect_acct (Rig *rig, guint version, const Acct *a, const char *what, guint k)
 {
   struct sock *sk = ns_file_sock (rig->server);
+  gint64 global = *rig->s.stack->udp_memory_allocated;
+  gint64 pcpu = pcpu_reserved_pages (rig);
 
   ck_assert_msg (sk->sk_rmem_alloc == a->rmem, "%s %u: rmem %d, kernel %d", what, k,
                  sk->sk_rmem_alloc, a->rmem);
@@ -234,8 +241,11 @@ expect_acct (Rig *rig, const Acct *a, const char *what, guint k)
                  k, sk->sk_forward_alloc, a->fwd);
   ck_assert_msg (udp_sk (sk)->forward_deficit == a->deficit, "%s %u: deficit %d, kernel %d",
                  what, k, udp_sk (sk)->forward_deficit, a->deficit);
-  ck_assert_msg (pcpu_reserved_pages (rig) == a->pages, "%s %u: pages %" G_GINT64_FORMAT
-                 ", kernel %d", what, k, pcpu_reserved_pages (rig), a->pages);
+  ck_assert_msg ((version < 6000 ? global : pcpu) == a->pages, "%s %u: pages %"
+                 G_GINT64_FORMAT " per-CPU, %" G_GINT64_FORMAT " global, kernel %d", what,
+                 k, pcpu, global, a->pages);
+  ck_assert_msg ((version < 6000 ? pcpu : global) == 0, "%s %u: pages in the wrong place",
+                 what, k);
   ck_assert_uint_eq (sk->sk_receive_queue.qlen, a->receive_q);
   ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, a->reader_q);
 }
@@ -262,6 +272,9 @@ static const AcctCase acct_cases[] = {
   /* before udp_rmem_schedule: the whole truesize's pages on each raise */
   { "6.1.0", 6001, 0, BIG, 10, 0, 0 },
   { "6.1.0", 6001, 0, BIG, 3, 1, 5 },
+  /* before the per-CPU reserves: every raise and release on the global counter */
+  { "5.10.0", 5010, 0, BIG, 10, 0, 0 },
+  { "5.10.0", 5010, 0, BIG, 3, 1, 5 },
 };
 
 /* Sends n datagrams of c's length, each admitted, following them in a. */
@@ -274,7 +287,7 @@ acct_send (Rig *rig, const AcctCase *c, Acct *a, gint size, guint n)
     ck_assert (kernel_admits (a->rmem, sk->sk_rcvbuf, size));
     send_datagram (rig, c->len);
     acct_enqueue (a, size, c->version);
-    expect_acct (rig, a, "enqueue", k);
+    expect_acct (rig, c->version, a, "enqueue", k);
   }
 }
 
@@ -287,7 +300,7 @@ acct_read (Rig *rig, const AcctCase *c, Acct *a, gint size, guint n)
   for (guint k = 0; k < n; k++) {
     ck_assert_int_eq (read_datagram (rig, UBUF), c->len);
     acct_dequeue (a, size, sk->sk_rcvbuf >> 2);
-    expect_acct (rig, a, "read", k);
+    expect_acct (rig, c->version, a, "read", k);
   }
 }
 
@@ -312,6 +325,35 @@ START_TEST (test_memory_accounting)
   ck_assert_int_eq (sk->sk_forward_alloc, PAGE);
   ck_assert_uint_eq (ns_skb_alloc_live (rig.s.stack->alloc, NULL), 0);
   rig_clear (&rig);
+}
+END_TEST
+
+/* ---- the wake-up call ---- */
+
+/* Indirect calls a datagram's write and delivery make on kernel version (one datagram
+ * first, so the counted one meets a warm socket). */
+static guint64
+icalls_per_datagram (const char *version)
+{
+  guint64 n;
+  Rig rig;
+
+  rig_init (&rig, version, AF_INET, 0);
+  send_datagram (&rig, 1000);
+  ns_machine_account_reset (rig.s.machine);
+  send_datagram (&rig, 1000);
+  n = ns_machine_account_events (rig.s.machine, NS_CAUSE_INDIRECT);
+  rig_clear (&rig);
+  return n;
+}
+
+/* __udp_enqueue_schedule_skb wakes the reader through sk->sk_data_ready: since v6.2 as
+ * INDIRECT_CALL_1(..., sock_def_readable, ...), a compare and a direct call; in 6.1 an
+ * indirect call (a retpoline where they are on). Nothing else on the path differs. */
+START_TEST (test_data_ready_indirect_before_6_2)
+{
+  ck_assert_uint_eq (icalls_per_datagram ("6.1.0"), icalls_per_datagram ("6.9.0") + 1);
+  ck_assert_uint_eq (icalls_per_datagram ("6.2.0"), icalls_per_datagram ("6.9.0"));
 }
 END_TEST
 
@@ -546,6 +588,7 @@ udp_rx_suite (void)
   tcase_add_loop_test (tc, test_rcvbuf_admission_v6, 0, G_N_ELEMENTS (admit_cases));
   tcase_add_test (tc, test_rcvbuf_near_int_max);
   tcase_add_loop_test (tc, test_memory_accounting, 0, G_N_ELEMENTS (acct_cases));
+  tcase_add_test (tc, test_data_ready_indirect_before_6_2);
   tcase_add_test (tc, test_fifo_v4);
   tcase_add_test (tc, test_fifo_v6);
   tcase_add_test (tc, test_short_read_truncates);
