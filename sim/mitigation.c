@@ -594,10 +594,32 @@ unquote (char *text)
   }
 }
 
+/* spectre_v2= and nospectre_v2 are read by cmdline_find_option(_bool)
+ * (arch/x86/lib/cmdline.c: the exact bytes, the last instance; v6.1 and v6.9
+ * spectre_v2_parse_cmdline), not by parse_args as the early_params are, so neither quotes
+ * nor '-' for '_' reach them: FALSE with an error for such a spelling of key (the
+ * argument normalised to key and value; raw as written), which the kernel would not take. */
+static gboolean
+check_exact_spelling (const char *raw, const char *key, const char *value, GError **error)
+{
+  g_autofree char *exact = NULL;
+
+  if (strcmp (key, "spectre_v2") && strcmp (key, "nospectre_v2"))
+    return TRUE;
+  exact = g_strdup_printf ("%s%s%s", key, value ? "=" : "", value ? value : "");
+  if (!strcmp (raw, exact))
+    return TRUE;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': the kernel reads "
+               "%s by its exact spelling (cmdline_find_option: no quotes, '-' is not '_') "
+               "and would not take this; write '%s'", raw, key, exact);
+  return FALSE;
+}
+
 /* Applies a whole command line to out (which holds the profile default): each key's last
  * value (the keys of the unaffected bugs ignored; '-' in a key is '_', as parameq() has
- * it; quotes stripped), then nospectre_v2 and mitigations=off wherever they stand, then
- * what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
+ * it, and quotes stripped, as next_arg() does, except for the spectre_v2 keys, which
+ * must be spelled exactly), then nospectre_v2 and mitigations=off wherever they stand,
+ * then what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
 static gboolean
 apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *kernel,
                const char *from_profile, NsMitigations *out, NsWhy *why, GError **error)
@@ -609,6 +631,7 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
   gboolean ok = TRUE;
 
   for (guint i = 0; args[i] && ok; i++) {
+    g_autofree char *raw = g_strdup (args[i]);
     char *eq;
     if (*args[i] == '\0')
       continue;
@@ -619,7 +642,8 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
       unquote (eq + 1);
     }
     g_strdelimit (args[i], "-", '_');
-    ok = apply_arg (args[i], eq ? eq + 1 : NULL, &cmd, out, why, error);
+    ok = check_exact_spelling (raw, args[i], eq ? eq + 1 : NULL, error) &&
+         apply_arg (args[i], eq ? eq + 1 : NULL, &cmd, out, why, error);
   }
   if (ok) {
     apply_overrides (&cmd, out, why);

@@ -351,6 +351,23 @@ START_TEST (test_errors)
   ck_assert (!ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=bogus", &m, &err));
   ck_assert (strstr (err->message, "spectre_v2=bogus"));
   g_clear_error (&err);
+  /* spectre_v2_parse_cmdline reads spectre_v2= and nospectre_v2 with cmdline_find_option
+   * (arch/x86/lib/cmdline.c, v6.1 and v6.9: exact bytes, no parse_args): the spellings
+   * only parameq()/next_arg() would take are refused, since the kernel would ignore them */
+  {
+    static const char *const inexact[] = { "spectre-v2=off", "\"spectre_v2=off\"",
+                                           "spectre_v2=\"off\"", "nospectre-v2",
+                                           "\"nospectre_v2\"" };
+    for (guint i = 0; i < G_N_ELEMENTS (inexact); i++) {
+      ck_assert_msg (!ns_mitigations_select (zen3, 2, "6.9", inexact[i], &m, &err), "%s taken",
+                     inexact[i]);
+      ck_assert_msg (strstr (err->message, "exact spelling") != NULL, "%s", err->message);
+      g_clear_error (&err);
+    }
+    ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=off", &m, &err));
+    ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_OFF);
+    ns_mitigations_clear (&m);
+  }
   /* unknown keys are ignored, as the kernel does */
   ck_assert (ns_mitigations_select (zen3, 2, "6.9", "console=ttyS0 foo", &m, &err));
   ns_mitigations_clear (&m);
