@@ -101,7 +101,10 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->irqtime = ns_build_config_on (s->build, "CONFIG_IRQ_TIME_ACCOUNTING");
   s->voluntary_preempt = ns_build_config_on (s->build, "CONFIG_PREEMPT_VOLUNTARY");
   s->debug_list = ns_build_config_on (s->build, "CONFIG_DEBUG_LIST");
-  s->lsms = 1u << NS_LSM_APPARMOR;
+  /* AppArmor unless the build says CONFIG_SECURITY_APPARMOR=n (distribution kernels
+   * build it and list it in CONFIG_LSM); TOMOYO and BPF-LSM only when set */
+  s->lsms = g_strcmp0 (ns_build_get_config (s->build, "CONFIG_SECURITY_APPARMOR"), "n") != 0
+            ? 1u << NS_LSM_APPARMOR : 0;
   if (ns_build_config_on (s->build, "CONFIG_SECURITY_TOMOYO"))
     s->lsms |= 1u << NS_LSM_TOMOYO;
   if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))

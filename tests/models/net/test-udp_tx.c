@@ -286,6 +286,41 @@ mapped_rig_init (Rig *rig)
   ns_netstack_start_cpu (rig->s.stack, SENDER_CPU);
 }
 
+/* Indirect calls one 1000-byte IPv4 write and its receive softirq make under .config
+ * config (one write first, so the counted one meets warm sockets). */
+static guint64
+icalls_per_write (const char *const *config)
+{
+  guint64 n;
+  Rig rig;
+
+  rig_init_config (&rig, "6.9.0", AF_INET, 0, config);
+  send_datagram (&rig, 1000);
+  ns_machine_account_reset (rig.s.machine);
+  send_datagram (&rig, 1000);
+  n = ns_machine_account_events (rig.s.machine, NS_CAUSE_INDIRECT);
+  rig_clear (&rig);
+  return n;
+}
+
+/* With CONFIG_SECURITY the LSM hooks AppArmor registers run through its hook list
+ * (security/security.c call_int_hook: one indirect call per registered hook); AppArmor
+ * is there unless the build has CONFIG_SECURITY_APPARMOR=n. A write and its delivery
+ * reach three of its hooks: file_permission (rw_verify_area), socket_sendmsg and
+ * socket_sock_rcv_skb. */
+START_TEST (test_apparmor_hooks_follow_the_config)
+{
+  static const char *const with[] = { "CONFIG_SECURITY", "y", NULL };
+  static const char *const without[] = { "CONFIG_SECURITY", "y",
+                                         "CONFIG_SECURITY_APPARMOR", "n", NULL };
+  static const char *const listed[] = { "CONFIG_SECURITY", "y",
+                                        "CONFIG_SECURITY_APPARMOR", "y", NULL };
+
+  ck_assert_uint_eq (icalls_per_write (with), icalls_per_write (without) + 3);
+  ck_assert_uint_eq (icalls_per_write (with), icalls_per_write (listed));
+}
+END_TEST
+
 /* The v4-mapped peer gets an IPv4 datagram (udpv6_sendmsg's hand-off to udp_sendmsg):
  * IPv4 and UDP headers, one OUTDATAGRAMS, the AF_INET server receives it, and the
  * sender's sk_wmem_alloc comes back. */
@@ -345,6 +380,7 @@ udp_tx_suite (void)
   tcase_add_loop_test (tc, test_unconnected_edestaddrreq, 0, 2);
   tcase_add_loop_test (tc, test_unconnected_state_before_size, 0, 2);
   tcase_add_loop_test (tc, test_emsgsize_releases_route, 0, 2);
+  tcase_add_test (tc, test_apparmor_hooks_follow_the_config);
   tcase_add_test (tc, test_v4mapped_sends_ipv4);
   tcase_add_test (tc, test_v4mapped_emsgsize);
   suite_add_tcase (s, tc);

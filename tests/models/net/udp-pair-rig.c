@@ -28,12 +28,20 @@ loopback_addr (struct sockaddr_storage *ss, gint family, guint16 port)
 void
 rig_init (Rig *rig, const char *version, gint family, guint rcvbuf)
 {
+  rig_init_config (rig, version, family, rcvbuf, NULL);
+}
+
+/* As rig_init, with .config key/value pairs (NULL-terminated, may be NULL). */
+void
+rig_init_config (Rig *rig, const char *version, gint family, guint rcvbuf,
+                 const char *const *config)
+{
   struct sockaddr_storage ss;
   gint len;
 
   memset (rig, 0, sizeof *rig);
   rig->family = family;
-  stack_rig_init (&rig->s, version, NULL, NULL, NULL);
+  stack_rig_init (&rig->s, version, NULL, config, NULL);
   if (rcvbuf != 0)
     rig->s.stack->rmem_default = rcvbuf;
   rig->client = ns_netstack_socket (rig->s.stack, family, FALSE);

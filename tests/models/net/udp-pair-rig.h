@@ -40,6 +40,9 @@ typedef struct {
 gint    loopback_addr   (struct sockaddr_storage *ss, gint family, guint16 port);
 /* Builds the rig: kernel version, family, net.core.rmem_default = rcvbuf (0: default). */
 void    rig_init        (Rig *rig, const char *version, gint family, guint rcvbuf);
+/* The same with .config key/value pairs (a NULL-terminated list, or NULL). */
+void    rig_init_config (Rig *rig, const char *version, gint family, guint rcvbuf,
+                         const char *const *config);
 void    rig_clear       (Rig *rig);
 /* A simulated thread body running a Job. */
 void    job_thread      (NsThread *t, gpointer data);
