@@ -10,9 +10,9 @@
  *               the timers (each stream's pacing timer every --pacing-timer, 1 ms, also
  *               re-evaluates its green light; all the client's timers sit in iperf3's
  *               one sorted list, iperf3-timer.c, and each fired one goes back in by a
- *               walk from the head). Server: select over the control socket and
- *               the stream sockets, one read() per readable stream (iperf_recv), O_NONBLOCK
- *               sockets.
+ *               walk from the head). Server: select over its TCP listener, the
+ *               control socket and the stream sockets, one read() per readable stream
+ *               (iperf_recv), O_NONBLOCK sockets.
  *   per-stream  iperf3 3.16+ (Dec 2023): one client and one server thread per stream. A
  *               client worker writes while its stream is green and waits for the next
  *               pacing tick when it is not (3.16 and 3.17 spin there instead, esnet/iperf
@@ -137,6 +137,7 @@ struct _Iperf {
   guint16        port;
   IperfStream   *streams;
   struct file   *cctrl, *sctrl;
+  struct file   *slisten;      /* the server's TCP listener, in its read set all along */
   struct file  **extra;
   guint          n_extra;
   NsPollWqueues *cpwq, *spwq;
@@ -352,21 +353,26 @@ client_single_thread (NsThread *t, gpointer data)
   }
 }
 
-/* The server's main loop (iperf_run_server, TEST_RUNNING): select, then one read per
- * readable stream (iperf_recv). */
+/* The server's main loop (iperf_run_server, TEST_RUNNING): select over its read set in
+ * descriptor order — the TCP listener (kept there for the whole test: iperf3 closes only
+ * the UDP listener once every stream is accepted), the control connection, the streams —
+ * then one read per readable stream (iperf_recv). */
 static void
 server_single_thread (NsThread *t, gpointer data)
 {
   Iperf *ip = data;
-  guint n = ip->n_streams + 1;
-  struct file **files = ip->sel_files + n;
-  guint32 *events = ip->sel_events + n, *revents = ip->sel_revents + n;
+  guint n = ip->n_streams + 2;
+  struct file **files = ip->sel_files + ip->n_streams + 1;
+  guint32 *events = ip->sel_events + ip->n_streams + 1;
+  guint32 *revents = ip->sel_revents + ip->n_streams + 1;
 
-  files[0] = ip->sctrl;
+  files[0] = ip->slisten;
   events[0] = EPOLLIN;
+  files[1] = ip->sctrl;
+  events[1] = EPOLLIN;
   for (guint i = 0; i < ip->n_streams; i++) {
-    files[i + 1] = ip->streams[i].sfile;
-    events[i + 1] = EPOLLIN;
+    files[i + 2] = ip->streams[i].sfile;
+    events[i + 2] = EPOLLIN;
   }
   for (;;) {
     user_enter (t, &fn_u_loop);
@@ -379,7 +385,7 @@ server_single_thread (NsThread *t, gpointer data)
     for (guint i = 0; i < ip->n_streams; i++) {
       /* estimate: ~6 instructions per stream (SLIST walk, FD_ISSET) */
       ns_insns (t, 6);
-      if (revents[i + 1])
+      if (revents[i + 2])
         iperf_udp_recv (t, &ip->streams[i]);
     }
     user_leave (t);
@@ -578,10 +584,10 @@ spawn_threads (Iperf *ip)
   if (ip->threading == IPERF_SINGLE) {
     guint n = ip->n_streams + 1;
     ip->cpwq = ns_poll_wqueues_new (s, n + 1);
-    ip->spwq = ns_poll_wqueues_new (s, n + 1);
-    ip->sel_files = g_new0 (struct file *, 2 * n);
-    ip->sel_events = g_new0 (guint32, 2 * n);
-    ip->sel_revents = g_new0 (guint32, 2 * n);
+    ip->spwq = ns_poll_wqueues_new (s, n + 2);
+    ip->sel_files = g_new0 (struct file *, 2 * n + 1);
+    ip->sel_events = g_new0 (guint32, 2 * n + 1);
+    ip->sel_revents = g_new0 (guint32, 2 * n + 1);
     ip->timers = iperf_timers_new (ip->machine, ip->n_streams + IPERF3_TEST_TIMERS);
     ns_netstack_start_cpu (s, ip->client_cpu);
     ns_engine_spawn (ip->engine, "iperf3-server", ip->server_cpu, NS_THREAD_USER, 0,
@@ -791,6 +797,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   ip->extra = g_new0 (struct file *, MAX (ip->n_extra, 1));
   ip->cctrl = ns_netstack_ctrl_file (ip->stack);
   ip->sctrl = ns_netstack_ctrl_file (ip->stack);
+  ip->slisten = ns_netstack_ctrl_file (ip->stack);
   if (!extra_head && !make_extra_sockets (ip, extra_rp, extra_wild, error, sc))
     goto fail;
   if (!make_streams (ip, rng, error, sc))

@@ -252,7 +252,9 @@ alloc_skb_with_frags (NsThread *t, NsNetStack *s, guint size)
 }
 
 /* skb_set_owner_w: skb_orphan of a fresh skb, the full socket's sock_wfree destructor,
- * the txhash, truesize added to sk_wmem_alloc (a lock xadd). */
+ * the txhash (skb_set_hash_from_sk: charged, not stored; nothing on the modelled path
+ * reads skb->hash but the IPv6 flow label, which so comes out 0), truesize added to
+ * sk_wmem_alloc (a lock xadd). */
 static void
 skb_set_owner_w (NsThread *t, struct sk_buff *skb, struct sock *sk)
 {
@@ -370,6 +372,7 @@ typedef struct {
   guint   max_len;          /* maxnonfragsize - fragheaderlen: the UDP datagram's limit */
   guint   fragheaderlen;
   guint   alloc_extra;      /* beyond hh_len: IPv4 15 (alignment), IPv6 sizeof(frag_hdr) */
+  guint   reserve_extra;    /* headroom beyond hh_len: IPv4 0, IPv6 sizeof(frag_hdr) */
   guint   before_alloc;     /* to the call of sock_alloc_send_pskb */
   guint   before_put;       /* to the call of skb_put */
   guint   before_getfrag;   /* to the getfrag call */
@@ -383,8 +386,8 @@ typedef struct {
  * the destructor already set, the enqueue on the cork queue, the loop's end,
  * wmem_alloc_delta 0 (66). */
 static const AppendDataCounts ip_append_counts = {
-  &fn___ip_append_data, &fn_ip_local_error, 65535 - IPV4_HLEN, IPV4_HLEN, 15, 118, 12, 45,
-  66
+  &fn___ip_append_data, &fn_ip_local_error, 65535 - IPV4_HLEN, IPV4_HLEN, 15, 0, 118, 12,
+  45, 66
 };
 
 /* __ip6_append_data.isra.0 (census: send6.md, 340 instructions less P/E 17): the same
@@ -395,7 +398,7 @@ static const AppendDataCounts ip_append_counts = {
  * the loop's end, wmem_alloc_delta 0, the stack protector (53). */
 static const AppendDataCounts ip6_append_counts = {
   &fn___ip6_append_data, &fn_ipv6_local_error, IPV6_HLEN + 65535 - IPV6_HLEN, IPV6_HLEN,
-  8, 213, 29, 28, 53
+  8, 8, 213, 29, 28, 53
 };
 
 /* sk_page_frag_refill (net/core/sock.c) of sk_page_frag(sk): the task's page fragment
@@ -513,7 +516,7 @@ append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
   skb = sock_alloc_send_pskb (t, s, sk, alloclen + alloc_extra);
   skb->ip_summed = CHECKSUM_PARTIAL;
   skb->csum = 0;
-  skb_reserve (skb, hh_len);
+  skb_reserve (skb, hh_len + c->reserve_extra);   /* IPv6: + frag_hdr + dst_exthdrlen 0 */
   NS_STORE_FIELD (t, skb, ip_summed);
   NS_STORE_FIELD (t, skb, csum);
   ns_insns (t, c->before_put);      /* census */
@@ -804,10 +807,10 @@ neigh_hh_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff
 /* The neighbour step of ip_finish_output2 / ip6_finish_output2, under rcu_read_lock:
  * __ipv4_neigh_lookup_noref / __ipv6_neigh_lookup_noref (the hash bucket, then the entry
  * n, each load waiting for the one before; lookup_insns for the hashing and the walk),
- * then neigh_output. The 6.1.176 binary takes plain rcu_read_lock here, as modelled;
- * 6.9-rc1 may still take rcu_read_lock_bh (the neighbour code's move to standard RCU is
- * of 2024), which would make the BH enable here, not in __dev_queue_xmit, run the
- * NET_RX softirq, and replace these two calls with one __local_bh_enable_ip [doubt]. */
+ * then neigh_output. Plain rcu_read_lock in the 6.1.176 binary and in 6.9 alike: the
+ * neighbour code moved from rcu_bh to standard RCU in v6.4 (09eed1192cec, "neighbour:
+ * switch to standard rcu, instead of rcu_bh", net-next March 2023; in the 6.1 stable
+ * series since October 2023). */
 static gint
 neigh_lookup_output (NsThread *t, NsNetStack *s, struct neighbour *n, struct sk_buff *skb,
                      guint lookup_insns)
@@ -891,6 +894,9 @@ ip_output (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   gint rc;
 
   ns_call (t, &ip_fn_ip_output);
+  /* counted where 6.1 counts it; a 2023 change (IPSTATS_MIB_OUTPKTS, "OutTransmits")
+   * counts OUTREQUESTS in __ip_local_out and the packets and octets in ip_finish_output2:
+   * one per-CPU increment a datagram more in 6.9, not modelled (likewise IPv6's) */
   ns_mib_inc (t, &sd->ip_mib[NS_IPSTATS_OUT]);
   NS_LOAD_FIELD (t, dst, dev);
   skb->dev = dst->dev;

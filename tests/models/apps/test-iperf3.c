@@ -305,6 +305,34 @@ START_TEST (test_udp_poll_makes_no_indirect_call)
 }
 END_TEST
 
+/* Out-of-line calls per datagram of func in a variant's breakdown (0 if absent). */
+static double
+breakdown_calls (const NsVariantResult *v, const char *func)
+{
+  for (guint i = 0; i < v->breakdown->len; i++) {
+    const NsBreakdownRow *row = v->breakdown->pdata[i];
+    if (g_str_equal (row->func, func))
+      return row->calls_per_op;
+  }
+  return 0.0;
+}
+
+/* iperf_run_server (3.15) selects over the TCP listener, the control connection and the
+ * streams (it closes only the UDP listener once the streams are accepted); the client
+ * over its control connection and the green streams. So where the client polls one TCP
+ * socket per N UDP ones, the server polls two: tcp_poll × N / udp_poll lies strictly
+ * between 1 and 2 (each pass of do_select polls every file; 1 without the listener). */
+START_TEST (test_select_sets_as_iperf3_makes_them)
+{
+  NsRunResult *res;
+  const NsVariantResult *v = run_epyc_unlimited ("sets.xml", &res);
+  double ratio = breakdown_calls (v, "tcp_poll") * 4 / breakdown_calls (v, "udp_poll");
+
+  ck_assert_msg (ratio > 1.1 && ratio < 2.0, "tcp_poll x 4 / udp_poll = %.3f", ratio);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* net_rx_action charges its census body: 101 instructions for one NAPI less its
  * prologue and epilogue, 17, is 84 (doc/census/seed000/receive.md, table A, whose total
  * 414 adds up only with the P/E inside the 101); __usecs_to_jiffies, called once from it,
@@ -430,6 +458,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_multisend_only_unlimited);
   tcase_add_test (tc, test_patch_helps_under_safe_ret);
   tcase_add_test (tc, test_udp_poll_makes_no_indirect_call);
+  tcase_add_test (tc, test_select_sets_as_iperf3_makes_them);
   tcase_add_test (tc, test_pacing_timers_walk_grows_quadratically);
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_ipv6_and_extras);

@@ -14,6 +14,8 @@
  *  - the fragment bytes reach sk_wmem_alloc (wmem_alloc_delta), so the loopback orphan
  *    leaves it where it was; a read copies the whole datagram out and its consume puts the
  *    pages: only the task's page is left;
+ *  - the headroom reserved in front of the headers: hh_len, plus sizeof(struct frag_hdr)
+ *    on IPv6;
  *  - write(2) refuses a payload above 65507 bytes on IPv4 and 65527 on IPv6 (EMSGSIZE).
  * The expected values come from those rules, computed here (frag_oracle replays
  * skb_page_frag_refill and skb_can_coalesce), never read from the model. */
@@ -66,6 +68,24 @@ START_TEST (test_linear_or_paged)
                  "%u bytes: truesize %u, the kernel's %u", c->len, skb->truesize,
                  kernel_truesize (c->family, c->len));
   ck_assert_int_eq (read_datagram (&rig, RIG_BUF), (gssize) c->len);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* The headers start where the append reserved room for them: hh_len (16) on IPv4
+ * (__ip_append_data's skb_reserve), hh_len + sizeof(struct frag_hdr) (8) +
+ * dst_exthdrlen (0) on IPv6 (__ip6_append_data's), so an IPv6 UDP header starts a cache
+ * line of a 64-byte aligned head, as in the kernel. */
+START_TEST (test_headroom)
+{
+  const ShapeCase *c = &shape_cases[_i];
+  struct sk_buff *skb;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", c->family, 0);
+  send_datagram (&rig, c->len);
+  skb = last_queued (&rig);
+  ck_assert_uint_eq (skb->network_header, c->family == AF_INET6 ? 16 + 8 : 16);
   rig_clear (&rig);
 }
 END_TEST
@@ -241,6 +261,7 @@ ip_suite (void)
   TCase *tc = tcase_create ("append_data");
 
   tcase_add_loop_test (tc, test_linear_or_paged, 0, G_N_ELEMENTS (shape_cases));
+  tcase_add_loop_test (tc, test_headroom, 0, G_N_ELEMENTS (shape_cases));
   tcase_add_test (tc, test_task_frag_pages);
   tcase_add_test (tc, test_paged_wmem_returns);
   tcase_add_test (tc, test_paged_rcvbuf_admission);
