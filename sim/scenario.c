@@ -824,25 +824,39 @@ child_element (xmlNodePtr parent, const char *name)
   return NULL;
 }
 
-/* A file named in the scenario, resolved against the scenario's folder unless absolute. */
+/* TRUE if attribute attr of node was last set on the command line (--set, --param,
+ * --what-if), not written in the scenario file or a variant's <set>. */
+static gboolean
+set_on_command_line (const NsScenario *sc, xmlNodePtr node, const char *attr)
+{
+  xmlAttrPtr prop = node != NULL ? xmlHasProp (node, BAD_CAST attr) : NULL;
+  const char *by = prop != NULL ? g_hash_table_lookup (sc->set_by, prop) : NULL;
+
+  return by != NULL && g_str_has_prefix (by, "--");
+}
+
+/* The file attribute attr of node names, file, unless absolute: resolved against the
+ * current folder if a command-line option set it (as a shell user means it), else against
+ * the scenario's folder. Newly allocated. */
 static char *
-resolve_relative (const char *scenario_path, const char *file)
+resolve_relative (const NsScenario *sc, xmlNodePtr node, const char *attr, const char *file)
 {
   g_autofree char *folder = NULL;
 
-  if (g_path_is_absolute (file))
+  if (g_path_is_absolute (file) || set_on_command_line (sc, node, attr))
     return g_strdup (file);
-  folder = g_path_get_dirname (scenario_path);
+  folder = g_path_get_dirname (sc->path);
   return g_build_filename (folder, file, NULL);
 }
 
-/* Resolves a profile given by path against the scenario's folder; names stay names. */
+/* Resolves the profile <cpu profile=…> gives by path as resolve_relative does; names
+ * stay names. */
 static char *
-resolve_profile (const char *scenario_path, const char *profile)
+resolve_profile (const NsScenario *sc, xmlNodePtr cpu, const char *profile)
 {
   if (strchr (profile, '/') == NULL && !g_str_has_suffix (profile, ".xml"))
     return g_strdup (profile);
-  return resolve_relative (scenario_path, profile);
+  return resolve_relative (sc, cpu, "profile", profile);
 }
 
 /* Reads <description>, <cpu> and the root's attributes. */
@@ -865,7 +879,7 @@ read_header (NsScenario *sc, xmlNodePtr root, GError **error)
   } else {
     sc->description = g_strdup ("");
   }
-  sc->cpu = resolve_profile (sc->path, profile);
+  sc->cpu = resolve_profile (sc, cpu, profile);
   return TRUE;
 }
 
@@ -936,7 +950,7 @@ resolve_param_from (NsScenario *sc, xmlNodePtr param, const char *name, char **h
     *home = g_strdup (sc->path);
     return TRUE;
   }
-  resolved = resolve_relative (sc->path, from);
+  resolved = resolve_relative (sc, param, "from", from);
   *home = g_canonicalize_filename (resolved, NULL);
   if (g_file_test (*home, G_FILE_TEST_EXISTS) && !g_file_test (*home, G_FILE_TEST_IS_REGULAR))
     goto not_regular;

@@ -640,6 +640,31 @@ expect 0 "ipc set for the other cpu" -- "$NETSIM" run -q $short --set cpu.profil
   --set param.cpu.ipc=1.114 "$TC"
 grep -q "note:" "$TMP/err" && bad "a note though cpu.ipc was set: $(cat "$TMP/err")" || ok
 
+# a relative profile path given on the command line is taken from the current folder (as
+# calibrate --host -o myhost.xml wrote it there); one written in the scenario file from the
+# file's folder
+mkdir -p "$TMP/cwd" "$TMP/scfolder"
+sed 's|<cpu name="generic"|<cpu name="myhost"|' "$DATA/scenarios/cpus/generic.xml" >"$TMP/cwd/myhost.xml"
+sed 's|<cpu name="generic"|<cpu name="beside"|' "$DATA/scenarios/cpus/generic.xml" \
+  >"$TMP/scfolder/beside.xml"
+sed 's|<cpu profile="generic"/>|<cpu profile="beside.xml"/>|' "$MICRO/call-chain.xml" \
+  >"$TMP/scfolder/beside-profile.xml"
+(cd "$TMP/cwd" && NETSIM_DATADIR="$ABS_DATA" "$ABS_NETSIM" run -q --variant plain-ret \
+  --set cpu.profile=myhost.xml "$ABS_DATA/scenarios/micro/call-chain.xml" >/dev/null 2>"$TMP/err") &&
+  ok || bad "--set cpu.profile=myhost.xml not found in the current folder: $(cat "$TMP/err")"
+(cd "$TMP/cwd" && NETSIM_DATADIR="$ABS_DATA" "$ABS_NETSIM" run -q --variant plain-ret \
+  --what-if cpu.profile=myhost.xml "$ABS_DATA/scenarios/micro/call-chain.xml" >/dev/null 2>"$TMP/err") &&
+  ok || bad "--what-if cpu.profile=myhost.xml not found in the current folder: $(cat "$TMP/err")"
+(cd "$TMP/cwd" && NETSIM_DATADIR="$ABS_DATA" "$ABS_NETSIM" sweep -q -j 1 -o "$TMP/cwd/p.csv" \
+  --variant plain-ret --param cpu.profile=myhost.xml,generic \
+  "$ABS_DATA/scenarios/micro/call-chain.xml" >/dev/null 2>"$TMP/err") && grep -q '^0,myhost.xml,plain-ret,0,[0-9]*,ok,' "$TMP/cwd/p.csv" &&
+  ok || bad "sweep --param cpu.profile=myhost.xml not found in the current folder: $(cat "$TMP/err")"
+(cd "$TMP/cwd" && NETSIM_DATADIR="$ABS_DATA" "$ABS_NETSIM" run -q --variant plain-ret \
+  "$TMP/scfolder/beside-profile.xml" >/dev/null 2>"$TMP/err") &&
+  ok || bad "a relative profile in the scenario file not found beside it: $(cat "$TMP/err")"
+expect 0 "--set cpu.profile=ABSOLUTE" -- "$NETSIM" run -q --variant plain-ret \
+  --set "cpu.profile=$TMP/cwd/myhost.xml" "$MICRO/call-chain.xml"
+
 # list
 expect 0 "list cpus" -- "$NETSIM" list cpus
 grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
