@@ -111,17 +111,33 @@ sticky_refuses (const char *path, const char *folder)
          folder_st.st_uid != geteuid ();
 }
 
+/* TRUE if text holds a control character (a newline, a carriage return, …, DEL). */
+static gboolean
+has_control_char (const char *text)
+{
+  for (const char *p = text; *p; p++)
+    if (g_ascii_iscntrl (*p))
+      return TRUE;
+  return FALSE;
+}
+
 /* TRUE if path (NULL or "-": standard output) can be written later: a device or FIFO we
  * may write; else not a folder, an existing file we may write and replace, in a folder
  * that exists and is writable (for a symbolic link: its target's folder; a loop of links
- * is refused); FALSE with an error naming path otherwise. */
+ * is refused); FALSE with an error naming path otherwise. An empty name, and a name with
+ * a control character (which would break the lines that quote it, such as a gnuplot
+ * script's), are refused. */
 gboolean
 ns_cmd_check_output (const char *path, GError **error)
 {
-  g_autofree char *folder = NULL, *target = NULL;
+  g_autofree char *folder = NULL, *target = NULL, *shown = NULL;
 
   if (path == NULL || !strcmp (path, "-"))
     return TRUE;
+  if (path[0] == '\0')
+    goto empty_name;
+  if (has_control_char (path))
+    goto control_char;
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     goto is_folder;
   if (is_special (path)) {
@@ -143,6 +159,14 @@ ns_cmd_check_output (const char *path, GError **error)
   return TRUE;
 
 /* ERRORS */
+empty_name:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write '': empty file name");
+  return FALSE;
+control_char:
+  shown = g_strescape (path, NULL);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write '%s': the file name holds a "
+               "control character (newline, carriage return, …); give another name", shown);
+  return FALSE;
 is_folder:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: it is a folder", path);
   return FALSE;

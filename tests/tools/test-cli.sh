@@ -597,6 +597,37 @@ expect 2 "--output into a missing directory" -- "$NETSIM" run -q -o "$TMP/no/dir
 expect 2 "failing run with --output" -- "$NETSIM" run -q -o "$TMP/never.json" "$TMP/broken.xml"
 [ -e "$TMP/never.json" ] && bad "a failed run left an output file" || ok
 
+# an output named by the empty string, or by a name with a control character (a newline
+# would inject lines into the gnuplot script that quotes the name), is refused before
+# anything runs, by every subcommand and output option
+NL=$(printf '\nx'); NL=${NL%x}
+expect 2 "run -o ''" -- "$NETSIM" run -q -o '' "$MICRO/indirect-call.xml"
+grep -q "^netsim run: cannot write '': empty file name$" "$TMP/err" && ok || bad "run -o '': $(cat "$TMP/err")"
+expect 2 "run --folded ''" -- "$NETSIM" run -q --folded '' -o "$TMP/e.txt" "$MICRO/indirect-call.xml"
+grep -q "empty file name" "$TMP/err" && [ ! -e "$TMP/e.txt" ] && ok || bad "run --folded '': $(cat "$TMP/err")"
+expect 2 "validate -o ''" -- "$NETSIM" validate -q -o '' no-such-row
+grep -q "^netsim validate: cannot write '': empty file name$" "$TMP/err" && ok ||
+  bad "validate -o '': $(cat "$TMP/err")"
+expect 2 "sweep --json ''" -- "$NETSIM" sweep -q -o "$TMP/ej.csv" --json '' \
+  --param workload.depth=2 "$MICRO/call-chain.xml"
+grep -q "empty file name" "$TMP/err" && [ ! -e "$TMP/ej.csv" ] && ok ||
+  bad "sweep --json '': $(cat "$TMP/err")"
+expect 2 "calibrate --host -o ''" -- "$NETSIM" calibrate --host --quick -q -o ''
+grep -q "empty file name" "$TMP/err" && ok || bad "calibrate -o '': $(cat "$TMP/err")"
+expect 2 "run -o with a newline" -- "$NETSIM" run -q -o "$TMP/a${NL}b.txt" "$MICRO/indirect-call.xml"
+grep -q "control character" "$TMP/err" && [ ! -e "$TMP/a${NL}b.txt" ] && ok ||
+  bad "run -o with a newline: $(cat "$TMP/err")"
+(cd "$TMP" && "$ABS_NETSIM" sweep -q -o "$TMP/nl.csv" --param workload.depth=2,3 \
+  --plot x=workload.depth,y=cycles_per_call "nl${NL}system(\"touch PWNED\")${NL}.png" \
+  "$ABS_DATA/scenarios/micro/call-chain.xml" >/dev/null 2>"$TMP/err"; echo $? >"$TMP/status")
+[ "$(cat "$TMP/status")" -eq 2 ] && grep -q "control character" "$TMP/err" && [ ! -e "$TMP/PWNED" ] &&
+  [ ! -e "$TMP/nl.csv" ] && ok || bad "sweep --plot with a newline: $(cat "$TMP/status") $(cat "$TMP/err")"
+expect 2 "calibrate --host -o with a carriage return" -- "$NETSIM" calibrate --host --quick -q \
+  -o "$TMP/cr$(printf '\r').xml"
+grep -q "control character" "$TMP/err" && ok || bad "calibrate -o with CR: $(cat "$TMP/err")"
+expect 2 "validate --plot with a newline" -- "$NETSIM" validate -q --plot "$TMP/v${NL}.png" no-such-row
+grep -q "control character" "$TMP/err" && ok || bad "validate --plot with a newline: $(cat "$TMP/err")"
+
 # CSV fields are quoted as RFC 4180 says: a variant name may hold a comma or a quote
 sed 's/"plain-ret"/"plain,\&quot;ret"/g' "$MICRO/call-chain.xml" >"$TMP/comma.xml"
 expect 0 "a variant named with a comma and a quote" -- "$NETSIM" run -q --format csv \
