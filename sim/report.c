@@ -601,12 +601,14 @@ static void
 report_json (GString *out, const NsRunResult *r)
 {
   NsJson *json = ns_json_new (out);
+  g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, r->seed);
 
   ns_json_begin_object (json);
   ns_json_member_string (json, "netsim_version", PACKAGE_VERSION);
   ns_json_member_string (json, "scenario", r->scenario_name);
   ns_json_member_string (json, "file", r->scenario_path);
-  ns_json_member_int (json, "seed", (gint64) r->seed);
+  /* a string, as sweep's and validate's JSON write seeds: it may exceed 2^63 (and 2^53) */
+  ns_json_member_string (json, "seed", seed);
   ns_json_member_strv (json, "sets", r->sets);
   ns_json_member_strv (json, "what_if", r->what_if);
   ns_json_key (json, "variants");

@@ -628,6 +628,12 @@ grep -q "control character" "$TMP/err" && ok || bad "calibrate -o with CR: $(cat
 expect 2 "validate --plot with a newline" -- "$NETSIM" validate -q --plot "$TMP/v${NL}.png" no-such-row
 grep -q "control character" "$TMP/err" && ok || bad "validate --plot with a newline: $(cat "$TMP/err")"
 
+# the JSON's seed is the exact unsigned value, a decimal string (as sweep's JSON writes it)
+expect 0 "run -f json with the largest seed" -- "$NETSIM" run -q -f json --variant plain-ret \
+  --seed 18446744073709551615 --set measure.duration=20us "$MICRO/call-chain.xml"
+grep -q '^  "seed": "18446744073709551615",$' "$TMP/out" && ok ||
+  bad "json seed 2^64-1: $(grep '"seed"' "$TMP/out")"
+
 # CSV fields are quoted as RFC 4180 says: a variant name may hold a comma or a quote
 sed 's/"plain-ret"/"plain,\&quot;ret"/g' "$MICRO/call-chain.xml" >"$TMP/comma.xml"
 expect 0 "a variant named with a comma and a quote" -- "$NETSIM" run -q --format csv \
