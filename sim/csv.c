@@ -1,5 +1,6 @@
 /* csv.c — CSV fields as netsim writes and reads them (RFC 4180 quoting). */
 #include "config.h"
+#include <stdarg.h>
 #include <string.h>
 #include "csv.h"
 
@@ -62,6 +63,33 @@ ns_csv_field_one_line (GString *out, const char *text)
 {
   g_return_if_fail (out != NULL);
   append_field (out, text, TRUE);
+}
+
+/* Appends "# TEXT\n" with TEXT's control characters escaped; see csv.h. */
+void
+ns_csv_comment (GString *out, const char *format, ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  g_return_if_fail (out != NULL && format != NULL);
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_string_append (out, "# ");
+  for (const char *p = text; *p; p++) {
+    if (!g_ascii_iscntrl (*p))
+      g_string_append_c (out, *p);
+    else if (*p == '\n')
+      g_string_append (out, "\\n");
+    else if (*p == '\r')
+      g_string_append (out, "\\r");
+    else if (*p == '\t')
+      g_string_append (out, "\\t");
+    else
+      g_string_append_printf (out, "\\x%02x", (guint) (guchar) *p);
+  }
+  g_string_append_c (out, '\n');
 }
 
 /* Reads one field starting at *p (quoted or not) and leaves *p at its end. */

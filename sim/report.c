@@ -398,8 +398,7 @@ report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
 static void
 param_comment (const NsParamDef *def, const char *value, const char *source, gpointer data)
 {
-  g_string_append_printf (data, "# param %s = %s %s — %s\n", def->name, value, def->unit,
-                          source);
+  ns_csv_comment (data, "param %s = %s %s — %s", def->name, value, def->unit, source);
 }
 
 /* Appends the parameter set as comment lines. */
@@ -435,11 +434,10 @@ csv_variant_params (GString *out, const NsRunResult *r)
     g_auto (GStrv) own = params_comment_lines (vr->params);
 
     if (strcmp (vr->cpu_name, first->cpu_name) != 0)
-      g_string_append_printf (out, "# variant %s: cpu %s\n", variant_label (vr), vr->cpu_name);
+      ns_csv_comment (out, "variant %s: cpu %s", variant_label (vr), vr->cpu_name);
     for (guint k = 0; own[k] != NULL && base[k] != NULL; k++)
       if (strcmp (own[k], base[k]) != 0)
-        g_string_append_printf (out, "# variant %s: %s\n", variant_label (vr),
-                                own[k] + strlen ("# "));
+        ns_csv_comment (out, "variant %s: %s", variant_label (vr), own[k] + strlen ("# "));
   }
 }
 
@@ -452,13 +450,14 @@ report_csv (GString *out, const NsRunResult *r)
   const NsVariantResult *first = r->variants->pdata[0];
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  g_string_append_printf (out, "# netsim %s\n# scenario %s (%s)\n# seed %" G_GUINT64_FORMAT
-                          "\n# cpu %s\n", PACKAGE_VERSION, r->scenario_name, r->scenario_path,
-                          r->seed, first->cpu_name);
+  ns_csv_comment (out, "netsim %s", PACKAGE_VERSION);
+  ns_csv_comment (out, "scenario %s (%s)", r->scenario_name, r->scenario_path);
+  ns_csv_comment (out, "seed %" G_GUINT64_FORMAT, r->seed);
+  ns_csv_comment (out, "cpu %s", first->cpu_name);
   for (guint i = 0; r->sets != NULL && r->sets[i] != NULL; i++)
-    g_string_append_printf (out, "# set %s\n", r->sets[i]);
+    ns_csv_comment (out, "set %s", r->sets[i]);
   for (guint i = 0; r->what_if != NULL && r->what_if[i] != NULL; i++)
-    g_string_append_printf (out, "# what-if: %s\n", r->what_if[i]);
+    ns_csv_comment (out, "what-if: %s", r->what_if[i]);
   ns_report_params_comment (out, first->params);
   csv_variant_params (out, r);
   g_string_append (out, "kind,name,metric,value,cv,reps,aggregate,baseline,patched,delta_pct,"

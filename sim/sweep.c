@@ -736,10 +736,9 @@ header_swept_profiles (const NsSweep *sweep, GString *out)
       NsCpuProfile *profile = ns_cpu_profile_load (value, &err);
       g_autofree char *sha = profile ? file_sha256 (profile->path, &err) : NULL;
       if (sha != NULL)
-        g_string_append_printf (out, "# swept cpu-profile %s: %s sha256 %s\n", value,
-                                profile->path, sha);
+        ns_csv_comment (out, "swept cpu-profile %s: %s sha256 %s", value, profile->path, sha);
       else
-        g_string_append_printf (out, "# swept cpu-profile %s: does not load\n", value);
+        ns_csv_comment (out, "swept cpu-profile %s: does not load", value);
       if (profile)
         ns_cpu_profile_free (profile);
     }
@@ -762,10 +761,9 @@ header_params (NsSweep *sweep, GString *out, GError **error)
     ns_cpu_profile_free (profile);
     return FALSE;
   }
-  g_string_append_printf (out, "# cpu-profile %s (%s) sha256 %s\n", profile->name,
-                          profile->path, sha);
+  ns_csv_comment (out, "cpu-profile %s (%s) sha256 %s", profile->name, profile->path, sha);
   header_swept_profiles (sweep, out);
-  g_string_append (out, "# the params below are the scenario's, before the swept values\n");
+  ns_csv_comment (out, "the params below are the scenario's, before the swept values");
   params = ns_params_copy (profile->params);
   for (guint i = 0; ok && i < sweep->base->param_names->len; i++)
     ok = ns_params_set (params, sweep->base->param_names->pdata[i],
@@ -784,23 +782,25 @@ prepare_header (NsSweep *sweep, GError **error)
 {
   GString *h = g_string_new (NULL);
 
-  g_string_append_printf (h, "# netsim sweep\n# netsim-version %s\n", PACKAGE_VERSION);
-  g_string_append_printf (h, "# scenario %s (%s)\n# scenario-sha256 %s\n", sweep->base->name,
-                          sweep->path, sweep->sha256);
+  ns_csv_comment (h, "netsim sweep");
+  ns_csv_comment (h, "netsim-version %s", PACKAGE_VERSION);
+  ns_csv_comment (h, "scenario %s (%s)", sweep->base->name, sweep->path);
+  ns_csv_comment (h, "scenario-sha256 %s", sweep->sha256);
   for (guint i = 0; sweep->sets[i]; i++)
-    g_string_append_printf (h, "# set %s\n", sweep->sets[i]);
-  g_string_append_printf (h, "# sweep-seed %" G_GUINT64_FORMAT "%s\n# repeat %u\n",
-                          sweep->seed, sweep->seed_dim >= 0 ? " (unused: seed is swept)" : "",
-                          sweep->repeat);
+    ns_csv_comment (h, "set %s", sweep->sets[i]);
+  ns_csv_comment (h, "sweep-seed %" G_GUINT64_FORMAT "%s", sweep->seed,
+                  sweep->seed_dim >= 0 ? " (unused: seed is swept)" : "");
+  ns_csv_comment (h, "repeat %u", sweep->repeat);
   for (guint i = 0; i < sweep->dims->len; i++) {
     NsSweepDim *dim = sweep->dims->pdata[i];
-    g_string_append_printf (h, "# sweep %s = %s → %u value%s:", dim->path, dim->spec,
+    g_autoptr (GString) line = g_string_new (NULL);
+    g_string_append_printf (line, "sweep %s = %s → %u value%s:", dim->path, dim->spec,
                             dim->values->len, dim->values->len == 1 ? "" : "s");
     for (guint v = 0; v < dim->values->len; v++)
-      g_string_append_printf (h, " %s", (const char *) dim->values->pdata[v]);
-    g_string_append_c (h, '\n');
+      g_string_append_printf (line, " %s", (const char *) dim->values->pdata[v]);
+    ns_csv_comment (h, "%s", line->str);
   }
-  g_string_append_printf (h, "# points %u\n", sweep->n_points);
+  ns_csv_comment (h, "points %u", sweep->n_points);
   if (!header_params (sweep, h, error)) {
     g_string_free (h, TRUE);
     return FALSE;

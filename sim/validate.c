@@ -2668,7 +2668,8 @@ write_csv (GString *out, const NsValReport *r)
   g_auto (GStrv) lines = NULL;
 
   g_string_append (out, csv_header);
-  write_what_if (out, r, "# what-if: ");
+  for (guint i = 0; r->what_if && r->what_if[i]; i++)
+    ns_csv_comment (out, "what-if: %s", r->what_if[i]);
   g_string_append (out, "row,seed,file,cpu,profile,variant,unit,recorded_baseline,"
                    "recorded_patched,recorded_delta_pct,printed_delta,simulated_baseline,"
                    "simulated_patched,simulated_delta_pct,error_pp,tolerance_pp,set,status,"

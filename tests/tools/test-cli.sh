@@ -634,6 +634,19 @@ expect 0 "run -f json with the largest seed" -- "$NETSIM" run -q -f json --varia
 grep -q '^  "seed": "18446744073709551615",$' "$TMP/out" && ok ||
   bad "json seed 2^64-1: $(grep '"seed"' "$TMP/out")"
 
+# a newline in a value (here the scenario's name) is escaped in the CSV's # lines: every
+# line before the column names is a comment, for run and sweep (validate: test-validate.sh)
+expect 0 "run -f csv with a newline in a set" -- "$NETSIM" run -q -f csv --variant plain-ret \
+  --set measure.duration=20us --set "name=x${NL}y,z" --what-if "name=w${NL}i" "$MICRO/call-chain.xml"
+awk '/^kind,/ { exit !ok } !/^#/ { exit 1 } { ok = 1 }' "$TMP/out" &&
+  grep -q '^# set name=x\\ny,z$' "$TMP/out" && grep -q '^# scenario x\\ny,z (' "$TMP/out" &&
+  grep -q '^# what-if: name=w\\ni$' "$TMP/out" && ok || bad "run csv # lines broken by a newline: $(head -8 "$TMP/out")"
+expect 0 "sweep with a newline in a set" -- "$NETSIM" sweep -q -o "$TMP/nlset.csv" --variant plain-ret \
+  --set measure.duration=20us --set "name=x${NL}y,z" -p workload.depth=2 "$MICRO/call-chain.xml"
+awk '/^point,/ { exit !ok } !/^#/ { exit 1 } { ok = 1 }' "$TMP/nlset.csv" &&
+  grep -q '^# set name=x\\ny,z$' "$TMP/nlset.csv" && ok ||
+  bad "sweep csv # lines broken by a newline: $(head -8 "$TMP/nlset.csv")"
+
 # CSV fields are quoted as RFC 4180 says: a variant name may hold a comma or a quote
 sed 's/"plain-ret"/"plain,\&quot;ret"/g' "$MICRO/call-chain.xml" >"$TMP/comma.xml"
 expect 0 "a variant named with a comma and a quote" -- "$NETSIM" run -q --format csv \

@@ -138,6 +138,12 @@ expect 2 "--set with --expected" -- $V --set param.call.cycles=3 --expected "$TM
 $V --format csv --set param.call.cycles=3 900-safe-ret >"$TMP/wi.csv" 2>"$TMP/err"
 grep -q '^# what-if: every run with --set param.call.cycles=3$' "$TMP/wi.csv" && ok \
   || bad "csv names the what-if"
+# a newline in a set is escaped in the # line: every line before the column names is a comment
+NL=$(printf '\nx'); NL=${NL%x}
+$V --format csv --set "name=x${NL}y" 900-safe-ret >"$TMP/winl.csv" 2>"$TMP/err"
+awk '/^row,/ { exit !ok } !/^#/ { exit 1 } { ok = 1 }' "$TMP/winl.csv" &&
+  grep -q '^# what-if: every run with --set name=x\\ny$' "$TMP/winl.csv" && ok ||
+  bad "validate csv # lines broken by a newline: $(grep -v '^#   ' "$TMP/winl.csv" | head -5)"
 wb=$(field "$TMP/wi.csv" 900-safe-ret 12)
 $C run -q --format csv --set param.call.cycles=3 "$D/scenarios/micro/call-chain.xml" >"$TMP/run3.csv"
 [ "$wb" = "$(value "$TMP/run3.csv" plain-ret)" ] && [ "$wb" != "$rb" ] && ok \
