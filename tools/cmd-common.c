@@ -98,6 +98,38 @@ ns_cmd_write_output (const char *path, const GString *data, GError **error)
   return FALSE;
 }
 
+/* TRUE if path names no file yet, not even through a dangling symbolic link: a file
+ * written there is this run's own, and may be removed again. */
+static gboolean
+is_new_file (const char *path)
+{
+  return path != NULL && strcmp (path, "-") != 0 && !g_file_test (path, G_FILE_TEST_EXISTS) &&
+         !g_file_test (path, G_FILE_TEST_IS_SYMLINK);
+}
+
+/* Writes every output, the new files first, removing the new files written if one
+ * fails; see cmd.h. */
+gboolean
+ns_cmd_write_outputs (const char *const *paths, const GString *const *data, guint n,
+                      GError **error)
+{
+  g_autoptr (GPtrArray) created = g_ptr_array_new ();
+  gboolean ok = TRUE;
+
+  for (guint pass = 0; pass < 2 && ok; pass++)       /* 0: new files, 1: the others */
+    for (guint i = 0; i < n && ok; i++) {
+      gboolean fresh;
+      if (data[i] == NULL || (fresh = is_new_file (paths[i])) != (pass == 0))
+        continue;
+      ok = ns_cmd_write_output (paths[i], data[i], error);
+      if (ok && fresh)
+        g_ptr_array_add (created, (gpointer) paths[i]);
+    }
+  for (guint i = 0; !ok && i < created->len; i++)
+    g_unlink (created->pdata[i]);
+  return ok;
+}
+
 /* TRUE if the rename of a new file over the existing file at path (in folder) is
  * refused by the folder's sticky bit: neither the file nor the folder is ours. */
 static gboolean

@@ -109,6 +109,25 @@ seed_set (char **given)
   return NULL;
 }
 
+/* Renders the report (and the folded stacks, if folded is not NULL) in memory, then writes
+ * them to output and folded, all or none (ns_cmd_write_outputs). */
+static gboolean
+write_outputs (const NsRunResult *result, const NsReportOptions *ropt, const char *output,
+               const char *folded, GError **error)
+{
+  g_autoptr (GString) report = g_string_new (NULL), stacks = NULL;
+  const char *paths[] = { output, folded };
+  const GString *data[] = { report, NULL };
+
+  ns_report_run (report, result, ropt);
+  if (folded != NULL) {
+    stacks = g_string_new (NULL);
+    ns_report_folded (stacks, result);
+    data[1] = stacks;
+  }
+  return ns_cmd_write_outputs (paths, data, G_N_ELEMENTS (paths), error);
+}
+
 /* netsim run SCENARIO.xml: runs every variant and prints the results. */
 int
 ns_cmd_run (int argc, char **argv)
@@ -160,7 +179,6 @@ ns_cmd_run (int argc, char **argv)
   NsRunOptions opt = { 0 };
   NsRunResult *result;
   GError *err = NULL;
-  GString *out;
   gboolean ok;
 
   ns_cmd_add_entries (ctx, entries);
@@ -215,16 +233,7 @@ ns_cmd_run (int argc, char **argv)
     g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",
                 variant ? "--variant runs one variant, and each comparison needs two"
                         : "the scenario lists none (--what-if makes one per variant)");
-  out = g_string_new (NULL);
-  ok = TRUE;
-  if (folded != NULL) {
-    ns_report_folded (out, result);
-    ok = ns_cmd_write_output (folded, out, &err);
-    g_string_truncate (out, 0);
-  }
-  ns_report_run (out, result, &ropt);
-  ok = ok && ns_cmd_write_output (output, out, &err);
-  g_string_free (out, TRUE);
+  ok = write_outputs (result, &ropt, output, folded, &err);
   ns_run_result_free (result);
   return ok ? 0 : ns_cmd_fail (err);
 

@@ -26,6 +26,13 @@ gboolean ns_cmd_outputs_clash (const char *a, const char *b);
 /* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
  * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
+/* Writes data[i] to paths[i] (i < n; a NULL data skipped; a NULL or "-" path: standard
+ * output) all or, as far as can be, none: the files that do not exist yet
+ * are written first, and if a write fails, those this call created are removed again. A
+ * file that existed and was replaced before a later write failed stays replaced (only when
+ * two or more outputs existed before). */
+gboolean ns_cmd_write_outputs (const char *const *paths, const GString *const *data, guint n,
+                               GError **error);
 /* TRUE if path (NULL or "-": stdout) can be written later (not a folder, not a loop of
  * symbolic links, its folder exists and is writable), else FALSE with an input error naming it: checked before the
  * work whose results it takes. */

@@ -647,6 +647,23 @@ awk '/^point,/ { exit !ok } !/^#/ { exit 1 } { ok = 1 }' "$TMP/nlset.csv" &&
   grep -q '^# set name=x\\ny,z$' "$TMP/nlset.csv" && ok ||
   bad "sweep csv # lines broken by a newline: $(head -8 "$TMP/nlset.csv")"
 
+# -o and --folded are written all or nothing: a failing -o (or standard output) removes a
+# --folded file this run created, and leaves one that existed before untouched
+expect 2 "--folded with a failing -o" -- "$NETSIM" run -q --variant plain-ret --set measure.duration=20us \
+  --folded "$TMP/ok.folded" -o /dev/full "$MICRO/call-chain.xml"
+[ ! -e "$TMP/ok.folded" ] && ok || bad "a failing -o left --folded's file behind"
+"$NETSIM" run -q --variant plain-ret --set measure.duration=20us --folded "$TMP/so.folded" \
+  "$MICRO/call-chain.xml" >/dev/full 2>"$TMP/err"
+[ $? -eq 2 ] && [ ! -e "$TMP/so.folded" ] && ok || bad "a failing standard output left --folded's file behind"
+echo before >"$TMP/old.folded"
+expect 2 "an existing --folded with a failing -o" -- "$NETSIM" run -q --variant plain-ret \
+  --set measure.duration=20us --folded "$TMP/old.folded" -o /dev/full "$MICRO/call-chain.xml"
+[ "$(cat "$TMP/old.folded")" = before ] && ok || bad "a failing -o removed or replaced an existing --folded file"
+expect 0 "-o and --folded" -- "$NETSIM" run -q --variant plain-ret --set measure.duration=20us \
+  --folded "$TMP/both.folded" -o "$TMP/both.txt" "$MICRO/call-chain.xml"
+grep -q '^plain-ret;' "$TMP/both.folded" && grep -q '^scenario  call-chain' "$TMP/both.txt" && ok ||
+  bad "-o and --folded: not both written"
+
 # CSV fields are quoted as RFC 4180 says: a variant name may hold a comma or a quote
 sed 's/"plain-ret"/"plain,\&quot;ret"/g' "$MICRO/call-chain.xml" >"$TMP/comma.xml"
 expect 0 "a variant named with a comma and a quote" -- "$NETSIM" run -q --format csv \
