@@ -1,6 +1,7 @@
 /* netsim.c — the command line: dispatches to one file per subcommand (tools/cmd-*.c).
  * Exit status: 0 ran fine, 1 a check failed, 2 bad input or usage. */
 #include "config.h"
+#include <errno.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -50,6 +51,34 @@ stop_on_critical (const gchar *domain, GLogLevelFlags level, const gchar *messag
   abort ();
 }
 
+/* The errno of the first failed write to standard output, 0 if none failed. */
+static int stdout_errno;
+
+/* GPrintFunc: writes and flushes g_print's text as GLib's own handler does, but notes the
+ * first failure's errno (GLib's drops it). */
+static void
+print_to_stdout (const gchar *text)
+{
+  if ((fputs (text, stdout) == EOF || fflush (stdout) != 0) && stdout_errno == 0)
+    stdout_errno = errno;
+}
+
+/* status, unless what was printed to standard output did not all get there (a full disk,
+ * /dev/full, a closed pipe): then says so, as "netsim COMMAND: writing standard output: …",
+ * and returns 2 for a status of 0 or 1 (the output is lost). A status of 2 or more is
+ * kept as it is: the command said what went wrong (a failed -o - among it). */
+static int
+finish_stdout (const char *command, int status)
+{
+  if (fflush (stdout) != 0 && stdout_errno == 0)
+    stdout_errno = errno;
+  if ((stdout_errno == 0 && !ferror (stdout)) || status > NS_EXIT_CHECK)
+    return status;
+  g_printerr ("netsim%s%s: writing standard output: %s\n", command ? " " : "",
+              command ? command : "", g_strerror (stdout_errno ? stdout_errno : EIO));
+  return NS_EXIT_USAGE;
+}
+
 /* netsim COMMAND [OPTIONS…]: runs the named subcommand, or prints the version or usage;
  * exit status 0 ok, 1 a check failed, 2 bad input or usage. */
 int
@@ -59,6 +88,7 @@ main (int argc, char **argv)
   g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL, stop_on_critical,
                      NULL);
   g_log_set_handler ("GLib", G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL, stop_on_critical, NULL);
+  g_set_print_handler (print_to_stdout);
   ns_param_registry_init ();
   if (argc < 2) {
     print_usage (stderr);
@@ -70,16 +100,16 @@ main (int argc, char **argv)
 #else
     g_print ("netsim %s\n", PACKAGE_VERSION);
 #endif
-    return 0;
+    return finish_stdout (NULL, 0);
   }
   if (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h") || !strcmp (argv[1], "help")) {
     print_usage (stdout);
-    return 0;
+    return finish_stdout (NULL, 0);
   }
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (!strcmp (argv[1], commands[i].name)) {
       g_set_prgname (commands[i].name);
-      return commands[i].main (argc - 1, argv + 1);
+      return finish_stdout (commands[i].name, commands[i].main (argc - 1, argv + 1));
     }
   g_printerr ("netsim: unknown command '%s'\n\n", argv[1]);
   print_usage (stderr);

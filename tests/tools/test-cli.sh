@@ -740,6 +740,18 @@ grep -q 'micro/pointer-chase.xml' "$TMP/out" && ok || bad "list shows micro scen
 expect 0 "list workloads" -- "$NETSIM" list workloads
 expect 0 "list patches" -- "$NETSIM" list patches
 expect 2 "list nonsense" -- "$NETSIM" list nonsense
+# output that does not get there (a full disk) is an error, as for run: exit 2, said so
+for what in params cpus scenarios patches workloads; do
+  "$NETSIM" list "$what" >/dev/full 2>"$TMP/err"
+  [ $? -eq 2 ] && grep -q "^netsim list: writing standard output: No space left on device$" "$TMP/err" &&
+    ok || bad "list $what > /dev/full: $(cat "$TMP/err")"
+done
+"$NETSIM" --version >/dev/full 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^netsim: writing standard output: " "$TMP/err" && ok ||
+  bad "--version > /dev/full: $(cat "$TMP/err")"
+"$NETSIM" run -q --variant plain-ret --set measure.duration=20us "$MICRO/call-chain.xml" >/dev/full 2>"$TMP/err"
+[ $? -eq 2 ] && [ "$(grep -c 'writing standard output' "$TMP/err")" -eq 1 ] && ok ||
+  bad "run > /dev/full: not one message: $(cat "$TMP/err")"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
