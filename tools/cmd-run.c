@@ -98,17 +98,6 @@ table_section_asked (const NsReportOptions *opt)
   return NULL;
 }
 
-/* The first of given (PATH=VALUE strings, may be NULL) that sets the scenario's seed,
- * NULL if none does. */
-static const char *
-seed_set (char **given)
-{
-  for (guint i = 0; given && given[i]; i++)
-    if (g_str_has_prefix (given[i], "seed="))
-      return given[i];
-  return NULL;
-}
-
 /* Renders the report (and the folded stacks, if folded is not NULL) in memory, then writes
  * them to output and folded, all or none (ns_cmd_write_outputs). */
 static gboolean
@@ -206,8 +195,9 @@ ns_cmd_run (int argc, char **argv)
   if (ropt.format == NS_FORMAT_CSV && table_section_asked (&ropt) != NULL)
     goto not_in_csv;
   opt.sets = (const char *const *) sets;
-  if (seed != NULL && (seed_set (sets) != NULL || seed_set (what_ifs) != NULL))
-    goto two_seeds;
+  if (!ns_cmd_check_one_seed ("run", seed, sets, "--set") ||
+      !ns_cmd_check_one_seed ("run", seed, what_ifs, "--what-if"))
+    return NS_EXIT_USAGE;
   opt.seed_given = seed != NULL;
   if (seed != NULL && !ns_cmd_parse_seed ("run", seed, &opt.seed))
     return NS_EXIT_USAGE;
@@ -246,11 +236,6 @@ bad_format:
   return NS_EXIT_USAGE;
 bad_top:
   g_printerr ("netsim run: --top: expected a number ≥ 0\n");
-  return NS_EXIT_USAGE;
-two_seeds:
-  g_printerr ("netsim run: --seed %s and %s %s both give the seed (--seed would win over "
-              "it): give one\n", seed, seed_set (sets) ? "--set" : "--what-if",
-              seed_set (sets) ? seed_set (sets) : seed_set (what_ifs));
   return NS_EXIT_USAGE;
 one_file:
   g_printerr ("netsim run: -o and --folded are one file, %s: one would overwrite the other\n",

@@ -225,6 +225,10 @@ expect 2 "run --seed with --what-if seed=" -- "$NETSIM" run -q --variant plain-r
   --what-if seed=2 "$MICRO/call-chain.xml"
 grep -q "^netsim run: --seed 1 and --what-if seed=2 both give the seed" "$TMP/err" && ok ||
   bad "--seed with --what-if seed=: $(cat "$TMP/err")"
+expect 2 "sweep --seed with --set seed=" -- "$NETSIM" sweep -q -o "$TMP/sws.csv" --seed 5 \
+  --set seed=9 --param workload.working-set=1KiB "$MICRO/pointer-chase.xml"
+grep -q "^netsim sweep: --seed 5 and --set seed=9 both give the seed" "$TMP/err" &&
+  [ ! -e "$TMP/sws.csv" ] && ok || bad "sweep --seed with --set seed=: $(cat "$TMP/err")"
 expect 2 "sweep --seed -1" -- "$NETSIM" sweep -q -o "$TMP/sw.csv" \
   --param workload.working-set=1KiB "$MICRO/pointer-chase.xml" --seed -1
 [ -e "$TMP/sw.csv" ] && bad "a refused sweep wrote its output" || ok
