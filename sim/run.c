@@ -199,12 +199,17 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
 {
   double quantum_ns = ns_params_get_double (vs->params, "sched.quantum_ns");
   const NsMeasure *m = &vs->sc->measure;
+  xmlNodePtr measure = ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "measure");
+  gboolean defaulted = !xmlHasProp (measure, BAD_CAST "batch");
 
   if (m->converge <= 0 || (double) m->batch >= 10 * quantum_ns * 1000)
     return TRUE;
-  ns_xml_error (vs->sc, ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "measure"), error,
-                "attribute 'batch': expected at least 10 x sched.quantum_ns = %.6g us, got "
-                "%.6g us", 10 * quantum_ns / 1000, (double) m->batch / 1e6);
+  /* the attributes named are those behind the batch, so that the sets that changed them
+   * are named too ("(after --set measure.converge=…)") */
+  ns_xml_error (vs->sc, measure, error, "attribute 'batch'%s: expected at least 10 x "
+                "sched.quantum_ns = %.6g us with attribute 'converge' set, got %.6g us",
+                defaulted ? " (by default attribute 'duration' / 10)" : "",
+                10 * quantum_ns / 1000, (double) m->batch / 1e6);
   return FALSE;
 }
 

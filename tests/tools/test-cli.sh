@@ -594,6 +594,18 @@ expect 2 "warmup + max-duration past the last time" -- "$NETSIM" run -q --varian
 grep -q "indirect-call.xml:7: element measure: attribute 'warmup' (10us) + attribute 'max-duration' (9223372036854775807ps) end past" \
   "$TMP/err" && ok || bad "an overflowing max-duration is not refused: $(cat "$TMP/err")"
 
+# a batch too short for the quantum names the sets behind it: the convergence rule, and the
+# duration the default batch derives from
+sed 's|duration="100us"|duration="50us"|' "$MICRO/call-chain.xml" >"$TMP/short.xml"
+expect 2 "converge on a short default batch" -- "$NETSIM" run -q --variant plain-ret \
+  --set measure.converge=0.01 "$TMP/short.xml"
+grep -q "short.xml:[0-9]*: attribute 'batch' .*expected at least 10 x sched.quantum_ns = 10 us.* (after --set measure.converge=0.01)$" \
+  "$TMP/err" && ok || bad "a short batch does not name --set measure.converge: $(cat "$TMP/err")"
+expect 2 "converge with a short duration" -- "$NETSIM" run -q --variant plain-ret \
+  --set measure.converge=0.01 --set measure.duration=50us "$MICRO/call-chain.xml"
+grep -q "attribute 'batch' .* (after --set measure.duration=50us, --set measure.converge=0.01)$" \
+  "$TMP/err" && ok || bad "a short default batch does not name both sets: $(cat "$TMP/err")"
+
 # --output: written whole; a failing run or unwritable path leaves nothing behind
 expect 0 "--output" -- "$NETSIM" run -q --format json -o "$TMP/r.json" "$MICRO/indirect-call.xml"
 [ -s "$TMP/r.json" ] && ok || bad "--output wrote nothing"
