@@ -155,21 +155,54 @@ parse_bool (const char *text, gboolean *out)
   return TRUE;
 }
 
-/* Parses all of text as an integer (NS_PARAM_INT) or a finite double into *out; FALSE on
- * junk, overflow, NaN or infinity. */
+/* Parses a finite decimal number; see param.h. */
+gboolean
+ns_parse_decimal (const char *text, double *out)
+{
+  char *end = NULL;
+  const char *p = text;
+
+  g_return_val_if_fail (text != NULL && out != NULL, FALSE);
+  if (*p == '-' || *p == '+')
+    p++;
+  if (!g_ascii_isdigit (*p) && !(*p == '.' && g_ascii_isdigit (p[1])))
+    return FALSE;
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    return FALSE;
+  *out = g_ascii_strtod (text, &end);
+  return end != text && *end == '\0' && isfinite (*out);
+}
+
+/* TRUE if all of text is an optional sign and decimal digits, as ns_parse_decimal's
+ * syntax has integers. */
+static gboolean
+is_decimal_integer (const char *text)
+{
+  const char *p = text + (*text == '-' || *text == '+');
+
+  if (!g_ascii_isdigit (*p))
+    return FALSE;
+  for (; g_ascii_isdigit (*p); p++)
+    ;
+  return *p == '\0';
+}
+
+/* Parses all of text as an integer (NS_PARAM_INT) or a finite double into *out, in the
+ * strict syntax of scenario attributes (ns_parse_decimal); FALSE on junk (spaces, hex,
+ * inf, nan) or overflow. */
 static gboolean
 parse_number (const NsParamDef *def, const char *text, double *out)
 {
-  char *end = NULL;
+  gint64 v;
 
+  if (def->type != NS_PARAM_INT)
+    return ns_parse_decimal (text, out);
+  if (!is_decimal_integer (text))
+    return FALSE;
   errno = 0;
-  if (def->type == NS_PARAM_INT) {
-    gint64 v = g_ascii_strtoll (text, &end, 10);
-    *out = (double) v;
-  } else {
-    *out = g_ascii_strtod (text, &end);
-  }
-  return errno == 0 && end != text && *end == '\0' && isfinite (*out);
+  v = g_ascii_strtoll (text, NULL, 10);
+  *out = (double) v;
+  return errno == 0;
 }
 
 /* Checks text against def's type and range. */

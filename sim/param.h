@@ -51,6 +51,10 @@ const char *ns_params_get_text    (const NsParams *params, const char *name);   
 const char *ns_params_get_source  (const NsParams *params, const char *name);
 typedef void (*NsParamsFunc) (const NsParamDef *def, const char *value, const char *source,
                               gpointer data);
+/* TRUE with *out set if all of text is a finite decimal number, as scenario attributes
+ * take them: an optional sign, digits (or '.' and a digit), an optional fraction and
+ * exponent ("-1.5", "2e3", ".5"); no space, hex, inf or nan. */
+gboolean    ns_parse_decimal      (const char *text, double *out);
 /* Calls fn for every parameter, sorted by name. */
 void        ns_params_foreach     (const NsParams *params, NsParamsFunc fn, gpointer data);
 

@@ -2,6 +2,7 @@
 #include "config.h"
 #include "scenario.h"
 #include "xml.h"
+#include "param.h"
 
 #include <math.h>
 #include <string.h>
@@ -322,28 +323,12 @@ ns_xml_get_uint (const NsScenario *sc, xmlNodePtr node, const char *attr,
                      "a non-negative integer (at most 18446744073709551615)", error);
 }
 
-/* Parses a finite decimal number ("-1.5", "2e3"; no hex, inf or nan). */
-static gboolean
-parse_double (const char *text, double *out)
-{
-  char *end = NULL;
-  const char *p = text;
-
-  if (*p == '-' || *p == '+')
-    p++;
-  if (!g_ascii_isdigit (*p) && !(*p == '.' && g_ascii_isdigit (p[1])))
-    return FALSE;
-  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-    return FALSE;
-  *out = g_ascii_strtod (text, &end);
-  return end != text && *end == '\0' && isfinite (*out);
-}
-
-/* NsParseFunc adapter of parse_double (out is a double *). */
+/* NsParseFunc adapter of ns_parse_decimal (out is a double *): a finite decimal number,
+ * the syntax parameter values take too. */
 static gboolean
 parse_double_cb (const char *text, gpointer out)
 {
-  return parse_double (text, out);
+  return ns_parse_decimal (text, out);
 }
 
 /* Reads attr as double (see scenario.h). */

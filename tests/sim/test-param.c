@@ -77,6 +77,47 @@ START_TEST (test_rejects_bad_values)
 }
 END_TEST
 
+/* Parameter values take the number syntax of scenario attributes (ns_parse_decimal): a
+ * hex float, a space or a hex integer is refused, which strtod/strtoll would read; a sign,
+ * a leading '.', an exponent are fine. */
+START_TEST (test_number_syntax_is_the_scenarios)
+{
+  static const char *const bad_doubles[] = { "0x1p1", " 2", "2 ", "\t2", "0X2", "-0x1p1",
+                                             "+ 2", "1_0", "2e", "." };
+  static const struct { const char *text; double value; } good_doubles[] = {
+    { "2", 2 }, { "+2", 2 }, { "-0.5", -0.5 }, { ".5", 0.5 }, { "2.", 2 }, { "1e0", 1 },
+    { "0.2E+1", 2 } };
+  static const char *const bad_ints[] = { " 1", "0x1", "1.0", "1e0", "+", "", "1 " };
+  NsParams *p = ns_params_new ();
+  GError *err = NULL;
+  double d;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_doubles); i++) {
+    ck_assert_msg (!ns_params_set (p, "cpu.freq_ghz", bad_doubles[i], "s", &err),
+                   "cpu.freq_ghz='%s' accepted", bad_doubles[i]);
+    ck_assert (strstr (err->message, "expected a number"));
+    g_clear_error (&err);
+    ck_assert (!ns_parse_decimal (bad_doubles[i], &d));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (good_doubles); i++) {
+    ck_assert_msg (ns_parse_decimal (good_doubles[i].text, &d), "'%s' refused",
+                   good_doubles[i].text);
+    ck_assert (d == good_doubles[i].value);
+  }
+  ck_assert (ns_params_set (p, "cpu.freq_ghz", "+3.5", "s", NULL));
+  ck_assert (ns_params_get_double (p, "cpu.freq_ghz") == 3.5);
+  for (guint i = 0; i < G_N_ELEMENTS (bad_ints); i++) {
+    ck_assert_msg (!ns_params_set (p, "cpu.smt", bad_ints[i], "s", &err),
+                   "cpu.smt='%s' accepted", bad_ints[i]);
+    ck_assert (strstr (err->message, "expected an integer"));
+    g_clear_error (&err);
+  }
+  ck_assert (ns_params_set (p, "cpu.smt", "+1", "s", NULL));
+  ck_assert_int_eq (ns_params_get_int (p, "cpu.smt"), 1);
+  ns_params_free (p);
+}
+END_TEST
+
 START_TEST (test_copy_is_independent)
 {
   NsParams *a = ns_params_new ();
@@ -133,6 +174,7 @@ param_suite (void)
   tcase_add_test (tc, test_every_param_is_documented);
   tcase_add_test (tc, test_set_and_get);
   tcase_add_test (tc, test_rejects_bad_values);
+  tcase_add_test (tc, test_number_syntax_is_the_scenarios);
   tcase_add_test (tc, test_copy_is_independent);
   tcase_add_test (tc, test_foreach_sorted_complete);
   tcase_add_test_raise_signal (tc, test_duplicate_declaration_aborts, SIGTRAP);

@@ -606,6 +606,16 @@ expect 2 "converge with a short duration" -- "$NETSIM" run -q --variant plain-re
 grep -q "attribute 'batch' .* (after --set measure.duration=50us, --set measure.converge=0.01)$" \
   "$TMP/err" && ok || bad "a short default batch does not name both sets: $(cat "$TMP/err")"
 
+# a parameter value takes the number syntax of scenario attributes: no hex float, no space
+expect 2 "--set param.cpu.ipc=0x1p1" -- "$NETSIM" run -q --variant plain-ret \
+  --set param.cpu.ipc=0x1p1 "$MICRO/call-chain.xml"
+grep -q "parameter cpu.ipc: expected a number, got '0x1p1' (after --set param.cpu.ipc=0x1p1)$" \
+  "$TMP/err" && ok || bad "a hex-float parameter value: $(cat "$TMP/err")"
+expect 2 "--set param.cpu.sockets=' 1'" -- "$NETSIM" run -q --variant plain-ret \
+  --set "param.cpu.sockets= 1" "$MICRO/call-chain.xml"
+grep -q "parameter cpu.sockets: expected an integer, got ' 1'" "$TMP/err" && ok ||
+  bad "a parameter value with a leading space: $(cat "$TMP/err")"
+
 # --output: written whole; a failing run or unwritable path leaves nothing behind
 expect 0 "--output" -- "$NETSIM" run -q --format json -o "$TMP/r.json" "$MICRO/indirect-call.xml"
 [ -s "$TMP/r.json" ] && ok || bad "--output wrote nothing"
