@@ -361,8 +361,9 @@ same_path (const char *a, const char *b)
 /* Where a fitted value of param is used by every row of g: the scenario file that
  * declares it for them all (their own, or the one their <param from=...> names: a
  * workload's fit, as the shipped scenarios keep theirs), else the profile (*path: a new
- * string). NULL, with *why, when no one file serves them all: a case's sets set param, or
- * the rows' scenarios take it from different files. */
+ * string). NULL, with *why, when no one file serves them all: the rows' scenarios take it
+ * from different files, or (a guard: cases.xml refuses such a case when it loads, see
+ * validate.c's forbidden_set) a case's sets set param. */
 static gboolean
 param_home (const NsFitGroup *g, const char *param, char **path, char **why)
 {

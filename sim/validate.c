@@ -667,21 +667,50 @@ is_unit_scale (double x)
   return FALSE;
 }
 
-/* Reads the <set> children of a case as PATH=VALUE strings. */
-static char **
-read_case_sets (xmlNodePtr node)
+/* Why a row's runs may not take a <set> of path from its case or its variants (static
+ * text), or NULL if they may: a path into <param> (param.NAME, or param[i].ATTR) would
+ * give the row a parameter value of its own, a path to the <cpu> profile another CPU. */
+static const char *
+forbidden_set (const char *path)
 {
-  GPtrArray *sets = g_ptr_array_new ();
+  gsize head = strcspn (path, ".[");
+  const char *last = strrchr (path, '.');
+
+  if (head == 5 && !strncmp (path, "param", 5))
+    return "sets a model parameter for this row's runs alone: there is no parameter per "
+           "validation case (a free parameter is fitted with netsim calibrate --fit on a "
+           "named calibration row and recorded in calibration.xml; any other value is "
+           "declared once, with its source, in the profile or the scenario)";
+  if (head == 3 && !strncmp (path, "cpu", 3) && last && !strcmp (last + 1, "profile"))
+    return "changes the CPU profile: each row runs on the profile of the CPU it was "
+           "measured on (the scenario's <cpu>)";
+  return NULL;
+}
+
+/* Reads the <set> children of a case as PATH=VALUE strings; NULL with a file:line error
+ * (file) if one sets what forbidden_set refuses. */
+static char **
+read_case_sets (const char *file, const char *row, xmlNodePtr node, GError **error)
+{
+  GPtrArray *sets = g_ptr_array_new_with_free_func (g_free);
 
   for (xmlNodePtr n = node->children; n; n = n->next) {
     g_autofree char *path = NULL, *value = NULL;
+    const char *why;
     if (!ns_xml_is_element (n, "set"))
       continue;
     path = ns_xml_prop (n, "path");
     value = ns_xml_prop (n, "value");
+    if ((why = forbidden_set (path)) != NULL) {
+      ns_xml_set_error (error, file, n, "case of row %s: <set path=\"%s\"> %s", row, path,
+                        why);
+      g_ptr_array_unref (sets);
+      return NULL;
+    }
     g_ptr_array_add (sets, g_strdup_printf ("%s=%s", path, value));
   }
   g_ptr_array_add (sets, NULL);
+  g_ptr_array_set_free_func (sets, NULL);
   return (char **) g_ptr_array_free (sets, FALSE);
 }
 
@@ -702,7 +731,9 @@ read_case (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
   c->metric = ns_xml_prop (node, "metric");
   c->reason = ns_xml_prop (node, "reason");
   c->note = ns_xml_prop (node, "note");
-  c->sets = read_case_sets (node);
+  c->sets = read_case_sets (path, c->row, node, error);
+  if (c->sets == NULL)
+    return FALSE;
   scale = ns_xml_prop (node, "unit-scale");
   c->unit_scale = scale ? g_ascii_strtod (scale, NULL) : 1.0;
   if (!g_hash_table_contains (v->row_index, c->row))
@@ -1868,10 +1899,55 @@ pair_key (const char *baseline_key, const char *patched_key)
   return g_strconcat (baseline_key, "\x1d", patched_key, NULL);
 }
 
-/* Checks the case's scenario file and variants; NULL if it can run, else why not (and
- * *status is NOT_MODELLED, or ERROR if the scenario cannot be read). */
+/* The <variant name=variant> element of sc's document, or NULL. */
+static xmlNodePtr
+variant_node (const NsScenario *sc, const char *variant)
+{
+  xmlNodePtr variants = ns_xml_child (xmlDocGetRootElement (sc->doc), "variants");
+
+  for (xmlNodePtr n = variants ? variants->children : NULL; n; n = n->next) {
+    g_autofree char *name = NULL;
+    if (!ns_xml_is_element (n, "variant"))
+      continue;
+    name = ns_xml_prop (n, "name");
+    if (!g_strcmp0 (name, variant))
+      return n;
+  }
+  return NULL;
+}
+
+/* NULL if the variant of sc that case c runs has no <set> forbidden_set refuses; else why
+ * the row cannot run (*status ERROR), that reason also appended to conflicts (if any). */
 static char *
-case_blocker (const NsValCase *c, const char *path, NsValStatus *status)
+variant_forbidden (const NsScenario *sc, const NsValCase *c, const char *variant,
+                   NsValStatus *status, GPtrArray *conflicts)
+{
+  xmlNodePtr node = variant_node (sc, variant);
+
+  for (xmlNodePtr n = node ? node->children : NULL; n; n = n->next) {
+    g_autofree char *path = NULL;
+    const char *why;
+    char *reason;
+    if (!ns_xml_is_element (n, "set"))
+      continue;
+    path = ns_xml_prop (n, "path");
+    if ((why = forbidden_set (path)) == NULL)
+      continue;
+    *status = NS_VAL_ERROR;
+    reason = g_strdup_printf ("%s:%d: variant '%s', which row %s runs, has <set path=\"%s\">, "
+                              "which %s", sc->path, ns_xml_line (n), variant, c->row, path, why);
+    if (conflicts)
+      g_ptr_array_add (conflicts, g_strdup (reason));
+    return reason;
+  }
+  return NULL;
+}
+
+/* Checks the case's scenario file and variants; NULL if it can run, else why not (and
+ * *status is NOT_MODELLED, or ERROR if the scenario cannot be read or a variant the row
+ * runs sets what forbidden_set refuses: then also a conflict, if conflicts is given). */
+static char *
+case_blocker (const NsValCase *c, const char *path, NsValStatus *status, GPtrArray *conflicts)
 {
   g_autoptr (GPtrArray) names = NULL;
   GError *err = NULL;
@@ -1889,11 +1965,17 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status)
     return why;
   }
   names = ns_run_variant_names (sc);
-  ns_scenario_free (sc);
+  why = NULL;
   for (const char *const *v = (const char *const[]) { c->baseline, c->patched, NULL }; *v; v++)
-    if (!g_ptr_array_find_with_equal_func (names, *v, g_str_equal, NULL))
-      return g_strdup_printf ("scenario %s has no variant '%s'", c->scenario, *v);
-  return NULL;
+    if (!g_ptr_array_find_with_equal_func (names, *v, g_str_equal, NULL)) {
+      why = g_strdup_printf ("scenario %s has no variant '%s'", c->scenario, *v);
+      break;
+    }
+  for (const char *const *v = (const char *const[]) { c->baseline, c->patched, NULL };
+       why == NULL && *v; v++)
+    why = variant_forbidden (sc, c, *v, status, conflicts);
+  ns_scenario_free (sc);
+  return why;
 }
 
 /* The validation row that first ran the runs whose pair_key is both (validation_runs:
@@ -1910,11 +1992,12 @@ first_with_runs (GHashTable *validation_runs, const char *both, const char *id)
 
 /* Decides whether the row can be simulated; if so adds its two jobs, and if they are the
  * runs of a calibration row (fitted_runs, see fitted_runs_new) counts it as calibration,
- * else notes an earlier validation row with the same runs (validation_runs). */
+ * else notes an earlier validation row with the same runs (validation_runs). A variant
+ * that sets a parameter for the row is appended to conflicts (see case_blocker). */
 static void
 plan_outcome (const NsValidation *v, NsValOutcome *o, const NsValOptions *opt, GPtrArray *jobs,
               GHashTable *index, GHashTable *fitted_runs, GHashTable *validation_runs,
-              NsValJobPair *pair)
+              NsValJobPair *pair, GPtrArray *conflicts)
 {
   const NsValCase *c = o->vcase;
   g_autofree char *path = NULL;
@@ -1933,7 +2016,7 @@ plan_outcome (const NsValidation *v, NsValOutcome *o, const NsValOptions *opt, G
   }
   path = ns_validation_scenario_path (c);
   o->sets = ns_validation_run_sets (v, o->row, opt);
-  o->reason = case_blocker (c, path, &o->status);
+  o->reason = case_blocker (c, path, &o->status, conflicts);
   if (o->reason != NULL)
     return;
   baseline_key = run_key (path, c->baseline, o->sets);
@@ -1967,7 +2050,7 @@ fitted_runs_new (const NsValidation *v, const NsValOptions *opt)
     if (!ns_validation_is_calibration (v, row->id) || c == NULL || c->scenario == NULL)
       continue;
     path = ns_validation_scenario_path (c);
-    why = case_blocker (c, path, &status);
+    why = case_blocker (c, path, &status, NULL);
     if (why != NULL)
       continue;
     sets = ns_validation_run_sets (v, row, opt);
@@ -2267,7 +2350,8 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
     o->calibration = ns_validation_is_calibration (v, o->row->id);
     o->tolerance_pp = ns_validation_tolerance (o->row);
     g_ptr_array_add (r->outcomes, o);
-    plan_outcome (v, o, opt, jobs, index, fitted_runs, validation_runs, &pairs[i]);
+    plan_outcome (v, o, opt, jobs, index, fitted_runs, validation_runs, &pairs[i],
+                  r->conflicts);
   }
   g_hash_table_unref (fitted_runs);
   g_hash_table_unref (validation_runs);
@@ -2534,8 +2618,9 @@ table_summary (GString *out, const NsValReport *r)
   }
   if (r->conflicts->len == 0)
     return;
-  g_string_append_printf (out, "rows fitted and counted as validation (%u):\n",
-                          r->conflicts->len);
+  g_string_append_printf (out, "conflicts with the calibration rule (rows fitted and counted "
+                          "as validation, values set for one row, values off their recorded "
+                          "fit) (%u):\n", r->conflicts->len);
   for (guint i = 0; i < r->conflicts->len; i++)
     g_string_append_printf (out, "  %s\n", (const char *) r->conflicts->pdata[i]);
 }

@@ -211,6 +211,18 @@ START_TEST (test_delta_ci95)
 }
 END_TEST
 
+/* scratch_datadir made from datadir (NULL: the source tree), as NETSIM_DATADIR was before
+ * an earlier scratch_datadir pointed it at its own copy. */
+static char *
+scratch_from (const char *datadir)
+{
+  if (datadir != NULL)
+    g_setenv ("NETSIM_DATADIR", datadir, TRUE);
+  else
+    g_unsetenv ("NETSIM_DATADIR");
+  return scratch_datadir ();
+}
+
 /* Loads a scratch copy of the fixture with from replaced by to (once) in seed-900.xml;
  * restores NETSIM_DATADIR to datadir first, since scratch_datadir points it at its copy. */
 static NsValidation *
@@ -826,6 +838,74 @@ START_TEST (test_drifted_fit)
 }
 END_TEST
 
+/* ---- no parameter per validation case ---- */
+
+/* A case's <set> of a parameter (param.NAME, or param[i].value reaching the scenario's
+ * own <param>) or of the CPU profile is refused when cases.xml loads, at file:line, saying
+ * why (a value set this way escaped the fit checks: its source was "command line: --set");
+ * other sets (measure.duration) stay allowed. */
+START_TEST (test_case_param_set_refused)
+{
+  const char *const refused[][2] = {
+    { "<set path=\"param.call.cycles\" value=\"3\"/>", "no parameter per validation case" },
+    { "<set path=\"param[1].value\" value=\"3\"/>", "no parameter per validation case" },
+    { "<set path=\"cpu.profile\" value=\"generic\"/>", "profile of the CPU" },
+  };
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    g_autofree char *tmp = scratch_from (datadir);
+    g_autofree char *cases = g_build_filename (tmp, "fx", "cases.xml", NULL);
+    g_autofree char *fx = g_build_filename (tmp, "fx", NULL);
+    g_autofree char *to = g_strdup_printf ("%s\n    <set path=\"measure.duration\"",
+                                           refused[i][0]);
+    GError *error = NULL;
+
+    edit_file (cases, "<set path=\"measure.duration\"", to);
+    ck_assert_ptr_null (ns_validation_load (fx, &error));
+    ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+    ck_assert_msg (strstr (error->message, "cases.xml:") && strstr (error->message, "900-broken")
+                   && strstr (error->message, refused[i][1]), "%s", error->message);
+    g_error_free (error);
+    remove_tree (tmp);
+  }
+}
+END_TEST
+
+/* A parameter set by a variant a row runs is refused too: the row is an error (not
+ * judged) and a conflict names the variant and the set, exit status 1; the same set in a
+ * variant no selected row runs changes nothing. */
+START_TEST (test_variant_param_set_refused)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  NsValidation *v;
+  NsValReport *r;
+  const NsValOutcome *o;
+
+  edit_file (scenario, "<variant name=\"srso-safe-ret\">", "<variant name=\"srso-safe-ret\">\n"
+             "      <set path=\"param.call.cycles\" value=\"3\"/>");
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  o = outcome (r, "900-safe-ret");
+  ck_assert_int_eq (o->status, NS_VAL_ERROR);
+  ck_assert_msg (strstr (o->reason, "variant 'srso-safe-ret'") &&
+                 strstr (o->reason, "param.call.cycles") &&
+                 strstr (o->reason, "no parameter per validation case"), "%s", o->reason);
+  ck_assert_uint_eq (r->conflicts->len, 1);
+  ck_assert_str_eq (r->conflicts->pdata[0], o->reason);
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_val_report_free (r);
+  r = run_rows (v, (const char *const[]) { "900-unret", NULL }, 1);   /* plain, unret */
+  ck_assert_int_eq (outcome (r, "900-unret")->status, NS_VAL_FAIL);
+  ck_assert_uint_eq (r->conflicts->len, 0);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* ---- what-if (netsim validate --set) ---- */
 
 /* A row's run sets: the case's, then every run's, then its profile's (only its own). */
@@ -956,6 +1036,8 @@ validate_suite (void)
   tcase_add_test (fits, test_same_runs_as_calibration);
   tcase_add_test (fits, test_drifted_fit);
   tcase_add_test (fits, test_scenario_fit_checked);
+  tcase_add_test (fits, test_case_param_set_refused);
+  tcase_add_test (fits, test_variant_param_set_refused);
   tcase_add_test (run, test_run_sets_order);
   tcase_add_test (run, test_what_if_run);
   suite_add_tcase (s, fits);

@@ -108,6 +108,15 @@ awk -v ci="$ci" 'BEGIN { exit !(ci > 150) }' && ok || bad "900-unret interval '$
 grep -q "^# validation rows.*misses inside the recorded delta's 95 % interval: 1 of the 1" \
   "$TMP/fx.csv" && ok || bad "summary counts the miss inside its interval"
 
+# ---- no parameter per validation case: a case's <set> of a parameter is refused on load
+mkdir -p "$D/fxset"
+cp "$D"/fx/* "$D/fxset/"
+sed -i 's|<set path="measure.duration" value="0"/>|&<set path="param.call.cycles" value="3"/>|' \
+  "$D/fxset/cases.xml"
+expect 2 "a case that sets a parameter" -- $C validate -q --recorded "$D/fxset" 900-safe-ret
+grep -q 'cases.xml:[0-9]*: .*param.call.cycles.*no parameter per validation case' "$TMP/err" \
+  && ok || bad "the case's parameter set is refused with why: $(cat "$TMP/err")"
+
 # ---- --jobs: identical output
 $V --format json >"$TMP/j1.json"
 $V --format json --jobs 3 >"$TMP/j3.json"
