@@ -1615,10 +1615,25 @@ known_rows (const NsValidation *v, char **tokens)
   return (char **) g_ptr_array_free (rows, FALSE);
 }
 
+/* TRUE if a value of scope is what the rows run with: a scenario's own value, a run's (but
+ * not a what-if's --set, source "command line: …"), a profile's only if it says it is a
+ * fit (a scenario may set its own value over a profile's). */
+static gboolean
+value_in_use (const char *scope, gboolean fitted, const char *source)
+{
+  if (!strcmp (scope, "profile"))
+    return fitted;
+  if (!strcmp (scope, "run"))
+    return !g_str_has_prefix (source ? source : "", "command line:");
+  return TRUE;
+}
+
 /* Provenance of one free parameter value: whether it is a fit, and on which rows — those
  * of the calibration.xml fit that produced it; else the recorded row ids its source names;
- * else, if the source names none, those of the calibration.xml fit of that parameter (a
- * value that differs from the recorded one is noted as stale). */
+ * else, if the source names none, those of the calibration.xml fit of that parameter. A
+ * value in use (value_in_use) that differs from the value calibration.xml records for the
+ * profile and parameter is stale (a conflict, see provenance_conflicts), and the recorded
+ * fit is still judged (fit, check_fit_holds). */
 static NsValProvenance *
 provenance_new (const NsValidation *v, const char *profile, const char *name,
                 const char *value, const char *source, const char *scope)
@@ -1634,6 +1649,13 @@ provenance_new (const NsValidation *v, const char *profile, const char *name,
   pv->source = g_strdup (source);
   pv->scope = g_strdup (scope);
   pv->fitted = tokens != NULL;
+  if (stale && value_in_use (scope, pv->fitted, source)) {
+    g_autofree char *rows = g_strjoinv (" ", fit->rows);
+    pv->fit = fit;
+    pv->stale = g_strdup_printf ("calibration.xml records %s = %s for profile %s (rows %s), "
+                                 "but %s is in use: record the new fit", name, fit->value,
+                                 profile, rows, value);
+  }
   if (!pv->fitted)
     return pv;
   pv->rows = known_rows (v, tokens);
@@ -1645,20 +1667,25 @@ provenance_new (const NsValidation *v, const char *profile, const char *name,
   pv->rows = g_strdupv (fit->rows);
   g_free (pv->residual);
   pv->residual = g_strdup (fit->residual);
-  if (stale) {
-    g_autofree char *rows = g_strjoinv (" ", fit->rows);
-    pv->stale = g_strdup_printf ("calibration.xml records %s = %s for profile %s (rows %s), "
-                                 "but %s is in use: record the new fit", name, fit->value,
-                                 profile, rows, value);
-  }
   return pv;
 }
 
-/* Appends the conflicts of one value: a fit that calibration.xml does not record leaves
- * the rows it was fitted on counted as validation. */
+/* Appends the conflicts of one value: a value in use that is not the fit calibration.xml
+ * records for its parameter (unless stale_known: listed from another scope); a fit that calibration.xml does not record leaves the rows it
+ * was fitted on counted as validation. */
 static void
-provenance_conflicts (const NsValidation *v, const NsValProvenance *pv, GPtrArray *conflicts)
+provenance_conflicts (const NsValidation *v, const NsValProvenance *pv, gboolean stale_known,
+                      GPtrArray *conflicts)
 {
+  if (pv->stale != NULL && !stale_known) {
+    g_autofree char *rows = g_strjoinv (" ", pv->fit->rows);
+    g_ptr_array_add (conflicts, g_strdup_printf (
+      "%s = %s on profile %s (%s, '%s') differs from the recorded fit, %s = %s on %s "
+      "(calibration.xml): a fitted parameter is used at its fit; run netsim calibrate --fit "
+      "%s to fit it again (that records it), or put the recorded value back", pv->param,
+      pv->value, pv->profile, pv->scope, pv->source ? pv->source : "", pv->param,
+      pv->fit->value, rows, rows));
+  }
   if (!pv->fitted || pv->recorded)
     return;
   if (pv->rows[0] == NULL)
@@ -1684,12 +1711,27 @@ has_profile (GPtrArray *provenance, const char *profile)
   return FALSE;
 }
 
+/* TRUE if provenance holds a stale entry for this value of param on profile (a run lists
+ * a scenario's value again, with the file:line in its source). */
+static gboolean
+stale_listed (GPtrArray *provenance, const char *profile, const char *param, const char *value)
+{
+  for (guint i = 0; i < provenance->len; i++) {
+    const NsValProvenance *pv = provenance->pdata[i];
+    if (pv->stale && !strcmp (pv->profile, profile) && !strcmp (pv->param, param) &&
+        !strcmp (pv->value, value))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* Records (once) and checks one free parameter value. */
 static const NsValProvenance *
 check_free_param (const NsValidation *v, const char *profile, const NsValParam *p,
                   const char *scope, GPtrArray *conflicts, GPtrArray *provenance)
 {
   NsValProvenance *pv;
+  gboolean stale_known;
 
   for (guint i = 0; i < provenance->len; i++) {
     pv = provenance->pdata[i];
@@ -1697,9 +1739,10 @@ check_free_param (const NsValidation *v, const char *profile, const NsValParam *
         !strcmp (pv->value, p->value) && !g_strcmp0 (pv->source, p->source))
       return pv;
   }
+  stale_known = stale_listed (provenance, profile, p->name, p->value);
   pv = provenance_new (v, profile, p->name, p->value, p->source, scope);
   g_ptr_array_add (provenance, pv);
-  provenance_conflicts (v, pv, conflicts);
+  provenance_conflicts (v, pv, stale_known, conflicts);
   return pv;
 }
 
@@ -2265,17 +2308,18 @@ fit_residual_now (const NsValReport *r, const NsValFit *fit)
   return n ? sqrt (sum / n) : -1;
 }
 
-/* Sets pv->drifted if pv is the value of a recorded fit whose rows, as r ran them, now
- * miss by more than the recorded residual + FIT_HOLD_MARGIN (the model changed since the
- * fit). Not for what-ifs, whose sets move the rows on purpose; each fit once (judged: the
- * set of fits already looked at, as the same value may be listed from several scopes). */
+/* Sets pv->drifted if pv's recorded fit (its value's, or, for a stale value, the one
+ * calibration.xml records) has rows that, as r ran them, now miss by more than the
+ * recorded residual + FIT_HOLD_MARGIN (the model or the value changed since the fit). Not
+ * for what-ifs, whose sets move the rows on purpose; each fit once (judged: the set of
+ * fits already looked at, as the same value may be listed from several scopes). */
 static void
 check_fit_holds (const NsValReport *r, NsValProvenance *pv, GHashTable *judged)
 {
   const NsValFit *fit = pv->fit;
   double now, then;
 
-  if (r->what_if != NULL || fit == NULL || pv->stale != NULL)
+  if (r->what_if != NULL || fit == NULL)
     return;
   if (!g_hash_table_add (judged, (gpointer) fit))
     return;
@@ -2287,7 +2331,7 @@ check_fit_holds (const NsValReport *r, NsValProvenance *pv, GHashTable *judged)
                                  "give a residual of %.3g now, %s when fitted; the model "
                                  "(or the recorded figures) changed since: run netsim "
                                  "calibrate again", pv->param,
-                                 pv->value, pv->profile, now, fit->residual);
+                                 fit->value, pv->profile, now, fit->residual);
 }
 
 /* Judges, summarises and cross-checks the outcomes once every job has run. */
@@ -2594,6 +2638,19 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
   g_string_append_c (out, '\n');
 }
 
+/* TRUE if an entry of provenance before i has the stale note of entry i (one value is
+ * listed from each scope that sets it: profile, scenario, run). */
+static gboolean
+stale_noted (GPtrArray *provenance, guint i)
+{
+  const char *note = ((const NsValProvenance *) provenance->pdata[i])->stale;
+
+  for (guint k = 0; k < i; k++)
+    if (!g_strcmp0 (((const NsValProvenance *) provenance->pdata[k])->stale, note))
+      return TRUE;
+  return FALSE;
+}
+
 /* Appends both sets' summary lines, the not-modelled count, stale-fit notes and conflicts. */
 static void
 table_summary (GString *out, const NsValReport *r)
@@ -2611,7 +2668,7 @@ table_summary (GString *out, const NsValReport *r)
     g_string_append_printf (out, "  %s\n", (const char *) r->unsourced->pdata[i]);
   for (guint i = 0; i < r->provenance->len; i++) {
     const NsValProvenance *pv = r->provenance->pdata[i];
-    if (pv->stale)
+    if (pv->stale && !stale_noted (r->provenance, i))
       g_string_append_printf (out, "note: %s\n", pv->stale);
     if (pv->drifted)
       g_string_append_printf (out, "FIT NO LONGER HOLDS: %s\n", pv->drifted);

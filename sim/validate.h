@@ -259,7 +259,8 @@ typedef struct {
   char     **rows;              /* fitted on (NULL unless fitted): see provenance rules in
                                    doc/validation.md */
   char      *residual;
-  char      *stale;             /* non-NULL: calibration.xml records another value (why) */
+  char      *stale;             /* non-NULL: a value in use, and calibration.xml records
+                                   another value (why): a conflict; fit is that record */
   char      *drifted;           /* non-NULL: the recorded fit's rows, as this validation ran
                                    them, no longer give its residual (why): refit */
 } NsValProvenance;
@@ -270,7 +271,9 @@ typedef struct {
   NsValSummary        validation;
   NsValSummary        calibration;
   guint               not_modelled;
-  GPtrArray          *conflicts;      /* char*: rows fitted and counted as validation */
+  GPtrArray          *conflicts;      /* char*: rows fitted and counted as validation,
+                                         values off their recorded fit, parameters a
+                                         variant sets for a row */
   GPtrArray          *provenance;     /* NsValProvenance*, by profile then parameter */
   GPtrArray          *unsourced;      /* char*: "NAME = VALUE: CPU CPU…" for every unsourced
                                          value a run used, sorted by NAME, each once */

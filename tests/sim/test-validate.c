@@ -695,14 +695,16 @@ START_TEST (test_unrecorded_fit_conflict)
   ck_assert_uint_eq (ns_validation_drifted_fits (r), 0);   /* its row is where it was fitted */
   ns_val_report_free (r);
   ns_validation_free (v);
-  /* the record of another value of that parameter still names the rows: noted as stale */
+  /* the record of another value of that parameter still names the rows: the value in use
+   * is not the recorded fit, a conflict */
   ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
                                   "param=\"cpu.ipc\" value=\"1.4\" residual=\"0.01\" "
                                   "target=\"baseline\" rows=\"900-safe-ret\"/>\n"
                                   "</calibration>\n", -1, NULL));
   v = load_ok (fx);
   r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
-  ck_assert_uint_eq (r->conflicts->len, 0);
+  ck_assert_uint_eq (r->conflicts->len, 1);
+  ck_assert_ptr_nonnull (strstr (r->conflicts->pdata[0], "differs from the recorded fit"));
   ck_assert_ptr_nonnull (((NsValProvenance *) r->provenance->pdata[0])->stale);
   ns_val_report_free (r);
   ns_validation_free (v);
@@ -831,6 +833,77 @@ START_TEST (test_drifted_fit)
   r = ns_validation_run (v, rows, &opt, NULL);
   ck_assert_ptr_nonnull (r);
   ck_assert_uint_eq (ns_validation_drifted_fits (r), 0);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  g_string_free (out, TRUE);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Counts the occurrences of needle in haystack. */
+static guint
+count_of (const char *haystack, const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (haystack, needle); p; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* A fitted value changed by hand, its source still naming its row (the scenario says
+ * cpu.ipc 1.5 "fit on 900-calib", calibration.xml records 2.0, at which 900-calib's
+ * figures were made): a conflict naming the recorded fit and netsim calibrate --fit, the
+ * recorded fit judged (its row, run at 1.5, no longer gives its residual), exit status 1,
+ * the stale note printed once (the scenario's and the run's entries share it). At the
+ * recorded value nothing is wrong, and a what-if --set of the fitted parameter is no
+ * conflict. */
+START_TEST (test_fit_changed_by_hand)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"2.0\" "
+                                                  "source=\"fit on 900-calib, residual 0\"/>");
+  const char *const sets[] = { "param.cpu.ipc=1.5", NULL };
+  const char *const lines[] = { "every run with --set param.cpu.ipc=1.5", NULL };
+  NsValOptions what_if = { .jobs = 1, .sets = sets, .what_if = lines };
+  g_autoptr (GPtrArray) rows = NULL;
+  GString *out = g_string_new (NULL);
+  NsValidation *v;
+  NsValReport *r;
+
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"2.0\" residual=\"0\" "
+                                  "target=\"baseline\" rows=\"900-calib\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-calib", NULL }, 1);
+  ck_assert_msg (r->conflicts->len == 0, "%s", (char *) r->conflicts->pdata[0]);
+  ck_assert_uint_eq (ns_validation_drifted_fits (r), 0);
+  ck_assert_int_eq (ns_validation_exit_status (r), 0);
+  ns_val_report_free (r);
+  rows = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
+  r = ns_validation_run (v, rows, &what_if, NULL);
+  ck_assert_ptr_nonnull (r);
+  ck_assert_msg (r->conflicts->len == 0, "%s", (char *) r->conflicts->pdata[0]);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  edit_file (scenario, "value=\"2.0\" source=\"fit on 900-calib", "value=\"1.5\" source=\"fit on "
+             "900-calib");
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-calib", NULL }, 1);
+  ck_assert_uint_eq (r->conflicts->len, 1);
+  ck_assert_msg (strstr (r->conflicts->pdata[0], "cpu.ipc = 1.5 on profile generic") &&
+                 strstr (r->conflicts->pdata[0], "differs from the recorded fit, cpu.ipc = 2.0") &&
+                 strstr (r->conflicts->pdata[0], "netsim calibrate --fit 900-calib"), "%s",
+                 (char *) r->conflicts->pdata[0]);
+  ck_assert_uint_eq (ns_validation_drifted_fits (r), 1);
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_validation_write (out, r, NS_FORMAT_TABLE);
+  ck_assert_msg (count_of (out->str, "\nnote: calibration.xml records cpu.ipc = 2.0") == 1, "%s",
+                 out->str);
+  ck_assert_ptr_nonnull (strstr (out->str, "FIT NO LONGER HOLDS: the fit cpu.ipc = 2.0"));
   ns_val_report_free (r);
   ns_validation_free (v);
   g_string_free (out, TRUE);
@@ -1036,6 +1109,7 @@ validate_suite (void)
   tcase_add_test (fits, test_same_runs_as_calibration);
   tcase_add_test (fits, test_drifted_fit);
   tcase_add_test (fits, test_scenario_fit_checked);
+  tcase_add_test (fits, test_fit_changed_by_hand);
   tcase_add_test (fits, test_case_param_set_refused);
   tcase_add_test (fits, test_variant_param_set_refused);
   tcase_add_test (run, test_run_sets_order);
