@@ -3233,11 +3233,12 @@ column_of (char **header, const char *name)
   return -1;
 }
 
-/* One row of an expected-results CSV: its status and simulated figures as printed. */
+/* One row of an expected-results CSV: its status, simulated figures as printed and set. */
 typedef struct {
   char *status;
   char *baseline;
   char *patched;
+  char *set;
 } ExpectedRow;
 
 /* Frees an ExpectedRow. */
@@ -3249,6 +3250,7 @@ expected_row_free (gpointer p)
   g_free (e->status);
   g_free (e->baseline);
   g_free (e->patched);
+  g_free (e->set);
   g_free (e);
 }
 
@@ -3295,9 +3297,9 @@ read_expected (const char *path, GError **error)
   g_autofree char *text = NULL;
   g_auto (GStrv) lines = NULL, header = NULL;
   GHashTable *expected;
-  gint col[4] = { -1, -1, -1, -1 };   /* row, status, simulated baseline, patched */
-  static const char *const names[4] = { "row", "status", "simulated_baseline",
-                                        "simulated_patched" };
+  gint col[5] = { -1, -1, -1, -1, -1 };   /* row, status, simulated baseline, patched, set */
+  static const char *const names[5] = { "row", "status", "simulated_baseline",
+                                        "simulated_patched", "set" };
 
   if (!g_file_get_contents (path, &text, NULL, error))
     return NULL;
@@ -3311,7 +3313,7 @@ read_expected (const char *path, GError **error)
     f = ns_csv_split (lines[i]);
     if (header == NULL) {
       header = g_steal_pointer (&f);
-      for (guint k = 0; k < 4; k++)
+      for (guint k = 0; k < G_N_ELEMENTS (names); k++)
         if ((col[k] = column_of (header, names[k])) < 0)
           goto bad_header;
       continue;
@@ -3322,6 +3324,7 @@ read_expected (const char *path, GError **error)
     e->status = g_strdup (f[col[1]]);
     e->baseline = g_strdup (f[col[2]]);
     e->patched = g_strdup (f[col[3]]);
+    e->set = g_strdup (f[col[4]]);
     g_hash_table_insert (expected, g_strdup (f[col[0]]), e);
   }
   if (header == NULL)
@@ -3336,8 +3339,8 @@ no_rows:
   goto fail;
 bad_header:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: expected a CSV written by netsim "
-               "validate --format csv (columns row, status, simulated_baseline and "
-               "simulated_patched)", path);
+               "validate --format csv (columns row, status, simulated_baseline, "
+               "simulated_patched and set)", path);
 fail:
   g_hash_table_unref (expected);
   return NULL;
@@ -3374,6 +3377,21 @@ figures_changed (const NsValOutcome *o, const ExpectedRow *want, const char *pat
                           "model changed; write %s again (netsim validate --format csv) "
                           "in a deliberate, explained commit\n", o->row->id, want->baseline,
                           want->patched, path, baseline->str, patched->str, path);
+  return TRUE;
+}
+
+/* TRUE (with a message) if o's row counts in another set (calibration, validation) than
+ * in want: a row that moved between them with unchanged figures is a change too. */
+static gboolean
+set_changed (const NsValOutcome *o, const ExpectedRow *want, const char *path,
+             GString *messages)
+{
+  if (!strcmp (set_name (o), want->set))
+    return FALSE;
+  g_string_append_printf (messages, "changed: %s counts as %s in %s, as %s now: what is "
+                          "evidence changed; write %s again (netsim validate --format csv) "
+                          "in a deliberate, explained commit\n", o->row->id, want->set, path,
+                          set_name (o), path);
   return TRUE;
 }
 
@@ -3436,6 +3454,8 @@ ns_validation_check_expected (const NsValReport *report, const char *path, gbool
                               want ? want : "absent", path);
     }
     if (e != NULL && figures_changed (o, e, path, messages))
+      bad = TRUE;
+    if (e != NULL && set_changed (o, e, path, messages))
       bad = TRUE;
     regressions += bad;
   }

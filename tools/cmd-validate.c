@@ -179,7 +179,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
       "and calibration.xml (default: <datadir>/validation)", "DIR" },
     { "expected", 0, 0, G_OPTION_ARG_FILENAME, &a->expected, "Compare with expected results "
       "(a --format csv output): exit 1 if a row that passed there does not pass now, a "
-      "row's simulated figures differ from those printed there, or a fit no longer holds",
+      "row's simulated figures or set (calibration, validation) differ from those printed "
+      "there, or a fit no longer holds",
       "FILE" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a->sets, "What-if: override an attribute "
       "of every run (repeatable; as netsim run --set, after each case's own sets), e.g. "

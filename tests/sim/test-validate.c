@@ -480,22 +480,32 @@ START_TEST (test_outputs)
 }
 END_TEST
 
-/* "ROW,STATUS,BASELINE,PATCHED" of o's simulated figures as --format csv prints them,
- * with status and baseline replaced where given. */
+/* "ROW,STATUS,BASELINE,PATCHED,SET" of o's simulated figures as --format csv prints
+ * them, with status and baseline replaced where given, and set as given. */
 static char *
-expected_line (const NsValOutcome *o, const char *status, const char *baseline)
+expected_line_in (const NsValOutcome *o, const char *status, const char *baseline,
+                  const char *set)
 {
   char b[G_ASCII_DTOSTR_BUF_SIZE], p[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_formatd (b, sizeof b, "%.10g", o->sim_baseline);
   g_ascii_formatd (p, sizeof p, "%.10g", o->sim_patched);
-  return g_strdup_printf ("%s,%s,%s,%s\n", o->row->id,
+  return g_strdup_printf ("%s,%s,%s,%s,%s\n", o->row->id,
                           status ? status : ns_val_status_name (o->status),
-                          baseline ? baseline : b, p);
+                          baseline ? baseline : b, p, set);
+}
+
+/* "ROW,STATUS,BASELINE,PATCHED,SET" of o's simulated figures as --format csv prints them,
+ * with status and baseline replaced where given. */
+static char *
+expected_line (const NsValOutcome *o, const char *status, const char *baseline)
+{
+  return expected_line_in (o, status, baseline, o->calibration ? "calibration" : "validation");
 }
 
 /* A row that passed in the expected results and no longer passes is a regression; a row
- * whose simulated figures differ from the printed ones has changed: both count. */
+ * whose simulated figures differ from the printed ones, or that counts in another set
+ * (calibration, validation) than there, has changed: all count. */
 START_TEST (test_expected_regression)
 {
   g_autofree char *tmp = NULL;
@@ -507,10 +517,11 @@ START_TEST (test_expected_regression)
   g_autofree char *unret_same = expected_line (unret, NULL, NULL);
   g_autofree char *safe_same = expected_line (safe, NULL, NULL);
   g_autofree char *safe_moved = expected_line (safe, NULL, "12345");
+  g_autofree char *safe_calibration = expected_line_in (safe, NULL, NULL, "calibration");
   g_autofree char *text = NULL;
   GString *messages = g_string_new (NULL), *csv = g_string_new (NULL);
   GError *error = NULL;
-  const char *header = "# comment\nrow,status,simulated_baseline,simulated_patched\n";
+  const char *header = "# comment\nrow,status,simulated_baseline,simulated_patched,set\n";
 
   ns_validation_write (csv, r, NS_FORMAT_CSV);
   ck_assert (g_file_set_contents (path, csv->str, -1, NULL));
@@ -526,6 +537,14 @@ START_TEST (test_expected_regression)
   ck_assert (g_file_set_contents (path, text, -1, NULL));
   ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 1);
   ck_assert_ptr_nonnull (strstr (messages->str, "changed: 900-safe-ret simulated 12345 / "));
+  /* the same figures, but the row counted as calibration there: a change too */
+  g_string_truncate (messages, 0);
+  g_free (text);
+  text = g_strconcat (header, unret_same, safe_calibration, NULL);
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 1);
+  ck_assert_msg (strstr (messages->str, "changed: 900-safe-ret counts as calibration in ") &&
+                 strstr (messages->str, "as validation now"), "%s", messages->str);
   ck_assert (g_file_set_contents (path, "row,status\n900-unret,fail\n", -1, NULL));
   ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, &error), -1);
   ck_assert_ptr_nonnull (strstr (error->message, "simulated_baseline"));
@@ -550,15 +569,15 @@ START_TEST (test_expected_rows_that_stop_running)
   g_autofree char *unret_same = expected_line (unret, NULL, NULL);
   g_autofree char *text = NULL;
   GString *messages = g_string_new (NULL);
-  const char *header = "row,status,simulated_baseline,simulated_patched\n";
+  const char *header = "row,status,simulated_baseline,simulated_patched,set\n";
 
-  text = g_strconcat (header, unret_same, "900-broken,fail,100,110\n", NULL);
+  text = g_strconcat (header, unret_same, "900-broken,fail,100,110,validation\n", NULL);
   ck_assert (g_file_set_contents (path, text, -1, NULL));
   ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 1);
   ck_assert_ptr_nonnull (strstr (messages->str, "regression: 900-broken ran in"));
   g_string_truncate (messages, 0);
   g_free (text);
-  text = g_strconcat (header, unret_same, "900-gone,pass,100,110\n", NULL);
+  text = g_strconcat (header, unret_same, "900-gone,pass,100,110,validation\n", NULL);
   ck_assert (g_file_set_contents (path, text, -1, NULL));
   ck_assert_int_eq (ns_validation_check_expected (r, path, FALSE, messages, NULL), 0);
   ck_assert_int_eq (ns_validation_check_expected (r, path, TRUE, messages, NULL), 1);
@@ -575,12 +594,14 @@ END_TEST
 START_TEST (test_expected_read_strictly)
 {
   static const struct { const char *text; const char *needle; } bad[] = {
-    { "row,status,simulated_baseline,simulated_patched\n900-unret,pass,1\n", ":2: 3 fields" },
-    { "# c\nrow,status,simulated_baseline,simulated_patched\n900-unret,passed,1,2\n",
+    { "row,status,simulated_baseline,simulated_patched,set\n900-unret,pass,1\n", ":2: 3 fields" },
+    { "# c\nrow,status,simulated_baseline,simulated_patched,set\n900-unret,passed,1,2,validation\n",
       ":3: status 'passed'" },
-    { "row,status,simulated_baseline,simulated_patched\n900-a,pass,1,2\n900-a,fail,1,2\n",
+    { "row,status,simulated_baseline,simulated_patched,set\n900-a,pass,1,2,validation\n"
+      "900-a,fail,1,2,validation\n",
       ":3: row 900-a is listed twice" },
-    { "row,status,simulated_baseline,simulated_patched\n", "no rows" },
+    { "row,status,simulated_baseline,simulated_patched,set\n", "no rows" },
+    { "row,status,simulated_baseline,simulated_patched\n900-a,pass,1,2\n", "and set" },
   };
   g_autofree char *dir = g_dir_make_tmp ("netsim-expected-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "e.csv", NULL);
