@@ -50,8 +50,10 @@ static const NsParamDef machine_params[] = {
     "reorder-buffer entries: an independent load miss issued within this many "
     "instructions of the first miss of an overlap window overlaps it (costs only what it "
     "lasts longer); any other load miss waits its latency beyond L1 and opens a window. A "
-    "generic retpoline, whose ret waits for the loads that produce its target, a locked "
-    "instruction and a wait close the window. Also the front end's lead: on a predicted "
+    "generic retpoline, whose ret waits for the loads that produce its target, an lfence "
+    "retpoline's LFENCE, an SRSO Safe RET return, a mispredict, a system call's entry and "
+    "exit, a locked instruction and a wait close the window. Also the front end's lead: "
+    "on a predicted "
     "path it fetches ahead by the back-end work done since the last redirect, at most "
     "this many instructions at cpu.ipc, and that lead hides text-line misses; a "
     "mispredict, a forced one (generic retpoline, SRSO Safe RET), a system call or a wait "
@@ -254,7 +256,7 @@ static const NsParamDef machine_params[] = {
   { "sched.quantum_ns", NS_PARAM_DOUBLE, "ns", "1000",
     "longest a simulated thread runs before it yields to the engine (bounds the clock skew "
     "between CPUs; a simulation setting, not a hardware cost)",
-    "engine setting (ARCHITECTURE.md §2)", FALSE, 1, 1000000 },
+    "engine setting (doc/architecture.md, the execution model)", FALSE, 1, 1000000 },
   { "sched.wakeup_cycles", NS_PARAM_DOUBLE, "cycles", "400",
     "cost to the waker of try_to_wake_up on another CPU (enqueue + IPI send)",
     "unsourced reasoned default", FALSE, 0, 100000 },

@@ -46,8 +46,10 @@
  * cpu.rob_entries instructions of the window's first costs only what it lasts beyond the
  * window's longest. A generic retpoline closes the window (its ret waits for the loads
  * that produce the target, so nothing after it issues early), and so do an SRSO Safe RET
- * return (a forced mispredict: nothing after it issues before it resolves), a locked
- * instruction (it orders every memory access around it) and a wait.
+ * return (a forced mispredict: nothing after it issues before it resolves), the LFENCE
+ * of an lfence retpoline (nothing younger executes before everything older completes;
+ * fetch goes on, so the front end keeps its lead), a mispredict, system call entry and
+ * exit, a locked instruction (it orders every memory access around it) and a wait.
  * ns_prefetch does the same look-up, fill and coherence transition without any charge.
  *
  * Stores (per line): if this CPU already owns the line Modified: free (store buffer). If
@@ -200,7 +202,7 @@ struct _NsMachine {
   /* costs, cycles */
   double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc, pause;
   double         lead_max;                      /* cpu.rob_entries / cpu.ipc */
-  gboolean       stride_prefetch, icall_forced, ret_forced;
+  gboolean       stride_prefetch, icall_forced, icall_fenced, ret_forced;
   guint64        rob;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
@@ -1107,6 +1109,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->ret_penalty = ret_penalty (m, p);
   m->icall_penalty = icall_penalty (m, p);
   m->icall_forced = m->mit.spectre_v2 == NS_SPECTRE_V2_RETPOLINE;
+  m->icall_fenced = m->mit.spectre_v2 == NS_SPECTRE_V2_LFENCE;
   m->ret_forced = m->mit.srso == NS_SRSO_SAFE_RET;
   m->rob = (guint64) ns_params_get_int (p, "cpu.rob_entries");
   m->lead_max = (double) m->rob / m->ipc;
@@ -1522,7 +1525,8 @@ load_lines (NsThread *t, gconstpointer p, gsize size, gboolean dep)
   }
 }
 
-/* Independent loads: misses overlap up to cpu.mlp, L1 hits are hidden. */
+/* Independent loads: misses overlap within the cpu.rob_entries window, L1 hits are
+ * hidden. */
 void
 ns_load (NsThread *t, gconstpointer p, gsize size)
 {
@@ -1900,6 +1904,8 @@ ns_icall (NsThread *t, NsFunc *func)
   charge (x, t, NS_CAUSE_INDIRECT, m->icall_penalty);
   if (m->icall_forced)
     restart (x);
+  else if (m->icall_fenced)
+    drain (x);                           /* the thunk's LFENCE: older work completes first */
   call_out_of_line (m, x, t, func);
 }
 

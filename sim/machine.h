@@ -22,7 +22,8 @@ typedef struct _NsMachine NsMachine;
 
 /* Why cycles were spent. */
 typedef enum {
-  NS_CAUSE_INSN,        /* instructions at the base IPC */
+  NS_CAUSE_INSN,        /* instructions at the base IPC, and the fixed costs of RDTSC,
+                         * PAUSE, a locked RMW's ordering, a wake-up and an RSB fill */
   NS_CAUSE_L1,          /* load stall: L1 hit latency (dependent loads only) */
   NS_CAUSE_L2,          /* load stall: served by L2 */
   NS_CAUSE_L3,          /* load stall: served by L3 */
@@ -41,8 +42,10 @@ typedef enum {
 
 const char *ns_cause_name (NsCause cause);   /* "insn", "l2", "retthunk", ... */
 /* Label of the cause's event count, NULL if uncounted: insns = instructions the models
- * executed (ns_insns, ns_insns_wide, ns_insns_beside; not the call sequences' own), L1D…DRAM = data lines
- * loaded from that level (loads, not bulk copies), c2c = coherence transfers, I-miss = text lines fetched past the
+ * executed (ns_insns, ns_insns_wide, ns_insns_beside, ns_insns_fused as 2n, RDTSC, PAUSE,
+ * UNTRAIN_RET's; not the call sequences' own), L1D…DRAM = data lines loaded from that
+ * level (loads; not bulk copies, nor the store and atomic misses whose cycles the same
+ * causes carry), c2c = coherence transfers, I-miss = text lines fetched past the
  * L1I, calls = out-of-line calls, ret-thunk = returns through a return mitigation,
  * icalls = indirect calls, mispred = mispredicted branches, syscalls = entries. */
 const char *ns_event_name (NsCause cause);
@@ -108,8 +111,8 @@ void ns_insns_fused (NsThread *t, guint n);
 /* n instructions that need nothing an outstanding load brings (argument moves from
  * registers): at cpu.issue_width, free within a data miss's shadow. */
 void ns_insns_beside (NsThread *t, guint n);
-/* Loads of [p, p+size): independent of each other (misses overlap up to cpu.mlp; L1 hits
- * are hidden in the IPC). */
+/* Loads of [p, p+size): independent of each other (a miss overlaps the open window's
+ * within cpu.rob_entries instructions; L1 hits are hidden in the IPC). */
 void ns_load        (NsThread *t, gconstpointer p, gsize size);
 /* A load whose address depends on the previous load (pointer chase): full latency. */
 void ns_load_dep    (NsThread *t, gconstpointer p, gsize size);
