@@ -133,6 +133,7 @@ struct _NsBuild {
   GHashTable   *patches;       /* set of patch names */
   GHashTable   *config;        /* key → value */
   GHashTable   *config_read;   /* set of keys ns_build_get_config was asked for */
+  GHashTable   *notes;         /* set of model notes (ns_build_note) */
   GArray       *decisions;     /* func id → NsDecision (index 0 unused) */
   GStringChunk *reasons;       /* interned reason strings */
 };
@@ -152,6 +153,7 @@ ns_build_new (const char *version, guint inline_limit_bytes)
   build->patches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->config = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   build->config_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  build->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->decisions = g_array_new (FALSE, TRUE, sizeof (NsDecision));
   build->reasons = g_string_chunk_new (256);
   return build;
@@ -168,6 +170,7 @@ ns_build_free (NsBuild *build)
   g_hash_table_destroy (build->patches);
   g_hash_table_destroy (build->config);
   g_hash_table_destroy (build->config_read);
+  g_hash_table_destroy (build->notes);
   g_array_free (build->decisions, TRUE);
   g_string_chunk_free (build->reasons);
   g_free (build);
@@ -297,23 +300,49 @@ compare_keys (gconstpointer a, gconstpointer b)
   return strcmp (*(const char *const *) a, *(const char *const *) b);
 }
 
+/* Keys of set, sorted (a new NULL-terminated array). */
+static char **
+sorted_keys (GHashTable *set)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, set);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (keys, g_strdup (key));
+  g_ptr_array_sort (keys, compare_keys);
+  g_ptr_array_add (keys, NULL);
+  return (char **) g_ptr_array_free (keys, FALSE);
+}
+
 /* The .config options models have asked for (ns_build_get_config), whether the build
  * states them or not, sorted (a new NULL-terminated array). */
 char **
 ns_build_config_read (const NsBuild *build)
 {
-  GPtrArray *read = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer key;
-
   g_return_val_if_fail (build != NULL, NULL);
 
-  g_hash_table_iter_init (&iter, build->config_read);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_ptr_array_add (read, g_strdup (key));
-  g_ptr_array_sort (read, compare_keys);
-  g_ptr_array_add (read, NULL);
-  return (char **) g_ptr_array_free (read, FALSE);
+  return sorted_keys (build->config_read);
+}
+
+/* Adds note (a model's remark on what this build runs) once. */
+void
+ns_build_note (NsBuild *build, const char *note)
+{
+  g_return_if_fail (build != NULL && note != NULL);
+
+  if (!g_hash_table_contains (build->notes, note))
+    g_hash_table_add (build->notes, g_strdup (note));
+}
+
+/* The notes models made (ns_build_note), sorted (a new NULL-terminated array). */
+char **
+ns_build_notes (const NsBuild *build)
+{
+  g_return_val_if_fail (build != NULL, NULL);
+
+  return sorted_keys (build->notes);
 }
 
 /* Calls fn for every .config fact, sorted by key. */

@@ -59,6 +59,11 @@ const char   *ns_build_get_config     (const NsBuild *build, const char *key);
  * not, sorted; a new NULL-terminated array. After a run, an option set but not among
  * them changed nothing. */
 char        **ns_build_config_read    (const NsBuild *build);
+/* A model's note on what this build runs that the user should know (e.g. rules of
+ * another kernel version than the scenario's), kept once; ns_build_notes gives them
+ * sorted, a new NULL-terminated array. */
+void          ns_build_note           (NsBuild *build, const char *note);
+char        **ns_build_notes          (const NsBuild *build);
 /* The inlining decision for calls to func in this build, and why (static string-ish,
  * owned by the build). Decisions are cached. */
 gboolean      ns_build_inlines        (NsBuild *build, NsFunc *func, const char **reason);

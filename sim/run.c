@@ -806,6 +806,7 @@ variant_result_free (gpointer p)
   g_strfreev (vr->mitigations);
   g_strfreev (vr->inlining);
   g_strfreev (vr->config_read);
+  g_strfreev (vr->notes);
   g_free (vr->cpu_name);
   g_free (vr->cpu_model);
   g_free (vr->kernel);
@@ -894,6 +895,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
   }
   describe_variant (vr, &vs, acc.sums);
   vr->config_read = ns_build_config_read (vs.build);
+  vr->notes = ns_build_notes (vs.build);
   g_hash_table_unref (acc.sums);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_setup_clear (&vs);

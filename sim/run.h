@@ -51,6 +51,7 @@ typedef struct {
   NsParams    *params;          /* the complete parameter set used */
   char       **config_read;     /* .config options the models asked for (stated or not;
                                    ns_build_config_read): any other set changed nothing */
+  char       **notes;           /* the models' notes on what the build runs (ns_build_notes) */
 } NsVariantResult;
 
 typedef struct {

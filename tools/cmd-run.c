@@ -57,6 +57,21 @@ print_unread_config (const NsRunResult *result, char **given)
   }
 }
 
+/* Prints on stderr each distinct note the models made on what a variant's build runs
+ * (ns_build_note), once. */
+static void
+print_model_notes (const NsRunResult *result)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < result->variants->len; i++) {
+    const NsVariantResult *vr = result->variants->pdata[i];
+    for (guint k = 0; vr->notes && vr->notes[k]; k++)
+      if (g_hash_table_add (seen, vr->notes[k]))
+        g_printerr ("netsim run: note: %s\n", vr->notes[k]);
+  }
+}
+
 /* Runs the scenario with what_ifs after the sets of opt, then as opt says, and joins the
  * two (each variant and its what-if twin); NULL with an error. A twin's name that a
  * variant has already is refused before either run, and the what-if run goes first so
@@ -219,6 +234,7 @@ ns_cmd_run (int argc, char **argv)
   print_fit_notes (result);
   print_unread_config (result, sets);
   print_unread_config (result, what_ifs);
+  print_model_notes (result);
   if (explain && result->comparisons->len == 0)
     g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",
                 variant ? "--variant runs one variant, and each comparison needs two"

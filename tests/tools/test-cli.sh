@@ -343,6 +343,20 @@ expect 0 "run with a CONFIG_ option the model reads" -- "$NETSIM" run -q \
   --set kernel.config.CONFIG_NET_CLS_ACT=y "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q "CONFIG_NET_CLS_ACT" "$TMP/err" && bad "a read CONFIG_ option is called unread" || ok
 
+# a kernel version whose rules a path does not fully have: the models say what runs
+expect 0 "udp-flood on a 6.18 kernel" -- "$NETSIM" run -q --variant ipv4-64-n1 \
+  --set measure.duration=50us --set kernel.version=6.18.0 "$MICRO/udp-flood.xml"
+grep -q "note: kernel 6.18.0: the UDP loopback path runs v6.9's code" "$TMP/err" && ok ||
+  bad "a 6.18 UDP run does not say it runs v6.9's path: $(cat "$TMP/err")"
+expect 0 "tc on a 6.6 kernel" -- "$NETSIM" run -q --variant 7950x-f1-before \
+  --set measure.duration=50us --set kernel.version=6.6.0 \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "note: kernel 6.6.0: tc and pktgen run v6.1's code" "$TMP/err" && ok ||
+  bad "a 6.6 tc run does not say it runs v6.1's tc: $(cat "$TMP/err")"
+expect 0 "tc on its own 6.1 kernel" -- "$NETSIM" run -q --variant 7950x-f1-before \
+  --set measure.duration=50us "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "note: kernel" "$TMP/err" && bad "a 6.1 tc run gets a version note" || ok
+
 # calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
 expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host
 expect 2 "calibrate --quick without --host" -- "$NETSIM" calibrate --quick

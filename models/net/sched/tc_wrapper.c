@@ -287,6 +287,23 @@ slab_new_chunk (TcEnv *env, TcSlab *slab)
     gsl_ran_shuffle (env->slab_rng, slab->order, slab->n_slots, sizeof (guint));
 }
 
+/* Notes on build that tc runs v6.1's code but for what follows the version, when the
+ * scenario asks for another major.minor. */
+static void
+note_version (NsBuild *build)
+{
+  g_autofree char *note = NULL;
+
+  if (ns_kernel_version_cmp (ns_build_version (build), "6.1") == 0)
+    return;
+  note = g_strdup_printf ("kernel %s: tc and pktgen run v6.1's code; only the retpoline "
+                          "wrapper's compare chains (members removed in 6.3 and 6.9) and "
+                          "the reclassify limit (4 before 5.14) follow the version; 6.6's "
+                          "tcx rework of the egress hook is not modelled",
+                          ns_build_version (build));
+  ns_build_note (build, note);
+}
+
 /* Creates the tc state of machine, its slab layout drawn from rng (see pkt_cls.h). */
 TcEnv *
 tc_env_new (NsMachine *machine, gsl_rng *rng)
@@ -319,6 +336,7 @@ tc_env_new (NsMachine *machine, gsl_rng *rng)
     }
     if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
       env->max_reclassify = 4;
+    note_version (build);
     wrapper_build (env, build);
   }
   tc_wrapper_init (env);
