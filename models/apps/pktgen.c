@@ -199,10 +199,9 @@ pktgen_finalize_skb (NsThread *t, struct pktgen_dev *pkt_dev, struct sk_buff *sk
   pgh = skb_put (t, skb, 16);
   datalen -= 16;
   NS_LOAD_FIELD (t, pkt_dev, nfrags);
-  if (datalen > 0) {
-    guchar *z = skb_put (t, skb, (guint) datalen);  /* skb_put_zero */
-    pktgen_memset (t, z, datalen);
-  }
+  /* skb_put_zero whatever the pad (0 bytes from pkt-size 42 to 58: the data is at least
+   * the 16-byte header) */
+  pktgen_memset (t, skb_put (t, skb, (guint) datalen), datalen);
   NS_LOAD_FIELD (t, pkt_dev, seq_num);
   ns_store (t, pgh, 16);
   /* census: 38 instructions (stack protector, nfrags test, the pad's length, magic,
@@ -540,6 +539,11 @@ pktgen_check_chain_whatif (const NsScenario *sc, const NsBuild *build, const TcE
 {
   static const char *const moves[] = { "tc-wrapper-cls-first", "tc-wrapper-cls-last", NULL };
 
+  if (ns_build_has_patch (build, moves[0]) && ns_build_has_patch (build, moves[1])) {
+    ns_xml_error (sc, sc->workload, error, "patches %s and %s: matchall cannot be both first "
+                  "and last in the classifier chain; apply one", moves[0], moves[1]);
+    return FALSE;
+  }
   for (guint i = 0; moves[i]; i++)
     if (ns_build_has_patch (build, moves[i]) &&
         tc_wrapper_cls_position (tc, tc_classifier_fn ("mall_classify")) == 0) {

@@ -446,14 +446,23 @@ START_TEST (test_missing_tc_options_are_refused)
 END_TEST
 
 /* pktgen_if_write (v6.1 net/core/pktgen.c) raises a pkt_size under 42 (14 + 20 + 8, the
- * headers) to 42: the model runs 42 and refuses 41 rather than run another size. */
+ * headers) to 42: the model runs 42 and refuses 41 rather than run another size. A
+ * 42-byte frame makes the calls a 60-byte one makes: pktgen_finalize_skb's
+ * skb_put_zero runs whatever the pad's length (0 bytes there, 2 at 60). */
 START_TEST (test_pkt_size_floor_is_the_headers)
 {
   g_autoptr (GError) error = NULL;
   NsRunResult *r = run_kernel ("", "pkt-size=\"42\"", &error);
+  NsRunResult *r60 = run_kernel ("", "pkt-size=\"60\"", NULL);
+  const NsVariantResult *v42, *v60;
 
-  ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+  ck_assert_msg (r != NULL && r60 != NULL, "%s", error ? error->message : "?");
+  v42 = r->variants->pdata[0];
+  v60 = r60->variants->pdata[0];
+  ck_assert_double_eq_tol (v42->events_per_op[NS_CAUSE_CALL],
+                           v60->events_per_op[NS_CAUSE_CALL], 1e-9);
   ns_run_result_free (r);
+  ns_run_result_free (r60);
   r = run_kernel ("", "pkt-size=\"41\"", &error);
   ck_assert (r == NULL);
   ck_assert (strstr (error->message, "pkt-size") != NULL);
@@ -462,7 +471,8 @@ END_TEST
 
 /* The what-ifs that move matchall in the wrapper's classifier chain are refused where
  * there is no chain for it (v6.1 without the series: no wrapper; matchall a module: not
- * in the chain, IS_BUILTIN in include/net/tc_wrapper.h) and run where there is. */
+ * in the chain, IS_BUILTIN in include/net/tc_wrapper.h) and run where there is; both at
+ * once contradict each other and are refused. */
 START_TEST (test_chain_whatifs_need_the_chain)
 {
   static const char *const moves[] = { "tc-wrapper-cls-first", "tc-wrapper-cls-last" };
@@ -486,6 +496,14 @@ START_TEST (test_chain_whatifs_need_the_chain)
     r = run_kernel (built_in, "", &error);
     ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
     ns_run_result_free (r);
+  }
+  {                                  /* both at once: contradictory, refused */
+    g_autoptr (GError) error = NULL;
+    g_autofree char *both = g_strdup_printf (
+      "<config name=\"CONFIG_NET_CLS_MATCHALL\" value=\"y\"/>\n%s"
+      "<patch name=\"%s\"/>\n<patch name=\"%s\"/>\n", wrapper, moves[0], moves[1]);
+    ck_assert (run_kernel (both, "", &error) == NULL);
+    ck_assert (strstr (error->message, "both first and last") != NULL);
   }
 }
 END_TEST
