@@ -606,7 +606,9 @@ check_exact_spelling (const char *raw, const char *key, const char *value, GErro
 
   if (strcmp (key, "spectre_v2") && strcmp (key, "nospectre_v2"))
     return TRUE;
-  exact = g_strdup_printf ("%s%s%s", key, value ? "=" : "", value ? value : "");
+  /* cmdline_find_option_bool matches nospectre_v2 only as a whole word */
+  exact = g_strdup_printf ("%s%s%s", key, value && !strcmp (key, "spectre_v2") ? "=" : "",
+                           value && !strcmp (key, "spectre_v2") ? value : "");
   if (!strcmp (raw, exact))
     return TRUE;
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': the kernel reads "
