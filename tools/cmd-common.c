@@ -114,15 +114,17 @@ ns_cmd_write_outputs (const char *const *paths, const GString *const *data, guin
                       GError **error)
 {
   g_autoptr (GPtrArray) created = g_ptr_array_new ();
+  g_autofree gboolean *fresh = g_new0 (gboolean, n + 1);
   gboolean ok = TRUE;
 
+  for (guint i = 0; i < n; i++)                      /* judged once, before any write */
+    fresh[i] = is_new_file (paths[i]);
   for (guint pass = 0; pass < 2 && ok; pass++)       /* 0: new files, 1: the others */
     for (guint i = 0; i < n && ok; i++) {
-      gboolean fresh;
-      if (data[i] == NULL || (fresh = is_new_file (paths[i])) != (pass == 0))
+      if (data[i] == NULL || fresh[i] != (pass == 0))
         continue;
       ok = ns_cmd_write_output (paths[i], data[i], error);
-      if (ok && fresh)
+      if (ok && fresh[i])
         g_ptr_array_add (created, (gpointer) paths[i]);
     }
   for (guint i = 0; !ok && i < created->len; i++)

@@ -343,6 +343,17 @@ expect 0 "run with a CONFIG_ option the model reads" -- "$NETSIM" run -q \
   --set kernel.config.CONFIG_NET_CLS_ACT=y "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q "CONFIG_NET_CLS_ACT" "$TMP/err" && bad "a read CONFIG_ option is called unread" || ok
 
+# -o and --folded new files: each written once (one rename of its temporary file)
+if command -v strace >/dev/null 2>&1; then
+  rm -f "$TMP/once.out" "$TMP/once.folded"
+  renames=$(strace -f -e trace=rename,renameat,renameat2 "$NETSIM" run -q \
+    --set measure.duration=20us -o "$TMP/once.out" --folded "$TMP/once.folded" \
+    "$MICRO/call-chain.xml" 2>&1 >/dev/null | grep -c 'rename')
+  [ "$renames" = 2 ] && ok || bad "two new outputs took $renames renames, not 2"
+else
+  echo "SKIP: strace is not installed: that each new output is written once is not checked"
+fi
+
 # a kernel version whose rules a path does not fully have: the models say what runs
 expect 0 "udp-flood on a 6.18 kernel" -- "$NETSIM" run -q --variant ipv4-64-n1 \
   --set measure.duration=50us --set kernel.version=6.18.0 "$MICRO/udp-flood.xml"
