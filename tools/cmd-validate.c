@@ -215,8 +215,10 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "miss by more than its recorded residual + 0.002: the model changed since the fit and\n"
     "netsim calibrate must run again (judged unless --set or --refit).\n"
     "Exit status: 0 ok; 1 a validation row failed or errored, a calibration row errored, a\n"
-    "row is both fitted and counted as validation, a fit no longer holds, or (with\n"
-    "--expected) a row regressed or its figures changed; 2 bad input or usage (also:\n"
+    "row is both fitted and counted as validation, a fitted value in use differs from\n"
+    "calibration.xml's record, a variant a row runs sets a parameter or the CPU profile, a\n"
+    "fit no longer holds, or (with --expected) a row regressed or its figures or set\n"
+    "changed; 2 bad input or usage (also: a case that sets a parameter or the CPU profile,\n"
     "--plot without gnuplot).");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
