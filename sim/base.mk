@@ -1,6 +1,6 @@
 # sim/base.mk — parameter registry and mitigation selection (no dependencies).
 noinst_LIBRARIES += libns_base.a
-libns_base_a_SOURCES = sim/common.h sim/param.h sim/param.c sim/machine-params.c \
+libns_base_a_SOURCES = sim/common.h sim/common.c sim/param.h sim/param.c sim/machine-params.c \
 	sim/mitigation.h sim/mitigation.c
 
 check_PROGRAMS += tests/sim/test-machine-params

@@ -25,4 +25,8 @@ typedef enum {
   NS_ERROR_INTERNAL   /* a netsim bug */
 } NsErrorCode;
 
+/* Appends text with each control character written as a C escape (\n, \r, \t, \xNN),
+ * the rest (UTF-8 included) as it is: a value shown on one line stays one line. */
+void ns_escape_controls (GString *out, const char *text);
+
 G_END_DECLS

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "csv.h"
+#include "common.h"
 
 /* Whether text must be quoted (a comma, quote or line break, RFC 4180); one_line: also for
  * edge spaces. */
@@ -77,18 +78,7 @@ ns_csv_comment (GString *out, const char *format, ...)
   text = g_strdup_vprintf (format, args);
   va_end (args);
   g_string_append (out, "# ");
-  for (const char *p = text; *p; p++) {
-    if (!g_ascii_iscntrl (*p))
-      g_string_append_c (out, *p);
-    else if (*p == '\n')
-      g_string_append (out, "\\n");
-    else if (*p == '\r')
-      g_string_append (out, "\\r");
-    else if (*p == '\t')
-      g_string_append (out, "\\t");
-    else
-      g_string_append_printf (out, "\\x%02x", (guint) (guchar) *p);
-  }
+  ns_escape_controls (out, text);
   g_string_append_c (out, '\n');
 }
 

@@ -223,6 +223,12 @@ ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char 
   message = g_strdup_vprintf (format, args);
   va_end (args);
   sets = sets_behind (sc, node, message);
+  if (sets != NULL) {                   /* a set's value may hold a line break: one line */
+    GString *shown = g_string_new (NULL);
+    ns_escape_controls (shown, sets);
+    g_free (sets);
+    sets = g_string_free (shown, FALSE);
+  }
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s", file_of (sc, node),
                ns_xml_line (node), message, sets ? " (after " : "", sets ? sets : "",
                sets ? ")" : "");
@@ -1326,10 +1332,13 @@ validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
     return TRUE;
   set = touched_by (touched, bad);
   if (set != NULL && error != NULL && *error != NULL) {
-    char *message = g_strdup_printf ("%s (after %s)", (*error)->message, set);
+    GString *message = g_string_new ((*error)->message);
 
+    g_string_append (message, " (after ");
+    ns_escape_controls (message, set);      /* a set's value may hold a line break */
+    g_string_append_c (message, ')');
     g_free ((*error)->message);
-    (*error)->message = message;
+    (*error)->message = g_string_free (message, FALSE);
   }
   return FALSE;
 }

@@ -354,6 +354,15 @@ else
   echo "SKIP: strace is not installed: that each new output is written once is not checked"
 fi
 
+# a set whose value holds a line break is named on the error's one line (escaped)
+for bad_set in 'measure.duration=5x
+y' 'workload.depth=1000000
+y'; do
+  expect 2 "a set with a line break" -- "$NETSIM" run -q --set "$bad_set" "$MICRO/call-chain.xml"
+  [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q '(after --set .*\\ny)' "$TMP/err" && ok ||
+    bad "a set with a line break breaks the error's line: $(cat "$TMP/err")"
+done
+
 # a kernel version whose rules a path does not fully have: the models say what runs
 expect 0 "udp-flood on a 6.18 kernel" -- "$NETSIM" run -q --variant ipv4-64-n1 \
   --set measure.duration=50us --set kernel.version=6.18.0 "$MICRO/udp-flood.xml"
