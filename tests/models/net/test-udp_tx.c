@@ -286,23 +286,6 @@ mapped_rig_init (Rig *rig)
   ns_netstack_start_cpu (rig->s.stack, SENDER_CPU);
 }
 
-/* Indirect calls one 1000-byte IPv4 write and its receive softirq make under .config
- * config (one write first, so the counted one meets warm sockets). */
-static guint64
-icalls_per_write (const char *const *config)
-{
-  guint64 n;
-  Rig rig;
-
-  rig_init_config (&rig, "6.9.0", AF_INET, 0, config);
-  send_datagram (&rig, 1000);
-  ns_machine_account_reset (rig.s.machine);
-  send_datagram (&rig, 1000);
-  n = ns_machine_account_events (rig.s.machine, NS_CAUSE_INDIRECT);
-  rig_clear (&rig);
-  return n;
-}
-
 /* With CONFIG_SECURITY the LSM hooks AppArmor registers run through its hook list
  * (security/security.c call_int_hook: one indirect call per registered hook); AppArmor
  * is there unless the build has CONFIG_SECURITY_APPARMOR=n. A write and its delivery
@@ -316,8 +299,10 @@ START_TEST (test_apparmor_hooks_follow_the_config)
   static const char *const listed[] = { "CONFIG_SECURITY", "y",
                                         "CONFIG_SECURITY_APPARMOR", "y", NULL };
 
-  ck_assert_uint_eq (icalls_per_write (with), icalls_per_write (without) + 3);
-  ck_assert_uint_eq (icalls_per_write (with), icalls_per_write (listed));
+  guint64 n = rig_icalls_per_datagram ("6.9.0", AF_INET, with);
+
+  ck_assert_uint_eq (n, rig_icalls_per_datagram ("6.9.0", AF_INET, without) + 3);
+  ck_assert_uint_eq (n, rig_icalls_per_datagram ("6.9.0", AF_INET, listed));
 }
 END_TEST
 

@@ -60,3 +60,8 @@ void    read_one        (NsThread *t, Rig *rig, gpointer arg);
 gssize  read_datagram   (Rig *rig, gsize len);
 /* The skb last queued on the server socket (nobody reading it). */
 struct sk_buff *last_queued (Rig *rig);
+/* Indirect calls one 1000-byte write and its receive softirq make on kernel version with
+ * .config config (NULL: none), a first datagram sent before, so the counted one meets
+ * warm sockets. */
+guint64 rig_icalls_per_datagram (const char *version, gint family,
+                                 const char *const *config);
