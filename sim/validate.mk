@@ -20,11 +20,11 @@ tests_sim_test_hostbench_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_hostbench_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 # test-validate and test-calibrate share the validation fixture's set-up.
 tests_sim_test_validate_SOURCES = tests/sim/test-validate.c tests/sim/validate-fixture.c \
-	tests/sim/validate-fixture.h
+	tests/sim/validate-fixture.h tests/sim/count.h
 tests_sim_test_validate_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_validate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 tests_sim_test_calibrate_SOURCES = tests/sim/test-calibrate.c tests/sim/validate-fixture.c \
-	tests/sim/validate-fixture.h
+	tests/sim/validate-fixture.h tests/sim/count.h
 tests_sim_test_calibrate_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_calibrate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 EXTRA_DIST += tests/tools/test-validate.sh tests/tools/test-host-fits.sh

@@ -22,7 +22,7 @@ tests_sim_test_json_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_json_LDADD = libns_run.a $(TEST_LIBS)
 check_PROGRAMS += tests/sim/test-report
 TESTS += tests/sim/test-report
-tests_sim_test_report_SOURCES = tests/sim/test-report.c
+tests_sim_test_report_SOURCES = tests/sim/test-report.c tests/sim/count.h
 tests_sim_test_report_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_report_LDADD = $(NS_LIBS) $(TEST_LIBS)
 

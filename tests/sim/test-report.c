@@ -11,6 +11,7 @@
  * asked for; format names are exactly table, csv and json; and two runs render
  * byte-identically in every format (no wall time in the output). */
 #include "config.h"
+#include "count.h"
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -299,17 +300,6 @@ close_to (double a, double b, double rel)
   return fabs (a - b) <= MAX (rel * fabs (b), 1e-12);
 }
 
-/* The number of times needle occurs in hay. */
-static guint
-count (const char *hay, const char *needle)
-{
-  guint n = 0;
-
-  for (const char *p = strstr (hay, needle); p; p = strstr (p + 1, needle))
-    n++;
-  return n;
-}
-
 /* ---- tests ---- */
 
 /* Exactly "table", "csv" and "json" parse; anything else is refused, *out untouched. */
@@ -483,9 +473,9 @@ START_TEST (test_table)
     ck_assert_ptr_nonnull (g_strstr_len (line, strchr (line + 1, '\n') - line,
                                          "     3  fixed duration: 10 us"));
   }
-  ck_assert_uint_eq (count (text, "where the cycles went, per"), 5);
-  ck_assert_uint_eq (count (text, "inlining decisions (variant"), 5);
-  ck_assert_uint_eq (count (text, "\nwhy "), res->comparisons->len);
+  ck_assert_uint_eq (count_occurrences (text, "where the cycles went, per"), 5);
+  ck_assert_uint_eq (count_occurrences (text, "inlining decisions (variant"), 5);
+  ck_assert_uint_eq (count_occurrences (text, "\nwhy "), res->comparisons->len);
   ns_run_result_free (res);
 }
 END_TEST

@@ -4,6 +4,7 @@
  * validation is caught, and a recorded fit whose row has moved is noted; what-if runs.
  * Calibration itself (netsim calibrate) is tested in test-calibrate.c. */
 #include "config.h"
+#include "count.h"
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -861,17 +862,6 @@ START_TEST (test_drifted_fit)
 }
 END_TEST
 
-/* Counts the occurrences of needle in haystack. */
-static guint
-count_of (const char *haystack, const char *needle)
-{
-  guint n = 0;
-
-  for (const char *p = strstr (haystack, needle); p; p = strstr (p + 1, needle))
-    n++;
-  return n;
-}
-
 /* A fitted value changed by hand, its source still naming its row (the scenario says
  * cpu.ipc 1.5 "fit on 900-calib", calibration.xml records 2.0, at which 900-calib's
  * figures were made): a conflict naming the recorded fit and netsim calibrate --fit, the
@@ -922,8 +912,9 @@ START_TEST (test_fit_changed_by_hand)
   ck_assert_uint_eq (ns_validation_drifted_fits (r), 1);
   ck_assert_int_eq (ns_validation_exit_status (r), 1);
   ns_validation_write (out, r, NS_FORMAT_TABLE);
-  ck_assert_msg (count_of (out->str, "\nnote: calibration.xml records cpu.ipc = 2.0") == 1, "%s",
-                 out->str);
+  ck_assert_msg (count_occurrences (out->str,
+                                    "\nnote: calibration.xml records cpu.ipc = 2.0") == 1,
+                 "%s", out->str);
   ck_assert_ptr_nonnull (strstr (out->str, "FIT NO LONGER HOLDS: the fit cpu.ipc = 2.0"));
   ns_val_report_free (r);
   ns_validation_free (v);
