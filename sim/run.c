@@ -198,18 +198,25 @@ static gboolean
 check_batch_length (const NsVariantSetup *vs, GError **error)
 {
   double quantum_ns = ns_params_get_double (vs->params, "sched.quantum_ns");
+  const char *source = ns_params_get_source (vs->params, "sched.quantum_ns");
   const NsMeasure *m = &vs->sc->measure;
   xmlNodePtr measure = ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "measure");
   gboolean defaulted = !xmlHasProp (measure, BAD_CAST "batch");
+  gboolean quantum_set = source != NULL && g_str_has_prefix (source, "command line: ");
+  g_autofree char *quantum = quantum_set
+    ? g_strdup_printf (" (sched.quantum_ns = %.6g ns from the %s)", quantum_ns,
+                       source + strlen ("command line: "))
+    : g_strdup ("");
 
   if (m->converge <= 0 || (double) m->batch >= 10 * quantum_ns * 1000)
     return TRUE;
   /* the attributes named are those behind the batch, so that the sets that changed them
-   * are named too ("(after --set measure.converge=…)") */
+   * are named too ("(after --set measure.converge=…)"); a quantum the command line gave
+   * is named with its value */
   ns_xml_error (vs->sc, measure, error, "attribute 'batch'%s: expected at least 10 x "
-                "sched.quantum_ns = %.6g us with attribute 'converge' set, got %.6g us",
+                "sched.quantum_ns = %.6g us%s with attribute 'converge' set, got %.6g us",
                 defaulted ? " (by default attribute 'duration' / 10)" : "",
-                10 * quantum_ns / 1000, (double) m->batch / 1e6);
+                10 * quantum_ns / 1000, quantum, (double) m->batch / 1e6);
   return FALSE;
 }
 

@@ -581,6 +581,12 @@ grep -q 'max-duration reached: 10 batches of 10 us, fewer than the 1000 min-batc
 expect 2 "batch shorter than 10 quanta" -- "$NETSIM" run -q --variant L3-4MiB --set measure.converge=0.01 \
   --set measure.batch=2us "$MICRO/pointer-chase.xml"
 grep -q 'pointer-chase.xml:[0-9]*: .*batch' "$TMP/err" && ok || bad "short batch error names file:line"
+# a quantum the command line lengthened is named with its value
+expect 2 "batch shorter than 10 set quanta" -- "$NETSIM" run -q --variant L3-4MiB \
+  --set measure.converge=0.01 --set measure.batch=20us --set param.sched.quantum_ns=5000 \
+  "$MICRO/pointer-chase.xml"
+grep -q 'sched.quantum_ns = 5000 ns from the --set' "$TMP/err" && ok ||
+  bad "a set quantum behind a short batch is not named: $(cat "$TMP/err")"
 
 # a convergence run stops before a batch that would pass max-duration: 3 batches of 30us
 # fit in 100us, a fourth would end at 120us
