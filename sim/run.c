@@ -203,9 +203,12 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
   xmlNodePtr measure = ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "measure");
   gboolean defaulted = !xmlHasProp (measure, BAD_CAST "batch");
   gboolean quantum_set = source != NULL && g_str_has_prefix (source, "command line: ");
+  g_autofree char *flag = quantum_set                    /* "--set", "--param", … */
+    ? g_strndup (source + strlen ("command line: "),
+                 strcspn (source + strlen ("command line: "), " "))
+    : NULL;
   g_autofree char *quantum = quantum_set
-    ? g_strdup_printf (" (sched.quantum_ns = %.6g ns from the %s)", quantum_ns,
-                       source + strlen ("command line: "))
+    ? g_strdup_printf (" (%s param.sched.quantum_ns=%.6g)", flag, quantum_ns)
     : g_strdup ("");
 
   if (m->converge <= 0 || (double) m->batch >= 10 * quantum_ns * 1000)

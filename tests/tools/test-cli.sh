@@ -585,7 +585,7 @@ grep -q 'pointer-chase.xml:[0-9]*: .*batch' "$TMP/err" && ok || bad "short batch
 expect 2 "batch shorter than 10 set quanta" -- "$NETSIM" run -q --variant L3-4MiB \
   --set measure.converge=0.01 --set measure.batch=20us --set param.sched.quantum_ns=5000 \
   "$MICRO/pointer-chase.xml"
-grep -q 'sched.quantum_ns = 5000 ns from the --set' "$TMP/err" && ok ||
+grep -q 'sched.quantum_ns = 50 us (--set param.sched.quantum_ns=5000)' "$TMP/err" && ok ||
   bad "a set quantum behind a short batch is not named: $(cat "$TMP/err")"
 
 # a convergence run stops before a batch that would pass max-duration: 3 batches of 30us
