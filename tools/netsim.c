@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "cmd.h"
 #include "param.h"
 
@@ -53,6 +54,8 @@ stop_on_critical (const gchar *domain, GLogLevelFlags level, const gchar *messag
 
 /* The errno of the first failed write to standard output, 0 if none failed. */
 static int stdout_errno;
+/* TRUE once finish_stdout has judged standard output. */
+static gboolean stdout_judged;
 
 /* GPrintFunc: writes and flushes g_print's text as GLib's own handler does, but notes the
  * first failure's errno (GLib's drops it). */
@@ -70,6 +73,7 @@ print_to_stdout (const gchar *text)
 static int
 finish_stdout (const char *command, int status)
 {
+  stdout_judged = TRUE;
   if (fflush (stdout) != 0 && stdout_errno == 0)
     stdout_errno = errno;
   if ((stdout_errno == 0 && !ferror (stdout)) || status > NS_EXIT_CHECK)
@@ -77,6 +81,15 @@ finish_stdout (const char *command, int status)
   g_printerr ("netsim%s%s: writing standard output: %s\n", command ? " " : "",
               command ? command : "", g_strerror (stdout_errno ? stdout_errno : EIO));
   return NS_EXIT_USAGE;
+}
+
+/* atexit: a subcommand's --help, which GLib's option parser prints and then exits on
+ * without returning, is judged too (exit status 2 if it did not get there). */
+static void
+judge_stdout_at_exit (void)
+{
+  if (!stdout_judged && finish_stdout (g_get_prgname (), 0) != 0)
+    _exit (NS_EXIT_USAGE);
 }
 
 /* netsim COMMAND [OPTIONS…]: runs the named subcommand, or prints the version or usage;
@@ -89,6 +102,7 @@ main (int argc, char **argv)
                      NULL);
   g_log_set_handler ("GLib", G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL, stop_on_critical, NULL);
   g_set_print_handler (print_to_stdout);
+  atexit (judge_stdout_at_exit);
   ns_param_registry_init ();
   if (argc < 2) {
     print_usage (stderr);

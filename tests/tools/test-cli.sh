@@ -815,6 +815,12 @@ done
 "$NETSIM" --version >/dev/full 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "^netsim: writing standard output: " "$TMP/err" && ok ||
   bad "--version > /dev/full: $(cat "$TMP/err")"
+# a subcommand's --help, which GLib's option parser prints and exits on, too
+for what in run sweep validate calibrate list; do
+  "$NETSIM" "$what" --help >/dev/full 2>"$TMP/err"
+  [ $? -eq 2 ] && grep -q "^netsim $what: writing standard output: " "$TMP/err" && ok ||
+    bad "$what --help > /dev/full: $(cat "$TMP/err")"
+done
 "$NETSIM" run -q --variant plain-ret --set measure.duration=20us "$MICRO/call-chain.xml" >/dev/full 2>"$TMP/err"
 [ $? -eq 2 ] && [ "$(grep -c 'writing standard output' "$TMP/err")" -eq 1 ] && ok ||
   bad "run > /dev/full: not one message: $(cat "$TMP/err")"
