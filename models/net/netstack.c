@@ -93,10 +93,11 @@ note_version (NsBuild *build)
   note = g_strdup_printf ("kernel %s: the UDP loopback path runs v6.9's code with only the "
                           "version switches doc/models/udp-loopback.md lists (per-CPU "
                           "memory reserves from 6.0, the direct sk_data_ready call from "
-                          "6.2, __sk_mem_schedule from 6.4, jhash2 for IPv6 from 6.5, "
-                          "hash4 from 6.14); other changes (e.g. 6.15's receive-buffer "
-                          "admission test, 6.18's per-NUMA producer queues) are not in it",
-                          ns_build_version (build));
+                          "6.2, __sk_mem_schedule from 6.4, and the lookup's: jhash2 for "
+                          "IPv6 from 6.5, the reuseport re-score from 6.6, one compute_score "
+                          "site from 6.10, hash4 from 6.13); other changes (e.g. 6.15's "
+                          "receive-buffer admission test, 6.18's per-NUMA producer queues) "
+                          "are not in it", ns_build_version (build));
   ns_build_note (build, note);
 }
 
