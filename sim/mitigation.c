@@ -611,10 +611,28 @@ check_exact_spelling (const char *raw, const char *key, const char *value, GErro
                            value && !strcmp (key, "spectre_v2") ? value : "");
   if (!strcmp (raw, exact))
     return TRUE;
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': the kernel reads "
-               "%s by its exact spelling (cmdline_find_option: no quotes, '-' is not '_') "
-               "and would not take this; write '%s'", raw, key, exact);
+  if (!strcmp (key, "nospectre_v2") && g_str_has_prefix (raw, "nospectre_v2="))
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': nospectre_v2 "
+                 "takes no value (cmdline_find_option_bool matches the bare word only), so "
+                 "the kernel would not take this; write 'nospectre_v2'", raw);
+  else
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': the kernel "
+                 "reads %s by its exact spelling (cmdline_find_option: no quotes, '-' is not "
+                 "'_') and would not take this; write '%s'", raw, key, exact);
   return FALSE;
+}
+
+/* The words of cmdline (empty ones included): every byte up to ' ' ends a word, as the
+ * kernel's myisspace has it (arch/x86/lib/cmdline.c; parse_args' isspace likewise). */
+static char **
+split_cmdline (const char *cmdline)
+{
+  g_autofree char *spaced = g_strdup (cmdline ? cmdline : "");
+
+  for (char *p = spaced; *p; p++)
+    if ((guchar) *p <= ' ')
+      *p = ' ';
+  return g_strsplit (spaced, " ", -1);
 }
 
 /* Applies a whole command line to out (which holds the profile default): each key's last
@@ -626,7 +644,7 @@ static gboolean
 apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *kernel,
                const char *from_profile, NsMitigations *out, NsWhy *why, GError **error)
 {
-  g_auto (GStrv) args = g_strsplit_set (cmdline ? cmdline : "", " \t", -1);
+  g_auto (GStrv) args = split_cmdline (cmdline);
   NsMitigations defaults = *out;
   NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
                     from_profile, FALSE };
