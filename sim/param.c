@@ -209,8 +209,11 @@ parse_number (const NsParamDef *def, const char *text, double *out)
 static gboolean
 check_value (const NsParamDef *def, const char *text, GError **error)
 {
+  g_autoptr (GString) shown = g_string_new (NULL);
   double num;
   gboolean b;
+
+  ns_escape_controls (shown, text);                 /* the error stays one line */
 
   switch (def->type) {
   case NS_PARAM_STRING:
@@ -232,16 +235,16 @@ check_value (const NsParamDef *def, const char *text, GError **error)
 /* ERRORS */
 bad_bool:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-               "parameter %s: expected true or false, got '%s'", def->name, text);
+               "parameter %s: expected true or false, got '%s'", def->name, shown->str);
   return FALSE;
 bad_number:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "parameter %s: expected %s, got '%s'",
-               def->name, def->type == NS_PARAM_INT ? "an integer" : "a number", text);
+               def->name, def->type == NS_PARAM_INT ? "an integer" : "a number", shown->str);
   return FALSE;
 out_of_range:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
                "parameter %s: %s is outside the valid range [%g, %g] %s",
-               def->name, text, def->min, def->max, def->unit);
+               def->name, shown->str, def->min, def->max, def->unit);
   return FALSE;
 }
 
