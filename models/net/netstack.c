@@ -81,26 +81,6 @@ loopback_neigh_new (NsNetStack *s)
   return n;
 }
 
-/* Notes on build that the path runs v6.9's code but for the version switches the doc
- * lists, when the scenario asks for another major.minor. */
-static void
-note_version (NsBuild *build)
-{
-  g_autofree char *note = NULL;
-
-  if (build == NULL || ns_kernel_version_cmp (ns_build_version (build), "6.9") == 0)
-    return;
-  note = g_strdup_printf ("kernel %s: the UDP loopback path runs v6.9's code with only the "
-                          "version switches doc/models/udp-loopback.md lists (per-CPU "
-                          "memory reserves from 6.0, the direct sk_data_ready call from "
-                          "6.2, __sk_mem_schedule from 6.4, and the lookup's: jhash2 for "
-                          "IPv6 from 6.5, the reuseport re-score from 6.6, one compute_score "
-                          "site from 6.10, hash4 from 6.13); other changes (e.g. 6.15's "
-                          "receive-buffer admission test, 6.18's per-NUMA producer queues) "
-                          "are not in it", ns_build_version (build));
-  ns_build_note (build, note);
-}
-
 /* Builds the stack; see netstack.h. */
 NsNetStack *
 ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
@@ -137,7 +117,6 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->udp_table = udp_table_new (s->arena, s->build, UDP_HTABLE_ENTRIES, error);
   if (s->udp_table == NULL)
     goto fail;
-  note_version (s->build);
   s->alloc = ns_skb_alloc_new (machine);
   s->lo = loopback_dev_new (s);
   s->rt_lo4 = local_route_new (s, &ip_fn_ip_local_deliver, &ip_fn_ip_output);

@@ -100,6 +100,28 @@ generation_of (const NsBuild *build, guint version)
   return UDP_GEN_C;
 }
 
+/* Notes on build that the UDP code runs v6.9's rules but for its version switches, when
+ * the scenario asks for another major.minor. */
+static void
+note_version (NsBuild *build, guint version)
+{
+  g_autofree char *note = NULL;
+
+  if (version == 6009)
+    return;
+  note = g_strdup_printf ("kernel %s: the UDP code (the socket lookup, and in the loopback "
+                          "workloads the send and receive paths) runs v6.9's rules but for "
+                          "the version switches doc/models/udp-loopback.md and doc/model.md "
+                          "list (among them per-CPU memory reserves from 6.0, the direct "
+                          "sk_data_ready call from 6.2, __sk_mem_schedule from 6.4, jhash2 "
+                          "for IPv6 from 6.5, the reuseport re-score from 6.6, one "
+                          "compute_score site from 6.10, the hash4 table from 6.13); other "
+                          "changes (e.g. 6.15's receive-buffer admission test, 6.18's "
+                          "per-NUMA producer queues) are not modelled",
+                          ns_build_version (build));
+  ns_build_note (build, note);
+}
+
 /* Sets the table's version-dependent switches. */
 static void
 udp_table_set_features (struct udp_table *tbl, NsBuild *build)
@@ -150,6 +172,7 @@ udp_table_new (NsArena *arena, NsBuild *build, guint entries, GError **error)
   tbl->mask = entries - 1;
   tbl->log = g_bit_nth_msf (entries, -1);
   udp_table_set_features (tbl, build);
+  note_version (build, version);
   tbl->hash2_stride = tbl->has_hash4 ? sizeof (struct udp_hslot_main) : sizeof (struct udp_hslot);
   slots_bytes = entries * (sizeof (struct udp_hslot) + tbl->hash2_stride +
                            (tbl->has_hash4 ? sizeof (struct udp_hslot) : 0));

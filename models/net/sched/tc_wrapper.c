@@ -296,11 +296,11 @@ note_version (NsBuild *build)
 
   if (ns_kernel_version_cmp (ns_build_version (build), "6.1") == 0)
     return;
-  note = g_strdup_printf ("kernel %s: tc and pktgen run v6.1's code; only the retpoline "
-                          "wrapper's compare chains (members removed in 6.3 and 6.9) and "
-                          "the reclassify limit (4 before 5.14) follow the version; 6.6's "
-                          "tcx rework of the egress hook is not modelled",
-                          ns_build_version (build));
+  note = g_strdup_printf ("kernel %s: tc and pktgen run v6.1's code but for the switches "
+                          "doc/models/tc-pktgen.md lists (among them the merged retpoline "
+                          "wrapper from 6.2, its chains' members removed in 6.3 and 6.9, "
+                          "the reclassify limit of 4 before 5.14); 6.6's tcx rework of the "
+                          "egress hook is not modelled", ns_build_version (build));
   ns_build_note (build, note);
 }
 
