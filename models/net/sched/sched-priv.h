@@ -11,14 +11,17 @@ G_BEGIN_DECLS
 #define TC_KMALLOC_CLASSES 13
 
 /* One kmalloc size class: objects carved from 32 KiB regions, in order as SLUB lays a
- * cache's objects out consecutively in its slabs, or, with CONFIG_SLAB_FREELIST_RANDOM,
- * in a random order of the region's slots (shuffle_freelist). */
+ * cache's objects out consecutively in its slabs; or, with CONFIG_SLAB_FREELIST_RANDOM,
+ * from slabs of the cache's own size (calculate_order) in the order of the cache's one
+ * random sequence, each slab starting at a random place in it (shuffle_freelist). */
 typedef struct {
   gsize    size;
   guint8  *chunk;
   guint    next;          /* objects handed out of the chunk */
   guint    n_slots;
   guint   *order;         /* the chunk's slot order, n_slots long */
+  guint   *random_seq;    /* CONFIG_SLAB_FREELIST_RANDOM: the cache's sequence, n_slots */
+  gsize    slab_bytes;    /* CONFIG_SLAB_FREELIST_RANDOM: PAGE_SIZE << the slab's order */
 } TcSlab;
 
 struct _TcEnv {

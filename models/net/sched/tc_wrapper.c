@@ -272,19 +272,81 @@ tc_wrapper_init (TcEnv *env)
 
 /* ---- the environment ---- */
 
-/* A fresh 32 KiB region for slab: its slots in order, or shuffled as SLUB's
- * shuffle_freelist does under CONFIG_SLAB_FREELIST_RANDOM. */
+/* calc_slab_order (v6.1 mm/slub.c): the lowest order from that of min_objects objects up
+ * to max_order whose leftover is at most 1/fract_leftover of the slab. */
+static guint
+calc_slab_order (gsize size, guint min_objects, guint max_order, guint fract_leftover)
+{
+  guint order = 0;
+
+  while (((gsize) 4096 << order) < min_objects * size)     /* get_order (min_objects * size) */
+    order++;
+  for (; order <= max_order; order++) {
+    gsize slab = (gsize) 4096 << order;
+    if (slab % size <= slab / fract_leftover)
+      break;
+  }
+  return order;
+}
+
+/* calculate_order (v6.1 mm/slub.c, slub_min_objects 0, slub_max_order 3): at least
+ * 4 * (fls(nr_cpus) + 1) objects a slab where the largest order holds them, the leftover
+ * at most 1/16, 1/8, then 1/4 of the slab, else fewer objects. */
+static guint
+calculate_order (gsize size, guint n_cpus)
+{
+  const guint max_order = 3;                /* PAGE_ALLOC_COSTLY_ORDER */
+  guint min_objects = 4 * (g_bit_nth_msf (MAX (n_cpus, 1), -1) + 2);
+  guint max_objects = (guint) (((gsize) 4096 << max_order) / size);
+
+  for (min_objects = MIN (min_objects, max_objects); min_objects > 1; min_objects--)
+    for (guint fraction = 16; fraction >= 4; fraction /= 2) {
+      guint order = calc_slab_order (size, min_objects, max_order, fraction);
+      if (order <= max_order)
+        return order;
+    }
+  return calc_slab_order (size, 1, max_order, 1);
+}
+
+/* init_cache_random_seq under CONFIG_SLAB_FREELIST_RANDOM: the cache's slab size and its
+ * one random permutation of a slab's object indices (freelist_randomize). */
+static void
+slab_init_random_seq (TcEnv *env, TcSlab *slab)
+{
+  slab->slab_bytes = (gsize) 4096 << calculate_order (slab->size, env->n_cpus);
+  slab->n_slots = (guint) (slab->slab_bytes / slab->size);
+  slab->random_seq = g_new (guint, slab->n_slots);
+  for (guint i = 0; i < slab->n_slots; i++)
+    slab->random_seq[i] = i;
+  gsl_ran_shuffle (env->slab_rng, slab->random_seq, slab->n_slots, sizeof (guint));
+}
+
+/* A fresh slab for slab's class: a 32 KiB region with its slots in order, or under
+ * CONFIG_SLAB_FREELIST_RANDOM a slab of the cache's size whose objects follow the cache's
+ * random sequence from a random position, wrapping (shuffle_freelist,
+ * next_freelist_entry). */
 static void
 slab_new_chunk (TcEnv *env, TcSlab *slab)
 {
-  slab->chunk = ns_arena_alloc (env->arena, TC_SLAB_CHUNK, 4096);
-  slab->n_slots = (guint) (TC_SLAB_CHUNK / slab->size);
+  guint pos;
+
+  if (env->slab_rng == NULL) {
+    slab->chunk = ns_arena_alloc (env->arena, TC_SLAB_CHUNK, 4096);
+    slab->n_slots = (guint) (TC_SLAB_CHUNK / slab->size);
+    slab->order = g_renew (guint, slab->order, slab->n_slots);
+    for (guint i = 0; i < slab->n_slots; i++)
+      slab->order[i] = i;
+    slab->next = 0;
+    return;
+  }
+  if (slab->random_seq == NULL)
+    slab_init_random_seq (env, slab);
+  slab->chunk = ns_arena_alloc (env->arena, slab->slab_bytes, 4096);
   slab->order = g_renew (guint, slab->order, slab->n_slots);
-  slab->next = 0;
+  pos = (guint) gsl_rng_uniform_int (env->slab_rng, slab->n_slots);
   for (guint i = 0; i < slab->n_slots; i++)
-    slab->order[i] = i;
-  if (env->slab_rng != NULL)
-    gsl_ran_shuffle (env->slab_rng, slab->order, slab->n_slots, sizeof (guint));
+    slab->order[i] = slab->random_seq[(pos + i) % slab->n_slots];
+  slab->next = 0;
 }
 
 /* Notes on build that tc runs v6.1's code but for what follows the version, when the
@@ -353,8 +415,10 @@ tc_env_free (TcEnv *env)
 {
   if (env == NULL)
     return;
-  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
+  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++) {
     g_free (env->slabs[i].order);
+    g_free (env->slabs[i].random_seq);
+  }
   if (env->slab_rng != NULL)
     gsl_rng_free (env->slab_rng);
   g_free (env);

@@ -89,6 +89,81 @@ START_TEST (test_slab_layout_follows_the_seed)
 }
 END_TEST
 
+/* The slot indices, in the order handed out, of the next slab of n_slots 256-byte
+ * objects (kzalloc(200)) of env, into idx. */
+static void
+next_slab_indices (TcEnv *env, guint n_slots, guint *idx)
+{
+  guint8 **obj = g_new (guint8 *, n_slots);
+  guint8 *base = NULL;
+
+  for (guint i = 0; i < n_slots; i++) {
+    obj[i] = tc_kzalloc (env, 200);
+    base = base == NULL || obj[i] < base ? obj[i] : base;
+  }
+  for (guint i = 0; i < n_slots; i++)
+    idx[i] = (guint) ((obj[i] - base) / 256);
+  g_free (obj);
+}
+
+/* TRUE if b is a rotation of a (n entries). */
+static gboolean
+is_rotation (const guint *a, const guint *b, guint n)
+{
+  for (guint shift = 0; shift < n; shift++) {
+    guint i = 0;
+    while (i < n && b[i] == a[(i + shift) % n])
+      i++;
+    if (i == n)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* SLUB under CONFIG_SLAB_FREELIST_RANDOM (v6.1 mm/slub.c): a kmalloc-256 slab holds
+ * calculate_order's objects — at least 4 * (fls(nr_cpus) + 1), a power-of-two size
+ * leaving no rest, so PAGE_SIZE << get_order(that × 256) bytes — and every slab of the
+ * cache hands them out in the cache's one random sequence (init_cache_random_seq),
+ * started at a random position and wrapping (shuffle_freelist): each slab's order is a
+ * rotation of the first's, all of its slots used once. */
+START_TEST (test_slab_random_sequence_per_cache)
+{
+  const char *const config[] = { "CONFIG_SLAB_FREELIST_RANDOM", "y", NULL };
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  guint fls, min_objects, slab = 4096, n_slots, *first, *other;
+  SchedRig rig;
+  TcEnv *env;
+
+  gsl_rng_set (rng, 7);
+  rig_init (&rig, "6.1.0", NULL, config, NS_SPECTRE_V2_RETPOLINE);
+  for (fls = 0; (1u << fls) <= ns_machine_n_cpus (rig.machine); fls++)
+    ;
+  min_objects = 4 * (fls + 1);
+  while (slab < min_objects * 256)
+    slab <<= 1;
+  n_slots = slab / 256;
+  first = g_new (guint, n_slots);
+  other = g_new (guint, n_slots);
+  env = tc_env_new (rig.machine, rng);
+  next_slab_indices (env, n_slots, first);
+  for (guint k = 0; k < 3; k++) {
+    GHashTable *seen = g_hash_table_new (NULL, NULL);
+    next_slab_indices (env, n_slots, other);
+    for (guint i = 0; i < n_slots; i++) {
+      ck_assert_uint_lt (other[i], n_slots);
+      ck_assert (g_hash_table_add (seen, GUINT_TO_POINTER (other[i] + 1)));
+    }
+    ck_assert_msg (is_rotation (first, other, n_slots), "slab %u is no rotation", k + 2);
+    g_hash_table_destroy (seen);
+  }
+  g_free (first);
+  g_free (other);
+  tc_env_free (env);
+  rig_clear (&rig);
+  gsl_rng_free (rng);
+}
+END_TEST
+
 /* Per-CPU allocations past one chunk's unit go on in a new chunk (as pcpu_create_chunk
  * does): 4096 filters' statistics need several. Every allocation is simulated memory,
  * and no CPU's copy of one overlaps any copy of another. */
@@ -401,6 +476,7 @@ tc_wrapper_suite (void)
 
   tcase_add_test (tc, test_slab_freelist_random);
   tcase_add_test (tc, test_slab_layout_follows_the_seed);
+  tcase_add_test (tc, test_slab_random_sequence_per_cache);
   tcase_add_test (tc, test_percpu_chunks);
   tcase_add_test (tc, test_merged_chain_order);
   tcase_add_test (tc, test_chain_length_by_version);
