@@ -89,20 +89,20 @@ START_TEST (test_slab_layout_follows_the_seed)
 }
 END_TEST
 
-/* The slot indices, in the order handed out, of the next slab of n_slots 256-byte
- * objects (kzalloc(200)) of env, into idx. */
+/* The slot indices, in the order handed out, of the next slab of n_slots objects of
+ * the kmalloc class klass (kzalloc(klass - 56)) of env, into idx. */
 static void
-next_slab_indices (TcEnv *env, guint n_slots, guint *idx)
+next_slab_indices (TcEnv *env, gsize klass, guint n_slots, guint *idx)
 {
   guint8 **obj = g_new (guint8 *, n_slots);
   guint8 *base = NULL;
 
   for (guint i = 0; i < n_slots; i++) {
-    obj[i] = tc_kzalloc (env, 200);
+    obj[i] = tc_kzalloc (env, klass - 56);
     base = base == NULL || obj[i] < base ? obj[i] : base;
   }
   for (guint i = 0; i < n_slots; i++)
-    idx[i] = (guint) ((obj[i] - base) / 256);
+    idx[i] = (guint) ((obj[i] - base) / klass);
   g_free (obj);
 }
 
@@ -125,7 +125,8 @@ is_rotation (const guint *a, const guint *b, guint n)
  * leaving no rest, so PAGE_SIZE << get_order(that × 256) bytes — and every slab of the
  * cache hands them out in the cache's one random sequence (init_cache_random_seq),
  * started at a random position and wrapping (shuffle_freelist): each slab's order is a
- * rotation of the first's, all of its slots used once. */
+ * rotation of the first's, all of its slots used once. A large class's count is capped
+ * at what the largest order holds (kmalloc-4096: 8 in 32 KiB). */
 START_TEST (test_slab_random_sequence_per_cache)
 {
   const char *const config[] = { "CONFIG_SLAB_FREELIST_RANDOM", "y", NULL };
@@ -145,10 +146,10 @@ START_TEST (test_slab_random_sequence_per_cache)
   first = g_new (guint, n_slots);
   other = g_new (guint, n_slots);
   env = tc_env_new (rig.machine, rng);
-  next_slab_indices (env, n_slots, first);
+  next_slab_indices (env, 256, n_slots, first);
   for (guint k = 0; k < 3; k++) {
     GHashTable *seen = g_hash_table_new (NULL, NULL);
-    next_slab_indices (env, n_slots, other);
+    next_slab_indices (env, 256, n_slots, other);
     for (guint i = 0; i < n_slots; i++) {
       ck_assert_uint_lt (other[i], n_slots);
       ck_assert (g_hash_table_add (seen, GUINT_TO_POINTER (other[i] + 1)));
@@ -156,6 +157,13 @@ START_TEST (test_slab_random_sequence_per_cache)
     ck_assert_msg (is_rotation (first, other, n_slots), "slab %u is no rotation", k + 2);
     g_hash_table_destroy (seen);
   }
+  /* kmalloc-4096: min_objects is capped at what an order-3 (PAGE_ALLOC_COSTLY_ORDER)
+   * slab holds, 8, so its slabs are 32 KiB: two slabs of 8 are rotations of each other */
+  next_slab_indices (env, 4096, 8, first);
+  next_slab_indices (env, 4096, 8, other);
+  for (guint i = 0; i < 8; i++)
+    ck_assert_uint_lt (other[i], 8);
+  ck_assert (is_rotation (first, other, 8));
   g_free (first);
   g_free (other);
   tc_env_free (env);
