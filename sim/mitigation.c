@@ -602,13 +602,13 @@ unquote (char *text)
 static gboolean
 check_exact_spelling (const char *raw, const char *key, const char *value, GError **error)
 {
+  gboolean with_value = value != NULL && !strcmp (key, "spectre_v2");
   g_autofree char *exact = NULL;
 
   if (strcmp (key, "spectre_v2") && strcmp (key, "nospectre_v2"))
     return TRUE;
   /* cmdline_find_option_bool matches nospectre_v2 only as a whole word */
-  exact = g_strdup_printf ("%s%s%s", key, value && !strcmp (key, "spectre_v2") ? "=" : "",
-                           value && !strcmp (key, "spectre_v2") ? value : "");
+  exact = with_value ? g_strconcat (key, "=", value, NULL) : g_strdup (key);
   if (!strcmp (raw, exact))
     return TRUE;
   if (!strcmp (key, "nospectre_v2") && g_str_has_prefix (raw, "nospectre_v2="))
