@@ -1299,22 +1299,36 @@ apply_sets (xmlDocPtr doc, const char *const *sets, const char *by, GHashTable *
   return TRUE;
 }
 
+/* The <variant> element named variant in doc's <variants>, or NULL; see scenario.h. */
+xmlNodePtr
+ns_scenario_variant_node (xmlDocPtr doc, const char *variant)
+{
+  xmlNodePtr variants;
+
+  g_return_val_if_fail (doc != NULL && variant != NULL, NULL);
+
+  variants = child_element (xmlDocGetRootElement (doc), "variants");
+  for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
+    g_autofree char *name = ns_xml_prop (v, "name");
+    if (v->type == XML_ELEMENT_NODE && g_strcmp0 (name, variant) == 0)
+      return v;
+  }
+  return NULL;
+}
+
 /* Applies the <set>s of the variant named variant (NULL or "": none) to doc, recording
  * touched nodes. */
 static gboolean
 apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched,
                     GError **error)
 {
-  xmlNodePtr variants = child_element (xmlDocGetRootElement (doc), "variants");
   g_autofree char *by = g_strdup_printf ("variant '%s' set", variant ? variant : "");
+  xmlNodePtr v;
 
   if (variant == NULL || variant[0] == '\0')
     return TRUE;
-  for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
-    g_autofree char *name = ns_xml_prop (v, "name");
-    if (v->type == XML_ELEMENT_NODE && g_strcmp0 (name, variant) == 0)
-      return apply_set_elements (NULL, v, doc, touched, by, error);
-  }
+  if ((v = ns_scenario_variant_node (doc, variant)) != NULL)
+    return apply_set_elements (NULL, v, doc, touched, by, error);
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'",
                (const char *) doc->URL, variant);
   return FALSE;

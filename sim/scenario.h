@@ -51,6 +51,8 @@ typedef struct {
 /* Loads and validates path; applies sets ("PATH=VALUE" strings, see doc/scenario-format.md)
  * to the document before validation. Errors are "file:line: message" (NS_ERROR_INPUT). */
 NsScenario *ns_scenario_load   (const char *path, const char *const *sets, GError **error);
+/* The <variant> element named variant in doc's <variants>, or NULL if there is none. */
+xmlNodePtr  ns_scenario_variant_node (xmlDocPtr doc, const char *variant);
 /* Like ns_scenario_load, with the <set>s of the variant named variant (NULL or "": none)
  * applied before sets, and params (PATH=VALUE strings given by the option params_by,
  * NULL meaning "--param": a sweep point's, or netsim run's --what-if; may be NULL) after

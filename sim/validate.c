@@ -1942,30 +1942,13 @@ pair_key (const char *baseline_key, const char *patched_key)
   return g_strconcat (baseline_key, "\x1d", patched_key, NULL);
 }
 
-/* The <variant name=variant> element of sc's document, or NULL. */
-static xmlNodePtr
-variant_node (const NsScenario *sc, const char *variant)
-{
-  xmlNodePtr variants = ns_xml_child (xmlDocGetRootElement (sc->doc), "variants");
-
-  for (xmlNodePtr n = variants ? variants->children : NULL; n; n = n->next) {
-    g_autofree char *name = NULL;
-    if (!ns_xml_is_element (n, "variant"))
-      continue;
-    name = ns_xml_prop (n, "name");
-    if (!g_strcmp0 (name, variant))
-      return n;
-  }
-  return NULL;
-}
-
 /* NULL if the variant of sc that case c runs has no <set> forbidden_set refuses; else why
  * the row cannot run (*status ERROR), that reason also appended to conflicts (if any). */
 static char *
 variant_forbidden (const NsScenario *sc, const NsValCase *c, const char *variant,
                    NsValStatus *status, GPtrArray *conflicts)
 {
-  xmlNodePtr node = variant_node (sc, variant);
+  xmlNodePtr node = ns_scenario_variant_node (sc->doc, variant);
 
   for (xmlNodePtr n = node ? node->children : NULL; n; n = n->next) {
     g_autofree char *path = NULL;
