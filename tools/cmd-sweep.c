@@ -430,6 +430,16 @@ plot_render (const NsPlot *plot, const char *script, GError **error)
   return FALSE;
 }
 
+/* TRUE if the plot's .dat and .gp can be written later (as ns_cmd_check_output). */
+static gboolean
+plot_outputs_writable (const NsPlot *plot, GError **error)
+{
+  g_autofree char *dat = g_strconcat (plot->base, ".dat", NULL);
+  g_autofree char *gp = g_strconcat (plot->base, ".gp", NULL);
+
+  return ns_cmd_check_output (dat, error) && ns_cmd_check_output (gp, error);
+}
+
 /* TRUE if the CSV, the JSON, the plot image and its .dat and .gp (from plot_base) are
  * different files (NULL ones left out; devices and FIFOs may be shared); else says which
  * two meet: one would overwrite the other. */
@@ -452,39 +462,34 @@ outputs_distinct (const char *csv, const char *json, const char *plot_file,
   return TRUE;
 }
 
-/* Writes FILE.dat and FILE.gp and renders FILE.png/svg when gnuplot exists. */
+/* Renders the plot's FILE.dat into *dat and FILE.gp into *gp; FALSE if no point has y. */
 static gboolean
-plot_write (const NsPlot *plot, const NsSweep *sweep, GError **error)
+plot_texts (const NsPlot *plot, const NsSweep *sweep, GString **dat, GString **gp,
+            GError **error)
 {
   NsPlotData d = { g_ptr_array_new_with_free_func (g_free),
                    g_ptr_array_new_with_free_func (g_free),
                    g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                           (GDestroyNotify) g_array_unref), 0, 0,
                    ns_sweep_scenario_name (sweep), FALSE };
-  g_autofree char *script = g_strconcat (plot->base, ".gp", NULL);
-  g_autofree char *data = g_strconcat (plot->base, ".dat", NULL);
-  GString *dat = NULL, *gp = NULL;
-  NsXKind kind;
   gboolean ok = FALSE;
+  NsXKind kind;
 
   plot_collect (plot, sweep, &d);
   d.groups = g_hash_table_size (d.marks);
-  if (d.rows == 0) {
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--plot: no point that ran has y=%s (it "
-                 "names the scenario's metric or one of value, cv, reps, ops, wall_s)", plot->y);
-    goto out;
-  }
+  if (d.rows == 0)
+    goto no_rows;
   kind = x_kind (d.xs);
-  dat = plot_data_text (&d, kind);
-  gp = plot_script (plot, sweep, &d, kind);
-  ok = ns_cmd_write_output (data, dat, error) && ns_cmd_write_output (script, gp, error) &&
-       plot_render (plot, script, error);
+  *dat = plot_data_text (&d, kind);
+  *gp = plot_script (plot, sweep, &d, kind);
+  ok = TRUE;
+  goto out;
 
+  /* ERRORS */
+no_rows:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--plot: no point that ran has y=%s (it "
+               "names the scenario's metric or one of value, cv, reps, ops, wall_s)", plot->y);
 out:
-  if (dat)
-    g_string_free (dat, TRUE);
-  if (gp)
-    g_string_free (gp, TRUE);
   g_ptr_array_unref (d.series);
   g_ptr_array_unref (d.xs);
   g_hash_table_unref (d.marks);
@@ -586,20 +591,30 @@ fail:
   return NULL;
 }
 
-/* Writes JSON and the plot of a complete sweep. */
+/* Writes the JSON and the plot's .dat and .gp of a complete sweep, all or nothing (a new
+ * file is removed again if another cannot be written), then renders the image. */
 static gboolean
 write_extras (const NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, GError **error)
 {
+  g_autofree char *dat_path = plot->file ? g_strconcat (plot->base, ".dat", NULL) : NULL;
+  g_autofree char *gp_path = plot->file ? g_strconcat (plot->base, ".gp", NULL) : NULL;
+  const char *paths[] = { a->json, dat_path, gp_path };
+  GString *texts[] = { NULL, NULL, NULL };
+  gboolean ok = TRUE;
+
   if (a->json) {
-    GString *out = g_string_new (NULL);
-    gboolean ok;
-    ns_sweep_json (sweep, out);
-    ok = ns_cmd_write_output (a->json, out, error);
-    g_string_free (out, TRUE);
-    if (!ok)
-      return FALSE;
+    texts[0] = g_string_new (NULL);
+    ns_sweep_json (sweep, texts[0]);
   }
-  return plot->file == NULL || plot_write (plot, sweep, error);
+  if (plot->file)
+    ok = plot_texts (plot, sweep, &texts[1], &texts[2], error);
+  ok = ok && ns_cmd_write_outputs (paths, (const GString *const *) texts,
+                                   G_N_ELEMENTS (paths), error);
+  ok = ok && (plot->file == NULL || plot_render (plot, gp_path, error));
+  for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
+    if (texts[i])
+      g_string_free (texts[i], TRUE);
+  return ok;
 }
 
 /* Runs the sweep to the end or to an interruption; returns the exit status. */
@@ -716,6 +731,10 @@ ns_cmd_sweep (int argc, char **argv)
   }
   if (plot_spec && !plot_parse (&plot, plot_spec, plot_file))
     goto out;
+  if (plot.file && !plot_outputs_writable (&plot, &err)) {
+    status = ns_cmd_fail (err);
+    goto out;
+  }
   if (!outputs_distinct (a.output, a.json, plot.file, plot.file ? plot.base : NULL))
     goto out;
   scenario = ns_cmd_scenario_path (argv[1]);

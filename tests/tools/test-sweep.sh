@@ -208,6 +208,21 @@ expect 2 "--plot with a bad x" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --res
 expect 2 "--plot to a .jpg" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
   --plot x=workload.depth,y=value "$TMP/r.jpg" "$SC"
 
+# the plot's .dat and .gp are checked before anything runs, like -o and --json
+mkdir -p "$TMP/dir.gp"
+expect 2 "--plot whose .gp is a folder" -- "$NETSIM" sweep -q -p workload.depth=2,3 \
+  -o "$TMP/dir.csv" --plot x=workload.depth,y=value "$TMP/dir.png" "$SC"
+[ -e "$TMP/dir.csv" ] && bad "sweep: a --plot .gp that is a folder ran the sweep" || ok
+# the JSON, .dat and .gp are written all or nothing: a .gp that cannot take its text (a
+# link to /dev/full) leaves no new JSON or .dat behind, and the exit status says so
+ln -s /dev/full "$TMP/full.gp"
+NETSIM_GNUPLOT='' "$NETSIM" sweep -q --variant plain-ret -p workload.depth=2,3 -o "$TMP/full.csv" \
+  --json "$TMP/full.json" --plot x=workload.depth,y=value "$TMP/full.png" "$SC" 2>"$TMP/err"
+got=$?
+[ "$got" -eq 2 ] && [ ! -e "$TMP/full.json" ] && [ ! -e "$TMP/full.dat" ] &&
+  [ "$(points "$TMP/full.csv")" -eq 2 ] && ok ||
+  bad "sweep: --plot .gp to /dev/full: exit $got, files: $(echo "$TMP"/full*)"
+
 # a scenario's fitted cpu.ipc carried to another CPU by a cpu.profile dimension is noted
 TC="$DATA/scenarios/tc-pktgen-matchall-5950x.xml"
 TCS="--variant 5950x-f1-before --set measure.warmup=20us --set measure.duration=100us"
