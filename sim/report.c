@@ -554,8 +554,8 @@ json_breakdown (NsJson *json, GPtrArray *rows)
   ns_json_end_array (json);
 }
 
-/* Writes one variant as a JSON object: figures, repetitions, setup, events, breakdown and
- * parameters. */
+/* Writes one variant as a JSON object: figures, repetitions, setup (with the models'
+ * notes on what the build runs), events, breakdown and parameters. */
 static void
 json_variant (NsJson *json, const NsVariantResult *vr)
 {
@@ -583,6 +583,7 @@ json_variant (NsJson *json, const NsVariantResult *vr)
   ns_json_member_string (json, "cmdline", vr->cmdline);
   ns_json_member_strv (json, "mitigations", vr->mitigations);
   ns_json_member_strv (json, "inlining", vr->inlining);
+  ns_json_member_strv (json, "model_notes", vr->notes);
   ns_json_key (json, "events_per_op");
   json_events (json, vr->events_per_op);
   ns_json_key (json, "overlapped_cycles_per_op");

@@ -381,6 +381,16 @@ grep -q "note: kernel 6.18.0: the UDP code" "$TMP/err" && ok ||
 expect 0 "tc on its own 6.1 kernel" -- "$NETSIM" run -q --variant 7950x-f1-before \
   --set measure.duration=50us "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q "note: kernel" "$TMP/err" && bad "a 6.1 tc run gets a version note" || ok
+# the JSON carries the notes in each variant's model_notes (empty where there are none)
+expect 0 "tc on a 6.6 kernel, JSON" -- "$NETSIM" run -q -f json --variant 7950x-f1-before \
+  --set measure.duration=50us --set kernel.version=6.6.0 \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -A1 '"model_notes": \[$' "$TMP/out" | grep -q '"kernel 6.6.0: tc and pktgen run v6.1.s code but for' &&
+  ok || bad "a 6.6 tc run's JSON has no model note: $(grep -A2 model_notes "$TMP/out")"
+expect 0 "tc on its own 6.1 kernel, JSON" -- "$NETSIM" run -q -f json --variant 7950x-f1-before \
+  --set measure.duration=50us "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q '"model_notes": \[\]' "$TMP/out" && ok ||
+  bad "a 6.1 tc run's JSON: model_notes not empty: $(grep -A2 model_notes "$TMP/out")"
 
 # calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
 expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host
