@@ -8,3 +8,10 @@ tests_sim_test_mitigation_LDADD = libns_base.a $(TEST_LIBS)
 
 TESTS += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 EXTRA_DIST += tests/tools/test-cli.sh tests/tools/test-whatif.sh
+
+# The docs' marked tables of current results agree with validation/expected.csv.
+check_PROGRAMS += tests/doc/test-figures
+TESTS += tests/doc/test-figures
+tests_doc_test_figures_SOURCES = tests/doc/test-figures.c
+tests_doc_test_figures_CFLAGS = $(TEST_CFLAGS)
+tests_doc_test_figures_LDADD = libns_run.a libns_base.a $(TEST_LIBS)

@@ -1,0 +1,429 @@
+/* test-figures.c — the tables of current results in the docs agree with
+ * validation/expected.csv, the file `make check` holds the model to. A table is checked
+ * when an HTML comment on the line before it says how (doc/validation.md, "Figures in the
+ * docs"):
+ *
+ *   <!-- figures: sensitivity -->   a sensitivity table (tools/sensitivity): its header
+ *       names each column's row and recorded delta, "ROW (+14.47)"; its "as shipped" line
+ *       gives the simulated deltas (a '*' on each row outside its tolerance), the rows
+ *       within ("5/8") and the mean absolute error in pp.
+ *   <!-- figures: rows seed=000 recorded=2 simulated=4 -->   a table whose first column
+ *       is a row's variant label in that seed ("ipv4 1G") and whose columns (counted from
+ *       1) recorded= and simulated= hold the recorded and simulated deltas ("+14.47 %").
+ *
+ * A figure agrees when it is the expected one rounded to its two decimals (±0.005). Every
+ * doc under doc/ and the README is read; the test fails on any stale figure (naming the
+ * file, line, cell and the value expected.csv has), on a marker it cannot read, and if
+ * the docs mark fewer tables than they did when this test was written. */
+#include "config.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+
+/* Marked tables the docs had when the test was written: a marker lost fails the test. */
+#define MIN_MARKED_TABLES 3
+
+typedef struct {
+  char   *id, *seed, *variant, *status;
+  double  recorded, simulated, error_pp;
+} Row;
+
+typedef struct {
+  GPtrArray  *rows;      /* Row* */
+  GString    *problems;  /* one line per disagreement */
+  guint       tables;    /* marked tables checked */
+} Check;
+
+/* Frees a Row. */
+static void
+row_free (gpointer p)
+{
+  Row *r = p;
+
+  g_free (r->id);
+  g_free (r->seed);
+  g_free (r->variant);
+  g_free (r->status);
+  g_free (r);
+}
+
+/* The path of a file of the source tree. */
+static char *
+src_path (const char *rel)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+
+  return g_build_filename (data ? data : NS_SRCDIR, rel, NULL);
+}
+
+/* The index of column name in the header fields, or -1. */
+static gint
+column (char **header, const char *name)
+{
+  for (gint i = 0; header[i]; i++)
+    if (!strcmp (header[i], name))
+      return i;
+  return -1;
+}
+
+/* Reads validation/expected.csv's rows that have a simulated delta. */
+static GPtrArray *
+load_expected (void)
+{
+  g_autofree char *path = src_path ("validation/expected.csv"), *text = NULL;
+  g_auto (GStrv) lines = NULL, header = NULL;
+  GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
+  gint c_id, c_seed, c_var, c_status, c_rec, c_sim, c_err;
+  guint l = 0;
+
+  ck_assert_msg (g_file_get_contents (path, &text, NULL, NULL), "cannot read %s", path);
+  lines = g_strsplit (text, "\n", -1);
+  while (lines[l] && lines[l][0] == '#')
+    l++;
+  ck_assert_ptr_nonnull (lines[l]);
+  header = ns_csv_split (lines[l++]);
+  c_id = column (header, "row");
+  c_seed = column (header, "seed");
+  c_var = column (header, "variant");
+  c_status = column (header, "status");
+  c_rec = column (header, "recorded_delta_pct");
+  c_sim = column (header, "simulated_delta_pct");
+  c_err = column (header, "error_pp");
+  ck_assert (c_id >= 0 && c_seed >= 0 && c_var >= 0 && c_status >= 0 && c_rec >= 0 &&
+             c_sim >= 0 && c_err >= 0);
+  for (; lines[l]; l++) {
+    g_auto (GStrv) f = lines[l][0] ? ns_csv_split (lines[l]) : NULL;
+    Row *r;
+    if (f == NULL || (gint) g_strv_length (f) <= c_err || f[c_sim][0] == '\0')
+      continue;
+    r = g_new0 (Row, 1);
+    r->id = g_strdup (f[c_id]);
+    r->seed = g_strdup (f[c_seed]);
+    r->variant = g_strdup (f[c_var]);
+    r->status = g_strdup (f[c_status]);
+    r->recorded = g_ascii_strtod (f[c_rec], NULL);
+    r->simulated = g_ascii_strtod (f[c_sim], NULL);
+    r->error_pp = g_ascii_strtod (f[c_err], NULL);
+    g_ptr_array_add (rows, r);
+  }
+  ck_assert_uint_gt (rows->len, 0);
+  return rows;
+}
+
+/* The row whose field (id or variant, in seed when seed is not NULL) is key, or NULL. */
+static const Row *
+find_row (const Check *c, const char *seed, const char *key)
+{
+  for (guint i = 0; i < c->rows->len; i++) {
+    const Row *r = c->rows->pdata[i];
+    if (seed == NULL ? !strcmp (r->id, key)
+                     : !strcmp (r->seed, seed) && !strcmp (r->variant, key))
+      return r;
+  }
+  return NULL;
+}
+
+/* Appends one problem line "file:line: what". */
+static void G_GNUC_PRINTF (4, 5)
+problem (Check *c, const char *file, guint line, const char *format, ...)
+{
+  va_list ap;
+
+  g_string_append_printf (c->problems, "%s:%u: ", file, line);
+  va_start (ap, format);
+  g_string_append_vprintf (c->problems, format, ap);
+  va_end (ap);
+  g_string_append_c (c->problems, '\n');
+}
+
+/* The cells of a table line "| a | b |" (stripped), or NULL if it is not one. */
+static char **
+cells (const char *line)
+{
+  g_autofree char *inner = NULL;
+  char **parts;
+  gsize n = strlen (line);
+
+  while (n > 0 && (line[n - 1] == ' ' || line[n - 1] == '\r'))
+    n--;
+  if (line[0] != '|' || n < 2 || line[n - 1] != '|')
+    return NULL;
+  inner = g_strndup (line + 1, n - 2);
+  parts = g_strsplit (inner, "|", -1);
+  for (guint i = 0; parts[i]; i++)
+    g_strstrip (parts[i]);
+  return parts;
+}
+
+/* Parses a figure as the docs write it ("+12.03 %", "−3.96", "+0.00*"): TRUE with the
+ * number in *value and whether a '*' follows in *starred. */
+static gboolean
+parse_figure (const char *cell, double *value, gboolean *starred)
+{
+  g_autoptr (GString) s = g_string_new (cell);
+  char *end;
+
+  g_string_replace (s, "\xe2\x88\x92", "-", 0);         /* U+2212 minus sign */
+  g_strstrip (s->str);
+  s->len = strlen (s->str);
+  *starred = s->len > 0 && s->str[s->len - 1] == '*';
+  if (*starred)
+    g_string_truncate (s, s->len - 1);
+  if (g_str_has_suffix (s->str, "%"))
+    g_string_truncate (s, s->len - 1);
+  g_strstrip (s->str);
+  *value = g_ascii_strtod (s->str, &end);
+  return s->str[0] != '\0' && *end == '\0' && isfinite (*value);
+}
+
+/* TRUE if a figure written with two decimals is value rounded to them. */
+static gboolean
+agrees (double figure, double value)
+{
+  return fabs (figure - value) <= 0.005 + 1e-9;
+}
+
+/* Checks one figure cell against want; what names it in a problem line. */
+static void
+check_figure (Check *c, const char *file, guint line, const char *cell, double want,
+              const char *what)
+{
+  double got;
+  gboolean starred;
+
+  if (!parse_figure (cell, &got, &starred))
+    problem (c, file, line, "%s: '%s' is not a figure", what, cell);
+  else if (!agrees (got, want))
+    problem (c, file, line, "%s: the doc says %s, validation/expected.csv %+.2f", what, cell,
+             want);
+}
+
+/* A sensitivity table's header cell "ROW (+14.47)": the row, or NULL after a problem. */
+static const Row *
+header_row (Check *c, const char *file, guint line, const char *cell)
+{
+  g_auto (GStrv) parts = g_strsplit (cell, " (", 2);
+  const Row *r;
+
+  if (parts[1] == NULL || !g_str_has_suffix (parts[1], ")")) {
+    problem (c, file, line, "sensitivity header cell '%s' is not 'ROW (DELTA)'", cell);
+    return NULL;
+  }
+  r = find_row (c, NULL, parts[0]);
+  if (r == NULL) {
+    problem (c, file, line, "no row %s in validation/expected.csv", parts[0]);
+    return NULL;
+  }
+  parts[1][strlen (parts[1]) - 1] = '\0';
+  check_figure (c, file, line, parts[1], r->recorded, r->id);
+  return r;
+}
+
+/* Checks the "as shipped" line of a sensitivity table against rows (one per column). */
+static void
+check_as_shipped (Check *c, const char *file, guint line, char **f, const Row **rows,
+                  guint n)
+{
+  guint within = 0;
+  double sum = 0, mean, got;
+  gboolean starred;
+  g_autofree char *want_within = NULL;
+
+  if (g_strv_length (f) != n + 4) {
+    problem (c, file, line, "'as shipped' has %u cells, the header %u", g_strv_length (f),
+             n + 4);
+    return;
+  }
+  for (guint i = 0; i < n; i++) {
+    gboolean fails = !strcmp (rows[i]->status, "fail");
+    g_autofree char *what = g_strdup_printf ("as shipped, %s", rows[i]->id);
+    check_figure (c, file, line, f[4 + i], rows[i]->simulated, what);
+    if (parse_figure (f[4 + i], &got, &starred) && starred != fails)
+      problem (c, file, line, "%s: '%s' %s a '*', but the row %s", what, f[4 + i],
+               starred ? "has" : "lacks", fails ? "fails" : "does not fail");
+    within += !strcmp (rows[i]->status, "pass");
+    sum += fabs (rows[i]->error_pp);
+  }
+  want_within = g_strdup_printf ("%u/%u", within, n);
+  if (strcmp (f[2], want_within))
+    problem (c, file, line, "as shipped: within %s, validation/expected.csv %s", f[2],
+             want_within);
+  mean = sum / n;
+  if (!parse_figure (f[3], &got, &starred) || !agrees (got, mean))
+    problem (c, file, line, "as shipped: mean abs err %s, validation/expected.csv %.2f", f[3],
+             mean);
+}
+
+/* Checks the sensitivity table starting at lines[l] (its header). */
+static void
+check_sensitivity (Check *c, const char *file, char **lines, guint l)
+{
+  g_auto (GStrv) head = cells (lines[l]);
+  g_autofree const Row **rows = NULL;
+  guint n;
+
+  if (head == NULL || g_strv_length (head) < 5 || strcmp (head[0], "what-if")) {
+    problem (c, file, l + 1, "a sensitivity marker not followed by '| what-if | …' table");
+    return;
+  }
+  n = g_strv_length (head) - 4;
+  rows = g_new0 (const Row *, n);
+  for (guint i = 0; i < n; i++)
+    if ((rows[i] = header_row (c, file, l + 1, head[4 + i])) == NULL)
+      return;
+  for (guint k = l + 2; lines[k] && lines[k][0] == '|'; k++) {
+    g_auto (GStrv) f = cells (lines[k]);
+    if (f && f[0] && !strcmp (f[0], "as shipped")) {
+      check_as_shipped (c, file, k + 1, f, rows, n);
+      c->tables++;
+      return;
+    }
+  }
+  problem (c, file, l + 1, "sensitivity table without an 'as shipped' line");
+}
+
+/* The value of "key=" in a marker's words, or NULL. */
+static const char *
+marker_value (char **words, const char *key)
+{
+  gsize n = strlen (key);
+
+  for (guint i = 0; words[i]; i++)
+    if (!strncmp (words[i], key, n) && words[i][n] == '=')
+      return words[i] + n + 1;
+  return NULL;
+}
+
+/* Checks the rows table starting at lines[l] (its header) as the marker's words say. */
+static void
+check_rows (Check *c, const char *file, char **lines, guint l, char **words)
+{
+  const char *seed = marker_value (words, "seed");
+  const char *rec = marker_value (words, "recorded"), *sim = marker_value (words, "simulated");
+  guint rc = rec ? (guint) atoi (rec) : 0, sc = sim ? (guint) atoi (sim) : 0, n = 0;
+
+  if (seed == NULL || rc < 2 || sc < 2 || lines[l][0] != '|') {
+    problem (c, file, l, "a rows marker needs seed=, recorded= and simulated= (columns "
+             "from 2) and a table on the next line");
+    return;
+  }
+  for (guint k = l + 2; lines[k] && lines[k][0] == '|'; k++, n++) {
+    g_auto (GStrv) f = cells (lines[k]);
+    const Row *r = f ? find_row (c, seed, f[0]) : NULL;
+    if (r == NULL || g_strv_length (f) < MAX (rc, sc)) {
+      problem (c, file, k + 1, "'%s' is no row of seed %s (by its variant label) with "
+               "columns %u and %u", f && f[0] ? f[0] : "", seed, rc, sc);
+      continue;
+    }
+    check_figure (c, file, k + 1, f[rc - 1], r->recorded, r->id);
+    check_figure (c, file, k + 1, f[sc - 1], r->simulated, r->id);
+  }
+  if (n == 0)
+    problem (c, file, l + 1, "a rows table without rows");
+  c->tables++;
+}
+
+/* Checks every marked table of one doc. */
+static void
+check_doc (Check *c, const char *rel)
+{
+  g_autofree char *path = src_path (rel), *text = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  ck_assert_msg (g_file_get_contents (path, &text, NULL, NULL), "cannot read %s", path);
+  lines = g_strsplit (text, "\n", -1);
+  for (guint l = 0; lines[l]; l++) {
+    g_autofree char *inner = NULL;
+    g_auto (GStrv) words = NULL;
+    if (!g_str_has_prefix (lines[l], "<!-- figures:") || lines[l + 1] == NULL)
+      continue;
+    inner = g_strndup (lines[l] + 13, strlen (lines[l] + 13));
+    if (!g_str_has_suffix (g_strstrip (inner), "-->")) {
+      problem (c, rel, l + 1, "a figures marker must end on its line with -->");
+      continue;
+    }
+    inner[strlen (inner) - 3] = '\0';
+    words = g_strsplit_set (g_strstrip (inner), " ", -1);
+    if (!strcmp (words[0], "sensitivity"))
+      check_sensitivity (c, rel, lines, l + 1);
+    else if (!strcmp (words[0], "rows"))
+      check_rows (c, rel, lines, l + 1, words);
+    else
+      problem (c, rel, l + 1, "unknown figures marker '%s'", words[0]);
+  }
+}
+
+/* The docs: README.md and every .md under doc/ (relative to the tree). */
+static GPtrArray *
+list_docs (void)
+{
+  GPtrArray *docs = g_ptr_array_new_with_free_func (g_free);
+  const char *folders[] = { "doc", "doc/models" };
+
+  g_ptr_array_add (docs, g_strdup ("README.md"));
+  for (guint i = 0; i < G_N_ELEMENTS (folders); i++) {
+    g_autofree char *dir_path = src_path (folders[i]);
+    GDir *dir = g_dir_open (dir_path, 0, NULL);
+    const char *name;
+    ck_assert_msg (dir != NULL, "cannot list %s", dir_path);
+    while ((name = g_dir_read_name (dir)) != NULL)
+      if (g_str_has_suffix (name, ".md"))
+        g_ptr_array_add (docs, g_build_filename (folders[i], name, NULL));
+    g_dir_close (dir);
+  }
+  return docs;
+}
+
+/* Every marked table agrees with validation/expected.csv. */
+START_TEST (test_docs_agree)
+{
+  Check c = { load_expected (), g_string_new (NULL), 0 };
+  g_autoptr (GPtrArray) docs = list_docs ();
+
+  for (guint i = 0; i < docs->len; i++)
+    check_doc (&c, docs->pdata[i]);
+  ck_assert_msg (c.problems->len == 0, "stale or unreadable figures in the docs:\n%s",
+                 c.problems->str);
+  ck_assert_msg (c.tables >= MIN_MARKED_TABLES, "%u marked tables, fewer than %u", c.tables,
+                 MIN_MARKED_TABLES);
+  g_string_free (c.problems, TRUE);
+  g_ptr_array_unref (c.rows);
+}
+END_TEST
+
+/* The figure parser reads what the docs write and refuses what is not a figure. */
+START_TEST (test_parse_figure)
+{
+  double v;
+  gboolean star;
+
+  ck_assert (parse_figure ("+12.03 %", &v, &star) && v == 12.03 && !star);
+  ck_assert (parse_figure ("\xe2\x88\x92" "3.96 %", &v, &star) && v == -3.96 && !star);
+  ck_assert (parse_figure ("+0.00*", &v, &star) && v == 0.0 && star);
+  ck_assert (!parse_figure ("yes", &v, &star));
+  ck_assert (!parse_figure ("", &v, &star));
+  ck_assert (agrees (12.03, 12.026205) && !agrees (12.02, 12.026205));
+}
+END_TEST
+
+int
+main (void)
+{
+  Suite *s = suite_create ("doc-figures");
+  TCase *tc = tcase_create ("figures");
+  SRunner *sr;
+  int failed;
+
+  tcase_add_test (tc, test_parse_figure);
+  tcase_add_test (tc, test_docs_agree);
+  suite_add_tcase (s, tc);
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed ? 1 : 0;
+}
