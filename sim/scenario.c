@@ -249,9 +249,9 @@ error_expected (const NsScenario *sc, xmlNodePtr node, const char *attr, const c
  * when has_default, else FALSE with a "missing required attribute" error. */
 static gboolean
 get_text (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean has_default,
-          xmlChar **text, GError **error)
+          char **text, GError **error)
 {
-  *text = xmlGetProp (node, BAD_CAST attr);
+  *text = ns_xml_prop (node, attr);
   if (*text != NULL || has_default)
     return TRUE;
   ns_xml_error (sc, node, error, "element %s: missing required attribute '%s'", node->name,
@@ -268,17 +268,17 @@ static gboolean
 get_parsed (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean has_default,
             NsParseFunc parse, gpointer out, const char *expected, GError **error)
 {
-  xmlChar *text;
+  char *text;
   gboolean ok;
 
   if (!get_text (sc, node, attr, has_default, &text, error))
     return FALSE;
   if (text == NULL)
     return TRUE;
-  ok = parse ((const char *) text, out);
+  ok = parse (text, out);
   if (!ok)
-    error_expected (sc, node, attr, (const char *) text, expected, error);
-  xmlFree (text);
+    error_expected (sc, node, attr, text, expected, error);
+  g_free (text);
   return ok;
 }
 
@@ -288,15 +288,15 @@ gboolean
 ns_xml_get_string (const NsScenario *sc, xmlNodePtr node, const char *attr, const char *def,
                    char **out, GError **error)
 {
-  xmlChar *text;
+  char *text;
 
   g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!get_text (sc, node, attr, def != NULL, &text, error))
     return FALSE;
-  *out = g_strdup (text != NULL ? (const char *) text : def);
-  xmlFree (text);
+  *out = g_strdup (text != NULL ? text : def);
+  g_free (text);
   return TRUE;
 }
 
@@ -358,26 +358,26 @@ ns_xml_get_bool (const NsScenario *sc, xmlNodePtr node, const char *attr, gboole
 {
   static const char *const yes[] = { "true", "yes", "on", "1" };
   static const char *const no[] = { "false", "no", "off", "0" };
-  xmlChar *text;
+  char *text;
 
   g_return_val_if_fail (node != NULL && attr != NULL && out != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  text = xmlGetProp (node, BAD_CAST attr);
+  text = ns_xml_prop (node, attr);
   if (text == NULL) {
     *out = def;
     return TRUE;
   }
   for (gsize i = 0; i < G_N_ELEMENTS (yes); i++) {
-    if (g_str_equal ((const char *) text, yes[i]) || g_str_equal ((const char *) text, no[i])) {
-      *out = g_str_equal ((const char *) text, yes[i]);
-      xmlFree (text);
+    if (g_str_equal (text, yes[i]) || g_str_equal (text, no[i])) {
+      *out = g_str_equal (text, yes[i]);
+      g_free (text);
       return TRUE;
     }
   }
-  error_expected (sc, node, attr, (const char *) text,
+  error_expected (sc, node, attr, text,
                   "true or false (or yes/no, on/off, 1/0)", error);
-  xmlFree (text);
+  g_free (text);
   return FALSE;
 }
 
@@ -820,7 +820,7 @@ child_element (xmlNodePtr parent, const char *name)
 static gboolean
 set_on_command_line (const NsScenario *sc, xmlNodePtr node, const char *attr)
 {
-  xmlAttrPtr prop = node != NULL ? xmlHasProp (node, BAD_CAST attr) : NULL;
+  xmlAttrPtr prop = ns_xml_attr (node, attr);
   const char *by = prop != NULL ? g_hash_table_lookup (sc->set_by, prop) : NULL;
 
   return by != NULL && g_str_has_prefix (by, "--");

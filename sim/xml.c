@@ -205,6 +205,53 @@ on_entity_decl (void *data, const xmlChar *name, int type, const xmlChar *public
   xmlStopParser (ctxt);
 }
 
+/* Stops the parse at a declaration of the internal DTD subset other than an entity's
+ * (what: "attribute list 'ELEMENT/NAME'"): a declared attribute default would be read as if
+ * the document gave it, and the schema never sees it. */
+static void
+refuse_declaration (xmlParserCtxtPtr ctxt, const char *what)
+{
+  NsXmlErrors *errors = ctxt->_private;
+
+  if (errors->message == NULL) {
+    errors->message = g_strdup_printf ("DOCTYPE declares %s; the internal DTD subset must "
+                                       "be empty (write <!DOCTYPE name> or none)", what);
+    errors->line = xmlSAX2GetLineNumber (ctxt);
+  }
+  xmlStopParser (ctxt);
+}
+
+/* SAX hook: an <!ATTLIST> declaration (it could give attributes defaults) stops the parse. */
+static void
+on_attribute_decl (void *data, const xmlChar *elem, const xmlChar *fullname, int type,
+                   int def, const xmlChar *default_value, xmlEnumerationPtr tree)
+{
+  g_autofree char *what = g_strdup_printf ("an attribute list ('%s' of element '%s')",
+                                           fullname, elem);
+
+  xmlFreeEnumeration (tree);            /* the SAX handler owns it */
+  refuse_declaration (data, what);
+}
+
+/* SAX hook: an <!ELEMENT> declaration stops the parse. */
+static void
+on_element_decl (void *data, const xmlChar *name, int type, xmlElementContentPtr content)
+{
+  g_autofree char *what = g_strdup_printf ("element '%s'", name);
+
+  refuse_declaration (data, what);
+}
+
+/* SAX hook: a <!NOTATION> declaration stops the parse. */
+static void
+on_notation_decl (void *data, const xmlChar *name, const xmlChar *public_id,
+                  const xmlChar *system_id)
+{
+  g_autofree char *what = g_strdup_printf ("notation '%s'", name);
+
+  refuse_declaration (data, what);
+}
+
 /* Reads path into memory (at most NS_XML_MAX_FILE_SIZE bytes); NS_ERROR_IO on failure. */
 static gboolean
 read_file (const char *path, char **contents, gsize *length, GError **error)
@@ -298,6 +345,13 @@ check_safe (xmlDocPtr doc, xmlParserCtxtPtr ctxt, NsXmlErrors *errors)
     errors->line = xmlGetLineNo ((xmlNodePtr) dtd);
     return FALSE;
   }
+  if (dtd != NULL && (dtd->elements != NULL || dtd->attributes != NULL ||
+                      dtd->notations != NULL)) {
+    errors->message = g_strdup ("DOCTYPE declares elements, attributes or notations; the "
+                                "internal DTD subset must be empty");
+    errors->line = 1;
+    return FALSE;
+  }
   if (ctxt->hasPErefs) {
     errors->message = g_strdup ("DOCTYPE uses parameter entity references; they are not "
                                 "allowed");
@@ -335,6 +389,9 @@ new_safe_parser (NsXmlErrors *errors)
   ctxt->sax->serror = on_parser_error;
   ctxt->sax->internalSubset = on_internal_subset;
   ctxt->sax->entityDecl = on_entity_decl;
+  ctxt->sax->attributeDecl = on_attribute_decl;
+  ctxt->sax->elementDecl = on_element_decl;
+  ctxt->sax->notationDecl = on_notation_decl;
   ctxt->sax->externalSubset = NULL;
   ctxt->sax->resolveEntity = NULL;
   ctxt->sax->initialized = XML_SAX2_MAGIC;
@@ -959,7 +1016,7 @@ alt_given (xmlNodePtr inst, const GArray *alt)
   for (guint i = 0; i < alt->len; i++) {
     const char *name = g_array_index (alt, AttrPattern, i).name;
 
-    if (name != NULL && xmlHasProp (inst, BAD_CAST name) != NULL)
+    if (name != NULL && ns_xml_attr (inst, name) != NULL)
       return name;
   }
   return NULL;
@@ -1007,7 +1064,7 @@ explain_attribute_choice (Explainer *ex, xmlNodePtr inst, const AttrChoice *choi
   for (guint i = 0; chosen != NULL && i < chosen->len; i++) {
     const AttrPattern *a = &g_array_index (chosen, AttrPattern, i);
 
-    if (a->name != NULL && xmlHasProp (inst, BAD_CAST a->name) == NULL) {
+    if (a->name != NULL && ns_xml_attr (inst, a->name) == NULL) {
       g_autofree char *expected = describe (ex, a->pattern, 0);
       return explain_fail (ex, inst, "element %s: missing required attribute '%s' (expected "
                            "%s)", inst->name, a->name, expected);
@@ -1051,7 +1108,7 @@ explain_attributes (Explainer *ex, xmlNodePtr inst, const Content *c)
   for (guint i = 0; i < c->attrs->len; i++) {
     AttrPattern *a = &g_array_index (c->attrs, AttrPattern, i);
 
-    if (a->required && a->name != NULL && xmlHasProp (inst, BAD_CAST a->name) == NULL) {
+    if (a->required && a->name != NULL && ns_xml_attr (inst, a->name) == NULL) {
       g_autofree char *expected = describe (ex, a->pattern, 0);
 
       return explain_fail (ex, inst, "element %s: missing required attribute '%s' (expected %s)",
@@ -1369,12 +1426,28 @@ ns_xml_load (const char *path, const char *rng_path, GError **error)
   return doc;
 }
 
-/* The attribute's value, newly allocated; NULL if node is NULL or lacks it. */
+/* The attribute name (no namespace) written on element node, or NULL; never a DTD
+ * default, which xmlGetProp and xmlHasProp would return. */
+xmlAttrPtr
+ns_xml_attr (xmlNodePtr node, const char *name)
+{
+  g_return_val_if_fail (name != NULL, NULL);
+
+  if (node == NULL || node->type != XML_ELEMENT_NODE)
+    return NULL;
+  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
+    if (a->ns == NULL && xmlStrEqual (a->name, BAD_CAST name))
+      return a;
+  return NULL;
+}
+
+/* The attribute's value as written, newly allocated; NULL if node is NULL or lacks it. */
 char *
 ns_xml_prop (xmlNodePtr node, const char *name)
 {
-  xmlChar *value = node != NULL ? xmlGetProp (node, BAD_CAST name) : NULL;
-  char *copy = g_strdup ((const char *) value);
+  xmlAttrPtr attr = ns_xml_attr (node, name);
+  xmlChar *value = attr != NULL ? xmlNodeGetContent ((xmlNodePtr) attr) : NULL;
+  char *copy = attr != NULL ? g_strdup (value != NULL ? (const char *) value : "") : NULL;
 
   xmlFree (value);
   return copy;

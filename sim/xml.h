@@ -25,7 +25,10 @@ int        ns_xml_line          (xmlNodePtr node);
 /* Parses path (ns_xml_parse_file) and validates it against the schema at rng_path; the
  * document, or NULL with an error. */
 xmlDocPtr  ns_xml_load          (const char *path, const char *rng_path, GError **error);
-/* The attribute name of node, newly allocated; NULL if node is NULL or has none. */
+/* The attribute name (no namespace) written on element node, or NULL (never a default
+ * a DTD declares: netsim reads only what the document writes). */
+xmlAttrPtr ns_xml_attr          (xmlNodePtr node, const char *name);
+/* The attribute name of node as written, newly allocated; NULL if node is NULL or has none. */
 char      *ns_xml_prop          (xmlNodePtr node, const char *name);
 /* The element's text, whitespace-trimmed; newly allocated ("" if none). */
 char      *ns_xml_text          (xmlNodePtr node);

@@ -587,6 +587,10 @@ static const struct {
   { "doctype-http.xml", 3, "external DTD ('http://attacker.example/scenario.dtd')" },
   { "parameter-entity.xml", 3, "declares external parameter entity 'remote'" },
   { "xinclude.xml", 4, "XInclude element 'include' is not allowed" },
+  { "dtd-attribute-default.xml", 4, "DOCTYPE declares an attribute list ('confidence' of "
+    "element 'measure')" },
+  { "dtd-element-decl.xml", 2, "DOCTYPE declares element 'scenario'" },
+  { "dtd-notation-decl.xml", 3, "DOCTYPE declares notation 'gif'" },
   /* structure */
   { "wrong-root.xml", 2, "expected root element 'scenario', got 'profile'" },
   { "missing-measure.xml", 2, "element scenario: missing required element 'measure'" },

@@ -156,6 +156,58 @@ START_TEST (test_parameter_entity)
 }
 END_TEST
 
+/* A declaration in the internal DTD subset (attribute list, element, notation) is refused
+ * at its line: an <!ATTLIST> default would reach the reader as if written, unvalidated. An
+ * empty subset stays allowed. */
+START_TEST (test_internal_subset_declarations)
+{
+  g_autofree char *attlist = parse_bad ("dtd-attribute-default.xml", NS_ERROR_INPUT);
+  g_autofree char *element = parse_bad ("dtd-element-decl.xml", NS_ERROR_INPUT);
+  g_autofree char *notation = parse_bad ("dtd-notation-decl.xml", NS_ERROR_INPUT);
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "netsim-test-xml-XXXXXX.xml",
+                                            NULL);
+  GError *error = NULL;
+  xmlDocPtr doc;
+  int fd;
+
+  ck_assert_str_eq (attlist, ":4: DOCTYPE declares an attribute list ('confidence' of "
+                    "element 'measure'); the internal DTD subset must be empty (write "
+                    "<!DOCTYPE name> or none)");
+  ck_assert (g_str_has_prefix (element, ":2: DOCTYPE declares element 'scenario'; "));
+  ck_assert (g_str_has_prefix (notation, ":3: DOCTYPE declares notation 'gif'; "));
+
+  fd = g_mkstemp (path);
+  ck_assert_int_ge (fd, 0);
+  close (fd);
+  ck_assert (g_file_set_contents (path, "<?xml version=\"1.0\"?>\n<!DOCTYPE r []>\n<r/>\n",
+                                  -1, NULL));
+  doc = ns_xml_parse_file (path, &error);
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  xmlFreeDoc (doc);
+  g_unlink (path);
+}
+END_TEST
+
+/* ns_xml_prop and ns_xml_attr read what the element writes, never a default an <!ATTLIST>
+ * declares (XML 1.0 §3.3.2 lets a processor report such defaults; xmlGetProp does). */
+START_TEST (test_prop_ignores_dtd_defaults)
+{
+  static const char text[] = "<!DOCTYPE r [<!ATTLIST r a CDATA \"5\" b CDATA \"6\">]>"
+                             "<r b=\"7\"/>";
+  xmlDocPtr doc = xmlReadMemory (text, sizeof text - 1, "mem.xml", NULL, XML_PARSE_NONET);
+  xmlNodePtr root = xmlDocGetRootElement (doc);
+  g_autofree char *a = ns_xml_prop (root, "a");
+  g_autofree char *b = ns_xml_prop (root, "b");
+
+  ck_assert_ptr_nonnull (xmlHasProp (root, BAD_CAST "a"));   /* libxml2 would give it */
+  ck_assert_ptr_null (a);
+  ck_assert_ptr_null (ns_xml_attr (root, "a"));
+  ck_assert_str_eq (b, "7");
+  ck_assert_ptr_nonnull (ns_xml_attr (root, "b"));
+  xmlFreeDoc (doc);
+}
+END_TEST
+
 START_TEST (test_xinclude_not_processed)
 {
   g_autofree char *message = parse_bad ("xinclude.xml", NS_ERROR_INPUT);
@@ -432,6 +484,8 @@ xml_suite (void)
   tcase_add_test (hostile, test_external_entity);
   tcase_add_test (hostile, test_external_dtd);
   tcase_add_test (hostile, test_parameter_entity);
+  tcase_add_test (hostile, test_internal_subset_declarations);
+  tcase_add_test (hostile, test_prop_ignores_dtd_defaults);
   tcase_add_test (hostile, test_xinclude_not_processed);
   tcase_add_test (hostile, test_undeclared_entity);
   tcase_add_test (hostile, test_silent_and_restored);
