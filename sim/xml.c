@@ -1365,8 +1365,56 @@ report_invalid (xmlDocPtr doc, xmlDocPtr schema_doc, const NsXmlErrors *raw,
   g_hash_table_unref (ex.defines);
 }
 
-/* Validates doc against the schema at rng_path; FALSE with a "file:line:" error and
- * *bad_node (if not NULL) set to the node at fault, or NULL if unknown. */
+/* The first attribute below (and including) the element node whose value begins or ends
+ * with white space, or NULL. */
+static xmlAttrPtr
+find_padded_attribute (xmlNodePtr node)
+{
+  for (; node != NULL; node = node->next) {
+    xmlAttrPtr found;
+
+    if (node->type != XML_ELEMENT_NODE)
+      continue;
+    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
+      xmlChar *value = xmlNodeGetContent ((xmlNodePtr) a);
+      gsize n = value != NULL ? strlen ((const char *) value) : 0;
+      gboolean padded = n > 0 && (g_ascii_isspace (value[0]) || g_ascii_isspace (value[n - 1]));
+
+      xmlFree (value);
+      if (padded)
+        return a;
+    }
+    if ((found = find_padded_attribute (node->children)) != NULL)
+      return found;
+  }
+  return NULL;
+}
+
+/* FALSE with a "file:line:" error (and *bad_node) if an attribute value of doc begins or
+ * ends with white space: the schema compares values trimmed, netsim's readers as written. */
+static gboolean
+check_unpadded (xmlDocPtr doc, const char *file, xmlNodePtr *bad_node, GError **error)
+{
+  xmlAttrPtr attr = find_padded_attribute (xmlDocGetRootElement (doc));
+  xmlChar *value;
+  g_autofree char *got = NULL;
+
+  if (attr == NULL)
+    return TRUE;
+  value = xmlNodeGetContent ((xmlNodePtr) attr);
+  got = quote_value ((const char *) value);
+  xmlFree (value);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: element %s: attribute '%s': value %s "
+               "begins or ends with white space (write it without)", file,
+               ns_xml_line ((xmlNodePtr) attr), attr->parent->name, attr->name, got);
+  if (bad_node != NULL)
+    *bad_node = (xmlNodePtr) attr;
+  return FALSE;
+}
+
+/* Validates doc against the schema at rng_path, then that no attribute value is padded
+ * with white space; FALSE with a "file:line:" error and *bad_node (if not NULL) set to
+ * the node at fault, or NULL if unknown. */
 gboolean
 ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char *file,
                       xmlNodePtr *bad_node, GError **error)
@@ -1403,7 +1451,7 @@ ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char *file,
   g_free (raw.message);
   g_free (stray.message);
   xmlFreeDoc (schema_doc);
-  return rc == 0;
+  return rc == 0 && check_unpadded (doc, file, bad_node, error);
 }
 
 /* Validates doc against the RelaxNG schema at rng_path; FALSE with a "file:line:" error. */

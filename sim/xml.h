@@ -10,11 +10,14 @@ G_BEGIN_DECLS
  * and a size limit; a document that declares a DOCTYPE with entities is rejected.
  * Errors (NS_ERROR_INPUT / NS_ERROR_IO): "path:line: what was expected". */
 xmlDocPtr  ns_xml_parse_file    (const char *path, GError **error);
-/* Validates doc against the RelaxNG schema at rng_path; the first error becomes
+/* Validates doc against the RelaxNG schema at rng_path, and refuses an attribute value
+ * that begins or ends with white space (the schema compares values trimmed, netsim's
+ * readers as written); the first error becomes
  * "file:line: element X: expected ..." using `file` as the file name. */
 gboolean   ns_xml_validate      (xmlDocPtr doc, const char *rng_path, const char *file,
                                  GError **error);
-/* Like ns_xml_validate; on failure *bad_node (if not NULL) is the node at fault: an
+/* Like ns_xml_validate (which also refuses an attribute value that begins or ends with
+ * white space, after the schema passes); on failure *bad_node (if not NULL) is the node at fault: an
  * element, or an attribute (xmlAttrPtr cast to xmlNodePtr), or NULL if unknown. */
 gboolean   ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char *file,
                                  xmlNodePtr *bad_node, GError **error);

@@ -472,6 +472,9 @@ START_TEST (test_set_errors_in_document)
       "(after --set report.format=json)" },
     { "measure.duration=0", "minimal.xml:7: element measure: attribute 'duration': expected "
       "a time > 0, got '0' (after --set measure.duration=0)" },
+    { "measure.aggregate= harmonic", "minimal.xml:7: element measure: attribute 'aggregate': "
+      "value ' harmonic' begins or ends with white space (write it without) (after --set "
+      "measure.aggregate= harmonic)" },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
@@ -623,6 +626,8 @@ static const struct {
     "between 0 and 1 (exclusive), got '1.5'" },
   { "bad-kernel-version.xml", 4, "element kernel: attribute 'version': expected a kernel "
     "version such as 6.9 or 6.9.0-rc1, got 'v6.9-latest!'" },
+  { "padded-aggregate.xml", 7, "element measure: attribute 'aggregate': value 'harmonic ' "
+    "begins or ends with white space (write it without)" },
   { "bad-seed.xml", 2, "element scenario: attribute 'seed': expected an unsigned integer" },
   { "blank-param-source.xml", 5, "attribute 'source': expected a non-empty note" },
   { "time-overflow.xml", 6, "attribute 'duration': expected a time such as 10us" },
