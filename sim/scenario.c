@@ -1013,12 +1013,34 @@ static gboolean
 get_positive_time (NsScenario *sc, xmlNodePtr measure, const char *attr, NsTime def,
                    NsTime *out, GError **error)
 {
+  g_autofree char *text = NULL, *shown = NULL;
+
   if (!ns_xml_get_time (sc, measure, attr, TRUE, def, out, error))
     return FALSE;
   if (*out > 0)
     return TRUE;
+  text = ns_xml_prop (measure, attr);
+  shown = g_strescape (text != NULL ? text : "0", NULL);
   ns_xml_error (sc, measure, error, "element measure: attribute '%s': expected a time > 0, "
-                "got '0'", attr);
+                "got '%s'", attr, shown);
+  return FALSE;
+}
+
+/* FALSE with a file:line error if measure/@confidence, parsed, is not strictly between 0
+ * and 1: the schema judges the decimal text, and one such as 0.99999999999999999 rounds
+ * to 1.0 (an infinite t quantile). */
+static gboolean
+check_confidence (NsScenario *sc, xmlNodePtr measure, GError **error)
+{
+  g_autofree char *text = NULL, *shown = NULL;
+
+  if (sc->measure.confidence > 0 && sc->measure.confidence < 1)
+    return TRUE;
+  text = ns_xml_prop (measure, "confidence");
+  shown = g_strescape (text != NULL ? text : "", NULL);
+  ns_xml_error (sc, measure, error, "element measure: attribute 'confidence': expected a "
+                "decimal number between 0 and 1 (exclusive), got '%s', which is %g as a "
+                "double", shown, sc->measure.confidence);
   return FALSE;
 }
 
@@ -1111,7 +1133,8 @@ read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
     return FALSE;
   if (repetitions == 0 || repetitions > G_MAXUINT || min_batches > G_MAXUINT)
     goto error_range;
-  if (!check_measure_end (sc, measure, error) || !check_measure_cap (sc, measure, error))
+  if (!check_confidence (sc, measure, error) || !check_measure_end (sc, measure, error) ||
+      !check_measure_cap (sc, measure, error))
     return FALSE;
   m->repetitions = (guint) repetitions;
   m->min_batches = (guint) min_batches;

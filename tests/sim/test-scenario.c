@@ -472,6 +472,14 @@ START_TEST (test_set_errors_in_document)
       "(after --set report.format=json)" },
     { "measure.duration=0", "minimal.xml:7: element measure: attribute 'duration': expected "
       "a time > 0, got '0' (after --set measure.duration=0)" },
+    { "measure.duration=0.000s", "minimal.xml:7: element measure: attribute 'duration': "
+      "expected a time > 0, got '0.000s' (after --set measure.duration=0.000s)" },
+    { "measure.batch=0ns", "minimal.xml:7: element measure: attribute 'batch': expected a "
+      "time > 0, got '0ns' (after --set measure.batch=0ns)" },
+    { "measure.confidence=0.99999999999999999", "minimal.xml:7: element measure: attribute "
+      "'confidence': expected a decimal number between 0 and 1 (exclusive), got "
+      "'0.99999999999999999', which is 1 as a double (after --set "
+      "measure.confidence=0.99999999999999999)" },
     { "measure.aggregate= harmonic", "minimal.xml:7: element measure: attribute 'aggregate': "
       "value ' harmonic' begins or ends with white space (write it without) (after --set "
       "measure.aggregate= harmonic)" },
