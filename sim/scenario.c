@@ -202,8 +202,11 @@ sets_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
   sets = g_string_new (NULL);
   for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
     g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
+    /* an error about a variant's <set> is about the override its attributes make */
+    gboolean of_set = xmlStrEqual (node->name, BAD_CAST "set");
 
-    if (strstr (message, named) == NULL || (set = g_hash_table_lookup (sc->set_by, a)) == NULL)
+    if ((!of_set && strstr (message, named) == NULL) ||
+        (set = g_hash_table_lookup (sc->set_by, a)) == NULL)
       continue;
     g_string_append_printf (sets, "%s%s", sets->len > 0 ? ", " : "", set);
   }
@@ -492,8 +495,11 @@ set_fail (const SetContext *set, GError **error, const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  if (set->origin != NULL)
-    ns_xml_error (NULL, set->origin, error, "element set: %s: %s", set->text, message);
+  if (set->origin != NULL) {
+    NsScenario view = { .set_by = set->touched };   /* names a --set that edited the <set> */
+
+    ns_xml_error (&view, set->origin, error, "element set: %s: %s", set->text, message);
+  }
   else
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s %s: %s", set->by, set->text, message);
   return FALSE;
@@ -1148,12 +1154,16 @@ error_range:
   return FALSE;
 }
 
-/* Applies the <set> children of variant to doc, recording touched nodes as set by by; a
- * variant's seed is refused (its runs would still use the run's). */
+/* Applies the <set> children of variant to doc, recording touched nodes as set by by (and
+ * naming in errors the command-line sets touched records for the <set>s); a variant's
+ * seed is refused (its runs would still use the run's). */
 static gboolean
-apply_set_elements (const NsScenario *sc, xmlNodePtr variant, xmlDocPtr doc,
-                    GHashTable *touched, const char *by, GError **error)
+apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, const char *by,
+                    GError **error)
 {
+  NsScenario view = { .set_by = touched };
+  const NsScenario *sc = &view;
+
   for (xmlNodePtr n = variant->children; n != NULL; n = n->next) {
     g_autofree char *path = NULL, *value = NULL, *text = NULL;
     SetContext set = { NULL, touched, n, by };
@@ -1178,15 +1188,53 @@ apply_set_elements (const NsScenario *sc, xmlNodePtr variant, xmlDocPtr doc,
   return TRUE;
 }
 
+/* Records in into, for each element and attribute below orig that set_by names, the same
+ * entry for its counterpart below copy (a copy of orig's tree); *found: copy's counterpart
+ * of wanted, if met. */
+static void
+copy_touched (xmlNodePtr orig, xmlNodePtr copy, GHashTable *set_by, GHashTable *into,
+              xmlNodePtr wanted, xmlNodePtr *found)
+{
+  for (; orig != NULL && copy != NULL; orig = orig->next, copy = copy->next) {
+    const char *set = g_hash_table_lookup (set_by, orig);
+    xmlAttrPtr a = orig->type == XML_ELEMENT_NODE ? orig->properties : NULL;
+    xmlAttrPtr b = copy->type == XML_ELEMENT_NODE ? copy->properties : NULL;
+
+    if (orig == wanted)
+      *found = copy;
+    if (set != NULL)
+      g_hash_table_insert (into, copy, g_strdup (set));
+    for (; a != NULL && b != NULL; a = a->next, b = b->next)
+      if ((set = g_hash_table_lookup (set_by, a)) != NULL)
+        g_hash_table_insert (into, b, g_strdup (set));
+    if (orig->type == XML_ELEMENT_NODE)
+      copy_touched (orig->children, copy->children, set_by, into, wanted, found);
+  }
+}
+
+/* The counterpart in copy (a copy of variant's document) of variant, with the sets set_by
+ * records for variant's document recorded for copy's nodes in into. */
+static xmlNodePtr
+variant_copy (xmlNodePtr variant, xmlDocPtr copy, GHashTable *set_by, GHashTable *into)
+{
+  xmlNodePtr found = NULL;
+
+  copy_touched (xmlDocGetRootElement (variant->doc), xmlDocGetRootElement (copy), set_by,
+                into, variant, &found);
+  return found;
+}
+
 /* Applies the <set>s of variant to a copy of sc's document: catches bad paths early, with
- * the line of the <set>. The result is validated when the variant is loaded to run. */
+ * the line of the <set> (and the command-line sets that edited it). The result is
+ * validated when the variant is loaded to run. */
 static gboolean
 check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
 {
   g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                           NULL, g_free);
   xmlDocPtr copy = xmlCopyDoc (sc->doc, 1);
-  gboolean ok = apply_set_elements (sc, variant, copy, touched, "variant set", error);
+  xmlNodePtr copied = variant_copy (variant, copy, sc->set_by, touched);
+  gboolean ok = apply_set_elements (copied, copy, touched, "variant set", error);
 
   xmlFreeDoc (copy);
   return ok;
@@ -1307,16 +1355,24 @@ scenario_new (const char *path, xmlDocPtr doc, GHashTable *touched)
   return sc;
 }
 
-/* Applies every PATH=VALUE of sets (given by the option by: "--set" or "--param") to
- * doc, recording touched nodes. */
+/* TRUE if the PATH of "PATH=VALUE" names something inside <variants>. */
 static gboolean
-apply_sets (xmlDocPtr doc, const char *const *sets, const char *by, GHashTable *touched,
-            GError **error)
+edits_variants (const char *text)
+{
+  return g_str_has_prefix (text, "variants.") || g_str_has_prefix (text, "variants[");
+}
+
+/* Applies the PATH=VALUE of sets (given by the option by: "--set" or "--param") that edit
+ * <variants> (variants TRUE) or those that do not (FALSE) to doc, recording touched
+ * nodes. */
+static gboolean
+apply_sets (xmlDocPtr doc, const char *const *sets, gboolean variants, const char *by,
+            GHashTable *touched, GError **error)
 {
   for (gsize i = 0; sets != NULL && sets[i] != NULL; i++) {
     SetContext set = { sets[i], touched, NULL, by };
 
-    if (!apply_set (&set, doc, error))
+    if (edits_variants (sets[i]) == variants && !apply_set (&set, doc, error))
       return FALSE;
   }
   return TRUE;
@@ -1351,7 +1407,7 @@ apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched,
   if (variant == NULL || variant[0] == '\0')
     return TRUE;
   if ((v = ns_scenario_variant_node (doc, variant)) != NULL)
-    return apply_set_elements (NULL, v, doc, touched, by, error);
+    return apply_set_elements (v, doc, touched, by, error);
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'",
                (const char *) doc->URL, variant);
   return FALSE;
@@ -1387,8 +1443,9 @@ ns_scenario_load (const char *path, const char *const *sets, GError **error)
   return ns_scenario_load_variant (path, NULL, sets, NULL, NULL, error);
 }
 
-/* Loads path, applies the variant's <set>s, then sets, then params, validates and reads it;
- * a newly allocated scenario, or NULL with a file:line error. */
+/* Loads path, applies the sets and params that edit <variants>, then the variant's <set>s,
+ * then the other sets, then the other params, validates and reads it; a newly allocated
+ * scenario, or NULL with a file:line error. */
 NsScenario *
 ns_scenario_load_variant (const char *path, const char *variant, const char *const *sets,
                           const char *const *params, const char *params_by, GError **error)
@@ -1404,9 +1461,13 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
   doc = ns_xml_parse_file (path, error);
   if (doc == NULL)
     return NULL;
-  if (!apply_variant_sets (doc, variant, touched, error) ||
-      !apply_sets (doc, sets, "--set", touched, error) ||
-      !apply_sets (doc, params, params_by != NULL ? params_by : "--param", touched, error) ||
+  if (params_by == NULL)
+    params_by = "--param";
+  if (!apply_sets (doc, sets, TRUE, "--set", touched, error) ||
+      !apply_sets (doc, params, TRUE, params_by, touched, error) ||
+      !apply_variant_sets (doc, variant, touched, error) ||
+      !apply_sets (doc, sets, FALSE, "--set", touched, error) ||
+      !apply_sets (doc, params, FALSE, params_by, touched, error) ||
       !validate (doc, path, touched, error))
     goto error_doc;
   sc = scenario_new (path, doc, touched);

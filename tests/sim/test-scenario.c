@@ -244,6 +244,60 @@ START_TEST (test_load_variant)
 }
 END_TEST
 
+/* A command-line set that edits <variants> is applied before the variant's <set>s, so it
+ * takes effect (doc/scenario-format.md: such sets edit the document the variants come
+ * from); other command-line sets still override a variant's (the test above); an error a
+ * variant's <set> gives after a command-line set edited it names that set. */
+START_TEST (test_set_edits_variants)
+{
+  g_autofree char *path = data_path ("good", "variants.xml");
+  g_autofree char *working_set = NULL;
+  GError *error = NULL;
+  NsScenario *sc = ns_scenario_load_variant (path, "l2", (const char *const[]) {
+                     "variants.variant[2].set[1].value=1MiB", NULL }, NULL, NULL, &error);
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert (ns_xml_get_string (sc, sc->workload, "working-set", NULL, &working_set, NULL));
+  ck_assert_str_eq (working_set, "1MiB");
+  ns_scenario_free (sc);
+
+  /* a variant the command line adds can be loaded by its name (also by a --param) */
+  sc = ns_scenario_load_variant (path, "l3", NULL, (const char *const[]) {
+                                   "variants.variant[3].name=l3", NULL }, NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ns_scenario_free (sc);
+
+  /* the variant's seed refusal and a bad path, at the <set>'s line, after the --set */
+  sc = ns_scenario_load_variant (path, "l2", (const char *const[]) {
+                                   "variants.variant[2].set[1].path=seed", NULL }, NULL, NULL,
+                                 &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "variants.xml:11: element set: a variant cannot set "
+                         "the seed") != NULL &&
+                 g_str_has_suffix (error->message, " (after --set "
+                                   "variants.variant[2].set[1].path=seed)"), "%s",
+                 error->message);
+  g_clear_error (&error);
+  sc = ns_scenario_load (path, (const char *const[]) {
+                           "variants.variant[2].set[1].path=seed", NULL }, &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (g_str_has_suffix (error->message, " (after --set "
+                                   "variants.variant[2].set[1].path=seed)"), "%s",
+                 error->message);
+  g_clear_error (&error);
+  sc = ns_scenario_load_variant (path, "l2", (const char *const[]) {
+                                   "variants.variant[2].set[1].path=kernel.config[5].name",
+                                   NULL }, NULL, NULL, &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "variants.xml:11: element set: "
+                         "kernel.config[5].name=256KiB: cannot create config[5]") != NULL &&
+                 g_str_has_suffix (error->message, " (after --set "
+                                   "variants.variant[2].set[1].path=kernel.config[5].name)"),
+                 "%s", error->message);
+  g_error_free (error);
+}
+END_TEST
+
 /* Loads every *.xml directly in folder; returns how many. */
 static guint
 load_scenarios_in (const char *folder)
@@ -928,6 +982,7 @@ scenario_suite (void)
   tcase_add_test (load, test_dump);
   tcase_add_test (load, test_variants);
   tcase_add_test (load, test_load_variant);
+  tcase_add_test (load, test_set_edits_variants);
   tcase_add_test (load, test_shipped_scenarios);
   tcase_add_test (load, test_shipped_fits_declared_once);
   tcase_add_test (load, test_missing_file);
