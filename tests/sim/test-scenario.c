@@ -521,6 +521,8 @@ START_TEST (test_set_errors_in_document)
     { "kernel.config[1].name=CONFIG_Z", "minimal.xml:5: element config: missing required "
       "attribute 'value' (expected an option value such as y, m or n) (after --set "
       "kernel.config[1].name=CONFIG_Z)" },
+    { "workload.bar.x=1", "minimal.xml:6: element workload: unexpected element 'bar' (it "
+      "takes no elements) (after --set workload.bar.x=1)" },
     { "report.format=json", "minimal.xml:3: element scenario: unexpected element 'report' "
       "(allowed: description, cpu, kernel, param, workload, measure, variants, comparisons) "
       "(after --set report.format=json)" },
@@ -675,6 +677,9 @@ static const struct {
   { "wrong-order.xml", 3, "missing element 'cpu' before 'kernel'" },
   { "config-after-patch.xml", 6, "element kernel: element 'config' is out of order" },
   { "text-in-measure.xml", 6, "element measure: unexpected text '100us'" },
+  { "workload-child.xml", 7, "element workload: unexpected element 'working-set' (it takes no "
+    "elements)" },
+  { "workload-text.xml", 5, "element workload: unexpected text '4MiB' (it takes none)" },
   /* values */
   { "bad-number.xml", 7, "element measure: attribute 'repetitions': expected a positive "
     "integer, got 'x'" },
@@ -959,8 +964,10 @@ START_TEST (test_check_attrs)
   ck_assert (!ns_xml_check_attrs (sc, sc->workload, some, &error));
   assert_workload_error (&error, "element workload: unknown attribute 'stride' (allowed: "
                          "type, cpu, working-set)");
-  ns_xml_error (sc, sc->workload->children->next, &error, "element %s: bad %d", "option", 3);
-  ck_assert (g_str_has_suffix (error->message, "pointer-chase.xml:14: element option: bad 3"));
+  ns_xml_error (sc, xmlPreviousElementSibling (sc->workload), &error, "element %s: bad %d",
+                "param", 3);
+  ck_assert_msg (g_str_has_suffix (error->message, "pointer-chase.xml:12: element param: bad 3"),
+                 "%s", error->message);
   g_clear_error (&error);
   ns_scenario_free (sc);
 }
