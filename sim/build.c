@@ -133,6 +133,7 @@ struct _NsBuild {
   GHashTable   *patches;       /* set of patch names */
   GHashTable   *config;        /* key → value */
   GHashTable   *config_read;   /* set of keys ns_build_get_config was asked for */
+  GHashTable   *config_bad;    /* set of keys read as bool/tristate with another value */
   GHashTable   *notes;         /* set of model notes (ns_build_note) */
   GArray       *decisions;     /* func id → NsDecision (index 0 unused) */
   GStringChunk *reasons;       /* interned reason strings */
@@ -153,6 +154,7 @@ ns_build_new (const char *version, guint inline_limit_bytes)
   build->patches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->config = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   build->config_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  build->config_bad = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->decisions = g_array_new (FALSE, TRUE, sizeof (NsDecision));
   build->reasons = g_string_chunk_new (256);
@@ -170,6 +172,7 @@ ns_build_free (NsBuild *build)
   g_hash_table_destroy (build->patches);
   g_hash_table_destroy (build->config);
   g_hash_table_destroy (build->config_read);
+  g_hash_table_destroy (build->config_bad);
   g_hash_table_destroy (build->notes);
   g_array_free (build->decisions, TRUE);
   g_string_chunk_free (build->reasons);
@@ -293,6 +296,31 @@ ns_build_get_config (const NsBuild *build, const char *key)
   return g_hash_table_lookup (build->config, key);
 }
 
+/* The state of key read as a Kconfig bool/tristate (def when the build does not state
+ * it); a value other than exactly y, m or n reads as def and is kept for
+ * ns_build_config_bad. */
+NsKconfig
+ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def)
+{
+  const char *value;
+
+  g_return_val_if_fail (build != NULL, def);
+  g_return_val_if_fail (key != NULL, def);
+
+  value = ns_build_get_config (build, key);
+  if (value == NULL)
+    return def;
+  if (!strcmp (value, "y"))
+    return NS_KCONFIG_Y;
+  if (!strcmp (value, "m"))
+    return NS_KCONFIG_M;
+  if (!strcmp (value, "n"))
+    return NS_KCONFIG_N;
+  if (!g_hash_table_contains (build->config_bad, key))
+    g_hash_table_add (build->config_bad, g_strdup (key));
+  return def;
+}
+
 /* Orders an array of char* by strcmp. */
 static gint
 compare_keys (gconstpointer a, gconstpointer b)
@@ -324,6 +352,16 @@ ns_build_config_read (const NsBuild *build)
   g_return_val_if_fail (build != NULL, NULL);
 
   return sorted_keys (build->config_read);
+}
+
+/* The options read as bool/tristate (ns_build_config_tristate) whose value is not y, m
+ * or n, sorted (a new NULL-terminated array, empty when none). */
+char **
+ns_build_config_bad (const NsBuild *build)
+{
+  g_return_val_if_fail (build != NULL, NULL);
+
+  return sorted_keys (build->config_bad);
 }
 
 /* Adds note (a model's remark on what this build runs) once. */

@@ -55,6 +55,15 @@ gboolean      ns_build_has_patch      (const NsBuild *build, const char *patch);
 /* Kernel .config facts ("CONFIG_RETPOLINE" → "y"). */
 void          ns_build_set_config     (NsBuild *build, const char *key, const char *value);
 const char   *ns_build_get_config     (const NsBuild *build, const char *key);
+/* A Kconfig bool/tristate option's state: n (not built), m (a module), y (built in). */
+typedef enum { NS_KCONFIG_N, NS_KCONFIG_M, NS_KCONFIG_Y } NsKconfig;
+/* key read as a bool/tristate: its state, or def when the build does not state it; a
+ * value other than exactly y, m or n reads as def and is kept for ns_build_config_bad
+ * (the run refuses it). Counts as asked for (ns_build_config_read). */
+NsKconfig     ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def);
+/* The options read as bool/tristate whose value is not y, m or n, sorted; a new
+ * NULL-terminated array, empty when none. */
+char        **ns_build_config_bad     (const NsBuild *build);
 /* The .config options models have asked for so far (ns_build_get_config), stated or
  * not, sorted; a new NULL-terminated array. After a run, an option set but not among
  * them changed nothing. */

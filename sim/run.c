@@ -115,14 +115,15 @@ blame_attribute (const NsScenario *sc, const char *element, const char *attr, GE
   g_error_free (cause);
 }
 
-/* The <patch> element of the scenario's <kernel> whose name is name (NULL: none). */
+/* The <element> child (patch, config) of the scenario's <kernel> whose name is name; the
+ * <kernel> itself when none is. */
 static xmlNodePtr
-patch_element (const NsScenario *sc, const char *name)
+kernel_child_named (const NsScenario *sc, const char *element, const char *name)
 {
   xmlNodePtr kernel = ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel");
 
   for (xmlNodePtr n = kernel != NULL ? kernel->children : NULL; n != NULL; n = n->next) {
-    g_autofree xmlChar *named = ns_xml_is_element (n, "patch") ?
+    g_autofree xmlChar *named = ns_xml_is_element (n, element) ?
                                 xmlGetProp (n, BAD_CAST "name") : NULL;
     if (named != NULL && !strcmp ((const char *) named, name))
       return n;
@@ -185,7 +186,7 @@ setup_build (NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
 unknown_patch:
-  ns_xml_error (sc, patch_element (sc, name), error,
+  ns_xml_error (sc, kernel_child_named (sc, "patch", name), error,
                 "attribute 'name': unknown patch '%s' (netsim list patches shows them)", name);
   return FALSE;
 }
@@ -236,10 +237,10 @@ check_retpoline_built (const NsVariantSetup *vs, GError **error)
   if (vs->mit.spectre_v2 != NS_SPECTRE_V2_RETPOLINE &&
       vs->mit.spectre_v2 != NS_SPECTRE_V2_LFENCE)
     return TRUE;
-  if (g_strcmp0 (ns_build_get_config (vs->build, "CONFIG_RETPOLINE"), "n") == 0)
+  if (ns_build_config_tristate (vs->build, "CONFIG_RETPOLINE", NS_KCONFIG_Y) == NS_KCONFIG_N)
     key = "CONFIG_RETPOLINE";
-  else if (g_strcmp0 (ns_build_get_config (vs->build, "CONFIG_MITIGATION_RETPOLINE"),
-                      "n") == 0)
+  else if (ns_build_config_tristate (vs->build, "CONFIG_MITIGATION_RETPOLINE",
+                                     NS_KCONFIG_Y) == NS_KCONFIG_N)
     key = "CONFIG_MITIGATION_RETPOLINE";
   if (key == NULL)
     return TRUE;
@@ -248,6 +249,22 @@ check_retpoline_built (const NsVariantSetup *vs, GError **error)
                 "falls back to none (or IBRS on retbleed-affected Intel parts), which the "
                 "model does not pick for you; add spectre_v2=off (or =ibrs) to the kernel "
                 "command line", key, ns_spectre_v2_name (vs->mit.spectre_v2));
+  return FALSE;
+}
+
+/* Refuses a value other than y, m or n of an option a model (or the set-up) has read as
+ * a Kconfig bool/tristate so far: FALSE with a file:line error at its <config>, naming
+ * the sets behind the value. */
+static gboolean
+check_config_values (const NsScenario *sc, const NsBuild *build, GError **error)
+{
+  g_auto (GStrv) bad = ns_build_config_bad (build);
+
+  if (bad[0] == NULL)
+    return TRUE;
+  ns_xml_error (sc, kernel_child_named (sc, "config", bad[0]), error,
+                "attribute 'value': %s='%s': a bool/tristate option takes y, m or n",
+                bad[0], ns_build_get_config (build, bad[0]));
   return FALSE;
 }
 
@@ -289,7 +306,8 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
                               vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, &cause))
     goto bad_cmdline;
   if (!setup_workload_class (vs, error) || !setup_build (vs, error) ||
-      !check_retpoline_built (vs, error) || !check_batch_length (vs, error))
+      !check_retpoline_built (vs, error) || !check_config_values (vs->sc, vs->build, error) ||
+      !check_batch_length (vs, error))
     goto fail;
   return TRUE;
 
@@ -572,7 +590,7 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
     goto out;
   engine = ns_machine_create_engine (machine);
   state = vs->klass->setup (vs->sc, machine, engine, rng, error);
-  if (state == NULL)
+  if (state == NULL || !check_config_values (vs->sc, vs->build, error))
     goto out;
   start = ns_engine_run (engine, m->warmup);
   vs->klass->mark (state);
@@ -584,6 +602,7 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   } else {
     ok = measure_fixed (vs, engine, machine, state, start, out, error);
   }
+  ok = ok && check_config_values (vs->sc, vs->build, error);
   if (ok)
     accumulate (machine, engine, acc);
 

@@ -506,15 +506,14 @@ pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)
   static const char *const needed[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
                                         "CONFIG_NET_CLS_MATCHALL", "CONFIG_NET_ACT_GACT",
                                         NULL };
-  const char *act = ns_build_get_config (build, "CONFIG_NET_CLS_ACT");
   const char *off = NULL;
 
   for (guint i = 0; needed[i] && off == NULL; i++)
-    if (g_strcmp0 (ns_build_get_config (build, needed[i]), "n") == 0)
+    if (ns_build_config_tristate (build, needed[i], NS_KCONFIG_Y) == NS_KCONFIG_N)
       off = needed[i];
   if (off != NULL)
     goto option_off;
-  if (g_strcmp0 (act, "m") == 0)
+  if (ns_build_config_tristate (build, "CONFIG_NET_CLS_ACT", NS_KCONFIG_Y) == NS_KCONFIG_M)
     goto act_not_tristate;
   return TRUE;
 

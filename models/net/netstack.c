@@ -103,8 +103,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->debug_list = ns_build_config_on (s->build, "CONFIG_DEBUG_LIST");
   /* AppArmor unless the build says CONFIG_SECURITY_APPARMOR=n (distribution kernels
    * build it and list it in CONFIG_LSM); TOMOYO and BPF-LSM only when set */
-  s->lsms = g_strcmp0 (ns_build_get_config (s->build, "CONFIG_SECURITY_APPARMOR"), "n") != 0
-            ? 1u << NS_LSM_APPARMOR : 0;
+  s->lsms = ns_build_config_on (s->build, "CONFIG_SECURITY_APPARMOR") ? 1u << NS_LSM_APPARMOR : 0;
   if (ns_build_config_on (s->build, "CONFIG_SECURITY_TOMOYO"))
     s->lsms |= 1u << NS_LSM_TOMOYO;
   if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
@@ -454,13 +453,12 @@ ns_leaf_call (NsThread *t, NsFunc *fn, guint insns)
   ns_ret (t);
 }
 
-/* TRUE unless the build's .config says key=n. */
+/* TRUE unless the build's .config says key=n (key read as a bool/tristate: a value
+ * other than y, m or n is kept for the run to refuse). */
 gboolean
 ns_build_config_on (NsBuild *build, const char *key)
 {
-  const char *v = build ? ns_build_get_config (build, key) : NULL;
-
-  return v == NULL || g_strcmp0 (v, "n") != 0;
+  return build == NULL || ns_build_config_tristate (build, key, NS_KCONFIG_Y) != NS_KCONFIG_N;
 }
 
 /* spin_lock{,_bh,_irq,_irqsave}: the out-of-line entry, preempt/bh/irq state (_bh:

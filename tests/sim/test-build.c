@@ -235,6 +235,43 @@ START_TEST (test_config_read)
 }
 END_TEST
 
+/* Kconfig (Documentation/kbuild/kconfig-language.rst): a bool option takes y or n, a
+ * tristate y, m or n, nothing else; an unstated option reads as the caller's default. A
+ * value spelled otherwise (N, " n", no, 0) is not n: it reads as the default and is kept,
+ * sorted, for the run to refuse; a good value is never kept. */
+START_TEST (test_config_tristate)
+{
+  static const char *const bad[] = { "N", " n", "no", "0", "Y", "yes", "" };
+  NsBuild *build = ns_build_new ("6.9.0", LIMIT);
+  g_auto (GStrv) none = NULL, kept = NULL;
+
+  ck_assert_int_eq (ns_build_config_tristate (build, "CONFIG_A", NS_KCONFIG_Y), NS_KCONFIG_Y);
+  ck_assert_int_eq (ns_build_config_tristate (build, "CONFIG_A", NS_KCONFIG_N), NS_KCONFIG_N);
+  ns_build_set_config (build, "CONFIG_A", "y");
+  ns_build_set_config (build, "CONFIG_B", "m");
+  ns_build_set_config (build, "CONFIG_C", "n");
+  ck_assert_int_eq (ns_build_config_tristate (build, "CONFIG_A", NS_KCONFIG_N), NS_KCONFIG_Y);
+  ck_assert_int_eq (ns_build_config_tristate (build, "CONFIG_B", NS_KCONFIG_N), NS_KCONFIG_M);
+  ck_assert_int_eq (ns_build_config_tristate (build, "CONFIG_C", NS_KCONFIG_Y), NS_KCONFIG_N);
+  none = ns_build_config_bad (build);
+  ck_assert_uint_eq (g_strv_length (none), 0);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    ns_build_set_config (build, "CONFIG_Z", bad[i]);
+    ck_assert_msg (ns_build_config_tristate (build, "CONFIG_Z", NS_KCONFIG_Y) == NS_KCONFIG_Y,
+                   "'%s'", bad[i]);
+    ck_assert_msg (ns_build_config_tristate (build, "CONFIG_Z", NS_KCONFIG_N) == NS_KCONFIG_N,
+                   "'%s'", bad[i]);
+  }
+  ns_build_set_config (build, "CONFIG_D", "N");
+  ns_build_config_tristate (build, "CONFIG_D", NS_KCONFIG_Y);
+  kept = ns_build_config_bad (build);
+  ck_assert_uint_eq (g_strv_length (kept), 2);
+  ck_assert_str_eq (kept[0], "CONFIG_D");
+  ck_assert_str_eq (kept[1], "CONFIG_Z");
+  ns_build_free (build);
+}
+END_TEST
+
 /* Counts the messages logged while it is installed. */
 static void
 count_log (const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
@@ -355,6 +392,7 @@ build_suite (void)
   tcase_add_test (build, test_patches);
   tcase_add_test (build, test_config);
   tcase_add_test (build, test_config_read);
+  tcase_add_test (build, test_config_tristate);
   suite_add_tcase (s, build);
 
   tcase_add_test (registry, test_registry_layout);

@@ -391,6 +391,55 @@ START_TEST (test_retpoline_mode_needs_retpolines_built)
 }
 END_TEST
 
+/* Kconfig's bool/tristate options take y, m or n and nothing else: a CONFIG_RETPOLINE
+ * spelled N, " n", no or 0 with a retpoline mode is neither a build with retpolines nor one
+ * without, and is refused at its <config> with the set that gave it (the old code read it
+ * as y and ran retpolines); m, a value Kconfig allows, sets up. */
+START_TEST (test_retpoline_value_checked)
+{
+  g_autofree char *path = micro_path ("indirect-call.xml");
+  static const char *const bad[] = { "N", " n", "no", "0" };
+  static const char *const module[] = { "kernel.config.CONFIG_RETPOLINE=m", NULL };
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree char *set = g_strdup_printf ("kernel.config.CONFIG_RETPOLINE=%s", bad[i]);
+    g_autofree char *after = g_strdup_printf ("(after --set %s)", set);
+    const char *const sets[] = { set, NULL };
+
+    ck_assert_msg (!ns_run_check_variant (path, "retpoline", sets, &error), "'%s'", bad[i]);
+    ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+    ck_assert_msg (strstr (error->message, "indirect-call.xml:") != NULL &&
+                   strstr (error->message, "takes y, m or n") != NULL &&
+                   g_str_has_suffix (error->message, after), "%s", error->message);
+    g_clear_error (&error);
+  }
+  ck_assert_msg (ns_run_check_variant (path, "retpoline", module, &error), "%s",
+                 error ? error->message : "");
+}
+END_TEST
+
+/* An option the network stack reads when the machine is set up (CONFIG_SECURITY, on
+ * unless n) with the value N is refused before the run, at the scenario's <config> line,
+ * naming the set; the old code ran it as y. */
+START_TEST (test_model_config_value_checked)
+{
+  g_autofree char *path = micro_path ("udp-flood.xml");
+  static const char *const sets[] = { "kernel.config.CONFIG_SECURITY=N", NULL };
+  NsRunOptions opt = { .sets = sets, .only_variant = "ipv4-64-n1" };
+  GError *error = NULL;
+  NsRunResult *res = ns_run_scenario (path, &opt, &error);
+
+  ck_assert_ptr_null (res);
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (strstr (error->message, "udp-flood.xml:18: attribute 'value': "
+                         "CONFIG_SECURITY='N': a bool/tristate option takes y, m or n "
+                         "(after --set kernel.config.CONFIG_SECURITY=N)") != NULL,
+                 "%s", error->message);
+  g_error_free (error);
+}
+END_TEST
+
 /* Set-up errors found after loading name the element and attribute whose value is bad,
  * and the --set that gave it: an unknown CPU profile (<cpu>, line 4 of call-chain.xml), a
  * bad kernel command line (<kernel>, line 5), an unknown patch, metric or workload type. */
@@ -478,6 +527,8 @@ run_suite (void)
   tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_event_counts);
   tcase_add_test (tc, test_retpoline_mode_needs_retpolines_built);
+  tcase_add_test (tc, test_retpoline_value_checked);
+  tcase_add_test (tc, test_model_config_value_checked);
   tcase_add_test (tc, test_setup_errors_located);
   tcase_add_test (tc, test_call_tree_footprint);
   tcase_add_test (tc, test_udp_lookup_chain);

@@ -182,13 +182,12 @@ const NsPatch ns_patch_tc_wrapper_cls_last = {
 
 /* ---- build facts ---- */
 
-/* TRUE if .config has key set to value (absent: def). */
+/* TRUE if .config builds key in (key=y; absent: def), key read as a bool/tristate. */
 static gboolean
-config_is (const NsBuild *build, const char *key, const char *value, gboolean def)
+config_builtin (const NsBuild *build, const char *key, gboolean def)
 {
-  const char *v = ns_build_get_config (build, key);
-
-  return v == NULL ? def : g_str_equal (v, value);
+  return ns_build_config_tristate (build, key, def ? NS_KCONFIG_Y : NS_KCONFIG_N) ==
+         NS_KCONFIG_Y;
 }
 
 /* CONFIG_RETPOLINE (CONFIG_MITIGATION_RETPOLINE from ≈v6.9): on unless set to n — every
@@ -196,8 +195,8 @@ config_is (const NsBuild *build, const char *key, const char *value, gboolean de
 static gboolean
 build_has_retpoline (const NsBuild *build)
 {
-  return config_is (build, "CONFIG_RETPOLINE", "y", TRUE) &&
-         config_is (build, "CONFIG_MITIGATION_RETPOLINE", "y", TRUE);
+  return config_builtin (build, "CONFIG_RETPOLINE", TRUE) &&
+         config_builtin (build, "CONFIG_MITIGATION_RETPOLINE", TRUE);
 }
 
 /* Fills a compare chain with the built-in members of order (NULL-terminated), skipping the
@@ -215,7 +214,7 @@ chain_fill (const TcFn **chain, const TcFn *const *order, const NsBuild *build)
                       !strcmp (name, "tcindex_classify"))) ||
                     (ns_kernel_version_cmp (version, "6.9") >= 0 &&
                      !strcmp (name, "tcf_ipt_act"));
-    if (!gone && config_is (build, order[i]->kconfig, "y", FALSE))
+    if (!gone && config_builtin (build, order[i]->kconfig, FALSE))
       chain[n++] = order[i];
   }
   return n;
@@ -247,7 +246,7 @@ wrapper_build (TcEnv *env, const NsBuild *build)
   gboolean merged = ns_build_has_patch (build, PATCH_MERGED) ||
                     ns_kernel_version_cmp (ns_build_version (build), "6.2") >= 0;
   gboolean rfc = ns_build_has_patch (build, PATCH_RFC) &&
-                 config_is (build, "CONFIG_NET_TC_INDIRECT_WRAPPER", "y", FALSE);
+                 config_builtin (build, "CONFIG_NET_TC_INDIRECT_WRAPPER", FALSE);
 
   if (!build_has_retpoline (build) || !(merged || rfc))
     return;
@@ -391,7 +390,7 @@ tc_env_new (NsMachine *machine, gsl_rng *rng)
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
   if (build != NULL) {
-    if (g_strcmp0 (ns_build_get_config (build, "CONFIG_SLAB_FREELIST_RANDOM"), "y") == 0) {
+    if (config_builtin (build, "CONFIG_SLAB_FREELIST_RANDOM", FALSE)) {
       env->slab_rng = gsl_rng_alloc (gsl_rng_mt19937);
       /* one draw of the run's stream: a layout per (seed, repetition), as a boot per run */
       gsl_rng_set (env->slab_rng, rng != NULL ? gsl_rng_get (rng) : 1);
