@@ -12,25 +12,28 @@
 
 #define UNB 1.0, 0.0   /* unbounded range */
 
+/* The values of cache.policy (machine.c's read_caches). */
+static const char *const cache_policies[] = { "lru", "plru", NULL };
+
 static const NsParamDef machine_params[] = {
   /* ---- core and topology ---- */
   { "cpu.freq_ghz", NS_PARAM_DOUBLE, "GHz", "3.0",
     "core clock while running the measured kernel code (sustained all-core boost)",
-    "unsourced generic default", FALSE, 0.1, 10.0 },
+    "unsourced generic default", FALSE, 0.1, 10.0, NULL },
   { "cpu.sockets", NS_PARAM_INT, "", "1", "number of CPU sockets (NUMA packages)",
-    "generic default", FALSE, 1, 8 },
+    "generic default", FALSE, 1, 8, NULL },
   { "cpu.ccx_per_socket", NS_PARAM_INT, "", "1",
     "L3 domains per socket (AMD CCX/CCD; 1 for a monolithic Intel ring or mesh)",
-    "generic default", FALSE, 1, 64 },
+    "generic default", FALSE, 1, 64, NULL },
   { "cpu.cores_per_ccx", NS_PARAM_INT, "", "4", "physical cores per L3 domain",
-    "generic default", FALSE, 1, 256 },
+    "generic default", FALSE, 1, 256, NULL },
   { "cpu.smt", NS_PARAM_INT, "threads/core", "2", "hardware threads per core (1 or 2)",
-    "generic default", FALSE, 1, 2 },
+    "generic default", FALSE, 1, 2, NULL },
   { "cpu.ipc", NS_PARAM_DOUBLE, "instructions/cycle", "1.5",
     "sustained IPC of kernel networking code, excluding the stalls and control-flow "
     "penalties the model charges separately",
     "unsourced: typical kernel IPC 1-2 (cpu-params.md §5); fit per profile on a named "
-    "calibration row", TRUE, 0.1, 8.0 },
+    "calibration row", TRUE, 0.1, 8.0, NULL },
   { "cpu.mlp", NS_PARAM_DOUBLE, "misses", "2.0",
     "store misses (read-for-ownership and transfers of lines another core holds) in "
     "flight at once: a store's miss served by a cache level costs its latency beyond L1 "
@@ -39,13 +42,13 @@ static const NsParamDef machine_params[] = {
     "unsourced reasoned default (out-of-order cores overlap 2+ independent misses); the "
     "range's top is a store buffer's size (48-114 entries on current cores): netsim "
     "calibrate --host measures it (stores into lines another core holds)",
-    FALSE, 1.0, 128.0 },
+    FALSE, 1.0, 128.0, NULL },
   { "prefetch.l1_stride", NS_PARAM_BOOL, "", "true",
     "L1D IP-based stride prefetcher: a load site (ns_load_site) that saw the same non-zero "
     "stride twice in a row has the line one stride ahead brought in without a stall",
     "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache': IP-based "
     "stride prefetcher (every Intel core since Core 2); AMD SOG 17h/19h, 'L1 stride "
-    "prefetcher: uses memory access history of individual instructions'", FALSE, 0, 1 },
+    "prefetcher: uses memory access history of individual instructions'", FALSE, 0, 1, NULL },
   { "cpu.rob_entries", NS_PARAM_INT, "instructions", "224",
     "reorder-buffer entries: an independent load miss issued within this many "
     "instructions of the first miss of an overlap window overlaps it (costs only what it "
@@ -59,66 +62,67 @@ static const NsParamDef machine_params[] = {
     "mispredict, a forced one (generic retpoline, SRSO Safe RET), a system call or a wait "
     "empties it",
     "generic default: Skylake's 224 ([M6] LLVM X86SchedSkylakeClient.td "
-    "MicroOpBufferSize); profiles cite their core", FALSE, 16, 4096 },
+    "MicroOpBufferSize); profiles cite their core", FALSE, 16, 4096, NULL },
   { "cpu.issue_width", NS_PARAM_DOUBLE, "instructions/cycle", "4",
     "instructions per cycle the core sustains on independent, well-predicted work (its "
     "dispatch width): the rate of call/return/prologue overhead and of compare chains "
     "that sit off the critical path",
     "generic default: 4-wide dispatch (Intel Sandy Bridge to Skylake); profiles cite the "
-    "vendor guide of their core", FALSE, 1, 16 },
+    "vendor guide of their core", FALSE, 1, 16, NULL },
   { "branch.resolve_cycles", NS_PARAM_DOUBLE, "cycles", "23",
     "cycles a forced mispredict waits for its target to come from memory before the "
     "refill can start (the ret of a retpoline thunk or of SRSO Safe RET reads its target "
     "from the stack behind the in-flight work); added to branch.mispredict_cycles",
     "D from [M22] (cpu-params.md §4): a retpoline call measured 40 cycles on Skylake = "
     "14 mispredict + 5 thunk instructions / ~1.5 IPC + ~23 waiting for the target",
-    FALSE, 0, 200 },
+    FALSE, 0, 200, NULL },
   { "branch.mispredict_cycles", NS_PARAM_DOUBLE, "cycles", "15",
     "conditional/indirect branch mispredict penalty",
     "unsourced generic default; profiles cite LLVM scheduling models (ref: [M6])",
-    FALSE, 1, 100 },
+    FALSE, 1, 100, NULL },
 
   /* ---- caches ---- */
   { "cache.line_bytes", NS_PARAM_INT, "bytes", "64", "cache line size",
-    "ref: cpu-params.md §2 (x86-64, [K2])", FALSE, 64, 64 },
+    "ref: cpu-params.md §2 (x86-64, [K2])", FALSE, 64, 64, NULL },
   { "cache.policy", NS_PARAM_STRING, "", "lru",
     "replacement policy of every cache level: lru or plru (tree pseudo-LRU)",
     "unsourced stated choice: true LRU; no profile's replacement policy is sourced (the "
-    "cores' L1/L2 use pseudo-LRU variants that vendors do not document)", FALSE, UNB },
+    "cores' L1/L2 use pseudo-LRU variants that vendors do not document)", FALSE, UNB,
+    cache_policies },
   { "cache.l1d.size_kib", NS_PARAM_INT, "KiB", "32", "L1 data cache size per core",
-    "generic default", FALSE, 1, 4096 },
+    "generic default", FALSE, 1, 4096, NULL },
   { "cache.l1d.assoc", NS_PARAM_INT, "ways", "8", "L1 data cache associativity",
-    "generic default", FALSE, 1, 64 },
+    "generic default", FALSE, 1, 64, NULL },
   { "cache.l1d.latency_cycles", NS_PARAM_DOUBLE, "cycles", "4", "L1D load-to-use latency",
-    "generic default (4-5 on all listed cores, ref: cpu-params.md §3)", FALSE, 1, 50 },
+    "generic default (4-5 on all listed cores, ref: cpu-params.md §3)", FALSE, 1, 50, NULL },
   { "cache.l1i.size_kib", NS_PARAM_INT, "KiB", "32", "L1 instruction cache size per core",
-    "generic default", FALSE, 1, 4096 },
+    "generic default", FALSE, 1, 4096, NULL },
   { "cache.l1i.assoc", NS_PARAM_INT, "ways", "8", "L1 instruction cache associativity",
-    "generic default", FALSE, 1, 64 },
+    "generic default", FALSE, 1, 64, NULL },
   { "cache.l2.size_kib", NS_PARAM_INT, "KiB", "512", "private L2 size per core",
-    "generic default", FALSE, 16, 65536 },
+    "generic default", FALSE, 16, 65536, NULL },
   { "cache.l2.assoc", NS_PARAM_INT, "ways", "8", "L2 associativity",
-    "generic default", FALSE, 1, 64 },
+    "generic default", FALSE, 1, 64, NULL },
   { "cache.l2.latency_cycles", NS_PARAM_DOUBLE, "cycles", "12", "L2 load-to-use latency",
-    "unsourced generic default (cpu-params.md §5)", FALSE, 2, 100 },
+    "unsourced generic default (cpu-params.md §5)", FALSE, 2, 100, NULL },
   { "cache.l3.size_kib", NS_PARAM_INT, "KiB", "8192", "L3 size per L3 domain (CCX or socket)",
-    "generic default", FALSE, 0, 1048576 },
+    "generic default", FALSE, 0, 1048576, NULL },
   { "cache.l3.assoc", NS_PARAM_INT, "ways", "16", "L3 associativity",
-    "generic default", FALSE, 1, 64 },
+    "generic default", FALSE, 1, 64, NULL },
   { "cache.l3.latency_cycles", NS_PARAM_DOUBLE, "cycles", "40", "L3 load-to-use latency",
-    "unsourced generic default (cpu-params.md §5)", FALSE, 5, 400 },
+    "unsourced generic default (cpu-params.md §5)", FALSE, 5, 400, NULL },
   { "cache.l3.inclusive", NS_PARAM_BOOL, "", "false",
     "L3 inclusive of the private caches (true) or a non-inclusive victim cache (false)",
-    "generic default", FALSE, UNB },
+    "generic default", FALSE, UNB, NULL },
   { "mem.dram_latency_ns", NS_PARAM_DOUBLE, "ns", "80", "load-to-use latency from DRAM",
-    "unsourced generic default (cpu-params.md §5)", FALSE, 10, 1000 },
+    "unsourced generic default (cpu-params.md §5)", FALSE, 10, 1000, NULL },
   { "mem.bw_l1_bytes_per_cycle", NS_PARAM_DOUBLE, "bytes/cycle", "32",
     "copy bandwidth when source and destination are in L1 (one core)",
-    "unsourced: one 32-byte load + store per cycle on AVX2 cores", FALSE, 1, 256 },
+    "unsourced: one 32-byte load + store per cycle on AVX2 cores", FALSE, 1, 256, NULL },
   { "mem.bw_l2_bytes_per_cycle", NS_PARAM_DOUBLE, "bytes/cycle", "16",
-    "copy bandwidth from L2 (one core)", "unsourced generic default", FALSE, 0.5, 256 },
+    "copy bandwidth from L2 (one core)", "unsourced generic default", FALSE, 0.5, 256, NULL },
   { "mem.bw_l3_bytes_per_cycle", NS_PARAM_DOUBLE, "bytes/cycle", "8",
-    "copy bandwidth from L3 (one core)", "unsourced generic default", FALSE, 0.25, 256 },
+    "copy bandwidth from L3 (one core)", "unsourced generic default", FALSE, 0.25, 256, NULL },
   { "ifetch.seq_mlp", NS_PARAM_DOUBLE, "lines", "30",
     "text lines the front end keeps in flight while it runs through a function: a call's "
     "first line that misses L1I waits (latency - L1D latency) in full (the call target is "
@@ -131,7 +135,7 @@ static const NsParamDef machine_params[] = {
     "from L1I, the L3 latency 46 cycles beyond L1D: 36, 31, 29, 6 lines; the median 30. "
     "From L2 a following line costs 0.1 cycles more, a call to a one-line function in "
     "random order 11.2-11.9 (the first line, in full). Other cores: not measured",
-    FALSE, 1, 128 },
+    FALSE, 1, 128, NULL },
   { "mem.copy_mlp", NS_PARAM_DOUBLE, "lines", "39",
     "cache lines a streaming copy (REP MOVSB: copy_to_user, copy_from_user) keeps in flight "
     "while another core holds them: a copied line served by another core costs "
@@ -143,22 +147,22 @@ static const NsParamDef machine_params[] = {
     "at 3.2 GHz: (transfer - L1D latency) / cycles per line = 25, 38, 39, 44 lines; the "
     "median 39. The copy streams at about the host's L3 copy bandwidth (7.3 cycles a "
     "line). Other cores: not measured (none of the seeds copies across Intel cores)",
-    FALSE, 1, 64 },
+    FALSE, 1, 64, NULL },
   { "mem.bw_dram_gbps", NS_PARAM_DOUBLE, "GB/s", "12",
     "single-core streaming copy bandwidth from DRAM", "unsourced generic default",
-    FALSE, 0.5, 1000 },
+    FALSE, 0.5, 1000, NULL },
 
   /* ---- core-to-core (one-way CAS ping-pong latency, ref: [M1][M2][M25]) ---- */
   { "c2c.smt_ns", NS_PARAM_DOUBLE, "ns", "8", "line transfer between SMT siblings",
     "generic default (5.0-10.2 ns on the listed parts: 7950X 5.0-5.3, Zen 2/3 EPYC 9.0-10.2, "
-    "Intel 7.3-8.0; ref: cpu-params.md §3)", FALSE, 0, 1000 },
+    "Intel 7.3-8.0; ref: cpu-params.md §3)", FALSE, 0, 1000, NULL },
   { "c2c.ccx_ns", NS_PARAM_DOUBLE, "ns", "20", "line transfer within one L3 domain",
-    "generic default", FALSE, 0, 1000 },
+    "generic default", FALSE, 0, 1000, NULL },
   { "c2c.socket_ns", NS_PARAM_DOUBLE, "ns", "80",
     "line transfer between L3 domains of one socket (cross-CCX/CCD)",
-    "generic default", FALSE, 0, 2000 },
+    "generic default", FALSE, 0, 2000, NULL },
   { "c2c.remote_ns", NS_PARAM_DOUBLE, "ns", "150", "line transfer across sockets",
-    "generic default", FALSE, 0, 5000 },
+    "generic default", FALSE, 0, 5000, NULL },
 
   /* ---- calls, returns, indirect calls ---- */
   { "call.cycles", NS_PARAM_DOUBLE, "cycles", "0",
@@ -168,7 +172,7 @@ static const NsParamDef machine_params[] = {
     "body of work (the 2-4 cycles per pair of cpu-params.md §5 [M21] are a tight call/ret "
     "loop's loop-carried cost). Not chosen from any recorded row (seed 000's "
     "mitigations=off rows, +0.3 to +0.4 % for 64 calls a datagram, are judged with it, "
-    "not evidence for it)", FALSE, 0, 50 },
+    "not evidence for it)", FALSE, 0, 50, NULL },
   { "call.prologue_insns", NS_PARAM_INT, "instructions", "6",
     "prologue + epilogue instructions of a non-inlined kernel function (the ftrace NOP, "
     "push/pop of callee-saved registers, stack frame set-up and release)",
@@ -176,37 +180,37 @@ static const NsParamDef machine_params[] = {
     "(GCC 12, 2026-11-30), the modelled functions' counts weighted by their calls: 6.41 "
     "per call on seed 000's ipv4 1G path (compute_score, inlined in 6.1, not counted), "
     "6.13 on seed 002's 5950X 1-filter path; unweighted over 202 functions 8.60 "
-    "(hot functions are small)", FALSE, 0, 64 },
+    "(hot functions are small)", FALSE, 0, 64, NULL },
   { "ret.unret_cycles", NS_PARAM_DOUBLE, "cycles", "4",
     "extra cost per return through the retbleed untrained return thunk",
-    "unsourced reasoned default (jmp + predicted ret)", FALSE, 0, 100 },
+    "unsourced reasoned default (jmp + predicted ret)", FALSE, 0, 100, NULL },
   { "ret.safe_ret_insns", NS_PARAM_INT, "instructions", "4",
     "instructions of the SRSO Safe RET sequence per return (jmp thunk; call; add; ret); "
     "each such return also pays branch.mispredict_cycles",
     "ref: cpu-params.md §4 ([K6] thunk shape, [K3] 'forces the CPU to mispredict every "
-    "function return')", FALSE, 0, 32 },
+    "function return')", FALSE, 0, 32, NULL },
   { "ret.stuff_cycles", NS_PARAM_DOUBLE, "cycles", "6",
     "call depth tracking: accounting per call plus amortised RSB stuffing per return",
-    "unsourced reasoned default", FALSE, 0, 100 },
+    "unsourced reasoned default", FALSE, 0, 100, NULL },
   { "icall.predicted_cycles", NS_PARAM_DOUBLE, "cycles", "1",
     "extra cost of a predicted indirect call over a direct call",
     "unsourced reasoned default: cpu-params.md §5 (proposed defaults, not found) 'direct + "
     "0-1 cycle'; the §4 [M22] figure 'indirect jump, 2 cycles' is a code comment's total "
     "for a predicted jmp on Cascade Lake, not the extra over a direct call. Zen 3 and Zen 4 "
-    "hosts measured 0 (their profiles); no Intel core measured", FALSE, 0, 50 },
+    "hosts measured 0 (their profiles); no Intel core measured", FALSE, 0, 50, NULL },
   { "icall.retpoline_insns", NS_PARAM_INT, "instructions", "5",
     "instructions of a generic retpoline per indirect call (call thunk; call; mov; ret; "
     "capture loop); each retpoline also pays branch.mispredict_cycles",
-    "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape)", FALSE, 0, 32 },
+    "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape)", FALSE, 0, 32, NULL },
   { "icall.lfence_cycles", NS_PARAM_DOUBLE, "cycles", "12",
     "cycles an LFENCE adds where the kernel runs one on a hot path: the extra cost of an "
     "LFENCE-retpoline indirect call (lfence; jmp *%reg, the jump then predicted) and the "
     "LFENCE of UNTRAIN_RET at kernel entry (see syscall.untrain_insns)",
-    "unsourced reasoned default (lfence drains the dispatch)", FALSE, 0, 200 },
+    "unsourced reasoned default (lfence drains the dispatch)", FALSE, 0, 200, NULL },
   { "icall.ibrs_cycles", NS_PARAM_DOUBLE, "cycles", "2",
     "extra cost of a kernel indirect call under legacy IBRS (restricted prediction)",
     "unsourced reasoned default (cpu-params.md §5: ~10-20 % slower kernel branches)",
-    FALSE, 0, 200 },
+    FALSE, 0, 200, NULL },
 
   /* ---- system call entry/exit ---- */
   { "syscall.base_cycles", NS_PARAM_DOUBLE, "cycles", "100",
@@ -215,21 +219,21 @@ static const NsParamDef machine_params[] = {
     "unsourced: lmbench null syscall 34 ns on a 2017 desktop under Linux 4.10 ([M16]), "
     "≈ 100 cycles; 4.10 still had the SYSCALL64 fast path (removed in 4.16), a few dozen "
     "instructions, so nearly all of it is the two instructions",
-    FALSE, 0, 10000 },
+    FALSE, 0, 10000, NULL },
   { "syscall.pti_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "page-table isolation: two CR3 writes + trampoline per syscall (with PCID)",
     "unsourced reasoned default: cpu-params.md §5 (proposed defaults, not found) "
     "'+150-250 cycles', from [K4] 'order of a hundred cycles' per CR3 write and [M16] "
-    "'< 300 cycles'; no per-core measurement", FALSE, 0, 10000 },
+    "'< 300 cycles'; no per-core measurement", FALSE, 0, 10000, NULL },
   { "syscall.ibrs_cycles", NS_PARAM_DOUBLE, "cycles", "300",
     "legacy IBRS: SPEC_CTRL WRMSR at entry and at exit",
-    "unsourced: 2 x WRMSR of 100-200 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
+    "unsourced: 2 x WRMSR of 100-200 cycles (cpu-params.md §5)", FALSE, 0, 10000, NULL },
   { "syscall.ibpb_cycles", NS_PARAM_DOUBLE, "cycles", "3000",
     "IBPB on kernel entry (spec_rstack_overflow=ibpb)",
-    "unsourced reasoned default (predictor flush, thousands of cycles)", FALSE, 0, 100000 },
+    "unsourced reasoned default (predictor flush, thousands of cycles)", FALSE, 0, 100000, NULL },
   { "syscall.verw_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "MDS VERW buffer clear on return to user",
-    "unsourced: 100-300 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
+    "unsourced: 100-300 cycles (cpu-params.md §5)", FALSE, 0, 10000, NULL },
   { "syscall.untrain_insns", NS_PARAM_INT, "instructions", "4",
     "instructions UNTRAIN_RET runs at syscall entry when the return mitigation needs it "
     "(retbleed=unret, SRSO Safe RET), besides its LFENCE (icall.lfence_cycles) and its "
@@ -240,29 +244,29 @@ static const NsParamDef machine_params[] = {
     "arch/x86/lib/retpoline.S 6.5+ (srso_alias_untrain_ret: ASM_NOP2, lfence, jmp "
     "srso_alias_return_thunk; retbleed_untrain_ret: test, lfence, jmp "
     "retbleed_return_thunk); bugs.c forces X86_FEATURE_UNRET for SRSO Safe RET [K1]",
-    FALSE, 0, 64 },
+    FALSE, 0, 64, NULL },
   { "syscall.bhi_loop_cycles", NS_PARAM_DOUBLE, "cycles", "75",
     "BHI clear_bhb_loop at syscall entry", "unsourced: 50-100 cycles (cpu-params.md §5)",
-    FALSE, 0, 10000 },
+    FALSE, 0, 10000, NULL },
   { "ctxsw.rsb_fill_cycles", NS_PARAM_DOUBLE, "cycles", "60",
     "RSB fill (32 entries) on context switch when spectre_v2 is mitigated",
-    "unsourced: 40-80 cycles (cpu-params.md §5)", FALSE, 0, 10000 },
+    "unsourced: 40-80 cycles (cpu-params.md §5)", FALSE, 0, 10000, NULL },
 
   /* ---- locks and scheduling ---- */
   { "lock.atomic_cycles", NS_PARAM_DOUBLE, "cycles", "20",
     "locked read-modify-write (LOCK CMPXCHG) on a line already owned in L1",
     "generic default: cpu-params.md §5's proposed Intel 20 (UNVERIFIED for AMD), next to "
-    "§3.7's measured LOCK CMPXCHG, 19 cycles on Golden Cove [M20]", FALSE, 1, 500 },
+    "§3.7's measured LOCK CMPXCHG, 19 cycles on Golden Cove [M20]", FALSE, 1, 500, NULL },
   { "sched.quantum_ns", NS_PARAM_DOUBLE, "ns", "1000",
     "longest a simulated thread runs before it yields to the engine (bounds the clock skew "
     "between CPUs; a simulation setting, not a hardware cost)",
-    "engine setting (doc/architecture.md, the execution model)", FALSE, 1, 1000000 },
+    "engine setting (doc/architecture.md, the execution model)", FALSE, 1, 1000000, NULL },
   { "sched.wakeup_cycles", NS_PARAM_DOUBLE, "cycles", "400",
     "cost to the waker of try_to_wake_up on another CPU (enqueue + IPI send)",
-    "unsourced reasoned default", FALSE, 0, 100000 },
+    "unsourced reasoned default", FALSE, 0, 100000, NULL },
   { "sched.wakeup_latency_ns", NS_PARAM_DOUBLE, "ns", "1500",
     "delay until a woken task runs on an idle CPU (IPI delivery + idle exit)",
-    "unsourced reasoned default", FALSE, 0, 1000000 },
+    "unsourced reasoned default", FALSE, 0, 1000000, NULL },
 
   { "x86.rdtsc_cycles", NS_PARAM_DOUBLE, "cycles", "36",
     "cost of one RDTSC (sched_clock_cpu for IRQ-time accounting, the vDSO clock_gettime); "
@@ -271,19 +275,19 @@ static const NsParamDef machine_params[] = {
     "calibrate --host, 2026-11-30): back-to-back RDTSCs, 36.2 cycles (median of three "
     "runs, 35.6-36.5, at 3.14-3.22 GHz; 11.4 ns); a Zen 3 figure, which profiles of other "
     "cores replace when their paths read the clock",
-    FALSE, 0, 1000 },
+    FALSE, 0, 1000, NULL },
   { "x86.pause_cycles", NS_PARAM_DOUBLE, "cycles", "10",
     "latency of one PAUSE instruction (cpu_relax; pktgen runs one after every packet)",
     "Intel Optimization Reference Manual §2.5.4 'Pause Latency in Skylake Client "
     "Microarchitecture' (quoted in dotnet/coreclr#13388 and MicrosoftDocs PR 1100): "
     "about 10 cycles before Skylake, up to 140 cycles from Skylake on; default = the "
-    "pre-Skylake value", FALSE, 0, 1000 },
+    "pre-Skylake value", FALSE, 0, 1000, NULL },
 
   /* ---- compiler ---- */
   { "build.inline_limit_bytes", NS_PARAM_INT, "bytes", "60",
     "largest static function GCC inlines at a call site when it has more than one caller",
     "GCC -O2 --param max-inline-insns-auto=15 (GCC 10+), at ~4 bytes per x86-64 "
-    "instruction", FALSE, 0, 100000 },
+    "instruction", FALSE, 0, 100000, NULL },
 };
 
 /* Registers the machine's parameter table with the registry. */

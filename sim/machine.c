@@ -927,8 +927,8 @@ read_level (NsMachine *m, const char *level, gsize *bytes, guint *assoc, gboolea
     goto out;
   if (*bytes < (gsize) *assoc << m->line_shift) {
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-                 "%s = %" G_GSIZE_FORMAT " KiB cannot hold one set of %u ways of %u bytes",
-                 size_name, *bytes / 1024, *assoc, 1u << m->line_shift);
+                 "%s = %" G_GSIZE_FORMAT " KiB cannot hold one set of %s = %u ways of %u "
+                 "bytes", size_name, *bytes / 1024, assoc_name, *assoc, 1u << m->line_shift);
     ok = FALSE;
   } else if (*bytes % ((gsize) *assoc << m->line_shift) != 0) {
     g_message ("%s: %" G_GSIZE_FORMAT " KiB is not a whole number of %u-way sets; "
@@ -1030,8 +1030,9 @@ read_topology (NsMachine *m, const NsParams *p, GError **error)
 /* ERRORS */
 too_big:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-               "topology of %u cores is larger than the model holds (%u)", m->n_cores,
-               MAX_CORES);
+               "topology of %u cores (cpu.sockets = %u x cpu.ccx_per_socket = %u x "
+               "cpu.cores_per_ccx = %u) is larger than the model holds (%u)", m->n_cores,
+               sockets, m->ccx_per_socket, m->cores_per_ccx, MAX_CORES);
   return FALSE;
 }
 
@@ -1068,7 +1069,7 @@ read_caches (NsMachine *m, const NsParams *p, GError **error)
   return TRUE;
 
 /* ERRORS */
-bad_policy:
+bad_policy:                             /* the registry's choices keep it out of a set */
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
                "cache.policy = '%s': expected lru or plru", policy);
   return FALSE;

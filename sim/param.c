@@ -205,11 +205,35 @@ parse_number (const NsParamDef *def, const char *text, double *out)
   return errno == 0;
 }
 
-/* Checks text against def's type and range. */
+/* TRUE if text is one of choices (NULL: any text is). */
+static gboolean
+is_choice (const char *const *choices, const char *text)
+{
+  if (choices == NULL)
+    return TRUE;
+  for (guint i = 0; choices[i] != NULL; i++)
+    if (!strcmp (choices[i], text))
+      return TRUE;
+  return FALSE;
+}
+
+/* "a, b or c" of choices (at least one), newly allocated. */
+static char *
+choices_text (const char *const *choices)
+{
+  GString *text = g_string_new (choices[0]);
+
+  for (guint i = 1; choices[i] != NULL; i++)
+    g_string_append_printf (text, "%s%s", choices[i + 1] != NULL ? ", " : " or ", choices[i]);
+  return g_string_free (text, FALSE);
+}
+
+/* Checks text against def's type, range and choices. */
 static gboolean
 check_value (const NsParamDef *def, const char *text, GError **error)
 {
   g_autoptr (GString) shown = g_string_new (NULL);
+  g_autofree char *expected = NULL;
   double num;
   gboolean b;
 
@@ -217,6 +241,8 @@ check_value (const NsParamDef *def, const char *text, GError **error)
 
   switch (def->type) {
   case NS_PARAM_STRING:
+    if (!is_choice (def->choices, text))
+      goto not_a_choice;
     return TRUE;
   case NS_PARAM_BOOL:
     if (!parse_bool (text, &b))
@@ -233,6 +259,11 @@ check_value (const NsParamDef *def, const char *text, GError **error)
   return TRUE;
 
 /* ERRORS */
+not_a_choice:
+  expected = choices_text (def->choices);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "parameter %s: expected %s, got '%s'",
+               def->name, expected, shown->str);
+  return FALSE;
 bad_bool:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
                "parameter %s: expected true or false, got '%s'", def->name, shown->str);

@@ -21,6 +21,8 @@ typedef struct {
   const char  *default_source; /* provenance of the default value */
   gboolean     free;           /* may be fitted by `netsim calibrate` */
   double       min, max;       /* valid range for numbers (min > max: unbounded) */
+  const char *const *choices;  /* the values a string may take, NULL-terminated (NULL:
+                                  any) */
 } NsParamDef;
 
 /* Adds a table of definitions to the registry (called once per module at start-up from

@@ -27,6 +27,7 @@ typedef struct {
   NsMitigations          mit;
   NsBuild               *build;
   const NsWorkloadClass *klass;
+  const char            *variant;   /* its name ("": the scenario has no variants) */
 } NsVariantSetup;
 
 /* splitmix64 of seed + stream: well-mixed, order-independent per-stream seeds. */
@@ -112,6 +113,66 @@ blame_attribute (const NsScenario *sc, const char *element, const char *attr, GE
 {
   ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), element), error,
                 "attribute '%s': %s", attr, cause->message);
+  g_error_free (cause);
+}
+
+/* TRUE if message names the parameter name whole (not as part of a longer name). */
+static gboolean
+names_param (const char *message, const char *name)
+{
+  gsize len = strlen (name);
+
+  for (const char *at = strstr (message, name); at != NULL; at = strstr (at + 1, name)) {
+    char before = at > message ? at[-1] : ' ', after = at[len];
+    if (!g_ascii_isalnum (before) && before != '.' && before != '_' &&
+        !g_ascii_isalnum (after) && after != '.' && after != '_')
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* The set that made the <param> element n or changed its value, or NULL. */
+static const char *
+param_set_by (const NsScenario *sc, xmlNodePtr n)
+{
+  xmlAttrPtr value = xmlHasProp (n, BAD_CAST "value");
+  const char *by = NULL;
+
+  if (sc->set_by == NULL)
+    return NULL;
+  by = g_hash_table_lookup (sc->set_by, n);
+  return by != NULL || value == NULL ? by : g_hash_table_lookup (sc->set_by, value);
+}
+
+/* Reports cause (freed), an error about parameters taken together (the machine's
+ * geometry), at the first of the scenario's <param>s whose parameter it names, else at
+ * <cpu> (its profile gave them): "file:line: variant 'V': cause", ending "(after …)" with
+ * the sets behind every <param> it names. */
+static void
+blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
+{
+  xmlNodePtr root = xmlDocGetRootElement (vs->sc->doc), at = NULL;
+  g_autoptr (GString) sets = g_string_new (NULL);
+  g_autoptr (GString) shown = g_string_new (NULL);
+  g_autofree char *variant = vs->variant != NULL && vs->variant[0] != '\0'
+                             ? g_strdup_printf ("variant '%s': ", vs->variant) : g_strdup ("");
+
+  for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
+    g_autofree char *name = ns_xml_is_element (n, "param") ? ns_xml_prop (n, "name") : NULL;
+    const char *by;
+
+    if (name == NULL || !names_param (cause->message, name))
+      continue;
+    at = at != NULL ? at : n;
+    by = param_set_by (vs->sc, n);
+    if (by != NULL)
+      g_string_append_printf (sets, "%s%s", sets->len > 0 ? ", " : "", by);
+  }
+  at = at != NULL ? at : ns_xml_child (root, "cpu");
+  ns_escape_controls (shown, sets->str);       /* a set's value may hold a line break */
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s%s", vs->sc->path,
+               ns_xml_line (at), variant, cause->message, shown->len > 0 ? " (after " : "",
+               shown->str, shown->len > 0 ? ")" : "");
   g_error_free (cause);
 }
 
@@ -291,6 +352,7 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
   GError *cause = NULL;
 
   memset (vs, 0, sizeof *vs);
+  vs->variant = variant;
   vs->sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params, opt->params_by,
                                      error);
   if (vs->sc == NULL)
@@ -583,11 +645,12 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   NsTime start;
   gboolean ok = FALSE;
+  GError *cause = NULL;
 
   gsl_rng_set (rng, ns_run_derive_seed (seed, rep));
-  machine = ns_machine_new (vs->params, &vs->mit, vs->build, error);
+  machine = ns_machine_new (vs->params, &vs->mit, vs->build, &cause);
   if (machine == NULL)
-    goto out;
+    goto bad_machine;
   engine = ns_machine_create_engine (machine);
   state = vs->klass->setup (vs->sc, machine, engine, rng, error);
   if (state == NULL || !check_config_values (vs->sc, vs->build, error))
@@ -605,6 +668,15 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   ok = ok && check_config_values (vs->sc, vs->build, error);
   if (ok)
     accumulate (machine, engine, acc);
+
+  goto out;
+
+/* ERRORS */
+bad_machine:
+  if (g_error_matches (cause, NS_ERROR, NS_ERROR_INPUT))
+    blame_params (vs, cause, error);
+  else
+    g_propagate_error (error, cause);
 
 out:
   if (state)

@@ -45,6 +45,30 @@ START_TEST (test_set_and_get)
 }
 END_TEST
 
+/* A string parameter with a fixed set of values takes one of them, spelled exactly, and
+ * nothing else (machine.c's read_caches knows only lru and plru): the error names them. */
+START_TEST (test_string_choices)
+{
+  static const char *const bad[] = { "fifo", "LRU", " lru", "" };
+  NsParams *p = ns_params_new ();
+  GError *err = NULL;
+
+  ck_assert (ns_params_set (p, "cache.policy", "lru", "s", &err));
+  ck_assert (ns_params_set (p, "cache.policy", "plru", "s", &err));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree char *want = g_strdup_printf ("parameter cache.policy: expected lru or plru, "
+                                             "got '%s'", bad[i]);
+
+    ck_assert_msg (!ns_params_set (p, "cache.policy", bad[i], "s", &err), "'%s'", bad[i]);
+    ck_assert (g_error_matches (err, NS_ERROR, NS_ERROR_INPUT));
+    ck_assert_str_eq (err->message, want);
+    g_clear_error (&err);
+  }
+  ck_assert_str_eq (ns_params_get_string (p, "cache.policy"), "plru");
+  ns_params_free (p);
+}
+END_TEST
+
 START_TEST (test_rejects_bad_values)
 {
   NsParams *p = ns_params_new ();
@@ -158,7 +182,7 @@ END_TEST
 START_TEST (test_duplicate_declaration_aborts)
 {
   static const NsParamDef dup[] = {
-    { "cpu.ipc", NS_PARAM_DOUBLE, "", "1", "duplicate", "test", FALSE, 1, 0 },
+    { "cpu.ipc", NS_PARAM_DOUBLE, "", "1", "duplicate", "test", FALSE, 1, 0, NULL },
   };
   ns_param_registry_init ();
   ns_param_register (dup, 1);   /* g_error → SIGTRAP */
@@ -174,6 +198,7 @@ param_suite (void)
   tcase_add_test (tc, test_every_param_is_documented);
   tcase_add_test (tc, test_set_and_get);
   tcase_add_test (tc, test_rejects_bad_values);
+  tcase_add_test (tc, test_string_choices);
   tcase_add_test (tc, test_number_syntax_is_the_scenarios);
   tcase_add_test (tc, test_copy_is_independent);
   tcase_add_test (tc, test_foreach_sorted_complete);

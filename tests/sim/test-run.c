@@ -440,6 +440,48 @@ START_TEST (test_model_config_value_checked)
 }
 END_TEST
 
+/* A parameter with a fixed set of values (cache.policy: lru or plru) is checked where the
+ * scenario's parameters are, at load, with file:line and the set (the old code failed
+ * only when the machine was built, naming no file). */
+START_TEST (test_param_choice_checked_at_load)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  static const char *const sets[] = { "param.cache.policy=fifo", NULL };
+  GError *error = NULL;
+
+  ck_assert (!ns_run_check_variant (path, "plain-ret", sets, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (strstr (error->message, "call-chain.xml:") != NULL &&
+                 strstr (error->message, "parameter cache.policy: expected lru or plru, got "
+                         "'fifo'") != NULL &&
+                 g_str_has_suffix (error->message, "(after --set param.cache.policy=fifo)"),
+                 "%s", error->message);
+  g_error_free (error);
+}
+END_TEST
+
+/* Parameters the machine can only judge together (a 2 KiB L1D cannot hold one set of 64
+ * ways of 64-byte lines) are refused naming the scenario file, the variant and every set
+ * behind the parameters involved, in the order given. */
+START_TEST (test_machine_geometry_blamed)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  static const char *const sets[] = { "param.cache.l1d.size_kib=2", "param.cache.l1d.assoc=64",
+                                      "workload.depth=4", NULL };
+  NsRunOptions opt = { .sets = sets, .only_variant = "plain-ret" };
+  GError *error = NULL;
+
+  ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (strstr (error->message, "call-chain.xml:") != NULL &&
+                 strstr (error->message, ": variant 'plain-ret': cache.l1d.size_kib = 2 KiB "
+                         "cannot hold one set of cache.l1d.assoc = 64 ways") != NULL &&
+                 g_str_has_suffix (error->message, "(after --set param.cache.l1d.size_kib=2, "
+                                   "--set param.cache.l1d.assoc=64)"), "%s", error->message);
+  g_error_free (error);
+}
+END_TEST
+
 /* Set-up errors found after loading name the element and attribute whose value is bad,
  * and the --set that gave it: an unknown CPU profile (<cpu>, line 4 of call-chain.xml), a
  * bad kernel command line (<kernel>, line 5), an unknown patch, metric or workload type. */
@@ -530,6 +572,8 @@ run_suite (void)
   tcase_add_test (tc, test_retpoline_value_checked);
   tcase_add_test (tc, test_model_config_value_checked);
   tcase_add_test (tc, test_setup_errors_located);
+  tcase_add_test (tc, test_param_choice_checked_at_load);
+  tcase_add_test (tc, test_machine_geometry_blamed);
   tcase_add_test (tc, test_call_tree_footprint);
   tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
