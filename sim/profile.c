@@ -430,15 +430,17 @@ reversed:
   return FALSE;
 }
 
-/* Reads <bugs affected="srso ..." source>: the bugs the CPU has (see NsBug). */
+/* Reads <bugs affected="srso ..." source>: the bugs the CPU has (see NsBug); an empty
+ * (or blank) list means none. */
 static gboolean
 read_bugs (NsProfileReader *reader, xmlNodePtr node, GError **error)
 {
-  g_autofree char *affected = required_text_attr (reader, node, "affected", error);
-  g_autofree char *source = affected ? required_text_attr (reader, node, "source", error) : NULL;
+  g_autofree char *affected = ns_xml_prop (node, "affected");     /* the schema requires it */
+  g_autofree char *source = required_text_attr (reader, node, "source", error);
   g_autofree char *bad = NULL;
   guint mask;
 
+  g_return_val_if_fail (affected != NULL, FALSE);
   if (source == NULL)
     return FALSE;
   if (!ns_bugs_parse (affected, &mask, &bad))

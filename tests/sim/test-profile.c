@@ -416,6 +416,52 @@ START_TEST (test_minimal_profile_loads)
 }
 END_TEST
 
+/* <bugs affected=""> is a CPU with none of the four bugs (doc/cpu-profiles.md: "empty for
+ * none"; cpu_set_bug_bits() sets no X86_BUG_RETBLEED/SRSO/MDS/BHI on a part on every
+ * NO_* whitelist): it loads, its defaults count every bug as absent, and so the command
+ * line's retbleed=, spec_rstack_overflow= and mds= are ignored, as the kernel's
+ * *_select_mitigation() return early without the bug (arch/x86/kernel/cpu/bugs.c, v6.9);
+ * the same default with all four bugs takes them. */
+START_TEST (test_bugs_empty_means_none)
+{
+  TestProfile t = { .name = "nobugs", .spectre_v2 = "off",
+                    .bugs3 = "<bugs affected=\"\" source=\"x\"/>" };
+  char *dir = g_dir_make_tmp ("netsim-profile-XXXXXX", NULL);
+  char *text = test_profile_text (&t);
+  char *path = write_file (dir, "nobugs.xml", text);
+  GError *error = NULL;
+  NsCpuProfile *profile = ns_cpu_profile_load (path, &error);
+  static const char cmdline[] = "retbleed=unret spec_rstack_overflow=safe-ret mds=full";
+  const NsMitigationDefault *def;
+  NsMitigationDefault all;
+  NsMitigations mit = { 0 };
+
+  ck_assert_msg (profile != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (profile->unaffected, NS_BUGS_ALL);
+  def = &g_array_index (profile->mitigation_defaults, NsMitigationDefault, 0);
+  ck_assert_uint_eq (def->unaffected, NS_BUGS_ALL);
+  ck_assert_msg (ns_mitigations_select (def, 1, "6.9", cmdline, &mit, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert_int_eq (mit.retbleed, NS_RETBLEED_OFF);
+  ck_assert_int_eq (mit.srso, NS_SRSO_OFF);
+  ck_assert (!mit.mds_verw);
+  ns_mitigations_clear (&mit);
+  /* control: the same default on a CPU with all four bugs takes every key */
+  all = *def;
+  all.unaffected = 0;
+  ck_assert (ns_mitigations_select (&all, 1, "6.9", cmdline, &mit, NULL));
+  ck_assert_int_eq (mit.retbleed, NS_RETBLEED_UNRET);
+  ck_assert_int_eq (mit.srso, NS_SRSO_SAFE_RET);
+  ck_assert (mit.mds_verw);
+  ns_mitigations_clear (&mit);
+  ns_cpu_profile_free (profile);
+  remove_tree (dir);
+  g_free (path);
+  g_free (text);
+  g_free (dir);
+}
+END_TEST
+
 START_TEST (test_param_without_source)
 {
   TestProfile t = { .name = "nosource",
@@ -686,6 +732,7 @@ profile_suite (void)
   tcase_add_test (bad, test_overlapping_ranges);
   tcase_add_test (bad, test_reversed_range);
   tcase_add_test (bad, test_mitigations_without_source);
+  tcase_add_test (bad, test_bugs_empty_means_none);
   tcase_add_test (bad, test_bugs_unknown_name);
   tcase_add_test (bad, test_bugs_without_source);
   tcase_add_test (bad, test_default_mitigates_unlisted_bug);
