@@ -247,8 +247,8 @@ why_set (char **slot, const char *text)
 
 /* The first of the n defaults whose kernel_from..kernel_to range (inclusive, on major.minor)
  * holds version, or NULL. */
-static const NsMitigationDefault *
-find_default (const NsMitigationDefault *defaults, guint n, const char *version)
+const NsMitigationDefault *
+ns_mitigation_default_find (const NsMitigationDefault *defaults, guint n, const char *version)
 {
   for (guint i = 0; i < n; i++)
     if (ns_kernel_version_cmp (version, defaults[i].kernel_from) >= 0 &&
@@ -743,7 +743,7 @@ ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
 
   g_return_val_if_fail (kernel_version != NULL && out != NULL, FALSE);
   memset (out, 0, sizeof *out);
-  def = find_default (defaults, n_defaults, kernel_version);
+  def = ns_mitigation_default_find (defaults, n_defaults, kernel_version);
   if (def == NULL)
     goto no_default;
   out->spectre_v2 = def->spectre_v2;

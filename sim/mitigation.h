@@ -100,6 +100,10 @@ typedef struct {
 gboolean     ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
                                     const char *kernel_version, const char *cmdline,
                                     NsMitigations *out, GError **error);
+/* The first of defaults[0..n) whose kernel range holds version, or NULL (the version
+ * ns_mitigations_select then refuses). */
+const NsMitigationDefault *ns_mitigation_default_find (const NsMitigationDefault *defaults,
+                                                       guint n, const char *version);
 void         ns_mitigations_clear  (NsMitigations *mit);
 void         ns_mitigation_default_clear (NsMitigationDefault *def);
 const char  *ns_spectre_v2_name    (NsSpectreV2 mode);

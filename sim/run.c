@@ -366,7 +366,7 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
   defs = vs->profile->mitigation_defaults;
   if (!ns_mitigations_select ((NsMitigationDefault *) defs->data, defs->len,
                               vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, &cause))
-    goto bad_cmdline;
+    goto bad_mitigations;
   if (!setup_workload_class (vs, error) || !setup_build (vs, error) ||
       !check_retpoline_built (vs, error) || !check_config_values (vs->sc, vs->build, error) ||
       !check_batch_length (vs, error))
@@ -377,8 +377,12 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
 bad_profile:
   blame_attribute (vs->sc, "cpu", "profile", cause, error);
   goto fail;
-bad_cmdline:
-  blame_attribute (vs->sc, "kernel", "cmdline", cause, error);
+bad_mitigations:                        /* the profile has no default for the version, or
+                                           the command line is bad */
+  blame_attribute (vs->sc, "kernel",
+                   ns_mitigation_default_find ((NsMitigationDefault *) defs->data, defs->len,
+                                               vs->sc->kernel_version) == NULL
+                   ? "version" : "cmdline", cause, error);
 fail:
   variant_setup_clear (vs);
   return FALSE;
