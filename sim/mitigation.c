@@ -3,6 +3,7 @@
  * (arch/x86/kernel/cpu/bugs.c semantics: mitigations=off turns every selection off;
  * per-mitigation keys override; unknown keys are ignored). */
 #include "config.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mitigation.h"
@@ -176,18 +177,36 @@ ns_bhi_parse (const char *text, NsBhi *out)
   return TRUE;
 }
 
-/* Reads "major.minor" from a version string; FALSE if it does not start that way. */
+/* Reads "major.minor" from a version string; FALSE if it does not start that way or a
+ * part is past G_MAXUINT64 (which strtoull would saturate to). */
 static gboolean
 version_parts (const char *v, guint64 *major, guint64 *minor)
 {
   char *end;
 
+  errno = 0;
   *major = g_ascii_strtoull (v, &end, 10);
-  if (end == v || *end != '.')
+  if (end == v || *end != '.' || errno == ERANGE)
     return FALSE;
   v = end + 1;
   *minor = g_ascii_strtoull (v, &end, 10);
-  return end != v;
+  return end != v && errno != ERANGE;
+}
+
+/* TRUE if version starts with MAJOR.MINOR, each part within 64 bits; else FALSE with an
+ * NS_ERROR_INPUT error. */
+gboolean
+ns_kernel_version_check (const char *version, GError **error)
+{
+  guint64 major, minor;
+
+  g_return_val_if_fail (version != NULL, FALSE);
+
+  if (version_parts (version, &major, &minor))
+    return TRUE;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel version '%s': expected MAJOR.MINOR, "
+               "each at most %" G_GUINT64_FORMAT, version, G_MAXUINT64);
+  return FALSE;
 }
 
 /* Compares two kernel versions on major.minor. */

@@ -128,6 +128,9 @@ char        *ns_mitigations_summary (char *const *explain);
  * another value than the command line asked, "*" the command line set it, "!" the command
  * line's key was ignored for want of the bug, "" the profile's default. */
 char        *ns_mitigation_explain_value (const char *line, const char *key, const char **mark);
+/* TRUE if version ("6.9", "6.9.0-rc1") starts with MAJOR.MINOR, each part within 64 bits;
+ * else FALSE with an NS_ERROR_INPUT error (ns_kernel_version_cmp cannot order it). */
+gboolean     ns_kernel_version_check (const char *version, GError **error);
 /* Compares "6.9.0-rc1" with "6.9" on major.minor: <0, 0, >0. */
 int          ns_kernel_version_cmp (const char *a, const char *b);
 

@@ -269,11 +269,12 @@ read_version (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
 {
   char *value = required_text_attr (reader, node, attr, error);
 
-  if (value == NULL || is_kernel_version (value))
+  if (value == NULL || (is_kernel_version (value) && ns_kernel_version_check (value, NULL)))
     return value;
   ns_xml_set_error (error, reader->path, node,
-                  "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR (e.g. 6.9)",
-                  attr, value);
+                  "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR (e.g. 6.9; "
+                  "each part at most %" G_GUINT64_FORMAT ")",
+                  attr, value, G_MAXUINT64);
   g_free (value);
   return NULL;
 }

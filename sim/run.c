@@ -363,6 +363,8 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
   vs->params = ns_params_copy (vs->profile->params);
   if (!apply_scenario_params (vs->sc, vs->params, error))
     goto fail;
+  if (!ns_kernel_version_check (vs->sc->kernel_version, &cause))
+    goto bad_version;
   defs = vs->profile->mitigation_defaults;
   if (!ns_mitigations_select ((NsMitigationDefault *) defs->data, defs->len,
                               vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, &cause))
@@ -376,6 +378,9 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
 /* ERRORS */
 bad_profile:
   blame_attribute (vs->sc, "cpu", "profile", cause, error);
+  goto fail;
+bad_version:
+  blame_attribute (vs->sc, "kernel", "version", cause, error);
   goto fail;
 bad_mitigations:                        /* the profile has no default for the version, or
                                            the command line is bad */

@@ -340,6 +340,28 @@ START_TEST (test_kernel_spellings)
 }
 END_TEST
 
+/* A kernel version is MAJOR.MINOR[...]; a part past 2^64 - 1 is refused rather than read
+ * as 2^64 - 1 (strtoull saturates), which would order 6.18446744073709551625 equal to
+ * 6.18446744073709551615; a part just at the limit is taken and ordered. */
+START_TEST (test_kernel_version_range)
+{
+  static const char *const refused[] = { "6.18446744073709551616", "6.18446744073709551625",
+                                         "18446744073709551616.1", "6", "x.1" };
+  GError *error = NULL;
+
+  ck_assert (ns_kernel_version_check ("6.9.0-rc1", NULL));
+  ck_assert (ns_kernel_version_check ("6.18446744073709551615", NULL));
+  ck_assert_int_lt (ns_kernel_version_cmp ("6.18446744073709551614",
+                                           "6.18446744073709551615"), 0);
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    ck_assert_msg (!ns_kernel_version_check (refused[i], &error), "%s taken", refused[i]);
+    ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+    ck_assert_msg (strstr (error->message, refused[i]) != NULL, "%s", error->message);
+    g_clear_error (&error);
+  }
+}
+END_TEST
+
 START_TEST (test_errors)
 {
   NsMitigations m;
@@ -458,6 +480,7 @@ main (void)
   int failed;
 
   tcase_add_test (tc, test_default_by_kernel_version);
+  tcase_add_test (tc, test_kernel_version_range);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);
   tcase_add_test (tc, test_off_switches_win);

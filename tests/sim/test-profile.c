@@ -594,6 +594,19 @@ START_TEST (test_reversed_range)
 }
 END_TEST
 
+/* A range end whose minor is past 2^64 - 1 is refused at its line, not read as 2^64 - 1. */
+START_TEST (test_range_end_out_of_range)
+{
+  TestProfile t = { .name = "huge", .to = "6.18446744073709551616" };
+  char *path;
+  GError *error = load_bad ("huge", &t, &path);
+
+  assert_line_error (error, path, 6, "kernel-to=\"6.18446744073709551616\"");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
 START_TEST (test_mitigations_without_source)
 {
   TestProfile t = { .name = "mitsource", .to = "6.4",
@@ -731,6 +744,7 @@ profile_suite (void)
   tcase_add_test (bad, test_bad_enum_value);
   tcase_add_test (bad, test_overlapping_ranges);
   tcase_add_test (bad, test_reversed_range);
+  tcase_add_test (bad, test_range_end_out_of_range);
   tcase_add_test (bad, test_mitigations_without_source);
   tcase_add_test (bad, test_bugs_empty_means_none);
   tcase_add_test (bad, test_bugs_unknown_name);

@@ -485,8 +485,8 @@ END_TEST
 /* Set-up errors found after loading name the element and attribute whose value is bad,
  * and the --set that gave it: an unknown CPU profile (<cpu>, line 4 of call-chain.xml), a
  * bad kernel command line (<kernel>, line 5), an unknown patch, metric or workload type, a
- * kernel version the profile has no default for (its version attribute, not its command
- * line). */
+ * kernel version the profile has no default for or whose minor is past 2^64 - 1 (its
+ * version attribute, not its command line). */
 START_TEST (test_setup_errors_located)
 {
   g_autofree char *path = micro_path ("call-chain.xml");
@@ -502,6 +502,8 @@ START_TEST (test_setup_errors_located)
     { "workload.type=nope", "call-chain.xml:6: attribute 'type': unknown workload type 'nope'" },
     { "kernel.version=2.6", "call-chain.xml:5: attribute 'version': the CPU profile states "
       "no default mitigations for kernel 2.6" },
+    { "kernel.version=6.18446744073709551625", "call-chain.xml:5: attribute 'version': "
+      "kernel version '6.18446744073709551625': expected MAJOR.MINOR" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
