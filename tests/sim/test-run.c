@@ -392,13 +392,13 @@ START_TEST (test_retpoline_mode_needs_retpolines_built)
 END_TEST
 
 /* Kconfig's bool/tristate options take y, m or n and nothing else: a CONFIG_RETPOLINE
- * spelled N, " n", no or 0 with a retpoline mode is neither a build with retpolines nor one
+ * spelled N, yes, no or 0 with a retpoline mode is neither a build with retpolines nor one
  * without, and is refused at its <config> with the set that gave it (the old code read it
  * as y and ran retpolines); m, a value Kconfig allows, sets up. */
 START_TEST (test_retpoline_value_checked)
 {
   g_autofree char *path = micro_path ("indirect-call.xml");
-  static const char *const bad[] = { "N", " n", "no", "0" };
+  static const char *const bad[] = { "N", "yes", "no", "0" };   /* " n": the XML layer's */
   static const char *const module[] = { "kernel.config.CONFIG_RETPOLINE=m", NULL };
   GError *error = NULL;
 
