@@ -22,6 +22,7 @@
 
 #define DEFAULT_MAX_ITER 30
 #define DEFAULT_STEP     0.02
+#define POLISH_MAX_STEPS 20      /* steps of the last printed digit a polish may walk */
 
 /* One row of a fit: its recorded figures and how to run it. */
 typedef struct {
@@ -58,6 +59,8 @@ ns_fit_free (NsFit *fit)
   g_free (fit->target);
   g_strfreev (fit->rows);
   g_free (fit->source);
+  g_free (fit->outcome);
+  g_free (fit->refused);
   g_free (fit->path);
   g_free (fit->shadowed);
   g_free (fit);
@@ -282,14 +285,23 @@ group_residuals (const gsl_vector *x, void *data, gsl_vector *f)
   for (guint i = 0; i < g->rows->len && status == GSL_SUCCESS; i++) {
     NsValJob *b = jobs->pdata[2 * i], *p = jobs->pdata[2 * i + 1];
     NsValJob *failed = b->run == NULL ? b : p->run == NULL ? p : NULL;
+    const NsFitRow *fr = &g_array_index (g->rows, NsFitRow, i);
+    g_autofree char *problem = NULL;
     if (failed) {
       if (g->error == NULL)
         g->error = g_error_copy (failed->error);
       status = GSL_EFAILED;
       break;
     }
-    row_residuals (g, &g_array_index (g->rows, NsFitRow, i), b->run, p->run, f,
-                   i * residuals_per_row (g->opt));
+    problem = ns_validation_runs_problem (fr->row, fr->vcase, b->run, p->run);
+    if (problem) {
+      if (g->error == NULL)
+        g->error = g_error_new (NS_ERROR, NS_ERROR_CHECK, "row %s: %s: it cannot be fitted",
+                                fr->row->id, problem);
+      status = GSL_EFAILED;
+      break;
+    }
+    row_residuals (g, fr, b->run, p->run, f, i * residuals_per_row (g->opt));
   }
   g_ptr_array_unref (jobs);
   return status;
@@ -322,6 +334,16 @@ jacobian_nonzero (gsl_multifit_nlinear_workspace *w)
   return FALSE;
 }
 
+/* x rounded to four significant digits, the precision a fit is written at. */
+static double
+round4 (double x)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (buf, sizeof buf, "%.4g", x);
+  return g_ascii_strtod (buf, NULL);
+}
+
 /* Rounds x to four significant digits (clamped to the parameter's range), as text too. */
 static void
 round_params (const NsFitGroup *g, gsl_vector *x, char **texts)
@@ -331,9 +353,18 @@ round_params (const NsFitGroup *g, gsl_vector *x, char **texts)
   for (guint k = 0; k < g->params->len; k++) {
     double v = clamp_param (g->params->pdata[k], gsl_vector_get (x, k));
     g_ascii_formatd (buf, sizeof buf, "%.4g", v);
+    g_free (texts[k]);
     texts[k] = g_strdup (buf);
     gsl_vector_set (x, k, g_ascii_strtod (buf, NULL));
   }
+}
+
+/* TRUE if x lies at or beyond a limit of def's range (a trial point outside it runs
+ * clamped, so the residual is flat there and the driver may stop on it). */
+static gboolean
+at_range_limit (const NsParamDef *def, double x)
+{
+  return def->min <= def->max && (x <= def->min || x >= def->max);
 }
 
 /* "fit on ROW ROW…, residual R". */
@@ -398,7 +429,8 @@ rows_differ:
 /* Builds the NsFit of every parameter of g at the rounded position x. */
 static void
 group_results (const NsFitGroup *g, const gsl_vector *x0, const gsl_vector *x, char **texts,
-               double residual, guint iterations, GPtrArray *fits)
+               double residual, guint iterations, const char *outcome, const char *refused,
+               GPtrArray *fits)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   g_auto (GStrv) ids = group_row_ids (g);
@@ -420,6 +452,8 @@ group_results (const NsFitGroup *g, const gsl_vector *x0, const gsl_vector *x, c
     fit->iterations = iterations;
     fit->evaluations = g->evaluations;
     fit->source = g_strdup_printf ("fit on %s, residual %s", list, buf);
+    fit->outcome = g_strdup (outcome);
+    fit->refused = g_strdup (refused);
     param_home (g, fit->param, &fit->path, &fit->shadowed);
     g_ptr_array_add (fits, fit);
   }
@@ -444,7 +478,129 @@ start_point (const NsFitGroup *g, gsl_vector *x0, GError **error)
   return TRUE;
 }
 
-/* Runs the trust-region fit of one group and appends its NsFit entries. */
+/* The driver's exit as text: converged by which test, no progress, the iteration limit,
+ * or another GSL status. */
+static char *
+driver_outcome (int status, int info)
+{
+  if (status == GSL_SUCCESS)
+    return g_strdup (info == 1 ? "converged (step size test, xtol)"
+                     : info == 2 ? "converged (gradient test, gtol)"
+                     : "converged (machine precision)");
+  if (status == GSL_EMAXITER && info == GSL_ENOPROG)
+    return g_strdup ("no progress (no trust-region step lowered the cost)");
+  if (status == GSL_EMAXITER)
+    return g_strdup ("iteration limit reached");
+  return g_strdup_printf ("stopped: %s", gsl_strerror (status));
+}
+
+/* TRUE if x lies inside def's range or on its limits. */
+static gboolean
+in_range (const NsParamDef *def, double x)
+{
+  return def->min > def->max || (x >= def->min && x <= def->max);
+}
+
+/* v moved by dir (±1) units of its last of four significant digits, rounded to four: for
+ * 1.124, 1.123 or 1.125. */
+static double
+neighbour (double v, int dir)
+{
+  double unit = v == 0 ? 1e-4 : pow (10, floor (log10 (fabs (v))) - 3);
+
+  return round4 (v + dir * unit);
+}
+
+/* The RMS residual of a one-parameter group at value v, into *r (x and f: scratch of the
+ * group's sizes); FALSE if a run failed (g->error says why). */
+static gboolean
+residual_at (NsFitGroup *g, double v, gsl_vector *x, gsl_vector *f, double *r)
+{
+  gsl_vector_set (x, 0, v);
+  if (group_residuals (x, g, f) != GSL_SUCCESS)
+    return FALSE;
+  *r = rms (f);
+  return TRUE;
+}
+
+/* Polishes a one-parameter fit at its printed precision: from *v (rounded, residual *r)
+ * walks by the last printed digit towards the lower-residual neighbour while the residual
+ * falls (at most POLISH_MAX_STEPS steps, never out of the range); *confirmed when it stops
+ * at a value both of whose neighbours are no better, so the result does not depend on
+ * where the driver stopped. FALSE if a run failed. */
+static gboolean
+polish (NsFitGroup *g, gsl_vector *x, gsl_vector *f, double *v, double *r, guint *steps,
+        gboolean *confirmed)
+{
+  const NsParamDef *def = g->params->pdata[0];
+  double cand[2], res[2] = { INFINITY, INFINITY };
+  int dir;
+
+  *steps = 0;
+  *confirmed = FALSE;
+  for (int d = 0; d < 2; d++) {
+    cand[d] = neighbour (*v, d ? 1 : -1);
+    if (in_range (def, cand[d]) && !residual_at (g, cand[d], x, f, &res[d]))
+      return FALSE;
+  }
+  if (res[0] >= *r && res[1] >= *r) {
+    *confirmed = TRUE;
+    return TRUE;
+  }
+  dir = res[0] < res[1] ? -1 : 1;
+  *v = cand[dir > 0];
+  *r = res[dir > 0];
+  for (*steps = 1; *steps < POLISH_MAX_STEPS; (*steps)++) {
+    double next = neighbour (*v, dir), rn;
+    if (!in_range (def, next))
+      return TRUE;
+    if (!residual_at (g, next, x, f, &rn))
+      return FALSE;
+    if (rn >= *r) {
+      *confirmed = TRUE;
+      return TRUE;
+    }
+    *v = next;
+    *r = rn;
+  }
+  return TRUE;
+}
+
+/* Why the fit of g at the rounded x (residual, converged or not, pinned_raw: the driver
+ * stopped out of the range) is no fit to write, as a new string; NULL when it is one. */
+static char *
+refusal (const NsFitGroup *g, const gsl_vector *x, double residual, gboolean converged,
+         gboolean pinned_raw, const char *outcome)
+{
+  for (guint k = 0; k < g->params->len; k++) {
+    const NsParamDef *def = g->params->pdata[k];
+    if (at_range_limit (def, gsl_vector_get (x, k)) || (pinned_raw && !converged))
+      return g_strdup_printf ("%s = %.4g lies at or beyond a limit of its range %g to %g (%s): "
+                              "the best value lies outside the range, or the fit ran out of "
+                              "it and stopped where the residual is flat; start it nearer (the "
+                              "value the rows run on now) or fit other rows", def->name,
+                              gsl_vector_get (x, k), def->min, def->max, outcome);
+  }
+  if (!(residual <= NS_FIT_MAX_RESIDUAL))
+    return g_strdup_printf ("residual %.3g exceeds %g (0.2 %% of a figure): the fitted value "
+                            "does not reproduce its rows", residual, NS_FIT_MAX_RESIDUAL);
+  if (!converged)
+    return g_strdup_printf ("the fit did not converge (%s)", outcome);
+  return NULL;
+}
+
+/* TRUE if the driver's position p lies out of some parameter's range. */
+static gboolean
+out_of_range (const NsFitGroup *g, const gsl_vector *p)
+{
+  for (guint k = 0; k < g->params->len; k++)
+    if (!in_range (g->params->pdata[k], gsl_vector_get (p, k)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Runs the trust-region fit of one group (then, for one parameter, the polish), judges it
+ * (NsFit.refused) and appends its NsFit entries. */
 static gboolean
 fit_group (NsFitGroup *g, GPtrArray *fits, GError **error)
 {
@@ -453,8 +609,10 @@ fit_group (NsFitGroup *g, GPtrArray *fits, GError **error)
   gsl_multifit_nlinear_workspace *w = NULL;
   gsl_vector *x0 = gsl_vector_alloc (g->params->len), *x = NULL, *f = NULL;
   char **texts = g_new0 (char *, g->params->len + 1);
-  int info = 0;
-  gboolean ok = FALSE;
+  g_autofree char *driver = NULL, *outcome = NULL, *refused = NULL;
+  int info = 0, status;
+  gboolean ok = FALSE, converged, pinned_raw;
+  double residual;
   gsl_error_handler_t *old = gsl_set_error_handler_off ();
 
   fdf.f = group_residuals;
@@ -471,17 +629,36 @@ fit_group (NsFitGroup *g, GPtrArray *fits, GError **error)
     goto run_failed;
   if (!jacobian_nonzero (w))
     goto flat;
-  gsl_multifit_nlinear_driver (g->opt->max_iter ? g->opt->max_iter : DEFAULT_MAX_ITER,
-                               1e-4, 1e-8, 1e-8, NULL, NULL, &info, w);
+  status = gsl_multifit_nlinear_driver (g->opt->max_iter ? g->opt->max_iter : DEFAULT_MAX_ITER,
+                                        1e-4, 1e-8, 1e-8, NULL, NULL, &info, w);
   if (g->error)
     goto run_failed;
+  driver = driver_outcome (status, info);
   x = gsl_vector_alloc (fdf.p);
   f = gsl_vector_alloc (fdf.n);
   gsl_vector_memcpy (x, gsl_multifit_nlinear_position (w));
+  pinned_raw = out_of_range (g, x);
   round_params (g, x, texts);
   if (group_residuals (x, g, f) != GSL_SUCCESS)
     goto run_failed;
-  group_results (g, x0, x, texts, rms (f), (guint) gsl_multifit_nlinear_niter (w), fits);
+  residual = rms (f);
+  converged = status == GSL_SUCCESS && !pinned_raw;
+  if (fdf.p == 1) {
+    double v = gsl_vector_get (x, 0);
+    guint steps;
+    if (!polish (g, x, f, &v, &residual, &steps, &converged))
+      goto run_failed;
+    gsl_vector_set (x, 0, v);
+    round_params (g, x, texts);
+    outcome = g_strdup_printf ("%s%s; %s", driver, pinned_raw ? ", out of the range" : "",
+                               !converged ? "not polished: the residual still fell after the polish's last step"
+                               : steps ? "polished to a minimum at the last printed digit"
+                               : "a minimum at the last printed digit");
+  } else
+    outcome = g_strdup_printf ("%s%s", driver, pinned_raw ? ", out of the range" : "");
+  refused = refusal (g, x, residual, converged, pinned_raw, outcome);
+  group_results (g, x0, x, texts, residual, (guint) gsl_multifit_nlinear_niter (w), outcome,
+                 refused, fits);
   ok = TRUE;
   goto out;
 
@@ -878,18 +1055,77 @@ failed:
   return FALSE;
 }
 
+/* The file that holds the value of param the recorded row id runs with: its scenario's
+ * own (or the one it takes from=), else profile_path; NULL if the row has no case or its
+ * scenario does not load. A new string. */
+static char *
+row_param_home (const NsValidation *v, const char *id, const char *param,
+                const char *profile_path)
+{
+  const NsValCase *c = ns_validation_case (v, id);
+  g_autofree char *scenario = NULL;
+  NsScenario *sc;
+  char *home;
+
+  if (c == NULL || c->scenario == NULL)
+    return NULL;
+  scenario = ns_validation_scenario_path (c);
+  if ((sc = ns_scenario_load (scenario, NULL, NULL)) == NULL)
+    return NULL;
+  home = g_strdup (ns_scenario_param_home (sc, param) ? ns_scenario_param_home (sc, param)
+                                                      : profile_path);
+  ns_scenario_free (sc);
+  return home;
+}
+
+/* Why writing fit would orphan another file's recorded fit, as a new string (NULL: it
+ * would not): calibration.xml's fit of the same profile and parameter, which fit
+ * replaces (one fit per profile and parameter), names a row whose value another file
+ * than fit->path holds; that file would keep a "fit on" value no record backs. */
+static char *
+orphaned_fit (const NsValidation *v, const NsFit *fit)
+{
+  GPtrArray *old = ns_validation_fits (v);
+
+  for (guint i = 0; i < old->len; i++) {
+    const NsValFit *f = old->pdata[i];
+    if (strcmp (f->profile, fit->profile) || strcmp (f->param, fit->param))
+      continue;
+    for (guint k = 0; f->rows[k]; k++) {
+      g_autofree char *home = row_param_home (v, f->rows[k], f->param, fit->profile_path);
+      if (home != NULL && !same_path (home, fit->path)) {
+        g_autofree char *old_rows = g_strjoinv (" ", f->rows);
+        g_autofree char *new_rows = g_strjoinv (" ", fit->rows);
+        return g_strdup_printf ("calibration.xml's fit of %s %s = %s on %s, held by %s, "
+                                "would be replaced by this fit on %s, written to %s (one "
+                                "fit per profile and parameter), leaving %s's value "
+                                "unrecorded: fit the rows together (--fit %s %s)",
+                                f->profile, f->param, f->value, old_rows, home, new_rows,
+                                fit->path, home, old_rows, new_rows);
+      }
+    }
+  }
+  return NULL;
+}
+
 /* Writes calibration.xml and every fit, all or none; see calibrate.h. */
 gboolean
 ns_calibrate_write (const NsValidation *v, GPtrArray *fits, GError **error)
 {
   g_autoptr (GHashTable) snap = NULL;
+  g_autofree char *why = NULL;
 
   g_return_val_if_fail (v != NULL && fits != NULL, FALSE);
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];
+    if (f->refused)
+      goto refused;
     if (f->shadowed)
       goto shadowed;
   }
+  for (guint i = 0; i < fits->len; i++)
+    if ((why = orphaned_fit (v, fits->pdata[i])) != NULL)
+      goto orphaned;
   snap = snapshot_files (v, fits);
   if (!ns_calibrate_write_record (v, fits, error))
     goto failed;
@@ -899,6 +1135,19 @@ ns_calibrate_write (const NsValidation *v, GPtrArray *fits, GError **error)
   return TRUE;
 
 /* ERRORS */
+orphaned:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s; nothing written", why);
+  return FALSE;
+refused:
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    if (f->refused) {
+      g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "profile %s: %s: no fit; nothing "
+                   "written", f->profile, f->refused);
+      break;
+    }
+  }
+  return FALSE;
 shadowed:
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];

@@ -27,6 +27,12 @@ typedef struct {
                                        refit, netsim validate --refit; NULL: none) */
 } NsCalibrateOptions;
 
+/* The largest residual (RMS) a fit may have to be written: 0.002, i.e. 0.2 % of a fitted
+ * baseline, the drift netsim validate allows a recorded fit (FIT NO LONGER HOLDS). The
+ * shipped fits have 2.5e-5 to 1.7e-4 (validation/calibration.xml); a fit above it does not
+ * reproduce its rows, whatever the value. doc/validation.md. */
+#define NS_FIT_MAX_RESIDUAL 0.002
+
 /* One fitted parameter of one profile. */
 typedef struct {
   char    *profile;             /* profile name */
@@ -42,6 +48,13 @@ typedef struct {
   guint    iterations;
   guint    evaluations;         /* residual evaluations (each runs 2 variants per row) */
   char    *source;              /* "fit on ROW ROW…, residual R" */
+  char    *outcome;             /* how the fit ended: the driver's exit (converged by which
+                                   test, no progress, or the iteration limit) and, for one
+                                   parameter, the polish at the last printed digit */
+  char    *refused;             /* non-NULL: not a fit (it is never written): the value lies
+                                   at or beyond a limit of the parameter's range, the
+                                   residual exceeds NS_FIT_MAX_RESIDUAL, or the fit did not
+                                   converge: why */
   char    *path;                /* the file the rows take the value from, where it is
                                    written: their scenario when that sets the parameter
                                    itself (as the shipped scenarios keep their fits), else
@@ -82,8 +95,10 @@ gboolean   ns_calibrate_write_profile_params (const char *path, const char *cons
 /* Writes fit's value and source into fit->path (the same textual edit; a scenario must set
  * the parameter already, and must load after). */
 gboolean   ns_calibrate_write_fit     (const NsFit *fit, GError **error);
-/* Writes v's calibration.xml and every fit into its file, all or none: a failure (or a
- * shadowed fit, before anything is written) leaves every file as it was. */
+/* Writes v's calibration.xml and every fit into its file, all or none: a failure (or,
+ * before anything is written, a shadowed or refused fit — NS_ERROR_CHECK for a refused
+ * one — or a fit that would replace calibration.xml's fit of the same profile and
+ * parameter held by another file, NS_ERROR_INPUT) leaves every file as it was. */
 gboolean   ns_calibrate_write         (const NsValidation *v, GPtrArray *fits, GError **error);
 /* Rewrites <dir>/calibration.xml with v's fits, those of fits replacing any earlier fit of
  * the same profile and parameter. */

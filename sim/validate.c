@@ -158,6 +158,7 @@ fit_free (gpointer p)
   g_free (f->residual);
   g_free (f->target);
   g_strfreev (f->rows);
+  g_free (f->unbacked);
   g_free (f);
 }
 
@@ -820,6 +821,25 @@ read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
   return TRUE;
 }
 
+/* FALSE, with a file:line error, if the fit just read (the last of v->fits, from node)
+ * repeats an earlier fit's profile and parameter: one fit per profile and parameter. */
+static gboolean
+single_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
+{
+  const NsValFit *last = v->fits->pdata[v->fits->len - 1];
+
+  for (guint i = 0; i + 1 < v->fits->len; i++) {
+    const NsValFit *f = v->fits->pdata[i];
+    if (!g_strcmp0 (f->profile, last->profile) && !g_strcmp0 (f->param, last->param)) {
+      ns_xml_set_error (error, path, node, "a second fit of %s %s (the first has value %s, "
+                        "rows %s …): one fit per profile and parameter", last->profile,
+                        last->param, f->value, f->rows[0] ? f->rows[0] : "");
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
 /* Loads calibration.xml if it exists (no file: no fits). */
 static gboolean
 load_calibration (NsValidation *v, GError **error)
@@ -835,9 +855,81 @@ load_calibration (NsValidation *v, GError **error)
     return FALSE;
   for (xmlNodePtr n = xmlDocGetRootElement (doc)->children; ok && n; n = n->next)
     if (ns_xml_is_element (n, "fit"))
-      ok = read_fit (v, path, n, error);
+      ok = read_fit (v, path, n, error) && single_fit (v, path, n, error);
   xmlFreeDoc (doc);
   return ok;
+}
+
+/* The value of param in use on the rows of a fit run through case c, with its source: the
+ * scenario file's own (or the one it takes from=), else profile's; FALSE if neither sets
+ * it or the scenario does not load. */
+static gboolean
+value_for_case (const NsValCase *c, const NsCpuProfile *profile, const char *param,
+                char **value, char **source)
+{
+  g_autofree char *path = NULL;
+  NsScenario *sc;
+
+  *value = *source = NULL;
+  if (c != NULL && c->scenario != NULL) {
+    path = ns_validation_scenario_path (c);
+    sc = ns_scenario_load (path, NULL, NULL);
+    if (sc == NULL)
+      return FALSE;
+    for (guint i = 0; i < sc->param_names->len && *value == NULL; i++)
+      if (!strcmp (sc->param_names->pdata[i], param)) {
+        *value = g_strdup (sc->param_values->pdata[i]);
+        *source = g_strdup (sc->param_sources->pdata[i]);
+      }
+    ns_scenario_free (sc);
+    if (*value != NULL)
+      return TRUE;
+  }
+  *value = g_strdup (ns_params_get_text (profile->params, param));
+  *source = g_strdup (ns_params_get_source (profile->params, param));
+  return *value != NULL;
+}
+
+/* Why no value in use is the fit f (see NsValFit.unbacked), as a new string; NULL if some
+ * row of f runs with a value whose source says "fit on": f's value, or another (then that
+ * value is stale, a conflict of its own: provenance_conflicts, and f is still judged). */
+static char *
+fit_unbacked (const NsValidation *v, const NsValFit *f)
+{
+  g_autoptr (GError) err = NULL;
+  NsCpuProfile *profile = ns_cpu_profile_load (f->profile, &err);
+  gboolean backed = FALSE;
+
+  if (profile == NULL)
+    return g_strdup_printf ("profile '%s' does not load (%s)", f->profile, err->message);
+  for (guint i = 0; f->rows[i]; i++) {
+    const NsRecordedRow *row = g_hash_table_lookup (v->row_index, f->rows[i]);
+    g_autofree char *value = NULL, *source = NULL;
+    if (g_strcmp0 (row->setup.profile, f->profile)) {
+      char *why = g_strdup_printf ("row %s was measured on profile '%s'", row->id,
+                                   row->setup.profile ? row->setup.profile : "(none)");
+      ns_cpu_profile_free (profile);
+      return why;
+    }
+    if (value_for_case (ns_validation_case (v, row->id), profile, f->param, &value, &source) &&
+        g_str_has_prefix (source ? source : "", FIT_PREFIX))
+      backed = TRUE;
+  }
+  ns_cpu_profile_free (profile);
+  if (backed)
+    return NULL;
+  return g_strdup_printf ("neither the scenario of its rows nor profile %s sets %s with a "
+                          "source \"fit on …\"", f->profile, f->param);
+}
+
+/* Sets NsValFit.unbacked of every fit of v (after the cases are loaded). */
+static void
+back_fits (NsValidation *v)
+{
+  for (guint i = 0; i < v->fits->len; i++) {
+    NsValFit *f = v->fits->pdata[i];
+    f->unbacked = fit_unbacked (v, f);
+  }
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -862,6 +954,7 @@ ns_validation_load (const char *dir, GError **error)
       goto fail;
   if (!check_pairs (v, error) || !load_cases (v, error) || !load_calibration (v, error))
     goto fail;
+  back_fits (v);
   return v;
 
 /* ERRORS */
@@ -935,7 +1028,7 @@ ns_validation_is_calibration (const NsValidation *v, const char *row_id)
 {
   for (guint i = 0; i < v->fits->len; i++) {
     const NsValFit *f = v->fits->pdata[i];
-    if (g_strv_contains ((const char *const *) f->rows, row_id))
+    if (f->unbacked == NULL && g_strv_contains ((const char *const *) f->rows, row_id))
       return TRUE;
   }
   return FALSE;
@@ -1816,6 +1909,15 @@ ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts, GPtrArray
   g_autoptr (GPtrArray) names = ns_validation_row_profiles (v->rows);
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
+  for (guint i = 0; i < v->fits->len; i++) {
+    const NsValFit *f = v->fits->pdata[i];
+    g_autofree char *rows = g_strjoinv (" ", f->rows);
+    if (f->unbacked != NULL)
+      g_ptr_array_add (conflicts, g_strdup_printf (
+        "calibration.xml: the fit of %s %s = %s on %s is not backed: %s; its rows count as "
+        "validation (fit them with netsim calibrate --fit, or remove the entry)", f->profile,
+        f->param, f->value, rows, f->unbacked));
+  }
   for (guint i = 0; i < names->len; i++) {
     NsCpuProfile *profile;
     if (has_profile (provenance, names->pdata[i]))
@@ -2087,12 +2189,29 @@ fitted_runs_new (const NsValidation *v, const NsValOptions *opt)
   return runs;
 }
 
+/* Why row's finished runs b and p (case c) cannot be judged; see validate.h. */
+char *
+ns_validation_runs_problem (const NsRecordedRow *row, const NsValCase *c, const NsValRun *b,
+                            const NsValRun *p)
+{
+  const char *profile = row->setup.profile;
+
+  g_return_val_if_fail (row != NULL && c != NULL && b != NULL && p != NULL, NULL);
+  if (profile && (g_strcmp0 (b->cpu, profile) || g_strcmp0 (p->cpu, profile)))
+    return g_strdup_printf ("the case runs on CPU profile '%s', but the row was measured "
+                            "on %s (profile '%s')", g_strcmp0 (b->cpu, profile)
+                            ? b->cpu : p->cpu, row->setup.cpu, profile);
+  if (!(b->value > 0))
+    return g_strdup_printf ("the baseline variant '%s' gave %g, so no delta can be taken",
+                            c->baseline, b->value);
+  return NULL;
+}
+
 /* Fills a modelled outcome from its two finished jobs. */
 static void
 finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
 {
   const NsValJob *failed = b->run == NULL ? b : p->run == NULL ? p : NULL;
-  const char *profile = o->row->setup.profile;
 
   if (failed != NULL) {
     o->status = NS_VAL_ERROR;
@@ -2101,17 +2220,9 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   }
   o->baseline_run = val_run_copy (b->run);
   o->patched_run = val_run_copy (p->run);
-  if (profile && (g_strcmp0 (b->run->cpu, profile) || g_strcmp0 (p->run->cpu, profile))) {
+  o->reason = ns_validation_runs_problem (o->row, o->vcase, b->run, p->run);
+  if (o->reason != NULL) {
     o->status = NS_VAL_ERROR;
-    o->reason = g_strdup_printf ("the case runs on CPU profile '%s', but the row was measured "
-                                 "on %s (profile '%s')", g_strcmp0 (b->run->cpu, profile)
-                                 ? b->run->cpu : p->run->cpu, o->row->setup.cpu, profile);
-    return;
-  }
-  if (!(b->run->value > 0)) {
-    o->status = NS_VAL_ERROR;
-    o->reason = g_strdup_printf ("the baseline variant '%s' gave %g, so no delta can be taken",
-                                 o->vcase->baseline, b->run->value);
     return;
   }
   o->sim_baseline = b->run->value * o->vcase->unit_scale;

@@ -77,6 +77,12 @@ typedef struct {
   char  *residual;
   char  *target;                /* "absolute", "baseline" or "delta" */
   char **rows;                  /* NULL-terminated */
+  char  *unbacked;              /* non-NULL: no value in use is this fit (its profile does
+                                   not load, a row was measured on another profile, or no
+                                   scenario of its rows nor the profile sets the parameter
+                                   with a "fit on" source; one that sets another value is
+                                   the stale-value conflict instead): why. Such a fit
+                                   makes no row a calibration row; it is a conflict. */
 } NsValFit;
 
 typedef struct {
@@ -120,7 +126,7 @@ GPtrArray           *ns_validation_fits       (const NsValidation *v);   /* NsVa
 GPtrArray           *ns_validation_facts      (const NsValidation *v);   /* NsValFact* */
 GPtrArray           *ns_validation_pairs      (const NsValidation *v);   /* NsValPair* */
 GPtrArray           *ns_validation_notes      (const NsValidation *v);   /* NsValNote* */
-/* TRUE if a fit in calibration.xml names the row. */
+/* TRUE if a backed fit in calibration.xml (NsValFit.unbacked NULL) names the row. */
 gboolean             ns_validation_is_calibration (const NsValidation *v, const char *row_id);
 /* Rows matching any pattern (a glob on the row id; a pattern without * ? [ also matches
  * ids that start with it followed by '-'), in file order. No patterns: all rows. A pattern
@@ -182,6 +188,13 @@ typedef struct {
                                    "unsourced" in any case (a reasoned default or a stated
                                    choice, in a profile or the registry) */
 } NsValRun;
+
+/* Why row's finished runs b (baseline) and p (patched) of its case c cannot be judged or
+ * fitted — a run on another CPU profile than the row's recorded profile, or a baseline
+ * figure not above 0 — as a new string; NULL when they can. netsim validate and netsim
+ * calibrate apply the same checks. */
+char *ns_validation_runs_problem (const NsRecordedRow *row, const NsValCase *c,
+                                  const NsValRun *b, const NsValRun *p);
 
 typedef struct {
   char      *scenario;          /* path */

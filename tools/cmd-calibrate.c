@@ -100,8 +100,10 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "calibration rows: netsim validate reports them apart, and only the other rows are\n"
     "evidence. Without --fit: prints the free parameters of every profile and scenario the\n"
     "recorded rows use, where each value is set and its provenance.\n"
-    "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, or a row\n"
-    "is fitted but counted as validation; 2 bad input or usage.\n"
+    "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, a fit is\n"
+    "refused (its value at a limit of the parameter's range, its residual above 0.002, or\n"
+    "not converged: nothing written), or a row is fitted but counted as validation; 2 bad\n"
+    "input or usage.\n"
     "\n"
     "With --host -o FILE: measures this machine — core clock, L1D/L2/L3/DRAM latency,\n"
     "branch mispredict, indirect-call and LFENCE costs, LOCK XADD, RDTSC, copy bandwidth,\n"
@@ -201,14 +203,25 @@ out:
   return status;
 }
 
-/* Prints each fit; unless dry_run, writes the record and each fit's file, all or none. */
+/* Prints each fit and how it ended; unless a fit is refused (an NS_ERROR_CHECK error,
+ * nothing written, --dry-run too) or dry_run, writes the record and each fit's file, all
+ * or none. */
 static gboolean
 write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **error)
 {
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];
-    g_print ("%s: %s %.6g -> %s (%s; %u iterations, %u evaluations)\n", f->profile, f->param,
-             f->start, f->value_text, f->source, f->iterations, f->evaluations);
+    g_print ("%s: %s %.6g -> %s (%s; %s; %u iterations, %u evaluations)\n", f->profile,
+             f->param, f->start, f->value_text, f->source, f->outcome, f->iterations,
+             f->evaluations);
+  }
+  for (guint i = 0; i < fits->len; i++) {
+    const NsFit *f = fits->pdata[i];
+    if (f->refused) {
+      g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "profile %s, %s: refused: %s; nothing "
+                   "written", f->profile, f->param, f->refused);
+      return FALSE;
+    }
   }
   if (dry_run)
     return TRUE;

@@ -383,9 +383,11 @@ refit (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, const Ns
     g_ascii_formatd (start, sizeof start, "%.4g", f->start);
     g_ptr_array_add (what_if, g_strdup_printf ("refit %s %s = %s (shipped fit %s) on %s, "
                                                "target %s, residual %s; used by every row "
-                                               "measured on %s", f->profile, f->param,
+                                               "measured on %s%s%s", f->profile, f->param,
                                                f->value_text, start, rows_text, f->target,
-                                               f->residual_text, f->profile));
+                                               f->residual_text, f->profile,
+                                               f->refused ? "; NOT A FIT: " : "",
+                                               f->refused ? f->refused : ""));
   }
   return TRUE;
 }

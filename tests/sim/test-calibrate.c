@@ -1,7 +1,11 @@
 /* test-calibrate.c — calibration (sim/calibrate.c): a fit of cpu.ipc on a fixture row
  * finds the value its figures were made at and writes it with its provenance, into the
  * profile or into the scenario that declares the parameter (directly or through from=),
- * not when a case sets it; refitting under a set moves the value and writes nothing;
+ * not when a case sets it; refitting under a set moves the value and writes nothing; a fit
+ * at a limit of the parameter's range or with a residual above NS_FIT_MAX_RESIDUAL is
+ * refused, a one-parameter fit ends at a minimum at its printed precision, and a row
+ * recorded on another profile cannot be fitted; a fit that would replace the record of
+ * another file's fit of the same profile and parameter is not written;
  * writing replaces the parameter's element, leaves a commented-out one alone, and is all
  * or nothing. */
 #include "config.h"
@@ -274,7 +278,255 @@ START_TEST (test_calibrate_refit)
 }
 END_TEST
 
+/* Fits cpu.ipc on 900-calib with target, after the test set its figures, from the
+ * scenario's start value start (text); the fits (must not fail outright). */
+static GPtrArray *
+fit_from (const char *tmp, const char *fx, const char *start, NsFitTarget target,
+          NsValidation **v)
+{
+  g_autofree char *line = g_strdup_printf ("<param name=\"cpu.ipc\" value=\"%s\" "
+                                           "source=\"start\"/>", start);
+  NsCalibrateOptions opt = { .target = target };
+
+  g_free (scenario_with (tmp, line));
+  return fit_calib (fx, &opt, v);
+}
+
+/* Asserts that writing fits is refused (NS_ERROR_CHECK), leaving no calibration.xml and
+ * the scenario as it was. */
+static void
+assert_write_refused (const NsValidation *v, GPtrArray *fits, const char *tmp,
+                      const char *fx)
+{
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *before = NULL, *after = NULL;
+  GError *error = NULL;
+
+  ck_assert (g_file_get_contents (scenario, &before, NULL, NULL));
+  ck_assert (!ns_calibrate_write (v, fits, &error));
+  ck_assert_msg (g_error_matches (error, NS_ERROR, NS_ERROR_CHECK) &&
+                 strstr (error->message, "nothing written"), "%s", error->message);
+  g_error_free (error);
+  ck_assert (!g_file_test (record, G_FILE_TEST_EXISTS));
+  ck_assert (g_file_get_contents (scenario, &after, NULL, NULL));
+  ck_assert_str_eq (after, before);
+}
+
+/* Figures beyond the parameter's range: 900-calib's baseline extrapolated past the upper
+ * limit of cpu.ipc (8) from its figures at 4 and 8. The best value lies outside the range,
+ * where the trial points run clamped and the residual is flat: the fit ends at the limit
+ * and is refused, not written. */
+START_TEST (test_calibrate_fit_pinned_refused)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  const NsParamDef *def = ns_param_lookup ("cpu.ipc");
+  const char *const at4[] = { "param.cpu.ipc=4", NULL }, *const at8[] = { "param.cpu.ipc=8", NULL };
+  double b4 = call_chain_value ("plain-ret", at4), b8 = call_chain_value ("plain-ret", at8);
+  NsValidation *v;
+  GPtrArray *fits;
+  const NsFit *fit;
+
+  ck_assert_double_eq (def->max, 8);
+  ck_assert_msg (fabs (b8 / b4 - 1) > 0.02, "the figure moves with cpu.ipc: %g %g", b4, b8);
+  set_figures (seed, "900-calib", b8 * (b8 / b4), 1);
+  fits = fit_from (tmp, fx, "7.5", NS_FIT_BASELINE, &v);
+  fit = fits->pdata[0];
+  ck_assert_msg (fit->refused != NULL && strstr (fit->refused, "limit of its range"),
+                 "%s -> %s (%s) accepted", fit->param, fit->value_text, fit->outcome);
+  assert_write_refused (v, fits, tmp, fx);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Figures no value reproduces: 900-calib's baseline at cpu.ipc 2 and its patched figure
+ * 30 % above the one at 2 (target absolute). The best value leaves a residual far above
+ * NS_FIT_MAX_RESIDUAL (0.002): refused, not written. */
+START_TEST (test_calibrate_fit_residual_refused)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  const char *const at2[] = { "param.cpu.ipc=2.0", NULL };
+  NsValidation *v;
+  GPtrArray *fits;
+  const NsFit *fit;
+
+  set_figures (seed, "900-calib", call_chain_value ("plain-ret", at2),
+               1.3 * call_chain_value ("srso-safe-ret", at2));
+  fits = fit_from (tmp, fx, "1.7", NS_FIT_ABSOLUTE, &v);
+  fit = fits->pdata[0];
+  ck_assert_msg (fit->residual > NS_FIT_MAX_RESIDUAL, "residual %g", fit->residual);
+  ck_assert_msg (fit->refused != NULL && strstr (fit->refused, "exceeds 0.002"),
+                 "residual %g accepted", fit->residual);
+  assert_write_refused (v, fits, tmp, fx);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* The baseline residual of 900-calib at cpu.ipc = value (a separate run). */
+static double
+baseline_residual (const NsValidation *v, const char *value)
+{
+  g_autofree char *set = g_strdup_printf ("param.cpu.ipc=%s", value);
+  const char *const sets[] = { set, NULL };
+  const NsRecordedRow *row = ns_validation_find_row (v, "900-calib");
+
+  return fabs (call_chain_value ("plain-ret", sets) / row->baseline - 1);
+}
+
+/* Asserts that the one-parameter fit in fits ends at a minimum at its printed precision:
+ * the residual at the written value is no larger than at either neighbour in the last
+ * printed digit (runs made apart from the fit), and the fit says how the driver ended and
+ * that the value is such a minimum; returns that residual. */
+static double
+assert_polished (const NsValidation *v, const NsFit *fit, const char *start)
+{
+  double unit = pow (10, floor (log10 (fit->value)) - 3);
+  char below[G_ASCII_DTOSTR_BUF_SIZE], above[G_ASCII_DTOSTR_BUF_SIZE];
+  double here = baseline_residual (v, fit->value_text);
+
+  ck_assert_msg (strstr (fit->outcome, "at the last printed digit") &&
+                 (strstr (fit->outcome, "converged") || strstr (fit->outcome, "no progress") ||
+                  strstr (fit->outcome, "iteration limit")), "%s", fit->outcome);
+  g_ascii_formatd (below, sizeof below, "%.4g", fit->value - unit);
+  g_ascii_formatd (above, sizeof above, "%.4g", fit->value + unit);
+  ck_assert_msg (baseline_residual (v, below) >= here && baseline_residual (v, above) >= here,
+                 "from %s: %s (residual %g) has a better neighbour: %s %g, %s %g", start,
+                 fit->value_text, here, below, baseline_residual (v, below), above,
+                 baseline_residual (v, above));
+  ck_assert_double_eq_tol (fit->residual, here, 1e-12);
+  return here;
+}
+
+/* A one-parameter fit ends at a minimum at its printed precision whatever the start: from
+ * 1.7 and from 2.6 (target baseline) the value is such a minimum, with the same residual,
+ * and is accepted; and where the driver is cut short (1 to 3 iterations, a coarse
+ * finite-difference step of 10 or 30 %) and stops off a minimum, the polish walks to one
+ * (some of these fits are polished: the driver's stop is not enough). */
+START_TEST (test_calibrate_fit_polished)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *scenario = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  NsValidation *v;
+  GPtrArray *fits = fit_from (tmp, fx, "1.7", NS_FIT_BASELINE, &v);
+  double low = assert_polished (v, fits->pdata[0], "1.7"), high;
+  guint polished = 0;
+
+  ck_assert_ptr_null (((const NsFit *) fits->pdata[0])->refused);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  edit_file (scenario, "value=\"1.7\"", "value=\"2.6\"");
+  fits = fit_calib (fx, &(NsCalibrateOptions) { .target = NS_FIT_BASELINE }, &v);
+  high = assert_polished (v, fits->pdata[0], "2.6");
+  ck_assert_ptr_null (((const NsFit *) fits->pdata[0])->refused);
+  ck_assert_msg (fabs (low - high) < 1e-9, "residual %g from 1.7, %g from 2.6", low, high);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  for (guint iter = 1; iter <= 3; iter++)
+    for (guint s = 0; s < 2; s++) {
+      NsCalibrateOptions cut = { .target = NS_FIT_BASELINE, .max_iter = iter,
+                                 .step = s ? 0.3 : 0.1 };
+      fits = fit_calib (fx, &cut, &v);
+      assert_polished (v, fits->pdata[0], "2.6, cut short");
+      polished += strstr (((const NsFit *) fits->pdata[0])->outcome, "polished") != NULL;
+      g_ptr_array_unref (fits);
+      ns_validation_free (v);
+    }
+  ck_assert_msg (polished > 0, "no cut-short fit needed the polish");
+  remove_tree (tmp);
+}
+END_TEST
+
+/* calibrate checks what validate checks of a row's runs (validate.c's finish_outcome):
+ * a row recorded on another profile than its case runs on cannot be fitted. */
+START_TEST (test_calibrate_fit_profile_mismatch)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  NsValidation *v;
+  GPtrArray *rows;
+  NsCalibrateOptions opt = { 0 };
+  GError *error = NULL;
+
+  edit_file (seed, "profile=\"generic\"", "profile=\"another\"");
+  v = load_ok (fx);
+  rows = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
+  ck_assert_ptr_null (ns_calibrate_fit (v, rows, &opt, &error));
+  ck_assert_msg (g_error_matches (error, NS_ERROR, NS_ERROR_CHECK) &&
+                 strstr (error->message, "900-calib") &&
+                 strstr (error->message, "runs on CPU profile 'generic'"), "%s",
+                 error->message);
+  g_error_free (error);
+  g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* ---- writing ---- */
+
+/* One fit per profile and parameter: calibration.xml records a fit of generic's cpu.ipc on
+ * 900-safe-ret, whose scenario (call-chain-b.xml) holds that value; a new fit on 900-calib,
+ * which takes the value from the profile, would replace that record and leave
+ * call-chain-b.xml's "fit on" value unrecorded: writing it is refused (NS_ERROR_INPUT),
+ * nothing written. */
+START_TEST (test_calibrate_write_refuses_orphaning)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *original = g_build_filename (tmp, "scenarios/micro/call-chain.xml", NULL);
+  g_autofree char *other = g_build_filename (tmp, "scenarios/micro/call-chain-b.xml", NULL);
+  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *text = NULL, *record_before = NULL, *record_after = NULL;
+  g_autofree char *profile_before = NULL, *profile_after = NULL;
+  NsCalibrateOptions opt = { 0 };
+  NsValidation *v;
+  GPtrArray *fits;
+  GError *error = NULL;
+
+  ck_assert (g_file_get_contents (original, &text, NULL, NULL));
+  g_free (scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"1.5\" source=\"fit on "
+                              "900-safe-ret, residual 0\"/>"));
+  ck_assert (g_rename (original, other) == 0);
+  ck_assert (g_file_set_contents (original, text, -1, NULL));
+  edit_file (cases, "scenario=\"scenarios/micro/call-chain.xml\"",
+             "scenario=\"scenarios/micro/call-chain-b.xml\"");
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"1.5\" residual=\"0\" "
+                                  "target=\"baseline\" rows=\"900-safe-ret\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  ck_assert (g_file_get_contents (record, &record_before, NULL, NULL));
+  ck_assert (g_file_get_contents (profile, &profile_before, NULL, NULL));
+  fits = fit_calib (fx, &opt, &v);
+  ck_assert_ptr_null (((const NsFit *) fits->pdata[0])->refused);
+  ck_assert (!ns_calibrate_write (v, fits, &error));
+  ck_assert_msg (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT) &&
+                 strstr (error->message, "call-chain-b.xml") &&
+                 strstr (error->message, "900-safe-ret") &&
+                 strstr (error->message, "nothing written"), "%s", error->message);
+  g_error_free (error);
+  ck_assert (g_file_get_contents (record, &record_after, NULL, NULL));
+  ck_assert_str_eq (record_after, record_before);
+  ck_assert (g_file_get_contents (profile, &profile_after, NULL, NULL));
+  ck_assert_str_eq (profile_after, profile_before);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+
 
 /* Writing a parameter twice replaces the first element; a file without a place fails. */
 START_TEST (test_write_profile_replaces)
@@ -350,7 +602,7 @@ START_TEST (test_calibrate_write_skips_comment)
                                                   "value=\"1.7\" source=\"start\"/>");
   g_autofree char *text = NULL;
   NsValidation *v;
-  NsCalibrateOptions opt = { .max_iter = 1 };
+  NsCalibrateOptions opt = { 0 };   /* a whole fit: one cut short is refused */
   GPtrArray *fits;
   GError *error = NULL;
   NsScenario *sc;
@@ -379,7 +631,7 @@ START_TEST (test_calibrate_write_all_or_nothing)
   g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
   g_autofree char *before = NULL, *after = NULL;
   NsValidation *v;
-  NsCalibrateOptions opt = { .max_iter = 1 };
+  NsCalibrateOptions opt = { 0 };   /* a whole fit: one cut short is refused */
   GPtrArray *fits;
   GError *error = NULL;
   NsFit *fit;
@@ -415,11 +667,16 @@ calibrate_suite (void)
   tcase_add_test (fit, test_calibrate_fit_through_from);
   tcase_add_test (fit, test_calibrate_fit_shadowed_by_case);
   tcase_add_test (fit, test_calibrate_refit);
+  tcase_add_test (fit, test_calibrate_fit_pinned_refused);
+  tcase_add_test (fit, test_calibrate_fit_residual_refused);
+  tcase_add_test (fit, test_calibrate_fit_polished);
+  tcase_add_test (fit, test_calibrate_fit_profile_mismatch);
   suite_add_tcase (s, fit);
   tcase_add_test (write, test_write_profile_replaces);
   tcase_add_test (write, test_write_profile_params_all_or_none);
   tcase_add_test (write, test_calibrate_write_skips_comment);
   tcase_add_test (write, test_calibrate_write_all_or_nothing);
+  tcase_add_test (write, test_calibrate_write_refuses_orphaning);
   suite_add_tcase (s, write);
   return s;
 }

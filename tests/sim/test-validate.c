@@ -1,7 +1,9 @@
 /* test-validate.c — the recorded results load completely and with sources; the tolerance
  * rule, sign agreement and status logic; a fixture case gives the numbers netsim run gives
  * (whatever --jobs is); expected-results regressions; a row both fitted and counted as
- * validation is caught, and a recorded fit whose row has moved is noted; what-if runs.
+ * validation is caught, and a recorded fit whose row has moved is noted; a recorded fit no
+ * value in use is makes no calibration row and is a conflict, and a second fit of one
+ * profile and parameter is refused; what-if runs.
  * Calibration itself (netsim calibrate) is tested in test-calibrate.c. */
 #include "config.h"
 #include "count.h"
@@ -923,6 +925,74 @@ START_TEST (test_fit_changed_by_hand)
 }
 END_TEST
 
+/* A calibration.xml fit that no value in use is makes no calibration row: an entry for a
+ * profile that does not exist, for a row measured on another profile, or for a profile and
+ * parameter whose value (generic's registry cpu.ipc, no "fit on" source) is not a fit. Each
+ * leaves 900-calib a validation row and is a conflict naming the entry and why. */
+START_TEST (test_unbacked_fit_conflict)
+{
+  const char *const entries[][2] = {
+    { "profile=\"nonexistent\"", "profile 'nonexistent' does not load" },
+    { "profile=\"generic\"", "sets cpu.ipc with a source \"fit on" },
+  };
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (entries) + 1; i++) {
+    const char *who = i < G_N_ELEMENTS (entries) ? entries[i][0] : "profile=\"generic\"";
+    const char *why = i < G_N_ELEMENTS (entries) ? entries[i][1]
+                      : "row 900-calib was measured on profile 'another'";
+    g_autofree char *text = g_strdup_printf ("<calibration>\n  <fit %s param=\"cpu.ipc\" "
+                                             "value=\"1\" residual=\"0\" target=\"delta\" "
+                                             "rows=\"900-calib\"/>\n</calibration>\n", who);
+    GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+    GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+    NsValidation *v;
+    gboolean named = FALSE;
+
+    if (i == G_N_ELEMENTS (entries))    /* the row recorded on another profile */
+      edit_file (seed, "profile=\"generic\"", "profile=\"another\"");
+    ck_assert (g_file_set_contents (record, text, -1, NULL));
+    v = load_ok (fx);
+    ck_assert_msg (!ns_validation_is_calibration (v, "900-calib"), "%s", who);
+    ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL) || i == 2);
+    for (guint k = 0; k < conflicts->len; k++)
+      named |= strstr (conflicts->pdata[k], "calibration.xml: the fit of") &&
+               strstr (conflicts->pdata[k], "not backed") && strstr (conflicts->pdata[k], why);
+    ck_assert_msg (named, "%s: no conflict saying '%s' among %u", who, why, conflicts->len);
+    ns_validation_free (v);
+    g_ptr_array_unref (conflicts);
+    g_ptr_array_unref (provenance);
+  }
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Two calibration.xml fits of one profile and parameter are refused when it loads, at the
+ * second's file:line: one fit per profile and parameter. */
+START_TEST (test_duplicate_fit_refused)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  GError *error = NULL;
+
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"2\" residual=\"0\" target=\"baseline\" "
+                                  "rows=\"900-calib\"/>\n  <fit profile=\"generic\" param=\"cpu.ipc\" "
+                                  "value=\"1.5\" residual=\"0\" target=\"baseline\" "
+                                  "rows=\"900-safe-ret\"/>\n</calibration>\n", -1, NULL));
+  ck_assert_ptr_null (ns_validation_load (fx, &error));
+  ck_assert_msg (strstr (error->message, "calibration.xml:3") &&
+                 strstr (error->message, "one fit per profile and parameter"), "%s",
+                 error->message);
+  g_error_free (error);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* ---- no parameter per validation case ---- */
 
 /* A case's <set> of a parameter (param.NAME, or param[i].value reaching the scenario's
@@ -1122,6 +1192,8 @@ validate_suite (void)
   tcase_add_test (fits, test_drifted_fit);
   tcase_add_test (fits, test_scenario_fit_checked);
   tcase_add_test (fits, test_fit_changed_by_hand);
+  tcase_add_test (fits, test_unbacked_fit_conflict);
+  tcase_add_test (fits, test_duplicate_fit_refused);
   tcase_add_test (fits, test_case_param_set_refused);
   tcase_add_test (fits, test_variant_param_set_refused);
   tcase_add_test (run, test_run_sets_order);

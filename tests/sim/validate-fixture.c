@@ -154,7 +154,7 @@ call_chain_value (const char *variant, const char *const *sets)
 }
 
 /* Rewrites the baseline and patched figures of row id in the recorded file at path. */
-static void
+void
 set_figures (const char *path, const char *id, double baseline, double patched)
 {
   g_autofree char *text = NULL, *pattern = NULL, *replacement = NULL, *edited = NULL;

@@ -30,6 +30,10 @@ double              call_chain_value (const char *variant, const char *const *se
  * the fixture folder. */
 char               *fixture_datadir  (char **fx);
 
+/* Rewrites the baseline and patched figures of row id in the recorded file at path. */
+void                set_figures      (const char *path, const char *id, double baseline,
+                                      double patched);
+
 /* Replaces from by to (once) in the file at path. */
 void                edit_file        (const char *path, const char *from, const char *to);
 
