@@ -21,7 +21,9 @@
  *    copy_to_user/copy_from_user on ERMS/FSRM cores) between two buffers that together
  *    fill the same working sets as the chase, best of several passes;
  *  - one c2c parameter: a cache-line ping-pong between the first two online CPUs, half a
- *    round trip; which parameter (SMT, L3 domain, socket) follows from sysfs topology;
+ *    round trip, the median over timed batches of 64 round trips (a descheduled batch is
+ *    an outlier, not part of a mean); which parameter (SMT, L3 domain, socket) follows
+ *    from sysfs topology;
  *  - mem.copy_mlp: a REP MOVSB on the first CPU of 16 KiB the second has just written,
  *    median cycles per line, against that transfer latency (Little's law);
  *  - cpu.mlp: one 8-byte store into each line of 16 KiB the second CPU has just written,
@@ -458,16 +460,45 @@ pong_thread (gpointer data)
   return NULL;
 }
 
-/* One-way cache-line transfer between cpu_a and cpu_b, ns: up to rounds round trips or
- * limit_ns of time, whichever comes first (a loaded host may deschedule either side);
- * 0 if the CPUs cannot be pinned. */
+#define C2C_BATCH 64        /* round trips per timed batch of the ping-pong */
+
+/* One-way transfer time from timed batches; see hostbench.h. */
+double
+ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round_trips)
+{
+  g_return_val_if_fail (batch_ns != NULL && n_batches > 0 && round_trips > 0, 0);
+  gsl_sort (batch_ns, 1, n_batches);
+  return gsl_stats_median_from_sorted_data (batch_ns, 1, n_batches) / (2.0 * round_trips);
+}
+
+/* One round trip of the ping-pong (round i): sets the ping, spins for its answer; FALSE
+ * if limit_ns (since t0) ran out first. */
+static gboolean
+ping (volatile gint64 *flag, gint64 i, double t0, double limit_ns)
+{
+  guint spins = 0;
+
+  __atomic_store_n (flag, 2 * i + 1, __ATOMIC_RELEASE);
+  while (__atomic_load_n (flag, __ATOMIC_ACQUIRE) != 2 * i + 2)
+    if ((++spins & 1023) == 0 && now_ns () - t0 >= limit_ns)
+      return FALSE;
+  return TRUE;
+}
+
+/* One-way cache-line transfer between cpu_a and cpu_b, ns: half a round trip, the median
+ * over batches of C2C_BATCH round trips each (up to rounds round trips in all, or limit_ns
+ * of time, whichever comes first; a batch cut short by the limit is dropped), so that a
+ * few batches in which either side was descheduled do not move it; 0 if the CPUs cannot
+ * be pinned or no batch completed. */
 static double
 c2c_ns (guint cpu_a, guint cpu_b, guint64 rounds, double limit_ns)
 {
   gint64 *flag = g_aligned_alloc0 (1, 64, 64);
   PingPong pp = { cpu_b, flag };
-  double t0, elapsed = 0, ns = 0;
-  gint64 done = 0;
+  guint n_batches = (guint) MAX (1, rounds / C2C_BATCH), done = 0;
+  g_autofree double *batch = g_new (double, n_batches);
+  double t0, ns = 0;
+  gboolean in_time = TRUE;
   GThread *pong;
   cpu_set_t saved;
 
@@ -475,19 +506,16 @@ c2c_ns (guint cpu_a, guint cpu_b, guint64 rounds, double limit_ns)
     goto out;
   pong = g_thread_new ("netsim-pong", pong_thread, &pp);
   t0 = now_ns ();
-  for (gint64 i = 0; i < (gint64) rounds && elapsed < limit_ns; i++) {
-    guint spins = 0;
-    __atomic_store_n (flag, 2 * i + 1, __ATOMIC_RELEASE);
-    while (__atomic_load_n (flag, __ATOMIC_ACQUIRE) != 2 * i + 2)
-      if ((++spins & 1023) == 0 && (elapsed = now_ns () - t0) >= limit_ns)
-        break;
-    if (__atomic_load_n (flag, __ATOMIC_ACQUIRE) == 2 * i + 2)
-      done = i + 1;
-    elapsed = now_ns () - t0;
+  for (guint b = 0; b < n_batches && in_time; b++) {
+    double c0 = now_ns ();
+    for (guint j = 0; j < C2C_BATCH && in_time; j++)
+      in_time = ping (flag, (gint64) b * C2C_BATCH + j, t0, limit_ns);
+    if (in_time)
+      batch[done++] = now_ns () - c0;
   }
   __atomic_store_n (flag, -1, __ATOMIC_RELEASE);
   g_thread_join (pong);
-  ns = done > 0 ? elapsed / (2.0 * (double) done) : 0;
+  ns = done > 0 ? ns_hostbench_one_way_ns (batch, done, C2C_BATCH) : 0;
   sched_setaffinity (0, sizeof saved, &saved);   /* the caller runs where it did */
 out:
   g_aligned_free (flag);
@@ -1256,9 +1284,10 @@ put_profile (GString *out, const char *name, const HostInfo *info, GArray *const
   g_autofree char *date = today_text ();
   g_autofree char *stamp = host_stamp (info, opt, n_runs);
   g_autofree char *model = g_markup_escape_text (info->model, -1);
+  g_autofree char *escaped = g_markup_escape_text (name, -1);
 
   g_string_append_printf (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                          "<cpu name=\"%s\" model=\"%s\">\n", name, model);
+                          "<cpu name=\"%s\" model=\"%s\">\n", escaped, model);
   put_description (out, date, runs, n_runs);
   for (guint i = 0; i < runs[0]->len; i++) {
     const HostValue *v = &g_array_index (runs[0], HostValue, i);

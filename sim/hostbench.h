@@ -19,8 +19,16 @@ double   ns_hostbench_now_ns (void);
  * runs of n × 10 ADDs); 0 where the host is not x86-64. */
 double   ns_hostbench_core_ghz (guint64 n, guint reps);
 
+/* One-way cache-line transfer time, ns, from n_batches timed batches of round_trips
+ * ping-pong round trips each (batch_ns: each batch's time, ns; sorted in place): half the
+ * median batch's round trip. A batch in which either side was descheduled is an outlier
+ * the median sheds (a mean over all rounds would carry it). */
+double   ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round_trips);
+
 /* Measures this host (options->runs times) and writes a CPU profile named after path's
- * file stem to path (whole or not at all). Errors: NS_ERROR_INPUT (not x86-64 Linux, unwritable path). */
+ * file stem (XML-escaped) to path (whole or not at all). Whether the loader accepts that
+ * name is for the caller to check (netsim calibrate --host loads the file and removes it
+ * if not). Errors: NS_ERROR_INPUT (not x86-64 Linux, unwritable path). */
 gboolean ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
                                      GError **error);
 

@@ -3,6 +3,7 @@
 #include "config.h"
 #include <stdio.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 #include "cmd.h"
 #include "calibrate.h"
 #include "hostbench.h"
@@ -255,6 +256,25 @@ calibrate_host_into (const NsCalibrateArgs *a, const NsHostbenchOptions *opt)
   return NS_EXIT_OK;
 }
 
+/* TRUE if the profile just written at path loads (its name, the file stem, may be one the
+ * loader refuses); else the file is removed and error says why. */
+static gboolean
+written_profile_loads (const char *path, GError **error)
+{
+  g_autoptr (GError) err = NULL;
+  NsCpuProfile *p = ns_cpu_profile_load (path, &err);
+
+  if (p != NULL) {
+    ns_cpu_profile_free (p);
+    return TRUE;
+  }
+  g_unlink (path);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: the profile written does not load (%s); "
+               "removed, nothing written: name the file NAME.xml with a NAME a profile may "
+               "have (doc/cpu-profiles.md)", path, err->message);
+  return FALSE;
+}
+
 /* netsim calibrate --host -o FILE | --into PROFILE: measures this machine; a new -o file
  * is checked writable before the measuring. */
 static int
@@ -272,7 +292,8 @@ calibrate_host (const NsCalibrateArgs *a)
                 opt.runs > 1 ? ", each value the median of the runs" : "");
   if (a->into != NULL)
     return calibrate_host_into (a, &opt);
-  if (!ns_hostbench_write_profile (a->output, &opt, &err))
+  if (!ns_hostbench_write_profile (a->output, &opt, &err) ||
+      !written_profile_loads (a->output, &err))
     return ns_cmd_fail (err);
   g_print ("wrote %s\n", a->output);
   return NS_EXIT_OK;

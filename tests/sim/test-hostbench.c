@@ -1,6 +1,7 @@
 /* test-hostbench.c — netsim calibrate --host's profile (sim/hostbench.c): it loads as a
  * CPU profile, every value it sets names a host measurement as its source, its name is
- * the file stem; bad names and unwritable paths are refused and write nothing. The
+ * the file stem; bad names and unwritable paths are refused and write nothing; the
+ * core-to-core statistic (half the median batch round trip) sheds a descheduled batch. The
  * measured values are not asserted: they are the host's (timing claims belong in
  * benchmarks), beyond lying inside the registry's ranges, which loading checks. */
 #include "config.h"
@@ -76,6 +77,20 @@ START_TEST (test_profile_loads_with_sources)
   ns_cpu_profile_free (profile);
   g_unlink (path);
   g_rmdir (dir);
+}
+END_TEST
+
+/* The ping-pong's statistic: half the median batch round trip. Nine batches of 64 round
+ * trips at 100 ns each (6400 ns) and one in which a side was descheduled for 5 ms give 50
+ * ns one way; the mean over all rounds (what c2c_ns took before) would give 3951 ns. */
+START_TEST (test_one_way_sheds_deschedules)
+{
+  double batches[10] = { 6400, 6400, 6400, 6400, 5e6, 6400, 6400, 6400, 6400, 6400 };
+  double odd[3] = { 6400, 12800, 6528 };
+
+  ck_assert_double_eq_tol (ns_hostbench_one_way_ns (batches, 10, 64), 50.0, 1e-9);
+  /* an odd count takes the middle one: 6528 / 128 */
+  ck_assert_double_eq_tol (ns_hostbench_one_way_ns (odd, 3, 64), 51.0, 1e-9);
 }
 END_TEST
 
@@ -209,6 +224,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_runs_give_medians);
   tcase_add_test (tc, test_measure_named_values);
   tcase_add_test (tc, test_refusals_write_nothing);
+  tcase_add_test (tc, test_one_way_sheds_deschedules);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -415,6 +415,14 @@ if [ "$(uname -m)" = x86_64 ]; then
   expect 2 "calibrate --host -o over an existing profile" -- "$NETSIM" calibrate --host \
     --quick -q -o "$TMP/myhost.xml"
   grep -q "exists: -o writes a new profile" "$TMP/err" || bad "-o over a profile not explained"
+  # the name (the file stem) is XML-escaped, and a file that would not load is removed
+  expect 0 "calibrate --host -o a&b.xml" -- "$NETSIM" calibrate --host --quick -q -o "$TMP/a&b.xml"
+  grep -q '<cpu name="a&amp;b"' "$TMP/a&b.xml" && ok || bad "the profile name is not escaped"
+  expect 0 "run on a&b.xml" -- "$NETSIM" run -q --set "cpu.profile=$TMP/a&b.xml" "$MICRO/call-chain.xml"
+  NOTUTF8="$TMP/a$(printf '\377')b.xml"
+  expect 2 "calibrate --host -o a name not UTF-8" -- "$NETSIM" calibrate --host --quick -q -o "$NOTUTF8"
+  grep -q "the profile written does not load" "$TMP/err" && ok || bad "an unloadable profile is not explained: $(cat "$TMP/err")"
+  [ -e "$NOTUTF8" ] && bad "an unloadable host profile was left behind" || ok
   # --into: measured values into an existing profile, the rest of it as it was (the copy
   # lacks its x86.rdtsc_cycles line, so that --into must add one and replace another)
   Z4="$TMP/into/ryzen9-7950x.xml"
