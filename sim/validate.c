@@ -2194,9 +2194,10 @@ char *
 ns_validation_runs_problem (const NsRecordedRow *row, const NsValCase *c, const NsValRun *b,
                             const NsValRun *p)
 {
-  const char *profile = row->setup.profile;
+  const char *profile;
 
   g_return_val_if_fail (row != NULL && c != NULL && b != NULL && p != NULL, NULL);
+  profile = row->setup.profile;
   if (profile && (g_strcmp0 (b->cpu, profile) || g_strcmp0 (p->cpu, profile)))
     return g_strdup_printf ("the case runs on CPU profile '%s', but the row was measured "
                             "on %s (profile '%s')", g_strcmp0 (b->cpu, profile)
