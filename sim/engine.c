@@ -703,7 +703,7 @@ thread_charge (NsThread *thread, NsTime span)
     thread_switch_out (thread, NS_THREAD_RUNNABLE);
 }
 
-/* Charges `cycles` of the running thread's CPU, carrying fractional picoseconds. */
+/* Charges `cycles` (finite, ≥ 0) of the running thread's CPU, carrying fractional picoseconds. */
 void
 ns_thread_advance (NsThread *thread, double cycles)
 {
@@ -712,7 +712,7 @@ ns_thread_advance (NsThread *thread, double cycles)
   NsTime whole;
 
   g_return_if_fail (thread != NULL && thread->state == NS_THREAD_RUNNING);
-  g_return_if_fail (cycles >= 0.0);
+  g_return_if_fail (cycles >= 0.0 && isfinite (cycles));   /* NaN fails both */
 
   cpu = thread->cpu;
   total = cycles * 1000.0 / cpu->ghz + cpu->frac_ps;
@@ -826,11 +826,11 @@ ns_thread_breaks (NsThread *thread)
   return thread->breaks;
 }
 
-/* Enters a simulated function (for attribution). */
+/* Enters simulated function func (not NULL), for attribution. */
 void
 ns_thread_push_func (NsThread *thread, NsFunc *func)
 {
-  g_return_if_fail (thread != NULL);
+  g_return_if_fail (thread != NULL && func != NULL);
 
   if (G_UNLIKELY (thread->n_funcs == thread->funcs_alloc))
     {
