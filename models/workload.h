@@ -17,6 +17,10 @@ typedef struct {
   const char  *description;   /* one line for `netsim list` */
   const char  *op_name;       /* unit of work for per-op breakdowns ("load", "call", "packet") */
   const char *const *metrics; /* NULL-terminated metric names it can report */
+  /* NULL-terminated (NULL: none): those of metrics that divide by the span (per second,
+   * fractions of time); the others divide by ops(). The convergence rule weighs each
+   * batch's value by that denominator, so that its value is total over total. */
+  const char *const *per_time_metrics;
   /* Reads the <workload> element, allocates state in the machine's arena and spawns
    * threads on engine. rng is the workload's own stream. Returns private state or NULL
    * with a file:line error. */

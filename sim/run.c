@@ -253,9 +253,12 @@ unknown_patch:
 }
 
 /* A thread may run up to one quantum past a window's end (the engine never cuts a slice
- * short, so where windows fall does not perturb the run); the overshoot telescopes into
- * the next batch, but batches must be long against the quantum to keep their variance
- * honest. */
+ * short, so where windows fall does not perturb the run), while a metric divides by the
+ * window's nominal span: the measured window — the fixed rule's duration, or each batch of
+ * the convergence rule (whose overshoot telescopes into the next one) — must be at least
+ * ten quanta long to keep that error under a tenth (and a batch's variance honest). The
+ * warm-up needs no such length: its overshoot is the measured window's start uncertainty,
+ * the same one quantum as at its end. FALSE with a file:line error otherwise. */
 static gboolean
 check_batch_length (const NsVariantSetup *vs, GError **error)
 {
@@ -273,11 +276,22 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
     ? g_strdup_printf (" (%s param.sched.quantum_ns=%.6g)", flag, quantum_ns)
     : g_strdup ("");
 
-  if (m->converge <= 0 || (double) m->batch >= 10 * quantum_ns * 1000)
-    return TRUE;
-  /* the attributes named are those behind the batch, so that the sets that changed them
+  if (m->converge <= 0 && (double) m->duration < 10 * quantum_ns * 1000)
+    goto short_duration;
+  if (m->converge > 0 && (double) m->batch < 10 * quantum_ns * 1000)
+    goto short_batch;
+  return TRUE;
+
+/* ERRORS */
+  /* the attributes named are those behind the window, so that the sets that changed them
    * are named too ("(after --set measure.converge=…)"); a quantum the command line gave
    * is named with its value */
+short_duration:
+  ns_xml_error (vs->sc, measure, error, "attribute 'duration': expected at least 10 x "
+                "sched.quantum_ns = %.6g us%s under the fixed rule (no attribute 'converge'), "
+                "got %.6g us", 10 * quantum_ns / 1000, quantum, (double) m->duration / 1e6);
+  return FALSE;
+short_batch:
   ns_xml_error (vs->sc, measure, error, "attribute 'batch'%s: expected at least 10 x "
                 "sched.quantum_ns = %.6g us%s with attribute 'converge' set, got %.6g us",
                 defaulted ? " (by default attribute 'duration' / 10)" : "",
@@ -440,25 +454,57 @@ error_none_completed (const NsVariantSetup *vs, const char *when, const char *ad
                vs->sc->path, vs->klass->op_name, when, advice);
 }
 
+/* Sets the error for a simulation that stopped short of the window's end (ns_engine_run
+ * returns early when every thread is blocked and no event is pending: nothing can happen
+ * again): when says which window, reached how far into the measured time it got. */
+static void
+error_stalled (const NsVariantSetup *vs, const char *when, NsTime reached, GError **error)
+{
+  g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the simulation stalled %.6g us into "
+               "the measured time, %s: every simulated thread blocked with no event pending, "
+               "so nothing could happen again (a workload that waits for itself)",
+               vs->sc->path, (double) reached / 1e6, when);
+}
+
+/* TRUE if metric of klass divides by the span (per second, a fraction of time), FALSE if
+ * by the operations completed. */
+static gboolean
+metric_per_time (const NsWorkloadClass *klass, const char *metric)
+{
+  for (guint i = 0; klass->per_time_metrics != NULL && klass->per_time_metrics[i]; i++)
+    if (!strcmp (klass->per_time_metrics[i], metric))
+      return TRUE;
+  return FALSE;
+}
+
 /* Measures one repetition under the convergence rule: batches of measure/@batch while one
  * more fits in max-duration, until the CI of the batch values is narrow enough; out gets
- * their mean. FALSE with an error if a batch completed no operation. */
+ * the ratio estimator, total over total (each batch's value weighed by its metric's
+ * denominator: its span or its operations), as the fixed rule's; the batch values serve
+ * the CI only. FALSE with an error if a batch completed no operation. */
 static gboolean
 measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
                     gpointer state, NsTime start, NsRepResult *out, GError **error)
 {
   const NsMeasure *m = &vs->sc->measure;
   g_autoptr (GArray) batches = g_array_new (FALSE, FALSE, sizeof (double));
+  gboolean per_time = metric_per_time (vs->klass, m->metric);
   NsTime now = start;
-  double ci = INFINITY, v;
+  double ci = INFINITY, v, weighed = 0.0, weights = 0.0;
 
   while (m->batch <= m->max_duration - (now - start)) {
     NsTime reached = ns_engine_run (engine, now + m->batch);
+    guint64 ops;
 
+    if (reached < now + m->batch)
+      goto error_stalled_batch;
     if (!vs->klass->metric (state, machine, m->metric, reached - now, &v))
       goto error_empty_batch;
     g_array_append_val (batches, v);
-    out->ops += vs->klass->ops (state);
+    ops = vs->klass->ops (state);
+    out->ops += ops;
+    weighed += v * (per_time ? (double) (reached - now) : (double) ops);
+    weights += per_time ? (double) (reached - now) : (double) ops;
     vs->klass->mark (state);
     now = reached;
     if (batches->len >= MAX (m->min_batches, 2)) {
@@ -467,7 +513,7 @@ measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machi
         break;
     }
   }
-  out->value = gsl_stats_mean ((double *) batches->data, 1, batches->len);
+  out->value = weighed / weights;    /* ≥ 1 batch: read_measure keeps batch ≤ max-duration */
   if (batches->len < MAX (m->min_batches, 2))
     out->rule = g_strdup_printf ("max-duration reached: %u batches of %.6g us, fewer than "
                                  "the %u min-batches (no CI)", batches->len,
@@ -480,6 +526,16 @@ measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machi
   return TRUE;
 
 /* ERRORS */
+error_stalled_batch:
+  {
+    g_autofree char *when = g_strdup_printf ("in batch %u (%.6g us, from %.6g us into the "
+                                             "measured time)", batches->len + 1,
+                                             (double) m->batch / 1e6,
+                                             (double) (now - start) / 1e6);
+
+    error_stalled (vs, when, ns_engine_now (engine) - start, error);
+    return FALSE;
+  }
 error_empty_batch:
   {
     g_autofree char *when = g_strdup_printf ("in batch %u (%.6g us, from %.6g us into the "
@@ -494,7 +550,8 @@ error_empty_batch:
 }
 
 /* Measures one repetition under the fixed rule: measure/@duration from start. FALSE with
- * an error if the workload completed no operation. */
+ * an error if the simulation stalled before its end or the workload completed no
+ * operation. */
 static gboolean
 measure_fixed (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
                gpointer state, NsTime start, NsRepResult *out, GError **error)
@@ -503,6 +560,8 @@ measure_fixed (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
   NsTime reached = ns_engine_run (engine, start + m->duration);
 
   out->measured = reached - start;
+  if (out->measured < m->duration)
+    goto error_stalled_window;
   if (!vs->klass->metric (state, machine, m->metric, out->measured, &out->value))
     goto error_empty;
   out->rule = g_strdup_printf ("fixed duration: %.6g us simulated", (double) m->duration / 1e6);
@@ -510,6 +569,16 @@ measure_fixed (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
   return TRUE;
 
 /* ERRORS */
+error_stalled_window:
+  {
+    g_autofree char *when = g_strdup_printf ("%.6g us short of the fixed duration's end "
+                                             "(%.6g us)", (double) (m->duration -
+                                                                    out->measured) / 1e6,
+                                             (double) m->duration / 1e6);
+
+    error_stalled (vs, when, out->measured, error);
+    return FALSE;
+  }
 error_empty:
   {
     g_autofree char *when = g_strdup_printf ("in the measured time (%.6g us)",
@@ -863,35 +932,61 @@ ns_run_cycles_per_op (const NsVariantResult *vr)
 }
 
 typedef struct {
-  GPtrArray  *lines;
+  GPtrArray  *funcs;            /* NsFunc *: those the variant ran */
   GHashTable *used;             /* functions this variant ran (names) */
 } NsDecisionList;
 
-/* Keeps the decision for func if the variant ran it (the registry is process-wide). */
+/* Keeps func if the variant ran it (the registry is process-wide). */
 static void
 collect_decision (NsFunc *func, gboolean inlined, const char *reason, gpointer data)
 {
   NsDecisionList *list = data;
 
-  if (!g_hash_table_contains (list->used, func->name))
-    return;
-  g_ptr_array_add (list->lines, g_strdup_printf ("%s: %s (%s)", func->name,
-                                                 inlined ? "inlined" : "called", reason));
+  (void) inlined;
+  (void) reason;
+  if (g_hash_table_contains (list->used, func->name))
+    g_ptr_array_add (list->funcs, func);
+}
+
+/* Orders NsFunc pointers by name. */
+static gint
+compare_func_names (gconstpointer a, gconstpointer b)
+{
+  return strcmp ((*(NsFunc *const *) a)->name, (*(NsFunc *const *) b)->name);
+}
+
+/* The build's decisions on the functions the variant ran, "name: inlined|called (reason)",
+ * NULL-terminated, by function name: the registry's order is that in which functions were
+ * first registered, which depends on the variants that ran before in the process. */
+static char **
+inlining_lines (NsBuild *build, GHashTable *used)
+{
+  g_autoptr (GPtrArray) funcs = g_ptr_array_new ();
+  GPtrArray *lines = g_ptr_array_new ();
+  NsDecisionList list = { funcs, used };
+
+  ns_build_foreach_decision (build, collect_decision, &list);
+  g_ptr_array_sort (funcs, compare_func_names);
+  for (guint i = 0; i < funcs->len; i++) {
+    NsFunc *func = funcs->pdata[i];
+    const char *reason;
+    gboolean inlined = ns_build_inlines (build, func, &reason);
+
+    g_ptr_array_add (lines, g_strdup_printf ("%s: %s (%s)", func->name,
+                                             inlined ? "inlined" : "called", reason));
+  }
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (lines, FALSE);
 }
 
 /* Copies what the variant ran with into its result. */
 static void
 describe_variant (NsVariantResult *vr, const NsVariantSetup *vs, GHashTable *used)
 {
-  GPtrArray *lines = g_ptr_array_new ();
-  NsDecisionList list = { lines, used };
-
   vr->metric = g_strdup (vs->sc->measure.metric);
   vr->op_name = g_strdup (vs->klass->op_name);
   vr->mitigations = g_strdupv (vs->mit.explain);
-  ns_build_foreach_decision (vs->build, collect_decision, &list);
-  g_ptr_array_add (lines, NULL);
-  vr->inlining = (char **) g_ptr_array_free (lines, FALSE);
+  vr->inlining = inlining_lines (vs->build, used);
   vr->cpu_name = g_strdup (vs->profile->name);
   vr->cpu_model = g_strdup (vs->profile->model);
   vr->kernel = g_strdup (vs->sc->kernel_version);

@@ -152,6 +152,10 @@ static const char *const metrics[] = {
   "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
   "client_idle", "server_idle", NULL
 };
+static const char *const per_time_metrics[] = {  /* all: per second or fractions of time */
+  "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
+  "client_idle", "server_idle", NULL
+};
 
 /* ---- user-space pieces ---- */
 
@@ -868,6 +872,7 @@ const NsWorkloadClass ns_iperf3_class = {
   .description = "iperf3 UDP over loopback: -P streams, -l length, -b rate, 3.15 or 3.16 threading",
   .op_name = "datagram",
   .metrics = metrics,
+  .per_time_metrics = per_time_metrics,
   .setup = iperf_setup,
   .mark = iperf_mark,
   .ops = iperf_ops,

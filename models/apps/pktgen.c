@@ -127,6 +127,7 @@ static const char *const metrics[] = { "pps", "errors_pps", "ns_per_packet",
                                        "wrapper_compares_per_packet",
                                        "indirect_calls_per_packet",
                                        "direct_calls_per_packet", NULL };
+static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
 /* Sizes: estimates of x86-64 text, v6.1, or the Debian 6.1.176 binary's (nm -S) for the
  * functions the census added. Instruction counts: the census of that binary
@@ -725,6 +726,7 @@ const NsWorkloadClass ns_pktgen_class = {
   .description = "pktgen queue_xmit on a dummy device with clsact egress matchall filters",
   .op_name = "packet",
   .metrics = metrics,
+  .per_time_metrics = per_time_metrics,
   .setup = pktgen_setup,
   .mark = pktgen_mark,
   .ops = pktgen_ops,

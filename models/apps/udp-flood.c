@@ -47,6 +47,7 @@ typedef struct {
 static const char *const metrics[] = {
   "cycles_per_write", "writes_per_sec", "drops_per_sec", NULL
 };
+static const char *const per_time_metrics[] = { "writes_per_sec", "drops_per_sec", NULL };
 
 /* The client: write() forever; a failed write (never expected) counts as no write. */
 static void
@@ -282,6 +283,7 @@ const NsWorkloadClass ns_udp_flood_class = {
                  "(tools/bench-udp-chain's set-up)",
   .op_name = "write",
   .metrics = metrics,
+  .per_time_metrics = per_time_metrics,
   .setup = flood_setup,
   .mark = flood_mark,
   .ops = flood_ops,

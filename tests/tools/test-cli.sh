@@ -141,8 +141,8 @@ grep -q "^retpoline vs eIBRS" "$TMP/out" && bad "--what-if keeps the scenario's 
 [ "$(wc -l <"$TMP/wi.csv")" -eq 2 ] && cmp -s "$TMP/wi.csv" "$TMP/sep.csv" && ok ||
   bad "--what-if figures differ from two runs"
 # a twin's name that a variant of the scenario has already is refused, not output twice,
-# and before anything runs: a measured time of 1 ps, in which no call completes, would
-# fail the first run (exit 1), so only a refusal made at load gives this exit and message
+# and before anything runs: a measured time of 1 ps would be refused too (exit 2, shorter
+# than ten quanta) with another message, so only the twin-name refusal gives this message
 sed 's/"inlined"/"plain-ret (what-if)"/g' "$MICRO/call-chain.xml" >"$TMP/twin-name.xml"
 expect 2 "run --what-if: a twin's name taken" -- "$NETSIM" run -q --set measure.duration=1ps \
   -o "$TMP/twin-name.csv" --what-if kernel.cmdline=mitigations=off "$TMP/twin-name.xml"
