@@ -494,10 +494,14 @@ restart:
   sd->softirq_pending = 0;
   NS_STORE_FIELD (t, sd, softirq_pending);
   net_rx_action (t, s, sd);
-  /* re-raised meanwhile (a repolled NAPI): restart while time and MAX_SOFTIRQ_RESTART
-   * allow (the model's jiffies stand still, nothing sets need_resched), else
-   * wakeup_softirqd — this thread's loop is that. The re-read of the pending word is
-   * among the 68 instructions, its line the one just cleared (not charged again). */
+  /* re-raised meanwhile (a repolled NAPI): restart while MAX_SOFTIRQ_RESTART allows (the
+   * model's jiffies stand still, nothing sets need_resched, so the 2 ms and need_resched
+   * limits never end the loop). After the last round v6.9's handle_softirqs calls
+   * wakeup_softirqd and returns, leaving the rest to ksoftirqd, a CFS thread; that hand-off
+   * is NOT modelled: this thread goes on at softirq priority (doc/models/udp-loopback.md,
+   * "Left out"; needs over 640 packets backlogged on one CPU, which no workload reaches).
+   * The re-read of the pending word is among the 68 instructions, its line the one just
+   * cleared (not charged again). */
   if (sd->softirq_pending && --max_restart > 0) {
     ns_insns (t, 8);                    /* estimate: the tests, the jump back */
     goto restart;
