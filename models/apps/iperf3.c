@@ -59,6 +59,7 @@
 #include <string.h>
 #include <errno.h>
 #include "workload.h"
+#include "xml.h"
 #include "net/netstack.h"
 #include "net/select.h"
 #include "net/udp_rx.h"
@@ -761,6 +762,30 @@ overlap:
   return FALSE;
 }
 
+/* Refuses client_idle / server_idle under per-stream threading: those are the fraction of
+ * time the single thread sleeps in select(), and 3.16+'s per-stream threads block in
+ * sendto()/recvfrom() with no select() poll table to time. At the element whose attribute
+ * a set gave (workload's 'threading', else measure's 'metric'), so that the set is named;
+ * FALSE with a file:line error. */
+static gboolean
+check_metric_available (const Iperf *ip, const NsScenario *sc, GError **error)
+{
+  const char *metric = sc->measure.metric;
+  xmlAttrPtr threading = xmlHasProp (sc->workload, BAD_CAST "threading");
+  gboolean threading_set = threading != NULL && sc->set_by != NULL &&
+                           g_hash_table_contains (sc->set_by, threading);
+  xmlNodePtr at = threading_set ? sc->workload
+                                : ns_xml_child (xmlDocGetRootElement (sc->doc), "measure");
+
+  if (ip->threading == IPERF_SINGLE ||
+      (!g_str_equal (metric, "client_idle") && !g_str_equal (metric, "server_idle")))
+    return TRUE;
+  ns_xml_error (sc, at, error, "attribute 'metric' ('%s') is unavailable with attribute "
+                "'threading' per-stream: it is the time the single thread sleeps in select(), "
+                "and per-stream threads block in sendto()/recvfrom() without one", metric);
+  return FALSE;
+}
+
 /* Frees the workload's state, its select arrays and its network stack (NULL is fine). */
 static void
 iperf_free (gpointer state)
@@ -792,7 +817,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   ip->machine = machine;
   ip->engine = engine;
   if (!read_attributes (ip, sc, machine, &extra_rp, &extra_wild, &extra_head, error) ||
-      !check_cpus (ip, sc, machine, error))
+      !check_metric_available (ip, sc, error) || !check_cpus (ip, sc, machine, error))
     goto fail;
   ip->stack = ns_netstack_new (machine, engine, error);
   if (ip->stack == NULL)
@@ -823,8 +848,8 @@ iperf_mark (gpointer state)
   Iperf *ip = state;
   ip->mark = ip->stack->counters;
   if (ip->cpwq) {
-    ip->mark_cslept = ns_poll_wqueues_slept (ip->cpwq);
-    ip->mark_sslept = ns_poll_wqueues_slept (ip->spwq);
+    ip->mark_cslept = ns_poll_wqueues_slept (ip->cpwq, ns_engine_now (ip->engine));
+    ip->mark_sslept = ns_poll_wqueues_slept (ip->spwq, ns_engine_now (ip->engine));
   }
 }
 
@@ -859,9 +884,11 @@ iperf_metric (gpointer state, NsMachine *machine, const char *metric, NsTime spa
   else if (g_str_equal (metric, "drops_per_sec"))
     *value = (double) (c->rcvbuf_drops - ip->mark.rcvbuf_drops) / secs;
   else if (g_str_equal (metric, "client_idle") && ip->cpwq)
-    *value = (double) (ns_poll_wqueues_slept (ip->cpwq) - ip->mark_cslept) / (double) span;
+    *value = (double) (ns_poll_wqueues_slept (ip->cpwq, ns_engine_now (ip->engine)) -
+                       ip->mark_cslept) / (double) span;
   else if (g_str_equal (metric, "server_idle") && ip->spwq)
-    *value = (double) (ns_poll_wqueues_slept (ip->spwq) - ip->mark_sslept) / (double) span;
+    *value = (double) (ns_poll_wqueues_slept (ip->spwq, ns_engine_now (ip->engine)) -
+                       ip->mark_sslept) / (double) span;
   else
     return FALSE;
   return TRUE;

@@ -104,7 +104,8 @@ struct _NsPollWqueues {
   struct file  **filp;
   guint          max, used;
   gboolean       triggered;
-  NsTime         slept;         /* model: total time asleep in select */
+  NsTime         slept;         /* model: total time of the finished sleeps in select */
+  NsTime         asleep_since;  /* model: start of the ongoing sleep; NS_TIME_FOREVER: none */
 };
 
 /* A poll table for up to max_entries registrations. */
@@ -123,14 +124,18 @@ ns_poll_wqueues_new (NsNetStack *s, guint max_entries)
   pwq->on = g_new0 (struct socket *, max_entries);
   pwq->filp = g_new0 (struct file *, max_entries);
   pwq->max = max_entries;
+  pwq->asleep_since = NS_TIME_FOREVER;
   return pwq;
 }
 
-/* Total simulated time the owner slept in select. */
+/* Simulated time the owner slept in select up to now: its finished sleeps, and the part
+ * before now of one it is still in (a measurement window clipped to now both ends). */
 NsTime
-ns_poll_wqueues_slept (const NsPollWqueues *pwq)
+ns_poll_wqueues_slept (const NsPollWqueues *pwq, NsTime now)
 {
   g_return_val_if_fail (pwq != NULL, 0);
+  if (pwq->asleep_since < now)
+    return pwq->slept + (now - pwq->asleep_since);
   return pwq->slept;
 }
 
@@ -749,10 +754,12 @@ poll_schedule_timeout (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, NsTime un
   ns_load (t, pwq->mem, 4);
   if (!pwq->triggered) {
     NsTime before = ns_thread_now (t);
+    pwq->asleep_since = before;
     if (until == NS_TIME_FOREVER)
       ns_wait_queue_wait (t, pwq->wq);
     else
       woken = ns_wait_queue_wait_until (t, pwq->wq, until);
+    pwq->asleep_since = NS_TIME_FOREVER;
     pwq->slept += ns_thread_now (t) - before;
     if (before < until) {            /* an expired deadline: the hrtimer fires at once */
       ns_schedule_cost (t, s);       /* switched out to idle */

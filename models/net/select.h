@@ -9,8 +9,10 @@ G_BEGIN_DECLS
 /* A task's struct poll_wqueues: the poll table, the triggered flag, its inline entries. */
 NsPollWqueues *ns_poll_wqueues_new  (NsNetStack *s, guint max_entries);
 void           ns_poll_wqueues_free (NsPollWqueues *pwq);
-/* Total simulated time the owner has slept in select (model bookkeeping). */
-NsTime         ns_poll_wqueues_slept (const NsPollWqueues *pwq);
+/* Simulated time the owner has slept in select up to now (model bookkeeping): its finished
+ * sleeps plus the part before now of an ongoing one, so that the difference of two reads
+ * is the time asleep between them. */
+NsTime         ns_poll_wqueues_slept (const NsPollWqueues *pwq, NsTime now);
 
 /* select(n, readfds, writefds, NULL, timeout) over files[0..n): events[i] is EPOLLIN for a
  * file in the read set, EPOLLOUT in the write set. revents[i] gets what is ready. Polls

@@ -3,7 +3,9 @@
  * paces each stream (3.15 and 3.16 threading), -l defaults to the control connection's
  * MSS over lo, multisend only when unlimited, the
  * compute_score patch speeds the path up
- * under SRSO Safe RET, udp_poll makes no indirect call, and runs are deterministic. Scenarios are written to a temporary
+ * under SRSO Safe RET, udp_poll makes no indirect call, runs are deterministic, and the
+ * idle fractions count the sleeps in select inside the measured window only (refused
+ * with per-stream threading, which has no select). Scenarios are written to a temporary
  * folder; profiles come from $NETSIM_DATADIR (set by make check). */
 #include "config.h"
 #include <check.h>
@@ -158,6 +160,67 @@ START_TEST (test_traffic_taken_by_extras_is_explained)
   ck_assert_ptr_nonnull (strstr (error->message, "completed no"));
   ck_assert_ptr_nonnull (strstr (error->message, "reuseport sockets nobody reads"));
   g_error_free (error);
+}
+END_TEST
+
+/* client_idle / server_idle are the fraction of the measured time the single thread sleeps
+ * in select (doc/models/udp-loopback.md): per-stream threads (3.16+) have no select, so
+ * the metrics are refused at set-up with file:line — at <measure> (line 7) when the file
+ * chose both, at <workload> (line 6) naming the set when --set chose the threading — and
+ * not reported as "completed no datagram" after a run. */
+START_TEST (test_idle_refused_without_select)
+{
+  static const char *const idle[] = { "client_idle", "server_idle" };
+  const char *const per_stream[] = { "workload.threading=per-stream", NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (idle); i++) {
+    g_autofree char *measure = g_strdup_printf ("metric=\"%s\" warmup=\"200us\" "
+                                                "duration=\"2ms\"", idle[i]);
+    g_autofree char *path = write_scenario ("idle.xml", "generic", "streams=\"1\" "
+                                            "threading=\"per-stream\"", measure);
+    g_autofree char *single = write_scenario ("idle-single.xml", "generic",
+                                              "streams=\"1\"", measure);
+    g_autofree char *at6 = g_strdup_printf ("%s:6:", single);
+    GError *error = NULL;
+    NsRunResult *res;
+
+    assert_refused (path, 7, idle[i], "unavailable with attribute 'threading' per-stream");
+    res = run (single, per_stream, &error);
+    ck_assert_msg (res == NULL, "%s accepted with --set threading", idle[i]);
+    ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+    ck_assert_msg (g_str_has_prefix (error->message, at6) &&
+                   g_str_has_suffix (error->message,
+                                     "(after --set workload.threading=per-stream)"),
+                   "%s", error->message);
+    g_error_free (error);
+  }
+}
+END_TEST
+
+/* The idle fractions count a sleep only for its part inside the measured window: a
+ * fraction of the window's time, so in [0, 1], and above 0 for a side paced at 1 Gbit/s
+ * (iperf3 -b: 125000 bytes, 15 datagrams of 8920, a 1 ms tick, then a sleep in select
+ * until the next tick). The 200 us windows hold a tick's burst, start in a sleep begun
+ * in the warm-up, which counted whole before (4.8), and end in one still going, which
+ * counted not at all. */
+START_TEST (test_idle_clipped_to_window)
+{
+  static const char *const warmups[] = { "measure.warmup=2ms", "measure.warmup=2050us",
+                                         "measure.warmup=2900us", "measure.warmup=2950us" };
+  static const char *const idle[] = { "measure.metric=client_idle",
+                                      "measure.metric=server_idle" };
+  g_autofree char *path = write_scenario ("idle-window.xml", "generic",
+                                          "streams=\"1\" length=\"8920\" rate=\"1G\"",
+                                          "metric=\"kbytes_per_sec\" warmup=\"2ms\" "
+                                          "duration=\"200us\"");
+
+  for (guint w = 0; w < G_N_ELEMENTS (warmups); w++)
+    for (guint m = 0; m < G_N_ELEMENTS (idle); m++) {
+      const char *const sets[] = { warmups[w], idle[m], NULL };
+      double v = value_of (path, sets);
+
+      ck_assert_msg (v > 0.0 && v <= 1.0, "%s %s: %g", warmups[w], idle[m], v);
+    }
 }
 END_TEST
 
@@ -463,6 +526,8 @@ iperf3_suite (void)
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_ipv6_and_extras);
   tcase_add_test (tc, test_net_rx_action_charges_its_census_body);
+  tcase_add_test (tc, test_idle_refused_without_select);
+  tcase_add_test (tc, test_idle_clipped_to_window);
   suite_add_tcase (s, tc);
   return s;
 }

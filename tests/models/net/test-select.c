@@ -140,7 +140,7 @@ selector (NsThread *t, gpointer data)
                             sel->revents, sel->until);
   sel->done = TRUE;
   sel->returned = ns_thread_now (t);
-  sel->slept = ns_poll_wqueues_slept (pwq);
+  sel->slept = ns_poll_wqueues_slept (pwq, ns_thread_now (t));
   ns_poll_wqueues_free (pwq);
 }
 

@@ -391,7 +391,7 @@ selector (NsThread *t, gpointer data)
 
   sel->ready = ns_sys_select (t, r->s.stack, pwq, files, events, 3, sel->revents, sel->until);
   sel->returned = ns_thread_now (t);
-  sel->slept = ns_poll_wqueues_slept (pwq);
+  sel->slept = ns_poll_wqueues_slept (pwq, ns_thread_now (t));
   ns_poll_wqueues_free (pwq);
 }
 
