@@ -481,7 +481,8 @@ metric_per_time (const NsWorkloadClass *klass, const char *metric)
  * more fits in max-duration, until the CI of the batch values is narrow enough; out gets
  * the ratio estimator, total over total (each batch's value weighed by its metric's
  * denominator: its span or its operations), as the fixed rule's; the batch values serve
- * the CI only. FALSE with an error if a batch completed no operation. */
+ * the CI only. FALSE with an error if the simulation stalled in a batch or a batch
+ * completed no operation. */
 static gboolean
 measure_converging (const NsVariantSetup *vs, NsEngine *engine, NsMachine *machine,
                     gpointer state, NsTime start, NsRepResult *out, GError **error)
