@@ -1365,56 +1365,84 @@ report_invalid (xmlDocPtr doc, xmlDocPtr schema_doc, const NsXmlErrors *raw,
   g_hash_table_unref (ex.defines);
 }
 
-/* The first attribute below (and including) the element node whose value begins or ends
- * with white space, or NULL. */
+/* TRUE if attribute a cannot be read as written: it is in a namespace (netsim's readers
+ * look attributes up by their local name in none, so "x:filters" would be ignored) or its
+ * value begins or ends with white space (the schema compares values trimmed, the readers
+ * as written). */
+static gboolean
+attribute_unreadable (xmlAttrPtr a)
+{
+  xmlChar *value;
+  gsize n;
+  gboolean padded;
+
+  if (a->ns != NULL)
+    return TRUE;
+  value = xmlNodeGetContent ((xmlNodePtr) a);
+  n = value != NULL ? strlen ((const char *) value) : 0;
+  padded = n > 0 && (g_ascii_isspace (value[0]) || g_ascii_isspace (value[n - 1]));
+  xmlFree (value);
+  return padded;
+}
+
+/* The first attribute below (and including) the element node that the readers cannot
+ * read as written (attribute_unreadable), or NULL. */
 static xmlAttrPtr
-find_padded_attribute (xmlNodePtr node)
+find_unreadable_attribute (xmlNodePtr node)
 {
   for (; node != NULL; node = node->next) {
     xmlAttrPtr found;
 
     if (node->type != XML_ELEMENT_NODE)
       continue;
-    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
-      xmlChar *value = xmlNodeGetContent ((xmlNodePtr) a);
-      gsize n = value != NULL ? strlen ((const char *) value) : 0;
-      gboolean padded = n > 0 && (g_ascii_isspace (value[0]) || g_ascii_isspace (value[n - 1]));
-
-      xmlFree (value);
-      if (padded)
+    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
+      if (attribute_unreadable (a))
         return a;
-    }
-    if ((found = find_padded_attribute (node->children)) != NULL)
+    if ((found = find_unreadable_attribute (node->children)) != NULL)
       return found;
   }
   return NULL;
 }
 
-/* FALSE with a "file:line:" error (and *bad_node) if an attribute value of doc begins or
- * ends with white space: the schema compares values trimmed, netsim's readers as written. */
+/* FALSE with a "file:line:" error (and *bad_node) if an attribute of doc is in a
+ * namespace or its value begins or ends with white space (attribute_unreadable). */
 static gboolean
-check_unpadded (xmlDocPtr doc, const char *file, xmlNodePtr *bad_node, GError **error)
+check_attributes_readable (xmlDocPtr doc, const char *file, xmlNodePtr *bad_node,
+                           GError **error)
 {
-  xmlAttrPtr attr = find_padded_attribute (xmlDocGetRootElement (doc));
+  xmlAttrPtr attr = find_unreadable_attribute (xmlDocGetRootElement (doc));
   xmlChar *value;
   g_autofree char *got = NULL;
 
   if (attr == NULL)
     return TRUE;
+  if (attr->ns != NULL)
+    goto namespaced;
+  goto padded;
+
+  /* ERRORS */
+namespaced:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: element %s: attribute '%s:%s' is in a "
+               "namespace; netsim's files use none (write '%s')", file,
+               ns_xml_line ((xmlNodePtr) attr), attr->parent->name,
+               attr->ns->prefix ? (const char *) attr->ns->prefix : "", attr->name, attr->name);
+  goto out;
+padded:
   value = xmlNodeGetContent ((xmlNodePtr) attr);
   got = quote_value ((const char *) value);
   xmlFree (value);
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: element %s: attribute '%s': value %s "
                "begins or ends with white space (write it without)", file,
                ns_xml_line ((xmlNodePtr) attr), attr->parent->name, attr->name, got);
+out:
   if (bad_node != NULL)
     *bad_node = (xmlNodePtr) attr;
   return FALSE;
 }
 
-/* Validates doc against the schema at rng_path, then that no attribute value is padded
- * with white space; FALSE with a "file:line:" error and *bad_node (if not NULL) set to
- * the node at fault, or NULL if unknown. */
+/* Validates doc against the schema at rng_path, then that no attribute is in a namespace
+ * or has a value padded with white space; FALSE with a "file:line:" error and *bad_node
+ * (if not NULL) set to the node at fault, or NULL if unknown. */
 gboolean
 ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char *file,
                       xmlNodePtr *bad_node, GError **error)
@@ -1451,7 +1479,7 @@ ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char *file,
   g_free (raw.message);
   g_free (stray.message);
   xmlFreeDoc (schema_doc);
-  return rc == 0 && check_unpadded (doc, file, bad_node, error);
+  return rc == 0 && check_attributes_readable (doc, file, bad_node, error);
 }
 
 /* Validates doc against the RelaxNG schema at rng_path; FALSE with a "file:line:" error. */

@@ -680,6 +680,8 @@ static const struct {
   { "workload-child.xml", 7, "element workload: unexpected element 'working-set' (it takes no "
     "elements)" },
   { "workload-text.xml", 5, "element workload: unexpected text '4MiB' (it takes none)" },
+  { "workload-namespaced-attr.xml", 8, "element workload: attribute 'x:working-set' is in a "
+    "namespace; netsim's files use none (write 'working-set')" },
   /* values */
   { "bad-number.xml", 7, "element measure: attribute 'repetitions': expected a positive "
     "integer, got 'x'" },
