@@ -472,12 +472,18 @@ typedef struct {
   const char *by;       /* "--set", "--param" or "variant 'NAME' set" */
 } SetContext;
 
-/* Records that set made or changed node (an element or attribute): "BY PATH=VALUE". */
+/* Records that set made or changed node (an element or attribute): "BY PATH=VALUE", and
+ * for a variant's <set> that command-line sets edited ", as --set … edited it". */
 static void
 mark_touched (const SetContext *set, gconstpointer node)
 {
-  g_hash_table_insert (set->touched, (gpointer) node, g_strdup_printf ("%s %s", set->by,
-                                                                         set->text));
+  NsScenario view = { .set_by = set->touched };
+  g_autofree char *edited = set->origin ? sets_behind (&view, set->origin, "") : NULL;
+
+  g_hash_table_insert (set->touched, (gpointer) node,
+                       edited ? g_strdup_printf ("%s %s, as %s edited it", set->by, set->text,
+                                                 edited)
+                              : g_strdup_printf ("%s %s", set->by, set->text));
 }
 
 /* Sets "--set TEXT: message" (or "--param …"), or "file:line: element set: TEXT: message"

@@ -519,6 +519,25 @@ START_TEST (test_setup_errors_located)
 }
 END_TEST
 
+/* An error a variant's <set> causes after a command-line set edited that <set> names both:
+ * the variant's set and the --set behind it (doc/scenario-format.md, --set on variants). */
+START_TEST (test_edited_variant_set_named)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  const char *const sets[] = { "variants.variant[2].set[1].value=spectre_v2=bogus", NULL };
+  GError *error = NULL;
+
+  ck_assert (!ns_run_check_variant (path, "retbleed-unret", sets, &error));
+  ck_assert_msg (strstr (error->message, "call-chain.xml:5: attribute 'cmdline': kernel "
+                         "command line: bad value in 'spectre_v2=bogus'") != NULL &&
+                 g_str_has_suffix (error->message, "(after variant 'retbleed-unret' set "
+                                   "kernel.cmdline=spectre_v2=bogus, as --set "
+                                   "variants.variant[2].set[1].value=spectre_v2=bogus "
+                                   "edited it)"), "%s", error->message);
+  g_error_free (error);
+}
+END_TEST
+
 /* A copy of the micro scenario name in a new temporary folder (*dir, to remove) with every
  * "from" replaced by "to"; its path. */
 static char *
@@ -578,6 +597,7 @@ run_suite (void)
   tcase_add_test (tc, test_retpoline_value_checked);
   tcase_add_test (tc, test_model_config_value_checked);
   tcase_add_test (tc, test_setup_errors_located);
+  tcase_add_test (tc, test_edited_variant_set_named);
   tcase_add_test (tc, test_param_choice_checked_at_load);
   tcase_add_test (tc, test_machine_geometry_blamed);
   tcase_add_test (tc, test_call_tree_footprint);
