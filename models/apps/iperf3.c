@@ -545,10 +545,17 @@ make_streams (Iperf *ip, gsl_rng *rng, GError **error, const NsScenario *sc)
     sp->sbuf = ns_arena_alloc (arena, ip->blksize, 64);
     /* client: socket, connect; the autobind picks a random port of
      * net.ipv4.ip_local_port_range (32768-60999), as udp_lib_get_port does (bound here
-     * explicitly from the workload's random stream so repetitions differ) */
+     * explicitly from the workload's random stream so repetitions differ). iperf3's server
+     * listener holds the test port before any stream socket exists (netannounce in
+     * iperf_exchange_parameters), so the draw skips it as the autobind would; the model
+     * binds each listener after its stream's client socket */
     sp->cfile = ns_netstack_socket (ip->stack, cfamily, FALSE);
     do {
       guint16 port = (guint16) (32768 + gsl_rng_uniform_int (rng, 60999 - 32768 + 1));
+      if (port == ip->port) {
+        err = -EADDRINUSE;
+        continue;
+      }
       len = wildcard_addr (&ss, cfamily, port);
       err = udp_sock_bind (ns_file_sock (sp->cfile), (struct sockaddr *) &ss, len);
     } while (err == -EADDRINUSE);

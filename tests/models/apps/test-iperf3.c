@@ -197,6 +197,22 @@ START_TEST (test_idle_refused_without_select)
 }
 END_TEST
 
+/* iperf3's server listener holds the test port before any stream socket exists
+ * (iperf_exchange_parameters: netannounce, then the client's netdial), so a client's
+ * autobind never takes it: with the test port in the ephemeral range, set to the first
+ * port seed 1's stream draws (37072), the set-up still succeeds (it failed with EADDRINUSE
+ * when the client took the port first). */
+START_TEST (test_client_port_skips_test_port)
+{
+  g_autofree char *path = write_scenario ("port.xml", "generic", "streams=\"1\" rate=\"0\" "
+                                          "port=\"37072\"", short_measure);
+  NsRunResult *res;
+
+  ck_assert (run_ok (path, NULL, &res)->value > 0);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* The idle fractions count a sleep only for its part inside the measured window: a
  * fraction of the window's time, so in [0, 1], and above 0 for a side paced at 1 Gbit/s
  * (iperf3 -b: 125000 bytes, 15 datagrams of 8920, a 1 ms tick, then a sleep in select
@@ -528,6 +544,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_net_rx_action_charges_its_census_body);
   tcase_add_test (tc, test_idle_refused_without_select);
   tcase_add_test (tc, test_idle_clipped_to_window);
+  tcase_add_test (tc, test_client_port_skips_test_port);
   suite_add_tcase (s, tc);
   return s;
 }
