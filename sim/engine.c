@@ -703,7 +703,8 @@ thread_charge (NsThread *thread, NsTime span)
     thread_switch_out (thread, NS_THREAD_RUNNABLE);
 }
 
-/* Charges `cycles` (finite, ≥ 0) of the running thread's CPU, carrying fractional picoseconds. */
+/* Charges `cycles` (finite, ≥ 0, under a quarter of NsTime's range once in picoseconds)
+ * of the running thread's CPU, carrying fractional picoseconds. */
 void
 ns_thread_advance (NsThread *thread, double cycles)
 {
@@ -716,6 +717,7 @@ ns_thread_advance (NsThread *thread, double cycles)
 
   cpu = thread->cpu;
   total = cycles * 1000.0 / cpu->ghz + cpu->frac_ps;
+  g_return_if_fail (total < (double) (NS_TIME_FOREVER / 4));   /* the cast stays defined */
   whole = (NsTime) total;
   cpu->frac_ps = total - (double) whole;
   thread_charge (thread, whole);

@@ -41,7 +41,8 @@ START_TEST (test_micro_scenarios_found)
 END_TEST
 
 /* Names are unique, each class is what find returns for its name, and each has its
- * set-up, counters, metric and free, an op name and at least one metric it reports. */
+ * set-up, counters, metric and free, an op name and at least one metric it reports; the
+ * metrics it divides by time are among those it reports. */
 START_TEST (test_classes_complete)
 {
   const NsWorkloadClass *const *classes = ns_workload_classes ();
@@ -55,6 +56,10 @@ START_TEST (test_classes_complete)
     ck_assert (c->description && *c->description && c->op_name && *c->op_name);
     ck_assert (c->setup && c->mark && c->ops && c->metric && c->free);
     ck_assert_msg (c->metrics && c->metrics[0], "%s reports no metric", c->name);
+    for (guint k = 0; c->per_time_metrics && c->per_time_metrics[k]; k++)
+      ck_assert_msg (g_strv_contains (c->metrics, c->per_time_metrics[k]),
+                     "%s: per-time metric %s is not among its metrics", c->name,
+                     c->per_time_metrics[k]);
   }
   ck_assert_uint_ge (n, 9);
   g_hash_table_unref (names);
