@@ -62,6 +62,28 @@ ns_hostbench_now_ns (void)
   return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/* A note when the runs' figures disagree; see hostbench.h. */
+char *
+ns_hostbench_spread_note (const double *v, guint n)
+{
+  double lo, hi;
+
+  g_return_val_if_fail (v != NULL || n == 0, NULL);
+
+  if (n < 2)
+    return NULL;
+  lo = hi = v[0];
+  for (guint i = 1; i < n; i++) {
+    lo = MIN (lo, v[i]);
+    hi = MAX (hi, v[i]);
+  }
+  if (!(lo > 0) || hi <= NS_HOSTBENCH_RUNS_DISAGREE * lo)
+    return NULL;
+  return g_strdup_printf ("the runs disagree (the largest is %.1f times the smallest): the "
+                          "machine differed between runs (other load, or a guest's vCPUs on "
+                          "other cores); measure again when it is quiet", hi / lo);
+}
+
 #if defined(__x86_64__) && defined(__linux__)
 
 /* ---- the measured kernels (x86-64 assembly: the compiler must not reshape them) ---- */
@@ -1140,7 +1162,8 @@ run_values (const HostInfo *info, const HostMeasures *m)
 }
 
 /* The median over the runs that measured key (0 if none); with more than one, appends
- * "median of N runs: a, b, c" (the runs' figures in their order) to figures. */
+ * "median of N runs: a, b, c" (the runs' figures in their order) to figures, and a note
+ * when they disagree (ns_hostbench_spread_note). */
 static double
 runs_median (GArray *const *runs, guint n_runs, const char *key, GString *figures)
 {
@@ -1155,10 +1178,13 @@ runs_median (GArray *const *runs, guint n_runs, const char *key, GString *figure
         break;
       }
   if (found > 1 && figures != NULL) {
+    g_autofree char *note = ns_hostbench_spread_note (v, found);
     g_string_append_printf (figures, "median of %u runs: ", found);
     for (guint i = 0; i < found; i++)
       g_string_append_printf (figures, "%s%s", i ? ", " : "",
                               g_ascii_formatd (buf, sizeof buf, "%.3g", v[i]));
+    if (note != NULL)
+      g_string_append_printf (figures, "; %s", note);
   }
   return found ? median (v, found) : 0.0;
 }

@@ -24,6 +24,12 @@ double   ns_hostbench_core_ghz (guint64 n, guint reps);
  * median batch's round trip. A batch in which either side was descheduled is an outlier
  * the median sheds (a mean over all rounds would carry it). */
 double   ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round_trips);
+/* A note for a value whose n runs (figures v, all > 0) disagree — the largest more than
+ * NS_HOSTBENCH_RUNS_DISAGREE times the smallest, as when a guest's vCPUs land on other
+ * cores from one run to the next: "the runs disagree (the largest is 2.1 times the
+ * smallest): …"; NULL when they agree or n < 2. */
+#define NS_HOSTBENCH_RUNS_DISAGREE 1.5
+char    *ns_hostbench_spread_note (const double *v, guint n);
 
 /* Measures this host (options->runs times) and writes a CPU profile named after path's
  * file stem (XML-escaped) to path (whole or not at all). Whether the loader accepts that

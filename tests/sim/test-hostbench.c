@@ -94,6 +94,25 @@ START_TEST (test_one_way_sheds_deschedules)
 }
 END_TEST
 
+/* Runs that disagree by more than NS_HOSTBENCH_RUNS_DISAGREE (the largest over the
+ * smallest) get a note saying so, with the ratio; runs that agree, one run, and figures
+ * that are not all positive get none. */
+START_TEST (test_spread_note)
+{
+  const double bimodal[] = { 55.8, 56.1, 27.5 };       /* the Zen 4 guest's cpu.mlp runs */
+  const double close[] = { 28.3, 28.5, 36.6 };
+  const double with_zero[] = { 0, 40 };
+  g_autofree char *note = ns_hostbench_spread_note (bimodal, 3);
+
+  ck_assert_ptr_nonnull (note);
+  ck_assert_msg (g_str_has_prefix (note, "the runs disagree (the largest is 2.0 times the "
+                                   "smallest)"), "%s", note);
+  ck_assert_ptr_null (ns_hostbench_spread_note (close, 3));
+  ck_assert_ptr_null (ns_hostbench_spread_note (bimodal, 1));
+  ck_assert_ptr_null (ns_hostbench_spread_note (with_zero, 2));
+}
+END_TEST
+
 /* With runs = 3 every measured parameter is the median of the three figures its source
  * lists (with three runs the median is one of them, so the rounding of the written
  * figures keeps it), the stamp names the runs, and one run lists none. */
@@ -104,7 +123,8 @@ START_TEST (test_runs_give_medians)
   g_autofree char *text = NULL;
   const NsHostbenchOptions three = { TRUE, FALSE, 3 };
   g_autoptr (GRegex) re = g_regex_new ("name=\"([^\"]+)\" value=\"([^\"]+)\" source=\"[^\"]*"
-                                       "median of 3 runs: ([^,\"]+), ([^,\"]+), ([^,\"]+)\"",
+                                       "median of 3 runs: ([^,\"]+), ([^,\"]+), ([^,;\"]+)"
+                                       "(?:; the runs disagree [^\"]*)?\"",
                                        0, 0, NULL);
   g_autoptr (GMatchInfo) match = NULL;
   GError *error = NULL;
@@ -225,6 +245,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_measure_named_values);
   tcase_add_test (tc, test_refusals_write_nothing);
   tcase_add_test (tc, test_one_way_sheds_deschedules);
+  tcase_add_test (tc, test_spread_note);
   suite_add_tcase (s, tc);
   return s;
 }
