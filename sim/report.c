@@ -339,6 +339,57 @@ table_explain_events (GString *out, const NsVariantResult *b, const NsVariantRes
     g_string_append_c (out, '\n');
 }
 
+/* What the two variants of a comparison ran with differently, for table_explain_setup. */
+typedef struct {
+  const NsParams *other;    /* the patched variant's parameters */
+  GString        *items;    /* "name a → b unit" items, the clock first */
+  guint           n;        /* parameters that differ */
+  guint           shown;    /* of them in items: the clock and the first others */
+} ParamsDiff;
+
+/* Parameters that differ named in the explain line besides the clock. */
+#define EXPLAIN_PARAMS_SHOWN 6
+
+/* ns_params_foreach callback: adds def to the ParamsDiff data if its value differs. */
+static void
+params_diff_one (const NsParamDef *def, const char *value, const char *source, gpointer data)
+{
+  ParamsDiff *d = data;
+  const char *theirs = ns_params_get_text (d->other, def->name);
+  g_autofree char *item = NULL;
+
+  (void) source;
+  if (g_strcmp0 (value, theirs) == 0)
+    return;
+  item = g_strdup_printf ("%s %s → %s %s", def->name, value, theirs, def->unit);
+  d->n++;
+  if (g_str_equal (def->name, "cpu.freq_ghz")) {
+    g_string_prepend (d->items, d->items->len ? ", " : "");
+    g_string_prepend (d->items, item);
+    d->shown++;
+  } else if (d->shown < EXPLAIN_PARAMS_SHOWN) {
+    g_string_append_printf (d->items, "%s%s", d->items->len ? ", " : "", item);
+    d->shown++;
+  }
+}
+
+/* The line saying what the compared variants ran with differently, beyond their names:
+ * another CPU profile and the parameter values that differ (the clock first: the cycles
+ * below are clock-free, so a clock change moves the metric and not them). */
+static void
+table_explain_setup (GString *out, const NsVariantResult *b, const NsVariantResult *p)
+{
+  ParamsDiff d = { p->params, g_string_new (NULL), 0, 0 };
+
+  ns_params_foreach (b->params, params_diff_one, &d);
+  if (strcmp (b->cpu_name, p->cpu_name) != 0)
+    g_string_append_printf (out, "  ran on: cpu %s → %s\n", b->cpu_name, p->cpu_name);
+  if (d.n > 0)
+    g_string_append_printf (out, "  parameters that differ (%u): %s%s\n", d.n, d.items->str,
+                            d.n > d.shown ? ", … (--format csv lists them all)" : "");
+  g_string_free (d.items, TRUE);
+}
+
 /* Why a comparison's delta: per function, patched − baseline cycles per operation. */
 static void
 table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint top)
@@ -351,6 +402,7 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
   g_string_append_printf (out, "\nwhy %s: %s → %s, per %s, patched − baseline "
                           "(cycles on all CPUs):\n", c->label, variant_label (b),
                           variant_label (p), b->op_name);
+  table_explain_setup (out, b, p);
   g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
                           "cycles", "by cause");
   if (table_breakdown_rows (out, rows, top, TRUE))

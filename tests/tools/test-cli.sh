@@ -132,6 +132,18 @@ grep -q "^retpoline: kernel.cmdline=spectre_v2=eibrs .* -[0-9.]*%$" "$TMP/out" |
 grep -A3 "^why retpoline: kernel.cmdline=spectre_v2=eibrs" "$TMP/out" |
   grep -q "indirect=-[1-9]" || bad "--what-if --explain shows the retpoline's cycles gone"
 grep -q "^retpoline vs eIBRS" "$TMP/out" && bad "--what-if keeps the scenario's comparisons"
+grep -A2 "^why retpoline: kernel.cmdline=spectre_v2=eibrs" "$TMP/out" |
+  grep -q "ran on:\|parameters that differ" && bad "--what-if --explain: a setup line though only the cmdline differs"
+# a what-if of another CPU says what the twin ran with: the profile, and the clock first of
+# the parameters that differ (the cycles are clock-free, so the clock moves only the metric)
+expect 0 "run --what-if cpu.profile --explain" -- "$NETSIM" run -q --explain --variant plain-ret \
+  --set measure.duration=20us --what-if cpu.profile=ryzen9-7950x "$MICRO/call-chain.xml"
+grep -A1 "^why plain-ret: cpu.profile=ryzen9-7950x" "$TMP/out" |
+  grep -q "^  ran on: cpu generic → ryzen9-7950x$" && ok ||
+  bad "--what-if cpu.profile --explain: no 'ran on' line: $(grep -A2 '^why' "$TMP/out")"
+grep -A2 "^why plain-ret: cpu.profile=ryzen9-7950x" "$TMP/out" |
+  grep -q "^  parameters that differ ([0-9]*): cpu.freq_ghz 3.0 → 5.7 GHz, .*, … (--format csv lists them all)$" &&
+  ok || bad "--what-if cpu.profile --explain: the clock not first: $(grep -A2 '^why' "$TMP/out")"
 # the twin is the run --set would make, and the variant the run without it
 "$NETSIM" run -q --format csv --variant lfence --what-if kernel.cmdline=spectre_v2=eibrs \
   "$MICRO/indirect-call.xml" | grep '^variant,' | cut -d, -f3,4 >"$TMP/wi.csv"
