@@ -454,7 +454,36 @@ not_modelled:
   return FALSE;
 }
 
-/* Applies one key[=value] of the command line to out; FALSE on a bad value of a known key.
+/* The command-line keys netsim reads (after '-' became '_'), each with the values it takes
+ * (doc/manual.md, "Mitigations"; NULL for a bare word); any other key changes nothing. */
+static const struct {
+  const char *key;
+  const char *values;
+} cmdline_keys[] = {
+  { "mitigations", "'off', 'auto', 'auto,nosmt'" },
+  { "spectre_v2", "'off', 'on', 'auto', 'retpoline', 'retpoline,generic', "
+                  "'retpoline,lfence', 'retpoline,amd', 'eibrs', 'ibrs'" },
+  { "nospectre_v2", NULL },
+  { "retbleed", "'off', 'auto', 'unret', 'ibpb', 'stuff', each may carry ',nosmt'" },
+  { "spec_rstack_overflow", "'off', 'microcode', 'safe-ret', 'ibpb', 'ibpb-vmexit'" },
+  { "pti", "'on', 'off', 'auto'" },
+  { "nopti", NULL },
+  { "mds", "'off', 'full', 'full,nosmt'" },
+  { "spectre_bhi", "'on', 'off'" },
+};
+
+/* The index in cmdline_keys of key, or -1 if netsim reads no such key. */
+static gint
+cmdline_key_index (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (cmdline_keys); i++)
+    if (!strcmp (cmdline_keys[i].key, key))
+      return (gint) i;
+  return -1;
+}
+
+/* Applies one key[=value] of the command line to out; FALSE on a bad value of a known key
+ * (the error lists the values the key takes); a key netsim does not read changes nothing.
  * Later values of a key replace earlier ones; "auto" restores the profile default. */
 static gboolean
 apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *out, NsWhy *why,
@@ -463,7 +492,10 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
   g_autofree char *reason = g_strdup_printf ("kernel command line: %s%s%s", key,
                                              value ? "=" : "", value ? value : "");
   gboolean ok = TRUE, is_auto = value && !strcmp (value, "auto");
+  gint known = cmdline_key_index (key);
 
+  if (known < 0)
+    return TRUE;
   if (bug_key (key)) {
     ok = apply_bug_arg (key, value, reason, cmd, out, why);
   } else if (!strcmp (key, "mitigations")) {
@@ -487,8 +519,8 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
   }
   if (!ok && (error == NULL || *error == NULL))
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-                 "kernel command line: bad value in '%s%s%s'", key, value ? "=" : "",
-                 value ? value : "");
+                 "kernel command line: bad value in '%s%s%s' (%s= takes %s)", key,
+                 value ? "=" : "", value ? value : "", key, cmdline_keys[known].values);
   return ok;
 }
 
@@ -654,6 +686,57 @@ split_cmdline (const char *cmdline)
   return g_strsplit (spaced, " ", -1);
 }
 
+/* Normalises one word of the command line in place as parse_args() does: quotes dropped
+ * around it and around its value, '-' read as '_' in its key; *value becomes what follows
+ * the first '=' (NULL if none). */
+static void
+normalise_arg (char *arg, char **value)
+{
+  char *eq;
+
+  unquote (arg);
+  eq = strchr (arg, '=');
+  *value = NULL;
+  if (eq) {
+    *eq = '\0';
+    *value = eq + 1;
+    unquote (*value);
+  }
+  g_strdelimit (arg, "-", '_');
+}
+
+/* The words of cmdline whose key netsim reads not; see mitigation.h. */
+char **
+ns_mitigation_cmdline_unread (const char *cmdline)
+{
+  g_auto (GStrv) args = split_cmdline (cmdline);
+  GPtrArray *unread = g_ptr_array_new ();
+
+  for (guint i = 0; args[i]; i++) {
+    g_autofree char *key = g_strdup (args[i]);
+    char *value;
+    if (*args[i] == '\0')
+      continue;
+    normalise_arg (key, &value);
+    if (cmdline_key_index (key) < 0)
+      g_ptr_array_add (unread, g_strdup (args[i]));
+  }
+  g_ptr_array_add (unread, NULL);
+  return (char **) g_ptr_array_free (unread, FALSE);
+}
+
+/* The keys netsim reads; see mitigation.h. */
+char *
+ns_mitigation_cmdline_keys (void)
+{
+  GString *keys = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cmdline_keys); i++)
+    g_string_append_printf (keys, "%s%s%s", i ? ", " : "", cmdline_keys[i].key,
+                            cmdline_keys[i].values ? "=" : "");
+  return g_string_free (keys, FALSE);
+}
+
 /* Applies a whole command line to out (which holds the profile default): each key's last
  * value (the keys of the unaffected bugs ignored; '-' in a key is '_', as parameq() has
  * it, and quotes stripped, as next_arg() does, except for the spectre_v2 keys, which
@@ -671,18 +754,12 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
 
   for (guint i = 0; args[i] && ok; i++) {
     g_autofree char *raw = g_strdup (args[i]);
-    char *eq;
+    char *value;
     if (*args[i] == '\0')
       continue;
-    unquote (args[i]);
-    eq = strchr (args[i], '=');
-    if (eq) {
-      *eq = '\0';
-      unquote (eq + 1);
-    }
-    g_strdelimit (args[i], "-", '_');
-    ok = check_exact_spelling (raw, args[i], eq ? eq + 1 : NULL, error) &&
-         apply_arg (args[i], eq ? eq + 1 : NULL, &cmd, out, why, error);
+    normalise_arg (args[i], &value);
+    ok = check_exact_spelling (raw, args[i], value, error) &&
+         apply_arg (args[i], value, &cmd, out, why, error);
   }
   if (ok) {
     apply_overrides (&cmd, out, why);

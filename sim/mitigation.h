@@ -100,6 +100,13 @@ typedef struct {
 gboolean     ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
                                     const char *kernel_version, const char *cmdline,
                                     NsMitigations *out, GError **error);
+/* The words of cmdline (as written) whose key no netsim model reads (none of the keys
+ * ns_mitigations_select takes, after its '-'/'_' and quote rules: "mitigation=off",
+ * "nosmt"), which change nothing, as the kernel passes a parameter it does not know on to
+ * init; a newly allocated NULL-terminated array (empty: every word is read). */
+char       **ns_mitigation_cmdline_unread (const char *cmdline);
+/* "mitigations=, spectre_v2=, nospectre_v2, …": the keys netsim reads, newly allocated. */
+char        *ns_mitigation_cmdline_keys (void);
 /* The first of defaults[0..n) whose kernel range holds version, or NULL (the version
  * ns_mitigations_select then refuses). */
 const NsMitigationDefault *ns_mitigation_default_find (const NsMitigationDefault *defaults,

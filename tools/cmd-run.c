@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd.h"
+#include "mitigation.h"
 #include "report.h"
 #include "run.h"
 
@@ -54,6 +55,30 @@ print_unread_config (const NsRunResult *result, char **given)
     if (config_unread (result, key))
       g_printerr ("netsim run: note: %s: no model this scenario runs reads %s, so it "
                   "changed nothing (a typo?)\n", given[i], key);
+  }
+}
+
+/* Prints on stderr, once each, a note for every word of a variant's kernel command line
+ * that no model reads (ns_mitigation_cmdline_unread: a typo such as "mitigation=off", or a
+ * parameter such as "nosmt" netsim does not model): it changed nothing. */
+static void
+print_unread_cmdline (const NsRunResult *result)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree char *keys = ns_mitigation_cmdline_keys ();
+
+  for (guint i = 0; i < result->variants->len; i++) {
+    const NsVariantResult *vr = result->variants->pdata[i];
+    g_auto (GStrv) unread = ns_mitigation_cmdline_unread (vr->cmdline);
+    for (guint k = 0; unread[k]; k++) {
+      g_autoptr (GString) shown = g_string_new (NULL);
+      if (!g_hash_table_add (seen, g_strdup (unread[k])))
+        continue;
+      ns_escape_controls (shown, unread[k]);
+      g_printerr ("netsim run: note: kernel command line: no model reads '%s', so it changed "
+                  "nothing (a typo? the keys read are %s; the kernel too passes a parameter "
+                  "it does not know on to init)\n", shown->str, keys);
+    }
   }
 }
 
@@ -234,6 +259,7 @@ ns_cmd_run (int argc, char **argv)
   print_fit_notes (result);
   print_unread_config (result, sets);
   print_unread_config (result, what_ifs);
+  print_unread_cmdline (result);
   print_model_notes (result);
   if (explain && result->comparisons->len == 0)
     g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",

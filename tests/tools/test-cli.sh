@@ -355,6 +355,27 @@ expect 0 "run with a CONFIG_ option the model reads" -- "$NETSIM" run -q \
   --set kernel.config.CONFIG_NET_CLS_ACT=y "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q "CONFIG_NET_CLS_ACT" "$TMP/err" && bad "a read CONFIG_ option is called unread" || ok
 
+# a kernel command-line word no model reads (a typo, a parameter not modelled) changes
+# nothing, as the kernel passes it on to init: the run goes on, and says so (manual,
+# "Mitigations"); the words read, in the kernel's spellings, get no note
+expect 0 "run with a mistyped command-line key" -- "$NETSIM" run -q \
+  --variant 7950x-f1-before --set measure.duration=100us \
+  --set "kernel.cmdline=mitigation=off nosmt" "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "note: kernel command line: no model reads 'mitigation=off', so it changed nothing" \
+  "$TMP/err" && grep -q "no model reads 'nosmt'" "$TMP/err" && ok ||
+  bad "an unread command-line word passes silently: $(cat "$TMP/err")"
+grep -q "^7950x-f1-before  *retpoline " "$TMP/out" && ok ||
+  bad "a misspelt mitigations=off turned the retpoline off: $(cat "$TMP/out")"
+expect 0 "run with command-line keys netsim reads" -- "$NETSIM" run -q --variant plain-ret \
+  --set 'kernel.cmdline=spectre_v2=off spec-rstack-overflow=off "retbleed=off" nopti' \
+  "$MICRO/call-chain.xml"
+grep -q "kernel command line" "$TMP/err" && bad "a read command-line key is noted: $(cat "$TMP/err")" || ok
+# a bad value of a key read is refused, and the error lists the values the key takes
+expect 2 "run with a bad spectre_v2= value" -- "$NETSIM" run -q --variant plain-ret \
+  --set kernel.cmdline=spectre_v2=retpolin "$MICRO/call-chain.xml"
+grep -q "bad value in 'spectre_v2=retpolin' (spectre_v2= takes 'off', 'on', 'auto', 'retpoline'," \
+  "$TMP/err" && ok || bad "a bad spectre_v2= value's error lists no values: $(cat "$TMP/err")"
+
 # -o and --folded new files: each written once (one rename of its temporary file)
 if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; then
   rm -f "$TMP/once.out" "$TMP/once.folded"
