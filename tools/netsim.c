@@ -19,7 +19,8 @@ typedef struct {
 static const NsCommand commands[] = {
   { "run", "run a scenario and print its results", ns_cmd_run },
   { "validate", "compare predictions with the recorded hardware results", ns_cmd_validate },
-  { "calibrate", "fit free parameters on named calibration rows", ns_cmd_calibrate },
+  { "calibrate", "fit parameters on calibration rows; --host: profile this machine",
+    ns_cmd_calibrate },
   { "sweep", "run a scenario over a grid of parameter values", ns_cmd_sweep },
   { "list", "list scenarios, CPU profiles, patches, parameters or workloads", ns_cmd_list },
 };

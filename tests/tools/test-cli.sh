@@ -24,6 +24,8 @@ grep -q '^netsim [0-9]' "$TMP/out" || bad "--version prints the version"
 expect 2 "no command" -- "$NETSIM"
 expect 2 "unknown command" -- "$NETSIM" frobnicate
 expect 0 "--help" -- "$NETSIM" --help
+# the command list names calibrate's two jobs: fitting rows, and --host (manual, "netsim calibrate")
+grep -q "^  calibrate .*--host" "$TMP/out" && ok || bad "netsim --help: calibrate without --host: $(cat "$TMP/out")"
 expect 0 "run --help" -- "$NETSIM" run --help
 grep -q -- '--set' "$TMP/out" || bad "run --help explains --set"
 expect 2 "run without a scenario" -- "$NETSIM" run
