@@ -22,8 +22,10 @@
  * Decisions are cached per build, indexed by function id; changing a call-site count
  * drops the cache. Reasons are short strings owned by the build. */
 #include "config.h"
+#include <stdarg.h>
 #include <string.h>
 #include "build.h"
+#include "common.h"
 
 #define NS_TEXT_BASE   G_GUINT64_CONSTANT (0xffffffff81000000)
 #define NS_TEXT_ALIGN  64
@@ -135,6 +137,7 @@ struct _NsBuild {
   GHashTable   *config_read;   /* set of keys ns_build_get_config was asked for */
   GHashTable   *config_bad;    /* set of keys read as bool/tristate with another value */
   GHashTable   *notes;         /* set of model notes (ns_build_note) */
+  gboolean      version_refused;  /* a model does not cover the version */
   GArray       *decisions;     /* func id → NsDecision (index 0 unused) */
   GStringChunk *reasons;       /* interned reason strings */
 };
@@ -372,6 +375,32 @@ ns_build_note (NsBuild *build, const char *note)
 
   if (!g_hash_table_contains (build->notes, note))
     g_hash_table_add (build->notes, g_strdup (note));
+}
+
+/* Sets the error that a model does not cover the build's version, and marks the build. */
+void
+ns_build_refuse_version (NsBuild *build, GError **error, const char *format, ...)
+{
+  va_list args;
+
+  g_return_if_fail (build != NULL && format != NULL);
+  g_return_if_fail (error == NULL || *error == NULL);
+
+  build->version_refused = TRUE;
+  if (error == NULL)
+    return;
+  va_start (args, format);
+  *error = g_error_new_valist (NS_ERROR, NS_ERROR_INPUT, format, args);
+  va_end (args);
+}
+
+/* TRUE once a model has refused the build's version. */
+gboolean
+ns_build_version_refused (const NsBuild *build)
+{
+  g_return_val_if_fail (build != NULL, FALSE);
+
+  return build->version_refused;
 }
 
 /* The notes models made (ns_build_note), sorted (a new NULL-terminated array). */

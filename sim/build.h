@@ -73,6 +73,13 @@ char        **ns_build_config_read    (const NsBuild *build);
  * sorted, a new NULL-terminated array. */
 void          ns_build_note           (NsBuild *build, const char *note);
 char        **ns_build_notes          (const NsBuild *build);
+/* Sets an NS_ERROR_INPUT error (printf format) for a model that does not cover this
+ * build's kernel version, and marks the build (ns_build_version_refused), so that the run
+ * blames the scenario's kernel version: file:line, and the set behind it. */
+void          ns_build_refuse_version (NsBuild *build, GError **error, const char *format, ...)
+                                       G_GNUC_PRINTF (3, 4);
+/* TRUE once a model has refused this build's kernel version (ns_build_refuse_version). */
+gboolean      ns_build_version_refused (const NsBuild *build);
 /* The inlining decision for calls to func in this build, and why (static string-ish,
  * owned by the build). Decisions are cached. */
 gboolean      ns_build_inlines        (NsBuild *build, NsFunc *func, const char **reason);

@@ -731,8 +731,10 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   if (machine == NULL)
     goto bad_machine;
   engine = ns_machine_create_engine (machine);
-  state = vs->klass->setup (vs->sc, machine, engine, rng, error);
-  if (state == NULL || !check_config_values (vs->sc, vs->build, error))
+  state = vs->klass->setup (vs->sc, machine, engine, rng, &cause);
+  if (state == NULL)
+    goto bad_setup;
+  if (!check_config_values (vs->sc, vs->build, error))
     goto out;
   start = ns_engine_run (engine, m->warmup);
   vs->klass->mark (state);
@@ -754,6 +756,12 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
 bad_machine:
   if (g_error_matches (cause, NS_ERROR, NS_ERROR_INPUT))
     blame_params (vs, cause, error);
+  else
+    g_propagate_error (error, cause);
+  goto out;
+bad_setup:                              /* a model may not cover the kernel version */
+  if (ns_build_version_refused (vs->build))
+    blame_attribute (vs->sc, "kernel", "version", cause, error);
   else
     g_propagate_error (error, cause);
 

@@ -194,13 +194,12 @@ bad_entries:
                "UDP table size %u: must be a power of two from 256 to 65536", entries);
   return NULL;
 bad_version:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel version \"%s\" is not N.M[...]",
-               ns_build_version (build));
+  ns_build_refuse_version (build, error, "kernel version \"%s\" is not N.M[...]",
+                           ns_build_version (build));
   return NULL;
 unsupported:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-               "UDP lookup of kernel %s is not modelled (the model covers v5.0 and later)",
-               ns_build_version (build));
+  ns_build_refuse_version (build, error, "UDP lookup of kernel %s is not modelled (the "
+                           "model covers v5.0 and later)", ns_build_version (build));
   return NULL;
 }
 

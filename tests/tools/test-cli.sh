@@ -372,6 +372,14 @@ expect 0 "run with command-line keys netsim reads" -- "$NETSIM" run -q --variant
   --set 'kernel.cmdline=spectre_v2=off spec-rstack-overflow=off "retbleed=off" nopti' \
   "$MICRO/call-chain.xml"
 grep -q "kernel command line" "$TMP/err" && bad "a read command-line key is noted: $(cat "$TMP/err")" || ok
+# a kernel version a model does not cover is an input error like any other: file:line of
+# the version, and the set behind it (manual: input errors name file:line)
+for udp in micro/udp-lookup.xml udp-lookup-iperf3.xml; do
+  expect 2 "run $udp on a kernel before v5.0" -- "$NETSIM" run -q --set kernel.version=4.19 \
+    "$DATA/scenarios/$udp"
+  grep -q "$(basename "$udp"):[0-9]*: attribute 'version': UDP lookup of kernel 4.19 is not modelled (the model covers v5.0 and later) (after --set kernel.version=4.19)" \
+    "$TMP/err" && ok || bad "an unmodelled kernel version is not blamed on the version: $(cat "$TMP/err")"
+done
 # a bad value of a key read is refused, and the error lists the values the key takes
 expect 2 "run with a bad spectre_v2= value" -- "$NETSIM" run -q --variant plain-ret \
   --set kernel.cmdline=spectre_v2=retpolin "$MICRO/call-chain.xml"

@@ -794,6 +794,7 @@ START_TEST (test_generations)
       ns_patch_find (cases[i].patch)->apply (b);
     tbl = udp_table_new (arena, b, 0, &error);
     ck_assert_ptr_nonnull (tbl);
+    ck_assert (!ns_build_version_refused (b));
     ck_assert_int_eq (udp_table_generation (tbl), cases[i].gen);
     ck_assert_uint_eq (ns_build_call_sites (b, &udp_fn_compute_score),
                        cases[i].gen == UDP_GEN_C ? 2 : 1);
@@ -803,6 +804,8 @@ START_TEST (test_generations)
   NsBuild *old = ns_build_new ("4.12.0", 60);
   ck_assert_ptr_null (udp_table_new (arena, old, 0, &error));
   ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  /* refused as the version's fault, so that the run blames kernel/@version */
+  ck_assert (ns_build_version_refused (old));
   g_clear_error (&error);
   ns_build_free (old);
   ns_arena_free (arena);
