@@ -712,6 +712,76 @@ accumulate (NsMachine *machine, NsEngine *engine, NsVariantSums *acc)
   }
 }
 
+/* Makes a fresh machine, its engine and the workload's state on it (rng its stream);
+ * FALSE with the run's error, blamed on the scenario's parameters (the machine) or on its
+ * kernel version (a model that does not cover it), and *machine, *engine and *state set
+ * to what was made (for workload_stop). */
+static gboolean
+workload_start (const NsVariantSetup *vs, gsl_rng *rng, NsMachine **machine,
+                NsEngine **engine, gpointer *state, GError **error)
+{
+  GError *cause = NULL;
+
+  *machine = ns_machine_new (vs->params, &vs->mit, vs->build, &cause);
+  if (*machine == NULL)
+    goto bad_machine;
+  *engine = ns_machine_create_engine (*machine);
+  *state = vs->klass->setup (vs->sc, *machine, *engine, rng, &cause);
+  if (*state == NULL)
+    goto bad_setup;
+  return TRUE;
+
+/* ERRORS */
+bad_machine:
+  if (g_error_matches (cause, NS_ERROR, NS_ERROR_INPUT))
+    blame_params (vs, cause, error);
+  else
+    g_propagate_error (error, cause);
+  return FALSE;
+bad_setup:                              /* a model may not cover the kernel version */
+  if (ns_build_version_refused (vs->build))
+    blame_attribute (vs->sc, "kernel", "version", cause, error);
+  else
+    g_propagate_error (error, cause);
+  return FALSE;
+}
+
+/* Frees what workload_start made (each may be NULL). */
+static void
+workload_stop (const NsVariantSetup *vs, NsMachine *machine, NsEngine *engine, gpointer state)
+{
+  if (state)
+    vs->klass->free (state);
+  if (engine)
+    ns_engine_free (engine);
+  if (machine)
+    ns_machine_free (machine);
+}
+
+/* Sets the variant up with opt's overrides and the workload on a machine; see run.h. */
+gboolean
+ns_run_check_workload (const char *path, const char *variant, const NsRunOptions *opt,
+                       GError **error)
+{
+  NsVariantSetup vs;
+  NsMachine *machine = NULL;
+  NsEngine *engine = NULL;
+  gpointer state = NULL;
+  gsl_rng *rng;
+  gboolean ok;
+
+  g_return_val_if_fail (path != NULL && opt != NULL, FALSE);
+  if (!variant_setup (&vs, path, variant, opt, error))
+    return FALSE;
+  rng = gsl_rng_alloc (gsl_rng_mt19937);
+  gsl_rng_set (rng, ns_run_derive_seed (opt->seed_given ? opt->seed : vs.sc->seed, 0));
+  ok = workload_start (&vs, rng, &machine, &engine, &state, error);
+  workload_stop (&vs, machine, engine, state);
+  gsl_rng_free (rng);
+  variant_setup_clear (&vs);
+  return ok;
+}
+
 /* Runs repetition rep on a fresh machine and adds its account to acc. */
 static gboolean
 run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums *acc,
@@ -724,17 +794,10 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   NsTime start;
   gboolean ok = FALSE;
-  GError *cause = NULL;
 
   gsl_rng_set (rng, ns_run_derive_seed (seed, rep));
-  machine = ns_machine_new (vs->params, &vs->mit, vs->build, &cause);
-  if (machine == NULL)
-    goto bad_machine;
-  engine = ns_machine_create_engine (machine);
-  state = vs->klass->setup (vs->sc, machine, engine, rng, &cause);
-  if (state == NULL)
-    goto bad_setup;
-  if (!check_config_values (vs->sc, vs->build, error))
+  if (!workload_start (vs, rng, &machine, &engine, &state, error) ||
+      !check_config_values (vs->sc, vs->build, error))
     goto out;
   start = ns_engine_run (engine, m->warmup);
   vs->klass->mark (state);
@@ -750,26 +813,8 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   if (ok)
     accumulate (machine, engine, acc);
 
-  goto out;
-
-/* ERRORS */
-bad_machine:
-  if (g_error_matches (cause, NS_ERROR, NS_ERROR_INPUT))
-    blame_params (vs, cause, error);
-  else
-    g_propagate_error (error, cause);
-  goto out;
-bad_setup:                              /* a model may not cover the kernel version */
-  if (ns_build_version_refused (vs->build))
-    blame_attribute (vs->sc, "kernel", "version", cause, error);
-  else
-    g_propagate_error (error, cause);
-
 out:
-  if (state)
-    vs->klass->free (state);
-  g_clear_pointer (&engine, ns_engine_free);
-  g_clear_pointer (&machine, ns_machine_free);
+  workload_stop (vs, machine, engine, state);
   gsl_rng_free (rng);
   return ok;
 }

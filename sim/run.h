@@ -114,6 +114,12 @@ NsRunResult *ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
  * error the run would give. */
 gboolean     ns_run_check_variant (const char *path, const char *variant,
                                    const char *const *sets, GError **error);
+/* As ns_run_check_variant with the overrides of opt (sets, params, params_by, seed; the
+ * rest unused), variant NULL for the scenario without a variant's sets, then the
+ * workload's own setup on a fresh machine (its attributes, the models' kernel version),
+ * not run; FALSE with the error the run's first repetition would give. */
+gboolean     ns_run_check_workload (const char *path, const char *variant,
+                                    const NsRunOptions *opt, GError **error);
 /* A free parameter a scenario file sets to a fit (its source starts "fit on"). */
 typedef struct {
   char *name;

@@ -646,14 +646,32 @@ unknown:
   return FALSE;
 }
 
-/* Tries one value of a dimension on its own: does the scenario load with it? */
+/* The variant the sweep's first point runs, NULL if the scenario has none. */
+static const char *
+first_variant (const NsSweep *sweep)
+{
+  const NsSweepDim *dim;
+
+  if (sweep->variant_dim < 0)
+    return NULL;
+  dim = sweep->dims->pdata[sweep->variant_dim];
+  return dim->values->pdata[0];
+}
+
+/* Tries one value of a dimension on its own: does the scenario load with it? A workload
+ * attribute is read by the workload's model, so for one the workload is set up as well
+ * (on the first point's variant), which refuses an attribute it does not take. */
 static gboolean
 try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GError **error)
 {
   g_autofree char *param = g_strdup_printf ("%s=%s", dim->path, value);
   const char *const params[] = { param, NULL };
+  NsRunOptions opt = { .sets = (const char *const *) sweep->sets, .params = params,
+                       .params_by = "--param" };
   NsScenario *sc;
 
+  if (g_str_has_prefix (dim->path, "workload."))
+    return ns_run_check_workload (sweep->path, first_variant (sweep), &opt, error);
   sc = ns_scenario_load_variant (sweep->path, NULL, (const char *const *) sweep->sets, params,
                                  NULL, error);
   if (sc == NULL)

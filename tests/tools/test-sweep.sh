@@ -152,6 +152,14 @@ expect 2 "--jobs 0" -- "$NETSIM" sweep -q --jobs 0 --param seed=1,2 -o "$TMP/x.c
 expect 0 "sweep --help" -- "$NETSIM" sweep --help
 grep -q -- '--plot' "$TMP/out" && ok || bad "sweep --help explains --plot"
 
+# a workload attribute the workload does not take fails every value: refused before any
+# point runs (exit 2), naming the attributes it takes as run does (doc/sweeps.md, "Failures")
+rm -f "$TMP/w.csv"
+expect 2 "a misspelt workload attribute" -- "$NETSIM" sweep -q --param workload.dept=1,2 \
+  -o "$TMP/w.csv" "$SC"
+grep -q "^netsim sweep: --param workload.dept=1,2: no value works: .*unknown attribute 'dept' (allowed: type, cpu, depth, body-insns, inline)" \
+  "$TMP/err" && ok || bad "a misspelt workload attribute is not refused up front: $(cat "$TMP/err")"
+[ ! -e "$TMP/w.csv" ] && ok || bad "a refused sweep wrote its output"
 # a bad value fails its point only: recorded with its error, exit 1
 expect 1 "a failing point" -- "$NETSIM" sweep -q --variant plain-ret --param workload.depth=2,zero,4 \
   -o "$TMP/f.csv" "$SC"
