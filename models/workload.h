@@ -17,6 +17,9 @@ typedef struct {
   const char  *description;   /* one line for `netsim list` */
   const char  *op_name;       /* unit of work for per-op breakdowns ("load", "call", "packet") */
   const char *const *metrics; /* NULL-terminated metric names it can report */
+  /* NULL-terminated: the attributes its <workload> element takes, "type" first (its setup
+   * checks them; netsim list workloads prints them) */
+  const char *const *attributes;
   /* NULL-terminated (NULL: none): those of metrics that divide by the span (per second,
    * fractions of time); the others divide by ops(). The convergence rule weighs each
    * batch's value by that denominator, so that its value is total over total. */

@@ -102,13 +102,16 @@ list_patches (void)
     g_print ("%-32s %-14s %s\n", (*p)->name, (*p)->commit, (*p)->description);
 }
 
-/* Prints every workload class with its description and metrics. */
+/* Prints every workload class with its description, metrics and attributes. */
 static void
 list_workloads (void)
 {
   for (const NsWorkloadClass *const *k = ns_workload_classes (); *k; k++) {
     g_autofree char *metrics = g_strjoinv (", ", (char **) (*k)->metrics);
-    g_print ("%-16s %s\n    metrics: %s\n", (*k)->name, (*k)->description, metrics);
+    g_autofree char *attrs = g_strjoinv (", ", (char **) (*k)->attributes + 1);  /* no type */
+
+    g_print ("%-16s %s\n    metrics: %s\n    attributes: %s\n", (*k)->name,
+             (*k)->description, metrics, attrs);
   }
 }
 

@@ -153,6 +153,12 @@ static const char *const metrics[] = {
   "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
   "client_idle", "server_idle", NULL
 };
+/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
+static const char *const iperf3_attributes[] = {
+  "type", "streams", "length", "rate", "family", "server-family", "threading",
+  "pacing-timer", "multisend", "client-cpu", "server-cpu", "port", "extra-sockets",
+  "extra-reuseport", "extra-bind", "extra-position", NULL
+};
 static const char *const per_time_metrics[] = {  /* all: per second or fractions of time */
   "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
   "client_idle", "server_idle", NULL
@@ -624,11 +630,6 @@ static gboolean
 read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *extra_rp,
                  gboolean *extra_wild, gboolean *extra_head, GError **error)
 {
-  static const char *const allowed[] = {
-    "type", "streams", "length", "rate", "family", "server-family", "threading",
-    "pacing-timer", "multisend", "client-cpu", "server-cpu", "port", "extra-sockets",
-    "extra-reuseport", "extra-bind", "extra-position", NULL
-  };
   static const char *const families[] = { "ipv4", "ipv6", NULL };
   static const char *const sfamilies[] = { "dual", "inet", NULL };
   static const char *const threadings[] = { "single", "per-stream", NULL };
@@ -639,7 +640,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
   guint fam, sfam, thr, bind, pos;
   xmlNodePtr w = sc->workload;
 
-  if (!ns_xml_check_attrs (sc, w, allowed, error) ||
+  if (!ns_xml_check_attrs (sc, w, iperf3_attributes, error) ||
       !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
       !ns_xml_get_size (sc, w, "length", TRUE, IPERF3_LO_UDP_BLKSIZE, &length, error) ||
       !ns_xml_get_string (sc, w, "rate", IPERF_UDP_RATE, &rate, error) ||
@@ -906,6 +907,7 @@ const NsWorkloadClass ns_iperf3_class = {
   .description = "iperf3 UDP over loopback: -P streams, -l length, -b rate, 3.15 or 3.16 threading",
   .op_name = "datagram",
   .metrics = metrics,
+  .attributes = iperf3_attributes,
   .per_time_metrics = per_time_metrics,
   .setup = iperf_setup,
   .mark = iperf_mark,

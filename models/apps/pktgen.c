@@ -127,6 +127,11 @@ static const char *const metrics[] = { "pps", "errors_pps", "ns_per_packet",
                                        "wrapper_compares_per_packet",
                                        "indirect_calls_per_packet",
                                        "direct_calls_per_packet", NULL };
+/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
+static const char *const pktgen_attributes[] = {
+  "type", "cpu", "xmit-mode", "clone-skb", "pkt-size", "filters", "action", "last-action",
+  "protocol", NULL
+};
 static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
 /* Sizes: estimates of x86-64 text, v6.1, or the Debian 6.1.176 binary's (nm -S) for the
@@ -562,13 +567,10 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
              guint64 *clone_skb, guint64 *pkt_size, gint32 *verdict, gint32 *last,
              guint16 *protocol, GError **error)
 {
-  static const char *const allowed[] = { "type", "cpu", "xmit-mode", "clone-skb", "pkt-size",
-                                         "filters", "action", "last-action", "protocol",
-                                         NULL };
   g_autofree char *mode = NULL, *action = NULL, *last_action = NULL, *proto = NULL;
   xmlNodePtr w = sc->workload;
 
-  if (!ns_xml_check_attrs (sc, w, allowed, error) ||
+  if (!ns_xml_check_attrs (sc, w, pktgen_attributes, error) ||
       !ns_workload_get_cpu (sc, w, "cpu", 0, machine, cpu, error) ||
       !ns_xml_get_string (sc, w, "xmit-mode", "queue_xmit", &mode, error) ||
       !ns_xml_get_uint (sc, w, "clone-skb", TRUE, 0, clone_skb, error) ||
@@ -726,6 +728,7 @@ const NsWorkloadClass ns_pktgen_class = {
   .description = "pktgen queue_xmit on a dummy device with clsact egress matchall filters",
   .op_name = "packet",
   .metrics = metrics,
+  .attributes = pktgen_attributes,
   .per_time_metrics = per_time_metrics,
   .setup = pktgen_setup,
   .mark = pktgen_mark,

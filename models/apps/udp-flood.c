@@ -47,6 +47,10 @@ typedef struct {
 static const char *const metrics[] = {
   "cycles_per_write", "writes_per_sec", "drops_per_sec", NULL
 };
+/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
+static const char *const udp_flood_attributes[] = {
+  "type", "sockets", "length", "family", "connected", "cpu", "port", NULL
+};
 static const char *const per_time_metrics[] = { "writes_per_sec", "drops_per_sec", NULL };
 
 /* The client: write() forever; a failed write (never expected) counts as no write. */
@@ -149,15 +153,12 @@ failed:
 static gboolean
 read_attributes (Flood *f, const NsScenario *sc, NsMachine *machine, GError **error)
 {
-  static const char *const allowed[] = {
-    "type", "sockets", "length", "family", "connected", "cpu", "port", NULL
-  };
   static const char *const families[] = { "ipv4", "ipv6", NULL };
   guint64 sockets, length, port;
   guint family;
   xmlNodePtr w = sc->workload;
 
-  if (!ns_xml_check_attrs (sc, w, allowed, error) ||
+  if (!ns_xml_check_attrs (sc, w, udp_flood_attributes, error) ||
       !ns_xml_get_uint (sc, w, "sockets", TRUE, 1, &sockets, error) ||
       !ns_xml_get_size (sc, w, "length", TRUE, 8920, &length, error) ||
       !ns_workload_get_choice (sc, "family", "ipv4", families, &family, error) ||
@@ -283,6 +284,7 @@ const NsWorkloadClass ns_udp_flood_class = {
                  "(tools/bench-udp-chain's set-up)",
   .op_name = "write",
   .metrics = metrics,
+  .attributes = udp_flood_attributes,
   .per_time_metrics = per_time_metrics,
   .setup = flood_setup,
   .mark = flood_mark,

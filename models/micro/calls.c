@@ -20,6 +20,14 @@ typedef struct {
 } Calls;
 
 static const char *const metrics[] = { "cycles_per_call", "ns_per_call", NULL };
+/* The <workload> attributes each class takes (ns_xml_check_attrs; netsim list workloads). */
+static const char *const chain_attributes[] = {
+  "type", "cpu", "depth", "body-insns", "inline", NULL
+};
+static const char *const tree_attributes[] = {
+  "type", "cpu", "depth", "fanout", "text-bytes", "body-insns", "nop-insns", NULL
+};
+static const char *const icall_attributes[] = { "type", "cpu", "body-insns", NULL };
 
 /* The chain's functions: chain_fn_0 … chain_fn_63, each a 64-byte function with one call
  * site; attrs picks whether the build may inline them. Built once per attribute set. */
@@ -175,7 +183,6 @@ static gpointer
 chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
 {
-  static const char *const allowed[] = { "type", "cpu", "depth", "body-insns", "inline", NULL };
   Calls *c = g_new0 (Calls, 1);
   guint64 depth;
   gboolean inl;
@@ -188,7 +195,7 @@ chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   c->depth = depth;
   c->chain = chain_functions (inl ? NS_FN_STATIC | NS_FN_ALWAYS_INLINE
                                   : NS_FN_STATIC | NS_FN_NOINLINE);
-  return calls_setup_common (sc, machine, engine, allowed, chain_thread, c, error);
+  return calls_setup_common (sc, machine, engine, chain_attributes, chain_thread, c, error);
 
 /* ERRORS */
 bad_depth:
@@ -216,8 +223,6 @@ static gpointer
 tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
             GError **error)
 {
-  static const char *const allowed[] = { "type", "cpu", "depth", "fanout", "text-bytes",
-                                         "body-insns", "nop-insns", NULL };
   Calls *c = g_new0 (Calls, 1);
   guint64 depth, fanout, bytes, nodes;
 
@@ -234,7 +239,7 @@ tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
   c->depth = depth;
   c->fanout = fanout;
   c->chain = tree_functions ((guint) bytes);
-  return calls_setup_common (sc, machine, engine, allowed, tree_thread, c, error);
+  return calls_setup_common (sc, machine, engine, tree_attributes, tree_thread, c, error);
 
 /* ERRORS */
 too_big:
@@ -255,9 +260,7 @@ static gpointer
 icall_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
 {
-  static const char *const allowed[] = { "type", "cpu", "body-insns", NULL };
-
-  return calls_setup_common (sc, machine, engine, allowed, icall_thread,
+  return calls_setup_common (sc, machine, engine, icall_attributes, icall_thread,
                              g_new0 (Calls, 1), error);
 }
 
@@ -300,6 +303,7 @@ const NsWorkloadClass ns_call_chain_class = {
   .description = "nested direct calls of depth D (return cost per return mitigation)",
   .op_name = "call",
   .metrics = metrics,
+  .attributes = chain_attributes,
   .setup = chain_setup,
   .mark = calls_mark,
   .ops = calls_ops,
@@ -313,6 +317,7 @@ const NsWorkloadClass ns_call_tree_class = {
                  "a large text footprint)",
   .op_name = "call",
   .metrics = metrics,
+  .attributes = tree_attributes,
   .setup = tree_setup,
   .mark = calls_mark,
   .ops = calls_ops,
@@ -325,6 +330,7 @@ const NsWorkloadClass ns_indirect_call_class = {
   .description = "a loop of indirect calls (cost per spectre_v2 mode)",
   .op_name = "call",
   .metrics = metrics,
+  .attributes = icall_attributes,
   .setup = icall_setup,
   .mark = calls_mark,
   .ops = calls_ops,

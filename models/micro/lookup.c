@@ -39,6 +39,8 @@ typedef struct {
 } Lookup;
 
 static const char *const metrics[] = { "cycles_per_socket", "ns_per_lookup", NULL };
+/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
+static const char *const lookup_attributes[] = { "type", "cpu", "sockets", "stride", "shuffle", NULL };
 
 /* The simulated thread: one lookup per client port in turn, forever; each must find the
  * socket connected to that port. */
@@ -132,10 +134,9 @@ static gboolean
 read_attributes (const NsScenario *sc, NsMachine *machine, guint64 *n, guint64 *stride,
                  gboolean *shuffle, guint *cpu, GError **error)
 {
-  static const char *const allowed[] = { "type", "cpu", "sockets", "stride", "shuffle", NULL };
   guint64 min_stride = (sizeof (struct udp_sock) + 63) & ~(guint64) 63;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
+  if (!ns_xml_check_attrs (sc, sc->workload, lookup_attributes, error) ||
       !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, cpu, error) ||
       !ns_xml_get_uint (sc, sc->workload, "sockets", TRUE, 64, n, error) ||
       !ns_xml_get_size (sc, sc->workload, "stride", TRUE, 0, stride, error) ||
@@ -249,6 +250,7 @@ const NsWorkloadClass ns_udp_lookup_class = {
                  "strided (the model's side of tools/bench-saferet)",
   .op_name = "lookup",
   .metrics = metrics,
+  .attributes = lookup_attributes,
   .setup = lookup_setup,
   .mark = lookup_mark,
   .ops = lookup_ops,

@@ -28,6 +28,8 @@ struct _PingPong {
 };
 
 static const char *const metrics[] = { "ns_per_handoff", "cycles_per_handoff", NULL };
+/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
+static const char *const pingpong_attributes[] = { "type", "cpu", "distance", NULL };
 static const char *const distance_names[] = { "same", "smt", "ccx", "socket", "remote", NULL };
 
 /* Waits for our turn: poll the line; a value written later in simulated time than our clock
@@ -85,13 +87,12 @@ static gpointer
 pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
                 GError **error)
 {
-  static const char *const allowed[] = { "type", "cpu", "distance", NULL };
   g_autofree char *dist_name = NULL;
   PingPong *pp;
   NsDistance dist;
   guint cpu, peer;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
+  if (!ns_xml_check_attrs (sc, sc->workload, pingpong_attributes, error) ||
       !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
       !ns_xml_get_string (sc, sc->workload, "distance", "ccx", &dist_name, error) ||
       !parse_distance (sc, dist_name, &dist, error))
@@ -153,6 +154,7 @@ const NsWorkloadClass ns_pingpong_class = {
   .description = "two CPUs take turns writing one line (core-to-core transfer by distance)",
   .op_name = "handoff",
   .metrics = metrics,
+  .attributes = pingpong_attributes,
   .setup = pingpong_setup,
   .mark = pingpong_mark,
   .ops = pingpong_ops,

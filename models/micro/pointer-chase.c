@@ -19,6 +19,8 @@ typedef struct {
 } PointerChase;
 
 static const char *const metrics[] = { "cycles_per_load", "ns_per_load", NULL };
+/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
+static const char *const pointer_chase_attributes[] = { "type", "cpu", "working-set", NULL };
 
 /* The largest working set: four times the largest modelled L3 would do; 4 GiB keeps the
  * chase well inside the machine's 16 GiB simulated arena and its host index array
@@ -61,12 +63,11 @@ static gpointer
 chase_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
 {
-  static const char *const allowed[] = { "type", "cpu", "working-set", NULL };
   PointerChase *pc;
   guint64 ws;
   guint cpu;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
+  if (!ns_xml_check_attrs (sc, sc->workload, pointer_chase_attributes, error) ||
       !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
       !ns_xml_get_size (sc, sc->workload, "working-set", FALSE, 0, &ws, error))
     return NULL;
@@ -131,6 +132,7 @@ const NsWorkloadClass ns_pointer_chase_class = {
   .description = "dependent loads around a random cycle of lines (latency per cache level)",
   .op_name = "load",
   .metrics = metrics,
+  .attributes = pointer_chase_attributes,
   .setup = chase_setup,
   .mark = chase_mark,
   .ops = chase_ops,

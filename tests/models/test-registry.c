@@ -42,7 +42,7 @@ END_TEST
 
 /* Names are unique, each class is what find returns for its name, and each has its
  * set-up, counters, metric and free, an op name and at least one metric it reports; the
- * metrics it divides by time are among those it reports. */
+ * metrics it divides by time are among those it reports; its attributes start with type. */
 START_TEST (test_classes_complete)
 {
   const NsWorkloadClass *const *classes = ns_workload_classes ();
@@ -56,6 +56,8 @@ START_TEST (test_classes_complete)
     ck_assert (c->description && *c->description && c->op_name && *c->op_name);
     ck_assert (c->setup && c->mark && c->ops && c->metric && c->free);
     ck_assert_msg (c->metrics && c->metrics[0], "%s reports no metric", c->name);
+    ck_assert_msg (c->attributes && c->attributes[0] && g_str_equal (c->attributes[0], "type"),
+                   "%s: its attributes must start with type", c->name);
     for (guint k = 0; c->per_time_metrics && c->per_time_metrics[k]; k++)
       ck_assert_msg (g_strv_contains (c->metrics, c->per_time_metrics[k]),
                      "%s: per-time metric %s is not among its metrics", c->name,

@@ -880,6 +880,11 @@ grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
 expect 0 "list scenarios" -- "$NETSIM" list
 grep -q 'micro/pointer-chase.xml' "$TMP/out" && ok || bad "list shows micro scenarios"
 expect 0 "list workloads" -- "$NETSIM" list workloads
+# each model's attributes, those its setup checks: pktgen's filters, iperf3's streams
+grep -A3 '^pktgen ' "$TMP/out" | grep -q '^    attributes: cpu, .*filters' && ok ||
+  bad "list workloads: no attributes for pktgen: $(grep -A3 '^pktgen ' "$TMP/out")"
+grep -A3 '^iperf3 ' "$TMP/out" | grep -q '^    attributes: streams, length, rate, ' && ok ||
+  bad "list workloads: no attributes for iperf3"
 expect 0 "list patches" -- "$NETSIM" list patches
 expect 2 "list nonsense" -- "$NETSIM" list nonsense
 # output that does not get there (a full disk) is an error, as for run: exit 2, said so
