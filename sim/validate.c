@@ -1050,27 +1050,39 @@ GPtrArray *
 ns_validation_select (const NsValidation *v, const char *const *patterns, GError **error)
 {
   GPtrArray *rows = g_ptr_array_new ();
+  guint p;
 
   for (guint i = 0; i < v->rows->len; i++) {
     const NsRecordedRow *row = v->rows->pdata[i];
     gboolean take = patterns == NULL || patterns[0] == NULL;
-    for (guint p = 0; !take && patterns[p]; p++)
-      take = pattern_matches (patterns[p], row->id);
+    for (guint k = 0; !take && patterns[k]; k++)
+      take = pattern_matches (patterns[k], row->id);
     if (take)
       g_ptr_array_add (rows, (gpointer) row);
   }
-  for (guint p = 0; patterns && patterns[p]; p++) {
+  for (p = 0; patterns && patterns[p]; p++) {
     gboolean any = FALSE;
     for (guint i = 0; !any && i < v->rows->len; i++)
       any = pattern_matches (patterns[p], ((NsRecordedRow *) v->rows->pdata[i])->id);
-    if (!any) {
-      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no recorded row matches '%s' "
-                   "(netsim validate --format csv lists the row ids)", patterns[p]);
-      g_ptr_array_unref (rows);
-      return NULL;
-    }
+    if (!any)
+      goto no_match;
   }
   return rows;
+
+  /* ERRORS */
+no_match:
+  {
+    g_autoptr (GString) ids = g_string_new (NULL);
+
+    for (guint i = 0; i < v->rows->len; i++)
+      g_string_append_printf (ids, "%s%s", i ? " " : "",
+                              ((NsRecordedRow *) v->rows->pdata[i])->id);
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no recorded row matches '%s' (a glob "
+                 "such as '002-*-f100' or a prefix such as 000; the rows: %s)",
+                 patterns[p], ids->str);
+  }
+  g_ptr_array_unref (rows);
+  return NULL;
 }
 
 /* Absolute path of the case's scenario: as written if absolute, else in the data dir. */

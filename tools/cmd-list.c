@@ -128,7 +128,7 @@ ns_cmd_list (int argc, char **argv)
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return NS_EXIT_USAGE;
   if (argc > 2)
-    goto usage;
+    goto too_many;
   what = argc == 2 ? argv[1] : "scenarios";
   if (!strcmp (what, "scenarios")) {
     if (!list_scenarios (&err))
@@ -143,12 +143,17 @@ ns_cmd_list (int argc, char **argv)
   else if (!strcmp (what, "workloads"))
     list_workloads ();
   else
-    goto usage;
+    goto unknown;
   return 0;
 
 /* ERRORS */
-usage:
-  g_printerr ("netsim list: expected one of scenarios, cpus, patches, params, workloads\n");
+too_many:
+  g_printerr ("netsim list: lists one thing at a time, got %d: expected one of scenarios, "
+              "cpus, patches, params, workloads\n", argc - 1);
+  return NS_EXIT_USAGE;
+unknown:
+  g_printerr ("netsim list: unknown '%s': expected one of scenarios, cpus, patches, params, "
+              "workloads\n", what);
   return NS_EXIT_USAGE;
 }
 

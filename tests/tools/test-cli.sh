@@ -887,6 +887,11 @@ grep -A3 '^iperf3 ' "$TMP/out" | grep -q '^    attributes: streams, length, rate
   bad "list workloads: no attributes for iperf3"
 expect 0 "list patches" -- "$NETSIM" list patches
 expect 2 "list nonsense" -- "$NETSIM" list nonsense
+grep -q "^netsim list: unknown 'nonsense': expected one of " "$TMP/err" && ok ||
+  bad "list nonsense does not name the word: $(cat "$TMP/err")"
+expect 2 "list two things" -- "$NETSIM" list cpus scenarios
+grep -q "^netsim list: lists one thing at a time, got 2" "$TMP/err" && ok ||
+  bad "list of two things: $(cat "$TMP/err")"
 # output that does not get there (a full disk) is an error, as for run: exit 2, said so
 for what in params cpus scenarios patches workloads; do
   "$NETSIM" list "$what" >/dev/full 2>"$TMP/err"

@@ -78,6 +78,9 @@ expect 1 "a failing validation row" -- $V 900-unret
 expect 1 "a row whose run fails" -- $V 900-broken
 expect 0 "not-modelled rows only" -- $V 900-reason 900-no-variant 900-no-scenario 900-no-case
 expect 2 "a pattern matching nothing" -- $V 900-nope
+# ... and the message lists the row ids the patterns choose from
+grep -q "no recorded row matches '900-nope' (.*; the rows: .*900-safe-ret .*900-unret" "$TMP/err" &&
+  ok || bad "a pattern matching nothing does not list the rows: $(cat "$TMP/err")"
 expect 2 "bad --format" -- $V --format yaml 900-safe-ret
 expect 2 "bad --jobs" -- $V --jobs 0 900-safe-ret
 expect 2 "missing recorded folder" -- "$NETSIM" validate -q --recorded "$TMP/nowhere"
