@@ -239,6 +239,7 @@ accepts_listed_values (const char *bad, const char *listed)
       prev = parts[k];
     ck_assert_msg (ns_mitigations_select (amd_retpoline, 1, "6.9", line, &m, &error),
                    "%s listed but refused: %s", line, error ? error->message : "?");
+    ns_mitigations_clear (&m);
   }
 }
 
