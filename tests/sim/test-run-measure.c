@@ -10,31 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run.h"
-
-/* The path of scenarios/micro/name. */
-static char *
-micro_path (const char *name)
-{
-  const char *data = g_getenv ("NETSIM_DATADIR");
-
-  return g_build_filename (data ? data : NS_SRCDIR, "scenarios", "micro", name, NULL);
-}
-
-/* Runs variant of micro scenario name with sets; the result must exist. */
-static NsRunResult *
-run_micro (const char *name, const char *variant, const char *const *sets)
-{
-  g_autofree char *path = micro_path (name);
-  NsRunOptions opt = { 0 };
-  GError *error = NULL;
-  NsRunResult *res;
-
-  opt.sets = sets;
-  opt.only_variant = variant;
-  res = ns_run_scenario (path, &opt, &error);
-  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
-  return res;
-}
+#include "../models/micro/micro-run.h"   /* micro_path, micro_run */
 
 /* Asserts that variant of pointer-chase.xml with sets is refused at its <measure> (line
  * 7) with an error holding what and ending with after. */
@@ -85,8 +61,8 @@ START_TEST (test_converge_value_is_total_over_total)
   const char *const batches[] = { "measure.warmup=200us", "measure.duration=1ms",
                                   "measure.converge=0.0001", "measure.batch=20us",
                                   "measure.max-duration=1ms", NULL };
-  NsRunResult *a = run_micro ("udp-flood.xml", "ipv4-8920-n1", fixed);
-  NsRunResult *b = run_micro ("udp-flood.xml", "ipv4-8920-n1", batches);
+  NsRunResult *a = micro_run ("udp-flood.xml", fixed, "ipv4-8920-n1");
+  NsRunResult *b = micro_run ("udp-flood.xml", batches, "ipv4-8920-n1");
   const NsVariantResult *va = a->variants->pdata[0], *vb = b->variants->pdata[0];
 
   ck_assert_msg (strstr (vb->stop_rules[0], "after 50 batches of 20 us") != NULL, "%s",
@@ -117,7 +93,7 @@ name_length (const char *line)
 START_TEST (test_inlining_sorted_by_name)
 {
   const char *const sets[] = { "measure.warmup=20us", "measure.duration=20us", NULL };
-  NsRunResult *res = run_micro ("udp-lookup.xml", "l1-plain-baseline", sets);
+  NsRunResult *res = micro_run ("udp-lookup.xml", sets, "l1-plain-baseline");
   char **lines = ((const NsVariantResult *) res->variants->pdata[0])->inlining;
 
   ck_assert_uint_ge (g_strv_length (lines), 3);
