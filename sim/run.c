@@ -471,10 +471,8 @@ error_stalled (const NsVariantSetup *vs, const char *when, NsTime reached, GErro
 static gboolean
 metric_per_time (const NsWorkloadClass *klass, const char *metric)
 {
-  for (guint i = 0; klass->per_time_metrics != NULL && klass->per_time_metrics[i]; i++)
-    if (!strcmp (klass->per_time_metrics[i], metric))
-      return TRUE;
-  return FALSE;
+  return klass->per_time_metrics != NULL &&
+         g_strv_contains (klass->per_time_metrics, metric);
 }
 
 /* Measures one repetition under the convergence rule: batches of measure/@batch while one
