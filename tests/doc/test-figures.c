@@ -10,6 +10,10 @@
  *   <!-- figures: rows seed=000 recorded=2 simulated=4 -->   a table whose first column
  *       is a row's variant label in that seed ("ipv4 1G") and whose columns (counted from
  *       1) recorded= and simulated= hold the recorded and simulated deltas ("+14.47 %").
+ *   <!-- figures: pktgen -->   before the code block of seed 002's table
+ *       (models/net/sched/seed002/table.py): each line's CPU, filters and clone name a
+ *       row; its recorded pps and delta must be the row's, and on clone-0 lines (the runs
+ *       `netsim validate` makes) its simulated pps, errors and delta too.
  *
  * A figure agrees when it is the expected one rounded to its two decimals (±0.005). Every
  * doc under doc/ and the README is read; the test fails on any stale figure (naming the
@@ -25,11 +29,12 @@
 #include "csv.h"
 
 /* Marked tables the docs had when the test was written: a marker lost fails the test. */
-#define MIN_MARKED_TABLES 3
+#define MIN_MARKED_TABLES 4
 
 typedef struct {
-  char   *id, *seed, *variant, *status;
+  char   *id, *seed, *cpu, *variant, *status;
   double  recorded, simulated, error_pp;
+  double  rec_base, rec_patch, sim_base, sim_patch;   /* the metric, before and after */
 } Row;
 
 typedef struct {
@@ -46,6 +51,7 @@ row_free (gpointer p)
 
   g_free (r->id);
   g_free (r->seed);
+  g_free (r->cpu);
   g_free (r->variant);
   g_free (r->status);
   g_free (r);
@@ -77,7 +83,8 @@ load_expected (void)
   g_autofree char *path = src_path ("validation/expected.csv"), *text = NULL;
   g_auto (GStrv) lines = NULL, header = NULL;
   GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
-  gint c_id, c_seed, c_var, c_status, c_rec, c_sim, c_err;
+  gint c_id, c_seed, c_cpu, c_var, c_status, c_rec, c_sim, c_err;
+  gint c_rb, c_rp, c_sb, c_sp;
   guint l = 0;
 
   ck_assert_msg (g_file_get_contents (path, &text, NULL, NULL), "cannot read %s", path);
@@ -88,13 +95,19 @@ load_expected (void)
   header = ns_csv_split (lines[l++]);
   c_id = column (header, "row");
   c_seed = column (header, "seed");
+  c_cpu = column (header, "cpu");
   c_var = column (header, "variant");
+  c_rb = column (header, "recorded_baseline");
+  c_rp = column (header, "recorded_patched");
+  c_sb = column (header, "simulated_baseline");
+  c_sp = column (header, "simulated_patched");
   c_status = column (header, "status");
   c_rec = column (header, "recorded_delta_pct");
   c_sim = column (header, "simulated_delta_pct");
   c_err = column (header, "error_pp");
-  ck_assert (c_id >= 0 && c_seed >= 0 && c_var >= 0 && c_status >= 0 && c_rec >= 0 &&
-             c_sim >= 0 && c_err >= 0);
+  ck_assert (c_id >= 0 && c_seed >= 0 && c_cpu >= 0 && c_var >= 0 && c_status >= 0 &&
+             c_rec >= 0 && c_sim >= 0 && c_err >= 0 && c_rb >= 0 && c_rp >= 0 && c_sb >= 0 &&
+             c_sp >= 0);
   for (; lines[l]; l++) {
     g_auto (GStrv) f = lines[l][0] ? ns_csv_split (lines[l]) : NULL;
     Row *r;
@@ -103,11 +116,16 @@ load_expected (void)
     r = g_new0 (Row, 1);
     r->id = g_strdup (f[c_id]);
     r->seed = g_strdup (f[c_seed]);
+    r->cpu = g_strdup (f[c_cpu]);
     r->variant = g_strdup (f[c_var]);
     r->status = g_strdup (f[c_status]);
     r->recorded = g_ascii_strtod (f[c_rec], NULL);
     r->simulated = g_ascii_strtod (f[c_sim], NULL);
     r->error_pp = g_ascii_strtod (f[c_err], NULL);
+    r->rec_base = g_ascii_strtod (f[c_rb], NULL);
+    r->rec_patch = g_ascii_strtod (f[c_rp], NULL);
+    r->sim_base = g_ascii_strtod (f[c_sb], NULL);
+    r->sim_patch = g_ascii_strtod (f[c_sp], NULL);
     g_ptr_array_add (rows, r);
   }
   ck_assert_uint_gt (rows->len, 0);
@@ -327,6 +345,111 @@ check_rows (Check *c, const char *file, char **lines, guint l, char **words)
   c->tables++;
 }
 
+/* Seed 002's row for a table line's CPU (as the row's cpu begins or contains it), filter
+ * count and clone_skb, or NULL. */
+static const Row *
+find_pktgen_row (const Check *c, const char *cpu, guint filters, guint clone)
+{
+  g_autofree char *count = g_strdup_printf (", %u filter%s", filters, filters == 1 ? "" : "s");
+
+  for (guint i = 0; i < c->rows->len; i++) {
+    const Row *r = c->rows->pdata[i];
+    const char *at = strstr (r->variant, count);
+    if (strcmp (r->seed, "002") || strstr (r->cpu, cpu) == NULL || at == NULL)
+      continue;
+    at += strlen (count);
+    if (clone == 0 ? *at == '\0' : g_str_equal (at, ", clone 1000") && clone == 1000)
+      return r;
+  }
+  return NULL;
+}
+
+/* Checks a pps cell against want (to the unit). */
+static void
+check_count (Check *c, const char *file, guint line, const char *cell, double want,
+             const char *what)
+{
+  char *end;
+  double got = g_ascii_strtod (cell, &end);
+
+  if (*end != '\0' || fabs (got - want) > 0.5)
+    problem (c, file, line, "%s: the doc says %s, validation/expected.csv %.0f", what, cell,
+             want);
+}
+
+/* Checks a "+28.5%" error cell: how far sim is from rec, to its one decimal. */
+static void
+check_error (Check *c, const char *file, guint line, const char *cell, double sim,
+             double rec, const char *what)
+{
+  double got, want = 100.0 * (sim - rec) / rec;
+  gboolean starred;
+
+  if (!parse_figure (cell, &got, &starred) || fabs (got - want) > 0.05 + 1e-9)
+    problem (c, file, line, "%s: the doc says %s, validation/expected.csv %+.1f%%", what,
+             cell, want);
+}
+
+/* Checks one line of the pktgen table: "CPU WORDS filt clone rec.bef sim.bef err%
+ * rec.aft sim.aft err% rec.d% sim.d% ok". */
+static void
+check_pktgen_line (Check *c, const char *file, guint line, const char *text)
+{
+  const char *what;
+  g_auto (GStrv) w = g_strsplit_set (text, " ", -1);
+  g_autoptr (GPtrArray) t = g_ptr_array_new ();
+  g_autoptr (GString) cpu = g_string_new (NULL);
+  const Row *r;
+  char **v;
+
+  for (guint i = 0; w[i]; i++)
+    if (w[i][0] != '\0')
+      g_ptr_array_add (t, w[i]);
+  if (t->len < 12) {
+    problem (c, file, line, "a pktgen table line needs a CPU and 11 columns");
+    return;
+  }
+  v = (char **) t->pdata + t->len - 11;
+  for (guint i = 0; i < t->len - 11; i++)
+    g_string_append_printf (cpu, "%s%s", i ? " " : "", (char *) t->pdata[i]);
+  r = find_pktgen_row (c, cpu->str, (guint) atoi (v[0]), (guint) atoi (v[1]));
+  if (r == NULL) {
+    problem (c, file, line, "no seed-002 row for '%s', %s filters, clone %s", cpu->str, v[0],
+             v[1]);
+    return;
+  }
+  what = r->id;
+  check_count (c, file, line, v[2], r->rec_base, what);
+  check_count (c, file, line, v[5], r->rec_patch, what);
+  check_figure (c, file, line, v[8], r->recorded, what);
+  if (atoi (v[1]) != 0)
+    return;             /* validate runs clone 1000 as clone 0: no simulated figure */
+  check_count (c, file, line, v[3], r->sim_base, what);
+  check_error (c, file, line, v[4], r->sim_base, r->rec_base, what);
+  check_count (c, file, line, v[6], r->sim_patch, what);
+  check_error (c, file, line, v[7], r->sim_patch, r->rec_patch, what);
+  check_figure (c, file, line, v[9], r->simulated, what);
+}
+
+/* Checks the pktgen table: a code fence, a header line "cpu …", rows, a closing fence. */
+static void
+check_pktgen (Check *c, const char *file, char **lines, guint l)
+{
+  guint n = 0, k;
+
+  if (strcmp (lines[l], "```") || lines[l + 1] == NULL ||
+      !g_str_has_prefix (lines[l + 1], "cpu ")) {
+    problem (c, file, l + 1, "a pktgen marker not followed by a code block whose first "
+             "line is the 'cpu …' header");
+    return;
+  }
+  for (k = l + 2; lines[k] && strcmp (lines[k], "```"); k++, n++)
+    check_pktgen_line (c, file, k + 1, lines[k]);
+  if (n == 0 || lines[k] == NULL)
+    problem (c, file, l + 1, "a pktgen table without rows or without its closing fence");
+  c->tables++;
+}
+
 /* Checks every marked table of one doc. */
 static void
 check_doc (Check *c, const char *rel)
@@ -352,6 +475,8 @@ check_doc (Check *c, const char *rel)
       check_sensitivity (c, rel, lines, l + 1);
     else if (!strcmp (words[0], "rows"))
       check_rows (c, rel, lines, l + 1, words);
+    else if (!strcmp (words[0], "pktgen"))
+      check_pktgen (c, rel, lines, l + 1);
     else
       problem (c, rel, l + 1, "unknown figures marker '%s'", words[0]);
   }
