@@ -9,11 +9,15 @@
  *   B  5.0 … 6.5   group selection returns at once when the group has no connected member;
  *                  otherwise the selected socket is kept with the chain socket's score.
  *                  Also a ≥ 6.6 build with the patch "revert-udp-rescore".
- *   C  6.6 … 6.9   f0ea27e7bfe1: re-score the selected socket through a SECOND
- *                  compute_score call site (compute_score then has 2 call sites and is
- *                  not inlined).
+ *   C  6.6 … 6.9   f0ea27e7bfe1: re-score through a SECOND compute_score call site
+ *                  (compute_score then has 2 call sites and is not inlined). IPv4
+ *                  re-scores the selected socket; IPv6 re-scores the chain socket `sk`
+ *                  (the hunk the seed's patch removes), so IPv6 C picks what B picks.
  *   D  ≥ 6.10      50aee97d1511 (patch "udp-compute-score-single-site" on 6.6 … 6.9): one
  *                  call site, jump back to re-score `result`; compute_score is folded in.
+ *                  This is the merged commit, with its `if (need_rescore) continue;`; the
+ *                  seed's v2 lacks that line and, after a re-score that raised badness,
+ *                  selects and re-scores once more before settling on the same socket.
  *
  * Version-dependent details, all taken from the build's version:
  *   - device bonus (§1.3.7): +4 (v4) / +1 (v6) for any device match before 5.15, only for a
@@ -47,11 +51,12 @@
  *   address is local (EADDRNOTAVAIL), disconnect (connect AF_UNSPEC), l3mdev/VRF devices
  *   beyond the sdif argument.
  *
- * Generations B and C/D differ in one case only (test-udp.c proves C ≡ D and this on
- * random tables): a reuseport group that has a connected member, where the member the
- * hash selects has the SO_INCOMING_CPU bonus and the chain socket that led to it does
- * not. C/D re-score the selection (badness + 1); B keeps the chain socket's score, so a
- * later socket on the chain scoring exactly that +1 wins in B and loses in C/D.
+ * Generations B and D differ in one case only (test-udp.c proves it on random tables,
+ * with C ≡ D for IPv4 and C ≡ B for IPv6): a reuseport group that has a connected member,
+ * where the member the hash selects has the SO_INCOMING_CPU bonus and the chain socket
+ * that led to it does not. D (and IPv4 C) re-score the selection (badness + 1); B (and
+ * IPv6 C) keep the chain socket's score, so a later socket on the chain scoring exactly
+ * that +1 wins in B and loses in D.
  * udp_table_stats()->rescore_raised counts lookups where this re-score raised badness.
  *
  * Setup operations (create, bind, connect, setsockopt, close) are control plane: they

@@ -285,9 +285,9 @@ rescore:
     switch (tbl->gen) {
     case UDP_GEN_B:
       break;
-    case UDP_GEN_C:
+    case UDP_GEN_C:             /* f0ea27e7bfe1's IPv6 hunk re-scores sk, not result */
       tbl->stats.rescored++;
-      score = compute_score (t, tbl, result, net, saddr, sport, daddr, hnum, dif, sdif);
+      score = compute_score (t, tbl, sk, net, saddr, sport, daddr, hnum, dif, sdif);
       if (score > badness)
         tbl->stats.rescore_raised++;
       badness = score;
