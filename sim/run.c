@@ -1384,7 +1384,10 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
   guint64 seed;
 
   g_return_val_if_fail (path != NULL && opt != NULL, NULL);
-  base = ns_scenario_load_variant (path, NULL, opt->sets, opt->params, opt->params_by, error);
+  /* with --variant, the sets apply on top of that variant's, as in its run (a set may
+   * edit what only the variant has, e.g. its second <patch>) */
+  base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,
+                                   opt->params_by, error);
   if (base == NULL)
     return NULL;
   seed = opt->seed_given ? opt->seed : base->seed;

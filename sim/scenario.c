@@ -1401,6 +1401,21 @@ ns_scenario_variant_node (xmlDocPtr doc, const char *variant)
   return NULL;
 }
 
+/* The names of doc's variants, quoted and comma-separated, in file order ("" if none). */
+static char *
+variant_list (xmlDocPtr doc)
+{
+  xmlNodePtr variants = child_element (xmlDocGetRootElement (doc), "variants");
+  GString *list = g_string_new (NULL);
+
+  for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
+    g_autofree char *name = v->type == XML_ELEMENT_NODE ? ns_xml_prop (v, "name") : NULL;
+    if (name != NULL)
+      g_string_append_printf (list, "%s'%s'", list->len ? ", " : "", name);
+  }
+  return g_string_free (list, FALSE);
+}
+
 /* Applies the <set>s of the variant named variant (NULL or "": none) to doc, recording
  * touched nodes. */
 static gboolean
@@ -1408,14 +1423,16 @@ apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched,
                     GError **error)
 {
   g_autofree char *by = g_strdup_printf ("variant '%s' set", variant ? variant : "");
+  g_autofree char *list = NULL;
   xmlNodePtr v;
 
   if (variant == NULL || variant[0] == '\0')
     return TRUE;
   if ((v = ns_scenario_variant_node (doc, variant)) != NULL)
     return apply_set_elements (v, doc, touched, by, error);
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s'",
-               (const char *) doc->URL, variant);
+  list = variant_list (doc);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s' (variants: %s)",
+               (const char *) doc->URL, variant, list[0] ? list : "none");
   return FALSE;
 }
 

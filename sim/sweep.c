@@ -449,16 +449,18 @@ file_sha256 (const char *path, GError **error)
   return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, len);
 }
 
-/* A sweep of the scenario at path with fixed overrides sets. */
+/* A sweep of the scenario at path (its variant named variant, or all) with fixed
+ * overrides sets. */
 NsSweep *
-ns_sweep_new (const char *path, const char *const *sets, GError **error)
+ns_sweep_new (const char *path, const char *variant, const char *const *sets,
+              GError **error)
 {
   NsSweep *sweep;
   NsScenario *base;
   char *sha;
 
   g_return_val_if_fail (path != NULL, NULL);
-  base = ns_scenario_load (path, sets, error);
+  base = ns_scenario_load_variant (path, variant, sets, NULL, NULL, error);
   if (base == NULL)
     return NULL;
   sha = file_sha256 (path, error);
@@ -478,6 +480,7 @@ ns_sweep_new (const char *path, const char *const *sets, GError **error)
   sweep->seed_dim = sweep->variant_dim = -1;
   sweep->seed = base->seed;
   sweep->repeat = 1;
+  sweep->variant = g_strdup (variant);
   sweep->fd = -1;
   sweep->last_written = -1;
   return sweep;
@@ -658,9 +661,9 @@ first_variant (const NsSweep *sweep)
   return dim->values->pdata[0];
 }
 
-/* Tries one value of a dimension on its own: does the scenario load with it? A workload
- * attribute is read by the workload's model, so for one the workload is set up as well
- * (on the first point's variant), which refuses an attribute it does not take. */
+/* Tries one value of a dimension on its own: does the scenario load with it, on the first
+ * point's variant? A workload attribute is read by the workload's model, so for one the
+ * workload is set up as well, which refuses an attribute it does not take. */
 static gboolean
 try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GError **error)
 {
@@ -672,8 +675,8 @@ try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GErro
 
   if (g_str_has_prefix (dim->path, "workload."))
     return ns_run_check_workload (sweep->path, first_variant (sweep), &opt, error);
-  sc = ns_scenario_load_variant (sweep->path, NULL, (const char *const *) sweep->sets, params,
-                                 NULL, error);
+  sc = ns_scenario_load_variant (sweep->path, first_variant (sweep),
+                                 (const char *const *) sweep->sets, params, NULL, error);
   if (sc == NULL)
     return FALSE;
   ns_scenario_free (sc);

@@ -42,9 +42,12 @@ typedef struct {
   gpointer              progress_data; /* for both */
 } NsSweepRunOptions;
 
-/* A sweep of the scenario at path with fixed overrides sets (--set strings, may be NULL).
+/* A sweep of the scenario at path with fixed overrides sets (--set strings, may be NULL),
+ * of its variant named variant only (like ns_sweep_set_variant; the sets then apply on
+ * top of that variant's) or, variant NULL, of every variant.
  * Errors: NS_ERROR_INPUT (the scenario does not load). */
-NsSweep    *ns_sweep_new          (const char *path, const char *const *sets, GError **error);
+NsSweep    *ns_sweep_new          (const char *path, const char *variant,
+                                   const char *const *sets, GError **error);
 void        ns_sweep_free         (NsSweep *sweep);
 /* Adds a dimension "PATH=V1,V2,…" (items may be ranges START:STOP:STEP or START:STOP:×F).
  * PATH "seed" sweeps the run seed, "variant" the scenario's variants. */

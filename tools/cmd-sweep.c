@@ -569,7 +569,7 @@ print_fit_notes (const NsSweep *sweep)
 static NsSweep *
 build_sweep (const char *path, const NsSweepArgs *a, GError **error)
 {
-  NsSweep *sweep = ns_sweep_new (path, (const char *const *) a->sets, error);
+  NsSweep *sweep = ns_sweep_new (path, a->variant, (const char *const *) a->sets, error);
 
   if (sweep == NULL)
     return NULL;
@@ -579,8 +579,6 @@ build_sweep (const char *path, const NsSweepArgs *a, GError **error)
   if (a->seed_given)
     ns_sweep_set_seed (sweep, a->seed);
   ns_sweep_set_repeat (sweep, (guint) a->repeat);
-  if (a->variant)
-    ns_sweep_set_variant (sweep, a->variant);
   if (!ns_sweep_prepare (sweep, error))
     goto fail;
   print_fit_notes (sweep);

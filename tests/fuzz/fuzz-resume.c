@@ -22,7 +22,7 @@ make_sweep (void)
   static const char *const grid[] = { FUZZ_RESUME_GRID, NULL };
   g_autofree char *path = g_build_filename (g_getenv ("NETSIM_DATADIR"), "scenarios",
                                             "micro", "call-chain.xml", NULL);
-  NsSweep *sweep = ns_sweep_new (path, sets, NULL);
+  NsSweep *sweep = ns_sweep_new (path, NULL, sets, NULL);
 
   if (sweep == NULL)
     abort ();

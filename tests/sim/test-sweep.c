@@ -134,7 +134,7 @@ make_sweep (const char *const *params, const char *variant, guint repeat)
 {
   g_autofree char *path = micro_path ("call-chain.xml");
   GError *error = NULL;
-  NsSweep *sweep = ns_sweep_new (path, quick_sets, &error);
+  NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
 
   ck_assert_msg (sweep != NULL, "%s", error ? error->message : "?");
   for (guint i = 0; params && params[i]; i++)
@@ -211,7 +211,7 @@ START_TEST (test_prepare_refusals)
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
-    NsSweep *sweep = ns_sweep_new (path, quick_sets, &error);
+    NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
     gboolean ok = ns_sweep_add_param (sweep, bad[i], &error) && ns_sweep_prepare (sweep, &error);
     ck_assert_msg (!ok, "%s accepted", bad[i]);
     ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
@@ -220,7 +220,7 @@ START_TEST (test_prepare_refusals)
   }
   {
     /* a repeated swept seed is meaningless */
-    NsSweep *sweep = ns_sweep_new (path, quick_sets, &error);
+    NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
     ck_assert (ns_sweep_add_param (sweep, "seed=1,2", &error));
     ns_sweep_set_repeat (sweep, 2);
     ck_assert (!ns_sweep_prepare (sweep, &error));

@@ -911,5 +911,17 @@ done
 [ $? -eq 2 ] && [ "$(grep -c 'writing standard output' "$TMP/err")" -eq 1 ] && ok ||
   bad "run > /dev/full: not one message: $(cat "$TMP/err")"
 
+# with --variant, --set applies on top of the variant's sets (doc/scenario-format.md): a
+# set may edit what only the variant has, here the second <patch> of 7950x-f100-after
+# (the classifier first in the wrapper's chain); an unknown variant is named with the list
+expect 0 "--set on a variant's own element" -- "$NETSIM" run -q --format csv \
+  --variant 7950x-f100-after --set 'kernel.patch[2].name=tc-wrapper-cls-first' \
+  --set measure.duration=200us "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q '^variant,7950x-f100-after,pps,' "$TMP/out" && ok || bad "--set on a variant's patch: $(cat "$TMP/out")"
+expect 2 "--variant unknown" -- "$NETSIM" run -q --variant nosuch \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "no variant named 'nosuch' (variants: '7950x-f1-before', " "$TMP/err" && ok ||
+  bad "--variant unknown does not list the variants: $(cat "$TMP/err")"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

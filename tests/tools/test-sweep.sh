@@ -289,5 +289,18 @@ expect 2 "a second new sweep through the link" -- "$NETSIM" sweep -q $L3 \
 grep -q "dangling.csv exists: pass --resume" "$TMP/err" && ok ||
   bad "a new sweep over the link's existing target: $(cat "$TMP/err")"
 
+# with --variant, --set and --param apply on top of the variant's sets: both may edit
+# what only the variant has (its second <patch>, the classifier's place in the chain)
+TC="$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+expect 0 "sweep --param on a variant's own element" -- "$NETSIM" sweep -q \
+  --variant 7950x-f100-after --set measure.duration=200us \
+  --param 'kernel.patch[2].name=tc-wrapper-cls-first,tc-wrapper-cls-last' -o "$TMP/v1.csv" "$TC"
+[ "$(grep -c ',7950x-f100-after,0,[0-9]*,ok,' "$TMP/v1.csv")" -eq 2 ] && ok ||
+  bad "sweep over a variant's patch: $(cat "$TMP/v1.csv")"
+expect 0 "sweep --set on a variant's own element" -- "$NETSIM" sweep -q \
+  --variant 7950x-f100-after --set 'kernel.patch[2].name=tc-wrapper-cls-last' \
+  --set measure.duration=200us --param workload.filters=50,100 -o "$TMP/v2.csv" "$TC"
+[ "$(grep -c ',ok,' "$TMP/v2.csv")" -eq 2 ] && ok || bad "sweep --set on a variant's patch"
+
 echo "test-sweep.sh: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
