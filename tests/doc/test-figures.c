@@ -13,7 +13,7 @@
  *   <!-- figures: pktgen -->   before the code block of seed 002's table
  *       (models/net/sched/seed002/table.py): each line's CPU, filters and clone name a
  *       row; its recorded pps and delta must be the row's, and on clone-0 lines (the runs
- *       `netsim validate` makes) its simulated pps, errors and delta too.
+ *       `netsim validate` makes) its simulated pps, errors, delta and "delta ok" too.
  *
  * A figure agrees when it is the expected one rounded to its two decimals (±0.005). Every
  * doc under doc/ and the README is read; the test fails on any stale figure (naming the
@@ -424,6 +424,9 @@ check_pktgen_line (Check *c, const char *file, guint line, const char *text)
   check_figure (c, file, line, v[8], r->recorded, what);
   if (atoi (v[1]) != 0)
     return;             /* validate runs clone 1000 as clone 0: no simulated figure */
+  if (strcmp (v[10], !strcmp (r->status, "pass") ? "True" : "False"))
+    problem (c, file, line, "%s: delta ok '%s', but validation/expected.csv says %s", what,
+             v[10], r->status);
   check_count (c, file, line, v[3], r->sim_base, what);
   check_error (c, file, line, v[4], r->sim_base, r->rec_base, what);
   check_count (c, file, line, v[6], r->sim_patch, what);

@@ -548,13 +548,14 @@ grep -q '^set       workload.body-insns=40, workload.depth=4 ' "$TMP/t2.txt" && 
   ok || bad "json: the --sets in force"
 # kernel.config.NAME: the option by name, the walk's slab layout changes the 100-filter run
 TC="$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
-"$NETSIM" run -q --format csv --variant 7950x-f100-before "$TC" >"$TMP/k1.csv"
-"$NETSIM" run -q --format csv --variant 7950x-f100-before \
-  --set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y "$TC" >"$TMP/k2.csv"
-grep '^variant,' "$TMP/k1.csv" >"$TMP/k1.rows"
-grep '^variant,' "$TMP/k2.csv" >"$TMP/k2.rows"
-cmp -s "$TMP/k1.rows" "$TMP/k2.rows" &&
-  bad "--set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y had no effect" || ok
+expect 0 "the 100-filter run, packed slabs" -- "$NETSIM" run -q --format csv \
+  --variant 7950x-f100-before "$TC"
+grep '^variant,' "$TMP/out" >"$TMP/k1.rows"
+expect 0 "the 100-filter run, CONFIG_SLAB_FREELIST_RANDOM=y" -- "$NETSIM" run -q \
+  --format csv --variant 7950x-f100-before --set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y "$TC"
+grep '^variant,' "$TMP/out" >"$TMP/k2.rows"
+[ -s "$TMP/k1.rows" ] && [ -s "$TMP/k2.rows" ] && ! cmp -s "$TMP/k1.rows" "$TMP/k2.rows" &&
+  ok || bad "--set kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y had no effect"
 expect 2 "--set kernel.config with a bad option name" -- "$NETSIM" run -q \
   --set kernel.config.SLAB=y "$TC"
 grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: element config: attribute 'name'.*(after --set kernel.config.SLAB=y)" \

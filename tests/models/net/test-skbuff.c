@@ -23,8 +23,9 @@ typedef struct {
 typedef void (*Body) (NsThread *t, Rig *rig);
 
 typedef struct {
-  Rig  *rig;
-  Body  body;
+  Rig      *rig;
+  Body      body;
+  gboolean  done;                  /* body returned */
 } Job;
 
 /* A machine of the registry defaults running kernel version, with its skb allocator. */
@@ -50,17 +51,19 @@ job_thread (NsThread *t, gpointer data)
   Job *job = data;
 
   job->body (t, job->rig);
+  job->done = TRUE;
 }
 
-/* Runs body inside a simulated thread on CPU 0 until it returns. */
+/* Runs body inside a simulated thread on CPU 0 until it returns; asserts it did. */
 static void
 run (Rig *rig, Body body)
 {
-  Job job = { rig, body };
+  Job job = { rig, body, FALSE };
 
   ns_engine_spawn (rig->s.engine, "skb", 0, NS_THREAD_SOFTIRQ, ns_engine_now (rig->s.engine),
                    job_thread, &job);
   ns_engine_run (rig->s.engine, NS_TIME_FOREVER);
+  ck_assert_msg (job.done, "the skb thread's body did not run to its end");
 }
 
 /* Runs body on a fresh machine of kernel version; the allocator must end with nothing

@@ -26,6 +26,7 @@ typedef void (*Body) (NsThread *t, gpointer data);
 typedef struct {
   Body     body;
   gpointer data;
+  gboolean done;                   /* body returned */
 } Job;
 
 typedef struct {
@@ -44,17 +45,20 @@ job_thread (NsThread *t, gpointer data)
   Job *job = data;
 
   job->body (t, job->data);
+  job->done = TRUE;
 }
 
-/* Runs body(t, data) inside a simulated softirq thread on CPU cpu of rig's machine. */
+/* Runs body(t, data) inside a simulated softirq thread on CPU cpu of rig's machine;
+ * asserts the body returned (a lookup left blocked would skip the asserts after it). */
 static void
 run_in_thread (Rig *rig, guint cpu, Body body, gpointer data)
 {
-  Job job = { body, data };
+  Job job = { body, data, FALSE };
 
   ns_engine_spawn (rig->engine, "lookup", cpu, NS_THREAD_SOFTIRQ,
                    ns_engine_now (rig->engine), job_thread, &job);
   ns_engine_run (rig->engine, NS_TIME_FOREVER);
+  ck_assert_msg (job.done, "the lookup thread's body did not run to its end");
 }
 
 /* A table of the kernel `version` with the named patch (or none): with a default machine
