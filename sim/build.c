@@ -26,6 +26,7 @@
 #include <string.h>
 #include "build.h"
 #include "common.h"
+#include "mitigation.h"
 
 #define NS_TEXT_BASE   G_GUINT64_CONSTANT (0xffffffff81000000)
 #define NS_TEXT_ALIGN  64
@@ -322,6 +323,17 @@ ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def)
   if (!g_hash_table_contains (build->config_bad, key))
     g_hash_table_add (build->config_bad, g_strdup (key));
   return def;
+}
+
+/* The retpoline option's name in the build's version ("x86/bugs: Rename CONFIG_RETPOLINE
+ * => CONFIG_MITIGATION_RETPOLINE", merged for v6.9-rc1); see build.h. */
+const char *
+ns_build_retpoline_option (const NsBuild *build)
+{
+  g_return_val_if_fail (build != NULL, "CONFIG_RETPOLINE");
+
+  return ns_kernel_version_cmp (build->version, "6.9") >= 0 ? "CONFIG_MITIGATION_RETPOLINE"
+                                                            : "CONFIG_RETPOLINE";
 }
 
 /* Orders an array of char* by strcmp. */

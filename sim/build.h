@@ -61,6 +61,9 @@ typedef enum { NS_KCONFIG_N, NS_KCONFIG_M, NS_KCONFIG_Y } NsKconfig;
  * value other than exactly y, m or n reads as def and is kept for ns_build_config_bad
  * (the run refuses it). Counts as asked for (ns_build_config_read). */
 NsKconfig     ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def);
+/* The retpoline option's Kconfig name in the build's version: CONFIG_RETPOLINE, from v6.9
+ * CONFIG_MITIGATION_RETPOLINE (renamed in 6.9-rc1). */
+const char *ns_build_retpoline_option (const NsBuild *build);
 /* The options read as bool/tristate whose value is not y, m or n, sorted; a new
  * NULL-terminated array, empty when none. */
 char        **ns_build_config_bad     (const NsBuild *build);

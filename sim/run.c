@@ -300,24 +300,19 @@ short_batch:
 }
 
 /* Refuses a retpoline mode on a build without retpolines (CONFIG_RETPOLINE=n, from v6.9
- * CONFIG_MITIGATION_RETPOLINE=n): the kernel would fall back (v6.1's
+ * CONFIG_MITIGATION_RETPOLINE=n; the other name is no option of that version): the kernel would fall back (v6.1's
  * spectre_v2_select_retpoline: "Kernel not compiled with retpoline; no mitigation
  * available!", or IBRS on a retbleed-affected Intel part with CPU_IBRS_ENTRY), a choice the
  * model leaves to the user rather than guess; FALSE with a file:line error. */
 static gboolean
 check_retpoline_built (const NsVariantSetup *vs, GError **error)
 {
-  const char *key = NULL;
+  const char *key = ns_build_retpoline_option (vs->build);
 
   if (vs->mit.spectre_v2 != NS_SPECTRE_V2_RETPOLINE &&
       vs->mit.spectre_v2 != NS_SPECTRE_V2_LFENCE)
     return TRUE;
-  if (ns_build_config_tristate (vs->build, "CONFIG_RETPOLINE", NS_KCONFIG_Y) == NS_KCONFIG_N)
-    key = "CONFIG_RETPOLINE";
-  else if (ns_build_config_tristate (vs->build, "CONFIG_MITIGATION_RETPOLINE",
-                                     NS_KCONFIG_Y) == NS_KCONFIG_N)
-    key = "CONFIG_MITIGATION_RETPOLINE";
-  if (key == NULL)
+  if (ns_build_config_tristate (vs->build, key, NS_KCONFIG_Y) != NS_KCONFIG_N)
     return TRUE;
   ns_xml_error (vs->sc, ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "kernel"), error,
                 "%s=n with spectre_v2=%s in force: a kernel built without retpolines "

@@ -365,24 +365,33 @@ START_TEST (test_fit_note_source)
 }
 END_TEST
 
-/* A build without retpolines (CONFIG_RETPOLINE=n, or v6.9's CONFIG_MITIGATION_RETPOLINE=n)
- * cannot run spectre_v2=retpoline or =lfence: refused at the kernel element, naming the
- * option; with spectre_v2=off, or eIBRS, it sets up. */
+/* A build without retpolines (CONFIG_RETPOLINE=n before v6.9, CONFIG_MITIGATION_RETPOLINE=n
+ * from v6.9) cannot run spectre_v2=retpoline or =lfence: refused at the kernel element,
+ * naming the option; with spectre_v2=off, or eIBRS, it sets up. The other name is no
+ * option of that version and changes nothing. */
 START_TEST (test_retpoline_mode_needs_retpolines_built)
 {
-  g_autofree char *path = micro_path ("indirect-call.xml");
+  g_autofree char *path = micro_path ("indirect-call.xml");        /* kernel 6.9 */
   static const char *const no_rp[] = { "kernel.config.CONFIG_RETPOLINE=n", NULL };
+  static const char *const no_rp_68[] = { "kernel.config.CONFIG_RETPOLINE=n",
+                                          "kernel.version=6.8", NULL };
   static const char *const no_mrp[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=n", NULL };
+  static const char *const no_mrp_61[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=n",
+                                           "kernel.version=6.1", NULL };
   GError *error = NULL;
 
-  ck_assert (!ns_run_check_variant (path, "retpoline", no_rp, &error));
+  ck_assert (!ns_run_check_variant (path, "retpoline", no_rp_68, &error));
   ck_assert_ptr_nonnull (strstr (error->message, "CONFIG_RETPOLINE=n"));
   ck_assert_ptr_nonnull (strstr (error->message, "indirect-call.xml:5:"));
   g_clear_error (&error);
   ck_assert (!ns_run_check_variant (path, "lfence", no_mrp, &error));
   ck_assert_ptr_nonnull (strstr (error->message, "CONFIG_MITIGATION_RETPOLINE=n"));
   g_clear_error (&error);
-  ck_assert_msg (ns_run_check_variant (path, "off", no_rp, &error), "%s",
+  ck_assert_msg (ns_run_check_variant (path, "retpoline", no_rp, &error), "%s",
+                 error ? error->message : "");
+  ck_assert_msg (ns_run_check_variant (path, "retpoline", no_mrp_61, &error), "%s",
+                 error ? error->message : "");
+  ck_assert_msg (ns_run_check_variant (path, "off", no_rp_68, &error), "%s",
                  error ? error->message : "");
   ck_assert_msg (ns_run_check_variant (path, "eibrs", no_mrp, &error), "%s",
                  error ? error->message : "");
@@ -391,19 +400,19 @@ START_TEST (test_retpoline_mode_needs_retpolines_built)
 }
 END_TEST
 
-/* Kconfig's bool/tristate options take y, m or n and nothing else: a CONFIG_RETPOLINE
- * spelled N, yes, no or 0 with a retpoline mode is neither a build with retpolines nor one
+/* Kconfig's bool/tristate options take y, m or n and nothing else: the retpoline option
+ * (v6.9's CONFIG_MITIGATION_RETPOLINE here) spelled N, yes, no or 0 with a retpoline mode is neither a build with retpolines nor one
  * without, and is refused at its <config> with the set that gave it (the old code read it
  * as y and ran retpolines); m, a value Kconfig allows, sets up. */
 START_TEST (test_retpoline_value_checked)
 {
   g_autofree char *path = micro_path ("indirect-call.xml");
   static const char *const bad[] = { "N", "yes", "no", "0" };   /* " n": the XML layer's */
-  static const char *const module[] = { "kernel.config.CONFIG_RETPOLINE=m", NULL };
+  static const char *const module[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=m", NULL };
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
-    g_autofree char *set = g_strdup_printf ("kernel.config.CONFIG_RETPOLINE=%s", bad[i]);
+    g_autofree char *set = g_strdup_printf ("kernel.config.CONFIG_MITIGATION_RETPOLINE=%s", bad[i]);
     g_autofree char *after = g_strdup_printf ("(after --set %s)", set);
     const char *const sets[] = { set, NULL };
 

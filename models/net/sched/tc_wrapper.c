@@ -190,13 +190,13 @@ config_builtin (const NsBuild *build, const char *key, gboolean def)
          NS_KCONFIG_Y;
 }
 
-/* CONFIG_RETPOLINE (CONFIG_MITIGATION_RETPOLINE from ≈v6.9): on unless set to n — every
- * x86-64 distribution kernel of the period builds it. */
+/* CONFIG_RETPOLINE (CONFIG_MITIGATION_RETPOLINE from v6.9; the build's version decides
+ * which name is read): on unless set to n — every x86-64 distribution kernel of the
+ * period builds it. */
 static gboolean
 build_has_retpoline (const NsBuild *build)
 {
-  return config_builtin (build, "CONFIG_RETPOLINE", TRUE) &&
-         config_builtin (build, "CONFIG_MITIGATION_RETPOLINE", TRUE);
+  return config_builtin (build, ns_build_retpoline_option (build), TRUE);
 }
 
 /* Fills a compare chain with the built-in members of order (NULL-terminated), skipping the

@@ -332,6 +332,8 @@ START_TEST (test_wrapper_needs_retpoline_build_and_opt_in)
 {
   static const char *const no_retpoline[] = { "CONFIG_RETPOLINE", "n", NULL };
   static const char *const no_opt_in[] = { "CONFIG_NET_TC_INDIRECT_WRAPPER", "n", NULL };
+  static const char *const no_mitigation_retpoline[] = { "CONFIG_MITIGATION_RETPOLINE", "n",
+                                                         NULL };
   SchedRig rig;
 
   rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
@@ -342,6 +344,16 @@ START_TEST (test_wrapper_needs_retpoline_build_and_opt_in)
   rig_clear (&rig);
   rig_init (&rig, "6.1.0", rfc, no_opt_in, NS_SPECTRE_V2_RETPOLINE);
   ck_assert (!tc_wrapper_compiled (rig.tc));
+  rig_clear (&rig);
+  /* the option's name is the version's: CONFIG_MITIGATION_RETPOLINE from v6.9 only */
+  rig_init (&rig, "6.1.0", merged, no_mitigation_retpoline, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (tc_wrapper_compiled (rig.tc));
+  rig_clear (&rig);
+  rig_init (&rig, "6.9.0", NULL, no_mitigation_retpoline, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (!tc_wrapper_compiled (rig.tc));
+  rig_clear (&rig);
+  rig_init (&rig, "6.9.0", NULL, no_retpoline, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (tc_wrapper_compiled (rig.tc));
   rig_clear (&rig);
 }
 END_TEST
