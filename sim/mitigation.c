@@ -224,6 +224,72 @@ ns_kernel_version_cmp (const char *a, const char *b)
   return 0;
 }
 
+/* The release candidate of version, "6.9.0-rc4" → 4; none (a release, or a bound that
+ * names no candidate) → none_value. */
+static guint64
+version_rc (const char *version, guint64 none_value)
+{
+  const char *rc = strstr (version, "-rc");
+  char *end;
+  guint64 n;
+
+  if (rc == NULL || !g_ascii_isdigit (rc[3]))
+    return none_value;
+  errno = 0;
+  n = g_ascii_strtoull (rc + 3, &end, 10);
+  return errno == ERANGE ? none_value : n;
+}
+
+/* Compares a and b on major.minor, then on their release candidates, a's read as rc_a
+ * when it names none and b's as rc_b. */
+static int
+version_cmp_rc (const char *a, guint64 rc_a, const char *b, guint64 rc_b)
+{
+  int c = ns_kernel_version_cmp (a, b);
+  guint64 ra = version_rc (a, rc_a), rb = version_rc (b, rc_b);
+
+  if (c != 0 || ra == rb)
+    return c;
+  return ra < rb ? -1 : 1;
+}
+
+/* Where version lies against a range's lower bound from: <0 before it, ≥0 in or after. A
+ * version that names no candidate is the release, after every -rcN; a bound that names
+ * none starts before -rc1, so "6.9" holds 6.9.0-rc1. */
+static int
+version_cmp_from (const char *version, const char *from)
+{
+  return version_cmp_rc (version, G_MAXUINT64, from, 0);
+}
+
+/* Where version lies against a range's upper bound to: >0 after it. A bound that names no
+ * candidate ends after the release, so "6.8" holds 6.8.0-rc2 and 6.8. */
+static int
+version_cmp_to (const char *version, const char *to)
+{
+  return version_cmp_rc (version, G_MAXUINT64, to, G_MAXUINT64);
+}
+
+/* TRUE if version lies in from..to (inclusive); see mitigation.h. */
+gboolean
+ns_kernel_version_in_range (const char *version, const char *from, const char *to)
+{
+  g_return_val_if_fail (version != NULL && from != NULL && to != NULL, FALSE);
+
+  return version_cmp_from (version, from) >= 0 && version_cmp_to (version, to) <= 0;
+}
+
+/* TRUE if the ranges a_from..a_to and b_from..b_to share a version; see mitigation.h. */
+gboolean
+ns_kernel_ranges_overlap (const char *a_from, const char *a_to, const char *b_from,
+                          const char *b_to)
+{
+  g_return_val_if_fail (a_from && a_to && b_from && b_to, FALSE);
+
+  return version_cmp_rc (a_from, 0, b_to, G_MAXUINT64) <= 0 &&
+         version_cmp_rc (b_from, 0, a_to, G_MAXUINT64) <= 0;
+}
+
 /* Frees the strings of a profile default. */
 void
 ns_mitigation_default_clear (NsMitigationDefault *def)
@@ -264,14 +330,13 @@ why_set (char **slot, const char *text)
   *slot = g_strdup (text);
 }
 
-/* The first of the n defaults whose kernel_from..kernel_to range (inclusive, on major.minor)
- * holds version, or NULL. */
+/* The first of the n defaults whose kernel_from..kernel_to range (inclusive; see
+ * ns_kernel_version_in_range) holds version, or NULL. */
 const NsMitigationDefault *
 ns_mitigation_default_find (const NsMitigationDefault *defaults, guint n, const char *version)
 {
   for (guint i = 0; i < n; i++)
-    if (ns_kernel_version_cmp (version, defaults[i].kernel_from) >= 0 &&
-        ns_kernel_version_cmp (version, defaults[i].kernel_to) <= 0)
+    if (ns_kernel_version_in_range (version, defaults[i].kernel_from, defaults[i].kernel_to))
       return &defaults[i];
   return NULL;
 }

@@ -140,5 +140,15 @@ char        *ns_mitigation_explain_value (const char *line, const char *key, con
 gboolean     ns_kernel_version_check (const char *version, GError **error);
 /* Compares "6.9.0-rc1" with "6.9" on major.minor: <0, 0, >0. */
 int          ns_kernel_version_cmp (const char *a, const char *b);
+/* TRUE if version lies in the inclusive range from..to, on major.minor and then on release
+ * candidates: a bound that names one ("6.9.0-rc4") is exact, one that names none covers
+ * its whole series ("6.9" from 6.9.0-rc1, "6.8" to the 6.8 release); a version that names
+ * none is the release. */
+gboolean     ns_kernel_version_in_range (const char *version, const char *from,
+                                         const char *to);
+/* TRUE if the ranges a_from..a_to and b_from..b_to (read as ns_kernel_version_in_range
+ * does) share a version. */
+gboolean     ns_kernel_ranges_overlap (const char *a_from, const char *a_to,
+                                       const char *b_from, const char *b_to);
 
 G_END_DECLS

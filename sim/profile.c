@@ -245,7 +245,8 @@ fail:
   return FALSE;
 }
 
-/* TRUE if text is "MAJOR.MINOR" (digits only), the form version ranges are written in. */
+/* TRUE if text is "MAJOR.MINOR" or "MAJOR.MINOR.0-rcN" (digits only), the forms version
+ * ranges are written in. */
 static gboolean
 is_kernel_version (const char *text)
 {
@@ -259,10 +260,14 @@ is_kernel_version (const char *text)
     return FALSE;
   while (g_ascii_isdigit (*p))
     p++;
+  if (g_str_has_prefix (p, ".0-rc") && g_ascii_isdigit (p[5])) {
+    for (p += 5; g_ascii_isdigit (*p); p++)
+      ;
+  }
   return *p == '\0';
 }
 
-/* Reads a MAJOR.MINOR version attribute; newly allocated. */
+/* Reads a MAJOR.MINOR[.0-rcN] version attribute; newly allocated. */
 static char *
 read_version (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
               GError **error)
@@ -272,7 +277,8 @@ read_version (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
   if (value == NULL || (is_kernel_version (value) && ns_kernel_version_check (value, NULL)))
     return value;
   ns_xml_set_error (error, reader->path, node,
-                  "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR (e.g. 6.9; "
+                  "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR or "
+                  "MAJOR.MINOR.0-rcN (e.g. 6.9, 6.9.0-rc4; "
                   "each part at most %" G_GUINT64_FORMAT ")",
                   attr, value, G_MAXUINT64);
   g_free (value);
@@ -398,8 +404,8 @@ read_choices (const NsProfileReader *reader, xmlNodePtr node, NsMitigationDefaul
 static gboolean
 ranges_overlap (const NsMitigationDefault *a, const NsMitigationDefault *b)
 {
-  return ns_kernel_version_cmp (a->kernel_from, b->kernel_to) <= 0 &&
-         ns_kernel_version_cmp (b->kernel_from, a->kernel_to) <= 0;
+  return ns_kernel_ranges_overlap (a->kernel_from, a->kernel_to, b->kernel_from,
+                                   b->kernel_to);
 }
 
 /* Checks def's range: from ≤ to, and no overlap with ranges read before. */
@@ -409,8 +415,9 @@ check_range (const NsProfileReader *reader, xmlNodePtr node, const NsMitigationD
 {
   GArray *defaults = reader->profile->mitigation_defaults;
 
-  if (ns_kernel_version_cmp (def->kernel_from, def->kernel_to) > 0)
-    goto reversed;
+  if (!ns_kernel_ranges_overlap (def->kernel_from, def->kernel_to, def->kernel_from,
+                                 def->kernel_to))
+    goto reversed;                      /* an empty range: from after to */
   for (guint i = 0; i < defaults->len; i++) {
     const NsMitigationDefault *other = &g_array_index (defaults, NsMitigationDefault, i);
     if (ranges_overlap (def, other)) {

@@ -414,6 +414,31 @@ START_TEST (test_kernel_spellings)
 }
 END_TEST
 
+/* Profile ranges: a bound without -rcN covers its whole series, one with it is exact (the
+ * BHI loop arrived in 6.9-rc4), and a version without -rcN is the release. */
+START_TEST (test_kernel_ranges_with_release_candidates)
+{
+  ck_assert (ns_kernel_version_in_range ("6.9.0-rc1", "6.9", "6.99"));
+  ck_assert (ns_kernel_version_in_range ("6.8.0-rc2", "5.19", "6.8"));
+  ck_assert (ns_kernel_version_in_range ("6.8", "5.19", "6.8"));
+  ck_assert (ns_kernel_version_in_range ("6.9.0-rc1", "5.19", "6.9.0-rc3"));
+  ck_assert (ns_kernel_version_in_range ("6.9.0-rc3", "5.19", "6.9.0-rc3"));
+  ck_assert (!ns_kernel_version_in_range ("6.9.0-rc4", "5.19", "6.9.0-rc3"));
+  ck_assert (!ns_kernel_version_in_range ("6.9", "5.19", "6.9.0-rc3"));
+  ck_assert (ns_kernel_version_in_range ("6.9", "6.9.0-rc4", "6.99"));
+  ck_assert (ns_kernel_version_in_range ("6.9.0-rc4", "6.9.0-rc4", "6.99"));
+  ck_assert (ns_kernel_version_in_range ("6.9.0-rc12", "6.9.0-rc4", "6.99"));
+  ck_assert (!ns_kernel_version_in_range ("6.9.0-rc1", "6.9.0-rc4", "6.99"));
+  ck_assert (!ns_kernel_version_in_range ("6.10", "5.19", "6.9"));
+  /* the split at rc3/rc4 leaves no version out and none in both */
+  ck_assert (!ns_kernel_ranges_overlap ("5.19", "6.9.0-rc3", "6.9.0-rc4", "6.99"));
+  ck_assert (ns_kernel_ranges_overlap ("5.19", "6.9.0-rc4", "6.9.0-rc4", "6.99"));
+  ck_assert (ns_kernel_ranges_overlap ("5.19", "6.9", "6.9.0-rc4", "6.99"));
+  ck_assert (ns_kernel_ranges_overlap ("6.9", "6.9", "6.9", "6.9"));
+  ck_assert (!ns_kernel_ranges_overlap ("6.9.0-rc4", "6.9.0-rc3", "6.9.0-rc4", "6.9.0-rc3"));
+}
+END_TEST
+
 /* A kernel version is MAJOR.MINOR[...]; a part past 2^64 - 1 is refused rather than read
  * as 2^64 - 1 (strtoull saturates), which would order 6.18446744073709551625 equal to
  * 6.18446744073709551615; a part just at the limit is taken and ordered. */
@@ -555,6 +580,7 @@ main (void)
 
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_kernel_version_range);
+  tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);
   tcase_add_test (tc, test_off_switches_win);

@@ -80,14 +80,17 @@ check_required_params (const NsCpuProfile *profile)
 static gboolean
 range_contains (const NsMitigationDefault *def, const char *version)
 {
-  return ns_kernel_version_cmp (version, def->kernel_from) >= 0 &&
-         ns_kernel_version_cmp (version, def->kernel_to) <= 0;
+  return ns_kernel_version_in_range (version, def->kernel_from, def->kernel_to);
 }
 
-/* Checks mitigation ranges: each sourced, none overlapping, exactly one per 6.1..6.9. */
+/* Checks mitigation ranges: each sourced, none overlapping, exactly one for each of 6.1 …
+ * 6.9 and the 6.9 release candidates seed 000 ran (rc1) and the BHI default arrived in
+ * (rc4). */
 static void
 check_mitigation_ranges (const NsCpuProfile *profile)
 {
+  static const char *const versions[] = { "6.1", "6.2", "6.3", "6.4", "6.5", "6.6", "6.7",
+                                          "6.8", "6.9", "6.9.0-rc1", "6.9.0-rc4" };
   GArray *defs = profile->mitigation_defaults;
 
   ck_assert_msg (defs->len > 0, "%s has no <mitigations>", profile->path);
@@ -95,23 +98,23 @@ check_mitigation_ranges (const NsCpuProfile *profile)
     const NsMitigationDefault *a = &g_array_index (defs, NsMitigationDefault, i);
     ck_assert_msg (!is_blank (a->source),
                    "%s:%d: <mitigations> lacks a source", profile->path, a->line);
-    ck_assert_msg (ns_kernel_version_cmp (a->kernel_from, a->kernel_to) <= 0,
+    ck_assert_msg (ns_kernel_ranges_overlap (a->kernel_from, a->kernel_to, a->kernel_from,
+                                             a->kernel_to),
                    "%s:%d: reversed kernel range", profile->path, a->line);
     for (guint j = i + 1; j < defs->len; j++) {
       const NsMitigationDefault *b = &g_array_index (defs, NsMitigationDefault, j);
-      ck_assert_msg (!(range_contains (a, b->kernel_from) || range_contains (b, a->kernel_from)),
+      ck_assert_msg (!ns_kernel_ranges_overlap (a->kernel_from, a->kernel_to, b->kernel_from,
+                                                b->kernel_to),
                      "%s: ranges at lines %d and %d overlap", profile->path, a->line, b->line);
     }
   }
-  for (int minor = 1; minor <= 9; minor++) {
-    char version[16];
+  for (guint v = 0; v < G_N_ELEMENTS (versions); v++) {
     guint hits = 0;
 
-    g_snprintf (version, sizeof version, "6.%d", minor);
     for (guint i = 0; i < defs->len; i++)
-      hits += range_contains (&g_array_index (defs, NsMitigationDefault, i), version);
+      hits += range_contains (&g_array_index (defs, NsMitigationDefault, i), versions[v]);
     ck_assert_msg (hits == 1, "%s: kernel %s matched by %u <mitigations> ranges",
-                   profile->path, version, hits);
+                   profile->path, versions[v], hits);
   }
 }
 
@@ -594,6 +597,29 @@ START_TEST (test_reversed_range)
 }
 END_TEST
 
+/* A release-candidate bound is MAJOR.MINOR.0-rcN; other suffixes are refused at their line,
+ * and rc bounds order within their series (rc4 .. rc3 is reversed). */
+START_TEST (test_rc_range_bounds)
+{
+  static const char *const bad[] = { "6.9.0-rc", "6.9-rc4", "6.9.1-rc4", "6.9.0-rc4x" };
+  TestProfile t = { .name = "rc", .from = "6.9.0-rc4", .to = "6.9.0-rc3" };
+  char *path;
+  GError *error = load_bad ("rc", &t, &path);
+
+  assert_line_error (error, path, 6, "after");
+  g_error_free (error);
+  g_free (path);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    t.from = bad[i];
+    t.to = "6.99";
+    error = load_bad ("rc", &t, &path);
+    assert_line_error (error, path, 6, "kernel-from");
+    g_error_free (error);
+    g_free (path);
+  }
+}
+END_TEST
+
 /* A range end whose minor is past 2^64 - 1 is refused at its line, not read as 2^64 - 1. */
 START_TEST (test_range_end_out_of_range)
 {
@@ -744,6 +770,7 @@ profile_suite (void)
   tcase_add_test (bad, test_bad_enum_value);
   tcase_add_test (bad, test_overlapping_ranges);
   tcase_add_test (bad, test_reversed_range);
+  tcase_add_test (bad, test_rc_range_bounds);
   tcase_add_test (bad, test_range_end_out_of_range);
   tcase_add_test (bad, test_mitigations_without_source);
   tcase_add_test (bad, test_bugs_empty_means_none);
