@@ -4,10 +4,11 @@
  * What is measured, and how (each the best of several runs, to shed interrupts):
  *  - the core clock: a chain of dependent ADDs, one cycle each on every x86-64 core;
  *  - load-to-use latency of L1D, L2, L3 and DRAM: a pointer chase through one line per
- *    step, in random cyclic order, over working sets sized from sysfs's cache sizes:
- *    half-way into each level (L3: at most 4 × L2, as a shared or virtualised host may
- *    give one core far less L3 than sysfs says); DRAM: 8 × L3 within 256 MiB … 1 GiB, so
- *    it includes TLB misses, as a kernel's DRAM access does;
+ *    step, in random cyclic order, over working sets sized from the cache sizes (sysfs's,
+ *    else CPUID's): half-way into each level (L3: at most 4 × L2, as a shared or
+ *    virtualised host may give one core far less L3 than it says); DRAM: 8 × L3 within
+ *    256 MiB … 1 GiB, so it includes TLB misses, as a kernel's DRAM access does; a level
+ *    whose size neither gives is not measured;
  *  - branch.mispredict_cycles: a data-dependent branch on random bits against the same
  *    loop on zeros (half the random branches mispredict);
  *  - icall.predicted_cycles, icall.lfence_cycles: a loop calling one function through a
@@ -23,14 +24,17 @@
  *  - one c2c parameter: a cache-line ping-pong between the first two online CPUs, half a
  *    round trip, the median over timed batches of 64 round trips (a descheduled batch is
  *    an outlier, not part of a mean); which parameter (SMT, L3 domain, socket) follows
- *    from sysfs topology;
+ *    from sysfs topology (whether the two share an L3: sysfs's list, else their APIC IDs
+ *    against CPUID's sharing count, else not taken as shared);
  *  - mem.copy_mlp: a REP MOVSB on the first CPU of 16 KiB the second has just written,
  *    median cycles per line, against that transfer latency (Little's law);
  *  - cpu.mlp: one 8-byte store into each line of 16 KiB the second CPU has just written,
  *    then MFENCE (every read-for-ownership inside the interval), median cycles per line,
  *    against the transfer latency (Little's law: the stores' misses in flight);
  * Cache sizes, associativity and topology come from /sys/devices/system/cpu, the default
- * mitigations from its vulnerabilities files (the running kernel's choices).
+ * mitigations from its vulnerabilities files (the running kernel's choices); a cache level
+ * sysfs does not list (a guest's kernel may list none) from CPUID: the deterministic cache
+ * parameters (Intel leaf 4, AMD Fn8000_001D), on AMD then Fn8000_0005/Fn8000_0006.
  * Composite sequences whose model cost is a sum of parameters — the generic retpoline and
  * SRSO Safe RET return — are measured too and reported in the profile's description, not
  * written as parameters: a tight loop shows their floor, with no work in flight. So is
@@ -47,6 +51,9 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include "hostbench.h"
@@ -82,6 +89,76 @@ ns_hostbench_spread_note (const double *v, guint n)
   return g_strdup_printf ("the runs disagree (the largest is %.1f times the smallest): the "
                           "machine differed between runs (other load, or a guest's vCPUs on "
                           "other cores); measure again when it is quiet", hi / lo);
+}
+
+/* ---- caches as CPUID describes them (pure: the tests give the registers) ---- */
+
+/* The deterministic cache parameters, one sub-leaf per cache, in one layout for Intel
+ * (SDM Vol. 2A, CPUID leaf 04H) and AMD (APM Vol. 3, CPUID Fn8000_001D): EAX[4:0] the
+ * type (0 no more caches, 1 data, 2 instruction, 3 unified), EAX[7:5] the level,
+ * EAX[25:14] + 1 the most logical CPUs sharing it; EBX[31:22] + 1 ways, EBX[21:12] + 1
+ * physical line partitions, EBX[11:0] + 1 the line size; ECX + 1 sets. The size is
+ * ways × partitions × line size × sets. */
+NsCpuidCache
+ns_hostbench_cpuid_cache (guint32 eax, guint32 ebx, guint32 ecx)
+{
+  NsCpuidCache c = { 0 };
+  guint partitions = ((ebx >> 12) & 0x3ff) + 1;
+
+  if ((eax & 0x1f) == 0)
+    return c;
+  c.type = eax & 0x1f;
+  c.level = (eax >> 5) & 0x7;
+  c.sharing = ((eax >> 14) & 0xfff) + 1;
+  c.ways = (ebx >> 22) + 1;
+  c.line = (ebx & 0xfff) + 1;
+  c.size = (guint64) c.ways * partitions * c.line * ((guint64) ecx + 1);
+  return c;
+}
+
+/* AMD's older cache leaves (APM Vol. 3): Fn8000_0005 ECX (L1 data) and EDX (L1
+ * instruction): [31:24] the size in KiB, [23:16] the ways (FFh: fully associative),
+ * [7:0] the line size; Fn8000_0006 ECX (L2): [31:16] the size in KiB, EDX (L3): [31:18]
+ * the size in 512 KiB units (the size lies in [n, n + 1) × 512 KiB); for both [15:12] an
+ * associativity code, 0 for no such cache, 9 for "determine every field from
+ * Fn8000_001D" (this leaf's size then means nothing), the others ranges of ways (so
+ * the ways are not given exactly), [7:0] the line size. */
+NsCpuidCache
+ns_hostbench_cpuid_amd_cache (guint32 reg, guint level, gboolean instruction)
+{
+  NsCpuidCache c = { 0 }, none = { 0 };
+  guint code = (reg >> 12) & 0xf, ways = (reg >> 16) & 0xff;
+
+  g_return_val_if_fail (level >= 1 && level <= 3, none);
+
+  if (level == 1) {
+    c.size = (guint64) (reg >> 24) * 1024;
+    c.ways = ways == 0xff ? 0 : ways;
+  } else if (code == 0 || code == 9) {
+    return none;
+  } else {
+    c.size = level == 2 ? (guint64) (reg >> 16) * 1024 : (guint64) (reg >> 18) * 512 * 1024;
+  }
+  if (c.size == 0)
+    return none;
+  c.type = level > 1 ? 3 : instruction ? 2 : 1;
+  c.level = level;
+  c.line = reg & 0xff;
+  return c;
+}
+
+/* Whether two CPUs share a cache, from their APIC IDs: the IDs of the CPUs that share one
+ * agree above the low bits that number them, as many bits as the sharing count needs
+ * rounded up to a power of two (Intel SDM Vol. 2A, CPUID leaf 04H, EAX[25:14]; Linux
+ * derives an AMD CPU's last-level cache ID from Fn8000_001D's count the same way). */
+gboolean
+ns_hostbench_apic_share (guint32 a, guint32 b, guint sharing)
+{
+  guint bits = 0;
+
+  while (bits < 31 && (1u << bits) < sharing)
+    bits++;
+  return (a >> bits) == (b >> bits);
 }
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -163,6 +240,27 @@ ns_hostbench_core_ghz (guint64 n, guint reps)
   return 10.0 / best_ns (nshb_adds, MAX (n, 1), NULL, 0, MAX (reps, 1));
 }
 
+/* ---- pinning ---- */
+
+/* Pins the calling thread to cpu; FALSE if the kernel refuses. */
+static gboolean
+pin_to (guint cpu)
+{
+  cpu_set_t set;
+
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  return sched_setaffinity (0, sizeof set, &set) == 0;
+}
+
+/* Pins the calling thread to cpu after saving its affinity in *saved (for
+ * sched_setaffinity afterwards: the caller runs where it did); FALSE if either fails. */
+static gboolean
+pin_saving (guint cpu, cpu_set_t *saved)
+{
+  return sched_getaffinity (0, sizeof *saved, saved) == 0 && pin_to (cpu);
+}
+
 /* ---- sysfs ---- */
 
 /* The contents of a sysfs file, stripped; NULL if unreadable. */
@@ -202,9 +300,11 @@ cpu_list_count (const char *list)
 }
 
 typedef struct {
-  guint64 size;                 /* bytes; 0 = level absent */
-  guint   ways;
-  guint   shared_cpus;
+  guint64     size;             /* bytes; 0 = level absent */
+  guint       ways;             /* 0: not known */
+  guint       shared_cpus;      /* 0: not known */
+  guint       cpuid_sharing;    /* CPUID's most CPUs sharing it (0: not from CPUID) */
+  const char *from;             /* NULL: sysfs; else the CPUID leaf, "CPUID leaf 4" */
 } HostCache;
 
 typedef struct {
@@ -279,7 +379,146 @@ cpu_list_has (guint cpu, const char *file, guint other)
   return FALSE;
 }
 
-/* Fills info from sysfs and /proc/cpuinfo. */
+/* ---- CPUID ---- */
+
+/* Puts c into its level of info unless sysfs gave that level (sysfs is what the kernel
+ * says; CPUID fills only what it left out). */
+static void
+cache_fill (HostInfo *info, const NsCpuidCache *c, const char *from)
+{
+  HostCache *slot = c->level == 1 ? (c->type == 2 ? &info->l1i : &info->l1d)
+                  : c->type == 2 ? NULL
+                  : c->level == 2 ? &info->l2 : c->level == 3 ? &info->l3 : NULL;
+
+  if (c->type == 0 || slot == NULL || slot->size != 0)
+    return;
+  slot->size = c->size;
+  slot->ways = c->ways;
+  slot->cpuid_sharing = c->sharing;
+  /* CPUID's count is the most CPUs that can share it, not those online */
+  slot->shared_cpus = c->sharing ? MIN (c->sharing, MAX (info->n_cpus, 1)) : 0;
+  slot->from = from;
+}
+
+/* The deterministic cache parameters of leaf (4, or AMD's 0x8000001D) into info. */
+static void
+cpuid_deterministic (HostInfo *info, guint leaf, const char *from)
+{
+  for (guint i = 0; i < 16; i++) {
+    guint a, b, c, d;
+    NsCpuidCache cache;
+
+    __cpuid_count (leaf, i, a, b, c, d);
+    cache = ns_hostbench_cpuid_cache (a, b, c);
+    if (cache.type == 0)
+      break;
+    cache_fill (info, &cache, from);
+  }
+}
+
+/* TRUE if the CPU is AMD's or Hygon's (whose cache leaves are AMD's). */
+static gboolean
+cpuid_is_amd (void)
+{
+  guint a, b, c, d;
+  char vendor[13];
+
+  __cpuid (0, a, b, c, d);
+  memcpy (vendor, &b, 4);
+  memcpy (vendor + 4, &d, 4);
+  memcpy (vendor + 8, &c, 4);
+  vendor[12] = '\0';
+  return g_str_equal (vendor, "AuthenticAMD") || g_str_equal (vendor, "HygonGenuine");
+}
+
+/* AMD: Fn8000_001D where TOPOEXT (Fn8000_0001 ECX bit 22) says it exists, then the older
+ * Fn8000_0005 (L1) and Fn8000_0006 (L2, L3) for what is still missing. */
+static void
+cpuid_amd_caches (HostInfo *info)
+{
+  guint a, b, c = 0, d, ext = __get_cpuid_max (0x80000000, NULL);
+  NsCpuidCache cache;
+
+  if (ext >= 0x80000001)
+    __cpuid (0x80000001, a, b, c, d);
+  if (ext >= 0x8000001d && (c >> 22 & 1))
+    cpuid_deterministic (info, 0x8000001d, "CPUID leaf 0x8000001D");
+  if (ext >= 0x80000005) {
+    __cpuid (0x80000005, a, b, c, d);
+    cache = ns_hostbench_cpuid_amd_cache (c, 1, FALSE);
+    cache_fill (info, &cache, "CPUID leaf 0x80000005");
+    cache = ns_hostbench_cpuid_amd_cache (d, 1, TRUE);
+    cache_fill (info, &cache, "CPUID leaf 0x80000005");
+  }
+  if (ext >= 0x80000006) {
+    __cpuid (0x80000006, a, b, c, d);
+    cache = ns_hostbench_cpuid_amd_cache (c, 2, FALSE);
+    cache_fill (info, &cache, "CPUID leaf 0x80000006");
+    cache = ns_hostbench_cpuid_amd_cache (d, 3, FALSE);
+    cache_fill (info, &cache, "CPUID leaf 0x80000006");
+  }
+}
+
+/* Fills the cache levels sysfs left empty from CPUID, read on CPU 0 where it can be pinned
+ * (a hybrid CPU's cores differ; sysfs's are cpu0's). */
+static void
+cpuid_caches (HostInfo *info)
+{
+  cpu_set_t saved;
+  gboolean pinned;
+
+  if (info->l1d.size && info->l1i.size && info->l2.size && info->l3.size)
+    return;
+  pinned = pin_saving (0, &saved);
+  if (cpuid_is_amd ())
+    cpuid_amd_caches (info);
+  else if (__get_cpuid_max (0, NULL) >= 4)
+    cpuid_deterministic (info, 4, "CPUID leaf 4");
+  if (pinned)
+    sched_setaffinity (0, sizeof saved, &saved);
+}
+
+/* The APIC ID of cpu (leaf 0xB's x2APIC ID where given, else leaf 1's initial APIC ID),
+ * read there; FALSE if the thread cannot be pinned to it. */
+static gboolean
+apic_id_on (guint cpu, guint32 *id)
+{
+  guint a, b, c, d;
+  cpu_set_t saved;
+
+  if (!pin_saving (cpu, &saved))
+    return FALSE;
+  b = 0;
+  if (__get_cpuid_max (0, NULL) >= 0xb)
+    __cpuid_count (0xb, 0, a, b, c, d);
+  if ((b & 0xffff) != 0) {
+    *id = d;
+  } else {
+    __cpuid (1, a, b, c, d);
+    *id = b >> 24;
+  }
+  sched_setaffinity (0, sizeof saved, &saved);
+  return TRUE;
+}
+
+/* TRUE if info's CPUs a and b share its L3: sysfs's list where it gave the L3; else, where
+ * CPUID gave a sharing count, their APIC IDs (ns_hostbench_apic_share); FALSE when that
+ * cannot be told (AMD's older leaf gives no count). */
+static gboolean
+share_l3 (const HostInfo *info)
+{
+  guint32 a, b;
+
+  if (info->l3.size == 0 || info->l3.shared_cpus <= 1)
+    return FALSE;
+  if (info->l3.from == NULL)
+    return cpu_list_has (info->cpu_a, "cache/index3/shared_cpu_list", info->cpu_b);
+  return info->l3.cpuid_sharing > 1 && apic_id_on (info->cpu_a, &a) &&
+         apic_id_on (info->cpu_b, &b) && ns_hostbench_apic_share (a, b,
+                                                                   info->l3.cpuid_sharing);
+}
+
+/* Fills info from sysfs and /proc/cpuinfo (the caches sysfs does not give, from CPUID). */
 static void
 host_info_read (HostInfo *info)
 {
@@ -297,16 +536,16 @@ host_info_read (HostInfo *info)
   info->model = g_strdup_printf ("%s (family %s, model %s)", name ? name : "unknown x86-64",
                                  family ? family : "?", model ? model : "?");
   info->kernel = g_strdup (uname (&un) == 0 ? un.release : "unknown");
+  info->n_cpus = g_get_num_processors ();
   for (guint i = 0; i < 8; i++)
     read_cache_index (info, i);
-  info->n_cpus = g_get_num_processors ();
+  cpuid_caches (info);
   info->smt = MAX (1, cpu_list_count (siblings));
   info->cpus_per_package = MAX (1, package ? cpu_list_count (package) : info->n_cpus);
   info->cpu_a = 0;
   info->cpu_b = 1;
   info->c2c_param = cpu_list_has (0, "topology/thread_siblings_list", 1) ? "c2c.smt_ns"
-                  : info->l3.size && info->l3.shared_cpus > 1 &&
-                    cpu_list_has (0, "cache/index3/shared_cpu_list", 1) ? "c2c.ccx_ns"
+                  : share_l3 (info) ? "c2c.ccx_ns"
                   : cpu_list_has (0, "topology/core_siblings_list", 1) ? "c2c.socket_ns"
                   : "c2c.remote_ns";
 }
@@ -442,25 +681,6 @@ typedef struct {
   guint              cpu;
   volatile gint64   *flag;      /* 2i + 1: ping i; 2i + 2: its answer; -1: stop */
 } PingPong;
-
-/* Pins the calling thread to cpu; FALSE if the kernel refuses. */
-static gboolean
-pin_to (guint cpu)
-{
-  cpu_set_t set;
-
-  CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  return sched_setaffinity (0, sizeof set, &set) == 0;
-}
-
-/* Pins the calling thread to cpu after saving its affinity in *saved (for
- * sched_setaffinity afterwards: the caller runs where it did); FALSE if either fails. */
-static gboolean
-pin_saving (guint cpu, cpu_set_t *saved)
-{
-  return sched_getaffinity (0, sizeof *saved, saved) == 0 && pin_to (cpu);
-}
 
 /* The responder: answers each odd value with the next even one until told to stop. The
  * answer is a compare-and-swap: a plain store could overwrite a stop (-1) written since
@@ -998,7 +1218,7 @@ put_double (GString *out, const char *stamp, const char *name, double v, const c
   put_param (out, stamp, name, buf, how);
 }
 
-/* A count from sysfs as a parameter. */
+/* A count (from sysfs or CPUID) as a parameter. */
 static void
 put_uint (GString *out, const char *stamp, const char *name, guint64 v, const char *how)
 {
@@ -1047,18 +1267,22 @@ put_mitigations (GString *out, const HostInfo *info)
                           vuln_mode ("mds", yes, "false"), src);
 }
 
-/* The cache parameters of one level from sysfs. */
+/* The cache parameters of one level, from sysfs or CPUID (c->from). */
 static void
 put_cache (GString *out, const char *stamp, const char *level, const HostCache *c)
 {
   g_autofree char *size = g_strdup_printf ("cache.%s.size_kib", level);
   g_autofree char *assoc = g_strdup_printf ("cache.%s.assoc", level);
+  g_autofree char *size_how = c->from ? g_strdup_printf ("%s: the %s size", c->from, level)
+                                      : g_strdup ("sysfs cpu0/cache size");
+  g_autofree char *ways_how = c->from ? g_strdup_printf ("%s: the %s ways", c->from, level)
+                                      : g_strdup ("sysfs cpu0/cache ways_of_associativity");
 
   if (c->size == 0)
     return;
-  put_uint (out, stamp, size, c->size / 1024, "sysfs cpu0/cache size");
+  put_uint (out, stamp, size, c->size / 1024, size_how);
   if (c->ways > 0)
-    put_uint (out, stamp, assoc, c->ways, "sysfs cpu0/cache ways_of_associativity");
+    put_uint (out, stamp, assoc, c->ways, ways_how);
 }
 
 /* ---- the values of a run ---- */
@@ -1236,18 +1460,35 @@ put_description (GString *out, const char *date, GArray *const *runs, guint n_ru
                           n_runs > 1 ? " Each figure is the median of the runs." : "");
 }
 
-/* The topology and cache geometry, from sysfs. */
+/* How many CPUs share an L3, and whence (a source's words); 0 if that is not known. */
+static guint
+l3_cpus (const HostInfo *info, const char **how)
+{
+  *how = info->l3.from ? "the L3 sharing count of CPUID (at most the online CPUs)"
+                       : "L3 shared_cpu_list of cpu0";
+  return info->l3.size ? info->l3.shared_cpus : 0;
+}
+
+/* The topology and cache geometry, from sysfs (the caches it lacks from CPUID); with no
+ * L3 sharing known, one L3 domain a package. */
 static void
 put_topology (GString *out, const char *stamp, const HostInfo *info)
 {
-  guint l3_cpus = info->l3.size ? info->l3.shared_cpus : info->cpus_per_package;
+  const char *l3_how, *pkg = "core_siblings_list of cpu0";
+  guint l3 = l3_cpus (info, &l3_how);
+  g_autofree char *ccx_how = l3 ? g_strdup_printf ("%s / %s", pkg, l3_how)
+                                : g_strdup_printf ("%s: no L3 sharing known, so one L3 "
+                                                   "domain a package", pkg);
+  g_autofree char *cores_how = g_strdup_printf ("%s / thread_siblings_list of cpu0%s",
+                                                l3 ? l3_how : pkg,
+                                                l3 ? "" : " (no L3 sharing known)");
 
+  l3 = l3 ? l3 : info->cpus_per_package;
   put_uint (out, stamp, "cpu.sockets", MAX (1, info->n_cpus / info->cpus_per_package),
             "online CPUs / core_siblings_list of cpu0");
-  put_uint (out, stamp, "cpu.ccx_per_socket", MAX (1, info->cpus_per_package / l3_cpus),
-            "core_siblings_list / L3 shared_cpu_list of cpu0");
-  put_uint (out, stamp, "cpu.cores_per_ccx", MAX (1, l3_cpus / info->smt),
-            "L3 shared_cpu_list / thread_siblings_list of cpu0");
+  put_uint (out, stamp, "cpu.ccx_per_socket", MAX (1, info->cpus_per_package / l3),
+            ccx_how);
+  put_uint (out, stamp, "cpu.cores_per_ccx", MAX (1, l3 / info->smt), cores_how);
   put_uint (out, stamp, "cpu.smt", MIN (2, info->smt), "thread_siblings_list of cpu0");
   put_cache (out, stamp, "l1d", &info->l1d);
   put_cache (out, stamp, "l1i", &info->l1i);

@@ -31,6 +31,28 @@ double   ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round
 #define NS_HOSTBENCH_RUNS_DISAGREE 1.5
 char    *ns_hostbench_spread_note (const double *v, guint n);
 
+/* One cache as CPUID describes it (for host_info_read and tests). */
+typedef struct {
+  guint   type;                 /* 0 none (the list's end), 1 data, 2 instruction,
+                                   3 unified */
+  guint   level;
+  guint   ways;                 /* 0: not given exactly */
+  guint   line;                 /* bytes */
+  guint   sharing;              /* the most logical CPUs that share it (0: not given) */
+  guint64 size;                 /* bytes */
+} NsCpuidCache;
+
+/* One sub-leaf of CPUID's deterministic cache parameters (Intel leaf 4, AMD
+ * Fn8000_001D: one layout) from its EAX, EBX, ECX. */
+NsCpuidCache ns_hostbench_cpuid_cache     (guint32 eax, guint32 ebx, guint32 ecx);
+/* The cache of level 1 (data, or instruction with instruction TRUE: Fn8000_0005 ECX, EDX)
+ * or of level 2 or 3 (Fn8000_0006 ECX, EDX) from AMD's older leaves' register reg; type 0
+ * where the leaf gives none (absent, or AMD's "see Fn8000_001D" associativity code). */
+NsCpuidCache ns_hostbench_cpuid_amd_cache (guint32 reg, guint level, gboolean instruction);
+/* TRUE if the CPUs with APIC IDs a and b share a cache CPUID says at most sharing logical
+ * CPUs share (the IDs agree above the bits that count the sharing CPUs). */
+gboolean     ns_hostbench_apic_share      (guint32 a, guint32 b, guint sharing);
+
 /* Measures this host (options->runs times) and writes a CPU profile named after path's
  * file stem (XML-escaped) to path (whole or not at all). Whether the loader accepts that
  * name is for the caller to check (netsim calibrate --host loads the file and removes it

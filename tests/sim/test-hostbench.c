@@ -34,7 +34,8 @@ START_TEST (test_profile_loads_with_sources)
   profile = ns_cpu_profile_load (path, &error);
   ck_assert_msg (profile != NULL, "%s", error ? error->message : "?");
   ck_assert_str_eq (profile->name, "this-host");
-  /* the clock, four topology counts, cache geometry from sysfs, measured latencies */
+  /* the clock, four topology counts, cache geometry from sysfs or CPUID, measured
+   * latencies */
   ck_assert_uint_ge (profile->set_names->len, 5);
   for (guint i = 0; i < profile->set_names->len; i++) {
     const char *name = profile->set_names->pdata[i];
@@ -48,13 +49,13 @@ START_TEST (test_profile_loads_with_sources)
   ck_assert (g_ptr_array_find_with_equal_func (profile->set_names, "cpu.smt",
                                                g_str_equal, NULL));
   ck_assert_uint_eq (profile->mitigation_defaults->len, 1);
-  /* every measured (not sysfs) value is one --into can write */
+  /* every measured (not sysfs or CPUID) value is one --into can write */
   for (guint i = 0; i < profile->set_names->len; i++) {
     const char *name = profile->set_names->pdata[i];
     const char *source = ns_params_get_source (profile->params, name);
 
     if (strstr (source, "sysfs") == NULL && strstr (source, "siblings_list") == NULL &&
-        strstr (source, "online CPUs") == NULL)
+        strstr (source, "online CPUs") == NULL && strstr (source, "CPUID") == NULL)
       ck_assert_msg (ns_hostbench_measures (name), "%s is written but not listed as "
                      "measured (ns_hostbench_measures)", name);
   }
@@ -68,6 +69,9 @@ START_TEST (test_profile_loads_with_sources)
     ck_assert (g_file_get_contents (path, &text, NULL, NULL));
     ck_assert_ptr_nonnull (strstr (text, "Safe RET"));
     ck_assert_ptr_nonnull (strstr (text, "Instruction fetch from L2 over L1I"));
+    /* every x86-64 CPU gives its L1D size, in sysfs or CPUID (Intel leaf 4, AMD
+     * Fn8000_0005), where a guest's kernel may list no caches at all */
+    ck_assert_ptr_nonnull (strstr (text, "name=\"cache.l1d.size_kib\""));
     /* with a second CPU, the stores into its lines give cpu.mlp (a parameter, or a
      * comment when a quick run's figure falls outside the range) */
     if (g_get_num_processors () > 1)
@@ -207,6 +211,86 @@ START_TEST (test_measure_named_values)
 }
 END_TEST
 
+/* The deterministic cache parameters decoded from a real CPU's registers (a public
+ * CPUID dump of a Ryzen 5 5600G, Zen 3, Fn8000_001D; one of a Core i7-3770, leaf 4): size
+ * = ways x partitions x line x sets; the list's end is type 0. */
+START_TEST (test_cpuid_cache_decode)
+{
+  NsCpuidCache l2 = ns_hostbench_cpuid_cache (0x00004143, 0x01c0003f, 0x000003ff);
+  NsCpuidCache l3 = ns_hostbench_cpuid_cache (0x0002c163, 0x03c0003f, 0x00003fff);
+  NsCpuidCache l1i = ns_hostbench_cpuid_cache (0x00004122, 0x01c0003f, 0x0000003f);
+  NsCpuidCache intel_l3 = ns_hostbench_cpuid_cache (0x1c03c163, 0x03c0003f, 0x00001fff);
+  NsCpuidCache end = ns_hostbench_cpuid_cache (0, 0, 0);
+
+  ck_assert_uint_eq (l2.type, 3);                   /* unified */
+  ck_assert_uint_eq (l2.level, 2);
+  ck_assert_uint_eq (l2.size, 512 * 1024);          /* 8 ways x 64 B x 1024 sets */
+  ck_assert_uint_eq (l2.ways, 8);
+  ck_assert_uint_eq (l2.line, 64);
+  ck_assert_uint_eq (l2.sharing, 2);                /* the core's two threads */
+  ck_assert_uint_eq (l3.level, 3);
+  ck_assert_uint_eq (l3.size, 16 << 20);            /* 16 ways x 64 B x 16384 sets */
+  ck_assert_uint_eq (l3.ways, 16);
+  ck_assert_uint_eq (l3.sharing, 12);               /* six cores, two threads each */
+  ck_assert_uint_eq (l1i.type, 2);                  /* instruction */
+  ck_assert_uint_eq (l1i.level, 1);
+  ck_assert_uint_eq (l1i.size, 32 * 1024);
+  ck_assert_uint_eq (intel_l3.size, 8 << 20);
+  ck_assert_uint_eq (intel_l3.ways, 16);
+  ck_assert_uint_eq (intel_l3.sharing, 16);
+  ck_assert_uint_eq (end.type, 0);
+  ck_assert_uint_eq (end.size, 0);
+}
+END_TEST
+
+/* AMD's older leaves, from the registers of this project's Firecracker guest (EPYC
+ * family 26, Fn8000_001D all zero): Fn8000_0005 ECX 0x300c0140 (L1D 48 KiB 12-way), EDX
+ * 0x20080140 (L1I 32 KiB 8-way); Fn8000_0006 ECX 0x04006140 (L2 1 MiB, ways only a range),
+ * EDX 0x0fe09140 (associativity code 9: "see Fn8000_001D", so no L3 from it). The 5600G's
+ * EDX 0x00809140 (code 9 too) would read as a 1 MiB L3 against its 16 MiB. */
+START_TEST (test_cpuid_amd_legacy_decode)
+{
+  NsCpuidCache l1d = ns_hostbench_cpuid_amd_cache (0x300c0140, 1, FALSE);
+  NsCpuidCache l1i = ns_hostbench_cpuid_amd_cache (0x20080140, 1, TRUE);
+  NsCpuidCache l2 = ns_hostbench_cpuid_amd_cache (0x04006140, 2, FALSE);
+  NsCpuidCache l3 = ns_hostbench_cpuid_amd_cache (0x0fe09140, 3, FALSE);
+  NsCpuidCache zen3_l3 = ns_hostbench_cpuid_amd_cache (0x00809140, 3, FALSE);
+  NsCpuidCache no_l2 = ns_hostbench_cpuid_amd_cache (0x04000140, 2, FALSE);
+
+  ck_assert_uint_eq (l1d.type, 1);
+  ck_assert_uint_eq (l1d.size, 48 * 1024);
+  ck_assert_uint_eq (l1d.ways, 12);
+  ck_assert_uint_eq (l1d.line, 64);
+  ck_assert_uint_eq (l1i.type, 2);
+  ck_assert_uint_eq (l1i.size, 32 * 1024);
+  ck_assert_uint_eq (l1i.ways, 8);
+  ck_assert_uint_eq (l2.type, 3);
+  ck_assert_uint_eq (l2.level, 2);
+  ck_assert_uint_eq (l2.size, 1024 * 1024);
+  ck_assert_uint_eq (l2.ways, 0);                   /* code 6: 8 to 15 ways */
+  ck_assert_uint_eq (l3.type, 0);
+  ck_assert_uint_eq (zen3_l3.type, 0);
+  ck_assert_uint_eq (no_l2.type, 0);                /* code 0: no such cache */
+  /* a code other than 0 or 9 gives the L3 in 512 KiB units */
+  ck_assert_uint_eq (ns_hostbench_cpuid_amd_cache (0x00806140, 3, FALSE).size, 16 << 20);
+}
+END_TEST
+
+/* Which CPUs share a cache, from APIC IDs and CPUID's sharing count: the 5600G's cores 0
+ * and 1 (APIC IDs 0 and 2) share its L3 (12 sharing: IDs 0-15); a count of 8 puts IDs 0
+ * and 8 in two caches; a count of 1 shares with itself only. */
+START_TEST (test_apic_share)
+{
+  ck_assert (ns_hostbench_apic_share (0, 2, 12));
+  ck_assert (ns_hostbench_apic_share (0, 15, 12));
+  ck_assert (!ns_hostbench_apic_share (0, 16, 12));
+  ck_assert (ns_hostbench_apic_share (0, 7, 8));
+  ck_assert (!ns_hostbench_apic_share (0, 8, 8));
+  ck_assert (ns_hostbench_apic_share (5, 5, 1));
+  ck_assert (!ns_hostbench_apic_share (4, 5, 1));
+}
+END_TEST
+
 START_TEST (test_refusals_write_nothing)
 {
   g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
@@ -246,6 +330,9 @@ hostbench_suite (void)
   tcase_add_test (tc, test_refusals_write_nothing);
   tcase_add_test (tc, test_one_way_sheds_deschedules);
   tcase_add_test (tc, test_spread_note);
+  tcase_add_test (tc, test_cpuid_cache_decode);
+  tcase_add_test (tc, test_cpuid_amd_legacy_decode);
+  tcase_add_test (tc, test_apic_share);
   suite_add_tcase (s, tc);
   return s;
 }
