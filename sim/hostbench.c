@@ -35,6 +35,9 @@
  * mitigations from its vulnerabilities files (the running kernel's choices); a cache level
  * sysfs does not list (a guest's kernel may list none) from CPUID: the deterministic cache
  * parameters (Intel leaf 4, AMD Fn8000_001D), on AMD then Fn8000_0005/Fn8000_0006.
+ * Each parameter this measures that a run could not (a level of unknown size, a ping-pong
+ * that completed no batch on a busy host, one CPU) is an XML comment in the profile, and
+ * a progress line, saying why.
  * Composite sequences whose model cost is a sum of parameters — the generic retpoline and
  * SRSO Safe RET return — are measured too and reported in the profile's description, not
  * written as parameters: a tight loop shows their floor, with no work in flight. So is
@@ -90,6 +93,18 @@ ns_hostbench_spread_note (const double *v, guint n)
                           "machine differed between runs (other load, or a guest's vCPUs on "
                           "other cores); measure again when it is quiet", hi / lo);
 }
+
+/* The parameters calibrate --host measures (which of the c2c ones depends on how far
+ * apart CPUs 0 and 1 are). */
+static const char *const measurable[] = {
+  "cpu.freq_ghz", "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
+  "cache.l3.latency_cycles", "mem.dram_latency_ns", "c2c.smt_ns", "c2c.ccx_ns",
+  "c2c.socket_ns", "c2c.remote_ns", "ifetch.seq_mlp", "cpu.mlp", "mem.copy_mlp",
+  "branch.mispredict_cycles", "icall.predicted_cycles", "icall.lfence_cycles",
+  "lock.atomic_cycles", "x86.rdtsc_cycles", "ctxsw.rsb_fill_cycles",
+  "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle", "mem.bw_l3_bytes_per_cycle",
+  "mem.bw_dram_gbps", NULL
+};
 
 /* ---- caches as CPUID describes them (pure: the tests give the registers) ---- */
 
@@ -159,6 +174,168 @@ ns_hostbench_apic_share (guint32 a, guint32 b, guint sharing)
   while (bits < 31 && (1u << bits) < sharing)
     bits++;
   return (a >> bits) == (b >> bits);
+}
+
+/* ---- what a run did not measure, and why (pure) ---- */
+
+/* The working set that measures each of L1D, L2, L3 (size: their sizes, 0 = unknown;
+ * ws 0: not measured) and DRAM: half-way into each level; L3 at most 4 × L2, as the slice
+ * a shared or virtualised host gives one core may be far smaller than the cache's size;
+ * DRAM 8 × L3 within 256 MiB … 1 GiB. */
+static void
+level_sets (const guint64 size[3], gsize ws[4])
+{
+  gsize prev = 0;
+
+  for (guint l = 0; l < 3; l++) {
+    ws[l] = 0;
+    if (size[l] == 0 || size[l] <= prev)
+      continue;
+    ws[l] = prev + (size[l] - prev) / 2;
+    if (l == 2)
+      ws[l] = MIN (ws[l], 4 * prev);
+    prev = size[l];
+  }
+  ws[3] = MIN (MAX ((gsize) 256 << 20, (gsize) size[2] * 8), (gsize) 1 << 30);
+}
+
+static const char *const level_names[3] = { "L1D", "L2", "L3" };
+
+/* Why level l (0 L1D, 1 L2, 2 L3) has no working set. */
+static char *
+level_why (const guint64 size[3], guint l)
+{
+  guint64 below = 0;
+
+  if (size[l] == 0)
+    return g_strdup_printf ("neither sysfs nor CPUID gives the %s size", level_names[l]);
+  for (guint k = 0; k < l; k++)
+    below = size[k] > below ? size[k] : below;
+  return g_strdup_printf ("the %s size (%" G_GUINT64_FORMAT " KiB) is not above the size "
+                          "of the level below (%" G_GUINT64_FORMAT " KiB)", level_names[l],
+                          size[l] / 1024, below / 1024);
+}
+
+/* Why a figure that needs level l's latency is missing when l has no working set. */
+static char *
+needs_why (const guint64 size[3], guint l)
+{
+  g_autofree char *why = level_why (size, l);
+
+  return g_strdup_printf ("it needs the %s latency, and %s", level_names[l], why);
+}
+
+#define WHY_PINGPONG "the ping-pong between CPUs 0 and 1 completed no batch within its " \
+                     "time (pinning refused or a busy host)"
+
+/* Why a cross-CPU figure (cpu.mlp with store, mem.copy_mlp with copy) is missing, or
+ * NULL if what it needs was there. */
+static char *
+cross_why (const NsHostbenchRun *run, gboolean done, const char *what)
+{
+  if (run->n_cpus < 2)
+    return g_strdup ("one CPU online");
+  if (!run->pingpong)
+    return g_strdup (WHY_PINGPONG);
+  if (!done)
+    return g_strdup_printf ("the %s 16 KiB CPU 1 had just written completed no round "
+                            "within its time (pinning refused or a busy host)", what);
+  return NULL;
+}
+
+/* Why instruction fetch from L2 is not measured in a run like run, or NULL if its L2 is
+ * large enough. */
+static char *
+fetch_l2_why (const NsHostbenchRun *run)
+{
+  if (run->l2 == 0)
+    return g_strdup ("neither sysfs nor CPUID gives the L2 size (fetch from L2 and L3 "
+                     "needs it)");
+  if (run->l2 <= run->l1i * 4)
+    return g_strdup_printf ("the L2 (%" G_GUINT64_FORMAT " KiB) is not above 4 x the L1I "
+                            "(%" G_GUINT64_FORMAT " KiB), too little to fetch code from "
+                            "beyond L1I", run->l2 / 1024, run->l1i / 1024);
+  return NULL;
+}
+
+/* Why ifetch.seq_mlp is missing, or NULL if what it needs was there. */
+static char *
+fetch_why (const NsHostbenchRun *run, const guint64 size[3], const gsize ws[4])
+{
+  char *why = fetch_l2_why (run);
+
+  if (why != NULL)
+    return why;
+  if (ws[2] == 0)
+    return needs_why (size, 2);
+  if (ws[0] == 0)
+    return needs_why (size, 0);
+  return NULL;
+}
+
+/* Why param (one calibrate --host measures) is missing from a run like run. */
+static char *
+unmeasured_why (const NsHostbenchRun *run, const char *param)
+{
+  static const char *const lat[3] = { "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
+                                      "cache.l3.latency_cycles" };
+  static const char *const bw[3] = { "mem.bw_l1_bytes_per_cycle",
+                                     "mem.bw_l2_bytes_per_cycle",
+                                     "mem.bw_l3_bytes_per_cycle" };
+  const guint64 size[3] = { run->l1d, run->l2, run->l3 };
+  gsize ws[4];
+  char *why = NULL;
+
+  level_sets (size, ws);
+  for (guint l = 0; l < 3; l++)
+    if ((g_str_equal (param, lat[l]) || g_str_equal (param, bw[l])) && ws[l] == 0)
+      return level_why (size, l);
+  if (g_str_equal (param, run->c2c_param))
+    why = cross_why (run, TRUE, NULL);
+  else if (g_str_equal (param, "cpu.mlp"))
+    why = cross_why (run, run->store, "stores into");
+  else if (g_str_equal (param, "mem.copy_mlp")) {
+    why = cross_why (run, run->copy, "copy of");
+    if (why == NULL && ws[0] == 0)
+      why = needs_why (size, 0);
+  } else if (g_str_equal (param, "ifetch.seq_mlp"))
+    why = fetch_why (run, size, ws);
+  return why ? why : g_strdup ("the measurement gave no figure above 0");
+}
+
+/* What a run did not measure, and why; see hostbench.h. */
+GPtrArray *
+ns_hostbench_unmeasured (const NsHostbenchRun *run, const char *const *measured)
+{
+  static const char *const levels[4] = { "l1d", "l1i", "l2", "l3" };
+  static const char *const names[4] = { "L1D", "L1I", "L2", "L3" };
+  guint64 sizes[4];
+  GPtrArray *lines;
+
+  g_return_val_if_fail (run != NULL && run->c2c_param != NULL && measured != NULL, NULL);
+
+  lines = g_ptr_array_new_with_free_func (g_free);
+  sizes[0] = run->l1d;
+  sizes[1] = run->l1i;
+  sizes[2] = run->l2;
+  sizes[3] = run->l3;
+
+  for (guint i = 0; measurable[i] != NULL; i++) {
+    const char *p = measurable[i];
+    g_autofree char *why = NULL;
+
+    if ((g_str_has_prefix (p, "c2c.") && !g_str_equal (p, run->c2c_param)) ||
+        g_strv_contains (measured, p))
+      continue;
+    why = unmeasured_why (run, p);
+    g_ptr_array_add (lines, g_strdup_printf ("%s: not measured: %s", p, why));
+  }
+  for (guint l = 0; l < 4; l++)
+    if (sizes[l] == 0)
+      g_ptr_array_add (lines, g_strdup_printf ("cache.%s.size_kib: not read: neither sysfs "
+                                               "nor CPUID gives the %s size", levels[l],
+                                               names[l]));
+  return lines;
 }
 
 #if defined(__x86_64__) && defined(__linux__)
@@ -566,8 +743,9 @@ typedef struct {
   double mispredict, icall_predicted, icall_lfence;                   /* cycles */
   double atomic, rdtsc, rsb_fill;                                     /* cycles */
   double call_ret, retpoline, saferet;                         /* cycles per iteration */
-  double fetch_next_line, fetch_call_line;   /* extra cycles from L2 over L1I (0: not
-                                                measured): a following line, a call target */
+  gboolean fetched;             /* the next two were measured */
+  double fetch_next_line, fetch_call_line;   /* extra cycles from L2 over L1I: a following
+                                                line, a call target */
   double fetch_seq_mlp;         /* following lines in flight, from L3 (0: not measured) */
   double c2c_ns;                /* 0: one CPU only */
   double c2c_copy_line;         /* cycles per line of a copy another core's writes feed
@@ -886,25 +1064,13 @@ say (const NsHostbenchOptions *opt, const char *what, double value, const char *
     g_printerr ("  %-48s %8.2f %s\n", what, value, unit);
 }
 
-/* The working set that measures each of L1D, L2, L3 (0: no such level) and DRAM: half-way
- * into each level; L3 at most 4 × L2, as the slice a shared or virtualised host gives one
- * core may be far smaller than sysfs says; DRAM 8 × L3 within 256 MiB … 1 GiB. */
+/* The working sets of L1D, L2, L3 and DRAM for info's caches (level_sets). */
 static void
 working_sets (const HostInfo *info, gsize ws[4])
 {
-  const HostCache *levels[3] = { &info->l1d, &info->l2, &info->l3 };
-  gsize prev = 0;
+  const guint64 size[3] = { info->l1d.size, info->l2.size, info->l3.size };
 
-  for (guint l = 0; l < 3; l++) {
-    ws[l] = 0;
-    if (levels[l]->size == 0 || levels[l]->size <= prev)
-      continue;
-    ws[l] = prev + (levels[l]->size - prev) / 2;
-    if (l == 2)
-      ws[l] = MIN (ws[l], 4 * prev);
-    prev = levels[l]->size;
-  }
-  ws[3] = MIN (MAX ((gsize) 256 << 20, (gsize) info->l3.size * 8), (gsize) 1 << 30);
+  level_sets (size, ws);
 }
 
 /* Copy bandwidth from each level over the working sets ws, split between source and
@@ -1058,6 +1224,7 @@ measure_fetch (const HostInfo *info, const NsHostbenchOptions *opt, gsize ws3,
   m->fetch_next_line = straight_line_cycles (l2, reps, m->ghz) - base;
   m->fetch_call_line = call_chain_cycles (l2 / 2, reps, m->ghz) -
                        call_chain_cycles (l1 / 2, reps, m->ghz);
+  m->fetched = TRUE;
   say (opt, "I-fetch from L2: a following line, extra", m->fetch_next_line, "cycles");
   say (opt, "I-fetch from L2: a call target's line, extra", m->fetch_call_line, "cycles");
   if (ws3 == 0 || m->lat_ns[2] <= 0 || m->lat_ns[0] <= 0)
@@ -1366,8 +1533,10 @@ run_values (const HostInfo *info, const HostMeasures *m)
   add_value (vals, "retpoline", FALSE, m->retpoline, NULL);
   add_value (vals, "saferet", FALSE, m->saferet, NULL);
   add_value (vals, "call_ret", FALSE, m->call_ret, NULL);
-  add_value (vals, "fetch_next_line", FALSE, m->fetch_next_line, NULL);
-  add_value (vals, "fetch_call_line", FALSE, m->fetch_call_line, NULL);
+  if (m->fetched) {
+    add_value (vals, "fetch_next_line", FALSE, m->fetch_next_line, NULL);
+    add_value (vals, "fetch_call_line", FALSE, m->fetch_call_line, NULL);
+  }
   add_value (vals, "cpu.freq_ghz", TRUE, m->ghz, "chain of dependent ADDs (1 cycle each)");
   add_memory (vals, info, m);
   add_value (vals, "branch.mispredict_cycles", TRUE, m->mispredict,
@@ -1438,9 +1607,42 @@ put_measured (GString *out, const char *stamp, GArray *const *runs, guint n_runs
   put_double (out, stamp, v->key, med, how);
 }
 
+/* TRUE if any of the n_runs runs has a value under key. */
+static gboolean
+runs_have (GArray *const *runs, guint n_runs, const char *key)
+{
+  for (guint r = 0; r < n_runs; r++)
+    for (guint i = 0; i < runs[r]->len; i++)
+      if (g_str_equal (g_array_index (runs[r], HostValue, i).key, key))
+        return TRUE;
+  return FALSE;
+}
+
+/* The description's I-fetch figures (medians), or why no run measured them (first: what
+ * the first run had to go on). */
+static void
+put_fetch_figures (GString *out, GArray *const *runs, guint n_runs,
+                   const NsHostbenchRun *first)
+{
+  g_autofree char *why = NULL;
+
+  if (runs_have (runs, n_runs, "fetch_next_line")) {
+    g_string_append_printf (out, ": a following line of straight-line code %.1f cycles "
+                            "more, a call to a one-line function in random order %.1f "
+                            "more.",
+                            runs_median (runs, n_runs, "fetch_next_line", NULL),
+                            runs_median (runs, n_runs, "fetch_call_line", NULL));
+    return;
+  }
+  why = fetch_l2_why (first);
+  g_string_append_printf (out, ": not measured (%s).",
+                          why ? why : "the measurement gave no figure");
+}
+
 /* The description: the composite sequences and the I-fetch figures (medians). */
 static void
-put_description (GString *out, const char *date, GArray *const *runs, guint n_runs)
+put_description (GString *out, const char *date, GArray *const *runs, guint n_runs,
+                 const NsHostbenchRun *first)
 {
   g_string_append_printf (out, "  <description>This host, measured by netsim calibrate "
                           "--host on %s. Composite sequences, measured as a tight loop's "
@@ -1449,14 +1651,12 @@ put_description (GString *out, const char *date, GArray *const *runs, guint n_ru
                           "return; direct call + return loop iteration %.1f. Instruction "
                           "fetch from L2 over L1I (the model charges a call's first missed "
                           "line its latency beyond L1 and a following one that over "
-                          "ifetch.seq_mlp, measured from L3 below): a following line of "
-                          "straight-line code %.1f cycles more, a call to a one-line "
-                          "function in random order %.1f more.%s</description>\n", date,
+                          "ifetch.seq_mlp, measured from L3 below)", date,
                           runs_median (runs, n_runs, "retpoline", NULL),
                           runs_median (runs, n_runs, "saferet", NULL),
-                          runs_median (runs, n_runs, "call_ret", NULL),
-                          runs_median (runs, n_runs, "fetch_next_line", NULL),
-                          runs_median (runs, n_runs, "fetch_call_line", NULL),
+                          runs_median (runs, n_runs, "call_ret", NULL));
+  put_fetch_figures (out, runs, n_runs, first);
+  g_string_append_printf (out, "%s</description>\n",
                           n_runs > 1 ? " Each figure is the median of the runs." : "");
 }
 
@@ -1517,9 +1717,50 @@ host_stamp (const HostInfo *info, const NsHostbenchOptions *opt, guint n_runs)
                           runs_opt, date, info->model);
 }
 
-/* Measures the host n_runs times (with progress as opt says); each run's values. */
+/* What run m of info had to go on, for ns_hostbench_unmeasured. */
+static NsHostbenchRun
+run_outcome (const HostInfo *info, const HostMeasures *m)
+{
+  NsHostbenchRun run = { info->n_cpus, info->c2c_param, info->l1d.size, info->l1i.size,
+                         info->l2.size, info->l3.size, m->c2c_ns > 0, m->c2c_copy_line > 0,
+                         m->c2c_store_line > 0 };
+
+  return run;
+}
+
+/* The parameters measured in any of the n_runs runs (NULL-terminated; the strings are
+ * the runs'), in the first run's order, then any only later runs have. */
+static const char **
+measured_keys (GArray *const *runs, guint n_runs)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+
+  for (guint r = 0; r < n_runs; r++)
+    for (guint i = 0; i < runs[r]->len; i++) {
+      const HostValue *v = &g_array_index (runs[r], HostValue, i);
+
+      if (v->param && !g_ptr_array_find_with_equal_func (keys, v->key, g_str_equal, NULL))
+        g_ptr_array_add (keys, (gpointer) v->key);
+    }
+  g_ptr_array_add (keys, NULL);
+  return (const char **) g_ptr_array_free (keys, FALSE);
+}
+
+/* "NAME: not measured: WHY" for what run (info, its measures m, its values vals) lacks. */
+static GPtrArray *
+run_unmeasured (const HostInfo *info, const HostMeasures *m, GArray *vals)
+{
+  NsHostbenchRun run = run_outcome (info, m);
+  g_autofree const char **keys = measured_keys (&vals, 1);
+
+  return ns_hostbench_unmeasured (&run, keys);
+}
+
+/* Measures the host n_runs times (with progress as opt says, and what each run did not
+ * measure, and why); each run's values, and in *first what the first run had to go on. */
 static GArray **
-measure_runs (const HostInfo *info, const NsHostbenchOptions *opt, guint n_runs)
+measure_runs (const HostInfo *info, const NsHostbenchOptions *opt, guint n_runs,
+              NsHostbenchRun *first)
 {
   GArray **runs = g_new0 (GArray *, n_runs);
 
@@ -1530,6 +1771,14 @@ measure_runs (const HostInfo *info, const NsHostbenchOptions *opt, guint n_runs)
       g_printerr (" run %u of %u:\n", r + 1, n_runs);
     measure (info, opt, &m);
     runs[r] = run_values (info, &m);
+    if (r == 0)
+      *first = run_outcome (info, &m);
+    if (opt->progress) {
+      g_autoptr (GPtrArray) lines = run_unmeasured (info, &m, runs[r]);
+
+      for (guint i = 0; i < lines->len; i++)
+        g_printerr ("  %s\n", (char *) lines->pdata[i]);
+    }
   }
   return runs;
 }
@@ -1543,28 +1792,52 @@ runs_free (GArray **runs, guint n_runs)
   g_free (runs);
 }
 
-/* The whole profile text from the n_runs runs' values. */
+/* The first run's value of parameter key among the n_runs runs (NULL if none has it). */
+static const HostValue *
+first_value (GArray *const *runs, guint n_runs, const char *key)
+{
+  for (guint r = 0; r < n_runs; r++)
+    for (guint i = 0; i < runs[r]->len; i++) {
+      const HostValue *v = &g_array_index (runs[r], HostValue, i);
+
+      if (v->param && g_str_equal (v->key, key))
+        return v;
+    }
+  return NULL;
+}
+
+/* An XML comment for each parameter no run measured, with why (the first run's
+ * reasons: what it had to go on, first). */
+static void
+put_unmeasured (GString *out, const NsHostbenchRun *first, const char *const *keys)
+{
+  g_autoptr (GPtrArray) lines = ns_hostbench_unmeasured (first, keys);
+
+  for (guint i = 0; i < lines->len; i++)
+    g_string_append_printf (out, "  <!-- %s -->\n", (char *) lines->pdata[i]);
+}
+
+/* The whole profile text from the n_runs runs' values (first: what the first run had to
+ * go on). */
 static void
 put_profile (GString *out, const char *name, const HostInfo *info, GArray *const *runs,
-             guint n_runs, const NsHostbenchOptions *opt)
+             guint n_runs, const NsHostbenchRun *first, const NsHostbenchOptions *opt)
 {
   g_autofree char *date = today_text ();
   g_autofree char *stamp = host_stamp (info, opt, n_runs);
   g_autofree char *model = g_markup_escape_text (info->model, -1);
   g_autofree char *escaped = g_markup_escape_text (name, -1);
+  g_autofree const char **keys = measured_keys (runs, n_runs);
 
   g_string_append_printf (out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                           "<cpu name=\"%s\" model=\"%s\">\n", escaped, model);
-  put_description (out, date, runs, n_runs);
-  for (guint i = 0; i < runs[0]->len; i++) {
-    const HostValue *v = &g_array_index (runs[0], HostValue, i);
-
-    if (!v->param)
-      continue;
-    put_measured (out, stamp, runs, n_runs, v);
-    if (g_str_equal (v->key, "cpu.freq_ghz"))           /* the clock, then the topology */
+  put_description (out, date, runs, n_runs, first);
+  for (guint i = 0; keys[i] != NULL; i++) {
+    put_measured (out, stamp, runs, n_runs, first_value (runs, n_runs, keys[i]));
+    if (g_str_equal (keys[i], "cpu.freq_ghz"))         /* the clock, then the topology */
       put_topology (out, stamp, info);
   }
+  put_unmeasured (out, first, keys);
   put_mitigations (out, info);
   g_string_append (out, "</cpu>\n");
 }
@@ -1578,6 +1851,7 @@ ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
   g_autoptr (GString) out = g_string_new (NULL);
   GArray **runs;
   HostInfo info = { 0 };
+  NsHostbenchRun first;
   guint n_runs;
   gboolean ok;
 
@@ -1591,8 +1865,8 @@ ns_hostbench_write_profile (const char *path, const NsHostbenchOptions *options,
   name = g_strndup (base, strlen (base) - 4);
   n_runs = MAX (1, options->runs);
   host_info_read (&info);
-  runs = measure_runs (&info, options, n_runs);
-  put_profile (out, name, &info, runs, n_runs, options);
+  runs = measure_runs (&info, options, n_runs, &first);
+  put_profile (out, name, &info, runs, n_runs, &first, options);
   runs_free (runs, n_runs);
   host_info_clear (&info);
   ok = g_file_set_contents (path, out->str, (gssize) out->len, error);
@@ -1608,18 +1882,6 @@ no_dir:
   return FALSE;
 }
 
-/* The parameters calibrate --host measures (which of the c2c ones depends on how far
- * apart CPUs 0 and 1 are). */
-static const char *const measurable[] = {
-  "cpu.freq_ghz", "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
-  "cache.l3.latency_cycles", "mem.dram_latency_ns", "c2c.smt_ns", "c2c.ccx_ns",
-  "c2c.socket_ns", "c2c.remote_ns", "ifetch.seq_mlp", "cpu.mlp", "mem.copy_mlp",
-  "branch.mispredict_cycles", "icall.predicted_cycles", "icall.lfence_cycles",
-  "lock.atomic_cycles", "x86.rdtsc_cycles", "ctxsw.rsb_fill_cycles",
-  "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle", "mem.bw_l3_bytes_per_cycle",
-  "mem.bw_dram_gbps", NULL
-};
-
 /* TRUE if calibrate --host measures param (on some host). */
 gboolean
 ns_hostbench_measures (const char *param)
@@ -1629,33 +1891,37 @@ ns_hostbench_measures (const char *param)
 }
 
 /* The value of param in runs as a profile writes it (*value, *source); FALSE with an
- * error if this host gave none or gave one outside its range. */
+ * error if this host gave none (why: from first, what the first run had to go on) or gave
+ * one outside its range. */
 static gboolean
-measured_param (GArray *const *runs, guint n_runs, const char *stamp, const char *param,
-                char **value, char **source, GError **error)
+measured_param (GArray *const *runs, guint n_runs, const NsHostbenchRun *first,
+                const char *stamp, const char *param, char **value, char **source,
+                GError **error)
 {
   const NsParamDef *def = ns_param_lookup (param);
+  const HostValue *v = first_value (runs, n_runs, param);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_autofree char *how = NULL;
+  g_autofree char *how = NULL, *why = NULL;
   double med;
 
-  for (guint i = 0; i < runs[0]->len; i++) {
-    const HostValue *v = &g_array_index (runs[0], HostValue, i);
-
-    if (!v->param || !g_str_equal (v->key, param))
-      continue;
-    how = measured_how (runs, n_runs, v, &med);
-    if (!measured_text (param, med, buf))
-      goto out_of_range;
-    *value = g_strdup (buf);
-    *source = measured_source (stamp, how);
-    return TRUE;
-  }
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: this host gave no measurement of it "
-               "(a core-to-core time needs a second CPU at that distance)", param);
-  return FALSE;
+  if (v == NULL)
+    goto not_measured;
+  how = measured_how (runs, n_runs, v, &med);
+  if (!measured_text (param, med, buf))
+    goto out_of_range;
+  *value = g_strdup (buf);
+  *source = measured_source (stamp, how);
+  return TRUE;
 
 /* ERRORS */
+not_measured:
+  why = g_str_has_prefix (param, "c2c.") && !g_str_equal (param, first->c2c_param)
+        ? g_strdup_printf ("CPUs 0 and 1 give %s (a core-to-core time needs a second CPU "
+                           "at that distance)", first->c2c_param)
+        : unmeasured_why (first, param);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: this host gave no measurement of it: "
+               "%s", param, why);
+  return FALSE;
 out_of_range:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: measured %s %s, outside the range "
                "[%g, %g] a profile may set (a loaded or virtualised host?); nothing written",
@@ -1672,6 +1938,7 @@ ns_hostbench_measure (const NsHostbenchOptions *options, const char *const *para
   g_autoptr (GPtrArray) srcs = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *stamp = NULL;
   HostInfo info = { 0 };
+  NsHostbenchRun first;
   GArray **runs;
   guint n_runs, bad;
   gboolean ok = TRUE;
@@ -1683,12 +1950,12 @@ ns_hostbench_measure (const NsHostbenchOptions *options, const char *const *para
       goto not_measured;
   n_runs = MAX (1, options->runs);
   host_info_read (&info);
-  runs = measure_runs (&info, options, n_runs);
+  runs = measure_runs (&info, options, n_runs, &first);
   stamp = host_stamp (&info, options, n_runs);
   for (guint i = 0; ok && params[i] != NULL; i++) {
     char *value = NULL, *source = NULL;
 
-    ok = measured_param (runs, n_runs, stamp, params[i], &value, &source, error);
+    ok = measured_param (runs, n_runs, &first, stamp, params[i], &value, &source, error);
     if (ok) {
       g_ptr_array_add (vals, value);
       g_ptr_array_add (srcs, source);

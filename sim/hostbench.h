@@ -53,6 +53,26 @@ NsCpuidCache ns_hostbench_cpuid_amd_cache (guint32 reg, guint level, gboolean in
  * CPUs share (the IDs agree above the bits that count the sharing CPUs). */
 gboolean     ns_hostbench_apic_share      (guint32 a, guint32 b, guint sharing);
 
+/* What one run of calibrate --host had to go on, for the reasons it gives for what it did
+ * not measure (ns_hostbench_unmeasured). */
+typedef struct {
+  guint       n_cpus;           /* online */
+  const char *c2c_param;        /* the c2c parameter that CPUs 0 and 1 stand for */
+  guint64     l1d, l1i, l2, l3; /* cache sizes, bytes (0: neither sysfs nor CPUID
+                                   gives it) */
+  gboolean    pingpong;         /* the ping-pong between CPUs 0 and 1 completed a batch */
+  gboolean    copy, store;      /* the copy of / stores into lines CPU 1 had just written
+                                   completed a round */
+} NsHostbenchRun;
+
+/* "NAME: not measured: WHY" for each parameter calibrate --host measures (of the c2c ones,
+ * run->c2c_param only) that measured (NULL-terminated) lacks, in the order
+ * ns_hostbench_measures lists them, then "cache.LEVEL.size_kib: not read: WHY" for each
+ * cache size neither sysfs nor CPUID gives (a new array of strings; NULL on bad
+ * arguments). */
+GPtrArray   *ns_hostbench_unmeasured      (const NsHostbenchRun *run,
+                                           const char *const *measured);
+
 /* Measures this host (options->runs times) and writes a CPU profile named after path's
  * file stem (XML-escaped) to path (whole or not at all). Whether the loader accepts that
  * name is for the caller to check (netsim calibrate --host loads the file and removes it

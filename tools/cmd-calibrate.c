@@ -111,7 +111,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "core-to-core transfer —\n"
     "reads cache sizes, topology and the kernel's mitigations from sysfs (cache sizes it\n"
     "lacks from CPUID), and writes a CPU profile whose every value names its method as\n"
-    "its source. Use it with\n"
+    "its source; what it could not measure is a comment saying why. Use it with\n"
     "--set cpu.profile=FILE. Retpoline and Safe RET costs are measured and reported in the\n"
     "profile's description. The model's other parameters keep their defaults; cpu.ipc\n"
     "stays to be fitted. A host's runs scatter (a VM's more): --runs 3 or 5 writes each\n"

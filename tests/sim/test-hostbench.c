@@ -16,6 +16,41 @@
 
 static const NsHostbenchOptions quick = { TRUE, FALSE, 1 };
 
+/* Every parameter --host measures is in the profile text: set, or in a comment that it
+ * was measured out of range or not measured (and why); of the core-to-core ones, exactly
+ * one (the one CPUs 0 and 1 stand for). Also every cache size, set or said not read. */
+static void
+assert_each_measured_accounted (const char *text)
+{
+  GPtrArray *all = ns_param_all ();            /* the registry's */
+  const char *const levels[] = { "l1d", "l1i", "l2", "l3", NULL };
+  guint c2c = 0;
+
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *def = all->pdata[i];
+    g_autofree char *set = g_strdup_printf ("name=\"%s\"", def->name);
+    g_autofree char *out = g_strdup_printf ("<!-- %s: measured ", def->name);
+    g_autofree char *none = g_strdup_printf ("<!-- %s: not measured: ", def->name);
+    gboolean found = strstr (text, set) || strstr (text, out) || strstr (text, none);
+
+    if (!ns_hostbench_measures (def->name))
+      continue;
+    if (g_str_has_prefix (def->name, "c2c."))
+      c2c += found;
+    else
+      ck_assert_msg (found, "%s: neither written nor said why not", def->name);
+  }
+  ck_assert_msg (c2c == 1, "%u core-to-core parameters accounted for", c2c);
+  for (guint l = 0; levels[l]; l++) {
+    g_autofree char *set = g_strdup_printf ("name=\"cache.%s.size_kib\"", levels[l]);
+    g_autofree char *none = g_strdup_printf ("<!-- cache.%s.size_kib: not read: ",
+                                             levels[l]);
+
+    ck_assert_msg (strstr (text, set) || strstr (text, none), "cache.%s.size_kib: neither "
+                   "written nor said why not", levels[l]);
+  }
+}
+
 START_TEST (test_profile_loads_with_sources)
 {
   g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
@@ -69,14 +104,17 @@ START_TEST (test_profile_loads_with_sources)
     ck_assert (g_file_get_contents (path, &text, NULL, NULL));
     ck_assert_ptr_nonnull (strstr (text, "Safe RET"));
     ck_assert_ptr_nonnull (strstr (text, "Instruction fetch from L2 over L1I"));
+    /* cpu.mlp is a parameter, a comment when a quick run's figure falls outside the
+     * range, or one that says why it was not measured (one CPU; on a busy host the
+     * ping-pong can complete no batch in its time) */
+    ck_assert_msg (strstr (text, "\"cpu.mlp\"") != NULL ||
+                   strstr (text, "<!-- cpu.mlp: measured ") != NULL ||
+                   strstr (text, "<!-- cpu.mlp: not measured: ") != NULL,
+                   "cpu.mlp: neither written nor said why not");
+    assert_each_measured_accounted (text);
     /* every x86-64 CPU gives its L1D size, in sysfs or CPUID (Intel leaf 4, AMD
      * Fn8000_0005), where a guest's kernel may list no caches at all */
     ck_assert_ptr_nonnull (strstr (text, "name=\"cache.l1d.size_kib\""));
-    /* with a second CPU, the stores into its lines give cpu.mlp (a parameter, or a
-     * comment when a quick run's figure falls outside the range) */
-    if (g_get_num_processors () > 1)
-      ck_assert_msg (strstr (text, "\"cpu.mlp\"") != NULL ||
-                     strstr (text, "cpu.mlp: measured") != NULL, "%s", text);
   }
   ns_cpu_profile_free (profile);
   g_unlink (path);
@@ -291,6 +329,99 @@ START_TEST (test_apic_share)
 }
 END_TEST
 
+/* lines (ns_hostbench_unmeasured's) are exactly expected (NULL-terminated), in order. */
+static void
+assert_lines (GPtrArray *lines, const char *const *expected)
+{
+  guint n = 0;
+
+  for (; expected[n] != NULL; n++) {
+    ck_assert_msg (n < lines->len, "missing: %s", expected[n]);
+    ck_assert_str_eq (lines->pdata[n], expected[n]);
+  }
+  ck_assert_msg (lines->len == n, "more lines than expected: %s",
+                 lines->len > n ? (char *) lines->pdata[n] : "");
+}
+
+/* Why each parameter --host measures is missing, from what a run had to go on: the
+ * Firecracker guest (no L3 from sysfs or CPUID) on a busy day (the ping-pong completed
+ * no batch); the same guest before the CPUID fallback (no cache sizes at all); a one-CPU
+ * host. A parameter that was measured gets no line, nor do the c2c distances CPUs 0 and 1
+ * do not stand for. */
+START_TEST (test_unmeasured_reasons)
+{
+  const char *const busy_measured[] = {
+    "cpu.freq_ghz", "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
+    "mem.dram_latency_ns", "branch.mispredict_cycles", "icall.predicted_cycles",
+    "icall.lfence_cycles", "lock.atomic_cycles", "x86.rdtsc_cycles",
+    "ctxsw.rsb_fill_cycles", "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
+    "mem.bw_dram_gbps", NULL };
+  const char *const busy_expected[] = {
+    "cache.l3.latency_cycles: not measured: neither sysfs nor CPUID gives the L3 size",
+    "c2c.socket_ns: not measured: the ping-pong between CPUs 0 and 1 completed no batch "
+    "within its time (pinning refused or a busy host)",
+    "ifetch.seq_mlp: not measured: it needs the L3 latency, and neither sysfs nor CPUID "
+    "gives the L3 size",
+    "cpu.mlp: not measured: the ping-pong between CPUs 0 and 1 completed no batch within "
+    "its time (pinning refused or a busy host)",
+    "mem.copy_mlp: not measured: the ping-pong between CPUs 0 and 1 completed no batch "
+    "within its time (pinning refused or a busy host)",
+    "mem.bw_l3_bytes_per_cycle: not measured: neither sysfs nor CPUID gives the L3 size",
+    "cache.l3.size_kib: not read: neither sysfs nor CPUID gives the L3 size", NULL };
+  const NsHostbenchRun busy = { 2, "c2c.socket_ns", 48 << 10, 32 << 10, 1 << 20, 0,
+                                FALSE, FALSE, FALSE };
+  const char *const bare_measured[] = { "cpu.freq_ghz", "mem.dram_latency_ns",
+    "c2c.socket_ns", "cpu.mlp", "branch.mispredict_cycles", "icall.predicted_cycles",
+    "icall.lfence_cycles", "lock.atomic_cycles", "x86.rdtsc_cycles",
+    "ctxsw.rsb_fill_cycles", "mem.bw_dram_gbps", NULL };
+  const NsHostbenchRun bare = { 2, "c2c.socket_ns", 0, 0, 0, 0, TRUE, TRUE, TRUE };
+  const char *const one_measured[] = { "cpu.freq_ghz", "cache.l1d.latency_cycles",
+    "cache.l2.latency_cycles", "cache.l3.latency_cycles", "mem.dram_latency_ns",
+    "ifetch.seq_mlp", "branch.mispredict_cycles", "icall.predicted_cycles",
+    "icall.lfence_cycles", "lock.atomic_cycles", "x86.rdtsc_cycles",
+    "ctxsw.rsb_fill_cycles", "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
+    "mem.bw_l3_bytes_per_cycle", "mem.bw_dram_gbps", NULL };
+  const char *const one_expected[] = {
+    "c2c.remote_ns: not measured: one CPU online",
+    "cpu.mlp: not measured: one CPU online",
+    "mem.copy_mlp: not measured: one CPU online", NULL };
+  const NsHostbenchRun one = { 1, "c2c.remote_ns", 32 << 10, 32 << 10, 1 << 20, 32 << 20,
+                               FALSE, FALSE, FALSE };
+  const NsHostbenchRun l2_small = { 2, "c2c.ccx_ns", 32 << 10, 32 << 10, 64 << 10, 0,
+                                    TRUE, TRUE, FALSE };
+  g_autoptr (GPtrArray) busy_lines = ns_hostbench_unmeasured (&busy, busy_measured);
+  g_autoptr (GPtrArray) bare_lines = ns_hostbench_unmeasured (&bare, bare_measured);
+  g_autoptr (GPtrArray) one_lines = ns_hostbench_unmeasured (&one, one_measured);
+  g_autoptr (GPtrArray) small_lines = ns_hostbench_unmeasured (&l2_small, busy_measured);
+
+  assert_lines (busy_lines, busy_expected);
+  ck_assert_uint_eq (bare_lines->len, 12);    /* 3 latencies, ifetch.seq_mlp,
+                                                 mem.copy_mlp, 3 bandwidths, 4 sizes */
+  ck_assert_str_eq (bare_lines->pdata[0], "cache.l1d.latency_cycles: not measured: "
+                    "neither sysfs nor CPUID gives the L1D size");
+  ck_assert (g_ptr_array_find_with_equal_func (bare_lines,
+    "mem.copy_mlp: not measured: it needs the L1D latency, and neither sysfs nor CPUID "
+    "gives the L1D size", g_str_equal, NULL));
+  ck_assert (g_ptr_array_find_with_equal_func (bare_lines,
+    "ifetch.seq_mlp: not measured: neither sysfs nor CPUID gives the L2 size (fetch from "
+    "L2 and L3 needs it)", g_str_equal, NULL));
+  assert_lines (one_lines, one_expected);
+  /* an L2 of 2 x L1D and 2 x L1I: measured, but too small to fetch from; the stores
+   * completed no round though the ping-pong did */
+  ck_assert (g_ptr_array_find_with_equal_func (small_lines,
+    "ifetch.seq_mlp: not measured: the L2 (64 KiB) is not above 4 x the L1I (32 KiB), too "
+    "little to fetch code from beyond L1I", g_str_equal, NULL));
+  ck_assert (g_ptr_array_find_with_equal_func (small_lines,
+    "cpu.mlp: not measured: the stores into 16 KiB CPU 1 had just written completed no "
+    "round within its time (pinning refused or a busy host)", g_str_equal, NULL));
+  ck_assert (g_ptr_array_find_with_equal_func (small_lines,
+    "c2c.ccx_ns: not measured: the measurement gave no figure above 0", g_str_equal, NULL));
+  /* no line may end an XML comment early */
+  for (guint i = 0; i < busy_lines->len; i++)
+    ck_assert_ptr_null (strstr (busy_lines->pdata[i], "--"));
+}
+END_TEST
+
 START_TEST (test_refusals_write_nothing)
 {
   g_autofree char *dir = g_dir_make_tmp ("netsim-hostbench-XXXXXX", NULL);
@@ -333,6 +464,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_cpuid_cache_decode);
   tcase_add_test (tc, test_cpuid_amd_legacy_decode);
   tcase_add_test (tc, test_apic_share);
+  tcase_add_test (tc, test_unmeasured_reasons);
   suite_add_tcase (s, tc);
   return s;
 }
