@@ -161,16 +161,25 @@ error_range:
   return FALSE;
 }
 
-/* Reads the attributes common to both workloads and spawns the thread. */
+/* Reads the attributes common to the three workloads (allowed: the class's) into c and
+ * *cpu; FALSE with a file:line error. */
+static gboolean
+calls_read_common (const NsScenario *sc, NsMachine *machine, const char *const *allowed,
+                   Calls *c, guint *cpu, GError **error)
+{
+  return ns_xml_check_attrs (sc, sc->workload, allowed, error) &&
+         ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, cpu, error) &&
+         get_insns (sc, "body-insns", 10, &c->body_insns, error);
+}
+
+/* Reads the attributes common to the three workloads and spawns the thread. */
 static gpointer
 calls_setup_common (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
                     const char *const *allowed, NsThreadFunc fn, Calls *c, GError **error)
 {
   guint cpu;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, allowed, error) ||
-      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
-      !get_insns (sc, "body-insns", 10, &c->body_insns, error)) {
+  if (!calls_read_common (sc, machine, allowed, c, &cpu, error)) {
     g_free (c);
     return NULL;
   }
@@ -178,7 +187,9 @@ calls_setup_common (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
   return c;
 }
 
-/* Sets up call-chain (depth, inline, body-insns, cpu); NULL with a file:line error. */
+/* Sets up call-chain (depth, inline, body-insns, cpu); NULL with a file:line error. An
+ * inlined chain with an empty body is refused: its passes would charge nothing, so the
+ * thread's simulated time would never advance and the run never end. */
 static gpointer
 chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
              GError **error)
@@ -186,21 +197,32 @@ chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   Calls *c = g_new0 (Calls, 1);
   guint64 depth;
   gboolean inl;
+  guint cpu;
 
   if (!ns_xml_get_uint (sc, sc->workload, "depth", TRUE, 8, &depth, error) ||
       !ns_xml_get_bool (sc, sc->workload, "inline", FALSE, &inl, error))
     goto fail;
   if (depth < 1 || depth > CHAIN_MAX_DEPTH)
     goto bad_depth;
+  if (!calls_read_common (sc, machine, chain_attributes, c, &cpu, error))
+    goto fail;
+  if (inl && c->body_insns == 0)
+    goto empty_inlined;
   c->depth = depth;
   c->chain = chain_functions (inl ? NS_FN_STATIC | NS_FN_ALWAYS_INLINE
                                   : NS_FN_STATIC | NS_FN_NOINLINE);
-  return calls_setup_common (sc, machine, engine, chain_attributes, chain_thread, c, error);
+  ns_engine_spawn (engine, "calls", cpu, NS_THREAD_USER, 0, chain_thread, c);
+  return c;
 
 /* ERRORS */
 bad_depth:
   ns_xml_error (sc, sc->workload, error, "attribute 'depth': expected 1 to %d, got %"
                 G_GUINT64_FORMAT, CHAIN_MAX_DEPTH, depth);
+  goto fail;
+empty_inlined:
+  ns_xml_error (sc, sc->workload, error, "attribute 'body-insns': expected 1 to %d with "
+                "inline=\"true\", got 0 (an inlined chain with an empty body costs nothing "
+                "a pass: simulated time would never advance)", CALLS_MAX_INSNS);
 fail:
   g_free (c);
   return NULL;

@@ -597,6 +597,12 @@ grep -q "^off  *cycles_per_call  *666666\.6667 " "$TMP/out" && ok ||
 expect 2 "nop-insns past 2^32" -- "$NETSIM" run -q --set workload.nop-insns=4294967328 "$MICRO/call-tree.xml"
 grep -q "call-tree.xml:6: attribute 'nop-insns': expected 0 to 1000000, got 4294967328 (after --set workload.nop-insns=4294967328)$" \
   "$TMP/err" && ok || bad "nop-insns past 2^32 is not refused: $(cat "$TMP/err")"
+# an inlined chain with an empty body charges nothing a pass: refused (it hung, simulated
+# time never advancing; timeout turns a hang into a failure, status 124)
+expect 2 "inlined chain with body-insns=0" -- timeout 20 "$NETSIM" run -q --variant inlined \
+  --set workload.body-insns=0 "$MICRO/call-chain.xml"
+grep -q "call-chain.xml:6: attribute 'body-insns': expected 1 to 1000000 with inline=\"true\", got 0 .*(after --set workload.body-insns=0)$" \
+  "$TMP/err" && ok || bad "an inlined empty chain is not refused: $(cat "$TMP/err")"
 # iperf3's --pacing-timer is an int of microseconds (a timer's period is whole ones)
 expect 2 "pacing-timer past iperf3's int" -- "$NETSIM" run -q --variant ipv4-1G-baseline \
   --set workload.pacing-timer=2147483648us "$DATA/scenarios/udp-lookup-iperf3.xml"
