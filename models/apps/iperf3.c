@@ -141,6 +141,7 @@ struct _Iperf {
   struct file   *slisten;      /* the server's TCP listener, in its read set all along */
   struct file  **extra;
   guint          n_extra;
+  guint          n_extra_connected;  /* the first n_extra_connected extras connect()ed */
   NsPollWqueues *cpwq, *spwq;
   IperfTimers   *timers;       /* the client's timer list (single thread) */
   struct file  **sel_files;    /* select argument arrays (client, server) */
@@ -157,7 +158,7 @@ static const char *const metrics[] = {
 static const char *const iperf3_attributes[] = {
   "type", "streams", "length", "rate", "family", "server-family", "threading",
   "pacing-timer", "multisend", "client-cpu", "server-cpu", "port", "extra-sockets",
-  "extra-reuseport", "extra-bind", "extra-position", NULL
+  "extra-reuseport", "extra-bind", "extra-position", "extra-connected", NULL
 };
 static const char *const per_time_metrics[] = {  /* all: per second or fractions of time */
   "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
@@ -500,19 +501,34 @@ server_family (const Iperf *ip)
   return ip->server_dual || ip->ipv6 ? AF_INET6 : AF_INET;
 }
 
-/* Extra unconnected sockets bound to the server address and port (what-if studies). */
+/* The peer port extra socket i connects to: the discard port (9) and up, skipping the
+ * server's, so each connected extra has its own peer and none is a client (those sit on
+ * ephemeral ports, 32768 and up). */
+static guint16
+extra_peer_port (const Iperf *ip, guint i)
+{
+  guint port = 9 + i;
+
+  return (guint16) (port >= ip->port ? port + 1 : port);
+}
+
+/* Extra sockets bound to the server address and port (what-if studies): the first
+ * n_extra_connected of them then connect() to a peer of their own on the loopback
+ * address (a reuseport group with connected members: reuseport_has_conns), the rest
+ * stay unconnected. */
 static gboolean
 make_extra_sockets (Iperf *ip, gboolean reuseport, gboolean wildcard, GError **error,
                     const NsScenario *sc)
 {
   gint family = server_family (ip);
+  gboolean v4mapped = !ip->ipv6 && family == AF_INET6;
 
   for (guint i = 0; i < ip->n_extra; i++) {
     struct sockaddr_storage ss;
     struct file *f = ns_netstack_socket (ip->stack, family, TRUE);
     struct sock *sk = ns_file_sock (f);
     gint len = wildcard ? wildcard_addr (&ss, family, ip->port)
-                        : loopback_addr (&ss, family, !ip->ipv6 && family == AF_INET6, ip->port);
+                        : loopback_addr (&ss, family, v4mapped, ip->port);
     gint err;
     udp_sock_set_reuseaddr (sk, TRUE);
     udp_sock_set_reuseport (sk, reuseport);
@@ -520,9 +536,19 @@ make_extra_sockets (Iperf *ip, gboolean reuseport, gboolean wildcard, GError **e
     if (err != 0)
       goto bind_failed;
     ip->extra[i] = f;
+    if (i >= ip->n_extra_connected)
+      continue;
+    len = loopback_addr (&ss, family, v4mapped, extra_peer_port (ip, i));
+    err = ns_netstack_connect (ip->stack, f, (struct sockaddr *) &ss, len);
+    if (err != 0)
+      goto connect_failed;
     continue;
 bind_failed:
     ns_xml_error (sc, sc->workload, error, "extra socket %u: bind() failed with errno %d",
+                  i, -err);
+    return FALSE;
+connect_failed:
+    ns_xml_error (sc, sc->workload, error, "extra socket %u: connect() failed with errno %d",
                   i, -err);
     return FALSE;
   }
@@ -636,7 +662,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
   static const char *const binds[] = { "exact", "wildcard", NULL };
   static const char *const positions[] = { "tail", "head", NULL };
   g_autofree char *rate = NULL;
-  guint64 streams, length, multisend, port, extra;
+  guint64 streams, length, multisend, port, extra, connected;
   guint fam, sfam, thr, bind, pos;
   xmlNodePtr w = sc->workload;
 
@@ -655,7 +681,8 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
       !ns_xml_get_uint (sc, w, "extra-sockets", TRUE, 0, &extra, error) ||
       !ns_xml_get_bool (sc, w, "extra-reuseport", FALSE, extra_rp, error) ||
       !ns_workload_get_choice (sc, "extra-bind", "exact", binds, &bind, error) ||
-      !ns_workload_get_choice (sc, "extra-position", "tail", positions, &pos, error))
+      !ns_workload_get_choice (sc, "extra-position", "tail", positions, &pos, error) ||
+      !ns_xml_get_uint (sc, w, "extra-connected", TRUE, 0, &connected, error))
     return FALSE;
   if (streams < 1 || streams > 1024)
     goto bad_streams;
@@ -671,6 +698,8 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
     goto bad_port;
   if (extra > 1024)
     goto bad_extra;
+  if (connected > extra)
+    goto bad_connected;
   if (ip->pacing < NS_US (1) || ip->pacing > IPERF3_PACING_MAX || ip->pacing % NS_US (1) != 0)
     goto bad_pacing;
   if (fam == 1 && sfam == 1)
@@ -687,6 +716,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
   ip->multisend = ip->rate == 0 ? (guint) multisend : 1;
   ip->port = (guint16) port;
   ip->n_extra = (guint) extra;
+  ip->n_extra_connected = (guint) connected;
   *extra_wild = bind == 1;
   *extra_head = pos == 1;
   return TRUE;
@@ -722,6 +752,11 @@ bad_port:
 bad_extra:
   ns_xml_error (sc, w, error, "attribute 'extra-sockets': expected 0 to 1024, got %"
                 G_GUINT64_FORMAT, extra);
+  return FALSE;
+bad_connected:
+  ns_xml_error (sc, w, error, "attribute 'extra-connected': expected 0 to attribute "
+                "'extra-sockets' (%" G_GUINT64_FORMAT "), got %" G_GUINT64_FORMAT, extra,
+                connected);
   return FALSE;
 bad_pacing:
   ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected whole microseconds from "

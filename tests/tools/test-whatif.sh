@@ -48,6 +48,10 @@ clean $IPERF ipv4-1G-baseline workload.extra-sockets=16 workload.extra-bind=wild
   workload.server-family=inet
 clean $IPERF ipv6-1G-baseline workload.extra-sockets=300 workload.extra-reuseport=true \
   workload.extra-position=head
+clean $IPERF ipv4-MAX-baseline workload.server-family=inet workload.extra-sockets=8 \
+  workload.extra-reuseport=true workload.extra-position=head workload.extra-connected=2
+clean $IPERF ipv6-MAX-baseline workload.extra-sockets=16 workload.extra-reuseport=true \
+  workload.extra-bind=wildcard workload.extra-connected=16
 clean $IPERF ipv4-MAX-baseline workload.threading=per-stream workload.streams=8 \
   workload.server-cpu=8
 clean $IPERF ipv6-MAX-patched workload.length=65488 workload.streams=2

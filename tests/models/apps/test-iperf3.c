@@ -494,6 +494,59 @@ START_TEST (test_ipv6_and_extras)
 }
 END_TEST
 
+/* Inlined invocations per datagram of func in a variant's breakdown (0 if absent). */
+static double
+breakdown_inlined (const NsVariantResult *v, const char *func)
+{
+  for (guint i = 0; i < v->breakdown->len; i++) {
+    const NsBreakdownRow *row = v->breakdown->pdata[i];
+    if (g_str_equal (row->func, func))
+      return row->inlined_per_op;
+  }
+  return 0.0;
+}
+
+/* compute_score per datagram on 6.9-rc1, IPv4 (server-family inet), 4 streams and 8
+ * reuseport extras: at the tail, unconnected, each datagram's walk scores the 12 chain
+ * sockets once; at the head with extra-connected=2 the group has connected members
+ * (reuseport_has_conns), so udp4_lib_lookup2 re-scores the group's pick (the second call
+ * site seed 000's patch removes) and walks on to the stream's socket, which still gets the
+ * traffic: one call more. The patched kernel inlines every one of them. An extra-connected
+ * above extra-sockets is refused at file:6. */
+START_TEST (test_extra_connected_rescores)
+{
+  const char *const base = "streams=\"4\" length=\"1000\" rate=\"0\" server-family=\"inet\" "
+                           "extra-sockets=\"8\" extra-reuseport=\"true\"";
+  g_autofree char *tail_attrs = g_strdup_printf ("%s extra-position=\"tail\"", base);
+  g_autofree char *conn_attrs = g_strdup_printf ("%s extra-position=\"head\" "
+                                                 "extra-connected=\"2\"", base);
+  g_autofree char *over_attrs = g_strdup_printf ("%s extra-connected=\"9\"", base);
+  g_autofree char *tail = write_scenario ("tail.xml", "zen3-epyc-7713", tail_attrs,
+                                          short_measure);
+  g_autofree char *conn = write_scenario ("conn.xml", "zen3-epyc-7713", conn_attrs,
+                                          short_measure);
+  g_autofree char *over = write_scenario ("over.xml", "generic", over_attrs, short_measure);
+  const char *const patched[] = { "kernel.patch.name=udp-compute-score-single-site", NULL };
+  NsRunResult *rt, *rc, *rp;
+  const NsVariantResult *vt = run_ok (tail, NULL, &rt), *vc = run_ok (conn, NULL, &rc);
+  const NsVariantResult *vp = run_ok (conn, patched, &rp);
+  double walk = breakdown_calls (vt, "compute_score");
+  double rescored = breakdown_calls (vc, "compute_score");
+
+  ck_assert_msg (vc->value > 0, "the streams lost their datagrams to the group");
+  ck_assert_msg (walk >= 12.0 && walk < 12.5, "tail: %.3f compute_score a datagram", walk);
+  ck_assert_msg (fabs (rescored - walk - 1.0) < 0.05, "head, 2 connected: %.3f compute_score "
+                 "a datagram, tail %.3f", rescored, walk);
+  ck_assert_double_eq (breakdown_calls (vp, "compute_score"), 0.0);
+  ck_assert_double_eq_tol (breakdown_inlined (vp, "compute_score"), rescored, 0.05);
+  ns_run_result_free (rt);
+  ns_run_result_free (rc);
+  ns_run_result_free (rp);
+  assert_refused (over, 6, "extra-connected=\"9\"", "attribute 'extra-connected': expected "
+                  "0 to attribute 'extra-sockets' (8), got 9");
+}
+END_TEST
+
 static void
 setup (void)
 {
@@ -541,6 +594,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_pacing_timers_walk_grows_quadratically);
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_ipv6_and_extras);
+  tcase_add_test (tc, test_extra_connected_rescores);
   tcase_add_test (tc, test_net_rx_action_charges_its_census_body);
   tcase_add_test (tc, test_idle_refused_without_select);
   tcase_add_test (tc, test_idle_clipped_to_window);
