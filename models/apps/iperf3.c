@@ -905,7 +905,11 @@ iperf_ops (gpointer state)
 }
 
 /* Value of metric since the mark over span; FALSE for an unknown or unavailable metric or
- * when nothing was received. */
+ * a span in which no datagram moved (none sent, received or dropped: too short to say
+ * anything, as a batch between two pacing ticks). Every metric is per second or a
+ * fraction of the span, none divides by the datagrams received: with none received while
+ * the client sends (a what-if whose reuseport group takes them all, say) the throughputs
+ * are 0 and the drops, sends and idle times what they were. */
 static gboolean
 iperf_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span,
               double *value)
@@ -914,7 +918,8 @@ iperf_metric (gpointer state, NsMachine *machine, const char *metric, NsTime spa
   const NsNetCounters *c = &ip->stack->counters;
   double secs = (double) span / 1e12;
 
-  if (span <= 0 || c->received == ip->mark.received)
+  if (span <= 0 || (c->received == ip->mark.received && c->sent == ip->mark.sent &&
+                    c->rcvbuf_drops == ip->mark.rcvbuf_drops))
     return FALSE;
   if (g_str_equal (metric, "kbytes_per_sec"))
     *value = (double) (c->received_bytes - ip->mark.received_bytes) / 1024.0 / secs;

@@ -614,6 +614,16 @@ expect 0 "pacing-timer at iperf3's int" -- "$NETSIM" run -q --variant ipv4-1G-ba
   "$DATA/scenarios/udp-lookup-iperf3.xml"
 grep -q '^ipv4-1G-baseline  *kbytes_per_sec  *[0-9][0-9.]*  ' "$TMP/out" && ok ||
   bad "pacing-timer at iperf3's int printed no figure: $(tail -2 "$TMP/out")"
+# a what-if whose reuseport group takes every datagram (extras at the head, none
+# connected: udp4_lib_lookup2 returns the group's pick) leaves the server nothing; the
+# drops at the extras' full buffers are a figure all the same, not "completed no datagram"
+expect 0 "iperf3 drops_per_sec with nothing received" -- "$NETSIM" run -q \
+  --variant ipv4-MAX-baseline --set workload.server-family=inet --set workload.extra-sockets=10 \
+  --set workload.extra-position=head --set workload.extra-reuseport=true \
+  --set measure.metric=drops_per_sec --set measure.warmup=200us --set measure.duration=1ms \
+  --set measure.repetitions=1 "$DATA/scenarios/udp-lookup-iperf3.xml"
+awk '$1 == "ipv4-MAX-baseline" && $2 == "drops_per_sec" { found = ($3 > 0) } END { exit !found }' \
+  "$TMP/out" && ok || bad "drops_per_sec with nothing received: $(grep '^ipv4' "$TMP/out")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
