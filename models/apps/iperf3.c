@@ -651,6 +651,21 @@ spawn_threads (Iperf *ip)
   }
 }
 
+/* The first attribute of the extra sockets' written on w (not defaulted), or NULL: with
+ * extra-sockets 0 any of them would change nothing. */
+static const char *
+extra_knob_written (xmlNodePtr w)
+{
+  static const char *const knobs[] = {
+    "extra-reuseport", "extra-bind", "extra-position", "extra-connected", NULL
+  };
+
+  for (guint i = 0; knobs[i] != NULL; i++)
+    if (xmlHasProp (w, BAD_CAST knobs[i]) != NULL)
+      return knobs[i];
+  return NULL;
+}
+
 /* Reads and checks the <workload> attributes into ip. */
 static gboolean
 read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *extra_rp,
@@ -665,6 +680,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
   guint64 streams, length, multisend, port, extra, connected;
   guint fam, sfam, thr, bind, pos;
   xmlNodePtr w = sc->workload;
+  const char *knob;
 
   if (!ns_xml_check_attrs (sc, w, iperf3_attributes, error) ||
       !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
@@ -698,10 +714,14 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
     goto bad_port;
   if (extra > 1024)
     goto bad_extra;
+  if (extra == 0 && (knob = extra_knob_written (w)) != NULL)
+    goto idle_extra_knob;
   if (connected > extra)
     goto bad_connected;
   if (ip->pacing < NS_US (1) || ip->pacing > IPERF3_PACING_MAX || ip->pacing % NS_US (1) != 0)
     goto bad_pacing;
+  if (xmlHasProp (w, BAD_CAST "pacing-timer") != NULL && ip->rate == 0)
+    goto unpaced_pacing;
   if (fam == 1 && sfam == 1)
     goto bad_family;
   if (!ns_workload_check_udp_unfragmented (sc, length, fam == 1, error))
@@ -753,6 +773,11 @@ bad_extra:
   ns_xml_error (sc, w, error, "attribute 'extra-sockets': expected 0 to 1024, got %"
                 G_GUINT64_FORMAT, extra);
   return FALSE;
+idle_extra_knob:
+  ns_xml_error (sc, w, error, "attribute '%s' cannot take effect with attribute "
+                "'extra-sockets' 0: it sets up the extra sockets, and there are none; give "
+                "extra-sockets or leave %s out", knob, knob);
+  return FALSE;
 bad_connected:
   ns_xml_error (sc, w, error, "attribute 'extra-connected': expected 0 to attribute "
                 "'extra-sockets' (%" G_GUINT64_FORMAT "), got %" G_GUINT64_FORMAT, extra,
@@ -761,6 +786,12 @@ bad_connected:
 bad_pacing:
   ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected whole microseconds from "
                 "1us to 2147483647us (iperf3's --pacing-timer is an int of microseconds)");
+  return FALSE;
+unpaced_pacing:
+  ns_xml_error (sc, w, error, "attribute 'pacing-timer' cannot take effect with attribute "
+                "'rate' ('%s'): unlimited (-b 0) streams stay green and iperf3 makes no pacing "
+                "timers (iperf_create_send_timers only with a rate); give a rate or leave "
+                "pacing-timer out", rate);
   return FALSE;
 bad_family:
   ns_xml_error (sc, w, error, "attribute 'server-family': an AF_INET server ('inet') cannot "

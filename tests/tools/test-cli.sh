@@ -624,6 +624,11 @@ expect 0 "iperf3 drops_per_sec with nothing received" -- "$NETSIM" run -q \
   --set measure.repetitions=1 "$DATA/scenarios/udp-lookup-iperf3.xml"
 awk '$1 == "ipv4-MAX-baseline" && $2 == "drops_per_sec" { found = ($3 > 0) } END { exit !found }' \
   "$TMP/out" && ok || bad "drops_per_sec with nothing received: $(grep '^ipv4' "$TMP/out")"
+# --pacing-timer paces nothing at -b 0 (iperf3 makes no pacing timers): refused at file:line
+expect 2 "pacing-timer with rate 0" -- "$NETSIM" run -q --variant ipv4-MAX-baseline \
+  --set workload.pacing-timer=7us "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q "udp-lookup-iperf3.xml:[0-9]*: attribute 'pacing-timer' cannot take effect with attribute 'rate' ('0'): .*(after variant 'ipv4-MAX-baseline' set workload.rate=0, --set workload.pacing-timer=7us)$" \
+  "$TMP/err" && ok || bad "pacing-timer with rate 0 is not refused: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"

@@ -95,6 +95,15 @@ START_TEST (test_bad_attributes)
     { "pacing-timer=\"0\"", "pacing-timer" },
     { "pacing-timer=\"1500ns\"", "pacing-timer" },
     { "extra-bind=\"any\"", "extra-bind" },
+    /* knobs that would change nothing: pacing timers exist only with a rate, the extra
+     * sockets' settings only with extra sockets (refused when written, as multisend) */
+    { "pacing-timer=\"7us\" rate=\"0\"", "'pacing-timer' cannot take effect with "
+      "attribute 'rate' ('0')" },
+    { "extra-reuseport=\"false\"", "'extra-reuseport' cannot take effect with attribute "
+      "'extra-sockets' 0" },
+    { "extra-sockets=\"0\" extra-bind=\"exact\"", "'extra-bind' cannot take effect" },
+    { "extra-position=\"head\"", "'extra-position' cannot take effect" },
+    { "extra-connected=\"0\"", "'extra-connected' cannot take effect" },
     { "colour=\"red\"", "colour" },
     { "family=\"ipv6\" server-family=\"inet\"", "server-family" },
     /* above lo's MTU less the IPv6 and UDP headers the kernel fragments: not modelled */
