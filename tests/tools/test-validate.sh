@@ -26,6 +26,23 @@ expect () {
 # field N of the CSV line of row ID in FILE (no quoted commas before field N)
 field () { grep "^$2," "$1" | cut -d, -f"$3"; }
 
+# ---- tools/sensitivity refuses usage and input errors (exit 2, said on standard error)
+# before it runs anything: a SET without '=' was found only after the whole "as shipped"
+# validate (minutes; timeout turns that into a failure, status 124)
+if command -v python3 >/dev/null 2>&1; then
+  SENS="$DATA/tools/sensitivity"
+  expect 2 "sensitivity: a SET that is not PATH=VALUE" -- timeout 20 python3 "$SENS" \
+    --netsim "$NETSIM" 002 foo
+  grep -q "^sensitivity: 'foo': expected PATH=VALUE" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+    bad "sensitivity 002 foo: $(cat "$TMP/err")"
+  expect 2 "sensitivity: --jobs not an integer" -- timeout 20 python3 "$SENS" \
+    --netsim "$NETSIM" --jobs two 002 param.cpu.freq_ghz=3
+  grep -q "^sensitivity: --jobs: expected a positive integer, got 'two'" "$TMP/err" && ok ||
+    bad "sensitivity --jobs two: $(cat "$TMP/err")"
+  expect 2 "sensitivity: no SET" -- timeout 20 python3 "$SENS" --netsim "$NETSIM" 002
+  expect 2 "sensitivity: unknown option" -- timeout 20 python3 "$SENS" --frob 002 a=1
+fi
+
 # ---- the shipped recorded results: every row listed, none dropped
 expect 0 "validate --help" -- "$NETSIM" validate --help
 expect 0 "calibrate --help" -- "$NETSIM" calibrate --help
