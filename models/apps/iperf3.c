@@ -583,11 +583,7 @@ make_streams (Iperf *ip, gsl_rng *rng, GError **error, const NsScenario *sc)
      * binds each listener after its stream's client socket */
     sp->cfile = ns_netstack_socket (ip->stack, cfamily, FALSE);
     do {
-      guint16 port = (guint16) (32768 + gsl_rng_uniform_int (rng, 60999 - 32768 + 1));
-      if (port == ip->port) {
-        err = -EADDRINUSE;
-        continue;
-      }
+      guint16 port = ns_netstack_ephemeral_port (rng, ip->port);
       len = wildcard_addr (&ss, cfamily, port);
       err = udp_sock_bind (ns_file_sock (sp->cfile), (struct sockaddr *) &ss, len);
     } while (err == -EADDRINUSE);

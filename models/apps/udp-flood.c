@@ -128,9 +128,7 @@ make_sockets (Flood *f, gsl_rng *rng, const NsScenario *sc, GError **error)
   do {
     /* not the receivers' port: with SO_REUSEADDR on both sides the bind would succeed
      * and put the client on their chain, connected to itself */
-    do
-      cport = (guint16) (32768 + gsl_rng_uniform_int (rng, 60999 - 32768 + 1));
-    while (cport == f->port);
+    cport = ns_netstack_ephemeral_port (rng, f->port);
     f->client = bound_socket (f, cport, &err);
   } while (f->client == NULL && err == -EADDRINUSE);
   if (f->client == NULL)

@@ -235,6 +235,24 @@ ns_netstack_task_wq (NsNetStack *s, guint cpu)
   return s->task_wq[cpu];
 }
 
+#define EPHEMERAL_LOW   32768          /* net.ipv4.ip_local_port_range's default */
+#define EPHEMERAL_HIGH  60999
+
+/* An ephemeral port other than avoid; see netstack.h. */
+guint16
+ns_netstack_ephemeral_port (gsl_rng *rng, guint16 avoid)
+{
+  guint16 port;
+
+  g_return_val_if_fail (rng != NULL, EPHEMERAL_LOW);
+
+  do
+    port = (guint16) (EPHEMERAL_LOW +
+                      gsl_rng_uniform_int (rng, EPHEMERAL_HIGH - EPHEMERAL_LOW + 1));
+  while (port == avoid);
+  return port;
+}
+
 /* socket(2) + sock_init_data + udp_init_sock for a UDP socket of family. */
 struct file *
 ns_netstack_socket (NsNetStack *s, gint family, gboolean nonblock)

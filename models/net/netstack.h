@@ -8,6 +8,7 @@
  * lines written on one CPU and read on another pay what coherence says. */
 #pragma once
 #include <glib.h>
+#include <gsl/gsl_rng.h>
 #include "machine.h"
 #include "sync.h"
 #include "skbuff.h"
@@ -308,6 +309,10 @@ NsWaitQueue *ns_netstack_task_wq   (NsNetStack *stack, guint cpu);
  * rmem_default, sk_sndbuf = wmem_default, sk_wq = &socket->wq, sk_data_ready =
  * sock_def_readable. nonblock sets O_NONBLOCK on the file. */
 struct file *ns_netstack_socket    (NsNetStack *stack, gint family, gboolean nonblock);
+/* A port of net.ipv4.ip_local_port_range's default, 32768-60999, drawn from rng as an
+ * autobind picks one, skipping avoid (a port the caller's set-up holds); draws again until
+ * it differs. */
+guint16       ns_netstack_ephemeral_port (gsl_rng *rng, guint16 avoid);
 struct socket *ns_file_socket      (struct file *file);
 struct sock *ns_file_sock          (struct file *file);
 /* connect(2) of a UDP socket file (udp_sock_connect), and what ip4_datagram_connect /

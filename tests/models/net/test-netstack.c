@@ -316,6 +316,30 @@ START_TEST (test_syscall_frames)
 }
 END_TEST
 
+/* An autobind's port lies in 32768-60999 (net.ipv4.ip_local_port_range's default); the
+ * port to avoid is never returned: when a draw hits it, the next draw is taken. The
+ * avoided port is made the first draw of the seed, so the redraw is exercised, whatever
+ * the caller's draws before. */
+START_TEST (test_ephemeral_port_skips_avoid)
+{
+  gsl_rng *probe = gsl_rng_alloc (gsl_rng_mt19937), *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  guint16 first, second;
+
+  for (gulong seed = 1; seed <= 64; seed++) {
+    gsl_rng_set (probe, seed);
+    first = (guint16) (32768 + gsl_rng_uniform_int (probe, 60999 - 32768 + 1));
+    second = (guint16) (32768 + gsl_rng_uniform_int (probe, 60999 - 32768 + 1));
+    gsl_rng_set (rng, seed);
+    ck_assert_uint_eq (ns_netstack_ephemeral_port (rng, 0), first);
+    gsl_rng_set (rng, seed);
+    ck_assert_uint_eq (ns_netstack_ephemeral_port (rng, first), second);
+    ck_assert (second >= 32768 && second <= 60999);
+  }
+  gsl_rng_free (probe);
+  gsl_rng_free (rng);
+}
+END_TEST
+
 static Suite *
 netstack_suite (void)
 {
@@ -330,6 +354,7 @@ netstack_suite (void)
   tcase_add_test (tc, test_rcu_nesting);
   tcase_add_test (tc, test_rcu_without_preempt_rcu);
   tcase_add_test (tc, test_syscall_frames);
+  tcase_add_test (tc, test_ephemeral_port_skips_avoid);
   suite_add_tcase (s, tc);
   return s;
 }
