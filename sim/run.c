@@ -176,22 +176,6 @@ blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
   g_error_free (cause);
 }
 
-/* The <element> child (patch, config) of the scenario's <kernel> whose name is name; the
- * <kernel> itself when none is. */
-static xmlNodePtr
-kernel_child_named (const NsScenario *sc, const char *element, const char *name)
-{
-  xmlNodePtr kernel = ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel");
-
-  for (xmlNodePtr n = kernel != NULL ? kernel->children : NULL; n != NULL; n = n->next) {
-    g_autofree xmlChar *named = ns_xml_is_element (n, element) ?
-                                xmlGetProp (n, BAD_CAST "name") : NULL;
-    if (named != NULL && !strcmp ((const char *) named, name))
-      return n;
-  }
-  return kernel;
-}
-
 /* Finds the workload class and checks the requested metric. */
 static gboolean
 setup_workload_class (NsVariantSetup *vs, GError **error)
@@ -247,7 +231,7 @@ setup_build (NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
 unknown_patch:
-  ns_xml_error (sc, kernel_child_named (sc, "patch", name), error,
+  ns_xml_error (sc, ns_scenario_kernel_child (sc, "patch", name), error,
                 "attribute 'name': unknown patch '%s' (netsim list patches shows them)", name);
   return FALSE;
 }
@@ -332,7 +316,7 @@ check_config_values (const NsScenario *sc, const NsBuild *build, GError **error)
 
   if (bad[0] == NULL)
     return TRUE;
-  ns_xml_error (sc, kernel_child_named (sc, "config", bad[0]), error,
+  ns_xml_error (sc, ns_scenario_kernel_child (sc, "config", bad[0]), error,
                 "attribute 'value': %s='%s': a bool/tristate option takes y, m or n",
                 bad[0], ns_build_get_config (build, bad[0]));
   return FALSE;

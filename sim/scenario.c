@@ -1559,6 +1559,23 @@ ns_scenario_param_home (const NsScenario *scenario, const char *name)
   return param_entry (scenario, scenario->param_homes, name);
 }
 
+/* The <element> child of the scenario's <kernel> named name; see scenario.h. */
+xmlNodePtr
+ns_scenario_kernel_child (const NsScenario *scenario, const char *element, const char *name)
+{
+  xmlNodePtr kernel;
+
+  g_return_val_if_fail (scenario != NULL && element != NULL && name != NULL, NULL);
+  kernel = ns_xml_child (xmlDocGetRootElement (scenario->doc), "kernel");
+  for (xmlNodePtr n = kernel != NULL ? kernel->children : NULL; n != NULL; n = n->next) {
+    g_autofree xmlChar *named = ns_xml_is_element (n, element) ?
+                                xmlGetProp (n, BAD_CAST "name") : NULL;
+    if (named != NULL && !strcmp ((const char *) named, name))
+      return n;
+  }
+  return kernel;
+}
+
 /* The document as run (after every set), as newly allocated UTF-8 XML text. */
 char *
 ns_scenario_dump (const NsScenario *scenario)

@@ -67,6 +67,10 @@ const char *ns_scenario_param_value (const NsScenario *scenario, const char *nam
 /* The file that declares the value of the <param> named name (the scenario's own path, or
  * the file its from= names), or NULL if the scenario sets no such param. */
 const char *ns_scenario_param_home (const NsScenario *scenario, const char *name);
+/* The <element> child (patch, config) of the scenario's <kernel> whose name attribute is
+ * name, for an error about it; the <kernel> itself when none is (NULL without one). */
+xmlNodePtr  ns_scenario_kernel_child (const NsScenario *scenario, const char *element,
+                                      const char *name);
 /* Serialises the document as run (after --set), for recording in outputs. */
 char       *ns_scenario_dump   (const NsScenario *scenario);
 

@@ -31,6 +31,7 @@
 #include "config.h"
 #include <string.h>
 #include "workload.h"
+#include "xml.h"
 #include "net/sched/netdev.h"
 #include "net/netstack.h"
 
@@ -535,6 +536,38 @@ act_not_tristate:
   return FALSE;
 }
 
+/* The RFC of the tc wrapper series (tc-retpoline-wrappers-rfc) and the merged v6 both
+ * create include/net/tc_wrapper.h, which every kernel from v6.2 has: the RFC goes on a
+ * v6.1 kernel without the merged patch only. FALSE with a file:line error at the
+ * kernel's version or the RFC's <patch> otherwise, where the model would have run the
+ * RFC in place of the merged wrapper. */
+static gboolean
+pktgen_check_wrapper_series (const NsScenario *sc, const NsBuild *build, GError **error)
+{
+  static const char rfc[] = "tc-retpoline-wrappers-rfc", merged[] = "tc-retpoline-wrappers";
+
+  if (!ns_build_has_patch (build, rfc))
+    return TRUE;
+  if (ns_kernel_version_cmp (ns_build_version (build), "6.2") >= 0)
+    goto merged_in_version;
+  if (ns_build_has_patch (build, merged))
+    goto merged_patch;
+  return TRUE;
+
+/* ERRORS */
+merged_in_version:
+  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel"), error,
+                "attribute 'version': kernel %s has the merged tc retpoline wrapper "
+                "(include/net/tc_wrapper.h, v6.2), which patch %s, its RFC, cannot go on; "
+                "drop the patch or use 6.1", ns_build_version (build), rfc);
+  return FALSE;
+merged_patch:
+  ns_xml_error (sc, ns_scenario_kernel_child (sc, "patch", rfc), error, "attribute 'name': "
+                "patches %s and %s are two versions of one series (the RFC and the merged "
+                "v6), both creating include/net/tc_wrapper.h; apply one", rfc, merged);
+  return FALSE;
+}
+
 /* The what-if patches that move matchall in the wrapper's classifier chain need it in
  * one: FALSE with a file:line error where the build has no wrapper or matchall is a module,
  * which would leave the patch without effect. */
@@ -593,7 +626,8 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
   if (!g_str_equal (proto, "all") && !g_str_equal (proto, "ip"))
     goto bad_protocol;
   *protocol = g_str_equal (proto, "all") ? TC_ETH_P_ALL : TC_ETH_P_IP;
-  return pktgen_check_config (sc, ns_machine_build (machine), error);
+  return pktgen_check_config (sc, ns_machine_build (machine), error) &&
+         pktgen_check_wrapper_series (sc, ns_machine_build (machine), error);
 
 /* ERRORS */
 bad_mode:

@@ -434,6 +434,14 @@ expect 0 "tc on its own 6.1 kernel, JSON" -- "$NETSIM" run -q -f json --variant 
   --set measure.duration=50us "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q '"model_notes": \[\]' "$TMP/out" && ok ||
   bad "a 6.1 tc run's JSON: model_notes not empty: $(grep -A2 model_notes "$TMP/out")"
+# the RFC of the tc wrapper cannot go on a kernel that has the merged wrapper (v6.2 on):
+# refused at the version's line with the set behind it, not run as the RFC (exit 0 and 13
+# compares a packet until 2026-12-02)
+expect 2 "the tc wrapper RFC on a 6.3 kernel" -- "$NETSIM" run -q --variant 7950x-f1-after \
+  --set measure.duration=50us --set kernel.version=6.3 \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: attribute 'version': kernel 6.3 has the merged tc retpoline wrapper .*patch tc-retpoline-wrappers-rfc.* (after --set kernel.version=6.3)" \
+  "$TMP/err" && ok || bad "the RFC on 6.3 is not refused at the version: $(cat "$TMP/err")"
 
 # calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
 expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host

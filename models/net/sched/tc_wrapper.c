@@ -239,7 +239,8 @@ chain_move (const TcFn **chain, guint n, const TcFn *fn, gboolean first)
   }
 }
 
-/* Decides which wrapper the build has and lays out its chains. */
+/* Decides which wrapper the build has and lays out its chains (the RFC on a build with
+ * the merged wrapper is refused before: pktgen_check_wrapper_series). */
 static void
 wrapper_build (TcEnv *env, const NsBuild *build)
 {

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "refused.h"
 #include "run.h"
 
 /* The metric the runs below measure (pps unless a test says otherwise). */
@@ -508,6 +509,44 @@ START_TEST (test_chain_whatifs_need_the_chain)
 }
 END_TEST
 
+/* The RFC of the tc wrapper series and its merged v6 both create include/net/
+ * tc_wrapper.h, which v6.2 has: the RFC on a kernel from 6.2 is refused at the kernel's
+ * line, naming its version, and with the merged patch at the RFC's <patch> line; the RFC
+ * alone on 6.1 runs (the replay's "after"). Until 2026-12-02 both ran the RFC's chains
+ * in place of the merged wrapper. */
+START_TEST (test_rfc_over_the_merged_wrapper_is_refused)
+{
+  static const struct { const char *version, *patches, *setting, *what; guint line; } bad[] = {
+    { "6.3", "", "the RFC on 6.3", "attribute 'version': kernel 6.3", 4 },
+    { "6.2", "", "the RFC on 6.2", "attribute 'version': kernel 6.2", 4 },
+    { "6.1", "<patch name=\"tc-retpoline-wrappers\"/>\n", "the RFC and the merged patch",
+      "patches tc-retpoline-wrappers-rfc and tc-retpoline-wrappers", 7 },
+  };
+  g_autoptr (GError) error = NULL;
+  NsRunResult *r;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree char *path = NULL;
+    g_autofree char *xml = g_strdup_printf (
+      "<?xml version=\"1.0\"?>\n<scenario name=\"t\">\n<cpu profile=\"generic\"/>\n"
+      "<kernel version=\"%s\">\n<config name=\"CONFIG_NET_TC_INDIRECT_WRAPPER\" "
+      "value=\"y\"/>\n%s<patch name=\"tc-retpoline-wrappers-rfc\"/>\n</kernel>\n"
+      "<workload type=\"pktgen\"/>\n<measure metric=\"pps\" duration=\"10us\"/>\n"
+      "</scenario>\n", bad[i].version, bad[i].patches);
+    int fd = g_file_open_tmp ("test-pktgen-XXXXXX.xml", &path, NULL);
+
+    close (fd);
+    ck_assert (g_file_set_contents (path, xml, -1, NULL));
+    assert_refused (path, bad[i].line, bad[i].setting, bad[i].what);
+    g_unlink (path);
+  }
+  r = run_kernel ("<config name=\"CONFIG_NET_TC_INDIRECT_WRAPPER\" value=\"y\"/>\n"
+                  "<patch name=\"tc-retpoline-wrappers-rfc\"/>\n", "", &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+  ns_run_result_free (r);
+}
+END_TEST
+
 static Suite *
 pktgen_suite (void)
 {
@@ -522,6 +561,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_missing_tc_options_are_refused);
   tcase_add_test (tc, test_pkt_size_floor_is_the_headers);
   tcase_add_test (tc, test_chain_whatifs_need_the_chain);
+  tcase_add_test (tc, test_rfc_over_the_merged_wrapper_is_refused);
   tcase_add_test (tc, test_wrapper_helps_retpoline_cpus);
   tcase_add_test (tc, test_wrapper_costs_eibrs_cpus_unless_keyed_off);
   tcase_add_test (tc, test_clone_skb_reuses_the_skb);
