@@ -439,6 +439,10 @@ pktgen_thread_worker (NsThread *t, gpointer data)
 
 /* ---- set-up ---- */
 
+/* The verdict names parse_verdict takes, for an error. */
+static const char verdict_names[] =
+  "continue, pass, ok, drop, shot, pipe, reclassify or stolen";
+
 /* Parses a gact verdict name (iproute2's names). */
 static gboolean
 parse_verdict (const char *name, gint32 *out)
@@ -621,8 +625,10 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
     goto bad_pkt_size;
   if (*clone_skb > 100000000)
     goto bad_clone_skb;
-  if (!parse_verdict (action, verdict) || !parse_verdict (last_action, last))
-    goto bad_verdict;
+  if (!parse_verdict (action, verdict))
+    goto bad_action;
+  if (!parse_verdict (last_action, last))
+    goto bad_last_action;
   if (!g_str_equal (proto, "all") && !g_str_equal (proto, "ip"))
     goto bad_protocol;
   *protocol = g_str_equal (proto, "all") ? TC_ETH_P_ALL : TC_ETH_P_IP;
@@ -649,9 +655,13 @@ bad_clone_skb:
   ns_xml_error (sc, w, error, "attribute 'clone-skb': expected 0 to 100000000, got %"
                 G_GUINT64_FORMAT, *clone_skb);
   return FALSE;
-bad_verdict:
-  ns_xml_error (sc, w, error, "attribute 'action'/'last-action': expected continue, pass, "
-                "ok, drop, shot, pipe, reclassify or stolen");
+bad_action:
+  ns_xml_error (sc, w, error, "attribute 'action': expected %s, got '%s'", verdict_names,
+                action);
+  return FALSE;
+bad_last_action:
+  ns_xml_error (sc, w, error, "attribute 'last-action': expected %s, got '%s'", verdict_names,
+                last_action);
   return FALSE;
 bad_protocol:
   ns_xml_error (sc, w, error, "attribute 'protocol': expected all or ip, got '%s'", proto);

@@ -583,6 +583,13 @@ expect 2 "--set a workload attribute out of range" -- "$NETSIM" run -q --set wor
   "$MICRO/call-chain.xml"
 grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
   bad "out-of-range --set workload attribute does not name the --set: $(cat "$TMP/err")"
+# a bad verdict names its attribute, the value given and the set behind it
+for attr in action last-action; do
+  expect 2 "--set workload.$attr=jump" -- "$NETSIM" run -q --variant 7950x-f1-before \
+    --set "workload.$attr=jump" "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+  grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: attribute '$attr': expected continue, .*, got 'jump' (after --set workload.$attr=jump)" \
+    "$TMP/err" && ok || bad "a bad $attr is not reported with its value and set: $(cat "$TMP/err")"
+done
 # ... and a variant's own <set> is named as the variant's, not as a --set
 sed 's|<set path="workload.inline" value="true"/>|<set path="workload.depth" value="0"/>|' \
   "$MICRO/call-chain.xml" >"$TMP/bad-variant.xml"
