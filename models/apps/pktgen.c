@@ -40,8 +40,11 @@
 #define M_START_XMIT   0
 #define M_NETIF_RECEIVE 1
 #define M_QUEUE_XMIT   2
-#define F_QUEUE_MAP_CPU (1u << 14)
-#define F_NO_TIMESTAMP  (1u << 17)
+/* pkt_dev->flags bits: v6.1 numbers them by an enum (NO_TIMESTAMP 7, QUEUE_MAP_CPU 10;
+ * Debian 6.1.176's pktgen.ko tests them as testb $0x80,0x34(%r13) in
+ * pktgen_finalize_skb and test $0x4,%dh in mod_cur_headers) */
+#define F_NO_TIMESTAMP  (1u << 7)
+#define F_QUEUE_MAP_CPU (1u << 10)
 
 /* struct pktgen_dev: ~1.5 KiB in v6.1; the per-packet fields grouped in the lines the
  * v6.1 field order gives them [estimate: hand-placed, not pahole]. */
