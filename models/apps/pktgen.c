@@ -176,10 +176,11 @@ mod_cur_headers (NsThread *t, struct pktgen_dev *pkt_dev)
   NS_LOAD_FIELD (t, pkt_dev->odev, real_num_tx_queues);
   pkt_dev->cur_queue_map = 0;
   NS_STORE_FIELD (t, pkt_dev, cur_queue_map);
-  /* census: 72 instructions — about twenty flag and range tests with their branches,
-   * the byte swaps of the address bounds, and set_cur_queue_map's modulo (one 32-bit
-   * div whose latency overlaps the allocation that follows) */
-  ns_insns (t, 72);
+  /* census: 63 instructions — about twenty flag and range tests with their branches,
+   * the byte swaps of the address bounds, and set_cur_queue_map with QUEUE_MAP_CPU
+   * (smp_processor_id() read, then the modulo: one 32-bit div whose latency overlaps the
+   * allocation that follows; doc/census/pktgen.md) */
+  ns_insns (t, 63);
   ns_ret (t);
 }
 
