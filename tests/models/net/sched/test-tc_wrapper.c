@@ -248,6 +248,18 @@ START_TEST (test_chain_length_by_version)
     ck_assert_uint_eq (tc_wrapper_act_len (rig.tc), cases[k].act);
     ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("mall_classify")),
                        cases[k].mall);
+    /* which members go, not only how many: rsvp, rsvp6 and tcindex from v6.3, ipt from
+     * v6.9; route4 and simp stay (position 0: not in the chain) */
+#define CLS_IN(name) (tc_wrapper_cls_position (rig.tc, tc_classifier_fn (name)) > 0)
+#define ACT_IN(name) (tc_wrapper_act_position (rig.tc, tc_action_fn (name)) > 0)
+    ck_assert_int_eq (CLS_IN ("rsvp_classify"), k < 1);
+    ck_assert_int_eq (CLS_IN ("rsvp6_classify"), k < 1);
+    ck_assert_int_eq (CLS_IN ("tcindex_classify"), k < 1);
+    ck_assert (CLS_IN ("route4_classify"));
+    ck_assert_int_eq (ACT_IN ("tcf_ipt_act"), k < 2);
+    ck_assert (ACT_IN ("tcf_simp_act"));
+#undef CLS_IN
+#undef ACT_IN
     rig_clear (&rig);
   }
 }
