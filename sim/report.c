@@ -175,6 +175,29 @@ table_breakdown_line (GString *out, const char *name, double calls, double inlin
   table_causes (out, by_cause, delta);
 }
 
+/* Appends " %10.2f" of a per-operation figure, or " n/a" in its width when there is none
+ * (a variant whose windows held no operation). */
+static void
+table_per_op (GString *out, double v)
+{
+  if (isfinite (v))
+    g_string_append_printf (out, " %10.2f", v);
+  else
+    g_string_append_printf (out, " %10s", "n/a");
+}
+
+/* TRUE, after a line saying so, if variant vr has no per-operation figures. */
+static gboolean
+table_no_ops (GString *out, const NsVariantResult *vr)
+{
+  if (vr->ops > 0)
+    return FALSE;
+  g_string_append_printf (out, "  none: variant %s had no %s in its measured windows, so "
+                          "there is no figure per %s\n", variant_label (vr), vr->op_name,
+                          vr->op_name);
+  return TRUE;
+}
+
 /* Rows of a breakdown (or of differences): a line per function's out-of-line frames and
  * a bracketed line for the code of its inlined invocations, the first top functions (0:
  * all) and a line saying how many more there are; TRUE if any bracketed line. */
@@ -236,6 +259,8 @@ table_breakdown (GString *out, const NsVariantResult *vr, guint top)
 {
   g_string_append_printf (out, "\nwhere the cycles went, per %s (variant %s):\n",
                           vr->op_name, variant_label (vr));
+  if (table_no_ops (out, vr))
+    return;
   g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
                           "cycles", "by cause");
   if (table_breakdown_rows (out, vr->breakdown, top, FALSE))
@@ -291,7 +316,7 @@ table_overlapped (GString *out, const NsRunResult *r)
     g_string_append_printf (out, "  %-28s", variant_label (vr));
     for (int c = 0; c < NS_CAUSE_N; c++)
       if (any_overlapped (r, c))
-        g_string_append_printf (out, " %10.2f", vr->overlapped_per_op[c]);
+        table_per_op (out, vr->overlapped_per_op[c]);
     g_string_append_c (out, '\n');
   }
 }
@@ -311,11 +336,11 @@ table_stat (GString *out, const NsRunResult *r)
   g_string_append_c (out, '\n');
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
-    g_string_append_printf (out, "  %-28s %10.2f", variant_label (vr),
-                            ns_run_cycles_per_op (vr));
+    g_string_append_printf (out, "  %-28s", variant_label (vr));
+    table_per_op (out, ns_run_cycles_per_op (vr));
     for (int c = 0; c < NS_CAUSE_N; c++)
       if (ns_event_name (c) && any_events (r, c))
-        g_string_append_printf (out, " %10.2f", vr->events_per_op[c]);
+        table_per_op (out, vr->events_per_op[c]);
     g_string_append_c (out, '\n');
   }
   table_overlapped (out, r);
@@ -403,6 +428,10 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
                           "(cycles on all CPUs):\n", c->label, variant_label (b),
                           variant_label (p), b->op_name);
   table_explain_setup (out, b, p);
+  if (table_no_ops (out, b) || table_no_ops (out, p)) {
+    g_ptr_array_unref (rows);
+    return;
+  }
   g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
                           "cycles", "by cause");
   if (table_breakdown_rows (out, rows, top, TRUE))

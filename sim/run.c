@@ -850,7 +850,8 @@ breakdown_row_free (gpointer p)
   g_free (row);
 }
 
-/* Turns the summed account into per-operation rows, most expensive first. */
+/* Turns the summed account into per-operation rows, most expensive first; none without an
+ * operation (per-operation figures do not exist then). */
 static GPtrArray *
 breakdown_rows (GHashTable *sums, guint64 ops)
 {
@@ -858,6 +859,9 @@ breakdown_rows (GHashTable *sums, guint64 ops)
   GHashTableIter iter;
   gpointer key, value;
   double per = ops ? 1.0 / (double) ops : 0;
+
+  if (ops == 0)
+    return rows;
 
   g_hash_table_iter_init (&iter, sums);
   while (g_hash_table_iter_next (&iter, &key, &value)) {
@@ -950,13 +954,16 @@ ns_run_breakdown_delta (const NsVariantResult *baseline, const NsVariantResult *
   return rows;
 }
 
-/* Cycles per operation of a variant: the sum of its breakdown's own (not inlined) rows. */
+/* Cycles per operation of a variant: the sum of its breakdown's own (not inlined) rows;
+ * NAN when its windows held no operation. */
 double
 ns_run_cycles_per_op (const NsVariantResult *vr)
 {
   double sum = 0.0;
 
   g_return_val_if_fail (vr != NULL, 0.0);
+  if (vr->ops == 0)
+    return NAN;                 /* no operation in the window: no figure per operation */
   for (guint i = 0; i < vr->breakdown->len; i++)
     sum += ((const NsBreakdownRow *) vr->breakdown->pdata[i])->total_per_op;
   return sum;
@@ -1126,8 +1133,8 @@ run_variant (const char *path, const char *name, guint index, guint total,
   if (acc.stacks != NULL)
     vr->stacks = stack_rows (acc.stacks);
   for (int c = 0; c < NS_CAUSE_N; c++) {
-    vr->events_per_op[c] = vr->ops ? (double) acc.events[c] / (double) vr->ops : 0.0;
-    vr->overlapped_per_op[c] = vr->ops ? acc.overlapped[c] / (double) vr->ops : 0.0;
+    vr->events_per_op[c] = vr->ops ? (double) acc.events[c] / (double) vr->ops : NAN;
+    vr->overlapped_per_op[c] = vr->ops ? acc.overlapped[c] / (double) vr->ops : NAN;
   }
   describe_variant (vr, &vs, acc.sums);
   vr->config_read = ns_build_config_read (vs.build);

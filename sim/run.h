@@ -143,7 +143,9 @@ char       **ns_run_fit_notes   (const NsRunResult *result, GError **error);
  * (NsBreakdownRow* of differences), the largest changes first. */
 GPtrArray   *ns_run_breakdown_delta (const NsVariantResult *baseline,
                                      const NsVariantResult *patched);
-/* Cycles per operation of a variant, summed over its breakdown (all CPUs). */
+/* Cycles per operation of a variant, summed over its breakdown (all CPUs); NAN when its
+ * windows held no operation (its breakdown is then empty and its events per operation
+ * NAN too). */
 double       ns_run_cycles_per_op (const NsVariantResult *vr);
 /* Variant names of a scenario, in file order (empty array: no variants). */
 GPtrArray   *ns_run_variant_names (const NsScenario *sc);

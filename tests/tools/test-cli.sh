@@ -639,6 +639,17 @@ expect 0 "iperf3 drops_per_sec with nothing received" -- "$NETSIM" run -q \
   --set measure.repetitions=1 "$DATA/scenarios/udp-lookup-iperf3.xml"
 awk '$1 == "ipv4-MAX-baseline" && $2 == "drops_per_sec" { found = ($3 > 0) } END { exit !found }' \
   "$TMP/out" && ok || bad "drops_per_sec with nothing received: $(grep '^ipv4' "$TMP/out")"
+# ... but no figure per datagram: --stat and --breakdown say n/a and none, not 0.00
+expect 0 "iperf3 --stat --breakdown with nothing received" -- "$NETSIM" run -q --stat \
+  --breakdown --variant ipv4-MAX-baseline --set workload.server-family=inet \
+  --set workload.extra-sockets=10 --set workload.extra-position=head \
+  --set workload.extra-reuseport=true --set measure.metric=drops_per_sec \
+  --set measure.warmup=200us --set measure.duration=1ms --set measure.repetitions=1 \
+  "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q '^  ipv4-MAX-baseline  *n/a$' "$TMP/out" &&
+  grep -q '^  none: variant ipv4-MAX-baseline had no datagram in its measured windows' "$TMP/out" &&
+  ! grep -q ' 0\.00 ' "$TMP/out" && ok ||
+  bad "per-datagram figures with no datagram: $(tail -6 "$TMP/out")"
 # --pacing-timer paces nothing at -b 0 (iperf3 makes no pacing timers): refused at file:line
 expect 2 "pacing-timer with rate 0" -- "$NETSIM" run -q --variant ipv4-MAX-baseline \
   --set workload.pacing-timer=7us "$DATA/scenarios/udp-lookup-iperf3.xml"
