@@ -224,16 +224,23 @@ ns_kernel_version_cmp (const char *a, const char *b)
   return 0;
 }
 
-/* The release candidate of version, "6.9.0-rc4" → 4; none (a release, or a bound that
- * names no candidate) → none_value. */
+/* The release candidate of version, "6.9.0-rc4" or "6.9-rc4" → 4; none (a release, a bound
+ * that names no candidate, or a stable candidate such as 6.9.1-rc1, which comes after the
+ * 6.9 release) → none_value. */
 static guint64
 version_rc (const char *version, guint64 none_value)
 {
-  const char *rc = strstr (version, "-rc");
+  const char *rc = strstr (version, "-rc"), *p = version;
   char *end;
   guint64 n;
 
   if (rc == NULL || !g_ascii_isdigit (rc[3]))
+    return none_value;
+  while (g_ascii_isdigit (*p))                   /* MAJOR */
+    p++;
+  for (p += *p == '.'; g_ascii_isdigit (*p); p++) /* .MINOR */
+    ;
+  if (p != rc && strncmp (p, ".0-rc", 5) != 0)   /* a stable candidate: .N-rcM, N > 0 */
     return none_value;
   errno = 0;
   n = g_ascii_strtoull (rc + 3, &end, 10);

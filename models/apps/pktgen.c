@@ -595,8 +595,9 @@ pktgen_check_chain_whatif (const NsScenario *sc, const NsBuild *build, const TcE
         tc_wrapper_cls_position (tc, tc_classifier_fn ("mall_classify")) == 0) {
       ns_xml_error (sc, sc->workload, error, "patch %s moves matchall in the tc wrapper's "
                     "compare chain, but this build has none for it: no wrapper (before "
-                    "v6.2 without tc-retpoline-wrappers, or CONFIG_RETPOLINE=n) or matchall "
-                    "a module (CONFIG_NET_CLS_MATCHALL not y)", moves[i]);
+                    "v6.2 without tc-retpoline-wrappers, or %s=n) or matchall a module "
+                    "(CONFIG_NET_CLS_MATCHALL not y)", moves[i],
+                    ns_build_retpoline_option (build));
       return FALSE;
     }
   return TRUE;

@@ -430,6 +430,10 @@ START_TEST (test_kernel_ranges_with_release_candidates)
   ck_assert (ns_kernel_version_in_range ("6.9.0-rc12", "6.9.0-rc4", "6.99"));
   ck_assert (!ns_kernel_version_in_range ("6.9.0-rc1", "6.9.0-rc4", "6.99"));
   ck_assert (!ns_kernel_version_in_range ("6.10", "5.19", "6.9"));
+  /* a stable release candidate comes after its series' release, not among its -rcN */
+  ck_assert (ns_kernel_version_in_range ("6.9.1-rc1", "6.9.0-rc4", "6.99"));
+  ck_assert (!ns_kernel_version_in_range ("6.9.1-rc1", "5.19", "6.9.0-rc3"));
+  ck_assert (!ns_kernel_version_in_range ("6.9-rc1", "6.9.0-rc4", "6.99"));
   /* the split at rc3/rc4 leaves no version out and none in both */
   ck_assert (!ns_kernel_ranges_overlap ("5.19", "6.9.0-rc3", "6.9.0-rc4", "6.99"));
   ck_assert (ns_kernel_ranges_overlap ("5.19", "6.9.0-rc4", "6.9.0-rc4", "6.99"));
