@@ -364,6 +364,17 @@ find_pktgen_row (const Check *c, const char *cpu, guint filters, guint clone)
   return NULL;
 }
 
+/* The number of rows of seed in validation/expected.csv. */
+static guint
+seed_rows (const Check *c, const char *seed)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < c->rows->len; i++)
+    n += !strcmp (((const Row *) c->rows->pdata[i])->seed, seed);
+  return n;
+}
+
 /* Checks a pps cell against want (to the unit). */
 static void
 check_count (Check *c, const char *file, guint line, const char *cell, double want,
@@ -448,8 +459,11 @@ check_pktgen (Check *c, const char *file, char **lines, guint l)
   }
   for (k = l + 2; lines[k] && strcmp (lines[k], "```"); k++, n++)
     check_pktgen_line (c, file, k + 1, lines[k]);
-  if (n == 0 || lines[k] == NULL)
-    problem (c, file, l + 1, "a pktgen table without rows or without its closing fence");
+  if (lines[k] == NULL)
+    problem (c, file, l + 1, "a pktgen table without its closing fence");
+  else if (n != seed_rows (c, "002"))
+    problem (c, file, l + 1, "the pktgen table has %u lines, validation/expected.csv %u "
+             "seed-002 rows", n, seed_rows (c, "002"));
   c->tables++;
 }
 

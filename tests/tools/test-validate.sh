@@ -41,6 +41,10 @@ if command -v python3 >/dev/null 2>&1; then
     bad "sensitivity --jobs two: $(cat "$TMP/err")"
   expect 2 "sensitivity: no SET" -- timeout 20 python3 "$SENS" --netsim "$NETSIM" 002
   expect 2 "sensitivity: unknown option" -- timeout 20 python3 "$SENS" --frob 002 a=1
+  expect 2 "sensitivity: no netsim at --netsim" -- timeout 20 python3 "$SENS" \
+    --netsim "$TMP/no-netsim" 002 a=1
+  grep -q "^sensitivity: no netsim to run at $TMP/no-netsim" "$TMP/err" && ok ||
+    bad "sensitivity --netsim missing: $(cat "$TMP/err")"
 fi
 
 # ---- the shipped recorded results: every row listed, none dropped
