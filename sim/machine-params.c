@@ -190,11 +190,12 @@ static const NsParamDef machine_params[] = {
     "unsourced reasoned default (jmp + predicted ret)", FALSE, 0, 100, NULL },
   { "ret.safe_ret_insns", NS_PARAM_INT, "instructions", "4",
     "instructions of the SRSO Safe RET sequence per return (jmp thunk; call; add; ret); "
-    "each such return also pays branch.mispredict_cycles",
+    "each such return also pays branch.mispredict_cycles and branch.resolve_cycles",
     "ref: cpu-params.md §4 ([K6] thunk shape, [K3] 'forces the CPU to mispredict every "
     "function return')", FALSE, 0, 32, NULL },
   { "ret.stuff_cycles", NS_PARAM_DOUBLE, "cycles", "6",
-    "call depth tracking: accounting per call plus amortised RSB stuffing per return",
+    "call depth tracking: a flat amortised cost per return (the per-call accounting and "
+    "the RSB stuffing; a function left by a tail jump pays none)",
     "unsourced reasoned default", FALSE, 0, 100, NULL },
   { "icall.predicted_cycles", NS_PARAM_DOUBLE, "cycles", "1",
     "extra cost of a predicted indirect call over a direct call",
@@ -253,7 +254,8 @@ static const NsParamDef machine_params[] = {
     "BHI clear_bhb_loop at syscall entry", "unsourced: 50-100 cycles (cpu-params.md §5)",
     FALSE, 0, 10000, NULL },
   { "ctxsw.rsb_fill_cycles", NS_PARAM_DOUBLE, "cycles", "60",
-    "RSB fill (32 entries) on context switch when spectre_v2 is mitigated",
+    "RSB fill (32 entries) on context switch when spectre_v2 is mitigated (charged in the "
+    "switch, booked as cause insn although it retires no counted instruction)",
     "unsourced: 40-80 cycles (cpu-params.md §5)", FALSE, 0, 10000, NULL },
 
   /* ---- locks and scheduling ---- */
