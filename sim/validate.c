@@ -1206,11 +1206,12 @@ ns_validation_tolerance (const NsRecordedRow *row)
   return rule;
 }
 
-/* NS_VAL_PASS if |error_pp| <= tolerance_pp, else NS_VAL_FAIL (a NaN error fails). */
+/* NS_VAL_PASS if |error_pp| <= tolerance_pp and the deltas' signs agree (the issues'
+ * acceptance: "within … with the right sign"), else NS_VAL_FAIL (a NaN error fails). */
 NsValStatus
-ns_validation_judge (double error_pp, double tolerance_pp)
+ns_validation_judge (double error_pp, double tolerance_pp, gboolean signs_agree)
 {
-  return fabs (error_pp) <= tolerance_pp ? NS_VAL_PASS : NS_VAL_FAIL;
+  return fabs (error_pp) <= tolerance_pp && signs_agree ? NS_VAL_PASS : NS_VAL_FAIL;
 }
 
 /* Direction of a delta in percent: 1 or -1, or 0 inside the sign dead band. */
@@ -2242,8 +2243,8 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   o->sim_patched = p->run->value * o->vcase->unit_scale;
   o->sim_delta_pct = 100.0 * (p->run->value / b->run->value - 1.0);
   o->error_pp = o->sim_delta_pct - o->row->delta_pct;
-  o->status = ns_validation_judge (o->error_pp, o->tolerance_pp);
   o->sign_agrees = ns_validation_signs_agree (o->row->delta_pct, o->sim_delta_pct);
+  o->status = ns_validation_judge (o->error_pp, o->tolerance_pp, o->sign_agrees);
   o->within_noise = o->row->delta_ci95_pp >= 0 && fabs (o->error_pp) <= o->row->delta_ci95_pp;
 }
 
@@ -2724,7 +2725,8 @@ table_pairs (GString *out, const NsValReport *r)
 static void
 summary_line (GString *out, const char *set, const NsValSummary *s)
 {
-  g_string_append_printf (out, "%s rows within tolerance: %u/%u", set, s->within, s->rows);
+  g_string_append_printf (out, "%s rows passing (within tolerance, right sign): %u/%u", set,
+                          s->within, s->rows);
   if (s->rows == 0) {
     g_string_append (out, "\n");
     return;
@@ -3555,6 +3557,11 @@ ns_validation_check_expected (const NsValReport *report, const char *path, gbool
       g_string_append_printf (messages, "regression: %s ran in %s (fail), now %s%s%s\n",
                               o->row->id, path, got, o->reason ? ": " : "",
                               o->reason ? o->reason : "");
+    } else if (want == NULL && (o->status == NS_VAL_FAIL || o->status == NS_VAL_ERROR)) {
+      bad = TRUE;               /* a new row must not bring a miss in unseen */
+      g_string_append_printf (messages, "regression: %s is absent in %s and %s now%s%s: add "
+                              "it (a deliberate, explained commit)\n", o->row->id, path, got,
+                              o->reason ? ": " : "", o->reason ? o->reason : "");
     } else if (want == NULL || (strcmp (want, got) && o->status == NS_VAL_PASS)) {
       g_string_append_printf (messages, "note: %s is %s now, %s in %s: update it (a "
                               "deliberate, explained commit)\n", o->row->id, got,

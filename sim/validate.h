@@ -153,8 +153,10 @@ typedef enum {
 
 /* max(3 pp, 10 % of |recorded delta|), or the row's stated (tighter) tolerance. */
 double       ns_validation_tolerance   (const NsRecordedRow *row);
-/* PASS if |error_pp| ≤ tolerance_pp, else FAIL. */
-NsValStatus  ns_validation_judge       (double error_pp, double tolerance_pp);
+/* PASS if |error_pp| ≤ tolerance_pp and the signs agree (ns_validation_signs_agree),
+ * else FAIL. */
+NsValStatus  ns_validation_judge       (double error_pp, double tolerance_pp,
+                                        gboolean signs_agree);
 /* Same direction of change, deltas under the dead band counting as "no change". */
 gboolean     ns_validation_signs_agree (double recorded_pct, double simulated_pct);
 const char  *ns_val_status_name        (NsValStatus status);

@@ -47,6 +47,6 @@ VALIDATE_JOBS = 2
 validate: netsim
 	@NETSIM_DATADIR='$(abs_top_srcdir)' ./netsim validate --jobs $(VALIDATE_JOBS); \
 	status=$$?; \
-	if [ $$status -eq 1 ]; then echo "(exit 1: rows miss their tolerance, a calibration row failed, a fit no longer holds, or a fitted row is counted as validation: see the table, its notes and doc/models/)"; \
+	if [ $$status -eq 1 ]; then echo "(exit 1: validation rows miss their tolerance or sign, or a run errored (see run errors), or a fit no longer holds, a fitted row is counted as validation or a variant sets a parameter: see the table, its notes and doc/models/)"; \
 	elif [ $$status -ne 0 ]; then exit $$status; fi
 .PHONY: validate

@@ -214,12 +214,15 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "A recorded fit (calibration.xml) no longer holds when its rows, as this run made them,\n"
     "miss by more than its recorded residual + 0.002: the model changed since the fit and\n"
     "netsim calibrate must run again (judged unless --set or --refit).\n"
-    "Exit status: 0 ok; 1 a validation row failed or errored, a calibration row errored, a\n"
-    "row is both fitted and counted as validation, a fitted value in use differs from\n"
-    "calibration.xml's record, a variant a row runs sets a parameter or the CPU profile, a\n"
-    "fit no longer holds, or (with --expected) a row regressed or its figures or set\n"
-    "changed; 2 bad input or usage (also: a case that sets a parameter or the CPU profile,\n"
-    "--plot without gnuplot).");
+    "Exit status: 0 ok; 1 a validation row failed (outside its tolerance or with the wrong\n"
+    "sign) or errored, a calibration row errored, a row is both fitted and counted as\n"
+    "validation, a fitted value in use differs from calibration.xml's record, a variant a\n"
+    "row runs sets a parameter or the CPU profile, or a fit no longer holds. With\n"
+    "--expected FILE, 1 instead only for a change against FILE: a row that passed there and\n"
+    "does not now, one that ran there and errors now, a row absent there that fails or\n"
+    "errors, changed figures or set, a conflict or a drifted fit (rows that failed in FILE\n"
+    "and still fail do not count); 2 bad input or usage (also: a case that sets a parameter\n"
+    "or the CPU profile, --plot without gnuplot).");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
   if (argc > 1) {

@@ -118,6 +118,14 @@ sed "/^900-safe-ret,/s/,$rb,/,1$rb,/" "$TMP/fx.csv" >"$TMP/moved.csv"
 expect 1 "--expected: a row's simulated figures changed" -- $V --expected "$TMP/moved.csv" 900-safe-ret
 grep -q "^changed: 900-safe-ret simulated 1$rb / " "$TMP/err" && ok ||
   bad "the changed row is named with both figures: $(cat "$TMP/err")"
+# a row absent from the file that fails (or errors) now is a regression, not a note: a new
+# row must not bring a miss in unseen; one that passes is a note
+grep -v '^900-unret,' "$TMP/fx.csv" >"$TMP/no-unret.csv"
+expect 1 "--expected: a new row that fails" -- $V --expected "$TMP/no-unret.csv" 900-unret
+grep -q "^regression: 900-unret is absent in .* and fail now" "$TMP/err" && ok ||
+  bad "a new failing row under --expected: $(cat "$TMP/err")"
+grep -v '^900-safe-ret,' "$TMP/fx.csv" >"$TMP/no-safe.csv"
+expect 0 "--expected: a new row that passes" -- $V --expected "$TMP/no-safe.csv" 900-safe-ret
 
 # ---- the same numbers as netsim run
 [ "$(field "$TMP/fx.csv" 900-safe-ret 12)" = "$rb" ] && ok || bad "baseline differs from netsim run ($rb)"
@@ -147,7 +155,8 @@ $V --format json --jobs 3 >"$TMP/j3.json"
 cmp -s "$TMP/j1.json" "$TMP/j3.json" && ok || bad "--jobs 3 output differs from --jobs 1"
 grep -q '"fitted_on_rows"' "$TMP/j1.json" && ok || bad "json has the provenance per profile"
 $V --format table -o "$TMP/t.txt" 900-safe-ret && ok || bad "--output"
-grep -q 'validation rows within tolerance: 1/1' "$TMP/t.txt" && ok || bad "table summary line"
+grep -q 'validation rows passing (within tolerance, right sign): 1/1' "$TMP/t.txt" && ok ||
+  bad "table summary line"
 
 # ---- --plot
 NETSIM_GNUPLOT='' $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
