@@ -693,15 +693,25 @@ retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 }
 
 /* SRSO once retbleed is chosen: with retbleed=ibpb, srso_select_mitigation() (6.5-6.9)
- * uses the same IBPB on entry for SRSO whatever spec_rstack_overflow= asked. */
+ * uses the same IBPB on entry for SRSO whatever spec_rstack_overflow= asked; and from
+ * 6.12 SRSO's IBPB on entry drops retbleed's untrained return. */
 static void
 srso_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
-  if ((cmd->unaffected & NS_BUG_SRSO) || out->retbleed != NS_RETBLEED_IBPB ||
-      out->srso == NS_SRSO_OFF || out->srso == NS_SRSO_IBPB)
-    return;
-  out->srso = NS_SRSO_IBPB;
-  why_changed (&why->srso, "ibpb", "retbleed=ibpb's IBPB on entry serves SRSO too");
+  if (!(cmd->unaffected & NS_BUG_SRSO) && out->retbleed == NS_RETBLEED_IBPB &&
+      out->srso != NS_SRSO_OFF && out->srso != NS_SRSO_IBPB) {
+    out->srso = NS_SRSO_IBPB;
+    why_changed (&why->srso, "ibpb", "retbleed=ibpb's IBPB on entry serves SRSO too");
+  }
+  /* from v6.12 (c62fa117c32b, "x86/bugs: Do not use UNTRAIN_RET with IBPB on entry"),
+   * SRSO's IBPB on entry clears X86_FEATURE_UNRET and X86_FEATURE_RETHUNK: no untrained
+   * return thunk, no UNTRAIN_RET at entry */
+  if (out->srso == NS_SRSO_IBPB && out->retbleed == NS_RETBLEED_UNRET &&
+      ns_kernel_version_cmp (cmd->kernel, "6.12") >= 0) {
+    out->retbleed = NS_RETBLEED_OFF;
+    why_changed (&why->retbleed, "off", "SRSO's IBPB on entry drops the untrained return "
+                 "(v6.12, c62fa117c32b)");
+  }
 }
 
 /* Removes the double quotes lib/cmdline.c's next_arg() strips: around a whole argument

@@ -363,6 +363,20 @@ START_TEST (test_retbleed_values)
   ck_assert_int_eq (m.srso, NS_SRSO_IBPB);
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_69 (amd_retpoline, "retbleed=ibpb,unret").retbleed, NS_RETBLEED_UNRET);
+  /* from v6.12 SRSO's IBPB on entry clears the untrained return (c62fa117c32b); not on
+   * 6.9, and not with Safe RET */
+  ck_assert_int_eq (chosen_69 (amd_retpoline, "retbleed=unret spec_rstack_overflow=ibpb").retbleed,
+                    NS_RETBLEED_UNRET);
+  ck_assert (ns_mitigations_select (amd_retpoline, 1, "6.12",
+                                    "retbleed=unret spec_rstack_overflow=ibpb", &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ck_assert_int_eq (m.srso, NS_SRSO_IBPB);
+  ck_assert (has_line (m.explain, "retbleed=off", "c62fa117c32b"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (amd_retpoline, 1, "6.12",
+                                    "retbleed=unret spec_rstack_overflow=safe-ret", &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_UNRET);
+  ns_mitigations_clear (&m);
   /* "auto" is a word like the others, and a value of nosmt words alone changes nothing:
    * the mode asked before stays asked */
   ck_assert_int_eq (chosen_69 (intel_eibrs, "retbleed=ibpb retbleed=nosmt").retbleed,
