@@ -2084,9 +2084,12 @@ variant_forbidden (const NsScenario *sc, const NsValCase *c, const char *variant
   return NULL;
 }
 
-/* Checks the case's scenario file and variants; NULL if it can run, else why not (and
- * *status is NOT_MODELLED, or ERROR if the scenario cannot be read or a variant the row
- * runs sets what forbidden_set refuses: then also a conflict, if conflicts is given). */
+/* Checks the case's scenario file and variants; NULL if it can run, else why not, with
+ * *status ERROR: a case that names a scenario claims the row is modelled, so a missing
+ * file or variant is a mistake in cases.xml (its line in the reason; a row not modelled
+ * yet says so with reason=), as is a scenario that cannot be read or a variant the row
+ * runs that sets what forbidden_set refuses (then also a conflict, if conflicts is
+ * given). */
 static char *
 case_blocker (const NsValCase *c, const char *path, NsValStatus *status, GPtrArray *conflicts)
 {
@@ -2095,9 +2098,10 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status, GPtrArr
   NsScenario *sc;
   char *why;
 
-  *status = NS_VAL_NOT_MODELLED;
+  *status = NS_VAL_ERROR;
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return g_strdup_printf ("scenario %s does not exist yet", c->scenario);
+    return g_strdup_printf ("%s: scenario %s does not exist (a row not modelled yet takes "
+                            "reason=)", c->where, c->scenario);
   sc = ns_scenario_load (path, NULL, &err);
   if (sc == NULL) {
     *status = NS_VAL_ERROR;
@@ -2109,7 +2113,8 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status, GPtrArr
   why = NULL;
   for (const char *const *v = (const char *const[]) { c->baseline, c->patched, NULL }; *v; v++)
     if (!g_ptr_array_find_with_equal_func (names, *v, g_str_equal, NULL)) {
-      why = g_strdup_printf ("scenario %s has no variant '%s'", c->scenario, *v);
+      why = g_strdup_printf ("%s: scenario %s has no variant '%s'", c->where, c->scenario,
+                             *v);
       break;
     }
   for (const char *const *v = (const char *const[]) { c->baseline, c->patched, NULL };

@@ -97,7 +97,13 @@ V="$C validate -q --recorded $D/fx"
 expect 0 "a passing row" -- $V 900-safe-ret
 expect 1 "a failing validation row" -- $V 900-unret
 expect 1 "a row whose run fails" -- $V 900-broken
-expect 0 "not-modelled rows only" -- $V 900-reason 900-no-variant 900-no-scenario 900-no-case
+expect 0 "not-modelled rows only" -- $V 900-reason 900-no-case
+# a case naming a variant or scenario that is not there is a mistake in cases.xml: an
+# error at its line (exit 1), not a row "not modelled"
+expect 1 "a case naming a missing variant" -- $V --format csv 900-no-variant
+grep -q "^900-no-variant,.*,error,.*cases.xml:[0-9]*: scenario .* has no variant 'no-such-variant'" \
+  "$TMP/out" && ok || bad "a missing variant: $(grep '^900-no-variant' "$TMP/out")"
+expect 1 "a case naming a missing scenario" -- $V 900-no-scenario
 expect 2 "a pattern matching nothing" -- $V 900-nope
 # ... and the message lists the row ids the patterns choose from
 grep -q "no recorded row matches '900-nope' (.*; the rows: .*900-safe-ret .*900-unret" "$TMP/err" &&
