@@ -608,32 +608,38 @@ cpuid_is_amd (void)
   return g_str_equal (vendor, "AuthenticAMD") || g_str_equal (vendor, "HygonGenuine");
 }
 
+/* One of AMD's older cache leaves, if ext (the highest extended leaf) reaches it: the cache
+ * its ECX describes at level_c, the one its EDX describes at level_d (the L1I when
+ * d_is_l1i); source names the leaf (a static string: the levels keep it). */
+static void
+cpuid_amd_legacy_leaf (HostInfo *info, guint ext, guint leaf, const char *source,
+                       guint level_c, guint level_d, gboolean d_is_l1i)
+{
+  guint a, b, c, d;
+  NsCpuidCache cache;
+
+  if (ext < leaf)
+    return;
+  __cpuid (leaf, a, b, c, d);
+  cache = ns_hostbench_cpuid_amd_cache (c, level_c, FALSE);
+  cache_fill (info, &cache, source);
+  cache = ns_hostbench_cpuid_amd_cache (d, level_d, d_is_l1i);
+  cache_fill (info, &cache, source);
+}
+
 /* AMD: Fn8000_001D where TOPOEXT (Fn8000_0001 ECX bit 22) says it exists, then the older
  * Fn8000_0005 (L1) and Fn8000_0006 (L2, L3) for what is still missing. */
 static void
 cpuid_amd_caches (HostInfo *info)
 {
   guint a, b, c = 0, d, ext = __get_cpuid_max (0x80000000, NULL);
-  NsCpuidCache cache;
 
   if (ext >= 0x80000001)
     __cpuid (0x80000001, a, b, c, d);
   if (ext >= 0x8000001d && (c >> 22 & 1))
     cpuid_deterministic (info, 0x8000001d, "CPUID leaf 0x8000001D");
-  if (ext >= 0x80000005) {
-    __cpuid (0x80000005, a, b, c, d);
-    cache = ns_hostbench_cpuid_amd_cache (c, 1, FALSE);
-    cache_fill (info, &cache, "CPUID leaf 0x80000005");
-    cache = ns_hostbench_cpuid_amd_cache (d, 1, TRUE);
-    cache_fill (info, &cache, "CPUID leaf 0x80000005");
-  }
-  if (ext >= 0x80000006) {
-    __cpuid (0x80000006, a, b, c, d);
-    cache = ns_hostbench_cpuid_amd_cache (c, 2, FALSE);
-    cache_fill (info, &cache, "CPUID leaf 0x80000006");
-    cache = ns_hostbench_cpuid_amd_cache (d, 3, FALSE);
-    cache_fill (info, &cache, "CPUID leaf 0x80000006");
-  }
+  cpuid_amd_legacy_leaf (info, ext, 0x80000005, "CPUID leaf 0x80000005", 1, 1, TRUE);
+  cpuid_amd_legacy_leaf (info, ext, 0x80000006, "CPUID leaf 0x80000006", 2, 3, FALSE);
 }
 
 /* Fills the cache levels sysfs left empty from CPUID, read on CPU 0 where it can be pinned

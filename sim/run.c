@@ -858,10 +858,11 @@ breakdown_rows (GHashTable *sums, guint64 ops)
   GPtrArray *rows = g_ptr_array_new_with_free_func (breakdown_row_free);
   GHashTableIter iter;
   gpointer key, value;
-  double per = ops ? 1.0 / (double) ops : 0;
+  double per;
 
   if (ops == 0)
     return rows;
+  per = 1.0 / (double) ops;
 
   g_hash_table_iter_init (&iter, sums);
   while (g_hash_table_iter_next (&iter, &key, &value)) {

@@ -329,6 +329,13 @@ START_TEST (test_apic_share)
 }
 END_TEST
 
+/* TRUE if line is one of lines. */
+static gboolean
+has_line (GPtrArray *lines, const char *line)
+{
+  return g_ptr_array_find_with_equal_func (lines, line, g_str_equal, NULL);
+}
+
 /* lines (ns_hostbench_unmeasured's) are exactly expected (NULL-terminated), in order. */
 static void
 assert_lines (GPtrArray *lines, const char *const *expected)
@@ -399,23 +406,23 @@ START_TEST (test_unmeasured_reasons)
                                                  mem.copy_mlp, 3 bandwidths, 4 sizes */
   ck_assert_str_eq (bare_lines->pdata[0], "cache.l1d.latency_cycles: not measured: "
                     "neither sysfs nor CPUID gives the L1D size");
-  ck_assert (g_ptr_array_find_with_equal_func (bare_lines,
+  ck_assert (has_line (bare_lines,
     "mem.copy_mlp: not measured: it needs the L1D latency, and neither sysfs nor CPUID "
-    "gives the L1D size", g_str_equal, NULL));
-  ck_assert (g_ptr_array_find_with_equal_func (bare_lines,
+    "gives the L1D size"));
+  ck_assert (has_line (bare_lines,
     "ifetch.seq_mlp: not measured: neither sysfs nor CPUID gives the L2 size (fetch from "
-    "L2 and L3 needs it)", g_str_equal, NULL));
+    "L2 and L3 needs it)"));
   assert_lines (one_lines, one_expected);
   /* an L2 of 2 x L1D and 2 x L1I: measured, but too small to fetch from; the stores
    * completed no round though the ping-pong did */
-  ck_assert (g_ptr_array_find_with_equal_func (small_lines,
+  ck_assert (has_line (small_lines,
     "ifetch.seq_mlp: not measured: the L2 (64 KiB) is not above 4 x the L1I (32 KiB), too "
-    "little to fetch code from beyond L1I", g_str_equal, NULL));
-  ck_assert (g_ptr_array_find_with_equal_func (small_lines,
+    "little to fetch code from beyond L1I"));
+  ck_assert (has_line (small_lines,
     "cpu.mlp: not measured: the stores into 16 KiB CPU 1 had just written completed no "
-    "round within its time (pinning refused or a busy host)", g_str_equal, NULL));
-  ck_assert (g_ptr_array_find_with_equal_func (small_lines,
-    "c2c.ccx_ns: not measured: the measurement gave no figure above 0", g_str_equal, NULL));
+    "round within its time (pinning refused or a busy host)"));
+  ck_assert (has_line (small_lines,
+    "c2c.ccx_ns: not measured: the measurement gave no figure above 0"));
   /* no line may end an XML comment early */
   for (guint i = 0; i < busy_lines->len; i++)
     ck_assert_ptr_null (strstr (busy_lines->pdata[i], "--"));
