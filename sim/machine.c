@@ -52,12 +52,14 @@
  * exit, a locked instruction (it orders every memory access around it) and a wait.
  * ns_prefetch does the same look-up, fill and coherence transition without any charge.
  *
- * Stores (per line): if this CPU already owns the line Modified: free (store buffer). If
- * its SMT sibling owns it: COHERENCE c2c.smt_ns / mlp (the sibling pair's line hand-off).
- * Else read-for-ownership: every other core's copy (L1/L2) and every other CCX's L3 copy
- * is invalidated; if there was any, COHERENCE c2c to the farthest holder / mlp; if there
- * was none and the line was not in L1, the miss is charged like an independent load of
- * the level that had it. The line ends Modified in this core's L1, owned by this CPU.
+ * Stores (per line): if this CPU owns the line Modified and it is in L1D: free (store
+ * buffer); owned but only in its L2: (L2 − L1) / cpu.mlp, cause L2. If its SMT sibling
+ * owns it: COHERENCE c2c.smt_ns / mlp (the sibling pair's line hand-off). Else
+ * read-for-ownership: every other core's copy (L1/L2) and every other CCX's L3 copy is
+ * invalidated; if there was any, COHERENCE c2c to the farthest holder / mlp; if there was
+ * none and the line was not in L1, (latency of the level that had it − L1) / cpu.mlp
+ * (stores do not use the loads' overlap window). The line ends Modified in this core's
+ * L1, owned by this CPU.
  *
  * Atomics (ns_atomic): lock.atomic_cycles as INSN, plus the full (not mlp-divided)
  * transfer latency (COHERENCE, c2c.smt_ns for a line last written by the SMT sibling) or
@@ -1603,7 +1605,8 @@ ns_load_site (NsThread *t, NsLoadSite *site, gboolean dep, gconstpointer p, gsiz
     ns_prefetch (t, (const guint8 *) p + stride);
 }
 
-/* Stores: read-for-ownership, exposed like independent misses. */
+/* Stores: read-for-ownership, exposed like independent misses; a line this CPU owns but
+ * that left its L1 still pays the refill from where it sits. */
 void
 ns_store (NsThread *t, gconstpointer p, gsize size)
 {
@@ -1619,8 +1622,6 @@ ns_store (NsThread *t, gconstpointer p, gsize size)
     return;
   for (guint64 line = first; line <= last; line++) {
     Rfo r = take_ownership (m, x, line);
-    if (r.owned)
-      continue;
     if (r.far != NS_DIST_SAME) {
       m->events[NS_CAUSE_COHERENCE]++;
       charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);

@@ -1270,9 +1270,10 @@ START_TEST (test_atomic_by_distance)
 END_TEST
 
 /* Scripted steps on several CPUs, each run in its turn: step i is op[i] by actor[i]. */
-enum { OP_LOAD, OP_STORE, OP_STREAM };
+enum { OP_LOAD, OP_STORE, OP_STREAM, OP_STREAM_L1 };
 
 #define STREAM_BYTES (1024 * 1024)   /* twice the default L2 */
+#define L1_STREAM_BYTES (128 * 1024) /* four times the default L1D, a quarter of its L2 */
 
 typedef struct {
   NsMachine      *machine;
@@ -1313,7 +1314,8 @@ actor_thread (NsThread *t, gpointer data)
     else if (s->op[step] == OP_LOAD)
       ns_load_dep (t, s->line, 8);
     else
-      for (gsize off = 0; off < STREAM_BYTES; off += 64)
+      for (gsize off = 0; off < (s->op[step] == OP_STREAM ? STREAM_BYTES : L1_STREAM_BYTES);
+           off += 64)
         ns_load (t, s->stream + off, 8);
     s->cost[step] = account_total (s->machine) - account_cause (s->machine, NS_CAUSE_INSN) -
                     before;
@@ -1440,6 +1442,29 @@ START_TEST (test_written_back_line)
   run_script (&rig, &f, actor_f, op, G_N_ELEMENTS (op), cpus);
   assert_close (f.cost[2], ns_machine_c2c_cycles (rig.machine, 2, 0), 1e-9,
                 "other CCX: from the L3 copy");
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_owned_store_refills)
+{
+  /* W on cpu 0 writes the line, streams four L1s through (the Modified line drops to its
+   * L2, W still its owner), then writes it again: no transfer, but the refill from the L2,
+   * exposed like any store miss. A third store hits the L1: free. */
+  static const guint cpus[] = { 0, 1, 2 };
+  static const guint actor[] = { 0, 0, 0, 0 };
+  static const guint op[] = { OP_STORE, OP_STREAM_L1, OP_STORE, OP_STORE };
+  Rig rig;
+  Script s = { 0 };
+  double refill;
+
+  run_script (&rig, &s, actor, op, G_N_ELEMENTS (op), cpus);
+  refill = (ns_machine_level_cycles (rig.machine, NS_CAUSE_L2) -
+            ns_machine_level_cycles (rig.machine, NS_CAUSE_L1)) / param (&rig, "cpu.mlp");
+  ck_assert (refill > 0.0);
+  assert_close (s.cost[2], refill, 1e-9, "owned line back from the L2");
+  assert_close (s.cost[3], 0.0, 1e-9, "owned line in the L1");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE), 0);
   rig_clear (&rig);
 }
 END_TEST
@@ -1939,6 +1964,7 @@ machine_suite (void)
   tcase_add_test (coh, test_l3_inclusion);
   tcase_add_test (coh, test_nearest_and_farthest_holder);
   tcase_add_test (coh, test_written_back_line);
+  tcase_add_test (coh, test_owned_store_refills);
   tcase_add_test (acct, test_syscall_pieces);
   tcase_add_test (acct, test_pause);
   tcase_add_test (acct, test_attribution_and_reset);
