@@ -236,6 +236,24 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
 }
 
 /* netsim calibrate --host --into PROFILE --param NAME…: measured values into a profile. */
+/* Says on standard error that the measuring begins (once the arguments are checked). */
+static void
+say_measuring (const NsHostbenchOptions *opt)
+{
+  if (opt->progress)
+    g_printerr ("measuring this host%s%s:\n", opt->quick ? " (quick)" : "",
+                opt->runs > 1 ? ", each value the median of the runs" : "");
+}
+
+/* TRUE if path's file name is NAME.xml, as a profile's must be. */
+static gboolean
+profile_file_name (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+
+  return g_str_has_suffix (base, ".xml") && strlen (base) > 4;
+}
+
 static int
 calibrate_host_into (const NsCalibrateArgs *a, const NsHostbenchOptions *opt)
 {
@@ -247,6 +265,7 @@ calibrate_host_into (const NsCalibrateArgs *a, const NsHostbenchOptions *opt)
   if (profile == NULL)
     return ns_cmd_fail (err);
   ns_cpu_profile_free (profile);
+  say_measuring (opt);
   if (!ns_hostbench_measure (opt, (const char *const *) a->params, &values, &sources, &err) ||
       !ns_calibrate_write_profile_params (a->into, (const char *const *) a->params, values,
                                           sources, &err))
@@ -288,11 +307,11 @@ calibrate_host (const NsCalibrateArgs *a)
     goto exists;
   if (a->output != NULL && !ns_cmd_check_output (a->output, &err))
     return ns_cmd_fail (err);
-  if (opt.progress)
-    g_printerr ("measuring this host%s%s:\n", a->quick ? " (quick)" : "",
-                opt.runs > 1 ? ", each value the median of the runs" : "");
   if (a->into != NULL)
     return calibrate_host_into (a, &opt);
+  if (!profile_file_name (a->output))
+    goto bad_name;
+  say_measuring (&opt);
   if (!ns_hostbench_write_profile (a->output, &opt, &err) ||
       !written_profile_loads (a->output, &err))
     return ns_cmd_fail (err);
@@ -303,6 +322,10 @@ calibrate_host (const NsCalibrateArgs *a)
 exists:
   g_printerr ("netsim calibrate: %s exists: -o writes a new profile (--into updates values "
               "of an existing one)\n", a->output);
+  return NS_EXIT_USAGE;
+bad_name:
+  g_printerr ("netsim calibrate: %s: a profile file is NAME.xml (its name is the file "
+              "stem)\n", a->output);
   return NS_EXIT_USAGE;
 }
 

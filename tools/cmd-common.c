@@ -408,6 +408,21 @@ ns_cmd_have_gnuplot (void)
   return path[0] != '\0' && g_file_test (path, G_FILE_TEST_IS_EXECUTABLE);
 }
 
+/* What to do about a gnuplot ns_cmd_have_gnuplot() did not find, for a message. */
+char *
+ns_cmd_gnuplot_hint (void)
+{
+  const char *env = g_getenv ("NETSIM_GNUPLOT");
+
+  if (env == NULL)
+    return g_strdup_printf ("configure found none; install gnuplot and re-run configure");
+  if (env[0] == '\0')
+    return g_strdup ("NETSIM_GNUPLOT is set and empty, which means none; unset it to use "
+                     "configure's");
+  return g_strdup_printf ("NETSIM_GNUPLOT names '%s', which is not an executable; unset it "
+                          "or name a gnuplot", env);
+}
+
 /* text as a single-quoted gnuplot literal (a quote doubled, a newline a space). */
 char *
 ns_cmd_gnuplot_quote (const char *text)

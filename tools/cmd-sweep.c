@@ -415,9 +415,10 @@ plot_render (const NsPlot *plot, const char *script, GError **error)
   g_autofree char *err_text = NULL;
   gint status;
 
-  if (gnuplot[0] == '\0' || !g_file_test (gnuplot, G_FILE_TEST_IS_EXECUTABLE)) {
-    g_printerr ("netsim sweep: gnuplot is not installed, so %s was not drawn: wrote %s and "
-                "its data; install gnuplot and run 'gnuplot %s'\n", plot->file, script, script);
+  if (!ns_cmd_have_gnuplot ()) {
+    g_autofree char *hint = ns_cmd_gnuplot_hint ();
+    g_printerr ("netsim sweep: no gnuplot (%s), so %s was not drawn: wrote %s and its data; "
+                "with a gnuplot, run 'gnuplot %s'\n", hint, plot->file, script, script);
     return TRUE;
   }
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
@@ -650,9 +651,9 @@ run_sweep (NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, int argc, c
 
 static const char description[] =
   "Runs SCENARIO.xml at every point of the cartesian product of the --param values and\n"
-  "appends one CSV line per point to --output as each finishes (durably: a crash never\n"
-  "leaves a torn line). Several --param form the product, the first outermost; PATH is as\n"
-  "for netsim run --set. Values: V1,V2,… (\\, is a comma inside a value, as in\n"
+  "appends one CSV line per point to --output as each finishes (durably: a crash leaves at\n"
+  "worst its last line cut short, which --resume drops and runs again). Several --param\n"
+  "form the product, the first outermost; PATH is as for netsim run --set. Values: V1,V2,… (\\, is a comma inside a value, as in\n"
   "spectre_v2=retpoline\\,lfence) or ranges START:STOP:STEP, START:STOP:×FACTOR\n"
   "(also xFACTOR), with units: workload.working-set=4KiB:1MiB:x2, measure.duration=\n"
   "10us:50us:10us. PATH seed sweeps the run seed (--param seed=1:20:1); PATH variant picks\n"

@@ -189,7 +189,7 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
       "again (calibration.xml: same parameter, rows and target) under the --set values, and "
       "run each row at its profile's new value; nothing is written", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
-    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->patterns, NULL, "PATTERN…" },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->patterns, NULL, NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx =
@@ -275,8 +275,8 @@ check_args (const NsValidateArgs *a, NsFormat *format)
     return FALSE;
   }
   if (a->plot && !ns_cmd_have_gnuplot ()) {
-    g_printerr ("netsim validate: --plot needs gnuplot, which was not found (%s); install "
-                "gnuplot and re-run configure\n", ns_cmd_gnuplot_path ()[0] ? ns_cmd_gnuplot_path () : "none");
+    g_autofree char *hint = ns_cmd_gnuplot_hint ();
+    g_printerr ("netsim validate: --plot needs gnuplot: %s\n", hint);
     return FALSE;
   }
   return TRUE;

@@ -56,6 +56,8 @@ gboolean ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv);
 const char *ns_cmd_gnuplot_path (void);
 /* TRUE if that gnuplot is an executable. */
 gboolean ns_cmd_have_gnuplot  (void);
+/* Why there is no gnuplot and what to do, for a message; newly allocated. */
+char    *ns_cmd_gnuplot_hint  (void);
 /* text as a single-quoted gnuplot literal (quotes doubled, newlines spaces); newly allocated. */
 char    *ns_cmd_gnuplot_quote (const char *text);
 /* The recorded-results folder: recorded if set, else <datadir>/validation; newly allocated. */

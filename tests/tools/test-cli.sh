@@ -457,6 +457,16 @@ expect 2 "calibrate --host --dry-run" -- "$NETSIM" calibrate --host --quick -q -
 expect 2 "calibrate -p without --fit" -- "$NETSIM" calibrate -p cpu.ipc
 grep -q "go with --fit" "$TMP/err" || bad "calibrate -p without --fit is not explained"
 
+# a refused file name or profile is refused before the measuring, which says nothing
+expect 2 "calibrate --host -o x.txt" -- "$NETSIM" calibrate --host --quick -o "$TMP/x.txt"
+grep -q "x.txt: a profile file is NAME.xml" "$TMP/err" && ! grep -q "measuring" "$TMP/err" &&
+  ok || bad "-o x.txt: not refused before measuring: $(cat "$TMP/err")"
+[ -e "$TMP/x.txt" ] && bad "a refused -o x.txt was written" || ok
+printf '<cpu/>\n' >"$TMP/broken.xml"
+expect 2 "calibrate --into a profile that does not load" -- "$NETSIM" calibrate --host --quick \
+  --into "$TMP/broken.xml" --param cpu.freq_ghz
+! grep -q "measuring" "$TMP/err" && ok || bad "--into a bad profile: said it measures: $(cat "$TMP/err")"
+
 if [ "$(uname -m)" = x86_64 ]; then
   expect 0 "calibrate --host" -- "$NETSIM" calibrate --host --quick -q -o "$TMP/myhost.xml"
   grep -q '<cpu name="myhost"' "$TMP/myhost.xml" || bad "host profile named after its file"
@@ -970,6 +980,16 @@ expect 2 "--variant unknown" -- "$NETSIM" run -q --variant nosuch \
   "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q "no variant named 'nosuch' (variants: '7950x-f1-before', " "$TMP/err" && ok ||
   bad "--variant unknown does not list the variants: $(cat "$TMP/err")"
+
+# doc/scenario-format.md's example scenario runs and gives what the text says: 4.00
+# cycles a load in l1 (the L1D), 14.00 in l2 (its <param>'s L2 latency)
+sed -n '/^```xml$/,/^```$/p' "$DATA/doc/scenario-format.md" | sed '1d;$d' |
+  awk '/^<\/scenario>$/ { print; exit } { print }' >"$TMP/docex.xml"
+expect 0 "doc/scenario-format.md's example" -- "$NETSIM" run -q --format csv "$TMP/docex.xml"
+l1=$(awk -F, '$1 == "variant" && $2 == "l1" { printf "%.2f", $4 }' "$TMP/out")
+l2=$(awk -F, '$1 == "variant" && $2 == "l2" { printf "%.2f", $4 }' "$TMP/out")
+[ "$l1" = 4.00 ] && [ "$l2" = 14.00 ] && ok ||
+  bad "the scenario-format example: l1 '$l1', l2 '$l2' cycles a load (want 4.00, 14.00)"
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -209,7 +209,8 @@ got=$(awk '$1 == 7 && $3 == 2 { printf "%.6g %.6g", $2, $5 }' "$TMP/m.dat")
 [ -n "$got" ] && [ "$got" = "$want" ] && ok || bad "--plot mark at depth 7: got '$got', wanted '$want'"
 NETSIM_GNUPLOT='' "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
   --plot x=workload.depth,y=value "$TMP/q.svg" "$SC" 2>"$TMP/err"; got=$?
-[ "$got" -eq 0 ] && grep -q 'gnuplot is not installed' "$TMP/err" && [ -f "$TMP/q.gp" ] &&
+[ "$got" -eq 0 ] && grep -q 'no gnuplot (NETSIM_GNUPLOT is set and empty' "$TMP/err" &&
+  [ -f "$TMP/q.gp" ] &&
   ok || bad "--plot without gnuplot: exit $got, $(cat "$TMP/err")"
 expect 2 "--plot with a bad x" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --resume \
   --plot x=nope,y=value "$TMP/r.png" "$SC"

@@ -166,7 +166,11 @@ grep -q 'validation rows passing (within tolerance, right sign): 1/1' "$TMP/t.tx
 
 # ---- --plot
 NETSIM_GNUPLOT='' $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
-[ $? -eq 2 ] && grep -q 'gnuplot' "$TMP/err" && ok || bad "--plot without gnuplot exits 2 naming it"
+[ $? -eq 2 ] && grep -q 'NETSIM_GNUPLOT is set and empty' "$TMP/err" && ok ||
+  bad "--plot without gnuplot exits 2 naming NETSIM_GNUPLOT: $(cat "$TMP/err")"
+NETSIM_GNUPLOT=/nonexistent/gp $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "NETSIM_GNUPLOT names '/nonexistent/gp'" "$TMP/err" && ok ||
+  bad "--plot with a NETSIM_GNUPLOT that is no program names it: $(cat "$TMP/err")"
 if command -v gnuplot >/dev/null 2>&1; then
   $V --plot "$TMP/p.png" >/dev/null 2>"$TMP/err"
   [ -s "$TMP/p.png" ] && head -c 4 "$TMP/p.png" | grep -q 'PNG' && ok || { bad "--plot renders a PNG"; cat "$TMP/err"; }
