@@ -25,7 +25,9 @@
  *    round trip, the median over timed batches of 64 round trips (a descheduled batch is
  *    an outlier, not part of a mean); which parameter (SMT, L3 domain, socket) follows
  *    from sysfs topology (whether the two share an L3: sysfs's list, else their APIC IDs
- *    against CPUID's sharing count, else not taken as shared);
+ *    against CPUID's sharing count; with no L3 sharing known, the profile's topology has
+ *    one L3 domain a package, so two CPUs of a package are taken to share it, and the
+ *    value's source says that was assumed);
  *  - mem.copy_mlp: a REP MOVSB on the first CPU of 16 KiB the second has just written,
  *    median cycles per line, against that transfer latency (Little's law);
  *  - cpu.mlp: one 8-byte store into each line of 16 KiB the second CPU has just written,
@@ -490,7 +492,9 @@ typedef struct {
   HostCache  l1d, l1i, l2, l3;
   guint      n_cpus, smt, cpus_per_package;
   guint      cpu_a, cpu_b;      /* the ping-pong pair */
+  NsHostPair pair;              /* where they sit */
   const char *c2c_param;        /* which c2c parameter their distance is */
+  gboolean   c2c_assumed;       /* ...assuming they share an L3 domain (ns_hostbench_c2c_param) */
 } HostInfo;
 
 /* Reads cpu0's cache index i into the matching level of info. */
@@ -684,9 +688,40 @@ apic_id_on (guint cpu, guint32 *id)
   return TRUE;
 }
 
+/* The CPUs of one L3 domain the profile writes; see hostbench.h. */
+guint
+ns_hostbench_l3_domain (const NsHostPair *pair, gboolean *assumed)
+{
+  gboolean known;
+
+  g_return_val_if_fail (pair != NULL, 1);
+
+  known = pair->l3_size != 0 && pair->l3_cpus != 0;
+  if (assumed)
+    *assumed = !known;
+  return MAX (1, known ? pair->l3_cpus : pair->cpus_per_package);
+}
+
+/* The c2c parameter of the pair's distance; see hostbench.h. */
+const char *
+ns_hostbench_c2c_param (const NsHostPair *pair, gboolean *assumed)
+{
+  gboolean guessed;
+
+  g_return_val_if_fail (pair != NULL, NULL);
+
+  ns_hostbench_l3_domain (pair, &guessed);
+  guessed = guessed && !pair->siblings && pair->same_package;
+  if (assumed)
+    *assumed = guessed;
+  return pair->siblings ? "c2c.smt_ns"
+       : guessed || pair->l3_shared ? "c2c.ccx_ns"
+       : pair->same_package ? "c2c.socket_ns" : "c2c.remote_ns";
+}
+
 /* TRUE if info's CPUs a and b share its L3: sysfs's list where it gave the L3; else, where
  * CPUID gave a sharing count, their APIC IDs (ns_hostbench_apic_share); FALSE when that
- * cannot be told (AMD's older leaf gives no count). */
+ * cannot be told (no L3 size or count: the caller then assumes, ns_hostbench_c2c_param). */
 static gboolean
 share_l3 (const HostInfo *info)
 {
@@ -699,6 +734,25 @@ share_l3 (const HostInfo *info)
   return info->l3.cpuid_sharing > 1 && apic_id_on (info->cpu_a, &a) &&
          apic_id_on (info->cpu_b, &b) && ns_hostbench_apic_share (a, b,
                                                                    info->l3.cpuid_sharing);
+}
+
+/* Where info's CPUs 0 and 1 sit (package_listed: cpu0's core_siblings_list was read; with
+ * none, all online CPUs are one package, as cpus_per_package says), and so which c2c
+ * parameter their ping-pong is. */
+static void
+host_pair_read (HostInfo *info, gboolean package_listed)
+{
+  NsHostPair *pair = &info->pair;
+  gboolean assumed;
+
+  pair->cpus_per_package = info->cpus_per_package;
+  pair->l3_size = info->l3.size;
+  pair->l3_cpus = info->l3.size ? info->l3.shared_cpus : 0;
+  pair->siblings = cpu_list_has (0, "topology/thread_siblings_list", 1);
+  pair->same_package = !package_listed || cpu_list_has (0, "topology/core_siblings_list", 1);
+  ns_hostbench_l3_domain (pair, &assumed);
+  pair->l3_shared = !assumed && share_l3 (info);
+  info->c2c_param = ns_hostbench_c2c_param (pair, &info->c2c_assumed);
 }
 
 /* Fills info from sysfs and /proc/cpuinfo (the caches sysfs does not give, from CPUID). */
@@ -727,10 +781,7 @@ host_info_read (HostInfo *info)
   info->cpus_per_package = MAX (1, package ? cpu_list_count (package) : info->n_cpus);
   info->cpu_a = 0;
   info->cpu_b = 1;
-  info->c2c_param = cpu_list_has (0, "topology/thread_siblings_list", 1) ? "c2c.smt_ns"
-                  : share_l3 (info) ? "c2c.ccx_ns"
-                  : cpu_list_has (0, "topology/core_siblings_list", 1) ? "c2c.socket_ns"
-                  : "c2c.remote_ns";
+  host_pair_read (info, package != NULL);
 }
 
 /* Frees what host_info_read allocated. */
@@ -1514,7 +1565,11 @@ add_memory (GArray *vals, const HostInfo *info, const HostMeasures *m)
                "included");
   if (m->c2c_ns > 0)
     add_value (vals, info->c2c_param, TRUE, m->c2c_ns,
-               "cache-line ping-pong between CPUs 0 and 1, half a round trip");
+               info->c2c_assumed
+               ? "cache-line ping-pong between CPUs 0 and 1, half a round trip; no L3 "
+                 "sharing known, so the two assumed to share one L3 domain (one a package, "
+                 "as cpu.ccx_per_socket)"
+               : "cache-line ping-pong between CPUs 0 and 1, half a round trip");
   if (m->fetch_seq_mlp > 0)
     add_value (vals, "ifetch.seq_mlp", TRUE, m->fetch_seq_mlp,
                "straight-line code (4-byte NOPs) over the L3 working set against the same "
@@ -1666,30 +1721,24 @@ put_description (GString *out, const char *date, GArray *const *runs, guint n_ru
                           n_runs > 1 ? " Each figure is the median of the runs." : "");
 }
 
-/* How many CPUs share an L3, and whence (a source's words); 0 if that is not known. */
-static guint
-l3_cpus (const HostInfo *info, const char **how)
-{
-  *how = info->l3.from ? "the L3 sharing count of CPUID (at most the online CPUs)"
-                       : "L3 shared_cpu_list of cpu0";
-  return info->l3.size ? info->l3.shared_cpus : 0;
-}
-
-/* The topology and cache geometry, from sysfs (the caches it lacks from CPUID); with no
- * L3 sharing known, one L3 domain a package. */
+/* The topology and cache geometry, from sysfs (the caches it lacks from CPUID); L3
+ * domains as ns_hostbench_l3_domain gives them (with no L3 sharing known, one a
+ * package). */
 static void
 put_topology (GString *out, const char *stamp, const HostInfo *info)
 {
-  const char *l3_how, *pkg = "core_siblings_list of cpu0";
-  guint l3 = l3_cpus (info, &l3_how);
-  g_autofree char *ccx_how = l3 ? g_strdup_printf ("%s / %s", pkg, l3_how)
-                                : g_strdup_printf ("%s: no L3 sharing known, so one L3 "
-                                                   "domain a package", pkg);
+  const char *pkg = "core_siblings_list of cpu0";
+  const char *l3_how = info->l3.from ? "the L3 sharing count of CPUID (at most the online "
+                                       "CPUs)" : "L3 shared_cpu_list of cpu0";
+  gboolean assumed;
+  guint l3 = ns_hostbench_l3_domain (&info->pair, &assumed);
+  g_autofree char *ccx_how = !assumed ? g_strdup_printf ("%s / %s", pkg, l3_how)
+                                      : g_strdup_printf ("%s: no L3 sharing known, so one "
+                                                         "L3 domain a package", pkg);
   g_autofree char *cores_how = g_strdup_printf ("%s / thread_siblings_list of cpu0%s",
-                                                l3 ? l3_how : pkg,
-                                                l3 ? "" : " (no L3 sharing known)");
+                                                !assumed ? l3_how : pkg,
+                                                !assumed ? "" : " (no L3 sharing known)");
 
-  l3 = l3 ? l3 : info->cpus_per_package;
   put_uint (out, stamp, "cpu.sockets", MAX (1, info->n_cpus / info->cpus_per_package),
             "online CPUs / core_siblings_list of cpu0");
   put_uint (out, stamp, "cpu.ccx_per_socket", MAX (1, info->cpus_per_package / l3),

@@ -53,6 +53,24 @@ NsCpuidCache ns_hostbench_cpuid_amd_cache (guint32 reg, guint level, gboolean in
  * CPUs share (the IDs agree above the bits that count the sharing CPUs). */
 gboolean     ns_hostbench_apic_share      (guint32 a, guint32 b, guint sharing);
 
+/* Where a host's CPUs 0 and 1 (the ping-pong pair) sit, as sysfs and CPUID tell it. */
+typedef struct {
+  guint    cpus_per_package;    /* core_siblings_list of cpu0 (all online CPUs without it) */
+  guint64  l3_size;             /* bytes (0: neither sysfs nor CPUID gives it) */
+  guint    l3_cpus;             /* CPUs that share the L3 (0: not known) */
+  gboolean siblings;            /* one core's threads */
+  gboolean l3_shared;           /* they share the L3 (read only where its sharing is known) */
+  gboolean same_package;
+} NsHostPair;
+
+/* The CPUs of one L3 domain as the profile's topology writes it: the L3's sharing count,
+ * or, where no L3 sharing is known, one domain a package (*assumed TRUE; may be NULL). */
+guint        ns_hostbench_l3_domain       (const NsHostPair *pair, gboolean *assumed);
+/* The c2c parameter the pair's ping-pong stands for, by the L3 domains
+ * ns_hostbench_l3_domain gives (the model prices a hand-off inside one with c2c.ccx_ns);
+ * *assumed (may be NULL) TRUE where their sharing one was assumed, not read. */
+const char  *ns_hostbench_c2c_param       (const NsHostPair *pair, gboolean *assumed);
+
 /* What one run of calibrate --host had to go on, for the reasons it gives for what it did
  * not measure (ns_hostbench_unmeasured). */
 typedef struct {

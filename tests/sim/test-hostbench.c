@@ -115,6 +115,10 @@ START_TEST (test_profile_loads_with_sources)
     /* every x86-64 CPU gives its L1D size, in sysfs or CPUID (Intel leaf 4, AMD
      * Fn8000_0005), where a guest's kernel may list no caches at all */
     ck_assert_ptr_nonnull (strstr (text, "name=\"cache.l1d.size_kib\""));
+    /* one L3 domain a package (no L3 sharing known, as on a Firecracker guest) puts CPUs
+     * 0 and 1 of a package in one domain: their ping-pong is not c2c.socket_ns */
+    if (strstr (text, "no L3 sharing known, so one L3 domain a package"))
+      ck_assert_ptr_null (strstr (text, "c2c.socket_ns"));
   }
   ns_cpu_profile_free (profile);
   g_unlink (path);
@@ -365,7 +369,7 @@ START_TEST (test_unmeasured_reasons)
     "mem.bw_dram_gbps", NULL };
   const char *const busy_expected[] = {
     "cache.l3.latency_cycles: not measured: neither sysfs nor CPUID gives the L3 size",
-    "c2c.socket_ns: not measured: the ping-pong between CPUs 0 and 1 completed no batch "
+    "c2c.ccx_ns: not measured: the ping-pong between CPUs 0 and 1 completed no batch "
     "within its time (pinning refused or a busy host)",
     "ifetch.seq_mlp: not measured: it needs the L3 latency, and neither sysfs nor CPUID "
     "gives the L3 size",
@@ -375,13 +379,13 @@ START_TEST (test_unmeasured_reasons)
     "within its time (pinning refused or a busy host)",
     "mem.bw_l3_bytes_per_cycle: not measured: neither sysfs nor CPUID gives the L3 size",
     "cache.l3.size_kib: not read: neither sysfs nor CPUID gives the L3 size", NULL };
-  const NsHostbenchRun busy = { 2, "c2c.socket_ns", 48 << 10, 32 << 10, 1 << 20, 0,
+  const NsHostbenchRun busy = { 2, "c2c.ccx_ns", 48 << 10, 32 << 10, 1 << 20, 0,
                                 FALSE, FALSE, FALSE };
   const char *const bare_measured[] = { "cpu.freq_ghz", "mem.dram_latency_ns",
-    "c2c.socket_ns", "cpu.mlp", "branch.mispredict_cycles", "icall.predicted_cycles",
+    "c2c.ccx_ns", "cpu.mlp", "branch.mispredict_cycles", "icall.predicted_cycles",
     "icall.lfence_cycles", "lock.atomic_cycles", "x86.rdtsc_cycles",
     "ctxsw.rsb_fill_cycles", "mem.bw_dram_gbps", NULL };
-  const NsHostbenchRun bare = { 2, "c2c.socket_ns", 0, 0, 0, 0, TRUE, TRUE, TRUE };
+  const NsHostbenchRun bare = { 2, "c2c.ccx_ns", 0, 0, 0, 0, TRUE, TRUE, TRUE };
   const char *const one_measured[] = { "cpu.freq_ghz", "cache.l1d.latency_cycles",
     "cache.l2.latency_cycles", "cache.l3.latency_cycles", "mem.dram_latency_ns",
     "ifetch.seq_mlp", "branch.mispredict_cycles", "icall.predicted_cycles",
@@ -455,6 +459,40 @@ START_TEST (test_refusals_write_nothing)
 }
 END_TEST
 
+/* The c2c parameter CPUs 0 and 1 stand for follows the L3 domains the profile's topology
+ * writes: the Firecracker guest (no L3 size from sysfs or CPUID, CPUs 0 and 1 in one
+ * package of 2) gets one domain a package, so its ping-pong is c2c.ccx_ns, assumed, not
+ * c2c.socket_ns (which the model never charges two CPUs of one domain). Where the L3's
+ * sharing is known, it decides; SMT siblings and other packages are what they are. */
+START_TEST (test_c2c_param_follows_topology)
+{
+  const NsHostPair guest = { 2, 0, 0, FALSE, FALSE, TRUE };
+  const NsHostPair amd_legacy = { 16, 32 << 20, 0, FALSE, FALSE, TRUE }; /* no count */
+  const NsHostPair zen = { 32, 32 << 20, 16, FALSE, FALSE, TRUE };       /* 2 CCDs */
+  const NsHostPair zen_shared = { 32, 32 << 20, 16, FALSE, TRUE, TRUE };
+  const NsHostPair smt = { 2, 0, 0, TRUE, FALSE, TRUE };
+  const NsHostPair two_sockets = { 1, 0, 0, FALSE, FALSE, FALSE };
+  gboolean assumed = FALSE;
+
+  ck_assert_uint_eq (ns_hostbench_l3_domain (&guest, &assumed), 2);
+  ck_assert (assumed);
+  ck_assert_str_eq (ns_hostbench_c2c_param (&guest, &assumed), "c2c.ccx_ns");
+  ck_assert (assumed);
+  ck_assert_str_eq (ns_hostbench_c2c_param (&amd_legacy, &assumed), "c2c.ccx_ns");
+  ck_assert (assumed);
+  ck_assert_uint_eq (ns_hostbench_l3_domain (&zen, &assumed), 16);
+  ck_assert (!assumed);
+  ck_assert_str_eq (ns_hostbench_c2c_param (&zen, &assumed), "c2c.socket_ns");
+  ck_assert (!assumed);
+  ck_assert_str_eq (ns_hostbench_c2c_param (&zen_shared, &assumed), "c2c.ccx_ns");
+  ck_assert (!assumed);
+  ck_assert_str_eq (ns_hostbench_c2c_param (&smt, &assumed), "c2c.smt_ns");
+  ck_assert (!assumed);
+  ck_assert_str_eq (ns_hostbench_c2c_param (&two_sockets, &assumed), "c2c.remote_ns");
+  ck_assert (!assumed);
+}
+END_TEST
+
 static Suite *
 hostbench_suite (void)
 {
@@ -472,6 +510,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_cpuid_amd_legacy_decode);
   tcase_add_test (tc, test_apic_share);
   tcase_add_test (tc, test_unmeasured_reasons);
+  tcase_add_test (tc, test_c2c_param_follows_topology);
   suite_add_tcase (s, tc);
   return s;
 }
