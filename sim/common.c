@@ -9,7 +9,9 @@ ns_escape_controls (GString *out, const char *text)
   g_return_if_fail (out != NULL && text != NULL);
 
   for (const char *p = text; *p; p++) {
-    if (!g_ascii_iscntrl (*p))
+    if (*p == '\\')                 /* a typed backslash-n is \\n, a line break \n */
+      g_string_append (out, "\\\\");
+    else if (!g_ascii_iscntrl (*p))
       g_string_append_c (out, *p);
     else if (*p == '\n')
       g_string_append (out, "\\n");

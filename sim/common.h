@@ -25,8 +25,10 @@ typedef enum {
   NS_ERROR_INTERNAL   /* a netsim bug */
 } NsErrorCode;
 
-/* Appends text with each control character written as a C escape (\n, \r, \t, \xNN),
- * the rest (UTF-8 included) as it is: a value shown on one line stays one line. */
+/* Appends text with each control character written as a C escape (\n, \r, \t, \xNN)
+ * and a backslash as \\, the rest (UTF-8 included) as it is: a value shown on one line
+ * stays one line, and two texts give the same line only if they are the same (a typed
+ * backslash-n is \\n, a line break \n). */
 void ns_escape_controls (GString *out, const char *text);
 
 G_END_DECLS

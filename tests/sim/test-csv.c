@@ -80,6 +80,28 @@ START_TEST (test_one_line)
 }
 END_TEST
 
+/* A comment line escapes control characters and the backslash itself (sim/common.c's
+ * ns_escape_controls): a line break and a typed backslash-n give different lines, as a
+ * sweep's header must for --resume to tell two sweeps apart. */
+START_TEST (test_comment_escapes)
+{
+  static const struct { const char *in, *out; } cases[] = {
+    { "set kernel.cmdline=x\\ny", "# set kernel.cmdline=x\\\\ny\n" },
+    { "set kernel.cmdline=x\ny", "# set kernel.cmdline=x\\ny\n" },
+    { "a\tb\\", "# a\\tb\\\\\n" },
+    { "bell\a", "# bell\\x07\n" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_autoptr (GString) out = g_string_new (NULL);
+
+    ns_csv_comment (out, "%s", cases[i].in);
+    ck_assert_msg (strcmp (out->str, cases[i].out) == 0, "case %u: [%s], expected [%s]", i,
+                   out->str, cases[i].out);
+  }
+}
+END_TEST
+
 START_TEST (test_round_trip)
 {
   const char *const fields[] = { "000-ipv4-1G", "", "Ryzen 9 7950X, 100 filters",
@@ -123,6 +145,7 @@ csv_suite (void)
 
   tcase_add_test (tc, test_quoting);
   tcase_add_test (tc, test_one_line);
+  tcase_add_test (tc, test_comment_escapes);
   tcase_add_test (tc, test_round_trip);
   tcase_add_test (tc, test_split);
   tcase_add_test (tc, test_fields_separators);

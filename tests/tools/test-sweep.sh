@@ -138,6 +138,19 @@ expect 2 "--resume of another sweep" -- "$NETSIM" sweep -q --variant plain-ret \
   --param workload.depth=1:21:1 -o "$TMP/j1.csv" --resume "$SC"
 grep -q "$TMP/j1.csv:[0-9][0-9]*: --resume: .*different sweep" "$TMP/err" && ok ||
   bad "--resume of another sweep: message with file:line: $(cat "$TMP/err")"
+# a set typed with a backslash-n is another sweep than one whose value holds a line break:
+# the header escapes the backslash too (\\n against \n), so --resume refuses the other's file
+NL='kernel.cmdline=x
+y'
+expect 0 "sweep with a line break in a set" -- "$NETSIM" sweep -q --variant plain-ret \
+  --param workload.depth=1,2 --set measure.duration=2ms --set "$NL" -o "$TMP/esc.csv" "$SC"
+grep -qx '# set kernel.cmdline=x\\ny' "$TMP/esc.csv" && ok ||
+  bad "a line break in a set is not \\n in the header: $(grep '^# set' "$TMP/esc.csv")"
+expect 2 "--resume with a typed backslash-n of a line break's sweep" -- "$NETSIM" sweep -q \
+  --variant plain-ret --param workload.depth=1,2 --set measure.duration=2ms \
+  --set 'kernel.cmdline=x\ny' -o "$TMP/esc.csv" --resume "$SC"
+grep -q "esc.csv:[0-9][0-9]*: --resume: .*different sweep" "$TMP/err" && ok ||
+  bad "--resume of a line break's sweep with a backslash-n: $(cat "$TMP/err")"
 printf '# netsim sweep\n# netsim-version 0.0.0-other\n' >"$TMP/v.csv"
 expect 2 "--resume of another version's file" -- "$NETSIM" sweep -q $GRID -o "$TMP/v.csv" --resume "$SC"
 expect 2 "no --output" -- "$NETSIM" sweep -q $GRID "$SC"
