@@ -233,8 +233,8 @@ ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char 
     sets = g_string_free (shown, FALSE);
   }
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s", file_of (sc, node),
-               ns_xml_line (node), message, sets ? " (after " : "", sets ? sets : "",
-               sets ? ")" : "");
+               ns_xml_error_line (node, message), message, sets ? " (after " : "",
+               sets ? sets : "", sets ? ")" : "");
 }
 
 /* Sets "element E: attribute 'a': expected WHAT, got 'value'". */
@@ -1238,7 +1238,7 @@ check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
 {
   g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                           NULL, g_free);
-  xmlDocPtr copy = xmlCopyDoc (sc->doc, 1);
+  xmlDocPtr copy = ns_xml_copy_doc (sc->doc);
   xmlNodePtr copied = variant_copy (variant, copy, sc->set_by, touched);
   gboolean ok = apply_set_elements (copied, copy, touched, "variant set", error);
 

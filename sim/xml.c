@@ -398,6 +398,248 @@ new_safe_parser (NsXmlErrors *errors)
   return ctxt;
 }
 
+/* ---- where start tags and attributes begin ----
+ * libxml2 gives an element the line its start tag *ends* on, and an attribute none. A
+ * walk of the file's text alongside the parsed tree (the same start tags in the same
+ * order: netsim refuses the entities that could make them differ) gives each element the
+ * line of its '<' and each attribute value's text node the line of the attribute's name,
+ * both kept in the tree (node->line), so that copies and later reads need no text. */
+
+/* A place in a document's text, with its line. */
+typedef struct {
+  const char *p, *end;
+  int         line;
+} TextPos;
+
+/* Steps pos over one byte, counting XML's line ends (LF, CR LF, lone CR). */
+static void
+text_step (TextPos *pos)
+{
+  if (*pos->p == '\n' || (*pos->p == '\r' && (pos->p + 1 == pos->end || pos->p[1] != '\n')))
+    pos->line++;
+  pos->p++;
+}
+
+/* TRUE if the text at pos begins with token. */
+static gboolean
+text_at (const TextPos *pos, const char *token)
+{
+  gsize n = strlen (token);
+
+  return (gsize) (pos->end - pos->p) >= n && memcmp (pos->p, token, n) == 0;
+}
+
+/* Steps pos past the next token (to the end if there is none). */
+static void
+text_skip_past (TextPos *pos, const char *token)
+{
+  while (pos->p < pos->end && !text_at (pos, token))
+    text_step (pos);
+  for (gsize i = strlen (token); i > 0 && pos->p < pos->end; i--)
+    text_step (pos);
+}
+
+/* Steps pos over white space. */
+static void
+text_skip_space (TextPos *pos)
+{
+  while (pos->p < pos->end && g_ascii_isspace (*pos->p))
+    text_step (pos);
+}
+
+/* Steps pos past a <!DOCTYPE …> (its '>' outside quotes, comments and the internal
+ * subset's brackets). */
+static void
+text_skip_doctype (TextPos *pos)
+{
+  int depth = 0;
+
+  while (pos->p < pos->end) {
+    char c = *pos->p;
+
+    if (text_at (pos, "<!--")) {
+      text_skip_past (pos, "-->");
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      char quote[2] = { c, '\0' };
+
+      text_step (pos);
+      text_skip_past (pos, quote);
+      continue;
+    }
+    depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+    text_step (pos);
+    if (c == '>' && depth <= 0)
+      return;
+  }
+}
+
+/* Moves pos to the '<' of the next start tag (past text, comments, processing
+ * instructions, CDATA, the DOCTYPE and end tags); FALSE if there is none. */
+static gboolean
+text_next_start_tag (TextPos *pos)
+{
+  while (pos->p < pos->end) {
+    if (*pos->p != '<')
+      text_step (pos);
+    else if (text_at (pos, "<!--"))
+      text_skip_past (pos, "-->");
+    else if (text_at (pos, "<![CDATA["))
+      text_skip_past (pos, "]]>");
+    else if (text_at (pos, "<!"))
+      text_skip_doctype (pos);
+    else if (text_at (pos, "<?"))
+      text_skip_past (pos, "?>");
+    else if (text_at (pos, "</"))
+      text_skip_past (pos, ">");
+    else
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Steps pos over a name (to white space, '=', '/' or '>'); its length. */
+static gsize
+text_name (TextPos *pos)
+{
+  const char *start = pos->p;
+
+  while (pos->p < pos->end && !g_ascii_isspace (*pos->p) && *pos->p != '=' &&
+         *pos->p != '/' && *pos->p != '>')
+    text_step (pos);
+  return (gsize) (pos->p - start);
+}
+
+/* TRUE if the written name (len bytes, perhaps PREFIX:LOCAL) is local. */
+static gboolean
+names_local (const char *written, gsize len, const xmlChar *local)
+{
+  const char *colon = memchr (written, ':', len);
+  const char *name = colon != NULL ? colon + 1 : written;
+  gsize n = len - (gsize) (name - written);
+
+  return n == strlen ((const char *) local) && memcmp (name, local, n) == 0;
+}
+
+/* Steps pos over one attribute (at its name) of element node's start tag; gives *attr (the
+ * next attribute node, then the one after) the line of its name, unless the attribute is
+ * a namespace declaration (no attribute node). FALSE if the text is not one. */
+static gboolean
+stamp_attribute (TextPos *pos, xmlAttrPtr *attr)
+{
+  const char *name = pos->p;
+  int line = pos->line;
+  gsize len = text_name (pos);
+  char quote[2] = { '\0', '\0' };
+  gboolean xmlns = (len == 5 && !memcmp (name, "xmlns", 5)) || (len > 6 &&
+                                                                 !memcmp (name, "xmlns:", 6));
+
+  text_skip_space (pos);
+  if (len == 0 || pos->p == pos->end || *pos->p != '=')
+    return FALSE;
+  text_step (pos);
+  text_skip_space (pos);
+  if (pos->p == pos->end || (*pos->p != '"' && *pos->p != '\''))
+    return FALSE;
+  quote[0] = *pos->p;
+  text_step (pos);
+  text_skip_past (pos, quote);           /* a value may hold '>' and line breaks */
+  if (xmlns)
+    return TRUE;
+  if (*attr == NULL || !names_local (name, len, (*attr)->name))
+    return FALSE;
+  if ((*attr)->children != NULL && (*attr)->children->type == XML_TEXT_NODE && line < 65535)
+    (*attr)->children->line = (unsigned short) line;
+  *attr = (*attr)->next;
+  return TRUE;
+}
+
+/* Reads the start tag at pos (its '<') as element node's: gives node the line of its '<'
+ * and its attributes theirs (stamp_attribute); FALSE if the tag is not node's. */
+static gboolean
+stamp_tag (TextPos *pos, xmlNodePtr node)
+{
+  int line = pos->line;
+  const char *name;
+  xmlAttrPtr attr = node->properties;
+
+  text_step (pos);
+  name = pos->p;
+  if (!names_local (name, text_name (pos), node->name))
+    return FALSE;
+  if (line < 65535)                 /* larger lines stay as XML_PARSE_BIG_LINES keeps them */
+    node->line = (unsigned short) line;
+  for (;;) {
+    text_skip_space (pos);
+    if (pos->p == pos->end)
+      return FALSE;
+    if (*pos->p == '/' || *pos->p == '>') {
+      text_skip_past (pos, ">");
+      return attr == NULL;
+    }
+    if (!stamp_attribute (pos, &attr))
+      return FALSE;
+  }
+}
+
+/* Stamps node and its following siblings, and their descendants, from the start tags at
+ * pos onwards (document order); FALSE where text and tree part ways. */
+static gboolean
+stamp_elements (TextPos *pos, xmlNodePtr node)
+{
+  for (; node != NULL; node = node->next) {
+    if (node->type != XML_ELEMENT_NODE)
+      continue;
+    if (!text_next_start_tag (pos) || !stamp_tag (pos, node) ||
+        !stamp_elements (pos, node->children))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* Gives doc's elements and attributes the lines they begin on in text (length bytes, the
+ * file doc was parsed from); where text and tree part ways (an encoding other than
+ * UTF-8's ASCII bytes), the rest keep libxml2's lines. */
+static void
+stamp_lines (xmlDocPtr doc, const char *text, gsize length)
+{
+  TextPos pos = { text, text + length, 1 };
+
+  stamp_elements (&pos, xmlDocGetRootElement (doc));
+}
+
+/* Gives the attribute values below copy (xmlCopyDoc's copy of orig's tree) the lines of
+ * orig's, which xmlCopyDoc does not copy (it does an element's). */
+static void
+copy_attribute_lines (xmlNodePtr orig, xmlNodePtr copy)
+{
+  for (; orig != NULL && copy != NULL; orig = orig->next, copy = copy->next) {
+    xmlAttrPtr a = orig->type == XML_ELEMENT_NODE ? orig->properties : NULL;
+    xmlAttrPtr b = copy->type == XML_ELEMENT_NODE ? copy->properties : NULL;
+
+    for (; a != NULL && b != NULL; a = a->next, b = b->next)
+      if (a->children != NULL && b->children != NULL)
+        b->children->line = a->children->line;
+    if (orig->type == XML_ELEMENT_NODE)
+      copy_attribute_lines (orig->children, copy->children);
+  }
+}
+
+/* A copy of doc with its lines (elements' and attributes'); see xml.h. */
+xmlDocPtr
+ns_xml_copy_doc (xmlDocPtr doc)
+{
+  xmlDocPtr copy;
+
+  g_return_val_if_fail (doc != NULL, NULL);
+
+  copy = xmlCopyDoc (doc, 1);
+  if (copy != NULL)
+    copy_attribute_lines (xmlDocGetRootElement (doc), xmlDocGetRootElement (copy));
+  return copy;
+}
+
 /* Parses path safely (no network, DTDs, entities or XInclude): a document to free with
  * xmlFreeDoc, or NULL with a "path:line: message" error. */
 xmlDocPtr
@@ -434,6 +676,7 @@ ns_xml_parse_file (const char *path, GError **error)
   guard_remove (&guard);
   if (doc == NULL)
     goto error_parse;
+  stamp_lines (doc, contents, length);
   g_free (contents);
   return doc;
 
@@ -450,7 +693,8 @@ error_parse:
   return NULL;
 }
 
-/* Line number of node, else of its nearest ancestor that has one; 0 if unknown or NULL. */
+/* Line number of node (an attribute: its own, where the file gave it one), else of its
+ * nearest ancestor that has one; 0 if unknown or NULL. */
 int
 ns_xml_line (xmlNodePtr node)
 {
@@ -458,10 +702,65 @@ ns_xml_line (xmlNodePtr node)
 
   if (node == NULL)
     return 0;
+  if (node->type == XML_ATTRIBUTE_NODE) {
+    xmlNodePtr value = node->children;       /* a value a set wrote has line 0 */
+
+    if (value != NULL && value->type == XML_TEXT_NODE && value->line > 0 &&
+        value->line < 65535)
+      return value->line;
+    return ns_xml_line (node->parent);
+  }
   line = xmlGetLineNo (node);
   if (line <= 0 && node->parent != NULL && node->type != XML_DOCUMENT_NODE)
     return ns_xml_line (node->parent);
   return line > 0 && line <= G_MAXINT ? (int) line : 0;
+}
+
+/* Where message first names the attribute name: "attribute 'NAME'", or NAME="… as a
+ * whole name (not the end of kernel-NAME="…); NULL if nowhere. */
+static const char *
+names_attribute (const char *message, const char *name)
+{
+  g_autofree char *quoted = g_strdup_printf ("attribute '%s'", name);
+  g_autofree char *written = g_strdup_printf ("%s=\"", name);
+  const char *at = strstr (message, quoted), *w;
+
+  for (w = strstr (message, written); w != NULL; w = strstr (w + 1, written)) {
+    char before = w > message ? w[-1] : ' ';
+
+    if (!g_ascii_isalnum (before) && !strchr ("-_.:", before))
+      break;
+  }
+  return at == NULL || (w != NULL && w < at) ? w : at;
+}
+
+/* The attribute of element node that message names first (names_attribute), or NULL. */
+static xmlAttrPtr
+attribute_named (xmlNodePtr node, const char *message)
+{
+  xmlAttrPtr first = NULL;
+  const char *first_at = NULL;
+
+  if (node == NULL || node->type != XML_ELEMENT_NODE || message == NULL)
+    return NULL;
+  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
+    const char *at = names_attribute (message, (const char *) a->name);
+
+    if (at != NULL && (first_at == NULL || at < first_at)) {
+      first = a;
+      first_at = at;
+    }
+  }
+  return first;
+}
+
+/* The line of an error about node saying message; see xml.h. */
+int
+ns_xml_error_line (xmlNodePtr node, const char *message)
+{
+  xmlAttrPtr named = attribute_named (node, message);
+
+  return ns_xml_line (named != NULL ? (xmlNodePtr) named : node);
 }
 
 /* Path of a shipped schema: <ns_data_dir ()>/scenarios/schema_name; newly allocated. */
@@ -1557,8 +1856,8 @@ ns_xml_set_error (GError **error, const char *path, xmlNodePtr node, const char 
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path, ns_xml_line (node),
-               message);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path,
+               ns_xml_error_line (node, message), message);
   g_free (message);
 }
 

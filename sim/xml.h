@@ -23,8 +23,16 @@ gboolean   ns_xml_validate_full (xmlDocPtr doc, const char *rng_path, const char
                                  xmlNodePtr *bad_node, GError **error);
 /* Path of a schema shipped in <datadir>/scenarios/ (e.g. "scenario.rng"); newly allocated. */
 char      *ns_xml_schema_path   (const char *schema_name);
-/* Line number of node (0 if unknown). */
+/* Line number of node (0 if unknown): where an element's start tag begins (its '<'), where
+ * an attribute's name is (the element's line for an attribute a --set wrote), in a file
+ * ns_xml_parse_file read (libxml2 alone gives an element the line its start tag ends on,
+ * an attribute none). */
 int        ns_xml_line          (xmlNodePtr node);
+/* The line of an error about node saying message: that of the attribute of node the
+ * message names first ("attribute 'NAME'" or NAME="…"), else node's (ns_xml_line). */
+int        ns_xml_error_line    (xmlNodePtr node, const char *message);
+/* A copy of doc (xmlCopyDoc) whose attributes keep their lines (ns_xml_line). */
+xmlDocPtr  ns_xml_copy_doc      (xmlDocPtr doc);
 /* Parses path (ns_xml_parse_file) and validates it against the schema at rng_path; the
  * document, or NULL with an error. */
 xmlDocPtr  ns_xml_load          (const char *path, const char *rng_path, GError **error);

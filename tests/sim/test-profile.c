@@ -517,6 +517,28 @@ START_TEST (test_value_out_of_range)
 }
 END_TEST
 
+/* A <param> over three lines (5-7): an error about its value is where its start tag
+ * begins, one about an attribute at that attribute's line (libxml2 alone gives the line
+ * the tag ends on). */
+START_TEST (test_multiline_tag_lines)
+{
+  TestProfile range = { .name = "range3", .param5 = "<param name=\"cpu.smt\"\n"
+                        "         value=\"3\"\n         source=\"x\"/>" };
+  TestProfile blank = { .name = "blank3", .param5 = "<param name=\"cpu.smt\" value=\"2\"\n"
+                        "         source=\"   \"\n         />" };
+  char *path;
+  GError *error = load_bad ("range3", &range, &path);
+
+  assert_line_error (error, path, 5, "outside the valid range");
+  g_error_free (error);
+  g_free (path);
+  error = load_bad ("blank3", &blank, &path);
+  assert_line_error (error, path, 6, "attribute 'source'");
+  g_error_free (error);
+  g_free (path);
+}
+END_TEST
+
 START_TEST (test_value_wrong_type)
 {
   TestProfile t = { .name = "type",
@@ -765,6 +787,7 @@ profile_suite (void)
   tcase_add_test (bad, test_unknown_param);
   tcase_add_test (bad, test_value_out_of_range);
   tcase_add_test (bad, test_value_wrong_type);
+  tcase_add_test (bad, test_multiline_tag_lines);
   tcase_add_test (bad, test_param_set_twice);
   tcase_add_test (bad, test_name_differs_from_stem);
   tcase_add_test (bad, test_bad_enum_value);

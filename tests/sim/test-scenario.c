@@ -550,6 +550,33 @@ START_TEST (test_set_errors_in_document)
 }
 END_TEST
 
+/* A set's error in a file whose start tags span lines (tests/data/good/multiline.xml,
+ * <measure> on lines 10-12): at the line where the element's tag begins, whether the set
+ * replaced an attribute on a later line or created one (libxml2 alone gives the line the
+ * tag ends on). */
+START_TEST (test_set_errors_multiline)
+{
+  static const struct { const char *set, *expected; } cases[] = {
+    { "measure.duration=x", "multiline.xml:10: element measure: attribute 'duration': "
+      "expected a time such as 1ms (units ps, ns, us, ms, s), got 'x' (after --set "
+      "measure.duration=x)" },
+    { "measure.aggregate=median", "multiline.xml:10: element measure: attribute "
+      "'aggregate': expected one of: mean, harmonic, got 'median' (after --set "
+      "measure.aggregate=median)" },
+    { "variants.variant[1].name=b", "multiline.xml:16: element variant: variant 'b' is "
+      "given twice (first on line 14)" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_autofree char *message = load_fails ("multiline.xml",
+                                           (const char *const[]) { cases[i].set, NULL });
+
+    ck_assert_msg (g_str_has_prefix (message, cases[i].expected), "[%s], expected [%s]",
+                   message, cases[i].expected);
+  }
+}
+END_TEST
+
 /* A run whose simulated end passes 2^63-1 ps is refused at load, naming the attributes
  * whose sum it is and the sets behind them: warmup + duration under the fixed rule,
  * warmup + max-duration under the convergence rule; a sum that just fits loads, and the
@@ -729,6 +756,15 @@ static const struct {
     "'baseline' ('base'); a comparison needs two" },
   { "compare-duplicate-label.xml", 13, "element compare: label 'x' is given twice (first on "
     "line 12)" },
+  /* start tags over several lines (libxml2 gives an element the line its tag ends on): an
+   * error about an attribute is at the attribute's line (first line of the tag: the schema's
+   * error; last line: the reader's), one about the element where its tag begins */
+  { "multiline-tag-first.xml", 10, "element measure: attribute 'repetitions': expected a "
+    "positive integer, got 'x'" },
+  { "multiline-tag-last.xml", 8, "element measure: attribute 'duration': expected a time > 0, "
+    "got '0'" },
+  { "multiline-tag-element.xml", 10, "element variant: variant 'a' is given twice (first on "
+    "line 8)" },
 };
 
 START_TEST (test_bad_file)
@@ -1001,6 +1037,7 @@ scenario_suite (void)
   tcase_add_test (set, test_set_creates_elements);
   tcase_add_test (set, test_set_config_by_name);
   tcase_add_test (set, test_set_errors_in_document);
+  tcase_add_test (set, test_set_errors_multiline);
   tcase_add_test (set, test_measure_end_fits);
   tcase_add_test (set, test_set_bad_syntax);
   tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));

@@ -72,6 +72,99 @@ START_TEST (test_parse_good)
 }
 END_TEST
 
+/* The element child of parent named name (the index-th, from 1). */
+static xmlNodePtr
+nth_child (xmlNodePtr parent, const char *name, guint index)
+{
+  for (xmlNodePtr n = parent->children; n != NULL; n = n->next)
+    if (n->type == XML_ELEMENT_NODE && xmlStrEqual (n->name, BAD_CAST name) && --index == 0)
+      return n;
+  ck_abort_msg ("no %s", name);
+  return NULL;
+}
+
+/* Line of attribute name of element node. */
+static int
+attr_line (xmlNodePtr node, const char *name)
+{
+  xmlAttrPtr a = ns_xml_attr (node, name);
+
+  ck_assert_msg (a != NULL, "no attribute %s", name);
+  return ns_xml_line ((xmlNodePtr) a);
+}
+
+/* Start tags over several lines (tests/data/good/multiline.xml): an element is at the
+ * line of its '<' and an attribute at its name's (libxml2 alone gives both the line the
+ * tag ends on), past comments holding tags, a value holding '>' and a line break, single
+ * quotes; a copy (ns_xml_copy_doc) keeps them; an error names the attribute's line when
+ * its message names the attribute. */
+START_TEST (test_multiline_tag_lines)
+{
+  g_autofree char *path = data_path ("good", "multiline.xml");
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error), copy;
+  xmlNodePtr root, measure, variants;
+
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  root = xmlDocGetRootElement (doc);
+  measure = nth_child (root, "measure", 1);
+  variants = nth_child (root, "variants", 1);
+  ck_assert_int_eq (ns_xml_line (root), 4);
+  ck_assert_int_eq (attr_line (root, "seed"), 5);
+  ck_assert_int_eq (attr_line (nth_child (root, "kernel", 1), "cmdline"), 7);
+  ck_assert_int_eq (ns_xml_line (nth_child (root, "workload", 1)), 9);
+  ck_assert_int_eq (ns_xml_line (measure), 10);
+  ck_assert_int_eq (attr_line (measure, "metric"), 10);
+  ck_assert_int_eq (attr_line (measure, "repetitions"), 11);
+  ck_assert_int_eq (attr_line (measure, "duration"), 12);
+  ck_assert_int_eq (ns_xml_line (nth_child (variants, "variant", 1)), 14);
+  ck_assert_int_eq (attr_line (nth_child (variants, "variant", 1), "name"), 15);
+  ck_assert_int_eq (attr_line (nth_child (nth_child (variants, "variant", 2), "set", 1),
+                               "value"), 18);
+  ck_assert_int_eq (ns_xml_error_line (measure, "element measure: attribute 'duration': x"),
+                    12);
+  ck_assert_int_eq (ns_xml_error_line (measure, "attribute 'duration' is shorter than "
+                                       "attribute 'repetitions'"), 12);
+  ck_assert_int_eq (ns_xml_error_line (measure, "<measure>: repetitions=\"2\" is odd"), 11);
+  ck_assert_int_eq (ns_xml_error_line (measure, "element measure: too late"), 10);
+  /* a value a set writes has no line of its own: the element's */
+  xmlSetProp (measure, BAD_CAST "duration", BAD_CAST "20us");
+  ck_assert_int_eq (attr_line (measure, "duration"), 10);
+  copy = ns_xml_copy_doc (doc);
+  measure = nth_child (xmlDocGetRootElement (copy), "measure", 1);
+  ck_assert_int_eq (ns_xml_line (measure), 10);
+  ck_assert_int_eq (attr_line (measure, "repetitions"), 11);
+  xmlFreeDoc (copy);
+  xmlFreeDoc (doc);
+}
+END_TEST
+
+/* The same with CR LF line ends and a namespace declaration among the attributes. */
+START_TEST (test_multiline_tag_crlf)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-xml-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "crlf.xml", NULL);
+  const char *text = "<?xml version=\"1.0\"?>\r\n<a\r\n  xmlns:x=\"urn:x\"\r\n"
+                     "  x:b=\"1\" c=\"2\r\n3\"\r\n  d=\"4\">\r\n  <e/></a>\r\n";
+  GError *error = NULL;
+  xmlDocPtr doc;
+  xmlNodePtr root;
+
+  ck_assert (g_file_set_contents (path, text, -1, NULL));
+  doc = ns_xml_parse_file (path, &error);
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  root = xmlDocGetRootElement (doc);
+  ck_assert_int_eq (ns_xml_line (root), 2);
+  ck_assert_int_eq (ns_xml_line ((xmlNodePtr) root->properties), 4);        /* x:b */
+  ck_assert_int_eq (attr_line (root, "c"), 4);
+  ck_assert_int_eq (attr_line (root, "d"), 6);
+  ck_assert_int_eq (ns_xml_line (nth_child (root, "e", 1)), 7);
+  xmlFreeDoc (doc);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
 START_TEST (test_plain_doctype_allowed)
 {
   g_autofree char *path = data_path ("good", "profile-path.xml");
@@ -486,6 +579,8 @@ xml_suite (void)
   TCase *validate = tcase_create ("validate");
 
   tcase_add_test (parse, test_parse_good);
+  tcase_add_test (parse, test_multiline_tag_lines);
+  tcase_add_test (parse, test_multiline_tag_crlf);
   tcase_add_test (parse, test_plain_doctype_allowed);
   tcase_add_test (parse, test_missing_file);
   tcase_add_test (parse, test_not_well_formed);
