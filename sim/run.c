@@ -147,7 +147,7 @@ param_set_by (const NsScenario *sc, xmlNodePtr n)
 /* Reports cause (freed), an error about parameters taken together (the machine's
  * geometry), at the first of the scenario's <param>s whose parameter it names, else at
  * <cpu> (its profile gave them): "file:line: variant 'V': cause", ending "(after …)" with
- * the sets behind every <param> it names. */
+ * the sets behind every <param> it names, or the one that named the profile. */
 static void
 blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
 {
@@ -168,7 +168,15 @@ blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
     if (by != NULL)
       g_string_append_printf (sets, "%s%s", sets->len > 0 ? ", " : "", by);
   }
-  at = at != NULL ? at : ns_xml_child (root, "cpu");
+  if (at == NULL) {                            /* the profile's: a set may have named it */
+    const char *by = NULL;
+
+    at = ns_xml_child (root, "cpu");
+    if (at != NULL && vs->sc->set_by != NULL)
+      by = g_hash_table_lookup (vs->sc->set_by, ns_xml_attr (at, "profile"));
+    if (by != NULL)
+      g_string_append (sets, by);
+  }
   ns_escape_controls (shown, sets->str);       /* a set's value may hold a line break */
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s%s", vs->sc->path,
                ns_xml_line (at), variant, cause->message, shown->len > 0 ? " (after " : "",
@@ -247,18 +255,9 @@ static gboolean
 check_batch_length (const NsVariantSetup *vs, GError **error)
 {
   double quantum_ns = ns_params_get_double (vs->params, "sched.quantum_ns");
-  const char *source = ns_params_get_source (vs->params, "sched.quantum_ns");
   const NsMeasure *m = &vs->sc->measure;
   xmlNodePtr measure = ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "measure");
   gboolean defaulted = !xmlHasProp (measure, BAD_CAST "batch");
-  gboolean quantum_set = source != NULL && g_str_has_prefix (source, "command line: ");
-  g_autofree char *flag = quantum_set                    /* "--set", "--param", … */
-    ? g_strndup (source + strlen ("command line: "),
-                 strcspn (source + strlen ("command line: "), " "))
-    : NULL;
-  g_autofree char *quantum = quantum_set
-    ? g_strdup_printf (" (%s param.sched.quantum_ns=%.6g)", flag, quantum_ns)
-    : g_strdup ("");
 
   if (m->converge <= 0 && (double) m->duration < 10 * quantum_ns * 1000)
     goto short_duration;
@@ -268,18 +267,18 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
   /* the attributes named are those behind the window, so that the sets that changed them
-   * are named too ("(after --set measure.converge=…)"); a quantum the command line gave
-   * is named with its value */
+   * are named too ("(after --set measure.converge=…)"); so is one that set the quantum
+   * (its <param> names sched.quantum_ns, which the message names) */
 short_duration:
   ns_xml_error (vs->sc, measure, error, "attribute 'duration': expected at least 10 x "
-                "sched.quantum_ns = %.6g us%s under the fixed rule (no attribute 'converge'), "
-                "got %.6g us", 10 * quantum_ns / 1000, quantum, (double) m->duration / 1e6);
+                "sched.quantum_ns = %.6g us under the fixed rule (no attribute 'converge'), "
+                "got %.6g us", 10 * quantum_ns / 1000, (double) m->duration / 1e6);
   return FALSE;
 short_batch:
   ns_xml_error (vs->sc, measure, error, "attribute 'batch'%s: expected at least 10 x "
-                "sched.quantum_ns = %.6g us%s with attribute 'converge' set, got %.6g us",
+                "sched.quantum_ns = %.6g us with attribute 'converge' set, got %.6g us",
                 defaulted ? " (by default attribute 'duration' / 10)" : "",
-                10 * quantum_ns / 1000, quantum, (double) m->batch / 1e6);
+                10 * quantum_ns / 1000, (double) m->batch / 1e6);
   return FALSE;
 }
 

@@ -185,32 +185,168 @@ touched_by (GHashTable *touched, xmlNodePtr node)
   return NULL;
 }
 
+/* Appends set to sets (strings the scenario's set_by owns) unless it is there already. */
+static void
+add_set (GPtrArray *sets, const char *set)
+{
+  if (!g_ptr_array_find_with_equal_func (sets, set, g_str_equal, NULL))
+    g_ptr_array_add (sets, (gpointer) set);
+}
+
+/* TRUE if c may be part of a value written as a word ("plain-ret", "CONFIG_X=n", "6.9"). */
+static gboolean
+is_word_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '-' || c == '.' || c == '=';
+}
+
+/* TRUE if message names value: quoted ('VALUE' or "VALUE"), or as a whole word when no
+ * plain word or number could be it by chance (it holds something other than lower-case
+ * letters, and other than digits and dots: "tc-wrapper-cls-first", "CONFIG_X=n", "10us",
+ * not "on", "continue" or "9"). */
+static gboolean
+names_value (const char *message, const char *value)
+{
+  gsize len = strlen (value);
+  g_autofree char *single = g_strdup_printf ("'%s'", value);
+  g_autofree char *dbl = g_strdup_printf ("\"%s\"", value);
+
+  if (len == 0)
+    return FALSE;
+  if (strstr (message, single) != NULL || strstr (message, dbl) != NULL)
+    return TRUE;
+  if (len < 2 || strspn (value, "abcdefghijklmnopqrstuvwxyz") == len ||
+      strspn (value, "0123456789.") == len)
+    return FALSE;
+  for (const char *at = strstr (message, value); at != NULL; at = strstr (at + 1, value))
+    if ((at == message || !is_word_char (at[-1])) && !is_word_char (at[len]))
+      return TRUE;
+  return FALSE;
+}
+
+/* TRUE if message names the value of attribute a of element (one a set wrote) or the one a
+ * set replaced there (sc->set_was), or, where element has a name, NAME=VALUE ("kernel
+ * config CONFIG_X=n" of <config name="CONFIG_X" value="n"/>). */
+static gboolean
+names_set_value (const NsScenario *sc, xmlNodePtr element, xmlAttrPtr a, const char *message)
+{
+  g_autofree char *value = ns_xml_prop (element, (const char *) a->name);
+  g_autofree char *name = xmlStrEqual (a->name, BAD_CAST "name") ? NULL
+                        : ns_xml_prop (element, "name");
+  g_autofree char *pair = name && value ? g_strdup_printf ("%s=%s", name, value) : NULL;
+  const char *was = sc->set_was != NULL ? g_hash_table_lookup (sc->set_was, a) : NULL;
+
+  return (value != NULL && names_value (message, value)) ||
+         (was != NULL && names_value (message, was)) ||
+         (pair != NULL && names_value (message, pair));
+}
+
+/* Appends to sets, in document order from node on, the set behind each attribute whose
+ * value (written or replaced by the set) message names (names_set_value). */
+static void
+add_sets_naming (const NsScenario *sc, xmlNodePtr node, const char *message,
+                 GPtrArray *sets)
+{
+  for (; node != NULL; node = node->next) {
+    if (node->type != XML_ELEMENT_NODE)
+      continue;
+    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
+      const char *set = g_hash_table_lookup (sc->set_by, a);
+
+      if (set != NULL && names_set_value (sc, node, a, message))
+        add_set (sets, set);
+    }
+    add_sets_naming (sc, node->children, message, sets);
+  }
+}
+
+/* TRUE if message names an attribute of element ("attribute 'NAME'"). */
+static gboolean
+names_an_attribute (xmlNodePtr element, const char *message)
+{
+  for (xmlAttrPtr a = element->properties; a != NULL; a = a->next) {
+    g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
+
+    if (strstr (message, named) != NULL)
+      return TRUE;
+  }
+  return FALSE;
+}
+
+/* Appends to sets those that changed the attributes of element the message names
+ * ("attribute 'NAME'"; all of them for a variant's <set>, whose attributes make one
+ * override, or all when it names none), in the element's order. */
+static void
+add_sets_of_attributes (const NsScenario *sc, xmlNodePtr element, const char *message,
+                        gboolean all, GPtrArray *sets)
+{
+  for (xmlAttrPtr a = element->properties; a != NULL; a = a->next) {
+    g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
+    const char *set = g_hash_table_lookup (sc->set_by, a);
+
+    if (set != NULL && (all || strstr (message, named) != NULL))
+      add_set (sets, set);
+  }
+}
+
+/* TRUE if entry (mark_touched's "BY PATH=VALUE, as SETS edited it") names set among the
+ * SETS that edited it. */
+static gboolean
+names_editor (const char *entry, const char *set)
+{
+  const char *as = strstr (entry, ", as ");
+  gsize len = strlen (set);
+
+  for (const char *at = as ? strstr (as, set) : NULL; at != NULL; at = strstr (at + 1, set))
+    if ((at == as + strlen (", as ") || g_str_has_prefix (at - 2, ", ")) &&
+        (g_str_has_prefix (at + len, ", ") || g_str_equal (at + len, " edited it")))
+      return TRUE;
+  return FALSE;
+}
+
+/* Drops from sets each one another already names as having edited it (names_editor). */
+static void
+drop_contained (GPtrArray *sets)
+{
+  for (guint i = sets->len; i-- > 0;)
+    for (guint j = 0; j < sets->len; j++)
+      if (j != i && names_editor (sets->pdata[j], sets->pdata[i])) {
+        g_ptr_array_remove_index (sets, i);
+        break;
+      }
+}
+
 /* The sets behind an error about node saying message, newly allocated, or NULL: the one
- * that made or changed node or an element holding it, else those that changed the
- * attributes of node the message names ("attribute 'NAME'"), in the node's order, joined
- * by ", ". */
+ * that made or changed node or an element holding it; else those that changed the
+ * attributes of node the message names ("attribute 'NAME'"), then those whose value,
+ * anywhere in the document, the message names (a duplicate name, a variant a set renamed,
+ * "CONFIG_X=n"), and, when that finds none and the message names no attribute of node,
+ * every set that changed an attribute of node; joined by ", ". */
 static char *
 sets_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
 {
-  GString *sets;
+  g_autoptr (GPtrArray) sets = NULL;
+  gboolean element;
   const char *set;
 
   if (sc == NULL || sc->set_by == NULL || node == NULL)
     return NULL;
-  if ((set = touched_by (sc->set_by, node)) != NULL || node->type != XML_ELEMENT_NODE)
+  if ((set = touched_by (sc->set_by, node)) != NULL)
     return g_strdup (set);
-  sets = g_string_new (NULL);
-  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
-    g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
-    /* an error about a variant's <set> is about the override its attributes make */
-    gboolean of_set = xmlStrEqual (node->name, BAD_CAST "set");
-
-    if ((!of_set && strstr (message, named) == NULL) ||
-        (set = g_hash_table_lookup (sc->set_by, a)) == NULL)
-      continue;
-    g_string_append_printf (sets, "%s%s", sets->len > 0 ? ", " : "", set);
-  }
-  return g_string_free (sets, sets->len == 0);
+  sets = g_ptr_array_new ();
+  element = node->type == XML_ELEMENT_NODE;
+  if (element)
+    add_sets_of_attributes (sc, node, message, xmlStrEqual (node->name, BAD_CAST "set"),
+                            sets);
+  if (node->doc != NULL)
+    add_sets_naming (sc, xmlDocGetRootElement (node->doc), message, sets);
+  if (sets->len == 0 && element && !names_an_attribute (node, message))
+    add_sets_of_attributes (sc, node, message, TRUE, sets);
+  drop_contained (sets);
+  if (sets->len == 0)
+    return NULL;
+  g_ptr_array_add (sets, NULL);
+  return g_strjoinv (", ", (char **) sets->pdata);
 }
 
 /* Sets an NS_ERROR_INPUT "file:line: message" error for node (printf format), ending
@@ -470,6 +606,8 @@ typedef struct {
                            "variant 'NAME' set PATH=VALUE" (owned by the table) */
   xmlNodePtr  origin;   /* the <set> element it comes from, or NULL for the command line */
   const char *by;       /* "--set", "--param" or "variant 'NAME' set" */
+  GHashTable *was;      /* xmlAttrPtr → the value the first set to change it replaced
+                           (owned; NULL: not recorded) */
 } SetContext;
 
 /* Records that set made or changed node (an element or attribute): "BY PATH=VALUE", and
@@ -501,8 +639,8 @@ set_fail (const SetContext *set, GError **error, const char *format, ...)
   va_start (args, format);
   message = g_strdup_vprintf (format, args);
   va_end (args);
-  if (set->origin != NULL) {
-    NsScenario view = { .set_by = set->touched };   /* names a --set that edited the <set> */
+  if (set->origin != NULL) {                     /* names a --set that edited the <set> */
+    NsScenario view = { .set_by = set->touched, .set_was = set->was };
 
     ns_xml_error (&view, set->origin, error, "element set: %s: %s", set->text, message);
   }
@@ -692,14 +830,21 @@ find_or_create (SetContext *set, xmlNodePtr parent, const char *name, guint inde
   return TRUE;
 }
 
-/* Sets attribute attr of element to value and records it as touched. */
+/* Sets attribute attr of element to value and records it as touched, and the value it
+ * replaced (the first set's to change it), so that an error naming that value names the
+ * set too. */
 static void
 set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char *value)
 {
+  char *old = ns_xml_prop (element, attr);
   xmlAttrPtr prop = xmlSetProp (element, BAD_CAST attr, BAD_CAST value);
 
   if (prop != NULL)
     mark_touched (set, prop);
+  if (prop != NULL && old != NULL && set->was != NULL &&
+      !g_hash_table_contains (set->was, prop))
+    g_hash_table_insert (set->was, prop, g_steal_pointer (&old));
+  g_free (old);
 }
 
 /* The first <element> child of parent whose name attribute is name, or NULL. */
@@ -1164,15 +1309,15 @@ error_range:
  * naming in errors the command-line sets touched records for the <set>s); a variant's
  * seed is refused (its runs would still use the run's). */
 static gboolean
-apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, const char *by,
-                    GError **error)
+apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, GHashTable *was,
+                    const char *by, GError **error)
 {
-  NsScenario view = { .set_by = touched };
+  NsScenario view = { .set_by = touched, .set_was = was };
   const NsScenario *sc = &view;
 
   for (xmlNodePtr n = variant->children; n != NULL; n = n->next) {
     g_autofree char *path = NULL, *value = NULL, *text = NULL;
-    SetContext set = { NULL, touched, n, by };
+    SetContext set = { NULL, touched, n, by, was };
 
     if (n->type != XML_ELEMENT_NODE)
       continue;
@@ -1240,7 +1385,7 @@ check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
                                                           NULL, g_free);
   xmlDocPtr copy = ns_xml_copy_doc (sc->doc);
   xmlNodePtr copied = variant_copy (variant, copy, sc->set_by, touched);
-  gboolean ok = apply_set_elements (copied, copy, touched, "variant set", error);
+  gboolean ok = apply_set_elements (copied, copy, touched, NULL, "variant set", error);
 
   xmlFreeDoc (copy);
   return ok;
@@ -1339,16 +1484,12 @@ read_scenario (NsScenario *sc, GError **error)
 
 /* An empty scenario for path owning doc. */
 static NsScenario *
-scenario_new (const char *path, xmlDocPtr doc, GHashTable *touched)
+scenario_new (const char *path, xmlDocPtr doc, GHashTable *touched, GHashTable *was)
 {
   NsScenario *sc = g_new0 (NsScenario, 1);
-  GHashTableIter iter;
-  gpointer node, set;
 
-  sc->set_by = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
-  g_hash_table_iter_init (&iter, touched);
-  while (g_hash_table_iter_next (&iter, &node, &set))
-    g_hash_table_insert (sc->set_by, node, g_strdup (set));
+  sc->set_by = g_hash_table_ref (touched);
+  sc->set_was = g_hash_table_ref (was);
 
   sc->path = g_strdup (path);
   sc->doc = doc;
@@ -1373,10 +1514,10 @@ edits_variants (const char *text)
  * nodes. */
 static gboolean
 apply_sets (xmlDocPtr doc, const char *const *sets, gboolean variants, const char *by,
-            GHashTable *touched, GError **error)
+            GHashTable *touched, GHashTable *was, GError **error)
 {
   for (gsize i = 0; sets != NULL && sets[i] != NULL; i++) {
-    SetContext set = { sets[i], touched, NULL, by };
+    SetContext set = { sets[i], touched, NULL, by, was };
 
     if (edits_variants (sets[i]) == variants && !apply_set (&set, doc, error))
       return FALSE;
@@ -1419,7 +1560,7 @@ variant_list (xmlDocPtr doc)
 /* Applies the <set>s of the variant named variant (NULL or "": none) to doc, recording
  * touched nodes. */
 static gboolean
-apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched,
+apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched, GHashTable *was,
                     GError **error)
 {
   g_autofree char *by = g_strdup_printf ("variant '%s' set", variant ? variant : "");
@@ -1429,25 +1570,29 @@ apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched,
   if (variant == NULL || variant[0] == '\0')
     return TRUE;
   if ((v = ns_scenario_variant_node (doc, variant)) != NULL)
-    return apply_set_elements (v, doc, touched, by, error);
+    return apply_set_elements (v, doc, touched, was, by, error);
   list = variant_list (doc);
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s' (variants: %s)",
                (const char *) doc->URL, variant, list[0] ? list : "none");
   return FALSE;
 }
 
-/* Validates doc against scenario.rng, noting a --set that touched the node at fault. */
+/* Validates doc against scenario.rng, noting the sets behind the node at fault
+ * (sets_behind). */
 static gboolean
-validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
+validate (xmlDocPtr doc, const char *path, GHashTable *touched, GHashTable *was,
+          GError **error)
 {
   g_autofree char *schema = ns_xml_schema_path ("scenario.rng");
+  NsScenario view = { .set_by = touched, .set_was = was };
+  g_autofree char *set = NULL;
   xmlNodePtr bad = NULL;
-  const char *set;
 
   if (ns_xml_validate_full (doc, schema, path, &bad, error))
     return TRUE;
-  set = touched_by (touched, bad);
-  if (set != NULL && error != NULL && *error != NULL) {
+  if (error != NULL && *error != NULL)
+    set = sets_behind (&view, bad, (*error)->message);
+  if (set != NULL) {
     GString *message = g_string_new ((*error)->message);
 
     g_string_append (message, " (after ");
@@ -1475,6 +1620,8 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
 {
   g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                           NULL, g_free);
+  g_autoptr (GHashTable) was = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                      g_free);
   NsScenario *sc = NULL;
   xmlDocPtr doc;
 
@@ -1486,14 +1633,14 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
     return NULL;
   if (params_by == NULL)
     params_by = "--param";
-  if (!apply_sets (doc, sets, TRUE, "--set", touched, error) ||
-      !apply_sets (doc, params, TRUE, params_by, touched, error) ||
-      !apply_variant_sets (doc, variant, touched, error) ||
-      !apply_sets (doc, sets, FALSE, "--set", touched, error) ||
-      !apply_sets (doc, params, FALSE, params_by, touched, error) ||
-      !validate (doc, path, touched, error))
+  if (!apply_sets (doc, sets, TRUE, "--set", touched, was, error) ||
+      !apply_sets (doc, params, TRUE, params_by, touched, was, error) ||
+      !apply_variant_sets (doc, variant, touched, was, error) ||
+      !apply_sets (doc, sets, FALSE, "--set", touched, was, error) ||
+      !apply_sets (doc, params, FALSE, params_by, touched, was, error) ||
+      !validate (doc, path, touched, was, error))
     goto error_doc;
-  sc = scenario_new (path, doc, touched);
+  sc = scenario_new (path, doc, touched, was);
   if (!read_scenario (sc, error))
     goto error_scenario;
   return sc;
@@ -1530,6 +1677,7 @@ ns_scenario_free (NsScenario *scenario)
   g_free (scenario->workload_type);
   g_free (scenario->measure.metric);
   g_clear_pointer (&scenario->set_by, g_hash_table_unref);
+  g_clear_pointer (&scenario->set_was, g_hash_table_unref);
   g_free (scenario);
 }
 

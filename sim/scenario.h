@@ -46,6 +46,9 @@ typedef struct {
   guint64     seed;           /* scenario default seed (CLI --seed overrides) */
   GHashTable *set_by;         /* xmlNodePtr → who made or changed it: "--set PATH=VALUE",
                                  "--param PATH=VALUE" or "variant 'NAME' set PATH=VALUE" */
+  GHashTable *set_was;        /* xmlAttrPtr → the value a set replaced (the file's, or an
+                                 earlier set's), so that an error naming it names the set
+                                 (may be NULL) */
 } NsScenario;
 
 /* Loads and validates path; applies sets ("PATH=VALUE" strings, see doc/scenario-format.md)

@@ -46,8 +46,8 @@ START_TEST (test_fixed_duration_needs_ten_quanta)
   ck_assert_msg (ns_run_check_variant (path, "L2-256KiB", ten_quanta, &error), "%s",
                  error ? error->message : "");
   assert_window_refused (long_quantum, "attribute 'duration': expected at least 10 x "
-                         "sched.quantum_ns = 10000 us (--set param.sched.quantum_ns=1e+06)",
-                         "got 100 us");
+                         "sched.quantum_ns = 10000 us under the fixed rule",
+                         "got 100 us (after --set param.sched.quantum_ns=1000000)");
 }
 END_TEST
 

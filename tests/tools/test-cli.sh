@@ -440,7 +440,8 @@ grep -q '"model_notes": \[\]' "$TMP/out" && ok ||
 expect 2 "the tc wrapper RFC on a 6.3 kernel" -- "$NETSIM" run -q --variant 7950x-f1-after \
   --set measure.duration=50us --set kernel.version=6.3 \
   "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
-grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: attribute 'version': kernel 6.3 has the merged tc retpoline wrapper .*patch tc-retpoline-wrappers-rfc.* (after --set kernel.version=6.3)" \
+# (the variant's <set> that applies the RFC, which the message names, is named too)
+grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: attribute 'version': kernel 6.3 has the merged tc retpoline wrapper .*patch tc-retpoline-wrappers-rfc.* (after --set kernel.version=6.3, variant '7950x-f1-after' set kernel.patch.name=tc-retpoline-wrappers-rfc)$" \
   "$TMP/err" && ok || bad "the RFC on 6.3 is not refused at the version: $(cat "$TMP/err")"
 
 # calibrate --host: this machine as a CPU profile that scenarios can run on (x86-64 only)
@@ -600,6 +601,37 @@ for attr in action last-action; do
   grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: attribute '$attr': expected continue, .*, got 'jump' (after --set workload.$attr=jump)" \
     "$TMP/err" && ok || bad "a bad $attr is not reported with its value and set: $(cat "$TMP/err")"
 done
+# an error a --set caused names it, also where the message names a value it wrote or
+# replaced rather than its attribute: a duplicate name or label, a variant a compare names
+# that the set renamed, a kernel option or patch the set-up refuses (doc/scenario-format.md)
+for set in 'variants.variant[2].name=plain-ret' 'comparisons.compare[2].label=unret vs plain' \
+    'variants.variant[2].name=unret'; do
+  expect 2 "--set $set" -- "$NETSIM" run -q --set "$set" "$MICRO/call-chain.xml"
+  case "$(cat "$TMP/err")" in
+    "netsim run: "*"call-chain.xml:"[0-9]*": "*"(after --set $set)") ok ;;
+    *) bad "--set $set is not named: $(cat "$TMP/err")" ;;
+  esac
+done
+for set in kernel.config.CONFIG_NET_CLS_MATCHALL=n kernel.config.CONFIG_NET_CLS_ACT=m \
+    kernel.patch.name=tc-wrapper-cls-first kernel.config.CONFIG_RETPOLINE=n; do
+  expect 2 "--set $set" -- "$NETSIM" run -q --set measure.duration=50us --set "$set" \
+    "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+  grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: .*(after --set $set)$" "$TMP/err" && ok ||
+    bad "--set $set is not named (alone): $(cat "$TMP/err")"
+done
+# a profile a set named whose caches cannot be built: at <cpu>, naming the set
+sed -e 's/<cpu name="generic"/<cpu name="tiny"/' -e '/cache.l1d.size_kib/s/value="32"/value="1"/' \
+  -e '/cache.l1d.assoc/s/value="8"/value="32"/' "$DATA/scenarios/cpus/generic.xml" >"$TMP/tiny.xml"
+expect 2 "--set cpu.profile= a profile whose L1D holds no set" -- "$NETSIM" run -q \
+  --variant plain-ret --set "cpu.profile=$TMP/tiny.xml" "$MICRO/call-chain.xml"
+grep -q "call-chain.xml:4: variant 'plain-ret': cache.l1d.size_kib = 1 KiB cannot hold .*(after --set cpu.profile=$TMP/tiny.xml)$" \
+  "$TMP/err" && ok || bad "a profile's geometry error does not name the set: $(cat "$TMP/err")"
+# ... and only the sets behind it: not one that changed another attribute of the element
+expect 2 "--set CONFIG_NET_CLS_MATCHALL=n with a set on <workload>" -- "$NETSIM" run -q \
+  --set workload.filters=2 --set kernel.config.CONFIG_NET_CLS_MATCHALL=n \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "(after --set kernel.config.CONFIG_NET_CLS_MATCHALL=n)$" "$TMP/err" && ok ||
+  bad "--set CONFIG_NET_CLS_MATCHALL=n with workload.filters: $(cat "$TMP/err")"
 # ... and a variant's own <set> is named as the variant's, not as a --set
 sed 's|<set path="workload.inline" value="true"/>|<set path="workload.depth" value="0"/>|' \
   "$MICRO/call-chain.xml" >"$TMP/bad-variant.xml"
@@ -626,7 +658,7 @@ grep -q "call-tree.xml:6: attribute 'nop-insns': expected 0 to 1000000, got 4294
 # time never advancing; timeout turns a hang into a failure, status 124)
 expect 2 "inlined chain with body-insns=0" -- timeout 20 "$NETSIM" run -q --variant inlined \
   --set workload.body-insns=0 "$MICRO/call-chain.xml"
-grep -q "call-chain.xml:6: attribute 'body-insns': expected 1 to 1000000 with inline=\"true\", got 0 .*(after --set workload.body-insns=0)$" \
+grep -q "call-chain.xml:6: attribute 'body-insns': expected 1 to 1000000 with inline=\"true\", got 0 .*(after --set workload.body-insns=0, variant 'inlined' set workload.inline=true)$" \
   "$TMP/err" && ok || bad "an inlined empty chain is not refused: $(cat "$TMP/err")"
 # iperf3's --pacing-timer is an int of microseconds (a timer's period is whole ones)
 expect 2 "pacing-timer past iperf3's int" -- "$NETSIM" run -q --variant ipv4-1G-baseline \
@@ -714,11 +746,11 @@ grep -q 'max-duration reached: 10 batches of 10 us, fewer than the 1000 min-batc
 expect 2 "batch shorter than 10 quanta" -- "$NETSIM" run -q --variant L3-4MiB --set measure.converge=0.01 \
   --set measure.batch=2us "$MICRO/pointer-chase.xml"
 grep -q 'pointer-chase.xml:[0-9]*: .*batch' "$TMP/err" && ok || bad "short batch error names file:line"
-# a quantum the command line lengthened is named with its value
+# a quantum the command line lengthened is named with the sets behind the window
 expect 2 "batch shorter than 10 set quanta" -- "$NETSIM" run -q --variant L3-4MiB \
   --set measure.converge=0.01 --set measure.batch=20us --set param.sched.quantum_ns=5000 \
   "$MICRO/pointer-chase.xml"
-grep -q 'sched.quantum_ns = 50 us (--set param.sched.quantum_ns=5000)' "$TMP/err" && ok ||
+grep -q 'sched.quantum_ns = 50 us with .*(after --set measure.converge=0.01, --set measure.batch=20us, --set param.sched.quantum_ns=5000)$' "$TMP/err" && ok ||
   bad "a set quantum behind a short batch is not named: $(cat "$TMP/err")"
 
 # a convergence run stops before a batch that would pass max-duration: 3 batches of 30us
