@@ -5,6 +5,7 @@ libns_models_a_SOURCES += models/net/skbuff.h models/net/skbuff.c \
 	models/net/softirq.h models/net/softirq.c \
 	models/net/ip.h models/net/ip.c models/net/select.h models/net/select.c \
 	models/net/udp_rx.h models/net/udp_rx.c models/net/udp_tx.h models/net/udp_tx.c \
+	models/net/memcontrol.h models/net/memcontrol.c \
 	models/apps/iperf3-timer.h models/apps/iperf3-timer.c models/apps/iperf3.c models/apps/udp-flood.c
 
 nobase_dist_pkgdata_DATA += scenarios/udp-lookup-iperf3.xml scenarios/micro/udp-flood.xml

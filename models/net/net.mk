@@ -21,8 +21,9 @@ TESTS += tests/models/net/test-udp_rx tests/models/net/test-ip
 STACK_RIG = tests/models/net/stack-rig.c tests/models/net/stack-rig.h \
 	tests/models/net/run-to-end.h
 UDP_PAIR_RIG = tests/models/net/udp-pair-rig.c tests/models/net/udp-pair-rig.h $(STACK_RIG)
-# The kernel's size rules the skb and UDP tests compute their expectations from.
-EXTRA_DIST += tests/models/net/kernel-sizes.h
+# The kernel's size rules the skb and UDP tests compute their expectations from, and a
+# UDP socket's memory accounting by the kernel's rules.
+EXTRA_DIST += tests/models/net/kernel-sizes.h tests/models/net/udp-acct.h
 tests_models_net_test_udp_rx_SOURCES = tests/models/net/test-udp_rx.c $(UDP_PAIR_RIG)
 tests_models_net_test_udp_rx_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_udp_rx_CFLAGS = $(TEST_CFLAGS)
@@ -31,6 +32,12 @@ tests_models_net_test_ip_SOURCES = tests/models/net/test-ip.c $(UDP_PAIR_RIG)
 tests_models_net_test_ip_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_ip_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_ip_LDADD = $(NS_LIBS) $(TEST_LIBS)
+check_PROGRAMS += tests/models/net/test-memcontrol
+TESTS += tests/models/net/test-memcontrol
+tests_models_net_test_memcontrol_SOURCES = tests/models/net/test-memcontrol.c $(UDP_PAIR_RIG)
+tests_models_net_test_memcontrol_CPPFLAGS = $(NET_TEST_CPPFLAGS)
+tests_models_net_test_memcontrol_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_memcontrol_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-udp6
 TESTS += tests/models/net/test-udp6
 tests_models_net_test_udp6_SOURCES = tests/models/net/test-udp6.c $(STACK_RIG)

@@ -8,6 +8,7 @@
 #include "loopback.h"
 #include "udp_rx.h"
 #include "ip.h"
+#include "memcontrol.h"
 
 /* Kernel defaults (Documentation/admin-guide/sysctl/net.rst): net.core.rmem_default and
  * wmem_default are 212992 on x86-64 (SK_RMEM_MAX = 256 × (sizeof sk_buff-ish overhead)),
@@ -153,6 +154,10 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
     s->task[c] = ns_arena_alloc (s->arena, 64, 64);
     s->preempt_count[c] = ns_arena_alloc (s->arena, 64, 64);   /* pcpu_hot's line */
   }
+  if (s->memcg) {
+    s->task_memcg = ns_memcg_new (s->arena, NS_MEMCG_LEVELS);
+    s->memcg_stock = ns_memcg_stocks_new (s->arena, s->n_cpus);
+  }
   ns_loopback_core_init (s);
   return s;
 
@@ -291,6 +296,7 @@ ns_netstack_socket (NsNetStack *s, gint family, gboolean nonblock)
   sk->sk_data_ready = &udp_fn_sock_def_readable;
   sk->sk_type = 2;
   sk->sk_protocol = 17;
+  sk->sk_memcg = s->task_memcg;    /* mem_cgroup_sk_alloc: the creating task's memcg */
   /* udp_init_sock / udp_lib_init_sock */
   __skb_queue_head_init (&udp_sk (sk)->reader_queue);
   ns_spin_lock_init (&udp_sk (sk)->reader_queue.lock);

@@ -203,6 +203,8 @@ struct socket {
 /* ---- the stack of one machine ---- */
 
 typedef struct _NsNetStack NsNetStack;
+struct mem_cgroup;
+struct memcg_stock_pcp;
 
 /* Per-run datagram counters (model bookkeeping, for metrics and conservation tests). */
 typedef struct {
@@ -252,6 +254,10 @@ struct _NsNetStack {
   gboolean            lsm;         /* an LSM (AppArmor) hooks file/socket operations */
   guint               lsms;        /* 1 << NsLsm of each LSM on the hook lists */
   gboolean            memcg;       /* CONFIG_MEMCG: socket memory charged to the memcg */
+  struct mem_cgroup  *task_memcg;  /* with CONFIG_MEMCG (else NULL): the simulated tasks'
+                                      memcg, their sockets' sk_memcg, below its ancestors
+                                      (memcontrol.h) */
+  struct memcg_stock_pcp *memcg_stock; /* with CONFIG_MEMCG: per CPU, its charge stock */
   gboolean            preempt;     /* CONFIG_PREEMPTION: spin unlocks are calls */
   gboolean            preempt_rcu; /* CONFIG_PREEMPT_RCU: rcu_read_(un)lock are calls */
   gboolean            usercopy;    /* CONFIG_HARDENED_USERCOPY: __check_object_size */
@@ -272,7 +278,8 @@ struct _NsNetStack {
  * CONFIG_IRQ_TIME_ACCOUNTING, CONFIG_PREEMPT_VOLUNTARY (Debian's preempt_dynamic default),
  * CONFIG_DEBUG_LIST (on in Debian's build), CONFIG_SECURITY_TOMOYO and CONFIG_BPF_LSM
  * (on Debian's LSM list after AppArmor), CONFIG_MEMCG (the task in a non-root memcg, as
- * under systemd). NULL with an error for an unsupported build. */
+ * under systemd: NS_MEMCG_LEVELS levels of page counters, every CPU's charge stock
+ * empty). NULL with an error for an unsupported build. */
 NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);

@@ -33,15 +33,17 @@
  * (the enqueue) and F's first step (sock_def_readable), syscall.md unit 3 (read() down to
  * inet_recvmsg) and recv.md (udp_recvmsg down to the free). Where one census count covers
  * several model steps the split between them is an estimate, the sum the census'. Functions
- * the binary enters by a tail jmp are entered by ns_tail_call (one return for both). Socket memory is charged to a memcg (cgroup v2, the
- * task in a non-root memcg: receive.md's case, recv.md's "socket memcg on" variant) unless
- * the build sets CONFIG_MEMCG=n. The IPv6 functions: doc/census/seed000/receive6.md (the
+ * the binary enters by a tail jmp are entered by ns_tail_call (one return for both). Socket
+ * memory is charged to a memcg (cgroup v2, the task in a non-root memcg: receive.md's
+ * case, recv.md's "socket memcg on" variant; the charge and its per-CPU stock:
+ * models/net/memcontrol.c) unless the build sets CONFIG_MEMCG=n. The IPv6 functions: doc/census/seed000/receive6.md (the
  * softirq side from udpv6_rcv to the enqueue, inet6_recvmsg and udpv6_recvmsg). */
 #include "config.h"
 #include <errno.h>
 #include "udp_rx.h"
 #include "ip.h"
 #include "select.h"
+#include "memcontrol.h"
 
 NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 240, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 900, NS_FN_EXTERN, 3);
@@ -64,16 +66,6 @@ static NS_FUNC (fn_bpf_lsm_socket_sock_rcv_skb, "bpf_lsm_socket_sock_rcv_skb", 1
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_sk_leave_memory_pressure, "sk_leave_memory_pressure", 96,
                 NS_FN_STATIC | NS_FN_NOINLINE, 3);
-static NS_FUNC (fn_mem_cgroup_charge_skmem, "mem_cgroup_charge_skmem", 240, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_mem_cgroup_uncharge_skmem, "mem_cgroup_uncharge_skmem", 96,
-                NS_FN_EXTERN, 3);
-static NS_FUNC (fn_try_charge_memcg, "try_charge_memcg", 1400, NS_FN_STATIC | NS_FN_NOINLINE,
-                4);
-static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 64, NS_FN_STATIC | NS_FN_NOINLINE, 8);
-static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 160, NS_FN_EXTERN, 40);
-static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 200, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_refill_stock, "refill_stock", 80, NS_FN_STATIC | NS_FN_NOINLINE, 4);
-static NS_FUNC (fn___refill_stock, "__refill_stock", 200, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 300, NS_FN_STATIC, 3);
@@ -151,60 +143,11 @@ sk_memory_allocated_add (NsThread *t, NsNetStack *s, gint64 pages)
   sd->sk_memory_fw_alloc = (guint64) local;
 }
 
-/* mod_memcg_state(memcg, MEMCG_SOCK, ±pages) → __mod_memcg_state → cgroup_rstat_updated:
- * the per-CPU stat below its flush batch, the cgroup already on the rstat list. 6.9's
- * memcg_rstat_updated batches per ancestor level; counted as 6.1. */
-static void
-mod_memcg_state (NsThread *t)
-{
-  ns_call (t, &fn_mod_memcg_state);
-  ns_insns (t, 11);                 /* census: 15 less P/E 4 (irq save, cli, restore) */
-  ns_call (t, &fn___mod_memcg_state);
-  ns_insns (t, 17);                 /* census: 22 less P/E 5 (the per-CPU stat add) */
-  ns_call (t, &fn_cgroup_rstat_updated);
-  ns_insns (t, 6);                  /* census: 15 less P/E 9 (already updated) */
-  ns_ret (t);
-  ns_ret (t);
-  ns_ret (t);
-}
-
-/* mem_cgroup_charge_skmem(memcg, pages): try_charge_memcg from the per-CPU stock, then the
- * MEMCG_SOCK stat. */
-static void
-mem_cgroup_charge_skmem (NsThread *t)
-{
-  ns_call (t, &fn_mem_cgroup_charge_skmem);
-  ns_insns (t, 23);                 /* census: 36 less P/E 13 (cgroup v2 test, arguments) */
-  ns_call (t, &fn_try_charge_memcg);
-  /* census: 65 less P/E 17 — consume_stock hits (irq save, cli, sti), no reclaim */
-  ns_insns (t, 48);
-  ns_ret (t);
-  mod_memcg_state (t);
-  ns_ret (t);
-}
-
-/* mem_cgroup_uncharge_skmem(memcg, pages): the MEMCG_SOCK stat, then refill_stock →
- * __refill_stock (no drain). The P/E of the three not in the census are estimates. */
-static void
-mem_cgroup_uncharge_skmem (NsThread *t)
-{
-  ns_call (t, &fn_mem_cgroup_uncharge_skmem);
-  ns_insns (t, 10);                 /* census: 15, less P/E 5 (estimate) */
-  mod_memcg_state (t);
-  ns_call (t, &fn_refill_stock);
-  ns_insns (t, 10);                 /* census: 15, less P/E 5 (estimate): irq save/restore */
-  ns_call (t, &fn___refill_stock);
-  ns_insns (t, 14);                 /* census: 19, less P/E 5 (estimate): same memcg stock */
-  ns_ret (t);
-  ns_ret (t);
-  ns_ret (t);
-}
-
 /* __sk_mem_raise_allocated(sk, size, amt, SK_MEM_RECV): under the udp_mem limits. */
 static void
 __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
 {
-  gboolean memcg = s->memcg;        /* memcg_sockets_enabled_key on, sk_memcg set */
+  gboolean memcg = s->memcg && sk->sk_memcg != NULL;   /* memcg_sockets_enabled_key */
 
   ns_call (t, &fn___sk_mem_raise_allocated);
   /* census: 63 less P/E 17 = 46 with the inline sk_memory_allocated_add's 6; 15 of it
@@ -214,7 +157,7 @@ __sk_mem_raise_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint page
   sk_memory_allocated_add (t, s, pages);
   NS_LOAD_FIELD (t, sk, sk_memcg);
   if (memcg)
-    mem_cgroup_charge_skmem (t);
+    mem_cgroup_charge_skmem (t, s, sk->sk_memcg, (guint) pages);
   ns_load (t, s->udp_memory_allocated, 8);
   ns_call (t, &fn_sk_leave_memory_pressure);
   ns_insns (t, 7);                  /* census: 10 less P/E 3 (UDP has no memory_pressure) */
@@ -269,7 +212,7 @@ udp_rmem_schedule (NsThread *t, NsNetStack *s, struct sock *sk, gint size)
 static void
 __sk_mem_reduce_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pages)
 {
-  gboolean memcg = s->memcg;        /* memcg_sockets_enabled_key on, sk_memcg set */
+  gboolean memcg = s->memcg && sk->sk_memcg != NULL;   /* memcg_sockets_enabled_key */
 
   ns_call (t, &fn___sk_mem_reduce_allocated);
   /* census (recv.md): 21 less P/E 5 = 16 with the inline sk_memory_allocated_sub's 6;
@@ -278,7 +221,7 @@ __sk_mem_reduce_allocated (NsThread *t, NsNetStack *s, struct sock *sk, gint pag
   sk_memory_allocated_add (t, s, -pages);
   NS_LOAD_FIELD (t, sk, sk_memcg);
   if (memcg)
-    mem_cgroup_uncharge_skmem (t);
+    mem_cgroup_uncharge_skmem (t, s, sk->sk_memcg, (guint) pages);
   ns_ret (t);
 }
 

@@ -51,16 +51,17 @@ START_TEST (test_fixed_duration_needs_ten_quanta)
 }
 END_TEST
 
-/* Over the same measured time (1 ms after 200 us of warm-up: 50 batches of 20 us, the
- * CI never narrow enough to stop early) the convergence rule's value is the fixed
- * rule's, cycles over writes of the whole window, not the mean of per-batch ratios
- * (biased upward by ~0.8 % before). */
+/* Over the same measured time (1 ms after 200 us of warm-up: 50 batches of 20 us, with
+ * min-batches 50 so that no stretch of batches of equal counts stops it early) the
+ * convergence rule's value is the fixed rule's, cycles over writes of the whole window,
+ * not the mean of per-batch ratios (biased upward by ~0.8 % before). */
 START_TEST (test_converge_value_is_total_over_total)
 {
   const char *const fixed[] = { "measure.warmup=200us", "measure.duration=1ms", NULL };
   const char *const batches[] = { "measure.warmup=200us", "measure.duration=1ms",
                                   "measure.converge=0.0001", "measure.batch=20us",
-                                  "measure.max-duration=1ms", NULL };
+                                  "measure.max-duration=1ms", "measure.min-batches=50",
+                                  NULL };
   NsRunResult *a = micro_run ("udp-flood.xml", fixed, "ipv4-8920-n1");
   NsRunResult *b = micro_run ("udp-flood.xml", batches, "ipv4-8920-n1");
   const NsVariantResult *va = a->variants->pdata[0], *vb = b->variants->pdata[0];

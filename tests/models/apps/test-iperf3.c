@@ -516,10 +516,10 @@ breakdown_inlined (const NsVariantResult *v, const char *func)
 
 /* compute_score per datagram on 6.9-rc1, IPv4 (server-family inet), 4 streams and 8
  * reuseport extras: at the tail, unconnected, each datagram's walk scores the 12 chain
- * sockets once; at the head with extra-connected=2 the group has connected members
- * (reuseport_has_conns), so udp4_lib_lookup2 re-scores the group's pick (the second call
- * site seed 000's patch removes) and walks on to the stream's socket, which still gets the
- * traffic: one call more. The patched kernel inlines every one of them. An extra-connected
+ * sockets once (to the window edges' few hundredths); at the head with extra-connected=2
+ * the group has connected members (reuseport_has_conns), so udp4_lib_lookup2 re-scores
+ * the group's pick (the second call site seed 000's patch removes) and walks on to the
+ * stream's socket, which still gets the traffic: one call more. The patched kernel inlines every one of them. An extra-connected
  * above extra-sockets is refused at file:6. */
 START_TEST (test_extra_connected_rescores)
 {
@@ -542,8 +542,10 @@ START_TEST (test_extra_connected_rescores)
   double rescored = breakdown_calls (vc, "compute_score");
 
   ck_assert_msg (vc->value > 0, "the streams lost their datagrams to the group");
-  ck_assert_msg (walk >= 12.0 && walk < 12.5, "tail: %.3f compute_score a datagram", walk);
-  ck_assert_msg (fabs (rescored - walk - 1.0) < 0.05, "head, 2 connected: %.3f compute_score "
+  /* calls in the window over datagrams read in it: the datagrams queued at its two edges
+   * move the ratio by a few hundredths either way */
+  ck_assert_msg (fabs (walk - 12.0) < 0.05, "tail: %.3f compute_score a datagram", walk);
+  ck_assert_msg (fabs (rescored - 13.0) < 0.05, "head, 2 connected: %.3f compute_score "
                  "a datagram, tail %.3f", rescored, walk);
   ck_assert_double_eq (breakdown_calls (vp, "compute_score"), 0.0);
   ck_assert_double_eq_tol (breakdown_inlined (vp, "compute_score"), rescored, 0.05);

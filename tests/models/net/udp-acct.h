@@ -1,0 +1,68 @@
+/* udp-acct.h — a UDP socket's memory accounting by the rules of Linux's
+ * net/ipv4/udp.c and net/core/sock.c (the forward allocation on enqueue, udp_rmem_release
+ * on dequeue), for the tests that follow the pages a socket charges and releases
+ * (test-udp_rx.c, test-memcontrol.c). */
+#pragma once
+#include <glib.h>
+
+#define ACCT_PAGE     4096       /* PAGE_SIZE, SK_MEM_QUANTUM */
+
+/* The kernel's socket memory state of a UDP socket, kept by the rules below. */
+typedef struct {
+  gint  rmem;                    /* sk_rmem_alloc */
+  gint  fwd;                     /* sk_forward_alloc */
+  gint  deficit;                 /* udp_sk(sk)->forward_deficit */
+  gint  pages;                   /* pages charged to udp_prot.memory_allocated */
+  guint receive_q;               /* sk_receive_queue length */
+  guint reader_q;                /* reader_queue length */
+} Acct;
+
+/* __udp_enqueue_schedule_skb charging an admitted skb of truesize size on kernel version
+ * (major * 1000 + minor): rmem += size; from v6.4 udp_rmem_schedule (net/ipv4/udp.c, "udp:
+ * introduce __sk_mem_schedule() usage") raises a positive shortfall size - forward_alloc by
+ * __sk_mem_schedule (net/core/sock.c: sk_mem_pages(shortfall) pages onto forward_alloc and
+ * the charge); before, when size >= sk_forward_alloc, __sk_mem_raise_allocated of
+ * sk_mem_pages(size) pages; then forward_alloc -= size; the tail of sk_receive_queue. */
+static inline void
+acct_enqueue (Acct *a, gint size, guint version)
+{
+  gint need = version >= 6004 ? size - a->fwd : size >= a->fwd ? size : 0;
+
+  a->rmem += size;
+  if (need > 0) {
+    gint amt = (need + ACCT_PAGE - 1) / ACCT_PAGE;
+    a->pages += amt;
+    a->fwd += amt * ACCT_PAGE;
+  }
+  a->fwd -= size;
+  a->receive_q++;
+}
+
+/* __skb_recv_udp taking one skb of truesize size: from reader_queue, which is first
+ * refilled by splicing sk_receive_queue when empty; then udp_rmem_release(sk, size, 1, ..):
+ * forward_deficit += size; nothing more while it is below forward_threshold and
+ * reader_queue is not empty; else the deficit goes back to forward_alloc, all of it but
+ * the last page ((fwd - partial) & ~(PAGE_SIZE - 1)) to __sk_mem_reduce_allocated, rmem
+ * drops by the deficit, and sk_receive_queue is spliced into reader_queue. */
+static inline void
+acct_dequeue (Acct *a, gint size, gint threshold)
+{
+  gint amt;
+
+  if (a->reader_q == 0) {
+    a->reader_q = a->receive_q;
+    a->receive_q = 0;
+  }
+  a->reader_q--;
+  a->deficit += size;
+  if (a->deficit < threshold && a->reader_q > 0)
+    return;
+  a->fwd += a->deficit;
+  amt = (a->fwd - 1) & ~(ACCT_PAGE - 1);
+  a->fwd -= amt;
+  a->pages -= amt / ACCT_PAGE;
+  a->rmem -= a->deficit;
+  a->deficit = 0;
+  a->reader_q += a->receive_q;
+  a->receive_q = 0;
+}
