@@ -72,6 +72,8 @@
 
 /* v6.3+ (skb_small_head_cache): kmalloc_reserve takes heads up to this size from it. */
 #define SKB_SMALL_HEAD_VERSION   "6.3"
+/* calculate_normal_threshold's cap (mm/vmstat.c: "Maximum threshold is 125"). */
+#define STAT_THRESHOLD_MAX       125
 
 /* ---- model functions. Text sizes: estimates (bytes of x86-64 text of a v6.x distro build,
  * judged from the C source's size) unless said otherwise; the Debian 6.1.176 binary's
@@ -201,6 +203,19 @@ typedef struct {
   guint8     pad[60];
 } ZoneLockLine;
 
+typedef struct {
+  gint8   stat_threshold;       /* struct per_cpu_nodestat: stat_threshold, */
+  gint8   slab_unreclaimable_diff;  /* vm_node_stat_diff[NR_SLAB_UNRECLAIMABLE_B] */
+  guint8  pad[62];
+} PerCpuNodestat;
+
+typedef struct {
+  gint64  vm_stat;              /* pgdat->vm_stat[NR_SLAB_UNRECLAIMABLE_B] (its line) */
+  guint8  pad0[56];
+  gint64  vm_node_stat;         /* vm_node_stat[NR_SLAB_UNRECLAIMABLE_B] (global, its line) */
+  guint8  pad1[56];
+} NodeStatLines;
+
 struct _NsSkbAlloc {
   NsMachine    *machine;
   NsNetStack   *stack;          /* build options (might_resched, DEBUG_LIST, RCU, locks) */
@@ -216,6 +231,8 @@ struct _NsSkbAlloc {
                                    blocks of that order, newest at the head */
   guint        *pcp_pages;      /* per CPU: pages on the list (kept host-side too) */
   ZoneLockLine *zone;           /* arena */
+  PerCpuNodestat *nodestat;     /* per CPU, arena: node 0's per_cpu_nodestats */
+  NodeStatLines *node_stat;     /* arena: the node's and the global counter */
   GQueue        zone_free[PAGE_ORDERS]; /* per order: the zone's free blocks, head = next
                                            out */
   GHashTable   *page_meta;      /* block → its struct pages (arena, 64 bytes per page) */
@@ -227,6 +244,29 @@ struct _NsSkbAlloc {
   guint64       live_frag_pages; /* page-fragment pages not yet freed */
   guint64       live_heads;
 };
+
+/* fls(x): the 1-based index of the highest bit set, 0 for 0. */
+static guint
+fls_ul (guint64 x)
+{
+  guint n = 0;
+
+  for (; x != 0; x >>= 1)
+    n++;
+  return n;
+}
+
+/* calculate_normal_threshold (mm/vmstat.c) of a zone of zone_pages managed pages on a
+ * machine of cpus online CPUs: 2 * fls(cpus) * (1 + fls(memory in 128 MiB units)), at
+ * most 125. refresh_zone_stat_thresholds gives every CPU's per_cpu_nodestats the largest
+ * threshold of the node's zones: ZONE_NORMAL's on any machine above a few GiB. */
+static gint
+calculate_normal_threshold (guint cpus, guint64 zone_pages)
+{
+  guint64 mem = zone_pages >> (27 - 12);
+
+  return MIN (STAT_THRESHOLD_MAX, (gint) (2 * fls_ul (cpus) * (1 + fls_ul (mem))));
+}
 
 /* ---- sk_buff_head operations ---- */
 
@@ -338,6 +378,11 @@ ns_skb_alloc_new (NsMachine *machine)
   }
   a->zone = ns_arena_alloc (a->arena, sizeof (ZoneLockLine), 64);
   ns_spin_lock_init (&a->zone->lock);
+  a->nodestat = ns_arena_alloc (a->arena, sizeof (PerCpuNodestat) * a->n_cpus, 64);
+  for (guint c = 0; c < a->n_cpus; c++)
+    a->nodestat[c].stat_threshold = (gint8) calculate_normal_threshold (a->n_cpus,
+                                                                        NS_ZONE_NORMAL_PAGES);
+  a->node_stat = ns_arena_alloc (a->arena, sizeof (NodeStatLines), 64);
   a->page_meta = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->page_block = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->large_order = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -385,6 +430,18 @@ ns_skb_alloc_live (const NsSkbAlloc *a, guint64 *heads)
   if (heads)
     *heads = a->live_heads;
   return a->live_skbs;
+}
+
+/* The node's NR_SLAB_UNRECLAIMABLE_B counter in pages; cpu's diff and threshold. */
+gint64
+ns_skb_alloc_node_slab_pages (const NsSkbAlloc *a, guint cpu, gint *diff, gint *threshold)
+{
+  g_return_val_if_fail (a != NULL && cpu < a->n_cpus, 0);
+  if (diff)
+    *diff = a->nodestat[cpu].slab_unreclaimable_diff;
+  if (threshold)
+    *threshold = a->nodestat[cpu].stat_threshold;
+  return a->node_stat->vm_stat;
 }
 
 /* Page-fragment pages not yet freed: sendmsg's (held by a page_frag or an skb's frags)
@@ -744,12 +801,35 @@ __alloc_pages (NsThread *t, NsSkbAlloc *a, guint gfp, guint order)
   return block;
 }
 
-/* __mod_node_page_state: the node's per-CPU vmstat diff, within its threshold; census
- * 23, P/E 3. */
+/* __mod_node_page_state(pgdat, NR_SLAB_UNRECLAIMABLE_B, delta) (mm/vmstat.c): a byte
+ * item, kept in pages (delta >> PAGE_SHIFT); the pages go onto this CPU's diff of the
+ * item (per_cpu_nodestats, an s8), and once its magnitude exceeds the CPU's
+ * stat_threshold node_page_state_add folds it into the node's counter and the global one
+ * (pgdat->vm_stat[item], vm_node_stat[item]: an atomic add on each, lines every CPU
+ * writes) and the diff restarts at 0. census 23, P/E 3, within the threshold; the fold 7
+ * more with its two lock adds (recv.md, "threshold overflow"). */
 static void
-__mod_node_page_state (NsThread *t)
+__mod_node_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
 {
-  ns_leaf_call (t, &fn___mod_node_page_state, 20);
+  PerCpuNodestat *pcp = &a->nodestat[ns_thread_cpu (t)];
+  glong x;
+
+  ns_call (t, &fn___mod_node_page_state);
+  ns_insns (t, 20);
+  NS_LOAD_FIELD (t, pcp, slab_unreclaimable_diff);
+  NS_LOAD_FIELD (t, pcp, stat_threshold);
+  x = pcp->slab_unreclaimable_diff + delta / (gint) PAGE_SIZE;
+  if (ABS (x) > pcp->stat_threshold) {
+    ns_insns (t, 7);
+    ns_atomic (t, &a->node_stat->vm_stat);
+    a->node_stat->vm_stat += x;
+    ns_atomic (t, &a->node_stat->vm_node_stat);
+    a->node_stat->vm_node_stat += x;
+    x = 0;
+  }
+  pcp->slab_unreclaimable_diff = (gint8) x;
+  NS_STORE_FIELD (t, pcp, slab_unreclaimable_diff);
+  ns_ret (t);
 }
 
 /* __mod_lruvec_page_state: no memcg on a large kmalloc page (memcg_data 0) → the node
@@ -766,7 +846,7 @@ __mod_lruvec_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
   alloc_rcu_read_unlock (t, a);
   ns_insns (t, delta < 0 ? 7 : 6);
   ns_tail_next (t);
-  __mod_node_page_state (t);
+  __mod_node_page_state (t, a, delta);
   ns_ret (t);
 }
 

@@ -347,6 +347,19 @@ struct page_ns *alloc_pages_node      (NsThread *t, NsSkbAlloc *alloc, guint gfp
 /* virt_to_head_page: the head page of the alloc_pages_node block holding addr, or NULL. */
 struct page_ns *virt_to_head_page     (NsSkbAlloc *alloc, gconstpointer addr);
 
+/* The managed pages of the node's ZONE_NORMAL, from which calculate_normal_threshold
+ * sets the per-CPU vmstat thresholds: the UDP hash size's assumption of a machine with
+ * 128 GiB or more (netstack.c, UDP_HTABLE_ENTRIES) less the 4 GiB below ZONE_NORMAL,
+ * 124 GiB in 4 KiB pages, on one node [U: the seed machine's memory is not recorded; with
+ * 64 or more CPUs online any ZONE_NORMAL of 8 GiB or more gives the same threshold, the
+ * cap of 125]. */
+#define NS_ZONE_NORMAL_PAGES  (G_GUINT64_CONSTANT (124) << 18)
+/* The node statistic NR_SLAB_UNRECLAIMABLE_B in pages (kmalloc_large's pages): the
+ * node's counter, into which a CPU's diff is folded once past its threshold
+ * (__mod_node_page_state); *diff gets cpu's diff not yet folded, *threshold its
+ * stat_threshold (either may be NULL). */
+gint64          ns_skb_alloc_node_slab_pages (const NsSkbAlloc *alloc, guint cpu, gint *diff,
+                                              gint *threshold);
 /* Page-fragment pages not yet freed: sendmsg's (held by a page_frag or by skb frags) and
  * the frag cache's (alloc_pages_node). */
 guint64         ns_skb_alloc_live_frag_pages (const NsSkbAlloc *alloc);

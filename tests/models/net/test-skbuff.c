@@ -4,7 +4,9 @@
  * the receive-buffer limit counts), users and dataref; skb_reserve, skb_put and skb_push
  * move data and tail as the kernel's do; the frees give back every allocation; the queue
  * helpers keep FIFO order; sendmsg's page fragments are refilled, kept, reused and replaced
- * as skb_page_frag_refill does, and put_page frees a page on its last reference. The expected sizes are computed here from the kernel's rules
+ * as skb_page_frag_refill does, and put_page frees a page on its last reference; a large
+ * head's pages reach the node's vmstat counter through the per-CPU diff and its threshold
+ * (mm/vmstat.c). The expected sizes are computed here from the kernel's rules
  * (mm/slab_common.c kmalloc_info, kmalloc_size_roundup; net/core/skbuff.c), not read
  * from the model. */
 #include "config.h"
@@ -18,6 +20,7 @@
 typedef struct {
   StackRig    s;              /* the machine (no stack) */
   NsSkbAlloc *alloc;
+  gpointer    data;           /* the body's own state */
 } Rig;
 
 typedef void (*Body) (NsThread *t, Rig *rig);
@@ -54,16 +57,23 @@ job_thread (NsThread *t, gpointer data)
   job->done = TRUE;
 }
 
+/* Runs body inside a simulated thread on cpu until it returns; asserts it did. */
+static void
+run_cpu (Rig *rig, guint cpu, Body body)
+{
+  Job job = { rig, body, FALSE };
+
+  ns_engine_spawn (rig->s.engine, "skb", cpu, NS_THREAD_SOFTIRQ,
+                   ns_engine_now (rig->s.engine), job_thread, &job);
+  ns_engine_run (rig->s.engine, NS_TIME_FOREVER);
+  ck_assert_msg (job.done, "the skb thread's body did not run to its end");
+}
+
 /* Runs body inside a simulated thread on CPU 0 until it returns; asserts it did. */
 static void
 run (Rig *rig, Body body)
 {
-  Job job = { rig, body, FALSE };
-
-  ns_engine_spawn (rig->s.engine, "skb", 0, NS_THREAD_SOFTIRQ, ns_engine_now (rig->s.engine),
-                   job_thread, &job);
-  ns_engine_run (rig->s.engine, NS_TIME_FOREVER);
-  ck_assert_msg (job.done, "the skb thread's body did not run to its end");
+  run_cpu (rig, 0, body);
 }
 
 /* Runs body on a fresh machine of kernel version; the allocator must end with nothing
@@ -252,6 +262,119 @@ START_TEST (test_page_frags)
 }
 END_TEST
 
+/* ---- the node's vmstat (mm/vmstat.c) ---- */
+
+#define FOLD_SKBS    80
+#define FOLD_SIZE    9000        /* a kmalloc_large head (order 2) */
+#define ALLOC_CPU    0
+#define FREE_CPU     1
+
+/* fls(x): the 1-based index of the highest bit set. */
+static guint
+kernel_fls (guint64 x)
+{
+  guint n = 0;
+
+  for (; x != 0; x >>= 1)
+    n++;
+  return n;
+}
+
+/* The kernel's NR_SLAB_UNRECLAIMABLE_B in pages: the node's counter and each CPU's diff;
+ * the skbs held. */
+typedef struct {
+  gint64          node;
+  gint            diff[2];       /* ALLOC_CPU, FREE_CPU */
+  gint            threshold;
+  gint            pages;         /* each head's pages */
+  struct sk_buff *skbs[FOLD_SKBS];
+} NodeStat;
+
+/* __mod_node_page_state(pgdat, NR_SLAB_UNRECLAIMABLE_B, pages << PAGE_SHIFT) on the CPU
+ * of diff: x = diff + pages; past the threshold (|x| > t) node_page_state_add(x) and 0. */
+static void
+kernel_mod_node (NodeStat *ns, gint *diff, gint pages)
+{
+  gint x = *diff + pages;
+
+  if (ABS (x) > ns->threshold) {
+    ns->node += x;
+    x = 0;
+  }
+  *diff = x;
+}
+
+/* The model's counter and cpu's diff are the kernel's. */
+static void
+expect_node (Rig *rig, const NodeStat *ns, guint cpu, gint diff, guint k)
+{
+  gint got;
+  gint64 node = ns_skb_alloc_node_slab_pages (rig->alloc, cpu, &got, NULL);
+
+  ck_assert_msg (node == ns->node, "step %u: node %" G_GINT64_FORMAT ", kernel %"
+                 G_GINT64_FORMAT, k, node, ns->node);
+  ck_assert_msg (got == diff, "step %u: cpu %u's diff %d, kernel %d", k, cpu, got, diff);
+}
+
+/* FOLD_SKBS large heads allocated on this CPU, the stat followed after each. */
+static void
+fold_alloc (NsThread *t, Rig *rig)
+{
+  NodeStat *ns = rig->data;
+
+  for (guint k = 0; k < FOLD_SKBS; k++) {
+    ns->skbs[k] = __alloc_skb (t, rig->alloc, FOLD_SIZE, GFP_KERNEL);
+    kernel_mod_node (ns, &ns->diff[0], ns->pages);
+    expect_node (rig, ns, ALLOC_CPU, ns->diff[0], k);
+  }
+}
+
+/* The same heads freed on this CPU. */
+static void
+fold_free (NsThread *t, Rig *rig)
+{
+  NodeStat *ns = rig->data;
+
+  for (guint k = 0; k < FOLD_SKBS; k++) {
+    kfree_skb (t, rig->alloc, ns->skbs[k]);
+    kernel_mod_node (ns, &ns->diff[1], -ns->pages);
+    expect_node (rig, ns, FREE_CPU, ns->diff[1], k);
+  }
+}
+
+/* mm/vmstat.c: every CPU's stat_threshold is calculate_normal_threshold of the node's
+ * largest zone, min(125, 2 * fls(online CPUs) * (1 + fls(zone pages in 128 MiB
+ * units))); kmalloc_large's pages (mod_lruvec_page_state → __mod_node_page_state) stay in
+ * the CPU's diff until it passes the threshold, then go to the node's counter. Heads
+ * allocated on one CPU and freed on another: each CPU folds its own diff, and the node's
+ * counter plus both diffs is always the pages held. */
+START_TEST (test_node_stat_folds)
+{
+  NodeStat ns = { 0 };
+  Rig rig;
+
+  rig_init (&rig, "6.9.0");
+  rig.data = &ns;
+  ns.threshold = MIN (125, (gint) (2 * kernel_fls (ns_machine_n_cpus (rig.s.machine)) *
+                                   (1 + kernel_fls (NS_ZONE_NORMAL_PAGES >> 15))));
+  ns.pages = (gint) (kernel_skb_head_bytes (FOLD_SIZE, TRUE) / 4096);
+  ck_assert_int_eq (ns.pages, 4);
+  for (guint c = 0; c < ns_machine_n_cpus (rig.s.machine); c++) {
+    gint diff, threshold;
+    ck_assert_int_eq (ns_skb_alloc_node_slab_pages (rig.alloc, c, &diff, &threshold), 0);
+    ck_assert_int_eq (diff, 0);
+    ck_assert_int_eq (threshold, ns.threshold);
+  }
+  ck_assert_int_lt (ns.threshold, FOLD_SKBS * ns.pages / 2);   /* at least two folds */
+  run_cpu (&rig, ALLOC_CPU, fold_alloc);
+  ck_assert_int_ne (ns.node, 0);
+  run_cpu (&rig, FREE_CPU, fold_free);
+  ck_assert_int_eq (ns.node + ns.diff[0] + ns.diff[1], 0);
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.alloc, NULL), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
 static Suite *
 skbuff_suite (void)
 {
@@ -263,6 +386,7 @@ skbuff_suite (void)
   tcase_add_test (tc, test_frees_give_everything_back);
   tcase_add_test (tc, test_queues);
   tcase_add_test (tc, test_page_frags);
+  tcase_add_test (tc, test_node_stat_folds);
   suite_add_tcase (s, tc);
   return s;
 }
