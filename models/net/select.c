@@ -33,9 +33,14 @@
 #include "udp_rx.h"
 
 #define BITS_PER_LONG          64
-/* poll_wqueues' inline entries before __pollwait takes a poll_table_page (the census
- * finds 9) */
+/* include/linux/poll.h: N_INLINE_POLL_ENTRIES = WQUEUES_STACK_ALLOC / sizeof(struct
+ * poll_table_entry) = (MAX_STACK_ALLOC 832 - FRONTEND_STACK_ALLOC 256) / 64 = 9 with
+ * gcc (a clang build has MAX_STACK_ALLOC 768: 8); the census finds 9. */
 #define N_INLINE_POLL_ENTRIES  9
+/* fs/select.c: struct poll_table_page is next and entry (16 bytes) then the entries;
+ * POLL_TABLE_FULL once entry + 1 would pass the page's end: 63 entries of 64 bytes. */
+#define POLL_TABLE_HEADER      16
+#define POLL_TABLE_ENTRIES     ((4096 - POLL_TABLE_HEADER) / 64)
 /* include/linux/init_task.h / kernel/sys.c: a task's default timer_slack_ns (50 us), and
  * fs/select.c's MAX_SLACK (100 ms), the bounds of select's timer slack */
 #define TIMER_SLACK_DEFAULT    NS_US (50)
@@ -98,7 +103,10 @@ struct _NsPollWqueues {
   NsNetStack    *s;
   NsWaitQueue   *wq;            /* where the polling task sleeps */
   guint32       *mem;           /* struct poll_wqueues' first line: pt, task, triggered */
-  guint8        *entries_mem;   /* poll_table_entry array, 64 bytes each */
+  guint8        *entries_mem;   /* the N_INLINE_POLL_ENTRIES inline poll_table_entry,
+                                   64 bytes each (poll_wqueues on do_select's stack) */
+  GPtrArray     *tables;        /* the call's poll_table_pages (page_address), oldest
+                                   first (the kernel links them newest first) */
   NsWaitEntry   *entries;
   struct socket **on;           /* the socket whose queue entry i sits on */
   struct file  **filp;
@@ -119,7 +127,8 @@ ns_poll_wqueues_new (NsNetStack *s, guint max_entries)
   pwq->s = s;
   pwq->wq = ns_wait_queue_new ();
   pwq->mem = ns_arena_alloc (s->arena, 64, 64);
-  pwq->entries_mem = ns_arena_alloc (s->arena, (gsize) 64 * max_entries, 64);
+  pwq->entries_mem = ns_arena_alloc (s->arena, (gsize) 64 * N_INLINE_POLL_ENTRIES, 64);
+  pwq->tables = g_ptr_array_new ();
   pwq->entries = g_new0 (NsWaitEntry, max_entries);
   pwq->on = g_new0 (struct socket *, max_entries);
   pwq->filp = g_new0 (struct file *, max_entries);
@@ -147,6 +156,7 @@ ns_poll_wqueues_free (NsPollWqueues *pwq)
   if (pwq == NULL)
     return;
   ns_wait_queue_free (pwq->wq);
+  g_ptr_array_unref (pwq->tables);
   g_free (pwq->entries);
   g_free (pwq->on);
   g_free (pwq->filp);
@@ -513,6 +523,33 @@ poll_select_finish (NsThread *t, gboolean zero)
 
 /* ---- polling ---- */
 
+/* poll_get_entry (inlined in __pollwait): the next of the N_INLINE_POLL_ENTRIES entries
+ * inside poll_wqueues; past them the next entry of the current poll_table_page, a fresh
+ * page from __get_free_page(GFP_KERNEL) when there is none or it is full
+ * (POLL_TABLE_FULL), linked before the others (new_table->entry, ->next). The entry's
+ * memory. census (select.md): a new page's path is 8 instructions more, besides the
+ * page allocator. */
+static guint8 *
+poll_get_entry (NsThread *t, NsNetStack *s, NsPollWqueues *pwq)
+{
+  guint k;
+  guint8 *table;
+
+  if (pwq->used < N_INLINE_POLL_ENTRIES)
+    return pwq->entries_mem + (gsize) 64 * pwq->used;
+  k = (pwq->used - N_INLINE_POLL_ENTRIES) % POLL_TABLE_ENTRIES;
+  if (k == 0) {
+    table = __get_free_pages (t, s->alloc, GFP_KERNEL, 0);
+    ns_insns (t, 8);
+    ns_store (t, table, POLL_TABLE_HEADER);
+    g_ptr_array_add (pwq->tables, table);
+  }
+  table = g_ptr_array_index (pwq->tables, pwq->tables->len - 1);
+  ns_load (t, table + 8, 8);        /* table->entry++ */
+  ns_store (t, table + 8, 8);
+  return table + POLL_TABLE_HEADER + (gsize) 64 * k;
+}
+
 /* __pollwait (through poll_table->_qproc): a table entry, get_file, and a tail jmp to
  * add_wait_queue. */
 static void
@@ -523,14 +560,12 @@ __pollwait (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *file,
 
   ns_icall (t, &fn___pollwait);
   /* census (select.md): 24 instructions for an inline entry, 28 from a table page (33 /
-   * 37 less P/E 9). The table page's __get_free_pages (once per 63 entries beyond the 9
-   * inline ones) is not counted there nor charged here. */
+   * 37 less P/E 9); a new page's __get_free_page is not counted there (poll_get_entry) */
   ns_insns (t, pwq->used < N_INLINE_POLL_ENTRIES ? 24 : 28);
   if (pwq->used == pwq->max)
     goto out;
   e = &pwq->entries[pwq->used];
-  *e = (NsWaitEntry) { NS_WAKE_POLLWAKE, key, pwq->wq, pwq,
-                       pwq->entries_mem + (gsize) 64 * pwq->used,
+  *e = (NsWaitEntry) { NS_WAKE_POLLWAKE, key, pwq->wq, pwq, poll_get_entry (t, s, pwq),
                        ns_netstack_task (s, ns_thread_cpu (t)) };
   pwq->on[pwq->used] = sock;
   pwq->filp[pwq->used] = file;
@@ -672,24 +707,45 @@ select_poll_one (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *fi
   return mask;
 }
 
-/* poll_freewait: remove every registered entry and drop its file reference. */
+/* free_poll_entry (inlined in poll_freewait): remove_wait_queue, then fput. */
+static void
+free_poll_entry (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, guint i)
+{
+  remove_wait_queue (t, s, pwq->on[i], &pwq->entries[i]);
+  ns_call (t, &fn_fput);
+  ns_insns (t, 2);                  /* census: 5 less P/E 3 (the count stays > 0) */
+  ns_atomic (t, &pwq->filp[i]->f_count);
+  pwq->filp[i]->f_count--;
+  ns_ret (t);
+}
+
+/* poll_freewait: free_poll_entry of every inline entry in order, then of each table page
+ * from the newest (pwq->table), its entries last to first, each page then given back
+ * (free_page). */
 static void
 poll_freewait (NsThread *t, NsNetStack *s, NsPollWqueues *pwq)
 {
   ns_call (t, &fn_poll_freewait);
-  /* census (select.md): 9 instructions of its own (22 less P/E 13; the free_pages of a
-   * table page is not counted there nor charged here), then per entry 11 (inline) or 8
-   * (table page) */
+  /* census (select.md): 9 instructions of its own (22 less P/E 13), then per entry 11
+   * (inline) or 8 (table page); with a table page 30 for the fixed part: 8 per page
+   * (p->entry, the page-free step with its call of free_pages) */
   ns_insns (t, 5);
-  for (guint i = 0; i < pwq->used; i++) {
-    ns_insns (t, i < N_INLINE_POLL_ENTRIES ? 11 : 8);
-    remove_wait_queue (t, s, pwq->on[i], &pwq->entries[i]);
-    ns_call (t, &fn_fput);
-    ns_insns (t, 2);                /* census: 5 less P/E 3 (the count stays > 0) */
-    ns_atomic (t, &pwq->filp[i]->f_count);
-    pwq->filp[i]->f_count--;
-    ns_ret (t);
+  for (guint i = 0; i < MIN (pwq->used, N_INLINE_POLL_ENTRIES); i++) {
+    ns_insns (t, 11);
+    free_poll_entry (t, s, pwq, i);
   }
+  for (guint p = pwq->tables->len; p-- > 0;) {
+    guint8 *table = g_ptr_array_index (pwq->tables, p);
+    guint first = N_INLINE_POLL_ENTRIES + p * POLL_TABLE_ENTRIES;
+    ns_load (t, table, POLL_TABLE_HEADER);   /* p->entry, then p->next */
+    for (guint i = MIN (pwq->used, first + POLL_TABLE_ENTRIES); i-- > first;) {
+      ns_insns (t, 8);
+      free_poll_entry (t, s, pwq, i);
+    }
+    ns_insns (t, 8);
+    free_pages (t, s->alloc, table, 0);
+  }
+  g_ptr_array_set_size (pwq->tables, 0);
   ns_insns (t, 4);
   pwq->used = 0;
   ns_ret (t);

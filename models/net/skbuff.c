@@ -107,6 +107,12 @@ NS_FUNC (skb_fn___kmalloc_node_track_caller, "__kmalloc_node_track_caller", 320,
 static NS_FUNC (fn___kmalloc_large_node, "__kmalloc_large_node", 240,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
 NS_FUNC (skb_fn___alloc_pages, "__alloc_pages", 640, NS_FN_EXTERN, 30);
+/* __get_free_pages → alloc_pages → alloc_pages_mpol, and free_pages (select's poll table
+ * page, fs/select.c) */
+static NS_FUNC (fn___get_free_pages, "__get_free_pages", 64, NS_FN_EXTERN, 300);
+static NS_FUNC (fn_alloc_pages, "alloc_pages", 96, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_alloc_pages_mpol, "alloc_pages_mpol", 400, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_free_pages, "free_pages", 64, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_should_fail_alloc_page, "should_fail_alloc_page", 16, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_get_page_from_freelist, "get_page_from_freelist", 3400, NS_FN_STATIC, 3);
 static NS_FUNC (fn___zone_watermark_ok, "__zone_watermark_ok", 300, NS_FN_EXTERN, 10);
@@ -950,6 +956,53 @@ __free_pages (NsThread *t, NsSkbAlloc *a, gpointer block, guint order)
   ns_insns (t, 13);                 /* census: 20, P/E 7 (recv.md) */
   ns_tail_next (t);
   free_unref_page (t, a, block, order);
+  ns_ret (t);
+}
+
+/* __get_free_pages(gfp, order) on t's CPU (mm/page_alloc.c): alloc_pages (mm/mempolicy.c:
+ * outside interrupts the task's policy, none set here, so the local node's default) →
+ * (tail jmp) alloc_pages_mpol → __alloc_pages; then page_address. estimates: 6
+ * instructions in __get_free_pages (the highmem mask, the NULL test, page_address), 10 in
+ * alloc_pages (in_interrupt, __GFP_THISNODE, get_task_policy, numa_node_id), 20 in
+ * alloc_pages_mpol (policy_nodemask, the preferred-many and THP-order tests, the
+ * interleave test after the call). */
+guchar *
+__get_free_pages (NsThread *t, NsSkbAlloc *a, guint gfp, guint order)
+{
+  gpointer block;
+
+  g_return_val_if_fail (t != NULL && a != NULL && order < PAGE_ORDERS, NULL);
+  ns_call (t, &fn___get_free_pages);
+  ns_insns (t, 2);
+  ns_call (t, &fn_alloc_pages);
+  ns_insns (t, 10);
+  ns_tail_call (t, &fn_alloc_pages_mpol);
+  ns_insns (t, 14);
+  block = __alloc_pages (t, a, gfp, order);
+  ns_insns (t, 6);
+  ns_ret (t);                       /* alloc_pages_mpol */
+  ns_ret (t);                       /* alloc_pages: the tail jmp's one return */
+  ns_insns (t, 4);
+  ns_ret (t);
+  return block;
+}
+
+/* free_pages(addr, order) on t's CPU: the address's page to (tail jmp) __free_pages: its
+ * refcount to zero, free_unref_page onto t's CPU's list. estimate: 5 instructions (the
+ * NULL test, virt_to_page). */
+void
+free_pages (NsThread *t, NsSkbAlloc *a, gpointer addr, guint order)
+{
+  gpointer order_p;
+
+  g_return_if_fail (t != NULL && a != NULL && addr != NULL);
+  order_p = g_hash_table_lookup (a->large_order, addr);
+  g_return_if_fail (order_p != NULL && GPOINTER_TO_UINT (order_p) - 1 == order);
+  g_hash_table_remove (a->large_order, addr);
+  ns_call (t, &fn_free_pages);
+  ns_insns (t, 5);
+  ns_tail_next (t);
+  __free_pages (t, a, addr, order);
   ns_ret (t);
 }
 

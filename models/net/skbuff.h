@@ -344,6 +344,12 @@ guint64         ns_skb_alloc_live     (const NsSkbAlloc *alloc, guint64 *heads);
  * to its head (the frag cache's refill takes its pages so). Returns the head page. */
 struct page_ns *alloc_pages_node      (NsThread *t, NsSkbAlloc *alloc, guint gfp,
                                        guint order);
+/* __get_free_pages(gfp, order) on t's CPU: a block of 1 << order pages from the page
+ * allocator (not compound), its address; free_pages(addr, order) gives it back to t's
+ * CPU's per-CPU list. */
+guchar         *__get_free_pages      (NsThread *t, NsSkbAlloc *alloc, guint gfp, guint order);
+void            free_pages            (NsThread *t, NsSkbAlloc *alloc, gpointer addr,
+                                       guint order);
 /* virt_to_head_page: the head page of the alloc_pages_node block holding addr, or NULL. */
 struct page_ns *virt_to_head_page     (NsSkbAlloc *alloc, gconstpointer addr);
 

@@ -24,7 +24,11 @@
  *    active wait queue with EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND: a select waiting for
  *    writability (its entry's key holds POLLOUT_SET) wakes and reports it; one waiting
  *    only to read (key POLLIN_SET) is not woken (pollwake's key test), nor is anyone
- *    while the socket stays unwritable.
+ *    while the socket stays unwritable;
+ *  - fs/select.c poll_get_entry: a call registering more entries than the
+ *    N_INLINE_POLL_ENTRIES (9) inside poll_wqueues takes a page (__get_free_page) for
+ *    each 63 entries past them, and poll_freewait gives each back (free_page) before the
+ *    call returns.
  * test-udp-path.c already checks the wake-up on a datagram returning that socket alone,
  * the timeout at its deadline and idle sockets writable at once; not repeated here. The
  * model's interface passes files and per-file events, not fd_set bitmaps nor nfds as an
@@ -585,6 +589,97 @@ START_TEST (test_wfree_wakes_no_reader)
 }
 END_TEST
 
+/* ---- the poll table's pages (fs/select.c poll_get_entry, poll_freewait) ---- */
+
+#define MANY_PORT   5501
+#define MANY_MAX    80
+/* include/linux/poll.h: N_INLINE_POLL_ENTRIES = (832 - 256) / sizeof(struct
+ * poll_table_entry), 64 bytes on x86-64; a poll_table_page holds (PAGE_SIZE - 16) / 64 */
+#define KERNEL_INLINE_ENTRIES  ((832 - 256) / 64)
+#define KERNEL_PAGE_ENTRIES    ((4096 - 16) / 64)
+
+/* A select over n sockets. */
+typedef struct {
+  Rig          *rig;
+  struct file  *files[MANY_MAX];
+  guint32       events[MANY_MAX];
+  guint32       revents[MANY_MAX];
+  guint         n;
+  gint          ret;
+  gboolean      done;
+} ManySel;
+
+/* Thread body: the ManySel's select without a timeout. */
+static void
+many_selector (NsThread *t, gpointer data)
+{
+  ManySel *sel = data;
+  NsPollWqueues *pwq = ns_poll_wqueues_new (sel->rig->s.stack, sel->n);
+
+  sel->ret = ns_sys_select (t, sel->rig->s.stack, pwq, sel->files, sel->events, sel->n,
+                            sel->revents, NS_TIME_FOREVER);
+  sel->done = TRUE;
+  ns_poll_wqueues_free (pwq);
+}
+
+/* The poll_table_pages a call registering n entries takes: poll_get_entry gives the first
+ * KERNEL_INLINE_ENTRIES from poll_wqueues and takes a fresh page (__get_free_page) for
+ * the first entry past them and whenever the current page is full (POLL_TABLE_FULL). */
+static guint
+kernel_table_pages (guint n)
+{
+  if (n <= KERNEL_INLINE_ENTRIES)
+    return 0;
+  return (n - KERNEL_INLINE_ENTRIES + KERNEL_PAGE_ENTRIES - 1) / KERNEL_PAGE_ENTRIES;
+}
+
+static const guint many_cases[] = { 4, 9, 10, 72, 73, MANY_MAX };
+
+/* A select with nothing ready registers an entry on each of its n sockets: past the
+ * inline entries it takes poll_table_pages from the page allocator and holds them while
+ * it sleeps; woken by a datagram on the last socket, poll_freewait frees each page
+ * (free_page) within the same call, and the CPU's free lists get them back. */
+START_TEST (test_table_pages)
+{
+  const guint n = many_cases[_i], pages = kernel_table_pages (n);
+  struct sockaddr_storage ss;
+  struct file *client;
+  guint64 got0, freed0;
+  ManySel sel = { 0 };
+  Rig r;
+  gint len = 0;
+
+  rig_init (&r);
+  sel.rig = &r;
+  for (guint i = 0; i < n; i++) {
+    len = loopback4 (&ss, (guint16) (MANY_PORT + i));
+    sel.files[i] = ns_netstack_socket (r.s.stack, AF_INET, TRUE);
+    ck_assert_int_eq (udp_sock_bind (ns_file_sock (sel.files[i]), (struct sockaddr *) &ss,
+                                     len), 0);
+    sel.events[i] = EPOLLIN;
+  }
+  sel.n = n;
+  client = ns_netstack_socket (r.s.stack, AF_INET, FALSE);
+  ck_assert_int_eq (ns_netstack_connect (r.s.stack, client, (struct sockaddr *) &ss, len), 0);
+  r.client[0] = client;             /* writer() sends from client[0] */
+  got0 = stack_rig_calls (&r.s, "__get_free_pages");
+  freed0 = stack_rig_calls (&r.s, "free_pages");
+  stack_rig_start (&r.s, SELECT_CPU, many_selector, &sel);
+  ck_assert (!sel.done);            /* asleep, every entry registered */
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__get_free_pages") - got0, pages);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "free_pages") - freed0, 0);
+  send_to (&r, 0);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.ret, 1);
+  ck_assert_uint_eq (sel.revents[n - 1], EPOLLIN);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__get_free_pages") - got0, pages);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "free_pages") - freed0, pages);
+  for (guint i = 0; i < n; i++)
+    ck_assert_uint_eq (ns_file_socket (sel.files[i])->waiters.length, 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
 static Suite *
 select_suite (void)
 {
@@ -602,6 +697,7 @@ select_suite (void)
   tcase_add_test (tc, test_timeout_final_pass_reports);
   tcase_add_test (tc, test_wfree_wakes_writer);
   tcase_add_test (tc, test_wfree_wakes_no_reader);
+  tcase_add_loop_test (tc, test_table_pages, 0, G_N_ELEMENTS (many_cases));
   suite_add_tcase (s, tc);
   return s;
 }
