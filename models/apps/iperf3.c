@@ -365,10 +365,14 @@ client_single_thread (NsThread *t, gpointer data)
   }
 }
 
-/* The server's main loop (iperf_run_server, TEST_RUNNING): select over its read set in
- * descriptor order — the TCP listener (kept there for the whole test: iperf3 closes only
- * the UDP listener once every stream is accepted), the control connection, the streams —
- * then one read per readable stream (iperf_recv). */
+/* The server's main loop (iperf_run_server, TEST_RUNNING): the clock for tmr_timeout,
+ * select over its read set in descriptor order — the TCP listener (kept there for the
+ * whole test: iperf3 closes only the UDP listener once every stream is accepted), the
+ * control connection, the streams — then, when select returned > 0, the clock again
+ * (iperf_time_now(&last_receive_time), unconditional there: the --rcv-timeout
+ * watchdog's last receive, read at every such pass whether or not the option was given;
+ * esnet/iperf src/iperf_server_api.c before 3.16's threads) and one read per readable
+ * stream (iperf_recv). */
 static void
 server_single_thread (NsThread *t, gpointer data)
 {
@@ -392,8 +396,11 @@ server_single_thread (NsThread *t, gpointer data)
     ns_insns (t, 60);
     iperf_time_now (t);
     user_leave (t);
-    ns_sys_select (t, ip->stack, ip->spwq, files, events, n, revents, NS_TIME_FOREVER);
+    if (ns_sys_select (t, ip->stack, ip->spwq, files, events, n, revents,
+                       NS_TIME_FOREVER) <= 0)
+      continue;
     user_enter (t, &fn_u_loop);
+    iperf_time_now (t);             /* last_receive_time */
     for (guint i = 0; i < ip->n_streams; i++) {
       /* estimate: ~6 instructions per stream (SLIST walk, FD_ISSET) */
       ns_insns (t, 6);

@@ -3,7 +3,8 @@
  * paces each stream (3.15 and 3.16 threading), -l defaults to the control connection's
  * MSS over lo, multisend only when unlimited, the
  * compute_score patch speeds the path up
- * under SRSO Safe RET, udp_poll makes no indirect call, runs are deterministic, and the
+ * under SRSO Safe RET, udp_poll makes no indirect call, the 3.15 server reads the clock
+ * twice a pass, runs are deterministic, and the
  * idle fractions count the sleeps in select inside the measured window only (refused
  * with per-stream threading, which has no select). Scenarios are written to a temporary
  * folder; profiles come from $NETSIM_DATADIR (set by make check). */
@@ -420,6 +421,53 @@ START_TEST (test_select_sets_as_iperf3_makes_them)
 }
 END_TEST
 
+/* Cycles of one calling context and cause ("thread;outer;…;inner;[cause]") in a variant
+ * of a run with stacks; 0 if absent. */
+static double
+stack_cycles (const NsVariantResult *v, const char *stack)
+{
+  for (guint i = 0; i < v->stacks->len; i++) {
+    const NsStackRow *row = v->stacks->pdata[i];
+    if (g_str_equal (row->stack, stack))
+      return row->cycles;
+  }
+  return 0.0;
+}
+
+/* iperf_run_server (3.15, src/iperf_server_api.c) reads the clock twice a pass with
+ * streams readable: iperf_time_now(&now) for tmr_timeout before select, and
+ * iperf_time_now(&last_receive_time) once select returned > 0 (the --rcv-timeout
+ * watchdog's, unconditional there). In the server thread the clock read straight from the
+ * loop (not iperf_udp_recv's) costs 2 × (35 instructions + RDTSC) per pass of the loop's
+ * own 60 + 6 per stream instructions; one read a pass would be half that. */
+START_TEST (test_server_reads_clock_twice_a_pass)
+{
+  const guint streams = 4;
+  g_autofree char *path = write_scenario ("clock.xml", "zen3-epyc-7713",
+                                          "streams=\"4\" length=\"8920\" rate=\"0\"",
+                                          short_measure);
+  NsRunOptions opt = { 0 };
+  GError *error = NULL;
+  NsRunResult *res;
+  const NsVariantResult *v;
+  double ipc, rdtsc, loop, clock, per_pass;
+
+  opt.stacks = TRUE;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  v = res->variants->pdata[0];
+  ipc = ns_params_get_double (v->params, "cpu.ipc");
+  rdtsc = ns_params_get_double (v->params, "x86.rdtsc_cycles");
+  loop = stack_cycles (v, "iperf3-server;iperf3:main_loop;[insn]");
+  clock = stack_cycles (v, "iperf3-server;iperf3:main_loop;iperf3:clock_gettime(vDSO);[insn]");
+  ck_assert (loop > 0.0);
+  per_pass = clock / (loop * ipc / (60 + 6 * streams));
+  ck_assert_msg (fabs (per_pass / (2 * (35 / ipc + rdtsc)) - 1) < 0.03,
+                 "clock cycles a pass %.2f, two reads %.2f", per_pass, 2 * (35 / ipc + rdtsc));
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* net_rx_action charges its census body: 101 instructions for one NAPI less its
  * prologue and epilogue, 17, is 84 (doc/census/seed000/receive.md, table A, whose total
  * 414 adds up only with the P/E inside the 101); __usecs_to_jiffies, called once from it,
@@ -601,6 +649,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_patch_helps_under_safe_ret);
   tcase_add_test (tc, test_udp_poll_makes_no_indirect_call);
   tcase_add_test (tc, test_select_sets_as_iperf3_makes_them);
+  tcase_add_test (tc, test_server_reads_clock_twice_a_pass);
   tcase_add_test (tc, test_pacing_timers_walk_grows_quadratically);
   tcase_add_test (tc, test_determinism);
   tcase_add_test (tc, test_ipv6_and_extras);
