@@ -251,15 +251,12 @@ struct _NsSkbAlloc {
   guint64       live_heads;
 };
 
-/* fls(x): the 1-based index of the highest bit set, 0 for 0. */
+/* fls(x): the 1-based index of the highest bit set, 0 for 0 (GLib's g_bit_storage gives 1
+ * for 0). */
 static guint
 fls_ul (guint64 x)
 {
-  guint n = 0;
-
-  for (; x != 0; x >>= 1)
-    n++;
-  return n;
+  return x != 0 ? g_bit_storage (x) : 0;
 }
 
 /* calculate_normal_threshold (mm/vmstat.c) of a zone of zone_pages managed pages on a
