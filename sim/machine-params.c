@@ -37,7 +37,8 @@ static const NsParamDef machine_params[] = {
   { "cpu.mlp", NS_PARAM_DOUBLE, "misses", "2.0",
     "store misses (read-for-ownership and transfers of lines another core holds) in "
     "flight at once: a store's miss served by a cache level costs its latency beyond L1 "
-    "over this, a transfer from another core its whole transfer latency over this. Loads "
+    "over this, a transfer from another core its whole transfer (the c2c value less "
+    "lock.atomic_cycles) over this. Loads "
     "overlap by cpu.rob_entries instead",
     "unsourced reasoned default (out-of-order cores overlap 2+ independent misses); the "
     "range's top is a store buffer's size (48-114 entries on current cores): netsim "
@@ -139,8 +140,9 @@ static const NsParamDef machine_params[] = {
   { "mem.copy_mlp", NS_PARAM_DOUBLE, "lines", "39",
     "cache lines a streaming copy (REP MOVSB: copy_to_user, copy_from_user) keeps in flight "
     "while another core holds them: a copied line served by another core costs "
-    "max(64 B / mem.bw_l3_bytes_per_cycle, (transfer latency - L1D latency) / this), a "
-    "destination line taken from another core (transfer latency - L1D latency) / this",
+    "max(64 B / mem.bw_l3_bytes_per_cycle, (transfer - L1D latency) / this), a "
+    "destination line taken from another core (transfer - L1D latency) / this, the "
+    "transfer being the c2c value less lock.atomic_cycles",
     "host measurement (netsim calibrate --host on a Zen 3 Milan EPYC KVM guest, "
     "2026-11-30, four runs): REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written, "
     "6.3-8.7 cycles per line (median of each run) against a 70-92 ns ping-pong transfer "
@@ -156,16 +158,22 @@ static const NsParamDef machine_params[] = {
     "single-core streaming copy bandwidth from DRAM", "unsourced generic default",
     FALSE, 0.5, 1000, NULL },
 
-  /* ---- core-to-core (one-way CAS ping-pong latency, ref: [M1][M2][M25]) ---- */
-  { "c2c.smt_ns", NS_PARAM_DOUBLE, "ns", "8", "line transfer between SMT siblings",
+  /* ---- core-to-core: half a round trip of a CAS ping-pong (both sides LOCK CMPXCHG,
+   * nviennot/core-to-core-latency's default benchmark), i.e. one line transfer plus the
+   * locked RMW that takes the line; the model's plain transfer is the value less
+   * lock.atomic_cycles (machine.c). ref: [M1][M2][M25] ---- */
+  { "c2c.smt_ns", NS_PARAM_DOUBLE, "ns", "8",
+    "CAS ping-pong half round trip between SMT siblings (a locked hand-off)",
     "generic default (5.0-10.2 ns on the listed parts: 7950X 5.0-5.3, Zen 2/3 EPYC 9.0-10.2, "
     "Intel 7.3-8.0; ref: cpu-params.md §3)", FALSE, 0, 1000, NULL },
-  { "c2c.ccx_ns", NS_PARAM_DOUBLE, "ns", "20", "line transfer within one L3 domain",
+  { "c2c.ccx_ns", NS_PARAM_DOUBLE, "ns", "20",
+    "CAS ping-pong half round trip within one L3 domain (a locked hand-off)",
     "generic default", FALSE, 0, 1000, NULL },
   { "c2c.socket_ns", NS_PARAM_DOUBLE, "ns", "80",
-    "line transfer between L3 domains of one socket (cross-CCX/CCD)",
+    "CAS ping-pong half round trip between L3 domains of one socket (cross-CCX/CCD)",
     "generic default", FALSE, 0, 2000, NULL },
-  { "c2c.remote_ns", NS_PARAM_DOUBLE, "ns", "150", "line transfer across sockets",
+  { "c2c.remote_ns", NS_PARAM_DOUBLE, "ns", "150",
+    "CAS ping-pong half round trip across sockets (a locked hand-off)",
     "generic default", FALSE, 0, 5000, NULL },
 
   /* ---- calls, returns, indirect calls ---- */
@@ -260,7 +268,8 @@ static const NsParamDef machine_params[] = {
 
   /* ---- locks and scheduling ---- */
   { "lock.atomic_cycles", NS_PARAM_DOUBLE, "cycles", "20",
-    "locked read-modify-write (LOCK CMPXCHG) on a line already owned in L1",
+    "locked read-modify-write (LOCK CMPXCHG) on a line already owned in L1; also taken off "
+    "each c2c.* value (a CAS ping-pong's half round trip) to give the plain line transfer",
     "generic default: cpu-params.md §5's proposed Intel 20 (UNVERIFIED for AMD), next to "
     "§3.7's measured LOCK CMPXCHG, 19 cycles on Golden Cove [M20]", FALSE, 1, 500, NULL },
   { "sched.quantum_ns", NS_PARAM_DOUBLE, "ns", "1000",

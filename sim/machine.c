@@ -29,14 +29,20 @@
  * in some core's L1 is never Modified by another core (taking ownership invalidates every
  * other copy), so an L1 hit needs no directory look-up.
  *
+ * Line transfers. The c2c.* parameters are half round trips of CAS ping-pongs (both sides
+ * spin on LOCK CMPXCHG, nviennot/core-to-core-latency's default benchmark, which the
+ * profiles cite, and calibrate --host's): one transfer plus the locked RMW that takes the
+ * line. "Transfer" below is that less lock.atomic_cycles (never below zero), so a locked
+ * hand-off costs exactly the ping-pong figure and a plain access only its transfer.
+ *
  * Loads (per line touched), in this order:
  *   L1 hit → level L1.
- *   Modified by another physical core → COHERENCE, c2c latency of the distance (SMT
+ *   Modified by another physical core → COHERENCE, the transfer of the distance (SMT
  *     siblings share the caches, so a sibling's line is an ordinary hit); the owner keeps
  *     a shared copy, the line is filled here.
  *   L2 hit → L2. Own CCX's L3 hit → L3.
- *   A clean copy in another core's L2 or another CCX's L3 → COHERENCE, c2c latency to the
- *     nearest holder.
+ *   A clean copy in another core's L2 or another CCX's L3 → COHERENCE, the transfer from
+ *     the nearest holder.
  *   Else DRAM (mem.dram_latency_ns).
  * ns_load_dep charges the full latency of the serving level (an L1 hit costs
  * cache.l1d.latency_cycles, cause L1), so a pointer chase over a working set that fits a
@@ -54,24 +60,24 @@
  *
  * Stores (per line): if this CPU owns the line Modified and it is in L1D: free (store
  * buffer); owned but only in its L2: (L2 − L1) / cpu.mlp, cause L2. If its SMT sibling
- * owns it: COHERENCE c2c.smt_ns / mlp (the sibling pair's line hand-off). Else
+ * owns it: COHERENCE, the SMT transfer / mlp (the sibling pair's line hand-off). Else
  * read-for-ownership: every other core's copy (L1/L2) and every other CCX's L3 copy is
- * invalidated; if there was any, COHERENCE c2c to the farthest holder / mlp; if there was
+ * invalidated; if there was any, COHERENCE, the transfer from the farthest holder / mlp; if there was
  * none and the line was not in L1, (latency of the level that had it − L1) / cpu.mlp
  * (stores do not use the loads' overlap window). The line ends Modified in this core's
  * L1, owned by this CPU.
  *
- * Atomics (ns_atomic): lock.atomic_cycles as INSN, plus the full (not mlp-divided)
- * transfer latency (COHERENCE, c2c.smt_ns for a line last written by the SMT sibling) or
- * miss latency (L2/L3/DRAM) of the line; ownership as a store; the overlap window of
- * loads closes.
+ * Atomics (ns_atomic): lock.atomic_cycles as INSN (measured on a line in L1), plus the
+ * full (not mlp-divided) transfer (COHERENCE; the SMT one for a line last written by the
+ * SMT sibling) or the miss latency beyond L1 (L2/L3/DRAM) of the line; ownership as a
+ * store; the overlap window of loads closes.
  *
  * Copies (ns_copy): per source line, the bytes read cost bytes / mem.bw_<level> cycles
  * (DRAM: mem.bw_dram_gbps / GHz bytes per cycle), cause COPY. A line another core holds
  * streams at L3 bandwidth (COPY), and its transfer adds what it takes beyond that with
- * mem.copy_mlp lines in flight: max(0, (c2c − L1) / mem.copy_mlp − bytes / mem.bw_l3),
+ * mem.copy_mlp lines in flight: max(0, (transfer − L1) / mem.copy_mlp − bytes / mem.bw_l3),
  * COHERENCE. Destination lines take ownership like stores, but a transfer costs
- * (c2c − L1) / mem.copy_mlp (the copy streams them too); plain misses are covered by the
+ * (transfer − L1) / mem.copy_mlp (the copy streams them too); plain misses are covered by the
  * bandwidth.
  *
  * Control flow. ns_insns(n): n / ipc, INSN. ns_mispredict(n): n × branch.mispredict_cycles,
@@ -208,7 +214,7 @@ struct _NsMachine {
   guint64        rob;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
-  double         c2c[NS_DIST_REMOTE + 1];
+  double         c2c[NS_DIST_REMOTE + 1];          /* line transfer by distance, cycles */
   double         mispredict, call_cost, atomic_cycles;
   double         ret_penalty, icall_penalty;
   guint          call_seq_insns;  /* a call's own instructions: call, ret, prologue/epilogue */
@@ -942,6 +948,23 @@ out:
   return ok;
 }
 
+/* One line's transfer at the distance of c2c parameter param, cycles: the parameter is half
+ * a round trip of a CAS ping-pong, one transfer plus the locked RMW that takes the line
+ * (lock.atomic_cycles), so the transfer is what is left; a value below one locked RMW
+ * (a clock or lock cost set apart from the c2c values) gives a free transfer, said once. */
+static double
+transfer_cycles (const NsMachine *m, const NsParams *p, const char *param)
+{
+  double pingpong = ns_params_get_double (p, param) * m->ghz;
+
+  if (pingpong < m->atomic_cycles)
+    g_message ("%s: %g ns is %.1f cycles at cpu.freq_ghz %g, less than one locked RMW "
+               "(lock.atomic_cycles %g), which its ping-pong includes: the model takes "
+               "the plain transfer as free", param, ns_params_get_double (p, param),
+               pingpong, m->ghz, m->atomic_cycles);
+  return MAX (0.0, pingpong - m->atomic_cycles);
+}
+
 /* The per-return extra cycles of the return mitigation in force. */
 static double
 ret_penalty (const NsMachine *m, const NsParams *p)
@@ -1093,11 +1116,12 @@ read_costs (NsMachine *m, const NsParams *p)
   m->bw[NS_CAUSE_L2] = ns_params_get_double (p, "mem.bw_l2_bytes_per_cycle");
   m->bw[NS_CAUSE_L3] = ns_params_get_double (p, "mem.bw_l3_bytes_per_cycle");
   m->bw[NS_CAUSE_DRAM] = ns_params_get_double (p, "mem.bw_dram_gbps") / m->ghz;
+  m->atomic_cycles = ns_params_get_double (p, "lock.atomic_cycles");
   m->c2c[NS_DIST_SAME] = 0.0;
-  m->c2c[NS_DIST_SMT] = ns_params_get_double (p, "c2c.smt_ns") * m->ghz;
-  m->c2c[NS_DIST_CCX] = ns_params_get_double (p, "c2c.ccx_ns") * m->ghz;
-  m->c2c[NS_DIST_SOCKET] = ns_params_get_double (p, "c2c.socket_ns") * m->ghz;
-  m->c2c[NS_DIST_REMOTE] = ns_params_get_double (p, "c2c.remote_ns") * m->ghz;
+  m->c2c[NS_DIST_SMT] = transfer_cycles (m, p, "c2c.smt_ns");
+  m->c2c[NS_DIST_CCX] = transfer_cycles (m, p, "c2c.ccx_ns");
+  m->c2c[NS_DIST_SOCKET] = transfer_cycles (m, p, "c2c.socket_ns");
+  m->c2c[NS_DIST_REMOTE] = transfer_cycles (m, p, "c2c.remote_ns");
   m->mispredict = ns_params_get_double (p, "branch.mispredict_cycles");
   m->resolve = ns_params_get_double (p, "branch.resolve_cycles");
   m->rdtsc = ns_params_get_double (p, "x86.rdtsc_cycles");
@@ -1107,7 +1131,6 @@ read_costs (NsMachine *m, const NsParams *p)
   /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
   m->call_seq_insns = 2 + (guint) ns_params_get_int (p, "call.prologue_insns");
   m->call_cost = ns_params_get_double (p, "call.cycles") + m->call_seq_insns / m->issue_width;
-  m->atomic_cycles = ns_params_get_double (p, "lock.atomic_cycles");
   m->quantum = (NsTime) llround (ns_params_get_double (p, "sched.quantum_ns") * 1000.0);
   m->ret_penalty = ret_penalty (m, p);
   m->icall_penalty = icall_penalty (m, p);
@@ -1321,9 +1344,10 @@ ns_machine_distance (NsMachine *machine, guint cpu_a, guint cpu_b)
   return core_distance (machine, cpu_core (machine, cpu_a), cpu_core (machine, cpu_b));
 }
 
-/* One-way line transfer latency between two logical CPUs, in cycles. */
+/* One line's transfer between two logical CPUs, cycles: their distance's c2c parameter
+ * (a CAS ping-pong's half round trip) less one lock.atomic_cycles. */
 double
-ns_machine_c2c_cycles (NsMachine *machine, guint cpu_a, guint cpu_b)
+ns_machine_transfer_cycles (NsMachine *machine, guint cpu_a, guint cpu_b)
 {
   g_return_val_if_fail (machine != NULL, 0.0);
   return machine->c2c[ns_machine_distance (machine, cpu_a, cpu_b)];
@@ -1631,7 +1655,8 @@ ns_store (NsThread *t, gconstpointer p, gsize size)
   }
 }
 
-/* A locked read-modify-write of p's line: full transfer or miss latency, then owned. */
+/* A locked read-modify-write of p's line: the full transfer (a hand-off then costs the
+ * ping-pong's half round trip) or the miss beyond L1, then owned. */
 void
 ns_atomic (NsThread *t, gconstpointer p)
 {
@@ -1651,9 +1676,9 @@ ns_atomic (NsThread *t, gconstpointer p)
     m->events[NS_CAUSE_COHERENCE]++;
     charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far]);
   } else if (r.level != NS_CAUSE_L1) {
-    charge (x, t, r.level, m->lat[r.level]);
+    charge (x, t, r.level, m->lat[r.level] - m->lat[NS_CAUSE_L1]);
   }
-  charge (x, t, NS_CAUSE_INSN, m->atomic_cycles);
+  charge (x, t, NS_CAUSE_INSN, m->atomic_cycles);   /* measured on a line in L1 */
   drain (x);             /* a locked instruction orders every memory access around it */
 }
 

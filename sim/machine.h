@@ -81,8 +81,9 @@ guint       ns_machine_core_of      (NsMachine *machine, guint cpu);
 guint       ns_machine_ccx_of       (NsMachine *machine, guint cpu);
 guint       ns_machine_socket_of    (NsMachine *machine, guint cpu);
 NsDistance  ns_machine_distance     (NsMachine *machine, guint cpu_a, guint cpu_b);
-/* One-way cache-line transfer latency between two CPUs (c2c.* parameters), in cycles. */
-double      ns_machine_c2c_cycles   (NsMachine *machine, guint cpu_a, guint cpu_b);
+/* One line's transfer between two CPUs, cycles: their distance's c2c.* value (a CAS
+ * ping-pong's half round trip) less lock.atomic_cycles, never below 0. */
+double      ns_machine_transfer_cycles (NsMachine *machine, guint cpu_a, guint cpu_b);
 /* The logical CPU at a given distance from cpu (for placing threads); FALSE if none. */
 gboolean    ns_machine_cpu_at       (NsMachine *machine, guint cpu, NsDistance dist, guint *out);
 /* Cycles a load served by each level costs (profile latencies, converted to cycles). */

@@ -14,8 +14,8 @@
  *            the caller joins the FIFO and spins (its CPU stays busy) until an unlock hands
  *            the lock over; the span spun is recorded as NS_CAUSE_LOCK_WAIT, then a second
  *            ns_atomic prices the hand-off: the line moves from the releaser's core, so
- *            the cost comes from the coherence model (c2c latency for that CPU pair), not
- *            from a separate parameter.
+ *            the cost comes from the coherence model (the c2c value of that CPU pair's
+ *            distance, a CAS ping-pong's half round trip), not from a separate parameter.
  *   trylock: sync point, one ns_atomic, never waits.
  *   unlock:  sync point, then a release store to the word (ns_store). With waiters, the
  *            first one is woken at the releaser's time and owns the lock from then on (the

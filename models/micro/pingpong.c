@@ -1,8 +1,9 @@
-/* pingpong.c — two CPUs take turns writing one cache line: each hand-off moves the line
- * from the writer's core to the reader's (the core-to-core latency of their distance), and
- * the reader's store then invalidates the writer's shared copy (that latency over cpu.mlp,
- * the machine's store rule), so a hand-off costs c2c × (1 + 1 / cpu.mlp); SMT siblings
- * share the L1D: an L1 hit and c2c.smt_ns over cpu.mlp (sim/machine.c). */
+/* pingpong.c — two CPUs take turns writing one cache line with plain loads and stores:
+ * each hand-off moves the line from the writer's core to the reader's (the line transfer
+ * of their distance: its c2c value less lock.atomic_cycles, sim/machine.c), and the
+ * reader's store then invalidates the writer's shared copy (that transfer over cpu.mlp,
+ * the machine's store rule), so a hand-off costs transfer × (1 + 1 / cpu.mlp); SMT
+ * siblings share the L1D: an L1 hit and the SMT transfer over cpu.mlp. */
 #include "config.h"
 #include <string.h>
 #include "workload.h"

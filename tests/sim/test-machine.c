@@ -1,7 +1,7 @@
 /* test-machine.c — the machine model run on real simulated threads: pointer chases hit each
  * level's latency, return and indirect-call mitigations cost exactly their penalty, inlined
- * calls are free, coherence transfers cost the c2c latency of their distance, stores
- * invalidate, system calls sum their mitigation pieces, and cycles land where charged. */
+ * calls are free, a locked hand-off costs the c2c value of its distance and a plain
+ * transfer that less one locked RMW, stores invalidate, system calls sum their mitigation pieces, and cycles land where charged. */
 #include "config.h"
 
 #include <check.h>
@@ -1102,7 +1102,21 @@ player_thread (NsThread *t, gpointer data)
   }
 }
 
-/* Two threads on cpu 0 and `other` hand one line back and forth ROUNDS times each. */
+/* The c2c parameter of a distance: half a round trip of a CAS ping-pong, cycles. */
+static double
+pingpong_cycles (Rig *rig, NsDistance dist)
+{
+  static const char *const names[] = {
+    [NS_DIST_SMT] = "c2c.smt_ns", [NS_DIST_CCX] = "c2c.ccx_ns",
+    [NS_DIST_SOCKET] = "c2c.socket_ns", [NS_DIST_REMOTE] = "c2c.remote_ns"
+  };
+
+  return param (rig, names[dist]) * param (rig, "cpu.freq_ghz");
+}
+
+/* Two threads on cpu 0 and `other` hand one line back and forth ROUNDS times each. A
+ * locked hand-off costs the ping-pong's half round trip (the c2c parameter) in all; a
+ * store's transfer is that less the locked RMW, over cpu.mlp. */
 static void
 check_pingpong (const char *const *sets, NsDistance dist, gboolean atomic)
 {
@@ -1110,7 +1124,7 @@ check_pingpong (const char *const *sets, NsDistance dist, gboolean atomic)
   PingPong pp = { 0 };
   Player a = { &pp, 0 }, b = { &pp, 1 };
   guint other = 0;
-  double c2c, per;
+  double transfer, per, lock;
   guint64 transfers;
 
   rig_init (&rig, sets, NULL);
@@ -1124,13 +1138,19 @@ check_pingpong (const char *const *sets, NsDistance dist, gboolean atomic)
 
   transfers = ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE);
   ck_assert_uint_eq (transfers, 2 * ROUNDS - 1);
-  c2c = ns_machine_c2c_cycles (rig.machine, 0, other);
+  lock = param (&rig, "lock.atomic_cycles");
+  transfer = pingpong_cycles (&rig, dist) - lock;
+  ck_assert (transfer > 0);
+  assert_close (ns_machine_transfer_cycles (rig.machine, 0, other), transfer, 1e-9, "transfer");
   per = account_cause (rig.machine, NS_CAUSE_COHERENCE) / transfers;
-  assert_close (per, c2c, 1e-9, atomic ? "atomic transfer" : "store transfer");
+  if (atomic)
+    assert_close (per + lock, pingpong_cycles (&rig, dist), 1e-9, "locked hand-off");
+  else
+    assert_close (per, transfer / param (&rig, "cpu.mlp"), 1e-9, "store transfer");
   /* INSN: the waiting polls, plus lock.atomic_cycles per atomic */
   assert_close (account_cause (rig.machine, NS_CAUSE_INSN),
-                pp.polls / param (&rig, "cpu.ipc") +
-                (atomic ? transfers * param (&rig, "lock.atomic_cycles") : 0.0), 1e-9, "insn");
+                pp.polls / param (&rig, "cpu.ipc") + (atomic ? transfers * lock : 0.0), 1e-9,
+                "insn");
   ck_assert_uint_gt (pp.polls, 0);
   rig_clear (&rig);
 }
@@ -1157,8 +1177,31 @@ START_TEST (test_topology)
   ck_assert (ns_machine_cpu_at (rig.machine, 0, NS_DIST_CCX, &cpu) && cpu == 1);
   ck_assert (ns_machine_cpu_at (rig.machine, 0, NS_DIST_SOCKET, &cpu) && cpu == 2);
   ck_assert (ns_machine_cpu_at (rig.machine, 0, NS_DIST_REMOTE, &cpu) && cpu == 4);
-  assert_close (ns_machine_c2c_cycles (rig.machine, 0, 4), 141 * 3.0, 1e-12, "remote c2c");
-  assert_close (ns_machine_c2c_cycles (rig.machine, 0, 8), 7 * 3.0, 1e-12, "smt c2c");
+  /* the ping-pong figure (ns at 3 GHz) less one locked RMW (20 cycles) */
+  assert_close (ns_machine_transfer_cycles (rig.machine, 0, 4), 141 * 3.0 - 20, 1e-12,
+                "remote transfer");
+  assert_close (ns_machine_transfer_cycles (rig.machine, 0, 8), 7 * 3.0 - 20, 1e-12,
+                "smt transfer");
+  ck_assert (ns_machine_transfer_cycles (rig.machine, 0, 0) == 0.0);
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_transfer_below_a_locked_rmw)
+{
+  /* a ping-pong of 5 ns at 3 GHz is 15 cycles, less than the 20 of the locked RMW it
+   * contains: the plain transfer is free and a locked hand-off costs the RMW alone */
+  static const char *const sets[] = {
+    "cpu.sockets", "2", "cpu.ccx_per_socket", "2", "cpu.cores_per_ccx", "2", "cpu.smt", "2",
+    "cpu.mlp", "1", "c2c.smt_ns", "7", "c2c.ccx_ns", "5", "c2c.socket_ns", "73",
+    "c2c.remote_ns", "141",
+    NULL
+  };
+  Rig rig;
+
+  rig_init (&rig, sets, NULL);
+  ck_assert (ns_machine_transfer_cycles (rig.machine, 0, 1) == 0.0);
+  ck_assert (ns_machine_transfer_cycles (rig.machine, 0, 8) == 1.0);
   rig_clear (&rig);
 }
 END_TEST
@@ -1233,7 +1276,7 @@ check_copy_from (NsDistance dist)
 
   lines = run.bytes / 64.0;
   stream = 64.0 / 8.0;
-  transfer = (ns_machine_c2c_cycles (rig.machine, 0, other) -
+  transfer = (ns_machine_transfer_cycles (rig.machine, 0, other) -
               param (&rig, "cache.l1d.latency_cycles")) / 8.0;
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE), 2 * lines);
   assert_close (account_cause (rig.machine, NS_CAUSE_COPY), lines * stream, 1e-9, "streamed");
@@ -1270,7 +1313,7 @@ START_TEST (test_atomic_by_distance)
 END_TEST
 
 /* Scripted steps on several CPUs, each run in its turn: step i is op[i] by actor[i]. */
-enum { OP_LOAD, OP_STORE, OP_STREAM, OP_STREAM_L1 };
+enum { OP_LOAD, OP_STORE, OP_STREAM, OP_STREAM_L1, OP_ATOMIC };
 
 #define STREAM_BYTES (1024 * 1024)   /* twice the default L2 */
 #define L1_STREAM_BYTES (128 * 1024) /* four times the default L1D, a quarter of its L2 */
@@ -1313,6 +1356,8 @@ actor_thread (NsThread *t, gpointer data)
       ns_store (t, s->line, 8);
     else if (s->op[step] == OP_LOAD)
       ns_load_dep (t, s->line, 8);
+    else if (s->op[step] == OP_ATOMIC)
+      ns_atomic (t, s->line);
     else
       for (gsize off = 0; off < (s->op[step] == OP_STREAM ? STREAM_BYTES : L1_STREAM_BYTES);
            off += 64)
@@ -1364,7 +1409,7 @@ START_TEST (test_store_invalidates)
   run_script (&rig, &s, script_actor, script_op, G_N_ELEMENTS (script_actor), cpus);
 
   l1 = ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
-  c2c = ns_machine_c2c_cycles (rig.machine, 0, 2);
+  c2c = ns_machine_transfer_cycles (rig.machine, 0, 2);
   assert_close (s.cost[0], ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM), 1e-9, "cold");
   assert_close (s.cost[1], l1, 1e-9, "A hit");
   ck_assert_uint_eq (s.l1_hits[1], 1);
@@ -1396,7 +1441,7 @@ START_TEST (test_smt_shares_caches)
   assert_close (s.cost[2], l1, 1e-9, "sibling reads: shared L1");
   assert_close (s.cost[3], 0.0, 1e-9, "sibling upgrades a line only its core holds");
   assert_close (s.cost[4], l1, 1e-9, "A reads the sibling's write: no transfer");
-  assert_close (s.cost[5], ns_machine_c2c_cycles (rig.machine, 0, 1), 1e-9,
+  assert_close (s.cost[5], ns_machine_transfer_cycles (rig.machine, 0, 1), 1e-9,
                 "C reads the core's Modified line");
   rig_clear (&rig);
 }
@@ -1414,10 +1459,10 @@ START_TEST (test_nearest_and_farthest_holder)
   Script s = { 0 };
 
   run_script (&rig, &s, actor, op, G_N_ELEMENTS (actor), cpus);
-  assert_close (s.cost[1], ns_machine_c2c_cycles (rig.machine, 4, 0), 1e-9, "R reads X");
-  assert_close (s.cost[2], ns_machine_c2c_cycles (rig.machine, 1, 0), 1e-9, "nearest");
-  assert_close (s.cost[3], ns_machine_c2c_cycles (rig.machine, 1, 4), 1e-9, "farthest");
-  assert_close (s.cost[4], ns_machine_c2c_cycles (rig.machine, 4, 1), 1e-9, "R re-reads");
+  assert_close (s.cost[1], ns_machine_transfer_cycles (rig.machine, 4, 0), 1e-9, "R reads X");
+  assert_close (s.cost[2], ns_machine_transfer_cycles (rig.machine, 1, 0), 1e-9, "nearest");
+  assert_close (s.cost[3], ns_machine_transfer_cycles (rig.machine, 1, 4), 1e-9, "farthest");
+  assert_close (s.cost[4], ns_machine_transfer_cycles (rig.machine, 4, 1), 1e-9, "R re-reads");
   rig_clear (&rig);
 }
 END_TEST
@@ -1440,7 +1485,7 @@ START_TEST (test_written_back_line)
                 "same CCX: L3 hit");
   rig_clear (&rig);
   run_script (&rig, &f, actor_f, op, G_N_ELEMENTS (op), cpus);
-  assert_close (f.cost[2], ns_machine_c2c_cycles (rig.machine, 2, 0), 1e-9,
+  assert_close (f.cost[2], ns_machine_transfer_cycles (rig.machine, 2, 0), 1e-9,
                 "other CCX: from the L3 copy");
   rig_clear (&rig);
 }
@@ -1463,6 +1508,31 @@ START_TEST (test_owned_store_refills)
             ns_machine_level_cycles (rig.machine, NS_CAUSE_L1)) / param (&rig, "cpu.mlp");
   ck_assert (refill > 0.0);
   assert_close (s.cost[2], refill, 1e-9, "owned line back from the L2");
+  assert_close (s.cost[3], 0.0, 1e-9, "owned line in the L1");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_atomic_miss_beyond_l1)
+{
+  /* lock.atomic_cycles is measured on a line in L1, so a locked RMW of a line this core
+   * must fetch adds only the serving level's latency beyond L1: a cold line's DRAM, then
+   * (after four L1s stream through) the owned line's L2, then nothing. */
+  static const guint cpus[] = { 0, 1, 2 };
+  static const guint actor[] = { 0, 0, 0, 0 };
+  static const guint op[] = { OP_ATOMIC, OP_STREAM_L1, OP_ATOMIC, OP_ATOMIC };
+  Rig rig;
+  Script s = { 0 };
+  double l1;
+
+  run_script (&rig, &s, actor, op, G_N_ELEMENTS (op), cpus);
+  l1 = ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
+  ck_assert (l1 > 0.0);
+  assert_close (s.cost[0], ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) - l1, 1e-9,
+                "cold line from DRAM");
+  assert_close (s.cost[2], ns_machine_level_cycles (rig.machine, NS_CAUSE_L2) - l1, 1e-9,
+                "owned line back from the L2");
   assert_close (s.cost[3], 0.0, 1e-9, "owned line in the L1");
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE), 0);
   rig_clear (&rig);
@@ -1957,7 +2027,9 @@ machine_suite (void)
   tcase_add_test (calls, test_stride_prefetch);
   tcase_add_test (coh, test_topology);
   tcase_add_test (coh, test_coherence_by_distance);
+  tcase_add_test (coh, test_transfer_below_a_locked_rmw);
   tcase_add_test (coh, test_atomic_by_distance);
+  tcase_add_test (coh, test_atomic_miss_beyond_l1);
   tcase_add_test (coh, test_copy_from_another_core);
   tcase_add_test (coh, test_store_invalidates);
   tcase_add_test (coh, test_smt_shares_caches);

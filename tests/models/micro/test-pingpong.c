@@ -1,15 +1,18 @@
 /* test-pingpong.c — the pingpong workload (models/micro/pingpong.c) against the machine
  * model's documented coherence rules (doc/model.md, "Memory"; sim/machine.c's header):
- * - a load of a line Modified in another physical core pays the one-way c2c latency of
- *   their distance (c2c.ccx_ns within an L3 domain, c2c.socket_ns across domains of a
- *   socket, c2c.remote_ns across sockets), cause coherence; the owner keeps a shared copy;
+ * - the c2c parameter of a distance is a CAS ping-pong's half round trip, one transfer plus
+ *   the locked RMW that takes the line, so a plain transfer is it less lock.atomic_cycles
+ *   (never below zero);
+ * - a load of a line Modified in another physical core pays the transfer of their
+ *   distance (c2c.ccx_ns within an L3 domain, c2c.socket_ns across domains of a socket,
+ *   c2c.remote_ns across sockets), cause coherence; the owner keeps a shared copy;
  * - SMT siblings share the caches, so a sibling's line is an ordinary L1 hit
  *   (cache.l1d.latency_cycles);
- * - a store takes ownership: invalidating another core's copy costs the c2c latency to it
- *   over cpu.mlp (coherence); a line the SMT sibling owns costs c2c.smt_ns over cpu.mlp.
+ * - a store takes ownership: invalidating another core's copy costs the transfer to it
+ *   over cpu.mlp (coherence); a line the SMT sibling owns, the SMT transfer over cpu.mlp.
  * So each hand-off (the reader's load of the turn, then its store handing it back) costs
- * c2c × (1 + 1 / cpu.mlp) and two transfers between cores, and l1d + c2c.smt / cpu.mlp
- * and one transfer between SMT siblings; and the turns strictly alternate, so every
+ * transfer × (1 + 1 / cpu.mlp) and two transfers between cores, and l1d + the SMT
+ * transfer / cpu.mlp and one transfer between SMT siblings; and the turns strictly alternate, so every
  * hand-off pays them (a player writing twice would own the line the second time).
  * Expected values come from the parameters each variant ran with. */
 #include "config.h"
@@ -34,12 +37,13 @@ static const PingDistance distances[] = {
 static double
 handoff_cycles (const NsVariantResult *vr, const PingDistance *d)
 {
-  double c2c = micro_param (vr, d->c2c) * micro_param (vr, "cpu.freq_ghz");
+  double transfer = MAX (0.0, micro_param (vr, d->c2c) * micro_param (vr, "cpu.freq_ghz") -
+                              micro_param (vr, "lock.atomic_cycles"));
   double mlp = micro_param (vr, "cpu.mlp");
 
   if (g_str_equal (d->variant, "smt"))
-    return micro_param (vr, "cache.l1d.latency_cycles") + c2c / mlp;
-  return c2c * (1.0 + 1.0 / mlp);
+    return micro_param (vr, "cache.l1d.latency_cycles") + transfer / mlp;
+  return transfer * (1.0 + 1.0 / mlp);
 }
 
 /* Every distance of pingpong.xml on the profile named by sets: the cycles charged per
