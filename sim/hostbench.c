@@ -21,7 +21,8 @@
  *  - mem.bw_l1/l2/l3_bytes_per_cycle, mem.bw_dram_gbps: REP MOVSB (the kernel's
  *    copy_to_user/copy_from_user on ERMS/FSRM cores) between two buffers that together
  *    fill the same working sets as the chase, best of several passes;
- *  - one c2c parameter: a cache-line ping-pong between the first two online CPUs, half a
+ *  - one c2c parameter: a ping-pong of LOCK CMPXCHGs on one line between the first two
+ *    online CPUs (as nviennot/core-to-core-latency's, which the profiles cite), half a
  *    round trip, the median over timed batches of 64 round trips (a descheduled batch is
  *    an outlier, not part of a mean); which parameter (SMT, L3 domain, socket) follows
  *    from sysfs topology (whether the two share an L3: sysfs's list, else their APIC IDs
@@ -29,7 +30,8 @@
  *    one L3 domain a package, so two CPUs of a package are taken to share it, and the
  *    value's source says that was assumed);
  *  - mem.copy_mlp: a REP MOVSB on the first CPU of 16 KiB the second has just written,
- *    median cycles per line, against that transfer latency (Little's law);
+ *    median cycles per line, against the transfer (the ping-pong's half round trip less
+ *    one LOCK XADD, as the model takes it; Little's law);
  *  - cpu.mlp: one 8-byte store into each line of 16 KiB the second CPU has just written,
  *    then MFENCE (every read-for-ownership inside the interval), median cycles per line,
  *    against the transfer latency (Little's law: the stores' misses in flight);
@@ -917,29 +919,30 @@ typedef struct {
   volatile gint64   *flag;      /* 2i + 1: ping i; 2i + 2: its answer; -1: stop */
 } PingPong;
 
-/* The responder: answers each odd value with the next even one until told to stop. The
- * answer is a compare-and-swap: a plain store could overwrite a stop (-1) written since
- * the load, after which neither side would ever finish. */
+/* The responder: turns each odd value into the next even one until told to stop, spinning
+ * on LOCK CMPXCHG as the profiles' cited ping-pongs do (each try takes the line, so a
+ * half round trip is one transfer plus the locked RMW that takes it). A failed try leaves
+ * a stop (-1) in place. */
 static gpointer
 pong_thread (gpointer data)
 {
   PingPong *pp = data;
 
   pin_to (pp->cpu);
-  for (;;) {
-    gint64 v = __atomic_load_n (pp->flag, __ATOMIC_ACQUIRE);
-    if (v < 0)
+  for (gint64 answer = 2;;) {
+    gint64 v = answer - 1;
+    if (__atomic_compare_exchange_n (pp->flag, &v, answer, FALSE, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
+      answer += 2;
+    else if (v < 0)
       break;
-    if (v & 1)
-      __atomic_compare_exchange_n (pp->flag, &v, v + 1, FALSE, __ATOMIC_RELEASE,
-                                   __ATOMIC_RELAXED);
   }
   return NULL;
 }
 
 #define C2C_BATCH 64        /* round trips per timed batch of the ping-pong */
 
-/* One-way transfer time from timed batches; see hostbench.h. */
+/* Half a round trip from timed batches; see hostbench.h. */
 double
 ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round_trips)
 {
@@ -948,21 +951,26 @@ ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round_trips)
   return gsl_stats_median_from_sorted_data (batch_ns, 1, n_batches) / (2.0 * round_trips);
 }
 
-/* One round trip of the ping-pong (round i): sets the ping, spins for its answer; FALSE
- * if limit_ns (since t0) ran out first. */
+/* One round trip of the ping-pong (round i): turns its answer to round i - 1 (2i; 0 before
+ * the first) into ping i, spinning on LOCK CMPXCHG like the responder; FALSE if limit_ns
+ * (since t0) ran out first. */
 static gboolean
 ping (volatile gint64 *flag, gint64 i, double t0, double limit_ns)
 {
   guint spins = 0;
+  gint64 v = 2 * i;
 
-  __atomic_store_n (flag, 2 * i + 1, __ATOMIC_RELEASE);
-  while (__atomic_load_n (flag, __ATOMIC_ACQUIRE) != 2 * i + 2)
+  while (!__atomic_compare_exchange_n (flag, &v, 2 * i + 1, FALSE, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE)) {
+    v = 2 * i;
     if ((++spins & 1023) == 0 && now_ns () - t0 >= limit_ns)
       return FALSE;
+  }
   return TRUE;
 }
 
-/* One-way cache-line transfer between cpu_a and cpu_b, ns: half a round trip, the median
+/* A CAS ping-pong between cpu_a and cpu_b, ns: half a round trip (one line transfer and the
+ * locked RMW that takes it, what the c2c.* parameters mean), the median
  * over batches of C2C_BATCH round trips each (up to rounds round trips in all, or limit_ns
  * of time, whichever comes first; a batch cut short by the limit is dropped), so that a
  * few batches in which either side was descheduled do not move it; 0 if the CPUs cannot
@@ -983,10 +991,11 @@ c2c_ns (guint cpu_a, guint cpu_b, guint64 rounds, double limit_ns)
     goto out;
   pong = g_thread_new ("netsim-pong", pong_thread, &pp);
   t0 = now_ns ();
+  in_time = ping (flag, 0, t0, limit_ns);   /* round 0 waits for nothing: untimed */
   for (guint b = 0; b < n_batches && in_time; b++) {
     double c0 = now_ns ();
     for (guint j = 0; j < C2C_BATCH && in_time; j++)
-      in_time = ping (flag, (gint64) b * C2C_BATCH + j, t0, limit_ns);
+      in_time = ping (flag, 1 + (gint64) b * C2C_BATCH + j, t0, limit_ns);
     if (in_time)
       batch[done++] = now_ns () - c0;
   }
@@ -1305,6 +1314,18 @@ c2c_cycles_per_line (C2cOp op, const HostInfo *info, const NsHostbenchOptions *o
   return ns > 0 && m->ghz > 0 ? ns * m->ghz / (double) (bytes / 64) : 0.0;
 }
 
+/* Lines in flight by Little's law; see hostbench.h. */
+double
+ns_hostbench_lines_in_flight (double pingpong_ns, double ghz, double atomic_cycles,
+                              double l1_cycles, double cycles_per_line)
+{
+  double wait;
+
+  g_return_val_if_fail (ghz > 0 && cycles_per_line > 0, 0.0);
+  wait = MAX (0.0, pingpong_ns * ghz - atomic_cycles) - l1_cycles;
+  return wait > 0 ? wait / cycles_per_line : 0.0;
+}
+
 /* A REP MOVSB of lines another core has just written: cycles per line, and the lines in
  * flight that makes (the transfer beyond an L1 hit over the time per line). */
 static void
@@ -1316,7 +1337,8 @@ measure_c2c_copy (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasu
   say (opt, "copy of lines another core wrote, per line", m->c2c_copy_line, "cycles");
   if (m->c2c_ns <= 0 || m->lat_ns[0] <= 0)
     return;
-  m->copy_mlp = (m->c2c_ns - m->lat_ns[0]) * m->ghz / m->c2c_copy_line;
+  m->copy_mlp = ns_hostbench_lines_in_flight (m->c2c_ns, m->ghz, m->atomic,
+                                              m->lat_ns[0] * m->ghz, m->c2c_copy_line);
   say (opt, "  lines it keeps in flight", m->copy_mlp, "lines");
 }
 
@@ -1332,7 +1354,8 @@ measure_c2c_store (const HostInfo *info, const NsHostbenchOptions *opt, HostMeas
   say (opt, "store into a line another core wrote, per line", m->c2c_store_line, "cycles");
   if (m->c2c_ns <= 0)
     return;
-  m->store_mlp = m->c2c_ns * m->ghz / m->c2c_store_line;
+  m->store_mlp = ns_hostbench_lines_in_flight (m->c2c_ns, m->ghz, m->atomic, 0.0,
+                                               m->c2c_store_line);
   say (opt, "  store misses in flight", m->store_mlp, "misses");
 }
 
@@ -1566,10 +1589,10 @@ add_memory (GArray *vals, const HostInfo *info, const HostMeasures *m)
   if (m->c2c_ns > 0)
     add_value (vals, info->c2c_param, TRUE, m->c2c_ns,
                info->c2c_assumed
-               ? "cache-line ping-pong between CPUs 0 and 1, half a round trip; no L3 "
-                 "sharing known, so the two assumed to share one L3 domain (one a package, "
-                 "as cpu.ccx_per_socket)"
-               : "cache-line ping-pong between CPUs 0 and 1, half a round trip");
+               ? "LOCK CMPXCHG ping-pong on one line between CPUs 0 and 1, half a round "
+                 "trip; no L3 sharing known, so the two assumed to share one L3 domain (one "
+                 "a package, as cpu.ccx_per_socket)"
+               : "LOCK CMPXCHG ping-pong on one line between CPUs 0 and 1, half a round trip");
   if (m->fetch_seq_mlp > 0)
     add_value (vals, "ifetch.seq_mlp", TRUE, m->fetch_seq_mlp,
                "straight-line code (4-byte NOPs) over the L3 working set against the same "
@@ -1577,11 +1600,13 @@ add_memory (GArray *vals, const HostInfo *info, const HostMeasures *m)
   if (m->store_mlp > 0)
     add_value (vals, "cpu.mlp", TRUE, m->store_mlp,
                "one 8-byte store into each line of 16 KiB CPU 1 has just written, then "
-               "MFENCE, on CPU 0 (median): ping-pong transfer / cycles per stored line");
+               "MFENCE, on CPU 0 (median): transfer (ping-pong half round trip - LOCK XADD) / "
+               "cycles per stored line");
   if (m->copy_mlp > 0)
     add_value (vals, "mem.copy_mlp", TRUE, m->copy_mlp,
                "REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written (median): "
-               "(ping-pong transfer - L1D latency) / cycles per copied line");
+               "(transfer (ping-pong half round trip - LOCK XADD) - L1D latency) / cycles per "
+               "copied line");
 }
 
 /* The description's figures and the measured parameters of one run, in the profile's

@@ -19,11 +19,19 @@ double   ns_hostbench_now_ns (void);
  * runs of n × 10 ADDs); 0 where the host is not x86-64. */
 double   ns_hostbench_core_ghz (guint64 n, guint reps);
 
-/* One-way cache-line transfer time, ns, from n_batches timed batches of round_trips
+/* Half a ping-pong round trip, ns (with LOCK CMPXCHG on both sides: one line transfer plus
+ * the locked RMW that takes it), from n_batches timed batches of round_trips
  * ping-pong round trips each (batch_ns: each batch's time, ns; sorted in place): half the
  * median batch's round trip. A batch in which either side was descheduled is an outlier
  * the median sheds (a mean over all rounds would carry it). */
 double   ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round_trips);
+
+/* Misses in flight by Little's law, as the machine model charges them: the transfer (the
+ * ping-pong's half round trip pingpong_ns at ghz, less the locked RMW atomic_cycles it
+ * contains, never below 0) less l1_cycles (0 for stores, the L1D latency for a copy's
+ * lines), over the measured cycles_per_line; 0 when that wait is not positive. */
+double   ns_hostbench_lines_in_flight (double pingpong_ns, double ghz, double atomic_cycles,
+                                       double l1_cycles, double cycles_per_line);
 /* A note for a value whose n runs (figures v, all > 0) disagree — the largest more than
  * NS_HOSTBENCH_RUNS_DISAGREE times the smallest, as when a guest's vCPUs land on other
  * cores from one run to the next: "the runs disagree (the largest is 2.1 times the
