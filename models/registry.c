@@ -61,9 +61,9 @@ ns_workload_get_cpu (const NsScenario *sc, xmlNodePtr node, const char *attr, gu
 
 /* ERRORS */
 no_such_cpu:
-  ns_xml_error (sc, node, error, "attribute '%s': CPU %" G_GUINT64_FORMAT
-                " does not exist (the machine has CPUs 0-%u)", attr, cpu,
-                ns_machine_n_cpus (machine) - 1);
+  ns_xml_error_attr (sc, node, attr, error, "attribute '%s': CPU %" G_GUINT64_FORMAT
+                     " does not exist (the machine has CPUs 0-%u)", attr, cpu,
+                     ns_machine_n_cpus (machine) - 1);
   return FALSE;
 }
 
@@ -84,8 +84,8 @@ ns_workload_get_choice (const NsScenario *sc, const char *attr, const char *def,
       return TRUE;
     }
   list = g_strjoinv (", ", (char **) names);
-  ns_xml_error (sc, sc->workload, error, "attribute '%s': expected one of %s, got '%s'",
-                attr, list, v);
+  ns_xml_error_attr (sc, sc->workload, attr, error, "attribute '%s': expected one of %s, "
+                     "got '%s'", attr, list, v);
   return FALSE;
 }
 
@@ -96,10 +96,11 @@ ns_workload_check_udp_unfragmented (const NsScenario *sc, guint64 length, gboole
 {
   if (!ipv6 || length <= NS_UDPV6_LO_MAX_UNFRAGMENTED)
     return TRUE;
-  ns_xml_error (sc, sc->workload, error, "attribute 'length': %" G_GUINT64_FORMAT " bytes is "
-                "above %u, where IPv6 on lo fragments the datagram (ip6_fragment and "
-                "reassembly are not modelled); use family=\"ipv4\" or a length up to %u",
-                length, NS_UDPV6_LO_MAX_UNFRAGMENTED, NS_UDPV6_LO_MAX_UNFRAGMENTED);
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { "length", "family" } },
+                      error, "attribute 'length': %" G_GUINT64_FORMAT " bytes is above %u, "
+                      "where IPv6 on lo fragments the datagram (ip6_fragment and reassembly "
+                      "are not modelled); use family=\"ipv4\" or a length up to %u", length,
+                      NS_UDPV6_LO_MAX_UNFRAGMENTED, NS_UDPV6_LO_MAX_UNFRAGMENTED);
   return FALSE;
 }
 

@@ -84,9 +84,10 @@ apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
     value = ns_xml_prop (n, "value");
     source = ns_xml_prop (n, "source");
     where = g_strdup_printf ("%s (scenario %s:%d)", source, sc->path, ns_xml_line (n));
-    if (!ns_params_set (params, name, value, where, &local)) {
-      xmlAttrPtr at = xmlHasProp (n, BAD_CAST "value");  /* a --set may have changed it */
-      ns_xml_error (sc, at ? (xmlNodePtr) at : n, error, "%s", local->message);
+    if (!ns_params_set (params, name, value, where, &local)) {  /* a set may have given
+                                                                   the value or the name */
+      ns_xml_error_blame (sc, n, (NsXmlBlame) { .attrs = { "value", "name" } }, error, "%s",
+                          local->message);
       g_error_free (local);
       return FALSE;
     }
@@ -111,8 +112,8 @@ static void
 blame_attribute (const NsScenario *sc, const char *element, const char *attr, GError *cause,
                  GError **error)
 {
-  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), element), error,
-                "attribute '%s': %s", attr, cause->message);
+  ns_xml_error_attr (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), element), attr, error,
+                     "attribute '%s': %s", attr, cause->message);
   g_error_free (cause);
 }
 
@@ -200,15 +201,17 @@ setup_workload_class (NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
 unknown_type:
-  ns_xml_error (sc, sc->workload, error, "attribute 'type': unknown workload type '%s' "
-                "(netsim list workloads shows them)", sc->workload_type);
+  ns_xml_error_attr (sc, sc->workload, "type", error, "attribute 'type': unknown workload "
+                     "type '%s' (netsim list workloads shows them)", sc->workload_type);
   return FALSE;
-unknown_metric:
+unknown_metric:                         /* the workload's type chose the metrics */
   known = g_strjoinv (", ", (char **) vs->klass->metrics);
-  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "measure"), error,
-                "attribute 'metric': workload %s has no metric '%s' (it has: %s)",
-                vs->klass->name,
-                sc->measure.metric, known);
+  ns_xml_error_blame (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "measure"),
+                      (NsXmlBlame) { .attrs = { "metric" },
+                                     .also = { (xmlNodePtr) ns_xml_attr (sc->workload,
+                                                                         "type") } },
+                      error, "attribute 'metric': workload %s has no metric '%s' (it has: "
+                      "%s)", vs->klass->name, sc->measure.metric, known);
   return FALSE;
 }
 
@@ -239,8 +242,9 @@ setup_build (NsVariantSetup *vs, GError **error)
 
 /* ERRORS */
 unknown_patch:
-  ns_xml_error (sc, ns_scenario_kernel_child (sc, "patch", name), error,
-                "attribute 'name': unknown patch '%s' (netsim list patches shows them)", name);
+  ns_xml_error_attr (sc, ns_scenario_kernel_child (sc, "patch", name), "name", error,
+                     "attribute 'name': unknown patch '%s' (netsim list patches shows them)",
+                     name);
   return FALSE;
 }
 
@@ -258,6 +262,7 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
   const NsMeasure *m = &vs->sc->measure;
   xmlNodePtr measure = ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "measure");
   gboolean defaulted = !xmlHasProp (measure, BAD_CAST "batch");
+  xmlNodePtr quantum = ns_scenario_param_node (vs->sc, "sched.quantum_ns");
 
   if (m->converge <= 0 && (double) m->duration < 10 * quantum_ns * 1000)
     goto short_duration;
@@ -266,19 +271,23 @@ check_batch_length (const NsVariantSetup *vs, GError **error)
   return TRUE;
 
 /* ERRORS */
-  /* the attributes named are those behind the window, so that the sets that changed them
-   * are named too ("(after --set measure.converge=…)"); so is one that set the quantum
-   * (its <param> names sched.quantum_ns, which the message names) */
+  /* blamed: the attributes behind the window, so that the sets that changed them are
+   * named ("(after --set measure.converge=…)"), and the scenario's <param> of the quantum */
 short_duration:
-  ns_xml_error (vs->sc, measure, error, "attribute 'duration': expected at least 10 x "
-                "sched.quantum_ns = %.6g us under the fixed rule (no attribute 'converge'), "
-                "got %.6g us", 10 * quantum_ns / 1000, (double) m->duration / 1e6);
+  ns_xml_error_blame (vs->sc, measure, (NsXmlBlame) { .attrs = { "duration", "converge" },
+                                                      .also = { quantum } },
+                      error, "attribute 'duration': expected at least 10 x sched.quantum_ns = "
+                      "%.6g us under the fixed rule (no attribute 'converge'), got %.6g us",
+                      10 * quantum_ns / 1000, (double) m->duration / 1e6);
   return FALSE;
 short_batch:
-  ns_xml_error (vs->sc, measure, error, "attribute 'batch'%s: expected at least 10 x "
-                "sched.quantum_ns = %.6g us with attribute 'converge' set, got %.6g us",
-                defaulted ? " (by default attribute 'duration' / 10)" : "",
-                10 * quantum_ns / 1000, (double) m->batch / 1e6);
+  ns_xml_error_blame (vs->sc, measure, (NsXmlBlame) {
+                        .attrs = { defaulted ? "duration" : "batch", "converge" },
+                        .also = { quantum } },
+                      error, "attribute 'batch'%s: expected at least 10 x sched.quantum_ns = "
+                      "%.6g us with attribute 'converge' set, got %.6g us",
+                      defaulted ? " (by default attribute 'duration' / 10)" : "",
+                      10 * quantum_ns / 1000, (double) m->batch / 1e6);
   return FALSE;
 }
 
@@ -286,22 +295,27 @@ short_batch:
  * CONFIG_MITIGATION_RETPOLINE=n; the other name is no option of that version): the kernel would fall back (v6.1's
  * spectre_v2_select_retpoline: "Kernel not compiled with retpoline; no mitigation
  * available!", or IBRS on a retbleed-affected Intel part with CPU_IBRS_ENTRY), a choice the
- * model leaves to the user rather than guess; FALSE with a file:line error. */
+ * model leaves to the user rather than guess; FALSE with a file:line error at <kernel>
+ * naming the sets behind the option's <config> and the command line. */
 static gboolean
 check_retpoline_built (const NsVariantSetup *vs, GError **error)
 {
   const char *key = ns_build_retpoline_option (vs->build);
+  xmlNodePtr kernel = ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "kernel");
 
   if (vs->mit.spectre_v2 != NS_SPECTRE_V2_RETPOLINE &&
       vs->mit.spectre_v2 != NS_SPECTRE_V2_LFENCE)
     return TRUE;
   if (ns_build_config_tristate (vs->build, key, NS_KCONFIG_Y) != NS_KCONFIG_N)
     return TRUE;
-  ns_xml_error (vs->sc, ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "kernel"), error,
-                "%s=n with spectre_v2=%s in force: a kernel built without retpolines "
-                "falls back to none (or IBRS on retbleed-affected Intel parts), which the "
-                "model does not pick for you; add spectre_v2=off (or =ibrs) to the kernel "
-                "command line", key, ns_spectre_v2_name (vs->mit.spectre_v2));
+  ns_xml_error_blame (vs->sc, kernel, (NsXmlBlame) {
+                        .also = { ns_scenario_kernel_option (vs->sc, "config", key),
+                                  (xmlNodePtr) ns_xml_attr (kernel, "cmdline") } },
+                      error, "%s=n with spectre_v2=%s in force: a kernel built without "
+                      "retpolines falls back to none (or IBRS on retbleed-affected Intel "
+                      "parts), which the model does not pick for you; add spectre_v2=off (or "
+                      "=ibrs) to the kernel command line", key,
+                      ns_spectre_v2_name (vs->mit.spectre_v2));
   return FALSE;
 }
 
@@ -315,9 +329,10 @@ check_config_values (const NsScenario *sc, const NsBuild *build, GError **error)
 
   if (bad[0] == NULL)
     return TRUE;
-  ns_xml_error (sc, ns_scenario_kernel_child (sc, "config", bad[0]), error,
-                "attribute 'value': %s='%s': a bool/tristate option takes y, m or n",
-                bad[0], ns_build_get_config (build, bad[0]));
+  ns_xml_error_blame (sc, ns_scenario_kernel_child (sc, "config", bad[0]),
+                      (NsXmlBlame) { .attrs = { "value", "name" } }, error,
+                      "attribute 'value': %s='%s': a bool/tristate option takes y, m or n",
+                      bad[0], ns_build_get_config (build, bad[0]));
   return FALSE;
 }
 

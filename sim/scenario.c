@@ -185,107 +185,74 @@ touched_by (GHashTable *touched, xmlNodePtr node)
   return NULL;
 }
 
-/* Appends set to sets (strings the scenario's set_by owns) unless it is there already. */
+/* An NsXmlBlame listing nothing. */
+static const NsXmlBlame no_blame = { .attrs = { NULL } };
+
+/* Appends set (a string set_by owns) to sets unless it is NULL or there already. */
 static void
 add_set (GPtrArray *sets, const char *set)
 {
-  if (!g_ptr_array_find_with_equal_func (sets, set, g_str_equal, NULL))
+  if (set != NULL && !g_ptr_array_find_with_equal_func (sets, set, g_str_equal, NULL))
     g_ptr_array_add (sets, (gpointer) set);
 }
 
-/* TRUE if c may be part of a value written as a word ("plain-ret", "CONFIG_X=n", "6.9"). */
-static gboolean
-is_word_char (char c)
+/* Appends to sets those behind element as a whole: the set that made it or an element
+ * holding it, then those that changed its attributes, in its order. */
+static void
+add_sets_of_element (GHashTable *set_by, xmlNodePtr element, GPtrArray *sets)
 {
-  return g_ascii_isalnum (c) || c == '_' || c == '-' || c == '.' || c == '=';
+  add_set (sets, touched_by (set_by, element));
+  for (xmlAttrPtr a = element->properties; a != NULL; a = a->next)
+    add_set (sets, g_hash_table_lookup (set_by, a));
 }
 
-/* TRUE if message names value: quoted ('VALUE' or "VALUE"), or as a whole word when no
- * plain word or number could be it by chance (it holds something other than lower-case
- * letters, and other than digits and dots: "tc-wrapper-cls-first", "CONFIG_X=n", "10us",
- * not "on", "continue" or "9"). */
-static gboolean
-names_value (const char *message, const char *value)
+/* Appends to sets those behind node: an element's (add_sets_of_element), or an
+ * attribute's: the set that gave its value, else the one that made an element holding
+ * it. */
+static void
+add_sets_of_node (GHashTable *set_by, xmlNodePtr node, GPtrArray *sets)
 {
-  gsize len = strlen (value);
-  g_autofree char *single = g_strdup_printf ("'%s'", value);
-  g_autofree char *dbl = g_strdup_printf ("\"%s\"", value);
+  if (node->type == XML_ELEMENT_NODE)
+    add_sets_of_element (set_by, node, sets);
+  else
+    add_set (sets, touched_by (set_by, node));
+}
 
-  if (len == 0)
-    return FALSE;
-  if (strstr (message, single) != NULL || strstr (message, dbl) != NULL)
-    return TRUE;
-  if (len < 2 || strspn (value, "abcdefghijklmnopqrstuvwxyz") == len ||
-      strspn (value, "0123456789.") == len)
-    return FALSE;
-  for (const char *at = strstr (message, value); at != NULL; at = strstr (at + 1, value))
-    if ((at == message || !is_word_char (at[-1])) && !is_word_char (at[len]))
+/* TRUE if node (not NULL) is one of blame's other nodes. */
+static gboolean
+blames_node (const NsXmlBlame *blame, xmlNodePtr node)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (blame->also); i++)
+    if (blame->also[i] == node)
       return TRUE;
   return FALSE;
 }
 
-/* TRUE if message names the value of attribute a of element (one a set wrote) or the one a
- * set replaced there (sc->set_was), or, where element has a name, NAME=VALUE ("kernel
- * config CONFIG_X=n" of <config name="CONFIG_X" value="n"/>). */
+/* TRUE if name is one of blame's attributes. */
 static gboolean
-names_set_value (const NsScenario *sc, xmlNodePtr element, xmlAttrPtr a, const char *message)
+blames_attr (const NsXmlBlame *blame, const xmlChar *name)
 {
-  g_autofree char *value = ns_xml_prop (element, (const char *) a->name);
-  g_autofree char *name = xmlStrEqual (a->name, BAD_CAST "name") ? NULL
-                        : ns_xml_prop (element, "name");
-  g_autofree char *pair = name && value ? g_strdup_printf ("%s=%s", name, value) : NULL;
-  const char *was = sc->set_was != NULL ? g_hash_table_lookup (sc->set_was, a) : NULL;
-
-  return (value != NULL && names_value (message, value)) ||
-         (was != NULL && names_value (message, was)) ||
-         (pair != NULL && names_value (message, pair));
+  for (gsize i = 0; i < G_N_ELEMENTS (blame->attrs); i++)
+    if (blame->attrs[i] != NULL && xmlStrEqual (BAD_CAST blame->attrs[i], name))
+      return TRUE;
+  return FALSE;
 }
 
-/* Appends to sets, in document order from node on, the set behind each attribute whose
- * value (written or replaced by the set) message names (names_set_value). */
+/* Appends to sets those behind each of blame's other nodes, walking the elements from node
+ * on (and their attributes) in document order. */
 static void
-add_sets_naming (const NsScenario *sc, xmlNodePtr node, const char *message,
-                 GPtrArray *sets)
+add_sets_in_order (GHashTable *set_by, xmlNodePtr node, const NsXmlBlame *blame,
+                   GPtrArray *sets)
 {
   for (; node != NULL; node = node->next) {
     if (node->type != XML_ELEMENT_NODE)
       continue;
-    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
-      const char *set = g_hash_table_lookup (sc->set_by, a);
-
-      if (set != NULL && names_set_value (sc, node, a, message))
-        add_set (sets, set);
-    }
-    add_sets_naming (sc, node->children, message, sets);
-  }
-}
-
-/* TRUE if message names an attribute of element ("attribute 'NAME'"). */
-static gboolean
-names_an_attribute (xmlNodePtr element, const char *message)
-{
-  for (xmlAttrPtr a = element->properties; a != NULL; a = a->next) {
-    g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
-
-    if (strstr (message, named) != NULL)
-      return TRUE;
-  }
-  return FALSE;
-}
-
-/* Appends to sets those that changed the attributes of element the message names
- * ("attribute 'NAME'"; all of them for a variant's <set>, whose attributes make one
- * override, or all when it names none), in the element's order. */
-static void
-add_sets_of_attributes (const NsScenario *sc, xmlNodePtr element, const char *message,
-                        gboolean all, GPtrArray *sets)
-{
-  for (xmlAttrPtr a = element->properties; a != NULL; a = a->next) {
-    g_autofree char *named = g_strdup_printf ("attribute '%s'", (const char *) a->name);
-    const char *set = g_hash_table_lookup (sc->set_by, a);
-
-    if (set != NULL && (all || strstr (message, named) != NULL))
-      add_set (sets, set);
+    if (blames_node (blame, node))
+      add_sets_of_element (set_by, node, sets);
+    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
+      if (blames_node (blame, (xmlNodePtr) a))
+        add_sets_of_node (set_by, (xmlNodePtr) a, sets);
+    add_sets_in_order (set_by, node->children, blame, sets);
   }
 }
 
@@ -316,32 +283,15 @@ drop_contained (GPtrArray *sets)
       }
 }
 
-/* The sets behind an error about node saying message, newly allocated, or NULL: the one
- * that made or changed node or an element holding it; else those that changed the
- * attributes of node the message names ("attribute 'NAME'"), then those whose value,
- * anywhere in the document, the message names (a duplicate name, a variant a set renamed,
- * "CONFIG_X=n"), and, when that finds none and the message names no attribute of node,
- * every set that changed an attribute of node; joined by ", ". */
+/* The sets behind node (add_sets_of_node) joined by ", ", newly allocated, or NULL. */
 static char *
-sets_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
+sets_behind (GHashTable *set_by, xmlNodePtr node)
 {
-  g_autoptr (GPtrArray) sets = NULL;
-  gboolean element;
-  const char *set;
+  g_autoptr (GPtrArray) sets = g_ptr_array_new ();
 
-  if (sc == NULL || sc->set_by == NULL || node == NULL)
+  if (set_by == NULL || node == NULL)
     return NULL;
-  if ((set = touched_by (sc->set_by, node)) != NULL)
-    return g_strdup (set);
-  sets = g_ptr_array_new ();
-  element = node->type == XML_ELEMENT_NODE;
-  if (element)
-    add_sets_of_attributes (sc, node, message, xmlStrEqual (node->name, BAD_CAST "set"),
-                            sets);
-  if (node->doc != NULL)
-    add_sets_naming (sc, xmlDocGetRootElement (node->doc), message, sets);
-  if (sets->len == 0 && element && !names_an_attribute (node, message))
-    add_sets_of_attributes (sc, node, message, TRUE, sets);
+  add_sets_of_node (set_by, node, sets);
   drop_contained (sets);
   if (sets->len == 0)
     return NULL;
@@ -349,28 +299,100 @@ sets_behind (const NsScenario *sc, xmlNodePtr node, const char *message)
   return g_strjoinv (", ", (char **) sets->pdata);
 }
 
-/* Sets an NS_ERROR_INPUT "file:line: message" error for node (printf format), ending
- * "(after --set PATH=VALUE)" or the like when sets made or changed what is at fault. */
+/* Appends " (after SETS)" to message for the sets behind what blame says an error about
+ * node is about (all of node, for ns_xml_error, if whole), the sets' line breaks and other
+ * control characters escaped (the message stays one line); nothing if none. */
+static void
+append_sets (GString *message, const NsScenario *sc, xmlNodePtr node, gboolean whole,
+             const NsXmlBlame *blame)
+{
+  g_autoptr (GPtrArray) sets = g_ptr_array_new ();
+
+  if (sc == NULL || sc->set_by == NULL || node == NULL)
+    return;
+  if (whole)
+    add_sets_of_node (sc->set_by, node, sets);
+  else if (node->type == XML_ELEMENT_NODE)
+    for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
+      if (blames_attr (blame, a->name))
+        add_sets_of_node (sc->set_by, (xmlNodePtr) a, sets);
+  if (node->doc != NULL)
+    add_sets_in_order (sc->set_by, xmlDocGetRootElement (node->doc), blame, sets);
+  drop_contained (sets);
+  for (guint i = 0; i < sets->len; i++) {
+    g_string_append (message, i == 0 ? " (after " : ", ");
+    ns_escape_controls (message, sets->pdata[i]);
+  }
+  if (sets->len > 0)
+    g_string_append_c (message, ')');
+}
+
+/* The line of an error about node that blame describes: that of the first of its
+ * attributes node has, else node's. */
+static int
+blame_line (xmlNodePtr node, const NsXmlBlame *blame)
+{
+  for (gsize i = 0; i < G_N_ELEMENTS (blame->attrs); i++) {
+    xmlAttrPtr a = blame->attrs[i] != NULL ? ns_xml_attr (node, blame->attrs[i]) : NULL;
+
+    if (a != NULL)
+      return ns_xml_line ((xmlNodePtr) a);
+  }
+  return ns_xml_line (node);
+}
+
+/* Sets the NS_ERROR_INPUT error "file:line: message (after SETS)" about node and what
+ * blame lists (all of node if whole). */
+static void
+set_error (const NsScenario *sc, xmlNodePtr node, gboolean whole, const NsXmlBlame *blame,
+           GError **error, const char *format, va_list args) G_GNUC_PRINTF (6, 0);
+
+static void
+set_error (const NsScenario *sc, xmlNodePtr node, gboolean whole, const NsXmlBlame *blame,
+           GError **error, const char *format, va_list args)
+{
+  g_autoptr (GString) message = g_string_new (NULL);
+
+  g_string_vprintf (message, format, args);
+  append_sets (message, sc, node, whole, blame);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", file_of (sc, node),
+               whole ? ns_xml_line (node) : blame_line (node, blame), message->str);
+}
+
+/* Sets an error about node as a whole; see scenario.h. */
 void
 ns_xml_error (const NsScenario *sc, xmlNodePtr node, GError **error, const char *format, ...)
 {
   va_list args;
-  g_autofree char *message = NULL;
-  g_autofree char *sets = NULL;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  set_error (sc, node, TRUE, &no_blame, error, format, args);
   va_end (args);
-  sets = sets_behind (sc, node, message);
-  if (sets != NULL) {                   /* a set's value may hold a line break: one line */
-    GString *shown = g_string_new (NULL);
-    ns_escape_controls (shown, sets);
-    g_free (sets);
-    sets = g_string_free (shown, FALSE);
-  }
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s", file_of (sc, node),
-               ns_xml_error_line (node, message), message, sets ? " (after " : "",
-               sets ? sets : "", sets ? ")" : "");
+}
+
+/* Sets an error about attribute attr of node; see scenario.h. */
+void
+ns_xml_error_attr (const NsScenario *sc, xmlNodePtr node, const char *attr, GError **error,
+                   const char *format, ...)
+{
+  NsXmlBlame blame = { .attrs = { attr } };
+  va_list args;
+
+  va_start (args, format);
+  set_error (sc, node, FALSE, &blame, error, format, args);
+  va_end (args);
+}
+
+/* Sets an error about what blame lists; see scenario.h. */
+void
+ns_xml_error_blame (const NsScenario *sc, xmlNodePtr node, NsXmlBlame blame, GError **error,
+                    const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  set_error (sc, node, FALSE, &blame, error, format, args);
+  va_end (args);
 }
 
 /* Sets "element E: attribute 'a': expected WHAT, got 'value'". */
@@ -380,8 +402,8 @@ error_expected (const NsScenario *sc, xmlNodePtr node, const char *attr, const c
 {
   g_autofree char *shown = g_strescape (value, NULL);
 
-  ns_xml_error (sc, node, error, "element %s: attribute '%s': expected %s, got '%s'",
-                node->name, attr, what, shown);
+  ns_xml_error_attr (sc, node, attr, error, "element %s: attribute '%s': expected %s, got "
+                     "'%s'", node->name, attr, what, shown);
 }
 
 /* Looks up attr on node: TRUE with *text set if present; if absent, TRUE with *text NULL
@@ -393,8 +415,8 @@ get_text (const NsScenario *sc, xmlNodePtr node, const char *attr, gboolean has_
   *text = ns_xml_prop (node, attr);
   if (*text != NULL || has_default)
     return TRUE;
-  ns_xml_error (sc, node, error, "element %s: missing required attribute '%s'", node->name,
-                attr);
+  ns_xml_error_attr (sc, node, attr, error, "element %s: missing required attribute '%s'",
+                     node->name, attr);
   return FALSE;
 }
 
@@ -588,9 +610,9 @@ ns_xml_check_attrs (const NsScenario *sc, xmlNodePtr node, const char *const *al
       continue;
     list = allowed != NULL && allowed[0] != NULL ? g_strjoinv (", ", (char **) allowed)
                                                  : NULL;
-    ns_xml_error (sc, node, error, "element %s: unknown attribute '%s' (%s%s)", node->name,
-                  attr->name, list != NULL ? "allowed: " : "it takes none",
-                  list != NULL ? list : "");
+    ns_xml_error_attr (sc, node, (const char *) attr->name, error, "element %s: unknown "
+                       "attribute '%s' (%s%s)", node->name, attr->name,
+                       list != NULL ? "allowed: " : "it takes none", list != NULL ? list : "");
     return FALSE;
   }
   return TRUE;
@@ -615,8 +637,7 @@ typedef struct {
 static void
 mark_touched (const SetContext *set, gconstpointer node)
 {
-  NsScenario view = { .set_by = set->touched };
-  g_autofree char *edited = set->origin ? sets_behind (&view, set->origin, "") : NULL;
+  g_autofree char *edited = set->origin ? sets_behind (set->touched, set->origin) : NULL;
 
   g_hash_table_insert (set->touched, (gpointer) node,
                        edited ? g_strdup_printf ("%s %s, as %s edited it", set->by, set->text,
@@ -640,7 +661,7 @@ set_fail (const SetContext *set, GError **error, const char *format, ...)
   message = g_strdup_vprintf (format, args);
   va_end (args);
   if (set->origin != NULL) {                     /* names a --set that edited the <set> */
-    NsScenario view = { .set_by = set->touched, .set_was = set->was };
+    NsScenario view = { .set_by = set->touched };
 
     ns_xml_error (&view, set->origin, error, "element set: %s: %s", set->text, message);
   }
@@ -831,8 +852,8 @@ find_or_create (SetContext *set, xmlNodePtr parent, const char *name, guint inde
 }
 
 /* Sets attribute attr of element to value and records it as touched, and the value it
- * replaced (the first set's to change it), so that an error naming that value names the
- * set too. */
+ * replaced (the first set's to change it), so that an error about that value (a <compare>
+ * naming a variant a set renamed) names the set too. */
 static void
 set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char *value)
 {
@@ -1031,10 +1052,12 @@ read_header (NsScenario *sc, xmlNodePtr root, GError **error)
   return TRUE;
 }
 
-/* Fails if name was already seen among the children read so far (seen: name → node). */
+/* Fails if name, node's attribute attr, was already seen among the children read so far
+ * (seen: name → node): at node's line (a second element), naming the sets behind both
+ * attributes. */
 static gboolean
-check_unique (NsScenario *sc, GHashTable *seen, xmlNodePtr node, const char *what,
-              const char *name, GError **error)
+check_unique (NsScenario *sc, GHashTable *seen, xmlNodePtr node, const char *attr,
+              const char *what, const char *name, GError **error)
 {
   xmlNodePtr first = g_hash_table_lookup (seen, name);
 
@@ -1042,8 +1065,11 @@ check_unique (NsScenario *sc, GHashTable *seen, xmlNodePtr node, const char *wha
     g_hash_table_insert (seen, (gpointer) name, node);
     return TRUE;
   }
-  ns_xml_error (sc, node, error, "element %s: %s '%s' is given twice (first on line %d)",
-                node->name, what, name, ns_xml_line (first));
+  ns_xml_error_blame (sc, node, (NsXmlBlame) {
+                        .also = { (xmlNodePtr) ns_xml_attr (first, attr),
+                                  (xmlNodePtr) ns_xml_attr (node, attr) } },
+                      error, "element %s: %s '%s' is given twice (first on line %d)",
+                      node->name, what, name, ns_xml_line (first));
   return FALSE;
 }
 
@@ -1066,11 +1092,11 @@ read_kernel (NsScenario *sc, xmlNodePtr kernel, GError **error)
       return FALSE;
     if (xmlStrEqual (n->name, BAD_CAST "patch")) {
       g_ptr_array_add (sc->patches, name);
-      if (!check_unique (sc, patches, n, "patch", name, error))
+      if (!check_unique (sc, patches, n, "name", "patch", name, error))
         return FALSE;
       continue;
     }
-    if (!check_unique (sc, configs, n, "option", name, error) ||
+    if (!check_unique (sc, configs, n, "name", "option", name, error) ||
         !ns_xml_get_string (sc, n, "value", NULL, &value, error)) {
       g_free (name);
       return FALSE;
@@ -1120,16 +1146,18 @@ resolve_param_from (NsScenario *sc, xmlNodePtr param, const char *name, char **h
 
 /* ERRORS */
 not_regular:
-  ns_xml_error (sc, param, error, "element param: attribute 'from': %s is not a regular file",
-                from);
+  ns_xml_error_attr (sc, param, "from", error, "element param: attribute 'from': %s is not a "
+                     "regular file", from);
   return FALSE;
 bad_file:
-  ns_xml_error (sc, param, error, "element param: attribute 'from': %s", inner->message);
+  ns_xml_error_attr (sc, param, "from", error, "element param: attribute 'from': %s",
+                     inner->message);
   return FALSE;
 no_value:
-  ns_xml_error (sc, param, error, "element param: attribute 'from': %s %s parameter '%s' "
-                "(from= must name the scenario that declares the value itself)", from,
-                declared == NULL ? "declares no" : "takes from another file its", name);
+  ns_xml_error_attr (sc, param, "from", error, "element param: attribute 'from': %s %s "
+                     "parameter '%s' (from= must name the scenario that declares the value "
+                     "itself)", from, declared == NULL ? "declares no"
+                                                       : "takes from another file its", name);
   xmlFreeDoc (doc);
   return FALSE;
 }
@@ -1148,7 +1176,7 @@ read_params (NsScenario *sc, xmlNodePtr root, GError **error)
     if (!ns_xml_get_string (sc, n, "name", NULL, &name, error))
       return FALSE;
     g_ptr_array_add (sc->param_names, name);
-    if (!check_unique (sc, seen, n, "parameter", name, error))
+    if (!check_unique (sc, seen, n, "name", "parameter", name, error))
       return FALSE;
     if (!resolve_param_from (sc, n, name, &home, error)) {
       g_free (home);
@@ -1178,8 +1206,8 @@ get_positive_time (NsScenario *sc, xmlNodePtr measure, const char *attr, NsTime 
     return TRUE;
   text = ns_xml_prop (measure, attr);
   shown = g_strescape (text != NULL ? text : "0", NULL);
-  ns_xml_error (sc, measure, error, "element measure: attribute '%s': expected a time > 0, "
-                "got '%s'", attr, shown);
+  ns_xml_error_attr (sc, measure, attr, error, "element measure: attribute '%s': expected a "
+                     "time > 0, got '%s'", attr, shown);
   return FALSE;
 }
 
@@ -1195,9 +1223,9 @@ check_confidence (NsScenario *sc, xmlNodePtr measure, GError **error)
     return TRUE;
   text = ns_xml_prop (measure, "confidence");
   shown = g_strescape (text != NULL ? text : "", NULL);
-  ns_xml_error (sc, measure, error, "element measure: attribute 'confidence': expected a "
-                "decimal number between 0 and 1 (exclusive), got '%s', which is %g as a "
-                "double", shown, sc->measure.confidence);
+  ns_xml_error_attr (sc, measure, "confidence", error, "element measure: attribute "
+                     "'confidence': expected a decimal number between 0 and 1 (exclusive), got "
+                     "'%s', which is %g as a double", shown, sc->measure.confidence);
   return FALSE;
 }
 
@@ -1231,9 +1259,10 @@ check_measure_end (NsScenario *sc, xmlNodePtr measure, GError **error)
     g_autofree char *warmup = format_time (m->warmup);
     g_autofree char *shown = format_time (length);
 
-    ns_xml_error (sc, measure, error, "element measure: attribute 'warmup' (%s) + attribute "
-                  "'%s' (%s) end past the longest simulated time, 2^63-1 ps (about 106 days)",
-                  warmup, attr, shown);
+    ns_xml_error_blame (sc, measure, (NsXmlBlame) { .attrs = { "warmup", attr } }, error,
+                        "element measure: attribute 'warmup' (%s) + attribute '%s' (%s) end "
+                        "past the longest simulated time, 2^63-1 ps (about 106 days)", warmup,
+                        attr, shown);
     return FALSE;
   }
 }
@@ -1251,8 +1280,9 @@ check_measure_cap (NsScenario *sc, xmlNodePtr measure, GError **error)
     g_autofree char *cap = format_time (m->max_duration);
     g_autofree char *batch = format_time (m->batch);
 
-    ns_xml_error (sc, measure, error, "element measure: attribute 'max-duration' (%s) is "
-                  "shorter than one batch, attribute 'batch' (%s)", cap, batch);
+    ns_xml_error_blame (sc, measure, (NsXmlBlame) { .attrs = { "max-duration", "batch" } },
+                        error, "element measure: attribute 'max-duration' (%s) is shorter than "
+                        "one batch, attribute 'batch' (%s)", cap, batch);
     return FALSE;
   }
 }
@@ -1300,8 +1330,10 @@ read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
 
 /* ERRORS */
 error_range:
-  ns_xml_error (sc, measure, error, "element measure: repetitions and min-batches must be "
-                "between 1 and %u", G_MAXUINT);
+  ns_xml_error_attr (sc, measure, repetitions == 0 || repetitions > G_MAXUINT
+                                   ? "repetitions" : "min-batches", error,
+                     "element measure: repetitions and min-batches must be between 1 and %u",
+                     G_MAXUINT);
   return FALSE;
 }
 
@@ -1312,7 +1344,7 @@ static gboolean
 apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, GHashTable *was,
                     const char *by, GError **error)
 {
-  NsScenario view = { .set_by = touched, .set_was = was };
+  NsScenario view = { .set_by = touched };
   const NsScenario *sc = &view;
 
   for (xmlNodePtr n = variant->children; n != NULL; n = n->next) {
@@ -1325,10 +1357,10 @@ apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, GHas
         !ns_xml_get_string (sc, n, "value", NULL, &value, error))
       return FALSE;
     if (strcmp (path, "seed") == 0) {
-      ns_xml_error (sc, n, error, "element set: a variant cannot set the seed: every "
-                    "variant of a run uses the run's (common random numbers between the "
-                    "variants it compares); set it for all with the root's seed, --seed or "
-                    "--set seed=N");
+      ns_xml_error_attr (sc, n, "path", error, "element set: a variant cannot set the seed: "
+                         "every variant of a run uses the run's (common random numbers "
+                         "between the variants it compares); set it for all with the root's "
+                         "seed, --seed or --set seed=N");
       return FALSE;
     }
     text = g_strdup_printf ("%s=%s", path, value);
@@ -1391,6 +1423,24 @@ check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
   return ok;
 }
 
+/* The name attribute of the <variant> of sc whose name a set replaced, name being the
+ * value replaced, or NULL: why a <compare> naming name names no variant. */
+static xmlNodePtr
+renamed_variant (const NsScenario *sc, const char *name)
+{
+  xmlNodePtr variants = child_element (xmlDocGetRootElement (sc->doc), "variants");
+
+  for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
+    xmlAttrPtr a = ns_xml_attr (v, "name");
+    const char *was = a != NULL && sc->set_was != NULL ? g_hash_table_lookup (sc->set_was, a)
+                                                       : NULL;
+
+    if (was != NULL && g_str_equal (was, name))
+      return (xmlNodePtr) a;
+  }
+  return NULL;
+}
+
 /* Checks one <compare>: a label no earlier compare has (labels: label → node), and two
  * different variants of names as its baseline and patched. */
 static gboolean
@@ -1403,7 +1453,7 @@ check_compare (NsScenario *sc, xmlNodePtr c, GHashTable *names, GHashTable *labe
 
   if (!ns_xml_get_string (sc, c, "label", NULL, &label, error))
     return FALSE;
-  if (!check_unique (sc, labels, c, "label", label, error)) {
+  if (!check_unique (sc, labels, c, "label", "label", label, error)) {
     g_free (label);
     return FALSE;
   }
@@ -1423,14 +1473,17 @@ check_compare (NsScenario *sc, xmlNodePtr c, GHashTable *names, GHashTable *labe
 no_variant:
   for (gsize i = 0; i < G_N_ELEMENTS (ends); i++)
     if (ends_named[i] != NULL && !g_hash_table_contains (names, ends_named[i])) {
-      ns_xml_error (sc, c, error, "element compare: attribute '%s': no variant named '%s'",
-                    ends[i], ends_named[i]);
+      ns_xml_error_blame (sc, c, (NsXmlBlame) {
+                            .attrs = { ends[i] }, .also = { renamed_variant (sc, ends_named[i]) } },
+                          error, "element compare: attribute '%s': no variant named '%s'",
+                          ends[i], ends_named[i]);
       break;
     }
   goto fail;
 same_variant:
-  ns_xml_error (sc, c, error, "element compare: attribute 'patched': the same variant as "
-                "'baseline' ('%s'); a comparison needs two", ends_named[1]);
+  ns_xml_error_blame (sc, c, (NsXmlBlame) { .attrs = { "patched", "baseline" } }, error,
+                      "element compare: attribute 'patched': the same variant as 'baseline' "
+                      "('%s'); a comparison needs two", ends_named[1]);
 fail:
   g_free (ends_named[0]);
   g_free (ends_named[1]);
@@ -1454,7 +1507,7 @@ check_variants (NsScenario *sc, xmlNodePtr root, GError **error)
       continue;
     if (!ns_xml_get_string (sc, v, "name", NULL, &name, error))
       return FALSE;
-    if (!check_unique (sc, names, v, "variant", name, error)) {
+    if (!check_unique (sc, names, v, "name", "variant", name, error)) {
       g_free (name);
       return FALSE;
     }
@@ -1577,30 +1630,24 @@ apply_variant_sets (xmlDocPtr doc, const char *variant, GHashTable *touched, GHa
   return FALSE;
 }
 
-/* Validates doc against scenario.rng, noting the sets behind the node at fault
- * (sets_behind). */
+/* Validates doc against scenario.rng, naming the sets behind the node at fault (an
+ * element as a whole, or an attribute). */
 static gboolean
-validate (xmlDocPtr doc, const char *path, GHashTable *touched, GHashTable *was,
-          GError **error)
+validate (xmlDocPtr doc, const char *path, GHashTable *touched, GError **error)
 {
   g_autofree char *schema = ns_xml_schema_path ("scenario.rng");
-  NsScenario view = { .set_by = touched, .set_was = was };
-  g_autofree char *set = NULL;
+  NsScenario view = { .set_by = touched };
   xmlNodePtr bad = NULL;
+  GString *message;
 
   if (ns_xml_validate_full (doc, schema, path, &bad, error))
     return TRUE;
-  if (error != NULL && *error != NULL)
-    set = sets_behind (&view, bad, (*error)->message);
-  if (set != NULL) {
-    GString *message = g_string_new ((*error)->message);
-
-    g_string_append (message, " (after ");
-    ns_escape_controls (message, set);      /* a set's value may hold a line break */
-    g_string_append_c (message, ')');
-    g_free ((*error)->message);
-    (*error)->message = g_string_free (message, FALSE);
-  }
+  if (error == NULL || *error == NULL)
+    return FALSE;
+  message = g_string_new ((*error)->message);
+  append_sets (message, &view, bad, TRUE, &no_blame);
+  g_free ((*error)->message);
+  (*error)->message = g_string_free (message, FALSE);
   return FALSE;
 }
 
@@ -1638,7 +1685,7 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
       !apply_variant_sets (doc, variant, touched, was, error) ||
       !apply_sets (doc, sets, FALSE, "--set", touched, was, error) ||
       !apply_sets (doc, params, FALSE, params_by, touched, was, error) ||
-      !validate (doc, path, touched, was, error))
+      !validate (doc, path, touched, error))
     goto error_doc;
   sc = scenario_new (path, doc, touched, was);
   if (!read_scenario (sc, error))
@@ -1707,21 +1754,35 @@ ns_scenario_param_home (const NsScenario *scenario, const char *name)
   return param_entry (scenario, scenario->param_homes, name);
 }
 
-/* The <element> child of the scenario's <kernel> named name; see scenario.h. */
+/* The <element> child of the scenario's <kernel> named name, or NULL; see scenario.h. */
 xmlNodePtr
-ns_scenario_kernel_child (const NsScenario *scenario, const char *element, const char *name)
+ns_scenario_kernel_option (const NsScenario *scenario, const char *element, const char *name)
 {
   xmlNodePtr kernel;
 
   g_return_val_if_fail (scenario != NULL && element != NULL && name != NULL, NULL);
   kernel = ns_xml_child (xmlDocGetRootElement (scenario->doc), "kernel");
-  for (xmlNodePtr n = kernel != NULL ? kernel->children : NULL; n != NULL; n = n->next) {
-    g_autofree xmlChar *named = ns_xml_is_element (n, element) ?
-                                xmlGetProp (n, BAD_CAST "name") : NULL;
-    if (named != NULL && !strcmp ((const char *) named, name))
-      return n;
-  }
-  return kernel;
+  return kernel != NULL ? find_named (kernel, element, name) : NULL;
+}
+
+/* The <element> child of the scenario's <kernel> named name, else <kernel>; see
+ * scenario.h. */
+xmlNodePtr
+ns_scenario_kernel_child (const NsScenario *scenario, const char *element, const char *name)
+{
+  xmlNodePtr child = ns_scenario_kernel_option (scenario, element, name);
+
+  g_return_val_if_fail (scenario != NULL, NULL);
+  return child != NULL ? child
+                       : ns_xml_child (xmlDocGetRootElement (scenario->doc), "kernel");
+}
+
+/* The <param> element named name; see scenario.h. */
+xmlNodePtr
+ns_scenario_param_node (const NsScenario *scenario, const char *name)
+{
+  g_return_val_if_fail (scenario != NULL && name != NULL, NULL);
+  return find_param (xmlDocGetRootElement (scenario->doc), name);
 }
 
 /* The document as run (after every set), as newly allocated UTF-8 XML text. */

@@ -47,7 +47,8 @@ typedef struct {
   GHashTable *set_by;         /* xmlNodePtr → who made or changed it: "--set PATH=VALUE",
                                  "--param PATH=VALUE" or "variant 'NAME' set PATH=VALUE" */
   GHashTable *set_was;        /* xmlAttrPtr → the value a set replaced (the file's, or an
-                                 earlier set's), so that an error naming it names the set
+                                 earlier set's), so that an error about that value (a
+                                 <compare> naming a variant a set renamed) names the set
                                  (may be NULL) */
 } NsScenario;
 
@@ -74,6 +75,11 @@ const char *ns_scenario_param_home (const NsScenario *scenario, const char *name
  * name, for an error about it; the <kernel> itself when none is (NULL without one). */
 xmlNodePtr  ns_scenario_kernel_child (const NsScenario *scenario, const char *element,
                                       const char *name);
+/* Like ns_scenario_kernel_child, but NULL when no such child is (for NsXmlBlame.also). */
+xmlNodePtr  ns_scenario_kernel_option (const NsScenario *scenario, const char *element,
+                                       const char *name);
+/* The <param> element of the scenario named name (after every set), or NULL. */
+xmlNodePtr  ns_scenario_param_node (const NsScenario *scenario, const char *name);
 /* Serialises the document as run (after --set), for recording in outputs. */
 char       *ns_scenario_dump   (const NsScenario *scenario);
 
@@ -96,9 +102,38 @@ gboolean ns_xml_get_time   (const NsScenario *sc, xmlNodePtr node, const char *a
  * (NULL-terminated), and listing the allowed ones. */
 gboolean ns_xml_check_attrs (const NsScenario *sc, xmlNodePtr node, const char *const *allowed,
                              GError **error);
-/* Sets a "file:line: message" error for node. */
+/* Errors about a scenario's elements: "file:line: message", ending "(after --set
+ * PATH=VALUE)", "(after --param …)" or "(after variant 'NAME' set …)" with the sets behind
+ * what the caller says the error is about (never guessed from the message).
+ *
+ * ns_xml_error: about element node as a whole (a socket that failed, a <set> whose path
+ * and value go together): node's line; the set that made node or an element holding it,
+ * and those that changed any of its attributes. */
 void     ns_xml_error      (const NsScenario *sc, xmlNodePtr node, GError **error,
                             const char *format, ...) G_GNUC_PRINTF (4, 5);
+/* About the value of attribute attr of element node: the attribute's line; the set that
+ * gave the value, or made an element holding it. Where node lacks attr (a missing or
+ * defaulted value): node's line, and no set. */
+void     ns_xml_error_attr (const NsScenario *sc, xmlNodePtr node, const char *attr,
+                            GError **error, const char *format, ...) G_GNUC_PRINTF (5, 6);
+
+/* What an error about several values is about: attributes of its element (NULL entries
+ * unused; the first the element has gives the line, else the element's), and other nodes
+ * whose values it is about too (NULL entries unused): an element (as ns_xml_error names
+ * its sets) or an attribute (an xmlAttrPtr cast to xmlNodePtr; as ns_xml_error_attr) — a
+ * duplicate's first occurrence, a variant a set renamed, the <config> or <patch> a message
+ * about the build names. E.g. (NsXmlBlame) { .attrs = { "warmup", "duration" } } or
+ * (NsXmlBlame) { .attrs = { "version" }, .also = { patch } }. */
+typedef struct {
+  const char *attrs[4];
+  xmlNodePtr  also[4];
+} NsXmlBlame;
+
+/* Like ns_xml_error_attr, about everything blame lists: its attributes' line; the sets
+ * behind them (in the element's order of attributes), then those behind blame.also (in
+ * document order), each named once. */
+void     ns_xml_error_blame (const NsScenario *sc, xmlNodePtr node, NsXmlBlame blame,
+                             GError **error, const char *format, ...) G_GNUC_PRINTF (5, 6);
 
 /* Parsers shared with the CLI (--set values, sweep ranges). */
 gboolean ns_parse_size     (const char *text, guint64 *out);

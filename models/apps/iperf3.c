@@ -746,59 +746,66 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
 
 /* ERRORS */
 bad_streams:
-  ns_xml_error (sc, w, error, "attribute 'streams': expected 1 to 1024 (iperf3 itself stops "
-                "at 128, MAX_STREAMS: more stand for several clients' streams on one "
-                "server port), got %" G_GUINT64_FORMAT, streams);
+  ns_xml_error_attr (sc, w, "streams", error, "attribute 'streams': expected 1 to 1024 "
+                     "(iperf3 itself stops at 128, MAX_STREAMS: more stand for several "
+                     "clients' streams on one server port), got %" G_GUINT64_FORMAT, streams);
   return FALSE;
 bad_length:
-  ns_xml_error (sc, w, error, "attribute 'length': expected 16 to 65507 bytes (a UDP "
-                "datagram carrying iperf3's header), got %" G_GUINT64_FORMAT, length);
+  ns_xml_error_attr (sc, w, "length", error, "attribute 'length': expected 16 to 65507 "
+                     "bytes (a UDP datagram carrying iperf3's header), got %" G_GUINT64_FORMAT,
+                     length);
   return FALSE;
 bad_rate:
-  ns_xml_error (sc, w, error, "attribute 'rate': expected a rate in bits/s such as 1G, "
-                "100M or 0 (unlimited), got '%s'", rate);
+  ns_xml_error_attr (sc, w, "rate", error, "attribute 'rate': expected a rate in bits/s "
+                     "such as 1G, 100M or 0 (unlimited), got '%s'", rate);
   return FALSE;
 bad_multisend:
-  ns_xml_error (sc, w, error, "attribute 'multisend': expected 1 to 1000, got %"
-                G_GUINT64_FORMAT, multisend);
+  ns_xml_error_attr (sc, w, "multisend", error, "attribute 'multisend': expected 1 to 1000, "
+                     "got %" G_GUINT64_FORMAT, multisend);
   return FALSE;
 paced_multisend:
-  ns_xml_error (sc, w, error, "attribute 'multisend' (%" G_GUINT64_FORMAT ") cannot take "
-                "effect with attribute 'rate' ('%s'): iperf3 makes one pass over the streams "
-                "a loop when paced (iperf_send makes multisend passes with -b 0 only); give "
-                "rate=\"0\" or leave multisend out", multisend, rate);
+  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "multisend", "rate" } }, error,
+                      "attribute 'multisend' (%" G_GUINT64_FORMAT ") cannot take effect with "
+                      "attribute 'rate' ('%s'): iperf3 makes one pass over the streams a loop "
+                      "when paced (iperf_send makes multisend passes with -b 0 only); give "
+                      "rate=\"0\" or leave multisend out", multisend, rate);
   return FALSE;
 bad_port:
-  ns_xml_error (sc, w, error, "attribute 'port': expected 1 to 65535, got %" G_GUINT64_FORMAT,
-                port);
+  ns_xml_error_attr (sc, w, "port", error, "attribute 'port': expected 1 to 65535, got %"
+                     G_GUINT64_FORMAT, port);
   return FALSE;
 bad_extra:
-  ns_xml_error (sc, w, error, "attribute 'extra-sockets': expected 0 to 1024, got %"
-                G_GUINT64_FORMAT, extra);
+  ns_xml_error_attr (sc, w, "extra-sockets", error, "attribute 'extra-sockets': expected 0 "
+                     "to 1024, got %" G_GUINT64_FORMAT, extra);
   return FALSE;
 idle_extra_knob:
-  ns_xml_error (sc, w, error, "attribute '%s' cannot take effect with attribute "
-                "'extra-sockets' 0: it sets up the extra sockets, and there are none; give "
-                "extra-sockets or leave %s out", knob, knob);
+  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { knob, "extra-sockets" } }, error,
+                      "attribute '%s' cannot take effect with attribute 'extra-sockets' 0: it "
+                      "sets up the extra sockets, and there are none; give extra-sockets or "
+                      "leave %s out", knob, knob);
   return FALSE;
 bad_connected:
-  ns_xml_error (sc, w, error, "attribute 'extra-connected': expected 0 to attribute "
-                "'extra-sockets' (%" G_GUINT64_FORMAT "), got %" G_GUINT64_FORMAT, extra,
-                connected);
+  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "extra-connected", "extra-sockets" } },
+                      error, "attribute 'extra-connected': expected 0 to attribute "
+                      "'extra-sockets' (%" G_GUINT64_FORMAT "), got %" G_GUINT64_FORMAT, extra,
+                      connected);
   return FALSE;
 bad_pacing:
-  ns_xml_error (sc, w, error, "attribute 'pacing-timer': expected whole microseconds from "
-                "1us to 2147483647us (iperf3's --pacing-timer is an int of microseconds)");
+  ns_xml_error_attr (sc, w, "pacing-timer", error, "attribute 'pacing-timer': expected whole "
+                     "microseconds from 1us to 2147483647us (iperf3's --pacing-timer is an int "
+                     "of microseconds)");
   return FALSE;
 unpaced_pacing:
-  ns_xml_error (sc, w, error, "attribute 'pacing-timer' cannot take effect with attribute "
-                "'rate' ('%s'): unlimited (-b 0) streams stay green and iperf3 makes no pacing "
-                "timers (iperf_create_send_timers only with a rate); give a rate or leave "
-                "pacing-timer out", rate);
+  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "pacing-timer", "rate" } }, error,
+                      "attribute 'pacing-timer' cannot take effect with attribute 'rate' "
+                      "('%s'): unlimited (-b 0) streams stay green and iperf3 makes no pacing "
+                      "timers (iperf_create_send_timers only with a rate); give a rate or "
+                      "leave pacing-timer out", rate);
   return FALSE;
 bad_family:
-  ns_xml_error (sc, w, error, "attribute 'server-family': an AF_INET server ('inet') cannot "
-                "receive the streams of attribute 'family' ('ipv6')");
+  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "server-family", "family" } }, error,
+                      "attribute 'server-family': an AF_INET server ('inet') cannot receive "
+                      "the streams of attribute 'family' ('ipv6')");
   return FALSE;
 }
 
@@ -810,6 +817,15 @@ threads_per_side (const Iperf *ip)
   return ip->threading == IPERF_SINGLE ? "attribute 'threading' single"
                                        : "attribute 'threading' per-stream, one per "
                                          "attribute 'streams'";
+}
+
+/* What an error about the threads' CPUs is about: the CPU attributes, and those that
+ * set the threads per side (threads_per_side). */
+static NsXmlBlame
+cpus_blame (const Iperf *ip)
+{
+  return (NsXmlBlame) { .attrs = { "client-cpu", "server-cpu", "threading",
+                                   ip->threading == IPERF_SINGLE ? NULL : "streams" } };
 }
 
 /* Checks that the threads' CPUs exist and do not overlap. */
@@ -827,23 +843,24 @@ check_cpus (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
 
 /* ERRORS */
 too_few:
-  ns_xml_error (sc, sc->workload, error, "attribute 'client-cpu' (%u) and attribute "
-                "'server-cpu' (%u): %u thread(s) per side (%s) do not fit the machine's %u "
-                "CPUs", ip->client_cpu, ip->server_cpu, span, threads_per_side (ip), n);
+  ns_xml_error_blame (sc, sc->workload, cpus_blame (ip), error, "attribute 'client-cpu' (%u) "
+                      "and attribute 'server-cpu' (%u): %u thread(s) per side (%s) do not fit "
+                      "the machine's %u CPUs", ip->client_cpu, ip->server_cpu, span,
+                      threads_per_side (ip), n);
   return FALSE;
 overlap:
-  ns_xml_error (sc, sc->workload, error, "attribute 'client-cpu' and attribute 'server-cpu': "
-                "the client CPUs %u-%u and server CPUs %u-%u overlap (%s)", ip->client_cpu,
-                ip->client_cpu + span - 1, ip->server_cpu, ip->server_cpu + span - 1,
-                threads_per_side (ip));
+  ns_xml_error_blame (sc, sc->workload, cpus_blame (ip), error, "attribute 'client-cpu' and "
+                      "attribute 'server-cpu': the client CPUs %u-%u and server CPUs %u-%u "
+                      "overlap (%s)", ip->client_cpu, ip->client_cpu + span - 1,
+                      ip->server_cpu, ip->server_cpu + span - 1, threads_per_side (ip));
   return FALSE;
 }
 
 /* Refuses client_idle / server_idle under per-stream threading: those are the fraction of
  * time the single thread sleeps in select(), and 3.16+'s per-stream threads block in
- * sendto()/recvfrom() with no select() poll table to time. At the element whose attribute
- * a set gave (workload's 'threading', else measure's 'metric'), so that the set is named;
- * FALSE with a file:line error. */
+ * sendto()/recvfrom() with no select() poll table to time. At the attribute a set gave
+ * (workload's 'threading', else measure's 'metric'), naming the sets behind both; FALSE
+ * with a file:line error. */
 static gboolean
 check_metric_available (const Iperf *ip, const NsScenario *sc, GError **error)
 {
@@ -851,15 +868,19 @@ check_metric_available (const Iperf *ip, const NsScenario *sc, GError **error)
   xmlAttrPtr threading = xmlHasProp (sc->workload, BAD_CAST "threading");
   gboolean threading_set = threading != NULL && sc->set_by != NULL &&
                            g_hash_table_contains (sc->set_by, threading);
-  xmlNodePtr at = threading_set ? sc->workload
-                                : ns_xml_child (xmlDocGetRootElement (sc->doc), "measure");
+  xmlNodePtr measure = ns_xml_child (xmlDocGetRootElement (sc->doc), "measure");
+  NsXmlBlame at_workload = { .attrs = { "threading" },
+                             .also = { (xmlNodePtr) ns_xml_attr (measure, "metric") } };
+  NsXmlBlame at_measure = { .attrs = { "metric" }, .also = { (xmlNodePtr) threading } };
 
   if (ip->threading == IPERF_SINGLE ||
       (!g_str_equal (metric, "client_idle") && !g_str_equal (metric, "server_idle")))
     return TRUE;
-  ns_xml_error (sc, at, error, "attribute 'metric' ('%s') is unavailable with attribute "
-                "'threading' per-stream: it is the time the single thread sleeps in select(), "
-                "and per-stream threads block in sendto()/recvfrom() without one", metric);
+  ns_xml_error_blame (sc, threading_set ? sc->workload : measure,
+                      threading_set ? at_workload : at_measure, error, "attribute 'metric' "
+                      "('%s') is unavailable with attribute 'threading' per-stream: it is the "
+                      "time the single thread sleeps in select(), and per-stream threads block "
+                      "in sendto()/recvfrom() without one", metric);
   return FALSE;
 }
 

@@ -534,13 +534,18 @@ pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)
 
 /* ERRORS */
 option_off:
-  ns_xml_error (sc, sc->workload, error, "kernel config %s=n: the set-up needs it (tc "
-                "qdisc add dev dummy0 clsact; tc filter add … egress matchall action "
-                "gact); use y, or m (a module) where it is a tristate", off);
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) {
+                        .also = { ns_scenario_kernel_option (sc, "config", off) } },
+                      error, "kernel config %s=n: the set-up needs it (tc qdisc add dev dummy0 "
+                      "clsact; tc filter add … egress matchall action gact); use y, or m (a "
+                      "module) where it is a tristate", off);
   return FALSE;
 act_not_tristate:
-  ns_xml_error (sc, sc->workload, error, "kernel config CONFIG_NET_CLS_ACT=m: it is a bool "
-                "(net/sched/Kconfig), tc actions cannot be a module; use y");
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) {
+                        .also = { ns_scenario_kernel_option (sc, "config",
+                                                             "CONFIG_NET_CLS_ACT") } },
+                      error, "kernel config CONFIG_NET_CLS_ACT=m: it is a bool "
+                      "(net/sched/Kconfig), tc actions cannot be a module; use y");
   return FALSE;
 }
 
@@ -564,16 +569,32 @@ pktgen_check_wrapper_series (const NsScenario *sc, const NsBuild *build, GError 
 
 /* ERRORS */
 merged_in_version:
-  ns_xml_error (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel"), error,
-                "attribute 'version': kernel %s has the merged tc retpoline wrapper "
-                "(include/net/tc_wrapper.h, v6.2), which patch %s, its RFC, cannot go on; "
-                "drop the patch or use 6.1", ns_build_version (build), rfc);
+  ns_xml_error_blame (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel"),
+                      (NsXmlBlame) { .attrs = { "version" },
+                                     .also = { ns_scenario_kernel_option (sc, "patch", rfc) } },
+                      error, "attribute 'version': kernel %s has the merged tc retpoline "
+                      "wrapper (include/net/tc_wrapper.h, v6.2), which patch %s, its RFC, "
+                      "cannot go on; drop the patch or use 6.1", ns_build_version (build), rfc);
   return FALSE;
 merged_patch:
-  ns_xml_error (sc, ns_scenario_kernel_child (sc, "patch", rfc), error, "attribute 'name': "
-                "patches %s and %s are two versions of one series (the RFC and the merged "
-                "v6), both creating include/net/tc_wrapper.h; apply one", rfc, merged);
+  ns_xml_error_blame (sc, ns_scenario_kernel_child (sc, "patch", rfc), (NsXmlBlame) {
+                        .attrs = { "name" },
+                        .also = { ns_scenario_kernel_option (sc, "patch", merged) } },
+                      error, "attribute 'name': patches %s and %s are two versions of one "
+                      "series (the RFC and the merged v6), both creating "
+                      "include/net/tc_wrapper.h; apply one", rfc, merged);
   return FALSE;
+}
+
+/* What an error about patch having no chain to act on is about: the patch and the options
+ * that decide whether the build has a wrapper with matchall in it. */
+static NsXmlBlame
+chain_blame (const NsScenario *sc, const NsBuild *build, const char *patch)
+{
+  return (NsXmlBlame) {
+    .also = { ns_scenario_kernel_option (sc, "patch", patch),
+              ns_scenario_kernel_option (sc, "config", ns_build_retpoline_option (build)),
+              ns_scenario_kernel_option (sc, "config", "CONFIG_NET_CLS_MATCHALL") } };
 }
 
 /* The what-if patches that move matchall in the wrapper's classifier chain need it in
@@ -586,18 +607,22 @@ pktgen_check_chain_whatif (const NsScenario *sc, const NsBuild *build, const TcE
   static const char *const moves[] = { "tc-wrapper-cls-first", "tc-wrapper-cls-last", NULL };
 
   if (ns_build_has_patch (build, moves[0]) && ns_build_has_patch (build, moves[1])) {
-    ns_xml_error (sc, sc->workload, error, "patches %s and %s: matchall cannot be both first "
-                  "and last in the classifier chain; apply one", moves[0], moves[1]);
+    ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) {
+                          .also = { ns_scenario_kernel_option (sc, "patch", moves[0]),
+                                    ns_scenario_kernel_option (sc, "patch", moves[1]) } },
+                        error, "patches %s and %s: matchall cannot be both first and last in "
+                        "the classifier chain; apply one", moves[0], moves[1]);
     return FALSE;
   }
   for (guint i = 0; moves[i]; i++)
     if (ns_build_has_patch (build, moves[i]) &&
         tc_wrapper_cls_position (tc, tc_classifier_fn ("mall_classify")) == 0) {
-      ns_xml_error (sc, sc->workload, error, "patch %s moves matchall in the tc wrapper's "
-                    "compare chain, but this build has none for it: no wrapper (before "
-                    "v6.2 without tc-retpoline-wrappers, or %s=n) or matchall a module "
-                    "(CONFIG_NET_CLS_MATCHALL not y)", moves[i],
-                    ns_build_retpoline_option (build));
+      ns_xml_error_blame (sc, sc->workload, chain_blame (sc, build, moves[i]), error,
+                          "patch %s moves matchall in the tc wrapper's compare chain, but "
+                          "this build has none for it: no wrapper (before v6.2 without "
+                          "tc-retpoline-wrappers, or %s=n) or matchall a module "
+                          "(CONFIG_NET_CLS_MATCHALL not y)", moves[i],
+                          ns_build_retpoline_option (build));
       return FALSE;
     }
   return TRUE;
@@ -642,34 +667,35 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
 
 /* ERRORS */
 bad_mode:
-  ns_xml_error (sc, w, error, "attribute 'xmit-mode': only queue_xmit is modelled (it is "
-                "the mode that reaches the egress clsact hook; start_xmit bypasses tc and "
-                "netif_receive needs the receive path), got '%s'", mode);
+  ns_xml_error_attr (sc, w, "xmit-mode", error, "attribute 'xmit-mode': only queue_xmit is "
+                     "modelled (it is the mode that reaches the egress clsact hook; start_xmit "
+                     "bypasses tc and netif_receive needs the receive path), got '%s'", mode);
   return FALSE;
 bad_filters:
-  ns_xml_error (sc, w, error, "attribute 'filters': expected 0 to 4096, got %" G_GUINT64_FORMAT,
-                *filters);
+  ns_xml_error_attr (sc, w, "filters", error, "attribute 'filters': expected 0 to 4096, got %"
+                     G_GUINT64_FORMAT, *filters);
   return FALSE;
 bad_pkt_size:
-  ns_xml_error (sc, w, error, "attribute 'pkt-size': expected 42 to 1500 bytes (a frame "
-                "without FCS: pktgen raises a smaller size to 42, its Ethernet, IPv4 and UDP "
-                "headers; sizes past dummy0's MTU are not modelled), got %" G_GUINT64_FORMAT,
-                *pkt_size);
+  ns_xml_error_attr (sc, w, "pkt-size", error, "attribute 'pkt-size': expected 42 to 1500 "
+                     "bytes (a frame without FCS: pktgen raises a smaller size to 42, its "
+                     "Ethernet, IPv4 and UDP headers; sizes past dummy0's MTU are not "
+                     "modelled), got %" G_GUINT64_FORMAT, *pkt_size);
   return FALSE;
 bad_clone_skb:
-  ns_xml_error (sc, w, error, "attribute 'clone-skb': expected 0 to 100000000, got %"
-                G_GUINT64_FORMAT, *clone_skb);
+  ns_xml_error_attr (sc, w, "clone-skb", error, "attribute 'clone-skb': expected 0 to "
+                     "100000000, got %" G_GUINT64_FORMAT, *clone_skb);
   return FALSE;
 bad_action:
-  ns_xml_error (sc, w, error, "attribute 'action': expected %s, got '%s'", verdict_names,
-                action);
+  ns_xml_error_attr (sc, w, "action", error, "attribute 'action': expected %s, got '%s'",
+                     verdict_names, action);
   return FALSE;
 bad_last_action:
-  ns_xml_error (sc, w, error, "attribute 'last-action': expected %s, got '%s'", verdict_names,
-                last_action);
+  ns_xml_error_attr (sc, w, "last-action", error, "attribute 'last-action': expected %s, got "
+                     "'%s'", verdict_names, last_action);
   return FALSE;
 bad_protocol:
-  ns_xml_error (sc, w, error, "attribute 'protocol': expected all or ip, got '%s'", proto);
+  ns_xml_error_attr (sc, w, "protocol", error, "attribute 'protocol': expected all or ip, got "
+                     "'%s'", proto);
   return FALSE;
 }
 

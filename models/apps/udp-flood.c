@@ -180,16 +180,16 @@ read_attributes (Flood *f, const NsScenario *sc, NsMachine *machine, GError **er
 
 /* ERRORS */
 bad_sockets:
-  ns_xml_error (sc, w, error, "attribute 'sockets': expected 1 to 4096, got %"
-                G_GUINT64_FORMAT, sockets);
+  ns_xml_error_attr (sc, w, "sockets", error, "attribute 'sockets': expected 1 to 4096, got %"
+                     G_GUINT64_FORMAT, sockets);
   return FALSE;
 bad_length:
-  ns_xml_error (sc, w, error, "attribute 'length': expected 1 to 65507 bytes, got %"
-                G_GUINT64_FORMAT, length);
+  ns_xml_error_attr (sc, w, "length", error, "attribute 'length': expected 1 to 65507 bytes, "
+                     "got %" G_GUINT64_FORMAT, length);
   return FALSE;
 bad_port:
-  ns_xml_error (sc, w, error, "attribute 'port': expected 1 to 65535, got %" G_GUINT64_FORMAT,
-                port);
+  ns_xml_error_attr (sc, w, "port", error, "attribute 'port': expected 1 to 65535, got %"
+                     G_GUINT64_FORMAT, port);
   return FALSE;
 }
 

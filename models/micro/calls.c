@@ -156,8 +156,8 @@ get_insns (const NsScenario *sc, const char *attr, guint def, guint *out, GError
 
 /* ERRORS */
 error_range:
-  ns_xml_error (sc, sc->workload, error, "attribute '%s': expected 0 to %d, got %"
-                G_GUINT64_FORMAT, attr, CALLS_MAX_INSNS, n);
+  ns_xml_error_attr (sc, sc->workload, attr, error, "attribute '%s': expected 0 to %d, got %"
+                     G_GUINT64_FORMAT, attr, CALLS_MAX_INSNS, n);
   return FALSE;
 }
 
@@ -216,13 +216,14 @@ chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
 
 /* ERRORS */
 bad_depth:
-  ns_xml_error (sc, sc->workload, error, "attribute 'depth': expected 1 to %d, got %"
-                G_GUINT64_FORMAT, CHAIN_MAX_DEPTH, depth);
+  ns_xml_error_attr (sc, sc->workload, "depth", error, "attribute 'depth': expected 1 to %d, "
+                     "got %" G_GUINT64_FORMAT, CHAIN_MAX_DEPTH, depth);
   goto fail;
 empty_inlined:
-  ns_xml_error (sc, sc->workload, error, "attribute 'body-insns': expected 1 to %d with "
-                "inline=\"true\", got 0 (an inlined chain with an empty body costs nothing "
-                "a pass: simulated time would never advance)", CALLS_MAX_INSNS);
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { "body-insns", "inline" } },
+                      error, "attribute 'body-insns': expected 1 to %d with inline=\"true\", "
+                      "got 0 (an inlined chain with an empty body costs nothing a pass: "
+                      "simulated time would never advance)", CALLS_MAX_INSNS);
 fail:
   g_free (c);
   return NULL;
@@ -265,13 +266,14 @@ tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
 
 /* ERRORS */
 too_big:
-  ns_xml_error (sc, sc->workload, error, "attribute 'fanout' (%" G_GUINT64_FORMAT ") and "
-                "attribute 'depth' (%" G_GUINT64_FORMAT "): expected at least 1 each and at "
-                "most %d functions", fanout, depth, TREE_MAX_NODES);
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { "fanout", "depth" } },
+                      error, "attribute 'fanout' (%" G_GUINT64_FORMAT ") and attribute "
+                      "'depth' (%" G_GUINT64_FORMAT "): expected at least 1 each and at most "
+                      "%d functions", fanout, depth, TREE_MAX_NODES);
   goto fail;
 bad_bytes:
-  ns_xml_error (sc, sc->workload, error, "attribute 'text-bytes': expected 16 to 4096, got %"
-                G_GUINT64_FORMAT, bytes);
+  ns_xml_error_attr (sc, sc->workload, "text-bytes", error, "attribute 'text-bytes': "
+                     "expected 16 to 4096, got %" G_GUINT64_FORMAT, bytes);
 fail:
   g_free (c);
   return NULL;

@@ -151,13 +151,14 @@ read_attributes (const NsScenario *sc, NsMachine *machine, guint64 *n, guint64 *
 
 /* ERRORS */
 bad_sockets:
-  ns_xml_error (sc, sc->workload, error, "attribute 'sockets': expected 1 to %d, got %"
-                G_GUINT64_FORMAT, LOOKUP_MAX_SOCKETS, *n);
+  ns_xml_error_attr (sc, sc->workload, "sockets", error, "attribute 'sockets': expected 1 to "
+                     "%d, got %" G_GUINT64_FORMAT, LOOKUP_MAX_SOCKETS, *n);
   return FALSE;
 bad_stride:
-  ns_xml_error (sc, sc->workload, error, "attribute 'stride': expected 0 (packed) or a "
-                "multiple of 64 bytes from %" G_GUINT64_FORMAT " (a struct udp_sock) to %u, "
-                "got %" G_GUINT64_FORMAT, min_stride, LOOKUP_MAX_STRIDE, *stride);
+  ns_xml_error_attr (sc, sc->workload, "stride", error, "attribute 'stride': expected 0 "
+                     "(packed) or a multiple of 64 bytes from %" G_GUINT64_FORMAT " (a struct "
+                     "udp_sock) to %u, got %" G_GUINT64_FORMAT, min_stride, LOOKUP_MAX_STRIDE,
+                     *stride);
   return FALSE;
 }
 
@@ -198,8 +199,8 @@ lookup_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
 
 /* ERRORS */
 misplaced:
-  ns_xml_error (sc, sc->workload, error, "attribute 'stride': the arena did not place the "
-                "sockets %" G_GUINT64_FORMAT " bytes apart", stride);
+  ns_xml_error_attr (sc, sc->workload, "stride", error, "attribute 'stride': the arena did "
+                     "not place the sockets %" G_GUINT64_FORMAT " bytes apart", stride);
   goto fail;
 set_up_failed:
   ns_xml_error (sc, sc->workload, error, "socket set-up failed with errno %d", -err);

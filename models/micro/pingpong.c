@@ -77,8 +77,9 @@ parse_distance (const NsScenario *sc, const char *text, NsDistance *out, GError 
       *out = (NsDistance) i;
       return TRUE;
     }
-  ns_xml_error (sc, sc->workload, error,
-                "attribute 'distance': expected smt, ccx, socket or remote, got '%s'", text);
+  ns_xml_error_attr (sc, sc->workload, "distance", error,
+                     "attribute 'distance': expected smt, ccx, socket or remote, got '%s'",
+                     text);
   return FALSE;
 }
 
@@ -110,9 +111,9 @@ pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_
 
 /* ERRORS */
 no_peer:
-  ns_xml_error (sc, sc->workload, error,
-                "attribute 'distance': this machine has no CPU at distance '%s' from CPU %u "
-                "(attribute 'cpu')", dist_name, cpu);
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { "distance", "cpu" } },
+                      error, "attribute 'distance': this machine has no CPU at distance '%s' "
+                      "from CPU %u (attribute 'cpu')", dist_name, cpu);
   return NULL;
 }
 

@@ -84,12 +84,13 @@ chase_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
 
 /* ERRORS */
 too_small:
-  ns_xml_error (sc, sc->workload, error,
-                "attribute 'working-set': expected at least 128 bytes (two cache lines)");
+  ns_xml_error_attr (sc, sc->workload, "working-set", error,
+                     "attribute 'working-set': expected at least 128 bytes (two cache lines)");
   return NULL;
 too_large:
-  ns_xml_error (sc, sc->workload, error, "attribute 'working-set': expected at most 4 GiB "
-                "(the simulated memory holds 16 GiB), got %" G_GUINT64_FORMAT " bytes", ws);
+  ns_xml_error_attr (sc, sc->workload, "working-set", error, "attribute 'working-set': "
+                     "expected at most 4 GiB (the simulated memory holds 16 GiB), got %"
+                     G_GUINT64_FORMAT " bytes", ws);
   return NULL;
 }
 
