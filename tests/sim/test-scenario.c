@@ -577,6 +577,31 @@ START_TEST (test_set_errors_multiline)
 }
 END_TEST
 
+/* An error names the sets behind the attributes it is about and no other, whatever values
+ * the other sets gave: not --set measure.warmup=0 when duration is '0' too, nor
+ * --set measure.duration=1ms when the batch is 1ms too (the old code matched every set's
+ * value against the message's words, and named both). */
+START_TEST (test_set_errors_name_only_theirs)
+{
+  static const struct { const char *sets[5], *expected; } cases[] = {
+    { { "measure.warmup=0", "measure.duration=0", NULL },
+      "minimal.xml:7: element measure: attribute 'duration': expected a time > 0, got '0' "
+      "(after --set measure.duration=0)" },
+    { { "measure.converge=0.01", "measure.batch=1ms", "measure.duration=1ms",
+        "measure.max-duration=1us", NULL },
+      "minimal.xml:7: element measure: attribute 'max-duration' (1us) is shorter than one "
+      "batch, attribute 'batch' (1ms) (after --set measure.batch=1ms, --set "
+      "measure.max-duration=1us)" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
+    g_autofree char *message = load_fails ("minimal.xml", cases[i].sets);
+
+    ck_assert_str_eq (message, cases[i].expected);
+  }
+}
+END_TEST
+
 /* A run whose simulated end passes 2^63-1 ps is refused at load, naming the attributes
  * whose sum it is and the sets behind them: warmup + duration under the fixed rule,
  * warmup + max-duration under the convergence rule; a sum that just fits loads, and the
@@ -1038,6 +1063,7 @@ scenario_suite (void)
   tcase_add_test (set, test_set_config_by_name);
   tcase_add_test (set, test_set_errors_in_document);
   tcase_add_test (set, test_set_errors_multiline);
+  tcase_add_test (set, test_set_errors_name_only_theirs);
   tcase_add_test (set, test_measure_end_fits);
   tcase_add_test (set, test_set_bad_syntax);
   tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));

@@ -594,6 +594,12 @@ expect 2 "--set a workload attribute out of range" -- "$NETSIM" run -q --set wor
   "$MICRO/call-chain.xml"
 grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
   bad "out-of-range --set workload attribute does not name the --set: $(cat "$TMP/err")"
+# an IPv6 datagram too long for lo is refused naming both values at fault: the length and
+# the family (here the variant's), not the length's set alone
+expect 2 "IPv6 length past lo's unfragmented limit" -- "$NETSIM" run -q --variant ipv6-8920-n1 \
+  --set workload.length=65500 "$MICRO/udp-flood.xml"
+grep -q "udp-flood.xml:26: attribute 'length': 65500 bytes is above 65488, .*(after --set workload.length=65500, variant 'ipv6-8920-n1' set workload.family=ipv6)$" \
+  "$TMP/err" && ok || bad "an IPv6 length past the limit does not name the family's set: $(cat "$TMP/err")"
 # a bad verdict names its attribute, the value given and the set behind it
 for attr in action last-action; do
   expect 2 "--set workload.$attr=jump" -- "$NETSIM" run -q --variant 7950x-f1-before \
