@@ -156,8 +156,8 @@ required_text_attr (const NsProfileReader *reader, xmlNodePtr node, const char *
   if (value != NULL && g_strstrip (value)[0] != '\0')
     return value;
   g_free (value);
-  ns_xml_set_error (error, reader->path, node, "<%s>: attribute '%s' must not be empty%s",
-                  (const char *) node->name, attr,
+  ns_xml_set_error_attr (error, reader->path, node, attr, "<%s>: attribute '%s' must not be "
+                         "empty%s", (const char *) node->name, attr,
                   !strcmp (attr, "source") ? " (every value needs its source)" : "");
   return NULL;
 }
@@ -199,8 +199,8 @@ read_header (NsProfileReader *reader, xmlNodePtr root, GError **error)
 
 /* ERRORS */
 name_mismatch:
-  ns_xml_set_error (error, reader->path, root,
-                  "<cpu name=\"%s\"> must equal the file name without .xml ('%s')",
+  ns_xml_set_error_attr (error, reader->path, root, "name",
+                         "<cpu name=\"%s\"> must equal the file name without .xml ('%s')",
                   profile->name, stem);
 fail:
   g_free (stem);
@@ -276,11 +276,11 @@ read_version (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
 
   if (value == NULL || (is_kernel_version (value) && ns_kernel_version_check (value, NULL)))
     return value;
-  ns_xml_set_error (error, reader->path, node,
-                  "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR or "
-                  "MAJOR.MINOR.0-rcN (e.g. 6.9, 6.9.0-rc4; "
-                  "each part at most %" G_GUINT64_FORMAT ")",
-                  attr, value, G_MAXUINT64);
+  ns_xml_set_error_attr (error, reader->path, node, attr,
+                         "<mitigations>: %s=\"%s\" is not a kernel version MAJOR.MINOR or "
+                         "MAJOR.MINOR.0-rcN (e.g. 6.9, 6.9.0-rc4; "
+                         "each part at most %" G_GUINT64_FORMAT ")",
+                         attr, value, G_MAXUINT64);
   g_free (value);
   return NULL;
 }
@@ -358,8 +358,9 @@ read_choice (const NsProfileReader *reader, xmlNodePtr node, NsChoice c,
     return TRUE;
   }
   valid = choice_list (c);
-  ns_xml_set_error (error, reader->path, node, "<mitigations>: %s=\"%s\" is not one of %s",
-                  choices[c].attr, value, valid);
+  ns_xml_set_error_attr (error, reader->path, node, choices[c].attr,
+                         "<mitigations>: %s=\"%s\" is not one of %s", choices[c].attr, value,
+                         valid);
   g_free (valid);
   g_free (value);
   return FALSE;
@@ -382,8 +383,8 @@ read_bool (const NsProfileReader *reader, xmlNodePtr node, const char *attr,
   else
     ok = FALSE;
   if (!ok)
-    ns_xml_set_error (error, reader->path, node,
-                    "<mitigations>: %s=\"%s\" must be true or false", attr, value);
+    ns_xml_set_error_attr (error, reader->path, node, attr,
+                           "<mitigations>: %s=\"%s\" must be true or false", attr, value);
   g_free (value);
   return ok;
 }
@@ -432,9 +433,9 @@ check_range (const NsProfileReader *reader, xmlNodePtr node, const NsMitigationD
 
 /* ERRORS */
 reversed:
-  ns_xml_set_error (error, reader->path, node,
-                  "<mitigations>: kernel-from=\"%s\" is after kernel-to=\"%s\"",
-                  def->kernel_from, def->kernel_to);
+  ns_xml_set_error_attr (error, reader->path, node, "kernel-from",
+                         "<mitigations>: kernel-from=\"%s\" is after kernel-to=\"%s\"",
+                         def->kernel_from, def->kernel_to);
   return FALSE;
 }
 
@@ -458,9 +459,9 @@ read_bugs (NsProfileReader *reader, xmlNodePtr node, GError **error)
 
 /* ERRORS */
 unknown:
-  ns_xml_set_error (error, reader->path, node,
-                    "<bugs>: affected=\"%s\": '%s' is not one of retbleed, srso, mds, bhi",
-                    affected, bad);
+  ns_xml_set_error_attr (error, reader->path, node, "affected",
+                         "<bugs>: affected=\"%s\": '%s' is not one of retbleed, srso, mds, "
+                         "bhi", affected, bad);
   return FALSE;
 }
 

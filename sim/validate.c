@@ -494,8 +494,8 @@ read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr 
 
 /* ERRORS */
 bad_tolerance:
-  ns_xml_set_error (error, rf->path, node, "row %s: tolerance-pp=\"%s\" is not a positive "
-                    "number of percentage points", row->id, tol);
+  ns_xml_set_error_attr (error, rf->path, node, "tolerance-pp", "row %s: tolerance-pp=\"%s\" "
+                         "is not a positive number of percentage points", row->id, tol);
   return FALSE;
 duplicate:
   ns_xml_set_error (error, rf->path, node, "row id '%s' is used twice (first at %s)", row->id,
@@ -703,8 +703,8 @@ read_case_sets (const char *file, const char *row, xmlNodePtr node, GError **err
     path = ns_xml_prop (n, "path");
     value = ns_xml_prop (n, "value");
     if ((why = forbidden_set (path)) != NULL) {
-      ns_xml_set_error (error, file, n, "case of row %s: <set path=\"%s\"> %s", row, path,
-                        why);
+      ns_xml_set_error_attr (error, file, n, "path", "case of row %s: <set path=\"%s\"> %s",
+                             row, path, why);
       g_ptr_array_unref (sets);
       return NULL;
     }

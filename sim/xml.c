@@ -716,51 +716,13 @@ ns_xml_line (xmlNodePtr node)
   return line > 0 && line <= G_MAXINT ? (int) line : 0;
 }
 
-/* Where message first names the attribute name: "attribute 'NAME'", or NAME="… as a
- * whole name (not the end of kernel-NAME="…); NULL if nowhere. */
-static const char *
-names_attribute (const char *message, const char *name)
-{
-  g_autofree char *quoted = g_strdup_printf ("attribute '%s'", name);
-  g_autofree char *written = g_strdup_printf ("%s=\"", name);
-  const char *at = strstr (message, quoted), *w;
-
-  for (w = strstr (message, written); w != NULL; w = strstr (w + 1, written)) {
-    char before = w > message ? w[-1] : ' ';
-
-    if (!g_ascii_isalnum (before) && !strchr ("-_.:", before))
-      break;
-  }
-  return at == NULL || (w != NULL && w < at) ? w : at;
-}
-
-/* The attribute of element node that message names first (names_attribute), or NULL. */
-static xmlAttrPtr
-attribute_named (xmlNodePtr node, const char *message)
-{
-  xmlAttrPtr first = NULL;
-  const char *first_at = NULL;
-
-  if (node == NULL || node->type != XML_ELEMENT_NODE || message == NULL)
-    return NULL;
-  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next) {
-    const char *at = names_attribute (message, (const char *) a->name);
-
-    if (at != NULL && (first_at == NULL || at < first_at)) {
-      first = a;
-      first_at = at;
-    }
-  }
-  return first;
-}
-
-/* The line of an error about node saying message; see xml.h. */
+/* The line of attribute attr of node, else node's; see xml.h. */
 int
-ns_xml_error_line (xmlNodePtr node, const char *message)
+ns_xml_attr_line (xmlNodePtr node, const char *attr)
 {
-  xmlAttrPtr named = attribute_named (node, message);
+  xmlAttrPtr a = ns_xml_attr (node, attr);
 
-  return ns_xml_line (named != NULL ? (xmlNodePtr) named : node);
+  return ns_xml_line (a != NULL ? (xmlNodePtr) a : node);
 }
 
 /* Path of a shipped schema: <ns_data_dir ()>/scenarios/schema_name; newly allocated. */
@@ -1846,19 +1808,40 @@ ns_xml_child (xmlNodePtr parent, const char *name)
   return NULL;
 }
 
-/* Sets an NS_ERROR_INPUT "path:line: message" error. */
+/* Sets an NS_ERROR_INPUT "path:line: message" error, line being given. */
+static void
+set_error_at (GError **error, const char *path, int line, const char *format, va_list args)
+  G_GNUC_PRINTF (4, 0);
+
+static void
+set_error_at (GError **error, const char *path, int line, const char *format, va_list args)
+{
+  g_autofree char *message = g_strdup_vprintf (format, args);
+
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path, line, message);
+}
+
+/* Sets an NS_ERROR_INPUT "path:line: message" error at node's line. */
 void
 ns_xml_set_error (GError **error, const char *path, xmlNodePtr node, const char *format, ...)
 {
   va_list args;
-  char *message;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  set_error_at (error, path, ns_xml_line (node), format, args);
   va_end (args);
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s", path,
-               ns_xml_error_line (node, message), message);
-  g_free (message);
+}
+
+/* Sets an NS_ERROR_INPUT "path:line: message" error at attribute attr of node's line. */
+void
+ns_xml_set_error_attr (GError **error, const char *path, xmlNodePtr node, const char *attr,
+                       const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  set_error_at (error, path, ns_xml_attr_line (node, attr), format, args);
+  va_end (args);
 }
 
 /* The element's text, whitespace-trimmed; newly allocated ("" if none). */

@@ -28,9 +28,8 @@ char      *ns_xml_schema_path   (const char *schema_name);
  * ns_xml_parse_file read (libxml2 alone gives an element the line its start tag ends on,
  * an attribute none). */
 int        ns_xml_line          (xmlNodePtr node);
-/* The line of an error about node saying message: that of the attribute of node the
- * message names first ("attribute 'NAME'" or NAME="…"), else node's (ns_xml_line). */
-int        ns_xml_error_line    (xmlNodePtr node, const char *message);
+/* The line of attribute attr of element node (ns_xml_line), or node's if it has none. */
+int        ns_xml_attr_line     (xmlNodePtr node, const char *attr);
 /* A copy of doc (xmlCopyDoc) whose attributes keep their lines (ns_xml_line). */
 xmlDocPtr  ns_xml_copy_doc      (xmlDocPtr doc);
 /* Parses path (ns_xml_parse_file) and validates it against the schema at rng_path; the
@@ -50,5 +49,10 @@ xmlNodePtr ns_xml_child         (xmlNodePtr parent, const char *name);
 /* Sets an NS_ERROR_INPUT "path:line: message" error, the line being node's. */
 void       ns_xml_set_error     (GError **error, const char *path, xmlNodePtr node,
                                  const char *format, ...) G_GNUC_PRINTF (4, 5);
+/* Like ns_xml_set_error for an error about attribute attr of element node: the line is
+ * the attribute's (ns_xml_attr_line). */
+void       ns_xml_set_error_attr (GError **error, const char *path, xmlNodePtr node,
+                                  const char *attr, const char *format, ...)
+                                  G_GNUC_PRINTF (5, 6);
 
 G_END_DECLS

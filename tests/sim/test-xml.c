@@ -96,8 +96,9 @@ attr_line (xmlNodePtr node, const char *name)
 /* Start tags over several lines (tests/data/good/multiline.xml): an element is at the
  * line of its '<' and an attribute at its name's (libxml2 alone gives both the line the
  * tag ends on), past comments holding tags, a value holding '>' and a line break, single
- * quotes; a copy (ns_xml_copy_doc) keeps them; an error names the attribute's line when
- * its message names the attribute. */
+ * quotes; a copy (ns_xml_copy_doc) keeps them; an error about an attribute is at the
+ * attribute's line, whatever its message says, and one about the element at the
+ * element's. */
 START_TEST (test_multiline_tag_lines)
 {
   g_autofree char *path = data_path ("good", "multiline.xml");
@@ -121,12 +122,16 @@ START_TEST (test_multiline_tag_lines)
   ck_assert_int_eq (attr_line (nth_child (variants, "variant", 1), "name"), 15);
   ck_assert_int_eq (attr_line (nth_child (nth_child (variants, "variant", 2), "set", 1),
                                "value"), 18);
-  ck_assert_int_eq (ns_xml_error_line (measure, "element measure: attribute 'duration': x"),
-                    12);
-  ck_assert_int_eq (ns_xml_error_line (measure, "attribute 'duration' is shorter than "
-                                       "attribute 'repetitions'"), 12);
-  ck_assert_int_eq (ns_xml_error_line (measure, "<measure>: repetitions=\"2\" is odd"), 11);
-  ck_assert_int_eq (ns_xml_error_line (measure, "element measure: too late"), 10);
+  ck_assert_int_eq (ns_xml_attr_line (measure, "duration"), 12);
+  ck_assert_int_eq (ns_xml_attr_line (measure, "repetitions"), 11);
+  ck_assert_int_eq (ns_xml_attr_line (measure, "converge"), 10);     /* absent: the element's */
+  ns_xml_set_error_attr (&error, "m.xml", measure, "repetitions", "attribute 'duration' %s",
+                         "is named, not blamed");
+  ck_assert_str_eq (error->message, "m.xml:11: attribute 'duration' is named, not blamed");
+  g_clear_error (&error);
+  ns_xml_set_error (&error, "m.xml", measure, "attribute 'duration': %s", "the element's");
+  ck_assert_str_eq (error->message, "m.xml:10: attribute 'duration': the element's");
+  g_clear_error (&error);
   /* a value a set writes has no line of its own: the element's */
   xmlSetProp (measure, BAD_CAST "duration", BAD_CAST "20us");
   ck_assert_int_eq (attr_line (measure, "duration"), 10);
