@@ -595,7 +595,8 @@ expect 2 "--set a workload attribute out of range" -- "$NETSIM" run -q --set wor
 grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
   bad "out-of-range --set workload attribute does not name the --set: $(cat "$TMP/err")"
 # an IPv6 datagram too long for lo is refused naming both values at fault: the length and
-# the family (here the variant's), not the length's set alone
+# the family (here the variant's), because the check says so (the old message matching named
+# the family's set only because the value it replaced, "ipv4", is in the message's advice)
 expect 2 "IPv6 length past lo's unfragmented limit" -- "$NETSIM" run -q --variant ipv6-8920-n1 \
   --set workload.length=65500 "$MICRO/udp-flood.xml"
 grep -q "udp-flood.xml:26: attribute 'length': 65500 bytes is above 65488, .*(after --set workload.length=65500, variant 'ipv6-8920-n1' set workload.family=ipv6)$" \
@@ -703,6 +704,13 @@ expect 2 "pacing-timer with rate 0" -- "$NETSIM" run -q --variant ipv4-MAX-basel
   --set workload.pacing-timer=7us "$DATA/scenarios/udp-lookup-iperf3.xml"
 grep -q "udp-lookup-iperf3.xml:[0-9]*: attribute 'pacing-timer' cannot take effect with attribute 'rate' ('0'): .*(after variant 'ipv4-MAX-baseline' set workload.rate=0, --set workload.pacing-timer=7us)$" \
   "$TMP/err" && ok || bad "pacing-timer with rate 0 is not refused: $(cat "$TMP/err")"
+# ... and only the sets behind those two: not an unrelated set whose value, 0, is the rate's
+# (the old message matching named --set workload.extra-sockets=0 as well)
+expect 2 "pacing-timer with rate 0 and extra-sockets 0" -- "$NETSIM" run -q \
+  --variant ipv4-MAX-baseline --set workload.pacing-timer=7us --set workload.extra-sockets=0 \
+  "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q "attribute 'pacing-timer' cannot take effect with attribute 'rate' ('0'): .*(after variant 'ipv4-MAX-baseline' set workload.rate=0, --set workload.pacing-timer=7us)$" \
+  "$TMP/err" && ok || bad "an unrelated set with the rate's value is named: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
