@@ -61,9 +61,13 @@ ns_workload_get_cpu (const NsScenario *sc, xmlNodePtr node, const char *attr, gu
 
 /* ERRORS */
 no_such_cpu:
-  ns_xml_error_attr (sc, node, attr, error, "attribute '%s': CPU %" G_GUINT64_FORMAT
-                     " does not exist (the machine has CPUs 0-%u)", attr, cpu,
-                     ns_machine_n_cpus (machine) - 1);
+  {
+    NsXmlBlame blame = { .attrs = { attr } };
+    ns_xml_blame_machine (sc, &blame);          /* the topology decides the CPUs */
+    ns_xml_error_blame (sc, node, blame, error, "attribute '%s': CPU %" G_GUINT64_FORMAT
+                        " does not exist (the machine has CPUs 0-%u)", attr, cpu,
+                        ns_machine_n_cpus (machine) - 1);
+  }
   return FALSE;
 }
 

@@ -301,20 +301,24 @@ static gboolean
 check_retpoline_built (const NsVariantSetup *vs, GError **error)
 {
   const char *key = ns_build_retpoline_option (vs->build);
-  xmlNodePtr kernel = ns_xml_child (xmlDocGetRootElement (vs->sc->doc), "kernel");
+  const char *const options[] = { key, NULL };
+  xmlNodePtr root = xmlDocGetRootElement (vs->sc->doc);
+  xmlNodePtr kernel = ns_xml_child (root, "kernel"), cpu = ns_xml_child (root, "cpu");
+  NsXmlBlame blame = { .also = { ns_scenario_kernel_option (vs->sc, "config", key),
+                                 (xmlNodePtr) ns_xml_attr (kernel, "cmdline") } };
 
   if (vs->mit.spectre_v2 != NS_SPECTRE_V2_RETPOLINE &&
       vs->mit.spectre_v2 != NS_SPECTRE_V2_LFENCE)
     return TRUE;
   if (ns_build_config_tristate (vs->build, key, NS_KCONFIG_Y) != NS_KCONFIG_N)
     return TRUE;
-  ns_xml_error_blame (vs->sc, kernel, (NsXmlBlame) {
-                        .also = { ns_scenario_kernel_option (vs->sc, "config", key),
-                                  (xmlNodePtr) ns_xml_attr (kernel, "cmdline") } },
-                      error, "%s=n with spectre_v2=%s in force: a kernel built without "
-                      "retpolines falls back to none (or IBRS on retbleed-affected Intel "
-                      "parts), which the model does not pick for you; add spectre_v2=off (or "
-                      "=ibrs) to the kernel command line", key,
+  ns_xml_blame_kernel (vs->sc, &blame, options);    /* the version decides the option */
+  if (cpu != NULL)                                  /* the profile, the default spectre_v2 */
+    ns_xml_blame_add (&blame, (xmlNodePtr) ns_xml_attr (cpu, "profile"));
+  ns_xml_error_blame (vs->sc, kernel, blame, error, "%s=n with spectre_v2=%s in force: a "
+                      "kernel built without retpolines falls back to none (or IBRS on "
+                      "retbleed-affected Intel parts), which the model does not pick for "
+                      "you; add spectre_v2=off (or =ibrs) to the kernel command line", key,
                       ns_spectre_v2_name (vs->mit.spectre_v2));
   return FALSE;
 }

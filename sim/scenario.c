@@ -312,10 +312,16 @@ append_sets (GString *message, const NsScenario *sc, xmlNodePtr node, gboolean w
     return;
   if (whole)
     add_sets_of_node (sc->set_by, node, sets);
-  else if (node->type == XML_ELEMENT_NODE)
+  else if (node->type == XML_ELEMENT_NODE) {
+    gboolean found = FALSE;
     for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
-      if (blames_attr (blame, a->name))
+      if (blames_attr (blame, a->name)) {
         add_sets_of_node (sc->set_by, (xmlNodePtr) a, sets);
+        found = TRUE;
+      }
+    if (!found)          /* a missing value: the set that made the element lacks it */
+      add_set (sets, touched_by (sc->set_by, node));
+  }
   if (node->doc != NULL)
     add_sets_in_order (sc->set_by, xmlDocGetRootElement (node->doc), blame, sets);
   drop_contained (sets);
@@ -1154,7 +1160,8 @@ bad_file:
                      inner->message);
   return FALSE;
 no_value:
-  ns_xml_error_attr (sc, param, "from", error, "element param: attribute 'from': %s %s "
+  ns_xml_error_blame (sc, param, (NsXmlBlame) { .attrs = { "from", "name" } }, error,
+                      "element param: attribute 'from': %s %s "
                      "parameter '%s' (from= must name the scenario that declares the value "
                      "itself)", from, declared == NULL ? "declares no"
                                                        : "takes from another file its", name);
@@ -1763,6 +1770,59 @@ ns_scenario_kernel_option (const NsScenario *scenario, const char *element, cons
   g_return_val_if_fail (scenario != NULL && element != NULL && name != NULL, NULL);
   kernel = ns_xml_child (xmlDocGetRootElement (scenario->doc), "kernel");
   return kernel != NULL ? find_named (kernel, element, name) : NULL;
+}
+
+/* Adds node to blame's other nodes; see scenario.h. */
+void
+ns_xml_blame_add (NsXmlBlame *blame, xmlNodePtr node)
+{
+  g_return_if_fail (blame != NULL);
+  if (node == NULL)
+    return;
+  for (gsize i = 0; i < G_N_ELEMENTS (blame->also); i++)
+    if (blame->also[i] == NULL || blame->also[i] == node) {
+      blame->also[i] = node;
+      return;
+    }
+  g_warn_if_reached ();
+}
+
+/* Adds what decides the machine's CPUs to blame; see scenario.h. */
+void
+ns_xml_blame_machine (const NsScenario *sc, NsXmlBlame *blame)
+{
+  static const char *const topology[] = {
+    "cpu.sockets", "cpu.ccx_per_socket", "cpu.cores_per_ccx", "cpu.smt"
+  };
+  xmlNodePtr cpu;
+
+  g_return_if_fail (sc != NULL && blame != NULL);
+  cpu = ns_xml_child (xmlDocGetRootElement (sc->doc), "cpu");
+  if (cpu != NULL)
+    ns_xml_blame_add (blame, (xmlNodePtr) ns_xml_attr (cpu, "profile"));
+  for (gsize i = 0; i < G_N_ELEMENTS (topology); i++)
+    ns_xml_blame_add (blame, ns_scenario_param_node (sc, topology[i]));
+}
+
+/* Adds what decides the kernel built to blame; see scenario.h. */
+void
+ns_xml_blame_kernel (const NsScenario *sc, NsXmlBlame *blame, const char *const *names)
+{
+  xmlNodePtr kernel;
+
+  g_return_if_fail (sc != NULL && blame != NULL);
+  kernel = ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel");
+  if (kernel == NULL)
+    return;
+  ns_xml_blame_add (blame, (xmlNodePtr) ns_xml_attr (kernel, "version"));
+  for (xmlNodePtr n = kernel->children; n != NULL && names != NULL && sc->set_was != NULL;
+       n = n->next) {
+    xmlAttrPtr a = ns_xml_attr (n, "name");
+    const char *was = a != NULL ? g_hash_table_lookup (sc->set_was, a) : NULL;
+
+    if (was != NULL && g_strv_contains (names, was))
+      ns_xml_blame_add (blame, (xmlNodePtr) a);
+  }
 }
 
 /* The <element> child of the scenario's <kernel> named name, else <kernel>; see

@@ -113,7 +113,7 @@ void     ns_xml_error      (const NsScenario *sc, xmlNodePtr node, GError **erro
                             const char *format, ...) G_GNUC_PRINTF (4, 5);
 /* About the value of attribute attr of element node: the attribute's line; the set that
  * gave the value, or made an element holding it. Where node lacks attr (a missing or
- * defaulted value): node's line, and no set. */
+ * defaulted value): node's line, and the set that made node or an element holding it. */
 void     ns_xml_error_attr (const NsScenario *sc, xmlNodePtr node, const char *attr,
                             GError **error, const char *format, ...) G_GNUC_PRINTF (5, 6);
 
@@ -126,8 +126,19 @@ void     ns_xml_error_attr (const NsScenario *sc, xmlNodePtr node, const char *a
  * (NsXmlBlame) { .attrs = { "version" }, .also = { patch } }. */
 typedef struct {
   const char *attrs[4];
-  xmlNodePtr  also[4];
+  xmlNodePtr  also[8];
 } NsXmlBlame;
+
+/* Adds node (when not NULL) to blame's other nodes, in the first free place. */
+void     ns_xml_blame_add   (NsXmlBlame *blame, xmlNodePtr node);
+/* Adds to blame what decides the machine's CPUs: <cpu>'s profile attribute and the
+ * scenario's <param>s of the topology (cpu.sockets, cpu.ccx_per_socket,
+ * cpu.cores_per_ccx, cpu.smt), for an error about a CPU the machine lacks. */
+void     ns_xml_blame_machine (const NsScenario *sc, NsXmlBlame *blame);
+/* Adds to blame what decides which kernel is built: <kernel>'s version attribute, and the
+ * name of each <patch> or <config> a set renamed from one of names (NULL-terminated). */
+void     ns_xml_blame_kernel (const NsScenario *sc, NsXmlBlame *blame,
+                              const char *const *names);
 
 /* Like ns_xml_error_attr, about everything blame lists: its attributes' line; the sets
  * behind them (in the element's order of attributes), then those behind blame.also (in

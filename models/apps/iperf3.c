@@ -834,6 +834,7 @@ check_cpus (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
 {
   guint span = ip->threading == IPERF_SINGLE ? 1 : ip->n_streams;
   guint n = ns_machine_n_cpus (machine);
+  NsXmlBlame blame;
 
   if (ip->client_cpu + span > n || ip->server_cpu + span > n)
     goto too_few;
@@ -843,7 +844,9 @@ check_cpus (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
 
 /* ERRORS */
 too_few:
-  ns_xml_error_blame (sc, sc->workload, cpus_blame (ip), error, "attribute 'client-cpu' (%u) "
+  blame = cpus_blame (ip);
+  ns_xml_blame_machine (sc, &blame);            /* the topology decides the CPUs */
+  ns_xml_error_blame (sc, sc->workload, blame, error, "attribute 'client-cpu' (%u) "
                       "and attribute 'server-cpu' (%u): %u thread(s) per side (%s) do not fit "
                       "the machine's %u CPUs", ip->client_cpu, ip->server_cpu, span,
                       threads_per_side (ip), n);

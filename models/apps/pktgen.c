@@ -591,10 +591,16 @@ merged_patch:
 static NsXmlBlame
 chain_blame (const NsScenario *sc, const NsBuild *build, const char *patch)
 {
-  return (NsXmlBlame) {
+  static const char *const wrappers[] = {
+    "tc-retpoline-wrappers", "tc-retpoline-wrappers-rfc", NULL
+  };
+  NsXmlBlame blame = {
     .also = { ns_scenario_kernel_option (sc, "patch", patch),
               ns_scenario_kernel_option (sc, "config", ns_build_retpoline_option (build)),
               ns_scenario_kernel_option (sc, "config", "CONFIG_NET_CLS_MATCHALL") } };
+
+  ns_xml_blame_kernel (sc, &blame, wrappers);   /* the version, a wrapper patch renamed */
+  return blame;
 }
 
 /* The what-if patches that move matchall in the wrapper's classifier chain need it in

@@ -111,9 +111,13 @@ pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_
 
 /* ERRORS */
 no_peer:
-  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { "distance", "cpu" } },
-                      error, "attribute 'distance': this machine has no CPU at distance '%s' "
-                      "from CPU %u (attribute 'cpu')", dist_name, cpu);
+  {
+    NsXmlBlame blame = { .attrs = { "distance", "cpu" } };
+    ns_xml_blame_machine (sc, &blame);          /* the topology decides the distances */
+    ns_xml_error_blame (sc, sc->workload, blame, error, "attribute 'distance': this machine "
+                        "has no CPU at distance '%s' from CPU %u (attribute 'cpu')",
+                        dist_name, cpu);
+  }
   return NULL;
 }
 

@@ -711,6 +711,22 @@ expect 2 "pacing-timer with rate 0 and extra-sockets 0" -- "$NETSIM" run -q \
   "$DATA/scenarios/udp-lookup-iperf3.xml"
 grep -q "attribute 'pacing-timer' cannot take effect with attribute 'rate' ('0'): .*(after variant 'ipv4-MAX-baseline' set workload.rate=0, --set workload.pacing-timer=7us)$" \
   "$TMP/err" && ok || bad "an unrelated set with the rate's value is named: $(cat "$TMP/err")"
+# an error about an attribute a set's element lacks names the set that made it lacking
+expect 2 "a variant set left without its value" -- "$NETSIM" run -q --variant retbleed-unret \
+  --set 'variants.variant[2].set[2].path=workload.depth' "$MICRO/call-chain.xml"
+grep -q "call-chain.xml:[0-9]*: element set: missing required attribute 'value' (after --set variants.variant\[2\].set\[2\].path=workload.depth)$" \
+  "$TMP/err" && ok || bad "the set behind a missing value is not named: $(cat "$TMP/err")"
+# a from= parameter a set renamed: the set is named
+expect 2 "a from= parameter renamed" -- "$NETSIM" run -q --variant ipv4-8920-n1 \
+  --set 'param[1].name=cpu.freq_ghz' "$MICRO/udp-flood.xml"
+grep -q "declares no parameter 'cpu.freq_ghz' .*(after --set param\[1\].name=cpu.freq_ghz)$" \
+  "$TMP/err" && ok || bad "the rename behind a from= error is not named: $(cat "$TMP/err")"
+# a what-if that needs the tc wrapper, after a set replaced the wrapper patch: that set too
+expect 2 "cls-first without the wrapper patch" -- "$NETSIM" run -q --variant 7950x-f1-cls-first \
+  --set kernel.patch.name=udp-compute-score-single-site \
+  "$DATA/scenarios/tc-pktgen-whatif-7950x.xml"
+grep -q "moves matchall .*(after --set kernel.patch.name=udp-compute-score-single-site, variant '7950x-f1-cls-first' set kernel.patch\[2\].name=tc-wrapper-cls-first)$" \
+  "$TMP/err" && ok || bad "the set that removed the wrapper is not named: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
@@ -932,8 +948,9 @@ grep -q '^ipv4 1G: patch.* 0\.00 *0\.00 *n/a$' "$TMP/out" && ! grep -qi '\(nan\|
 # a ping-pong needs two CPUs: distance 'same' is refused as a bad value, not as a missing CPU
 expect 2 "ping-pong with no CPU at the distance" -- "$NETSIM" run -q --variant smt --set param.cpu.sockets=1 \
   --set workload.distance=remote --set workload.cpu=1 "$MICRO/pingpong.xml"
-grep -q "pingpong.xml:[0-9]*: attribute 'distance': .* from CPU 1 (attribute 'cpu') (after --set workload.cpu=1, --set workload.distance=remote)$" \
-  "$TMP/err" && ok || bad "no CPU at a distance does not name both sets: $(cat "$TMP/err")"
+# (and the topology's set: until 2026-12-02, late, that one was not named)
+grep -q "pingpong.xml:[0-9]*: attribute 'distance': .* from CPU 1 (attribute 'cpu') (after --set workload.cpu=1, --set workload.distance=remote, --set param.cpu.sockets=1)$" \
+  "$TMP/err" && ok || bad "no CPU at a distance does not name the three sets: $(cat "$TMP/err")"
 expect 2 "ping-pong at distance same" -- "$NETSIM" run -q --set workload.distance=same "$MICRO/pingpong.xml"
 grep -q "expected smt, ccx, socket or remote, got 'same'" "$TMP/err" && ok ||
   bad "distance same: $(cat "$TMP/err")"
