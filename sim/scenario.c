@@ -1112,6 +1112,24 @@ read_kernel (NsScenario *sc, xmlNodePtr kernel, GError **error)
   return TRUE;
 }
 
+/* The set (if any) that gave attribute from gives to now, which takes from's value (a
+ * <param from=>'s value read from the file): an error about the value names that set;
+ * from, about to be removed, is forgotten (its pointer may be reused). */
+static void
+pass_set_on (NsScenario *sc, xmlAttrPtr from, xmlAttrPtr to)
+{
+  const char *by;
+
+  if (sc->set_by == NULL || from == NULL)
+    return;
+  by = g_hash_table_lookup (sc->set_by, from);
+  if (by != NULL && to != NULL)
+    g_hash_table_replace (sc->set_by, to, g_strdup (by));
+  g_hash_table_remove (sc->set_by, from);
+  if (sc->set_was != NULL)
+    g_hash_table_remove (sc->set_was, from);
+}
+
 /* Gives <param name=NAME from=FILE> the value and source of FILE's own <param> NAME
  * (FILE: a valid scenario, relative to this one; its param must carry the value, not
  * another from=), noting FILE in the source; *home: FILE's path. No from=: *home is the
@@ -1146,6 +1164,7 @@ resolve_param_from (NsScenario *sc, xmlNodePtr param, const char *name, char **h
   noted = g_strdup_printf ("%s (declared in %s)", source, from);
   xmlSetProp (param, BAD_CAST "value", BAD_CAST value);
   xmlSetProp (param, BAD_CAST "source", BAD_CAST noted);
+  pass_set_on (sc, ns_xml_attr (param, "from"), ns_xml_attr (param, "value"));
   xmlUnsetProp (param, BAD_CAST "from");
   xmlFreeDoc (doc);
   return TRUE;

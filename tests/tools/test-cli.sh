@@ -727,6 +727,13 @@ expect 2 "cls-first without the wrapper patch" -- "$NETSIM" run -q --variant 795
   "$DATA/scenarios/tc-pktgen-whatif-7950x.xml"
 grep -q "moves matchall .*(after --set kernel.patch.name=udp-compute-score-single-site, variant '7950x-f1-cls-first' set kernel.patch\[2\].name=tc-wrapper-cls-first)$" \
   "$TMP/err" && ok || bad "the set that removed the wrapper is not named: $(cat "$TMP/err")"
+# a from= a set pointed at a file whose value is out of range: that set is named
+sed 's/name="cpu.ipc" value="[^"]*"/name="cpu.ipc" value="99"/' \
+  "$DATA/scenarios/udp-lookup-iperf3.xml" >"$TMP/ipc99.xml"
+expect 2 "a from= value out of range" -- "$NETSIM" run -q --variant ipv4-8920-n1 \
+  --set "param[1].from=$TMP/ipc99.xml" "$MICRO/udp-flood.xml"
+grep -q "udp-flood.xml:[0-9]*: parameter cpu.ipc: 99 is outside the valid range .*(after --set param\[1\].from=$TMP/ipc99.xml)$" \
+  "$TMP/err" && ok || bad "the set behind a from= value is not named: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
