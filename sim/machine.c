@@ -951,7 +951,8 @@ out:
 /* One line's transfer at the distance of c2c parameter param, cycles: the parameter is half
  * a round trip of a CAS ping-pong, one transfer plus the locked RMW that takes the line
  * (lock.atomic_cycles), so the transfer is what is left; a value below one locked RMW
- * (a clock or lock cost set apart from the c2c values) gives a free transfer, said once. */
+ * (a clock or lock cost set apart from the c2c values) gives a free transfer, with a
+ * message each time a machine is built so. */
 static double
 transfer_cycles (const NsMachine *m, const NsParams *p, const char *param)
 {
