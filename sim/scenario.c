@@ -1449,19 +1449,28 @@ check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
   return ok;
 }
 
+/* The name attribute of element n if a set replaced its value, which *was then holds;
+ * else NULL. */
+static xmlAttrPtr
+renamed (const NsScenario *sc, xmlNodePtr n, const char **was)
+{
+  xmlAttrPtr a = ns_xml_attr (n, "name");
+
+  *was = a != NULL && sc->set_was != NULL ? g_hash_table_lookup (sc->set_was, a) : NULL;
+  return *was != NULL ? a : NULL;
+}
+
 /* The name attribute of the <variant> of sc whose name a set replaced, name being the
  * value replaced, or NULL: why a <compare> naming name names no variant. */
 static xmlNodePtr
 renamed_variant (const NsScenario *sc, const char *name)
 {
   xmlNodePtr variants = child_element (xmlDocGetRootElement (sc->doc), "variants");
+  const char *was;
 
   for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
-    xmlAttrPtr a = ns_xml_attr (v, "name");
-    const char *was = a != NULL && sc->set_was != NULL ? g_hash_table_lookup (sc->set_was, a)
-                                                       : NULL;
-
-    if (was != NULL && g_str_equal (was, name))
+    xmlAttrPtr a = renamed (sc, v, &was);
+    if (a != NULL && g_str_equal (was, name))
       return (xmlNodePtr) a;
   }
   return NULL;
@@ -1828,18 +1837,16 @@ void
 ns_xml_blame_kernel (const NsScenario *sc, NsXmlBlame *blame, const char *const *names)
 {
   xmlNodePtr kernel;
+  const char *was;
 
   g_return_if_fail (sc != NULL && blame != NULL);
   kernel = ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel");
   if (kernel == NULL)
     return;
   ns_xml_blame_add (blame, (xmlNodePtr) ns_xml_attr (kernel, "version"));
-  for (xmlNodePtr n = kernel->children; n != NULL && names != NULL && sc->set_was != NULL;
-       n = n->next) {
-    xmlAttrPtr a = ns_xml_attr (n, "name");
-    const char *was = a != NULL ? g_hash_table_lookup (sc->set_was, a) : NULL;
-
-    if (was != NULL && g_strv_contains (names, was))
+  for (xmlNodePtr n = names != NULL ? kernel->children : NULL; n != NULL; n = n->next) {
+    xmlAttrPtr a = renamed (sc, n, &was);
+    if (a != NULL && g_strv_contains (names, was))
       ns_xml_blame_add (blame, (xmlNodePtr) a);
   }
 }
