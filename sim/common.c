@@ -1,6 +1,66 @@
 /* common.c — helpers every netsim module may use. */
 #include "config.h"
+#include <stdarg.h>
 #include "common.h"
+
+/* What an NS_ERROR carries beside its message: the parameters it is about, if its raiser
+ * named them (NULL-terminated, or NULL). */
+typedef struct {
+  char **params;
+} NsErrorPrivate;
+
+static void
+ns_error_private_init (NsErrorPrivate *priv)
+{
+  priv->params = NULL;
+}
+
+static void
+ns_error_private_copy (const NsErrorPrivate *src, NsErrorPrivate *dest)
+{
+  dest->params = g_strdupv (src->params);
+}
+
+static void
+ns_error_private_clear (NsErrorPrivate *priv)
+{
+  g_clear_pointer (&priv->params, g_strfreev);
+}
+
+G_DEFINE_EXTENDED_ERROR (NsError, ns_error)
+
+/* Records the parameters error is about; see common.h. */
+void
+ns_error_set_params (GError **error, const char *first, ...)
+{
+  NsErrorPrivate *priv;
+  g_autoptr (GStrvBuilder) names = NULL;
+  va_list ap;
+
+  if (error == NULL)
+    return;
+  g_return_if_fail (*error != NULL && (*error)->domain == NS_ERROR && first != NULL);
+
+  names = g_strv_builder_new ();
+  priv = ns_error_get_private (*error);
+  va_start (ap, first);
+  for (const char *name = first; name != NULL; name = va_arg (ap, const char *))
+    g_strv_builder_add (names, name);
+  va_end (ap);
+  g_clear_pointer (&priv->params, g_strfreev);
+  priv->params = g_strv_builder_end (names);
+}
+
+/* The parameters error is about, or NULL; see common.h. */
+const char *const *
+ns_error_get_params (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+
+  if (error->domain != NS_ERROR)
+    return NULL;
+  return (const char *const *) ns_error_get_private (error)->params;
+}
 
 /* Appends text with its control characters escaped; see common.h. */
 void

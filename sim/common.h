@@ -25,6 +25,16 @@ typedef enum {
   NS_ERROR_INTERNAL   /* a netsim bug */
 } NsErrorCode;
 
+/* Records on *error (an NS_ERROR) the parameters it is about, a NULL-terminated list of
+ * registry names, replacing any recorded before (nothing if error is NULL, as
+ * g_prefix_error): the caller can then blame whatever gave those parameters their values
+ * without reading the message. */
+void ns_error_set_params (GError **error, const char *first, ...) G_GNUC_NULL_TERMINATED;
+
+/* The parameters an error was raised about (NULL-terminated), or NULL if its raiser named
+ * none or it is not an NS_ERROR. */
+const char *const *ns_error_get_params (const GError *error);
+
 /* Appends text with each control character written as a C escape (\n, \r, \t, \xNN)
  * and a backslash as \\, the rest (UTF-8 included) as it is: a value shown on one line
  * stays one line, and two texts give the same line only if they are the same (a typed

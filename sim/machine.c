@@ -935,8 +935,9 @@ read_level (NsMachine *m, const char *level, gsize *bytes, guint *assoc, gboolea
     goto out;
   if (*bytes < (gsize) *assoc << m->line_shift) {
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-                 "%s = %" G_GSIZE_FORMAT " KiB cannot hold one set of %s = %u ways of %u "
-                 "bytes", size_name, *bytes / 1024, assoc_name, *assoc, 1u << m->line_shift);
+                 "%s = %" G_GSIZE_FORMAT " KiB cannot hold one set of %s = %u ways of "
+                 "cache.line_bytes = %u bytes", size_name, *bytes / 1024, assoc_name, *assoc, 1u << m->line_shift);
+    ns_error_set_params (error, size_name, assoc_name, "cache.line_bytes", NULL);
     ok = FALSE;
   } else if (*bytes % ((gsize) *assoc << m->line_shift) != 0) {
     g_message ("%s: %" G_GSIZE_FORMAT " KiB is not a whole number of %u-way sets; "
@@ -1059,6 +1060,7 @@ too_big:
                "topology of %u cores (cpu.sockets = %u x cpu.ccx_per_socket = %u x "
                "cpu.cores_per_ccx = %u) is larger than the model holds (%u)", m->n_cores,
                sockets, m->ccx_per_socket, m->cores_per_ccx, MAX_CORES);
+  ns_error_set_params (error, "cpu.sockets", "cpu.ccx_per_socket", "cpu.cores_per_ccx", NULL);
   return FALSE;
 }
 
@@ -1098,6 +1100,7 @@ read_caches (NsMachine *m, const NsParams *p, GError **error)
 bad_policy:                             /* the registry's choices keep it out of a set */
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
                "cache.policy = '%s': expected lru or plru", policy);
+  ns_error_set_params (error, "cache.policy", NULL);
   return FALSE;
 }
 

@@ -6,8 +6,6 @@
 #include <string.h>
 #include "param.h"
 
-G_DEFINE_QUARK (ns-error-quark, ns_error)
-
 static GHashTable *registry;      /* name → const NsParamDef* */
 static GPtrArray  *registry_sorted;
 

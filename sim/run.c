@@ -117,21 +117,6 @@ blame_attribute (const NsScenario *sc, const char *element, const char *attr, GE
   g_error_free (cause);
 }
 
-/* TRUE if message names the parameter name whole (not as part of a longer name). */
-static gboolean
-names_param (const char *message, const char *name)
-{
-  gsize len = strlen (name);
-
-  for (const char *at = strstr (message, name); at != NULL; at = strstr (at + 1, name)) {
-    char before = at > message ? at[-1] : ' ', after = at[len];
-    if (!g_ascii_isalnum (before) && before != '.' && before != '_' &&
-        !g_ascii_isalnum (after) && after != '.' && after != '_')
-      return TRUE;
-  }
-  return FALSE;
-}
-
 /* The set that made the <param> element n or changed its value, or NULL. */
 static const char *
 param_set_by (const NsScenario *sc, xmlNodePtr n)
@@ -146,23 +131,24 @@ param_set_by (const NsScenario *sc, xmlNodePtr n)
 }
 
 /* Reports cause (freed), an error about parameters taken together (the machine's
- * geometry), at the first of the scenario's <param>s whose parameter it names, else at
- * <cpu> (its profile gave them): "file:line: variant 'V': cause", ending "(after …)" with
- * the sets behind every <param> it names, or the one that named the profile. */
+ * geometry), at the first of the scenario's <param>s for a parameter the cause was raised
+ * about, else at <cpu> (its profile gave them): "file:line: variant 'V': cause", ending
+ * "(after …)" with the sets behind every such <param>, or the one that named the profile. */
 static void
 blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
 {
+  const char *const *at_fault = ns_error_get_params (cause);
   xmlNodePtr root = xmlDocGetRootElement (vs->sc->doc), at = NULL;
   g_autoptr (GString) sets = g_string_new (NULL);
   g_autoptr (GString) shown = g_string_new (NULL);
   g_autofree char *variant = vs->variant != NULL && vs->variant[0] != '\0'
                              ? g_strdup_printf ("variant '%s': ", vs->variant) : g_strdup ("");
 
-  for (xmlNodePtr n = root->children; n != NULL; n = n->next) {
+  for (xmlNodePtr n = root->children; n != NULL && at_fault != NULL; n = n->next) {
     g_autofree char *name = ns_xml_is_element (n, "param") ? ns_xml_prop (n, "name") : NULL;
     const char *by;
 
-    if (name == NULL || !names_param (cause->message, name))
+    if (name == NULL || !g_strv_contains (at_fault, name))
       continue;
     at = at != NULL ? at : n;
     by = param_set_by (vs->sc, n);

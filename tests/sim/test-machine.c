@@ -1971,9 +1971,13 @@ assert_machine_refused (NsParams *params, const char *const *names)
   ck_assert_ptr_null (ns_machine_new (params, NULL, NULL, &error));
   ck_assert_ptr_nonnull (error);
   ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
-  for (guint i = 0; names[i] != NULL; i++)
+  for (guint i = 0; names[i] != NULL; i++) {
     ck_assert_msg (strstr (error->message, names[i]) != NULL, "%s lacks %s", error->message,
                    names[i]);
+    ck_assert_msg (ns_error_get_params (error) != NULL &&
+                   g_strv_contains (ns_error_get_params (error), names[i]),
+                   "%s: %s not among the parameters at fault", error->message, names[i]);
+  }
   g_error_free (error);
   ns_params_free (params);
 }
@@ -1986,7 +1990,8 @@ START_TEST (test_bad_params)
 {
   static const char *const small_l1d[] = { "cache.l1d.size_kib", "2", "cache.l1d.assoc",
                                             "64", NULL };
-  static const char *const small_names[] = { "cache.l1d.size_kib", "cache.l1d.assoc", NULL };
+  static const char *const small_names[] = { "cache.l1d.size_kib", "cache.l1d.assoc",
+                                             "cache.line_bytes", NULL };
   static const char *const huge[] = { "cpu.sockets", "8", "cpu.ccx_per_socket", "8",
                                       "cpu.cores_per_ccx", "256", NULL };
   static const char *const huge_names[] = { "cpu.sockets", "cpu.ccx_per_socket",

@@ -469,25 +469,38 @@ START_TEST (test_param_choice_checked_at_load)
 }
 END_TEST
 
-/* Parameters the machine can only judge together (a 2 KiB L1D cannot hold one set of 64
- * ways of 64-byte lines) are refused naming the scenario file, the variant and every set
- * behind the parameters involved, in the order given. */
+/* Parameters the machine can only judge together are refused naming the scenario file,
+ * the variant and every set behind the parameters the machine names as at fault, in the
+ * order given: a 2 KiB L1D cannot hold one set of 64 ways of 64-byte lines; 8 sockets x 8
+ * L3 domains x 256 cores exceed the cores the model holds (an unrelated set is not named). */
 START_TEST (test_machine_geometry_blamed)
 {
   g_autofree char *path = micro_path ("call-chain.xml");
-  static const char *const sets[] = { "param.cache.l1d.size_kib=2", "param.cache.l1d.assoc=64",
-                                      "workload.depth=4", NULL };
-  NsRunOptions opt = { .sets = sets, .only_variant = "plain-ret" };
-  GError *error = NULL;
+  static const struct {
+    const char *sets[5], *says, *after;
+  } cases[] = {
+    { { "param.cache.l1d.size_kib=2", "param.cache.l1d.assoc=64", "workload.depth=4", NULL },
+      ": variant 'plain-ret': cache.l1d.size_kib = 2 KiB cannot hold one set of "
+      "cache.l1d.assoc = 64 ways",
+      "(after --set param.cache.l1d.size_kib=2, --set param.cache.l1d.assoc=64)" },
+    { { "param.cpu.sockets=8", "param.cpu.ccx_per_socket=8", "param.cpu.cores_per_ccx=256",
+        "param.cpu.smt=1", NULL },
+      ": variant 'plain-ret': topology of 16384 cores",
+      "(after --set param.cpu.sockets=8, --set param.cpu.ccx_per_socket=8, "
+      "--set param.cpu.cores_per_ccx=256)" },
+  };
 
-  ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
-  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
-  ck_assert_msg (strstr (error->message, "call-chain.xml:") != NULL &&
-                 strstr (error->message, ": variant 'plain-ret': cache.l1d.size_kib = 2 KiB "
-                         "cannot hold one set of cache.l1d.assoc = 64 ways") != NULL &&
-                 g_str_has_suffix (error->message, "(after --set param.cache.l1d.size_kib=2, "
-                                   "--set param.cache.l1d.assoc=64)"), "%s", error->message);
-  g_error_free (error);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    NsRunOptions opt = { .sets = cases[i].sets, .only_variant = "plain-ret" };
+    GError *error = NULL;
+
+    ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
+    ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+    ck_assert_msg (strstr (error->message, "call-chain.xml:") != NULL &&
+                   strstr (error->message, cases[i].says) != NULL &&
+                   g_str_has_suffix (error->message, cases[i].after), "%s", error->message);
+    g_error_free (error);
+  }
 }
 END_TEST
 

@@ -1,0 +1,90 @@
+/* test-common.c — what an NS_ERROR carries beside its message: the parameters its raiser
+ * named, kept through copying and propagation, replaced by a second naming, absent on
+ * errors that named none or belong to another domain. */
+#include "config.h"
+
+#include <check.h>
+
+#include "common.h"
+
+/* error names exactly want (NULL-terminated), in order. */
+static void
+assert_params (const GError *error, const char *const *want)
+{
+  const char *const *got = ns_error_get_params (error);
+
+  ck_assert_ptr_nonnull (got);
+  ck_assert_uint_eq (g_strv_length ((char **) got), g_strv_length ((char **) want));
+  for (guint i = 0; want[i] != NULL; i++)
+    ck_assert_str_eq (got[i], want[i]);
+}
+
+/* The names set are the names got, through g_error_copy and g_propagate_error. */
+START_TEST (test_params_kept)
+{
+  static const char *const want[] = { "cpu.sockets", "cpu.cores_per_ccx", NULL };
+  GError *raised = NULL, *caught = NULL, *copy;
+
+  g_set_error (&raised, NS_ERROR, NS_ERROR_INPUT, "too big");
+  ns_error_set_params (&raised, "cpu.sockets", "cpu.cores_per_ccx", NULL);
+  assert_params (raised, want);
+  g_propagate_error (&caught, raised);
+  copy = g_error_copy (caught);
+  g_error_free (caught);                 /* the copy owns its own names */
+  assert_params (copy, want);
+  g_error_free (copy);
+}
+END_TEST
+
+/* A second naming replaces the first (no names are lost to a leak checker either). */
+START_TEST (test_params_replaced)
+{
+  static const char *const want[] = { "cache.policy", NULL };
+  GError *error = g_error_new (NS_ERROR, NS_ERROR_INPUT, "bad");
+
+  ns_error_set_params (&error, "cache.l1d.size_kib", "cache.l1d.assoc", NULL);
+  ns_error_set_params (&error, "cache.policy", NULL);
+  assert_params (error, want);
+  g_error_free (error);
+}
+END_TEST
+
+/* No names: an NS_ERROR nobody named parameters on, another domain's error, and a
+ * naming with nowhere to go (error NULL, as g_prefix_error allows). */
+START_TEST (test_params_absent)
+{
+  GError *plain = g_error_new (NS_ERROR, NS_ERROR_IO, "cannot read");
+  GError *other = g_error_new (G_FILE_ERROR, G_FILE_ERROR_NOENT, "elsewhere");
+
+  ck_assert_ptr_null (ns_error_get_params (plain));
+  ck_assert_ptr_null (ns_error_get_params (other));
+  ns_error_set_params (NULL, "cpu.ipc", NULL);
+  g_error_free (plain);
+  g_error_free (other);
+}
+END_TEST
+
+static Suite *
+common_suite (void)
+{
+  Suite *s = suite_create ("common");
+  TCase *tc = tcase_create ("core");
+
+  tcase_add_test (tc, test_params_kept);
+  tcase_add_test (tc, test_params_replaced);
+  tcase_add_test (tc, test_params_absent);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (common_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
