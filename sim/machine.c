@@ -1186,6 +1186,7 @@ ns_machine_new (const NsParams *params, const NsMitigations *mit, NsBuild *build
 
   m = g_new0 (NsMachine, 1);
   m->params = ns_params_copy (params);
+  ns_params_track_reads (m->params);   /* the run reports a --set nothing read */
   copy_mitigations (&m->mit, mit);
   m->build = build;
   m->acct = g_array_sized_new (FALSE, TRUE, sizeof (AcctRow), 64);

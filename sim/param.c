@@ -10,12 +10,14 @@ static GHashTable *registry;      /* name → const NsParamDef* */
 static GPtrArray  *registry_sorted;
 
 typedef struct {
-  char *value;
-  char *source;
+  char     *value;
+  char     *source;
+  gboolean  read;                 /* a typed getter returned it while tracking */
 } NsParamValue;
 
 struct _NsParams {
   GHashTable *values;             /* name → NsParamValue* */
+  gboolean    track_reads;        /* ns_params_track_reads was called */
 };
 
 /* Orders NsParamDef pointers (GPtrArray elements) by name. */
@@ -319,6 +321,8 @@ get_value (const NsParams *params, const char *name, NsParamType type)
     g_error ("parameter %s read with the wrong type", name);
   v = g_hash_table_lookup (params->values, name);
   g_assert (v != NULL);
+  if (params->track_reads)
+    v->read = TRUE;
   return v;
 }
 
@@ -366,6 +370,35 @@ ns_params_get_source (const NsParams *params, const char *name)
 {
   NsParamValue *v = g_hash_table_lookup (params->values, name);
   return v ? v->source : NULL;
+}
+
+/* Notes from now on which parameters a typed getter reads; see param.h. */
+void
+ns_params_track_reads (NsParams *params)
+{
+  g_return_if_fail (params != NULL);
+
+  params->track_reads = TRUE;
+}
+
+/* The parameters read since ns_params_track_reads; see param.h. */
+char **
+ns_params_read (const NsParams *params)
+{
+  g_autoptr (GStrvBuilder) names = NULL;
+  GPtrArray *all;
+
+  g_return_val_if_fail (params != NULL, NULL);
+
+  names = g_strv_builder_new ();
+  all = ns_param_all ();
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *def = all->pdata[i];
+    const NsParamValue *v = g_hash_table_lookup (params->values, def->name);
+    if (v->read)
+      g_strv_builder_add (names, def->name);
+  }
+  return g_strv_builder_end (names);
 }
 
 /* Calls fn for every parameter in name order. */

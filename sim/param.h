@@ -51,6 +51,13 @@ gboolean    ns_params_get_bool    (const NsParams *params, const char *name);
 const char *ns_params_get_string  (const NsParams *params, const char *name);
 const char *ns_params_get_text    (const NsParams *params, const char *name);   /* value as text */
 const char *ns_params_get_source  (const NsParams *params, const char *name);
+/* From now on params notes each parameter a typed getter (ns_params_get_double, _int,
+ * _bool, _string) returns, not ns_params_get_text or _source (which report values rather
+ * than use them). A copy starts untracked. Not thread-safe: track a set one thread reads. */
+void        ns_params_track_reads (NsParams *params);
+/* The names (sorted, newly allocated) of the parameters a typed getter returned since
+ * ns_params_track_reads: a parameter outside them cannot have changed what was computed. */
+char      **ns_params_read        (const NsParams *params);
 typedef void (*NsParamsFunc) (const NsParamDef *def, const char *value, const char *source,
                               gpointer data);
 /* TRUE with *out set if all of text is a finite decimal number, as scenario attributes

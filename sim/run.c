@@ -358,6 +358,7 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
   if (vs->profile == NULL)
     goto bad_profile;
   vs->params = ns_params_copy (vs->profile->params);
+  ns_params_track_reads (vs->params);   /* the build and the run's checks read some */
   if (!apply_scenario_params (vs->sc, vs->params, error))
     goto fail;
   if (!ns_kernel_version_check (vs->sc->kernel_version, &cause))
@@ -676,14 +677,41 @@ accumulate_stacks (NsMachine *machine, NsEngine *engine, GHashTable *stacks)
 typedef struct {
   GHashTable *sums;             /* function name → running sums (SUM_LEN doubles) */
   GHashTable *stacks;           /* folded stack → cycles (double*); NULL: not wanted */
+  GHashTable *params_read;      /* names any repetition's machine and models read */
   guint64     events[NS_CAUSE_N];
   double      overlapped[NS_CAUSE_N];
 } NsVariantSums;
+
+/* Adds to read (a set of names) the parameters read from params since it was tracked. */
+static void
+accumulate_params_read (const NsParams *params, GHashTable *read)
+{
+  g_auto (GStrv) names = ns_params_read (params);
+
+  for (guint i = 0; names[i] != NULL; i++)
+    g_hash_table_add (read, g_strdup (names[i]));
+}
+
+/* The names in read (a set), sorted as the registry is (newly allocated). */
+static char **
+params_read_list (GHashTable *read)
+{
+  g_autoptr (GStrvBuilder) names = g_strv_builder_new ();
+  GPtrArray *all = ns_param_all ();
+
+  for (guint i = 0; i < all->len; i++) {
+    const NsParamDef *def = all->pdata[i];
+    if (g_hash_table_contains (read, def->name))
+      g_strv_builder_add (names, def->name);
+  }
+  return g_strv_builder_end (names);
+}
 
 /* Adds the machine's account of this repetition to acc. */
 static void
 accumulate (NsMachine *machine, NsEngine *engine, NsVariantSums *acc)
 {
+  accumulate_params_read (ns_machine_params (machine), acc->params_read);
   accumulate_account (machine, acc->sums);
   if (acc->stacks != NULL)
     accumulate_stacks (machine, engine, acc->stacks);
@@ -1054,6 +1082,7 @@ variant_result_free (gpointer p)
   g_strfreev (vr->mitigations);
   g_strfreev (vr->inlining);
   g_strfreev (vr->config_read);
+  g_strfreev (vr->params_read);
   g_strfreev (vr->notes);
   g_free (vr->cpu_name);
   g_free (vr->cpu_model);
@@ -1105,7 +1134,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
 {
   NsVariantSetup vs;
   NsVariantResult *vr;
-  NsVariantSums acc = { NULL, NULL, { 0 }, { 0 } };
+  NsVariantSums acc = { NULL, NULL, NULL, { 0 }, { 0 } };
   guint n;
 
   if (!variant_setup (&vs, path, name, opt, error))
@@ -1118,6 +1147,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
   vr->stop_rules = g_new0 (char *, n + 1);
   vr->measured = g_new0 (NsTime, n);
   acc.sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  acc.params_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (opt->stacks)
     acc.stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   for (guint r = 0; r < n; r++) {
@@ -1143,14 +1173,18 @@ run_variant (const char *path, const char *name, guint index, guint total,
   }
   describe_variant (vr, &vs, acc.sums);
   vr->config_read = ns_build_config_read (vs.build);
+  accumulate_params_read (vs.params, acc.params_read);
+  vr->params_read = params_read_list (acc.params_read);
   vr->notes = ns_build_notes (vs.build);
   g_hash_table_unref (acc.sums);
+  g_hash_table_unref (acc.params_read);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_setup_clear (&vs);
   return vr;
 
 fail:
   g_hash_table_unref (acc.sums);
+  g_hash_table_unref (acc.params_read);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_result_free (vr);
   variant_setup_clear (&vs);

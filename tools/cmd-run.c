@@ -28,33 +28,43 @@ print_fit_notes (const NsRunResult *result)
   ns_cmd_print_notes ("run", notes, err);
 }
 
-/* TRUE if no variant of result asked for the .config option key. */
+/* TRUE if no variant of result read key: a .config option (config) or a parameter. */
 static gboolean
-config_unread (const NsRunResult *result, const char *key)
+nothing_read (const NsRunResult *result, const char *key, gboolean config)
 {
   for (guint i = 0; i < result->variants->len; i++) {
     const NsVariantResult *vr = result->variants->pdata[i];
-    if (vr->config_read && g_strv_contains ((const char *const *) vr->config_read, key))
+    char **read = config ? vr->config_read : vr->params_read;
+    if (read && g_strv_contains ((const char *const *) read, key))
       return FALSE;
   }
   return TRUE;
 }
 
-/* Prints on stderr a note for each .config option a --set or --what-if in given gives
- * that no variant's models read (a typo, or an option the scenario's paths never
- * consult): it changed nothing. */
+/* Prints on stderr a note for each .config option or parameter a --set or --what-if in
+ * given gives that no variant's machine or models read (a typo, or something the
+ * scenario's paths never consult): it changed nothing. */
 static void
-print_unread_config (const NsRunResult *result, char **given)
+print_unread_sets (const NsRunResult *result, char **given)
 {
+  static const struct {
+    const char *prefix, *what;
+    gboolean    config;
+  } kinds[] = { { "kernel.config.", "option", TRUE }, { "param.", "parameter", FALSE } };
+
   for (guint i = 0; given && given[i]; i++) {
-    g_autofree char *key = NULL;
-    const char *eq;
-    if (!g_str_has_prefix (given[i], "kernel.config.") || (eq = strchr (given[i], '=')) == NULL)
-      continue;
-    key = g_strndup (given[i] + strlen ("kernel.config."), eq - given[i] - strlen ("kernel.config."));
-    if (config_unread (result, key))
-      g_printerr ("netsim run: note: %s: no model this scenario runs reads %s, so it "
-                  "changed nothing (a typo?)\n", given[i], key);
+    const char *eq = strchr (given[i], '=');
+    for (guint k = 0; eq != NULL && k < G_N_ELEMENTS (kinds); k++) {
+      gsize skip = strlen (kinds[k].prefix);
+      g_autofree char *key = NULL;
+      if (!g_str_has_prefix (given[i], kinds[k].prefix) || eq - given[i] <= (gssize) skip)
+        continue;
+      key = g_strndup (given[i] + skip, eq - given[i] - skip);
+      if (nothing_read (result, key, kinds[k].config))
+        g_printerr ("netsim run: note: %s: no model this scenario runs reads %s %s, so it "
+                    "changed nothing (%s)\n", given[i], kinds[k].what, key,
+                    kinds[k].config ? "a typo?" : "the paths it runs never consult it");
+    }
   }
 }
 
@@ -257,8 +267,8 @@ ns_cmd_run (int argc, char **argv)
   if (result == NULL)
     return ns_cmd_fail (err);
   print_fit_notes (result);
-  print_unread_config (result, sets);
-  print_unread_config (result, what_ifs);
+  print_unread_sets (result, sets);
+  print_unread_sets (result, what_ifs);
   print_unread_cmdline (result);
   print_model_notes (result);
   if (explain && result->comparisons->len == 0)

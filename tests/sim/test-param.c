@@ -167,6 +167,40 @@ count_param (const NsParamDef *def, const char *value, const char *source, gpoin
   ck_assert (value != NULL && source != NULL);
 }
 
+/* A tracked set names exactly the parameters its typed getters returned, in registry
+ * order, whatever the getter's type; reporting a value (get_text, get_source) is not a
+ * read; an untracked set and a copy of a tracked one name none. */
+START_TEST (test_reads_tracked)
+{
+  NsParams *p = ns_params_new (), *copy;
+  char **read;
+
+  (void) ns_params_get_double (p, "cpu.ipc");           /* before tracking: not noted */
+  ns_params_track_reads (p);
+  (void) ns_params_get_text (p, "cpu.mlp");
+  (void) ns_params_get_source (p, "cpu.mlp");
+  (void) ns_params_get_double (p, "cpu.freq_ghz");
+  (void) ns_params_get_int (p, "cache.line_bytes");
+  (void) ns_params_get_double (p, "cache.line_bytes");  /* an int read as a double */
+  (void) ns_params_get_bool (p, "prefetch.l1_stride");
+  (void) ns_params_get_string (p, "cache.policy");
+  read = ns_params_read (p);
+  ck_assert_uint_eq (g_strv_length (read), 4);
+  ck_assert_str_eq (read[0], "cache.line_bytes");
+  ck_assert_str_eq (read[1], "cache.policy");
+  ck_assert_str_eq (read[2], "cpu.freq_ghz");
+  ck_assert_str_eq (read[3], "prefetch.l1_stride");
+  g_strfreev (read);
+  copy = ns_params_copy (p);
+  (void) ns_params_get_double (copy, "cpu.ipc");
+  read = ns_params_read (copy);
+  ck_assert_uint_eq (g_strv_length (read), 0);
+  g_strfreev (read);
+  ns_params_free (copy);
+  ns_params_free (p);
+}
+END_TEST
+
 START_TEST (test_foreach_sorted_complete)
 {
   NsParams *p = ns_params_new ();
@@ -201,6 +235,7 @@ param_suite (void)
   tcase_add_test (tc, test_string_choices);
   tcase_add_test (tc, test_number_syntax_is_the_scenarios);
   tcase_add_test (tc, test_copy_is_independent);
+  tcase_add_test (tc, test_reads_tracked);
   tcase_add_test (tc, test_foreach_sorted_complete);
   tcase_add_test_raise_signal (tc, test_duplicate_declaration_aborts, SIGTRAP);
   suite_add_tcase (s, tc);

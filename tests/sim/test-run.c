@@ -274,6 +274,31 @@ run_call_chain_briefly (const char *only, const char *const *extra)
   return res;
 }
 
+/* A variant's params_read names what its build, the run's checks and every repetition's
+ * machine and models read, and no more: the call chain reads the inlining limit (the
+ * build), the quantum, the IPC and the return mitigation in force (unret's price only in
+ * the variant that selects it); nothing in it sleeps, so never the wake-up latency. */
+START_TEST (test_params_read)
+{
+  NsRunResult *res = run_call_chain_briefly (NULL, NULL);
+  const char *const *plain = (const char *const *) variant (res, "plain-ret")->params_read;
+  const char *const *unret = (const char *const *) variant (res, "retbleed-unret")->params_read;
+
+  ck_assert_ptr_nonnull (plain);
+  ck_assert (g_strv_contains (plain, "build.inline_limit_bytes"));
+  ck_assert (g_strv_contains (plain, "sched.quantum_ns"));
+  ck_assert (g_strv_contains (plain, "cpu.ipc"));
+  ck_assert (!g_strv_contains (plain, "ret.unret_cycles"));
+  ck_assert (g_strv_contains (unret, "ret.unret_cycles"));
+  for (guint i = 0; i < res->variants->len; i++) {
+    const NsVariantResult *vr = res->variants->pdata[i];
+    ck_assert_msg (!g_strv_contains ((const char *const *) vr->params_read,
+                                     "sched.wakeup_latency_ns"), "%s", vr->name);
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* --what-if: the twin of each variant follows the variants, named "NAME (what-if)", and
  * the comparisons become each variant against its twin with the twin's delta (here
  * mitigations=off makes a Safe RET chain cheaper and leaves a plain one as it was). */
@@ -627,6 +652,7 @@ run_suite (void)
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
   tcase_add_test (tc, test_no_stacks_unless_asked);
   tcase_add_test (tc, test_fit_note_source);
+  tcase_add_test (tc, test_params_read);
   tcase_add_test (tc, test_what_if_join);
   tcase_add_test (tc, test_twin_names_checked_before_running);
   suite_add_tcase (s, tc);

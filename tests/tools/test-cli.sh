@@ -350,12 +350,20 @@ grep -q "note: --explain has no comparison to explain: --variant" "$TMP/err" && 
 # a .config option no model reads changed nothing: said, so that a typo does not pass
 expect 0 "run with a mistyped CONFIG_" -- "$NETSIM" run -q --variant plain-ret \
   --set kernel.config.CONFIG_RETPOLNE=n "$MICRO/call-chain.xml"
-grep -q "note: kernel.config.CONFIG_RETPOLNE=n: no model this scenario runs reads CONFIG_RETPOLNE" \
+grep -q "note: kernel.config.CONFIG_RETPOLNE=n: no model this scenario runs reads option CONFIG_RETPOLNE" \
   "$TMP/err" && ok || bad "an unread CONFIG_ option passes silently: $(cat "$TMP/err")"
 expect 0 "run with a CONFIG_ option the model reads" -- "$NETSIM" run -q \
   --variant 7950x-f1-before --set measure.duration=100us \
   --set kernel.config.CONFIG_NET_CLS_ACT=y "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q "CONFIG_NET_CLS_ACT" "$TMP/err" && bad "a read CONFIG_ option is called unread" || ok
+
+# a parameter no model reads changed nothing: said; one the machine reads is not named
+expect 0 "run with a parameter the call chain never reads" -- "$NETSIM" run -q \
+  --variant plain-ret --set param.sched.wakeup_latency_ns=5000 \
+  --set param.cache.l2.latency_cycles=14 "$MICRO/call-chain.xml"
+grep -q "note: param.sched.wakeup_latency_ns=5000: no model this scenario runs reads parameter sched.wakeup_latency_ns, so it changed nothing" \
+  "$TMP/err" && ok || bad "an unread parameter passes silently: $(cat "$TMP/err")"
+grep -q "cache.l2.latency_cycles" "$TMP/err" && bad "a read parameter is called unread" || ok
 
 # a kernel command-line word no model reads (a typo, a parameter not modelled) changes
 # nothing, as the kernel passes it on to init: the run goes on, and says so (manual,
