@@ -828,9 +828,10 @@ out:
   return ok;
 }
 
-/* The mean or harmonic mean of values[0..n) (n ≥ 1; harmonic: all positive); *cv (may
- * be NULL) gets their coefficient of variation, the sample standard deviation over the
- * arithmetic mean (0 for a single value or a zero mean). */
+/* The mean or harmonic mean of values[0..n) (n ≥ 1; harmonic: all positive; equal values
+ * give that value exactly); *cv (may be NULL) gets their coefficient of variation, the
+ * sample standard deviation over the arithmetic mean (0 for a single value or a zero
+ * mean). */
 double
 ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv)
 {
@@ -839,7 +840,9 @@ ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv)
   g_return_val_if_fail (values != NULL && n > 0, 0.0);
   mean = gsl_stats_mean (values, 1, n);
   value = mean;
-  if (how == NS_AGG_HARMONIC) {
+  if (how == NS_AGG_HARMONIC && gsl_stats_min (values, 1, n) == gsl_stats_max (values, 1, n)) {
+    value = values[0];                  /* n / Σ 1/x would round it */
+  } else if (how == NS_AGG_HARMONIC) {
     double inv = 0;
     for (guint i = 0; i < n; i++)
       inv += 1.0 / values[i];

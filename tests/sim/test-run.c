@@ -35,6 +35,12 @@ START_TEST (test_aggregate)
   ck_assert_double_eq (ns_run_aggregate (v + 2, 1, NS_AGG_HARMONIC, &cv), 4.0);
   ck_assert_double_eq (cv, 0.0);
   ck_assert_double_eq (ns_run_aggregate (v, 2, NS_AGG_MEAN, NULL), 1.5);
+  /* equal values: exactly that value (n / Σ 1/x gives 1731734.3749999998) */
+  {
+    static const double same[3] = { 1731734.375, 1731734.375, 1731734.375 };
+    ck_assert_double_eq (ns_run_aggregate (same, 1, NS_AGG_HARMONIC, NULL), same[0]);
+    ck_assert_double_eq (ns_run_aggregate (same, 3, NS_AGG_HARMONIC, NULL), same[0]);
+  }
 }
 END_TEST
 
