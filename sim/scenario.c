@@ -1313,6 +1313,36 @@ check_measure_cap (NsScenario *sc, xmlNodePtr measure, GError **error)
   }
 }
 
+/* FALSE with a file:line error if the element gives an attribute only the convergence
+ * rule reads (batch, confidence, max-duration, min-batches) while that rule is off: the
+ * run would ignore it (the fixed rule measures one duration). */
+static gboolean
+check_measure_rule_attrs (NsScenario *sc, xmlNodePtr measure, GError **error)
+{
+  static const char *const convergence_only[] = { "batch", "confidence", "max-duration",
+                                                  "min-batches" };
+  NsXmlBlame blame = { { NULL }, { NULL } };
+  g_autoptr (GString) given = g_string_new (NULL);
+  guint n = 0;
+
+  if (sc->measure.converge > 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (convergence_only); i++) {
+    if (xmlHasProp (measure, BAD_CAST convergence_only[i]) == NULL)
+      continue;
+    blame.attrs[n++] = convergence_only[i];
+    g_string_append_printf (given, "%s'%s'", given->len > 0 ? ", " : "", convergence_only[i]);
+  }
+  if (n == 0)
+    return TRUE;
+  ns_xml_error_blame (sc, measure, blame, error, "element measure: %s %s: only the "
+                      "convergence rule reads %s, and 'converge' is 0 (the fixed rule "
+                      "measures one 'duration'): set converge > 0, or remove %s",
+                      n > 1 ? "attributes" : "attribute", given->str, n > 1 ? "them" : "it",
+                      n > 1 ? "them" : "it");
+  return FALSE;
+}
+
 /* The default max-duration: 100 x duration, at most what ends the run by NS_TIME_FOREVER
  * (at least 1 ps: check_measure_end refuses that if it does not fit either). */
 static NsTime
@@ -1346,8 +1376,8 @@ read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
     return FALSE;
   if (repetitions == 0 || repetitions > G_MAXUINT || min_batches > G_MAXUINT)
     goto error_range;
-  if (!check_confidence (sc, measure, error) || !check_measure_end (sc, measure, error) ||
-      !check_measure_cap (sc, measure, error))
+  if (!check_confidence (sc, measure, error) || !check_measure_rule_attrs (sc, measure, error) ||
+      !check_measure_end (sc, measure, error) || !check_measure_cap (sc, measure, error))
     return FALSE;
   m->repetitions = (guint) repetitions;
   m->min_batches = (guint) min_batches;

@@ -587,6 +587,15 @@ START_TEST (test_set_errors_name_only_theirs)
     { { "measure.warmup=0", "measure.duration=0", NULL },
       "minimal.xml:7: element measure: attribute 'duration': expected a time > 0, got '0' "
       "(after --set measure.duration=0)" },
+    { { "measure.batch=1ms", NULL },
+      "minimal.xml:7: element measure: attribute 'batch': only the convergence rule reads "
+      "it, and 'converge' is 0 (the fixed rule measures one 'duration'): set converge > 0, "
+      "or remove it (after --set measure.batch=1ms)" },
+    { { "measure.min-batches=9", "measure.confidence=0.9", "measure.converge=0", NULL },
+      "minimal.xml:7: element measure: attributes 'confidence', 'min-batches': only the "
+      "convergence rule reads them, and 'converge' is 0 (the fixed rule measures one "
+      "'duration'): set converge > 0, or remove them (after --set measure.min-batches=9, "
+      "--set measure.confidence=0.9)" },
     { { "measure.converge=0.01", "measure.batch=1ms", "measure.duration=1ms",
         "measure.max-duration=1us", NULL },
       "minimal.xml:7: element measure: attribute 'max-duration' (1us) is shorter than one "
