@@ -598,7 +598,8 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
 
 /* Applies what wins over per-key values: nospectre_v2 turns spectre_v2 off, and
  * mitigations=off every mitigation modelled (each select function tests
- * cpu_mitigations_off() first [K1, K8]). */
+ * cpu_mitigations_off() first [K1, K8]); the reason changes only where a mitigation was
+ * on, so one the CPU does not need keeps the profile's (sysfs: "Not affected"). */
 static void
 apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
@@ -608,13 +609,24 @@ apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   }
   if (cmd->off == NULL)
     return;
+  if (out->spectre_v2 != NS_SPECTRE_V2_OFF)
+    why_set (&why->spectre_v2, cmd->off);
+  if (out->retbleed != NS_RETBLEED_OFF)
+    why_set (&why->retbleed, cmd->off);
+  if (out->srso != NS_SRSO_OFF)
+    why_set (&why->srso, cmd->off);
+  if (out->pti)
+    why_set (&why->pti, cmd->off);
+  if (out->mds_verw)
+    why_set (&why->mds, cmd->off);
+  if (out->bhi != NS_BHI_OFF)
+    why_set (&why->bhi, cmd->off);
   out->spectre_v2 = NS_SPECTRE_V2_OFF;
   out->retbleed = NS_RETBLEED_OFF;
   out->srso = NS_SRSO_OFF;
   out->pti = FALSE;
   out->mds_verw = FALSE;
   out->bhi = NS_BHI_OFF;
-  why_set_all (why, cmd->off);
 }
 
 /* Adds to *slot that the mitigation in force became mode_name, and why. */

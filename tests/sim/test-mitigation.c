@@ -94,6 +94,13 @@ START_TEST (test_mitigations_off)
   ck_assert_int_eq (m.srso, NS_SRSO_OFF);
   ck_assert (!m.pti);
   ck_assert (has_line (m.explain, "spectre_v2=off", "kernel command line: mitigations=off"));
+  ck_assert (has_line (m.explain, "spec_rstack_overflow=off", "kernel command line: "
+                       "mitigations=off"));
+  /* what Zen 3 never needed keeps the profile's reason (sysfs: "Not affected") */
+  ck_assert (has_line (m.explain, "retbleed=off", "SRSO era"));
+  ck_assert (!has_line (m.explain, "retbleed=off", "mitigations=off"));
+  ck_assert (!has_line (m.explain, "pti=off", "mitigations=off"));
+  ck_assert (!has_line (m.explain, "mds=off", "mitigations=off"));
   ns_mitigations_clear (&m);
 }
 END_TEST
