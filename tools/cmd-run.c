@@ -174,7 +174,7 @@ ns_cmd_run (int argc, char **argv)
   g_auto (GStrv) sets = NULL, what_ifs = NULL;
   g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
   g_autofree char *seed = NULL, *scenario = NULL;
-  gint top = 20;
+  gint top = G_MININT;                             /* not given: 20 */
   gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE, stat = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
@@ -235,15 +235,17 @@ ns_cmd_run (int argc, char **argv)
     goto usage;
   if (format && !ns_format_parse (format, &ropt.format))
     goto bad_format;
-  if (top < 0)
+  if (top != G_MININT && top < 0)
     goto bad_top;
   ropt.breakdown = breakdown;
   ropt.inlining = inlining;
   ropt.explain = explain;
   ropt.stat = stat;
-  ropt.top = (guint) top;
+  ropt.top = top < 0 ? 20 : (guint) top;
   if (ropt.format == NS_FORMAT_CSV && table_section_asked (&ropt) != NULL)
     goto not_in_csv;
+  if (top >= 0 && (ropt.format != NS_FORMAT_TABLE || !(breakdown || explain)))
+    goto top_unused;
   opt.sets = (const char *const *) sets;
   if (!ns_cmd_check_one_seed ("run", seed, sets, "--set") ||
       !ns_cmd_check_one_seed ("run", seed, what_ifs, "--what-if"))
@@ -292,6 +294,11 @@ bad_top:
 one_file:
   g_printerr ("netsim run: -o and --folded are one file, %s: one would overwrite the other\n",
               output);
+  return NS_EXIT_USAGE;
+top_unused:
+  g_printerr ("netsim run: --top: it limits the table's --breakdown and --explain, and %s\n",
+              ropt.format != NS_FORMAT_TABLE ? "this output is not the table (--format json "
+              "always has every function)" : "neither is asked for");
   return NS_EXIT_USAGE;
 not_in_csv:
   g_printerr ("netsim run: %s: the CSV output has no such section (the table prints it, "

@@ -51,6 +51,14 @@ grep -q "^netsim run: --top given twice" "$TMP/err" && ok || bad "--top twice: $
 expect 2 "run --top not a number" -- "$NETSIM" run -q --top 3x "$MICRO/call-chain.xml"
 grep -q "^netsim run: --top: expected an integer, got '3x'" "$TMP/err" && ok ||
   bad "--top 3x: $(cat "$TMP/err")"
+expect 2 "run --top without a section it limits" -- "$NETSIM" run -q --top 5 "$MICRO/call-chain.xml"
+grep -q "^netsim run: --top: it limits the table's --breakdown and --explain, and neither is asked for" \
+  "$TMP/err" && ok || bad "--top without -b/-e: $(cat "$TMP/err")"
+expect 2 "run --top with csv" -- "$NETSIM" run -q --top 5 -f csv "$MICRO/call-chain.xml"
+grep -q "^netsim run: --top: .*this output is not the table" "$TMP/err" && ok ||
+  bad "--top with csv: $(cat "$TMP/err")"
+expect 2 "run --top negative" -- "$NETSIM" run -q --top -1 -b "$MICRO/call-chain.xml"
+grep -q "^netsim run: --top: expected a number ≥ 0" "$TMP/err" && ok || bad "--top -1: $(cat "$TMP/err")"
 expect 2 "run --top past gint" -- "$NETSIM" run -q --top 99999999999 "$MICRO/call-chain.xml"
 grep -q "^netsim run: --top: 99999999999 is out of range (-2147483648 to 2147483647)" \
   "$TMP/err" && ok || bad "--top 99999999999: $(cat "$TMP/err")"
