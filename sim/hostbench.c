@@ -7,8 +7,10 @@
  *    step, in random cyclic order, over working sets sized from the cache sizes (sysfs's,
  *    else CPUID's): half-way into each level (L3: at most 4 × L2, as a shared or
  *    virtualised host may give one core far less L3 than it says); DRAM: 8 × L3 within
- *    256 MiB … 1 GiB, so it includes TLB misses, as a kernel's DRAM access does; a level
- *    whose size neither gives is not measured;
+ *    256 MiB … 1 GiB; every working set asks for 2 MiB pages (MADV_HUGEPAGE), so where
+ *    the kernel grants them the chase pays few page walks, as the kernel's own accesses
+ *    through its 2 MiB / 1 GiB direct map do; a level whose size neither gives is not
+ *    measured;
  *  - branch.mispredict_cycles: a data-dependent branch on random bits against the same
  *    loop on zeros (half the random branches mispredict);
  *  - icall.predicted_cycles, icall.lfence_cycles: a loop calling one function through a
@@ -1317,12 +1319,12 @@ c2c_cycles_per_line (C2cOp op, const HostInfo *info, const NsHostbenchOptions *o
 /* Lines in flight by Little's law; see hostbench.h. */
 double
 ns_hostbench_lines_in_flight (double pingpong_ns, double ghz, double atomic_cycles,
-                              double l1_cycles, double cycles_per_line)
+                              double cycles_per_line)
 {
   double wait;
 
   g_return_val_if_fail (ghz > 0 && cycles_per_line > 0, 0.0);
-  wait = MAX (0.0, pingpong_ns * ghz - atomic_cycles) - l1_cycles;
+  wait = MAX (0.0, pingpong_ns * ghz - atomic_cycles);
   return wait > 0 ? wait / cycles_per_line : 0.0;
 }
 
@@ -1335,16 +1337,15 @@ measure_c2c_copy (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasu
   if (m->c2c_copy_line <= 0)
     return;
   say (opt, "copy of lines another core wrote, per line", m->c2c_copy_line, "cycles");
-  if (m->c2c_ns <= 0 || m->lat_ns[0] <= 0)
+  if (m->c2c_ns <= 0)
     return;
-  m->copy_mlp = ns_hostbench_lines_in_flight (m->c2c_ns, m->ghz, m->atomic,
-                                              m->lat_ns[0] * m->ghz, m->c2c_copy_line);
+  m->copy_mlp = ns_hostbench_lines_in_flight (m->c2c_ns, m->ghz, m->atomic, m->c2c_copy_line);
   say (opt, "  lines it keeps in flight", m->copy_mlp, "lines");
 }
 
 /* Stores into lines another core has just written: cycles per line, and the misses in
- * flight that makes (the transfer latency over the time per line; the model charges such
- * a store the transfer over cpu.mlp). */
+ * flight that makes (the transfer beyond an L1 hit over the time per line; the model
+ * charges such a store that over cpu.mlp). */
 static void
 measure_c2c_store (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
 {
@@ -1354,8 +1355,7 @@ measure_c2c_store (const HostInfo *info, const NsHostbenchOptions *opt, HostMeas
   say (opt, "store into a line another core wrote, per line", m->c2c_store_line, "cycles");
   if (m->c2c_ns <= 0)
     return;
-  m->store_mlp = ns_hostbench_lines_in_flight (m->c2c_ns, m->ghz, m->atomic, 0.0,
-                                               m->c2c_store_line);
+  m->store_mlp = ns_hostbench_lines_in_flight (m->c2c_ns, m->ghz, m->atomic, m->c2c_store_line);
   say (opt, "  store misses in flight", m->store_mlp, "misses");
 }
 

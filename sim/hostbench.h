@@ -26,12 +26,13 @@ double   ns_hostbench_core_ghz (guint64 n, guint reps);
  * the median sheds (a mean over all rounds would carry it). */
 double   ns_hostbench_one_way_ns (double *batch_ns, guint n_batches, guint round_trips);
 
-/* Misses in flight by Little's law, as the machine model charges them: the transfer (the
- * ping-pong's half round trip pingpong_ns at ghz, less the locked RMW atomic_cycles it
- * contains, never below 0) less l1_cycles (0 for stores, the L1D latency for a copy's
- * lines), over the measured cycles_per_line; 0 when that wait is not positive. */
+/* Misses in flight by Little's law, as the machine model charges them: the wait beyond
+ * an L1 hit of one transfer, which is the ping-pong's half round trip pingpong_ns at ghz
+ * less the locked RMW atomic_cycles it contains (its own L1 read being the transfer's;
+ * never below 0), the same for a store and a copy's line, over the measured
+ * cycles_per_line; 0 when that wait is not positive. */
 double   ns_hostbench_lines_in_flight (double pingpong_ns, double ghz, double atomic_cycles,
-                                       double l1_cycles, double cycles_per_line);
+                                       double cycles_per_line);
 /* A note for a value whose n runs (figures v, all > 0) disagree — the largest more than
  * NS_HOSTBENCH_RUNS_DISAGREE times the smallest, as when a guest's vCPUs land on other
  * cores from one run to the next: "the runs disagree (the largest is 2.1 times the

@@ -37,8 +37,8 @@ static const NsParamDef machine_params[] = {
   { "cpu.mlp", NS_PARAM_DOUBLE, "misses", "2.0",
     "store misses (read-for-ownership and transfers of lines another core holds) in "
     "flight at once: a store's miss served by a cache level costs its latency beyond L1 "
-    "over this, a transfer from another core its whole transfer (the c2c value less "
-    "lock.atomic_cycles) over this. Loads "
+    "over this, a transfer from another core its transfer beyond an L1 hit (the c2c "
+    "value less lock.atomic_cycles) over this. Loads "
     "overlap by cpu.rob_entries instead",
     "unsourced reasoned default (out-of-order cores overlap 2+ independent misses); the "
     "range's top is a store buffer's size (48-114 entries on current cores): netsim "
@@ -70,12 +70,15 @@ static const NsParamDef machine_params[] = {
     "that sit off the critical path",
     "generic default: 4-wide dispatch (Intel Sandy Bridge to Skylake); profiles cite the "
     "vendor guide of their core", FALSE, 1, 16, NULL },
-  { "branch.resolve_cycles", NS_PARAM_DOUBLE, "cycles", "23",
+  { "branch.resolve_cycles", NS_PARAM_DOUBLE, "cycles", "20.7",
     "cycles a forced mispredict waits for its target to come from memory before the "
     "refill can start (the ret of a retpoline thunk or of SRSO Safe RET reads its target "
     "from the stack behind the in-flight work); added to branch.mispredict_cycles",
-    "D from [M22] (cpu-params.md §4): a retpoline call measured 40 cycles on Skylake = "
-    "14 mispredict + 5 thunk instructions / ~1.5 IPC + ~23 waiting for the target",
+    "D from [M22] (cpu-params.md §4): a loop calling an empty function through the "
+    "retpoline thunk took 40 cycles an iteration on Skylake, through a plain indirect jump "
+    "2 (the call, return and loop the model charges as a call); the retpoline's 38 more = "
+    "14 mispredict + 5 thunk instructions / ~1.5 IPC + ~20.7 waiting for the target (23 "
+    "until 2026-12-02, which read the 40 as the retpoline's extra alone)",
     FALSE, 0, 200, NULL },
   { "branch.mispredict_cycles", NS_PARAM_DOUBLE, "cycles", "15",
     "conditional/indirect branch mispredict penalty",
@@ -142,7 +145,8 @@ static const NsParamDef machine_params[] = {
     "while another core holds them: a copied line served by another core costs "
     "max(64 B / mem.bw_l3_bytes_per_cycle, (transfer - L1D latency) / this), a "
     "destination line taken from another core (transfer - L1D latency) / this, the "
-    "transfer being the c2c value less lock.atomic_cycles",
+    "transfer being load-to-use: the c2c value less lock.atomic_cycles, plus the L1D "
+    "latency",
     "host measurement (netsim calibrate --host on a Zen 3 Milan EPYC KVM guest, "
     "2026-11-30, four runs): REP MOVSB on CPU 0 of 16 KiB that CPU 1 has just written, "
     "6.3-8.7 cycles per line (median of each run) against a 70-92 ns ping-pong transfer "
@@ -160,8 +164,9 @@ static const NsParamDef machine_params[] = {
 
   /* ---- core-to-core: half a round trip of a CAS ping-pong (both sides LOCK CMPXCHG,
    * nviennot/core-to-core-latency's default benchmark), i.e. one line transfer plus the
-   * locked RMW that takes the line; the model's plain transfer is the value less
-   * lock.atomic_cycles (machine.c). ref: [M1][M2][M25] ---- */
+   * locked RMW that takes the line, less the RMW's own L1 read; the model's load-to-use
+   * transfer is the value less lock.atomic_cycles plus the L1D latency (machine.c).
+   * ref: [M1][M2][M25] ---- */
   { "c2c.smt_ns", NS_PARAM_DOUBLE, "ns", "8",
     "CAS ping-pong half round trip between SMT siblings (a locked hand-off)",
     "generic default (5.0-10.2 ns on the listed parts: 7950X 5.0-5.3, Zen 2/3 EPYC 9.0-10.2, "
@@ -230,8 +235,10 @@ static const NsParamDef machine_params[] = {
     "SYSCALL + SYSRET with no mitigations: the two instructions and the pipeline drain "
     "around them; the kernel's entry and exit code is charged as instructions by the models",
     "unsourced: lmbench null syscall 34 ns on a 2017 desktop under Linux 4.10 ([M16]), "
-    "≈ 100 cycles; 4.10 still had the SYSCALL64 fast path (removed in 4.16), a few dozen "
-    "instructions, so nearly all of it is the two instructions",
+    "≈ 100 cycles for the whole call: the two instructions, 4.10's SYSCALL64 fast path "
+    "(a few dozen instructions, removed in 4.16), getppid and lmbench's loop; the models "
+    "charge the entry and exit code again as instructions (about 80), so as a price of "
+    "the two instructions alone it is high (tools/sensitivity varies it 50-200)",
     FALSE, 0, 10000, NULL },
   { "syscall.pti_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "page-table isolation: two CR3 writes + trampoline per syscall (with PCID)",
@@ -268,8 +275,9 @@ static const NsParamDef machine_params[] = {
 
   /* ---- locks and scheduling ---- */
   { "lock.atomic_cycles", NS_PARAM_DOUBLE, "cycles", "20",
-    "locked read-modify-write (LOCK CMPXCHG) on a line already owned in L1; also taken off "
-    "each c2c.* value (a CAS ping-pong's half round trip) to give the plain line transfer",
+    "locked read-modify-write (LOCK CMPXCHG) on a line already owned in L1 (its L1 read "
+    "included); also taken off each c2c.* value (a CAS ping-pong's half round trip) to "
+    "give a line transfer's wait beyond an L1 hit",
     "generic default: cpu-params.md §5's proposed Intel 20 (UNVERIFIED for AMD), next to "
     "§3.7's measured LOCK CMPXCHG, 19 cycles on Golden Cove [M20]", FALSE, 1, 500, NULL },
   { "sched.quantum_ns", NS_PARAM_DOUBLE, "ns", "1000",

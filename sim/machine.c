@@ -949,11 +949,13 @@ out:
   return ok;
 }
 
-/* One line's transfer at the distance of c2c parameter param, cycles: the parameter is half
- * a round trip of a CAS ping-pong, one transfer plus the locked RMW that takes the line
- * (lock.atomic_cycles), so the transfer is what is left; a value below one locked RMW
- * (a clock or lock cost set apart from the c2c values) gives a free transfer, with a
- * message each time a machine is built so. */
+/* One line's transfer at the distance of c2c parameter param, cycles, load-to-use as the
+ * cache latencies: the parameter is half a round trip of a CAS ping-pong, the transfer
+ * plus the part of the locked RMW that takes the line (lock.atomic_cycles, measured on a
+ * line in L1, less its own L1 read, which the transfer replaces); so the transfer is
+ * what is left plus an L1 hit. A value below one locked RMW (a clock or lock cost set
+ * apart from the c2c values) gives a transfer no dearer than an L1 hit, with a message
+ * each time a machine is built so. Needs m->lat and m->atomic_cycles. */
 static double
 transfer_cycles (const NsMachine *m, const NsParams *p, const char *param)
 {
@@ -962,9 +964,9 @@ transfer_cycles (const NsMachine *m, const NsParams *p, const char *param)
   if (pingpong < m->atomic_cycles)
     g_message ("%s: %g ns is %.1f cycles at cpu.freq_ghz %g, less than one locked RMW "
                "(lock.atomic_cycles %g), which its ping-pong includes: the model takes "
-               "the plain transfer as free", param, ns_params_get_double (p, param),
+               "the transfer beyond an L1 hit as free", param, ns_params_get_double (p, param),
                pingpong, m->ghz, m->atomic_cycles);
-  return MAX (0.0, pingpong - m->atomic_cycles);
+  return m->lat[NS_CAUSE_L1] + MAX (0.0, pingpong - m->atomic_cycles);
 }
 
 /* The per-return extra cycles of the return mitigation in force. */
@@ -1349,8 +1351,7 @@ ns_machine_distance (NsMachine *machine, guint cpu_a, guint cpu_b)
   return core_distance (machine, cpu_core (machine, cpu_a), cpu_core (machine, cpu_b));
 }
 
-/* One line's transfer between two logical CPUs, cycles: their distance's c2c parameter
- * (a CAS ping-pong's half round trip) less one lock.atomic_cycles. */
+/* One line's transfer between two logical CPUs, load-to-use cycles; see machine.h. */
 double
 ns_machine_transfer_cycles (NsMachine *machine, guint cpu_a, guint cpu_b)
 {
@@ -1457,6 +1458,21 @@ ns_rdtsc (NsThread *t)
   x->machine->events[NS_CAUSE_INSN] += 1;
   x->insns += 1;
   charge (x, t, NS_CAUSE_INSN, x->machine->rdtsc);
+}
+
+/* An ordered TSC read (the kernel's rdtsc_ordered: RDTSCP, or LFENCE; RDTSC): as
+ * ns_rdtsc, and it waits for every older instruction and load, so no later miss overlaps
+ * an earlier one (the window closes). */
+void
+ns_rdtsc_ordered (NsThread *t)
+{
+  NsExec *x;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  ns_rdtsc (t);
+  drain (x);
 }
 
 /* One PAUSE (cpu_relax): x86.pause_cycles, a delay that does not scale with the base IPC;
@@ -1653,15 +1669,16 @@ ns_store (NsThread *t, gconstpointer p, gsize size)
     Rfo r = take_ownership (m, x, line);
     if (r.far != NS_DIST_SAME) {
       m->events[NS_CAUSE_COHERENCE]++;
-      charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far] / m->mlp);
+      charge (x, t, NS_CAUSE_COHERENCE, (m->c2c[r.far] - m->lat[NS_CAUSE_L1]) / m->mlp);
     } else if (r.level != NS_CAUSE_L1) {
       charge (x, t, r.level, (m->lat[r.level] - m->lat[NS_CAUSE_L1]) / m->mlp);
     }
   }
 }
 
-/* A locked read-modify-write of p's line: the full transfer (a hand-off then costs the
- * ping-pong's half round trip) or the miss beyond L1, then owned. */
+/* A locked read-modify-write of p's line: the transfer or the miss beyond the L1 hit that
+ * lock.atomic_cycles includes (a hand-off then costs the ping-pong's half round trip),
+ * then owned. */
 void
 ns_atomic (NsThread *t, gconstpointer p)
 {
@@ -1679,7 +1696,7 @@ ns_atomic (NsThread *t, gconstpointer p)
   r = take_ownership (m, x, line);
   if (r.far != NS_DIST_SAME) {
     m->events[NS_CAUSE_COHERENCE]++;
-    charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far]);
+    charge (x, t, NS_CAUSE_COHERENCE, m->c2c[r.far] - m->lat[NS_CAUSE_L1]);
   } else if (r.level != NS_CAUSE_L1) {
     charge (x, t, r.level, m->lat[r.level] - m->lat[NS_CAUSE_L1]);
   }

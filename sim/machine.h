@@ -81,8 +81,11 @@ guint       ns_machine_core_of      (NsMachine *machine, guint cpu);
 guint       ns_machine_ccx_of       (NsMachine *machine, guint cpu);
 guint       ns_machine_socket_of    (NsMachine *machine, guint cpu);
 NsDistance  ns_machine_distance     (NsMachine *machine, guint cpu_a, guint cpu_b);
-/* One line's transfer between two CPUs, cycles: their distance's c2c.* value (a CAS
- * ping-pong's half round trip) less lock.atomic_cycles, never below 0. */
+/* One line's transfer between two CPUs, load-to-use cycles as the cache latencies: their
+ * distance's c2c.* value (a CAS ping-pong's half round trip) less lock.atomic_cycles
+ * (never below 0), plus the L1D hit the locked RMW's own figure contains; 0 for a CPU
+ * and itself. A load pays it as an L2 or L3 latency; a store or locked RMW the part
+ * beyond an L1 hit. */
 double      ns_machine_transfer_cycles (NsMachine *machine, guint cpu_a, guint cpu_b);
 /* The logical CPU at a given distance from cpu (for placing threads); FALSE if none. */
 gboolean    ns_machine_cpu_at       (NsMachine *machine, guint cpu, NsDistance dist, guint *out);
@@ -100,6 +103,11 @@ double      ns_machine_icall_penalty_cycles (NsMachine *machine);
 void ns_insns       (NsThread *t, guint n);
 /* One RDTSC: x86.rdtsc_cycles (cause insn, counted as one instruction). */
 void ns_rdtsc       (NsThread *t);
+/* One ordered TSC read (rdtsc_ordered: RDTSCP where the CPU has it, else LFENCE; RDTSC):
+ * an RDTSC's x86.rdtsc_cycles (RDTSCP's own cost is taken as RDTSC's: no source here
+ * measures the difference), and it waits for all older work, so a later miss does not
+ * overlap an earlier one. */
+void ns_rdtsc_ordered (NsThread *t);
 /* One PAUSE (cpu_relax): an instruction of x86.pause_cycles, whatever the base IPC. */
 void ns_pause       (NsThread *t);
 /* n independent, well-predicted instructions off the critical path (e.g. a compare chain

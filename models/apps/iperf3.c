@@ -188,14 +188,14 @@ user_leave (NsThread *t)
 }
 
 /* iperf_time_now → clock_gettime(CLOCK_MONOTONIC) in the vDSO. estimate: ~35 instructions
- * (seqcount, vclock mode, scale and shift) around one RDTSC. The vDSO reads it ordered
- * (LFENCE; RDTSC, or RDTSCP); what the fence's wait for older work costs is not priced. */
+ * (seqcount, vclock mode, scale and shift) around one TSC read, ordered (vread_tsc's
+ * rdtsc_ordered: RDTSCP, or LFENCE; RDTSC): it waits for older work. */
 static NsTime
 iperf_time_now (NsThread *t)
 {
   user_enter (t, &fn_u_clock);
   ns_insns (t, 35);
-  ns_rdtsc (t);
+  ns_rdtsc_ordered (t);
   user_leave (t);
   return ns_thread_now (t);
 }

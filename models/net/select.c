@@ -425,7 +425,7 @@ ktime_get_ts64 (NsThread *t)
   /* census: 38 instructions (47 less P/E 9; no nsec carry) */
   ns_insns (t, 14);
   ns_icall (t, &fn_read_tsc);
-  ns_rdtsc (t);                     /* rdtscp (ordered: LFENCE_RDTSC's alternative) */
+  ns_rdtsc_ordered (t);             /* rdtsc_ordered: RDTSCP on every profiled CPU */
   ns_insns (t, 3);                  /* census: 6 less P/E 2 and the rdtscp: its NOP, shl, or */
   ns_ret (t);
   ns_insns (t, 24);

@@ -141,15 +141,16 @@ START_TEST (test_one_way_sheds_deschedules)
 END_TEST
 
 /* cpu.mlp and mem.copy_mlp from the ping-pong: a 40 ns half round trip at 3 GHz is 120
- * cycles, one LOCK XADD (20) of it the locked RMW, so a transfer is 100 cycles: stores at
- * 10 cycles a line keep 10 in flight, a copy at 8 cycles a line (4 of L1D latency) 12;
- * a half round trip no longer than the RMW leaves nothing to overlap. */
+ * cycles, one LOCK XADD (20) of it the locked RMW, whose L1 read the transfer replaces,
+ * so a store or a copy waits 100 cycles beyond an L1 hit: stores at 10 cycles a line
+ * keep 10 in flight, a copy at 8 cycles a line 12.5; a half round trip no longer than
+ * the RMW leaves nothing to overlap. */
 START_TEST (test_lines_in_flight)
 {
-  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (40, 3, 20, 0, 10), 10.0, 1e-9);
-  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (40, 3, 20, 4, 8), 12.0, 1e-9);
-  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (5, 3, 20, 0, 10), 0.0, 1e-12);
-  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (8, 3, 20, 4, 10), 0.0, 1e-12);
+  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (40, 3, 20, 10), 10.0, 1e-9);
+  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (40, 3, 20, 8), 12.5, 1e-9);
+  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (5, 3, 20, 10), 0.0, 1e-12);
+  ck_assert_double_eq_tol (ns_hostbench_lines_in_flight (6.6, 3, 20, 10), 0.0, 1e-12);
 }
 END_TEST
 

@@ -203,7 +203,8 @@ check_handoff (guint waiter_cpu, double c2c_ns)
   double wait_cyc;
 
   fixture_init (&f);
-  ck_assert (ns_machine_transfer_cycles (f.machine, 0, waiter_cpu) == c2c_cyc - ATOMIC_CYC);
+  ck_assert (ns_machine_transfer_cycles (f.machine, 0, waiter_cpu) ==
+             c2c_cyc - ATOMIC_CYC + ns_machine_level_cycles (f.machine, NS_CAUSE_L1));
   ns_engine_spawn (f.engine, "holder", 0, NS_THREAD_USER, 0, handoff_holder, &run);
   ns_engine_spawn (f.engine, "waiter", waiter_cpu, NS_THREAD_USER, NS_US (1),
                    handoff_waiter, &run);

@@ -1,17 +1,17 @@
 /* test-pingpong.c — the pingpong workload (models/micro/pingpong.c) against the machine
  * model's documented coherence rules (doc/model.md, "Memory"; sim/machine.c's header):
  * - the c2c parameter of a distance is a CAS ping-pong's half round trip, one transfer plus
- *   the locked RMW that takes the line, so a plain transfer is it less lock.atomic_cycles
- *   (never below zero);
+ *   the locked RMW that takes the line less the RMW's own L1 read, so a transfer waits it
+ *   less lock.atomic_cycles (never below zero) beyond an L1 hit;
  * - a load of a line Modified in another physical core pays the transfer of their
- *   distance (c2c.ccx_ns within an L3 domain, c2c.socket_ns across domains of a socket,
+ *   distance load-to-use (that wait plus cache.l1d.latency_cycles) (c2c.ccx_ns within an L3 domain, c2c.socket_ns across domains of a socket,
  *   c2c.remote_ns across sockets), cause coherence; the owner keeps a shared copy;
  * - SMT siblings share the caches, so a sibling's line is an ordinary L1 hit
  *   (cache.l1d.latency_cycles);
  * - a store takes ownership: invalidating another core's copy costs the transfer to it
- *   over cpu.mlp (coherence); a line the SMT sibling owns, the SMT transfer over cpu.mlp.
+ *   wait over cpu.mlp (coherence); a line the SMT sibling owns, the SMT wait over cpu.mlp.
  * So each hand-off (the reader's load of the turn, then its store handing it back) costs
- * transfer × (1 + 1 / cpu.mlp) and two transfers between cores, and l1d + the SMT
+ * l1d + wait × (1 + 1 / cpu.mlp) and two transfers between cores, and l1d + the SMT
  * transfer / cpu.mlp and one transfer between SMT siblings; and the turns strictly alternate, so every
  * hand-off pays them (a player writing twice would own the line the second time).
  * Expected values come from the parameters each variant ran with. */
@@ -43,7 +43,7 @@ handoff_cycles (const NsVariantResult *vr, const PingDistance *d)
 
   if (g_str_equal (d->variant, "smt"))
     return micro_param (vr, "cache.l1d.latency_cycles") + transfer / mlp;
-  return transfer * (1.0 + 1.0 / mlp);
+  return micro_param (vr, "cache.l1d.latency_cycles") + transfer * (1.0 + 1.0 / mlp);
 }
 
 /* Every distance of pingpong.xml on the profile named by sets: the cycles charged per
