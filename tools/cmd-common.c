@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 #include "common.h"
 #include "cmd.h"
+#include "mitigation.h"
 #include "profile.h"
 
 /* Prints err as "netsim COMMAND: …" (the command main() named with g_set_prgname, as
@@ -508,4 +509,30 @@ ns_cmd_print_notes (const char *command, char **notes, GError *error)
   for (guint i = 0; notes[i]; i++)
     g_printerr ("netsim %s: note: %s\n", command, notes[i]);
   g_strfreev (notes);
+}
+
+/* Prints on stderr, once each (seen: the words noted so far, owned keys), a note for every
+ * word of cmdline that no model reads (ns_mitigation_cmdline_unread: a typo such as
+ * "mitigation=off", or a parameter such as "nosmt" netsim does not model). */
+void
+ns_cmd_note_unread_cmdline (const char *command, GHashTable *seen, const char *cmdline)
+{
+  g_auto (GStrv) unread = NULL;
+  g_autofree char *keys = NULL;
+
+  g_return_if_fail (command != NULL && seen != NULL);
+  if (cmdline == NULL)
+    return;
+  unread = ns_mitigation_cmdline_unread (cmdline);
+  for (guint k = 0; unread[k]; k++) {
+    g_autoptr (GString) shown = g_string_new (NULL);
+    if (!g_hash_table_add (seen, g_strdup (unread[k])))
+      continue;
+    if (keys == NULL)
+      keys = ns_mitigation_cmdline_keys ();
+    ns_escape_controls (shown, unread[k]);
+    g_printerr ("netsim %s: note: kernel command line: no model reads '%s', so it changed "
+                "nothing (a typo? the keys read are %s; the kernel too passes a parameter "
+                "it does not know on to init)\n", command, shown->str, keys);
+  }
 }

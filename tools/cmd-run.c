@@ -69,27 +69,15 @@ print_unread_sets (const NsRunResult *result, char **given)
 }
 
 /* Prints on stderr, once each, a note for every word of a variant's kernel command line
- * that no model reads (ns_mitigation_cmdline_unread: a typo such as "mitigation=off", or a
- * parameter such as "nosmt" netsim does not model): it changed nothing. */
+ * that no model reads: it changed nothing. */
 static void
 print_unread_cmdline (const NsRunResult *result)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autofree char *keys = ns_mitigation_cmdline_keys ();
 
-  for (guint i = 0; i < result->variants->len; i++) {
-    const NsVariantResult *vr = result->variants->pdata[i];
-    g_auto (GStrv) unread = ns_mitigation_cmdline_unread (vr->cmdline);
-    for (guint k = 0; unread[k]; k++) {
-      g_autoptr (GString) shown = g_string_new (NULL);
-      if (!g_hash_table_add (seen, g_strdup (unread[k])))
-        continue;
-      ns_escape_controls (shown, unread[k]);
-      g_printerr ("netsim run: note: kernel command line: no model reads '%s', so it changed "
-                  "nothing (a typo? the keys read are %s; the kernel too passes a parameter "
-                  "it does not know on to init)\n", shown->str, keys);
-    }
-  }
+  for (guint i = 0; i < result->variants->len; i++)
+    ns_cmd_note_unread_cmdline ("run", seen,
+                                ((const NsVariantResult *) result->variants->pdata[i])->cmdline);
 }
 
 /* Prints on stderr each distinct note the models made on what a variant's build runs

@@ -566,6 +566,26 @@ print_fit_notes (const NsSweep *sweep)
   ns_cmd_print_notes ("sweep", notes, err);
 }
 
+/* Prints on stderr, once each, a note for every word no model reads of a kernel command
+ * line a --set or a point's --param gives (the scenario's own are the run's to note): it
+ * changed nothing at any point that gave it. */
+static void
+print_unread_cmdline (const NsSweep *sweep, char **sets)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const char *path = "kernel.cmdline=";
+
+  for (guint i = 0; sets && sets[i]; i++)
+    if (g_str_has_prefix (sets[i], path))
+      ns_cmd_note_unread_cmdline ("sweep", seen, sets[i] + strlen (path));
+  for (guint p = 0; p < ns_sweep_n_points (sweep); p++) {
+    g_auto (GStrv) params = ns_sweep_point_params (sweep, p);
+    for (guint i = 0; params && params[i]; i++)
+      if (g_str_has_prefix (params[i], path))
+        ns_cmd_note_unread_cmdline ("sweep", seen, params[i] + strlen (path));
+  }
+}
+
 /* Builds the sweep from the arguments; NULL after printing why. */
 static NsSweep *
 build_sweep (const char *path, const NsSweepArgs *a, GError **error)
@@ -583,6 +603,7 @@ build_sweep (const char *path, const NsSweepArgs *a, GError **error)
   if (!ns_sweep_prepare (sweep, error))
     goto fail;
   print_fit_notes (sweep);
+  print_unread_cmdline (sweep, a->sets);
   return sweep;
 
 fail:

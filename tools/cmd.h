@@ -71,5 +71,10 @@ gboolean ns_cmd_check_jobs    (const char *command, gint jobs);
 /* Prints notes (NULL: error says why there are none) as "netsim COMMAND: note: …" lines
  * on stderr; frees notes and error. */
 void     ns_cmd_print_notes   (const char *command, char **notes, GError *error);
+/* Prints "netsim COMMAND: note: kernel command line: no model reads 'WORD' …" on stderr
+ * for each word of cmdline (may be NULL) no model reads, once per word over the calls
+ * sharing seen (a set of g_strdup'ed words, g_free keys). */
+void     ns_cmd_note_unread_cmdline (const char *command, GHashTable *seen,
+                                     const char *cmdline);
 
 G_END_DECLS

@@ -30,6 +30,15 @@ points () { grep -c '^[0-9]' "$1"; }
 GRID="--variant plain-ret --param workload.depth=1:20:1 --param workload.body-insns=4,12 --set measure.warmup=10us --set measure.duration=2ms"
 N=40
 
+# a command-line word no model reads, given by a --param point or a --set, is noted once
+# (as netsim run notes it); a word that is read is not
+expect 0 "sweep with an unread command-line word" -- "$NETSIM" sweep -q --variant plain-ret \
+  --set measure.duration=20us --param 'kernel.cmdline=mitigation=off,mitigations=off' \
+  -o "$TMP/cmd.csv" "$SC"
+[ "$(grep -c "note: kernel command line: no model reads 'mitigation=off', so it changed nothing" \
+  "$TMP/err")" -eq 1 ] && ok || bad "sweep: unread command-line word not noted once: $(cat "$TMP/err")"
+grep -q "reads 'mitigations=off'" "$TMP/err" && bad "sweep: a read word is called unread" || ok
+
 # --jobs 1 and --jobs 2: byte-identical but for the wall time
 expect 0 "sweep --jobs 1" -- "$NETSIM" sweep -q $GRID --jobs 1 -o "$TMP/j1.csv" "$SC"
 expect 0 "sweep --jobs 2" -- "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/j2.csv" "$SC"
