@@ -1086,6 +1086,7 @@ variant_result_free (gpointer p)
   g_strfreev (vr->inlining);
   g_strfreev (vr->config_read);
   g_strfreev (vr->params_read);
+  g_strfreev (vr->replaced);
   g_strfreev (vr->notes);
   g_free (vr->cpu_name);
   g_free (vr->cpu_model);
@@ -1179,6 +1180,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
   accumulate_params_read (vs.params, acc.params_read);
   vr->params_read = params_read_list (acc.params_read);
   vr->notes = ns_build_notes (vs.build);
+  vr->replaced = g_strdupv (vs.sc->replaced);
   g_hash_table_unref (acc.sums);
   g_hash_table_unref (acc.params_read);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);

@@ -54,6 +54,8 @@ typedef struct {
   char       **params_read;     /* parameters the machine and models read (registry order;
                                    ns_params_read): a set of any other changed nothing */
   char       **notes;           /* the models' notes on what the build runs (ns_build_notes) */
+  char       **replaced;        /* the variant's own <set>s a --set overrode
+                                   (NsScenario.replaced) */
 } NsVariantResult;
 
 typedef struct {

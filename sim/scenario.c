@@ -636,6 +636,8 @@ typedef struct {
   const char *by;       /* "--set", "--param" or "variant 'NAME' set" */
   GHashTable *was;      /* xmlAttrPtr → the value the first set to change it replaced
                            (owned; NULL: not recorded) */
+  GPtrArray  *replaced; /* "--set … replaces variant 'NAME' set …" for each variant's own
+                           set a command-line set overrode (NULL: not kept) */
 } SetContext;
 
 /* Records that set made or changed node (an element or attribute): "BY PATH=VALUE", and
@@ -644,6 +646,15 @@ static void
 mark_touched (const SetContext *set, gconstpointer node)
 {
   g_autofree char *edited = set->origin ? sets_behind (set->touched, set->origin) : NULL;
+  const char *before = g_hash_table_lookup (set->touched, node);
+
+  if (set->replaced != NULL && before != NULL && g_str_has_prefix (before, "variant '")) {
+    char *note = g_strdup_printf ("%s %s replaces %s", set->by, set->text, before);
+    if (g_ptr_array_find_with_equal_func (set->replaced, note, g_str_equal, NULL))
+      g_free (note);                        /* the element and its attribute: one note */
+    else
+      g_ptr_array_add (set->replaced, note);
+  }
 
   g_hash_table_insert (set->touched, (gpointer) node,
                        edited ? g_strdup_printf ("%s %s, as %s edited it", set->by, set->text,
@@ -1405,7 +1416,7 @@ apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, GHas
 
   for (xmlNodePtr n = variant->children; n != NULL; n = n->next) {
     g_autofree char *path = NULL, *value = NULL, *text = NULL;
-    SetContext set = { NULL, touched, n, by, was };
+    SetContext set = { NULL, touched, n, by, was, NULL };
 
     if (n->type != XML_ELEMENT_NODE)
       continue;
@@ -1629,13 +1640,13 @@ edits_variants (const char *text)
 
 /* Applies the PATH=VALUE of sets (given by the option by: "--set" or "--param") that edit
  * <variants> (variants TRUE) or those that do not (FALSE) to doc, recording touched
- * nodes. */
+ * nodes, and in replaced (may be NULL) each variant's own set one of them overrode. */
 static gboolean
 apply_sets (xmlDocPtr doc, const char *const *sets, gboolean variants, const char *by,
-            GHashTable *touched, GHashTable *was, GError **error)
+            GHashTable *touched, GHashTable *was, GPtrArray *replaced, GError **error)
 {
   for (gsize i = 0; sets != NULL && sets[i] != NULL; i++) {
-    SetContext set = { sets[i], touched, NULL, by, was };
+    SetContext set = { sets[i], touched, NULL, by, was, replaced };
 
     if (edits_variants (sets[i]) == variants && !apply_set (&set, doc, error))
       return FALSE;
@@ -1734,6 +1745,7 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
                                                           NULL, g_free);
   g_autoptr (GHashTable) was = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
                                                       g_free);
+  g_autoptr (GPtrArray) replaced = g_ptr_array_new_with_free_func (g_free);
   NsScenario *sc = NULL;
   xmlDocPtr doc;
 
@@ -1745,14 +1757,16 @@ ns_scenario_load_variant (const char *path, const char *variant, const char *con
     return NULL;
   if (params_by == NULL)
     params_by = "--param";
-  if (!apply_sets (doc, sets, TRUE, "--set", touched, was, error) ||
-      !apply_sets (doc, params, TRUE, params_by, touched, was, error) ||
+  if (!apply_sets (doc, sets, TRUE, "--set", touched, was, NULL, error) ||
+      !apply_sets (doc, params, TRUE, params_by, touched, was, NULL, error) ||
       !apply_variant_sets (doc, variant, touched, was, error) ||
-      !apply_sets (doc, sets, FALSE, "--set", touched, was, error) ||
-      !apply_sets (doc, params, FALSE, params_by, touched, was, error) ||
+      !apply_sets (doc, sets, FALSE, "--set", touched, was, replaced, error) ||
+      !apply_sets (doc, params, FALSE, params_by, touched, was, NULL, error) ||
       !validate (doc, path, touched, error))
     goto error_doc;
   sc = scenario_new (path, doc, touched, was);
+  g_ptr_array_add (replaced, NULL);
+  sc->replaced = (char **) g_ptr_array_free (g_steal_pointer (&replaced), FALSE);
   if (!read_scenario (sc, error))
     goto error_scenario;
   return sc;
@@ -1790,6 +1804,7 @@ ns_scenario_free (NsScenario *scenario)
   g_free (scenario->measure.metric);
   g_clear_pointer (&scenario->set_by, g_hash_table_unref);
   g_clear_pointer (&scenario->set_was, g_hash_table_unref);
+  g_strfreev (scenario->replaced);
   g_free (scenario);
 }
 

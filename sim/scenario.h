@@ -50,6 +50,10 @@ typedef struct {
                                  earlier set's), so that an error about that value (a
                                  <compare> naming a variant a set renamed) names the set
                                  (may be NULL) */
+  char      **replaced;       /* each of the loaded variant's own <set>s a --set overrode
+                                 (a --param or --what-if does so by design): "--set
+                                 PATH=VALUE replaces variant 'NAME' set PATH=VALUE"
+                                 (NULL-terminated; may be NULL) */
 } NsScenario;
 
 /* Loads and validates path; applies sets ("PATH=VALUE" strings, see doc/scenario-format.md)

@@ -80,6 +80,23 @@ print_unread_cmdline (const NsRunResult *result)
                                 ((const NsVariantResult *) result->variants->pdata[i])->cmdline);
 }
 
+/* Prints on stderr, once each, a note for every variant's own <set> a --set overrode:
+ * that variant no longer runs what its name says. */
+static void
+print_replaced_sets (const NsRunResult *result)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint i = 0; i < result->variants->len; i++) {
+    const NsVariantResult *vr = result->variants->pdata[i];
+    for (guint k = 0; vr->replaced && vr->replaced[k]; k++)
+      if (g_hash_table_add (seen, vr->replaced[k]))
+        g_printerr ("netsim run: note: %s: a command-line set wins over a variant's own, "
+                    "so that variant runs its value (--what-if compares every variant with "
+                    "it instead)\n", vr->replaced[k]);
+  }
+}
+
 /* Prints on stderr each distinct note the models made on what a variant's build runs
  * (ns_build_note), once. */
 static void
@@ -260,6 +277,7 @@ ns_cmd_run (int argc, char **argv)
   print_unread_sets (result, sets);
   print_unread_sets (result, what_ifs);
   print_unread_cmdline (result);
+  print_replaced_sets (result);
   print_model_notes (result);
   if (explain && result->comparisons->len == 0)
     g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",

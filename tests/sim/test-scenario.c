@@ -193,12 +193,18 @@ START_TEST (test_load_variant)
   ck_assert_uint_eq (sc->param_names->len, 1);
   ck_assert_str_eq (g_ptr_array_index (sc->param_values, 0), "16");   /* --set comes last */
   ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "command line: --set");
+  /* the --set overrode the variant's own set of the same value: recorded, for a note */
+  ck_assert_ptr_nonnull (sc->replaced);
+  ck_assert_uint_eq (g_strv_length (sc->replaced), 1);
+  ck_assert_str_eq (sc->replaced[0], "--set param.cache.l2.latency_cycles=16 replaces "
+                    "variant 'l2' set param.cache.l2.latency_cycles=14");
   ns_scenario_free (sc);
 
   sc = ns_scenario_load_variant (path, "l2", NULL, NULL, NULL, &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert_str_eq (g_ptr_array_index (sc->param_values, 0), "14");
   ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "variant 'l2' set");
+  ck_assert_uint_eq (g_strv_length (sc->replaced), 0);
   ns_scenario_free (sc);
 
   sc = ns_scenario_load_variant (path, "l1", NULL, NULL, NULL, &error);

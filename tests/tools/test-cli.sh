@@ -373,6 +373,16 @@ grep -q "note: param.sched.wakeup_latency_ns=5000: no model this scenario runs r
   "$TMP/err" && ok || bad "an unread parameter passes silently: $(cat "$TMP/err")"
 grep -q "cache.l2.latency_cycles" "$TMP/err" && bad "a read parameter is called unread" || ok
 
+# a --set that overrides a variant's own set is said (the variants then run alike); a
+# --what-if, which does so by design, is not
+expect 0 "run --set over the variants' own command lines" -- "$NETSIM" run -q \
+  --set measure.duration=20us --set kernel.cmdline=mitigations=off "$MICRO/indirect-call.xml"
+grep -q "note: --set kernel.cmdline=mitigations=off replaces variant 'retpoline' set kernel.cmdline=spectre_v2=retpoline: a command-line set wins" \
+  "$TMP/err" && ok || bad "a --set over a variant's set passes silently: $(cat "$TMP/err")"
+expect 0 "run --what-if over the variants' own command lines" -- "$NETSIM" run -q \
+  --set measure.duration=20us --what-if kernel.cmdline=mitigations=off "$MICRO/indirect-call.xml"
+grep -q "replaces variant" "$TMP/err" && bad "a --what-if is called a replacement: $(cat "$TMP/err")" || ok
+
 # a kernel command-line word no model reads (a typo, a parameter not modelled) changes
 # nothing, as the kernel passes it on to init: the run goes on, and says so (manual,
 # "Mitigations"); the words read, in the kernel's spellings, get no note
