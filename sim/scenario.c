@@ -647,8 +647,11 @@ mark_touched (const SetContext *set, gconstpointer node)
 {
   g_autofree char *edited = set->origin ? sets_behind (set->touched, set->origin) : NULL;
   const char *before = g_hash_table_lookup (set->touched, node);
+  g_autofree char *same = set->replaced ? g_strconcat (" ", set->text, NULL) : NULL;
 
-  if (set->replaced != NULL && before != NULL && g_str_has_prefix (before, "variant '")) {
+  /* a variant's own set overridden, unless with its own PATH=VALUE (that changes nothing) */
+  if (set->replaced != NULL && before != NULL && g_str_has_prefix (before, "variant '") &&
+      !g_str_has_suffix (before, same)) {
     char *note = g_strdup_printf ("%s %s replaces %s", set->by, set->text, before);
     if (g_ptr_array_find_with_equal_func (set->replaced, note, g_str_equal, NULL))
       g_free (note);                        /* the element and its attribute: one note */
@@ -1326,12 +1329,18 @@ check_measure_cap (NsScenario *sc, xmlNodePtr measure, GError **error)
 
 /* FALSE with a file:line error if the element gives an attribute only the convergence
  * rule reads (batch, confidence, max-duration, min-batches) while that rule is off: the
- * run would ignore it (the fixed rule measures one duration). */
+ * run would ignore it (the fixed rule measures one duration). When a set turned the rule
+ * off (converge 0 by a set, over the file's), the file's own such attributes are its
+ * convergence settings, left unused, and only those a set gave are refused (a set cannot
+ * remove an attribute). */
 static gboolean
 check_measure_rule_attrs (NsScenario *sc, xmlNodePtr measure, GError **error)
 {
   static const char *const convergence_only[] = { "batch", "confidence", "max-duration",
                                                   "min-batches" };
+  xmlAttrPtr converge = xmlHasProp (measure, BAD_CAST "converge");
+  gboolean switched_off = converge != NULL && sc->set_by != NULL &&
+                          g_hash_table_contains (sc->set_by, converge);
   NsXmlBlame blame = { { NULL }, { NULL } };
   g_autoptr (GString) given = g_string_new (NULL);
   guint n = 0;
@@ -1339,13 +1348,16 @@ check_measure_rule_attrs (NsScenario *sc, xmlNodePtr measure, GError **error)
   if (sc->measure.converge > 0)
     return TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (convergence_only); i++) {
-    if (xmlHasProp (measure, BAD_CAST convergence_only[i]) == NULL)
+    xmlAttrPtr attr = xmlHasProp (measure, BAD_CAST convergence_only[i]);
+    if (attr == NULL || (switched_off && !g_hash_table_contains (sc->set_by, attr)))
       continue;
     blame.attrs[n++] = convergence_only[i];
     g_string_append_printf (given, "%s'%s'", given->len > 0 ? ", " : "", convergence_only[i]);
   }
   if (n == 0)
     return TRUE;
+  if (switched_off)
+    blame.also[0] = (xmlNodePtr) converge;
   ns_xml_error_blame (sc, measure, blame, error, "element measure: %s %s: only the "
                       "convergence rule reads %s, and 'converge' is 0 (the fixed rule "
                       "measures one 'duration'): set converge > 0, or remove %s",

@@ -207,6 +207,14 @@ START_TEST (test_load_variant)
   ck_assert_uint_eq (g_strv_length (sc->replaced), 0);
   ns_scenario_free (sc);
 
+  {                                   /* the variant's own PATH=VALUE again: no note */
+    const char *const same[] = { "param.cache.l2.latency_cycles=14", NULL };
+    sc = ns_scenario_load_variant (path, "l2", same, NULL, NULL, &error);
+    ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+    ck_assert_uint_eq (g_strv_length (sc->replaced), 0);
+  }
+  ns_scenario_free (sc);
+
   sc = ns_scenario_load_variant (path, "l1", NULL, NULL, NULL, &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert_uint_eq (g_hash_table_size (sc->config), 0);
@@ -587,6 +595,26 @@ END_TEST
  * the other sets gave: not --set measure.warmup=0 when duration is '0' too, nor
  * --set measure.duration=1ms when the batch is 1ms too (the old code matched every set's
  * value against the message's words, and named both). */
+/* A set that turns a converging scenario's rule off (converge=0 over the file's 0.01)
+ * leaves the file's convergence settings unused, not refused (a set cannot remove them);
+ * a convergence-only value a set gives then is refused, naming both sets. */
+START_TEST (test_converge_switched_off)
+{
+  static const char *const off[] = { "measure.converge=0", NULL };
+  static const char *const off_batch[] = { "measure.converge=0", "measure.batch=5us", NULL };
+  NsScenario *sc = load_good ("pointer-chase.xml", off);
+  g_autofree char *message = NULL;
+
+  ck_assert_double_eq (sc->measure.converge, 0.0);
+  ns_scenario_free (sc);
+  message = load_fails ("pointer-chase.xml", off_batch);
+  ck_assert_msg (strstr (message, "element measure: attribute 'batch': only the convergence "
+                         "rule reads it") != NULL &&
+                 g_str_has_suffix (message, "(after --set measure.batch=5us, --set "
+                                   "measure.converge=0)"), "%s", message);
+}
+END_TEST
+
 START_TEST (test_set_errors_name_only_theirs)
 {
   static const struct { const char *sets[5], *expected; } cases[] = {
@@ -601,7 +629,7 @@ START_TEST (test_set_errors_name_only_theirs)
       "minimal.xml:7: element measure: attributes 'confidence', 'min-batches': only the "
       "convergence rule reads them, and 'converge' is 0 (the fixed rule measures one "
       "'duration'): set converge > 0, or remove them (after --set measure.min-batches=9, "
-      "--set measure.confidence=0.9)" },
+      "--set measure.confidence=0.9, --set measure.converge=0)" },
     { { "measure.converge=0.01", "measure.batch=1ms", "measure.duration=1ms",
         "measure.max-duration=1us", NULL },
       "minimal.xml:7: element measure: attribute 'max-duration' (1us) is shorter than one "
@@ -1078,6 +1106,7 @@ scenario_suite (void)
   tcase_add_test (set, test_set_config_by_name);
   tcase_add_test (set, test_set_errors_in_document);
   tcase_add_test (set, test_set_errors_multiline);
+  tcase_add_test (set, test_converge_switched_off);
   tcase_add_test (set, test_set_errors_name_only_theirs);
   tcase_add_test (set, test_measure_end_fits);
   tcase_add_test (set, test_set_bad_syntax);
