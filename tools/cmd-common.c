@@ -536,3 +536,18 @@ ns_cmd_note_unread_cmdline (const char *command, GHashTable *seen, const char *c
                 "it does not know on to init)\n", command, shown->str, keys);
   }
 }
+
+/* Prints on stderr, once each (seen: the texts noted so far, not owned), a note for every
+ * variant's own <set> a --set overrode (NsScenario.replaced, may be NULL). */
+void
+ns_cmd_note_replaced (const char *command, GHashTable *seen, char **replaced)
+{
+  g_return_if_fail (command != NULL && seen != NULL);
+
+  for (guint k = 0; replaced && replaced[k]; k++)
+    if (g_hash_table_add (seen, replaced[k]))
+      g_printerr ("netsim %s: note: %s: a command-line set wins over a variant's own, so "
+                  "that variant runs its value%s\n", command, replaced[k],
+                  strcmp (command, "run") == 0
+                  ? " (--what-if compares every variant with it instead)" : "");
+}

@@ -87,14 +87,9 @@ print_replaced_sets (const NsRunResult *result)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
 
-  for (guint i = 0; i < result->variants->len; i++) {
-    const NsVariantResult *vr = result->variants->pdata[i];
-    for (guint k = 0; vr->replaced && vr->replaced[k]; k++)
-      if (g_hash_table_add (seen, vr->replaced[k]))
-        g_printerr ("netsim run: note: %s: a command-line set wins over a variant's own, "
-                    "so that variant runs its value (--what-if compares every variant with "
-                    "it instead)\n", vr->replaced[k]);
-  }
+  for (guint i = 0; i < result->variants->len; i++)
+    ns_cmd_note_replaced ("run", seen,
+                          ((const NsVariantResult *) result->variants->pdata[i])->replaced);
 }
 
 /* Prints on stderr each distinct note the models made on what a variant's build runs

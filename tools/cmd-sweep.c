@@ -8,6 +8,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 #include "cmd.h"
+#include "run.h"
 #include "scenario.h"
 #include "sweep.h"
 
@@ -568,21 +569,53 @@ print_fit_notes (const NsSweep *sweep)
 
 /* Prints on stderr, once each, a note for every word no model reads of a kernel command
  * line a --set or a point's --param gives (the scenario's own are the run's to note): it
- * changed nothing at any point that gave it. */
+ * changed nothing at any point that gave it. The points are walked only when a --param
+ * (params, as given) sweeps the command line. */
 static void
-print_unread_cmdline (const NsSweep *sweep, char **sets)
+print_unread_cmdline (const NsSweep *sweep, char **sets, char **params)
 {
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   const char *path = "kernel.cmdline=";
 
+  gboolean swept = FALSE;
+
   for (guint i = 0; sets && sets[i]; i++)
     if (g_str_has_prefix (sets[i], path))
       ns_cmd_note_unread_cmdline ("sweep", seen, sets[i] + strlen (path));
-  for (guint p = 0; p < ns_sweep_n_points (sweep); p++) {
-    g_auto (GStrv) params = ns_sweep_point_params (sweep, p);
-    for (guint i = 0; params && params[i]; i++)
-      if (g_str_has_prefix (params[i], path))
-        ns_cmd_note_unread_cmdline ("sweep", seen, params[i] + strlen (path));
+  for (guint i = 0; params && params[i]; i++)
+    swept = swept || g_str_has_prefix (params[i], path);
+  for (guint p = 0; swept && p < ns_sweep_n_points (sweep); p++) {
+    g_auto (GStrv) at = ns_sweep_point_params (sweep, p);
+    for (guint i = 0; at && at[i]; i++)
+      if (g_str_has_prefix (at[i], path))
+        ns_cmd_note_unread_cmdline ("sweep", seen, at[i] + strlen (path));
+  }
+}
+
+/* Prints on stderr, once each, a note for every variant's own <set> a --set overrides
+ * (each variant the sweep may run: --variant's, else all): the points of that variant run
+ * the --set's value. */
+static void
+print_replaced_sets (const char *path, const char *variant, char **sets)
+{
+  g_autoptr (GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_scenario_free);
+  NsScenario *sc = sets ? ns_scenario_load (path, (const char *const *) sets, NULL) : NULL;
+
+  if (sc == NULL)
+    return;                         /* no --set, or the sweep reports the error itself */
+  names = ns_run_variant_names (sc);
+  ns_scenario_free (sc);
+  for (guint i = 0; i < names->len; i++) {
+    const char *name = names->pdata[i];
+    if (variant != NULL && strcmp (variant, name) != 0)
+      continue;
+    sc = ns_scenario_load_variant (path, name, (const char *const *) sets, NULL, NULL, NULL);
+    if (sc == NULL)
+      continue;
+    g_ptr_array_add (loaded, sc);
+    ns_cmd_note_replaced ("sweep", seen, sc->replaced);
   }
 }
 
@@ -603,7 +636,8 @@ build_sweep (const char *path, const NsSweepArgs *a, GError **error)
   if (!ns_sweep_prepare (sweep, error))
     goto fail;
   print_fit_notes (sweep);
-  print_unread_cmdline (sweep, a->sets);
+  print_unread_cmdline (sweep, a->sets, a->params);
+  print_replaced_sets (path, a->variant, a->sets);
   return sweep;
 
 fail:

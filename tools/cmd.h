@@ -76,5 +76,9 @@ void     ns_cmd_print_notes   (const char *command, char **notes, GError *error)
  * sharing seen (a set of g_strdup'ed words, g_free keys). */
 void     ns_cmd_note_unread_cmdline (const char *command, GHashTable *seen,
                                      const char *cmdline);
+/* Prints "netsim COMMAND: note: --set … replaces variant 'NAME' set …: …" on stderr for
+ * each of replaced (NULL-terminated, may be NULL), once over the calls sharing seen (a
+ * set of those strings, not owned: they must outlive it). */
+void     ns_cmd_note_replaced (const char *command, GHashTable *seen, char **replaced);
 
 G_END_DECLS

@@ -39,6 +39,14 @@ expect 0 "sweep with an unread command-line word" -- "$NETSIM" sweep -q --varian
   "$TMP/err")" -eq 1 ] && ok || bad "sweep: unread command-line word not noted once: $(cat "$TMP/err")"
 grep -q "reads 'mitigations=off'" "$TMP/err" && bad "sweep: a read word is called unread" || ok
 
+# a --set that overrides a variant's own set is said before the points run, once a variant
+IC="$DATA/scenarios/micro/indirect-call.xml"
+expect 0 "sweep with a --set over the variants' own" -- "$NETSIM" sweep -q --variant retpoline \
+  --param measure.duration=20us,30us --set kernel.cmdline=mitigations=off -o "$TMP/ic.csv" "$IC"
+[ "$(grep -c "note: --set kernel.cmdline=mitigations=off replaces variant 'retpoline' set kernel.cmdline=spectre_v2=retpoline" \
+  "$TMP/err")" -eq 1 ] && ok || bad "sweep: a --set over a variant's set not noted once: $(cat "$TMP/err")"
+grep -q "variant 'lfence'" "$TMP/err" && bad "sweep: a variant --variant left out is noted" || ok
+
 # --jobs 1 and --jobs 2: byte-identical but for the wall time
 expect 0 "sweep --jobs 1" -- "$NETSIM" sweep -q $GRID --jobs 1 -o "$TMP/j1.csv" "$SC"
 expect 0 "sweep --jobs 2" -- "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/j2.csv" "$SC"
