@@ -32,8 +32,11 @@
  * Line transfers. The c2c.* parameters are half round trips of CAS ping-pongs (both sides
  * spin on LOCK CMPXCHG, nviennot/core-to-core-latency's default benchmark, which the
  * profiles cite, and calibrate --host's): one transfer plus the locked RMW that takes the
- * line. "Transfer" below is that less lock.atomic_cycles (never below zero), so a locked
- * hand-off costs exactly the ping-pong figure and a plain access only its transfer.
+ * line, less that RMW's own L1 read (lock.atomic_cycles is measured on an L1 line; in the
+ * ping-pong the read is the transfer). "Transfer" below is load-to-use, as the cache
+ * latencies: the value less lock.atomic_cycles (never below zero) plus the L1D latency;
+ * a load pays it, a store or locked RMW what it takes beyond an L1 hit, so a locked
+ * hand-off costs exactly the ping-pong figure.
  *
  * Loads (per line touched), in this order:
  *   L1 hit → level L1.

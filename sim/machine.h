@@ -84,8 +84,8 @@ NsDistance  ns_machine_distance     (NsMachine *machine, guint cpu_a, guint cpu_
 /* One line's transfer between two CPUs, load-to-use cycles as the cache latencies: their
  * distance's c2c.* value (a CAS ping-pong's half round trip) less lock.atomic_cycles
  * (never below 0), plus the L1D hit the locked RMW's own figure contains; 0 for a CPU
- * and itself. A load pays it as an L2 or L3 latency; a store or locked RMW the part
- * beyond an L1 hit. */
+ * and itself. A load from another physical core pays it as an L2 or L3 latency; a store
+ * or locked RMW the part beyond an L1 hit (SMT siblings share the L1D: their loads hit). */
 double      ns_machine_transfer_cycles (NsMachine *machine, guint cpu_a, guint cpu_b);
 /* The logical CPU at a given distance from cpu (for placing threads); FALSE if none. */
 gboolean    ns_machine_cpu_at       (NsMachine *machine, guint cpu, NsDistance dist, guint *out);

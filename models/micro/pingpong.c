@@ -1,9 +1,10 @@
 /* pingpong.c — two CPUs take turns writing one cache line with plain loads and stores:
- * each hand-off moves the line from the writer's core to the reader's (the line transfer
- * of their distance: its c2c value less lock.atomic_cycles, sim/machine.c), and the
- * reader's store then invalidates the writer's shared copy (that transfer over cpu.mlp,
- * the machine's store rule), so a hand-off costs transfer × (1 + 1 / cpu.mlp); SMT
- * siblings share the L1D: an L1 hit and the SMT transfer over cpu.mlp. */
+ * each hand-off moves the line from the writer's core to the reader's (the load-to-use
+ * transfer of their distance: its c2c value less lock.atomic_cycles, plus the L1D
+ * latency, sim/machine.c), and the reader's store then invalidates the writer's shared
+ * copy (the wait beyond an L1 hit over cpu.mlp, the machine's store rule), so a hand-off
+ * costs L1D + wait × (1 + 1 / cpu.mlp), wait = c2c × GHz − lock.atomic_cycles; SMT
+ * siblings share the L1D: an L1 hit and the SMT wait over cpu.mlp. */
 #include "config.h"
 #include <string.h>
 #include "workload.h"
