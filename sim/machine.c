@@ -1448,19 +1448,26 @@ ns_insns (NsThread *t, guint n)
     charge (x, t, NS_CAUSE_INSN, n / x->machine->ipc);
 }
 
-/* One RDTSC (sched_clock, the vDSO clock): x86.rdtsc_cycles, a microcoded read whose
- * cost does not scale with the base IPC. */
+/* One instruction of x's thread t of a fixed cost (microcoded, or a delay) that does not
+ * scale with the base IPC: counted, charged as cause insn. */
+static void
+fixed_cost_insn (NsExec *x, NsThread *t, double cycles)
+{
+  x->machine->events[NS_CAUSE_INSN] += 1;
+  x->insns += 1;
+  charge (x, t, NS_CAUSE_INSN, cycles);
+}
+
+/* One RDTSC (sched_clock): x86.rdtsc_cycles, a microcoded read whose cost does not scale
+ * with the base IPC. */
 void
 ns_rdtsc (NsThread *t)
 {
   NsExec *x;
 
   g_return_if_fail (t != NULL);
-  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
-    return;
-  x->machine->events[NS_CAUSE_INSN] += 1;
-  x->insns += 1;
-  charge (x, t, NS_CAUSE_INSN, x->machine->rdtsc);
+  if (G_LIKELY ((x = exec_of (t)) != NULL))
+    fixed_cost_insn (x, t, x->machine->rdtsc);
 }
 
 /* An ordered TSC read (the kernel's rdtsc_ordered: RDTSCP, or LFENCE; RDTSC): as
@@ -1474,7 +1481,7 @@ ns_rdtsc_ordered (NsThread *t)
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
-  ns_rdtsc (t);
+  fixed_cost_insn (x, t, x->machine->rdtsc);
   drain (x);
 }
 
@@ -1486,11 +1493,8 @@ ns_pause (NsThread *t)
   NsExec *x;
 
   g_return_if_fail (t != NULL);
-  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
-    return;
-  x->machine->events[NS_CAUSE_INSN] += 1;
-  x->insns += 1;
-  charge (x, t, NS_CAUSE_INSN, x->machine->pause);
+  if (G_LIKELY ((x = exec_of (t)) != NULL))
+    fixed_cost_insn (x, t, x->machine->pause);
 }
 
 /* n independent, well-predicted instructions off the critical path (compare chains,
