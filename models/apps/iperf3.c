@@ -562,12 +562,28 @@ connect_failed:
   return TRUE;
 }
 
+/* Each stream's user buffers, as iperf_new_stream makes them: blksize bytes of a
+ * temporary file mmap'ed by each side, so page-aligned user memory apart from the kernel's
+ * objects. Mapped after every socket exists, so the sockets lie together as in their slab
+ * caches whatever the datagram length (interleaved with the buffers, the sockets' stride
+ * grew with -l, and one 64-byte window of lengths stacked them in the same cache sets). */
+static void
+map_stream_buffers (Iperf *ip)
+{
+  NsArena *arena = ns_machine_arena (ip->machine);
+  gsize bytes = ((gsize) ip->blksize + 4095) & ~(gsize) 4095;
+
+  for (guint i = 0; i < ip->n_streams; i++) {
+    ip->streams[i].cbuf = ns_arena_alloc (arena, bytes, 4096);
+    ip->streams[i].sbuf = ns_arena_alloc (arena, bytes, 4096);
+  }
+}
+
 /* The streams: client sockets connected to the server; server listeners (SO_REUSEADDR,
  * wildcard) connected back to each client, as iperf_udp_accept does. */
 static gboolean
 make_streams (Iperf *ip, gsl_rng *rng, GError **error, const NsScenario *sc)
 {
-  NsArena *arena = ns_machine_arena (ip->machine);
   gint cfamily = ip->ipv6 ? AF_INET6 : AF_INET;
   gint sfamily = server_family (ip);
 
@@ -580,8 +596,6 @@ make_streams (Iperf *ip, gsl_rng *rng, GError **error, const NsScenario *sc)
     sp->ip = ip;
     sp->index = i;
     sp->green = TRUE;
-    sp->cbuf = ns_arena_alloc (arena, ip->blksize, 64);
-    sp->sbuf = ns_arena_alloc (arena, ip->blksize, 64);
     /* client: socket, connect; the autobind picks a random port of
      * net.ipv4.ip_local_port_range (32768-60999), as udp_lib_get_port does (bound here
      * explicitly from the workload's random stream so repetitions differ). iperf3's server
@@ -934,6 +948,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
     goto fail;
   if (extra_head && !make_extra_sockets (ip, extra_rp, extra_wild, error, sc))
     goto fail;
+  map_stream_buffers (ip);
   spawn_threads (ip);
   return ip;
 

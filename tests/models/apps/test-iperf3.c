@@ -4,7 +4,8 @@
  * MSS over lo, multisend only when unlimited, the
  * compute_score patch speeds the path up
  * under SRSO Safe RET, udp_poll makes no indirect call, the 3.15 server reads the clock
- * twice a pass, runs are deterministic, and the
+ * twice a pass, runs are deterministic, the sockets' placement does not depend on the
+ * datagram length, and the
  * idle fractions count the sleeps in select inside the measured window only (refused
  * with per-stream threading, which has no select). Scenarios are written to a temporary
  * folder; profiles come from $NETSIM_DATADIR (set by make check). */
@@ -605,6 +606,35 @@ START_TEST (test_extra_connected_rescores)
 }
 END_TEST
 
+/* The user buffers are iperf3's own mmap'ed pages, apart from the kernel's objects: the
+ * sockets' placement, so compute_score's walk of the 64 listeners, does not depend on the
+ * datagram length. With each stream's buffers allocated between its sockets, 60000 bytes
+ * (one 64-byte window, 59969-60032) stacked the listeners in the same cache sets and
+ * tripled compute_score's cycles against 59968. */
+START_TEST (test_socket_layout_independent_of_length)
+{
+  const char *const lengths[] = { "workload.length=59968", "workload.length=60000" };
+  double cycles[2];
+
+  for (guint i = 0; i < 2; i++) {
+    g_autofree char *path = write_scenario ("layout.xml", "zen3-epyc-7713",
+                                            "streams=\"64\" length=\"8920\" rate=\"0\"",
+                                            short_measure);
+    const char *const sets[] = { lengths[i], NULL };
+    NsRunResult *res;
+    const NsVariantResult *v = run_ok (path, sets, &res);
+
+    cycles[i] = 0.0;
+    for (NsCause c = 0; c < NS_CAUSE_N; c++)
+      cycles[i] += breakdown_cycles (v, "compute_score", c);
+    ns_run_result_free (res);
+  }
+  ck_assert_msg (cycles[0] > 0.0 && fabs (cycles[1] / cycles[0] - 1.0) < 0.05,
+                 "compute_score %.0f cycles a datagram at 59968 bytes, %.0f at 60000",
+                 cycles[0], cycles[1]);
+}
+END_TEST
+
 static void
 setup (void)
 {
@@ -658,6 +688,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_idle_refused_without_select);
   tcase_add_test (tc, test_idle_clipped_to_window);
   tcase_add_test (tc, test_client_port_skips_test_port);
+  tcase_add_test (tc, test_socket_layout_independent_of_length);
   suite_add_tcase (s, tc);
   return s;
 }
