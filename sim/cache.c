@@ -23,6 +23,12 @@ struct _NsCache {
   guint64       *plru;         /* PLRU: one bit tree per set */
   guint64        hits;
   guint64        misses;
+  /* ns_cache_colour_pages: lines in [colour_first, colour_first + colour_lines) take the
+   * set bits above the page offset from their page's frame, drawn from colour_key */
+  guint64        colour_first;
+  guint64        colour_lines;  /* 0: no colouring */
+  guint          page_shift;    /* log2 (lines per page) */
+  guint64        colour_key;
 };
 
 /* TRUE if v is a non-zero power of two. */
@@ -105,10 +111,47 @@ ns_cache_policy (const NsCache *cache)
   return cache->policy;
 }
 
-/* The set line maps to: line modulo the number of sets. */
+/* Lines in a range sit in pages whose frames are drawn at random; see cache.h. */
+void
+ns_cache_colour_pages (NsCache *cache, guint64 first_line, guint64 n_lines, guint page_lines,
+                       guint64 key)
+{
+  guint shift = 0;
+
+  g_return_if_fail (cache != NULL);
+  g_return_if_fail (is_pow2 (page_lines));
+  g_return_if_fail (cache->hits == 0 && cache->misses == 0);
+  while ((1u << shift) < page_lines)
+    shift++;
+  cache->page_shift = shift;
+  cache->colour_first = first_line;
+  cache->colour_key = key;
+  /* a cache whose sets a page spans (the L1s: VIPT) keeps the virtual index */
+  cache->colour_lines = cache->n_sets > page_lines ? n_lines : 0;
+}
+
+/* The frame of page under key: splitmix64's finaliser, a bijection, so distinct pages get
+ * distinct frames. */
+static inline guint64
+page_frame (guint64 page, guint64 key)
+{
+  guint64 z = page ^ key;
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}
+
+/* The set line maps to: line modulo the number of sets, the line taken at its page's frame
+ * where ns_cache_colour_pages says so. */
 guint
 ns_cache_set_of (const NsCache *cache, guint64 line)
 {
+  if (line - cache->colour_first < cache->colour_lines) {
+    guint64 offset = line & ((G_GUINT64_CONSTANT (1) << cache->page_shift) - 1);
+    line = (page_frame (line >> cache->page_shift, cache->colour_key) << cache->page_shift)
+           | offset;
+  }
   if (cache->sets_pow2)
     return (guint) (line & cache->set_mask);
   return (guint) (line % cache->n_sets);

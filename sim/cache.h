@@ -2,7 +2,8 @@
  *
  * The cache only knows which lines it holds and in what recency order; coherence state is
  * kept by the machine's directory. Sets are chosen by line number modulo the number of
- * sets. Replacement is true LRU or tree pseudo-LRU; an invalid way is always filled first. */
+ * sets, or, for lines in coloured pages (ns_cache_colour_pages), by the line's place in
+ * its page's frame. Replacement is true LRU or tree pseudo-LRU; an invalid way is always filled first. */
 #pragma once
 #include <glib.h>
 
@@ -25,6 +26,13 @@ const char    *ns_cache_name       (const NsCache *cache);
 guint          ns_cache_n_sets     (const NsCache *cache);
 guint          ns_cache_assoc      (const NsCache *cache);
 NsCachePolicy  ns_cache_policy     (const NsCache *cache);
+/* From now on lines in [first_line, first_line + n_lines) sit in pages of page_lines lines
+ * (a power of two) each at a frame drawn from key, a different one for every page: a
+ * line's set is that of the same offset in its page's frame. A cache no larger than
+ * page_lines sets (indexed within the page, as a VIPT L1 is) is left as it is. Call before
+ * the cache's first access. */
+void           ns_cache_colour_pages (NsCache *cache, guint64 first_line, guint64 n_lines,
+                                      guint page_lines, guint64 key);
 /* The set a line maps to. */
 guint          ns_cache_set_of     (const NsCache *cache, guint64 line);
 /* Looks line up as an access: on a hit it becomes most recently used. Counts hit or miss. */

@@ -14,6 +14,8 @@
 
 /* The values of cache.policy (machine.c's read_caches). */
 static const char *const cache_policies[] = { "lru", "plru", NULL };
+/* The values of mem.page_frames (machine.c's read_page_frames). */
+static const char *const page_frames[] = { "random", "contiguous", NULL };
 
 static const NsParamDef machine_params[] = {
   /* ---- core and topology ---- */
@@ -118,6 +120,16 @@ static const NsParamDef machine_params[] = {
   { "cache.l3.inclusive", NS_PARAM_BOOL, "", "false",
     "L3 inclusive of the private caches (true) or a non-inclusive victim cache (false)",
     "generic default", FALSE, UNB, NULL },
+  { "mem.page_frames", NS_PARAM_STRING, "", "random",
+    "where the pages of simulated memory sit in physical memory, which sets the L2 and L3 "
+    "sets their lines map to: random (each 4 KiB page at a frame drawn from the run's seed, "
+    "a new draw each repetition) or contiguous (simulated addresses taken as physical)",
+    "K: Linux does not colour pages: the page allocator hands out a page from a per-CPU "
+    "list or a buddy free list whatever virtual address it will have (mm/page_alloc.c), so "
+    "the slabs, skb heads and user buffers of a run sit on colours unrelated to their "
+    "neighbours'; the kernel image, whose text the model places apart from this memory, is "
+    "loaded in one piece and keeps its layout. Stated simplification: every page is drawn "
+    "alone, where an order-n block's 2^n pages are contiguous", FALSE, UNB, page_frames },
   { "mem.dram_latency_ns", NS_PARAM_DOUBLE, "ns", "80", "load-to-use latency from DRAM",
     "unsourced generic default (cpu-params.md §5)", FALSE, 10, 1000, NULL },
   { "mem.bw_l1_bytes_per_cycle", NS_PARAM_DOUBLE, "bytes/cycle", "32",

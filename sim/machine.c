@@ -135,6 +135,7 @@
 #define ARENA_CAPACITY  (G_GUINT64_CONSTANT (16) << 30)
 #define ARENA_MIN       (G_GUINT64_CONSTANT (256) << 20)
 #define MAX_CORES       4096
+#define PAGE_BYTES      4096u
 #define DIR_INITIAL     (1u << 14)
 
 /* ---- data structures ---- */
@@ -228,6 +229,9 @@ struct _NsMachine {
   guint          line_shift;
   NsCachePolicy  policy;
   gboolean       inclusive;
+  gboolean       pages_random;   /* mem.page_frames = random: L2/L3 sets by drawn frames */
+  guint64        page_key;       /* ns_machine_set_page_key */
+  gboolean       caches_made;    /* a cache exists: the page key is fixed */
   gsize          l1d_bytes, l1i_bytes, l2_bytes, l3_bytes;
   guint          l1d_assoc, l1i_assoc, l2_assoc, l3_assoc;
   CoreCaches    *cores;          /* n_cores, created on first use */
@@ -428,6 +432,17 @@ ccx_distance (const NsMachine *m, guint core, guint ccx)
 
 /* ---- caches ---- */
 
+/* Under mem.page_frames = random, the arena's pages at frames drawn from the page key
+ * (the kernel image's text, outside the arena, stays contiguous). Marks the key used. */
+static void
+colour_pages (NsMachine *m, NsCache *cache)
+{
+  m->caches_made = TRUE;
+  if (m->pages_random)
+    ns_cache_colour_pages (cache, ARENA_BASE >> m->line_shift, ARENA_CAPACITY >> m->line_shift,
+                           PAGE_BYTES >> m->line_shift, m->page_key);
+}
+
 /* The private caches of core, created on first use. */
 static CoreCaches *
 core_caches (NsMachine *m, guint core)
@@ -438,6 +453,9 @@ core_caches (NsMachine *m, guint core)
     cc->l1d = ns_cache_new ("L1D", m->l1d_bytes, m->l1d_assoc, 1u << m->line_shift, m->policy);
     cc->l1i = ns_cache_new ("L1I", m->l1i_bytes, m->l1i_assoc, 1u << m->line_shift, m->policy);
     cc->l2 = ns_cache_new ("L2", m->l2_bytes, m->l2_assoc, 1u << m->line_shift, m->policy);
+    colour_pages (m, cc->l1d);
+    colour_pages (m, cc->l1i);
+    colour_pages (m, cc->l2);
   }
   return cc;
 }
@@ -448,8 +466,10 @@ ccx_l3 (NsMachine *m, guint ccx)
 {
   if (m->l3_bytes == 0)
     return NULL;
-  if (G_UNLIKELY (m->l3[ccx] == NULL))
+  if (G_UNLIKELY (m->l3[ccx] == NULL)) {
     m->l3[ccx] = ns_cache_new ("L3", m->l3_bytes, m->l3_assoc, 1u << m->line_shift, m->policy);
+    colour_pages (m, m->l3[ccx]);
+  }
   return m->l3[ccx];
 }
 
@@ -1069,22 +1089,43 @@ too_big:
   return FALSE;
 }
 
+/* Reads the string parameter name, one of choices (NULL-terminated): its index in *index.
+ * (The registry's own choices keep other values out of a set; this guards the rest.) */
+static gboolean
+read_choice (const NsParams *p, const char *name, const char *const *choices, guint *index,
+             GError **error)
+{
+  const char *value = ns_params_get_string (p, name);
+  g_autofree char *list = NULL;
+
+  for (guint i = 0; choices[i] != NULL; i++)
+    if (!strcmp (value, choices[i])) {
+      *index = i;
+      return TRUE;
+    }
+  list = g_strjoinv (" or ", (char **) choices);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s = '%s': expected %s", name, value, list);
+  ns_error_set_params (error, name, NULL);
+  return FALSE;
+}
+
 /* Reads cache geometry and policy. */
 static gboolean
 read_caches (NsMachine *m, const NsParams *p, GError **error)
 {
-  const char *policy = ns_params_get_string (p, "cache.policy");
+  static const char *const policies[] = { "lru", "plru", NULL };  /* NsCachePolicy order */
+  static const char *const frames[] = { "random", "contiguous", NULL };
   gint64 line_bytes = ns_params_get_int (p, "cache.line_bytes");
+  guint policy, frame;
 
   m->line_shift = 0;
   while ((G_GINT64_CONSTANT (1) << m->line_shift) < line_bytes)
     m->line_shift++;
-  if (!strcmp (policy, "lru"))
-    m->policy = NS_CACHE_LRU;
-  else if (!strcmp (policy, "plru"))
-    m->policy = NS_CACHE_PLRU;
-  else
-    goto bad_policy;
+  if (!read_choice (p, "cache.policy", policies, &policy, error) ||
+      !read_choice (p, "mem.page_frames", frames, &frame, error))
+    return FALSE;
+  m->policy = (NsCachePolicy) policy;
+  m->pages_random = frame == 0;
   m->inclusive = ns_params_get_bool (p, "cache.l3.inclusive");
   if (!read_level (m, "l1d", &m->l1d_bytes, &m->l1d_assoc, FALSE, error) ||
       !read_level (m, "l1i", &m->l1i_bytes, &m->l1i_assoc, FALSE, error) ||
@@ -1100,13 +1141,6 @@ read_caches (NsMachine *m, const NsParams *p, GError **error)
                    "using LRU for that level", names[i], assocs[i]);
   }
   return TRUE;
-
-/* ERRORS */
-bad_policy:                             /* the registry's choices keep it out of a set */
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-               "cache.policy = '%s': expected lru or plru", policy);
-  ns_error_set_params (error, "cache.policy", NULL);
-  return FALSE;
 }
 
 /* Converts every cost parameter to cycles. */
@@ -1215,6 +1249,15 @@ ns_machine_new (const NsParams *params, const NsMitigations *mit, NsBuild *build
 failed:
   ns_machine_free (m);
   return NULL;
+}
+
+/* Draws the frames of simulated memory's pages from key; see machine.h. */
+void
+ns_machine_set_page_key (NsMachine *machine, guint64 key)
+{
+  g_return_if_fail (machine != NULL);
+  g_return_if_fail (!machine->caches_made);
+  machine->page_key = key;
 }
 
 /* Frees the machine, its caches, arena and the threads' execution states (the engine is

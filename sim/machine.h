@@ -64,6 +64,9 @@ typedef enum {
 NsMachine  *ns_machine_new          (const NsParams *params, const NsMitigations *mit,
                                      NsBuild *build, GError **error);
 void        ns_machine_free         (NsMachine *machine);
+/* Under mem.page_frames = random, the pages of simulated memory sit at frames drawn from
+ * key (run.c gives each repetition its own); call before anything runs. */
+void        ns_machine_set_page_key (NsMachine *machine, guint64 key);
 /* Creates the engine for this machine (one simulated CPU per logical CPU, quantum from
  * sched.quantum_ns) and attaches the machine to it. The caller frees the engine. */
 NsEngine   *ns_machine_create_engine (NsMachine *machine);

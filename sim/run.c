@@ -726,7 +726,7 @@ accumulate (NsMachine *machine, NsEngine *engine, NsVariantSums *acc)
  * kernel version (a model that does not cover it), and *machine, *engine and *state set
  * to what was made (for workload_stop). */
 static gboolean
-workload_start (const NsVariantSetup *vs, gsl_rng *rng, NsMachine **machine,
+workload_start (const NsVariantSetup *vs, guint64 rep_seed, gsl_rng *rng, NsMachine **machine,
                 NsEngine **engine, gpointer *state, GError **error)
 {
   GError *cause = NULL;
@@ -734,6 +734,8 @@ workload_start (const NsVariantSetup *vs, gsl_rng *rng, NsMachine **machine,
   *machine = ns_machine_new (vs->params, &vs->mit, vs->build, &cause);
   if (*machine == NULL)
     goto bad_machine;
+  /* the page frames: a stream of their own, so the workload's draws stay as they were */
+  ns_machine_set_page_key (*machine, ns_run_derive_seed (rep_seed, 0));
   *engine = ns_machine_create_engine (*machine);
   *state = vs->klass->setup (vs->sc, *machine, *engine, rng, &cause);
   if (*state == NULL)
@@ -777,14 +779,16 @@ ns_run_check_workload (const char *path, const char *variant, const NsRunOptions
   NsEngine *engine = NULL;
   gpointer state = NULL;
   gsl_rng *rng;
+  guint64 rep_seed;
   gboolean ok;
 
   g_return_val_if_fail (path != NULL && opt != NULL, FALSE);
   if (!variant_setup (&vs, path, variant, opt, error))
     return FALSE;
+  rep_seed = ns_run_derive_seed (opt->seed_given ? opt->seed : vs.sc->seed, 0);
   rng = gsl_rng_alloc (gsl_rng_mt19937);
-  gsl_rng_set (rng, ns_run_derive_seed (opt->seed_given ? opt->seed : vs.sc->seed, 0));
-  ok = workload_start (&vs, rng, &machine, &engine, &state, error);
+  gsl_rng_set (rng, rep_seed);
+  ok = workload_start (&vs, rep_seed, rng, &machine, &engine, &state, error);
   workload_stop (&vs, machine, engine, state);
   gsl_rng_free (rng);
   variant_setup_clear (&vs);
@@ -801,11 +805,12 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   NsEngine *engine = NULL;
   gpointer state = NULL;
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  guint64 rep_seed = ns_run_derive_seed (seed, rep);
   NsTime start;
   gboolean ok = FALSE;
 
-  gsl_rng_set (rng, ns_run_derive_seed (seed, rep));
-  if (!workload_start (vs, rng, &machine, &engine, &state, error) ||
+  gsl_rng_set (rng, rep_seed);
+  if (!workload_start (vs, rep_seed, rng, &machine, &engine, &state, error) ||
       !check_config_values (vs->sc, vs->build, error))
     goto out;
   start = ns_engine_run (engine, m->warmup);

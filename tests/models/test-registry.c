@@ -93,7 +93,7 @@ START_TEST (test_cpu_out_of_range_refused)
 {
   static const char *const sets[] = { "workload.cpu=8", NULL };
 
-  micro_assert_refused ("pointer-chase.xml", sets, 6, "CPU 8 does not exist (the machine has "
+  micro_assert_refused ("pointer-chase.xml", sets, 7, "CPU 8 does not exist (the machine has "
                         "CPUs 0-7)");
 }
 END_TEST

@@ -1,4 +1,4 @@
-/* test-cache.c — set mapping, LRU and tree-PLRU eviction order, counters, invalidation. */
+/* test-cache.c — set mapping (plain and over coloured pages), LRU and tree-PLRU eviction order, counters, invalidation. */
 #include "config.h"
 
 #include <check.h>
@@ -47,6 +47,45 @@ START_TEST (test_geometry_and_set_mapping)
   ck_assert (ns_cache_insert (c, 8 * 64, NULL));
   ns_cache_free (c);
   ns_cache_free (odd);
+}
+END_TEST
+
+/* Coloured pages: a line keeps its offset in the page, the page's frame picks the set bits
+ * above it (distinct pages spread over the colours, differently for another key); lines
+ * outside the range and a cache that a page spans (a VIPT L1) keep the plain mapping. */
+START_TEST (test_coloured_pages)
+{
+  /* 1024 sets of 64-byte lines: 16 colours of 64 lines (4 KiB pages) */
+  NsCache *l2 = ns_cache_new ("L2", 512 * 1024, 8, 64, NS_CACHE_LRU);
+  NsCache *other = ns_cache_new ("L2", 512 * 1024, 8, 64, NS_CACHE_LRU);
+  NsCache *l1 = ns_cache_new ("L1D", 32 * 1024, 8, 64, NS_CACHE_LRU);
+  const guint64 first = 1u << 20, n = 1u << 20;
+  guint colours[16] = { 0 }, used = 0, moved = 0, not_linear = 0;
+
+  ns_cache_colour_pages (l2, first, n, 64, 1);
+  ns_cache_colour_pages (other, first, n, 64, 2);
+  ns_cache_colour_pages (l1, first, n, 64, 1);
+  for (guint64 page = 0; page < 256; page++) {
+    guint64 line = first + page * 64;
+    guint set = ns_cache_set_of (l2, line);
+
+    ck_assert_uint_eq (set % 64, 0);                       /* the offset is kept */
+    ck_assert_uint_eq (ns_cache_set_of (l2, line + 37), set + 37);
+    ck_assert_uint_eq (ns_cache_set_of (l1, line + 37), 37);
+    colours[set / 64]++;
+    not_linear += set / 64 != page % 16;
+    moved += ns_cache_set_of (other, line) != set;
+  }
+  for (guint c = 0; c < 16; c++)
+    used += colours[c] > 0;
+  ck_assert_uint_eq (used, 16);            /* 256 pages over all 16 colours, */
+  ck_assert_uint_gt (not_linear, 200);     /* not in turn */
+  ck_assert_uint_gt (moved, 200);          /* another key draws other frames */
+  ck_assert_uint_eq (ns_cache_set_of (l2, first - 1), (first - 1) % 1024);
+  ck_assert_uint_eq (ns_cache_set_of (l2, first + n), (first + n) % 1024);
+  ns_cache_free (l2);
+  ns_cache_free (other);
+  ns_cache_free (l1);
 }
 END_TEST
 
@@ -163,6 +202,7 @@ cache_suite (void)
   tcase_add_test (tc, test_plru_order);
   tcase_add_test (tc, test_plru_needs_power_of_two);
   tcase_add_test (tc, test_counts_and_invalidate);
+  tcase_add_test (tc, test_coloured_pages);
   suite_add_tcase (s, tc);
   return s;
 }

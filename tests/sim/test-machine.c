@@ -160,22 +160,47 @@ chase_thread (NsThread *t, gpointer data)
   c->served = ns_machine_account_events (c->machine, c->level);
 }
 
-/* Chases a working set of ws_bytes and checks it costs `level`'s latency per load. */
+/* Chases a working set of ws_bytes on rig (its page frames drawn from page_key) and
+ * fills c with what `level` served. */
+static void
+run_chase (Rig *rig, guint64 page_key, gsize ws_bytes, NsCause level, Chase *c)
+{
+  ns_machine_set_page_key (rig->machine, page_key);
+  c->machine = rig->machine;
+  c->n_lines = ws_bytes / 64;
+  c->level = level;
+  c->base = ns_arena_alloc (ns_machine_arena (rig->machine), ws_bytes, 4096);
+  chase_link (c->base, c->n_lines, 20240601);
+  ns_engine_spawn (rig->engine, "chase", 0, NS_THREAD_USER, 0, chase_thread, c);
+  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+}
+
+/* sets, then mem.page_frames = contiguous (a new strv for params_with). */
+static char **
+contiguous_sets (const char *const *sets)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  char **all;
+
+  g_strv_builder_addv (b, (const char **) sets);
+  g_strv_builder_add_many (b, "mem.page_frames", "contiguous", NULL);
+  all = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return all;
+}
+
+/* Chases a working set of ws_bytes on contiguous pages (a working set that fits a level's
+ * capacity then fits its sets) and checks it costs `level`'s latency per load. */
 static void
 check_chase (const char *const *sets, gsize ws_bytes, NsCause level)
 {
+  g_auto (GStrv) with = contiguous_sets (sets);
   Rig rig;
   Chase c = { 0 };
   double want;
 
-  rig_init (&rig, sets, NULL);
-  c.machine = rig.machine;
-  c.n_lines = ws_bytes / 64;
-  c.level = level;
-  c.base = ns_arena_alloc (ns_machine_arena (rig.machine), ws_bytes, 4096);
-  chase_link (c.base, c.n_lines, 20240601);
-  ns_engine_spawn (rig.engine, "chase", 0, NS_THREAD_USER, 0, chase_thread, &c);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_init (&rig, (const char *const *) with, NULL);
+  run_chase (&rig, 0, ws_bytes, level, &c);
 
   want = ns_machine_level_cycles (rig.machine, level);
   ck_assert_uint_eq (c.served, c.n_lines);
@@ -206,6 +231,25 @@ START_TEST (test_chase_generic)
   check_chase (generic_sets, 256 * kib, NS_CAUSE_L2);
   check_chase (generic_sets, 4096 * kib, NS_CAUSE_L3);
   check_chase (generic_sets, 32768 * kib, NS_CAUSE_DRAM);
+}
+END_TEST
+
+/* Pages at random frames (the default): three quarters of the L2 no longer fit its sets,
+ * some colours getting more than their share of pages, while on contiguous pages every
+ * line is served by the L2. */
+START_TEST (test_chase_random_frames)
+{
+  for (guint64 key = 1; key <= 2; key++) {
+    Rig rig;
+    Chase c = { 0 };
+
+    rig_init (&rig, generic_sets, NULL);
+    run_chase (&rig, key, 384 * 1024, NS_CAUSE_L2, &c);
+    ck_assert_uint_lt (c.served, c.n_lines);
+    ck_assert_uint_gt (c.served, c.n_lines / 2);
+    rig_clear (&rig);
+  }
+  check_chase (generic_sets, 384 * 1024, NS_CAUSE_L2);
 }
 END_TEST
 
@@ -2031,6 +2075,7 @@ machine_suite (void)
   tcase_set_timeout (chase, 600);
   tcase_add_test (chase, test_chase_generic);
   tcase_add_test (chase, test_chase_other_part);
+  tcase_add_test (chase, test_chase_random_frames);
   tcase_add_test (chase, test_chase_plru);
   tcase_add_test (calls, test_safe_ret_penalty);
   tcase_add_test (calls, test_icall_penalties);

@@ -22,7 +22,7 @@ assert_window_refused (const char *const *sets, const char *what, const char *af
 
   ck_assert (!ns_run_check_variant (path, "L2-256KiB", sets, &error));
   ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
-  ck_assert_msg (strstr (error->message, "pointer-chase.xml:7: ") != NULL, "%s",
+  ck_assert_msg (strstr (error->message, "pointer-chase.xml:8: ") != NULL, "%s",
                  error->message);
   ck_assert_msg (strstr (error->message, what) != NULL, "%s", error->message);
   ck_assert_msg (g_str_has_suffix (error->message, after), "%s", error->message);

@@ -612,6 +612,46 @@ micro_copy_replacing (const char *name, const char *from, const char *to, char *
 
 /* A what-if twin's name that a variant which runs has already is refused from the file
  * alone, before any run; with --variant only that variant runs, so nothing clashes. */
+/* Each repetition draws the page frames anew (mem.page_frames = random, overriding the
+ * pointer-chase micro's contiguous): a chase over three quarters of the L2 then costs
+ * something different in each of three repetitions, and the same again for the same seed;
+ * on contiguous frames every repetition gives the same. */
+START_TEST (test_page_frames_drawn_per_repetition)
+{
+  g_autofree char *path = micro_path ("pointer-chase.xml");
+  const char *frames[] = { "param.mem.page_frames=random", "param.mem.page_frames=contiguous" };
+
+  for (guint f = 0; f < 2; f++) {
+    const char *const sets[] = { "workload.working-set=384KiB", "measure.duration=50us",
+                                 frames[f], NULL };
+    NsRunOptions opt = { 0 };
+    GError *error = NULL;
+    NsRunResult *a, *b;
+    const NsVariantResult *va, *vb;
+
+    opt.sets = sets;
+    opt.only_variant = "L2-256KiB";
+    a = ns_run_scenario (path, &opt, &error);
+    ck_assert_msg (a != NULL, "%s", error ? error->message : "?");
+    b = ns_run_scenario (path, &opt, &error);
+    ck_assert_msg (b != NULL, "%s", error ? error->message : "?");
+    va = a->variants->pdata[0];
+    vb = b->variants->pdata[0];
+    ck_assert_uint_eq (va->n_reps, 3);
+    for (guint r = 0; r < 3; r++)
+      ck_assert (va->values[r] == vb->values[r]);
+    if (f == 0)
+      ck_assert_msg (va->values[0] != va->values[1] && va->values[1] != va->values[2]
+                     && va->values[0] != va->values[2], "%g %g %g", va->values[0],
+                     va->values[1], va->values[2]);
+    else
+      ck_assert (va->values[0] == va->values[1] && va->values[1] == va->values[2]);
+    ns_run_result_free (a);
+    ns_run_result_free (b);
+  }
+}
+END_TEST
+
 START_TEST (test_twin_names_checked_before_running)
 {
   g_autofree char *own = micro_path ("call-chain.xml"), *dir = NULL, *taken = NULL;
@@ -661,6 +701,7 @@ run_suite (void)
   tcase_add_test (tc, test_params_read);
   tcase_add_test (tc, test_what_if_join);
   tcase_add_test (tc, test_twin_names_checked_before_running);
+  tcase_add_test (tc, test_page_frames_drawn_per_repetition);
   suite_add_tcase (s, tc);
   return s;
 }
