@@ -610,8 +610,6 @@ micro_copy_replacing (const char *name, const char *from, const char *to, char *
   return path;
 }
 
-/* A what-if twin's name that a variant which runs has already is refused from the file
- * alone, before any run; with --variant only that variant runs, so nothing clashes. */
 /* Each repetition draws the page frames anew (mem.page_frames = random, overriding the
  * pointer-chase micro's contiguous): a chase over three quarters of the L2 then costs
  * something different in each of three repetitions, and the same again for the same seed;
@@ -652,6 +650,8 @@ START_TEST (test_page_frames_drawn_per_repetition)
 }
 END_TEST
 
+/* A what-if twin's name that a variant which runs has already is refused from the file
+ * alone, before any run; with --variant only that variant runs, so nothing clashes. */
 START_TEST (test_twin_names_checked_before_running)
 {
   g_autofree char *own = micro_path ("call-chain.xml"), *dir = NULL, *taken = NULL;
