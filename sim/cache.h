@@ -3,7 +3,8 @@
  * The cache only knows which lines it holds and in what recency order; coherence state is
  * kept by the machine's directory. Sets are chosen by line number modulo the number of
  * sets, or, for lines in coloured pages (ns_cache_colour_pages), by the line's place in
- * its page's frame. Replacement is true LRU or tree pseudo-LRU; an invalid way is always filled first. */
+ * its page's frame. Replacement is true LRU or tree pseudo-LRU; an invalid way is always
+ * filled first. */
 #pragma once
 #include <glib.h>
 

@@ -14,7 +14,7 @@
 
 /* The values of cache.policy (machine.c's read_caches). */
 static const char *const cache_policies[] = { "lru", "plru", NULL };
-/* The values of mem.page_frames (machine.c's read_page_frames). */
+/* The values of mem.page_frames (machine.c's read_caches). */
 static const char *const page_frames[] = { "random", "contiguous", NULL };
 
 static const NsParamDef machine_params[] = {

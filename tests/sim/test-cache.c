@@ -1,4 +1,5 @@
-/* test-cache.c — set mapping (plain and over coloured pages), LRU and tree-PLRU eviction order, counters, invalidation. */
+/* test-cache.c — set mapping (plain and over coloured pages), LRU and tree-PLRU eviction
+ * order, counters, invalidation. */
 #include "config.h"
 
 #include <check.h>
