@@ -12,9 +12,9 @@
 
 #define UNB 1.0, 0.0   /* unbounded range */
 
-/* The values of cache.policy (machine.c's read_caches). */
+/* The values of cache.policy, in NsCachePolicy order (machine.c's read_caches maps by index). */
 static const char *const cache_policies[] = { "lru", "plru", NULL };
-/* The values of mem.page_frames (machine.c's read_caches). */
+/* The values of mem.page_frames (machine.c's read_caches maps by index: random first). */
 static const char *const page_frames[] = { "random", "contiguous", NULL };
 
 static const NsParamDef machine_params[] = {

@@ -1089,12 +1089,12 @@ too_big:
   return FALSE;
 }
 
-/* Reads the string parameter name, one of choices (NULL-terminated): its index in *index.
- * (The registry's own choices keep other values out of a set; this guards the rest.) */
+/* Reads the string parameter name: its index in *index among the registry's choices for
+ * it. (Those choices keep other values out of a set; this guards the rest.) */
 static gboolean
-read_choice (const NsParams *p, const char *name, const char *const *choices, guint *index,
-             GError **error)
+read_choice (const NsParams *p, const char *name, guint *index, GError **error)
 {
+  const char *const *choices = ns_param_lookup (name)->choices;
   const char *value = ns_params_get_string (p, name);
   g_autofree char *list = NULL;
 
@@ -1113,19 +1113,17 @@ read_choice (const NsParams *p, const char *name, const char *const *choices, gu
 static gboolean
 read_caches (NsMachine *m, const NsParams *p, GError **error)
 {
-  static const char *const policies[] = { "lru", "plru", NULL };  /* NsCachePolicy order */
-  static const char *const frames[] = { "random", "contiguous", NULL };
   gint64 line_bytes = ns_params_get_int (p, "cache.line_bytes");
   guint policy, frame;
 
   m->line_shift = 0;
   while ((G_GINT64_CONSTANT (1) << m->line_shift) < line_bytes)
     m->line_shift++;
-  if (!read_choice (p, "cache.policy", policies, &policy, error) ||
-      !read_choice (p, "mem.page_frames", frames, &frame, error))
+  if (!read_choice (p, "cache.policy", &policy, error) ||
+      !read_choice (p, "mem.page_frames", &frame, error))
     return FALSE;
-  m->policy = (NsCachePolicy) policy;
-  m->pages_random = frame == 0;
+  m->policy = (NsCachePolicy) policy;          /* the registry lists them in that order */
+  m->pages_random = frame == 0;                 /* "random", then "contiguous" */
   m->inclusive = ns_params_get_bool (p, "cache.l3.inclusive");
   if (!read_level (m, "l1d", &m->l1d_bytes, &m->l1d_assoc, FALSE, error) ||
       !read_level (m, "l1i", &m->l1i_bytes, &m->l1i_assoc, FALSE, error) ||
