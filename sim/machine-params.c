@@ -52,6 +52,16 @@ static const NsParamDef machine_params[] = {
     "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache': IP-based "
     "stride prefetcher (every Intel core since Core 2); AMD SOG 17h/19h, 'L1 stride "
     "prefetcher: uses memory access history of individual instructions'", FALSE, 0, 1, NULL },
+  { "prefetch.l1_stride_in_page", NS_PARAM_BOOL, "", "true",
+    "the L1D stride prefetcher fetches only a line in the same 4 KiB page as the load "
+    "that triggered it (a stride across a page boundary is still learned and kept: the "
+    "next load in the new page prefetches); false lets it cross",
+    "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache': 'the "
+    "prefetched data is within the same 4K byte page as the load instruction that "
+    "triggered it'. AMD states no rule; AMD's patent US 10671535 B2 (Kalamatianos et al., "
+    "'Stride prefetching across memory pages') describes a stride prefetcher that issues "
+    "no prefetch past the page boundary but keeps the stride's confidence, which is what "
+    "this models on AMD cores too (unconfirmed for any shipping Zen)", FALSE, 0, 1, NULL },
   { "cpu.rob_entries", NS_PARAM_INT, "instructions", "224",
     "reorder-buffer entries: an independent load miss issued within this many "
     "instructions of the first miss of an overlap window overlaps it (costs only what it "

@@ -214,7 +214,7 @@ struct _NsMachine {
   /* costs, cycles */
   double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc, pause;
   double         lead_max;                      /* cpu.rob_entries / cpu.ipc */
-  gboolean       stride_prefetch, icall_forced, icall_fenced, ret_forced;
+  gboolean       stride_prefetch, stride_in_page, icall_forced, icall_fenced, ret_forced;
   guint64        rob;
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
@@ -1169,6 +1169,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->pause = ns_params_get_double (p, "x86.pause_cycles");
   m->issue_width = ns_params_get_double (p, "cpu.issue_width");
   m->stride_prefetch = ns_params_get_bool (p, "prefetch.l1_stride");
+  m->stride_in_page = ns_params_get_bool (p, "prefetch.l1_stride_in_page");
   /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
   m->call_seq_insns = 2 + (guint) ns_params_get_int (p, "call.prologue_insns");
   m->call_cost = ns_params_get_double (p, "call.cycles") + m->call_seq_insns / m->issue_width;
@@ -1670,8 +1671,16 @@ stride_entry (CoreCaches *cc, guint id)
   return &cc->strides[id];
 }
 
+/* Whether the stride prefetcher may fetch target for a load at addr: with
+ * prefetch.l1_stride_in_page, only within the load's own 4 KiB page. */
+static gboolean
+stride_target_allowed (const NsMachine *m, guint64 addr, guint64 target)
+{
+  return !m->stride_in_page || addr / PAGE_BYTES == target / PAGE_BYTES;
+}
+
 /* A load by the instruction at site; then, on a stride seen twice in a row, the line one
- * stride ahead is prefetched. */
+ * stride ahead is prefetched (if it lies where the prefetcher may fetch). */
 void
 ns_load_site (NsThread *t, NsLoadSite *site, gboolean dep, gconstpointer p, gsize size)
 {
@@ -1694,7 +1703,8 @@ ns_load_site (NsThread *t, NsLoadSite *site, gboolean dep, gconstpointer p, gsiz
   e->confirmed = stride != 0 && stride == e->stride ? e->confirmed + 1 : 0;
   e->stride = stride;
   e->last = addr;
-  if (e->confirmed >= 1 && ns_arena_contains (m->arena, (const guint8 *) p + stride))
+  if (e->confirmed >= 1 && ns_arena_contains (m->arena, (const guint8 *) p + stride)
+      && stride_target_allowed (m, addr, addr + (guint64) stride))
     ns_prefetch (t, (const guint8 *) p + stride);
 }
 

@@ -1050,16 +1050,15 @@ walk_thread (NsThread *t, gpointer data)
   }
 }
 
-/* Loads served per level after one walk. */
+/* Loads served per level after one walk under sets (NULL: the defaults). */
 static void
-run_walk (gboolean prefetch, gboolean irregular, guint64 *l1, guint64 *beyond)
+run_walk (const char *const *sets, gboolean irregular, guint64 *l1, guint64 *beyond)
 {
-  static const char *const off[] = { "prefetch.l1_stride", "false", NULL };
   Rig rig;
   Walk w = { NULL, NULL, irregular };
   NsArena *arena;
 
-  rig_init (&rig, prefetch ? NULL : off, &(NsMitigations) { 0 });
+  rig_init (&rig, sets, &(NsMitigations) { 0 });
   arena = ns_machine_arena (rig.machine);
   w.a = ns_arena_alloc (arena, (gsize) WALK_OBJS * WALK_STRIDE, 4096);
   w.b = ns_arena_alloc (arena, (gsize) WALK_OBJS * WALK_STRIDE, 4096);
@@ -1072,23 +1071,34 @@ run_walk (gboolean prefetch, gboolean irregular, guint64 *l1, guint64 *beyond)
   rig_clear (&rig);
 }
 
+/* A walk's page crossings: loads that open a new 4 KiB page after the first. */
+#define WALK_PAGE_CROSSINGS (WALK_OBJS * WALK_STRIDE / 4096 - 1)
+
 START_TEST (test_stride_prefetch)
 {
+  static const char *const off[] = { "prefetch.l1_stride", "false", NULL };
+  static const char *const crossing[] = { "prefetch.l1_stride_in_page", "false", NULL };
   guint64 l1, beyond;
 
   /* off: every load of both cold walks misses */
-  run_walk (FALSE, FALSE, &l1, &beyond);
+  run_walk (off, FALSE, &l1, &beyond);
   ck_assert_uint_eq (l1, 0);
   ck_assert_uint_eq (beyond, 2 * WALK_OBJS);
-  /* on: each site, keyed apart although interleaved, misses on its first three loads
-   * (no stride, one stride, then the stride repeats and prefetching starts) */
-  run_walk (TRUE, FALSE, &l1, &beyond);
+  /* allowed to cross pages: each site, keyed apart although interleaved, misses on its
+   * first three loads (no stride, one stride, then the stride repeats and prefetching
+   * starts) */
+  run_walk (crossing, FALSE, &l1, &beyond);
   ck_assert_uint_eq (beyond, 2 * 3);
   ck_assert_uint_eq (l1, 2 * WALK_OBJS - 2 * 3);
+  /* the default keeps prefetches in the load's page: the first load of each new page
+   * misses too, but the stride survives the crossing (the next load prefetches again) */
+  run_walk (NULL, FALSE, &l1, &beyond);
+  ck_assert_uint_eq (beyond, 2 * (3 + WALK_PAGE_CROSSINGS));
+  ck_assert_uint_eq (l1, 2 * WALK_OBJS - 2 * (3 + WALK_PAGE_CROSSINGS));
   /* an alternating stride (64, 448, 64, ...) never repeats: site a misses on every new
    * line, while site b still prefetches */
-  run_walk (TRUE, TRUE, &l1, &beyond);
-  ck_assert_uint_eq (beyond, WALK_OBJS + 3);
+  run_walk (NULL, TRUE, &l1, &beyond);
+  ck_assert_uint_eq (beyond, WALK_OBJS + 3 + WALK_PAGE_CROSSINGS);
 }
 END_TEST
 
