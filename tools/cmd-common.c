@@ -285,7 +285,8 @@ is_single_valued (GOptionArg arg)
 
 /* Stores text in once's variable as its option's type says; FALSE with
  * G_OPTION_ERROR_BAD_VALUE for an INT that is not a number (strtol's bases, as GLib parses
- * one) or is one past gint's range (saying so). */
+ * one) or is outside gint's range less G_MININT (saying so): G_MININT is the commands'
+ * "not given" (cmd-run.c's --top, cmd-calibrate.c's --runs and --jobs). */
 static gboolean
 store_value (const OnceOption *once, const char *option_name, const char *text,
              GError **error)
@@ -301,7 +302,7 @@ store_value (const OnceOption *once, const char *option_name, const char *text,
   number = g_ascii_strtoll (text, &end, 0);
   if (end == text || *end != '\0')
     goto not_a_number;
-  if (errno == ERANGE || number < G_MININT || number > G_MAXINT)
+  if (errno == ERANGE || number <= G_MININT || number > G_MAXINT)
     goto out_of_range;
   *(gint *) once->arg_data = (gint) number;
   return TRUE;
@@ -313,7 +314,7 @@ not_a_number:
   return FALSE;
 out_of_range:
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s is out of range "
-               "(%d to %d)", option_name, text, G_MININT, G_MAXINT);
+               "(%d to %d)", option_name, text, G_MININT + 1, G_MAXINT);
   return FALSE;
 }
 
