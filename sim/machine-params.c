@@ -55,7 +55,9 @@ static const NsParamDef machine_params[] = {
   { "prefetch.l1_stride_in_page", NS_PARAM_BOOL, "", "true",
     "the L1D stride prefetcher fetches only a line in the same 4 KiB page as the load "
     "that triggered it (a stride across a page boundary is still learned and kept: the "
-    "next load in the new page prefetches); false lets it cross",
+    "next load in the new page prefetches); false lets it cross, to the next page's "
+    "simulated address (a what-if: a prefetcher working on physical addresses cannot know "
+    "the next page's frame)",
     "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache': 'the "
     "prefetched data is within the same 4K byte page as the load instruction that "
     "triggered it'. AMD states no rule; AMD's patent US 10671535 B2 (Kalamatianos et al., "

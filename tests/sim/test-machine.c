@@ -1102,6 +1102,62 @@ START_TEST (test_stride_prefetch)
 }
 END_TEST
 
+/* One site's strided walk: n loads from base + first, stride bytes apart (negative: down). */
+typedef struct {
+  guint8 *base;
+  gsize   first;
+  gssize  stride;
+  guint   n;
+} Strided;
+
+static NS_LOAD_SITE (site_strided, "test_machine: strided walk");
+
+static void
+strided_thread (NsThread *t, gpointer data)
+{
+  Strided *w = data;
+
+  for (guint i = 0; i < w->n; i++)
+    ns_load_site (t, &site_strided, FALSE, w->base + w->first + (gssize) i * w->stride, 8);
+}
+
+/* Loads of w served beyond the L1D under sets (NULL: the defaults). */
+static guint64
+strided_misses (const char *const *sets, Strided w)
+{
+  Rig rig;
+  guint64 beyond;
+
+  rig_init (&rig, sets, &(NsMitigations) { 0 });
+  w.base = ns_arena_alloc (ns_machine_arena (rig.machine), 1 << 20, 4096);
+  ns_engine_spawn (rig.engine, "strided", 0, NS_THREAD_USER, 0, strided_thread, &w);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  beyond = ns_machine_account_events (rig.machine, NS_CAUSE_L2) +
+           ns_machine_account_events (rig.machine, NS_CAUSE_L3) +
+           ns_machine_account_events (rig.machine, NS_CAUSE_DRAM);
+  rig_clear (&rig);
+  return beyond;
+}
+
+START_TEST (test_stride_prefetch_page_limit)
+{
+  static const char *const crossing[] = { "prefetch.l1_stride_in_page", "false", NULL };
+  /* 256 loads 256 bytes apart down from the top of 64 KiB: 16 pages, as seed 002's walk
+   * descends through its caches */
+  Strided down = { NULL, 65536 - 256, -256, 256 };
+  /* a page's stride: every target lies in the next page */
+  Strided pages = { NULL, 0, 4096, 64 };
+
+  /* a descending stride stops at each page's bottom as an ascending one at its top: the
+   * first three loads and the first of each of the 15 later pages miss */
+  ck_assert_uint_eq (strided_misses (NULL, down), 3 + 15);
+  ck_assert_uint_eq (strided_misses (crossing, down), 3);
+  /* a stride of a page or more is learned but never prefetched */
+  ck_assert_uint_eq (strided_misses (NULL, pages), 64);
+  ck_assert_uint_eq (strided_misses (crossing, pages), 3);
+}
+END_TEST
+
 /* ---- coherence ---- */
 
 static const char *const two_socket_sets[] = {
@@ -2102,6 +2158,7 @@ machine_suite (void)
   tcase_add_test (calls, test_inlined_body_account);
   tcase_add_test (calls, test_context_and_event_account);
   tcase_add_test (calls, test_stride_prefetch);
+  tcase_add_test (calls, test_stride_prefetch_page_limit);
   tcase_add_test (coh, test_topology);
   tcase_add_test (coh, test_coherence_by_distance);
   tcase_add_test (coh, test_transfer_below_a_locked_rmw);
