@@ -58,12 +58,14 @@ static const NsParamDef machine_params[] = {
     "next load in the new page prefetches); false lets it cross, to the next page's "
     "simulated address (a what-if: a prefetcher working on physical addresses cannot know "
     "the next page's frame)",
-    "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache': 'the "
-    "prefetched data is within the same 4K byte page as the load instruction that "
-    "triggered it'. AMD states no rule; AMD's patent US 10671535 B2 (Kalamatianos et al., "
-    "'Stride prefetching across memory pages') describes a stride prefetcher that issues "
-    "no prefetch past the page boundary but keeps the stride's confidence, which is what "
-    "this models on AMD cores too (unconfirmed for any shipping Zen)", FALSE, 0, 1, NULL },
+    "Intel Optimization Reference Manual, 'Data Prefetch to the L1 Data Cache' (read in "
+    "public copies): 'the prefetched data is within the same 4K byte page as the load "
+    "instruction that triggered it'. AMD states no rule; AMD's patent US 10671535 B2 "
+    "(Kalamatianos et al., 'Stride prefetching across memory pages'), abstract and first "
+    "claim: the prefetch confidence is kept when a prefetch would cross the page boundary "
+    "and the stride matched again in the next page, which implies the crossing prefetch "
+    "is not issued (full description not read); modelled so on AMD cores too, "
+    "unconfirmed for any shipping Zen", FALSE, 0, 1, NULL },
   { "cpu.rob_entries", NS_PARAM_INT, "instructions", "224",
     "reorder-buffer entries: an independent load miss issued within this many "
     "instructions of the first miss of an overlap window overlaps it (costs only what it "
