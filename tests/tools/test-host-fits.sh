@@ -56,5 +56,13 @@ check_fit ryzen9-7950x tc-pktgen-matchall-7950x.xml 7950x
 [ "$(wait_medians ryzen9-7950x)" != "$medians" ] && ok ||
   bad "ryzen9-7950x cites the Zen 3 medians"
 
+# --l1d-kib: a whole number of KiB, and the like-for-like fit printed beside the other
+python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --l1d-kib 0 >/dev/null 2>&1
+[ $? -ne 0 ] && ok || bad "replay-bench-retpoline accepted --l1d-kib 0"
+python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$(wait_medians ryzen9-7950x)" \
+  --scenario "$DATA/scenarios/tc-pktgen-matchall-7950x.xml" --l1d-kib 128 2>/dev/null |
+  grep -q "^with the model's L1D at 128 KiB, 16-way: .* fit [0-9.]* (loads beyond the L1D a packet: " &&
+  ok || bad "replay-bench-retpoline --l1d-kib 128 printed no like-for-like fit"
+
 echo "test-host-fits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
