@@ -22,12 +22,11 @@ typedef struct {
   gboolean  host;
   gboolean  quick;
   gint      runs;
+  gboolean  jobs_given, runs_given;
   char     *output;
   char     *into;
 } NsCalibrateArgs;
 
-#define RUNS_UNSET G_MININT     /* --runs not given */
-#define JOBS_UNSET G_MININT     /* --jobs not given (1) */
 
 /* Frees what parse_args allocated in a (not a itself). */
 static void
@@ -89,8 +88,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
   g_autoptr (GOptionContext) ctx =
     g_option_context_new ("[--fit ROW… | --host -o FILE] — fit free parameters on named "
                           "calibration rows, or measure this machine");
+  NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
-  ns_cmd_add_entries (ctx, entries);
   g_option_context_set_description (ctx,
     "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
     "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"
@@ -125,6 +124,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "(the same core?) is for the source's reader, so say it there.");
   if (!ns_cmd_parse_options (ctx, &argc, &argv))
     return FALSE;
+  a->jobs_given = ns_cmd_given (given, &a->jobs);
+  a->runs_given = ns_cmd_given (given, &a->runs);
   if (a->host) {
     if (argc > 1 || a->fit || a->rows || (a->output == NULL) == (a->into == NULL)) {
       g_printerr ("netsim calibrate: --host takes -o FILE or --into PROFILE, and no rows "
@@ -141,18 +142,18 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                   "write), and --param with --host goes with --into (see --help)\n");
       return FALSE;
     }
-    if (a->dry_run || a->target || a->recorded || a->jobs != JOBS_UNSET) {
+    if (a->dry_run || a->target || a->recorded || a->jobs_given) {
       g_printerr ("netsim calibrate: --dry-run, --target, --recorded and --jobs go with --fit, "
                   "not --host (see --help)\n");
       return FALSE;
     }
-    if (a->runs != RUNS_UNSET && (a->runs < 1 || a->runs > 100)) {
+    if (a->runs < 1 || a->runs > 100) {
       g_printerr ("netsim calibrate: --runs %d: expected 1 to 100 (see --help)\n", a->runs);
       return FALSE;
     }
     return TRUE;
   }
-  if (a->output || a->into || a->quick || a->runs != RUNS_UNSET) {
+  if (a->output || a->into || a->quick || a->runs_given) {
     g_printerr ("netsim calibrate: --output, --into, --quick and --runs go with --host "
                 "(see --help)\n");
     return FALSE;
@@ -161,7 +162,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
     return FALSE;
   }
-  if (!a->fit && (a->params || a->target || a->dry_run || a->jobs != JOBS_UNSET)) {
+  if (!a->fit && (a->params || a->target || a->dry_run || a->jobs_given)) {
     g_printerr ("netsim calibrate: --param, --target, --dry-run and --jobs go with --fit "
                 "(see --help)\n");
     return FALSE;
@@ -171,8 +172,6 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                 a->target);
     return FALSE;
   }
-  if (a->jobs == JOBS_UNSET)
-    a->jobs = 1;
   return ns_cmd_check_jobs ("calibrate", a->jobs);
 }
 
@@ -300,7 +299,7 @@ written_profile_loads (const char *path, GError **error)
 static int
 calibrate_host (const NsCalibrateArgs *a)
 {
-  NsHostbenchOptions opt = { a->quick, !a->quiet, a->runs == RUNS_UNSET ? 1 : (guint) a->runs };
+  NsHostbenchOptions opt = { a->quick, !a->quiet, (guint) a->runs };
   GError *err = NULL;
 
   if (a->output != NULL && g_file_test (a->output, G_FILE_TEST_EXISTS))
@@ -333,7 +332,7 @@ bad_name:
 int
 ns_cmd_calibrate (int argc, char **argv)
 {
-  NsCalibrateArgs a = { .jobs = JOBS_UNSET, .runs = RUNS_UNSET };
+  NsCalibrateArgs a = { .jobs = 1, .runs = 1 };
   NsCalibrateOptions opt = { 0 };
   NsValidation *v = NULL;
   GPtrArray *rows = NULL, *fits = NULL;

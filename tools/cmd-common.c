@@ -283,10 +283,24 @@ is_single_valued (GOptionArg arg)
   return arg == G_OPTION_ARG_STRING || arg == G_OPTION_ARG_FILENAME || arg == G_OPTION_ARG_INT;
 }
 
+/* The OnceOption array of a context's main group. */
+struct _NsCmdOptions {
+  GPtrArray *once;
+};
+
+/* Frees an NsCmdOptions (the main group's user data). */
+static void
+cmd_options_free (gpointer p)
+{
+  NsCmdOptions *options = p;
+
+  g_ptr_array_unref (options->once);
+  g_free (options);
+}
+
 /* Stores text in once's variable as its option's type says; FALSE with
  * G_OPTION_ERROR_BAD_VALUE for an INT that is not a number (strtol's bases, as GLib parses
- * one) or is outside gint's range less G_MININT (saying so): G_MININT is the commands'
- * "not given" (cmd-run.c's --top, cmd-calibrate.c's --runs and --jobs). */
+ * one) or is one past gint's range (saying so). */
 static gboolean
 store_value (const OnceOption *once, const char *option_name, const char *text,
              GError **error)
@@ -302,7 +316,7 @@ store_value (const OnceOption *once, const char *option_name, const char *text,
   number = g_ascii_strtoll (text, &end, 0);
   if (end == text || *end != '\0')
     goto not_a_number;
-  if (errno == ERANGE || number <= G_MININT || number > G_MAXINT)
+  if (errno == ERANGE || number < G_MININT || number > G_MAXINT)
     goto out_of_range;
   *(gint *) once->arg_data = (gint) number;
   return TRUE;
@@ -314,16 +328,16 @@ not_a_number:
   return FALSE;
 out_of_range:
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s is out of range "
-               "(%d to %d)", option_name, text, G_MININT + 1, G_MAXINT);
+               "(%d to %d)", option_name, text, G_MININT, G_MAXINT);
   return FALSE;
 }
 
 /* GOptionArgFunc of the single-valued options of ns_cmd_add_entries (data: their
- * OnceOption array): keeps the value, or fails if the option was given before. */
+ * NsCmdOptions): keeps the value, or fails if the option was given before. */
 static gboolean
 take_once (const char *option_name, const char *value, gpointer data, GError **error)
 {
-  GPtrArray *options = data;
+  GPtrArray *options = ((NsCmdOptions *) data)->once;
 
   for (guint i = 0; i < options->len; i++) {
     OnceOption *once = options->pdata[i];
@@ -346,16 +360,19 @@ given_twice:
 }
 
 /* Adds entries (ended by a NULL long name) as ctx's main options; see cmd.h. */
-void
+NsCmdOptions *
 ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries)
 {
+  NsCmdOptions *result;
   GPtrArray *options;
   GOptionGroup *group;
   g_autoptr (GArray) copies = NULL;
 
-  g_return_if_fail (ctx != NULL && entries != NULL);
+  g_return_val_if_fail (ctx != NULL && entries != NULL, NULL);
   options = g_ptr_array_new_with_free_func (once_option_free);
-  group = g_option_group_new (NULL, NULL, NULL, options, (GDestroyNotify) g_ptr_array_unref);
+  result = g_new0 (NsCmdOptions, 1);
+  result->once = options;
+  group = g_option_group_new (NULL, NULL, NULL, result, cmd_options_free);
   copies = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
   for (guint i = 0; entries[i].long_name != NULL; i++) {
     GOptionEntry entry = entries[i];
@@ -375,6 +392,20 @@ ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries)
   }
   g_option_group_add_entries (group, (const GOptionEntry *) copies->data);
   g_option_context_set_main_group (ctx, group);
+  return result;
+}
+
+/* Whether the single-valued option storing into arg_data was given; see cmd.h. */
+gboolean
+ns_cmd_given (const NsCmdOptions *options, gconstpointer arg_data)
+{
+  g_return_val_if_fail (options != NULL, FALSE);
+  for (guint i = 0; i < options->once->len; i++) {
+    const OnceOption *once = options->once->pdata[i];
+    if (once->arg_data == arg_data)
+      return once->given;
+  }
+  g_return_val_if_reached (FALSE);
 }
 
 /* Parses a subcommand's options (argv[0] is its name); prints usage errors as

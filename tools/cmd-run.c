@@ -174,7 +174,8 @@ ns_cmd_run (int argc, char **argv)
   g_auto (GStrv) sets = NULL, what_ifs = NULL;
   g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
   g_autofree char *seed = NULL, *scenario = NULL;
-  gint top = G_MININT;                             /* not given: 20 */
+  gint top = 20;
+  gboolean top_given;
   gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE, stat = FALSE;
   GOptionEntry entries[] = {
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
@@ -219,8 +220,8 @@ ns_cmd_run (int argc, char **argv)
   NsRunResult *result;
   GError *err = NULL;
   gboolean ok;
+  NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
-  ns_cmd_add_entries (ctx, entries);
   g_option_context_set_description (ctx,
     "Runs every variant of the scenario (or --variant), each for measure/@repetitions\n"
     "repetitions, and prints the metric, its coefficient of variation, the rule that ended\n"
@@ -235,16 +236,17 @@ ns_cmd_run (int argc, char **argv)
     goto usage;
   if (format && !ns_format_parse (format, &ropt.format))
     goto bad_format;
-  if (top != G_MININT && top < 0)
+  top_given = ns_cmd_given (given, &top);
+  if (top < 0)
     goto bad_top;
   ropt.breakdown = breakdown;
   ropt.inlining = inlining;
   ropt.explain = explain;
   ropt.stat = stat;
-  ropt.top = top < 0 ? 20 : (guint) top;
+  ropt.top = (guint) top;
   if (ropt.format == NS_FORMAT_CSV && table_section_asked (&ropt) != NULL)
     goto not_in_csv;
-  if (top >= 0 && (ropt.format != NS_FORMAT_TABLE || !(breakdown || explain)))
+  if (top_given && (ropt.format != NS_FORMAT_TABLE || !(breakdown || explain)))
     goto top_unused;
   opt.sets = (const char *const *) sets;
   if (!ns_cmd_check_one_seed ("run", seed, sets, "--set") ||

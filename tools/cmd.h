@@ -45,11 +45,16 @@ gboolean ns_cmd_check_one_seed (const char *command, const char *seed, char **se
 /* Parses a decimal seed, 0 to 2^64 - 1; else prints "netsim COMMAND: --seed: …" and
  * returns FALSE (exit with 2). */
 gboolean ns_cmd_parse_seed   (const char *command, const char *text, guint64 *seed);
+/* The single-valued options of a context (ns_cmd_add_entries); owned by the context. */
+typedef struct _NsCmdOptions NsCmdOptions;
+
 /* Adds entries (ended by a NULL long name) as ctx's main options, as
  * g_option_context_add_main_entries, except that an option taking one value (STRING,
  * FILENAME, INT) given a second time is a parse error ("--seed given twice: it takes one
- * value"), where GLib keeps the last. */
-void     ns_cmd_add_entries   (GOptionContext *ctx, const GOptionEntry *entries);
+ * value"), where GLib keeps the last. Returns those options, for ns_cmd_given. */
+NsCmdOptions *ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries);
+/* Whether the single-valued option whose value goes to arg_data was given. */
+gboolean ns_cmd_given          (const NsCmdOptions *options, gconstpointer arg_data);
 /* Parses a subcommand's options; prints usage errors; FALSE means exit with 2. */
 gboolean ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv);
 /* The gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else configure's. */

@@ -60,15 +60,18 @@ grep -q "^netsim run: --top: .*this output is not the table" "$TMP/err" && ok ||
 expect 2 "run --top negative" -- "$NETSIM" run -q --top -1 -b "$MICRO/call-chain.xml"
 grep -q "^netsim run: --top: expected a number ≥ 0" "$TMP/err" && ok || bad "--top -1: $(cat "$TMP/err")"
 expect 2 "run --top past gint" -- "$NETSIM" run -q --top 99999999999 "$MICRO/call-chain.xml"
-grep -q "^netsim run: --top: 99999999999 is out of range (-2147483647 to 2147483647)" \
+grep -q "^netsim run: --top: 99999999999 is out of range (-2147483648 to 2147483647)" \
   "$TMP/err" && ok || bad "--top 99999999999: $(cat "$TMP/err")"
-# G_MININT is the options' "not given": given, it is refused, not taken as the default
+# no value stands for "not given" (the options layer records it): gint's least value is
+# refused as any other negative one, not taken as the default
 expect 2 "run --top at G_MININT" -- "$NETSIM" run -q --top -2147483648 -b "$MICRO/call-chain.xml"
-grep -q "^netsim run: --top: -2147483648 is out of range (-2147483647 to 2147483647)" \
-  "$TMP/err" && ok || bad "--top -2147483648: $(cat "$TMP/err")"
-expect 2 "calibrate --runs at G_MININT" -- "$NETSIM" calibrate --host --runs -2147483648
-grep -q "^netsim calibrate: --runs: -2147483648 is out of range" "$TMP/err" && ok ||
+grep -q "^netsim run: --top: expected a number ≥ 0" "$TMP/err" && ok ||
+  bad "--top -2147483648: $(cat "$TMP/err")"
+expect 2 "calibrate --runs at G_MININT" -- "$NETSIM" calibrate --host --runs -2147483648 -o "$TMP/h.xml"
+grep -q "^netsim calibrate: --runs -2147483648: expected 1 to 100" "$TMP/err" && [ ! -e "$TMP/h.xml" ] && ok ||
   bad "calibrate --runs -2147483648: $(cat "$TMP/err")"
+expect 2 "calibrate --jobs at G_MININT" -- "$NETSIM" calibrate --fit 000-ipv4-mitoff-1G --jobs -2147483648
+grep -q "^netsim calibrate: --jobs" "$TMP/err" && ok || bad "calibrate --jobs -2147483648: $(cat "$TMP/err")"
 expect 2 "sweep --seed twice" -- "$NETSIM" sweep -q -o "$TMP/sw2.csv" --seed 1 --seed 2 \
   --param workload.working-set=1KiB "$MICRO/pointer-chase.xml"
 grep -q "^netsim sweep: --seed given twice" "$TMP/err" && [ ! -e "$TMP/sw2.csv" ] && ok ||
