@@ -116,14 +116,10 @@ void
 ns_cache_colour_pages (NsCache *cache, guint64 first_line, guint64 n_lines, guint page_lines,
                        guint64 key)
 {
-  guint shift = 0;
-
   g_return_if_fail (cache != NULL);
   g_return_if_fail (is_pow2 (page_lines));
   g_return_if_fail (cache->hits == 0 && cache->misses == 0);
-  while ((1u << shift) < page_lines)
-    shift++;
-  cache->page_shift = shift;
+  cache->page_shift = (guint) g_bit_nth_lsf (page_lines, -1);
   cache->colour_first = first_line;
   cache->colour_key = key;
   /* a cache whose sets a page spans (the L1s: VIPT) keeps the virtual index */

@@ -1050,6 +1050,15 @@ walk_thread (NsThread *t, gpointer data)
   }
 }
 
+/* Loads the machine served beyond the L1D. */
+static guint64
+loads_beyond_l1 (NsMachine *machine)
+{
+  return ns_machine_account_events (machine, NS_CAUSE_L2) +
+         ns_machine_account_events (machine, NS_CAUSE_L3) +
+         ns_machine_account_events (machine, NS_CAUSE_DRAM);
+}
+
 /* Loads served per level after one walk under sets (NULL: the defaults). */
 static void
 run_walk (const char *const *sets, gboolean irregular, guint64 *l1, guint64 *beyond)
@@ -1065,9 +1074,7 @@ run_walk (const char *const *sets, gboolean irregular, guint64 *l1, guint64 *bey
   ns_engine_spawn (rig.engine, "walk", 0, NS_THREAD_USER, 0, walk_thread, &w);
   ns_engine_run (rig.engine, NS_TIME_FOREVER);
   *l1 = ns_machine_account_events (rig.machine, NS_CAUSE_L1);
-  *beyond = ns_machine_account_events (rig.machine, NS_CAUSE_L2) +
-            ns_machine_account_events (rig.machine, NS_CAUSE_L3) +
-            ns_machine_account_events (rig.machine, NS_CAUSE_DRAM);
+  *beyond = loads_beyond_l1 (rig.machine);
   rig_clear (&rig);
 }
 
@@ -1132,9 +1139,7 @@ strided_misses (const char *const *sets, Strided w)
   w.base = ns_arena_alloc (ns_machine_arena (rig.machine), 1 << 20, 4096);
   ns_engine_spawn (rig.engine, "strided", 0, NS_THREAD_USER, 0, strided_thread, &w);
   ns_engine_run (rig.engine, NS_TIME_FOREVER);
-  beyond = ns_machine_account_events (rig.machine, NS_CAUSE_L2) +
-           ns_machine_account_events (rig.machine, NS_CAUSE_L3) +
-           ns_machine_account_events (rig.machine, NS_CAUSE_DRAM);
+  beyond = loads_beyond_l1 (rig.machine);
   rig_clear (&rig);
   return beyond;
 }
