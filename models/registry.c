@@ -8,6 +8,7 @@ extern const NsWorkloadClass ns_pointer_chase_class;
 extern const NsWorkloadClass ns_call_chain_class;
 extern const NsWorkloadClass ns_call_tree_class;
 extern const NsWorkloadClass ns_indirect_call_class;
+extern const NsWorkloadClass ns_filter_walk_class;
 extern const NsWorkloadClass ns_pingpong_class;
 extern const NsWorkloadClass ns_udp_lookup_class;
 extern const NsWorkloadClass ns_iperf3_class;
@@ -19,6 +20,7 @@ static const NsWorkloadClass *const classes[] = {
   &ns_call_chain_class,
   &ns_call_tree_class,
   &ns_indirect_call_class,
+  &ns_filter_walk_class,
   &ns_pingpong_class,
   &ns_udp_lookup_class,
   &ns_iperf3_class,

@@ -82,7 +82,7 @@ grep -q '^set       workload.depth=4, workload.body-insns=20 ' "$TMP/out" && ok 
   bad "--set twice: $(grep '^set' "$TMP/out")"
 
 # every micro scenario runs and prints a table with its variants
-for sc in pointer-chase call-chain call-tree indirect-call pingpong udp-lookup; do
+for sc in pointer-chase call-chain call-tree indirect-call filter-walk pingpong udp-lookup; do
   expect 0 "run $sc" -- "$NETSIM" run -q "$MICRO/$sc.xml"
   grep -q "^scenario  $sc" "$TMP/out" || bad "$sc: table header"
   grep -q "mitigations in force" "$TMP/out" || bad "$sc: mitigations block"
