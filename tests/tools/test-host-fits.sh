@@ -31,8 +31,8 @@ medians=$(wait_medians ryzen9-5950x)
 [ "$(wait_value zen3-epyc-7713)" = "$value" ] && [ "$(wait_medians zen3-epyc-7713)" = "$medians" ] &&
   ok || bad "zen3-epyc-7713: branch.resolve_cycles or its medians differ from ryzen9-5950x's (the same core)"
 
-# check_fit PROFILE SCENARIO PREFIX: PROFILE's wait is the replay's fit on its cited medians
-# in SCENARIO (whose variants are PREFIX-f1-before …), and a value a cycle off is refused
+# check_fit PROFILE SCENARIO: PROFILE's wait is the replay's fit on its cited medians for
+# SCENARIO's CPU, and a value a cycle off is refused
 check_fit () {
   v=$(wait_value "$1")
   m=$(wait_medians "$1")
@@ -41,28 +41,30 @@ check_fit () {
     return
   fi
   python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$m" \
-    --scenario "$DATA/scenarios/$2" --prefix "$3" --check "$v" >/dev/null
+    --scenario "$DATA/scenarios/$2" --check "$v" >/dev/null
   [ $? -eq 0 ] && ok || bad "$1: branch.resolve_cycles $v is not the replay's fit on $m (see above)"
   python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$m" \
-    --scenario "$DATA/scenarios/$2" --prefix "$3" \
+    --scenario "$DATA/scenarios/$2" \
     --check "$(awk -v v="$v" 'BEGIN { print v + 1 }')" >/dev/null 2>&1
   [ $? -eq 1 ] && ok || bad "$1: --check accepted a value a cycle off the fit"
 }
 
 # Zen 3 (Milan host): the 5950X's fit, shared by the EPYC 7713 above
-check_fit ryzen9-5950x tc-pktgen-matchall-5950x.xml 5950x
+check_fit ryzen9-5950x tc-pktgen-matchall-5950x.xml
 # Zen 4 (Genoa host): the 7950X's own
-check_fit ryzen9-7950x tc-pktgen-matchall-7950x.xml 7950x
+check_fit ryzen9-7950x tc-pktgen-matchall-7950x.xml
 [ "$(wait_medians ryzen9-7950x)" != "$medians" ] && ok ||
   bad "ryzen9-7950x cites the Zen 3 medians"
 
-# --l1d-kib: a whole number of KiB, and the like-for-like fit printed beside the other
-python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --l1d-kib 0 >/dev/null 2>&1
-[ $? -ne 0 ] && ok || bad "replay-bench-retpoline accepted --l1d-kib 0"
-python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$(wait_medians ryzen9-7950x)" \
-  --scenario "$DATA/scenarios/tc-pktgen-matchall-7950x.xml" --l1d-kib 128 2>/dev/null |
-  grep -q "^with the model's L1D at 128 KiB, 16-way: .* fit [0-9.]* (loads beyond the L1D a packet: " &&
-  ok || bad "replay-bench-retpoline --l1d-kib 128 printed no like-for-like fit"
+# the model side runs on --scenario's CPU: its profile and fitted cpu.ipc are named
+python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians" \
+  --scenario "$DATA/scenarios/tc-pktgen-matchall-5950x.xml" 2>/dev/null |
+  grep -q "^model side: scenarios/micro/filter-walk.xml on ryzen9-5950x, cpu.ipc [0-9.]* (from " &&
+  ok || bad "replay-bench-retpoline did not name the model side's profile and cpu.ipc"
+# a scenario without a <cpu profile> is refused (exit 2)
+python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians" \
+  --scenario /dev/null >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "replay-bench-retpoline accepted a --scenario that names no CPU"
 
 echo "test-host-fits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
