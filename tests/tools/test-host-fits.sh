@@ -61,6 +61,14 @@ python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians
   --scenario "$DATA/scenarios/tc-pktgen-matchall-5950x.xml" 2>/dev/null |
   grep -q "^model side: scenarios/micro/filter-walk.xml on ryzen9-5950x, cpu.ipc [0-9.]* (from " &&
   ok || bad "replay-bench-retpoline did not name the model side's profile and cpu.ipc"
+# six --host figures carry the host's plain walk, printed beside the model's; five are refused
+python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians,3.9,40,35" \
+  --scenario "$DATA/scenarios/tc-pktgen-matchall-5950x.xml" 2>/dev/null |
+  grep -q "^plain walk, cycles a filter at 1 and 100 packed filters: model [0-9.]* and [0-9.]* (cpu.ipc [0-9.]*), host 40.0 and 35.0$" &&
+  ok || bad "replay-bench-retpoline did not print the host's plain walk beside the model's"
+python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians,3.9,40" \
+  --scenario "$DATA/scenarios/tc-pktgen-matchall-5950x.xml" >/dev/null 2>&1
+[ $? -eq 2 ] && ok || bad "replay-bench-retpoline accepted five --host figures"
 # a scenario without a <cpu profile> is refused (exit 2)
 python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians" \
   --scenario /dev/null >/dev/null 2>&1
