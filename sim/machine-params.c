@@ -86,15 +86,16 @@ static const NsParamDef machine_params[] = {
     "that sit off the critical path",
     "generic default: 4-wide dispatch (Intel Sandy Bridge to Skylake); profiles cite the "
     "vendor guide of their core", FALSE, 1, 16, NULL },
-  { "branch.resolve_cycles", NS_PARAM_DOUBLE, "cycles", "20.7",
+  { "branch.resolve_cycles", NS_PARAM_DOUBLE, "cycles", "22.0",
     "cycles a forced mispredict waits for its target to come from memory before the "
     "refill can start (the ret of a retpoline thunk or of SRSO Safe RET reads its target "
     "from the stack behind the in-flight work); added to branch.mispredict_cycles",
     "D from [M22] (cpu-params.md §4): a loop calling an empty function through the "
     "retpoline thunk took 40 cycles an iteration on Skylake, through a plain indirect jump "
     "2 (the call, return and loop the model charges as a call); the retpoline's 38 more = "
-    "14 mispredict + 5 thunk instructions / ~1.5 IPC + ~20.7 waiting for the target (23 "
-    "until 2026-12-02, which read the 40 as the retpoline's extra alone)",
+    "14 mispredict + 3 thunk instructions / ~1.5 IPC + ~22.0 waiting for the target (20.7 "
+    "while icall.retpoline_insns counted 5, until 2026-12-03; 23 until 2026-12-02, which "
+    "read the 40 as the retpoline's extra alone)",
     FALSE, 0, 200, NULL },
   { "branch.mispredict_cycles", NS_PARAM_DOUBLE, "cycles", "15",
     "conditional/indirect branch mispredict penalty",
@@ -227,11 +228,15 @@ static const NsParamDef machine_params[] = {
   { "ret.unret_cycles", NS_PARAM_DOUBLE, "cycles", "4",
     "extra cost per return through the retbleed untrained return thunk",
     "unsourced reasoned default (jmp + predicted ret)", FALSE, 0, 100, NULL },
-  { "ret.safe_ret_insns", NS_PARAM_INT, "instructions", "4",
-    "instructions of the SRSO Safe RET sequence per return (jmp thunk; call; add; ret); "
-    "each such return also pays branch.mispredict_cycles and branch.resolve_cycles",
-    "ref: cpu-params.md §4 ([K6] thunk shape, [K3] 'forces the CPU to mispredict every "
-    "function return')", FALSE, 0, 32, NULL },
+  { "ret.safe_ret_insns", NS_PARAM_INT, "instructions", "3",
+    "instructions the SRSO Safe RET sequence adds to a return (the thunk's call, add and "
+    "ret; the jmp into the thunk stands in for the plain ret, which the machine charges "
+    "with every out-of-line call); each such return also pays branch.mispredict_cycles "
+    "and branch.resolve_cycles",
+    "ref: cpu-params.md §4 ([K6] thunk shape: jmp __x86_return_thunk; call "
+    "srso_alias_safe_ret; add $8,%rsp; ret; [K3] 'forces the CPU to mispredict every "
+    "function return'); 4 until 2026-12-03, which counted the jmp as well", FALSE, 0, 32,
+    NULL },
   { "ret.stuff_cycles", NS_PARAM_DOUBLE, "cycles", "6",
     "call depth tracking: a flat amortised cost per return (the per-call accounting and "
     "the RSB stuffing; a function left by a tail jump pays none)",
@@ -242,10 +247,16 @@ static const NsParamDef machine_params[] = {
     "0-1 cycle'; the §4 [M22] figure 'indirect jump, 2 cycles' is a code comment's total "
     "for a predicted jmp on Cascade Lake, not the extra over a direct call. Zen 3 and Zen 4 "
     "hosts measured 0 (their profiles); no Intel core measured", FALSE, 0, 50, NULL },
-  { "icall.retpoline_insns", NS_PARAM_INT, "instructions", "5",
-    "instructions of a generic retpoline per indirect call (call thunk; call; mov; ret; "
-    "capture loop); each retpoline also pays branch.mispredict_cycles",
-    "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape)", FALSE, 0, 32, NULL },
+  { "icall.retpoline_insns", NS_PARAM_INT, "instructions", "3",
+    "instructions a generic retpoline adds to an indirect call (the thunk's call, the mov "
+    "of the target onto the stack and the ret; the call into the thunk stands in for the "
+    "plain indirect call, which the machine charges with every out-of-line call, and the "
+    "capture loop runs only speculatively); each retpoline also pays "
+    "branch.mispredict_cycles and branch.resolve_cycles",
+    "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape: call thunk; call "
+    "set_up_target; mov %reg,(%rsp); ret; pause; lfence; jmp capture loop); 5 until "
+    "2026-12-03, which counted the call into the thunk and the capture loop", FALSE, 0, 32,
+    NULL },
   { "icall.lfence_cycles", NS_PARAM_DOUBLE, "cycles", "12",
     "cycles an LFENCE adds where the kernel runs one on a hot path: the extra cost of an "
     "LFENCE-retpoline indirect call (lfence; jmp *%reg, the jump then predicted) and the "
