@@ -2253,6 +2253,21 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   o->within_noise = o->row->delta_ci95_pp >= 0 && fabs (o->error_pp) <= o->row->delta_ci95_pp;
 }
 
+/* Counts a row whose verdict the tolerance decided by less than NS_VAL_NEAR_PP (margin:
+ * tolerance − |error|; a sign disagreement decides the verdict on its own) and keeps the
+ * nearest such row. */
+static void
+summarise_margin (NsValSummary *s, const char *row, double margin, gboolean signs_agree)
+{
+  if (!signs_agree || !(fabs (margin) < NS_VAL_NEAR_PP))
+    return;
+  s->near_boundary++;
+  if (s->nearest_row == NULL || fabs (margin) < fabs (s->nearest_margin_pp)) {
+    s->nearest_row = row;
+    s->nearest_margin_pp = margin;
+  }
+}
+
 /* Adds a finished outcome to the summary of its set. */
 static void
 summarise (NsValSummary *s, const NsValOutcome *o)
@@ -2273,6 +2288,7 @@ summarise (NsValSummary *s, const NsValOutcome *o)
     s->misses_within_noise += o->within_noise;
   }
   abs_err = fabs (o->error_pp);
+  summarise_margin (s, o->row->id, o->tolerance_pp - abs_err, o->sign_agrees);
   s->mean_abs_pp += abs_err;      /* a sum until summary_finish */
   if (s->max_row == NULL || abs_err > s->max_abs_pp) {
     s->max_abs_pp = abs_err;
@@ -2749,6 +2765,11 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
   if (s->noisy_misses)
     g_string_append_printf (out, "; misses inside the recorded delta's 95 %% interval: %u of "
                             "the %u with one", s->misses_within_noise, s->noisy_misses);
+  if (s->near_boundary)
+    g_string_append_printf (out, "; verdicts within %.1f pp of the tolerance: %u (nearest %s, "
+                            "%s by %.2f pp)", NS_VAL_NEAR_PP, s->near_boundary,
+                            s->nearest_row, s->nearest_margin_pp >= 0 ? "inside" : "outside",
+                            fabs (s->nearest_margin_pp));
   g_string_append_c (out, '\n');
 }
 
@@ -3126,6 +3147,10 @@ json_summary (NsJson *json, const NsValSummary *s)
   ns_json_member_string (json, "max_abs_error_row", s->max_row);
   ns_json_member_int (json, "misses_with_recorded_interval", s->noisy_misses);
   ns_json_member_int (json, "misses_inside_recorded_interval", s->misses_within_noise);
+  ns_json_member_int (json, "verdicts_near_tolerance", s->near_boundary);
+  ns_json_member_string (json, "nearest_tolerance_row", s->nearest_row);
+  ns_json_member_double (json, "nearest_tolerance_margin_pp",
+                         s->nearest_row ? s->nearest_margin_pp : NAN);
   ns_json_end_object (json);
 }
 

@@ -150,6 +150,12 @@ typedef enum {
 #define NS_VAL_TOLERANCE_MIN_PP   3.0   /* tolerance floor, percentage points */
 #define NS_VAL_TOLERANCE_FRACTION 0.10  /* … or this fraction of |recorded delta| */
 #define NS_VAL_SIGN_DEADBAND_PP   1.0   /* |delta| below this counts as "no change" */
+/* A verdict is reported as near its boundary when |error| lies within this of the
+ * tolerance: about what a simulated delta moves with a fitted cpu.ipc's last printed
+ * digit, a fixed-duration run's partial last operation and the page-frame draw (seed
+ * 000's deltas move by up to ±0.2 pp with them, doc/validation.md) — a pass or fail by
+ * less is not evidence either way. */
+#define NS_VAL_NEAR_PP            0.2
 
 /* max(3 pp, 10 % of |recorded delta|), or the row's stated (tighter) tolerance. */
 double       ns_validation_tolerance   (const NsRecordedRow *row);
@@ -257,6 +263,10 @@ typedef struct {
   const char *max_row;
   guint   noisy_misses;         /* fail rows whose recorded delta has an interval */
   guint   misses_within_noise;  /* … and whose error lies inside it */
+  guint   near_boundary;        /* rows that ran, signs agreeing, whose |error| is within
+                                   NS_VAL_NEAR_PP of the tolerance */
+  const char *nearest_row;      /* the one of them nearest its boundary */
+  double  nearest_margin_pp;    /* its tolerance − |error|: > 0 inside, < 0 outside */
 } NsValSummary;
 
 /* One value of a free parameter: from a profile file (scope "profile"), from a scenario

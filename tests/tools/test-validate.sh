@@ -146,6 +146,21 @@ awk -v ci="$ci" 'BEGIN { exit !(ci > 150) }' && ok || bad "900-unret interval '$
 grep -q "^# validation rows.*misses inside the recorded delta's 95 % interval: 1 of the 1" \
   "$TMP/fx.csv" && ok || bad "summary counts the miss inside its interval"
 
+# ---- verdicts near their boundary: 900-safe-ret's recorded delta moved so that |error| is
+# 0.1 pp inside, then 0.1 pp outside its tolerance (10 % of the recorded delta); the
+# summary names it (NS_VAL_NEAR_PP, 0.2 pp), and not when the margin is wide
+grep -q "^# validation rows.*verdicts within" "$TMP/fx.csv" && bad "a wide margin reported as near" || ok
+for side in inside outside; do
+  mkdir -p "$D/fx$side"
+  cp "$D"/fx/* "$D/fx$side/"
+  sign=$([ "$side" = inside ] && echo - || echo +)
+  sed -i "/<row id=\"900-safe-ret\"/,/<\/row>/s/<patched value=\"[^\"]*\"/<patched value=\"$(awk -v b="$rb" -v d="$rd" -v s="${sign}0.1" 'BEGIN { printf "%.6f", b * (1 + (d + s) / 90) }')\"/" \
+    "$D/fx$side/seed-900.xml"
+  $C validate -q --recorded "$D/fx$side" --format csv 900-safe-ret >"$TMP/near.csv" 2>/dev/null
+  grep -q "^# validation rows.*; verdicts within 0.2 pp of the tolerance: 1 (nearest 900-safe-ret, $side by 0.10 pp)" \
+    "$TMP/near.csv" && ok || bad "a verdict 0.1 pp $side its tolerance: $(grep '^# validation rows' "$TMP/near.csv")"
+done
+
 # ---- no parameter per validation case: a case's <set> of a parameter is refused on load
 mkdir -p "$D/fxset"
 cp "$D"/fx/* "$D/fxset/"
