@@ -234,8 +234,9 @@ static const NsParamDef machine_params[] = {
     "with every out-of-line call); each such return also pays branch.mispredict_cycles "
     "and branch.resolve_cycles",
     "ref: cpu-params.md §4 ([K6] thunk shape: jmp __x86_return_thunk; call "
-    "srso_alias_safe_ret; add $8,%rsp; ret; [K3] 'forces the CPU to mispredict every "
-    "function return'); 4 until 2026-12-03, which counted the jmp as well", FALSE, 0, 32,
+    "srso_alias_safe_ret; add $8,%rsp (lea 8(%rsp),%rsp in the kernel's source); ret; "
+    "[K3] 'forces the CPU to mispredict every function return'); 4 until 2026-12-03, "
+    "which counted the jmp as well", FALSE, 0, 32,
     NULL },
   { "ret.stuff_cycles", NS_PARAM_DOUBLE, "cycles", "6",
     "call depth tracking: a flat amortised cost per return (the per-call accounting and "
