@@ -253,7 +253,8 @@ static const NsParamDef machine_params[] = {
     "of the target onto the stack and the ret; the call into the thunk stands in for the "
     "plain indirect call, which the machine charges with every out-of-line call, and the "
     "capture loop runs only speculatively); each retpoline also pays "
-    "branch.mispredict_cycles and branch.resolve_cycles",
+    "branch.mispredict_cycles and branch.resolve_cycles, and under SRSO Safe RET "
+    "ret.safe_ret_insns more (the thunk's own RET goes through the return thunk)",
     "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape: call thunk; call "
     "set_up_target; mov %reg,(%rsp); ret; pause; lfence; jmp capture loop); 5 until "
     "2026-12-03, which counted the call into the thunk and the capture loop", FALSE, 0, 32,

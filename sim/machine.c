@@ -1005,6 +1005,20 @@ ret_penalty (const NsMachine *m, const NsParams *p)
   return 0.0;
 }
 
+/* Instructions a generic retpoline adds to an indirect call: the thunk's, and under SRSO
+ * Safe RET those of the return thunk its own RET jumps to (arch/x86/lib/retpoline.S ends
+ * the thunk with the RET macro, a return site the kernel points at the Safe RET thunk;
+ * the forced mispredict is still one). */
+static double
+retpoline_insns (const NsMachine *m, const NsParams *p)
+{
+  double n = ns_params_get_double (p, "icall.retpoline_insns");
+
+  if (m->mit.srso == NS_SRSO_SAFE_RET)
+    n += ns_params_get_double (p, "ret.safe_ret_insns");
+  return n;
+}
+
 /* The INDIRECT cycles of one indirect call under the spectre_v2 mode in force. */
 static double
 icall_penalty (const NsMachine *m, const NsParams *p)
@@ -1013,7 +1027,7 @@ icall_penalty (const NsMachine *m, const NsParams *p)
 
   switch (m->mit.spectre_v2) {
   case NS_SPECTRE_V2_RETPOLINE:
-    return m->mispredict + m->resolve + ns_params_get_double (p, "icall.retpoline_insns") / m->ipc;
+    return m->mispredict + m->resolve + retpoline_insns (m, p) / m->ipc;
   case NS_SPECTRE_V2_LFENCE:
     return ns_params_get_double (p, "icall.lfence_cycles");
   case NS_SPECTRE_V2_IBRS:

@@ -432,6 +432,18 @@ START_TEST (test_icall_penalties)
     assert_close ((double) (end - end_eibrs), N_CALLS * cases[i].extra * 1000.0 / 3.0, 1e-6,
                   "clock difference");
   }
+
+  /* under SRSO Safe RET the generic retpoline's own RET goes through the return thunk:
+   * its instructions too, the forced mispredict still once; an LFENCE retpoline has no
+   * RET */
+  mit.srso = NS_SRSO_SAFE_RET;
+  mit.spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
+  run_calls (&mit, indirect_calls_thread, &end, &pen, NS_CAUSE_INDIRECT, &ind);
+  assert_close (pen - predicted, cases[0].extra + default_param ("ret.safe_ret_insns") / ipc,
+                1e-12, "retpoline under Safe RET");
+  mit.spectre_v2 = NS_SPECTRE_V2_LFENCE;
+  run_calls (&mit, indirect_calls_thread, &end, &pen, NS_CAUSE_INDIRECT, &ind);
+  assert_close (pen - predicted, cases[1].extra, 1e-12, "lfence retpoline under Safe RET");
 }
 END_TEST
 
