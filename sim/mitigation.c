@@ -112,6 +112,13 @@ ns_spectre_v2_name (NsSpectreV2 mode)
   return name_of (spectre_v2_names, mode);
 }
 
+/* TRUE for the modes whose indirect calls go through __x86_indirect_thunk_*. */
+gboolean
+ns_spectre_v2_thunked (NsSpectreV2 mode)
+{
+  return mode == NS_SPECTRE_V2_RETPOLINE || mode == NS_SPECTRE_V2_LFENCE;
+}
+
 /* Canonical name of a retbleed mode. */
 const char *
 ns_retbleed_name (NsRetbleed mode)

@@ -114,6 +114,9 @@ const NsMitigationDefault *ns_mitigation_default_find (const NsMitigationDefault
 void         ns_mitigations_clear  (NsMitigations *mit);
 void         ns_mitigation_default_clear (NsMitigationDefault *def);
 const char  *ns_spectre_v2_name    (NsSpectreV2 mode);
+/* TRUE if indirect calls go through the retpoline thunks (X86_FEATURE_RETPOLINE: the
+ * generic retpoline or the LFENCE one). */
+gboolean     ns_spectre_v2_thunked (NsSpectreV2 mode);
 const char  *ns_retbleed_name      (NsRetbleed mode);
 const char  *ns_srso_name          (NsSrso mode);
 const char  *ns_bhi_name           (NsBhi mode);

@@ -293,8 +293,7 @@ check_retpoline_built (const NsVariantSetup *vs, GError **error)
   NsXmlBlame blame = { .also = { ns_scenario_kernel_option (vs->sc, "config", key),
                                  (xmlNodePtr) ns_xml_attr (kernel, "cmdline") } };
 
-  if (vs->mit.spectre_v2 != NS_SPECTRE_V2_RETPOLINE &&
-      vs->mit.spectre_v2 != NS_SPECTRE_V2_LFENCE)
+  if (!ns_spectre_v2_thunked (vs->mit.spectre_v2))
     return TRUE;
   if (ns_build_config_tristate (vs->build, key, NS_KCONFIG_Y) != NS_KCONFIG_N)
     return TRUE;

@@ -71,7 +71,8 @@ G_STATIC_ASSERT (offsetof (struct walk_tp, root) == 24);
 G_STATIC_ASSERT (offsetof (struct walk_head, rhit) == 40);
 G_STATIC_ASSERT (offsetof (struct walk_act, lastuse) == 24);
 
-enum { WRAPPER_OFF, WRAPPER_RFC, WRAPPER_FIRST };
+enum { LAYOUT_PACKED, LAYOUT_SCATTERED };        /* index in layouts[] */
+enum { WRAPPER_OFF, WRAPPER_RFC, WRAPPER_FIRST }; /* index in wrappers[] */
 
 typedef struct {
   struct walk_tp     *first;
@@ -80,6 +81,7 @@ typedef struct {
   struct walk_act_ops *gact_ops;
   guint               wrapper;
   gboolean            thunked;      /* indirect calls go through a retpoline thunk */
+  guint               n_filters;
   guint64             walks;
   guint64             walks_mark;
 } FilterWalk;
@@ -298,15 +300,15 @@ walk_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
     goto bad_filters;
   w = g_new0 (FilterWalk, 1);
   w->wrapper = wrapper;
-  w->thunked = mit->spectre_v2 == NS_SPECTRE_V2_RETPOLINE ||
-               mit->spectre_v2 == NS_SPECTRE_V2_LFENCE;
+  w->thunked = ns_spectre_v2_thunked (mit->spectre_v2);
   /* the skb, the result slot and the ops: one line each */
   w->skb = ns_arena_alloc (arena, WALK_LINE, WALK_LINE);
   *w->skb = (struct walk_skb) { 8, 64 };
   w->res = ns_arena_alloc (arena, WALK_LINE, WALK_LINE);
   w->gact_ops = ns_arena_alloc (arena, WALK_LINE, WALK_LINE);
   w->gact_ops->act = &fn_gact_act;
-  walk_build (w, arena, (guint) n, layout == 1, rng);
+  w->n_filters = (guint) n;
+  walk_build (w, arena, w->n_filters, layout == LAYOUT_SCATTERED, rng);
   ns_engine_spawn (engine, "walk", cpu, NS_THREAD_USER, 0, walk_thread, w);
   return w;
 
@@ -339,16 +341,14 @@ walk_metric (gpointer state, NsMachine *machine, const char *metric, NsTime span
              double *value)
 {
   FilterWalk *w = state;
-  double walks = (double) walk_ops (state), filters = 0;
+  double walks = (double) walk_ops (state);
 
   if (walks == 0)
     return FALSE;
-  for (const struct walk_tp *tp = w->first; tp != NULL; tp = tp->next)
-    filters++;
   if (g_str_equal (metric, "cycles_per_walk"))
     *value = ns_workload_span_cycles (machine, span) / walks;
   else if (g_str_equal (metric, "cycles_per_filter"))
-    *value = ns_workload_span_cycles (machine, span) / walks / filters;
+    *value = ns_workload_span_cycles (machine, span) / walks / w->n_filters;
   else
     return FALSE;
   return TRUE;

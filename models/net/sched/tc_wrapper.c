@@ -386,8 +386,7 @@ tc_env_new (NsMachine *machine, gsl_rng *rng)
   for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
     env->slabs[i].size = classes[i];
   mit = ns_machine_mitigations (machine);
-  env->thunked = mit->spectre_v2 == NS_SPECTRE_V2_RETPOLINE ||
-                 mit->spectre_v2 == NS_SPECTRE_V2_LFENCE;
+  env->thunked = ns_spectre_v2_thunked (mit->spectre_v2);
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
   if (build != NULL) {
