@@ -129,11 +129,18 @@ START_TEST (test_metrics_agree)
                                           short_measure);
   const char *const dgrams[] = { "measure.metric=datagrams_per_sec", NULL };
   const char *const mbits[] = { "measure.metric=mbits_per_sec", NULL };
+  const char *const drops[] = { "measure.metric=drops_per_sec", NULL };
+  const char *const sent[] = { "measure.metric=sent_per_sec", NULL };
   double kb = value_of (path, NULL), dg = value_of (path, dgrams), mb = value_of (path, mbits);
+  double lost = value_of (path, drops), tx = value_of (path, sent);
 
   ck_assert (kb > 0);
   ck_assert_double_eq_tol (kb, dg * 1000 / 1024.0, kb * 1e-9);
   ck_assert_double_eq_tol (mb, kb * 1024 * 8 / 1e6, mb * 1e-9);
+  /* nothing dropped; sent and received in the 1 ms window differ at most by the datagrams
+   * in flight at its two edges, one a stream at each (1000/s each in a rate) */
+  ck_assert_msg (lost == 0.0, "%g drops/s", lost);
+  ck_assert_msg (fabs (tx - dg) <= 8000.0, "sent %g/s, received %g/s", tx, dg);
 }
 END_TEST
 
@@ -223,30 +230,41 @@ START_TEST (test_client_port_skips_test_port)
 }
 END_TEST
 
-/* The idle fractions count a sleep only for its part inside the measured window: a
- * fraction of the window's time, so in [0, 1], and above 0 for a side paced at 1 Gbit/s
- * (iperf3 -b: 125000 bytes, 15 datagrams of 8920, a 1 ms tick, then a sleep in select
- * until the next tick). The 200 us windows hold a tick's burst, start in a sleep begun
- * in the warm-up, which counted whole before (4.8), and end in one still going, which
- * counted not at all. */
+/* The idle fractions count a sleep only for its part inside the measured window: above 0
+ * for a side paced at 1 Gbit/s (iperf3 -b: 125000 bytes, 15 datagrams of 8920, a 1 ms
+ * tick, then a sleep in select until the next tick), and with the cycles the machine
+ * charged they account for the window's time on the two CPUs: (1 − client idle) +
+ * (1 − server idle) = charged cycles / the window's cycles (nothing else runs on either
+ * CPU). The 200 us windows hold a tick's burst, start in a sleep begun in the warm-up,
+ * which counted whole before (4.8), and end in one still going, which counted not at all:
+ * either error breaks the sum. */
 START_TEST (test_idle_clipped_to_window)
 {
   static const char *const warmups[] = { "measure.warmup=2ms", "measure.warmup=2050us",
                                          "measure.warmup=2900us", "measure.warmup=2950us" };
-  static const char *const idle[] = { "measure.metric=client_idle",
-                                      "measure.metric=server_idle" };
   g_autofree char *path = write_scenario ("idle-window.xml", "generic",
                                           "streams=\"1\" length=\"8920\" rate=\"1G\"",
                                           "metric=\"kbytes_per_sec\" warmup=\"2ms\" "
                                           "duration=\"200us\"");
 
-  for (guint w = 0; w < G_N_ELEMENTS (warmups); w++)
-    for (guint m = 0; m < G_N_ELEMENTS (idle); m++) {
-      const char *const sets[] = { warmups[w], idle[m], NULL };
-      double v = value_of (path, sets);
+  for (guint w = 0; w < G_N_ELEMENTS (warmups); w++) {
+    const char *const cs[] = { warmups[w], "measure.metric=client_idle", NULL };
+    const char *const ss[] = { warmups[w], "measure.metric=server_idle", NULL };
+    NsRunResult *res;
+    const NsVariantResult *vr = run_ok (path, cs, &res);
+    double ci = vr->value, si = value_of (path, ss);
+    double window_cycles = (double) vr->measured[0] / 1000.0 *
+                           ns_params_get_double (vr->params, "cpu.freq_ghz");
+    double busy = ns_run_cycles_per_op (vr) * (double) vr->ops / window_cycles;
 
-      ck_assert_msg (v > 0.0 && v <= 1.0, "%s %s: %g", warmups[w], idle[m], v);
-    }
+    ck_assert_uint_eq (vr->n_reps, 1);
+    ck_assert_msg (ci > 0.0 && ci <= 1.0 && si > 0.0 && si <= 1.0, "%s: client %g, server %g",
+                   warmups[w], ci, si);
+    ck_assert_msg (fabs ((1.0 - ci) + (1.0 - si) - busy) < 1e-4,
+                   "%s: client idle %.6f, server idle %.6f, charged %.6f of the window",
+                   warmups[w], ci, si, busy);
+    ns_run_result_free (res);
+  }
 }
 END_TEST
 
@@ -524,17 +542,27 @@ START_TEST (test_pacing_timers_walk_grows_quadratically)
 }
 END_TEST
 
-/* The same scenario twice: the same value to the last bit; repetitions agree. */
+/* The same scenario twice, three repetitions each: every repetition's value, and the
+ * aggregate, the same to the last bit. */
 START_TEST (test_determinism)
 {
   g_autofree char *path = write_scenario ("det.xml", "generic",
                                           "streams=\"8\" length=\"4000\" rate=\"0\" "
                                           "extra-sockets=\"3\" extra-reuseport=\"true\"",
                                           short_measure);
-  double a = value_of (path, NULL), b = value_of (path, NULL);
+  const char *const reps[] = { "measure.repetitions=3", NULL };
+  NsRunResult *ra, *rb;
+  const NsVariantResult *a = run_ok (path, reps, &ra), *b = run_ok (path, reps, &rb);
 
-  ck_assert (a > 0);
-  ck_assert (a == b);
+  ck_assert (a->value > 0);
+  ck_assert_uint_eq (a->n_reps, 3);
+  ck_assert_uint_eq (b->n_reps, 3);
+  for (guint i = 0; i < a->n_reps; i++)
+    ck_assert_msg (a->values[i] == b->values[i], "repetition %u: %.17g, then %.17g", i,
+                   a->values[i], b->values[i]);
+  ck_assert (a->value == b->value);
+  ns_run_result_free (ra);
+  ns_run_result_free (rb);
 }
 END_TEST
 
