@@ -225,9 +225,15 @@ static const NsParamDef machine_params[] = {
     "per call on seed 000's ipv4 1G path (compute_score, inlined in 6.1, not counted), "
     "6.13 on seed 002's 5950X 1-filter path; unweighted over 202 functions 8.60 "
     "(hot functions are small)", FALSE, 0, 64, NULL },
-  { "ret.unret_cycles", NS_PARAM_DOUBLE, "cycles", "4",
-    "extra cost per return through the retbleed untrained return thunk",
-    "unsourced reasoned default (jmp + predicted ret)", FALSE, 0, 100, NULL },
+  { "ret.unret_insns", NS_PARAM_INT, "instructions", "1",
+    "instructions retbleed=unret adds to a return: the jmp to the untrained return thunk "
+    "that stands in for the ret (the thunk's own ret is the return the machine charges "
+    "with every out-of-line call, and the return stack predicts it); the same jmp ends a "
+    "generic retpoline's thunk",
+    "K: arch/x86/lib/retpoline.S 6.9 (retbleed_return_thunk: ret; int3; the RET macro "
+    "and every compiled return site's jmp __x86_return_thunk are pointed at it, "
+    "apply_returns()); until 2026-12-03 ret.unret_cycles = 4 cycles, a reasoned "
+    "'jmp + predicted ret' without a source, which counted the ret twice", FALSE, 0, 32, NULL },
   { "ret.safe_ret_insns", NS_PARAM_INT, "instructions", "3",
     "instructions the SRSO Safe RET sequence adds to a return (the thunk's call, add and "
     "ret; the jmp into the thunk stands in for the plain ret, which the machine charges "
@@ -254,7 +260,9 @@ static const NsParamDef machine_params[] = {
     "plain indirect call, which the machine charges with every out-of-line call, and the "
     "capture loop runs only speculatively); each retpoline also pays "
     "branch.mispredict_cycles and branch.resolve_cycles, and under SRSO Safe RET "
-    "ret.safe_ret_insns more (the thunk's own RET goes through the return thunk)",
+    "ret.safe_ret_insns more, under retbleed=unret ret.unret_insns (the thunk's own RET "
+    "goes through the return thunk; under call depth tracking its ret is a plain one, "
+    "and its call accounting is the call's, in ret.stuff_cycles)",
     "ref: cpu-params.md §4 ([K5] mechanism, [M22] thunk shape: call thunk; call "
     "set_up_target; mov %reg,(%rsp); ret; pause; lfence; jmp capture loop); 5 until "
     "2026-12-03, which counted the call into the thunk and the capture loop", FALSE, 0, 32,

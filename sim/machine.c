@@ -999,16 +999,17 @@ ret_penalty (const NsMachine *m, const NsParams *p)
   if (m->mit.srso == NS_SRSO_SAFE_RET)
     return m->mispredict + m->resolve + ns_params_get_double (p, "ret.safe_ret_insns") / m->ipc;
   if (m->mit.retbleed == NS_RETBLEED_UNRET)
-    return ns_params_get_double (p, "ret.unret_cycles");
+    return ns_params_get_double (p, "ret.unret_insns") / m->ipc;
   if (m->mit.retbleed == NS_RETBLEED_STUFF)
     return ns_params_get_double (p, "ret.stuff_cycles");
   return 0.0;
 }
 
-/* Instructions a generic retpoline adds to an indirect call: the thunk's, and under SRSO
- * Safe RET those of the return thunk its own RET jumps to (arch/x86/lib/retpoline.S ends
- * the thunk with the RET macro, a return site the kernel points at the Safe RET thunk;
- * the forced mispredict is still one). */
+/* Instructions a generic retpoline adds to an indirect call: the thunk's, and those of
+ * the return thunk its own RET jumps to (arch/x86/lib/retpoline.S ends the thunk with the
+ * RET macro, a return site the kernel points at the return thunk in force): SRSO Safe
+ * RET's, else retbleed=unret's jmp; the forced mispredict is still one. Call depth
+ * tracking's thunk (__x86_indirect_call_thunk_*) ends in a plain ret. */
 static double
 retpoline_insns (const NsMachine *m, const NsParams *p)
 {
@@ -1016,6 +1017,8 @@ retpoline_insns (const NsMachine *m, const NsParams *p)
 
   if (m->mit.srso == NS_SRSO_SAFE_RET)
     n += ns_params_get_double (p, "ret.safe_ret_insns");
+  else if (m->mit.retbleed == NS_RETBLEED_UNRET)
+    n += ns_params_get_double (p, "ret.unret_insns");
   return n;
 }
 
@@ -1041,7 +1044,8 @@ icall_penalty (const NsMachine *m, const NsParams *p)
 
 /* UNTRAIN_RET's cycles at kernel entry: its instructions, an LFENCE and one return
  * through the return thunk under retbleed=unret or SRSO Safe RET; else none. Sets
- * m->untrain_insns for the event counts. */
+ * m->untrain_insns for the event counts. (Under unret the return's price, the jmp, stands
+ * for the thunk's ret: syscall.untrain_insns counts the jmp into the thunk already.) */
 static double
 untrain_cycles (NsMachine *m, const NsParams *p)
 {

@@ -381,6 +381,7 @@ typedef struct {
   const char          *kernel;      /* the kernel version */
   const char          *from_profile;  /* why a default is in force */
   gboolean             retbleed_asked;  /* a retbleed= mode (not auto) is in force */
+  gboolean             spectre_v2_asked;  /* a spectre_v2= mode the CPU runs (not auto) */
 } NsCmdline;
 
 /* TRUE if the profile names the CPU's vendor (the generic profile does not). */
@@ -501,7 +502,7 @@ cpu_runs_spectre_v2 (const NsCmdline *cmd, NsSpectreV2 mode)
  * default; a mode the CPU cannot run falls back to that default, as the parser switches to
  * auto. FALSE (error set) on a value the kernel does not take or netsim does not model. */
 static gboolean
-apply_spectre_v2 (const char *value, const char *reason, const NsCmdline *cmd,
+apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
                   NsMitigations *out, NsWhy *why, GError **error)
 {
   g_autofree char *text = NULL;
@@ -509,6 +510,7 @@ apply_spectre_v2 (const char *value, const char *reason, const NsCmdline *cmd,
 
   if (!strcmp (value, "eibrs,lfence") || !strcmp (value, "eibrs,retpoline"))
     goto not_modelled;
+  cmd->spectre_v2_asked = FALSE;
   if (!strcmp (value, "on") || !strcmp (value, "auto"))
     mode = cmd->defaults->spectre_v2;
   else if (!name_parse (spectre_v2_cmdline_names, value, &mode))
@@ -523,6 +525,7 @@ apply_spectre_v2 (const char *value, const char *reason, const NsCmdline *cmd,
     return TRUE;
   }
   out->spectre_v2 = (NsSpectreV2) mode;
+  cmd->spectre_v2_asked = strcmp (value, "on") && strcmp (value, "auto");
   why_set (&why->spectre_v2, reason);
   return TRUE;
 
@@ -644,6 +647,28 @@ why_changed (char **slot, const char *mode_name, const char *because)
                                            *slot, mode_name, because);
 
   why_set (slot, text);
+}
+
+/* spectre_v2's auto choice where the profile's is legacy IBRS (an Intel CPU with the
+ * retbleed bug and no eIBRS): spectre_v2_select_mitigation() takes IBRS only while the
+ * retbleed= command is not off, nor (6.2+) stuff, and else a generic retpoline
+ * (spectre_v2_select_retpoline() on Intel). */
+static void
+spectre_v2_auto_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  gboolean stuff = out->retbleed == NS_RETBLEED_STUFF &&
+                   ns_kernel_version_cmp (cmd->kernel, "6.2") >= 0;
+
+  if (cmd->spectre_v2_asked || !cmd->retbleed_asked || out->spectre_v2 != NS_SPECTRE_V2_IBRS)
+    return;
+  if (out->retbleed != NS_RETBLEED_OFF && !stuff)
+    return;
+  out->spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
+  why_changed (&why->spectre_v2, "retpoline", stuff ?
+               "its auto choice takes legacy IBRS only when retbleed= is not off or stuff "
+               "(spectre_v2_select_mitigation(), 6.2+)" :
+               "its auto choice takes legacy IBRS only when retbleed= is not off "
+               "(spectre_v2_select_mitigation())");
 }
 
 /* The BHI selection once spectre_v2's is made, as spectre_v2_select_mitigation() calls
@@ -850,7 +875,7 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
   g_auto (GStrv) args = split_cmdline (cmdline);
   NsMitigations defaults = *out;
   NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
-                    from_profile, FALSE };
+                    from_profile, FALSE, FALSE };
   gboolean ok = TRUE;
 
   for (guint i = 0; args[i] && ok; i++) {
@@ -864,6 +889,7 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
   }
   if (ok) {
     apply_overrides (&cmd, out, why);
+    spectre_v2_auto_select (&cmd, out, why);
     bhi_select (&cmd, out, why);
     retbleed_select (&cmd, out, why);
     srso_select (&cmd, out, why);

@@ -34,6 +34,11 @@ static NsMitigationDefault intel_bhi_ctrl[] = {
     NS_BHI_HW, "test: BHI_DIS_S", 1, NS_BUG_SRSO | NS_BUG_MDS | NS_BUG_RETBLEED,
     NS_CPU_INTEL | NS_CPU_BHI_CTRL },
 };
+/* A Skylake-SP-like part: the retbleed bug, no eIBRS, so legacy IBRS is the auto choice. */
+static NsMitigationDefault intel_ibrs[] = {
+  { "6.1", "6.99", NS_SPECTRE_V2_IBRS, NS_RETBLEED_IBRS, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: legacy IBRS", 1, NS_BUG_SRSO | NS_BUG_BHI, NS_CPU_INTEL },
+};
 static NsMitigationDefault amd_retpoline[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
@@ -346,6 +351,27 @@ END_TEST
 START_TEST (test_retbleed_values)
 {
   NsMitigations m;
+
+  /* spectre_v2's auto choice is legacy IBRS only while retbleed= is not off (nor stuff,
+   * 6.2+): else a generic retpoline, and retbleed stays as asked */
+  ck_assert_int_eq (chosen_69 (intel_ibrs, "").spectre_v2, NS_SPECTRE_V2_IBRS);
+  ck_assert_int_eq (chosen_69 (intel_ibrs, "retbleed=unret").spectre_v2, NS_SPECTRE_V2_IBRS);
+  select_69 (intel_ibrs, "retbleed=off", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "not off"));
+  ns_mitigations_clear (&m);
+  select_69 (intel_ibrs, "retbleed=stuff", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_STUFF);
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_69 (intel_ibrs, "retbleed=off spectre_v2=ibrs").spectre_v2,
+                    NS_SPECTRE_V2_IBRS);
+  ck_assert_int_eq (chosen_69 (intel_ibrs, "retbleed=off spectre_v2=auto").spectre_v2,
+                    NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (ns_mitigations_select (intel_ibrs, 1, "6.1", "retbleed=stuff", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_IBRS);   /* 6.1: no stuff, IBRS stays */
+  ns_mitigations_clear (&m);
 
   select_69 (intel_eibrs, "retbleed=stuff", &m);
   ck_assert_int_eq (m.retbleed, NS_RETBLEED_EIBRS);

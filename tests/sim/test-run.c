@@ -294,8 +294,8 @@ START_TEST (test_params_read)
   ck_assert (g_strv_contains (plain, "build.inline_limit_bytes"));
   ck_assert (g_strv_contains (plain, "sched.quantum_ns"));
   ck_assert (g_strv_contains (plain, "cpu.ipc"));
-  ck_assert (!g_strv_contains (plain, "ret.unret_cycles"));
-  ck_assert (g_strv_contains (unret, "ret.unret_cycles"));
+  ck_assert (!g_strv_contains (plain, "ret.unret_insns"));
+  ck_assert (g_strv_contains (unret, "ret.unret_insns"));
   for (guint i = 0; i < res->variants->len; i++) {
     const NsVariantResult *vr = res->variants->pdata[i];
     ck_assert_msg (!g_strv_contains ((const char *const *) vr->params_read,
