@@ -582,7 +582,8 @@ refusal (const NsFitGroup *g, const gsl_vector *x, double residual, gboolean con
                               gsl_vector_get (x, k), def->min, def->max, outcome);
   }
   if (!(residual <= NS_FIT_MAX_RESIDUAL))
-    return g_strdup_printf ("residual %.3g exceeds %g (0.2 %% of a figure): the fitted value "
+    return g_strdup_printf ("residual %.3g exceeds %g (0.2 %% of a figure, 0.2 pp of a delta): "
+                            "the fitted value "
                             "does not reproduce its rows", residual, NS_FIT_MAX_RESIDUAL);
   if (!converged)
     return g_strdup_printf ("the fit did not converge (%s)", outcome);

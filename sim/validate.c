@@ -1228,6 +1228,35 @@ ns_validation_signs_agree (double recorded_pct, double simulated_pct)
   return direction (recorded_pct) == direction (simulated_pct);
 }
 
+/* The passing simulated deltas against recorded_pct: [recorded ± tolerance] within the
+ * recorded direction's range (beyond the dead band on its side, or inside it). See
+ * validate.h. */
+double
+ns_validation_verdict_margin (double recorded_pct, double simulated_pct, double tolerance_pp)
+{
+  double lo = recorded_pct - tolerance_pp, hi = recorded_pct + tolerance_pp;
+
+  switch (direction (recorded_pct)) {
+  case 1:
+    lo = MAX (lo, NS_VAL_SIGN_DEADBAND_PP);
+    break;
+  case -1:
+    hi = MIN (hi, -NS_VAL_SIGN_DEADBAND_PP);
+    break;
+  default:
+    lo = MAX (lo, -NS_VAL_SIGN_DEADBAND_PP);
+    hi = MIN (hi, NS_VAL_SIGN_DEADBAND_PP);
+    break;
+  }
+  if (isnan (simulated_pct))
+    return -INFINITY;
+  if (simulated_pct < lo)
+    return simulated_pct - lo;
+  if (simulated_pct > hi)
+    return hi - simulated_pct;
+  return MIN (simulated_pct - lo, hi - simulated_pct);
+}
+
 /* Static name of status ("pass", "fail", "not-modelled", "error"); "?" if out of range. */
 const char *
 ns_val_status_name (NsValStatus status)
@@ -2253,13 +2282,12 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   o->within_noise = o->row->delta_ci95_pp >= 0 && fabs (o->error_pp) <= o->row->delta_ci95_pp;
 }
 
-/* Counts a row whose verdict the tolerance decided by less than NS_VAL_NEAR_PP (margin:
- * tolerance − |error|; a sign disagreement decides the verdict on its own) and keeps the
- * nearest such row. */
+/* Counts a row whose verdict was decided by less than NS_VAL_NEAR_PP (margin:
+ * ns_validation_verdict_margin) and keeps the nearest such row. */
 static void
-summarise_margin (NsValSummary *s, const char *row, double margin, gboolean signs_agree)
+summarise_margin (NsValSummary *s, const char *row, double margin)
 {
-  if (!signs_agree || !(fabs (margin) < NS_VAL_NEAR_PP))
+  if (!(fabs (margin) < NS_VAL_NEAR_PP))
     return;
   s->near_boundary++;
   if (s->nearest_row == NULL || fabs (margin) < fabs (s->nearest_margin_pp)) {
@@ -2287,8 +2315,14 @@ summarise (NsValSummary *s, const NsValOutcome *o)
     s->noisy_misses++;
     s->misses_within_noise += o->within_noise;
   }
+  if (o->status == NS_VAL_PASS && o->row->delta_ci95_pp >= 0) {
+    s->noisy_passes++;
+    s->passes_outside_noise += !o->within_noise;
+  }
   abs_err = fabs (o->error_pp);
-  summarise_margin (s, o->row->id, o->tolerance_pp - abs_err, o->sign_agrees);
+  summarise_margin (s, o->row->id, ns_validation_verdict_margin (o->row->delta_pct,
+                                                                 o->sim_delta_pct,
+                                                                 o->tolerance_pp));
   s->mean_abs_pp += abs_err;      /* a sum until summary_finish */
   if (s->max_row == NULL || abs_err > s->max_abs_pp) {
     s->max_abs_pp = abs_err;
@@ -2701,22 +2735,46 @@ table_runs_of (GString *out, const NsValReport *r, gboolean calibration, const c
   }
 }
 
-/* Recorded value of one side of a row, and the simulated one if the row ran. */
+/* Recorded value of one side of a row (its CV into *cv, < 0 if not given; its runs into
+ * *runs), and the simulated one if the row ran. */
 static gboolean
-pair_side (const NsValReport *r, const NsValPair *p, int k, double *rec, double *sim)
+pair_side (const NsValReport *r, const NsValPair *p, int k, double *rec, double *cv,
+           guint *runs, double *sim)
 {
   const NsRecordedRow *row = ns_validation_find_row (r->v, p->row[k]);
   const NsValOutcome *o = find_outcome (r, p->row[k]);
   gboolean base = !strcmp (p->side[k], "baseline");
+  const char *cv_text = base ? row->baseline_cv : row->patched_cv;
 
   *rec = base ? row->baseline : row->patched;
+  *cv = cv_text ? g_ascii_strtod (cv_text, NULL) : -1.0;
+  *runs = row->runs;
   if (o == NULL || !outcome_ran (o))
     return FALSE;
   *sim = base ? o->baseline_run->value : o->patched_run->value;
   return TRUE;
 }
 
-/* Recorded pairs (e.g. mitigations on vs off) whose rows were selected. */
+/* A pair's recorded delta (second figure against the first, %), its 95 % half-width
+ * (< 0 unless both figures have CVs) and, if both rows ran, the simulated delta; FALSE if
+ * they did not. */
+static gboolean
+pair_figures (const NsValReport *r, const NsValPair *p, double *rec_pct, double *ci_pp,
+              double *sim_pct)
+{
+  double ra, rb, cva, cvb, sa = 0, sb = 0;
+  guint na, nb;
+  gboolean ran = pair_side (r, p, 0, &ra, &cva, &na, &sa) &
+                 pair_side (r, p, 1, &rb, &cvb, &nb, &sb);
+
+  *rec_pct = 100.0 * (rb / ra - 1.0);
+  *ci_pp = cva >= 0 && cvb >= 0 ? ns_validation_delta_ci95 (rb / ra, cva, cvb, MIN (na, nb))
+                                : -1.0;
+  *sim_pct = ran ? 100.0 * (sb / sa - 1.0) : NAN;
+  return ran;
+}
+
+/* Recorded pairs (e.g. mitigations off vs on) whose rows were selected. */
 static void
 table_pairs (GString *out, const NsValReport *r)
 {
@@ -2724,18 +2782,20 @@ table_pairs (GString *out, const NsValReport *r)
 
   for (guint i = 0; i < ns_validation_pairs (r->v)->len; i++) {
     const NsValPair *p = ns_validation_pairs (r->v)->pdata[i];
-    double ra, rb, sa = 0, sb = 0;
+    double rec, ci, sim;
     gboolean ran;
     if (!find_outcome (r, p->row[0]) || !find_outcome (r, p->row[1]))
       continue;
     if (!header)
-      g_string_append (out, "\nrecorded pairs (extra facts, not counted):\n");
+      g_string_append (out, "\nrecorded pairs (extra facts, not counted; the second figure "
+                       "against the first, ± the 95 % interval where both have CVs):\n");
     header = TRUE;
-    ran = pair_side (r, p, 0, &ra, &sa) & pair_side (r, p, 1, &rb, &sb);
-    g_string_append_printf (out, "  %-26s %-44s recorded %+8.2f %%", p->id, p->label,
-                            100.0 * (rb / ra - 1.0));
+    ran = pair_figures (r, p, &rec, &ci, &sim);
+    g_string_append_printf (out, "  %-26s %-44s recorded %+8.2f %%", p->id, p->label, rec);
+    if (ci >= 0)
+      g_string_append_printf (out, " ± %5.2f", ci);
     if (ran)
-      g_string_append_printf (out, "  simulated %+8.2f %%\n", 100.0 * (sb / sa - 1.0));
+      g_string_append_printf (out, "  simulated %+8.2f %%\n", sim);
     else
       g_string_append (out, "  not modelled\n");
   }
@@ -2765,8 +2825,12 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
   if (s->noisy_misses)
     g_string_append_printf (out, "; misses inside the recorded delta's 95 %% interval: %u of "
                             "the %u with one", s->misses_within_noise, s->noisy_misses);
+  if (s->noisy_passes)
+    g_string_append_printf (out, "; passes outside the recorded delta's 95 %% interval: %u "
+                            "of the %u with one",
+                            s->passes_outside_noise, s->noisy_passes);
   if (s->near_boundary)
-    g_string_append_printf (out, "; verdicts within %.1f pp of the tolerance: %u (nearest %s, "
+    g_string_append_printf (out, "; verdicts within %.1f pp of their boundary: %u (nearest %s, "
                             "%s by %.2f pp)", NS_VAL_NEAR_PP, s->near_boundary,
                             s->nearest_row, s->nearest_margin_pp >= 0 ? "inside" : "outside",
                             fabs (s->nearest_margin_pp));
@@ -3147,9 +3211,11 @@ json_summary (NsJson *json, const NsValSummary *s)
   ns_json_member_string (json, "max_abs_error_row", s->max_row);
   ns_json_member_int (json, "misses_with_recorded_interval", s->noisy_misses);
   ns_json_member_int (json, "misses_inside_recorded_interval", s->misses_within_noise);
-  ns_json_member_int (json, "verdicts_near_tolerance", s->near_boundary);
-  ns_json_member_string (json, "nearest_tolerance_row", s->nearest_row);
-  ns_json_member_double (json, "nearest_tolerance_margin_pp",
+  ns_json_member_int (json, "passes_with_recorded_interval", s->noisy_passes);
+  ns_json_member_int (json, "passes_outside_recorded_interval", s->passes_outside_noise);
+  ns_json_member_int (json, "verdicts_near_boundary", s->near_boundary);
+  ns_json_member_string (json, "nearest_boundary_row", s->nearest_row);
+  ns_json_member_double (json, "nearest_boundary_margin_pp",
                          s->nearest_row ? s->nearest_margin_pp : NAN);
   ns_json_end_object (json);
 }
@@ -3249,11 +3315,11 @@ json_pairs (NsJson *json, const NsValReport *r)
   ns_json_begin_array (json);
   for (guint i = 0; i < r->v->pairs->len; i++) {
     const NsValPair *p = r->v->pairs->pdata[i];
-    double ra, rb, sa = 0, sb = 0;
+    double rec, ci, sim;
     gboolean ran;
     if (!find_outcome (r, p->row[0]) || !find_outcome (r, p->row[1]))
       continue;
-    ran = pair_side (r, p, 0, &ra, &sa) & pair_side (r, p, 1, &rb, &sb);
+    ran = pair_figures (r, p, &rec, &ci, &sim);
     ns_json_begin_object (json);
     ns_json_member_string (json, "id", p->id);
     ns_json_member_string (json, "label", p->label);
@@ -3267,8 +3333,9 @@ json_pairs (NsJson *json, const NsValReport *r)
       ns_json_end_object (json);
     }
     ns_json_end_array (json);
-    ns_json_member_double (json, "recorded_delta_pct", 100.0 * (rb / ra - 1.0));
-    ns_json_member_double (json, "simulated_delta_pct", ran ? 100.0 * (sb / sa - 1.0) : NAN);
+    ns_json_member_double (json, "recorded_delta_pct", rec);
+    ns_json_member_double (json, "recorded_delta_ci95_pp", ci >= 0 ? ci : NAN);
+    ns_json_member_double (json, "simulated_delta_pct", ran ? sim : NAN);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);

@@ -150,8 +150,8 @@ typedef enum {
 #define NS_VAL_TOLERANCE_MIN_PP   3.0   /* tolerance floor, percentage points */
 #define NS_VAL_TOLERANCE_FRACTION 0.10  /* … or this fraction of |recorded delta| */
 #define NS_VAL_SIGN_DEADBAND_PP   1.0   /* |delta| below this counts as "no change" */
-/* A verdict is reported as near its boundary when |error| lies within this of the
- * tolerance: about what a simulated delta moves with a fitted cpu.ipc's last printed
+/* A verdict is reported as near its boundary when the simulated delta lies within this of
+ * it (the tolerance, or the sign dead band's edge): about what a simulated delta moves with a fitted cpu.ipc's last printed
  * digit, a fixed-duration run's partial last operation and the page-frame draw (seed
  * 000's deltas move by up to ±0.2 pp with them, doc/validation.md) — a pass or fail by
  * less is not evidence either way. */
@@ -165,6 +165,11 @@ NsValStatus  ns_validation_judge       (double error_pp, double tolerance_pp,
                                         gboolean signs_agree);
 /* Same direction of change, deltas under the dead band counting as "no change". */
 gboolean     ns_validation_signs_agree (double recorded_pct, double simulated_pct);
+/* How far simulated_pct lies inside (> 0) or outside (< 0) the simulated deltas that pass
+ * against recorded_pct: those within tolerance_pp that agree in sign (ns_validation_judge;
+ * never none, as recorded_pct itself passes); -INFINITY for a NaN simulated_pct. */
+double       ns_validation_verdict_margin (double recorded_pct, double simulated_pct,
+                                           double tolerance_pp);
 const char  *ns_val_status_name        (NsValStatus status);
 /* Half-width, in percentage points, of the 95 % interval of the delta
  * 100 × (patched / baseline − 1) when each figure is the mean of n runs with coefficient
@@ -263,10 +268,13 @@ typedef struct {
   const char *max_row;
   guint   noisy_misses;         /* fail rows whose recorded delta has an interval */
   guint   misses_within_noise;  /* … and whose error lies inside it */
-  guint   near_boundary;        /* rows that ran, signs agreeing, whose |error| is within
-                                   NS_VAL_NEAR_PP of the tolerance */
+  guint   noisy_passes;         /* pass rows whose recorded delta has an interval */
+  guint   passes_outside_noise; /* … and whose error lies outside it */
+  guint   near_boundary;        /* rows that ran whose simulated delta is within
+                                   NS_VAL_NEAR_PP of their verdict's boundary (the
+                                   tolerance or the sign dead band) */
   const char *nearest_row;      /* the one of them nearest its boundary */
-  double  nearest_margin_pp;    /* its tolerance − |error|: > 0 inside, < 0 outside */
+  double  nearest_margin_pp;    /* its ns_validation_verdict_margin: > 0 inside, < 0 out */
 } NsValSummary;
 
 /* One value of a free parameter: from a profile file (scope "profile"), from a scenario

@@ -291,6 +291,39 @@ START_TEST (test_status_logic)
 }
 END_TEST
 
+/* The verdict margin is the signed distance to the edge of the passing deltas, the
+ * tolerance or the sign dead band, whichever is nearer; it agrees with the verdict. */
+START_TEST (test_verdict_margin)
+{
+  static const double rec[] = { 14.59, 0.96, -1.93, -3.96, 0.0, 7.87 };
+  static const double tol[] = { 3.0, 3.0, 3.0, 3.0, 3.0, 3.0 };
+
+  /* tolerance edges */
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (14.59, 11.64, 3.0), 0.05, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (14.59, 17.0, 3.0), 0.59, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (24.22, 12.27, 3.0), -8.95, 1e-9);
+  /* the dead band: recorded "no change" passes only inside (-1, 1), whatever the
+   * tolerance; a recorded fall only below -1 */
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (0.96, -1.34, 3.0), -0.34, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (0.96, 0.5, 3.0), 0.5, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (-1.93, -1.34, 3.0), 0.34, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (-3.96, 0.10, 3.0), -1.10, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (1.5, 0.0, 0.2), -1.3, 1e-9);
+  ck_assert (ns_validation_verdict_margin (1.5, 1.2, 0.1) < 0);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (5.0, 2.0, 1.0), -2.0, 1e-9);
+  /* its sign is the verdict's, over a sweep of simulated deltas */
+  for (guint r = 0; r < G_N_ELEMENTS (rec); r++)
+    for (double sim = -8.0; sim <= 20.0; sim += 0.0625) {
+      gboolean pass = ns_validation_judge (sim - rec[r], tol[r],
+                                           ns_validation_signs_agree (rec[r], sim)) ==
+                      NS_VAL_PASS;
+      double m = ns_validation_verdict_margin (rec[r], sim, tol[r]);
+      ck_assert_msg (pass == (m >= 0) || fabs (m) < 1e-9, "recorded %g, simulated %g: "
+                     "margin %g, verdict %s", rec[r], sim, m, pass ? "pass" : "fail");
+    }
+}
+END_TEST
+
 START_TEST (test_select_patterns)
 {
   g_autofree char *tmp = NULL;
@@ -1192,6 +1225,7 @@ validate_suite (void)
   tcase_add_test (judge, test_tolerance_looser_refused);
   tcase_add_test (judge, test_tolerance_negative_refused);
   tcase_add_test (judge, test_status_logic);
+  tcase_add_test (judge, test_verdict_margin);
   tcase_add_test (judge, test_delta_ci95);
   tcase_add_test (judge, test_select_patterns);
   tcase_add_test (judge, test_parse_fit_source);

@@ -145,6 +145,8 @@ awk -v ci="$ci" 'BEGIN { exit !(ci > 150) }' && ok || bad "900-unret interval '$
   || bad "900-safe-ret (one CV) has an interval"
 grep -q "^# validation rows.*misses inside the recorded delta's 95 % interval: 1 of the 1" \
   "$TMP/fx.csv" && ok || bad "summary counts the miss inside its interval"
+grep -q "^# validation rows.*passes outside the recorded delta's 95 % interval" "$TMP/fx.csv" &&
+  bad "a fixture without a passing row with an interval counts one" || ok
 
 # ---- verdicts near their boundary: 900-safe-ret's recorded delta moved so that |error| is
 # 0.1 pp inside, then 0.1 pp outside its tolerance (10 % of the recorded delta); the
@@ -157,7 +159,7 @@ for side in inside outside; do
   sed -i "/<row id=\"900-safe-ret\"/,/<\/row>/s/<patched value=\"[^\"]*\"/<patched value=\"$(awk -v b="$rb" -v d="$rd" -v s="${sign}0.1" 'BEGIN { printf "%.6f", b * (1 + (d + s) / 90) }')\"/" \
     "$D/fx$side/seed-900.xml"
   $C validate -q --recorded "$D/fx$side" --format csv 900-safe-ret >"$TMP/near.csv" 2>/dev/null
-  grep -q "^# validation rows.*; verdicts within 0.2 pp of the tolerance: 1 (nearest 900-safe-ret, $side by 0.10 pp)" \
+  grep -q "^# validation rows.*; verdicts within 0.2 pp of their boundary: 1 (nearest 900-safe-ret, $side by 0.10 pp)" \
     "$TMP/near.csv" && ok || bad "a verdict 0.1 pp $side its tolerance: $(grep '^# validation rows' "$TMP/near.csv")"
 done
 
