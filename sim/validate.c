@@ -1341,6 +1341,7 @@ val_run_copy (const NsValRun *src)
   run->value = src->value;
   run->cv = src->cv;
   run->reps = src->reps;
+  run->ops = src->ops;
   run->metric = g_strdup (src->metric);
   run->cpu = g_strdup (src->cpu);
   run->cpu_model = g_strdup (src->cpu_model);
@@ -1382,6 +1383,7 @@ run_digest (const NsVariantResult *vr)
   run->value = vr->value;
   run->cv = vr->cv;
   run->reps = vr->n_reps;
+  run->ops = vr->ops;
   run->metric = g_strdup (vr->metric);
   run->cpu = g_strdup (vr->cpu_name);
   run->cpu_model = g_strdup (vr->cpu_model);
@@ -1488,6 +1490,7 @@ job_serialize (GString *out, const NsValJob *job)
   put_double (out, "value", run->value);
   put_double (out, "cv", run->cv);
   g_string_append_printf (out, "reps\t%u\n", run->reps);
+  g_string_append_printf (out, "ops\t%" G_GUINT64_FORMAT "\n", run->ops);
   put_string (out, "metric", run->metric);
   put_string (out, "cpu", run->cpu);
   put_string (out, "cpu_model", run->cpu_model);
@@ -1524,6 +1527,8 @@ parse_line (NsValRun *run, char **f, gint *code, char **message)
     run->cv = get_double (f[1]);
   else if (!strcmp (f[0], "reps"))
     run->reps = (guint) g_ascii_strtoull (f[1], NULL, 10);
+  else if (!strcmp (f[0], "ops"))
+    run->ops = g_ascii_strtoull (f[1], NULL, 10);
   else if (!strcmp (f[0], "error"))
     *code = (gint) g_ascii_strtoll (f[1], NULL, 10);
   else if (!strcmp (f[0], "message"))
@@ -2282,12 +2287,24 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   o->within_noise = o->row->delta_ci95_pp >= 0 && fabs (o->error_pp) <= o->row->delta_ci95_pp;
 }
 
-/* Counts a row whose verdict was decided by less than NS_VAL_NEAR_PP (margin:
- * ns_validation_verdict_margin) and keeps the nearest such row. */
-static void
-summarise_margin (NsValSummary *s, const char *row, double margin)
+/* See validate.h. */
+double
+ns_validation_one_op_step_pp (const NsValOutcome *o)
 {
-  if (!(fabs (margin) < NS_VAL_NEAR_PP))
+  guint64 ops = MIN (o->baseline_run->ops, o->patched_run->ops);
+
+  if (ops == 0)
+    return 0.0;
+  return 100.0 * o->patched_run->value / o->baseline_run->value / (double) ops;
+}
+
+/* Counts a row whose verdict was decided by less than band (NS_VAL_NEAR_PP, or the row's
+ * one-operation step if larger; margin: ns_validation_verdict_margin) and keeps the
+ * nearest such row. */
+static void
+summarise_margin (NsValSummary *s, const char *row, double margin, double band)
+{
+  if (!(fabs (margin) < band))
     return;
   s->near_boundary++;
   if (s->nearest_row == NULL || fabs (margin) < fabs (s->nearest_margin_pp)) {
@@ -2322,7 +2339,8 @@ summarise (NsValSummary *s, const NsValOutcome *o)
   abs_err = fabs (o->error_pp);
   summarise_margin (s, o->row->id, ns_validation_verdict_margin (o->row->delta_pct,
                                                                  o->sim_delta_pct,
-                                                                 o->tolerance_pp));
+                                                                 o->tolerance_pp),
+                    MAX (NS_VAL_NEAR_PP, ns_validation_one_op_step_pp (o)));
   s->mean_abs_pp += abs_err;      /* a sum until summary_finish */
   if (s->max_row == NULL || abs_err > s->max_abs_pp) {
     s->max_abs_pp = abs_err;
@@ -2830,7 +2848,8 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
                             "of the %u with one",
                             s->passes_outside_noise, s->noisy_passes);
   if (s->near_boundary)
-    g_string_append_printf (out, "; verdicts within %.1f pp of their boundary: %u (nearest %s, "
+    g_string_append_printf (out, "; verdicts within %.1f pp (or a run's one-operation step) "
+                            "of their boundary: %u (nearest %s, "
                             "%s by %.2f pp)", NS_VAL_NEAR_PP, s->near_boundary,
                             s->nearest_row, s->nearest_margin_pp >= 0 ? "inside" : "outside",
                             fabs (s->nearest_margin_pp));
@@ -3116,6 +3135,7 @@ json_run (NsJson *json, const NsValRun *run)
   ns_json_member_double (json, "value", run->value);
   ns_json_member_double (json, "cv", run->cv);
   ns_json_member_int (json, "repetitions", run->reps);
+  ns_json_member_int (json, "operations", (gint64) run->ops);
   ns_json_member_string (json, "metric", run->metric);
   ns_json_member_string (json, "cpu", run->cpu);
   ns_json_member_string (json, "kernel", run->kernel);

@@ -291,6 +291,26 @@ START_TEST (test_status_logic)
 }
 END_TEST
 
+/* One operation's step: 100 × patched / baseline over the smaller run's count. */
+START_TEST (test_one_op_step)
+{
+  NsValRun b = { 0 }, p = { 0 };
+  NsValOutcome o = { 0 };
+
+  o.baseline_run = &b;
+  o.patched_run = &p;
+  b.value = 123500, b.ops = 247;
+  p.value = 216000, p.ops = 432;
+  ck_assert_double_eq_tol (ns_validation_one_op_step_pp (&o), 100.0 * 216000 / 123500 / 247,
+                           1e-12);
+  b.ops = 5000;             /* the patched run has fewer now */
+  ck_assert_double_eq_tol (ns_validation_one_op_step_pp (&o), 100.0 * 216000 / 123500 / 432,
+                           1e-12);
+  p.ops = 0;
+  ck_assert (ns_validation_one_op_step_pp (&o) == 0.0);
+}
+END_TEST
+
 /* The verdict margin is the signed distance to the edge of the passing deltas, the
  * tolerance or the sign dead band, whichever is nearer; it agrees with the verdict. */
 START_TEST (test_verdict_margin)
@@ -1226,6 +1246,7 @@ validate_suite (void)
   tcase_add_test (judge, test_tolerance_negative_refused);
   tcase_add_test (judge, test_status_logic);
   tcase_add_test (judge, test_verdict_margin);
+  tcase_add_test (judge, test_one_op_step);
   tcase_add_test (judge, test_delta_ci95);
   tcase_add_test (judge, test_select_patterns);
   tcase_add_test (judge, test_parse_fit_source);

@@ -159,7 +159,7 @@ for side in inside outside; do
   sed -i "/<row id=\"900-safe-ret\"/,/<\/row>/s/<patched value=\"[^\"]*\"/<patched value=\"$(awk -v b="$rb" -v d="$rd" -v s="${sign}0.1" 'BEGIN { printf "%.6f", b * (1 + (d + s) / 90) }')\"/" \
     "$D/fx$side/seed-900.xml"
   $C validate -q --recorded "$D/fx$side" --format csv 900-safe-ret >"$TMP/near.csv" 2>/dev/null
-  grep -q "^# validation rows.*; verdicts within 0.2 pp of their boundary: 1 (nearest 900-safe-ret, $side by 0.10 pp)" \
+  grep -q "^# validation rows.*; verdicts within 0.2 pp (or a run.s one-operation step) of their boundary: 1 (nearest 900-safe-ret, $side by 0.10 pp)" \
     "$TMP/near.csv" && ok || bad "a verdict 0.1 pp $side its tolerance: $(grep '^# validation rows' "$TMP/near.csv")"
 done
 
