@@ -67,8 +67,8 @@ no_such_cpu:
     NsXmlBlame blame = { .attrs = { attr } };
     ns_xml_blame_machine (sc, &blame);          /* the topology decides the CPUs */
     ns_xml_error_blame (sc, node, blame, error, "attribute '%s': CPU %" G_GUINT64_FORMAT
-                        " does not exist (the machine has CPUs 0-%u)", attr, cpu,
-                        ns_machine_n_cpus (machine) - 1);
+                        " does not exist (the machine has CPUs 0-%u%s)", attr, cpu,
+                        ns_machine_n_cpus (machine) - 1, ns_machine_cpus_note (machine));
   }
   return FALSE;
 }

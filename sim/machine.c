@@ -1089,6 +1089,8 @@ read_topology (NsMachine *m, const NsParams *p, GError **error)
   m->ccx_per_socket = (guint) ns_params_get_int (p, "cpu.ccx_per_socket");
   m->cores_per_ccx = (guint) ns_params_get_int (p, "cpu.cores_per_ccx");
   m->smt = (guint) ns_params_get_int (p, "cpu.smt");
+  if (m->mit.smt_off)
+    m->smt = 1;                     /* the kernel took the siblings offline */
   m->n_ccx = sockets * m->ccx_per_socket;
   m->n_cores = m->n_ccx * m->cores_per_ccx;
   m->n_cpus = m->n_cores * m->smt;
@@ -1355,12 +1357,21 @@ ns_machine_params (NsMachine *machine)
 
 /* ---- topology queries ---- */
 
-/* Number of logical CPUs: physical cores × cpu.smt. */
+/* Number of logical CPUs: physical cores × cpu.smt (× 1 with SMT off, NsMitigations). */
 guint
 ns_machine_n_cpus (NsMachine *machine)
 {
   g_return_val_if_fail (machine != NULL, 0);
   return machine->n_cpus;
+}
+
+/* See machine.h. */
+const char *
+ns_machine_cpus_note (NsMachine *machine)
+{
+  g_return_val_if_fail (machine != NULL, "");
+  return machine->mit.smt_off ?
+         "; the kernel command line's nosmt took the SMT siblings offline" : "";
 }
 
 /* Number of physical cores over all sockets. */

@@ -78,6 +78,9 @@ const NsParams *ns_machine_params   (NsMachine *machine);
 /* Topology. Logical CPUs are numbered like Linux on these parts: cpu c < n_cores is SMT
  * thread 0 of core c; cpu c + n_cores is its sibling. Cores fill CCX 0 first. */
 guint       ns_machine_n_cpus       (NsMachine *machine);
+/* "" or, when the kernel took the SMT siblings offline, a clause saying so ("; the kernel
+ * command line's nosmt …"), for messages about CPUs the machine lacks. Static. */
+const char *ns_machine_cpus_note    (NsMachine *machine);
 guint       ns_machine_n_cores      (NsMachine *machine);
 double      ns_machine_ghz          (NsMachine *machine);
 guint       ns_machine_core_of      (NsMachine *machine, guint cpu);

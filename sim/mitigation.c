@@ -382,6 +382,8 @@ typedef struct {
   const char          *from_profile;  /* why a default is in force */
   gboolean             retbleed_asked;  /* a retbleed= mode (not auto) is in force */
   gboolean             spectre_v2_asked;  /* a spectre_v2= mode the CPU runs (not auto) */
+  char                *auto_nosmt;  /* the mitigations=auto,nosmt argument in force, or NULL */
+  char                *mds_nosmt;   /* the mds=full,nosmt argument in force, or NULL */
 } NsCmdline;
 
 /* TRUE if the profile names the CPU's vendor (the generic profile does not). */
@@ -472,6 +474,9 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
                    !strcmp (value, "full,nosmt"));
     next.mds_verw = ok && strcmp (value, "off");
     bug = NS_BUG_MDS, slot = &why->mds;
+    g_clear_pointer (&cmd->mds_nosmt, g_free);
+    if (ok && !strcmp (value, "full,nosmt"))
+      cmd->mds_nosmt = g_strdup (reason);
   } else {
     ok = value && (!strcmp (value, "off") || !strcmp (value, "on"));
     next.bhi = ok && !strcmp (value, "on") ? NS_BHI_LOOP : NS_BHI_OFF;
@@ -583,8 +588,11 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
   } else if (!strcmp (key, "mitigations")) {
     ok = value && (!strcmp (value, "off") || is_auto || !strcmp (value, "auto,nosmt"));
     g_clear_pointer (&cmd->off, g_free);
+    g_clear_pointer (&cmd->auto_nosmt, g_free);
     if (ok && !strcmp (value, "off"))
       cmd->off = g_strdup (reason);
+    if (ok && !strcmp (value, "auto,nosmt"))
+      cmd->auto_nosmt = g_strdup (reason);
   } else if (!strcmp (key, "spectre_v2")) {
     ok = value && apply_spectre_v2 (value, reason, cmd, out, why, error);
   } else if (!strcmp (key, "nospectre_v2")) {
@@ -758,6 +766,23 @@ srso_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   }
 }
 
+/* SMT once MDS is chosen: mds_select_mitigation() takes the SMT siblings offline
+ * (cpu_smt_disable()) when the VERW mitigation is in force and mds=full,nosmt or
+ * mitigations=auto,nosmt asked for it (6.1-6.9; an MSBDS-only part excepted, none
+ * profiled). The other nosmt paths (L1TF, MMIO stale data, TAA; retbleed on a part
+ * without STIBP) need bugs the profiles do not list: not modelled. */
+static void
+smt_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  const char *asked = cmd->mds_nosmt ? cmd->mds_nosmt : cmd->auto_nosmt;
+
+  if (asked == NULL || !out->mds_verw || (cmd->unaffected & NS_BUG_MDS))
+    return;
+  out->smt_off = TRUE;
+  why_changed (&why->mds, "verw", "with it mds_select_mitigation() takes the SMT siblings "
+               "offline (cpu_smt_disable(); the machine keeps one CPU a core)");
+}
+
 /* Removes the double quotes lib/cmdline.c's next_arg() strips: around a whole argument
  * ("key=value") or around its value (key="value"); in place. */
 static void
@@ -875,7 +900,7 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
   g_auto (GStrv) args = split_cmdline (cmdline);
   NsMitigations defaults = *out;
   NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
-                    from_profile, FALSE, FALSE };
+                    from_profile, FALSE, FALSE, NULL, NULL };
   gboolean ok = TRUE;
 
   for (guint i = 0; args[i] && ok; i++) {
@@ -893,9 +918,12 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
     bhi_select (&cmd, out, why);
     retbleed_select (&cmd, out, why);
     srso_select (&cmd, out, why);
+    smt_select (&cmd, out, why);
   }
   g_free (cmd.off);
   g_free (cmd.nospectre_v2);
+  g_free (cmd.auto_nosmt);
+  g_free (cmd.mds_nosmt);
   return ok;
 }
 

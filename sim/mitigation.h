@@ -89,6 +89,7 @@ typedef struct {
   gboolean     pti;
   gboolean     mds_verw;
   NsBhi        bhi;
+  gboolean     smt_off;     /* the kernel took the SMT siblings offline (cpu_smt_disable()) */
   /* one line per mitigation: "spectre_v2=retpoline: <why>"; NULL-terminated */
   char       **explain;
 } NsMitigations;

@@ -116,8 +116,8 @@ no_peer:
     NsXmlBlame blame = { .attrs = { "distance", "cpu" } };
     ns_xml_blame_machine (sc, &blame);          /* the topology decides the distances */
     ns_xml_error_blame (sc, sc->workload, blame, error, "attribute 'distance': this machine "
-                        "has no CPU at distance '%s' from CPU %u (attribute 'cpu')",
-                        dist_name, cpu);
+                        "has no CPU at distance '%s' from CPU %u (attribute 'cpu')%s",
+                        dist_name, cpu, ns_machine_cpus_note (machine));
   }
   return NULL;
 }

@@ -348,6 +348,29 @@ END_TEST
  * an explicit retbleed= mode stays; retbleed=ibpb is IBPB on entry, the last mode word
  * wins, nosmt words change nothing modelled; srso_select_mitigation() then uses that IBPB
  * for SRSO too. */
+/* mds_select_mitigation(): with VERW in force, mds=full,nosmt or mitigations=auto,nosmt
+ * takes the SMT siblings offline; not on a CPU without MDS, nor with mitigations=off after. */
+START_TEST (test_nosmt)
+{
+  NsMitigationDefault mds_cpu[] = { intel_ibrs[0] };
+  NsMitigations m;
+
+  mds_cpu[0].unaffected = NS_BUG_SRSO | NS_BUG_BHI;    /* MDS and retbleed */
+  mds_cpu[0].mds_verw = TRUE;
+  ck_assert (!chosen_69 (mds_cpu, "").smt_off);
+  ck_assert (!chosen_69 (mds_cpu, "mds=full").smt_off);
+  ck_assert (chosen_69 (mds_cpu, "mitigations=auto,nosmt").smt_off);
+  select_69 (mds_cpu, "mds=full,nosmt", &m);
+  ck_assert (m.smt_off);
+  ck_assert (has_line (m.explain, "mds=verw", "SMT siblings offline"));
+  ns_mitigations_clear (&m);
+  ck_assert (!chosen_69 (mds_cpu, "mds=full,nosmt mds=full").smt_off);
+  ck_assert (!chosen_69 (mds_cpu, "mitigations=auto,nosmt mitigations=off").smt_off);
+  ck_assert (!chosen_69 (mds_cpu, "mds=off mitigations=auto,nosmt").smt_off);
+  ck_assert (!chosen_69 (intel_eibrs, "mitigations=auto,nosmt mds=full,nosmt").smt_off);
+}
+END_TEST
+
 START_TEST (test_retbleed_values)
 {
   NsMitigations m;
@@ -640,6 +663,7 @@ main (void)
   tcase_add_test (tc, test_spectre_v2_falls_back);
   tcase_add_test (tc, test_bhi_follows_spectre_v2);
   tcase_add_test (tc, test_retbleed_values);
+  tcase_add_test (tc, test_nosmt);
   tcase_add_test (tc, test_kernel_spellings);
   tcase_add_test (tc, test_unread_words);
   tcase_add_test (tc, test_bad_value_lists_values);

@@ -104,6 +104,24 @@ START_TEST (test_bad_distance_refused)
 }
 END_TEST
 
+/* On an MDS-affected part, mds=full,nosmt or mitigations=auto,nosmt takes the SMT siblings
+ * offline: the sibling hand-off is refused, saying why; mds=full alone keeps them. */
+START_TEST (test_nosmt_takes_siblings_offline)
+{
+  static const char *const nosmt[][4] = {
+    { "cpu.profile=i5-3337u", "workload.distance=smt", "kernel.cmdline=mds=full,nosmt", NULL },
+    { "cpu.profile=i5-3337u", "workload.distance=smt", "kernel.cmdline=mitigations=auto,nosmt",
+      NULL },
+  };
+  static const char *const smt[] = { "cpu.profile=i5-3337u", "workload.distance=smt",
+                                     "kernel.cmdline=mds=full", NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (nosmt); i++)
+    micro_assert_refused ("pingpong.xml", nosmt[i], 8, "nosmt took the SMT siblings offline");
+  ns_run_result_free (micro_run ("pingpong.xml", smt, NULL));
+}
+END_TEST
+
 static Suite *
 pingpong_suite (void)
 {
@@ -114,6 +132,7 @@ pingpong_suite (void)
   tcase_add_test (tc, test_handoff_by_distance_generic);
   tcase_add_test (tc, test_handoff_by_distance_zen3);
   tcase_add_test (tc, test_bad_distance_refused);
+  tcase_add_test (tc, test_nosmt_takes_siblings_offline);
   suite_add_tcase (s, tc);
   return s;
 }
