@@ -566,15 +566,17 @@ polish (NsFitGroup *g, gsl_vector *x, gsl_vector *f, double *v, double *r, guint
   return TRUE;
 }
 
-/* Why the fit of g at the rounded x (residual, converged or not, pinned_raw: the driver
- * stopped out of the range) is no fit to write, as a new string; NULL when it is one. */
+/* Why the fit of g at the rounded x (residual, converged or not; raw: where the driver
+ * stopped, perhaps out of a parameter's range) is no fit to write, as a new string naming
+ * the parameter at fault; NULL when it is one. */
 static char *
-refusal (const NsFitGroup *g, const gsl_vector *x, double residual, gboolean converged,
-         gboolean pinned_raw, const char *outcome)
+refusal (const NsFitGroup *g, const gsl_vector *x, const gsl_vector *raw, double residual,
+         gboolean converged, const char *outcome)
 {
   for (guint k = 0; k < g->params->len; k++) {
     const NsParamDef *def = g->params->pdata[k];
-    if (at_range_limit (def, gsl_vector_get (x, k)) || (pinned_raw && !converged))
+    gboolean pinned = !converged && !in_range (def, gsl_vector_get (raw, k));
+    if (at_range_limit (def, gsl_vector_get (x, k)) || pinned)
       return g_strdup_printf ("%s = %.4g lies at or beyond a limit of its range %g to %g (%s): "
                               "the best value lies outside the range, or the fit ran out of "
                               "it and stopped where the residual is flat; start it nearer (the "
@@ -608,7 +610,7 @@ fit_group (NsFitGroup *g, GPtrArray *fits, GError **error)
   gsl_multifit_nlinear_parameters params = gsl_multifit_nlinear_default_parameters ();
   gsl_multifit_nlinear_fdf fdf = { 0 };
   gsl_multifit_nlinear_workspace *w = NULL;
-  gsl_vector *x0 = gsl_vector_alloc (g->params->len), *x = NULL, *f = NULL;
+  gsl_vector *x0 = gsl_vector_alloc (g->params->len), *x = NULL, *f = NULL, *raw = NULL;
   char **texts = g_new0 (char *, g->params->len + 1);
   g_autofree char *driver = NULL, *outcome = NULL, *refused = NULL;
   int info = 0, status;
@@ -638,6 +640,8 @@ fit_group (NsFitGroup *g, GPtrArray *fits, GError **error)
   x = gsl_vector_alloc (fdf.p);
   f = gsl_vector_alloc (fdf.n);
   gsl_vector_memcpy (x, gsl_multifit_nlinear_position (w));
+  raw = gsl_vector_alloc (fdf.p);
+  gsl_vector_memcpy (raw, x);
   pinned_raw = out_of_range (g, x);
   round_params (g, x, texts);
   if (group_residuals (x, g, f) != GSL_SUCCESS)
@@ -657,7 +661,7 @@ fit_group (NsFitGroup *g, GPtrArray *fits, GError **error)
                                : "a minimum at the last printed digit");
   } else
     outcome = g_strdup_printf ("%s%s", driver, pinned_raw ? ", out of the range" : "");
-  refused = refusal (g, x, residual, converged, pinned_raw, outcome);
+  refused = refusal (g, x, raw, residual, converged, outcome);
   group_results (g, x0, x, texts, residual, (guint) gsl_multifit_nlinear_niter (w), outcome,
                  refused, fits);
   ok = TRUE;
@@ -684,6 +688,7 @@ out:
   g_clear_pointer (&w, gsl_multifit_nlinear_free);
   g_clear_pointer (&x0, gsl_vector_free);
   g_clear_pointer (&x, gsl_vector_free);
+  g_clear_pointer (&raw, gsl_vector_free);
   g_clear_pointer (&f, gsl_vector_free);
   return ok;
 }
