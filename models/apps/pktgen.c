@@ -475,7 +475,8 @@ pktgen_add_filters (Pktgen *pg, guint n, gint32 verdict, gint32 last, guint16 pr
   clsact_attach (pg->tx, pg->dev);
   chain = clsact_chain (pg->tx, pg->dev, TRUE);
   for (guint i = 0; i < n; i++) {
-    struct tcf_proto *tp = tcf_chain_tp_insert (pg->tc, chain, &cls_mall_ops, protocol, 0);
+    struct tcf_proto *tp = tcf_chain_tp_insert (pg->tc, chain, &cls_mall_ops, protocol, 0,
+                                                NULL);
     struct tc_action *a = tcf_gact_create (pg->tc, i + 1 == n ? last : verdict, NULL);
     mall_change (pg->tc, tp, 0, 0, &a, 1);
   }

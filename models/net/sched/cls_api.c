@@ -54,16 +54,37 @@ tcf_auto_prio (const struct tcf_proto *first)
   return first_prio & 0xFFFF0000u;
 }
 
+/* tcf_chain_tp_find: the filter of chain at prio (upper 16 bits), or NULL. */
+static const struct tcf_proto *
+tcf_chain_tp_find (const struct tcf_chain *chain, guint32 prio)
+{
+  for (const struct tcf_proto *tp = chain->filter_chain; tp != NULL; tp = tp->next)
+    if (tp->prio == prio)
+      return tp;
+  return NULL;
+}
+
 /* Creates a filter of ops and links it into chain in ascending prio order (prio 0:
- * automatic). The kernel keeps prio in the upper 16 bits (TC_H_MAJ). */
+ * automatic). The kernel keeps prio in the upper 16 bits (TC_H_MAJ). NULL with *err
+ * (may be NULL) set where tc_new_tfilter refuses: a filter already holds an explicit prio
+ * (tcf_chain_tp_find returns it: another protocol is -EINVAL; the same protocol goes to
+ * its ->change, and a matchall, which holds one filter, is -EEXIST). */
 struct tcf_proto *
 tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto_ops *ops,
-                     guint16 protocol, guint32 prio)
+                     guint16 protocol, guint32 prio, int *err)
 {
+  const struct tcf_proto *held;
   struct tcf_proto *tp, **pp;
 
   g_return_val_if_fail (env != NULL && chain != NULL && ops != NULL, NULL);
   g_return_val_if_fail (prio <= 0xFFFF, NULL);
+  if (err)
+    *err = 0;
+  if (prio && (held = tcf_chain_tp_find (chain, prio << 16)) != NULL) {
+    if (err)
+      *err = held->protocol != protocol ? -EINVAL : -EEXIST;
+    return NULL;
+  }
   tp = tc_kzalloc (env, sizeof *tp);
   tp->ops = ops;
   tp->classify = ops->classify;

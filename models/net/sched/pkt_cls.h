@@ -225,12 +225,14 @@ guint       tc_max_reclassify    (const TcEnv *env);
 /* A filter chain of a block (tcf_chain_create). */
 struct tcf_chain *tcf_chain_create   (TcEnv *env, guint32 index);
 /* tcf_proto_create + tcf_chain_tp_insert: a filter of ops with protocol (be16) and prio
- * inserted in ascending prio order (equal prios: after the existing ones); prio 0 means
- * "auto": the first filter gets 0xC000, later ones (first prio − 1) (tcf_auto_prio).
- * Returns the tcf_proto; its root is set by the classifier's change(). */
+ * inserted in ascending prio order; prio 0 means "auto": the first filter gets 0xC000,
+ * later ones (first prio − 1) (tcf_auto_prio). Returns the tcf_proto, its root set by the
+ * classifier's change(); NULL with *err (may be NULL) -EINVAL or -EEXIST where
+ * tc_new_tfilter refuses a prio a filter holds already (another protocol; the same, whose
+ * matchall holds its one filter). */
 struct tcf_proto *tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain,
                                        const struct tcf_proto_ops *ops, guint16 protocol,
-                                       guint32 prio);
+                                       guint32 prio, int *err);
 
 /* tcf_classify (v6.1, CONFIG_NET_TC_SKB_EXT off): walks tp's list in order. */
 int  tcf_classify    (NsThread *t, TcEnv *env, struct sk_buff *skb, gpointer block,

@@ -135,7 +135,7 @@ dev_rig_add_filter (DevRig *d, gboolean egress, guint32 prio, guint32 classid,
                     gint32 verdict)
 {
   struct tcf_proto *tp = tcf_chain_tp_insert (d->rig.tc, clsact_chain (d->tx, d->dev, egress),
-                                              &cls_mall_ops, TC_ETH_P_ALL, prio);
+                                              &cls_mall_ops, TC_ETH_P_ALL, prio, NULL);
   struct tc_action *a = tcf_gact_create (d->rig.tc, verdict, NULL);
 
   mall_change (d->rig.tc, tp, classid, 0, &a, 1);

@@ -292,8 +292,8 @@ START_TEST (test_goto_chain_sets_goto_tp_and_ends_the_walk)
 
   rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
   chain5 = tcf_chain_create (rig.tc, 5);
-  tp2 = tcf_chain_tp_insert (rig.tc, chain5, &cls_mall_ops, TC_ETH_P_ALL, 2);
-  tp1 = tcf_chain_tp_insert (rig.tc, chain5, &cls_mall_ops, TC_ETH_P_ALL, 1);
+  tp2 = tcf_chain_tp_insert (rig.tc, chain5, &cls_mall_ops, TC_ETH_P_ALL, 2, NULL);
+  tp1 = tcf_chain_tp_insert (rig.tc, chain5, &cls_mall_ops, TC_ETH_P_ALL, 1, NULL);
   ck_assert_ptr_eq (tp1->next, tp2);
   acts = make_actions (&rig, V (TC_ACT_PIPE, TC_ACT_GOTO_CHAIN | 5, TC_ACT_SHOT), 3,
                        (struct tcf_chain *const[]) { NULL, chain5, NULL });

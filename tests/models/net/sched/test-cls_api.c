@@ -10,14 +10,18 @@
 
 /* ---- building chains ---- */
 
-/* A matchall filter with one gact per verdict in acts[0..n). */
+/* A matchall filter with one gact per verdict in acts[0..n); NULL where the kernel refuses
+ * the filter (a prio already held). */
 static struct tcf_proto *
 add_mall (SchedRig *rig, struct tcf_chain *chain, guint16 protocol, guint32 prio,
           guint32 classid, const gint32 *acts, guint n, struct tcf_chain *const *gotos)
 {
   struct tc_action *a[8];
-  struct tcf_proto *tp = tcf_chain_tp_insert (rig->tc, chain, &cls_mall_ops, protocol, prio);
+  struct tcf_proto *tp = tcf_chain_tp_insert (rig->tc, chain, &cls_mall_ops, protocol, prio,
+                                              NULL);
 
+  if (tp == NULL)
+    return NULL;
   ck_assert_uint_le (n, 8);
   for (guint i = 0; i < n; i++)
     a[i] = tcf_gact_create (rig->tc, acts[i], gotos ? gotos[i] : NULL);
@@ -58,6 +62,37 @@ classify (SchedRig *rig, const struct tcf_proto *first, struct tcf_result *res)
 #define V(...) ((const gint32[]) { __VA_ARGS__ })
 
 /* ---- order ---- */
+
+/* tc_new_tfilter refuses a second filter at a prio one holds: another protocol -EINVAL
+ * (tcf_chain_tp_find), the same -EEXIST (mall_change: a matchall holds one filter);
+ * automatic prios never collide. */
+START_TEST (test_equal_prio_refused)
+{
+  SchedRig rig;
+  struct tcf_chain *chain;
+  int err = 1;
+  guint n = 0;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  chain = tcf_chain_create (rig.tc, 0);
+  ck_assert_ptr_nonnull (tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 7,
+                                              &err));
+  ck_assert_int_eq (err, 0);
+  ck_assert_ptr_null (tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 7,
+                                           &err));
+  ck_assert_int_eq (err, -EEXIST);
+  ck_assert_ptr_null (tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_IP, 7,
+                                           &err));
+  ck_assert_int_eq (err, -EINVAL);
+  for (guint i = 0; i < 3; i++)
+    ck_assert_ptr_nonnull (tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 0,
+                                                NULL));
+  for (const struct tcf_proto *tp = chain->filter_chain; tp; tp = tp->next)
+    n++;
+  ck_assert_uint_eq (n, 4);
+  rig_clear (&rig);
+}
+END_TEST
 
 START_TEST (test_prio_order)
 {
@@ -336,6 +371,8 @@ random_outcome (guint64 seed, guint k, Outcome *out)
       tps[n_tp] = add_mall (&rig, chains[c], protos[gsl_rng_uniform_int (rng, 4)],
                             1 + gsl_rng_uniform_int (rng, 50),
                             (guint32) gsl_rng_uniform_int (rng, 0xFFFF), v, na, g);
+      if (tps[n_tp] == NULL)        /* a prio already held: refused, as the kernel does */
+        continue;
       for (guint a = 0; a < na; a++)
         acts[n_act++] = ((struct tcf_exts *) tps[n_tp]->root)->actions[a];
       n_tp++;
@@ -382,6 +419,7 @@ cls_api_suite (void)
   TCase *tc = tcase_create ("classify");
 
   tcase_add_test (tc, test_prio_order);
+  tcase_add_test (tc, test_equal_prio_refused);
   tcase_add_test (tc, test_auto_prio_newest_first);
   tcase_add_test (tc, test_protocol_mismatch_skips_classifier);
   tcase_add_test (tc, test_pass_sets_result_and_drop_shoots);

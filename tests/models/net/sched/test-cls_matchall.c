@@ -58,7 +58,7 @@ static struct tcf_proto *
 add_mall (SchedRig *rig, guint32 classid, guint32 flags, const gint32 *verdicts, guint n)
 {
   struct tcf_chain *chain = tcf_chain_create (rig->tc, 0);
-  struct tcf_proto *tp = tcf_chain_tp_insert (rig->tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 1);
+  struct tcf_proto *tp = tcf_chain_tp_insert (rig->tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 1, NULL);
   struct tc_action *acts[8];
 
   ck_assert_uint_le (n, G_N_ELEMENTS (acts));
@@ -86,7 +86,7 @@ START_TEST (test_no_head_is_no_match)
 
   rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
   chain = tcf_chain_create (rig.tc, 0);
-  tp = tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 1);
+  tp = tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 1, NULL);
   res = arena_res (&rig);
   ck_assert_int_eq (mall_run (&rig, 0, tp, rig_skb (&rig), res), TC_ACT_UNSPEC);
   ck_assert_uint_eq (res->classid, 0xDEAD);

@@ -397,7 +397,7 @@ one_classify (SchedRig *rig, guint64 *compares, guint64 *direct, guint64 *indire
   struct tc_action *a = tcf_gact_create (rig->tc, TC_ACT_OK, NULL);
   OneFilter f = { rig, NULL, rig_skb (rig), NULL };
 
-  f.tp = tcf_chain_tp_insert (rig->tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 1);
+  f.tp = tcf_chain_tp_insert (rig->tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 1, NULL);
   mall_change (rig->tc, f.tp, 1, 0, &a, 1);
   f.res = ns_arena_alloc (ns_machine_arena (rig->machine), 64, 64);
   rig_run (rig, classify_once, &f);
