@@ -1346,6 +1346,46 @@ name_taken:
   return FALSE;
 }
 
+/* Adds to files the file of the CPU profile the variant of the scenario at path runs on
+ * with opt's overrides, unless it is there already; nothing if either does not load. */
+static void
+add_profile_file (GPtrArray *files, const char *path, const char *variant,
+                  const NsRunOptions *opt)
+{
+  NsScenario *sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params,
+                                             opt->params_by, NULL);
+  NsCpuProfile *profile = sc ? ns_cpu_profile_load (sc->cpu, NULL) : NULL;
+
+  if (profile && !g_ptr_array_find_with_equal_func (files, profile->path, g_str_equal, NULL))
+    g_ptr_array_add (files, g_strdup (profile->path));
+  if (profile)
+    ns_cpu_profile_free (profile);
+  if (sc)
+    ns_scenario_free (sc);
+}
+
+/* The CPU profile files the variants of a run would read; see run.h. */
+char **
+ns_run_profile_files (const char *path, const NsRunOptions *opt)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = NULL;
+  NsScenario *base;
+
+  g_return_val_if_fail (path != NULL && opt != NULL, NULL);
+  base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,
+                                   opt->params_by, NULL);
+  names = base ? ns_run_variant_names (base) : g_ptr_array_new ();
+  if (opt->only_variant != NULL || names->len == 0)
+    add_profile_file (files, path, opt->only_variant, opt);
+  for (guint i = 0; opt->only_variant == NULL && i < names->len; i++)
+    add_profile_file (files, path, names->pdata[i], opt);
+  if (base)
+    ns_scenario_free (base);
+  g_ptr_array_add (files, NULL);
+  return (char **) g_ptr_array_free (files, FALSE);
+}
+
 /* Joins a what-if run to the run without it; see run.h. */
 NsRunResult *
 ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,

@@ -105,6 +105,10 @@ const NsVariantResult *ns_run_result_variant (const NsRunResult *result, const c
  * its runs. With opt->only_variant one variant runs, so no name can clash. */
 gboolean     ns_run_check_twin_names (const char *path, const NsRunOptions *opt,
                                       GError **error);
+/* The files of the CPU profiles the variants a run of the scenario at path with opt would
+ * run (opt->only_variant's, else all) are read from, each once (NULL-terminated, free with
+ * g_strfreev); runs nothing, and leaves out what does not load (the run says why). */
+char       **ns_run_profile_files (const char *path, const NsRunOptions *opt);
 /* Joins a run of the same scenario and variants made with the extra sets what_ifs (what_if)
  * to base, taking both: what_if's variants follow base's, named "NAME (what-if)", the
  * comparisons become each variant of base against its twin, labelled "NAME: what_ifs"

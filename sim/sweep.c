@@ -889,6 +889,36 @@ ns_sweep_scenario_name (const NsSweep *sweep)
   return sweep->base->name;
 }
 
+/* Adds to files the file of the CPU profile name_or_path, unless it is there already;
+ * nothing if it does not load. */
+static void
+add_profile_file (GPtrArray *files, const char *name_or_path)
+{
+  NsCpuProfile *profile = ns_cpu_profile_load (name_or_path, NULL);
+
+  if (profile && !g_ptr_array_find_with_equal_func (files, profile->path, g_str_equal, NULL))
+    g_ptr_array_add (files, g_strdup (profile->path));
+  if (profile)
+    ns_cpu_profile_free (profile);
+}
+
+/* The CPU profile files the sweep reads; see sweep.h. */
+char **
+ns_sweep_profile_files (const NsSweep *sweep)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+
+  g_return_val_if_fail (sweep != NULL, NULL);
+  add_profile_file (files, sweep->base->cpu);
+  for (guint d = 0; d < sweep->dims->len; d++) {
+    const NsSweepDim *dim = sweep->dims->pdata[d];
+    for (guint v = 0; !strcmp (dim->path, "cpu.profile") && v < dim->values->len; v++)
+      add_profile_file (files, dim->values->pdata[v]);
+  }
+  g_ptr_array_add (files, NULL);
+  return (char **) g_ptr_array_free (files, FALSE);
+}
+
 /* TRUE if a point reports metric: a swept measure.metric's value, else the scenario's. */
 gboolean
 ns_sweep_has_metric (const NsSweep *sweep, const char *metric)

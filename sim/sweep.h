@@ -62,6 +62,10 @@ gboolean    ns_sweep_prepare      (NsSweep *sweep, GError **error);
 guint       ns_sweep_n_points     (const NsSweep *sweep);
 /* The scenario's name attribute. */
 const char *ns_sweep_scenario_name (const NsSweep *sweep);
+/* The files of the CPU profiles the sweep reads: the scenario's (after the fixed sets),
+ * then each value of a cpu.profile dimension, each once, leaving out those that do not
+ * load (their points fail and say why); NULL-terminated, free with g_strfreev. */
+char      **ns_sweep_profile_files (const NsSweep *sweep);
 /* TRUE if some point reports metric: the scenario's, or a value of a swept measure.metric. */
 gboolean    ns_sweep_has_metric   (const NsSweep *sweep, const char *metric);
 /* The header (comment lines and the column line) that identifies this sweep. */

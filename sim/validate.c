@@ -54,6 +54,7 @@ struct _NsValidation {
   GPtrArray  *facts;            /* NsValFact* */
   GPtrArray  *pairs;            /* NsValPair* */
   GPtrArray  *notes;            /* NsValNote* */
+  GPtrArray  *files;            /* char*: the files loaded, NULL-terminated */
 };
 
 /* ------------------------------------------------------------------------------------ */
@@ -221,6 +222,7 @@ ns_validation_free (NsValidation *v)
   g_ptr_array_unref (v->facts);
   g_ptr_array_unref (v->pairs);
   g_ptr_array_unref (v->notes);
+  g_ptr_array_unref (v->files);
   g_free (v);
 }
 
@@ -239,6 +241,7 @@ validation_new (const char *dir)
   v->facts = g_ptr_array_new_with_free_func (fact_free);
   v->pairs = g_ptr_array_new_with_free_func (pair_free);
   v->notes = g_ptr_array_new_with_free_func (note_free);
+  v->files = g_ptr_array_new_with_free_func (g_free);
   return v;
 }
 
@@ -935,6 +938,21 @@ back_fits (NsValidation *v)
 /* ------------------------------------------------------------------------------------ */
 /* Loading and access. */
 
+/* Fills v->files: recorded (the seed-*.xml paths), cases.xml, calibration.xml if it
+ * exists; NULL-terminated. */
+static void
+list_files (NsValidation *v, GPtrArray *recorded)
+{
+  g_autofree char *calibration = g_build_filename (v->dir, CALIBRATION_FILE, NULL);
+
+  for (guint i = 0; i < recorded->len; i++)
+    g_ptr_array_add (v->files, g_strdup (recorded->pdata[i]));
+  g_ptr_array_add (v->files, g_build_filename (v->dir, CASES_FILE, NULL));
+  if (g_file_test (calibration, G_FILE_TEST_EXISTS))
+    g_ptr_array_add (v->files, g_steal_pointer (&calibration));
+  g_ptr_array_add (v->files, NULL);
+}
+
 /* Loads the recorded rows, cases and calibration record of dir; see validate.h. */
 NsValidation *
 ns_validation_load (const char *dir, GError **error)
@@ -955,6 +973,7 @@ ns_validation_load (const char *dir, GError **error)
   if (!check_pairs (v, error) || !load_cases (v, error) || !load_calibration (v, error))
     goto fail;
   back_fits (v);
+  list_files (v, files);
   return v;
 
 /* ERRORS */
@@ -964,6 +983,14 @@ no_files:
 fail:
   ns_validation_free (v);
   return NULL;
+}
+
+/* The files v was loaded from, NULL-terminated (owned by v). */
+const char *const *
+ns_validation_files (const NsValidation *v)
+{
+  g_return_val_if_fail (v != NULL, NULL);
+  return (const char *const *) v->files->pdata;
 }
 
 /* The directory v was loaded from (owned by v). */

@@ -118,6 +118,9 @@ typedef struct _NsValidation NsValidation;
 NsValidation        *ns_validation_load       (const char *dir, GError **error);
 void                 ns_validation_free       (NsValidation *v);
 const char          *ns_validation_dir        (const NsValidation *v);
+/* The files v was loaded from: the seed-*.xml, cases.xml and calibration.xml if there is
+ * one (NULL-terminated, owned by v). */
+const char *const   *ns_validation_files      (const NsValidation *v);
 /* All rows in file order (seed, table, row); NsRecordedRow*, owned by v. */
 GPtrArray           *ns_validation_rows       (const NsValidation *v);
 const NsRecordedRow *ns_validation_find_row   (const NsValidation *v, const char *id);

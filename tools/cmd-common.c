@@ -505,6 +505,20 @@ ns_cmd_outputs_clash (const char *a, const char *b)
   return ns_cmd_same_file (a, b);
 }
 
+/* TRUE unless output (given by option) is the file input (what it is to the command)
+ * names; see cmd.h. */
+gboolean
+ns_cmd_check_not_input (const char *option, const char *output, const char *what,
+                        const char *input, GError **error)
+{
+  g_return_val_if_fail (option != NULL && what != NULL, FALSE);
+  if (output == NULL || !strcmp (output, "-") || !ns_cmd_outputs_clash (output, input))
+    return TRUE;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s %s would overwrite %s %s (one file), "
+               "which this command reads: name another output", option, output, what, input);
+  return FALSE;
+}
+
 /* The scenario file arg names: itself, else the data folder's file of that name. */
 char *
 ns_cmd_scenario_path (const char *arg)

@@ -132,6 +132,40 @@ run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GE
   return ns_run_result_what_if (result, other, (const char *const *) what_ifs, error);
 }
 
+/* TRUE unless output, given by option, is a file of inputs (NULL-terminated, may be
+ * NULL), each what to the run; else FALSE with an error naming both. */
+static gboolean
+check_not_inputs (const char *option, const char *output, const char *what, char **inputs,
+                  GError **error)
+{
+  for (guint i = 0; inputs && inputs[i]; i++)
+    if (!ns_cmd_check_not_input (option, output, what, inputs[i], error))
+      return FALSE;
+  return TRUE;
+}
+
+/* TRUE unless -o (output) or --folded (folded) is a file the run reads: the scenario, or
+ * the CPU profile of a variant it runs (or of its what-if twin); else FALSE with an error
+ * naming both. Runs nothing. */
+static gboolean
+outputs_not_inputs (const char *scenario, const NsRunOptions *opt, char **what_ifs,
+                    const char *output, const char *folded, GError **error)
+{
+  NsRunOptions alt = *opt;
+  g_auto (GStrv) profiles = ns_run_profile_files (scenario, opt), twins = NULL;
+  const char *const options[] = { "-o", "--folded" }, *const outputs[] = { output, folded };
+
+  alt.params = (const char *const *) what_ifs;
+  alt.params_by = "--what-if";
+  twins = what_ifs ? ns_run_profile_files (scenario, &alt) : NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    if (!ns_cmd_check_not_input (options[i], outputs[i], "the scenario", scenario, error) ||
+        !check_not_inputs (options[i], outputs[i], "the CPU profile", profiles, error) ||
+        !check_not_inputs (options[i], outputs[i], "the CPU profile", twins, error))
+      return FALSE;
+  return TRUE;
+}
+
 /* The first option of opt asking for a section only the table prints ("--breakdown",
  * "--explain", "--stat", "--inlining"; JSON always has their figures), NULL if none. */
 static const char *
@@ -262,6 +296,8 @@ ns_cmd_run (int argc, char **argv)
   opt.only_variant = variant;
   opt.stacks = folded != NULL;
   scenario = ns_cmd_scenario_path (argv[1]);
+  if (!outputs_not_inputs (scenario, &opt, what_ifs, output, folded, &err))
+    return ns_cmd_fail (err);
   if (!quiet && isatty (STDERR_FILENO))
     opt.progress = run_progress;
   if (what_ifs != NULL)

@@ -464,6 +464,38 @@ outputs_distinct (const char *csv, const char *json, const char *plot_file,
   return TRUE;
 }
 
+/* TRUE unless the output given by option is one of files (NULL-terminated), each what to
+ * the sweep; else FALSE with an error naming both. */
+static gboolean
+output_not_in (const char *option, const char *output, const char *what, char **files,
+               GError **error)
+{
+  for (guint i = 0; files[i]; i++)
+    if (!ns_cmd_check_not_input (option, output, what, files[i], error))
+      return FALSE;
+  return TRUE;
+}
+
+/* TRUE unless the CSV, the JSON, the plot image or its .dat or .gp is a file the sweep
+ * reads (the scenario, a CPU profile); else FALSE with an error naming both. */
+static gboolean
+outputs_not_inputs (const NsSweep *sweep, const char *scenario, const char *csv,
+                    const char *json, const NsPlot *plot, GError **error)
+{
+  g_autofree char *dat = plot->file ? g_strconcat (plot->base, ".dat", NULL) : NULL;
+  g_autofree char *gp = plot->file ? g_strconcat (plot->base, ".gp", NULL) : NULL;
+  g_auto (GStrv) profiles = ns_sweep_profile_files (sweep);
+  char *scenarios[] = { (char *) scenario, NULL };
+  const char *names[] = { csv, json, plot->file, dat, gp };
+  const char *opts[] = { "-o", "--json", "--plot", "--plot's .dat", "--plot's .gp" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    if (!output_not_in (opts[i], names[i], "the scenario", scenarios, error) ||
+        !output_not_in (opts[i], names[i], "the CPU profile", profiles, error))
+      return FALSE;
+  return TRUE;
+}
+
 /* Renders the plot's FILE.dat into *dat and FILE.gp into *gp; FALSE if no point has y. */
 static gboolean
 plot_texts (const NsPlot *plot, const NsSweep *sweep, GString **dat, GString **gp,
@@ -794,6 +826,7 @@ ns_cmd_sweep (int argc, char **argv)
   scenario = ns_cmd_scenario_path (argv[1]);
   sweep = build_sweep (scenario, &a, &err);
   if (sweep == NULL || (plot.file && !plot_check (&plot, sweep)) ||
+      !outputs_not_inputs (sweep, scenario, a.output, a.json, &plot, &err) ||
       !ns_sweep_open (sweep, a.output, a.resume ? NS_SWEEP_RESUME
                       : a.force ? NS_SWEEP_OVERWRITE : NS_SWEEP_NEW, &err)) {
     status = err ? ns_cmd_fail (err) : NS_EXIT_USAGE;

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include "cmd.h"
 #include "calibrate.h"
+#include "profile.h"
 #include "validate.h"
 
 /* Shows the count of finished variant runs on stderr (a newline once all are done). */
@@ -315,6 +316,45 @@ fail:
   return ns_cmd_fail (err);
 }
 
+/* ---- outputs that are inputs */
+
+/* TRUE unless -o or --plot of a is input, what to validate; else FALSE with an error
+ * naming both. */
+static gboolean
+outputs_not_input (const NsValidateArgs *a, const char *what, const char *input,
+                   GError **error)
+{
+  return ns_cmd_check_not_input ("-o", a->output, what, input, error) &&
+         ns_cmd_check_not_input ("--plot", a->plot, what, input, error);
+}
+
+/* TRUE unless -o or --plot of a is a file the run of rows reads: a recorded file of v
+ * (seed-*.xml, cases.xml, calibration.xml), the scenario of a row's case, the CPU
+ * profile a row names; else FALSE with an error naming both. Runs nothing. */
+static gboolean
+outputs_not_inputs (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows,
+                    GError **error)
+{
+  g_autoptr (GPtrArray) profiles = ns_validation_row_profiles (rows);
+  const char *const *files = ns_validation_files (v);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; ok && files[i]; i++)
+    ok = outputs_not_input (a, "the recorded file", files[i], error);
+  for (guint i = 0; ok && i < rows->len; i++) {
+    const NsValCase *c = ns_validation_case (v, ((NsRecordedRow *) rows->pdata[i])->id);
+    g_autofree char *path = c && c->scenario ? ns_validation_scenario_path (c) : NULL;
+    ok = outputs_not_input (a, "the scenario", path, error);
+  }
+  for (guint i = 0; ok && i < profiles->len; i++) {
+    NsCpuProfile *profile = ns_cpu_profile_load (profiles->pdata[i], NULL);
+    ok = profile == NULL || outputs_not_input (a, "the CPU profile", profile->path, error);
+    if (profile)
+      ns_cpu_profile_free (profile);
+  }
+  return ok;
+}
+
 /* ---- the what-if */
 
 /* FALSE (with an error) if a --set sets a parameter that --refit fits for profiles. */
@@ -450,6 +490,7 @@ ns_cmd_validate (int argc, char **argv)
     opt.progress = progress_cb;
   if ((v = ns_validation_load (dir, &err)) == NULL ||
       (rows = ns_validation_select (v, (const char *const *) a.patterns, &err)) == NULL ||
+      !outputs_not_inputs (&a, v, rows, &err) ||
       !what_if (&a, v, rows, &opt, profile_sets, what_if_lines, &err) ||
       (report = ns_validation_run (v, rows, &opt, &err)) == NULL)
     status = ns_cmd_fail (err);

@@ -23,6 +23,12 @@ gboolean ns_cmd_same_file (const char *a, const char *b);
 /* TRUE if outputs a and b (either may be NULL: FALSE) would overwrite each other: one file
  * (ns_cmd_same_file) that is not a device or FIFO, which are written in place, in order. */
 gboolean ns_cmd_outputs_clash (const char *a, const char *b);
+/* TRUE unless output (the value of option, e.g. "-o"; NULL, "-", a device or FIFO: never)
+ * is the file input names (NULL: none; ns_cmd_same_file), which is what (e.g. "the
+ * scenario") to the command; else FALSE with an input error naming both: writing the
+ * output would destroy the input. Checked before the work, as ns_cmd_check_output. */
+gboolean ns_cmd_check_not_input (const char *option, const char *output, const char *what,
+                                 const char *input, GError **error);
 /* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
  * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);

@@ -327,6 +327,56 @@ expect 2 "validate -o and --plot one file" -- "$NETSIM" validate -q -o "$TMP/v.p
 grep -q "^netsim validate: -o and --plot are one file" "$TMP/err" && [ ! -s "$TMP/out" ] &&
   ok || bad "validate -o and --plot one file: $(cat "$TMP/err")"
 
+# an output that is a file the command reads (by any name: a link to it) is refused before
+# the run, naming both, and the input is left as it was: run's scenario and CPU profile,
+# sweep's scenario (also with --force), validate's recorded files
+mkdir "$TMP/in" && cp "$MICRO/call-chain.xml" "$TMP/in/s.xml" &&
+  cp "$TMP/in/s.xml" "$TMP/in/s.orig"
+mkdir "$TMP/in/cpu" && cp "$DATA/scenarios/cpus/generic.xml" "$TMP/in/cpu/generic.xml" &&
+  cp "$TMP/in/cpu/generic.xml" "$TMP/in/p.orig"
+ln -s s.xml "$TMP/in/s-link.xml"
+expect 2 "run -o its scenario" -- "$NETSIM" run -q --variant plain-ret -o "$TMP/in/s.xml" \
+  "$TMP/in/s.xml"
+grep -q "^netsim run: -o $TMP/in/s.xml would overwrite the scenario $TMP/in/s.xml" "$TMP/err" &&
+  cmp -s "$TMP/in/s.xml" "$TMP/in/s.orig" && ok || bad "run -o its scenario: $(cat "$TMP/err")"
+expect 2 "run --folded a link to its scenario" -- "$NETSIM" run -q --variant plain-ret \
+  --folded "$TMP/in/s-link.xml" "$TMP/in/s.xml"
+grep -q "^netsim run: --folded $TMP/in/s-link.xml would overwrite the scenario $TMP/in/s.xml" \
+  "$TMP/err" && [ -L "$TMP/in/s-link.xml" ] && cmp -s "$TMP/in/s.xml" "$TMP/in/s.orig" && ok ||
+  bad "run --folded a link to its scenario: $(cat "$TMP/err")"
+expect 2 "run -o its CPU profile" -- "$NETSIM" run -q --variant plain-ret \
+  --set "cpu.profile=$TMP/in/cpu/generic.xml" -o "$TMP/in/cpu/generic.xml" "$TMP/in/s.xml"
+grep -q "^netsim run: -o $TMP/in/cpu/generic.xml would overwrite the CPU profile" "$TMP/err" &&
+  cmp -s "$TMP/in/cpu/generic.xml" "$TMP/in/p.orig" && ok ||
+  bad "run -o its CPU profile: $(cat "$TMP/err")"
+expect 2 "run -o its what-if's CPU profile" -- "$NETSIM" run -q --variant plain-ret \
+  --what-if "cpu.profile=$TMP/in/cpu/generic.xml" -o "$TMP/in/cpu/generic.xml" "$TMP/in/s.xml"
+grep -q "would overwrite the CPU profile" "$TMP/err" &&
+  cmp -s "$TMP/in/cpu/generic.xml" "$TMP/in/p.orig" && ok ||
+  bad "run -o its what-if's CPU profile: $(cat "$TMP/err")"
+expect 2 "sweep --force -o its scenario" -- "$NETSIM" sweep -q --force --variant plain-ret \
+  --param workload.depth=2,3 -o "$TMP/in/s.xml" "$TMP/in/s.xml"
+grep -q "^netsim sweep: -o $TMP/in/s.xml would overwrite the scenario $TMP/in/s.xml" "$TMP/err" &&
+  cmp -s "$TMP/in/s.xml" "$TMP/in/s.orig" && ok || bad "sweep -o its scenario: $(cat "$TMP/err")"
+expect 2 "sweep --json its swept CPU profile" -- "$NETSIM" sweep -q --variant plain-ret \
+  --param "cpu.profile=i5-3337u,$TMP/in/cpu/generic.xml" -o "$TMP/in/sw.csv" \
+  --json "$TMP/in/cpu/generic.xml" "$TMP/in/s.xml"
+grep -q "^netsim sweep: --json $TMP/in/cpu/generic.xml would overwrite the CPU profile" \
+  "$TMP/err" &&
+  cmp -s "$TMP/in/cpu/generic.xml" "$TMP/in/p.orig" && [ ! -e "$TMP/in/sw.csv" ] && ok ||
+  bad "sweep --json its CPU profile: $(cat "$TMP/err")"
+mkdir "$TMP/rec" && cp "$DATA"/validation/*.xml "$TMP/rec/"
+expect 2 "validate -o a recorded file" -- "$NETSIM" validate -q --recorded "$TMP/rec" \
+  -o "$TMP/rec/seed-002.xml" 002-r9-7950x-f1
+grep -q "^netsim validate: -o $TMP/rec/seed-002.xml would overwrite the recorded file" "$TMP/err" &&
+  cmp -s "$TMP/rec/seed-002.xml" "$DATA/validation/seed-002.xml" && ok ||
+  bad "validate -o a recorded file: $(cat "$TMP/err")"
+expect 2 "validate -o cases.xml" -- "$NETSIM" validate -q --recorded "$TMP/rec" \
+  --format csv -o "$TMP/rec/cases.xml" 002-r9-7950x-f1
+grep -q "would overwrite the recorded file $TMP/rec/cases.xml" "$TMP/err" &&
+  cmp -s "$TMP/rec/cases.xml" "$DATA/validation/cases.xml" && ok ||
+  bad "validate -o cases.xml: $(cat "$TMP/err")"
+
 # an existing output this user may not replace is refused before the run (as root, the
 # case is run as nobody; elsewhere it is skipped, and says so)
 if [ "$(id -u)" = 0 ] && command -v su >/dev/null 2>&1 && id nobody >/dev/null 2>&1; then
