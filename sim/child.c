@@ -4,9 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <glib-unix.h>
 #include "child.h"
 
@@ -26,12 +30,29 @@ ns_write_all (int fd, const char *data, gsize len)
   return TRUE;
 }
 
+/* In the child: dies with its parent (parent, the pid that forked it), even one killed
+ * by a signal only it was sent, rather than run on unwatched; exits at once if the
+ * parent is gone already (it died between the fork and the prctl). */
+static void
+die_with_parent (pid_t parent)
+{
+#ifdef __linux__
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+#endif
+  if (getppid () != parent)
+    _exit (1);
+}
+
 /* In the child: runs func, writes its text to fd and exits. */
 static void G_GNUC_NORETURN
-child_main (NsChildFunc func, gpointer data, int fd)
+child_main (NsChildFunc func, gpointer data, int fd, pid_t parent)
 {
-  char *text = func (data);
-  gboolean ok = ns_write_all (fd, text, strlen (text));
+  char *text;
+  gboolean ok;
+
+  die_with_parent (parent);
+  text = func (data);
+  ok = ns_write_all (fd, text, strlen (text));
 
   close (fd);
   _exit (ok ? 0 : 1);
@@ -42,7 +63,7 @@ gboolean
 ns_child_start (NsChild *child, NsChildFunc func, gpointer data)
 {
   int fds[2];
-  pid_t pid;
+  pid_t pid, parent = getpid ();
 
   g_return_val_if_fail (child != NULL && func != NULL, FALSE);
   if (!g_unix_open_pipe (fds, FD_CLOEXEC, NULL))   /* keeps errno */
@@ -58,7 +79,7 @@ ns_child_start (NsChild *child, NsChildFunc func, gpointer data)
   }
   if (pid == 0) {
     close (fds[0]);
-    child_main (func, data, fds[1]);
+    child_main (func, data, fds[1], parent);
   }
   close (fds[1]);
   child->pid = pid;

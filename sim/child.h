@@ -16,7 +16,9 @@ typedef struct {
 typedef char *(*NsChildFunc) (gpointer data);
 
 /* Forks a child that runs func (data) and writes its text to a pipe, then exits with 0 (1 if
- * the write failed). FALSE (errno set): the pipe or the fork failed; child is untouched. */
+ * the write failed). The child dies with this process (Linux: PR_SET_PDEATHSIG, SIGKILL),
+ * however it ends, so no worker outlives a parent killed alone. FALSE (errno set): the
+ * pipe or the fork failed; child is untouched. */
 gboolean ns_child_start (NsChild *child, NsChildFunc func, gpointer data);
 /* Reads what is available: 1 more may come, 0 end of file, -1 error (errno set). */
 gint     ns_child_read  (NsChild *child);

@@ -18,9 +18,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include "sweep.h"
 #include "child.h"
 #include "csv.h"
@@ -1352,11 +1349,10 @@ typedef struct {
   gint64   start;
 } NsWorker;
 
-/* What a worker runs: a point of the sweep, for the parent that forked it. */
+/* What a worker runs: a point of the sweep. */
 typedef struct {
   const NsSweep *sweep;
   guint          point;
-  pid_t          parent;
 } NsWorkerTask;
 
 /* In the worker: runs the point and returns its line. */
@@ -1368,14 +1364,10 @@ worker_main (gpointer data)
   signal (SIGINT, SIG_IGN);       /* the parent decides whether a point finishes */
   signal (SIGTERM, SIG_IGN);
   signal (SIGPIPE, SIG_DFL);
-#ifdef __linux__
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-#endif
-  if (getppid () != task->parent)
-    _exit (1);
   /* the output's open file and its flock are the parent's: a worker still finishing its
    * point after the parent was killed must not keep the lock from the --resume that
-   * follows (PDEATHSIG kills it, but not before the parent's wait returns) */
+   * follows (ns_child_start's PDEATHSIG kills it, but not before the parent's wait
+   * returns) */
   if (task->sweep->fd >= 0)
     close (task->sweep->fd);
   return ns_sweep_run_point (task->sweep, task->point);
@@ -1385,7 +1377,7 @@ worker_main (gpointer data)
 static gboolean
 spawn_worker (NsSweep *sweep, guint point, NsWorker *w, GError **error)
 {
-  NsWorkerTask task = { sweep, point, getpid () };
+  NsWorkerTask task = { sweep, point };
 
   if (!ns_child_start (&w->child, worker_main, &task))
     return io_error (error, "fork", "start a worker");

@@ -64,6 +64,28 @@ expect 2 "--expected and -o one file through a link" -- "$NETSIM" validate -q --
 grep -q "is also the output" "$TMP/err" && cmp -s "$TMP/e.csv" "$TMP/some.csv" && ok ||
   bad "--expected through a link to -o: $(cat "$TMP/err")"
 
+# ---- a worker dies with its parent: validate --jobs 2 sent SIGTERM alone (not its process
+# group, as a supervisor's kill does) leaves no variant run going; a survivor is killed
+alive () { [ -n "$(ps -o stat= -p "$1" 2>/dev/null | grep -v '^Z')" ]; }
+if command -v pgrep >/dev/null 2>&1 && command -v ps >/dev/null 2>&1; then
+  "$NETSIM" validate -q --jobs 2 --set measure.duration=40ms 000-ipv4-1G >/dev/null 2>&1 &
+  parent=$!
+  kids=
+  for _ in $(seq 50); do
+    kids=$(pgrep -P "$parent") && [ "$(echo "$kids" | wc -l)" -eq 2 ] && break
+    sleep 0.1
+  done
+  kill -TERM "$parent"
+  wait "$parent" 2>/dev/null
+  sleep 1
+  survivors=
+  for k in $kids; do
+    alive "$k" && survivors="$survivors $k" && kill -KILL "$k"
+  done
+  [ -n "$kids" ] && [ -z "$survivors" ] && ok ||
+    bad "validate --jobs 2 killed alone: workers '$(echo "$kids" | tr '\n' ' ')' left running:$survivors"
+fi
+
 # ---- a scratch data directory: the micro call-chain scenario on the generic profile, and
 # the fixture with figures derived from the current model (as tests/sim/test-validate.c):
 # 900-safe-ret = the simulated figures (passes), 900-unret = a delta 50 pp above the
