@@ -1447,6 +1447,20 @@ run_result_new (const NsScenario *base, guint64 seed, const char *const *sets)
   return result;
 }
 
+/* TRUE if the scenario file at path loads as written; see run.h. */
+gboolean
+ns_run_check_file (const char *path, GError **error)
+{
+  NsScenario *sc;
+
+  g_return_val_if_fail (path != NULL, FALSE);
+  sc = ns_scenario_load (path, NULL, error);
+  if (sc == NULL)
+    return FALSE;
+  ns_scenario_free (sc);
+  return TRUE;
+}
+
 /* Runs the scenario at path: every variant (or the one asked for), then the comparisons. */
 NsRunResult *
 ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
@@ -1458,6 +1472,10 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
   guint64 seed;
 
   g_return_val_if_fail (path != NULL && opt != NULL, NULL);
+  /* a set changes a valid file; it does not mend a broken one (without sets or
+   * --variant, the load below is that check) */
+  if ((opt->sets || opt->params || opt->only_variant) && !ns_run_check_file (path, error))
+    return NULL;
   /* with --variant, the sets apply on top of that variant's, as in its run (a set may
    * edit what only the variant has, e.g. its second <patch>) */
   base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,

@@ -94,7 +94,13 @@ typedef struct {
   gpointer           progress_data;
 } NsRunOptions;
 
-/* Runs every variant of the scenario at path. Errors: NS_ERROR_INPUT with file:line. */
+/* TRUE if the scenario file at path loads as written (no set, no variant's <set>s);
+ * else FALSE with the loader's "file:line: …" error (NS_ERROR_INPUT). A set or a
+ * variant changes a valid file, and never mends a broken one: ns_run_scenario and
+ * ns_sweep_new check this first. */
+gboolean     ns_run_check_file  (const char *path, GError **error);
+/* Runs every variant of the scenario at path; the file must be valid as written
+ * (ns_run_check_file), whatever opt's sets. Errors: NS_ERROR_INPUT with file:line. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
 /* The variant of result called name, or NULL if it has none. */

@@ -457,6 +457,8 @@ ns_sweep_new (const char *path, const char *variant, const char *const *sets,
   char *sha;
 
   g_return_val_if_fail (path != NULL, NULL);
+  if (!ns_run_check_file (path, error))      /* valid as written, whatever the sets */
+    return NULL;
   base = ns_scenario_load_variant (path, variant, sets, NULL, NULL, error);
   if (base == NULL)
     return NULL;

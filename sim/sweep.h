@@ -45,7 +45,7 @@ typedef struct {
 /* A sweep of the scenario at path with fixed overrides sets (--set strings, may be NULL),
  * of its variant named variant only (like ns_sweep_set_variant; the sets then apply on
  * top of that variant's) or, variant NULL, of every variant.
- * Errors: NS_ERROR_INPUT (the scenario does not load). */
+ * Errors: NS_ERROR_INPUT (the scenario does not load, as written or with the sets). */
 NsSweep    *ns_sweep_new          (const char *path, const char *variant,
                                    const char *const *sets, GError **error);
 void        ns_sweep_free         (NsSweep *sweep);

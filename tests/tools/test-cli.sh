@@ -668,6 +668,19 @@ grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: element config: attribute 'name'.*
 expect 2 "--set to an unknown parameter" -- "$NETSIM" run -q --set param.no.such=1 "$MICRO/call-chain.xml"
 expect 2 "--set with a bad value" -- "$NETSIM" run -q --set measure.repetitions=zero "$MICRO/call-chain.xml"
 grep -q 'call-chain.xml:[0-9]' "$TMP/err" && ok || bad "bad --set value names file:line"
+# a --set changes a valid file and never mends a broken one: a file refused alone is
+# refused with a set that would replace its bad value, by run (--variant, --what-if too)
+# and sweep, with the file's own error (not a note that fitted values were not checked)
+sed 's/repetitions="1"/repetitions="three"/' "$MICRO/call-chain.xml" >"$TMP/three.xml"
+for how in "run -q" "run -q --variant plain-ret" "run -q --what-if measure.repetitions=2" \
+           "sweep -q -p workload.depth=2,3 -o $TMP/three.csv"; do
+  # shellcheck disable=SC2086
+  expect 2 "$how a malformed file with a --set over its bad value" -- "$NETSIM" $how \
+    --set measure.repetitions=1 "$TMP/three.xml"
+  grep -q "^netsim [a-z]*: $TMP/three.xml:7: element measure: attribute 'repetitions': expected a positive integer, got 'three'$" \
+    "$TMP/err" && ! grep -q "note:" "$TMP/err" && [ ! -e "$TMP/three.csv" ] && ok ||
+    bad "$how --set over a malformed file: $(cat "$TMP/err")"
+done
 # errors found after loading (parameter ranges, workload attributes) name the --set too
 expect 2 "--set a parameter out of range" -- "$NETSIM" run -q --set param.cpu.mlp=0 "$MICRO/call-chain.xml"
 grep -q 'outside the valid range.*(after --set param.cpu.mlp=0)' "$TMP/err" && ok ||
