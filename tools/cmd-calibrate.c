@@ -66,7 +66,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     { "target", 0, 0, G_OPTION_ARG_STRING, &a->target, "What to match: absolute (the baseline "
       "and patched figures, default), baseline (the baseline figure only) or delta", "WHAT" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "With --fit: variant runs at once, in child "
-      "processes (default 1)", "N" },
+      "processes (default 1; at most 4 × the processors: more only share them thinner, and "
+      "each holds a whole simulated machine in memory)", "N" },
     { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
       "and calibration.xml (default: <datadir>/validation)", "DIR" },
     { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &a->dry_run, "With --fit: print the fit, write "
@@ -90,6 +91,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                           "calibration rows, or measure this machine");
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
+  ns_cmd_limit_jobs (given, &a->jobs);
   g_option_context_set_description (ctx,
     "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
     "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"

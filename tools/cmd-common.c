@@ -263,6 +263,8 @@ typedef struct {
   GOptionArg     arg;           /* G_OPTION_ARG_STRING, _FILENAME or _INT */
   gpointer       arg_data;      /* char ** or gint * */
   gboolean       given;
+  char          *range;         /* an INT's range as a message gives it, else NULL */
+  gint           min, max;      /* with range: the values it takes */
 } OnceOption;
 
 /* Frees a OnceOption. */
@@ -273,6 +275,7 @@ once_option_free (gpointer p)
 
   g_free (once->long_name);
   g_free (once->short_name);
+  g_free (once->range);
   g_free (once);
 }
 
@@ -300,7 +303,7 @@ cmd_options_free (gpointer p)
 
 /* Stores text in once's variable as its option's type says; FALSE with
  * G_OPTION_ERROR_BAD_VALUE for an INT that is not a number (strtol's bases, as GLib parses
- * one) or is one past gint's range (saying so). */
+ * one) or is out of its range (once->range's if it has one, else gint's; saying which). */
 static gboolean
 store_value (const OnceOption *once, const char *option_name, const char *text,
              GError **error)
@@ -316,6 +319,8 @@ store_value (const OnceOption *once, const char *option_name, const char *text,
   number = g_ascii_strtoll (text, &end, 0);
   if (end == text || *end != '\0')
     goto not_a_number;
+  if (once->range && (errno == ERANGE || number < once->min || number > once->max))
+    goto out_of_its_range;
   if (errno == ERANGE || number < G_MININT || number > G_MAXINT)
     goto out_of_range;
   *(gint *) once->arg_data = (gint) number;
@@ -325,6 +330,10 @@ store_value (const OnceOption *once, const char *option_name, const char *text,
 not_a_number:
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: expected an integer, "
                "got '%s'", option_name, text);
+  return FALSE;
+out_of_its_range:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: expected %s, got '%s'",
+               option_name, once->range, text);
   return FALSE;
 out_of_range:
   g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s is out of range "
@@ -395,17 +404,58 @@ ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries)
   return result;
 }
 
+/* The OnceOption of options that stores into arg_data. */
+static OnceOption *
+find_once (const NsCmdOptions *options, gconstpointer arg_data)
+{
+  for (guint i = 0; i < options->once->len; i++) {
+    OnceOption *once = options->once->pdata[i];
+    if (once->arg_data == arg_data)
+      return once;
+  }
+  g_return_val_if_reached (NULL);
+}
+
+/* The most --jobs takes: 4 × the processors this process may run on. */
+gint
+ns_cmd_max_jobs (void)
+{
+  return 4 * (gint) MIN (g_get_num_processors (), 1u << 20);
+}
+
+/* "1 to MAX (4 × the N processors here: …)", --jobs's range as its messages give it;
+ * newly allocated. */
+static char *
+jobs_range (void)
+{
+  return g_strdup_printf ("1 to %d (4 × the %u processors here: more only share them "
+                          "thinner)", ns_cmd_max_jobs (), g_get_num_processors ());
+}
+
+/* Makes the INT option storing into jobs take 1 to ns_cmd_max_jobs (); see cmd.h. */
+void
+ns_cmd_limit_jobs (NsCmdOptions *options, gint *jobs)
+{
+  OnceOption *once;
+
+  g_return_if_fail (options != NULL && jobs != NULL);
+  once = find_once (options, jobs);
+  g_return_if_fail (once != NULL && once->arg == G_OPTION_ARG_INT);
+  g_free (once->range);
+  once->range = jobs_range ();
+  once->min = 1;
+  once->max = ns_cmd_max_jobs ();
+}
+
 /* Whether the single-valued option storing into arg_data was given; see cmd.h. */
 gboolean
 ns_cmd_given (const NsCmdOptions *options, gconstpointer arg_data)
 {
+  const OnceOption *once;
+
   g_return_val_if_fail (options != NULL, FALSE);
-  for (guint i = 0; i < options->once->len; i++) {
-    const OnceOption *once = options->once->pdata[i];
-    if (once->arg_data == arg_data)
-      return once->given;
-  }
-  g_return_val_if_reached (FALSE);
+  once = find_once (options, arg_data);
+  return once != NULL && once->given;
 }
 
 /* Parses a subcommand's options (argv[0] is its name); prints usage errors as
@@ -531,13 +581,17 @@ ns_cmd_scenario_path (const char *arg)
   return g_file_test (in_data, G_FILE_TEST_EXISTS) ? g_steal_pointer (&in_data) : g_strdup (arg);
 }
 
-/* TRUE if jobs ≥ 1; else prints "netsim COMMAND: --jobs: …" and returns FALSE. */
+/* TRUE if 1 ≤ jobs ≤ ns_cmd_max_jobs (); else prints "netsim COMMAND: --jobs: expected
+ * 1 to MAX (…), got JOBS" and returns FALSE. */
 gboolean
 ns_cmd_check_jobs (const char *command, gint jobs)
 {
-  if (jobs >= 1)
+  g_autofree char *range = NULL;
+
+  if (jobs >= 1 && jobs <= ns_cmd_max_jobs ())
     return TRUE;
-  g_printerr ("netsim %s: --jobs: expected a number ≥ 1\n", command);
+  range = jobs_range ();
+  g_printerr ("netsim %s: --jobs: expected %s, got %d\n", command, range, jobs);
   return FALSE;
 }
 

@@ -775,7 +775,8 @@ ns_cmd_sweep (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output, "The CSV file (required)", "FILE" },
     { "json", 0, 0, G_OPTION_ARG_FILENAME, &a.json, "Also write every point as JSON", "FILE" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Points run at once (default: the number of "
-      "processors)", "N" },
+      "processors; at most 4 times that: more only share them thinner, and each holds a "
+      "whole simulated machine in memory)", "N" },
     { "repeat", 0, 0, G_OPTION_ARG_INT, &a.repeat, "Runs of each point, each with its own "
       "seed (default 1)", "R" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &a.seed_text, "Sweep seed the points' seeds derive from "
@@ -791,7 +792,7 @@ ns_cmd_sweep (int argc, char **argv)
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — sweep a scenario "
                                                          "over a grid of parameter values");
 
-  ns_cmd_add_entries (ctx, entries);
+  ns_cmd_limit_jobs (ns_cmd_add_entries (ctx, entries), &a.jobs);
   g_option_context_set_description (ctx, description);
   if (!extract_plot (&argc, argv, &plot_spec, &plot_file))
     goto out;

@@ -169,7 +169,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
 {
   GOptionEntry entries[] = {
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Variant runs at once, in child processes "
-      "(default 1; results are identical)", "N" },
+      "(default 1; results are identical; at most 4 × the processors: more only share them "
+      "thinner, and each holds a whole simulated machine in memory)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &a->format, "Output format: table (default), csv, "
       "json (json has the set-ups, the runs' free parameters and their provenance)", "FORMAT" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "Write the results to FILE (whole or "
@@ -196,7 +197,7 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
   g_autoptr (GOptionContext) ctx =
     g_option_context_new ("[PATTERN…] — compare predictions with the recorded hardware results");
 
-  ns_cmd_add_entries (ctx, entries);
+  ns_cmd_limit_jobs (ns_cmd_add_entries (ctx, entries), &a->jobs);
   g_option_context_set_description (ctx,
     "Runs the case of every recorded row (or of the rows whose id matches a PATTERN: a glob\n"
     "such as '002-*-f100', or a prefix such as 000) and prints, per row, the recorded and\n"

@@ -59,6 +59,13 @@ typedef struct _NsCmdOptions NsCmdOptions;
  * FILENAME, INT) given a second time is a parse error ("--seed given twice: it takes one
  * value"), where GLib keeps the last. Returns those options, for ns_cmd_given. */
 NsCmdOptions *ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries);
+/* The most --jobs takes: 4 × the processors this process may run on (more workers only
+ * share them thinner, and each holds a whole simulated machine in memory). */
+gint     ns_cmd_max_jobs       (void);
+/* Makes the INT option of options whose value goes to jobs (--jobs) take 1 to
+ * ns_cmd_max_jobs () only: any other value, one past gint's range too, is a parse error
+ * naming that range and why. */
+void     ns_cmd_limit_jobs     (NsCmdOptions *options, gint *jobs);
 /* Whether the single-valued option whose value goes to arg_data was given. */
 gboolean ns_cmd_given          (const NsCmdOptions *options, gconstpointer arg_data);
 /* Parses a subcommand's options; prints usage errors; FALSE means exit with 2. */
@@ -77,7 +84,8 @@ char    *ns_cmd_validation_dir (const char *recorded);
  * folder's file of that relative name if that exists (the names netsim list prints), else
  * arg; newly allocated. */
 char    *ns_cmd_scenario_path (const char *arg);
-/* TRUE if jobs ≥ 1; else prints "netsim COMMAND: --jobs: expected a number ≥ 1". */
+/* TRUE if 1 ≤ jobs ≤ ns_cmd_max_jobs (); else prints "netsim COMMAND: --jobs: expected
+ * 1 to MAX (why), got JOBS" and returns FALSE (exit with 2). */
 gboolean ns_cmd_check_jobs    (const char *command, gint jobs);
 /* Prints notes (NULL: error says why there are none) as "netsim COMMAND: note: …" lines
  * on stderr; frees notes and error. */

@@ -72,6 +72,24 @@ grep -q "^netsim calibrate: --runs -2147483648: expected 1 to 100" "$TMP/err" &&
   bad "calibrate --runs -2147483648: $(cat "$TMP/err")"
 expect 2 "calibrate --jobs at G_MININT" -- "$NETSIM" calibrate --fit 000-ipv4-mitoff-1G --jobs -2147483648
 grep -q "^netsim calibrate: --jobs" "$TMP/err" && ok || bad "calibrate --jobs -2147483648: $(cat "$TMP/err")"
+# --jobs takes 1 to 4 × the processors (more only share them thinner, each worker a whole
+# simulated machine): a value past that, or past gint, is refused naming that range
+max=$((4 * $(nproc)))
+range="expected 1 to $max (4 × the $(nproc) processors here"
+expect 2 "sweep --jobs a million" -- "$NETSIM" sweep -q --jobs=1000000 -o "$TMP/jm.csv" \
+  --param workload.depth=2 "$MICRO/call-chain.xml"
+grep -q "^netsim sweep: --jobs: $range.*, got '1000000'" "$TMP/err" && [ ! -e "$TMP/jm.csv" ] &&
+  ok || bad "sweep --jobs=1000000: $(cat "$TMP/err")"
+expect 2 "validate --jobs past gint" -- "$NETSIM" validate -q --jobs 99999999999 002-r9-7950x-f1
+grep -q "^netsim validate: --jobs: $range.*, got '99999999999'" "$TMP/err" && [ ! -s "$TMP/out" ] &&
+  ok || bad "validate --jobs 99999999999: $(cat "$TMP/err")"
+expect 2 "calibrate --jobs one past the most" -- "$NETSIM" calibrate --fit 000-ipv4-mitoff-1G \
+  --dry-run --jobs $((max + 1))
+grep -q "^netsim calibrate: --jobs: $range" "$TMP/err" && ok ||
+  bad "calibrate --jobs $((max + 1)): $(cat "$TMP/err")"
+expect 0 "validate --jobs at the most" -- "$NETSIM" validate -q --jobs "$max" 002-r9-7950x-f1
+expect 0 "sweep --help" -- "$NETSIM" sweep --help
+grep -q -- "--jobs=N .*at most 4 times that" "$TMP/out" && ok || bad "sweep --help: no --jobs bound"
 expect 2 "sweep --seed twice" -- "$NETSIM" sweep -q -o "$TMP/sw2.csv" --seed 1 --seed 2 \
   --param workload.working-set=1KiB "$MICRO/pointer-chase.xml"
 grep -q "^netsim sweep: --seed given twice" "$TMP/err" && [ ! -e "$TMP/sw2.csv" ] && ok ||
