@@ -176,7 +176,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "Write the results to FILE (whole or "
       "not at all) instead of standard output", "FILE" },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &a->plot, "Also plot simulated vs recorded delta "
-      "with the y = x line and the tolerance band to FILE.png (needs gnuplot)", "FILE.png" },
+      "with the y = x line and the tolerance band to FILE.png, a PNG (the name must end in "
+      ".png; needs gnuplot)", "FILE.png" },
     { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
       "and calibration.xml (default: <datadir>/validation)", "DIR" },
     { "expected", 0, 0, G_OPTION_ARG_FILENAME, &a->expected, "Compare with expected results "
@@ -234,6 +235,16 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
   return TRUE;
 }
 
+/* TRUE if --plot's path may take the PNG: a name ending in .png, as sweep --plot asks,
+ * or an existing device or FIFO (/dev/null, /dev/stdout into a viewer), written in place. */
+static gboolean
+plot_name_ok (const char *path)
+{
+  return g_str_has_suffix (path, ".png") ||
+         (g_file_test (path, G_FILE_TEST_EXISTS) &&
+          !g_file_test (path, G_FILE_TEST_IS_REGULAR | G_FILE_TEST_IS_DIR));
+}
+
 /* Checks options that need no run; FALSE: usage error (reported). */
 static gboolean
 check_args (const NsValidateArgs *a, NsFormat *format)
@@ -263,6 +274,11 @@ check_args (const NsValidateArgs *a, NsFormat *format)
     g_printerr ("netsim validate: --expected %s is also the output: the check would compare "
                 "the run with itself and overwrite the file (check first, then write it)\n",
                 a->expected);
+    return FALSE;
+  }
+  if (a->plot && !plot_name_ok (a->plot)) {
+    g_printerr ("netsim validate: --plot: the image is a PNG, so its name must end in .png "
+                "(or name a device or FIFO, written in place), got '%s'\n", a->plot);
     return FALSE;
   }
   if (ns_cmd_outputs_clash (a->output, a->plot)) {

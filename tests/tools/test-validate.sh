@@ -210,6 +210,12 @@ NETSIM_GNUPLOT='' $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
 NETSIM_GNUPLOT=/nonexistent/gp $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "NETSIM_GNUPLOT names '/nonexistent/gp'" "$TMP/err" && ok ||
   bad "--plot with a NETSIM_GNUPLOT that is no program names it: $(cat "$TMP/err")"
+# the image is a PNG: a name that does not end in .png is refused before the run, as
+# sweep --plot refuses one (it wrote a PNG into out.txt with exit 0)
+expect 2 "--plot out.txt" -- $V --plot "$TMP/out.txt" 900-safe-ret
+grep -q "^netsim validate: --plot: the image is a PNG, so its name must end in .png .*got '$TMP/out.txt'" \
+  "$TMP/err" && [ ! -e "$TMP/out.txt" ] && [ ! -s "$TMP/out" ] && ok ||
+  bad "--plot out.txt: $(cat "$TMP/err")"
 if command -v gnuplot >/dev/null 2>&1; then
   $V --plot "$TMP/p.png" >/dev/null 2>"$TMP/err"
   [ -s "$TMP/p.png" ] && head -c 4 "$TMP/p.png" | grep -q 'PNG' && ok || { bad "--plot renders a PNG"; cat "$TMP/err"; }
