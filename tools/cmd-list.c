@@ -59,12 +59,18 @@ list_scenarios (GError **error)
   return TRUE;
 }
 
-/* Prints each CPU profile's name and model; FALSE with error if one does not load. */
+/* Prints each CPU profile's name and model; FALSE with error if there is none (as for
+ * scenarios: a wrong NETSIM_DATADIR) or one does not load. */
 static gboolean
 list_cpus (GError **error)
 {
   g_autoptr (GPtrArray) names = ns_cpu_profile_list ();
 
+  if (names->len == 0) {
+    g_autofree char *dir = g_build_filename (ns_data_dir (), "scenarios", "cpus", NULL);
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no CPU profiles in %s", dir);
+    return FALSE;
+  }
   for (guint i = 0; i < names->len; i++) {
     NsCpuProfile *p = ns_cpu_profile_load (names->pdata[i], error);
     if (p == NULL)

@@ -133,6 +133,11 @@ grep -q "^scenarios/micro/call-chain.xml " "$TMP/list" && ok ||
   scenarios/micro/call-chain.xml >/dev/null 2>&1) && ok || bad "run does not take a listed name"
 NETSIM_DATADIR="$TMP/nowhere" "$ABS_NETSIM" list >"$TMP/list" 2>&1
 [ $? -eq 2 ] && grep -q "no scenarios in" "$TMP/list" && ok || bad "list without scenarios"
+# and so for CPU profiles (it printed nothing and exited 0)
+NETSIM_DATADIR="$TMP/nowhere" "$ABS_NETSIM" list cpus >"$TMP/list" 2>"$TMP/err"
+[ $? -eq 2 ] && [ ! -s "$TMP/list" ] &&
+  grep -q "^netsim list: no CPU profiles in $TMP/nowhere/scenarios/cpus$" "$TMP/err" && ok ||
+  bad "list cpus without profiles: $(cat "$TMP/err")"
 
 # --explain: per comparison, which functions and causes changed (here: the retpoline)
 expect 0 "run --explain" -- "$NETSIM" run -q --explain "$MICRO/indirect-call.xml"
