@@ -34,7 +34,8 @@ print_usage (FILE *to)
            "Commands:\n");
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     fprintf (to, "  %-10s %s\n", commands[i].name, commands[i].summary);
-  fprintf (to, "\nnetsim COMMAND --help explains each. netsim --version prints the version.\n"
+  fprintf (to, "\nnetsim help COMMAND (or netsim COMMAND --help) explains each. netsim --version\n"
+           "prints the version.\n"
            "Exit status: 0 ok, 1 a check failed, 2 bad input or usage; an internal error\n"
            "(a GLib critical) stops netsim with SIGABRT rather than print wrong results.\n");
 }
@@ -93,11 +94,58 @@ judge_stdout_at_exit (void)
     _exit (NS_EXIT_USAGE);
 }
 
+/* The subcommand called name, or NULL. */
+static const NsCommand *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (!strcmp (name, commands[i].name))
+      return &commands[i];
+  return NULL;
+}
+
+/* Runs command with argv (argv[0] its name) under its name; returns its exit status. */
+static int
+run_command (const NsCommand *command, int argc, char **argv)
+{
+  g_set_prgname (command->name);
+  return finish_stdout (command->name, command->main (argc, argv));
+}
+
+/* netsim help [COMMAND]: the usage, or COMMAND's --help (as netsim COMMAND --help);
+ * argv[0] is "help". An unknown or second COMMAND is a usage error (2). */
+static int
+help (int argc, char **argv)
+{
+  const NsCommand *command = argc == 2 ? find_command (argv[1]) : NULL;
+  char *args[] = { NULL, (char *) "--help", NULL };
+
+  if (argc == 1) {
+    print_usage (stdout);
+    return finish_stdout (NULL, 0);
+  }
+  if (command == NULL)
+    goto not_one_command;
+  args[0] = (char *) command->name;
+  return run_command (command, 2, args);
+
+/* ERRORS */
+not_one_command:
+  if (argc > 2)
+    g_printerr ("netsim help: explains one command at a time, got %d\n\n", argc - 1);
+  else
+    g_printerr ("netsim help: unknown command '%s'\n\n", argv[1]);
+  print_usage (stderr);
+  return 2;
+}
+
 /* netsim COMMAND [OPTIONS…]: runs the named subcommand, or prints the version or usage;
  * exit status 0 ok, 1 a check failed, 2 bad input or usage. */
 int
 main (int argc, char **argv)
 {
+  const NsCommand *command;
+
   setlocale (LC_ALL, "");
   g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL | G_LOG_FLAG_FATAL, stop_on_critical,
                      NULL);
@@ -117,15 +165,15 @@ main (int argc, char **argv)
 #endif
     return finish_stdout (NULL, 0);
   }
-  if (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h") || !strcmp (argv[1], "help")) {
+  if (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h")) {
     print_usage (stdout);
     return finish_stdout (NULL, 0);
   }
-  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    if (!strcmp (argv[1], commands[i].name)) {
-      g_set_prgname (commands[i].name);
-      return finish_stdout (commands[i].name, commands[i].main (argc - 1, argv + 1));
-    }
+  if (!strcmp (argv[1], "help"))
+    return help (argc - 1, argv + 1);
+  command = find_command (argv[1]);
+  if (command != NULL)
+    return run_command (command, argc - 1, argv + 1);
   g_printerr ("netsim: unknown command '%s'\n\n", argv[1]);
   print_usage (stderr);
   return 2;

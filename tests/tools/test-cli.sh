@@ -26,6 +26,20 @@ expect 2 "unknown command" -- "$NETSIM" frobnicate
 expect 0 "--help" -- "$NETSIM" --help
 # the command list names calibrate's two jobs: fitting rows, and --host (manual, "netsim calibrate")
 grep -q "^  calibrate .*--host" "$TMP/out" && ok || bad "netsim --help: calibrate without --host: $(cat "$TMP/out")"
+# netsim help COMMAND prints COMMAND's help, as COMMAND --help does (it printed the
+# command list); a command it does not know, or two, are usage errors
+for cmd in run validate calibrate sweep list; do
+  "$NETSIM" "$cmd" --help >"$TMP/help-opt" 2>&1
+  expect 0 "help $cmd" -- "$NETSIM" help "$cmd"
+  cmp -s "$TMP/out" "$TMP/help-opt" && grep -q "^  $cmd \[OPTION" "$TMP/out" && ok ||
+    bad "netsim help $cmd is not $cmd --help: $(head -3 "$TMP/out")"
+done
+expect 0 "help alone" -- "$NETSIM" help
+grep -q "^netsim help COMMAND (or netsim COMMAND --help) explains each" "$TMP/out" && ok ||
+  bad "netsim help: $(cat "$TMP/out")"
+expect 2 "help an unknown command" -- "$NETSIM" help frob
+grep -q "^netsim help: unknown command 'frob'" "$TMP/err" && ok || bad "help frob: $(cat "$TMP/err")"
+expect 2 "help two commands" -- "$NETSIM" help run sweep
 expect 0 "run --help" -- "$NETSIM" run --help
 grep -q -- '--set' "$TMP/out" || bad "run --help explains --set"
 expect 2 "run without a scenario" -- "$NETSIM" run
