@@ -77,8 +77,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "microbenchmarks and write its CPU profile to --output", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "With --host: the profile file, "
       "NAME.xml, a new one (written whole or not at all)", "FILE" },
-    { "quick", 0, 0, G_OPTION_ARG_NONE, &a->quick, "With --host: short measurements (about "
-      "a second; noisier)", NULL },
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &a->quick, "With --host: short measurements (a few "
+      "seconds in all, 10 to 15 on a small VM; noisier)", NULL },
     { "into", 0, 0, G_OPTION_ARG_FILENAME, &a->into, "With --host: write the measured values "
       "--param names into this existing CPU profile instead (all or none)", "FILE" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &a->runs, "With --host: measure N times (1 to 100, "

@@ -50,6 +50,9 @@ fi
 # ---- the shipped recorded results: every row listed, none dropped
 expect 0 "validate --help" -- "$NETSIM" validate --help
 expect 0 "calibrate --help" -- "$NETSIM" calibrate --help
+# --quick takes some seconds (10 to 14 on a 2-vCPU VM), not "about a second"
+grep -q -- "--quick .*a few seconds" "$TMP/out" && ! grep -q "about a second" "$TMP/out" && ok ||
+  bad "calibrate --help: --quick's duration: $(grep -- --quick "$TMP/out")"
 "$NETSIM" validate -q --format csv 001 003 004 >"$TMP/some.csv" 2>"$TMP/err"
 [ $? -eq 0 ] && ok || bad "validate of unmodelled seeds exits 0"
 n=$(grep -v '^#' "$TMP/some.csv" | grep -c 'not-modelled')
@@ -126,6 +129,10 @@ expect 1 "a case naming a missing variant" -- $V --format csv 900-no-variant
 grep -q "^900-no-variant,.*,error,.*cases.xml:[0-9]*: scenario .* has no variant 'no-such-variant'" \
   "$TMP/out" && ok || bad "a missing variant: $(grep '^900-no-variant' "$TMP/out")"
 expect 1 "a case naming a missing scenario" -- $V 900-no-scenario
+# ... as the shipped cases.xml's heading says (it said "reported as not modelled")
+sed -n '1,/-->/p' "$DATA/validation/cases.xml" | tr -s '\n ' '  ' |
+  grep -q "a case whose scenario file does not exist or lacks a variant is an error" &&
+  ok || bad "cases.xml's heading does not say a missing scenario or variant is an error"
 expect 2 "a pattern matching nothing" -- $V 900-nope
 # ... and the message lists the row ids the patterns choose from
 grep -q "no recorded row matches '900-nope' (.*; the rows: .*900-safe-ret .*900-unret" "$TMP/err" &&
