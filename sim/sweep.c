@@ -1408,7 +1408,27 @@ worker_result (const NsSweep *sweep, NsWorker *w, char *out, int status)
                      (g_get_monotonic_time () - w->start) / 1e6);
 }
 
-/* Reads what the worker wrote; at end of file reaps it and records its line. */
+/* TRUE if the scenario file still is the one the sweep was made from (the sha256 its
+ * header records); else FALSE with an NS_ERROR_INPUT error saying so: a point run on
+ * another file must not join the others under that header. */
+static gboolean
+scenario_unchanged (const NsSweep *sweep, GError **error)
+{
+  g_autoptr (GError) cause = NULL;
+  g_autofree char *sha = file_sha256 (sweep->path, &cause);
+
+  if (sha != NULL && !strcmp (sha, sweep->sha256))
+    return TRUE;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s changed during the sweep (%s%s, where "
+               "the sweep's header has sha256 %s): its points would mix two scenarios, so "
+               "the sweep stops and the points in flight are not recorded; put the file "
+               "back as it was to resume, or start over with --force", sweep->path,
+               sha ? "sha256 now " : "", sha ? sha : cause->message, sweep->sha256);
+  return FALSE;
+}
+
+/* Reads what the worker wrote; at end of file reaps it and records its line (unless the
+ * scenario file changed meanwhile: then FALSE with an error). */
 static gboolean
 worker_read (NsSweep *sweep, const NsSweepRunOptions *opt, NsWorker *w, gboolean *finished,
              GError **error)
@@ -1424,6 +1444,8 @@ worker_read (NsSweep *sweep, const NsSweepRunOptions *opt, NsWorker *w, gboolean
     return TRUE;
   *finished = TRUE;
   out = ns_child_reap (&w->child, &status);
+  if (!scenario_unchanged (sweep, error))
+    return FALSE;
   line = worker_result (sweep, w, out, status);
   if (!append_durably (sweep, line, error))
     return FALSE;
@@ -1486,20 +1508,22 @@ wait_workers (NsSweep *sweep, const NsSweepRunOptions *opt, GArray *workers, gui
   if (n < 0 && errno != EINTR)
     return io_error (error, "poll", "wait for workers");
   for (guint i = workers->len; n > 0 && i-- > 0;) {
-    gboolean finished;
+    gboolean finished, ok;
     if (fds[i].revents == 0)
       continue;
-    if (!worker_read (sweep, opt, &g_array_index (workers, NsWorker, i), &finished, error))
-      return FALSE;
-    if (finished) {
+    ok = worker_read (sweep, opt, &g_array_index (workers, NsWorker, i), &finished, error);
+    if (finished) {             /* reaped, even if its line was not recorded */
       g_array_remove_index (workers, i);
       (*done_now)++;
     }
+    if (!ok)
+      return FALSE;
   }
   return TRUE;
 }
 
-/* Runs the points not in the output, up to jobs at once. */
+/* Runs the points not in the output, up to jobs at once, each between two checks that the
+ * scenario file is the sweep's. */
 gboolean
 ns_sweep_run (NsSweep *sweep, const NsSweepRunOptions *opt, GError **error)
 {
@@ -1520,7 +1544,7 @@ ns_sweep_run (NsSweep *sweep, const NsSweepRunOptions *opt, GError **error)
         next++;
         continue;
       }
-      if (!(ok = spawn_worker (sweep, next++, &w, error)))
+      if (!(ok = scenario_unchanged (sweep, error) && spawn_worker (sweep, next++, &w, error)))
         break;
       g_array_append_val (workers, w);
     }

@@ -89,7 +89,10 @@ gboolean    ns_sweep_open         (NsSweep *sweep, const char *output, NsSweepMo
 /* TRUE if opening dropped a torn last line. */
 gboolean    ns_sweep_was_torn     (const NsSweep *sweep);
 /* Runs the points not in the output, up to jobs at once; appends each as it finishes.
- * Returns FALSE only on an I/O error; an interrupted run returns TRUE (see complete). */
+ * Before it starts a point and before it records one, it checks that the scenario file
+ * still has the sha256 of the header (each point reads the file anew): if not, it stops,
+ * recording nothing more, and returns FALSE with NS_ERROR_INPUT. Returns FALSE otherwise
+ * only on an I/O error; an interrupted run returns TRUE (see complete). */
 gboolean    ns_sweep_run          (NsSweep *sweep, const NsSweepRunOptions *options,
                                    GError **error);
 /* Every point is in the output. */

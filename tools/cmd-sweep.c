@@ -703,6 +703,21 @@ write_extras (const NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, GE
   return ok;
 }
 
+/* Says why the sweep stopped before its end (err, taken), how far it got and the command
+ * that resumes it once that is put right; returns err's exit status. */
+static int
+stopped_by_error (NsSweep *sweep, const NsSweepArgs *a, GError *err, int argc, char **argv)
+{
+  g_autofree char *cmd = resume_command (argc, argv);
+  int status = ns_cmd_fail (err);
+
+  ns_sweep_finish (sweep, NULL);
+  g_printerr ("netsim sweep: stopped after %u of %u points (in %s); once that is put right, "
+              "to resume:\n  %s\n", ns_sweep_n_done (sweep), ns_sweep_n_points (sweep),
+              a->output, cmd);
+  return status;
+}
+
 /* Runs the sweep to the end or to an interruption; returns the exit status. */
 static int
 run_sweep (NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, int argc, char **argv)
@@ -728,7 +743,9 @@ run_sweep (NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, int argc, c
                 ns_sweep_n_done (sweep), ns_sweep_n_points (sweep), a->output, cmd);
     return NS_EXIT_SIGNAL_BASE + (stop_signal ? stop_signal : SIGINT);
   }
-  if (!ok || !ns_sweep_finish (sweep, &err) || !write_extras (sweep, a, plot, &err))
+  if (!ok)
+    return stopped_by_error (sweep, a, err, argc, argv);
+  if (!ns_sweep_finish (sweep, &err) || !write_extras (sweep, a, plot, &err))
     return ns_cmd_fail (err);
   if (!a->quiet)
     g_printerr ("netsim sweep: %u points (%u failed) in %s\n", ns_sweep_n_points (sweep),

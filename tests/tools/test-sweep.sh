@@ -287,6 +287,34 @@ expect 2 "sweep -o and --json one file" -- "$NETSIM" sweep -q -p workload.depth=
   -o "$TMP/one.csv" --json "$TMP/./one.csv" "$DATA/scenarios/micro/call-chain.xml"
 [ -e "$TMP/one.csv" ] && bad "sweep: -o and --json on one file wrote it" || ok
 
+# a scenario edited while its sweep runs (each point reads it anew) stops the sweep: the
+# point in flight is not recorded, the error names the file and says how to resume, and
+# --resume runs once the file is as it was (the points ran on two versions of it, under the
+# first one's sha256, until 2026-12-03)
+cp "$SC" "$TMP/ed.xml" && cp "$SC" "$TMP/ed.orig"
+ED="-q --jobs 1 --variant plain-ret --set measure.duration=40ms --param workload.depth=2:9:1"
+# shellcheck disable=SC2086
+"$NETSIM" sweep $ED -o "$TMP/ed.csv" "$TMP/ed.xml" 2>"$TMP/ed.err" &
+BG=$!
+i=0
+while [ "$i" -lt 600 ]; do
+  [ -f "$TMP/ed.csv" ] && [ "$(points "$TMP/ed.csv")" -ge 1 ] && break
+  sleep 0.05; i=$((i + 1))
+done
+sed 's/body-insns="10"/body-insns="11"/' "$TMP/ed.orig" >"$TMP/ed.xml"
+wait "$BG"; got=$?
+BG=
+[ "$got" -eq 2 ] &&
+  grep -q "^netsim sweep: .*ed.xml changed during the sweep (sha256 now [0-9a-f]*, where the sweep's header has sha256 [0-9a-f]*)" \
+    "$TMP/ed.err" && grep -q "^netsim sweep: stopped after [1-7] of 8 points" "$TMP/ed.err" &&
+  grep -q "^  netsim sweep .* --resume$" "$TMP/ed.err" && [ "$(points "$TMP/ed.csv")" -lt 8 ] &&
+  ok || bad "sweep over a scenario edited meanwhile: exit $got, $(cat "$TMP/ed.err")"
+cp "$TMP/ed.orig" "$TMP/ed.xml"
+# shellcheck disable=SC2086
+expect 0 "sweep --resume once the scenario is back" -- "$NETSIM" sweep $ED --resume \
+  -o "$TMP/ed.csv" "$TMP/ed.xml"
+[ "$(points "$TMP/ed.csv")" -eq 8 ] && ok || bad "the resumed sweep has $(points "$TMP/ed.csv") points"
+
 # a swept CPU profile edited between a run and its --resume is noticed (its hash is in the
 # header), so points run on two versions of it are never mixed in one file
 mkdir -p "$TMP/pp"
