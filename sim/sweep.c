@@ -43,6 +43,8 @@ struct _NsSweep {
   char       **sets;          /* fixed --set strings */
   NsScenario  *base;          /* the scenario with the fixed sets */
   char        *sha256;
+  GHashTable  *inputs;        /* path → sha256 of the files every point reads anew: the
+                                 scenario, its profile, a swept profile (once prepared) */
   GPtrArray   *variant_names; /* of the scenario, file order */
   GPtrArray   *dims;          /* NsSweepDim* */
   gint         seed_dim;      /* index in dims, or -1 */
@@ -474,6 +476,7 @@ ns_sweep_new (const char *path, const char *variant, const char *const *sets,
     sweep->sets = g_new0 (char *, 1);
   sweep->base = base;
   sweep->sha256 = sha;
+  sweep->inputs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   sweep->variant_names = ns_run_variant_names (base);
   sweep->dims = g_ptr_array_new_with_free_func (dim_free);
   sweep->seed_dim = sweep->variant_dim = -1;
@@ -505,6 +508,7 @@ ns_sweep_free (NsSweep *sweep)
   g_ptr_array_unref (sweep->dims);
   g_ptr_array_unref (sweep->variant_names);
   g_free (sweep->sha256);
+  g_hash_table_unref (sweep->inputs);
   ns_scenario_free (sweep->base);
   g_strfreev (sweep->sets);
   g_free (sweep->path);
@@ -796,6 +800,24 @@ header_params (NsSweep *sweep, GString *out, GError **error)
   return ok;
 }
 
+/* Fills sweep->inputs with the files every point reads anew and their sha256: the
+ * scenario (the hash of its header line) and the CPU profiles (ns_sweep_profile_files);
+ * FALSE with an error if one cannot be read. */
+static gboolean
+watch_inputs (NsSweep *sweep, GError **error)
+{
+  g_auto (GStrv) profiles = ns_sweep_profile_files (sweep);
+
+  g_hash_table_insert (sweep->inputs, g_strdup (sweep->path), g_strdup (sweep->sha256));
+  for (guint i = 0; profiles[i]; i++) {
+    char *sha = file_sha256 (profiles[i], error);
+    if (sha == NULL)
+      return FALSE;
+    g_hash_table_insert (sweep->inputs, g_strdup (profiles[i]), sha);
+  }
+  return TRUE;
+}
+
 /* The header: everything that decides the points' results, and the column line. */
 static gboolean
 prepare_header (NsSweep *sweep, GError **error)
@@ -855,7 +877,7 @@ ns_sweep_prepare (NsSweep *sweep, GError **error)
   }
   sweep->n_points = (guint) n;
   prepare_columns (sweep);
-  if (!prepare_header (sweep, error))
+  if (!prepare_header (sweep, error) || !watch_inputs (sweep, error))
     return FALSE;
   sweep->lines = g_new0 (char *, sweep->n_points);
   sweep->prepared = TRUE;
@@ -1408,27 +1430,42 @@ worker_result (const NsSweep *sweep, NsWorker *w, char *out, int status)
                      (g_get_monotonic_time () - w->start) / 1e6);
 }
 
-/* TRUE if the scenario file still is the one the sweep was made from (the sha256 its
- * header records); else FALSE with an NS_ERROR_INPUT error saying so: a point run on
- * another file must not join the others under that header. */
+/* TRUE if path still has the content whose sha256 is recorded; else FALSE with an
+ * NS_ERROR_INPUT error saying so: a point run on another version of it must not join the
+ * others under the sweep's header. */
 static gboolean
-scenario_unchanged (const NsSweep *sweep, GError **error)
+input_unchanged (const char *path, const char *recorded, GError **error)
 {
   g_autoptr (GError) cause = NULL;
-  g_autofree char *sha = file_sha256 (sweep->path, &cause);
+  g_autofree char *sha = file_sha256 (path, &cause);
 
-  if (sha != NULL && !strcmp (sha, sweep->sha256))
+  if (sha != NULL && !strcmp (sha, recorded))
     return TRUE;
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s changed during the sweep (%s%s, where "
-               "the sweep's header has sha256 %s): its points would mix two scenarios, so "
-               "the sweep stops and the points in flight are not recorded; put the file "
-               "back as it was to resume, or start over with --force", sweep->path,
-               sha ? "sha256 now " : "", sha ? sha : cause->message, sweep->sha256);
+               "the sweep's header has sha256 %s): its points would mix two versions of it, "
+               "so the sweep stops and the points in flight are not recorded; put the file "
+               "back as it was to resume, or start over with --force", path,
+               sha ? "sha256 now " : "", sha ? sha : cause->message, recorded);
   return FALSE;
 }
 
-/* Reads what the worker wrote; at end of file reaps it and records its line (unless the
- * scenario file changed meanwhile: then FALSE with an error). */
+/* TRUE if every file the points read anew (sweep->inputs: the scenario, the CPU
+ * profiles) is as the sweep's header records it; else FALSE with an error naming one. */
+static gboolean
+inputs_unchanged (const NsSweep *sweep, GError **error)
+{
+  GHashTableIter iter;
+  gpointer path, sha;
+
+  g_hash_table_iter_init (&iter, sweep->inputs);
+  while (g_hash_table_iter_next (&iter, &path, &sha))
+    if (!input_unchanged (path, sha, error))
+      return FALSE;
+  return TRUE;
+}
+
+/* Reads what the worker wrote; at end of file reaps it and records its line (unless a
+ * file the points read changed meanwhile: then FALSE with an error). */
 static gboolean
 worker_read (NsSweep *sweep, const NsSweepRunOptions *opt, NsWorker *w, gboolean *finished,
              GError **error)
@@ -1444,7 +1481,7 @@ worker_read (NsSweep *sweep, const NsSweepRunOptions *opt, NsWorker *w, gboolean
     return TRUE;
   *finished = TRUE;
   out = ns_child_reap (&w->child, &status);
-  if (!scenario_unchanged (sweep, error))
+  if (!inputs_unchanged (sweep, error))
     return FALSE;
   line = worker_result (sweep, w, out, status);
   if (!append_durably (sweep, line, error))
@@ -1523,7 +1560,7 @@ wait_workers (NsSweep *sweep, const NsSweepRunOptions *opt, GArray *workers, gui
 }
 
 /* Runs the points not in the output, up to jobs at once, each between two checks that the
- * scenario file is the sweep's. */
+ * files the points read are the sweep's. */
 gboolean
 ns_sweep_run (NsSweep *sweep, const NsSweepRunOptions *opt, GError **error)
 {
@@ -1544,7 +1581,7 @@ ns_sweep_run (NsSweep *sweep, const NsSweepRunOptions *opt, GError **error)
         next++;
         continue;
       }
-      if (!(ok = scenario_unchanged (sweep, error) && spawn_worker (sweep, next++, &w, error)))
+      if (!(ok = inputs_unchanged (sweep, error) && spawn_worker (sweep, next++, &w, error)))
         break;
       g_array_append_val (workers, w);
     }

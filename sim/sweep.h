@@ -90,8 +90,9 @@ gboolean    ns_sweep_open         (NsSweep *sweep, const char *output, NsSweepMo
 gboolean    ns_sweep_was_torn     (const NsSweep *sweep);
 /* Runs the points not in the output, up to jobs at once; appends each as it finishes.
  * Before it starts a point and before it records one, it checks that the scenario file
- * still has the sha256 of the header (each point reads the file anew): if not, it stops,
- * recording nothing more, and returns FALSE with NS_ERROR_INPUT. Returns FALSE otherwise
+ * and the CPU profiles (ns_sweep_profile_files) still have the sha256 of the header (each
+ * point reads them anew): if not, it stops, recording nothing more, and returns FALSE
+ * with NS_ERROR_INPUT. Returns FALSE otherwise
  * only on an I/O error; an interrupted run returns TRUE (see complete). */
 gboolean    ns_sweep_run          (NsSweep *sweep, const NsSweepRunOptions *options,
                                    GError **error);

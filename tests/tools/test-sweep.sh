@@ -314,6 +314,24 @@ cp "$TMP/ed.orig" "$TMP/ed.xml"
 expect 0 "sweep --resume once the scenario is back" -- "$NETSIM" sweep $ED --resume \
   -o "$TMP/ed.csv" "$TMP/ed.xml"
 [ "$(points "$TMP/ed.csv")" -eq 8 ] && ok || bad "the resumed sweep has $(points "$TMP/ed.csv") points"
+# ... and so does the CPU profile the points run on, which they read anew too
+mkdir "$TMP/pe" && cp "$DATA/scenarios/cpus/generic.xml" "$TMP/pe/generic.xml"
+# shellcheck disable=SC2086
+"$NETSIM" sweep $ED --set "cpu.profile=$TMP/pe/generic.xml" -o "$TMP/pe.csv" "$TMP/ed.xml" \
+  2>"$TMP/pe.err" &
+BG=$!
+i=0
+while [ "$i" -lt 600 ]; do
+  [ -f "$TMP/pe.csv" ] && [ "$(points "$TMP/pe.csv")" -ge 1 ] && break
+  sleep 0.05; i=$((i + 1))
+done
+sed 's/name="branch.mispredict_cycles" value="[0-9.]*"/name="branch.mispredict_cycles" value="100"/' \
+  "$DATA/scenarios/cpus/generic.xml" >"$TMP/pe/generic.xml"
+wait "$BG"; got=$?
+BG=
+[ "$got" -eq 2 ] && grep -q "^netsim sweep: .*pe/generic.xml changed during the sweep" "$TMP/pe.err" &&
+  [ "$(points "$TMP/pe.csv")" -lt 8 ] && ok ||
+  bad "sweep over a profile edited meanwhile: exit $got, $(cat "$TMP/pe.err")"
 
 # a swept CPU profile edited between a run and its --resume is noticed (its hash is in the
 # header), so points run on two versions of it are never mixed in one file
