@@ -301,7 +301,7 @@ while [ "$i" -lt 600 ]; do
   [ -f "$TMP/ed.csv" ] && [ "$(points "$TMP/ed.csv")" -ge 1 ] && break
   sleep 0.05; i=$((i + 1))
 done
-sed 's/body-insns="10"/body-insns="11"/' "$TMP/ed.orig" >"$TMP/ed.xml"
+{ cat "$TMP/ed.orig"; echo '<!-- edited -->'; } >"$TMP/ed.xml"
 wait "$BG"; got=$?
 BG=
 [ "$got" -eq 2 ] &&
@@ -325,8 +325,7 @@ while [ "$i" -lt 600 ]; do
   [ -f "$TMP/pe.csv" ] && [ "$(points "$TMP/pe.csv")" -ge 1 ] && break
   sleep 0.05; i=$((i + 1))
 done
-sed 's/name="branch.mispredict_cycles" value="[0-9.]*"/name="branch.mispredict_cycles" value="100"/' \
-  "$DATA/scenarios/cpus/generic.xml" >"$TMP/pe/generic.xml"
+{ cat "$DATA/scenarios/cpus/generic.xml"; echo '<!-- edited -->'; } >"$TMP/pe/generic.xml"
 wait "$BG"; got=$?
 BG=
 [ "$got" -eq 2 ] && grep -q "^netsim sweep: .*pe/generic.xml changed during the sweep" "$TMP/pe.err" &&

@@ -74,7 +74,7 @@ if command -v pgrep >/dev/null 2>&1 && command -v ps >/dev/null 2>&1; then
   "$NETSIM" validate -q --jobs 2 --set measure.duration=40ms 000-ipv4-1G >/dev/null 2>&1 &
   parent=$!
   kids=
-  for _ in $(seq 50); do
+  for _ in $(seq 100); do
     kids=$(pgrep -P "$parent") && [ "$(echo "$kids" | wc -l)" -eq 2 ] && break
     sleep 0.1
   done
