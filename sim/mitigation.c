@@ -400,17 +400,34 @@ typedef struct {
   gboolean   moded;   /* a mode word came (else the value changes nothing) */
   NsRetbleed mode;    /* the last one's mode */
   gboolean   asked;   /* it was not "auto" */
+  gboolean   skipped; /* a "stuff" the kernel does not know yet was skipped */
 } NsRetbleedArg;
 
-/* Parses value into *arg (auto_mode for "auto"); FALSE if a word is no mode nor nosmt. */
+/* Adds to *slot that the mitigation in force became mode_name, and why. */
+static void
+why_changed (char **slot, const char *mode_name, const char *because)
+{
+  g_autofree char *text = g_strdup_printf ("%s; " NS_MITIGATION_KERNEL_CHOSE "%s, as %s",
+                                           *slot, mode_name, because);
+
+  why_set (slot, text);
+}
+
+/* Parses value into *arg (auto_mode for "auto"); FALSE if a word is no mode nor nosmt.
+ * Before 6.2 retbleed_parse_cmdline() does not know "stuff" and skips it ("Ignoring
+ * unknown retbleed option"), so an earlier mode word stands: without knows_stuff it is
+ * skipped too (a word of later kernels, not a typo). */
 static gboolean
-parse_retbleed (const char *value, NsRetbleed auto_mode, NsRetbleedArg *arg)
+parse_retbleed (const char *value, NsRetbleed auto_mode, gboolean knows_stuff,
+                NsRetbleedArg *arg)
 {
   g_auto (GStrv) words = g_strsplit (value, ",", -1);
   int mode;
 
   for (guint i = 0; words[i]; i++) {
-    if (!strcmp (words[i], "nosmt"))
+    if (!knows_stuff && !strcmp (words[i], "stuff"))
+      arg->skipped = TRUE;
+    if (!strcmp (words[i], "nosmt") || (!knows_stuff && !strcmp (words[i], "stuff")))
       continue;
     if (!strcmp (words[i], "auto"))
       mode = auto_mode;
@@ -453,14 +470,15 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
                NsMitigations *out, NsWhy *why)
 {
   NsMitigations next = *out;
-  NsRetbleedArg rb = { FALSE, out->retbleed, cmd->retbleed_asked };
+  NsRetbleedArg rb = { FALSE, out->retbleed, cmd->retbleed_asked, FALSE };
   gboolean ok, changes = TRUE;
   char **slot;
   NsBug bug;
   int v;
 
   if (!strcmp (key, "retbleed")) {
-    ok = value && parse_retbleed (value, cmd->defaults->retbleed, &rb);
+    ok = value && parse_retbleed (value, cmd->defaults->retbleed,
+                                  ns_kernel_version_cmp (cmd->kernel, "6.2") >= 0, &rb);
     next.retbleed = rb.mode;
     changes = rb.moded;
     bug = NS_BUG_RETBLEED, slot = &why->retbleed;
@@ -487,6 +505,9 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
     why_set (slot, reason);
     cmd->retbleed_asked = rb.asked;
   }
+  if (ok && rb.skipped)
+    why_changed (slot, ns_retbleed_name (out->retbleed), "this kernel's "
+                 "retbleed_parse_cmdline() does not know 'stuff' (6.2+) and ignores it");
   return ok;
 }
 
@@ -645,16 +666,6 @@ apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   out->pti = FALSE;
   out->mds_verw = FALSE;
   out->bhi = NS_BHI_OFF;
-}
-
-/* Adds to *slot that the mitigation in force became mode_name, and why. */
-static void
-why_changed (char **slot, const char *mode_name, const char *because)
-{
-  g_autofree char *text = g_strdup_printf ("%s; " NS_MITIGATION_KERNEL_CHOSE "%s, as %s",
-                                           *slot, mode_name, because);
-
-  why_set (slot, text);
 }
 
 /* spectre_v2's auto choice where the profile's is legacy IBRS (an Intel CPU with the

@@ -407,6 +407,13 @@ START_TEST (test_retbleed_values)
   ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=retpoline").retbleed, NS_RETBLEED_OFF);
+  /* 6.1's parser skips "stuff" (unknown to it): an earlier mode word stands */
+  ck_assert (ns_mitigations_select (amd_retpoline, 1, "6.1", "retbleed=unret,stuff", &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_UNRET);
+  ck_assert (has_line (m.explain, "retbleed=unret", "does not know 'stuff'"));
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_69 (amd_retpoline, "retbleed=unret,stuff").retbleed,
+                    NS_RETBLEED_STUFF);
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=ibrs").retbleed, NS_RETBLEED_IBRS);
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=retpoline retbleed=unret").retbleed,
                     NS_RETBLEED_UNRET);
