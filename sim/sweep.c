@@ -53,6 +53,7 @@ struct _NsSweep {
   guint64      seed;
   guint        repeat;
   char        *variant;       /* --variant */
+  gboolean     timing;        /* a wall_s column (host time: differs between runs) */
   gboolean     prepared;
   guint        n_points;
   GPtrArray   *columns;       /* char*, NULL-terminated */
@@ -595,6 +596,14 @@ ns_sweep_set_repeat (NsSweep *sweep, guint repeat)
   sweep->repeat = repeat;
 }
 
+/* With timing, each line ends with the host seconds its point took (a wall_s column). */
+void
+ns_sweep_set_timing (NsSweep *sweep, gboolean timing)
+{
+  g_return_if_fail (sweep != NULL && !sweep->prepared);
+  sweep->timing = timing;
+}
+
 /* Restricts the variants to name. */
 void
 ns_sweep_set_variant (NsSweep *sweep, const char *name)
@@ -729,7 +738,7 @@ static void
 prepare_columns (NsSweep *sweep)
 {
   static const char *const tail[] = { "status", "metric", "value", "cv", "reps", "ops",
-                                      "values", "error", "wall_s" };
+                                      "values", "error" };
 
   sweep->columns = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (sweep->columns, g_strdup ("point"));
@@ -741,6 +750,8 @@ prepare_columns (NsSweep *sweep)
   sweep->n_key = sweep->columns->len;
   for (guint i = 0; i < G_N_ELEMENTS (tail); i++)
     g_ptr_array_add (sweep->columns, g_strdup (tail[i]));
+  if (sweep->timing)
+    g_ptr_array_add (sweep->columns, g_strdup ("wall_s"));
   g_ptr_array_add (sweep->columns, NULL);
 }
 
@@ -1063,7 +1074,8 @@ append_double (GString *out, double value)
   g_string_append (out, text);
 }
 
-/* point's line: the key, then the variant result, or "failed" and message. */
+/* point's line: the key, then the variant result, or "failed" and message; with timing,
+ * the wall time last. */
 static char *
 point_line (const NsSweep *sweep, guint point, const NsVariantResult *vr,
             const char *message, double wall_s)
@@ -1082,13 +1094,14 @@ point_line (const NsSweep *sweep, guint point, const NsVariantResult *vr,
         g_string_append_c (out, ';');
       append_double (out, vr->values[r]);
     }
-    g_string_append (out, ",,");
+    g_string_append_c (out, ',');
   } else {
     g_string_append_printf (out, ",failed,%s,,,,,,", sweep->base->measure.metric);
     ns_csv_field_one_line (out, message);
-    g_string_append_c (out, ',');
   }
-  g_string_append_printf (out, "%.3f\n", wall_s);
+  if (sweep->timing)
+    g_string_append_printf (out, ",%.3f", wall_s);
+  g_string_append_c (out, '\n');
   return g_string_free (out, FALSE);
 }
 
@@ -1186,7 +1199,17 @@ fail:
   return NULL;
 }
 
-/* Names the first line where the file's header and this sweep's differ. */
+/* TRUE if column lines a and b differ only in b's trailing wall_s column. */
+static gboolean
+only_timing_added (const char *a, const char *b)
+{
+  gsize n = strlen (a);
+
+  return !strncmp (a, b, n) && !strcmp (b + n, ",wall_s");
+}
+
+/* Names the first line where the file's header and this sweep's differ; a file written
+ * with --timing and resumed without it (or the reverse) is told so. */
 static void
 header_mismatch (const NsSweep *sweep, const char *content, GError **error)
 {
@@ -1196,11 +1219,22 @@ header_mismatch (const NsSweep *sweep, const char *content, GError **error)
 
   while (have[i] && want[i] && !strcmp (have[i], want[i]))
     i++;
+  if (have[i] && want[i] && (only_timing_added (want[i], have[i]) ||
+                             only_timing_added (have[i], want[i])))
+    goto timing;
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: the file was written by a "
                "different sweep (scenario, netsim version, profiles, parameters or values "
                "differ): the line is '%.200s', this sweep's is '%.200s'. Use another --output, "
                "or --force to start over", sweep->output, i + 1,
                have[i] ? have[i] : "(end of file)", want[i] ? want[i] : "(end of header)");
+  return;
+
+/* ERRORS */
+timing:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: the file was written %s "
+               "--timing (%s wall_s column); resume it %s --timing, so that its lines keep "
+               "one layout", sweep->output, i + 1, sweep->timing ? "without" : "with",
+               sweep->timing ? "no" : "a", sweep->timing ? "without" : "with");
 }
 
 /* Records a line read back or just written; checks it belongs to this sweep. */

@@ -54,6 +54,10 @@ void        ns_sweep_free         (NsSweep *sweep);
 gboolean    ns_sweep_add_param    (NsSweep *sweep, const char *spec, GError **error);
 void        ns_sweep_set_seed     (NsSweep *sweep, guint64 seed);
 void        ns_sweep_set_repeat   (NsSweep *sweep, guint repeat);
+/* With timing, each line ends with a wall_s column: the host seconds its point took (the
+ * one thing that differs between runs); without (the default), a sweep's output is the
+ * same byte for byte whatever --jobs. Before ns_sweep_prepare. */
+void        ns_sweep_set_timing   (NsSweep *sweep, gboolean timing);
 /* Restricts the variants to name (like --param variant=NAME). */
 void        ns_sweep_set_variant  (NsSweep *sweep, const char *name);
 /* Completes the grid (checks values, adds the variant dimension) and builds the header. */

@@ -75,18 +75,23 @@ show_progress (const NsSweepProgress *p, gpointer data)
 
 #define MAX_FAILURES_SHOWN 5
 
+typedef struct {
+  guint shown;               /* failures printed so far */
+  gint  error_column;        /* index of the error field in a point's fields */
+} NsFailures;
+
 /* Prints the error of the first few points that fail, as they fail. */
 static void
 show_failure (guint point, const char *const *fields, gpointer data)
 {
-  guint *shown = data;
-  guint n = g_strv_length ((char **) fields);
+  NsFailures *f = data;
+  const char *error = fields[f->error_column];
 
-  if (n < 2 || strcmp (fields[n - 2], "") == 0 || (*shown)++ >= MAX_FAILURES_SHOWN)
+  if (error == NULL || error[0] == '\0' || f->shown++ >= MAX_FAILURES_SHOWN)
     return;
   g_printerr ("%snetsim sweep: point %u failed: %s\n", isatty (STDERR_FILENO) ? "\r" : "",
-              point, fields[n - 2]);
-  if (*shown == MAX_FAILURES_SHOWN)
+              point, error);
+  if (f->shown == MAX_FAILURES_SHOWN)
     g_printerr ("netsim sweep: (further failures are only in the output)\n");
 }
 
@@ -178,6 +183,8 @@ plot_check (NsPlot *plot, const NsSweep *sweep)
     goto bad_series;
   if (!is_result_column (plot->y) && !ns_sweep_has_metric (sweep, plot->y))
     goto bad_y;
+  if (is_result_column (plot->y) && column_index (sweep, plot->y) < 0)
+    goto y_needs_timing;
   if (plot->series == NULL && strcmp (plot->x, "variant") && column_index (sweep, "variant") > 0)
     plot->series = g_strdup ("variant");
   return TRUE;
@@ -192,7 +199,11 @@ bad_series:
   return FALSE;
 bad_y:
   g_printerr ("netsim sweep: --plot: y=%s is neither the scenario's metric (nor a swept "
-              "measure.metric) nor one of value, cv, reps, ops, wall_s\n", plot->y);
+              "measure.metric) nor one of value, cv, reps, ops, wall_s (with --timing)\n",
+              plot->y);
+  return FALSE;
+y_needs_timing:
+  g_printerr ("netsim sweep: --plot: y=%s is a column only --timing writes\n", plot->y);
   return FALSE;
 }
 
@@ -586,7 +597,7 @@ typedef struct {
   gboolean seed_given;
   guint64 seed;
   gint   jobs, repeat;
-  gboolean resume, force, quiet;
+  gboolean resume, force, quiet, timing;
 } NsSweepArgs;
 
 /* Prints on stderr a note for each fitted value the sweep carries to another CPU. */
@@ -665,6 +676,7 @@ build_sweep (const char *path, const NsSweepArgs *a, GError **error)
   if (a->seed_given)
     ns_sweep_set_seed (sweep, a->seed);
   ns_sweep_set_repeat (sweep, (guint) a->repeat);
+  ns_sweep_set_timing (sweep, a->timing);
   if (!ns_sweep_prepare (sweep, error))
     goto fail;
   print_fit_notes (sweep);
@@ -723,15 +735,15 @@ static int
 run_sweep (NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, int argc, char **argv)
 {
   NsSweepRunOptions opt = { (guint) a->jobs, &stop_level, NULL, NULL, NULL };
+  NsFailures failures = { 0, column_index (sweep, "error") };
   GError *err = NULL;
-  guint shown = 0;
   gboolean ok;
 
   if (!a->quiet && isatty (STDERR_FILENO))
     opt.progress = show_progress;
   if (!a->quiet)
     opt.point_done = show_failure;
-  opt.progress_data = &shown;
+  opt.progress_data = &failures;
   install_signals ();
   ok = ns_sweep_run (sweep, &opt, &err);
   if (opt.progress)
@@ -769,7 +781,8 @@ static const char description[] =
   "        renders the image if gnuplot is installed. series defaults to variant.\n"
   "\n"
   "Each point's seed derives from --seed (default: the scenario's) and the point's index,\n"
-  "so results do not depend on --jobs. An interrupted sweep continues with --resume.\n"
+  "so the output is the same byte for byte whatever --jobs (unless --timing adds each\n"
+  "point's host time). An interrupted sweep continues with --resume.\n"
   "Exit status: 0 every point ran, 1 some point failed (recorded with its error), 2 bad\n"
   "input or usage, 128+N stopped by signal N. See doc/sweeps.md.";
 
@@ -804,6 +817,9 @@ ns_cmd_sweep (int argc, char **argv)
     { "force", 0, 0, G_OPTION_ARG_NONE, &a.force, "Overwrite an existing --output", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "No progress or summary on standard "
       "error", NULL },
+    { "timing", 0, 0, G_OPTION_ARG_NONE, &a.timing, "Add a wall_s column: the host seconds "
+      "each point took (it differs between runs; without it the output is the same byte "
+      "for byte whatever --jobs)", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — sweep a scenario "

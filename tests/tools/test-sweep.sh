@@ -1,6 +1,6 @@
 #!/bin/sh
-# test-sweep.sh — netsim sweep end to end: --jobs 1 and --jobs 2 give the same CSV (minus wall
-# time); a sweep killed with SIGKILL half-way and resumed ends with every point exactly once
+# test-sweep.sh — netsim sweep end to end: --jobs 1 and --jobs 2 give the same CSV byte for
+# byte (host time only with --timing); a sweep killed with SIGKILL half-way and resumed ends with every point exactly once
 # and the results of an uninterrupted run; SIGINT stops cleanly and says how to resume;
 # --resume refuses another sweep's file; failed points are recorded; --plot and --json.
 set -u
@@ -21,7 +21,7 @@ expect () {
   "$@" >"$TMP/out" 2>"$TMP/err"; got=$?
   if [ "$got" -eq "$want" ]; then ok; else bad "$what: exit $got, wanted $want"; cat "$TMP/err"; fi
 }
-# The data lines of a sweep output without their last field (wall time), header kept.
+# The data lines of a --timing sweep output without their last field (wall time), header kept.
 strip () { sed '/^[0-9]/s/,[^,]*$//' "$1"; }
 # Data lines in a sweep output.
 points () { grep -c '^[0-9]' "$1"; }
@@ -47,18 +47,50 @@ expect 0 "sweep with a --set over the variants' own" -- "$NETSIM" sweep -q --var
   "$TMP/err")" -eq 1 ] && ok || bad "sweep: a --set over a variant's set not noted once: $(cat "$TMP/err")"
 grep -q "variant 'lfence'" "$TMP/err" && bad "sweep: a variant --variant left out is noted" || ok
 
-# --jobs 1 and --jobs 2: byte-identical but for the wall time
-expect 0 "sweep --jobs 1" -- "$NETSIM" sweep -q $GRID --jobs 1 -o "$TMP/j1.csv" "$SC"
-expect 0 "sweep --jobs 2" -- "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/j2.csv" "$SC"
+# --jobs 1 and --jobs 2: byte-identical, CSV and JSON (no host time unless --timing)
+expect 0 "sweep --jobs 1" -- "$NETSIM" sweep -q $GRID --jobs 1 -o "$TMP/j1.csv" --json "$TMP/j1.json" "$SC"
+expect 0 "sweep --jobs 2" -- "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/j2.csv" --json "$TMP/j2.json" "$SC"
 [ "$(points "$TMP/j1.csv")" -eq $N ] && ok || bad "--jobs 1: $(points "$TMP/j1.csv") points, wanted $N"
-strip "$TMP/j1.csv" >"$TMP/j1.cut"
-strip "$TMP/j2.csv" >"$TMP/j2.cut"
-cmp -s "$TMP/j1.cut" "$TMP/j2.cut" && ok || bad "--jobs 1 and --jobs 2 outputs differ"
+cmp -s "$TMP/j1.csv" "$TMP/j2.csv" && ok || bad "--jobs 1 and --jobs 2 CSV differ"
+cmp -s "$TMP/j1.json" "$TMP/j2.json" && ok || bad "--jobs 1 and --jobs 2 JSON differ"
 grep -q '^# netsim-version ' "$TMP/j1.csv" && grep -q '^# scenario-sha256 ' "$TMP/j1.csv" &&
   grep -q '^# sweep workload.depth = 1:20:1 ' "$TMP/j1.csv" && grep -q '^# param ' "$TMP/j1.csv" &&
   ok || bad "header: version, scenario hash, swept parameters, parameter set"
-grep -q '^point,workload.depth,workload.body-insns,variant,repetition,seed,status,metric,value,cv,reps,ops,values,error,wall_s$' \
+grep -q '^point,workload.depth,workload.body-insns,variant,repetition,seed,status,metric,value,cv,reps,ops,values,error$' \
   "$TMP/j1.csv" && ok || bad "column line"
+grep -q 'wall_s' "$TMP/j1.json" && bad "JSON without --timing has wall_s" || ok
+# --timing adds the host time as a last column (and JSON field); otherwise the same lines
+TG="--variant plain-ret --param workload.depth=1:4:1 --set measure.warmup=10us --set measure.duration=2ms"
+# shellcheck disable=SC2086
+expect 0 "sweep" -- "$NETSIM" sweep -q $TG -o "$TMP/nt.csv" "$SC"
+# shellcheck disable=SC2086
+expect 0 "sweep --timing" -- "$NETSIM" sweep -q $TG --timing -o "$TMP/tm.csv" --json "$TMP/tm.json" "$SC"
+grep -q '^point,.*,error,wall_s$' "$TMP/tm.csv" && [ "$(grep -c '^[0-9].*,[0-9]*\.[0-9][0-9][0-9]$' \
+  "$TMP/tm.csv")" -eq 4 ] && grep -q '"wall_s": [0-9]' "$TMP/tm.json" && ok ||
+  bad "--timing: no wall_s column: $(cat "$TMP/tm.csv")"
+strip "$TMP/tm.csv" | sed 's/,error,wall_s$/,error/' | cmp -s "$TMP/nt.csv" - && ok ||
+  bad "--timing changed more than the wall_s column"
+# a file keeps the layout it was started with: --resume with the other one is refused, saying so
+# shellcheck disable=SC2086
+expect 2 "--resume of a --timing sweep without --timing" -- "$NETSIM" sweep -q $TG --resume \
+  -o "$TMP/tm.csv" "$SC"
+grep -q "tm.csv:[0-9]*: --resume: the file was written with --timing (a wall_s column); resume it with --timing" \
+  "$TMP/err" && ok || bad "--resume without --timing of a --timing file: $(cat "$TMP/err")"
+# shellcheck disable=SC2086
+expect 2 "--resume of a sweep with --timing" -- "$NETSIM" sweep -q $TG --timing --resume \
+  -o "$TMP/nt.csv" "$SC"
+grep -q "nt.csv:[0-9]*: --resume: the file was written without --timing (no wall_s column); resume it without --timing" \
+  "$TMP/err" && ok || bad "--resume with --timing of a file without: $(cat "$TMP/err")"
+sed -i '/^3,/d' "$TMP/tm.csv"
+# shellcheck disable=SC2086
+expect 0 "--resume --timing of a --timing sweep" -- "$NETSIM" sweep -q $TG --timing --resume \
+  -o "$TMP/tm.csv" "$SC"
+[ "$(grep -c '^[0-9].*,[0-9]*\.[0-9][0-9][0-9]$' "$TMP/tm.csv")" -eq 4 ] && ok ||
+  bad "--resume --timing: $(cat "$TMP/tm.csv")"
+expect 2 "--plot y=wall_s without --timing" -- "$NETSIM" sweep -q $TG -o "$TMP/pw.csv" \
+  --plot x=workload.depth,y=wall_s "$TMP/pw.png" "$SC"
+grep -q "y=wall_s is a column only --timing writes" "$TMP/err" && [ ! -e "$TMP/pw.csv" ] && ok ||
+  bad "--plot y=wall_s without --timing: $(cat "$TMP/err")"
 
 # a worker does not keep the output open: the file's flock is the parent's, and a worker
 # still finishing its point after the parent was killed must not make the --resume that
@@ -110,11 +142,10 @@ grep -q 'torn' "$TMP/err" && ok || bad "--resume reports the torn line"
 grep -q 'resuming' "$TMP/err" && ok || bad "--resume says it resumes"
 [ "$(points "$TMP/k.csv")" -eq $N ] && ok || bad "resumed: $(points "$TMP/k.csv") points, wanted $N"
 [ -z "$(grep '^[0-9]' "$TMP/k.csv" | cut -d, -f1 | sort | uniq -d)" ] && ok || bad "a point appears twice"
-strip "$TMP/k.csv" >"$TMP/k.cut"
-cmp -s "$TMP/j1.cut" "$TMP/k.cut" && ok || bad "resumed output differs from the uninterrupted one"
+cmp -s "$TMP/j1.csv" "$TMP/k.csv" && ok || bad "resumed output differs from the uninterrupted one"
 # resuming a complete sweep runs nothing and changes nothing
 expect 0 "--resume of a complete sweep" -- "$NETSIM" sweep -q $GRID -o "$TMP/k.csv" --resume "$SC"
-strip "$TMP/k.csv" | cmp -s "$TMP/j1.cut" - && ok || bad "--resume of a complete sweep changed it"
+cmp -s "$TMP/j1.csv" "$TMP/k.csv" && ok || bad "--resume of a complete sweep changed it"
 
 # SIGINT: finish the points in flight, exit 130, print how to resume
 "$NETSIM" sweep $GRID --jobs 2 -o "$TMP/i.csv" "$SC" 2>"$TMP/i.err" &
@@ -131,7 +162,7 @@ BG=
 grep -q -- '--resume' "$TMP/i.err" && ok || bad "SIGINT: no resume command: $(cat "$TMP/i.err")"
 [ -z "$(tail -c 1 "$TMP/i.csv" | tr -d '\n')" ] && ok || bad "SIGINT left a torn line"
 expect 0 "--resume after SIGINT" -- "$NETSIM" sweep -q $GRID -o "$TMP/i.csv" --resume "$SC"
-strip "$TMP/i.csv" | cmp -s "$TMP/j1.cut" - && ok || bad "resumed after SIGINT differs"
+cmp -s "$TMP/j1.csv" "$TMP/i.csv" && ok || bad "resumed after SIGINT differs"
 
 # SIGTERM: abandon the points in flight at once, exit 143, nothing torn
 "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/t.csv" "$SC" 2>"$TMP/t.err" &
