@@ -661,23 +661,13 @@ unknown:
   return FALSE;
 }
 
-/* The variant the sweep's first point runs, NULL if the scenario has none. */
-static const char *
-first_variant (const NsSweep *sweep)
-{
-  const NsSweepDim *dim;
-
-  if (sweep->variant_dim < 0)
-    return NULL;
-  dim = sweep->dims->pdata[sweep->variant_dim];
-  return dim->values->pdata[0];
-}
-
-/* Tries one value of a dimension on its own: does the scenario load with it, on the first
- * point's variant? A workload attribute is read by the workload's model, so for one the
- * workload is set up as well, which refuses an attribute it does not take. */
+/* Tries one value of a dimension on its own on variant (NULL: the scenario has none): does
+ * the scenario load with it? A workload attribute is read by the workload's model, so for
+ * one the workload is set up as well, which refuses an attribute it does not take or a
+ * value it cannot use; a parameter value must be in its range, a CPU profile must load. */
 static gboolean
-try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GError **error)
+try_value_on (const NsSweep *sweep, const NsSweepDim *dim, const char *value,
+              const char *variant, GError **error)
 {
   g_autofree char *param = g_strdup_printf ("%s=%s", dim->path, value);
   const char *const params[] = { param, NULL };
@@ -686,9 +676,9 @@ try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GErro
   NsScenario *sc;
 
   if (g_str_has_prefix (dim->path, "workload."))
-    return ns_run_check_workload (sweep->path, first_variant (sweep), &opt, error);
-  sc = ns_scenario_load_variant (sweep->path, first_variant (sweep),
-                                 (const char *const *) sweep->sets, params, NULL, error);
+    return ns_run_check_workload (sweep->path, variant, &opt, error);
+  sc = ns_scenario_load_variant (sweep->path, variant, (const char *const *) sweep->sets,
+                                 params, NULL, error);
   if (sc == NULL)
     return FALSE;
   ns_scenario_free (sc);
@@ -698,21 +688,29 @@ try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GErro
     ns_params_free (registry);
     return ok;
   }
+  if (!strcmp (dim->path, "cpu.profile")) {
+    NsCpuProfile *profile = ns_cpu_profile_load (value, error);
+    if (profile == NULL)
+      return FALSE;
+    ns_cpu_profile_free (profile);
+  }
   return TRUE;
 }
 
-/* A dimension whose every value fails is a mistake in PATH: refuse it before running.
- * (A dimension with some bad values runs; those points are recorded as failed.) */
+/* Tries one value on each variant the sweep runs until one takes it (a value may be meant
+ * for what only some variants have); FALSE with the first variant's error if none does. */
 static gboolean
-check_dim (const NsSweep *sweep, const NsSweepDim *dim, GError **error)
+try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GError **error)
 {
+  const NsSweepDim *variants;
   GError *first = NULL;
 
-  if (g_str_has_prefix (dim->path, "param.") && ns_param_lookup (dim->path + 6) == NULL)
-    goto unknown_param;
-  for (guint i = 0; i < dim->values->len; i++) {
+  if (sweep->variant_dim < 0)
+    return try_value_on (sweep, dim, value, NULL, error);
+  variants = sweep->dims->pdata[sweep->variant_dim];
+  for (guint i = 0; i < variants->values->len; i++) {
     GError *local = NULL;
-    if (try_value (sweep, dim, dim->values->pdata[i], &local)) {
+    if (try_value_on (sweep, dim, value, variants->values->pdata[i], &local)) {
       g_clear_error (&first);
       return TRUE;
     }
@@ -721,8 +719,43 @@ check_dim (const NsSweep *sweep, const NsSweepDim *dim, GError **error)
     else
       g_error_free (local);
   }
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s=%s: no value works: %s",
-               dim->path, dim->spec, first->message);
+  g_propagate_error (error, first);
+  return FALSE;
+}
+
+/* Every value of a dimension must give a scenario that loads (and a workload that sets up,
+ * a parameter value in range): a typo is refused before any point runs. A dimension none
+ * of whose values works is a mistake in PATH and is said so. */
+static gboolean
+check_dim (const NsSweep *sweep, const NsSweepDim *dim, GError **error)
+{
+  GError *first = NULL;
+  const char *first_value = NULL;
+  guint n_bad = 0;
+
+  if (g_str_has_prefix (dim->path, "param.") && ns_param_lookup (dim->path + 6) == NULL)
+    goto unknown_param;
+  for (guint i = 0; i < dim->values->len; i++) {
+    GError *local = NULL;
+    if (try_value (sweep, dim, dim->values->pdata[i], &local))
+      continue;
+    n_bad++;
+    if (first == NULL) {
+      first = local;
+      first_value = dim->values->pdata[i];
+    } else {
+      g_error_free (local);
+    }
+  }
+  if (first == NULL)
+    return TRUE;
+  if (n_bad == dim->values->len)
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s=%s: no value works: %s",
+                 dim->path, dim->spec, first->message);
+  else
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s=%s: the value '%s' does not "
+                 "work (%u of %u values do not): %s", dim->path, dim->spec, first_value,
+                 n_bad, dim->values->len, first->message);
   g_error_free (first);
   return FALSE;
 

@@ -206,8 +206,10 @@ END_TEST
 START_TEST (test_prepare_refusals)
 {
   g_autofree char *path = micro_path ("call-chain.xml");
+  /* a dimension with one bad value is refused too, before any point runs */
   const char *bad[] = { "measure.repetitions=zero,none", "measure.nosuch=1", "param.no.such=1", "nopath", "=1",
-                        "variant=nope" };
+                        "variant=nope", "measure.repetitions=2,zero", "workload.depth=2,0",
+                        "param.cache.l2.latency_cycles=5,500", "cpu.profile=generic,nosuch" };
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
@@ -232,7 +234,8 @@ END_TEST
 
 START_TEST (test_failed_point_is_recorded)
 {
-  const char *const params[] = { "workload.depth=2,zero", NULL };
+  /* 1us parses, but a run refuses it (shorter than 10 scheduler quanta of the profile) */
+  const char *const params[] = { "measure.duration=20us,1us", NULL };
   NsSweep *sweep = make_sweep (params, "plain-ret", 1);
   g_autofree char *ok = ns_sweep_run_point (sweep, 0);
   g_autofree char *bad = ns_sweep_run_point (sweep, 1);
@@ -240,7 +243,7 @@ START_TEST (test_failed_point_is_recorded)
 
   ck_assert_msg (strstr (ok, ",ok,cycles_per_call,") != NULL, "%s", ok);
   ck_assert_str_eq (f[5], "failed");
-  ck_assert_msg (strstr (f[12], "depth") != NULL && strstr (f[12], "zero") != NULL, "%s", f[12]);
+  ck_assert_msg (strstr (f[12], "duration") != NULL && strstr (f[12], "1us") != NULL, "%s", f[12]);
   ck_assert (strchr (bad, '\n') == bad + strlen (bad) - 1);
   ns_sweep_free (sweep);
 }
