@@ -720,6 +720,19 @@ for how in "run -q" "run -q --variant plain-ret" "run -q --what-if measure.repet
     "$TMP/err" && ! grep -q "note:" "$TMP/err" && [ ! -e "$TMP/three.csv" ] && ok ||
     bad "$how --set over a malformed file: $(cat "$TMP/err")"
 done
+# a file with two variants of one name is refused with that error (file:line of the second,
+# the first's line) also when --variant names another, not as "no variant named" with the
+# list of both; the scenario's other variant-taking paths (sweep --variant, -p variant=) too
+sed 's/<variant name="L1-16KiB"\/>/<variant name="L2-256KiB"\/>/' "$MICRO/pointer-chase.xml" \
+  >"$TMP/dupvariant.xml"
+for how in "run -q" "run -q --variant L1-16KiB" "run -q --variant L2-256KiB" \
+           "sweep -q --variant L1-16KiB -p seed=1,2 -o $TMP/dupv.csv" \
+           "sweep -q -p variant=L1-16KiB -o $TMP/dupv.csv"; do
+  # shellcheck disable=SC2086
+  expect 2 "$how with two variants of one name" -- "$NETSIM" $how "$TMP/dupvariant.xml"
+  grep -q "^netsim [a-z]*: $TMP/dupvariant.xml:11: element variant: variant 'L2-256KiB' is given twice (first on line 10)$" \
+    "$TMP/err" && [ ! -e "$TMP/dupv.csv" ] && ok || bad "$how, two variants of one name: $(cat "$TMP/err")"
+done
 # errors found after loading (parameter ranges, workload attributes) name the --set too
 expect 2 "--set a parameter out of range" -- "$NETSIM" run -q --set param.cpu.mlp=0 "$MICRO/call-chain.xml"
 grep -q 'outside the valid range.*(after --set param.cpu.mlp=0)' "$TMP/err" && ok ||
