@@ -129,6 +129,12 @@ struct _NsEngine {
   guint64       n_events;
   gboolean      in_run;
   gboolean      stop_requested;
+  /* ns_engine_set_observer: called every observe_every steps of ns_engine_run */
+  NsEngineObserver observer;
+  gpointer      observer_data;
+  guint         observe_every;
+  guint         steps_unobserved;
+  gboolean      in_observer;  /* the observer runs: the engine must not change */
 };
 
 static __thread NsThread *current_thread;
@@ -329,7 +335,7 @@ ns_engine_spawn (NsEngine *engine, const char *name, guint cpu,
 {
   NsThread *thread;
 
-  g_return_val_if_fail (engine != NULL, NULL);
+  g_return_val_if_fail (engine != NULL && !engine->in_observer, NULL);
   g_return_val_if_fail (cpu < engine->n_cpus, NULL);
   g_return_val_if_fail (klass == NS_THREAD_USER || klass == NS_THREAD_SOFTIRQ, NULL);
   g_return_val_if_fail (fn != NULL, NULL);
@@ -364,7 +370,7 @@ no_coro:
 guint64
 ns_engine_schedule (NsEngine *engine, NsTime when, NsEventFunc fn, gpointer data)
 {
-  g_return_val_if_fail (engine != NULL, 0);
+  g_return_val_if_fail (engine != NULL && !engine->in_observer, 0);
   g_return_val_if_fail (fn != NULL, 0);
 
   return ns_event_queue_push (engine->events, MAX (when, engine->now), fn, data);
@@ -374,7 +380,7 @@ ns_engine_schedule (NsEngine *engine, NsTime when, NsEventFunc fn, gpointer data
 gboolean
 ns_engine_cancel (NsEngine *engine, guint64 seq)
 {
-  g_return_val_if_fail (engine != NULL, FALSE);
+  g_return_val_if_fail (engine != NULL && !engine->in_observer, FALSE);
   return ns_event_queue_cancel (engine->events, seq);
 }
 
@@ -499,6 +505,29 @@ engine_resume (NsEngine *engine, NsCpu *cpu, NsTime start)
     thread_retire (thread);
 }
 
+/* Calls the observer between two steps, with the engine locked against change. */
+static void
+engine_observe (NsEngine *engine)
+{
+  engine->steps_unobserved = 0;
+  engine->in_observer = TRUE;
+  engine->observer (engine, engine->observer_data);
+  engine->in_observer = FALSE;
+}
+
+/* Sets (fn NULL: removes) the observer ns_engine_run calls every `every` steps; see
+ * engine.h. */
+void
+ns_engine_set_observer (NsEngine *engine, guint every, NsEngineObserver fn, gpointer data)
+{
+  g_return_if_fail (engine != NULL && !engine->in_observer);
+  g_return_if_fail (fn == NULL || every > 0);
+  engine->observer = fn;
+  engine->observer_data = data;
+  engine->observe_every = every;
+  engine->steps_unobserved = 0;
+}
+
 /* Dispatches events and threads in time order until `end`, stop, or nothing is left. */
 NsTime
 ns_engine_run (NsEngine *engine, NsTime end)
@@ -530,6 +559,8 @@ ns_engine_run (NsEngine *engine, NsTime end)
         engine_dispatch_event (engine);
       else
         engine_resume (engine, cpu, start);
+      if (engine->observer != NULL && ++engine->steps_unobserved >= engine->observe_every)
+        engine_observe (engine);
     }
   engine->stop_requested = FALSE;
   engine->in_run = FALSE;
@@ -540,7 +571,7 @@ ns_engine_run (NsEngine *engine, NsTime end)
 void
 ns_engine_stop (NsEngine *engine)
 {
-  g_return_if_fail (engine != NULL);
+  g_return_if_fail (engine != NULL && !engine->in_observer);
   engine->stop_requested = TRUE;
 }
 
@@ -773,7 +804,7 @@ ns_thread_wake (NsThread *thread, NsTime at)
 {
   NsTime ready;
 
-  g_return_val_if_fail (thread != NULL, FALSE);
+  g_return_val_if_fail (thread != NULL && !thread->engine->in_observer, FALSE);
 
   if (thread->state != NS_THREAD_BLOCKED && thread->state != NS_THREAD_SPINNING)
     return FALSE;

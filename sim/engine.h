@@ -51,6 +51,15 @@ gboolean    ns_engine_cancel       (NsEngine *engine, guint64 seq);
  * ns_engine_stop(). Returns the global time reached. Can be called again to continue. */
 NsTime      ns_engine_run          (NsEngine *engine, NsTime end);
 void        ns_engine_stop         (NsEngine *engine);
+/* An observer watches a long run (a progress line): ns_engine_run calls fn (engine, data)
+ * after every `every` steps (an event dispatched or a thread resumed), between two steps
+ * and outside any simulated thread. fn may read the engine (ns_engine_now) and the host's
+ * clock, but must not change the simulation: scheduling, cancelling, spawning or stopping
+ * from it is refused (a critical warning), so a run is the same step for step with or
+ * without an observer. fn NULL removes it. */
+typedef void (*NsEngineObserver) (NsEngine *engine, gpointer data);
+void        ns_engine_set_observer (NsEngine *engine, guint every, NsEngineObserver fn,
+                                    gpointer data);
 /* Time of the last dispatched event or thread resumption (the global "now"). */
 NsTime      ns_engine_now          (NsEngine *engine);
 /* Clock of one CPU. */

@@ -794,10 +794,35 @@ ns_run_check_workload (const char *path, const char *variant, const NsRunOptions
   return ok;
 }
 
-/* Runs repetition rep on a fresh machine and adds its account to acc. */
+/* What the engine observer of a repetition reports progress to. */
+typedef struct {
+  const NsRunOptions *opt;
+  NsTime              end;          /* warmup + duration (or max-duration) */
+  gboolean            at_most;      /* the convergence rule may stop before end */
+  gint64              last_us;      /* host time of the last report */
+} NsRepWatch;
+
+/* Engine steps between two looks at the host clock. */
+#define REP_WATCH_STEPS 4096
+
+/* Engine observer: reports the simulated time reached, at most every NS_RUN_PROGRESS_MS. */
+static void
+rep_watch (NsEngine *engine, gpointer data)
+{
+  NsRepWatch *w = data;
+  gint64 now_us = g_get_monotonic_time ();
+
+  if (now_us - w->last_us < NS_RUN_PROGRESS_MS * 1000)
+    return;
+  w->last_us = now_us;
+  w->opt->progress_time (ns_engine_now (engine), w->end, w->at_most, w->opt->progress_data);
+}
+
+/* Runs repetition rep on a fresh machine and adds its account to acc; with
+ * opt->progress_time, reports its simulated time as it goes. */
 static gboolean
-run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums *acc,
-                NsRepResult *out, GError **error)
+run_repetition (const NsVariantSetup *vs, const NsRunOptions *opt, guint rep, guint64 seed,
+                NsVariantSums *acc, NsRepResult *out, GError **error)
 {
   const NsMeasure *m = &vs->sc->measure;
   NsMachine *machine = NULL;
@@ -807,11 +832,15 @@ run_repetition (const NsVariantSetup *vs, guint rep, guint64 seed, NsVariantSums
   guint64 rep_seed = ns_run_derive_seed (seed, rep);
   NsTime start;
   gboolean ok = FALSE;
+  NsRepWatch watch = { opt, m->warmup + (m->converge > 0 ? m->max_duration : m->duration),
+                       m->converge > 0, g_get_monotonic_time () };
 
   gsl_rng_set (rng, rep_seed);
   if (!workload_start (vs, rep_seed, rng, &machine, &engine, &state, error) ||
       !check_config_values (vs->sc, vs->build, error))
     goto out;
+  if (opt->progress_time != NULL)
+    ns_engine_set_observer (engine, REP_WATCH_STEPS, rep_watch, &watch);
   start = ns_engine_run (engine, m->warmup);
   vs->klass->mark (state);
   ns_machine_account_reset (machine);
@@ -1162,7 +1191,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
     NsRepResult rep = { 0 };
     if (opt->progress)
       opt->progress (name, index, total, r, n, opt->progress_data);
-    if (!run_repetition (&vs, r, seed, &acc, &rep, error)) {
+    if (!run_repetition (&vs, opt, r, seed, &acc, &rep, error)) {
       g_free (rep.rule);
       goto fail;
     }

@@ -79,6 +79,9 @@ typedef struct {
 
 typedef void (*NsRunProgress) (const char *variant, guint index, guint total, guint rep,
                                guint n_reps, gpointer data);
+/* Within a repetition: simulated time reached and the repetition's end (warmup + duration;
+ * with the convergence rule its max-duration, which it may stop short of: at_most). */
+typedef void (*NsRunTimeProgress) (NsTime done, NsTime end, gboolean at_most, gpointer data);
 
 typedef struct {
   const char *const *sets;      /* --set PATH=VALUE strings (may be NULL) */
@@ -90,9 +93,14 @@ typedef struct {
   guint64            seed;
   const char        *only_variant;  /* run just this variant (NULL = all) */
   gboolean           stacks;    /* collect the cycles of every calling context (folded) */
-  NsRunProgress      progress;
-  gpointer           progress_data;
+  NsRunProgress      progress;  /* as each repetition starts */
+  /* during a repetition, at most every NS_RUN_PROGRESS_MS of host time; read by an engine
+   * observer (ns_engine_set_observer), so the results are the same with it or without */
+  NsRunTimeProgress  progress_time;
+  gpointer           progress_data; /* for both */
 } NsRunOptions;
+
+#define NS_RUN_PROGRESS_MS 250
 
 /* TRUE if the scenario file at path loads as written (no set, no variant's <set>s);
  * else FALSE with the loader's "file:line: …" error (NS_ERROR_INPUT). A set or a

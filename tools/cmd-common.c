@@ -1,6 +1,7 @@
 /* cmd-common.c — helpers shared by the netsim subcommands. */
 #include "config.h"
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -650,4 +651,18 @@ ns_cmd_note_replaced (const char *command, GHashTable *seen, char **replaced)
                   "that variant runs its value%s\n", command, replaced[k],
                   strcmp (command, "run") == 0
                   ? " (--what-if compares every variant with it instead)" : "");
+}
+
+/* Seconds as m:ss or h:mm:ss ("?" if unknown: s < 0); see cmd.h. */
+char *
+ns_cmd_format_duration (double s)
+{
+  guint64 t = s < 0 ? 0 : (guint64) llround (s);
+
+  if (s < 0)
+    return g_strdup ("?");
+  if (t >= 3600)
+    return g_strdup_printf ("%" G_GUINT64_FORMAT ":%02u:%02u", t / 3600,
+                            (guint) (t / 60 % 60), (guint) (t % 60));
+  return g_strdup_printf ("%u:%02u", (guint) (t / 60), (guint) (t % 60));
 }

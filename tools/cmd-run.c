@@ -7,15 +7,64 @@
 #include "report.h"
 #include "run.h"
 
-/* Shows on stderr which variant and repetition is running (a newline after the last). */
+/* The progress line on a terminal: which variant and repetition runs, and how far it got. */
+typedef struct {
+  const char *variant;
+  guint       index, total, rep, n_reps;
+  gint64      rep_start_us;   /* host time the repetition started */
+  gboolean    shown;          /* a line is on the terminal (it needs a newline at the end) */
+} NsRunShow;
+
+/* Simulated time in the largest unit (s, ms, us, ns) that leaves it ≥ 1. */
+static char *
+format_sim_time (NsTime t)
+{
+  static const struct { NsTime per; const char *unit; } units[] = {
+    { NS_SEC (1), "s" }, { NS_MS (1), "ms" }, { NS_US (1), "us" }, { NS_NS (1), "ns" } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (t >= units[i].per)
+      return g_strdup_printf ("%.4g %s", (double) t / units[i].per, units[i].unit);
+  return g_strdup_printf ("%" G_GINT64_FORMAT " ps", t);
+}
+
+/* Shows on stderr which variant and repetition starts. */
 static void
 run_progress (const char *variant, guint index, guint total, guint rep, guint n_reps,
               gpointer data)
 {
-  g_printerr ("\r[%u/%u] %-32s repetition %u/%u", index + 1, total,
-              variant[0] ? variant : "(default)", rep + 1, n_reps);
-  if (index + 1 == total && rep + 1 == n_reps)
+  NsRunShow *show = data;
+
+  *show = (NsRunShow) { variant[0] ? variant : "(default)", index, total, rep, n_reps,
+                        g_get_monotonic_time (), TRUE };
+  g_printerr ("\r[%u/%u] %s, repetition %u/%u\033[K", index + 1, total, show->variant,
+              rep + 1, n_reps);
+}
+
+/* Shows on stderr how far the running repetition got in simulated time, and when it should
+ * end at the host rate so far. */
+static void
+run_time_progress (NsTime done, NsTime end, gboolean at_most, gpointer data)
+{
+  NsRunShow *show = data;
+  double f = end > 0 ? MIN ((double) done / (double) end, 1.0) : 0.0;
+  double elapsed = (g_get_monotonic_time () - show->rep_start_us) / 1e6;
+  g_autofree char *d = format_sim_time (done), *e = format_sim_time (end);
+  g_autofree char *eta = ns_cmd_format_duration (f > 0 ? elapsed * (1 - f) / f : -1);
+
+  g_printerr ("\r[%u/%u] %s, repetition %u/%u: %s of %s%s simulated (%.0f %%), ETA %s%s"
+              "\033[K", show->index + 1, show->total, show->variant, show->rep + 1,
+              show->n_reps, d, at_most ? "at most " : "", e, f * 100, at_most ? "≤ " : "",
+              eta);
+}
+
+/* Ends the progress line, if one is shown, so that what follows starts a line. */
+static void
+run_progress_end (NsRunShow *show)
+{
+  if (show->shown)
     g_printerr ("\n");
+  show->shown = FALSE;
 }
 
 /* Prints on stderr a note for each fitted value the run carries to another CPU. */
@@ -251,6 +300,7 @@ ns_cmd_run (int argc, char **argv)
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — run a scenario");
   NsReportOptions ropt = { NS_FORMAT_TABLE, FALSE, FALSE, 20, FALSE, FALSE };
   NsRunOptions opt = { 0 };
+  NsRunShow show = { 0 };
   NsRunResult *result;
   GError *err = NULL;
   gboolean ok;
@@ -298,12 +348,16 @@ ns_cmd_run (int argc, char **argv)
   scenario = ns_cmd_scenario_path (argv[1]);
   if (!outputs_not_inputs (scenario, &opt, what_ifs, output, folded, &err))
     return ns_cmd_fail (err);
-  if (!quiet && isatty (STDERR_FILENO))
+  if (!quiet && isatty (STDERR_FILENO)) {
     opt.progress = run_progress;
+    opt.progress_time = run_time_progress;
+    opt.progress_data = &show;
+  }
   if (what_ifs != NULL)
     result = run_with_what_if (scenario, &opt, what_ifs, &err);
   else
     result = ns_run_scenario (scenario, &opt, &err);
+  run_progress_end (&show);
   if (result == NULL)
     return ns_cmd_fail (err);
   print_fit_notes (result);

@@ -48,26 +48,12 @@ install_signals (void)
   sigaction (SIGTERM, &sa, NULL);
 }
 
-/* Seconds as m:ss or h:mm:ss ("?" if unknown). */
-static char *
-format_duration (double s)
-{
-  guint64 t = s < 0 ? 0 : (guint64) llround (s);
-
-  if (s < 0)
-    return g_strdup ("?");
-  if (t >= 3600)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT ":%02u:%02u", t / 3600,
-                            (guint) (t / 60 % 60), (guint) (t % 60));
-  return g_strdup_printf ("%u:%02u", (guint) (t / 60), (guint) (t % 60));
-}
-
 /* Progress line on the terminal: points done/total, failures, elapsed, ETA. */
 static void
 show_progress (const NsSweepProgress *p, gpointer data)
 {
-  g_autofree char *elapsed = format_duration (p->elapsed_s);
-  g_autofree char *eta = format_duration (p->eta_s);
+  g_autofree char *elapsed = ns_cmd_format_duration (p->elapsed_s);
+  g_autofree char *eta = ns_cmd_format_duration (p->eta_s);
 
   g_printerr ("\r[%u/%u] %u failed, %u running, elapsed %s, ETA %s   ", p->done, p->total,
               p->failed, p->running, elapsed, eta);

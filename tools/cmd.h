@@ -87,6 +87,8 @@ char    *ns_cmd_scenario_path (const char *arg);
 /* TRUE if 1 ≤ jobs ≤ ns_cmd_max_jobs (); else prints "netsim COMMAND: --jobs: expected
  * 1 to MAX (why), got JOBS" and returns FALSE (exit with 2). */
 gboolean ns_cmd_check_jobs    (const char *command, gint jobs);
+/* Host seconds as m:ss or h:mm:ss for a progress line; "?" if s < 0 (unknown). */
+char    *ns_cmd_format_duration (double s);
 /* Prints notes (NULL: error says why there are none) as "netsim COMMAND: note: …" lines
  * on stderr; frees notes and error. */
 void     ns_cmd_print_notes   (const char *command, char **notes, GError *error);

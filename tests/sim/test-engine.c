@@ -726,6 +726,49 @@ START_TEST (test_determinism)
 }
 END_TEST
 
+/* ---- an observer watches and changes nothing ---- */
+
+typedef struct {
+  guint  calls;
+  NsTime last;
+  gboolean monotone;
+} Watch;
+
+static void
+watch_observer (NsEngine *engine, gpointer data)
+{
+  Watch *w = data;
+
+  w->monotone = w->monotone && ns_engine_now (engine) >= w->last;
+  w->last = ns_engine_now (engine);
+  w->calls++;
+}
+
+START_TEST (test_observer_changes_nothing)
+{
+  Prog *plain = random_prog (99, 0), *watched = random_prog (99, 0);
+  Watch w = { 0, 0, TRUE };
+
+  ns_engine_set_observer (watched->engine, 7, watch_observer, &w);
+  ns_engine_run (plain->engine, NS_TIME_FOREVER);
+  ns_engine_run (watched->engine, NS_TIME_FOREVER);
+  ck_assert_uint_gt (w.calls, 100);
+  ck_assert (w.monotone);
+  ck_assert (traces_equal (plain->trace, watched->trace));
+  ck_assert_int_eq (ns_engine_now (plain->engine), ns_engine_now (watched->engine));
+  ck_assert_uint_eq (ns_engine_n_events (plain->engine), ns_engine_n_events (watched->engine));
+  /* removed, it is called no more */
+  ns_engine_set_observer (watched->engine, 0, NULL, NULL);
+  w.calls = 0;
+  for (guint i = 1; i <= 10; i++)   /* ten steps: a 7-step observer would see one */
+    ns_engine_schedule (watched->engine, ns_engine_now (watched->engine) + i, tick_event, watched);
+  ns_engine_run (watched->engine, NS_TIME_FOREVER);
+  ck_assert_uint_eq (w.calls, 0);
+  prog_free (plain);
+  prog_free (watched);
+}
+END_TEST
+
 /* ---- run(end) and stop ---- */
 
 static gboolean
@@ -1016,6 +1059,7 @@ engine_suite (void)
   tcase_add_test (tc, test_sleep_until);
   tcase_add_test (tc, test_fractional_carry);
   tcase_add_test (tc, test_determinism);
+  tcase_add_test (tc, test_observer_changes_nothing);
   tcase_add_test (tc, test_run_until_and_continue);
   tcase_add_test (tc, test_stop);
   tcase_add_test (tc, test_nothing_left);
