@@ -399,6 +399,8 @@ sed 's/name="branch.mispredict_cycles" value="[0-9.]*"/name="branch.mispredict_c
   "$TMP/pp/generic.xml" >"$TMP/pp/g2" && mv "$TMP/pp/g2" "$TMP/pp/generic.xml"
 expect 2 "sweep --resume after the swept profile changed" -- "$NETSIM" sweep -q --resume \
   --variant plain-ret -p "cpu.profile=$TMP/pp/generic.xml,ryzen9-7950x" -o "$TMP/prof.csv" "$SC"
+grep -q "prof.csv:[0-9][0-9]*: --resume: .*different sweep.*the line is '# swept cpu-profile $TMP/pp/generic.xml: $TMP/pp/generic.xml sha256 [0-9a-f]*', this sweep's is '# swept cpu-profile $TMP/pp/generic.xml: .* sha256 [0-9a-f]*'" \
+  "$TMP/err" && ok || bad "--resume after the swept profile changed: not refused as another sweep's file, naming the profile's line: $(cat "$TMP/err")"
 
 # -o through a symbolic link: a --resume whose missing point ends the file out of order
 # rewrites it in point order, in place of the file the link names (the link stays)
