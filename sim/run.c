@@ -1415,6 +1415,48 @@ ns_run_profile_files (const char *path, const NsRunOptions *opt)
   return (char **) g_ptr_array_free (files, FALSE);
 }
 
+/* Adds to files each file a <param from=FILE> of the variant of the scenario at path with
+ * opt's overrides reads (not the scenario itself), unless it is there already; nothing if
+ * the scenario does not load. */
+static void
+add_param_files (GPtrArray *files, const char *path, const char *variant,
+                 const NsRunOptions *opt)
+{
+  NsScenario *sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params,
+                                             opt->params_by, NULL);
+
+  for (guint i = 0; sc != NULL && i < sc->param_homes->len; i++) {
+    const char *home = sc->param_homes->pdata[i];
+    if (strcmp (home, sc->path) != 0 &&
+        !g_ptr_array_find_with_equal_func (files, home, g_str_equal, NULL))
+      g_ptr_array_add (files, g_strdup (home));
+  }
+  if (sc)
+    ns_scenario_free (sc);
+}
+
+/* The files the <param from=…> of the variants a run would run read; see run.h. */
+char **
+ns_run_param_files (const char *path, const NsRunOptions *opt)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = NULL;
+  NsScenario *base;
+
+  g_return_val_if_fail (path != NULL && opt != NULL, NULL);
+  base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,
+                                   opt->params_by, NULL);
+  names = base ? ns_run_variant_names (base) : g_ptr_array_new ();
+  if (opt->only_variant != NULL || names->len == 0)
+    add_param_files (files, path, opt->only_variant, opt);
+  for (guint i = 0; opt->only_variant == NULL && i < names->len; i++)
+    add_param_files (files, path, names->pdata[i], opt);
+  if (base)
+    ns_scenario_free (base);
+  g_ptr_array_add (files, NULL);
+  return (char **) g_ptr_array_free (files, FALSE);
+}
+
 /* Joins a what-if run to the run without it; see run.h. */
 NsRunResult *
 ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,

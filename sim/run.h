@@ -123,6 +123,9 @@ gboolean     ns_run_check_twin_names (const char *path, const NsRunOptions *opt,
  * run (opt->only_variant's, else all) are read from, each once (NULL-terminated, free with
  * g_strfreev); runs nothing, and leaves out what does not load (the run says why). */
 char       **ns_run_profile_files (const char *path, const NsRunOptions *opt);
+/* The files a <param from=FILE> of those variants reads its value from (the scenario
+ * itself left out), each once, as ns_run_profile_files. */
+char       **ns_run_param_files   (const char *path, const NsRunOptions *opt);
 /* Joins a run of the same scenario and variants made with the extra sets what_ifs (what_if)
  * to base, taking both: what_if's variants follow base's, named "NAME (what-if)", the
  * comparisons become each variant of base against its twin, labelled "NAME: what_ifs"

@@ -845,12 +845,14 @@ header_params (NsSweep *sweep, GString *out, GError **error)
 }
 
 /* Fills sweep->inputs with the files every point reads anew and their sha256: the
- * scenario (the hash of its header line) and the CPU profiles (ns_sweep_profile_files);
+ * scenario (the hash of its header line), the CPU profiles (ns_sweep_profile_files) and
+ * the files of its <param from=…> (ns_sweep_param_files);
  * FALSE with an error if one cannot be read. */
 static gboolean
 watch_inputs (NsSweep *sweep, GError **error)
 {
   g_auto (GStrv) profiles = ns_sweep_profile_files (sweep);
+  g_auto (GStrv) froms = ns_sweep_param_files (sweep);
 
   g_hash_table_insert (sweep->inputs, g_strdup (sweep->path), g_strdup (sweep->sha256));
   for (guint i = 0; profiles[i]; i++) {
@@ -858,6 +860,12 @@ watch_inputs (NsSweep *sweep, GError **error)
     if (sha == NULL)
       return FALSE;
     g_hash_table_insert (sweep->inputs, g_strdup (profiles[i]), sha);
+  }
+  for (guint i = 0; froms[i]; i++) {
+    char *sha = file_sha256 (froms[i], error);
+    if (sha == NULL)
+      return FALSE;
+    g_hash_table_insert (sweep->inputs, g_strdup (froms[i]), sha);
   }
   return TRUE;
 }
@@ -979,6 +987,62 @@ ns_sweep_profile_files (const NsSweep *sweep)
     const NsSweepDim *dim = sweep->dims->pdata[d];
     for (guint v = 0; !strcmp (dim->path, "cpu.profile") && v < dim->values->len; v++)
       add_profile_file (files, dim->values->pdata[v]);
+  }
+  g_ptr_array_add (files, NULL);
+  return (char **) g_ptr_array_free (files, FALSE);
+}
+
+/* Adds to files each file a <param from=FILE> reads when the sweep's scenario loads on
+ * variant (NULL: none) with the fixed sets and param (NULL: none) — the scenario itself
+ * left out — unless it is there already; nothing if it does not load. */
+static void
+add_param_files (GPtrArray *files, const NsSweep *sweep, const char *variant,
+                 const char *param)
+{
+  const char *const params[] = { param, NULL };
+  NsScenario *sc = ns_scenario_load_variant (sweep->path, variant,
+                                             (const char *const *) sweep->sets,
+                                             param ? params : NULL, NULL, NULL);
+
+  for (guint i = 0; sc != NULL && i < sc->param_homes->len; i++) {
+    const char *home = sc->param_homes->pdata[i];
+    if (strcmp (home, sc->path) != 0 &&
+        !g_ptr_array_find_with_equal_func (files, home, g_str_equal, NULL))
+      g_ptr_array_add (files, g_strdup (home));
+  }
+  if (sc)
+    ns_scenario_free (sc);
+}
+
+/* TRUE if dim sweeps where a <param> takes its value from (param[N].from). */
+static gboolean
+dim_is_param_from (const NsSweepDim *dim)
+{
+  return g_str_has_prefix (dim->path, "param[") && g_str_has_suffix (dim->path, "].from");
+}
+
+/* The files the sweep's <param from=…> read; see sweep.h. */
+char **
+ns_sweep_param_files (const NsSweep *sweep)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  const NsSweepDim *variants;
+  guint n;
+
+  g_return_val_if_fail (sweep != NULL, NULL);
+  variants = sweep->variant_dim >= 0 ? sweep->dims->pdata[sweep->variant_dim] : NULL;
+  n = variants ? variants->values->len : 1;
+  for (guint v = 0; v < n; v++) {
+    const char *variant = variants ? variants->values->pdata[v] : sweep->variant;
+    add_param_files (files, sweep, variant, NULL);
+    for (guint d = 0; d < sweep->dims->len; d++) {
+      const NsSweepDim *dim = sweep->dims->pdata[d];
+      for (guint i = 0; dim_is_param_from (dim) && i < dim->values->len; i++) {
+        g_autofree char *param = g_strdup_printf ("%s=%s", dim->path,
+                                                  (const char *) dim->values->pdata[i]);
+        add_param_files (files, sweep, variant, param);
+      }
+    }
   }
   g_ptr_array_add (files, NULL);
   return (char **) g_ptr_array_free (files, FALSE);

@@ -72,6 +72,10 @@ const char *ns_sweep_scenario_name (const NsSweep *sweep);
  * then each value of a cpu.profile dimension, each once, leaving out those that do not
  * load (their points fail and say why); NULL-terminated, free with g_strfreev. */
 char      **ns_sweep_profile_files (const NsSweep *sweep);
+/* The files a <param from=FILE> of the points reads (each variant the sweep runs, with
+ * each value of a swept param[N].from), the scenario itself left out, each once, leaving
+ * out what does not load; NULL-terminated, free with g_strfreev. */
+char      **ns_sweep_param_files  (const NsSweep *sweep);
 /* TRUE if some point reports metric: the scenario's, or a value of a swept measure.metric. */
 gboolean    ns_sweep_has_metric   (const NsSweep *sweep, const char *metric);
 /* The header (comment lines and the column line) that identifies this sweep. */
@@ -95,8 +99,9 @@ gboolean    ns_sweep_open         (NsSweep *sweep, const char *output, NsSweepMo
 /* TRUE if opening dropped a torn last line. */
 gboolean    ns_sweep_was_torn     (const NsSweep *sweep);
 /* Runs the points not in the output, up to jobs at once; appends each as it finishes.
- * Before it starts a point and before it records one, it checks that the scenario file
- * and the CPU profiles (ns_sweep_profile_files) still have the sha256 of the header (each
+ * Before it starts a point and before it records one, it checks that the scenario file,
+ * the CPU profiles (ns_sweep_profile_files) and the <param from=…> files
+ * (ns_sweep_param_files) still have the sha256 they had when the sweep was prepared (each
  * point reads them anew): if not, it stops, recording nothing more, and returns FALSE
  * with NS_ERROR_INPUT. Returns FALSE otherwise
  * only on an I/O error; an interrupted run returns TRUE (see complete). */

@@ -193,24 +193,29 @@ check_not_inputs (const char *option, const char *output, const char *what, char
   return TRUE;
 }
 
-/* TRUE unless -o (output) or --folded (folded) is a file the run reads: the scenario, or
- * the CPU profile of a variant it runs (or of its what-if twin); else FALSE with an error
- * naming both. Runs nothing. */
+/* TRUE unless -o (output) or --folded (folded) is a file the run reads: the scenario, the
+ * CPU profile of a variant it runs (or of its what-if twin) or a file a <param from=…>
+ * reads; else FALSE with an error naming both. Runs nothing. */
 static gboolean
 outputs_not_inputs (const char *scenario, const NsRunOptions *opt, char **what_ifs,
                     const char *output, const char *folded, GError **error)
 {
   NsRunOptions alt = *opt;
   g_auto (GStrv) profiles = ns_run_profile_files (scenario, opt), twins = NULL;
+  g_auto (GStrv) froms = ns_run_param_files (scenario, opt), twin_froms = NULL;
   const char *const options[] = { "-o", "--folded" }, *const outputs[] = { output, folded };
+  const char *from_what = "the file a <param from=…> reads";
 
   alt.params = (const char *const *) what_ifs;
   alt.params_by = "--what-if";
   twins = what_ifs ? ns_run_profile_files (scenario, &alt) : NULL;
+  twin_froms = what_ifs ? ns_run_param_files (scenario, &alt) : NULL;
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     if (!ns_cmd_check_not_input (options[i], outputs[i], "the scenario", scenario, error) ||
         !check_not_inputs (options[i], outputs[i], "the CPU profile", profiles, error) ||
-        !check_not_inputs (options[i], outputs[i], "the CPU profile", twins, error))
+        !check_not_inputs (options[i], outputs[i], "the CPU profile", twins, error) ||
+        !check_not_inputs (options[i], outputs[i], from_what, froms, error) ||
+        !check_not_inputs (options[i], outputs[i], from_what, twin_froms, error))
       return FALSE;
   return TRUE;
 }

@@ -474,7 +474,8 @@ output_not_in (const char *option, const char *output, const char *what, char **
 }
 
 /* TRUE unless the CSV, the JSON, the plot image or its .dat or .gp is a file the sweep
- * reads (the scenario, a CPU profile); else FALSE with an error naming both. */
+ * reads (the scenario, a CPU profile, a <param from=…> file); else FALSE with an error
+ * naming both. */
 static gboolean
 outputs_not_inputs (const NsSweep *sweep, const char *scenario, const char *csv,
                     const char *json, const NsPlot *plot, GError **error)
@@ -482,13 +483,15 @@ outputs_not_inputs (const NsSweep *sweep, const char *scenario, const char *csv,
   g_autofree char *dat = plot->file ? g_strconcat (plot->base, ".dat", NULL) : NULL;
   g_autofree char *gp = plot->file ? g_strconcat (plot->base, ".gp", NULL) : NULL;
   g_auto (GStrv) profiles = ns_sweep_profile_files (sweep);
+  g_auto (GStrv) froms = ns_sweep_param_files (sweep);
   char *scenarios[] = { (char *) scenario, NULL };
   const char *names[] = { csv, json, plot->file, dat, gp };
   const char *opts[] = { "-o", "--json", "--plot", "--plot's .dat", "--plot's .gp" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     if (!output_not_in (opts[i], names[i], "the scenario", scenarios, error) ||
-        !output_not_in (opts[i], names[i], "the CPU profile", profiles, error))
+        !output_not_in (opts[i], names[i], "the CPU profile", profiles, error) ||
+        !output_not_in (opts[i], names[i], "the file a <param from=…> reads", froms, error))
       return FALSE;
   return TRUE;
 }

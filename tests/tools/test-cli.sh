@@ -1212,6 +1212,22 @@ l2=$(awk -F, '$1 == "variant" && $2 == "l2" { printf "%.2f", $4 }' "$TMP/out")
 [ "$l1" = 4.00 ] && [ "$l2" = 14.00 ] && ok ||
   bad "the scenario-format example: l1 '$l1', l2 '$l2' cycles a load (want 4.00, 14.00)"
 
+# an output over a file a <param from=…> takes its value from is refused, naming it, with
+# nothing run or written (as over the scenario or its CPU profile); -o and --folded, and
+# the what-if twin's from= too
+mkdir "$TMP/pf" && cp "$DATA/scenarios/udp-lookup-iperf3.xml" "$TMP/pf/iperf.xml" &&
+  cp "$TMP/pf/iperf.xml" "$TMP/pf/other.xml" && cp "$TMP/pf/iperf.xml" "$TMP/pf/iperf.orig" &&
+  sed 's|from="../udp-lookup-iperf3.xml"|from="iperf.xml"|' "$MICRO/udp-flood.xml" >"$TMP/pf/flood.xml"
+for how in "-o $TMP/pf/iperf.xml" "--folded $TMP/pf/iperf.xml" \
+           "--what-if param[1].from=$TMP/pf/other.xml -o $TMP/pf/other.xml"; do
+  # shellcheck disable=SC2086
+  expect 2 "run $how, a <param from> file" -- "$NETSIM" run -q --variant ipv4-8920-n1 $how \
+    "$TMP/pf/flood.xml"
+  grep -q "would overwrite the file a <param from=…> reads .*pf/[a-z]*.xml" "$TMP/err" &&
+    cmp -s "$TMP/pf/iperf.xml" "$TMP/pf/iperf.orig" && cmp -s "$TMP/pf/other.xml" "$TMP/pf/iperf.orig" &&
+    ok || bad "run $how over a <param from> file: $(cat "$TMP/err")"
+done
+
 # on a terminal, run's progress line follows a long repetition in simulated time (done of
 # to do, an ETA), a few times a second, and changes nothing in the results: the same run's
 # CSV with and without a terminal is the same byte for byte (the progress reads the clock

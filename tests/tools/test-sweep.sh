@@ -389,6 +389,32 @@ BG=
   [ "$(points "$TMP/pe.csv")" -lt 8 ] && ok ||
   bad "sweep over a profile edited meanwhile: exit $got, $(cat "$TMP/pe.err")"
 
+# ... and so does a file a <param from=…> takes its value from; an output over it is refused
+mkdir "$TMP/pf" && cp "$DATA/scenarios/udp-lookup-iperf3.xml" "$TMP/pf/iperf.xml" &&
+  sed 's|from="../udp-lookup-iperf3.xml"|from="iperf.xml"|' "$DATA/scenarios/micro/udp-flood.xml" \
+    >"$TMP/pf/flood.xml" && cp "$TMP/pf/iperf.xml" "$TMP/pf/iperf.orig"
+PF="-q --jobs 1 --variant ipv4-8920-n1 --set measure.warmup=100us --set measure.duration=10ms --param seed=1:8:1"
+# shellcheck disable=SC2086
+expect 2 "sweep -o the file a <param from> reads" -- "$NETSIM" sweep $PF --force \
+  -o "$TMP/pf/iperf.xml" "$TMP/pf/flood.xml"
+grep -q "^netsim sweep: -o .*iperf.xml would overwrite the file a <param from=…> reads .*pf/iperf.xml" \
+  "$TMP/err" && cmp -s "$TMP/pf/iperf.xml" "$TMP/pf/iperf.orig" && ok ||
+  bad "sweep -o over a <param from> file: $(cat "$TMP/err")"
+# shellcheck disable=SC2086
+"$NETSIM" sweep $PF -o "$TMP/pf.csv" "$TMP/pf/flood.xml" 2>"$TMP/pf.err" &
+BG=$!
+i=0
+while [ "$i" -lt 600 ]; do
+  [ -f "$TMP/pf.csv" ] && [ "$(points "$TMP/pf.csv")" -ge 1 ] && break
+  sleep 0.05; i=$((i + 1))
+done
+{ cat "$TMP/pf/iperf.orig"; echo '<!-- edited -->'; } >"$TMP/pf/iperf.xml"
+wait "$BG"; got=$?
+BG=
+[ "$got" -eq 2 ] && grep -q "^netsim sweep: .*pf/iperf.xml changed during the sweep" "$TMP/pf.err" &&
+  [ "$(points "$TMP/pf.csv")" -lt 8 ] && ok ||
+  bad "sweep over a <param from> file edited meanwhile: exit $got, $(cat "$TMP/pf.err")"
+
 # a swept CPU profile edited between a run and its --resume is noticed (its hash is in the
 # header), so points run on two versions of it are never mixed in one file
 mkdir -p "$TMP/pp"
