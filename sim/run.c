@@ -1375,6 +1375,31 @@ name_taken:
   return FALSE;
 }
 
+/* Adds to files the files one variant of the scenario at path reads, with opt's overrides. */
+typedef void (*AddFilesFunc) (GPtrArray *files, const char *path, const char *variant,
+                              const NsRunOptions *opt);
+
+/* The files add finds for each variant a run of path with opt would run, NULL-terminated
+ * and newly allocated. */
+static char **
+variants_files (const char *path, const NsRunOptions *opt, AddFilesFunc add)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) names = NULL;
+  NsScenario *base = ns_scenario_load_variant (path, opt->only_variant, opt->sets,
+                                               opt->params, opt->params_by, NULL);
+
+  names = base ? ns_run_variant_names (base) : g_ptr_array_new ();
+  if (opt->only_variant != NULL || names->len == 0)
+    add (files, path, opt->only_variant, opt);
+  for (guint i = 0; opt->only_variant == NULL && i < names->len; i++)
+    add (files, path, names->pdata[i], opt);
+  if (base)
+    ns_scenario_free (base);
+  g_ptr_array_add (files, NULL);
+  return (char **) g_ptr_array_free (files, FALSE);
+}
+
 /* Adds to files the file of the CPU profile the variant of the scenario at path runs on
  * with opt's overrides, unless it is there already; nothing if either does not load. */
 static void
@@ -1397,22 +1422,8 @@ add_profile_file (GPtrArray *files, const char *path, const char *variant,
 char **
 ns_run_profile_files (const char *path, const NsRunOptions *opt)
 {
-  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) names = NULL;
-  NsScenario *base;
-
   g_return_val_if_fail (path != NULL && opt != NULL, NULL);
-  base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,
-                                   opt->params_by, NULL);
-  names = base ? ns_run_variant_names (base) : g_ptr_array_new ();
-  if (opt->only_variant != NULL || names->len == 0)
-    add_profile_file (files, path, opt->only_variant, opt);
-  for (guint i = 0; opt->only_variant == NULL && i < names->len; i++)
-    add_profile_file (files, path, names->pdata[i], opt);
-  if (base)
-    ns_scenario_free (base);
-  g_ptr_array_add (files, NULL);
-  return (char **) g_ptr_array_free (files, FALSE);
+  return variants_files (path, opt, add_profile_file);
 }
 
 /* Adds to files each file a <param from=FILE> of the variant of the scenario at path with
@@ -1425,36 +1436,18 @@ add_param_files (GPtrArray *files, const char *path, const char *variant,
   NsScenario *sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params,
                                              opt->params_by, NULL);
 
-  for (guint i = 0; sc != NULL && i < sc->param_homes->len; i++) {
-    const char *home = sc->param_homes->pdata[i];
-    if (strcmp (home, sc->path) != 0 &&
-        !g_ptr_array_find_with_equal_func (files, home, g_str_equal, NULL))
-      g_ptr_array_add (files, g_strdup (home));
-  }
-  if (sc)
+  if (sc) {
+    ns_scenario_add_param_files (sc, files);
     ns_scenario_free (sc);
+  }
 }
 
 /* The files the <param from=…> of the variants a run would run read; see run.h. */
 char **
 ns_run_param_files (const char *path, const NsRunOptions *opt)
 {
-  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GPtrArray) names = NULL;
-  NsScenario *base;
-
   g_return_val_if_fail (path != NULL && opt != NULL, NULL);
-  base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,
-                                   opt->params_by, NULL);
-  names = base ? ns_run_variant_names (base) : g_ptr_array_new ();
-  if (opt->only_variant != NULL || names->len == 0)
-    add_param_files (files, path, opt->only_variant, opt);
-  for (guint i = 0; opt->only_variant == NULL && i < names->len; i++)
-    add_param_files (files, path, names->pdata[i], opt);
-  if (base)
-    ns_scenario_free (base);
-  g_ptr_array_add (files, NULL);
-  return (char **) g_ptr_array_free (files, FALSE);
+  return variants_files (path, opt, add_param_files);
 }
 
 /* Joins a what-if run to the run without it; see run.h. */

@@ -1792,6 +1792,19 @@ error_scenario:
   return NULL;
 }
 
+/* Adds the files scenario's <param from=…> read; see scenario.h. */
+void
+ns_scenario_add_param_files (const NsScenario *scenario, GPtrArray *files)
+{
+  g_return_if_fail (scenario != NULL && files != NULL);
+  for (guint i = 0; i < scenario->param_homes->len; i++) {
+    const char *home = scenario->param_homes->pdata[i];
+    if (strcmp (home, scenario->path) != 0 &&
+        !g_ptr_array_find_with_equal_func (files, home, g_str_equal, NULL))
+      g_ptr_array_add (files, g_strdup (home));
+  }
+}
+
 /* Frees scenario with its document and everything it owns (NULL is fine). */
 void
 ns_scenario_free (NsScenario *scenario)

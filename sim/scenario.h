@@ -70,6 +70,9 @@ NsScenario *ns_scenario_load_variant (const char *path, const char *variant,
                                       const char *const *sets, const char *const *params,
                                       const char *params_by, GError **error);
 void        ns_scenario_free   (NsScenario *scenario);
+/* Adds to files (a GPtrArray of owned strings) each file a <param from=FILE> of scenario
+ * reads, the scenario's own file left out, unless it is there already. */
+void        ns_scenario_add_param_files (const NsScenario *scenario, GPtrArray *files);
 /* The value text of the <param> named name the scenario sets itself, or NULL. */
 const char *ns_scenario_param_value (const NsScenario *scenario, const char *name);
 /* The file that declares the value of the <param> named name (the scenario's own path, or

@@ -1004,14 +1004,10 @@ add_param_files (GPtrArray *files, const NsSweep *sweep, const char *variant,
                                              (const char *const *) sweep->sets,
                                              param ? params : NULL, NULL, NULL);
 
-  for (guint i = 0; sc != NULL && i < sc->param_homes->len; i++) {
-    const char *home = sc->param_homes->pdata[i];
-    if (strcmp (home, sc->path) != 0 &&
-        !g_ptr_array_find_with_equal_func (files, home, g_str_equal, NULL))
-      g_ptr_array_add (files, g_strdup (home));
-  }
-  if (sc)
+  if (sc) {
+    ns_scenario_add_param_files (sc, files);
     ns_scenario_free (sc);
+  }
 }
 
 /* TRUE if dim sweeps where a <param> takes its value from (param[N].from). */
