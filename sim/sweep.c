@@ -844,6 +844,20 @@ header_params (NsSweep *sweep, GString *out, GError **error)
   return ok;
 }
 
+/* Adds each of files (NULL-terminated) to sweep->inputs with its sha256; FALSE with an
+ * error if one cannot be read. */
+static gboolean
+watch_files (NsSweep *sweep, char **files, GError **error)
+{
+  for (guint i = 0; files[i]; i++) {
+    char *sha = file_sha256 (files[i], error);
+    if (sha == NULL)
+      return FALSE;
+    g_hash_table_insert (sweep->inputs, g_strdup (files[i]), sha);
+  }
+  return TRUE;
+}
+
 /* Fills sweep->inputs with the files every point reads anew and their sha256: the
  * scenario (the hash of its header line), the CPU profiles (ns_sweep_profile_files) and
  * the files of its <param from=…> (ns_sweep_param_files);
@@ -855,19 +869,7 @@ watch_inputs (NsSweep *sweep, GError **error)
   g_auto (GStrv) froms = ns_sweep_param_files (sweep);
 
   g_hash_table_insert (sweep->inputs, g_strdup (sweep->path), g_strdup (sweep->sha256));
-  for (guint i = 0; profiles[i]; i++) {
-    char *sha = file_sha256 (profiles[i], error);
-    if (sha == NULL)
-      return FALSE;
-    g_hash_table_insert (sweep->inputs, g_strdup (profiles[i]), sha);
-  }
-  for (guint i = 0; froms[i]; i++) {
-    char *sha = file_sha256 (froms[i], error);
-    if (sha == NULL)
-      return FALSE;
-    g_hash_table_insert (sweep->inputs, g_strdup (froms[i]), sha);
-  }
-  return TRUE;
+  return watch_files (sweep, profiles, error) && watch_files (sweep, froms, error);
 }
 
 /* The header: everything that decides the points' results, and the column line. */
@@ -1577,7 +1579,8 @@ input_unchanged (const char *path, const char *recorded, GError **error)
 }
 
 /* TRUE if every file the points read anew (sweep->inputs: the scenario, the CPU
- * profiles) is as the sweep's header records it; else FALSE with an error naming one. */
+ * profiles, the <param from=…> files) is as the sweep recorded it; else FALSE with an
+ * error naming one. */
 static gboolean
 inputs_unchanged (const NsSweep *sweep, GError **error)
 {

@@ -570,6 +570,17 @@ ns_cmd_check_not_input (const char *option, const char *output, const char *what
   return FALSE;
 }
 
+/* TRUE unless output is one of inputs; see cmd.h. */
+gboolean
+ns_cmd_check_not_inputs (const char *option, const char *output, const char *what,
+                         const char *const *inputs, GError **error)
+{
+  for (guint i = 0; inputs && inputs[i]; i++)
+    if (!ns_cmd_check_not_input (option, output, what, inputs[i], error))
+      return FALSE;
+  return TRUE;
+}
+
 /* The scenario file arg names: itself, else the data folder's file of that name. */
 char *
 ns_cmd_scenario_path (const char *arg)

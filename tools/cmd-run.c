@@ -181,18 +181,6 @@ run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GE
   return ns_run_result_what_if (result, other, (const char *const *) what_ifs, error);
 }
 
-/* TRUE unless output, given by option, is a file of inputs (NULL-terminated, may be
- * NULL), each what to the run; else FALSE with an error naming both. */
-static gboolean
-check_not_inputs (const char *option, const char *output, const char *what, char **inputs,
-                  GError **error)
-{
-  for (guint i = 0; inputs && inputs[i]; i++)
-    if (!ns_cmd_check_not_input (option, output, what, inputs[i], error))
-      return FALSE;
-  return TRUE;
-}
-
 /* TRUE unless -o (output) or --folded (folded) is a file the run reads: the scenario, the
  * CPU profile of a variant it runs (or of its what-if twin) or a file a <param from=…>
  * reads; else FALSE with an error naming both. Runs nothing. */
@@ -212,10 +200,14 @@ outputs_not_inputs (const char *scenario, const NsRunOptions *opt, char **what_i
   twin_froms = what_ifs ? ns_run_param_files (scenario, &alt) : NULL;
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     if (!ns_cmd_check_not_input (options[i], outputs[i], "the scenario", scenario, error) ||
-        !check_not_inputs (options[i], outputs[i], "the CPU profile", profiles, error) ||
-        !check_not_inputs (options[i], outputs[i], "the CPU profile", twins, error) ||
-        !check_not_inputs (options[i], outputs[i], from_what, froms, error) ||
-        !check_not_inputs (options[i], outputs[i], from_what, twin_froms, error))
+        !ns_cmd_check_not_inputs (options[i], outputs[i], "the CPU profile",
+                                  (const char *const *) profiles, error) ||
+        !ns_cmd_check_not_inputs (options[i], outputs[i], "the CPU profile",
+                                  (const char *const *) twins, error) ||
+        !ns_cmd_check_not_inputs (options[i], outputs[i], from_what,
+                                  (const char *const *) froms, error) ||
+        !ns_cmd_check_not_inputs (options[i], outputs[i], from_what,
+                                  (const char *const *) twin_froms, error))
       return FALSE;
   return TRUE;
 }

@@ -461,18 +461,6 @@ outputs_distinct (const char *csv, const char *json, const char *plot_file,
   return TRUE;
 }
 
-/* TRUE unless the output given by option is one of files (NULL-terminated), each what to
- * the sweep; else FALSE with an error naming both. */
-static gboolean
-output_not_in (const char *option, const char *output, const char *what, char **files,
-               GError **error)
-{
-  for (guint i = 0; files[i]; i++)
-    if (!ns_cmd_check_not_input (option, output, what, files[i], error))
-      return FALSE;
-  return TRUE;
-}
-
 /* TRUE unless the CSV, the JSON, the plot image or its .dat or .gp is a file the sweep
  * reads (the scenario, a CPU profile, a <param from=…> file); else FALSE with an error
  * naming both. */
@@ -484,14 +472,16 @@ outputs_not_inputs (const NsSweep *sweep, const char *scenario, const char *csv,
   g_autofree char *gp = plot->file ? g_strconcat (plot->base, ".gp", NULL) : NULL;
   g_auto (GStrv) profiles = ns_sweep_profile_files (sweep);
   g_auto (GStrv) froms = ns_sweep_param_files (sweep);
-  char *scenarios[] = { (char *) scenario, NULL };
+  const char *const scenarios[] = { scenario, NULL };
   const char *names[] = { csv, json, plot->file, dat, gp };
   const char *opts[] = { "-o", "--json", "--plot", "--plot's .dat", "--plot's .gp" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (!output_not_in (opts[i], names[i], "the scenario", scenarios, error) ||
-        !output_not_in (opts[i], names[i], "the CPU profile", profiles, error) ||
-        !output_not_in (opts[i], names[i], "the file a <param from=…> reads", froms, error))
+    if (!ns_cmd_check_not_inputs (opts[i], names[i], "the scenario", scenarios, error) ||
+        !ns_cmd_check_not_inputs (opts[i], names[i], "the CPU profile",
+                                  (const char *const *) profiles, error) ||
+        !ns_cmd_check_not_inputs (opts[i], names[i], "the file a <param from=…> reads",
+                                  (const char *const *) froms, error))
       return FALSE;
   return TRUE;
 }

@@ -29,6 +29,9 @@ gboolean ns_cmd_outputs_clash (const char *a, const char *b);
  * output would destroy the input. Checked before the work, as ns_cmd_check_output. */
 gboolean ns_cmd_check_not_input (const char *option, const char *output, const char *what,
                                  const char *input, GError **error);
+/* ns_cmd_check_not_input for each of inputs (NULL-terminated; NULL: none). */
+gboolean ns_cmd_check_not_inputs (const char *option, const char *output, const char *what,
+                                  const char *const *inputs, GError **error);
 /* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
  * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
