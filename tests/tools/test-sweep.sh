@@ -26,6 +26,24 @@ strip () { sed '/^[0-9]/s/,[^,]*$//' "$1"; }
 # Data lines in a sweep output.
 points () { grep -c '^[0-9]' "$1"; }
 
+# edit_during_sweep CSV FILE ORIGINAL SWEEP-ARGS…: runs netsim sweep SWEEP-ARGS (which
+# write CSV) in the background, its stderr to CSV.err; once CSV holds a point, rewrites
+# FILE as ORIGINAL plus a comment; sets got to the sweep's exit status
+edit_during_sweep () {
+  eds_csv=$1 eds_file=$2 eds_orig=$3
+  shift 3
+  "$NETSIM" sweep "$@" 2>"$eds_csv.err" &
+  BG=$!
+  i=0
+  while [ "$i" -lt 600 ]; do
+    [ -f "$eds_csv" ] && [ "$(points "$eds_csv")" -ge 1 ] && break
+    sleep 0.05; i=$((i + 1))
+  done
+  { cat "$eds_orig"; echo '<!-- edited -->'; } >"$eds_file"
+  wait "$BG"; got=$?
+  BG=
+}
+
 # 40 points of a few milliseconds each (longer under the sanitizers).
 GRID="--variant plain-ret --param workload.depth=1:20:1 --param workload.body-insns=4,12 --set measure.warmup=10us --set measure.duration=2ms"
 N=40
@@ -351,21 +369,12 @@ expect 2 "sweep -o and --json one file" -- "$NETSIM" sweep -q -p workload.depth=
 cp "$SC" "$TMP/ed.xml" && cp "$SC" "$TMP/ed.orig"
 ED="-q --jobs 1 --variant plain-ret --set measure.duration=40ms --param workload.depth=2:9:1"
 # shellcheck disable=SC2086
-"$NETSIM" sweep $ED -o "$TMP/ed.csv" "$TMP/ed.xml" 2>"$TMP/ed.err" &
-BG=$!
-i=0
-while [ "$i" -lt 600 ]; do
-  [ -f "$TMP/ed.csv" ] && [ "$(points "$TMP/ed.csv")" -ge 1 ] && break
-  sleep 0.05; i=$((i + 1))
-done
-{ cat "$TMP/ed.orig"; echo '<!-- edited -->'; } >"$TMP/ed.xml"
-wait "$BG"; got=$?
-BG=
+edit_during_sweep "$TMP/ed.csv" "$TMP/ed.xml" "$TMP/ed.orig" $ED -o "$TMP/ed.csv" "$TMP/ed.xml"
 [ "$got" -eq 2 ] &&
   grep -q "^netsim sweep: .*ed.xml changed during the sweep (sha256 now [0-9a-f]*, where the sweep's header has sha256 [0-9a-f]*)" \
-    "$TMP/ed.err" && grep -q "^netsim sweep: stopped after [1-7] of 8 points" "$TMP/ed.err" &&
-  grep -q "^  netsim sweep .* --resume$" "$TMP/ed.err" && [ "$(points "$TMP/ed.csv")" -lt 8 ] &&
-  ok || bad "sweep over a scenario edited meanwhile: exit $got, $(cat "$TMP/ed.err")"
+    "$TMP/ed.csv.err" && grep -q "^netsim sweep: stopped after [1-7] of 8 points" "$TMP/ed.csv.err" &&
+  grep -q "^  netsim sweep .* --resume$" "$TMP/ed.csv.err" && [ "$(points "$TMP/ed.csv")" -lt 8 ] &&
+  ok || bad "sweep over a scenario edited meanwhile: exit $got, $(cat "$TMP/ed.csv.err")"
 cp "$TMP/ed.orig" "$TMP/ed.xml"
 # shellcheck disable=SC2086
 expect 0 "sweep --resume once the scenario is back" -- "$NETSIM" sweep $ED --resume \
@@ -374,20 +383,11 @@ expect 0 "sweep --resume once the scenario is back" -- "$NETSIM" sweep $ED --res
 # ... and so does the CPU profile the points run on, which they read anew too
 mkdir "$TMP/pe" && cp "$DATA/scenarios/cpus/generic.xml" "$TMP/pe/generic.xml"
 # shellcheck disable=SC2086
-"$NETSIM" sweep $ED --set "cpu.profile=$TMP/pe/generic.xml" -o "$TMP/pe.csv" "$TMP/ed.xml" \
-  2>"$TMP/pe.err" &
-BG=$!
-i=0
-while [ "$i" -lt 600 ]; do
-  [ -f "$TMP/pe.csv" ] && [ "$(points "$TMP/pe.csv")" -ge 1 ] && break
-  sleep 0.05; i=$((i + 1))
-done
-{ cat "$DATA/scenarios/cpus/generic.xml"; echo '<!-- edited -->'; } >"$TMP/pe/generic.xml"
-wait "$BG"; got=$?
-BG=
-[ "$got" -eq 2 ] && grep -q "^netsim sweep: .*pe/generic.xml changed during the sweep" "$TMP/pe.err" &&
+edit_during_sweep "$TMP/pe.csv" "$TMP/pe/generic.xml" "$DATA/scenarios/cpus/generic.xml" \
+  $ED --set "cpu.profile=$TMP/pe/generic.xml" -o "$TMP/pe.csv" "$TMP/ed.xml"
+[ "$got" -eq 2 ] && grep -q "^netsim sweep: .*pe/generic.xml changed during the sweep" "$TMP/pe.csv.err" &&
   [ "$(points "$TMP/pe.csv")" -lt 8 ] && ok ||
-  bad "sweep over a profile edited meanwhile: exit $got, $(cat "$TMP/pe.err")"
+  bad "sweep over a profile edited meanwhile: exit $got, $(cat "$TMP/pe.csv.err")"
 
 # ... and so does a file a <param from=…> takes its value from; an output over it is refused
 mkdir "$TMP/pf" && cp "$DATA/scenarios/udp-lookup-iperf3.xml" "$TMP/pf/iperf.xml" &&
@@ -401,19 +401,11 @@ grep -q "^netsim sweep: -o .*iperf.xml would overwrite the file a <param from=�
   "$TMP/err" && cmp -s "$TMP/pf/iperf.xml" "$TMP/pf/iperf.orig" && ok ||
   bad "sweep -o over a <param from> file: $(cat "$TMP/err")"
 # shellcheck disable=SC2086
-"$NETSIM" sweep $PF -o "$TMP/pf.csv" "$TMP/pf/flood.xml" 2>"$TMP/pf.err" &
-BG=$!
-i=0
-while [ "$i" -lt 600 ]; do
-  [ -f "$TMP/pf.csv" ] && [ "$(points "$TMP/pf.csv")" -ge 1 ] && break
-  sleep 0.05; i=$((i + 1))
-done
-{ cat "$TMP/pf/iperf.orig"; echo '<!-- edited -->'; } >"$TMP/pf/iperf.xml"
-wait "$BG"; got=$?
-BG=
-[ "$got" -eq 2 ] && grep -q "^netsim sweep: .*pf/iperf.xml changed during the sweep" "$TMP/pf.err" &&
+edit_during_sweep "$TMP/pf.csv" "$TMP/pf/iperf.xml" "$TMP/pf/iperf.orig" \
+  $PF -o "$TMP/pf.csv" "$TMP/pf/flood.xml"
+[ "$got" -eq 2 ] && grep -q "^netsim sweep: .*pf/iperf.xml changed during the sweep" "$TMP/pf.csv.err" &&
   [ "$(points "$TMP/pf.csv")" -lt 8 ] && ok ||
-  bad "sweep over a <param from> file edited meanwhile: exit $got, $(cat "$TMP/pf.err")"
+  bad "sweep over a <param from> file edited meanwhile: exit $got, $(cat "$TMP/pf.csv.err")"
 
 # a swept CPU profile edited between a run and its --resume is noticed (its hash is in the
 # header), so points run on two versions of it are never mixed in one file
