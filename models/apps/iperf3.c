@@ -934,7 +934,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   if (!read_attributes (ip, sc, machine, &extra_rp, &extra_wild, &extra_head, error) ||
       !check_metric_available (ip, sc, error) || !check_cpus (ip, sc, machine, error))
     goto fail;
-  ip->stack = ns_netstack_new (machine, engine, error);
+  ip->stack = ns_netstack_new (machine, engine, rng, error);
   if (ip->stack == NULL)
     goto fail;
   ip->streams = g_new0 (IperfStream, ip->n_streams);

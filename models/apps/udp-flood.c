@@ -218,7 +218,7 @@ flood_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   f->engine = engine;
   if (!read_attributes (f, sc, machine, error))
     goto fail;
-  f->stack = ns_netstack_new (machine, engine, error);
+  f->stack = ns_netstack_new (machine, engine, rng, error);
   if (f->stack == NULL)
     goto fail;
   f->receivers = g_new0 (struct file *, f->n_sockets);

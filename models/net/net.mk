@@ -1,12 +1,18 @@
 # models/net/net.mk — kernel-equivalent networking models (UDP socket lookup: sock layout,
 # jhash, the UDP table and lookup for IPv4/IPv6, SO_REUSEPORT groups) and their tests.
 libns_models_a_SOURCES += models/net/sock.h models/net/jhash.h models/net/udp.h \
-	models/net/udp-priv.h models/net/udp.c models/net/udp6.c models/net/reuseport.c
+	models/net/udp-priv.h models/net/udp.c models/net/udp6.c models/net/reuseport.c \
+	models/net/slab.h models/net/slab.c
 
 # The network models' tests see the models' headers by name.
 NET_TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models -I$(top_srcdir)/models/net
-check_PROGRAMS += tests/models/net/test-udp tests/models/net/test-reuseport
-TESTS += tests/models/net/test-udp tests/models/net/test-reuseport
+check_PROGRAMS += tests/models/net/test-udp tests/models/net/test-reuseport \
+	tests/models/net/test-slab
+TESTS += tests/models/net/test-udp tests/models/net/test-reuseport tests/models/net/test-slab
+tests_models_net_test_slab_SOURCES = tests/models/net/test-slab.c
+tests_models_net_test_slab_CPPFLAGS = $(NET_TEST_CPPFLAGS)
+tests_models_net_test_slab_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_slab_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_reuseport_SOURCES = tests/models/net/test-reuseport.c
 tests_models_net_test_reuseport_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_reuseport_CFLAGS = $(TEST_CFLAGS)

@@ -84,7 +84,7 @@ loopback_neigh_new (NsNetStack *s)
 
 /* Builds the stack; see netstack.h. */
 NsNetStack *
-ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
+ns_netstack_new (NsMachine *machine, NsEngine *engine, gsl_rng *rng, GError **error)
 {
   NsNetStack *s;
 
@@ -117,6 +117,9 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->udp_table = udp_table_new (s->arena, s->build, UDP_HTABLE_ENTRIES, error);
   if (s->udp_table == NULL)
     goto fail;
+  udp_table_use_slab_caches (s->udp_table, s->n_cpus,
+                             ns_build_config_on (s->build, "CONFIG_SLAB_FREELIST_RANDOM") ?
+                             rng : NULL);
   s->alloc = ns_skb_alloc_new (machine);
   s->lo = loopback_dev_new (s);
   s->rt_lo4 = local_route_new (s, &ip_fn_ip_local_deliver, &ip_fn_ip_output);

@@ -279,8 +279,11 @@ struct _NsNetStack {
  * CONFIG_DEBUG_LIST (on in Debian's build), CONFIG_SECURITY_TOMOYO and CONFIG_BPF_LSM
  * (on Debian's LSM list after AppArmor), CONFIG_MEMCG (the task in a non-root memcg, as
  * under systemd: NS_MEMCG_LEVELS levels of page counters, every CPU's charge stock
- * empty). NULL with an error for an unsupported build. */
-NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
+ * empty), CONFIG_SLAB_FREELIST_RANDOM (the UDP socket caches' freelists shuffled by one
+ * draw from rng, a layout per run as per boot; rng NULL = in order). NULL with an error
+ * for an unsupported build. */
+NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, gsl_rng *rng,
+                                    GError **error);
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);
 

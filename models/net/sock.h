@@ -306,6 +306,13 @@ struct udp_sock {
   gboolean    ns_hashed4;                         /* on a hash4 chain */
 };
 
+/* struct udp6_sock is a udp_sock followed by struct ipv6_pinfo (the inet6 field pinet6
+ * points at). ipv6_pinfo, v6.9 include/linux/ipv6.h field order with natural alignment and
+ * CONFIG_IPV6_SUBTREES=y (Debian): 160 bytes [U: hand-computed, not pahole-verified]. The
+ * model reads none of it; only the object's size matters (which L1D sets the next socket
+ * of the slab falls on). */
+#define NS_IPV6_PINFO_SIZE  160
+
 #define udp_port_hash       inet.sk.__sk_common.skc_u16hashes[0]
 #define udp_portaddr_hash   inet.sk.__sk_common.skc_u16hashes[1]
 #define udp_portaddr_node   inet.sk.__sk_common.skc_portaddr_node

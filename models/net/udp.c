@@ -215,6 +215,8 @@ udp_table_free (struct udp_table *tbl)
     while (tbl->hash[i].head.first != NULL)
       udp_sock_close (sk_from_node (tbl->hash[i].head.first));
   arena = tbl->arena;
+  ns_kmem_cache_destroy (tbl->sock_cache[0]);
+  ns_kmem_cache_destroy (tbl->sock_cache[1]);
   ns_arena_release (arena, tbl->hash, tbl->alloc_bytes);
   ns_arena_release (arena, tbl, sizeof (*tbl));
 }
@@ -711,6 +713,32 @@ done:
 
 /* ======================= control plane (not charged) ======================= */
 
+/* The slab object size of a UDP socket of `family`: udp_sock, or udp6_sock (udp_sock then
+ * struct ipv6_pinfo, 160 bytes in v6.9: kernel-spec §6.4), 64-byte aligned. */
+static gsize
+udp_obj_size (gint family)
+{
+  gsize size = sizeof (struct udp_sock) + (family == AF_INET6 ? NS_IPV6_PINFO_SIZE : 0);
+
+  return (size + 63) & ~(gsize) 63;
+}
+
+/* The table's slab cache for sockets of family, or NULL (the arena). */
+static NsKmemCache *
+sock_cache (const struct udp_table *tbl, gint family)
+{
+  return tbl->sock_cache[family == AF_INET6];
+}
+
+/* See udp.h. */
+void
+udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus, gsl_rng *random)
+{
+  g_return_if_fail (tbl != NULL && tbl->sock_cache[0] == NULL);
+  tbl->sock_cache[0] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET), n_cpus, random);
+  tbl->sock_cache[1] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET6), n_cpus, random);
+}
+
 /* An unbound socket of `family`. */
 struct sock *
 udp_sock_create (struct udp_table *tbl, struct net *net, gint family)
@@ -721,7 +749,8 @@ udp_sock_create (struct udp_table *tbl, struct net *net, gint family)
   g_return_val_if_fail (tbl != NULL && net != NULL, NULL);
   g_return_val_if_fail (family == AF_INET || family == AF_INET6, NULL);
 
-  up = ns_arena_alloc (tbl->arena, sizeof (struct udp_sock), 64);
+  up = sock_cache (tbl, family) != NULL ? ns_kmem_cache_alloc (sock_cache (tbl, family))
+                                        : ns_arena_alloc (tbl->arena, udp_obj_size (family), 64);
   sk = &up->inet.sk;
   sk->sk_family = family;
   sk->sk_state = TCP_CLOSE;
@@ -1206,7 +1235,8 @@ udp_sock_connect (struct sock *sk, const struct sockaddr *uaddr, gint addr_len,
   return err;
 }
 
-/* close(): unhashes sk (leaving its group) and returns its memory to the arena. */
+/* close(): unhashes sk (leaving its group) and returns its memory to its slab cache or the
+ * arena. */
 void
 udp_sock_close (struct sock *sk)
 {
@@ -1215,5 +1245,8 @@ udp_sock_close (struct sock *sk)
   g_return_if_fail (sk != NULL);
   tbl = sk->sk_prot;
   udp_lib_unhash (sk);
-  ns_arena_release (tbl->arena, sk, sizeof (struct udp_sock));
+  if (sock_cache (tbl, sk->sk_family) != NULL)
+    ns_kmem_cache_free (sock_cache (tbl, sk->sk_family), sk);
+  else
+    ns_arena_release (tbl->arena, sk, udp_obj_size (sk->sk_family));
 }

@@ -67,6 +67,7 @@
 #include <sys/socket.h>
 #include "machine.h"
 #include "sock.h"
+#include "slab.h"
 
 G_BEGIN_DECLS
 
@@ -127,6 +128,7 @@ struct udp_table {
   /* model bookkeeping */
   NsArena          *arena;
   NsBuild          *build;
+  NsKmemCache      *sock_cache[2]; /* the UDP and UDPv6 slab caches, or NULL: the arena */
   gsize             alloc_bytes;
   guint32           next_id;
   guint32           next_group_id;
@@ -157,6 +159,12 @@ struct udp_table *udp_table_new          (NsArena *arena, NsBuild *build, guint 
                                           GError **error);
 /* Closes every socket still hashed and frees the table. */
 void              udp_table_free         (struct udp_table *tbl);
+/* From now on the table's sockets come from two slab caches, "UDP" (struct udp_sock)
+ * and "UDPv6" (struct udp6_sock), laid out for a machine of n_cpus CPUs, their freelists
+ * shuffled when random is not NULL (CONFIG_SLAB_FREELIST_RANDOM); before, and without
+ * this call, they are packed in creation order in the arena with everything else. */
+void              udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus,
+                                             gsl_rng *random);
 UdpLookupGen      udp_table_generation   (const struct udp_table *tbl);
 /* Sets udp_ehash_secret (IPv4 reuseport/hash4 hash), udp6_ehash_secret and
  * udp_ipv6_hash_secret (IPv6). Defaults: fixed values, so runs are deterministic. */
@@ -190,7 +198,8 @@ guint32  udp6_ehashfn        (const struct udp_table *tbl, const struct net *net
 /* ---- sockets (control plane; errors are negative errno values like the kernel's) ---- */
 
 /* An unbound UDP socket of family AF_INET or AF_INET6 (dual-stack unless IPV6_V6ONLY),
- * owner uid 0, sk_incoming_cpu -1, allocated 64-byte aligned from the table's arena. */
+ * owner uid 0, sk_incoming_cpu -1, from the table's slab cache of that family or, without
+ * one, 64-byte aligned from its arena. */
 struct sock *udp_sock_create        (struct udp_table *tbl, struct net *net, gint family);
 /* SO_REUSEADDR / SO_REUSEPORT (before bind, as applications do). */
 void         udp_sock_set_reuseaddr (struct sock *sk, gboolean on);

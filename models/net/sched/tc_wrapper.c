@@ -50,6 +50,7 @@
 #include <gsl/gsl_randist.h>
 #include <string.h>
 #include "sched-priv.h"
+#include "net/slab.h"
 #include "workload.h"
 
 /* Load sites of the filter walk that see one object per filter: the L1 stride
@@ -272,48 +273,12 @@ tc_wrapper_init (TcEnv *env)
 
 /* ---- the environment ---- */
 
-/* calc_slab_order (v6.1 mm/slub.c): the lowest order from that of min_objects objects up
- * to max_order whose leftover is at most 1/fract_leftover of the slab. */
-static guint
-calc_slab_order (gsize size, guint min_objects, guint max_order, guint fract_leftover)
-{
-  guint order = 0;
-
-  while (((gsize) 4096 << order) < min_objects * size)     /* get_order (min_objects * size) */
-    order++;
-  for (; order <= max_order; order++) {
-    gsize slab = (gsize) 4096 << order;
-    if (slab % size <= slab / fract_leftover)
-      break;
-  }
-  return order;
-}
-
-/* calculate_order (v6.1 mm/slub.c, slub_min_objects 0, slub_max_order 3): at least
- * 4 * (fls(nr_cpus) + 1) objects a slab where the largest order holds them, the leftover
- * at most 1/16, 1/8, then 1/4 of the slab, else fewer objects. */
-static guint
-calculate_order (gsize size, guint n_cpus)
-{
-  const guint max_order = 3;                /* PAGE_ALLOC_COSTLY_ORDER */
-  guint min_objects = 4 * (g_bit_nth_msf (MAX (n_cpus, 1), -1) + 2);
-  guint max_objects = (guint) (((gsize) 4096 << max_order) / size);
-
-  for (min_objects = MIN (min_objects, max_objects); min_objects > 1; min_objects--)
-    for (guint fraction = 16; fraction >= 4; fraction /= 2) {
-      guint order = calc_slab_order (size, min_objects, max_order, fraction);
-      if (order <= max_order)
-        return order;
-    }
-  return calc_slab_order (size, 1, max_order, 1);
-}
-
 /* init_cache_random_seq under CONFIG_SLAB_FREELIST_RANDOM: the cache's slab size and its
  * one random permutation of a slab's object indices (freelist_randomize). */
 static void
 slab_init_random_seq (TcEnv *env, TcSlab *slab)
 {
-  slab->slab_bytes = (gsize) 4096 << calculate_order (slab->size, env->n_cpus);
+  slab->slab_bytes = (gsize) 4096 << ns_slub_calculate_order (slab->size, env->n_cpus);
   slab->n_slots = (guint) (slab->slab_bytes / slab->size);
   slab->random_seq = g_new (guint, slab->n_slots);
   for (guint i = 0; i < slab->n_slots; i++)

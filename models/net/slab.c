@@ -1,0 +1,149 @@
+/* slab.c — a SLUB kmem_cache's object placement (see slab.h). */
+#include "slab.h"
+#include <string.h>
+#include <gsl/gsl_randist.h>
+
+struct _NsKmemCache {
+  NsArena  *arena;
+  gsize     size;
+  gsize     slab_bytes;
+  guint     n_slots;        /* objects a slab */
+  guint    *random_seq;     /* CONFIG_SLAB_FREELIST_RANDOM: the cache's permutation */
+  gsl_rng  *rng;            /* and the draws of each new slab's start */
+  guint8   *slab;           /* the slab being carved */
+  guint     next;           /* objects handed out of it */
+  guint     start;          /* its place in random_seq */
+  GPtrArray *freelist;      /* freed objects, LIFO */
+};
+
+/* calc_slab_order (v6.1 mm/slub.c): the lowest order from that of min_objects objects up
+ * to max_order whose leftover is at most 1/fract_leftover of the slab. */
+static guint
+calc_slab_order (gsize size, guint min_objects, guint max_order, guint fract_leftover)
+{
+  guint order = 0;
+
+  while (((gsize) 4096 << order) < min_objects * size)     /* get_order (min_objects * size) */
+    order++;
+  for (; order <= max_order; order++) {
+    gsize slab = (gsize) 4096 << order;
+    if (slab % size <= slab / fract_leftover)
+      break;
+  }
+  return order;
+}
+
+/* calculate_order: at least 4 * (fls(nr_cpus) + 1) objects a slab where the largest order
+ * holds them, the leftover at most 1/16, 1/8, then 1/4 of the slab, else fewer objects. */
+guint
+ns_slub_calculate_order (gsize size, guint n_cpus)
+{
+  const guint max_order = 3;                /* PAGE_ALLOC_COSTLY_ORDER */
+  guint min_objects = 4 * (g_bit_nth_msf (MAX (n_cpus, 1), -1) + 2);
+  guint max_objects;
+
+  g_return_val_if_fail (size > 0, 0);
+  max_objects = (guint) (((gsize) 4096 << max_order) / size);
+  for (min_objects = MIN (min_objects, max_objects); min_objects > 1; min_objects--)
+    for (guint fraction = 16; fraction >= 4; fraction /= 2) {
+      guint order = calc_slab_order (size, min_objects, max_order, fraction);
+      if (order <= max_order)
+        return order;
+    }
+  return calc_slab_order (size, 1, max_order, 1);
+}
+
+/* See slab.h. */
+NsKmemCache *
+ns_kmem_cache_new (NsArena *arena, gsize size, guint n_cpus, gsl_rng *random)
+{
+  NsKmemCache *cache;
+
+  g_return_val_if_fail (arena != NULL && size > 0 && size <= (gsize) 4096 << 3, NULL);
+  cache = g_new0 (NsKmemCache, 1);
+  cache->arena = arena;
+  cache->size = (size + 63) & ~(gsize) 63;
+  cache->slab_bytes = (gsize) 4096 << ns_slub_calculate_order (cache->size, n_cpus);
+  cache->n_slots = (guint) (cache->slab_bytes / cache->size);
+  cache->freelist = g_ptr_array_new ();
+  if (random != NULL) {
+    /* init_cache_random_seq → freelist_randomize; the seed is one draw of the run's
+     * stream, a layout per (seed, repetition) as a boot per run */
+    cache->rng = gsl_rng_alloc (gsl_rng_mt19937);
+    gsl_rng_set (cache->rng, gsl_rng_get (random));
+    cache->random_seq = g_new (guint, cache->n_slots);
+    for (guint i = 0; i < cache->n_slots; i++)
+      cache->random_seq[i] = i;
+    gsl_ran_shuffle (cache->rng, cache->random_seq, cache->n_slots, sizeof (guint));
+  }
+  return cache;
+}
+
+/* Frees the cache's bookkeeping (NULL is fine); its slabs go with the arena. */
+void
+ns_kmem_cache_destroy (NsKmemCache *cache)
+{
+  if (cache == NULL)
+    return;
+  g_ptr_array_unref (cache->freelist);
+  g_free (cache->random_seq);
+  if (cache->rng != NULL)
+    gsl_rng_free (cache->rng);
+  g_free (cache);
+}
+
+/* allocate_slab: a new slab from the page allocator, its first object at slot 0 or, with
+ * a shuffled freelist, at a random place of the cache's sequence. */
+static void
+new_slab (NsKmemCache *cache)
+{
+  cache->slab = ns_arena_alloc (cache->arena, cache->slab_bytes, 4096);
+  cache->next = 0;
+  cache->start = cache->rng != NULL ? (guint) gsl_rng_uniform_int (cache->rng, cache->n_slots)
+                                    : 0;
+}
+
+/* See slab.h. */
+gpointer
+ns_kmem_cache_alloc (NsKmemCache *cache)
+{
+  guint slot;
+  gpointer obj;
+
+  g_return_val_if_fail (cache != NULL, NULL);
+  if (cache->freelist->len > 0) {
+    obj = g_ptr_array_steal_index (cache->freelist, cache->freelist->len - 1);
+    memset (obj, 0, cache->size);
+    return obj;
+  }
+  if (cache->slab == NULL || cache->next == cache->n_slots)
+    new_slab (cache);
+  slot = cache->next++;
+  if (cache->random_seq != NULL)
+    slot = cache->random_seq[(cache->start + slot) % cache->n_slots];
+  return cache->slab + (gsize) slot * cache->size;
+}
+
+/* See slab.h. obj must have come from cache. */
+void
+ns_kmem_cache_free (NsKmemCache *cache, gpointer obj)
+{
+  g_return_if_fail (cache != NULL && obj != NULL);
+  g_ptr_array_add (cache->freelist, obj);
+}
+
+/* The cache's object size, SLAB_HWCACHE_ALIGN'ed. */
+gsize
+ns_kmem_cache_size (const NsKmemCache *cache)
+{
+  g_return_val_if_fail (cache != NULL, 0);
+  return cache->size;
+}
+
+/* The bytes of one of the cache's slabs (PAGE_SIZE << its order). */
+gsize
+ns_kmem_cache_slab_bytes (const NsKmemCache *cache)
+{
+  g_return_val_if_fail (cache != NULL, 0);
+  return cache->slab_bytes;
+}

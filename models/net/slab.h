@@ -1,0 +1,33 @@
+/* slab.h — a SLUB kmem_cache's object placement: which addresses a cache hands out.
+ *
+ * A cache carves its objects out of slabs of PAGE_SIZE << order bytes (calculate_order of
+ * v6.1 mm/slub.c), in order, or with CONFIG_SLAB_FREELIST_RANDOM in the order of the
+ * cache's one random permutation from a random place per slab (shuffle_freelist); a freed
+ * object is the next one handed out (the per-CPU freelist is LIFO). Nothing here is
+ * charged: the callers charge kmem_cache_alloc / kmem_cache_free where the kernel does. */
+#pragma once
+#include <glib.h>
+#include <gsl/gsl_rng.h>
+#include "arena.h"
+
+G_BEGIN_DECLS
+
+typedef struct _NsKmemCache NsKmemCache;
+
+/* calculate_order (v6.1 mm/slub.c, slub_min_objects 0, slub_max_order 3) of a cache of
+ * size-byte objects on a machine of n_cpus CPUs. */
+guint         ns_slub_calculate_order  (gsize size, guint n_cpus);
+
+/* A cache of size-byte objects (rounded up to 64: SLAB_HWCACHE_ALIGN) whose slabs come
+ * from arena; random != NULL shuffles the freelists (one draw from random). */
+NsKmemCache  *ns_kmem_cache_new        (NsArena *arena, gsize size, guint n_cpus,
+                                        gsl_rng *random);
+void          ns_kmem_cache_destroy    (NsKmemCache *cache);
+/* A zeroed object. */
+gpointer      ns_kmem_cache_alloc      (NsKmemCache *cache);
+void          ns_kmem_cache_free       (NsKmemCache *cache, gpointer obj);
+/* The object size (after alignment) and the bytes of one slab. */
+gsize         ns_kmem_cache_size       (const NsKmemCache *cache);
+gsize         ns_kmem_cache_slab_bytes (const NsKmemCache *cache);
+
+G_END_DECLS

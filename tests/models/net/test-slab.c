@@ -1,0 +1,169 @@
+/* test-slab.c — a SLUB cache's placement (models/net/slab.c): calculate_order against the
+ * host kernel's /proc/slabinfo; objects in order within a slab and a new slab when it is
+ * full; a shuffled freelist hands out each slab's objects once, in an order of its own;
+ * a freed object comes back first, zeroed; the UDP table's two socket caches. */
+#include "config.h"
+#include <check.h>
+#include <string.h>
+#include <gsl/gsl_rng.h>
+#include "arena.h"
+#include "build.h"
+#include "slab.h"
+#include "udp.h"
+
+#define BASE G_GUINT64_CONSTANT (0xffff888100000000)
+
+/* /proc/slabinfo of this project's 2-CPU test host (Linux 6.18.44, measured 2026-12-03):
+ * object size, objects a slab, pages a slab, for UDP, UDPv6, RAW, TCP and TCPv6. */
+START_TEST (test_order_matches_host_slabinfo)
+{
+  static const struct { gsize size; guint objs, pages; } host[] = {
+    { 1344, 12, 4 }, { 1472, 22, 8 }, { 1152, 14, 4 }, { 2368, 13, 8 }, { 2496, 13, 8 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (host); i++) {
+    guint order = ns_slub_calculate_order (host[i].size, 2);
+    gsize slab = (gsize) 4096 << order;
+
+    ck_assert_uint_eq (slab / 4096, host[i].pages);
+    ck_assert_uint_eq (slab / host[i].size, host[i].objs);
+  }
+}
+END_TEST
+
+/* The 128-thread EPYC of seed 000: min_objects 4 * (fls(128) + 1) = 36 does not fit in an
+ * order-3 slab of either socket size, so both take order 3 with what fits. */
+START_TEST (test_order_on_128_cpus)
+{
+  ck_assert_uint_eq (ns_slub_calculate_order (1152, 128), 3);
+  ck_assert_uint_eq (ns_slub_calculate_order (1344, 128), 3);
+  ck_assert_uint_eq (ns_slub_calculate_order (256, 128), 2);     /* 36 × 256 > 8 KiB */
+  ck_assert_uint_eq (ns_slub_calculate_order (64, 2), 0);
+}
+END_TEST
+
+START_TEST (test_in_order_then_new_slab)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 1300, 128, NULL);
+  guint8 *first = ns_kmem_cache_alloc (c);
+
+  ck_assert_uint_eq (ns_kmem_cache_size (c), 1344);
+  ck_assert_uint_eq (ns_kmem_cache_slab_bytes (c), 32768);
+  for (guint i = 1; i < 32768 / 1344; i++)
+    ck_assert_ptr_eq (ns_kmem_cache_alloc (c), first + (gsize) i * 1344);
+  /* the 25th object opens a slab: page aligned, past the first */
+  {
+    guint8 *obj = ns_kmem_cache_alloc (c);
+
+    ck_assert_uint_eq (ns_arena_addr (arena, obj) % 4096, 0);
+    ck_assert (obj >= first + 32768);
+  }
+  ns_kmem_cache_destroy (c);
+  ns_arena_free (arena);
+}
+END_TEST
+
+START_TEST (test_shuffled_slab_is_a_permutation)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  NsKmemCache *c;
+  guint8 *base = NULL;
+  gboolean seen[24] = { FALSE };
+  guint in_place = 0;
+
+  gsl_rng_set (rng, 7);
+  c = ns_kmem_cache_new (arena, 1344, 128, rng);
+  for (guint i = 0; i < 24; i++) {
+    guint8 *obj = ns_kmem_cache_alloc (c);
+    gsize slot;
+
+    if (base == NULL)
+      base = obj - (ns_arena_addr (arena, obj) % 32768);  /* the slab is 32 KiB aligned here */
+    slot = (gsize) (obj - base) / 1344;
+    ck_assert_uint_eq ((gsize) (obj - base) % 1344, 0);
+    ck_assert_uint_lt (slot, 24);
+    ck_assert_msg (!seen[slot], "slot %zu handed out twice", slot);
+    seen[slot] = TRUE;
+    in_place += slot == i;
+  }
+  ck_assert_uint_lt (in_place, 24);     /* not the in-order layout */
+  ns_kmem_cache_destroy (c);
+  gsl_rng_free (rng);
+  ns_arena_free (arena);
+}
+END_TEST
+
+START_TEST (test_freed_object_comes_back_zeroed)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, NULL);
+  guint8 *a = ns_kmem_cache_alloc (c), *b = ns_kmem_cache_alloc (c);
+
+  memset (a, 0xa5, 256);
+  ns_kmem_cache_free (c, a);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), a);
+  ck_assert_uint_eq (a[0], 0);
+  ck_assert_uint_eq (a[255], 0);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), b + 256);
+  ns_kmem_cache_destroy (c);
+  ns_arena_free (arena);
+}
+END_TEST
+
+/* Sockets of the two families created alternately: each family's sockets sit one object
+ * of its own size apart (struct udp_sock 1152 bytes, udp6_sock 1344), as the kernel's
+ * UDP and UDPv6 caches place them, not interleaved. */
+START_TEST (test_udp_table_socket_caches)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 64 << 20);
+  NsBuild *build = ns_build_new ("6.9.0", 60);
+  struct net *net = ns_net_new (arena, 0x12345678u, 1);
+  GError *error = NULL;
+  struct udp_table *tbl = udp_table_new (arena, build, 256, &error);
+  guint64 v4[3], v6[3];
+
+  ck_assert_msg (tbl != NULL, "%s", error ? error->message : "?");
+  udp_table_use_slab_caches (tbl, 128, NULL);
+  for (guint i = 0; i < 3; i++) {
+    v4[i] = ns_arena_addr (arena, udp_sock_create (tbl, net, AF_INET));
+    v6[i] = ns_arena_addr (arena, udp_sock_create (tbl, net, AF_INET6));
+  }
+  for (guint i = 1; i < 3; i++) {
+    ck_assert_uint_eq (v4[i] - v4[i - 1], 1152);
+    ck_assert_uint_eq (v6[i] - v6[i - 1], 1344);
+  }
+  udp_table_free (tbl);
+  ns_build_free (build);
+  ns_arena_free (arena);
+}
+END_TEST
+
+static Suite *
+slab_suite (void)
+{
+  Suite *s = suite_create ("slab");
+  TCase *tc = tcase_create ("placement");
+
+  tcase_add_test (tc, test_order_matches_host_slabinfo);
+  tcase_add_test (tc, test_order_on_128_cpus);
+  tcase_add_test (tc, test_in_order_then_new_slab);
+  tcase_add_test (tc, test_shuffled_slab_is_a_permutation);
+  tcase_add_test (tc, test_freed_object_comes_back_zeroed);
+  tcase_add_test (tc, test_udp_table_socket_caches);
+  suite_add_tcase (s, tc);
+  return s;
+}
+
+int
+main (void)
+{
+  SRunner *sr = srunner_create (slab_suite ());
+  int failed;
+
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+  return failed == 0 ? 0 : 1;
+}
