@@ -45,6 +45,7 @@
 #include "skbuff.h"
 #include "netstack.h"
 #include "ip.h"
+#include "slab.h"
 
 /* ---- kernel facts (mm/slub.c, mm/page_alloc.c, include/linux/slab.h) ---- */
 
@@ -66,10 +67,6 @@
  * out again at its own order. */
 #define PAGE_ORDERS              11u
 #define PCP_HIGH_PAGES           (PCP_BATCH_PAGES << 2)
-/* skbuff_cache: 256-byte objects in order-1 slabs = 32 objects per slab
- * (/proc/slabinfo "skbuff_head_cache 32 objperslab 2 pagesperslab" on x86-64). */
-#define SKB_OBJS_PER_SLAB        32u
-
 /* v6.3+ (skb_small_head_cache): kmalloc_reserve takes heads up to this size from it. */
 #define SKB_SMALL_HEAD_VERSION   "6.3"
 /* calculate_normal_threshold's cap (mm/vmstat.c: "Maximum threshold is 125"). */
@@ -320,12 +317,16 @@ skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head
 /* ---- construction ---- */
 
 /* Sets up cache c: slot and object size, alignment, free-pointer offset, objects per
- * slab, the tail-page cost, its kmem_cache line and its per-CPU state in the arena (each
- * CPU's freelist holding a full slab). */
+ * slab (SLUB's calculate_order for the machine's CPUs: on 16 to 31 CPUs the 32 skbuff_cache
+ * objects of /proc/slabinfo's "skbuff_head_cache 32 objperslab 2 pagesperslab", 64 on the
+ * 128-CPU EPYC), the tail-page cost, its kmem_cache line and its per-CPU state in the
+ * arena (each CPU's freelist holding a full slab). */
 static void
 kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, gsize size,
-                 gsize object_size, guint objs, guint tail_page)
+                 gsize object_size, guint tail_page)
 {
+  guint objs = (guint) (((gsize) 4096 << ns_slub_calculate_order (size, a->n_cpus)) / size);
+
   c->name = name;
   c->size = size;
   c->align = size >= 64 ? 64 : 8;
@@ -360,16 +361,13 @@ ns_skb_alloc_new (NsMachine *machine)
   a->small_heads = build != NULL && ns_kernel_version_cmp (ns_build_version (build),
                                                            SKB_SMALL_HEAD_VERSION) >= 0;
   /* skbuff_cache: 232-byte sk_buffs in 256-byte slots (SLAB_HWCACHE_ALIGN) */
-  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", 256, sizeof (struct sk_buff),
-                   SKB_OBJS_PER_SLAB, 0);
+  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", 256, sizeof (struct sk_buff), 0);
   kmem_cache_init (&a->small_head_cache, a, "skbuff_small_head", SKB_SMALL_HEAD_CACHE_SIZE,
-                   SKB_SMALL_HEAD_CACHE_SIZE, 25, 2);
-  /* objects per slab: SLUB's calculate_order packs order-0..3 slabs: 32 objects for 128 B
-   * to 1 KiB (orders 0 to 3), then 16, 8, 4 in order-3 slabs for 2k, 4k, 8k [R: slabinfo];
-   * every slab above kmalloc-128 has tail pages */
+                   SKB_SMALL_HEAD_CACHE_SIZE, 2);
+  /* every slab above kmalloc-128 has tail pages */
   for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc); i++)
     kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i], (gsize) 128 << i, (gsize) 128 << i,
-                     MAX (4u, 32u >> (i > 3 ? i - 3 : 0)), i > 0 ? 2 : 0);
+                     i > 0 ? 2 : 0);
   a->kmalloc_caches = ns_arena_alloc (a->arena, 64, 64);
   a->pcp = ns_arena_alloc (a->arena, sizeof (PerCpuPages) * a->n_cpus, 64);
   a->pcp_list = g_new0 (GQueue, (gsize) a->n_cpus * PAGE_ORDERS);

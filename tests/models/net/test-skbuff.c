@@ -6,9 +6,10 @@
  * helpers keep FIFO order; sendmsg's page fragments are refilled, kept, reused and replaced
  * as skb_page_frag_refill does, and put_page frees a page on its last reference; a large
  * head's pages reach the node's vmstat counter through the per-CPU diff and its threshold
- * (mm/vmstat.c). The expected sizes are computed here from the kernel's rules
- * (mm/slab_common.c kmalloc_info, kmalloc_size_roundup; net/core/skbuff.c), not read
- * from the model. */
+ * (mm/vmstat.c); skbuff_cache refills its per-CPU slab every 32 allocations on 16 CPUs
+ * and every 64 on 128 (SLUB's calculate_order). The expected sizes are computed here
+ * from the kernel's rules (mm/slab_common.c kmalloc_info, kmalloc_size_roundup;
+ * net/core/skbuff.c), not read from the model. */
 #include "config.h"
 #include "skbuff.h"
 #include "stack-rig.h"
@@ -375,6 +376,75 @@ START_TEST (test_node_stat_folds)
 }
 END_TEST
 
+/* A machine of registry defaults but n_cpus logical CPUs (one socket, 8 cores an L3
+ * domain, 2 threads a core), running v6.9, with its skb allocator. */
+static void
+rig_init_cpus (Rig *rig, guint n_cpus)
+{
+  NsMitigations none = { 0 };
+  g_autofree char *ccx = g_strdup_printf ("%u", n_cpus / 16);
+  GError *error = NULL;
+
+  memset (rig, 0, sizeof *rig);
+  rig->s.params = ns_params_new ();
+  ck_assert (ns_params_set (rig->s.params, "cpu.ccx_per_socket", ccx, "test", &error));
+  ck_assert (ns_params_set (rig->s.params, "cpu.cores_per_ccx", "8", "test", &error));
+  rig->s.build = ns_build_new ("6.9.0", 60);
+  rig->s.machine = ns_machine_new (rig->s.params, &none, rig->s.build, &error);
+  ck_assert_msg (rig->s.machine != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (ns_machine_n_cpus (rig->s.machine), n_cpus);
+  rig->s.engine = ns_machine_create_engine (rig->s.machine);
+  rig->alloc = ns_skb_alloc_new (rig->s.machine);
+}
+
+/* 200 sk_buffs from skbuff_cache on one CPU, none freed: every allocation that empties
+ * the CPU's slab costs ___slab_alloc's extra instructions; rig->data gets the period. */
+static void
+slab_refills (NsThread *t, Rig *rig)
+{
+  NsMachine *m = rig->s.machine;
+  struct sk_buff *skbs[200];
+  guint64 cheapest = G_MAXUINT64, cost[200];
+  guint refills[200] = { 0 }, n = 0;
+
+  for (guint i = 0; i < 200; i++) {
+    guint64 before = ns_machine_account_events (m, NS_CAUSE_INSN);
+
+    skbs[i] = kmem_cache_alloc_skbuff (t, rig->alloc, GFP_ATOMIC);
+    cost[i] = ns_machine_account_events (m, NS_CAUSE_INSN) - before;
+    cheapest = MIN (cheapest, cost[i]);
+  }
+  for (guint i = 0; i < 200; i++)
+    if (cost[i] > cheapest + 30)
+      refills[n++] = i;
+  ck_assert_uint_ge (n, 2);
+  for (guint k = 2; k < n; k++)
+    ck_assert_uint_eq (refills[k] - refills[k - 1], refills[1] - refills[0]);
+  for (guint i = 0; i < 200; i++)
+    kfree_skbmem (t, rig->alloc, skbs[i]);
+  *(guint *) rig->data = refills[1] - refills[0];
+}
+
+/* skbuff_cache's 256-byte objects: 32 a slab (order 1) on 8 CPUs, as /proc/slabinfo shows
+ * for a machine of 16 to 31; 64 (order 2) on 128, where SLUB wants 36 objects a slab. */
+START_TEST (test_objects_per_slab_follow_the_cpus)
+{
+  static const guint cpus[] = { 16, 128 }, expect[] = { 32, 64 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cpus); i++) {
+    Rig rig;
+    guint period = 0;
+
+    rig_init_cpus (&rig, cpus[i]);
+    rig.data = &period;
+    run (&rig, slab_refills);
+    ck_assert_msg (period == expect[i], "%u CPUs: a refill every %u allocations, "
+                   "expected %u", cpus[i], period, expect[i]);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 static Suite *
 skbuff_suite (void)
 {
@@ -387,6 +457,7 @@ skbuff_suite (void)
   tcase_add_test (tc, test_queues);
   tcase_add_test (tc, test_page_frags);
   tcase_add_test (tc, test_node_stat_folds);
+  tcase_add_test (tc, test_objects_per_slab_follow_the_cpus);
   suite_add_tcase (s, tc);
   return s;
 }
