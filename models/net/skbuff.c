@@ -317,7 +317,7 @@ skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head
 /* ---- construction ---- */
 
 /* Sets up cache c: slot and object size, alignment, free-pointer offset, objects per
- * slab (SLUB's calculate_order for the machine's CPUs: on 16 to 31 CPUs the 32 skbuff_cache
+ * slab (SLUB's calculate_order for the machine's CPUs: on 8 to 127 CPUs the 32 skbuff_cache
  * objects of /proc/slabinfo's "skbuff_head_cache 32 objperslab 2 pagesperslab", 64 on the
  * 128-CPU EPYC), the tail-page cost, its kmem_cache line and its per-CPU state in the
  * arena (each CPU's freelist holding a full slab). */

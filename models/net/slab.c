@@ -14,6 +14,7 @@ struct _NsKmemCache {
   guint     next;           /* objects handed out of it */
   guint     start;          /* its place in random_seq */
   GPtrArray *freelist;      /* freed objects, LIFO */
+  GHashTable *live;         /* objects handed out and not freed */
 };
 
 /* calc_slab_order (v6.1 mm/slub.c): the lowest order from that of min_objects objects up
@@ -59,13 +60,15 @@ ns_kmem_cache_new (NsArena *arena, gsize size, guint n_cpus, gsl_rng *random)
 {
   NsKmemCache *cache;
 
-  g_return_val_if_fail (arena != NULL && size > 0 && size <= (gsize) 4096 << 3, NULL);
+  /* up to 8 KiB v6.1's calculate_order and v6.7's rewrite give the same orders */
+  g_return_val_if_fail (arena != NULL && size > 0 && size <= 8192, NULL);
   cache = g_new0 (NsKmemCache, 1);
   cache->arena = arena;
   cache->size = (size + 63) & ~(gsize) 63;
   cache->slab_bytes = (gsize) 4096 << ns_slub_calculate_order (cache->size, n_cpus);
   cache->n_slots = (guint) (cache->slab_bytes / cache->size);
   cache->freelist = g_ptr_array_new ();
+  cache->live = g_hash_table_new (g_direct_hash, g_direct_equal);
   if (random != NULL) {
     /* init_cache_random_seq → freelist_randomize; the seed is one draw of the run's
      * stream, a layout per (seed, repetition) as a boot per run */
@@ -86,6 +89,7 @@ ns_kmem_cache_destroy (NsKmemCache *cache)
   if (cache == NULL)
     return;
   g_ptr_array_unref (cache->freelist);
+  g_hash_table_destroy (cache->live);
   g_free (cache->random_seq);
   if (cache->rng != NULL)
     gsl_rng_free (cache->rng);
@@ -114,21 +118,25 @@ ns_kmem_cache_alloc (NsKmemCache *cache)
   if (cache->freelist->len > 0) {
     obj = g_ptr_array_steal_index (cache->freelist, cache->freelist->len - 1);
     memset (obj, 0, cache->size);
-    return obj;
+  } else {
+    if (cache->slab == NULL || cache->next == cache->n_slots)
+      new_slab (cache);
+    slot = cache->next++;
+    if (cache->random_seq != NULL)
+      slot = cache->random_seq[(cache->start + slot) % cache->n_slots];
+    obj = cache->slab + (gsize) slot * cache->size;
   }
-  if (cache->slab == NULL || cache->next == cache->n_slots)
-    new_slab (cache);
-  slot = cache->next++;
-  if (cache->random_seq != NULL)
-    slot = cache->random_seq[(cache->start + slot) % cache->n_slots];
-  return cache->slab + (gsize) slot * cache->size;
+  g_hash_table_add (cache->live, obj);
+  return obj;
 }
 
-/* See slab.h. obj must have come from cache. */
+/* See slab.h. An object not live in cache (freed twice, another cache's, an address
+ * inside one) is refused with a critical, as KASAN reports an invalid free. */
 void
 ns_kmem_cache_free (NsKmemCache *cache, gpointer obj)
 {
   g_return_if_fail (cache != NULL && obj != NULL);
+  g_return_if_fail (g_hash_table_remove (cache->live, obj));
   g_ptr_array_add (cache->freelist, obj);
 }
 

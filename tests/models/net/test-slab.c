@@ -1,7 +1,9 @@
 /* test-slab.c — a SLUB cache's placement (models/net/slab.c): calculate_order against the
  * host kernel's /proc/slabinfo; objects in order within a slab and a new slab when it is
- * full; a shuffled freelist hands out each slab's objects once, in an order of its own;
- * a freed object comes back first, zeroed; the UDP table's two socket caches. */
+ * full; a shuffled freelist hands out each slab's objects once, every slab the cache's one
+ * sequence from a random start; a freed object comes back first (last freed first),
+ * zeroed, and an invalid free is refused; the UDP table's two socket caches, a closed
+ * socket going back to its family's. */
 #include "config.h"
 #include <check.h>
 #include <string.h>
@@ -39,6 +41,9 @@ START_TEST (test_order_on_128_cpus)
   ck_assert_uint_eq (ns_slub_calculate_order (1344, 128), 3);
   ck_assert_uint_eq (ns_slub_calculate_order (256, 128), 2);     /* 36 × 256 > 8 KiB */
   ck_assert_uint_eq (ns_slub_calculate_order (64, 2), 0);
+  /* 2192 B on 2 CPUs: 12 objects want order 3, whose leftover 32768 − 14 × 2192 = 2080
+   * bytes is over 1/16 of the slab (2048) but within 1/8: order 3, 14 objects */
+  ck_assert_uint_eq (ns_slub_calculate_order (2192, 2), 3);
 }
 END_TEST
 
@@ -95,6 +100,79 @@ START_TEST (test_shuffled_slab_is_a_permutation)
 }
 END_TEST
 
+/* Three slabs under CONFIG_SLAB_FREELIST_RANDOM: each hands out the cache's one sequence
+ * (the first slab's order, rotated), each from its own random start (shuffle_freelist). */
+START_TEST (test_shuffled_slabs_share_one_sequence)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
+  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
+  NsKmemCache *c;
+  guint seq[3][24], starts_moved = 0;
+
+  gsl_rng_set (rng, 7);
+  c = ns_kmem_cache_new (arena, 1344, 128, rng);
+  for (guint k = 0; k < 3; k++)
+    for (guint i = 0; i < 24; i++) {
+      guint64 off = ns_arena_addr (arena, ns_kmem_cache_alloc (c)) - BASE;
+
+      ck_assert_uint_eq (off / 32768, k);               /* the cache's only slabs */
+      seq[k][i] = (guint) (off % 32768 / 1344);
+    }
+  for (guint k = 1; k < 3; k++) {
+    guint j = 0;
+
+    while (seq[0][j] != seq[k][0])
+      j++;
+    for (guint i = 0; i < 24; i++)
+      ck_assert_uint_eq (seq[k][i], seq[0][(j + i) % 24]);
+    starts_moved += j != 0;
+  }
+  ck_assert_uint_gt (starts_moved, 0);
+  ns_kmem_cache_destroy (c);
+  gsl_rng_free (rng);
+  ns_arena_free (arena);
+}
+END_TEST
+
+/* Counts the criticals logged while it is installed. */
+static void
+on_critical (const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* A free that is not of a live object of the cache (twice, another cache's object) is
+ * refused with a critical and does not put the object on the freelist; freed objects come
+ * back last freed first. */
+START_TEST (test_frees_checked_and_lifo)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, NULL);
+  NsKmemCache *other = ns_kmem_cache_new (arena, 256, 2, NULL);
+  guint8 *a = ns_kmem_cache_alloc (c), *b = ns_kmem_cache_alloc (c);
+  guint8 *x = ns_kmem_cache_alloc (other);
+  guint criticals = 0, handler;
+  GLogLevelFlags fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
+
+  handler = g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, on_critical, &criticals);
+  ns_kmem_cache_free (c, a);
+  ns_kmem_cache_free (c, a);                    /* twice */
+  ck_assert_uint_eq (criticals, 1);
+  ns_kmem_cache_free (c, x);                    /* another cache's */
+  ck_assert_uint_eq (criticals, 2);
+  ns_kmem_cache_free (c, b);
+  ck_assert_uint_eq (criticals, 2);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), b);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), a);
+  ck_assert_ptr_ne (ns_kmem_cache_alloc (c), a);
+  g_log_remove_handler (G_LOG_DOMAIN, handler);
+  g_log_set_always_fatal (fatal);
+  ns_kmem_cache_destroy (other);
+  ns_kmem_cache_destroy (c);
+  ns_arena_free (arena);
+}
+END_TEST
+
 START_TEST (test_freed_object_comes_back_zeroed)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
@@ -134,6 +212,15 @@ START_TEST (test_udp_table_socket_caches)
     ck_assert_uint_eq (v4[i] - v4[i - 1], 1152);
     ck_assert_uint_eq (v6[i] - v6[i - 1], 1344);
   }
+  /* a closed socket goes back to its own family's cache */
+  {
+    struct sock *sk6 = udp_sock_create (tbl, net, AF_INET6);
+    guint64 addr6 = ns_arena_addr (arena, sk6);
+
+    udp_sock_close (sk6);
+    ck_assert_uint_ne (ns_arena_addr (arena, udp_sock_create (tbl, net, AF_INET)), addr6);
+    ck_assert_uint_eq (ns_arena_addr (arena, udp_sock_create (tbl, net, AF_INET6)), addr6);
+  }
   udp_table_free (tbl);
   ns_build_free (build);
   ns_arena_free (arena);
@@ -150,6 +237,8 @@ slab_suite (void)
   tcase_add_test (tc, test_order_on_128_cpus);
   tcase_add_test (tc, test_in_order_then_new_slab);
   tcase_add_test (tc, test_shuffled_slab_is_a_permutation);
+  tcase_add_test (tc, test_shuffled_slabs_share_one_sequence);
+  tcase_add_test (tc, test_frees_checked_and_lifo);
   tcase_add_test (tc, test_freed_object_comes_back_zeroed);
   tcase_add_test (tc, test_udp_table_socket_caches);
   suite_add_tcase (s, tc);
