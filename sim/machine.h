@@ -67,6 +67,9 @@ void        ns_machine_free         (NsMachine *machine);
 /* Under mem.page_frames = random, the pages of simulated memory sit at frames drawn from
  * key (run.c gives each repetition its own); call before anything runs. */
 void        ns_machine_set_page_key (NsMachine *machine, guint64 key);
+/* A key for the run's other layout draws (a slab cache's shuffled freelists), derived from
+ * the page key: its own stream, so neither the workload's draws nor the frames move. */
+guint64     ns_machine_layout_key   (const NsMachine *machine, guint64 stream);
 /* Creates the engine for this machine (one simulated CPU per logical CPU, quantum from
  * sched.quantum_ns) and attaches the machine to it. The caller frees the engine. */
 NsEngine   *ns_machine_create_engine (NsMachine *machine);

@@ -532,7 +532,7 @@ make_extra_sockets (Iperf *ip, gboolean reuseport, gboolean wildcard, GError **e
 
   for (guint i = 0; i < ip->n_extra; i++) {
     struct sockaddr_storage ss;
-    struct file *f = ns_netstack_socket (ip->stack, family, TRUE);
+    struct file *f = ns_netstack_socket_on (ip->stack, family, TRUE, ip->server_cpu);
     struct sock *sk = ns_file_sock (f);
     gint len = wildcard ? wildcard_addr (&ss, family, ip->port)
                         : loopback_addr (&ss, family, v4mapped, ip->port);
@@ -602,7 +602,7 @@ make_streams (Iperf *ip, gsl_rng *rng, GError **error, const NsScenario *sc)
      * listener holds the test port before any stream socket exists (netannounce in
      * iperf_exchange_parameters), so the draw skips it as the autobind would; the model
      * binds each listener after its stream's client socket */
-    sp->cfile = ns_netstack_socket (ip->stack, cfamily, FALSE);
+    sp->cfile = ns_netstack_socket_on (ip->stack, cfamily, FALSE, ip->client_cpu);
     do {
       guint16 port = ns_netstack_ephemeral_port (rng, ip->port);
       len = wildcard_addr (&ss, cfamily, port);
@@ -616,7 +616,8 @@ make_streams (Iperf *ip, gsl_rng *rng, GError **error, const NsScenario *sc)
       goto failed;
     csk = ns_file_sock (sp->cfile);
     /* server: a fresh listener on the wildcard address, then connect() to the client */
-    sp->sfile = ns_netstack_socket (ip->stack, sfamily, ip->threading == IPERF_SINGLE);
+    sp->sfile = ns_netstack_socket_on (ip->stack, sfamily, ip->threading == IPERF_SINGLE,
+                                       ip->server_cpu);
     ssk = ns_file_sock (sp->sfile);
     udp_sock_set_reuseaddr (ssk, TRUE);
     len = wildcard_addr (&ss, sfamily, ip->port);
@@ -934,7 +935,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   if (!read_attributes (ip, sc, machine, &extra_rp, &extra_wild, &extra_head, error) ||
       !check_metric_available (ip, sc, error) || !check_cpus (ip, sc, machine, error))
     goto fail;
-  ip->stack = ns_netstack_new (machine, engine, rng, error);
+  ip->stack = ns_netstack_new (machine, engine, error);
   if (ip->stack == NULL)
     goto fail;
   ip->streams = g_new0 (IperfStream, ip->n_streams);

@@ -91,7 +91,8 @@ bound_socket (Flood *f, guint16 port, gint *err)
 {
   struct sockaddr_storage ss;
   gint len = loopback_addr (f, &ss, port);
-  struct file *file = ns_netstack_socket (f->stack, f->ipv6 ? AF_INET6 : AF_INET, FALSE);
+  struct file *file = ns_netstack_socket_on (f->stack, f->ipv6 ? AF_INET6 : AF_INET, FALSE,
+                                             f->cpu);
   struct sock *sk = ns_file_sock (file);
 
   udp_sock_set_reuseaddr (sk, TRUE);
@@ -218,7 +219,7 @@ flood_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   f->engine = engine;
   if (!read_attributes (f, sc, machine, error))
     goto fail;
-  f->stack = ns_netstack_new (machine, engine, rng, error);
+  f->stack = ns_netstack_new (machine, engine, error);
   if (f->stack == NULL)
     goto fail;
   f->receivers = g_new0 (struct file *, f->n_sockets);

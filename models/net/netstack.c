@@ -82,9 +82,12 @@ loopback_neigh_new (NsNetStack *s)
   return n;
 }
 
+/* The machine's layout stream of the UDP socket caches' shuffles. */
+#define NS_LAYOUT_UDP_SOCK_CACHES 1
+
 /* Builds the stack; see netstack.h. */
 NsNetStack *
-ns_netstack_new (NsMachine *machine, NsEngine *engine, gsl_rng *rng, GError **error)
+ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
 {
   NsNetStack *s;
 
@@ -118,8 +121,8 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, gsl_rng *rng, GError **er
   if (s->udp_table == NULL)
     goto fail;
   udp_table_use_slab_caches (s->udp_table, s->n_cpus,
-                             ns_build_config_on (s->build, "CONFIG_SLAB_FREELIST_RANDOM") ?
-                             rng : NULL);
+                             ns_build_config_on (s->build, "CONFIG_SLAB_FREELIST_RANDOM"),
+                             ns_machine_layout_key (machine, NS_LAYOUT_UDP_SOCK_CACHES));
   s->alloc = ns_skb_alloc_new (machine);
   s->lo = loopback_dev_new (s);
   s->rt_lo4 = local_route_new (s, &ip_fn_ip_local_deliver, &ip_fn_ip_output);
@@ -265,12 +268,19 @@ ns_netstack_ephemeral_port (gsl_rng *rng, guint16 avoid)
 struct file *
 ns_netstack_socket (NsNetStack *s, gint family, gboolean nonblock)
 {
+  return ns_netstack_socket_on (s, family, nonblock, 0);
+}
+
+/* See netstack.h. */
+struct file *
+ns_netstack_socket_on (NsNetStack *s, gint family, gboolean nonblock, guint cpu)
+{
   struct sock *sk;
   struct socket *sock;
   struct file *file;
 
-  g_return_val_if_fail (s != NULL, NULL);
-  sk = udp_sock_create (s->udp_table, s->net, family);
+  g_return_val_if_fail (s != NULL && cpu < s->n_cpus, NULL);
+  sk = udp_sock_create_on (s->udp_table, s->net, family, cpu);
   g_return_val_if_fail (sk != NULL, NULL);
   sock = ns_arena_alloc (s->arena, sizeof *sock, 64);
   file = ns_arena_alloc (s->arena, sizeof *file, 64);

@@ -279,11 +279,10 @@ struct _NsNetStack {
  * CONFIG_DEBUG_LIST (on in Debian's build), CONFIG_SECURITY_TOMOYO and CONFIG_BPF_LSM
  * (on Debian's LSM list after AppArmor), CONFIG_MEMCG (the task in a non-root memcg, as
  * under systemd: NS_MEMCG_LEVELS levels of page counters, every CPU's charge stock
- * empty), CONFIG_SLAB_FREELIST_RANDOM (the UDP socket caches' freelists shuffled by one
- * draw from rng, a layout per run as per boot; rng NULL = in order). NULL with an error
- * for an unsupported build. */
-NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, gsl_rng *rng,
-                                    GError **error);
+ * empty), CONFIG_SLAB_FREELIST_RANDOM (the UDP socket caches' freelists shuffled from
+ * the machine's layout key, a layout per repetition as per boot). NULL with an error for
+ * an unsupported build. */
+NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);
 
@@ -319,6 +318,9 @@ NsWaitQueue *ns_netstack_task_wq   (NsNetStack *stack, guint cpu);
  * rmem_default, sk_sndbuf = wmem_default, sk_wq = &socket->wq, sk_data_ready =
  * sock_def_readable. nonblock sets O_NONBLOCK on the file. */
 struct file *ns_netstack_socket    (NsNetStack *stack, gint family, gboolean nonblock);
+/* The same, created by a thread on cpu: the sock comes from that CPU's slab. */
+struct file *ns_netstack_socket_on (NsNetStack *stack, gint family, gboolean nonblock,
+                                    guint cpu);
 /* A port of net.ipv4.ip_local_port_range's default, 32768-60999, drawn from rng as an
  * autobind picks one, skipping avoid (a port the caller's set-up holds); draws again until
  * it differs. */

@@ -2,19 +2,26 @@
 #include "slab.h"
 #include <string.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+/* One CPU's kmem_cache_cpu: the slab it carves and the objects freed back to it. */
+typedef struct {
+  guint8    *slab;          /* the slab being carved */
+  guint      next;          /* objects handed out of it */
+  guint      start;         /* its place in random_seq */
+  GPtrArray *freelist;      /* freed objects, LIFO */
+} CacheCpu;
 
 struct _NsKmemCache {
   NsArena  *arena;
   gsize     size;
   gsize     slab_bytes;
   guint     n_slots;        /* objects a slab */
+  guint     n_cpus;
   guint    *random_seq;     /* CONFIG_SLAB_FREELIST_RANDOM: the cache's permutation */
   gsl_rng  *rng;            /* and the draws of each new slab's start */
-  guint8   *slab;           /* the slab being carved */
-  guint     next;           /* objects handed out of it */
-  guint     start;          /* its place in random_seq */
-  GPtrArray *freelist;      /* freed objects, LIFO */
-  GHashTable *live;         /* objects handed out and not freed */
+  CacheCpu *cpu;            /* per CPU */
+  GHashTable *live;         /* objects handed out and not freed → allocating CPU + 1 */
 };
 
 /* calc_slab_order (v6.1 mm/slub.c): the lowest order from that of min_objects objects up
@@ -56,24 +63,26 @@ ns_slub_calculate_order (gsize size, guint n_cpus)
 
 /* See slab.h. */
 NsKmemCache *
-ns_kmem_cache_new (NsArena *arena, gsize size, guint n_cpus, gsl_rng *random)
+ns_kmem_cache_new (NsArena *arena, gsize size, guint n_cpus, gboolean shuffle, guint64 seed)
 {
   NsKmemCache *cache;
 
   /* up to 8 KiB v6.1's calculate_order and v6.7's rewrite give the same orders */
-  g_return_val_if_fail (arena != NULL && size > 0 && size <= 8192, NULL);
+  g_return_val_if_fail (arena != NULL && size > 0 && size <= 8192 && n_cpus > 0, NULL);
   cache = g_new0 (NsKmemCache, 1);
   cache->arena = arena;
   cache->size = (size + 63) & ~(gsize) 63;
   cache->slab_bytes = (gsize) 4096 << ns_slub_calculate_order (cache->size, n_cpus);
   cache->n_slots = (guint) (cache->slab_bytes / cache->size);
-  cache->freelist = g_ptr_array_new ();
+  cache->n_cpus = n_cpus;
+  cache->cpu = g_new0 (CacheCpu, n_cpus);
+  for (guint c = 0; c < n_cpus; c++)
+    cache->cpu[c].freelist = g_ptr_array_new ();
   cache->live = g_hash_table_new (g_direct_hash, g_direct_equal);
-  if (random != NULL) {
-    /* init_cache_random_seq → freelist_randomize; the seed is one draw of the run's
-     * stream, a layout per (seed, repetition) as a boot per run */
+  if (shuffle) {
+    /* init_cache_random_seq → freelist_randomize */
     cache->rng = gsl_rng_alloc (gsl_rng_mt19937);
-    gsl_rng_set (cache->rng, gsl_rng_get (random));
+    gsl_rng_set (cache->rng, (unsigned long) seed);
     cache->random_seq = g_new (guint, cache->n_slots);
     for (guint i = 0; i < cache->n_slots; i++)
       cache->random_seq[i] = i;
@@ -88,7 +97,9 @@ ns_kmem_cache_destroy (NsKmemCache *cache)
 {
   if (cache == NULL)
     return;
-  g_ptr_array_unref (cache->freelist);
+  for (guint c = 0; c < cache->n_cpus; c++)
+    g_ptr_array_unref (cache->cpu[c].freelist);
+  g_free (cache->cpu);
   g_hash_table_destroy (cache->live);
   g_free (cache->random_seq);
   if (cache->rng != NULL)
@@ -96,37 +107,39 @@ ns_kmem_cache_destroy (NsKmemCache *cache)
   g_free (cache);
 }
 
-/* allocate_slab: a new slab from the page allocator, its first object at slot 0 or, with
- * a shuffled freelist, at a random place of the cache's sequence. */
+/* allocate_slab: a new slab for cpu from the page allocator, its first object at slot 0
+ * or, with a shuffled freelist, at a random place of the cache's sequence. */
 static void
-new_slab (NsKmemCache *cache)
+new_slab (NsKmemCache *cache, CacheCpu *cc)
 {
-  cache->slab = ns_arena_alloc (cache->arena, cache->slab_bytes, 4096);
-  cache->next = 0;
-  cache->start = cache->rng != NULL ? (guint) gsl_rng_uniform_int (cache->rng, cache->n_slots)
-                                    : 0;
+  cc->slab = ns_arena_alloc (cache->arena, cache->slab_bytes, 4096);
+  cc->next = 0;
+  cc->start = cache->rng != NULL ? (guint) gsl_rng_uniform_int (cache->rng, cache->n_slots)
+                                 : 0;
 }
 
 /* See slab.h. */
 gpointer
-ns_kmem_cache_alloc (NsKmemCache *cache)
+ns_kmem_cache_alloc (NsKmemCache *cache, guint cpu)
 {
+  CacheCpu *cc;
   guint slot;
   gpointer obj;
 
-  g_return_val_if_fail (cache != NULL, NULL);
-  if (cache->freelist->len > 0) {
-    obj = g_ptr_array_steal_index (cache->freelist, cache->freelist->len - 1);
+  g_return_val_if_fail (cache != NULL && cpu < cache->n_cpus, NULL);
+  cc = &cache->cpu[cpu];
+  if (cc->freelist->len > 0) {
+    obj = g_ptr_array_steal_index (cc->freelist, cc->freelist->len - 1);
     memset (obj, 0, cache->size);
   } else {
-    if (cache->slab == NULL || cache->next == cache->n_slots)
-      new_slab (cache);
-    slot = cache->next++;
+    if (cc->slab == NULL || cc->next == cache->n_slots)
+      new_slab (cache, cc);
+    slot = cc->next++;
     if (cache->random_seq != NULL)
-      slot = cache->random_seq[(cache->start + slot) % cache->n_slots];
-    obj = cache->slab + (gsize) slot * cache->size;
+      slot = cache->random_seq[(cc->start + slot) % cache->n_slots];
+    obj = cc->slab + (gsize) slot * cache->size;
   }
-  g_hash_table_add (cache->live, obj);
+  g_hash_table_insert (cache->live, obj, GUINT_TO_POINTER (cpu + 1));
   return obj;
 }
 
@@ -135,9 +148,13 @@ ns_kmem_cache_alloc (NsKmemCache *cache)
 void
 ns_kmem_cache_free (NsKmemCache *cache, gpointer obj)
 {
+  guint cpu_plus_1;
+
   g_return_if_fail (cache != NULL && obj != NULL);
-  g_return_if_fail (g_hash_table_remove (cache->live, obj));
-  g_ptr_array_add (cache->freelist, obj);
+  cpu_plus_1 = GPOINTER_TO_UINT (g_hash_table_lookup (cache->live, obj));
+  g_return_if_fail (cpu_plus_1 != 0);
+  g_hash_table_remove (cache->live, obj);
+  g_ptr_array_add (cache->cpu[cpu_plus_1 - 1].freelist, obj);
 }
 
 /* The cache's object size, SLAB_HWCACHE_ALIGN'ed. */

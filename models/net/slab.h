@@ -1,16 +1,15 @@
 /* slab.h — a SLUB kmem_cache's object placement: which addresses a cache hands out.
  *
  * A cache carves its objects out of slabs of PAGE_SIZE << order bytes (calculate_order of
- * v6.1 mm/slub.c), in order, or with CONFIG_SLAB_FREELIST_RANDOM in the order of the
- * cache's one random permutation from a random place per slab (shuffle_freelist); a freed
- * object is the next one handed out, as when the CPU that frees it allocates from its slab
- * (the per-CPU freelist is LIFO; a UDP socket, SOCK_RCU_FREE, would go back after a grace
- * period to its own slab's freelist instead: no workload frees and reallocates sockets).
- * Nothing here is charged: the callers charge kmem_cache_alloc / kmem_cache_free where the
- * kernel does. */
+ * v6.1 mm/slub.c), each CPU out of a slab of its own (kmem_cache_cpu), in order, or with
+ * CONFIG_SLAB_FREELIST_RANDOM in the order of the cache's one random permutation from a
+ * random place per slab (shuffle_freelist). A freed object is the next one its allocating
+ * CPU hands out, as when that CPU frees it into its active slab (the per-CPU freelist is
+ * LIFO; a UDP socket, SOCK_RCU_FREE, would go back after a grace period to its own slab's
+ * freelist instead: no workload frees and reallocates sockets). Nothing here is charged:
+ * the callers charge kmem_cache_alloc / kmem_cache_free where the kernel does. */
 #pragma once
 #include <glib.h>
-#include <gsl/gsl_rng.h>
 #include "arena.h"
 
 G_BEGIN_DECLS
@@ -21,14 +20,16 @@ typedef struct _NsKmemCache NsKmemCache;
  * size-byte objects on a machine of n_cpus CPUs. */
 guint         ns_slub_calculate_order  (gsize size, guint n_cpus);
 
-/* A cache of size-byte objects (up to 8 KiB, rounded up to 64: SLAB_HWCACHE_ALIGN) whose
- * slabs come from arena; random != NULL shuffles the freelists (one draw from random). */
+/* A cache of size-byte objects (up to 8 KiB, rounded up to 64: SLAB_HWCACHE_ALIGN) for
+ * n_cpus CPUs whose slabs come from arena; shuffle: CONFIG_SLAB_FREELIST_RANDOM, its
+ * sequence and slab starts drawn from seed. */
 NsKmemCache  *ns_kmem_cache_new        (NsArena *arena, gsize size, guint n_cpus,
-                                        gsl_rng *random);
+                                        gboolean shuffle, guint64 seed);
 void          ns_kmem_cache_destroy    (NsKmemCache *cache);
-/* A zeroed object. */
-gpointer      ns_kmem_cache_alloc      (NsKmemCache *cache);
-/* Gives obj back (a critical if it is not an object of cache's still handed out). */
+/* A zeroed object, allocated on cpu. */
+gpointer      ns_kmem_cache_alloc      (NsKmemCache *cache, guint cpu);
+/* Gives obj back to its allocating CPU (a critical if it is not an object of cache's
+ * still handed out). */
 void          ns_kmem_cache_free       (NsKmemCache *cache, gpointer obj);
 /* The object size (after alignment) and the bytes of one slab. */
 gsize         ns_kmem_cache_size       (const NsKmemCache *cache);

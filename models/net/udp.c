@@ -732,16 +732,26 @@ sock_cache (const struct udp_table *tbl, gint family)
 
 /* See udp.h. */
 void
-udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus, gsl_rng *random)
+udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus, gboolean shuffle,
+                           guint64 seed)
 {
   g_return_if_fail (tbl != NULL && tbl->sock_cache[0] == NULL);
-  tbl->sock_cache[0] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET), n_cpus, random);
-  tbl->sock_cache[1] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET6), n_cpus, random);
+  tbl->sock_cache[0] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET), n_cpus,
+                                          shuffle, seed);
+  tbl->sock_cache[1] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET6), n_cpus,
+                                          shuffle, seed + 1);
 }
 
-/* An unbound socket of `family`. */
+/* An unbound socket of `family`, allocated on CPU 0. */
 struct sock *
 udp_sock_create (struct udp_table *tbl, struct net *net, gint family)
+{
+  return udp_sock_create_on (tbl, net, family, 0);
+}
+
+/* An unbound socket of `family`, allocated on cpu (whose slab it comes from). */
+struct sock *
+udp_sock_create_on (struct udp_table *tbl, struct net *net, gint family, guint cpu)
 {
   struct udp_sock *up;
   struct sock *sk;
@@ -749,7 +759,7 @@ udp_sock_create (struct udp_table *tbl, struct net *net, gint family)
   g_return_val_if_fail (tbl != NULL && net != NULL, NULL);
   g_return_val_if_fail (family == AF_INET || family == AF_INET6, NULL);
 
-  up = sock_cache (tbl, family) != NULL ? ns_kmem_cache_alloc (sock_cache (tbl, family))
+  up = sock_cache (tbl, family) != NULL ? ns_kmem_cache_alloc (sock_cache (tbl, family), cpu)
                                         : ns_arena_alloc (tbl->arena, udp_obj_size (family), 64);
   sk = &up->inet.sk;
   sk->sk_family = family;

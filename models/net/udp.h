@@ -161,10 +161,10 @@ struct udp_table *udp_table_new          (NsArena *arena, NsBuild *build, guint 
 void              udp_table_free         (struct udp_table *tbl);
 /* From now on the table's sockets come from two slab caches, "UDP" (struct udp_sock)
  * and "UDPv6" (struct udp6_sock), laid out for a machine of n_cpus CPUs, their freelists
- * shuffled when random is not NULL (CONFIG_SLAB_FREELIST_RANDOM); before, and without
+ * shuffled from seed when shuffle (CONFIG_SLAB_FREELIST_RANDOM); before, and without
  * this call, they are packed in creation order in the arena with everything else. */
 void              udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus,
-                                             gsl_rng *random);
+                                             gboolean shuffle, guint64 seed);
 UdpLookupGen      udp_table_generation   (const struct udp_table *tbl);
 /* Sets udp_ehash_secret (IPv4 reuseport/hash4 hash), udp6_ehash_secret and
  * udp_ipv6_hash_secret (IPv6). Defaults: fixed values, so runs are deterministic. */
@@ -201,6 +201,9 @@ guint32  udp6_ehashfn        (const struct udp_table *tbl, const struct net *net
  * owner uid 0, sk_incoming_cpu -1, from the table's slab cache of that family or, without
  * one, 64-byte aligned from its arena. */
 struct sock *udp_sock_create        (struct udp_table *tbl, struct net *net, gint family);
+/* The same, allocated on cpu: from that CPU's slab of the cache (udp_sock_create: CPU 0). */
+struct sock *udp_sock_create_on     (struct udp_table *tbl, struct net *net, gint family,
+                                     guint cpu);
 /* SO_REUSEADDR / SO_REUSEPORT (before bind, as applications do). */
 void         udp_sock_set_reuseaddr (struct sock *sk, gboolean on);
 void         udp_sock_set_reuseport (struct sock *sk, gboolean on);

@@ -34,7 +34,7 @@ stack_rig_init (StackRig *s, const char *version, const char *patch,
   GError *error = NULL;
 
   stack_rig_init_machine (s, version, patch, config, mit);
-  s->stack = ns_netstack_new (s->machine, s->engine, NULL, &error);
+  s->stack = ns_netstack_new (s->machine, s->engine, &error);
   ck_assert_msg (s->stack != NULL, "%s", error ? error->message : "?");
 }
 

@@ -149,6 +149,57 @@ START_TEST (test_socket_init)
 END_TEST
 
 /* connect(2) caches lo's local route with one reference, which close gives back. */
+/* Addresses of n AF_INET6 sockets the stack creates on CPUs 0 and 1 in turn (out[2][n]). */
+static void
+sockets_on_two_cpus (Rig *r, guint n, guint64 (*out)[8])
+{
+  NsArena *arena = ns_machine_arena (r->s.machine);
+
+  for (guint i = 0; i < n; i++)
+    for (guint cpu = 0; cpu < 2; cpu++)
+      out[cpu][i] = ns_arena_addr (arena, ns_file_sock (ns_netstack_socket_on (r->s.stack,
+                                                                               AF_INET6, FALSE,
+                                                                               cpu)));
+}
+
+/* The addresses of sockets_on_two_cpus on a stack of the default .config (freelists
+ * shuffled) whose machine has page key `key`. */
+static void
+shuffled_layout (guint64 key, guint64 (*out)[8])
+{
+  Rig r;
+
+  memset (&r, 0, sizeof r);
+  stack_rig_init_machine (&r.s, "6.9.0-rc1", NULL, NULL, NULL);
+  ns_machine_set_page_key (r.s.machine, key);
+  r.s.stack = ns_netstack_new (r.s.machine, r.s.engine, NULL);
+  sockets_on_two_cpus (&r, 8, out);
+  stack_rig_clear (&r.s);
+}
+
+/* A socket comes from the slab of the CPU that creates it: with the freelists in order,
+ * each CPU's udp6_socks are consecutive 1344-byte objects of a slab of its own. Shuffled
+ * (the default), the layout follows the machine's layout key: the same key gives the
+ * same addresses, another key others. */
+START_TEST (test_socket_slabs_per_cpu)
+{
+  guint64 a[2][8], b[2][8], c[2][8];
+  Rig r;
+
+  rig_init (&r, "CONFIG_SLAB_FREELIST_RANDOM", "n");
+  sockets_on_two_cpus (&r, 8, a);
+  for (guint cpu = 0; cpu < 2; cpu++)
+    for (guint i = 1; i < 8; i++)
+      ck_assert_uint_eq (a[cpu][i] - a[cpu][i - 1], 1344);
+  rig_clear (&r);
+  shuffled_layout (11, a);
+  shuffled_layout (11, b);
+  shuffled_layout (12, c);
+  ck_assert (memcmp (a, b, sizeof a) == 0);
+  ck_assert (memcmp (a, c, sizeof a) != 0);
+}
+END_TEST
+
 START_TEST (test_connect_route_reference)
 {
   struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons (5201),
@@ -348,6 +399,7 @@ netstack_suite (void)
 
   tcase_add_test (tc, test_stack_defaults);
   tcase_add_test (tc, test_socket_init);
+  tcase_add_test (tc, test_socket_slabs_per_cpu);
   tcase_add_test (tc, test_connect_route_reference);
   tcase_add_test (tc, test_lock_kinds);
   tcase_add_test (tc, test_unlock_bh_runs_softirq);

@@ -3,11 +3,10 @@
  * full; a shuffled freelist hands out each slab's objects once, every slab the cache's one
  * sequence from a random start; a freed object comes back first (last freed first),
  * zeroed, and an invalid free is refused; the UDP table's two socket caches, a closed
- * socket going back to its family's. */
+ * socket going back to its family's; each CPU carves its own slab. */
 #include "config.h"
 #include <check.h>
 #include <string.h>
-#include <gsl/gsl_rng.h>
 #include "arena.h"
 #include "build.h"
 #include "slab.h"
@@ -50,16 +49,16 @@ END_TEST
 START_TEST (test_in_order_then_new_slab)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  NsKmemCache *c = ns_kmem_cache_new (arena, 1300, 128, NULL);
-  guint8 *first = ns_kmem_cache_alloc (c);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 1300, 128, FALSE, 0);
+  guint8 *first = ns_kmem_cache_alloc (c, 0);
 
   ck_assert_uint_eq (ns_kmem_cache_size (c), 1344);
   ck_assert_uint_eq (ns_kmem_cache_slab_bytes (c), 32768);
   for (guint i = 1; i < 32768 / 1344; i++)
-    ck_assert_ptr_eq (ns_kmem_cache_alloc (c), first + (gsize) i * 1344);
+    ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), first + (gsize) i * 1344);
   /* the 25th object opens a slab: page aligned, past the first */
   {
-    guint8 *obj = ns_kmem_cache_alloc (c);
+    guint8 *obj = ns_kmem_cache_alloc (c, 0);
 
     ck_assert_uint_eq (ns_arena_addr (arena, obj) % 4096, 0);
     ck_assert (obj >= first + 32768);
@@ -72,16 +71,14 @@ END_TEST
 START_TEST (test_shuffled_slab_is_a_permutation)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   NsKmemCache *c;
   guint8 *base = NULL;
   gboolean seen[24] = { FALSE };
   guint in_place = 0;
 
-  gsl_rng_set (rng, 7);
-  c = ns_kmem_cache_new (arena, 1344, 128, rng);
+  c = ns_kmem_cache_new (arena, 1344, 128, TRUE, 7);
   for (guint i = 0; i < 24; i++) {
-    guint8 *obj = ns_kmem_cache_alloc (c);
+    guint8 *obj = ns_kmem_cache_alloc (c, 0);
     gsize slot;
 
     if (base == NULL)
@@ -95,7 +92,6 @@ START_TEST (test_shuffled_slab_is_a_permutation)
   }
   ck_assert_uint_lt (in_place, 24);     /* not the in-order layout */
   ns_kmem_cache_destroy (c);
-  gsl_rng_free (rng);
   ns_arena_free (arena);
 }
 END_TEST
@@ -105,15 +101,13 @@ END_TEST
 START_TEST (test_shuffled_slabs_share_one_sequence)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
   NsKmemCache *c;
   guint seq[3][24], starts_moved = 0;
 
-  gsl_rng_set (rng, 7);
-  c = ns_kmem_cache_new (arena, 1344, 128, rng);
+  c = ns_kmem_cache_new (arena, 1344, 128, TRUE, 7);
   for (guint k = 0; k < 3; k++)
     for (guint i = 0; i < 24; i++) {
-      guint64 off = ns_arena_addr (arena, ns_kmem_cache_alloc (c)) - BASE;
+      guint64 off = ns_arena_addr (arena, ns_kmem_cache_alloc (c, 0)) - BASE;
 
       ck_assert_uint_eq (off / 32768, k);               /* the cache's only slabs */
       seq[k][i] = (guint) (off % 32768 / 1344);
@@ -129,7 +123,6 @@ START_TEST (test_shuffled_slabs_share_one_sequence)
   }
   ck_assert_uint_gt (starts_moved, 0);
   ns_kmem_cache_destroy (c);
-  gsl_rng_free (rng);
   ns_arena_free (arena);
 }
 END_TEST
@@ -147,10 +140,10 @@ on_critical (const gchar *domain, GLogLevelFlags level, const gchar *message, gp
 START_TEST (test_frees_checked_and_lifo)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, NULL);
-  NsKmemCache *other = ns_kmem_cache_new (arena, 256, 2, NULL);
-  guint8 *a = ns_kmem_cache_alloc (c), *b = ns_kmem_cache_alloc (c);
-  guint8 *x = ns_kmem_cache_alloc (other);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, FALSE, 0);
+  NsKmemCache *other = ns_kmem_cache_new (arena, 256, 2, FALSE, 0);
+  guint8 *a = ns_kmem_cache_alloc (c, 0), *b = ns_kmem_cache_alloc (c, 0);
+  guint8 *x = ns_kmem_cache_alloc (other, 0);
   guint criticals = 0, handler;
   GLogLevelFlags fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
 
@@ -162,9 +155,9 @@ START_TEST (test_frees_checked_and_lifo)
   ck_assert_uint_eq (criticals, 2);
   ns_kmem_cache_free (c, b);
   ck_assert_uint_eq (criticals, 2);
-  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), b);
-  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), a);
-  ck_assert_ptr_ne (ns_kmem_cache_alloc (c), a);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), b);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), a);
+  ck_assert_ptr_ne (ns_kmem_cache_alloc (c, 0), a);
   g_log_remove_handler (G_LOG_DOMAIN, handler);
   g_log_set_always_fatal (fatal);
   ns_kmem_cache_destroy (other);
@@ -173,18 +166,48 @@ START_TEST (test_frees_checked_and_lifo)
 }
 END_TEST
 
+/* Each CPU carves a slab of its own (kmem_cache_cpu): two CPUs allocating in turn get
+ * consecutive objects of two slabs, not alternate ones of one; a freed object goes back
+ * to the CPU that allocated it. */
+START_TEST (test_each_cpu_its_own_slab)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 1344, 128, FALSE, 0);
+  guint8 *first[2] = { NULL, NULL }, *last1 = NULL;
+
+  for (guint i = 0; i < 6; i++)
+    for (guint cpu = 0; cpu < 2; cpu++) {
+      guint8 *obj = ns_kmem_cache_alloc (c, cpu);
+
+      if (i == 0)
+        first[cpu] = obj;
+      else
+        ck_assert_ptr_eq (obj, first[cpu] + (gsize) i * 1344);
+      if (cpu == 1)
+        last1 = obj;
+    }
+  ck_assert_uint_ge ((gsize) (first[1] > first[0] ? first[1] - first[0] : first[0] - first[1]),
+                     32768);
+  ns_kmem_cache_free (c, last1);
+  ck_assert_ptr_ne (ns_kmem_cache_alloc (c, 0), last1);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 1), last1);
+  ns_kmem_cache_destroy (c);
+  ns_arena_free (arena);
+}
+END_TEST
+
 START_TEST (test_freed_object_comes_back_zeroed)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, NULL);
-  guint8 *a = ns_kmem_cache_alloc (c), *b = ns_kmem_cache_alloc (c);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, FALSE, 0);
+  guint8 *a = ns_kmem_cache_alloc (c, 0), *b = ns_kmem_cache_alloc (c, 0);
 
   memset (a, 0xa5, 256);
   ns_kmem_cache_free (c, a);
-  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), a);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), a);
   ck_assert_uint_eq (a[0], 0);
   ck_assert_uint_eq (a[255], 0);
-  ck_assert_ptr_eq (ns_kmem_cache_alloc (c), b + 256);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), b + 256);
   ns_kmem_cache_destroy (c);
   ns_arena_free (arena);
 }
@@ -203,7 +226,7 @@ START_TEST (test_udp_table_socket_caches)
   guint64 v4[3], v6[3];
 
   ck_assert_msg (tbl != NULL, "%s", error ? error->message : "?");
-  udp_table_use_slab_caches (tbl, 128, NULL);
+  udp_table_use_slab_caches (tbl, 128, FALSE, 0);
   for (guint i = 0; i < 3; i++) {
     v4[i] = ns_arena_addr (arena, udp_sock_create (tbl, net, AF_INET));
     v6[i] = ns_arena_addr (arena, udp_sock_create (tbl, net, AF_INET6));
@@ -239,6 +262,7 @@ slab_suite (void)
   tcase_add_test (tc, test_shuffled_slab_is_a_permutation);
   tcase_add_test (tc, test_shuffled_slabs_share_one_sequence);
   tcase_add_test (tc, test_frees_checked_and_lifo);
+  tcase_add_test (tc, test_each_cpu_its_own_slab);
   tcase_add_test (tc, test_freed_object_comes_back_zeroed);
   tcase_add_test (tc, test_udp_table_socket_caches);
   suite_add_tcase (s, tc);
