@@ -148,13 +148,11 @@ ns_kmem_cache_alloc (NsKmemCache *cache, guint cpu)
 void
 ns_kmem_cache_free (NsKmemCache *cache, gpointer obj)
 {
-  guint cpu_plus_1;
+  gpointer cpu_plus_1;
 
   g_return_if_fail (cache != NULL && obj != NULL);
-  cpu_plus_1 = GPOINTER_TO_UINT (g_hash_table_lookup (cache->live, obj));
-  g_return_if_fail (cpu_plus_1 != 0);
-  g_hash_table_remove (cache->live, obj);
-  g_ptr_array_add (cache->cpu[cpu_plus_1 - 1].freelist, obj);
+  g_return_if_fail (g_hash_table_steal_extended (cache->live, obj, NULL, &cpu_plus_1));
+  g_ptr_array_add (cache->cpu[GPOINTER_TO_UINT (cpu_plus_1) - 1].freelist, obj);
 }
 
 /* The cache's object size, SLAB_HWCACHE_ALIGN'ed. */
