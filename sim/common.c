@@ -83,3 +83,14 @@ ns_escape_controls (GString *out, const char *text)
       g_string_append_printf (out, "\\x%02x", (guint) (guchar) *p);
   }
 }
+
+/* See common.h. */
+guint64
+ns_derive_seed (guint64 seed, guint64 stream)
+{
+  guint64 z = seed + (stream + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+
+  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
+  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
+  return z ^ (z >> 31);
+}

@@ -14,6 +14,11 @@ typedef gint64 NsTime;
 #define NS_SEC(x) ((NsTime) (x) * G_GINT64_CONSTANT (1000000000000))
 #define NS_TIME_FOREVER G_MAXINT64
 
+/* The seed of stream `stream` derived from seed (splitmix64 of seed + stream): well mixed
+ * and independent of the order streams are asked for (a run's repetitions, a sweep's
+ * points, a machine's page frames and layout draws). */
+guint64 ns_derive_seed (guint64 seed, guint64 stream);
+
 /* Error domain for everything netsim reports to the user. */
 #define NS_ERROR (ns_error_quark ())
 GQuark ns_error_quark (void);

@@ -1279,17 +1279,12 @@ ns_machine_set_page_key (NsMachine *machine, guint64 key)
   machine->page_key = key;
 }
 
-/* See machine.h: splitmix64 of the page key and stream. */
+/* See machine.h: the stream's seed derived from the page key. */
 guint64
 ns_machine_layout_key (const NsMachine *machine, guint64 stream)
 {
-  guint64 z;
-
   g_return_val_if_fail (machine != NULL, 0);
-  z = machine->page_key + (stream + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
+  return ns_derive_seed (machine->page_key, stream);
 }
 
 /* Frees the machine, its caches, arena and the threads' execution states (the engine is

@@ -30,16 +30,6 @@ typedef struct {
   const char            *variant;   /* its name ("": the scenario has no variants) */
 } NsVariantSetup;
 
-/* splitmix64 of seed + stream: well-mixed, order-independent per-stream seeds. */
-guint64
-ns_run_derive_seed (guint64 seed, guint64 stream)
-{
-  guint64 z = seed + (stream + 1) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  z = (z ^ (z >> 30)) * G_GUINT64_CONSTANT (0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
 /* Variant names of sc, in file order. */
 GPtrArray *
 ns_run_variant_names (const NsScenario *sc)
@@ -734,7 +724,7 @@ workload_start (const NsVariantSetup *vs, guint64 rep_seed, gsl_rng *rng, NsMach
   if (*machine == NULL)
     goto bad_machine;
   /* the page frames: a stream of their own, so the workload's draws stay as they were */
-  ns_machine_set_page_key (*machine, ns_run_derive_seed (rep_seed, 0));
+  ns_machine_set_page_key (*machine, ns_derive_seed (rep_seed, 0));
   *engine = ns_machine_create_engine (*machine);
   *state = vs->klass->setup (vs->sc, *machine, *engine, rng, &cause);
   if (*state == NULL)
@@ -784,7 +774,7 @@ ns_run_check_workload (const char *path, const char *variant, const NsRunOptions
   g_return_val_if_fail (path != NULL && opt != NULL, FALSE);
   if (!variant_setup (&vs, path, variant, opt, error))
     return FALSE;
-  rep_seed = ns_run_derive_seed (opt->seed_given ? opt->seed : vs.sc->seed, 0);
+  rep_seed = ns_derive_seed (opt->seed_given ? opt->seed : vs.sc->seed, 0);
   rng = gsl_rng_alloc (gsl_rng_mt19937);
   gsl_rng_set (rng, rep_seed);
   ok = workload_start (&vs, rep_seed, rng, &machine, &engine, &state, error);
@@ -829,7 +819,7 @@ run_repetition (const NsVariantSetup *vs, const NsRunOptions *opt, guint rep, gu
   NsEngine *engine = NULL;
   gpointer state = NULL;
   gsl_rng *rng = gsl_rng_alloc (gsl_rng_mt19937);
-  guint64 rep_seed = ns_run_derive_seed (seed, rep);
+  guint64 rep_seed = ns_derive_seed (seed, rep);
   NsTime start;
   gboolean ok = FALSE;
   NsRepWatch watch = { opt, m->warmup + (m->converge > 0 ? m->max_duration : m->duration),

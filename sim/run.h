@@ -179,7 +179,4 @@ char        *ns_run_variant_list (GPtrArray *names);
 /* The mean or harmonic mean of values[0..n); *cv (may be NULL) gets their coefficient of
  * variation (sample standard deviation over the arithmetic mean). */
 double       ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv);
-/* Seed for repetition rep derived from the run seed (splitmix64): independent of order. */
-guint64      ns_run_derive_seed (guint64 seed, guint64 stream);
-
 G_END_DECLS

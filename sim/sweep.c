@@ -1122,7 +1122,7 @@ ns_sweep_point_seed (const NsSweep *sweep, guint point)
     if ((gint) d != sweep->variant_dim && strcmp (dim->path, "measure.metric"))
       combo = combo * dim->values->len + idx[d];
   }
-  return ns_run_derive_seed (sweep->seed, combo * sweep->repeat + rep);
+  return ns_derive_seed (sweep->seed, combo * sweep->repeat + rep);
 }
 
 /* The --param PATH=VALUE strings point runs with (after the fixed --set strings). */

@@ -64,12 +64,30 @@ START_TEST (test_params_absent)
 }
 END_TEST
 
+/* Same seed and stream, same value; another seed, another; 1000 streams, 1000 values. */
+START_TEST (test_derive_seed)
+{
+  GHashTable *seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+
+  ck_assert_uint_eq (ns_derive_seed (7, 3), ns_derive_seed (7, 3));
+  ck_assert_uint_ne (ns_derive_seed (7, 3), ns_derive_seed (8, 3));
+  for (guint64 stream = 0; stream < 1000; stream++) {
+    gint64 *s = g_new (gint64, 1);
+    *s = (gint64) ns_derive_seed (1, stream);
+    ck_assert (!g_hash_table_contains (seen, s));
+    g_hash_table_add (seen, s);
+  }
+  g_hash_table_unref (seen);
+}
+END_TEST
+
 static Suite *
 common_suite (void)
 {
   Suite *s = suite_create ("common");
   TCase *tc = tcase_create ("core");
 
+  tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_params_kept);
   tcase_add_test (tc, test_params_replaced);
   tcase_add_test (tc, test_params_absent);

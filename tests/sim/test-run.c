@@ -44,23 +44,6 @@ START_TEST (test_aggregate)
 }
 END_TEST
 
-/* ---- seeds ---- */
-
-START_TEST (test_derive_seed)
-{
-  GHashTable *seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-
-  ck_assert_uint_eq (ns_run_derive_seed (7, 3), ns_run_derive_seed (7, 3));
-  ck_assert_uint_ne (ns_run_derive_seed (7, 3), ns_run_derive_seed (8, 3));
-  for (guint64 stream = 0; stream < 1000; stream++) {
-    gint64 *s = g_new (gint64, 1);
-    *s = (gint64) ns_run_derive_seed (1, stream);
-    ck_assert (!g_hash_table_contains (seen, s));
-    g_hash_table_add (seen, s);
-  }
-  g_hash_table_unref (seen);
-}
-END_TEST
 
 /* ---- what a run collects ---- */
 
@@ -684,7 +667,6 @@ run_suite (void)
 
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_aggregate);
-  tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_event_counts);
   tcase_add_test (tc, test_retpoline_mode_needs_retpolines_built);
   tcase_add_test (tc, test_retpoline_value_checked);

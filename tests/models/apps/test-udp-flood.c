@@ -214,7 +214,7 @@ compute_score_calls (const char *attrs)
 /* The client's ephemeral port is never the receivers' (with SO_REUSEADDR on both the bind
  * would succeed and put the client on their chain): with the receivers on the port the
  * workload's first draw would give the client (seed 1's first repetition: mt19937 seeded
- * by ns_run_derive_seed, uniform over 32768-60999), the chain still holds one socket —
+ * by ns_derive_seed, uniform over 32768-60999), the chain still holds one socket —
  * one compute_score a write on 6.9.0, as on a port the draw misses. */
 START_TEST (test_client_port_avoids_the_receivers)
 {
@@ -222,7 +222,7 @@ START_TEST (test_client_port_avoids_the_receivers)
   guint port;
   g_autofree char *hit = NULL, *miss = NULL;
 
-  gsl_rng_set (rng, ns_run_derive_seed (1, 0));
+  gsl_rng_set (rng, ns_derive_seed (1, 0));
   port = 32768 + (guint) gsl_rng_uniform_int (rng, 60999 - 32768 + 1);
   gsl_rng_free (rng);
   hit = g_strdup_printf ("sockets=\"1\" length=\"16\" port=\"%u\"", port);
