@@ -714,7 +714,8 @@ done:
 /* ======================= control plane (not charged) ======================= */
 
 /* The slab object size of a UDP socket of `family`: udp_sock, or udp6_sock (udp_sock then
- * struct ipv6_pinfo, 160 bytes in v6.9: kernel-spec §6.4), 64-byte aligned. */
+ * struct ipv6_pinfo, NS_IPV6_PINFO_SIZE in sock.h), 64-byte aligned (SLAB_HWCACHE_ALIGN,
+ * kernel-spec §6.4). */
 static gsize
 udp_obj_size (gint family)
 {
