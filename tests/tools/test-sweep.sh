@@ -39,7 +39,9 @@ edit_during_sweep () {
     [ -f "$eds_csv" ] && [ "$(points "$eds_csv")" -ge 1 ] && break
     sleep 0.05; i=$((i + 1))
   done
-  { cat "$eds_orig"; echo '<!-- edited -->'; } >"$eds_file"
+  # replaced in one step: written in place, the file would hold the original's bytes again
+  # between cat and echo, and a point that read it truncated would pass the check
+  { cat "$eds_orig"; echo '<!-- edited -->'; } >"$eds_file.new" && mv "$eds_file.new" "$eds_file"
   wait "$BG"; got=$?
   BG=
 }
