@@ -725,7 +725,7 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
     return NULL;
   pg = g_new0 (Pktgen, 1);
   pg->machine = machine;
-  pg->tc = tc_env_new (machine, rng);
+  pg->tc = tc_env_new (machine);
   if (!pktgen_check_chain_whatif (sc, ns_machine_build (machine), pg->tc, error)) {
     pktgen_free (pg);
     return NULL;

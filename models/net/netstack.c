@@ -82,9 +82,6 @@ loopback_neigh_new (NsNetStack *s)
   return n;
 }
 
-/* The machine's layout stream of the UDP socket caches' shuffles. */
-#define NS_LAYOUT_UDP_SOCK_CACHES 1
-
 /* Builds the stack; see netstack.h. */
 NsNetStack *
 ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)

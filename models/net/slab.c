@@ -61,17 +61,36 @@ ns_slub_calculate_order (gsize size, guint n_cpus)
   return calc_slab_order (size, 1, max_order, 1);
 }
 
+/* calculate_alignment (v6.1 mm/slab_common.c): SLAB_HWCACHE_ALIGN aligns to the cache
+ * line, halved while the object fits in half of it; at least ARCH_SLAB_MINALIGN (8). */
+static gsize
+calculate_alignment (NsSlabFlags flags, gsize size)
+{
+  gsize align = 8;
+
+  if (flags & NS_SLAB_HWCACHE_ALIGN) {
+    gsize ralign = 64;
+    while (size <= ralign / 2)
+      ralign /= 2;
+    align = MAX (align, ralign);
+  }
+  return align;
+}
+
 /* See slab.h. */
 NsKmemCache *
-ns_kmem_cache_new (NsArena *arena, gsize size, guint n_cpus, gboolean shuffle, guint64 seed)
+ns_kmem_cache_new (NsArena *arena, gsize size, NsSlabFlags flags, guint n_cpus,
+                   gboolean shuffle, guint64 seed)
 {
   NsKmemCache *cache;
+  gsize align;
 
   /* up to 8 KiB v6.1's calculate_order and v6.7's rewrite give the same orders */
   g_return_val_if_fail (arena != NULL && size > 0 && size <= 8192 && n_cpus > 0, NULL);
   cache = g_new0 (NsKmemCache, 1);
   cache->arena = arena;
-  cache->size = (size + 63) & ~(gsize) 63;
+  align = calculate_alignment (flags, size);
+  cache->size = (size + align - 1) & ~(align - 1);
   cache->slab_bytes = (gsize) 4096 << ns_slub_calculate_order (cache->size, n_cpus);
   cache->n_slots = (guint) (cache->slab_bytes / cache->size);
   cache->n_cpus = n_cpus;

@@ -20,11 +20,23 @@ typedef struct _NsKmemCache NsKmemCache;
  * size-byte objects on a machine of n_cpus CPUs. */
 guint         ns_slub_calculate_order  (gsize size, guint n_cpus);
 
-/* A cache of size-byte objects (up to 8 KiB, rounded up to 64: SLAB_HWCACHE_ALIGN) for
- * n_cpus CPUs whose slabs come from arena; shuffle: CONFIG_SLAB_FREELIST_RANDOM, its
- * sequence and slab starts drawn from seed. */
-NsKmemCache  *ns_kmem_cache_new        (NsArena *arena, gsize size, guint n_cpus,
-                                        gboolean shuffle, guint64 seed);
+/* kmem_cache_create's flags that decide placement. */
+typedef enum {
+  NS_SLAB_HWCACHE_ALIGN = 1 << 0,   /* objects aligned to the cache line (calculate_alignment) */
+} NsSlabFlags;
+
+/* The machine's layout streams (ns_machine_layout_key) of the caches' shuffles. */
+enum {
+  NS_LAYOUT_UDP_SOCK_CACHES = 1,    /* "UDP" and "UDPv6" (models/net/udp.c) */
+  NS_LAYOUT_KMALLOC_CACHES  = 2,    /* kmalloc-8 … kmalloc-8k of tc (models/net/sched) */
+};
+
+/* A cache of size-byte objects (up to 8 KiB; with NS_SLAB_HWCACHE_ALIGN rounded up to the
+ * 64-byte line, or to 32/16/8 for objects that fit half a line or less, else to 8:
+ * ARCH_SLAB_MINALIGN) for n_cpus CPUs whose slabs come from arena; shuffle:
+ * CONFIG_SLAB_FREELIST_RANDOM, its sequence and slab starts drawn from seed. */
+NsKmemCache  *ns_kmem_cache_new        (NsArena *arena, gsize size, NsSlabFlags flags,
+                                        guint n_cpus, gboolean shuffle, guint64 seed);
 void          ns_kmem_cache_destroy    (NsKmemCache *cache);
 /* A zeroed object, allocated on cpu. */
 gpointer      ns_kmem_cache_alloc      (NsKmemCache *cache, guint cpu);

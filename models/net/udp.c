@@ -737,10 +737,10 @@ udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus, gboolean shuffle
                            guint64 seed)
 {
   g_return_if_fail (tbl != NULL && tbl->sock_cache[0] == NULL);
-  tbl->sock_cache[0] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET), n_cpus,
-                                          shuffle, seed);
-  tbl->sock_cache[1] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET6), n_cpus,
-                                          shuffle, seed + 1);
+  tbl->sock_cache[0] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET),
+                                          NS_SLAB_HWCACHE_ALIGN, n_cpus, shuffle, seed);
+  tbl->sock_cache[1] = ns_kmem_cache_new (tbl->arena, udp_obj_size (AF_INET6),
+                                          NS_SLAB_HWCACHE_ALIGN, n_cpus, shuffle, seed + 1);
 }
 
 /* An unbound socket of `family`, allocated on CPU 0. */

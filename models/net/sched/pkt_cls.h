@@ -205,14 +205,15 @@ gpointer tc_percpu_ptr (TcEnv *env, gpointer base, guint cpu);
 
 /* Creates the tc state of a machine: reads the build (version, patches, CONFIG_NET_CLS_*,
  * CONFIG_NET_ACT_*, CONFIG_RETPOLINE, CONFIG_NET_TC_INDIRECT_WRAPPER) and the mitigations
- * in force, and "boots" the wrapper (tc_wrapper_init sets the static key). Under
- * CONFIG_SLAB_FREELIST_RANDOM=y one draw of rng (the run's stream; NULL: seed 1) seeds
- * the freelist shuffles, so each seed and repetition boots its own slab layout. */
-TcEnv      *tc_env_new           (NsMachine *machine, gsl_rng *rng);
+ * in force, and "boots" the wrapper (tc_wrapper_init sets the static key). The kmalloc
+ * caches' slabs follow calculate_order for the machine's CPUs; under
+ * CONFIG_SLAB_FREELIST_RANDOM=y their shuffles come from the machine's layout key, so
+ * each seed and repetition boots its own slab layout. */
+TcEnv      *tc_env_new           (NsMachine *machine);
 void        tc_env_free          (TcEnv *env);
 NsMachine  *tc_env_machine       (TcEnv *env);
-/* Kernel memory for tc objects: zeroed arena memory in a kmalloc size class (the object
- * rounded up to 64/96/128/192/256/512…; 64-byte aligned from 64 bytes up). */
+/* Kernel memory for tc objects: a zeroed object of its kmalloc size class's cache (the
+ * object rounded up to 8/16/32/64/96/128/192/256/512…, at that stride in its slab). */
 gpointer    tc_kzalloc           (TcEnv *env, gsize size);
 /* __alloc_percpu(size, align): one copy per CPU, densely packed per CPU (size at most one
  * CPU's unit, TC_PERCPU_STRIDE). */

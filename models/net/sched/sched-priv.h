@@ -1,28 +1,13 @@
 /* sched-priv.h — the state of the tc model shared by its files (not for other models). */
 #pragma once
-#include <gsl/gsl_rng.h>
 #include "pkt_cls.h"
+#include "net/slab.h"
 
 G_BEGIN_DECLS
 
 #define TC_CHAIN_MAX      24
 #define TC_PERCPU_STRIDE  (64u << 10)   /* bytes between two CPUs' copies of per-CPU data */
-#define TC_SLAB_CHUNK     (32u << 10)   /* one slab region of a kmalloc size class */
 #define TC_KMALLOC_CLASSES 13
-
-/* One kmalloc size class: objects carved from 32 KiB regions, in order as SLUB lays a
- * cache's objects out consecutively in its slabs; or, with CONFIG_SLAB_FREELIST_RANDOM,
- * from slabs of the cache's own size (calculate_order) in the order of the cache's one
- * random sequence, each slab starting at a random place in it (shuffle_freelist). */
-typedef struct {
-  gsize    size;
-  guint8  *chunk;
-  guint    next;          /* objects handed out of the chunk */
-  guint    n_slots;
-  guint   *order;         /* the chunk's slot order, n_slots long */
-  guint   *random_seq;    /* CONFIG_SLAB_FREELIST_RANDOM: the cache's sequence, n_slots */
-  gsize    slab_bytes;    /* CONFIG_SLAB_FREELIST_RANDOM: PAGE_SIZE << the slab's order */
-} TcSlab;
 
 struct _TcEnv {
   NsMachine   *machine;
@@ -31,8 +16,7 @@ struct _TcEnv {
   /* the per-CPU chunk being filled: n_cpus units of TC_PERCPU_STRIDE bytes */
   guint8      *percpu_base;
   gsize        percpu_used;
-  TcSlab       slabs[TC_KMALLOC_CLASSES];
-  gsl_rng     *slab_rng;        /* CONFIG_SLAB_FREELIST_RANDOM=y: the freelist shuffles */
+  NsKmemCache *kmalloc[TC_KMALLOC_CLASSES];  /* kmalloc-8 … kmalloc-8k */
   /* the build and boot facts */
   gboolean     thunked;         /* X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence */
   gboolean     wrapper;         /* include/net/tc_wrapper.h compiled in */

@@ -42,15 +42,16 @@
  *
  * Stride prefetch: N filters put about nine lines per filter on each packet's path
  * (tcf_proto, the matchall head's two lines, the action array, the four lines of the
- * gact, per-CPU counters) — about 57 KiB for 100 filters, more than any L1D here. Objects
- * of one kmalloc cache are consecutive, so every load site of the walk sees a constant
- * stride from one filter to the next, which the machine's L1 IP-based stride prefetcher
- * (prefetch.l1_stride) follows: the walk's loads name their sites (ns_load_site). */
+ * gact, per-CPU counters) — about 57 KiB for 100 filters, more than any L1D here. Without
+ * CONFIG_SLAB_FREELIST_RANDOM a kmalloc cache hands its objects out in order within each
+ * slab (models/net/slab.c), so every load site of the walk sees a constant stride from one
+ * filter to the next until a page or slab ends, which the machine's L1 IP-based stride
+ * prefetcher (prefetch.l1_stride) follows: the walk's loads name their sites. */
 #include "config.h"
-#include <gsl/gsl_randist.h>
 #include <string.h>
 #include "sched-priv.h"
 #include "net/slab.h"
+#include "common.h"
 #include "workload.h"
 
 /* Load sites of the filter walk that see one object per filter: the L1 stride
@@ -273,45 +274,21 @@ tc_wrapper_init (TcEnv *env)
 
 /* ---- the environment ---- */
 
-/* init_cache_random_seq under CONFIG_SLAB_FREELIST_RANDOM: the cache's slab size and its
- * one random permutation of a slab's object indices (freelist_randomize). */
+/* create_kmalloc_caches: kmalloc-8 … kmalloc-8k, each a cache of its own (ARCH_KMALLOC_
+ * MINALIGN, not cache-line aligned), their freelists shuffled under
+ * CONFIG_SLAB_FREELIST_RANDOM from the machine's layout stream (one boot's layout per
+ * seed and repetition; the workload's draws are not touched). */
 static void
-slab_init_random_seq (TcEnv *env, TcSlab *slab)
+create_kmalloc_caches (TcEnv *env, gboolean shuffle)
 {
-  slab->slab_bytes = (gsize) 4096 << ns_slub_calculate_order (slab->size, env->n_cpus);
-  slab->n_slots = (guint) (slab->slab_bytes / slab->size);
-  slab->random_seq = g_new (guint, slab->n_slots);
-  for (guint i = 0; i < slab->n_slots; i++)
-    slab->random_seq[i] = i;
-  gsl_ran_shuffle (env->slab_rng, slab->random_seq, slab->n_slots, sizeof (guint));
-}
+  static const gsize classes[TC_KMALLOC_CLASSES] = {
+    8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
+  };
+  guint64 key = ns_machine_layout_key (env->machine, NS_LAYOUT_KMALLOC_CACHES);
 
-/* A fresh slab for slab's class: a 32 KiB region with its slots in order, or under
- * CONFIG_SLAB_FREELIST_RANDOM a slab of the cache's size whose objects follow the cache's
- * random sequence from a random position, wrapping (shuffle_freelist,
- * next_freelist_entry). */
-static void
-slab_new_chunk (TcEnv *env, TcSlab *slab)
-{
-  guint pos;
-
-  if (env->slab_rng == NULL) {
-    slab->chunk = ns_arena_alloc (env->arena, TC_SLAB_CHUNK, 4096);
-    slab->n_slots = (guint) (TC_SLAB_CHUNK / slab->size);
-    slab->order = g_renew (guint, slab->order, slab->n_slots);
-    for (guint i = 0; i < slab->n_slots; i++)
-      slab->order[i] = i;
-    slab->next = 0;
-    return;
-  }
-  if (slab->random_seq == NULL)
-    slab_init_random_seq (env, slab);
-  slab->chunk = ns_arena_alloc (env->arena, slab->slab_bytes, 4096);
-  slab->order = g_renew (guint, slab->order, slab->n_slots);
-  pos = (guint) gsl_rng_uniform_int (env->slab_rng, slab->n_slots);
-  for (guint i = 0; i < slab->n_slots; i++)
-    slab->order[i] = slab->random_seq[(pos + i) % slab->n_slots];
-  slab->next = 0;
+  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
+    env->kmalloc[i] = ns_kmem_cache_new (env->arena, classes[i], 0, env->n_cpus, shuffle,
+                                         ns_derive_seed (key, i));
 }
 
 /* Notes on build that tc runs v6.1's code but for what follows the version, when the
@@ -331,13 +308,10 @@ note_version (NsBuild *build)
   ns_build_note (build, note);
 }
 
-/* Creates the tc state of machine, its slab layout drawn from rng (see pkt_cls.h). */
+/* Creates the tc state of machine (see pkt_cls.h). */
 TcEnv *
-tc_env_new (NsMachine *machine, gsl_rng *rng)
+tc_env_new (NsMachine *machine)
 {
-  static const gsize classes[TC_KMALLOC_CLASSES] = {
-    8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
-  };
   const NsMitigations *mit;
   NsBuild *build;
   TcEnv *env;
@@ -348,18 +322,13 @@ tc_env_new (NsMachine *machine, gsl_rng *rng)
   env->arena = ns_machine_arena (machine);
   env->n_cpus = ns_machine_n_cpus (machine);
   env->percpu_base = ns_arena_alloc (env->arena, (gsize) TC_PERCPU_STRIDE * env->n_cpus, 64);
-  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
-    env->slabs[i].size = classes[i];
   mit = ns_machine_mitigations (machine);
   env->thunked = ns_spectre_v2_thunked (mit->spectre_v2);
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
+  create_kmalloc_caches (env, build != NULL
+                               && config_builtin (build, "CONFIG_SLAB_FREELIST_RANDOM", FALSE));
   if (build != NULL) {
-    if (config_builtin (build, "CONFIG_SLAB_FREELIST_RANDOM", FALSE)) {
-      env->slab_rng = gsl_rng_alloc (gsl_rng_mt19937);
-      /* one draw of the run's stream: a layout per (seed, repetition), as a boot per run */
-      gsl_rng_set (env->slab_rng, rng != NULL ? gsl_rng_get (rng) : 1);
-    }
     if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
       env->max_reclassify = 4;
     note_version (build);
@@ -379,12 +348,8 @@ tc_env_free (TcEnv *env)
 {
   if (env == NULL)
     return;
-  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++) {
-    g_free (env->slabs[i].order);
-    g_free (env->slabs[i].random_seq);
-  }
-  if (env->slab_rng != NULL)
-    gsl_rng_free (env->slab_rng);
+  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
+    ns_kmem_cache_destroy (env->kmalloc[i]);
   g_free (env);
 }
 
@@ -417,24 +382,20 @@ tc_kmalloc_class (gsize size)
   return (size + 4095) & ~(gsize) 4095;
 }
 
-/* kzalloc(size): the next object of its size class's current slab region: the next slot,
- * or the next of its shuffled order under CONFIG_SLAB_FREELIST_RANDOM. */
+/* kzalloc(size): an object of its kmalloc class's cache, allocated on CPU 0 (the CPU of
+ * the set-up commands is not recorded; with one allocating CPU which one does not matter);
+ * beyond kmalloc-8k a kmalloc_large page allocation. */
 gpointer
 tc_kzalloc (TcEnv *env, gsize size)
 {
   gsize klass;
-  TcSlab *slab = NULL;
 
   g_return_val_if_fail (env != NULL && size > 0, NULL);
   klass = tc_kmalloc_class (size);
   for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
-    if (env->slabs[i].size == klass)
-      slab = &env->slabs[i];
-  if (slab == NULL)
-    return ns_arena_alloc (env->arena, klass, 64);
-  if (slab->chunk == NULL || slab->next == slab->n_slots)
-    slab_new_chunk (env, slab);
-  return slab->chunk + (gsize) slab->order[slab->next++] * klass;
+    if (ns_kmem_cache_size (env->kmalloc[i]) == klass)
+      return ns_kmem_cache_alloc (env->kmalloc[i], 0);
+  return ns_arena_alloc (env->arena, klass, 4096);
 }
 
 /* __alloc_percpu(size, align): the next free bytes of every CPU's unit, in a new chunk

@@ -46,10 +46,35 @@ START_TEST (test_order_on_128_cpus)
 }
 END_TEST
 
+/* calculate_alignment: a kmalloc cache (no SLAB_HWCACHE_ALIGN) keeps its size, so
+ * kmalloc-96's objects straddle lines; with SLAB_HWCACHE_ALIGN a 96-byte object takes a
+ * line and a half-line object is aligned to 32 (it fits in half of 64, not of 32). */
+START_TEST (test_alignment)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 1 << 20);
+  NsKmemCache *kmalloc96 = ns_kmem_cache_new (arena, 96, 0, 2, FALSE, 0);
+  NsKmemCache *hw96 = ns_kmem_cache_new (arena, 96, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
+  NsKmemCache *hw24 = ns_kmem_cache_new (arena, 24, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
+  NsKmemCache *odd = ns_kmem_cache_new (arena, 20, 0, 2, FALSE, 0);
+  guint8 *a = ns_kmem_cache_alloc (kmalloc96, 0);
+
+  ck_assert_uint_eq (ns_kmem_cache_size (kmalloc96), 96);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (kmalloc96, 0), a + 96);
+  ck_assert_uint_eq (ns_kmem_cache_size (hw96), 128);
+  ck_assert_uint_eq (ns_kmem_cache_size (hw24), 32);
+  ck_assert_uint_eq (ns_kmem_cache_size (odd), 24);        /* ARCH_SLAB_MINALIGN, 8 */
+  ns_kmem_cache_destroy (kmalloc96);
+  ns_kmem_cache_destroy (hw96);
+  ns_kmem_cache_destroy (hw24);
+  ns_kmem_cache_destroy (odd);
+  ns_arena_free (arena);
+}
+END_TEST
+
 START_TEST (test_in_order_then_new_slab)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  NsKmemCache *c = ns_kmem_cache_new (arena, 1300, 128, FALSE, 0);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 1300, NS_SLAB_HWCACHE_ALIGN, 128, FALSE, 0);
   guint8 *first = ns_kmem_cache_alloc (c, 0);
 
   ck_assert_uint_eq (ns_kmem_cache_size (c), 1344);
@@ -76,7 +101,7 @@ START_TEST (test_shuffled_slab_is_a_permutation)
   gboolean seen[24] = { FALSE };
   guint in_place = 0;
 
-  c = ns_kmem_cache_new (arena, 1344, 128, TRUE, 7);
+  c = ns_kmem_cache_new (arena, 1344, NS_SLAB_HWCACHE_ALIGN, 128, TRUE, 7);
   for (guint i = 0; i < 24; i++) {
     guint8 *obj = ns_kmem_cache_alloc (c, 0);
     gsize slot;
@@ -104,7 +129,7 @@ START_TEST (test_shuffled_slabs_share_one_sequence)
   NsKmemCache *c;
   guint seq[3][24], starts_moved = 0;
 
-  c = ns_kmem_cache_new (arena, 1344, 128, TRUE, 7);
+  c = ns_kmem_cache_new (arena, 1344, NS_SLAB_HWCACHE_ALIGN, 128, TRUE, 7);
   for (guint k = 0; k < 3; k++)
     for (guint i = 0; i < 24; i++) {
       guint64 off = ns_arena_addr (arena, ns_kmem_cache_alloc (c, 0)) - BASE;
@@ -140,8 +165,8 @@ on_critical (const gchar *domain, GLogLevelFlags level, const gchar *message, gp
 START_TEST (test_frees_checked_and_lifo)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, FALSE, 0);
-  NsKmemCache *other = ns_kmem_cache_new (arena, 256, 2, FALSE, 0);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
+  NsKmemCache *other = ns_kmem_cache_new (arena, 256, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
   guint8 *a = ns_kmem_cache_alloc (c, 0), *b = ns_kmem_cache_alloc (c, 0);
   guint8 *x = ns_kmem_cache_alloc (other, 0);
   guint criticals = 0, handler;
@@ -172,7 +197,7 @@ END_TEST
 START_TEST (test_each_cpu_its_own_slab)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  NsKmemCache *c = ns_kmem_cache_new (arena, 1344, 128, FALSE, 0);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 1344, NS_SLAB_HWCACHE_ALIGN, 128, FALSE, 0);
   guint8 *first[2] = { NULL, NULL }, *last1 = NULL;
 
   for (guint i = 0; i < 6; i++)
@@ -199,7 +224,7 @@ END_TEST
 START_TEST (test_freed_object_comes_back_zeroed)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
-  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 2, FALSE, 0);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
   guint8 *a = ns_kmem_cache_alloc (c, 0), *b = ns_kmem_cache_alloc (c, 0);
 
   memset (a, 0xa5, 256);
@@ -258,6 +283,7 @@ slab_suite (void)
 
   tcase_add_test (tc, test_order_matches_host_slabinfo);
   tcase_add_test (tc, test_order_on_128_cpus);
+  tcase_add_test (tc, test_alignment);
   tcase_add_test (tc, test_in_order_then_new_slab);
   tcase_add_test (tc, test_shuffled_slab_is_a_permutation);
   tcase_add_test (tc, test_shuffled_slabs_share_one_sequence);

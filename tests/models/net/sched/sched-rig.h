@@ -61,7 +61,7 @@ rig_init (SchedRig *rig, const char *version, const char *const *patches,
   rig->machine = ns_machine_new (rig->params, &mit, rig->build, &error);
   ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
   rig->engine = ns_machine_create_engine (rig->machine);
-  rig->tc = tc_env_new (rig->machine, NULL);
+  rig->tc = tc_env_new (rig->machine);
 }
 
 static void
