@@ -134,7 +134,7 @@ static const char *const metrics[] = { "pps", "errors_pps", "ns_per_packet",
 /* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
 static const char *const pktgen_attributes[] = {
   "type", "cpu", "xmit-mode", "clone-skb", "pkt-size", "filters", "action", "last-action",
-  "protocol", NULL
+  "protocol", "setup-cpus", NULL
 };
 static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
@@ -466,20 +466,29 @@ parse_verdict (const char *name, gint32 *out)
 }
 
 /* tc qdisc add dev dummy0 clsact; N × tc filter add dev dummy0 egress [protocol P]
- * matchall action gact VERDICT (the last one LAST). */
+ * matchall action gact VERDICT (the last one LAST), each tc process on CPU i mod
+ * setup_cpus (the CPU whose slabs its objects come from; the set-up before on CPU 0). */
 static void
-pktgen_add_filters (Pktgen *pg, guint n, gint32 verdict, gint32 last, guint16 protocol)
+pktgen_add_filters (Pktgen *pg, guint n, gint32 verdict, gint32 last, guint16 protocol,
+                    guint setup_cpus)
 {
-  struct tcf_chain *chain;
+  struct tcf_chain *chain = NULL;
 
   clsact_attach (pg->tx, pg->dev);
-  chain = clsact_chain (pg->tx, pg->dev, TRUE);
   for (guint i = 0; i < n; i++) {
+    tc_env_set_alloc_cpu (pg->tc, i % setup_cpus);
+    if (chain == NULL)
+      chain = clsact_chain (pg->tx, pg->dev, TRUE);
+    /* tc_new_tfilter's allocations in v6.1's order: tcf_proto_create, mall_change's head,
+     * action array and counters, then (mall_set_parms → tcf_action_init) the gact */
     struct tcf_proto *tp = tcf_chain_tp_insert (pg->tc, chain, &cls_mall_ops, protocol, 0,
                                                 NULL);
+    struct cls_mall_head *head = mall_change_head (pg->tc, tp, 0, 0);
     struct tc_action *a = tcf_gact_create (pg->tc, i + 1 == n ? last : verdict, NULL);
-    mall_change (pg->tc, tp, 0, 0, &a, 1);
+
+    mall_set_actions (head, &a, 1);
   }
+  tc_env_set_alloc_cpu (pg->tc, 0);
   clsact_sync (pg->tx, pg->dev);
 }
 
@@ -639,7 +648,7 @@ pktgen_check_chain_whatif (const NsScenario *sc, const NsBuild *build, const TcE
 static gboolean
 pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filters,
              guint64 *clone_skb, guint64 *pkt_size, gint32 *verdict, gint32 *last,
-             guint16 *protocol, GError **error)
+             guint16 *protocol, guint64 *setup_cpus, GError **error)
 {
   g_autofree char *mode = NULL, *action = NULL, *last_action = NULL, *proto = NULL;
   xmlNodePtr w = sc->workload;
@@ -652,7 +661,8 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
       !ns_xml_get_uint (sc, w, "filters", TRUE, 1, filters, error) ||
       !ns_xml_get_string (sc, w, "action", "continue", &action, error) ||
       !ns_xml_get_string (sc, w, "last-action", action, &last_action, error) ||
-      !ns_xml_get_string (sc, w, "protocol", "all", &proto, error))
+      !ns_xml_get_string (sc, w, "protocol", "all", &proto, error) ||
+      !ns_xml_get_uint (sc, w, "setup-cpus", TRUE, 1, setup_cpus, error))
     return FALSE;
   if (!g_str_equal (mode, "queue_xmit"))
     goto bad_mode;
@@ -662,6 +672,8 @@ pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filt
     goto bad_pkt_size;
   if (*clone_skb > 100000000)
     goto bad_clone_skb;
+  if (*setup_cpus < 1 || *setup_cpus > ns_machine_n_cpus (machine))
+    goto bad_setup_cpus;
   if (!parse_verdict (action, verdict))
     goto bad_action;
   if (!parse_verdict (last_action, last))
@@ -692,6 +704,11 @@ bad_clone_skb:
   ns_xml_error_attr (sc, w, "clone-skb", error, "attribute 'clone-skb': expected 0 to "
                      "100000000, got %" G_GUINT64_FORMAT, *clone_skb);
   return FALSE;
+bad_setup_cpus:
+  ns_xml_error_attr (sc, w, "setup-cpus", error, "attribute 'setup-cpus': expected 1 to the "
+                     "machine's %u CPUs, got %" G_GUINT64_FORMAT, ns_machine_n_cpus (machine),
+                     *setup_cpus);
+  return FALSE;
 bad_action:
   ns_xml_error_attr (sc, w, "action", error, "attribute 'action': expected %s, got '%s'",
                      verdict_names, action);
@@ -714,14 +731,14 @@ static gpointer
 pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
               GError **error)
 {
-  guint64 filters, clone_skb, pkt_size;
+  guint64 filters, clone_skb, pkt_size, setup_cpus;
   gint32 verdict, last;
   guint16 protocol;
   guint cpu;
   Pktgen *pg;
 
   if (!pktgen_read (sc, machine, &cpu, &filters, &clone_skb, &pkt_size, &verdict, &last,
-                    &protocol, error))
+                    &protocol, &setup_cpus, error))
     return NULL;
   pg = g_new0 (Pktgen, 1);
   pg->machine = machine;
@@ -732,7 +749,7 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   }
   pg->tx = net_tx_new (machine, pg->tc);
   pg->dev = dummy_create (pg->tx, "dummy0");
-  pktgen_add_filters (pg, (guint) filters, verdict, last, protocol);
+  pktgen_add_filters (pg, (guint) filters, verdict, last, protocol, (guint) setup_cpus);
   pg->pkt_dev = pktgen_dev_create (pg, clone_skb, pkt_size);
   pg->thread = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->thread, 64);
   pg->thread->if_list.next = &pg->pkt_dev->list;

@@ -49,7 +49,7 @@ dummy_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device 
 static const struct net_device_ops *
 dummy_netdev_ops (NetTx *tx)
 {
-  struct net_device_ops *ops = tc_kzalloc (tx->tc, sizeof *ops);
+  struct net_device_ops *ops = ns_arena_alloc (tx->arena, sizeof *ops, 64);
 
   ops->ndo_start_xmit = &fn_dummy_xmit;
   ops->start_xmit_impl = dummy_xmit;
@@ -74,7 +74,9 @@ dummy_create (NetTx *tx, const char *name)
   dev->priv_flags = IFF_XMIT_DST_RELEASE | IFF_NO_QUEUE;
   dev->lstats = tc_alloc_percpu (tx->tc, sizeof (struct pcpu_lstats), 8);
   dev->num_tx_queues = dev->real_num_tx_queues = 1;
-  dev->_tx = tc_kzalloc (tx->tc, sizeof (struct netdev_queue));
+  /* netif_alloc_netdev_queues: kvzalloc(GFP_KERNEL_ACCOUNT), a kmalloc-cg-* cache apart
+   * from tc's unaccounted kmalloc ones (the net_device too: alloc_netdev_mqs) */
+  dev->_tx = ns_arena_alloc (tx->arena, sizeof (struct netdev_queue), 64);
   dev->_tx[0].dev = dev;
   dev->_tx[0].qdisc = dev->_tx[0].qdisc_sleeping = tx->noqueue_qdisc;
   dev->_tx[0].xmit_lock_owner = -1;

@@ -118,7 +118,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   if (s->udp_table == NULL)
     goto fail;
   udp_table_use_slab_caches (s->udp_table, s->n_cpus,
-                             ns_build_config_on (s->build, "CONFIG_SLAB_FREELIST_RANDOM"),
+                             ns_slab_freelist_random (s->build),
                              ns_machine_layout_key (machine, NS_LAYOUT_UDP_SOCK_CACHES));
   s->alloc = ns_skb_alloc_new (machine);
   s->lo = loopback_dev_new (s);

@@ -279,9 +279,10 @@ struct _NsNetStack {
  * CONFIG_DEBUG_LIST (on in Debian's build), CONFIG_SECURITY_TOMOYO and CONFIG_BPF_LSM
  * (on Debian's LSM list after AppArmor), CONFIG_MEMCG (the task in a non-root memcg, as
  * under systemd: NS_MEMCG_LEVELS levels of page counters, every CPU's charge stock
- * empty), CONFIG_SLAB_FREELIST_RANDOM (the UDP socket caches' freelists shuffled from
- * the machine's layout key, a layout per repetition as per boot). NULL with an error for
- * an unsupported build. */
+ * empty). CONFIG_SLAB_FREELIST_RANDOM follows slab.h's one rule (on only where the
+ * scenario says y; seed 000's do): the UDP socket caches' freelists shuffled from the
+ * machine's layout key, a layout per repetition as per boot. NULL with an error for an
+ * unsupported build. */
 NsNetStack *ns_netstack_new        (NsMachine *machine, NsEngine *engine, GError **error);
 /* TRUE unless the build's .config sets key to "n" (absent = "y"). */
 gboolean    ns_build_config_on     (NsBuild *build, const char *key);

@@ -24,8 +24,9 @@
  *    freelist back with a cmpxchg (get_freelist). A free on the allocating CPU is the fast
  *    path and puts the object back on that CPU's freelist; on another CPU it is
  *    __slab_free: write the free pointer, cmpxchg_double on the allocating CPU's slab
- *    line. Objects are arena memory, recycled most-recently-freed first (the arena's LIFO
- *    per size class).
+ *    line. Where the objects sit is slab.c's: each CPU carves its own slabs of
+ *    calculate_order's size (shuffled under CONFIG_SLAB_FREELIST_RANDOM), and a freed
+ *    object is the next its allocating CPU hands out (most recently freed first).
  *  - The page allocator (order ≤ 3 goes through the PCP lists, v5.13+): per CPU a
  *    per_cpu_pages line and a list of free blocks; the zone has a lock and a free list.
  *    Allocation pops the newest block of the CPU's list; an empty list is refilled with
@@ -179,13 +180,13 @@ typedef struct {
 typedef struct {
   const char   *name;
   gsize         size;           /* slot size (allocation class) */
-  gsize         align;
   gsize         fp_offset;      /* where SLUB keeps the free pointer in a free object */
   guint         objs_per_slab;
   /* census: +2 instructions at each virt_to_slab/virt_to_folio when the object sits in a
    * tail page of its slab (skb.md): 2 for the kmalloc caches with order > 0 slabs (most of
    * their objects), 0 for skbuff_cache (the census' main case) */
   guint         tail_page;
+  NsKmemCache  *objs;           /* where its objects sit (slab.c: per-CPU slabs) */
   gpointer      line;           /* struct kmem_cache: cpu_slab, offset, random; arena */
   KmemCacheCpu *cpu;            /* per CPU, arena */
   SlabLine     *slab;           /* per CPU: the slab that CPU allocates from, arena */
@@ -316,20 +317,26 @@ skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head
 
 /* ---- construction ---- */
 
-/* Sets up cache c: slot and object size, alignment, free-pointer offset, objects per
- * slab (SLUB's calculate_order for the machine's CPUs: on 8 to 127 CPUs the 32 skbuff_cache
- * objects of /proc/slabinfo's "skbuff_head_cache 32 objperslab 2 pagesperslab", 64 on the
- * 128-CPU EPYC), the tail-page cost, its kmem_cache line and its per-CPU state in the
- * arena (each CPU's freelist holding a full slab). */
+/* Sets up cache c: slot and object size, free-pointer offset, its objects' placement
+ * (slab.c's cache of that size and flags, shuffled under CONFIG_SLAB_FREELIST_RANDOM from
+ * the machine's layout key and the cache's index idx), objects per slab (SLUB's
+ * calculate_order for the machine's CPUs: on 8 to 127 CPUs the 32 skbuff_cache objects of
+ * /proc/slabinfo's "skbuff_head_cache 32 objperslab 2 pagesperslab", 64 on the 128-CPU
+ * EPYC), the tail-page cost, its kmem_cache line and its per-CPU state in the arena (each
+ * CPU's freelist holding a full slab). */
 static void
 kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, gsize size,
-                 gsize object_size, guint tail_page)
+                 NsSlabFlags flags, gsize object_size, guint tail_page, guint idx)
 {
-  guint objs = (guint) (((gsize) 4096 << ns_slub_calculate_order (size, a->n_cpus)) / size);
+  guint64 key = ns_machine_layout_key (a->machine, NS_LAYOUT_SKB_CACHES);
+  guint objs;
 
+  c->objs = ns_kmem_cache_new (a->arena, size, flags, a->n_cpus,
+                               ns_slab_freelist_random (ns_machine_build (a->machine)),
+                               ns_derive_seed (key, idx));
   c->name = name;
-  c->size = size;
-  c->align = size >= 64 ? 64 : 8;
+  c->size = ns_kmem_cache_size (c->objs);
+  objs = (guint) (ns_kmem_cache_slab_bytes (c->objs) / c->size);
   c->fp_offset = (object_size / 2) & ~(gsize) 7;
   c->objs_per_slab = objs;
   c->tail_page = tail_page;
@@ -361,13 +368,14 @@ ns_skb_alloc_new (NsMachine *machine)
   a->small_heads = build != NULL && ns_kernel_version_cmp (ns_build_version (build),
                                                            SKB_SMALL_HEAD_VERSION) >= 0;
   /* skbuff_cache: 232-byte sk_buffs in 256-byte slots (SLAB_HWCACHE_ALIGN) */
-  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", 256, sizeof (struct sk_buff), 0);
+  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", sizeof (struct sk_buff),
+                   NS_SLAB_HWCACHE_ALIGN, sizeof (struct sk_buff), 0, 0);
   kmem_cache_init (&a->small_head_cache, a, "skbuff_small_head", SKB_SMALL_HEAD_CACHE_SIZE,
-                   SKB_SMALL_HEAD_CACHE_SIZE, 2);
+                   NS_SLAB_HWCACHE_ALIGN, SKB_SMALL_HEAD_CACHE_SIZE, 2, 1);
   /* every slab above kmalloc-128 has tail pages */
   for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc); i++)
-    kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i], (gsize) 128 << i, (gsize) 128 << i,
-                     i > 0 ? 2 : 0);
+    kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i], (gsize) 128 << i, 0,
+                     (gsize) 128 << i, i > 0 ? 2 : 0, 2 + i);
   a->kmalloc_caches = ns_arena_alloc (a->arena, 64, 64);
   a->pcp = ns_arena_alloc (a->arena, sizeof (PerCpuPages) * a->n_cpus, 64);
   a->pcp_list = g_new0 (GQueue, (gsize) a->n_cpus * PAGE_ORDERS);
@@ -392,11 +400,12 @@ ns_skb_alloc_new (NsMachine *machine)
   return a;
 }
 
-/* Frees c's host-side per-CPU freelist counts. */
+/* Frees c's host-side per-CPU freelist counts and placement. */
 static void
 kmem_cache_clear (KmemCache *c)
 {
   g_free (c->avail);
+  ns_kmem_cache_destroy (c->objs);
 }
 
 /* Frees the allocator's host-side state (arena memory goes with the machine). */
@@ -535,7 +544,7 @@ slab_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c, guint gfp)
     ns_insns (t, 60);
     ns_atomic (t, &c->slab[cpu]);
   }
-  obj = ns_arena_alloc (a->arena, c->size, c->align);
+  obj = ns_kmem_cache_alloc (c->objs, cpu);
   ns_load_dep (t, (guint8 *) obj + c->fp_offset, 8);
   ns_store (t, &c->cpu[cpu], 16);
   ns_insns (t, 12);
@@ -622,7 +631,7 @@ slab_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint alloc_c
     __slab_free (t, c, alloc_cpu);
   }
   c->live--;
-  ns_arena_release (a->arena, obj, c->size);
+  ns_kmem_cache_free (c->objs, obj);
 }
 
 /* kmem_cache_free(c, obj): cache_from_obj, the tracepoint, slab_free. */

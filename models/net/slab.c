@@ -78,6 +78,15 @@ calculate_alignment (NsSlabFlags flags, gsize size)
 }
 
 /* See slab.h. */
+gboolean
+ns_slab_freelist_random (NsBuild *build)
+{
+  return build != NULL
+         && ns_build_config_tristate (build, "CONFIG_SLAB_FREELIST_RANDOM", NS_KCONFIG_N)
+            == NS_KCONFIG_Y;
+}
+
+/* See slab.h. */
 NsKmemCache *
 ns_kmem_cache_new (NsArena *arena, gsize size, NsSlabFlags flags, guint n_cpus,
                    gboolean shuffle, guint64 seed)

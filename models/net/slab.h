@@ -11,6 +11,7 @@
 #pragma once
 #include <glib.h>
 #include "arena.h"
+#include "build.h"
 
 G_BEGIN_DECLS
 
@@ -29,7 +30,14 @@ typedef enum {
 enum {
   NS_LAYOUT_UDP_SOCK_CACHES = 1,    /* "UDP" and "UDPv6" (models/net/udp.c) */
   NS_LAYOUT_KMALLOC_CACHES  = 2,    /* kmalloc-8 … kmalloc-8k of tc (models/net/sched) */
+  NS_LAYOUT_SKB_CACHES      = 3,    /* skbuff_cache, skbuff_small_head, the skb heads'
+                                       kmalloc-128 … kmalloc-8k (models/net/skbuff.c) */
 };
+
+/* CONFIG_SLAB_FREELIST_RANDOM of build: on only where the build says y (the Kconfig
+ * default is n; a scenario states a distribution's y in its kernel block). One rule for
+ * every cache of every model. */
+gboolean      ns_slab_freelist_random  (NsBuild *build);
 
 /* A cache of size-byte objects (up to 8 KiB; with NS_SLAB_HWCACHE_ALIGN rounded up to the
  * 64-byte line, or to 32/16/8 for objects that fit half a line or less, else to 8:

@@ -87,23 +87,41 @@ mall_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf_pr
   return tcf_exts_exec (t, env, skb, &head->exts, res);
 }
 
-/* mall_change + mall_set_parms: a head with classid, flags and n_acts actions. */
+/* mall_change up to mall_set_parms: kzalloc of the head, tcf_exts_init's kcalloc of
+ * TCA_ACT_MAX_PRIO action pointers, alloc_percpu of the hit counters (v6.1's order). */
+struct cls_mall_head *
+mall_change_head (TcEnv *env, struct tcf_proto *tp, guint32 classid, guint32 flags)
+{
+  struct cls_mall_head *head;
+
+  g_return_val_if_fail (env != NULL && tp != NULL, NULL);
+  head = tc_kzalloc (env, sizeof *head);
+  head->exts.actions = tc_kzalloc (env, TCA_ACT_MAX_PRIO * sizeof (struct tc_action *));
+  head->pf = tc_alloc_percpu (env, sizeof (guint64), sizeof (guint64));
+  head->res.classid = classid;
+  head->flags = flags;
+  tp->root = head;
+  return head;
+}
+
+/* mall_set_parms → tcf_exts_validate: the head's actions. */
+void
+mall_set_actions (struct cls_mall_head *head, struct tc_action **acts, guint n_acts)
+{
+  g_return_if_fail (head != NULL && n_acts <= TCA_ACT_MAX_PRIO);
+  head->exts.nr_actions = (gint32) n_acts;
+  for (guint i = 0; i < n_acts; i++)
+    head->exts.actions[i] = acts[i];
+}
+
+/* mall_change + mall_set_parms: a head with classid, flags and n_acts actions made
+ * before. */
 void
 mall_change (TcEnv *env, struct tcf_proto *tp, guint32 classid, guint32 flags,
              struct tc_action **acts, guint n_acts)
 {
-  struct cls_mall_head *head;
-
   g_return_if_fail (env != NULL && tp != NULL && n_acts <= TCA_ACT_MAX_PRIO);
-  head = tc_kzalloc (env, sizeof *head);
-  head->exts.actions = tc_kzalloc (env, TCA_ACT_MAX_PRIO * sizeof (struct tc_action *));
-  head->exts.nr_actions = (gint32) n_acts;
-  for (guint i = 0; i < n_acts; i++)
-    head->exts.actions[i] = acts[i];
-  head->res.classid = classid;
-  head->flags = flags;
-  head->pf = tc_alloc_percpu (env, sizeof (guint64), sizeof (guint64));
-  tp->root = head;
+  mall_set_actions (mall_change_head (env, tp, classid, flags), acts, n_acts);
 }
 
 /* The filter's hit count over every CPU. */

@@ -215,6 +215,9 @@ NsMachine  *tc_env_machine       (TcEnv *env);
 /* Kernel memory for tc objects: a zeroed object of its kmalloc size class's cache (the
  * object rounded up to 8/16/32/64/96/128/192/256/512…, at that stride in its slab). */
 gpointer    tc_kzalloc           (TcEnv *env, gsize size);
+/* The CPU the configuring process (tc, ip) runs on from now: its kzallocs come from that
+ * CPU's slabs (0 at creation). */
+void        tc_env_set_alloc_cpu (TcEnv *env, guint cpu);
 /* __alloc_percpu(size, align): one copy per CPU, densely packed per CPU (size at most one
  * CPU's unit, TC_PERCPU_STRIDE). */
 gpointer    tc_alloc_percpu      (TcEnv *env, gsize size, gsize align);
@@ -286,6 +289,13 @@ const TcFn *tc_action_fn     (const char *name);   /* "tcf_gact_act", "tcf_mirre
 /* mall_change: gives tp a matchall head (classid, flags) with the actions given. */
 void  mall_change     (TcEnv *env, struct tcf_proto *tp, guint32 classid, guint32 flags,
                        struct tc_action **acts, guint n_acts);
+/* mall_change in the kernel's order of allocations, for a caller whose actions are made
+ * in between (tcf_action_init runs inside mall_set_parms): the head, tcf_exts_init's
+ * action array and the per-CPU hit counters first, installed as tp's root... */
+struct cls_mall_head *mall_change_head (TcEnv *env, struct tcf_proto *tp, guint32 classid,
+                                        guint32 flags);
+/* ...then mall_set_parms' tcf_exts_validate hands it the actions. */
+void  mall_set_actions (struct cls_mall_head *head, struct tc_action **acts, guint n_acts);
 /* tcf_gact_init: a gact action with verdict `action` (TC_ACT_* incl. JUMP/GOTO_CHAIN
  * opcodes); goto_chain must be given for TC_ACT_GOTO_CHAIN. */
 struct tc_action *tcf_gact_create (TcEnv *env, gint32 action, struct tcf_chain *goto_chain);

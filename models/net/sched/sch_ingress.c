@@ -1,5 +1,6 @@
 /* sch_ingress.c — net/sched/sch_ingress.c: the clsact qdisc. Attaching it gives the device
- * an ingress and an egress tcf_block, each with its chain 0, and the mini_Qdiscs the hot
+ * an ingress and an egress tcf_block (chain 0 of a block comes with its first filter:
+ * tc_new_tfilter's tcf_chain_get(block, 0, true)), and the mini_Qdiscs the hot
  * paths read (dev->miniq_ingress, dev->miniq_egress: filter_list = chain 0's first
  * filter, the qdisc's per-CPU bstats/qstats; published only while chain 0 has a filter,
  * as mini_qdisc_pair_swap does), and turns on the ingress_needed_key and
@@ -9,11 +10,17 @@
 #include "sched-priv.h"
 #include "netdev.h"
 
-/* A block as the model needs it: its chain 0 (the mini_Qdisc's block pointer). */
+/* A block as the model needs it: its chain 0 (the mini_Qdisc's block pointer), NULL until
+ * the block's first filter. */
 struct tc_block_ns {
   struct tcf_chain *chain0;
   guint32           index;
 };
+
+/* The kmalloc request of tcf_block_create: v6.1's struct tcf_block holds proto_destroy_ht,
+ * DECLARE_HASHTABLE(…, 7), 128 hlist_heads = 1 KiB, besides its lists, locks and counters,
+ * so it is over 1 KiB and sits in kmalloc-2k (only the class matters for placement). */
+#define TCF_BLOCK_KMALLOC_BYTES 2048
 
 /* struct clsact_sched_data as the model keeps it (host side): one mini_Qdisc of each
  * direction's mini_qdisc_pair (the model does not alternate the pair's two). */
@@ -28,11 +35,10 @@ static struct mini_Qdisc *
 clsact_direction (NetTx *tx, guint32 index, gpointer cpu_bstats, guint32 *cpu_qstats)
 {
   struct mini_Qdisc *miniq = tc_kzalloc (tx->tc, sizeof *miniq);
-  struct tc_block_ns *block = tc_kzalloc (tx->tc, sizeof *block);
+  struct tc_block_ns *block = tc_kzalloc (tx->tc, TCF_BLOCK_KMALLOC_BYTES);
 
+  G_STATIC_ASSERT (sizeof (struct tc_block_ns) <= TCF_BLOCK_KMALLOC_BYTES);
   block->index = index;
-  block->chain0 = tcf_chain_create (tx->tc, 0);
-  block->chain0->block = block;
   miniq->block = block;
   miniq->cpu_bstats = cpu_bstats;
   miniq->cpu_qstats = cpu_qstats;
@@ -67,16 +73,23 @@ clsact_data (NetTx *tx, struct net_device *dev)
   return g_hash_table_lookup (tx->clsact, dev);
 }
 
-/* Chain 0 of the ingress or egress block. */
+/* Chain 0 of the ingress or egress block, created at the first call (tc_new_tfilter's
+ * tcf_chain_get(block, 0, true) as the block's first filter is added). */
 struct tcf_chain *
 clsact_chain (NetTx *tx, struct net_device *dev, gboolean egress)
 {
+  struct tc_block_ns *block;
   ClsactData *q;
 
   g_return_val_if_fail (tx != NULL && dev != NULL, NULL);
   q = clsact_data (tx, dev);
   g_return_val_if_fail (q != NULL, NULL);
-  return ((struct tc_block_ns *) (egress ? q->miniq_egress : q->miniq_ingress)->block)->chain0;
+  block = (egress ? q->miniq_egress : q->miniq_ingress)->block;
+  if (block->chain0 == NULL) {
+    block->chain0 = tcf_chain_create (tx->tc, 0);
+    block->chain0->block = block;
+  }
+  return block->chain0;
 }
 
 /* mini_qdisc_pair_swap(miniqp, tp_head) of one direction: NULL without a head, else the
@@ -84,7 +97,8 @@ clsact_chain (NetTx *tx, struct net_device *dev, gboolean egress)
 static struct mini_Qdisc *
 mini_qdisc_pair_swap (struct mini_Qdisc *miniq)
 {
-  struct tcf_proto *head = ((struct tc_block_ns *) miniq->block)->chain0->filter_chain;
+  struct tcf_chain *chain0 = ((struct tc_block_ns *) miniq->block)->chain0;
+  struct tcf_proto *head = chain0 != NULL ? chain0->filter_chain : NULL;
 
   miniq->filter_list = head;
   return head != NULL ? miniq : NULL;

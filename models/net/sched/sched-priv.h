@@ -17,6 +17,7 @@ struct _TcEnv {
   guint8      *percpu_base;
   gsize        percpu_used;
   NsKmemCache *kmalloc[TC_KMALLOC_CLASSES];  /* kmalloc-8 … kmalloc-8k */
+  guint        alloc_cpu;       /* the CPU the configuring process runs on */
   /* the build and boot facts */
   gboolean     thunked;         /* X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence */
   gboolean     wrapper;         /* include/net/tc_wrapper.h compiled in */

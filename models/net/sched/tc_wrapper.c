@@ -326,8 +326,7 @@ tc_env_new (NsMachine *machine)
   env->thunked = ns_spectre_v2_thunked (mit->spectre_v2);
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
-  create_kmalloc_caches (env, build != NULL
-                               && config_builtin (build, "CONFIG_SLAB_FREELIST_RANDOM", FALSE));
+  create_kmalloc_caches (env, ns_slab_freelist_random (build));
   if (build != NULL) {
     if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
       env->max_reclassify = 4;
@@ -382,9 +381,17 @@ tc_kmalloc_class (gsize size)
   return (size + 4095) & ~(gsize) 4095;
 }
 
-/* kzalloc(size): an object of its kmalloc class's cache, allocated on CPU 0 (the CPU of
- * the set-up commands is not recorded; with one allocating CPU which one does not matter);
- * beyond kmalloc-8k a kmalloc_large page allocation. */
+/* See pkt_cls.h. */
+void
+tc_env_set_alloc_cpu (TcEnv *env, guint cpu)
+{
+  g_return_if_fail (env != NULL && cpu < env->n_cpus);
+  env->alloc_cpu = cpu;
+}
+
+/* kzalloc(size): an object of its kmalloc class's cache, allocated on the configuring
+ * process's CPU (tc_env_set_alloc_cpu); beyond kmalloc-8k a kmalloc_large page
+ * allocation. */
 gpointer
 tc_kzalloc (TcEnv *env, gsize size)
 {
@@ -392,10 +399,12 @@ tc_kzalloc (TcEnv *env, gsize size)
 
   g_return_val_if_fail (env != NULL && size > 0, NULL);
   klass = tc_kmalloc_class (size);
+  if (klass > 8192)
+    return ns_arena_alloc (env->arena, klass, 4096);
   for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
     if (ns_kmem_cache_size (env->kmalloc[i]) == klass)
-      return ns_kmem_cache_alloc (env->kmalloc[i], 0);
-  return ns_arena_alloc (env->arena, klass, 4096);
+      return ns_kmem_cache_alloc (env->kmalloc[i], env->alloc_cpu);
+  g_return_val_if_reached (NULL);      /* every class up to 8 KiB has its cache */
 }
 
 /* __alloc_percpu(size, align): the next free bytes of every CPU's unit, in a new chunk

@@ -162,15 +162,16 @@ sockets_on_two_cpus (Rig *r, guint n, guint64 (*out)[8])
                                                                                cpu)));
 }
 
-/* The addresses of sockets_on_two_cpus on a stack of the default .config (freelists
- * shuffled) whose machine has page key `key`. */
+/* The addresses of sockets_on_two_cpus on a stack with CONFIG_SLAB_FREELIST_RANDOM=y
+ * whose machine has page key `key`. */
 static void
 shuffled_layout (guint64 key, guint64 (*out)[8])
 {
+  static const char *const config[] = { "CONFIG_SLAB_FREELIST_RANDOM", "y", NULL };
   Rig r;
 
   memset (&r, 0, sizeof r);
-  stack_rig_init_machine (&r.s, "6.9.0-rc1", NULL, NULL, NULL);
+  stack_rig_init_machine (&r.s, "6.9.0-rc1", NULL, config, NULL);
   ns_machine_set_page_key (r.s.machine, key);
   r.s.stack = ns_netstack_new (r.s.machine, r.s.engine, NULL);
   sockets_on_two_cpus (&r, 8, out);
@@ -179,7 +180,7 @@ shuffled_layout (guint64 key, guint64 (*out)[8])
 
 /* A socket comes from the slab of the CPU that creates it: with the freelists in order,
  * each CPU's udp6_socks are consecutive 1344-byte objects of a slab of its own. Shuffled
- * (the default), the layout follows the machine's layout key: the same key gives the
+ * (CONFIG_SLAB_FREELIST_RANDOM=y), the layout follows the machine's layout key: the same key gives the
  * same addresses, another key others. */
 START_TEST (test_socket_slabs_per_cpu)
 {

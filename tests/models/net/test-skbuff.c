@@ -445,6 +445,69 @@ START_TEST (test_objects_per_slab_follow_the_cpus)
 }
 END_TEST
 
+/* Eight __alloc_skb(1000)s: sk_buff and head (1344 bytes with the shared info: kmalloc-2k),
+ * alternately, into rig->data. */
+static void
+alloc_eight (NsThread *t, Rig *rig)
+{
+  struct sk_buff **skbs = rig->data;
+
+  for (guint i = 0; i < 8; i++)
+    skbs[i] = __alloc_skb (t, rig->alloc, 1000, GFP_ATOMIC);
+}
+
+/* Frees the eight of alloc_eight. */
+static void
+free_eight (NsThread *t, Rig *rig)
+{
+  struct sk_buff **skbs = rig->data;
+
+  for (guint i = 0; i < 8; i++)
+    kfree_skb (t, rig->alloc, skbs[i]);
+}
+
+/* The sk_buffs and their heads sit in their caches' slabs (slab.c), not in allocation
+ * order in one arena: with the freelists in order (the default) the eight sk_buffs are
+ * consecutive 256-byte objects and the heads consecutive 2 KiB ones though they were
+ * allocated alternately; shuffled, the sk_buffs are not; an sk_buff freed on another
+ * CPU is the next its allocating CPU hands out (the slab's freelist, LIFO). */
+START_TEST (test_objects_sit_in_their_slabs)
+{
+  static const char *const shuffled[] = { "CONFIG_SLAB_FREELIST_RANDOM", "y", NULL };
+  struct sk_buff *skbs[8] = { NULL };
+  guint8 *first, *last_freed;
+  gboolean in_order = TRUE;
+  Rig rig;
+
+  rig_init (&rig, "6.1.0");
+  rig.data = skbs;
+  run (&rig, alloc_eight);
+  for (guint i = 1; i < 8; i++) {
+    ck_assert_uint_eq ((guint8 *) skbs[i] - (guint8 *) skbs[i - 1], 256);
+    ck_assert_uint_eq (skbs[i]->head - skbs[i - 1]->head, 2048);
+  }
+  last_freed = (guint8 *) skbs[7];
+  run_cpu (&rig, 1, free_eight);
+  run (&rig, alloc_eight);
+  ck_assert_ptr_eq (skbs[0], last_freed);
+  run (&rig, free_eight);
+  rig_clear (&rig);
+
+  memset (&rig, 0, sizeof rig);
+  stack_rig_init_machine (&rig.s, "6.1.0", NULL, shuffled, NULL);
+  rig.alloc = ns_skb_alloc_new (rig.s.machine);
+  rig.data = skbs;
+  run (&rig, alloc_eight);
+  first = (guint8 *) skbs[0];
+  for (guint i = 1; i < 8; i++)
+    if ((guint8 *) skbs[i] - first != (gssize) i * 256)
+      in_order = FALSE;
+  ck_assert (!in_order);
+  run (&rig, free_eight);
+  rig_clear (&rig);
+}
+END_TEST
+
 static Suite *
 skbuff_suite (void)
 {
@@ -458,6 +521,7 @@ skbuff_suite (void)
   tcase_add_test (tc, test_page_frags);
   tcase_add_test (tc, test_node_stat_folds);
   tcase_add_test (tc, test_objects_per_slab_follow_the_cpus);
+  tcase_add_test (tc, test_objects_sit_in_their_slabs);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -56,6 +56,8 @@ START_TEST (test_alignment)
   NsKmemCache *hw96 = ns_kmem_cache_new (arena, 96, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
   NsKmemCache *hw24 = ns_kmem_cache_new (arena, 24, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
   NsKmemCache *odd = ns_kmem_cache_new (arena, 20, 0, 2, FALSE, 0);
+  NsKmemCache *hw32 = ns_kmem_cache_new (arena, 32, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
+  NsKmemCache *hw16 = ns_kmem_cache_new (arena, 16, NS_SLAB_HWCACHE_ALIGN, 2, FALSE, 0);
   guint8 *a = ns_kmem_cache_alloc (kmalloc96, 0);
 
   ck_assert_uint_eq (ns_kmem_cache_size (kmalloc96), 96);
@@ -63,11 +65,31 @@ START_TEST (test_alignment)
   ck_assert_uint_eq (ns_kmem_cache_size (hw96), 128);
   ck_assert_uint_eq (ns_kmem_cache_size (hw24), 32);
   ck_assert_uint_eq (ns_kmem_cache_size (odd), 24);        /* ARCH_SLAB_MINALIGN, 8 */
+  ck_assert_uint_eq (ns_kmem_cache_size (hw32), 32);       /* fits half a line: 32 */
+  ck_assert_uint_eq (ns_kmem_cache_size (hw16), 16);
+  ns_kmem_cache_destroy (hw32);
+  ns_kmem_cache_destroy (hw16);
   ns_kmem_cache_destroy (kmalloc96);
   ns_kmem_cache_destroy (hw96);
   ns_kmem_cache_destroy (hw24);
   ns_kmem_cache_destroy (odd);
   ns_arena_free (arena);
+}
+END_TEST
+
+/* One rule for every cache: the freelists are shuffled only where the build says y (the
+ * Kconfig default is n), whatever model asks. */
+START_TEST (test_freelist_random_rule)
+{
+  NsBuild *b = ns_build_new ("6.9.0", 60);
+
+  ck_assert (!ns_slab_freelist_random (NULL));
+  ck_assert (!ns_slab_freelist_random (b));
+  ns_build_set_config (b, "CONFIG_SLAB_FREELIST_RANDOM", "y");
+  ck_assert (ns_slab_freelist_random (b));
+  ns_build_set_config (b, "CONFIG_SLAB_FREELIST_RANDOM", "n");
+  ck_assert (!ns_slab_freelist_random (b));
+  ns_build_free (b);
 }
 END_TEST
 
@@ -284,6 +306,7 @@ slab_suite (void)
   tcase_add_test (tc, test_order_matches_host_slabinfo);
   tcase_add_test (tc, test_order_on_128_cpus);
   tcase_add_test (tc, test_alignment);
+  tcase_add_test (tc, test_freelist_random_rule);
   tcase_add_test (tc, test_in_order_then_new_slab);
   tcase_add_test (tc, test_shuffled_slab_is_a_permutation);
   tcase_add_test (tc, test_shuffled_slabs_share_one_sequence);

@@ -46,7 +46,7 @@ for short, (ipc, a, b, target, pps, resid) in res.items():
     profile = gen.CPUS[short]["profile"]
     pat = re.compile(r'(<fit profile="%s" param="cpu\.ipc" value=")[^"]*(" residual=")[^"]*(")'
                      % re.escape(profile))
-    cal, n = pat.subn(lambda m: f'{m.group(1)}{ipc}{m.group(2)}{abs(resid) / 100:.2g}{m.group(3)}',
+    cal, n = pat.subn(lambda m: f'{m.group(1)}{ipc}{m.group(2)}{abs(resid) / 100:.3g}{m.group(3)}',
                       cal)
     if n != 1:
         sys.exit(f"fit.py: {CAL} has {n} cpu.ipc entries for {profile}, expected 1")

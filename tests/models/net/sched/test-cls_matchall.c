@@ -77,6 +77,31 @@ mall_action (const struct tcf_proto *tp, guint i)
 
 /* ---- no match ---- */
 
+/* mall_change's allocations in v6.1's order: the head (kmalloc-192), tcf_exts_init's
+ * action array (32 pointers, kmalloc-256), then the actions mall_set_parms creates: a gact
+ * made between mall_change_head and mall_set_actions is the kmalloc-256 object after the
+ * array, which follows the one taken before (slab freelists in order, the default). */
+START_TEST (test_head_and_array_before_the_actions)
+{
+  struct cls_mall_head *head;
+  struct tc_action *a;
+  struct tcf_proto *tp;
+  guint8 *before;
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  tp = tcf_chain_tp_insert (rig.tc, tcf_chain_create (rig.tc, 0), &cls_mall_ops,
+                            TC_ETH_P_ALL, 0, NULL);
+  before = tc_kzalloc (rig.tc, 256);
+  head = mall_change_head (rig.tc, tp, 0, 0);
+  ck_assert_ptr_eq (tp->root, head);
+  a = tcf_gact_create (rig.tc, TC_ACT_OK, NULL);
+  ck_assert_ptr_eq ((guint8 *) a, before + 2 * 256);
+  mall_set_actions (head, &a, 1);
+  rig_clear (&rig);
+}
+END_TEST
+
 START_TEST (test_no_head_is_no_match)
 {
   SchedRig rig;
@@ -227,6 +252,7 @@ cls_matchall_suite (void)
   Suite *s = suite_create ("cls_matchall");
   TCase *tc = tcase_create ("mall_classify");
 
+  tcase_add_test (tc, test_head_and_array_before_the_actions);
   tcase_add_test (tc, test_no_head_is_no_match);
   tcase_add_test (tc, test_skip_sw_is_no_match);
   tcase_add_test (tc, test_other_flags_still_match);

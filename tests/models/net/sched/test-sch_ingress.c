@@ -30,6 +30,28 @@ START_TEST (test_attach_turns_on_both_static_keys)
 }
 END_TEST
 
+/* Attaching clsact creates no chain: chain 0 of a block comes with its first filter
+ * (tc_new_tfilter's tcf_chain_get(block, 0, true)), so a kmalloc-128 object taken after
+ * the attach follows the one taken before it; the first clsact_chain of a direction
+ * makes its chain 0 there, the next call returns the same one. */
+START_TEST (test_chain0_comes_with_the_first_filter)
+{
+  guint8 *before, *after;
+  struct tcf_chain *out;
+  DevRig d;
+
+  dev_rig_init (&d);
+  before = tc_kzalloc (d.rig.tc, 100);
+  clsact_attach (d.tx, d.dev);
+  after = tc_kzalloc (d.rig.tc, 100);
+  ck_assert_ptr_eq (after, before + 128);
+  out = clsact_chain (d.tx, d.dev, TRUE);
+  ck_assert_ptr_eq ((guint8 *) out, after + 128);
+  ck_assert_ptr_eq (clsact_chain (d.tx, d.dev, TRUE), out);
+  dev_rig_clear (&d);
+}
+END_TEST
+
 /* The first filter the hot path sees in a direction: NULL when the device has no
  * mini_Qdisc there or it has no filter (sch_handle_egress's miniq test, then the walk). */
 static const struct tcf_proto *
@@ -134,6 +156,7 @@ sch_ingress_suite (void)
 
   tcase_add_test (tc, test_attach_turns_on_both_static_keys);
   tcase_add_test (tc, test_ingress_and_egress_have_their_own_chain0);
+  tcase_add_test (tc, test_chain0_comes_with_the_first_filter);
   tcase_add_test (tc, test_sync_publishes_each_directions_head);
   tcase_add_test (tc, test_empty_direction_is_not_published);
   suite_add_tcase (s, tc);

@@ -75,6 +75,23 @@ START_TEST (test_kmalloc_slabs_of_calculate_order)
 }
 END_TEST
 
+/* kmalloc caches are not cache-line aligned (create_kmalloc_caches passes no
+ * SLAB_HWCACHE_ALIGN): kmalloc-96 and kmalloc-192 hand out objects 96 and 192 apart. */
+START_TEST (test_kmalloc_96_and_192_keep_their_size)
+{
+  const char *const config[] = { "CONFIG_SLAB_FREELIST_RANDOM", "n", NULL };
+  guint8 *a96, *a192;
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, config, NS_SPECTRE_V2_RETPOLINE);
+  a96 = tc_kzalloc (rig.tc, 90);
+  a192 = tc_kzalloc (rig.tc, 150);
+  ck_assert_ptr_eq (tc_kzalloc (rig.tc, 90), a96 + 96);
+  ck_assert_ptr_eq (tc_kzalloc (rig.tc, 150), a192 + 192);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* The strides between 32 kzalloc(200)s of a tc state on a machine whose page key (the
  * run's, from its seed and repetition) is key, into strides[31]. */
 static void
@@ -114,7 +131,7 @@ START_TEST (test_slab_layout_follows_the_seed)
 END_TEST
 
 /* The slot indices, in the order handed out, of the next slab of n_slots objects of
- * the kmalloc class klass (kzalloc(klass - 56)) of env, into idx. */
+ * the kmalloc class klass (kzalloc(klass - 8)) of env, into idx. */
 static void
 next_slab_indices (TcEnv *env, gsize klass, guint n_slots, guint *idx)
 {
@@ -122,7 +139,7 @@ next_slab_indices (TcEnv *env, gsize klass, guint n_slots, guint *idx)
   guint8 *base = NULL;
 
   for (guint i = 0; i < n_slots; i++) {
-    obj[i] = tc_kzalloc (env, klass - 56);
+    obj[i] = tc_kzalloc (env, klass - 8);
     base = base == NULL || obj[i] < base ? obj[i] : base;
   }
   for (guint i = 0; i < n_slots; i++)
@@ -143,6 +160,26 @@ is_rotation (const guint *a, const guint *b, guint n)
   }
   return FALSE;
 }
+
+/* Each kmalloc cache has its own random sequence and slab starts (init_cache_random_seq
+ * per cache): kmalloc-128 and kmalloc-256, both 32 objects a slab on the rig's CPUs, do
+ * not hand their first slabs out in the same order. */
+START_TEST (test_kmalloc_caches_shuffle_apart)
+{
+  const char *const config[] = { "CONFIG_SLAB_FREELIST_RANDOM", "y", NULL };
+  guint n = (4096u << ns_slub_calculate_order (128, 8)) / 128, a[64], b[64];
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, config, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_uint_eq (ns_machine_n_cpus (rig.machine), 8);
+  ck_assert_uint_eq (n, (4096u << ns_slub_calculate_order (256, 8)) / 256);
+  ck_assert_uint_le (n, 64);
+  next_slab_indices (rig.tc, 128, n, a);
+  next_slab_indices (rig.tc, 256, n, b);
+  ck_assert (memcmp (a, b, n * sizeof *a) != 0);
+  rig_clear (&rig);
+}
+END_TEST
 
 /* SLUB under CONFIG_SLAB_FREELIST_RANDOM (v6.1 mm/slub.c): a kmalloc-256 slab holds
  * calculate_order's objects — at least 4 * (fls(nr_cpus) + 1), a power-of-two size
@@ -531,6 +568,8 @@ tc_wrapper_suite (void)
   tcase_add_test (tc, test_slab_freelist_random);
   tcase_add_test (tc, test_slab_layout_follows_the_seed);
   tcase_add_test (tc, test_kmalloc_slabs_of_calculate_order);
+  tcase_add_test (tc, test_kmalloc_96_and_192_keep_their_size);
+  tcase_add_test (tc, test_kmalloc_caches_shuffle_apart);
   tcase_add_test (tc, test_slab_random_sequence_per_cache);
   tcase_add_test (tc, test_percpu_chunks);
   tcase_add_test (tc, test_merged_chain_order);
