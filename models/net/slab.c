@@ -183,7 +183,7 @@ ns_kmem_cache_free (NsKmemCache *cache, gpointer obj)
   g_ptr_array_add (cache->cpu[GPOINTER_TO_UINT (cpu_plus_1) - 1].freelist, obj);
 }
 
-/* The cache's object size, SLAB_HWCACHE_ALIGN'ed. */
+/* The cache's object size, aligned as its flags ask (calculate_alignment). */
 gsize
 ns_kmem_cache_size (const NsKmemCache *cache)
 {
