@@ -181,7 +181,7 @@ static const NsParamDef machine_params[] = {
     "median 39. The copy streams at about the host's L3 copy bandwidth (7.3 cycles a "
     "line). The ping-pong was the mean of all rounds, which a descheduled vCPU inflates "
     "(a median of batches since 2026-12-02: on a Zen 4 guest the mean gave 34.7 lines in "
-    "one run, the median 19.4 over eight); not measured again on Zen 3: at 22, seed 000's deltas move by 0.24 pp "
+    "one run, the median 19.4 over eight); not measured again on Zen 3: at 22, seed 000's deltas move by 0.1 pp "
     "at most (doc/validation.md). Other cores: not measured (none of the seeds copies "
     "across Intel cores)",
     FALSE, 1, 64, NULL },

@@ -631,7 +631,7 @@ slab_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint alloc_c
     __slab_free (t, c, alloc_cpu);
   }
   c->live--;
-  ns_kmem_cache_free (c->objs, obj);
+  ns_kmem_cache_free_on (c->objs, obj, cpu);
 }
 
 /* kmem_cache_free(c, obj): cache_from_obj, the tracepoint, slab_free. */

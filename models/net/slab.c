@@ -4,12 +4,22 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-/* One CPU's kmem_cache_cpu: the slab it carves and the objects freed back to it. */
+/* One slab (struct slab): its memory, how far it has been carved, and the objects freed
+ * to it while it was not the freeing CPU's active slab (slab->freelist, LIFO). */
 typedef struct {
-  guint8    *slab;          /* the slab being carved */
-  guint      next;          /* objects handed out of it */
+  guint8    *base;
+  guint      next;          /* objects carved out of it */
   guint      start;         /* its place in random_seq */
-  GPtrArray *freelist;      /* freed objects, LIFO */
+  gint       active_cpu;    /* the CPU it is the active slab of, or -1 */
+  gboolean   partial;       /* on the node's partial list */
+  GPtrArray *freelist;
+} Slab;
+
+/* One CPU's kmem_cache_cpu: its active slab and the per-CPU freelist (objects freed on
+ * this CPU into that slab, and those taken back from it), LIFO. */
+typedef struct {
+  Slab      *slab;
+  GPtrArray *freelist;
 } CacheCpu;
 
 struct _NsKmemCache {
@@ -21,7 +31,9 @@ struct _NsKmemCache {
   guint    *random_seq;     /* CONFIG_SLAB_FREELIST_RANDOM: the cache's permutation */
   gsl_rng  *rng;            /* and the draws of each new slab's start */
   CacheCpu *cpu;            /* per CPU */
-  GHashTable *live;         /* objects handed out and not freed → allocating CPU + 1 */
+  GPtrArray *slabs;         /* every slab (owns them) */
+  GQueue    partial;        /* slabs with free objects and no CPU (oldest first) */
+  GHashTable *live;         /* objects handed out and not freed → their Slab */
 };
 
 /* calc_slab_order (v6.1 mm/slub.c): the lowest order from that of min_objects objects up
@@ -86,6 +98,16 @@ ns_slab_freelist_random (NsBuild *build)
             == NS_KCONFIG_Y;
 }
 
+/* Frees a slab's bookkeeping (its memory goes with the arena). */
+static void
+slab_free_bookkeeping (gpointer p)
+{
+  Slab *slab = p;
+
+  g_ptr_array_unref (slab->freelist);
+  g_free (slab);
+}
+
 /* See slab.h. */
 NsKmemCache *
 ns_kmem_cache_new (NsArena *arena, gsize size, NsSlabFlags flags, guint n_cpus,
@@ -107,6 +129,7 @@ ns_kmem_cache_new (NsArena *arena, gsize size, NsSlabFlags flags, guint n_cpus,
   for (guint c = 0; c < n_cpus; c++)
     cache->cpu[c].freelist = g_ptr_array_new ();
   cache->live = g_hash_table_new (g_direct_hash, g_direct_equal);
+  cache->slabs = g_ptr_array_new_with_free_func (slab_free_bookkeeping);
   if (shuffle) {
     /* init_cache_random_seq → freelist_randomize */
     cache->rng = gsl_rng_alloc (gsl_rng_mt19937);
@@ -128,6 +151,8 @@ ns_kmem_cache_destroy (NsKmemCache *cache)
   for (guint c = 0; c < cache->n_cpus; c++)
     g_ptr_array_unref (cache->cpu[c].freelist);
   g_free (cache->cpu);
+  g_queue_clear (&cache->partial);
+  g_ptr_array_unref (cache->slabs);
   g_hash_table_destroy (cache->live);
   g_free (cache->random_seq);
   if (cache->rng != NULL)
@@ -135,15 +160,68 @@ ns_kmem_cache_destroy (NsKmemCache *cache)
   g_free (cache);
 }
 
-/* allocate_slab: a new slab for cpu from the page allocator, its first object at slot 0
- * or, with a shuffled freelist, at a random place of the cache's sequence. */
-static void
-new_slab (NsKmemCache *cache, CacheCpu *cc)
+/* allocate_slab: a new slab from the page allocator, its first object at slot 0 or, with
+ * a shuffled freelist, at a random place of the cache's sequence. */
+static Slab *
+new_slab (NsKmemCache *cache)
 {
-  cc->slab = ns_arena_alloc (cache->arena, cache->slab_bytes, 4096);
-  cc->next = 0;
-  cc->start = cache->rng != NULL ? (guint) gsl_rng_uniform_int (cache->rng, cache->n_slots)
-                                 : 0;
+  Slab *slab = g_new0 (Slab, 1);
+
+  slab->base = ns_arena_alloc (cache->arena, cache->slab_bytes, 4096);
+  slab->start = cache->rng != NULL
+                ? (guint) gsl_rng_uniform_int (cache->rng, cache->n_slots) : 0;
+  slab->active_cpu = -1;
+  slab->freelist = g_ptr_array_new ();
+  g_ptr_array_add (cache->slabs, slab);
+  return slab;
+}
+
+/* Makes slab cpu's active slab, its freelist the CPU's (get_freelist, or a slab from the
+ * partial list); the old active slab goes on the partial list if it has free objects
+ * (deactivate_slab). */
+static void
+activate_slab (NsKmemCache *cache, guint cpu, Slab *slab)
+{
+  CacheCpu *cc = &cache->cpu[cpu];
+
+  if (cc->slab != NULL && cc->slab != slab) {
+    cc->slab->active_cpu = -1;
+    if (cc->slab->freelist->len > 0 && !cc->slab->partial) {
+      cc->slab->partial = TRUE;
+      g_queue_push_tail (&cache->partial, cc->slab);
+    }
+  }
+  cc->slab = slab;
+  slab->active_cpu = (gint) cpu;
+  for (guint i = 0; i < slab->freelist->len; i++)
+    g_ptr_array_add (cc->freelist, slab->freelist->pdata[i]);
+  g_ptr_array_set_size (slab->freelist, 0);
+}
+
+/* ___slab_alloc when the per-CPU freelist is empty: carve on in the active slab, else take
+ * back what was freed to it, else a partial slab, else a new one. */
+static gpointer
+slab_refill (NsKmemCache *cache, guint cpu)
+{
+  CacheCpu *cc = &cache->cpu[cpu];
+  Slab *slab = cc->slab;
+  guint slot;
+
+  if (slab == NULL || (slab->next == cache->n_slots && slab->freelist->len == 0)) {
+    Slab *partial = g_queue_pop_head (&cache->partial);
+    if (partial != NULL)
+      partial->partial = FALSE;
+    activate_slab (cache, cpu, partial != NULL ? partial : new_slab (cache));
+    slab = cc->slab;
+  }
+  if (slab->next < cache->n_slots) {
+    slot = slab->next++;
+    if (cache->random_seq != NULL)
+      slot = cache->random_seq[(slab->start + slot) % cache->n_slots];
+    return slab->base + (gsize) slot * cache->size;
+  }
+  activate_slab (cache, cpu, slab);            /* get_freelist */
+  return NULL;
 }
 
 /* See slab.h. */
@@ -151,36 +229,52 @@ gpointer
 ns_kmem_cache_alloc (NsKmemCache *cache, guint cpu)
 {
   CacheCpu *cc;
-  guint slot;
-  gpointer obj;
+  gpointer obj = NULL;
 
   g_return_val_if_fail (cache != NULL && cpu < cache->n_cpus, NULL);
   cc = &cache->cpu[cpu];
-  if (cc->freelist->len > 0) {
+  if (cc->freelist->len == 0)
+    obj = slab_refill (cache, cpu);
+  if (obj == NULL) {
     obj = g_ptr_array_steal_index (cc->freelist, cc->freelist->len - 1);
     memset (obj, 0, cache->size);
-  } else {
-    if (cc->slab == NULL || cc->next == cache->n_slots)
-      new_slab (cache, cc);
-    slot = cc->next++;
-    if (cache->random_seq != NULL)
-      slot = cache->random_seq[(cc->start + slot) % cache->n_slots];
-    obj = cc->slab + (gsize) slot * cache->size;
   }
-  g_hash_table_insert (cache->live, obj, GUINT_TO_POINTER (cpu + 1));
+  g_hash_table_insert (cache->live, obj, cc->slab);
   return obj;
 }
 
 /* See slab.h. An object not live in cache (freed twice, another cache's, an address
  * inside one) is refused with a critical, as KASAN reports an invalid free. */
 void
+ns_kmem_cache_free_on (NsKmemCache *cache, gpointer obj, guint cpu)
+{
+  gpointer p;
+  Slab *slab;
+
+  g_return_if_fail (cache != NULL && obj != NULL && cpu < cache->n_cpus);
+  g_return_if_fail (g_hash_table_steal_extended (cache->live, obj, NULL, &p));
+  slab = p;
+  if (cache->cpu[cpu].slab == slab) {
+    g_ptr_array_add (cache->cpu[cpu].freelist, obj);     /* do_slab_free's fast path */
+    return;
+  }
+  g_ptr_array_add (slab->freelist, obj);                 /* __slab_free */
+  if (slab->active_cpu < 0 && !slab->partial) {
+    slab->partial = TRUE;
+    g_queue_push_tail (&cache->partial, slab);
+  }
+}
+
+/* See slab.h. */
+void
 ns_kmem_cache_free (NsKmemCache *cache, gpointer obj)
 {
-  gpointer cpu_plus_1;
+  Slab *slab;
 
   g_return_if_fail (cache != NULL && obj != NULL);
-  g_return_if_fail (g_hash_table_steal_extended (cache->live, obj, NULL, &cpu_plus_1));
-  g_ptr_array_add (cache->cpu[GPOINTER_TO_UINT (cpu_plus_1) - 1].freelist, obj);
+  slab = g_hash_table_lookup (cache->live, obj);
+  ns_kmem_cache_free_on (cache, obj, slab != NULL && slab->active_cpu >= 0
+                                     ? (guint) slab->active_cpu : 0);
 }
 
 /* The cache's object size, aligned as its flags ask (calculate_alignment). */

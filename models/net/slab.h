@@ -3,17 +3,15 @@
  * A cache carves its objects out of slabs of PAGE_SIZE << order bytes (calculate_order of
  * v6.1 mm/slub.c), each CPU out of a slab of its own (kmem_cache_cpu), in order, or with
  * CONFIG_SLAB_FREELIST_RANDOM in the order of the cache's one random permutation from a
- * random place per slab (shuffle_freelist). A freed object is the next one its allocating
- * CPU hands out, as when that CPU frees it into its active slab (the per-CPU freelist is
- * LIFO). Known departure: SLUB puts an object freed on another CPU (or one of an older
- * slab) on its slab's own freelist (__slab_free), which the allocating CPU takes back
- * only when its per-CPU freelist and slab are used up (get_freelist); here it is the
- * allocating CPU's next object at once. On seed 000's path (sk_buffs allocated by the
- * client CPU, freed by the server's) SLUB cycles through a slab's 64 sk_buffs where this
- * model reuses about 8 (a review, 2026-12-03: +0.3 % on the baselines, deltas within
- * 0.15 pp). A UDP socket, SOCK_RCU_FREE, would go back after a grace period. Nothing here
- * is charged: the callers charge kmem_cache_alloc / kmem_cache_free where the kernel
- * does. */
+ * random place per slab (shuffle_freelist). An object freed on the CPU whose active slab
+ * holds it is that CPU's next (the per-CPU freelist, LIFO: do_slab_free's fast path); one
+ * freed elsewhere goes on its slab's own freelist (__slab_free), which the active CPU
+ * takes back once its per-CPU freelist and the slab's uncarved objects are used up
+ * (get_freelist), and a slab no CPU holds goes on the partial list, taken (oldest first)
+ * before a new slab is made. Not modelled: the per-CPU partial lists (put_cpu_partial) and
+ * a slab's return to the page allocator. A UDP socket, SOCK_RCU_FREE, would go back after
+ * a grace period. Nothing here is charged: the callers charge kmem_cache_alloc /
+ * kmem_cache_free where the kernel does. */
 #pragma once
 #include <glib.h>
 #include "arena.h"
@@ -54,8 +52,9 @@ NsKmemCache  *ns_kmem_cache_new        (NsArena *arena, gsize size, NsSlabFlags 
 void          ns_kmem_cache_destroy    (NsKmemCache *cache);
 /* A zeroed object, allocated on cpu. */
 gpointer      ns_kmem_cache_alloc      (NsKmemCache *cache, guint cpu);
-/* Gives obj back to its allocating CPU (a critical if it is not an object of cache's
- * still handed out). */
+/* Frees obj on cpu (a critical if it is not an object of cache's still handed out). */
+void          ns_kmem_cache_free_on    (NsKmemCache *cache, gpointer obj, guint cpu);
+/* Frees obj on the CPU whose active slab holds it (else CPU 0). */
 void          ns_kmem_cache_free       (NsKmemCache *cache, gpointer obj);
 /* The object size (after alignment) and the bytes of one slab. */
 gsize         ns_kmem_cache_size       (const NsKmemCache *cache);

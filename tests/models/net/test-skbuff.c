@@ -470,9 +470,8 @@ free_eight (NsThread *t, Rig *rig)
  * order in one arena: with the freelists in order (the default) the eight sk_buffs are
  * consecutive 256-byte objects and the heads consecutive 2 KiB ones though they were
  * allocated alternately; shuffled, the sk_buffs are not; an sk_buff freed on its
- * allocating CPU, into that CPU's active slab, is the next it hands out (the per-CPU
- * freelist, LIFO). (A free on another CPU goes to the slab's own freelist in SLUB, which
- * slab.c does not model yet: not asserted here; slab.h says so.) */
+ * allocating CPU is the next it hands out (the per-CPU freelist, LIFO), one freed on
+ * another CPU is not (it goes to its slab's freelist): the next is a fresh one. */
 START_TEST (test_objects_sit_in_their_slabs)
 {
   static const char *const shuffled[] = { "CONFIG_SLAB_FREELIST_RANDOM", "y", NULL };
@@ -492,6 +491,9 @@ START_TEST (test_objects_sit_in_their_slabs)
   run (&rig, free_eight);
   run (&rig, alloc_eight);
   ck_assert_ptr_eq (skbs[0], last_freed);
+  run_cpu (&rig, 1, free_eight);
+  run (&rig, alloc_eight);
+  ck_assert_ptr_eq (skbs[0], last_freed + 256);       /* slot 8: the slab carves on */
   run (&rig, free_eight);
   rig_clear (&rig);
 

@@ -93,6 +93,30 @@ START_TEST (test_freelist_random_rule)
 }
 END_TEST
 
+/* SLUB's remote free: an object freed on a CPU whose active slab does not hold it goes on
+ * its slab's freelist; the allocating CPU carves the rest of its slab first, then takes
+ * that freelist back (get_freelist), most recently freed first, before a new slab. */
+START_TEST (test_remote_free_waits_for_the_slab)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 1 << 20);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 0, 2, FALSE, 0);
+  guint n = (guint) (ns_kmem_cache_slab_bytes (c) / 256);
+  guint8 *a = ns_kmem_cache_alloc (c, 0), *b = ns_kmem_cache_alloc (c, 0);
+
+  ns_kmem_cache_free_on (c, a, 1);
+  ns_kmem_cache_free_on (c, b, 1);
+  for (guint i = 2; i < n; i++)
+    ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), a + (gsize) i * 256);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), b);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), a);
+  /* the slab is full now: a free on CPU 0 is local, its next object */
+  ns_kmem_cache_free_on (c, b, 0);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), b);
+  ns_kmem_cache_destroy (c);
+  ns_arena_free (arena);
+}
+END_TEST
+
 START_TEST (test_in_order_then_new_slab)
 {
   NsArena *arena = ns_arena_new (BASE, (gsize) 16 << 20);
@@ -307,6 +331,7 @@ slab_suite (void)
   tcase_add_test (tc, test_order_on_128_cpus);
   tcase_add_test (tc, test_alignment);
   tcase_add_test (tc, test_freelist_random_rule);
+  tcase_add_test (tc, test_remote_free_waits_for_the_slab);
   tcase_add_test (tc, test_in_order_then_new_slab);
   tcase_add_test (tc, test_shuffled_slab_is_a_permutation);
   tcase_add_test (tc, test_shuffled_slabs_share_one_sequence);
