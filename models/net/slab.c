@@ -176,30 +176,45 @@ new_slab (NsKmemCache *cache)
   return slab;
 }
 
-/* Makes slab cpu's active slab, its freelist the CPU's (get_freelist, or a slab from the
- * partial list); the old active slab goes on the partial list if it has free objects
- * (deactivate_slab). */
+/* get_freelist: the objects freed to slab become cpu's per-CPU freelist. */
 static void
-activate_slab (NsKmemCache *cache, guint cpu, Slab *slab)
+take_slab_freelist (CacheCpu *cc, Slab *slab)
 {
-  CacheCpu *cc = &cache->cpu[cpu];
-
-  if (cc->slab != NULL && cc->slab != slab) {
-    cc->slab->active_cpu = -1;
-    if (cc->slab->freelist->len > 0 && !cc->slab->partial) {
-      cc->slab->partial = TRUE;
-      g_queue_push_tail (&cache->partial, cc->slab);
-    }
-  }
-  cc->slab = slab;
-  slab->active_cpu = (gint) cpu;
   for (guint i = 0; i < slab->freelist->len; i++)
     g_ptr_array_add (cc->freelist, slab->freelist->pdata[i]);
   g_ptr_array_set_size (slab->freelist, 0);
 }
 
+/* Puts slab on the partial list if no CPU holds it and it has free objects. */
+static void
+add_partial (NsKmemCache *cache, Slab *slab)
+{
+  if (slab->active_cpu < 0 && slab->freelist->len > 0 && !slab->partial) {
+    slab->partial = TRUE;
+    g_queue_push_tail (&cache->partial, slab);
+  }
+}
+
+/* Makes slab (a partial or a new one) cpu's active slab, its free objects the CPU's; the
+ * old active slab leaves the CPU (deactivate_slab), onto the partial list if it has free
+ * objects. */
+static void
+activate_slab (NsKmemCache *cache, guint cpu, Slab *slab)
+{
+  CacheCpu *cc = &cache->cpu[cpu];
+
+  if (cc->slab != NULL) {
+    cc->slab->active_cpu = -1;
+    add_partial (cache, cc->slab);
+  }
+  cc->slab = slab;
+  slab->active_cpu = (gint) cpu;
+  take_slab_freelist (cc, slab);
+}
+
 /* ___slab_alloc when the per-CPU freelist is empty: carve on in the active slab, else take
- * back what was freed to it, else a partial slab, else a new one. */
+ * back what was freed to it (NULL: the per-CPU freelist has it now), else a partial slab,
+ * else a new one. */
 static gpointer
 slab_refill (NsKmemCache *cache, guint cpu)
 {
@@ -207,21 +222,24 @@ slab_refill (NsKmemCache *cache, guint cpu)
   Slab *slab = cc->slab;
   guint slot;
 
-  if (slab == NULL || (slab->next == cache->n_slots && slab->freelist->len == 0)) {
+  if (slab != NULL && slab->next == cache->n_slots && slab->freelist->len > 0) {
+    take_slab_freelist (cc, slab);
+    return NULL;
+  }
+  if (slab == NULL || slab->next == cache->n_slots) {
     Slab *partial = g_queue_pop_head (&cache->partial);
+
     if (partial != NULL)
       partial->partial = FALSE;
     activate_slab (cache, cpu, partial != NULL ? partial : new_slab (cache));
     slab = cc->slab;
+    if (slab->next == cache->n_slots)
+      return NULL;                          /* a partial slab: carved, its frees taken */
   }
-  if (slab->next < cache->n_slots) {
-    slot = slab->next++;
-    if (cache->random_seq != NULL)
-      slot = cache->random_seq[(slab->start + slot) % cache->n_slots];
-    return slab->base + (gsize) slot * cache->size;
-  }
-  activate_slab (cache, cpu, slab);            /* get_freelist */
-  return NULL;
+  slot = slab->next++;
+  if (cache->random_seq != NULL)
+    slot = cache->random_seq[(slab->start + slot) % cache->n_slots];
+  return slab->base + (gsize) slot * cache->size;
 }
 
 /* See slab.h. */
@@ -243,38 +261,42 @@ ns_kmem_cache_alloc (NsKmemCache *cache, guint cpu)
   return obj;
 }
 
+/* do_slab_free of obj, taken out of the live set, on cpu: the fast path where cpu's
+ * active slab holds it, else __slab_free onto its slab's freelist. */
+static void
+free_to_slab (NsKmemCache *cache, gpointer obj, Slab *slab, guint cpu)
+{
+  if (cache->cpu[cpu].slab == slab) {
+    g_ptr_array_add (cache->cpu[cpu].freelist, obj);
+    return;
+  }
+  g_ptr_array_add (slab->freelist, obj);
+  add_partial (cache, slab);
+}
+
 /* See slab.h. An object not live in cache (freed twice, another cache's, an address
  * inside one) is refused with a critical, as KASAN reports an invalid free. */
 void
 ns_kmem_cache_free_on (NsKmemCache *cache, gpointer obj, guint cpu)
 {
-  gpointer p;
-  Slab *slab;
+  gpointer slab;
 
   g_return_if_fail (cache != NULL && obj != NULL && cpu < cache->n_cpus);
-  g_return_if_fail (g_hash_table_steal_extended (cache->live, obj, NULL, &p));
-  slab = p;
-  if (cache->cpu[cpu].slab == slab) {
-    g_ptr_array_add (cache->cpu[cpu].freelist, obj);     /* do_slab_free's fast path */
-    return;
-  }
-  g_ptr_array_add (slab->freelist, obj);                 /* __slab_free */
-  if (slab->active_cpu < 0 && !slab->partial) {
-    slab->partial = TRUE;
-    g_queue_push_tail (&cache->partial, slab);
-  }
+  g_return_if_fail (g_hash_table_steal_extended (cache->live, obj, NULL, &slab));
+  free_to_slab (cache, obj, slab, cpu);
 }
 
-/* See slab.h. */
+/* See slab.h (refused as ns_kmem_cache_free_on refuses). */
 void
 ns_kmem_cache_free (NsKmemCache *cache, gpointer obj)
 {
+  gpointer p;
   Slab *slab;
 
   g_return_if_fail (cache != NULL && obj != NULL);
-  slab = g_hash_table_lookup (cache->live, obj);
-  ns_kmem_cache_free_on (cache, obj, slab != NULL && slab->active_cpu >= 0
-                                     ? (guint) slab->active_cpu : 0);
+  g_return_if_fail (g_hash_table_steal_extended (cache->live, obj, NULL, &p));
+  slab = p;
+  free_to_slab (cache, obj, slab, slab->active_cpu >= 0 ? (guint) slab->active_cpu : 0);
 }
 
 /* The cache's object size, aligned as its flags ask (calculate_alignment). */

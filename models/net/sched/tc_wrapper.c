@@ -274,6 +274,23 @@ tc_wrapper_init (TcEnv *env)
 
 /* ---- the environment ---- */
 
+/* The kmalloc size classes of x86-64 (KMALLOC_MIN_SIZE 8, the 96 and 192 caches, up to
+ * KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1). */
+static const gsize kmalloc_sizes[TC_KMALLOC_CLASSES] = {
+  8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
+};
+
+/* kmalloc_index: the class of size bytes, TC_KMALLOC_CLASSES beyond kmalloc-8k. */
+static guint
+kmalloc_index (gsize size)
+{
+  guint i = 0;
+
+  while (i < TC_KMALLOC_CLASSES && size > kmalloc_sizes[i])
+    i++;
+  return i;
+}
+
 /* create_kmalloc_caches: kmalloc-8 … kmalloc-8k, each a cache of its own (ARCH_KMALLOC_
  * MINALIGN, not cache-line aligned), their freelists shuffled under
  * CONFIG_SLAB_FREELIST_RANDOM from the machine's layout stream (one boot's layout per
@@ -281,14 +298,11 @@ tc_wrapper_init (TcEnv *env)
 static void
 create_kmalloc_caches (TcEnv *env, gboolean shuffle)
 {
-  static const gsize classes[TC_KMALLOC_CLASSES] = {
-    8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
-  };
   guint64 key = ns_machine_layout_key (env->machine, NS_LAYOUT_KMALLOC_CACHES);
 
   for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
-    env->kmalloc[i] = ns_kmem_cache_new (env->arena, classes[i], 0, env->n_cpus, shuffle,
-                                         ns_derive_seed (key, i));
+    env->kmalloc[i] = ns_kmem_cache_new (env->arena, kmalloc_sizes[i], 0, env->n_cpus,
+                                         shuffle, ns_derive_seed (key, i));
 }
 
 /* Notes on build that tc runs v6.1's code but for what follows the version, when the
@@ -372,13 +386,9 @@ tc_max_reclassify (const TcEnv *env)
 gsize
 tc_kmalloc_class (gsize size)
 {
-  static const gsize classes[] = { 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096,
-                                   8192 };
+  guint i = kmalloc_index (size);
 
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    if (size <= classes[i])
-      return classes[i];
-  return (size + 4095) & ~(gsize) 4095;
+  return i < TC_KMALLOC_CLASSES ? kmalloc_sizes[i] : (size + 4095) & ~(gsize) 4095;
 }
 
 /* See pkt_cls.h. */
@@ -395,16 +405,15 @@ tc_env_set_alloc_cpu (TcEnv *env, guint cpu)
 gpointer
 tc_kzalloc (TcEnv *env, gsize size)
 {
-  gsize klass;
+  guint i;
 
   g_return_val_if_fail (env != NULL && size > 0, NULL);
-  klass = tc_kmalloc_class (size);
-  if (klass > 8192)
-    return ns_arena_alloc (env->arena, klass, 4096);
-  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
-    if (ns_kmem_cache_size (env->kmalloc[i]) == klass)
-      return ns_kmem_cache_alloc (env->kmalloc[i], env->alloc_cpu);
-  g_return_val_if_reached (NULL);      /* every class up to 8 KiB has its cache */
+  i = kmalloc_index (size);
+  if (i == TC_KMALLOC_CLASSES)
+    return ns_arena_alloc (env->arena, tc_kmalloc_class (size), 4096);
+  /* each class's cache keeps its size: no cache-line alignment (create_kmalloc_caches) */
+  g_return_val_if_fail (ns_kmem_cache_size (env->kmalloc[i]) == kmalloc_sizes[i], NULL);
+  return ns_kmem_cache_alloc (env->kmalloc[i], env->alloc_cpu);
 }
 
 /* __alloc_percpu(size, align): the next free bytes of every CPU's unit, in a new chunk
