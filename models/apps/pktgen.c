@@ -472,24 +472,12 @@ static void
 pktgen_add_filters (Pktgen *pg, guint n, gint32 verdict, gint32 last, guint16 protocol,
                     guint setup_cpus)
 {
-  struct tcf_chain *chain = NULL;
-
   clsact_attach (pg->tx, pg->dev);
   for (guint i = 0; i < n; i++) {
     tc_env_set_alloc_cpu (pg->tc, i % setup_cpus);
-    if (chain == NULL)
-      chain = clsact_chain (pg->tx, pg->dev, TRUE);
-    /* tc_new_tfilter's allocations in v6.1's order: tcf_proto_create, mall_change's head,
-     * action array and counters, then (mall_set_parms → tcf_action_init) the gact */
-    struct tcf_proto *tp = tcf_chain_tp_insert (pg->tc, chain, &cls_mall_ops, protocol, 0,
-                                                NULL);
-    struct cls_mall_head *head = mall_change_head (pg->tc, tp, 0, 0);
-    struct tc_action *a = tcf_gact_create (pg->tc, i + 1 == n ? last : verdict, NULL);
-
-    mall_set_actions (head, &a, 1);
+    tc_new_tfilter_matchall (pg->tx, pg->dev, TRUE, protocol, i + 1 == n ? last : verdict);
   }
   tc_env_set_alloc_cpu (pg->tc, 0);
-  clsact_sync (pg->tx, pg->dev);
 }
 
 /* The pktgen device: queue_xmit, one destination, NO_TIMESTAMP | QUEUE_MAP_CPU. */

@@ -274,6 +274,14 @@ free_to_slab (NsKmemCache *cache, gpointer obj, Slab *slab, guint cpu)
   add_partial (cache, slab);
 }
 
+/* See slab.h. */
+gboolean
+ns_kmem_cache_holds (const NsKmemCache *cache, gconstpointer obj)
+{
+  g_return_val_if_fail (cache != NULL, FALSE);
+  return g_hash_table_contains (cache->live, obj);
+}
+
 /* See slab.h. An object not live in cache (freed twice, another cache's, an address
  * inside one) is refused with a critical, as KASAN reports an invalid free. */
 void

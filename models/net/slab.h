@@ -56,6 +56,9 @@ gpointer      ns_kmem_cache_alloc      (NsKmemCache *cache, guint cpu);
 void          ns_kmem_cache_free_on    (NsKmemCache *cache, gpointer obj, guint cpu);
 /* Frees obj on the CPU whose active slab holds it (else CPU 0). */
 void          ns_kmem_cache_free       (NsKmemCache *cache, gpointer obj);
+/* TRUE if obj is an object of cache's handed out and not freed (what ksize and
+ * kmem_dump_obj find a slab object by). */
+gboolean      ns_kmem_cache_holds      (const NsKmemCache *cache, gconstpointer obj);
 /* The object size (after alignment) and the bytes of one slab. */
 gsize         ns_kmem_cache_size       (const NsKmemCache *cache);
 gsize         ns_kmem_cache_slab_bytes (const NsKmemCache *cache);

@@ -91,6 +91,12 @@ struct tcf_chain *clsact_chain     (NetTx *tx, struct net_device *dev, gboolean 
 /* tcf_chain0_head_change → mini_qdisc_pair_swap after filters were added: each direction's
  * mini_Qdisc takes chain 0's head and is published in dev->miniq_*, or NULL with none. */
 void              clsact_sync      (NetTx *tx, struct net_device *dev);
+/* tc_new_tfilter: `tc filter add dev DEV egress|ingress [protocol P] matchall action gact
+ * VERDICT` on a clsact device (automatic priority: the new filter runs first), objects
+ * allocated in v6.1's order on tc_env_set_alloc_cpu's CPU, published at once. */
+struct tcf_proto *tc_new_tfilter_matchall (NetTx *tx, struct net_device *dev,
+                                           gboolean egress, guint16 protocol,
+                                           gint32 verdict);
 
 /* drivers/net/dummy.c: a dummy device (ether_setup, IFF_NO_QUEUE, LLTX, one TX queue,
  * per-CPU lstats), up, with carrier. */

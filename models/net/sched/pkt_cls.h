@@ -215,6 +215,9 @@ NsMachine  *tc_env_machine       (TcEnv *env);
 /* Kernel memory for tc objects: a zeroed object of its kmalloc size class's cache (the
  * object rounded up to 8/16/32/64/96/128/192/256/512…, at that stride in its slab). */
 gpointer    tc_kzalloc           (TcEnv *env, gsize size);
+/* ksize(obj): the kmalloc class of a live object of tc's caches (tc_kzalloc), 0 for
+ * memory that is not one (static data, another allocator's, a freed object). */
+gsize       tc_ksize             (const TcEnv *env, gconstpointer obj);
 /* The CPU the configuring process (tc, ip) runs on from now: its kzallocs come from that
  * CPU's slabs (0 at creation). */
 void        tc_env_set_alloc_cpu (TcEnv *env, guint cpu);

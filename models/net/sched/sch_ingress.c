@@ -4,8 +4,9 @@
  * paths read (dev->miniq_ingress, dev->miniq_egress: filter_list = chain 0's first
  * filter, the qdisc's per-CPU bstats/qstats; published only while chain 0 has a filter,
  * as mini_qdisc_pair_swap does), and turns on the ingress_needed_key and
- * egress_needed_key static keys (net_inc_ingress_queue / net_inc_egress_queue). Control
- * path only: no simulated cost. */
+ * egress_needed_key static keys (net_inc_ingress_queue / net_inc_egress_queue); and
+ * tc_new_tfilter for a matchall filter with one gact on a clsact block. Control path
+ * only: no simulated cost. */
 #include "config.h"
 #include "sched-priv.h"
 #include "netdev.h"
@@ -115,4 +116,30 @@ clsact_sync (NetTx *tx, struct net_device *dev)
   g_return_if_fail (q != NULL);
   dev->miniq_ingress = mini_qdisc_pair_swap (q->miniq_ingress);
   dev->miniq_egress = mini_qdisc_pair_swap (q->miniq_egress);
+}
+
+/* tc_new_tfilter (net/sched/cls_api.c) of `tc filter add dev DEV egress|ingress
+ * [protocol P] matchall action gact VERDICT`: an automatic priority (the new filter runs
+ * first), its objects from the slabs of the CPU tc_env_set_alloc_cpu names, in v6.1's
+ * order: chain 0 with the block's first filter (tcf_chain_get), tcf_proto_create,
+ * mall_change's head, action array and hit counters, then (mall_set_parms →
+ * tcf_action_init) the gact; tcf_chain0_head_change publishes the new head. */
+struct tcf_proto *
+tc_new_tfilter_matchall (NetTx *tx, struct net_device *dev, gboolean egress,
+                         guint16 protocol, gint32 verdict)
+{
+  struct cls_mall_head *head;
+  struct tcf_chain *chain;
+  struct tcf_proto *tp;
+  struct tc_action *a;
+
+  g_return_val_if_fail (tx != NULL && dev != NULL, NULL);
+  chain = clsact_chain (tx, dev, egress);
+  g_return_val_if_fail (chain != NULL, NULL);
+  tp = tcf_chain_tp_insert (tx->tc, chain, &cls_mall_ops, protocol, 0, NULL);
+  head = mall_change_head (tx->tc, tp, 0, 0);
+  a = tcf_gact_create (tx->tc, verdict, NULL);
+  mall_set_actions (head, &a, 1);
+  clsact_sync (tx, dev);
+  return tp;
 }

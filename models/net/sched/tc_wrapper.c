@@ -392,6 +392,17 @@ tc_kmalloc_class (gsize size)
 }
 
 /* See pkt_cls.h. */
+gsize
+tc_ksize (const TcEnv *env, gconstpointer obj)
+{
+  g_return_val_if_fail (env != NULL, 0);
+  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
+    if (ns_kmem_cache_holds (env->kmalloc[i], obj))
+      return kmalloc_sizes[i];
+  return 0;
+}
+
+/* See pkt_cls.h. */
 void
 tc_env_set_alloc_cpu (TcEnv *env, guint cpu)
 {

@@ -5,7 +5,9 @@
  *    alloc_netdev's IFF_XMIT_DST_RELEASE, features SG, FRAGLIST, NETIF_F_LLTX (no TX lock: the
  *    queue's xmit_lock_owner stays -1), NETIF_F_HW_CSUM and NETIF_F_HIGHDMA, exactly
  *    one TX queue, no taps (empty ptype_all), ndo_start_xmit = dummy_xmit, lstats
- *    allocated and zero;
+ *    allocated and zero; its netdev_ops are static data and its TX queues
+ *    (kvzalloc(GFP_KERNEL_ACCOUNT)) and the net_device a kmalloc-cg allocation, so none of
+ *    them is an object of the unaccounted kmalloc caches tc's objects come from;
  *  - dummy_xmit through dev_queue_xmit: dev_lstats_add adds one packet and skb->len
  *    bytes to the sending CPU's pcpu_lstats only; dev_kfree_skb frees the skb as
  *    consumed (consume_skb, not kfree_skb_reason); NETDEV_TX_OK, so __dev_queue_xmit
@@ -76,6 +78,10 @@ START_TEST (test_setup)
   ck_assert_int_eq (txq->xmit_lock_owner, -1);
   ck_assert_ptr_eq (d.dev->ptype_all.next, &d.dev->ptype_all);
   ck_assert_str_eq (d.dev->netdev_ops->ndo_start_xmit->name, "dummy_xmit");
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, d.dev->netdev_ops), 0);
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, d.dev->_tx), 0);
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, d.dev), 0);
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, tc_kzalloc (d.rig.tc, 40)), 64);
   for (guint c = 0; c < ns_machine_n_cpus (d.rig.machine); c++) {
     ck_assert_uint_eq (lstats_of (&d, c)->packets, 0);
     ck_assert_uint_eq (lstats_of (&d, c)->bytes, 0);

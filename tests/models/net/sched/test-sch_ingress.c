@@ -12,7 +12,11 @@
  *    head stores NULL), so an empty direction costs the hot path only its NULL test;
  *  - the hot path sees chain 0's first filter: after a filter change the mini_Qdisc's
  *    filter_list is the chain's new head (mini_qdisc_pair_swap(miniqp, tp_head)), and a
- *    change in one direction leaves the other alone. */
+ *    change in one direction leaves the other alone;
+ *  - tc_new_tfilter of a matchall filter with a gact makes its objects in v6.1's order
+ *    (tcf_chain_get, tcf_proto_create, mall_change's head and action array, then
+ *    mall_set_parms → tcf_action_init's gact), each in its kmalloc class, and publishes
+ *    the new first filter at once. */
 #include "config.h"
 #include "sched-rig.h"
 
@@ -59,6 +63,50 @@ hot_head (const struct mini_Qdisc *miniq)
 {
   return miniq ? miniq->filter_list : NULL;
 }
+
+/* tc_new_tfilter in v6.1's order on an unshuffled kernel: chain 0 (with the block's
+ * first filter) then the tcf_proto, consecutive kmalloc-128 objects; the matchall head
+ * (kmalloc-192); tcf_exts_init's array of 32 action pointers, then the gact, consecutive
+ * kmalloc-256 objects (tcf_action_init runs inside mall_set_parms, after the array). A
+ * second filter's objects follow the first's, and it runs first (automatic priority:
+ * one below the first's) as soon as it is added. */
+START_TEST (test_new_tfilter_allocates_in_the_kernels_order)
+{
+  const struct tcf_exts *h1, *h2;   /* the matchall heads: exts is their first member */
+  struct tcf_proto *tp1, *tp2;
+  struct tcf_chain *chain0;
+  guint8 *a1, *a2;
+  DevRig d;
+
+  dev_rig_init (&d);
+  clsact_attach (d.tx, d.dev);
+  tp1 = tc_new_tfilter_matchall (d.tx, d.dev, TRUE, TC_ETH_P_ALL, TC_ACT_OK);
+  chain0 = clsact_chain (d.tx, d.dev, TRUE);
+  h1 = tp1->root;
+  a1 = (guint8 *) h1->actions[0];
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, chain0), 128);
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, tp1), 128);
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, h1), 192);
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, h1->actions), 256);
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, a1), 256);
+  ck_assert_ptr_eq ((guint8 *) tp1, (guint8 *) chain0 + 128);
+  ck_assert_ptr_eq (a1, (guint8 *) h1->actions + 256);
+  ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), tp1);
+
+  tp2 = tc_new_tfilter_matchall (d.tx, d.dev, TRUE, TC_ETH_P_ALL, TC_ACT_OK);
+  h2 = tp2->root;
+  a2 = (guint8 *) h2->actions[0];
+  ck_assert_ptr_eq ((guint8 *) tp2, (guint8 *) tp1 + 128);
+  ck_assert_ptr_eq ((guint8 *) h2, (guint8 *) h1 + 192);
+  ck_assert_ptr_eq ((guint8 *) h2->actions, a1 + 256);
+  ck_assert_ptr_eq (a2, (guint8 *) h2->actions + 256);
+  ck_assert_uint_eq (tp2->prio, tp1->prio - (1u << 16));
+  ck_assert_ptr_eq (hot_head (d.dev->miniq_egress), tp2);
+  ck_assert_ptr_eq (tp2->next, tp1);
+  ck_assert_ptr_null (d.dev->miniq_ingress);
+  dev_rig_clear (&d);
+}
+END_TEST
 
 /* Two blocks: distinct chain 0s, and once both have a filter, distinct mini_Qdiscs on
  * distinct blocks, with per-CPU stats. */
@@ -159,6 +207,7 @@ sch_ingress_suite (void)
   tcase_add_test (tc, test_chain0_comes_with_the_first_filter);
   tcase_add_test (tc, test_sync_publishes_each_directions_head);
   tcase_add_test (tc, test_empty_direction_is_not_published);
+  tcase_add_test (tc, test_new_tfilter_allocates_in_the_kernels_order);
   suite_add_tcase (s, tc);
   return s;
 }
