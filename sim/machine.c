@@ -205,6 +205,7 @@ struct _NsMachine {
   NsMitigations  mit;
   NsBuild       *build;
   NsArena       *arena;
+  GData         *data;          /* ns_machine_set_data */
 
   guint          ccx_per_socket, cores_per_ccx, smt;
   guint          n_cores, n_ccx, n_cpus;
@@ -1294,6 +1295,7 @@ ns_machine_free (NsMachine *machine)
 {
   if (machine == NULL)
     return;
+  g_datalist_clear (&machine->data);
   for (guint i = 0; machine->cores && i < machine->n_cores; i++) {
     ns_cache_free (machine->cores[i].l1d);
     ns_cache_free (machine->cores[i].l1i);
@@ -1312,6 +1314,23 @@ ns_machine_free (NsMachine *machine)
   ns_mitigations_clear (&machine->mit);
   ns_params_free (machine->params);
   g_free (machine);
+}
+
+/* See machine.h. */
+void
+ns_machine_set_data (NsMachine *machine, const char *key, gpointer data,
+                     GDestroyNotify destroy)
+{
+  g_return_if_fail (machine != NULL && key != NULL);
+  g_datalist_set_data_full (&machine->data, key, data, destroy);
+}
+
+/* See machine.h. */
+gpointer
+ns_machine_get_data (NsMachine *machine, const char *key)
+{
+  g_return_val_if_fail (machine != NULL && key != NULL, NULL);
+  return g_datalist_get_data (&machine->data, key);
 }
 
 /* An engine with one CPU per logical CPU at the machine's clock, the machine attached. */

@@ -74,6 +74,12 @@ guint64     ns_machine_layout_key   (const NsMachine *machine, guint64 stream);
  * sched.quantum_ns) and attaches the machine to it. The caller frees the engine. */
 NsEngine   *ns_machine_create_engine (NsMachine *machine);
 NsArena    *ns_machine_arena        (NsMachine *machine);
+/* Model state that lives as long as the machine, by key (one boot's kmalloc caches):
+ * g_datalist's contract (setting a key replaces, and destroys, its old value); destroyed
+ * first when the machine is freed, while its arena is still there. */
+void        ns_machine_set_data     (NsMachine *machine, const char *key, gpointer data,
+                                     GDestroyNotify destroy);
+gpointer    ns_machine_get_data     (NsMachine *machine, const char *key);
 NsBuild    *ns_machine_build        (NsMachine *machine);
 const NsMitigations *ns_machine_mitigations (NsMachine *machine);
 const NsParams *ns_machine_params   (NsMachine *machine);

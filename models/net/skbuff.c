@@ -187,6 +187,7 @@ typedef struct {
    * their objects), 0 for skbuff_cache (the census' main case) */
   guint         tail_page;
   NsKmemCache  *objs;           /* where its objects sit (slab.c: per-CPU slabs) */
+  gboolean      own_objs;       /* objs is this cache's (else the machine's kmalloc one) */
   gpointer      line;           /* struct kmem_cache: cpu_slab, offset, random; arena */
   KmemCacheCpu *cpu;            /* per CPU, arena */
   SlabLine     *slab;           /* per CPU: the slab that CPU allocates from, arena */
@@ -317,35 +318,45 @@ skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head
 
 /* ---- construction ---- */
 
-/* Sets up cache c: slot and object size, free-pointer offset, its objects' placement
- * (slab.c's cache of that size and flags, shuffled under CONFIG_SLAB_FREELIST_RANDOM from
- * the machine's layout key and the cache's index idx), objects per slab (SLUB's
- * calculate_order for the machine's CPUs: on 8 to 127 CPUs the 32 skbuff_cache objects of
- * /proc/slabinfo's "skbuff_head_cache 32 objperslab 2 pagesperslab", 64 on the 128-CPU
- * EPYC), the tail-page cost, its kmem_cache line and its per-CPU state in the arena (each
- * CPU's freelist holding a full slab). */
+/* Sets up cache c over objs, the placement of its objects (slab.c: its own cache, owned,
+ * or one of the machine's kmalloc caches, shared): slot and object size, free-pointer
+ * offset, objects per slab (SLUB's calculate_order for the machine's CPUs: on 8 to 127
+ * CPUs the 32 skbuff_cache objects of /proc/slabinfo's "skbuff_head_cache 32 objperslab
+ * 2 pagesperslab", 64 on the 128-CPU EPYC), the tail-page cost, its kmem_cache line and
+ * its per-CPU state in the arena (each CPU's freelist holding a full slab). */
 static void
-kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, gsize size,
-                 NsSlabFlags flags, gsize object_size, guint tail_page, guint idx)
+kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, NsKmemCache *objs,
+                 gboolean own, gsize object_size, guint tail_page)
 {
-  guint64 key = ns_machine_layout_key (a->machine, NS_LAYOUT_SKB_CACHES);
-  guint objs;
+  guint objs_per_slab;
 
-  c->objs = ns_kmem_cache_new (a->arena, size, flags, a->n_cpus,
-                               ns_slab_freelist_random (ns_machine_build (a->machine)),
-                               ns_derive_seed (key, idx));
+  c->objs = objs;
+  c->own_objs = own;
   c->name = name;
   c->size = ns_kmem_cache_size (c->objs);
-  objs = (guint) (ns_kmem_cache_slab_bytes (c->objs) / c->size);
+  objs_per_slab = (guint) (ns_kmem_cache_slab_bytes (c->objs) / c->size);
   c->fp_offset = (object_size / 2) & ~(gsize) 7;
-  c->objs_per_slab = objs;
+  c->objs_per_slab = objs_per_slab;
   c->tail_page = tail_page;
   c->line = ns_arena_alloc (a->arena, 64, 64);
   c->cpu = ns_arena_alloc (a->arena, sizeof (KmemCacheCpu) * a->n_cpus, 64);
   c->slab = ns_arena_alloc (a->arena, sizeof (SlabLine) * a->n_cpus, 64);
   c->avail = g_new (guint, a->n_cpus);
   for (guint cpu = 0; cpu < a->n_cpus; cpu++)
-    c->avail[cpu] = objs;
+    c->avail[cpu] = objs_per_slab;
+}
+
+/* A cache of the skb allocator's own (skbuff_cache, skbuff_small_head): size-byte objects,
+ * shuffled under CONFIG_SLAB_FREELIST_RANDOM from the machine's NS_LAYOUT_SKB_CACHES
+ * stream and the cache's index idx. */
+static NsKmemCache *
+skb_cache_new (NsSkbAlloc *a, gsize size, NsSlabFlags flags, guint idx)
+{
+  guint64 key = ns_machine_layout_key (a->machine, NS_LAYOUT_SKB_CACHES);
+
+  return ns_kmem_cache_new (a->arena, size, flags, a->n_cpus,
+                            ns_slab_freelist_random (ns_machine_build (a->machine)),
+                            ns_derive_seed (key, idx));
 }
 
 /* Creates the allocator state of machine. */
@@ -368,14 +379,18 @@ ns_skb_alloc_new (NsMachine *machine)
   a->small_heads = build != NULL && ns_kernel_version_cmp (ns_build_version (build),
                                                            SKB_SMALL_HEAD_VERSION) >= 0;
   /* skbuff_cache: 232-byte sk_buffs in 256-byte slots (SLAB_HWCACHE_ALIGN) */
-  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache", sizeof (struct sk_buff),
-                   NS_SLAB_HWCACHE_ALIGN, sizeof (struct sk_buff), 0, 0);
-  kmem_cache_init (&a->small_head_cache, a, "skbuff_small_head", SKB_SMALL_HEAD_CACHE_SIZE,
-                   NS_SLAB_HWCACHE_ALIGN, SKB_SMALL_HEAD_CACHE_SIZE, 2, 1);
-  /* every slab above kmalloc-128 has tail pages */
+  kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache",
+                   skb_cache_new (a, sizeof (struct sk_buff), NS_SLAB_HWCACHE_ALIGN, 0),
+                   TRUE, sizeof (struct sk_buff), 0);
+  kmem_cache_init (&a->small_head_cache, a, "skbuff_small_head",
+                   skb_cache_new (a, SKB_SMALL_HEAD_CACHE_SIZE, NS_SLAB_HWCACHE_ALIGN, 1),
+                   TRUE, SKB_SMALL_HEAD_CACHE_SIZE, 2);
+  /* the machine's kmalloc caches, which tc's objects share; every slab above kmalloc-128
+   * has tail pages */
   for (guint i = 0; i < G_N_ELEMENTS (a->kmalloc); i++)
-    kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i], (gsize) 128 << i, 0,
-                     (gsize) 128 << i, i > 0 ? 2 : 0, 2 + i);
+    kmem_cache_init (&a->kmalloc[i], a, kmalloc_names[i],
+                     ns_kmalloc_cache (machine, ns_kmalloc_index ((gsize) 128 << i)), FALSE,
+                     (gsize) 128 << i, i > 0 ? 2 : 0);
   a->kmalloc_caches = ns_arena_alloc (a->arena, 64, 64);
   a->pcp = ns_arena_alloc (a->arena, sizeof (PerCpuPages) * a->n_cpus, 64);
   a->pcp_list = g_new0 (GQueue, (gsize) a->n_cpus * PAGE_ORDERS);
@@ -405,7 +420,8 @@ static void
 kmem_cache_clear (KmemCache *c)
 {
   g_free (c->avail);
-  ns_kmem_cache_destroy (c->objs);
+  if (c->own_objs)
+    ns_kmem_cache_destroy (c->objs);
 }
 
 /* Frees the allocator's host-side state (arena memory goes with the machine). */

@@ -322,3 +322,86 @@ ns_kmem_cache_slab_bytes (const NsKmemCache *cache)
   g_return_val_if_fail (cache != NULL, 0);
   return cache->slab_bytes;
 }
+
+/* ---- kmalloc ---- */
+
+static const gsize kmalloc_sizes[NS_KMALLOC_CLASSES] = {
+  8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
+};
+
+#define KMALLOC_DATA_KEY "ns-kmalloc-caches"
+
+/* See slab.h. */
+guint
+ns_kmalloc_index (gsize size)
+{
+  guint i = 0;
+
+  while (i < NS_KMALLOC_CLASSES && size > kmalloc_sizes[i])
+    i++;
+  return i;
+}
+
+/* See slab.h. */
+gsize
+ns_kmalloc_size (guint index)
+{
+  g_return_val_if_fail (index < NS_KMALLOC_CLASSES, 0);
+  return kmalloc_sizes[index];
+}
+
+/* Frees a machine's kmalloc caches (their memory goes with its arena). */
+static void
+kmalloc_caches_free (gpointer p)
+{
+  NsKmemCache **caches = p;
+
+  for (guint i = 0; i < NS_KMALLOC_CLASSES; i++)
+    ns_kmem_cache_destroy (caches[i]);
+  g_free (caches);
+}
+
+/* create_kmalloc_caches: kmalloc-8 … kmalloc-8k of machine, each a cache of its own, the
+ * shuffle seeds from the machine's layout stream (one boot's layout per seed and
+ * repetition; the workload's draws are not touched). */
+static NsKmemCache **
+create_kmalloc_caches (NsMachine *machine)
+{
+  guint64 key = ns_machine_layout_key (machine, NS_LAYOUT_KMALLOC_CACHES);
+  gboolean shuffle = ns_slab_freelist_random (ns_machine_build (machine));
+  NsKmemCache **caches = g_new (NsKmemCache *, NS_KMALLOC_CLASSES);
+
+  for (guint i = 0; i < NS_KMALLOC_CLASSES; i++)
+    caches[i] = ns_kmem_cache_new (ns_machine_arena (machine), kmalloc_sizes[i], 0,
+                                   ns_machine_n_cpus (machine), shuffle,
+                                   ns_derive_seed (key, i));
+  ns_machine_set_data (machine, KMALLOC_DATA_KEY, caches, kmalloc_caches_free);
+  return caches;
+}
+
+/* See slab.h. */
+NsKmemCache *
+ns_kmalloc_cache (NsMachine *machine, guint index)
+{
+  NsKmemCache **caches;
+
+  g_return_val_if_fail (machine != NULL && index < NS_KMALLOC_CLASSES, NULL);
+  caches = ns_machine_get_data (machine, KMALLOC_DATA_KEY);
+  if (caches == NULL)
+    caches = create_kmalloc_caches (machine);
+  return caches[index];
+}
+
+/* See slab.h. */
+gsize
+ns_ksize (NsMachine *machine, gconstpointer obj)
+{
+  NsKmemCache **caches;
+
+  g_return_val_if_fail (machine != NULL, 0);
+  caches = ns_machine_get_data (machine, KMALLOC_DATA_KEY);
+  for (guint i = 0; caches != NULL && i < NS_KMALLOC_CLASSES; i++)
+    if (ns_kmem_cache_holds (caches[i], obj))
+      return kmalloc_sizes[i];
+  return 0;
+}

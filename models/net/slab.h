@@ -16,6 +16,7 @@
 #include <glib.h>
 #include "arena.h"
 #include "build.h"
+#include "machine.h"
 
 G_BEGIN_DECLS
 
@@ -33,9 +34,8 @@ typedef enum {
 /* The machine's layout streams (ns_machine_layout_key) of the caches' shuffles. */
 enum {
   NS_LAYOUT_UDP_SOCK_CACHES = 1,    /* "UDP" and "UDPv6" (models/net/udp.c) */
-  NS_LAYOUT_KMALLOC_CACHES  = 2,    /* kmalloc-8 … kmalloc-8k of tc (models/net/sched) */
-  NS_LAYOUT_SKB_CACHES      = 3,    /* skbuff_cache, skbuff_small_head, the skb heads'
-                                       kmalloc-128 … kmalloc-8k (models/net/skbuff.c) */
+  NS_LAYOUT_KMALLOC_CACHES  = 2,    /* kmalloc-8 … kmalloc-8k (ns_kmalloc_cache) */
+  NS_LAYOUT_SKB_CACHES      = 3,    /* skbuff_cache, skbuff_small_head (models/net/skbuff.c) */
 };
 
 /* CONFIG_SLAB_FREELIST_RANDOM of build: on only where the build says y (the Kconfig
@@ -62,5 +62,24 @@ gboolean      ns_kmem_cache_holds      (const NsKmemCache *cache, gconstpointer 
 /* The object size (after alignment) and the bytes of one slab. */
 gsize         ns_kmem_cache_size       (const NsKmemCache *cache);
 gsize         ns_kmem_cache_slab_bytes (const NsKmemCache *cache);
+
+/* ---- kmalloc (create_kmalloc_caches, v6.1 x86-64) ----
+ * One set of kmalloc caches per machine, as per boot: tc's objects and the skb heads
+ * share them. KMALLOC_MIN_SIZE 8, the 96- and 192-byte caches, up to KMALLOC_SHIFT_HIGH =
+ * PAGE_SHIFT + 1; no cache-line alignment (ARCH_KMALLOC_MINALIGN); shuffled per
+ * ns_slab_freelist_random from the machine's NS_LAYOUT_KMALLOC_CACHES stream. */
+#define NS_KMALLOC_CLASSES 13
+
+/* kmalloc_index: the class of a size-byte request, NS_KMALLOC_CLASSES beyond 8 KiB (a
+ * kmalloc_large page allocation). */
+guint         ns_kmalloc_index         (gsize size);
+/* The object size of class index. */
+gsize         ns_kmalloc_size          (guint index);
+/* The machine's cache of class index (< NS_KMALLOC_CLASSES), its set made at the first
+ * call and freed with the machine. */
+NsKmemCache  *ns_kmalloc_cache         (NsMachine *machine, guint index);
+/* ksize(obj): the class size of a live object of the machine's kmalloc caches, 0 for
+ * memory that is not one (static data, another cache's object, a freed object). */
+gsize         ns_ksize                 (NsMachine *machine, gconstpointer obj);
 
 G_END_DECLS

@@ -205,18 +205,18 @@ gpointer tc_percpu_ptr (TcEnv *env, gpointer base, guint cpu);
 
 /* Creates the tc state of a machine: reads the build (version, patches, CONFIG_NET_CLS_*,
  * CONFIG_NET_ACT_*, CONFIG_RETPOLINE, CONFIG_NET_TC_INDIRECT_WRAPPER) and the mitigations
- * in force, and "boots" the wrapper (tc_wrapper_init sets the static key). The kmalloc
- * caches' slabs follow calculate_order for the machine's CPUs; under
- * CONFIG_SLAB_FREELIST_RANDOM=y their shuffles come from the machine's layout key, so
- * each seed and repetition boots its own slab layout. */
+ * in force, and "boots" the wrapper (tc_wrapper_init sets the static key). Its objects
+ * come from the machine's kmalloc caches (models/net/slab.h). */
 TcEnv      *tc_env_new           (NsMachine *machine);
 void        tc_env_free          (TcEnv *env);
 NsMachine  *tc_env_machine       (TcEnv *env);
-/* Kernel memory for tc objects: a zeroed object of its kmalloc size class's cache (the
- * object rounded up to 8/16/32/64/96/128/192/256/512…, at that stride in its slab). */
+/* Kernel memory for tc objects: a zeroed object of the machine's kmalloc cache of its size
+ * class (the object rounded up to 8/16/32/64/96/128/192/256/512…, at that stride in its
+ * slab; the caches the skb heads come from too). */
 gpointer    tc_kzalloc           (TcEnv *env, gsize size);
-/* ksize(obj): the kmalloc class of a live object of tc's caches (tc_kzalloc), 0 for
- * memory that is not one (static data, another allocator's, a freed object). */
+/* ksize(obj): the kmalloc class of a live object of the machine's kmalloc caches (tc's
+ * objects, skb heads), 0 for memory that is not one (static data, another cache's object,
+ * a freed object). */
 gsize       tc_ksize             (const TcEnv *env, gconstpointer obj);
 /* The CPU the configuring process (tc, ip) runs on from now: its kzallocs come from that
  * CPU's slabs (0 at creation). */

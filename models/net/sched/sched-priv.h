@@ -7,7 +7,6 @@ G_BEGIN_DECLS
 
 #define TC_CHAIN_MAX      24
 #define TC_PERCPU_STRIDE  (64u << 10)   /* bytes between two CPUs' copies of per-CPU data */
-#define TC_KMALLOC_CLASSES 13
 
 struct _TcEnv {
   NsMachine   *machine;
@@ -16,7 +15,6 @@ struct _TcEnv {
   /* the per-CPU chunk being filled: n_cpus units of TC_PERCPU_STRIDE bytes */
   guint8      *percpu_base;
   gsize        percpu_used;
-  NsKmemCache *kmalloc[TC_KMALLOC_CLASSES];  /* kmalloc-8 … kmalloc-8k */
   guint        alloc_cpu;       /* the CPU the configuring process runs on */
   /* the build and boot facts */
   gboolean     thunked;         /* X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence */

@@ -274,37 +274,6 @@ tc_wrapper_init (TcEnv *env)
 
 /* ---- the environment ---- */
 
-/* The kmalloc size classes of x86-64 (KMALLOC_MIN_SIZE 8, the 96 and 192 caches, up to
- * KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1). */
-static const gsize kmalloc_sizes[TC_KMALLOC_CLASSES] = {
-  8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 2048, 4096, 8192
-};
-
-/* kmalloc_index: the class of size bytes, TC_KMALLOC_CLASSES beyond kmalloc-8k. */
-static guint
-kmalloc_index (gsize size)
-{
-  guint i = 0;
-
-  while (i < TC_KMALLOC_CLASSES && size > kmalloc_sizes[i])
-    i++;
-  return i;
-}
-
-/* create_kmalloc_caches: kmalloc-8 … kmalloc-8k, each a cache of its own (ARCH_KMALLOC_
- * MINALIGN, not cache-line aligned), their freelists shuffled under
- * CONFIG_SLAB_FREELIST_RANDOM from the machine's layout stream (one boot's layout per
- * seed and repetition; the workload's draws are not touched). */
-static void
-create_kmalloc_caches (TcEnv *env, gboolean shuffle)
-{
-  guint64 key = ns_machine_layout_key (env->machine, NS_LAYOUT_KMALLOC_CACHES);
-
-  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
-    env->kmalloc[i] = ns_kmem_cache_new (env->arena, kmalloc_sizes[i], 0, env->n_cpus,
-                                         shuffle, ns_derive_seed (key, i));
-}
-
 /* Notes on build that tc runs v6.1's code but for what follows the version, when the
  * scenario asks for another major.minor. */
 static void
@@ -340,7 +309,6 @@ tc_env_new (NsMachine *machine)
   env->thunked = ns_spectre_v2_thunked (mit->spectre_v2);
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
-  create_kmalloc_caches (env, ns_slab_freelist_random (build));
   if (build != NULL) {
     if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
       env->max_reclassify = 4;
@@ -361,8 +329,6 @@ tc_env_free (TcEnv *env)
 {
   if (env == NULL)
     return;
-  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
-    ns_kmem_cache_destroy (env->kmalloc[i]);
   g_free (env);
 }
 
@@ -386,9 +352,9 @@ tc_max_reclassify (const TcEnv *env)
 gsize
 tc_kmalloc_class (gsize size)
 {
-  guint i = kmalloc_index (size);
+  guint i = ns_kmalloc_index (size);
 
-  return i < TC_KMALLOC_CLASSES ? kmalloc_sizes[i] : (size + 4095) & ~(gsize) 4095;
+  return i < NS_KMALLOC_CLASSES ? ns_kmalloc_size (i) : (size + 4095) & ~(gsize) 4095;
 }
 
 /* See pkt_cls.h. */
@@ -396,10 +362,7 @@ gsize
 tc_ksize (const TcEnv *env, gconstpointer obj)
 {
   g_return_val_if_fail (env != NULL, 0);
-  for (guint i = 0; i < TC_KMALLOC_CLASSES; i++)
-    if (ns_kmem_cache_holds (env->kmalloc[i], obj))
-      return kmalloc_sizes[i];
-  return 0;
+  return ns_ksize (env->machine, obj);
 }
 
 /* See pkt_cls.h. */
@@ -410,21 +373,19 @@ tc_env_set_alloc_cpu (TcEnv *env, guint cpu)
   env->alloc_cpu = cpu;
 }
 
-/* kzalloc(size): an object of its kmalloc class's cache, allocated on the configuring
- * process's CPU (tc_env_set_alloc_cpu); beyond kmalloc-8k a kmalloc_large page
- * allocation. */
+/* kzalloc(size): an object of the machine's kmalloc cache of its class (slab.h), allocated
+ * on the configuring process's CPU (tc_env_set_alloc_cpu); beyond kmalloc-8k a
+ * kmalloc_large page allocation. */
 gpointer
 tc_kzalloc (TcEnv *env, gsize size)
 {
   guint i;
 
   g_return_val_if_fail (env != NULL && size > 0, NULL);
-  i = kmalloc_index (size);
-  if (i == TC_KMALLOC_CLASSES)
+  i = ns_kmalloc_index (size);
+  if (i == NS_KMALLOC_CLASSES)
     return ns_arena_alloc (env->arena, tc_kmalloc_class (size), 4096);
-  /* each class's cache keeps its size: no cache-line alignment (create_kmalloc_caches) */
-  g_return_val_if_fail (ns_kmem_cache_size (env->kmalloc[i]) == kmalloc_sizes[i], NULL);
-  return ns_kmem_cache_alloc (env->kmalloc[i], env->alloc_cpu);
+  return ns_kmem_cache_alloc (ns_kmalloc_cache (env->machine, i), env->alloc_cpu);
 }
 
 /* __alloc_percpu(size, align): the next free bytes of every CPU's unit, in a new chunk

@@ -512,6 +512,34 @@ START_TEST (test_objects_sit_in_their_slabs)
 }
 END_TEST
 
+/* The heads come from the machine's kmalloc caches, the ones every kmalloc shares (tc's
+ * objects too: one set per boot, create_kmalloc_caches): a 1000-byte request's head is a
+ * live kmalloc-2k object (the sk_buff is skbuff_cache's, no kmalloc object), and the
+ * kmalloc-2k object another kmalloc user takes next on the same CPU is the slot after the
+ * last head; once freed, a head is no kmalloc object any more. */
+START_TEST (test_heads_share_the_machines_kmalloc_caches)
+{
+  struct sk_buff *skbs[8] = { NULL };
+  NsKmemCache *kmalloc_2k;
+  guint8 *other;
+  Rig rig;
+
+  rig_init (&rig, "6.1.0");
+  rig.data = skbs;
+  run (&rig, alloc_eight);
+  kmalloc_2k = ns_kmalloc_cache (rig.s.machine, ns_kmalloc_index (2048));
+  ck_assert_ptr_eq (kmalloc_2k, ns_kmalloc_cache (rig.s.machine, ns_kmalloc_index (1025)));
+  ck_assert_uint_eq (ns_ksize (rig.s.machine, skbs[7]->head), 2048);
+  ck_assert_uint_eq (ns_ksize (rig.s.machine, skbs[7]), 0);
+  other = ns_kmem_cache_alloc (kmalloc_2k, 0);
+  ck_assert_ptr_eq (other, skbs[7]->head + 2048);
+  ns_kmem_cache_free_on (kmalloc_2k, other, 0);
+  run (&rig, free_eight);
+  ck_assert_uint_eq (ns_ksize (rig.s.machine, skbs[7]->head), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
 static Suite *
 skbuff_suite (void)
 {
@@ -526,6 +554,7 @@ skbuff_suite (void)
   tcase_add_test (tc, test_node_stat_folds);
   tcase_add_test (tc, test_objects_per_slab_follow_the_cpus);
   tcase_add_test (tc, test_objects_sit_in_their_slabs);
+  tcase_add_test (tc, test_heads_share_the_machines_kmalloc_caches);
   suite_add_tcase (s, tc);
   return s;
 }

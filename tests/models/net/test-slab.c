@@ -321,6 +321,23 @@ START_TEST (test_udp_table_socket_caches)
 }
 END_TEST
 
+/* kmalloc_index on x86-64 (KMALLOC_MIN_SIZE 8, the 96- and 192-byte caches between the
+ * powers of two, kmalloc-8k the last; larger is kmalloc_large). */
+START_TEST (test_kmalloc_classes)
+{
+  static const struct { gsize request, cache; } cases[] = {
+    { 1, 8 }, { 8, 8 }, { 9, 16 }, { 33, 64 }, { 65, 96 }, { 96, 96 }, { 97, 128 },
+    { 129, 192 }, { 192, 192 }, { 193, 256 }, { 257, 512 }, { 1025, 2048 },
+    { 8192, 8192 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    ck_assert_uint_eq (ns_kmalloc_size (ns_kmalloc_index (cases[i].request)),
+                       cases[i].cache);
+  ck_assert_uint_eq (ns_kmalloc_index (8193), NS_KMALLOC_CLASSES);
+}
+END_TEST
+
 static Suite *
 slab_suite (void)
 {
@@ -339,6 +356,7 @@ slab_suite (void)
   tcase_add_test (tc, test_each_cpu_its_own_slab);
   tcase_add_test (tc, test_freed_object_comes_back_zeroed);
   tcase_add_test (tc, test_udp_table_socket_caches);
+  tcase_add_test (tc, test_kmalloc_classes);
   suite_add_tcase (s, tc);
   return s;
 }
