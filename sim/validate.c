@@ -2615,6 +2615,60 @@ ns_validation_run (const NsValidation *v, GPtrArray *rows, const NsValOptions *o
   return r;
 }
 
+/* Adds one seed's outcome to the spread of o (its row's outcome in the main report). */
+static void
+seed_spread_add (NsValOutcome *o, const NsValOutcome *seed)
+{
+  if (seed->status != NS_VAL_PASS && seed->status != NS_VAL_FAIL)
+    return;
+  if (o->seeds_ran == 0 || seed->sim_delta_pct < o->seeds_delta_min_pct)
+    o->seeds_delta_min_pct = seed->sim_delta_pct;
+  if (o->seeds_ran == 0 || seed->sim_delta_pct > o->seeds_delta_max_pct)
+    o->seeds_delta_max_pct = seed->sim_delta_pct;
+  o->seeds_ran++;
+  o->seeds_passing += seed->status == NS_VAL_PASS;
+}
+
+/* The sets of opt with "seed=K" last (a new list; g_strfreev). */
+static char **
+sets_with_seed (const NsValOptions *opt, guint seed)
+{
+  GStrvBuilder *b = g_strv_builder_new ();
+  g_autofree char *set = g_strdup_printf ("seed=%u", seed);
+  char **out;
+
+  if (opt->sets)
+    g_strv_builder_addv (b, (const char **) opt->sets);
+  g_strv_builder_add (b, set);
+  out = g_strv_builder_end (b);
+  g_strv_builder_unref (b);
+  return out;
+}
+
+/* Runs the rows again per run seed; see validate.h. */
+gboolean
+ns_validation_run_seeds (NsValReport *report, GPtrArray *rows, const NsValOptions *opt,
+                         guint n_seeds, GError **error)
+{
+  g_return_val_if_fail (report != NULL && rows != NULL && opt != NULL, FALSE);
+  g_return_val_if_fail (rows->len == report->outcomes->len && n_seeds > 0, FALSE);
+  for (guint k = 1; k <= n_seeds; k++) {
+    g_auto (GStrv) sets = sets_with_seed (opt, k);
+    NsValOptions seed_opt = *opt;
+    NsValReport *r;
+
+    seed_opt.sets = (const char *const *) sets;
+    r = ns_validation_run (report->v, rows, &seed_opt, error);
+    if (r == NULL)
+      return FALSE;
+    for (guint i = 0; i < rows->len; i++)
+      seed_spread_add (report->outcomes->pdata[i], r->outcomes->pdata[i]);
+    ns_val_report_free (r);
+  }
+  report->run_seeds = n_seeds;
+  return TRUE;
+}
+
 /* The number of recorded fits that no longer hold; see validate.h. */
 guint
 ns_validation_drifted_fits (const NsValReport *r)
@@ -2927,6 +2981,38 @@ table_summary (GString *out, const NsValReport *r)
     g_string_append_printf (out, "  %s\n", (const char *) r->conflicts->pdata[i]);
 }
 
+/* Appends, after --run-seeds, each row's passes and simulated delta range over the run
+ * seeds, and the rows whose verdict the seed decides. */
+static void
+table_seed_spread (GString *out, const NsValReport *r)
+{
+  GString *changing = g_string_new (NULL);
+  guint n_changing = 0;
+
+  if (r->run_seeds == 0)
+    return;
+  g_string_append_printf (out, "\nover run seeds 1-%u (each row run again with --set seed=K: "
+                          "its own slab layout, page frames and workload draws; the table "
+                          "above is the scenarios' own seeds), per row: seeds passing, "
+                          "simulated delta min .. max:\n", r->run_seeds);
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (o->seeds_ran == 0)
+      continue;
+    g_string_append_printf (out, "  %-25s %3u/%-3u %+9.2f .. %+9.2f\n", o->row->id,
+                            o->seeds_passing, o->seeds_ran, o->seeds_delta_min_pct,
+                            o->seeds_delta_max_pct);
+    if (o->seeds_passing > 0 && o->seeds_passing < o->seeds_ran) {
+      g_string_append_printf (changing, "%s%s passes on %u of %u", n_changing ? "; " : "",
+                              o->row->id, o->seeds_passing, o->seeds_ran);
+      n_changing++;
+    }
+  }
+  g_string_append_printf (out, "verdicts the run seed decides: %u%s%s%s\n", n_changing,
+                          n_changing ? " (" : "", changing->str, n_changing ? ")" : "");
+  g_string_free (changing, TRUE);
+}
+
 /* Appends each line of r's what-if after prefix; FALSE if there is none. */
 static gboolean
 write_what_if (GString *out, const NsValReport *r, const char *prefix)
@@ -2964,6 +3050,7 @@ write_table (GString *out, const NsValReport *r)
   table_reasons (out, r, NS_VAL_NOT_MODELLED, "not modelled");
   table_reasons (out, r, NS_VAL_ERROR, "run errors");
   table_pairs (out, r);
+  table_seed_spread (out, r);
   table_summary (out, r);
 }
 
@@ -3011,9 +3098,25 @@ outcome_note (const NsValOutcome *o)
   return NULL;
 }
 
-/* Appends the CSV line of one outcome, in the column order write_csv writes. */
+/* Appends the --run-seeds columns of o: seeds run, passing, delta min and max (the
+ * figures empty if none ran). */
 static void
-csv_row (GString *out, const NsValOutcome *o)
+csv_seed_spread (GString *out, const NsValOutcome *o)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (out, ",%u,%u,", o->seeds_ran, o->seeds_passing);
+  if (o->seeds_ran > 0)
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6f", o->seeds_delta_min_pct));
+  g_string_append_c (out, ',');
+  if (o->seeds_ran > 0)
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6f", o->seeds_delta_max_pct));
+}
+
+/* Appends the CSV line of one outcome, in the column order write_csv writes (with the
+ * --run-seeds columns if run_seeds > 0). */
+static void
+csv_row (GString *out, const NsValOutcome *o, guint run_seeds)
 {
   const NsRecordedRow *row = o->row;
   const NsValCase *c = o->vcase;
@@ -3043,6 +3146,8 @@ csv_row (GString *out, const NsValOutcome *o)
   g_string_append_c (out, ',');
   if (row->delta_ci95_pp >= 0)
     g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.4f", row->delta_ci95_pp));
+  if (run_seeds > 0)
+    csv_seed_spread (out, o);
   g_string_append_c (out, '\n');
 }
 
@@ -3057,13 +3162,14 @@ write_csv (GString *out, const NsValReport *r)
   g_string_append (out, csv_header);
   for (guint i = 0; r->what_if && r->what_if[i]; i++)
     ns_csv_comment (out, "what-if: %s", r->what_if[i]);
-  g_string_append (out, "row,seed,file,cpu,profile,variant,unit,recorded_baseline,"
+  g_string_append_printf (out, "row,seed,file,cpu,profile,variant,unit,recorded_baseline,"
                    "recorded_patched,recorded_delta_pct,printed_delta,simulated_baseline,"
                    "simulated_patched,simulated_delta_pct,error_pp,tolerance_pp,set,status,"
                    "sign_agrees,scenario,baseline_variant,patched_variant,metric,sets,reason,"
-                   "recorded_delta_ci95_pp\n");
+                   "recorded_delta_ci95_pp%s\n", r->run_seeds > 0 ? ",seeds_run,seeds_passing,"
+                   "seeds_delta_min_pct,seeds_delta_max_pct" : "");
   for (guint i = 0; i < r->outcomes->len; i++)
-    csv_row (out, r->outcomes->pdata[i]);
+    csv_row (out, r->outcomes->pdata[i], r->run_seeds);
   table_summary (summary, r);
   lines = g_strsplit (g_strstrip (summary->str), "\n", -1);
   for (guint i = 0; lines[i]; i++)
@@ -3201,10 +3307,27 @@ json_simulated (NsJson *json, const NsValOutcome *o)
   ns_json_end_object (json);
 }
 
-/* Writes one outcome as a JSON object: the row, its set-up, recorded figures, case,
- * simulated figures and verdict. */
+/* Writes o's spread over the run seeds (null without --run-seeds). */
 static void
-json_outcome (NsJson *json, const NsValOutcome *o)
+json_seed_spread (NsJson *json, const NsValOutcome *o, guint run_seeds)
+{
+  if (run_seeds == 0) {
+    ns_json_string (json, NULL);
+    return;
+  }
+  ns_json_begin_object (json);
+  ns_json_member_int (json, "seeds", run_seeds);
+  ns_json_member_int (json, "ran", o->seeds_ran);
+  ns_json_member_int (json, "passing", o->seeds_passing);
+  ns_json_member_double (json, "delta_min_pct", o->seeds_ran ? o->seeds_delta_min_pct : NAN);
+  ns_json_member_double (json, "delta_max_pct", o->seeds_ran ? o->seeds_delta_max_pct : NAN);
+  ns_json_end_object (json);
+}
+
+/* Writes one outcome as a JSON object: the row, its set-up, recorded figures, case,
+ * simulated figures, verdict and (run_seeds > 0) its spread over the run seeds. */
+static void
+json_outcome (NsJson *json, const NsValOutcome *o, guint run_seeds)
 {
   const NsRecordedRow *row = o->row;
 
@@ -3241,6 +3364,8 @@ json_outcome (NsJson *json, const NsValOutcome *o)
   ns_json_member_string (json, "reason", o->reason);
   ns_json_member_string (json, "same_runs_as", o->same_runs_as);
   ns_json_member_string (json, "shares_runs_with", o->shares_runs_with);
+  ns_json_key (json, "run_seeds");
+  json_seed_spread (json, o, run_seeds);
   ns_json_end_object (json);
 }
 
@@ -3426,7 +3551,7 @@ write_json (GString *out, const NsValReport *r)
   ns_json_key (json, "rows");
   ns_json_begin_array (json);
   for (guint i = 0; i < r->outcomes->len; i++)
-    json_outcome (json, r->outcomes->pdata[i]);
+    json_outcome (json, r->outcomes->pdata[i], r->run_seeds);
   ns_json_end_array (json);
   ns_json_key (json, "summary");
   ns_json_begin_object (json);

@@ -260,6 +260,11 @@ typedef struct {
   gboolean             within_noise;  /* ran, the row has an interval, and |error_pp| is
                                          within it */
   char               **sets;          /* the sets its runs use (NULL without a scenario) */
+  /* over run seeds 1…NsValReport.run_seeds (ns_validation_run_seeds; 0s without): */
+  guint                seeds_ran;     /* seeds on which both its runs succeeded */
+  guint                seeds_passing; /* … and it passed */
+  double               seeds_delta_min_pct;   /* the simulated delta's range over those */
+  double               seeds_delta_max_pct;
 } NsValOutcome;
 
 /* The percentage points one operation more or less in either run of a row that ran moves
@@ -322,6 +327,7 @@ typedef struct {
   GPtrArray          *unsourced;      /* char*: "NAME = VALUE: CPU CPU…" for every unsourced
                                          value a run used, sorted by NAME, each once */
   char              **what_if;        /* NsValOptions.what_if, copied (NULL: none) */
+  guint               run_seeds;      /* ns_validation_run_seeds' n_seeds (0: not run) */
 } NsValReport;
 
 typedef struct {
@@ -368,6 +374,14 @@ GPtrArray   *ns_validation_row_profiles (GPtrArray *rows);
 NsValReport *ns_validation_run        (const NsValidation *v, GPtrArray *rows,
                                        const NsValOptions *opt, GError **error);
 void         ns_val_report_free       (NsValReport *report);
+/* Runs rows (those of report, in its order) again under run seeds 1…n_seeds, each as
+ * opt's sets and "seed=K" (a fresh slab layout, page-frame draw and workload stream),
+ * and records per outcome on how many both runs succeeded, on how many it passed and
+ * the simulated delta's range; report's figures, summary and status stay as they were.
+ * FALSE with the first run's error. */
+gboolean     ns_validation_run_seeds  (NsValReport *report, GPtrArray *rows,
+                                       const NsValOptions *opt, guint n_seeds,
+                                       GError **error);
 /* 1 if a modelled validation row failed or errored, a calibration row errored, a row is
  * both fitted and counted as validation, or a recorded fit no longer holds; else 0. */
 int          ns_validation_exit_status (const NsValReport *report);

@@ -148,6 +148,7 @@ typedef struct {
   gint      jobs;
   gboolean  refit;
   gboolean  quiet;
+  gint      run_seeds;
 } NsValidateArgs;
 
 /* Frees what parse_args allocated in a (not a itself). */
@@ -191,6 +192,11 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     { "refit", 0, 0, G_OPTION_ARG_NONE, &a->refit, "What-if: first fit every recorded fit "
       "again (calibration.xml: same parameter, rows and target) under the --set values, and "
       "run each row at its profile's new value; nothing is written", NULL },
+    { "run-seeds", 0, 0, G_OPTION_ARG_INT, &a->run_seeds, "Also run every selected row under "
+      "run seeds 1…N (as --set seed=K: each its own slab layout, page frames and workload "
+      "draws) and print per row on how many it passes and its simulated delta's range: "
+      "how much a verdict owes to the one draw the table shows (table, summary and exit "
+      "status stay the scenarios' own seeds'; N from 2 to 100, N + 1 times the runs)", "N" },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &a->patterns, NULL, NULL },
     { NULL }
@@ -257,6 +263,17 @@ check_args (const NsValidateArgs *a, NsFormat *format)
   }
   if (!ns_cmd_check_jobs ("validate", a->jobs))
     return FALSE;
+  if (a->run_seeds != 0 && (a->run_seeds < 2 || a->run_seeds > 100)) {
+    g_printerr ("netsim validate: --run-seeds: expected 2 to 100 seeds, got %d\n",
+                a->run_seeds);
+    return FALSE;
+  }
+  for (guint i = 0; a->run_seeds && a->sets && a->sets[i]; i++)
+    if (g_str_has_prefix (a->sets[i], "seed=")) {
+      g_printerr ("netsim validate: --set %s: --run-seeds sets the run seed of its runs "
+                  "itself\n", a->sets[i]);
+      return FALSE;
+    }
   if ((a->sets || a->refit) && a->expected) {
     g_printerr ("netsim validate: --expected checks the recorded set-ups; it does not go "
                 "with --set or --refit\n");
@@ -480,6 +497,19 @@ what_if (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, NsValO
   return TRUE;
 }
 
+/* --run-seeds: the rows again under run seeds 1…N, with a progress line per seed. */
+static gboolean
+run_seeds (const NsValidateArgs *a, NsValReport *report, GPtrArray *rows,
+           const NsValOptions *opt, GError **error)
+{
+  if (a->run_seeds == 0)
+    return TRUE;
+  if (!a->quiet)
+    g_printerr ("netsim validate: running the %u row(s) again under run seeds 1-%d…\n",
+                rows->len, a->run_seeds);
+  return ns_validation_run_seeds (report, rows, opt, (guint) a->run_seeds, error);
+}
+
 /* netsim validate [PATTERN…]: see --help. */
 int
 ns_cmd_validate (int argc, char **argv)
@@ -509,7 +539,8 @@ ns_cmd_validate (int argc, char **argv)
       (rows = ns_validation_select (v, (const char *const *) a.patterns, &err)) == NULL ||
       !outputs_not_inputs (&a, v, rows, &err) ||
       !what_if (&a, v, rows, &opt, profile_sets, what_if_lines, &err) ||
-      (report = ns_validation_run (v, rows, &opt, &err)) == NULL)
+      (report = ns_validation_run (v, rows, &opt, &err)) == NULL ||
+      !run_seeds (&a, report, rows, &opt, &err))
     status = ns_cmd_fail (err);
   else
     status = finish (&a, report, format);

@@ -253,6 +253,42 @@ $C run -q --format csv --set param.call.cycles=3 "$D/scenarios/micro/call-chain.
 [ "$wb" = "$(value "$TMP/run3.csv" plain-ret)" ] && [ "$wb" != "$rb" ] && ok \
   || bad "what-if baseline $wb: not netsim run's with the set (shipped $rb)"
 
+# ---- --run-seeds: every row again under run seeds 1..N, counted per row; the table's own
+# figures unchanged; bad counts and a --set of the seed refused before anything runs
+expect 2 "--run-seeds 1" -- $V --run-seeds 1 900-safe-ret
+expect 2 "--run-seeds 101" -- $V --run-seeds 101 900-safe-ret
+expect 2 "--run-seeds with --set seed" -- $V --run-seeds 3 --set seed=2 900-safe-ret
+grep -q -- '--run-seeds sets the run seed' "$TMP/err" && ok || bad "the seed clash is said"
+$V --format csv --run-seeds 3 900-safe-ret 900-unret >"$TMP/seeds.csv" 2>"$TMP/err"
+grep -q ',seeds_run,seeds_passing,seeds_delta_min_pct,seeds_delta_max_pct$' "$TMP/seeds.csv" \
+  && ok || bad "csv --run-seeds columns missing"
+[ "$(field "$TMP/seeds.csv" 900-safe-ret 12)" = "$(printf '%.10g' "$rb")" ] && ok \
+  || bad "--run-seeds changed the table's own baseline"
+n=$(awk -F, '/^row,/ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+     /^900-(safe-ret|unret),/ { printf "%s:%s/%s ", $1, $c["seeds_passing"], $c["seeds_run"] }' \
+     "$TMP/seeds.csv")
+[ "$n" = "900-safe-ret:3/3 900-unret:0/3 " ] && ok || bad "--run-seeds counts: $n"
+# the range is that of netsim run --seed K's comparison, K = 1..3
+lo=; hi=
+for k in 1 2 3; do
+  d=$($C run -q --format csv --seed $k "$D/scenarios/micro/call-chain.xml" |
+      grep '^comparison,Safe RET vs plain,' | cut -d, -f10)
+  lo=$(awk -v a="$lo" -v d="$d" 'BEGIN { print (a == "" || d < a) ? d : a }')
+  hi=$(awk -v a="$hi" -v d="$d" 'BEGIN { print (a == "" || d > a) ? d : a }')
+done
+got=$(awk -F, '/^row,/ { for (i = 1; i <= NF; i++) c[$i] = i; next }
+      /^900-safe-ret,/ { print $c["seeds_delta_min_pct"], $c["seeds_delta_max_pct"] }' "$TMP/seeds.csv")
+awk -v g="$got" -v lo="$lo" -v hi="$hi" 'BEGIN { split (g, x, " ");
+  exit !((x[1] - lo) ^ 2 < 1e-8 && (x[2] - hi) ^ 2 < 1e-8) }' && ok \
+  || bad "--run-seeds range $got, netsim run --seed 1..3 gave $lo .. $hi"
+$V --run-seeds 2 900-safe-ret >"$TMP/seeds.txt" 2>"$TMP/err"
+grep -q '^over run seeds 1-2 ' "$TMP/seeds.txt" && grep -q '^verdicts the run seed decides: 0$' \
+  "$TMP/seeds.txt" && ok || bad "table --run-seeds section: $(grep -A3 '^over run' "$TMP/seeds.txt")"
+$V --format json --run-seeds 2 900-safe-ret >"$TMP/seeds.json" 2>"$TMP/err"
+grep -A4 '"run_seeds": {' "$TMP/seeds.json" | tr -d ' \n' |
+  grep -q '"run_seeds":{"seeds":2,"ran":2,"passing":2,' \
+  && ok || bad "json run_seeds"
+
 # ---- calibrate: fit, provenance, conflict
 expect 2 "calibrate a not-modelled row" -- $C calibrate -q --recorded "$D/fx" --fit 900-reason
 expect 2 "calibrate --fit without rows" -- $C calibrate -q --recorded "$D/fx" --fit
