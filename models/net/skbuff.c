@@ -191,7 +191,6 @@ typedef struct {
   gpointer      line;           /* struct kmem_cache: cpu_slab, offset, random; arena */
   KmemCacheCpu *cpu;            /* per CPU, arena */
   SlabLine     *slab;           /* per CPU: the slab that CPU allocates from, arena */
-  guint        *avail;          /* per CPU: objects left on its freelist */
   guint64       live;
 } KmemCache;
 
@@ -341,9 +340,6 @@ kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, NsKmemCache *obj
   c->line = ns_arena_alloc (a->arena, 64, 64);
   c->cpu = ns_arena_alloc (a->arena, sizeof (KmemCacheCpu) * a->n_cpus, 64);
   c->slab = ns_arena_alloc (a->arena, sizeof (SlabLine) * a->n_cpus, 64);
-  c->avail = g_new (guint, a->n_cpus);
-  for (guint cpu = 0; cpu < a->n_cpus; cpu++)
-    c->avail[cpu] = objs_per_slab;
 }
 
 /* A cache of the skb allocator's own (skbuff_cache, skbuff_small_head): size-byte objects,
@@ -419,7 +415,6 @@ ns_skb_alloc_new (NsMachine *machine)
 static void
 kmem_cache_clear (KmemCache *c)
 {
-  g_free (c->avail);
   if (c->own_objs)
     ns_kmem_cache_destroy (c->objs);
 }
@@ -554,8 +549,7 @@ slab_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c, guint gfp)
   ns_load (t, c->line, 64);
   ns_load (t, &c->cpu[cpu], 16);
   ns_insns (t, 55);
-  if (--c->avail[cpu] == 0) {
-    c->avail[cpu] = c->objs_per_slab;
+  if (ns_kmem_cache_cpu_empty (c->objs, cpu)) {
     /* estimate: ~60 instructions of ___slab_alloc taking the slab's freelist back */
     ns_insns (t, 60);
     ns_atomic (t, &c->slab[cpu]);
@@ -640,7 +634,6 @@ slab_free (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj, guint alloc_c
   if (alloc_cpu == cpu || alloc_cpu >= a->n_cpus) {
     ns_insns (t, local + c->tail_page);
     ns_store (t, &c->cpu[cpu], 16);
-    c->avail[cpu] = MIN (c->avail[cpu] + 1, c->objs_per_slab);
   } else {
     ns_insns (t, remote + c->tail_page);
     ns_tail_next (t);

@@ -274,6 +274,18 @@ free_to_slab (NsKmemCache *cache, gpointer obj, Slab *slab, guint cpu)
   add_partial (cache, slab);
 }
 
+/* See slab.h: in SLUB a slab's objects are all on the per-CPU freelist once it is the
+ * CPU's (carving is the fast path too). */
+gboolean
+ns_kmem_cache_cpu_empty (const NsKmemCache *cache, guint cpu)
+{
+  const CacheCpu *cc;
+
+  g_return_val_if_fail (cache != NULL && cpu < cache->n_cpus, FALSE);
+  cc = &cache->cpu[cpu];
+  return cc->freelist->len == 0 && (cc->slab == NULL || cc->slab->next == cache->n_slots);
+}
+
 /* See slab.h. */
 gboolean
 ns_kmem_cache_holds (const NsKmemCache *cache, gconstpointer obj)

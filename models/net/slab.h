@@ -52,6 +52,10 @@ NsKmemCache  *ns_kmem_cache_new        (NsArena *arena, gsize size, NsSlabFlags 
 void          ns_kmem_cache_destroy    (NsKmemCache *cache);
 /* A zeroed object, allocated on cpu. */
 gpointer      ns_kmem_cache_alloc      (NsKmemCache *cache, guint cpu);
+/* TRUE if cpu's next allocation finds its per-CPU freelist empty (nothing freed to it on
+ * cpu, its active slab carved out, or none yet): SLUB's slow path, ___slab_alloc, which
+ * takes back the slab's freelist or moves to a partial or a new slab. */
+gboolean      ns_kmem_cache_cpu_empty  (const NsKmemCache *cache, guint cpu);
 /* Frees obj on cpu (a critical if it is not an object of cache's still handed out). */
 void          ns_kmem_cache_free_on    (NsKmemCache *cache, gpointer obj, guint cpu);
 /* Frees obj on the CPU whose active slab holds it (else CPU 0). */

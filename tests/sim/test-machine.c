@@ -2160,6 +2160,34 @@ assert_machine_refused (NsParams *params, const char *const *names)
   ns_params_free (params);
 }
 
+/* Model state kept on the machine: a key's value is returned until replaced, replacing
+ * destroys the old value, and freeing the machine destroys what is left, once each. */
+static void
+count_destroy (gpointer p)
+{
+  (*(guint *) p)++;
+}
+
+START_TEST (test_machine_data)
+{
+  NsMitigations mit = { 0 };
+  guint first = 0, second = 0;
+  Rig rig;
+
+  rig_init (&rig, NULL, &mit);
+  ck_assert_ptr_null (ns_machine_get_data (rig.machine, "k"));
+  ns_machine_set_data (rig.machine, "k", &first, count_destroy);
+  ck_assert_ptr_eq (ns_machine_get_data (rig.machine, "k"), &first);
+  ns_machine_set_data (rig.machine, "k", &second, count_destroy);
+  ck_assert_uint_eq (first, 1);
+  ck_assert_ptr_eq (ns_machine_get_data (rig.machine, "k"), &second);
+  ck_assert_ptr_null (ns_machine_get_data (rig.machine, "other"));
+  rig_clear (&rig);
+  ck_assert_uint_eq (first, 1);
+  ck_assert_uint_eq (second, 1);
+}
+END_TEST
+
 /* Geometry the model cannot build is refused naming every parameter behind it, so that
  * the run can blame the sets that gave them: a 2 KiB L1D cannot hold one set of 64 ways
  * of 64-byte lines (64 x 64 = 4 KiB), and 8 sockets x 8 L3 domains x 256 cores exceeds
@@ -2228,6 +2256,7 @@ machine_suite (void)
   tcase_add_test (acct, test_miss_overlap_window);
   tcase_add_test (acct, test_call_sequences_fill_the_window);
   tcase_add_test (acct, test_bad_params);
+  tcase_add_test (acct, test_machine_data);
   suite_add_tcase (s, chase);
   suite_add_tcase (s, calls);
   suite_add_tcase (s, coh);

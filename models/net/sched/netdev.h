@@ -65,7 +65,7 @@ struct _NetTx {
   gboolean            ingress_needed_key;
   SoftirqCtx          softirq;            /* bottom halves on this stack's per-CPU data */
   NetDevCore          core;               /* what net/core/dev.c's transmit needs */
-  GHashTable         *clsact;             /* device → its clsact qdisc's data (host) */
+  GHashTable         *clsact;             /* device → its clsact qdisc's private data */
 };
 
 NetTx          *net_tx_new            (NsMachine *machine, TcEnv *tc);
@@ -88,8 +88,9 @@ void  net_tx_core_init        (NetTx *tx);
  * static keys); the egress/ingress filter chains to add filters to. */
 void              clsact_attach    (NetTx *tx, struct net_device *dev);
 struct tcf_chain *clsact_chain     (NetTx *tx, struct net_device *dev, gboolean egress);
-/* tcf_chain0_head_change → mini_qdisc_pair_swap after filters were added: each direction's
- * mini_Qdisc takes chain 0's head and is published in dev->miniq_*, or NULL with none. */
+/* tcf_chain0_head_change → mini_qdisc_pair_swap of each direction whose chain 0 has a new
+ * head since the last call: the pair's other mini_Qdisc takes it and is published in
+ * dev->miniq_*, or NULL with none. */
 void              clsact_sync      (NetTx *tx, struct net_device *dev);
 /* tc_new_tfilter: `tc filter add dev DEV egress|ingress [protocol P] matchall action gact
  * VERDICT` on a clsact device (automatic priority: the new filter runs first), objects

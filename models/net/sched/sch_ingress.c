@@ -2,8 +2,9 @@
  * an ingress and an egress tcf_block (chain 0 of a block comes with its first filter:
  * tc_new_tfilter's tcf_chain_get(block, 0, true)), and the mini_Qdiscs the hot
  * paths read (dev->miniq_ingress, dev->miniq_egress: filter_list = chain 0's first
- * filter, the qdisc's per-CPU bstats/qstats; published only while chain 0 has a filter,
- * as mini_qdisc_pair_swap does), and turns on the ingress_needed_key and
+ * filter, the qdisc's per-CPU bstats/qstats; a pair per direction inside the qdisc's own
+ * kmalloc-1k allocation, the two alternating at each head change and published only
+ * while chain 0 has a filter, as mini_qdisc_pair_swap does), and turns on the ingress_needed_key and
  * egress_needed_key static keys (net_inc_ingress_queue / net_inc_egress_queue); and
  * tc_new_tfilter for a matchall filter with one gact on a clsact block. Control path
  * only: no simulated cost. */
@@ -23,52 +24,92 @@ struct tc_block_ns {
  * so it is over 1 KiB and sits in kmalloc-2k (only the class matters for placement). */
 #define TCF_BLOCK_KMALLOC_BYTES 2048
 
-/* struct clsact_sched_data as the model keeps it (host side): one mini_Qdisc of each
- * direction's mini_qdisc_pair (the model does not alternate the pair's two). */
-typedef struct {
-  struct mini_Qdisc *miniq_ingress;
-  struct mini_Qdisc *miniq_egress;
-} ClsactData;
+/* struct mini_Qdisc_pair (include/net/sch_generic.h), 88 bytes: the two mini_Qdiscs that
+ * mini_qdisc_pair_swap alternates between, and where the live one is published. */
+struct mini_Qdisc_pair {
+  struct mini_Qdisc   miniq1;             /*  0 */
+  struct mini_Qdisc   miniq2;             /* 40 */
+  struct mini_Qdisc **p_miniq;            /* 80: &dev->miniq_ingress or _egress */
+};
 
-/* One direction: block, chain 0 and the mini_Qdisc, whose per-CPU stats are the qdisc's
- * (mini_qdisc_pair_init points both directions' at sch->cpu_bstats / cpu_qstats). */
-static struct mini_Qdisc *
-clsact_direction (NetTx *tx, guint32 index, gpointer cpu_bstats, guint32 *cpu_qstats)
+/* struct clsact_sched_data (v6.1), the qdisc's private data, 256 bytes. */
+struct clsact_sched_data {
+  struct tc_block_ns    *ingress_block;   /*   0 */
+  struct tc_block_ns    *egress_block;    /*   8 */
+  guint8                 ingress_block_info[32];  /* 16: struct tcf_block_ext_info */
+  guint8                 egress_block_info[32];   /* 48 */
+  struct mini_Qdisc_pair miniqp_ingress;  /*  80 */
+  struct mini_Qdisc_pair miniqp_egress;   /* 168 */
+};
+
+/* qdisc_alloc's kzalloc_node(sizeof(struct Qdisc) + ops->priv_size): struct Qdisc is 384
+ * bytes on x86-64 v6.1 (its gso_skb and busylock ____cacheline_aligned_in_smp, and
+ * privdata[] ____cacheline_aligned at 384; Eric Dumazet's pahole of struct Qdisc in his
+ * 2025-11-10 netdev patch "Qdisc_read_mostly" agrees up to bstats), so a clsact qdisc is
+ * 640 bytes in kmalloc-1k, the egress pair's mini_Qdiscs at 552 and 592. The model reads
+ * only the private data. */
+#define QDISC_BYTES 384
+G_STATIC_ASSERT (sizeof (struct mini_Qdisc_pair) == 88);
+G_STATIC_ASSERT (sizeof (struct clsact_sched_data) == 256);
+G_STATIC_ASSERT (G_STRUCT_OFFSET (struct clsact_sched_data, miniqp_egress) == 168);
+
+/* mini_qdisc_pair_init + mini_qdisc_pair_block_init of one direction: both mini_Qdiscs
+ * on the qdisc's per-CPU stats and the block, published nowhere yet. */
+static void
+mini_qdisc_pair_init (struct mini_Qdisc_pair *miniqp, struct mini_Qdisc **p_miniq,
+                      struct tc_block_ns *block, gpointer cpu_bstats, guint32 *cpu_qstats)
 {
-  struct mini_Qdisc *miniq = tc_kzalloc (tx->tc, sizeof *miniq);
+  struct mini_Qdisc *pair[] = { &miniqp->miniq1, &miniqp->miniq2 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (pair); i++) {
+    pair[i]->cpu_bstats = cpu_bstats;
+    pair[i]->cpu_qstats = cpu_qstats;
+    pair[i]->block = block;
+  }
+  miniqp->p_miniq = p_miniq;
+}
+
+/* tcf_block_get_ext's block: a kmalloc-2k object with its index. */
+static struct tc_block_ns *
+tcf_block_create (NetTx *tx, guint32 index)
+{
   struct tc_block_ns *block = tc_kzalloc (tx->tc, TCF_BLOCK_KMALLOC_BYTES);
 
   G_STATIC_ASSERT (sizeof (struct tc_block_ns) <= TCF_BLOCK_KMALLOC_BYTES);
   block->index = index;
-  miniq->block = block;
-  miniq->cpu_bstats = cpu_bstats;
-  miniq->cpu_qstats = cpu_qstats;
-  return miniq;
+  return block;
 }
 
-/* clsact_init: the qdisc's per-CPU stats, both directions, both static keys; nothing
- * published yet (mini_qdisc_pair_init only records &dev->miniq_*). */
+/* qdisc_alloc then clsact_init: the qdisc (kmalloc-1k) with its per-CPU stats, both
+ * directions' blocks and mini_Qdisc pairs, both static keys; nothing published yet
+ * (mini_qdisc_pair_init only records &dev->miniq_*). */
 void
 clsact_attach (NetTx *tx, struct net_device *dev)
 {
-  ClsactData *q;
+  struct clsact_sched_data *q;
+  guint8 *sch;
   gpointer bstats;
   guint32 *qstats;
 
   g_return_if_fail (tx != NULL && dev != NULL);
   g_return_if_fail (!g_hash_table_contains (tx->clsact, dev));
+  sch = tc_kzalloc (tx->tc, QDISC_BYTES + sizeof *q);
+  q = (struct clsact_sched_data *) (sch + QDISC_BYTES);
   bstats = tc_alloc_percpu (tx->tc, sizeof (struct gnet_stats_basic_sync), 16);
   qstats = tc_alloc_percpu (tx->tc, GNET_QSTATS_WORDS * sizeof (guint32), 4);
-  q = g_new0 (ClsactData, 1);
-  q->miniq_ingress = clsact_direction (tx, 1, bstats, qstats);
-  q->miniq_egress = clsact_direction (tx, 2, bstats, qstats);
+  q->ingress_block = tcf_block_create (tx, 1);
+  mini_qdisc_pair_init (&q->miniqp_ingress, &dev->miniq_ingress, q->ingress_block, bstats,
+                        qstats);
+  q->egress_block = tcf_block_create (tx, 2);
+  mini_qdisc_pair_init (&q->miniqp_egress, &dev->miniq_egress, q->egress_block, bstats,
+                        qstats);
   g_hash_table_insert (tx->clsact, dev, q);
   tx->ingress_needed_key = TRUE;
   tx->egress_needed_key = TRUE;
 }
 
 /* This device's clsact data (NULL without clsact). */
-static ClsactData *
+static struct clsact_sched_data *
 clsact_data (NetTx *tx, struct net_device *dev)
 {
   return g_hash_table_lookup (tx->clsact, dev);
@@ -79,13 +120,13 @@ clsact_data (NetTx *tx, struct net_device *dev)
 struct tcf_chain *
 clsact_chain (NetTx *tx, struct net_device *dev, gboolean egress)
 {
+  struct clsact_sched_data *q;
   struct tc_block_ns *block;
-  ClsactData *q;
 
   g_return_val_if_fail (tx != NULL && dev != NULL, NULL);
   q = clsact_data (tx, dev);
   g_return_val_if_fail (q != NULL, NULL);
-  block = (egress ? q->miniq_egress : q->miniq_ingress)->block;
+  block = egress ? q->egress_block : q->ingress_block;
   if (block->chain0 == NULL) {
     block->chain0 = tcf_chain_create (tx->tc, 0);
     block->chain0->block = block;
@@ -93,29 +134,46 @@ clsact_chain (NetTx *tx, struct net_device *dev, gboolean egress)
   return block->chain0;
 }
 
-/* mini_qdisc_pair_swap(miniqp, tp_head) of one direction: NULL without a head, else the
- * mini_Qdisc with the new head. */
-static struct mini_Qdisc *
-mini_qdisc_pair_swap (struct mini_Qdisc *miniq)
+/* mini_qdisc_pair_swap(miniqp, tp_head): none published without a head; else the
+ * mini_Qdisc of the pair not published now (miniq1 after none) takes the head and is
+ * published. */
+static void
+mini_qdisc_pair_swap (struct mini_Qdisc_pair *miniqp, struct tcf_proto *tp_head)
 {
-  struct tcf_chain *chain0 = ((struct tc_block_ns *) miniq->block)->chain0;
-  struct tcf_proto *head = chain0 != NULL ? chain0->filter_chain : NULL;
+  struct mini_Qdisc *miniq_old = *miniqp->p_miniq, *miniq;
 
-  miniq->filter_list = head;
-  return head != NULL ? miniq : NULL;
+  if (tp_head == NULL) {
+    *miniqp->p_miniq = NULL;
+    return;
+  }
+  miniq = miniq_old != &miniqp->miniq1 ? &miniqp->miniq1 : &miniqp->miniq2;
+  miniq->filter_list = tp_head;
+  *miniqp->p_miniq = miniq;
 }
 
-/* tcf_chain0_head_change of both directions: the hot paths see the new first filters. */
+/* tcf_chain0_head_change of one direction whose chain 0 has a new first filter (or none);
+ * a direction whose head is what its live mini_Qdisc holds has no change to publish. */
+static void
+clsact_head_change (struct mini_Qdisc_pair *miniqp, struct tc_block_ns *block)
+{
+  struct tcf_proto *head = block->chain0 != NULL ? block->chain0->filter_chain : NULL;
+  struct mini_Qdisc *live = *miniqp->p_miniq;
+
+  if ((live != NULL ? live->filter_list : NULL) != head)
+    mini_qdisc_pair_swap (miniqp, head);
+}
+
+/* See netdev.h: each direction's head change, if it has one. */
 void
 clsact_sync (NetTx *tx, struct net_device *dev)
 {
-  ClsactData *q;
+  struct clsact_sched_data *q;
 
   g_return_if_fail (tx != NULL && dev != NULL);
   q = clsact_data (tx, dev);
   g_return_if_fail (q != NULL);
-  dev->miniq_ingress = mini_qdisc_pair_swap (q->miniq_ingress);
-  dev->miniq_egress = mini_qdisc_pair_swap (q->miniq_egress);
+  clsact_head_change (&q->miniqp_ingress, q->ingress_block);
+  clsact_head_change (&q->miniqp_egress, q->egress_block);
 }
 
 /* tc_new_tfilter (net/sched/cls_api.c) of `tc filter add dev DEV egress|ingress
@@ -123,7 +181,11 @@ clsact_sync (NetTx *tx, struct net_device *dev)
  * first), its objects from the slabs of the CPU tc_env_set_alloc_cpu names, in v6.1's
  * order: chain 0 with the block's first filter (tcf_chain_get), tcf_proto_create,
  * mall_change's head, action array and hit counters, then (mall_set_parms →
- * tcf_action_init) the gact; tcf_chain0_head_change publishes the new head. */
+ * tcf_action_init) the gact. The kernel publishes the new head as tcf_chain_tp_insert
+ * links the filter, before mall_change (control path: the order leaves the objects as
+ * they are); here clsact_sync does, last. Each add is a head change (the new filter runs
+ * first), so the pair's mini_Qdiscs alternate: after an odd number of filters miniq1 is
+ * live, after an even number miniq2. */
 struct tcf_proto *
 tc_new_tfilter_matchall (NetTx *tx, struct net_device *dev, gboolean egress,
                          guint16 protocol, gint32 verdict)

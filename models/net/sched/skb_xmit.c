@@ -72,7 +72,8 @@ net_tx_new (NsMachine *machine, TcEnv *tc)
   tx->ptype_all->next = tx->ptype_all->prev = tx->ptype_all;
   tx->noqueue_qdisc = ns_arena_alloc (tx->arena, sizeof (struct Qdisc), 64);
   tx->alloc = ns_skb_alloc_new (machine);
-  tx->clsact = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  tx->clsact = g_hash_table_new (g_direct_hash, g_direct_equal);   /* → the qdisc's
+                                                                        private data, arena */
   /* nothing raises a softirq on this path: no do_softirq */
   tx->softirq = (SoftirqCtx) { tx, tx_preempt_count, tx_softirq_pending, NULL };
   net_tx_core_init (tx);

@@ -16,7 +16,12 @@
  *  - tc_new_tfilter of a matchall filter with a gact makes its objects in v6.1's order
  *    (tcf_chain_get, tcf_proto_create, mall_change's head and action array, then
  *    mall_set_parms → tcf_action_init's gact), each in its kmalloc class, and publishes
- *    the new first filter at once. */
+ *    the new first filter at once;
+ *  - the mini_Qdiscs live inside the qdisc's own allocation (qdisc_alloc: struct Qdisc,
+ *    384 bytes, then clsact_sched_data: 640 bytes, kmalloc-1k), the egress pair at 552
+ *    and 592, and mini_qdisc_pair_swap alternates them at each head change: miniq1 after
+ *    the first filter, miniq2 after the second; a filter added behind the head changes
+ *    nothing. */
 #include "config.h"
 #include "sched-rig.h"
 
@@ -196,6 +201,56 @@ START_TEST (test_sync_publishes_each_directions_head)
 }
 END_TEST
 
+/* The egress pair inside the qdisc: each auto-priority add is a head change, so the live
+ * mini_Qdisc alternates (miniq1 at qdisc + 552, miniq2 at + 592, of a live kmalloc-1k
+ * object), always holding the new head; the ingress direction stays unpublished. */
+START_TEST (test_mini_qdiscs_alternate_inside_the_qdisc)
+{
+  struct mini_Qdisc *first;
+  struct tcf_proto *tp;
+  guint8 *qdisc;
+  DevRig d;
+
+  dev_rig_init (&d);
+  clsact_attach (d.tx, d.dev);
+  tp = tc_new_tfilter_matchall (d.tx, d.dev, TRUE, TC_ETH_P_ALL, TC_ACT_OK);
+  first = d.dev->miniq_egress;
+  qdisc = (guint8 *) first - 552;
+  ck_assert_uint_eq (tc_ksize (d.rig.tc, qdisc), 1024);
+  ck_assert_ptr_eq (first->filter_list, tp);
+  tp = tc_new_tfilter_matchall (d.tx, d.dev, TRUE, TC_ETH_P_ALL, TC_ACT_OK);
+  ck_assert_ptr_eq ((guint8 *) d.dev->miniq_egress, qdisc + 592);
+  ck_assert_ptr_eq (d.dev->miniq_egress->filter_list, tp);
+  ck_assert_ptr_eq (d.dev->miniq_egress->block, first->block);
+  ck_assert_ptr_eq (d.dev->miniq_egress->cpu_bstats, first->cpu_bstats);
+  tp = tc_new_tfilter_matchall (d.tx, d.dev, TRUE, TC_ETH_P_ALL, TC_ACT_OK);
+  ck_assert_ptr_eq (d.dev->miniq_egress, first);
+  ck_assert_ptr_eq (first->filter_list, tp);
+  ck_assert_ptr_null (d.dev->miniq_ingress);
+  dev_rig_clear (&d);
+}
+END_TEST
+
+/* A filter added behind chain 0's head is no head change: the live mini_Qdisc stays. */
+START_TEST (test_no_swap_without_a_head_change)
+{
+  struct mini_Qdisc *live;
+  struct tcf_proto *head;
+  DevRig d;
+
+  dev_rig_init (&d);
+  clsact_attach (d.tx, d.dev);
+  head = dev_rig_add_filter (&d, TRUE, 1, 0, TC_ACT_OK);
+  clsact_sync (d.tx, d.dev);
+  live = d.dev->miniq_egress;
+  dev_rig_add_filter (&d, TRUE, 2, 0, TC_ACT_OK);
+  clsact_sync (d.tx, d.dev);
+  ck_assert_ptr_eq (d.dev->miniq_egress, live);
+  ck_assert_ptr_eq (live->filter_list, head);
+  dev_rig_clear (&d);
+}
+END_TEST
+
 static Suite *
 sch_ingress_suite (void)
 {
@@ -208,6 +263,8 @@ sch_ingress_suite (void)
   tcase_add_test (tc, test_sync_publishes_each_directions_head);
   tcase_add_test (tc, test_empty_direction_is_not_published);
   tcase_add_test (tc, test_new_tfilter_allocates_in_the_kernels_order);
+  tcase_add_test (tc, test_mini_qdiscs_alternate_inside_the_qdisc);
+  tcase_add_test (tc, test_no_swap_without_a_head_change);
   suite_add_tcase (s, tc);
   return s;
 }
