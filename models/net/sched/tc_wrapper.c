@@ -348,13 +348,19 @@ tc_max_reclassify (const TcEnv *env)
   return env->max_reclassify;
 }
 
-/* The kmalloc class that holds size bytes. */
+/* The kmalloc class that holds size bytes: beyond kmalloc-8k, the 2^order pages
+ * kmalloc_large takes (alloc_pages of get_order(size)). */
 gsize
 tc_kmalloc_class (gsize size)
 {
   guint i = ns_kmalloc_index (size);
+  gsize pages = 4096;
 
-  return i < NS_KMALLOC_CLASSES ? ns_kmalloc_size (i) : (size + 4095) & ~(gsize) 4095;
+  if (i < NS_KMALLOC_CLASSES)
+    return ns_kmalloc_size (i);
+  while (pages < size)
+    pages <<= 1;
+  return pages;
 }
 
 /* See pkt_cls.h. */

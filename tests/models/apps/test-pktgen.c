@@ -169,6 +169,21 @@ START_TEST (test_filters_cost_and_continue_versus_pass)
 }
 END_TEST
 
+/* last-action is the verdict of the filter added last, which its automatic priority puts
+ * first in the walk (tcf_auto_prio): continue on 99 filters and pass on the last added
+ * ends every walk at its first filter, as pass on all of them does. */
+START_TEST (test_last_action_is_the_walks_first_filter)
+{
+  double one = run_pktgen ("ryzen9-5950x", "filters=\"1\"", NULL, NULL);
+  double last_pass = run_pktgen ("ryzen9-5950x",
+                                 "filters=\"100\" action=\"continue\" last-action=\"pass\"",
+                                 NULL, NULL);
+
+  ck_assert_msg (last_pass > one * 0.97 && last_pass < one * 1.03,
+                 "last-action pass: %.0f pps, one filter: %.0f", last_pass, one);
+}
+END_TEST
+
 /* pktgen counts only NET_XMIT_SUCCESS in sofar (its pps) and every other verdict in
  * errors with a ratelimited message (v6.1 pktgen_xmit's switch on ret): with gact drop
  * every packet is dropped
@@ -623,6 +638,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_dev_hard_start_xmit_charges_its_census_body);
   tcase_add_test (tc, test_mod_cur_headers_and_tcf_classify_charge_their_census_bodies);
   tcase_add_test (tc, test_filters_cost_and_continue_versus_pass);
+  tcase_add_test (tc, test_last_action_is_the_walks_first_filter);
   tcase_add_test (tc, test_setup_cpus_spread_the_filters);
   tcase_add_test (tc, test_dropped_packets_are_errors_not_pps);
   tcase_add_test (tc, test_missing_tc_options_are_refused);

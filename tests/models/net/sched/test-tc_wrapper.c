@@ -161,6 +161,24 @@ is_rotation (const guint *a, const guint *b, guint n)
   return FALSE;
 }
 
+/* tc_kzalloc's classes end to end: a request of 1 or 8 bytes is a kmalloc-8 object, one
+ * of 8192 a kmalloc-8k object (KMALLOC_SHIFT_HIGH = PAGE_SHIFT + 1), one byte more a
+ * kmalloc_large page allocation, which is no slab object (tc_ksize 0). */
+START_TEST (test_kzalloc_first_and_last_classes)
+{
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_uint_eq (tc_ksize (rig.tc, tc_kzalloc (rig.tc, 1)), 8);
+  ck_assert_uint_eq (tc_ksize (rig.tc, tc_kzalloc (rig.tc, 8)), 8);
+  ck_assert_uint_eq (tc_ksize (rig.tc, tc_kzalloc (rig.tc, 8192)), 8192);
+  ck_assert_uint_eq (tc_ksize (rig.tc, tc_kzalloc (rig.tc, 8193)), 0);
+  ck_assert_uint_eq (tc_kmalloc_class (8193), 16384);   /* get_order: 2 */
+  ck_assert_uint_eq (tc_kmalloc_class (16385), 32768);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* Each kmalloc cache has its own random sequence and slab starts (init_cache_random_seq
  * per cache): kmalloc-128 and kmalloc-256, both 32 objects a slab on the rig's CPUs, do
  * not hand their first slabs out in the same order. */
@@ -570,6 +588,7 @@ tc_wrapper_suite (void)
   tcase_add_test (tc, test_kmalloc_slabs_of_calculate_order);
   tcase_add_test (tc, test_kmalloc_96_and_192_keep_their_size);
   tcase_add_test (tc, test_kmalloc_caches_shuffle_apart);
+  tcase_add_test (tc, test_kzalloc_first_and_last_classes);
   tcase_add_test (tc, test_slab_random_sequence_per_cache);
   tcase_add_test (tc, test_percpu_chunks);
   tcase_add_test (tc, test_merged_chain_order);
