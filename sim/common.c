@@ -94,3 +94,15 @@ ns_derive_seed (guint64 seed, guint64 stream)
   z = (z ^ (z >> 27)) * G_GUINT64_CONSTANT (0x94d049bb133111eb);
   return z ^ (z >> 31);
 }
+
+/* See common.h. */
+char **
+ns_strv_append (const char *const *list, const char *item)
+{
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+
+  if (list)
+    g_strv_builder_addv (b, (const char **) list);
+  g_strv_builder_add (b, item);
+  return g_strv_builder_end (b);
+}

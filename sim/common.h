@@ -19,6 +19,9 @@ typedef gint64 NsTime;
  * points, a machine's page frames and layout draws). */
 guint64 ns_derive_seed (guint64 seed, guint64 stream);
 
+/* A new NULL-terminated list: the strings of list (NULL is fine), then item (g_strfreev). */
+char  **ns_strv_append (const char *const *list, const char *item);
+
 /* Error domain for everything netsim reports to the user. */
 #define NS_ERROR (ns_error_quark ())
 GQuark ns_error_quark (void);

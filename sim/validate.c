@@ -2629,22 +2629,6 @@ seed_spread_add (NsValOutcome *o, const NsValOutcome *seed)
   o->seeds_passing += seed->status == NS_VAL_PASS;
 }
 
-/* The sets of opt with "seed=K" last (a new list; g_strfreev). */
-static char **
-sets_with_seed (const NsValOptions *opt, guint seed)
-{
-  GStrvBuilder *b = g_strv_builder_new ();
-  g_autofree char *set = g_strdup_printf ("seed=%u", seed);
-  char **out;
-
-  if (opt->sets)
-    g_strv_builder_addv (b, (const char **) opt->sets);
-  g_strv_builder_add (b, set);
-  out = g_strv_builder_end (b);
-  g_strv_builder_unref (b);
-  return out;
-}
-
 /* Runs the rows again per run seed; see validate.h. */
 gboolean
 ns_validation_run_seeds (NsValReport *report, GPtrArray *rows, const NsValOptions *opt,
@@ -2653,7 +2637,8 @@ ns_validation_run_seeds (NsValReport *report, GPtrArray *rows, const NsValOption
   g_return_val_if_fail (report != NULL && rows != NULL && opt != NULL, FALSE);
   g_return_val_if_fail (rows->len == report->outcomes->len && n_seeds > 0, FALSE);
   for (guint k = 1; k <= n_seeds; k++) {
-    g_auto (GStrv) sets = sets_with_seed (opt, k);
+    g_autofree char *seed = g_strdup_printf ("seed=%u", k);
+    g_auto (GStrv) sets = ns_strv_append (opt->sets, seed);
     NsValOptions seed_opt = *opt;
     NsValReport *r;
 

@@ -413,21 +413,6 @@ check_refit_sets (const NsValidation *v, char **sets, const char *const *profile
   return TRUE;
 }
 
-/* A new NULL-terminated list: the strings of list (NULL is fine), then item. */
-static char **
-strv_append (char **list, const char *item)
-{
-  GStrvBuilder *b = g_strv_builder_new ();
-  char **out;
-
-  if (list)
-    g_strv_builder_addv (b, (const char **) list);
-  g_strv_builder_add (b, item);
-  out = g_strv_builder_end (b);
-  g_strv_builder_unref (b);
-  return out;
-}
-
 /* Re-fits the recorded fits of the rows' profiles under a->sets: fills profile_sets
  * (profile → param.NAME=VALUE list) and appends one what-if line per fit. */
 static gboolean
@@ -456,7 +441,7 @@ refit (const NsValidateArgs *a, const NsValidation *v, GPtrArray *rows, const Ns
     char start[G_ASCII_DTOSTR_BUF_SIZE];
 
     g_hash_table_insert (profile_sets, g_strdup (f->profile),
-                         strv_append (g_hash_table_lookup (profile_sets, f->profile), set));
+                         ns_strv_append (g_hash_table_lookup (profile_sets, f->profile), set));
     g_ascii_formatd (start, sizeof start, "%.4g", f->start);
     g_ptr_array_add (what_if, g_strdup_printf ("refit %s %s = %s (shipped fit %s) on %s, "
                                                "target %s, residual %s; used by every row "

@@ -322,20 +322,17 @@ skb_queue_splice_tail_init (struct sk_buff_head *list, struct sk_buff_head *head
  * offset, objects per slab (SLUB's calculate_order for the machine's CPUs: on 8 to 127
  * CPUs the 32 skbuff_cache objects of /proc/slabinfo's "skbuff_head_cache 32 objperslab
  * 2 pagesperslab", 64 on the 128-CPU EPYC), the tail-page cost, its kmem_cache line and
- * its per-CPU state in the arena (each CPU's freelist holding a full slab). */
+ * its per-CPU state in the arena. */
 static void
 kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, NsKmemCache *objs,
                  gboolean own, gsize object_size, guint tail_page)
 {
-  guint objs_per_slab;
-
   c->objs = objs;
   c->own_objs = own;
   c->name = name;
   c->size = ns_kmem_cache_size (c->objs);
-  objs_per_slab = (guint) (ns_kmem_cache_slab_bytes (c->objs) / c->size);
   c->fp_offset = (object_size / 2) & ~(gsize) 7;
-  c->objs_per_slab = objs_per_slab;
+  c->objs_per_slab = (guint) (ns_kmem_cache_slab_bytes (c->objs) / c->size);
   c->tail_page = tail_page;
   c->line = ns_arena_alloc (a->arena, 64, 64);
   c->cpu = ns_arena_alloc (a->arena, sizeof (KmemCacheCpu) * a->n_cpus, 64);

@@ -81,6 +81,22 @@ START_TEST (test_derive_seed)
 }
 END_TEST
 
+/* ns_strv_append: a new list with the item last, the given list untouched, NULL as empty. */
+START_TEST (test_strv_append)
+{
+  const char *const list[] = { "a=1", "b=2", NULL };
+  g_auto (GStrv) out = ns_strv_append (list, "seed=3");
+  g_auto (GStrv) alone = ns_strv_append (NULL, "x");
+
+  ck_assert_uint_eq (g_strv_length (out), 3);
+  ck_assert_str_eq (out[0], "a=1");
+  ck_assert_str_eq (out[2], "seed=3");
+  ck_assert_ptr_null (list[2]);
+  ck_assert_uint_eq (g_strv_length (alone), 1);
+  ck_assert_str_eq (alone[0], "x");
+}
+END_TEST
+
 static Suite *
 common_suite (void)
 {
@@ -88,6 +104,7 @@ common_suite (void)
   TCase *tc = tcase_create ("core");
 
   tcase_add_test (tc, test_derive_seed);
+  tcase_add_test (tc, test_strv_append);
   tcase_add_test (tc, test_params_kept);
   tcase_add_test (tc, test_params_replaced);
   tcase_add_test (tc, test_params_absent);
