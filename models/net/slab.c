@@ -176,6 +176,13 @@ new_slab (NsKmemCache *cache)
   return slab;
 }
 
+/* TRUE if every object of slab has been carved out of it (or there is no slab). */
+static gboolean
+slab_carved (const NsKmemCache *cache, const Slab *slab)
+{
+  return slab == NULL || slab->next == cache->n_slots;
+}
+
 /* get_freelist: the objects freed to slab become cpu's per-CPU freelist. */
 static void
 take_slab_freelist (CacheCpu *cc, Slab *slab)
@@ -222,18 +229,18 @@ slab_refill (NsKmemCache *cache, guint cpu)
   Slab *slab = cc->slab;
   guint slot;
 
-  if (slab != NULL && slab->next == cache->n_slots && slab->freelist->len > 0) {
+  if (slab != NULL && slab_carved (cache, slab) && slab->freelist->len > 0) {
     take_slab_freelist (cc, slab);
     return NULL;
   }
-  if (slab == NULL || slab->next == cache->n_slots) {
+  if (slab_carved (cache, slab)) {
     Slab *partial = g_queue_pop_head (&cache->partial);
 
     if (partial != NULL)
       partial->partial = FALSE;
     activate_slab (cache, cpu, partial != NULL ? partial : new_slab (cache));
     slab = cc->slab;
-    if (slab->next == cache->n_slots)
+    if (slab_carved (cache, slab))
       return NULL;                          /* a partial slab: carved, its frees taken */
   }
   slot = slab->next++;
@@ -283,7 +290,7 @@ ns_kmem_cache_cpu_empty (const NsKmemCache *cache, guint cpu)
 
   g_return_val_if_fail (cache != NULL && cpu < cache->n_cpus, FALSE);
   cc = &cache->cpu[cpu];
-  return cc->freelist->len == 0 && (cc->slab == NULL || cc->slab->next == cache->n_slots);
+  return cc->freelist->len == 0 && slab_carved (cache, cc->slab);
 }
 
 /* See slab.h. */
