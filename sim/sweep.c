@@ -661,10 +661,10 @@ unknown:
   return FALSE;
 }
 
-/* Tries one value of a dimension on its own on variant (NULL: the scenario has none): does
- * the scenario load with it? A workload attribute is read by the workload's model, so for
- * one the workload is set up as well, which refuses an attribute it does not take or a
- * value it cannot use; a parameter value must be in its range, a CPU profile must load. */
+/* Tries one value of a dimension on its own on variant (NULL: the scenario has none): is it
+ * set up as a point would be, with the run's own checks (scenario, CPU profile, parameter
+ * ranges, kernel version, command line, .config and patches, then the workload's
+ * attributes on a fresh machine)? */
 static gboolean
 try_value_on (const NsSweep *sweep, const NsSweepDim *dim, const char *value,
               const char *variant, GError **error)
@@ -673,28 +673,8 @@ try_value_on (const NsSweep *sweep, const NsSweepDim *dim, const char *value,
   const char *const params[] = { param, NULL };
   NsRunOptions opt = { .sets = (const char *const *) sweep->sets, .params = params,
                        .params_by = "--param" };
-  NsScenario *sc;
 
-  if (g_str_has_prefix (dim->path, "workload."))
-    return ns_run_check_workload (sweep->path, variant, &opt, error);
-  sc = ns_scenario_load_variant (sweep->path, variant, (const char *const *) sweep->sets,
-                                 params, NULL, error);
-  if (sc == NULL)
-    return FALSE;
-  ns_scenario_free (sc);
-  if (g_str_has_prefix (dim->path, "param.")) {
-    NsParams *registry = ns_params_new ();
-    gboolean ok = ns_params_set (registry, dim->path + 6, value, "sweep check", error);
-    ns_params_free (registry);
-    return ok;
-  }
-  if (!strcmp (dim->path, "cpu.profile")) {
-    NsCpuProfile *profile = ns_cpu_profile_load (value, error);
-    if (profile == NULL)
-      return FALSE;
-    ns_cpu_profile_free (profile);
-  }
-  return TRUE;
+  return ns_run_check_workload (sweep->path, variant, &opt, error);
 }
 
 /* Tries one value on each variant the sweep runs until one takes it (a value may be meant

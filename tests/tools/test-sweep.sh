@@ -261,6 +261,22 @@ expect 2 "a CPU profile that does not exist" -- "$NETSIM" sweep -q --variant pla
   --param cpu.profile=generic,nosuch -o "$TMP/f.csv" "$SC"
 grep -q "the value 'nosuch' does not work .*unknown CPU profile 'nosuch'" "$TMP/err" &&
   [ ! -e "$TMP/f.csv" ] && ok || bad "an unknown profile is not refused up front: $(cat "$TMP/err")"
+# a kernel value the run would refuse is refused before any point runs too (exit 2, nothing
+# written): a bad command-line value, a .config value the set-up cannot do without, a version
+# the variant's patch cannot go on (until 2026-12-03, night, each failed only its points)
+TC="$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+expect 2 "a bad command-line value among good ones" -- "$NETSIM" sweep -q \
+  --param 'kernel.cmdline=mitigations=off,spectre_v2=bogus' -o "$TMP/kv.csv" "$TC"
+grep -q "^netsim sweep: --param kernel.cmdline=mitigations=off,spectre_v2=bogus: the value 'spectre_v2=bogus' does not work (1 of 2 values do not): .*tc-pktgen-matchall-7950x.xml:[0-9]*: attribute 'cmdline': .*bad value in 'spectre_v2=bogus'" \
+  "$TMP/err" && [ ! -e "$TMP/kv.csv" ] && ok || bad "a bad cmdline value is not refused up front: $(cat "$TMP/err")"
+expect 2 "a .config value the set-up needs" -- "$NETSIM" sweep -q \
+  --param 'kernel.config.CONFIG_NET_CLS_MATCHALL=y,n,m' -o "$TMP/kv.csv" "$TC"
+grep -q "the value 'n' does not work (1 of 3 values do not): .*CONFIG_NET_CLS_MATCHALL=n: the set-up needs it" \
+  "$TMP/err" && [ ! -e "$TMP/kv.csv" ] && ok || bad "a needed option set to n is not refused up front: $(cat "$TMP/err")"
+expect 2 "a version the variant's patch cannot go on" -- "$NETSIM" sweep -q \
+  --param variant=7950x-f1-after --param 'kernel.version=6.1.0-rc7,6.3' -o "$TMP/kv.csv" "$TC"
+grep -q "the value '6.3' does not work (1 of 2 values do not): .*attribute 'version': kernel 6.3 has the merged tc retpoline wrapper" \
+  "$TMP/err" && [ ! -e "$TMP/kv.csv" ] && ok || bad "a version the patch refuses is not refused up front: $(cat "$TMP/err")"
 # a value meant for a variant that has what it sets is not refused because the first variant
 # has not: that variant's points fail (exit 1), the other's run
 expect 1 "sweep a value only the second variant takes" -- "$NETSIM" sweep -q \
@@ -270,15 +286,18 @@ expect 1 "sweep a value only the second variant takes" -- "$NETSIM" sweep -q \
 grep -q '^1,7950x-f100-after,tc-wrapper-cls-last,0,[0-9]*,ok,' "$TMP/f2.csv" &&
   grep -q '^0,7950x-f100-before,tc-wrapper-cls-last,0,[0-9]*,failed,.*cannot create patch\[2\]' \
   "$TMP/f2.csv" && ok || bad "a value for the second variant only: $(cat "$TMP/f2.csv" "$TMP/err")"
-# a value that parses but that a run refuses fails its point only: recorded with its error,
-# exit 1
-expect 1 "a failing point" -- "$NETSIM" sweep -q --variant plain-ret \
+# a measurement too short for the profile's scheduler is refused before any point runs (it
+# was a failing point until 2026-12-03, night, when values came to be set up as points are)
+expect 2 "a duration shorter than ten quanta" -- "$NETSIM" sweep -q --variant plain-ret \
   --param measure.duration=2ms,1us,3ms -o "$TMP/f.csv" "$SC"
-[ "$(grep -c ',ok,' "$TMP/f.csv")" -eq 2 ] && grep -q "^1,1us,.*,failed,.*'duration'" "$TMP/f.csv" &&
-  ok || bad "failed point not recorded with its error"
-# ... naming the --param behind it, not a --set
-grep -q "^1,1us,.*(after --param measure.duration=1us)" "$TMP/f.csv" && ok ||
-  bad "failed point's error does not name its --param: $(grep '^1,' "$TMP/f.csv")"
+grep -q "the value '1us' does not work (1 of 3 values do not): .*call-chain.xml:[0-9]*: attribute 'duration': expected at least 10 x sched.quantum_ns" \
+  "$TMP/err" && [ ! -e "$TMP/f.csv" ] && ok || bad "a too-short duration is not refused up front: $(cat "$TMP/err")"
+# a combination of values each of which passes alone can fail its point only: recorded with
+# its error, naming the --param behind it, exit 1 (the second of two patches on the variant
+# that has none: the sweep above, 7950x-f100-before)
+grep -q "^0,7950x-f100-before,tc-wrapper-cls-last,.*,failed,.*--param kernel.patch\[2\].name=tc-wrapper-cls-last: cannot create" \
+  "$TMP/f2.csv" && ok ||
+  bad "failed point's error does not name its --param: $(grep '^0,' "$TMP/f2.csv")"
 
 # seed is a sweepable parameter; every variant by default, with a variant column
 expect 0 "sweep seeds over every variant" -- "$NETSIM" sweep -q --param seed=1:3:1 \
