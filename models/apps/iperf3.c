@@ -684,6 +684,32 @@ extra_knob_written (xmlNodePtr w)
   return NULL;
 }
 
+/* length, as -l: iperf3's unit_atoi reads "8K" as 8192 bytes (k/K, m/M, g/G are powers of
+ * 1024), netsim's sizes read K as 1000; an iperf3-style suffix is refused with both
+ * readings rather than silently taken as the other. */
+static gboolean
+read_length (const NsScenario *sc, xmlNodePtr w, guint64 *length, GError **error)
+{
+  g_autofree char *text = NULL;
+  gsize n;
+
+  if (!ns_xml_get_string (sc, w, "length", "", &text, error))
+    return FALSE;
+  n = strlen (text);
+  if (n > 1 && text[n - 1] == 'B')
+    n--;                              /* KB, MB, GB: netsim's powers of 1000 too */
+  if (n > 1 && strchr ("kKmMgG", text[n - 1]) != NULL && g_ascii_isdigit (text[n - 2]))
+    goto ambiguous_unit;
+  return ns_xml_get_size (sc, w, "length", TRUE, IPERF3_LO_UDP_BLKSIZE, length, error);
+
+/* ERRORS */
+ambiguous_unit:
+  ns_xml_error_attr (sc, w, "length", error, "attribute 'length': '%s' is ambiguous: iperf3's "
+                     "-l reads K, M and G as powers of 1024 (-l 8K is 8192 bytes), netsim's "
+                     "sizes as powers of 1000; write the bytes (8192) or KiB (8KiB)", text);
+  return FALSE;
+}
+
 /* Reads and checks the <workload> attributes into ip. */
 static gboolean
 read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *extra_rp,
@@ -702,7 +728,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
 
   if (!ns_xml_check_attrs (sc, w, iperf3_attributes, error) ||
       !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
-      !ns_xml_get_size (sc, w, "length", TRUE, IPERF3_LO_UDP_BLKSIZE, &length, error) ||
+      !read_length (sc, w, &length, error) ||
       !ns_xml_get_string (sc, w, "rate", IPERF_UDP_RATE, &rate, error) ||
       !ns_workload_get_choice (sc, "family", "ipv4", families, &fam, error) ||
       !ns_workload_get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||

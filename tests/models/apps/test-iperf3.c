@@ -82,6 +82,10 @@ START_TEST (test_bad_attributes)
     { "streams=\"5000\"", "streams" },
     { "length=\"8\"", "length" },
     { "length=\"70000\"", "length" },
+    /* iperf3's -l 8K is 8192 bytes (unit_atoi), netsim's 8K 8000: refused either way */
+    { "length=\"8K\"", "'8K' is ambiguous: iperf3's -l reads K, M and G as powers of 1024" },
+    { "length=\"1k\"", "'1k' is ambiguous" },
+    { "length=\"8KB\"", "'8KB' is ambiguous" },
     { "rate=\"fast\"", "rate" },
     { "family=\"ipx\"", "family" },
     { "server-family=\"unix\"", "server-family" },
@@ -117,6 +121,22 @@ START_TEST (test_bad_attributes)
     g_autofree char *path = write_scenario ("bad.xml", "generic", bad[i][0], short_measure);
     assert_refused (path, 6, bad[i][0], bad[i][1]);
   }
+}
+END_TEST
+
+/* length="8KiB" is 8192 bytes, the datagram iperf3's -l 8K sends: the same run as 8192,
+ * and not the 8000-byte one. */
+START_TEST (test_length_in_kib)
+{
+  g_autofree char *path = write_scenario ("kib.xml", "generic",
+                                          "streams=\"2\" length=\"8KiB\" rate=\"0\"",
+                                          short_measure);
+  const char *const bytes[] = { "workload.length=8192", NULL };
+  const char *const si[] = { "workload.length=8000", NULL };
+  double kib = value_of (path, NULL);
+
+  ck_assert_msg (kib == value_of (path, bytes), "8KiB: %f KB/s", kib);
+  ck_assert_msg (kib != value_of (path, si), "8KiB ran as 8000 bytes: %f KB/s", kib);
 }
 END_TEST
 
@@ -700,6 +720,7 @@ iperf3_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_bad_attributes);
+  tcase_add_test (tc, test_length_in_kib);
   tcase_add_test (tc, test_metrics_agree);
   tcase_add_test (tc, test_paced_single);
   tcase_add_test (tc, test_traffic_taken_by_extras_reads_zero);
