@@ -273,7 +273,8 @@ static const NsParamDef machine_params[] = {
     "LFENCE of UNTRAIN_RET at kernel entry (see syscall.untrain_insns)",
     "unsourced reasoned default (lfence drains the dispatch)", FALSE, 0, 200, NULL },
   { "icall.ibrs_cycles", NS_PARAM_DOUBLE, "cycles", "2",
-    "extra cost of a kernel indirect call under legacy IBRS (restricted prediction)",
+    "extra cost of a kernel indirect call under legacy IBRS (restricted prediction) on a "
+    "CPU without eIBRS (with it, IBRS=1 in the kernel behaves as eIBRS: no extra)",
     "unsourced reasoned default (cpu-params.md §5: ~10-20 % slower kernel branches)",
     FALSE, 0, 200, NULL },
 

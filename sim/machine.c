@@ -1034,7 +1034,9 @@ icall_penalty (const NsMachine *m, const NsParams *p)
     return m->mispredict + m->resolve + retpoline_insns (m, p) / m->ipc;
   case NS_SPECTRE_V2_LFENCE:
     return ns_params_get_double (p, "icall.lfence_cycles");
-  case NS_SPECTRE_V2_IBRS:
+  case NS_SPECTRE_V2_IBRS:           /* on eIBRS hardware, IBRS=1 is the enhanced kind */
+    if (m->mit.ibrs_enhanced)
+      return predicted;
     return predicted + ns_params_get_double (p, "icall.ibrs_cycles");
   case NS_SPECTRE_V2_OFF:
   case NS_SPECTRE_V2_EIBRS:

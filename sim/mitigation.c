@@ -1014,6 +1014,7 @@ ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
   out->pti = def->pti;
   out->mds_verw = def->mds_verw;
   out->bhi = def->bhi;
+  out->ibrs_enhanced = def->spectre_v2 == NS_SPECTRE_V2_EIBRS;
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);

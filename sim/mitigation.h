@@ -90,6 +90,9 @@ typedef struct {
   gboolean     mds_verw;
   NsBhi        bhi;
   gboolean     smt_off;     /* the kernel took the SMT siblings offline (cpu_smt_disable()) */
+  gboolean     ibrs_enhanced; /* the CPU has eIBRS (X86_FEATURE_IBRS_ENHANCED: the default
+                               for the kernel is eIBRS), so legacy IBRS's IBRS=1 in the
+                               kernel restricts prediction as eIBRS does */
   /* one line per mitigation: "spectre_v2=retpoline: <why>"; NULL-terminated */
   char       **explain;
 } NsMitigations;

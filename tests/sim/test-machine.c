@@ -455,6 +455,15 @@ START_TEST (test_icall_penalties)
                   "clock difference");
   }
 
+  /* legacy IBRS on eIBRS hardware (spectre_v2=ibrs on a CPU whose default is eIBRS):
+   * IBRS=1 in the kernel is the enhanced kind, so its calls cost eIBRS's */
+  mit.spectre_v2 = NS_SPECTRE_V2_IBRS;
+  mit.ibrs_enhanced = TRUE;
+  run_calls (&mit, indirect_calls_thread, &end, &pen, NS_CAUSE_INDIRECT, &ind);
+  assert_close (pen, predicted, 1e-12, "legacy IBRS on eIBRS hardware");
+  assert_close ((double) (end - end_eibrs), 0.0, 1e-6, "legacy IBRS on eIBRS hardware");
+  mit.ibrs_enhanced = FALSE;
+
   /* under SRSO Safe RET the generic retpoline's own RET goes through the return thunk:
    * its instructions too, the forced mispredict still once; an LFENCE retpoline has no
    * RET */

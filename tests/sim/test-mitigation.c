@@ -316,6 +316,11 @@ START_TEST (test_spectre_v2_falls_back)
   ck_assert_int_eq (chosen_69 (amd_retpoline, "spectre_v2=retpoline,amd").spectre_v2,
                     NS_SPECTRE_V2_LFENCE);
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=ibrs").spectre_v2, NS_SPECTRE_V2_IBRS);
+  /* ... on eIBRS hardware, which the machine prices as eIBRS in the kernel; a CPU whose
+   * default is not eIBRS has none */
+  ck_assert (chosen_69 (intel_eibrs, "spectre_v2=ibrs").ibrs_enhanced);
+  ck_assert (!chosen_69 (intel_ibrs, "").ibrs_enhanced);
+  ck_assert (!chosen_69 (amd_retpoline, "spectre_v2=ibrs").ibrs_enhanced);
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=off spectre_v2=on").spectre_v2,
                     NS_SPECTRE_V2_EIBRS);
   /* an unnamed CPU (the generic profile's) runs every mode */
