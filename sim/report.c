@@ -119,12 +119,13 @@ table_results (GString *out, const NsRunResult *r)
   }
 }
 
-/* A line per comparison (baseline, patched, delta), labels padded by characters; nothing
- * if there are none. */
+/* A line per comparison (baseline, patched, delta), labels padded by characters, a delta
+ * smaller than one operation's step marked and explained below; nothing if there are none. */
 static void
 table_comparisons (GString *out, const NsRunResult *r)
 {
   int width = 28;
+  double max_step = 0.0;        /* the largest step of a comparison under its step */
 
   if (r->comparisons->len == 0)
     return;
@@ -139,12 +140,25 @@ table_comparisons (GString *out, const NsRunResult *r)
     const NsVariantResult *p = r->variants->pdata[c->patched];
     /* pad by characters, not bytes: labels may hold "→" or "±" */
     int pad = width - (int) g_utf8_strlen (c->label, -1);
+    double step = ns_run_one_op_step_pct (b->value, p->value, b->ops, p->ops);
+
     g_string_append_printf (out, "%s%*s %16.2f %16.2f ", c->label, pad, "", b->value, p->value);
-    if (isfinite (c->delta_pct))
-      g_string_append_printf (out, "%+9.2f%%\n", c->delta_pct);
-    else
+    if (!isfinite (c->delta_pct)) {
       g_string_append_printf (out, "%10s\n", "n/a");
+      continue;
+    }
+    g_string_append_printf (out, "%+9.2f%%", c->delta_pct);
+    if (step > 0.0 && fabs (c->delta_pct) < step) {
+      g_string_append (out, " *");
+      max_step = MAX (max_step, step);
+    }
+    g_string_append_c (out, '\n');
   }
+  if (max_step > 0.0)
+    g_string_append_printf (out, "* under one operation of the runs: the metric counts whole "
+                            "operations in the measured time,\n  and one moves the delta by "
+                            "up to %.2f %% here; lengthen measure/@duration to resolve it\n",
+                            max_step);
 }
 
 /* The " cause=cycles" items of by_cause that are not 0 (signed for delta), and a newline. */
@@ -709,6 +723,8 @@ report_json (GString *out, const NsRunResult *r)
     ns_json_member_string (json, "baseline", b->name);
     ns_json_member_string (json, "patched", p->name);
     ns_json_member_double (json, "delta_pct", c->delta_pct);
+    ns_json_member_double (json, "one_op_step_pct",
+                           ns_run_one_op_step_pct (b->value, p->value, b->ops, p->ops));
     ns_json_member_double (json, "baseline_cycles_per_op", ns_run_cycles_per_op (b));
     ns_json_member_double (json, "patched_cycles_per_op", ns_run_cycles_per_op (p));
     ns_json_key (json, "explain");

@@ -1028,6 +1028,17 @@ ns_run_cycles_per_op (const NsVariantResult *vr)
   return sum;
 }
 
+/* See run.h. */
+double
+ns_run_one_op_step_pct (double baseline, double patched, guint64 ops_b, guint64 ops_p)
+{
+  guint64 ops = MIN (ops_b, ops_p);
+
+  if (ops == 0 || baseline == 0.0)
+    return 0.0;
+  return 100.0 * patched / baseline / (double) ops;
+}
+
 typedef struct {
   GPtrArray  *funcs;            /* NsFunc *: those the variant ran */
   GHashTable *used;             /* functions this variant ran (names) */

@@ -172,6 +172,11 @@ GPtrArray   *ns_run_breakdown_delta (const NsVariantResult *baseline,
  * windows held no operation (its breakdown is then empty and its events per operation
  * NAN too). */
 double       ns_run_cycles_per_op (const NsVariantResult *vr);
+/* The percentage points one operation more or less in either of two runs that count whole
+ * operations (ops_b, ops_p) moves patched / baseline by: 100 × patched / baseline / the
+ * smaller count; 0 if either counted none or baseline is 0. */
+double       ns_run_one_op_step_pct (double baseline, double patched, guint64 ops_b,
+                                     guint64 ops_p);
 /* Variant names of a scenario, in file order (empty array: no variants). */
 GPtrArray   *ns_run_variant_names (const NsScenario *sc);
 /* "'a', 'b'" of variant names (empty ones skipped; "none"), for error messages. */

@@ -2318,11 +2318,8 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
 double
 ns_validation_one_op_step_pp (const NsValOutcome *o)
 {
-  guint64 ops = MIN (o->baseline_run->ops, o->patched_run->ops);
-
-  if (ops == 0)
-    return 0.0;
-  return 100.0 * o->patched_run->value / o->baseline_run->value / (double) ops;
+  return ns_run_one_op_step_pct (o->baseline_run->value, o->patched_run->value,
+                                 o->baseline_run->ops, o->patched_run->ops);
 }
 
 /* Counts a row whose verdict was decided by less than band (NS_VAL_NEAR_PP, or the row's

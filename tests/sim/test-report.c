@@ -397,6 +397,12 @@ START_TEST (test_json)
     ck_assert_str_eq (j_get (jc, "baseline", 's')->str, variant_names[c->baseline]);
     ck_assert_str_eq (j_get (jc, "patched", 's')->str, variant_names[c->patched]);
     ck_assert (close_to (j_get (jc, "delta_pct", 'n')->num, (p - b) / b * 100.0, 1e-9));
+    {
+      const NsVariantResult *vb = res->variants->pdata[c->baseline];
+      const NsVariantResult *vp = res->variants->pdata[c->patched];
+      ck_assert (close_to (j_get (jc, "one_op_step_pct", 'n')->num,
+                           100.0 * p / b / (double) MIN (vb->ops, vp->ops), 1e-9));
+    }
     ck_assert_uint_gt (j_get (jc, "explain", 'a')->items->len, 0);
   }
   j_free (root);
@@ -480,6 +486,35 @@ START_TEST (test_table)
 }
 END_TEST
 
+/* A comparison whose delta is smaller than one operation's step of its runs is marked '*'
+ * and the note under the table gives the step; the others are not marked. */
+START_TEST (test_table_marks_deltas_under_one_operation)
+{
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  const NsVariantResult *b = res->variants->pdata[c->baseline];
+  const NsVariantResult *p = res->variants->pdata[c->patched];
+  double step = 100.0 * p->value / b->value / (double) MIN (b->ops, p->ops);
+  g_autofree char *plain = render (res, NS_FORMAT_TABLE);
+  g_autofree char *marked = NULL;
+  g_autofree char *note = g_strdup_printf ("one moves the delta by up to %.2f %% here", step);
+  g_autofree char *line = g_strdup_printf ("%+9.2f%% *\n", step / 2);
+
+  ck_assert_msg (strstr (plain, "% *\n") == NULL && strstr (plain, "under one operation") == NULL,
+                 "a delta of %.2f %% is marked", c->delta_pct);
+  c->delta_pct = step / 2;
+  marked = render (res, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (marked, line) != NULL, "no mark on a delta of %.4f %%", step / 2);
+  ck_assert_uint_eq (count_occurrences (marked, "% *\n"), 1);
+  ck_assert_msg (strstr (marked, note) != NULL, "no note of the step %.2f %%", step);
+  c->delta_pct = -step * 1.01;
+  g_free (marked);
+  marked = render (res, NS_FORMAT_TABLE);
+  ck_assert (strstr (marked, "% *\n") == NULL);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Two runs of the same scenario, a second apart, render byte-identically in every format:
  * nothing from the wall clock or the host reaches the output. */
 START_TEST (test_byte_identical)
@@ -514,6 +549,7 @@ report_suite (void)
   tcase_add_test (tc, test_json);
   tcase_add_test (tc, test_csv);
   tcase_add_test (tc, test_table);
+  tcase_add_test (tc, test_table_marks_deltas_under_one_operation);
   tcase_add_test (tc, test_byte_identical);
   suite_add_tcase (s, tc);
   return s;
