@@ -786,12 +786,17 @@ static void
 smt_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   const char *asked = cmd->mds_nosmt ? cmd->mds_nosmt : cmd->auto_nosmt;
+  g_autofree char *text = NULL;
 
   if (asked == NULL || !out->mds_verw || (cmd->unaffected & NS_BUG_MDS))
     return;
   out->smt_off = TRUE;
-  why_changed (&why->mds, "verw", "with it mds_select_mitigation() takes the SMT siblings "
-               "offline (cpu_smt_disable(); the machine keeps one CPU a core)");
+  /* what was asked, not the kernel's own choice: no "chose otherwise" mark */
+  text = g_strdup_printf ("%s; with it mds_select_mitigation() takes the SMT siblings "
+                          "offline, as %s asked (cpu_smt_disable(); the machine keeps one "
+                          "CPU a core)", why->mds, cmd->mds_nosmt ? "mds=full,nosmt" :
+                          "mitigations=auto,nosmt");
+  why_set (&why->mds, text);
 }
 
 /* Removes the double quotes lib/cmdline.c's next_arg() strips: around a whole argument

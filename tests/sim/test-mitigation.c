@@ -367,7 +367,16 @@ START_TEST (test_nosmt)
   ck_assert (chosen_69 (mds_cpu, "mitigations=auto,nosmt").smt_off);
   select_69 (mds_cpu, "mds=full,nosmt", &m);
   ck_assert (m.smt_off);
-  ck_assert (has_line (m.explain, "mds=verw", "SMT siblings offline"));
+  ck_assert (has_line (m.explain, "mds=verw", "SMT siblings offline, as mds=full,nosmt asked"));
+  {
+    /* asked on the command line, so marked '*' (set), not '~' (the kernel's own choice) */
+    const char *mark = NULL;
+    g_autofree char *value = NULL;
+    for (guint i = 0; m.explain[i] && value == NULL; i++)
+      value = ns_mitigation_explain_value (m.explain[i], "mds", &mark);
+    ck_assert_str_eq (value, "verw");
+    ck_assert_str_eq (mark, "*");
+  }
   ns_mitigations_clear (&m);
   ck_assert (!chosen_69 (mds_cpu, "mds=full,nosmt mds=full").smt_off);
   ck_assert (!chosen_69 (mds_cpu, "mitigations=auto,nosmt mitigations=off").smt_off);
