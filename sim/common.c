@@ -1,6 +1,7 @@
 /* common.c — helpers every netsim module may use. */
 #include "config.h"
 #include <stdarg.h>
+#include <string.h>
 #include "common.h"
 
 /* What an NS_ERROR carries beside its message: the parameters it is about, if its raiser
@@ -105,4 +106,30 @@ ns_strv_append (const char *const *list, const char *item)
     g_strv_builder_addv (b, (const char **) list);
   g_strv_builder_add (b, item);
   return g_strv_builder_end (b);
+}
+
+/* See common.h: one row of the dynamic-programming table at a time. */
+guint
+ns_str_distance (const char *a, const char *b)
+{
+  gsize la, lb;
+  g_autofree guint *row = NULL;
+
+  g_return_val_if_fail (a != NULL && b != NULL, 0);
+  la = strlen (a);
+  lb = strlen (b);
+  row = g_new (guint, lb + 1);
+  for (gsize j = 0; j <= lb; j++)
+    row[j] = (guint) j;
+  for (gsize i = 1; i <= la; i++) {
+    guint diag = row[0];
+    row[0] = (guint) i;
+    for (gsize j = 1; j <= lb; j++) {
+      guint up = row[j];
+      guint best = MIN (up, row[j - 1]) + 1;
+      row[j] = MIN (best, diag + (a[i - 1] == b[j - 1] ? 0u : 1u));
+      diag = up;
+    }
+  }
+  return row[lb];
 }

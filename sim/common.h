@@ -22,6 +22,10 @@ guint64 ns_derive_seed (guint64 seed, guint64 stream);
 /* A new NULL-terminated list: the strings of list (NULL is fine), then item (g_strfreev). */
 char  **ns_strv_append (const char *const *list, const char *item);
 
+/* The Levenshtein distance between a and b (single-byte insertions, deletions and
+ * substitutions), for "did you mean" suggestions. */
+guint   ns_str_distance (const char *a, const char *b);
+
 /* Error domain for everything netsim reports to the user. */
 #define NS_ERROR (ns_error_quark ())
 GQuark ns_error_quark (void);

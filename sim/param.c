@@ -67,6 +67,26 @@ ns_param_lookup (const char *name)
   return g_hash_table_lookup (registry, name);
 }
 
+/* See param.h. */
+const char *
+ns_param_nearest (const char *name)
+{
+  guint limit = MAX (2u, (guint) strlen (name) / 5), best = G_MAXUINT;
+  const char *nearest = NULL;
+
+  g_return_val_if_fail (name != NULL, NULL);
+  ns_param_registry_init ();
+  for (guint i = 0; i < registry_sorted->len; i++) {
+    const NsParamDef *def = registry_sorted->pdata[i];
+    guint d = ns_str_distance (name, def->name);
+    if (d < best) {
+      best = d;
+      nearest = def->name;
+    }
+  }
+  return best <= limit ? nearest : NULL;
+}
+
 /* Every definition, sorted by name. */
 GPtrArray *
 ns_param_all (void)
@@ -299,8 +319,12 @@ ns_params_set (NsParams *params, const char *name, const char *value, const char
 
 /* ERRORS */
 unknown:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-               "unknown parameter '%s' (netsim list params shows them all)", name);
+  if (ns_param_nearest (name) != NULL)
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "unknown parameter '%s' (did you mean "
+                 "'%s'? netsim list params shows them all)", name, ns_param_nearest (name));
+  else
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+                 "unknown parameter '%s' (netsim list params shows them all)", name);
   return FALSE;
 no_source:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "parameter %s: a value needs a source", name);

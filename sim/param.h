@@ -33,6 +33,9 @@ void              ns_machine_register_params (void);   /* machine-params.c */
 /* Registers every module's table; idempotent. */
 void              ns_param_registry_init (void);
 const NsParamDef *ns_param_lookup        (const char *name);
+/* The registered name nearest name when it is near enough to be its misspelling (within a
+ * fifth of its length in edits, at least 2), else NULL: for "did you mean". */
+const char       *ns_param_nearest (const char *name);
 /* All definitions, sorted by name (owned by the registry). */
 GPtrArray        *ns_param_all           (void);
 

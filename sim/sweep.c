@@ -703,6 +703,20 @@ try_value (const NsSweep *sweep, const NsSweepDim *dim, const char *value, GErro
   return FALSE;
 }
 
+/* The reason in a value's error without the "--param PATH=VALUE: " it may start with
+ * (check_dim's message names the dimension and value already). */
+static const char *
+value_reason (const GError *error, const char *path)
+{
+  g_autofree char *prefix = g_strdup_printf ("--param %s=", path);
+  const char *colon;
+
+  if (!g_str_has_prefix (error->message, prefix))
+    return error->message;
+  colon = strstr (error->message + strlen (prefix), ": ");
+  return colon != NULL ? colon + 2 : error->message;
+}
+
 /* Every value of a dimension must give a scenario that loads (and a workload that sets up,
  * a parameter value in range): a typo is refused before any point runs. A dimension none
  * of whose values works is a mistake in PATH and is said so. */
@@ -731,18 +745,23 @@ check_dim (const NsSweep *sweep, const NsSweepDim *dim, GError **error)
     return TRUE;
   if (n_bad == dim->values->len)
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s=%s: no value works: %s",
-                 dim->path, dim->spec, first->message);
+                 dim->path, dim->spec, value_reason (first, dim->path));
   else
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s=%s: the value '%s' does not "
                  "work (%u of %u values do not): %s", dim->path, dim->spec, first_value,
-                 n_bad, dim->values->len, first->message);
+                 n_bad, dim->values->len, value_reason (first, dim->path));
   g_error_free (first);
   return FALSE;
 
 /* ERRORS */
 unknown_param:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: no parameter named '%s' "
-               "(netsim list params shows them)", dim->path, dim->path + 6);
+  if (ns_param_nearest (dim->path + 6) != NULL)
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: no parameter named '%s' (did "
+                 "you mean 'param.%s'? netsim list params shows them)", dim->path,
+                 dim->path + 6, ns_param_nearest (dim->path + 6));
+  else
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: no parameter named '%s' "
+                 "(netsim list params shows them)", dim->path, dim->path + 6);
   return FALSE;
 }
 

@@ -97,6 +97,20 @@ START_TEST (test_strv_append)
 }
 END_TEST
 
+/* ns_str_distance: Levenshtein's, symmetric, 0 only for equal strings. */
+START_TEST (test_str_distance)
+{
+  ck_assert_uint_eq (ns_str_distance ("kitten", "sitting"), 3);
+  ck_assert_uint_eq (ns_str_distance ("sitting", "kitten"), 3);
+  ck_assert_uint_eq (ns_str_distance ("", "abc"), 3);
+  ck_assert_uint_eq (ns_str_distance ("abc", ""), 3);
+  ck_assert_uint_eq (ns_str_distance ("cpu.ipc", "cpu.ipc"), 0);
+  ck_assert_uint_eq (ns_str_distance ("latency_cycle", "latency_cycles"), 1);
+  ck_assert_uint_eq (ns_str_distance ("latancy", "latency"), 1);
+  ck_assert_uint_eq (ns_str_distance ("ab", "ba"), 2);
+}
+END_TEST
+
 static Suite *
 common_suite (void)
 {
@@ -105,6 +119,7 @@ common_suite (void)
 
   tcase_add_test (tc, test_derive_seed);
   tcase_add_test (tc, test_strv_append);
+  tcase_add_test (tc, test_str_distance);
   tcase_add_test (tc, test_params_kept);
   tcase_add_test (tc, test_params_replaced);
   tcase_add_test (tc, test_params_absent);

@@ -76,7 +76,15 @@ START_TEST (test_rejects_bad_values)
 
   ck_assert (!ns_params_set (p, "no.such.param", "1", "s", &err));
   ck_assert (strstr (err->message, "unknown parameter"));
+  ck_assert (strstr (err->message, "did you mean") == NULL);
   g_clear_error (&err);
+  /* a misspelling names the parameter it is near */
+  ck_assert (!ns_params_set (p, "cache.l2.latency_cycle", "14", "s", &err));
+  ck_assert_msg (strstr (err->message, "(did you mean 'cache.l2.latency_cycles'?") != NULL,
+                 "%s", err->message);
+  g_clear_error (&err);
+  ck_assert_str_eq (ns_param_nearest ("cpu.ipcc"), "cpu.ipc");
+  ck_assert_ptr_null (ns_param_nearest ("cpu"));
   ck_assert (!ns_params_set (p, "cpu.smt", "1.5", "s", &err));
   ck_assert (strstr (err->message, "integer"));
   g_clear_error (&err);

@@ -224,6 +224,10 @@ expect 2 "--resume of another version's file" -- "$NETSIM" sweep -q $GRID -o "$T
 expect 2 "no --output" -- "$NETSIM" sweep -q $GRID "$SC"
 expect 2 "bad range" -- "$NETSIM" sweep -q --param workload.depth=1:5 -o "$TMP/x.csv" "$SC"
 expect 2 "unknown parameter" -- "$NETSIM" sweep -q --param param.no.such=1,2 -o "$TMP/x.csv" "$SC"
+expect 2 "a misspelt parameter" -- "$NETSIM" sweep -q --param param.cache.l2.latancy_cycles=14 \
+  -o "$TMP/x.csv" "$SC"
+grep -q "no parameter named 'cache.l2.latancy_cycles' (did you mean 'param.cache.l2.latency_cycles'?" \
+  "$TMP/err" && ok || bad "a misspelt parameter gets no suggestion: $(cat "$TMP/err")"
 expect 2 "unknown variant" -- "$NETSIM" sweep -q --variant nope --param seed=1,2 -o "$TMP/x.csv" "$SC"
 expect 2 "the second of two variants unknown" -- "$NETSIM" sweep -q --param variant=plain-ret,nope \
   -o "$TMP/x.csv" "$SC"
@@ -277,6 +281,11 @@ expect 2 "a version the variant's patch cannot go on" -- "$NETSIM" sweep -q \
   --param variant=7950x-f1-after --param 'kernel.version=6.1.0-rc7,6.3' -o "$TMP/kv.csv" "$TC"
 grep -q "the value '6.3' does not work (1 of 2 values do not): .*attribute 'version': kernel 6.3 has the merged tc retpoline wrapper" \
   "$TMP/err" && [ ! -e "$TMP/kv.csv" ] && ok || bad "a version the patch refuses is not refused up front: $(cat "$TMP/err")"
+# a dimension none of whose values works names itself once, then the reason
+expect 2 "a second patch on a variant with none" -- "$NETSIM" sweep -q --param variant=7950x-f1-before \
+  --param 'kernel.patch[2].name=tc-wrapper-cls-last' -o "$TMP/kv.csv" "$TC"
+grep -q "^netsim sweep: --param kernel.patch\[2\].name=tc-wrapper-cls-last: no value works: cannot create patch\[2\]" \
+  "$TMP/err" && [ ! -e "$TMP/kv.csv" ] && ok || bad "the dimension is not named once: $(cat "$TMP/err")"
 # a value meant for a variant that has what it sets is not refused because the first variant
 # has not: that variant's points fail (exit 1), the other's run
 expect 1 "sweep a value only the second variant takes" -- "$NETSIM" sweep -q \
