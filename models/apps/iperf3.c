@@ -144,7 +144,8 @@ struct _Iperf {
   guint          n_extra_connected;  /* the first n_extra_connected extras connect()ed */
   NsPollWqueues *cpwq, *spwq;
   IperfTimers   *timers;       /* the client's timer list (single thread) */
-  struct file  **sel_files;    /* select argument arrays (client, server) */
+  struct file  **sel_files;    /* select argument arrays by descriptor (client's nfds, then
+                                  the server's) */
   guint32       *sel_events, *sel_revents;
   NsNetCounters  mark;
   NsTime         mark_cslept, mark_sslept;
@@ -330,6 +331,33 @@ run_timers (NsThread *t, Iperf *ip)
   user_leave (t);
 }
 
+/* iperf3 3.15's descriptors: each socket and each stream's mkstemp buffer takes the lowest
+ * free number, and iperf_new_stream keeps the buffer's fd open (esnet/iperf
+ * src/iperf_api.c), so the select sets have holes. Client: control connection 3, stream
+ * i's socket 4 + 2i, its buffer 5 + 2i; max_fd is the last stream's socket. Server: TCP
+ * listener 3, control 4, the first UDP listener 5, which becomes stream 0's socket;
+ * iperf_udp_accept opens the next listener before iperf_new_stream opens the buffer, so
+ * stream i >= 1's socket is 2i + 4 and its buffer 2i + 7 (stream 0's 7); the last
+ * listener, 2n + 4, is closed once every stream is accepted but max_fd stays there. */
+static guint
+client_stream_fd (guint i)
+{
+  return 4 + 2 * i;
+}
+
+static guint
+server_stream_fd (guint i)
+{
+  return i == 0 ? 5 : 2 * i + 4;
+}
+
+#define IPERF_CLIENT_CTRL_FD   3
+#define IPERF_SERVER_LISTEN_FD 3
+#define IPERF_SERVER_CTRL_FD   4
+/* select's nfds (max_fd + 1) on each side for n streams */
+#define IPERF_CLIENT_NFDS(n)   (2 * (n) + 3)
+#define IPERF_SERVER_NFDS(n)   (2 * (n) + 5)
+
 /* The client's main loop (iperf_run_client, TEST_RUNNING). */
 static void
 client_single_thread (NsThread *t, gpointer data)
@@ -342,7 +370,7 @@ client_single_thread (NsThread *t, gpointer data)
     ip->streams[i].start = ns_thread_now (t);
   create_client_timers (t, ip);
   for (;;) {
-    guint k = 0;
+    guint nfds = IPERF_CLIENT_NFDS (ip->n_streams);
     NsTime until;
     user_enter (t, &fn_u_loop);
     /* estimate: ~60 instructions (fd_set copies of 2 x 128 bytes, tmr_timeout) */
@@ -350,14 +378,15 @@ client_single_thread (NsThread *t, gpointer data)
     iperf_time_now (t);
     until = tmr_timeout (t, ip->timers);
     user_leave (t);
-    files[k] = ip->cctrl;
-    events[k++] = EPOLLIN;
+    memset (files, 0, nfds * sizeof *files);
+    files[IPERF_CLIENT_CTRL_FD] = ip->cctrl;
+    events[IPERF_CLIENT_CTRL_FD] = EPOLLIN;
     for (guint i = 0; i < ip->n_streams; i++)
-      if (ip->streams[i].green) {
-        files[k] = ip->streams[i].cfile;
-        events[k++] = EPOLLOUT;
+      if (ip->streams[i].green) {       /* a throttled stream is FD_CLR'd from the set */
+        files[client_stream_fd (i)] = ip->streams[i].cfile;
+        events[client_stream_fd (i)] = EPOLLOUT;
       }
-    ns_sys_select (t, ip->stack, ip->cpwq, files, events, k, revents, until);
+    ns_sys_select (t, ip->stack, ip->cpwq, files, events, nfds, revents, until);
     user_enter (t, &fn_u_loop);
     iperf_send (t, ip);
     user_leave (t);
@@ -377,18 +406,19 @@ static void
 server_single_thread (NsThread *t, gpointer data)
 {
   Iperf *ip = data;
-  guint n = ip->n_streams + 2;
-  struct file **files = ip->sel_files + ip->n_streams + 1;
-  guint32 *events = ip->sel_events + ip->n_streams + 1;
-  guint32 *revents = ip->sel_revents + ip->n_streams + 1;
+  guint n = IPERF_SERVER_NFDS (ip->n_streams);
+  guint off = IPERF_CLIENT_NFDS (ip->n_streams);
+  struct file **files = ip->sel_files + off;
+  guint32 *events = ip->sel_events + off;
+  guint32 *revents = ip->sel_revents + off;
 
-  files[0] = ip->slisten;
-  events[0] = EPOLLIN;
-  files[1] = ip->sctrl;
-  events[1] = EPOLLIN;
+  files[IPERF_SERVER_LISTEN_FD] = ip->slisten;
+  events[IPERF_SERVER_LISTEN_FD] = EPOLLIN;
+  files[IPERF_SERVER_CTRL_FD] = ip->sctrl;
+  events[IPERF_SERVER_CTRL_FD] = EPOLLIN;
   for (guint i = 0; i < ip->n_streams; i++) {
-    files[i + 2] = ip->streams[i].sfile;
-    events[i + 2] = EPOLLIN;
+    files[server_stream_fd (i)] = ip->streams[i].sfile;
+    events[server_stream_fd (i)] = EPOLLIN;
   }
   for (;;) {
     user_enter (t, &fn_u_loop);
@@ -404,7 +434,7 @@ server_single_thread (NsThread *t, gpointer data)
     for (guint i = 0; i < ip->n_streams; i++) {
       /* estimate: ~6 instructions per stream (SLIST walk, FD_ISSET) */
       ns_insns (t, 6);
-      if (revents[i + 2])
+      if (revents[server_stream_fd (i)])
         iperf_udp_recv (t, &ip->streams[i]);
     }
     user_leave (t);
@@ -645,11 +675,12 @@ spawn_threads (Iperf *ip)
 
   if (ip->threading == IPERF_SINGLE) {
     guint n = ip->n_streams + 1;
+    guint nfds = IPERF_CLIENT_NFDS (ip->n_streams) + IPERF_SERVER_NFDS (ip->n_streams);
     ip->cpwq = ns_poll_wqueues_new (s, n + 1);
     ip->spwq = ns_poll_wqueues_new (s, n + 2);
-    ip->sel_files = g_new0 (struct file *, 2 * n + 1);
-    ip->sel_events = g_new0 (guint32, 2 * n + 1);
-    ip->sel_revents = g_new0 (guint32, 2 * n + 1);
+    ip->sel_files = g_new0 (struct file *, nfds);
+    ip->sel_events = g_new0 (guint32, nfds);
+    ip->sel_revents = g_new0 (guint32, nfds);
     ip->timers = iperf_timers_new (ip->machine, ip->n_streams + IPERF3_TEST_TIMERS);
     ns_netstack_start_cpu (s, ip->client_cpu);
     ns_engine_spawn (ip->engine, "iperf3-server", ip->server_cpu, NS_THREAD_USER, 0,

@@ -14,8 +14,10 @@ void           ns_poll_wqueues_free (NsPollWqueues *pwq);
  * is the time asleep between them. */
 NsTime         ns_poll_wqueues_slept (const NsPollWqueues *pwq, NsTime now);
 
-/* select(n, readfds, writefds, NULL, timeout) over files[0..n): events[i] is EPOLLIN for a
- * file in the read set, EPOLLOUT in the write set. revents[i] gets what is ready. Polls
+/* select(n, readfds, writefds, NULL, timeout) over files[0..n), indexed by descriptor
+ * (n = nfds): events[i] is EPOLLIN for a file in the read set, EPOLLOUT in the write set;
+ * files[i] NULL for a descriptor in neither (a clear bit: do_select tests it, and skips a
+ * bitmap word that has none set). revents[i] gets what is ready (0 for a NULL). Polls
  * every file; if none is ready, registers on their wait queues, sleeps until a wake-up
  * (the CPU is free meanwhile), polls again. Returns the number of bits set in the result
  * sets (do_select: a file ready for reading and writing counts twice).
