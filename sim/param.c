@@ -87,6 +87,18 @@ ns_param_nearest (const char *name)
   return best <= limit ? nearest : NULL;
 }
 
+/* See param.h. */
+char *
+ns_param_unknown_hint (const char *name, const char *prefix)
+{
+  const char *nearest = ns_param_nearest (name);
+
+  if (nearest == NULL)
+    return g_strdup ("(netsim list params shows them all)");
+  return g_strdup_printf ("(did you mean '%s%s'? netsim list params shows them all)",
+                          prefix, nearest);
+}
+
 /* Every definition, sorted by name. */
 GPtrArray *
 ns_param_all (void)
@@ -319,12 +331,10 @@ ns_params_set (NsParams *params, const char *name, const char *value, const char
 
 /* ERRORS */
 unknown:
-  if (ns_param_nearest (name) != NULL)
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "unknown parameter '%s' (did you mean "
-                 "'%s'? netsim list params shows them all)", name, ns_param_nearest (name));
-  else
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-                 "unknown parameter '%s' (netsim list params shows them all)", name);
+  {
+    g_autofree char *hint = ns_param_unknown_hint (name, "");
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "unknown parameter '%s' %s", name, hint);
+  }
   return FALSE;
 no_source:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "parameter %s: a value needs a source", name);

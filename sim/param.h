@@ -36,6 +36,9 @@ const NsParamDef *ns_param_lookup        (const char *name);
 /* The registered name nearest name when it is near enough to be its misspelling (within a
  * fifth of its length in edits, at least 2), else NULL: for "did you mean". */
 const char       *ns_param_nearest (const char *name);
+/* The parenthesis an unknown parameter's error ends with: "(did you mean 'PREFIXNEAREST'?
+ * netsim list params shows them all)", without the question when no name is near. */
+char             *ns_param_unknown_hint (const char *name, const char *prefix);
 /* All definitions, sorted by name (owned by the registry). */
 GPtrArray        *ns_param_all           (void);
 

@@ -755,13 +755,11 @@ check_dim (const NsSweep *sweep, const NsSweepDim *dim, GError **error)
 
 /* ERRORS */
 unknown_param:
-  if (ns_param_nearest (dim->path + 6) != NULL)
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: no parameter named '%s' (did "
-                 "you mean 'param.%s'? netsim list params shows them)", dim->path,
-                 dim->path + 6, ns_param_nearest (dim->path + 6));
-  else
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: no parameter named '%s' "
-                 "(netsim list params shows them)", dim->path, dim->path + 6);
+  {
+    g_autofree char *hint = ns_param_unknown_hint (dim->path + 6, "param.");
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--param %s: no parameter named '%s' %s",
+                 dim->path, dim->path + 6, hint);
+  }
   return FALSE;
 }
 
