@@ -931,6 +931,30 @@ overlap:
   return FALSE;
 }
 
+/* Notes a client and server thread on SMT siblings of one core: the machine shares the
+ * core's caches between them but runs each at the core's full speed (no shared issue
+ * width, ROB or fill buffers), so the pair's throughput there is an upper bound. */
+static void
+note_smt_siblings (Iperf *ip, NsMachine *machine)
+{
+  guint span = ip->threading == IPERF_SINGLE ? 1 : ip->n_streams;
+  g_autofree char *note = NULL;
+
+  for (guint i = 0; i < span; i++)
+    for (guint j = 0; j < span; j++)
+      if (ns_machine_core_of (machine, ip->client_cpu + i) ==
+          ns_machine_core_of (machine, ip->server_cpu + j))
+        goto siblings;
+  return;
+
+siblings:
+  note = g_strdup_printf ("iperf3: client and server threads share a core (SMT siblings, "
+                          "client-cpu %u, server-cpu %u): the model shares the core's caches "
+                          "but runs each thread at the core's full speed, so this "
+                          "throughput is an upper bound", ip->client_cpu, ip->server_cpu);
+  ns_build_note (ns_machine_build (machine), note);
+}
+
 /* Refuses client_idle / server_idle under per-stream threading: those are the fraction of
  * time the single thread sleeps in select(), and 3.16+'s per-stream threads block in
  * sendto()/recvfrom() with no select() poll table to time. At the attribute a set gave
@@ -1007,6 +1031,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   if (extra_head && !make_extra_sockets (ip, extra_rp, extra_wild, error, sc))
     goto fail;
   map_stream_buffers (ip);
+  note_smt_siblings (ip, machine);
   spawn_threads (ip);
   return ip;
 

@@ -140,6 +140,32 @@ START_TEST (test_length_in_kib)
 }
 END_TEST
 
+/* Client and server on SMT siblings of one core (the generic profile's CPUs 0 and 4) get a
+ * note that each runs at the core's full speed; on two cores, none. */
+START_TEST (test_smt_siblings_noted)
+{
+  g_autofree char *sib = write_scenario ("smt.xml", "generic", "streams=\"1\" length=\"1000\" "
+                                         "rate=\"0\" client-cpu=\"0\" server-cpu=\"4\"",
+                                         short_measure);
+  g_autofree char *two = write_scenario ("two.xml", "generic", "streams=\"1\" length=\"1000\" "
+                                         "rate=\"0\" client-cpu=\"0\" server-cpu=\"1\"",
+                                         short_measure);
+  NsRunResult *res;
+  const NsVariantResult *vr = run_ok (sib, NULL, &res);
+  gboolean noted = FALSE;
+
+  for (guint i = 0; vr->notes && vr->notes[i]; i++)
+    noted = noted || strstr (vr->notes[i], "share a core (SMT siblings, client-cpu 0, "
+                             "server-cpu 4)") != NULL;
+  ck_assert_msg (noted, "no SMT-sibling note");
+  ns_run_result_free (res);
+  vr = run_ok (two, NULL, &res);
+  for (guint i = 0; vr->notes && vr->notes[i]; i++)
+    ck_assert_msg (strstr (vr->notes[i], "SMT siblings") == NULL, "%s", vr->notes[i]);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* kbytes_per_sec = datagrams_per_sec × length / 1024; unlimited senders lose nothing when
  * the reader keeps up. */
 START_TEST (test_metrics_agree)
@@ -721,6 +747,7 @@ iperf3_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_bad_attributes);
   tcase_add_test (tc, test_length_in_kib);
+  tcase_add_test (tc, test_smt_siblings_noted);
   tcase_add_test (tc, test_metrics_agree);
   tcase_add_test (tc, test_paced_single);
   tcase_add_test (tc, test_traffic_taken_by_extras_reads_zero);
