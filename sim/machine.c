@@ -1219,6 +1219,7 @@ copy_mitigations (NsMitigations *dst, const NsMitigations *src)
   }
   *dst = *src;
   dst->explain = g_strdupv (src->explain);
+  dst->notes = g_strdupv (src->notes);
 }
 
 /* Reserves the simulated address space, shrinking the request if the host refuses. */

@@ -318,6 +318,7 @@ void
 ns_mitigations_clear (NsMitigations *mit)
 {
   g_clear_pointer (&mit->explain, g_strfreev);
+  g_clear_pointer (&mit->notes, g_strfreev);
 }
 
 typedef struct {
@@ -904,6 +905,35 @@ ns_mitigation_cmdline_keys (void)
   return g_string_free (keys, FALSE);
 }
 
+/* Command-line keys the model reads that mainline gained after some of the kernels it
+ * runs: on an older kernel the key is applied as a backport (the profiles' defaults model
+ * stable backports too), and the run says so. */
+static const struct { const char *key, *since, *what; } backported_keys[] = {
+  /* the profiles' BHI defaults change at 6.9.0-rc4 (e.g. xeon-gold-6230r.xml) */
+  { "spectre_bhi", "6.9.0-rc4", "the BHI mitigation series" },
+};
+
+/* Adds to out->notes that key, read on kernel, is newer than it. */
+static void
+note_backported_key (const char *key, const char *kernel, NsMitigations *out)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (backported_keys); i++) {
+    g_autofree char *note = NULL;
+    char **notes;
+    if (strcmp (key, backported_keys[i].key) || version_cmp_from (kernel,
+                                                                 backported_keys[i].since) >= 0)
+      continue;
+    note = g_strdup_printf ("kernel command line: %s= is mainline from %s (%s); kernel %s "
+                            "has it only through a backport, which the model assumes",
+                            key, backported_keys[i].since, backported_keys[i].what, kernel);
+    if (out->notes != NULL && g_strv_contains ((const char *const *) out->notes, note))
+      continue;
+    notes = ns_strv_append ((const char *const *) out->notes, note);
+    g_strfreev (out->notes);
+    out->notes = notes;
+  }
+}
+
 /* Applies a whole command line to out (which holds the profile default): each key's last
  * value (the keys of the unaffected bugs ignored; '-' in a key is '_', as parameq() has
  * it, and quotes stripped, as next_arg() does, except for the spectre_v2 keys, which
@@ -927,6 +957,8 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
     normalise_arg (args[i], &value);
     ok = check_exact_spelling (raw, args[i], value, error) &&
          apply_arg (args[i], value, &cmd, out, why, error);
+    if (ok)
+      note_backported_key (args[i], kernel, out);
   }
   if (ok) {
     apply_overrides (&cmd, out, why);

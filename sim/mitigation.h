@@ -95,6 +95,8 @@ typedef struct {
                                kernel restricts prediction as eIBRS does */
   /* one line per mitigation: "spectre_v2=retpoline: <why>"; NULL-terminated */
   char       **explain;
+  /* notes on command-line keys newer than the kernel, applied as backports (NULL: none) */
+  char       **notes;
 } NsMitigations;
 
 /* Picks the default matching kernel_version from defaults[0..n) (error if none matches),

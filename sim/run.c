@@ -360,6 +360,8 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
       !check_retpoline_built (vs, error) || !check_config_values (vs->sc, vs->build, error) ||
       !check_batch_length (vs, error))
     goto fail;
+  for (guint i = 0; vs->mit.notes && vs->mit.notes[i]; i++)
+    ns_build_note (vs->build, vs->mit.notes[i]);
   return TRUE;
 
 /* ERRORS */

@@ -385,6 +385,31 @@ START_TEST (test_nosmt)
 }
 END_TEST
 
+/* spectre_bhi= came in v6.9-rc4: on 6.9.0-rc1 it is applied as a backport with a note
+ * (once, however often given); on 6.9 and for keys older than the kernel, no note. */
+START_TEST (test_key_newer_than_kernel_noted)
+{
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.9.0-rc1", "spectre_bhi=on spectre_bhi=off",
+                                    &m, NULL));
+  ck_assert_ptr_nonnull (m.notes);
+  ck_assert_uint_eq (g_strv_length (m.notes), 1);
+  ck_assert_msg (strstr (m.notes[0], "spectre_bhi= is mainline from 6.9.0-rc4") != NULL &&
+                 strstr (m.notes[0], "kernel 6.9.0-rc1 has it only through a backport") != NULL,
+                 "%s", m.notes[0]);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);         /* applied: the last value wins */
+  ns_mitigations_clear (&m);
+  ck_assert_ptr_null (m.notes);
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.9.0-rc4", "spectre_bhi=on", &m, NULL));
+  ck_assert_ptr_null (m.notes);
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_bhi=on retbleed=off", &m);
+  ck_assert_ptr_null (m.notes);
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
 START_TEST (test_retbleed_values)
 {
   NsMitigations m;
@@ -675,6 +700,7 @@ main (void)
 
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_kernel_version_range);
+  tcase_add_test (tc, test_key_newer_than_kernel_noted);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);
