@@ -955,6 +955,45 @@ siblings:
   ns_build_note (ns_machine_build (machine), note);
 }
 
+/* iperf3's MAX_STREAMS (src/iperf.h): -P above it is refused */
+#define IPERF3_MAX_STREAMS  128
+/* glibc's FD_SETSIZE, and the default soft RLIMIT_NOFILE: a single iperf3 cannot open,
+ * or FD_SET, a descriptor at or above it */
+#define IPERF3_FD_LIMIT     1024
+
+/* Notes a run of more streams than iperf3 takes (workload.streams stands for the lookup
+ * chain's length there) and what the single loop then does that no iperf3 does: select()
+ * over every stream's descriptor (core_sys_select's kvmalloc of the sets above 320
+ * descriptors is not modelled) and, with a rate, one timer list of all the pacing timers,
+ * which tmr_run re-sorts from the head (N² compares a tick: past a few hundred streams a
+ * tick's re-sorting can outlast the tick, and the client falls behind into its timers). */
+static void
+note_past_max_streams (Iperf *ip, NsMachine *machine)
+{
+  guint nfds = IPERF_SERVER_NFDS (ip->n_streams);
+  g_autofree char *note = NULL;
+
+  if (ip->n_streams <= IPERF3_MAX_STREAMS)
+    return;
+  if (ip->threading != IPERF_SINGLE)
+    note = g_strdup_printf ("iperf3: %u streams, more than iperf3 takes (it stops at %u, "
+                            "MAX_STREAMS): read the run as a what-if of the lookup chain's "
+                            "length", ip->n_streams, IPERF3_MAX_STREAMS);
+  else
+    note = g_strdup_printf ("iperf3: %u streams in one client and one server loop, which "
+                            "no iperf3 runs (it stops at %u, MAX_STREAMS); read the run as a "
+                            "what-if of the lookup chain's length. The server's select() "
+                            "watches %u descriptors%s%s", ip->n_streams, IPERF3_MAX_STREAMS,
+                            nfds, nfds > IPERF3_FD_LIMIT ? " (past glibc's FD_SETSIZE and "
+                            "the default open-file limit, 1024)" : "",
+                            ip->rate == 0 ? "" : "; the client's one timer list holds every "
+                            "stream's pacing timer, re-sorted by a walk from its head at "
+                            "each tick (streams squared compares a tick: once they outlast "
+                            "the tick the client falls behind and runs little but its "
+                            "timers; rate 0 has no pacing timers)");
+  ns_build_note (ns_machine_build (machine), note);
+}
+
 /* Refuses client_idle / server_idle under per-stream threading: those are the fraction of
  * time the single thread sleeps in select(), and 3.16+'s per-stream threads block in
  * sendto()/recvfrom() with no select() poll table to time. At the attribute a set gave
@@ -1032,6 +1071,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
     goto fail;
   map_stream_buffers (ip);
   note_smt_siblings (ip, machine);
+  note_past_max_streams (ip, machine);
   spawn_threads (ip);
   return ip;
 

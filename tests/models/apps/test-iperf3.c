@@ -166,6 +166,50 @@ START_TEST (test_smt_siblings_noted)
 }
 END_TEST
 
+/* The note of a run's first variant containing needle, or NULL. */
+static const char *
+note_with (const NsVariantResult *vr, const char *needle)
+{
+  for (guint i = 0; vr->notes && vr->notes[i]; i++)
+    if (strstr (vr->notes[i], needle) != NULL)
+      return vr->notes[i];
+  return NULL;
+}
+
+/* More streams than iperf3's 128 are noted as a what-if of the chain, with what the one
+ * loop does that iperf3 cannot: the timer list only with a rate, the descriptor limit
+ * only past 1024 descriptors; 128 streams get no note. */
+START_TEST (test_past_max_streams_noted)
+{
+  g_autofree char *at = write_scenario ("p128.xml", "generic", "streams=\"128\" "
+                                        "length=\"1000\" rate=\"1G\"", short_measure);
+  g_autofree char *paced = write_scenario ("p129.xml", "generic", "streams=\"129\" "
+                                           "length=\"1000\" rate=\"1G\"", short_measure);
+  g_autofree char *wide = write_scenario ("p600.xml", "generic", "streams=\"600\" "
+                                          "length=\"1000\" rate=\"0\"", short_measure);
+  NsRunResult *res;
+  const NsVariantResult *vr = run_ok (at, NULL, &res);
+  const char *note;
+
+  ck_assert_msg (note_with (vr, "MAX_STREAMS") == NULL, "%s", note_with (vr, "MAX_STREAMS"));
+  ns_run_result_free (res);
+  vr = run_ok (paced, NULL, &res);
+  note = note_with (vr, "MAX_STREAMS");
+  ck_assert_msg (note != NULL && strstr (note, "129 streams in one client and one server "
+                                         "loop") != NULL, "%s", note ? note : "no note");
+  ck_assert_msg (strstr (note, "watches 263 descriptors;") != NULL, "%s", note);
+  ck_assert_msg (strstr (note, "FD_SETSIZE") == NULL, "%s", note);
+  ck_assert_msg (strstr (note, "timer list") != NULL, "%s", note);
+  ns_run_result_free (res);
+  vr = run_ok (wide, NULL, &res);
+  note = note_with (vr, "MAX_STREAMS");
+  ck_assert_msg (note != NULL && strstr (note, "watches 1205 descriptors (past glibc's "
+                                         "FD_SETSIZE") != NULL, "%s", note ? note : "no note");
+  ck_assert_msg (strstr (note, "timer list") == NULL, "%s", note);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* kbytes_per_sec = datagrams_per_sec × length / 1024; unlimited senders lose nothing when
  * the reader keeps up. */
 START_TEST (test_metrics_agree)
@@ -748,6 +792,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_bad_attributes);
   tcase_add_test (tc, test_length_in_kib);
   tcase_add_test (tc, test_smt_siblings_noted);
+  tcase_add_test (tc, test_past_max_streams_noted);
   tcase_add_test (tc, test_metrics_agree);
   tcase_add_test (tc, test_paced_single);
   tcase_add_test (tc, test_traffic_taken_by_extras_reads_zero);
