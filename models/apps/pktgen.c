@@ -143,7 +143,10 @@ static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
  * (doc/census/pktgen.md), body instructions (each function's total less its prologue,
  * epilogue and return, which the machine charges per call); a caller's count includes its
  * call instructions. */
-static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 900, NS_FN_STATIC, 1);
+/* pktgen_thread_worker: the kthread's threadfn, which kthread() calls through its pointer
+ * (kthread_create_on_node in pktgen_create_thread), so never inlined */
+static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 900,
+                NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn___memset, "__memset", 70, NS_FN_EXTERN, 200);
 /* memset_erms: __memset's alternative on an ERMS CPU, entered by its patched jmp. Size:
@@ -430,13 +433,14 @@ pktgen_worker_turn (NsThread *t, Pktgen *pg)
     pg->errors++;
 }
 
-/* pktgen_thread_worker: the kthread's endless loop, one worker turn per packet. */
+/* pktgen_thread_worker: the kthread's endless loop, one worker turn per packet; kthread()
+ * enters it by an indirect call (threadfn(data)). */
 static void
 pktgen_thread_worker (NsThread *t, gpointer data)
 {
   Pktgen *pg = data;
 
-  ns_call (t, &fn_pktgen_thread_worker);
+  ns_icall (t, &fn_pktgen_thread_worker);
   for (;;)
     pktgen_worker_turn (t, pg);
 }

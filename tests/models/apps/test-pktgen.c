@@ -124,6 +124,28 @@ START_TEST (test_mod_cur_headers_and_tcf_classify_charge_their_census_bodies)
 }
 END_TEST
 
+/* pktgen_thread_worker is the kthread's threadfn, entered through kthread()'s pointer, so
+ * it stays out of line and keeps its own instructions and those of pktgen_xmit and
+ * fill_packet_ipv4, which it inlines (census: 229 a loop iteration), as perf shows them;
+ * folded into its one "caller" they would go to no function. */
+START_TEST (test_thread_worker_keeps_its_body)
+{
+  NsRunResult *r = NULL;
+  const NsBreakdownRow *worker, *fill;
+
+  run_pktgen ("ryzen9-7950x", "", NULL, &r);
+  worker = breakdown_row (r, "pktgen_thread_worker");
+  fill = breakdown_row (r, "fill_packet_ipv4");
+  ck_assert (worker != NULL && fill != NULL);
+  ck_assert_double_eq (worker->inlined_per_op, 0.0);
+  ck_assert_double_eq_tol (fill->inlined_per_op, 1.0, 0.01);
+  ck_assert_msg (worker->total_per_op > fill->body_total_per_op + 50.0,
+                 "pktgen_thread_worker %.2f cycles a packet, fill_packet_ipv4's body %.2f",
+                 worker->total_per_op, fill->body_total_per_op);
+  ns_run_result_free (r);
+}
+END_TEST
+
 /* dev_hard_start_xmit charges its census body: 64 instructions less its prologue and
  * epilogue, 17, is 47 (doc/census/xmit.md: set-up 16 and the loop's top 14, 8 + 5 around
  * the driver call, 9 after it, the exit 11, with netdev_start_xmit inlined);
@@ -528,8 +550,9 @@ END_TEST
  * headers) to 42: the model runs 42 and refuses 41 rather than run another size. A
  * 42-byte frame makes the calls a 60-byte one makes: pktgen_finalize_skb's
  * skb_put_zero runs whatever the pad's length (0 bytes there, 2 at 60). Over 200 us
- * (about 280 packets) a packet the window cuts in two moves a count by under 0.01 a
- * packet; a call missing from one size would move it by 1. */
+ * (about 480 packets of about 56 calls each) the packets the window cuts in two move the
+ * calls per packet by under 56 / 480 ≈ 0.12 (the window's work over its whole packets);
+ * a call missing from one size would move them by 1. */
 START_TEST (test_pkt_size_floor_is_the_headers)
 {
   g_autoptr (GError) error = NULL;
@@ -541,7 +564,7 @@ START_TEST (test_pkt_size_floor_is_the_headers)
   v42 = r->variants->pdata[0];
   v60 = r60->variants->pdata[0];
   ck_assert_double_eq_tol (v42->events_per_op[NS_CAUSE_CALL],
-                           v60->events_per_op[NS_CAUSE_CALL], 0.05);
+                           v60->events_per_op[NS_CAUSE_CALL], 0.5);
   ns_run_result_free (r);
   ns_run_result_free (r60);
   r = run_kernel ("", "pkt-size=\"41\"", &error);
@@ -635,6 +658,7 @@ pktgen_suite (void)
 
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_deterministic);
+  tcase_add_test (tc, test_thread_worker_keeps_its_body);
   tcase_add_test (tc, test_dev_hard_start_xmit_charges_its_census_body);
   tcase_add_test (tc, test_mod_cur_headers_and_tcf_classify_charge_their_census_bodies);
   tcase_add_test (tc, test_filters_cost_and_continue_versus_pass);
