@@ -172,12 +172,23 @@ table_causes (GString *out, const double *by_cause, gboolean delta)
   g_string_append_c (out, '\n');
 }
 
+/* v, or 0 where it would print as ±0 at half_step (half the last printed digit), so no
+ * figure prints as "-0.000" */
+static double
+printed (double v, double half_step)
+{
+  return fabs (v) < half_step ? 0.0 : v;
+}
+
 /* One breakdown line: name, calls, inlined, cycles (bracketed for an inlined body), causes;
  * delta: a line of differences (signed figures, causes that changed). */
 static void
 table_breakdown_line (GString *out, const char *name, double calls, double inlined,
                       double total, const double *by_cause, gboolean body, gboolean delta)
 {
+  calls = printed (calls, 0.0005);
+  inlined = printed (inlined, 0.0005);
+  total = printed (total, 0.005);
   if (delta)
     g_string_append_printf (out, body ? "  %-32s %+9.3f %+9.3f [%+9.2f]"
                                       : "  %-32s %+9.3f %+9.3f %+10.2f ",
@@ -429,6 +440,25 @@ table_explain_setup (GString *out, const NsVariantResult *b, const NsVariantResu
   g_string_free (d.items, TRUE);
 }
 
+/* The rows of differences a table prints: those with a figure that does not print as 0;
+ * *hidden counts the others (the JSON lists every row). */
+static GPtrArray *
+table_printed_deltas (GPtrArray *rows, guint *hidden)
+{
+  GPtrArray *shown = g_ptr_array_new ();
+
+  *hidden = 0;
+  for (guint i = 0; i < rows->len; i++) {
+    NsBreakdownRow *d = rows->pdata[i];
+    if (fabs (d->total_per_op) < 0.005 && fabs (d->body_total_per_op) < 0.005 &&
+        fabs (d->calls_per_op) < 0.0005 && fabs (d->inlined_per_op) < 0.0005)
+      (*hidden)++;
+    else
+      g_ptr_array_add (shown, d);
+  }
+  return shown;
+}
+
 /* Why a comparison's delta: per function, patched − baseline cycles per operation. */
 static void
 table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint top)
@@ -437,6 +467,8 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
   const NsVariantResult *p = r->variants->pdata[c->patched];
   GPtrArray *rows = ns_run_breakdown_delta (b, p);
   double cb = ns_run_cycles_per_op (b), cp = ns_run_cycles_per_op (p);
+  GPtrArray *shown;
+  guint hidden;
 
   g_string_append_printf (out, "\nwhy %s: %s → %s, per %s, patched − baseline "
                           "(cycles on all CPUs):\n", c->label, variant_label (b),
@@ -448,8 +480,14 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
   }
   g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
                           "cycles", "by cause");
-  if (table_breakdown_rows (out, rows, top, TRUE))
+  shown = table_printed_deltas (rows, &hidden);
+  if (table_breakdown_rows (out, shown, top, TRUE))
     table_body_note (out);
+  if (hidden > 0)
+    g_string_append_printf (out, "  (%u more function%s changed by under 0.005 cycles and "
+                            "0.0005 calls: --format json lists them)\n", hidden,
+                            hidden == 1 ? "" : "s");
+  g_ptr_array_unref (shown);
   g_string_append_printf (out, "  %-32s %9s %9s %+10.2f  (%.2f → %.2f, %+.2f %%; "
                           "metric %+.2f %%)\n", "total", "", "", cp - cb, cb, cp,
                           cb > 0 ? (cp - cb) / cb * 100.0 : 0.0, c->delta_pct);

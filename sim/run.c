@@ -984,8 +984,21 @@ add_to_delta (GHashTable *by_name, const NsBreakdownRow *row, double sign)
   }
 }
 
+/* TRUE if a row of differences changes no figure at all. */
+static gboolean
+delta_is_zero (const NsBreakdownRow *d)
+{
+  if (d->calls_per_op != 0.0 || d->inlined_per_op != 0.0)
+    return FALSE;
+  for (int c = 0; c < NS_CAUSE_N; c++)
+    if (d->cycles_per_op[c] != 0.0 || d->body_per_op[c] != 0.0)
+      return FALSE;
+  return TRUE;
+}
+
 /* Per function, patched − baseline of every per-operation figure of the breakdown, the
- * largest changes first (rows that do not change are left out). */
+ * largest changes first; only rows that change nothing at all are left out, so the rows
+ * add up to the change of the total. */
 GPtrArray *
 ns_run_breakdown_delta (const NsVariantResult *baseline, const NsVariantResult *patched)
 {
@@ -1004,8 +1017,7 @@ ns_run_breakdown_delta (const NsVariantResult *baseline, const NsVariantResult *
   g_hash_table_iter_init (&iter, by_name);
   while (g_hash_table_iter_next (&iter, NULL, &value)) {
     NsBreakdownRow *d = value;
-    if (delta_key (d) < 0.005 && fabs (d->calls_per_op) < 0.0005 &&
-        fabs (d->inlined_per_op) < 0.0005)
+    if (delta_is_zero (d))
       breakdown_row_free (d);
     else
       g_ptr_array_add (rows, d);
