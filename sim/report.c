@@ -278,7 +278,30 @@ table_breakdown_total (GString *out, const NsVariantResult *vr)
   table_causes (out, by_cause, FALSE);
 }
 
-/* The breakdown of one variant: its first top functions (0: all), then the total. */
+/* "name (CPU n)" of a thread row (newly allocated). */
+static char *
+thread_label (const NsThreadRow *row)
+{
+  return g_strdup_printf ("%s (CPU %u)", row->thread, row->cpu);
+}
+
+/* The total split by thread: each thread's cycles per operation and the share of its
+ * CPU's measured time they fill (the busiest CPU sets a saturated workload's rate). */
+static void
+table_breakdown_threads (GString *out, const NsVariantResult *vr)
+{
+  g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "by thread", "", "", "",
+                          "share of its CPU's measured time");
+  for (guint i = 0; i < vr->threads->len; i++) {
+    const NsThreadRow *row = vr->threads->pdata[i];
+    g_autofree char *label = thread_label (row);
+    g_string_append_printf (out, "    %-30s %9s %9s %10.2f  %.1f %%\n", label, "", "",
+                            row->cycles_per_op, row->busy * 100.0);
+  }
+}
+
+/* The breakdown of one variant: its first top functions (0: all), then the total and its
+ * split by thread. */
 static void
 table_breakdown (GString *out, const NsVariantResult *vr, guint top)
 {
@@ -291,6 +314,7 @@ table_breakdown (GString *out, const NsVariantResult *vr, guint top)
   if (table_breakdown_rows (out, vr->breakdown, top, FALSE))
     table_body_note (out);
   table_breakdown_total (out, vr);
+  table_breakdown_threads (out, vr);
 }
 
 /* TRUE if some variant of r has a non-zero value of cause in the per-cause array at
@@ -459,6 +483,50 @@ table_printed_deltas (GPtrArray *rows, guint *hidden)
   return shown;
 }
 
+/* The row of vr's threads named like row, or NULL. */
+static const NsThreadRow *
+thread_row_like (const NsVariantResult *vr, const NsThreadRow *row)
+{
+  for (guint i = 0; i < vr->threads->len; i++) {
+    const NsThreadRow *other = vr->threads->pdata[i];
+    if (other->cpu == row->cpu && g_str_equal (other->thread, row->thread))
+      return other;
+  }
+  return NULL;
+}
+
+/* One thread's line of an explanation: patched − baseline cycles per operation, then
+ * both, and the shares of its CPU (a thread one variant lacks counts 0 there). */
+static void
+table_explain_thread (GString *out, const NsThreadRow *b, const NsThreadRow *p)
+{
+  const NsThreadRow *row = b != NULL ? b : p;
+  g_autofree char *label = NULL;
+  double cb = b ? b->cycles_per_op : 0.0, cp = p ? p->cycles_per_op : 0.0;
+
+  g_return_if_fail (row != NULL);
+  label = thread_label (row);
+
+  g_string_append_printf (out, "    %-30s %9s %9s %+10.2f  (%.2f → %.2f; %.1f %% → %.1f %% "
+                          "of its CPU)\n", label, "", "", printed (cp - cb, 0.005), cb, cp,
+                          b ? b->busy * 100.0 : 0.0, p ? p->busy * 100.0 : 0.0);
+}
+
+/* The explanation's total split by thread: where the change happened, and which CPU is
+ * the busy one before and after. */
+static void
+table_explain_threads (GString *out, const NsVariantResult *b, const NsVariantResult *p)
+{
+  g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "by thread", "", "", "",
+                          "(baseline → patched cycles; share of its CPU's measured time)");
+  for (guint i = 0; i < b->threads->len; i++)
+    table_explain_thread (out, b->threads->pdata[i],
+                          thread_row_like (p, b->threads->pdata[i]));
+  for (guint i = 0; i < p->threads->len; i++)
+    if (thread_row_like (b, p->threads->pdata[i]) == NULL)
+      table_explain_thread (out, NULL, p->threads->pdata[i]);
+}
+
 /* Why a comparison's delta: per function, patched − baseline cycles per operation. */
 static void
 table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint top)
@@ -491,6 +559,7 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
   g_string_append_printf (out, "  %-32s %9s %9s %+10.2f  (%.2f → %.2f, %+.2f %%; "
                           "metric %+.2f %%)\n", "total", "", "", cp - cb, cb, cp,
                           cb > 0 ? (cp - cb) / cb * 100.0 : 0.0, c->delta_pct);
+  table_explain_threads (out, b, p);
   table_explain_events (out, b, p);
   g_ptr_array_unref (rows);
 }
@@ -687,8 +756,26 @@ json_breakdown (NsJson *json, GPtrArray *rows)
   ns_json_end_array (json);
 }
 
+/* A variant's threads as a JSON array. */
+static void
+json_threads (NsJson *json, GPtrArray *rows)
+{
+  ns_json_begin_array (json);
+  for (guint i = 0; i < rows->len; i++) {
+    const NsThreadRow *row = rows->pdata[i];
+    ns_json_begin_object (json);
+    ns_json_member_string (json, "thread", row->thread);
+    ns_json_member_int (json, "cpu", row->cpu);
+    ns_json_member_double (json, "cycles_per_op", row->cycles_per_op);
+    ns_json_member_double (json, "busy", row->busy);
+    ns_json_end_object (json);
+  }
+  ns_json_end_array (json);
+}
+
 /* Writes one variant as a JSON object: figures, repetitions, setup (with the models'
- * notes on what the build runs), events, breakdown and parameters. */
+ * notes on what the build runs), events, breakdown by function and by thread, and
+ * parameters. */
 static void
 json_variant (NsJson *json, const NsVariantResult *vr)
 {
@@ -723,6 +810,8 @@ json_variant (NsJson *json, const NsVariantResult *vr)
   json_causes (json, vr->overlapped_per_op);
   ns_json_key (json, "breakdown");
   json_breakdown (json, vr->breakdown);
+  ns_json_key (json, "threads");
+  json_threads (json, vr->threads);
   ns_json_key (json, "parameters");
   ns_report_params_json (json, vr->params);
   ns_json_end_object (json);

@@ -664,9 +664,41 @@ accumulate_stacks (NsMachine *machine, NsEngine *engine, GHashTable *stacks)
   }
 }
 
+/* A thread's running sum over the repetitions. */
+typedef struct {
+  guint  cpu;
+  double cycles;
+} ThreadSum;
+
+/* Adds the cycles of every calling context of this repetition to its thread's sum in
+ * threads (thread name → ThreadSum). */
+static void
+accumulate_threads (NsMachine *machine, NsEngine *engine, GHashTable *threads)
+{
+  for (guint id = 1; id < ns_engine_n_contexts (engine); id++) {
+    NsThread *thread;
+    ThreadSum *sum;
+    double cycles = 0.0;
+
+    ns_engine_context (engine, id, NULL, &thread, NULL);
+    for (int c = 0; c < NS_CAUSE_N; c++)
+      cycles += ns_machine_account_context_cycles (machine, id, c);
+    if (cycles == 0.0)
+      continue;
+    sum = g_hash_table_lookup (threads, ns_thread_name (thread));
+    if (sum == NULL) {
+      sum = g_new0 (ThreadSum, 1);
+      sum->cpu = ns_thread_cpu (thread);
+      g_hash_table_insert (threads, g_strdup (ns_thread_name (thread)), sum);
+    }
+    sum->cycles += cycles;
+  }
+}
+
 /* What the repetitions of one variant add up. */
 typedef struct {
   GHashTable *sums;             /* function name → running sums (SUM_LEN doubles) */
+  GHashTable *threads;          /* thread name → ThreadSum */
   GHashTable *stacks;           /* folded stack → cycles (double*); NULL: not wanted */
   GHashTable *params_read;      /* names any repetition's machine and models read */
   guint64     events[NS_CAUSE_N];
@@ -704,6 +736,7 @@ accumulate (NsMachine *machine, NsEngine *engine, NsVariantSums *acc)
 {
   accumulate_params_read (ns_machine_params (machine), acc->params_read);
   accumulate_account (machine, acc->sums);
+  accumulate_threads (machine, engine, acc->threads);
   if (acc->stacks != NULL)
     accumulate_stacks (machine, engine, acc->stacks);
   for (int c = 0; c < NS_CAUSE_N; c++) {
@@ -1130,6 +1163,7 @@ variant_result_free (gpointer p)
   g_free (vr->aggregate);
   g_clear_pointer (&vr->breakdown, g_ptr_array_unref);
   g_clear_pointer (&vr->stacks, g_ptr_array_unref);
+  g_clear_pointer (&vr->threads, g_ptr_array_unref);
   g_strfreev (vr->mitigations);
   g_strfreev (vr->inlining);
   g_strfreev (vr->config_read);
@@ -1179,6 +1213,52 @@ stack_rows (GHashTable *stacks)
   return rows;
 }
 
+/* Frees one NsThreadRow. */
+static void
+thread_row_free (gpointer p)
+{
+  NsThreadRow *row = p;
+  g_free (row->thread);
+  g_free (row);
+}
+
+/* Orders NsThreadRow pointers by CPU, then name. */
+static gint
+compare_thread_rows (gconstpointer a, gconstpointer b)
+{
+  const NsThreadRow *ra = *(NsThreadRow *const *) a, *rb = *(NsThreadRow *const *) b;
+
+  if (ra->cpu != rb->cpu)
+    return ra->cpu < rb->cpu ? -1 : 1;
+  return strcmp (ra->thread, rb->thread);
+}
+
+/* Turns the threads' sums into rows per operation of vr (NAN without operations) and
+ * shares of their CPU's measured time at clock_ghz. */
+static GPtrArray *
+thread_rows (GHashTable *threads, const NsVariantResult *vr, double clock_ghz)
+{
+  GPtrArray *rows = g_ptr_array_new_with_free_func (thread_row_free);
+  double measured_s = 0.0;
+  GHashTableIter it;
+  gpointer key, value;
+
+  for (guint r = 0; r < vr->n_reps; r++)
+    measured_s += (double) vr->measured[r] / (double) NS_SEC (1);
+  g_hash_table_iter_init (&it, threads);
+  while (g_hash_table_iter_next (&it, &key, &value)) {
+    const ThreadSum *sum = value;
+    NsThreadRow *row = g_new (NsThreadRow, 1);
+    row->thread = g_strdup (key);
+    row->cpu = sum->cpu;
+    row->cycles_per_op = vr->ops ? sum->cycles / (double) vr->ops : NAN;
+    row->busy = measured_s > 0 ? sum->cycles / (clock_ghz * 1e9 * measured_s) : NAN;
+    g_ptr_array_add (rows, row);
+  }
+  g_ptr_array_sort (rows, compare_thread_rows);
+  return rows;
+}
+
 /* Runs every repetition of one variant. */
 static NsVariantResult *
 run_variant (const char *path, const char *name, guint index, guint total,
@@ -1186,7 +1266,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
 {
   NsVariantSetup vs;
   NsVariantResult *vr;
-  NsVariantSums acc = { NULL, NULL, NULL, { 0 }, { 0 } };
+  NsVariantSums acc = { NULL, NULL, NULL, NULL, { 0 }, { 0 } };
   guint n;
 
   if (!variant_setup (&vs, path, name, opt, error))
@@ -1199,6 +1279,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
   vr->stop_rules = g_new0 (char *, n + 1);
   vr->measured = g_new0 (NsTime, n);
   acc.sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  acc.threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   acc.params_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   if (opt->stacks)
     acc.stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -1229,7 +1310,10 @@ run_variant (const char *path, const char *name, guint index, guint total,
   vr->params_read = params_read_list (acc.params_read);
   vr->notes = ns_build_notes (vs.build);
   vr->replaced = g_strdupv (vs.sc->replaced);
+  vr->threads = thread_rows (acc.threads, vr, ns_params_get_double (vr->params,
+                                                                     "cpu.freq_ghz"));
   g_hash_table_unref (acc.sums);
+  g_hash_table_unref (acc.threads);
   g_hash_table_unref (acc.params_read);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_setup_clear (&vs);
@@ -1237,6 +1321,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
 
 fail:
   g_hash_table_unref (acc.sums);
+  g_hash_table_unref (acc.threads);
   g_hash_table_unref (acc.params_read);
   g_clear_pointer (&acc.stacks, g_hash_table_unref);
   variant_result_free (vr);

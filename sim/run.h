@@ -26,6 +26,16 @@ typedef struct {
   double  cycles;               /* over the measured time of every repetition */
 } NsStackRow;
 
+/* Cycles per operation charged while one simulated thread ran, and the share of its CPU's
+ * measured time they fill. */
+typedef struct {
+  char   *thread;               /* ns_thread_name */
+  guint   cpu;
+  double  cycles_per_op;
+  double  busy;                 /* cycles / (cpu.freq_ghz × measured time): a thread's last
+                                   slice may run up to one quantum past a window's end */
+} NsThreadRow;
+
 typedef struct {
   char        *name;            /* variant name ("" for a scenario without variants) */
   char        *metric;
@@ -40,6 +50,7 @@ typedef struct {
   guint64      ops;             /* operations measured, all repetitions */
   GPtrArray   *breakdown;       /* NsBreakdownRow*, by MAX (total, body total), descending */
   GPtrArray   *stacks;          /* NsStackRow* by stack, if NsRunOptions.stacks; else NULL */
+  GPtrArray   *threads;         /* NsThreadRow* by CPU, then name: the breakdown by thread */
   double       events_per_op[NS_CAUSE_N];  /* event counts (ns_event_name), all CPUs */
   double       overlapped_per_op[NS_CAUSE_N];  /* cycles hidden by an overlap, all CPUs */
   char       **mitigations;     /* explanation lines */

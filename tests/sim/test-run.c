@@ -224,6 +224,28 @@ START_TEST (test_stacks_sum_to_breakdown)
 }
 END_TEST
 
+/* Every variant's threads add up to its total; the call chain's one thread never sleeps,
+ * so it fills its CPU's measured time (less than one quantum past the window's end). */
+START_TEST (test_threads_sum_to_breakdown)
+{
+  NsRunResult *res = run_call_chain ();
+
+  for (guint v = 0; v < res->variants->len; v++) {
+    const NsVariantResult *vr = res->variants->pdata[v];
+    const NsThreadRow *row;
+
+    ck_assert_uint_eq (vr->threads->len, 1);
+    row = vr->threads->pdata[0];
+    ck_assert_str_eq (row->thread, "calls");
+    ck_assert_uint_eq (row->cpu, 0);
+    ck_assert_double_eq_tol (row->cycles_per_op, ns_run_cycles_per_op (vr),
+                             1e-9 * ns_run_cycles_per_op (vr));
+    ck_assert_msg (row->busy > 0.99 && row->busy < 1.06, "busy %f", row->busy);
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Without NsRunOptions.stacks nothing is collected. */
 START_TEST (test_no_stacks_unless_asked)
 {
@@ -678,6 +700,7 @@ run_suite (void)
   tcase_add_test (tc, test_call_tree_footprint);
   tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
+  tcase_add_test (tc, test_threads_sum_to_breakdown);
   tcase_add_test (tc, test_no_stacks_unless_asked);
   tcase_add_test (tc, test_fit_note_source);
   tcase_add_test (tc, test_params_read);

@@ -166,6 +166,34 @@ START_TEST (test_smt_siblings_noted)
 }
 END_TEST
 
+/* The breakdown by thread of a single-threaded run: the client and its CPU's softirq on
+ * CPU 0, the server on CPU 1, adding up to the total; an unlimited sender keeps CPU 0
+ * busy (up to a quantum past the window's end). */
+START_TEST (test_threads_split_the_total)
+{
+  g_autofree char *path = write_scenario ("threads.xml", "generic", "streams=\"2\" "
+                                          "length=\"1000\" rate=\"0\"", short_measure);
+  static const char *const names[] = { "iperf3-client", "net_rx/0", "iperf3-server" };
+  static const guint cpus[] = { 0, 0, 1 };
+  NsRunResult *res;
+  const NsVariantResult *vr = run_ok (path, NULL, &res);
+  double sum = 0.0, cpu0 = 0.0;
+
+  ck_assert_uint_eq (vr->threads->len, 3);
+  for (guint i = 0; i < 3; i++) {
+    const NsThreadRow *row = vr->threads->pdata[i];
+    ck_assert_str_eq (row->thread, names[i]);
+    ck_assert_uint_eq (row->cpu, cpus[i]);
+    ck_assert_double_gt (row->cycles_per_op, 0.0);
+    sum += row->cycles_per_op;
+    cpu0 += row->cpu == 0 ? row->busy : 0.0;
+  }
+  ck_assert_double_eq_tol (sum, ns_run_cycles_per_op (vr), 1e-9 * sum);
+  ck_assert_msg (cpu0 > 0.95 && cpu0 < 1.05, "CPU 0 busy %f", cpu0);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* The note of a run's first variant containing needle, or NULL. */
 static const char *
 note_with (const NsVariantResult *vr, const char *needle)
@@ -793,6 +821,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_length_in_kib);
   tcase_add_test (tc, test_smt_siblings_noted);
   tcase_add_test (tc, test_past_max_streams_noted);
+  tcase_add_test (tc, test_threads_split_the_total);
   tcase_add_test (tc, test_metrics_agree);
   tcase_add_test (tc, test_paced_single);
   tcase_add_test (tc, test_traffic_taken_by_extras_reads_zero);
