@@ -119,6 +119,20 @@ table_results (GString *out, const NsRunResult *r)
   }
 }
 
+/* Decimals that show a positive step of a percentage: 2 from 0.01 up, else as many as its
+ * first two significant digits need (a step of 0.0047 % is not "0.00 %"). */
+static int
+step_digits (double step)
+{
+  int digits = 2;
+
+  if (step >= 0.01)
+    return 2;
+  while (digits < 8 && step < pow (10.0, -digits))
+    digits++;
+  return digits + 1;
+}
+
 /* A line per comparison (baseline, patched, delta), labels padded by characters, a delta
  * smaller than one operation's step marked and explained below; nothing if there are none. */
 static void
@@ -157,8 +171,8 @@ table_comparisons (GString *out, const NsRunResult *r)
   if (max_step > 0.0)
     g_string_append_printf (out, "* under one operation of the runs: the metric counts whole "
                             "operations in the measured time,\n  and one moves the delta by "
-                            "up to %.2f %% here; lengthen measure/@duration to resolve it\n",
-                            max_step);
+                            "up to %.*f %% here; lengthen measure/@duration to resolve it\n",
+                            step_digits (max_step), max_step);
 }
 
 /* The " cause=cycles" items of by_cause that are not 0 (signed for delta), and a newline. */

@@ -511,6 +511,14 @@ START_TEST (test_table_marks_deltas_under_one_operation)
   g_free (marked);
   marked = render (res, NS_FORMAT_TABLE);
   ck_assert (strstr (marked, "% *\n") == NULL);
+  /* a step under 0.01 % is given to two significant digits, never as "0.00 %" */
+  ((NsVariantResult *) b)->ops = ((NsVariantResult *) p)->ops = 100000000;
+  step = 100.0 * p->value / b->value / 1e8;
+  c->delta_pct = step / 2;
+  g_free (marked);
+  marked = render (res, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (marked, "up to 0.00 %") == NULL && strstr (marked, "up to 0.00000") != NULL,
+                 "step %g %%: %s", step, strstr (marked, "* under"));
   ns_run_result_free (res);
 }
 END_TEST

@@ -59,9 +59,14 @@ check_fit ryzen9-7950x tc-pktgen-matchall-7950x.xml
 [ "$(wait_medians ryzen9-7950x)" != "$medians" ] && ok ||
   bad "ryzen9-7950x cites the Zen 3 medians"
 
-# the model side runs on --scenario's CPU: its profile and fitted cpu.ipc are named
-python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians" \
-  --scenario "$DATA/scenarios/tc-pktgen-matchall-5950x.xml" 2>/dev/null |
+# the model side runs on --scenario's CPU: its profile and fitted cpu.ipc are named; a
+# relative name not found from the working directory is found in the data folder, as
+# netsim finds it
+data_abs=$(cd "$DATA" && pwd)
+netsim_abs=$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")
+(cd / && NETSIM_DATADIR="$data_abs" python3 "$data_abs/tools/replay-bench-retpoline" \
+  --netsim "$netsim_abs" --host "$medians" \
+  --scenario scenarios/tc-pktgen-matchall-5950x.xml 2>/dev/null) |
   grep -q "^model side: scenarios/micro/filter-walk.xml on ryzen9-5950x, cpu.ipc [0-9.]* (from " &&
   ok || bad "replay-bench-retpoline did not name the model side's profile and cpu.ipc"
 # six --host figures carry the host's plain walk, printed beside the model's; five are refused
