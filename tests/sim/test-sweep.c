@@ -221,6 +221,25 @@ START_TEST (test_prepare_refusals)
     ns_sweep_free (sweep);
   }
   {
+    /* one attribute under two spellings is one dimension; a --set of a swept attribute
+     * would be overridden at every point (quick_sets sets measure.duration) */
+    const char *twice[][2] = { { "workload.depth=1,2", "workload[1].depth=3,4" },
+                               { "measure.repetitions=1,2", "measure[1].repetitions=3" },
+                               { "workload.depth=1,2", "measure[1].duration=10us,30us" },
+                               { "workload.depth=1,2", "measure.duration=10us,30us" } };
+    for (guint i = 0; i < G_N_ELEMENTS (twice); i++) {
+      NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
+      ck_assert_msg (ns_sweep_add_param (sweep, twice[i][0], &error), "%s", error->message);
+      ck_assert_msg (!ns_sweep_add_param (sweep, twice[i][1], &error), "%s accepted after %s",
+                     twice[i][1], twice[i][0]);
+      ck_assert (error->code == NS_ERROR_INPUT);
+      ck_assert (strstr (error->message, "swept twice") != NULL ||
+                 strstr (error->message, "--set measure.duration=20us") != NULL);
+      g_clear_error (&error);
+      ns_sweep_free (sweep);
+    }
+  }
+  {
     /* a repeated swept seed is meaningless */
     NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
     ck_assert (ns_sweep_add_param (sweep, "seed=1,2", &error));
