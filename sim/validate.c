@@ -1166,12 +1166,15 @@ ns_validation_run_sets (const NsValidation *v, const NsRecordedRow *row, const N
   return (char **) g_ptr_array_free (sets, FALSE);
 }
 
-/* TRUE if both variants of case c set up with sets (error: the first failure's). */
+/* TRUE if both variants of case c set up with sets, their workload included (error: the
+ * first failure's). */
 static gboolean
 case_sets_up (const NsValCase *c, const char *path, char **sets, GError **error)
 {
-  return ns_run_check_variant (path, c->baseline, (const char *const *) sets, error) &&
-         ns_run_check_variant (path, c->patched, (const char *const *) sets, error);
+  NsRunOptions opt = { .sets = (const char *const *) sets };
+
+  return ns_run_check_workload (path, c->baseline, &opt, error) &&
+         ns_run_check_workload (path, c->patched, &opt, error);
 }
 
 /* The number of rows with a case naming a scenario; see validate.h. */

@@ -361,10 +361,10 @@ char       **ns_validation_run_sets   (const NsValidation *v, const NsRecordedRo
 /* How many of rows (NsRecordedRow*) have a case naming a scenario: the rows a run can
  * replay (the others are reported as not modelled). */
 guint        ns_validation_count_modelled (const NsValidation *v, GPtrArray *rows);
-/* Sets up (ns_run_check_variant) both variants of every modelled row of rows with its run
- * sets under opt, so that a bad --set is an input error before anything runs: FALSE with
- * the set-up's error for the first case that sets up without opt's sets but not with
- * them. */
+/* Sets up (ns_run_check_workload: scenario, machine and workload) both variants of every
+ * modelled row of rows with its run sets under opt, so that a bad --set is an input error
+ * before anything runs: FALSE with the set-up's error for the first case that sets up
+ * without opt's sets but not with them. */
 gboolean     ns_validation_check_sets (const NsValidation *v, GPtrArray *rows,
                                        const NsValOptions *opt, GError **error);
 /* The CPU profiles rows (NsRecordedRow*) were measured on, each once in first-use order

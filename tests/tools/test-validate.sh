@@ -234,6 +234,9 @@ fi
 expect 2 "--set cpu.profile" -- $V --set cpu.profile=generic 900-safe-ret
 expect 2 "--set an unknown parameter" -- $V --set param.no.such=1 900-safe-ret
 grep -q 'no.such' "$TMP/err" && ok || bad "the unknown parameter is named"
+# a value only the workload's set-up refuses is an input error too, not a row's error
+expect 2 "--set a value the workload refuses" -- $V --set workload.depth=0 900-safe-ret
+grep -q "depth" "$TMP/err" && ok || bad "the workload's attribute is named: $(cat "$TMP/err")"
 expect 2 "--set over not-modelled rows only" -- $V --set param.call.cycles=3 900-reason 900-no-case
 grep -q -- '--set has no run to apply to' "$TMP/err" && ok || bad "a --set with no run is refused"
 expect 2 "--refit over not-modelled rows only" -- $V --refit 900-reason
