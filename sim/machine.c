@@ -944,6 +944,24 @@ restart (NsExec *x)
 
 /* ---- construction ---- */
 
+/* Says something about the machine's parameters that a run should carry: a note of the
+ * build (once per run, in its results, not on standard error each time a machine is
+ * built), or a message for a machine built without one. */
+static void G_GNUC_PRINTF (2, 3)
+machine_note (const NsMachine *m, const char *format, ...)
+{
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (m->build != NULL)
+    ns_build_note (m->build, text);
+  else
+    g_message ("%s", text);
+}
+
 /* Reads the cache geometry of one level; FALSE (error set) if it holds no whole set. */
 static gboolean
 read_level (NsMachine *m, const char *level, gsize *bytes, guint *assoc, gboolean may_be_empty,
@@ -964,8 +982,8 @@ read_level (NsMachine *m, const char *level, gsize *bytes, guint *assoc, gboolea
     ns_error_set_params (error, size_name, assoc_name, "cache.line_bytes", NULL);
     ok = FALSE;
   } else if (*bytes % ((gsize) *assoc << m->line_shift) != 0) {
-    g_message ("%s: %" G_GSIZE_FORMAT " KiB is not a whole number of %u-way sets; "
-               "the remainder is unused", level, *bytes / 1024, *assoc);
+    machine_note (m, "%s: %" G_GSIZE_FORMAT " KiB is not a whole number of %u-way sets; "
+                  "the remainder is unused", level, *bytes / 1024, *assoc);
   }
 out:
   g_free (size_name);
@@ -978,18 +996,18 @@ out:
  * plus the part of the locked RMW that takes the line (lock.atomic_cycles, measured on a
  * line in L1, less its own L1 read, which the transfer replaces); so the transfer is
  * what is left plus an L1 hit. A value below one locked RMW (a clock or lock cost set
- * apart from the c2c values) gives a transfer no dearer than an L1 hit, with a message
- * each time a machine is built so. Needs m->lat and m->atomic_cycles. */
+ * apart from the c2c values) gives a transfer no dearer than an L1 hit, with a note of
+ * the run's build (machine_note). Needs m->lat and m->atomic_cycles. */
 static double
 transfer_cycles (const NsMachine *m, const NsParams *p, const char *param)
 {
   double pingpong = ns_params_get_double (p, param) * m->ghz;
 
   if (pingpong < m->atomic_cycles)
-    g_message ("%s: %g ns is %.1f cycles at cpu.freq_ghz %g, less than one locked RMW "
-               "(lock.atomic_cycles %g), which its ping-pong includes: the model takes "
-               "the transfer beyond an L1 hit as free", param, ns_params_get_double (p, param),
-               pingpong, m->ghz, m->atomic_cycles);
+    machine_note (m, "%s: %g ns is %.1f cycles at cpu.freq_ghz %g, less than one locked "
+                  "RMW (lock.atomic_cycles %g), which its ping-pong includes: the model "
+                  "takes the transfer beyond an L1 hit as free", param,
+                  ns_params_get_double (p, param), pingpong, m->ghz, m->atomic_cycles);
   return m->lat[NS_CAUSE_L1] + MAX (0.0, pingpong - m->atomic_cycles);
 }
 
@@ -1158,8 +1176,8 @@ read_caches (NsMachine *m, const NsParams *p, GError **error)
     const char *names[] = { "l1d", "l1i", "l2", "l3" };
     for (guint i = 0; i < G_N_ELEMENTS (assocs); i++)
       if ((assocs[i] & (assocs[i] - 1)) != 0)
-        g_message ("cache.%s: %u ways is not a power of two; tree PLRU needs one, "
-                   "using LRU for that level", names[i], assocs[i]);
+        machine_note (m, "cache.%s: %u ways is not a power of two; tree PLRU needs one, "
+                      "using LRU for that level", names[i], assocs[i]);
   }
   return TRUE;
 }

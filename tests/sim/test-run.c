@@ -285,6 +285,25 @@ run_call_chain_briefly (const char *only, const char *const *extra)
   return res;
 }
 
+/* What the machine says about its parameters is a note of the run, once, not a message
+ * on standard error each time a repetition builds a machine: at 0.1 GHz the c2c
+ * transfers are under one locked RMW. */
+START_TEST (test_machine_remarks_are_notes)
+{
+  static const char *const extra[] = { "param.cpu.freq_ghz=0.1", "measure.repetitions=2",
+                                       NULL };
+  NsRunResult *res = run_call_chain_briefly ("plain-ret", extra);
+  const NsVariantResult *vr = res->variants->pdata[0];
+  guint n = 0;
+
+  for (guint i = 0; vr->notes && vr->notes[i]; i++)
+    n += strstr (vr->notes[i], "c2c.smt_ns: 8 ns is 0.8 cycles at cpu.freq_ghz 0.1, less "
+                 "than one locked RMW") != NULL;
+  ck_assert_uint_eq (n, 1);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* A variant's params_read names what its build, the run's checks and every repetition's
  * machine and models read, and no more: the call chain reads the inlining limit (the
  * build), the quantum, the IPC and the return mitigation in force (unret's price only in
@@ -701,6 +720,7 @@ run_suite (void)
   tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);
   tcase_add_test (tc, test_threads_sum_to_breakdown);
+  tcase_add_test (tc, test_machine_remarks_are_notes);
   tcase_add_test (tc, test_no_stacks_unless_asked);
   tcase_add_test (tc, test_fit_note_source);
   tcase_add_test (tc, test_params_read);
