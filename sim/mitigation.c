@@ -911,6 +911,11 @@ ns_mitigation_cmdline_keys (void)
 static const struct { const char *key, *since, *what; } backported_keys[] = {
   /* the profiles' BHI defaults change at 6.9.0-rc4 (e.g. xeon-gold-6230r.xml) */
   { "spectre_bhi", "6.9.0-rc4", "the BHI mitigation series" },
+  /* retbleed= came with the Retbleed series (mainline v5.19, July 2022),
+   * spec_rstack_overflow= with SRSO (v6.5, August 2023), each also in stable backports:
+   * the profiles' mitigation ranges change there too */
+  { "retbleed", "5.19", "the Retbleed mitigations" },
+  { "spec_rstack_overflow", "6.5", "the SRSO mitigations" },
 };
 
 /* Adds to out->notes that key, read on kernel, is newer than it. */

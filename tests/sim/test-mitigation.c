@@ -39,6 +39,11 @@ static NsMitigationDefault intel_ibrs[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_IBRS, NS_RETBLEED_IBRS, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: legacy IBRS", 1, NS_BUG_SRSO | NS_BUG_BHI, NS_CPU_INTEL },
 };
+/* The same AMD part on every kernel from 4.4 (for the keys older kernels lack). */
+static NsMitigationDefault amd_every_bug_since_44[] = {
+  { "4.4", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: AMD since 4.4", 1, 0, NS_CPU_AMD },
+};
 static NsMitigationDefault amd_retpoline[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
@@ -386,7 +391,8 @@ START_TEST (test_nosmt)
 END_TEST
 
 /* spectre_bhi= came in v6.9-rc4: on 6.9.0-rc1 it is applied as a backport with a note
- * (once, however often given); on 6.9 and for keys older than the kernel, no note. */
+ * (once, however often given); on 6.9 and for keys older than the kernel, no note. The
+ * same for retbleed= (5.19) and spec_rstack_overflow= (6.5). */
 START_TEST (test_key_newer_than_kernel_noted)
 {
   NsMitigations m;
@@ -405,6 +411,19 @@ START_TEST (test_key_newer_than_kernel_noted)
   ck_assert_ptr_null (m.notes);
   ns_mitigations_clear (&m);
   select_69 (intel_eibrs, "spectre_bhi=on retbleed=off", &m);
+  ck_assert_ptr_null (m.notes);
+  ns_mitigations_clear (&m);
+  /* retbleed= is v5.19's, spec_rstack_overflow= v6.5's: one note each before them, none
+   * from them on */
+  ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "5.0",
+                                    "retbleed=off spec_rstack_overflow=off", &m, NULL));
+  ck_assert_ptr_nonnull (m.notes);
+  ck_assert_uint_eq (g_strv_length (m.notes), 2);
+  ck_assert (strstr (m.notes[0], "retbleed= is mainline from 5.19") != NULL);
+  ck_assert (strstr (m.notes[1], "spec_rstack_overflow= is mainline from 6.5") != NULL);
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "6.5",
+                                    "retbleed=off spec_rstack_overflow=off", &m, NULL));
   ck_assert_ptr_null (m.notes);
   ns_mitigations_clear (&m);
 }
