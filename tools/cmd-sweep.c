@@ -411,6 +411,7 @@ plot_render (const NsPlot *plot, const char *script, GError **error)
   const char *gnuplot = ns_cmd_gnuplot_path ();
   const char *argv[] = { gnuplot, script, NULL };
   g_autofree char *err_text = NULL;
+  g_autoptr (GError) wait = NULL;
   gint status;
 
   if (!ns_cmd_have_gnuplot ()) {
@@ -422,10 +423,11 @@ plot_render (const NsPlot *plot, const char *script, GError **error)
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
                      &err_text, &status, error))
     return FALSE;
-  if (g_spawn_check_wait_status (status, NULL))
+  if (g_spawn_check_wait_status (status, &wait))
     return TRUE;
-  g_set_error (error, NS_ERROR, NS_ERROR_IO, "%s %s failed: %s", gnuplot, script,
-               err_text ? err_text : "");
+  g_strstrip (err_text);
+  g_set_error (error, NS_ERROR, NS_ERROR_IO, "%s %s failed (%s)%s%s", gnuplot, script,
+               wait->message, *err_text ? ": " : "", err_text);
   return FALSE;
 }
 
@@ -501,6 +503,8 @@ plot_texts (const NsPlot *plot, const NsSweep *sweep, GString **dat, GString **g
 
   plot_collect (plot, sweep, &d);
   d.groups = g_hash_table_size (d.marks);
+  if (d.rows == 0 && ns_sweep_n_failed (sweep) == ns_sweep_n_points (sweep))
+    goto all_failed;
   if (d.rows == 0)
     goto no_rows;
   kind = x_kind (d.xs);
@@ -510,6 +514,10 @@ plot_texts (const NsPlot *plot, const NsSweep *sweep, GString **dat, GString **g
   goto out;
 
   /* ERRORS */
+all_failed:
+  g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "--plot: nothing to plot, every point "
+               "failed (the output's error column says why)");
+  goto out;
 no_rows:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--plot: no point that ran has y=%s (it "
                "names the scenario's metric or one of value, cv, reps, ops, wall_s)", plot->y);

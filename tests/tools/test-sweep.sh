@@ -318,6 +318,18 @@ grep -q '^14,inlined,0,3,ok,' "$TMP/s.csv" && ok || bad "last point: variant inl
 expect 2 "--plot y= no point reports" -- "$NETSIM" sweep -q -p workload.depth=2,3 \
   -o "$TMP/py.csv" --plot x=workload.depth,y=bogus "$TMP/py.png" "$SC"
 [ -e "$TMP/py.csv" ] && bad "sweep: a bad --plot y ran the sweep" || ok
+# a plot of a sweep whose every point failed says so, exit 1 (a point failed), not that
+# its y names nothing (each quantum passes alone; 10 us is under ten 5 us quanta)
+expect 1 "--plot of failed points" -- "$NETSIM" sweep -q --variant plain-ret \
+  --param param.sched.quantum_ns=5000,10000 --param measure.duration=10us,20us \
+  -o "$TMP/plotfail.csv" --plot x=measure.duration,y=value "$TMP/plotfail.png" "$SC"
+grep -q -- "--plot: nothing to plot, every point failed" "$TMP/err" && ok ||
+  bad "--plot of failed points: $(cat "$TMP/err")"
+# a failed gnuplot says how it failed
+NETSIM_GNUPLOT=/bin/false "$NETSIM" sweep -q --variant plain-ret -p workload.depth=2,3 \
+  -o "$TMP/plotgp.csv" --plot x=workload.depth,y=value "$TMP/plotgp.png" "$SC" 2>"$TMP/err" >/dev/null
+grep -q "/bin/false .*plotgp.gp failed (.*1)" "$TMP/err" && ok ||
+  bad "a failed gnuplot does not say how: $(cat "$TMP/err")"
 # --json and --plot
 expect 0 "--json and --plot" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --json "$TMP/p.json" \
   --plot x=workload.depth,y=cycles_per_call,series=workload.body-insns "$TMP/p.png" "$SC"
