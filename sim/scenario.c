@@ -1650,6 +1650,24 @@ edits_variants (const char *text)
   return g_str_has_prefix (text, "variants.") || g_str_has_prefix (text, "variants[");
 }
 
+/* The attribute a set path names, as a key two spellings share; see scenario.h. */
+char *
+ns_scenario_set_key (const char *path)
+{
+  GString *key = g_string_new (NULL);
+
+  if (g_str_has_prefix (path, "param.") || g_str_has_prefix (path, "kernel.config."))
+    return g_string_free (g_string_append (key, path), FALSE);
+  for (const char *p = path; *p != '\0'; p++) {
+    if (g_str_has_prefix (p, "[1]") && (p[3] == '.' || p[3] == '\0')) {
+      p += 2;
+      continue;
+    }
+    g_string_append_c (key, *p);
+  }
+  return g_string_free (key, FALSE);
+}
+
 /* Applies the PATH=VALUE of sets (given by the option by: "--set" or "--param") that edit
  * <variants> (variants TRUE) or those that do not (FALSE) to doc, recording touched
  * nodes, and in replaced (may be NULL) each variant's own set one of them overrode. */

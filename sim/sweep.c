@@ -529,36 +529,16 @@ all_seeds (const GPtrArray *values, GError **error)
   return TRUE;
 }
 
-/* The attribute a set path names, as a key two spellings of it share: "[1]" after an
- * element is the first child, which the name alone picks too (measure[1].duration is
- * measure.duration); param.NAME and kernel.config.NAME are keyed by NAME as written. */
-static char *
-path_key (const char *path)
-{
-  GString *key = g_string_new (NULL);
-
-  if (g_str_has_prefix (path, "param.") || g_str_has_prefix (path, "kernel.config."))
-    return g_string_free (g_string_append (key, path), FALSE);
-  for (const char *p = path; *p != '\0'; p++) {
-    if (g_str_has_prefix (p, "[1]") && (p[3] == '.' || p[3] == '\0')) {
-      p += 2;
-      continue;
-    }
-    g_string_append_c (key, *p);
-  }
-  return g_string_free (key, FALSE);
-}
-
 /* The --set of sweep that sets the attribute path names, or NULL. */
 static const char *
 set_of_path (const NsSweep *sweep, const char *path)
 {
-  g_autofree char *key = path_key (path);
+  g_autofree char *key = ns_scenario_set_key (path);
 
   for (guint i = 0; sweep->sets[i] != NULL; i++) {
     const char *eq = strchr (sweep->sets[i], '=');
     g_autofree char *set_path = eq ? g_strndup (sweep->sets[i], eq - sweep->sets[i]) : NULL;
-    g_autofree char *set_key = set_path ? path_key (set_path) : NULL;
+    g_autofree char *set_key = set_path ? ns_scenario_set_key (set_path) : NULL;
     if (set_key != NULL && g_str_equal (set_key, key))
       return sweep->sets[i];
   }
@@ -580,9 +560,9 @@ ns_sweep_add_param (NsSweep *sweep, const char *spec, GError **error)
   if (eq == NULL || eq == spec || eq[1] == '\0')
     goto bad_spec;
   path = g_strndup (spec, eq - spec);
-  key = path_key (path);
+  key = ns_scenario_set_key (path);
   for (guint i = 0; i < sweep->dims->len; i++) {
-    g_autofree char *other = path_key (((NsSweepDim *) sweep->dims->pdata[i])->path);
+    g_autofree char *other = ns_scenario_set_key (((NsSweepDim *) sweep->dims->pdata[i])->path);
     if (g_str_equal (other, key))
       goto twice;
   }

@@ -9,6 +9,7 @@
 #include <glib/gstdio.h>
 #include "common.h"
 #include "cmd.h"
+#include "scenario.h"
 #include "mitigation.h"
 #include "profile.h"
 
@@ -253,6 +254,29 @@ ns_cmd_check_one_seed (const char *command, const char *seed, char **sets, const
                   "it): give one\n", command, seed, by, sets[i]);
       return FALSE;
     }
+  return TRUE;
+}
+
+/* FALSE, after saying so, if two of sets (PATH=VALUE, by the option by) set the same
+ * attribute, however spelt: the last would win silently while both were reported. */
+gboolean
+ns_cmd_check_sets_once (const char *command, char **sets, const char *by)
+{
+  for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
+    const char *eq = strchr (sets[i], '=');
+    g_autofree char *path = eq ? g_strndup (sets[i], eq - sets[i]) : NULL;
+    g_autofree char *key = path ? ns_scenario_set_key (path) : NULL;
+    for (guint j = 0; key != NULL && j < i; j++) {
+      const char *eq2 = strchr (sets[j], '=');
+      g_autofree char *path2 = eq2 ? g_strndup (sets[j], eq2 - sets[j]) : NULL;
+      g_autofree char *key2 = path2 ? ns_scenario_set_key (path2) : NULL;
+      if (key2 != NULL && g_str_equal (key, key2)) {
+        g_printerr ("netsim %s: %s %s and %s %s set the same attribute (the last would "
+                    "win): give one\n", command, by, sets[j], by, sets[i]);
+        return FALSE;
+      }
+    }
+  }
   return TRUE;
 }
 

@@ -330,6 +330,9 @@ ns_cmd_run (int argc, char **argv)
   if (top_given && (ropt.format != NS_FORMAT_TABLE || !(breakdown || explain)))
     goto top_unused;
   opt.sets = (const char *const *) sets;
+  if (!ns_cmd_check_sets_once ("run", sets, "--set") ||
+      !ns_cmd_check_sets_once ("run", what_ifs, "--what-if"))
+    return NS_EXIT_USAGE;
   if (!ns_cmd_check_one_seed ("run", seed, sets, "--set") ||
       !ns_cmd_check_one_seed ("run", seed, what_ifs, "--what-if"))
     return NS_EXIT_USAGE;

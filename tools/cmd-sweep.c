@@ -826,6 +826,8 @@ ns_cmd_sweep (int argc, char **argv)
     goto bad_repeat;
   if (a.resume && a.force)
     goto resume_and_force;
+  if (!ns_cmd_check_sets_once ("sweep", a.sets, "--set"))
+    goto out;
   if (!ns_cmd_check_one_seed ("sweep", a.seed_text, a.sets, "--set"))
     goto out;
   a.seed_given = a.seed_text != NULL;

@@ -274,6 +274,8 @@ check_args (const NsValidateArgs *a, NsFormat *format)
                   "itself\n", a->sets[i]);
       return FALSE;
     }
+  if (!ns_cmd_check_sets_once ("validate", a->sets, "--set"))
+    return FALSE;
   if ((a->sets || a->refit) && a->expected) {
     g_printerr ("netsim validate: --expected checks the recorded set-ups; it does not go "
                 "with --set or --refit\n");

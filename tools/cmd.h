@@ -54,6 +54,8 @@ gboolean ns_cmd_check_one_seed (const char *command, const char *seed, char **se
 /* Parses a decimal seed, 0 to 2^64 - 1; else prints "netsim COMMAND: --seed: …" and
  * returns FALSE (exit with 2). */
 gboolean ns_cmd_parse_seed   (const char *command, const char *text, guint64 *seed);
+/* FALSE, after saying so, if two of sets (given by option by) set one attribute. */
+gboolean ns_cmd_check_sets_once (const char *command, char **sets, const char *by);
 /* The single-valued options of a context (ns_cmd_add_entries); owned by the context. */
 typedef struct _NsCmdOptions NsCmdOptions;
 

@@ -21,6 +21,10 @@ expect () {
 
 expect 0 "--version" -- "$NETSIM" --version
 grep -q '^netsim [0-9]' "$TMP/out" || bad "--version prints the version"
+# one attribute set twice, however spelt, is refused (the last would win unseen)
+expect 2 "--set twice" -- "$NETSIM" run -q --set measure.duration=50us \
+  --set 'measure[1].duration=200us' "$DATA/scenarios/micro/call-chain.xml"
+grep -q "set the same attribute" "$TMP/err" && ok || bad "--set twice: $(cat "$TMP/err")"
 expect 2 "no command" -- "$NETSIM"
 expect 2 "unknown command" -- "$NETSIM" frobnicate
 expect 0 "--help" -- "$NETSIM" --help
