@@ -69,7 +69,9 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "processes (default 1; at most 4 × the processors: more only share them thinner, and "
       "each holds a whole simulated machine in memory)", "N" },
     { "recorded", 0, 0, G_OPTION_ARG_FILENAME, &a->recorded, "Folder with seed-*.xml, cases.xml "
-      "and calibration.xml (default: <datadir>/validation)", "DIR" },
+      "and calibration.xml (default: <datadir>/validation); --fit writes calibration.xml "
+      "there, and the fitted value into the scenario files the cases name, where they are "
+      "(under <datadir>: copy the tree and set NETSIM_DATADIR to experiment)", "DIR" },
     { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &a->dry_run, "With --fit: print the fit, write "
       "nothing", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
