@@ -3145,6 +3145,10 @@ write_csv (GString *out, const NsValReport *r)
   g_auto (GStrv) lines = NULL;
 
   g_string_append (out, csv_header);
+  if (r->run_seeds > 0)
+    g_string_append (out, "# seeds_run, seeds_passing: with --run-seeds N, how many run seeds "
+                     "ran the row and how many of\n#   them passed it; seeds_delta_min_pct, "
+                     "seeds_delta_max_pct: the range of their simulated deltas\n");
   for (guint i = 0; r->what_if && r->what_if[i]; i++)
     ns_csv_comment (out, "what-if: %s", r->what_if[i]);
   g_string_append_printf (out, "row,seed,file,cpu,profile,variant,unit,recorded_baseline,"

@@ -265,6 +265,8 @@ grep -q -- '--run-seeds sets the run seed' "$TMP/err" && ok || bad "the seed cla
 $V --format csv --run-seeds 3 900-safe-ret 900-unret >"$TMP/seeds.csv" 2>"$TMP/err"
 grep -q ',seeds_run,seeds_passing,seeds_delta_min_pct,seeds_delta_max_pct$' "$TMP/seeds.csv" \
   && ok || bad "csv --run-seeds columns missing"
+grep -q '^# seeds_run, seeds_passing: ' "$TMP/seeds.csv" && ok ||
+  bad "csv --run-seeds columns not described in the header"
 [ "$(field "$TMP/seeds.csv" 900-safe-ret 12)" = "$(printf '%.10g' "$rb")" ] && ok \
   || bad "--run-seeds changed the table's own baseline"
 n=$(awk -F, '/^row,/ { for (i = 1; i <= NF; i++) c[$i] = i; next }
