@@ -545,6 +545,26 @@ START_TEST (test_setup_cpus_spread_the_filters)
 }
 END_TEST
 
+/* pps counts whole packets over the window: over a window that divides a second (10 to
+ * 50 us) it is a whole number of packets a second, written without rounding noise. */
+START_TEST (test_pps_is_exact)
+{
+  static const guint windows_us[] = { 10, 20, 25, 40, 50 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (windows_us); i++) {
+    guint us = windows_us[i];
+    g_autoptr (GError) error = NULL;
+    NsRunResult *r = run_kernel_us ("", "", us, &error);
+    double v;
+
+    ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+    v = ((NsVariantResult *) r->variants->pdata[0])->value;
+    ck_assert_msg (v == floor (v), "%u us: %.17g pps", us, v);
+    ns_run_result_free (r);
+  }
+}
+END_TEST
+
 /* A build without clsact, tc actions, matchall or gact cannot run the set-up (tc would
  * refuse the qdisc or the filter): each set to n is refused, naming it; m (modules) and
  * y run, but CONFIG_NET_CLS_ACT is a bool in net/sched/Kconfig (v6.1), so its m is
@@ -688,6 +708,7 @@ pktgen_suite (void)
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_deterministic);
   tcase_add_test (tc, test_thread_worker_keeps_its_body);
+  tcase_add_test (tc, test_pps_is_exact);
   tcase_add_test (tc, test_explain_rows_add_up);
   tcase_add_test (tc, test_dev_hard_start_xmit_charges_its_census_body);
   tcase_add_test (tc, test_mod_cur_headers_and_tcf_classify_charge_their_census_bodies);
