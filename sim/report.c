@@ -520,7 +520,6 @@ table_explain_thread (GString *out, const NsThreadRow *b, const NsThreadRow *p)
 
   g_return_if_fail (row != NULL);
   label = thread_label (row);
-
   g_string_append_printf (out, "    %-30s %9s %9s %+10.2f  (%.2f → %.2f; %.1f %% → %.1f %% "
                           "of its CPU)\n", label, "", "", printed (cp - cb, 0.005), cb, cp,
                           b ? b->busy * 100.0 : 0.0, p ? p->busy * 100.0 : 0.0);

@@ -1654,17 +1654,13 @@ edits_variants (const char *text)
 char *
 ns_scenario_set_key (const char *path)
 {
-  GString *key = g_string_new (NULL);
+  const char *end = strchr (path, '=');
+  GString *key = g_string_new_len (path, end ? end - path : (gssize) strlen (path));
 
-  if (g_str_has_prefix (path, "param.") || g_str_has_prefix (path, "kernel.config."))
-    return g_string_free (g_string_append (key, path), FALSE);
-  for (const char *p = path; *p != '\0'; p++) {
-    if (g_str_has_prefix (p, "[1]") && (p[3] == '.' || p[3] == '\0')) {
-      p += 2;
-      continue;
-    }
-    g_string_append_c (key, *p);
-  }
+  if (g_str_has_prefix (key->str, "param.") || g_str_has_prefix (key->str, "kernel.config."))
+    return g_string_free (key, FALSE);
+  for (char *p; (p = strstr (key->str, "[1]")) != NULL && (p[3] == '.' || p[3] == '\0');)
+    g_string_erase (key, p - key->str, 3);
   return g_string_free (key, FALSE);
 }
 

@@ -61,10 +61,10 @@ typedef struct {
 NsScenario *ns_scenario_load   (const char *path, const char *const *sets, GError **error);
 /* The <variant> element named variant in doc's <variants>, or NULL if there is none. */
 xmlNodePtr  ns_scenario_variant_node (xmlDocPtr doc, const char *variant);
-/* The attribute a --set/--param PATH names, as a key two spellings of it share (newly
- * allocated): "[1]" after an element is the first child, which the name alone picks too
- * (measure[1].duration is measure.duration); param.NAME and kernel.config.NAME are
- * keyed by NAME as written. */
+/* The attribute a --set/--param PATH (or PATH=VALUE) names, as a key two spellings of it
+ * share (newly allocated): "[1]" after an element is the first child, which the name
+ * alone picks too (measure[1].duration is measure.duration); param.NAME and
+ * kernel.config.NAME are keyed by NAME as written. */
 char       *ns_scenario_set_key (const char *path);
 /* Like ns_scenario_load, with the <set>s of the variant named variant (NULL or "": none)
  * applied before sets, and params (PATH=VALUE strings given by the option params_by,

@@ -536,10 +536,8 @@ set_of_path (const NsSweep *sweep, const char *path)
   g_autofree char *key = ns_scenario_set_key (path);
 
   for (guint i = 0; sweep->sets[i] != NULL; i++) {
-    const char *eq = strchr (sweep->sets[i], '=');
-    g_autofree char *set_path = eq ? g_strndup (sweep->sets[i], eq - sweep->sets[i]) : NULL;
-    g_autofree char *set_key = set_path ? ns_scenario_set_key (set_path) : NULL;
-    if (set_key != NULL && g_str_equal (set_key, key))
+    g_autofree char *set_key = ns_scenario_set_key (sweep->sets[i]);
+    if (g_str_equal (set_key, key))
       return sweep->sets[i];
   }
   return NULL;

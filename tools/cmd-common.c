@@ -263,14 +263,10 @@ gboolean
 ns_cmd_check_sets_once (const char *command, char **sets, const char *by)
 {
   for (guint i = 0; sets != NULL && sets[i] != NULL; i++) {
-    const char *eq = strchr (sets[i], '=');
-    g_autofree char *path = eq ? g_strndup (sets[i], eq - sets[i]) : NULL;
-    g_autofree char *key = path ? ns_scenario_set_key (path) : NULL;
-    for (guint j = 0; key != NULL && j < i; j++) {
-      const char *eq2 = strchr (sets[j], '=');
-      g_autofree char *path2 = eq2 ? g_strndup (sets[j], eq2 - sets[j]) : NULL;
-      g_autofree char *key2 = path2 ? ns_scenario_set_key (path2) : NULL;
-      if (key2 != NULL && g_str_equal (key, key2)) {
+    g_autofree char *key = ns_scenario_set_key (sets[i]);
+    for (guint j = 0; j < i; j++) {
+      g_autofree char *key2 = ns_scenario_set_key (sets[j]);
+      if (g_str_equal (key, key2)) {
         g_printerr ("netsim %s: %s %s and %s %s set the same attribute (the last would "
                     "win): give one\n", command, by, sets[j], by, sets[i]);
         return FALSE;
