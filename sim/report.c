@@ -656,6 +656,41 @@ csv_variant_params (GString *out, const NsRunResult *r)
   }
 }
 
+/* "# note: TEXT" for each distinct model note of r's variants, in first-seen order, with
+ * the variants it holds for when not all of them. */
+static void
+csv_notes (GString *out, const NsRunResult *r)
+{
+  g_autoptr (GPtrArray) notes = g_ptr_array_new ();
+  g_autoptr (GHashTable) holders = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                          (GDestroyNotify) g_ptr_array_unref);
+
+  for (guint v = 0; v < r->variants->len; v++) {
+    const NsVariantResult *vr = r->variants->pdata[v];
+    for (guint i = 0; vr->notes && vr->notes[i]; i++) {
+      GPtrArray *names = g_hash_table_lookup (holders, vr->notes[i]);
+      if (names == NULL) {
+        names = g_ptr_array_new ();
+        g_hash_table_insert (holders, vr->notes[i], names);
+        g_ptr_array_add (notes, vr->notes[i]);
+      }
+      g_ptr_array_add (names, vr->name);
+    }
+  }
+  for (guint i = 0; i < notes->len; i++) {
+    GPtrArray *names = g_hash_table_lookup (holders, notes->pdata[i]);
+    g_autofree char *list = NULL;
+    if (names->len == r->variants->len) {
+      ns_csv_comment (out, "note: %s", (const char *) notes->pdata[i]);
+      continue;
+    }
+    g_ptr_array_add (names, NULL);
+    list = g_strjoinv (", ", (char **) names->pdata);
+    g_ptr_array_remove_index (names, names->len - 1);
+    ns_csv_comment (out, "note (%s): %s", list, (const char *) notes->pdata[i]);
+  }
+}
+
 /* The CSV report: a commented heading (the sets and what-ifs in force, the first variant's
  * CPU and parameters, then what the other variants ran with differently), then a row per
  * variant and a row per comparison. */
@@ -673,6 +708,7 @@ report_csv (GString *out, const NsRunResult *r)
     ns_csv_comment (out, "set %s", r->sets[i]);
   for (guint i = 0; r->what_if != NULL && r->what_if[i] != NULL; i++)
     ns_csv_comment (out, "what-if: %s", r->what_if[i]);
+  csv_notes (out, r);
   ns_report_params_comment (out, first->params);
   csv_variant_params (out, r);
   g_string_append (out, "kind,name,metric,value,cv,reps,aggregate,baseline,patched,delta_pct,"

@@ -523,6 +523,31 @@ START_TEST (test_table_marks_deltas_under_one_operation)
 }
 END_TEST
 
+/* The CSV heading carries the models' notes, each once: plainly when every variant has it,
+ * else naming the variants that do. */
+START_TEST (test_csv_carries_notes)
+{
+  NsRunResult *res = run_small ();
+  g_autofree char *csv = NULL;
+  g_autofree char *some = NULL;
+
+  ck_assert_uint_ge (res->variants->len, 3);
+  for (guint i = 0; i < res->variants->len; i++) {
+    NsVariantResult *vr = res->variants->pdata[i];
+    const char *everyone[] = { "shared remark", i < 2 ? "first two only" : NULL, NULL };
+    g_strfreev (vr->notes);
+    vr->notes = g_strdupv ((char **) everyone);
+  }
+  csv = render (res, NS_FORMAT_CSV);
+  some = g_strdup_printf ("\n# note (%s, %s): first two only\n",
+                          ((NsVariantResult *) res->variants->pdata[0])->name,
+                          ((NsVariantResult *) res->variants->pdata[1])->name);
+  ck_assert_uint_eq (count_occurrences (csv, "\n# note: shared remark\n"), 1);
+  ck_assert_msg (strstr (csv, some) != NULL, "%s", csv);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Two runs of the same scenario, a second apart, render byte-identically in every format:
  * nothing from the wall clock or the host reaches the output. */
 START_TEST (test_byte_identical)
@@ -559,6 +584,7 @@ report_suite (void)
   tcase_add_test (tc, test_table);
   tcase_add_test (tc, test_table_marks_deltas_under_one_operation);
   tcase_add_test (tc, test_byte_identical);
+  tcase_add_test (tc, test_csv_carries_notes);
   suite_add_tcase (s, tc);
   return s;
 }
