@@ -679,15 +679,14 @@ csv_notes (GString *out, const NsRunResult *r)
   }
   for (guint i = 0; i < notes->len; i++) {
     GPtrArray *names = g_hash_table_lookup (holders, notes->pdata[i]);
-    g_autofree char *list = NULL;
+    g_autoptr (GString) list = g_string_new (NULL);
     if (names->len == r->variants->len) {
       ns_csv_comment (out, "note: %s", (const char *) notes->pdata[i]);
       continue;
     }
-    g_ptr_array_add (names, NULL);
-    list = g_strjoinv (", ", (char **) names->pdata);
-    g_ptr_array_remove_index (names, names->len - 1);
-    ns_csv_comment (out, "note (%s): %s", list, (const char *) notes->pdata[i]);
+    for (guint n = 0; n < names->len; n++)
+      g_string_append_printf (list, "%s%s", n ? ", " : "", (const char *) names->pdata[n]);
+    ns_csv_comment (out, "note (%s): %s", list->str, (const char *) notes->pdata[i]);
   }
 }
 
