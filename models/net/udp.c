@@ -229,6 +229,15 @@ udp_table_generation (const struct udp_table *tbl)
   return tbl->gen;
 }
 
+/* Makes bind() refuse an overlap with any socket sk may not share the port with (see
+ * udp.h). */
+void
+udp_table_set_bind_scans_all (struct udp_table *tbl, gboolean scans_all)
+{
+  g_return_if_fail (tbl != NULL);
+  tbl->bind_scans_all = scans_all;
+}
+
 /* Sets the three hash secrets. */
 void
 udp_table_set_hash_secrets (struct udp_table *tbl, guint32 udp_ehash_secret,
@@ -943,9 +952,13 @@ udp_lib_lport_inuse (struct net *net, guint num, struct udp_hslot *hslot, struct
       continue;
     if (!inet_rcv_saddr_equal (sk, sk2, TRUE))
       continue;
-    /* The first overlapping socket decides (the kernel returns at once). */
-    return !(sk2->sk_reuseport && sk->sk_reuseport && sk->sk_reuseport_cb == NULL &&
-             sk->sk_uid == sk2->sk_uid);
+    if (!(sk2->sk_reuseport && sk->sk_reuseport && sk->sk_reuseport_cb == NULL &&
+          sk->sk_uid == sk2->sk_uid))
+      return TRUE;
+    /* A socket sk may share the port with: the kernel returns at once (the first
+     * overlapping socket decides), unless the build weighs them all (bind_scans_all). */
+    if (!((struct udp_table *) sk->sk_prot)->bind_scans_all)
+      return FALSE;
   }
   return FALSE;
 }

@@ -47,6 +47,14 @@
  *      the wildcard are detached by the rehash of connect() in every version.)
  *   H3 the reuseport hash secret is random per boot on the host: compare group
  *      membership (udp_sock_reuseport_group), never which member was picked.
+ *   H4 bind(): 6.9's udp_lib_lport_inuse returns "free" at the first overlapping socket
+ *      on the port's chain (head = most recent) that sk may share the port with
+ *      (SO_REUSEPORT both, same uid), never looking further; a 6.18.44 host on 2026-12-04
+ *      refused such a bind when a later overlapping socket may not share (a plain
+ *      127.0.0.2 bound before a reuseport 127.0.0.1 refuses a reuseport 0.0.0.0). Which
+ *      release changed this is not known here: the model keeps 6.9's rule for every
+ *      version, and the differential test probes the host and sets
+ *      udp_table_set_bind_scans_all () to match.
  *   Not modelled (same on both): BPF sk_lookup / reuseport programs, bind()'s check that the
  *   address is local (EADDRNOTAVAIL), disconnect (connect AF_UNSPEC), l3mdev/VRF devices
  *   beyond the sdif argument.
@@ -125,6 +133,7 @@ struct udp_table {
   gboolean          select_prefers_cpu;       /* ≥ 6.1 (b261eda84ec1) */
   gboolean          has_hash4;     /* ≥ 6.13 */
   gboolean          has_lookup1;   /* ≥ 6.14 */
+  gboolean          bind_scans_all; /* bind: every overlapping socket counts (H4); FALSE */
   /* model bookkeeping */
   NsArena          *arena;
   NsBuild          *build;
@@ -173,6 +182,10 @@ void              udp_table_set_hash_secrets (struct udp_table *tbl, guint32 udp
                                               guint32 udp_ipv6_hash_secret);
 const UdpTableStats *udp_table_stats     (const struct udp_table *tbl);
 void              udp_table_reset_stats  (struct udp_table *tbl);
+/* Makes bind() (udp_lib_get_port) refuse sk if ANY socket on the port's chain overlaps it
+ * and may not share the port, as the test host's kernel does (H4); default FALSE: the
+ * first overlapping socket decides, as up to 6.9 at least. */
+void              udp_table_set_bind_scans_all (struct udp_table *tbl, gboolean scans_all);
 /* hash2 slot for a full (masked inside) hash value. */
 struct udp_hslot *udp_hashslot2          (struct udp_table *tbl, guint hash);
 /* hash4_cnt of a hash2 slot (0 before 6.13). */

@@ -781,6 +781,7 @@ run_case (Diff *diff, NsThread *t, guint32 id)
   tbl = udp_table_new (ns_machine_arena (diff->machine), diff->build, 0, &error);
   ck_assert_msg (tbl != NULL, "udp_table_new: %s", error ? error->message : "?");
   diff->gen = (char) udp_table_generation (tbl);
+  udp_table_set_bind_scans_all (tbl, uk_host_bind_scans_all (diff->host));  /* H4 */
   build_tables (diff, c, kt, tbl, rng);
   for (guint i = 0; i < c->n_socks; i++)
     n_accepted += c->socks[i].accepted;
@@ -907,11 +908,12 @@ START_TEST (test_udp_diff_kernel)
   skips = counts_str (diff.skip_reasons);
   refusals = counts_str (diff.refusals);
   flush_log (&diff);
-  printf ("udp-diff: host %s (%s network namespace, IPv6 %s, SO_BINDTODEVICE %s), "
-          "model generation %c\n", diff.release,
+  printf ("udp-diff: host %s (%s network namespace, IPv6 %s, SO_BINDTODEVICE %s, bind() "
+          "weighs %s overlapping socket), model generation %c\n", diff.release,
           uk_host_private_netns (diff.host) ? "private" : "default",
           uk_host_has_ipv6 (diff.host) ? "on" : "off",
-          uk_host_can_bind_dev (diff.host) ? "on" : "off", diff.gen);
+          uk_host_can_bind_dev (diff.host) ? "on" : "off",
+          uk_host_bind_scans_all (diff.host) ? "every" : "the first", diff.gen);
   printf ("udp-diff: %u cases, %u agree, %u skipped (reasons: %s)\n", diff.ran, diff.agreed,
           diff.skipped, skips);
   printf ("udp-diff: %u datagrams (%u IPv6; %u cases with IPv6 sockets); receivers: none %u, "

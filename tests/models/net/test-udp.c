@@ -777,6 +777,31 @@ START_TEST (test_bind_rules)
 }
 END_TEST
 
+/* bind()'s overlap check (H4): 6.9 decides by the first overlapping socket on the chain
+ * (newest first), so a reuseport 0.0.0.0 that meets a reuseport 127.0.0.1 before a plain
+ * 127.0.0.2 is accepted; with bind_scans_all the plain socket refuses it. */
+START_TEST (test_bind_first_overlap_decides)
+{
+  struct sockaddr_in any = sin4 ("0.0.0.0", 5000);
+  Opts rp = PLAIN;
+
+  rp.reuseport = TRUE;
+  for (int scans_all = 0; scans_all <= 1; scans_all++) {
+    Rig rig;
+    rig_init (&rig, "6.9.0", NULL);
+    udp_table_set_bind_scans_all (rig.tbl, scans_all);
+    mk (&rig, AF_INET, "127.0.0.2", 5000, PLAIN);
+    mk (&rig, AF_INET, "127.0.0.1", 5000, rp);
+    struct sock *w = udp_sock_create (rig.tbl, rig.net, AF_INET);
+    udp_sock_set_reuseport (w, TRUE);
+    ck_assert_int_eq (udp_sock_bind (w, (struct sockaddr *) &any, sizeof any),
+                      scans_all ? -EADDRINUSE : 0);
+    udp_sock_close (w);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 /* Builds the model refuses, and the generation each build gets. */
 START_TEST (test_generations)
 {
@@ -1326,6 +1351,7 @@ udp_suite (void)
   tcase_add_test (tc, test_t1_10_hash4);
   tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
   tcase_add_test (tc, test_bind_rules);
+  tcase_add_test (tc, test_bind_first_overlap_decides);
   tcase_add_test (tc, test_generations);
   tcase_add_test (tc, test_jhash);
   tcase_add_test (tc, test_jhash_nwords);

@@ -26,6 +26,7 @@ struct _UkHost {
   gboolean private_netns;
   gboolean has_ipv6;
   gboolean can_bind_dev;
+  gboolean bind_scans_all;
   int      lo_ifindex;
   guint32  nonce;         /* tells this process's datagrams from any stray ones */
   int      sentinel_tx;   /* AF_INET, 127.0.0.1:any */
@@ -288,6 +289,66 @@ uk_probe_ipv6 (GString *log)
   return TRUE;
 }
 
+/* Sets an int socket option to 1. */
+static gboolean
+uk_set_on (int fd, int level, int name)
+{
+  int on = 1;
+
+  return setsockopt (fd, level, name, &on, sizeof (on)) == 0;
+}
+
+/* A datagram socket with SO_REUSEPORT if reuseport, bound to 127.0.0.a:port, or -1. */
+static int
+uk_probe_socket (guint8 a, guint16 port, gboolean reuseport)
+{
+  struct sockaddr_storage ss;
+  UkAddr addr;
+  socklen_t len;
+  int fd = socket (AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+  uk_addr_v4 (&addr, a ? 127 : 0, 0, 0, a, port);
+  len = uk_sockaddr (&addr, &ss);
+  if (fd >= 0 && (!reuseport || uk_set_on (fd, SOL_SOCKET, SO_REUSEPORT)) &&
+      bind (fd, (struct sockaddr *) &ss, len) == 0)
+    return fd;
+  if (fd >= 0)
+    close (fd);
+  return -1;
+}
+
+/* Whether the kernel's bind() weighs every socket it overlaps, not only the first on the
+ * port's chain: 127.0.0.2 (plain), then 127.0.0.1 (SO_REUSEPORT) on one port; a wildcard
+ * SO_REUSEPORT bind overlaps both, the reuseport one first (chains are newest first). A
+ * kernel whose first overlapping socket decides (udp_lib_lport_inuse's early return, up to
+ * 6.9 at least) accepts it; one that weighs them all refuses it, for the plain socket. */
+static gboolean
+uk_probe_bind_scans_all (GString *log)
+{
+  int fd[3] = { -1, -1, -1 };
+  gboolean all = FALSE;
+  UkAddr a;
+  guint16 port;
+
+  uk_addr_v4 (&a, 127, 0, 0, 2, 0);
+  fd[0] = uk_bound_socket (&a, FALSE);
+  if (fd[0] < 0 || !uk_getsockname (fd[0], &a))
+    goto out;
+  port = a.port;
+  fd[1] = uk_probe_socket (1, port, TRUE);
+  if (fd[1] < 0)
+    goto out;
+  fd[2] = uk_probe_socket (0, port, TRUE);
+  all = fd[2] < 0 && errno == EADDRINUSE;
+  g_string_append_printf (log, "udp-kernel: bind() weighs %s overlapping socket (probed on "
+                          "port %u)\n", all ? "every" : "the first", port);
+out:
+  for (guint i = 0; i < G_N_ELEMENTS (fd); i++)
+    if (fd[i] >= 0)
+      close (fd[i]);
+  return all;
+}
+
 /* Sets up the environment (see udp-kernel.h). */
 UkHost *
 uk_host_new (GString *log, GError **error)
@@ -303,6 +364,7 @@ uk_host_new (GString *log, GError **error)
     goto fail;
   host->has_ipv6 = uk_probe_ipv6 (log);
   host->can_bind_dev = TRUE;
+  host->bind_scans_all = uk_probe_bind_scans_all (log);
   host->nonce = (guint32) getpid () ^ g_random_int ();
 
   uk_addr_v4 (&a, 127, 0, 0, 1, 0);
@@ -354,6 +416,14 @@ gboolean
 uk_host_can_bind_dev (const UkHost *host)
 {
   return host->can_bind_dev;
+}
+
+/* Whether bind() refuses an overlap with any socket it may not share the port with (see
+ * udp-kernel.h). */
+gboolean
+uk_host_bind_scans_all (const UkHost *host)
+{
+  return host->bind_scans_all;
 }
 
 /* lo's interface index in the test's namespace. */
@@ -437,15 +507,6 @@ uk_table_add_client (UkTable *table, UkAddr *addr)
   addr->port = c.addr.port;
   g_array_append_val (table->clients, c);
   return TRUE;
-}
-
-/* Sets an int socket option to 1. */
-static gboolean
-uk_set_on (int fd, int level, int name)
-{
-  int on = 1;
-
-  return setsockopt (fd, level, name, &on, sizeof (on)) == 0;
 }
 
 /* Creates the next table socket (see udp-kernel.h). */

@@ -62,6 +62,9 @@ gboolean    uk_host_private_netns  (const UkHost *host);
 /* Whether SO_BINDTODEVICE "lo" is permitted (FALSE after the first EPERM). */
 gboolean    uk_host_can_bind_dev   (const UkHost *host);
 int         uk_host_lo_ifindex     (const UkHost *host);
+/* Whether the host's bind() refuses a socket that overlaps any socket it may not share the
+ * port with (probed), rather than deciding by the first overlapping one on the chain. */
+gboolean    uk_host_bind_scans_all (const UkHost *host);
 /* A port free on every loopback address right now. In a private namespace the hint is
  * tried first (so runs are reproducible); otherwise the kernel picks. 0 on failure. */
 guint16     uk_host_free_port      (UkHost *host, guint16 hint);
