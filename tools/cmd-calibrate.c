@@ -126,7 +126,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     "measured, this host gives no figure for it, or its figure is out of range. The source\n"
     "says where and when it was measured; whether that host stands for the profile's CPU\n"
     "(the same core?) is for the source's reader, so say it there.");
-  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+  if (!ns_cmd_parse_options (ctx, given, &argc, &argv))
     return FALSE;
   a->jobs_given = ns_cmd_given (given, &a->jobs);
   a->runs_given = ns_cmd_given (given, &a->runs);

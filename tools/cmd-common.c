@@ -307,9 +307,23 @@ is_single_valued (GOptionArg arg)
   return arg == G_OPTION_ARG_STRING || arg == G_OPTION_ARG_FILENAME || arg == G_OPTION_ARG_INT;
 }
 
-/* The OnceOption array of a context's main group. */
+/* TRUE if entry's option always takes a value (an optional one does not count). */
+static gboolean
+takes_value (const GOptionEntry *entry)
+{
+  if (entry->arg == G_OPTION_ARG_NONE || entry->long_name[0] == '\0')  /* G_OPTION_REMAINING */
+    return FALSE;
+  return !(entry->flags & (G_OPTION_FLAG_NO_ARG | G_OPTION_FLAG_OPTIONAL_ARG));
+}
+
+/* The OnceOption array of a context's main group, and what ns_cmd_parse_options needs to
+ * read "-jN" as "-j N". */
 struct _NsCmdOptions {
   GPtrArray *once;
+  GString   *valued_shorts;     /* the short names of the options taking a value */
+  GPtrArray *valued_longs;      /* "--NAME" of those options */
+  GPtrArray *split_argv;        /* the strings of the argv ns_cmd_parse_options made, then
+                                   that argv */
 };
 
 /* Frees an NsCmdOptions (the main group's user data). */
@@ -319,6 +333,10 @@ cmd_options_free (gpointer p)
   NsCmdOptions *options = p;
 
   g_ptr_array_unref (options->once);
+  g_string_free (options->valued_shorts, TRUE);
+  g_ptr_array_unref (options->valued_longs);
+  if (options->split_argv)
+    g_ptr_array_unref (options->split_argv);
   g_free (options);
 }
 
@@ -402,10 +420,17 @@ ns_cmd_add_entries (GOptionContext *ctx, const GOptionEntry *entries)
   options = g_ptr_array_new_with_free_func (once_option_free);
   result = g_new0 (NsCmdOptions, 1);
   result->once = options;
+  result->valued_shorts = g_string_new (NULL);
+  result->valued_longs = g_ptr_array_new_with_free_func (g_free);
   group = g_option_group_new (NULL, NULL, NULL, result, cmd_options_free);
   copies = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
   for (guint i = 0; entries[i].long_name != NULL; i++) {
     GOptionEntry entry = entries[i];
+    if (takes_value (&entry)) {
+      if (entry.short_name)
+        g_string_append_c (result->valued_shorts, entry.short_name);
+      g_ptr_array_add (result->valued_longs, g_strconcat ("--", entry.long_name, NULL));
+    }
     if (is_single_valued (entry.arg)) {
       OnceOption *once = g_new0 (OnceOption, 1);
       once->long_name = g_strconcat ("--", entry.long_name, NULL);
@@ -479,14 +504,71 @@ ns_cmd_given (const NsCmdOptions *options, gconstpointer arg_data)
   return once != NULL && once->given;
 }
 
-/* Parses a subcommand's options (argv[0] is its name); prints usage errors as
- * "netsim NAME: …"; returns FALSE to exit with 2. */
+/* Parses a subcommand's options (argv[0] is its name; options, if not NULL, ctx's from
+ * ns_cmd_add_entries: then "-jN" is "-j N"); prints usage errors as "netsim NAME: …";
+ * returns FALSE to exit with 2. */
+/* TRUE if arg is "-Xvalue" for a short option X of options that takes a value. */
+static gboolean
+is_attached_short (const NsCmdOptions *options, const char *arg)
+{
+  return arg[0] == '-' && arg[1] != '-' && arg[1] != '\0' && arg[2] != '\0' &&
+         strchr (options->valued_shorts->str, arg[1]) != NULL;
+}
+
+/* TRUE if arg is an option of options whose value is the next argument. */
+static gboolean
+value_follows (const NsCmdOptions *options, const char *arg)
+{
+  if (arg[0] != '-' || arg[1] == '\0')
+    return FALSE;
+  if (arg[1] != '-')
+    return arg[2] == '\0' && strchr (options->valued_shorts->str, arg[1]) != NULL;
+  for (guint i = 0; i < options->valued_longs->len; i++)
+    if (strcmp (arg, options->valued_longs->pdata[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Makes *argv read "-jN" (a short option's value attached, as make and getopt take it) as
+ * "-j" "N", which is all GOption reads, up to a "--"; the new argv is options'. */
+static void
+split_attached_values (NsCmdOptions *options, int *argc, char ***argv)
+{
+  g_autoptr (GPtrArray) split = g_ptr_array_new_with_free_func (g_free);
+  gboolean changed = FALSE, done = FALSE;
+
+  for (int i = 0; i < *argc; i++) {
+    const char *arg = (*argv)[i];
+    if (i > 0 && !done && strcmp (arg, "--") == 0)
+      done = TRUE;
+    if (i > 0 && !done && is_attached_short (options, arg)) {
+      g_ptr_array_add (split, g_strndup (arg, 2));
+      g_ptr_array_add (split, g_strdup (arg + 2));
+      changed = TRUE;
+      continue;
+    }
+    g_ptr_array_add (split, g_strdup (arg));
+    if (i > 0 && !done && value_follows (options, arg) && i + 1 < *argc)
+      g_ptr_array_add (split, g_strdup ((*argv)[++i]));
+  }
+  if (!changed)
+    return;
+  /* GOption drops what it parses from argv: the strings stay owned by split */
+  *argc = (int) split->len;
+  *argv = g_new0 (char *, split->len + 1);
+  memcpy (*argv, split->pdata, split->len * sizeof (char *));
+  options->split_argv = g_steal_pointer (&split);
+  g_ptr_array_add (options->split_argv, *argv);
+}
+
 gboolean
-ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv)
+ns_cmd_parse_options (GOptionContext *ctx, NsCmdOptions *options, int *argc, char ***argv)
 {
   g_autofree char *name = g_strdup ((*argv)[0]);
   GError *err = NULL;
 
+  if (options != NULL)
+    split_attached_values (options, argc, argv);
   if (g_option_context_parse (ctx, argc, argv, &err))
     return TRUE;
   g_printerr ("netsim %s: %s\n(see netsim %s --help)\n", name, err->message, name);

@@ -131,7 +131,7 @@ ns_cmd_list (int argc, char **argv)
   const char *what;
 
   g_option_context_set_description (ctx, "Without an argument, lists scenarios.");
-  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+  if (!ns_cmd_parse_options (ctx, NULL, &argc, &argv))
     return NS_EXIT_USAGE;
   if (argc > 2)
     goto too_many;

@@ -311,7 +311,7 @@ ns_cmd_run (int argc, char **argv)
     "Flame graph of one variant: netsim run S.xml --folded out.folded; grep '^VARIANT;'\n"
     "out.folded | flamegraph.pl --countname cycles > VARIANT.svg (difffolded.pl compares two).\n"
     "Exit status: 0 ok, 1 a check failed, 2 bad input or usage.");
-  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+  if (!ns_cmd_parse_options (ctx, given, &argc, &argv))
     return NS_EXIT_USAGE;
   if (argc != 2)
     goto usage;

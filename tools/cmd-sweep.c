@@ -811,12 +811,13 @@ ns_cmd_sweep (int argc, char **argv)
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — sweep a scenario "
                                                          "over a grid of parameter values");
+  NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
-  ns_cmd_limit_jobs (ns_cmd_add_entries (ctx, entries), &a.jobs);
+  ns_cmd_limit_jobs (given, &a.jobs);
   g_option_context_set_description (ctx, description);
   if (!extract_plot (&argc, argv, &plot_spec, &plot_file))
     goto out;
-  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+  if (!ns_cmd_parse_options (ctx, given, &argc, &argv))
     goto out;
   if (argc != 2 || a.output == NULL)
     goto usage;

@@ -203,8 +203,9 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
   };
   g_autoptr (GOptionContext) ctx =
     g_option_context_new ("[PATTERN…] — compare predictions with the recorded hardware results");
+  NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
-  ns_cmd_limit_jobs (ns_cmd_add_entries (ctx, entries), &a->jobs);
+  ns_cmd_limit_jobs (given, &a->jobs);
   g_option_context_set_description (ctx,
     "Runs the case of every recorded row (or of the rows whose id matches a PATTERN: a glob\n"
     "such as '002-*-f100', or a prefix such as 000) and prints, per row, the recorded and\n"
@@ -232,7 +233,7 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "errors, changed figures or set, a conflict or a drifted fit (rows that failed in FILE\n"
     "and still fail do not count); 2 bad input or usage (also: a case that sets a parameter\n"
     "or the CPU profile, --plot without gnuplot).");
-  if (!ns_cmd_parse_options (ctx, &argc, &argv))
+  if (!ns_cmd_parse_options (ctx, given, &argc, &argv))
     return FALSE;
   if (argc > 1) {
     g_printerr ("netsim validate: unexpected argument '%s' (see --help)\n", argv[1]);

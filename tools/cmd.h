@@ -73,8 +73,11 @@ gint     ns_cmd_max_jobs       (void);
 void     ns_cmd_limit_jobs     (NsCmdOptions *options, gint *jobs);
 /* Whether the single-valued option whose value goes to arg_data was given. */
 gboolean ns_cmd_given          (const NsCmdOptions *options, gconstpointer arg_data);
-/* Parses a subcommand's options; prints usage errors; FALSE means exit with 2. */
-gboolean ns_cmd_parse_options (GOptionContext *ctx, int *argc, char ***argv);
+/* Parses a subcommand's options (with options from ns_cmd_add_entries, or NULL), reading
+ * "-jN" as "-j N" as getopt does (GOption reads a short option's value only from the next
+ * argument); prints usage errors; FALSE means exit with 2. */
+gboolean ns_cmd_parse_options (GOptionContext *ctx, NsCmdOptions *options, int *argc,
+                               char ***argv);
 /* The gnuplot to use: $NETSIM_GNUPLOT if set (empty: none), else configure's. */
 const char *ns_cmd_gnuplot_path (void);
 /* TRUE if that gnuplot is an executable. */

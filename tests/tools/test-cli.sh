@@ -118,6 +118,23 @@ expect 0 "run --set twice" -- "$NETSIM" run -q --variant plain-ret --set workloa
   --set workload.body-insns=20 --top 1 -b "$MICRO/call-chain.xml"
 grep -q '^set       workload.depth=4, workload.body-insns=20 ' "$TMP/out" && ok ||
   bad "--set twice: $(grep '^set' "$TMP/out")"
+# a short option's value may be attached, as getopt takes it ("-j2", "-swhat=4"; GOption
+# alone read "-j2" as "-j" with the next argument for its value); a value that looks like
+# an option stays a value, and nothing after "--" is split
+expect 0 "run -s and -f attached" -- "$NETSIM" run -q --variant plain-ret -sworkload.depth=4 \
+  -fcsv "$MICRO/call-chain.xml"
+grep -q '^# set workload.depth=4$' "$TMP/out" && ok || bad "-sPATH=V: $(head -5 "$TMP/out")"
+expect 0 "validate -j2" -- "$NETSIM" validate -q -j2 002-r9-7950x-f1
+grep -q '^002-r9-7950x-f1 ' "$TMP/out" && ok || bad "validate -j2: $(cat "$TMP/err")"
+expect 2 "validate -j0" -- "$NETSIM" validate -q -j0 002-r9-7950x-f1
+grep -q "^netsim validate: -j: expected 1 to " "$TMP/err" && ok || bad "-j0: $(cat "$TMP/err")"
+mkdir "$TMP/dash"
+netsim=$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")
+micro=$(cd "$MICRO" && pwd)
+(cd "$TMP/dash" && "$netsim" run -q --variant plain-ret -o -fjson -- "$micro/call-chain.xml") \
+  >"$TMP/out" 2>"$TMP/err" && [ -s "$TMP/dash/-fjson" ] && [ ! -s "$TMP/out" ] &&
+  head -1 "$TMP/dash/-fjson" | grep -q '^scenario ' &&
+  ok || bad "-o -fjson: not a table in the file -fjson: $(ls "$TMP/dash") $(cat "$TMP/err")"
 
 # every micro scenario runs and prints a table with its variants
 for sc in pointer-chase call-chain call-tree indirect-call filter-walk pingpong udp-lookup; do
