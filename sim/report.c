@@ -544,6 +544,8 @@ table_explain_threads (GString *out, const NsVariantResult *b, const NsVariantRe
 static void
 table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint top)
 {
+  g_autofree char *metric_change = isfinite (c->delta_pct) ?
+    g_strdup_printf ("%+.2f %%", c->delta_pct) : g_strdup ("n/a");
   const NsVariantResult *b = r->variants->pdata[c->baseline];
   const NsVariantResult *p = r->variants->pdata[c->patched];
   GPtrArray *rows = ns_run_breakdown_delta (b, p);
@@ -570,8 +572,8 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
                             hidden == 1 ? "" : "s");
   g_ptr_array_unref (shown);
   g_string_append_printf (out, "  %-32s %9s %9s %+10.2f  (%.2f → %.2f, %+.2f %%; "
-                          "metric %+.2f %%)\n", "total", "", "", cp - cb, cb, cp,
-                          cb > 0 ? (cp - cb) / cb * 100.0 : 0.0, c->delta_pct);
+                          "metric %s)\n", "total", "", "", cp - cb, cb, cp,
+                          cb > 0 ? (cp - cb) / cb * 100.0 : 0.0, metric_change);
   table_explain_threads (out, b, p);
   table_explain_events (out, b, p);
   g_ptr_array_unref (rows);
@@ -656,6 +658,16 @@ csv_variant_params (GString *out, const NsRunResult *r)
   }
 }
 
+/* v as a CSV field in the C locale's fmt, or NULL (an empty field) when it is not finite,
+ * as the table's n/a and JSON's null. */
+static char *
+csv_number (const char *fmt, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return isfinite (v) ? g_strdup (g_ascii_formatd (buf, sizeof buf, fmt, v)) : NULL;
+}
+
 /* "# note: TEXT" for each distinct model note of r's variants, in first-seen order, with
  * the variants it holds for when not all of them. */
 static void
@@ -697,7 +709,6 @@ static void
 report_csv (GString *out, const NsRunResult *r)
 {
   const NsVariantResult *first = r->variants->pdata[0];
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   ns_csv_comment (out, "netsim %s", PACKAGE_VERSION);
   ns_csv_comment (out, "scenario %s (%s)", r->scenario_name, r->scenario_path);
@@ -715,10 +726,10 @@ report_csv (GString *out, const NsRunResult *r)
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
     g_autofree char *mit = ns_mitigations_summary (vr->mitigations);
-    g_autofree char *cv = g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6g", vr->cv));
+    g_autofree char *cv = csv_number ("%.6g", vr->cv);
+    g_autofree char *value = csv_number ("%.10g", vr->value);
     g_autofree char *reps = g_strdup_printf ("%u", vr->n_reps);
-    const char *fields[] = { "variant", vr->name, vr->metric,
-                             g_ascii_formatd (buf, sizeof buf, "%.10g", vr->value), cv, reps,
+    const char *fields[] = { "variant", vr->name, vr->metric, value, cv, reps,
                              vr->aggregate, NULL, NULL, NULL, vr->cpu_name, vr->kernel,
                              vr->cmdline, mit };
     ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
@@ -728,9 +739,9 @@ report_csv (GString *out, const NsRunResult *r)
     const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
     const NsVariantResult *b = r->variants->pdata[c->baseline];
     const NsVariantResult *p = r->variants->pdata[c->patched];
+    g_autofree char *delta = csv_number ("%.6f", c->delta_pct);
     const char *fields[] = { "comparison", c->label, b->metric, NULL, NULL, NULL, NULL, b->name,
-                             p->name, g_ascii_formatd (buf, sizeof buf, "%.6f", c->delta_pct),
-                             NULL, NULL, NULL, NULL };
+                             p->name, delta, NULL, NULL, NULL, NULL };
     ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
     g_string_append_c (out, '\n');
   }

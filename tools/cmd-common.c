@@ -649,6 +649,25 @@ ns_cmd_same_file (const char *a, const char *b)
   return !strcmp (ca, cb);
 }
 
+/* TRUE if path is "-" or the file standard output writes to (not a device that keeps
+ * nothing, such as /dev/null); see cmd.h. */
+gboolean
+ns_cmd_names_stdout (const char *path)
+{
+  GStatBuf sp;
+  struct stat so;
+
+  if (path == NULL)
+    return FALSE;
+  if (strcmp (path, "-") == 0)
+    return TRUE;
+  if (fstat (STDOUT_FILENO, &so) != 0 || g_stat (path, &sp) != 0)
+    return FALSE;
+  if (S_ISCHR (so.st_mode) && !isatty (STDOUT_FILENO))
+    return FALSE;
+  return so.st_dev == sp.st_dev && so.st_ino == sp.st_ino;
+}
+
 /* TRUE if outputs a and b would overwrite each other; see cmd.h. */
 gboolean
 ns_cmd_outputs_clash (const char *a, const char *b)

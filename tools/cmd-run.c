@@ -343,6 +343,8 @@ ns_cmd_run (int argc, char **argv)
     return ns_cmd_fail (err);
   if (output != NULL && strcmp (output, "-") != 0 && ns_cmd_outputs_clash (output, folded))
     goto one_file;
+  if ((output == NULL || ns_cmd_names_stdout (output)) && ns_cmd_names_stdout (folded))
+    goto folded_to_stdout;
   opt.only_variant = variant;
   opt.stacks = folded != NULL;
   scenario = ns_cmd_scenario_path (argv[1]);
@@ -387,6 +389,10 @@ bad_top:
 one_file:
   g_printerr ("netsim run: -o and --folded are one file, %s: one would overwrite the other\n",
               output);
+  return NS_EXIT_USAGE;
+folded_to_stdout:
+  g_printerr ("netsim run: --folded %s is standard output, where the results go: the two "
+              "would mix (name a file for one of them: --folded FILE or -o FILE)\n", folded);
   return NS_EXIT_USAGE;
 top_unused:
   g_printerr ("netsim run: --top: it limits the table's --breakdown and --explain, and %s\n",

@@ -82,6 +82,21 @@ show_failure (guint point, const char *const *fields, gpointer data)
 }
 
 /* ------------------------------------------------------------------------------------- */
+/* TRUE if -o names a regular file or none yet, which the sweep can append each point to
+ * and --resume read back; else FALSE, after saying so. */
+static gboolean
+csv_is_a_file (const char *output)
+{
+  if (strcmp (output, "-") != 0 &&
+      (!g_file_test (output, G_FILE_TEST_EXISTS) ||
+       g_file_test (output, G_FILE_TEST_IS_REGULAR)))
+    return TRUE;
+  g_printerr ("netsim sweep: -o %s: the sweep's CSV must be a regular file: each point is "
+              "appended to it as it finishes and --resume reads it back (netsim run -o - "
+              "writes one run to standard output)\n", output);
+  return FALSE;
+}
+
 /* --plot x=PATH,y=METRIC[,series=PATH] FILE.png|svg */
 
 typedef struct {
@@ -839,6 +854,8 @@ ns_cmd_sweep (int argc, char **argv)
     status = ns_cmd_fail (err);
     goto out;
   }
+  if (!csv_is_a_file (a.output))
+    goto out;
   if (plot_spec && !plot_parse (&plot, plot_spec, plot_file))
     goto out;
   if (plot.file && !plot_outputs_writable (&plot, &err)) {

@@ -98,12 +98,31 @@ remove_dir (const char *dir, const char *const *files)
   g_rmdir (dir);
 }
 
+/* Writes the image gnuplot rendered into from to path (ns_cmd_write_output: a regular file
+ * whole or not at all, a device or FIFO in place). */
+static gboolean
+copy_image (const char *from, const char *path, GError **error)
+{
+  g_autofree char *bytes = NULL;
+  gsize len;
+  GString *image;
+  gboolean ok;
+
+  if (!g_file_get_contents (from, &bytes, &len, error))
+    return FALSE;
+  image = g_string_new_len (bytes, (gssize) len);
+  ok = ns_cmd_write_output (path, image, error);
+  g_string_free (image, TRUE);
+  return ok;
+}
+
 /* Renders recorded vs simulated deltas to png with gnuplot. */
 static gboolean
 plot (const NsValReport *r, const char *png, GError **error)
 {
   g_autofree char *dir = g_dir_make_tmp ("netsim-plot-XXXXXX", error);
   g_autofree char *data_file = NULL, *script_file = NULL, *script = NULL, *err_text = NULL;
+  g_autofree char *image_file = NULL;
   GString *data = g_string_new (NULL);
   double lo = -10, hi = 10;
   guint n_val, n_cal;
@@ -119,7 +138,8 @@ plot (const NsValReport *r, const char *png, GError **error)
   n_cal = plot_points (data, r, TRUE, &lo, &hi);
   data_file = g_build_filename (dir, "points.dat", NULL);
   script_file = g_build_filename (dir, "plot.gp", NULL);
-  script = plot_script (png, data_file, n_val, n_cal, floor (lo / 10) * 10 - 10,
+  image_file = g_build_filename (dir, "plot.png", NULL);
+  script = plot_script (image_file, data_file, n_val, n_cal, floor (lo / 10) * 10 - 10,
                         ceil (hi / 10) * 10 + 10);
   argv[1] = script_file;
   if (g_file_set_contents (data_file, data->str, data->len, error) &&
@@ -130,7 +150,10 @@ plot (const NsValReport *r, const char *png, GError **error)
   if (!ok && error && *error == NULL)
     g_set_error (error, NS_ERROR, NS_ERROR_IO, "gnuplot failed to render %s: %s", png,
                  err_text ? g_strstrip (err_text) : "");
-  remove_dir (dir, (const char *const[]) { "points.dat", "plot.gp", NULL });
+  /* gnuplot wrote into the folder: a device or FIFO named by png is written from here */
+  if (ok)
+    ok = copy_image (image_file, png, error);
+  remove_dir (dir, (const char *const[]) { "points.dat", "plot.gp", "plot.png", NULL });
   g_string_free (data, TRUE);
   return ok;
 }
@@ -299,6 +322,12 @@ check_args (const NsValidateArgs *a, NsFormat *format)
   if (a->plot && !plot_name_ok (a->plot)) {
     g_printerr ("netsim validate: --plot: the image is a PNG, so its name must end in .png "
                 "(or name a device or FIFO, written in place), got '%s'\n", a->plot);
+    return FALSE;
+  }
+  if ((a->output == NULL || ns_cmd_names_stdout (a->output)) && ns_cmd_names_stdout (a->plot)) {
+    g_printerr ("netsim validate: --plot %s is standard output, where the table goes: the "
+                "two would mix (name a file for one of them: --plot FILE.png or -o FILE)\n",
+                a->plot);
     return FALSE;
   }
   if (ns_cmd_outputs_clash (a->output, a->plot)) {

@@ -23,6 +23,10 @@ gboolean ns_cmd_same_file (const char *a, const char *b);
 /* TRUE if outputs a and b (either may be NULL: FALSE) would overwrite each other: one file
  * (ns_cmd_same_file) that is not a device or FIFO, which are written in place, in order. */
 gboolean ns_cmd_outputs_clash (const char *a, const char *b);
+/* TRUE if path (NULL: FALSE) is "-" or names the file, pipe or terminal standard output
+ * writes to (two outputs there would mix; /dev/null and other devices that keep nothing do
+ * not count). */
+gboolean ns_cmd_names_stdout (const char *path);
 /* TRUE unless output (the value of option, e.g. "-o"; NULL, "-", a device or FIFO: never)
  * is the file input names (NULL: none; ns_cmd_same_file), which is what (e.g. "the
  * scenario") to the command; else FALSE with an input error naming both: writing the

@@ -82,6 +82,16 @@ grep -q 'wall_s' "$TMP/j1.json" && bad "JSON without --timing has wall_s" || ok
 # --timing adds the host time as a last column (and JSON field); otherwise the same lines
 TG="--variant plain-ret --param workload.depth=1:4:1 --set measure.warmup=10us --set measure.duration=2ms"
 # shellcheck disable=SC2086
+# the CSV must be a regular file: '-' made a file named '-', a device failed on truncate
+mkdir "$TMP/dash"
+netsim=$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")
+sc=$(cd "$(dirname "$SC")" && pwd)/$(basename "$SC")
+(cd "$TMP/dash" && "$netsim" sweep -q $TG -o - "$sc") >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && [ ! -e "$TMP/dash/-" ] && grep -q "^netsim sweep: -o -: the sweep's CSV must be a regular file" "$TMP/err" &&
+  ok || bad "sweep -o -: $(cat "$TMP/err")"
+expect 2 "sweep -o /dev/null" -- "$NETSIM" sweep -q $TG --force -o /dev/null "$SC"
+grep -q "^netsim sweep: -o /dev/null: the sweep's CSV must be a regular file" "$TMP/err" && ok ||
+  bad "sweep -o /dev/null: $(cat "$TMP/err")"
 expect 0 "sweep" -- "$NETSIM" sweep -q $TG -o "$TMP/nt.csv" "$SC"
 # shellcheck disable=SC2086
 expect 0 "sweep --timing" -- "$NETSIM" sweep -q $TG --timing -o "$TMP/tm.csv" --json "$TMP/tm.json" "$SC"
