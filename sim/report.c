@@ -30,6 +30,27 @@ variant_label (const NsVariantResult *vr)
   return vr->name[0] ? vr->name : "(default)";
 }
 
+/* The variant column's width in characters: 28, or the longest label's (a what-if twin's
+ * name is its variant's and " (what-if)"). */
+static int
+variant_width (const NsRunResult *r)
+{
+  int width = 28;
+
+  for (guint i = 0; i < r->variants->len; i++)
+    width = MAX (width, (int) g_utf8_strlen (variant_label (r->variants->pdata[i]), -1));
+  return width;
+}
+
+/* Appends text padded with spaces to width characters (not bytes: names may hold "→"). */
+static void
+append_padded (GString *out, const char *text, int width)
+{
+  g_string_append (out, text);
+  for (int n = (int) g_utf8_strlen (text, -1); n < width; n++)
+    g_string_append_c (out, ' ');
+}
+
 /* The table's heading: scenario (and its description, if any), file, seed, and the first
  * variant's CPU and kernel. */
 static void
@@ -76,13 +97,16 @@ table_mitigations (GString *out, const NsRunResult *r)
   static const char *const heads[] = { "spectre_v2", "retbleed", "srso", "pti", "mds", "bhi" };
   gboolean any_cmdline = FALSE, any_ignored = FALSE, any_chosen = FALSE;
 
-  g_string_append_printf (out, "\n%-28s", "mitigations in force");
+  int width = variant_width (r);
+
+  g_string_append_c (out, '\n');
+  append_padded (out, "mitigations in force", width);
   for (guint k = 0; k < G_N_ELEMENTS (heads); k++)
     g_string_append_printf (out, " %-11s", heads[k]);
   g_string_append_c (out, '\n');
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
-    g_string_append_printf (out, "%-28s", variant_label (vr));
+    append_padded (out, variant_label (vr), width);
     for (guint k = 0; k < G_N_ELEMENTS (keys); k++) {
       const char *mark = "";
       g_autofree char *v = mitigation_value (vr->mitigations, keys[k], &mark);
@@ -109,11 +133,16 @@ table_mitigations (GString *out, const NsRunResult *r)
 static void
 table_results (GString *out, const NsRunResult *r)
 {
-  g_string_append_printf (out, "\n%-28s %-18s %14s %8s %5s  %s\n", "variant", "metric",
-                          "value", "cv", "reps", "stop rule (last repetition)");
+  int width = variant_width (r);
+
+  g_string_append_c (out, '\n');
+  append_padded (out, "variant", width);
+  g_string_append_printf (out, " %-18s %14s %8s %5s  %s\n", "metric", "value", "cv", "reps",
+                          "stop rule (last repetition)");
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
-    g_string_append_printf (out, "%-28s %-18s %14.4f %8.4f %5u  %s\n", variant_label (vr),
+    append_padded (out, variant_label (vr), width);
+    g_string_append_printf (out, " %-18s %14.4f %8.4f %5u  %s\n",
                             vr->metric, vr->value, vr->cv, vr->n_reps,
                             vr->stop_rules[vr->n_reps - 1]);
   }
@@ -131,6 +160,19 @@ step_digits (double step)
   while (digits < 8 && step < pow (10.0, -digits))
     digits++;
   return digits + 1;
+}
+
+/* Decimals that give a comparison's figures of magnitude v five significant digits, from
+ * 2 up to the 4 of the variant table (so the delta recomputes from what is printed); 2 for
+ * a figure of 0. */
+static int
+value_digits (double v)
+{
+  if (!isfinite (v) || v >= 100.0 || v == 0.0)
+    return 2;
+  if (v >= 10.0)
+    return 3;
+  return 4;
 }
 
 /* A line per comparison (baseline, patched, delta), labels padded by characters, a delta
@@ -155,8 +197,10 @@ table_comparisons (GString *out, const NsRunResult *r)
     /* pad by characters, not bytes: labels may hold "→" or "±" */
     int pad = width - (int) g_utf8_strlen (c->label, -1);
     double step = ns_run_one_op_step_pct (b->value, p->value, b->ops, p->ops);
+    int digits = value_digits (MIN (fabs (b->value), fabs (p->value)));
 
-    g_string_append_printf (out, "%s%*s %16.2f %16.2f ", c->label, pad, "", b->value, p->value);
+    g_string_append_printf (out, "%s%*s %16.*f %16.*f ", c->label, pad, "", digits, b->value,
+                            digits, p->value);
     if (!isfinite (c->delta_pct)) {
       g_string_append_printf (out, "%10s\n", "n/a");
       continue;
@@ -368,15 +412,16 @@ table_overlapped (GString *out, const NsRunResult *r)
   if (!any)
     return;
   g_string_append_printf (out, "\ncycles hidden by overlaps per %s (all CPUs; not charged):\n"
-                          "  %-28s", ((const NsVariantResult *) r->variants->pdata[0])->op_name,
-                          "variant");
+                          "  ", ((const NsVariantResult *) r->variants->pdata[0])->op_name);
+  append_padded (out, "variant", variant_width (r));
   for (int c = 0; c < NS_CAUSE_N; c++)
     if (any_overlapped (r, c))
       g_string_append_printf (out, " %10s", ns_cause_name (c));
   g_string_append_c (out, '\n');
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
-    g_string_append_printf (out, "  %-28s", variant_label (vr));
+    g_string_append (out, "  ");
+    append_padded (out, variant_label (vr), variant_width (r));
     for (int c = 0; c < NS_CAUSE_N; c++)
       if (any_overlapped (r, c))
         table_per_op (out, vr->overlapped_per_op[c]);
@@ -391,15 +436,19 @@ table_stat (GString *out, const NsRunResult *r)
 {
   const NsVariantResult *first = r->variants->pdata[0];
 
-  g_string_append_printf (out, "\nevents per %s (all CPUs):\n  %-28s %10s", first->op_name,
-                          "variant", "cycles");
+  int width = variant_width (r);
+
+  g_string_append_printf (out, "\nevents per %s (all CPUs):\n  ", first->op_name);
+  append_padded (out, "variant", width);
+  g_string_append_printf (out, " %10s", "cycles");
   for (int c = 0; c < NS_CAUSE_N; c++)
     if (ns_event_name (c) && any_events (r, c))
       g_string_append_printf (out, " %10s", ns_event_name (c));
   g_string_append_c (out, '\n');
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
-    g_string_append_printf (out, "  %-28s", variant_label (vr));
+    g_string_append (out, "  ");
+    append_padded (out, variant_label (vr), width);
     table_per_op (out, ns_run_cycles_per_op (vr));
     for (int c = 0; c < NS_CAUSE_N; c++)
       if (ns_event_name (c) && any_events (r, c))

@@ -203,6 +203,20 @@ expect 0 "run --explain --top 1" -- "$NETSIM" run -q --explain --top 1 "$MICRO/c
 grep -A3 "^why unret vs plain" "$TMP/out" | grep -q '^  (7 more functions: --top 0 shows all)$' &&
   ok || bad "--explain --top 1 does not say what it left out"
 
+# the variant column widens to the longest name (a 29-character twin pushed its row's
+# columns one to the right), and a comparison's figures carry the variant table's digits
+# (8.66 → 9.32 printed +7.68 %, which they give as +7.62 %)
+expect 0 "run --what-if, long twin names" -- "$NETSIM" run -q --stat --what-if param.cpu.ipc=1 \
+  "$MICRO/call-chain.xml"
+col=$(awk '/^variant  / { print index($0, " metric") }' "$TMP/out")
+awk -v c="$col" '/^[a-z-]+( \(what-if\))? +cycles_per_call/ { n++; if (index($0, " cycles_per_call") != c) bad = 1 }
+  /^  call-depth-stuffing/ { e = match($0, /[0-9]+\.[0-9]+/) + RLENGTH; if (last && e != last) bad = 1; last = e }
+  END { exit bad || n != 10 || !last }' "$TMP/out" && [ -n "$col" ] && ok ||
+  bad "variant column: $(grep -E '^(variant|call-depth)|^  call-depth' "$TMP/out")"
+expect 0 "run call-chain" -- "$NETSIM" run -q "$MICRO/call-chain.xml"
+grep -q '^unret vs plain  *8\.6580  *9\.3231  *+7\.68%$' "$TMP/out" && ok ||
+  bad "comparison digits: $(grep '^unret vs plain' "$TMP/out")"
+
 # --what-if: each variant against itself with the extra set, and why (the retpoline gone)
 expect 0 "run --what-if" -- "$NETSIM" run -q --explain \
   --what-if kernel.cmdline=spectre_v2=eibrs "$MICRO/indirect-call.xml"
