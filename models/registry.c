@@ -1,5 +1,6 @@
 /* registry.c — the table of workload models and helpers shared by them. */
 #include "config.h"
+#include <math.h>
 #include <string.h>
 #include "workload.h"
 #include "net/udp_tx.h"
@@ -108,6 +109,14 @@ ns_workload_check_udp_unfragmented (const NsScenario *sc, guint64 length, gboole
                       "are not modelled); use family=\"ipv4\" or a length up to %u", length,
                       NS_UDPV6_LO_MAX_UNFRAGMENTED, NS_UDPV6_LO_MAX_UNFRAGMENTED);
   return FALSE;
+}
+
+/* count per second over span; see workload.h. */
+double
+ns_workload_rate (double count, NsTime span)
+{
+  g_return_val_if_fail (span > 0, NAN);
+  return count * 1e12 / (double) span;
 }
 
 /* Cycles of the machine's clock in span. */

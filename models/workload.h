@@ -58,6 +58,9 @@ gboolean ns_workload_check_udp_unfragmented (const NsScenario *sc, guint64 lengt
                                              gboolean ipv6, GError **error);
 /* Simulated cycles of the CPU clock in span. */
 double   ns_workload_span_cycles (NsMachine *machine, NsTime span);
+/* count per second over span (ps > 0): count × 10^12 / span, each step exact or rounded
+ * once (count / (span × 10^-12) rounds twice: 4 in 20 us gave 200000.00000000003). */
+double   ns_workload_rate        (double count, NsTime span);
 
 G_END_DECLS
 

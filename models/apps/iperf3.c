@@ -1125,21 +1125,22 @@ iperf_metric (gpointer state, NsMachine *machine, const char *metric, NsTime spa
 {
   Iperf *ip = state;
   const NsNetCounters *c = &ip->stack->counters;
-  double secs = (double) span / 1e12;
 
   if (span <= 0 || (c->received == ip->mark.received && c->sent == ip->mark.sent &&
                     c->rcvbuf_drops == ip->mark.rcvbuf_drops))
     return FALSE;
   if (g_str_equal (metric, "kbytes_per_sec"))
-    *value = (double) (c->received_bytes - ip->mark.received_bytes) / 1024.0 / secs;
+    *value = ns_workload_rate ((double) (c->received_bytes - ip->mark.received_bytes), span) /
+             1024.0;
   else if (g_str_equal (metric, "mbits_per_sec"))
-    *value = (double) (c->received_bytes - ip->mark.received_bytes) * 8.0 / 1e6 / secs;
+    *value = ns_workload_rate ((double) (c->received_bytes - ip->mark.received_bytes), span) *
+             8.0 / 1e6;
   else if (g_str_equal (metric, "datagrams_per_sec"))
-    *value = (double) (c->received - ip->mark.received) / secs;
+    *value = ns_workload_rate ((double) (c->received - ip->mark.received), span);
   else if (g_str_equal (metric, "sent_per_sec"))
-    *value = (double) (c->sent - ip->mark.sent) / secs;
+    *value = ns_workload_rate ((double) (c->sent - ip->mark.sent), span);
   else if (g_str_equal (metric, "drops_per_sec"))
-    *value = (double) (c->rcvbuf_drops - ip->mark.rcvbuf_drops) / secs;
+    *value = ns_workload_rate ((double) (c->rcvbuf_drops - ip->mark.rcvbuf_drops), span);
   else if (g_str_equal (metric, "client_idle") && ip->cpwq)
     *value = (double) (ns_poll_wqueues_slept (ip->cpwq, ns_engine_now (ip->engine)) -
                        ip->mark_cslept) / (double) span;

@@ -784,12 +784,10 @@ pktgen_metric (gpointer state, NsMachine *machine, const char *metric, NsTime sp
   if (packets == 0 || span == 0)
     return FALSE;
   tc_wrapper_counts (pg->tc, &direct, &indirect, &compares);
-  /* rates: count × 10^12 / span in ps, each step exact or rounded once (a span times
-   * 10^-12, which no double holds, wrote 4 packets in 20 us as 200000.00000000003) */
   if (g_str_equal (metric, "pps"))          /* pktgen's: sofar, the successes */
-    *value = (double) (pg->sent - pg->sent_mark) * 1e12 / (double) span;
+    *value = ns_workload_rate ((double) (pg->sent - pg->sent_mark), span);
   else if (g_str_equal (metric, "errors_pps"))
-    *value = (double) (pg->errors - pg->errors_mark) * 1e12 / (double) span;
+    *value = ns_workload_rate ((double) (pg->errors - pg->errors_mark), span);
   else if (g_str_equal (metric, "ns_per_packet"))
     *value = (double) span / 1000.0 / packets;
   else if (g_str_equal (metric, "cycles_per_packet"))

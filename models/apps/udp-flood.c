@@ -262,16 +262,16 @@ flood_metric (gpointer state, NsMachine *machine, const char *metric, NsTime spa
 {
   Flood *f = state;
   guint64 writes = f->writes - f->mark_writes;
-  double secs = (double) span / 1e12;
 
   if (span <= 0 || writes == 0)
     return FALSE;
   if (g_str_equal (metric, "cycles_per_write"))
     *value = ns_workload_span_cycles (machine, span) / (double) writes;
   else if (g_str_equal (metric, "writes_per_sec"))
-    *value = (double) writes / secs;
+    *value = ns_workload_rate ((double) writes, span);
   else if (g_str_equal (metric, "drops_per_sec"))
-    *value = (double) (f->stack->counters.rcvbuf_drops - f->mark.rcvbuf_drops) / secs;
+    *value = ns_workload_rate ((double) (f->stack->counters.rcvbuf_drops - f->mark.rcvbuf_drops),
+                               span);
   else
     return FALSE;
   return TRUE;

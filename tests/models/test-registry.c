@@ -91,6 +91,17 @@ START_TEST (test_cpu_out_of_range_refused)
 }
 END_TEST
 
+/* Rates round once: 4 in 20 us is 200000 exactly (4 / (20e6 × 1e-12) gave
+ * 200000.00000000003), and any count over a whole second is the count. */
+START_TEST (test_rate_rounds_once)
+{
+  ck_assert (ns_workload_rate (4.0, NS_US (20)) == 200000.0);
+  ck_assert (ns_workload_rate (3.0, NS_US (3)) == 1e6);
+  ck_assert (ns_workload_rate (1875461.0, NS_SEC (1)) == 1875461.0);
+  ck_assert (ns_workload_rate (7.0, NS_MS (7)) == 1000.0);
+}
+END_TEST
+
 static Suite *
 registry_suite (void)
 {
@@ -101,6 +112,7 @@ registry_suite (void)
   tcase_add_test (tc, test_classes_complete);
   tcase_add_test (tc, test_unknown_workload_refused);
   tcase_add_test (tc, test_cpu_out_of_range_refused);
+  tcase_add_test (tc, test_rate_rounds_once);
   suite_add_tcase (s, tc);
   return s;
 }
