@@ -792,7 +792,7 @@ static void
 prepare_columns (NsSweep *sweep)
 {
   static const char *const tail[] = { "status", "metric", "value", "cv", "reps", "ops",
-                                      "values", "error" };
+                                      "values", "error", "notes" };
 
   sweep->columns = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (sweep->columns, g_strdup ("point"));
@@ -1190,6 +1190,16 @@ append_double (GString *out, double value)
   g_string_append (out, text);
 }
 
+/* Appends the models' notes on a point's build as one field, NS_SWEEP_NOTES_SEP between
+ * them (none: empty). */
+static void
+append_notes (GString *out, char **notes)
+{
+  g_autofree char *joined = notes ? g_strjoinv (NS_SWEEP_NOTES_SEP, notes) : NULL;
+
+  ns_csv_field_one_line (out, joined ? joined : "");
+}
+
 /* point's line: the key, then the variant result, or "failed" and message; with timing,
  * the wall time last. */
 static char *
@@ -1210,10 +1220,12 @@ point_line (const NsSweep *sweep, guint point, const NsVariantResult *vr,
         g_string_append_c (out, ';');
       append_double (out, vr->values[r]);
     }
-    g_string_append_c (out, ',');
+    g_string_append (out, ",,");
+    append_notes (out, vr->notes);
   } else {
     g_string_append_printf (out, ",failed,%s,,,,,,", sweep->base->measure.metric);
     ns_csv_field_one_line (out, message);
+    g_string_append_c (out, ',');
   }
   if (sweep->timing)
     g_string_append_printf (out, ",%.3f", wall_s);
@@ -1895,6 +1907,14 @@ json_field (NsJson *json, const char *column, const char *text)
         ns_json_string (json, NULL);
       return;
     }
+  if (!strcmp (column, "notes")) {
+    g_auto (GStrv) notes = g_strsplit (text, NS_SWEEP_NOTES_SEP, -1);
+    ns_json_begin_array (json);
+    for (guint i = 0; text[0] && notes[i]; i++)
+      ns_json_string (json, notes[i]);
+    ns_json_end_array (json);
+    return;
+  }
   if (!strcmp (column, "values")) {
     g_auto (GStrv) parts = g_strsplit (text, ";", -1);
     ns_json_begin_array (json);
@@ -1904,6 +1924,41 @@ json_field (NsJson *json, const char *column, const char *text)
     return;
   }
   ns_json_string (json, !strcmp (column, "error") && !text[0] ? NULL : text);
+}
+
+/* Each distinct note of the points done (the notes column), with the number of points
+ * that carry it, in first-seen order; see sweep.h. */
+GPtrArray *
+ns_sweep_notes (const NsSweep *sweep)
+{
+  g_autoptr (GHashTable) counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GPtrArray *order = g_ptr_array_new_with_free_func (g_free), *result;
+  gint col = -1;
+
+  g_return_val_if_fail (sweep != NULL && sweep->prepared, NULL);
+  for (guint c = 0; c + 1 < sweep->columns->len; c++)
+    if (!strcmp (sweep->columns->pdata[c], "notes"))
+      col = (gint) c;
+  for (guint p = 0; col >= 0 && p < sweep->n_points; p++) {
+    g_auto (GStrv) fields = ns_sweep_row (sweep, p);
+    g_auto (GStrv) notes = NULL;
+    if (fields == NULL || g_strv_length (fields) <= (guint) col || !fields[col][0])
+      continue;
+    notes = g_strsplit (fields[col], NS_SWEEP_NOTES_SEP, -1);
+    for (guint k = 0; notes[k]; k++) {
+      guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, notes[k]));
+      if (n == 0)
+        g_ptr_array_add (order, g_strdup (notes[k]));
+      g_hash_table_replace (counts, g_strdup (notes[k]), GUINT_TO_POINTER (n + 1));
+    }
+  }
+  result = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < order->len; i++)
+    g_ptr_array_add (result, g_strdup_printf ("(%u of %u points): %s",
+                     GPOINTER_TO_UINT (g_hash_table_lookup (counts, order->pdata[i])),
+                     sweep->n_done, (const char *) order->pdata[i]));
+  g_ptr_array_unref (order);
+  return result;
 }
 
 /* The points done as JSON. */

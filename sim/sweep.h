@@ -115,6 +115,11 @@ guint       ns_sweep_n_failed     (const NsSweep *sweep);
 gboolean    ns_sweep_finish       (NsSweep *sweep, GError **error);
 /* Fields of point's line (by column), or NULL if the point is not done. */
 char      **ns_sweep_row          (const NsSweep *sweep, guint point);
+/* Separates two notes in the CSV's notes column. */
+#define NS_SWEEP_NOTES_SEP " | "
+/* "(K of N points): NOTE" for each distinct model note of the points done (each point's
+ * build notes, as netsim run prints them), in first-seen order. */
+GPtrArray  *ns_sweep_notes        (const NsSweep *sweep);
 /* The points done as JSON: sweep identity, dimensions and one object per point. */
 void        ns_sweep_json         (const NsSweep *sweep, GString *out);
 /* Notes (NULL-terminated, may be empty) for each fitted free parameter the scenario file

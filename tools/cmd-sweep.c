@@ -602,6 +602,17 @@ typedef struct {
   gboolean resume, force, quiet, timing;
 } NsSweepArgs;
 
+/* Prints on stderr, once each, the models' notes on the points' builds (what netsim run
+ * prints for one run), with how many points carry each. */
+static void
+print_point_notes (const NsSweep *sweep)
+{
+  g_autoptr (GPtrArray) notes = ns_sweep_notes (sweep);
+
+  for (guint i = 0; i < notes->len; i++)
+    g_printerr ("netsim sweep: note %s\n", (const char *) notes->pdata[i]);
+}
+
 /* Prints on stderr a note for each fitted value the sweep carries to another CPU. */
 static void
 print_fit_notes (const NsSweep *sweep)
@@ -761,6 +772,7 @@ run_sweep (NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, int argc, c
     return stopped_by_error (sweep, a, err, argc, argv);
   if (!ns_sweep_finish (sweep, &err) || !write_extras (sweep, a, plot, &err))
     return ns_cmd_fail (err);
+  print_point_notes (sweep);
   if (!a->quiet)
     g_printerr ("netsim sweep: %u points (%u failed) in %s\n", ns_sweep_n_points (sweep),
                 ns_sweep_n_failed (sweep), a->output);

@@ -76,7 +76,7 @@ cmp -s "$TMP/j1.json" "$TMP/j2.json" && ok || bad "--jobs 1 and --jobs 2 JSON di
 grep -q '^# netsim-version ' "$TMP/j1.csv" && grep -q '^# scenario-sha256 ' "$TMP/j1.csv" &&
   grep -q '^# sweep workload.depth = 1:20:1 ' "$TMP/j1.csv" && grep -q '^# param ' "$TMP/j1.csv" &&
   ok || bad "header: version, scenario hash, swept parameters, parameter set"
-grep -q '^point,workload.depth,workload.body-insns,variant,repetition,seed,status,metric,value,cv,reps,ops,values,error$' \
+grep -q '^point,workload.depth,workload.body-insns,variant,repetition,seed,status,metric,value,cv,reps,ops,values,error,notes$' \
   "$TMP/j1.csv" && ok || bad "column line"
 grep -q 'wall_s' "$TMP/j1.json" && bad "JSON without --timing has wall_s" || ok
 # --timing adds the host time as a last column (and JSON field); otherwise the same lines
@@ -95,11 +95,22 @@ grep -q "^netsim sweep: -o /dev/null: the sweep's CSV must be a regular file" "$
 expect 0 "sweep" -- "$NETSIM" sweep -q $TG -o "$TMP/nt.csv" "$SC"
 # shellcheck disable=SC2086
 expect 0 "sweep --timing" -- "$NETSIM" sweep -q $TG --timing -o "$TMP/tm.csv" --json "$TMP/tm.json" "$SC"
-grep -q '^point,.*,error,wall_s$' "$TMP/tm.csv" && [ "$(grep -c '^[0-9].*,[0-9]*\.[0-9][0-9][0-9]$' \
+grep -q '^point,.*,error,notes,wall_s$' "$TMP/tm.csv" && [ "$(grep -c '^[0-9].*,[0-9]*\.[0-9][0-9][0-9]$' \
   "$TMP/tm.csv")" -eq 4 ] && grep -q '"wall_s": [0-9]' "$TMP/tm.json" && ok ||
   bad "--timing: no wall_s column: $(cat "$TMP/tm.csv")"
-strip "$TMP/tm.csv" | sed 's/,error,wall_s$/,error/' | cmp -s "$TMP/nt.csv" - && ok ||
+strip "$TMP/tm.csv" | sed 's/,notes,wall_s$/,notes/' | cmp -s "$TMP/nt.csv" - && ok ||
   bad "--timing changed more than the wall_s column"
+# a point's model notes (what netsim run prints) are its notes field, a JSON array, and a
+# line on stderr each with the points that carry it (a sweep past iperf3's 128 streams said
+# nothing of it)
+ip="$DATA/scenarios/udp-lookup-iperf3.xml"
+expect 0 "sweep with notes" -- "$NETSIM" sweep -q -o "$TMP/notes.csv" --json "$TMP/notes.json" \
+  --param workload.streams=64,200 --set measure.duration=200us --set measure.warmup=50us \
+  --variant ipv4-1G-baseline "$ip"
+grep -q '^0,64,.*,ok,.*,,$' "$TMP/notes.csv" && grep -q '^1,200,.*,ok,.*,,"iperf3: 200 streams in one client .*MAX_STREAMS' "$TMP/notes.csv" &&
+  grep -q '^netsim sweep: note (1 of 2 points): iperf3: 200 streams' "$TMP/err" &&
+  python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["points"]; sys.exit(not (p[0]["notes"] == [] and "MAX_STREAMS" in p[1]["notes"][0]))' "$TMP/notes.json" &&
+  ok || bad "sweep notes: $(cat "$TMP/err"; grep -v '^#' "$TMP/notes.csv")"
 # a file keeps the layout it was started with: --resume with the other one is refused, saying so
 # shellcheck disable=SC2086
 expect 2 "--resume of a --timing sweep without --timing" -- "$NETSIM" sweep -q $TG --resume \
