@@ -484,6 +484,40 @@ check_affected (const NsProfileReader *reader, xmlNodePtr node, const NsMitigati
   return FALSE;
 }
 
+/* Checks that the kernel could select def's retbleed mode by default: its auto choice
+ * (retbleed_select_mitigation()) is never call depth stuffing, which only retbleed=stuff
+ * asks for, and takes IBRS or eIBRS only as the spectre_v2 mode in force. A default is
+ * not run through the command-line rules, so one the kernel could not select would be
+ * charged as written. */
+static gboolean
+check_selectable (const NsProfileReader *reader, xmlNodePtr node,
+                  const NsMitigationDefault *def, GError **error)
+{
+  if (def->retbleed == NS_RETBLEED_STUFF)
+    goto stuffing;
+  if ((def->retbleed == NS_RETBLEED_IBRS && def->spectre_v2 != NS_SPECTRE_V2_IBRS) ||
+      (def->retbleed == NS_RETBLEED_EIBRS && def->spectre_v2 != NS_SPECTRE_V2_EIBRS))
+    goto not_spectre_v2s;
+  return TRUE;
+
+/* ERRORS */
+stuffing:
+  ns_xml_set_error_attr (error, reader->path, node, "retbleed",
+                         "<mitigations>: retbleed=\"stuff\" is never a default: the kernel "
+                         "selects call depth stuffing only when the command line asks for "
+                         "it (retbleed_select_mitigation()); put retbleed=stuff on the "
+                         "scenario's kernel command line instead");
+  return FALSE;
+not_spectre_v2s:
+  ns_xml_set_error_attr (error, reader->path, node, "retbleed",
+                         "<mitigations>: retbleed=\"%s\" with spectre_v2=\"%s\" is no default "
+                         "the kernel selects: its retbleed mode is %s only when spectre_v2 "
+                         "is %s (retbleed_select_mitigation())",
+                         ns_retbleed_name (def->retbleed), ns_spectre_v2_name (def->spectre_v2),
+                         ns_retbleed_name (def->retbleed), ns_retbleed_name (def->retbleed));
+  return FALSE;
+}
+
 /* Reads one <mitigations kernel-from kernel-to ... source> into the profile. */
 static gboolean
 read_mitigations (NsProfileReader *reader, xmlNodePtr node, GError **error)
@@ -496,6 +530,7 @@ read_mitigations (NsProfileReader *reader, xmlNodePtr node, GError **error)
       !(def.kernel_to = read_version (reader, node, "kernel-to", error)) ||
       !(def.source = required_text_attr (reader, node, "source", error)) ||
       !read_choices (reader, node, &def, error) ||
+      !check_selectable (reader, node, &def, error) ||
       !check_affected (reader, node, &def, error) ||
       !check_range (reader, node, &def, error))
     goto fail;

@@ -712,6 +712,35 @@ START_TEST (test_default_mitigates_unlisted_bug)
 }
 END_TEST
 
+/* Defaults the kernel never selects: call depth stuffing (only retbleed=stuff asks for
+ * it; as a default it was charged even with spectre_v2=off on the command line, which the
+ * kernel's selection turns back to off), and retbleed's eIBRS without spectre_v2's. */
+START_TEST (test_default_kernel_never_selects)
+{
+  static const char *const defaults[][2] = {
+    { "spectre_v2=\"off\" retbleed=\"stuff\"", "call depth stuffing only when the command line" },
+    { "spectre_v2=\"retpoline\" retbleed=\"stuff\"", "retbleed=stuff on the scenario's" },
+    { "spectre_v2=\"retpoline\" retbleed=\"eibrs\"", "only when spectre_v2 is eibrs" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (defaults); i++) {
+    g_autofree char *extra = g_strdup_printf ("<mitigations kernel-from=\"6.5\" "
+                                              "kernel-to=\"6.99\" %s srso=\"off\" bhi=\"off\" "
+                                              "pti=\"false\" mds=\"false\" source=\"x\"/>",
+                                              defaults[i][0]);
+    TestProfile t = { .name = "stuffy", .to = "6.4", .extra = extra };
+    char *path;
+    GError *error = load_bad ("stuffy", &t, &path);
+
+    assert_line_error (error, path, 7, defaults[i][1]);
+    ck_assert_msg (strstr (error->message, "<mitigations>: retbleed=") != NULL, "%s",
+                   error->message);
+    g_error_free (error);
+    g_free (path);
+  }
+}
+END_TEST
+
 /* $NETSIM_DATADIR decides where names are looked up and listed. */
 START_TEST (test_datadir_from_environment)
 {
@@ -800,6 +829,7 @@ profile_suite (void)
   tcase_add_test (bad, test_bugs_unknown_name);
   tcase_add_test (bad, test_bugs_without_source);
   tcase_add_test (bad, test_default_mitigates_unlisted_bug);
+  tcase_add_test (bad, test_default_kernel_never_selects);
   suite_add_tcase (s, bad);
   return s;
 }
