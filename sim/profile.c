@@ -17,6 +17,8 @@
 #define PROFILE_SUBDIR  "scenarios/cpus"
 #define PROFILE_SUFFIX  ".xml"
 #define PROFILE_SCHEMA  "cpu.rng"
+/* How the source of a fitted value begins (calibrate.c writes "fit on ROWS, residual R"). */
+#define PROFILE_FIT_PREFIX "fit on "
 
 /* What the loader keeps while it reads one file. */
 typedef struct {
@@ -207,6 +209,27 @@ fail:
   return FALSE;
 }
 
+/* TRUE unless name is a free parameter (NsParamDef.free: fitted, not stated) whose source
+ * is not a fit's: a profile holds one only as `netsim calibrate --fit` writes it. */
+static gboolean
+check_not_hand_set (const NsProfileReader *reader, xmlNodePtr node, const char *name,
+                    const char *source, GError **error)
+{
+  const NsParamDef *def = ns_param_lookup (name);
+
+  if (def == NULL || !def->free || g_str_has_prefix (source, PROFILE_FIT_PREFIX))
+    return TRUE;
+  ns_xml_set_error_attr (error, reader->path, node, "name",
+                         "parameter %s is fitted, not stated: a profile holds it only as "
+                         "`netsim calibrate --fit ROW…` writes it, with the source \""
+                         PROFILE_FIT_PREFIX "ROWS, residual R\" (a fit on named calibration "
+                         "rows, recorded in validation/calibration.xml); the shipped "
+                         "scenarios carry their workload's fit in their own <param>, and "
+                         "without a fit the registry default applies (netsim list params)",
+                         name);
+  return FALSE;
+}
+
 /* Reads one <param name value source> into the profile's parameter set. */
 static gboolean
 read_param (NsProfileReader *reader, xmlNodePtr node, GError **error)
@@ -222,6 +245,8 @@ read_param (NsProfileReader *reader, xmlNodePtr node, GError **error)
     goto fail;
   if (g_hash_table_lookup_extended (reader->param_lines, name, NULL, &first_line))
     goto duplicate;
+  if (!check_not_hand_set (reader, node, name, source, error))
+    goto fail;
   if (!ns_params_set (profile->params, name, value, source, &local))
     goto bad_value;
   g_ptr_array_add (profile->set_names, name);
