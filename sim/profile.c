@@ -64,7 +64,17 @@ ns_cpu_profile_sets (const NsCpuProfile *profile, const char *name)
   return FALSE;
 }
 
-/* Sorted stems of the *.xml files in <datadir>/scenarios/cpus (empty if none). */
+/* The path of the shipped profile name (its file need not exist); newly allocated. */
+static char *
+shipped_path (const char *name)
+{
+  g_autofree char *file = g_strconcat (name, PROFILE_SUFFIX, NULL);
+
+  return g_build_filename (ns_data_dir (), PROFILE_SUBDIR, file, NULL);
+}
+
+/* Sorted stems of the regular *.xml files in <datadir>/scenarios/cpus (empty if none): a
+ * folder or other non-file so named is no profile. */
 GPtrArray *
 ns_cpu_profile_list (void)
 {
@@ -74,8 +84,10 @@ ns_cpu_profile_list (void)
   const char *entry;
 
   while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL) {
+    g_autofree char *path = g_build_filename (dir_path, entry, NULL);
     if (g_str_has_suffix (entry, PROFILE_SUFFIX) && entry[0] != '.' &&
-        strlen (entry) > strlen (PROFILE_SUFFIX))
+        strlen (entry) > strlen (PROFILE_SUFFIX) &&
+        g_file_test (path, G_FILE_TEST_IS_REGULAR))
       g_ptr_array_add (names, g_strndup (entry, strlen (entry) - strlen (PROFILE_SUFFIX)));
   }
   if (dir != NULL)
@@ -94,30 +106,35 @@ is_path (const char *name_or_path)
   return strchr (name_or_path, '/') != NULL || g_str_has_suffix (name_or_path, PROFILE_SUFFIX);
 }
 
-/* "a, b, c" for the shipped profiles, or "none". Newly allocated. */
+/* "a, b (does not load), c" for the shipped profiles, as netsim list cpus lists them, or
+ * "none". Newly allocated. */
 static char *
 available_names (void)
 {
-  GPtrArray *names = ns_cpu_profile_list ();
-  char *text;
+  g_autoptr (GPtrArray) names = ns_cpu_profile_list ();
+  GString *text = g_string_new (NULL);
 
-  g_ptr_array_add (names, NULL);
-  text = names->len > 1 ? g_strjoinv (", ", (char **) names->pdata) : g_strdup ("none");
-  g_ptr_array_unref (names);
-  return text;
+  for (guint i = 0; i < names->len; i++) {
+    g_autofree char *path = shipped_path (names->pdata[i]);
+    NsCpuProfile *profile = ns_cpu_profile_load (path, NULL);
+    g_string_append_printf (text, "%s%s%s", i ? ", " : "", (char *) names->pdata[i],
+                            profile ? "" : " (does not load)");
+    ns_cpu_profile_free (profile);
+  }
+  if (names->len == 0)
+    g_string_append (text, "none");
+  return g_string_free (text, FALSE);
 }
 
 /* The file a profile name or path refers to; newly allocated, NULL with an error. */
 static char *
 resolve_profile_path (const char *name_or_path, GError **error)
 {
-  char *file, *path;
+  char *path;
 
   if (is_path (name_or_path))
     return g_strdup (name_or_path);
-  file = g_strconcat (name_or_path, PROFILE_SUFFIX, NULL);
-  path = g_build_filename (ns_data_dir (), PROFILE_SUBDIR, file, NULL);
-  g_free (file);
+  path = shipped_path (name_or_path);
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
     goto unknown_name;
   return path;

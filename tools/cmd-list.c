@@ -59,8 +59,8 @@ list_scenarios (GError **error)
   return TRUE;
 }
 
-/* Prints each CPU profile's name and model; FALSE with error if there is none (as for
- * scenarios: a wrong NETSIM_DATADIR) or one does not load. */
+/* Prints each CPU profile's name and model, or why it does not load (as for scenarios);
+ * FALSE with error if there is none (a wrong NETSIM_DATADIR). */
 static gboolean
 list_cpus (GError **error)
 {
@@ -72,11 +72,15 @@ list_cpus (GError **error)
     return FALSE;
   }
   for (guint i = 0; i < names->len; i++) {
-    NsCpuProfile *p = ns_cpu_profile_load (names->pdata[i], error);
-    if (p == NULL)
-      return FALSE;
-    g_print ("%-20s %s\n", p->name, p->model ? p->model : "");
-    ns_cpu_profile_free (p);
+    GError *err = NULL;
+    NsCpuProfile *p = ns_cpu_profile_load (names->pdata[i], &err);
+    if (p) {
+      g_print ("%-20s %s\n", p->name, p->model ? p->model : "");
+      ns_cpu_profile_free (p);
+    } else {
+      g_print ("%-20s (does not load: %s)\n", (const char *) names->pdata[i], err->message);
+      g_error_free (err);
+    }
   }
   return TRUE;
 }

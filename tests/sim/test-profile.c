@@ -816,6 +816,56 @@ START_TEST (test_datadir_from_environment)
 }
 END_TEST
 
+/* In a data folder whose cpus/ holds a malformed junk.xml and a folder sub.xml, the list
+ * has the regular files only, and the unknown-name error names them as netsim list cpus
+ * does: junk marked "(does not load)", no sub (it named both, unmarked). */
+START_TEST (test_list_regular_files_marks_broken)
+{
+  char *src_schema = g_build_filename (ns_data_dir (), "scenarios", "cpu.rng", NULL);
+  char *dir = g_dir_make_tmp ("netsim-datadir-XXXXXX", NULL);
+  char *scen = g_build_filename (dir, "scenarios", NULL);
+  char *cpus = g_build_filename (scen, "cpus", NULL);
+  char *sub = g_build_filename (cpus, "sub.xml", NULL);
+  char *old = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  TestProfile t = { .name = "only-one" };
+  char *schema_text, *text;
+  GPtrArray *names;
+  GError *error = NULL;
+
+  ck_assert (g_file_get_contents (src_schema, &schema_text, NULL, NULL));
+  ck_assert_int_eq (g_mkdir_with_parents (sub, 0700), 0);
+  g_free (write_file (scen, "cpu.rng", schema_text));
+  text = test_profile_text (&t);
+  g_free (write_file (cpus, "only-one.xml", text));
+  g_free (write_file (cpus, "junk.xml", "junk\n"));
+  g_setenv ("NETSIM_DATADIR", dir, TRUE);
+
+  names = ns_cpu_profile_list ();
+  ck_assert_uint_eq (names->len, 2);
+  ck_assert_str_eq (names->pdata[0], "junk");
+  ck_assert_str_eq (names->pdata[1], "only-one");
+  g_ptr_array_unref (names);
+  ck_assert (ns_cpu_profile_load ("generic", &error) == NULL);
+  ck_assert_msg (strstr (error->message, "available: junk (does not load), only-one;") != NULL,
+                 "%s", error->message);
+  g_clear_error (&error);
+
+  if (old != NULL)
+    g_setenv ("NETSIM_DATADIR", old, TRUE);
+  else
+    g_unsetenv ("NETSIM_DATADIR");
+  remove_tree (dir);
+  g_free (old);
+  g_free (text);
+  g_free (schema_text);
+  g_free (sub);
+  g_free (cpus);
+  g_free (scen);
+  g_free (dir);
+  g_free (src_schema);
+}
+END_TEST
+
 static Suite *
 profile_suite (void)
 {
@@ -831,6 +881,7 @@ profile_suite (void)
   tcase_add_test (shipped_case, test_shipped_bugs);
   tcase_add_test (shipped_case, test_unknown_name_lists_available);
   tcase_add_test (shipped_case, test_datadir_from_environment);
+  tcase_add_test (shipped_case, test_list_regular_files_marks_broken);
   suite_add_tcase (s, shipped_case);
 
   tcase_add_test (bad, test_minimal_profile_loads);

@@ -175,6 +175,18 @@ NETSIM_DATADIR="$TMP/nowhere" "$ABS_NETSIM" list cpus >"$TMP/list" 2>"$TMP/err"
 [ $? -eq 2 ] && [ ! -s "$TMP/list" ] &&
   grep -q "^netsim list: no CPU profiles in $TMP/nowhere/scenarios/cpus$" "$TMP/err" && ok ||
   bad "list cpus without profiles: $(cat "$TMP/err")"
+# a profile that does not load is listed as such and the others still are, as list does for
+# scenarios (it printed some, then the error, exit 2); a folder named *.xml is no profile
+mkdir -p "$TMP/junkdata/scenarios/cpus/sub.xml"
+cp "$DATA/scenarios/cpu.rng" "$TMP/junkdata/scenarios/"
+cp "$DATA/scenarios/cpus/generic.xml" "$DATA/scenarios/cpus/ryzen9-5950x.xml" \
+  "$TMP/junkdata/scenarios/cpus/"
+echo junk >"$TMP/junkdata/scenarios/cpus/junk.xml"
+NETSIM_DATADIR="$TMP/junkdata" "$ABS_NETSIM" list cpus >"$TMP/list" 2>"$TMP/err"
+[ $? -eq 0 ] && [ ! -s "$TMP/err" ] && [ "$(wc -l <"$TMP/list")" -eq 3 ] &&
+  grep -q "^junk  *(does not load: $TMP/junkdata/scenarios/cpus/junk.xml:1: " "$TMP/list" &&
+  grep -q "^ryzen9-5950x  *AMD" "$TMP/list" && ok ||
+  bad "list cpus with a broken profile: $(cat "$TMP/list" "$TMP/err")"
 
 # --explain: per comparison, which functions and causes changed (here: the retpoline)
 expect 0 "run --explain" -- "$NETSIM" run -q --explain "$MICRO/indirect-call.xml"
