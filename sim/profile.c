@@ -24,7 +24,6 @@
 typedef struct {
   const char   *path;
   NsCpuProfile *profile;
-  GHashTable   *param_lines;   /* name (owned by set_names) → first line, as pointer */
 } NsProfileReader;
 
 /* ---- data directory and listing ---- */
@@ -57,11 +56,18 @@ compare_strings (gconstpointer a, gconstpointer b)
 gboolean
 ns_cpu_profile_sets (const NsCpuProfile *profile, const char *name)
 {
-  g_return_val_if_fail (profile != NULL && name != NULL, FALSE);
+  return ns_cpu_profile_param_line (profile, name) > 0;
+}
+
+/* The line of the profile's <param> for name, or 0 if it sets none. */
+int
+ns_cpu_profile_param_line (const NsCpuProfile *profile, const char *name)
+{
+  g_return_val_if_fail (profile != NULL && name != NULL, 0);
   for (guint i = 0; i < profile->set_names->len; i++)
     if (!strcmp (profile->set_names->pdata[i], name))
-      return TRUE;
-  return FALSE;
+      return g_array_index (profile->set_lines, int, i);
+  return 0;
 }
 
 /* The path of the shipped profile name (its file need not exist); newly allocated. */
@@ -254,20 +260,22 @@ read_param (NsProfileReader *reader, xmlNodePtr node, GError **error)
   NsCpuProfile *profile = reader->profile;
   char *name = NULL, *value = NULL, *source = NULL;
   GError *local = NULL;
-  gpointer first_line;
+  int first_line, line;
 
   if (!(name = required_text_attr (reader, node, "name", error)) ||
       !(value = required_text_attr (reader, node, "value", error)) ||
       !(source = required_text_attr (reader, node, "source", error)))
     goto fail;
-  if (g_hash_table_lookup_extended (reader->param_lines, name, NULL, &first_line))
+  first_line = ns_cpu_profile_param_line (profile, name);
+  if (first_line > 0)
     goto duplicate;
   if (!check_not_hand_set (reader, node, name, source, error))
     goto fail;
   if (!ns_params_set (profile->params, name, value, source, &local))
     goto bad_value;
   g_ptr_array_add (profile->set_names, name);
-  g_hash_table_insert (reader->param_lines, name, GINT_TO_POINTER (ns_xml_line (node)));
+  line = ns_xml_line (node);
+  g_array_append_val (profile->set_lines, line);
   g_free (value);
   g_free (source);
   return TRUE;
@@ -275,7 +283,7 @@ read_param (NsProfileReader *reader, xmlNodePtr node, GError **error)
 /* ERRORS */
 duplicate:
   ns_xml_set_error (error, reader->path, node, "parameter %s is already set at line %d",
-                  name, GPOINTER_TO_INT (first_line));
+                  name, first_line);
   goto fail;
 bad_value:
   ns_xml_set_error (error, reader->path, node, "%s", local->message);
@@ -638,6 +646,7 @@ profile_new (const char *path)
   profile->path = g_strdup (path);
   profile->params = ns_params_new ();
   profile->set_names = g_ptr_array_new_with_free_func (g_free);
+  profile->set_lines = g_array_new (FALSE, FALSE, sizeof (int));
   profile->mitigation_defaults = g_array_new (FALSE, TRUE, sizeof (NsMitigationDefault));
   g_array_set_clear_func (profile->mitigation_defaults,
                           (GDestroyNotify) ns_mitigation_default_clear);
@@ -674,18 +683,15 @@ ns_cpu_profile_load (const char *name_or_path, GError **error)
   profile = profile_new (path);
   reader.path = profile->path;
   reader.profile = profile;
-  reader.param_lines = g_hash_table_new (g_str_hash, g_str_equal);
   if (!read_header (&reader, xmlDocGetRootElement (doc), error) ||
       !read_body (&reader, xmlDocGetRootElement (doc), error))
     goto fail;
-  g_hash_table_unref (reader.param_lines);
   xmlFreeDoc (doc);
   g_free (path);
   return profile;
 
 /* ERRORS */
 fail:
-  g_clear_pointer (&reader.param_lines, g_hash_table_unref);
   g_clear_pointer (&profile, ns_cpu_profile_free);
   g_clear_pointer (&doc, xmlFreeDoc);
   g_free (path);
@@ -704,6 +710,7 @@ ns_cpu_profile_free (NsCpuProfile *profile)
   g_free (profile->path);
   ns_params_free (profile->params);
   g_ptr_array_unref (profile->set_names);
+  g_array_unref (profile->set_lines);
   g_array_unref (profile->mitigation_defaults);
   g_free (profile);
 }

@@ -14,6 +14,7 @@ typedef struct {
   char       *path;          /* file it was loaded from */
   NsParams   *params;        /* registry defaults overlaid with the profile's values */
   GPtrArray  *set_names;     /* names the profile itself set (char*) */
+  GArray     *set_lines;     /* the line of each one's <param> (int), as set_names */
   GArray     *mitigation_defaults;  /* NsMitigationDefault */
   guint       unaffected;    /* NsBug bits its <bugs> leaves out (0 without <bugs>) */
   guint       features;      /* NsCpuFeature bits: vendor, BHI_DIS_S */
@@ -31,5 +32,7 @@ void          ns_cpu_profile_free  (NsCpuProfile *profile);
 GPtrArray    *ns_cpu_profile_list  (void);
 /* TRUE if the profile's file set parameter `name` itself (not a registry default). */
 gboolean      ns_cpu_profile_sets  (const NsCpuProfile *profile, const char *name);
+/* The line of the profile's <param> that set parameter `name`, or 0 if it sets none. */
+int           ns_cpu_profile_param_line (const NsCpuProfile *profile, const char *name);
 
 G_END_DECLS

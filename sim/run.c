@@ -120,10 +120,24 @@ param_set_by (const NsScenario *sc, xmlNodePtr n)
   return by != NULL || value == NULL ? by : g_hash_table_lookup (sc->set_by, value);
 }
 
+/* "attribute 'profile': FILE:LINE: ", naming the profile's file and the line of its first
+ * <param> among at_fault (just "FILE: " if it sets none of them); newly allocated. */
+static char *
+profile_blame (const NsCpuProfile *profile, const char *const *at_fault)
+{
+  int line = 0;
+
+  for (guint i = 0; at_fault != NULL && at_fault[i] != NULL && line == 0; i++)
+    line = ns_cpu_profile_param_line (profile, at_fault[i]);
+  return line > 0 ? g_strdup_printf ("attribute 'profile': %s:%d: ", profile->path, line)
+                  : g_strdup_printf ("attribute 'profile': %s: ", profile->path);
+}
+
 /* Reports cause (freed), an error about parameters taken together (the machine's
  * geometry), at the first of the scenario's <param>s for a parameter the cause was raised
- * about, else at <cpu> (its profile gave them): "file:line: variant 'V': cause", ending
- * "(after …)" with the sets behind every such <param>, or the one that named the profile. */
+ * about, else at <cpu> and the profile's own <param> (the profile gave them):
+ * "file:line: variant 'V': [attribute 'profile': PROFILE:LINE: ]cause", ending "(after …)"
+ * with the sets behind every such <param>, or the one that named the profile. */
 static void
 blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
 {
@@ -133,6 +147,7 @@ blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
   g_autoptr (GString) shown = g_string_new (NULL);
   g_autofree char *variant = vs->variant != NULL && vs->variant[0] != '\0'
                              ? g_strdup_printf ("variant '%s': ", vs->variant) : g_strdup ("");
+  g_autofree char *in_profile = NULL;
 
   for (xmlNodePtr n = root->children; n != NULL && at_fault != NULL; n = n->next) {
     g_autofree char *name = ns_xml_is_element (n, "param") ? ns_xml_prop (n, "name") : NULL;
@@ -153,11 +168,12 @@ blame_params (const NsVariantSetup *vs, GError *cause, GError **error)
       by = g_hash_table_lookup (vs->sc->set_by, ns_xml_attr (at, "profile"));
     if (by != NULL)
       g_string_append (sets, by);
+    in_profile = profile_blame (vs->profile, at_fault);
   }
   ns_escape_controls (shown, sets->str);       /* a set's value may hold a line break */
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s%s", vs->sc->path,
-               ns_xml_line (at), variant, cause->message, shown->len > 0 ? " (after " : "",
-               shown->str, shown->len > 0 ? ")" : "");
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s%s%s%s%s%s", vs->sc->path,
+               ns_xml_line (at), variant, in_profile ? in_profile : "", cause->message,
+               shown->len > 0 ? " (after " : "", shown->str, shown->len > 0 ? ")" : "");
   g_error_free (cause);
 }
 

@@ -701,6 +701,35 @@ START_TEST (test_default_mitigates_unlisted_bug)
 }
 END_TEST
 
+/* Schema errors of a blank text or a bad version say what is expected in words, from
+ * cpu.rng's n:expect annotations (they showed the regex: "a value matching '.*\\S.*'"). */
+START_TEST (test_schema_errors_in_words)
+{
+  static const struct {
+    TestProfile t;
+    int line;
+    const char *says;
+  } cases[] = {
+    { { .name = "blank", .param5 = "<param name=\"cpu.smt\" value=\"2\" source=\" \"/>" }, 5,
+      "element param: attribute 'source': expected a non-blank text, got ' '" },
+    { { .name = "badver", .from = "six" }, 6,
+      "attribute 'kernel-from': expected a kernel version MAJOR.MINOR or MAJOR.MINOR.0-rcN" },
+    { { .name = "badmode", .spectre_v2 = "" }, 6,
+      "attribute 'spectre_v2': expected a spectre_v2 mode such as off, retpoline or eibrs" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    char *path;
+    GError *error = load_bad (cases[i].t.name, &cases[i].t, &path);
+
+    assert_line_error (error, path, cases[i].line, cases[i].says);
+    ck_assert_msg (strstr (error->message, "matching") == NULL, "%s", error->message);
+    g_error_free (error);
+    g_free (path);
+  }
+}
+END_TEST
+
 /* A free parameter (cpu.ipc) is fitted, not stated: a profile that sets it by hand is
  * refused at its <param> (it was run on, 5.33 cycles/call in place of 8.66 on the
  * call-chain micro scenario); the value `netsim calibrate --fit` writes, with its "fit on"
@@ -905,6 +934,7 @@ profile_suite (void)
   tcase_add_test (bad, test_default_mitigates_unlisted_bug);
   tcase_add_test (bad, test_default_kernel_never_selects);
   tcase_add_test (bad, test_free_param_set_by_hand);
+  tcase_add_test (bad, test_schema_errors_in_words);
   suite_add_tcase (s, bad);
   return s;
 }

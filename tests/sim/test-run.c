@@ -559,6 +559,47 @@ START_TEST (test_machine_geometry_blamed)
 }
 END_TEST
 
+/* The same geometry error from a profile's own values names the profile's file and the
+ * line of its first <param> at fault after the scenario's <cpu> (it named the <cpu> line
+ * only, never the profile). */
+START_TEST (test_machine_geometry_blamed_in_profile)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+  g_autofree char *path = micro_path ("call-chain.xml");
+  g_autofree char *generic = g_build_filename (data ? data : NS_SRCDIR, "scenarios", "cpus",
+                                               "generic.xml", NULL);
+  g_autofree char *text = NULL, *dir = g_dir_make_tmp ("test-run-XXXXXX", NULL);
+  g_autofree char *profile = g_build_filename (dir, "tiny.xml", NULL);
+  g_autofree char *set = g_strdup_printf ("cpu.profile=%s", profile);
+  g_autofree char *says = NULL;
+  g_autoptr (GString) copy = NULL;
+  const char *const sets[] = { set, NULL };
+  NsRunOptions opt = { .sets = sets, .only_variant = "plain-ret" };
+  GError *error = NULL;
+  int line = 1;
+
+  ck_assert (g_file_get_contents (generic, &text, NULL, NULL));
+  copy = g_string_new (text);
+  ck_assert_uint_eq (g_string_replace (copy, "name=\"generic\"", "name=\"tiny\"", 1), 1);
+  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.size_kib\" value=\"32\"",
+                                       "\"cache.l1d.size_kib\" value=\"1\"", 1), 1);
+  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.assoc\" value=\"8\"",
+                                       "\"cache.l1d.assoc\" value=\"64\"", 1), 1);
+  for (const char *c = copy->str; c < strstr (copy->str, "\"cache.l1d.size_kib\""); c++)
+    line += *c == '\n';
+  ck_assert (g_file_set_contents (profile, copy->str, copy->len, NULL));
+  says = g_strdup_printf ("call-chain.xml:4: variant 'plain-ret': attribute 'profile': %s:%d: "
+                          "cache.l1d.size_kib = 1 KiB cannot hold one set of cache.l1d.assoc "
+                          "= 64 ways", profile, line);
+  ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (strstr (error->message, says) != NULL, "%s", error->message);
+  g_error_free (error);
+  g_unlink (profile);
+  g_rmdir (dir);
+}
+END_TEST
+
 /* Set-up errors found after loading name the element and attribute whose value is bad,
  * and the --set that gave it: an unknown CPU profile (<cpu>, line 4 of call-chain.xml), a
  * bad kernel command line (<kernel>, line 5), an unknown patch, metric or workload type, a
@@ -716,6 +757,7 @@ run_suite (void)
   tcase_add_test (tc, test_edited_variant_set_named);
   tcase_add_test (tc, test_param_choice_checked_at_load);
   tcase_add_test (tc, test_machine_geometry_blamed);
+  tcase_add_test (tc, test_machine_geometry_blamed_in_profile);
   tcase_add_test (tc, test_call_tree_footprint);
   tcase_add_test (tc, test_udp_lookup_chain);
   tcase_add_test (tc, test_stacks_sum_to_breakdown);

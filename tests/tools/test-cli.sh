@@ -847,12 +847,14 @@ for set in kernel.config.CONFIG_NET_CLS_MATCHALL=n kernel.config.CONFIG_NET_CLS_
   grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: .*(after --set $set)$" "$TMP/err" && ok ||
     bad "--set $set is not named (alone): $(cat "$TMP/err")"
 done
-# a profile a set named whose caches cannot be built: at <cpu>, naming the set
+# a profile a set named whose caches cannot be built: at <cpu>, naming the set, and the
+# profile's file at its L1D size's line
 sed -e 's/<cpu name="generic"/<cpu name="tiny"/' -e '/cache.l1d.size_kib/s/value="32"/value="1"/' \
   -e '/cache.l1d.assoc/s/value="8"/value="32"/' "$DATA/scenarios/cpus/generic.xml" >"$TMP/tiny.xml"
+line=$(grep -n 'cache.l1d.size_kib' "$TMP/tiny.xml" | cut -d: -f1)
 expect 2 "--set cpu.profile= a profile whose L1D holds no set" -- "$NETSIM" run -q \
   --variant plain-ret --set "cpu.profile=$TMP/tiny.xml" "$MICRO/call-chain.xml"
-grep -q "call-chain.xml:4: variant 'plain-ret': cache.l1d.size_kib = 1 KiB cannot hold .*(after --set cpu.profile=$TMP/tiny.xml)$" \
+grep -q "call-chain.xml:4: variant 'plain-ret': attribute 'profile': $TMP/tiny.xml:$line: cache.l1d.size_kib = 1 KiB cannot hold .*(after --set cpu.profile=$TMP/tiny.xml)$" \
   "$TMP/err" && ok || bad "a profile's geometry error does not name the set: $(cat "$TMP/err")"
 # ... and only the sets behind it: not one that changed another attribute of the element
 expect 2 "--set CONFIG_NET_CLS_MATCHALL=n with a set on <workload>" -- "$NETSIM" run -q \
