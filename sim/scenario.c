@@ -1416,13 +1416,38 @@ error_range:
   return FALSE;
 }
 
+/* Fails if the path of <set> n names an attribute an earlier <set> of its variant names
+ * (seen: set key → that <set>; see ns_scenario_set_key): at n's line, naming the first's,
+ * as the command line refuses two --set of one attribute. */
+static gboolean
+check_set_once (const NsScenario *sc, GHashTable *seen, xmlNodePtr n, const char *path,
+                GError **error)
+{
+  char *key = ns_scenario_set_key (path);
+  xmlNodePtr first = g_hash_table_lookup (seen, key);
+
+  if (first == NULL) {
+    g_hash_table_insert (seen, key, n);
+    return TRUE;
+  }
+  g_free (key);
+  ns_xml_error_blame (sc, n, (NsXmlBlame) {
+                        .attrs = { "path" }, .also = { (xmlNodePtr) ns_xml_attr (first, "path") } },
+                      error, "element set: attribute 'path': '%s' sets the same attribute as "
+                      "the set on line %d (the last would win): give one", path,
+                      ns_xml_attr_line (first, "path"));
+  return FALSE;
+}
+
 /* Applies the <set> children of variant to doc, recording touched nodes as set by by (and
  * naming in errors the command-line sets touched records for the <set>s); a variant's
- * seed is refused (its runs would still use the run's). */
+ * seed is refused (its runs would still use the run's), and so are two <set>s of one
+ * attribute (the last would win). */
 static gboolean
 apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, GHashTable *was,
                     const char *by, GError **error)
 {
+  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   NsScenario view = { .set_by = touched };
   const NsScenario *sc = &view;
 
@@ -1442,6 +1467,8 @@ apply_set_elements (xmlNodePtr variant, xmlDocPtr doc, GHashTable *touched, GHas
                          "seed, --seed or --set seed=N");
       return FALSE;
     }
+    if (!check_set_once (sc, seen, n, path, error))
+      return FALSE;
     text = g_strdup_printf ("%s=%s", path, value);
     set.text = text;
     if (!apply_set (&set, doc, error))

@@ -818,6 +818,8 @@ static const struct {
     "config[4]" },
   { "variant-seed.xml", 9, "element set: a variant cannot set the seed: every variant of a "
     "run uses the run's" },
+  { "variant-set-twice.xml", 11, "element set: attribute 'path': 'measure[1].duration' sets "
+    "the same attribute as the set on line 10 (the last would win): give one" },
   { "compare-unknown-variant.xml", 12, "element compare: attribute 'patched': no variant "
     "named 'pacthed'" },
   { "compare-self.xml", 12, "element compare: attribute 'patched': the same variant as "
