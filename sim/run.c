@@ -433,16 +433,35 @@ relative_ci (const double *values, guint n, double confidence)
   return fabs (t * sd / sqrt ((double) n) / mean);
 }
 
+/* Where a run-time error of the variant happened, for its message (newly allocated):
+ * "FILE:LINE: variant 'NAME'" (the line of its <variant>), or "FILE" for a scenario
+ * without variants: which of a run's variants failed. */
+static char *
+variant_where (const NsVariantSetup *vs)
+{
+  xmlNodePtr node;
+
+  if (vs->variant == NULL || vs->variant[0] == '\0')
+    return g_strdup (vs->sc->path);
+  node = ns_scenario_variant_node (vs->sc->doc, vs->variant);
+  if (node == NULL)
+    return g_strdup_printf ("%s: variant '%s'", vs->sc->path, vs->variant);
+  return g_strdup_printf ("%s:%d: variant '%s'", vs->sc->path, ns_xml_line (node),
+                          vs->variant);
+}
+
 /* Sets the error for a measurement in which the workload completed no operation: when
  * says where ("in the measured time (100 us)"), advice what to lengthen. */
 static void
 error_none_completed (const NsVariantSetup *vs, const char *when, const char *advice,
                       GError **error)
 {
+  g_autofree char *where = variant_where (vs);
+
   g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the workload completed no %s %s: %s, "
                "unless the set-up lets none complete (a what-if can send every one "
                "elsewhere, as to reuseport sockets nobody reads, or drop every one)",
-               vs->sc->path, vs->klass->op_name, when, advice);
+               where, vs->klass->op_name, when, advice);
 }
 
 /* Sets the error for a simulation that stopped short of the window's end (ns_engine_run
@@ -451,10 +470,12 @@ error_none_completed (const NsVariantSetup *vs, const char *when, const char *ad
 static void
 error_stalled (const NsVariantSetup *vs, const char *when, NsTime reached, GError **error)
 {
+  g_autofree char *where = variant_where (vs);
+
   g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the simulation stalled %.6g us into "
                "the measured time, %s: every simulated thread blocked with no event pending, "
                "so nothing could happen again (a workload that waits for itself)",
-               vs->sc->path, (double) reached / 1e6, when);
+               where, (double) reached / 1e6, when);
 }
 
 /* TRUE if metric of klass divides by the span (per second, a fraction of time), FALSE if

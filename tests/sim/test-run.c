@@ -741,6 +741,30 @@ START_TEST (test_twin_names_checked_before_running)
 }
 END_TEST
 
+/* A run-time failure names the variant that failed and its line: with 18 variants, a
+ * paced one (1 kbit/s: no 8920-byte datagram in 100 us) failed as "FILE: the workload
+ * completed no datagram …", naming none of them. */
+START_TEST (test_run_time_error_names_variant)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+  g_autofree char *path = g_build_filename (data ? data : NS_SRCDIR, "scenarios",
+                                            "udp-lookup-iperf3.xml", NULL);
+  g_autofree char *where = g_strdup_printf ("%s:42: variant 'ipv4-10G-baseline': the workload "
+                                            "completed no datagram in the measured time "
+                                            "(100 us): lengthen measure/@duration", path);
+  static const char *const sets[] = { "workload.streams=1", "measure.warmup=1ms",
+                                      "measure.duration=100us", "measure.repetitions=1",
+                                      "variants.variant[3].set.value=1K", NULL };
+  NsRunOptions opt = { .sets = sets };
+  GError *error = NULL;
+
+  ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_CHECK));
+  ck_assert_msg (g_str_has_prefix (error->message, where), "%s", error->message);
+  g_error_free (error);
+}
+END_TEST
+
 static Suite *
 run_suite (void)
 {
@@ -769,6 +793,7 @@ run_suite (void)
   tcase_add_test (tc, test_what_if_join);
   tcase_add_test (tc, test_twin_names_checked_before_running);
   tcase_add_test (tc, test_page_frames_drawn_per_repetition);
+  tcase_add_test (tc, test_run_time_error_names_variant);
   suite_add_tcase (s, tc);
   return s;
 }
