@@ -1308,12 +1308,12 @@ run_variant (const char *path, const char *name, guint index, guint total,
 
   if (!variant_setup (&vs, path, name, opt, error))
     return NULL;
-  n = vs.sc->measure.repetitions;
+  n = vs.sc->measure.repetitions;      /* ≤ NS_MAX_REPETITIONS: read_measure's check */
   vr = g_new0 (NsVariantResult, 1);
   vr->name = g_strdup (name);
   vr->n_reps = n;
   vr->values = g_new0 (double, n);
-  vr->stop_rules = g_new0 (char *, n + 1);
+  vr->stop_rules = g_new0 (char *, (gsize) n + 1);     /* NULL-terminated; no guint wrap */
   vr->measured = g_new0 (NsTime, n);
   acc.sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   acc.threads = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);

@@ -1397,8 +1397,10 @@ read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
                           &m->max_duration, error) ||
       !ns_xml_get_uint (sc, measure, "min-batches", TRUE, 5, &min_batches, error))
     return FALSE;
-  if (repetitions == 0 || repetitions > G_MAXUINT || min_batches > G_MAXUINT)
-    goto error_range;
+  if (repetitions == 0 || repetitions > NS_MAX_REPETITIONS)
+    goto error_repetitions;
+  if (min_batches > G_MAXUINT)
+    goto error_min_batches;
   if (!check_confidence (sc, measure, error) || !check_measure_rule_attrs (sc, measure, error) ||
       !check_measure_end (sc, measure, error) || !check_measure_cap (sc, measure, error))
     return FALSE;
@@ -1408,11 +1410,15 @@ read_measure (NsScenario *sc, xmlNodePtr measure, GError **error)
   return TRUE;
 
 /* ERRORS */
-error_range:
-  ns_xml_error_attr (sc, measure, repetitions == 0 || repetitions > G_MAXUINT
-                                   ? "repetitions" : "min-batches", error,
-                     "element measure: repetitions and min-batches must be between 1 and %u",
-                     G_MAXUINT);
+error_repetitions:
+  ns_xml_error_attr (sc, measure, "repetitions", error, "element measure: attribute "
+                     "'repetitions': expected 1 to %d, got %" G_GUINT64_FORMAT,
+                     NS_MAX_REPETITIONS, repetitions);
+  return FALSE;
+error_min_batches:
+  ns_xml_error_attr (sc, measure, "min-batches", error, "element measure: attribute "
+                     "'min-batches': expected at most %u, got %" G_GUINT64_FORMAT, G_MAXUINT,
+                     min_batches);
   return FALSE;
 }
 

@@ -11,11 +11,15 @@ typedef enum {
   NS_AGG_HARMONIC
 } NsAggregate;
 
+/* The most repetitions a <measure> may ask for (scenario.rng says so too): each builds and
+ * runs a fresh machine, and the run keeps every repetition's value. */
+#define NS_MAX_REPETITIONS 10000
+
 typedef struct {
   char        *metric;        /* name of the workload metric to report */
   NsTime       warmup;        /* simulated warm-up per repetition */
   NsTime       duration;      /* simulated measured time per repetition (fixed rule) */
-  guint        repetitions;
+  guint        repetitions;   /* 1 to NS_MAX_REPETITIONS */
   NsAggregate  aggregate;
   double       converge;      /* 0 = off; else stop when the CI half-width / mean ≤ this */
   double       confidence;    /* confidence level for the CI, default 0.95 */

@@ -531,7 +531,8 @@ START_TEST (test_set_errors_in_document)
 {
   static const struct { const char *set, *expected; } cases[] = {
     { "measure.repetitions=x", "minimal.xml:7: element measure: attribute 'repetitions': "
-      "expected a positive integer, got 'x' (after --set measure.repetitions=x)" },
+      "expected a positive integer (at most 10000), got 'x' (after --set "
+      "measure.repetitions=x)" },
     { "kernel.config[1].name=CONFIG_Z", "minimal.xml:5: element config: missing required "
       "attribute 'value' (expected an option value such as y, m or n) (after --set "
       "kernel.config[1].name=CONFIG_Z)" },
@@ -779,9 +780,11 @@ static const struct {
     "namespace; netsim's files use none (write 'working-set')" },
   /* values */
   { "bad-number.xml", 7, "element measure: attribute 'repetitions': expected a positive "
-    "integer, got 'x'" },
-  { "negative-repetitions.xml", 6, "attribute 'repetitions': expected a positive integer, "
-    "got '-3'" },
+    "integer (at most 10000), got 'x'" },
+  { "too-many-repetitions.xml", 6, "element measure: attribute 'repetitions': expected a "
+    "positive integer (at most 10000), got '4294967295'" },
+  { "negative-repetitions.xml", 6, "attribute 'repetitions': expected a positive integer "
+    "(at most 10000), got '-3'" },
   { "bad-time-unit.xml", 6, "attribute 'duration': expected a time such as 1ms (units ps, "
     "ns, us, ms, s), got '10 sec'" },
   { "bad-aggregate.xml", 6, "attribute 'aggregate': expected one of: mean, harmonic, got "
@@ -830,7 +833,7 @@ static const struct {
    * error about an attribute is at the attribute's line (first line of the tag: the schema's
    * error; last line: the reader's), one about the element where its tag begins */
   { "multiline-tag-first.xml", 10, "element measure: attribute 'repetitions': expected a "
-    "positive integer, got 'x'" },
+    "positive integer (at most 10000), got 'x'" },
   { "multiline-tag-last.xml", 8, "element measure: attribute 'duration': expected a time > 0, "
     "got '0'" },
   { "multiline-tag-element.xml", 10, "element variant: variant 'a' is given twice (first on "

@@ -440,7 +440,7 @@ START_TEST (test_validate)
 
   ck_assert_ptr_null (good);
   ck_assert_str_eq (number, ":7: element measure: attribute 'repetitions': expected a "
-                    "positive integer, got 'x'");
+                    "positive integer (at most 10000), got 'x'");
   ck_assert_str_eq (root, ":2: expected root element 'scenario', got 'profile'");
   ck_assert_str_eq (missing, ":6: element measure: missing required attribute 'metric' "
                     "(expected a metric name)");

@@ -786,7 +786,7 @@ for how in "run -q" "run -q --variant plain-ret" "run -q --what-if measure.repet
   # shellcheck disable=SC2086
   expect 2 "$how a malformed file with a --set over its bad value" -- "$NETSIM" $how \
     --set measure.repetitions=1 "$TMP/three.xml"
-  grep -q "^netsim [a-z]*: $TMP/three.xml:7: element measure: attribute 'repetitions': expected a positive integer, got 'three'$" \
+  grep -q "^netsim [a-z]*: $TMP/three.xml:7: element measure: attribute 'repetitions': expected a positive integer (at most 10000), got 'three'$" \
     "$TMP/err" && ! grep -q "note:" "$TMP/err" && [ ! -e "$TMP/three.csv" ] && ok ||
     bad "$how --set over a malformed file: $(cat "$TMP/err")"
 done
