@@ -252,7 +252,31 @@ on_notation_decl (void *data, const xmlChar *name, const xmlChar *public_id,
   refuse_declaration (data, what);
 }
 
-/* Reads path into memory (at most NS_XML_MAX_FILE_SIZE bytes); NS_ERROR_IO on failure. */
+/* Sets the NS_ERROR_IO error for path, a file that is not a regular file. */
+static void
+error_not_regular (const char *path, GError **error)
+{
+  g_set_error (error, NS_ERROR, NS_ERROR_IO, "%s: not a regular file (a pipe or device): "
+               "netsim reads it several times; save it to a file", path);
+}
+
+/* FALSE with an error if path names a file that is neither a regular file nor a folder;
+ * see xml.h. */
+gboolean
+ns_xml_check_regular (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS) ||
+      g_file_test (path, G_FILE_TEST_IS_REGULAR | G_FILE_TEST_IS_DIR))
+    return TRUE;
+  error_not_regular (path, error);
+  return FALSE;
+}
+
+/* Reads path into memory (at most NS_XML_MAX_FILE_SIZE bytes); NS_ERROR_IO on failure,
+ * and for a file that is not a regular one: a pipe would give its text to the first of
+ * the several reads a run makes (the others finding it empty), and a FIFO would block
+ * (it is opened without blocking, to be refused). */
 static gboolean
 read_file (const char *path, char **contents, gsize *length, GError **error)
 {
@@ -260,7 +284,7 @@ read_file (const char *path, char **contents, gsize *length, GError **error)
   GString *buf = NULL;
   char chunk[8192];
   ssize_t n;
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0);
 
   if (fd < 0)
     goto error_errno;
@@ -270,7 +294,9 @@ read_file (const char *path, char **contents, gsize *length, GError **error)
     errno = EISDIR;
     goto error_errno;
   }
-  buf = g_string_sized_new (S_ISREG (st.st_mode) ? (gsize) st.st_size + 1 : 4096);
+  if (!S_ISREG (st.st_mode))
+    goto error_not_regular;
+  buf = g_string_sized_new ((gsize) st.st_size + 1);
   while ((n = read (fd, chunk, sizeof chunk)) != 0) {
     if (n < 0 && errno == EINTR)
       continue;
@@ -294,6 +320,9 @@ error_errno:
                  g_strerror (saved));
     goto error_cleanup;
   }
+error_not_regular:
+  error_not_regular (path, error);
+  goto error_cleanup;
 error_too_large:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: file too large (limit %u MiB)", path,
                NS_XML_MAX_FILE_SIZE / (1024 * 1024));

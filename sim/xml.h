@@ -10,6 +10,11 @@ G_BEGIN_DECLS
  * and a size limit; a document that declares a DOCTYPE with entities is rejected.
  * Errors (NS_ERROR_INPUT / NS_ERROR_IO): "path:line: what was expected". */
 xmlDocPtr  ns_xml_parse_file    (const char *path, GError **error);
+/* FALSE with an NS_ERROR_IO error ("path: not a regular file (a pipe or device): …") if
+ * path names a file that is neither a regular file nor a folder: netsim reads a scenario
+ * and its profile several times a run (ns_xml_parse_file refuses such a file too). TRUE
+ * if path names none (reading it says so). */
+gboolean   ns_xml_check_regular (const char *path, GError **error);
 /* Validates doc against the RelaxNG schema at rng_path, and refuses an attribute value
  * that begins or ends with white space (the schema compares values trimmed, netsim's
  * readers as written); the first error becomes

@@ -12,6 +12,7 @@
 #include "scenario.h"
 #include "mitigation.h"
 #include "profile.h"
+#include "xml.h"
 
 /* Prints err as "netsim COMMAND: …" (the command main() named with g_set_prgname, as
  * option errors name it) and returns the exit status its code calls for. */
@@ -702,16 +703,30 @@ ns_cmd_check_not_inputs (const char *option, const char *output, const char *wha
   return TRUE;
 }
 
-/* The scenario file arg names: itself, else the data folder's file of that name. */
+/* The scenario file arg names: itself, else the data folder's file of that name; NULL
+ * with an error for an empty name or a file that is not a regular one. */
 char *
-ns_cmd_scenario_path (const char *arg)
+ns_cmd_scenario_path (const char *arg, GError **error)
 {
-  g_autofree char *in_data = NULL;
+  g_autofree char *in_data = NULL, *path = NULL;
 
-  if (g_path_is_absolute (arg) || g_file_test (arg, G_FILE_TEST_EXISTS))
-    return g_strdup (arg);
+  if (arg[0] == '\0')
+    goto error_empty;
   in_data = g_build_filename (ns_data_dir (), arg, NULL);
-  return g_file_test (in_data, G_FILE_TEST_EXISTS) ? g_steal_pointer (&in_data) : g_strdup (arg);
+  if (g_path_is_absolute (arg) || g_file_test (arg, G_FILE_TEST_EXISTS) ||
+      !g_file_test (in_data, G_FILE_TEST_EXISTS))
+    path = g_strdup (arg);
+  else
+    path = g_steal_pointer (&in_data);
+  if (!ns_xml_check_regular (path, error))
+    return NULL;
+  return g_steal_pointer (&path);
+
+/* ERRORS */
+error_empty:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "the scenario name is empty: give a scenario "
+               "file, or a name netsim list prints");
+  return NULL;
 }
 
 /* TRUE if 1 ≤ jobs ≤ ns_cmd_max_jobs (); else prints "netsim COMMAND: --jobs: expected

@@ -347,7 +347,9 @@ ns_cmd_run (int argc, char **argv)
     goto folded_to_stdout;
   opt.only_variant = variant;
   opt.stacks = folded != NULL;
-  scenario = ns_cmd_scenario_path (argv[1]);
+  scenario = ns_cmd_scenario_path (argv[1], &err);
+  if (scenario == NULL)
+    return ns_cmd_fail (err);
   if (!outputs_not_inputs (scenario, &opt, what_ifs, output, folded, &err))
     return ns_cmd_fail (err);
   if (!quiet && isatty (STDERR_FILENO)) {

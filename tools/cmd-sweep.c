@@ -876,7 +876,11 @@ ns_cmd_sweep (int argc, char **argv)
   }
   if (!outputs_distinct (a.output, a.json, plot.file, plot.file ? plot.base : NULL))
     goto out;
-  scenario = ns_cmd_scenario_path (argv[1]);
+  scenario = ns_cmd_scenario_path (argv[1], &err);
+  if (scenario == NULL) {
+    status = ns_cmd_fail (err);
+    goto out;
+  }
   sweep = build_sweep (scenario, &a, &err);
   if (sweep == NULL || (plot.file && !plot_check (&plot, sweep)) ||
       !outputs_not_inputs (sweep, scenario, a.output, a.json, &plot, &err) ||

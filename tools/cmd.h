@@ -94,8 +94,9 @@ char    *ns_cmd_gnuplot_quote (const char *text);
 char    *ns_cmd_validation_dir (const char *recorded);
 /* The scenario file arg names: arg itself if it exists (or is absolute), else the data
  * folder's file of that relative name if that exists (the names netsim list prints), else
- * arg; newly allocated. */
-char    *ns_cmd_scenario_path (const char *arg);
+ * arg; newly allocated. NULL with an NS_ERROR_INPUT error if arg is empty, or NS_ERROR_IO
+ * if the file is not a regular file (a pipe or device: ns_xml_check_regular). */
+char    *ns_cmd_scenario_path (const char *arg, GError **error);
 /* TRUE if 1 ≤ jobs ≤ ns_cmd_max_jobs (); else prints "netsim COMMAND: --jobs: expected
  * 1 to MAX (why), got JOBS" and returns FALSE (exit with 2). */
 gboolean ns_cmd_check_jobs    (const char *command, gint jobs);

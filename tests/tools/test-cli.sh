@@ -48,6 +48,27 @@ expect 0 "run --help" -- "$NETSIM" run --help
 grep -q -- '--set' "$TMP/out" || bad "run --help explains --set"
 expect 2 "run without a scenario" -- "$NETSIM" run
 expect 2 "run a missing file" -- "$NETSIM" run "$TMP/nope.xml"
+# an empty scenario name is refused (it named the data folder: "…: cannot read: Is a
+# directory"); a scenario or CPU profile that is not a regular file too, up front: netsim
+# reads it several times (a pipe gave "file is empty", a FIFO hung; timeout: status 124)
+expect 2 "run an empty name" -- "$NETSIM" run -q ""
+grep -q "^netsim run: the scenario name is empty" "$TMP/err" && ok ||
+  bad "run \"\": $(cat "$TMP/err")"
+cat "$MICRO/call-chain.xml" | "$NETSIM" run -q /dev/stdin >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && [ ! -s "$TMP/out" ] &&
+  grep -q "^netsim run: /dev/stdin: not a regular file (a pipe or device): netsim reads it several times; save it to a file$" "$TMP/err" &&
+  ok || bad "run a pipe: $(cat "$TMP/err")"
+mkfifo "$TMP/scenario-fifo.xml"
+expect 2 "run a FIFO" -- timeout 20 "$NETSIM" run -q "$TMP/scenario-fifo.xml"
+grep -q "scenario-fifo.xml: not a regular file" "$TMP/err" && ok || bad "run a FIFO: $(cat "$TMP/err")"
+expect 2 "sweep a FIFO" -- timeout 20 "$NETSIM" sweep -q -o "$TMP/fifo-sweep.csv" \
+  --param measure.duration=1ms,2ms "$TMP/scenario-fifo.xml"
+grep -q "scenario-fifo.xml: not a regular file" "$TMP/err" && ok || bad "sweep a FIFO: $(cat "$TMP/err")"
+expect 2 "a FIFO as CPU profile" -- timeout 20 "$NETSIM" run -q --variant plain-ret \
+  --set "cpu.profile=$TMP/scenario-fifo.xml" "$MICRO/call-chain.xml"
+grep -q "attribute 'profile': $TMP/scenario-fifo.xml: not a regular file" "$TMP/err" && ok ||
+  bad "a FIFO as CPU profile: $(cat "$TMP/err")"
+rm -f "$TMP/scenario-fifo.xml"
 expect 2 "bad --format" -- "$NETSIM" run -q --format yaml "$MICRO/call-chain.xml"
 expect 2 "unknown option" -- "$NETSIM" run --frob "$MICRO/call-chain.xml"
 grep -q "^netsim run: .*--frob" "$TMP/err" || bad "a usage error names the subcommand"
