@@ -823,6 +823,15 @@ static const struct {
     "run uses the run's" },
   { "variant-set-twice.xml", 11, "element set: attribute 'path': 'measure[1].duration' sets "
     "the same attribute as the set on line 10 (the last would win): give one" },
+  /* a control character in a name a report prints as a row splits or overwrites it */
+  { "variant-name-newline.xml", 9, "element variant: attribute 'name': expected a variant "
+    "name without control characters (line breaks, tabs), got 'v\\n1'" },
+  { "variant-name-cr.xml", 9, "element variant: attribute 'name': expected a variant name "
+    "without control characters (line breaks, tabs), got 'r\\red'" },
+  { "compare-label-tab.xml", 12, "element compare: attribute 'label': expected a label for "
+    "the comparison without control characters (line breaks, tabs), got 'b\\tvs a'" },
+  { "scenario-name-newline.xml", 2, "element scenario: attribute 'name': expected a "
+    "non-empty name without control characters (line breaks, tabs), got 'scenario\\nname'" },
   { "compare-unknown-variant.xml", 12, "element compare: attribute 'patched': no variant "
     "named 'pacthed'" },
   { "compare-self.xml", 12, "element compare: attribute 'patched': the same variant as "

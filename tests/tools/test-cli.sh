@@ -1147,17 +1147,19 @@ expect 0 "run -f json with the largest seed" -- "$NETSIM" run -q -f json --varia
 grep -q '^  "seed": "18446744073709551615",$' "$TMP/out" && ok ||
   bad "json seed 2^64-1: $(grep '"seed"' "$TMP/out")"
 
-# a newline in a value (here the scenario's name) is escaped in the CSV's # lines: every
-# line before the column names is a comment, for run and sweep (validate: test-validate.sh)
+# a newline in a value (here the kernel command line's; a name refuses control characters)
+# is escaped in the CSV's # lines: every line before the column names is a comment, for
+# run and sweep (validate: test-validate.sh)
 expect 0 "run -f csv with a newline in a set" -- "$NETSIM" run -q -f csv --variant plain-ret \
-  --set measure.duration=20us --set "name=x${NL}y,z" --what-if "name=w${NL}i" "$MICRO/call-chain.xml"
+  --set measure.duration=20us --set "kernel.cmdline=quiet${NL}y,z" \
+  --what-if "kernel.cmdline=quiet${NL}i" "$MICRO/call-chain.xml"
 awk '/^kind,/ { exit !ok } !/^#/ { exit 1 } { ok = 1 }' "$TMP/out" &&
-  grep -q '^# set name=x\\ny,z$' "$TMP/out" && grep -q '^# scenario x\\ny,z (' "$TMP/out" &&
-  grep -q '^# what-if: name=w\\ni$' "$TMP/out" && ok || bad "run csv # lines broken by a newline: $(head -8 "$TMP/out")"
+  grep -q '^# set kernel.cmdline=quiet\\ny,z$' "$TMP/out" &&
+  grep -q '^# what-if: kernel.cmdline=quiet\\ni$' "$TMP/out" && ok || bad "run csv # lines broken by a newline: $(head -8 "$TMP/out")"
 expect 0 "sweep with a newline in a set" -- "$NETSIM" sweep -q -o "$TMP/nlset.csv" --variant plain-ret \
-  --set measure.duration=20us --set "name=x${NL}y,z" -p workload.depth=2 "$MICRO/call-chain.xml"
+  --set measure.duration=20us --set "kernel.cmdline=quiet${NL}y,z" -p workload.depth=2 "$MICRO/call-chain.xml"
 awk '/^point,/ { exit !ok } !/^#/ { exit 1 } { ok = 1 }' "$TMP/nlset.csv" &&
-  grep -q '^# set name=x\\ny,z$' "$TMP/nlset.csv" && ok ||
+  grep -q '^# set kernel.cmdline=quiet\\ny,z$' "$TMP/nlset.csv" && ok ||
   bad "sweep csv # lines broken by a newline: $(head -8 "$TMP/nlset.csv")"
 
 # -o and --folded are written all or nothing: a failing -o (or standard output) removes a

@@ -247,9 +247,9 @@ grep -q '^# what-if: every run with --set param.call.cycles=3$' "$TMP/wi.csv" &&
   || bad "csv names the what-if"
 # a newline in a set is escaped in the # line: every line before the column names is a comment
 NL=$(printf '\nx'); NL=${NL%x}
-$V --format csv --set "name=x${NL}y" 900-safe-ret >"$TMP/winl.csv" 2>"$TMP/err"
+$V --format csv --set "kernel.cmdline=quiet${NL}y" 900-safe-ret >"$TMP/winl.csv" 2>"$TMP/err"
 awk '/^row,/ { exit !ok } !/^#/ { exit 1 } { ok = 1 }' "$TMP/winl.csv" &&
-  grep -q '^# what-if: every run with --set name=x\\ny$' "$TMP/winl.csv" && ok ||
+  grep -q '^# what-if: every run with --set kernel.cmdline=quiet\\ny$' "$TMP/winl.csv" && ok ||
   bad "validate csv # lines broken by a newline: $(grep -v '^#   ' "$TMP/winl.csv" | head -5)"
 wb=$(field "$TMP/wi.csv" 900-safe-ret 12)
 $C run -q --format csv --set param.call.cycles=3 "$D/scenarios/micro/call-chain.xml" >"$TMP/run3.csv"
