@@ -260,6 +260,26 @@ choices_text (const char *const *choices)
   return g_string_free (text, FALSE);
 }
 
+/* A bound of a parameter's range as text that reads back as the same double: an integer
+ * as one ("1048576", where %g gave "1.04858e+06"), else in the fewest significant digits
+ * that do ("0.1"); newly allocated. */
+static char *
+bound_text (double bound)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (bound == floor (bound) && fabs (bound) < 9007199254740992.0)     /* 2^53 */
+    return g_strdup_printf ("%.0f", bound);
+  for (int digits = 1; digits <= 17; digits++) {
+    g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
+
+    g_ascii_formatd (text, sizeof text, format, bound);
+    if (g_ascii_strtod (text, NULL) == bound)
+      return g_strdup (text);
+  }
+  return g_strdup (g_ascii_dtostr (text, sizeof text, bound));
+}
+
 /* Checks text against def's type, range and choices. */
 static gboolean
 check_value (const NsParamDef *def, const char *text, GError **error)
@@ -305,10 +325,14 @@ bad_number:
                def->name, def->type == NS_PARAM_INT ? "an integer" : "a number", shown->str);
   return FALSE;
 out_of_range:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-               "parameter %s: %s is outside the valid range [%g, %g] %s",
-               def->name, shown->str, def->min, def->max, def->unit);
-  return FALSE;
+  {
+    g_autofree char *min = bound_text (def->min), *max = bound_text (def->max);
+
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
+                 "parameter %s: %s is outside the valid range [%s, %s] %s",
+                 def->name, shown->str, min, max, def->unit);
+    return FALSE;
+  }
 }
 
 /* Sets name to value (checked), recording source. */

@@ -91,6 +91,15 @@ START_TEST (test_rejects_bad_values)
   ck_assert (!ns_params_set (p, "cpu.smt", "3", "s", &err));
   ck_assert (strstr (err->message, "outside the valid range"));
   g_clear_error (&err);
+  /* the bounds exactly, as they read back (%g gave [0, 1.04858e+06], which holds 1048577) */
+  ck_assert (!ns_params_set (p, "cache.l3.size_kib", "1048577", "s", &err));
+  ck_assert_str_eq (err->message, "parameter cache.l3.size_kib: 1048577 is outside the valid "
+                    "range [0, 1048576] KiB");
+  g_clear_error (&err);
+  ck_assert (!ns_params_set (p, "cpu.freq_ghz", "10.5", "s", &err));
+  ck_assert_str_eq (err->message, "parameter cpu.freq_ghz: 10.5 is outside the valid range "
+                    "[0.1, 10] GHz");
+  g_clear_error (&err);
   ck_assert (!ns_params_set (p, "cpu.freq_ghz", "fast", "s", &err));
   g_clear_error (&err);
   /* NaN would pass any range test (every comparison is false), infinity is no value */
