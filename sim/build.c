@@ -300,9 +300,32 @@ ns_build_get_config (const NsBuild *build, const char *key)
   return g_hash_table_lookup (build->config, key);
 }
 
+/* The options models read that Kconfig declares bool, not tristate: none can be built as
+ * a module, so their m is refused as any other value they do not take (Kconfig itself
+ * would not write it). An option read but not listed here is taken as a tristate. */
+static const char *const kconfig_bools[] = {
+  "CONFIG_RETPOLINE", "CONFIG_MITIGATION_RETPOLINE",      /* arch/x86/Kconfig */
+  "CONFIG_SLAB_FREELIST_RANDOM", "CONFIG_MEMCG",          /* mm/Kconfig, init/Kconfig */
+  "CONFIG_PREEMPTION", "CONFIG_PREEMPT_VOLUNTARY",        /* kernel/Kconfig.preempt */
+  "CONFIG_PREEMPT_RCU",                                   /* kernel/rcu/Kconfig */
+  "CONFIG_IRQ_TIME_ACCOUNTING", "CONFIG_DEBUG_LIST",      /* init/, lib/Kconfig.debug */
+  "CONFIG_SECURITY", "CONFIG_HARDENED_USERCOPY",          /* security/Kconfig */
+  "CONFIG_SECURITY_APPARMOR", "CONFIG_SECURITY_TOMOYO", "CONFIG_BPF_LSM",
+  "CONFIG_NET_CLS_ACT", "CONFIG_NET_TC_INDIRECT_WRAPPER", /* net/sched/Kconfig */
+  NULL
+};
+
+/* TRUE if key is a Kconfig bool a model reads (kconfig_bools): it takes y or n only. */
+gboolean
+ns_build_config_is_bool (const char *key)
+{
+  g_return_val_if_fail (key != NULL, FALSE);
+  return g_strv_contains (kconfig_bools, key);
+}
+
 /* The state of key read as a Kconfig bool/tristate (def when the build does not state
- * it); a value other than exactly y, m or n reads as def and is kept for
- * ns_build_config_bad. */
+ * it); a value other than exactly y, m or n, or m for a bool (ns_build_config_is_bool),
+ * reads as def and is kept for ns_build_config_bad. */
 NsKconfig
 ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def)
 {
@@ -316,7 +339,7 @@ ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def)
     return def;
   if (!strcmp (value, "y"))
     return NS_KCONFIG_Y;
-  if (!strcmp (value, "m"))
+  if (!strcmp (value, "m") && !ns_build_config_is_bool (key))
     return NS_KCONFIG_M;
   if (!strcmp (value, "n"))
     return NS_KCONFIG_N;

@@ -58,14 +58,18 @@ const char   *ns_build_get_config     (const NsBuild *build, const char *key);
 /* A Kconfig bool/tristate option's state: n (not built), m (a module), y (built in). */
 typedef enum { NS_KCONFIG_N, NS_KCONFIG_M, NS_KCONFIG_Y } NsKconfig;
 /* key read as a bool/tristate: its state, or def when the build does not state it; a
- * value other than exactly y, m or n reads as def and is kept for ns_build_config_bad
- * (the run refuses it). Counts as asked for (ns_build_config_read). */
+ * value other than exactly y, m or n, or m for a bool (ns_build_config_is_bool), reads as
+ * def and is kept for ns_build_config_bad (the run refuses it). Counts as asked for
+ * (ns_build_config_read). */
 NsKconfig     ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def);
+/* TRUE if key is one of the options models read that Kconfig declares bool (it cannot be
+ * a module: y or n only), FALSE for a tristate or an option netsim does not know. */
+gboolean      ns_build_config_is_bool  (const char *key);
 /* The retpoline option's Kconfig name in the build's version: CONFIG_RETPOLINE, from v6.9
  * CONFIG_MITIGATION_RETPOLINE (renamed in 6.9-rc1). */
 const char *ns_build_retpoline_option (const NsBuild *build);
-/* The options read as bool/tristate whose value is not y, m or n, sorted; a new
- * NULL-terminated array, empty when none. */
+/* The options read as bool/tristate whose value is not y, m or n (or is m, for a bool),
+ * sorted; a new NULL-terminated array, empty when none. */
 char        **ns_build_config_bad     (const NsBuild *build);
 /* The .config options models have asked for so far (ns_build_get_config), stated or
  * not, sorted; a new NULL-terminated array. After a run, an option set but not among

@@ -315,19 +315,27 @@ check_retpoline_built (const NsVariantSetup *vs, GError **error)
 }
 
 /* Refuses a value other than y, m or n of an option a model (or the set-up) has read as
- * a Kconfig bool/tristate so far: FALSE with a file:line error at its <config>, naming
- * the sets behind the value. */
+ * a Kconfig bool/tristate so far, and m for a bool: FALSE with a file:line error at its
+ * <config>, naming the sets behind the value. */
 static gboolean
 check_config_values (const NsScenario *sc, const NsBuild *build, GError **error)
 {
   g_auto (GStrv) bad = ns_build_config_bad (build);
+  const char *value;
 
   if (bad[0] == NULL)
     return TRUE;
-  ns_xml_error_blame (sc, ns_scenario_kernel_child (sc, "config", bad[0]),
-                      (NsXmlBlame) { .attrs = { "value", "name" } }, error,
-                      "attribute 'value': %s='%s': a bool/tristate option takes y, m or n",
-                      bad[0], ns_build_get_config (build, bad[0]));
+  value = ns_build_get_config (build, bad[0]);
+  if (ns_build_config_is_bool (bad[0]) && g_str_equal (value, "m"))
+    ns_xml_error_blame (sc, ns_scenario_kernel_child (sc, "config", bad[0]),
+                        (NsXmlBlame) { .attrs = { "value", "name" } }, error,
+                        "attribute 'value': %s='m': a bool option (Kconfig), which cannot "
+                        "be a module: use y or n", bad[0]);
+  else
+    ns_xml_error_blame (sc, ns_scenario_kernel_child (sc, "config", bad[0]),
+                        (NsXmlBlame) { .attrs = { "value", "name" } }, error,
+                        "attribute 'value': %s='%s': a bool/tristate option takes y, m or n",
+                        bad[0], value);
   return FALSE;
 }
 

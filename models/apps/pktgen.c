@@ -514,8 +514,8 @@ pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
 
 /* The options the set-up needs: clsact (sch_ingress.c), tc actions, matchall and gact;
  * FALSE with a file:line error naming one set to n, where `tc qdisc add … clsact` or `tc
- * filter add … matchall action gact` would fail, or CONFIG_NET_CLS_ACT set to m (a bool in
- * net/sched/Kconfig). An option the scenario does not list is taken as distribution
+ * filter add … matchall action gact` would fail (CONFIG_NET_CLS_ACT set to m, a bool in
+ * net/sched/Kconfig, the run refuses as any bool's m: ns_build_config_is_bool). An option the scenario does not list is taken as distribution
  * kernels build it: the three tristates as modules, CONFIG_NET_CLS_ACT built in. */
 static gboolean
 pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)
@@ -530,9 +530,7 @@ pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)
       off = needed[i];
   if (off != NULL)
     goto option_off;
-  if (ns_build_config_tristate (build, "CONFIG_NET_CLS_ACT", NS_KCONFIG_Y) == NS_KCONFIG_M)
-    goto act_not_tristate;
-  return TRUE;
+  return TRUE;          /* CONFIG_NET_CLS_ACT=m: a bool's m, which the run refuses */
 
 /* ERRORS */
 option_off:
@@ -541,13 +539,6 @@ option_off:
                       error, "kernel config %s=n: the set-up needs it (tc qdisc add dev dummy0 "
                       "clsact; tc filter add … egress matchall action gact); use y, or m (a "
                       "module) where it is a tristate", off);
-  return FALSE;
-act_not_tristate:
-  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) {
-                        .also = { ns_scenario_kernel_option (sc, "config",
-                                                             "CONFIG_NET_CLS_ACT") } },
-                      error, "kernel config CONFIG_NET_CLS_ACT=m: it is a bool "
-                      "(net/sched/Kconfig), tc actions cannot be a module; use y");
   return FALSE;
 }
 

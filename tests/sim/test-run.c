@@ -458,12 +458,14 @@ END_TEST
 /* Kconfig's bool/tristate options take y, m or n and nothing else: the retpoline option
  * (v6.9's CONFIG_MITIGATION_RETPOLINE here) spelled N, yes, no or 0 with a retpoline mode is neither a build with retpolines nor one
  * without, and is refused at its <config> with the set that gave it (the old code read it
- * as y and ran retpolines); m, a value Kconfig allows, sets up. */
+ * as y and ran retpolines); it is a bool (arch/x86/Kconfig), so m, which a tristate
+ * takes, is refused too, at its line (the old code ran it as y); y sets up. */
 START_TEST (test_retpoline_value_checked)
 {
   g_autofree char *path = micro_path ("indirect-call.xml");
   static const char *const bad[] = { "N", "yes", "no", "0" };   /* " n": the XML layer's */
   static const char *const module[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=m", NULL };
+  static const char *const yes[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=y", NULL };
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
@@ -478,7 +480,15 @@ START_TEST (test_retpoline_value_checked)
                    g_str_has_suffix (error->message, after), "%s", error->message);
     g_clear_error (&error);
   }
-  ck_assert_msg (ns_run_check_variant (path, "retpoline", module, &error), "%s",
+  ck_assert (!ns_run_check_variant (path, "retpoline", module, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (strstr (error->message, "indirect-call.xml:") != NULL &&
+                 strstr (error->message, "attribute 'value': CONFIG_MITIGATION_RETPOLINE='m': "
+                         "a bool option (Kconfig), which cannot be a module: use y or n "
+                         "(after --set kernel.config.CONFIG_MITIGATION_RETPOLINE=m)") != NULL,
+                 "%s", error->message);
+  g_clear_error (&error);
+  ck_assert_msg (ns_run_check_variant (path, "retpoline", yes, &error), "%s",
                  error ? error->message : "");
 }
 END_TEST
