@@ -194,13 +194,11 @@ table_comparisons (GString *out, const NsRunResult *r)
     const NsComparison *c = &g_array_index (r->comparisons, NsComparison, i);
     const NsVariantResult *b = r->variants->pdata[c->baseline];
     const NsVariantResult *p = r->variants->pdata[c->patched];
-    /* pad by characters, not bytes: labels may hold "→" or "±" */
-    int pad = width - (int) g_utf8_strlen (c->label, -1);
     double step = ns_run_one_op_step_pct (b->value, p->value, b->ops, p->ops);
     int digits = value_digits (MIN (fabs (b->value), fabs (p->value)));
 
-    g_string_append_printf (out, "%s%*s %16.*f %16.*f ", c->label, pad, "", digits, b->value,
-                            digits, p->value);
+    append_padded (out, c->label, width);      /* labels may hold "→" or "±" */
+    g_string_append_printf (out, " %16.*f %16.*f ", digits, b->value, digits, p->value);
     if (!isfinite (c->delta_pct)) {
       g_string_append_printf (out, "%10s\n", "n/a");
       continue;

@@ -205,6 +205,18 @@ assert_line_error (const GError *error, const char *path, int line, const char *
   g_free (prefix);
 }
 
+/* Asserts that t, written as <stem>.xml, is refused at line with needle in the message. */
+static void
+assert_refused (const char *stem, const TestProfile *t, int line, const char *needle)
+{
+  char *path;
+  GError *error = load_bad (stem, t, &path);
+
+  assert_line_error (error, path, line, needle);
+  g_error_free (error);
+  g_free (path);
+}
+
 /* ---- shipped profiles ---- */
 
 /* Every *.xml in the profile folder loads and is complete: a new file is covered too. */
@@ -458,12 +470,7 @@ START_TEST (test_param_without_source)
 {
   TestProfile t = { .name = "nosource",
                     .param5 = "<param name=\"cpu.smt\" value=\"2\"/>" };
-  char *path;
-  GError *error = load_bad ("nosource", &t, &path);
-
-  assert_line_error (error, path, 5, NULL);
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("nosource", &t, 5, NULL);
 }
 END_TEST
 
@@ -471,12 +478,7 @@ START_TEST (test_param_blank_source)
 {
   TestProfile t = { .name = "blank",
                     .param5 = "<param name=\"cpu.smt\" value=\"2\" source=\"   \"/>" };
-  char *path;
-  GError *error = load_bad ("blank", &t, &path);
-
-  assert_line_error (error, path, 5, NULL);
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("blank", &t, 5, NULL);
 }
 END_TEST
 
@@ -484,12 +486,7 @@ START_TEST (test_unknown_param)
 {
   TestProfile t = { .name = "unknown",
                     .param5 = "<param name=\"cpu.warp_factor\" value=\"9\" source=\"x\"/>" };
-  char *path;
-  GError *error = load_bad ("unknown", &t, &path);
-
-  assert_line_error (error, path, 5, "cpu.warp_factor");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("unknown", &t, 5, "cpu.warp_factor");
 }
 END_TEST
 
@@ -497,12 +494,7 @@ START_TEST (test_value_out_of_range)
 {
   TestProfile t = { .name = "range",
                     .param5 = "<param name=\"cpu.smt\" value=\"3\" source=\"x\"/>" };
-  char *path;
-  GError *error = load_bad ("range", &t, &path);
-
-  assert_line_error (error, path, 5, "outside the valid range");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("range", &t, 5, "outside the valid range");
 }
 END_TEST
 
@@ -515,16 +507,9 @@ START_TEST (test_multiline_tag_lines)
                         "         value=\"3\"\n         source=\"x\"/>" };
   TestProfile blank = { .name = "blank3", .param5 = "<param name=\"cpu.smt\" value=\"2\"\n"
                         "         source=\"   \"\n         />" };
-  char *path;
-  GError *error = load_bad ("range3", &range, &path);
 
-  assert_line_error (error, path, 5, "outside the valid range");
-  g_error_free (error);
-  g_free (path);
-  error = load_bad ("blank3", &blank, &path);
-  assert_line_error (error, path, 6, "attribute 'source'");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("range3", &range, 5, "outside the valid range");
+  assert_refused ("blank3", &blank, 6, "attribute 'source'");
 }
 END_TEST
 
@@ -532,12 +517,7 @@ START_TEST (test_value_wrong_type)
 {
   TestProfile t = { .name = "type",
                     .param5 = "<param name=\"cpu.sockets\" value=\"two\" source=\"x\"/>" };
-  char *path;
-  GError *error = load_bad ("type", &t, &path);
-
-  assert_line_error (error, path, 5, "integer");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("type", &t, 5, "integer");
 }
 END_TEST
 
@@ -545,12 +525,7 @@ START_TEST (test_param_set_twice)
 {
   TestProfile t = { .name = "twice",
                     .param5 = "<param name=\"cpu.freq_ghz\" value=\"3\" source=\"x\"/>" };
-  char *path;
-  GError *error = load_bad ("twice", &t, &path);
-
-  assert_line_error (error, path, 5, "line 4");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("twice", &t, 5, "line 4");
 }
 END_TEST
 
@@ -587,24 +562,14 @@ START_TEST (test_overlapping_ranges)
                     .extra = "<mitigations kernel-from=\"6.5\" kernel-to=\"6.99\" "
                              "spectre_v2=\"off\" retbleed=\"off\" srso=\"off\" bhi=\"off\" "
                              "pti=\"false\" mds=\"false\" source=\"x\"/>" };
-  char *path;
-  GError *error = load_bad ("overlap", &t, &path);
-
-  assert_line_error (error, path, 7, "overlap");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("overlap", &t, 7, "overlap");
 }
 END_TEST
 
 START_TEST (test_reversed_range)
 {
   TestProfile t = { .name = "reversed", .from = "6.9", .to = "6.1" };
-  char *path;
-  GError *error = load_bad ("reversed", &t, &path);
-
-  assert_line_error (error, path, 6, "after");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("reversed", &t, 6, "after");
 }
 END_TEST
 
@@ -614,19 +579,12 @@ START_TEST (test_rc_range_bounds)
 {
   static const char *const bad[] = { "6.9.0-rc", "6.9-rc4", "6.9.1-rc4", "6.9.0-rc4x" };
   TestProfile t = { .name = "rc", .from = "6.9.0-rc4", .to = "6.9.0-rc3" };
-  char *path;
-  GError *error = load_bad ("rc", &t, &path);
 
-  assert_line_error (error, path, 6, "after");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("rc", &t, 6, "after");
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
     t.from = bad[i];
     t.to = "6.99";
-    error = load_bad ("rc", &t, &path);
-    assert_line_error (error, path, 6, "kernel-from");
-    g_error_free (error);
-    g_free (path);
+    assert_refused ("rc", &t, 6, "kernel-from");
   }
 }
 END_TEST
@@ -635,12 +593,7 @@ END_TEST
 START_TEST (test_range_end_out_of_range)
 {
   TestProfile t = { .name = "huge", .to = "6.18446744073709551616" };
-  char *path;
-  GError *error = load_bad ("huge", &t, &path);
-
-  assert_line_error (error, path, 6, "kernel-to=\"6.18446744073709551616\"");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("huge", &t, 6, "kernel-to=\"6.18446744073709551616\"");
 }
 END_TEST
 
@@ -650,12 +603,7 @@ START_TEST (test_mitigations_without_source)
                     .extra = "<mitigations kernel-from=\"6.5\" kernel-to=\"6.99\" "
                              "spectre_v2=\"off\" retbleed=\"off\" srso=\"off\" bhi=\"off\" "
                              "pti=\"false\" mds=\"false\"/>" };
-  char *path;
-  GError *error = load_bad ("mitsource", &t, &path);
-
-  assert_line_error (error, path, 7, NULL);
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("mitsource", &t, 7, NULL);
 }
 END_TEST
 
@@ -663,24 +611,14 @@ START_TEST (test_bugs_unknown_name)
 {
   TestProfile t = { .name = "bugname",
                     .bugs3 = "<bugs affected=\"srso spectre\" source=\"x\"/>" };
-  char *path;
-  GError *error = load_bad ("bugname", &t, &path);
-
-  assert_line_error (error, path, 3, "'spectre'");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("bugname", &t, 3, "'spectre'");
 }
 END_TEST
 
 START_TEST (test_bugs_without_source)
 {
   TestProfile t = { .name = "bugsource", .bugs3 = "<bugs affected=\"srso\"/>" };
-  char *path;
-  GError *error = load_bad ("bugsource", &t, &path);
-
-  assert_line_error (error, path, 3, NULL);
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("bugsource", &t, 3, NULL);
 }
 END_TEST
 
@@ -692,12 +630,7 @@ START_TEST (test_default_mitigates_unlisted_bug)
                     .extra = "<mitigations kernel-from=\"6.5\" kernel-to=\"6.99\" "
                              "spectre_v2=\"off\" retbleed=\"off\" srso=\"safe-ret\" "
                              "bhi=\"off\" pti=\"false\" mds=\"true\" source=\"x\"/>" };
-  char *path;
-  GError *error = load_bad ("unlisted", &t, &path);
-
-  assert_line_error (error, path, 7, "srso");
-  g_error_free (error);
-  g_free (path);
+  assert_refused ("unlisted", &t, 7, "srso");
 }
 END_TEST
 
