@@ -1519,18 +1519,122 @@ variant_copy (xmlNodePtr variant, xmlDocPtr copy, GHashTable *set_by, GHashTable
   return found;
 }
 
-/* Applies the <set>s of variant to a copy of sc's document: catches bad paths early, with
- * the line of the <set> (and the command-line sets that edited it). The result is
- * validated when the variant is loaded to run. */
+/* A scenario's document without its <variants> and <comparisons>, which a variant's
+ * <set>s are checked on (a copy of it each), with the sets that made its nodes. */
+typedef struct {
+  xmlDocPtr   doc;
+  GHashTable *set_by;   /* xmlNodePtr of doc → who set it (as NsScenario's set_by) */
+} Skeleton;
+
+/* Removes from set_by the entries of node's subtree (elements and attributes). */
+static void
+forget_touched (xmlNodePtr node, GHashTable *set_by)
+{
+  g_hash_table_remove (set_by, node);
+  if (node->type != XML_ELEMENT_NODE)
+    return;
+  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
+    g_hash_table_remove (set_by, a);
+  for (xmlNodePtr c = node->children; c != NULL; c = c->next)
+    forget_touched (c, set_by);
+}
+
+/* TRUE if n is one of the root's elements a variant's <set>s do not edit in a skeleton. */
 static gboolean
-check_variant_sets (NsScenario *sc, xmlNodePtr variant, GError **error)
+is_variant_part (xmlNodePtr n)
+{
+  return n->type == XML_ELEMENT_NODE && (xmlStrEqual (n->name, BAD_CAST "variants") ||
+                                         xmlStrEqual (n->name, BAD_CAST "comparisons"));
+}
+
+/* Fills skel from sc's document: one copy per load, so that checking each variant copies
+ * the rest of the document only, not every other variant too (quadratic in variants). */
+static void
+skeleton_init (Skeleton *skel, const NsScenario *sc)
+{
+  xmlNodePtr root, next, unused = NULL;
+
+  skel->doc = ns_xml_copy_doc (sc->doc);
+  skel->set_by = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  root = xmlDocGetRootElement (skel->doc);
+  copy_touched (xmlDocGetRootElement (sc->doc), root, sc->set_by, skel->set_by, NULL,
+                &unused);
+  for (xmlNodePtr n = root->children; n != NULL; n = next) {
+    next = n->next;
+    if (!is_variant_part (n))
+      continue;
+    forget_touched (n, skel->set_by);
+    xmlUnlinkNode (n);
+    xmlFreeNode (n);
+  }
+}
+
+/* Frees what skeleton_init made. */
+static void
+skeleton_clear (Skeleton *skel)
+{
+  xmlFreeDoc (skel->doc);
+  g_hash_table_unref (skel->set_by);
+}
+
+/* TRUE if a <set> of variant edits <variants> or <comparisons>: checked on a whole copy. */
+static gboolean
+sets_edit_variant_parts (xmlNodePtr variant)
+{
+  static const char *const parts[] = { "variants", "comparisons" };
+
+  for (xmlNodePtr n = variant->children; n != NULL; n = n->next) {
+    g_autofree char *path = n->type == XML_ELEMENT_NODE ? ns_xml_prop (n, "path") : NULL;
+    for (gsize i = 0; path != NULL && i < G_N_ELEMENTS (parts); i++) {
+      gsize len = strlen (parts[i]);
+      if (!strncmp (path, parts[i], len) && (path[len] == '.' || path[len] == '['))
+        return TRUE;
+    }
+  }
+  return FALSE;
+}
+
+/* Records in into the entries set_by has for node's subtree (elements and attributes). */
+static void
+keep_touched (xmlNodePtr node, GHashTable *set_by, GHashTable *into)
+{
+  const char *set = g_hash_table_lookup (set_by, node);
+
+  if (set != NULL)
+    g_hash_table_insert (into, node, g_strdup (set));
+  if (node->type != XML_ELEMENT_NODE)
+    return;
+  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
+    if ((set = g_hash_table_lookup (set_by, a)) != NULL)
+      g_hash_table_insert (into, a, g_strdup (set));
+  for (xmlNodePtr c = node->children; c != NULL; c = c->next)
+    keep_touched (c, set_by, into);
+}
+
+/* Applies the <set>s of variant to a copy of sc's document (of skel's, unless they edit
+ * the variants): catches bad paths early, with the line of the <set> (and the
+ * command-line sets that edited it). The result is validated when the variant is loaded
+ * to run. */
+static gboolean
+check_variant_sets (NsScenario *sc, const Skeleton *skel, xmlNodePtr variant, GError **error)
 {
   g_autoptr (GHashTable) touched = g_hash_table_new_full (g_direct_hash, g_direct_equal,
                                                           NULL, g_free);
-  xmlDocPtr copy = ns_xml_copy_doc (sc->doc);
-  xmlNodePtr copied = variant_copy (variant, copy, sc->set_by, touched);
-  gboolean ok = apply_set_elements (copied, copy, touched, NULL, "variant set", error);
+  xmlDocPtr copy;
+  xmlNodePtr unused = NULL;
+  gboolean ok;
 
+  if (sets_edit_variant_parts (variant)) {
+    copy = ns_xml_copy_doc (sc->doc);
+    variant = variant_copy (variant, copy, sc->set_by, touched);
+  }
+  else {
+    copy = ns_xml_copy_doc (skel->doc);
+    copy_touched (xmlDocGetRootElement (skel->doc), xmlDocGetRootElement (copy),
+                  skel->set_by, touched, NULL, &unused);
+    keep_touched (variant, sc->set_by, touched);
+  }
+  ok = apply_set_elements (variant, copy, touched, NULL, "variant set", error);
   xmlFreeDoc (copy);
   return ok;
 }
@@ -1620,21 +1724,23 @@ check_variants (NsScenario *sc, xmlNodePtr root, GError **error)
   g_autoptr (GHashTable) labels = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   xmlNodePtr variants = child_element (root, "variants");
   xmlNodePtr comparisons = child_element (root, "comparisons");
+  Skeleton skel;
+  gboolean ok = TRUE;
 
-  for (xmlNodePtr v = variants ? variants->children : NULL; v != NULL; v = v->next) {
+  skeleton_init (&skel, sc);
+  for (xmlNodePtr v = variants ? variants->children : NULL; ok && v != NULL; v = v->next) {
     char *name = NULL;
 
     if (v->type != XML_ELEMENT_NODE)
       continue;
-    if (!ns_xml_get_string (sc, v, "name", NULL, &name, error))
-      return FALSE;
-    if (!check_unique (sc, names, v, "name", "variant", name, error)) {
+    ok = ns_xml_get_string (sc, v, "name", NULL, &name, error);
+    if (ok && !(ok = check_unique (sc, names, v, "name", "variant", name, error)))
       g_free (name);
-      return FALSE;
-    }
-    if (!check_variant_sets (sc, v, error))
-      return FALSE;
+    ok = ok && check_variant_sets (sc, &skel, v, error);
   }
+  skeleton_clear (&skel);
+  if (!ok)
+    return FALSE;
   for (xmlNodePtr c = comparisons ? comparisons->children : NULL; c != NULL; c = c->next)
     if (c->type == XML_ELEMENT_NODE && !check_compare (sc, c, names, labels, error))
       return FALSE;

@@ -308,6 +308,17 @@ START_TEST (test_set_edits_variants)
                  g_str_has_suffix (error->message, " (after --set "
                                    "variants.variant[2].set[1].path=kernel.config[5].name)"),
                  "%s", error->message);
+  g_clear_error (&error);
+
+  /* a variant's <set> of <comparisons> is checked on the whole document, which has them */
+  sc = ns_scenario_load (path, (const char *const[]) {
+                           "variants.variant[2].set[1].path=comparisons.compare[3].label",
+                           NULL }, &error);
+  ck_assert_ptr_null (sc);
+  ck_assert_msg (strstr (error->message, "variants.xml:11: element set: "
+                         "comparisons.compare[3].label=256KiB: cannot create compare[3]: "
+                         "element comparisons has only 1 <compare> element") != NULL,
+                 "%s", error->message);
   g_error_free (error);
 }
 END_TEST
