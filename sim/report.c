@@ -128,8 +128,8 @@ table_mitigations (GString *out, const NsRunResult *r)
                           ((NsVariantResult *) r->variants->pdata[0])->kernel);
 }
 
-/* A line per variant: metric, value, CV, repetitions and the last repetition's stop rule
- * (each variant needs n_reps > 0). */
+/* A line per variant: metric, value, CV ("-" if undefined), repetitions and the last
+ * repetition's stop rule (each variant needs n_reps > 0). */
 static void
 table_results (GString *out, const NsRunResult *r)
 {
@@ -141,9 +141,12 @@ table_results (GString *out, const NsRunResult *r)
                           "stop rule (last repetition)");
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
+    g_autofree char *cv = isfinite (vr->cv) ? g_strdup_printf ("%.4f", vr->cv)
+                                            : g_strdup ("-");
+
     append_padded (out, variant_label (vr), width);
-    g_string_append_printf (out, " %-18s %14.4f %8.4f %5u  %s\n",
-                            vr->metric, vr->value, vr->cv, vr->n_reps,
+    g_string_append_printf (out, " %-18s %14.4f %8s %5u  %s\n",
+                            vr->metric, vr->value, cv, vr->n_reps,
                             vr->stop_rules[vr->n_reps - 1]);
   }
 }

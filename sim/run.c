@@ -933,8 +933,8 @@ out:
 
 /* The mean or harmonic mean of values[0..n) (n ≥ 1; harmonic: all positive; equal values
  * give that value exactly); *cv (may be NULL) gets their coefficient of variation, the
- * sample standard deviation over the arithmetic mean (0 for a single value or a zero
- * mean). */
+ * sample standard deviation over the arithmetic mean (NAN, undefined, for a single value
+ * or a zero mean: "no variation" would be a claim one run cannot make). */
 double
 ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv)
 {
@@ -952,7 +952,7 @@ ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv)
     value = n / inv;
   }
   if (cv)
-    *cv = n > 1 && mean != 0 ? gsl_stats_sd_m (values, 1, n, mean) / fabs (mean) : 0;
+    *cv = n > 1 && mean != 0 ? gsl_stats_sd_m (values, 1, n, mean) / fabs (mean) : NAN;
   return value;
 }
 

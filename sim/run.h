@@ -45,7 +45,7 @@ typedef struct {
   char       **stop_rules;      /* per repetition: which rule ended the measurement */
   NsTime      *measured;        /* per repetition: simulated time measured */
   double       value;           /* aggregate (mean or harmonic mean) */
-  double       cv;              /* coefficient of variation over repetitions (0 if 1 rep) */
+  double       cv;              /* coefficient of variation over repetitions (NAN if 1 rep) */
   char        *aggregate;       /* "mean" or "harmonic" */
   guint64      ops;             /* operations measured, all repetitions */
   GPtrArray   *breakdown;       /* NsBreakdownRow*, by MAX (total, body total), descending */
@@ -193,6 +193,7 @@ GPtrArray   *ns_run_variant_names (const NsScenario *sc);
 /* "'a', 'b'" of variant names (empty ones skipped; "none"), for error messages. */
 char        *ns_run_variant_list (GPtrArray *names);
 /* The mean or harmonic mean of values[0..n); *cv (may be NULL) gets their coefficient of
- * variation (sample standard deviation over the arithmetic mean). */
+ * variation (sample standard deviation over the arithmetic mean; NAN for one value or a
+ * zero mean). */
 double       ns_run_aggregate (const double *values, guint n, NsAggregate how, double *cv);
 G_END_DECLS
