@@ -871,21 +871,49 @@ find_or_create (SetContext *set, xmlNodePtr parent, const char *name, guint inde
   return TRUE;
 }
 
+/* FALSE with an error if another set of the same option (set->by) set attribute attr of
+ * element already, however spelt (param[1].value and param.NAME, measure[01] and measure):
+ * the last would win unseen while both were reported. */
+static gboolean
+check_set_once_per_option (const SetContext *set, xmlNodePtr element, const char *attr,
+                           GError **error)
+{
+  xmlAttrPtr prop = ns_xml_attr (element, attr);
+  const char *before = prop != NULL ? g_hash_table_lookup (set->touched, prop) : NULL;
+  gsize by_len = strlen (set->by), mine_len;
+  g_autofree char *mine = g_strdup_printf ("%s %s", set->by, set->text);
+
+  mine_len = strlen (mine);
+  if (before == NULL || strncmp (before, set->by, by_len) != 0 || before[by_len] != ' ')
+    return TRUE;                        /* untouched, or by another option */
+  if (!strncmp (before, mine, mine_len) && (before[mine_len] == '\0' || before[mine_len] == ','))
+    return TRUE;                        /* this very set (its element and attribute) */
+  return set_fail (set, error, "sets the same attribute as %s (the last would win): give "
+                   "one", before);
+}
+
 /* Sets attribute attr of element to value and records it as touched, and the value it
  * replaced (the first set's to change it), so that an error about that value (a <compare>
- * naming a variant a set renamed) names the set too. */
-static void
-set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char *value)
+ * naming a variant a set renamed) names the set too; FALSE with an error if a set of the
+ * same option set it already. */
+static gboolean
+set_attribute (SetContext *set, xmlNodePtr element, const char *attr, const char *value,
+               GError **error)
 {
-  char *old = ns_xml_prop (element, attr);
-  xmlAttrPtr prop = xmlSetProp (element, BAD_CAST attr, BAD_CAST value);
+  char *old;
+  xmlAttrPtr prop;
 
+  if (!check_set_once_per_option (set, element, attr, error))
+    return FALSE;
+  old = ns_xml_prop (element, attr);
+  prop = xmlSetProp (element, BAD_CAST attr, BAD_CAST value);
   if (prop != NULL)
     mark_touched (set, prop);
   if (prop != NULL && old != NULL && set->was != NULL &&
       !g_hash_table_contains (set->was, prop))
     g_hash_table_insert (set->was, prop, g_steal_pointer (&old));
   g_free (old);
+  return TRUE;
 }
 
 /* The first <element> child of parent whose name attribute is name, or NULL. */
@@ -927,14 +955,16 @@ apply_param (SetContext *set, xmlNodePtr root, const char *name, const char *val
   param = find_param (root, name);
   if (param == NULL) {
     param = create_element (set, root, "param");
-    set_attribute (set, param, "name", name);
+    if (!set_attribute (set, param, "name", name, error))
+      return FALSE;
   }
+  if (!check_set_once_per_option (set, param, "value", error))
+    return FALSE;
   xmlUnsetProp (param, BAD_CAST "from");
-  set_attribute (set, param, "value", value);
   /* "command line: --set", "command line: --param" (or --what-if) or "variant 'NAME' set" */
   source = set->origin ? g_strdup (set->by) : g_strdup_printf ("command line: %s", set->by);
-  set_attribute (set, param, "source", source);
-  return TRUE;
+  return set_attribute (set, param, "value", value, error) &&
+         set_attribute (set, param, "source", source, error);
 }
 
 /* kernel.config.NAME=VALUE: sets the value of <kernel>'s <config name=NAME>, adding the
@@ -954,10 +984,10 @@ apply_config (SetContext *set, xmlNodePtr root, const char *name, const char *va
   config = find_named (kernel, "config", name);
   if (config == NULL) {
     config = create_element (set, kernel, "config");
-    set_attribute (set, config, "name", name);
+    if (!set_attribute (set, config, "name", name, error))
+      return FALSE;
   }
-  set_attribute (set, config, "value", value);
-  return TRUE;
+  return set_attribute (set, config, "value", value, error);
 }
 
 /* Applies one "PATH=VALUE" to doc. */
@@ -996,8 +1026,7 @@ apply_set (SetContext *set, xmlDocPtr doc, GError **error)
   if (!is_simple_name (parts[n_parts - 1]))
     return set_fail (set, error, "'%s' is not a valid attribute name (the last part of "
                      "PATH names an attribute; no index allowed)", parts[n_parts - 1]);
-  set_attribute (set, element, parts[n_parts - 1], eq + 1);
-  return TRUE;
+  return set_attribute (set, element, parts[n_parts - 1], eq + 1, error);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -1789,6 +1818,15 @@ edits_variants (const char *text)
   return g_str_has_prefix (text, "variants.") || g_str_has_prefix (text, "variants[");
 }
 
+/* Drops the leading zeros of each index "[0…N]" of key (as parse_component reads it). */
+static void
+strip_index_zeros (GString *key)
+{
+  for (char *p = key->str; (p = strchr (p, '[')) != NULL; p++)
+    while (p[1] == '0' && g_ascii_isdigit (p[2]))
+      g_string_erase (key, p + 1 - key->str, 1);
+}
+
 /* The attribute a set path names, as a key two spellings share; see scenario.h. */
 char *
 ns_scenario_set_key (const char *path)
@@ -1798,6 +1836,7 @@ ns_scenario_set_key (const char *path)
 
   if (g_str_has_prefix (key->str, "param.") || g_str_has_prefix (key->str, "kernel.config."))
     return g_string_free (key, FALSE);
+  strip_index_zeros (key);
   for (char *p; (p = strstr (key->str, "[1]")) != NULL && (p[3] == '.' || p[3] == '\0');)
     g_string_erase (key, p - key->str, 3);
   return g_string_free (key, FALSE);

@@ -66,9 +66,10 @@ NsScenario *ns_scenario_load   (const char *path, const char *const *sets, GErro
 /* The <variant> element named variant in doc's <variants>, or NULL if there is none. */
 xmlNodePtr  ns_scenario_variant_node (xmlDocPtr doc, const char *variant);
 /* The attribute a --set/--param PATH (or PATH=VALUE) names, as a key two spellings of it
- * share (newly allocated): "[1]" after an element is the first child, which the name
- * alone picks too (measure[1].duration is measure.duration); param.NAME and
- * kernel.config.NAME are keyed by NAME as written. */
+ * share (newly allocated): an index's leading zeros go, and "[1]" after an element is the
+ * first child, which the name alone picks too (measure[01].duration is measure.duration);
+ * param.NAME and kernel.config.NAME are keyed by NAME as written. Spellings only the
+ * document tells apart (param[1].value and param.NAME) are caught as the sets apply. */
 char       *ns_scenario_set_key (const char *path);
 /* Like ns_scenario_load, with the <set>s of the variant named variant (NULL or "": none)
  * applied before sets, and params (PATH=VALUE strings given by the option params_by,

@@ -514,7 +514,7 @@ START_TEST (test_set_config_by_name)
   };
   NsScenario *sc = load_good ("pointer-chase.xml", sets);
   NsScenario *minimal;
-  g_autofree char *dump = NULL, *bad = NULL;
+  g_autofree char *dump = NULL, *bad = NULL, *twice = NULL;
 
   ck_assert_uint_eq (g_hash_table_size (sc->config), 3);
   ck_assert_str_eq (g_hash_table_lookup (sc->config, "CONFIG_NET_CLS_ACT"), "y");
@@ -524,12 +524,17 @@ START_TEST (test_set_config_by_name)
   ck_assert_ptr_nonnull (strstr (dump, "<config name=\"CONFIG_NET_CLS_ACT\" value=\"y\"/>"));
   ns_scenario_free (sc);
 
-  /* a kernel without options, and the same option set twice: the last wins */
-  minimal = load_good ("minimal.xml", (const char *const[]) {
-                         "kernel.config.CONFIG_X=m", "kernel.config.CONFIG_X=n", NULL });
+  /* a kernel without options gets one; the same option set twice is refused (the last
+   * would win unseen) */
+  minimal = load_good ("minimal.xml", (const char *const[]) { "kernel.config.CONFIG_X=m",
+                                                              NULL });
   ck_assert_uint_eq (g_hash_table_size (minimal->config), 1);
-  ck_assert_str_eq (g_hash_table_lookup (minimal->config, "CONFIG_X"), "n");
+  ck_assert_str_eq (g_hash_table_lookup (minimal->config, "CONFIG_X"), "m");
   ns_scenario_free (minimal);
+  twice = load_fails ("minimal.xml", (const char *const[]) {
+                        "kernel.config.CONFIG_X=m", "kernel.config.CONFIG_X=n", NULL });
+  ck_assert_msg (strstr (twice, "sets the same attribute as --set kernel.config.CONFIG_X=m")
+                 != NULL, "%s", twice);
 
   /* the schema judges the name, with the file's line */
   bad = load_fails ("minimal.xml", (const char *const[]) { "kernel.config.SLAB=y", NULL });
@@ -696,6 +701,40 @@ START_TEST (test_measure_end_fits)
                     "measure.converge=0.01", "measure.warmup=10us",
                     "measure.duration=1000000s", NULL });
   ck_assert_int_eq (sc->measure.max_duration, NS_TIME_FOREVER - NS_US (10));
+  ns_scenario_free (sc);
+}
+END_TEST
+
+/* One option sets an attribute once, however spelt: spellings the path alone tells
+ * apart are keyed alike (ns_scenario_set_key), those only the document does (param[1]
+ * and param.NAME) are refused as the sets apply; two options may (--what-if over --set). */
+START_TEST (test_set_once_per_option)
+{
+  static const char *const twice[][2] = {
+    { "param.cpu.ipc=2", "param[1].value=3" },
+    { "kernel.config.CONFIG_X=y", "kernel.config[1].value=n" },
+    { "measure[1].duration=30us", "measure[01].duration=40us" },
+  };
+  g_autofree char *key = ns_scenario_set_key ("measure[01].warmup=2us");
+  g_autofree char *key10 = ns_scenario_set_key ("kernel.config[010].value");
+  g_autofree char *path = data_path ("good", "minimal.xml");
+  GError *error = NULL;
+  NsScenario *sc;
+
+  ck_assert_str_eq (key, "measure.warmup");
+  ck_assert_str_eq (key10, "kernel.config[10].value");
+  for (gsize i = 0; i < G_N_ELEMENTS (twice); i++) {
+    g_autofree char *message = load_fails ("minimal.xml", twice[i]);
+    g_autofree char *want = g_strdup_printf ("--set %s: sets the same attribute as --set %s "
+                                             "(the last would win): give one",
+                                             twice[i][1], twice[i][0]);
+    ck_assert_str_eq (message, want);
+  }
+  sc = ns_scenario_load_variant (path, NULL, (const char *const[]) { "param.cpu.ipc=2", NULL },
+                                 (const char *const[]) { "param[1].value=3", NULL },
+                                 "--what-if", &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_scenario_param_value (sc, "cpu.ipc"), "3");
   ns_scenario_free (sc);
 }
 END_TEST
@@ -1135,6 +1174,7 @@ scenario_suite (void)
   tcase_add_test (set, test_set_errors_name_only_theirs);
   tcase_add_test (set, test_measure_end_fits);
   tcase_add_test (set, test_set_bad_syntax);
+  tcase_add_test (set, test_set_once_per_option);
   tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));
   tcase_add_test (bad, test_bad_table_complete);
   tcase_add_test (values, test_parse_size);
