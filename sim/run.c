@@ -28,6 +28,9 @@ typedef struct {
   NsBuild               *build;
   const NsWorkloadClass *klass;
   const char            *variant;   /* its name ("": the scenario has no variants) */
+  const char            *shown;     /* the name its progress and run-time errors give it
+                                       (its twin's in a what-if run; NULL: variant) */
+  const NsRunOptions    *opt;       /* the overrides it was set up with */
 } NsVariantSetup;
 
 /* Variant names of sc, in file order. */
@@ -363,6 +366,7 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
 
   memset (vs, 0, sizeof *vs);
   vs->variant = variant;
+  vs->opt = opt;
   vs->sc = ns_scenario_load_variant (path, variant, opt->sets, opt->params, opt->params_by,
                                      error);
   if (vs->sc == NULL)
@@ -442,20 +446,40 @@ relative_ci (const double *values, guint n, double confidence)
 }
 
 /* Where a run-time error of the variant happened, for its message (newly allocated):
- * "FILE:LINE: variant 'NAME'" (the line of its <variant>), or "FILE" for a scenario
- * without variants: which of a run's variants failed. */
+ * "FILE:LINE: variant 'NAME'" (the line of its <variant>; its twin's name in a what-if
+ * run), or "FILE" for a scenario without variants (with its twin's name in a what-if
+ * run): which of a run's variants failed. */
 static char *
 variant_where (const NsVariantSetup *vs)
 {
+  const char *shown = vs->shown ? vs->shown : vs->variant;
   xmlNodePtr node;
 
   if (vs->variant == NULL || vs->variant[0] == '\0')
-    return g_strdup (vs->sc->path);
+    return vs->opt->what_if ? g_strdup_printf ("%s: variant '%s'", vs->sc->path, shown)
+                            : g_strdup (vs->sc->path);
   node = ns_scenario_variant_node (vs->sc->doc, vs->variant);
   if (node == NULL)
-    return g_strdup_printf ("%s: variant '%s'", vs->sc->path, vs->variant);
-  return g_strdup_printf ("%s:%d: variant '%s'", vs->sc->path, ns_xml_line (node),
-                          vs->variant);
+    return g_strdup_printf ("%s: variant '%s'", vs->sc->path, shown);
+  return g_strdup_printf ("%s:%d: variant '%s'", vs->sc->path, ns_xml_line (node), shown);
+}
+
+/* What a run-time error of the variant ends with (newly allocated): in a what-if run
+ * " (after --what-if PATH=VALUE, --what-if …)", the what-ifs that make the twin that
+ * failed (as a set-up error names the set behind it); else "". */
+static char *
+variant_after (const NsVariantSetup *vs)
+{
+  const char *by = vs->opt->params_by ? vs->opt->params_by : "--param";
+  GString *after;
+
+  if (!vs->opt->what_if || vs->opt->params == NULL || vs->opt->params[0] == NULL)
+    return g_strdup ("");
+  after = g_string_new (" (after ");
+  for (guint i = 0; vs->opt->params[i] != NULL; i++)
+    g_string_append_printf (after, "%s%s %s", i ? ", " : "", by, vs->opt->params[i]);
+  g_string_append_c (after, ')');
+  return g_string_free (after, FALSE);
 }
 
 /* Sets the error for a measurement in which the workload completed no operation: when
@@ -464,12 +488,12 @@ static void
 error_none_completed (const NsVariantSetup *vs, const char *when, const char *advice,
                       GError **error)
 {
-  g_autofree char *where = variant_where (vs);
+  g_autofree char *where = variant_where (vs), *after = variant_after (vs);
 
   g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the workload completed no %s %s: %s, "
                "unless the set-up lets none complete (a what-if can send every one "
-               "elsewhere, as to reuseport sockets nobody reads, or drop every one)",
-               where, vs->klass->op_name, when, advice);
+               "elsewhere, as to reuseport sockets nobody reads, or drop every one)%s",
+               where, vs->klass->op_name, when, advice, after);
 }
 
 /* Sets the error for a simulation that stopped short of the window's end (ns_engine_run
@@ -478,12 +502,12 @@ error_none_completed (const NsVariantSetup *vs, const char *when, const char *ad
 static void
 error_stalled (const NsVariantSetup *vs, const char *when, NsTime reached, GError **error)
 {
-  g_autofree char *where = variant_where (vs);
+  g_autofree char *where = variant_where (vs), *after = variant_after (vs);
 
   g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s: the simulation stalled %.6g us into "
                "the measured time, %s: every simulated thread blocked with no event pending, "
-               "so nothing could happen again (a workload that waits for itself)",
-               where, (double) reached / 1e6, when);
+               "so nothing could happen again (a workload that waits for itself)%s",
+               where, (double) reached / 1e6, when, after);
 }
 
 /* TRUE if metric of klass divides by the span (per second, a fraction of time), FALSE if
@@ -1304,10 +1328,11 @@ thread_rows (GHashTable *threads, const NsVariantResult *vr, double clock_ghz)
   return rows;
 }
 
-/* Runs every repetition of one variant. */
+/* Runs every repetition of one variant; shown is the name its progress and run-time
+ * errors give it (ns_run_output_name, or its twin's). */
 static NsVariantResult *
-run_variant (const char *path, const char *name, guint index, guint total,
-             const NsRunOptions *opt, guint64 seed, GError **error)
+run_variant (const char *path, const char *name, const char *shown, guint index,
+             guint total, const NsRunOptions *opt, guint64 seed, GError **error)
 {
   NsVariantSetup vs;
   NsVariantResult *vr;
@@ -1316,6 +1341,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
 
   if (!variant_setup (&vs, path, name, opt, error))
     return NULL;
+  vs.shown = shown;
   n = vs.sc->measure.repetitions;      /* ≤ NS_MAX_REPETITIONS: read_measure's check */
   vr = g_new0 (NsVariantResult, 1);
   vr->name = g_strdup (name);
@@ -1331,7 +1357,7 @@ run_variant (const char *path, const char *name, guint index, guint total,
   for (guint r = 0; r < n; r++) {
     NsRepResult rep = { 0 };
     if (opt->progress)
-      opt->progress (name, index, total, r, n, opt->progress_data);
+      opt->progress (shown, index, total, r, n, opt->progress_data);
     if (!run_repetition (&vs, opt, r, seed, &acc, &rep, error)) {
       g_free (rep.rule);
       goto fail;
@@ -1458,20 +1484,20 @@ ns_run_result_variant (const NsRunResult *result, const char *name)
   return NULL;
 }
 
-/* The name the variant called name (a variant of the scenario called scenario_name) goes
- * by in a what-if's labels: its own, or the scenario's for the unnamed variant "". */
-static const char *
-twin_base_name (const char *scenario_name, const char *name)
+/* The name a variant goes by in every output; see run.h. */
+const char *
+ns_run_output_name (const char *scenario_name, const char *variant)
 {
-  return name[0] != '\0' ? name : scenario_name;
+  g_return_val_if_fail (scenario_name != NULL && variant != NULL, NULL);
+  return variant[0] != '\0' ? variant : scenario_name;
 }
 
-/* The name of the what-if twin of the variant called name, "NAME (what-if)"; newly
- * allocated. */
-static char *
-twin_name (const char *scenario_name, const char *name)
+/* The name of a variant's what-if twin, "NAME (what-if)"; see run.h. */
+char *
+ns_run_twin_name (const char *scenario_name, const char *variant)
 {
-  return g_strdup_printf ("%s (what-if)", twin_base_name (scenario_name, name));
+  g_return_val_if_fail (scenario_name != NULL && variant != NULL, NULL);
+  return g_strdup_printf ("%s (what-if)", ns_run_output_name (scenario_name, variant));
 }
 
 /* The first name the what-if twin of one of names (the variant names of the scenario
@@ -1481,7 +1507,7 @@ static char *
 twin_name_taken (const char *scenario_name, GPtrArray *names)
 {
   for (guint i = 0; i < names->len; i++) {
-    char *twin = twin_name (scenario_name, names->pdata[i]);
+    char *twin = ns_run_twin_name (scenario_name, names->pdata[i]);
     if (g_ptr_array_find_with_equal_func (names, twin, g_str_equal, NULL))
       return twin;
     g_free (twin);
@@ -1518,6 +1544,129 @@ name_taken:
                "(rename it, or run another with --variant)", sc->path, taken);
   ns_scenario_free (sc);
   return FALSE;
+}
+
+/* The metric the scenario sc measures, and in *who the set that gave it (NULL: the
+ * file's own). */
+static const char *
+measured_metric (const NsScenario *sc, const char **who)
+{
+  xmlNodePtr measure = ns_xml_child (xmlDocGetRootElement (sc->doc), "measure");
+  xmlAttrPtr metric = measure ? ns_xml_attr (measure, "metric") : NULL;
+
+  *who = metric ? g_hash_table_lookup (sc->set_by, metric) : NULL;
+  return sc->measure.metric;
+}
+
+/* "'NAME' measures METRIC", and " (SET)" when a set gave that metric (newly allocated). */
+static char *
+measures_text (const char *name, const char *metric, const char *who)
+{
+  return g_strdup_printf ("'%s' measures %s%s%s%s", name, metric, who ? " (" : "",
+                          who ? who : "", who ? ")" : "");
+}
+
+/* The options of the twin run of a run with opt: opt's, what_ifs as its params. */
+static NsRunOptions
+twin_options (const NsRunOptions *opt, const char *const *what_ifs)
+{
+  NsRunOptions twins = *opt;
+
+  twins.params = what_ifs;
+  twins.params_by = "--what-if";
+  twins.what_if = TRUE;
+  return twins;
+}
+
+/* FALSE with an error at the name of the first variant of twins (the scenario loaded with
+ * what-ifs) that is not the variant of base (loaded without them) in its place: one a
+ * what-if renamed, or added. */
+static gboolean
+check_same_variants (const NsScenario *base, const NsScenario *twins, GError **error)
+{
+  g_autoptr (GPtrArray) had = ns_run_variant_names (base);
+  g_autoptr (GPtrArray) got = ns_run_variant_names (twins);
+  const char *was;
+  xmlNodePtr node;
+  guint i;
+
+  for (i = 0; i < got->len; i++)
+    if (i >= had->len || strcmp (had->pdata[i], got->pdata[i]) != 0)
+      break;
+  if (i == got->len)
+    return TRUE;        /* a set cannot remove a variant */
+  was = i < had->len ? had->pdata[i] : NULL;
+  node = ns_scenario_variant_node (twins->doc, got->pdata[i]);
+  ns_xml_error_attr (twins, node, "name", error, "element variant: attribute 'name': a "
+                     "what-if may not rename or add a variant (here '%s'%s%s%s): each "
+                     "variant is compared with its twin, the same variant run with the "
+                     "what-ifs (change a variant's own sets instead: "
+                     "variants.variant[N].set[M].value=…)", (const char *) got->pdata[i],
+                     was ? ", which the scenario calls '" : ", which the scenario lacks",
+                     was ? was : "", was ? "'" : "");
+  return FALSE;
+}
+
+/* FALSE with an error at the metric of the twin of variant ("": the scenario without
+ * variants' one) if the what-ifs change the metric it measures; TRUE too if
+ * either run's load fails (the run says why). */
+static gboolean
+check_same_metric (const char *path, const char *variant, const NsRunOptions *opt,
+                   const NsRunOptions *twins, GError **error)
+{
+  NsScenario *base = ns_scenario_load_variant (path, variant, opt->sets, opt->params,
+                                               opt->params_by, NULL);
+  NsScenario *twin = ns_scenario_load_variant (path, variant, twins->sets, twins->params,
+                                               twins->params_by, NULL);
+  const char *who;
+  gboolean ok = base == NULL || twin == NULL ||
+                strcmp (measured_metric (base, &who), measured_metric (twin, &who)) == 0;
+
+  if (!ok)
+    ns_xml_error_attr (twin, ns_xml_child (xmlDocGetRootElement (twin->doc), "measure"),
+                       "metric", error, "element measure: attribute 'metric': the what-if "
+                       "twin of '%s' would measure %s, and '%s' %s: a comparison needs the "
+                       "same metric on both sides (a delta between two metrics means "
+                       "nothing)", ns_run_output_name (base->name, variant),
+                       twin->measure.metric, ns_run_output_name (base->name, variant),
+                       base->measure.metric);
+  if (base)
+    ns_scenario_free (base);
+  if (twin)
+    ns_scenario_free (twin);
+  return ok;
+}
+
+/* Refuses, before any run, what-ifs whose twins could not be compared; see run.h. */
+gboolean
+ns_run_check_what_if (const char *path, const NsRunOptions *opt, const char *const *what_ifs,
+                      GError **error)
+{
+  NsRunOptions twins;
+  NsScenario *base, *twin;
+  g_autoptr (GPtrArray) names = NULL;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (path != NULL && opt != NULL && what_ifs != NULL, FALSE);
+  twins = twin_options (opt, what_ifs);
+  /* without a variant's sets, which may be what a what-if or --set edits (the run says so) */
+  base = ns_scenario_load_variant (path, NULL, opt->sets, opt->params, opt->params_by, NULL);
+  twin = ns_scenario_load_variant (path, NULL, twins.sets, twins.params, twins.params_by,
+                                   NULL);
+  if (base != NULL && twin != NULL)
+    ok = check_same_variants (base, twin, error);
+  names = base != NULL ? ns_run_variant_names (base) : g_ptr_array_new_with_free_func (g_free);
+  if (opt->only_variant != NULL || names->len == 0) {
+    g_ptr_array_set_size (names, 0);
+    g_ptr_array_add (names, g_strdup (opt->only_variant ? opt->only_variant : ""));
+  }
+  for (guint i = 0; ok && i < names->len; i++)
+    ok = check_same_metric (path, names->pdata[i], opt, &twins, error);
+  if (base)
+    ns_scenario_free (base);
+  if (twin)
+    ns_scenario_free (twin);
+  return ok;
 }
 
 /* Adds to files the files one variant of the scenario at path reads, with opt's overrides. */
@@ -1616,11 +1765,12 @@ ns_run_result_what_if (NsRunResult *base, NsRunResult *what_if,
   for (guint i = 0; i < n; i++) {
     NsVariantResult *b = base->variants->pdata[i];
     NsVariantResult *w = g_ptr_array_steal_index (what_if->variants, 0);
-    NsComparison c = { g_strdup_printf ("%s: %s", twin_base_name (base->scenario_name, b->name),
+    NsComparison c = { g_strdup_printf ("%s: %s",
+                                        ns_run_output_name (base->scenario_name, b->name),
                                         label), i, n + i, NAN };
 
     g_free (w->name);
-    w->name = twin_name (base->scenario_name, b->name);
+    w->name = ns_run_twin_name (base->scenario_name, b->name);
     g_ptr_array_add (base->variants, w);
     c.delta_pct = delta_pct (b->value, w->value);
     g_array_append_val (base->comparisons, c);
@@ -1654,6 +1804,54 @@ run_result_new (const NsScenario *base, guint64 seed, const char *const *sets)
   result->comparisons = g_array_new (FALSE, TRUE, sizeof (NsComparison));
   g_array_set_clear_func (result->comparisons, comparison_clear);
   return result;
+}
+
+/* FALSE with an error at the first <compare> of base (the scenario at path loaded with
+ * opt's overrides) whose baseline and patched variants measure different metrics, each
+ * variant of names loaded with its own sets and opt's as its run will (a load's error is
+ * the run's); TRUE without comparisons. Runs nothing. */
+static gboolean
+check_compared_metrics (const char *path, const NsScenario *base, GPtrArray *names,
+                        const NsRunOptions *opt, GError **error)
+{
+  xmlNodePtr cmps = ns_xml_child (xmlDocGetRootElement (base->doc), "comparisons");
+  g_autoptr (GHashTable) loaded = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                         (GDestroyNotify) ns_scenario_free);
+
+  if (cmps == NULL)
+    return TRUE;
+  for (guint i = 0; i < names->len; i++) {
+    NsScenario *sc = ns_scenario_load_variant (path, names->pdata[i], opt->sets, opt->params,
+                                               opt->params_by, error);
+    if (sc == NULL)
+      return FALSE;
+    g_hash_table_insert (loaded, names->pdata[i], sc);
+  }
+  for (xmlNodePtr c = cmps->children; c != NULL; c = c->next) {
+    g_autofree char *b = NULL, *p = NULL, *said_b = NULL, *said_p = NULL;
+    const NsScenario *sb, *sp;
+    const char *mb, *mp, *who_b, *who_p;
+    if (c->type != XML_ELEMENT_NODE)
+      continue;
+    b = ns_xml_prop (c, "baseline");
+    p = ns_xml_prop (c, "patched");
+    sb = b ? g_hash_table_lookup (loaded, b) : NULL;
+    sp = p ? g_hash_table_lookup (loaded, p) : NULL;
+    if (sb == NULL || sp == NULL)
+      continue;             /* names are checked at load */
+    mb = measured_metric (sb, &who_b);
+    mp = measured_metric (sp, &who_p);
+    if (strcmp (mb, mp) == 0)
+      continue;
+    said_b = measures_text (b, mb, who_b);
+    said_p = measures_text (p, mp, who_p);
+    ns_xml_error_blame (base, c, (NsXmlBlame) { .attrs = { "baseline", "patched" } }, error,
+                        "element compare: baseline %s, patched %s: a comparison needs the "
+                        "same metric on both sides (a delta between two metrics means "
+                        "nothing)", said_b, said_p);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* TRUE if the scenario file at path loads as written; see run.h. */
@@ -1699,14 +1897,19 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
   if (opt->only_variant && !g_ptr_array_find_with_equal_func (names, opt->only_variant,
                                                                g_str_equal, NULL))
     goto no_variant;
+  if (opt->only_variant == NULL && !check_compared_metrics (path, base, names, opt, error))
+    goto fail;
   for (guint i = 0; i < names->len; i++) {
     const char *name = names->pdata[i];
+    g_autofree char *shown = NULL;
     NsVariantResult *vr;
     if (opt->only_variant && strcmp (opt->only_variant, name))
       continue;
+    shown = opt->what_if ? ns_run_twin_name (base->name, name)
+                         : g_strdup (ns_run_output_name (base->name, name));
     /* progress counts the variants that run: all, or the one --variant names */
-    vr = opt->only_variant ? run_variant (path, name, 0, 1, opt, seed, error)
-                           : run_variant (path, name, i, names->len, opt, seed, error);
+    vr = opt->only_variant ? run_variant (path, name, shown, 0, 1, opt, seed, error)
+                           : run_variant (path, name, shown, i, names->len, opt, seed, error);
     if (vr == NULL)
       goto fail;
     g_ptr_array_add (result->variants, vr);

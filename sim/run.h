@@ -100,6 +100,10 @@ typedef struct {
                                    sweep point's --param, or netsim run's --what-if */
   const char        *params_by; /* the option params came from, for messages (NULL:
                                    "--param") */
+  gboolean           what_if;   /* the run makes --what-if twins (params are the
+                                   what-ifs): its progress and run-time errors name each
+                                   variant's twin, "NAME (what-if)" (ns_run_twin_name),
+                                   the errors ending "(after --what-if PATH=VALUE, …)" */
   gboolean           seed_given;
   guint64            seed;
   const char        *only_variant;  /* run just this variant (NULL = all) */
@@ -119,17 +123,35 @@ typedef struct {
  * ns_sweep_new check this first. */
 gboolean     ns_run_check_file  (const char *path, GError **error);
 /* Runs every variant of the scenario at path; the file must be valid as written
- * (ns_run_check_file), whatever opt's sets. Errors: NS_ERROR_INPUT with file:line. */
+ * (ns_run_check_file), whatever opt's sets. Errors: NS_ERROR_INPUT with file:line; a
+ * <compare> of two variants that run and measure different metrics (after their sets) is
+ * one, found before anything runs. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
 void         ns_run_result_free (NsRunResult *result);
 /* The variant of result called name, or NULL if it has none. */
 const NsVariantResult *ns_run_result_variant (const NsRunResult *result, const char *name);
+/* The name the variant called variant of the scenario called scenario_name goes by in
+ * every output (the table, CSV, JSON, --folded, progress, a what-if's labels): its own, or
+ * the scenario's for the one unnamed variant ("") of a scenario without variants. */
+const char  *ns_run_output_name (const char *scenario_name, const char *variant);
+/* The name of the what-if twin of that variant: its output name and " (what-if)" (newly
+ * allocated). */
+char        *ns_run_twin_name   (const char *scenario_name, const char *variant);
 /* FALSE with NS_ERROR_INPUT if the what-if twin ("NAME (what-if)") of a variant that a run
  * of the scenario at path with opt would run has the name of another variant it would run;
  * loads the scenario (its errors are the run's) and runs nothing: --what-if asks before
  * its runs. With opt->only_variant one variant runs, so no name can clash. */
 gboolean     ns_run_check_twin_names (const char *path, const NsRunOptions *opt,
                                       GError **error);
+/* FALSE with NS_ERROR_INPUT, before any run, if the what-ifs (PATH=VALUE strings, after
+ * opt's sets) would not make each variant a run of the scenario at path with opt would run
+ * a twin it can be compared with: a what-if that renames or adds a variant (its twin would
+ * be another variant's, or none's), or one that changes the metric a variant measures (a
+ * delta between two metrics means nothing). Each error names the what-if behind it, at
+ * the line of what it changed; loads the scenario (leaving a load's errors to the run,
+ * which gives them) and runs nothing. */
+gboolean     ns_run_check_what_if (const char *path, const NsRunOptions *opt,
+                                   const char *const *what_ifs, GError **error);
 /* The files of the CPU profiles the variants a run of the scenario at path with opt would
  * run (opt->only_variant's, else all) are read from, each once (NULL-terminated, free with
  * g_strfreev); runs nothing, and leaves out what does not load (the run says why). */

@@ -35,8 +35,7 @@ run_progress (const char *variant, guint index, guint total, guint rep, guint n_
 {
   NsRunShow *show = data;
 
-  *show = (NsRunShow) { variant[0] ? variant : "(default)", index, total, rep, n_reps,
-                        g_get_monotonic_time (), TRUE };
+  *show = (NsRunShow) { variant, index, total, rep, n_reps, g_get_monotonic_time (), TRUE };
   g_printerr ("\r[%u/%u] %s, repetition %u/%u\033[K", index + 1, total, show->variant,
               rep + 1, n_reps);
 }
@@ -158,18 +157,21 @@ print_model_notes (const NsRunResult *result)
 
 /* Runs the scenario with what_ifs after the sets of opt, then as opt says, and joins the
  * two (each variant and its what-if twin); NULL with an error. A twin's name that a
- * variant has already is refused before either run, and the what-if run goes first so
- * that a bad what-if value is reported before the other run's time is spent. */
+ * variant has already, and what-ifs that rename or add a variant or change its metric
+ * (ns_run_check_what_if), are refused before either run, and the what-if run goes first
+ * so that a bad what-if value is reported before the other run's time is spent. */
 static NsRunResult *
 run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GError **error)
 {
   NsRunOptions alt = *opt;
   NsRunResult *other, *result;
 
-  if (!ns_run_check_twin_names (path, opt, error))
+  if (!ns_run_check_twin_names (path, opt, error) ||
+      !ns_run_check_what_if (path, opt, (const char *const *) what_ifs, error))
     return NULL;
   alt.params = (const char *const *) what_ifs;
   alt.params_by = "--what-if";
+  alt.what_if = TRUE;
   other = ns_run_scenario (path, &alt, error);
   if (other == NULL)
     return NULL;
@@ -265,7 +267,8 @@ ns_cmd_run (int argc, char **argv)
     { "what-if", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &what_ifs, "Also run every variant "
       "with PATH=VALUE added to its sets (repeatable; after --set) and compare each variant "
       "with that twin instead of the scenario's comparisons: --what-if cpu.profile=ryzen9-7950x "
-      "--explain says what another CPU does to each variant, and where", "PATH=VALUE" },
+      "--explain says what another CPU does to each variant, and where (a what-if may not "
+      "rename or add a variant, nor change its metric)", "PATH=VALUE" },
     { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, "Seed of the random streams (default: the "
       "scenario's)", "N" },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default), csv, "

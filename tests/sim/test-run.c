@@ -775,6 +775,153 @@ START_TEST (test_run_time_error_names_variant)
 }
 END_TEST
 
+/* A progress callback that fails the test: the run was to be refused before any variant
+ * ran. */
+static void
+no_progress (const char *variant, guint index, guint total, guint rep, guint n_reps,
+             gpointer data)
+{
+  (void) index; (void) total; (void) rep; (void) n_reps; (void) data;
+  ck_abort_msg ("variant %s ran", variant);
+}
+
+/* A <compare> of two variants that measure different metrics (a variant's <set> changed
+ * its measure/@metric) is refused before any variant runs, at the <compare>'s line and
+ * naming the set: its delta (9.65 cycles against 3.22 ns a call, "-66.67 %") meant
+ * nothing. With --variant one variant runs and no comparison applies. */
+START_TEST (test_compare_needs_one_metric)
+{
+  g_autofree char *path = micro_path ("indirect-call.xml");
+  g_autofree char *where = g_strdup_printf ("%s:24: element compare: baseline 'eibrs' "
+                                            "measures cycles_per_call, patched 'retpoline' "
+                                            "measures ns_per_call (variant 'retpoline' set "
+                                            "measure.metric=ns_per_call, as --set "
+                                            "variants.variant[2].set.path=measure.metric, "
+                                            "--set variants.variant[2].set.value=ns_per_call "
+                                            "edited it): a comparison needs the same metric "
+                                            "on both sides", path);
+  static const char *const sets[] = { "measure.duration=20us",
+                                      "variants.variant[2].set.path=measure.metric",
+                                      "variants.variant[2].set.value=ns_per_call", NULL };
+  NsRunOptions opt = { .sets = sets, .progress = no_progress };
+  GError *error = NULL;
+  NsRunResult *res;
+
+  ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (g_str_has_prefix (error->message, where), "%s", error->message);
+  g_clear_error (&error);
+  opt.progress = NULL;
+  opt.only_variant = "retpoline";
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (((NsVariantResult *) res->variants->pdata[0])->metric, "ns_per_call");
+  ck_assert_uint_eq (res->comparisons->len, 0);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* ns_run_check_what_if refuses, before any run, the what-ifs whose twins could not be
+ * compared with their variants, naming the what-if at the line of what it changed: one
+ * changing the metric (twin against variant gave "-66.67 %" between ns and cycles a call),
+ * one renaming the variant that runs (it failed as "no variant named 'off'", naming no
+ * what-if) or adding one; a what-if editing a variant's own <set> is fine. */
+START_TEST (test_what_if_checked_before_running)
+{
+  g_autofree char *path = micro_path ("indirect-call.xml");
+  g_autofree char *metric = g_strdup_printf ("%s:7: element measure: attribute 'metric': the "
+                                             "what-if twin of 'off' would measure "
+                                             "ns_per_call, and 'off' cycles_per_call: a "
+                                             "comparison needs the same metric on both sides",
+                                             path);
+  g_autofree char *renamed = g_strdup_printf ("%s:9: element variant: attribute 'name': a "
+                                              "what-if may not rename or add a variant (here "
+                                              "'zz', which the scenario calls 'off')", path);
+  static const char *const to_ns[] = { "measure.metric=ns_per_call", NULL };
+  static const char *const rename[] = { "variants.variant[1].name=zz", NULL };
+  static const char *const add[] = { "variants.variant[6].name=zz", NULL };
+  static const char *const fine[] = { "variants.variant[2].set.value=spectre_v2=eibrs",
+                                      "kernel.cmdline=spectre_v2=off", NULL };
+  NsRunOptions opt = { .only_variant = "off" };
+  GError *error = NULL;
+
+  ck_assert (!ns_run_check_what_if (path, &opt, to_ns, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+  ck_assert_msg (g_str_has_prefix (error->message, metric) &&
+                 g_str_has_suffix (error->message, "(after --what-if "
+                                   "measure.metric=ns_per_call)"), "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (!ns_run_check_what_if (path, &opt, rename, &error));
+  ck_assert_msg (g_str_has_prefix (error->message, renamed) &&
+                 g_str_has_suffix (error->message, "(after --what-if "
+                                   "variants.variant[1].name=zz)"), "%s", error->message);
+  g_clear_error (&error);
+  opt.only_variant = NULL;
+  ck_assert (!ns_run_check_what_if (path, &opt, add, &error));
+  ck_assert_msg (strstr (error->message, "(here 'zz', which the scenario lacks)") != NULL &&
+                 g_str_has_suffix (error->message, "(after --what-if "
+                                   "variants.variant[6].name=zz)"), "%s", error->message);
+  g_clear_error (&error);
+  ck_assert_msg (ns_run_check_what_if (path, &opt, fine, &error), "%s", error->message);
+}
+END_TEST
+
+/* A twin that fails at run time is named, with the what-ifs that made it: the error blamed
+ * the variant itself ("FILE:9: variant 'off': the workload completed no call …"), which
+ * runs fine; in a scenario without variants it is the scenario's twin. */
+START_TEST (test_twin_run_time_error_names_twin)
+{
+  g_autofree char *path = micro_path ("indirect-call.xml"), *dir = NULL, *plain = NULL;
+  g_autofree char *where = g_strdup_printf ("%s:9: variant 'off (what-if)': the workload "
+                                            "completed no call in the measured time (20 us)",
+                                            path);
+  g_autofree char *plain_where = NULL;
+  static const char *const sets[] = { "measure.duration=20us", NULL };
+  static const char *const what_ifs[] = { "workload.body-insns=1000000", NULL };
+  const char *after = "(after --what-if workload.body-insns=1000000)";
+  NsRunOptions opt = { .sets = sets, .params = what_ifs, .params_by = "--what-if",
+                       .what_if = TRUE, .only_variant = "off" };
+  GError *error = NULL;
+
+  ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
+  ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_CHECK));
+  ck_assert_msg (g_str_has_prefix (error->message, where) &&
+                 g_str_has_suffix (error->message, after), "%s", error->message);
+  g_clear_error (&error);
+  /* the same scenario without its variants */
+  plain = micro_copy_replacing ("indirect-call.xml", "<variants>", "<!--", &dir);
+  {
+    g_autofree char *text = NULL;
+    g_autoptr (GString) cut = NULL;
+    ck_assert (g_file_get_contents (plain, &text, NULL, NULL));
+    cut = g_string_new (text);
+    ck_assert_uint_eq (g_string_replace (cut, "</comparisons>", "-->", 0), 1);
+    ck_assert_uint_eq (g_string_replace (cut, "</variants>", "", 0), 1);
+    ck_assert_uint_eq (g_string_replace (cut, "<comparisons>", "", 0), 1);
+    ck_assert (g_file_set_contents (plain, cut->str, cut->len, NULL));
+  }
+  opt.only_variant = NULL;
+  plain_where = g_strdup_printf ("%s: variant 'indirect-call (what-if)': the workload "
+                                 "completed no call", plain);
+  ck_assert_ptr_null (ns_run_scenario (plain, &opt, &error));
+  ck_assert_msg (g_str_has_prefix (error->message, plain_where) &&
+                 g_str_has_suffix (error->message, after), "%s", error->message);
+  g_clear_error (&error);
+  /* the run without the what-ifs names no twin and no what-if */
+  opt = (NsRunOptions) { .params = (const char *const []) { "measure.duration=20us",
+                                                            "workload.body-insns=1000000",
+                                                            NULL } };
+  ck_assert_ptr_null (ns_run_scenario (plain, &opt, &error));
+  g_free (plain_where);
+  plain_where = g_strdup_printf ("%s: the workload completed no call", plain);
+  ck_assert_msg (g_str_has_prefix (error->message, plain_where) &&
+                 strstr (error->message, "(after") == NULL, "%s", error->message);
+  g_clear_error (&error);
+  g_unlink (plain);
+  g_rmdir (dir);
+}
+END_TEST
+
 static Suite *
 run_suite (void)
 {
@@ -804,6 +951,9 @@ run_suite (void)
   tcase_add_test (tc, test_twin_names_checked_before_running);
   tcase_add_test (tc, test_page_frames_drawn_per_repetition);
   tcase_add_test (tc, test_run_time_error_names_variant);
+  tcase_add_test (tc, test_compare_needs_one_metric);
+  tcase_add_test (tc, test_what_if_checked_before_running);
+  tcase_add_test (tc, test_twin_run_time_error_names_twin);
   suite_add_tcase (s, tc);
   return s;
 }

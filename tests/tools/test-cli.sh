@@ -300,6 +300,28 @@ expect 0 "run --what-if --variant: the twin's name free" -- "$NETSIM" run -q --f
 expect 2 "run --what-if bad path" -- "$NETSIM" run -q --what-if workload.nope=1 \
   "$MICRO/indirect-call.xml"
 grep -q "nope" "$TMP/err" || bad "--what-if bad path: $(cat "$TMP/err")"
+# a what-if that changes the metric is refused before anything runs: the twin's ns a call
+# against the variant's cycles printed "-66.67%", exit 0; so is a <compare> of two metrics
+expect 2 "run --what-if of the metric" -- "$NETSIM" run -q --variant off \
+  --what-if measure.metric=ns_per_call "$MICRO/indirect-call.xml"
+grep -qx "netsim run: $MICRO/indirect-call.xml:7: element measure: attribute 'metric': the what-if twin of 'off' would measure ns_per_call, and 'off' cycles_per_call: a comparison needs the same metric on both sides (a delta between two metrics means nothing) (after --what-if measure.metric=ns_per_call)" \
+  "$TMP/err" && [ ! -s "$TMP/out" ] && ok || bad "--what-if of the metric: $(cat "$TMP/err")"
+expect 2 "run a <compare> of two metrics" -- "$NETSIM" run -q --set measure.duration=1ms \
+  --set 'variants.variant[2].set.path=measure.metric' \
+  --set 'variants.variant[2].set.value=ns_per_call' "$MICRO/indirect-call.xml"
+grep -q "^netsim run: $MICRO/indirect-call.xml:24: element compare: baseline 'eibrs' measures cycles_per_call, patched 'retpoline' measures ns_per_call (variant 'retpoline' set measure.metric=ns_per_call, .*): a comparison needs the same metric on both sides" \
+  "$TMP/err" && [ ! -s "$TMP/out" ] && ok || bad "<compare> of two metrics: $(cat "$TMP/err")"
+# a what-if renaming the variant that runs is refused naming it (it said "no variant named
+# 'off'", naming no what-if)
+expect 2 "run --what-if renaming the variant" -- "$NETSIM" run -q --variant off \
+  --what-if 'variants.variant[1].name=zz' "$MICRO/indirect-call.xml"
+grep -q "^netsim run: $MICRO/indirect-call.xml:9: element variant: attribute 'name': a what-if may not rename or add a variant (here 'zz', which the scenario calls 'off'): .*(after --what-if variants.variant\[1\].name=zz)$" \
+  "$TMP/err" && ok || bad "--what-if renaming the variant: $(cat "$TMP/err")"
+# a twin that fails at run time is named, with its what-if (the error blamed 'off')
+expect 1 "run --what-if: the twin fails" -- "$NETSIM" run -q --variant off \
+  --what-if workload.body-insns=1000000 --set measure.duration=20us "$MICRO/indirect-call.xml"
+grep -q "^netsim run: $MICRO/indirect-call.xml:9: variant 'off (what-if)': the workload completed no call in the measured time (20 us): .* (after --what-if workload.body-insns=1000000)$" \
+  "$TMP/err" && ok || bad "--what-if: the twin fails: $(cat "$TMP/err")"
 
 # the table's sections are not in the CSV output: asking for one there is refused, by name
 for opt in --breakdown --explain --stat --inlining; do
