@@ -23,11 +23,41 @@ ns_format_parse (const char *text, NsFormat *out)
   return FALSE;
 }
 
-/* The variant's name for display, "(default)" for the unnamed variant. */
+/* The variant's name in every output (ns_run_output_name: the scenario's for the unnamed
+ * variant of a scenario without variants). */
 static const char *
-variant_label (const NsVariantResult *vr)
+variant_name (const NsRunResult *r, const NsVariantResult *vr)
 {
-  return vr->name[0] ? vr->name : "(default)";
+  return ns_run_output_name (r->scenario_name, vr->name);
+}
+
+/* text as the table shows it (newly allocated): each control character written as a C
+ * escape and a backslash doubled (ns_escape_controls), so that a row stays one line (a
+ * --set or --what-if value may hold a newline), as in the CSV heading. */
+static char *
+table_text (const char *text)
+{
+  GString *shown = g_string_new (NULL);
+
+  ns_escape_controls (shown, text);
+  return g_string_free (shown, FALSE);
+}
+
+/* The variant's name as the table shows it (newly allocated; table_text). */
+static char *
+variant_label (const NsRunResult *r, const NsVariantResult *vr)
+{
+  return table_text (variant_name (r, vr));
+}
+
+/* The width in characters text takes in the table (table_text; not bytes: names may
+ * hold "→"). */
+static int
+table_width (const char *text)
+{
+  g_autofree char *shown = table_text (text);
+
+  return (int) g_utf8_strlen (shown, -1);
 }
 
 /* The variant column's width in characters: 28, or the longest label's (a what-if twin's
@@ -38,16 +68,19 @@ variant_width (const NsRunResult *r)
   int width = 28;
 
   for (guint i = 0; i < r->variants->len; i++)
-    width = MAX (width, (int) g_utf8_strlen (variant_label (r->variants->pdata[i]), -1));
+    width = MAX (width, table_width (variant_name (r, r->variants->pdata[i])));
   return width;
 }
 
-/* Appends text padded with spaces to width characters (not bytes: names may hold "→"). */
+/* Appends text as the table shows it (table_text), padded with spaces to width
+ * characters. */
 static void
 append_padded (GString *out, const char *text, int width)
 {
-  g_string_append (out, text);
-  for (int n = (int) g_utf8_strlen (text, -1); n < width; n++)
+  g_autofree char *shown = table_text (text);
+
+  g_string_append (out, shown);
+  for (int n = (int) g_utf8_strlen (shown, -1); n < width; n++)
     g_string_append_c (out, ' ');
 }
 
@@ -67,8 +100,9 @@ table_header (GString *out, const NsRunResult *r)
                           first->cpu_model ? first->cpu_model : "", first->kernel);
   if (r->sets != NULL) {
     g_autofree char *sets = g_strjoinv (", ", r->sets);
+    g_autofree char *shown = table_text (sets);
     g_string_append_printf (out, "set       %s (over the scenario; the description above is "
-                            "the file's)\n", sets);
+                            "the file's)\n", shown);
   }
 }
 
@@ -106,7 +140,7 @@ table_mitigations (GString *out, const NsRunResult *r)
   g_string_append_c (out, '\n');
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
-    append_padded (out, variant_label (vr), width);
+    append_padded (out, variant_name (r, vr), width);
     for (guint k = 0; k < G_N_ELEMENTS (keys); k++) {
       const char *mark = "";
       g_autofree char *v = mitigation_value (vr->mitigations, keys[k], &mark);
@@ -144,7 +178,7 @@ table_results (GString *out, const NsRunResult *r)
     g_autofree char *cv = isfinite (vr->cv) ? g_strdup_printf ("%.4f", vr->cv)
                                             : g_strdup ("-");
 
-    append_padded (out, variant_label (vr), width);
+    append_padded (out, variant_name (r, vr), width);
     g_string_append_printf (out, " %-18s %14.4f %8s %5u  %s\n",
                             vr->metric, vr->value, cv, vr->n_reps,
                             vr->stop_rules[vr->n_reps - 1]);
@@ -189,8 +223,7 @@ table_comparisons (GString *out, const NsRunResult *r)
   if (r->comparisons->len == 0)
     return;
   for (guint i = 0; i < r->comparisons->len; i++)
-    width = MAX (width, (int) g_utf8_strlen (g_array_index (r->comparisons, NsComparison,
-                                                            i).label, -1));
+    width = MAX (width, table_width (g_array_index (r->comparisons, NsComparison, i).label));
   g_string_append_printf (out, "\n%-*s %16s %16s %10s\n", width, "comparison", "baseline",
                           "patched", "delta");
   for (guint i = 0; i < r->comparisons->len; i++) {
@@ -200,7 +233,8 @@ table_comparisons (GString *out, const NsRunResult *r)
     double step = ns_run_one_op_step_pct (b->value, p->value, b->ops, p->ops);
     int digits = value_digits (MIN (fabs (b->value), fabs (p->value)));
 
-    append_padded (out, c->label, width);      /* labels may hold "→" or "±" */
+    append_padded (out, c->label, width);      /* labels may hold "→" or "±", or a
+                                                   what-if's newline (escaped) */
     g_string_append_printf (out, " %16.*f %16.*f ", digits, b->value, digits, p->value);
     if (!isfinite (c->delta_pct)) {
       g_string_append_printf (out, "%10s\n", "n/a");
@@ -270,15 +304,17 @@ table_per_op (GString *out, double v)
     g_string_append_printf (out, " %10s", "n/a");
 }
 
-/* TRUE, after a line saying so, if variant vr has no per-operation figures. */
+/* TRUE, after a line saying so, if variant vr of r has no per-operation figures. */
 static gboolean
-table_no_ops (GString *out, const NsVariantResult *vr)
+table_no_ops (GString *out, const NsRunResult *r, const NsVariantResult *vr)
 {
+  g_autofree char *label = NULL;
+
   if (vr->ops > 0)
     return FALSE;
+  label = variant_label (r, vr);
   g_string_append_printf (out, "  none: variant %s had no %s in its measured windows, so "
-                          "there is no figure per %s\n", variant_label (vr), vr->op_name,
-                          vr->op_name);
+                          "there is no figure per %s\n", label, vr->op_name, vr->op_name);
   return TRUE;
 }
 
@@ -362,11 +398,13 @@ table_breakdown_threads (GString *out, const NsVariantResult *vr)
 /* The breakdown of one variant: its first top functions (0: all), then the total and its
  * split by thread. */
 static void
-table_breakdown (GString *out, const NsVariantResult *vr, guint top)
+table_breakdown (GString *out, const NsRunResult *r, const NsVariantResult *vr, guint top)
 {
+  g_autofree char *label = variant_label (r, vr);
+
   g_string_append_printf (out, "\nwhere the cycles went, per %s (variant %s):\n",
-                          vr->op_name, variant_label (vr));
-  if (table_no_ops (out, vr))
+                          vr->op_name, label);
+  if (table_no_ops (out, r, vr))
     return;
   g_string_append_printf (out, "  %-32s %9s %9s %10s  %s\n", "function", "calls", "inlined",
                           "cycles", "by cause");
@@ -422,7 +460,7 @@ table_overlapped (GString *out, const NsRunResult *r)
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
     g_string_append (out, "  ");
-    append_padded (out, variant_label (vr), variant_width (r));
+    append_padded (out, variant_name (r, vr), variant_width (r));
     for (int c = 0; c < NS_CAUSE_N; c++)
       if (any_overlapped (r, c))
         table_per_op (out, vr->overlapped_per_op[c]);
@@ -449,7 +487,7 @@ table_stat (GString *out, const NsRunResult *r)
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
     g_string_append (out, "  ");
-    append_padded (out, variant_label (vr), width);
+    append_padded (out, variant_name (r, vr), width);
     table_per_op (out, ns_run_cycles_per_op (vr));
     for (int c = 0; c < NS_CAUSE_N; c++)
       if (ns_event_name (c) && any_events (r, c))
@@ -600,14 +638,15 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
   const NsVariantResult *p = r->variants->pdata[c->patched];
   GPtrArray *rows = ns_run_breakdown_delta (b, p);
   double cb = ns_run_cycles_per_op (b), cp = ns_run_cycles_per_op (p);
+  g_autofree char *label = table_text (c->label), *bl = variant_label (r, b);
+  g_autofree char *pl = variant_label (r, p);
   GPtrArray *shown;
   guint hidden;
 
   g_string_append_printf (out, "\nwhy %s: %s → %s, per %s, patched − baseline "
-                          "(cycles on all CPUs):\n", c->label, variant_label (b),
-                          variant_label (p), b->op_name);
+                          "(cycles on all CPUs):\n", label, bl, pl, b->op_name);
   table_explain_setup (out, b, p);
-  if (table_no_ops (out, b) || table_no_ops (out, p)) {
+  if (table_no_ops (out, r, b) || table_no_ops (out, r, p)) {
     g_ptr_array_unref (rows);
     return;
   }
@@ -631,10 +670,12 @@ table_explain (GString *out, const NsRunResult *r, const NsComparison *c, guint 
 
 /* The inlining decisions of one variant, a line each. */
 static void
-table_inlining (GString *out, const NsVariantResult *vr)
+table_inlining (GString *out, const NsRunResult *r, const NsVariantResult *vr)
 {
-  g_string_append_printf (out, "\ninlining decisions (variant %s, kernel %s):\n",
-                          variant_label (vr), vr->kernel);
+  g_autofree char *label = variant_label (r, vr);
+
+  g_string_append_printf (out, "\ninlining decisions (variant %s, kernel %s):\n", label,
+                          vr->kernel);
   for (guint i = 0; vr->inlining && vr->inlining[i]; i++)
     g_string_append_printf (out, "  %s\n", vr->inlining[i]);
 }
@@ -654,9 +695,9 @@ report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
     table_explain (out, r, &g_array_index (r->comparisons, NsComparison, i), opt->top);
   for (guint i = 0; i < r->variants->len; i++) {
     if (opt->breakdown)
-      table_breakdown (out, r->variants->pdata[i], opt->top);
+      table_breakdown (out, r, r->variants->pdata[i], opt->top);
     if (opt->inlining)
-      table_inlining (out, r->variants->pdata[i]);
+      table_inlining (out, r, r->variants->pdata[i]);
   }
 }
 
@@ -701,10 +742,10 @@ csv_variant_params (GString *out, const NsRunResult *r)
     g_auto (GStrv) own = params_comment_lines (vr->params);
 
     if (strcmp (vr->cpu_name, first->cpu_name) != 0)
-      ns_csv_comment (out, "variant %s: cpu %s", variant_label (vr), vr->cpu_name);
+      ns_csv_comment (out, "variant %s: cpu %s", variant_name (r, vr), vr->cpu_name);
     for (guint k = 0; own[k] != NULL && base[k] != NULL; k++)
       if (strcmp (own[k], base[k]) != 0)
-        ns_csv_comment (out, "variant %s: %s", variant_label (vr), own[k] + strlen ("# "));
+        ns_csv_comment (out, "variant %s: %s", variant_name (r, vr), own[k] + strlen ("# "));
   }
 }
 
@@ -736,7 +777,7 @@ csv_notes (GString *out, const NsRunResult *r)
         g_hash_table_insert (holders, vr->notes[i], names);
         g_ptr_array_add (notes, vr->notes[i]);
       }
-      g_ptr_array_add (names, vr->name);
+      g_ptr_array_add (names, (gpointer) variant_name (r, vr));
     }
   }
   for (guint i = 0; i < notes->len; i++) {
@@ -779,7 +820,7 @@ report_csv (GString *out, const NsRunResult *r)
     g_autofree char *cv = csv_number ("%.6g", vr->cv);
     g_autofree char *value = csv_number ("%.10g", vr->value);
     g_autofree char *reps = g_strdup_printf ("%u", vr->n_reps);
-    const char *fields[] = { "variant", vr->name, vr->metric, value, cv, reps,
+    const char *fields[] = { "variant", variant_name (r, vr), vr->metric, value, cv, reps,
                              vr->aggregate, NULL, NULL, NULL, vr->cpu_name, vr->kernel,
                              vr->cmdline, mit };
     ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
@@ -790,8 +831,9 @@ report_csv (GString *out, const NsRunResult *r)
     const NsVariantResult *b = r->variants->pdata[c->baseline];
     const NsVariantResult *p = r->variants->pdata[c->patched];
     g_autofree char *delta = csv_number ("%.6f", c->delta_pct);
-    const char *fields[] = { "comparison", c->label, b->metric, NULL, NULL, NULL, NULL, b->name,
-                             p->name, delta, NULL, NULL, NULL, NULL };
+    const char *fields[] = { "comparison", c->label, b->metric, NULL, NULL, NULL, NULL,
+                             variant_name (r, b), variant_name (r, p), delta, NULL, NULL, NULL,
+                             NULL };
     ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
     g_string_append_c (out, '\n');
   }
@@ -886,10 +928,10 @@ json_threads (NsJson *json, GPtrArray *rows)
  * notes on what the build runs), events, breakdown by function and by thread, and
  * parameters. */
 static void
-json_variant (NsJson *json, const NsVariantResult *vr)
+json_variant (NsJson *json, const NsRunResult *result, const NsVariantResult *vr)
 {
   ns_json_begin_object (json);
-  ns_json_member_string (json, "name", vr->name);
+  ns_json_member_string (json, "name", variant_name (result, vr));
   ns_json_member_string (json, "metric", vr->metric);
   ns_json_member_double (json, "value", vr->value);
   ns_json_member_string (json, "aggregate", vr->aggregate);
@@ -945,7 +987,7 @@ report_json (GString *out, const NsRunResult *r)
   ns_json_key (json, "variants");
   ns_json_begin_array (json);
   for (guint i = 0; i < r->variants->len; i++)
-    json_variant (json, r->variants->pdata[i]);
+    json_variant (json, r, r->variants->pdata[i]);
   ns_json_end_array (json);
   ns_json_key (json, "comparisons");
   ns_json_begin_array (json);
@@ -956,8 +998,8 @@ report_json (GString *out, const NsRunResult *r)
 
     ns_json_begin_object (json);
     ns_json_member_string (json, "label", c->label);
-    ns_json_member_string (json, "baseline", b->name);
-    ns_json_member_string (json, "patched", p->name);
+    ns_json_member_string (json, "baseline", variant_name (r, b));
+    ns_json_member_string (json, "patched", variant_name (r, p));
     ns_json_member_double (json, "delta_pct", c->delta_pct);
     ns_json_member_double (json, "one_op_step_pct",
                            ns_run_one_op_step_pct (b->value, p->value, b->ops, p->ops));
@@ -993,22 +1035,37 @@ ns_report_run (GString *out, const NsRunResult *result, const NsReportOptions *o
   }
 }
 
+/* Appends name as the first frame of a folded stack: as it is, but for '%', the frame
+ * separator ';' and each control character (a line break would end the line), written
+ * as '%' and two hex digits, so that two names never give one frame and the name reads
+ * back. Blanks stay: flamegraph.pl and difffolded.pl take the count after the last. */
+static void
+append_folded_root (GString *out, const char *name)
+{
+  for (const char *p = name; *p; p++)
+    if (*p == '%' || *p == ';' || g_ascii_iscntrl (*p))
+      g_string_append_printf (out, "%%%02X", (guint) (guchar) *p);
+    else
+      g_string_append_c (out, *p);
+}
+
 /* Appends the calling contexts of every variant that collected them as folded stacks
- * ("variant;thread;outer;…;inner;[cause] cycles", the input of flamegraph.pl), cycles
- * rounded to integers, lines that round to 0 left out. */
+ * ("variant;thread;outer;…;inner;[cause] cycles", the input of flamegraph.pl, the variant
+ * as append_folded_root writes it), cycles rounded to integers, lines that round to 0
+ * left out. */
 void
 ns_report_folded (GString *out, const NsRunResult *result)
 {
   g_return_if_fail (out != NULL && result != NULL);
   for (guint v = 0; v < result->variants->len; v++) {
     const NsVariantResult *vr = result->variants->pdata[v];
-    g_autofree char *root = g_strdup (vr->name[0] ? vr->name : result->scenario_name);
-    g_strdelimit (root, "; \t", '_');
+    g_autoptr (GString) root = g_string_new (NULL);
+    append_folded_root (root, variant_name (result, vr));
     for (guint i = 0; vr->stacks != NULL && i < vr->stacks->len; i++) {
       const NsStackRow *row = vr->stacks->pdata[i];
       double cycles = round (row->cycles);
       if (cycles >= 1.0)
-        g_string_append_printf (out, "%s;%s %.0f\n", root, row->stack, cycles);
+        g_string_append_printf (out, "%s;%s %.0f\n", root->str, row->stack, cycles);
     }
   }
 }

@@ -290,8 +290,10 @@ ns_cmd_run (int argc, char **argv)
       "show (0 = all; default 20; a line says how many more)", "N" },
     { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, "Also write where the cycles went as "
       "folded stacks to FILE, for flame graphs: one line per calling context and cause, "
-      "'variant;thread;outer;…;inner;[cause] cycles' (inlined frames end in _[i]; cycles "
-      "summed over the measured time of every repetition)", "FILE" },
+      "'variant;thread;outer;…;inner;[cause] cycles' (the variant's name as output, "
+      "blanks kept, but '%', ';' and control characters written %XX: 'a;b' is a%3Bb; "
+      "inlined frames end in _[i]; cycles summed over the measured time of every "
+      "repetition)", "FILE" },
     { "inlining", 0, 0, G_OPTION_ARG_NONE, &inlining, "Show the compiler model's inlining "
       "decisions", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on standard error", NULL },

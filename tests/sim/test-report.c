@@ -571,6 +571,118 @@ START_TEST (test_byte_identical)
 }
 END_TEST
 
+/* The unnamed variant of a scenario without variants goes by the scenario's name in every
+ * format, as its what-if twin ("NAME (what-if)") and a what-if's labels do: the table
+ * called it "(default)", the CSV and JSON "" (a comparison's baseline too), --folded the
+ * scenario's name. */
+START_TEST (test_unnamed_variant_named_alike)
+{
+  NsRunResult *res = run_small ();
+  NsVariantResult *first = res->variants->pdata[0];
+  g_autofree char *table = NULL, *csv = NULL, *json = NULL, *row = NULL;
+  g_autofree char *baseline = NULL;
+  JNode *root, *variants;
+  guint of_first = 0;
+
+  g_free (first->name);
+  first->name = g_strdup ("");
+  for (guint i = 0; i < res->comparisons->len; i++)
+    if (g_array_index (res->comparisons, NsComparison, i).baseline == 0)
+      of_first++;
+  ck_assert_uint_gt (of_first, 0);
+  table = render (res, NS_FORMAT_TABLE);
+  csv = render (res, NS_FORMAT_CSV);
+  json = render (res, NS_FORMAT_JSON);
+  ck_assert_msg (strstr (table, "(default)") == NULL, "%s", table);
+  row = g_strdup_printf ("\n%-28s cycles_per_call ", res->scenario_name);
+  ck_assert_msg (strstr (table, row) != NULL, "%s", table);
+  g_free (row);
+  row = g_strdup_printf ("\nvariant,%s,cycles_per_call,", res->scenario_name);
+  ck_assert_msg (strstr (csv, row) != NULL, "%s", csv);
+  ck_assert (strstr (csv, "\nvariant,,") == NULL);
+  baseline = g_strdup_printf (",%s,", res->scenario_name);
+  ck_assert_uint_eq (count_occurrences (csv, baseline), 1 + of_first);
+  root = j_parse (json);
+  variants = j_get (root, "variants", 'a');
+  ck_assert_str_eq (j_get (j_at (variants, 0), "name", 's')->str, res->scenario_name);
+  ck_assert_str_eq (j_get (j_at (j_get (root, "comparisons", 'a'), 0), "baseline", 's')->str,
+                    res->scenario_name);
+  j_free (root);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* A control character in a label (a --what-if value's newline in its comparison's label, a
+ * variant renamed by --set) is written in the table as the CSV heading writes it (\n, a
+ * backslash doubled), so that its row stays one line: it split over two. */
+START_TEST (test_table_escapes_controls)
+{
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *first = res->variants->pdata[0];
+  g_autofree char *table = NULL;
+
+  g_free (c->label);
+  c->label = g_strdup ("off: kernel.cmdline=spectre_v2=retpoline\nnosmt\\");
+  g_free (first->name);
+  first->name = g_strdup ("tab\there");
+  table = render (res, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (table, "\noff: kernel.cmdline=spectre_v2=retpoline\\nnosmt\\\\ ")
+                 != NULL, "%s", table);
+  ck_assert_msg (strstr (table, "\nwhy off: kernel.cmdline=spectre_v2=retpoline\\nnosmt")
+                 != NULL, "%s", table);
+  ck_assert (strstr (table, "\nnosmt") == NULL);
+  ck_assert (strstr (table, "\t") == NULL);
+  ck_assert_uint_eq (count_occurrences (table, "\ntab\\there "), 2);   /* mitigations, results */
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* Frees an NsStackRow made here. */
+static void
+stack_row_free (gpointer p)
+{
+  g_free (((NsStackRow *) p)->stack);
+  g_free (p);
+}
+
+/* --folded writes each variant's name as its stacks' first frame as it is (a twin's
+ * "retpoline (what-if)" was "retpoline_(what-if)", so grep '^VARIANT;' found nothing),
+ * but for '%', ';' and control characters as %XX: two names never give one frame ("a b"
+ * and "a_b" merged), and no name splits a frame or a line. */
+START_TEST (test_folded_names)
+{
+  static const char *const names[] = { "retpoline (what-if)", "a b", "a_b", "a;b 50%",
+                                       "x\ny" };
+  static const char *const roots[] = { "retpoline (what-if)", "a b", "a_b", "a%3Bb 50%25",
+                                       "x%0Ay" };
+  NsRunResult *res = run_small ();
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_auto (GStrv) lines = NULL;
+
+  ck_assert_uint_eq (res->variants->len, G_N_ELEMENTS (names));
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    NsVariantResult *vr = res->variants->pdata[i];
+    NsStackRow *row = g_new0 (NsStackRow, 1);
+    g_free (vr->name);
+    vr->name = g_strdup (names[i]);
+    vr->stacks = g_ptr_array_new_with_free_func (stack_row_free);
+    row->stack = g_strdup ("thread;f;[insn]");
+    row->cycles = 10 + i;
+    g_ptr_array_add (vr->stacks, row);
+  }
+  g_array_set_size (res->comparisons, 0);
+  ns_report_folded (out, res);
+  lines = g_strsplit (out->str, "\n", -1);
+  ck_assert_uint_eq (g_strv_length (lines), G_N_ELEMENTS (names) + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    g_autofree char *want = g_strdup_printf ("%s;thread;f;[insn] %u", roots[i], 10 + i);
+    ck_assert_str_eq (lines[i], want);
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
 static Suite *
 report_suite (void)
 {
@@ -585,6 +697,9 @@ report_suite (void)
   tcase_add_test (tc, test_table_marks_deltas_under_one_operation);
   tcase_add_test (tc, test_byte_identical);
   tcase_add_test (tc, test_csv_carries_notes);
+  tcase_add_test (tc, test_unnamed_variant_named_alike);
+  tcase_add_test (tc, test_table_escapes_controls);
+  tcase_add_test (tc, test_folded_names);
   suite_add_tcase (s, tc);
   return s;
 }
