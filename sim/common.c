@@ -1,7 +1,9 @@
 /* common.c — helpers every netsim module may use. */
 #include "config.h"
 #include <stdarg.h>
+#include <stdint.h>
 #include <string.h>
+#include <glib/gstdio.h>
 #include "common.h"
 
 /* What an NS_ERROR carries beside its message: the parameters it is about, if its raiser
@@ -132,4 +134,85 @@ ns_str_distance (const char *a, const char *b)
     }
   }
   return row[lb];
+}
+
+/* A walk of ns_find_files: the folders seen ("DEV:INO"), the linked folders met but not
+ * yet walked, what was found, and what to find. */
+typedef struct {
+  GHashTable *seen;
+  GPtrArray  *linked;
+  GPtrArray  *found;
+  const char *suffix;
+  const char *skip;
+} NsFileWalk;
+
+/* TRUE if folder path was not seen before in walk (and marks it seen); FALSE if it was,
+ * or cannot be stat'ed. */
+static gboolean
+walk_first_visit (NsFileWalk *walk, const char *path)
+{
+  GStatBuf st;
+
+  if (g_stat (path, &st) != 0)
+    return FALSE;
+  return g_hash_table_add (walk->seen, g_strdup_printf ("%ju:%ju", (uintmax_t) st.st_dev,
+                                                        (uintmax_t) st.st_ino));
+}
+
+/* Walks folder dir unless seen: its files that end in the suffix are found, its real
+ * folders walked, its linked folders kept for later. */
+static void
+walk_folder (NsFileWalk *walk, const char *dir)
+{
+  g_autoptr (GDir) d = NULL;
+  const char *name;
+
+  if (!walk_first_visit (walk, dir) || (d = g_dir_open (dir, 0, NULL)) == NULL)
+    return;
+  while ((name = g_dir_read_name (d)) != NULL) {
+    g_autofree char *path = g_build_filename (dir, name, NULL);
+
+    if (!g_file_test (path, G_FILE_TEST_IS_DIR)) {
+      if (g_str_has_suffix (name, walk->suffix))
+        g_ptr_array_add (walk->found, g_steal_pointer (&path));
+    } else if (walk->skip == NULL || strcmp (name, walk->skip) != 0) {
+      if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
+        g_ptr_array_add (walk->linked, g_steal_pointer (&path));
+      else
+        walk_folder (walk, path);
+    }
+  }
+}
+
+/* strcmp order of two char * array elements (for g_ptr_array_sort). */
+static gint
+compare_paths (gconstpointer a, gconstpointer b)
+{
+  return strcmp (*(const char *const *) a, *(const char *const *) b);
+}
+
+/* See common.h: the real folders first, then the linked ones met, round by round, each
+ * round in name order so the result does not depend on the order readdir gives. */
+GPtrArray *
+ns_find_files (const char *dir, const char *suffix, const char *skip)
+{
+  NsFileWalk walk = { NULL, NULL, NULL, suffix, skip };
+
+  g_return_val_if_fail (dir != NULL && suffix != NULL, NULL);
+  walk.seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  walk.linked = g_ptr_array_new_with_free_func (g_free);
+  walk.found = g_ptr_array_new_with_free_func (g_free);
+  walk_folder (&walk, dir);
+  while (walk.linked->len > 0) {
+    g_autoptr (GPtrArray) round = walk.linked;
+
+    walk.linked = g_ptr_array_new_with_free_func (g_free);
+    g_ptr_array_sort (round, compare_paths);
+    for (guint i = 0; i < round->len; i++)
+      walk_folder (&walk, round->pdata[i]);
+  }
+  g_ptr_array_unref (walk.linked);
+  g_hash_table_unref (walk.seen);
+  g_ptr_array_sort (walk.found, compare_paths);
+  return walk.found;
 }

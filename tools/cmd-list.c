@@ -6,43 +6,19 @@
 #include "scenario.h"
 #include "../models/workload.h"
 
-/* Collects scenario files below dir (recursively, skipping cpus/), sorted. */
-static void
-find_scenarios (const char *dir, GPtrArray *found)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d && (name = g_dir_read_name (d))) {
-    g_autofree char *path = g_build_filename (dir, name, NULL);
-    if (g_file_test (path, G_FILE_TEST_IS_DIR) && strcmp (name, "cpus"))
-      find_scenarios (path, found);
-    else if (g_str_has_suffix (name, ".xml"))
-      g_ptr_array_add (found, g_steal_pointer (&path));
-  }
-}
-
-/* strcmp order of two char * array elements (for g_ptr_array_sort). */
-static gint
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char *const *) a, *(const char *const *) b);
-}
-
 /* Prints each scenario file under the data dir (as scenarios/…, the name run and sweep
- * take) with its description, or why it does not load; FALSE if there is none. */
+ * take; each once, however many links lead to its folder, and none in cpus/) with its
+ * description, or why it does not load; FALSE if there is none. */
 static gboolean
 list_scenarios (GError **error)
 {
   g_autofree char *root = g_build_filename (ns_data_dir (), "scenarios", NULL);
-  g_autoptr (GPtrArray) found = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) found = ns_find_files (root, ".xml", "cpus");
 
-  find_scenarios (root, found);
   if (found->len == 0) {
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no scenarios in %s", root);
     return FALSE;
   }
-  g_ptr_array_sort (found, compare_strings);
   for (guint i = 0; i < found->len; i++) {
     GError *err = NULL;
     NsScenario *sc = ns_scenario_load (found->pdata[i], NULL, &err);

@@ -1,9 +1,12 @@
 /* test-common.c — what an NS_ERROR carries beside its message: the parameters its raiser
  * named, kept through copying and propagation, replaced by a second naming, absent on
- * errors that named none or belong to another domain. */
+ * errors that named none or belong to another domain; ns_find_files walks each folder
+ * once, whatever links lead back to it. */
 #include "config.h"
 
 #include <check.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -111,6 +114,84 @@ START_TEST (test_str_distance)
 }
 END_TEST
 
+/* Writes an empty file at dir/name (name may hold folders, made as needed). */
+static void
+touch (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *folder = g_path_get_dirname (path);
+
+  ck_assert_int_eq (g_mkdir_with_parents (folder, 0755), 0);
+  ck_assert (g_file_set_contents (path, "", 0, NULL));
+}
+
+/* Makes dir/name a symbolic link to target. */
+static void
+link_to (const char *target, const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  ck_assert_int_eq (symlink (target, path), 0);
+}
+
+/* Removes path and, for a real folder, what is in it; a link is removed, not followed. */
+static void
+remove_tree (const char *path)
+{
+  GDir *d = g_file_test (path, G_FILE_TEST_IS_SYMLINK) ? NULL : g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL) {
+    g_autofree char *child = g_build_filename (path, name, NULL);
+    remove_tree (child);
+  }
+  if (d != NULL)
+    g_dir_close (d);
+  g_remove (path);
+}
+
+/* ns_find_files walks each folder once: a link back up (a loop) is not walked again, a
+ * second name of a folder (alias -> sub) adds nothing, a link to a folder outside the
+ * tree is walked; skip is not entered; only names with the suffix; sorted. */
+START_TEST (test_find_files_once)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("netsim-find-XXXXXX", NULL);
+  g_autofree char *top = g_build_filename (tmp, "top", NULL);
+  g_autofree char *outside = g_build_filename (tmp, "outside", NULL);
+  const char *const want[] = { "a.xml", "ext/e.xml", "sub/b.xml", "sub/deeper/c.xml" };
+  g_autoptr (GPtrArray) found = NULL;
+
+  ck_assert_ptr_nonnull (tmp);
+  touch (top, "a.xml");
+  touch (top, "notes.txt");
+  touch (top, "sub/b.xml");
+  touch (top, "sub/deeper/c.xml");
+  touch (top, "cpus/generic.xml");
+  touch (outside, "e.xml");
+  link_to ("..", top, "sub/loop");
+  link_to ("../..", top, "sub/deeper/up");
+  link_to ("sub", top, "alias");
+  link_to (outside, top, "ext");
+  link_to ("nowhere", top, "dangling");
+  found = ns_find_files (top, ".xml", "cpus");
+  ck_assert_uint_eq (found->len, G_N_ELEMENTS (want));
+  for (guint i = 0; i < found->len; i++) {
+    g_autofree char *path = g_build_filename (top, want[i], NULL);
+    ck_assert_str_eq (found->pdata[i], path);
+  }
+  remove_tree (tmp);
+}
+END_TEST
+
+/* ns_find_files on a folder that does not exist finds nothing. */
+START_TEST (test_find_files_none)
+{
+  g_autoptr (GPtrArray) found = ns_find_files ("/nonexistent/netsim", ".xml", NULL);
+
+  ck_assert_uint_eq (found->len, 0);
+}
+END_TEST
+
 static Suite *
 common_suite (void)
 {
@@ -123,6 +204,8 @@ common_suite (void)
   tcase_add_test (tc, test_params_kept);
   tcase_add_test (tc, test_params_replaced);
   tcase_add_test (tc, test_params_absent);
+  tcase_add_test (tc, test_find_files_once);
+  tcase_add_test (tc, test_find_files_none);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -191,6 +191,19 @@ grep -q "^scenarios/micro/call-chain.xml " "$TMP/list" && ok ||
   scenarios/micro/call-chain.xml >/dev/null 2>&1) && ok || bad "run does not take a listed name"
 NETSIM_DATADIR="$TMP/nowhere" "$ABS_NETSIM" list >"$TMP/list" 2>&1
 [ $? -eq 2 ] && grep -q "no scenarios in" "$TMP/list" && ok || bad "list without scenarios"
+# a folder link back up (a loop) is not followed again: each scenario is listed once (it
+# printed scenarios/sub/loop/sub/loop/… until "Too many levels of symbolic links", exit 0);
+# a link to a folder outside the data folder is listed
+mkdir -p "$TMP/loopdata/scenarios/sub" "$TMP/outside"
+cp "$MICRO/pointer-chase.xml" "$TMP/loopdata/scenarios/sub/"
+cp "$MICRO/call-chain.xml" "$TMP/outside/"
+ln -s .. "$TMP/loopdata/scenarios/sub/loop"
+ln -s "$TMP/outside" "$TMP/loopdata/scenarios/ext"
+NETSIM_DATADIR="$TMP/loopdata" "$ABS_NETSIM" list >"$TMP/list" 2>"$TMP/err"
+[ $? -eq 0 ] && [ ! -s "$TMP/err" ] && [ "$(wc -l <"$TMP/list")" -eq 2 ] &&
+  grep -q "^scenarios/ext/call-chain.xml " "$TMP/list" &&
+  grep -q "^scenarios/sub/pointer-chase.xml " "$TMP/list" && ok ||
+  bad "list through a folder loop: $(head -3 "$TMP/list") $(cat "$TMP/err")"
 # and so for CPU profiles (it printed nothing and exited 0)
 NETSIM_DATADIR="$TMP/nowhere" "$ABS_NETSIM" list cpus >"$TMP/list" 2>"$TMP/err"
 [ $? -eq 2 ] && [ ! -s "$TMP/list" ] &&
