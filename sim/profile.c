@@ -282,11 +282,13 @@ read_param (NsProfileReader *reader, xmlNodePtr node, GError **error)
 
 /* ERRORS */
 duplicate:
-  ns_xml_set_error (error, reader->path, node, "parameter %s is already set at line %d",
-                  name, first_line);
+  ns_xml_set_error_attr (error, reader->path, node, "name", "parameter %s is already set at "
+                         "line %d", name, first_line);
   goto fail;
 bad_value:
-  ns_xml_set_error (error, reader->path, node, "%s", local->message);
+  ns_xml_set_error_attr (error, reader->path, node,
+                         ns_param_lookup (name) == NULL ? "name" : "value", "%s",
+                         local->message);
   g_error_free (local);
 fail:
   g_free (name);

@@ -62,7 +62,9 @@ ns_run_variant_list (GPtrArray *names)
   return g_string_free (list, FALSE);
 }
 
-/* Overlays the scenario's <param> elements on params, with file:line in their sources. */
+/* Overlays the scenario's <param> elements on params, with file:line in their sources;
+ * a refusal is at the line of the attribute at fault: the name's if unknown, else the
+ * value's (a from='s, which gave it), naming the sets behind either. */
 static gboolean
 apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
 {
@@ -79,8 +81,10 @@ apply_scenario_params (const NsScenario *sc, NsParams *params, GError **error)
     where = g_strdup_printf ("%s (scenario %s:%d)", source, sc->path, ns_xml_line (n));
     if (!ns_params_set (params, name, value, where, &local)) {  /* a set may have given
                                                                    the value or the name */
-      ns_xml_error_blame (sc, n, (NsXmlBlame) { .attrs = { "value", "name" } }, error, "%s",
-                          local->message);
+      NsXmlBlame blame = { .attrs = { "value", "name" } };
+      if (ns_param_lookup (name) == NULL)
+        blame = (NsXmlBlame) { .attrs = { "name" } };
+      ns_xml_error_blame (sc, n, blame, error, "%s", local->message);
       g_error_free (local);
       return FALSE;
     }

@@ -1173,6 +1173,15 @@ pass_set_on (NsScenario *sc, xmlAttrPtr from, xmlAttrPtr to)
     g_hash_table_remove (sc->set_was, from);
 }
 
+/* Gives attribute to, which from's value made, from's line (none if a set wrote from):
+ * an error about the value is then at the from= that gave it. */
+static void
+take_line (xmlAttrPtr to, xmlAttrPtr from)
+{
+  if (to != NULL && from != NULL && to->children != NULL && from->children != NULL)
+    to->children->line = from->children->line;
+}
+
 /* Gives <param name=NAME from=FILE> the value and source of FILE's own <param> NAME
  * (FILE: a valid scenario, relative to this one; its param must carry the value, not
  * another from=), noting FILE in the source; *home: FILE's path. No from=: *home is the
@@ -1205,8 +1214,8 @@ resolve_param_from (NsScenario *sc, xmlNodePtr param, const char *name, char **h
     goto no_value;
   source = ns_xml_prop (declared, "source");
   noted = g_strdup_printf ("%s (declared in %s)", source, from);
-  xmlSetProp (param, BAD_CAST "value", BAD_CAST value);
-  xmlSetProp (param, BAD_CAST "source", BAD_CAST noted);
+  take_line (xmlSetProp (param, BAD_CAST "value", BAD_CAST value), ns_xml_attr (param, "from"));
+  take_line (xmlSetProp (param, BAD_CAST "source", BAD_CAST noted), ns_xml_attr (param, "from"));
   pass_set_on (sc, ns_xml_attr (param, "from"), ns_xml_attr (param, "value"));
   xmlUnsetProp (param, BAD_CAST "from");
   xmlFreeDoc (doc);

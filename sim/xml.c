@@ -1339,8 +1339,8 @@ explain_attribute_choice (Explainer *ex, xmlNodePtr inst, const AttrChoice *choi
     const char *name = alt_given (inst, choice->alts->pdata[i]);
 
     if (name != NULL && chosen != NULL)
-      return explain_fail (ex, inst, "element %s: attribute '%s' cannot be given with '%s'",
-                           inst->name, name, chosen_name);
+      return explain_fail (ex, (xmlNodePtr) ns_xml_attr (inst, name), "element %s: attribute "
+                           "'%s' cannot be given with '%s'", inst->name, name, chosen_name);
     if (name != NULL) {
       chosen = choice->alts->pdata[i];
       chosen_name = name;

@@ -498,17 +498,21 @@ START_TEST (test_value_out_of_range)
 }
 END_TEST
 
-/* A <param> over three lines (5-7): an error about its value is where its start tag
- * begins, one about an attribute at that attribute's line (libxml2 alone gives the line
+/* A <param> over three or four lines (from 5): an error is at the line of the attribute
+ * at fault, the value's for a value out of range, the name's for an unknown name (both
+ * were at the start tag's), the source's for a blank source (libxml2 alone gives the line
  * the tag ends on). */
 START_TEST (test_multiline_tag_lines)
 {
   TestProfile range = { .name = "range3", .param5 = "<param name=\"cpu.smt\"\n"
                         "         value=\"3\"\n         source=\"x\"/>" };
+  TestProfile unknown = { .name = "unknown4", .param5 = "<param\n         source=\"x\"\n"
+                          "         name=\"cpu.warp_factor\"\n         value=\"9\"/>" };
   TestProfile blank = { .name = "blank3", .param5 = "<param name=\"cpu.smt\" value=\"2\"\n"
                         "         source=\"   \"\n         />" };
 
-  assert_refused ("range3", &range, 5, "outside the valid range");
+  assert_refused ("range3", &range, 6, "outside the valid range");
+  assert_refused ("unknown4", &unknown, 7, "unknown parameter 'cpu.warp_factor'");
   assert_refused ("blank3", &blank, 6, "attribute 'source'");
 }
 END_TEST

@@ -1043,6 +1043,53 @@ expect 2 "a from= value out of range" -- "$NETSIM" run -q --variant ipv4-8920-n1
   --set "param[1].from=$TMP/ipc99.xml" "$MICRO/udp-flood.xml"
 grep -q "udp-flood.xml:[0-9]*: parameter cpu.ipc: 99 is outside the valid range .*(after --set param\[1\].from=$TMP/ipc99.xml)$" \
   "$TMP/err" && ok || bad "the set behind a from= value is not named: $(cat "$TMP/err")"
+# a <param> refusal is at the line of the attribute at fault, in a tag over several lines:
+# an unknown name at the name's (it was at the value's), a bad value at the value's, a
+# value from= gave (out of range) or from= beside value at the from='s (the tag's before)
+param_file () {  # param_file FILE ATTRIBUTE-LINES...: a scenario, <param on line 5
+  out=$1; shift
+  { printf '<?xml version="1.0" encoding="UTF-8"?>\n<scenario name="p" seed="1">\n'
+    printf '  <cpu profile="generic"/>\n  <kernel version="6.9"/>\n  <param\n'
+    for a in "$@"; do printf '      %s\n' "$a"; done
+    printf '  <workload type="pointer-chase" cpu="0" working-set="16KiB"/>\n'
+    printf '  <measure metric="cycles_per_load" duration="20us"/>\n</scenario>\n'; } >"$out"
+}
+param_file "$TMP/pn.xml" 'name="cpu.ipcc"' 'source="x"' 'value="2"/>'
+expect 2 "an unknown parameter over several lines" -- "$NETSIM" run -q "$TMP/pn.xml"
+grep -q "^netsim run: $TMP/pn.xml:6: unknown parameter 'cpu.ipcc' (did you mean 'cpu.ipc'?" \
+  "$TMP/err" && ok || bad "an unknown parameter is not at its name's line: $(cat "$TMP/err")"
+param_file "$TMP/pv.xml" 'name="cpu.ipc"' 'source="x"' 'value="-5"/>'
+expect 2 "a bad parameter value over several lines" -- "$NETSIM" run -q "$TMP/pv.xml"
+grep -q "^netsim run: $TMP/pv.xml:8: parameter cpu.ipc: -5 is outside the valid range" \
+  "$TMP/err" && ok || bad "a bad parameter value is not at its line: $(cat "$TMP/err")"
+param_file "$TMP/pf.xml" 'name="cpu.ipc"' 'source="x"' "from=\"$TMP/ipc99.xml\"/>"
+sed -i '/source="x"/d' "$TMP/pf.xml"
+expect 2 "a from= value out of range over several lines" -- "$NETSIM" run -q "$TMP/pf.xml"
+grep -q "^netsim run: $TMP/pf.xml:7: parameter cpu.ipc: 99 is outside the valid range" \
+  "$TMP/err" && ok || bad "a from= value out of range is not at from's line: $(cat "$TMP/err")"
+param_file "$TMP/pfv.xml" 'name="cpu.ipc"' 'source="x"' 'value="2"' "from=\"$TMP/ipc99.xml\"/>"
+expect 2 "from= beside value over several lines" -- "$NETSIM" run -q "$TMP/pfv.xml"
+grep -q "^netsim run: $TMP/pfv.xml:9: element param: attribute 'from' cannot be given with 'value'" \
+  "$TMP/err" && ok || bad "from= beside value is not at from's line: $(cat "$TMP/err")"
+# and so in a CPU profile: an unknown name at its line, a bad value at the value's
+mkdir -p "$TMP/profiles"
+for p in pn pv; do
+  awk -v p=$p '/<cpu name=/ { sub(/name="[^"]*"/, "name=\"" p "\"") }
+    /<param/ && !done { done = 1; print "  <param"
+      print (p == "pn" ? "      name=\"cpu.ipcc\"" : "      name=\"cache.l2.latency_cycles\"")
+      print "      source=\"x\""; print "      value=\"" (p == "pn" ? 2 : 1000) "\"/>" }
+    { print }' "$DATA/scenarios/cpus/generic.xml" >"$TMP/profiles/$p.xml"
+done
+pline=$(grep -n '^  <param$' "$TMP/profiles/pn.xml" | cut -d: -f1)
+expect 2 "an unknown profile parameter over several lines" -- "$NETSIM" run -q \
+  --set "cpu.profile=$TMP/profiles/pn.xml" "$TMP/pv.xml"
+grep -q "profiles/pn.xml:$((pline + 1)): unknown parameter 'cpu.ipcc'" "$TMP/err" && ok ||
+  bad "an unknown profile parameter is not at its name's line: $(cat "$TMP/err")"
+expect 2 "a bad profile parameter value over several lines" -- "$NETSIM" run -q \
+  --set "cpu.profile=$TMP/profiles/pv.xml" "$TMP/pv.xml"
+grep -q "profiles/pv.xml:$((pline + 3)): parameter cache.l2.latency_cycles: 1000 is outside" \
+  "$TMP/err" && ok ||
+  bad "a bad profile parameter value is not at its line: $(cat "$TMP/err")"
 expect 2 "--variant that does not exist" -- "$NETSIM" run -q --variant nope "$MICRO/call-chain.xml"
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" ||
   bad "--variant nope lists the scenario's variants: $(cat "$TMP/err")"
