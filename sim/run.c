@@ -280,13 +280,24 @@ short_duration:
                       10 * quantum_ns / 1000, (double) m->duration / 1e6);
   return FALSE;
 short_batch:
-  ns_xml_error_blame (vs->sc, measure, (NsXmlBlame) {
-                        .attrs = { defaulted ? "duration" : "batch", "converge" },
-                        .also = { quantum } },
-                      error, "attribute 'batch'%s: expected at least 10 x sched.quantum_ns = "
+  if (defaulted)
+    goto short_default_batch;
+  ns_xml_error_blame (vs->sc, measure, (NsXmlBlame) { .attrs = { "batch", "converge" },
+                                                      .also = { quantum } },
+                      error, "attribute 'batch': expected at least 10 x sched.quantum_ns = "
                       "%.6g us with attribute 'converge' set, got %.6g us",
-                      defaulted ? " (by default attribute 'duration' / 10)" : "",
                       10 * quantum_ns / 1000, (double) m->batch / 1e6);
+  return FALSE;
+short_default_batch:   /* no batch written: say where the short one came from, and the cures */
+  ns_xml_error_blame (vs->sc, measure, (NsXmlBlame) { .attrs = { "duration", "converge" },
+                                                      .also = { quantum } },
+                      error, "the default batch, attribute 'duration' / 10 = %.6g us (no "
+                      "attribute 'batch' is given), is shorter than 10 x sched.quantum_ns = "
+                      "%.6g us, the least a batch of the convergence rule ('converge' set) "
+                      "may be: set attribute 'batch' to at least %.6g us, or a 'duration' of "
+                      "at least %.6g us",
+                      (double) m->batch / 1e6, 10 * quantum_ns / 1000, 10 * quantum_ns / 1000,
+                      100 * quantum_ns / 1000);
   return FALSE;
 }
 

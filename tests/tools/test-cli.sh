@@ -1197,12 +1197,40 @@ grep -q "indirect-call.xml:7: element measure: attribute 'warmup' (10us) + attri
 sed 's|duration="100us"|duration="50us"|' "$MICRO/call-chain.xml" >"$TMP/short.xml"
 expect 2 "converge on a short default batch" -- "$NETSIM" run -q --variant plain-ret \
   --set measure.converge=0.01 "$TMP/short.xml"
-grep -q "short.xml:[0-9]*: attribute 'batch' .*expected at least 10 x sched.quantum_ns = 10 us.* (after --set measure.converge=0.01)$" \
+grep -q "short.xml:[0-9]*: the default batch, attribute 'duration' / 10 = 5 us .*shorter than 10 x sched.quantum_ns = 10 us.* (after --set measure.converge=0.01)$" \
   "$TMP/err" && ok || bad "a short batch does not name --set measure.converge: $(cat "$TMP/err")"
 expect 2 "converge with a short duration" -- "$NETSIM" run -q --variant plain-ret \
   --set measure.converge=0.01 --set measure.duration=50us "$MICRO/call-chain.xml"
-grep -q "attribute 'batch' .* (after --set measure.duration=50us, --set measure.converge=0.01)$" \
+grep -q "the default batch, .* (after --set measure.duration=50us, --set measure.converge=0.01)$" \
   "$TMP/err" && ok || bad "a short default batch does not name both sets: $(cat "$TMP/err")"
+# a default batch too short says it is the default (duration / 10) and how to lengthen it,
+# at the duration's line; it spoke of an attribute 'batch' the file does not have
+sed 's|<measure .*/>|<measure metric="cycles_per_call"\
+    duration="20us"\
+    converge="0.01"/>|' "$MICRO/indirect-call.xml" >"$TMP/default-batch.xml"
+expect 2 "a default batch too short" -- "$NETSIM" run -q --variant off "$TMP/default-batch.xml"
+grep -q "^netsim run: $TMP/default-batch.xml:8: the default batch, attribute 'duration' / 10 = 2 us (no attribute 'batch' is given), is shorter than 10 x sched.quantum_ns = 10 us, the least a batch of the convergence rule ('converge' set) may be: set attribute 'batch' to at least 10 us, or a 'duration' of at least 100 us$" \
+  "$TMP/err" && ok || bad "a short default batch: $(cat "$TMP/err")"
+# a batch written too short is refused at its own line, as is a convergence-only
+# attribute without converge, and an overflowing warmup + duration at the warmup's
+sed 's|<measure .*/>|<measure metric="cycles_per_call"\
+    duration="20us"\
+    batch="5us"\
+    converge="0.01"/>|' "$MICRO/indirect-call.xml" >"$TMP/short-batch.xml"
+expect 2 "a batch too short" -- "$NETSIM" run -q --variant off "$TMP/short-batch.xml"
+grep -q "^netsim run: $TMP/short-batch.xml:9: attribute 'batch': expected at least 10 x sched.quantum_ns = 10 us with attribute 'converge' set, got 5 us$" \
+  "$TMP/err" && ok || bad "a short batch: $(cat "$TMP/err")"
+sed '/converge=/d; s|batch="5us"|batch="5us"/>|' "$TMP/short-batch.xml" >"$TMP/batch-alone.xml"
+expect 2 "batch without converge" -- "$NETSIM" run -q --variant off "$TMP/batch-alone.xml"
+grep -q "^netsim run: $TMP/batch-alone.xml:9: element measure: attribute 'batch': only the convergence rule" \
+  "$TMP/err" && ok || bad "batch without converge: $(cat "$TMP/err")"
+sed 's|<measure .*/>|<measure metric="cycles_per_call"\
+    duration="9223372036844775808ps"\
+    warmup="10us"/>|' "$MICRO/indirect-call.xml" >"$TMP/overflow.xml"
+expect 2 "warmup + duration past the last time, over lines" -- "$NETSIM" run -q --variant off \
+  "$TMP/overflow.xml"
+grep -q "^netsim run: $TMP/overflow.xml:9: element measure: attribute 'warmup' (10us) + attribute 'duration'" \
+  "$TMP/err" && ok || bad "an overflowing duration over lines: $(cat "$TMP/err")"
 
 # a parameter value takes the number syntax of scenario attributes: no hex float, no space
 expect 2 "--set param.cpu.ipc=0x1p1" -- "$NETSIM" run -q --variant plain-ret \
