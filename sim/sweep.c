@@ -787,6 +787,35 @@ unknown_param:
   return FALSE;
 }
 
+/* The fixed --sets alone, on the scenario's own values, must set up on each variant the
+ * sweep runs (every point of it applies them): a bad --set is refused before any point
+ * runs, as netsim run refuses it, and not blamed on a dimension. */
+static gboolean
+check_sets (const NsSweep *sweep, GError **error)
+{
+  const NsSweepDim *variants;
+  NsRunOptions opt = { .sets = (const char *const *) sweep->sets };
+  GError *local = NULL;
+  guint i;
+
+  if (sweep->sets[0] == NULL)
+    return TRUE;
+  if (sweep->variant_dim < 0)
+    return ns_run_check_workload (sweep->path, NULL, &opt, error);
+  variants = sweep->dims->pdata[sweep->variant_dim];
+  for (i = 0; i < variants->values->len; i++)
+    if (!ns_run_check_workload (sweep->path, variants->values->pdata[i], &opt, &local))
+      goto refused;
+  return TRUE;
+
+/* ERRORS */
+refused:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--set on variant '%s': %s",
+               (const char *) variants->values->pdata[i], local->message);
+  g_error_free (local);
+  return FALSE;
+}
+
 /* Columns: point, the dimensions (the seed has its own column), then the results. */
 static void
 prepare_columns (NsSweep *sweep)
@@ -938,7 +967,7 @@ ns_sweep_prepare (NsSweep *sweep, GError **error)
   g_return_val_if_fail (sweep != NULL && !sweep->prepared, FALSE);
   if (sweep->seed_dim >= 0 && sweep->repeat > 1)
     goto seed_and_repeat;
-  if (!prepare_variants (sweep, error))
+  if (!prepare_variants (sweep, error) || !check_sets (sweep, error))
     return FALSE;
   n = sweep->repeat;
   for (guint i = 0; i < sweep->dims->len; i++) {

@@ -60,9 +60,10 @@ void        ns_sweep_set_repeat   (NsSweep *sweep, guint repeat);
 void        ns_sweep_set_timing   (NsSweep *sweep, gboolean timing);
 /* Restricts the variants to name (like --param variant=NAME). */
 void        ns_sweep_set_variant  (NsSweep *sweep, const char *name);
-/* Completes the grid (adds the variant dimension) and builds the header. Every value of
- * every dimension is tried first, alone: NS_ERROR_INPUT naming the dimension and the first
- * value that does not work. */
+/* Completes the grid (adds the variant dimension) and builds the header. The fixed sets
+ * are tried first, alone, on each variant the sweep runs (NS_ERROR_INPUT naming the
+ * variant and the set), then every value of every dimension, alone: NS_ERROR_INPUT naming
+ * the dimension and the first value that does not work. */
 gboolean    ns_sweep_prepare      (NsSweep *sweep, GError **error);
 
 guint       ns_sweep_n_points     (const NsSweep *sweep);

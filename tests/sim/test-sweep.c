@@ -251,6 +251,49 @@ START_TEST (test_prepare_refusals)
 }
 END_TEST
 
+/* Prepares a call-chain sweep with the sets and params (NULL-terminated; params may be
+ * empty); must be refused, the error naming want. */
+static void
+expect_sets_refused (const char *const *sets, const char *const *params, const char *want)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  GError *error = NULL;
+  NsSweep *sweep = ns_sweep_new (path, NULL, sets, &error);
+  gboolean ok;
+
+  ck_assert_msg (sweep != NULL, "%s", error ? error->message : "?");
+  ok = TRUE;
+  for (guint i = 0; ok && params[i]; i++)
+    ok = ns_sweep_add_param (sweep, params[i], &error);
+  ok = ok && ns_sweep_prepare (sweep, &error);
+  ck_assert_msg (!ok, "%s accepted", sets[0]);
+  ck_assert (error->code == NS_ERROR_INPUT);
+  ck_assert_msg (strstr (error->message, want) != NULL && strstr (error->message, "no value "
+                 "works") == NULL, "%s", error->message);
+  g_error_free (error);
+  ns_sweep_free (sweep);
+}
+
+START_TEST (test_bad_set_refused)
+{
+  /* a --set that no point can run with is refused before any point runs, naming the
+   * --set, whether or not an attribute is swept (until 2026-12-04 it was checked only
+   * with a swept attribute's values, and blamed on that dimension) */
+  const char *const cmdline[] = { "kernel.cmdline=retbleed=bogus", NULL };
+  const char *const duration[] = { "measure.duration=5us", NULL };
+  const char *const insns[] = { "workload.body-insns=abc", NULL };
+  const char *const seeds[] = { "seed=1:3:1", NULL };
+  const char *const variants[] = { "variant=plain-ret,inlined", NULL };
+  const char *const depth[] = { "workload.depth=1,2", NULL };
+  const char *const none[] = { NULL };
+
+  expect_sets_refused (cmdline, seeds, "--set kernel.cmdline=retbleed=bogus");
+  expect_sets_refused (duration, variants, "--set measure.duration=5us");
+  expect_sets_refused (insns, none, "--set workload.body-insns=abc");
+  expect_sets_refused (cmdline, depth, "--set kernel.cmdline=retbleed=bogus");
+}
+END_TEST
+
 START_TEST (test_failed_point_is_recorded)
 {
   /* A second patch passes the check (the after variant takes it) but the before variant,
@@ -465,6 +508,7 @@ sweep_suite (void)
   tcase_add_test (grid_case, test_swept_seed);
   tcase_add_test (grid_case, test_metric_keeps_the_seed);
   tcase_add_test (grid_case, test_prepare_refusals);
+  tcase_add_test (grid_case, test_bad_set_refused);
   tcase_add_test (grid_case, test_failed_point_is_recorded);
   tcase_add_test (output, test_jobs_do_not_change_results);
   tcase_add_test (output, test_resume_after_torn_line);

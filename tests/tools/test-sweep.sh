@@ -255,6 +255,19 @@ expect 2 "the second of two variants unknown" -- "$NETSIM" sweep -q --param vari
 grep -q "no variant named 'nope' (variants: 'plain-ret', " "$TMP/err" && ok ||
   bad "an unknown variant is named, with the scenario's: $(cat "$TMP/err")"
 expect 2 "--jobs 0" -- "$NETSIM" sweep -q --jobs 0 --param seed=1,2 -o "$TMP/x.csv" "$SC"
+# a bad --set is refused before any point runs, with nothing swept but the seed, the
+# variant or nothing, and named (not blamed on a swept attribute)
+for args in "--set kernel.cmdline=retbleed=bogus --param seed=1:3:1" \
+            "--set measure.duration=5us --param variant=plain-ret,inlined" \
+            "--set workload.body-insns=abc" \
+            "--set kernel.cmdline=retbleed=bogus --param workload.depth=1,2"; do
+  set_word=$(echo "$args" | cut -d' ' -f2)
+  rm -f "$TMP/bs.csv"
+  expect 2 "a bad --set ($args)" -- "$NETSIM" sweep -q $args -o "$TMP/bs.csv" "$SC"
+  [ ! -e "$TMP/bs.csv" ] && grep -q -- "(after --set $set_word)" "$TMP/err" &&
+    ! grep -q "no value works" "$TMP/err" && ok ||
+    bad "a bad --set ($args) is named, nothing written: $(cat "$TMP/err")"
+done
 expect 0 "sweep --help" -- "$NETSIM" sweep --help
 grep -q -- '--plot' "$TMP/out" && ok || bad "sweep --help explains --plot"
 
