@@ -253,13 +253,14 @@ empty:
   return FALSE;
 }
 
-/* Every number is a whole multiple of factor (to rounding). */
+/* Every number is whole (to rounding) and, so rounded, an exact multiple of factor (an
+ * integer: a unit's bytes or picoseconds); exact, so that 1 s + 1 ps is not whole in s. */
 static gboolean
 whole_in (const GArray *numbers, double factor)
 {
   for (guint i = 0; i < numbers->len; i++) {
-    double r = g_array_index (numbers, double, i) / factor;
-    if (fabs (r - nearbyint (r)) > 1e-9 * MAX (1.0, fabs (r)))
+    double v = g_array_index (numbers, double, i), r = nearbyint (v);
+    if (fabs (v - r) > 1e-9 * MAX (1.0, fabs (v)) || fmod (r, factor) != 0)
       return FALSE;
   }
   return TRUE;
@@ -279,36 +280,74 @@ format_plain (double v)
   return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.12g", v));
 }
 
-/* Appends the numbers as text in the largest unit written in which all are whole (sizes
- * and times must be whole numbers of their unit; the base unit is the last resort). */
+/* TRUE if the range's item wrote unit (spelt so). */
+static gboolean
+unit_written (const NsQuantity *q, guint n, const NsUnit *unit)
+{
+  for (guint i = 0; i < n; i++)
+    if (q[i].unit == unit)
+      return TRUE;
+  return FALSE;
+}
+
+/* TRUE if every number is 0. */
+static gboolean
+all_zero (const GArray *numbers)
+{
+  for (guint i = 0; i < numbers->len; i++)
+    if (g_array_index (numbers, double, i) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+/* The largest unit of family in which every number is whole (of two of one size, K and
+ * KB, the one written, else the longer name), NULL if none is; numbers that are all 0
+ * keep the unit written first. */
+static const NsUnit *
+whole_unit (const GArray *numbers, NsFamily family, const NsQuantity *q, guint n)
+{
+  const NsUnit *best = NULL;
+
+  if (all_zero (numbers))
+    return range_unit (q, n);
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++) {
+    const NsUnit *u = &units[i];
+    if (u->family != family || !whole_in (numbers, u->factor))
+      continue;
+    if (best == NULL || u->factor > best->factor ||
+        (u->factor == best->factor && !unit_written (q, n, best) &&
+         (unit_written (q, n, u) || strlen (u->unit) > strlen (best->unit))))
+      best = u;
+  }
+  return best;
+}
+
+/* Appends the numbers as text in the largest unit of their kind in which all are whole
+ * (sizes and times must be whole numbers of bytes and picoseconds); bare numbers as they
+ * are. */
 static gboolean
 format_numbers (const char *item, const NsQuantity *q, guint n, const GArray *numbers,
                 GPtrArray *values, GError **error)
 {
-  const NsUnit *unit = range_unit (q, n), *best = NULL;
+  const NsUnit *unit = range_unit (q, n), *best;
 
   if (unit == NULL) {
     for (guint i = 0; i < numbers->len; i++)
       g_ptr_array_add (values, format_plain (g_array_index (numbers, double, i)));
     return TRUE;
   }
-  for (guint i = 0; i < n; i++)
-    if (q[i].unit && (best == NULL || q[i].unit->factor > best->factor) &&
-        whole_in (numbers, q[i].unit->factor))
-      best = q[i].unit;
-  if (best == NULL)                     /* the base unit: B or ps */
-    best = unit->family == FAMILY_SIZE ? &units[0] : &units[13];
-  if (!whole_in (numbers, best->factor))
+  best = whole_unit (numbers, unit->family, q, n);
+  if (best == NULL)
     goto not_whole;
   for (guint i = 0; i < numbers->len; i++)
     g_ptr_array_add (values, g_strdup_printf ("%.0f%s", nearbyint (g_array_index (numbers,
-                     double, i) / best->factor), best->unit));
+                     double, i)) / best->factor, best->unit));
   return TRUE;
 
 /* ERRORS */
 not_whole:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "range '%s' has values that are not whole "
-               "%s", item, best->family == FAMILY_SIZE ? "bytes" : "picoseconds");
+               "%s", item, unit->family == FAMILY_SIZE ? "bytes" : "picoseconds");
   return FALSE;
 }
 

@@ -76,6 +76,15 @@ START_TEST (test_expand_lists_and_ranges)
   expect_expand ("0:192KiB:64KiB", "0KiB 64KiB 128KiB 192KiB");
   expect_expand ("10us:50us:20us", "10us 30us 50us");
   expect_expand ("500ns:2us:500ns", "500ns 1000ns 1500ns 2000ns");
+  /* the largest unit in which all are whole, written in the range or not */
+  expect_expand ("0.1us:0.3us:0.1us", "100ns 200ns 300ns");
+  expect_expand ("1000ns:3000ns:1000ns", "1us 2us 3us");
+  expect_expand ("4096B:16384B:x2", "4KiB 8KiB 16KiB");
+  expect_expand ("1000B:3000B:1000B", "1KB 2KB 3KB");
+  expect_expand ("1K:3000B:1000B", "1K 2K 3K");
+  expect_expand ("1ps:2000000000001ps:1000000000000ps",
+                 "1ps 1000000000001ps 2000000000001ps");
+  expect_expand ("0:0:1us", "0us");
   expect_expand ("1,4:16:x2,100", "1 4 8 16 100");
   expect_expand ("7", "7");
 }
