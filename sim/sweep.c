@@ -1135,21 +1135,63 @@ ns_sweep_param_files (const NsSweep *sweep)
   return (char **) g_ptr_array_free (files, FALSE);
 }
 
+/* The dimension that sweeps the attribute path (however spelt), or NULL. */
+static const NsSweepDim *
+dim_of_path (const NsSweep *sweep, const char *path)
+{
+  g_autofree char *key = ns_scenario_set_key (path);
+
+  for (guint d = 0; d < sweep->dims->len; d++) {
+    const NsSweepDim *dim = sweep->dims->pdata[d];
+    g_autofree char *dim_key = ns_scenario_set_key (dim->path);
+    if (g_str_equal (dim_key, key))
+      return dim;
+  }
+  return NULL;
+}
+
 /* TRUE if a point reports metric: a swept measure.metric's value, else the scenario's. */
 gboolean
 ns_sweep_has_metric (const NsSweep *sweep, const char *metric)
 {
+  const NsSweepDim *dim;
+
   g_return_val_if_fail (sweep != NULL && metric != NULL, FALSE);
-  for (guint d = 0; d < sweep->dims->len; d++) {
-    const NsSweepDim *dim = sweep->dims->pdata[d];
-    if (!strcmp (dim->path, "measure.metric")) {
-      for (guint v = 0; v < dim->values->len; v++)
-        if (!strcmp (dim->values->pdata[v], metric))
-          return TRUE;
-      return FALSE;
+  dim = dim_of_path (sweep, "measure.metric");
+  if (dim != NULL)
+    return g_ptr_array_find_with_equal_func (dim->values, metric, g_str_equal, NULL);
+  return g_strcmp0 (sweep->base->measure.metric, metric) == 0;
+}
+
+/* The most repetitions a point measures; see sweep.h. */
+guint
+ns_sweep_max_repetitions (const NsSweep *sweep)
+{
+  const NsSweepDim *dim, *variants;
+  guint most = 0, n;
+
+  g_return_val_if_fail (sweep != NULL && sweep->prepared, 0);
+  if ((dim = dim_of_path (sweep, "measure.repetitions")) != NULL) {
+    for (guint v = 0; v < dim->values->len; v++) {
+      guint64 reps = 0;
+      if (g_ascii_string_to_unsigned (dim->values->pdata[v], 10, 0, G_MAXUINT, &reps, NULL))
+        most = MAX (most, (guint) reps);
+    }
+    return most;
+  }
+  variants = sweep->variant_dim >= 0 ? sweep->dims->pdata[sweep->variant_dim] : NULL;
+  n = variants ? variants->values->len : 1;
+  for (guint v = 0; v < n; v++) {
+    NsScenario *sc = ns_scenario_load_variant (sweep->path,
+                                               variants ? variants->values->pdata[v] : NULL,
+                                               (const char *const *) sweep->sets, NULL,
+                                               NULL, NULL);
+    if (sc) {
+      most = MAX (most, sc->measure.repetitions);
+      ns_scenario_free (sc);
     }
   }
-  return g_strcmp0 (sweep->base->measure.metric, metric) == 0;
+  return most;
 }
 
 /* The header that identifies this sweep. */

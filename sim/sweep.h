@@ -79,6 +79,10 @@ char      **ns_sweep_profile_files (const NsSweep *sweep);
 char      **ns_sweep_param_files  (const NsSweep *sweep);
 /* TRUE if some point reports metric: the scenario's, or a value of a swept measure.metric. */
 gboolean    ns_sweep_has_metric   (const NsSweep *sweep, const char *metric);
+/* The most measure/@repetitions a point of the prepared sweep measures (a swept
+ * measure.repetitions' largest value, else the scenario's with the fixed sets, on each
+ * variant the sweep runs): 1 means every point's cv is undefined (nan). */
+guint       ns_sweep_max_repetitions (const NsSweep *sweep);
 /* The header (comment lines and the column line) that identifies this sweep. */
 const char *ns_sweep_header       (const NsSweep *sweep);
 /* Column names of the CSV, NULL-terminated. */

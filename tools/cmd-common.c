@@ -102,6 +102,24 @@ ns_cmd_write_output (const char *path, const GString *data, GError **error)
   return FALSE;
 }
 
+/* Writes the bytes of the file from to path as ns_cmd_write_output does (a regular file
+ * whole or not at all, a device or FIFO in place). */
+gboolean
+ns_cmd_copy_output (const char *from, const char *path, GError **error)
+{
+  g_autofree char *bytes = NULL;
+  gsize len;
+  GString *data;
+  gboolean ok;
+
+  if (!g_file_get_contents (from, &bytes, &len, error))
+    return FALSE;
+  data = g_string_new_len (bytes, (gssize) len);
+  ok = ns_cmd_write_output (path, data, error);
+  g_string_free (data, TRUE);
+  return ok;
+}
+
 /* TRUE if path names no file yet, not even through a dangling symbolic link: a file
  * written there is this run's own, and may be removed again. */
 static gboolean

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 #include "cmd.h"
@@ -170,7 +171,8 @@ is_result_column (const char *name)
   return g_strv_contains (numeric, name);
 }
 
-/* Checks x and series name columns that identify points (before running anything). */
+/* Checks x and series name columns that identify points and y is defined at some point
+ * (before running anything). */
 static gboolean
 plot_check (NsPlot *plot, const NsSweep *sweep)
 {
@@ -188,6 +190,8 @@ plot_check (NsPlot *plot, const NsSweep *sweep)
     goto y_needs_timing;
   if (plot->series == NULL && strcmp (plot->x, "variant") && column_index (sweep, "variant") > 0)
     plot->series = g_strdup ("variant");
+  if (!strcmp (plot->y, "cv") && ns_sweep_max_repetitions (sweep) < 2)
+    goto cv_undefined;
   return TRUE;
 
 /* ERRORS */
@@ -205,6 +209,12 @@ bad_y:
   return FALSE;
 y_needs_timing:
   g_printerr ("netsim sweep: --plot: y=%s is a column only --timing writes\n", plot->y);
+  return FALSE;
+cv_undefined:
+  g_printerr ("netsim sweep: --plot: y=cv is undefined (nan) at every point: cv is the "
+              "coefficient of variation over a point's measure/@repetitions, and every point "
+              "measures one; sweep or --set measure.repetitions to 2 or more (--repeat runs "
+              "separate points: plot y=value for their spread)\n");
   return FALSE;
 }
 
@@ -249,6 +259,7 @@ typedef struct {
   GPtrArray  *xs;           /* char*: x texts, first-seen order */
   GHashTable *marks;        /* "series\x1fx" → GArray of the y of its points */
   guint       rows;         /* points plotted */
+  guint       undefined;    /* points that ran with y nan (left out) */
   guint       groups;       /* marks */
   const char *scenario;
   gboolean    spread;       /* some mark has two points or more: error bars */
@@ -270,6 +281,11 @@ plot_collect (const NsPlot *plot, const NsSweep *sweep, NsPlotData *d)
     double y;
     if (f == NULL || strcmp (f[st], "ok") || (!is_result_column (plot->y) && strcmp (f[mc], plot->y)))
       continue;
+    y = g_ascii_strtod (f[yc], NULL);
+    if (isnan (y)) {                    /* undefined (a cv of one repetition): no mark */
+      d->undefined++;
+      continue;
+    }
     if (!g_ptr_array_find_with_equal_func (d->series, series, g_str_equal, NULL))
       g_ptr_array_add (d->series, g_strdup (series));
     if (!g_ptr_array_find_with_equal_func (d->xs, f[xc], g_str_equal, NULL))
@@ -280,7 +296,6 @@ plot_collect (const NsPlot *plot, const NsSweep *sweep, NsPlotData *d)
       ys = g_array_new (FALSE, FALSE, sizeof (double));
       g_hash_table_insert (d->marks, g_steal_pointer (&key), ys);
     }
-    y = g_ascii_strtod (f[yc], NULL);
     g_array_append_val (ys, y);
     d->spread |= ys->len > 1;
     d->rows++;
@@ -419,31 +434,75 @@ plot_script (const NsPlot *plot, const NsSweep *sweep, const NsPlotData *d, NsXK
   return gp;
 }
 
-/* Runs gnuplot on the script, or says why it cannot. */
+/* The script gp (the plot's FILE.gp) with its output the file image instead. */
+static char *
+render_script (const NsPlot *plot, const GString *gp, const char *image)
+{
+  g_autofree char *file = ns_cmd_gnuplot_quote (plot->file), *tmp = ns_cmd_gnuplot_quote (image);
+  g_autofree char *from = g_strdup_printf ("\nset output %s\n", file);
+  g_autofree char *to = g_strdup_printf ("\nset output %s\n", tmp);
+  GString *script = g_string_new_len (gp->str, (gssize) gp->len);
+
+  g_string_replace (script, from, to, 1);
+  return g_string_free (script, FALSE);
+}
+
+/* Runs gnuplot on script_file; FALSE with an error quoting gnuplot's, which names
+ * gp_path (the same script, rendering into the plot's file) for script_file. */
 static gboolean
-plot_render (const NsPlot *plot, const char *script, GError **error)
+run_gnuplot (const char *script_file, const char *gp_path, GError **error)
 {
   const char *gnuplot = ns_cmd_gnuplot_path ();
-  const char *argv[] = { gnuplot, script, NULL };
+  const char *argv[] = { gnuplot, script_file, NULL };
   g_autofree char *err_text = NULL;
   g_autoptr (GError) wait = NULL;
+  GString *said;
   gint status;
 
-  if (!ns_cmd_have_gnuplot ()) {
-    g_autofree char *hint = ns_cmd_gnuplot_hint ();
-    g_printerr ("netsim sweep: no gnuplot (%s), so %s was not drawn: wrote %s and its data; "
-                "with a gnuplot, run 'gnuplot %s'\n", hint, plot->file, script, script);
-    return TRUE;
-  }
   if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
                      &err_text, &status, error))
     return FALSE;
   if (g_spawn_check_wait_status (status, &wait))
     return TRUE;
-  g_strstrip (err_text);
-  g_set_error (error, NS_ERROR, NS_ERROR_IO, "%s %s failed (%s)%s%s", gnuplot, script,
-               wait->message, *err_text ? ": " : "", err_text);
+  said = g_string_new (g_strstrip (err_text));
+  g_string_replace (said, script_file, gp_path, 0);
+  g_set_error (error, NS_ERROR, NS_ERROR_IO, "%s %s failed (%s)%s%s", gnuplot, gp_path,
+               wait->message, said->len ? ": " : "", said->str);
+  g_string_free (said, TRUE);
   return FALSE;
+}
+
+/* Renders the plot with gnuplot from its script gp (written to gp_path), or says why it
+ * cannot. gnuplot draws into a temporary folder and the image replaces the plot's file
+ * only once drawn whole (ns_cmd_copy_output): a gnuplot that fails leaves no partial or
+ * empty image, and an earlier one as it was. */
+static gboolean
+plot_render (const NsPlot *plot, const char *gp_path, const GString *gp, GError **error)
+{
+  g_autofree char *dir = NULL, *base = NULL, *script_file = NULL, *image_file = NULL;
+  g_autofree char *script = NULL;
+  gboolean ok;
+
+  if (!ns_cmd_have_gnuplot ()) {
+    g_autofree char *hint = ns_cmd_gnuplot_hint ();
+    g_printerr ("netsim sweep: no gnuplot (%s), so %s was not drawn: wrote %s and its data; "
+                "with a gnuplot, run 'gnuplot %s'\n", hint, plot->file, gp_path, gp_path);
+    return TRUE;
+  }
+  dir = g_dir_make_tmp ("netsim-plot-XXXXXX", error);
+  if (dir == NULL)
+    return FALSE;
+  base = g_path_get_basename (gp_path);
+  script_file = g_build_filename (dir, base, NULL);
+  image_file = g_build_filename (dir, plot->svg ? "image.svg" : "image.png", NULL);
+  script = render_script (plot, gp, image_file);
+  ok = g_file_set_contents (script_file, script, -1, error) &&
+       run_gnuplot (script_file, gp_path, error) &&
+       ns_cmd_copy_output (image_file, plot->file, error);
+  g_unlink (script_file);
+  g_unlink (image_file);
+  g_rmdir (dir);
+  return ok;
 }
 
 /* TRUE if the plot's .dat and .gp can be written later (as ns_cmd_check_output). */
@@ -511,7 +570,7 @@ plot_texts (const NsPlot *plot, const NsSweep *sweep, GString **dat, GString **g
   NsPlotData d = { g_ptr_array_new_with_free_func (g_free),
                    g_ptr_array_new_with_free_func (g_free),
                    g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                          (GDestroyNotify) g_array_unref), 0, 0,
+                                          (GDestroyNotify) g_array_unref), 0, 0, 0,
                    ns_sweep_scenario_name (sweep), FALSE };
   gboolean ok = FALSE;
   NsXKind kind;
@@ -520,6 +579,8 @@ plot_texts (const NsPlot *plot, const NsSweep *sweep, GString **dat, GString **g
   d.groups = g_hash_table_size (d.marks);
   if (d.rows == 0 && ns_sweep_n_failed (sweep) == ns_sweep_n_points (sweep))
     goto all_failed;
+  if (d.rows == 0 && d.undefined > 0)
+    goto all_undefined;
   if (d.rows == 0)
     goto no_rows;
   kind = x_kind (d.xs);
@@ -532,6 +593,10 @@ plot_texts (const NsPlot *plot, const NsSweep *sweep, GString **dat, GString **g
 all_failed:
   g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "--plot: nothing to plot, every point "
                "failed (the output's error column says why)");
+  goto out;
+all_undefined:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--plot: nothing to plot, y=%s is undefined "
+               "(nan) at every point that ran", plot->y);
   goto out;
 no_rows:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--plot: no point that ran has y=%s (it "
@@ -721,7 +786,7 @@ write_extras (const NsSweep *sweep, const NsSweepArgs *a, const NsPlot *plot, GE
     ok = plot_texts (plot, sweep, &texts[1], &texts[2], error);
   ok = ok && ns_cmd_write_outputs (paths, (const GString *const *) texts,
                                    G_N_ELEMENTS (paths), error);
-  ok = ok && (plot->file == NULL || plot_render (plot, gp_path, error));
+  ok = ok && (plot->file == NULL || plot_render (plot, gp_path, texts[2], error));
   for (guint i = 0; i < G_N_ELEMENTS (texts); i++)
     if (texts[i])
       g_string_free (texts[i], TRUE);

@@ -98,24 +98,6 @@ remove_dir (const char *dir, const char *const *files)
   g_rmdir (dir);
 }
 
-/* Writes the image gnuplot rendered into from to path (ns_cmd_write_output: a regular file
- * whole or not at all, a device or FIFO in place). */
-static gboolean
-copy_image (const char *from, const char *path, GError **error)
-{
-  g_autofree char *bytes = NULL;
-  gsize len;
-  GString *image;
-  gboolean ok;
-
-  if (!g_file_get_contents (from, &bytes, &len, error))
-    return FALSE;
-  image = g_string_new_len (bytes, (gssize) len);
-  ok = ns_cmd_write_output (path, image, error);
-  g_string_free (image, TRUE);
-  return ok;
-}
-
 /* Renders recorded vs simulated deltas to png with gnuplot. */
 static gboolean
 plot (const NsValReport *r, const char *png, GError **error)
@@ -152,7 +134,7 @@ plot (const NsValReport *r, const char *png, GError **error)
                  err_text ? g_strstrip (err_text) : "");
   /* gnuplot wrote into the folder: a device or FIFO named by png is written from here */
   if (ok)
-    ok = copy_image (image_file, png, error);
+    ok = ns_cmd_copy_output (image_file, png, error);
   remove_dir (dir, (const char *const[]) { "points.dat", "plot.gp", "plot.png", NULL });
   g_string_free (data, TRUE);
   return ok;

@@ -39,6 +39,9 @@ gboolean ns_cmd_check_not_inputs (const char *option, const char *output, const 
 /* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
  * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
+/* Writes the bytes of the file from to path as ns_cmd_write_output (an image a tool
+ * rendered into a temporary folder: path gets it whole or not at all). */
+gboolean ns_cmd_copy_output (const char *from, const char *path, GError **error);
 /* Writes data[i] to paths[i] (i < n; a NULL data skipped; a NULL or "-" path: standard
  * output) all or, as far as can be, none: the files that do not exist yet
  * are written first, and if a write fails, those this call created are removed again. A

@@ -364,6 +364,34 @@ NETSIM_GNUPLOT=/bin/false "$NETSIM" sweep -q --variant plain-ret -p workload.dep
   -o "$TMP/plotgp.csv" --plot x=workload.depth,y=value "$TMP/plotgp.png" "$SC" 2>"$TMP/err" >/dev/null
 grep -q "/bin/false .*plotgp.gp failed (.*1)" "$TMP/err" && ok ||
   bad "a failed gnuplot does not say how: $(cat "$TMP/err")"
+# a gnuplot that fails half-way leaves no partial image, and an earlier one as it was
+cat >"$TMP/halfgp" <<'EOF'
+#!/bin/sh
+out=$(sed -n "s/^set output '\(.*\)'$/\1/p" "$1")
+printf partial >"$out"
+echo "$1: all points y value undefined" >&2
+exit 1
+EOF
+chmod +x "$TMP/halfgp"
+NETSIM_GNUPLOT="$TMP/halfgp" "$NETSIM" sweep -q -o "$TMP/plotgp.csv" --resume --variant plain-ret \
+  -p workload.depth=2,3 --plot x=workload.depth,y=value "$TMP/plothalf.png" "$SC" 2>"$TMP/err"; got=$?
+[ "$got" -eq 2 ] && [ ! -e "$TMP/plothalf.png" ] && grep -q "plothalf.gp: all points" "$TMP/err" &&
+  ok || bad "a gnuplot failing half-way: exit $got, $(echo "$TMP"/plothalf.*), $(cat "$TMP/err")"
+echo earlier >"$TMP/plothalf.png"
+NETSIM_GNUPLOT="$TMP/halfgp" "$NETSIM" sweep -q -o "$TMP/plotgp.csv" --resume --variant plain-ret \
+  -p workload.depth=2,3 --plot x=workload.depth,y=value "$TMP/plothalf.png" "$SC" 2>/dev/null
+[ "$(cat "$TMP/plothalf.png")" = earlier ] && ok || bad "a failing gnuplot replaced the earlier image"
+# y=cv is undefined (nan) at every point of one repetition: refused before anything runs
+expect 2 "--plot y=cv of one repetition" -- "$NETSIM" sweep -q --variant plain-ret \
+  -p workload.depth=2,3 -o "$TMP/pcv.csv" --plot x=workload.depth,y=cv "$TMP/pcv.png" "$SC"
+[ ! -e "$TMP/pcv.csv" ] && grep -q -- "--plot: y=cv is undefined (nan) at every point" "$TMP/err" &&
+  ok || bad "--plot y=cv of one repetition: $(cat "$TMP/err")"
+# with some points of two repetitions it plots those (the others' nan is left out)
+expect 0 "--plot y=cv, repetitions 1 and 2" -- env NETSIM_GNUPLOT= "$NETSIM" sweep -q \
+  --variant plain-ret -p measure.repetitions=1,2 -p workload.depth=2,3 --set measure.duration=50us \
+  -o "$TMP/pcv.csv" --plot x=workload.depth,y=cv "$TMP/pcv.png" "$SC"
+[ "$(grep -c '^[0-9]' "$TMP/pcv.dat")" -eq 2 ] && ! grep -q nan "$TMP/pcv.dat" && ok ||
+  bad "--plot y=cv, repetitions 1 and 2: $(cat "$TMP/pcv.dat")"
 # --json and --plot
 expect 0 "--json and --plot" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --json "$TMP/p.json" \
   --plot x=workload.depth,y=cycles_per_call,series=workload.body-insns "$TMP/p.png" "$SC"
