@@ -1163,6 +1163,19 @@ ns_sweep_has_metric (const NsSweep *sweep, const char *metric)
   return g_strcmp0 (sweep->base->measure.metric, metric) == 0;
 }
 
+/* The column of the dimension that sweeps path; see sweep.h. */
+const char *
+ns_sweep_swept (const NsSweep *sweep, const char *path, guint *n_values)
+{
+  const NsSweepDim *dim;
+
+  g_return_val_if_fail (sweep != NULL && path != NULL, NULL);
+  dim = dim_of_path (sweep, path);
+  if (n_values)
+    *n_values = dim ? dim->values->len : 0;
+  return dim ? dim->path : NULL;
+}
+
 /* The most repetitions a point measures; see sweep.h. */
 guint
 ns_sweep_max_repetitions (const NsSweep *sweep)

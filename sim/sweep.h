@@ -79,6 +79,10 @@ char      **ns_sweep_profile_files (const NsSweep *sweep);
 char      **ns_sweep_param_files  (const NsSweep *sweep);
 /* TRUE if some point reports metric: the scenario's, or a value of a swept measure.metric. */
 gboolean    ns_sweep_has_metric   (const NsSweep *sweep, const char *metric);
+/* The column (PATH as given) of the dimension that sweeps the attribute path, however
+ * spelt (measure[1].metric is measure.metric), and in *n_values (may be NULL) how many
+ * values it has; NULL (0) if path is not swept. */
+const char *ns_sweep_swept        (const NsSweep *sweep, const char *path, guint *n_values);
 /* The most measure/@repetitions a point of the prepared sweep measures (a swept
  * measure.repetitions' largest value, else the scenario's with the fixed sets, on each
  * variant the sweep runs): 1 means every point's cv is undefined (nan). */

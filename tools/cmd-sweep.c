@@ -171,13 +171,15 @@ is_result_column (const char *name)
   return g_strv_contains (numeric, name);
 }
 
-/* Checks x and series name columns that identify points and y is defined at some point
- * (before running anything). */
+/* Checks x and series name columns that identify points and y is defined and of one
+ * unit in every mark (before running anything). */
 static gboolean
 plot_check (NsPlot *plot, const NsSweep *sweep)
 {
   gint x = column_index (sweep, plot->x);
   gint status = column_index (sweep, "status");
+  const char *metric;
+  guint n_metrics;
 
   if (x <= 0 || x >= status)
     goto bad_x;
@@ -192,6 +194,10 @@ plot_check (NsPlot *plot, const NsSweep *sweep)
     plot->series = g_strdup ("variant");
   if (!strcmp (plot->y, "cv") && ns_sweep_max_repetitions (sweep) < 2)
     goto cv_undefined;
+  metric = ns_sweep_swept (sweep, "measure.metric", &n_metrics);
+  if (!strcmp (plot->y, "value") && n_metrics > 1 && strcmp (plot->x, metric) &&
+      g_strcmp0 (plot->series, metric))
+    goto metrics_mixed;
   return TRUE;
 
 /* ERRORS */
@@ -215,6 +221,11 @@ cv_undefined:
               "coefficient of variation over a point's measure/@repetitions, and every point "
               "measures one; sweep or --set measure.repetitions to 2 or more (--repeat runs "
               "separate points: plot y=value for their spread)\n");
+  return FALSE;
+metrics_mixed:
+  g_printerr ("netsim sweep: --plot: y=value would average the %u metrics of the swept %s "
+              "(different quantities) into one mark: make it x or series (series=%s), or plot "
+              "y=METRIC for one of them\n", n_metrics, metric, metric);
   return FALSE;
 }
 

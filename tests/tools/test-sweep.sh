@@ -392,6 +392,15 @@ expect 0 "--plot y=cv, repetitions 1 and 2" -- env NETSIM_GNUPLOT= "$NETSIM" swe
   -o "$TMP/pcv.csv" --plot x=workload.depth,y=cv "$TMP/pcv.png" "$SC"
 [ "$(grep -c '^[0-9]' "$TMP/pcv.dat")" -eq 2 ] && ! grep -q nan "$TMP/pcv.dat" && ok ||
   bad "--plot y=cv, repetitions 1 and 2: $(cat "$TMP/pcv.dat")"
+# y=value over a swept measure.metric would average two metrics into one mark: refused
+# unless the metric is x or series
+MM="-q -p measure.metric=cycles_per_call,ns_per_call -p workload.depth=1,2 -p variant=plain-ret,inlined --set measure.duration=50us"
+expect 2 "--plot y=value averaging two metrics" -- "$NETSIM" sweep $MM -o "$TMP/pm.csv" \
+  --plot x=workload.depth,y=value "$TMP/pm.png" "$SC"
+[ ! -e "$TMP/pm.csv" ] && grep -q -- "--plot: y=value would average the 2 metrics of the swept measure.metric" "$TMP/err" &&
+  ok || bad "--plot y=value averaging two metrics: $(cat "$TMP/err")"
+expect 0 "--plot y=value, series=measure.metric" -- env NETSIM_GNUPLOT= "$NETSIM" sweep $MM \
+  -o "$TMP/pm.csv" --plot x=workload.depth,y=value,series=measure.metric "$TMP/pm.png" "$SC"
 # --json and --plot
 expect 0 "--json and --plot" -- "$NETSIM" sweep -q $GRID -o "$TMP/p.csv" --json "$TMP/p.json" \
   --plot x=workload.depth,y=cycles_per_call,series=workload.body-insns "$TMP/p.png" "$SC"
