@@ -156,6 +156,8 @@ group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
 
   if (c == NULL || c->scenario == NULL)
     goto not_modelled;
+  if (!ns_validation_case_scenario_exists (c, error))
+    return FALSE;
   fr.scenario = ns_validation_scenario_path (c);
   fr.sets = ns_validation_run_sets (v, row, &(NsValOptions) { .sets = opt->sets });
   profile = case_profile (&fr, error);

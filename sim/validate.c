@@ -1191,6 +1191,43 @@ ns_validation_count_modelled (const NsValidation *v, GPtrArray *rows)
   return n;
 }
 
+/* Why case c's scenario cannot run when its file does not exist: "cases.xml:LINE: …". */
+static char *
+missing_scenario (const NsValCase *c)
+{
+  return g_strdup_printf ("%s: scenario %s does not exist (a row not modelled yet takes "
+                          "reason=)", c->where, c->scenario);
+}
+
+/* TRUE unless case c names a scenario file that does not exist; see validate.h. */
+gboolean
+ns_validation_case_scenario_exists (const NsValCase *c, GError **error)
+{
+  g_autofree char *path = NULL, *why = NULL;
+
+  g_return_val_if_fail (c != NULL, FALSE);
+  if (c->scenario == NULL)
+    return TRUE;
+  path = ns_validation_scenario_path (c);
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return TRUE;
+  why = missing_scenario (c);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s", why);
+  return FALSE;
+}
+
+/* FALSE with the first case, in file order, that names a scenario file that does not
+ * exist; see validate.h. */
+gboolean
+ns_validation_check_scenario_files (const NsValidation *v, GError **error)
+{
+  g_return_val_if_fail (v != NULL, FALSE);
+  for (guint i = 0; i < v->cases->len; i++)
+    if (!ns_validation_case_scenario_exists (v->cases->pdata[i], error))
+      return FALSE;
+  return TRUE;
+}
+
 /* Sets up both variants of every modelled row with its run sets; see validate.h. A case
  * that fails without the what-if too is left to be reported per row. */
 gboolean
@@ -2164,8 +2201,7 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status, GPtrArr
 
   *status = NS_VAL_ERROR;
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    return g_strdup_printf ("%s: scenario %s does not exist (a row not modelled yet takes "
-                            "reason=)", c->where, c->scenario);
+    return missing_scenario (c);
   sc = ns_scenario_load (path, NULL, &err);
   if (sc == NULL) {
     *status = NS_VAL_ERROR;

@@ -346,6 +346,14 @@ void         ns_val_provenance_free   (gpointer provenance);
 /* Parses a profile parameter source "fit on ROW ROW…, residual R": the rows (NULL if the
  * source is not a fit) and the residual text. */
 char       **ns_validation_parse_fit_source (const char *source, char **residual);
+/* FALSE with NS_ERROR_INPUT "DIR/cases.xml:LINE: scenario FILE does not exist …" for the
+ * first case (file order) naming a scenario file that does not exist: what netsim
+ * validate reports as that row's error, and netsim calibrate's listing refuses (the
+ * scenario's own free parameters could not be listed or checked). */
+gboolean     ns_validation_check_scenario_files (const NsValidation *v, GError **error);
+/* TRUE unless case c names a scenario file that does not exist; else FALSE with
+ * NS_ERROR_INPUT "DIR/cases.xml:LINE: scenario FILE does not exist …". */
+gboolean     ns_validation_case_scenario_exists (const NsValCase *c, GError **error);
 /* Checks every fit named by a free parameter of a profile the rows name, or set by a
  * scenario file their cases run (scope "scenario FILE"), against calibration.xml: a row
  * fitted but not recorded as a calibration row is a conflict (appended to conflicts, an

@@ -180,7 +180,8 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
 }
 
 /* Prints the free parameters of every profile and scenario the rows use, and any
- * fitted-but-validation conflict. */
+ * fitted-but-validation conflict; a case naming a scenario file that is not there is
+ * refused (exit 2, at its line of cases.xml): its parameters would go unlisted. */
 static int
 show_provenance (const NsValidation *v)
 {
@@ -189,7 +190,8 @@ show_provenance (const NsValidation *v)
   GError *err = NULL;
   int status = NS_EXIT_OK;
 
-  if (!ns_validation_check_fits (v, conflicts, provenance, &err)) {
+  if (!ns_validation_check_scenario_files (v, &err) ||
+      !ns_validation_check_fits (v, conflicts, provenance, &err)) {
     status = ns_cmd_fail (err);
     goto out;
   }

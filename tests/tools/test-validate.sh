@@ -338,7 +338,18 @@ grep -q '<param name="cpu.ipc" value="[0-9.]*" source="fit on 900-calib, residua
 grep -q 'rows="900-calib"' "$D/fx/calibration.xml" && ok || bad "calibration.xml records the row"
 expect 0 "calibrated row validates as calibration" -- $C validate -q --recorded "$D/fx" --format csv 900-calib
 grep -q '^900-calib,.*,calibration,pass,' "$TMP/out" && ok || bad "900-calib is a passing calibration row"
-expect 0 "calibrate lists the provenance" -- $C calibrate --recorded "$D/fx"
+# a case naming a scenario file that is not there: its free parameters cannot be listed,
+# so the listing (and a fit of its row) is refused at its line of cases.xml, not left out
+expect 2 "calibrate lists with a case's scenario missing" -- $C calibrate --recorded "$D/fx"
+grep -q "fx/cases.xml:14: scenario scenarios/micro/no-such-scenario.xml does not exist" "$TMP/err" &&
+  [ ! -s "$TMP/out" ] && ok || bad "calibrate lists with a scenario missing: $(cat "$TMP/err")"
+expect 2 "calibrate --fit of a row whose scenario is missing" -- $C calibrate -q --recorded "$D/fx" \
+  --fit 900-no-scenario
+grep -q "fx/cases.xml:14: scenario scenarios/micro/no-such-scenario.xml does not exist" "$TMP/err" &&
+  ok || bad "calibrate --fit with a scenario missing: $(cat "$TMP/err")"
+cp -r "$D/fx" "$D/fxl"
+sed -i '/row="900-no-scenario"/{N;d}' "$D/fxl/cases.xml"
+expect 0 "calibrate lists the provenance" -- $C calibrate --recorded "$D/fxl"
 grep -q 'fit on 900-calib' "$TMP/out" && ok || bad "calibrate shows the fit"
 # --refit: the fit again under a set, nothing written, the calibration row back on its figures
 cp "$D/scenarios/cpus/generic.xml" "$TMP/generic.before"
@@ -371,7 +382,8 @@ grep -q 'refit fits cpu.ipc' "$TMP/err" && ok || bad "the conflicting set is nam
 rm "$D/fx/calibration.xml"
 expect 1 "fitted row counted as validation (validate)" -- $C validate -q --recorded "$D/fx" 900-calib
 grep -q 'fitted and counted as validation' "$TMP/out" && ok || bad "validate names the conflict"
-expect 1 "fitted row counted as validation (calibrate)" -- $C calibrate --recorded "$D/fx"
+rm "$D/fxl/calibration.xml"
+expect 1 "fitted row counted as validation (calibrate)" -- $C calibrate --recorded "$D/fxl"
 
 # ---- regression check against the committed expected results (the real validation)
 if "$NETSIM" --version | grep -q 'sanitizers'; then
