@@ -68,7 +68,20 @@ struct _NsSweep {
   gboolean     in_order;      /* the file holds each point once, in index order */
   gint64       last_written;  /* index of the last line in the file, -1 if none */
   gboolean     torn;
+  gboolean     header_cut;    /* opening found only the start of the header */
+  /* while reading an output back */
+  guint       *read_at;       /* per point: the line it was read from, 0 if none yet */
+  GHashTable  *measures;      /* point_measure's cache */
 };
+
+typedef struct {
+  char  *metric;              /* what the point's scenario reports */
+  guint  reps;                /* its measure repetitions */
+} NsPointMeasure;
+
+/* The result columns, after the n_key columns that identify a point (prepare_columns). */
+enum { COL_STATUS, COL_METRIC, COL_VALUE, COL_CV, COL_REPS, COL_OPS, COL_VALUES, COL_ERROR,
+       COL_NOTES, COL_WALL };
 
 /* ------------------------------------------------------------------------------------- */
 /* Numbers and CSV */
@@ -486,6 +499,21 @@ file_sha256 (const char *path, GError **error)
   if (!g_file_get_contents (path, &data, &len, error))
     return NULL;
   return g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) data, len);
+}
+
+/* SHA-256 of the running executable, in hex, read once (/proc/self/exe: the file this
+ * process runs, wherever it was started from); NULL if it cannot be read. */
+static const char *
+build_sha256 (void)
+{
+  static gsize once = 0;
+  static char *sha;
+
+  if (g_once_init_enter (&once)) {
+    sha = file_sha256 ("/proc/self/exe", NULL);
+    g_once_init_leave (&once, 1);
+  }
+  return sha;
 }
 
 /* A sweep of the scenario at path (its variant named variant, or all) with fixed
@@ -969,6 +997,10 @@ prepare_header (NsSweep *sweep, GError **error)
 
   ns_csv_comment (h, "netsim sweep");
   ns_csv_comment (h, "netsim-version %s", PACKAGE_VERSION);
+  if (build_sha256 ())
+    ns_csv_comment (h, "netsim-build sha256 %s", build_sha256 ());
+  else
+    ns_csv_comment (h, "netsim-build unknown (/proc/self/exe cannot be read)");
   ns_csv_comment (h, "scenario %s (%s)", sweep->base->name, sweep->path);
   ns_csv_comment (h, "scenario-sha256 %s", sweep->sha256);
   for (guint i = 0; sweep->sets[i]; i++)
@@ -1459,25 +1491,58 @@ only_timing_added (const char *a, const char *b)
   return !strncmp (a, b, n) && !strcmp (b + n, ",wall_s");
 }
 
+/* line for a message: its control characters as C escapes (a carriage return shows as
+ * \r), at most 200 bytes of it, newly allocated. */
+static char *
+shown_line (const char *line)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  ns_escape_controls (out, line);
+  if (out->len > 200) {
+    const char *end = g_utf8_find_prev_char (out->str, out->str + 201);
+    g_string_truncate (out, end ? (gsize) (end - out->str) : 200);
+    g_string_append (out, "…");
+  }
+  return g_strdup (out->str);
+}
+
+/* TRUE if line is want with a carriage return after it (a file converted to CR LF). */
+static gboolean
+only_cr_added (const char *line, const char *want)
+{
+  gsize n = strlen (want);
+
+  return !strncmp (line, want, n) && !strcmp (line + n, "\r");
+}
+
 /* Names the first line where the file's header and this sweep's differ; a file written
- * with --timing and resumed without it (or the reverse) is told so. */
+ * with --timing and resumed without it (or the reverse), by another build of netsim or
+ * with CR LF line ends is told so. */
 static void
 header_mismatch (const NsSweep *sweep, const char *content, GError **error)
 {
   g_auto (GStrv) have = g_strsplit (content, "\n", -1);
   g_auto (GStrv) want = g_strsplit (sweep->header->str, "\n", -1);
+  g_autofree char *have_shown = NULL, *want_shown = NULL;
   guint i = 0;
 
   while (have[i] && want[i] && !strcmp (have[i], want[i]))
     i++;
+  have_shown = shown_line (have[i] ? have[i] : "(end of file)");
+  want_shown = shown_line (want[i] ? want[i] : "(end of header)");
   if (have[i] && want[i] && (only_timing_added (want[i], have[i]) ||
                              only_timing_added (have[i], want[i])))
     goto timing;
+  if (have[i] && want[i] && only_cr_added (have[i], want[i]))
+    goto crlf;
+  if (have[i] && want[i] && g_str_has_prefix (have[i], "# netsim-build ") &&
+      g_str_has_prefix (want[i], "# netsim-build "))
+    goto other_build;
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: the file was written by a "
                "different sweep (scenario, netsim version, profiles, parameters or values "
-               "differ): the line is '%.200s', this sweep's is '%.200s'. Use another --output, "
-               "or --force to start over", sweep->output, i + 1,
-               have[i] ? have[i] : "(end of file)", want[i] ? want[i] : "(end of header)");
+               "differ): the line is '%s', this sweep's is '%s'. Use another --output, "
+               "or --force to start over", sweep->output, i + 1, have_shown, want_shown);
   return;
 
 /* ERRORS */
@@ -1486,13 +1551,279 @@ timing:
                "--timing (%s wall_s column); resume it %s --timing, so that its lines keep "
                "one layout", sweep->output, i + 1, sweep->timing ? "without" : "with",
                sweep->timing ? "no" : "a", sweep->timing ? "without" : "with");
+  return;
+crlf:
+  {
+    g_autofree char *quoted = g_shell_quote (sweep->output);
+    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: the file's lines end in "
+                 "\\r\\n (CR LF), netsim writes \\n: the line is '%s', this sweep's is "
+                 "'%s'. Convert the file back (sed -i 's/\\r$//' %s) and resume, or use "
+                 "--force to start over", sweep->output, i + 1, have_shown, want_shown, quoted);
+  }
+  return;
+other_build:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: the file was written by "
+               "another build of netsim %s (the line is '%s', this netsim's is '%s'): its "
+               "points and this build's may differ, and one file must not mix them. Resume "
+               "it with the netsim that began it, or use another --output, or --force to "
+               "start over", sweep->output, i + 1, PACKAGE_VERSION, have_shown, want_shown);
 }
 
-/* Records a line read back or just written; checks it belongs to this sweep. */
+/* TRUE if text is a number as ns_sweep_format_double writes it (nan and ±inf included). */
+static gboolean
+is_double_text (const char *text)
+{
+  g_autofree char *again = NULL;
+  char *end;
+  double v = g_ascii_strtod (text, &end);
+
+  if (text[0] == '\0' || *end != '\0')
+    return FALSE;
+  again = ns_sweep_format_double (v);
+  return !strcmp (again, text);
+}
+
+/* TRUE if text is a count as netsim writes it (decimal digits, no leading zero, no sign),
+ * stored in *count (may be NULL). */
+static gboolean
+is_count_text (const char *text, guint64 *count)
+{
+  guint64 v;
+  g_autofree char *again = NULL;
+
+  if (!g_ascii_string_to_unsigned (text, 10, 0, G_MAXUINT64, &v, NULL))
+    return FALSE;
+  again = g_strdup_printf ("%" G_GUINT64_FORMAT, v);
+  if (count)
+    *count = v;
+  return !strcmp (again, text);
+}
+
+/* TRUE if text is a wall time as point_line writes it ("%.3f" seconds, ≥ 0). */
+static gboolean
+is_wall_text (const char *text)
+{
+  g_autofree char *again = NULL;
+  char *end;
+  double v = g_ascii_strtod (text, &end);
+
+  if (text[0] == '\0' || *end != '\0' || !(v >= 0) || !isfinite (v))
+    return FALSE;
+  again = g_strdup_printf ("%.3f", v);
+  return !strcmp (again, text);
+}
+
+/* TRUE if text is n numbers as is_double_text reads them, separated by ';'. */
+static gboolean
+is_values_text (const char *text, guint64 n)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ";", -1);
+  guint64 have = text[0] ? g_strv_length (parts) : 0;
+
+  for (guint i = 0; text[0] && parts[i]; i++)
+    if (!is_double_text (parts[i]))
+      return FALSE;
+  return have == n;
+}
+
+/* TRUE if dim sweeps an attribute of <measure>, which decides what a point reports and
+ * how many repetitions it runs. */
+static gboolean
+dim_is_measure (const NsSweepDim *dim)
+{
+  g_autofree char *key = ns_scenario_set_key (dim->path);
+
+  return g_str_has_prefix (key, "measure.") || g_str_has_prefix (key, "measure[");
+}
+
+/* Frees an NsPointMeasure (NULL: a point whose scenario does not load). */
+static void
+point_measure_free (gpointer p)
+{
+  NsPointMeasure *pm = p;
+
+  if (pm)
+    g_free (pm->metric);
+  g_free (pm);
+}
+
+/* The metric and repetitions point's scenario measures with, as its run loads it (its
+ * variant, the fixed sets, its values of swept <measure> attributes), cached in
+ * sweep->measures by those; NULL if that does not load (the point cannot have run). */
+static const NsPointMeasure *
+point_measure (NsSweep *sweep, guint point)
+{
+  guint idx[sweep->dims->len + 1];
+  g_autoptr (GPtrArray) params = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) key = g_string_new (NULL);
+  const char *variant = NULL;
+  NsPointMeasure *pm = NULL;
+  NsScenario *sc;
+  gpointer found;
+
+  point_coords (sweep, point, idx);
+  if (sweep->variant_dim >= 0)
+    variant = dim_value (sweep, sweep->variant_dim, idx);
+  g_string_append (key, variant ? variant : "");
+  for (guint d = 0; d < sweep->dims->len; d++)
+    if ((gint) d != sweep->seed_dim && (gint) d != sweep->variant_dim &&
+        dim_is_measure (sweep->dims->pdata[d])) {
+      char *param = g_strdup_printf ("%s=%s", ((NsSweepDim *) sweep->dims->pdata[d])->path,
+                                     dim_value (sweep, d, idx));
+      g_string_append_printf (key, "\n%s", param);
+      g_ptr_array_add (params, param);
+    }
+  g_ptr_array_add (params, NULL);
+  if (g_hash_table_lookup_extended (sweep->measures, key->str, NULL, &found))
+    return found;
+  sc = ns_scenario_load_variant (sweep->path, variant, (const char *const *) sweep->sets,
+                                 (const char *const *) params->pdata, "--param", NULL);
+  if (sc != NULL) {
+    pm = g_new (NsPointMeasure, 1);
+    pm->metric = g_strdup (sc->measure.metric);
+    pm->reps = sc->measure.repetitions;
+    ns_scenario_free (sc);
+  }
+  g_hash_table_insert (sweep->measures, g_strdup (key->str), pm);
+  return pm;
+}
+
+/* Checks the result fields (f, from the status on) of point's line that ran: the metric
+ * and repetitions of its scenario, numbers as netsim writes them, no error. On a fault,
+ * FALSE with its column (COL_…) and what netsim writes there (newly allocated). */
+static gboolean
+ran_fields_valid (NsSweep *sweep, guint point, char **f, guint *col, char **expected)
+{
+  const NsPointMeasure *pm = point_measure (sweep, point);
+  guint64 reps;
+
+  if (pm ? strcmp (f[COL_METRIC], pm->metric) : !ns_sweep_has_metric (sweep, f[COL_METRIC])) {
+    *col = COL_METRIC;
+    *expected = pm ? g_strdup_printf ("'%s' (what the point's scenario reports)", pm->metric)
+                   : g_strdup ("a metric this sweep reports");
+  } else if (!is_double_text (f[COL_VALUE]) || !is_double_text (f[COL_CV])) {
+    *col = is_double_text (f[COL_VALUE]) ? COL_CV : COL_VALUE;
+    *expected = g_strdup ("a number in its shortest exact form, nan, inf or -inf");
+  } else if (!is_count_text (f[COL_REPS], &reps) || reps == 0 ||
+             reps > NS_MAX_REPETITIONS || (pm && reps != pm->reps)) {
+    *col = COL_REPS;
+    *expected = pm ? g_strdup_printf ("%u (the point's measure repetitions)", pm->reps)
+                   : g_strdup_printf ("a count from 1 to %u", NS_MAX_REPETITIONS);
+  } else if (!is_count_text (f[COL_OPS], NULL)) {
+    *col = COL_OPS;
+    *expected = g_strdup ("a count (decimal digits, no sign, no leading zero)");
+  } else if (!is_values_text (f[COL_VALUES], reps)) {
+    *col = COL_VALUES;
+    *expected = g_strdup_printf ("%" G_GUINT64_FORMAT " number%s (one a repetition) "
+                                 "separated by ';'", reps, reps == 1 ? "" : "s");
+  } else if (f[COL_ERROR][0]) {
+    *col = COL_ERROR;
+    *expected = g_strdup ("nothing (the point ran)");
+  } else
+    return TRUE;
+  return FALSE;
+}
+
+/* Checks the result fields (f, from the status on) of a failed point's line: the
+ * scenario's metric, an error and nothing else. On a fault, FALSE as ran_fields_valid. */
+static gboolean
+failed_fields_valid (NsSweep *sweep, char **f, guint *col, char **expected)
+{
+  static const guint empty[] = { COL_VALUE, COL_CV, COL_REPS, COL_OPS, COL_VALUES,
+                                 COL_NOTES };
+
+  if (strcmp (f[COL_METRIC], sweep->base->measure.metric)) {
+    *col = COL_METRIC;
+    *expected = g_strdup_printf ("'%s' (the scenario's)", sweep->base->measure.metric);
+    return FALSE;
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (empty); i++)
+    if (f[empty[i]][0]) {
+      *col = empty[i];
+      *expected = g_strdup ("nothing (the point failed)");
+      return FALSE;
+    }
+  if (!f[COL_ERROR][0]) {
+    *col = COL_ERROR;
+    *expected = g_strdup ("why the point failed");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* TRUE if line (fields, of point) holds what netsim writes for a point: its status, the
+ * result fields that status has, each as netsim writes it, the wall time with --timing,
+ * and the fields quoted as netsim quotes them; else FALSE with an error naming the line,
+ * the column and what it would hold. */
+static gboolean
+line_fields_valid (NsSweep *sweep, guint point, const char *line, char **fields,
+                   guint lineno, GError **error)
+{
+  char **f = fields + sweep->n_key;
+  g_autoptr (GString) again = g_string_new (NULL);
+  g_autofree char *expected = NULL, *shown = NULL;
+  guint col;
+
+  if (strcmp (f[COL_STATUS], "ok") && strcmp (f[COL_STATUS], "failed")) {
+    col = COL_STATUS;
+    expected = g_strdup ("ok or failed");
+    goto bad_field;
+  }
+  if (!strcmp (f[COL_STATUS], "ok") ? !ran_fields_valid (sweep, point, f, &col, &expected)
+                                    : !failed_fields_valid (sweep, f, &col, &expected))
+    goto bad_field;
+  if (sweep->timing && !is_wall_text (f[COL_WALL])) {
+    col = COL_WALL;
+    expected = g_strdup ("seconds with 3 decimals");
+    goto bad_field;
+  }
+  for (guint c = 0; fields[c]; c++) {
+    if (c)
+      g_string_append_c (again, ',');
+    ns_csv_field_one_line (again, fields[c]);
+  }
+  if (strcmp (again->str, line))
+    goto bad_quoting;
+  return TRUE;
+
+/* ERRORS */
+bad_field:
+  shown = shown_line (f[col]);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: point %u's %s is '%s', "
+               "where netsim writes %s: the line was altered or damaged. Remove it (the point "
+               "runs again), or use --force to start over", sweep->output, lineno, point,
+               (const char *) sweep->columns->pdata[sweep->n_key + col], shown, expected);
+  return FALSE;
+bad_quoting:
+  shown = shown_line (line);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: point %u's line '%s' is "
+               "not quoted or spaced as netsim writes it: the line was altered or damaged. "
+               "Remove it (the point runs again), or use --force to start over",
+               sweep->output, lineno, point, shown);
+  return FALSE;
+}
+
+/* TRUE if lines a and b (of one point) hold the same result: the same bytes, the wall
+ * time left out with --timing (the one field two runs of a point may differ in). */
+static gboolean
+same_result (const NsSweep *sweep, const char *a, const char *b)
+{
+  const char *ea = sweep->timing ? strrchr (a, ',') : NULL;
+  const char *eb = sweep->timing ? strrchr (b, ',') : NULL;
+
+  if (ea == NULL || eb == NULL)
+    return !strcmp (a, b);
+  return ea - a == eb - b && !strncmp (a, b, ea - a);
+}
+
+/* Records a line read back (lineno > 0: its fields are checked, a second copy of a point
+ * is dropped if it holds the same result, refused if not) or just written (lineno 0);
+ * checks it belongs to this sweep. */
 static gboolean
 take_line (NsSweep *sweep, const char *line, guint lineno, GError **error)
 {
   g_auto (GStrv) fields = ns_csv_split (line);
+  g_autofree char *shown = NULL;
   guint64 point;
   GString *key;
   gboolean same;
@@ -1506,22 +1837,54 @@ take_line (NsSweep *sweep, const char *line, guint lineno, GError **error)
   g_string_free (key, TRUE);
   if (!same)
     goto foreign;
+  if (lineno > 0 && !line_fields_valid (sweep, (guint) point, line, fields, lineno, error))
+    return FALSE;
   if ((gint64) point <= sweep->last_written)
     sweep->in_order = FALSE;
   sweep->last_written = (gint64) point;
+  if (sweep->lines[point] != NULL && lineno > 0 && !same_result (sweep, sweep->lines[point], line))
+    goto two_results;
   if (sweep->lines[point] != NULL)
     return TRUE;                     /* twice: keep the first; finish drops the other */
   sweep->lines[point] = g_strdup (line);
+  if (sweep->read_at)
+    sweep->read_at[point] = lineno;
   sweep->n_done++;
-  if (!strcmp (fields[sweep->n_key], "failed"))
+  if (!strcmp (fields[sweep->n_key + COL_STATUS], "failed"))
     sweep->n_failed++;
   return TRUE;
 
 /* ERRORS */
 foreign:
+  shown = shown_line (line);
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: not a point of this "
-               "sweep: '%.200s'", sweep->output, lineno, line);
+               "sweep: '%s'", sweep->output, lineno, shown);
   return FALSE;
+two_results:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: --resume: point %u is also on line "
+               "%u, with another result: one sweep writes a point once, so the file was "
+               "altered (or written by two sweeps at once, past the lock). Remove the wrong "
+               "line (or both: the point runs again), or use --force to start over",
+               sweep->output, lineno, (guint) point, sweep->read_at ? sweep->read_at[point] : 0);
+  return FALSE;
+}
+
+/* Records each point line of text (the lines after the header, which has header_lines
+ * lines), checking its fields and that a point comes once. */
+static gboolean
+take_lines (NsSweep *sweep, const char *text, guint header_lines, GError **error)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  gboolean ok = TRUE;
+
+  sweep->read_at = g_new0 (guint, sweep->n_points);
+  sweep->measures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, point_measure_free);
+  for (guint i = 0; ok && lines[i]; i++)
+    if (lines[i][0])
+      ok = take_line (sweep, lines[i], header_lines + i + 1, error);
+  g_clear_pointer (&sweep->read_at, g_free);
+  g_clear_pointer (&sweep->measures, g_hash_table_unref);
+  return ok;
 }
 
 /* Reads back an existing output: header check, torn last line, points present. */
@@ -1530,14 +1893,13 @@ load_existing (NsSweep *sweep, GError **error)
 {
   g_autofree char *content = read_fd (sweep->fd, error, sweep->output);
   gsize hlen = sweep->header->len, len, keep;
-  g_auto (GStrv) lines = NULL;
   guint header_lines = 0;
 
   if (content == NULL)
     return FALSE;
   len = strlen (content);
   if (len < hlen && g_str_has_prefix (sweep->header->str, content)) {
-    sweep->torn = len > 0;        /* an empty file or a torn header: start it again */
+    sweep->header_cut = len > 0;  /* an empty file or a cut header: start it again */
     if (ftruncate (sweep->fd, 0) != 0)
       return io_error (error, sweep->output, "truncate");
     return append_durably (sweep, sweep->header->str, error);
@@ -1546,6 +1908,8 @@ load_existing (NsSweep *sweep, GError **error)
     header_mismatch (sweep, content, error);
     return FALSE;
   }
+  if (build_sha256 () == NULL && len > hlen)
+    goto unknown_build;
   keep = len;
   while (keep > hlen && content[keep - 1] != '\n')
     keep--;
@@ -1557,11 +1921,15 @@ load_existing (NsSweep *sweep, GError **error)
   content[keep] = '\0';
   for (const char *p = sweep->header->str; *p; p++)
     header_lines += *p == '\n';
-  lines = g_strsplit (content + hlen, "\n", -1);
-  for (guint i = 0; lines[i]; i++)
-    if (lines[i][0] && !take_line (sweep, lines[i], header_lines + i + 1, error))
-      return FALSE;
-  return TRUE;
+  return take_lines (sweep, content + hlen, header_lines, error);
+
+/* ERRORS */
+unknown_build:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: --resume: this netsim cannot read its "
+               "own executable (/proc/self/exe), so it cannot tell whether the build that "
+               "wrote the file's points is this one; resume where /proc is mounted, or use "
+               "--force to start over", sweep->output);
+  return FALSE;
 }
 
 /* TRUE if the file open as fd is empty (or cannot be looked at). */
@@ -1610,6 +1978,40 @@ locked:
   return FALSE;
 }
 
+/* The file the open output fd is (its name in /proc/self/fd, so a symbolic link the user
+ * named is followed to what it was when opened), newly allocated; the output's name where
+ * /proc is not mounted or the file was removed meanwhile. */
+static char *
+output_file (const NsSweep *sweep)
+{
+  g_autofree char *fd_link = g_strdup_printf ("/proc/self/fd/%d", sweep->fd);
+  char *target = g_file_read_link (fd_link, NULL);
+
+  if (target != NULL && g_path_is_absolute (target) && !g_str_has_suffix (target, " (deleted)"))
+    return target;
+  g_free (target);
+  return g_strdup (sweep->output);
+}
+
+/* The temporary copy ns_sweep_finish rewrites file through, newly allocated: one fixed
+ * name beside file, so that the next sweep of file removes a copy a crash left (under
+ * the file's lock, while no other sweep can be writing it). */
+static char *
+rewrite_temp_name (const char *file)
+{
+  return g_strconcat (file, ".netsim-rewrite", NULL);
+}
+
+/* Removes the temporary copy an interrupted rewrite of the output left, if any. */
+static void
+remove_stale_rewrite (const NsSweep *sweep)
+{
+  g_autofree char *file = output_file (sweep);
+  g_autofree char *temp = rewrite_temp_name (file);
+
+  unlink (temp);
+}
+
 /* Opens (creates, resumes or overwrites) the output. */
 gboolean
 ns_sweep_open (NsSweep *sweep, const char *output, NsSweepMode mode, GError **error)
@@ -1621,6 +2023,7 @@ ns_sweep_open (NsSweep *sweep, const char *output, NsSweepMode mode, GError **er
   sweep->in_order = TRUE;
   if (!open_output (sweep, mode, &existed, error))
     goto fail;
+  remove_stale_rewrite (sweep);
   if (existed && !load_existing (sweep, error))
     goto fail;
   if (!existed && !append_durably (sweep, sweep->header->str, error))
@@ -1638,7 +2041,7 @@ fail:
     g_clear_pointer (&sweep->lines[i], g_free);
   sweep->n_done = sweep->n_failed = 0;
   sweep->last_written = -1;
-  sweep->torn = FALSE;
+  sweep->torn = sweep->header_cut = FALSE;
   return FALSE;
 }
 
@@ -1647,6 +2050,13 @@ gboolean
 ns_sweep_was_torn (const NsSweep *sweep)
 {
   return sweep->torn;
+}
+
+/* TRUE if opening found only the start of the header (and wrote it again). */
+gboolean
+ns_sweep_header_was_cut (const NsSweep *sweep)
+{
+  return sweep->header_cut;
 }
 
 /* ------------------------------------------------------------------------------------- */
@@ -1904,19 +2314,39 @@ ns_sweep_n_failed (const NsSweep *sweep)
   return sweep->n_failed;
 }
 
-/* The file the open output fd is (its name in /proc/self/fd, so a symbolic link the user
- * named is followed to what it was when opened), newly allocated; the output's name where
- * /proc is not mounted or the file was removed meanwhile. */
-static char *
-output_file (const NsSweep *sweep)
+/* Writes data to file through its temporary copy (rewrite_temp_name): written, synced,
+ * then renamed over file and the directory synced, so file is whole, old or new, at any
+ * crash. */
+static gboolean
+replace_durably (const char *file, const GString *data, GError **error)
 {
-  g_autofree char *fd_link = g_strdup_printf ("/proc/self/fd/%d", sweep->fd);
-  char *target = g_file_read_link (fd_link, NULL);
+  g_autofree char *temp = rewrite_temp_name (file);
+  int fd = open (temp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 
-  if (target != NULL && g_path_is_absolute (target) && !g_str_has_suffix (target, " (deleted)"))
-    return target;
-  g_free (target);
-  return g_strdup (sweep->output);
+  if (fd < 0)
+    return io_error (error, temp, "create");
+  if (!ns_write_all (fd, data->str, data->len) || fsync (fd) != 0)
+    goto write_failed;
+  if (close (fd) != 0) {
+    fd = -1;
+    goto write_failed;
+  }
+  if (rename (temp, file) != 0)
+    goto rename_failed;
+  sync_dir (file);
+  return TRUE;
+
+/* ERRORS */
+write_failed:
+  io_error (error, temp, "write");
+  if (fd >= 0)
+    close (fd);
+  unlink (temp);
+  return FALSE;
+rename_failed:
+  io_error (error, file, "replace");
+  unlink (temp);
+  return FALSE;
 }
 
 /* Rewrites a complete output in canonical point order (atomically, in place of the file a
@@ -1924,19 +2354,15 @@ output_file (const NsSweep *sweep)
 gboolean
 ns_sweep_finish (NsSweep *sweep, GError **error)
 {
-  GString *all;
   gboolean ok = TRUE;
 
   g_return_val_if_fail (sweep != NULL && sweep->fd >= 0, FALSE);
   if (ns_sweep_complete (sweep) && !sweep->in_order) {
     g_autofree char *file = output_file (sweep);
-    all = g_string_new (sweep->header->str);
+    g_autoptr (GString) all = g_string_new (sweep->header->str);
     for (guint i = 0; i < sweep->n_points; i++)
       g_string_append_printf (all, "%s\n", sweep->lines[i]);
-    ok = g_file_set_contents_full (file, all->str, all->len,
-                                   G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                   0644, error);
-    g_string_free (all, TRUE);
+    ok = replace_durably (file, all, error);
     sweep->in_order = ok;
   }
   close (sweep->fd);

@@ -100,13 +100,20 @@ char      **ns_sweep_point_params (const NsSweep *sweep, guint point);
  * it did not run. */
 char       *ns_sweep_run_point    (const NsSweep *sweep, guint point);
 
-/* Opens (creates, resumes or overwrites) the output. Resuming checks the header, drops a
- * torn last line and loads the points present. Errors: NS_ERROR_INPUT for a different
- * sweep or an existing file without RESUME/OVERWRITE, NS_ERROR_IO. */
+/* Opens (creates, resumes or overwrites) the output and removes the temporary copy of it
+ * an interrupted ns_sweep_finish left. Resuming checks the header (a file cut inside it
+ * holds no point: the header is written again), drops a torn last line and loads the
+ * points present, each field as netsim writes it, a point once (a second copy with the
+ * same result is dropped). Errors: NS_ERROR_INPUT "FILE:LINE: …" for a different sweep,
+ * another build of netsim, a line altered or two results of one point, or an existing file
+ * without RESUME/OVERWRITE; NS_ERROR_IO. */
 gboolean    ns_sweep_open         (NsSweep *sweep, const char *output, NsSweepMode mode,
                                    GError **error);
 /* TRUE if opening dropped a torn last line. */
 gboolean    ns_sweep_was_torn     (const NsSweep *sweep);
+/* TRUE if opening found the file cut inside its header (so holding no point) and wrote
+ * the header again. */
+gboolean    ns_sweep_header_was_cut (const NsSweep *sweep);
 /* Runs the points not in the output, up to jobs at once; appends each as it finishes.
  * Before it starts a point and before it records one, it checks that the scenario file,
  * the CPU profiles (ns_sweep_profile_files) and the <param from=…> files
@@ -120,7 +127,8 @@ gboolean    ns_sweep_run          (NsSweep *sweep, const NsSweepRunOptions *opti
 gboolean    ns_sweep_complete     (const NsSweep *sweep);
 guint       ns_sweep_n_done       (const NsSweep *sweep);
 guint       ns_sweep_n_failed     (const NsSweep *sweep);
-/* Rewrites a complete output in canonical point order (atomically) and closes it. */
+/* Rewrites a complete output in canonical point order (atomically: through the temporary
+ * copy FILE.netsim-rewrite, synced and renamed over FILE) and closes it. */
 gboolean    ns_sweep_finish       (NsSweep *sweep, GError **error);
 /* Fields of point's line (by column), or NULL if the point is not done. */
 char      **ns_sweep_row          (const NsSweep *sweep, guint point);

@@ -965,6 +965,11 @@ ns_cmd_sweep (int argc, char **argv)
     status = err ? ns_cmd_fail (err) : NS_EXIT_USAGE;
     goto out;
   }
+  if (ns_sweep_header_was_cut (sweep))
+    g_printerr ("netsim sweep: %s: the header was incomplete (the sweep that began the file "
+                "stopped while writing it, or the file was cut short), so the file held no "
+                "point: the header was written again and all %u points run\n", a.output,
+                ns_sweep_n_points (sweep));
   if (ns_sweep_was_torn (sweep))
     g_printerr ("netsim sweep: %s: dropped a torn last line (a point cut short); it runs "
                 "again\n", a.output);

@@ -42,6 +42,10 @@ SWEEP="--set measure.warmup=2us --set measure.duration=20us --param workload.dep
 # shellcheck disable=SC2086
 "${NETSIM:-./netsim}" sweep -q $SWEEP -o "$TMP/sweep.csv" "$DATA/scenarios/micro/call-chain.xml" \
   || { echo "FAIL: netsim sweep for fuzz-resume's grid"; fail=1; }
+# the header names the build that wrote it, and --resume takes only that build's files:
+# the file is replay-resume's as far as the build goes (the same sources, linked otherwise)
+build=$(sha256sum "$BUILD/tests/fuzz/replay-resume" | cut -d' ' -f1)
+sed -i "s/^# netsim-build .*/# netsim-build sha256 $build/" "$TMP/sweep.csv"
 head -n -3 "$TMP/sweep.csv" >"$TMP/half.csv"
 { cat "$TMP/half.csv"; tail -n 3 "$TMP/sweep.csv" | head -n 1 | cut -c1-20 | tr -d '\n'; } >"$TMP/torn.csv"
 replay resume --must-load "$TMP/sweep.csv" "$TMP/half.csv" "$TMP/torn.csv"

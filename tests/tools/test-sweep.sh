@@ -242,6 +242,90 @@ grep -q "esc.csv:[0-9][0-9]*: --resume: .*different sweep" "$TMP/err" && ok ||
   bad "--resume of a line break's sweep with a backslash-n: $(cat "$TMP/err")"
 printf '# netsim sweep\n# netsim-version 0.0.0-other\n' >"$TMP/v.csv"
 expect 2 "--resume of another version's file" -- "$NETSIM" sweep -q $GRID -o "$TMP/v.csv" --resume "$SC"
+
+# --resume reads each line's fields as netsim writes them (file:line, exit 2, naming the
+# column); a second copy of a point is refused when its result differs, dropped when not
+RG="--variant plain-ret --param workload.depth=1:4:1 --set measure.duration=50us"
+expect 0 "sweep for the resume field checks" -- "$NETSIM" sweep -q $RG -o "$TMP/rf.csv" "$SC"
+H=$(grep -c -v '^[0-9]' "$TMP/rf.csv")     # the header's lines, the column line included
+L=$((H + 2))                               # the second point's line
+# corrupt NAME SED-EXPR COLUMN: the second point's line edited by SED-EXPR is refused as
+# its COLUMN (and the file left as it was)
+corrupt () {
+  sed "${L}$2" "$TMP/rf.csv" >"$TMP/rc.csv"
+  cp "$TMP/rc.csv" "$TMP/rc.orig"
+  expect 2 "--resume of a file with $1" -- "$NETSIM" sweep -q $RG -o "$TMP/rc.csv" --resume "$SC"
+  grep -q "rc.csv:$L: --resume: point 1's $3 is " "$TMP/err" && ok ||
+    bad "--resume of a file with $1: not refused at rc.csv:$L naming $3: $(cat "$TMP/err")"
+  cmp -s "$TMP/rc.csv" "$TMP/rc.orig" && ok || bad "--resume of a file with $1 changed it"
+}
+corrupt "a value that is no number" 's/,ok,\([a-z_]*\),[^,]*,/,ok,\1,abc,/' value
+corrupt "a status neither ok nor failed" 's/,ok,/,okk,/' status
+corrupt "an ops count out of range" 's/^\(\([^,]*,\)\{10\}\)[0-9]*,/\11e999,/' ops
+corrupt "another metric" 's/,ok,[a-z_]*,/,ok,cycles_per_load,/' metric
+corrupt "repetitions the scenario does not run" 's/^\(\([^,]*,\)\{9\}\)1,/\12,/' reps
+corrupt "a failed point with a value" 's/,ok,\([a-z_]*\),/,failed,\1,/' value
+{ cat "$TMP/rf.csv"; sed -n "${L}s/,ok,\([a-z_]*\),[0-9]/,ok,\1,9/p" "$TMP/rf.csv"; } >"$TMP/rd.csv"
+expect 2 "--resume of a point present twice with two results" -- "$NETSIM" sweep -q $RG \
+  -o "$TMP/rd.csv" --resume "$SC"
+grep -q "rd.csv:$((H + 5)): --resume: point 1 is also on line $L, with another result" "$TMP/err" &&
+  ok || bad "--resume of a point with two results: $(cat "$TMP/err")"
+{ cat "$TMP/rf.csv"; sed -n "${L}p" "$TMP/rf.csv"; } >"$TMP/rd.csv"
+expect 0 "--resume of a point present twice alike" -- "$NETSIM" sweep -q $RG -o "$TMP/rd.csv" \
+  --resume "$SC"
+cmp -s "$TMP/rf.csv" "$TMP/rd.csv" && ok || bad "--resume kept a point's second copy"
+expect 0 "sweep --timing for the resume field checks" -- "$NETSIM" sweep -q $RG --timing \
+  -o "$TMP/rt.csv" "$SC"
+{ cat "$TMP/rt.csv"; sed -n "${L}s/,[0-9.]*$/,99.999/p" "$TMP/rt.csv"; } >"$TMP/rtd.csv"
+expect 0 "--resume --timing of a point present twice, its wall time aside alike" -- "$NETSIM" \
+  sweep -q $RG --timing -o "$TMP/rtd.csv" --resume "$SC"
+cmp -s "$TMP/rt.csv" "$TMP/rtd.csv" && ok || bad "--resume --timing kept a point's second copy"
+sed "${L}s/,[0-9.]*$/,1e3/" "$TMP/rt.csv" >"$TMP/rtd.csv"
+expect 2 "--resume --timing of a wall time not as netsim writes it" -- "$NETSIM" sweep -q $RG \
+  --timing -o "$TMP/rtd.csv" --resume "$SC"
+grep -q "rtd.csv:$L: --resume: point 1's wall_s is '1e3'" "$TMP/err" && ok ||
+  bad "--resume --timing of a bad wall time: $(cat "$TMP/err")"
+
+# the header names the build (sha256 of the executable): another build's file is refused
+grep -Eq '^# netsim-build sha256 [0-9a-f]{64}$' "$TMP/rf.csv" && ok || bad "header: no netsim-build line"
+if [ -x "$NETSIM" ] && head -c 4 "$NETSIM" | grep -q ELF; then
+  cp "$NETSIM" "$TMP/netsim-other" && printf '\n' >>"$TMP/netsim-other"
+  sed "$((H + 3)),\$d" "$TMP/rf.csv" >"$TMP/rb.csv"
+  expect 2 "--resume by another build" -- "$TMP/netsim-other" sweep -q $RG -o "$TMP/rb.csv" \
+    --resume "$SC"
+  grep -q "rb.csv:[0-9]*: --resume: the file was written by another build of netsim .*--force to start over" \
+    "$TMP/err" && ok || bad "--resume by another build: $(cat "$TMP/err")"
+fi
+
+# the order rewrite goes through FILE.netsim-rewrite, which a crash may leave: the next
+# sweep of FILE removes it (kill -9 at the rename where strace can inject it)
+printf 'stale\n' >"$TMP/rw.csv.netsim-rewrite"
+expect 0 "sweep beside a stale rewrite copy" -- "$NETSIM" sweep -q $RG -o "$TMP/rw.csv" "$SC"
+[ ! -e "$TMP/rw.csv.netsim-rewrite" ] && ok || bad "a stale FILE.netsim-rewrite was left"
+if command -v strace >/dev/null 2>&1 && strace -qq -e trace=none true 2>/dev/null; then
+  rm -f "$TMP/rw.csv"
+  strace -f -qq -o /dev/null -e signal=none -e trace=rename -e inject=rename:signal=KILL \
+    "$NETSIM" sweep -q $RG --jobs 2 -o "$TMP/rw.csv" "$SC" 2>/dev/null
+  if [ -e "$TMP/rw.csv.netsim-rewrite" ]; then
+    expect 0 "--resume after a kill -9 in the rewrite" -- "$NETSIM" sweep -q $RG -o "$TMP/rw.csv" \
+      --resume "$SC"
+    [ ! -e "$TMP/rw.csv.netsim-rewrite" ] && ok || bad "--resume left the killed rewrite's copy"
+    cmp -s "$TMP/rf.csv" "$TMP/rw.csv" && ok || bad "--resume after a killed rewrite differs"
+  fi
+fi
+
+# a file cut inside its header says so (not "a torn last line"); a CR LF file is named so,
+# the carriage return shown as \r
+head -n $((H / 2)) "$TMP/rf.csv" >"$TMP/rh.csv"
+expect 0 "--resume of a file cut inside its header" -- "$NETSIM" sweep $RG -o "$TMP/rh.csv" \
+  --resume "$SC"
+grep -q "rh.csv: the header was incomplete" "$TMP/err" && ! grep -q torn "$TMP/err" && ok ||
+  bad "--resume of a cut header: $(cat "$TMP/err")"
+cmp -s "$TMP/rf.csv" "$TMP/rh.csv" && ok || bad "--resume of a cut header: not the whole sweep"
+sed 's/$/\r/' "$TMP/rf.csv" >"$TMP/crlf.csv"
+expect 2 "--resume of a CR LF file" -- "$NETSIM" sweep -q $RG -o "$TMP/crlf.csv" --resume "$SC"
+grep -qF "crlf.csv:1: --resume: the file's lines end in \\r\\n (CR LF), netsim writes \\n: the line is '# netsim sweep\\r'" \
+  "$TMP/err" && ok || bad "--resume of a CR LF file: $(cat "$TMP/err")"
 expect 2 "no --output" -- "$NETSIM" sweep -q $GRID "$SC"
 expect 2 "bad range" -- "$NETSIM" sweep -q --param workload.depth=1:5 -o "$TMP/x.csv" "$SC"
 expect 2 "unknown parameter" -- "$NETSIM" sweep -q --param param.no.such=1,2 -o "$TMP/x.csv" "$SC"
