@@ -710,10 +710,10 @@ END_TEST
  * and param.NAME) are refused as the sets apply; two options may (--what-if over --set). */
 START_TEST (test_set_once_per_option)
 {
-  static const char *const twice[][2] = {
-    { "param.cpu.ipc=2", "param[1].value=3" },
-    { "kernel.config.CONFIG_X=y", "kernel.config[1].value=n" },
-    { "measure[1].duration=30us", "measure[01].duration=40us" },
+  static const char *const twice[][3] = {             /* NULL-terminated set lists */
+    { "param.cpu.ipc=2", "param[1].value=3", NULL },
+    { "kernel.config.CONFIG_X=y", "kernel.config[1].value=n", NULL },
+    { "measure[1].duration=30us", "measure[01].duration=40us", NULL },
   };
   g_autofree char *key = ns_scenario_set_key ("measure[01].warmup=2us");
   g_autofree char *key10 = ns_scenario_set_key ("kernel.config[010].value");
