@@ -596,6 +596,21 @@ all_seeds (const GPtrArray *values, GError **error)
   return TRUE;
 }
 
+/* The dimension that sweeps the attribute path (however spelt), or NULL. */
+static const NsSweepDim *
+dim_of_path (const NsSweep *sweep, const char *path)
+{
+  g_autofree char *key = ns_scenario_set_key (path);
+
+  for (guint d = 0; d < sweep->dims->len; d++) {
+    const NsSweepDim *dim = sweep->dims->pdata[d];
+    g_autofree char *dim_key = ns_scenario_set_key (dim->path);
+    if (g_str_equal (dim_key, key))
+      return dim;
+  }
+  return NULL;
+}
+
 /* The --set of sweep that sets the attribute path names, or NULL. */
 static const char *
 set_of_path (const NsSweep *sweep, const char *path)
@@ -615,7 +630,7 @@ gboolean
 ns_sweep_add_param (NsSweep *sweep, const char *spec, GError **error)
 {
   const char *eq, *set;
-  g_autofree char *path = NULL, *key = NULL;
+  g_autofree char *path = NULL;
   GPtrArray *values;
   NsSweepDim *dim;
   GError *local = NULL;
@@ -625,12 +640,8 @@ ns_sweep_add_param (NsSweep *sweep, const char *spec, GError **error)
   if (eq == NULL || eq == spec || eq[1] == '\0')
     goto bad_spec;
   path = g_strndup (spec, eq - spec);
-  key = ns_scenario_set_key (path);
-  for (guint i = 0; i < sweep->dims->len; i++) {
-    g_autofree char *other = ns_scenario_set_key (((NsSweepDim *) sweep->dims->pdata[i])->path);
-    if (g_str_equal (other, key))
-      goto twice;
-  }
+  if (dim_of_path (sweep, path) != NULL)
+    goto twice;
   if (strcmp (path, "seed") != 0 && (set = set_of_path (sweep, path)) != NULL)
     goto also_set;
   values = ns_sweep_expand (eq + 1, &local);
@@ -1165,21 +1176,6 @@ ns_sweep_param_files (const NsSweep *sweep)
   }
   g_ptr_array_add (files, NULL);
   return (char **) g_ptr_array_free (files, FALSE);
-}
-
-/* The dimension that sweeps the attribute path (however spelt), or NULL. */
-static const NsSweepDim *
-dim_of_path (const NsSweep *sweep, const char *path)
-{
-  g_autofree char *key = ns_scenario_set_key (path);
-
-  for (guint d = 0; d < sweep->dims->len; d++) {
-    const NsSweepDim *dim = sweep->dims->pdata[d];
-    g_autofree char *dim_key = ns_scenario_set_key (dim->path);
-    if (g_str_equal (dim_key, key))
-      return dim;
-  }
-  return NULL;
 }
 
 /* TRUE if a point reports metric: a swept measure.metric's value, else the scenario's. */
