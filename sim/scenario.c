@@ -1564,17 +1564,24 @@ typedef struct {
   GHashTable *set_by;   /* xmlNodePtr of doc → who set it (as NsScenario's set_by) */
 } Skeleton;
 
-/* Removes from set_by the entries of node's subtree (elements and attributes). */
+/* Calls fn (node, data) for node and each element and attribute below it. */
 static void
-forget_touched (xmlNodePtr node, GHashTable *set_by)
+foreach_in_subtree (xmlNodePtr node, void (*fn) (gpointer node, gpointer data), gpointer data)
 {
-  g_hash_table_remove (set_by, node);
+  fn (node, data);
   if (node->type != XML_ELEMENT_NODE)
     return;
   for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
-    g_hash_table_remove (set_by, a);
+    fn (a, data);
   for (xmlNodePtr c = node->children; c != NULL; c = c->next)
-    forget_touched (c, set_by);
+    foreach_in_subtree (c, fn, data);
+}
+
+/* foreach_in_subtree's fn: removes node's entry from the set_by table data. */
+static void
+forget_touched (gpointer node, gpointer set_by)
+{
+  g_hash_table_remove (set_by, node);
 }
 
 /* TRUE if n is one of the root's elements a variant's <set>s do not edit in a skeleton. */
@@ -1601,7 +1608,7 @@ skeleton_init (Skeleton *skel, const NsScenario *sc)
     next = n->next;
     if (!is_variant_part (n))
       continue;
-    forget_touched (n, skel->set_by);
+    foreach_in_subtree (n, forget_touched, skel->set_by);
     xmlUnlinkNode (n);
     xmlFreeNode (n);
   }
@@ -1632,21 +1639,20 @@ sets_edit_variant_parts (xmlNodePtr variant)
   return FALSE;
 }
 
-/* Records in into the entries set_by has for node's subtree (elements and attributes). */
+/* Where keep_touched copies entries from and to. */
+typedef struct {
+  GHashTable *from, *into;
+} TouchedCopy;
+
+/* foreach_in_subtree's fn: copies node's entry (if any) of the TouchedCopy data. */
 static void
-keep_touched (xmlNodePtr node, GHashTable *set_by, GHashTable *into)
+keep_touched (gpointer node, gpointer data)
 {
-  const char *set = g_hash_table_lookup (set_by, node);
+  const TouchedCopy *copy = data;
+  const char *set = g_hash_table_lookup (copy->from, node);
 
   if (set != NULL)
-    g_hash_table_insert (into, node, g_strdup (set));
-  if (node->type != XML_ELEMENT_NODE)
-    return;
-  for (xmlAttrPtr a = node->properties; a != NULL; a = a->next)
-    if ((set = g_hash_table_lookup (set_by, a)) != NULL)
-      g_hash_table_insert (into, a, g_strdup (set));
-  for (xmlNodePtr c = node->children; c != NULL; c = c->next)
-    keep_touched (c, set_by, into);
+    g_hash_table_insert (copy->into, node, g_strdup (set));
 }
 
 /* Applies the <set>s of variant to a copy of sc's document (of skel's, unless they edit
@@ -1670,7 +1676,7 @@ check_variant_sets (NsScenario *sc, const Skeleton *skel, xmlNodePtr variant, GE
     copy = ns_xml_copy_doc (skel->doc);
     copy_touched (xmlDocGetRootElement (skel->doc), xmlDocGetRootElement (copy),
                   skel->set_by, touched, NULL, &unused);
-    keep_touched (variant, sc->set_by, touched);
+    foreach_in_subtree (variant, keep_touched, &(TouchedCopy) { sc->set_by, touched });
   }
   ok = apply_set_elements (variant, copy, touched, NULL, "variant set", error);
   xmlFreeDoc (copy);
