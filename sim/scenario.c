@@ -871,21 +871,35 @@ find_or_create (SetContext *set, xmlNodePtr parent, const char *name, guint inde
   return TRUE;
 }
 
+/* TRUE if the set recorded as before (its option, a blank, its text) was given by option by. */
+static gboolean
+set_given_by (const char *before, const char *by)
+{
+  gsize by_len = strlen (by);
+
+  return strncmp (before, by, by_len) == 0 && before[by_len] == ' ';
+}
+
 /* FALSE with an error if another set of the same option (set->by) set attribute attr of
  * element already, however spelt (param[1].value and param.NAME, measure[01] and measure):
- * the last would win unseen while both were reported. */
+ * the last would win unseen while both were reported. A sweep's --param meets a --set as
+ * the same option: every point would override the --set, which the output still names. */
 static gboolean
 check_set_once_per_option (const SetContext *set, xmlNodePtr element, const char *attr,
                            GError **error)
 {
   xmlAttrPtr prop = ns_xml_attr (element, attr);
   const char *before = prop != NULL ? g_hash_table_lookup (set->touched, prop) : NULL;
-  gsize by_len = strlen (set->by), mine_len;
   g_autofree char *mine = g_strdup_printf ("%s %s", set->by, set->text);
+  gsize mine_len = strlen (mine);
 
-  mine_len = strlen (mine);
-  if (before == NULL || strncmp (before, set->by, by_len) != 0 || before[by_len] != ' ')
-    return TRUE;                        /* untouched, or by another option */
+  if (before == NULL)
+    return TRUE;                        /* untouched */
+  if (!strcmp (set->by, "--param") && set_given_by (before, "--set"))
+    return set_fail (set, error, "sets the same attribute as %s, and every point would "
+                     "override it: drop one", before);
+  if (!set_given_by (before, set->by))
+    return TRUE;                        /* by another option */
   if (!strncmp (before, mine, mine_len) && (before[mine_len] == '\0' || before[mine_len] == ','))
     return TRUE;                        /* this very set (its element and attribute) */
   return set_fail (set, error, "sets the same attribute as %s (the last would win): give "

@@ -225,13 +225,14 @@ START_TEST (test_load_variant)
   ck_assert_msg (strstr (error->message, "no variant named 'l3'") != NULL, "%s", error->message);
   g_clear_error (&error);
 
-  /* params come after sets and are named --param in errors */
+  /* params come after sets (a --what-if's may override a --set; a sweep's --param may not,
+   * test_set_once_per_option) and are named by their option in errors */
   sc = ns_scenario_load_variant (path, "l2", sets,
                                  (const char *const[]) { "param.cache.l2.latency_cycles=18", NULL },
-                                 NULL, &error);
+                                 "--what-if", &error);
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert_str_eq (g_ptr_array_index (sc->param_values, 0), "18");
-  ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "command line: --param");
+  ck_assert_str_eq (g_ptr_array_index (sc->param_sources, 0), "command line: --what-if");
   ns_scenario_free (sc);
   sc = ns_scenario_load_variant (path, "l2", sets,
                                  (const char *const[]) { "measure.repetitions=x", NULL }, NULL,
@@ -707,7 +708,8 @@ END_TEST
 
 /* One option sets an attribute once, however spelt: spellings the path alone tells
  * apart are keyed alike (ns_scenario_set_key), those only the document does (param[1]
- * and param.NAME) are refused as the sets apply; two options may (--what-if over --set). */
+ * and param.NAME) are refused as the sets apply; two options may (--what-if over --set),
+ * but a sweep's --param may not override a --set. */
 START_TEST (test_set_once_per_option)
 {
   static const char *const twice[][3] = {             /* NULL-terminated set lists */
@@ -736,6 +738,13 @@ START_TEST (test_set_once_per_option)
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   ck_assert_str_eq (ns_scenario_param_value (sc, "cpu.ipc"), "3");
   ns_scenario_free (sc);
+  sc = ns_scenario_load_variant (path, NULL, (const char *const[]) { "param.cpu.ipc=2", NULL },
+                                 (const char *const[]) { "param[1].value=3", NULL },
+                                 "--param", &error);
+  ck_assert (sc == NULL);
+  ck_assert_str_eq (error->message, "--param param[1].value=3: sets the same attribute as "
+                    "--set param.cpu.ipc=2, and every point would override it: drop one");
+  g_clear_error (&error);
 }
 END_TEST
 

@@ -249,6 +249,18 @@ START_TEST (test_prepare_refusals)
     }
   }
   {
+    /* spellings only the document tells apart (param[1] is the <param> the --set made)
+     * are caught as the values are tried */
+    const char *const sets[] = { "measure.duration=20us", "param.cpu.ipc=2", NULL };
+    NsSweep *sweep = ns_sweep_new (path, NULL, sets, &error);
+    ck_assert (ns_sweep_add_param (sweep, "param[1].value=1,3", &error));
+    ck_assert (!ns_sweep_prepare (sweep, &error));
+    ck_assert_msg (strstr (error->message, "sets the same attribute as --set param.cpu.ipc=2, "
+                           "and every point would override it") != NULL, "%s", error->message);
+    g_clear_error (&error);
+    ns_sweep_free (sweep);
+  }
+  {
     /* a repeated swept seed is meaningless */
     NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
     ck_assert (ns_sweep_add_param (sweep, "seed=1,2", &error));
