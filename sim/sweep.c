@@ -75,8 +75,9 @@ struct _NsSweep {
 };
 
 typedef struct {
-  char  *metric;              /* what the point's scenario reports */
-  guint  reps;                /* its measure repetitions */
+  char        *metric;        /* what the point's scenario reports */
+  guint        reps;          /* its measure repetitions */
+  NsAggregate  how;           /* how it aggregates them */
 } NsPointMeasure;
 
 /* The result columns, after the n_key columns that identify a point (prepare_columns). */
@@ -1678,15 +1679,45 @@ point_measure (NsSweep *sweep, guint point)
     pm = g_new (NsPointMeasure, 1);
     pm->metric = g_strdup (sc->measure.metric);
     pm->reps = sc->measure.repetitions;
+    pm->how = sc->measure.aggregate;
     ns_scenario_free (sc);
   }
   g_hash_table_insert (sweep->measures, g_strdup (key->str), pm);
   return pm;
 }
 
+/* TRUE if the value and cv fields of f are what netsim writes for its n values (checked:
+ * numbers as netsim writes them) aggregated how; else FALSE with the column at fault and
+ * what netsim would write there (newly allocated). */
+static gboolean
+aggregate_fields_valid (char **f, guint64 n, NsAggregate how, guint *col, char **expected)
+{
+  g_auto (GStrv) parts = g_strsplit (f[COL_VALUES], ";", -1);
+  g_autofree double *values = g_new (double, n);
+  g_autofree char *value_text = NULL, *cv_text = NULL;
+  double cv, value;
+
+  for (guint64 i = 0; i < n; i++)
+    values[i] = g_ascii_strtod (parts[i], NULL);
+  value = ns_run_aggregate (values, (guint) n, how, &cv);
+  value_text = ns_sweep_format_double (value);
+  cv_text = ns_sweep_format_double (cv);
+  if (strcmp (f[COL_VALUE], value_text)) {
+    *col = COL_VALUE;
+    *expected = g_strdup_printf ("%s (the %s of its values)", value_text,
+                                 how == NS_AGG_HARMONIC ? "harmonic mean" : "mean");
+  } else if (strcmp (f[COL_CV], cv_text)) {
+    *col = COL_CV;
+    *expected = g_strdup_printf ("%s (the coefficient of variation of its values)", cv_text);
+  } else
+    return TRUE;
+  return FALSE;
+}
+
 /* Checks the result fields (f, from the status on) of point's line that ran: the metric
- * and repetitions of its scenario, numbers as netsim writes them, no error. On a fault,
- * FALSE with its column (COL_…) and what netsim writes there (newly allocated). */
+ * and repetitions of its scenario, numbers as netsim writes them, the value and cv its
+ * values give, no error. On a fault, FALSE with its column (COL_…) and what netsim writes
+ * there (newly allocated). */
 static gboolean
 ran_fields_valid (NsSweep *sweep, guint point, char **f, guint *col, char **expected)
 {
@@ -1712,6 +1743,8 @@ ran_fields_valid (NsSweep *sweep, guint point, char **f, guint *col, char **expe
     *col = COL_VALUES;
     *expected = g_strdup_printf ("%" G_GUINT64_FORMAT " number%s (one a repetition) "
                                  "separated by ';'", reps, reps == 1 ? "" : "s");
+  } else if (pm && !aggregate_fields_valid (f, reps, pm->how, col, expected)) {
+    return FALSE;
   } else if (f[COL_ERROR][0]) {
     *col = COL_ERROR;
     *expected = g_strdup ("nothing (the point ran)");

@@ -265,7 +265,11 @@ corrupt "an ops count out of range" 's/^\(\([^,]*,\)\{10\}\)[0-9]*,/\11e999,/' o
 corrupt "another metric" 's/,ok,[a-z_]*,/,ok,cycles_per_load,/' metric
 corrupt "repetitions the scenario does not run" 's/^\(\([^,]*,\)\{9\}\)1,/\12,/' reps
 corrupt "a failed point with a value" 's/,ok,\([a-z_]*\),/,failed,\1,/' value
-{ cat "$TMP/rf.csv"; sed -n "${L}s/,ok,\([a-z_]*\),[0-9]/,ok,\1,9/p" "$TMP/rf.csv"; } >"$TMP/rd.csv"
+corrupt "a value its values do not give" 's/,ok,\([a-z_]*\),[^,]*,/,ok,\1,1.5,/' value
+corrupt "a cv its values do not give" 's/^\(\([^,]*,\)\{8\}\)[^,]*,/\10.25,/' cv
+grep -q "rc.csv:$L: --resume: point 1's cv is '0.25', where netsim writes nan (the coefficient of variation of its values)" \
+  "$TMP/err" && ok || bad "--resume of a cv its values do not give: $(cat "$TMP/err")"
+{ cat "$TMP/rf.csv"; sed -n "${L}s/^\(\([^,]*,\)\{10\}\)[0-9]*,/\112345,/p" "$TMP/rf.csv"; } >"$TMP/rd.csv"
 expect 2 "--resume of a point present twice with two results" -- "$NETSIM" sweep -q $RG \
   -o "$TMP/rd.csv" --resume "$SC"
 grep -q "rd.csv:$((H + 5)): --resume: point 1 is also on line $L, with another result" "$TMP/err" &&
