@@ -13,6 +13,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -2031,6 +2032,41 @@ rewrite_temp_name (const char *file)
   return g_strconcat (file, ".netsim-rewrite", NULL);
 }
 
+/* TRUE if the file at temp (not followed if a link) may be a copy a rewrite left: a
+ * regular file holding the start of a sweep's first line, or more after it. */
+static gboolean
+is_rewrite_copy (const char *temp)
+{
+  static const char first[] = "# netsim sweep\n";
+  char head[sizeof first - 1];
+  int fd = open (temp, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  ssize_t n;
+
+  if (fd < 0)
+    return FALSE;
+  n = fstat (fd, &st) == 0 && S_ISREG (st.st_mode) ? read (fd, head, sizeof head) : -1;
+  close (fd);
+  return n >= 0 && memcmp (head, first, (size_t) n) == 0;
+}
+
+/* FALSE with an error if a file has the name of the output's temporary copy and is not
+ * such a copy (a user's file: neither to be removed nor, at the rewrite, overwritten). */
+static gboolean
+check_rewrite_name_free (const NsSweep *sweep, GError **error)
+{
+  g_autofree char *file = realpath (sweep->output, NULL);    /* the file a link names */
+  g_autofree char *temp = rewrite_temp_name (file ? file : sweep->output);
+  struct stat st;
+
+  if (lstat (temp, &st) != 0 || is_rewrite_copy (temp))
+    return TRUE;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s exists and is not a sweep's copy: "
+               "netsim rewrites %s through that name at the end of a sweep (and removes a "
+               "copy a crash left there); move it away", temp, file ? file : sweep->output);
+  return FALSE;
+}
+
 /* Removes the temporary copy an interrupted rewrite of the output left, if any. */
 static void
 remove_stale_rewrite (const NsSweep *sweep)
@@ -2038,7 +2074,8 @@ remove_stale_rewrite (const NsSweep *sweep)
   g_autofree char *file = output_file (sweep);
   g_autofree char *temp = rewrite_temp_name (file);
 
-  unlink (temp);
+  if (is_rewrite_copy (temp))
+    unlink (temp);
 }
 
 /* Opens (creates, resumes or overwrites) the output. */
@@ -2050,7 +2087,7 @@ ns_sweep_open (NsSweep *sweep, const char *output, NsSweepMode mode, GError **er
   g_return_val_if_fail (sweep != NULL && sweep->prepared && sweep->fd < 0, FALSE);
   sweep->output = g_strdup (output);
   sweep->in_order = TRUE;
-  if (!open_output (sweep, mode, &existed, error))
+  if (!check_rewrite_name_free (sweep, error) || !open_output (sweep, mode, &existed, error))
     goto fail;
   remove_stale_rewrite (sweep);
   if (existed && !load_existing (sweep, error))
@@ -2350,8 +2387,11 @@ static gboolean
 replace_durably (const char *file, const GString *data, GError **error)
 {
   g_autofree char *temp = rewrite_temp_name (file);
-  int fd = open (temp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+  int fd = open (temp, flags, 0644);
 
+  if (fd < 0 && errno == EEXIST && is_rewrite_copy (temp) && unlink (temp) == 0)
+    fd = open (temp, flags, 0644);      /* another's file there is not overwritten */
   if (fd < 0)
     return io_error (error, temp, "create");
   if (!ns_write_all (fd, data->str, data->len) || fsync (fd) != 0)

@@ -303,9 +303,18 @@ fi
 
 # the order rewrite goes through FILE.netsim-rewrite, which a crash may leave: the next
 # sweep of FILE removes it (kill -9 at the rename where strace can inject it)
-printf 'stale\n' >"$TMP/rw.csv.netsim-rewrite"
+printf '# netsim sw' >"$TMP/rw.csv.netsim-rewrite"
 expect 0 "sweep beside a stale rewrite copy" -- "$NETSIM" sweep -q $RG -o "$TMP/rw.csv" "$SC"
 [ ! -e "$TMP/rw.csv.netsim-rewrite" ] && ok || bad "a stale FILE.netsim-rewrite was left"
+# a file of that name that no sweep wrote is the user's: refused, kept, nothing written
+rm -f "$TMP/rw.csv"
+printf 'my notes\n' >"$TMP/rw.csv.netsim-rewrite"
+expect 2 "sweep beside a user's FILE.netsim-rewrite" -- "$NETSIM" sweep -q $RG -o "$TMP/rw.csv" "$SC"
+grep -q "rw.csv.netsim-rewrite exists and is not a sweep's copy: .*move it away" "$TMP/err" &&
+  ok || bad "sweep beside a user's FILE.netsim-rewrite: $(cat "$TMP/err")"
+[ "$(cat "$TMP/rw.csv.netsim-rewrite")" = "my notes" ] && [ ! -e "$TMP/rw.csv" ] && ok ||
+  bad "sweep beside a user's FILE.netsim-rewrite removed it or wrote FILE"
+rm -f "$TMP/rw.csv.netsim-rewrite"
 if command -v strace >/dev/null 2>&1 && strace -qq -e trace=none true 2>/dev/null; then
   rm -f "$TMP/rw.csv"
   strace -f -qq -o /dev/null -e signal=none -e trace=rename -e inject=rename:signal=KILL \
