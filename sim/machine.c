@@ -2099,6 +2099,7 @@ ns_ret (NsThread *t)
 {
   NsExec *x;
   NsMachine *m;
+  guint d;
 
   g_return_if_fail (t != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
@@ -2107,23 +2108,27 @@ ns_ret (NsThread *t)
     goto unbalanced;
   x->tail_next = FALSE;
   m = x->machine;
-  if (x->frames[--x->depth] != NULL) {
+  d = x->depth - 1;
+  if (x->frames[d] != NULL) {
+    x->depth = d;
     ns_thread_leave_inline (t);
     return;
   }
-  if (x->tailed[x->depth]) {
-    x->tailed[x->depth] = FALSE;    /* left by a tail jump: its callee's return was its own */
+  if (x->tailed[d]) {
+    x->tailed[d] = FALSE;           /* left by a tail jump: its callee's return was its own */
+    x->depth = d;
     ns_thread_pop_func (t);
     return;
   }
-  if (m->ret_penalty > 0.0) {
-    m->events[NS_CAUSE_RETTHUNK]++;
+  if (m->ret_penalty > 0.0) {       /* the returning function's own, in its frame: not in */
+    m->events[NS_CAUSE_RETTHUNK]++; /* the body of a function inlined into its caller */
     charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
     if (m->ret_forced)
       restart (x);
   }
+  x->depth = d;
   ns_thread_pop_func (t);
-  fetch_return_site (m, x, t, x->callees[x->depth]);
+  fetch_return_site (m, x, t, x->callees[d]);
   return;
 
 /* ERRORS */

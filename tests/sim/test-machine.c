@@ -963,7 +963,8 @@ START_TEST (test_forced_return_refetches_site)
 END_TEST
 
 /* An inlined body with an out-of-line callee inside it: 2 + 4 instructions of its own,
- * 5 in the callee, an icall from the body (its INDIRECT is the body's). */
+ * 5 in the callee, an icall from the body (its INDIRECT is the body's, the returns of
+ * both callees theirs). */
 static void
 inline_body_thread (NsThread *t, gpointer data)
 {
@@ -987,6 +988,7 @@ START_TEST (test_inlined_body_account)
   double body_insn, caller_insn;
 
   mit.spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
+  mit.srso = NS_SRSO_SAFE_RET;
   rig_init (&rig, NULL, &mit);
   ns_engine_spawn (rig.engine, "body", 0, NS_THREAD_USER, 0, inline_body_thread, NULL);
   ns_engine_run (rig.engine, NS_TIME_FOREVER);
@@ -1000,6 +1002,14 @@ START_TEST (test_inlined_body_account)
   assert_close (ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_INDIRECT),
                 ns_machine_icall_penalty_cycles (rig.machine), 1e-9, "body INDIRECT");
   ck_assert (ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_CALL) == 0.0);
+  /* the thunked returns are the callees' own, not the body's, which has no return (until
+   * 2026-12-04 a return into inlined code was also added to the body) */
+  ck_assert (ns_machine_ret_penalty_cycles (rig.machine) > 0.0);
+  ck_assert (ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_RETTHUNK) == 0.0);
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_callee, NS_CAUSE_RETTHUNK),
+                ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "callee's return");
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_target, NS_CAUSE_RETTHUNK),
+                ns_machine_ret_penalty_cycles (rig.machine), 1e-9, "icall target's return");
   /* an out-of-line function has no inlined body */
   for (guint c = 0; c < NS_CAUSE_N; c++)
     ck_assert (ns_machine_account_inline_cycles (rig.machine, &fn_callee, (NsCause) c) == 0.0);
