@@ -1,6 +1,7 @@
 /* cmd-common.c — helpers shared by the netsim subcommands. */
 #include "config.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -167,6 +168,22 @@ sticky_refuses (const char *path, const char *folder)
          folder_st.st_uid != geteuid ();
 }
 
+/* TRUE if a file can be created in folder, as the write will (a temporary beside the
+ * output, renamed over it): tried, since the permission bits do not tell for root in a
+ * pseudo file system such as /proc or /sys; FALSE with errno set otherwise. */
+static gboolean
+folder_takes_files (const char *folder)
+{
+  g_autofree char *probe = g_build_filename (folder, ".netsim-probe-XXXXXX", NULL);
+  int fd = g_mkstemp_full (probe, O_WRONLY | O_CLOEXEC, 0600);
+
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  g_unlink (probe);
+  return TRUE;
+}
+
 /* TRUE if text holds a control character (a newline, a carriage return, …, DEL). */
 static gboolean
 has_control_char (const char *text)
@@ -209,6 +226,8 @@ ns_cmd_check_output (const char *path, GError **error)
     goto no_folder;
   if (access (folder, W_OK) != 0)
     goto read_only;
+  if (!folder_takes_files (folder))
+    goto no_new_file;
   if (g_file_test (target, G_FILE_TEST_EXISTS) &&
       (access (target, W_OK) != 0 || sticky_refuses (target, folder)))
     goto not_replaceable;
@@ -237,6 +256,10 @@ no_folder:
 read_only:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: folder %s: %s", path,
                folder, g_strerror (errno));
+  return FALSE;
+no_new_file:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: folder %s takes no new "
+               "file (%s)", path, folder, g_strerror (errno));
   return FALSE;
 special_refused:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: %s", path,

@@ -466,6 +466,14 @@ grep -q "cannot write $TMP/nowhere/x.txt: no folder" "$TMP/err" && ok ||
   bad "-o into a missing folder is not explained: $(cat "$TMP/err")"
 [ -e "$TMP/f1.folded" ] && bad "--folded was written before -o was refused" || ok
 expect 2 "run -o a folder" -- "$NETSIM" run -q -o "$TMP" "$MICRO/call-chain.xml"
+# a folder that takes no new file, whatever its permission bits say to root (/proc)
+if [ -d /proc/self ]; then
+  expect 2 "run -o into /proc" -- "$NETSIM" run -q --folded "$TMP/f2.folded" \
+    -o /proc/netsim-test.txt "$MICRO/call-chain.xml"
+  grep -q "cannot write /proc/netsim-test.txt: folder /proc" "$TMP/err" && ok ||
+    bad "-o into /proc is not refused up front: $(cat "$TMP/err")"
+  [ -e "$TMP/f2.folded" ] && bad "--folded was written before -o /proc was refused" || ok
+fi
 : >"$TMP/empty.csv"
 expect 2 "validate --expected an empty file" -- "$NETSIM" validate -q 002-r9-7950x-f1 \
   --expected "$TMP/empty.csv"
