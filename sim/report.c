@@ -562,7 +562,8 @@ table_explain_setup (GString *out, const NsVariantResult *b, const NsVariantResu
     g_string_append_printf (out, "  ran on: cpu %s → %s\n", b->cpu_name, p->cpu_name);
   if (d.n > 0)
     g_string_append_printf (out, "  parameters that differ (%u): %s%s\n", d.n, d.items->str,
-                            d.n > d.shown ? ", … (--format csv lists them all)" : "");
+                            d.n > d.shown ? ", … (--format json gives each variant's full "
+                                            "parameter set)" : "");
   g_string_free (d.items, TRUE);
 }
 

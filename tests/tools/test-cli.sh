@@ -282,7 +282,7 @@ grep -A1 "^why plain-ret: cpu.profile=ryzen9-7950x" "$TMP/out" |
   grep -q "^  ran on: cpu generic → ryzen9-7950x$" && ok ||
   bad "--what-if cpu.profile --explain: no 'ran on' line: $(grep -A2 '^why' "$TMP/out")"
 grep -A2 "^why plain-ret: cpu.profile=ryzen9-7950x" "$TMP/out" |
-  grep -q "^  parameters that differ ([0-9]*): cpu.freq_ghz 3.0 → 5.7 GHz, .*, … (--format csv lists them all)$" &&
+  grep -q "^  parameters that differ ([0-9]*): cpu.freq_ghz 3.0 → 5.7 GHz, .*, … (--format json gives each variant's full parameter set)$" &&
   ok || bad "--what-if cpu.profile --explain: the clock not first: $(grep -A2 '^why' "$TMP/out")"
 # the twin is the run --set would make, and the variant the run without it
 "$NETSIM" run -q --format csv --variant lfence --what-if kernel.cmdline=spectre_v2=eibrs \
