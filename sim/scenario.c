@@ -1004,6 +1004,16 @@ apply_config (SetContext *set, xmlNodePtr root, const char *name, const char *va
   return set_attribute (set, config, "value", value, error);
 }
 
+/* TRUE if an empty value of the attribute at path is a value, not a slip: the kernel
+ * command line (none, as a file without the attribute has: clears a variant's). */
+static gboolean
+empty_value_means_something (const char *path)
+{
+  g_autofree char *key = ns_scenario_set_key (path);
+
+  return !strcmp (key, "kernel.cmdline");
+}
+
 /* Applies one "PATH=VALUE" to doc. */
 static gboolean
 apply_set (SetContext *set, xmlDocPtr doc, GError **error)
@@ -1018,9 +1028,9 @@ apply_set (SetContext *set, xmlDocPtr doc, GError **error)
     return set_fail (set, error, "expected PATH=VALUE (e.g. measure.duration=2ms)");
   if (eq == set->text)
     return set_fail (set, error, "empty PATH before '='");
-  if (eq[1] == '\0')
-    return set_fail (set, error, "empty value after '='");
   path = g_strndup (set->text, eq - set->text);
+  if (eq[1] == '\0' && !empty_value_means_something (path))
+    return set_fail (set, error, "empty value after '='");
   if (g_str_has_prefix (path, "param."))
     return apply_param (set, element, path + strlen ("param."), eq + 1, error);
   if (g_str_has_prefix (path, "kernel.config."))

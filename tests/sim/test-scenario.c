@@ -748,6 +748,25 @@ START_TEST (test_set_once_per_option)
 }
 END_TEST
 
+/* An empty value is a slip, except the kernel command line's: none (clears a variant's). */
+START_TEST (test_set_empty_cmdline)
+{
+  g_autofree char *path = data_path ("good", "minimal.xml");
+  g_autofree char *message = load_fails ("minimal.xml",
+                                         (const char *const[]) { "kernel.version=", NULL });
+  GError *error = NULL;
+  NsScenario *sc;
+
+  ck_assert_str_eq (message, "--set kernel.version=: empty value after '='");
+  sc = ns_scenario_load_variant (path, NULL,
+                                 (const char *const[]) { "kernel[1].cmdline=", NULL }, NULL,
+                                 NULL, &error);
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (sc->cmdline, "");
+  ns_scenario_free (sc);
+}
+END_TEST
+
 START_TEST (test_set_bad_syntax)
 {
   static const struct { const char *set, *expected; } cases[] = {
@@ -1184,6 +1203,7 @@ scenario_suite (void)
   tcase_add_test (set, test_measure_end_fits);
   tcase_add_test (set, test_set_bad_syntax);
   tcase_add_test (set, test_set_once_per_option);
+  tcase_add_test (set, test_set_empty_cmdline);
   tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));
   tcase_add_test (bad, test_bad_table_complete);
   tcase_add_test (values, test_parse_size);
