@@ -1,7 +1,8 @@
 /* mitigation.c — choosing the mitigations in force: the CPU profile's default for the
  * kernel version, then the kernel command line, parsed the way the kernel parses it
  * (arch/x86/kernel/cpu/bugs.c semantics: mitigations=off turns every selection off;
- * per-mitigation keys override; unknown keys are ignored). */
+ * per-mitigation keys override; unknown keys are ignored; kernel/params.c's parse_args()
+ * stops at a bare "--"). */
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -873,6 +874,95 @@ normalise_arg (char *arg, char **value)
   g_strdelimit (arg, "-", '_');
 }
 
+/* TRUE if word (as written) ends the kernel's own arguments, as parse_args() stops at a
+ * bare "--" (kernel/params.c; quotes dropped as next_arg() drops them; "--=x" has a value
+ * and ends nothing): what follows goes to init. */
+static gboolean
+ends_kernel_args (const char *word)
+{
+  g_autofree char *arg = g_strdup (word);
+
+  unquote (arg);
+  return !strcmp (arg, "--");
+}
+
+/* TRUE if the kernel reads key (normalised) past a "--": spectre_v2= and nospectre_v2,
+ * which cmdline_find_option(_bool) looks up in the whole of boot_command_line, and before
+ * 6.7 pti= and nopti likewise (9fa4dc9797f2, v6.7, made them early_params); the other keys
+ * are early_params, which parse_args() hands out only up to the "--". */
+static gboolean
+read_past_dashes (const char *key, const char *kernel)
+{
+  if (!strcmp (key, "spectre_v2") || !strcmp (key, "nospectre_v2"))
+    return TRUE;
+  return (!strcmp (key, "pti") || !strcmp (key, "nopti")) &&
+         ns_kernel_version_cmp (kernel, "6.7") < 0;
+}
+
+/* Adds note to out->notes unless it is there already. */
+static void
+note_add (NsMitigations *out, const char *note)
+{
+  char **notes;
+
+  if (out->notes != NULL && g_strv_contains ((const char *const *) out->notes, note))
+    return;
+  notes = ns_strv_append ((const char *const *) out->notes, note);
+  g_strfreev (out->notes);
+  out->notes = notes;
+}
+
+/* Adds to out->notes that the words to_init (as written, quoted and space-separated),
+ * those after the "--", went to init. */
+static void
+note_after_dashes (const GString *to_init, const char *kernel, NsMitigations *out)
+{
+  g_autoptr (GString) shown = g_string_new (NULL);
+  g_autofree char *note = NULL;
+
+  ns_escape_controls (shown, to_init->str);
+  note = g_strdup_printf ("kernel command line: parse_args() stops at '--' and passes the "
+                          "words after it to init (%s), so the early parameters among them "
+                          "(mitigations=, retbleed=, ...) are not applied; spectre_v2= and "
+                          "nospectre_v2 are, as the kernel looks them up in the whole line "
+                          "(cmdline_find_option)%s", *shown->str ? shown->str : "none",
+                          ns_kernel_version_cmp (kernel, "6.7") < 0 ?
+                          ", and so are pti= and nopti before 6.7" : "");
+  note_add (out, note);
+}
+
+/* The words of cmdline (split_cmdline's) the kernel reads: every one up to the first bare
+ * "--", and after it those read_past_dashes() names; if a "--" came, out->notes says
+ * that the words after it went to init. */
+static char **
+kernel_words (const char *cmdline, const char *kernel, NsMitigations *out)
+{
+  g_auto (GStrv) args = split_cmdline (cmdline);
+  GPtrArray *read = g_ptr_array_new ();
+  g_autoptr (GString) to_init = NULL;
+
+  for (guint i = 0; args[i]; i++) {
+    g_autofree char *key = NULL;
+    char *value;
+    if (to_init == NULL && ends_kernel_args (args[i])) {
+      to_init = g_string_new (NULL);
+      continue;
+    }
+    if (to_init != NULL && *args[i] != '\0') {
+      g_string_append_printf (to_init, "%s'%s'", to_init->len ? " " : "", args[i]);
+      key = g_strdup (args[i]);
+      normalise_arg (key, &value);
+      if (!read_past_dashes (key, kernel))
+        continue;
+    }
+    g_ptr_array_add (read, g_strdup (args[i]));
+  }
+  if (to_init != NULL)
+    note_after_dashes (to_init, kernel, out);
+  g_ptr_array_add (read, NULL);
+  return (char **) g_ptr_array_free (read, FALSE);
+}
+
 /* The words of cmdline whose key netsim reads not; see mitigation.h. */
 char **
 ns_mitigation_cmdline_unread (const char *cmdline)
@@ -880,7 +970,7 @@ ns_mitigation_cmdline_unread (const char *cmdline)
   g_auto (GStrv) args = split_cmdline (cmdline);
   GPtrArray *unread = g_ptr_array_new ();
 
-  for (guint i = 0; args[i]; i++) {
+  for (guint i = 0; args[i] && !ends_kernel_args (args[i]); i++) {
     g_autofree char *key = g_strdup (args[i]);
     char *value;
     if (*args[i] == '\0')
@@ -924,31 +1014,27 @@ note_backported_key (const char *key, const char *kernel, NsMitigations *out)
 {
   for (guint i = 0; i < G_N_ELEMENTS (backported_keys); i++) {
     g_autofree char *note = NULL;
-    char **notes;
     if (strcmp (key, backported_keys[i].key) || version_cmp_from (kernel,
                                                                  backported_keys[i].since) >= 0)
       continue;
     note = g_strdup_printf ("kernel command line: %s= is mainline from %s (%s); kernel %s "
                             "has it only through a backport, which the model assumes",
                             key, backported_keys[i].since, backported_keys[i].what, kernel);
-    if (out->notes != NULL && g_strv_contains ((const char *const *) out->notes, note))
-      continue;
-    notes = ns_strv_append ((const char *const *) out->notes, note);
-    g_strfreev (out->notes);
-    out->notes = notes;
+    note_add (out, note);
   }
 }
 
 /* Applies a whole command line to out (which holds the profile default): each key's last
- * value (the keys of the unaffected bugs ignored; '-' in a key is '_', as parameq() has
- * it, and quotes stripped, as next_arg() does, except for the spectre_v2 keys, which
- * must be spelled exactly), then nospectre_v2 and mitigations=off wherever they stand,
- * then what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
+ * value among the words the kernel reads (kernel_words: none after a bare "--" but the
+ * spectre_v2 keys; the keys of the unaffected bugs ignored; '-' in a key is '_', as
+ * parameq() has it, and quotes stripped, as next_arg() does, except for the spectre_v2
+ * keys, which must be spelled exactly), then nospectre_v2 and mitigations=off wherever
+ * they stand, then what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
 static gboolean
 apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *kernel,
                const char *from_profile, NsMitigations *out, NsWhy *why, GError **error)
 {
-  g_auto (GStrv) args = split_cmdline (cmdline);
+  g_auto (GStrv) args = kernel_words (cmdline, kernel, out);
   NsMitigations defaults = *out;
   NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
                     from_profile, FALSE, FALSE, NULL, NULL };

@@ -95,7 +95,8 @@ typedef struct {
                                kernel restricts prediction as eIBRS does */
   /* one line per mitigation: "spectre_v2=retpoline: <why>"; NULL-terminated */
   char       **explain;
-  /* notes on command-line keys newer than the kernel, applied as backports (NULL: none) */
+  /* notes on the command line: keys newer than the kernel, applied as backports; words
+   * after a "--", gone to init (NULL: none) */
   char       **notes;
 } NsMitigations;
 
@@ -109,7 +110,9 @@ gboolean     ns_mitigations_select (const NsMitigationDefault *defaults, guint n
 /* The words of cmdline (as written) whose key no netsim model reads (none of the keys
  * ns_mitigations_select takes, after its '-'/'_' and quote rules: "mitigation=off",
  * "nosmt"), which change nothing, as the kernel passes a parameter it does not know on to
- * init; a newly allocated NULL-terminated array (empty: every word is read). */
+ * init; a newly allocated NULL-terminated array (empty: every word is read). It stops at
+ * a bare "--", as the kernel's parse_args() does: the words from there on go to init, which
+ * the notes of ns_mitigations_select say. */
 char       **ns_mitigation_cmdline_unread (const char *cmdline);
 /* "mitigations=, spectre_v2=, nospectre_v2, …": the keys netsim reads, newly allocated. */
 char        *ns_mitigation_cmdline_keys (void);

@@ -44,6 +44,13 @@ static NsMitigationDefault amd_every_bug_since_44[] = {
   { "4.4", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD since 4.4", 1, 0, NS_CPU_AMD },
 };
+/* An Intel part of the Meltdown era from 4.15 (PTI and VERW by default), for the keys and
+ * values older kernels lack. */
+static NsMitigationDefault intel_meltdown_since_415[] = {
+  { "4.15", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, TRUE, TRUE,
+    NS_BHI_OFF, "test: Meltdown era", 1, NS_BUG_SRSO | NS_BUG_BHI | NS_BUG_RETBLEED,
+    NS_CPU_INTEL },
+};
 static NsMitigationDefault amd_retpoline[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
@@ -69,6 +76,30 @@ chosen_69 (NsMitigationDefault *defaults, const char *cmdline)
   select_69 (defaults, cmdline, &m);
   ns_mitigations_clear (&m);
   return m;
+}
+
+/* What cmdline puts in force on kernel with defaults[0], its explanation and notes
+ * dropped. */
+static NsMitigations
+chosen_on (NsMitigationDefault *defaults, const char *kernel, const char *cmdline)
+{
+  NsMitigations m;
+  GError *error = NULL;
+
+  ck_assert_msg (ns_mitigations_select (defaults, 1, kernel, cmdline, &m, &error), "%s: %s",
+                 cmdline, error ? error->message : "?");
+  ns_mitigations_clear (&m);
+  return m;
+}
+
+/* TRUE if one of notes (may be NULL) holds each of the two needles. */
+static gboolean
+has_note (char **notes, const char *needle, const char *also)
+{
+  for (guint i = 0; notes && notes[i]; i++)
+    if (strstr (notes[i], needle) && strstr (notes[i], also))
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -429,6 +460,49 @@ START_TEST (test_key_newer_than_kernel_noted)
 }
 END_TEST
 
+/* parse_args() stops at a bare "--" and passes the words after it to init: the early
+ * parameters among them are not applied (nor their values checked); spectre_v2= and
+ * nospectre_v2, which the kernel looks up in the whole line, are, and so are pti= and
+ * nopti before 6.7 (early parameters since); a note names the words. */
+START_TEST (test_dashes_end_kernel_args)
+{
+  g_auto (GStrv) unread = ns_mitigation_cmdline_unread ("quiet -- mitigations=off single");
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.9", "quiet -- mitigations=off", &m,
+                                    NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
+  ck_assert_ptr_nonnull (m.notes);
+  ck_assert_uint_eq (g_strv_length (m.notes), 1);
+  ck_assert_msg (has_note (m.notes, "stops at '--'", "to init ('mitigations=off')"), "%s",
+                 m.notes[0]);
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "mitigations=off").bhi, NS_BHI_OFF);
+  /* quoted it ends them too; "--=x" has a value and ends nothing */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "\"--\" mitigations=off").bhi, NS_BHI_LOOP);
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "--=x mitigations=off").bhi, NS_BHI_OFF);
+  /* what came before stands */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_bhi=off -- spectre_bhi=on").bhi,
+                    NS_BHI_OFF);
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "-- mitigations=bogus retbleed=x").bhi,
+                    NS_BHI_LOOP);
+  /* the spectre_v2 keys are read past it, the last value winning as before */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "-- spectre_v2=retpoline,lfence").spectre_v2,
+                    NS_SPECTRE_V2_LFENCE);
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "-- nospectre_v2").spectre_v2, NS_SPECTRE_V2_OFF);
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=off -- spectre_v2=eibrs").spectre_v2,
+                    NS_SPECTRE_V2_EIBRS);
+  /* pti= and nopti: read past it before 6.7, early parameters from then on */
+  ck_assert (!chosen_on (intel_meltdown_since_415, "6.6", "-- nopti").pti);
+  ck_assert (chosen_on (intel_meltdown_since_415, "6.7", "-- nopti").pti);
+  ck_assert (!chosen_on (intel_meltdown_since_415, "6.7", "nopti --").pti);
+  /* the words after it go to init: none is named as a typo */
+  ck_assert_uint_eq (g_strv_length (unread), 1);
+  ck_assert_str_eq (unread[0], "quiet");
+}
+END_TEST
+
 START_TEST (test_retbleed_values)
 {
   NsMitigations m;
@@ -720,6 +794,7 @@ main (void)
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_kernel_version_range);
   tcase_add_test (tc, test_key_newer_than_kernel_noted);
+  tcase_add_test (tc, test_dashes_end_kernel_args);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);

@@ -181,6 +181,19 @@ expect 0 "run spectre_v2=eibrs on Ivy Bridge" -- "$NETSIM" run -q --variant plai
 grep -q "^plain-ret  *retpoline~ " "$TMP/out" || bad "a fallen-back value is marked '~'"
 grep -q "~ = changed by the kernel's own selection" "$TMP/out" || bad "the mitigation table explains '~'"
 
+# parse_args() stops at a bare "--": the words after it go to init, which a note says
+# (no "a typo?" note for them), and mitigations=off after it is not applied
+expect 0 "run quiet -- mitigations=off" -- "$NETSIM" run -q --variant plain-ret \
+  --set cpu.profile=zen3-epyc-7713 --set "kernel.cmdline=quiet -- mitigations=off" \
+  "$MICRO/call-chain.xml"
+grep -q "^plain-ret  *retpoline  *off  *safe-ret " "$TMP/out" ||
+  bad "mitigations=off after '--' applied: $(cat "$TMP/out")"
+grep -q "note: kernel command line: parse_args() stops at '--' .*('mitigations=off')" \
+  "$TMP/err" || bad "no note that the words after '--' go to init: $(cat "$TMP/err")"
+grep -q "no model reads '--'\|no model reads 'mitigations" "$TMP/err" &&
+  bad "'--' or what follows it taken for a typo: $(cat "$TMP/err")"
+grep -q "no model reads 'quiet'" "$TMP/err" || bad "'quiet' before '--' not noted"
+
 # netsim list prints scenarios as scenarios/…, names run and sweep take from any folder
 ABS_NETSIM="$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")"
 ABS_DATA="$(cd "$DATA" && pwd)"
