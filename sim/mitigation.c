@@ -442,6 +442,31 @@ parse_retbleed (const char *value, NsRetbleed auto_mode, gboolean knows_stuff,
   return words[0] != NULL;
 }
 
+/* Parses a spectre_bhi= value into *mode: "on" the loop (bhi_select() then picks), "off"
+ * off, and from 6.11 (42c141fbb651) "vmexit": BHI_DIS_S where the CPU has it (bhi_ctrl;
+ * bhi_select_mitigation() tries spec_ctrl_bhi_dis() first), else the BHB clearing loop on
+ * VM exit only, none on the syscall paths modelled (off). Before 6.11 (without
+ * knows_vmexit) spectre_bhi_parse_cmdline() logs "Ignoring unknown spectre_bhi option" for
+ * "vmexit" and keeps what it had: *skipped becomes TRUE, *mode stays. FALSE for any other
+ * value. */
+static gboolean
+parse_spectre_bhi (const char *value, gboolean knows_vmexit, gboolean bhi_ctrl, NsBhi *mode,
+                   gboolean *skipped)
+{
+  *skipped = FALSE;
+  if (!strcmp (value, "on"))
+    *mode = NS_BHI_LOOP;
+  else if (!strcmp (value, "off"))
+    *mode = NS_BHI_OFF;
+  else if (knows_vmexit && !strcmp (value, "vmexit"))
+    *mode = bhi_ctrl ? NS_BHI_HW : NS_BHI_OFF;
+  else if (!strcmp (value, "vmexit"))
+    *skipped = TRUE;
+  else
+    return FALSE;
+  return TRUE;
+}
+
 /* TRUE if the CPU has bug; if not, adds to *slot that the argument (reason) is ignored, as
  * the bug's select function returns early on a CPU without it. */
 static gboolean
@@ -473,7 +498,7 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
 {
   NsMitigations next = *out;
   NsRetbleedArg rb = { FALSE, out->retbleed, cmd->retbleed_asked, FALSE };
-  gboolean ok, changes = TRUE;
+  gboolean ok, changes = TRUE, bhi_skipped = FALSE;
   char **slot;
   NsBug bug;
   int v;
@@ -498,8 +523,10 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
     if (ok && !strcmp (value, "full,nosmt"))
       cmd->mds_nosmt = g_strdup (reason);
   } else {
-    ok = value && (!strcmp (value, "off") || !strcmp (value, "on"));
-    next.bhi = ok && !strcmp (value, "on") ? NS_BHI_LOOP : NS_BHI_OFF;
+    ok = value && parse_spectre_bhi (value, ns_kernel_version_cmp (cmd->kernel, "6.11") >= 0,
+                                     (cmd->features & NS_CPU_BHI_CTRL) != 0, &next.bhi,
+                                     &bhi_skipped);
+    changes = !bhi_skipped;
     bug = NS_BUG_BHI, slot = &why->bhi;
   }
   if (ok && changes && cpu_has_bug (cmd, bug, reason, slot)) {
@@ -510,6 +537,9 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
   if (ok && rb.skipped)
     why_changed (slot, ns_retbleed_name (out->retbleed), "this kernel's "
                  "retbleed_parse_cmdline() does not know 'stuff' (6.2+) and ignores it");
+  if (ok && bhi_skipped)
+    why_changed (slot, ns_bhi_name (out->bhi), "this kernel's spectre_bhi_parse_cmdline() "
+                 "does not know 'vmexit' (6.11+) and ignores it");
   return ok;
 }
 
@@ -579,7 +609,7 @@ static const struct {
   { "pti", "'on', 'off', 'auto'" },
   { "nopti", NULL },
   { "mds", "'off', 'full', 'full,nosmt'" },
-  { "spectre_bhi", "'on', 'off'" },
+  { "spectre_bhi", "'on', 'off', 'vmexit'" },
 };
 
 /* The index in cmdline_keys of key, or -1 if netsim reads no such key. */

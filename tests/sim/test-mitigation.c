@@ -301,7 +301,7 @@ START_TEST (test_bad_value_lists_values)
       "'safe-ret', 'ibpb', 'ibpb-vmexit')" },
     { "pti=1", "(pti= takes 'on', 'off', 'auto')" },
     { "mds=on", "(mds= takes 'off', 'full', 'full,nosmt')" },
-    { "spectre_bhi=auto", "(spectre_bhi= takes 'on', 'off')" },
+    { "spectre_bhi=auto", "(spectre_bhi= takes 'on', 'off', 'vmexit')" },
     { "retbleed=bogus", "(retbleed= takes 'off', 'auto', 'unret', 'ibpb', 'stuff', each may "
       "carry ',nosmt')" },
   };
@@ -457,6 +457,36 @@ START_TEST (test_key_newer_than_kernel_noted)
                                     "retbleed=off spec_rstack_overflow=off", &m, NULL));
   ck_assert_ptr_null (m.notes);
   ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* spectre_bhi=vmexit (6.11, 42c141fbb651): BHI_DIS_S where the CPU has it, else the loop
+ * on VM exit only, none at syscall entry; before 6.11 spectre_bhi_parse_cmdline() ignores
+ * the word ("Ignoring unknown spectre_bhi option"), so what stood stays. */
+START_TEST (test_spectre_bhi_vmexit)
+{
+  g_autofree char *off_611 = NULL, *hw_612 = NULL;
+  NsMitigations m;
+
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.11", "spectre_bhi=vmexit").bhi, NS_BHI_OFF);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.12.0", "spectre_bhi=on spectre_bhi=vmexit").bhi,
+                    NS_BHI_OFF);
+  ck_assert_int_eq (chosen_on (intel_bhi_ctrl, "6.12.0", "spectre_bhi=vmexit").bhi, NS_BHI_HW);
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.11", "spectre_bhi=vmexit", &m, NULL));
+  ck_assert (has_line (m.explain, "bhi=off", ": kernel command line: spectre_bhi=vmexit"));
+  ns_mitigations_clear (&m);
+  /* before 6.11: ignored, marked as the kernel's own choice */
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.10", "spectre_bhi=vmexit", &m, NULL));
+  ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
+  ck_assert (has_line (m.explain, "bhi=loop", NS_MITIGATION_KERNEL_CHOSE "loop, as this "
+                       "kernel's spectre_bhi_parse_cmdline() does not know 'vmexit'"));
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.10", "spectre_bhi=off spectre_bhi=vmexit").bhi,
+                    NS_BHI_OFF);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.10", "spectre_bhi=vmexit spectre_bhi=off").bhi,
+                    NS_BHI_OFF);
+  /* a CPU without the bug ignores it whatever the kernel */
+  ck_assert_int_eq (chosen_on (zen3_listed, "6.1", "spectre_bhi=vmexit").bhi, NS_BHI_OFF);
 }
 END_TEST
 
@@ -794,6 +824,7 @@ main (void)
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_kernel_version_range);
   tcase_add_test (tc, test_key_newer_than_kernel_noted);
+  tcase_add_test (tc, test_spectre_bhi_vmexit);
   tcase_add_test (tc, test_dashes_end_kernel_args);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
