@@ -1054,6 +1054,48 @@ note_backported_key (const char *key, const char *kernel, NsMitigations *out)
   }
 }
 
+/* Values of the command-line keys that mainline gained after some of the kernels the model
+ * runs, which the stable branches took as they took the keys above: on an older kernel
+ * the value is applied as the backport has it, and the run says so (only on a CPU not
+ * AMD's where non_amd: the value was the kernel's before, but there its parser switched
+ * to auto). Values no stable branch took are read as the older kernel reads them
+ * instead: retbleed=stuff before 6.2, spectre_bhi=vmexit before 6.11. */
+static const struct {
+  const char *key, *value, *since, *what;
+  gboolean    non_amd;
+} backported_values[] = {
+  /* f8a66d608a3e "x86,bugs: Unconditionally allow spectre_v2=retpoline,amd" (v5.16; before
+   * it spectre_v2_parse_cmdline() logged "retpoline,amd selected but CPU is not AMD.
+   * Switching to AUTO select"); 1e19da8522c8 and d45476d98324, the eIBRS options and the
+   * LFENCE rename (v5.17, the Spectre-BHB fixes): all three in the stables of March 2022
+   * (5.10.105, 5.4.184, 4.19.234, ...) */
+  { "spectre_v2", "retpoline,amd", "5.16", "f8a66d608a3e; before it the kernel switches "
+    "such a CPU to its auto choice", TRUE },
+  { "spectre_v2", "retpoline,lfence", "5.17", "the Spectre-BHB fixes", FALSE },
+  { "spectre_v2", "eibrs", "5.17", "the Spectre-BHB fixes", FALSE },
+  /* 7c693f54c873 (v5.19, the Retbleed series; in 5.18.y, 5.15.y and 5.10.y, July 2022) */
+  { "spectre_v2", "ibrs", "5.19", "the Retbleed mitigations", FALSE },
+};
+
+/* Adds to out->notes that key=value, read on cmd's kernel, is newer than it. */
+static void
+note_backported_value (const char *key, const char *value, const NsCmdline *cmd,
+                       NsMitigations *out)
+{
+  for (guint i = 0; value && i < G_N_ELEMENTS (backported_values); i++) {
+    g_autofree char *note = NULL;
+    if (strcmp (key, backported_values[i].key) || strcmp (value, backported_values[i].value) ||
+        version_cmp_from (cmd->kernel, backported_values[i].since) >= 0 ||
+        (backported_values[i].non_amd && (cmd->features & NS_CPU_AMD)))
+      continue;
+    note = g_strdup_printf ("kernel command line: %s=%s%s is mainline from %s (%s); kernel %s "
+                            "has it only through a backport, which the model assumes", key,
+                            value, backported_values[i].non_amd ? " on a CPU not AMD's" : "",
+                            backported_values[i].since, backported_values[i].what, cmd->kernel);
+    note_add (out, note);
+  }
+}
+
 /* Applies a whole command line to out (which holds the profile default): each key's last
  * value among the words the kernel reads (kernel_words: none after a bare "--" but the
  * spectre_v2 keys; the keys of the unaffected bugs ignored; '-' in a key is '_', as
@@ -1078,8 +1120,10 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
     normalise_arg (args[i], &value);
     ok = check_exact_spelling (raw, args[i], value, error) &&
          apply_arg (args[i], value, &cmd, out, why, error);
-    if (ok)
+    if (ok) {
       note_backported_key (args[i], kernel, out);
+      note_backported_value (args[i], value, &cmd, out);
+    }
   }
   if (ok) {
     apply_overrides (&cmd, out, why);

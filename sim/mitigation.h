@@ -95,8 +95,8 @@ typedef struct {
                                kernel restricts prediction as eIBRS does */
   /* one line per mitigation: "spectre_v2=retpoline: <why>"; NULL-terminated */
   char       **explain;
-  /* notes on the command line: keys newer than the kernel, applied as backports; words
-   * after a "--", gone to init (NULL: none) */
+  /* notes on the command line: keys or values newer than the kernel, applied as
+   * backports; words after a "--", gone to init (NULL: none) */
   char       **notes;
 } NsMitigations;
 

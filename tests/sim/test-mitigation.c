@@ -460,6 +460,54 @@ START_TEST (test_key_newer_than_kernel_noted)
 }
 END_TEST
 
+/* Values newer than the kernel that the stable branches took are applied as the
+ * backport has them, with a note, as the keys are: spectre_v2=ibrs (5.19), eibrs and
+ * retpoline,lfence (5.17), retpoline,amd on a CPU not AMD's (5.16: before, auto). */
+START_TEST (test_value_newer_than_kernel_noted)
+{
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.10.0", "spectre_v2=ibrs",
+                                    &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_IBRS);
+  ck_assert_ptr_nonnull (m.notes);
+  ck_assert_uint_eq (g_strv_length (m.notes), 1);
+  ck_assert_msg (has_note (m.notes, "spectre_v2=ibrs is mainline from 5.19",
+                           "kernel 5.10.0 has it only through a backport"), "%s", m.notes[0]);
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.16", "spectre_v2=eibrs "
+                                    "spectre_v2=retpoline,lfence", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
+  ck_assert_ptr_nonnull (m.notes);
+  ck_assert_uint_eq (g_strv_length (m.notes), 2);
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs is mainline from 5.17", "kernel 5.16"));
+  ck_assert (has_note (m.notes, "spectre_v2=retpoline,lfence is mainline from 5.17", "5.16"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.15.0",
+                                    "spectre_v2=retpoline,amd", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
+  ck_assert (has_note (m.notes, "spectre_v2=retpoline,amd on a CPU not AMD's is mainline "
+                       "from 5.16", "auto choice"));
+  ns_mitigations_clear (&m);
+  /* none where the kernel has the value, nor for retpoline,amd on AMD, nor for older
+   * values */
+  ck_assert_ptr_null (chosen_on (intel_meltdown_since_415, "5.19", "spectre_v2=ibrs").notes);
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.17", "spectre_v2=eibrs "
+                                    "spectre_v2=retpoline,lfence spectre_v2=retpoline,amd",
+                                    &m, NULL));
+  ck_assert_ptr_null (m.notes);
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "5.15",
+                                    "spectre_v2=retpoline,amd", &m, NULL));
+  ck_assert_ptr_null (m.notes);
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "4.15",
+                                    "spectre_v2=retpoline,generic spectre_v2=off", &m, NULL));
+  ck_assert_ptr_null (m.notes);
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
 /* spectre_bhi=vmexit (6.11, 42c141fbb651): BHI_DIS_S where the CPU has it, else the loop
  * on VM exit only, none at syscall entry; before 6.11 spectre_bhi_parse_cmdline() ignores
  * the word ("Ignoring unknown spectre_bhi option"), so what stood stays. */
@@ -824,6 +872,7 @@ main (void)
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_kernel_version_range);
   tcase_add_test (tc, test_key_newer_than_kernel_noted);
+  tcase_add_test (tc, test_value_newer_than_kernel_noted);
   tcase_add_test (tc, test_spectre_bhi_vmexit);
   tcase_add_test (tc, test_dashes_end_kernel_args);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
