@@ -302,9 +302,9 @@ ns_build_get_config (const NsBuild *build, const char *key)
 
 /* The options models read that Kconfig declares bool, not tristate: none can be built as
  * a module, so their m is refused as any other value they do not take (Kconfig itself
- * would not write it). An option read but not listed here is taken as a tristate. */
+ * would not write it). An option read but not listed here, nor one of the mitigation
+ * bools of arch/x86/Kconfig (ns_mitigation_option_lookup), is taken as a tristate. */
 static const char *const kconfig_bools[] = {
-  "CONFIG_RETPOLINE", "CONFIG_MITIGATION_RETPOLINE",      /* arch/x86/Kconfig */
   "CONFIG_SLAB_FREELIST_RANDOM", "CONFIG_MEMCG",          /* mm/Kconfig, init/Kconfig */
   "CONFIG_PREEMPTION", "CONFIG_PREEMPT_VOLUNTARY",        /* kernel/Kconfig.preempt */
   "CONFIG_PREEMPT_RCU",                                   /* kernel/rcu/Kconfig */
@@ -315,12 +315,13 @@ static const char *const kconfig_bools[] = {
   NULL
 };
 
-/* TRUE if key is a Kconfig bool a model reads (kconfig_bools): it takes y or n only. */
+/* TRUE if key is a Kconfig bool a model reads (kconfig_bools, or a mitigation option of
+ * arch/x86/Kconfig): it takes y or n only. */
 gboolean
 ns_build_config_is_bool (const char *key)
 {
   g_return_val_if_fail (key != NULL, FALSE);
-  return g_strv_contains (kconfig_bools, key);
+  return g_strv_contains (kconfig_bools, key) || ns_mitigation_option_lookup (key) != 0;
 }
 
 /* The state of key read as a Kconfig bool/tristate (def when the build does not state
@@ -355,8 +356,26 @@ ns_build_retpoline_option (const NsBuild *build)
 {
   g_return_val_if_fail (build != NULL, "CONFIG_RETPOLINE");
 
-  return ns_kernel_version_cmp (build->version, "6.9") >= 0 ? "CONFIG_MITIGATION_RETPOLINE"
-                                                            : "CONFIG_RETPOLINE";
+  return ns_mitigation_option (NS_BUILT_RETPOLINE, build->version);
+}
+
+/* The mitigation code the build compiles in: each option under its name in the build's
+ * version, read as a bool (on unless n: "default y" in arch/x86/Kconfig), then closed
+ * under the options' dependencies; an option the version does not have counts as on
+ * (nothing the version runs needs it). */
+guint
+ns_build_mitigations_built (const NsBuild *build)
+{
+  guint stated = 0;
+
+  g_return_val_if_fail (build != NULL, NS_BUILT_ALL);
+
+  for (guint bit = 1; bit <= NS_BUILT_ALL; bit <<= 1) {
+    const char *key = ns_mitigation_option ((NsBuilt) bit, build->version);
+    if (key == NULL || ns_build_config_tristate (build, key, NS_KCONFIG_Y) != NS_KCONFIG_N)
+      stated |= bit;
+  }
+  return ns_mitigation_built_closure (stated);
 }
 
 /* Orders an array of char* by strcmp. */

@@ -68,6 +68,11 @@ gboolean      ns_build_config_is_bool  (const char *key);
 /* The retpoline option's Kconfig name in the build's version: CONFIG_RETPOLINE, from v6.9
  * CONFIG_MITIGATION_RETPOLINE (renamed in 6.9-rc1). */
 const char *ns_build_retpoline_option (const NsBuild *build);
+/* The NsBuilt bits (mitigation.h) of the mitigation code the build compiles in: its
+ * arch/x86/Kconfig options under the version's names (ns_mitigation_option), each on
+ * unless n, closed under their "depends on" (ns_mitigation_built_closure). Reads them as
+ * bools (ns_build_config_tristate): they count as asked for. */
+guint       ns_build_mitigations_built (const NsBuild *build);
 /* The options read as bool/tristate whose value is not y, m or n (or is m, for a bool),
  * sorted; a new NULL-terminated array, empty when none. */
 char        **ns_build_config_bad     (const NsBuild *build);

@@ -55,6 +55,79 @@ static const NsName bhi_names[] = {
   { "off", NS_BHI_OFF }, { "loop", NS_BHI_LOOP }, { "hw", NS_BHI_HW }, { NULL, 0 }
 };
 
+/* The Kconfig bools behind NsBuilt (arch/x86/Kconfig, each "default y"), in dependency
+ * order: the name from v6.9 and the one before (Breno Leitao's "x86/bugs: Rename
+ * CONFIG_... => CONFIG_MITIGATION_..." commits, merged with the x86/core pull for
+ * v6.9-rc1), the first kernel with the option (NULL: every kernel the profiles mitigate,
+ * mainline or through the stable backports the model assumes; call depth tracking came
+ * with retbleed=stuff in 6.2) and the options its "depends on" needs (6.9 text:
+ * MITIGATION_RETHUNK on MITIGATION_RETPOLINE; UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING
+ * on MITIGATION_RETHUNK; the CPU_SUP_AMD/INTEL and X86_64 terms are taken as met). */
+static const struct {
+  NsBuilt     bit;
+  const char *name, *before_6_9, *since;
+  guint       depends;
+} built_options[] = {
+  { NS_BUILT_RETPOLINE, "CONFIG_MITIGATION_RETPOLINE", "CONFIG_RETPOLINE", NULL, 0 },
+  { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", NULL,
+    NS_BUILT_RETPOLINE },
+  { NS_BUILT_UNRET_ENTRY, "CONFIG_MITIGATION_UNRET_ENTRY", "CONFIG_CPU_UNRET_ENTRY", NULL,
+    NS_BUILT_RETHUNK },
+  { NS_BUILT_IBPB_ENTRY, "CONFIG_MITIGATION_IBPB_ENTRY", "CONFIG_CPU_IBPB_ENTRY", NULL, 0 },
+  { NS_BUILT_IBRS_ENTRY, "CONFIG_MITIGATION_IBRS_ENTRY", "CONFIG_CPU_IBRS_ENTRY", NULL, 0 },
+  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", NULL, NS_BUILT_RETHUNK },
+  { NS_BUILT_CALL_DEPTH_TRACKING, "CONFIG_MITIGATION_CALL_DEPTH_TRACKING",
+    "CONFIG_CALL_DEPTH_TRACKING", "6.2", NS_BUILT_RETHUNK },
+};
+
+/* The index in built_options of option, or -1. */
+static gint
+built_option_index (NsBuilt option)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (built_options); i++)
+    if (built_options[i].bit == option)
+      return (gint) i;
+  return -1;
+}
+
+/* The option's Kconfig name in version; see mitigation.h. */
+const char *
+ns_mitigation_option (NsBuilt option, const char *version)
+{
+  gint i = built_option_index (option);
+
+  g_return_val_if_fail (i >= 0 && version != NULL, NULL);
+  if (built_options[i].since && ns_kernel_version_cmp (version, built_options[i].since) < 0)
+    return NULL;
+  return ns_kernel_version_cmp (version, "6.9") >= 0 ? built_options[i].name
+                                                     : built_options[i].before_6_9;
+}
+
+/* The option named key in some kernel version; see mitigation.h. */
+NsBuilt
+ns_mitigation_option_lookup (const char *key)
+{
+  g_return_val_if_fail (key != NULL, 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (built_options); i++)
+    if (!strcmp (key, built_options[i].name) || !strcmp (key, built_options[i].before_6_9))
+      return built_options[i].bit;
+  return 0;
+}
+
+/* stated closed under the options' dependencies; see mitigation.h. */
+guint
+ns_mitigation_built_closure (guint stated)
+{
+  guint built = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (built_options); i++)
+    if ((stated & built_options[i].bit) &&
+        (built & built_options[i].depends) == built_options[i].depends)
+      built |= built_options[i].bit;
+  return built;
+}
+
 /* Sets *out to the value table gives the name text; FALSE (*out untouched) if text is NULL
  * or not in table. */
 static gboolean
@@ -386,7 +459,33 @@ typedef struct {
   gboolean             spectre_v2_asked;  /* a spectre_v2= mode the CPU runs (not auto) */
   char                *auto_nosmt;  /* the mitigations=auto,nosmt argument in force, or NULL */
   char                *mds_nosmt;   /* the mds=full,nosmt argument in force, or NULL */
+  guint                built;       /* the NsBuilt bits the kernel build compiles in */
 } NsCmdline;
+
+/* TRUE if the build compiles in option's code. */
+static gboolean
+built (const NsCmdline *cmd, NsBuilt option)
+{
+  return (cmd->built & option) != 0;
+}
+
+/* Why the build lacks option (newly allocated): "CONFIG_X=n", or, where Kconfig dropped it
+ * for an option it depends on, "CONFIG_X is not built: it depends on CONFIG_Y, =n"; the
+ * names are those of the kernel's version. */
+static char *
+not_built (const NsCmdline *cmd, NsBuilt option)
+{
+  const char *name = ns_mitigation_option (option, cmd->kernel);
+  NsBuilt root = option;
+  guint missing;
+
+  while ((missing = built_options[built_option_index (root)].depends & ~cmd->built) != 0)
+    root = (NsBuilt) (missing & -missing);      /* the first missing dependency */
+  if (root == option)
+    return g_strdup_printf ("%s=n", name ? name : "?");
+  return g_strdup_printf ("%s is not built: it depends on %s, =n", name ? name : "?",
+                          ns_mitigation_option (root, cmd->kernel));
+}
 
 /* TRUE if the profile names the CPU's vendor (the generic profile does not). */
 static gboolean
@@ -714,12 +813,62 @@ spectre_v2_auto_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
     return;
   if (out->retbleed != NS_RETBLEED_OFF && !stuff)
     return;
-  out->spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
-  why_changed (&why->spectre_v2, "retpoline", stuff ?
+  out->spectre_v2 = built (cmd, NS_BUILT_RETPOLINE) ? NS_SPECTRE_V2_RETPOLINE
+                                                    : NS_SPECTRE_V2_OFF;
+  why_changed (&why->spectre_v2, ns_spectre_v2_name (out->spectre_v2), stuff ?
                "its auto choice takes legacy IBRS only when retbleed= is not off or stuff "
-               "(spectre_v2_select_mitigation(), 6.2+)" :
+               "(spectre_v2_select_mitigation(), 6.2+), else spectre_v2_select_retpoline()'s" :
                "its auto choice takes legacy IBRS only when retbleed= is not off "
-               "(spectre_v2_select_mitigation())");
+               "(spectre_v2_select_mitigation()), else spectre_v2_select_retpoline()'s");
+}
+
+/* spectre_v2's auto choice on this build: the profile's default, except that legacy IBRS
+ * needs IBRS_ENTRY (spectre_v2_select_mitigation() then goes on to
+ * spectre_v2_select_retpoline(): a generic retpoline on Intel) and a retpoline needs
+ * RETPOLINE (spectre_v2_select_retpoline() then has none to give: off). */
+static NsSpectreV2
+spectre_v2_auto_choice (const NsCmdline *cmd)
+{
+  NsSpectreV2 mode = cmd->defaults->spectre_v2;
+
+  if (mode == NS_SPECTRE_V2_IBRS && !built (cmd, NS_BUILT_IBRS_ENTRY))
+    mode = NS_SPECTRE_V2_RETPOLINE;
+  if (ns_spectre_v2_thunked (mode) && !built (cmd, NS_BUILT_RETPOLINE))
+    mode = NS_SPECTRE_V2_OFF;
+  return mode;
+}
+
+/* spectre_v2 on a build without the mode's code (6.1-6.9 bugs.c): a mode asked for on the
+ * command line is switched to auto by spectre_v2_parse_cmdline() (a retpoline mode
+ * without RETPOLINE, ibrs without IBRS_ENTRY: "selected but not compiled in"); the
+ * default's own path skips kernel IBRS without IBRS_ENTRY, and spectre_v2_select_retpoline()
+ * gives none without RETPOLINE ("no mitigation available"). */
+static void
+spectre_v2_build_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  NsBuilt need = ns_spectre_v2_thunked (out->spectre_v2) ? NS_BUILT_RETPOLINE :
+                 out->spectre_v2 == NS_SPECTRE_V2_IBRS ? NS_BUILT_IBRS_ENTRY : 0;
+  g_autofree char *lack = NULL, *because = NULL;
+  NsSpectreV2 choice;
+
+  if (need == 0 || built (cmd, need))
+    return;
+  lack = not_built (cmd, need);
+  choice = spectre_v2_auto_choice (cmd);
+  if (cmd->spectre_v2_asked)
+    because = g_strdup_printf ("%s: spectre_v2_parse_cmdline() switches a mode the build "
+                               "lacks to auto (\"selected but not compiled in\"), whose "
+                               "choice on this build is %s", lack,
+                               ns_spectre_v2_name (choice));
+  else if (need == NS_BUILT_RETPOLINE)
+    because = g_strdup_printf ("%s: spectre_v2_select_retpoline() finds no retpoline "
+                               "compiled in, no mitigation available", lack);
+  else
+    because = g_strdup_printf ("%s: the auto choice takes kernel IBRS only when compiled "
+                               "in, else spectre_v2_select_retpoline()'s", lack);
+  cmd->spectre_v2_asked = FALSE;
+  out->spectre_v2 = choice;
+  why_changed (&why->spectre_v2, ns_spectre_v2_name (choice), because);
 }
 
 /* The BHI selection once spectre_v2's is made, as spectre_v2_select_mitigation() calls
@@ -754,23 +903,62 @@ retbleed_of_spectre_v2 (NsSpectreV2 mode)
          mode == NS_SPECTRE_V2_EIBRS ? NS_RETBLEED_EIBRS : NS_RETBLEED_OFF;
 }
 
+/* retbleed's auto choice once spectre_v2 is chosen: on Intel spectre_v2's
+ * (retbleed_of_spectre_v2); elsewhere the profile's default, where the AMD order of
+ * retbleed_select_mitigation() applies on this build: the untrained return thunk if
+ * UNRET_ENTRY is built, else IBPB on entry if IBPB_ENTRY is, else none. */
+static NsRetbleed
+retbleed_auto_choice (const NsCmdline *cmd, NsSpectreV2 spectre_v2)
+{
+  NsRetbleed mode = cmd->defaults->retbleed;
+
+  if (cmd->features & NS_CPU_INTEL)
+    return retbleed_of_spectre_v2 (spectre_v2);
+  if (mode == NS_RETBLEED_UNRET && !built (cmd, NS_BUILT_UNRET_ENTRY))
+    mode = NS_RETBLEED_IBPB;
+  if (mode == NS_RETBLEED_IBPB && !built (cmd, NS_BUILT_IBPB_ENTRY))
+    mode = NS_RETBLEED_OFF;
+  return mode;
+}
+
+/* The NsBuilt option whose code retbleed mode runs (0: none of them). */
+static NsBuilt
+retbleed_needs (NsRetbleed mode)
+{
+  return mode == NS_RETBLEED_UNRET ? NS_BUILT_UNRET_ENTRY :
+         mode == NS_RETBLEED_IBPB ? NS_BUILT_IBPB_ENTRY :
+         mode == NS_RETBLEED_STUFF ? NS_BUILT_CALL_DEPTH_TRACKING : 0;
+}
+
 /* retbleed once spectre_v2 is chosen, as retbleed_select_mitigation() (5.19-6.9) does:
- * retbleed=stuff needs call depth tracking (taken as built), kernel 6.2+ and
- * spectre_v2=retpoline, else the auto choice; on Intel the auto choice follows spectre_v2
- * (retbleed_of_spectre_v2), elsewhere it is the profile's default. */
+ * a mode whose code the build lacks (unret, ibpb, stuff) warns "kernel not compiled
+ * with" it and takes the auto choice; retbleed=stuff needs kernel 6.2+ and
+ * spectre_v2=retpoline too; the auto choice is retbleed_auto_choice's. */
 static void
 retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   gboolean intel = (cmd->features & NS_CPU_INTEL) != 0;
+  NsBuilt need = retbleed_needs (out->retbleed);
+  g_autofree char *lack = NULL, *because = NULL;
   NsRetbleed choice;
 
   if ((cmd->unaffected & NS_BUG_RETBLEED) || cmd->off != NULL ||
       ns_kernel_version_cmp (cmd->kernel, "5.19") < 0)
     return;
+  if (need != 0 && !built (cmd, need)) {
+    lack = not_built (cmd, need);
+    out->retbleed = retbleed_auto_choice (cmd, out->spectre_v2);
+    because = g_strdup_printf ("%s: retbleed_select_mitigation() warns that the kernel is "
+                               "not compiled with it and takes its auto choice%s", lack,
+                               intel ? " (on Intel, the spectre_v2 mode's)" :
+                               " (the untrained return, else IBPB on entry, each if built)");
+    why_changed (&why->retbleed, ns_retbleed_name (out->retbleed), because);
+    return;
+  }
   if (out->retbleed == NS_RETBLEED_STUFF && cmd->retbleed_asked &&
       (ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ||
        out->spectre_v2 != NS_SPECTRE_V2_RETPOLINE)) {
-    out->retbleed = intel ? retbleed_of_spectre_v2 (out->spectre_v2) : cmd->defaults->retbleed;
+    out->retbleed = retbleed_auto_choice (cmd, out->spectre_v2);
     why_changed (&why->retbleed, ns_retbleed_name (out->retbleed),
                  ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ?
                  "retbleed=stuff came in 6.2" : "retbleed=stuff needs spectre_v2=retpoline");
@@ -788,15 +976,29 @@ retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 }
 
 /* SRSO once retbleed is chosen: with retbleed=ibpb, srso_select_mitigation() (6.5-6.9)
- * uses the same IBPB on entry for SRSO whatever spec_rstack_overflow= asked; and from
- * 6.12 SRSO's IBPB on entry drops retbleed's untrained return. */
+ * uses the same IBPB on entry for SRSO whatever spec_rstack_overflow= asked; a mode whose
+ * code the build lacks (Safe RET without SRSO, ibpb without IBPB_ENTRY) leaves SRSO
+ * unmitigated, with a "kernel not compiled with" warning; and from 6.12 SRSO's IBPB on
+ * entry drops retbleed's untrained return. */
 static void
 srso_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
+  g_autofree char *lack = NULL, *because = NULL;
+  NsBuilt need;
+
   if (!(cmd->unaffected & NS_BUG_SRSO) && out->retbleed == NS_RETBLEED_IBPB &&
       out->srso != NS_SRSO_OFF && out->srso != NS_SRSO_IBPB) {
     out->srso = NS_SRSO_IBPB;
     why_changed (&why->srso, "ibpb", "retbleed=ibpb's IBPB on entry serves SRSO too");
+  }
+  need = out->srso == NS_SRSO_SAFE_RET ? NS_BUILT_SRSO :
+         out->srso == NS_SRSO_IBPB ? NS_BUILT_IBPB_ENTRY : 0;
+  if (!(cmd->unaffected & NS_BUG_SRSO) && need != 0 && !built (cmd, need)) {
+    lack = not_built (cmd, need);
+    because = g_strdup_printf ("%s: srso_select_mitigation() warns that the kernel is not "
+                               "compiled with it and leaves SRSO unmitigated", lack);
+    out->srso = NS_SRSO_OFF;
+    why_changed (&why->srso, "off", because);
   }
   /* from v6.12 (c62fa117c32b, "x86/bugs: Do not use UNTRAIN_RET with IBPB on entry"),
    * SRSO's IBPB on entry clears X86_FEATURE_UNRET and X86_FEATURE_RETHUNK: no untrained
@@ -1101,15 +1303,17 @@ note_backported_value (const char *key, const char *value, const NsCmdline *cmd,
  * spectre_v2 keys; the keys of the unaffected bugs ignored; '-' in a key is '_', as
  * parameq() has it, and quotes stripped, as next_arg() does, except for the spectre_v2
  * keys, which must be spelled exactly), then nospectre_v2 and mitigations=off wherever
- * they stand, then what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
+ * they stand, then the fallbacks of a build without a mode's code (built: NsBuilt bits),
+ * then what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
 static gboolean
 apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *kernel,
-               const char *from_profile, NsMitigations *out, NsWhy *why, GError **error)
+               const char *from_profile, guint built, NsMitigations *out, NsWhy *why,
+               GError **error)
 {
   g_auto (GStrv) args = kernel_words (cmdline, kernel, out);
   NsMitigations defaults = *out;
   NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
-                    from_profile, FALSE, FALSE, NULL, NULL };
+                    from_profile, FALSE, FALSE, NULL, NULL, built };
   gboolean ok = TRUE;
 
   for (guint i = 0; args[i] && ok; i++) {
@@ -1127,6 +1331,7 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
   }
   if (ok) {
     apply_overrides (&cmd, out, why);
+    spectre_v2_build_select (&cmd, out, why);
     spectre_v2_auto_select (&cmd, out, why);
     bhi_select (&cmd, out, why);
     retbleed_select (&cmd, out, why);
@@ -1194,11 +1399,23 @@ ns_mitigation_explain_value (const char *line, const char *key, const char **mar
   return colon ? g_strndup (value, colon - value) : g_strdup (value);
 }
 
-/* Picks the profile default for kernel_version, then applies cmdline. */
+/* Picks the profile default for kernel_version, then applies cmdline, on a build with
+ * every mitigation compiled in. */
 gboolean
 ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
                        const char *kernel_version, const char *cmdline,
                        NsMitigations *out, GError **error)
+{
+  return ns_mitigations_select_built (defaults, n_defaults, kernel_version, cmdline,
+                                      NS_BUILT_ALL, out, error);
+}
+
+/* Picks the profile default for kernel_version, then applies cmdline on a build that
+ * compiles in the NsBuilt bits built. */
+gboolean
+ns_mitigations_select_built (const NsMitigationDefault *defaults, guint n_defaults,
+                             const char *kernel_version, const char *cmdline, guint built,
+                             NsMitigations *out, GError **error)
 {
   const NsMitigationDefault *def;
   NsWhy why = { 0 };
@@ -1220,7 +1437,7 @@ ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);
-  ok = apply_cmdline (cmdline, def, kernel_version, from_profile, out, &why, error);
+  ok = apply_cmdline (cmdline, def, kernel_version, from_profile, built, out, &why, error);
   if (ok)
     out->explain = explain_build (out, &why);
   why_set_all (&why, NULL);

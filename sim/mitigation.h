@@ -63,6 +63,21 @@ typedef enum {
 /* What it says where the kernel chose another value than the command line asked for. */
 #define NS_MITIGATION_KERNEL_CHOSE "the kernel chose otherwise: "
 
+/* The mitigation code a kernel build compiles in: one bit a Kconfig bool of arch/x86/Kconfig
+ * (each "default y"), read from the scenario's <config> (ns_build_mitigations_built) and
+ * closed under Kconfig's "depends on": RETHUNK needs RETPOLINE, and UNRET_ENTRY, SRSO and
+ * CALL_DEPTH_TRACKING need RETHUNK (so RETPOLINE=n takes them all away). */
+typedef enum {
+  NS_BUILT_RETPOLINE           = 1 << 0,  /* retpoline thunks (spectre_v2=retpoline, lfence) */
+  NS_BUILT_RETHUNK             = 1 << 1,  /* return thunks, which the three below patch in */
+  NS_BUILT_UNRET_ENTRY         = 1 << 2,  /* untrained return thunk (retbleed=unret) */
+  NS_BUILT_IBPB_ENTRY          = 1 << 3,  /* IBPB on entry (retbleed=ibpb, SRSO ibpb) */
+  NS_BUILT_IBRS_ENTRY          = 1 << 4,  /* kernel IBRS on entry (spectre_v2=ibrs) */
+  NS_BUILT_SRSO                = 1 << 5,  /* SRSO Safe RET (srso_(alias_)return_thunk) */
+  NS_BUILT_CALL_DEPTH_TRACKING = 1 << 6   /* call depth tracking (retbleed=stuff) */
+} NsBuilt;
+#define NS_BUILT_ALL 0x7fu
+
 /* What one CPU runs by default for kernels in [kernel_from, kernel_to] (versions "6.1",
  * "6.9"; inclusive, compared numerically on major.minor). */
 typedef struct {
@@ -107,6 +122,23 @@ typedef struct {
 gboolean     ns_mitigations_select (const NsMitigationDefault *defaults, guint n_defaults,
                                     const char *kernel_version, const char *cmdline,
                                     NsMitigations *out, GError **error);
+/* ns_mitigations_select for a build that compiles in only the NsBuilt bits built (as
+ * ns_mitigation_built_closure gives them): a mode whose code the build lacks falls back
+ * as arch/x86/kernel/cpu/bugs.c does (6.1-6.9), its explanation line saying so ("~"). */
+gboolean     ns_mitigations_select_built (const NsMitigationDefault *defaults,
+                                          guint n_defaults, const char *kernel_version,
+                                          const char *cmdline, guint built,
+                                          NsMitigations *out, GError **error);
+/* The Kconfig name of one NsBuilt option in kernel version: the CONFIG_MITIGATION_ name
+ * from 6.9 (renamed for v6.9-rc1), the older one before (CONFIG_RETPOLINE,
+ * CONFIG_CPU_SRSO, ...); NULL where that kernel has no such option (call depth tracking
+ * before 6.2). */
+const char  *ns_mitigation_option  (NsBuilt option, const char *version);
+/* The NsBuilt bit whose Kconfig name, in some kernel version, is key; 0 if none. */
+NsBuilt      ns_mitigation_option_lookup (const char *key);
+/* The NsBuilt bits stated (not =n) closed under Kconfig's "depends on": a bit whose
+ * dependency is missing is dropped, as Kconfig drops the option. */
+guint        ns_mitigation_built_closure (guint stated);
 /* The words of cmdline (as written) whose key no netsim model reads (none of the keys
  * ns_mitigations_select takes, after its '-'/'_' and quote rules: "mitigation=off",
  * "nosmt"), which change nothing, as the kernel passes a parameter it does not know on to

@@ -158,7 +158,7 @@ table_mitigations (GString *out, const NsRunResult *r)
                           any_ignored ? "! = its kernel command-line key ignored, the CPU "
                           "does not have the bug (see its <bugs>); " : "",
                           any_chosen ? "~ = changed by the kernel's own selection (what the "
-                          "CPU and the other keys allow); " : "",
+                          "CPU, the other keys and the build allow); " : "",
                           ((NsVariantResult *) r->variants->pdata[0])->kernel);
 }
 

@@ -214,20 +214,29 @@ unknown_metric:                         /* the workload's type chose the metrics
   return FALSE;
 }
 
-/* Builds the kernel build of the scenario: version, config facts, patches. */
-static gboolean
-setup_build (NsVariantSetup *vs, GError **error)
+/* Creates the kernel build of the scenario: its version and config facts (what the
+ * mitigation selection needs to know of the build). */
+static void
+setup_build_config (NsVariantSetup *vs)
 {
   NsScenario *sc = vs->sc;
   GHashTableIter iter;
   gpointer key, value;
-  const char *name = NULL;
 
   vs->build = ns_build_new (sc->kernel_version,
                             ns_params_get_int (vs->params, "build.inline_limit_bytes"));
   g_hash_table_iter_init (&iter, sc->config);
   while (g_hash_table_iter_next (&iter, &key, &value))
     ns_build_set_config (vs->build, key, value);
+}
+
+/* Applies the scenario's patches to its kernel build. */
+static gboolean
+setup_build_patches (NsVariantSetup *vs, GError **error)
+{
+  NsScenario *sc = vs->sc;
+  const char *name = NULL;
+
   for (guint i = 0; i < sc->patches->len; i++) {
     const NsPatch *patch;
     name = sc->patches->pdata[i];
@@ -301,37 +310,6 @@ short_default_batch:   /* no batch written: say where the short one came from, a
   return FALSE;
 }
 
-/* Refuses a retpoline mode on a build without retpolines (CONFIG_RETPOLINE=n, from v6.9
- * CONFIG_MITIGATION_RETPOLINE=n; the other name is no option of that version): the kernel would fall back (v6.1's
- * spectre_v2_select_retpoline: "Kernel not compiled with retpoline; no mitigation
- * available!", or IBRS on a retbleed-affected Intel part with CPU_IBRS_ENTRY), a choice the
- * model leaves to the user rather than guess; FALSE with a file:line error at <kernel>
- * naming the sets behind the option's <config> and the command line. */
-static gboolean
-check_retpoline_built (const NsVariantSetup *vs, GError **error)
-{
-  const char *key = ns_build_retpoline_option (vs->build);
-  const char *const options[] = { key, NULL };
-  xmlNodePtr root = xmlDocGetRootElement (vs->sc->doc);
-  xmlNodePtr kernel = ns_xml_child (root, "kernel"), cpu = ns_xml_child (root, "cpu");
-  NsXmlBlame blame = { .also = { ns_scenario_kernel_option (vs->sc, "config", key),
-                                 (xmlNodePtr) ns_xml_attr (kernel, "cmdline") } };
-
-  if (!ns_spectre_v2_thunked (vs->mit.spectre_v2))
-    return TRUE;
-  if (ns_build_config_tristate (vs->build, key, NS_KCONFIG_Y) != NS_KCONFIG_N)
-    return TRUE;
-  ns_xml_blame_kernel (vs->sc, &blame, options);    /* the version decides the option */
-  if (cpu != NULL)                                  /* the profile, the default spectre_v2 */
-    ns_xml_blame_add (&blame, (xmlNodePtr) ns_xml_attr (cpu, "profile"));
-  ns_xml_error_blame (vs->sc, kernel, blame, error, "%s=n with spectre_v2=%s in force: a "
-                      "kernel built without retpolines falls back to none (or IBRS on "
-                      "retbleed-affected Intel parts), which the model does not pick for "
-                      "you; add spectre_v2=off (or =ibrs) to the kernel command line", key,
-                      ns_spectre_v2_name (vs->mit.spectre_v2));
-  return FALSE;
-}
-
 /* Refuses a value other than y, m or n of an option a model (or the set-up) has read as
  * a Kconfig bool/tristate so far, and m for a bool: FALSE with a file:line error at its
  * <config>, naming the sets behind the value. */
@@ -396,12 +374,14 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
   if (!ns_kernel_version_check (vs->sc->kernel_version, &cause))
     goto bad_version;
   defs = vs->profile->mitigation_defaults;
-  if (!ns_mitigations_select ((NsMitigationDefault *) defs->data, defs->len,
-                              vs->sc->kernel_version, vs->sc->cmdline, &vs->mit, &cause))
+  setup_build_config (vs);              /* the mitigations in force depend on its options */
+  if (!ns_mitigations_select_built ((NsMitigationDefault *) defs->data, defs->len,
+                                    vs->sc->kernel_version, vs->sc->cmdline,
+                                    ns_build_mitigations_built (vs->build), &vs->mit,
+                                    &cause))
     goto bad_mitigations;
-  if (!setup_workload_class (vs, error) || !setup_build (vs, error) ||
-      !check_retpoline_built (vs, error) || !check_config_values (vs->sc, vs->build, error) ||
-      !check_batch_length (vs, error))
+  if (!setup_workload_class (vs, error) || !setup_build_patches (vs, error) ||
+      !check_config_values (vs->sc, vs->build, error) || !check_batch_length (vs, error))
     goto fail;
   for (guint i = 0; vs->mit.notes && vs->mit.notes[i]; i++)
     ns_build_note (vs->build, vs->mit.notes[i]);

@@ -3,6 +3,7 @@
 #include <check.h>
 #include <string.h>
 #include "build.h"
+#include "mitigation.h"
 
 #define LIMIT 60
 #define TEXT_BASE G_GUINT64_CONSTANT (0xffffffff81000000)
@@ -235,6 +236,38 @@ START_TEST (test_config_read)
 }
 END_TEST
 
+/* The mitigation code a build compiles in: its arch/x86/Kconfig options under the names
+ * of its version (CONFIG_CPU_SRSO before 6.9, CONFIG_MITIGATION_SRSO from it; the other
+ * era's name is no option of the version and is not read), each on unless n, closed
+ * under "depends on" (RETPOLINE=n takes RETHUNK and all that needs it); all are bools. */
+START_TEST (test_mitigations_built)
+{
+  NsBuild *b69 = ns_build_new ("6.9.0", LIMIT), *b68 = ns_build_new ("6.8.0", LIMIT);
+  g_auto (GStrv) read = NULL;
+
+  ck_assert_uint_eq (ns_build_mitigations_built (b69), NS_BUILT_ALL);
+  ns_build_set_config (b69, "CONFIG_CPU_SRSO", "n");
+  ns_build_set_config (b69, "CONFIG_MITIGATION_IBRS_ENTRY", "n");
+  ck_assert_uint_eq (ns_build_mitigations_built (b69), NS_BUILT_ALL & ~NS_BUILT_IBRS_ENTRY);
+  read = ns_build_config_read (b69);
+  ck_assert (!g_strv_contains ((const char *const *) read, "CONFIG_CPU_SRSO"));
+  ck_assert (g_strv_contains ((const char *const *) read, "CONFIG_MITIGATION_SRSO"));
+  ns_build_set_config (b68, "CONFIG_CPU_SRSO", "n");
+  ck_assert_uint_eq (ns_build_mitigations_built (b68), NS_BUILT_ALL & ~NS_BUILT_SRSO);
+  ns_build_set_config (b68, "CONFIG_RETPOLINE", "n");
+  ck_assert_uint_eq (ns_build_mitigations_built (b68),
+                     NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY);
+  ck_assert_str_eq (ns_build_retpoline_option (b68), "CONFIG_RETPOLINE");
+  ck_assert_str_eq (ns_build_retpoline_option (b69), "CONFIG_MITIGATION_RETPOLINE");
+  ck_assert (ns_build_config_is_bool ("CONFIG_CPU_UNRET_ENTRY"));
+  ck_assert (ns_build_config_is_bool ("CONFIG_MITIGATION_CALL_DEPTH_TRACKING"));
+  ck_assert (ns_build_config_is_bool ("CONFIG_RETPOLINE"));
+  ck_assert (!ns_build_config_is_bool ("CONFIG_NET_CLS_MATCHALL"));
+  ns_build_free (b69);
+  ns_build_free (b68);
+}
+END_TEST
+
 /* Kconfig (Documentation/kbuild/kconfig-language.rst): a bool option takes y or n, a
  * tristate y, m or n, nothing else; an unstated option reads as the caller's default. A
  * value spelled otherwise (N, " n", no, 0) is not n: it reads as the default and is kept,
@@ -393,6 +426,7 @@ build_suite (void)
   tcase_add_test (build, test_config);
   tcase_add_test (build, test_config_read);
   tcase_add_test (build, test_config_tristate);
+  tcase_add_test (build, test_mitigations_built);
   suite_add_tcase (s, build);
 
   tcase_add_test (registry, test_registry_layout);

@@ -861,6 +861,181 @@ START_TEST (test_explanation_read_back)
 }
 END_TEST
 
+/* A Zen 2-like part: retbleed-affected (untrained return by default), SRSO Safe RET. */
+static NsMitigationDefault zen2[] = {
+  { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_UNRET, NS_SRSO_SAFE_RET, FALSE, FALSE,
+    NS_BHI_OFF, "test: Zen 2", 1, NS_BUG_MDS | NS_BUG_BHI, NS_CPU_AMD },
+};
+
+/* The cell ("value" then mark, as the run table shows it) and the explanation line of key
+ * that cmdline gives on kernel with defaults[0] on a build compiling in the NsBuilt bits
+ * stated (closed under their dependencies); both newly allocated. */
+static char *
+shown_built (NsMitigationDefault *defaults, const char *kernel, const char *cmdline,
+             guint stated, const char *key, char **line)
+{
+  NsMitigations m;
+  GError *error = NULL;
+  char *cell = NULL;
+
+  ck_assert_msg (ns_mitigations_select_built (defaults, 1, kernel, cmdline,
+                                              ns_mitigation_built_closure (stated), &m,
+                                              &error), "%s: %s", cmdline,
+                 error ? error->message : "?");
+  for (guint i = 0; cell == NULL && m.explain[i]; i++) {
+    const char *mark = "?";
+    g_autofree char *value = ns_mitigation_explain_value (m.explain[i], key, &mark);
+    if (value == NULL)
+      continue;
+    cell = g_strconcat (value, mark, NULL);
+    if (line != NULL)
+      *line = g_strdup (m.explain[i]);
+  }
+  ns_mitigations_clear (&m);
+  return cell;
+}
+
+/* Asserts that cmdline on kernel with defaults[0], on a build of the NsBuilt bits stated,
+ * shows key as cell, and (unless NULL) that key's line says because. */
+static void
+assert_built (NsMitigationDefault *defaults, const char *kernel, const char *cmdline,
+              guint stated, const char *key, const char *cell, const char *because)
+{
+  g_autofree char *line = NULL;
+  g_autofree char *got = shown_built (defaults, kernel, cmdline, stated, key, &line);
+
+  ck_assert_msg (g_strcmp0 (got, cell) == 0, "%s '%s' (built %#x): %s is %s, not %s", kernel,
+                 cmdline, stated, key, got, cell);
+  ck_assert_msg (because == NULL || strstr (line, because) != NULL, "%s '%s': %s lacks '%s'",
+                 kernel, cmdline, line, because);
+}
+
+/* The mitigation options of arch/x86/Kconfig under each version's names (renamed
+ * CONFIG_MITIGATION_* for v6.9-rc1; call depth tracking only from 6.2), found by either
+ * name, and closed under "depends on": without RETPOLINE no RETHUNK, and without RETHUNK
+ * no untrained return, SRSO Safe RET or call depth tracking; IBPB and IBRS on entry stand
+ * alone. */
+START_TEST (test_mitigation_options)
+{
+  guint all_but = NS_BUILT_ALL & ~NS_BUILT_RETPOLINE;
+
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_SRSO, "6.8"), "CONFIG_CPU_SRSO");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_SRSO, "6.9.0-rc1"), "CONFIG_MITIGATION_SRSO");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_RETHUNK, "6.1"), "CONFIG_RETHUNK");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_UNRET_ENTRY, "6.6"),
+                    "CONFIG_CPU_UNRET_ENTRY");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_IBRS_ENTRY, "6.12"),
+                    "CONFIG_MITIGATION_IBRS_ENTRY");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CALL_DEPTH_TRACKING, "6.2"),
+                    "CONFIG_CALL_DEPTH_TRACKING");
+  ck_assert_ptr_null (ns_mitigation_option (NS_BUILT_CALL_DEPTH_TRACKING, "6.1"));
+  ck_assert_int_eq (ns_mitigation_option_lookup ("CONFIG_CPU_IBPB_ENTRY"), NS_BUILT_IBPB_ENTRY);
+  ck_assert_int_eq (ns_mitigation_option_lookup ("CONFIG_MITIGATION_IBPB_ENTRY"),
+                    NS_BUILT_IBPB_ENTRY);
+  ck_assert_int_eq (ns_mitigation_option_lookup ("CONFIG_MITIGATION_SLS"), 0);
+  ck_assert_uint_eq (ns_mitigation_built_closure (NS_BUILT_ALL), NS_BUILT_ALL);
+  ck_assert_uint_eq (ns_mitigation_built_closure (all_but),
+                     NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY);
+  ck_assert_uint_eq (ns_mitigation_built_closure (NS_BUILT_ALL & ~NS_BUILT_RETHUNK),
+                     NS_BUILT_RETPOLINE | NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY);
+}
+END_TEST
+
+/* SRSO compiled out (or RETHUNK, which it depends on): srso_select_mitigation() warns and
+ * leaves SRSO unmitigated, so Safe RET is off, marked as the kernel's choice with the
+ * option named as that kernel names it; likewise spec_rstack_overflow=ibpb without IBPB
+ * on entry. With mitigations=off nothing was selected: no mark. */
+START_TEST (test_srso_not_built)
+{
+  assert_built (&zen3[1], "6.9", "", NS_BUILT_ALL & ~NS_BUILT_SRSO, "spec_rstack_overflow",
+                "off~", NS_MITIGATION_KERNEL_CHOSE "off, as CONFIG_MITIGATION_SRSO=n");
+  assert_built (&zen3[1], "6.8", "", NS_BUILT_ALL & ~NS_BUILT_RETHUNK, "spec_rstack_overflow",
+                "off~", "CONFIG_CPU_SRSO is not built: it depends on CONFIG_RETHUNK, =n");
+  assert_built (&zen3[1], "6.9", "spec_rstack_overflow=ibpb", NS_BUILT_ALL & ~NS_BUILT_IBPB_ENTRY,
+                "spec_rstack_overflow", "off~", "CONFIG_MITIGATION_IBPB_ENTRY=n");
+  assert_built (&zen3[1], "6.9", "spec_rstack_overflow=ibpb", NS_BUILT_ALL & ~NS_BUILT_SRSO,
+                "spec_rstack_overflow", "ibpb*", NULL);
+  assert_built (&zen3[1], "6.9", "mitigations=off", NS_BUILT_ALL & ~NS_BUILT_SRSO,
+                "spec_rstack_overflow", "off*", NULL);
+  assert_built (&zen3[1], "6.9", "", NS_BUILT_ALL, "spec_rstack_overflow", "safe-ret", NULL);
+}
+END_TEST
+
+/* RETPOLINE compiled out: the default's spectre_v2_select_retpoline() gives none; an asked
+ * retpoline mode is switched to auto, which is eIBRS on an eIBRS part, kernel IBRS on a
+ * retbleed-affected Intel part without it (unless retbleed=off, then the retpoline that
+ * is not there: none), none on AMD. SRSO goes with it (RETHUNK depends on RETPOLINE). */
+START_TEST (test_retpoline_not_built)
+{
+  guint no_rp = NS_BUILT_ALL & ~NS_BUILT_RETPOLINE;
+
+  assert_built (&zen3[1], "6.9", "", no_rp, "spectre_v2", "off~",
+                "CONFIG_MITIGATION_RETPOLINE=n: spectre_v2_select_retpoline() finds no "
+                "retpoline");
+  assert_built (&zen3[1], "6.9", "", no_rp, "spec_rstack_overflow", "off~",
+                "it depends on CONFIG_MITIGATION_RETPOLINE, =n");
+  assert_built (amd_retpoline, "6.8", "spectre_v2=retpoline", no_rp, "spectre_v2", "off~",
+                "kernel command line: spectre_v2=retpoline; " NS_MITIGATION_KERNEL_CHOSE
+                "off, as CONFIG_RETPOLINE=n: spectre_v2_parse_cmdline() switches a mode");
+  assert_built (amd_retpoline, "6.9", "spectre_v2=retpoline,lfence", no_rp, "spectre_v2",
+                "off~", NULL);
+  assert_built (intel_eibrs, "6.9", "spectre_v2=retpoline", no_rp, "spectre_v2", "eibrs~",
+                "whose choice on this build is eibrs");
+  assert_built (intel_ibrs, "6.9", "spectre_v2=retpoline", no_rp, "spectre_v2", "ibrs~", NULL);
+  assert_built (intel_ibrs, "6.9", "spectre_v2=retpoline retbleed=off", no_rp, "spectre_v2",
+                "off~", NULL);
+  assert_built (intel_ibrs, "6.9", "", no_rp, "spectre_v2", "ibrs", NULL);
+  assert_built (&zen3[1], "6.9", "spectre_v2=off", no_rp, "spectre_v2", "off*", NULL);
+}
+END_TEST
+
+/* IBRS_ENTRY compiled out: spectre_v2=ibrs is switched to auto (eIBRS on an eIBRS part),
+ * and the auto choice of a part without eIBRS skips kernel IBRS for a generic retpoline
+ * (none without RETPOLINE either), which on Intel leaves retbleed unmitigated. */
+START_TEST (test_ibrs_entry_not_built)
+{
+  guint no_ibrs = NS_BUILT_ALL & ~NS_BUILT_IBRS_ENTRY;
+
+  assert_built (intel_eibrs, "6.9", "spectre_v2=ibrs", no_ibrs, "spectre_v2", "eibrs~",
+                "CONFIG_MITIGATION_IBRS_ENTRY=n");
+  assert_built (intel_ibrs, "6.1", "", no_ibrs, "spectre_v2", "retpoline~",
+                "CONFIG_CPU_IBRS_ENTRY=n: the auto choice takes kernel IBRS only when");
+  assert_built (intel_ibrs, "6.1", "", no_ibrs, "retbleed", "off~", NULL);
+  assert_built (intel_ibrs, "6.9", "", no_ibrs & ~NS_BUILT_RETPOLINE, "spectre_v2", "off~",
+                NULL);
+  assert_built (intel_ibrs, "6.9", "", NS_BUILT_ALL, "spectre_v2", "ibrs", NULL);
+}
+END_TEST
+
+/* retbleed modes compiled out: retbleed_select_mitigation() warns and takes its auto
+ * choice — on AMD the untrained return if UNRET_ENTRY is built, else IBPB on entry if
+ * IBPB_ENTRY is, else none; on Intel the spectre_v2 mode's; retbleed=stuff without call
+ * depth tracking likewise. */
+START_TEST (test_retbleed_entry_not_built)
+{
+  assert_built (zen2, "6.9", "", NS_BUILT_ALL & ~NS_BUILT_UNRET_ENTRY, "retbleed", "ibpb~",
+                "CONFIG_MITIGATION_UNRET_ENTRY=n");
+  assert_built (zen2, "6.9", "", NS_BUILT_ALL & ~NS_BUILT_UNRET_ENTRY & ~NS_BUILT_IBPB_ENTRY,
+                "retbleed", "off~", NULL);
+  assert_built (zen2, "6.9", "retbleed=ibpb", NS_BUILT_ALL & ~NS_BUILT_IBPB_ENTRY, "retbleed",
+                "unret~", "kernel command line: retbleed=ibpb; " NS_MITIGATION_KERNEL_CHOSE
+                "unret, as CONFIG_MITIGATION_IBPB_ENTRY=n");
+  assert_built (zen2, "6.9", "retbleed=unret", NS_BUILT_ALL & ~NS_BUILT_RETHUNK, "retbleed",
+                "ibpb~", "CONFIG_MITIGATION_UNRET_ENTRY is not built: it depends on "
+                "CONFIG_MITIGATION_RETHUNK, =n");
+  assert_built (intel_eibrs, "6.1", "retbleed=unret", NS_BUILT_ALL & ~NS_BUILT_UNRET_ENTRY,
+                "retbleed", "eibrs~", "CONFIG_CPU_UNRET_ENTRY=n");
+  assert_built (intel_eibrs, "6.9", "retbleed=ibpb", NS_BUILT_ALL & ~NS_BUILT_IBPB_ENTRY,
+                "retbleed", "eibrs~", NULL);
+  assert_built (intel_eibrs, "6.6", "spectre_v2=retpoline retbleed=stuff",
+                NS_BUILT_ALL & ~NS_BUILT_CALL_DEPTH_TRACKING, "retbleed", "off~",
+                "CONFIG_CALL_DEPTH_TRACKING=n");
+  assert_built (intel_eibrs, "6.6", "spectre_v2=retpoline retbleed=stuff", NS_BUILT_ALL,
+                "retbleed", "stuff*", NULL);
+  assert_built (zen2, "6.9", "", NS_BUILT_ALL, "retbleed", "unret", NULL);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -891,6 +1066,11 @@ main (void)
   tcase_add_test (tc, test_errors);
   tcase_add_test (tc, test_names_round_trip);
   tcase_add_test (tc, test_explanation_read_back);
+  tcase_add_test (tc, test_mitigation_options);
+  tcase_add_test (tc, test_srso_not_built);
+  tcase_add_test (tc, test_retpoline_not_built);
+  tcase_add_test (tc, test_ibrs_entry_not_built);
+  tcase_add_test (tc, test_retbleed_entry_not_built);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

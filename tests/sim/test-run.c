@@ -420,38 +420,123 @@ START_TEST (test_fit_note_source)
 }
 END_TEST
 
-/* A build without retpolines (CONFIG_RETPOLINE=n before v6.9, CONFIG_MITIGATION_RETPOLINE=n
- * from v6.9) cannot run spectre_v2=retpoline or =lfence: refused at the kernel element,
- * naming the option; with spectre_v2=off, or eIBRS, it sets up. The other name is no
- * option of that version and changes nothing. */
-START_TEST (test_retpoline_mode_needs_retpolines_built)
+/* Runs variant of micro/indirect-call.xml (short) with the command line's sets (first
+ * a kernel version, then more), asserting that it runs. */
+static NsRunResult *
+run_indirect_call (const char *variant_name, const char *const *sets)
 {
-  g_autofree char *path = micro_path ("indirect-call.xml");        /* kernel 6.9 */
-  static const char *const no_rp[] = { "kernel.config.CONFIG_RETPOLINE=n", NULL };
-  static const char *const no_rp_68[] = { "kernel.config.CONFIG_RETPOLINE=n",
-                                          "kernel.version=6.8", NULL };
+  g_autofree char *path = micro_path ("indirect-call.xml");
+  g_autoptr (GPtrArray) all = g_ptr_array_new ();
+  NsRunOptions opt = { .only_variant = variant_name };
+  GError *error = NULL;
+  NsRunResult *res;
+
+  g_ptr_array_add (all, (gpointer) "measure.warmup=2us");
+  g_ptr_array_add (all, (gpointer) "measure.duration=20us");
+  for (guint i = 0; sets && sets[i]; i++)
+    g_ptr_array_add (all, (gpointer) sets[i]);
+  g_ptr_array_add (all, NULL);
+  opt.sets = (const char *const *) all->pdata;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res != NULL, "%s: %s", variant_name, error ? error->message : "?");
+  return res;
+}
+
+/* A build without retpolines (CONFIG_RETPOLINE=n before v6.9, CONFIG_MITIGATION_RETPOLINE=n
+ * from v6.9) runs what the kernel falls back to, as bugs.c does: spectre_v2=retpoline or
+ * =lfence is switched to auto, which on the generic CPU is off, so the run costs what the
+ * off variant costs, and its mitigation line says why (the kernel's choice, "~"); the old
+ * code refused the scenario. The other name is no option of that version and changes
+ * nothing: the retpoline stays. */
+START_TEST (test_retpoline_not_built_falls_back)
+{
+  static const char *const no_rp_68[] = { "kernel.version=6.8",
+                                          "kernel.config.CONFIG_RETPOLINE=n", NULL };
   static const char *const no_mrp[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=n", NULL };
-  static const char *const no_mrp_61[] = { "kernel.config.CONFIG_MITIGATION_RETPOLINE=n",
-                                           "kernel.version=6.1", NULL };
+  static const char *const no_rp[] = { "kernel.config.CONFIG_RETPOLINE=n", NULL };
+  static const char *const v68[] = { "kernel.version=6.8", NULL };
+  NsRunResult *off = run_indirect_call ("off", v68);
+  NsRunResult *retpoline = run_indirect_call ("retpoline", v68);
+  NsRunResult *fell = run_indirect_call ("retpoline", no_rp_68);
+  NsRunResult *lfence = run_indirect_call ("lfence", no_mrp);
+  NsRunResult *other_name = run_indirect_call ("retpoline", no_rp);
+  const NsVariantResult *vf = variant (fell, "retpoline");
+  const NsVariantResult *vl = variant (lfence, "lfence");
+  const NsVariantResult *vo = variant (other_name, "retpoline");
+
+  ck_assert_msg (g_str_has_prefix (vf->mitigations[0], "spectre_v2=off: kernel command line: "
+                                   "spectre_v2=retpoline; " NS_MITIGATION_KERNEL_CHOSE "off, "
+                                   "as CONFIG_RETPOLINE=n"), "%s", vf->mitigations[0]);
+  ck_assert_double_eq (vf->value, variant (off, "off")->value);
+  ck_assert (vf->value < variant (retpoline, "retpoline")->value);
+  ck_assert_msg (g_str_has_prefix (vl->mitigations[0], "spectre_v2=off: ") &&
+                 strstr (vl->mitigations[0], "CONFIG_MITIGATION_RETPOLINE=n") != NULL,
+                 "%s", vl->mitigations[0]);
+  ck_assert (g_str_has_prefix (vo->mitigations[0], "spectre_v2=retpoline: "));
+  ck_assert (!g_strv_contains ((const char *const *) vo->config_read, "CONFIG_RETPOLINE"));
+  ck_assert (g_strv_contains ((const char *const *) vo->config_read,
+                              "CONFIG_MITIGATION_RETPOLINE"));
+  ns_run_result_free (off);
+  ns_run_result_free (retpoline);
+  ns_run_result_free (fell);
+  ns_run_result_free (lfence);
+  ns_run_result_free (other_name);
+}
+END_TEST
+
+/* SRSO compiled out (CONFIG_MITIGATION_SRSO=n, or CONFIG_MITIGATION_RETHUNK=n it depends
+ * on; CONFIG_CPU_SRSO=n before 6.9) leaves SRSO unmitigated, as srso_select_mitigation()
+ * does: the Zen 3 UDP lookup runs without Safe RET (faster, as with
+ * spec_rstack_overflow=off), its line saying why; the options are read (no "changed
+ * nothing" note) and, Kconfig bools, refuse m. The old code ignored them. */
+START_TEST (test_srso_not_built_runs_without_safe_ret)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+  g_autofree char *path = g_build_filename (data ? data : NS_SRCDIR, "scenarios",
+                                            "udp-lookup-iperf3.xml", NULL);
+  const char *const cases[][3] = {   /* the version, a set, what the SRSO line says */
+    { "kernel.version=6.9", "kernel.config.CONFIG_MITIGATION_SRSO=n", "=n" },
+    { "kernel.version=6.9", "kernel.config.CONFIG_MITIGATION_RETHUNK=n", "CONFIG_MITIGATION_"
+      "SRSO is not built: it depends on CONFIG_MITIGATION_RETHUNK, =n" },
+    { "kernel.version=6.8", "kernel.config.CONFIG_CPU_SRSO=n", "CONFIG_CPU_SRSO=n" },
+    { "kernel.version=6.9", "kernel.cmdline=spec_rstack_overflow=off", NULL },
+    { "kernel.version=6.9", NULL, NULL },
+  };
+  double value[G_N_ELEMENTS (cases)];
+  static const char *const module[] = { "kernel.config.CONFIG_MITIGATION_SRSO=m", NULL };
   GError *error = NULL;
 
-  ck_assert (!ns_run_check_variant (path, "retpoline", no_rp_68, &error));
-  ck_assert_ptr_nonnull (strstr (error->message, "CONFIG_RETPOLINE=n"));
-  ck_assert_ptr_nonnull (strstr (error->message, "indirect-call.xml:5:"));
-  g_clear_error (&error);
-  ck_assert (!ns_run_check_variant (path, "lfence", no_mrp, &error));
-  ck_assert_ptr_nonnull (strstr (error->message, "CONFIG_MITIGATION_RETPOLINE=n"));
-  g_clear_error (&error);
-  ck_assert_msg (ns_run_check_variant (path, "retpoline", no_rp, &error), "%s",
-                 error ? error->message : "");
-  ck_assert_msg (ns_run_check_variant (path, "retpoline", no_mrp_61, &error), "%s",
-                 error ? error->message : "");
-  ck_assert_msg (ns_run_check_variant (path, "off", no_rp_68, &error), "%s",
-                 error ? error->message : "");
-  ck_assert_msg (ns_run_check_variant (path, "eibrs", no_mrp, &error), "%s",
-                 error ? error->message : "");
-  ck_assert_msg (ns_run_check_variant (path, "retpoline", NULL, &error), "%s",
-                 error ? error->message : "");
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const char *const sets[] = { "measure.warmup=100us", "measure.duration=200us",
+                                 "measure.repetitions=1", cases[i][0], cases[i][1], NULL };
+    const char *set = cases[i][1] ? cases[i][1] : "";
+    NsRunOptions opt = { .sets = sets, .only_variant = "ipv4-1G-baseline" };
+    NsRunResult *res = ns_run_scenario (path, &opt, &error);
+    const NsVariantResult *vr;
+    g_autofree char *key = NULL;
+
+    ck_assert_msg (res != NULL, "%s: %s", set, error ? error->message : "?");
+    vr = variant (res, "ipv4-1G-baseline");
+    value[i] = vr->value;
+    ck_assert_msg (g_str_has_prefix (vr->mitigations[2], i < 4 ? "spec_rstack_overflow=off: "
+                                     : "spec_rstack_overflow=safe-ret: "), "%s: %s",
+                   set, vr->mitigations[2]);
+    ck_assert_msg (cases[i][2] == NULL || strstr (vr->mitigations[2], cases[i][2]) != NULL,
+                   "%s: %s", set, vr->mitigations[2]);
+    if (i < 3) {                                        /* read: no "changed nothing" note */
+      key = g_strndup (set + strlen ("kernel.config."),
+                       strcspn (set + strlen ("kernel.config."), "="));
+      ck_assert (g_strv_contains ((const char *const *) vr->config_read, key));
+    }
+    ns_run_result_free (res);
+  }
+  ck_assert_double_eq (value[0], value[3]);
+  ck_assert_double_eq (value[1], value[3]);
+  ck_assert (value[0] > value[4]);
+  ck_assert (!ns_run_check_variant (path, "ipv4-1G-baseline", module, &error));
+  ck_assert_msg (strstr (error->message, "CONFIG_MITIGATION_SRSO='m': a bool option") != NULL,
+                 "%s", error->message);
+  g_error_free (error);
 }
 END_TEST
 
@@ -931,7 +1016,8 @@ run_suite (void)
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_aggregate);
   tcase_add_test (tc, test_event_counts);
-  tcase_add_test (tc, test_retpoline_mode_needs_retpolines_built);
+  tcase_add_test (tc, test_retpoline_not_built_falls_back);
+  tcase_add_test (tc, test_srso_not_built_runs_without_safe_ret);
   tcase_add_test (tc, test_retpoline_value_checked);
   tcase_add_test (tc, test_model_config_value_checked);
   tcase_add_test (tc, test_setup_errors_located);

@@ -948,7 +948,8 @@ for set in 'variants.variant[2].name=plain-ret' 'comparisons.compare[2].label=un
   esac
 done
 for set in kernel.config.CONFIG_NET_CLS_MATCHALL=n kernel.config.CONFIG_NET_CLS_ACT=m \
-    kernel.patch.name=tc-wrapper-cls-first kernel.config.CONFIG_RETPOLINE=n; do
+    kernel.patch.name=tc-wrapper-cls-first kernel.config.CONFIG_RETPOLINE=m \
+    kernel.config.CONFIG_CPU_SRSO=m; do
   expect 2 "--set $set" -- "$NETSIM" run -q --set measure.duration=50us --set "$set" \
     "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
   grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: .*(after --set $set)$" "$TMP/err" && ok ||
