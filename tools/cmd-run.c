@@ -89,6 +89,27 @@ nothing_read (const NsRunResult *result, const char *key, gboolean config)
   return TRUE;
 }
 
+/* Why no variant of result read the .config option key (newly allocated): where key
+ * names a mitigation option of arch/x86/Kconfig in other kernel versions than a variant's
+ * (ns_mitigation_option: CONFIG_CPU_SRSO before 6.9, CONFIG_MITIGATION_SRSO from it),
+ * what that kernel calls it; else a guess at a typo. */
+static char *
+unread_config_reason (const NsRunResult *result, const char *key)
+{
+  NsBuilt option = ns_mitigation_option_lookup (key);
+
+  for (guint i = 0; option != 0 && i < result->variants->len; i++) {
+    const NsVariantResult *vr = result->variants->pdata[i];
+    const char *name = ns_mitigation_option (option, vr->kernel);
+    if (name == NULL)
+      return g_strdup_printf ("kernel %s has no such option", vr->kernel);
+    if (strcmp (name, key) != 0)
+      return g_strdup_printf ("kernel %s names this option %s: the mitigation options "
+                              "took the CONFIG_MITIGATION_ names in 6.9", vr->kernel, name);
+  }
+  return g_strdup ("a typo?");
+}
+
 /* Prints on stderr a note for each .config option or parameter a --set or --what-if in
  * given gives that no variant's machine or models read (a typo, or something the
  * scenario's paths never consult): it changed nothing. */
@@ -108,10 +129,13 @@ print_unread_sets (const NsRunResult *result, char **given)
       if (!g_str_has_prefix (given[i], kinds[k].prefix) || eq - given[i] <= (gssize) skip)
         continue;
       key = g_strndup (given[i] + skip, eq - given[i] - skip);
-      if (nothing_read (result, key, kinds[k].config))
+      if (nothing_read (result, key, kinds[k].config)) {
+        g_autofree char *why = kinds[k].config ? unread_config_reason (result, key)
+                                               : g_strdup ("the paths it runs never "
+                                                           "consult it");
         g_printerr ("netsim run: note: %s: no model this scenario runs reads %s %s, so it "
-                    "changed nothing (%s)\n", given[i], kinds[k].what, key,
-                    kinds[k].config ? "a typo?" : "the paths it runs never consult it");
+                    "changed nothing (%s)\n", given[i], kinds[k].what, key, why);
+      }
     }
   }
 }
