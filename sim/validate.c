@@ -27,6 +27,7 @@
 #include <gsl/gsl_cdf.h>
 #include <libxml/tree.h>
 #include "validate.h"
+#include "calibrate.h"
 #include "child.h"
 #include "csv.h"
 #include "json.h"
@@ -691,8 +692,24 @@ forbidden_set (const char *path)
   return NULL;
 }
 
+/* Why a case may not take a <set> of path (static text), or NULL if it may: what
+ * forbidden_set refuses, and a path into <kernel> (version, command line, .config,
+ * patches): the kernel a row runs is its variants', as every other row running them. */
+static const char *
+forbidden_case_set (const char *path)
+{
+  const char *why = forbidden_set (path);
+
+  if (why == NULL && strcspn (path, ".[") == 6 && !strncmp (path, "kernel", 6))
+    why = "changes the kernel (its version, command line, .config or patches) for this "
+          "row's runs alone: a row runs the kernels of its baseline and patched variants "
+          "(the scenario's <kernel> and the variants' own <set>s), as every row that runs "
+          "them does";
+  return why;
+}
+
 /* Reads the <set> children of a case as PATH=VALUE strings; NULL with a file:line error
- * (file) if one sets what forbidden_set refuses. */
+ * (file) if one sets what forbidden_case_set refuses. */
 static char **
 read_case_sets (const char *file, const char *row, xmlNodePtr node, GError **error)
 {
@@ -705,7 +722,7 @@ read_case_sets (const char *file, const char *row, xmlNodePtr node, GError **err
       continue;
     path = ns_xml_prop (n, "path");
     value = ns_xml_prop (n, "value");
-    if ((why = forbidden_set (path)) != NULL) {
+    if ((why = forbidden_case_set (path)) != NULL) {
       ns_xml_set_error_attr (error, file, n, "path", "case of row %s: <set path=\"%s\"> %s",
                              row, path, why);
       g_ptr_array_unref (sets);
@@ -799,8 +816,44 @@ split_words (const char *text, const char *separators)
   return (char **) g_ptr_array_free (words, FALSE);
 }
 
+/* FALSE with a file:line error unless fit's value is one its parameter takes and its
+ * residual a number from 0 to NS_FIT_MAX_RESIDUAL, as netsim calibrate writes them (a
+ * larger residual would loosen the check that the fit still holds; one that is no
+ * number would switch it off). */
+static gboolean
+check_fit_numbers (const NsValFit *f, const char *path, xmlNodePtr node, GError **error)
+{
+  NsParams *params = ns_params_new ();
+  GError *local = NULL;
+  gboolean value_ok = ns_params_set (params, f->param, f->value, CALIBRATION_FILE, &local);
+  double residual;
+
+  ns_params_free (params);
+  if (!value_ok)
+    goto bad_value;
+  if (!ns_parse_decimal (f->residual, &residual) || residual < 0.0 ||
+      residual > NS_FIT_MAX_RESIDUAL)
+    goto bad_residual;
+  return TRUE;
+
+/* ERRORS */
+bad_value:
+  ns_xml_set_error_attr (error, path, node, "value", "fit of %s %s: value '%s': %s",
+                         f->profile, f->param, f->value, local->message);
+  g_error_free (local);
+  return FALSE;
+bad_residual:
+  ns_xml_set_error_attr (error, path, node, "residual", "fit of %s %s: residual '%s': "
+                         "expected a number from 0 to %g, as netsim calibrate writes (it "
+                         "refuses a fit with a larger one; the residual bounds how far a "
+                         "validation may drift before the fit no longer holds)", f->profile,
+                         f->param, f->residual, NS_FIT_MAX_RESIDUAL);
+  return FALSE;
+}
+
 /* Appends one <fit> of calibration.xml at path to v->fits; FALSE with a file:line error if
- * it names a row that is not recorded. */
+ * it names a row that is not recorded, or its value or residual is not one netsim
+ * calibrate writes. */
 static gboolean
 read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
 {
@@ -821,7 +874,7 @@ read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
       return FALSE;
     }
   }
-  return TRUE;
+  return check_fit_numbers (f, path, node, error);
 }
 
 /* FALSE, with a file:line error, if the fit just read (the last of v->fits, from node)

@@ -780,7 +780,7 @@ START_TEST (test_unrecorded_fit_conflict)
   ck_assert_ptr_nonnull (strstr (conflicts->pdata[0], "names no recorded row id"));
   ns_validation_free (v);
   ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
-                                  "param=\"cpu.ipc\" value=\"1.50\" residual=\"0.01\" "
+                                  "param=\"cpu.ipc\" value=\"1.50\" residual=\"0.002\" "
                                   "target=\"baseline\" rows=\"900-safe-ret\"/>\n"
                                   "</calibration>\n", -1, NULL));
   v = load_ok (fx);
@@ -794,7 +794,7 @@ START_TEST (test_unrecorded_fit_conflict)
   /* the record of another value of that parameter still names the rows: the value in use
    * is not the recorded fit, a conflict */
   ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
-                                  "param=\"cpu.ipc\" value=\"1.4\" residual=\"0.01\" "
+                                  "param=\"cpu.ipc\" value=\"1.4\" residual=\"0.002\" "
                                   "target=\"baseline\" rows=\"900-safe-ret\"/>\n"
                                   "</calibration>\n", -1, NULL));
   v = load_ok (fx);
@@ -1065,6 +1065,40 @@ START_TEST (test_duplicate_fit_refused)
 }
 END_TEST
 
+/* A fit's value must be one its parameter takes, and its residual a number from 0 to the
+ * most netsim calibrate writes: a hand-edited residual of 1e9 switched the "fit no longer
+ * holds" check off, one of "abc" was printed as is (until 2026-12-04). */
+START_TEST (test_fit_numbers_refused)
+{
+  static const char *const bad[][3] = {       /* value, residual, what the error names */
+    { "1.5", "1e9", "residual '1e9': expected a number from 0 to 0.002" },
+    { "1.5", "abc", "residual 'abc': expected a number" },
+    { "1.5", "-1", "residual '-1': expected a number" },
+    { "1.5", "inf", "residual 'inf': expected a number" },
+    { "1.4x5", "0", "value '1.4x5'" },
+  };
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree char *xml = g_strdup_printf ("<calibration>\n  <fit profile=\"generic\" "
+                                            "param=\"cpu.ipc\" value=\"%s\" residual=\"%s\" "
+                                            "target=\"baseline\" rows=\"900-calib\"/>\n"
+                                            "</calibration>\n", bad[i][0], bad[i][1]);
+    GError *error = NULL;
+
+    ck_assert (g_file_set_contents (record, xml, -1, NULL));
+    ck_assert_ptr_null (ns_validation_load (fx, &error));
+    ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+    ck_assert_msg (strstr (error->message, "calibration.xml:2") &&
+                   strstr (error->message, bad[i][2]), "%s", error->message);
+    g_error_free (error);
+  }
+  remove_tree (tmp);
+}
+END_TEST
+
 /* ---- no parameter per validation case ---- */
 
 /* A case's <set> of a parameter (param.NAME, or param[i].value reaching the scenario's
@@ -1077,6 +1111,9 @@ START_TEST (test_case_param_set_refused)
     { "<set path=\"param.call.cycles\" value=\"3\"/>", "no parameter per validation case" },
     { "<set path=\"param[1].value\" value=\"3\"/>", "no parameter per validation case" },
     { "<set path=\"cpu.profile\" value=\"generic\"/>", "profile of the CPU" },
+    { "<set path=\"kernel.cmdline\" value=\"spectre_v2=off\"/>", "changes the kernel" },
+    { "<set path=\"kernel[1].config.CONFIG_X\" value=\"y\"/>", "changes the kernel" },
+    { "<set path=\"kernel.patch[1].name\" value=\"x\"/>", "changes the kernel" },
   };
   g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
 
@@ -1269,6 +1306,7 @@ validate_suite (void)
   tcase_add_test (fits, test_unbacked_fit_conflict);
   tcase_add_test (fits, test_duplicate_fit_refused);
   tcase_add_test (fits, test_case_param_set_refused);
+  tcase_add_test (fits, test_fit_numbers_refused);
   tcase_add_test (fits, test_variant_param_set_refused);
   tcase_add_test (run, test_run_sets_order);
   tcase_add_test (run, test_what_if_run);
