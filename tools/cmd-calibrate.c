@@ -18,6 +18,7 @@ typedef struct {
   char     *recorded;
   gint      jobs;
   gboolean  dry_run;
+  gboolean  replace;
   gboolean  quiet;
   gboolean  host;
   gboolean  quick;
@@ -74,6 +75,9 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
       "(under <datadir>: copy the tree and set NETSIM_DATADIR to experiment)", "DIR" },
     { "dry-run", 'n', 0, G_OPTION_ARG_NONE, &a->dry_run, "With --fit: print the fit, write "
       "nothing", NULL },
+    { "replace", 0, 0, G_OPTION_ARG_NONE, &a->replace, "With --fit: replace a recorded fit of "
+      "the same profile and parameter on other rows (those rows count as evidence again, "
+      "these no longer do)", NULL },
     { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
     { "host", 0, 0, G_OPTION_ARG_NONE, &a->host, "Measure this machine (x86-64 Linux) with "
       "microbenchmarks and write its CPU profile to --output", NULL },
@@ -146,9 +150,9 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
                   "write), and --param with --host goes with --into (see --help)\n");
       return FALSE;
     }
-    if (a->dry_run || a->target || a->recorded || a->jobs_given) {
-      g_printerr ("netsim calibrate: --dry-run, --target, --recorded and --jobs go with --fit, "
-                  "not --host (see --help)\n");
+    if (a->dry_run || a->replace || a->target || a->recorded || a->jobs_given) {
+      g_printerr ("netsim calibrate: --dry-run, --replace, --target, --recorded and --jobs go "
+                  "with --fit, not --host (see --help)\n");
       return FALSE;
     }
     if (a->runs < 1 || a->runs > 100) {
@@ -166,9 +170,9 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
     return FALSE;
   }
-  if (!a->fit && (a->params || a->target || a->dry_run || a->jobs_given)) {
-    g_printerr ("netsim calibrate: --param, --target, --dry-run and --jobs go with --fit "
-                "(see --help)\n");
+  if (!a->fit && (a->params || a->target || a->dry_run || a->replace || a->jobs_given)) {
+    g_printerr ("netsim calibrate: --param, --target, --dry-run, --replace and --jobs go with "
+                "--fit (see --help)\n");
     return FALSE;
   }
   if (a->target && !ns_fit_target_parse (a->target, &a->target_kind)) {
@@ -210,12 +214,91 @@ out:
   return status;
 }
 
-/* Prints each fit and how it ended; unless a fit is refused (an NS_ERROR_CHECK error,
- * nothing written, --dry-run too) or dry_run, writes the record and each fit's file, all
- * or none. */
+/* The ids of the rows (NsRecordedRow*) measured on profile, NULL-terminated. */
+static char **
+rows_on_profile (GPtrArray *rows, const char *profile)
+{
+  GPtrArray *ids = g_ptr_array_new ();
+
+  for (guint i = 0; i < rows->len; i++) {
+    const NsRecordedRow *row = rows->pdata[i];
+    if (!g_strcmp0 (row->setup.profile, profile))
+      g_ptr_array_add (ids, g_strdup (row->id));
+  }
+  g_ptr_array_add (ids, NULL);
+  return (char **) g_ptr_array_free (ids, FALSE);
+}
+
+/* TRUE if the NULL-terminated lists a and b hold the same strings, whatever the order. */
+static gboolean
+same_ids (char **a, char **b)
+{
+  for (char **s = a; *s; s++)
+    if (!g_strv_contains ((const char *const *) b, *s))
+      return FALSE;
+  return g_strv_length (a) == g_strv_length (b);
+}
+
+/* The recorded fits a fit on rows (of params; NULL: every free parameter) would replace on
+ * other rows: "PROFILE PARAM = VALUE on ROW…" items, "; "-separated, or NULL if none (a
+ * refit on the same rows replaces nothing that counts). */
+static char *
+fits_replaced (const NsValidation *v, GPtrArray *rows, const char *const *params)
+{
+  GPtrArray *old = ns_validation_fits (v);
+  g_autoptr (GString) out = g_string_new (NULL);
+
+  for (guint i = 0; i < old->len; i++) {
+    const NsValFit *f = old->pdata[i];
+    g_auto (GStrv) mine = NULL;
+    g_autofree char *theirs = NULL;
+    if (params && !g_strv_contains (params, f->param))
+      continue;
+    mine = rows_on_profile (rows, f->profile);
+    if (mine[0] == NULL || same_ids (mine, f->rows))
+      continue;
+    theirs = g_strjoinv (" ", f->rows);
+    g_string_append_printf (out, "%s%s %s = %s on %s", out->len ? "; " : "", f->profile,
+                            f->param, f->value, theirs);
+  }
+  return out->len ? g_strdup (out->str) : NULL;
+}
+
+/* FALSE with an error if the fit on rows would replace a recorded fit on other rows and
+ * replace is not given: it would move rows between the evidence and the calibration rows
+ * unseen; with replace, says on standard output which fits it replaces. */
+static gboolean
+check_replaced (const NsValidation *v, GPtrArray *rows, const NsCalibrateArgs *a,
+                GError **error)
+{
+  g_autofree char *replaced = fits_replaced (v, rows, (const char *const *) a->params);
+
+  if (replaced == NULL)
+    return TRUE;
+  if (!a->replace && !a->dry_run)
+    goto not_asked;
+  g_print ("replaces the recorded fit%s %s: those rows count as evidence again once it is "
+           "written, and these rows no longer do\n", strchr (replaced, ';') ? "s" : "",
+           replaced);
+  return TRUE;
+
+/* ERRORS */
+not_asked:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "calibration.xml records the fit %s: a fit "
+               "on other rows would replace it, so those rows would count as evidence again "
+               "and these no longer would; give --replace to do so (or --dry-run to see the "
+               "fit first)", replaced);
+  return FALSE;
+}
+
+/* Prints each fit and how it ended; unless a fit is refused (an NS_ERROR_CHECK error
+ * naming every refused fit, nothing written, --dry-run too) or dry_run, writes the record
+ * and each fit's file, all or none. */
 static gboolean
 write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **error)
 {
+  g_autoptr (GString) refused = g_string_new (NULL);
+
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];
     g_print ("%s: %s %.6g -> %s (%s; %s; %u iterations, %u evaluations)\n", f->profile,
@@ -224,11 +307,13 @@ write_fits (const NsValidation *v, GPtrArray *fits, gboolean dry_run, GError **e
   }
   for (guint i = 0; i < fits->len; i++) {
     const NsFit *f = fits->pdata[i];
-    if (f->refused) {
-      g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "profile %s, %s: refused: %s; nothing "
-                   "written", f->profile, f->param, f->refused);
-      return FALSE;
-    }
+    if (f->refused)
+      g_string_append_printf (refused, "%sprofile %s, %s: refused: %s", refused->len ? "; " : "",
+                              f->profile, f->param, f->refused);
+  }
+  if (refused->len > 0) {
+    g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "%s; nothing written", refused->str);
+    return FALSE;
   }
   if (dry_run)
     return TRUE;
@@ -371,6 +456,7 @@ ns_cmd_calibrate (int argc, char **argv)
     opt.progress_data = &evaluation;
   }
   if ((rows = ns_validation_select (v, (const char *const *) a.rows, &err)) == NULL ||
+      !check_replaced (v, rows, &a, &err) ||
       (fits = ns_calibrate_fit (v, rows, &opt, &err)) == NULL ||
       !write_fits (v, fits, a.dry_run, &err))
     goto fail;

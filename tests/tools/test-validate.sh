@@ -338,13 +338,25 @@ grep -q '<param name="cpu.ipc" value="[0-9.]*" source="fit on 900-calib, residua
 grep -q 'rows="900-calib"' "$D/fx/calibration.xml" && ok || bad "calibration.xml records the row"
 expect 0 "calibrated row validates as calibration" -- $C validate -q --recorded "$D/fx" --format csv 900-calib
 grep -q '^900-calib,.*,calibration,pass,' "$TMP/out" && ok || bad "900-calib is a passing calibration row"
+# a fit on other rows of that profile would swap evidence and calibration rows: refused
+# unless --replace, before anything runs; --dry-run says what it would replace
+cp "$D/fx/calibration.xml" "$TMP/calibration.before"
+expect 2 "calibrate --fit replacing a fit on other rows" -- $C calibrate -q --recorded "$D/fx" \
+  --fit 900-unret
+grep -q "calibration.xml records the fit generic cpu.ipc = [0-9.]* on 900-calib: .*give --replace" \
+  "$TMP/err" && [ ! -s "$TMP/out" ] && cmp -s "$D/fx/calibration.xml" "$TMP/calibration.before" &&
+  ok || bad "a fit replacing another on other rows: $(cat "$TMP/err")"
+expect 1 "calibrate --fit --dry-run replacing a fit (its residual too large)" -- $C calibrate \
+  -q --recorded "$D/fx" --fit 900-unret --dry-run
+grep -q "^replaces the recorded fit generic cpu.ipc = [0-9.]* on 900-calib: those rows count as evidence again" \
+  "$TMP/out" && ok || bad "--dry-run does not name the fit it replaces: $(cat "$TMP/out")"
 # a case naming a scenario file that is not there: its free parameters cannot be listed,
 # so the listing (and a fit of its row) is refused at its line of cases.xml, not left out
 expect 2 "calibrate lists with a case's scenario missing" -- $C calibrate --recorded "$D/fx"
 grep -q "fx/cases.xml:14: scenario scenarios/micro/no-such-scenario.xml does not exist" "$TMP/err" &&
   [ ! -s "$TMP/out" ] && ok || bad "calibrate lists with a scenario missing: $(cat "$TMP/err")"
 expect 2 "calibrate --fit of a row whose scenario is missing" -- $C calibrate -q --recorded "$D/fx" \
-  --fit 900-no-scenario
+  --fit 900-no-scenario --replace
 grep -q "fx/cases.xml:14: scenario scenarios/micro/no-such-scenario.xml does not exist" "$TMP/err" &&
   ok || bad "calibrate --fit with a scenario missing: $(cat "$TMP/err")"
 cp -r "$D/fx" "$D/fxl"
