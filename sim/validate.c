@@ -741,6 +741,7 @@ read_case (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
 {
   NsValCase *c = g_new0 (NsValCase, 1);
   g_autofree char *scale = NULL;
+  const NsRecordedRow *row;
   NsValCase *old;
 
   g_ptr_array_add (v->cases, c);
@@ -757,16 +758,25 @@ read_case (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
     return FALSE;
   scale = ns_xml_prop (node, "unit-scale");
   c->unit_scale = scale ? g_ascii_strtod (scale, NULL) : 1.0;
-  if (!g_hash_table_contains (v->row_index, c->row))
+  if ((row = g_hash_table_lookup (v->row_index, c->row)) == NULL)
     goto unknown_row;
   if ((old = g_hash_table_lookup (v->case_index, c->row)) != NULL)
     goto duplicate;
   if (!is_unit_scale (c->unit_scale))
     goto bad_scale;
+  if (c->scenario != NULL && row->setup.profile == NULL)
+    goto no_profile;
   g_hash_table_insert (v->case_index, c->row, c);
   return TRUE;
 
 /* ERRORS */
+no_profile:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: row %s: no <setup> of its file, table or "
+               "row states 'profile', the netsim CPU profile of the CPU it was measured on, "
+               "but its case (%s) runs scenario %s: without it the case's CPU cannot be "
+               "checked (only a row not modelled may leave it out)", row->where, c->row,
+               c->where, c->scenario);
+  return FALSE;
 unknown_row:
   ns_xml_set_error (error, path, node, "case for row '%s', which is not recorded in any "
                   "seed-*.xml", c->row);

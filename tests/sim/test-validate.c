@@ -247,6 +247,55 @@ load_edited_fixture (const char *datadir, const char *from, const char *to, GErr
   return v;
 }
 
+/* A scratch copy of the fixture (from datadir, see scratch_from) with each edits[i][0]
+ * replaced by edits[i][1] (once) in the fixture file edits[i][2]; *fx is the fixture
+ * folder. Returns the scratch folder to remove. */
+static char *
+edited_fixture (const char *datadir, const char *const (*edits)[3], guint n, char **fx)
+{
+  char *tmp = scratch_from (datadir);
+
+  *fx = g_build_filename (tmp, "fx", NULL);
+  for (guint i = 0; i < n; i++) {
+    g_autofree char *path = g_build_filename (*fx, edits[i][2], NULL);
+    edit_file (path, edits[i][0], edits[i][1]);
+  }
+  return tmp;
+}
+
+/* Loading the fixture with edits (see edited_fixture) fails with an input error at
+ * file:line (at is "seed-900.xml:LINE:"), whose message holds needle. */
+static void
+assert_load_refused (const char *datadir, const char *const (*edits)[3], guint n,
+                     const char *at, const char *needle)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = edited_fixture (datadir, edits, n, &fx);
+  GError *error = NULL;
+
+  ck_assert_ptr_null (ns_validation_load (fx, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  ck_assert_msg (strstr (error->message, at) && strstr (error->message, needle),
+                 "wanted '%s' … '%s': %s", at, needle, error->message);
+  g_error_free (error);
+  remove_tree (tmp);
+}
+
+#define SEED_FILE "seed-900.xml"
+
+/* A row whose case names a scenario must state its CPU profile (without one the case's
+ * CPU went unchecked: any CPU's simulation was judged against it); refused at the row. */
+START_TEST (test_modelled_row_needs_profile)
+{
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  const char *const edits[][3] = {
+    { " profile=\"generic\"", "", SEED_FILE },
+  };
+
+  assert_load_refused (datadir, edits, 1, "seed-900.xml:17: row 900-safe-ret", "'profile'");
+}
+END_TEST
+
 /* A negative CV or a runs count that is not a positive integer is refused at file:line. */
 START_TEST (test_recorded_noise_refused)
 {
@@ -1277,6 +1326,7 @@ validate_suite (void)
   tcase_add_test (recorded, test_recorded_facts);
   tcase_add_test (recorded, test_recorded_none_dropped);
   tcase_add_test (recorded, test_recorded_noise_refused);
+  tcase_add_test (recorded, test_modelled_row_needs_profile);
   suite_add_tcase (s, recorded);
   tcase_add_test (judge, test_tolerance_rule);
   tcase_add_test (judge, test_tolerance_looser_refused);
