@@ -2050,19 +2050,21 @@ ns_validation_row_profiles (GPtrArray *rows)
 }
 
 /* Checks and records the free parameters the scenario file at path sets itself (scope
- * "scenario FILE"), under the name of the profile it runs on. */
-static gboolean
+ * "scenario FILE"), under the name of the profile it runs on. A scenario that does not
+ * load, or whose profile does not, is skipped: each row whose case runs it is an error
+ * with the reason (case_blocker, or the run's). */
+static void
 check_scenario (const NsValidation *v, const char *path, GPtrArray *conflicts,
-                GPtrArray *provenance, GError **error)
+                GPtrArray *provenance)
 {
-  NsScenario *sc = ns_scenario_load (path, NULL, error);
+  NsScenario *sc = ns_scenario_load (path, NULL, NULL);
   NsCpuProfile *profile = NULL;
   g_autofree char *base = g_path_get_basename (path);
   g_autofree char *scope = g_strdup_printf ("scenario %s", base);
 
   if (sc == NULL)
-    return FALSE;
-  profile = ns_cpu_profile_load (sc->cpu, error);
+    return;
+  profile = ns_cpu_profile_load (sc->cpu, NULL);
   for (guint i = 0; profile && i < sc->param_names->len; i++) {
     const NsParamDef *def = ns_param_lookup (sc->param_names->pdata[i]);
     NsValParam p = { sc->param_names->pdata[i], sc->param_values->pdata[i],
@@ -2071,10 +2073,8 @@ check_scenario (const NsValidation *v, const char *path, GPtrArray *conflicts,
       check_free_param (v, profile->name, &p, scope, conflicts, provenance);
   }
   ns_scenario_free (sc);
-  if (profile == NULL)
-    return FALSE;
-  ns_cpu_profile_free (profile);
-  return TRUE;
+  if (profile != NULL)
+    ns_cpu_profile_free (profile);
 }
 
 /* Checks the fits of every profile the recorded rows name, and of every scenario their
@@ -2113,9 +2113,8 @@ ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts, GPtrArray
     path = ns_validation_scenario_path (c);
     if (!g_hash_table_add (seen, path))
       continue;
-    if (g_file_test (path, G_FILE_TEST_EXISTS) &&
-        !check_scenario (v, path, conflicts, provenance, error))
-      return FALSE;
+    if (g_file_test (path, G_FILE_TEST_EXISTS))
+      check_scenario (v, path, conflicts, provenance);
   }
   return TRUE;
 }
@@ -2248,6 +2247,14 @@ variant_forbidden (const NsScenario *sc, const NsValCase *c, const char *variant
   return NULL;
 }
 
+/* Why the row of case c cannot be judged, the case's cases.xml:LINE first: the mistake
+ * (what does not load or run, as message says) is in the case or what it runs. */
+static char *
+case_error (const NsValCase *c, const char *message)
+{
+  return g_strdup_printf ("%s: case of row %s: %s", c->where, c->row, message);
+}
+
 /* Checks the case's scenario file and variants; NULL if it can run, else why not, with
  * *status ERROR: a case that names a scenario claims the row is modelled, so a missing
  * file or variant is a mistake in cases.xml (its line in the reason; a row not modelled
@@ -2267,8 +2274,7 @@ case_blocker (const NsValCase *c, const char *path, NsValStatus *status, GPtrArr
     return missing_scenario (c);
   sc = ns_scenario_load (path, NULL, &err);
   if (sc == NULL) {
-    *status = NS_VAL_ERROR;
-    why = g_strdup (err->message);
+    why = case_error (c, err->message);
     g_error_free (err);
     return why;
   }
@@ -2397,7 +2403,8 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
 
   if (failed != NULL) {
     o->status = NS_VAL_ERROR;
-    o->reason = g_strdup (failed->error ? failed->error->message : "the run failed");
+    o->reason = case_error (o->vcase, failed->error ? failed->error->message
+                                                    : "the run failed");
     return;
   }
   o->baseline_run = val_run_copy (b->run);

@@ -468,6 +468,46 @@ START_TEST (test_fixture_statuses)
 }
 END_TEST
 
+/* A case's mistake found only when it runs — a metric the workload lacks, a <set> the
+ * scenario refuses, a scenario file that is not XML — makes its row an error whose reason
+ * starts with the case's cases.xml:LINE; the other rows are judged as usual (a malformed
+ * scenario stopped the whole validation). */
+START_TEST (test_case_errors_name_case_line)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
+  g_autofree char *bad = g_build_filename (tmp, "scenarios/micro/bad.xml", NULL);
+  NsValidation *v;
+  NsValReport *r;
+  const NsValOutcome *o;
+
+  ck_assert (g_file_set_contents (bad, "<scenario>\n<oops>\n", -1, NULL));
+  edit_file (cases, "metric=\"cycles_per_call\"", "metric=\"nosuch_metric\"");
+  edit_file (cases, "scenarios/micro/no-such-scenario.xml", "scenarios/micro/bad.xml");
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-broken", "900-no-scenario",
+                                           "900-unret", NULL }, 1);
+  o = outcome (r, "900-safe-ret");
+  ck_assert_int_eq (o->status, NS_VAL_ERROR);
+  ck_assert_msg (strstr (o->reason, "cases.xml:4: case of row 900-safe-ret: ") &&
+                 strstr (o->reason, "nosuch_metric"), "%s", o->reason);
+  o = outcome (r, "900-broken");
+  ck_assert_int_eq (o->status, NS_VAL_ERROR);
+  ck_assert_msg (strstr (o->reason, "cases.xml:8: case of row 900-broken: ") &&
+                 strstr (o->reason, "measure.duration=0"), "%s", o->reason);
+  o = outcome (r, "900-no-scenario");
+  ck_assert_int_eq (o->status, NS_VAL_ERROR);
+  ck_assert_msg (strstr (o->reason, "cases.xml:14: case of row 900-no-scenario: ") &&
+                 strstr (o->reason, "bad.xml:"), "%s", o->reason);
+  ck_assert_int_eq (outcome (r, "900-unret")->status, NS_VAL_FAIL);
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A value whose source says UNSOURCED that a run used is listed once, with its CPU, in
  * NAME order; a sourced value is not listed. */
 START_TEST (test_unsourced_listed)
@@ -1339,6 +1379,7 @@ validate_suite (void)
   tcase_add_test (judge, test_parse_fit_source);
   suite_add_tcase (s, judge);
   tcase_add_test (run, test_fixture_statuses);
+  tcase_add_test (run, test_case_errors_name_case_line);
   tcase_add_test (run, test_fixture_matches_run);
   tcase_add_test (run, test_jobs_identical);
   tcase_add_test (run, test_outputs);
