@@ -186,6 +186,7 @@ pair_free (gpointer p)
   NsValPair *pair = p;
 
   g_free (pair->seed);
+  g_free (pair->where);
   g_free (pair->id);
   g_free (pair->label);
   g_free (pair->source);
@@ -351,15 +352,46 @@ check_row_setup (const NsRecordedFile *rf, xmlNodePtr node, const NsRecordedRow 
   return FALSE;
 }
 
-/* Reads <baseline>/<patched> of a row into the text, value and cv fields. */
-static void
-read_figure (xmlNodePtr row_node, const char *name, char **text, char **cv, double *value)
+/* Reads <baseline>/<patched> of a row into the text, value and cv fields; FALSE with a
+ * file:line error if the value or the cv is not a finite decimal number. */
+static gboolean
+read_figure (const NsRecordedFile *rf, xmlNodePtr row_node, const char *name, char **text,
+             char **cv, double *value, GError **error)
 {
   xmlNodePtr n = ns_xml_child (row_node, name);
+  double x;
 
   *text = ns_xml_prop (n, "value");
   *cv = ns_xml_prop (n, "cv");
-  *value = g_ascii_strtod (*text, NULL);
+  if (!ns_parse_decimal (*text, value))
+    goto bad_value;
+  if (*cv != NULL && !ns_parse_decimal (*cv, &x))
+    goto bad_cv;
+  return TRUE;
+
+/* ERRORS */
+bad_value:
+  ns_xml_set_error_attr (error, rf->path, n, "value", "<%s value=\"%s\">: expected a finite "
+                         "decimal number as printed (1730488.20, 5914980)", name, *text);
+  return FALSE;
+bad_cv:
+  ns_xml_set_error_attr (error, rf->path, n, "cv", "<%s cv=\"%s\">: expected a finite "
+                         "decimal number (0.0050)", name, *cv);
+  return FALSE;
+}
+
+/* TRUE if text is a delta as a thread prints one: a finite decimal number, optionally
+ * signed, optionally followed by '%' (+7.8%, 13.9%, -20). */
+static gboolean
+is_printed_delta (const char *text)
+{
+  g_autofree char *number = g_strdup (text);
+  gsize n = strlen (number);
+  double x;
+
+  if (n > 0 && number[n - 1] == '%')
+    number[n - 1] = '\0';
+  return ns_parse_decimal (number, &x);
 }
 
 /* The value of the set-up's count "runs-per-figure": 0 if absent, G_MAXUINT if not a
@@ -464,6 +496,15 @@ tolerance_value (const char *text)
   return end != text && *end == '\0' ? v : NAN;
 }
 
+/* TRUE if id is "SEED-what" for the file's seed. */
+static gboolean
+row_id_of_seed (const char *id, const char *seed)
+{
+  gsize n = strlen (seed);
+
+  return !strncmp (id, seed, n) && id[n] == '-' && id[n + 1] != '\0';
+}
+
 /* Reads one <row> of a table whose merged set-up is base. */
 static gboolean
 read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr node,
@@ -485,18 +526,33 @@ read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr 
   row->printed_delta = ns_xml_prop (node, "printed-delta");
   tol = ns_xml_prop (node, "tolerance-pp");
   row->stated_tolerance_pp = tol ? tolerance_value (tol) : -1;
-  read_figure (node, "baseline", &row->baseline_text, &row->baseline_cv, &row->baseline);
-  read_figure (node, "patched", &row->patched_text, &row->patched_cv, &row->patched);
   setup_copy (&row->setup, base);
   setup_overlay (&row->setup, ns_xml_child (node, "setup"));
   if (g_hash_table_contains (rf->v->row_index, row->id))
     goto duplicate;
   g_hash_table_insert (rf->v->row_index, row->id, row);
+  if (!row_id_of_seed (row->id, rf->seed))
+    goto foreign_id;
   if (tol != NULL && !(row->stated_tolerance_pp > 0))
     goto bad_tolerance;
-  return check_row_setup (rf, node, row, error) && check_row_figures (rf, node, row, error);
+  if (row->printed_delta != NULL && !is_printed_delta (row->printed_delta))
+    goto bad_printed_delta;
+  return read_figure (rf, node, "baseline", &row->baseline_text, &row->baseline_cv,
+                      &row->baseline, error) &&
+         read_figure (rf, node, "patched", &row->patched_text, &row->patched_cv,
+                      &row->patched, error) &&
+         check_row_setup (rf, node, row, error) && check_row_figures (rf, node, row, error);
 
 /* ERRORS */
+foreign_id:
+  ns_xml_set_error_attr (error, rf->path, node, "id", "row id '%s' does not begin with its "
+                         "file's seed: row ids are SEED-what, here %s-…", row->id, rf->seed);
+  return FALSE;
+bad_printed_delta:
+  ns_xml_set_error_attr (error, rf->path, node, "printed-delta", "row %s: printed-delta=\"%s\" "
+                         "is not a delta as printed: a decimal number, optionally signed and "
+                         "followed by %% (+7.8%%, 13.9%%, -20)", row->id, row->printed_delta);
+  return FALSE;
 bad_tolerance:
   ns_xml_set_error_attr (error, rf->path, node, "tolerance-pp", "row %s: tolerance-pp=\"%s\" "
                          "is not a positive number of percentage points", row->id, tol);
@@ -523,9 +579,26 @@ read_table (NsRecordedFile *rf, const NsSetup *file_setup, xmlNodePtr table, GEr
   return ok;
 }
 
-/* Appends the <fact> n of the file being read to rf->v->facts. */
-static void
-read_fact (NsRecordedFile *rf, xmlNodePtr n)
+/* FALSE with a file:line error if the figure attr of fact f (<fact> n) is given and is
+ * not a finite decimal number. */
+static gboolean
+check_fact_figure (const NsRecordedFile *rf, xmlNodePtr n, const NsValFact *f,
+                   const char *attr, const char *text, GError **error)
+{
+  double x;
+
+  if (text == NULL || ns_parse_decimal (text, &x))
+    return TRUE;
+  ns_xml_set_error_attr (error, rf->path, n, attr, "fact %s: %s=\"%s\" is not a number: a "
+                         "fact's figures are finite decimal numbers as printed (0.642949344), "
+                         "the unit goes in unit=", f->name, attr, text);
+  return FALSE;
+}
+
+/* Appends the <fact> n of the file being read to rf->v->facts; FALSE with a file:line
+ * error if a figure is not a number. */
+static gboolean
+read_fact (NsRecordedFile *rf, xmlNodePtr n, GError **error)
 {
   NsValFact *f = g_new0 (NsValFact, 1);
 
@@ -536,6 +609,8 @@ read_fact (NsRecordedFile *rf, xmlNodePtr n)
   f->patched = ns_xml_prop (n, "patched");
   f->source = ns_xml_prop (n, "source");
   g_ptr_array_add (rf->v->facts, f);
+  return check_fact_figure (rf, n, f, "baseline", f->baseline, error) &&
+         check_fact_figure (rf, n, f, "patched", f->patched, error);
 }
 
 /* Appends the <pair> n to rf->v->pairs, with the row and side of its first two <ref>s. */
@@ -546,6 +621,7 @@ read_pair (NsRecordedFile *rf, xmlNodePtr n)
   int i = 0;
 
   p->seed = g_strdup (rf->seed);
+  p->where = g_strdup_printf ("%s:%d", rf->path, ns_xml_line (n));
   p->id = ns_xml_prop (n, "id");
   p->label = ns_xml_prop (n, "label");
   p->source = ns_xml_prop (n, "source");
@@ -583,7 +659,7 @@ read_recorded_root (NsRecordedFile *rf, xmlNodePtr root, GError **error)
     if (ns_xml_is_element (n, "table"))
       ok = read_table (rf, &file_setup, n, error);
     else if (ns_xml_is_element (n, "fact"))
-      read_fact (rf, n);
+      ok = read_fact (rf, n, error);
     else if (ns_xml_is_element (n, "pair"))
       read_pair (rf, n);
     else if (ns_xml_is_element (n, "note"))
@@ -639,19 +715,58 @@ recorded_files (const char *dir, GError **error)
   return names;
 }
 
-/* Checks every pair names rows that exist. */
+/* The pair before index i of v->pairs with the same id as pair i, or NULL. */
+static const NsValPair *
+earlier_pair (const NsValidation *v, guint i)
+{
+  const NsValPair *p = v->pairs->pdata[i];
+
+  for (guint k = 0; k < i; k++)
+    if (!strcmp (((NsValPair *) v->pairs->pdata[k])->id, p->id))
+      return v->pairs->pdata[k];
+  return NULL;
+}
+
+/* Checks pair i of v->pairs: an id no earlier pair has, two recorded rows, and rows in one
+ * unit, so that the one figure against the other compares like with like. */
+static gboolean
+check_pair (const NsValidation *v, guint i, GError **error)
+{
+  const NsValPair *p = v->pairs->pdata[i];
+  const NsValPair *first = earlier_pair (v, i);
+  const NsRecordedRow *row[2];
+
+  if (first != NULL)
+    goto duplicate;
+  for (int k = 0; k < 2; k++)
+    if ((row[k] = g_hash_table_lookup (v->row_index, p->row[k])) == NULL) {
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: pair %s names row '%s', which is "
+                   "not recorded", p->where, p->id, p->row[k]);
+      return FALSE;
+    }
+  if (g_strcmp0 (row[0]->unit, row[1]->unit))
+    goto units;
+  return TRUE;
+
+/* ERRORS */
+duplicate:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: pair id '%s' is used twice (first at %s)",
+               p->where, p->id, first->where);
+  return FALSE;
+units:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: pair %s compares row %s (%s) with row "
+               "%s (%s): a pair compares two figures in one unit", p->where, p->id,
+               row[0]->id, row[0]->unit, row[1]->id, row[1]->unit);
+  return FALSE;
+}
+
+/* Checks every pair (see check_pair). */
 static gboolean
 check_pairs (const NsValidation *v, GError **error)
 {
-  for (guint i = 0; i < v->pairs->len; i++) {
-    const NsValPair *p = v->pairs->pdata[i];
-    for (int k = 0; k < 2; k++)
-      if (!g_hash_table_contains (v->row_index, p->row[k])) {
-        g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: pair %s names row '%s', which is "
-                     "not recorded", v->dir, p->id, p->row[k]);
-        return FALSE;
-      }
-  }
+  for (guint i = 0; i < v->pairs->len; i++)
+    if (!check_pair (v, i, error))
+      return FALSE;
   return TRUE;
 }
 
@@ -2077,6 +2192,23 @@ check_scenario (const NsValidation *v, const char *path, GPtrArray *conflicts,
     ns_cpu_profile_free (profile);
 }
 
+/* The CPU profile name that recorded rows name, loaded; NULL with an error at the first
+ * such row's file:line if it does not load (an unknown name, a broken profile). */
+static NsCpuProfile *
+row_profile_load (const NsValidation *v, const char *name, GError **error)
+{
+  NsCpuProfile *profile = ns_cpu_profile_load (name, error);
+
+  for (guint i = 0; profile == NULL && i < v->rows->len; i++) {
+    const NsRecordedRow *row = v->rows->pdata[i];
+    if (!g_strcmp0 (row->setup.profile, name)) {
+      g_prefix_error (error, "%s: row %s: profile '%s': ", row->where, row->id, name);
+      break;
+    }
+  }
+  return profile;
+}
+
 /* Checks the fits of every profile the recorded rows name, and of every scenario their
  * cases run (where the shipped fits live); see validate.h. */
 gboolean
@@ -2099,7 +2231,7 @@ ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts, GPtrArray
     NsCpuProfile *profile;
     if (has_profile (provenance, names->pdata[i]))
       continue;
-    profile = ns_cpu_profile_load (names->pdata[i], error);
+    profile = row_profile_load (v, names->pdata[i], error);
     if (profile == NULL)
       return FALSE;
     check_profile (v, profile, conflicts, provenance);

@@ -96,6 +96,7 @@ typedef struct {
 
 typedef struct {
   char *seed;
+  char *where;                  /* data file:line of the <pair> */
   char *id;
   char *label;
   char *source;

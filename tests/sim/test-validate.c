@@ -296,6 +296,83 @@ START_TEST (test_modelled_row_needs_profile)
 }
 END_TEST
 
+/* A profile no netsim profile file has is refused at the first row naming it. */
+START_TEST (test_unknown_profile_at_row)
+{
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  const char *const edits[][3] = {
+    { "<row id=\"900-tight\" variant=\"stated tolerance\" tolerance-pp=\"1.5\">",
+      "<row id=\"900-tight\" variant=\"stated tolerance\" tolerance-pp=\"1.5\">"
+      "<setup profile=\"nosuch-cpu\"/>", SEED_FILE },
+  };
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = edited_fixture (datadir, edits, 1, &fx);
+  NsValidation *v = load_ok (fx);
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  GError *error = NULL;
+
+  ck_assert (!ns_validation_check_fits (v, conflicts, provenance, &error));
+  ck_assert_msg (strstr (error->message, "seed-900.xml:57: row 900-tight: profile "
+                         "'nosuch-cpu': unknown CPU profile"), "%s", error->message);
+  g_error_free (error);
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Recorded figures that are not finite numbers, or a row id of another seed, are refused
+ * at their file:line. */
+START_TEST (test_recorded_figures_refused)
+{
+  static const struct { const char *from, *to, *at, *needle; } bad[] = {
+    { "<baseline value=\"100\"/>", NULL, "seed-900.xml:58:", "finite decimal" },
+    { "variant=\"stated tolerance\"", "variant=\"stated tolerance\" printed-delta=\"abc\"",
+      "seed-900.xml:57:", "printed-delta=\"abc\"" },
+    { "baseline=\"1.0\" patched=\"2.0\"", "baseline=\"0.64x\" patched=\"2.0\"",
+      "seed-900.xml:62:", "fact extra: baseline=\"0.64x\" is not a number" },
+    { "<row id=\"900-tight\"", "<row id=\"901-tight\"", "seed-900.xml:57:",
+      "row id '901-tight' does not begin with its file's seed" },
+  };
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  g_autofree char *huge = g_strdup_printf ("<baseline value=\"1%0400d\"/>", 0);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    const char *const edits[][3] = { { bad[i].from, bad[i].to ? bad[i].to : huge, SEED_FILE } };
+    assert_load_refused (datadir, edits, 1, bad[i].at, bad[i].needle);
+  }
+}
+END_TEST
+
+/* A pair naming an unknown row, a second pair with one id, and a pair of rows in two
+ * units are refused at the pair's file:line. */
+START_TEST (test_pairs_refused)
+{
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  const char *const unknown[][3] = {
+    { "<ref row=\"900-unret\"", "<ref row=\"900-nope\"", SEED_FILE },
+  };
+  const char *const twice[][3] = {
+    { "  <note source=\"fixture\">", "  <pair id=\"900-pair\" label=\"again\" source=\"x\">"
+      "<ref row=\"900-unret\" side=\"baseline\"/><ref row=\"900-safe-ret\" side=\"baseline\"/>"
+      "</pair>\n  <note source=\"fixture\">", SEED_FILE },
+  };
+  const char *const units[][3] = {
+    { "<table name=\"tolerance\" unit=\"cycles/call\"", "<table name=\"tolerance\" "
+      "unit=\"packets/s\"", SEED_FILE },
+    { "<ref row=\"900-unret\"", "<ref row=\"900-tight\"", SEED_FILE },
+  };
+
+  assert_load_refused (datadir, unknown, 1, "seed-900.xml:63:", "names row '900-nope'");
+  assert_load_refused (datadir, twice, 1, "seed-900.xml:67:",
+                       "pair id '900-pair' is used twice (first at");
+  assert_load_refused (datadir, units, 2, "seed-900.xml:63:",
+                       "900-tight (packets/s) with row 900-safe-ret (cycles/call)");
+}
+END_TEST
+
 /* A negative CV or a runs count that is not a positive integer is refused at file:line. */
 START_TEST (test_recorded_noise_refused)
 {
@@ -1367,6 +1444,9 @@ validate_suite (void)
   tcase_add_test (recorded, test_recorded_none_dropped);
   tcase_add_test (recorded, test_recorded_noise_refused);
   tcase_add_test (recorded, test_modelled_row_needs_profile);
+  tcase_add_test (recorded, test_unknown_profile_at_row);
+  tcase_add_test (recorded, test_recorded_figures_refused);
+  tcase_add_test (recorded, test_pairs_refused);
   suite_add_tcase (s, recorded);
   tcase_add_test (judge, test_tolerance_rule);
   tcase_add_test (judge, test_tolerance_looser_refused);
