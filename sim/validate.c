@@ -3869,8 +3869,29 @@ known_status (const char *status)
   return FALSE;
 }
 
+/* Checks the simulated figure in column k of a data line of an expected-results CSV
+ * (fields f, at lineno, status in column col[1]): a finite decimal number where the row
+ * ran (pass, fail), empty where it did not, as --format csv prints them; FALSE with a
+ * PATH:LINE error if not. */
+static gboolean
+expected_figure_ok (const char *path, guint lineno, char **f, const gint *col, gint k,
+                    GError **error)
+{
+  gboolean ran = !strcmp (f[col[1]], "pass") || !strcmp (f[col[1]], "fail");
+  double x;
+
+  if (ran ? ns_parse_decimal (f[k], &x) : f[k][0] == '\0')
+    return TRUE;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: row %s, status %s: %s '%s' is not "
+               "what --format csv prints (%s)", path, lineno, f[col[0]], f[col[1]],
+               k == col[2] ? "simulated_baseline" : "simulated_patched", f[k],
+               ran ? "a number where the row ran" : "nothing where the row did not run");
+  return FALSE;
+}
+
 /* Checks one data line of an expected-results CSV (fields f, at lineno): as many fields as
- * the header, a known status, a row not seen before; FALSE with a PATH:LINE error if not. */
+ * the header, a known status, a row not seen before, figures as --format csv prints them
+ * (expected_figure_ok); FALSE with a PATH:LINE error if not. */
 static gboolean
 expected_line_ok (const char *path, guint lineno, char **f, char **header, const gint *col,
                   GHashTable *expected, GError **error)
@@ -3891,7 +3912,8 @@ expected_line_ok (const char *path, guint lineno, char **f, char **header, const
                  lineno, f[col[0]]);
     return FALSE;
   }
-  return TRUE;
+  return expected_figure_ok (path, lineno, f, col, col[2], error) &&
+         expected_figure_ok (path, lineno, f, col, col[3], error);
 }
 
 /* Reads row id → ExpectedRow from a CSV written by --format csv: every row whole, with a
@@ -3978,8 +4000,9 @@ figures_changed (const NsValOutcome *o, const ExpectedRow *want, const char *pat
   csv_number (patched, o, o->sim_patched, "%.10g");
   if (!strcmp (baseline->str, want->baseline) && !strcmp (patched->str, want->patched))
     return FALSE;
-  g_string_append_printf (messages, "changed: %s simulated %s / %s in %s, %s / %s now: the "
-                          "model changed; write %s again (netsim validate --format csv) "
+  g_string_append_printf (messages, "changed: %s simulated %s / %s in %s, %s / %s now (as "
+                          "--format csv prints them): the model changed, or the file was not "
+                          "written by it; write %s again (netsim validate --format csv) "
                           "in a deliberate, explained commit\n", o->row->id, want->baseline,
                           want->patched, path, baseline->str, patched->str, path);
   return TRUE;

@@ -843,6 +843,12 @@ START_TEST (test_expected_read_strictly)
       ":3: row 900-a is listed twice" },
     { "row,status,simulated_baseline,simulated_patched,set\n", "no rows" },
     { "row,status,simulated_baseline,simulated_patched\n900-a,pass,1,2\n", "and set" },
+    { "row,status,simulated_baseline,simulated_patched,set\n900-a,pass,,2,validation\n",
+      ":2: row 900-a, status pass: simulated_baseline '' is not what --format csv prints" },
+    { "row,status,simulated_baseline,simulated_patched,set\n900-a,fail,1,abc,validation\n",
+      ":2: row 900-a, status fail: simulated_patched 'abc'" },
+    { "row,status,simulated_baseline,simulated_patched,set\n900-a,error,1,,validation\n",
+      ":2: row 900-a, status error: simulated_baseline '1'" },
   };
   g_autofree char *dir = g_dir_make_tmp ("netsim-expected-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "e.csv", NULL);
