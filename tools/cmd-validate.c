@@ -98,19 +98,41 @@ remove_dir (const char *dir, const char *const *files)
   g_rmdir (dir);
 }
 
-/* Renders recorded vs simulated deltas to png with gnuplot. */
+/* Runs gnuplot on script_file; FALSE with an error (NS_ERROR_CHECK: a tool that failed at
+ * run time, not bad input) giving its exit status or signal and what it said. */
 static gboolean
-plot (const NsValReport *r, const char *png, GError **error)
+run_gnuplot (const char *script_file, const char *png, GError **error)
+{
+  const char *argv[3] = { ns_cmd_gnuplot_path (), script_file, NULL };
+  g_autofree char *err_text = NULL;
+  g_autoptr (GError) wait = NULL;
+  gint status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                     &err_text, &status, error))
+    return FALSE;
+  if (g_spawn_check_wait_status (status, &wait))
+    return TRUE;
+  g_strstrip (err_text);
+  g_set_error (error, NS_ERROR, NS_ERROR_CHECK, "gnuplot (%s) failed to render %s (%s)%s%s; "
+               "nothing was written", argv[0], png, wait->message, err_text[0] ? ": " : "",
+               err_text);
+  return FALSE;
+}
+
+/* Renders recorded vs simulated deltas with gnuplot into image (PNG bytes), for png;
+ * nothing is written to png here. */
+static gboolean
+plot (const NsValReport *r, const char *png, GString *image, GError **error)
 {
   g_autofree char *dir = g_dir_make_tmp ("netsim-plot-XXXXXX", error);
-  g_autofree char *data_file = NULL, *script_file = NULL, *script = NULL, *err_text = NULL;
-  g_autofree char *image_file = NULL;
+  g_autofree char *data_file = NULL, *script_file = NULL, *script = NULL;
+  g_autofree char *image_file = NULL, *bytes = NULL;
   GString *data = g_string_new (NULL);
   double lo = -10, hi = 10;
   guint n_val, n_cal;
-  gint status = 0;
-  gboolean ok = FALSE;
-  const char *argv[3] = { ns_cmd_gnuplot_path (), NULL, NULL };
+  gsize len = 0;
+  gboolean ok;
 
   if (dir == NULL)
     return FALSE;
@@ -123,18 +145,12 @@ plot (const NsValReport *r, const char *png, GError **error)
   image_file = g_build_filename (dir, "plot.png", NULL);
   script = plot_script (image_file, data_file, n_val, n_cal, floor (lo / 10) * 10 - 10,
                         ceil (hi / 10) * 10 + 10);
-  argv[1] = script_file;
-  if (g_file_set_contents (data_file, data->str, data->len, error) &&
-      g_file_set_contents (script_file, script, -1, error) &&
-      g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-                    &err_text, &status, error))
-    ok = g_spawn_check_wait_status (status, NULL);
-  if (!ok && error && *error == NULL)
-    g_set_error (error, NS_ERROR, NS_ERROR_IO, "gnuplot failed to render %s: %s", png,
-                 err_text ? g_strstrip (err_text) : "");
-  /* gnuplot wrote into the folder: a device or FIFO named by png is written from here */
+  ok = g_file_set_contents (data_file, data->str, data->len, error) &&
+       g_file_set_contents (script_file, script, -1, error) &&
+       run_gnuplot (script_file, png, error) &&
+       g_file_get_contents (image_file, &bytes, &len, error);
   if (ok)
-    ok = ns_cmd_copy_output (image_file, png, error);
+    g_string_append_len (image, bytes, (gssize) len);
   remove_dir (dir, (const char *const[]) { "points.dat", "plot.gp", "plot.png", NULL });
   g_string_free (data, TRUE);
   return ok;
@@ -232,7 +248,8 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
     "Exit status: 0 ok; 1 a validation row failed (outside its tolerance or with the wrong\n"
     "sign) or errored, a calibration row errored, a row is both fitted and counted as\n"
     "validation, a fitted value in use differs from calibration.xml's record, a variant a\n"
-    "row runs sets a parameter or the CPU profile, or a fit no longer holds. With\n"
+    "row runs sets a parameter or the CPU profile, a fit no longer holds, or gnuplot\n"
+    "failed to draw --plot's image (then neither it nor -o is written). With\n"
     "--expected FILE, 1 instead only for a change against FILE: a row that passed there and\n"
     "does not now, one that ran there and errors now, a row absent there that fails or\n"
     "errors, changed figures or set, a conflict or a drifted fit (rows that failed in FILE\n"
@@ -331,11 +348,14 @@ check_args (const NsValidateArgs *a, NsFormat *format)
   return TRUE;
 }
 
-/* Writes the output, the plot and the expected-results check; returns the exit status. */
+/* Writes the output and the plot, both rendered first and then written all or nothing
+ * (ns_cmd_write_outputs), after the expected-results check; returns the exit status. */
 static int
 finish (const NsValidateArgs *a, const NsValReport *report, NsFormat format)
 {
   GString *out = g_string_new (NULL), *messages = g_string_new (NULL);
+  GString *image = g_string_new (NULL);
+  const char *const paths[] = { a->output, a->plot };
   GError *err = NULL;
   gint regressions = 0;
   int status = ns_validation_exit_status (report);
@@ -349,17 +369,20 @@ finish (const NsValidateArgs *a, const NsValReport *report, NsFormat format)
              ns_validation_drifted_fits (report) > 0 ? NS_EXIT_CHECK : NS_EXIT_OK;
   }
   ns_validation_write (out, report, format);
-  if (!ns_cmd_write_output (a->output, out, &err))
-    goto fail;
-  if (a->plot && !plot (report, a->plot, &err))
+  if (a->plot && !plot (report, a->plot, image, &err))
+    goto fail;                      /* nothing written yet */
+  if (!ns_cmd_write_outputs (paths, (const GString *const[]) { out, a->plot ? image : NULL },
+                             2, &err))
     goto fail;
   g_printerr ("%s", messages->str);
   g_string_free (out, TRUE);
+  g_string_free (image, TRUE);
   g_string_free (messages, TRUE);
   return status;
 
 fail:
   g_string_free (out, TRUE);
+  g_string_free (image, TRUE);
   g_string_free (messages, TRUE);
   return ns_cmd_fail (err);
 }

@@ -217,6 +217,21 @@ NETSIM_GNUPLOT='' $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
 NETSIM_GNUPLOT=/nonexistent/gp $V --plot "$TMP/none.png" 900-safe-ret >/dev/null 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q "NETSIM_GNUPLOT names '/nonexistent/gp'" "$TMP/err" && ok ||
   bad "--plot with a NETSIM_GNUPLOT that is no program names it: $(cat "$TMP/err")"
+# a gnuplot that fails: its exit status (or signal) and what it printed are the reason,
+# exit 1 (not bad input), and neither the image nor -o is written (all or nothing); it
+# said "gnuplot failed to render …: " with nothing after, exited 2 and left -o written
+printf '#!/bin/sh\necho "gp: cannot draw" >&2\nexit 3\n' >"$TMP/gp-fails"
+chmod +x "$TMP/gp-fails"
+rm -f "$TMP/gpf.png" "$TMP/gpf.txt"
+NETSIM_GNUPLOT="$TMP/gp-fails" $V --plot "$TMP/gpf.png" -o "$TMP/gpf.txt" 900-safe-ret \
+  >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "gnuplot ($TMP/gp-fails) failed to render $TMP/gpf.png (.*3): gp: cannot draw; nothing was written" \
+  "$TMP/err" && [ ! -e "$TMP/gpf.txt" ] && [ ! -e "$TMP/gpf.png" ] && ok ||
+  bad "--plot with a failing gnuplot: exit 1, its reason, nothing written: $(cat "$TMP/err"; ls "$TMP"/gpf.*)"
+NETSIM_GNUPLOT=/bin/false $V --plot "$TMP/gpf.png" -o "$TMP/gpf.txt" 900-safe-ret \
+  >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q "gnuplot (/bin/false) failed to render $TMP/gpf.png (.*1); nothing was written" \
+  "$TMP/err" && [ ! -e "$TMP/gpf.txt" ] && ok || bad "--plot with /bin/false: $(cat "$TMP/err")"
 # the image is a PNG: a name that does not end in .png is refused before the run, as
 # sweep --plot refuses one (it wrote a PNG into out.txt with exit 0)
 expect 2 "--plot out.txt" -- $V --plot "$TMP/out.txt" 900-safe-ret
