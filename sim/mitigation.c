@@ -871,17 +871,32 @@ spectre_v2_build_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   why_changed (&why->spectre_v2, ns_spectre_v2_name (choice), because);
 }
 
+/* TRUE if spectre_v2's command is SPECTRE_V2_CMD_NONE (spectre_v2_parse_cmdline():
+ * nospectre_v2, spectre_v2=off, or mitigations=off),
+ * the one case in which spectre_v2_select_mitigation() returns before it selects BHI
+ * (6.9-6.14; 6.15's bhi_update_mitigation() likewise turns BHI off only for it). A mode
+ * the build or the CPU lacks is switched to auto, not none. */
+static gboolean
+spectre_v2_cmd_none (const NsCmdline *cmd, const NsMitigations *out)
+{
+  return cmd->off != NULL || cmd->nospectre_v2 != NULL ||
+         (cmd->spectre_v2_asked && out->spectre_v2 == NS_SPECTRE_V2_OFF);
+}
+
 /* The BHI selection once spectre_v2's is made, as spectre_v2_select_mitigation() calls
- * bhi_select_mitigation() (6.9): not at all with spectre_v2 off; a generic retpoline
- * mitigates BHI (RRSBA absent, or disabled with RRSBA_DIS_S); BHI_DIS_S before the loop. */
+ * bhi_select_mitigation() (6.9): not at all with spectre_v2's command none, but also when
+ * its auto choice is none (no retpoline built, or a CPU nothing is chosen for); a generic
+ * retpoline mitigates BHI (RRSBA absent, or disabled with RRSBA_DIS_S); BHI_DIS_S before
+ * the loop. */
 static void
 bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   if (out->bhi == NS_BHI_OFF)
     return;
-  if (out->spectre_v2 == NS_SPECTRE_V2_OFF) {
+  if (spectre_v2_cmd_none (cmd, out)) {
     out->bhi = NS_BHI_OFF;
-    why_changed (&why->bhi, "off", "with spectre_v2 off bhi_select_mitigation() is not run");
+    why_changed (&why->bhi, "off", "with spectre_v2 turned off (spectre_v2=off, nospectre_v2) "
+                 "spectre_v2_select_mitigation() returns before bhi_select_mitigation()");
   } else if (out->spectre_v2 == NS_SPECTRE_V2_RETPOLINE) {
     out->bhi = NS_BHI_OFF;
     why_changed (&why->bhi, "off", "the generic retpoline mitigates BHI "

@@ -1036,6 +1036,36 @@ START_TEST (test_retbleed_entry_not_built)
 }
 END_TEST
 
+/* A CPU no kernel mitigates by default and that names no vendor (the generic profile's). */
+static NsMitigationDefault unnamed_unmitigated[] = {
+  { "6.1", "6.99", NS_SPECTRE_V2_OFF, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: unnamed, unmitigated", 1, 0, 0 },
+};
+
+/* spectre_v2_select_mitigation() (6.9-6.14) returns before bhi_select_mitigation() only for
+ * the command none (spectre_v2=off, nospectre_v2, mitigations=off): a retpoline asked on a
+ * build without it is switched to auto, whose choice none still selects BHI, and so does
+ * an auto choice of none. */
+START_TEST (test_bhi_selected_when_auto_chooses_none)
+{
+  guint no_rp = NS_BUILT_ALL & ~NS_BUILT_RETPOLINE;
+
+  assert_built (&zen3[1], "6.9", "spectre_v2=retpoline spectre_bhi=on", no_rp, "spectre_v2",
+                "off~", NULL);
+  assert_built (&zen3[1], "6.9", "spectre_v2=retpoline spectre_bhi=on", no_rp, "bhi",
+                "loop*", NULL);
+  assert_built (unnamed_unmitigated, "6.9", "spectre_bhi=on", NS_BUILT_ALL, "bhi", "loop*",
+                NULL);
+  assert_built (unnamed_unmitigated, "6.9", "spectre_v2=off spectre_bhi=on", NS_BUILT_ALL,
+                "bhi", "off~", "spectre_v2_select_mitigation() returns before "
+                "bhi_select_mitigation()");
+  assert_built (unnamed_unmitigated, "6.9", "spectre_bhi=on nospectre_v2", NS_BUILT_ALL,
+                "bhi", "off~", NULL);
+  assert_built (unnamed_unmitigated, "6.9", "spectre_bhi=on mitigations=off", NS_BUILT_ALL,
+                "bhi", "off*", NULL);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -1071,6 +1101,7 @@ main (void)
   tcase_add_test (tc, test_retpoline_not_built);
   tcase_add_test (tc, test_ibrs_entry_not_built);
   tcase_add_test (tc, test_retbleed_entry_not_built);
+  tcase_add_test (tc, test_bhi_selected_when_auto_chooses_none);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);
