@@ -62,23 +62,45 @@ static const NsName bhi_names[] = {
  * mainline or through the stable backports the model assumes; call depth tracking came
  * with retbleed=stuff in 6.2) and the options its "depends on" needs (6.9 text:
  * MITIGATION_RETHUNK on MITIGATION_RETPOLINE; UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING
- * on MITIGATION_RETHUNK; the CPU_SUP_AMD/INTEL and X86_64 terms are taken as met). */
+ * on MITIGATION_RETHUNK; the CPU_SUP_AMD/INTEL and X86_64 terms are taken as met).
+ * Every option lies inside the mitigations menu ("if SPECULATION_MITIGATIONS", added with
+ * the Retbleed series for v5.19), which =n takes away whole; fe42754b94a4 (v6.9-rc5)
+ * renamed that menu CONFIG_CPU_MITIGATIONS. PAGE_TABLE_ISOLATION sits in it from 5.19
+ * (security/Kconfig before, which the model does not tell apart). MITIGATION_SPECTRE_BHI
+ * (f3f51c5865a9, v6.9-rc4, which replaced the SPECTRE_BHI_ON/OFF choice of v6.9-rc3) has
+ * that name in mainline and in the 6.1.y/6.6.y/6.8.y backports of the BHI series alike. */
+#define RENAMED_69 "the mitigation options took the CONFIG_MITIGATION_ names in 6.9"
 static const struct {
   NsBuilt     bit;
-  const char *name, *before_6_9, *since;
+  const char *name, *before, *renamed, *why_renamed, *since;
   guint       depends;
 } built_options[] = {
-  { NS_BUILT_RETPOLINE, "CONFIG_MITIGATION_RETPOLINE", "CONFIG_RETPOLINE", NULL, 0 },
-  { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", NULL,
+  { NS_BUILT_CPU_MITIGATIONS, "CONFIG_CPU_MITIGATIONS", "CONFIG_SPECULATION_MITIGATIONS",
+    "6.9.0-rc5", "x86's CONFIG_SPECULATION_MITIGATIONS became CONFIG_CPU_MITIGATIONS in "
+    "6.9-rc5 (fe42754b94a4; stable branches such as 6.8.y took the rename in May 2024, "
+    "which the model, running each version's mainline release, does not follow)", "5.19",
+    0 },
+  { NS_BUILT_RETPOLINE, "CONFIG_MITIGATION_RETPOLINE", "CONFIG_RETPOLINE", "6.9", RENAMED_69,
+    NULL, NS_BUILT_CPU_MITIGATIONS },
+  { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", "6.9", RENAMED_69, NULL,
     NS_BUILT_RETPOLINE },
-  { NS_BUILT_UNRET_ENTRY, "CONFIG_MITIGATION_UNRET_ENTRY", "CONFIG_CPU_UNRET_ENTRY", NULL,
+  { NS_BUILT_UNRET_ENTRY, "CONFIG_MITIGATION_UNRET_ENTRY", "CONFIG_CPU_UNRET_ENTRY", "6.9",
+    RENAMED_69, NULL, NS_BUILT_RETHUNK },
+  { NS_BUILT_IBPB_ENTRY, "CONFIG_MITIGATION_IBPB_ENTRY", "CONFIG_CPU_IBPB_ENTRY", "6.9",
+    RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
+  { NS_BUILT_IBRS_ENTRY, "CONFIG_MITIGATION_IBRS_ENTRY", "CONFIG_CPU_IBRS_ENTRY", "6.9",
+    RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
+  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", "6.9", RENAMED_69, NULL,
     NS_BUILT_RETHUNK },
-  { NS_BUILT_IBPB_ENTRY, "CONFIG_MITIGATION_IBPB_ENTRY", "CONFIG_CPU_IBPB_ENTRY", NULL, 0 },
-  { NS_BUILT_IBRS_ENTRY, "CONFIG_MITIGATION_IBRS_ENTRY", "CONFIG_CPU_IBRS_ENTRY", NULL, 0 },
-  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", NULL, NS_BUILT_RETHUNK },
   { NS_BUILT_CALL_DEPTH_TRACKING, "CONFIG_MITIGATION_CALL_DEPTH_TRACKING",
-    "CONFIG_CALL_DEPTH_TRACKING", "6.2", NS_BUILT_RETHUNK },
+    "CONFIG_CALL_DEPTH_TRACKING", "6.9", RENAMED_69, "6.2", NS_BUILT_RETHUNK },
+  { NS_BUILT_PAGE_TABLE_ISOLATION, "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION",
+    "CONFIG_PAGE_TABLE_ISOLATION", "6.9", RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
+  { NS_BUILT_SPECTRE_BHI, "CONFIG_MITIGATION_SPECTRE_BHI", "CONFIG_MITIGATION_SPECTRE_BHI",
+    "6.9", NULL, NULL, NS_BUILT_CPU_MITIGATIONS },
 };
+
+static int version_cmp_from (const char *version, const char *from);
 
 /* The index in built_options of option, or -1. */
 static gint
@@ -99,8 +121,18 @@ ns_mitigation_option (NsBuilt option, const char *version)
   g_return_val_if_fail (i >= 0 && version != NULL, NULL);
   if (built_options[i].since && ns_kernel_version_cmp (version, built_options[i].since) < 0)
     return NULL;
-  return ns_kernel_version_cmp (version, "6.9") >= 0 ? built_options[i].name
-                                                     : built_options[i].before_6_9;
+  return version_cmp_from (version, built_options[i].renamed) >= 0 ? built_options[i].name
+                                                                   : built_options[i].before;
+}
+
+/* Why option's name differs between kernel versions; see mitigation.h. */
+const char *
+ns_mitigation_option_renamed (NsBuilt option)
+{
+  gint i = built_option_index (option);
+
+  g_return_val_if_fail (i >= 0, NULL);
+  return built_options[i].why_renamed;
 }
 
 /* The option named key in some kernel version; see mitigation.h. */
@@ -110,7 +142,7 @@ ns_mitigation_option_lookup (const char *key)
   g_return_val_if_fail (key != NULL, 0);
 
   for (guint i = 0; i < G_N_ELEMENTS (built_options); i++)
-    if (!strcmp (key, built_options[i].name) || !strcmp (key, built_options[i].before_6_9))
+    if (!strcmp (key, built_options[i].name) || !strcmp (key, built_options[i].before))
       return built_options[i].bit;
   return 0;
 }
@@ -460,6 +492,7 @@ typedef struct {
   char                *auto_nosmt;  /* the mitigations=auto,nosmt argument in force, or NULL */
   char                *mds_nosmt;   /* the mds=full,nosmt argument in force, or NULL */
   guint                built;       /* the NsBuilt bits the kernel build compiles in */
+  gboolean             mitigations_given;  /* the line has a mitigations= the kernel takes */
 } NsCmdline;
 
 /* TRUE if the build compiles in option's code. */
@@ -745,6 +778,7 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
       cmd->off = g_strdup (reason);
     if (ok && !strcmp (value, "auto,nosmt"))
       cmd->auto_nosmt = g_strdup (reason);
+    cmd->mitigations_given = cmd->mitigations_given || ok;
   } else if (!strcmp (key, "spectre_v2")) {
     ok = value && apply_spectre_v2 (value, reason, cmd, out, why, error);
   } else if (!strcmp (key, "nospectre_v2")) {
@@ -872,7 +906,7 @@ spectre_v2_build_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 }
 
 /* TRUE if spectre_v2's command is SPECTRE_V2_CMD_NONE (spectre_v2_parse_cmdline():
- * nospectre_v2, spectre_v2=off, or mitigations=off),
+ * nospectre_v2, spectre_v2=off, or mitigations off, by the command line or the build),
  * the one case in which spectre_v2_select_mitigation() returns before it selects BHI
  * (6.9-6.14; 6.15's bhi_update_mitigation() likewise turns BHI off only for it). A mode
  * the build or the CPU lacks is switched to auto, not none. */
@@ -1046,6 +1080,98 @@ smt_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
                           "CPU a core)", why->mds, cmd->mds_nosmt ? "mds=full,nosmt" :
                           "mitigations=auto,nosmt");
   why_set (&why->mds, text);
+}
+
+/* The BHI mitigation's default on this build: with MITIGATION_SPECTRE_BHI=n (f3f51c5865a9,
+ * v6.9-rc4) bugs.c starts bhi_mitigation off instead of on, so the profile's loop or
+ * BHI_DIS_S is not selected, while spectre_bhi=on on the command line still asks for it. */
+static void
+bhi_build_default (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  g_autofree char *lack = NULL, *because = NULL;
+
+  if (out->bhi == NS_BHI_OFF || built (cmd, NS_BUILT_SPECTRE_BHI))
+    return;
+  lack = not_built (cmd, NS_BUILT_SPECTRE_BHI);
+  because = g_strdup_printf ("%s: the BHI mitigation then defaults to off (bugs.c, "
+                             "f3f51c5865a9), which spectre_bhi=on would turn on", lack);
+  out->bhi = NS_BHI_OFF;
+  why_changed (&why->bhi, "off", because);
+}
+
+/* Why the build turns every mitigation off (newly allocated), or NULL if it does not:
+ * CPU_MITIGATIONS=n (SPECULATION_MITIGATIONS before 6.9-rc5) makes kernel/cpu.c's
+ * cpu_mitigations default off from 6.9-rc4 (f337a6a21e2f; before, the option only took
+ * away the options of its menu), where a mitigations=auto on the command line turns it on
+ * again, until ce0abef6a1d5 (6.9-rc5) has the kernel ignore mitigations= on such a build:
+ * from then on the command line's mitigations= is dropped from cmd. The per-key values
+ * cannot turn on what cpu_mitigations_off() turns off (each select function tests it). */
+static char *
+cpu_mitigations_build_off (NsCmdline *cmd)
+{
+  const char *name = ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, cmd->kernel);
+
+  if (name == NULL || built (cmd, NS_BUILT_CPU_MITIGATIONS) ||
+      version_cmp_from (cmd->kernel, "6.9.0-rc4") < 0)
+    return NULL;
+  if (version_cmp_from (cmd->kernel, "6.9.0-rc5") < 0)
+    return cmd->mitigations_given ? NULL :
+           g_strdup_printf ("%s=n: cpu_mitigations then defaults to off (kernel/cpu.c, "
+                            "f337a6a21e2f, v6.9-rc4), as with mitigations=off; "
+                            "mitigations=auto would turn it on", name);
+  g_clear_pointer (&cmd->off, g_free);
+  g_clear_pointer (&cmd->auto_nosmt, g_free);
+  return g_strdup_printf ("%s=n: cpu_mitigations then defaults to off (kernel/cpu.c, "
+                          "f337a6a21e2f), as with mitigations=off, and the kernel ignores "
+                          "mitigations= on such a build (ce0abef6a1d5, v6.9-rc5)", name);
+}
+
+/* Turns every mitigation in force off, as the build's cpu_mitigations default does
+ * (because, from cpu_mitigations_build_off; NULL: nothing to do), each marked as the
+ * kernel's choice; cmd then holds because as its mitigations=off, which the selections
+ * after it test. Takes because. */
+static void
+apply_build_off (NsCmdline *cmd, char *because, NsMitigations *out, NsWhy *why)
+{
+  if (because == NULL)
+    return;
+  if (out->spectre_v2 != NS_SPECTRE_V2_OFF)
+    why_changed (&why->spectre_v2, "off", because);
+  if (out->retbleed != NS_RETBLEED_OFF)
+    why_changed (&why->retbleed, "off", because);
+  if (out->srso != NS_SRSO_OFF)
+    why_changed (&why->srso, "off", because);
+  if (out->pti)
+    why_changed (&why->pti, "off", because);
+  if (out->mds_verw)
+    why_changed (&why->mds, "off", because);
+  if (out->bhi != NS_BHI_OFF)
+    why_changed (&why->bhi, "off", because);
+  out->spectre_v2 = NS_SPECTRE_V2_OFF;
+  out->retbleed = NS_RETBLEED_OFF;
+  out->srso = NS_SRSO_OFF;
+  out->pti = FALSE;
+  out->mds_verw = FALSE;
+  out->bhi = NS_BHI_OFF;
+  g_free (cmd->off);
+  cmd->off = because;
+}
+
+/* PTI on this build: without PAGE_TABLE_ISOLATION (MITIGATION_PAGE_TABLE_ISOLATION from
+ * 6.9) pti_check_boottime_disable() is an empty stub (asm/pti.h), so neither the profile's
+ * default nor pti=on turns PTI on. */
+static void
+pti_build_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
+{
+  g_autofree char *lack = NULL, *because = NULL;
+
+  if (!out->pti || built (cmd, NS_BUILT_PAGE_TABLE_ISOLATION))
+    return;
+  lack = not_built (cmd, NS_BUILT_PAGE_TABLE_ISOLATION);
+  because = g_strdup_printf ("%s: without PTI compiled in pti_check_boottime_disable() "
+                             "does nothing", lack);
+  out->pti = FALSE;
+  why_changed (&why->pti, "off", because);
 }
 
 /* Removes the double quotes lib/cmdline.c's next_arg() strips: around a whole argument
@@ -1313,13 +1439,15 @@ note_backported_value (const char *key, const char *value, const NsCmdline *cmd,
   }
 }
 
-/* Applies a whole command line to out (which holds the profile default): each key's last
- * value among the words the kernel reads (kernel_words: none after a bare "--" but the
+/* Applies a whole command line to out (which holds the profile default, less the BHI
+ * default a build without MITIGATION_SPECTRE_BHI does not have): each key's last value
+ * among the words the kernel reads (kernel_words: none after a bare "--" but the
  * spectre_v2 keys; the keys of the unaffected bugs ignored; '-' in a key is '_', as
  * parameq() has it, and quotes stripped, as next_arg() does, except for the spectre_v2
  * keys, which must be spelled exactly), then nospectre_v2 and mitigations=off wherever
- * they stand, then the fallbacks of a build without a mode's code (built: NsBuilt bits),
- * then what the kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
+ * they stand, and the build's CPU_MITIGATIONS=n as the kernel of the run reads it, then
+ * the fallbacks of a build without a mode's code (built: NsBuilt bits), then what the
+ * kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
 static gboolean
 apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *kernel,
                const char *from_profile, guint built, NsMitigations *out, NsWhy *why,
@@ -1328,8 +1456,11 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
   g_auto (GStrv) args = kernel_words (cmdline, kernel, out);
   NsMitigations defaults = *out;
   NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
-                    from_profile, FALSE, FALSE, NULL, NULL, built };
+                    from_profile, FALSE, FALSE, NULL, NULL, built, FALSE };
   gboolean ok = TRUE;
+  char *build_off;
+
+  bhi_build_default (&cmd, out, why);
 
   for (guint i = 0; args[i] && ok; i++) {
     g_autofree char *raw = g_strdup (args[i]);
@@ -1345,7 +1476,10 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
     }
   }
   if (ok) {
+    build_off = cpu_mitigations_build_off (&cmd);
     apply_overrides (&cmd, out, why);
+    apply_build_off (&cmd, build_off, out, why);
+    pti_build_select (&cmd, out, why);
     spectre_v2_build_select (&cmd, out, why);
     spectre_v2_auto_select (&cmd, out, why);
     bhi_select (&cmd, out, why);

@@ -65,8 +65,10 @@ typedef enum {
 
 /* The mitigation code a kernel build compiles in: one bit a Kconfig bool of arch/x86/Kconfig
  * (each "default y"), read from the scenario's <config> (ns_build_mitigations_built) and
- * closed under Kconfig's "depends on": RETHUNK needs RETPOLINE, and UNRET_ENTRY, SRSO and
- * CALL_DEPTH_TRACKING need RETHUNK (so RETPOLINE=n takes them all away). */
+ * closed under Kconfig's "depends on": every option lies in the CPU_MITIGATIONS menu (x86's
+ * SPECULATION_MITIGATIONS before 6.9-rc5, from 5.19), RETHUNK needs RETPOLINE, and
+ * UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING need RETHUNK (so RETPOLINE=n takes them all
+ * away). SPECTRE_BHI compiles no code in or out: it is the BHI mitigation's default. */
 typedef enum {
   NS_BUILT_RETPOLINE           = 1 << 0,  /* retpoline thunks (spectre_v2=retpoline, lfence) */
   NS_BUILT_RETHUNK             = 1 << 1,  /* return thunks, which the three below patch in */
@@ -74,9 +76,13 @@ typedef enum {
   NS_BUILT_IBPB_ENTRY          = 1 << 3,  /* IBPB on entry (retbleed=ibpb, SRSO ibpb) */
   NS_BUILT_IBRS_ENTRY          = 1 << 4,  /* kernel IBRS on entry (spectre_v2=ibrs) */
   NS_BUILT_SRSO                = 1 << 5,  /* SRSO Safe RET (srso_(alias_)return_thunk) */
-  NS_BUILT_CALL_DEPTH_TRACKING = 1 << 6   /* call depth tracking (retbleed=stuff) */
+  NS_BUILT_CALL_DEPTH_TRACKING = 1 << 6,  /* call depth tracking (retbleed=stuff) */
+  NS_BUILT_CPU_MITIGATIONS     = 1 << 7,  /* the menu of all the others; =n also turns
+                                           * cpu_mitigations off by default (6.9-rc4+) */
+  NS_BUILT_PAGE_TABLE_ISOLATION = 1 << 8, /* PTI (pti_check_boottime_disable()) */
+  NS_BUILT_SPECTRE_BHI         = 1 << 9   /* the BHI mitigation on by default */
 } NsBuilt;
-#define NS_BUILT_ALL 0x7fu
+#define NS_BUILT_ALL 0x3ffu
 
 /* What one CPU runs by default for kernels in [kernel_from, kernel_to] (versions "6.1",
  * "6.9"; inclusive, compared numerically on major.minor). */
@@ -131,9 +137,13 @@ gboolean     ns_mitigations_select_built (const NsMitigationDefault *defaults,
                                           NsMitigations *out, GError **error);
 /* The Kconfig name of one NsBuilt option in kernel version: the CONFIG_MITIGATION_ name
  * from 6.9 (renamed for v6.9-rc1), the older one before (CONFIG_RETPOLINE,
- * CONFIG_CPU_SRSO, ...); NULL where that kernel has no such option (call depth tracking
- * before 6.2). */
+ * CONFIG_CPU_SRSO, ...; CONFIG_CPU_MITIGATIONS from 6.9-rc5, CONFIG_SPECULATION_MITIGATIONS
+ * before); NULL where that kernel has no such option (call depth tracking before 6.2, the
+ * mitigations menu before 5.19). */
 const char  *ns_mitigation_option  (NsBuilt option, const char *version);
+/* Why option has another name in other kernel versions ("the mitigation options took the
+ * CONFIG_MITIGATION_ names in 6.9"), or NULL if it has one name in all. */
+const char  *ns_mitigation_option_renamed (NsBuilt option);
 /* The NsBuilt bit whose Kconfig name, in some kernel version, is key; 0 if none. */
 NsBuilt      ns_mitigation_option_lookup (const char *key);
 /* The NsBuilt bits stated (not =n) closed under Kconfig's "depends on": a bit whose

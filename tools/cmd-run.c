@@ -104,8 +104,8 @@ unread_config_reason (const NsRunResult *result, const char *key)
     if (name == NULL)
       return g_strdup_printf ("kernel %s has no such option", vr->kernel);
     if (strcmp (name, key) != 0)
-      return g_strdup_printf ("kernel %s names this option %s: the mitigation options "
-                              "took the CONFIG_MITIGATION_ names in 6.9", vr->kernel, name);
+      return g_strdup_printf ("kernel %s names this option %s: %s", vr->kernel, name,
+                              ns_mitigation_option_renamed (option));
   }
   return g_strdup ("a typo?");
 }

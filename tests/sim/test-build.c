@@ -239,7 +239,8 @@ END_TEST
 /* The mitigation code a build compiles in: its arch/x86/Kconfig options under the names
  * of its version (CONFIG_CPU_SRSO before 6.9, CONFIG_MITIGATION_SRSO from it; the other
  * era's name is no option of the version and is not read), each on unless n, closed
- * under "depends on" (RETPOLINE=n takes RETHUNK and all that needs it); all are bools. */
+ * under "depends on" (RETPOLINE=n takes RETHUNK and all that needs it, the mitigations
+ * menu =n takes everything); all are bools. */
 START_TEST (test_mitigations_built)
 {
   NsBuild *b69 = ns_build_new ("6.9.0", LIMIT), *b68 = ns_build_new ("6.8.0", LIMIT);
@@ -256,7 +257,16 @@ START_TEST (test_mitigations_built)
   ck_assert_uint_eq (ns_build_mitigations_built (b68), NS_BUILT_ALL & ~NS_BUILT_SRSO);
   ns_build_set_config (b68, "CONFIG_RETPOLINE", "n");
   ck_assert_uint_eq (ns_build_mitigations_built (b68),
-                     NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY);
+                     NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY | NS_BUILT_CPU_MITIGATIONS |
+                     NS_BUILT_PAGE_TABLE_ISOLATION | NS_BUILT_SPECTRE_BHI);
+  /* the menu holding them all, under 6.8's name, and the BHI default */
+  ns_build_set_config (b68, "CONFIG_SPECULATION_MITIGATIONS", "n");
+  ck_assert_uint_eq (ns_build_mitigations_built (b68), 0);
+  ns_build_set_config (b69, "CONFIG_MITIGATION_SPECTRE_BHI", "n");
+  ck_assert_uint_eq (ns_build_mitigations_built (b69),
+                     NS_BUILT_ALL & ~NS_BUILT_IBRS_ENTRY & ~NS_BUILT_SPECTRE_BHI);
+  ck_assert (ns_build_config_is_bool ("CONFIG_CPU_MITIGATIONS"));
+  ck_assert (ns_build_config_is_bool ("CONFIG_PAGE_TABLE_ISOLATION"));
   ck_assert_str_eq (ns_build_retpoline_option (b68), "CONFIG_RETPOLINE");
   ck_assert_str_eq (ns_build_retpoline_option (b69), "CONFIG_MITIGATION_RETPOLINE");
   ck_assert (ns_build_config_is_bool ("CONFIG_CPU_UNRET_ENTRY"));

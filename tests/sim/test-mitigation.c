@@ -918,6 +918,8 @@ assert_built (NsMitigationDefault *defaults, const char *kernel, const char *cmd
 START_TEST (test_mitigation_options)
 {
   guint all_but = NS_BUILT_ALL & ~NS_BUILT_RETPOLINE;
+  guint menu_alone = NS_BUILT_CPU_MITIGATIONS | NS_BUILT_PAGE_TABLE_ISOLATION |
+                     NS_BUILT_SPECTRE_BHI;   /* what depends on the menu only */
 
   ck_assert_str_eq (ns_mitigation_option (NS_BUILT_SRSO, "6.8"), "CONFIG_CPU_SRSO");
   ck_assert_str_eq (ns_mitigation_option (NS_BUILT_SRSO, "6.9.0-rc1"), "CONFIG_MITIGATION_SRSO");
@@ -935,9 +937,27 @@ START_TEST (test_mitigation_options)
   ck_assert_int_eq (ns_mitigation_option_lookup ("CONFIG_MITIGATION_SLS"), 0);
   ck_assert_uint_eq (ns_mitigation_built_closure (NS_BUILT_ALL), NS_BUILT_ALL);
   ck_assert_uint_eq (ns_mitigation_built_closure (all_but),
-                     NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY);
+                     NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY | menu_alone);
   ck_assert_uint_eq (ns_mitigation_built_closure (NS_BUILT_ALL & ~NS_BUILT_RETHUNK),
-                     NS_BUILT_RETPOLINE | NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY);
+                     NS_BUILT_RETPOLINE | NS_BUILT_IBPB_ENTRY | NS_BUILT_IBRS_ENTRY |
+                     menu_alone);
+  /* the mitigations menu holds them all */
+  ck_assert_uint_eq (ns_mitigation_built_closure (NS_BUILT_ALL & ~NS_BUILT_CPU_MITIGATIONS), 0);
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "6.9.0-rc4"),
+                    "CONFIG_SPECULATION_MITIGATIONS");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "6.9"),
+                    "CONFIG_CPU_MITIGATIONS");
+  ck_assert_ptr_null (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "5.18"));
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_PAGE_TABLE_ISOLATION, "6.8"),
+                    "CONFIG_PAGE_TABLE_ISOLATION");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_PAGE_TABLE_ISOLATION, "6.9"),
+                    "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION");
+  /* the BHI backports to 6.1.y/6.6.y/6.8.y kept mainline's name */
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_SPECTRE_BHI, "6.6"),
+                    "CONFIG_MITIGATION_SPECTRE_BHI");
+  ck_assert_ptr_null (ns_mitigation_option_renamed (NS_BUILT_SPECTRE_BHI));
+  ck_assert_int_eq (ns_mitigation_option_lookup ("CONFIG_SPECULATION_MITIGATIONS"),
+                    NS_BUILT_CPU_MITIGATIONS);
 }
 END_TEST
 
@@ -1036,6 +1056,73 @@ START_TEST (test_retbleed_entry_not_built)
 }
 END_TEST
 
+/* MITIGATION_SPECTRE_BHI=n (f3f51c5865a9, v6.9-rc4) makes the BHI mitigation's default
+ * off: neither the loop nor BHI_DIS_S is selected (the kernel's choice, the option named),
+ * while spectre_bhi=on still turns it on. */
+START_TEST (test_spectre_bhi_not_built)
+{
+  guint no_bhi = NS_BUILT_ALL & ~NS_BUILT_SPECTRE_BHI;
+
+  assert_built (intel_eibrs, "6.9", "", no_bhi, "bhi", "off~",
+                NS_MITIGATION_KERNEL_CHOSE "off, as CONFIG_MITIGATION_SPECTRE_BHI=n: the BHI "
+                "mitigation then defaults to off");
+  assert_built (intel_bhi_ctrl, "6.9", "", no_bhi, "bhi", "off~", NULL);
+  assert_built (intel_eibrs, "6.9", "spectre_bhi=on", no_bhi, "bhi", "loop*", NULL);
+  assert_built (intel_bhi_ctrl, "6.9", "spectre_bhi=on", no_bhi, "bhi", "hw~", NULL);
+  assert_built (intel_eibrs, "6.9", "", NS_BUILT_ALL, "bhi", "loop", NULL);
+}
+END_TEST
+
+/* PAGE_TABLE_ISOLATION=n (MITIGATION_PAGE_TABLE_ISOLATION from 6.9): no PTI, whether the
+ * profile's default or pti=on asks for it. */
+START_TEST (test_pti_not_built)
+{
+  guint no_pti = NS_BUILT_ALL & ~NS_BUILT_PAGE_TABLE_ISOLATION;
+
+  assert_built (intel_meltdown_since_415, "6.1", "", no_pti, "pti", "off~",
+                NS_MITIGATION_KERNEL_CHOSE "off, as CONFIG_PAGE_TABLE_ISOLATION=n");
+  assert_built (intel_meltdown_since_415, "6.9", "pti=on", no_pti, "pti", "off~",
+                "kernel command line: pti=on; " NS_MITIGATION_KERNEL_CHOSE "off, as "
+                "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION=n");
+  assert_built (intel_meltdown_since_415, "6.9", "nopti", no_pti, "pti", "off*", NULL);
+  assert_built (intel_meltdown_since_415, "6.9", "", NS_BUILT_ALL, "pti", "on", NULL);
+}
+END_TEST
+
+/* The mitigations menu =n: before 6.9-rc4 it takes its options away and nothing else
+ * (eIBRS and VERW need none; PTI and the retpoline go); from 6.9-rc4 (f337a6a21e2f)
+ * cpu_mitigations defaults to off, which mitigations=auto turns on again in 6.9-rc4 only:
+ * from 6.9-rc5 (ce0abef6a1d5, CONFIG_CPU_MITIGATIONS) the kernel ignores mitigations=, and
+ * no per-key value turns on what cpu_mitigations_off() turns off. */
+START_TEST (test_cpu_mitigations_not_built)
+{
+  guint no_menu = NS_BUILT_ALL & ~NS_BUILT_CPU_MITIGATIONS;
+
+  assert_built (intel_eibrs, "6.8", "", no_menu, "spectre_v2", "eibrs", NULL);
+  assert_built (intel_meltdown_since_415, "6.8", "", no_menu, "mds", "verw", NULL);
+  assert_built (intel_meltdown_since_415, "6.8", "", no_menu, "spectre_v2", "off~", NULL);
+  assert_built (intel_meltdown_since_415, "6.8", "", no_menu, "pti", "off~",
+                "CONFIG_PAGE_TABLE_ISOLATION is not built: it depends on "
+                "CONFIG_SPECULATION_MITIGATIONS, =n");
+  assert_built (intel_meltdown_since_415, "6.9.0-rc4", "", no_menu, "mds", "off~",
+                NS_MITIGATION_KERNEL_CHOSE "off, as CONFIG_SPECULATION_MITIGATIONS=n: "
+                "cpu_mitigations then defaults to off");
+  assert_built (intel_meltdown_since_415, "6.9.0-rc4", "mitigations=auto", no_menu, "mds",
+                "verw", NULL);
+  assert_built (intel_eibrs, "6.9.0-rc4", "mitigations=auto", no_menu, "spectre_v2", "eibrs",
+                NULL);
+  assert_built (intel_eibrs, "6.9", "mitigations=auto", no_menu, "spectre_v2", "off~",
+                "CONFIG_CPU_MITIGATIONS=n: cpu_mitigations then defaults to off");
+  assert_built (intel_eibrs, "6.9", "mitigations=auto", no_menu, "spectre_v2", "off~",
+                "the kernel ignores mitigations= on such a build");
+  assert_built (intel_eibrs, "6.9", "spectre_v2=eibrs", no_menu, "spectre_v2", "off~", NULL);
+  assert_built (intel_eibrs, "6.9", "spectre_bhi=on", no_menu, "bhi", "off~", NULL);
+  assert_built (intel_meltdown_since_415, "6.12", "mitigations=auto,nosmt mds=full,nosmt",
+                no_menu, "mds", "off~", NULL);
+  assert_built (intel_eibrs, "6.9", "", NS_BUILT_ALL, "spectre_v2", "eibrs", NULL);
+}
+END_TEST
+
 /* A CPU no kernel mitigates by default and that names no vendor (the generic profile's). */
 static NsMitigationDefault unnamed_unmitigated[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_OFF, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
@@ -1101,6 +1188,9 @@ main (void)
   tcase_add_test (tc, test_retpoline_not_built);
   tcase_add_test (tc, test_ibrs_entry_not_built);
   tcase_add_test (tc, test_retbleed_entry_not_built);
+  tcase_add_test (tc, test_spectre_bhi_not_built);
+  tcase_add_test (tc, test_pti_not_built);
+  tcase_add_test (tc, test_cpu_mitigations_not_built);
   tcase_add_test (tc, test_bhi_selected_when_auto_chooses_none);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
