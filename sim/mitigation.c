@@ -1174,102 +1174,183 @@ pti_build_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   why_changed (&why->pti, "off", because);
 }
 
-/* Removes the double quotes lib/cmdline.c's next_arg() strips: around a whole argument
- * ("key=value") or around its value (key="value"); in place. */
-static void
-unquote (char *text)
-{
-  gsize len = strlen (text);
-
-  if (len >= 2 && text[0] == '"' && text[len - 1] == '"') {
-    memmove (text, text + 1, len - 2);
-    text[len - 2] = '\0';
-  }
-}
-
-/* spectre_v2= and nospectre_v2 are read by cmdline_find_option(_bool)
- * (arch/x86/lib/cmdline.c: the exact bytes, the last instance; v6.1 and v6.9
- * spectre_v2_parse_cmdline), not by parse_args as the early_params are, so neither quotes
- * nor '-' for '_' reach them: FALSE with an error for such a spelling of key (the
- * argument normalised to key and value; raw as written), which the kernel would not take. */
+/* TRUE for the bytes the kernel's isspace() takes (lib/ctype.c: '\t' to '\r', ' ', and
+ * 0xa0, Latin-1's no-break space), which end an unquoted argument for next_arg(). */
 static gboolean
-check_exact_spelling (const char *raw, const char *key, const char *value, GError **error)
+kernel_isspace (char c)
 {
-  gboolean with_value = value != NULL && !strcmp (key, "spectre_v2");
-  g_autofree char *exact = NULL;
+  guchar u = (guchar) c;
 
-  if (strcmp (key, "spectre_v2") && strcmp (key, "nospectre_v2"))
-    return TRUE;
-  /* cmdline_find_option_bool matches nospectre_v2 only as a whole word */
-  exact = with_value ? g_strconcat (key, "=", value, NULL) : g_strdup (key);
-  if (!strcmp (raw, exact))
-    return TRUE;
-  if (!strcmp (key, "nospectre_v2") && g_str_has_prefix (raw, "nospectre_v2="))
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': nospectre_v2 "
-                 "takes no value (cmdline_find_option_bool matches the bare word only), so "
-                 "the kernel would not take this; write 'nospectre_v2'", raw);
-  else
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': the kernel "
-                 "reads %s by its exact spelling (cmdline_find_option: no quotes, '-' is not "
-                 "'_') and would not take this; write '%s'", raw, key, exact);
-  return FALSE;
+  return u == ' ' || (u >= '\t' && u <= '\r') || u == 0xa0;
 }
 
-/* The words of cmdline (empty ones included): every byte up to ' ' ends a word, as the
- * kernel's myisspace has it (arch/x86/lib/cmdline.c; parse_args' isspace likewise). */
+/* The arguments of cmdline as parse_args() walks them with lib/cmdline.c's next_arg(),
+ * each as written (quotes kept, newly allocated, NULL-terminated): a space (kernel_isspace)
+ * ends one only outside double quotes, each '"' opening or closing them, so that
+ * dyndbg="file x.c -- y" is one argument; the spaces between arguments are skipped. */
 static char **
 split_cmdline (const char *cmdline)
 {
-  g_autofree char *spaced = g_strdup (cmdline ? cmdline : "");
+  GPtrArray *args = g_ptr_array_new ();
+  const char *p = cmdline ? cmdline : "";
 
-  for (char *p = spaced; *p; p++)
-    if ((guchar) *p <= ' ')
-      *p = ' ';
-  return g_strsplit (spaced, " ", -1);
+  for (;;) {
+    const char *start;
+    gboolean in_quote = FALSE;
+    while (kernel_isspace (*p))
+      p++;
+    if (*p == '\0')
+      break;
+    for (start = p; *p != '\0' && (in_quote || !kernel_isspace (*p)); p++)
+      if (*p == '"')
+        in_quote = !in_quote;
+    g_ptr_array_add (args, g_strndup (start, p - start));
+  }
+  g_ptr_array_add (args, NULL);
+  return (char **) g_ptr_array_free (args, FALSE);
 }
 
-/* Normalises one word of the command line in place as parse_args() does: quotes dropped
- * around it and around its value, '-' read as '_' in its key; *value becomes what follows
- * the first '=' (NULL if none). */
+/* Splits arg (one of split_cmdline's, changed in place) as next_arg() does: *param is the
+ * text before the first '=' that is not its first byte, *value what follows (NULL without
+ * one); a '"' opening the argument or the value is dropped, with a '"' that ends the
+ * argument; any other '"' stays. */
 static void
-normalise_arg (char *arg, char **value)
+next_arg_parts (char *arg, char **param, char **value)
 {
-  char *eq;
+  gsize len = strlen (arg);
+  gboolean quoted = arg[0] == '"';
+  char *text = arg + (quoted ? 1 : 0);
+  char *last = len > 0 ? arg + len - 1 : arg;
+  char *eq = *text != '\0' ? strchr (text + 1, '=') : NULL;
 
-  unquote (arg);
-  eq = strchr (arg, '=');
+  *param = text;
   *value = NULL;
-  if (eq) {
+  if (eq != NULL) {
     *eq = '\0';
     *value = eq + 1;
-    unquote (*value);
+    if (**value == '"') {
+      (*value)++;
+      if (*last == '"')
+        *last = '\0';
+    }
   }
-  g_strdelimit (arg, "-", '_');
+  if (quoted && *last == '"')
+    *last = '\0';
 }
 
-/* TRUE if word (as written) ends the kernel's own arguments, as parse_args() stops at a
- * bare "--" (kernel/params.c; quotes dropped as next_arg() drops them; "--=x" has a value
- * and ends nothing): what follows goes to init. */
-static gboolean
-ends_kernel_args (const char *word)
+/* Normalises one argument of split_cmdline's in place as parse_args() reads it
+ * (next_arg_parts(), then '-' read as '_' in its key, as parameq() has it): returns the
+ * key, *value the value (NULL if none). */
+static char *
+normalise_arg (char *arg, char **value)
 {
-  g_autofree char *arg = g_strdup (word);
+  char *key;
 
-  unquote (arg);
-  return !strcmp (arg, "--");
+  next_arg_parts (arg, &key, value);
+  g_strdelimit (key, "-", '_');
+  return key;
 }
 
-/* TRUE if the kernel reads key (normalised) past a "--": spectre_v2= and nospectre_v2,
- * which cmdline_find_option(_bool) looks up in the whole of boot_command_line, and before
- * 6.7 pti= and nopti likewise (9fa4dc9797f2, v6.7, made them early_params); the other keys
- * are early_params, which parse_args() hands out only up to the "--". */
+/* TRUE if arg (as written) ends the kernel's own arguments, as parse_args() stops at a
+ * "--" that next_arg() gives without a value (kernel/params.c; so a quoted "--" too, and
+ * not "--=x" nor a "--" inside another argument's quotes): what follows goes to init. */
 static gboolean
-read_past_dashes (const char *key, const char *kernel)
+ends_kernel_args (const char *arg)
+{
+  g_autofree char *copy = g_strdup (arg);
+  char *param, *value;
+
+  next_arg_parts (copy, &param, &value);
+  return value == NULL && !strcmp (param, "--");
+}
+
+/* TRUE if the kernel reads key (normalised) not through parse_args() but with
+ * cmdline_find_option(_bool) on the raw boot_command_line (arch/x86/lib/cmdline.c), past
+ * any "--" too: spectre_v2= and nospectre_v2 (spectre_v2_parse_cmdline(), v6.1 and v6.9),
+ * and before 6.7 pti= and nopti (pti_check_boottime_disable(); 9fa4dc9797f2, v6.7, made
+ * them early_params). */
+static gboolean
+read_by_find_option (const char *key, const char *kernel)
 {
   if (!strcmp (key, "spectre_v2") || !strcmp (key, "nospectre_v2"))
     return TRUE;
   return (!strcmp (key, "pti") || !strcmp (key, "nopti")) &&
          ns_kernel_version_cmp (kernel, "6.7") < 0;
+}
+
+/* The keys read_by_find_option() names take their argument's exact bytes (no quotes
+ * dropped, '-' not '_'): FALSE with an error for another spelling of key (raw as written,
+ * key and value as parse_args() would normalise it), which the kernel would not take;
+ * kernel names the version where pti= and nopti are concerned. */
+static gboolean
+check_exact_spelling (const char *raw, const char *key, const char *value,
+                      const char *kernel, GError **error)
+{
+  gboolean bare = !strcmp (key, "nospectre_v2") || !strcmp (key, "nopti");
+  const char *finder = !strcmp (key, "pti") || !strcmp (key, "nopti") ?
+                       "before 6.7 pti_check_boottime_disable()'s " : "";
+  g_autofree char *exact = NULL, *with_value = NULL;
+
+  /* cmdline_find_option_bool matches a bare key only as a whole word */
+  exact = value != NULL && !bare ? g_strconcat (key, "=", value, NULL) : g_strdup (key);
+  if (!strcmp (raw, exact))
+    return TRUE;
+  with_value = g_strconcat (key, "=", NULL);
+  if (bare && g_str_has_prefix (raw, with_value))
+    goto takes_no_value;
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': kernel %s reads "
+               "%s by its exact spelling (%scmdline_find_option: no quotes, '-' is not '_') "
+               "and would not take this; write '%s'", raw, kernel, key, finder, exact);
+  return FALSE;
+
+/* ERRORS */
+takes_no_value:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "kernel command line: '%s': %s takes no "
+               "value (%scmdline_find_option_bool matches the bare word only), so the kernel "
+               "would not take this; write '%s'", raw, key, finder, key);
+  return FALSE;
+}
+
+/* Checks the spelling (check_exact_spelling) of every argument of cmdline, before or
+ * after a "--", that parse_args() would read as a key read_by_find_option() names. */
+static gboolean
+check_find_option_spellings (const char *cmdline, const char *kernel, GError **error)
+{
+  g_auto (GStrv) args = split_cmdline (cmdline);
+
+  for (guint i = 0; args[i]; i++) {
+    g_autofree char *copy = g_strdup (args[i]);
+    char *value, *key = normalise_arg (copy, &value);
+    if (read_by_find_option (key, kernel) &&
+        !check_exact_spelling (args[i], key, value, kernel, error))
+      return FALSE;
+  }
+  return TRUE;
+}
+
+/* The words cmdline_find_option(_bool) finds for the keys read_by_find_option() names:
+ * the line split at every byte up to ' ' (its myisspace; quotes group nothing, a "--"
+ * ends nothing), each word whose text before its first '=' is such a key, in order, as
+ * written (newly allocated, NULL-terminated). So dyndbg="a nopti" gives 'nopti"', which is
+ * no such key, and dyndbg="a nopti b" gives 'nopti', which the kernel finds too. */
+static char **
+find_option_words (const char *cmdline, const char *kernel)
+{
+  g_autofree char *spaced = g_strdup (cmdline ? cmdline : "");
+  g_auto (GStrv) words = NULL;
+  GPtrArray *found = g_ptr_array_new ();
+
+  for (char *p = spaced; *p; p++)
+    if ((guchar) *p <= ' ')
+      *p = ' ';
+  words = g_strsplit (spaced, " ", -1);
+  for (guint i = 0; words[i]; i++) {
+    g_autofree char *key = g_strndup (words[i], strcspn (words[i], "="));
+    if (read_by_find_option (key, kernel))
+      g_ptr_array_add (found, g_strdup (words[i]));
+  }
+  g_ptr_array_add (found, NULL);
+  return (char **) g_ptr_array_free (found, FALSE);
 }
 
 /* Adds note to out->notes unless it is there already. */
@@ -1285,7 +1366,7 @@ note_add (NsMitigations *out, const char *note)
   out->notes = notes;
 }
 
-/* Adds to out->notes that the words to_init (as written, quoted and space-separated),
+/* Adds to out->notes that the arguments to_init (as written, quoted and space-separated),
  * those after the "--", went to init. */
 static void
 note_after_dashes (const GString *to_init, const char *kernel, NsMitigations *out)
@@ -1304,9 +1385,10 @@ note_after_dashes (const GString *to_init, const char *kernel, NsMitigations *ou
   note_add (out, note);
 }
 
-/* The words of cmdline (split_cmdline's) the kernel reads: every one up to the first bare
- * "--", and after it those read_past_dashes() names; if a "--" came, out->notes says
- * that the words after it went to init. */
+/* The arguments of cmdline (split_cmdline's) that parse_args() hands the early parameters:
+ * every one up to the first bare "--" but those of the keys read_by_find_option() names
+ * (find_option_words() gives what the kernel reads for them); if a "--" came,
+ * out->notes says that the arguments after it went to init. */
 static char **
 kernel_words (const char *cmdline, const char *kernel, NsMitigations *out)
 {
@@ -1315,20 +1397,19 @@ kernel_words (const char *cmdline, const char *kernel, NsMitigations *out)
   g_autoptr (GString) to_init = NULL;
 
   for (guint i = 0; args[i]; i++) {
-    g_autofree char *key = NULL;
-    char *value;
+    g_autofree char *copy = g_strdup (args[i]);
+    char *value, *key;
     if (to_init == NULL && ends_kernel_args (args[i])) {
       to_init = g_string_new (NULL);
       continue;
     }
-    if (to_init != NULL && *args[i] != '\0') {
+    if (to_init != NULL) {
       g_string_append_printf (to_init, "%s'%s'", to_init->len ? " " : "", args[i]);
-      key = g_strdup (args[i]);
-      normalise_arg (key, &value);
-      if (!read_past_dashes (key, kernel))
-        continue;
+      continue;
     }
-    g_ptr_array_add (read, g_strdup (args[i]));
+    key = normalise_arg (copy, &value);
+    if (!read_by_find_option (key, kernel))
+      g_ptr_array_add (read, g_strdup (args[i]));
   }
   if (to_init != NULL)
     note_after_dashes (to_init, kernel, out);
@@ -1344,11 +1425,8 @@ ns_mitigation_cmdline_unread (const char *cmdline)
   GPtrArray *unread = g_ptr_array_new ();
 
   for (guint i = 0; args[i] && !ends_kernel_args (args[i]); i++) {
-    g_autofree char *key = g_strdup (args[i]);
-    char *value;
-    if (*args[i] == '\0')
-      continue;
-    normalise_arg (key, &value);
+    g_autofree char *copy = g_strdup (args[i]);
+    char *value, *key = normalise_arg (copy, &value);
     if (cmdline_key_index (key) < 0)
       g_ptr_array_add (unread, g_strdup (args[i]));
   }
@@ -1439,12 +1517,27 @@ note_backported_value (const char *key, const char *value, const NsCmdline *cmd,
   }
 }
 
+/* Applies one key[=value] the kernel reads (apply_arg), with the notes on keys and values
+ * newer than the kernel. */
+static gboolean
+apply_word (const char *key, const char *value, NsCmdline *cmd, NsMitigations *out,
+            NsWhy *why, GError **error)
+{
+  if (!apply_arg (key, value, cmd, out, why, error))
+    return FALSE;
+  note_backported_key (key, cmd->kernel, out);
+  note_backported_value (key, value, cmd, out);
+  return TRUE;
+}
+
 /* Applies a whole command line to out (which holds the profile default, less the BHI
  * default a build without MITIGATION_SPECTRE_BHI does not have): each key's last value
- * among the words the kernel reads (kernel_words: none after a bare "--" but the
- * spectre_v2 keys; the keys of the unaffected bugs ignored; '-' in a key is '_', as
- * parameq() has it, and quotes stripped, as next_arg() does, except for the spectre_v2
- * keys, which must be spelled exactly), then nospectre_v2 and mitigations=off wherever
+ * among what the kernel reads: the early parameters as parse_args() hands them out
+ * (kernel_words: next_arg()'s arguments, none after a bare "--"; '-' in a key is '_', as
+ * parameq() has it, and quotes dropped as next_arg() drops them), then what
+ * cmdline_find_option(_bool) finds in the whole line for the spectre_v2 keys (and before
+ * 6.7 pti= and nopti; find_option_words(), spelled exactly: check_find_option_spellings());
+ * the keys of the unaffected bugs ignored; then nospectre_v2 and mitigations=off wherever
  * they stand, and the build's CPU_MITIGATIONS=n as the kernel of the run reads it, then
  * the fallbacks of a build without a mode's code (built: NsBuilt bits), then what the
  * kernel selects after spectre_v2 (BHI, retbleed, SRSO). */
@@ -1453,27 +1546,25 @@ apply_cmdline (const char *cmdline, const NsMitigationDefault *def, const char *
                const char *from_profile, guint built, NsMitigations *out, NsWhy *why,
                GError **error)
 {
-  g_auto (GStrv) args = kernel_words (cmdline, kernel, out);
+  g_auto (GStrv) early = kernel_words (cmdline, kernel, out);
+  g_auto (GStrv) found = find_option_words (cmdline, kernel);
   NsMitigations defaults = *out;
   NsCmdline cmd = { &defaults, NULL, NULL, def->unaffected, def->features, kernel,
                     from_profile, FALSE, FALSE, NULL, NULL, built, FALSE };
-  gboolean ok = TRUE;
+  gboolean ok = check_find_option_spellings (cmdline, kernel, error);
   char *build_off;
 
   bhi_build_default (&cmd, out, why);
 
-  for (guint i = 0; args[i] && ok; i++) {
-    g_autofree char *raw = g_strdup (args[i]);
-    char *value;
-    if (*args[i] == '\0')
-      continue;
-    normalise_arg (args[i], &value);
-    ok = check_exact_spelling (raw, args[i], value, error) &&
-         apply_arg (args[i], value, &cmd, out, why, error);
-    if (ok) {
-      note_backported_key (args[i], kernel, out);
-      note_backported_value (args[i], value, &cmd, out);
-    }
+  for (guint i = 0; early[i] && ok; i++) {
+    char *value, *key = normalise_arg (early[i], &value);
+    ok = apply_word (key, value, &cmd, out, why, error);
+  }
+  for (guint i = 0; found[i] && ok; i++) {
+    char *eq = strchr (found[i], '=');
+    if (eq != NULL)
+      *eq = '\0';
+    ok = apply_word (found[i], eq ? eq + 1 : NULL, &cmd, out, why, error);
   }
   if (ok) {
     build_off = cpu_mitigations_build_off (&cmd);

@@ -538,6 +538,75 @@ START_TEST (test_spectre_bhi_vmexit)
 }
 END_TEST
 
+/* next_arg() (lib/cmdline.c) keeps the spaces between double quotes in one argument, so a
+ * "--" inside them ends nothing and the words after the closing quote are the kernel's;
+ * cmdline_find_option(_bool), which reads the spectre_v2 keys (and pti= and nopti before
+ * 6.7), splits at every space, quotes or not, and finds such a key inside another
+ * argument's quotes where a word starts with it. */
+START_TEST (test_quotes_group_words)
+{
+  g_auto (GStrv) unread = ns_mitigation_cmdline_unread ("dyndbg=\"file x.c -- y\" quiet");
+  GError *err = NULL;
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.9",
+                                    "dyndbg=\"file x.c -- y\" mitigations=off", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_OFF);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);
+  ck_assert_ptr_null (m.notes);                 /* no "stops at '--'" note */
+  ns_mitigations_clear (&m);
+  ck_assert_uint_eq (g_strv_length (unread), 2);
+  ck_assert_str_eq (unread[0], "dyndbg=\"file x.c -- y\"");
+  ck_assert_str_eq (unread[1], "quiet");
+  /* a quoted argument with spaces: its value's quotes dropped, its key read */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "\"mitigations=off\" x").bhi, NS_BHI_OFF);
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "mds=\"off\"  \"retbleed=off\"").retbleed,
+                    NS_RETBLEED_OFF);
+  /* an unclosed quote runs to the end of the line */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "x=\"a mitigations=off").bhi, NS_BHI_LOOP);
+  /* the find-option keys: found inside another argument's quotes at a word's start */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "dyndbg=\"a spectre_v2=retpoline b\"").spectre_v2,
+                    NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "dyndbg=\"spectre_v2=off b\"").spectre_v2,
+                    NS_SPECTRE_V2_EIBRS);
+  ck_assert (!chosen_on (intel_meltdown_since_415, "6.6", "dyndbg=\"a nopti b\"").pti);
+  ck_assert (chosen_on (intel_meltdown_since_415, "6.7", "dyndbg=\"a nopti b\"").pti);
+  /* ... where the closing quote ends the word, the value is read with it: refused */
+  ck_assert (!ns_mitigations_select (intel_eibrs, 1, "6.9", "dyndbg=\"a spectre_v2=off\"", &m,
+                                     &err));
+  ck_assert_msg (strstr (err->message, "spectre_v2=off\"") != NULL, "%s", err->message);
+  g_clear_error (&err);
+}
+END_TEST
+
+/* Before 6.7 pti_check_boottime_disable() read pti= and nopti with
+ * cmdline_find_option(_bool) (pti.c before 9fa4dc9797f2): no quotes dropped, so pti="off"
+ * was read as '"off"', which matched nothing (auto). As for spectre_v2=, such spellings
+ * are refused; from 6.7 they are early parameters and parse_args() drops the quotes. */
+START_TEST (test_pti_exact_spelling_before_67)
+{
+  static const char *const inexact[] = { "pti=\"off\"", "\"pti=off\"", "\"nopti\"",
+                                         "nopti=1", "-- pti=\"off\"" };
+  GError *err = NULL;
+  NsMitigations m;
+
+  for (guint i = 0; i < G_N_ELEMENTS (inexact); i++) {
+    ck_assert_msg (!ns_mitigations_select (intel_meltdown_since_415, 1, "6.6", inexact[i], &m,
+                                           &err), "%s taken", inexact[i]);
+    ck_assert_msg (strstr (err->message, "exact spelling") != NULL ||
+                   strstr (err->message, "takes no value") != NULL, "%s", err->message);
+    ck_assert_msg (strstr (err->message, "pti_check_boottime_disable") != NULL, "%s",
+                   err->message);
+    g_clear_error (&err);
+  }
+  ck_assert (!chosen_on (intel_meltdown_since_415, "6.6", "pti=off").pti);
+  ck_assert (!chosen_on (intel_meltdown_since_415, "6.6", "nopti").pti);
+  /* 6.7+: early parameters, read as parse_args() hands them out */
+  ck_assert (!chosen_on (intel_meltdown_since_415, "6.7", "pti=\"off\"").pti);
+  ck_assert (!chosen_on (intel_meltdown_since_415, "6.7", "\"nopti\"").pti);
+}
+END_TEST
+
 /* parse_args() stops at a bare "--" and passes the words after it to init: the early
  * parameters among them are not applied (nor their values checked); spectre_v2= and
  * nospectre_v2, which the kernel looks up in the whole line, are, and so are pti= and
@@ -1167,6 +1236,8 @@ main (void)
   tcase_add_test (tc, test_value_newer_than_kernel_noted);
   tcase_add_test (tc, test_spectre_bhi_vmexit);
   tcase_add_test (tc, test_dashes_end_kernel_args);
+  tcase_add_test (tc, test_quotes_group_words);
+  tcase_add_test (tc, test_pti_exact_spelling_before_67);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);

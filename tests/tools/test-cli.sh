@@ -193,6 +193,23 @@ grep -q "note: kernel command line: parse_args() stops at '--' .*('mitigations=o
 grep -q "no model reads '--'\|no model reads 'mitigations" "$TMP/err" &&
   bad "'--' or what follows it taken for a typo: $(cat "$TMP/err")"
 grep -q "no model reads 'quiet'" "$TMP/err" || bad "'quiet' before '--' not noted"
+# next_arg() keeps the spaces between double quotes in one argument: a "--" inside them
+# ends nothing, and mitigations=off after the closing quote is applied
+expect 0 "run with a quoted argument holding '--'" -- "$NETSIM" run -q --variant plain-ret \
+  --set cpu.profile=zen3-epyc-7713 \
+  --set 'kernel.cmdline=dyndbg="file x.c -- y" mitigations=off' "$MICRO/call-chain.xml"
+grep -q "^plain-ret  *off\*  *off  *off\* " "$TMP/out" ||
+  bad "mitigations=off after a quoted '--' not applied: $(cat "$TMP/out")"
+grep -q "stops at '--'\|no model reads 'x.c'" "$TMP/err" &&
+  bad "a quoted argument split at its spaces: $(cat "$TMP/err")"
+grep -q "no model reads 'dyndbg=\"file x.c -- y\"'" "$TMP/err" ||
+  bad "the quoted argument not noted whole: $(cat "$TMP/err")"
+# before 6.7 the kernel read pti= with cmdline_find_option, quotes and all: refused as
+# spectre_v2="off" is
+expect 2 "run with pti=\"off\" before 6.7" -- "$NETSIM" run -q --variant 3337u-f1-before \
+  --set 'kernel.cmdline=pti="off"' "$DATA/scenarios/tc-pktgen-matchall-3337u.xml"
+grep -q "'pti=\"off\"': kernel 6.1.0-rc7 reads pti by its exact spelling" "$TMP/err" ||
+  bad "pti=\"off\" before 6.7 not refused: $(cat "$TMP/err")"
 
 # netsim list prints scenarios as scenarios/…, names run and sweep take from any folder
 ABS_NETSIM="$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")"
