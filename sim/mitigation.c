@@ -675,6 +675,98 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
   return ok;
 }
 
+/* Command-line keys (value NULL) and values the model reads that mainline gained after
+ * some of the kernels it runs (since: the first mainline kernel with them; what: the
+ * change), each with the stable series that took them as a backport: "5.15.57" names the
+ * 5.15.y series and its first release with the backport, "6.4" a series whose first
+ * release with it is not verified. A kernel before since whose series is listed runs the
+ * backport, as the profiles' defaults assume (doc/cpu-profiles.md: a range names a series,
+ * never a stable release); any other (a series that ended before the backport, or a
+ * mainline release candidate before since) lacks the key or value and reads it as that
+ * kernel does. non_amd: only on a CPU not AMD's (the value was the kernel's before, but
+ * there its parser switched to auto). Values no stable series took are read as the older
+ * kernel reads them elsewhere: retbleed=stuff before 6.2, spectre_bhi=vmexit before 6.11. */
+typedef struct {
+  const char *key, *value, *since, *what;
+  gboolean    non_amd;
+  const char *series[8];
+} NsBackport;
+
+static const NsBackport backports[] = {
+  /* the native BHI series, merged 9 April 2024 (v6.9-rc4; the profiles' BHI defaults
+   * change there, e.g. xeon-gold-6230r.xml); taken by 6.8.y, 6.6.y and 6.1.y (6.1.85, as
+   * Kicksecure/security-misc#216 notes), not by 6.7.y, whose last release, 6.7.12, came out
+   * on 3 April 2024; 5.15.y and 5.10.y not verified, so not assumed */
+  { "spectre_bhi", NULL, "6.9.0-rc4", "the BHI mitigation series", FALSE,
+    { "6.8", "6.6", "6.1.85", NULL } },
+  /* the Retbleed series (mainline v5.19, July 2022): in 5.18.14, 5.15.57 and 5.10.133
+   * (stable releases of 23-25 July 2022; LWN 902317, LibreELEC.tv#6733 and #6734); 5.16.y
+   * (last release 13 April 2022) and 5.17.y (14 June 2022) had ended; 5.4.y and 4.19.y
+   * not verified, so not assumed */
+  { "retbleed", NULL, "5.19", "the Retbleed mitigations", FALSE,
+    { "5.18.14", "5.15.57", "5.10.133", NULL } },
+  /* 7c693f54c873, spectre_v2=ibrs, came with the same series */
+  { "spectre_v2", "ibrs", "5.19", "7c693f54c873, the Retbleed mitigations", FALSE,
+    { "5.18.14", "5.15.57", "5.10.133", NULL } },
+  /* SRSO (mainline v6.5, 8 August 2023): in the long-term series and 6.4.y the same day
+   * (6.4.10 and 6.1.45 have it, AOSC-Dev/aosc-os-abbs#4687; the first releases are not
+   * verified); 6.2.y (last release 17 May 2023) and 6.3.y (11 July 2023) had ended */
+  { "spec_rstack_overflow", NULL, "6.5", "the SRSO mitigations", FALSE,
+    { "6.4", "6.1", "5.15", "5.10", "5.4", "4.19", "4.14", NULL } },
+  /* f8a66d608a3e "x86,bugs: Unconditionally allow spectre_v2=retpoline,amd" (v5.16; before
+   * it spectre_v2_parse_cmdline() logged "retpoline,amd selected but CPU is not AMD.
+   * Switching to AUTO select"); 1e19da8522c8 and d45476d98324, the eIBRS options and the
+   * LFENCE rename (v5.17, the Spectre-BHB fixes): all three in the stables of 8 March 2022
+   * (5.10.105, 5.4.184, 4.19.234, ...; 5.16.y took the v5.17 ones); 5.11.y to 5.14.y had
+   * ended */
+  { "spectre_v2", "retpoline,amd", "5.16", "f8a66d608a3e; before it the kernel switches "
+    "such a CPU to its auto choice", TRUE,
+    { "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+  { "spectre_v2", "retpoline,lfence", "5.17", "the Spectre-BHB fixes", FALSE,
+    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+  { "spectre_v2", "eibrs", "5.17", "the Spectre-BHB fixes", FALSE,
+    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+};
+
+/* The entry of backports for key (value NULL) or key=value that cmd's kernel predates
+ * (and, for a non_amd value, on a CPU not AMD's), or NULL if the kernel has it. */
+static const NsBackport *
+backport_find (const char *key, const char *value, const NsCmdline *cmd)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
+    const NsBackport *b = &backports[i];
+    if (strcmp (key, b->key) || (b->value == NULL) != (value == NULL) ||
+        (b->value != NULL && strcmp (value, b->value)) ||
+        version_cmp_from (cmd->kernel, b->since) >= 0 ||
+        (b->non_amd && (cmd->features & NS_CPU_AMD)))
+      continue;
+    return b;
+  }
+  return NULL;
+}
+
+/* The entry of b->series naming kernel's stable series, or NULL if that series never took
+ * the backport. */
+static const char *
+backport_series (const NsBackport *b, const char *kernel)
+{
+  for (guint i = 0; b->series[i] != NULL; i++)
+    if (ns_kernel_version_cmp (kernel, b->series[i]) == 0 &&
+        version_rc (kernel, G_MAXUINT64) == G_MAXUINT64)
+      return b->series[i];
+  return NULL;
+}
+
+/* TRUE if cmd's kernel lacks key (value NULL) or key=value: mainline came later and its
+ * stable series never took the backport. */
+static gboolean
+kernel_lacks (const char *key, const char *value, const NsCmdline *cmd)
+{
+  const NsBackport *b = backport_find (key, value, cmd);
+
+  return b != NULL && backport_series (b, cmd->kernel) == NULL;
+}
+
 /* TRUE if the CPU can run spectre_v2 mode as spectre_v2_parse_cmdline() requires: eIBRS
  * where the kernel's own choice (auto picks eIBRS first) is eIBRS, legacy IBRS on Intel;
  * an unnamed CPU runs every mode. */
@@ -689,8 +781,8 @@ cpu_runs_spectre_v2 (const NsCmdline *cmd, NsSpectreV2 mode)
 }
 
 /* spectre_v2=VALUE: a mode of the kernel's mitigation_options[], "on"/"auto" the profile's
- * default; a mode the CPU cannot run falls back to that default, as the parser switches to
- * auto. FALSE (error set) on a value the kernel does not take or netsim does not model. */
+ * default; a mode the CPU cannot run, or one newer than the kernel (kernel_lacks), falls
+ * back to that default, as the parser switches to auto. FALSE (error set) on a value the kernel does not take or netsim does not model. */
 static gboolean
 apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
                   NsMitigations *out, NsWhy *why, GError **error)
@@ -701,6 +793,17 @@ apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
   if (!strcmp (value, "eibrs,lfence") || !strcmp (value, "eibrs,retpoline"))
     goto not_modelled;
   cmd->spectre_v2_asked = FALSE;
+  if (kernel_lacks ("spectre_v2", value, cmd)) {
+    text = g_strdup_printf ("%s; %s: " NS_MITIGATION_KERNEL_CHOSE "its auto choice, as "
+                            "kernel %s's spectre_v2_parse_cmdline() %s and switches to AUTO "
+                            "select (the value is newer than this kernel's stable series)",
+                            cmd->from_profile, reason, cmd->kernel,
+                            !strcmp (value, "retpoline,amd") ? "takes it on AMD only" :
+                            "does not know the value");
+    out->spectre_v2 = cmd->defaults->spectre_v2;
+    why_set (&why->spectre_v2, text);
+    return TRUE;
+  }
   if (!strcmp (value, "on") || !strcmp (value, "auto"))
     mode = cmd->defaults->spectre_v2;
   else if (!name_parse (spectre_v2_cmdline_names, value, &mode))
@@ -1446,87 +1549,77 @@ ns_mitigation_cmdline_keys (void)
   return g_string_free (keys, FALSE);
 }
 
-/* Command-line keys the model reads that mainline gained after some of the kernels it
- * runs: on an older kernel the key is applied as a backport (the profiles' defaults model
- * stable backports too), and the run says so. */
-static const struct { const char *key, *since, *what; } backported_keys[] = {
-  /* the profiles' BHI defaults change at 6.9.0-rc4 (e.g. xeon-gold-6230r.xml) */
-  { "spectre_bhi", "6.9.0-rc4", "the BHI mitigation series" },
-  /* retbleed= came with the Retbleed series (mainline v5.19, July 2022),
-   * spec_rstack_overflow= with SRSO (v6.5, August 2023), each also in stable backports:
-   * the profiles' mitigation ranges change there too */
-  { "retbleed", "5.19", "the Retbleed mitigations" },
-  { "spec_rstack_overflow", "6.5", "the SRSO mitigations" },
-};
-
-/* Adds to out->notes that key, read on kernel, is newer than it. */
-static void
-note_backported_key (const char *key, const char *kernel, NsMitigations *out)
+/* The stable series of b->series as text: "5.18.y (from 5.18.14), 5.15.y (...) and 6.1.y";
+ * newly allocated. */
+static char *
+backport_series_text (const NsBackport *b)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (backported_keys); i++) {
-    g_autofree char *note = NULL;
-    if (strcmp (key, backported_keys[i].key) || version_cmp_from (kernel,
-                                                                 backported_keys[i].since) >= 0)
-      continue;
-    note = g_strdup_printf ("kernel command line: %s= is mainline from %s (%s); kernel %s "
-                            "has it only through a backport, which the model assumes",
-                            key, backported_keys[i].since, backported_keys[i].what, kernel);
-    note_add (out, note);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; b->series[i] != NULL; i++) {
+    guint64 major = 0, minor = 0;
+    const char *dot;
+    version_parts (b->series[i], &major, &minor);
+    dot = strchr (strchr (b->series[i], '.') + 1, '.');
+    g_string_append_printf (text, "%s%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT ".y",
+                            i == 0 ? "" : b->series[i + 1] == NULL ? " and " : ", ",
+                            major, minor);
+    if (dot != NULL)
+      g_string_append_printf (text, " (from %s)", b->series[i]);
   }
+  return g_string_free (text, FALSE);
 }
 
-/* Values of the command-line keys that mainline gained after some of the kernels the model
- * runs, which the stable branches took as they took the keys above: on an older kernel
- * the value is applied as the backport has it, and the run says so (only on a CPU not
- * AMD's where non_amd: the value was the kernel's before, but there its parser switched
- * to auto). Values no stable branch took are read as the older kernel reads them
- * instead: retbleed=stuff before 6.2, spectre_bhi=vmexit before 6.11. */
-static const struct {
-  const char *key, *value, *since, *what;
-  gboolean    non_amd;
-} backported_values[] = {
-  /* f8a66d608a3e "x86,bugs: Unconditionally allow spectre_v2=retpoline,amd" (v5.16; before
-   * it spectre_v2_parse_cmdline() logged "retpoline,amd selected but CPU is not AMD.
-   * Switching to AUTO select"); 1e19da8522c8 and d45476d98324, the eIBRS options and the
-   * LFENCE rename (v5.17, the Spectre-BHB fixes): all three in the stables of March 2022
-   * (5.10.105, 5.4.184, 4.19.234, ...) */
-  { "spectre_v2", "retpoline,amd", "5.16", "f8a66d608a3e; before it the kernel switches "
-    "such a CPU to its auto choice", TRUE },
-  { "spectre_v2", "retpoline,lfence", "5.17", "the Spectre-BHB fixes", FALSE },
-  { "spectre_v2", "eibrs", "5.17", "the Spectre-BHB fixes", FALSE },
-  /* 7c693f54c873 (v5.19, the Retbleed series; in 5.18.y, 5.15.y and 5.10.y, July 2022) */
-  { "spectre_v2", "ibrs", "5.19", "the Retbleed mitigations", FALSE },
-};
-
-/* Adds to out->notes that key=value, read on cmd's kernel, is newer than it. */
+/* Adds to out->notes what key (value NULL) or key=value, read on cmd's kernel, is to it
+ * when the kernel predates it (backport_find): a backport its stable series took, which
+ * the model assumes, or (kernel_lacks) a word that kernel does not know, read as it reads
+ * it: an unknown parameter is passed on to init, an unknown spectre_v2= value switches to
+ * auto. */
 static void
-note_backported_value (const char *key, const char *value, const NsCmdline *cmd,
-                       NsMitigations *out)
+note_backport (const char *key, const char *value, const NsCmdline *cmd, NsMitigations *out)
 {
-  for (guint i = 0; value && i < G_N_ELEMENTS (backported_values); i++) {
-    g_autofree char *note = NULL;
-    if (strcmp (key, backported_values[i].key) || strcmp (value, backported_values[i].value) ||
-        version_cmp_from (cmd->kernel, backported_values[i].since) >= 0 ||
-        (backported_values[i].non_amd && (cmd->features & NS_CPU_AMD)))
-      continue;
-    note = g_strdup_printf ("kernel command line: %s=%s%s is mainline from %s (%s); kernel %s "
-                            "has it only through a backport, which the model assumes", key,
-                            value, backported_values[i].non_amd ? " on a CPU not AMD's" : "",
-                            backported_values[i].since, backported_values[i].what, cmd->kernel);
-    note_add (out, note);
-  }
+  const NsBackport *b = backport_find (key, value, cmd);
+  g_autofree char *word = NULL, *series = NULL, *note = NULL;
+  const char *took;
+
+  if (b == NULL)
+    return;
+  word = g_strdup_printf ("%s=%s%s", key, value ? value : "",
+                          b->non_amd ? " on a CPU not AMD's" : "");
+  series = backport_series_text (b);
+  took = backport_series (b, cmd->kernel);
+  if (took != NULL)
+    note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s); kernel %s has "
+                            "it only through a backport (taken by %s), which the model "
+                            "assumes", word, b->since, b->what, cmd->kernel, series);
+  else
+    note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s), and kernel %s "
+                            "is of no stable series that took it as a backport (%s did): %s",
+                            word, b->since, b->what, cmd->kernel, series, value == NULL ?
+                            "the kernel does not know the parameter and passes it on to "
+                            "init, so the default stands" : b->non_amd ?
+                            "spectre_v2_parse_cmdline() switches such a CPU to AUTO select" :
+                            "spectre_v2_parse_cmdline() does not know the value and "
+                            "switches to AUTO select");
+  note_add (out, note);
 }
 
 /* Applies one key[=value] the kernel reads (apply_arg), with the notes on keys and values
- * newer than the kernel. */
+ * newer than the kernel (note_backport); a key the kernel lacks (kernel_lacks) changes
+ * nothing, its value unchecked, as the kernel passes an unknown parameter on to init. */
 static gboolean
 apply_word (const char *key, const char *value, NsCmdline *cmd, NsMitigations *out,
             NsWhy *why, GError **error)
 {
+  if (kernel_lacks (key, NULL, cmd)) {
+    note_backport (key, NULL, cmd, out);
+    return TRUE;
+  }
   if (!apply_arg (key, value, cmd, out, why, error))
     return FALSE;
-  note_backported_key (key, cmd->kernel, out);
-  note_backported_value (key, value, cmd, out);
+  note_backport (key, NULL, cmd, out);
+  if (value != NULL)
+    note_backport (key, value, cmd, out);
   return TRUE;
 }
 

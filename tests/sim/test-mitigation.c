@@ -421,19 +421,20 @@ START_TEST (test_nosmt)
 }
 END_TEST
 
-/* spectre_bhi= came in v6.9-rc4: on 6.9.0-rc1 it is applied as a backport with a note
- * (once, however often given); on 6.9 and for keys older than the kernel, no note. The
- * same for retbleed= (5.19) and spec_rstack_overflow= (6.5). */
+/* spectre_bhi= came in v6.9-rc4 and went back to 6.8.y, 6.6.y and 6.1.y: on 6.6 it is
+ * applied as a backport with a note (once, however often given); on 6.9 and for keys
+ * older than the kernel, no note. The same for retbleed= (5.19, back to 5.18.y, 5.15.y,
+ * 5.10.y) and spec_rstack_overflow= (6.5, back to 6.4.y and the long-term series). */
 START_TEST (test_key_newer_than_kernel_noted)
 {
   NsMitigations m;
 
-  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.9.0-rc1", "spectre_bhi=on spectre_bhi=off",
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.6", "spectre_bhi=on spectre_bhi=off",
                                     &m, NULL));
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 1);
   ck_assert_msg (strstr (m.notes[0], "spectre_bhi= is mainline from 6.9.0-rc4") != NULL &&
-                 strstr (m.notes[0], "kernel 6.9.0-rc1 has it only through a backport") != NULL,
+                 strstr (m.notes[0], "kernel 6.6 has it only through a backport") != NULL,
                  "%s", m.notes[0]);
   ck_assert_int_eq (m.bhi, NS_BHI_OFF);         /* applied: the last value wins */
   ns_mitigations_clear (&m);
@@ -446,17 +447,76 @@ START_TEST (test_key_newer_than_kernel_noted)
   ns_mitigations_clear (&m);
   /* retbleed= is v5.19's, spec_rstack_overflow= v6.5's: one note each before them, none
    * from them on */
-  ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "5.0",
+  ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "5.10",
                                     "retbleed=off spec_rstack_overflow=off", &m, NULL));
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 2);
   ck_assert (strstr (m.notes[0], "retbleed= is mainline from 5.19") != NULL);
+  ck_assert (strstr (m.notes[0], "5.10.y (from 5.10.133)") != NULL);
   ck_assert (strstr (m.notes[1], "spec_rstack_overflow= is mainline from 6.5") != NULL);
   ns_mitigations_clear (&m);
   ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "6.5",
                                     "retbleed=off spec_rstack_overflow=off", &m, NULL));
   ck_assert_ptr_null (m.notes);
   ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* A kernel whose stable series ended before a key's backport (or a mainline release
+ * candidate before the key) does not know it: the kernel passes it on to init, so the
+ * default stands, its value unchecked, and a note says so; an unknown spectre_v2= value
+ * switches to auto (spectre_v2_parse_cmdline()), marked as the kernel's choice. */
+START_TEST (test_key_of_no_backport_ignored)
+{
+  NsMitigations m;
+
+  /* spectre_bhi=: 6.7.y ended on 3 April 2024, before the BHI series of 9 April */
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.7", "spectre_bhi=off", &m, NULL));
+  ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
+  ck_assert_msg (has_note (m.notes, "spectre_bhi= is mainline from 6.9.0-rc4",
+                           "kernel 6.7 is of no stable series that took it"), "%s",
+                 m.notes ? m.notes[0] : "no note");
+  ck_assert (has_note (m.notes, "passes it on to init", "default stands"));
+  ck_assert (!has_note (m.notes, "only through a backport", ""));
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.9.0-rc1", "spectre_bhi=off").bhi, NS_BHI_LOOP);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.8", "spectre_bhi=off").bhi, NS_BHI_OFF);
+  /* its value is not checked either, as the kernel never reads it */
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.7", "spectre_bhi=bogus").bhi, NS_BHI_LOOP);
+  /* spec_rstack_overflow=: 6.2.y and 6.3.y ended before SRSO (8 August 2023) */
+  ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "6.3",
+                                    "spec_rstack_overflow=safe-ret", &m, NULL));
+  ck_assert_int_eq (m.srso, NS_SRSO_OFF);
+  ck_assert (has_note (m.notes, "spec_rstack_overflow= is mainline from 6.5", "kernel 6.3 is "
+                       "of no stable series"));
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.2", "spec_rstack_overflow=safe-ret")
+                    .srso, NS_SRSO_OFF);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.4", "spec_rstack_overflow=safe-ret")
+                    .srso, NS_SRSO_SAFE_RET);
+  /* retbleed=: 5.16.y and 5.17.y ended before Retbleed (July 2022) */
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.16", "retbleed=ibpb").retbleed,
+                    NS_RETBLEED_OFF);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.18", "retbleed=ibpb").retbleed,
+                    NS_RETBLEED_IBPB);
+  /* spectre_v2=ibrs on 5.16: an unknown value, auto select (the profile's retpoline) */
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.16", "spectre_v2=ibrs",
+                                    &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", NS_MITIGATION_KERNEL_CHOSE));
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "AUTO select"));
+  ck_assert (has_note (m.notes, "spectre_v2=ibrs is mainline from 5.19", "kernel 5.16 is of "
+                       "no stable series"));
+  ns_mitigations_clear (&m);
+  /* eibrs before 5.17 on 5.14 (ended December 2021, before the Spectre-BHB stables) */
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.14", "spectre_v2=retpoline,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.15", "spectre_v2=retpoline,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_LFENCE);
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.14", "spectre_v2=retpoline,amd")
+                    .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.14", "spectre_v2=retpoline,amd")
+                    .spectre_v2, NS_SPECTRE_V2_LFENCE);
 }
 END_TEST
 
@@ -1233,6 +1293,7 @@ main (void)
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_kernel_version_range);
   tcase_add_test (tc, test_key_newer_than_kernel_noted);
+  tcase_add_test (tc, test_key_of_no_backport_ignored);
   tcase_add_test (tc, test_value_newer_than_kernel_noted);
   tcase_add_test (tc, test_spectre_bhi_vmexit);
   tcase_add_test (tc, test_dashes_end_kernel_args);

@@ -210,6 +210,17 @@ expect 2 "run with pti=\"off\" before 6.7" -- "$NETSIM" run -q --variant 3337u-f
   --set 'kernel.cmdline=pti="off"' "$DATA/scenarios/tc-pktgen-matchall-3337u.xml"
 grep -q "'pti=\"off\"': kernel 6.1.0-rc7 reads pti by its exact spelling" "$TMP/err" ||
   bad "pti=\"off\" before 6.7 not refused: $(cat "$TMP/err")"
+# a value newer than the kernel whose stable series never took its backport is read as
+# that kernel reads it: 5.16.y ended before Retbleed, so spectre_v2=ibrs is unknown there
+# and spectre_v2_parse_cmdline() switches to auto
+expect 0 "run spectre_v2=ibrs on 5.16" -- "$NETSIM" run -q --variant 3337u-f1-before \
+  --set measure.duration=100us --set kernel.version=5.16 --set kernel.cmdline=spectre_v2=ibrs \
+  "$DATA/scenarios/tc-pktgen-matchall-3337u.xml"
+grep -q "^3337u-f1-before  *retpoline~ " "$TMP/out" ||
+  bad "spectre_v2=ibrs applied on 5.16: $(cat "$TMP/out")"
+grep -q "kernel 5.16 is of no stable series that took it as a backport" "$TMP/err" &&
+  ! grep -q "only through a backport" "$TMP/err" ||
+  bad "spectre_v2=ibrs on 5.16 noted as a backport: $(cat "$TMP/err")"
 
 # netsim list prints scenarios as scenarios/…, names run and sweep take from any folder
 ABS_NETSIM="$(cd "$(dirname "$NETSIM")" && pwd)/$(basename "$NETSIM")"
