@@ -622,6 +622,27 @@ bug_key (const char *key)
          !strcmp (key, "mds") || !strcmp (key, "spectre_bhi");
 }
 
+/* Adds to *slot that a retbleed= value's "stuff" was skipped by a kernel before 6.2
+ * (rb: the value as parse_retbleed() read it; mode_name: the mode in force after it):
+ * what stays is an earlier mode word of the value or an earlier retbleed= mode, else
+ * retbleed_cmd stays AUTO, which retbleed_select() then resolves. */
+static void
+note_stuff_skipped (char **slot, const NsRetbleedArg *rb, const NsCmdline *cmd,
+                    const char *mode_name)
+{
+  const char *because = "this kernel's retbleed_parse_cmdline() does not know 'stuff' (6.2+) "
+                        "and ignores it";
+  g_autofree char *text = NULL;
+
+  if (rb->moded || cmd->retbleed_asked) {
+    why_changed (slot, mode_name, because);
+    return;
+  }
+  text = g_strdup_printf ("%s; " NS_MITIGATION_KERNEL_CHOSE "its auto choice, as %s, so "
+                          "retbleed_cmd stays AUTO", *slot, because);
+  why_set (slot, text);
+}
+
 /* Applies retbleed=, spec_rstack_overflow=, mds= or spectre_bhi= to out when the CPU has
  * the bug (else notes it ignored); FALSE on a bad value, checked either way. */
 static gboolean
@@ -667,8 +688,7 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
     cmd->retbleed_asked = rb.asked;
   }
   if (ok && rb.skipped)
-    why_changed (slot, ns_retbleed_name (out->retbleed), "this kernel's "
-                 "retbleed_parse_cmdline() does not know 'stuff' (6.2+) and ignores it");
+    note_stuff_skipped (slot, &rb, cmd, ns_retbleed_name (out->retbleed));
   if (ok && bhi_skipped)
     why_changed (slot, ns_bhi_name (out->bhi), "this kernel's spectre_bhi_parse_cmdline() "
                  "does not know 'vmexit' (6.11+) and ignores it");

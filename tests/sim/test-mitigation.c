@@ -744,6 +744,16 @@ START_TEST (test_retbleed_values)
   ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.1", "retbleed=stuff spectre_v2=retpoline",
                                     &m, NULL));
   ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  /* the skipped word leaves retbleed_cmd at AUTO: no mode in between is named (the
+   * profile's eibrs never is in force with spectre_v2=retpoline) */
+  ck_assert (has_line (m.explain, "retbleed=off", "retbleed_cmd stays AUTO"));
+  ck_assert (!has_line (m.explain, "retbleed=off", NS_MITIGATION_KERNEL_CHOSE "eibrs"));
+  ns_mitigations_clear (&m);
+  /* an earlier retbleed= mode stands, and is named */
+  ck_assert (ns_mitigations_select (amd_retpoline, 1, "6.1", "retbleed=unret retbleed=stuff",
+                                    &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_UNRET);
+  ck_assert (has_line (m.explain, "retbleed=unret", NS_MITIGATION_KERNEL_CHOSE "unret"));
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=retpoline").retbleed, NS_RETBLEED_OFF);
   /* 6.1's parser skips "stuff" (unknown to it): an earlier mode word stands */
