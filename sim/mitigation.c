@@ -755,8 +755,7 @@ backport_find (const char *key, const char *value, const NsCmdline *cmd)
 {
   for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
     const NsBackport *b = &backports[i];
-    if (strcmp (key, b->key) || (b->value == NULL) != (value == NULL) ||
-        (b->value != NULL && strcmp (value, b->value)) ||
+    if (strcmp (key, b->key) || g_strcmp0 (value, b->value) != 0 ||
         version_cmp_from (cmd->kernel, b->since) >= 0 ||
         (b->non_amd && (cmd->features & NS_CPU_AMD)))
       continue;
@@ -1540,6 +1539,17 @@ kernel_words (const char *cmdline, const char *kernel, NsMitigations *out)
   return (char **) g_ptr_array_free (read, FALSE);
 }
 
+/* TRUE if arg (one of split_cmdline's) holds a word that cmdline_find_option(_bool) may
+ * find (find_option_words() on a kernel before 6.7, so pti= and nopti count), as
+ * dyndbg="a spectre_v2=off b" does. */
+static gboolean
+holds_find_option_word (const char *arg)
+{
+  g_auto (GStrv) found = find_option_words (arg, "0.0");
+
+  return found[0] != NULL;
+}
+
 /* The words of cmdline whose key netsim reads not; see mitigation.h. */
 char **
 ns_mitigation_cmdline_unread (const char *cmdline)
@@ -1550,7 +1560,7 @@ ns_mitigation_cmdline_unread (const char *cmdline)
   for (guint i = 0; args[i] && !ends_kernel_args (args[i]); i++) {
     g_autofree char *copy = g_strdup (args[i]);
     char *value, *key = normalise_arg (copy, &value);
-    if (cmdline_key_index (key) < 0)
+    if (cmdline_key_index (key) < 0 && !holds_find_option_word (args[i]))
       g_ptr_array_add (unread, g_strdup (args[i]));
   }
   g_ptr_array_add (unread, NULL);

@@ -152,7 +152,8 @@ guint        ns_mitigation_built_closure (guint stated);
 /* The words of cmdline (as written) whose key no netsim model reads (none of the keys
  * ns_mitigations_select takes, after its '-'/'_' and quote rules: "mitigation=off",
  * "nosmt"), which change nothing, as the kernel passes a parameter it does not know on to
- * init; a newly allocated NULL-terminated array (empty: every word is read). It stops at
+ * init (an argument holding, between quotes, a word the kernel's cmdline_find_option
+ * finds, as dyndbg="a spectre_v2=off b" does, is read); a newly allocated NULL-terminated array (empty: every word is read). It stops at
  * a bare "--", as the kernel's parse_args() does: the words from there on go to init, which
  * the notes of ns_mitigations_select say. */
 char       **ns_mitigation_cmdline_unread (const char *cmdline);

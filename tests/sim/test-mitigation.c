@@ -627,6 +627,10 @@ START_TEST (test_quotes_group_words)
   /* the find-option keys: found inside another argument's quotes at a word's start */
   ck_assert_int_eq (chosen_69 (intel_eibrs, "dyndbg=\"a spectre_v2=retpoline b\"").spectre_v2,
                     NS_SPECTRE_V2_RETPOLINE);
+  {
+    g_auto (GStrv) read = ns_mitigation_cmdline_unread ("dyndbg=\"a spectre_v2=retpoline b\"");
+    ck_assert_uint_eq (g_strv_length (read), 0);  /* it changed something: no typo note */
+  }
   ck_assert_int_eq (chosen_69 (intel_eibrs, "dyndbg=\"spectre_v2=off b\"").spectre_v2,
                     NS_SPECTRE_V2_EIBRS);
   ck_assert (!chosen_on (intel_meltdown_since_415, "6.6", "dyndbg=\"a nopti b\"").pti);
