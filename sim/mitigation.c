@@ -701,8 +701,9 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
  * 5.15.y series and its first release with the backport, "6.4" a series whose first
  * release with it is not verified. A kernel before since whose series is listed runs the
  * backport, as the profiles' defaults assume (doc/cpu-profiles.md: a range names a series,
- * never a stable release); any other (a series that ended before the backport, or a
- * mainline release candidate before since) lacks the key or value and reads it as that
+ * never a stable release, and a release candidate is of its series); any other (a series
+ * that ended before the backport, or a mainline release candidate of since's series
+ * before since) lacks the key or value and reads it as that
  * kernel does. non_amd: only on a CPU not AMD's (the value was the kernel's before, but
  * there its parser switched to auto). Values no stable series took are read as the older
  * kernel reads them elsewhere: retbleed=stuff before 6.2, spectre_bhi=vmexit before 6.11. */
@@ -764,14 +765,13 @@ backport_find (const char *key, const char *value, const NsCmdline *cmd)
   return NULL;
 }
 
-/* The entry of b->series naming kernel's stable series, or NULL if that series never took
- * the backport. */
+/* The entry of b->series naming kernel's series (major.minor, as the profiles' ranges
+ * read a version: 6.1.0-rc7 is of 6.1), or NULL if that series never took the backport. */
 static const char *
 backport_series (const NsBackport *b, const char *kernel)
 {
   for (guint i = 0; b->series[i] != NULL; i++)
-    if (ns_kernel_version_cmp (kernel, b->series[i]) == 0 &&
-        version_rc (kernel, G_MAXUINT64) == G_MAXUINT64)
+    if (ns_kernel_version_cmp (kernel, b->series[i]) == 0)
       return b->series[i];
   return NULL;
 }
