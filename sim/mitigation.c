@@ -1803,6 +1803,8 @@ ns_mitigations_select_built (const NsMitigationDefault *defaults, guint n_defaul
   ok = apply_cmdline (cmdline, def, kernel_version, from_profile, built, out, &why, error);
   if (ok)
     out->explain = explain_build (out, &why);
+  else
+    ns_mitigations_clear (out);       /* the notes made before the refusal */
   why_set_all (&why, NULL);
   return ok;
 
