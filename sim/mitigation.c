@@ -520,6 +520,20 @@ not_built (const NsCmdline *cmd, NsBuilt option)
                           ns_mitigation_option (root, cmd->kernel));
 }
 
+/* The reason a mode is dropped for the build's lack of option (newly allocated):
+ * not_built()'s words, a colon, then the kernel's consequence given by format. */
+static char * G_GNUC_PRINTF (3, 4)
+why_not_built (const NsCmdline *cmd, NsBuilt option, const char *format, ...)
+{
+  g_autofree char *lack = not_built (cmd, option), *consequence = NULL;
+  va_list args;
+
+  va_start (args, format);
+  consequence = g_strdup_vprintf (format, args);
+  va_end (args);
+  return g_strdup_printf ("%s: %s", lack, consequence);
+}
+
 /* TRUE if the profile names the CPU's vendor (the generic profile does not). */
 static gboolean
 cpu_named (const NsCmdline *cmd)
@@ -1004,24 +1018,22 @@ spectre_v2_build_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   NsBuilt need = ns_spectre_v2_thunked (out->spectre_v2) ? NS_BUILT_RETPOLINE :
                  out->spectre_v2 == NS_SPECTRE_V2_IBRS ? NS_BUILT_IBRS_ENTRY : 0;
-  g_autofree char *lack = NULL, *because = NULL;
+  g_autofree char *because = NULL;
   NsSpectreV2 choice;
 
   if (need == 0 || built (cmd, need))
     return;
-  lack = not_built (cmd, need);
   choice = spectre_v2_auto_choice (cmd);
   if (cmd->spectre_v2_asked)
-    because = g_strdup_printf ("%s: spectre_v2_parse_cmdline() switches a mode the build "
-                               "lacks to auto (\"selected but not compiled in\"), whose "
-                               "choice on this build is %s", lack,
-                               ns_spectre_v2_name (choice));
+    because = why_not_built (cmd, need, "spectre_v2_parse_cmdline() switches a mode the "
+                             "build lacks to auto (\"selected but not compiled in\"), "
+                             "whose choice on this build is %s", ns_spectre_v2_name (choice));
   else if (need == NS_BUILT_RETPOLINE)
-    because = g_strdup_printf ("%s: spectre_v2_select_retpoline() finds no retpoline "
-                               "compiled in, no mitigation available", lack);
+    because = why_not_built (cmd, need, "spectre_v2_select_retpoline() finds no retpoline "
+                             "compiled in, no mitigation available");
   else
-    because = g_strdup_printf ("%s: the auto choice takes kernel IBRS only when compiled "
-                               "in, else spectre_v2_select_retpoline()'s", lack);
+    because = why_not_built (cmd, need, "the auto choice takes kernel IBRS only when "
+                             "compiled in, else spectre_v2_select_retpoline()'s");
   cmd->spectre_v2_asked = FALSE;
   out->spectre_v2 = choice;
   why_changed (&why->spectre_v2, ns_spectre_v2_name (choice), because);
@@ -1110,19 +1122,18 @@ retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   gboolean intel = (cmd->features & NS_CPU_INTEL) != 0;
   NsBuilt need = retbleed_needs (out->retbleed);
-  g_autofree char *lack = NULL, *because = NULL;
+  g_autofree char *because = NULL;
   NsRetbleed choice;
 
   if ((cmd->unaffected & NS_BUG_RETBLEED) || cmd->off != NULL ||
       ns_kernel_version_cmp (cmd->kernel, "5.19") < 0)
     return;
   if (need != 0 && !built (cmd, need)) {
-    lack = not_built (cmd, need);
     out->retbleed = retbleed_auto_choice (cmd, out->spectre_v2);
-    because = g_strdup_printf ("%s: retbleed_select_mitigation() warns that the kernel is "
-                               "not compiled with it and takes its auto choice%s", lack,
-                               intel ? " (on Intel, the spectre_v2 mode's)" :
-                               " (the untrained return, else IBPB on entry, each if built)");
+    because = why_not_built (cmd, need, "retbleed_select_mitigation() warns that the kernel "
+                             "is not compiled with it and takes its auto choice%s",
+                             intel ? " (on Intel, the spectre_v2 mode's)" :
+                             " (the untrained return, else IBPB on entry, each if built)");
     why_changed (&why->retbleed, ns_retbleed_name (out->retbleed), because);
     return;
   }
@@ -1154,7 +1165,7 @@ retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 static void
 srso_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
-  g_autofree char *lack = NULL, *because = NULL;
+  g_autofree char *because = NULL;
   NsBuilt need;
 
   if (!(cmd->unaffected & NS_BUG_SRSO) && out->retbleed == NS_RETBLEED_IBPB &&
@@ -1165,9 +1176,8 @@ srso_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   need = out->srso == NS_SRSO_SAFE_RET ? NS_BUILT_SRSO :
          out->srso == NS_SRSO_IBPB ? NS_BUILT_IBPB_ENTRY : 0;
   if (!(cmd->unaffected & NS_BUG_SRSO) && need != 0 && !built (cmd, need)) {
-    lack = not_built (cmd, need);
-    because = g_strdup_printf ("%s: srso_select_mitigation() warns that the kernel is not "
-                               "compiled with it and leaves SRSO unmitigated", lack);
+    because = why_not_built (cmd, need, "srso_select_mitigation() warns that the kernel "
+                             "is not compiled with it and leaves SRSO unmitigated");
     out->srso = NS_SRSO_OFF;
     why_changed (&why->srso, "off", because);
   }
@@ -1210,13 +1220,12 @@ smt_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 static void
 bhi_build_default (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
-  g_autofree char *lack = NULL, *because = NULL;
+  g_autofree char *because = NULL;
 
   if (out->bhi == NS_BHI_OFF || built (cmd, NS_BUILT_SPECTRE_BHI))
     return;
-  lack = not_built (cmd, NS_BUILT_SPECTRE_BHI);
-  because = g_strdup_printf ("%s: the BHI mitigation then defaults to off (bugs.c, "
-                             "f3f51c5865a9), which spectre_bhi=on would turn on", lack);
+  because = why_not_built (cmd, NS_BUILT_SPECTRE_BHI, "the BHI mitigation then defaults to "
+                           "off (bugs.c, f3f51c5865a9), which spectre_bhi=on would turn on");
   out->bhi = NS_BHI_OFF;
   why_changed (&why->bhi, "off", because);
 }
@@ -1285,13 +1294,12 @@ apply_build_off (NsCmdline *cmd, char *because, NsMitigations *out, NsWhy *why)
 static void
 pti_build_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
-  g_autofree char *lack = NULL, *because = NULL;
+  g_autofree char *because = NULL;
 
   if (!out->pti || built (cmd, NS_BUILT_PAGE_TABLE_ISOLATION))
     return;
-  lack = not_built (cmd, NS_BUILT_PAGE_TABLE_ISOLATION);
-  because = g_strdup_printf ("%s: without PTI compiled in pti_check_boottime_disable() "
-                             "does nothing", lack);
+  because = why_not_built (cmd, NS_BUILT_PAGE_TABLE_ISOLATION, "without PTI compiled in "
+                           "pti_check_boottime_disable() does nothing");
   out->pti = FALSE;
   why_changed (&why->pti, "off", because);
 }
