@@ -98,6 +98,7 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
   ns_cmd_limit_jobs (given, &a->jobs);
+  ns_cmd_limit_int (given, &a->runs, 1, 100, "1 to 100");
   g_option_context_set_description (ctx,
     "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
     "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"
@@ -153,10 +154,6 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
     if (a->dry_run || a->replace || a->target || a->recorded || a->jobs_given) {
       g_printerr ("netsim calibrate: --dry-run, --replace, --target, --recorded and --jobs go "
                   "with --fit, not --host (see --help)\n");
-      return FALSE;
-    }
-    if (a->runs < 1 || a->runs > 100) {
-      g_printerr ("netsim calibrate: --runs %d: expected 1 to 100 (see --help)\n", a->runs);
       return FALSE;
     }
     return TRUE;

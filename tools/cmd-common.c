@@ -520,19 +520,29 @@ jobs_range (void)
                           "thinner)", ns_cmd_max_jobs (), g_get_num_processors ());
 }
 
+/* Makes the INT option storing into arg_data take min to max only; see cmd.h. */
+void
+ns_cmd_limit_int (NsCmdOptions *options, gint *arg_data, gint min, gint max,
+                  const char *range)
+{
+  OnceOption *once;
+
+  g_return_if_fail (options != NULL && arg_data != NULL && range != NULL && min <= max);
+  once = find_once (options, arg_data);
+  g_return_if_fail (once != NULL && once->arg == G_OPTION_ARG_INT);
+  g_free (once->range);
+  once->range = g_strdup (range);
+  once->min = min;
+  once->max = max;
+}
+
 /* Makes the INT option storing into jobs take 1 to ns_cmd_max_jobs (); see cmd.h. */
 void
 ns_cmd_limit_jobs (NsCmdOptions *options, gint *jobs)
 {
-  OnceOption *once;
+  g_autofree char *range = jobs_range ();
 
-  g_return_if_fail (options != NULL && jobs != NULL);
-  once = find_once (options, jobs);
-  g_return_if_fail (once != NULL && once->arg == G_OPTION_ARG_INT);
-  g_free (once->range);
-  once->range = jobs_range ();
-  once->min = 1;
-  once->max = ns_cmd_max_jobs ();
+  ns_cmd_limit_int (options, jobs, 1, ns_cmd_max_jobs (), range);
 }
 
 /* Whether the single-valued option storing into arg_data was given; see cmd.h. */

@@ -332,6 +332,8 @@ ns_cmd_run (int argc, char **argv)
   gboolean ok;
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
+  ns_cmd_limit_int (given, &top, 0, G_MAXINT, "a number ≥ 0");
+
   g_option_context_set_description (ctx,
     "Runs every variant of the scenario (or --variant), each for measure/@repetitions\n"
     "repetitions, and prints the metric, its coefficient of variation, the rule that ended\n"
@@ -347,8 +349,6 @@ ns_cmd_run (int argc, char **argv)
   if (format && !ns_format_parse (format, &ropt.format))
     goto bad_format;
   top_given = ns_cmd_given (given, &top);
-  if (top < 0)
-    goto bad_top;
   ropt.breakdown = breakdown;
   ropt.inlining = inlining;
   ropt.explain = explain;
@@ -413,9 +413,6 @@ usage:
   return NS_EXIT_USAGE;
 bad_format:
   g_printerr ("netsim run: --format: expected table, csv or json, got '%s'\n", format);
-  return NS_EXIT_USAGE;
-bad_top:
-  g_printerr ("netsim run: --top: expected a number ≥ 0\n");
   return NS_EXIT_USAGE;
 one_file:
   g_printerr ("netsim run: -o and --folded are one file, %s: one would overwrite the other\n",

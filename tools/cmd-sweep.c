@@ -917,6 +917,7 @@ ns_cmd_sweep (int argc, char **argv)
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
   ns_cmd_limit_jobs (given, &a.jobs);
+  ns_cmd_limit_int (given, &a.repeat, 1, G_MAXINT, "a number ≥ 1");
   g_option_context_set_description (ctx, description);
   if (!extract_plot (&argc, argv, &plot_spec, &plot_file))
     goto out;
@@ -926,8 +927,6 @@ ns_cmd_sweep (int argc, char **argv)
     goto usage;
   if (!ns_cmd_check_jobs ("sweep", a.jobs))
     goto out;
-  if (a.repeat < 1)
-    goto bad_repeat;
   if (a.resume && a.force)
     goto resume_and_force;
   if (!ns_cmd_check_sets_once ("sweep", a.sets, "--set"))
@@ -982,9 +981,6 @@ ns_cmd_sweep (int argc, char **argv)
 usage:
   g_printerr ("netsim sweep: expected one SCENARIO.xml and --output FILE (see netsim sweep "
               "--help)\n");
-  goto out;
-bad_repeat:
-  g_printerr ("netsim sweep: --repeat: expected a number ≥ 1\n");
   goto out;
 resume_and_force:
   g_printerr ("netsim sweep: --resume and --force exclude each other\n");

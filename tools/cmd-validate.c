@@ -227,6 +227,7 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
   ns_cmd_limit_jobs (given, &a->jobs);
+  ns_cmd_limit_int (given, &a->run_seeds, 0, 100, "2 to 100 seeds (or 0, none)");
   g_option_context_set_description (ctx,
     "Runs the case of every recorded row (or of the rows whose id matches a PATTERN: a glob\n"
     "such as '002-*-f100', or a prefix such as 000) and prints, per row, the recorded and\n"
@@ -286,9 +287,9 @@ check_args (const NsValidateArgs *a, NsFormat *format)
   }
   if (!ns_cmd_check_jobs ("validate", a->jobs))
     return FALSE;
-  if (a->run_seeds != 0 && (a->run_seeds < 2 || a->run_seeds > 100)) {
-    g_printerr ("netsim validate: --run-seeds: expected 2 to 100 seeds, got %d\n",
-                a->run_seeds);
+  if (a->run_seeds == 1) {     /* the parse took 0 to 100 */
+    g_printerr ("netsim validate: --run-seeds: expected 2 to 100 seeds (or 0, none), got "
+                "'1'\n");
     return FALSE;
   }
   for (guint i = 0; a->run_seeds && a->sets && a->sets[i]; i++)

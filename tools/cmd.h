@@ -78,6 +78,11 @@ gint     ns_cmd_max_jobs       (void);
  * ns_cmd_max_jobs () only: any other value, one past gint's range too, is a parse error
  * naming that range and why. */
 void     ns_cmd_limit_jobs     (NsCmdOptions *options, gint *jobs);
+/* Makes the INT option of options whose value goes to arg_data take min to max only: any
+ * other value, one past gint's range too, is a parse error "expected RANGE, got 'V'" (range
+ * words the values, as "a number ≥ 0"). */
+void     ns_cmd_limit_int      (NsCmdOptions *options, gint *arg_data, gint min, gint max,
+                                const char *range);
 /* Whether the single-valued option whose value goes to arg_data was given. */
 gboolean ns_cmd_given          (const NsCmdOptions *options, gconstpointer arg_data);
 /* Parses a subcommand's options (with options from ns_cmd_add_entries, or NULL), reading

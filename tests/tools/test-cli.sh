@@ -99,15 +99,26 @@ grep -q "^netsim run: --top: .*this output is not the table" "$TMP/err" && ok ||
 expect 2 "run --top negative" -- "$NETSIM" run -q --top -1 -b "$MICRO/call-chain.xml"
 grep -q "^netsim run: --top: expected a number ≥ 0" "$TMP/err" && ok || bad "--top -1: $(cat "$TMP/err")"
 expect 2 "run --top past gint" -- "$NETSIM" run -q --top 99999999999 "$MICRO/call-chain.xml"
-grep -q "^netsim run: --top: 99999999999 is out of range (-2147483648 to 2147483647)" \
+grep -q "^netsim run: --top: expected a number ≥ 0, got '99999999999'" \
   "$TMP/err" && ok || bad "--top 99999999999: $(cat "$TMP/err")"
+# a value past gint is refused naming the option's own range, not gint's
+expect 2 "sweep --repeat past gint" -- "$NETSIM" sweep --repeat 99999999999 --param seed=1,2 \
+  -o "$TMP/never.csv" "$MICRO/call-chain.xml"
+grep -q "^netsim sweep: --repeat: expected a number ≥ 1, got '99999999999'" "$TMP/err" &&
+  [ ! -e "$TMP/never.csv" ] && ok || bad "sweep --repeat 99999999999: $(cat "$TMP/err")"
+expect 2 "validate --run-seeds past its range" -- "$NETSIM" validate --run-seeds 101
+grep -q "^netsim validate: --run-seeds: expected 2 to 100 seeds (or 0, none), got '101'" \
+  "$TMP/err" && ok || bad "validate --run-seeds 101: $(cat "$TMP/err")"
+expect 2 "validate --run-seeds 1" -- "$NETSIM" validate --run-seeds 1
+grep -q "^netsim validate: --run-seeds: expected 2 to 100 seeds (or 0, none), got '1'" \
+  "$TMP/err" && ok || bad "validate --run-seeds 1: $(cat "$TMP/err")"
 # no value stands for "not given" (the options layer records it): gint's least value is
 # refused as any other negative one, not taken as the default
 expect 2 "run --top at G_MININT" -- "$NETSIM" run -q --top -2147483648 -b "$MICRO/call-chain.xml"
 grep -q "^netsim run: --top: expected a number ≥ 0" "$TMP/err" && ok ||
   bad "--top -2147483648: $(cat "$TMP/err")"
 expect 2 "calibrate --runs at G_MININT" -- "$NETSIM" calibrate --host --runs -2147483648 -o "$TMP/h.xml"
-grep -q "^netsim calibrate: --runs -2147483648: expected 1 to 100" "$TMP/err" && [ ! -e "$TMP/h.xml" ] && ok ||
+grep -q "^netsim calibrate: --runs: expected 1 to 100, got '-2147483648'" "$TMP/err" && [ ! -e "$TMP/h.xml" ] && ok ||
   bad "calibrate --runs -2147483648: $(cat "$TMP/err")"
 expect 2 "calibrate --jobs at G_MININT" -- "$NETSIM" calibrate --fit 000-ipv4-mitoff-1G --jobs -2147483648
 grep -q "^netsim calibrate: --jobs" "$TMP/err" && ok || bad "calibrate --jobs -2147483648: $(cat "$TMP/err")"
@@ -800,7 +811,7 @@ expect 2 "calibrate --host without -o" -- "$NETSIM" calibrate --host
 expect 2 "calibrate --quick without --host" -- "$NETSIM" calibrate --quick
 expect 2 "calibrate --runs without --host" -- "$NETSIM" calibrate --runs 3
 expect 2 "calibrate --host --runs 0" -- "$NETSIM" calibrate --host --runs 0 -o "$TMP/zero.xml"
-grep -q -- "--runs 0: expected 1 to 100" "$TMP/err" && ok || bad "--runs 0 is not explained: $(cat "$TMP/err")"
+grep -q -- "--runs: expected 1 to 100, got '0'" "$TMP/err" && ok || bad "--runs 0 is not explained: $(cat "$TMP/err")"
 [ -e "$TMP/zero.xml" ] && bad "a refused --runs wrote a profile" || ok
 # calibrate's options that do not apply are refused, and nothing is measured or written
 expect 2 "calibrate --host --dry-run" -- "$NETSIM" calibrate --host --quick -q -n \
