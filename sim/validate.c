@@ -2131,12 +2131,40 @@ check_free_param (const NsValidation *v, const char *profile, const NsValParam *
   return pv;
 }
 
-/* Checks and records the free parameters of one loaded profile. */
+/* Appends a conflict for each row counted as validation that the source of a fixed (not
+ * free) parameter value names: a value taken from a recorded row is a fit on it, which
+ * only a free parameter may be, and only on calibration rows (owner: "profile P", "scenario
+ * FILE"). */
+static void
+check_fixed_param (const NsValidation *v, const char *owner, const NsValParam *p,
+                   GPtrArray *conflicts)
+{
+  g_auto (GStrv) words = NULL;
+  g_autoptr (GHashTable) said = NULL;
+
+  if (p->source == NULL)
+    return;
+  words = g_regex_split_simple ("[^A-Za-z0-9_-]+", p->source, 0, 0);
+  said = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; words[i]; i++)
+    if (g_hash_table_contains (v->row_index, words[i]) &&
+        !ns_validation_is_calibration (v, words[i]) && g_hash_table_add (said, words[i]))
+      g_ptr_array_add (conflicts, g_strdup_printf (
+        "%s: %s = %s of %s names the row in its source ('%s'): a value taken from a "
+        "recorded row is a fit on it, which only a free parameter may be (netsim list "
+        "params), fitted on calibration rows with netsim calibrate --fit; the row counts as "
+        "validation and cannot judge a value fitted on it", words[i], p->name, p->value,
+        owner, p->source));
+}
+
+/* Checks and records the free parameters of one loaded profile, and checks that no other
+ * parameter's source takes a validation row as its evidence. */
 static void
 check_profile (const NsValidation *v, const NsCpuProfile *profile, GPtrArray *conflicts,
                GPtrArray *provenance)
 {
   GPtrArray *defs = ns_param_all ();   /* owned by the registry */
+  g_autofree char *owner = g_strdup_printf ("profile %s", profile->name);
 
   for (guint i = 0; i < defs->len; i++) {
     const NsParamDef *def = defs->pdata[i];
@@ -2145,6 +2173,8 @@ check_profile (const NsValidation *v, const NsCpuProfile *profile, GPtrArray *co
                      (char *) ns_params_get_source (profile->params, def->name) };
     if (def->free)
       check_free_param (v, profile->name, &p, "profile", conflicts, provenance);
+    else
+      check_fixed_param (v, owner, &p, conflicts);
   }
 }
 
@@ -2165,7 +2195,8 @@ ns_validation_row_profiles (GPtrArray *rows)
 }
 
 /* Checks and records the free parameters the scenario file at path sets itself (scope
- * "scenario FILE"), under the name of the profile it runs on. A scenario that does not
+ * "scenario FILE"), under the name of the profile it runs on; any other parameter it sets
+ * itself is a conflict (a per-case value). A scenario that does not
  * load, or whose profile does not, is skipped: each row whose case runs it is an error
  * with the reason (case_blocker, or the run's). */
 static void
@@ -2186,6 +2217,12 @@ check_scenario (const NsValidation *v, const char *path, GPtrArray *conflicts,
                      sc->param_sources->pdata[i] };
     if (def && def->free)
       check_free_param (v, profile->name, &p, scope, conflicts, provenance);
+    else if (def)
+      g_ptr_array_add (conflicts, g_strdup_printf (
+        "%s sets %s = %s itself ('%s'): a scenario that validate runs may set only the "
+        "free parameters (netsim list params), fitted on calibration rows; a CPU's other "
+        "parameters are its profile's, with their sources, the same for every row on it",
+        scope, p.name, p.value, p.source ? p.source : ""));
   }
   ns_scenario_free (sc);
   if (profile != NULL)

@@ -931,6 +931,68 @@ START_TEST (test_scenario_fit_checked)
 }
 END_TEST
 
+/* A fixed parameter whose source takes a validation row as its evidence is a fit on that
+ * row, which only a free parameter may be: a conflict, once per row however often named;
+ * a source that names no row is none. */
+START_TEST (test_fixed_param_fitted_on_row)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  NsValidation *v;
+
+  ck_assert (ns_calibrate_write_profile (profile, "branch.resolve_cycles", "9.0",
+                                         "host walk, 2026-12-04 (measured)", NULL));
+  v = load_ok (fx);
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+  ck_assert_uint_eq (conflicts->len, 0);
+  ns_validation_free (v);
+  g_ptr_array_set_size (provenance, 0);    /* a profile already listed is not checked again */
+  ck_assert (ns_calibrate_write_profile (profile, "branch.resolve_cycles", "9.0",
+                                         "fit on 900-safe-ret (and 900-safe-ret again), "
+                                         "residual 0.0001", NULL));
+  v = load_ok (fx);
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+  ck_assert_uint_eq (conflicts->len, 1);
+  ck_assert_ptr_nonnull (strstr (conflicts->pdata[0], "900-safe-ret: branch.resolve_cycles "
+                                                      "= 9.0 of profile generic names the "
+                                                      "row in its source"));
+  ns_validation_free (v);
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A scenario validate runs may set only free parameters itself: any other is a per-case
+ * value, a conflict whatever its source says. */
+START_TEST (test_scenario_fixed_param_conflict)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *scenario = scenario_with (tmp, "<param name=\"branch.resolve_cycles\" "
+                                                  "value=\"9\" source=\"measured\"/>");
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  NsValidation *v = load_ok (fx);
+  NsValReport *r;
+
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+  ck_assert_uint_eq (conflicts->len, 1);
+  ck_assert_ptr_nonnull (strstr (conflicts->pdata[0], "scenario call-chain.xml sets "
+                                                      "branch.resolve_cycles = 9 itself"));
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A fit whose source names no recorded row (as a scenario's own fit may) is a conflict
  * until calibration.xml records the fit of that value; then its rows are calibration rows. */
 START_TEST (test_unrecorded_fit_conflict)
@@ -1476,6 +1538,8 @@ validate_suite (void)
   suite_add_tcase (s, run);
   tcase_add_test (fits, test_fitted_and_validation_conflict);
   tcase_add_test (fits, test_unrecorded_fit_conflict);
+  tcase_add_test (fits, test_fixed_param_fitted_on_row);
+  tcase_add_test (fits, test_scenario_fixed_param_conflict);
   tcase_add_test (fits, test_same_runs_as_calibration);
   tcase_add_test (fits, test_drifted_fit);
   tcase_add_test (fits, test_scenario_fit_checked);
