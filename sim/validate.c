@@ -2615,6 +2615,14 @@ summarise_margin (NsValSummary *s, const char *row, double margin, double band)
   }
 }
 
+/* The row whose runs o runs: a calibration row's (same_runs_as) or an earlier validation
+ * row's (shares_runs_with), as calibration says; NULL if neither. */
+static const char *
+runs_of (const NsValOutcome *o, gboolean calibration)
+{
+  return calibration ? o->same_runs_as : o->shares_runs_with;
+}
+
 /* Adds a finished outcome to the summary of its set. */
 static void
 summarise (NsValSummary *s, const NsValOutcome *o)
@@ -2630,6 +2638,7 @@ summarise (NsValSummary *s, const NsValOutcome *o)
   }
   s->within += o->status == NS_VAL_PASS;
   s->signs += o->sign_agrees;
+  s->shared_runs += runs_of (o, o->calibration) != NULL;
   if (o->status == NS_VAL_FAIL && o->row->delta_ci95_pp >= 0) {
     s->noisy_misses++;
     s->misses_within_noise += o->within_noise;
@@ -3069,14 +3078,6 @@ table_reasons (GString *out, const NsValReport *r, NsValStatus status, const cha
   g_ptr_array_unref (reasons);
 }
 
-/* The row whose runs o runs: a calibration row's (same_runs_as) or an earlier validation
- * row's (shares_runs_with), as calibration says; NULL if neither. */
-static const char *
-runs_of (const NsValOutcome *o, gboolean calibration)
-{
-  return calibration ? o->same_runs_as : o->shares_runs_with;
-}
-
 /* Lists the rows that run another row's runs: under title, "ROW: the runs of OTHER". */
 static void
 table_runs_of (GString *out, const NsValReport *r, gboolean calibration, const char *title)
@@ -3167,6 +3168,11 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
 {
   g_string_append_printf (out, "%s rows passing (within tolerance, right sign): %u/%u", set,
                           s->within, s->rows);
+  if (s->shared_runs)
+    g_string_append_printf (out, " (%u of them %s another row's runs: %u distinct "
+                            "simulations)", s->shared_runs,
+                            s->shared_runs == 1 ? "judges" : "judge",
+                            s->rows - s->errors - s->shared_runs);
   if (s->rows == 0) {
     g_string_append (out, "\n");
     return;
@@ -3342,8 +3348,9 @@ static const char csv_header[] =
   "#   as a row it names) or validation; status: pass, fail, not-modelled or error;\n"
   "#   sign_agrees: same direction of change (|delta| < 1 pp = none)\n"
   "# scenario, baseline_variant, patched_variant, metric, sets: the case; reason: why a row\n"
-  "#   is not modelled, what went wrong, or whose runs a calibration row's are if calibration\n"
-  "#   .xml does not name it; recorded_delta_ci95_pp: half-width of the\n"
+  "#   is not modelled, what went wrong, or whose runs the row's are (a calibration row's\n"
+  "#   if calibration.xml does not name it, or an earlier validation row's: one simulation\n"
+  "#   judged against two recordings); recorded_delta_ci95_pp: half-width of the\n"
   "#   recorded delta's 95 % interval, from the thread's CVs and runs (empty if none)\n";
 
 /* The reason column: why the row is not modelled or what went wrong, else for a row
@@ -3355,6 +3362,9 @@ outcome_note (const NsValOutcome *o)
     return g_strdup (o->reason);
   if (o->same_runs_as != NULL)
     return g_strdup_printf ("counted as calibration: its runs are those of %s", o->same_runs_as);
+  if (o->shares_runs_with != NULL)
+    return g_strdup_printf ("its runs are those of %s: the same simulation judged against "
+                            "this row's recorded figures", o->shares_runs_with);
   return NULL;
 }
 
@@ -3642,6 +3652,7 @@ json_summary (NsJson *json, const NsValSummary *s)
   ns_json_member_int (json, "within_tolerance", s->within);
   ns_json_member_int (json, "run_errors", s->errors);
   ns_json_member_int (json, "sign_agreement", s->signs);
+  ns_json_member_int (json, "rows_on_another_rows_runs", s->shared_runs);
   ns_json_member_double (json, "mean_abs_error_pp", s->rows > s->errors ? s->mean_abs_pp : NAN);
   ns_json_member_double (json, "max_abs_error_pp", s->rows > s->errors ? s->max_abs_pp : NAN);
   ns_json_member_string (json, "max_abs_error_row", s->max_row);

@@ -279,6 +279,8 @@ typedef struct {
   guint   within;               /* pass */
   guint   errors;
   guint   signs;                /* sign agreement (rows that ran) */
+  guint   shared_runs;          /* rows that ran judged on another row's runs (the
+                                   same two simulations against other recorded figures) */
   double  mean_abs_pp;          /* over rows that ran */
   double  max_abs_pp;
   const char *max_row;

@@ -426,6 +426,10 @@ else
   # (clone_skb 0 either way): the table says their verdicts are one prediction
   grep -q '^  002-r9-5950x-clone-f100: the runs of 002-r9-5950x-f100$' "$TMP/out" && ok ||
     bad "the table does not name validation rows that share runs"
+  grep -q "^validation rows passing (within tolerance, right sign): [0-9]*/16 (3 of them judge another row's runs: 13 distinct simulations);" "$TMP/out" && ok ||
+    bad "the summary does not count the simulations behind the validation rows"
+  grep -q '^002-r9-5950x-clone-f100,.*,its runs are those of 002-r9-5950x-f100: the same simulation' \
+    "$DATA/validation/expected.csv" && ok || bad "expected.csv's reason does not name the shared runs"
 fi
 
 echo "test-validate: $pass passed, $fail failed"
