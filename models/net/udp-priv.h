@@ -74,8 +74,10 @@ struct hlist_node *udp_chain_first         (NsThread *t, struct udp_hslot *hslot
 struct hlist_node *udp_chain_next          (NsThread *t, struct hlist_node *node);
 
 /* udp_lib_get_port: snum 0 = ephemeral. udp_portaddr_hash must hold the partial hash (of
- * the bound address with port 0). Conflicts are checked on the primary chain (the kernel
- * switches to the hash2 chains above 10 sockets per port; same answer). 0 or -EADDRINUSE. */
+ * the bound address with port 0). Conflicts are checked as the build's kernel checks them:
+ * on the primary chain, or above 10 sockets in the port's primary slot on sk's and the
+ * wildcard's hash2 chains (for every bind before e537dd15d0d4, only for a specific address
+ * from it on; udp.h, "bind() conflict check"). 0 or -EADDRINUSE. */
 gint          udp_lib_get_port             (struct sock *sk, guint snum);
 void          udp_lib_unhash               (struct sock *sk);
 void          udp_lib_rehash               (struct sock *sk, guint16 newhash);

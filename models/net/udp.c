@@ -122,6 +122,45 @@ note_version (NsBuild *build, guint version)
   ns_build_note (build, note);
 }
 
+/* The stable releases that took e537dd15d0d4 "udp: Fix wildcard bind conflict check when
+ * using hash2" (Martin KaFai Lau, March 2026; Fixes 30fff9231fad "udp: bind() optimisation"),
+ * each the first of its series with it: the 6.19.11 announcement lists it; the review
+ * series of 6.18.21 (patch 111/309), 6.12.80, 6.6.131 (31 March 2026) and 6.1.168 (8 April
+ * 2026) carry it or its Stable-dep-of patches. 5.15.y and 5.10.y not verified, so not
+ * assumed. Mainline has it from 7.0 (merged during the 7.0 release candidates; which one is
+ * not verified, so every 7.0 counts). */
+static const char *const bind_hash2_fix_stables[] = {
+  "6.19.11", "6.18.21", "6.12.80", "6.6.131", "6.1.168"
+};
+
+/* major, minor and stable sublevel of "6.18.44-fc" (6.18.44), "6.9.0-rc1" or "6.9" (0). */
+static gboolean
+parse_release (const char *text, guint *major, guint *minor, guint *sub)
+{
+  *sub = 0;
+  return sscanf (text, "%u.%u.%u", major, minor, sub) >= 2;
+}
+
+/* Whether kernel release `release` runs e537dd15d0d4's bind check: 7.0 and later, or a
+ * stable release of a series that took it, from the release that took it on. A version
+ * without a sublevel is its series' first release (6.18 is 6.18.0, without it). */
+static gboolean
+has_bind_hash2_fix (const char *release)
+{
+  guint major, minor, sub, smajor, sminor, ssub;
+
+  if (!parse_release (release, &major, &minor, &sub))
+    return FALSE;
+  if (major * 1000 + minor >= 7000)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (bind_hash2_fix_stables); i++) {
+    parse_release (bind_hash2_fix_stables[i], &smajor, &sminor, &ssub);
+    if (smajor == major && sminor == minor)
+      return sub >= ssub;
+  }
+  return FALSE;
+}
+
 /* Sets the table's version-dependent switches. */
 static void
 udp_table_set_features (struct udp_table *tbl, NsBuild *build)
@@ -132,6 +171,7 @@ udp_table_set_features (struct udp_table *tbl, NsBuild *build)
   tbl->select_prefers_cpu = tbl->version >= 6001;
   tbl->has_hash4 = tbl->version >= 6013;
   tbl->has_lookup1 = tbl->version >= 6014;
+  tbl->bind_hash2_specific_only = has_bind_hash2_fix (ns_build_version (build));
   /* A single compute_score call site in every generation but C. In 6.14+ compute_score
    * gained a second caller (udp4_lib_lookup1) and is __always_inline again [R: newest
    * tree]; modelled as one site so the build folds it in either way. */
@@ -936,31 +976,109 @@ inet_rcv_saddr_any (const struct sock *sk)
 
 /* ---- udp_lib_get_port ---- */
 
+/* How an already bound sk2 meets a bind of sk to its port (the test udp_lib_lport_inuse
+ * and udp_lib_lport_inuse2 share). */
+typedef enum {
+  UDP_BIND_APART,      /* no overlap (or both SO_REUSEADDR, or other devices) */
+  UDP_BIND_SHARES,     /* overlaps, and sk may share the port with it (SO_REUSEPORT) */
+  UDP_BIND_CONFLICTS   /* overlaps, and sk may not */
+} UdpBindOverlap;
+
+/* Whether sk2, bound to port num, stands in the way of sk's bind to num. */
+static UdpBindOverlap
+udp_bind_overlap (struct net *net, guint num, struct sock *sk, struct sock *sk2)
+{
+  if (sock_net (sk2) != net || sk2 == sk || udp_sk (sk2)->udp_port_hash != num)
+    return UDP_BIND_APART;
+  if (sk2->sk_reuse && sk->sk_reuse)
+    return UDP_BIND_APART;
+  if (sk2->sk_bound_dev_if && sk->sk_bound_dev_if &&
+      sk2->sk_bound_dev_if != sk->sk_bound_dev_if)
+    return UDP_BIND_APART;
+  if (!inet_rcv_saddr_equal (sk, sk2, TRUE))
+    return UDP_BIND_APART;
+  if (sk2->sk_reuseport && sk->sk_reuseport && sk->sk_reuseport_cb == NULL &&
+      sk->sk_uid == sk2->sk_uid)
+    return UDP_BIND_SHARES;
+  return UDP_BIND_CONFLICTS;
+}
+
 /* TRUE if port num is taken for sk (udp_lib_lport_inuse, primary-chain form). */
 static gboolean
 udp_lib_lport_inuse (struct net *net, guint num, struct udp_hslot *hslot, struct sock *sk)
 {
   for (struct hlist_node *n = hslot->head.first; n != NULL; n = n->next) {
-    struct sock *sk2 = sk_from_node (n);
-
-    if (sock_net (sk2) != net || sk2 == sk || udp_sk (sk2)->udp_port_hash != num)
-      continue;
-    if (sk2->sk_reuse && sk->sk_reuse)
-      continue;
-    if (sk2->sk_bound_dev_if && sk->sk_bound_dev_if &&
-        sk2->sk_bound_dev_if != sk->sk_bound_dev_if)
-      continue;
-    if (!inet_rcv_saddr_equal (sk, sk2, TRUE))
-      continue;
-    if (!(sk2->sk_reuseport && sk->sk_reuseport && sk->sk_reuseport_cb == NULL &&
-          sk->sk_uid == sk2->sk_uid))
+    switch (udp_bind_overlap (net, num, sk, sk_from_node (n))) {
+    case UDP_BIND_APART:
+      break;
+    case UDP_BIND_CONFLICTS:
       return TRUE;
-    /* A socket sk may share the port with: the kernel returns at once (the first
-     * overlapping socket decides), unless the build weighs them all (bind_scans_all). */
-    if (!((struct udp_table *) sk->sk_prot)->bind_scans_all)
-      return FALSE;
+    case UDP_BIND_SHARES:
+      /* the kernel returns at once (the first overlapping socket decides), unless the
+       * build weighs them all (bind_scans_all) */
+      if (!((struct udp_table *) sk->sk_prot)->bind_scans_all)
+        return FALSE;
+      break;
+    }
   }
   return FALSE;
+}
+
+/* TRUE if the first socket on hash2 chain hslot2 that overlaps sk on port num may not share
+ * it (udp_lib_lport_inuse2: that first one decides, whatever follows). */
+static gboolean
+udp_lib_lport_inuse2 (struct net *net, guint num, struct udp_hslot *hslot2, struct sock *sk)
+{
+  for (struct hlist_node *n = hslot2->head.first; n != NULL; n = n->next) {
+    UdpBindOverlap o = udp_bind_overlap (net, num, sk, sk_from_portaddr_node (n));
+
+    if (o != UDP_BIND_APART)
+      return o == UDP_BIND_CONFLICTS;
+  }
+  return FALSE;
+}
+
+/* Whether bind() of sk checks the two hash2 chains rather than the primary one when the
+ * port's primary slot holds more than 10 sockets: every bind before e537dd15d0d4, only one
+ * to a specific address from it on (inet_use_hash2_on_bind: not ::, not ::ffff:0.0.0.0,
+ * not 0.0.0.0). See udp.h, "bind() conflict check". */
+static gboolean
+udp_bind_uses_hash2 (const struct udp_table *tbl, const struct sock *sk)
+{
+  if (!tbl->bind_hash2_specific_only)
+    return TRUE;
+  if (sk->sk_family == AF_INET6) {
+    if (ipv6_addr_any (&sk->sk_v6_rcv_saddr))
+      return FALSE;
+    if (!ipv6_addr_v4mapped (&sk->sk_v6_rcv_saddr))
+      return TRUE;
+  }
+  return sk->sk_rcv_saddr != 0;
+}
+
+/* TRUE if snum is taken for sk, by the check the build's udp_lib_get_port runs: above 10
+ * sockets in the primary slot (and no fewer than in sk's hash2 slot) sk's own hash2 chain
+ * and then the wildcard's, else the primary chain. */
+static gboolean
+udp_bind_port_taken (struct sock *sk, guint snum, struct udp_hslot *hslot)
+{
+  struct udp_table *tbl = sk->sk_prot;
+  struct net *net = sock_net (sk);
+  guint slot2, nulladdr_slot2;
+  gboolean taken;
+
+  if (hslot->count <= 10 || !udp_bind_uses_hash2 (tbl, sk))
+    return udp_lib_lport_inuse (net, snum, hslot, sk);
+  slot2 = (udp_sk (sk)->udp_portaddr_hash ^ snum) & tbl->mask;
+  /* the wildcard's hash2 value is the same for both families (ipv6_portaddr_hash hashes ::
+   * as the IPv4 0.0.0.0) */
+  nulladdr_slot2 = ipv4_portaddr_hash (net, 0, snum) & tbl->mask;
+  if (hslot->count < udp_hashslot2 (tbl, slot2)->count)
+    return udp_lib_lport_inuse (net, snum, hslot, sk);
+  taken = udp_lib_lport_inuse2 (net, snum, udp_hashslot2 (tbl, slot2), sk);
+  if (!taken && nulladdr_slot2 != slot2)
+    taken = udp_lib_lport_inuse2 (net, snum, udp_hashslot2 (tbl, nulladdr_slot2), sk);
+  return taken;
 }
 
 /* Joins a compatible group on the port, or starts one (udp_reuseport_add_sock). */
@@ -1015,7 +1133,7 @@ udp_lib_get_port (struct sock *sk, guint snum)
       return -EADDRINUSE;
   }
   hslot = udp_hashslot (tbl, net, snum);
-  if (udp_lib_lport_inuse (net, snum, hslot, sk))
+  if (udp_bind_port_taken (sk, snum, hslot))
     return -EADDRINUSE;
 
   sk->sk_num = snum;

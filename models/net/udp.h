@@ -51,10 +51,21 @@
  *      on the port's chain (head = most recent) that sk may share the port with
  *      (SO_REUSEPORT both, same uid), never looking further; a 6.18.44 host on 2026-12-04
  *      refused such a bind when a later overlapping socket may not share (a plain
- *      127.0.0.2 bound before a reuseport 127.0.0.1 refuses a reuseport 0.0.0.0). Which
- *      release changed this is not known here: the model keeps 6.9's rule for every
- *      version, and the differential test probes the host and sets
- *      udp_table_set_bind_scans_all () to match.
+ *      127.0.0.2 bound before a reuseport 127.0.0.1 refuses a reuseport 0.0.0.0; it
+ *      refuses the reverse order too, so it is not the chain's order). No upstream commit
+ *      explains this (the 6.18-era udp_lib_lport_inuse still returns at the first
+ *      shareable socket) and the same release string accepted it on 2026-12-03, so it
+ *      cannot follow from the version: the model keeps 6.9's rule for every version, and
+ *      the differential test probes the host and sets udp_table_set_bind_scans_all ().
+ *
+ * bind() conflict check (udp_lib_get_port, snum given): when the port's primary slot holds
+ * more than 10 sockets (and no fewer than sk's hash2 slot), the kernel checks sk's own
+ * hash2 chain and then the wildcard's (udp_lib_lport_inuse2: the first overlapping socket
+ * decides), else the primary chain. Before e537dd15d0d4 (mainline 7.0; stables 6.19.11,
+ * 6.18.21, 6.12.80, 6.6.131, 6.1.168) a wildcard bind took that path too and so never saw
+ * sockets bound to specific addresses: 6.9 accepts a plain 0.0.0.0 bind after a plain
+ * 127.0.0.2 and 11 SO_REUSEADDR 127.0.0.1 sockets on the port, which the fixed kernels
+ * refuse. The model runs the build's check (bind_hash2_specific_only).
  *   Not modelled (same on both): BPF sk_lookup / reuseport programs, bind()'s check that the
  *   address is local (EADDRNOTAVAIL), disconnect (connect AF_UNSPEC), l3mdev/VRF devices
  *   beyond the sdif argument.
@@ -134,6 +145,8 @@ struct udp_table {
   gboolean          has_hash4;     /* ≥ 6.13 */
   gboolean          has_lookup1;   /* ≥ 6.14 */
   gboolean          bind_scans_all; /* bind: every overlapping socket counts (H4); FALSE */
+  gboolean          bind_hash2_specific_only; /* bind: the hash2 check only for a specific
+                                                 address (e537dd15d0d4: 7.0, stables) */
   /* model bookkeeping */
   NsArena          *arena;
   NsBuild          *build;

@@ -802,6 +802,65 @@ START_TEST (test_bind_first_overlap_decides)
 }
 END_TEST
 
+/* The result of a plain bind to addr:port (0 or -errno); the socket is closed again. */
+static gint
+try_bind (Rig *rig, gint family, const char *addr, guint port)
+{
+  struct sock *sk = udp_sock_create (rig->tbl, rig->net, family);
+  gint err;
+
+  if (family == AF_INET6) {
+    struct sockaddr_in6 s = sin6 (addr, port);
+    err = udp_sock_bind (sk, (struct sockaddr *) &s, sizeof (s));
+  } else {
+    struct sockaddr_in s = sin4 (addr, port);
+    err = udp_sock_bind (sk, (struct sockaddr *) &s, sizeof (s));
+  }
+  udp_sock_close (sk);
+  return err;
+}
+
+/* bind()'s hash2 check (udp.h, "bind() conflict check"): a plain 127.0.0.2, then 9 to 11
+ * SO_REUSEADDR 127.0.0.1 sockets on the port (the reviewer's table); a plain wildcard bind
+ * (0.0.0.0, ::, ::ffff:0.0.0.0) overlaps them all. Before e537dd15d0d4 more than 10 sockets
+ * in the primary slot send it to the wildcard's hash2 chain, which is empty: accepted. From
+ * the fix (mainline 7.0, and the stable releases that took it) it scans the primary chain
+ * and the first 127.0.0.1 socket refuses it. With 10 sockets every version refuses it; a
+ * bind to a specific address takes the hash2 path in every version and sees 127.0.0.2. */
+START_TEST (test_bind_hash2_wildcard)
+{
+  static const struct { const char *v; gboolean fixed; } kernels[] = {
+    { "6.9.0-rc1", FALSE }, { "6.9", FALSE }, { "6.1.0-rc7", FALSE }, { "5.15.200", FALSE },
+    { "6.1.167", FALSE }, { "6.1.168", TRUE }, { "6.6.130", FALSE }, { "6.6.131", TRUE },
+    { "6.12.79", FALSE }, { "6.12.80", TRUE }, { "6.18", FALSE }, { "6.18.20", FALSE },
+    { "6.18.21", TRUE }, { "6.18.44-fc-v1252", TRUE }, { "6.19.10", FALSE },
+    { "6.19.11", TRUE }, { "7.0", TRUE }, { "7.1.3", TRUE },
+  };
+  static const struct { gint family; const char *addr; } wild[] = {
+    { AF_INET, "0.0.0.0" }, { AF_INET6, "::" }, { AF_INET6, "::ffff:0.0.0.0" },
+  };
+  Opts ra = PLAIN;
+
+  ra.reuseaddr = TRUE;
+  for (guint b = 0; b < G_N_ELEMENTS (kernels); b++)
+    for (guint n = 9; n <= 11; n++) {
+      Rig rig;
+      rig_init (&rig, kernels[b].v, NULL);
+      mk (&rig, AF_INET, "127.0.0.2", 5000, PLAIN);
+      for (guint i = 0; i < n; i++)
+        mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+      for (guint w = 0; w < G_N_ELEMENTS (wild); w++)
+        ck_assert_msg (try_bind (&rig, wild[w].family, wild[w].addr, 5000) ==
+                       (n >= 10 && !kernels[b].fixed ? 0 : -EADDRINUSE),
+                       "%s, %u sockets: bind %s", kernels[b].v, n + 1, wild[w].addr);
+      /* a specific address: its own hash2 chain holds the plain 127.0.0.2 */
+      ck_assert_int_eq (try_bind (&rig, AF_INET, "127.0.0.2", 5000), -EADDRINUSE);
+      ck_assert_int_eq (try_bind (&rig, AF_INET, "127.0.0.3", 5000), 0);
+      rig_clear (&rig);
+    }
+}
+END_TEST
+
 /* Builds the model refuses, and the generation each build gets. */
 START_TEST (test_generations)
 {
@@ -1352,6 +1411,7 @@ udp_suite (void)
   tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
   tcase_add_test (tc, test_bind_rules);
   tcase_add_test (tc, test_bind_first_overlap_decides);
+  tcase_add_test (tc, test_bind_hash2_wildcard);
   tcase_add_test (tc, test_generations);
   tcase_add_test (tc, test_jhash);
   tcase_add_test (tc, test_jhash_nwords);
