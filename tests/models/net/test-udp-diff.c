@@ -20,6 +20,17 @@
  * groups must partition the sockets the same way, and "same group" needs both to agree.
  * The host kernel's version is the model build's version (uname -r).
  *
+ * SO_INCOMING_CPU: about a third of the sockets set it to one of the host's CPUs. The
+ * process is pinned to its highest CPU (udp-kernel.c), on whose backlog loopback receives
+ * every datagram, and the model's lookups run on that CPU of the model's machine, so
+ * compute_score's +1 and reuseport's CPU preference (6.1+) are compared; a connected
+ * receiver's sk_incoming_cpu follows the CPU (sk_incoming_cpu_update) in both.
+ *
+ * What this cannot compare (printed with the results; doc/models/udp-loopback.md §6): other
+ * lookup generations than the host's (B, C, 6.9-rc1's C/D switch and re-score), on 6.13+
+ * the connected-peer score terms (hash4 answers every connected socket first), l3mdev/VRF
+ * (sdif is 0), BPF programs, and which group member a hash picks.
+ *
  * Fixed seeds: case n draws from seed UDP_DIFF_SEED + n. UDP_DIFF_ONLY=n runs case n alone
  * and prints it; the program then exits 77 (SKIP), never 0, and a value that is not a case
  * number fails. */
@@ -92,12 +103,19 @@ typedef struct {
   gint64     only;                /* UDP_DIFF_ONLY, or -1 */
   gboolean   warned_binddev;
   char       gen;                 /* the model's lookup generation (udp.h) */
+  gboolean   bind_hash2_fixed;    /* the model's build runs e537dd15d0d4's bind check */
+  int        cpu;                 /* the host CPU every datagram is received on, or -1 */
+  const int *cpus;                /* the host's CPUs (SO_INCOMING_CPU values), n_cpus */
+  guint      n_cpus;
+  gboolean   cpu_prefers;         /* 6.1+: reuseport picks a member with the CPU first */
   gboolean   hash4;               /* host kernel 6.13+: connect() always rehashes (hash4) */
   /* counters */
   guint      ran, agreed, skipped, attempts;
   guint      packets, packets_none, packets_group, packets_conn, packets_dev;
   guint      packets_v6, packets_v4_to_v6, mixed_cases;
   guint      packets_other_member;  /* agreed as "same group", different member */
+  guint      packets_cpu;         /* receiver (kernel's) has SO_INCOMING_CPU = the CPU */
+  guint      socks_cpu, socks_cpu_match;  /* sockets given SO_INCOMING_CPU / the CPU */
   guint      refused_socks, refused_binddev;
   GHashTable *skip_reasons;       /* reason → count (GUINT_TO_POINTER) */
   GHashTable *refusals;           /* "bind: Address already in use" → count */
@@ -243,12 +261,15 @@ gen_peer (DiffCase *c, GRand *rng, const UkSockSpec *s, gboolean v4, UkAddr *pee
     *peer = a;
 }
 
-/* One table socket's options. p_reuse*: this case's odds of each option. */
+/* One table socket's options. p_reuse*: this case's odds of each option. SO_INCOMING_CPU:
+ * on about a third of the sockets, one of the host's CPUs (when the test could pin itself
+ * to one; the draws are made either way, so the tables are the same). */
 static void
-gen_sock (DiffCase *c, GRand *rng, double p_reuseaddr, double p_reuseport, double p_conn,
-          gboolean can_bind_dev, UkSockSpec *s)
+gen_sock (const Diff *diff, DiffCase *c, GRand *rng, double p_reuseaddr, double p_reuseport,
+          double p_conn, UkSockSpec *s)
 {
-  gboolean dev;
+  gboolean dev, set_cpu;
+  guint which_cpu;
 
   memset (s, 0, sizeof (*s));
   s->family = c->mixed && chance (rng, 0.5) ? AF_INET6 : AF_INET;
@@ -276,8 +297,11 @@ gen_sock (DiffCase *c, GRand *rng, double p_reuseaddr, double p_reuseport, doubl
   }
   s->reuseaddr = chance (rng, p_reuseaddr);
   s->reuseport = chance (rng, p_reuseport);
+  set_cpu = chance (rng, 0.35);               /* drawn always, as dev */
+  which_cpu = pick (rng, 64);
+  s->incoming_cpu = set_cpu && diff->cpu >= 0 ? diff->cpus[which_cpu % diff->n_cpus] : -1;
   dev = chance (rng, 0.25);                   /* drawn always: same tables either way */
-  s->bind_dev = can_bind_dev && dev;
+  s->bind_dev = uk_host_can_bind_dev (diff->host) && dev;
   s->connect = chance (rng, p_conn);
   if (s->connect) {
     gboolean v4;
@@ -425,6 +449,9 @@ model_add (Diff *diff, struct udp_table *tbl, DiffSock *d)
     goto fail;
   udp_sock_set_reuseaddr (sk, d->spec.reuseaddr);
   udp_sock_set_reuseport (sk, d->spec.reuseport);
+  if (d->spec.incoming_cpu >= 0 &&
+      (err = udp_sock_set_incoming_cpu (sk, d->spec.incoming_cpu)) < 0)
+    goto fail;
   if (d->spec.bind_dev && (err = udp_sock_bind_to_device (sk, diff->lo)) < 0)
     goto fail;
   len = model_sockaddr (&d->spec.local, &ss);
@@ -502,12 +529,20 @@ model_lookups (Diff *diff, NsThread *t, struct udp_table *tbl, DiffCase *c)
       ns_arena_release (arena, hdr, 2 * sizeof *hdr);
     }
     c->model[i] = model_index (c, sk);
+    /* a connected socket's receive notes the CPU (__udp_queue_rcv_skb /
+     * __udpv6_queue_rcv_skb: sk_incoming_cpu_update when the peer address is set), which
+     * later lookups score; SO_INCOMING_CPU's group counter is not touched */
+    if (c->model[i] >= 0 && c->socks[c->model[i]].spec.connect)
+      sk->sk_incoming_cpu = (gint) ns_thread_cpu (t);
   }
 }
 
-/* Whether the kernel's and the model's receivers of packet i count as the same answer. */
+/* Whether the kernel's and the model's receivers of packet i count as the same answer. Two
+ * members of one group agree if, from 6.1 on, both or neither have SO_INCOMING_CPU set to
+ * the receiving CPU (reuseport_select_sock_by_hash then takes a member with it whenever
+ * the group has one, whatever the hash). */
 static gboolean
-answers_agree (const DiffCase *c, guint i)
+answers_agree (const Diff *diff, const DiffCase *c, guint i)
 {
   int k = c->kernel[i], m = c->model[i];
   const DiffSock *a, *b;
@@ -523,6 +558,9 @@ answers_agree (const DiffCase *c, guint i)
   gb = udp_sock_reuseport_group (b->msk);
   /* connected sockets are never picked through their group (6.13+: not even in one) */
   if (a->spec.connect || b->spec.connect)
+    return FALSE;
+  if (diff->cpu_prefers && diff->cpu >= 0 &&
+      (a->spec.incoming_cpu == diff->cpu) != (b->spec.incoming_cpu == diff->cpu))
     return FALSE;
   return a->group >= 0 && a->group == b->group && ga != NULL && ga == gb;
 }
@@ -588,6 +626,8 @@ print_sock (GString *out, const DiffCase *c, guint i)
                           d->spec.reuseaddr ? " reuseaddr" : "",
                           d->spec.reuseport ? " reuseport" : "",
                           d->spec.bind_dev ? " dev=lo" : "");
+  if (d->spec.incoming_cpu >= 0)
+    g_string_append_printf (out, " cpu=%d", d->spec.incoming_cpu);
   if (d->spec.connect)
     g_string_append_printf (out, " connect %s", uk_addr_str (&d->spec.peer, a, sizeof (a)));
   if (!d->accepted) {
@@ -652,6 +692,7 @@ count_packet (Diff *diff, const DiffCase *c, guint i)
     return;
   }
   diff->packets_conn += d->spec.connect;
+  diff->packets_cpu += diff->cpu >= 0 && d->spec.incoming_cpu == diff->cpu;
   diff->packets_group += !d->spec.connect && d->group >= 0;
   diff->packets_dev += d->spec.bind_dev;
   diff->packets_v4_to_v6 += c->pkts[i].src.family == AF_INET && d->spec.family == AF_INET6;
@@ -690,10 +731,12 @@ build_tables (Diff *diff, DiffCase *c, UkTable *kt, struct udp_table *tbl, GRand
   c->bind_agree = c->local_agree = TRUE;
   for (guint i = 0; i < n; i++) {
     DiffSock *d = &c->socks[c->n_socks++];
-    gen_sock (c, rng, p_ra, p_rp, p_conn, uk_host_can_bind_dev (diff->host), &d->spec);
+    gen_sock (diff, c, rng, p_ra, p_rp, p_conn, &d->spec);
     kernel_add (diff, kt, d);
     d->group = -1;
     if (d->accepted) {
+      diff->socks_cpu += d->spec.incoming_cpu >= 0;
+      diff->socks_cpu_match += diff->cpu >= 0 && d->spec.incoming_cpu == diff->cpu;
       track_group (c, c->n_socks - 1);
       if (connect_detaches (diff, d))
         d->group = -1;
@@ -743,7 +786,7 @@ judge_case (Diff *diff, DiffCase *c)
   gboolean agree = table_ok;
 
   for (guint i = 0; i < c->n_pkts; i++) {
-    c->pkt_agree[i] = table_ok && answers_agree (c, i);
+    c->pkt_agree[i] = table_ok && answers_agree (diff, c, i);
     diff->packets_other_member += c->pkt_agree[i] && c->kernel[i] != c->model[i];
     agree = agree && c->pkt_agree[i];
     count_packet (diff, c, i);
@@ -781,6 +824,7 @@ run_case (Diff *diff, NsThread *t, guint32 id)
   tbl = udp_table_new (ns_machine_arena (diff->machine), diff->build, 0, &error);
   ck_assert_msg (tbl != NULL, "udp_table_new: %s", error ? error->message : "?");
   diff->gen = (char) udp_table_generation (tbl);
+  diff->bind_hash2_fixed = tbl->bind_hash2_specific_only;
   udp_table_set_bind_scans_all (tbl, uk_host_bind_scans_all (diff->host));  /* H4 */
   build_tables (diff, c, kt, tbl, rng);
   for (guint i = 0; i < c->n_socks; i++)
@@ -868,11 +912,18 @@ diff_init (Diff *diff)
   ck_assert_int_eq (uname (&u), 0);
   g_strlcpy (diff->release, u.release, sizeof (diff->release));
   diff->hash4 = release_at_least (u.release, 6, 13);
+  diff->cpu_prefers = release_at_least (u.release, 6, 1);
+  diff->cpu = uk_host_cpu (diff->host);
+  diff->cpus = uk_host_cpus (diff->host, &diff->n_cpus);
   diff->params = ns_params_new ();
   diff->build = ns_build_new (diff->release, 60);
   diff->machine = ns_machine_new (diff->params, &mit, diff->build, &error);
   ck_assert_msg (diff->machine != NULL, "%s", error ? error->message : "?");
   diff->engine = ns_machine_create_engine (diff->machine);
+  /* the model's lookups run on the host's receiving CPU (raw_smp_processor_id()) */
+  ck_assert_msg (diff->cpu < 0 || (guint) diff->cpu < ns_machine_n_cpus (diff->machine),
+                 "the host receives on CPU %d; the model's machine has %u CPUs", diff->cpu,
+                 ns_machine_n_cpus (diff->machine));
   diff->net = ns_net_new (ns_machine_arena (diff->machine), 0x5a5a1234, 1);
 }
 
@@ -891,6 +942,34 @@ diff_clear (Diff *diff)
   g_string_free (diff->log, TRUE);
 }
 
+/* Prints what a comparison with the host's kernel cannot cover (doc/models/udp-lookup.md,
+ * "The differential test"), so that a pass is not read as more than it checks. */
+static void
+print_limits (const Diff *diff)
+{
+  printf ("udp-diff: compared: the model built for the host's release only (%s, generation "
+          "%c%s). Never compared with a kernel here: the other generations (B; C; 6.9-rc1's "
+          "C/D switch and D's re-score of a group with a connected member), %sl3mdev/VRF "
+          "(every datagram has sdif 0), BPF sk_lookup and reuseport programs, and which "
+          "member of a reuseport group a flow's hash picks (H3)\n", diff->release, diff->gen,
+          diff->hash4 ? ", hash4" : "",
+          diff->hash4 ? "the connected-peer +4/+4 score terms (from 6.13 connect() always "
+          "leaves a specific local address, so udp4_hash4 / udp6_hash4 put every connected "
+          "socket on hash4, which answers by the 4-tuple before any score is taken), " : "");
+  if (diff->cpu < 0)
+    printf ("udp-diff: SO_INCOMING_CPU not compared: the test could not pin itself to one "
+            "CPU\n");
+  else
+    printf ("udp-diff: SO_INCOMING_CPU: every datagram received on CPU %d (the model's "
+            "lookups run on its CPU %d) of the host's %u%s; %u sockets set it, %u to that "
+            "CPU; %u datagrams went to such a socket\n", diff->cpu, diff->cpu, diff->n_cpus,
+            diff->n_cpus < 2 ? " (one CPU: only 'that CPU' against 'not set')" : "",
+            diff->socks_cpu, diff->socks_cpu_match, diff->packets_cpu);
+  printf ("udp-diff: bind()'s hash2 check (e537dd15d0d4): the model's %s build %s it, the "
+          "host's probe %s it\n", diff->release, diff->bind_hash2_fixed ? "runs" : "lacks",
+          uk_host_bind_hash2_fixed (diff->host) ? "finds" : "does not find");
+}
+
 /* What the host kept the full test from comparing, or NULL (set by the test, which main
  * runs in its own process so that it can read this after a pass). */
 static const char *partial_coverage;
@@ -902,7 +981,8 @@ START_TEST (test_udp_diff_kernel)
   char *skips, *refusals;
 
   diff_init (&diff);
-  ns_engine_spawn (diff.engine, "udp-diff", 0, NS_THREAD_SOFTIRQ, 0, diff_thread, &diff);
+  ns_engine_spawn (diff.engine, "udp-diff", diff.cpu >= 0 ? (guint) diff.cpu : 0,
+                   NS_THREAD_SOFTIRQ, 0, diff_thread, &diff);
   ns_engine_run (diff.engine, NS_TIME_FOREVER);
 
   skips = counts_str (diff.skip_reasons);
@@ -914,6 +994,7 @@ START_TEST (test_udp_diff_kernel)
           uk_host_has_ipv6 (diff.host) ? "on" : "off",
           uk_host_can_bind_dev (diff.host) ? "on" : "off",
           uk_host_bind_scans_all (diff.host) ? "every" : "the first", diff.gen);
+  print_limits (&diff);
   printf ("udp-diff: %u cases, %u agree, %u skipped (reasons: %s)\n", diff.ran, diff.agreed,
           diff.skipped, skips);
   printf ("udp-diff: %u datagrams (%u IPv6; %u cases with IPv6 sockets); receivers: none %u, "
@@ -935,6 +1016,15 @@ START_TEST (test_udp_diff_kernel)
     ck_assert_uint_gt (diff.packets_none, 0);
     ck_assert_uint_gt (diff.packets_conn, 0);
     ck_assert_uint_gt (diff.packets_group, 0);
+    if (diff.cpu >= 0)
+      ck_assert_uint_gt (diff.packets_cpu, 0);
+    /* the model reads the fix from the release; a host built otherwise would make every
+     * disagreement at bind() a false alarm */
+    ck_assert_msg (diff.bind_hash2_fixed == uk_host_bind_hash2_fixed (diff.host),
+                   "host %s: its bind() %s e537dd15d0d4's check, but the model's release "
+                   "table says it %s (models/net/udp.c, bind_hash2_fix_stables)", diff.release,
+                   uk_host_bind_hash2_fixed (diff.host) ? "runs" : "lacks",
+                   diff.bind_hash2_fixed ? "runs it" : "lacks it");
     if (uk_host_can_bind_dev (diff.host))
       ck_assert_uint_gt (diff.packets_dev, 0);
     if (uk_host_has_ipv6 (diff.host)) {

@@ -27,7 +27,10 @@ struct _UkHost {
   gboolean has_ipv6;
   gboolean can_bind_dev;
   gboolean bind_scans_all;
+  gboolean bind_hash2_fixed;
   int      lo_ifindex;
+  int      cpu;           /* the CPU the process is pinned to, -1 if pinning failed */
+  GArray  *cpus;          /* int: the CPUs the process could run on before pinning */
   guint32  nonce;         /* tells this process's datagrams from any stray ones */
   int      sentinel_tx;   /* AF_INET, 127.0.0.1:any */
   int      sentinel_rx;   /* AF_INET, 127.0.0.1:any */
@@ -249,26 +252,39 @@ fail:
   return FALSE;
 }
 
-/* Pins the process to the CPU it runs on, so all loopback softirq work happens in order on
- * one backlog (and the kernel's sk_incoming_cpu is the same for every packet). */
+/* Pins the process to the highest-numbered CPU it may run on (so that a host with two CPUs
+ * runs everything on CPU 1, not the model's default CPU 0), noting in host->cpus the CPUs
+ * it could run on. All loopback softirq work then happens in order on that CPU's backlog:
+ * loopback_xmit → __netif_rx → netif_rx_internal queues to smp_processor_id()'s backlog
+ * when no RPS map sends it elsewhere (lo has none), and the datagram is received there, so
+ * raw_smp_processor_id() in compute_score is host->cpu for every packet. */
 static void
-uk_pin_cpu (GString *log)
+uk_pin_cpu (UkHost *host, GString *log)
 {
-  int cpu = sched_getcpu ();
   cpu_set_t set;
 
-  if (cpu < 0)
+  host->cpu = -1;
+  if (sched_getaffinity (0, sizeof (set), &set) < 0)
+    goto fail;
+  for (int c = 0; c < CPU_SETSIZE; c++)
+    if (CPU_ISSET (c, &set)) {
+      g_array_append_val (host->cpus, c);
+      host->cpu = c;
+    }
+  if (host->cpu < 0)
     goto fail;
   CPU_ZERO (&set);
-  CPU_SET (cpu, &set);
-  if (sched_setaffinity (0, sizeof (set), &set) < 0)
+  CPU_SET (host->cpu, &set);
+  if (sched_setaffinity (0, sizeof (set), &set) < 0 || sched_getcpu () != host->cpu)
     goto fail;
   return;
 
 /* ERRORS */
 fail:
+  host->cpu = -1;
   g_string_append_printf (log, "udp-diff: cannot pin to one CPU (%s); relying on the "
-                          "sentinel alone\n", g_strerror (errno));
+                          "sentinel alone, SO_INCOMING_CPU not compared\n",
+                          g_strerror (errno));
 }
 
 /* Whether an IPv6 socket can be bound to [::1]. */
@@ -349,6 +365,38 @@ out:
   return all;
 }
 
+/* Whether the kernel's bind() runs e537dd15d0d4's check: 127.0.0.1 to 127.0.0.11 (plain)
+ * on one port put 11 sockets in its primary slot; a plain 0.0.0.0 bind overlaps them all.
+ * A kernel without the fix checks only the wildcard's hash2 chain and accepts it. */
+static gboolean
+uk_probe_bind_hash2_fixed (GString *log)
+{
+  int fd[12];
+  gboolean fixed = FALSE;
+  guint n = 0;
+  UkAddr a;
+  guint16 port;
+
+  uk_addr_v4 (&a, 127, 0, 0, 1, 0);
+  fd[n] = uk_bound_socket (&a, FALSE);
+  if (fd[n] < 0 || !uk_getsockname (fd[n++], &a))
+    goto out;
+  port = a.port;
+  for (guint8 b3 = 2; b3 <= 11; b3++)
+    if ((fd[n++] = uk_probe_socket (b3, port, FALSE)) < 0)
+      goto out;
+  fd[n] = uk_probe_socket (0, port, FALSE);
+  fixed = fd[n++] < 0 && errno == EADDRINUSE;
+  g_string_append_printf (log, "udp-kernel: a wildcard bind() %s 11 sockets bound to "
+                          "specific addresses (e537dd15d0d4 %s; probed on port %u)\n",
+                          fixed ? "sees" : "misses", fixed ? "in" : "not in", port);
+out:
+  for (guint i = 0; i < n; i++)
+    if (fd[i] >= 0)
+      close (fd[i]);
+  return fixed;
+}
+
 /* Sets up the environment (see udp-kernel.h). */
 UkHost *
 uk_host_new (GString *log, GError **error)
@@ -357,14 +405,16 @@ uk_host_new (GString *log, GError **error)
   UkAddr a;
 
   host->sentinel_tx = host->sentinel_rx = -1;
+  host->cpus = g_array_new (FALSE, FALSE, sizeof (int));
   host->private_netns = uk_enter_netns (log);
-  uk_pin_cpu (log);
+  uk_pin_cpu (host, log);
   host->lo_ifindex = (int) if_nametoindex ("lo");
   if (host->lo_ifindex <= 0)
     goto fail;
   host->has_ipv6 = uk_probe_ipv6 (log);
   host->can_bind_dev = TRUE;
   host->bind_scans_all = uk_probe_bind_scans_all (log);
+  host->bind_hash2_fixed = uk_probe_bind_hash2_fixed (log);
   host->nonce = (guint32) getpid () ^ g_random_int ();
 
   uk_addr_v4 (&a, 127, 0, 0, 1, 0);
@@ -394,6 +444,7 @@ uk_host_free (UkHost *host)
     close (host->sentinel_tx);
   if (host->sentinel_rx >= 0)
     close (host->sentinel_rx);
+  g_array_unref (host->cpus);
   g_free (host);
 }
 
@@ -424,6 +475,28 @@ gboolean
 uk_host_bind_scans_all (const UkHost *host)
 {
   return host->bind_scans_all;
+}
+
+/* Whether the host's bind() runs e537dd15d0d4's check (probed; see udp-kernel.h). */
+gboolean
+uk_host_bind_hash2_fixed (const UkHost *host)
+{
+  return host->bind_hash2_fixed;
+}
+
+/* The CPU every datagram is received on, or -1 (see udp-kernel.h). */
+int
+uk_host_cpu (const UkHost *host)
+{
+  return host->cpu;
+}
+
+/* The CPUs the process could run on before it was pinned (see udp-kernel.h). */
+const int *
+uk_host_cpus (const UkHost *host, guint *n)
+{
+  *n = host->cpus->len;
+  return (const int *) host->cpus->data;
 }
 
 /* lo's interface index in the test's namespace. */
@@ -532,6 +605,10 @@ uk_table_add (UkTable *table, const UkSockSpec *spec, UkAddr *bound, UkFail *fai
   if (spec->reuseaddr && !uk_set_on (fd, SOL_SOCKET, SO_REUSEADDR))
     goto fail_close;
   if (spec->reuseport && !uk_set_on (fd, SOL_SOCKET, SO_REUSEPORT))
+    goto fail_close;
+  if (spec->incoming_cpu >= 0 &&
+      setsockopt (fd, SOL_SOCKET, SO_INCOMING_CPU, &spec->incoming_cpu,
+                  sizeof (spec->incoming_cpu)) < 0)
     goto fail_close;
   if (spec->bind_dev) {
     *fail = UK_FAIL_BINDDEV;

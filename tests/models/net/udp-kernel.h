@@ -2,12 +2,12 @@
  * differential test of the UDP lookup model (test-udp-diff.c).
  *
  * A UkHost is the environment: a private network namespace when the process may create
- * one (else the default namespace), lo up, the process pinned to one CPU so every datagram
- * goes through one softirq backlog in order, and a sentinel pair of sockets that proves all
- * earlier datagrams were processed. A UkTable is one case: client sockets, the table's
- * sockets on one port (created with the options of a UkSockSpec, in order), and the
- * delivery of datagrams from clients, recording which table socket got each one. Only
- * 127.0.0.0/8 and ::1 are ever used. */
+ * one (else the default namespace), lo up, the process pinned to one CPU (its highest) so
+ * every datagram goes through that CPU's softirq backlog in order, and a sentinel pair of
+ * sockets that proves all earlier datagrams were processed. A UkTable is one case: client
+ * sockets, the table's sockets on one port (created with the options of a UkSockSpec, in
+ * order), and the delivery of datagrams from clients, recording which table socket got
+ * each one. Only 127.0.0.0/8 and ::1 are ever used. */
 #pragma once
 #include <glib.h>
 #include <netinet/in.h>
@@ -29,6 +29,7 @@ typedef struct {
   gboolean v6only;      /* IPV6_V6ONLY before bind (AF_INET6 only) */
   gboolean reuseaddr;   /* SO_REUSEADDR */
   gboolean reuseport;   /* SO_REUSEPORT */
+  int      incoming_cpu;/* SO_INCOMING_CPU (after SO_REUSEPORT), -1: not set */
   gboolean bind_dev;    /* SO_BINDTODEVICE "lo" */
   UkAddr   local;       /* bind address; local.port is the table's port */
   gboolean connect;     /* connect() to peer after bind */
@@ -65,6 +66,14 @@ int         uk_host_lo_ifindex     (const UkHost *host);
 /* Whether the host's bind() refuses a socket that overlaps any socket it may not share the
  * port with (probed), rather than deciding by the first overlapping one on the chain. */
 gboolean    uk_host_bind_scans_all (const UkHost *host);
+/* Whether the host's bind() runs e537dd15d0d4's check (a wildcard bind sees sockets bound
+ * to specific addresses when the port's primary slot holds more than 10), probed. */
+gboolean    uk_host_bind_hash2_fixed (const UkHost *host);
+/* The CPU the process is pinned to, on whose backlog every loopback datagram is received
+ * (compute_score's raw_smp_processor_id()), or -1 if pinning failed. */
+int         uk_host_cpu            (const UkHost *host);
+/* The CPUs the process could run on before pinning (*n of them). */
+const int  *uk_host_cpus           (const UkHost *host, guint *n);
 /* A port free on every loopback address right now. In a private namespace the hint is
  * tried first (so runs are reproducible); otherwise the kernel picks. 0 on failure. */
 guint16     uk_host_free_port      (UkHost *host, guint16 hint);
