@@ -65,10 +65,13 @@ struct hlist_head {
 /* Network namespace: what UDP lookup needs of struct net. */
 struct net {
   guint32 hash_mix;              /* net_hash_mix(): random per netns since ≈v5.1 (§1.2.1) */
-  gint    sysctl_udp_l3mdev_accept; /* net.ipv4.udp_l3mdev_accept, default 0 */
+  gint    sysctl_udp_l3mdev_accept; /* net.ipv4.udp_l3mdev_accept, default 0: compute_score */
   guint32 ns_id;                 /* model: identity for logs */
-  guint32 _pad;
+  gint    sysctl_tcp_l3mdev_accept; /* net.ipv4.tcp_l3mdev_accept, default 0: inet_match and
+                                     inet6_match, so UDP's hash4 lookup (≥ 6.13) reads it */
 };
+
+G_STATIC_ASSERT (sizeof (struct net) == 16);
 
 /* socket_lock_t (32 bytes): slock, owned, and the wait queue head (lock + list head). */
 typedef struct {

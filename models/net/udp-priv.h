@@ -58,8 +58,12 @@ void          udp_score_call_setup         (NsThread *t, struct udp_table *tbl, 
 
 /* raw_smp_processor_id() of the thread running the lookup. */
 gint          udp_current_cpu              (NsThread *t, const struct udp_table *tbl);
-/* udp_sk_bound_dev_eq → inet_bound_dev_eq (loads the l3mdev sysctl). */
+/* udp_sk_bound_dev_eq → inet_bound_dev_eq (loads net.ipv4.udp_l3mdev_accept): scoring. */
 gboolean      udp_sk_bound_dev_eq          (NsThread *t, struct net *net, gint bound_dev_if,
+                                            gint dif, gint sdif);
+/* inet_sk_bound_dev_eq → inet_bound_dev_eq (loads net.ipv4.tcp_l3mdev_accept): inet_match
+ * and inet6_match, i.e. the hash4 chain. */
+gboolean      inet_sk_bound_dev_eq         (NsThread *t, struct net *net, gint bound_dev_if,
                                             gint dif, gint sdif);
 /* Primary slot of a local port. */
 struct udp_hslot *udp_hashslot             (struct udp_table *tbl, const struct net *net,

@@ -411,13 +411,27 @@ udp_current_cpu (NsThread *t, const struct udp_table *tbl)
   return (gint) ns_thread_cpu (t);
 }
 
-/* inet_bound_dev_eq(l3mdev_accept, bound, dif, sdif) with the sysctl load. */
+/* udp_sk_bound_dev_eq (include/net/udp.h): inet_bound_dev_eq with the UDP sysctl
+ * udp_l3mdev_accept, loaded; compute_score's device test. */
 gboolean
 udp_sk_bound_dev_eq (NsThread *t, struct net *net, gint bound_dev_if, gint dif, gint sdif)
 {
   NS_LOAD_FIELD (t, net, sysctl_udp_l3mdev_accept);
   if (bound_dev_if == 0)
     return sdif == 0 || net->sysctl_udp_l3mdev_accept;
+  return bound_dev_if == dif || bound_dev_if == sdif;
+}
+
+/* inet_sk_bound_dev_eq (include/net/inet_sock.h): inet_bound_dev_eq with the TCP sysctl
+ * tcp_l3mdev_accept, which inet_match and inet6_match use for every socket they match since
+ * 944fd1aeacb6 ("net: allow unbound socket for packets in VRF when tcp_l3mdev_accept set"),
+ * UDP's hash4 chain included. */
+gboolean
+inet_sk_bound_dev_eq (NsThread *t, struct net *net, gint bound_dev_if, gint dif, gint sdif)
+{
+  NS_LOAD_FIELD (t, net, sysctl_tcp_l3mdev_accept);
+  if (bound_dev_if == 0)
+    return sdif == 0 || net->sysctl_tcp_l3mdev_accept;
   return bound_dev_if == dif || bound_dev_if == sdif;
 }
 
@@ -630,7 +644,8 @@ done:
 
 /* ---- v6.13+: the four-tuple chain ---- */
 
-/* inet_match: netns, both addresses, both ports, bound device. */
+/* inet_match (include/net/inet_hashtables.h): netns, both addresses, both ports, bound
+ * device by the TCP sysctl (inet_sk_bound_dev_eq), not UDP's. */
 static gboolean
 inet_match (NsThread *t, struct net *net, const struct sock *sk, be32 saddr, be32 daddr,
             be16 sport, guint16 hnum, gint dif, gint sdif)
@@ -643,7 +658,7 @@ inet_match (NsThread *t, struct net *net, const struct sock *sk, be32 saddr, be3
       sk->sk_dport != sport || sk->sk_num != hnum)
     return FALSE;
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
-  return udp_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif);
+  return inet_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif);
 }
 
 /* First exact 4-tuple match on the hash4 chain, or NULL. */

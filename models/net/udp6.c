@@ -305,7 +305,8 @@ done:
 
 /* ---- v6.13+ hash4, v6.14+ lookup1 ---- */
 
-/* inet6_match: netns, ports, family, both addresses, bound device. */
+/* inet6_match (include/net/inet6_hashtables.h): netns, ports, family, both addresses,
+ * bound device by the TCP sysctl (inet_sk_bound_dev_eq), not UDP's. */
 static gboolean
 inet6_match (NsThread *t, struct net *net, const struct sock *sk, const ns_in6_addr *saddr,
              const ns_in6_addr *daddr, be16 sport, guint16 hnum, gint dif, gint sdif)
@@ -323,7 +324,7 @@ inet6_match (NsThread *t, struct net *net, const struct sock *sk, const ns_in6_a
   if (!ipv6_addr_equal (&sk->sk_v6_daddr, saddr) || !ipv6_addr_equal (&sk->sk_v6_rcv_saddr, daddr))
     return FALSE;
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
-  return udp_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif);
+  return inet_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif);
 }
 
 /* udp6_lib_lookup4 (v6.13+): first exact 4-tuple match on the hash4 chain, or NULL. */

@@ -248,6 +248,25 @@ lookup_job (NsThread *t, gpointer data)
   }
 }
 
+/* lookup_job for a packet that came in through a VRF: dif l->dif (the VRF device), sdif 1
+ * (the enslaved ingress device). */
+static void
+lookup_sdif_job (NsThread *t, gpointer data)
+{
+  Lk *l = data;
+
+  if (l->v6) {
+    ns_in6_addr *h = hdr6 (l->rig, l->saddr, l->daddr);
+    l->result = __udp6_lib_lookup (t, l->rig->net, &h[0], htons (l->sport), &h[1],
+                                   htons (l->dport), l->dif, 1, l->rig->tbl, NULL);
+    hdr6_free (l->rig, h);
+  } else {
+    l->result = __udp4_lib_lookup (t, l->rig->net, a4 (l->saddr), htons (l->sport),
+                                   a4 (l->daddr), htons (l->dport), l->dif, 1, l->rig->tbl,
+                                   NULL);
+  }
+}
+
 /* The socket receiving saddr:sport → daddr:dport on dif, looked up on CPU cpu. */
 static struct sock *
 look (Rig *rig, const char *saddr, guint sport, const char *daddr, guint dport, gint dif,
@@ -715,6 +734,53 @@ START_TEST (test_t1_10_hash4)
   udp_sock_close (c);
   ck_assert_uint_eq (udp_hslot2_hash4_cnt (rig.tbl, hslot2), 0);
   rig_clear (&rig);
+}
+END_TEST
+
+/* The hash4 chain (6.13+) matches with inet_match / inet6_match, whose device test reads
+ * net.ipv4.tcp_l3mdev_accept (inet_sk_bound_dev_eq), while scoring reads
+ * udp_l3mdev_accept: a packet from a VRF slave (sdif 1) to an unbound connected socket
+ * is found on hash4 when only the TCP sysctl is set (and not at all by scoring), and
+ * by scoring alone when only the UDP sysctl is set. */
+START_TEST (test_hash4_reads_tcp_l3mdev_accept)
+{
+  Opts ra = PLAIN;
+
+  ra.reuseaddr = TRUE;
+  for (guint v6 = 0; v6 < 2; v6++) {
+    for (guint tcp = 0; tcp < 2; tcp++) {
+      const char *local = v6 ? "::1" : "127.0.0.1", *peer = v6 ? "::5" : "127.0.0.5";
+      const UdpTableStats *st;
+      struct sock *c, *r;
+      Rig rig;
+
+      rig_init (&rig, "6.13.0", NULL);
+      ck_assert_int_eq (rig.net->sysctl_tcp_l3mdev_accept, 0);    /* the kernel's default */
+      rig.net->sysctl_tcp_l3mdev_accept = tcp;
+      rig.net->sysctl_udp_l3mdev_accept = !tcp;
+      c = mk (&rig, v6 ? AF_INET6 : AF_INET, local, 5000, ra);
+      if (v6)
+        conn6 (c, peer, 4000);
+      else
+        conn4 (c, peer, 4000);
+      udp_table_reset_stats (rig.tbl);
+      Lk l = { &rig, v6, peer, local, 4000, 5000, 2, 0, NULL };
+      run_in_thread (&rig, 0, lookup_sdif_job, &l);
+      r = l.result;
+      st = udp_table_stats (rig.tbl);
+      ck_assert_ptr_eq (r, c);
+      ck_assert_uint_eq (st->hash4_hits, tcp);
+      if (tcp)
+        ck_assert_uint_eq (st->scored, 0);
+      else
+        ck_assert_uint_gt (st->scored, 0);
+      /* both sysctls off: the unbound socket takes no VRF traffic */
+      rig.net->sysctl_tcp_l3mdev_accept = rig.net->sysctl_udp_l3mdev_accept = 0;
+      run_in_thread (&rig, 0, lookup_sdif_job, &l);
+      ck_assert_ptr_null (l.result);
+      rig_clear (&rig);
+    }
+  }
 }
 END_TEST
 
@@ -1408,6 +1474,7 @@ udp_suite (void)
   tcase_add_loop_test (tc, test_t1_8_reuseport_by_hash, 0, N_BUILDS);
   tcase_add_loop_test (tc, test_t1_9_group_with_connected_member, 0, 2 * N_BUILDS);
   tcase_add_test (tc, test_t1_10_hash4);
+  tcase_add_test (tc, test_hash4_reads_tcp_l3mdev_accept);
   tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
   tcase_add_test (tc, test_bind_rules);
   tcase_add_test (tc, test_bind_first_overlap_decides);
