@@ -1,4 +1,5 @@
-/* reuseport.c — SO_REUSEPORT groups (net/core/sock_reuseport.c, v6.1+ semantics).
+/* reuseport.c — SO_REUSEPORT groups (net/core/sock_reuseport.c; v6.2+ semantics, and the
+ * older select_by_hash for the builds before 5.4 and before 6.2).
  *
  * A group (struct sock_reuseport) lists its member sockets in socks[]; a lookup that meets a
  * member hashes the flow and picks one member (reuseport_select_sock → select_by_hash).
@@ -13,13 +14,14 @@
 /* Initial socks[] capacity (sock_reuseport.c INIT_SOCKS). */
 #define INIT_SOCKS 128
 
-/* struct sock_reuseport, v6.1+ x86-64: rcu head, counters, flags, prog, socks[]. */
+/* struct sock_reuseport, v6.2+ x86-64: rcu head, counters, flags, prog, socks[] (before
+ * 6.2 incoming_cpu's two bytes are padding). */
 struct sock_reuseport {
   gpointer      rcu[2];            /*  0: struct rcu_head */
   guint16       max_socks;         /* 16 */
   guint16       num_socks;         /* 18 */
   guint16       num_closed_socks;  /* 20 */
-  guint16       incoming_cpu;      /* 22: members with SO_INCOMING_CPU set (6.1+) */
+  guint16       incoming_cpu;      /* 22: members with SO_INCOMING_CPU set (6.2+) */
   guint32       synq_overflow_ts;  /* 24 */
   guint32       reuseport_id;      /* 28 */
   union {                          /* 32 */
@@ -70,7 +72,7 @@ __reuseport_free (struct udp_table *tbl, struct sock_reuseport *reuse)
   ns_arena_release (tbl->arena, reuse, reuseport_bytes (reuse->max_socks));
 }
 
-/* Counts sk in the group's incoming_cpu counter if it has SO_INCOMING_CPU set (6.1+). */
+/* Counts sk in the group's incoming_cpu counter if it has SO_INCOMING_CPU set (6.2+). */
 static void
 reuseport_get_incoming_cpu (struct sock *sk, struct sock_reuseport *reuse)
 {
@@ -189,7 +191,7 @@ reuseport_detach_sock (struct sock *sk)
     __reuseport_free (tbl, reuse);
 }
 
-/* SO_INCOMING_CPU on a member: keeps the group's incoming_cpu counter (6.1+). */
+/* SO_INCOMING_CPU on a member: keeps the group's incoming_cpu counter (6.2+). */
 void
 reuseport_update_incoming_cpu (struct sock *sk, gint val)
 {
@@ -237,9 +239,11 @@ reciprocal_scale (guint32 val, guint32 ep_ro)
   return (guint32) (((guint64) val * ep_ro) >> 32);
 }
 
-/* select_by_hash, v6.0+: walk circularly from reciprocal_scale(hash, n), skip connected
- * members, prefer one whose SO_INCOMING_CPU is this CPU when any member set it (6.1+).
- * Before 6.0: socks[reciprocal_scale(hash, n)]. */
+/* select_by_hash: from 5.4 (acdcecc61285, "udp: correct reuseport selection with connected
+ * sockets") walk circularly from reciprocal_scale(hash, n) past connected members, NULL if
+ * all are; from 6.2 (b261eda84ec1, "soreuseport: Fix socket selection for
+ * SO_INCOMING_CPU.") prefer one whose SO_INCOMING_CPU is this CPU while any member set it.
+ * Before 5.4: socks[reciprocal_scale(hash, n)], connected or not. */
 static struct sock *
 reuseport_select_sock_by_hash (NsThread *t, const struct udp_table *tbl,
                                struct sock_reuseport *reuse, guint32 hash, guint16 num_socks,
@@ -265,8 +269,12 @@ reuseport_select_sock_by_hash (NsThread *t, const struct udp_table *tbl,
     NS_LOAD_FIELD (t, sk, sk_state);
     ns_insns (t, 4);
     if (sk->sk_state != TCP_ESTABLISHED) {
+      if (!tbl->select_prefers_cpu) {       /* 5.4 … 6.1: the first unconnected member */
+        found = sk;
+        goto out;
+      }
       ns_load (t, &reuse->incoming_cpu, sizeof (reuse->incoming_cpu));
-      if (!tbl->select_prefers_cpu || reuse->incoming_cpu == 0) {
+      if (reuse->incoming_cpu == 0) {
         found = sk;
         goto out;
       }
@@ -343,7 +351,7 @@ reuseport_group_has_conns (const struct sock_reuseport *reuse)
   return reuse->has_conns;
 }
 
-/* Members with SO_INCOMING_CPU set (the 6.1+ counter). */
+/* Members with SO_INCOMING_CPU set (the 6.2+ counter). */
 guint
 reuseport_group_incoming_cpu (const struct sock_reuseport *reuse)
 {

@@ -167,8 +167,8 @@ udp_table_set_features (struct udp_table *tbl, NsBuild *build)
 {
   tbl->gen = generation_of (build, tbl->version);
   tbl->dev_bonus_always = tbl->version < 5015;
-  tbl->select_skips_established = tbl->version >= 6000;
-  tbl->select_prefers_cpu = tbl->version >= 6001;
+  tbl->select_skips_established = tbl->version >= 5004;   /* acdcecc61285 */
+  tbl->select_prefers_cpu = tbl->version >= 6002;         /* b261eda84ec1 */
   tbl->has_hash4 = tbl->version >= 6013;
   tbl->has_lookup1 = tbl->version >= 6014;
   tbl->bind_hash2_specific_only = has_bind_hash2_fix (ns_build_version (build));
@@ -902,7 +902,7 @@ udp_sock_bind_to_device (struct sock *sk, gint ifindex)
   return 0;
 }
 
-/* SO_INCOMING_CPU: sets sk's CPU (from v6.1 also the group's counter); returns 0. */
+/* SO_INCOMING_CPU: sets sk's CPU (from v6.2 also the group's counter); returns 0. */
 gint
 udp_sock_set_incoming_cpu (struct sock *sk, gint cpu)
 {

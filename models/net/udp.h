@@ -22,9 +22,13 @@
  * Version-dependent details, all taken from the build's version:
  *   - device bonus (§1.3.7): +4 (v4) / +1 (v6) for any device match before 5.15, only for a
  *     socket bound to a device from 5.15;
- *   - reuseport select_by_hash (§1.6.3): ≥ 6.0 skips TCP_ESTABLISHED members and prefers
- *     a member whose SO_INCOMING_CPU is the current CPU (6.1+ counter); before, it
- *     returns socks[reciprocal_scale(hash, n)];
+ *   - reuseport select_by_hash (§1.6.3): ≥ 5.4 (acdcecc61285, "udp: correct reuseport
+ *     selection with connected sockets", first in v5.4-rc1) walks on from
+ *     socks[reciprocal_scale(hash, n)] past TCP_ESTABLISHED members (NULL if all are);
+ *     before, it returns that member, connected or not. ≥ 6.2 (b261eda84ec1,
+ *     "soreuseport: Fix socket selection for SO_INCOMING_CPU.", net-next 25 Oct 2022,
+ *     after v6.1-rc1; stable 6.0.16) also prefers a member whose SO_INCOMING_CPU is the
+ *     current CPU while the group's incoming_cpu counter is non-zero;
  *   - hash4 (§1.5.8, §1.7): ≥ 6.13. connect() of a socket with a specific local address puts
  *     it on the four-tuple chain and DETACHES it from its reuseport group; a lookup whose
  *     hslot2 has hash4_cnt > 0 first walks the hash4 chain and returns the first exact
@@ -140,8 +144,8 @@ struct udp_table {
   UdpLookupGen      gen;
   guint             version;       /* major * 1000 + minor, e.g. 6009 */
   gboolean          dev_bonus_always;   /* < 5.15 */
-  gboolean          select_skips_established; /* ≥ 6.0 (efc6b6f6c311) */
-  gboolean          select_prefers_cpu;       /* ≥ 6.1 (b261eda84ec1) */
+  gboolean          select_skips_established; /* ≥ 5.4 (acdcecc61285) */
+  gboolean          select_prefers_cpu;       /* ≥ 6.2 (b261eda84ec1) */
   gboolean          has_hash4;     /* ≥ 6.13 */
   gboolean          has_lookup1;   /* ≥ 6.14 */
   gboolean          bind_scans_all; /* bind: every overlapping socket counts (H4); FALSE */
@@ -240,7 +244,7 @@ gint         udp_sock_set_v6only    (struct sock *sk, gboolean on);
 /* SO_BINDTODEVICE (ifindex 0 unbinds). On a hashed socket this rehashes, which detaches it
  * from its reuseport group like the kernel's udp_lib_rehash. */
 gint         udp_sock_bind_to_device (struct sock *sk, gint ifindex);
-/* SO_INCOMING_CPU (also updates the group's incoming_cpu counter, 6.1+). */
+/* SO_INCOMING_CPU (also updates the group's incoming_cpu counter, 6.2+). */
 gint         udp_sock_set_incoming_cpu (struct sock *sk, gint cpu);
 /* bind(): sockaddr_in or sockaddr_in6 (v4-mapped allowed on a dual-stack socket). Port 0
  * picks a free ephemeral port (deterministically: the lowest free one from 32768 upward
@@ -264,7 +268,7 @@ guint32      udp_sock_id            (const struct sock *sk);
 struct sock_reuseport *udp_sock_reuseport_group (const struct sock *sk);
 guint        reuseport_group_size   (const struct sock_reuseport *reuse);
 gboolean     reuseport_group_has_conns (const struct sock_reuseport *reuse);
-/* Members with SO_INCOMING_CPU set (the group's 6.1+ incoming_cpu counter). */
+/* Members with SO_INCOMING_CPU set (the group's 6.2+ incoming_cpu counter). */
 guint        reuseport_group_incoming_cpu (const struct sock_reuseport *reuse);
 /* The i-th member (socks[i]), or NULL. */
 struct sock *reuseport_group_member (const struct sock_reuseport *reuse, guint i);

@@ -710,6 +710,86 @@ START_TEST (test_t1_9_group_with_connected_member)
 }
 END_TEST
 
+/* ---- select_by_hash by version ---- */
+
+#define PRE58_MEMBERS 5
+
+/* The member index reciprocal_scale(hash, PRE58_MEMBERS) of the flow saddr:sport →
+ * 127.0.0.1:5000 (socks[] is bind order: no member left the group). */
+static guint
+pre58_index (Rig *rig, const char *saddr, guint sport)
+{
+  guint32 hash = t18_hash4 (rig->net, a4 ("127.0.0.1"), 5000, a4 (saddr), htons (sport));
+
+  return (guint) (((guint64) hash * PRE58_MEMBERS) >> 32);
+}
+
+/* T1.9's group (5 members, members[2] connected to the peer) on 5.4 … 5.19 builds:
+ * select_by_hash walks on past the connected member (acdcecc61285, v5.4), so no flow from
+ * another address reaches it; the connected member's share goes to the next one. */
+START_TEST (test_select_skips_connected_from_5_4)
+{
+  static const char *const versions[] = { "5.4.0", "5.10.0", "5.15.0", "5.19.0" };
+  Opts rp = PLAIN;
+
+  rp.reuseport = TRUE;
+  for (guint v = 0; v < G_N_ELEMENTS (versions); v++) {
+    struct sock *members[PRE58_MEMBERS];
+    Rig rig;
+
+    rig_init (&rig, versions[v], NULL);
+    udp_table_set_hash_secrets (rig.tbl, T18_EHASH, T18_EHASH6, T18_IPV6_HASH);
+    for (guint k = 0; k < PRE58_MEMBERS; k++)
+      members[k] = mk (&rig, AF_INET, "127.0.0.1", 5000, rp);
+    conn4 (members[2], "127.0.0.5", 4000);
+    ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5000, 1, 0), members[2]);
+    for (guint sport = 1; sport < 200; sport++) {
+      guint i = pre58_index (&rig, "127.0.0.6", sport);
+
+      ck_assert_ptr_eq (look (&rig, "127.0.0.6", sport, "127.0.0.1", 5000, 1, 0),
+                        members[i == 2 ? 3 : i]);
+    }
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
+/* SO_INCOMING_CPU steers group selection from 6.2 (b261eda84ec1, applied to net-next after
+ * v6.1-rc1): on CPU 1, every flow to a group in which one member set SO_INCOMING_CPU=1 goes
+ * to that member; 6.1 still selects by the hash alone. */
+START_TEST (test_select_prefers_cpu_from_6_2)
+{
+  static const char *const versions[] = { "6.0.0", "6.1.0", "6.2.0", "6.9.0-rc1" };
+  Opts rp = PLAIN;
+
+  rp.reuseport = TRUE;
+  for (guint v = 0; v < G_N_ELEMENTS (versions); v++) {
+    gboolean prefers = v >= 2;
+    struct sock *members[PRE58_MEMBERS];
+    guint to_cpu1 = 0;
+    Rig rig;
+
+    rig_init (&rig, versions[v], NULL);
+    udp_table_set_hash_secrets (rig.tbl, T18_EHASH, T18_EHASH6, T18_IPV6_HASH);
+    for (guint k = 0; k < PRE58_MEMBERS; k++)
+      members[k] = mk (&rig, AF_INET, "127.0.0.1", 5000, rp);
+    udp_sock_set_incoming_cpu (members[3], 1);
+    for (guint sport = 1; sport < 200; sport++) {
+      struct sock *r = look (&rig, "127.0.0.6", sport, "127.0.0.1", 5000, 1, 1);
+
+      to_cpu1 += r == members[3];
+      if (!prefers)
+        ck_assert_ptr_eq (r, members[pre58_index (&rig, "127.0.0.6", sport)]);
+    }
+    if (prefers)
+      ck_assert_uint_eq (to_cpu1, 199);
+    else
+      ck_assert_uint_lt (to_cpu1, 100);
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 /* ---- T1.10: v6.13+ hash4 answers an exact 4-tuple without scoring ---- */
 
 START_TEST (test_t1_10_hash4)
@@ -1475,6 +1555,8 @@ udp_suite (void)
   tcase_add_loop_test (tc, test_t1_9_group_with_connected_member, 0, 2 * N_BUILDS);
   tcase_add_test (tc, test_t1_10_hash4);
   tcase_add_test (tc, test_hash4_reads_tcp_l3mdev_accept);
+  tcase_add_test (tc, test_select_skips_connected_from_5_4);
+  tcase_add_test (tc, test_select_prefers_cpu_from_6_2);
   tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
   tcase_add_test (tc, test_bind_rules);
   tcase_add_test (tc, test_bind_first_overlap_decides);
