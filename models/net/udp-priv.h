@@ -56,6 +56,10 @@ udp_insns_compares (NsThread *t, guint n, guint pairs)
 /* Charges UDP_SCORE_CALL_INSNS to the caller when tbl's build keeps fn out of line. */
 void          udp_score_call_setup         (NsThread *t, struct udp_table *tbl, NsFunc *fn);
 
+/* udp[46]_lib_lookup2's test that keeps a connected chain socket out of group selection
+ * (from 5.4; FALSE before), with the sk_state load. */
+gboolean      udp_lookup2_sk_connected     (NsThread *t, const struct udp_table *tbl,
+                                            struct sock *sk);
 /* raw_smp_processor_id() of the thread running the lookup. */
 gint          udp_current_cpu              (NsThread *t, const struct udp_table *tbl);
 /* udp_sk_bound_dev_eq → inet_bound_dev_eq (loads net.ipv4.udp_l3mdev_accept): scoring. */

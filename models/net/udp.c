@@ -1,7 +1,7 @@
 /* udp.c — the UDP table, socket hashing and the IPv4 lookup (net/ipv4/udp.c).
  *
  * Kernel-spec §1. Function names and branch order follow net/ipv4/udp.c of the modelled
- * version; the generation of udp4_lib_lookup2 (B, C, D — see udp.h) is fixed when the table
+ * version; the generation of udp4_lib_lookup2 (B0 … D, see udp.h) is fixed when the table
  * is created from its kernel build. The lookup functions charge the CPU model where the
  * kernel does the work: ns_call/ns_ret around every function (the build decides which are
  * inlined), ns_load on each socket field read, ns_load_dep for the chain walk, ns_insns for
@@ -91,6 +91,10 @@ parse_version (const char *text, guint *out)
 static UdpLookupGen
 generation_of (const NsBuild *build, guint version)
 {
+  if (version < 5004)
+    return UDP_GEN_B0;
+  if (version < 5008)
+    return UDP_GEN_B1;
   if (version < 6006)
     return UDP_GEN_B;
   if (ns_build_has_patch (build, "revert-udp-rescore"))
@@ -114,8 +118,9 @@ note_version (NsBuild *build, guint version)
                           "the version switches doc/models/udp-loopback.md and doc/model.md "
                           "list (among them per-CPU memory reserves from 6.0, the direct "
                           "sk_data_ready call from 6.2, __sk_mem_schedule from 6.4, jhash2 "
-                          "for IPv6 from 6.5, the reuseport re-score from 6.6, one "
-                          "compute_score site from 6.10, the hash4 table from 6.13); other "
+                          "for IPv6 from 6.5, the reuseport selection rules of 5.4, 5.8 and "
+                          "6.2, the reuseport re-score from 6.6, one compute_score site "
+                          "from 6.10, the hash4 table from 6.13); other "
                           "changes (e.g. 6.15's receive-buffer admission test, 6.18's "
                           "per-NUMA producer queues) are not modelled",
                           ns_build_version (build));
@@ -261,7 +266,7 @@ udp_table_free (struct udp_table *tbl)
   ns_arena_release (arena, tbl, sizeof (*tbl));
 }
 
-/* The udp4_lib_lookup2 generation (B, C or D) the table's build compiles. */
+/* The udp4_lib_lookup2 generation (B0, B1, B, C or D) the table's build compiles. */
 UdpLookupGen
 udp_table_generation (const struct udp_table *tbl)
 {
@@ -579,6 +584,18 @@ inet_lookup_reuseport (NsThread *t, struct udp_table *tbl, struct net *net, stru
 
 /* ---- udp4_lib_lookup2: one hash2 chain (kernel-spec §1.4) ---- */
 
+/* The sk->sk_state == TCP_ESTABLISHED test that keeps a connected chain socket from group
+ * selection (acdcecc61285, 5.4); B0 has no such test and hands it to its group. Shared with
+ * udp6_lib_lookup2. */
+gboolean
+udp_lookup2_sk_connected (NsThread *t, const struct udp_table *tbl, struct sock *sk)
+{
+  if (tbl->gen == UDP_GEN_B0)
+    return FALSE;
+  NS_LOAD_FIELD (t, sk, sk_state);
+  return sk->sk_state == TCP_ESTABLISHED;
+}
+
 /* Best socket on hslot2's chain for the packet; a pure reuseport group answers at once. */
 static struct sock *
 udp4_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, be32 saddr,
@@ -608,8 +625,7 @@ rescore:
     }
     badness = score;
     ns_insns (t, UDP_LOOKUP2_RESULT_INSNS);
-    NS_LOAD_FIELD (t, sk, sk_state);
-    if (sk->sk_state == TCP_ESTABLISHED) {
+    if (udp_lookup2_sk_connected (t, tbl, sk)) {
       result = sk;
       continue;
     }
@@ -618,11 +634,18 @@ rescore:
       result = sk;
       continue;
     }
+    if (tbl->gen == UDP_GEN_B0)           /* e32ea7e74727: any selection answers */
+      goto done;
     /* Fall back to scoring if the group has connections. */
     if (!reuseport_has_conns (t, sk))
       goto done;
     switch (tbl->gen) {
-    case UDP_GEN_B:                       /* keep sk's score for the selected socket */
+    case UDP_GEN_B0:                      /* answered above */
+      break;
+    case UDP_GEN_B1:                      /* acdcecc61285: the selection is discarded */
+      result = sk;
+      break;
+    case UDP_GEN_B:                       /* efc6b6f6c311: keep sk's score for the selection */
       break;
     case UDP_GEN_C:                       /* f0ea27e7bfe1: the second call site */
       tbl->stats.rescored++;

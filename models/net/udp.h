@@ -6,9 +6,21 @@
  * caller. Generations (§1.4):
  *
  *   A  < 5.0       not modelled: udp_table_new() refuses such a build.
- *   B  5.0 … 6.5   group selection returns at once when the group has no connected member;
- *                  otherwise the selected socket is kept with the chain socket's score.
- *                  Also a ≥ 6.6 build with the patch "revert-udp-rescore".
+ *   B0 5.0 … 5.3   e32ea7e74727 ("soreuseport: fast reuseport UDP socket selection"): the
+ *                  first socket that raises badness, connected or not, hands the flow to its
+ *                  group, and whatever member the hash selects answers at once (connected
+ *                  members included: the bug the next commit fixed).
+ *   B1 5.4 … 5.7   acdcecc61285 ("udp: correct reuseport selection with connected
+ *                  sockets", 12 Sep 2019; first in v5.4-rc1, stable 5.3.1 and 4.19.75): a
+ *                  connected chain socket is not handed to its group, select_by_hash skips
+ *                  connected members, connect() marks the group has_conns, and a selection
+ *                  answers at once only while the group has no connected member; otherwise
+ *                  it is DISCARDED (result = sk, badness = score) and the walk goes on, so
+ *                  the first unconnected member on the chain takes every such flow.
+ *   B  5.8 … 6.5   efc6b6f6c311 ("udp: Improve load balancing for SO_REUSEPORT.", net, in
+ *                  v5.8-rc7; stable 4.19.136 and others): as B1, but a selection in a group
+ *                  with connections is KEPT (result = selection ?: sk) with the chain
+ *                  socket's score. Also a ≥ 6.6 build with the patch "revert-udp-rescore".
  *   C  6.6 … 6.9   f0ea27e7bfe1: re-score through a SECOND compute_score call site
  *                  (compute_score then has 2 call sites and is not inlined). IPv4
  *                  re-scores the selected socket; IPv6 re-scores the chain socket `sk`
@@ -74,6 +86,11 @@
  *   address is local (EADDRNOTAVAIL), disconnect (connect AF_UNSPEC), l3mdev/VRF devices
  *   beyond the sdif argument.
  *
+ * B0 and B1 are not equivalent to the later generations, by design: for a group with a
+ * connected member B0 may hand another flow to the connected member and B1 gives every
+ * other flow to the first unconnected member on the chain, where B spreads them by hash
+ * over the unconnected members (test-udp.c test_generations_before_5_8). For a group
+ * without connected members all five return select_by_hash's member at once.
  * Generations B and D differ in one case only (test-udp.c proves it on random tables,
  * with C ≡ D for IPv4 and C ≡ B for IPv6): a reuseport group that has a connected member,
  * where the member the hash selects has the SO_INCOMING_CPU bonus and the chain socket
@@ -110,7 +127,10 @@ struct udp_hslot_main {
 G_STATIC_ASSERT (sizeof (struct udp_hslot) == 16);
 G_STATIC_ASSERT (sizeof (struct udp_hslot_main) == 32);
 
+/* The value is the generation's last character ('0', '1', 'B', 'C', 'D'). */
 typedef enum {
+  UDP_GEN_B0 = '0',
+  UDP_GEN_B1 = '1',
   UDP_GEN_B = 'B',
   UDP_GEN_C = 'C',
   UDP_GEN_D = 'D'

@@ -270,8 +270,7 @@ rescore:
     }
     badness = score;
     ns_insns (t, UDP_LOOKUP2_RESULT_INSNS);
-    NS_LOAD_FIELD (t, sk, sk_state);
-    if (sk->sk_state == TCP_ESTABLISHED) {
+    if (udp_lookup2_sk_connected (t, tbl, sk)) {
       result = sk;
       continue;
     }
@@ -280,10 +279,17 @@ rescore:
       result = sk;
       continue;
     }
+    if (tbl->gen == UDP_GEN_B0)           /* e32ea7e74727: any selection answers */
+      goto done;
     if (!reuseport_has_conns (t, sk))
       goto done;
     switch (tbl->gen) {
-    case UDP_GEN_B:
+    case UDP_GEN_B0:                      /* answered above */
+      break;
+    case UDP_GEN_B1:                      /* acdcecc61285: the selection is discarded */
+      result = sk;
+      break;
+    case UDP_GEN_B:                       /* efc6b6f6c311: keep sk's score */
       break;
     case UDP_GEN_C:             /* f0ea27e7bfe1's IPv6 hunk re-scores sk, not result */
       tbl->stats.rescored++;

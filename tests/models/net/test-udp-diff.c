@@ -23,7 +23,7 @@
  * SO_INCOMING_CPU: about a third of the sockets set it to one of the host's CPUs. The
  * process is pinned to its highest CPU (udp-kernel.c), on whose backlog loopback receives
  * every datagram, and the model's lookups run on that CPU of the model's machine, so
- * compute_score's +1 and reuseport's CPU preference (6.1+) are compared; a connected
+ * compute_score's +1 and reuseport's CPU preference (6.2+) are compared; a connected
  * receiver's sk_incoming_cpu follows the CPU (sk_incoming_cpu_update) in both.
  *
  * What this cannot compare (printed with the results; doc/models/udp-loopback.md §6): other
@@ -107,7 +107,7 @@ typedef struct {
   int        cpu;                 /* the host CPU every datagram is received on, or -1 */
   const int *cpus;                /* the host's CPUs (SO_INCOMING_CPU values), n_cpus */
   guint      n_cpus;
-  gboolean   cpu_prefers;         /* 6.1+: reuseport picks a member with the CPU first */
+  gboolean   cpu_prefers;         /* 6.2+: reuseport picks a member with the CPU first */
   gboolean   hash4;               /* host kernel 6.13+: connect() always rehashes (hash4) */
   /* counters */
   guint      ran, agreed, skipped, attempts;
@@ -538,7 +538,7 @@ model_lookups (Diff *diff, NsThread *t, struct udp_table *tbl, DiffCase *c)
 }
 
 /* Whether the kernel's and the model's receivers of packet i count as the same answer. Two
- * members of one group agree if, from 6.1 on, both or neither have SO_INCOMING_CPU set to
+ * members of one group agree if, from 6.2 on, both or neither have SO_INCOMING_CPU set to
  * the receiving CPU (reuseport_select_sock_by_hash then takes a member with it whenever
  * the group has one, whatever the hash). */
 static gboolean
@@ -912,7 +912,7 @@ diff_init (Diff *diff)
   ck_assert_int_eq (uname (&u), 0);
   g_strlcpy (diff->release, u.release, sizeof (diff->release));
   diff->hash4 = release_at_least (u.release, 6, 13);
-  diff->cpu_prefers = release_at_least (u.release, 6, 1);
+  diff->cpu_prefers = release_at_least (u.release, 6, 2);
   diff->cpu = uk_host_cpu (diff->host);
   diff->cpus = uk_host_cpus (diff->host, &diff->n_cpus);
   diff->params = ns_params_new ();

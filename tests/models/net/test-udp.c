@@ -1,6 +1,7 @@
 /* test-udp.c — the UDP socket lookup model (models/net/udp.c, udp6.c, reuseport.c):
- * kernel-spec §1.9 checklist (T1.1–T1.11, IPv4 and IPv6), the equivalence of the three
- * lookup generations on random tables, compute_score's inlining per build as the machine's
+ * kernel-spec §1.9 checklist (T1.1–T1.11, IPv4 and IPv6), the reuseport rules of the builds
+ * before 5.8 and of SO_INCOMING_CPU from 6.2, the equivalence of the three 6.9 lookup
+ * variants (B, C, D) on random tables, compute_score's inlining per build as the machine's
  * account sees it, and the struct sock layout. */
 #include "config.h"
 
@@ -710,47 +711,108 @@ START_TEST (test_t1_9_group_with_connected_member)
 }
 END_TEST
 
-/* ---- select_by_hash by version ---- */
+/* ---- the generations before 5.8 (udp.h: B0, B1, B) ---- */
 
+/* Builds of the three generations that came before 6.6's re-score. */
+static const struct { const char *version; UdpLookupGen gen; } pre58[] = {
+  { "5.0.0", UDP_GEN_B0 }, { "5.3.0", UDP_GEN_B0 }, { "5.4.0", UDP_GEN_B1 },
+  { "5.7.0", UDP_GEN_B1 }, { "5.8.0", UDP_GEN_B }, { "5.10.0", UDP_GEN_B },
+  { "5.15.0", UDP_GEN_B }, { "5.19.0", UDP_GEN_B },
+};
+#define N_PRE58 G_N_ELEMENTS (pre58)
 #define PRE58_MEMBERS 5
 
-/* The member index reciprocal_scale(hash, PRE58_MEMBERS) of the flow saddr:sport →
- * 127.0.0.1:5000 (socks[] is bind order: no member left the group). */
-static guint
-pre58_index (Rig *rig, const char *saddr, guint sport)
+/* udp6_ehashfn before 6.5 (d11b0df7ddf1): __ipv6_addr_jhash folds the source address to
+ * jhash_3words(s0 ^ s1, s2, s3, udp_ipv6_hash_secret); the rest as t18_hash6. */
+static guint32
+pre65_hash6 (const struct net *net, const ns_in6_addr *daddr, guint hnum,
+             const ns_in6_addr *saddr, be16 sport)
 {
-  guint32 hash = t18_hash4 (rig->net, a4 ("127.0.0.1"), 5000, a4 (saddr), htons (sport));
+  guint32 fhash = jhash_3words (saddr->u6_addr32[0] ^ saddr->u6_addr32[1],
+                                saddr->u6_addr32[2], saddr->u6_addr32[3], T18_IPV6_HASH);
 
+  return jhash_3words (daddr->u6_addr32[3], fhash, ((guint32) hnum << 16) | sport,
+                       T18_EHASH6 + net_hash_mix (net));
+}
+
+/* The member index reciprocal_scale(hash, PRE58_MEMBERS) of the flow saddr:sport →
+ * local:5000 (socks[] is bind order: no member left the group). */
+static guint
+pre58_index (Rig *rig, gboolean v6, const char *saddr, guint sport)
+{
+  guint32 hash;
+
+  if (v6) {
+    ns_in6_addr s = a6 (saddr), d = a6 ("::1");
+    hash = pre65_hash6 (rig->net, &d, 5000, &s, htons (sport));
+  } else {
+    hash = t18_hash4 (rig->net, a4 ("127.0.0.1"), 5000, a4 (saddr), htons (sport));
+  }
   return (guint) (((guint64) hash * PRE58_MEMBERS) >> 32);
 }
 
-/* T1.9's group (5 members, members[2] connected to the peer) on 5.4 … 5.19 builds:
- * select_by_hash walks on past the connected member (acdcecc61285, v5.4), so no flow from
- * another address reaches it; the connected member's share goes to the next one. */
-START_TEST (test_select_skips_connected_from_5_4)
+/* T1.9's group (5 members on local:5000, members[2] connected to the peer) per
+ * generation. Every flow from another address: B0 (e32ea7e74727) gives it to
+ * socks[reciprocal_scale(hash, 5)], the connected member included, and so the peer's own
+ * flow too (to another member: the peer's port is chosen so); B1 (acdcecc61285, 5.4 … 5.7) discards the selection once the group has a
+ * connection, so the first unconnected member on the chain (IPv4: the newest, at the
+ * head; IPv6: the oldest, reuseport sockets are appended) takes them all; B (efc6b6f6c311,
+ * 5.8+) keeps the selection, which select_by_hash (acdcecc61285) moves past the connected
+ * member to the next. Before the connect, every generation answers with the hash's
+ * member. */
+START_TEST (test_generations_before_5_8)
 {
-  static const char *const versions[] = { "5.4.0", "5.10.0", "5.15.0", "5.19.0" };
+  Rig rig;
   Opts rp = PLAIN;
+  gboolean v6 = _i >= (gint) N_PRE58;
+  guint b = _i % N_PRE58;
+  struct sock *members[PRE58_MEMBERS];
+  const char *local = v6 ? "::1" : "127.0.0.1";
+  const char *peer = v6 ? "::5" : "127.0.0.5";
+  const char *other = v6 ? "::6" : "127.0.0.6";
+  guint to_connected = 0, pport = 4000;
 
+  rig_init (&rig, pre58[b].version, NULL);
+  ck_assert_int_eq (udp_table_generation (rig.tbl), pre58[b].gen);
+  udp_table_set_hash_secrets (rig.tbl, T18_EHASH, T18_EHASH6, T18_IPV6_HASH);
   rp.reuseport = TRUE;
-  for (guint v = 0; v < G_N_ELEMENTS (versions); v++) {
-    struct sock *members[PRE58_MEMBERS];
-    Rig rig;
+  for (guint k = 0; k < PRE58_MEMBERS; k++)
+    members[k] = mk (&rig, v6 ? AF_INET6 : AF_INET, local, 5000, rp);
+  for (guint sport = 1; sport < 50; sport++)
+    ck_assert_ptr_eq (look (&rig, other, sport, local, 5000, 1, 0),
+                      members[pre58_index (&rig, v6, other, sport)]);
+  /* a peer port whose flow the hash gives to another member */
+  while (pre58_index (&rig, v6, peer, pport) == 2)
+    pport++;
+  if (v6)
+    conn6 (members[2], peer, pport);
+  else
+    conn4 (members[2], peer, pport);
+  ck_assert_ptr_eq (look (&rig, peer, pport, local, 5000, 1, 0),
+                    pre58[b].gen == UDP_GEN_B0 ? members[pre58_index (&rig, v6, peer, pport)]
+                                               : members[2]);
+  for (guint sport = 1; sport < 200; sport++) {
+    struct sock *r = look (&rig, other, sport, local, 5000, 1, 0);
+    guint i = pre58_index (&rig, v6, other, sport);
 
-    rig_init (&rig, versions[v], NULL);
-    udp_table_set_hash_secrets (rig.tbl, T18_EHASH, T18_EHASH6, T18_IPV6_HASH);
-    for (guint k = 0; k < PRE58_MEMBERS; k++)
-      members[k] = mk (&rig, AF_INET, "127.0.0.1", 5000, rp);
-    conn4 (members[2], "127.0.0.5", 4000);
-    ck_assert_ptr_eq (look (&rig, "127.0.0.5", 4000, "127.0.0.1", 5000, 1, 0), members[2]);
-    for (guint sport = 1; sport < 200; sport++) {
-      guint i = pre58_index (&rig, "127.0.0.6", sport);
-
-      ck_assert_ptr_eq (look (&rig, "127.0.0.6", sport, "127.0.0.1", 5000, 1, 0),
-                        members[i == 2 ? 3 : i]);
+    to_connected += r == members[2];
+    switch (pre58[b].gen) {
+    case UDP_GEN_B0:
+      ck_assert_ptr_eq (r, members[i]);
+      break;
+    case UDP_GEN_B1:
+      ck_assert_ptr_eq (r, members[v6 ? 0 : PRE58_MEMBERS - 1]);
+      break;
+    default:
+      ck_assert_ptr_eq (r, members[i == 2 ? 3 : i]);
+      break;
     }
-    rig_clear (&rig);
   }
+  if (pre58[b].gen == UDP_GEN_B0)
+    ck_assert_uint_gt (to_connected, 0);        /* the misdelivery acdcecc61285 fixed */
+  else
+    ck_assert_uint_eq (to_connected, 0);
+  rig_clear (&rig);
 }
 END_TEST
 
@@ -779,7 +841,7 @@ START_TEST (test_select_prefers_cpu_from_6_2)
 
       to_cpu1 += r == members[3];
       if (!prefers)
-        ck_assert_ptr_eq (r, members[pre58_index (&rig, "127.0.0.6", sport)]);
+        ck_assert_ptr_eq (r, members[pre58_index (&rig, FALSE, "127.0.0.6", sport)]);
     }
     if (prefers)
       ck_assert_uint_eq (to_cpu1, 199);
@@ -1011,7 +1073,9 @@ END_TEST
 START_TEST (test_generations)
 {
   static const struct { const char *v, *patch; UdpLookupGen gen; } cases[] = {
-    { "5.10.0", NULL, UDP_GEN_B }, { "6.5.0", NULL, UDP_GEN_B },
+    { "5.0.0", NULL, UDP_GEN_B0 }, { "5.3.18", NULL, UDP_GEN_B0 },
+    { "5.4.0", NULL, UDP_GEN_B1 }, { "5.7.19", NULL, UDP_GEN_B1 },
+    { "5.8.0", NULL, UDP_GEN_B }, { "5.10.0", NULL, UDP_GEN_B }, { "6.5.0", NULL, UDP_GEN_B },
     { "6.6.0", NULL, UDP_GEN_C }, { "6.9.0-rc1", NULL, UDP_GEN_C },
     { "6.9.0-rc1", "udp-compute-score-single-site", UDP_GEN_D },
     { "6.9.0-rc1", "revert-udp-rescore", UDP_GEN_B }, { "6.10.0", NULL, UDP_GEN_D },
@@ -1354,6 +1418,10 @@ equiv_job (NsThread *t, gpointer data)
   }
 }
 
+/* B, C and D on one 6.9.0-rc1 build (B by the patch "revert-udp-rescore", which gives
+ * efc6b6f6c311's shape of 5.8 … 6.5). B0 (5.0 … 5.3) and B1 (5.4 … 5.7) are left out: for
+ * a group with a connected member they pick other members by design (udp.h;
+ * test_generations_before_5_8 checks each against the kernel's rule). */
 START_TEST (test_generations_equivalent)
 {
   Equiv e = { 0 };
@@ -1555,7 +1623,7 @@ udp_suite (void)
   tcase_add_loop_test (tc, test_t1_9_group_with_connected_member, 0, 2 * N_BUILDS);
   tcase_add_test (tc, test_t1_10_hash4);
   tcase_add_test (tc, test_hash4_reads_tcp_l3mdev_accept);
-  tcase_add_test (tc, test_select_skips_connected_from_5_4);
+  tcase_add_loop_test (tc, test_generations_before_5_8, 0, 2 * N_PRE58);
   tcase_add_test (tc, test_select_prefers_cpu_from_6_2);
   tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
   tcase_add_test (tc, test_bind_rules);
