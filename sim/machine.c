@@ -1041,7 +1041,13 @@ retpoline_insns (const NsMachine *m, const NsParams *p)
   return n;
 }
 
-/* The INDIRECT cycles of one indirect call under the spectre_v2 mode in force. */
+/* The INDIRECT cycles of one indirect call under the spectre_v2 mode in force. The eIBRS
+ * modes with thunks (spectre_v2=eibrs,retpoline / eibrs,lfence) cost their thunk's price
+ * and nothing more: eIBRS is a bit set once in SPEC_CTRL (no MSR write per call or entry),
+ * and what it restricts, the indirect-branch predictor, is what the thunk does not use
+ * (the generic retpoline's RET is a forced mispredict into its capture loop; the LFENCE
+ * thunk's jmp *%reg, predicted or not, waits for the LFENCE first, which
+ * icall.lfence_cycles holds). */
 static double
 icall_penalty (const NsMachine *m, const NsParams *p)
 {
@@ -1049,8 +1055,10 @@ icall_penalty (const NsMachine *m, const NsParams *p)
 
   switch (m->mit.spectre_v2) {
   case NS_SPECTRE_V2_RETPOLINE:
+  case NS_SPECTRE_V2_EIBRS_RETPOLINE:
     return m->mispredict + m->resolve + retpoline_insns (m, p) / m->ipc;
   case NS_SPECTRE_V2_LFENCE:
+  case NS_SPECTRE_V2_EIBRS_LFENCE:
     return ns_params_get_double (p, "icall.lfence_cycles");
   case NS_SPECTRE_V2_IBRS:           /* on eIBRS hardware, IBRS=1 is the enhanced kind */
     if (m->mit.ibrs_enhanced)
@@ -1217,8 +1225,10 @@ read_costs (NsMachine *m, const NsParams *p)
   m->quantum = (NsTime) llround (ns_params_get_double (p, "sched.quantum_ns") * 1000.0);
   m->ret_penalty = ret_penalty (m, p);
   m->icall_penalty = icall_penalty (m, p);
-  m->icall_forced = m->mit.spectre_v2 == NS_SPECTRE_V2_RETPOLINE;
-  m->icall_fenced = m->mit.spectre_v2 == NS_SPECTRE_V2_LFENCE;
+  m->icall_forced = m->mit.spectre_v2 == NS_SPECTRE_V2_RETPOLINE ||
+                    m->mit.spectre_v2 == NS_SPECTRE_V2_EIBRS_RETPOLINE;
+  m->icall_fenced = m->mit.spectre_v2 == NS_SPECTRE_V2_LFENCE ||
+                    m->mit.spectre_v2 == NS_SPECTRE_V2_EIBRS_LFENCE;
   m->ret_forced = m->mit.srso == NS_SRSO_SAFE_RET;
   m->rob = (guint64) ns_params_get_int (p, "cpu.rob_entries");
   m->lead_max = (double) m->rob / m->ipc;

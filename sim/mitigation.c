@@ -18,7 +18,9 @@ static const NsName spectre_v2_names[] = {
   { "off", NS_SPECTRE_V2_OFF }, { "retpoline", NS_SPECTRE_V2_RETPOLINE },
   { "retpoline,generic", NS_SPECTRE_V2_RETPOLINE }, { "lfence", NS_SPECTRE_V2_LFENCE },
   { "retpoline,lfence", NS_SPECTRE_V2_LFENCE }, { "retpoline,amd", NS_SPECTRE_V2_LFENCE },
-  { "eibrs", NS_SPECTRE_V2_EIBRS }, { "ibrs", NS_SPECTRE_V2_IBRS }, { NULL, 0 }
+  { "eibrs", NS_SPECTRE_V2_EIBRS }, { "ibrs", NS_SPECTRE_V2_IBRS },
+  { "eibrs,retpoline", NS_SPECTRE_V2_EIBRS_RETPOLINE },
+  { "eibrs,lfence", NS_SPECTRE_V2_EIBRS_LFENCE }, { NULL, 0 }
 };
 static const NsName retbleed_names[] = {
   { "off", NS_RETBLEED_OFF }, { "unret", NS_RETBLEED_UNRET }, { "ibrs", NS_RETBLEED_IBRS },
@@ -32,7 +34,8 @@ static const NsName spectre_v2_cmdline_names[] = {
   { "off", NS_SPECTRE_V2_OFF }, { "retpoline", NS_SPECTRE_V2_RETPOLINE },
   { "retpoline,generic", NS_SPECTRE_V2_RETPOLINE }, { "retpoline,amd", NS_SPECTRE_V2_LFENCE },
   { "retpoline,lfence", NS_SPECTRE_V2_LFENCE }, { "eibrs", NS_SPECTRE_V2_EIBRS },
-  { "ibrs", NS_SPECTRE_V2_IBRS }, { NULL, 0 }
+  { "eibrs,retpoline", NS_SPECTRE_V2_EIBRS_RETPOLINE },
+  { "eibrs,lfence", NS_SPECTRE_V2_EIBRS_LFENCE }, { "ibrs", NS_SPECTRE_V2_IBRS }, { NULL, 0 }
 };
 static const NsName retbleed_cmdline_names[] = {
   { "off", NS_RETBLEED_OFF }, { "unret", NS_RETBLEED_UNRET }, { "ibpb", NS_RETBLEED_IBPB },
@@ -218,11 +221,22 @@ ns_spectre_v2_name (NsSpectreV2 mode)
   return name_of (spectre_v2_names, mode);
 }
 
-/* TRUE for the modes whose indirect calls go through __x86_indirect_thunk_*. */
+/* TRUE for the modes whose indirect calls go through __x86_indirect_thunk_*: those for
+ * which spectre_v2_select_mitigation() sets X86_FEATURE_RETPOLINE (v5.17 to v6.9: the
+ * retpoline and LFENCE modes, with eIBRS or without). */
 gboolean
 ns_spectre_v2_thunked (NsSpectreV2 mode)
 {
-  return mode == NS_SPECTRE_V2_RETPOLINE || mode == NS_SPECTRE_V2_LFENCE;
+  return mode == NS_SPECTRE_V2_RETPOLINE || mode == NS_SPECTRE_V2_LFENCE ||
+         mode == NS_SPECTRE_V2_EIBRS_RETPOLINE || mode == NS_SPECTRE_V2_EIBRS_LFENCE;
+}
+
+/* TRUE for the modes bugs.c's spectre_v2_in_eibrs_mode() names (1e19da8522c8, v5.17). */
+gboolean
+ns_spectre_v2_in_eibrs_mode (NsSpectreV2 mode)
+{
+  return mode == NS_SPECTRE_V2_EIBRS || mode == NS_SPECTRE_V2_EIBRS_RETPOLINE ||
+         mode == NS_SPECTRE_V2_EIBRS_LFENCE;
 }
 
 /* Canonical name of a retbleed mode. */
@@ -761,6 +775,10 @@ static const NsBackport backports[] = {
     { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
   { "spectre_v2", "eibrs", "5.17", "the Spectre-BHB fixes", FALSE,
     { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+  { "spectre_v2", "eibrs,retpoline", "5.17", "the Spectre-BHB fixes", FALSE,
+    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+  { "spectre_v2", "eibrs,lfence", "5.17", "the Spectre-BHB fixes", FALSE,
+    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
 };
 
 /* The entry of backports for key (value NULL) or key=value that cmd's kernel predates
@@ -800,31 +818,34 @@ kernel_lacks (const char *key, const char *value, const NsCmdline *cmd)
   return b != NULL && backport_series (b, cmd->kernel) == NULL;
 }
 
-/* TRUE if the CPU can run spectre_v2 mode as spectre_v2_parse_cmdline() requires: eIBRS
- * where the kernel's own choice (auto picks eIBRS first) is eIBRS, legacy IBRS on Intel;
- * an unnamed CPU runs every mode. */
+/* TRUE if the CPU can run spectre_v2 mode as spectre_v2_parse_cmdline() requires: an
+ * eIBRS mode (eibrs, eibrs,retpoline, eibrs,lfence: X86_FEATURE_IBRS_ENHANCED) where the
+ * kernel's own choice (auto picks eIBRS first) is eIBRS, legacy IBRS on Intel; an unnamed
+ * CPU runs every mode. The LFENCE modes' test for a serializing LFENCE
+ * (X86_FEATURE_LFENCE_RDTSC) always passes: every profiled CPU is x86-64, whose LFENCE
+ * Intel's init code and AMD's (family 10h on) make serializing. */
 static gboolean
 cpu_runs_spectre_v2 (const NsCmdline *cmd, NsSpectreV2 mode)
 {
-  if (mode == NS_SPECTRE_V2_EIBRS)
-    return !cpu_named (cmd) || cmd->defaults->spectre_v2 == NS_SPECTRE_V2_EIBRS;
+  if (ns_spectre_v2_in_eibrs_mode (mode))
+    return !cpu_named (cmd) || ns_spectre_v2_in_eibrs_mode (cmd->defaults->spectre_v2);
   if (mode == NS_SPECTRE_V2_IBRS)
     return !cpu_named (cmd) || (cmd->features & NS_CPU_INTEL);
   return TRUE;
 }
 
 /* spectre_v2=VALUE: a mode of the kernel's mitigation_options[], "on"/"auto" the profile's
- * default; a mode the CPU cannot run, or one newer than the kernel (kernel_lacks), falls
- * back to that default, as the parser switches to auto. FALSE (error set) on a value the kernel does not take or netsim does not model. */
+ * default; a mode the CPU cannot run, or one newer than the kernel (kernel_lacks: before
+ * 5.17 eibrs, eibrs,retpoline and eibrs,lfence outside the stable series that took them),
+ * falls back to that default, as the parser switches to auto. FALSE on a value the kernel
+ * does not take. */
 static gboolean
 apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
-                  NsMitigations *out, NsWhy *why, GError **error)
+                  NsMitigations *out, NsWhy *why)
 {
   g_autofree char *text = NULL;
   int mode;
 
-  if (!strcmp (value, "eibrs,lfence") || !strcmp (value, "eibrs,retpoline"))
-    goto not_modelled;
   cmd->spectre_v2_asked = FALSE;
   if (kernel_lacks ("spectre_v2", value, cmd)) {
     text = g_strdup_printf ("%s; %s: " NS_MITIGATION_KERNEL_CHOSE "its auto choice, as "
@@ -844,7 +865,7 @@ apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
   if (!cpu_runs_spectre_v2 (cmd, (NsSpectreV2) mode)) {
     text = g_strdup_printf ("%s; %s: " NS_MITIGATION_KERNEL_CHOSE "its auto choice, as the "
                             "CPU has no %s", cmd->from_profile, reason,
-                            mode == NS_SPECTRE_V2_EIBRS ?
+                            ns_spectre_v2_in_eibrs_mode ((NsSpectreV2) mode) ?
                             "eIBRS with this kernel" : "legacy IBRS (Intel only)");
     out->spectre_v2 = cmd->defaults->spectre_v2;
     why_set (&why->spectre_v2, text);
@@ -854,12 +875,6 @@ apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
   cmd->spectre_v2_asked = strcmp (value, "on") && strcmp (value, "auto");
   why_set (&why->spectre_v2, reason);
   return TRUE;
-
-/* ERRORS */
-not_modelled:
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: eIBRS combined with a retpoline or "
-               "LFENCE is not modelled", reason);
-  return FALSE;
 }
 
 /* The command-line keys netsim reads (after '-' became '_'), each with the values it takes
@@ -870,7 +885,8 @@ static const struct {
 } cmdline_keys[] = {
   { "mitigations", "'off', 'auto', 'auto,nosmt'" },
   { "spectre_v2", "'off', 'on', 'auto', 'retpoline', 'retpoline,generic', "
-                  "'retpoline,lfence', 'retpoline,amd', 'eibrs', 'ibrs'" },
+                  "'retpoline,lfence', 'retpoline,amd', 'eibrs', 'eibrs,retpoline', "
+                  "'eibrs,lfence', 'ibrs'" },
   { "nospectre_v2", NULL },
   { "retbleed", "'off', 'auto', 'unret', 'ibpb', 'stuff', each may carry ',nosmt'" },
   { "spec_rstack_overflow", "'off', 'microcode', 'safe-ret', 'ibpb', 'ibpb-vmexit'" },
@@ -916,7 +932,7 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
       cmd->auto_nosmt = g_strdup (reason);
     cmd->mitigations_given = cmd->mitigations_given || ok;
   } else if (!strcmp (key, "spectre_v2")) {
-    ok = value && apply_spectre_v2 (value, reason, cmd, out, why, error);
+    ok = value && apply_spectre_v2 (value, reason, cmd, out, why);
   } else if (!strcmp (key, "nospectre_v2")) {
     g_free (cmd->nospectre_v2);
     cmd->nospectre_v2 = g_strdup (reason);
@@ -1009,8 +1025,9 @@ spectre_v2_auto_choice (const NsCmdline *cmd)
 }
 
 /* spectre_v2 on a build without the mode's code (6.1-6.9 bugs.c): a mode asked for on the
- * command line is switched to auto by spectre_v2_parse_cmdline() (a retpoline mode
- * without RETPOLINE, ibrs without IBRS_ENTRY: "selected but not compiled in"); the
+ * command line is switched to auto by spectre_v2_parse_cmdline() (a thunked mode, the
+ * eIBRS ones with the thunks too, without RETPOLINE, ibrs without IBRS_ENTRY: "selected
+ * but not compiled in"); the
  * default's own path skips kernel IBRS without IBRS_ENTRY, and spectre_v2_select_retpoline()
  * gives none without RETPOLINE ("no mitigation available"). */
 static void
@@ -1054,8 +1071,10 @@ spectre_v2_cmd_none (const NsCmdline *cmd, const NsMitigations *out)
 /* The BHI selection once spectre_v2's is made, as spectre_v2_select_mitigation() calls
  * bhi_select_mitigation() (6.9): not at all with spectre_v2's command none, but also when
  * its auto choice is none (no retpoline built, or a CPU nothing is chosen for); a generic
- * retpoline mitigates BHI (RRSBA absent, or disabled with RRSBA_DIS_S); BHI_DIS_S before
- * the loop. */
+ * retpoline, with eIBRS or without, mitigates BHI (RRSBA absent, or disabled with
+ * RRSBA_DIS_S: X86_FEATURE_RETPOLINE without X86_FEATURE_RETPOLINE_LFENCE since 69129794d94c
+ * "x86/bugs: Fix BHI retpoline check", v6.9-rc4, so the LFENCE modes keep the loop);
+ * BHI_DIS_S before the loop. */
 static void
 bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
@@ -1065,7 +1084,8 @@ bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
     out->bhi = NS_BHI_OFF;
     why_changed (&why->bhi, "off", "with spectre_v2 turned off (spectre_v2=off, nospectre_v2) "
                  "spectre_v2_select_mitigation() returns before bhi_select_mitigation()");
-  } else if (out->spectre_v2 == NS_SPECTRE_V2_RETPOLINE) {
+  } else if (out->spectre_v2 == NS_SPECTRE_V2_RETPOLINE ||
+             out->spectre_v2 == NS_SPECTRE_V2_EIBRS_RETPOLINE) {
     out->bhi = NS_BHI_OFF;
     why_changed (&why->bhi, "off", "the generic retpoline mitigates BHI "
                  "(bhi_select_mitigation(), RRSBA absent or disabled)");
@@ -1077,13 +1097,14 @@ bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 }
 
 /* The retbleed mode in force on an Intel CPU with the bug once spectre_v2's is chosen:
- * retbleed_select_mitigation() lets IBRS "trump all" (6.1-6.9): kernel IBRS or eIBRS cover
- * it, anything else leaves it unmitigated, unless a retbleed= mode was asked for. */
+ * retbleed_select_mitigation() lets IBRS "trump all" (6.1-6.9): kernel IBRS or an eIBRS
+ * mode (eibrs, eibrs,retpoline, eibrs,lfence) cover it, anything else leaves it
+ * unmitigated, unless a retbleed= mode was asked for. */
 static NsRetbleed
 retbleed_of_spectre_v2 (NsSpectreV2 mode)
 {
   return mode == NS_SPECTRE_V2_IBRS ? NS_RETBLEED_IBRS :
-         mode == NS_SPECTRE_V2_EIBRS ? NS_RETBLEED_EIBRS : NS_RETBLEED_OFF;
+         ns_spectre_v2_in_eibrs_mode (mode) ? NS_RETBLEED_EIBRS : NS_RETBLEED_OFF;
 }
 
 /* retbleed's auto choice once spectre_v2 is chosen: on Intel spectre_v2's
@@ -1804,7 +1825,7 @@ ns_mitigations_select_built (const NsMitigationDefault *defaults, guint n_defaul
   out->pti = def->pti;
   out->mds_verw = def->mds_verw;
   out->bhi = def->bhi;
-  out->ibrs_enhanced = def->spectre_v2 == NS_SPECTRE_V2_EIBRS;
+  out->ibrs_enhanced = ns_spectre_v2_in_eibrs_mode (def->spectre_v2);
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);

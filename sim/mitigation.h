@@ -14,8 +14,14 @@ typedef enum {
   NS_SPECTRE_V2_RETPOLINE,  /* generic retpoline thunk on every indirect call/jump */
   NS_SPECTRE_V2_LFENCE,     /* LFENCE; jmp *%reg ("AMD retpoline") */
   NS_SPECTRE_V2_EIBRS,      /* enhanced / automatic IBRS: set once, indirect calls predicted */
-  NS_SPECTRE_V2_IBRS        /* legacy kernel IBRS: SPEC_CTRL written on every entry and exit */
+  NS_SPECTRE_V2_IBRS,       /* legacy kernel IBRS: SPEC_CTRL written on every entry and exit */
+  /* eIBRS set once and every indirect call/jump through a thunk as well (v5.17,
+   * 1e19da8522c8: SPECTRE_V2_EIBRS_RETPOLINE / _LFENCE, X86_FEATURE_RETPOLINE set for both,
+   * X86_FEATURE_RETPOLINE_LFENCE for the second) */
+  NS_SPECTRE_V2_EIBRS_RETPOLINE,  /* eIBRS + the generic retpoline thunk */
+  NS_SPECTRE_V2_EIBRS_LFENCE      /* eIBRS + LFENCE; jmp *%reg */
 } NsSpectreV2;
+#define NS_SPECTRE_V2_LAST NS_SPECTRE_V2_EIBRS_LFENCE
 
 typedef enum {
   NS_RETBLEED_OFF,
@@ -70,7 +76,8 @@ typedef enum {
  * UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING need RETHUNK (so RETPOLINE=n takes them all
  * away). SPECTRE_BHI compiles no code in or out: it is the BHI mitigation's default. */
 typedef enum {
-  NS_BUILT_RETPOLINE           = 1 << 0,  /* retpoline thunks (spectre_v2=retpoline, lfence) */
+  NS_BUILT_RETPOLINE           = 1 << 0,  /* retpoline thunks (spectre_v2=retpoline, lfence,
+                                           * eibrs,retpoline, eibrs,lfence) */
   NS_BUILT_RETHUNK             = 1 << 1,  /* return thunks, which the three below patch in */
   NS_BUILT_UNRET_ENTRY         = 1 << 2,  /* untrained return thunk (retbleed=unret) */
   NS_BUILT_IBPB_ENTRY          = 1 << 3,  /* IBPB on entry (retbleed=ibpb, SRSO ibpb) */
@@ -112,7 +119,7 @@ typedef struct {
   NsBhi        bhi;
   gboolean     smt_off;     /* the kernel took the SMT siblings offline (cpu_smt_disable()) */
   gboolean     ibrs_enhanced; /* the CPU has eIBRS (X86_FEATURE_IBRS_ENHANCED: the default
-                               for the kernel is eIBRS), so legacy IBRS's IBRS=1 in the
+                               for the kernel is an eIBRS mode), so legacy IBRS's IBRS=1 in the
                                kernel restricts prediction as eIBRS does */
   /* one line per mitigation: "spectre_v2=retpoline: <why>"; NULL-terminated */
   char       **explain;
@@ -167,8 +174,12 @@ void         ns_mitigations_clear  (NsMitigations *mit);
 void         ns_mitigation_default_clear (NsMitigationDefault *def);
 const char  *ns_spectre_v2_name    (NsSpectreV2 mode);
 /* TRUE if indirect calls go through the retpoline thunks (X86_FEATURE_RETPOLINE: the
- * generic retpoline or the LFENCE one). */
+ * generic retpoline or the LFENCE one, with eIBRS or without). */
 gboolean     ns_spectre_v2_thunked (NsSpectreV2 mode);
+/* TRUE if mode runs eIBRS (the kernel's spectre_v2_in_eibrs_mode(): eibrs, eibrs,retpoline,
+ * eibrs,lfence): IBRS set once in SPEC_CTRL, no MSR write at entry or exit, and on Intel
+ * retbleed covered as by eIBRS. */
+gboolean     ns_spectre_v2_in_eibrs_mode (NsSpectreV2 mode);
 const char  *ns_retbleed_name      (NsRetbleed mode);
 const char  *ns_srso_name          (NsSrso mode);
 const char  *ns_bhi_name           (NsBhi mode);

@@ -350,7 +350,7 @@ static const struct {
   const char *attr;
   int         last;      /* highest enum value */
 } choices[CHOICE_N] = {
-  [CHOICE_SPECTRE_V2] = { "spectre_v2", NS_SPECTRE_V2_IBRS },
+  [CHOICE_SPECTRE_V2] = { "spectre_v2", NS_SPECTRE_V2_LAST },
   [CHOICE_RETBLEED]   = { "retbleed", NS_RETBLEED_IBPB },
   [CHOICE_SRSO]       = { "srso", NS_SRSO_IBPB },
   [CHOICE_BHI]        = { "bhi", NS_BHI_HW },
@@ -538,7 +538,8 @@ check_affected (const NsProfileReader *reader, xmlNodePtr node, const NsMitigati
 
 /* Checks that the kernel could select def's retbleed mode by default: its auto choice
  * (retbleed_select_mitigation()) is never call depth stuffing, which only retbleed=stuff
- * asks for, and takes IBRS or eIBRS only as the spectre_v2 mode in force. A default is
+ * asks for, and takes IBRS or eIBRS only as the spectre_v2 mode in force (eIBRS: any of
+ * the eIBRS modes, eibrs, eibrs,retpoline, eibrs,lfence). A default is
  * not run through the command-line rules, so one the kernel could not select would be
  * charged as written. */
 static gboolean
@@ -548,7 +549,7 @@ check_selectable (const NsProfileReader *reader, xmlNodePtr node,
   if (def->retbleed == NS_RETBLEED_STUFF)
     goto stuffing;
   if ((def->retbleed == NS_RETBLEED_IBRS && def->spectre_v2 != NS_SPECTRE_V2_IBRS) ||
-      (def->retbleed == NS_RETBLEED_EIBRS && def->spectre_v2 != NS_SPECTRE_V2_EIBRS))
+      (def->retbleed == NS_RETBLEED_EIBRS && !ns_spectre_v2_in_eibrs_mode (def->spectre_v2)))
     goto not_spectre_v2s;
   return TRUE;
 
@@ -564,9 +565,11 @@ not_spectre_v2s:
   ns_xml_set_error_attr (error, reader->path, node, "retbleed",
                          "<mitigations>: retbleed=\"%s\" with spectre_v2=\"%s\" is no default "
                          "the kernel selects: its retbleed mode is %s only when spectre_v2 "
-                         "is %s (retbleed_select_mitigation())",
+                         "is %s%s (retbleed_select_mitigation())",
                          ns_retbleed_name (def->retbleed), ns_spectre_v2_name (def->spectre_v2),
-                         ns_retbleed_name (def->retbleed), ns_retbleed_name (def->retbleed));
+                         ns_retbleed_name (def->retbleed), ns_retbleed_name (def->retbleed),
+                         def->retbleed == NS_RETBLEED_EIBRS ? ", eibrs,retpoline or "
+                         "eibrs,lfence" : "");
   return FALSE;
 }
 

@@ -23,7 +23,8 @@
  * Load dependences follow the kernel model's tc walk (models/net/sched/): the
  * chain walk (tp->protocol, read first on tp's line) is dependent, and the loads that
  * produce the action's target (the head, actions[i], a->ops) are dependent where the
- * indirect call goes through a retpoline thunk (spectre_v2=retpoline or lfence).
+ * indirect call goes through a retpoline thunk (spectre_v2=retpoline or lfence, with eIBRS
+ * or without: ns_spectre_v2_thunked).
  *
  * wrapper="rfc" is the benchmark's wrapper build: each ->classify and ->act is reached by
  * the RFC tc wrapper's compare chain (6 entries fall through before matchall's, 5 before

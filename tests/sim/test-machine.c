@@ -438,6 +438,11 @@ START_TEST (test_icall_penalties)
     { NS_SPECTRE_V2_LFENCE, default_param ("icall.lfence_cycles") - predicted },
     { NS_SPECTRE_V2_IBRS, default_param ("icall.ibrs_cycles") },
     { NS_SPECTRE_V2_OFF, 0.0 },
+    /* eIBRS with the thunks: the thunk's price, eIBRS adding nothing per call */
+    { NS_SPECTRE_V2_EIBRS_RETPOLINE,
+      mispredict + default_param ("branch.resolve_cycles") +
+      default_param ("icall.retpoline_insns") / ipc - predicted },
+    { NS_SPECTRE_V2_EIBRS_LFENCE, default_param ("icall.lfence_cycles") - predicted },
   };
 
   mit.spectre_v2 = NS_SPECTRE_V2_EIBRS;
@@ -1969,7 +1974,11 @@ START_TEST (test_miss_overlap_window)
   static const NsMitigations safe_ret = { .spectre_v2 = NS_SPECTRE_V2_EIBRS,
                                           .srso = NS_SRSO_SAFE_RET };
   static const NsMitigations lfence = { .spectre_v2 = NS_SPECTRE_V2_LFENCE };
-  const NsMitigations *mits[] = { &retpoline, &eibrs, &safe_ret, &lfence };
+  /* eIBRS with the thunks: the thunk's forced mispredict or LFENCE all the same */
+  static const NsMitigations eibrs_retpoline = { .spectre_v2 = NS_SPECTRE_V2_EIBRS_RETPOLINE };
+  static const NsMitigations eibrs_lfence = { .spectre_v2 = NS_SPECTRE_V2_EIBRS_LFENCE };
+  const NsMitigations *mits[] = { &retpoline, &eibrs, &safe_ret, &lfence, &eibrs_retpoline,
+                                  &eibrs_lfence };
 
   for (guint i = 0; i < G_N_ELEMENTS (mits); i++) {
     Rig rig;
@@ -1986,7 +1995,7 @@ START_TEST (test_miss_overlap_window)
     assert_close (w.cost[0], full, 1e-9, "first miss");
     ck_assert (w.cost[1] < 1e-9);
     assert_close (w.cost[2], full, 1e-9, "a miss past the reorder buffer");
-    if (mits[i] == &retpoline || mits[i] == &lfence)
+    if (ns_spectre_v2_thunked (mits[i]->spectre_v2))
       assert_close (w.cost[3], full, 1e-9, "a miss after a retpoline");
     else
       ck_assert (w.cost[3] < 1e-9);

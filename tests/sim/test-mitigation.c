@@ -51,6 +51,12 @@ static NsMitigationDefault intel_meltdown_since_415[] = {
     NS_BHI_OFF, "test: Meltdown era", 1, NS_BUG_SRSO | NS_BUG_BHI | NS_BUG_RETBLEED,
     NS_CPU_INTEL },
 };
+/* An eIBRS Intel part on every kernel from 5.4 (for eIBRS values older kernels lack). */
+static NsMitigationDefault intel_eibrs_since_54[] = {
+  { "5.4", "6.99", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_EIBRS, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: eIBRS since 5.4", 1, NS_BUG_SRSO | NS_BUG_MDS | NS_BUG_BHI,
+    NS_CPU_INTEL },
+};
 static NsMitigationDefault amd_retpoline[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
@@ -295,7 +301,8 @@ START_TEST (test_bad_value_lists_values)
 {
   static const char *const cases[][2] = {
     { "spectre_v2=retpolin", "(spectre_v2= takes 'off', 'on', 'auto', 'retpoline', "
-      "'retpoline,generic', 'retpoline,lfence', 'retpoline,amd', 'eibrs', 'ibrs')" },
+      "'retpoline,generic', 'retpoline,lfence', 'retpoline,amd', 'eibrs', 'eibrs,retpoline', "
+      "'eibrs,lfence', 'ibrs')" },
     { "mitigations=of", "(mitigations= takes 'off', 'auto', 'auto,nosmt')" },
     { "spec_rstack_overflow=safe_ret", "(spec_rstack_overflow= takes 'off', 'microcode', "
       "'safe-ret', 'ibpb', 'ibpb-vmexit')" },
@@ -363,6 +370,87 @@ START_TEST (test_spectre_v2_falls_back)
   ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=eibrs", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
   ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* spectre_v2=eibrs,retpoline and eibrs,lfence (1e19da8522c8, v5.17): eIBRS modes
+ * (spectre_v2_in_eibrs_mode(): retbleed on Intel is eIBRS's, the CPU must have eIBRS, else
+ * auto) whose indirect calls go through the thunks (X86_FEATURE_RETPOLINE, so the tc
+ * wrappers' chains stay on); the generic one mitigates BHI as a retpoline does, the LFENCE
+ * one not (69129794d94c). */
+START_TEST (test_eibrs_with_thunks)
+{
+  NsMitigations m;
+
+  select_69 (intel_eibrs, "spectre_v2=eibrs,retpoline", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS_RETPOLINE);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_EIBRS);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);
+  ck_assert (m.ibrs_enhanced);
+  ck_assert (has_line (m.explain, "spectre_v2=eibrs,retpoline: kernel command line: "
+                       "spectre_v2=eibrs,retpoline", ""));
+  ck_assert (has_line (m.explain, "bhi=off", "the generic retpoline mitigates BHI"));
+  ck_assert (!has_line (m.explain, "retbleed=", NS_MITIGATION_KERNEL_CHOSE));
+  ns_mitigations_clear (&m);
+  select_69 (intel_eibrs, "spectre_v2=eibrs,lfence", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_EIBRS);
+  ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_69 (intel_bhi_ctrl, "spectre_v2=eibrs,lfence").bhi, NS_BHI_HW);
+  ck_assert (ns_spectre_v2_thunked (NS_SPECTRE_V2_EIBRS_RETPOLINE));
+  ck_assert (ns_spectre_v2_thunked (NS_SPECTRE_V2_EIBRS_LFENCE));
+  ck_assert (!ns_spectre_v2_thunked (NS_SPECTRE_V2_EIBRS));
+  ck_assert (ns_spectre_v2_in_eibrs_mode (NS_SPECTRE_V2_EIBRS_RETPOLINE));
+  ck_assert (ns_spectre_v2_in_eibrs_mode (NS_SPECTRE_V2_EIBRS_LFENCE));
+  ck_assert (!ns_spectre_v2_in_eibrs_mode (NS_SPECTRE_V2_RETPOLINE));
+  ck_assert_str_eq (ns_spectre_v2_name (NS_SPECTRE_V2_EIBRS_RETPOLINE), "eibrs,retpoline");
+  ck_assert_str_eq (ns_spectre_v2_name (NS_SPECTRE_V2_EIBRS_LFENCE), "eibrs,lfence");
+  /* without eIBRS spectre_v2_parse_cmdline() switches to auto */
+  select_69 (amd_retpoline, "spectre_v2=eibrs,retpoline", &m);
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", NS_MITIGATION_KERNEL_CHOSE
+                       "its auto choice, as the CPU has no eIBRS"));
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_69 (intel_ibrs, "spectre_v2=eibrs,lfence").spectre_v2,
+                    NS_SPECTRE_V2_IBRS);
+  ck_assert_int_eq (chosen_69 (intel_ibrs, "spectre_v2=eibrs,lfence").retbleed,
+                    NS_RETBLEED_IBRS);
+  /* an unnamed CPU runs every mode */
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=eibrs,lfence", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
+  ns_mitigations_clear (&m);
+  /* retbleed=stuff wants spectre_v2=retpoline itself (6.2-6.9) */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=eibrs,retpoline retbleed=stuff")
+                    .retbleed, NS_RETBLEED_EIBRS);
+}
+END_TEST
+
+/* The eIBRS modes with thunks came with plain eibrs in 5.17 and went to the same stable
+ * series: 5.16 has them through the backport (noted), 5.14 does not know them and
+ * switches to auto, 5.17 has them (no note). */
+START_TEST (test_eibrs_with_thunks_before_517)
+{
+  NsMitigations m;
+
+  ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.16", "spectre_v2=eibrs,lfence",
+                                    &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs,lfence is mainline from 5.17",
+                       "kernel 5.16 has it only through a backport"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.14", "spectre_v2=eibrs,retpoline",
+                                    &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert (has_line (m.explain, "spectre_v2=eibrs", "does not know the value and switches "
+                       "to AUTO select"));
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs,retpoline is mainline from 5.17",
+                       "kernel 5.14 is of no stable series"));
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.10.105", "spectre_v2=eibrs,retpoline")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS_RETPOLINE);
+  ck_assert_ptr_null (chosen_on (intel_eibrs_since_54, "5.17", "spectre_v2=eibrs,retpoline")
+                      .notes);
 }
 END_TEST
 
@@ -827,10 +915,6 @@ START_TEST (test_kernel_spellings)
     ck_assert_msg (strstr (error->message, refused[i]) != NULL, "%s", error->message);
     g_clear_error (&error);
   }
-  ck_assert (!ns_mitigations_select (intel_eibrs, 1, "6.9", "spectre_v2=eibrs,retpoline", &m,
-                                     &error));
-  ck_assert_msg (strstr (error->message, "not modelled") != NULL, "%s", error->message);
-  g_clear_error (&error);
   select_69 (amd_retpoline, "mds=full,nosmt spec_rstack_overflow=microcode", &m);
   ck_assert (m.mds_verw);
   ck_assert_int_eq (m.srso, NS_SRSO_OFF);
@@ -936,7 +1020,7 @@ END_TEST
 
 START_TEST (test_names_round_trip)
 {
-  for (int i = NS_SPECTRE_V2_OFF; i <= NS_SPECTRE_V2_IBRS; i++) {
+  for (int i = NS_SPECTRE_V2_OFF; i <= NS_SPECTRE_V2_LAST; i++) {
     NsSpectreV2 v;
     ck_assert (ns_spectre_v2_parse (ns_spectre_v2_name (i), &v));
     ck_assert_int_eq (v, i);
@@ -1145,6 +1229,13 @@ START_TEST (test_retpoline_not_built)
   assert_built (intel_eibrs, "6.9", "spectre_v2=retpoline", no_rp, "spectre_v2", "eibrs~",
                 "whose choice on this build is eibrs");
   assert_built (intel_ibrs, "6.9", "spectre_v2=retpoline", no_rp, "spectre_v2", "ibrs~", NULL);
+  /* the eIBRS modes with thunks need the thunks too: auto, eIBRS on an eIBRS part */
+  assert_built (intel_eibrs, "6.9", "spectre_v2=eibrs,retpoline", no_rp, "spectre_v2", "eibrs~",
+                "CONFIG_MITIGATION_RETPOLINE=n: spectre_v2_parse_cmdline() switches a mode");
+  assert_built (intel_eibrs, "6.1", "spectre_v2=eibrs,lfence", no_rp, "spectre_v2", "eibrs~",
+                "CONFIG_RETPOLINE=n");
+  assert_built (intel_eibrs, "6.9", "spectre_v2=eibrs,lfence", NS_BUILT_ALL, "spectre_v2",
+                "eibrs,lfence*", NULL);
   assert_built (intel_ibrs, "6.9", "spectre_v2=retpoline retbleed=off", no_rp, "spectre_v2",
                 "off~", NULL);
   assert_built (intel_ibrs, "6.9", "", no_rp, "spectre_v2", "ibrs", NULL);
@@ -1321,6 +1412,8 @@ main (void)
   tcase_add_test (tc, test_bug_names);
   tcase_add_test (tc, test_spectre_v2_falls_back);
   tcase_add_test (tc, test_bhi_follows_spectre_v2);
+  tcase_add_test (tc, test_eibrs_with_thunks);
+  tcase_add_test (tc, test_eibrs_with_thunks_before_517);
   tcase_add_test (tc, test_retbleed_values);
   tcase_add_test (tc, test_nosmt);
   tcase_add_test (tc, test_kernel_spellings);

@@ -730,6 +730,39 @@ START_TEST (test_default_kernel_never_selects)
 }
 END_TEST
 
+/* An eIBRS mode with thunks as a default (what calibrate --host writes for a host whose
+ * kernel runs spectre_v2=eibrs,retpoline): it loads with retbleed's eIBRS, as
+ * retbleed_select_mitigation() covers retbleed with any eIBRS mode, and the CPU counts as
+ * one with eIBRS. */
+START_TEST (test_default_eibrs_with_thunks)
+{
+  TestProfile t = { .name = "thunky", .to = "6.4",
+                    .extra = "<mitigations kernel-from=\"6.5\" kernel-to=\"6.99\" "
+                             "spectre_v2=\"eibrs,retpoline\" retbleed=\"eibrs\" srso=\"off\" "
+                             "bhi=\"off\" pti=\"false\" mds=\"false\" source=\"x\"/>" };
+  char *dir = g_dir_make_tmp ("netsim-profile-XXXXXX", NULL);
+  char *text = test_profile_text (&t);
+  char *path = write_file (dir, "thunky.xml", text);
+  GError *error = NULL;
+  NsCpuProfile *profile = ns_cpu_profile_load (path, &error);
+  const NsMitigationDefault *def;
+  NsMitigations mit = { 0 };
+
+  ck_assert_msg (profile != NULL, "%s", error ? error->message : "?");
+  def = &g_array_index (profile->mitigation_defaults, NsMitigationDefault, 1);
+  ck_assert_int_eq (def->spectre_v2, NS_SPECTRE_V2_EIBRS_RETPOLINE);
+  ck_assert_int_eq (def->retbleed, NS_RETBLEED_EIBRS);
+  ck_assert (ns_mitigations_select (def, 1, "6.9", "", &mit, NULL));
+  ck_assert (mit.ibrs_enhanced);
+  ns_mitigations_clear (&mit);
+  ns_cpu_profile_free (profile);
+  remove_tree (dir);
+  g_free (path);
+  g_free (text);
+  g_free (dir);
+}
+END_TEST
+
 /* $NETSIM_DATADIR decides where names are looked up and listed. */
 START_TEST (test_datadir_from_environment)
 {
@@ -870,6 +903,7 @@ profile_suite (void)
   tcase_add_test (bad, test_bugs_without_source);
   tcase_add_test (bad, test_default_mitigates_unlisted_bug);
   tcase_add_test (bad, test_default_kernel_never_selects);
+  tcase_add_test (bad, test_default_eibrs_with_thunks);
   tcase_add_test (bad, test_free_param_set_by_hand);
   tcase_add_test (bad, test_schema_errors_in_words);
   suite_add_tcase (s, bad);

@@ -17,7 +17,8 @@ struct _TcEnv {
   gsize        percpu_used;
   guint        alloc_cpu;       /* the CPU the configuring process runs on */
   /* the build and boot facts */
-  gboolean     thunked;         /* X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence */
+  gboolean     thunked;         /* X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence,
+                                 * with eIBRS or without (ns_spectre_v2_thunked) */
   gboolean     wrapper;         /* include/net/tc_wrapper.h compiled in */
   gboolean     has_key;         /* this wrapper version has the tc_skip_wrapper key */
   gboolean     skip_wrapper;    /* tc_skip_wrapper enabled by tc_wrapper_init */

@@ -7,7 +7,9 @@
  *    9f3101dca3a7, net-next 2022-12-09, v6.2): compare chains ordered "by relevance"
  *    (kernel-spec §3.6.5/6), and the static key tc_skip_wrapper, which tc_wrapper_init()
  *    enables — skipping the chains — unless the CPU runs retpoline thunks
- *    (X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence; kernel-spec §3.6.2).
+ *    (X86_FEATURE_RETPOLINE: spectre_v2=retpoline or lfence, and eibrs,retpoline or
+ *    eibrs,lfence, whose eIBRS does not turn the chains off: tc_wrapper_init() of the
+ *    merged series tests only X86_FEATURE_RETPOLINE; kernel-spec §3.6.2).
  *  - "tc-retpoline-wrappers-rfc" — the RFC of 2022-11-25 (message
  *    20221125175207.473866-1-pctammela@mojatatu.com), which is what the seed's tables were
  *    measured with (the RFC cover letter already carries the same numbers for the 5950X,
