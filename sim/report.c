@@ -120,6 +120,30 @@ mitigation_value (char **explain, const char *key, const char **mark)
   return g_strdup ("?");
 }
 
+/* The cell of one mitigation of vr: its value then its mark (newly allocated); *mark as
+ * mitigation_value gives it. */
+static char *
+mitigation_cell (const NsVariantResult *vr, const char *key, const char **mark)
+{
+  g_autofree char *v = mitigation_value (vr->mitigations, key, mark);
+
+  return g_strconcat (v, *mark, NULL);
+}
+
+/* The width of the column of key: 11, or the widest of its cells ("eibrs,retpoline*"). */
+static int
+mitigation_width (const NsRunResult *r, const char *key)
+{
+  int width = 11;
+
+  for (guint i = 0; i < r->variants->len; i++) {
+    const char *mark = "";
+    g_autofree char *cell = mitigation_cell (r->variants->pdata[i], key, &mark);
+    width = MAX (width, (int) strlen (cell));
+  }
+  return width;
+}
+
 /* One row per variant with the mitigation in force; '*' marks command-line settings, '!'
  * command-line keys ignored on this CPU, '~' the kernel's own choice over the command
  * line's. The full reasons (with the profile's sources) are in the JSON output. */
@@ -130,25 +154,27 @@ table_mitigations (GString *out, const NsRunResult *r)
                                        "pti", "mds", "bhi" };
   static const char *const heads[] = { "spectre_v2", "retbleed", "srso", "pti", "mds", "bhi" };
   gboolean any_cmdline = FALSE, any_ignored = FALSE, any_chosen = FALSE;
+  int widths[G_N_ELEMENTS (keys)];
 
   int width = variant_width (r);
 
+  for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+    widths[k] = mitigation_width (r, keys[k]);
   g_string_append_c (out, '\n');
   append_padded (out, "mitigations in force", width);
   for (guint k = 0; k < G_N_ELEMENTS (heads); k++)
-    g_string_append_printf (out, " %-11s", heads[k]);
+    g_string_append_printf (out, " %-*s", widths[k], heads[k]);
   g_string_append_c (out, '\n');
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
     append_padded (out, variant_name (r, vr), width);
     for (guint k = 0; k < G_N_ELEMENTS (keys); k++) {
       const char *mark = "";
-      g_autofree char *v = mitigation_value (vr->mitigations, keys[k], &mark);
-      g_autofree char *cell = g_strconcat (v, mark, NULL);
+      g_autofree char *cell = mitigation_cell (vr, keys[k], &mark);
       any_cmdline = any_cmdline || *mark == '*';
       any_ignored = any_ignored || *mark == '!';
       any_chosen = any_chosen || *mark == '~';
-      g_string_append_printf (out, " %-11s", cell);
+      g_string_append_printf (out, " %-*s", widths[k], cell);
     }
     g_string_append_c (out, '\n');
   }

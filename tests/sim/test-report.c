@@ -638,6 +638,39 @@ START_TEST (test_table_escapes_controls)
 }
 END_TEST
 
+/* The mitigations table's columns are as wide as their widest cell: a spectre_v2 value
+ * longer than the usual eleven ("eibrs,retpoline*") pushes the whole column, head and
+ * every row, so that the retbleed column still starts under its head. */
+START_TEST (test_table_mitigation_columns_fit)
+{
+  NsRunResult *res = run_small ();
+  NsVariantResult *first = res->variants->pdata[0];
+  g_autofree char *table = NULL;
+  const char *head, *row;
+  gsize at;
+
+  for (guint i = 0; first->mitigations[i]; i++)
+    if (g_str_has_prefix (first->mitigations[i], "spectre_v2=")) {
+      g_free (first->mitigations[i]);
+      first->mitigations[i] = g_strdup ("spectre_v2=eibrs,retpoline: kernel command line: "
+                                        "spectre_v2=eibrs,retpoline");
+    }
+  table = render (res, NS_FORMAT_TABLE);
+  head = strstr (table, "\nmitigations in force");
+  ck_assert_ptr_nonnull (head);
+  head++;
+  at = strstr (head, " retbleed ") + 1 - head;
+  row = strchr (head, '\n') + 1;
+  ck_assert_msg (strstr (row, " eibrs,retpoline* ") != NULL &&
+                 strstr (row, " eibrs,retpoline* ") < strchr (row, '\n'), "%s", table);
+  for (guint i = 0; i < res->variants->len; i++, row = strchr (row, '\n') + 1) {
+    ck_assert_msg (row[at - 1] == ' ' && row[at] != ' ', "row %u: %.*s", i,
+                   (int) (strchr (row, '\n') - row), row);
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Frees an NsStackRow made here. */
 static void
 stack_row_free (gpointer p)
@@ -699,6 +732,7 @@ report_suite (void)
   tcase_add_test (tc, test_csv_carries_notes);
   tcase_add_test (tc, test_unnamed_variant_named_alike);
   tcase_add_test (tc, test_table_escapes_controls);
+  tcase_add_test (tc, test_table_mitigation_columns_fit);
   tcase_add_test (tc, test_folded_names);
   suite_add_tcase (s, tc);
   return s;
