@@ -1478,6 +1478,17 @@ put_uint (GString *out, const char *stamp, const char *name, guint64 v, const ch
   put_param (out, stamp, name, text, how);
 }
 
+/* The profile value of the first of pairs (sysfs words, value, ...; NULL-terminated) whose
+ * words text (may be NULL) holds, else fallback. */
+static const char *
+vuln_match (const char *text, const char *const *pairs, const char *fallback)
+{
+  for (guint i = 0; text && pairs[i]; i += 2)
+    if (strstr (text, pairs[i]))
+      return pairs[i + 1];
+  return fallback;
+}
+
 /* The running kernel's choice for one vulnerabilities file, as a profile value. */
 static const char *
 vuln_mode (const char *file, const char *const *pairs, const char *fallback)
@@ -1486,18 +1497,29 @@ vuln_mode (const char *file, const char *const *pairs, const char *fallback)
                                             NULL);
   g_autofree char *text = sysfs_read (path);
 
-  for (guint i = 0; text && pairs[i]; i += 2)
-    if (strstr (text, pairs[i]))
-      return pairs[i + 1];
-  return fallback;
+  return vuln_match (text, pairs, fallback);
+}
+
+/* The spectre_v2 file's words and their profile values, the eIBRS modes with thunks
+ * before plain eIBRS ("IBRS + " in both wordings of spectre_v2_strings[]: "Enhanced IBRS",
+ * 5.17-6.2, "Enhanced / Automatic IBRS" from e7862eda309e, v6.3), and before the thunks'
+ * own words, which their names contain. */
+static const char *const spectre_v2_words[] = {
+  "IBRS + Retpolines", "eibrs,retpoline", "IBRS + LFENCE", "eibrs,lfence",
+  "Enhanced", "eibrs", "Retpolines", "retpoline", "LFENCE", "lfence", "IBRS", "ibrs", NULL
+};
+
+/* The profile's spectre_v2 value for a vulnerabilities/spectre_v2 text; see hostbench.h. */
+const char *
+ns_hostbench_spectre_v2_mode (const char *text)
+{
+  return vuln_match (text, spectre_v2_words, "off");
 }
 
 /* The <mitigations> element: what the running kernel chose on this host. */
 static void
 put_mitigations (GString *out, const HostInfo *info)
 {
-  static const char *const v2[] = { "Enhanced", "eibrs", "Retpolines", "retpoline",
-                                    "LFENCE", "lfence", "IBRS", "ibrs", NULL };
   static const char *const rb[] = { "untrained return thunk", "unret", "Stuffing", "stuff",
                                     "Enhanced IBRS", "eibrs", "IBRS", "ibrs", NULL };
   static const char *const srso[] = { "Safe RET", "safe-ret", "IBPB", "ibpb", NULL };
@@ -1510,7 +1532,7 @@ put_mitigations (GString *out, const HostInfo *info)
   g_string_append_printf (out, "  <mitigations kernel-from=\"3.0\" kernel-to=\"99.99\" "
                           "spectre_v2=\"%s\" retbleed=\"%s\" srso=\"%s\" bhi=\"%s\" "
                           "pti=\"%s\" mds=\"%s\"\n               source=\"%s\"/>\n",
-                          vuln_mode ("spectre_v2", v2, "off"),
+                          vuln_mode ("spectre_v2", spectre_v2_words, "off"),
                           vuln_mode ("retbleed", rb, "off"),
                           vuln_mode ("spec_rstack_overflow", srso, "off"),
                           vuln_mode ("spectre_v2", bhi, "off"),

@@ -332,6 +332,32 @@ START_TEST (test_cpuid_amd_legacy_decode)
 }
 END_TEST
 
+/* The spectre_v2 mode a host runs, from its vulnerabilities file in both wordings of
+ * spectre_v2_strings[] (5.17-6.2 "Enhanced IBRS", 6.3+ "Enhanced / Automatic IBRS"): the
+ * eIBRS modes with thunks are not plain eIBRS, nor a plain retpoline or LFENCE. */
+START_TEST (test_spectre_v2_sysfs_words)
+{
+  static const char *const cases[][2] = {
+    { "Mitigation: Enhanced / Automatic IBRS + Retpolines; IBPB: conditional; "
+      "PBRSB-eIBRS: SW sequence; BHI: Retpoline", "eibrs,retpoline" },
+    { "Mitigation: Enhanced IBRS + Retpolines, IBPB: conditional, RSB filling",
+      "eibrs,retpoline" },
+    { "Mitigation: Enhanced / Automatic IBRS + LFENCE; IBPB: conditional", "eibrs,lfence" },
+    { "Mitigation: Enhanced IBRS + LFENCE, IBPB: conditional", "eibrs,lfence" },
+    { "Mitigation: Enhanced / Automatic IBRS; IBPB: conditional; RSB filling; "
+      "PBRSB-eIBRS: SW sequence; BHI: SW loop, KVM: SW loop", "eibrs" },
+    { "Mitigation: Retpolines; IBPB: conditional; STIBP: always-on; RSB filling", "retpoline" },
+    { "Mitigation: LFENCE, IBPB: conditional", "lfence" },
+    { "Mitigation: IBRS; IBPB: conditional; RSB filling", "ibrs" },
+    { "Vulnerable", "off" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    ck_assert_str_eq (ns_hostbench_spectre_v2_mode (cases[i][0]), cases[i][1]);
+  ck_assert_str_eq (ns_hostbench_spectre_v2_mode (NULL), "off");
+}
+END_TEST
+
 /* Which CPUs share a cache, from APIC IDs and CPUID's sharing count: the 5600G's cores 0
  * and 1 (APIC IDs 0 and 2) share its L3 (12 sharing: IDs 0-15); a count of 8 puts IDs 0
  * and 8 in two caches; a count of 1 shares with itself only. */
@@ -524,6 +550,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_cpuid_cache_decode);
   tcase_add_test (tc, test_cpuid_amd_legacy_decode);
   tcase_add_test (tc, test_apic_share);
+  tcase_add_test (tc, test_spectre_v2_sysfs_words);
   tcase_add_test (tc, test_unmeasured_reasons);
   tcase_add_test (tc, test_c2c_param_follows_topology);
   suite_add_tcase (s, tc);
