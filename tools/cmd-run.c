@@ -332,7 +332,7 @@ ns_cmd_run (int argc, char **argv)
   gboolean ok;
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
-  ns_cmd_limit_int (given, &top, 0, G_MAXINT, "a number ≥ 0");
+  ns_cmd_limit_int (given, &top, 0, G_MAXINT, "0 to 2147483647");
 
   g_option_context_set_description (ctx,
     "Runs every variant of the scenario (or --variant), each for measure/@repetitions\n"

@@ -917,7 +917,7 @@ ns_cmd_sweep (int argc, char **argv)
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
   ns_cmd_limit_jobs (given, &a.jobs);
-  ns_cmd_limit_int (given, &a.repeat, 1, G_MAXINT, "a number ≥ 1");
+  ns_cmd_limit_int (given, &a.repeat, 1, G_MAXINT, "1 to 2147483647");
   g_option_context_set_description (ctx, description);
   if (!extract_plot (&argc, argv, &plot_spec, &plot_file))
     goto out;
