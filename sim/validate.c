@@ -2131,6 +2131,31 @@ check_free_param (const NsValidation *v, const char *profile, const NsValParam *
   return pv;
 }
 
+/* TRUE if c may be part of a row id (recorded.rng: [0-9A-Za-z_.+-]). */
+static gboolean
+row_id_char (char c)
+{
+  return g_ascii_isalnum (c) || c == '_' || c == '.' || c == '+' || c == '-';
+}
+
+/* TRUE if text names row id id as a word of its own, not inside a longer id (a full stop
+ * just after it that ends the sentence is not part of it). */
+static gboolean
+text_names_row (const char *text, const char *id)
+{
+  gsize n = strlen (id);
+
+  for (const char *p = strstr (text, id); p != NULL; p = strstr (p + 1, id)) {
+    const char *end = p + n;
+    gboolean starts = p == text || !row_id_char (p[-1]);
+    gboolean ends = !row_id_char (*end) ||
+                    (*end == '.' && !g_ascii_isalnum (end[1]) && end[1] != '_');
+    if (starts && ends)
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* Appends a conflict for each row counted as validation that the source of a fixed (not
  * free) parameter value names: a value taken from a recorded row is a fit on it, which
  * only a free parameter may be, and only on calibration rows (owner: "profile P", "scenario
@@ -2139,22 +2164,16 @@ static void
 check_fixed_param (const NsValidation *v, const char *owner, const NsValParam *p,
                    GPtrArray *conflicts)
 {
-  g_auto (GStrv) words = NULL;
-  g_autoptr (GHashTable) said = NULL;
-
-  if (p->source == NULL)
-    return;
-  words = g_regex_split_simple ("[^A-Za-z0-9_-]+", p->source, 0, 0);
-  said = g_hash_table_new (g_str_hash, g_str_equal);
-  for (guint i = 0; words[i]; i++)
-    if (g_hash_table_contains (v->row_index, words[i]) &&
-        !ns_validation_is_calibration (v, words[i]) && g_hash_table_add (said, words[i]))
+  for (guint i = 0; p->source != NULL && i < v->rows->len; i++) {
+    const char *id = ((const NsRecordedRow *) v->rows->pdata[i])->id;
+    if (!ns_validation_is_calibration (v, id) && text_names_row (p->source, id))
       g_ptr_array_add (conflicts, g_strdup_printf (
         "%s: %s = %s of %s names the row in its source ('%s'): a value taken from a "
         "recorded row is a fit on it, which only a free parameter may be (netsim list "
         "params), fitted on calibration rows with netsim calibrate --fit; the row counts as "
-        "validation and cannot judge a value fitted on it", words[i], p->name, p->value,
-        owner, p->source));
+        "validation and cannot judge a value fitted on it", id, p->name, p->value, owner,
+        p->source));
+  }
 }
 
 /* Checks and records the free parameters of one loaded profile, and checks that no other
@@ -2623,9 +2642,22 @@ runs_of (const NsValOutcome *o, gboolean calibration)
   return calibration ? o->same_runs_as : o->shares_runs_with;
 }
 
-/* Adds a finished outcome to the summary of its set. */
+/* The report's outcome for row_id, or NULL if that row was not selected. */
+static const NsValOutcome *
+find_outcome (const NsValReport *r, const char *row_id)
+{
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (!strcmp (o->row->id, row_id))
+      return o;
+  }
+  return NULL;
+}
+
+/* Adds a finished outcome to the summary of its set (shared: it ran another selected
+ * row's runs, so it is no simulation of its own). */
 static void
-summarise (NsValSummary *s, const NsValOutcome *o)
+summarise (NsValSummary *s, const NsValOutcome *o, gboolean shared)
 {
   double abs_err;
 
@@ -2638,7 +2670,7 @@ summarise (NsValSummary *s, const NsValOutcome *o)
   }
   s->within += o->status == NS_VAL_PASS;
   s->signs += o->sign_agrees;
-  s->shared_runs += runs_of (o, o->calibration) != NULL;
+  s->shared_runs += shared;
   if (o->status == NS_VAL_FAIL && o->row->delta_ci95_pp >= 0) {
     s->noisy_misses++;
     s->misses_within_noise += o->within_noise;
@@ -2836,6 +2868,7 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
 
   for (guint i = 0; i < r->outcomes->len; i++) {
     NsValOutcome *o = r->outcomes->pdata[i];
+    const char *other;
     if (pairs[i].baseline >= 0)
       finish_outcome (o, jobs->pdata[pairs[i].baseline], jobs->pdata[pairs[i].patched]);
     if (o->baseline_run) {
@@ -2846,7 +2879,9 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
     }
     if (o->status == NS_VAL_NOT_MODELLED)
       r->not_modelled++;
-    summarise (o->calibration ? &r->calibration : &r->validation, o);
+    other = runs_of (o, o->calibration);
+    summarise (o->calibration ? &r->calibration : &r->validation, o,
+               other != NULL && find_outcome (r, other) != NULL);
   }
   summary_finish (&r->validation);
   summary_finish (&r->calibration);
@@ -2976,18 +3011,6 @@ cpu_label (const NsRecordedRow *row, gsize width)
   const char *text = row->setup.profile ? row->setup.profile : row->setup.cpu;
 
   return g_strndup (text, width);
-}
-
-/* The report's outcome for row_id, or NULL if that row was not selected. */
-static const NsValOutcome *
-find_outcome (const NsValReport *r, const char *row_id)
-{
-  for (guint i = 0; i < r->outcomes->len; i++) {
-    const NsValOutcome *o = r->outcomes->pdata[i];
-    if (!strcmp (o->row->id, row_id))
-      return o;
-  }
-  return NULL;
 }
 
 /* `netsim run` command lines that print the same numbers as the case. */

@@ -944,15 +944,17 @@ START_TEST (test_fixed_param_fitted_on_row)
   NsValidation *v;
 
   ck_assert (ns_calibrate_write_profile (profile, "branch.resolve_cycles", "9.0",
-                                         "host walk, 2026-12-04 (measured)", NULL));
+                                         "host walk, 2026-12-04 (measured; not rows "
+                                         "x900-safe-ret, 900-safe-ret.b or 900-safe-retx)",
+                                         NULL));
   v = load_ok (fx);
   ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
   ck_assert_uint_eq (conflicts->len, 0);
   ns_validation_free (v);
   g_ptr_array_set_size (provenance, 0);    /* a profile already listed is not checked again */
   ck_assert (ns_calibrate_write_profile (profile, "branch.resolve_cycles", "9.0",
-                                         "fit on 900-safe-ret (and 900-safe-ret again), "
-                                         "residual 0.0001", NULL));
+                                         "fitted so that it matches 900-safe-ret. And "
+                                         "900-safe-ret again", NULL));
   v = load_ok (fx);
   ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
   ck_assert_uint_eq (conflicts->len, 1);
@@ -1084,6 +1086,8 @@ START_TEST (test_same_runs_as_calibration)
   ck_assert_uint_eq (r->calibration.rows, 1);
   ck_assert_uint_eq (r->validation.rows, 1);
   ck_assert_uint_eq (r->conflicts->len, 0);
+  /* 900-calib was not selected: 900-safe-ret's runs are the one simulation of its set */
+  ck_assert_uint_eq (r->calibration.shared_runs, 0);
   ns_validation_write (table, r, NS_FORMAT_TABLE);
   ck_assert_msg (strstr (table->str, "900-safe-ret: the runs of 900-calib") != NULL, "%s",
                  table->str);
