@@ -122,6 +122,16 @@ typedef struct {
   NsTime       start;          /* result->start_time_fixed */
 } IperfStream;
 
+/* One block of extra sockets: the Nth value of each extra-* attribute (one value stands
+ * for every block). */
+typedef struct {
+  guint    n;            /* extra-sockets */
+  guint    connected;    /* extra-connected: the block's first `connected` connect() */
+  gboolean reuseport;    /* extra-reuseport */
+  gboolean wildcard;     /* extra-bind="wildcard" */
+  gboolean head;         /* extra-position="head": bound after the streams' sockets */
+} IperfExtraBlock;
+
 struct _Iperf {
   NsMachine     *machine;
   NsEngine      *engine;
@@ -140,8 +150,9 @@ struct _Iperf {
   struct file   *cctrl, *sctrl;
   struct file   *slisten;      /* the server's TCP listener, in its read set all along */
   struct file  **extra;
-  guint          n_extra;
-  guint          n_extra_connected;  /* the first n_extra_connected extras connect()ed */
+  guint          n_extra;      /* the blocks' sockets, in all */
+  IperfExtraBlock *blocks;     /* the extra-* attributes' blocks, in their order */
+  guint          n_blocks;
   NsPollWqueues *cpwq, *spwq;
   IperfTimers   *timers;       /* the client's timer list (single thread) */
   struct file  **sel_files;    /* select argument arrays by descriptor (client's nfds, then
@@ -150,6 +161,8 @@ struct _Iperf {
   NsNetCounters  mark;
   NsTime         mark_cslept, mark_sslept;
 };
+
+#define IPERF_EXTRA_MAX 1024   /* extra sockets, in all */
 
 static const char *const metrics[] = {
   "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
@@ -562,31 +575,32 @@ extra_peer_port (const Iperf *ip, guint i)
   return (guint16) (port >= ip->port ? port + 1 : port);
 }
 
-/* Extra sockets bound to the server address and port (what-if studies): the first
- * n_extra_connected of them then connect() to a peer of their own on the loopback
- * address (a reuseport group with connected members: reuseport_has_conns), the rest
- * stay unconnected. */
+/* The sockets of extra block b, bound to the server address and port (what-if studies),
+ * numbered from *next on: the block's first `connected` then connect() to a peer of their
+ * own on the loopback address (a reuseport group with connected members:
+ * reuseport_has_conns), the rest stay unconnected. */
 static gboolean
-make_extra_sockets (Iperf *ip, gboolean reuseport, gboolean wildcard, GError **error,
+make_extra_sockets (Iperf *ip, const IperfExtraBlock *b, guint *next, GError **error,
                     const NsScenario *sc)
 {
   gint family = server_family (ip);
   gboolean v4mapped = !ip->ipv6 && family == AF_INET6;
 
-  for (guint i = 0; i < ip->n_extra; i++) {
+  for (guint k = 0; k < b->n; k++) {
+    guint i = (*next)++;
     struct sockaddr_storage ss;
     struct file *f = ns_netstack_socket_on (ip->stack, family, TRUE, ip->server_cpu);
     struct sock *sk = ns_file_sock (f);
-    gint len = wildcard ? wildcard_addr (&ss, family, ip->port)
-                        : loopback_addr (&ss, family, v4mapped, ip->port);
+    gint len = b->wildcard ? wildcard_addr (&ss, family, ip->port)
+                           : loopback_addr (&ss, family, v4mapped, ip->port);
     gint err;
     udp_sock_set_reuseaddr (sk, TRUE);
-    udp_sock_set_reuseport (sk, reuseport);
+    udp_sock_set_reuseport (sk, b->reuseport);
     err = udp_sock_bind (sk, (struct sockaddr *) &ss, len);
     if (err != 0)
       goto bind_failed;
     ip->extra[i] = f;
-    if (i >= ip->n_extra_connected)
+    if (k >= b->connected)
       continue;
     len = loopback_addr (&ss, family, v4mapped, extra_peer_port (ip, i));
     err = ns_netstack_connect (ip->stack, f, (struct sockaddr *) &ss, len);
@@ -602,6 +616,17 @@ connect_failed:
                   i, -err);
     return FALSE;
   }
+  return TRUE;
+}
+
+/* The extra blocks whose position is head (or tail), each in turn. */
+static gboolean
+make_extra_blocks (Iperf *ip, gboolean head, guint *next, GError **error,
+                   const NsScenario *sc)
+{
+  for (guint b = 0; b < ip->n_blocks; b++)
+    if (ip->blocks[b].head == head && !make_extra_sockets (ip, &ip->blocks[b], next, error, sc))
+      return FALSE;
   return TRUE;
 }
 
@@ -756,19 +781,15 @@ ambiguous_unit:
 
 /* Reads and checks the <workload> attributes into ip. */
 static gboolean
-read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *extra_rp,
-                 gboolean *extra_wild, gboolean *extra_head, GError **error)
+read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
 {
   static const char *const families[] = { "ipv4", "ipv6", NULL };
   static const char *const sfamilies[] = { "dual", "inet", NULL };
   static const char *const threadings[] = { "single", "per-stream", NULL };
-  static const char *const binds[] = { "exact", "wildcard", NULL };
-  static const char *const positions[] = { "tail", "head", NULL };
   g_autofree char *rate = NULL;
-  guint64 streams, length, multisend, port, extra, connected;
-  guint fam, sfam, thr, bind, pos;
+  guint64 streams, length, multisend, port;
+  guint fam, sfam, thr;
   xmlNodePtr w = sc->workload;
-  const char *knob;
 
   if (!ns_xml_check_attrs (sc, w, iperf3_attributes, error) ||
       !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
@@ -781,12 +802,7 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
       !ns_xml_get_uint (sc, w, "multisend", TRUE, 10, &multisend, error) ||
       !ns_workload_get_cpu (sc, w, "client-cpu", 0, machine, &ip->client_cpu, error) ||
       !ns_workload_get_cpu (sc, w, "server-cpu", 1, machine, &ip->server_cpu, error) ||
-      !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error) ||
-      !ns_xml_get_uint (sc, w, "extra-sockets", TRUE, 0, &extra, error) ||
-      !ns_xml_get_bool (sc, w, "extra-reuseport", FALSE, extra_rp, error) ||
-      !ns_workload_get_choice (sc, "extra-bind", "exact", binds, &bind, error) ||
-      !ns_workload_get_choice (sc, "extra-position", "tail", positions, &pos, error) ||
-      !ns_xml_get_uint (sc, w, "extra-connected", TRUE, 0, &connected, error))
+      !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error))
     return FALSE;
   if (streams < 1 || streams > 1024)
     goto bad_streams;
@@ -800,12 +816,6 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
     goto paced_multisend;
   if (port < 1 || port > 65535)
     goto bad_port;
-  if (extra > 1024)
-    goto bad_extra;
-  if (extra == 0 && (knob = extra_knob_written (w)) != NULL)
-    goto idle_extra_knob;
-  if (connected > extra)
-    goto bad_connected;
   if (ip->pacing < NS_US (1) || ip->pacing > IPERF3_PACING_MAX || ip->pacing % NS_US (1) != 0)
     goto bad_pacing;
   if (xmlHasProp (w, BAD_CAST "pacing-timer") != NULL && ip->rate == 0)
@@ -823,10 +833,6 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, gboolean *
    * multisend with a rate is refused above: it could not take effect) */
   ip->multisend = ip->rate == 0 ? (guint) multisend : 1;
   ip->port = (guint16) port;
-  ip->n_extra = (guint) extra;
-  ip->n_extra_connected = (guint) connected;
-  *extra_wild = bind == 1;
-  *extra_head = pos == 1;
   return TRUE;
 
 /* ERRORS */
@@ -859,22 +865,6 @@ bad_port:
   ns_xml_error_attr (sc, w, "port", error, "attribute 'port': expected 1 to 65535, got %"
                      G_GUINT64_FORMAT, port);
   return FALSE;
-bad_extra:
-  ns_xml_error_attr (sc, w, "extra-sockets", error, "attribute 'extra-sockets': expected 0 "
-                     "to 1024, got %" G_GUINT64_FORMAT, extra);
-  return FALSE;
-idle_extra_knob:
-  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { knob, "extra-sockets" } }, error,
-                      "attribute '%s' cannot take effect with attribute 'extra-sockets' 0: it "
-                      "sets up the extra sockets, and there are none; give extra-sockets or "
-                      "leave %s out", knob, knob);
-  return FALSE;
-bad_connected:
-  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "extra-connected", "extra-sockets" } },
-                      error, "attribute 'extra-connected': expected 0 to attribute "
-                      "'extra-sockets' (%" G_GUINT64_FORMAT "), got %" G_GUINT64_FORMAT, extra,
-                      connected);
-  return FALSE;
 bad_pacing:
   ns_xml_error_attr (sc, w, "pacing-timer", error, "attribute 'pacing-timer': expected whole "
                      "microseconds from 1us to 2147483647us (iperf3's --pacing-timer is an int "
@@ -891,6 +881,160 @@ bad_family:
   ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "server-family", "family" } }, error,
                       "attribute 'server-family': an AF_INET server ('inet') cannot receive "
                       "the streams of attribute 'family' ('ipv6')");
+  return FALSE;
+}
+
+/* The comma-separated values of the extra-* attribute attr (def if absent): one, or one a
+ * block of extra-sockets (n_blocks; 0 while reading extra-sockets, which sets it); NULL with
+ * a file:line error otherwise. */
+static char **
+extra_values (const NsScenario *sc, const char *attr, const char *def, guint n_blocks,
+              GError **error)
+{
+  g_autofree char *text = NULL;
+  char **values;
+  guint n;
+
+  if (!ns_xml_get_string (sc, sc->workload, attr, def, &text, error))
+    return NULL;
+  values = g_strsplit (text, ",", -1);
+  n = g_strv_length (values);
+  if (n_blocks == 0 || n == 1 || n == n_blocks)
+    return values;
+  g_strfreev (values);
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { attr, "extra-sockets" } },
+                      error, "attribute '%s': %u values for the %u blocks of attribute "
+                      "'extra-sockets': give one value for them all or one a block", attr, n,
+                      n_blocks);
+  return NULL;
+}
+
+/* The choices of extra-reuseport, extra-bind and extra-position, in that order: each
+ * word's index, halved for the booleans, is the value (0 false/exact/tail, 1 true/wildcard/
+ * head). */
+static const struct {
+  const char        *attr;
+  const char *const  words[9];
+  const char        *expected;
+} extra_choices[] = {
+  { "extra-reuseport", { "false", "true", "no", "yes", "off", "on", "0", "1", NULL },
+    "true or false" },
+  { "extra-bind", { "exact", "wildcard", NULL }, "exact or wildcard" },
+  { "extra-position", { "tail", "head", NULL }, "tail or head" },
+};
+
+/* Block b's value of extra-* attribute values (its extra_values): one for every block, or
+ * the block's own. */
+static const char *
+extra_value (char **values, guint b)
+{
+  return values[values[1] == NULL ? 0 : b];
+}
+
+/* Reads block b's extra-reuseport, extra-bind, extra-position (values[0..2], their
+ * extra_values) and extra-connected (values[3]) into *x, whose n is set; FALSE with a
+ * file:line error naming the attribute (and the block, for a list). */
+static gboolean
+read_extra_block (const NsScenario *sc, char **const values[4], guint b, guint n_blocks,
+                  IperfExtraBlock *x, GError **error)
+{
+  gboolean *flags[] = { &x->reuseport, &x->wildcard, &x->head };
+  const char *text;
+  guint64 connected;
+  gint i = -1;
+
+  for (guint k = 0; k < G_N_ELEMENTS (extra_choices); k++) {
+    text = extra_value (values[k], b);
+    for (i = 0; extra_choices[k].words[i] != NULL; i++)
+      if (!strcmp (extra_choices[k].words[i], text))
+        break;
+    if (extra_choices[k].words[i] == NULL)
+      goto bad_choice;
+    *flags[k] = i % 2;
+  }
+  text = extra_value (values[3], b);
+  if (!g_ascii_string_to_unsigned (text, 10, 0, x->n, &connected, NULL))
+    goto bad_connected;
+  x->connected = (guint) connected;
+  return TRUE;
+
+/* ERRORS */
+bad_choice:
+  for (guint k = 0; k < G_N_ELEMENTS (extra_choices); k++)
+    if (extra_value (values[k], b) == text)
+      ns_xml_error_attr (sc, sc->workload, extra_choices[k].attr, error, "attribute '%s': "
+                         "expected %s, got '%s'", extra_choices[k].attr,
+                         extra_choices[k].expected, text);
+  return FALSE;
+bad_connected:
+  if (n_blocks == 1)
+    ns_xml_error_blame (sc, sc->workload,
+                        (NsXmlBlame) { .attrs = { "extra-connected", "extra-sockets" } }, error,
+                        "attribute 'extra-connected': expected 0 to attribute 'extra-sockets' "
+                        "(%u), got %s", x->n, text);
+  else
+    ns_xml_error_blame (sc, sc->workload,
+                        (NsXmlBlame) { .attrs = { "extra-connected", "extra-sockets" } }, error,
+                        "attribute 'extra-connected': expected 0 to block %u's extra-sockets "
+                        "(%u), got %s", b + 1, x->n, text);
+  return FALSE;
+}
+
+/* Reads the extra sockets' blocks: extra-sockets is a count, or a comma-separated list of
+ * counts (one block each, every count 1 or more); each other extra-* attribute one value
+ * for every block or one a block. FALSE with a file:line error. */
+static gboolean
+read_extra_blocks (Iperf *ip, const NsScenario *sc, GError **error)
+{
+  static const char *const defaults[] = { "false", "exact", "tail", "0" };
+  g_auto (GStrv) counts = NULL;
+  char **values[4] = { NULL };
+  const char *knob;
+  gboolean ok = FALSE;
+  guint64 n;
+
+  counts = extra_values (sc, "extra-sockets", "0", 0, error);
+  if (counts == NULL)
+    return FALSE;
+  ip->n_blocks = g_strv_length (counts);
+  ip->blocks = g_new0 (IperfExtraBlock, ip->n_blocks);
+  for (guint b = 0; b < ip->n_blocks; b++) {
+    if (!g_ascii_string_to_unsigned (counts[b], 10, ip->n_blocks > 1, IPERF_EXTRA_MAX, &n,
+                                     NULL) || ip->n_extra + n > IPERF_EXTRA_MAX)
+      goto bad_count;
+    ip->blocks[b].n = (guint) n;
+    ip->n_extra += (guint) n;
+  }
+  if (ip->n_extra == 0 && (knob = extra_knob_written (sc->workload)) != NULL)
+    goto idle_extra_knob;
+  for (guint k = 0; k < 4; k++)
+    if ((values[k] = extra_values (sc, k < 3 ? extra_choices[k].attr : "extra-connected",
+                                   defaults[k], ip->n_blocks, error)) == NULL)
+      goto out;
+  for (guint b = 0; b < ip->n_blocks; b++)
+    if (!read_extra_block (sc, values, b, ip->n_blocks, &ip->blocks[b], error))
+      goto out;
+  ok = TRUE;
+out:
+  for (guint k = 0; k < 4; k++)
+    g_strfreev (values[k]);
+  return ok;
+
+/* ERRORS */
+bad_count:
+  {
+    g_autofree char *text = g_strjoinv (",", counts);
+    ns_xml_error_attr (sc, sc->workload, "extra-sockets", error, "attribute 'extra-sockets': "
+                       "expected 0 to %u, or a comma-separated list of blocks of 1 or more "
+                       "adding up to at most %u, got '%s'", IPERF_EXTRA_MAX, IPERF_EXTRA_MAX,
+                       text);
+  }
+  return FALSE;
+idle_extra_knob:
+  ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { knob, "extra-sockets" } },
+                      error, "attribute '%s' cannot take effect with attribute "
+                      "'extra-sockets' 0: it sets up the extra sockets, and there are none; "
+                      "give extra-sockets or leave %s out", knob, knob);
   return FALSE;
 }
 
@@ -1050,6 +1194,7 @@ iperf_free (gpointer state)
   g_free (ip->sel_revents);
   g_free (ip->streams);
   g_free (ip->extra);
+  g_free (ip->blocks);
   ns_netstack_free (ip->stack);
   g_free (ip);
 }
@@ -1061,11 +1206,11 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
              GError **error)
 {
   Iperf *ip = g_new0 (Iperf, 1);
-  gboolean extra_rp, extra_wild, extra_head;
+  guint next = 0;
 
   ip->machine = machine;
   ip->engine = engine;
-  if (!read_attributes (ip, sc, machine, &extra_rp, &extra_wild, &extra_head, error) ||
+  if (!read_attributes (ip, sc, machine, error) || !read_extra_blocks (ip, sc, error) ||
       !check_metric_available (ip, sc, error) || !check_cpus (ip, sc, machine, error))
     goto fail;
   ip->stack = ns_netstack_new (machine, engine, error);
@@ -1076,11 +1221,11 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   ip->cctrl = ns_netstack_ctrl_file (ip->stack);
   ip->sctrl = ns_netstack_ctrl_file (ip->stack);
   ip->slisten = ns_netstack_ctrl_file (ip->stack);
-  if (!extra_head && !make_extra_sockets (ip, extra_rp, extra_wild, error, sc))
+  if (!make_extra_blocks (ip, FALSE, &next, error, sc))
     goto fail;
   if (!make_streams (ip, rng, error, sc))
     goto fail;
-  if (extra_head && !make_extra_sockets (ip, extra_rp, extra_wild, error, sc))
+  if (!make_extra_blocks (ip, TRUE, &next, error, sc))
     goto fail;
   map_stream_buffers (ip);
   note_smt_siblings (ip, machine);

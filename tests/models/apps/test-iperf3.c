@@ -110,6 +110,14 @@ START_TEST (test_bad_attributes)
     { "extra-sockets=\"0\" extra-bind=\"exact\"", "'extra-bind' cannot take effect" },
     { "extra-position=\"head\"", "'extra-position' cannot take effect" },
     { "extra-connected=\"0\"", "'extra-connected' cannot take effect" },
+    /* blocks of extra sockets: each of 1 or more, each other extra-* one value or one a
+     * block, extra-connected within its block */
+    { "extra-sockets=\"4,0\"", "a comma-separated list of blocks of 1 or more" },
+    { "extra-sockets=\"1000,25\"", "adding up to at most 1024, got '1000,25'" },
+    { "extra-sockets=\"2,2\" extra-bind=\"exact,wildcard,exact\"",
+      "'extra-bind': 3 values for the 2 blocks of attribute 'extra-sockets'" },
+    { "extra-sockets=\"2,3\" extra-connected=\"1,4\"",
+      "'extra-connected': expected 0 to block 2's extra-sockets (3), got 4" },
     { "colour=\"red\"", "colour" },
     { "family=\"ipv6\" server-family=\"inet\"", "server-family" },
     /* above lo's MTU less the IPv6 and UDP headers the kernel fragments: not modelled */
@@ -301,6 +309,27 @@ START_TEST (test_traffic_taken_by_extras_reads_zero)
   ck_assert_double_eq (value_of (path, NULL), 0.0);
   ck_assert (value_of (path, drops) > 0.0);
   ck_assert (value_of (path, sent) > 0.0);
+}
+END_TEST
+
+/* Blocks of extra sockets are built in their order: a plain block bound after a head
+ * reuseport group sits in front of it on the chain and, scoring as high as the group's
+ * members, keeps the lookup from returning the group's pick, so the streams' connected
+ * sockets get their datagrams; the same blocks bound the other way round leave the group
+ * at the head, answering every datagram (as test_traffic_taken_by_extras_reads_zero). */
+START_TEST (test_extra_blocks_in_order)
+{
+  const char *base = "streams=\"2\" length=\"1000\" rate=\"0\" server-family=\"inet\" "
+                     "extra-position=\"head\"";
+  g_autofree char *plain_last = g_strdup_printf ("%s extra-sockets=\"8,2\" "
+                                                 "extra-reuseport=\"true,false\"", base);
+  g_autofree char *group_last = g_strdup_printf ("%s extra-sockets=\"2,8\" "
+                                                 "extra-reuseport=\"false,true\"", base);
+  g_autofree char *a = write_scenario ("plain-last.xml", "generic", plain_last, short_measure);
+  g_autofree char *b = write_scenario ("group-last.xml", "generic", group_last, short_measure);
+
+  ck_assert (value_of (a, NULL) > 0.0);
+  ck_assert_double_eq (value_of (b, NULL), 0.0);
 }
 END_TEST
 
@@ -831,6 +860,7 @@ iperf3_suite (void)
   tcase_add_test (tc, test_metrics_agree);
   tcase_add_test (tc, test_paced_single);
   tcase_add_test (tc, test_traffic_taken_by_extras_reads_zero);
+  tcase_add_test (tc, test_extra_blocks_in_order);
   tcase_add_test (tc, test_default_rate_is_udp_rate);
   tcase_add_test (tc, test_default_length_is_control_mss);
   tcase_add_test (tc, test_paced_per_stream);
