@@ -416,15 +416,24 @@ udp_current_cpu (NsThread *t, const struct udp_table *tbl)
   return (gint) ns_thread_cpu (t);
 }
 
+/* inet_bound_dev_eq (include/net/inet_sock.h): a socket bound to bound_dev_if (0: none)
+ * takes a packet from device dif (sdif: its l3mdev slave, 0 if none); an unbound socket
+ * takes one through an l3mdev only with l3mdev_accept. */
+static gboolean
+inet_bound_dev_eq (gboolean l3mdev_accept, gint bound_dev_if, gint dif, gint sdif)
+{
+  if (bound_dev_if == 0)
+    return sdif == 0 || l3mdev_accept;
+  return bound_dev_if == dif || bound_dev_if == sdif;
+}
+
 /* udp_sk_bound_dev_eq (include/net/udp.h): inet_bound_dev_eq with the UDP sysctl
  * udp_l3mdev_accept, loaded; compute_score's device test. */
 gboolean
 udp_sk_bound_dev_eq (NsThread *t, struct net *net, gint bound_dev_if, gint dif, gint sdif)
 {
   NS_LOAD_FIELD (t, net, sysctl_udp_l3mdev_accept);
-  if (bound_dev_if == 0)
-    return sdif == 0 || net->sysctl_udp_l3mdev_accept;
-  return bound_dev_if == dif || bound_dev_if == sdif;
+  return inet_bound_dev_eq (net->sysctl_udp_l3mdev_accept, bound_dev_if, dif, sdif);
 }
 
 /* inet_sk_bound_dev_eq (include/net/inet_sock.h): inet_bound_dev_eq with the TCP sysctl
@@ -435,9 +444,7 @@ gboolean
 inet_sk_bound_dev_eq (NsThread *t, struct net *net, gint bound_dev_if, gint dif, gint sdif)
 {
   NS_LOAD_FIELD (t, net, sysctl_tcp_l3mdev_accept);
-  if (bound_dev_if == 0)
-    return sdif == 0 || net->sysctl_tcp_l3mdev_accept;
-  return bound_dev_if == dif || bound_dev_if == sdif;
+  return inet_bound_dev_eq (net->sysctl_tcp_l3mdev_accept, bound_dev_if, dif, sdif);
 }
 
 /* udp_hashslot2 as the lookup executes it: loads tbl->hash2 and tbl->mask. */
