@@ -387,6 +387,42 @@ version_cmp_rc (const char *a, guint64 rc_a, const char *b, guint64 rc_b)
   return ra < rb ? -1 : 1;
 }
 
+/* The stable sublevel of "5.4.55-rc1" (55); 0 for "5.4", "6.2-rc1" or "6.9.0-rc1". */
+static guint64
+version_sublevel (const char *version)
+{
+  const char *p = version;
+  char *end;
+  guint64 n;
+
+  while (g_ascii_isdigit (*p))                   /* MAJOR */
+    p++;
+  for (p += *p == '.'; g_ascii_isdigit (*p); p++) /* .MINOR */
+    ;
+  if (*p != '.' || !g_ascii_isdigit (p[1]))
+    return 0;
+  errno = 0;
+  n = g_ascii_strtoull (p + 1, &end, 10);
+  return errno == ERANGE ? G_MAXUINT64 : n;
+}
+
+/* Orders two kernel releases on major.minor, the stable sublevel, then the mainline
+ * release candidate (see ns_kernel_release_cmp in mitigation.h). */
+int
+ns_kernel_release_cmp (const char *a, const char *b)
+{
+  int c = ns_kernel_version_cmp (a, b);
+  guint64 sa, sb;
+
+  if (c != 0)
+    return c;
+  sa = version_sublevel (a);
+  sb = version_sublevel (b);
+  if (sa != sb)
+    return sa < sb ? -1 : 1;
+  return version_cmp_rc (a, G_MAXUINT64, b, G_MAXUINT64);
+}
+
 /* Where version lies against a range's lower bound from: <0 before it, ≥0 in or after. A
  * version that names no candidate is the release, after every -rcN; a bound that names
  * none starts before -rc1, so "6.9" holds 6.9.0-rc1. */

@@ -206,6 +206,11 @@ char        *ns_mitigation_explain_value (const char *line, const char *key, con
 gboolean     ns_kernel_version_check (const char *version, GError **error);
 /* Compares "6.9.0-rc1" with "6.9" on major.minor: <0, 0, >0. */
 int          ns_kernel_version_cmp (const char *a, const char *b);
+/* Orders two kernel releases: <0, 0, >0. On major.minor, then the stable sublevel (a
+ * release without one is its series' first, "5.4" = 5.4.0), then the mainline release
+ * candidate, which comes before its .0 ("6.2-rc1" < "6.2"); a stable candidate
+ * ("5.4.55-rc1") is its release, and a suffix ("-fc-v1252") is ignored. */
+int          ns_kernel_release_cmp (const char *a, const char *b);
 /* TRUE if version lies in the inclusive range from..to, on major.minor and then on release
  * candidates: a bound that names one ("6.9.0-rc4") is exact, one that names none covers
  * its whole series ("6.9" from 6.9.0-rc1, "6.8" to the 6.8 release); a version that names

@@ -957,6 +957,27 @@ START_TEST (test_kernel_ranges_with_release_candidates)
 }
 END_TEST
 
+/* Releases order on the stable sublevel too ("5.4" is 5.4.0), a mainline -rcN before its
+ * .0, a stable candidate as its release, and a build suffix not at all. */
+START_TEST (test_kernel_release_cmp)
+{
+  ck_assert_int_lt (ns_kernel_release_cmp ("5.4.54", "5.4.55"), 0);
+  ck_assert_int_eq (ns_kernel_release_cmp ("5.4.55", "5.4.55"), 0);
+  ck_assert_int_gt (ns_kernel_release_cmp ("5.4.100", "5.4.55"), 0);
+  ck_assert_int_eq (ns_kernel_release_cmp ("5.4", "5.4.0"), 0);
+  ck_assert_int_lt (ns_kernel_release_cmp ("5.4", "5.4.1"), 0);
+  ck_assert_int_lt (ns_kernel_release_cmp ("6.2-rc1", "6.2"), 0);
+  ck_assert_int_lt (ns_kernel_release_cmp ("6.2.0-rc7", "6.2.0"), 0);
+  ck_assert_int_eq (ns_kernel_release_cmp ("6.2-rc1", "6.2.0-rc1"), 0);
+  ck_assert_int_lt (ns_kernel_release_cmp ("5.8-rc6", "5.8-rc7"), 0);
+  ck_assert_int_gt (ns_kernel_release_cmp ("6.2-rc1", "6.1.200"), 0);
+  ck_assert_int_lt (ns_kernel_release_cmp ("6.9.18", "6.10-rc1"), 0);
+  ck_assert_int_eq (ns_kernel_release_cmp ("5.4.55-rc1", "5.4.55"), 0);
+  ck_assert_int_eq (ns_kernel_release_cmp ("6.18.44-fc-v1252", "6.18.44"), 0);
+  ck_assert_int_gt (ns_kernel_release_cmp ("6.18.44-fc-v1252", "6.18.21"), 0);
+}
+END_TEST
+
 /* A kernel version is MAJOR.MINOR[...]; a part past 2^64 - 1 is refused rather than read
  * as 2^64 - 1 (strtoull saturates), which would order 6.18446744073709551625 equal to
  * 6.18446744073709551615; a part just at the limit is taken and ordered. */
@@ -1397,6 +1418,7 @@ main (void)
 
   tcase_add_test (tc, test_default_by_kernel_version);
   tcase_add_test (tc, test_kernel_version_range);
+  tcase_add_test (tc, test_kernel_release_cmp);
   tcase_add_test (tc, test_key_newer_than_kernel_noted);
   tcase_add_test (tc, test_key_of_no_backport_ignored);
   tcase_add_test (tc, test_value_newer_than_kernel_noted);
