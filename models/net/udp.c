@@ -87,13 +87,14 @@ parse_version (const char *text, guint *out)
   return TRUE;
 }
 
-/* The lookup generation a build compiles (udp.h). */
+/* The lookup generation a build of kernel release `release` (major * 1000 + minor:
+ * version) compiles (udp.h). */
 static UdpLookupGen
-generation_of (const NsBuild *build, guint version)
+generation_of (const NsBuild *build, const char *release, guint version)
 {
-  if (version < 5004)
+  if (!udp_release_has_change (release, UDP_CHANGE_SELECT_SKIPS_ESTABLISHED))
     return UDP_GEN_B0;
-  if (version < 5008)
+  if (!udp_release_has_change (release, UDP_CHANGE_KEEP_SELECTION))
     return UDP_GEN_B1;
   if (version < 6006)
     return UDP_GEN_B;
@@ -118,8 +119,10 @@ note_version (NsBuild *build, guint version)
                           "the version switches doc/models/udp-loopback.md and doc/model.md "
                           "list (among them per-CPU memory reserves from 6.0, the direct "
                           "sk_data_ready call from 6.2, __sk_mem_schedule from 6.4, jhash2 "
-                          "for IPv6 from 6.5, the reuseport selection rules of 5.4, 5.8 and "
-                          "6.2, the reuseport re-score from 6.6, one compute_score site "
+                          "for IPv6 from 6.5, the reuseport selection rules of acdcecc61285 "
+                          "(5.4; stable 5.2.17, 5.3.1), efc6b6f6c311 (5.8-rc7; stable 5.4.55, "
+                          "5.7.12) and b261eda84ec1 (6.2; stable 6.0.16, 6.1.2), the "
+                          "reuseport re-score from 6.6, one compute_score site "
                           "from 6.10, the hash4 table from 6.13); other "
                           "changes (e.g. 6.15's receive-buffer admission test, 6.18's "
                           "per-NUMA producer queues) are not modelled",
@@ -127,42 +130,56 @@ note_version (NsBuild *build, guint version)
   ns_build_note (build, note);
 }
 
-/* The stable releases that took e537dd15d0d4 "udp: Fix wildcard bind conflict check when
- * using hash2" (Martin KaFai Lau, March 2026; Fixes 30fff9231fad "udp: bind() optimisation"),
- * each the first of its series with it: the 6.19.11 announcement lists it; the review
- * series of 6.18.21 (patch 111/309), 6.12.80, 6.6.131 (31 March 2026) and 6.1.168 (8 April
- * 2026) carry it or its Stable-dep-of patches. 5.15.y and 5.10.y not verified, so not
- * assumed. Mainline has it from 7.0 (merged during the 7.0 release candidates; which one is
- * not verified, so every 7.0 counts). */
-static const char *const bind_hash2_fix_stables[] = {
-  "6.19.11", "6.18.21", "6.12.80", "6.6.131", "6.1.168"
+/* The kernel changes the model takes from the release rather than the major.minor, since
+ * stable series took them: each with the first mainline release that has it (a release
+ * candidate when it went in during one) and the first release of each stable series that
+ * took it. A series not listed never took it, or was not verified and so is not assumed. */
+typedef struct {
+  const char *mainline;
+  const char *stables[6];
+} UdpChangeReleases;
+
+static const UdpChangeReleases udp_change_releases[] = {
+  /* acdcecc61285 "udp: correct reuseport selection with connected sockets" (net, 12 Sep
+   * 2019, merged for v5.4-rc1): the Linux 5.3.1 and 5.2.17 announcements (21 Sep 2019)
+   * list it. */
+  [UDP_CHANGE_SELECT_SKIPS_ESTABLISHED] = { "5.4-rc1", { "5.3.1", "5.2.17" } },
+  /* efc6b6f6c311 "udp: Improve load balancing for SO_REUSEPORT." (net, in v5.8-rc7): the
+   * Linux 5.7.12 announcement (31 Jul 2020) and the 5.4.55-rc1 review (30 Jul 2020, patch
+   * with "Upstream commit efc6b6f6c311") list it (and 4.19.136, below the model). */
+  [UDP_CHANGE_KEEP_SELECTION] = { "5.8-rc7", { "5.7.12", "5.4.55" } },
+  /* b261eda84ec1 "soreuseport: Fix socket selection for SO_INCOMING_CPU." (net-next, 25 Oct
+   * 2022, so in v6.2-rc1): the 6.0.16 review ("[PATCH 6.0 0237/1073]", 28 Dec 2022, and its
+   * -rc2 of 30 Dec) and the linux-6.1.y queue for 6.1.2 (linux-stable-rc, 28 Dec 2022)
+   * carry it. 5.15.y and older not verified. */
+  [UDP_CHANGE_SELECT_PREFERS_CPU] = { "6.2-rc1", { "6.1.2", "6.0.16" } },
+  /* e537dd15d0d4 "udp: Fix wildcard bind conflict check when using hash2" (Martin KaFai
+   * Lau, March 2026; Fixes 30fff9231fad "udp: bind() optimisation"): the 6.19.11 and 6.1.168
+   * announcements list it; the review series of 6.18.21 (patch 111/309), 6.12.80 and 6.6.131
+   * (31 March 2026) carry it or its Stable-dep-of patches. 5.15.y and 5.10.y not verified.
+   * Mainline: NVD (CVE-2026-31503) counts 7.0-rc1 … rc7 as affected, so 7.0 itself; the
+   * commit was in net by 25 Mar 2026, so an rc may have it (not verified). */
+  [UDP_CHANGE_BIND_HASH2_FIX] = { "7.0", { "6.19.11", "6.18.21", "6.12.80", "6.6.131",
+                                           "6.1.168" } },
 };
 
-/* major, minor and stable sublevel of "6.18.44-fc" (6.18.44), "6.9.0-rc1" or "6.9" (0). */
-static gboolean
-parse_release (const char *text, guint *major, guint *minor, guint *sub)
+/* Whether kernel release `release` ("6.18.44-fc", "6.9.0-rc1", "5.4" = 5.4.0) has the
+ * change: from its first mainline release on, or in a stable series that took it, from
+ * the release that took it on. */
+gboolean
+udp_release_has_change (const char *release, UdpChange change)
 {
-  *sub = 0;
-  return sscanf (text, "%u.%u.%u", major, minor, sub) >= 2;
-}
+  const UdpChangeReleases *c;
 
-/* Whether kernel release `release` runs e537dd15d0d4's bind check: 7.0 and later, or a
- * stable release of a series that took it, from the release that took it on. A version
- * without a sublevel is its series' first release (6.18 is 6.18.0, without it). */
-static gboolean
-has_bind_hash2_fix (const char *release)
-{
-  guint major, minor, sub, smajor, sminor, ssub;
+  g_return_val_if_fail (release != NULL, FALSE);
+  g_return_val_if_fail ((guint) change < G_N_ELEMENTS (udp_change_releases), FALSE);
 
-  if (!parse_release (release, &major, &minor, &sub))
-    return FALSE;
-  if (major * 1000 + minor >= 7000)
+  c = &udp_change_releases[change];
+  if (ns_kernel_release_cmp (release, c->mainline) >= 0)
     return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (bind_hash2_fix_stables); i++) {
-    parse_release (bind_hash2_fix_stables[i], &smajor, &sminor, &ssub);
-    if (smajor == major && sminor == minor)
-      return sub >= ssub;
-  }
+  for (guint i = 0; i < G_N_ELEMENTS (c->stables) && c->stables[i]; i++)
+    if (ns_kernel_version_cmp (release, c->stables[i]) == 0)
+      return ns_kernel_release_cmp (release, c->stables[i]) >= 0;
   return FALSE;
 }
 
@@ -170,13 +187,16 @@ has_bind_hash2_fix (const char *release)
 static void
 udp_table_set_features (struct udp_table *tbl, NsBuild *build)
 {
-  tbl->gen = generation_of (build, tbl->version);
+  const char *release = ns_build_version (build);
+
+  tbl->gen = generation_of (build, release, tbl->version);
   tbl->dev_bonus_always = tbl->version < 5015;
-  tbl->select_skips_established = tbl->version >= 5004;   /* acdcecc61285 */
-  tbl->select_prefers_cpu = tbl->version >= 6002;         /* b261eda84ec1 */
+  tbl->select_skips_established =
+      udp_release_has_change (release, UDP_CHANGE_SELECT_SKIPS_ESTABLISHED);
+  tbl->select_prefers_cpu = udp_release_has_change (release, UDP_CHANGE_SELECT_PREFERS_CPU);
   tbl->has_hash4 = tbl->version >= 6013;
   tbl->has_lookup1 = tbl->version >= 6014;
-  tbl->bind_hash2_specific_only = has_bind_hash2_fix (ns_build_version (build));
+  tbl->bind_hash2_specific_only = udp_release_has_change (release, UDP_CHANGE_BIND_HASH2_FIX);
   /* A single compute_score call site in every generation but C. In 6.14+ compute_score
    * gained a second caller (udp4_lib_lookup1) and is __always_inline again [R: newest
    * tree]; modelled as one site so the build folds it in either way. */

@@ -3,24 +3,28 @@
  * Mirrors net/ipv4/udp.c, net/ipv6/udp.c, include/net/udp.h and net/core/sock_reuseport.c
  * (kernel-spec.md §1). A struct udp_table belongs to one simulated kernel build: which
  * lookup code runs is a property of that build (its version and patches), never of the
- * caller. Generations (§1.4):
+ * caller. Generations (§1.4), taken from the release with its stable sublevel where a
+ * stable series took the commit that starts one (udp_release_has_change):
  *
  *   A  < 5.0       not modelled: udp_table_new() refuses such a build.
  *   B0 5.0 … 5.3   e32ea7e74727 ("soreuseport: fast reuseport UDP socket selection"): the
  *                  first socket that raises badness, connected or not, hands the flow to its
  *                  group, and whatever member the hash selects answers at once (connected
- *                  members included: the bug the next commit fixed).
+ *                  members included: the bug the next commit fixed). Stable 5.2.17+ and
+ *                  5.3.1+ are B1.
  *   B1 5.4 … 5.7   acdcecc61285 ("udp: correct reuseport selection with connected
- *                  sockets", 12 Sep 2019; first in v5.4-rc1, stable 5.3.1 and 4.19.75): a
- *                  connected chain socket is not handed to its group, select_by_hash skips
- *                  connected members, connect() marks the group has_conns, and a selection
- *                  answers at once only while the group has no connected member; otherwise
- *                  it is DISCARDED (result = sk, badness = score) and the walk goes on, so
- *                  the first unconnected member on the chain takes every such flow.
+ *                  sockets", 12 Sep 2019; first in v5.4-rc1, stable 5.2.17, 5.3.1 and
+ *                  4.19.75): a connected chain socket is not handed to its group,
+ *                  select_by_hash skips connected members, connect() marks the group
+ *                  has_conns, and a selection answers at once only while the group has no
+ *                  connected member; otherwise it is DISCARDED (result = sk, badness =
+ *                  score) and the walk goes on, so the first unconnected member on the
+ *                  chain takes every such flow. Stable 5.4.55+ and 5.7.12+ are B.
  *   B  5.8 … 6.5   efc6b6f6c311 ("udp: Improve load balancing for SO_REUSEPORT.", net, in
- *                  v5.8-rc7; stable 4.19.136 and others): as B1, but a selection in a group
- *                  with connections is KEPT (result = selection ?: sk) with the chain
- *                  socket's score. Also a ≥ 6.6 build with the patch "revert-udp-rescore".
+ *                  v5.8-rc7; stable 5.4.55, 5.7.12 and 4.19.136): as B1, but a selection in
+ *                  a group with connections is KEPT (result = selection ?: sk) with the
+ *                  chain socket's score. Also a ≥ 6.6 build with the patch
+ *                  "revert-udp-rescore".
  *   C  6.6 … 6.9   f0ea27e7bfe1: re-score through a SECOND compute_score call site
  *                  (compute_score then has 2 call sites and is not inlined). IPv4
  *                  re-scores the selected socket; IPv6 re-scores the chain socket `sk`
@@ -31,15 +35,16 @@
  *                  seed's v2 lacks that line and, after a re-score that raised badness,
  *                  selects and re-scores once more before settling on the same socket.
  *
- * Version-dependent details, all taken from the build's version:
+ * Version-dependent details, all taken from the build's version (major.minor, but the
+ * release with its sublevel where udp_release_has_change says so):
  *   - device bonus (§1.3.7): +4 (v4) / +1 (v6) for any device match before 5.15, only for a
  *     socket bound to a device from 5.15;
- *   - reuseport select_by_hash (§1.6.3): ≥ 5.4 (acdcecc61285, "udp: correct reuseport
- *     selection with connected sockets", first in v5.4-rc1) walks on from
+ *   - reuseport select_by_hash (§1.6.3): ≥ 5.4-rc1, 5.2.17, 5.3.1 (acdcecc61285, "udp:
+ *     correct reuseport selection with connected sockets") walks on from
  *     socks[reciprocal_scale(hash, n)] past TCP_ESTABLISHED members (NULL if all are);
- *     before, it returns that member, connected or not. ≥ 6.2 (b261eda84ec1,
- *     "soreuseport: Fix socket selection for SO_INCOMING_CPU.", net-next 25 Oct 2022,
- *     after v6.1-rc1; stable 6.0.16) also prefers a member whose SO_INCOMING_CPU is the
+ *     before, it returns that member, connected or not. ≥ 6.2-rc1, 6.0.16, 6.1.2
+ *     (b261eda84ec1, "soreuseport: Fix socket selection for SO_INCOMING_CPU.", net-next
+ *     25 Oct 2022, after v6.1-rc1) also prefers a member whose SO_INCOMING_CPU is the
  *     current CPU while the group's incoming_cpu counter is non-zero;
  *   - hash4 (§1.5.8, §1.7): ≥ 6.13. connect() of a socket with a specific local address puts
  *     it on the four-tuple chain and DETACHES it from its reuseport group; a lookup whose
@@ -77,9 +82,10 @@
  * bind() conflict check (udp_lib_get_port, snum given): when the port's primary slot holds
  * more than 10 sockets (and no fewer than sk's hash2 slot), the kernel checks sk's own
  * hash2 chain and then the wildcard's (udp_lib_lport_inuse2: the first overlapping socket
- * decides), else the primary chain. Before e537dd15d0d4 (mainline 7.0; stables 6.19.11,
- * 6.18.21, 6.12.80, 6.6.131, 6.1.168) a wildcard bind took that path too and so never saw
- * sockets bound to specific addresses: 6.9 accepts a plain 0.0.0.0 bind after a plain
+ * decides), else the primary chain. Before e537dd15d0d4 (mainline 7.0, not its -rcs per
+ * NVD; stables 6.19.11, 6.18.21, 6.12.80, 6.6.131, 6.1.168) a wildcard bind took that path
+ * too and so never saw sockets bound to specific addresses: 6.9 accepts a plain 0.0.0.0
+ * bind after a plain
  * 127.0.0.2 and 11 SO_REUSEADDR 127.0.0.1 sockets on the port, which the fixed kernels
  * refuse. The model runs the build's check (bind_hash2_specific_only).
  *   Not modelled (same on both): BPF sk_lookup / reuseport programs, bind()'s check that the
@@ -136,6 +142,15 @@ typedef enum {
   UDP_GEN_D = 'D'
 } UdpLookupGen;
 
+/* Kernel changes whose presence the model reads from the full release, sublevel included,
+ * because stable series took them (udp_release_has_change). */
+typedef enum {
+  UDP_CHANGE_SELECT_SKIPS_ESTABLISHED,  /* acdcecc61285: 5.4-rc1; 5.2.17, 5.3.1 */
+  UDP_CHANGE_KEEP_SELECTION,            /* efc6b6f6c311: 5.8-rc7; 5.4.55, 5.7.12 */
+  UDP_CHANGE_SELECT_PREFERS_CPU,        /* b261eda84ec1: 6.2-rc1; 6.0.16, 6.1.2 */
+  UDP_CHANGE_BIND_HASH2_FIX             /* e537dd15d0d4: 7.0; 6.1.168 … 6.19.11 */
+} UdpChange;
+
 /* Counters a table keeps about its lookups (model bookkeeping, not kernel state). */
 typedef struct {
   guint64 lookups;          /* __udp4_lib_lookup + __udp6_lib_lookup calls */
@@ -164,8 +179,8 @@ struct udp_table {
   UdpLookupGen      gen;
   guint             version;       /* major * 1000 + minor, e.g. 6009 */
   gboolean          dev_bonus_always;   /* < 5.15 */
-  gboolean          select_skips_established; /* ≥ 5.4 (acdcecc61285) */
-  gboolean          select_prefers_cpu;       /* ≥ 6.2 (b261eda84ec1) */
+  gboolean          select_skips_established; /* acdcecc61285 (udp_release_has_change) */
+  gboolean          select_prefers_cpu;       /* b261eda84ec1 (udp_release_has_change) */
   gboolean          has_hash4;     /* ≥ 6.13 */
   gboolean          has_lookup1;   /* ≥ 6.14 */
   gboolean          bind_scans_all; /* bind: every overlapping socket counts (H4); FALSE */
@@ -211,6 +226,11 @@ void              udp_table_free         (struct udp_table *tbl);
  * this call, they are packed in creation order in the arena with everything else. */
 void              udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus,
                                              gboolean shuffle, guint64 seed);
+/* TRUE if kernel release `release` ("5.4.55", "6.2-rc1", "6.18.44-fc"; "5.4" is 5.4.0, a
+ * mainline -rc comes before its .0) has `change`: from the first mainline release with it,
+ * or in a stable series that took it, from the release that took it on (the table and its
+ * sources are in udp.c). */
+gboolean          udp_release_has_change (const char *release, UdpChange change);
 UdpLookupGen      udp_table_generation   (const struct udp_table *tbl);
 /* Sets udp_ehash_secret (IPv4 reuseport/hash4 hash), udp6_ehash_secret and
  * udp_ipv6_hash_secret (IPv6). Defaults: fixed values, so runs are deterministic. */

@@ -715,9 +715,10 @@ END_TEST
 
 /* Builds of the three generations that came before 6.6's re-score. */
 static const struct { const char *version; UdpLookupGen gen; } pre58[] = {
-  { "5.0.0", UDP_GEN_B0 }, { "5.3.0", UDP_GEN_B0 }, { "5.4.0", UDP_GEN_B1 },
-  { "5.7.0", UDP_GEN_B1 }, { "5.8.0", UDP_GEN_B }, { "5.10.0", UDP_GEN_B },
-  { "5.15.0", UDP_GEN_B }, { "5.19.0", UDP_GEN_B },
+  { "5.0.0", UDP_GEN_B0 }, { "5.3.0", UDP_GEN_B0 }, { "5.3.1", UDP_GEN_B1 },
+  { "5.4.0", UDP_GEN_B1 }, { "5.7.0", UDP_GEN_B1 }, { "5.7.12", UDP_GEN_B },
+  { "5.8.0", UDP_GEN_B }, { "5.10.0", UDP_GEN_B }, { "5.15.0", UDP_GEN_B },
+  { "5.19.0", UDP_GEN_B },
 };
 #define N_PRE58 G_N_ELEMENTS (pre58)
 #define PRE58_MEMBERS 5
@@ -817,21 +818,26 @@ START_TEST (test_generations_before_5_8)
 END_TEST
 
 /* SO_INCOMING_CPU steers group selection from 6.2 (b261eda84ec1, applied to net-next after
- * v6.1-rc1): on CPU 1, every flow to a group in which one member set SO_INCOMING_CPU=1 goes
- * to that member; 6.1 still selects by the hash alone. */
+ * v6.1-rc1, so in 6.2-rc1) and from the stable releases that took it, 6.0.16 and 6.1.2: on
+ * CPU 1, every flow to a group in which one member set SO_INCOMING_CPU=1 goes to that
+ * member; the releases before still select by the hash alone. */
 START_TEST (test_select_prefers_cpu_from_6_2)
 {
-  static const char *const versions[] = { "6.0.0", "6.1.0", "6.2.0", "6.9.0-rc1" };
+  static const struct { const char *v; gboolean prefers; } versions[] = {
+    { "6.0.0", FALSE }, { "6.0.15", FALSE }, { "6.0.16", TRUE }, { "6.1", FALSE },
+    { "6.1.1", FALSE }, { "6.1.2", TRUE }, { "6.1.150", TRUE }, { "6.2-rc1", TRUE },
+    { "6.2.0", TRUE }, { "6.9.0-rc1", TRUE },
+  };
   Opts rp = PLAIN;
 
   rp.reuseport = TRUE;
   for (guint v = 0; v < G_N_ELEMENTS (versions); v++) {
-    gboolean prefers = v >= 2;
+    gboolean prefers = versions[v].prefers;
     struct sock *members[PRE58_MEMBERS];
     guint to_cpu1 = 0;
     Rig rig;
 
-    rig_init (&rig, versions[v], NULL);
+    rig_init (&rig, versions[v].v, NULL);
     udp_table_set_hash_secrets (rig.tbl, T18_EHASH, T18_EHASH6, T18_IPV6_HASH);
     for (guint k = 0; k < PRE58_MEMBERS; k++)
       members[k] = mk (&rig, AF_INET, "127.0.0.1", 5000, rp);
@@ -843,10 +849,8 @@ START_TEST (test_select_prefers_cpu_from_6_2)
       if (!prefers)
         ck_assert_ptr_eq (r, members[pre58_index (&rig, FALSE, "127.0.0.6", sport)]);
     }
-    if (prefers)
-      ck_assert_uint_eq (to_cpu1, 199);
-    else
-      ck_assert_uint_lt (to_cpu1, 100);
+    ck_assert_msg (prefers ? to_cpu1 == 199 : to_cpu1 < 100, "%s: %u of 199 flows to the "
+                   "member on CPU 1", versions[v].v, to_cpu1);
     rig_clear (&rig);
   }
 }
@@ -1032,7 +1036,8 @@ try_bind (Rig *rig, gint family, const char *addr, guint port)
  * SO_REUSEADDR 127.0.0.1 sockets on the port (the reviewer's table); a plain wildcard bind
  * (0.0.0.0, ::, ::ffff:0.0.0.0) overlaps them all. Before e537dd15d0d4 more than 10 sockets
  * in the primary slot send it to the wildcard's hash2 chain, which is empty: accepted. From
- * the fix (mainline 7.0, and the stable releases that took it) it scans the primary chain
+ * the fix (mainline 7.0, not its release candidates: NVD lists 7.0-rc1 … rc7 as affected;
+ * and the stable releases that took it) it scans the primary chain
  * and the first 127.0.0.1 socket refuses it. With 10 sockets every version refuses it; a
  * bind to a specific address takes the hash2 path in every version and sees 127.0.0.2. */
 START_TEST (test_bind_hash2_wildcard)
@@ -1042,7 +1047,8 @@ START_TEST (test_bind_hash2_wildcard)
     { "6.1.167", FALSE }, { "6.1.168", TRUE }, { "6.6.130", FALSE }, { "6.6.131", TRUE },
     { "6.12.79", FALSE }, { "6.12.80", TRUE }, { "6.18", FALSE }, { "6.18.20", FALSE },
     { "6.18.21", TRUE }, { "6.18.44-fc-v1252", TRUE }, { "6.19.10", FALSE },
-    { "6.19.11", TRUE }, { "7.0", TRUE }, { "7.1.3", TRUE },
+    { "6.19.11", TRUE }, { "7.0-rc1", FALSE }, { "7.0.0-rc7", FALSE }, { "7.0", TRUE },
+    { "7.0.0", TRUE }, { "7.1-rc1", TRUE }, { "7.1.3", TRUE },
   };
   static const struct { gint family; const char *addr; } wild[] = {
     { AF_INET, "0.0.0.0" }, { AF_INET6, "::" }, { AF_INET6, "::ffff:0.0.0.0" },
@@ -1069,12 +1075,20 @@ START_TEST (test_bind_hash2_wildcard)
 }
 END_TEST
 
-/* Builds the model refuses, and the generation each build gets. */
+/* Builds the model refuses, and the generation each build gets: from the release, its
+ * stable sublevel included, on each side of where a stable series took acdcecc61285
+ * (5.2.17, 5.3.1) or efc6b6f6c311 (5.4.55, 5.7.12), and of the mainline -rc. */
 START_TEST (test_generations)
 {
   static const struct { const char *v, *patch; UdpLookupGen gen; } cases[] = {
-    { "5.0.0", NULL, UDP_GEN_B0 }, { "5.3.18", NULL, UDP_GEN_B0 },
-    { "5.4.0", NULL, UDP_GEN_B1 }, { "5.7.19", NULL, UDP_GEN_B1 },
+    { "5.0.0", NULL, UDP_GEN_B0 }, { "5.2.16", NULL, UDP_GEN_B0 },
+    { "5.2.17", NULL, UDP_GEN_B1 }, { "5.3", NULL, UDP_GEN_B0 }, { "5.3.0", NULL, UDP_GEN_B0 },
+    { "5.3.1", NULL, UDP_GEN_B1 }, { "5.3.18", NULL, UDP_GEN_B1 },
+    { "5.4-rc1", NULL, UDP_GEN_B1 }, { "5.4.0", NULL, UDP_GEN_B1 },
+    { "5.4.54", NULL, UDP_GEN_B1 }, { "5.4.55", NULL, UDP_GEN_B },
+    { "5.4.55-rc1", NULL, UDP_GEN_B }, { "5.7.11", NULL, UDP_GEN_B1 },
+    { "5.7.12", NULL, UDP_GEN_B }, { "5.7.19", NULL, UDP_GEN_B },
+    { "5.8.0-rc6", NULL, UDP_GEN_B1 }, { "5.8-rc7", NULL, UDP_GEN_B },
     { "5.8.0", NULL, UDP_GEN_B }, { "5.10.0", NULL, UDP_GEN_B }, { "6.5.0", NULL, UDP_GEN_B },
     { "6.6.0", NULL, UDP_GEN_C }, { "6.9.0-rc1", NULL, UDP_GEN_C },
     { "6.9.0-rc1", "udp-compute-score-single-site", UDP_GEN_D },
@@ -1093,7 +1107,8 @@ START_TEST (test_generations)
     tbl = udp_table_new (arena, b, 0, &error);
     ck_assert_ptr_nonnull (tbl);
     ck_assert (!ns_build_version_refused (b));
-    ck_assert_int_eq (udp_table_generation (tbl), cases[i].gen);
+    ck_assert_msg (udp_table_generation (tbl) == cases[i].gen, "%s: generation %c, not %c",
+                   cases[i].v, udp_table_generation (tbl), cases[i].gen);
     ck_assert_uint_eq (ns_build_call_sites (b, &udp_fn_compute_score),
                        cases[i].gen == UDP_GEN_C ? 2 : 1);
     udp_table_free (tbl);
