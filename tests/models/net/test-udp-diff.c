@@ -107,7 +107,7 @@ typedef struct {
   int        cpu;                 /* the host CPU every datagram is received on, or -1 */
   const int *cpus;                /* the host's CPUs (SO_INCOMING_CPU values), n_cpus */
   guint      n_cpus;
-  gboolean   cpu_prefers;         /* 6.2+: reuseport picks a member with the CPU first */
+  gboolean   cpu_prefers;         /* b261eda84ec1: reuseport picks a member with the CPU first */
   gboolean   hash4;               /* host kernel 6.13+: connect() always rehashes (hash4) */
   /* counters */
   guint      ran, agreed, skipped, attempts;
@@ -874,16 +874,6 @@ diff_thread (NsThread *t, gpointer data)
 
 /* ---- the rig ---- */
 
-/* TRUE if the kernel release string (uname -r) is major.minor or later. */
-static gboolean
-release_at_least (const char *release, guint major, guint minor)
-{
-  guint ma = 0, mi = 0;
-
-  ck_assert_msg (sscanf (release, "%u.%u", &ma, &mi) == 2, "kernel release '%s'", release);
-  return ma > major || (ma == major && mi >= minor);
-}
-
 /* Environment (namespace, pinning), the model's machine for the host's kernel version. */
 static void
 diff_init (Diff *diff)
@@ -911,8 +901,9 @@ diff_init (Diff *diff)
   diff->lo = uk_host_lo_ifindex (diff->host);
   ck_assert_int_eq (uname (&u), 0);
   g_strlcpy (diff->release, u.release, sizeof (diff->release));
-  diff->hash4 = release_at_least (u.release, 6, 13);
-  diff->cpu_prefers = release_at_least (u.release, 6, 2);
+  diff->hash4 = ns_kernel_release_cmp (u.release, "6.13-rc1") >= 0;
+  /* the model's rule: 6.2-rc1 on, and the stable releases that took b261eda84ec1 */
+  diff->cpu_prefers = udp_release_has_change (u.release, UDP_CHANGE_SELECT_PREFERS_CPU);
   diff->cpu = uk_host_cpu (diff->host);
   diff->cpus = uk_host_cpus (diff->host, &diff->n_cpus);
   diff->params = ns_params_new ();
@@ -942,15 +933,17 @@ diff_clear (Diff *diff)
   g_string_free (diff->log, TRUE);
 }
 
-/* Prints what a comparison with the host's kernel cannot cover (doc/models/udp-lookup.md,
- * "The differential test"), so that a pass is not read as more than it checks. */
+/* Prints what a comparison with the host's kernel cannot cover (doc/models/udp-loopback.md
+ * §6, "The differential test"), so that a pass is not read as more than it checks. */
 static void
 print_limits (const Diff *diff)
 {
   printf ("udp-diff: compared: the model built for the host's release only (%s, generation "
-          "%c%s). Never compared with a kernel here: the other generations (B; C; 6.9-rc1's "
-          "C/D switch and D's re-score of a group with a connected member), %sl3mdev/VRF "
-          "(every datagram has sdif 0), BPF sk_lookup and reuseport programs, and which "
+          "%c%s). Never compared with a kernel here: the other generations (B0, 5.0-5.3; B1, "
+          "5.4-5.7, with the stable sublevels udp.h lists moving both bounds; B; C; "
+          "6.9-rc1's C/D switch and D's re-score of a group with a connected member), "
+          "%sl3mdev/VRF (every datagram has sdif 0), BPF sk_lookup and reuseport programs, "
+          "and which "
           "member of a reuseport group a flow's hash picks (H3)\n", diff->release, diff->gen,
           diff->hash4 ? ", hash4" : "",
           diff->hash4 ? "the connected-peer +4/+4 score terms (from 6.13 connect() always "
