@@ -149,9 +149,9 @@ static const UdpChangeReleases udp_change_releases[] = {
    * with "Upstream commit efc6b6f6c311") list it (and 4.19.136, below the model). */
   [UDP_CHANGE_KEEP_SELECTION] = { "5.8-rc7", { "5.7.12", "5.4.55" } },
   /* b261eda84ec1 "soreuseport: Fix socket selection for SO_INCOMING_CPU." (net-next, 25 Oct
-   * 2022, so in v6.2-rc1): the 6.0.16 review ("[PATCH 6.0 0237/1073]", 28 Dec 2022, and its
-   * -rc2 of 30 Dec) and the linux-6.1.y queue for 6.1.2 (linux-stable-rc, 28 Dec 2022)
-   * carry it. 5.15.y and older not verified. */
+   * 2022, so in v6.2-rc1): the Linux 6.1.2 announcement lists it; the 6.0.16 review ("[PATCH
+   * 6.0 0237/1073]", 28 Dec 2022) and its -rc2 of 30 Dec carry it. 5.15.y and older not
+   * verified. */
   [UDP_CHANGE_SELECT_PREFERS_CPU] = { "6.2-rc1", { "6.1.2", "6.0.16" } },
   /* e537dd15d0d4 "udp: Fix wildcard bind conflict check when using hash2" (Martin KaFai
    * Lau, March 2026; Fixes 30fff9231fad "udp: bind() optimisation"): the 6.19.11 and 6.1.168
