@@ -1500,20 +1500,64 @@ vuln_mode (const char *file, const char *const *pairs, const char *fallback)
   return vuln_match (text, pairs, fallback);
 }
 
-/* The spectre_v2 file's words and their profile values, the eIBRS modes with thunks
- * before plain eIBRS ("IBRS + " in both wordings of spectre_v2_strings[]: "Enhanced IBRS",
- * 5.17-6.2, "Enhanced / Automatic IBRS" from e7862eda309e, v6.3), and before the thunks'
- * own words, which their names contain. */
-static const char *const spectre_v2_words[] = {
-  "IBRS + Retpolines", "eibrs,retpoline", "IBRS + LFENCE", "eibrs,lfence",
-  "Enhanced", "eibrs", "Retpolines", "retpoline", "LFENCE", "lfence", "IBRS", "ibrs", NULL
+/* The spectre_v2 file's modes, each as the kernel prints the whole of it before the first
+ * separator (spectre_v2_show_state(), 5.17-6.9), with its profile value: the
+ * spectre_v2_strings[] entries ("Enhanced IBRS" 5.17-6.2, "Enhanced / Automatic IBRS" from
+ * e7862eda309e, v6.3; LFENCE's "Mitigation: " before eafd987d4a82, v5.17, made it
+ * "Vulnerable: ") and the lines printed alone for eIBRS modes with unprivileged eBPF
+ * (44a3918c8245 and 0de05d056afd, v5.17). */
+static const char *const spectre_v2_modes[] = {
+  "Vulnerable", "off",
+  "Mitigation: Retpolines", "retpoline",
+  "Mitigation: LFENCE", "lfence",
+  "Vulnerable: LFENCE", "lfence",
+  "Mitigation: Enhanced IBRS", "eibrs",
+  "Mitigation: Enhanced / Automatic IBRS", "eibrs",
+  "Mitigation: Enhanced IBRS + LFENCE", "eibrs,lfence",
+  "Mitigation: Enhanced / Automatic IBRS + LFENCE", "eibrs,lfence",
+  "Mitigation: Enhanced IBRS + Retpolines", "eibrs,retpoline",
+  "Mitigation: Enhanced / Automatic IBRS + Retpolines", "eibrs,retpoline",
+  "Mitigation: IBRS", "ibrs",
+  "Vulnerable: eIBRS with unprivileged eBPF", "eibrs",
+  "Vulnerable: eIBRS+LFENCE with unprivileged eBPF and SMT", "eibrs,lfence",
+  NULL
 };
+
+/* The length of text's mode: up to the first separator of the states that follow it
+ * (", " until 0cd01ac5dcb1, v6.9, "; " from it) or the end of the line. */
+static gsize
+spectre_v2_mode_length (const char *text)
+{
+  gsize n = 0;
+
+  while (text[n] != '\0' && text[n] != '\n' &&
+         !((text[n] == ',' || text[n] == ';') && text[n + 1] == ' '))
+    n++;
+  return n;
+}
 
 /* The profile's spectre_v2 value for a vulnerabilities/spectre_v2 text; see hostbench.h. */
 const char *
 ns_hostbench_spectre_v2_mode (const char *text)
 {
-  return vuln_match (text, spectre_v2_words, "off");
+  gsize n;
+
+  if (text == NULL)
+    return "off";
+  n = spectre_v2_mode_length (text);
+  for (guint i = 0; spectre_v2_modes[i] != NULL; i += 2)
+    if (strlen (spectre_v2_modes[i]) == n && !strncmp (text, spectre_v2_modes[i], n))
+      return spectre_v2_modes[i + 1];
+  return "off";
+}
+
+/* The running kernel's spectre_v2 mode, as a profile value. */
+static const char *
+host_spectre_v2_mode (void)
+{
+  g_autofree char *text = sysfs_read ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
+
+  return ns_hostbench_spectre_v2_mode (text);
 }
 
 /* The <mitigations> element: what the running kernel chose on this host. */
@@ -1532,7 +1576,7 @@ put_mitigations (GString *out, const HostInfo *info)
   g_string_append_printf (out, "  <mitigations kernel-from=\"3.0\" kernel-to=\"99.99\" "
                           "spectre_v2=\"%s\" retbleed=\"%s\" srso=\"%s\" bhi=\"%s\" "
                           "pti=\"%s\" mds=\"%s\"\n               source=\"%s\"/>\n",
-                          vuln_mode ("spectre_v2", spectre_v2_words, "off"),
+                          host_spectre_v2_mode (),
                           vuln_mode ("retbleed", rb, "off"),
                           vuln_mode ("spec_rstack_overflow", srso, "off"),
                           vuln_mode ("spectre_v2", bhi, "off"),

@@ -62,9 +62,10 @@ NsCpuidCache ns_hostbench_cpuid_amd_cache (guint32 reg, guint level, gboolean in
  * CPUs share (the IDs agree above the bits that count the sharing CPUs). */
 gboolean     ns_hostbench_apic_share      (guint32 a, guint32 b, guint sharing);
 /* The profile's spectre_v2 value ("eibrs,retpoline", "lfence", ...) for the text of
- * /sys/devices/system/cpu/vulnerabilities/spectre_v2 (bugs.c's spectre_v2_strings[]:
- * "Mitigation: Enhanced IBRS + Retpolines", 5.17-6.2; "Enhanced / Automatic IBRS +
- * Retpolines" from 6.3), "off" for none of them (NULL text too). */
+ * /sys/devices/system/cpu/vulnerabilities/spectre_v2: its mode, the text before the first
+ * ", " or "; ", matched whole against what bugs.c prints (spectre_v2_strings[], 5.17-6.9,
+ * both wordings of eIBRS, and the "Vulnerable: eIBRS..." lines); "off" for "Vulnerable",
+ * for a mode it does not know, and for NULL. */
 const char  *ns_hostbench_spectre_v2_mode (const char *text);
 
 /* Where a host's CPUs 0 and 1 (the ping-pong pair) sit, as sysfs and CPUID tell it. */
