@@ -1551,6 +1551,19 @@ ns_hostbench_spectre_v2_mode (const char *text)
   return "off";
 }
 
+/* The profile default for a host running spectre_v2 mode; see hostbench.h. */
+const char *
+ns_hostbench_spectre_v2_default (const char *mode, const char **cmdline)
+{
+  g_return_val_if_fail (mode != NULL && cmdline != NULL, "off");
+
+  *cmdline = NULL;
+  if (strcmp (mode, "eibrs,retpoline") && strcmp (mode, "eibrs,lfence"))
+    return mode;
+  *cmdline = mode;
+  return "eibrs";
+}
+
 /* The running kernel's spectre_v2 mode, as a profile value. */
 static const char *
 host_spectre_v2_mode (void)
@@ -1572,11 +1585,18 @@ put_mitigations (GString *out, const HostInfo *info)
   g_autofree char *src = g_markup_printf_escaped (
     "host: /sys/devices/system/cpu/vulnerabilities under Linux %s, the running kernel's "
     "choices, applied to every kernel version", info->kernel);
+  const char *cmdline, *v2 = ns_hostbench_spectre_v2_default (host_spectre_v2_mode (),
+                                                              &cmdline);
 
+  if (cmdline != NULL)
+    g_string_append_printf (out, "  <!-- this host's kernel runs spectre_v2=%s, which only "
+                            "the command line selects (the kernel's auto choice on an eIBRS "
+                            "CPU is eibrs, the default below): a scenario runs the host's mode "
+                            "with kernel.cmdline=spectre_v2=%s -->\n", cmdline, cmdline);
   g_string_append_printf (out, "  <mitigations kernel-from=\"3.0\" kernel-to=\"99.99\" "
                           "spectre_v2=\"%s\" retbleed=\"%s\" srso=\"%s\" bhi=\"%s\" "
                           "pti=\"%s\" mds=\"%s\"\n               source=\"%s\"/>\n",
-                          host_spectre_v2_mode (),
+                          v2,
                           vuln_mode ("retbleed", rb, "off"),
                           vuln_mode ("spec_rstack_overflow", srso, "off"),
                           vuln_mode ("spectre_v2", bhi, "off"),

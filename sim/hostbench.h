@@ -67,6 +67,12 @@ gboolean     ns_hostbench_apic_share      (guint32 a, guint32 b, guint sharing);
  * both wordings of eIBRS, and the "Vulnerable: eIBRS..." lines); "off" for "Vulnerable",
  * for a mode it does not know, and for NULL. */
 const char  *ns_hostbench_spectre_v2_mode (const char *text);
+/* The profile default calibrate --host writes for a host running spectre_v2 mode (a
+ * ns_hostbench_spectre_v2_mode() value): the mode, except for eibrs,retpoline and
+ * eibrs,lfence, which only the kernel command line selects (a profile refuses them as
+ * defaults): then "eibrs", the kernel's auto choice, and *cmdline the spectre_v2 value that
+ * gives the host's mode; else *cmdline is NULL. */
+const char  *ns_hostbench_spectre_v2_default (const char *mode, const char **cmdline);
 
 /* Where a host's CPUs 0 and 1 (the ping-pong pair) sit, as sysfs and CPUID tell it. */
 typedef struct {

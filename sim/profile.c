@@ -536,24 +536,38 @@ check_affected (const NsProfileReader *reader, xmlNodePtr node, const NsMitigati
   return FALSE;
 }
 
-/* Checks that the kernel could select def's retbleed mode by default: its auto choice
- * (retbleed_select_mitigation()) is never call depth stuffing, which only retbleed=stuff
- * asks for, and takes IBRS or eIBRS only as the spectre_v2 mode in force (eIBRS: any of
- * the eIBRS modes, eibrs, eibrs,retpoline, eibrs,lfence). A default is
- * not run through the command-line rules, so one the kernel could not select would be
- * charged as written. */
+/* Checks that the kernel could select def's modes by default: spectre_v2's auto choice
+ * (spectre_v2_select_mitigation(), 5.17-6.9) on an eIBRS CPU is plain eIBRS, never eIBRS
+ * with a thunk, which only spectre_v2=eibrs,retpoline or eibrs,lfence asks for;
+ * retbleed's (retbleed_select_mitigation()) is never call depth stuffing, which only
+ * retbleed=stuff asks for, and takes IBRS or eIBRS only as the spectre_v2 mode in force. A
+ * default is not run through the command-line rules, so one the kernel could not select
+ * would be charged as written. */
 static gboolean
 check_selectable (const NsProfileReader *reader, xmlNodePtr node,
                   const NsMitigationDefault *def, GError **error)
 {
+  if (def->spectre_v2 == NS_SPECTRE_V2_EIBRS_RETPOLINE ||
+      def->spectre_v2 == NS_SPECTRE_V2_EIBRS_LFENCE)
+    goto eibrs_thunk;
   if (def->retbleed == NS_RETBLEED_STUFF)
     goto stuffing;
   if ((def->retbleed == NS_RETBLEED_IBRS && def->spectre_v2 != NS_SPECTRE_V2_IBRS) ||
-      (def->retbleed == NS_RETBLEED_EIBRS && !ns_spectre_v2_in_eibrs_mode (def->spectre_v2)))
+      (def->retbleed == NS_RETBLEED_EIBRS && def->spectre_v2 != NS_SPECTRE_V2_EIBRS))
     goto not_spectre_v2s;
   return TRUE;
 
 /* ERRORS */
+eibrs_thunk:
+  ns_xml_set_error_attr (error, reader->path, node, "spectre_v2",
+                         "<mitigations>: spectre_v2=\"%s\" is a default the kernel's auto "
+                         "selection could not make: on an eIBRS CPU it takes plain eIBRS "
+                         "(spectre_v2_select_mitigation()), eIBRS with a thunk only when the "
+                         "command line asks for it; write spectre_v2=\"eibrs\" and put "
+                         "spectre_v2=%s on the scenario's kernel command line instead",
+                         ns_spectre_v2_name (def->spectre_v2),
+                         ns_spectre_v2_name (def->spectre_v2));
+  return FALSE;
 stuffing:
   ns_xml_set_error_attr (error, reader->path, node, "retbleed",
                          "<mitigations>: retbleed=\"stuff\" is never a default: the kernel "
@@ -565,11 +579,9 @@ not_spectre_v2s:
   ns_xml_set_error_attr (error, reader->path, node, "retbleed",
                          "<mitigations>: retbleed=\"%s\" with spectre_v2=\"%s\" is no default "
                          "the kernel selects: its retbleed mode is %s only when spectre_v2 "
-                         "is %s%s (retbleed_select_mitigation())",
+                         "is %s (retbleed_select_mitigation())",
                          ns_retbleed_name (def->retbleed), ns_spectre_v2_name (def->spectre_v2),
-                         ns_retbleed_name (def->retbleed), ns_retbleed_name (def->retbleed),
-                         def->retbleed == NS_RETBLEED_EIBRS ? ", eibrs,retpoline or "
-                         "eibrs,lfence" : "");
+                         ns_retbleed_name (def->retbleed), ns_retbleed_name (def->retbleed));
   return FALSE;
 }
 

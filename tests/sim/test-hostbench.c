@@ -376,6 +376,25 @@ START_TEST (test_spectre_v2_sysfs_words)
 }
 END_TEST
 
+/* The default calibrate --host writes for the host's spectre_v2 mode: the mode, but for
+ * the eIBRS modes with a thunk, which only the command line selects (a profile refuses
+ * them): eibrs, the kernel's auto choice, with the command line that gives the host's. */
+START_TEST (test_spectre_v2_default_of_host)
+{
+  static const char *const modes[] = { "off", "retpoline", "lfence", "eibrs", "ibrs" };
+  const char *cmdline = "x";
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++) {
+    ck_assert_str_eq (ns_hostbench_spectre_v2_default (modes[i], &cmdline), modes[i]);
+    ck_assert_ptr_null (cmdline);
+  }
+  ck_assert_str_eq (ns_hostbench_spectre_v2_default ("eibrs,retpoline", &cmdline), "eibrs");
+  ck_assert_str_eq (cmdline, "eibrs,retpoline");
+  ck_assert_str_eq (ns_hostbench_spectre_v2_default ("eibrs,lfence", &cmdline), "eibrs");
+  ck_assert_str_eq (cmdline, "eibrs,lfence");
+}
+END_TEST
+
 /* Which CPUs share a cache, from APIC IDs and CPUID's sharing count: the 5600G's cores 0
  * and 1 (APIC IDs 0 and 2) share its L3 (12 sharing: IDs 0-15); a count of 8 puts IDs 0
  * and 8 in two caches; a count of 1 shares with itself only. */
@@ -569,6 +588,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_cpuid_amd_legacy_decode);
   tcase_add_test (tc, test_apic_share);
   tcase_add_test (tc, test_spectre_v2_sysfs_words);
+  tcase_add_test (tc, test_spectre_v2_default_of_host);
   tcase_add_test (tc, test_unmeasured_reasons);
   tcase_add_test (tc, test_c2c_param_follows_topology);
   suite_add_tcase (s, tc);

@@ -420,6 +420,9 @@ START_TEST (test_eibrs_with_thunks)
   ck_assert (ns_mitigations_select (zen3, 2, "6.9", "spectre_v2=eibrs,lfence", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
   ns_mitigations_clear (&m);
+  /* spectre_v2=auto is the kernel's auto choice, plain eIBRS, never a thunk mode */
+  ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=eibrs,retpoline spectre_v2=auto")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS);
   /* retbleed=stuff wants spectre_v2=retpoline itself (6.2-6.9) */
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=eibrs,retpoline retbleed=stuff")
                     .retbleed, NS_RETBLEED_EIBRS);
