@@ -763,11 +763,12 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
  * some of the kernels it runs (since: the first mainline kernel with them; what: the
  * change), each with the stable series that took them as a backport: "5.15.57" names the
  * 5.15.y series and its first release with the backport, "6.4" a series whose first
- * release with it is not verified. A kernel before since whose series is listed runs the
- * backport, as the profiles' defaults assume (doc/cpu-profiles.md: a range names a series,
- * never a stable release, and a release candidate is of its series); any other (a series
- * that ended before the backport, or a mainline release candidate of since's series
- * before since) lacks the key or value and reads it as that
+ * release with it is not verified. A kernel before since that is a listed release or a
+ * later one of its series runs the backport (a version without a sublevel, "5.15", is
+ * 5.15.0, and a release candidate of it comes before that; a series without a release
+ * named holds every version of it, as the profiles' defaults assume); any other (a
+ * series that ended before the backport, a release before it, or a mainline release
+ * candidate of since's series before since) lacks the key or value and reads it as that
  * kernel does. non_amd: only on a CPU not AMD's (the value was the kernel's before, but
  * there its parser switched to auto). Values no stable series took are read as the older
  * kernel reads them elsewhere: retbleed=stuff before 6.2, spectre_bhi=vmexit before 6.11. */
@@ -801,20 +802,21 @@ static const NsBackport backports[] = {
   /* f8a66d608a3e "x86,bugs: Unconditionally allow spectre_v2=retpoline,amd" (v5.16; before
    * it spectre_v2_parse_cmdline() logged "retpoline,amd selected but CPU is not AMD.
    * Switching to AUTO select"); 1e19da8522c8 and d45476d98324, the eIBRS options and the
-   * LFENCE rename (v5.17, the Spectre-BHB fixes): all three in the stables of 8 March 2022
-   * (5.10.105, 5.4.184, 4.19.234, ...; 5.16.y took the v5.17 ones); 5.11.y to 5.14.y had
+   * LFENCE rename (v5.17, the Spectre-BHB fixes): all three in the stables of 11 March 2022
+   * (queued 10 March for their -rc2 reviews: 5.16.14, 5.15.28, 5.10.105, 5.4.184,
+   * 4.19.234, 4.14.271, 4.9.306; 5.16.y took the v5.17 ones only); 5.11.y to 5.14.y had
    * ended */
   { "spectre_v2", "retpoline,amd", "5.16", "f8a66d608a3e; before it the kernel switches "
     "such a CPU to its auto choice", TRUE,
-    { "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+    { "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
   { "spectre_v2", "retpoline,lfence", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
   { "spectre_v2", "eibrs", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
   { "spectre_v2", "eibrs,retpoline", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
   { "spectre_v2", "eibrs,lfence", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16", "5.15", "5.10.105", "5.4.184", "4.19.234", "4.14", "4.9", NULL } },
+    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
 };
 
 /* The entry of backports for key (value NULL) or key=value that cmd's kernel predates
@@ -833,10 +835,58 @@ backport_find (const char *key, const char *value, const NsCmdline *cmd)
   return NULL;
 }
 
-/* The entry of b->series naming kernel's series (major.minor, as the profiles' ranges
- * read a version: 6.1.0-rc7 is of 6.1), or NULL if that series never took the backport. */
+/* The stable sublevel of version ("5.10.105" → 105; none, "5.10" or "6.1.0-rc7" → 0), and
+ * (named may be NULL) whether it names one; parts past 64 bits read as G_MAXUINT64. */
+static guint64
+version_sublevel (const char *version, gboolean *named)
+{
+  const char *p = version;
+
+  while (g_ascii_isdigit (*p))                   /* MAJOR */
+    p++;
+  for (p += *p == '.'; g_ascii_isdigit (*p); p++) /* .MINOR */
+    ;
+  if (named != NULL)
+    *named = p[0] == '.' && g_ascii_isdigit (p[1]);
+  if (p[0] != '.' || !g_ascii_isdigit (p[1]))
+    return 0;
+  return g_ascii_strtoull (p + 1, NULL, 10);
+}
+
+/* TRUE if kernel is entry's stable release or a later one of its series: entry "5.10.105"
+ * holds 5.10.105 and 5.10.106, not 5.10.50, nor 5.10 (5.10.0) and its release candidates,
+ * which come before 5.10.0; entry "6.4" (first release not verified) holds all of 6.4. */
+static gboolean
+series_release_has (const char *entry, const char *kernel)
+{
+  gboolean entry_named;
+  guint64 from = version_sublevel (entry, &entry_named);
+  guint64 sub = version_sublevel (kernel, NULL);
+
+  if (ns_kernel_version_cmp (kernel, entry) != 0)
+    return FALSE;
+  if (!entry_named)
+    return TRUE;
+  if (sub != from)
+    return sub > from;
+  return version_rc (kernel, G_MAXUINT64) == G_MAXUINT64;  /* a .0 release candidate: before */
+}
+
+/* The entry of b->series whose stable releases hold kernel (series_release_has: its series,
+ * from the release the entry names), or NULL if kernel runs none that took the backport. */
 static const char *
 backport_series (const NsBackport *b, const char *kernel)
+{
+  for (guint i = 0; b->series[i] != NULL; i++)
+    if (series_release_has (b->series[i], kernel))
+      return b->series[i];
+  return NULL;
+}
+
+/* The entry of b->series of kernel's series (major.minor), whether or not kernel is as late
+ * as the release it names, or NULL. */
+static const char *
+backport_series_of (const NsBackport *b, const char *kernel)
 {
   for (guint i = 0; b->series[i] != NULL; i++)
     if (ns_kernel_version_cmp (kernel, b->series[i]) == 0)
@@ -886,7 +936,7 @@ apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
   if (kernel_lacks ("spectre_v2", value, cmd)) {
     text = g_strdup_printf ("%s; %s: " NS_MITIGATION_KERNEL_CHOSE "its auto choice, as "
                             "kernel %s's spectre_v2_parse_cmdline() %s and switches to AUTO "
-                            "select (the value is newer than this kernel's stable series)",
+                            "select (the value is newer than this kernel release)",
                             cmd->from_profile, reason, cmd->kernel,
                             !strcmp (value, "retpoline,amd") ? "takes it on AMD only" :
                             "does not know the value");
@@ -1675,7 +1725,7 @@ note_backport (const char *key, const char *value, const NsCmdline *cmd, NsMitig
 {
   const NsBackport *b = backport_find (key, value, cmd);
   g_autofree char *word = NULL, *series = NULL, *note = NULL;
-  const char *took;
+  const char *took, *own, *lacked;
 
   if (b == NULL)
     return;
@@ -1683,19 +1733,25 @@ note_backport (const char *key, const char *value, const NsCmdline *cmd, NsMitig
                           b->non_amd ? " on a CPU not AMD's" : "");
   series = backport_series_text (b);
   took = backport_series (b, cmd->kernel);
+  own = backport_series_of (b, cmd->kernel);
+  lacked = value == NULL ? "the kernel does not know the parameter and passes it on to init, "
+                           "so the default stands" :
+           b->non_amd ? "spectre_v2_parse_cmdline() switches such a CPU to AUTO select" :
+                        "spectre_v2_parse_cmdline() does not know the value and switches to "
+                        "AUTO select";
   if (took != NULL)
     note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s); kernel %s has "
                             "it only through a backport (taken by %s), which the model "
                             "assumes", word, b->since, b->what, cmd->kernel, series);
+  else if (own != NULL)
+    note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s), and kernel %s "
+                            "comes before %s, the first release of its series with the "
+                            "backport (taken by %s): %s", word, b->since, b->what, cmd->kernel,
+                            own, series, lacked);
   else
     note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s), and kernel %s "
                             "is of no stable series that took it as a backport (%s did): %s",
-                            word, b->since, b->what, cmd->kernel, series, value == NULL ?
-                            "the kernel does not know the parameter and passes it on to "
-                            "init, so the default stands" : b->non_amd ?
-                            "spectre_v2_parse_cmdline() switches such a CPU to AUTO select" :
-                            "spectre_v2_parse_cmdline() does not know the value and "
-                            "switches to AUTO select");
+                            word, b->since, b->what, cmd->kernel, series, lacked);
   note_add (out, note);
 }
 

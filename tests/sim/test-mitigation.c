@@ -436,11 +436,11 @@ START_TEST (test_eibrs_with_thunks_before_517)
 {
   NsMitigations m;
 
-  ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.16", "spectre_v2=eibrs,lfence",
+  ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.16.14", "spectre_v2=eibrs,lfence",
                                     &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
   ck_assert (has_note (m.notes, "spectre_v2=eibrs,lfence is mainline from 5.17",
-                       "kernel 5.16 has it only through a backport"));
+                       "kernel 5.16.14 has it only through a backport"));
   ns_mitigations_clear (&m);
   ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.14", "spectre_v2=eibrs,retpoline",
                                     &m, NULL));
@@ -452,6 +452,28 @@ START_TEST (test_eibrs_with_thunks_before_517)
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.10.105", "spectre_v2=eibrs,retpoline")
                     .spectre_v2, NS_SPECTRE_V2_EIBRS_RETPOLINE);
+  /* a release of a listed series before the one that took the backport reads it as 5.14
+   * does, and so do that series' .0 and its release candidates */
+  ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.10.50", "spectre_v2=eibrs,lfence",
+                                    &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert (has_line (m.explain, "spectre_v2=eibrs", "kernel 5.10.50's "
+                       "spectre_v2_parse_cmdline() does not know the value and switches to AUTO"));
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs,lfence is mainline from 5.17",
+                       "kernel 5.10.50 comes before 5.10.105, the first release of its series"));
+  ns_mitigations_clear (&m);
+  ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.10.104", "spectre_v2=eibrs,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.10.106", "spectre_v2=eibrs,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
+  ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.10", "spectre_v2=eibrs,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.15.0-rc3", "spectre_v2=eibrs,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.16.14", "spectre_v2=eibrs,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
+  ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.16.13", "spectre_v2=eibrs,lfence")
+                    .spectre_v2, NS_SPECTRE_V2_EIBRS);
   ck_assert_ptr_null (chosen_on (intel_eibrs_since_54, "5.17", "spectre_v2=eibrs,retpoline")
                       .notes);
 }
@@ -588,8 +610,11 @@ START_TEST (test_key_of_no_backport_ignored)
   /* retbleed=: 5.16.y and 5.17.y ended before Retbleed (July 2022) */
   ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.16", "retbleed=ibpb").retbleed,
                     NS_RETBLEED_OFF);
-  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.18", "retbleed=ibpb").retbleed,
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.18.14", "retbleed=ibpb").retbleed,
                     NS_RETBLEED_IBPB);
+  /* ... from the release that took it (5.18.14), not before */
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.18.13", "retbleed=ibpb").retbleed,
+                    NS_RETBLEED_OFF);
   /* spectre_v2=ibrs on 5.16: an unknown value, auto select (the profile's retpoline) */
   ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.16", "spectre_v2=ibrs",
                                     &m, NULL));
@@ -602,7 +627,7 @@ START_TEST (test_key_of_no_backport_ignored)
   /* eibrs before 5.17 on 5.14 (ended December 2021, before the Spectre-BHB stables) */
   ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.14", "spectre_v2=retpoline,lfence")
                     .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
-  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.15", "spectre_v2=retpoline,lfence")
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.15.28", "spectre_v2=retpoline,lfence")
                     .spectre_v2, NS_SPECTRE_V2_LFENCE);
   ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.14", "spectre_v2=retpoline,amd")
                     .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
@@ -618,15 +643,15 @@ START_TEST (test_value_newer_than_kernel_noted)
 {
   NsMitigations m;
 
-  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.10.0", "spectre_v2=ibrs",
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.10.133", "spectre_v2=ibrs",
                                     &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_IBRS);
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 1);
   ck_assert_msg (has_note (m.notes, "spectre_v2=ibrs is mainline from 5.19",
-                           "kernel 5.10.0 has it only through a backport"), "%s", m.notes[0]);
+                           "kernel 5.10.133 has it only through a backport"), "%s", m.notes[0]);
   ns_mitigations_clear (&m);
-  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.16", "spectre_v2=eibrs "
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.16.14", "spectre_v2=eibrs "
                                     "spectre_v2=retpoline,lfence", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
   ck_assert_ptr_nonnull (m.notes);
@@ -634,7 +659,7 @@ START_TEST (test_value_newer_than_kernel_noted)
   ck_assert (has_note (m.notes, "spectre_v2=eibrs is mainline from 5.17", "kernel 5.16"));
   ck_assert (has_note (m.notes, "spectre_v2=retpoline,lfence is mainline from 5.17", "5.16"));
   ns_mitigations_clear (&m);
-  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.15.0",
+  ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.15.28",
                                     "spectre_v2=retpoline,amd", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
   ck_assert (has_note (m.notes, "spectre_v2=retpoline,amd on a CPU not AMD's is mainline "
