@@ -920,11 +920,31 @@ cpu_runs_spectre_v2 (const NsCmdline *cmd, NsSpectreV2 mode)
   return TRUE;
 }
 
+/* The build option spectre_v2 mode needs (RETPOLINE for a thunked mode, the eIBRS ones
+ * with the thunks too; IBRS_ENTRY for legacy IBRS), or 0 for none. */
+static NsBuilt
+spectre_v2_build_need (NsSpectreV2 mode)
+{
+  return ns_spectre_v2_thunked (mode) ? NS_BUILT_RETPOLINE :
+         mode == NS_SPECTRE_V2_IBRS ? NS_BUILT_IBRS_ENTRY : 0;
+}
+
+/* TRUE if cmd's build has what spectre_v2 mode needs. */
+static gboolean
+spectre_v2_mode_built (const NsCmdline *cmd, NsSpectreV2 mode)
+{
+  NsBuilt need = spectre_v2_build_need (mode);
+
+  return need == 0 || built (cmd, need);
+}
+
 /* spectre_v2=VALUE: a mode of the kernel's mitigation_options[], "on"/"auto" the profile's
  * default; a mode the CPU cannot run, or one newer than the kernel (kernel_lacks: before
  * 5.17 eibrs, eibrs,retpoline and eibrs,lfence outside the stable series that took them),
- * falls back to that default, as the parser switches to auto. FALSE on a value the kernel
- * does not take. */
+ * falls back to that default, as the parser switches to auto. A mode the build lacks is
+ * kept for spectre_v2_build_select(), whatever the CPU: spectre_v2_parse_cmdline()
+ * (5.17-6.9) tests the build ("selected but not compiled in") before the CPU's eIBRS and
+ * vendor. FALSE on a value the kernel does not take. */
 static gboolean
 apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
                   NsMitigations *out, NsWhy *why)
@@ -948,7 +968,8 @@ apply_spectre_v2 (const char *value, const char *reason, NsCmdline *cmd,
     mode = cmd->defaults->spectre_v2;
   else if (!name_parse (spectre_v2_cmdline_names, value, &mode))
     return FALSE;
-  if (!cpu_runs_spectre_v2 (cmd, (NsSpectreV2) mode)) {
+  if (spectre_v2_mode_built (cmd, (NsSpectreV2) mode) &&
+      !cpu_runs_spectre_v2 (cmd, (NsSpectreV2) mode)) {
     text = g_strdup_printf ("%s; %s: " NS_MITIGATION_KERNEL_CHOSE "its auto choice, as the "
                             "CPU has no %s", cmd->from_profile, reason,
                             ns_spectre_v2_in_eibrs_mode ((NsSpectreV2) mode) ?
@@ -1119,12 +1140,11 @@ spectre_v2_auto_choice (const NsCmdline *cmd)
 static void
 spectre_v2_build_select (NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
-  NsBuilt need = ns_spectre_v2_thunked (out->spectre_v2) ? NS_BUILT_RETPOLINE :
-                 out->spectre_v2 == NS_SPECTRE_V2_IBRS ? NS_BUILT_IBRS_ENTRY : 0;
+  NsBuilt need = spectre_v2_build_need (out->spectre_v2);
   g_autofree char *because = NULL;
   NsSpectreV2 choice;
 
-  if (need == 0 || built (cmd, need))
+  if (spectre_v2_mode_built (cmd, out->spectre_v2))
     return;
   choice = spectre_v2_auto_choice (cmd);
   if (cmd->spectre_v2_asked)

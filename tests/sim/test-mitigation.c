@@ -1186,6 +1186,17 @@ assert_built (NsMitigationDefault *defaults, const char *kernel, const char *cmd
                  kernel, cmdline, line, because);
 }
 
+/* TRUE if the reason shown for spectre_v2 (kernel, cmdline, build stated) holds text. */
+static gboolean
+shown_reason_has (NsMitigationDefault *defaults, const char *kernel, const char *cmdline,
+                  guint stated, const char *text)
+{
+  g_autofree char *line = NULL;
+  g_autofree char *got = shown_built (defaults, kernel, cmdline, stated, "spectre_v2", &line);
+
+  return strstr (line, text) != NULL;
+}
+
 /* The mitigation options of arch/x86/Kconfig under each version's names (renamed
  * CONFIG_MITIGATION_* for v6.9-rc1; call depth tracking only from 6.2), found by either
  * name, and closed under "depends on": without RETPOLINE no RETHUNK, and without RETHUNK
@@ -1285,6 +1296,13 @@ START_TEST (test_retpoline_not_built)
                 "CONFIG_RETPOLINE=n");
   assert_built (intel_eibrs, "6.9", "spectre_v2=eibrs,lfence", NS_BUILT_ALL, "spectre_v2",
                 "eibrs,lfence*", NULL);
+  /* ... tested before the CPU's eIBRS: on a CPU without it the reason is the build's */
+  assert_built (intel_meltdown_since_415, "6.1", "spectre_v2=eibrs,retpoline", no_rp, "spectre_v2",
+                "off~", "kernel command line: spectre_v2=eibrs,retpoline; "
+                NS_MITIGATION_KERNEL_CHOSE "off, as CONFIG_RETPOLINE=n: "
+                "spectre_v2_parse_cmdline() switches a mode the build lacks to auto");
+  ck_assert (!shown_reason_has (intel_meltdown_since_415, "6.1", "spectre_v2=eibrs,retpoline", no_rp,
+                                "the CPU has no eIBRS"));
   assert_built (intel_ibrs, "6.9", "spectre_v2=retpoline retbleed=off", no_rp, "spectre_v2",
                 "off~", NULL);
   assert_built (intel_ibrs, "6.9", "", no_rp, "spectre_v2", "ibrs", NULL);
@@ -1301,6 +1319,12 @@ START_TEST (test_ibrs_entry_not_built)
 
   assert_built (intel_eibrs, "6.9", "spectre_v2=ibrs", no_ibrs, "spectre_v2", "eibrs~",
                 "CONFIG_MITIGATION_IBRS_ENTRY=n");
+  /* the build is tested before the vendor: on AMD the reason is the build's */
+  assert_built (amd_retpoline, "6.9", "spectre_v2=ibrs", no_ibrs, "spectre_v2", "retpoline~",
+                "kernel command line: spectre_v2=ibrs; " NS_MITIGATION_KERNEL_CHOSE
+                "retpoline, as CONFIG_MITIGATION_IBRS_ENTRY=n: spectre_v2_parse_cmdline()");
+  ck_assert (!shown_reason_has (amd_retpoline, "6.9", "spectre_v2=ibrs", no_ibrs,
+                                "legacy IBRS (Intel only)"));
   assert_built (intel_ibrs, "6.1", "", no_ibrs, "spectre_v2", "retpoline~",
                 "CONFIG_CPU_IBRS_ENTRY=n: the auto choice takes kernel IBRS only when");
   assert_built (intel_ibrs, "6.1", "", no_ibrs, "retbleed", "off~", NULL);
