@@ -387,9 +387,11 @@ version_cmp_rc (const char *a, guint64 rc_a, const char *b, guint64 rc_b)
   return ra < rb ? -1 : 1;
 }
 
-/* The stable sublevel of "5.4.55-rc1" (55); 0 for "5.4", "6.2-rc1" or "6.9.0-rc1". */
+/* The stable sublevel of version ("5.4.55-rc1" → 55; none, "5.4", "6.2-rc1" or
+ * "6.9.0-rc1" → 0), and (named may be NULL) whether it names one; past 64 bits it reads as
+ * G_MAXUINT64. */
 static guint64
-version_sublevel (const char *version)
+version_sublevel (const char *version, gboolean *named)
 {
   const char *p = version;
   char *end;
@@ -399,6 +401,8 @@ version_sublevel (const char *version)
     p++;
   for (p += *p == '.'; g_ascii_isdigit (*p); p++) /* .MINOR */
     ;
+  if (named != NULL)
+    *named = p[0] == '.' && g_ascii_isdigit (p[1]);
   if (*p != '.' || !g_ascii_isdigit (p[1]))
     return 0;
   errno = 0;
@@ -416,8 +420,8 @@ ns_kernel_release_cmp (const char *a, const char *b)
 
   if (c != 0)
     return c;
-  sa = version_sublevel (a);
-  sb = version_sublevel (b);
+  sa = version_sublevel (a, NULL);
+  sb = version_sublevel (b, NULL);
   if (sa != sb)
     return sa < sb ? -1 : 1;
   return version_cmp_rc (a, G_MAXUINT64, b, G_MAXUINT64);
@@ -835,24 +839,6 @@ backport_find (const char *key, const char *value, const NsCmdline *cmd)
   return NULL;
 }
 
-/* The stable sublevel of version ("5.10.105" → 105; none, "5.10" or "6.1.0-rc7" → 0), and
- * (named may be NULL) whether it names one; parts past 64 bits read as G_MAXUINT64. */
-static guint64
-version_sublevel (const char *version, gboolean *named)
-{
-  const char *p = version;
-
-  while (g_ascii_isdigit (*p))                   /* MAJOR */
-    p++;
-  for (p += *p == '.'; g_ascii_isdigit (*p); p++) /* .MINOR */
-    ;
-  if (named != NULL)
-    *named = p[0] == '.' && g_ascii_isdigit (p[1]);
-  if (p[0] != '.' || !g_ascii_isdigit (p[1]))
-    return 0;
-  return g_ascii_strtoull (p + 1, NULL, 10);
-}
-
 /* TRUE if kernel is entry's stable release or a later one of its series: entry "5.10.105"
  * holds 5.10.105 and 5.10.106, not 5.10.50, nor 5.10 (5.10.0) and its release candidates,
  * which come before 5.10.0; entry "6.4" (first release not verified) holds all of 6.4. */
@@ -860,16 +846,11 @@ static gboolean
 series_release_has (const char *entry, const char *kernel)
 {
   gboolean entry_named;
-  guint64 from = version_sublevel (entry, &entry_named);
-  guint64 sub = version_sublevel (kernel, NULL);
 
   if (ns_kernel_version_cmp (kernel, entry) != 0)
     return FALSE;
-  if (!entry_named)
-    return TRUE;
-  if (sub != from)
-    return sub > from;
-  return version_rc (kernel, G_MAXUINT64) == G_MAXUINT64;  /* a .0 release candidate: before */
+  version_sublevel (entry, &entry_named);
+  return !entry_named || ns_kernel_release_cmp (kernel, entry) >= 0;
 }
 
 /* The entry of b->series whose stable releases hold kernel (series_release_has: its series,
