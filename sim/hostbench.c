@@ -1478,28 +1478,6 @@ put_uint (GString *out, const char *stamp, const char *name, guint64 v, const ch
   put_param (out, stamp, name, text, how);
 }
 
-/* The profile value of the first of pairs (sysfs words, value, ...; NULL-terminated) whose
- * words text (may be NULL) holds, else fallback. */
-static const char *
-vuln_match (const char *text, const char *const *pairs, const char *fallback)
-{
-  for (guint i = 0; text && pairs[i]; i += 2)
-    if (strstr (text, pairs[i]))
-      return pairs[i + 1];
-  return fallback;
-}
-
-/* The running kernel's choice for one vulnerabilities file, as a profile value. */
-static const char *
-vuln_mode (const char *file, const char *const *pairs, const char *fallback)
-{
-  g_autofree char *path = g_build_filename ("/sys/devices/system/cpu/vulnerabilities", file,
-                                            NULL);
-  g_autofree char *text = sysfs_read (path);
-
-  return vuln_match (text, pairs, fallback);
-}
-
 /* The spectre_v2 file's modes, each as the kernel prints the whole of it before the first
  * separator (spectre_v2_show_state(), 5.17-6.9), with its profile value: the
  * spectre_v2_strings[] entries ("Enhanced IBRS" 5.17-6.2, "Enhanced / Automatic IBRS" from
@@ -1551,6 +1529,72 @@ ns_hostbench_spectre_v2_mode (const char *text)
   return "off";
 }
 
+/* The modes of the other vulnerabilities files calibrate --host reads, each as the kernel
+ * prints the whole of it before the first separator, with its profile value (compared
+ * ignoring case: v6.5 printed "safe RET", v6.6 "Safe RET"); a mode not listed is the
+ * file's fallback. retbleed_strings[] (v5.19-6.9; "Vulnerable: untrained return thunk /
+ * IBPB on non-AMD based uarch" left out: the kernel runs one of the two, which the text
+ * does not say); srso_strings[] (v6.5-6.9: "IBPB on VMEXIT only" costs a kernel entry
+ * nothing, and the "no microcode" forms still run the thunk); meltdown's "Mitigation: PTI";
+ * mds_strings[] (a VERW "attempted, no microcode" is executed all the same). */
+static const char *const vuln_modes[] = {
+  "retbleed", "Mitigation: untrained return thunk", "unret",
+  "retbleed", "Mitigation: IBPB", "ibpb",
+  "retbleed", "Mitigation: IBRS", "ibrs",
+  "retbleed", "Mitigation: Enhanced IBRS", "eibrs",
+  "retbleed", "Mitigation: Stuffing", "stuff",
+  "spec_rstack_overflow", "Mitigation: Safe RET", "safe-ret",
+  "spec_rstack_overflow", "Vulnerable: Safe RET", "safe-ret",
+  "spec_rstack_overflow", "Mitigation: IBPB", "ibpb",
+  "meltdown", "Mitigation: PTI", "true",
+  "mds", "Mitigation: Clear CPU buffers", "true",
+  "mds", "Vulnerable: Clear CPU buffers attempted", "true",
+  NULL
+};
+
+/* The profile value for the text of vulnerabilities file `file`; see hostbench.h. */
+const char *
+ns_hostbench_vuln_mode (const char *file, const char *text, const char *fallback)
+{
+  gsize n;
+
+  g_return_val_if_fail (file != NULL, fallback);
+
+  if (text == NULL)
+    return fallback;
+  n = spectre_v2_mode_length (text);
+  for (guint i = 0; vuln_modes[i] != NULL; i += 3)
+    if (!strcmp (vuln_modes[i], file) && strlen (vuln_modes[i + 1]) == n &&
+        !g_ascii_strncasecmp (text, vuln_modes[i + 1], n))
+      return vuln_modes[i + 2];
+  return fallback;
+}
+
+/* The running kernel's choice for one vulnerabilities file, as a profile value. */
+static const char *
+vuln_mode (const char *file, const char *fallback)
+{
+  g_autofree char *path = g_build_filename ("/sys/devices/system/cpu/vulnerabilities", file,
+                                            NULL);
+  g_autofree char *text = sysfs_read (path);
+
+  return ns_hostbench_vuln_mode (file, text, fallback);
+}
+
+/* The BHI mitigation the spectre_v2 file names ("BHI: SW loop", "BHI: BHI_DIS_S", 6.9+),
+ * as a profile value; off for any other. */
+static const char *
+host_bhi_mode (void)
+{
+  g_autofree char *text = sysfs_read ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
+
+  if (text != NULL && strstr (text, "BHI: SW loop") != NULL)
+    return "loop";
+  if (text != NULL && strstr (text, "BHI: BHI_DIS_S") != NULL)
+    return "hw";
+  return "off";
+}
+
 /* The profile default for a host running spectre_v2 mode; see hostbench.h. */
 const char *
 ns_hostbench_spectre_v2_default (const char *mode, const char **cmdline)
@@ -1577,11 +1621,6 @@ host_spectre_v2_mode (void)
 static void
 put_mitigations (GString *out, const HostInfo *info)
 {
-  static const char *const rb[] = { "untrained return thunk", "unret", "Stuffing", "stuff",
-                                    "Enhanced IBRS", "eibrs", "IBRS", "ibrs", NULL };
-  static const char *const srso[] = { "Safe RET", "safe-ret", "IBPB", "ibpb", NULL };
-  static const char *const bhi[] = { "BHI: SW loop", "loop", "BHI: BHI_DIS_S", "hw", NULL };
-  static const char *const yes[] = { "Mitigation", "true", NULL };
   g_autofree char *src = g_markup_printf_escaped (
     "host: /sys/devices/system/cpu/vulnerabilities under Linux %s, the running kernel's "
     "choices, applied to every kernel version", info->kernel);
@@ -1597,11 +1636,9 @@ put_mitigations (GString *out, const HostInfo *info)
                           "spectre_v2=\"%s\" retbleed=\"%s\" srso=\"%s\" bhi=\"%s\" "
                           "pti=\"%s\" mds=\"%s\"\n               source=\"%s\"/>\n",
                           v2,
-                          vuln_mode ("retbleed", rb, "off"),
-                          vuln_mode ("spec_rstack_overflow", srso, "off"),
-                          vuln_mode ("spectre_v2", bhi, "off"),
-                          vuln_mode ("meltdown", yes, "false"),
-                          vuln_mode ("mds", yes, "false"), src);
+                          vuln_mode ("retbleed", "off"),
+                          vuln_mode ("spec_rstack_overflow", "off"), host_bhi_mode (),
+                          vuln_mode ("meltdown", "false"), vuln_mode ("mds", "false"), src);
 }
 
 /* The cache parameters of one level, from sysfs or CPUID (c->from). */

@@ -67,6 +67,12 @@ gboolean     ns_hostbench_apic_share      (guint32 a, guint32 b, guint sharing);
  * both wordings of eIBRS, and the "Vulnerable: eIBRS..." lines); "off" for "Vulnerable",
  * for a mode it does not know, and for NULL. */
 const char  *ns_hostbench_spectre_v2_mode (const char *text);
+/* The profile value calibrate --host writes for the text of vulnerabilities file `file`
+ * ("retbleed", "spec_rstack_overflow", "meltdown", "mds"): its mode, the text before the
+ * first ", " or "; ", matched whole (ignoring case) against what bugs.c prints; fallback
+ * for a mode it does not know, for "Vulnerable" or "Not affected", and for NULL. */
+const char  *ns_hostbench_vuln_mode       (const char *file, const char *text,
+                                           const char *fallback);
 /* The profile default calibrate --host writes for a host running spectre_v2 mode (a
  * ns_hostbench_spectre_v2_mode() value): the mode, except for eibrs,retpoline and
  * eibrs,lfence, which only the kernel command line selects (a profile refuses them as

@@ -376,6 +376,44 @@ START_TEST (test_spectre_v2_sysfs_words)
 }
 END_TEST
 
+/* The other vulnerabilities files, read as bugs.c prints them: the mode whole, before the
+ * first separator, whatever case v6.5 gave "safe RET" (a substring match read IBPB on
+ * VMEXIT only as IBPB on every entry, missed retbleed's IBPB and 6.5's "safe RET"). */
+START_TEST (test_vuln_sysfs_words)
+{
+  static const char *const cases[][3] = {
+    { "retbleed", "Mitigation: untrained return thunk; SMT vulnerable\n", "unret" },
+    { "retbleed", "Mitigation: IBPB\n", "ibpb" },
+    { "retbleed", "Mitigation: Enhanced IBRS\n", "eibrs" },
+    { "retbleed", "Mitigation: IBRS\n", "ibrs" },
+    { "retbleed", "Vulnerable\n", "off" },
+    { "retbleed", "Not affected\n", "off" },
+    { "retbleed", "Vulnerable: untrained return thunk / IBPB on non-AMD based uarch\n", "off" },
+    { "spec_rstack_overflow", "Mitigation: safe RET, no microcode\n", "safe-ret" },
+    { "spec_rstack_overflow", "Mitigation: Safe RET\n", "safe-ret" },
+    { "spec_rstack_overflow", "Vulnerable: Safe RET, no microcode\n", "safe-ret" },
+    { "spec_rstack_overflow", "Mitigation: IBPB\n", "ibpb" },
+    { "spec_rstack_overflow", "Mitigation: IBPB on VMEXIT only\n", "off" },
+    { "spec_rstack_overflow", "Vulnerable: No microcode\n", "off" },
+    { "meltdown", "Mitigation: PTI\n", "true" },
+    { "meltdown", "Not affected\n", "false" },
+    { "mds", "Mitigation: Clear CPU buffers; SMT vulnerable\n", "true" },
+    { "mds", "Vulnerable: Clear CPU buffers attempted, no microcode; SMT vulnerable\n",
+      "true" },
+    { "mds", "Vulnerable; SMT vulnerable\n", "false" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const char *fallback = !strcmp (cases[i][0], "meltdown") ||
+                           !strcmp (cases[i][0], "mds") ? "false" : "off";
+    const char *got = ns_hostbench_vuln_mode (cases[i][0], cases[i][1], fallback);
+    ck_assert_msg (!strcmp (got, cases[i][2]), "%s '%s' read as %s, not %s", cases[i][0],
+                   cases[i][1], got, cases[i][2]);
+  }
+  ck_assert_str_eq (ns_hostbench_vuln_mode ("retbleed", NULL, "off"), "off");
+}
+END_TEST
+
 /* The default calibrate --host writes for the host's spectre_v2 mode: the mode, but for
  * the eIBRS modes with a thunk, which only the command line selects (a profile refuses
  * them): eibrs, the kernel's auto choice, with the command line that gives the host's. */
@@ -588,6 +626,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_cpuid_amd_legacy_decode);
   tcase_add_test (tc, test_apic_share);
   tcase_add_test (tc, test_spectre_v2_sysfs_words);
+  tcase_add_test (tc, test_vuln_sysfs_words);
   tcase_add_test (tc, test_spectre_v2_default_of_host);
   tcase_add_test (tc, test_unmeasured_reasons);
   tcase_add_test (tc, test_c2c_param_follows_topology);
