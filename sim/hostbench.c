@@ -1608,6 +1608,19 @@ ns_hostbench_spectre_v2_default (const char *mode, const char **cmdline)
   return "eibrs";
 }
 
+/* The profile default for a host running retbleed mode; see hostbench.h. */
+const char *
+ns_hostbench_retbleed_default (const char *mode, const char **cmdline)
+{
+  g_return_val_if_fail (mode != NULL && cmdline != NULL, "off");
+
+  *cmdline = NULL;
+  if (strcmp (mode, "stuff"))
+    return mode;
+  *cmdline = mode;
+  return "off";
+}
+
 /* The running kernel's spectre_v2 mode, as a profile value. */
 static const char *
 host_spectre_v2_mode (void)
@@ -1624,19 +1637,25 @@ put_mitigations (GString *out, const HostInfo *info)
   g_autofree char *src = g_markup_printf_escaped (
     "host: /sys/devices/system/cpu/vulnerabilities under Linux %s, the running kernel's "
     "choices, applied to every kernel version", info->kernel);
-  const char *cmdline, *v2 = ns_hostbench_spectre_v2_default (host_spectre_v2_mode (),
-                                                              &cmdline);
+  const char *cmdline = NULL, *rb_cmdline = NULL;
+  const char *v2 = ns_hostbench_spectre_v2_default (host_spectre_v2_mode (), &cmdline);
+  const char *rb = ns_hostbench_retbleed_default (vuln_mode ("retbleed", "off"), &rb_cmdline);
 
   if (cmdline != NULL)
     g_string_append_printf (out, "  <!-- this host's kernel runs spectre_v2=%s, which only "
                             "the command line selects (the kernel's auto choice on an eIBRS "
                             "CPU is eibrs, the default below): a scenario runs the host's mode "
                             "with kernel.cmdline=spectre_v2=%s -->\n", cmdline, cmdline);
+  if (rb_cmdline != NULL)
+    g_string_append_printf (out, "  <!-- this host's kernel runs retbleed=%s, which only the "
+                            "command line selects (the kernel's auto choice on Intel with "
+                            "retpolines is none, the default below): a scenario runs the "
+                            "host's mode with kernel.cmdline=retbleed=%s -->\n", rb_cmdline,
+                            rb_cmdline);
   g_string_append_printf (out, "  <mitigations kernel-from=\"3.0\" kernel-to=\"99.99\" "
                           "spectre_v2=\"%s\" retbleed=\"%s\" srso=\"%s\" bhi=\"%s\" "
                           "pti=\"%s\" mds=\"%s\"\n               source=\"%s\"/>\n",
-                          v2,
-                          vuln_mode ("retbleed", "off"),
+                          v2, rb,
                           vuln_mode ("spec_rstack_overflow", "off"), host_bhi_mode (),
                           vuln_mode ("meltdown", "false"), vuln_mode ("mds", "false"), src);
 }

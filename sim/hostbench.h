@@ -79,6 +79,12 @@ const char  *ns_hostbench_vuln_mode       (const char *file, const char *text,
  * defaults): then "eibrs", the kernel's auto choice, and *cmdline the spectre_v2 value that
  * gives the host's mode; else *cmdline is NULL. */
 const char  *ns_hostbench_spectre_v2_default (const char *mode, const char **cmdline);
+/* The profile default calibrate --host writes for a host running retbleed mode (a
+ * ns_hostbench_vuln_mode() value): the mode, except for stuff, which only the kernel
+ * command line selects (a profile refuses it as a default): then "off", the auto choice on
+ * Intel with retpolines (retbleed=stuff needs spectre_v2=retpoline), and *cmdline "stuff";
+ * else *cmdline is NULL. */
+const char  *ns_hostbench_retbleed_default   (const char *mode, const char **cmdline);
 
 /* Where a host's CPUs 0 and 1 (the ping-pong pair) sit, as sysfs and CPUID tell it. */
 typedef struct {

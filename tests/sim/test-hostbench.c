@@ -433,6 +433,23 @@ START_TEST (test_spectre_v2_default_of_host)
 }
 END_TEST
 
+/* retbleed=stuff, like the eIBRS thunk modes, only the command line selects: the default
+ * written for such a host is the auto choice under its retpolines, none, and the command
+ * line is named; every other mode is written as it is. */
+START_TEST (test_retbleed_default_of_host)
+{
+  static const char *const modes[] = { "off", "unret", "ibpb", "ibrs", "eibrs" };
+  const char *cmdline = "x";
+
+  for (guint i = 0; i < G_N_ELEMENTS (modes); i++) {
+    ck_assert_str_eq (ns_hostbench_retbleed_default (modes[i], &cmdline), modes[i]);
+    ck_assert_ptr_null (cmdline);
+  }
+  ck_assert_str_eq (ns_hostbench_retbleed_default ("stuff", &cmdline), "off");
+  ck_assert_str_eq (cmdline, "stuff");
+}
+END_TEST
+
 /* Which CPUs share a cache, from APIC IDs and CPUID's sharing count: the 5600G's cores 0
  * and 1 (APIC IDs 0 and 2) share its L3 (12 sharing: IDs 0-15); a count of 8 puts IDs 0
  * and 8 in two caches; a count of 1 shares with itself only. */
@@ -628,6 +645,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_spectre_v2_sysfs_words);
   tcase_add_test (tc, test_vuln_sysfs_words);
   tcase_add_test (tc, test_spectre_v2_default_of_host);
+  tcase_add_test (tc, test_retbleed_default_of_host);
   tcase_add_test (tc, test_unmeasured_reasons);
   tcase_add_test (tc, test_c2c_param_follows_topology);
   suite_add_tcase (s, tc);
