@@ -1040,6 +1040,18 @@ apply_arg (const char *key, const char *value, NsCmdline *cmd, NsMitigations *ou
   return ok;
 }
 
+/* Turns every mitigation out selects off (the reasons are the caller's). */
+static void
+mitigations_all_off (NsMitigations *out)
+{
+  out->spectre_v2 = NS_SPECTRE_V2_OFF;
+  out->retbleed = NS_RETBLEED_OFF;
+  out->srso = NS_SRSO_OFF;
+  out->pti = FALSE;
+  out->mds_verw = FALSE;
+  out->bhi = NS_BHI_OFF;
+}
+
 /* Applies what wins over per-key values: nospectre_v2 turns spectre_v2 off, and
  * mitigations=off every mitigation modelled (each select function tests
  * cpu_mitigations_off() first [K1, K8]); the reason changes only where a mitigation was
@@ -1065,12 +1077,7 @@ apply_overrides (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
     why_set (&why->mds, cmd->off);
   if (out->bhi != NS_BHI_OFF)
     why_set (&why->bhi, cmd->off);
-  out->spectre_v2 = NS_SPECTRE_V2_OFF;
-  out->retbleed = NS_RETBLEED_OFF;
-  out->srso = NS_SRSO_OFF;
-  out->pti = FALSE;
-  out->mds_verw = FALSE;
-  out->bhi = NS_BHI_OFF;
+  mitigations_all_off (out);
 }
 
 /* spectre_v2's auto choice where the profile's is legacy IBRS (an Intel CPU with the
@@ -1386,12 +1393,7 @@ apply_build_off (NsCmdline *cmd, char *because, NsMitigations *out, NsWhy *why)
     why_changed (&why->mds, "off", because);
   if (out->bhi != NS_BHI_OFF)
     why_changed (&why->bhi, "off", because);
-  out->spectre_v2 = NS_SPECTRE_V2_OFF;
-  out->retbleed = NS_RETBLEED_OFF;
-  out->srso = NS_SRSO_OFF;
-  out->pti = FALSE;
-  out->mds_verw = FALSE;
-  out->bhi = NS_BHI_OFF;
+  mitigations_all_off (out);
   g_free (cmd->off);
   cmd->off = because;
 }
