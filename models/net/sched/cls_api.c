@@ -43,14 +43,27 @@ tcf_chain_create (TcEnv *env, guint32 index)
   return chain;
 }
 
-/* tcf_auto_prio: 0xC000 for the first filter, else one below the current first's prio. */
+/* tc_new_tfilter's search for an automatic prio: the first filter of chain at or above
+ * TC_H_MAKE(0x80000000, 0), which the new filter goes in front of (NULL: none). */
+static const struct tcf_proto *
+tcf_chain_tp_prev_auto (const struct tcf_chain *chain)
+{
+  for (const struct tcf_proto *tp = chain->filter_chain; tp != NULL; tp = tp->next)
+    if (tp->prio >= 0x80000000u)
+      return tp;
+  return NULL;
+}
+
+/* tcf_auto_prio: 0xC000 with no filter at or above 0x8000, else one below that filter's
+ * prio (the kernel's argument is the filter tcf_chain_tp_prev_auto finds, not the
+ * chain's first: a filter given a prio below 0x8000 stays in front of automatic ones). */
 static guint32
-tcf_auto_prio (const struct tcf_proto *first)
+tcf_auto_prio (const struct tcf_proto *next)
 {
   guint32 first_prio = 0xC000u << 16;
 
-  if (first != NULL)
-    first_prio = first->prio - 1;
+  if (next != NULL)
+    first_prio = next->prio - 1;
   return first_prio & 0xFFFF0000u;
 }
 
@@ -68,12 +81,13 @@ tcf_chain_tp_find (const struct tcf_chain *chain, guint32 prio)
  * automatic). The kernel keeps prio in the upper 16 bits (TC_H_MAJ). NULL with *err
  * (may be NULL) set where tc_new_tfilter refuses: a filter already holds an explicit prio
  * (tcf_chain_tp_find returns it: another protocol is -EINVAL; the same protocol goes to
- * its ->change, and a matchall, which holds one filter, is -EEXIST). */
+ * its ->change, and a matchall, which holds one filter, is -EEXIST), or an automatic prio
+ * finds the filter it would go in front of at 0x8000 (-EINVAL). */
 struct tcf_proto *
 tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto_ops *ops,
                      guint16 protocol, guint32 prio, int *err)
 {
-  const struct tcf_proto *held;
+  const struct tcf_proto *held, *next;
   struct tcf_proto *tp, **pp;
 
   g_return_val_if_fail (env != NULL && chain != NULL && ops != NULL, NULL);
@@ -85,11 +99,17 @@ tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto
       *err = held->protocol != protocol ? -EINVAL : -EEXIST;
     return NULL;
   }
+  next = prio ? NULL : tcf_chain_tp_prev_auto (chain);
+  if (next != NULL && next->prio == 0x80000000u) {
+    if (err)
+      *err = -EINVAL;   /* tcf_chain_tp_find: an automatic prio meets a filter at 0x8000 */
+    return NULL;
+  }
   tp = tc_kzalloc (env, sizeof *tp);
   tp->ops = ops;
   tp->classify = ops->classify;
   tp->protocol = protocol;
-  tp->prio = prio ? prio << 16 : tcf_auto_prio (chain->filter_chain);
+  tp->prio = prio ? prio << 16 : tcf_auto_prio (next);
   tp->chain = chain;
   tp->refcnt = 1;
   for (pp = &chain->filter_chain; *pp != NULL && (*pp)->prio <= tp->prio; pp = &(*pp)->next)

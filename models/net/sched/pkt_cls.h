@@ -232,11 +232,12 @@ guint       tc_max_reclassify    (const TcEnv *env);
 /* A filter chain of a block (tcf_chain_create). */
 struct tcf_chain *tcf_chain_create   (TcEnv *env, guint32 index);
 /* tcf_proto_create + tcf_chain_tp_insert: a filter of ops with protocol (be16) and prio
- * inserted in ascending prio order; prio 0 means "auto": the first filter gets 0xC000,
- * later ones (first prio − 1) (tcf_auto_prio). Returns the tcf_proto, its root set by the
- * classifier's change(); NULL with *err (may be NULL) -EINVAL or -EEXIST where
- * tc_new_tfilter refuses a prio a filter holds already (another protocol; the same, whose
- * matchall holds its one filter). */
+ * inserted in ascending prio order; prio 0 means "auto": one below the first filter at
+ * or above 0x8000, in front of it, 0xC000 with none (tcf_auto_prio). Returns the
+ * tcf_proto, its root set by the classifier's change(); NULL with *err (may be NULL)
+ * -EINVAL or -EEXIST where tc_new_tfilter refuses a prio a filter holds already (another
+ * protocol; the same, whose matchall holds its one filter), -EINVAL for an automatic prio
+ * when the first filter at or above 0x8000 is at 0x8000. */
 struct tcf_proto *tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain,
                                        const struct tcf_proto_ops *ops, guint16 protocol,
                                        guint32 prio, int *err);

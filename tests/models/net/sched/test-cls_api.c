@@ -135,6 +135,56 @@ START_TEST (test_auto_prio_newest_first)
 }
 END_TEST
 
+/* tc_new_tfilter counts an automatic prio down from the first filter at or above 0x8000,
+ * not from the chain's first: a filter given prio 1 stays in front, and a packet gets its
+ * verdict (the first filter's pass, not the automatic one's drop). */
+START_TEST (test_auto_prio_after_explicit)
+{
+  SchedRig rig;
+  struct tcf_chain *chain;
+  struct tcf_proto *given, *a, *b;
+  struct tcf_result res;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  chain = tcf_chain_create (rig.tc, 0);
+  given = add_mall (&rig, chain, TC_ETH_P_ALL, 1, 0x11, V (TC_ACT_OK), 1, NULL);
+  a = add_mall (&rig, chain, TC_ETH_P_ALL, 0, 0x22, V (TC_ACT_SHOT), 1, NULL);
+  b = add_mall (&rig, chain, TC_ETH_P_ALL, 0, 0x33, V (TC_ACT_SHOT), 1, NULL);
+  ck_assert_uint_eq (a->prio >> 16, 0xC000);
+  ck_assert_uint_eq (b->prio >> 16, 0xBFFF);
+  ck_assert_ptr_eq (chain->filter_chain, given);
+  ck_assert_ptr_eq (given->next, b);
+  ck_assert_ptr_eq (b->next, a);
+  ck_assert_int_eq (classify (&rig, chain->filter_chain, &res), TC_ACT_OK);
+  ck_assert_uint_eq (res.classid, 0x11);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* An automatic prio whose filter to go in front of sits at 0x8000 is refused (-EINVAL,
+ * tcf_chain_tp_find with prio_allocate); one at 0x8001 takes 0x8000. */
+START_TEST (test_auto_prio_at_0x8000_refused)
+{
+  SchedRig rig;
+  struct tcf_chain *chain;
+  struct tcf_proto *tp;
+  int err = 0;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  chain = tcf_chain_create (rig.tc, 0);
+  ck_assert_ptr_nonnull (tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL,
+                                              0x8001, NULL));
+  tp = tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 0, &err);
+  ck_assert_ptr_nonnull (tp);
+  ck_assert_int_eq (err, 0);
+  ck_assert_uint_eq (tp->prio >> 16, 0x8000);
+  ck_assert_ptr_null (tcf_chain_tp_insert (rig.tc, chain, &cls_mall_ops, TC_ETH_P_ALL, 0,
+                                           &err));
+  ck_assert_int_eq (err, -EINVAL);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* ---- verdicts ---- */
 
 START_TEST (test_protocol_mismatch_skips_classifier)
@@ -264,7 +314,9 @@ START_TEST (test_reclassify_limit)
 {
   static const struct { const char *version; guint64 runs; } cases[] = {
     { "6.1.0", 17 },     /* 16 restarts from v5.14 (05ff8435e505) */
-    { "5.10.0", 5 },     /* 4 before */
+    { "5.14.0", 17 },
+    { "5.13.19", 5 },    /* 4 before */
+    { "5.10.0", 5 },
   };
 
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
@@ -279,6 +331,25 @@ START_TEST (test_reclassify_limit)
     ck_assert_uint_eq (mall_hits (rig.tc, tp), cases[k].runs);
     rig_clear (&rig);
   }
+}
+END_TEST
+
+/* A reclassify restarts at the walk's first filter (__tcf_classify: first_tp = orig_tp),
+ * not at the filter that asked: a continue filter in front runs on each of the 17 passes. */
+START_TEST (test_reclassify_restarts_at_first_filter)
+{
+  SchedRig rig;
+  struct tcf_chain *chain;
+  struct tcf_proto *front, *back;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  chain = tcf_chain_create (rig.tc, 0);
+  front = add_mall (&rig, chain, TC_ETH_P_ALL, 1, 1, V (TC_ACT_UNSPEC), 1, NULL);
+  back = add_mall (&rig, chain, TC_ETH_P_ALL, 2, 2, V (TC_ACT_RECLASSIFY), 1, NULL);
+  ck_assert_int_eq (classify (&rig, chain->filter_chain, NULL), TC_ACT_SHOT);
+  ck_assert_uint_eq (mall_hits (rig.tc, front), 17);
+  ck_assert_uint_eq (mall_hits (rig.tc, back), 17);
+  rig_clear (&rig);
 }
 END_TEST
 
@@ -421,6 +492,8 @@ cls_api_suite (void)
   tcase_add_test (tc, test_prio_order);
   tcase_add_test (tc, test_equal_prio_refused);
   tcase_add_test (tc, test_auto_prio_newest_first);
+  tcase_add_test (tc, test_auto_prio_after_explicit);
+  tcase_add_test (tc, test_auto_prio_at_0x8000_refused);
   tcase_add_test (tc, test_protocol_mismatch_skips_classifier);
   tcase_add_test (tc, test_pass_sets_result_and_drop_shoots);
   tcase_add_test (tc, test_continue_traverses_every_filter);
@@ -428,6 +501,7 @@ cls_api_suite (void)
   tcase_add_test (tc, test_non_pipe_verdict_ends_the_actions);
   tcase_add_test (tc, test_jump_skips_actions);
   tcase_add_test (tc, test_reclassify_limit);
+  tcase_add_test (tc, test_reclassify_restarts_at_first_filter);
   tcase_add_test (tc, test_goto_chain);
   tcase_add_test (tc, test_random_chains_same_in_every_build);
   suite_add_tcase (s, tc);
