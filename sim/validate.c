@@ -1322,12 +1322,28 @@ append_sets (GPtrArray *sets, const char *const *more)
     g_ptr_array_add (sets, g_strdup (more[i]));
 }
 
+/* TRUE if one of sets (PATH=VALUE strings; NULL is fine) sets the attribute set does,
+ * however spelt (ns_scenario_set_key). */
+static gboolean
+sets_attribute_of (const char *const *sets, const char *set)
+{
+  g_autofree char *key = ns_scenario_set_key (set);
+
+  for (guint i = 0; sets && sets[i]; i++) {
+    g_autofree char *other = ns_scenario_set_key (sets[i]);
+    if (g_str_equal (key, other))
+      return TRUE;
+  }
+  return FALSE;
+}
+
 /* The sets a row's runs use under opt; see validate.h. */
 char **
 ns_validation_run_sets (const NsValidation *v, const NsRecordedRow *row, const NsValOptions *opt)
 {
   const NsValCase *c;
   g_auto (GStrv) case_sets = NULL;
+  const char *const *mine = NULL;
   GPtrArray *sets;
 
   g_return_val_if_fail (v != NULL && row != NULL && opt != NULL, NULL);
@@ -1335,11 +1351,14 @@ ns_validation_run_sets (const NsValidation *v, const NsRecordedRow *row, const N
   if (c == NULL || c->scenario == NULL)
     return g_new0 (char *, 1);
   case_sets = ns_validation_case_sets (c);
-  sets = g_ptr_array_new ();
-  append_sets (sets, (const char *const *) case_sets);
-  append_sets (sets, opt->sets);
   if (opt->profile_sets && row->setup.profile)
-    append_sets (sets, g_hash_table_lookup (opt->profile_sets, row->setup.profile));
+    mine = g_hash_table_lookup (opt->profile_sets, row->setup.profile);
+  sets = g_ptr_array_new ();
+  for (guint i = 0; case_sets[i]; i++)
+    if (!sets_attribute_of (opt->sets, case_sets[i]) && !sets_attribute_of (mine, case_sets[i]))
+      g_ptr_array_add (sets, g_strdup (case_sets[i]));     /* else a later set replaces it */
+  append_sets (sets, opt->sets);
+  append_sets (sets, mine);
   g_ptr_array_add (sets, NULL);
   return (char **) g_ptr_array_free (sets, FALSE);
 }
@@ -1406,6 +1425,30 @@ ns_validation_check_scenario_files (const NsValidation *v, GError **error)
   return TRUE;
 }
 
+/* FALSE with an error naming case c if one of sets changes the metric its runs measure:
+ * the recorded row's delta is in that metric, and a delta in another cannot be judged
+ * against it. */
+static gboolean
+check_metric_kept (const NsValCase *c, const char *const *sets, GError **error)
+{
+  for (guint i = 0; sets && sets[i]; i++) {
+    if (!sets_attribute_of ((const char *const[]) { "measure.metric", NULL }, sets[i]))
+      continue;
+    if (c->metric)
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--set %s: %s: row %s is judged on "
+                   "metric %s (the case's metric=), the one its recorded delta was measured "
+                   "in: a delta in another metric cannot be compared with it", sets[i],
+                   c->where, c->row, c->metric);
+    else
+      g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--set %s: %s: row %s is judged on the "
+                   "metric %s measures, the one its recorded delta was measured in: a delta "
+                   "in another metric cannot be compared with it", sets[i], c->where, c->row,
+                   c->scenario);
+    return FALSE;
+  }
+  return TRUE;
+}
+
 /* Sets up both variants of every modelled row with its run sets; see validate.h. A case
  * that fails without the what-if too is left to be reported per row. */
 gboolean
@@ -1422,6 +1465,8 @@ ns_validation_check_sets (const NsValidation *v, GPtrArray *rows, const NsValOpt
 
     if (c == NULL || c->scenario == NULL)
       continue;
+    if (!check_metric_kept (c, opt->sets, error))
+      return FALSE;
     path = ns_validation_scenario_path (c);
     sets = ns_validation_run_sets (v, row, opt);
     if (case_sets_up (c, path, sets, &local))

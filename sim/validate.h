@@ -366,7 +366,9 @@ gboolean     ns_validation_case_scenario_exists (const NsValCase *c, GError **er
 gboolean     ns_validation_check_fits (const NsValidation *v, GPtrArray *conflicts,
                                        GPtrArray *provenance, GError **error);
 /* The sets a row's runs use under opt: the case's, then opt->sets, then those opt->profile_sets
- * has for the row's profile (a new NULL-terminated array; empty without a case). */
+ * has for the row's profile (a new NULL-terminated array; empty without a case). A case's
+ * set of an attribute a later one sets too (however spelt: ns_scenario_set_key) is left
+ * out: the later one replaces it, as a --set replaces a variant's own <set>. */
 char       **ns_validation_run_sets   (const NsValidation *v, const NsRecordedRow *row,
                                        const NsValOptions *opt);
 /* How many of rows (NsRecordedRow*) have a case naming a scenario: the rows a run can
@@ -375,7 +377,9 @@ guint        ns_validation_count_modelled (const NsValidation *v, GPtrArray *row
 /* Sets up (ns_run_check_workload: scenario, machine and workload) both variants of every
  * modelled row of rows with its run sets under opt, so that a bad --set is an input error
  * before anything runs: FALSE with the set-up's error for the first case that sets up
- * without opt's sets but not with them. */
+ * without opt's sets but not with them, or (first) with "--set measure.metric=M:
+ * CASES.XML:LINE: row ID is judged on …" if opt's sets change the metric: a row's delta
+ * is judged against the recorded one, measured in the case's metric. */
 gboolean     ns_validation_check_sets (const NsValidation *v, GPtrArray *rows,
                                        const NsValOptions *opt, GError **error);
 /* The CPU profiles rows (NsRecordedRow*) were measured on, each once in first-use order

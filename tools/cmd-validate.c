@@ -208,8 +208,9 @@ parse_args (int argc, char **argv, NsValidateArgs *a)
       "there, or a fit no longer holds",
       "FILE" },
     { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a->sets, "What-if: override an attribute "
-      "of every run (repeatable; as netsim run --set, after each case's own sets), e.g. "
-      "param.cpu.freq_ghz=3.675", "PATH=VALUE" },
+      "of every run (repeatable; as netsim run --set, after each case's own sets, replacing "
+      "a case's set of the same attribute; not measure.metric, the metric a row's recorded "
+      "delta is in), e.g. param.cpu.freq_ghz=3.675", "PATH=VALUE" },
     { "refit", 0, 0, G_OPTION_ARG_NONE, &a->refit, "What-if: first fit every recorded fit "
       "again (calibration.xml: same parameter, rows and target) under the --set values, and "
       "run each row at its profile's new value; nothing is written", NULL },

@@ -1440,6 +1440,73 @@ START_TEST (test_run_sets_order)
 }
 END_TEST
 
+/* A --set of what a case sets itself replaces the case's set (netsim validate --set
+ * workload.clone-skb=1000 on a case setting it to 0 was refused as two --sets of one
+ * attribute, naming a --set the user never typed): the case's set is left out, the row
+ * runs with the user's and judges as netsim run would with it. */
+START_TEST (test_what_if_replaces_case_set)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  const char *const sets[] = { "measure[01].duration=50us", NULL };
+  const char *const plain[] = { "measure.duration=50us", NULL };
+  const char *const cycles[] = { "param.call.cycles=3", NULL };
+  NsValOptions opt = { .sets = sets };
+  GPtrArray *rows = ns_validation_select (v, (const char *const[]) { "900-broken", NULL }, NULL);
+  g_auto (GStrv) run_sets = ns_validation_run_sets (v, rows->pdata[0], &opt);
+  g_auto (GStrv) kept = NULL;
+  GError *error = NULL;
+  NsValReport *r;
+  const NsValOutcome *o;
+
+  ck_assert_uint_eq (g_strv_length (run_sets), 1);     /* the case's measure.duration=0 out */
+  ck_assert_str_eq (run_sets[0], "measure[01].duration=50us");
+  kept = ns_validation_run_sets (v, rows->pdata[0], &(NsValOptions) { .sets = cycles });
+  ck_assert_uint_eq (g_strv_length (kept), 2);          /* another attribute: both */
+  ck_assert_str_eq (kept[0], "measure.duration=0");
+  ck_assert (ns_validation_check_sets (v, rows, &opt, NULL));
+  r = ns_validation_run (v, rows, &opt, &error);
+  ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+  o = outcome (r, "900-broken");
+  ck_assert_msg (o->status != NS_VAL_ERROR, "900-broken: %s", o->reason);
+  ck_assert_double_eq_tol (o->sim_baseline, call_chain_value ("plain-ret", plain), 1e-9);
+  ns_val_report_free (r);
+  g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A --set of the metric is refused before anything runs, naming the case (its cases.xml
+ * line) and the metric the recorded delta is in: a delta in another means nothing. */
+START_TEST (test_what_if_metric_refused)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  const char *const sets[] = { "measure[1].metric=cycles_per_load", NULL };
+  NsValOptions opt = { .sets = sets };
+  GPtrArray *named = ns_validation_select (v, (const char *const[]) { "900-safe-ret", NULL },
+                                           NULL);
+  GPtrArray *own = ns_validation_select (v, (const char *const[]) { "900-calib", NULL }, NULL);
+  GError *error = NULL;
+
+  ck_assert (!ns_validation_check_sets (v, named, &opt, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  ck_assert_msg (strstr (error->message, "--set measure[1].metric=cycles_per_load: ") &&
+                 strstr (error->message, "cases.xml:4: row 900-safe-ret is judged on metric "
+                         "cycles_per_call (the case's metric=)"), "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (!ns_validation_check_sets (v, own, &opt, &error));
+  ck_assert_msg (strstr (error->message, "cases.xml:17: row 900-calib is judged on the metric "
+                         "scenarios/micro/call-chain.xml measures"), "%s", error->message);
+  g_clear_error (&error);
+  g_ptr_array_unref (named);
+  g_ptr_array_unref (own);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A what-if runs every row with the sets (the figures move as netsim run's with them),
  * says so in every format, and a bad set is an input error before anything runs. */
 START_TEST (test_what_if_run)
@@ -1554,6 +1621,8 @@ validate_suite (void)
   tcase_add_test (fits, test_fit_numbers_refused);
   tcase_add_test (fits, test_variant_param_set_refused);
   tcase_add_test (run, test_run_sets_order);
+  tcase_add_test (run, test_what_if_replaces_case_set);
+  tcase_add_test (run, test_what_if_metric_refused);
   tcase_add_test (run, test_what_if_run);
   suite_add_tcase (s, fits);
   return s;

@@ -252,6 +252,15 @@ grep -q 'no.such' "$TMP/err" && ok || bad "the unknown parameter is named"
 # a value only the workload's set-up refuses is an input error too, not a row's error
 expect 2 "--set a value the workload refuses" -- $V --set workload.depth=0 900-safe-ret
 grep -q "depth" "$TMP/err" && ok || bad "the workload's attribute is named: $(cat "$TMP/err")"
+# a --set of what the case sets itself replaces the case's value (it was refused as a
+# second --set of the attribute, naming one the user never typed); the metric the recorded
+# delta is in cannot be changed, refused naming the case
+expect 1 "--set over a case's own set" -- $V --format csv --set measure.duration=50us 900-broken
+grep -q '^900-broken,.*,validation,\(pass\|fail\),' "$TMP/out" && ! grep -q 'same attribute' "$TMP/err" && ok ||
+  bad "--set over the case's own set: $(cat "$TMP/err"; grep '^900-broken' "$TMP/out")"
+expect 2 "--set measure.metric" -- $V --set measure.metric=cycles_per_load 900-safe-ret
+grep -q "^netsim validate: --set measure.metric=cycles_per_load: $D/fx/cases.xml:4: row 900-safe-ret is judged on metric cycles_per_call" \
+  "$TMP/err" && [ ! -s "$TMP/out" ] && ok || bad "--set measure.metric: $(cat "$TMP/err")"
 expect 2 "--set over not-modelled rows only" -- $V --set param.call.cycles=3 900-reason 900-no-case
 grep -q -- '--set has no run to apply to' "$TMP/err" && ok || bad "a --set with no run is refused"
 expect 2 "--refit over not-modelled rows only" -- $V --refit 900-reason
