@@ -106,6 +106,57 @@ table_header (GString *out, const NsRunResult *r)
   }
 }
 
+/* The distinct model notes of r's variants (borrowed), in first-seen order; in *holders,
+ * for each the variants that have it, ", "-joined, or NULL when all of them do. */
+static GPtrArray *
+model_notes (const NsRunResult *r, GPtrArray **holders)
+{
+  GPtrArray *notes = g_ptr_array_new ();
+  g_autoptr (GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                                        (GDestroyNotify) g_ptr_array_unref);
+
+  *holders = g_ptr_array_new_with_free_func (g_free);
+  for (guint v = 0; v < r->variants->len; v++) {
+    const NsVariantResult *vr = r->variants->pdata[v];
+    for (guint i = 0; vr->notes && vr->notes[i]; i++) {
+      GPtrArray *list = g_hash_table_lookup (names, vr->notes[i]);
+      if (list == NULL) {
+        list = g_ptr_array_new ();
+        g_hash_table_insert (names, vr->notes[i], list);
+        g_ptr_array_add (notes, vr->notes[i]);
+      }
+      g_ptr_array_add (list, (gpointer) variant_name (r, vr));
+    }
+  }
+  for (guint i = 0; i < notes->len; i++) {
+    GPtrArray *list = g_hash_table_lookup (names, notes->pdata[i]);
+    GString *joined = g_string_new (NULL);
+    for (guint n = 0; list->len < r->variants->len && n < list->len; n++)
+      g_string_append_printf (joined, "%s%s", n ? ", " : "", (const char *) list->pdata[n]);
+    g_ptr_array_add (*holders, joined->len ? g_string_free (joined, FALSE)
+                                           : (g_string_free (joined, TRUE), NULL));
+  }
+  return notes;
+}
+
+/* The table's "note      TEXT" line for each model note of r's variants (model_notes),
+ * "note      (VARIANT, …) TEXT" for one only some have: what the run stands for (a
+ * kernel.version a model does not implement runs another's rules), as CSV and JSON
+ * carry them. */
+static void
+table_notes (GString *out, const NsRunResult *r)
+{
+  g_autoptr (GPtrArray) holders = NULL;
+  g_autoptr (GPtrArray) notes = model_notes (r, &holders);
+
+  for (guint i = 0; i < notes->len; i++) {
+    g_autofree char *text = table_text (notes->pdata[i]);
+    g_autofree char *who = holders->pdata[i] ? table_text (holders->pdata[i]) : NULL;
+    g_string_append_printf (out, "note      %s%s%s%s\n", who ? "(" : "", who ? who : "",
+                            who ? ") " : "", text);
+  }
+}
+
 /* The value (newly allocated) the explanation lines give key, "?" if none, and its mark
  * (ns_mitigation_explain_value). */
 static char *
@@ -713,6 +764,7 @@ static void
 report_table (GString *out, const NsRunResult *r, const NsReportOptions *opt)
 {
   table_header (out, r);
+  table_notes (out, r);
   table_mitigations (out, r);
   table_results (out, r);
   table_comparisons (out, r);
@@ -791,33 +843,15 @@ csv_number (const char *fmt, double v)
 static void
 csv_notes (GString *out, const NsRunResult *r)
 {
-  g_autoptr (GPtrArray) notes = g_ptr_array_new ();
-  g_autoptr (GHashTable) holders = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                                          (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GPtrArray) holders = NULL;
+  g_autoptr (GPtrArray) notes = model_notes (r, &holders);
 
-  for (guint v = 0; v < r->variants->len; v++) {
-    const NsVariantResult *vr = r->variants->pdata[v];
-    for (guint i = 0; vr->notes && vr->notes[i]; i++) {
-      GPtrArray *names = g_hash_table_lookup (holders, vr->notes[i]);
-      if (names == NULL) {
-        names = g_ptr_array_new ();
-        g_hash_table_insert (holders, vr->notes[i], names);
-        g_ptr_array_add (notes, vr->notes[i]);
-      }
-      g_ptr_array_add (names, (gpointer) variant_name (r, vr));
-    }
-  }
-  for (guint i = 0; i < notes->len; i++) {
-    GPtrArray *names = g_hash_table_lookup (holders, notes->pdata[i]);
-    g_autoptr (GString) list = g_string_new (NULL);
-    if (names->len == r->variants->len) {
+  for (guint i = 0; i < notes->len; i++)
+    if (holders->pdata[i] == NULL)
       ns_csv_comment (out, "note: %s", (const char *) notes->pdata[i]);
-      continue;
-    }
-    for (guint n = 0; n < names->len; n++)
-      g_string_append_printf (list, "%s%s", n ? ", " : "", (const char *) names->pdata[n]);
-    ns_csv_comment (out, "note (%s): %s", list->str, (const char *) notes->pdata[i]);
-  }
+    else
+      ns_csv_comment (out, "note (%s): %s", (const char *) holders->pdata[i],
+                      (const char *) notes->pdata[i]);
 }
 
 /* The CSV report: a commented heading (the sets and what-ifs in force, the first variant's
