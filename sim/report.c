@@ -856,7 +856,8 @@ csv_notes (GString *out, const NsRunResult *r)
 
 /* The CSV report: a commented heading (the sets and what-ifs in force, the first variant's
  * CPU and parameters, then what the other variants ran with differently), then a row per
- * variant and a row per comparison. */
+ * variant and a row per comparison, whose one_op_step_pct (the last column) is the step
+ * one operation moves its delta by, as the table's '*' and JSON's one_op_step_pct. */
 static void
 report_csv (GString *out, const NsRunResult *r)
 {
@@ -874,7 +875,7 @@ report_csv (GString *out, const NsRunResult *r)
   ns_report_params_comment (out, first->params);
   csv_variant_params (out, r);
   g_string_append (out, "kind,name,metric,value,cv,reps,aggregate,baseline,patched,delta_pct,"
-                        "cpu,kernel,cmdline,mitigations\n");
+                        "cpu,kernel,cmdline,mitigations,one_op_step_pct\n");
   for (guint i = 0; i < r->variants->len; i++) {
     const NsVariantResult *vr = r->variants->pdata[i];
     g_autofree char *mit = ns_mitigations_summary (vr->mitigations);
@@ -883,7 +884,7 @@ report_csv (GString *out, const NsRunResult *r)
     g_autofree char *reps = g_strdup_printf ("%u", vr->n_reps);
     const char *fields[] = { "variant", variant_name (r, vr), vr->metric, value, cv, reps,
                              vr->aggregate, NULL, NULL, NULL, vr->cpu_name, vr->kernel,
-                             vr->cmdline, mit };
+                             vr->cmdline, mit, NULL };
     ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
     g_string_append_c (out, '\n');
   }
@@ -892,9 +893,11 @@ report_csv (GString *out, const NsRunResult *r)
     const NsVariantResult *b = r->variants->pdata[c->baseline];
     const NsVariantResult *p = r->variants->pdata[c->patched];
     g_autofree char *delta = csv_number ("%.6f", c->delta_pct);
+    g_autofree char *step = csv_number ("%.6g", ns_run_one_op_step_pct (b->value, p->value,
+                                                                        b->ops, p->ops));
     const char *fields[] = { "comparison", c->label, b->metric, NULL, NULL, NULL, NULL,
                              variant_name (r, b), variant_name (r, p), delta, NULL, NULL, NULL,
-                             NULL };
+                             NULL, step };
     ns_csv_fields (out, fields, G_N_ELEMENTS (fields));
     g_string_append_c (out, '\n');
   }

@@ -411,8 +411,9 @@ START_TEST (test_json)
 END_TEST
 
 /* The CSV: a heading of comment lines (each --set, then every parameter as "# param NAME =
- * VALUE UNIT — SOURCE" of the first variant's set), the column line, then a row of 14
- * fields per variant (value to 10 digits, reps, aggregate) and per comparison. */
+ * VALUE UNIT — SOURCE" of the first variant's set), the column line, then a row of 15
+ * fields per variant (value to 10 digits, reps, aggregate) and per comparison (its delta's
+ * one-operation step last, as JSON's one_op_step_pct: CSV had no step at all). */
 START_TEST (test_csv)
 {
   NsRunResult *res = run_small ();
@@ -436,10 +437,11 @@ START_TEST (test_csv)
   }
   ck_assert_uint_eq (n_sets, g_strv_length ((char **) run_sets));
   ck_assert_uint_eq (n_params, all->len);
-  ck_assert (g_str_has_prefix (lines[l++], "kind,name,metric,value,cv,reps,aggregate,"));
+  ck_assert_str_eq (lines[l++], "kind,name,metric,value,cv,reps,aggregate,baseline,patched,"
+                    "delta_pct,cpu,kernel,cmdline,mitigations,one_op_step_pct");
   for (guint i = 0; i < res->variants->len + res->comparisons->len; i++, l++) {
     g_auto (GStrv) f = ns_csv_split (lines[l]);
-    ck_assert_uint_eq (g_strv_length (f), 14);
+    ck_assert_uint_eq (g_strv_length (f), 15);
     if (i < res->variants->len) {
       const NsVariantResult *vr = res->variants->pdata[i];
       ck_assert_str_eq (f[0], "variant");
@@ -447,13 +449,20 @@ START_TEST (test_csv)
       ck_assert (close_to (g_ascii_strtod (f[3], NULL), vr->values[0], 1e-9));
       ck_assert_str_eq (f[5], "3");
       ck_assert_str_eq (f[6], "harmonic");
+      ck_assert_str_eq (f[14], "");
     } else {
       const NsComparison *c = &g_array_index (res->comparisons, NsComparison,
                                               i - res->variants->len);
+      const NsVariantResult *vb = res->variants->pdata[c->baseline];
+      const NsVariantResult *vp = res->variants->pdata[c->patched];
+      double step = 100.0 * vp->value / vb->value / (double) MIN (vb->ops, vp->ops);
       ck_assert_str_eq (f[0], "comparison");
       ck_assert_str_eq (f[1], c->label);
       ck_assert_str_eq (f[7], variant_names[c->baseline]);
       ck_assert_str_eq (f[8], variant_names[c->patched]);
+      ck_assert_double_gt (step, 0);
+      ck_assert_msg (close_to (g_ascii_strtod (f[14], NULL), step, 1e-5), "step %s, not %g",
+                     f[14], step);
     }
   }
   ck_assert_str_eq (lines[l], "");
