@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -78,22 +79,98 @@ follow_links (const char *path)
   return current;
 }
 
+/* TRUE if folder, its symbolic links resolved, is this process's descriptor folder
+ * (/proc/self/fd, which /dev/fd names too). */
+static gboolean
+is_descriptor_folder (const char *folder)
+{
+  g_autofree char *real = realpath (folder, NULL);
+  g_autofree char *own = realpath ("/proc/self/fd", NULL);
+
+  return real != NULL && own != NULL && strcmp (real, own) == 0;
+}
+
+/* The descriptor of this process path names (/dev/stdout, /dev/fd/N, /proc/self/fd/N,
+ * or a symbolic link to one), open or not; see cmd.h. */
+int
+ns_cmd_named_descriptor (const char *path)
+{
+  g_autofree char *current = NULL;
+  guint64 fd;
+
+  g_return_val_if_fail (path != NULL, -1);
+  current = g_strdup (path);
+  for (guint hops = 0; hops < 40; hops++) {
+    g_autofree char *folder = g_path_get_dirname (current);
+    g_autofree char *base = g_path_get_basename (current);
+    g_autofree char *target = NULL;
+
+    if (g_ascii_string_to_unsigned (base, 10, 0, G_MAXINT, &fd, NULL) &&
+        is_descriptor_folder (folder))
+      return (int) fd;
+    if (!g_file_test (current, G_FILE_TEST_IS_SYMLINK) ||
+        (target = g_file_read_link (current, NULL)) == NULL)
+      break;
+    g_free (current);
+    current = g_path_is_absolute (target) ? g_steal_pointer (&target)
+                                          : g_build_filename (folder, target, NULL);
+  }
+  return -1;
+}
+
+/* Writes data to descriptor fd where it stands (stdout through its stream, which is
+ * flushed); FALSE with an error naming path if not. */
+static gboolean
+write_descriptor (int fd, const char *path, const GString *data, GError **error)
+{
+  gsize done = 0;
+
+  if (fd == STDOUT_FILENO) {
+    fwrite (data->str, 1, data->len, stdout);
+    if (fflush (stdout) == 0 && !ferror (stdout))
+      return TRUE;
+    goto failed;
+  }
+  fflush (stdout);
+  while (done < data->len) {
+    gssize n = write (fd, data->str + done, data->len - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      goto failed;
+    done += (gsize) n;
+  }
+  return TRUE;
+
+/* ERRORS */
+failed:
+  {
+    int saved = errno;
+    if (fd == STDOUT_FILENO && !strcmp (path, "-"))
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                   "writing standard output: %s", g_strerror (saved));
+    else
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "cannot write %s: %s",
+                   path, g_strerror (saved));
+  }
+  return FALSE;
+}
+
 /* Writes data to path atomically (temporary file + rename in the folder of the file a
  * symbolic link names, so the link stays and its target is replaced), a device or FIFO in
- * place, or to stdout for NULL or "-". */
+ * place, to stdout for NULL or "-", and to a descriptor a name such as /dev/stdout gives
+ * where it stands (never reopened: a file the shell appends to stays appended to). */
 gboolean
 ns_cmd_write_output (const char *path, const GString *data, GError **error)
 {
   g_autofree char *target = NULL;
+  int fd;
 
-  if (path == NULL || !strcmp (path, "-")) {
-    fwrite (data->str, 1, data->len, stdout);
-    if (fflush (stdout) == 0 && !ferror (stdout))
-      return TRUE;
-    g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-                 "writing standard output: %s", g_strerror (errno));
-    return FALSE;
-  }
+  if (path == NULL || !strcmp (path, "-"))
+    return write_descriptor (STDOUT_FILENO, "-", data, error);
+  fd = ns_cmd_named_descriptor (path);
+  if (fd >= 0)
+    return write_descriptor (fd, path, data, error);
   if (is_special (path))
     return write_in_place (path, data, error);
   target = follow_links (path);
@@ -194,6 +271,30 @@ has_control_char (const char *text)
   return FALSE;
 }
 
+/* TRUE if descriptor fd (which path names) is open for writing; else FALSE with an
+ * input error naming path. */
+static gboolean
+descriptor_writable (int fd, const char *path, GError **error)
+{
+  int flags = fcntl (fd, F_GETFL);
+
+  if (flags < 0)
+    goto closed;
+  if ((flags & O_ACCMODE) == O_RDONLY)
+    goto read_only;
+  return TRUE;
+
+/* ERRORS */
+closed:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: descriptor %d is not "
+               "open", path, fd);
+  return FALSE;
+read_only:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "cannot write %s: descriptor %d is open "
+               "for reading only", path, fd);
+  return FALSE;
+}
+
 /* TRUE if path (NULL or "-": standard output) can be written later: a device or FIFO we
  * may write; else not a folder, an existing file we may write and replace, in a folder
  * that exists and is writable (for a symbolic link: its target's folder; a loop of links
@@ -204,6 +305,7 @@ gboolean
 ns_cmd_check_output (const char *path, GError **error)
 {
   g_autofree char *folder = NULL, *target = NULL, *shown = NULL;
+  int fd;
 
   if (path == NULL || !strcmp (path, "-"))
     return TRUE;
@@ -211,6 +313,9 @@ ns_cmd_check_output (const char *path, GError **error)
     goto empty_name;
   if (has_control_char (path))
     goto control_char;
+  fd = ns_cmd_named_descriptor (path);
+  if (fd >= 0)
+    return descriptor_writable (fd, path, error);
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     goto is_folder;
   if (is_special (path)) {
@@ -724,7 +829,8 @@ ns_cmd_names_stdout (const char *path)
 gboolean
 ns_cmd_outputs_clash (const char *a, const char *b)
 {
-  if (a == NULL || b == NULL || is_special (a) || is_special (b))
+  if (a == NULL || b == NULL || is_special (a) || is_special (b) ||
+      ns_cmd_named_descriptor (a) >= 0 || ns_cmd_named_descriptor (b) >= 0)
     return FALSE;
   return ns_cmd_same_file (a, b);
 }

@@ -84,11 +84,12 @@ show_failure (guint point, const char *const *fields, gpointer data)
 
 /* ------------------------------------------------------------------------------------- */
 /* TRUE if -o names a regular file or none yet, which the sweep can append each point to
- * and --resume read back; else FALSE, after saying so. */
+ * and --resume read back (not standard output, by "-" or a descriptor's name such as
+ * /dev/stdout, even when that is a regular file); else FALSE, after saying so. */
 static gboolean
 csv_is_a_file (const char *output)
 {
-  if (strcmp (output, "-") != 0 &&
+  if (strcmp (output, "-") != 0 && ns_cmd_named_descriptor (output) < 0 &&
       (!g_file_test (output, G_FILE_TEST_EXISTS) ||
        g_file_test (output, G_FILE_TEST_IS_REGULAR)))
     return TRUE;

@@ -21,13 +21,15 @@ int      ns_cmd_fail      (GError *err);
  * when both exist, else the same canonical path (symbolic links followed either way). */
 gboolean ns_cmd_same_file (const char *a, const char *b);
 /* TRUE if outputs a and b (either may be NULL: FALSE) would overwrite each other: one file
- * (ns_cmd_same_file) that is not a device or FIFO, which are written in place, in order. */
+ * (ns_cmd_same_file) that is not a device or FIFO, nor named as a descriptor
+ * (ns_cmd_named_descriptor), which are written in place, in order. */
 gboolean ns_cmd_outputs_clash (const char *a, const char *b);
 /* TRUE if path (NULL: FALSE) is "-" or names the file, pipe or terminal standard output
  * writes to (two outputs there would mix; /dev/null and other devices that keep nothing do
  * not count). */
 gboolean ns_cmd_names_stdout (const char *path);
-/* TRUE unless output (the value of option, e.g. "-o"; NULL, "-", a device or FIFO: never)
+/* TRUE unless output (the value of option, e.g. "-o"; NULL, "-", a device or FIFO, a
+ * descriptor's name such as /dev/stdout: never)
  * is the file input names (NULL: none; ns_cmd_same_file), which is what (e.g. "the
  * scenario") to the command; else FALSE with an input error naming both: writing the
  * output would destroy the input. Checked before the work, as ns_cmd_check_output. */
@@ -36,8 +38,14 @@ gboolean ns_cmd_check_not_input (const char *option, const char *output, const c
 /* ns_cmd_check_not_input for each of inputs (NULL-terminated; NULL: none). */
 gboolean ns_cmd_check_not_inputs (const char *option, const char *output, const char *what,
                                   const char *const *inputs, GError **error);
+/* The descriptor N of this process path names as /proc/self/fd/N (/dev/fd/N, /dev/stdout
+ * for 1, /dev/stderr for 2, or a symbolic link to one of these), open or not; else -1.
+ * Such a name is written through the descriptor where it stands, as "-" is stdout, never
+ * reopened or replaced (which would truncate or replace the file a shell redirects to). */
+int      ns_cmd_named_descriptor (const char *path);
 /* Writes data to path atomically (temporary file + rename; through a symbolic link, in its
- * target's folder), a device or FIFO in place, or to stdout for NULL or "-". */
+ * target's folder), a device or FIFO in place, or to stdout for NULL or "-"; a descriptor's
+ * name (ns_cmd_named_descriptor) is written through that descriptor. */
 gboolean ns_cmd_write_output (const char *path, const GString *data, GError **error);
 /* Writes the bytes of the file from to path as ns_cmd_write_output (an image a tool
  * rendered into a temporary folder: path gets it whole or not at all). */
@@ -49,7 +57,8 @@ gboolean ns_cmd_copy_output (const char *from, const char *path, GError **error)
  * two or more outputs existed before). */
 gboolean ns_cmd_write_outputs (const char *const *paths, const GString *const *data, guint n,
                                GError **error);
-/* TRUE if path (NULL or "-": stdout) can be written later (not a folder, not a loop of
+/* TRUE if path (NULL or "-": stdout) can be written later (a descriptor's name: that
+ * descriptor is open for writing; else not a folder, not a loop of
  * symbolic links, its folder exists and is writable), else FALSE with an input error naming it: checked before the
  * work whose results it takes. */
 gboolean ns_cmd_check_output (const char *path, GError **error);

@@ -574,6 +574,51 @@ sh -c '"$1" run -q --variant plain-ret -o /dev/stdout --folded /dev/stdout "$2";
 [ ! -s "$TMP/both.txt" ] && grep -q '^netsim run: --folded /dev/stdout is standard output' "$TMP/err" &&
   [ "$(tail -1 "$TMP/err")" = 2 ] && ok ||
   bad "-o and --folded /dev/stdout through a pipe: $(cat "$TMP/err")"
+# a name of standard output (/dev/stdout, /dev/fd/1) is written through it where it stands,
+# as "-" is: it replaced the file the shell redirects to (a >> file lost what it held, a
+# { …; } > file group its other lines), exit 0
+"$NETSIM" run -q --variant plain-ret -f csv -o - "$MICRO/call-chain.xml" >"$TMP/dash.csv"
+echo PREV >"$TMP/append.txt"
+"$NETSIM" run -q --variant plain-ret -f csv -o /dev/stdout "$MICRO/call-chain.xml" \
+  >>"$TMP/append.txt" 2>"$TMP/err"
+{ echo PREV; cat "$TMP/dash.csv"; } | cmp -s - "$TMP/append.txt" && [ ! -s "$TMP/err" ] && ok ||
+  bad "run -o /dev/stdout >> FILE: not FILE's line then the results: $(head -2 "$TMP/append.txt")"
+{ echo HEADER; "$NETSIM" run -q --variant plain-ret -f csv -o /dev/fd/1 "$MICRO/call-chain.xml";
+  echo FOOTER; } >"$TMP/group.txt"
+{ echo HEADER; cat "$TMP/dash.csv"; echo FOOTER; } | cmp -s - "$TMP/group.txt" && ok ||
+  bad "run -o /dev/fd/1 in a { …; } > FILE group: $(head -2 "$TMP/group.txt")"
+"$NETSIM" run -q --variant plain-ret -o "$TMP/table.txt" --folded - "$MICRO/call-chain.xml" \
+  >"$TMP/stacks.txt"
+echo PREV >"$TMP/append.txt"
+"$NETSIM" run -q --variant plain-ret -o "$TMP/table.txt" --folded /dev/stdout \
+  "$MICRO/call-chain.xml" >>"$TMP/append.txt"
+{ echo PREV; cat "$TMP/stacks.txt"; } | cmp -s - "$TMP/append.txt" && ok ||
+  bad "run --folded /dev/stdout >> FILE: $(head -2 "$TMP/append.txt")"
+"$NETSIM" run -q --variant plain-ret -f csv -o /dev/fd/5 "$MICRO/call-chain.xml" \
+  5>"$TMP/fd5.csv" >"$TMP/out"
+cmp -s "$TMP/fd5.csv" "$TMP/dash.csv" && [ ! -s "$TMP/out" ] && ok ||
+  bad "run -o /dev/fd/5 5>FILE: not the results in FILE"
+expect 2 "run -o a descriptor not open" -- "$NETSIM" run -q --variant plain-ret \
+  -o /dev/fd/7 "$MICRO/call-chain.xml"
+grep -q "^netsim run: cannot write /dev/fd/7: descriptor 7 is not open" "$TMP/err" && ok ||
+  bad "run -o /dev/fd/7 (closed): $(cat "$TMP/err")"
+"$NETSIM" sweep -q --variant plain-ret --param workload.depth=2,3 -o "$TMP/sw.csv" \
+  --json "$TMP/sw.json" "$MICRO/call-chain.xml" >/dev/null
+echo PREV >"$TMP/append.txt"
+"$NETSIM" sweep -q --force --variant plain-ret --param workload.depth=2,3 -o "$TMP/sw.csv" \
+  --json /dev/stdout "$MICRO/call-chain.xml" >>"$TMP/append.txt"
+{ echo PREV; cat "$TMP/sw.json"; } | cmp -s - "$TMP/append.txt" && ok ||
+  bad "sweep --json /dev/stdout >> FILE: $(head -2 "$TMP/append.txt")"
+# the sweep's CSV is appended to and read back: standard output by any name is refused
+expect 2 "sweep -o /dev/stdout" -- "$NETSIM" sweep -q --variant plain-ret \
+  --param workload.depth=2,3 -o /dev/stdout "$MICRO/call-chain.xml"
+grep -q "^netsim sweep: -o /dev/stdout: the sweep's CSV must be a regular file" "$TMP/err" &&
+  [ ! -s "$TMP/out" ] && ok || bad "sweep -o /dev/stdout: $(cat "$TMP/err")"
+"$NETSIM" validate -q -f csv -o - 002-r9-7950x-f1 >"$TMP/v-dash.csv"
+echo PREV >"$TMP/append.txt"
+"$NETSIM" validate -q -f csv -o /dev/stdout 002-r9-7950x-f1 >>"$TMP/append.txt"
+{ echo PREV; cat "$TMP/v-dash.csv"; } | cmp -s - "$TMP/append.txt" && [ -s "$TMP/v-dash.csv" ] &&
+  ok || bad "validate -o /dev/stdout >> FILE: $(head -2 "$TMP/append.txt")"
 if command -v gnuplot >/dev/null 2>&1; then
   expect 0 "validate -o and --plot /dev/null" -- "$NETSIM" validate -q -o /dev/null \
     --plot /dev/null 002-r9-7950x-f1
