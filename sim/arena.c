@@ -67,8 +67,9 @@ free_stack (NsArena *arena, gsize cls, gboolean create)
   return stack;
 }
 
-/* Reserves capacity bytes mapped at simulated base (page aligned). Returns NULL (with a
- * warning) if the host refuses the reservation. */
+/* Reserves capacity bytes mapped at simulated base (page aligned). Returns NULL with errno
+ * set (and a debug message only: a caller may try a smaller capacity) if the host refuses
+ * the reservation. */
 NsArena *
 ns_arena_new (guint64 base, gsize capacity)
 {
@@ -92,8 +93,12 @@ ns_arena_new (guint64 base, gsize capacity)
 
 /* ERRORS */
 no_memory:
-  g_warning ("arena: cannot reserve %" G_GSIZE_FORMAT " bytes of address space: %s",
-             capacity, g_strerror (errno));
+  {
+    int saved = errno;
+    g_debug ("arena: cannot reserve %" G_GSIZE_FORMAT " bytes of address space: %s",
+             capacity, g_strerror (saved));
+    errno = saved;
+  }
   return NULL;
 }
 

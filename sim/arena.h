@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 typedef struct _NsArena NsArena;
 
 /* Reserves capacity bytes of host memory (lazily committed) mapped at simulated `base`
- * (page aligned). Returns NULL if the host refuses the reservation. */
+ * (page aligned). Returns NULL with errno set, silently (a g_debug), if the host refuses
+ * the reservation (a ulimit -v): the caller decides whether that is an error. */
 NsArena  *ns_arena_new        (guint64 base, gsize capacity);
 void      ns_arena_free       (NsArena *arena);
 /* Zeroed memory, aligned to align (a power of two ≥ 8). Aborts when the arena is full. */

@@ -126,6 +126,7 @@
  * Simulated memory: the machine's arena maps at 0xffff888100000000 (the x86-64 direct map);
  * function text addresses come from the build registry (0xffffffff81000000 upwards). */
 #include "config.h"
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 #include "machine.h"
@@ -1250,17 +1251,22 @@ copy_mitigations (NsMitigations *dst, const NsMitigations *src)
   dst->notes = g_strdupv (src->notes);
 }
 
-/* Reserves the simulated address space, shrinking the request if the host refuses. */
+/* Reserves the simulated address space, halving the request silently while the host
+ * refuses it (a ulimit -v: an expected fallback); an error only if even ARENA_MIN fails. */
 static gboolean
 create_arena (NsMachine *m, GError **error)
 {
+  int reason = 0;
+
   for (guint64 cap = ARENA_CAPACITY; cap >= ARENA_MIN; cap /= 2) {
     m->arena = ns_arena_new (ARENA_BASE, cap);
     if (m->arena != NULL)
       return TRUE;
+    reason = errno;
   }
   g_set_error (error, NS_ERROR, NS_ERROR_INTERNAL,
-               "cannot reserve address space for the simulated memory");
+               "cannot reserve address space for the simulated memory (%" G_GUINT64_FORMAT
+               " MiB at least): %s", ARENA_MIN >> 20, g_strerror (reason));
   return FALSE;
 }
 

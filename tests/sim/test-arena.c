@@ -3,7 +3,10 @@
 #include "config.h"
 
 #include <check.h>
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
 
 #include "arena.h"
 
@@ -176,6 +179,50 @@ START_TEST (test_large_lazy)
 }
 END_TEST
 
+#ifndef NS_WITH_ASAN            /* AddressSanitizer cannot run under an address-space limit */
+static guint warnings;
+
+/* A log writer that counts the messages of warning level or worse. */
+static GLogWriterOutput
+count_warnings (GLogLevelFlags level, const GLogField *fields, gsize n, gpointer data)
+{
+  (void) fields, (void) n, (void) data;
+  if (level & (G_LOG_LEVEL_ERROR | G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING))
+    warnings++;
+  return G_LOG_WRITER_HANDLED;
+}
+
+/* The bytes of address space this process maps now (/proc/self/statm's first field). */
+static gsize
+mapped_bytes (void)
+{
+  g_autofree char *statm = NULL;
+
+  ck_assert (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  return (gsize) g_ascii_strtoull (statm, NULL, 10) * (gsize) sysconf (_SC_PAGESIZE);
+}
+
+START_TEST (test_refused_quietly)
+{
+  /* under a ulimit -v the reservation fails with errno set and no warning (a machine
+   * retries smaller: each try warned, and G_DEBUG=fatal-warnings killed the run) */
+  struct rlimit lim;
+  NsArena *a;
+
+  g_log_set_writer_func (count_warnings, NULL, NULL);
+  lim.rlim_cur = lim.rlim_max = mapped_bytes () + (((gsize) 512) << 20);
+  ck_assert_int_eq (setrlimit (RLIMIT_AS, &lim), 0);   /* the test runs in a child */
+  errno = 0;
+  ck_assert_ptr_null (ns_arena_new (BASE, ((gsize) 16) << 30));
+  ck_assert_int_eq (errno, ENOMEM);
+  a = ns_arena_new (BASE, CAP);
+  ck_assert_ptr_nonnull (a);
+  ns_arena_free (a);
+  ck_assert_uint_eq (warnings, 0);
+}
+END_TEST
+#endif
+
 static Suite *
 arena_suite (void)
 {
@@ -189,6 +236,9 @@ arena_suite (void)
   tcase_add_test (tc, test_zeroed_and_used);
   tcase_add_test (tc, test_contains_addr);
   tcase_add_test (tc, test_large_lazy);
+#ifndef NS_WITH_ASAN
+  tcase_add_test (tc, test_refused_quietly);
+#endif
   suite_add_tcase (s, tc);
   return s;
 }
