@@ -649,7 +649,22 @@ usage:
 
 /* ------------------------------------------------------------------------------------- */
 
-/* The command line that resumes this sweep. */
+/* TRUE if arg pastes into a POSIX shell as itself unquoted: not empty, and only letters,
+ * digits and characters no shell gives a meaning to in a word ("_@%+=:,./-"). */
+static gboolean
+is_shell_safe (const char *arg)
+{
+  if (arg[0] == '\0')
+    return FALSE;
+  for (const char *p = arg; *p; p++)
+    if (!g_ascii_isalnum (*p) && strchr ("_@%+=:,./-", *p) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+/* The command line that resumes this sweep, each argument quoted (g_shell_quote) unless
+ * it is_shell_safe, so that it pastes back into a POSIX shell as the same arguments (a
+ * newline or carriage return in a --set value stays inside its quotes). */
 static char *
 resume_command (int argc, char **argv)
 {
@@ -661,8 +676,7 @@ resume_command (int argc, char **argv)
     if (!strcmp (argv[i], "--force"))
       continue;
     has_resume = has_resume || !strcmp (argv[i], "--resume");
-    q = strpbrk (argv[i], " \t'\"\\$`*?[]{}()<>|&;#~!") ? g_shell_quote (argv[i])
-                                                         : g_strdup (argv[i]);
+    q = is_shell_safe (argv[i]) ? g_strdup (argv[i]) : g_shell_quote (argv[i]);
     g_string_append_printf (cmd, " %s", q);
   }
   if (!has_resume)

@@ -219,6 +219,31 @@ BG=
 [ "$got" -eq 143 ] && ok || bad "SIGTERM: exit $got, wanted 143"
 grep -q -- '--resume' "$TMP/t.err" && ok || bad "SIGTERM: no resume command"
 [ -z "$(tail -c 1 "$TMP/t.csv" | tr -d '\n')" ] && ok || bad "SIGTERM left a torn line"
+# the resume command pastes back into a POSIX shell as the same arguments: a --set value
+# holding a line break or a carriage return is quoted (printed bare, it ran "netsim sweep …
+# --set kernel.cmdline=mitigations=off", a usage error, then a command "quiet …")
+CR=$(printf '\r')
+LB="kernel.cmdline=mitigations=off
+quiet${CR}nosmt"
+# shellcheck disable=SC2086
+"$NETSIM" sweep -q $GRID --set "$LB" --jobs 2 -o "$TMP/lb.csv" "$SC" 2>"$TMP/lb.err" &
+BG=$!
+i=0
+while [ "$i" -lt 600 ]; do
+  [ -f "$TMP/lb.csv" ] && [ "$(points "$TMP/lb.csv")" -ge 4 ] && break
+  sleep 0.05; i=$((i + 1))
+done
+kill -TERM "$BG"
+wait "$BG"; got=$?
+BG=
+sed -n '/to resume:$/,$p' "$TMP/lb.err" | sed '1d;2s/^  //' >"$TMP/lb.cmd"
+[ "$got" -eq 143 ] && [ "$(points "$TMP/lb.csv")" -lt "$N" ] && [ -s "$TMP/lb.cmd" ] && ok ||
+  bad "SIGTERM with a line break in a --set: exit $got, $(cat "$TMP/lb.err")"
+# shellcheck disable=SC2317
+netsim () { "$NETSIM" "$@"; }
+(eval "$(cat "$TMP/lb.cmd")") >"$TMP/out" 2>"$TMP/err"; got=$?
+[ "$got" -eq 0 ] && [ "$(points "$TMP/lb.csv")" -eq "$N" ] && ok ||
+  bad "the resume command pasted back: exit $got, $(points "$TMP/lb.csv") points: $(cat "$TMP/lb.cmd") $(cat "$TMP/err")"
 
 # refusals: exit 2 with a clear message
 expect 2 "existing output without --resume" -- "$NETSIM" sweep -q $GRID -o "$TMP/j1.csv" "$SC"
