@@ -644,7 +644,7 @@ ns_sweep_add_param (NsSweep *sweep, const char *spec, GError **error)
   path = g_strndup (spec, eq - spec);
   if (dim_of_path (sweep, path) != NULL)
     goto twice;
-  if (strcmp (path, "seed") != 0 && (set = set_of_path (sweep, path)) != NULL)
+  if ((set = set_of_path (sweep, path)) != NULL)
     goto also_set;
   values = ns_sweep_expand (eq + 1, &local);
   if (values == NULL)
@@ -1051,6 +1051,8 @@ ns_sweep_prepare (NsSweep *sweep, GError **error)
   g_return_val_if_fail (sweep != NULL && !sweep->prepared, FALSE);
   if (sweep->seed_dim >= 0 && sweep->repeat > 1)
     goto seed_and_repeat;
+  if (sweep->seed_dim >= 0 && sweep->seed_given)
+    goto seed_given_and_swept;
   if (!prepare_variants (sweep, error) || !check_sets (sweep, error))
     return FALSE;
   n = sweep->repeat;
@@ -1075,6 +1077,12 @@ ns_sweep_prepare (NsSweep *sweep, GError **error)
 seed_and_repeat:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--repeat with a swept seed: sweep more "
                "seeds instead (the seed decides a repetition)");
+  return FALSE;
+seed_given_and_swept:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "--seed %" G_GUINT64_FORMAT " with a swept "
+               "seed (--param seed=%s): each point runs its swept seed, so --seed would change "
+               "nothing: give one", sweep->seed,
+               ((NsSweepDim *) sweep->dims->pdata[sweep->seed_dim])->spec);
   return FALSE;
 too_many:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "the grid has more than %u points",

@@ -50,8 +50,11 @@ NsSweep    *ns_sweep_new          (const char *path, const char *variant,
                                    const char *const *sets, GError **error);
 void        ns_sweep_free         (NsSweep *sweep);
 /* Adds a dimension "PATH=V1,V2,…" (items may be ranges START:STOP:STEP or START:STOP:×F).
- * PATH "seed" sweeps the run seed, "variant" the scenario's variants. */
+ * PATH "seed" sweeps the run seed, "variant" the scenario's variants. A PATH a --set of
+ * the sweep sets too (seed included) is refused: every point would override it. */
 gboolean    ns_sweep_add_param    (NsSweep *sweep, const char *spec, GError **error);
+/* Sets the sweep seed the points' seeds derive from (--seed); ns_sweep_prepare refuses it
+ * with a swept seed, which each point runs instead. */
 void        ns_sweep_set_seed     (NsSweep *sweep, guint64 seed);
 void        ns_sweep_set_repeat   (NsSweep *sweep, guint repeat);
 /* With timing, each line ends with a wall_s column: the host seconds its point took (the
@@ -60,7 +63,8 @@ void        ns_sweep_set_repeat   (NsSweep *sweep, guint repeat);
 void        ns_sweep_set_timing   (NsSweep *sweep, gboolean timing);
 /* Restricts the variants to name (like --param variant=NAME). */
 void        ns_sweep_set_variant  (NsSweep *sweep, const char *name);
-/* Completes the grid (adds the variant dimension) and builds the header. The fixed sets
+/* Completes the grid (adds the variant dimension) and builds the header; a swept seed with
+ * --repeat or ns_sweep_set_seed is NS_ERROR_INPUT. The fixed sets
  * are tried first, alone, on each variant the sweep runs (NS_ERROR_INPUT naming the
  * variant and the set), then every value of every dimension, alone: NS_ERROR_INPUT naming
  * the dimension and the first value that does not work. */

@@ -390,15 +390,16 @@ ns_cmd_parse_seed (const char *command, const char *text, guint64 *seed)
 
 
 /* TRUE unless seed (the --seed text, or NULL) and one of sets (PATH=VALUE strings of the
- * option by, may be NULL) both give the seed; then prints "netsim COMMAND: --seed S and
- * BY seed=N both give the seed …" and returns FALSE. */
+ * option by, may be NULL; sweep's --param seed=VALUES too) both give the seed; then prints
+ * "netsim COMMAND: --seed S and BY seed=N both give the seed …" and returns FALSE. */
 gboolean
 ns_cmd_check_one_seed (const char *command, const char *seed, char **sets, const char *by)
 {
   for (guint i = 0; seed != NULL && sets != NULL && sets[i] != NULL; i++)
     if (g_str_has_prefix (sets[i], "seed=")) {
-      g_printerr ("netsim %s: --seed %s and %s %s both give the seed (--seed would win over "
-                  "it): give one\n", command, seed, by, sets[i]);
+      g_printerr ("netsim %s: --seed %s and %s %s both give the seed (%s): give one\n",
+                  command, seed, by, sets[i], strcmp (by, "--param") ? "--seed would win "
+                  "over it" : "each point runs its swept seed, so --seed would change nothing");
       return FALSE;
     }
   return TRUE;

@@ -885,7 +885,8 @@ static const char description[] =
   "        its 95 % interval as error bars when a mark has several points) and\n"
   "        renders the image if gnuplot is installed. series defaults to variant.\n"
   "\n"
-  "Each point's seed derives from --seed (default: the scenario's) and the point's index,\n"
+  "Each point's seed derives from --seed (default: the scenario's) and the point's index\n"
+  "(a swept seed is the point's own: --seed or --set seed=… with it is refused),\n"
   "so the output is the same byte for byte whatever --jobs (unless --timing adds each\n"
   "point's host time). An interrupted sweep continues with --resume.\n"
   "Exit status: 0 every point ran, 1 some point failed (recorded with its error), 2 bad\n"
@@ -946,7 +947,8 @@ ns_cmd_sweep (int argc, char **argv)
     goto resume_and_force;
   if (!ns_cmd_check_sets_once ("sweep", a.sets, "--set"))
     goto out;
-  if (!ns_cmd_check_one_seed ("sweep", a.seed_text, a.sets, "--set"))
+  if (!ns_cmd_check_one_seed ("sweep", a.seed_text, a.sets, "--set") ||
+      !ns_cmd_check_one_seed ("sweep", a.seed_text, a.params, "--param"))
     goto out;
   a.seed_given = a.seed_text != NULL;
   if (a.seed_given && !ns_cmd_parse_seed ("sweep", a.seed_text, &a.seed))

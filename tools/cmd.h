@@ -63,8 +63,8 @@ gboolean ns_cmd_write_outputs (const char *const *paths, const GString *const *d
  * work whose results it takes. */
 gboolean ns_cmd_check_output (const char *path, GError **error);
 /* TRUE unless seed (--seed's text, or NULL) and a "seed=…" among sets (given by the option
- * by, "--set" or "--what-if") both give the seed; then prints why for COMMAND and returns
- * FALSE (exit 2): the one --seed would silently override. */
+ * by, "--set", "--what-if" or sweep's "--param") both give the seed; then prints why for
+ * COMMAND and returns FALSE (exit 2): one would silently override the other. */
 gboolean ns_cmd_check_one_seed (const char *command, const char *seed, char **sets,
                                 const char *by);
 /* Parses a decimal seed, 0 to 2^64 - 1; else prints "netsim COMMAND: --seed: …" and

@@ -269,6 +269,27 @@ START_TEST (test_prepare_refusals)
     g_clear_error (&error);
     ns_sweep_free (sweep);
   }
+  {
+    /* nor can a swept seed take a sweep seed (--seed) or a --set seed: each point runs
+     * its swept value, and they changed nothing (the header only called them unused) */
+    const char *const seed_set[] = { "measure.duration=20us", "seed=9", NULL };
+    NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
+    ck_assert (ns_sweep_add_param (sweep, "seed=1:4:1", &error));
+    ns_sweep_set_seed (sweep, 3);
+    ck_assert (!ns_sweep_prepare (sweep, &error));
+    ck_assert_msg (error->code == NS_ERROR_INPUT &&
+                   strstr (error->message, "--seed 3 with a swept seed (--param seed=1:4:1)"),
+                   "%s", error->message);
+    g_clear_error (&error);
+    ns_sweep_free (sweep);
+    sweep = ns_sweep_new (path, NULL, seed_set, &error);
+    ck_assert (!ns_sweep_add_param (sweep, "seed=1,2", &error));
+    ck_assert_msg (error->code == NS_ERROR_INPUT &&
+                   strstr (error->message, "--set seed=9 sets the same attribute"),
+                   "%s", error->message);
+    g_clear_error (&error);
+    ns_sweep_free (sweep);
+  }
 }
 END_TEST
 

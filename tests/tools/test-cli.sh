@@ -508,6 +508,17 @@ expect 2 "sweep --seed with --set seed=" -- "$NETSIM" sweep -q -o "$TMP/sws.csv"
   --set seed=9 --param workload.working-set=1KiB "$MICRO/pointer-chase.xml"
 grep -q "^netsim sweep: --seed 5 and --set seed=9 both give the seed" "$TMP/err" &&
   [ ! -e "$TMP/sws.csv" ] && ok || bad "sweep --seed with --set seed=: $(cat "$TMP/err")"
+# a swept seed is each point's seed: --seed or --set seed=… with it changed nothing (only the
+# header said "unused", exit 0); refused as two seeds, nothing written
+expect 2 "sweep --seed with --param seed=" -- "$NETSIM" sweep -q -o "$TMP/sws.csv" \
+  --param seed=1:4:1 --seed 3 --variant L1-16KiB "$MICRO/pointer-chase.xml"
+grep -q "^netsim sweep: --seed 3 and --param seed=1:4:1 both give the seed (each point runs its swept seed" \
+  "$TMP/err" && [ ! -e "$TMP/sws.csv" ] && ok ||
+  bad "sweep --seed with --param seed=: $(cat "$TMP/err")"
+expect 2 "sweep --set seed= with --param seed=" -- "$NETSIM" sweep -q -o "$TMP/sws.csv" \
+  --set seed=9 --param seed=1:4:1 --variant L1-16KiB "$MICRO/pointer-chase.xml"
+grep -q "^netsim sweep: --param seed=1:4:1: --set seed=9 sets the same attribute" "$TMP/err" &&
+  [ ! -e "$TMP/sws.csv" ] && ok || bad "sweep --set seed= with --param seed=: $(cat "$TMP/err")"
 expect 2 "sweep --seed -1" -- "$NETSIM" sweep -q -o "$TMP/sw.csv" \
   --param workload.working-set=1KiB "$MICRO/pointer-chase.xml" --seed -1
 [ -e "$TMP/sw.csv" ] && bad "a refused sweep wrote its output" || ok
