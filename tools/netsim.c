@@ -112,15 +112,30 @@ run_command (const NsCommand *command, int argc, char **argv)
   return finish_stdout (command->name, command->main (argc, argv));
 }
 
-/* netsim help [COMMAND]: the usage, or COMMAND's --help (as netsim COMMAND --help);
- * argv[0] is "help". An unknown or second COMMAND is a usage error (2). */
+/* TRUE if arg is the option asking for the usage: "--help" or "-h". */
+static gboolean
+is_help (const char *arg)
+{
+  return !strcmp (arg, "--help") || !strcmp (arg, "-h");
+}
+
+/* TRUE if arg asks for the version: "--version" or "-V". */
+static gboolean
+is_version (const char *arg)
+{
+  return !strcmp (arg, "--version") || !strcmp (arg, "-V");
+}
+
+/* netsim help [COMMAND]: the usage (for no COMMAND, or help itself), or COMMAND's --help
+ * (as netsim COMMAND --help); argv[0] is "help". An unknown or second COMMAND is a usage
+ * error (2). */
 static int
 help (int argc, char **argv)
 {
   const NsCommand *command = argc == 2 ? find_command (argv[1]) : NULL;
   char *args[] = { NULL, (char *) "--help", NULL };
 
-  if (argc == 1) {
+  if (argc == 1 || (argc == 2 && (is_help (argv[1]) || !strcmp (argv[1], "help")))) {
     print_usage (stdout);
     return finish_stdout (NULL, 0);
   }
@@ -157,7 +172,9 @@ main (int argc, char **argv)
     print_usage (stderr);
     return 2;
   }
-  if (!strcmp (argv[1], "--version") || !strcmp (argv[1], "-V")) {
+  if (argc > 2 && (is_version (argv[1]) || is_help (argv[1])))
+    goto stray_argument;
+  if (is_version (argv[1])) {
 #ifdef NS_WITH_ASAN
     g_print ("netsim %s (sanitizers)\n", PACKAGE_VERSION);
 #else
@@ -165,7 +182,7 @@ main (int argc, char **argv)
 #endif
     return finish_stdout (NULL, 0);
   }
-  if (!strcmp (argv[1], "--help") || !strcmp (argv[1], "-h")) {
+  if (is_help (argv[1])) {
     print_usage (stdout);
     return finish_stdout (NULL, 0);
   }
@@ -176,5 +193,11 @@ main (int argc, char **argv)
     return run_command (command, argc - 1, argv + 1);
   g_printerr ("netsim: unknown command '%s'\n\n", argv[1]);
   print_usage (stderr);
+  return 2;
+
+/* ERRORS */
+stray_argument:
+  g_printerr ("netsim: %s takes no argument, got '%s' (see netsim --help)\n", argv[1],
+              argv[2]);
   return 2;
 }

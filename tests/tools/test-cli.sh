@@ -44,6 +44,18 @@ grep -q "^netsim help COMMAND (or netsim COMMAND --help) explains each" "$TMP/ou
 expect 2 "help an unknown command" -- "$NETSIM" help frob
 grep -q "^netsim help: unknown command 'frob'" "$TMP/err" && ok || bad "help frob: $(cat "$TMP/err")"
 expect 2 "help two commands" -- "$NETSIM" help run sweep
+# help explains itself with the usage (it said "unknown command 'help'"); --help and
+# --version take no argument (a stray one was ignored, exit 0)
+"$NETSIM" help >"$TMP/usage"
+for arg in help --help -h; do
+  expect 0 "help $arg" -- "$NETSIM" help "$arg"
+  cmp -s "$TMP/out" "$TMP/usage" && ok || bad "netsim help $arg is not the usage: $(cat "$TMP/err")"
+done
+for opt in --help -h --version -V; do
+  expect 2 "$opt with an argument" -- "$NETSIM" "$opt" extra
+  grep -q "^netsim: $opt takes no argument, got 'extra'" "$TMP/err" && [ ! -s "$TMP/out" ] &&
+    ok || bad "netsim $opt extra: $(cat "$TMP/err")"
+done
 expect 0 "run --help" -- "$NETSIM" run --help
 grep -q -- '--set' "$TMP/out" || bad "run --help explains --set"
 expect 2 "run without a scenario" -- "$NETSIM" run
