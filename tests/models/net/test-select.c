@@ -7,9 +7,12 @@
  *    set bit counts once in the return value, so an fd ready in both sets counts twice;
  *    fds at or above nfds are not looked at; an expired timeout returns at once without
  *    sleeping, and a zero one (the deadline passed before the call) registers nothing and
- *    estimates no slack; the first pass registers a poll-table entry on each polled socket's wait
- *    queue (__pollwait, get_file) and poll_freewait removes them all (remove_wait_queue,
- *    fput) before returning, after a wake-up by net/core/sock.c sock_def_readable;
+ *    estimates no slack; the first pass registers a poll-table entry on each polled
+ *    socket's wait queue (__pollwait, get_file) until it finds an fd ready: from then on
+ *    wait->_qproc = NULL, so the fds after the first ready one get no entry (with nothing
+ *    ready, every polled socket gets one); poll_freewait removes them all
+ *    (remove_wait_queue, fput) before returning, after a wake-up by net/core/sock.c
+ *    sock_def_readable or at once when something was ready;
  *    with a finite timeout poll_schedule_timeout sleeps until a pollwake or the deadline:
  *    a wake-up polls again and returns what is ready before the deadline, the deadline
  *    sets timed_out and one more full pass reports what is ready then;
@@ -454,6 +457,75 @@ START_TEST (test_registers_then_frees)
 }
 END_TEST
 
+/* The readable sockets (TRUE) of a three-socket select, in fd order, and the poll-table
+ * entries v6.9's do_select makes for them. */
+typedef struct {
+  gboolean ready[3];
+} ReadyCase;
+
+static const ReadyCase ready_cases[] = {
+  { { FALSE, TRUE, FALSE } },
+  { { TRUE, FALSE, FALSE } },
+  { { FALSE, FALSE, TRUE } },
+  { { FALSE, TRUE, TRUE } },
+};
+
+/* fs/select.c do_select: _qproc stays set only until the first fd found ready, so the
+ * entries registered are the fds up to and including it. */
+static guint
+kernel_entries (const ReadyCase *c)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (c->ready); i++)
+    if (c->ready[i])
+      return i + 1;
+  return G_N_ELEMENTS (c->ready);
+}
+
+/* Three sockets in the read set with a deadline ahead, some readable: do_select registers
+ * a poll-table entry (__pollwait, add_wait_queue, get_file) on each socket up to the first
+ * ready one and none after it (wait->_qproc = NULL once an fd is ready), reports every
+ * ready one, and without sleeping poll_freewait removes each entry it made
+ * (remove_wait_queue, fput): no entry left, every file count as before. */
+START_TEST (test_registers_until_first_ready)
+{
+  const ReadyCase *c = &ready_cases[_i];
+  const guint entries = kernel_entries (c);
+  const char *const fns[] = { "__pollwait", "add_wait_queue", "remove_wait_queue", "fput" };
+  guint64 calls[G_N_ELEMENTS (fns)];
+  gint64 count[3];
+  gint expected = 0;
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  for (guint i = 0; i < 3; i++)
+    if (c->ready[i])
+      send_to (&r, i);
+  for (guint f = 0; f < G_N_ELEMENTS (fns); f++)
+    calls[f] = stack_rig_calls (&r.s, fns[f]);
+  sel_init (&sel, &r, ns_engine_now (r.s.engine) + NS_MS (1));
+  for (guint i = 0; i < 3; i++) {
+    count[i] = r.server[i]->f_count;
+    sel_add (&sel, r.server[i], EPOLLIN);
+    expected += c->ready[i];
+  }
+  sel_start (&sel);
+  ck_assert (sel.done);
+  ck_assert_int_eq (sel.slept, 0);
+  ck_assert_int_eq (sel.ret, expected);
+  for (guint i = 0; i < 3; i++) {
+    ck_assert_uint_eq (sel.revents[i], c->ready[i] ? EPOLLIN : 0);
+    ck_assert_uint_eq (ns_file_socket (r.server[i])->waiters.length, 0);
+    ck_assert_int_eq (r.server[i]->f_count, count[i]);
+  }
+  for (guint f = 0; f < G_N_ELEMENTS (fns); f++)
+    ck_assert_msg (stack_rig_calls (&r.s, fns[f]) - calls[f] == entries,
+                   "case %d: %s called %" G_GUINT64_FORMAT " times, kernel %u", _i, fns[f],
+                   stack_rig_calls (&r.s, fns[f]) - calls[f], entries);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
 /* A helper thread's job: after `delay`, either send one datagram to server[0] or drop
  * client[0]'s write memory to 0 behind select's back (no sk_write_space, no wake-up). */
 typedef struct {
@@ -752,6 +824,7 @@ select_suite (void)
   tcase_add_test (tc, test_writable_boundary);
   tcase_add_test (tc, test_reader_queue_readable);
   tcase_add_test (tc, test_registers_then_frees);
+  tcase_add_loop_test (tc, test_registers_until_first_ready, 0, G_N_ELEMENTS (ready_cases));
   tcase_add_test (tc, test_zero_timeout_registers_nothing);
   tcase_add_test (tc, test_timeout_woken_early);
   tcase_add_test (tc, test_timeout_final_pass_reports);
