@@ -4,10 +4,14 @@
  *    sk_rcvbuf before its charge (so a first datagram always gets in) or when the charged
  *    total exceeds truesize + (unsigned int) sk_rcvbuf; a drop counts sk_drops and, in
  *    __udp_queue_rcv_skb, UDP_MIB_RCVBUFERRORS and UDP_MIB_INERRORS, and frees the skb;
+ *    an admitted datagram meeting sk_rmem_alloc above sk_rcvbuf >> 1 goes through
+ *    skb_condense and takes the socket's busylock, one at or below half neither;
  *  - the forward allocation in pages (sk_mem_pages) on enqueue, udp_rmem_release's batched
  *    release (partial = 1: forward_deficit held below forward_threshold = sk_rcvbuf >> 2
  *    while reader_queue has more, one page kept), the splice of sk_receive_queue into
- *    reader_queue; sk_rmem_alloc back at 0 once everything is read;
+ *    reader_queue; sk_rmem_alloc back at 0 once everything is read; a release that is
+ *    not deferred, made by a read from a non-empty reader_queue (outside the splice,
+ *    rx_queue_lock_held false), takes sk_receive_queue's lock itself;
  *  - datagrams come out in arrival order across the splices, each read returns one
  *    datagram (known by its length: the model moves no payload bytes); a short buffer
  *    gets len bytes and the rest of the datagram is discarded (udp_recvmsg: copied =
@@ -150,6 +154,61 @@ START_TEST (test_rcvbuf_near_int_max)
 }
 END_TEST
 
+/* ---- the busylock ---- */
+
+/* Plain spin-lock acquisitions (_raw_spin_lock) and skb_condense calls one datagram's
+ * write and receive softirq make. */
+static void
+send_counting (Rig *rig, guint len, guint64 *locks, guint64 *condenses)
+{
+  guint64 l0 = stack_rig_calls (&rig->s, "_raw_spin_lock");
+  guint64 c0 = stack_rig_calls (&rig->s, "skb_condense");
+
+  send_datagram (rig, len);
+  *locks = stack_rig_calls (&rig->s, "_raw_spin_lock") - l0;
+  *condenses = stack_rig_calls (&rig->s, "skb_condense") - c0;
+}
+
+/* v6.9 __udp_enqueue_schedule_skb: a datagram admitted while sk_rmem_alloc is above
+ * sk_rcvbuf >> 1 first goes through skb_condense (a linear skb keeps its truesize) and
+ * takes the socket's busylock (spin_lock, released after sk_data_ready); at or below half
+ * neither, nor for a datagram dropped by the rmem > sk_rcvbuf test, which comes first.
+ * With sk_rcvbuf = 8 truesizes, datagrams 0-4 meet rmem 0 .. 4 truesizes (not above
+ * half), 5-8 meet 5 .. 8 (above half, within the buffer), 9 meets 9 (dropped). Each
+ * datagram's write and softirq take the same plain locks otherwise (datagram 0 aside,
+ * which meets cold sockets). */
+START_TEST (test_busylock_above_half_rcvbuf)
+{
+  const gint size = datagram_truesize (AF_INET, 1000);
+  guint64 base = 0, locks, condenses;
+  struct sock *sk;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, (guint) (8 * size));
+  sk = ns_file_sock (rig.server);
+  ck_assert_int_eq (sk->sk_rcvbuf, 8 * size);
+  for (guint k = 0; k < 10; k++) {
+    gint rmem = sk->sk_rmem_alloc;
+    gboolean drop = rmem > sk->sk_rcvbuf;
+    gboolean busy = !drop && rmem > (sk->sk_rcvbuf >> 1);
+    send_counting (&rig, 1000, &locks, &condenses);
+    ck_assert_int_eq (sk->sk_rmem_alloc, rmem + (drop ? 0 : size));
+    ck_assert_int_eq (sk->sk_drops, drop);
+    ck_assert_msg (condenses == (guint64) busy, "datagram %u (rmem %d, rcvbuf %d): %" G_GUINT64_FORMAT
+                   " skb_condense", k, rmem, sk->sk_rcvbuf, condenses);
+    if (k == 1)
+      base = locks;
+    if (k >= 1 && !drop)
+      ck_assert_msg (locks == base + (guint64) busy, "datagram %u (rmem %d, rcvbuf %d): %"
+                     G_GUINT64_FORMAT " plain locks, %" G_GUINT64_FORMAT " below half",
+                     k, rmem, sk->sk_rcvbuf, locks, base);
+  }
+  ck_assert_int_eq (sk->sk_drops, 1);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen, 9);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* ---- memory accounting ---- */
 
 /* The pages held in the per-CPU forward-alloc reserves (sk_memory_allocated_add, v6.0+:
@@ -265,6 +324,60 @@ START_TEST (test_memory_accounting)
   ck_assert_int_eq (sk->sk_rmem_alloc, 0);
   ck_assert_int_eq (sk->sk_forward_alloc, PAGE);
   ck_assert_uint_eq (ns_skb_alloc_live (rig.s.stack->alloc, NULL), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* ---- the release outside the splice ---- */
+
+/* Plain spin-lock acquisitions (_raw_spin_lock) one read of a datagram of len bytes
+ * makes. */
+static guint64
+read_counting (Rig *rig, guint len)
+{
+  guint64 l0 = stack_rig_calls (&rig->s, "_raw_spin_lock");
+
+  ck_assert_int_eq (read_datagram (rig, UBUF), len);
+  return stack_rig_calls (&rig->s, "_raw_spin_lock") - l0;
+}
+
+/* v6.9 __skb_recv_udp takes a datagram off a non-empty reader_queue under that queue's
+ * own lock (spin_lock_bh) and releases its memory with udp_rmem_release(sk, size, 1,
+ * false): the release is deferred while the deficit stays below forward_threshold and
+ * reader_queue holds more (no other lock), but once the read empties reader_queue it
+ * returns the memory and splices sk_receive_queue into reader_queue under
+ * sk_receive_queue's lock, which it takes itself (spin_lock, the plain lock). Three
+ * datagrams: the first read splices them (under both locks, the release deferred), the
+ * second leaves one behind (deferred: no plain lock), a fourth datagram arrives on
+ * sk_receive_queue, the third read empties reader_queue (a plain lock, and the fourth
+ * datagram spliced across); the fourth read is again taken from reader_queue and leaves
+ * it empty. */
+START_TEST (test_release_takes_receive_queue_lock)
+{
+  const gint size = datagram_truesize (AF_INET, 1000);
+  struct sock *sk;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0", AF_INET, 0);
+  sk = ns_file_sock (rig.server);
+  ck_assert_int_lt (3 * size, sk->sk_rcvbuf >> 2);   /* every release below is by an empty
+                                                        reader_queue, none by the threshold */
+  for (guint k = 0; k < 3; k++)
+    send_datagram (&rig, 1000);
+  ck_assert_uint_eq (read_counting (&rig, 1000), 1);             /* the splice */
+  ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, 2);
+  ck_assert_uint_eq (read_counting (&rig, 1000), 0);             /* deferred */
+  ck_assert_int_eq (udp_sk (sk)->forward_deficit, 2 * size);
+  send_datagram (&rig, 1000);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen, 1);
+  ck_assert_uint_eq (read_counting (&rig, 1000), 1);             /* the release's own lock */
+  ck_assert_int_eq (udp_sk (sk)->forward_deficit, 0);
+  ck_assert_int_eq (sk->sk_rmem_alloc, size);
+  ck_assert_uint_eq (sk->sk_receive_queue.qlen, 0);
+  ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, 1);
+  ck_assert_uint_eq (read_counting (&rig, 1000), 1);
+  ck_assert_int_eq (sk->sk_rmem_alloc, 0);
+  ck_assert_uint_eq (udp_sk (sk)->reader_queue.qlen, 0);
   rig_clear (&rig);
 }
 END_TEST
@@ -513,8 +626,10 @@ udp_rx_suite (void)
   tcase_add_loop_test (tc, test_rcvbuf_admission_v4, 0, G_N_ELEMENTS (admit_cases));
   tcase_add_loop_test (tc, test_rcvbuf_admission_v6, 0, G_N_ELEMENTS (admit_cases));
   tcase_add_test (tc, test_rcvbuf_near_int_max);
+  tcase_add_test (tc, test_busylock_above_half_rcvbuf);
   tcase_add_loop_test (tc, test_memory_accounting, 0, G_N_ELEMENTS (acct_cases));
   tcase_add_test (tc, test_data_ready_indirect_before_6_2);
+  tcase_add_test (tc, test_release_takes_receive_queue_lock);
   tcase_add_test (tc, test_fifo_v4);
   tcase_add_test (tc, test_fifo_v6);
   tcase_add_test (tc, test_short_read_truncates);
