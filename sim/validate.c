@@ -334,6 +334,7 @@ typedef struct {
   const char   *path;
   char         *seed;
   char         *file;
+  double        baseline_tolerance_pct;   /* <recorded baseline-tolerance-pct>, < 0: none */
 } NsRecordedFile;
 
 /* Checks a row's merged set-up names what every recorded figure must state. */
@@ -526,6 +527,7 @@ read_row (NsRecordedFile *rf, xmlNodePtr table, const NsSetup *base, xmlNodePtr 
   row->printed_delta = ns_xml_prop (node, "printed-delta");
   tol = ns_xml_prop (node, "tolerance-pp");
   row->stated_tolerance_pp = tol ? tolerance_value (tol) : -1;
+  row->baseline_tolerance_pct = rf->baseline_tolerance_pct;
   setup_copy (&row->setup, base);
   setup_overlay (&row->setup, ns_xml_child (node, "setup"));
   if (g_hash_table_contains (rf->v->row_index, row->id))
@@ -674,13 +676,17 @@ static gboolean
 load_recorded_file (NsValidation *v, const char *path, GError **error)
 {
   xmlDocPtr doc = load_document (path, RECORDED_SCHEMA, error);
-  NsRecordedFile rf = { v, path, NULL, NULL };
+  NsRecordedFile rf = { v, path, NULL, NULL, -1 };
+  g_autofree char *base_tol = NULL;
   gboolean ok;
 
   if (doc == NULL)
     return FALSE;
   rf.seed = ns_xml_prop (xmlDocGetRootElement (doc), "seed");
   rf.file = ns_xml_prop (xmlDocGetRootElement (doc), "file");
+  base_tol = ns_xml_prop (xmlDocGetRootElement (doc), "baseline-tolerance-pct");
+  if (base_tol != NULL)
+    rf.baseline_tolerance_pct = tolerance_value (base_tol);   /* the schema: positive */
   ok = read_recorded_root (&rf, xmlDocGetRootElement (doc), error);
   g_free (rf.seed);
   g_free (rf.file);
@@ -2654,6 +2660,9 @@ finish_outcome (NsValOutcome *o, const NsValJob *b, const NsValJob *p)
   o->sign_agrees = ns_validation_signs_agree (o->row->delta_pct, o->sim_delta_pct);
   o->status = ns_validation_judge (o->error_pp, o->tolerance_pp, o->sign_agrees);
   o->within_noise = o->row->delta_ci95_pp >= 0 && fabs (o->error_pp) <= o->row->delta_ci95_pp;
+  o->baseline_error_pct = 100.0 * (o->sim_baseline / o->row->baseline - 1.0);
+  o->baseline_within = o->row->baseline_tolerance_pct >= 0 &&
+                       fabs (o->baseline_error_pct) <= o->row->baseline_tolerance_pct;
 }
 
 /* See validate.h. */
@@ -2699,6 +2708,23 @@ find_outcome (const NsValReport *r, const char *row_id)
   return NULL;
 }
 
+/* Counts o's baseline against its file's stated tolerance, if it states one, and keeps
+ * the row farthest from its recorded baseline. */
+static void
+summarise_baseline (NsValSummary *s, const NsValOutcome *o)
+{
+  if (o->row->baseline_tolerance_pct < 0)
+    return;
+  s->baselines++;
+  s->baselines_within += o->baseline_within;
+  if (s->baseline_worst_row == NULL ||
+      fabs (o->baseline_error_pct) > fabs (s->baseline_worst_pct)) {
+    s->baseline_worst_row = o->row->id;
+    s->baseline_worst_pct = o->baseline_error_pct;
+    s->baseline_worst_tol_pct = o->row->baseline_tolerance_pct;
+  }
+}
+
 /* Adds a finished outcome to the summary of its set (shared: it ran another selected
  * row's runs, so it is no simulation of its own). */
 static void
@@ -2724,6 +2750,7 @@ summarise (NsValSummary *s, const NsValOutcome *o, gboolean shared)
     s->noisy_passes++;
     s->passes_outside_noise += !o->within_noise;
   }
+  summarise_baseline (s, o);
   abs_err = fabs (o->error_pp);
   summarise_margin (s, o->row->id, ns_validation_verdict_margin (o->row->delta_pct,
                                                                  o->sim_delta_pct,
@@ -3268,6 +3295,11 @@ summary_line (GString *out, const char *set, const NsValSummary *s)
                             "%s by %.2f pp)", NS_VAL_NEAR_PP, s->near_boundary,
                             s->nearest_row, s->nearest_margin_pp >= 0 ? "inside" : "outside",
                             fabs (s->nearest_margin_pp));
+  if (s->baselines)
+    g_string_append_printf (out, "; simulated baselines within their file's stated tolerance "
+                            "of the recorded: %u/%u (farthest %s, %+.2f %% against ±%g %%)",
+                            s->baselines_within, s->baselines, s->baseline_worst_row,
+                            s->baseline_worst_pct, s->baseline_worst_tol_pct);
   g_string_append_c (out, '\n');
 }
 
@@ -3284,6 +3316,30 @@ stale_noted (GPtrArray *provenance, guint i)
   return FALSE;
 }
 
+/* Appends a line naming every row that ran whose simulated baseline lies outside its
+ * file's stated tolerance (none: nothing). */
+static void
+baselines_outside_line (GString *out, const NsValReport *r)
+{
+  const char *sep = "";
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < r->outcomes->len; i++) {
+    const NsValOutcome *o = r->outcomes->pdata[i];
+    if (!outcome_ran (o) || o->row->baseline_tolerance_pct < 0 || o->baseline_within)
+      continue;
+    if (!any)
+      g_string_append (out, "simulated baselines outside their file's stated tolerance: ");
+    any = TRUE;
+    g_string_append_printf (out, "%s%s %+.2f %% (±%g %%, %s)", sep, o->row->id,
+                            o->baseline_error_pct, o->row->baseline_tolerance_pct,
+                            set_name (o));
+    sep = ", ";
+  }
+  if (any)
+    g_string_append_c (out, '\n');
+}
+
 /* Appends both sets' summary lines, the not-modelled count, stale-fit notes and conflicts. */
 static void
 table_summary (GString *out, const NsValReport *r)
@@ -3291,6 +3347,7 @@ table_summary (GString *out, const NsValReport *r)
   g_string_append_c (out, '\n');
   summary_line (out, "validation", &r->validation);
   summary_line (out, "calibration", &r->calibration);
+  baselines_outside_line (out, r);
   g_string_append_printf (out, "rows not modelled: %u of %u\n", r->not_modelled,
                           r->outcomes->len);
   if (r->unsourced->len > 0)
@@ -3701,6 +3758,16 @@ json_outcome (NsJson *json, const NsValOutcome *o, guint run_seeds)
     ns_json_bool (json, o->within_noise);
   else
     ns_json_string (json, NULL);
+  ns_json_member_double (json, "baseline_error_pct",
+                         outcome_ran (o) ? o->baseline_error_pct : NAN);
+  ns_json_member_double (json, "baseline_tolerance_pct",
+                         o->row->baseline_tolerance_pct >= 0 ? o->row->baseline_tolerance_pct
+                                                             : NAN);
+  ns_json_key (json, "baseline_within_tolerance");
+  if (outcome_ran (o) && o->row->baseline_tolerance_pct >= 0)
+    ns_json_bool (json, o->baseline_within);
+  else
+    ns_json_string (json, NULL);
   ns_json_member_string (json, "set", set_name (o));
   ns_json_member_string (json, "status", ns_val_status_name (o->status));
   ns_json_member_string (json, "reason", o->reason);
@@ -3732,6 +3799,11 @@ json_summary (NsJson *json, const NsValSummary *s)
   ns_json_member_string (json, "nearest_boundary_row", s->nearest_row);
   ns_json_member_double (json, "nearest_boundary_margin_pp",
                          s->nearest_row ? s->nearest_margin_pp : NAN);
+  ns_json_member_int (json, "baselines_with_tolerance", s->baselines);
+  ns_json_member_int (json, "baselines_within_tolerance", s->baselines_within);
+  ns_json_member_string (json, "baseline_farthest_row", s->baseline_worst_row);
+  ns_json_member_double (json, "baseline_farthest_error_pct",
+                         s->baseline_worst_row ? s->baseline_worst_pct : NAN);
   ns_json_end_object (json);
 }
 

@@ -48,6 +48,9 @@ typedef struct {
   double   patched;
   double   delta_pct;           /* 100 × (patched / baseline − 1) */
   double   stated_tolerance_pp; /* < 0: none stated */
+  double   baseline_tolerance_pct; /* the file's baseline-tolerance-pct: how far a simulated
+                                      baseline may lie from the recorded one, in % of it
+                                      (issue 4: 20); < 0: none stated, not judged */
   guint    runs;                /* runs behind each figure (the set-up's count
                                    "runs-per-figure"), 0 if not stated */
   double   delta_ci95_pp;       /* half-width of the recorded delta's 95 % interval, from
@@ -260,6 +263,9 @@ typedef struct {
   gboolean             sign_agrees;
   gboolean             within_noise;  /* ran, the row has an interval, and |error_pp| is
                                          within it */
+  double               baseline_error_pct;  /* 100 × (simulated / recorded baseline − 1) */
+  gboolean             baseline_within;     /* |baseline_error_pct| ≤ the row's
+                                               baseline_tolerance_pct (FALSE if none) */
   char               **sets;          /* the sets its runs use (NULL without a scenario) */
   /* over run seeds 1…NsValReport.run_seeds (ns_validation_run_seeds; 0s without): */
   guint                seeds_ran;     /* seeds on which both its runs succeeded */
@@ -294,6 +300,11 @@ typedef struct {
                                    band) */
   const char *nearest_row;      /* the one of them nearest its boundary */
   double  nearest_margin_pp;    /* its ns_validation_verdict_margin: > 0 inside, < 0 out */
+  guint   baselines;            /* rows that ran whose file states a baseline tolerance */
+  guint   baselines_within;     /* … whose simulated baseline is within it */
+  const char *baseline_worst_row;   /* the one of them farthest from its recorded baseline */
+  double  baseline_worst_pct;       /* its baseline_error_pct */
+  double  baseline_worst_tol_pct;   /* its tolerance */
 } NsValSummary;
 
 /* One value of a free parameter: from a profile file (scope "profile"), from a scenario

@@ -545,6 +545,62 @@ START_TEST (test_fixture_statuses)
 }
 END_TEST
 
+/* A file's baseline-tolerance-pct (issue 4's "baseline pps within 20 %") is judged apart
+ * from the delta verdicts: a row whose simulated baseline is 25 % off its recorded one is
+ * counted outside, named in the summary, and keeps its delta verdict; without the
+ * attribute no row is judged on its baseline. */
+START_TEST (test_baseline_tolerance)
+{
+  g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL;
+  NsValidation *v;
+  NsValReport *r;
+  GString *text = g_string_new (NULL);
+  double plain = call_chain_value ("plain-ret", NULL);
+  double safe = call_chain_value ("srso-safe-ret", NULL);
+
+  tmp = fixture_datadir (&fx);
+  seed = g_build_filename (fx, "seed-900.xml", NULL);
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", NULL }, 1);
+  ck_assert_uint_eq (r->validation.baselines, 0);
+  ck_assert (!outcome (r, "900-safe-ret")->baseline_within);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+
+  edit_file (seed, "<recorded seed=\"900\"", "<recorded baseline-tolerance-pct=\"20\" seed=\"900\"");
+  /* the same delta on a baseline the model undershoots by 16.67 % (recorded 1.2 × simulated) */
+  set_figures (seed, "900-safe-ret", plain * 1.2, safe * 1.2);
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
+  ck_assert_double_eq_tol (outcome (r, "900-safe-ret")->baseline_error_pct, -100.0 / 6, 1e-3);
+  ck_assert (outcome (r, "900-safe-ret")->baseline_within);
+  ck_assert_int_eq (outcome (r, "900-safe-ret")->status, NS_VAL_PASS);
+  ck_assert (outcome (r, "900-unret")->baseline_within);
+  ck_assert_uint_eq (r->validation.baselines, 2);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+
+  set_figures (seed, "900-safe-ret", plain * 1.5, safe * 1.5);   /* −33.3 %: outside */
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
+  ck_assert (!outcome (r, "900-safe-ret")->baseline_within);
+  ck_assert_int_eq (outcome (r, "900-safe-ret")->status, NS_VAL_PASS);
+  ck_assert_uint_eq (r->validation.baselines, 2);
+  ck_assert_uint_eq (r->validation.baselines_within, 1);
+  ck_assert_str_eq (r->validation.baseline_worst_row, "900-safe-ret");
+  ns_validation_write (text, r, NS_FORMAT_TABLE);
+  ck_assert_ptr_nonnull (strstr (text->str, "baselines within their file's stated tolerance "
+                                            "of the recorded: 1/2 (farthest 900-safe-ret, "
+                                            "-33.33 % against ±20 %)"));
+  ck_assert_ptr_nonnull (strstr (text->str, "outside their file's stated tolerance: "
+                                            "900-safe-ret -33.33 % (±20 %, validation)\n"));
+  g_string_free (text, TRUE);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A case's mistake found only when it runs — a metric the workload lacks, a <set> the
  * scenario refuses, a scenario file that is not XML — makes its row an error whose reason
  * starts with the case's cases.xml:LINE; the other rows are judged as usual (a malformed
@@ -1598,6 +1654,7 @@ validate_suite (void)
   tcase_add_test (judge, test_parse_fit_source);
   suite_add_tcase (s, judge);
   tcase_add_test (run, test_fixture_statuses);
+  tcase_add_test (run, test_baseline_tolerance);
   tcase_add_test (run, test_case_errors_name_case_line);
   tcase_add_test (run, test_fixture_matches_run);
   tcase_add_test (run, test_jobs_identical);
