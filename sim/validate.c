@@ -2009,9 +2009,11 @@ ns_val_provenance_free (gpointer p)
   g_free (pv->value);
   g_free (pv->source);
   g_free (pv->scope);
+  g_free (pv->where);
   g_free (pv->stale);
   g_free (pv->drifted);
   g_strfreev (pv->rows);
+  g_strfreev (pv->unrecorded);
   g_free (pv->residual);
   g_free (pv);
 }
@@ -2051,6 +2053,23 @@ known_rows (const NsValidation *v, char **tokens)
   return (char **) g_ptr_array_free (rows, FALSE);
 }
 
+/* The ids of rows that fit_rows does not hold, NULL-terminated; NULL if there are none. */
+static char **
+rows_outside (char **rows, char **fit_rows)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; rows[i]; i++)
+    if (!g_strv_contains ((const char *const *) fit_rows, rows[i]))
+      g_ptr_array_add (out, g_strdup (rows[i]));
+  if (out->len == 0) {
+    g_ptr_array_free (out, TRUE);
+    return NULL;
+  }
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}
+
 /* TRUE if a value of scope is what the rows run with: a scenario's own value, a run's (but
  * not a what-if's --set, source "command line: …"), a profile's only if it says it is a
  * fit (a scenario may set its own value over a profile's). */
@@ -2064,15 +2083,17 @@ value_in_use (const char *scope, gboolean fitted, const char *source)
   return TRUE;
 }
 
-/* Provenance of one free parameter value: whether it is a fit, and on which rows — those
- * of the calibration.xml fit that produced it; else the recorded row ids its source names;
+/* Provenance of one free parameter value set at where (FILE:LINE, or NULL): whether it is
+ * a fit, and on which rows — those of the calibration.xml fit that produced it, provided
+ * every recorded row id its source names is among them (else the ones it names, each
+ * other one listed as unrecorded, a conflict); else the recorded row ids its source names;
  * else, if the source names none, those of the calibration.xml fit of that parameter. A
  * value in use (value_in_use) that differs from the value calibration.xml records for the
  * profile and parameter is stale (a conflict, see provenance_conflicts), and the recorded
  * fit is still judged (fit, check_fit_holds). */
 static NsValProvenance *
 provenance_new (const NsValidation *v, const char *profile, const char *name,
-                const char *value, const char *source, const char *scope)
+                const char *value, const char *source, const char *scope, const char *where)
 {
   NsValProvenance *pv = g_new0 (NsValProvenance, 1);
   g_auto (GStrv) tokens = ns_validation_parse_fit_source (source, &pv->residual);
@@ -2084,6 +2105,7 @@ provenance_new (const NsValidation *v, const char *profile, const char *name,
   pv->value = g_strdup (value);
   pv->source = g_strdup (source);
   pv->scope = g_strdup (scope);
+  pv->where = g_strdup (where);
   pv->fitted = tokens != NULL;
   if (stale && value_in_use (scope, pv->fitted, source)) {
     g_autofree char *rows = g_strjoinv (" ", fit->rows);
@@ -2097,6 +2119,11 @@ provenance_new (const NsValidation *v, const char *profile, const char *name,
   pv->rows = known_rows (v, tokens);
   if (fit == NULL || (stale && pv->rows[0] != NULL))
     return pv;
+  pv->unrecorded = stale ? NULL : rows_outside (pv->rows, fit->rows);
+  if (pv->unrecorded != NULL) {
+    pv->fit = fit;
+    return pv;
+  }
   pv->recorded = TRUE;
   pv->fit = fit;
   g_strfreev (pv->rows);
@@ -2107,11 +2134,13 @@ provenance_new (const NsValidation *v, const char *profile, const char *name,
 }
 
 /* Appends the conflicts of one value: a value in use that is not the fit calibration.xml
- * records for its parameter (unless stale_known: listed from another scope); a fit that calibration.xml does not record leaves the rows it
- * was fitted on counted as validation. */
+ * records for its parameter (unless stale_known: listed from another scope); a source that
+ * names a row the recorded fit of its value does not list (unless unrecorded_known: listed
+ * from another scope); a fit that calibration.xml does not record leaves the rows it was
+ * fitted on counted as validation. */
 static void
 provenance_conflicts (const NsValidation *v, const NsValProvenance *pv, gboolean stale_known,
-                      GPtrArray *conflicts)
+                      gboolean unrecorded_known, GPtrArray *conflicts)
 {
   if (pv->stale != NULL && !stale_known) {
     g_autofree char *rows = g_strjoinv (" ", pv->fit->rows);
@@ -2123,6 +2152,17 @@ provenance_conflicts (const NsValidation *v, const NsValProvenance *pv, gboolean
       pv->fit->value, rows, rows));
   }
   if (!pv->fitted || pv->recorded)
+    return;
+  for (guint i = 0; pv->unrecorded && !unrecorded_known && pv->unrecorded[i]; i++) {
+    g_autofree char *rows = g_strjoinv (" ", pv->fit->rows);
+    g_ptr_array_add (conflicts, g_strdup_printf (
+      "%s: %s = %s of profile %s is a fit on row %s ('%s'), but calibration.xml records "
+      "the fit of that value on %s only: a fit's source names the rows it was fitted on, "
+      "every one of them recorded; fit it on its rows with netsim calibrate --fit (that "
+      "records them), or correct the source", pv->where ? pv->where : pv->scope, pv->param,
+      pv->value, pv->profile, pv->unrecorded[i], pv->source, rows));
+  }
+  if (pv->unrecorded != NULL)
     return;
   if (pv->rows[0] == NULL)
     g_ptr_array_add (conflicts, g_strdup_printf (
@@ -2147,27 +2187,31 @@ has_profile (GPtrArray *provenance, const char *profile)
   return FALSE;
 }
 
-/* TRUE if provenance holds a stale entry for this value of param on profile (a run lists
- * a scenario's value again, with the file:line in its source). */
+/* TRUE if provenance holds an entry for this value of param on profile that is stale (or,
+ * if unrecorded, that names rows its recorded fit does not list): a run lists a scenario's
+ * value again, with the file:line in its source. */
 static gboolean
-stale_listed (GPtrArray *provenance, const char *profile, const char *param, const char *value)
+conflict_listed (GPtrArray *provenance, const char *profile, const char *param,
+                 const char *value, gboolean unrecorded)
 {
   for (guint i = 0; i < provenance->len; i++) {
     const NsValProvenance *pv = provenance->pdata[i];
-    if (pv->stale && !strcmp (pv->profile, profile) && !strcmp (pv->param, param) &&
+    if ((unrecorded ? pv->unrecorded != NULL : pv->stale != NULL) &&
+        !strcmp (pv->profile, profile) && !strcmp (pv->param, param) &&
         !strcmp (pv->value, value))
       return TRUE;
   }
   return FALSE;
 }
 
-/* Records (once) and checks one free parameter value. */
+/* Records (once) and checks one free parameter value, set at where (FILE:LINE, or NULL). */
 static const NsValProvenance *
 check_free_param (const NsValidation *v, const char *profile, const NsValParam *p,
-                  const char *scope, GPtrArray *conflicts, GPtrArray *provenance)
+                  const char *scope, const char *where, GPtrArray *conflicts,
+                  GPtrArray *provenance)
 {
   NsValProvenance *pv;
-  gboolean stale_known;
+  gboolean stale_known, unrecorded_known;
 
   for (guint i = 0; i < provenance->len; i++) {
     pv = provenance->pdata[i];
@@ -2175,10 +2219,11 @@ check_free_param (const NsValidation *v, const char *profile, const NsValParam *
         !strcmp (pv->value, p->value) && !g_strcmp0 (pv->source, p->source))
       return pv;
   }
-  stale_known = stale_listed (provenance, profile, p->name, p->value);
-  pv = provenance_new (v, profile, p->name, p->value, p->source, scope);
+  stale_known = conflict_listed (provenance, profile, p->name, p->value, FALSE);
+  unrecorded_known = conflict_listed (provenance, profile, p->name, p->value, TRUE);
+  pv = provenance_new (v, profile, p->name, p->value, p->source, scope, where);
   g_ptr_array_add (provenance, pv);
-  provenance_conflicts (v, pv, stale_known, conflicts);
+  provenance_conflicts (v, pv, stale_known, unrecorded_known, conflicts);
   return pv;
 }
 
@@ -2241,8 +2286,10 @@ check_profile (const NsValidation *v, const NsCpuProfile *profile, GPtrArray *co
     NsValParam p = { (char *) def->name,
                      (char *) ns_params_get_text (profile->params, def->name),
                      (char *) ns_params_get_source (profile->params, def->name) };
+    int line = ns_cpu_profile_param_line (profile, def->name);
+    g_autofree char *where = line > 0 ? g_strdup_printf ("%s:%d", profile->path, line) : NULL;
     if (def->free)
-      check_free_param (v, profile->name, &p, "profile", conflicts, provenance);
+      check_free_param (v, profile->name, &p, "profile", where, conflicts, provenance);
     else
       check_fixed_param (v, owner, &p, conflicts);
   }
@@ -2285,8 +2332,10 @@ check_scenario (const NsValidation *v, const char *path, GPtrArray *conflicts,
     const NsParamDef *def = ns_param_lookup (sc->param_names->pdata[i]);
     NsValParam p = { sc->param_names->pdata[i], sc->param_values->pdata[i],
                      sc->param_sources->pdata[i] };
+    g_autofree char *where = g_strdup_printf ("%s:%d", path, ns_xml_line (
+                                                ns_scenario_param_node (sc, p.name)));
     if (def && def->free)
-      check_free_param (v, profile->name, &p, scope, conflicts, provenance);
+      check_free_param (v, profile->name, &p, scope, where, conflicts, provenance);
     else if (def)
       g_ptr_array_add (conflicts, g_strdup_printf (
         "%s sets %s = %s itself ('%s'): a scenario that validate runs may set only the "
@@ -2367,7 +2416,7 @@ check_run_params (const NsValidation *v, const NsValOutcome *o, const NsValRun *
 {
   for (guint i = 0; i < run->free_params->len; i++) {
     const NsValParam *p = run->free_params->pdata[i];
-    const NsValProvenance *pv = check_free_param (v, run->cpu, p, "run", conflicts,
+    const NsValProvenance *pv = check_free_param (v, run->cpu, p, "run", NULL, conflicts,
                                                   provenance);
     if (pv->fitted && g_strv_contains ((const char *const *) pv->rows, o->row->id) &&
         !o->calibration)

@@ -316,11 +316,16 @@ typedef struct {
   char      *value;
   char      *source;
   char      *scope;             /* "profile", "scenario FILE" or "run" */
+  char      *where;             /* FILE:LINE of the <param> that sets it (NULL: a run's, or a
+                                   registry default) */
   gboolean   fitted;            /* source says "fit on …" */
   gboolean   recorded;          /* calibration.xml records the fit (rows from there) */
   const NsValFit *fit;          /* that record (borrowed from the NsValidation), or NULL */
   char     **rows;              /* fitted on (NULL unless fitted): see provenance rules in
                                    doc/validation.md */
+  char     **unrecorded;        /* recorded row ids the source names that the calibration.xml
+                                   fit of this value (fit) does not list: a conflict (NULL
+                                   when none) */
   char      *residual;
   char      *stale;             /* non-NULL: a value in use, and calibration.xml records
                                    another value (why): a conflict; fit is that record */

@@ -1115,6 +1115,81 @@ fit_ipc_on_900_calib (const char *profile, const char *record)
                                   "</calibration>\n", -1, NULL));
 }
 
+/* The line of path that holds needle (1-based); the test fails if none does. */
+static int
+line_of (const char *path, const char *needle)
+{
+  g_autofree char *text = NULL;
+  const char *at;
+  int line = 1;
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  at = strstr (text, needle);
+  ck_assert_ptr_nonnull (at);
+  for (const char *c = text; c < at; c++)
+    line += *c == '\n';
+  return line;
+}
+
+/* A fit whose value calibration.xml records, but whose source names a row that record
+ * does not list (a validation row here), is a conflict at the <param>'s file:line naming
+ * that row, listed once however many scopes list the value; the rows it names that the
+ * record lists are fine. Until 2026-12-04 the record's rows replaced the source's
+ * unseen. */
+START_TEST (test_fit_names_unrecorded_row)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  g_autofree char *scenario = scenario_with (tmp, "<param name=\"cpu.ipc\" value=\"2.0\" "
+                                                  "source=\"fit on 900-calib 900-safe-ret, "
+                                                  "residual 0\"/>");
+  g_autofree char *where = g_strdup_printf ("%s:%d: cpu.ipc = 2.0 of profile generic is a fit "
+                                            "on row 900-safe-ret", scenario,
+                                            line_of (scenario, "name=\"cpu.ipc\""));
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
+  const NsValProvenance *pv = NULL;
+  NsValidation *v;
+  NsValReport *r;
+
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"2.0\" residual=\"0\" "
+                                  "target=\"baseline\" rows=\"900-calib\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  v = load_ok (fx);
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+  ck_assert_msg (conflicts->len == 1 && g_str_has_prefix (conflicts->pdata[0], where) &&
+                 strstr (conflicts->pdata[0], "records the fit of that value on 900-calib "
+                                              "only"),
+                 "%u: %s", conflicts->len, conflicts->len ? (char *) conflicts->pdata[0] : "");
+  for (guint i = 0; i < provenance->len; i++)
+    if (!strcmp (((NsValProvenance *) provenance->pdata[i])->value, "2.0"))
+      pv = provenance->pdata[i];
+  ck_assert_ptr_nonnull (pv);
+  ck_assert (!pv->recorded);
+  ck_assert_str_eq (pv->unrecorded[0], "900-safe-ret");
+  ck_assert_ptr_null (pv->unrecorded[1]);
+  r = run_rows (v, (const char *const[]) { "900-calib", NULL }, 1);
+  ck_assert_uint_eq (r->conflicts->len, 1);
+  ck_assert (g_str_has_prefix (r->conflicts->pdata[0], where));
+  ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  /* naming only the recorded row is the recorded fit */
+  edit_file (scenario, "fit on 900-calib 900-safe-ret", "fit on 900-calib");
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-calib", NULL }, 1);
+  ck_assert_msg (r->conflicts->len == 0, "%s", (char *) r->conflicts->pdata[0]);
+  ck_assert_int_eq (ns_validation_exit_status (r), 0);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* A row whose two runs are a calibration row's (900-safe-ret's case runs the variants of
  * 900-calib's, its metric set being the scenario's own) counts as calibration too, and the
  * outputs say whose runs they are, whether or not that row is selected; a row with other
@@ -1666,6 +1741,7 @@ validate_suite (void)
   suite_add_tcase (s, run);
   tcase_add_test (fits, test_fitted_and_validation_conflict);
   tcase_add_test (fits, test_unrecorded_fit_conflict);
+  tcase_add_test (fits, test_fit_names_unrecorded_row);
   tcase_add_test (fits, test_fixed_param_fitted_on_row);
   tcase_add_test (fits, test_scenario_fixed_param_conflict);
   tcase_add_test (fits, test_same_runs_as_calibration);

@@ -6,7 +6,10 @@
 #     are a/ipc + b plus a small curvature and count whole packets (as a run does), writes
 #     for each CPU the cpu.ipc that misses the recorded rate least at the third digit (its
 #     polish; the closed form alone is off by several thousandths here), into the replay
-#     scenario and into validation/calibration.xml with that residual.
+#     scenario and into validation/calibration.xml with that residual;
+#  3. each cpu.ipc source, shipped and as fit.py writes it, names by its id the row that
+#     validation/calibration.xml records the fit on ("fit on ROW (…), residual R", R as
+#     recorded there), as netsim validate requires of a fit's source.
 # Needs python3; skipped without it.
 set -u
 DATA=${NETSIM_DATADIR:-.}
@@ -74,7 +77,7 @@ import re, sys
 tmp, data = sys.argv[1], sys.argv[2]
 sys.path.insert(0, tmp + "/models/net/sched/seed002")
 sys.path.insert(0, tmp)
-import gen, truth
+import gen, truth, fit
 fail = 0
 def bad(msg):
     global fail
@@ -83,6 +86,15 @@ def bad(msg):
 def unescape(s):
     return s.replace("&quot;", '"').replace("&lt;", "<").replace("&amp;", "&")
 PARAM = re.compile(r'<param name="cpu\.ipc" value="([^"]*)" source="([^"]*)"/>')
+def names_recorded_row(where, short, source, cal):
+    """3. source names the row calibration.xml records the fit of short's cpu.ipc on."""
+    prof = gen.CPUS[short]["profile"]
+    e = re.search(r'<fit profile="%s" param="cpu\.ipc" value="[^"]*" residual="([^"]*)"[^>]* '
+                  r'rows="([^"]*)"' % re.escape(prof), cal)
+    want = f"fit on {e.group(2)} (" if e else None
+    if not e or not source.startswith(want) or not source.endswith(f"), residual {e.group(1)}"):
+        bad(f"{where}: {short}'s cpu.ipc source '{source[:60]}…' does not name the row and "
+            f"residual calibration.xml records ({e.group(2) if e else 'no entry'})")
 
 # 1. the shipped scenarios are the generator's
 for short in gen.CPUS:
@@ -92,6 +104,8 @@ for short in gen.CPUS:
     if not m:
         bad(f"{name}: no cpu.ipc param with a source")
         continue
+    names_recorded_row("shipped", short, unescape(m.group(2)),
+                       open(f"{data}/validation/calibration.xml").read())
     gen.write(short, m.group(1), unescape(m.group(2)), f"{tmp}/scenarios/{name}")
     if open(f"{tmp}/scenarios/{name}").read() != shipped:
         bad(f"{name} differs from what gen.py writes (edit the generator, re-run fit.py)")
@@ -115,6 +129,7 @@ far = 0
 for short in gen.CPUS:
     m = PARAM.search(open(f"{tmp}/scenarios/tc-pktgen-matchall-{short}.xml").read())
     got = float(m.group(1))
+    names_recorded_row("fit.py", short, unescape(m.group(2)), cal)
     grid = [round(truth.IPC_TRUE[short] + k / 1000.0, 3) for k in range(-30, 31)]
     best = min(grid, key=lambda x: (truth.miss(short, x), x))
     if abs(truth.miss(short, got) - truth.miss(short, best)) > 1e-12:
