@@ -1510,34 +1510,46 @@ ns_validation_judge (double error_pp, double tolerance_pp, gboolean signs_agree)
   return fabs (error_pp) <= tolerance_pp && signs_agree ? NS_VAL_PASS : NS_VAL_FAIL;
 }
 
-/* Direction of a delta in percent: 1 or -1, or 0 inside the sign dead band. */
-static int
-direction (double pct)
+/* TRUE if a delta in percent is "no change": inside the sign dead band (not NaN). */
+static gboolean
+no_change (double pct)
 {
-  return fabs (pct) < NS_VAL_SIGN_DEADBAND_PP ? 0 : pct > 0 ? 1 : -1;
+  return fabs (pct) < NS_VAL_SIGN_DEADBAND_PP;
 }
 
-/* TRUE if both deltas go the same way, |delta| < NS_VAL_SIGN_DEADBAND_PP counting as none. */
+/* The strict sign of a delta in percent: 1, -1, or 0 (zero, NaN). */
+static int
+sign_of (double pct)
+{
+  return pct > 0 ? 1 : pct < 0 ? -1 : 0;
+}
+
+/* TRUE if both deltas have the same strict sign, or both are inside the dead band. */
 gboolean
 ns_validation_signs_agree (double recorded_pct, double simulated_pct)
 {
-  return direction (recorded_pct) == direction (simulated_pct);
+  if (isnan (simulated_pct) || isnan (recorded_pct))
+    return FALSE;
+  return sign_of (recorded_pct) == sign_of (simulated_pct) ||
+         (no_change (recorded_pct) && no_change (simulated_pct));
 }
 
-/* The passing simulated deltas against recorded_pct: [recorded ± tolerance] within the
- * recorded direction's range (beyond the dead band on its side, or inside it). See
- * validate.h. */
+/* The passing simulated deltas against recorded_pct: [recorded ± tolerance] within those
+ * that agree in sign (ns_validation_signs_agree) — above 0 for a recorded rise beyond the
+ * dead band, above its lower edge for one inside it; mirrored for a fall; inside it for
+ * exactly 0. See validate.h. */
 double
 ns_validation_verdict_margin (double recorded_pct, double simulated_pct, double tolerance_pp)
 {
   double lo = recorded_pct - tolerance_pp, hi = recorded_pct + tolerance_pp;
+  double edge = no_change (recorded_pct) ? NS_VAL_SIGN_DEADBAND_PP : 0;
 
-  switch (direction (recorded_pct)) {
+  switch (sign_of (recorded_pct)) {
   case 1:
-    lo = MAX (lo, NS_VAL_SIGN_DEADBAND_PP);
+    lo = MAX (lo, -edge);
     break;
   case -1:
-    hi = MIN (hi, -NS_VAL_SIGN_DEADBAND_PP);
+    hi = MIN (hi, edge);
     break;
   default:
     lo = MAX (lo, -NS_VAL_SIGN_DEADBAND_PP);
@@ -3520,7 +3532,7 @@ static const char csv_header[] =
   "#   tolerance_pp: max(3, 10 % of |recorded delta|) or the row's stated one\n"
   "# set: calibration (named by calibration.xml, or running the same two scenario documents\n"
   "#   as a row it names) or validation; status: pass, fail, not-modelled or error;\n"
-  "#   sign_agrees: same direction of change (|delta| < 1 pp = none)\n"
+  "#   sign_agrees: the same sign, or both |delta| < 1 pp (no change either way)\n"
   "# scenario, baseline_variant, patched_variant, metric, sets: the case; reason: why a row\n"
   "#   is not modelled, what went wrong, or whose runs the row's are (a calibration row's\n"
   "#   if calibration.xml does not name it, or an earlier validation row's: one simulation\n"

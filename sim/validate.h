@@ -156,7 +156,8 @@ typedef enum {
 
 #define NS_VAL_TOLERANCE_MIN_PP   3.0   /* tolerance floor, percentage points */
 #define NS_VAL_TOLERANCE_FRACTION 0.10  /* … or this fraction of |recorded delta| */
-#define NS_VAL_SIGN_DEADBAND_PP   1.0   /* |delta| below this counts as "no change" */
+#define NS_VAL_SIGN_DEADBAND_PP   1.0   /* |delta| below this is "no change": two such
+                                           deltas agree in sign whichever their signs */
 /* A verdict is reported as near its boundary when the simulated delta lies within this of
  * it (the tolerance, or the sign dead band's edge): about what a simulated delta moves with a fitted cpu.ipc's last printed
  * digit, a fixed-duration run's partial last operation and the page-frame draw (seed
@@ -170,7 +171,9 @@ double       ns_validation_tolerance   (const NsRecordedRow *row);
  * else FAIL. */
 NsValStatus  ns_validation_judge       (double error_pp, double tolerance_pp,
                                         gboolean signs_agree);
-/* Same direction of change, deltas under the dead band counting as "no change". */
+/* TRUE if the deltas have the same strict sign, or both are "no change" (|delta| <
+ * NS_VAL_SIGN_DEADBAND_PP); FALSE if either is NaN. Monotone: a simulated delta of the
+ * recorded one's sign always agrees, whatever the band. */
 gboolean     ns_validation_signs_agree (double recorded_pct, double simulated_pct);
 /* How far simulated_pct lies inside (> 0) or outside (< 0) the simulated deltas that pass
  * against recorded_pct: those within tolerance_pp that agree in sign (ns_validation_judge;

@@ -412,8 +412,42 @@ START_TEST (test_status_logic)
   ck_assert (!ns_validation_signs_agree (-3.96, 0.2));
   ck_assert (!ns_validation_signs_agree (7.8, -1.5));
   ck_assert (!ns_validation_signs_agree (0.0, 4.0));
+  /* the same strict sign agrees, in the band or not: the 10210U's 100-filter row under
+   * CONFIG_SLAB_FREELIST_RANDOM=y, recorded -1.93 %, simulated -0.98 %, failed on its sign
+   * until 2026-12-04 while its clone row, recorded +0.96 %, passed against the same -0.98 %
+   * (both in the band: no change either way, still agreeing) */
+  ck_assert (ns_validation_signs_agree (-1.93, -0.98));
+  ck_assert (ns_validation_signs_agree (0.96, -0.98));
+  ck_assert (ns_validation_signs_agree (0.96, 2.5));
+  ck_assert (ns_validation_signs_agree (0.5, 0.0));
+  /* opposite strict signs agree only when both are in the band */
+  ck_assert (!ns_validation_signs_agree (0.96, -1.35));
+  ck_assert (!ns_validation_signs_agree (-1.0, 0.5));
+  ck_assert (!ns_validation_signs_agree (2.0, -0.1));
+  ck_assert (!ns_validation_signs_agree (0.0, NAN));
+  ck_assert (!ns_validation_signs_agree (-2.0, NAN));
   ck_assert_str_eq (ns_val_status_name (NS_VAL_NOT_MODELLED), "not-modelled");
   ck_assert_str_eq (ns_val_status_name (NS_VAL_ERROR), "error");
+}
+END_TEST
+
+/* Sign agreement is symmetric and monotone: a recorded delta that agrees with a simulated
+ * fall still agrees when it is lower, and one that agrees with a rise when it is higher. */
+START_TEST (test_signs_monotone)
+{
+  for (double r = -4.0; r <= 4.0; r += 0.0625)
+    for (double s = -4.0; s <= 4.0; s += 0.0625) {
+      gboolean agree = ns_validation_signs_agree (r, s);
+      ck_assert_msg (agree == ns_validation_signs_agree (s, r), "%g, %g: not symmetric", r, s);
+      if (!agree)
+        continue;
+      for (double d = 0.0625; d <= 3.0; d += 0.0625)
+        ck_assert_msg (s >= 0 || ns_validation_signs_agree (r - d, s),
+                       "recorded %g agrees with simulated %g, %g does not", r, s, r - d);
+      for (double d = 0.0625; d <= 3.0; d += 0.0625)
+        ck_assert_msg (s <= 0 || ns_validation_signs_agree (r + d, s),
+                       "recorded %g agrees with simulated %g, %g does not", r, s, r + d);
+    }
 }
 END_TEST
 
@@ -441,19 +475,24 @@ END_TEST
  * tolerance or the sign dead band, whichever is nearer; it agrees with the verdict. */
 START_TEST (test_verdict_margin)
 {
-  static const double rec[] = { 14.59, 0.96, -1.93, -3.96, 0.0, 7.87 };
-  static const double tol[] = { 3.0, 3.0, 3.0, 3.0, 3.0, 3.0 };
+  static const double rec[] = { 14.59, 0.96, -1.93, -3.96, 0.0, 7.87, -0.5, 1.0, 0.3 };
+  static const double tol[] = { 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 0.5 };
 
   /* tolerance edges */
   ck_assert_double_eq_tol (ns_validation_verdict_margin (14.59, 11.64, 3.0), 0.05, 1e-9);
   ck_assert_double_eq_tol (ns_validation_verdict_margin (14.59, 17.0, 3.0), 0.59, 1e-9);
   ck_assert_double_eq_tol (ns_validation_verdict_margin (24.22, 12.27, 3.0), -8.95, 1e-9);
-  /* the dead band: recorded "no change" passes only inside (-1, 1), whatever the
-   * tolerance; a recorded fall only below -1 */
+  /* the sign: a recorded +0.96 ("no change", a rise) passes a simulated delta above -1
+   * (inside the band, or a rise) within the tolerance; a recorded fall beyond the band
+   * only a simulated fall */
   ck_assert_double_eq_tol (ns_validation_verdict_margin (0.96, -1.34, 3.0), -0.34, 1e-9);
-  ck_assert_double_eq_tol (ns_validation_verdict_margin (0.96, 0.5, 3.0), 0.5, 1e-9);
-  ck_assert_double_eq_tol (ns_validation_verdict_margin (-1.93, -1.34, 3.0), 0.34, 1e-9);
-  ck_assert_double_eq_tol (ns_validation_verdict_margin (-3.96, 0.10, 3.0), -1.10, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (0.96, 0.5, 3.0), 1.5, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (0.96, 3.5, 3.0), 0.46, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (-1.93, -1.34, 3.0), 1.34, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (-1.93, -0.98, 3.0), 0.98, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (-3.96, 0.10, 3.0), -1.06, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (-1.93, 0.10, 3.0), -0.10, 1e-9);
+  ck_assert_double_eq_tol (ns_validation_verdict_margin (0.0, 0.5, 3.0), 0.5, 1e-9);
   ck_assert_double_eq_tol (ns_validation_verdict_margin (1.5, 0.0, 0.2), -1.3, 1e-9);
   ck_assert (ns_validation_verdict_margin (1.5, 1.2, 0.1) < 0);
   ck_assert_double_eq_tol (ns_validation_verdict_margin (5.0, 2.0, 1.0), -2.0, 1e-9);
@@ -1723,6 +1762,7 @@ validate_suite (void)
   tcase_add_test (judge, test_tolerance_negative_refused);
   tcase_add_test (judge, test_status_logic);
   tcase_add_test (judge, test_verdict_margin);
+  tcase_add_test (judge, test_signs_monotone);
   tcase_add_test (judge, test_one_op_step);
   tcase_add_test (judge, test_delta_ci95);
   tcase_add_test (judge, test_select_patterns);

@@ -17,9 +17,9 @@ for short, c in gen.CPUS.items():
         sb, sa = val[f"{short}-{tag}-before"], val[f"{short}-{tag}-after"]
         rd, sd = 100*(after-before)/before, 100*(sa-sb)/sb
         tol = max(3.0, 0.1*abs(rd))
-        # netsim validate's sign rule: a delta under 1 pp, either side, is no change
-        direction = lambda d: 0 if abs(d) < 1.0 else (1 if d > 0 else -1)
-        sign_ok = direction(rd) == direction(sd)
+        # netsim validate's sign rule: the same sign, or both under 1 pp (no change)
+        sign = lambda d: (d > 0) - (d < 0)
+        sign_ok = sign(rd) == sign(sd) or (abs(rd) < 1.0 and abs(sd) < 1.0)
         ok = abs(sd-rd) <= tol and sign_ok
         rows.append((c["label"].split(" (")[0], nf, clone, before, sb, 100*(sb-before)/before,
                      after, sa, 100*(sa-after)/after, rd, sd, ok))
