@@ -23,6 +23,8 @@
 #define DEFAULT_MAX_ITER 30
 #define DEFAULT_STEP     0.02
 #define POLISH_MAX_STEPS 20      /* steps of the last printed digit a polish may walk */
+#define IPC_PARAM        "cpu.ipc"
+#define ISSUE_PARAM      "cpu.issue_width"  /* a cpu.ipc above it is no fit */
 
 /* One row of a fit: its recorded figures and how to run it. */
 typedef struct {
@@ -41,6 +43,7 @@ typedef struct {
   GArray                   *rows;       /* NsFitRow */
   GPtrArray                *params;     /* const NsParamDef* */
   const NsCalibrateOptions *opt;
+  double                    issue_width;  /* the least cpu.issue_width a row runs at */
   guint                     evaluations;
   GError                   *error;      /* first run failure */
 } NsFitGroup;
@@ -109,6 +112,16 @@ case_profile (NsFitRow *fr, GError **error)
   return ns_cpu_profile_load (fr->run->cpu, error);
 }
 
+/* The cpu.issue_width a row's runs use: the scenario's own (a --set param.cpu.issue_width
+ * of a what-if makes one), else its profile's. */
+static double
+run_issue_width (const NsScenario *run, const NsCpuProfile *profile)
+{
+  const char *own = ns_scenario_param_value (run, ISSUE_PARAM);
+
+  return own ? g_ascii_strtod (own, NULL) : ns_params_get_double (profile->params, ISSUE_PARAM);
+}
+
 /* The free parameters to fit: all of them, or those named (each must be free). */
 static GPtrArray *
 fit_params (const NsCalibrateOptions *opt, GError **error)
@@ -174,8 +187,10 @@ group_row (const NsValidation *v, const NsRecordedRow *row, GPtrArray *groups,
     g_array_set_clear_func (g->rows, fit_row_clear);
     g->params = g_ptr_array_copy (params, NULL, NULL);
     g->opt = opt;
+    g->issue_width = INFINITY;
     g_ptr_array_add (groups, g);
   }
+  g->issue_width = MIN (g->issue_width, run_issue_width (fr.run, profile));
   g_array_append_val (g->rows, fr);
   ns_cpu_profile_free (profile);
   return TRUE;
@@ -568,22 +583,42 @@ polish (NsFitGroup *g, gsl_vector *x, gsl_vector *f, double *v, double *r, guint
   return TRUE;
 }
 
+/* Why a fitted value x of def is no value for the rows of g: a cpu.ipc above the
+ * cpu.issue_width they run at (a core sustains no more instructions a cycle than it
+ * issues), as a new string; NULL when it is not. */
+static char *
+beyond_issue_width (const NsFitGroup *g, const NsParamDef *def, double x)
+{
+  if (strcmp (def->name, IPC_PARAM) || !(x > g->issue_width))
+    return NULL;
+  return g_strdup_printf ("%s = %.4g exceeds %s = %g of profile %s as the rows run: a core "
+                          "cannot sustain more instructions a cycle than it issues, so no "
+                          "plausible %s reproduces these rows (the model, or a what-if's "
+                          "set, is off by more than %s can make up)", IPC_PARAM, x,
+                          ISSUE_PARAM, g->issue_width, g->profile, IPC_PARAM, IPC_PARAM);
+}
+
 /* Why the fit of g at the rounded x (residual, converged or not; raw: where the driver
- * stopped, perhaps out of a parameter's range) is no fit to write, as a new string naming
- * the parameter at fault; NULL when it is one. */
+ * stopped, perhaps out of a parameter's range) is no fit to write — a value at a limit of
+ * its range, a cpu.ipc above the rows' cpu.issue_width, the residual, no convergence — as
+ * a new string naming the parameter at fault; NULL when it is one. */
 static char *
 refusal (const NsFitGroup *g, const gsl_vector *x, const gsl_vector *raw, double residual,
          gboolean converged, const char *outcome)
 {
   for (guint k = 0; k < g->params->len; k++) {
     const NsParamDef *def = g->params->pdata[k];
+    double v = gsl_vector_get (x, k);
     gboolean pinned = !converged && !in_range (def, gsl_vector_get (raw, k));
-    if (at_range_limit (def, gsl_vector_get (x, k)) || pinned)
+    char *why;
+    if (at_range_limit (def, v) || pinned)
       return g_strdup_printf ("%s = %.4g lies at or beyond a limit of its range %g to %g (%s): "
                               "the best value lies outside the range, or the fit ran out of "
                               "it and stopped where the residual is flat; start it nearer (the "
                               "value the rows run on now) or fit other rows", def->name,
-                              gsl_vector_get (x, k), def->min, def->max, outcome);
+                              v, def->min, def->max, outcome);
+    if ((why = beyond_issue_width (g, def, v)) != NULL)
+      return why;
   }
   if (!(residual <= NS_FIT_MAX_RESIDUAL))
     return g_strdup_printf ("residual %.3g exceeds %g (0.2 %% of a figure, 0.2 pp of a delta): "

@@ -53,7 +53,8 @@ typedef struct {
                                    test, no progress, or the iteration limit) and, for one
                                    parameter, the polish at the last printed digit */
   char    *refused;             /* non-NULL: not a fit (it is never written): the value lies
-                                   at or beyond a limit of the parameter's range, the
+                                   at or beyond a limit of the parameter's range, a cpu.ipc
+                                   exceeds the cpu.issue_width the rows run at, the
                                    residual exceeds NS_FIT_MAX_RESIDUAL, or the fit did not
                                    converge: why */
   char    *path;                /* the file the rows take the value from, where it is

@@ -343,6 +343,51 @@ START_TEST (test_calibrate_fit_pinned_refused)
 }
 END_TEST
 
+/* Figures only an IPC above the core's issue width reproduces: 900-calib's at cpu.ipc 6
+ * on the generic profile (cpu.issue_width 4). The fit finds 6 with a tiny residual, inside
+ * the range, and is refused all the same, not written: a core sustains no more
+ * instructions a cycle than it issues (until 2026-12-04 validate --refit took 7.054 on the
+ * i5-10210U, width 4). Under a what-if that widens the core to 8 the same fit is one. */
+START_TEST (test_calibrate_fit_beyond_issue_width)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  const char *const at6[] = { "param.cpu.ipc=6", NULL };
+  const char *const wide[] = { "param.cpu.issue_width=8", NULL };
+  const char *const at6_wide[] = { "param.cpu.ipc=6", wide[0], NULL };
+  NsCalibrateOptions opt = { .target = NS_FIT_BASELINE };
+  NsValidation *v;
+  GPtrArray *fits;
+  const NsFit *fit;
+
+  set_figures (seed, "900-calib", call_chain_value ("plain-ret", at6), 1);
+  fits = fit_from (tmp, fx, "5.5", NS_FIT_BASELINE, &v);
+  fit = fits->pdata[0];
+  ck_assert_msg (fabs (fit->value - 6) < 0.05 && fit->residual <= NS_FIT_MAX_RESIDUAL,
+                 "%s, residual %g", fit->value_text, fit->residual);
+  ck_assert_msg (fit->refused != NULL &&
+                 strstr (fit->refused, "exceeds cpu.issue_width = 4 of profile generic") &&
+                 strstr (fit->refused, "cannot sustain more instructions a cycle than it "
+                                       "issues"),
+                 "%s -> %s accepted (%s)", fit->param, fit->value_text,
+                 fit->refused ? fit->refused : "no refusal");
+  assert_write_refused (v, fits, tmp, fx);
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  /* the width the rows run at, a what-if's set included */
+  set_figures (seed, "900-calib", call_chain_value ("plain-ret", at6_wide), 1);
+  opt.sets = wide;
+  fits = fit_calib (fx, &opt, &v);
+  fit = fits->pdata[0];
+  ck_assert_msg (fabs (fit->value - 6) < 0.05 && fit->refused == NULL, "%s: %s",
+                 fit->value_text, fit->refused ? fit->refused : "accepted");
+  g_ptr_array_unref (fits);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* Figures no value reproduces: 900-calib's baseline at cpu.ipc 2 and its patched figure
  * 30 % above the one at 2 (target absolute). The best value leaves a residual far above
  * NS_FIT_MAX_RESIDUAL (0.002): refused, not written. */
@@ -669,6 +714,7 @@ calibrate_suite (void)
   tcase_add_test (fit, test_calibrate_refit);
   tcase_add_test (fit, test_calibrate_fit_pinned_refused);
   tcase_add_test (fit, test_calibrate_fit_residual_refused);
+  tcase_add_test (fit, test_calibrate_fit_beyond_issue_width);
   tcase_add_test (fit, test_calibrate_fit_polished);
   tcase_add_test (fit, test_calibrate_fit_profile_mismatch);
   suite_add_tcase (s, fit);

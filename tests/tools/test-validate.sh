@@ -362,6 +362,21 @@ grep -q '<param name="cpu.ipc" value="[0-9.]*" source="fit on 900-calib, residua
 grep -q 'rows="900-calib"' "$D/fx/calibration.xml" && ok || bad "calibration.xml records the row"
 expect 0 "calibrated row validates as calibration" -- $C validate -q --recorded "$D/fx" --format csv 900-calib
 grep -q '^900-calib,.*,calibration,pass,' "$TMP/out" && ok || bad "900-calib is a passing calibration row"
+# figures only a cpu.ipc above the core's issue width (generic: 4) reproduces: no fit,
+# exit 1, nothing written (until 2026-12-04 such a value was taken)
+cp "$D/fx/calibration.xml" "$TMP/calibration.before"
+cp "$D/scenarios/cpus/generic.xml" "$TMP/generic.fitted"
+cp "$D/fx/seed-900.xml" "$TMP/seed-900.before"
+$C run -q --format csv --set param.cpu.ipc=6 "$D/scenarios/micro/call-chain.xml" >"$TMP/run6.csv"
+set_figures 900-calib "$(printf '%.6f' "$(value "$TMP/run6.csv" plain-ret)")" \
+  "$(printf '%.6f' "$(value "$TMP/run6.csv" srso-safe-ret)")"
+expect 1 "calibrate --fit of a cpu.ipc above cpu.issue_width" -- $C calibrate -q \
+  --recorded "$D/fx" --fit 900-calib
+grep -q "refused: cpu.ipc = [0-9.]* exceeds cpu.issue_width = 4 of profile generic" "$TMP/err" &&
+  cmp -s "$D/fx/calibration.xml" "$TMP/calibration.before" &&
+  cmp -s "$D/scenarios/cpus/generic.xml" "$TMP/generic.fitted" && ok ||
+  bad "a cpu.ipc above the issue width: $(cat "$TMP/out" "$TMP/err")"
+cp "$TMP/seed-900.before" "$D/fx/seed-900.xml"
 # a fit on other rows of that profile would swap evidence and calibration rows: refused
 # unless --replace, before anything runs; --dry-run says what it would replace
 cp "$D/fx/calibration.xml" "$TMP/calibration.before"
@@ -400,6 +415,11 @@ $C validate -q --recorded "$D/fx" --format csv --set param.call.cycles=3 900-cal
 awk -F, '/^900-calib,/ { gsub(/"[^"]*"/, ""); $0 = $0; r = $8; s = $12; exit !(s / r < 0.95 || s / r > 1.05) }' "$TMP/norefit.csv" \
   && ok || bad "without --refit the set moves the calibration row off its figures"
 cmp -s "$D/scenarios/cpus/generic.xml" "$TMP/generic.before" && ok || bad "--refit wrote the profile"
+# a refit under a set that narrows the core below the IPC its rows need: NOT A FIT, why
+expect 0 "validate --refit beyond the issue width" -- $C validate --recorded "$D/fx" \
+  --set param.cpu.issue_width=1.5 --refit 900-calib
+grep -q '^WHAT-IF: refit generic cpu.ipc = [0-9.]* .*; NOT A FIT: cpu.ipc = [0-9.]* exceeds cpu.issue_width = 1.5 of profile generic' \
+  "$TMP/out" && ok || bad "a refit above the issue width is not marked: $(grep WHAT-IF "$TMP/out")"
 # a model change after the fit (here: calls cost 3 cycles more in the profile) leaves the
 # recorded fit off its row: validate says so and exits 1, with --expected too
 sed -i 's|^  <mitigations |  <param name="call.cycles" value="3" source="a model change after the fit"/>\n&|' \
