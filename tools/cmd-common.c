@@ -830,8 +830,16 @@ ns_cmd_names_stdout (const char *path)
 gboolean
 ns_cmd_outputs_clash (const char *a, const char *b)
 {
-  if (a == NULL || b == NULL || is_special (a) || is_special (b) ||
-      ns_cmd_named_descriptor (a) >= 0 || ns_cmd_named_descriptor (b) >= 0)
+  int fd;
+
+  if (a == NULL || b == NULL)
+    return FALSE;
+  /* one descriptor named twice mixes two outputs, whatever it is open on; a descriptor
+   * open on a regular file is that file (written in place, it still overwrites) */
+  fd = ns_cmd_named_descriptor (a);
+  if (fd >= 0 && fd == ns_cmd_named_descriptor (b))
+    return TRUE;
+  if (is_special (a) || is_special (b))
     return FALSE;
   return ns_cmd_same_file (a, b);
 }

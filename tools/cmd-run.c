@@ -370,10 +370,10 @@ ns_cmd_run (int argc, char **argv)
     return NS_EXIT_USAGE;
   if (!ns_cmd_check_output (output, &err) || !ns_cmd_check_output (folded, &err))
     return ns_cmd_fail (err);
-  if (output != NULL && strcmp (output, "-") != 0 && ns_cmd_outputs_clash (output, folded))
-    goto one_file;
   if ((output == NULL || ns_cmd_names_stdout (output)) && ns_cmd_names_stdout (folded))
     goto folded_to_stdout;
+  if (output != NULL && strcmp (output, "-") != 0 && ns_cmd_outputs_clash (output, folded))
+    goto one_file;
   opt.only_variant = variant;
   opt.stacks = folded != NULL;
   scenario = ns_cmd_scenario_path (argv[1], &err);

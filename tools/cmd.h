@@ -20,9 +20,10 @@ int      ns_cmd_fail      (GError *err);
 /* TRUE if a and b (either may be NULL: FALSE) name one file: the same device and inode
  * when both exist, else the same canonical path (symbolic links followed either way). */
 gboolean ns_cmd_same_file (const char *a, const char *b);
-/* TRUE if outputs a and b (either may be NULL: FALSE) would overwrite each other: one file
- * (ns_cmd_same_file) that is not a device or FIFO, nor named as a descriptor
- * (ns_cmd_named_descriptor), which are written in place, in order. */
+/* TRUE if outputs a and b (either may be NULL: FALSE) would overwrite or mix with each
+ * other: one descriptor named by both (ns_cmd_named_descriptor), or one file
+ * (ns_cmd_same_file, a descriptor standing for the file it is open on) that is not a
+ * device or FIFO, which are written in place, in order. */
 gboolean ns_cmd_outputs_clash (const char *a, const char *b);
 /* TRUE if path (NULL: FALSE) is "-" or names the file, pipe or terminal standard output
  * writes to (two outputs there would mix; /dev/null and other devices that keep nothing do

@@ -625,6 +625,23 @@ expect 2 "run -o a descriptor not open" -- "$NETSIM" run -q --variant plain-ret 
   -o /dev/fd/7 "$MICRO/call-chain.xml"
 grep -q "^netsim run: cannot write /dev/fd/7: descriptor 7 is not open" "$TMP/err" && ok ||
   bad "run -o /dev/fd/7 (closed): $(cat "$TMP/err")"
+# a descriptor open on a file is that file: an input, or the other output, is refused as by
+# its name (they were overwritten or appended to, exit 0); one descriptor for two outputs
+# would mix them
+cp "$MICRO/call-chain.xml" "$TMP/in.xml"
+"$NETSIM" run -q --variant plain-ret -o /dev/fd/3 "$TMP/in.xml" 3>>"$TMP/in.xml" \
+  >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && cmp -s "$TMP/in.xml" "$MICRO/call-chain.xml" &&
+  grep -q "^netsim run: -o /dev/fd/3 would overwrite the scenario" "$TMP/err" && ok ||
+  bad "run -o /dev/fd/3 3>>SCENARIO: $(cat "$TMP/err")"
+"$NETSIM" run -q --variant plain-ret -o "$TMP/f.txt" --folded /dev/fd/3 \
+  "$MICRO/call-chain.xml" 3>"$TMP/f.txt" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q "^netsim run: -o and --folded are one file" "$TMP/err" && ok ||
+  bad "run -o FILE --folded /dev/fd/3 3>FILE: $(cat "$TMP/err")"
+"$NETSIM" run -q --variant plain-ret -o /dev/fd/3 --folded /dev/fd/3 \
+  "$MICRO/call-chain.xml" 3>"$TMP/fd3both.txt" >"$TMP/out" 2>"$TMP/err"
+[ $? -eq 2 ] && [ ! -s "$TMP/fd3both.txt" ] && ok ||
+  bad "run -o /dev/fd/3 --folded /dev/fd/3: $(cat "$TMP/err")"
 "$NETSIM" sweep -q --variant plain-ret --param workload.depth=2,3 -o "$TMP/sw.csv" \
   --json "$TMP/sw.json" "$MICRO/call-chain.xml" >/dev/null
 echo PREV >"$TMP/append.txt"
