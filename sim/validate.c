@@ -1530,8 +1530,9 @@ ns_validation_signs_agree (double recorded_pct, double simulated_pct)
 {
   if (isnan (simulated_pct) || isnan (recorded_pct))
     return FALSE;
-  return sign_of (recorded_pct) == sign_of (simulated_pct) ||
-         (no_change (recorded_pct) && no_change (simulated_pct));
+  if (no_change (recorded_pct))         /* a recorded "no change" has no sign to match */
+    return no_change (simulated_pct);
+  return sign_of (recorded_pct) == sign_of (simulated_pct);
 }
 
 /* The passing simulated deltas against recorded_pct: [recorded ± tolerance] within those
@@ -1542,19 +1543,14 @@ double
 ns_validation_verdict_margin (double recorded_pct, double simulated_pct, double tolerance_pp)
 {
   double lo = recorded_pct - tolerance_pp, hi = recorded_pct + tolerance_pp;
-  double edge = no_change (recorded_pct) ? NS_VAL_SIGN_DEADBAND_PP : 0;
 
-  switch (sign_of (recorded_pct)) {
-  case 1:
-    lo = MAX (lo, -edge);
-    break;
-  case -1:
-    hi = MIN (hi, edge);
-    break;
-  default:
+  if (no_change (recorded_pct)) {
     lo = MAX (lo, -NS_VAL_SIGN_DEADBAND_PP);
     hi = MIN (hi, NS_VAL_SIGN_DEADBAND_PP);
-    break;
+  } else if (recorded_pct > 0) {
+    lo = MAX (lo, 0);
+  } else {
+    hi = MIN (hi, 0);
   }
   if (isnan (simulated_pct))
     return -INFINITY;
@@ -3532,7 +3528,8 @@ static const char csv_header[] =
   "#   tolerance_pp: max(3, 10 % of |recorded delta|) or the row's stated one\n"
   "# set: calibration (named by calibration.xml, or running the same two scenario documents\n"
   "#   as a row it names) or validation; status: pass, fail, not-modelled or error;\n"
-  "#   sign_agrees: the same sign, or both |delta| < 1 pp (no change either way)\n"
+  "#   sign_agrees: a recorded rise or fall: the same strict sign; a recorded |delta| < 1 pp\n"
+  "#     (no change): a simulated one\n"
   "# scenario, baseline_variant, patched_variant, metric, sets: the case; reason: why a row\n"
   "#   is not modelled, what went wrong, or whose runs the row's are (a calibration row's\n"
   "#   if calibration.xml does not name it, or an earlier validation row's: one simulation\n"

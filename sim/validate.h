@@ -156,8 +156,8 @@ typedef enum {
 
 #define NS_VAL_TOLERANCE_MIN_PP   3.0   /* tolerance floor, percentage points */
 #define NS_VAL_TOLERANCE_FRACTION 0.10  /* … or this fraction of |recorded delta| */
-#define NS_VAL_SIGN_DEADBAND_PP   1.0   /* |delta| below this is "no change": two such
-                                           deltas agree in sign whichever their signs */
+#define NS_VAL_SIGN_DEADBAND_PP   1.0   /* |delta| below this is "no change": a recorded
+                                           one agrees with a simulated one only */
 /* A verdict is reported as near its boundary when the simulated delta lies within this of
  * it (the tolerance, or the sign dead band's edge): about what a simulated delta moves with a fitted cpu.ipc's last printed
  * digit, a fixed-duration run's partial last operation and the page-frame draw (seed
@@ -171,9 +171,10 @@ double       ns_validation_tolerance   (const NsRecordedRow *row);
  * else FAIL. */
 NsValStatus  ns_validation_judge       (double error_pp, double tolerance_pp,
                                         gboolean signs_agree);
-/* TRUE if the deltas have the same strict sign, or both are "no change" (|delta| <
- * NS_VAL_SIGN_DEADBAND_PP); FALSE if either is NaN. Monotone: a simulated delta of the
- * recorded one's sign always agrees, whatever the band. */
+/* A recorded "no change" (|delta| < NS_VAL_SIGN_DEADBAND_PP) agrees with a simulated
+ * "no change" only; any other recorded delta with a simulated delta of its strict sign.
+ * FALSE if either is NaN. Monotone: a simulated delta of a recorded rise or fall's sign
+ * always agrees, and a recorded "no change" gives the same verdict whichever way it went. */
 gboolean     ns_validation_signs_agree (double recorded_pct, double simulated_pct);
 /* How far simulated_pct lies inside (> 0) or outside (< 0) the simulated deltas that pass
  * against recorded_pct: those within tolerance_pp that agree in sign (ns_validation_judge;

@@ -19,7 +19,7 @@ for short, c in gen.CPUS.items():
         tol = max(3.0, 0.1*abs(rd))
         # netsim validate's sign rule: the same sign, or both under 1 pp (no change)
         sign = lambda d: (d > 0) - (d < 0)
-        sign_ok = sign(rd) == sign(sd) or (abs(rd) < 1.0 and abs(sd) < 1.0)
+        sign_ok = abs(sd) < 1.0 if abs(rd) < 1.0 else sign(rd) == sign(sd)
         ok = abs(sd-rd) <= tol and sign_ok
         rows.append((c["label"].split(" (")[0], nf, clone, before, sb, 100*(sb-before)/before,
                      after, sa, 100*(sa-after)/after, rd, sd, ok))
