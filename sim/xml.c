@@ -17,6 +17,10 @@
 
 /* Largest XML file accepted (scenarios and profiles are a few KiB). */
 #define NS_XML_MAX_FILE_SIZE (16u * 1024 * 1024)
+/* Attributes one start tag may have: every element netsim reads takes under 20, and
+ * libxml2's duplicate check (and RelaxNG's, against an open attribute pattern) costs the
+ * square of the count: 10 000 attributes took 5 s and 800 MB before this bound. */
+#define MAX_ATTRIBUTES 256
 
 #define XINCLUDE_NS_2001 "http://www.w3.org/2001/XInclude"
 #define XINCLUDE_NS_2003 "http://www.w3.org/2003/XInclude"
@@ -638,6 +642,42 @@ stamp_lines (xmlDocPtr doc, const char *text, gsize length)
   stamp_elements (&pos, xmlDocGetRootElement (doc));
 }
 
+/* Counts the attributes of the start tag at pos (its '<': the '=' outside quoted values)
+ * and moves pos past it; stops counting past MAX_ATTRIBUTES. */
+static guint
+text_count_attributes (TextPos *pos)
+{
+  guint n = 0;
+
+  text_step (pos);
+  while (pos->p < pos->end && *pos->p != '>' && n <= MAX_ATTRIBUTES) {
+    char c = *pos->p;
+    text_step (pos);
+    if (c == '=')
+      n++;
+    else if (c == '"' || c == '\'') {
+      char quote[2] = { c, '\0' };
+      text_skip_past (pos, quote);
+    }
+  }
+  return n;
+}
+
+/* The line of the first start tag in text (length bytes) with more than MAX_ATTRIBUTES
+ * attributes, read before libxml2 builds them; 0 if none has. */
+static int
+too_many_attributes (const char *text, gsize length)
+{
+  TextPos pos = { text, text + length, 1 };
+
+  while (text_next_start_tag (&pos)) {
+    int line = pos.line;
+    if (text_count_attributes (&pos) > MAX_ATTRIBUTES)
+      return line;
+  }
+  return 0;
+}
+
 /* Gives the attribute values below copy (xmlCopyDoc's copy of orig's tree) the lines of
  * orig's, which xmlCopyDoc does not copy (it does an element's). */
 static void
@@ -680,6 +720,7 @@ ns_xml_parse_file (const char *path, GError **error)
   xmlDocPtr doc = NULL;
   char *contents = NULL;
   gsize length = 0;
+  int crowded;
   const int options = XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_BIG_LINES |
                       XML_PARSE_NOWARNING | XML_PARSE_NOERROR;
 
@@ -692,6 +733,8 @@ ns_xml_parse_file (const char *path, GError **error)
     goto error_empty;
   if (length > G_MAXINT)
     goto error_parse;
+  if ((crowded = too_many_attributes (contents, length)) > 0)
+    goto error_attributes;
 
   guard_install (&guard, &errors, TRUE);
   ctxt = new_safe_parser (&errors);
@@ -713,6 +756,12 @@ ns_xml_parse_file (const char *path, GError **error)
 error_empty:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:1: file is empty (expected an XML "
                "document)", path);
+  g_free (contents);
+  return NULL;
+error_attributes:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: a start tag with more than %d "
+               "attributes (no element netsim reads has so many)", path, crowded,
+               MAX_ATTRIBUTES);
   g_free (contents);
   return NULL;
 error_parse:
