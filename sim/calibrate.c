@@ -868,96 +868,144 @@ in_comment (const char *text, gint pos)
   return open != NULL && !g_strstr_len (open + 4, text + pos - (open + 4), "-->");
 }
 
+/* One piece of a start tag after its name: a character that is no '>' or quote, or a
+ * whole quoted attribute value (which may hold '>'). */
+#define TAG_PIECE "(?:[^>\"']|\"[^\"]*\"|'[^']*')"
+/* The end of a <param>: "/>", or ">" and an empty body up to "</param>". */
+#define PARAM_END "(?:/>|>\\s*</param\\s*>)"
+
+/* 1-based number of the line holding offset pos of text. */
+static int
+line_at (const char *text, gsize pos)
+{
+  int line = 1;
+
+  for (gsize i = 0; i < pos && text[i] != '\0'; i++)
+    line += text[i] == '\n';
+  return line;
+}
+
+/* Offsets [*start, *end) of the last (first when first is TRUE) match of re in text that
+ * does not begin inside a comment; FALSE if none. */
+static gboolean
+find_element (const GRegex *re, const char *text, gboolean first, gint *start, gint *end)
+{
+  g_autoptr (GMatchInfo) m = NULL;
+  gboolean found = FALSE;
+
+  for (g_regex_match (re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL)) {
+    gint s0, e0;
+    if (g_match_info_fetch_pos (m, 0, &s0, &e0) && !in_comment (text, s0)) {
+      *start = s0;
+      *end = e0;
+      found = TRUE;
+      if (first)
+        break;
+    }
+  }
+  return found;
+}
+
 /* The edited text: param's element replaced, or a new line after the last <param> (or
- * before the first <mitigations> if there is no <param>). NULL if neither exists. */
+ * before the first <mitigations> if there is no <param>); any legal quoting and spacing
+ * of the attributes is recognised, and the rest of the text is kept byte for byte. NULL
+ * if neither exists. *line is the line of text the edit is made at. */
 static char *
-edit_profile_text (const char *text, const char *param, const char *element)
+edit_profile_text (const char *text, const char *param, const char *element, int *line)
 {
   g_autofree char *quoted = g_regex_escape_string (param, -1);
-  g_autofree char *own = g_strdup_printf ("<param\\s[^>]*\\bname=\"%s\"[^>]*/>", quoted);
+  g_autofree char *own = g_strdup_printf ("<param\\s" TAG_PIECE "*?(?<=\\s)name\\s*=\\s*"
+                                          "(?:\"%s\"|'%s')" TAG_PIECE "*" PARAM_END,
+                                          quoted, quoted);
   g_autoptr (GRegex) own_re = g_regex_new (own, 0, 0, NULL);
-  g_autoptr (GRegex) any_re = g_regex_new ("<param\\s[^>]*/>", 0, 0, NULL);
-  g_autoptr (GMatchInfo) m = NULL;
+  g_autoptr (GRegex) any_re = g_regex_new ("<param\\s" TAG_PIECE "*" PARAM_END, 0, 0, NULL);
+  const char *mitigations;
   gint start = -1, end = -1;
   g_autofree char *indent = NULL;
 
-  for (g_regex_match (own_re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL))
-    if (g_match_info_fetch_pos (m, 0, &start, &end) && !in_comment (text, start))
-      return g_strdup_printf ("%.*s%s%s", start, text, element, text + end);
-  g_clear_pointer (&m, g_match_info_free);
-  start = end = -1;
-  for (g_regex_match (any_re, text, 0, &m); g_match_info_matches (m); g_match_info_next (m, NULL)) {
-    gint s0, e0;
-    if (g_match_info_fetch_pos (m, 0, &s0, &e0) && !in_comment (text, s0)) {
-      start = s0;
-      end = e0;
-    }
+  g_return_val_if_fail (own_re != NULL && any_re != NULL, NULL);
+  if (find_element (own_re, text, TRUE, &start, &end)) {
+    *line = line_at (text, (gsize) start);
+    return g_strdup_printf ("%.*s%s%s", start, text, element, text + end);
   }
-  if (end >= 0) {
+  if (find_element (any_re, text, FALSE, &start, &end)) {
+    *line = line_at (text, (gsize) end);
     indent = line_indent (text, (gsize) start);
     return g_strdup_printf ("%.*s\n%s%s%s", end, text, indent, element, text + end);
   }
-  start = (gint) (strstr (text, "<mitigations") ? strstr (text, "<mitigations") - text : -1);
-  if (start < 0)
+  mitigations = strstr (text, "<mitigations");
+  if (mitigations == NULL)
     return NULL;
+  start = (gint) (mitigations - text);
+  *line = line_at (text, (gsize) start);
   indent = line_indent (text, (gsize) start);
   return g_strdup_printf ("%.*s%s\n%s%s", start, text, element, indent, text + start);
 }
 
 /* TRUE if the file at path loads as what it is (a scenario when scenario is TRUE, else a
- * profile) and gives param the text value. */
+ * profile); *value is then a copy of the text value it gives param (NULL: none). */
 static gboolean
-file_has_value (const char *path, gboolean scenario, const char *param, const char *value,
-                GError **error)
+file_param_value (const char *path, gboolean scenario, const char *param, char **value,
+                  GError **error)
 {
-  gboolean same;
-
   if (scenario) {
     NsScenario *sc = ns_scenario_load (path, NULL, error);
     if (sc == NULL)
       return FALSE;
-    same = !g_strcmp0 (ns_scenario_param_value (sc, param), value);
+    *value = g_strdup (ns_scenario_param_value (sc, param));
     ns_scenario_free (sc);
   } else {
     NsCpuProfile *p = ns_cpu_profile_load (path, error);
     if (p == NULL)
       return FALSE;
-    same = !g_strcmp0 (ns_params_get_text (p->params, param), value);
+    *value = g_strdup (ns_params_get_text (p->params, param));
     ns_cpu_profile_free (p);
   }
-  if (!same)
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: the edit did not set %s to %s (is "
-                 "an earlier <param name=\"%s\"> commented out?); file left as it was",
-                 path, param, value, param);
-  return same;
+  return TRUE;
 }
 
-/* Sets param's element in the file at path by a textual edit; the old text is restored if
- * the result does not load. */
+/* Sets param's element in the file at path by a textual edit. The file must load first
+ * (its errors then name its own lines); the old text is restored if the result does not
+ * load or does not give param the value, and the error names path and the line edited. */
 static gboolean
 write_param (const char *path, gboolean scenario, const char *param, const char *value,
              const char *source, GError **error)
 {
-  g_autofree char *text = NULL, *edited = NULL, *element = NULL;
+  g_autofree char *text = NULL, *edited = NULL, *element = NULL, *was = NULL, *now = NULL;
+  g_autoptr (GError) local = NULL;
+  int line = 0;
 
-  if (!g_file_get_contents (path, &text, NULL, error))
+  if (!g_file_get_contents (path, &text, NULL, error) ||
+      !file_param_value (path, scenario, param, &was, error))
     return FALSE;
   element = param_element (param, value, source);
-  edited = edit_profile_text (text, param, element);
+  edited = edit_profile_text (text, param, element, &line);
   if (edited == NULL)
     goto no_place;
   if (!g_file_set_contents (path, edited, -1, error))
     return FALSE;
-  if (!file_has_value (path, scenario, param, value, error)) {
-    g_file_set_contents (path, text, -1, NULL);
-    return FALSE;
-  }
+  if (!file_param_value (path, scenario, param, &now, &local))
+    goto no_load;
+  if (g_strcmp0 (now, value) != 0)
+    goto not_set;
   return TRUE;
 
 /* ERRORS */
 no_place:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no <param> or <mitigations> element to "
                "place %s next to", path, param);
+  return FALSE;
+no_load:
+  g_file_set_contents (path, text, -1, NULL);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: %s=\"%s\" written here does not load "
+               "(the edited text: %s); file left as it was", path, line, param, value,
+               local->message);
+  return FALSE;
+not_set:
+  g_file_set_contents (path, text, -1, NULL);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%d: the edit did not set %s to %s (is an "
+               "earlier <param name=\"%s\"> commented out?); file left as it was", path, line,
+               param, value, param);
   return FALSE;
 }
 

@@ -601,6 +601,50 @@ START_TEST (test_write_profile_replaces)
 }
 END_TEST
 
+/* The element is found whatever legal quoting and spacing it uses, a '>' inside a quoted
+ * value included; only it changes, byte for byte. A value that does not load leaves the file
+ * as it was, and the error names the file and the element's real line. */
+START_TEST (test_write_profile_any_quoting)
+{
+  g_autofree char *tmp = scratch_datadir ();
+  g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
+  g_autofree char *text = NULL, *after = NULL, *want = NULL, *at = NULL;
+  g_auto (GStrv) parts = NULL;
+  const char *own = "<param name = 'lock.atomic_cycles'\n    value\t=\t'20' source=\"old -> x\"/>";
+  GError *error = NULL;
+
+  ck_assert (g_file_get_contents (profile, &text, NULL, NULL));
+  /* a '>' in an earlier element's value, and the parameter's own element requoted */
+  parts = g_strsplit (text, "source=\"GENERIC: 2 threads", 2);
+  ck_assert_uint_eq (g_strv_length (parts), 2);
+  g_free (text);
+  text = g_strjoin ("source=\"a -> b; GENERIC: 2 threads", parts[0], parts[1], NULL);
+  g_strfreev (g_steal_pointer (&parts));
+  parts = g_regex_split_simple ("<param name=\"lock.atomic_cycles\"[^\n]*/>", text, 0, 0);
+  ck_assert_uint_eq (g_strv_length (parts), 2);
+  g_free (text);
+  text = g_strjoin (own, parts[0], parts[1], NULL);
+  ck_assert (g_file_set_contents (profile, text, -1, NULL));
+  ck_assert_msg (ns_calibrate_write_profile (profile, "lock.atomic_cycles", "8", "fit on a",
+                                             &error), "%s", error ? error->message : "?");
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  want = g_strjoin ("<param name=\"lock.atomic_cycles\" value=\"8\" source=\"fit on a\"/>",
+                    parts[0], parts[1], NULL);
+  ck_assert_str_eq (after, want);
+  /* out of range: left as it was; the error is at the element's line in the file */
+  ck_assert (g_file_set_contents (profile, text, -1, NULL));
+  ck_assert (!ns_calibrate_write_profile (profile, "lock.atomic_cycles", "-5", "fit on b",
+                                          &error));
+  at = g_strdup_printf ("%s:37: ", profile);
+  ck_assert_msg (g_str_has_prefix (error->message, at), "%s", error->message);
+  g_clear_error (&error);
+  g_free (after);
+  ck_assert (g_file_get_contents (profile, &after, NULL, NULL));
+  ck_assert_str_eq (after, text);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* Several values into one profile, all or none: a bad second value leaves the file as it
  * was, the first value's edit included; good values all land. */
 START_TEST (test_write_profile_params_all_or_none)
@@ -719,6 +763,7 @@ calibrate_suite (void)
   tcase_add_test (fit, test_calibrate_fit_profile_mismatch);
   suite_add_tcase (s, fit);
   tcase_add_test (write, test_write_profile_replaces);
+  tcase_add_test (write, test_write_profile_any_quoting);
   tcase_add_test (write, test_write_profile_params_all_or_none);
   tcase_add_test (write, test_calibrate_write_skips_comment);
   tcase_add_test (write, test_calibrate_write_all_or_nothing);
