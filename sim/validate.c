@@ -982,9 +982,43 @@ bad_residual:
   return FALSE;
 }
 
+/* TRUE if name is the name of a shipped CPU profile (scenarios/cpus/NAME.xml): no path. */
+static gboolean
+is_profile_name (const char *name)
+{
+  g_autoptr (GPtrArray) names = ns_cpu_profile_list ();
+
+  if (strchr (name, '/') != NULL || g_str_has_suffix (name, ".xml"))
+    return FALSE;
+  for (guint i = 0; i < names->len; i++)
+    if (!strcmp (names->pdata[i], name))
+      return TRUE;
+  return FALSE;
+}
+
+/* FALSE, with a file:line error, if fit f (read from node) names no shipped CPU profile: a
+ * typo or a path is bad input, not a fit that is no longer backed. */
+static gboolean
+check_fit_profile (const NsValFit *f, const char *path, xmlNodePtr node, GError **error)
+{
+  g_autoptr (GPtrArray) names = NULL;
+  g_autofree char *list = NULL;
+
+  if (is_profile_name (f->profile))
+    return TRUE;
+  names = ns_cpu_profile_list ();
+  g_ptr_array_add (names, NULL);
+  list = g_strjoinv (", ", (char **) names->pdata);
+  ns_xml_set_error_attr (error, path, node, "profile", "fit of %s %s: profile '%s' is not a "
+                         "CPU profile netsim has (available: %s): a fit names a profile of "
+                         "scenarios/cpus/ by its name, not a path", f->profile, f->param,
+                         f->profile, names->len > 1 ? list : "none");
+  return FALSE;
+}
+
 /* Appends one <fit> of calibration.xml at path to v->fits; FALSE with a file:line error if
- * it names a row that is not recorded, or its value or residual is not one netsim
- * calibrate writes. */
+ * it names a profile netsim has not or a row that is not recorded, or its value or
+ * residual is not one netsim calibrate writes. */
 static gboolean
 read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
 {
@@ -998,6 +1032,8 @@ read_fit (NsValidation *v, const char *path, xmlNodePtr node, GError **error)
   f->residual = ns_xml_prop (node, "residual");
   f->target = ns_xml_prop (node, "target");
   f->rows = split_words (rows, " \t\r\n");
+  if (!check_fit_profile (f, path, node, error))
+    return FALSE;
   for (guint i = 0; f->rows[i]; i++) {
     if (!g_hash_table_contains (v->row_index, f->rows[i])) {
       ns_xml_set_error (error, path, node, "fit of %s %s names row '%s', which is not recorded",

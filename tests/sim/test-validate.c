@@ -1414,13 +1414,12 @@ START_TEST (test_fit_changed_by_hand)
 END_TEST
 
 /* A calibration.xml fit that no value in use is makes no calibration row: an entry for a
- * profile that does not exist, for a row measured on another profile, or for a profile and
- * parameter whose value (generic's registry cpu.ipc, no "fit on" source) is not a fit. Each
- * leaves 900-calib a validation row and is a conflict naming the entry and why. */
+ * row measured on another profile, or for a profile and parameter whose value (generic's
+ * registry cpu.ipc, no "fit on" source) is not a fit. Each leaves 900-calib a validation
+ * row and is a conflict naming the entry and why. */
 START_TEST (test_unbacked_fit_conflict)
 {
   const char *const entries[][2] = {
-    { "profile=\"nonexistent\"", "profile 'nonexistent' does not load" },
     { "profile=\"generic\"", "sets cpu.ipc with a source \"fit on" },
   };
   g_autofree char *fx = NULL;
@@ -1445,7 +1444,8 @@ START_TEST (test_unbacked_fit_conflict)
     ck_assert (g_file_set_contents (record, text, -1, NULL));
     v = load_ok (fx);
     ck_assert_msg (!ns_validation_is_calibration (v, "900-calib"), "%s", who);
-    ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL) || i == 2);
+    ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL) ||
+               i == G_N_ELEMENTS (entries));
     for (guint k = 0; k < conflicts->len; k++)
       named |= strstr (conflicts->pdata[k], "calibration.xml: the fit of") &&
                strstr (conflicts->pdata[k], "not backed") && strstr (conflicts->pdata[k], why);
@@ -1453,6 +1453,37 @@ START_TEST (test_unbacked_fit_conflict)
     ns_validation_free (v);
     g_ptr_array_unref (conflicts);
     g_ptr_array_unref (provenance);
+  }
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A fit naming no CPU profile netsim has (a typo, a name of another case, a path, which
+ * would open a file relative to the working folder) is bad input at its calibration.xml
+ * line, not a fit that is no longer backed (until 2026-12-04: exit 1, no line). */
+START_TEST (test_fit_profile_refused)
+{
+  static const char *const bad[] = { "nonexistent", "GENERIC", "../../etc/passwd",
+                                     "generic.xml", "cpus/generic" };
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    g_autofree char *xml = g_strdup_printf ("<calibration>\n  <fit profile=\"%s\" "
+                                            "param=\"cpu.ipc\" value=\"1\" residual=\"0\" "
+                                            "target=\"delta\" rows=\"900-calib\"/>\n"
+                                            "</calibration>\n", bad[i]);
+    g_autofree char *what = g_strdup_printf ("profile '%s' is not a CPU profile netsim has",
+                                             bad[i]);
+    GError *error = NULL;
+
+    ck_assert (g_file_set_contents (record, xml, -1, NULL));
+    ck_assert_ptr_null (ns_validation_load (fx, &error));
+    ck_assert (g_error_matches (error, NS_ERROR, NS_ERROR_INPUT));
+    ck_assert_msg (strstr (error->message, "calibration.xml:2: ") &&
+                   strstr (error->message, what), "%s", error->message);
+    g_error_free (error);
   }
   remove_tree (tmp);
 }
@@ -1797,6 +1828,7 @@ validate_suite (void)
   tcase_add_test (fits, test_scenario_fit_checked);
   tcase_add_test (fits, test_fit_changed_by_hand);
   tcase_add_test (fits, test_unbacked_fit_conflict);
+  tcase_add_test (fits, test_fit_profile_refused);
   tcase_add_test (fits, test_duplicate_fit_refused);
   tcase_add_test (fits, test_case_param_set_refused);
   tcase_add_test (fits, test_fit_numbers_refused);
