@@ -2123,7 +2123,8 @@ ns_xml_blame_machine (const NsScenario *sc, NsXmlBlame *blame)
   static const char *const topology[] = {
     "cpu.sockets", "cpu.ccx_per_socket", "cpu.cores_per_ccx", "cpu.smt"
   };
-  xmlNodePtr cpu;
+  xmlNodePtr cpu, kernel;
+  g_autofree char *cmdline = NULL;
 
   g_return_if_fail (sc != NULL && blame != NULL);
   cpu = ns_xml_child (xmlDocGetRootElement (sc->doc), "cpu");
@@ -2131,6 +2132,10 @@ ns_xml_blame_machine (const NsScenario *sc, NsXmlBlame *blame)
     ns_xml_blame_add (blame, (xmlNodePtr) ns_xml_attr (cpu, "profile"));
   for (gsize i = 0; i < G_N_ELEMENTS (topology); i++)
     ns_xml_blame_add (blame, ns_scenario_param_node (sc, topology[i]));
+  kernel = ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel");
+  cmdline = kernel != NULL ? ns_xml_prop (kernel, "cmdline") : NULL;
+  if (cmdline != NULL && strstr (cmdline, "nosmt") != NULL)   /* takes SMT siblings away */
+    ns_xml_blame_add (blame, (xmlNodePtr) ns_xml_attr (kernel, "cmdline"));
 }
 
 /* Adds what decides the kernel built to blame; see scenario.h. */

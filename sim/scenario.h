@@ -148,9 +148,10 @@ typedef struct {
 
 /* Adds node (when not NULL) to blame's other nodes, in the first free place. */
 void     ns_xml_blame_add   (NsXmlBlame *blame, xmlNodePtr node);
-/* Adds to blame what decides the machine's CPUs: <cpu>'s profile attribute and the
+/* Adds to blame what decides the machine's CPUs: <cpu>'s profile attribute, the
  * scenario's <param>s of the topology (cpu.sockets, cpu.ccx_per_socket,
- * cpu.cores_per_ccx, cpu.smt), for an error about a CPU the machine lacks. */
+ * cpu.cores_per_ccx, cpu.smt) and a kernel command line that says nosmt, for an error
+ * about a CPU the machine lacks. */
 void     ns_xml_blame_machine (const NsScenario *sc, NsXmlBlame *blame);
 /* Adds to blame what decides which kernel is built: <kernel>'s version attribute, and the
  * name of each <patch> or <config> a set renamed from one of names (NULL-terminated). */

@@ -625,6 +625,12 @@ expect 2 "run -o a descriptor not open" -- "$NETSIM" run -q --variant plain-ret 
   -o /dev/fd/7 "$MICRO/call-chain.xml"
 grep -q "^netsim run: cannot write /dev/fd/7: descriptor 7 is not open" "$TMP/err" && ok ||
   bad "run -o /dev/fd/7 (closed): $(cat "$TMP/err")"
+# a CPU that nosmt took offline names the --set that gave the command line, among the
+# sets behind the machine (it named the profile only)
+expect 2 "pingpong smt under nosmt" -- "$NETSIM" run -q --variant smt \
+  --set cpu.profile=i5-3337u --set 'kernel.cmdline=mds=full,nosmt' "$MICRO/pingpong.xml"
+grep -q "nosmt took the SMT siblings offline (after --set cpu.profile=i5-3337u, --set kernel.cmdline=mds=full,nosmt)" \
+  "$TMP/err" && ok || bad "nosmt's CPU error: $(cat "$TMP/err")"
 # a descriptor open on a file is that file: an input, or the other output, is refused as by
 # its name (they were overwritten or appended to, exit 0); one descriptor for two outputs
 # would mix them
