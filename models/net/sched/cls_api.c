@@ -43,20 +43,9 @@ tcf_chain_create (TcEnv *env, guint32 index)
   return chain;
 }
 
-/* tc_new_tfilter's search for an automatic prio: the first filter of chain at or above
- * TC_H_MAKE(0x80000000, 0), which the new filter goes in front of (NULL: none). */
-static const struct tcf_proto *
-tcf_chain_tp_prev_auto (const struct tcf_chain *chain)
-{
-  for (const struct tcf_proto *tp = chain->filter_chain; tp != NULL; tp = tp->next)
-    if (tp->prio >= 0x80000000u)
-      return tp;
-  return NULL;
-}
-
 /* tcf_auto_prio: 0xC000 with no filter at or above 0x8000, else one below that filter's
- * prio (the kernel's argument is the filter tcf_chain_tp_prev_auto finds, not the
- * chain's first: a filter given a prio below 0x8000 stays in front of automatic ones). */
+ * prio (next: where tcf_chain_tp_find stopped, not the chain's first: a filter given a
+ * prio below 0x8000 stays in front of automatic ones). */
 static guint32
 tcf_auto_prio (const struct tcf_proto *next)
 {
@@ -67,13 +56,18 @@ tcf_auto_prio (const struct tcf_proto *next)
   return first_prio & 0xFFFF0000u;
 }
 
-/* tcf_chain_tp_find: the filter of chain at prio (upper 16 bits), or NULL. */
+/* tcf_chain_tp_find: walks chain to the first filter at or above prio (upper 16 bits;
+ * TC_H_MAKE(0x80000000, 0) for an automatic one), left in *next (NULL: none); that filter
+ * if it holds prio itself, else NULL. */
 static const struct tcf_proto *
-tcf_chain_tp_find (const struct tcf_chain *chain, guint32 prio)
+tcf_chain_tp_find (const struct tcf_chain *chain, guint32 prio, const struct tcf_proto **next)
 {
   for (const struct tcf_proto *tp = chain->filter_chain; tp != NULL; tp = tp->next)
-    if (tp->prio == prio)
-      return tp;
+    if (tp->prio >= prio) {
+      *next = tp;
+      return tp->prio == prio ? tp : NULL;
+    }
+  *next = NULL;
   return NULL;
 }
 
@@ -87,6 +81,8 @@ struct tcf_proto *
 tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto_ops *ops,
                      guint16 protocol, guint32 prio, int *err)
 {
+  gboolean allocate = prio == 0;
+  guint32 key = allocate ? 0x80000000u : prio << 16;
   const struct tcf_proto *held, *next;
   struct tcf_proto *tp, **pp;
 
@@ -94,22 +90,18 @@ tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto
   g_return_val_if_fail (prio <= 0xFFFF, NULL);
   if (err)
     *err = 0;
-  if (prio && (held = tcf_chain_tp_find (chain, prio << 16)) != NULL) {
+  held = tcf_chain_tp_find (chain, key, &next);
+  if (held != NULL) {
+    /* an automatic prio meeting a filter at 0x8000, or another protocol: -EINVAL */
     if (err)
-      *err = held->protocol != protocol ? -EINVAL : -EEXIST;
-    return NULL;
-  }
-  next = prio ? NULL : tcf_chain_tp_prev_auto (chain);
-  if (next != NULL && next->prio == 0x80000000u) {
-    if (err)
-      *err = -EINVAL;   /* tcf_chain_tp_find: an automatic prio meets a filter at 0x8000 */
+      *err = allocate || held->protocol != protocol ? -EINVAL : -EEXIST;
     return NULL;
   }
   tp = tc_kzalloc (env, sizeof *tp);
   tp->ops = ops;
   tp->classify = ops->classify;
   tp->protocol = protocol;
-  tp->prio = prio ? prio << 16 : tcf_auto_prio (next);
+  tp->prio = allocate ? tcf_auto_prio (next) : key;
   tp->chain = chain;
   tp->refcnt = 1;
   for (pp = &chain->filter_chain; *pp != NULL && (*pp)->prio <= tp->prio; pp = &(*pp)->next)
