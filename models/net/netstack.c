@@ -354,16 +354,16 @@ ns_netstack_connect (NsNetStack *s, struct file *file, const struct sockaddr *ad
   return 0;
 }
 
-/* The iperf3 control connection as select sees it: a socket file with no UDP sock. */
-struct file *
-ns_netstack_ctrl_file (NsNetStack *s)
+/* A socket file with no UDP sock, a TCP socket in the given socket state. */
+static struct file *
+tcp_file_new (NsNetStack *s, gint32 state)
 {
   struct socket *sock;
   struct file *file;
 
-  g_return_val_if_fail (s != NULL, NULL);
   sock = ns_arena_alloc (s->arena, sizeof *sock, 64);
   file = ns_arena_alloc (s->arena, sizeof *file, 64);
+  sock->state = state;
   sock->type = 1;               /* SOCK_STREAM */
   sock->file = file;
   ns_spin_lock_init (&sock->wq.lock);
@@ -372,6 +372,22 @@ ns_netstack_ctrl_file (NsNetStack *s)
   file->f_count = 1;
   file->private_data = sock;
   return file;
+}
+
+/* The iperf3 control connection as select sees it: an established TCP socket's file. */
+struct file *
+ns_netstack_ctrl_file (NsNetStack *s)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+  return tcp_file_new (s, SS_CONNECTED);
+}
+
+/* A listening TCP socket's file (its struct socket stays SS_UNCONNECTED). */
+struct file *
+ns_netstack_listen_file (NsNetStack *s)
+{
+  g_return_val_if_fail (s != NULL, NULL);
+  return tcp_file_new (s, SS_UNCONNECTED);
 }
 
 /* close(2) of a socket file created by ns_netstack_socket; the sock's cached route goes

@@ -179,6 +179,10 @@ struct socket_wq {
   guint8     _rest[24];
 };
 
+/* socket_state (include/uapi/linux/net.h) */
+#define SS_UNCONNECTED 1
+#define SS_CONNECTED   3
+
 struct socket {
   gint32    state;                 /* CL0 */
   gint16    type;
@@ -335,6 +339,8 @@ gint        ns_netstack_connect    (NsNetStack *stack, struct file *file,
                                     const struct sockaddr *addr, gint addr_len);
 /* A TCP control-connection file (iperf3's ctrl socket): only polled, never ready. */
 struct file *ns_netstack_ctrl_file (NsNetStack *stack);
+/* A TCP listener as select sees it (tcp_poll's TCP_LISTEN path, an empty accept queue). */
+struct file *ns_netstack_listen_file (NsNetStack *stack);
 /* Closes the socket (udp_sock_close) and frees the socket and file. */
 void        ns_netstack_close      (NsNetStack *stack, struct file *file);
 

@@ -73,7 +73,8 @@ static NS_FUNC (fn_memset_orig, "memset_orig", 160, NS_FN_STATIC | NS_FN_NOINLIN
 static NS_FUNC (fn___fdget, "__fdget", 16, NS_FN_EXTERN, 100);
 static NS_FUNC (fn_sock_poll, "sock_poll", 180, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_udp_poll, "udp_poll", 200, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_tcp_poll, "tcp_poll", 700, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_tcp_poll, "tcp_poll", 890, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_tcp_stream_memory_free, "tcp_stream_memory_free", 53, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_datagram_poll, "datagram_poll", 300, NS_FN_EXTERN, 10);
 static NS_FUNC (fn___pollwait, "__pollwait", 240, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_add_wait_queue, "add_wait_queue", 110, NS_FN_EXTERN, 50);
@@ -462,17 +463,22 @@ _copy_to_user (NsThread *t)
   ns_ret (t);
 }
 
-/* memset of a 16-byte fd set: v6.5+'s __memset jumps to memset_orig unless the CPU has
- * FSRS (Zen 3 has FSRM, not FSRS; 6.1.176 took memset_erms, census 7 less P/E 2). */
+/* memset of an fd set of bytes bytes (whole longs, 8-byte aligned on the stack): v6.5+'s
+ * __memset jumps to memset_orig unless the CPU has FSRS (Zen 3 has FSRM, not FSRS; 6.1.176
+ * took memset_erms, census 7 less P/E 2). census (residue.md, memset_orig): 10 to the size
+ * tests, 2 + 11 per 64-byte round, 3 to the 8-byte loop, 2 + 4 per 8-byte store, 2 for
+ * the tail test, 1 (the mov; the return's 2 are the P/E): 16 + 4 per long below 64 bytes. */
 static void
-memset_fd_set (NsThread *t)
+memset_fd_set (NsThread *t, gsize bytes)
 {
+  gsize rounds = bytes / 64, longs = (bytes & 0x38) / 8;
+
+  g_return_if_fail (bytes % 8 == 0);
   ns_call (t, &fn_memset);
   ns_insns (t, 1);                  /* census: the jmp */
   ns_tail_call (t, &fn_memset_orig);
-  /* estimate: 25 instructions, memset_orig's path for 16 aligned bytes (the byte
-   * expansion, 2 rounds of the 8-byte loop) */
-  ns_insns (t, 25);
+  ns_insns (t, (guint) (10 + (rounds ? 2 + 11 * rounds : 0) + 3 + (longs ? 2 + 4 * longs : 0)
+                        + 2 + 1));
   ns_ret (t);
   ns_ret (t);
 }
@@ -645,8 +651,56 @@ udp_poll (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *file,
   return mask;
 }
 
-/* sock_poll → sock->ops->poll (udp_poll). A file without a UDP sock is the TCP control
- * connection: tcp_poll, never ready here. */
+/* tcp_stream_memory_free(sk, wake 1): notsent_lowat unset, so the netns sysctl's (UINT_MAX
+ * by default) against the unsent bytes: TRUE for an idle connection. */
+static void
+tcp_stream_memory_free (NsThread *t)
+{
+  ns_call (t, &fn_tcp_stream_memory_free);
+  ns_insns (t, 12);                 /* census (residue.md): 15 less P/E 3 */
+  ns_ret (t);
+}
+
+/* tcp_poll of iperf3's TCP sockets, never ready here: sock_poll_wait (poll_wait → _qproc
+ * when registering, then smp_mb), then the state. The listener (SS_UNCONNECTED) returns
+ * its empty accept queue's mask; the idle control connection (SS_CONNECTED) goes through
+ * the shutdown, urgent-data, receive-queue and sk_is_readable tests (tcp_prot's
+ * sock_is_readable is NULL) and sk_stream_is_writeable, which calls
+ * tcp_stream_memory_free (INDIRECT_CALL_INET_1: compare, then a direct call).
+ * census (residue.md): 29 / 94 less P/E 13 in a later pass, +5 registering with v6.9-rc1's
+ * one barrier (6.1.176 has poll_wait's backported smp_mb too, as datagram_poll). */
+static void
+tcp_poll (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *file,
+          struct socket *sock, guint32 key, gboolean qproc)
+{
+  ns_icall (t, &fn_tcp_poll);
+  ns_insns (t, 3);                  /* census: sk, the wait pointer test */
+  ns_load (t, &sock->wq, 16);
+  if (qproc) {
+    ns_insns (t, 6);                /* census: _qproc, the address, the indirect call */
+    __pollwait (t, s, pwq, file, sock, key);
+    ns_insns (t, 1);                /* census: sock_poll_wait's smp_mb */
+  } else {
+    ns_insns (t, 3);                /* census: _qproc NULL */
+  }
+  NS_LOAD_FIELD (t, sock, state);
+  ns_insns (t, 5);                  /* census: sk_state, the TCP_LISTEN test */
+  if (sock->state != SS_CONNECTED) {
+    ns_insns (t, 5);                /* census: the accept queue's head, the mask */
+    ns_ret (t);
+    return;
+  }
+  /* census: 54 to the call (the shutdown mask, SYN_SENT / SYN_RECV, rcvlowat and urg_data,
+   * rcv_nxt - copied_seq == 0, no sock_is_readable, no SEND_SHUTDOWN, sk_stream_wspace >=
+   * min_wspace, wmem_queued < sndbuf, the stream_memory_free compare) */
+  ns_insns (t, 54);
+  tcp_stream_memory_free (t);
+  ns_insns (t, 16);                 /* census: EPOLLOUT | WRNORM, sk_err, the error queue */
+  ns_ret (t);
+}
+
+/* sock_poll → sock->ops->poll (udp_poll). A file without a UDP sock is one of iperf3's
+ * TCP sockets: tcp_poll, never ready here. */
 static guint32
 sock_poll (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *file, guint32 key,
            gboolean qproc)
@@ -661,14 +715,7 @@ sock_poll (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *file, gu
   ns_insns (t, 16);
   NS_LOAD_FIELD (t, sock, ops);
   if (sk == NULL) {
-    ns_icall (t, &fn_tcp_poll);
-    /* estimate: ~60 instructions (sock_poll_wait, state, shutdown, receive and send
-     * space tests of an idle established connection) */
-    ns_insns (t, 60);
-    ns_load (t, &sock->wq, 16);
-    if (qproc)
-      __pollwait (t, s, pwq, file, sock, key);
-    ns_ret (t);
+    tcp_poll (t, s, pwq, file, sock, key, qproc);
   } else {
     NS_LOAD_FIELD (t, sk, sk_ll_usec);
     mask = udp_poll (t, s, pwq, file, sk, key, qproc);
@@ -925,10 +972,10 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
     _copy_from_user (t);
   }
   ns_insns (t, 4);                  /* get_fd_set (ex): NULL → memset */
-  memset_fd_set (t);
+  memset_fd_set (t, bytes);
   for (guint i = 0; i < 3; i++) {  /* zero_fd_set (res_in, res_out, res_ex) */
     ns_insns (t, 4);
-    memset_fd_set (t);
+    memset_fd_set (t, bytes);
   }
   ns_insns (t, 12);
   ret = do_select (t, s, pwq, files, events, n, revents, until, zero);
