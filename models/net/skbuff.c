@@ -121,6 +121,8 @@ static NS_FUNC (fn_mod_lruvec_page_state, "mod_lruvec_page_state", 64,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn___mod_lruvec_page_state, "__mod_lruvec_page_state", 260, NS_FN_EXTERN, 30);
 static NS_FUNC (fn___mod_node_page_state, "__mod_node_page_state", 200, NS_FN_EXTERN, 30);
+static NS_FUNC (fn___mod_zone_page_state, "__mod_zone_page_state", 96, NS_FN_EXTERN, 30);
+static NS_FUNC (fn___free_one_page, "__free_one_page", 1120, NS_FN_STATIC | NS_FN_NOINLINE, 4);
 NS_FUNC (skb_fn_kfree, "kfree", 380, NS_FN_EXTERN, 500);
 static NS_FUNC (fn_free_large_kmalloc, "free_large_kmalloc", 200, NS_FN_EXTERN, 2);
 static NS_FUNC (fn___free_pages, "__free_pages", 200, NS_FN_EXTERN, 100);
@@ -214,6 +216,12 @@ typedef struct {
 } PerCpuNodestat;
 
 typedef struct {
+  gint8   stat_threshold;       /* struct per_cpu_zonestat: stat_threshold, */
+  gint8   free_pages_diff;      /* vm_stat_diff[NR_FREE_PAGES] */
+  guint8  pad[62];
+} PerCpuZonestat;
+
+typedef struct {
   gint64  vm_stat;              /* pgdat->vm_stat[NR_SLAB_UNRECLAIMABLE_B] (its line) */
   guint8  pad0[56];
   gint64  vm_node_stat;         /* vm_node_stat[NR_SLAB_UNRECLAIMABLE_B] (global, its line) */
@@ -237,6 +245,8 @@ struct _NsSkbAlloc {
   ZoneLockLine *zone;           /* arena */
   PerCpuNodestat *nodestat;     /* per CPU, arena: node 0's per_cpu_nodestats */
   NodeStatLines *node_stat;     /* arena: the node's and the global counter */
+  PerCpuZonestat *zonestat;     /* per CPU, arena: the zone's per_cpu_zonestats */
+  NodeStatLines *zone_stat;     /* arena: zone->vm_stat[NR_FREE_PAGES], vm_zone_stat[] */
   GQueue        zone_free[PAGE_ORDERS]; /* per order: the zone's free blocks, head = next
                                            out */
   GHashTable   *page_meta;      /* block → its struct pages (arena, 64 bytes per page) */
@@ -400,6 +410,10 @@ ns_skb_alloc_new (NsMachine *machine)
     a->nodestat[c].stat_threshold = (gint8) calculate_normal_threshold (a->n_cpus,
                                                                         NS_ZONE_NORMAL_PAGES);
   a->node_stat = ns_arena_alloc (a->arena, sizeof (NodeStatLines), 64);
+  a->zonestat = ns_arena_alloc (a->arena, sizeof (PerCpuZonestat) * a->n_cpus, 64);
+  for (guint c = 0; c < a->n_cpus; c++)
+    a->zonestat[c].stat_threshold = a->nodestat[c].stat_threshold;
+  a->zone_stat = ns_arena_alloc (a->arena, sizeof (NodeStatLines), 64);
   a->page_meta = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->page_block = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->large_order = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -460,6 +474,18 @@ ns_skb_alloc_node_slab_pages (const NsSkbAlloc *a, guint cpu, gint *diff, gint *
   if (threshold)
     *threshold = a->nodestat[cpu].stat_threshold;
   return a->node_stat->vm_stat;
+}
+
+/* NR_FREE_PAGES of the zone: its counter; cpu's diff and per-CPU list pages. */
+gint64
+ns_skb_alloc_zone_free_pages (const NsSkbAlloc *a, guint cpu, gint *diff, guint *pcp_pages)
+{
+  g_return_val_if_fail (a != NULL && cpu < a->n_cpus, 0);
+  if (diff)
+    *diff = a->zonestat[cpu].free_pages_diff;
+  if (pcp_pages)
+    *pcp_pages = a->pcp_pages[cpu];
+  return a->zone_stat->vm_stat;
 }
 
 /* Page-fragment pages not yet freed: sendmsg's (held by a page_frag or an skb's frags)
@@ -716,26 +742,111 @@ pcp_spin_unlock (NsThread *t, NsSkbAlloc *a, guint cpu)
     ns_spin_unlock (t, &a->pcp[cpu].lock);
 }
 
-/* rmqueue_bulk: moves nr_pcp_alloc blocks from the zone to cpu's list under zone->lock. */
+/* spin_lock_irqsave / spin_unlock_irqrestore of the zone's lock: _raw_spin_lock_irqsave and
+ * its unlock (out of line with CONFIG_PREEMPTION) where the allocator has a stack's build,
+ * the bare lock otherwise. */
+static void
+zone_lock (NsThread *t, NsSkbAlloc *a)
+{
+  if (a->stack != NULL)
+    ns_raw_spin_lock (t, a->stack, &a->zone->lock, NS_LOCK_IRQSAVE);
+  else
+    ns_spin_lock (t, &a->zone->lock);
+}
+
+static void
+zone_unlock (NsThread *t, NsSkbAlloc *a)
+{
+  if (a->stack != NULL)
+    ns_raw_spin_unlock (t, a->stack, &a->zone->lock, NS_LOCK_IRQSAVE);
+  else
+    ns_spin_unlock (t, &a->zone->lock);
+}
+
+/* DEBUG_LIST's checks of a zone or pcp list operation, where the build is known. */
+static void
+alloc_list_del (NsThread *t, NsSkbAlloc *a)
+{
+  if (a->stack != NULL)
+    ns___list_del_entry_valid (t, a->stack);
+}
+
+static void
+alloc_list_add (NsThread *t, NsSkbAlloc *a)
+{
+  if (a->stack != NULL)
+    ns___list_add_valid (t, a->stack);
+}
+
+/* __mod_zone_page_state(zone, NR_FREE_PAGES, delta) (mm/vmstat.c): the pages go onto this
+ * CPU's diff of the item (per_cpu_zonestats, an s8); once its magnitude exceeds the CPU's
+ * stat_threshold they are folded into the zone's counter and the global one (a lock add
+ * on each) and the diff restarts at 0. census (residue.md): 19, P/E 3, within the
+ * threshold; the fold 6 more. */
+static void
+__mod_zone_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
+{
+  PerCpuZonestat *pcp = &a->zonestat[ns_thread_cpu (t)];
+  glong x;
+
+  ns_call (t, &fn___mod_zone_page_state);
+  ns_insns (t, 15);
+  NS_LOAD_FIELD (t, pcp, free_pages_diff);
+  NS_LOAD_FIELD (t, pcp, stat_threshold);
+  x = pcp->free_pages_diff + delta;
+  if (ABS (x) > pcp->stat_threshold) {
+    ns_insns (t, 6);
+    ns_atomic (t, &a->zone_stat->vm_stat);
+    a->zone_stat->vm_stat += x;
+    ns_atomic (t, &a->zone_stat->vm_node_stat);
+    a->zone_stat->vm_node_stat += x;
+    x = 0;
+  }
+  pcp->free_pages_diff = (gint8) x;
+  ns_insns (t, 1);
+  NS_STORE_FIELD (t, pcp, free_pages_diff);
+  ns_ret (t);
+}
+
+/* rmqueue_bulk: moves nr_pcp_alloc blocks from the zone to cpu's list under zone->lock,
+ * each found by __rmqueue_smallest (inlined) on the order's own free list (no expand: the
+ * zone's free blocks of the order are the ones the other CPU's drains gave back), then
+ * NR_FREE_PAGES once for them all. census (residue.md): 62 instructions a call (79 less
+ * P/E 17) and 59 a block (6.1.176 has 6 more: check_pcp_refill's call of
+ * check_new_pages, which v6.5+ gates behind check_pages_enabled, off without
+ * init_on_alloc/free or debug_pagealloc, and its separate count of pages added). */
 static void
 rmqueue_bulk (NsThread *t, NsSkbAlloc *a, guint cpu, guint order)
 {
   guint want = MAX (PCP_BATCH_PAGES >> order, 2u);
 
   ns_call (t, &fn_rmqueue_bulk);
-  ns_spin_lock (t, &a->zone->lock);
+  ns_insns (t, 14);                 /* census: the arguments, the stack guard */
+  zone_lock (t, a);
+  ns_insns (t, 30);                 /* census: the count test, the loop's set-up */
   for (guint i = 0; i < want; i++) {
     gpointer block = g_queue_pop_head (&a->zone_free[order]);
     if (block == NULL)
       block = zone_grow (a, order);
-    /* estimate: ~40 instructions per block (__rmqueue_smallest, del_page_from_free_list,
-     * expand, check_pcp_refill, list_add_tail) */
-    ns_insns (t, 40);
+    /* census: 19 to the free list's first page (the order bound, the list head, the
+     * page_reporting key) */
+    ns_insns (t, 19);
+    alloc_list_del (t, a);
+    /* census: 24 (del_page_from_free_list's stores and nr_free, the expand test,
+     * set_pcppage_migratetype, the tracepoint) */
+    ns_insns (t, 24);
     ns_store (t, page_meta_of (a, block), 64);
+    ns_insns (t, 5);                /* census: list_add_tail's arguments */
+    alloc_list_add (t, a);
+    ns_insns (t, 11);               /* census: the list stores, the loop test */
     g_queue_push_tail (pcp_list (a, cpu, order), block);
     a->pcp_pages[cpu] += 1u << order;
   }
-  ns_spin_unlock (t, &a->zone->lock);
+  ns_insns (t, 11);                 /* census: -(i << order), the arguments */
+  __mod_zone_page_state (t, a, -(gint) (want << order));
+  ns_insns (t, 3);
+  zone_unlock (t, a);
+  ns_insns (t, 4);                  /* census: the stack guard, the result */
   ns_ret (t);
 }
 
@@ -879,25 +990,55 @@ mod_lruvec_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
   ns_ret (t);
 }
 
+/* __free_one_page(page, pfn, zone, order, migratetype, FPI_NONE) without a merge (the
+ * model's zone never holds a block's buddy free): NR_FREE_PAGES, the buddy test,
+ * set_buddy_order, buddy_merge_likely's test of the next order's buddy (not free: to the
+ * list's head), the list add, nr_free. census (residue.md): 104 (120 less P/E 16; no
+ * fentry); 6.9-rc1 has the same steps. The buddies' struct pages it reads are not
+ * modelled. */
+static void
+__free_one_page (NsThread *t, NsSkbAlloc *a, gpointer block, guint order)
+{
+  ns_call (t, &fn___free_one_page);
+  ns_insns (t, 19);                 /* census: capture_control, the isolate test, args */
+  __mod_zone_page_state (t, a, (gint) (1u << order));
+  ns_insns (t, 65);                 /* census: the buddy tests, the order, the list pick */
+  alloc_list_add (t, a);
+  ns_insns (t, 20);                 /* census: the list stores, nr_free, the keys */
+  ns_store (t, page_meta_of (a, block), 64);
+  ns_ret (t);
+}
+
 /* free_pcppages_bulk: about one batch of the oldest blocks of the freed order back to the
- * zone (the kernel goes round its lists from the freed page's; the model drains that one). */
+ * zone (the kernel goes round its lists from the freed page's; the model drains that one),
+ * under zone->lock, released by a tail jmp to the unlock. census (residue.md): 52 a call
+ * (70 less P/E 15, less the last block's 3 list tests) and 46 a block, counted on 6.1.176
+ * (a doubt: v6.9-rc1 takes each block's migratetype from the pageblock bitmap, 6.1 from
+ * page->index, and 6.1 checks each page again, free_page_is_bad). */
 static void
 free_pcppages_bulk (NsThread *t, NsSkbAlloc *a, guint cpu, guint order)
 {
   guint n = (PCP_BATCH_PAGES + (1u << order) - 1) >> order;
 
   ns_call (t, &fn_free_pcppages_bulk);
-  ns_spin_lock (t, &a->zone->lock);
+  ns_insns (t, 11);                 /* census: count = min(count, pcp->count), args */
+  zone_lock (t, a);
+  ns_insns (t, 39);                 /* census: the list walk's start, the order */
   for (guint i = 0; i < n && !g_queue_is_empty (pcp_list (a, cpu, order)); i++) {
     gpointer block = g_queue_pop_tail (pcp_list (a, cpu, order));
     a->pcp_pages[cpu] -= 1u << order;
-    /* estimate: ~45 instructions per block (__free_one_page without a buddy merge,
-     * add_to_free_list, accounting) */
-    ns_insns (t, 45);
-    ns_store (t, page_meta_of (a, block), 64);
+    ns_insns (t, 6);                /* census: the list's last page */
+    alloc_list_del (t, a);
+    ns_insns (t, 34);               /* census: poison, counts, the page checks, args */
+    __free_one_page (t, a, block, order);
+    ns_insns (t, 6);                /* census: the tracepoint, the loop tests */
     g_queue_push_head (&a->zone_free[order], block);
   }
-  ns_spin_unlock (t, &a->zone->lock);
+  ns_insns (t, 2);                  /* census: the unlock's arguments and jmp, less the
+                                       last block's 3 list tests */
+  if (a->stack != NULL)
+    ns_tail_next (t);
+  zone_unlock (t, a);
   ns_ret (t);
 }
 

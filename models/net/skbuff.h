@@ -366,6 +366,12 @@ struct page_ns *virt_to_head_page     (NsSkbAlloc *alloc, gconstpointer addr);
  * stat_threshold (either may be NULL). */
 gint64          ns_skb_alloc_node_slab_pages (const NsSkbAlloc *alloc, guint cpu, gint *diff,
                                               gint *threshold);
+/* The zone statistic NR_FREE_PAGES, counted from 0 when the allocator was made: the
+ * zone's counter, into which a CPU's diff is folded once past its threshold
+ * (__mod_zone_page_state); *diff gets cpu's diff not yet folded, *pcp_pages the pages on
+ * cpu's per-CPU lists (either may be NULL). */
+gint64          ns_skb_alloc_zone_free_pages (const NsSkbAlloc *alloc, guint cpu, gint *diff,
+                                              guint *pcp_pages);
 /* Page-fragment pages not yet freed: sendmsg's (held by a page_frag or by skb frags) and
  * the frag cache's (alloc_pages_node). */
 guint64         ns_skb_alloc_live_frag_pages (const NsSkbAlloc *alloc);

@@ -376,6 +376,73 @@ START_TEST (test_node_stat_folds)
 }
 END_TEST
 
+/* NR_FREE_PAGES (mm/vmstat.c, mm/page_alloc.c): rmqueue_bulk takes its blocks' pages off
+ * the zone's count on the allocating CPU, __free_one_page gives each block's back on the
+ * CPU whose per-CPU list drains; each CPU's diff folds into the zone's counter past the
+ * threshold. Whatever the folds, the counter plus the diffs is minus the pages out of the
+ * zone: those on the per-CPU lists and the heads still held. */
+static void
+expect_zone (Rig *rig, const NodeStat *ns, gint held_pages, guint k)
+{
+  gint64 sum = ns_skb_alloc_zone_free_pages (rig->alloc, 0, NULL, NULL), out = held_pages;
+
+  for (guint c = 0; c < 2; c++) {
+    gint diff;
+    guint pcp;
+    ns_skb_alloc_zone_free_pages (rig->alloc, c, &diff, &pcp);
+    ck_assert_int_le (ABS (diff), ns->threshold);
+    sum += diff;
+    out += pcp;
+  }
+  ck_assert_msg (sum == -out, "step %u: NR_FREE_PAGES %" G_GINT64_FORMAT ", %"
+                 G_GINT64_FORMAT " pages out of the zone", k, sum, out);
+}
+
+static void
+zone_alloc (NsThread *t, Rig *rig)
+{
+  NodeStat *ns = rig->data;
+
+  for (guint k = 0; k < FOLD_SKBS; k++) {
+    ns->skbs[k] = __alloc_skb (t, rig->alloc, FOLD_SIZE, GFP_KERNEL);
+    expect_zone (rig, ns, (gint) (k + 1) * ns->pages, k);
+  }
+}
+
+static void
+zone_free (NsThread *t, Rig *rig)
+{
+  NodeStat *ns = rig->data;
+
+  for (guint k = 0; k < FOLD_SKBS; k++) {
+    kfree_skb (t, rig->alloc, ns->skbs[k]);
+    expect_zone (rig, ns, (gint) (FOLD_SKBS - k - 1) * ns->pages, k);
+  }
+}
+
+START_TEST (test_zone_free_pages_follow_the_lists)
+{
+  NodeStat ns = { 0 };
+  guint pcp[2];
+  gint64 zone;
+  Rig rig;
+
+  rig_init (&rig, "6.9.0");
+  rig.data = &ns;
+  ns.threshold = MIN (125, (gint) (2 * kernel_fls (ns_machine_n_cpus (rig.s.machine)) *
+                                   (1 + kernel_fls (NS_ZONE_NORMAL_PAGES >> 15))));
+  ns.pages = (gint) (kernel_skb_head_bytes (FOLD_SIZE, TRUE) / 4096);
+  run_cpu (&rig, ALLOC_CPU, zone_alloc);
+  zone = ns_skb_alloc_zone_free_pages (rig.alloc, ALLOC_CPU, NULL, &pcp[0]);
+  ck_assert_int_lt (zone, 0);                   /* folded at least once */
+  run_cpu (&rig, FREE_CPU, zone_free);
+  zone = ns_skb_alloc_zone_free_pages (rig.alloc, FREE_CPU, NULL, &pcp[1]);
+  ck_assert_uint_lt (pcp[1], (guint) (FOLD_SKBS * ns.pages));   /* the list drained */
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.alloc, NULL), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* A machine of registry defaults but n_cpus logical CPUs (one socket, 8 cores an L3
  * domain, 2 threads a core), running v6.9, with its skb allocator. */
 static void
@@ -552,6 +619,7 @@ skbuff_suite (void)
   tcase_add_test (tc, test_queues);
   tcase_add_test (tc, test_page_frags);
   tcase_add_test (tc, test_node_stat_folds);
+  tcase_add_test (tc, test_zone_free_pages_follow_the_lists);
   tcase_add_test (tc, test_objects_per_slab_follow_the_cpus);
   tcase_add_test (tc, test_objects_sit_in_their_slabs);
   tcase_add_test (tc, test_heads_share_the_machines_kmalloc_caches);
