@@ -245,7 +245,8 @@ struct _NsSkbAlloc {
   ZoneLockLine *zone;           /* arena */
   PerCpuNodestat *nodestat;     /* per CPU, arena: node 0's per_cpu_nodestats */
   NodeStatLines *node_stat;     /* arena: the node's and the global counter */
-  PerCpuZonestat *zonestat;     /* per CPU, arena: the zone's per_cpu_zonestats */
+  PerCpuZonestat *zonestat;     /* per CPU, arena: the zone's per_cpu_zonestats; NULL
+                                   until the zone's free pages first change */
   NodeStatLines *zone_stat;     /* arena: zone->vm_stat[NR_FREE_PAGES], vm_zone_stat[] */
   GQueue        zone_free[PAGE_ORDERS]; /* per order: the zone's free blocks, head = next
                                            out */
@@ -410,10 +411,6 @@ ns_skb_alloc_new (NsMachine *machine)
     a->nodestat[c].stat_threshold = (gint8) calculate_normal_threshold (a->n_cpus,
                                                                         NS_ZONE_NORMAL_PAGES);
   a->node_stat = ns_arena_alloc (a->arena, sizeof (NodeStatLines), 64);
-  a->zonestat = ns_arena_alloc (a->arena, sizeof (PerCpuZonestat) * a->n_cpus, 64);
-  for (guint c = 0; c < a->n_cpus; c++)
-    a->zonestat[c].stat_threshold = a->nodestat[c].stat_threshold;
-  a->zone_stat = ns_arena_alloc (a->arena, sizeof (NodeStatLines), 64);
   a->page_meta = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->page_block = g_hash_table_new (g_direct_hash, g_direct_equal);
   a->large_order = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -482,10 +479,10 @@ ns_skb_alloc_zone_free_pages (const NsSkbAlloc *a, guint cpu, gint *diff, guint 
 {
   g_return_val_if_fail (a != NULL && cpu < a->n_cpus, 0);
   if (diff)
-    *diff = a->zonestat[cpu].free_pages_diff;
+    *diff = a->zonestat != NULL ? a->zonestat[cpu].free_pages_diff : 0;
   if (pcp_pages)
     *pcp_pages = a->pcp_pages[cpu];
-  return a->zone_stat->vm_stat;
+  return a->zone_stat != NULL ? a->zone_stat->vm_stat : 0;
 }
 
 /* Page-fragment pages not yet freed: sendmsg's (held by a page_frag or an skb's frags)
@@ -778,6 +775,19 @@ alloc_list_add (NsThread *t, NsSkbAlloc *a)
     ns___list_add_valid (t, a->stack);
 }
 
+/* The zone's NR_FREE_PAGES lines, made on the first change of the count: an allocator
+ * that never reaches the buddy lists (pktgen's kmalloc heads) keeps the arena layout it
+ * had before the model counted them. The thresholds are the node's (refresh_zone_stat_
+ * thresholds sets both from the same zone). */
+static void
+zone_stat_init (NsSkbAlloc *a)
+{
+  a->zonestat = ns_arena_alloc (a->arena, sizeof (PerCpuZonestat) * a->n_cpus, 64);
+  for (guint c = 0; c < a->n_cpus; c++)
+    a->zonestat[c].stat_threshold = a->nodestat[c].stat_threshold;
+  a->zone_stat = ns_arena_alloc (a->arena, sizeof (NodeStatLines), 64);
+}
+
 /* __mod_zone_page_state(zone, NR_FREE_PAGES, delta) (mm/vmstat.c): the pages go onto this
  * CPU's diff of the item (per_cpu_zonestats, an s8); once its magnitude exceeds the CPU's
  * stat_threshold they are folded into the zone's counter and the global one (a lock add
@@ -786,8 +796,12 @@ alloc_list_add (NsThread *t, NsSkbAlloc *a)
 static void
 __mod_zone_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
 {
-  PerCpuZonestat *pcp = &a->zonestat[ns_thread_cpu (t)];
+  PerCpuZonestat *pcp;
   glong x;
+
+  if (a->zonestat == NULL)
+    zone_stat_init (a);
+  pcp = &a->zonestat[ns_thread_cpu (t)];
 
   ns_call (t, &fn___mod_zone_page_state);
   ns_insns (t, 15);
