@@ -22,8 +22,9 @@
  * hit, the stats; recv.md's "socket memcg on" variant: mem_cgroup_uncharge_skmem,
  * refill_stock and __refill_stock without a drain), as body instructions (each
  * function's total less its prologue, epilogue and return, which the machine charges per
- * call). The census has neither the slow path nor a drain: their counts are estimates
- * with their reasons. Text sizes of the functions not in the census: estimates. */
+ * call). The charge from the page counters, the stock's refill with another memcg and
+ * the drain: doc/census/seed000/residue.md (2026-12-04). Text sizes of the functions not
+ * in the census: estimates. */
 #include "config.h"
 #include "memcontrol.h"
 #include "netstack.h"
@@ -44,6 +45,9 @@ static NS_FUNC (fn_drain_stock, "drain_stock", 144, NS_FN_STATIC, 4);
 /* mm/page_counter.c, exported to memcontrol.c and hugetlb_cgroup.c */
 static NS_FUNC (fn_page_counter_try_charge, "page_counter_try_charge", 192, NS_FN_EXTERN, 8);
 static NS_FUNC (fn_page_counter_uncharge, "page_counter_uncharge", 128, NS_FN_EXTERN, 20);
+/* out of line in 6.1.176 (a traced static function, 116 bytes; residue.md) */
+static NS_FUNC (fn_propagate_protected_usage, "propagate_protected_usage", 116,
+                NS_FN_STATIC | NS_FN_NOINLINE, 4);
 
 /* PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE on 64-bit): a counter without a limit. */
 #define PAGE_COUNTER_MAX     (G_MAXLONG / 4096)
@@ -97,70 +101,71 @@ ns_memcg_stocks_new (NsArena *arena, guint n_cpus)
 
 /* ---- mm/page_counter.c ---- */
 
-/* propagate_protected_usage (static, inlined in its callers): a level with a parent
- * compares its usage with memory.min and memory.low; none is set (0), so the protected
- * usages stay 0 and nothing is written. estimate: 10 instructions. */
+/* propagate_protected_usage(c, usage): a level with a parent compares its usage with
+ * memory.min and memory.low; none is set (0), so the protected usages stay 0 and nothing
+ * is written. Out of line in 6.1.176. census (residue.md): 2 at the root (5 less P/E 3),
+ * 14 below it (17 less P/E 3). */
 static void
 propagate_protected_usage (NsThread *t, struct page_counter *c)
 {
+  ns_call (t, &fn_propagate_protected_usage);
   ns_insns (t, 2);
   NS_LOAD_FIELD (t, c, parent);
-  if (c->parent == NULL)
-    return;
-  ns_insns (t, 8);
-  NS_LOAD_FIELD (t, c, min);
-  NS_LOAD_FIELD (t, c, min_usage);
-  NS_LOAD_FIELD (t, c, low);
-  NS_LOAD_FIELD (t, c, low_usage);
+  if (c->parent != NULL) {
+    ns_insns (t, 12);
+    NS_LOAD_FIELD (t, c, min);
+    NS_LOAD_FIELD (t, c, min_usage);
+    NS_LOAD_FIELD (t, c, low);
+    NS_LOAD_FIELD (t, c, low_usage);
+  }
+  ns_ret (t);
 }
 
 /* page_counter_try_charge(counter, nr_pages, &fail): on each level up to the root an
  * atomic_long_add_return on usage, the max test (no limit: never fails), the protected
- * usage and the watermark (written when the usage passes it). estimate: 12 instructions
- * a level, 9 around the loop. */
+ * usage and the watermark (written when the usage passes it). census (residue.md): 8
+ * (21 less P/E 13) and 14 a level, 1 more when the watermark rises. */
 static void
 page_counter_try_charge (NsThread *t, struct page_counter *counter, guint nr_pages)
 {
   ns_call (t, &fn_page_counter_try_charge);
-  ns_insns (t, 6);
+  ns_insns (t, 7);
   for (struct page_counter *c = counter; c != NULL; c = c->parent) {
     ns_atomic (t, &c->usage);
     c->usage += nr_pages;
-    ns_insns (t, 4);
     NS_LOAD_FIELD (t, c, max);
+    ns_insns (t, 8);                /* census: the add, the max test, the arguments */
     propagate_protected_usage (t, c);
-    ns_insns (t, 4);
     NS_LOAD_FIELD (t, c, watermark);
+    ns_insns (t, 6);                /* census: the watermark test, the parent */
     if ((gulong) c->usage > c->watermark) {
+      ns_insns (t, 1);
       c->watermark = (gulong) c->usage;
       NS_STORE_FIELD (t, c, watermark);
     }
-    ns_insns (t, 4);
     ns_load_dep (t, &c->parent, sizeof c->parent);
   }
-  ns_insns (t, 3);
+  ns_insns (t, 1);                  /* census: the result */
   ns_ret (t);
 }
 
-/* page_counter_uncharge(counter, nr_pages): page_counter_cancel on each level up to the
- * root — atomic_long_sub_return on usage, the underflow test, the protected usage.
- * page_counter_cancel is a global function of the same file; the model takes it inlined
- * there (a doubt: the census has no drain). estimate: 8 instructions a level, 5 around. */
+/* page_counter_uncharge(counter, nr_pages): page_counter_cancel (inlined in 6.1.176) on
+ * each level up to the root — atomic_long_sub_return on usage, the underflow test, the
+ * protected usage. census (residue.md): 6 (15 less P/E 9) and 9 a level. */
 static void
 page_counter_uncharge (NsThread *t, struct page_counter *counter, guint nr_pages)
 {
   ns_call (t, &fn_page_counter_uncharge);
-  ns_insns (t, 3);
+  ns_insns (t, 6);
   for (struct page_counter *c = counter; c != NULL; c = c->parent) {
     ns_atomic (t, &c->usage);
     g_warn_if_fail (c->usage >= (gint64) nr_pages);
     c->usage -= nr_pages;
-    ns_insns (t, 4);
+    ns_insns (t, 6);                /* census: the sub, the underflow test, the call */
     propagate_protected_usage (t, c);
-    ns_insns (t, 4);
+    ns_insns (t, 3);                /* census: the parent */
     ns_load_dep (t, &c->parent, sizeof c->parent);
   }
-  ns_insns (t, 2);
   ns_ret (t);
 }
 
@@ -174,39 +179,44 @@ this_cpu_stock (NsThread *t, NsNetStack *s)
 }
 
 /* css_get / css_put of the stock's memcg (percpu_ref_get_many / percpu_ref_put_many,
- * inlined): under rcu_read_lock, the percpu mode test and this CPU's counter. estimate: 4
- * instructions. */
+ * inlined): under rcu_read_lock, the percpu mode test and this CPU's counter. census
+ * (residue.md): 6 with the two calls' instructions. */
 static void
 css_ref (NsThread *t, NsNetStack *s, struct memcg_stock_pcp *stock, glong delta)
 {
   ns_rcu_read_lock (t, s);
-  ns_insns (t, 4);
+  ns_insns (t, 6);
   stock->css_ref += delta;
   NS_STORE_FIELD (t, stock, css_ref);
   ns_rcu_read_unlock (t, s);
 }
 
 /* drain_stock(stock): the cached memcg's stocked pages uncharged up every level
- * (page_counter_uncharge of memory; memsw only on cgroup v1), then css_put and no memcg
- * cached. Nothing when none is cached. estimate: 6 instructions, 7 more with pages. */
+ * (page_counter_uncharge of memory; memsw only on cgroup v1, a static key), then css_put
+ * and no memcg cached. Nothing when none is cached. census (residue.md): 3 with none
+ * cached (10 less P/E 7), 17 without pages, 21 with them. */
 static void
 drain_stock (NsThread *t, NsNetStack *s, struct memcg_stock_pcp *stock)
 {
   struct mem_cgroup *old;
 
   ns_call (t, &fn_drain_stock);
-  ns_insns (t, 4);
-  NS_LOAD_FIELD (t, stock, nr_pages);
+  ns_insns (t, 3);
   NS_LOAD_FIELD (t, stock, cached);
   old = stock->cached;
   if (old == NULL)
     goto out;
+  NS_LOAD_FIELD (t, stock, nr_pages);
+  ns_insns (t, 4);
   if (stock->nr_pages != 0) {
-    ns_insns (t, 3);
+    ns_insns (t, 2);
     page_counter_uncharge (t, &old->memory, stock->nr_pages);
-    ns_insns (t, 4);                /* do_memsw_account: false on cgroup v2 */
+    ns_insns (t, 4);                /* census: the memsw key's NOP, nr_pages = 0, the
+                                       CSS_NO_REF test */
     stock->nr_pages = 0;
     NS_STORE_FIELD (t, stock, nr_pages);
+  } else {
+    ns_insns (t, 2);                /* census: the CSS_NO_REF test */
   }
   css_ref (t, s, stock, -1);
   stock->cached = NULL;
@@ -218,26 +228,32 @@ out:
 
 /* __refill_stock(memcg, nr_pages): the stock of t's CPU caches memcg (a stock of another
  * memcg, or of none since its last drain, is drained and memcg taken with css_get), adds
- * nr_pages and drains once it holds more than MEMCG_CHARGE_BATCH. */
+ * nr_pages and drains (a tail jmp) once it holds more than MEMCG_CHARGE_BATCH. census
+ * (residue.md): 10 (19 less P/E 9) with the same memcg, 13 more with another (css_get's 6
+ * among them), 2 more draining. */
 static void
 __refill_stock (NsThread *t, NsNetStack *s, struct mem_cgroup *memcg, guint nr_pages)
 {
   struct memcg_stock_pcp *stock = this_cpu_stock (t, s);
 
   ns_call (t, &fn___refill_stock);
-  ns_insns (t, 14);                 /* census: 19, less P/E 5 (estimate): same memcg stock */
+  ns_insns (t, 5);
   NS_LOAD_FIELD (t, stock, cached);
   if (stock->cached != memcg) {
+    ns_insns (t, 3);
     drain_stock (t, s, stock);
+    ns_insns (t, 2);
     css_ref (t, s, stock, 1);
     stock->cached = memcg;
     NS_STORE_FIELD (t, stock, cached);
-    ns_insns (t, 4);                /* estimate: the reset's arguments and store */
+    ns_insns (t, 2);
   }
+  ns_insns (t, 5);
   stock->nr_pages += nr_pages;
   NS_STORE_FIELD (t, stock, nr_pages);
   if (stock->nr_pages > MEMCG_CHARGE_BATCH) {
     ns_insns (t, 2);
+    ns_tail_next (t);
     drain_stock (t, s, stock);
   }
   ns_ret (t);
@@ -248,37 +264,46 @@ static void
 refill_stock (NsThread *t, NsNetStack *s, struct mem_cgroup *memcg, guint nr_pages)
 {
   ns_call (t, &fn_refill_stock);
-  ns_insns (t, 10);                 /* census: 15, less P/E 5 (estimate): irq save/restore */
+  ns_insns (t, 7);                  /* census (residue.md): 16, P/E 5: pushf, cli, the call */
   __refill_stock (t, s, memcg, nr_pages);
+  ns_insns (t, 4);                  /* census: the IF test, sti */
   ns_ret (t);
 }
 
 /* consume_stock(memcg, nr_pages), inlined in try_charge_memcg: under the stock_lock
  * (irq save, cli, restore), take nr_pages from the stock of t's CPU when it caches memcg
- * and holds that many. */
+ * and holds that many. census (residue.md, try_charge_memcg+0x7a..+0xa4, +0x1f6..+0x209,
+ * +0x2ce..+0x2f2): 24 for a hit, 17 when the stock caches another memcg or none, 21 when
+ * it holds too few pages; none above MEMCG_CHARGE_BATCH. */
 static gboolean
 consume_stock (NsThread *t, NsNetStack *s, struct mem_cgroup *memcg, guint nr_pages)
 {
   struct memcg_stock_pcp *stock = this_cpu_stock (t, s);
 
-  /* census (try_charge_memcg's 48 for a hit): 20 of them consume_stock's (estimate) */
-  ns_insns (t, 18);
   if (nr_pages > MEMCG_CHARGE_BATCH)
     return FALSE;
-  NS_LOAD_FIELD (t, stock, nr_pages);
+  ns_insns (t, 10);                 /* census: pushf, cli, this_cpu_ptr, the memcg test */
   NS_LOAD_FIELD (t, stock, cached);
-  if (stock->cached != memcg || stock->nr_pages < nr_pages)
+  if (stock->cached != memcg) {
+    ns_insns (t, 7);                /* census: the IF test, sti, FALSE */
     return FALSE;
+  }
+  NS_LOAD_FIELD (t, stock, nr_pages);
+  ns_insns (t, 4);                  /* census: the pages test */
+  if (stock->nr_pages < nr_pages) {
+    ns_insns (t, 7);
+    return FALSE;
+  }
   stock->nr_pages -= nr_pages;
   NS_STORE_FIELD (t, stock, nr_pages);
-  ns_insns (t, 2);
+  ns_insns (t, 10);                 /* census: the take, the IF test, sti, TRUE */
   return TRUE;
 }
 
 /* try_charge_memcg's check after a charge from the counters, one level (done_restock's
  * loop up to the root): memory and swap usage against their high (none set, so nothing
- * is scheduled: in softirq !in_task goes on to the parent, as the task case does without
- * an overage). estimate: 12 instructions. */
+ * is scheduled: in softirq !in_task goes on to the parent). census (residue.md): 12 in
+ * softirq, seed 000's case (a task would test both highs: 14). */
 static void
 memcg_high_check (NsThread *t, struct mem_cgroup *memcg)
 {
@@ -292,27 +317,33 @@ memcg_high_check (NsThread *t, struct mem_cgroup *memcg)
 
 /* try_charge_memcg(memcg, gfp, nr_pages): consume_stock; on a miss batch =
  * max(MEMCG_CHARGE_BATCH, nr_pages) pages charged up the page counters (memsw only on
- * cgroup v1; no limit: done_restock at once), batch - nr_pages to the stock, the high
- * check of every level, the task's over-high test. */
+ * cgroup v1, a static key; no limit: done_restock at once), batch - nr_pages to the
+ * stock, the high check of every level, the task's over-high test. census: 65 less P/E
+ * 17 = 48 with a consume_stock hit (receive.md); from the counters 65 + 12 a level
+ * (residue.md, the stock holding too few pages). */
 static void
 try_charge_memcg (NsThread *t, NsNetStack *s, struct mem_cgroup *memcg, guint nr_pages)
 {
   guint batch = MAX (MEMCG_CHARGE_BATCH, nr_pages);
 
   ns_call (t, &fn_try_charge_memcg);
-  /* census: 65 less P/E 17 = 48 with a consume_stock hit (irq save, cli, sti), no
-   * reclaim; 28 of them around consume_stock (estimate) */
-  ns_insns (t, 28);
-  if (consume_stock (t, s, memcg, nr_pages))
+  ns_insns (t, 20);                 /* census: batch, the reclaim state, the guard */
+  if (consume_stock (t, s, memcg, nr_pages)) {
+    ns_insns (t, 4);                /* census: the result, the guard */
     goto out;
-  ns_insns (t, 8);                  /* estimate: do_memsw_account, the arguments */
+  }
+  ns_insns (t, 7);                  /* census: the memsw key's NOP, the arguments */
   page_counter_try_charge (t, &memcg->memory, batch);
-  ns_insns (t, 4);                  /* estimate: done_restock's batch test */
-  if (batch > nr_pages)
+  ns_insns (t, 4);                  /* census: the result, done_restock's batch test */
+  if (batch > nr_pages) {
+    ns_insns (t, 4);
     refill_stock (t, s, memcg, batch - nr_pages);
+    ns_insns (t, 1);
+  }
   for (struct mem_cgroup *m = memcg; m != NULL; m = parent_mem_cgroup (m))
     memcg_high_check (t, m);
-  ns_insns (t, 4);                  /* estimate: memcg_nr_pages_over_high, return 0 */
+  ns_insns (t, 8);                  /* census: memcg_nr_pages_over_high, the result, the
+                                       guard */
 out:
   ns_ret (t);
 }
@@ -356,8 +387,11 @@ mem_cgroup_uncharge_skmem (NsThread *t, NsNetStack *s, struct mem_cgroup *memcg,
 {
   g_return_if_fail (t != NULL && s != NULL && memcg != NULL && s->memcg_stock != NULL);
   ns_call (t, &fn_mem_cgroup_uncharge_skmem);
-  ns_insns (t, 10);                 /* census: 15, less P/E 5 (estimate) */
+  /* census: 15, less P/E 5 (fentry, 2 push, 2 pop; residue.md): refill_stock is a tail
+   * jmp, so the two return once */
+  ns_insns (t, 10);
   mod_memcg_state (t);
+  ns_tail_next (t);
   refill_stock (t, s, memcg, nr_pages);
   ns_ret (t);
 }
