@@ -1125,12 +1125,16 @@ __free_pages (NsThread *t, NsSkbAlloc *a, gpointer block, guint order)
 }
 
 /* __get_free_pages(gfp, order) on t's CPU (mm/page_alloc.c): alloc_pages (mm/mempolicy.c:
- * outside interrupts the task's policy, none set here, so the local node's default) →
- * (tail jmp) alloc_pages_mpol → __alloc_pages; then page_address. estimates: 6
- * instructions in __get_free_pages (the highmem mask, the NULL test, page_address), 10 in
- * alloc_pages (in_interrupt, __GFP_THISNODE, get_task_policy, numa_node_id), 20 in
- * alloc_pages_mpol (policy_nodemask, the preferred-many and THP-order tests, the
- * interleave test after the call). */
+ * outside interrupts the task's policy, none set here, so the local node's preferred
+ * policy) → (tail jmp) alloc_pages_mpol → __alloc_pages; then page_address. census
+ * (residue.md): __get_free_pages 8 (11 less P/E 3: the highmem mask, the NULL test,
+ * page_address); alloc_pages 26 to the policy (6.1.176's alloc_pages to its mode tests:
+ * in_interrupt, __GFP_THISNODE, current->mempolicy NULL, numa_node_id,
+ * preferred_node_policy[node]) and 6 for v6.7+'s tail call's five arguments (estimate).
+ * alloc_pages_mpol (v6.7+, no 6.1 counterpart) stays an estimate: 20 (policy_nodemask,
+ * the preferred-many and THP-order tests, the interleave test after the call; 6.1's
+ * policy_nodemask and policy_node, out of line there, are 7 and 16 with a
+ * _find_first_bit call). */
 guchar *
 __get_free_pages (NsThread *t, NsSkbAlloc *a, guint gfp, guint order)
 {
@@ -1140,21 +1144,21 @@ __get_free_pages (NsThread *t, NsSkbAlloc *a, guint gfp, guint order)
   ns_call (t, &fn___get_free_pages);
   ns_insns (t, 2);
   ns_call (t, &fn_alloc_pages);
-  ns_insns (t, 10);
+  ns_insns (t, 26 + 6);
   ns_tail_call (t, &fn_alloc_pages_mpol);
   ns_insns (t, 14);
   block = __alloc_pages (t, a, gfp, order);
   ns_insns (t, 6);
   ns_ret (t);                       /* alloc_pages_mpol */
   ns_ret (t);                       /* alloc_pages: the tail jmp's one return */
-  ns_insns (t, 4);
+  ns_insns (t, 6);
   ns_ret (t);
   return block;
 }
 
 /* free_pages(addr, order) on t's CPU: the address's page to (tail jmp) __free_pages: its
- * refcount to zero, free_unref_page onto t's CPU's list. estimate: 5 instructions (the
- * NULL test, virt_to_page). */
+ * refcount to zero, free_unref_page onto t's CPU's list. census (residue.md): 12 (13 less
+ * the fentry: the NULL test, virt_to_page, the jmp). */
 void
 free_pages (NsThread *t, NsSkbAlloc *a, gpointer addr, guint order)
 {
@@ -1165,7 +1169,7 @@ free_pages (NsThread *t, NsSkbAlloc *a, gpointer addr, guint order)
   g_return_if_fail (order_p != NULL && GPOINTER_TO_UINT (order_p) - 1 == order);
   g_hash_table_remove (a->large_order, addr);
   ns_call (t, &fn_free_pages);
-  ns_insns (t, 5);
+  ns_insns (t, 12);
   ns_tail_next (t);
   __free_pages (t, a, addr, order);
   ns_ret (t);
