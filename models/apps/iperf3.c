@@ -1362,7 +1362,7 @@ iperf_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   ip->extra = g_new0 (struct file *, MAX (ip->n_extra, 1));
   ip->cctrl = ns_netstack_ctrl_file (ip->stack);
   ip->sctrl = ns_netstack_ctrl_file (ip->stack);
-  ip->slisten = ns_netstack_ctrl_file (ip->stack);
+  ip->slisten = ns_netstack_listen_file (ip->stack);
   if (!make_extra_blocks (ip, FALSE, &next, error, sc))
     goto fail;
   if (!make_streams (ip, rng, error, sc))

@@ -377,7 +377,7 @@ void        ns_rcu_read_unlock     (NsThread *t, NsNetStack *s);
  * stub sys (the census' write/read stub: 3 argument loads and its tail jmp); and the way
  * back (syscall_exit_to_user_mode, SYSRET). */
 void        ns_syscall_begin       (NsThread *t, NsNetStack *s, NsFunc *sys);
-/* The same with a stub of stub_insns body instructions (e.g. __x64_sys_select's). */
+/* The same with a stub of stub_insns body instructions (e.g. __x64_sys_pselect6's). */
 void        ns_syscall_begin_stub  (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns);
 void        ns_syscall_end         (NsThread *t, NsNetStack *s);
 /* fdget_pos → __fdget_pos (single-threaded task: no reference taken; sockets have no

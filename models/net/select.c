@@ -1,5 +1,5 @@
 /* select.c — select(2) on sockets and the wait queues it sleeps on, v6.9: fs/select.c
- * (kern_select, core_sys_select, do_select, __pollwait, pollwake, poll_freewait,
+ * (do_pselect, core_sys_select, do_select, __pollwait, pollwake, poll_freewait,
  * poll_select_finish), kernel/sched/wait.c (add_wait_queue, remove_wait_queue,
  * __wake_up_sync_key, __wake_up_common), kernel/sched/core.c (try_to_wake_up and the
  * wakelist), net/socket.c (sock_poll), net/ipv4/udp.c (udp_poll), net/core/datagram.c
@@ -52,8 +52,12 @@
 #define POLLIN_SET             (EPOLLIN | EPOLLRDNORM)
 #define POLLOUT_SET            (EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND)
 
-static NS_FUNC (fn___x64_sys_select, "__x64_sys_select", 64, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_kern_select, "kern_select", 260, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn___x64_sys_pselect6, "__x64_sys_pselect6", 122,
+                NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_do_pselect, "do_pselect", 373, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_get_timespec64, "get_timespec64", 140, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_put_timespec64, "put_timespec64", 96, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_set_user_sigmask, "set_user_sigmask", 205, NS_FN_EXTERN, 5);
 static NS_FUNC (fn_core_sys_select, "core_sys_select", 2200, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_do_select, "do_select", 1700, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn_select_estimate_accuracy, "select_estimate_accuracy", 260,
@@ -506,25 +510,38 @@ select_estimate_accuracy (NsThread *t, NsTime until)
   return slack;
 }
 
-/* poll_select_finish: the remaining time back into the user's timeval; nothing for a
- * zero timeout ("no update for zero timeout"). */
+/* put_timespec64: the timespec through a stack copy to the user. census (syscall.md,
+ * pselect6): 22 instructions, P/E 5 */
+static void
+put_timespec64 (NsThread *t)
+{
+  ns_call (t, &fn_put_timespec64);
+  ns_insns (t, 11);
+  _copy_to_user (t);
+  ns_insns (t, 6);
+  ns_ret (t);
+}
+
+/* poll_select_finish (PT_TIMESPEC, pselect6's): the remaining time back into the user's
+ * timespec; nothing for a zero timeout ("no update for zero timeout"). census
+ * (syscall.md, pselect6): 65 instructions (50 less P/E 15) and put_timespec64; 43 (28
+ * less P/E 15) for a zero timeout. */
 static void
 poll_select_finish (NsThread *t, gboolean zero)
 {
   ns_call (t, &fn_poll_select_finish);
   if (zero) {
-    ns_insns (t, 8);                /* estimate: the sigmask and the two tests */
+    ns_insns (t, 28);
     ns_ret (t);
     return;
   }
-  /* census: 63 instructions (78 less P/E 15) */
-  ns_insns (t, 15);
+  ns_insns (t, 23);
   ktime_get_ts64 (t);
-  ns_insns (t, 4);
+  ns_insns (t, 8);
   ns_leaf_call (t, &fn_set_normalized_timespec64, 7);   /* census: 10 less P/E 3 */
-  ns_insns (t, 30);                 /* ns → us by multiply */
-  _copy_to_user (t);
-  ns_insns (t, 14);
+  ns_insns (t, 11);
+  put_timespec64 (t);
+  ns_insns (t, 8);
   ns_ret (t);
 }
 
@@ -990,11 +1007,59 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
   return ret;
 }
 
-/* select(2) over sockets; see select.h. The user passes a timeval (iperf3's tmr_timeout:
- * it has timers), so kern_select sets an end time and poll_select_finish writes back the
- * remaining time; a deadline already passed when the user made its timeval is a zero
- * timeout, which poll_select_set_timeout keeps as end_time {0, 0} without reading the
- * clock. */
+/* get_timespec64: the user's timespec through a stack copy (tv_nsec's upper half kept
+ * outside compat syscalls). census (syscall.md, pselect6): 31 instructions, P/E 7 */
+static void
+get_timespec64 (NsThread *t)
+{
+  ns_call (t, &fn_get_timespec64);
+  ns_insns (t, 9);
+  _copy_from_user (t);
+  ns_insns (t, 15);
+  ns_ret (t);
+}
+
+/* do_pselect (a constprop clone in 6.1) with a timespec and no signal mask: the timespec
+ * in, poll_select_set_timeout inline (timespec64_valid, now + timeout unless zero),
+ * set_user_sigmask (nothing to set), core_sys_select, poll_select_finish. census
+ * (syscall.md, pselect6): 82 instructions (64 less P/E 18), 72 (54) with a zero timeout */
+static gint
+do_pselect (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *files,
+            const guint32 *events, guint n, guint32 *revents, NsTime until, gboolean zero)
+{
+  gint ret;
+
+  ns_call (t, &fn_do_pselect);
+  ns_insns (t, 18);
+  get_timespec64 (t);
+  ns_insns (t, 12);
+  if (!zero) {
+    ns_insns (t, 4);
+    ktime_get_ts64 (t);
+    ns_insns (t, 5);
+    ns_leaf_call (t, &fn_timespec64_add_safe, 11);   /* census: 17 less P/E 6 */
+    ns_insns (t, 3);
+  } else {
+    ns_insns (t, 2);
+  }
+  ns_insns (t, 5);
+  ns_leaf_call (t, &fn_set_user_sigmask, 10);         /* census: 17 less P/E 7 (NULL) */
+  ns_insns (t, 8);
+  ret = core_sys_select (t, s, pwq, files, events, n, revents, until, zero);
+  ns_insns (t, 5);
+  poll_select_finish (t, zero);
+  ns_insns (t, 4);
+  ns_ret (t);
+  return ret;
+}
+
+/* select(2) over sockets; see select.h. glibc 2.36 (Debian 12)
+ * implements select() as the pselect6 system call with a NULL signal mask, converting the
+ * timeval to a timespec and back (iperf3.md), so the kernel runs __x64_sys_pselect6 and
+ * do_pselect, not kern_select. The user passes a timeout (iperf3's tmr_timeout: it has
+ * timers), so do_pselect sets an end time and poll_select_finish writes back the remaining
+ * time; a deadline already passed when the user made its timeout is a zero timeout, which
+ * poll_select_set_timeout keeps as end_time {0, 0} without reading the clock. */
 gint
 ns_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *files,
                const guint32 *events, guint n, guint32 *revents, NsTime until)
@@ -1004,25 +1069,10 @@ ns_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *cons
 
   g_return_val_if_fail (t != NULL && s != NULL && pwq != NULL, -1);
   zero = until != NS_TIME_FOREVER && until <= ns_thread_now (t);
-  /* census (syscall.md): __x64_sys_select 10 instructions, P/E 3 */
-  ns_syscall_begin_stub (t, s, &fn___x64_sys_select, 7);
-  ns_call (t, &fn_kern_select);
-  /* census: 65 instructions of its own (83 less P/E 18): the timeval copy,
-   * poll_select_set_timeout inline (usec → nsec, timespec64_valid, now + timeout) */
-  ns_insns (t, 10);
-  _copy_from_user (t);
-  ns_insns (t, 15);
-  if (!zero) {
-    ktime_get_ts64 (t);
-    ns_insns (t, 4);
-    ns_leaf_call (t, &fn_timespec64_add_safe, 11);   /* census: 17 less P/E 6 */
-  }
-  ns_insns (t, 12);
-  ret = core_sys_select (t, s, pwq, files, events, n, revents, until, zero);
-  ns_insns (t, 8);
-  poll_select_finish (t, zero);
-  ns_insns (t, 16);
-  ns_ret (t);
+  /* census (syscall.md, pselect6): __x64_sys_pselect6 16 instructions with a NULL
+   * sigset argpack, P/E 3 */
+  ns_syscall_begin_stub (t, s, &fn___x64_sys_pselect6, 13);
+  ret = do_pselect (t, s, pwq, files, events, n, revents, until, zero);
   ns_syscall_end (t, s);
   return ret;
 }

@@ -396,6 +396,56 @@ START_TEST (test_zero_timeout_registers_nothing)
 }
 END_TEST
 
+/* select() enters as glibc 2.36 makes it: the pselect6 system call with a timespec and
+ * no signal mask (do_pselect: get_timespec64, set_user_sigmask), the remaining time
+ * written back by put_timespec64, and not for a zero timeout, which reads no clock in
+ * do_pselect either (poll_select_set_timeout keeps end_time {0, 0}). */
+static const char *const PSELECT_FNS[] = { "__x64_sys_pselect6", "do_pselect", "get_timespec64",
+                                           "set_user_sigmask", "put_timespec64",
+                                           "ktime_get_ts64", "kern_select" };
+enum { PS_ENTRY, PS_DO, PS_GET, PS_SIGMASK, PS_PUT, PS_CLOCK, PS_KERN, PS_N };
+
+/* The calls of each of PSELECT_FNS one select on r with deadline until makes. */
+static void
+pselect_calls (Rig *r, NsTime until, guint64 *calls)
+{
+  guint64 before[PS_N];
+  Sel sel;
+
+  for (guint i = 0; i < PS_N; i++)
+    before[i] = stack_rig_calls (&r->s, PSELECT_FNS[i]);
+  sel_init (&sel, r, until);
+  sel_add (&sel, r->server[0], EPOLLIN);
+  sel_start (&sel);
+  ck_assert (sel.done);
+  for (guint i = 0; i < PS_N; i++)
+    calls[i] = stack_rig_calls (&r->s, PSELECT_FNS[i]) - before[i];
+}
+
+START_TEST (test_enters_as_pselect6)
+{
+  guint64 timed[PS_N], zero[PS_N];
+  Rig r;
+
+  rig_init (&r);
+  pselect_calls (&r, ns_engine_now (r.s.engine) + 1000000, timed);
+  pselect_calls (&r, ns_engine_now (r.s.engine), zero);
+  for (guint i = PS_ENTRY; i <= PS_SIGMASK; i++) {
+    ck_assert_msg (timed[i] == 1 && zero[i] == 1, "%s: %" G_GUINT64_FORMAT " / %"
+                   G_GUINT64_FORMAT, PSELECT_FNS[i], timed[i], zero[i]);
+  }
+  ck_assert_uint_eq (timed[PS_PUT], 1);
+  ck_assert_uint_eq (zero[PS_PUT], 0);
+  ck_assert_uint_eq (timed[PS_KERN], 0);
+  /* the timeout's end (do_pselect), the slack (select_estimate_accuracy), each timed-out
+   * pass's expiry test and the remaining time (poll_select_finish) read the clock; a zero
+   * timeout reads none of them */
+  ck_assert_uint_ge (timed[PS_CLOCK], 3);
+  ck_assert_uint_eq (zero[PS_CLOCK], 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
 /* udp_poll: a datagram left on reader_queue (the second of two after one read, which
  * spliced both off sk_receive_queue) keeps the socket readable. */
 START_TEST (test_reader_queue_readable)
@@ -856,6 +906,7 @@ select_suite (void)
   tcase_add_test (tc, test_tcp_poll_listener_and_connection);
   tcase_add_loop_test (tc, test_registers_until_first_ready, 0, G_N_ELEMENTS (ready_cases));
   tcase_add_test (tc, test_zero_timeout_registers_nothing);
+  tcase_add_test (tc, test_enters_as_pselect6);
   tcase_add_test (tc, test_timeout_woken_early);
   tcase_add_test (tc, test_timeout_final_pass_reports);
   tcase_add_test (tc, test_wfree_wakes_writer);
