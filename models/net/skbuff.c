@@ -768,6 +768,7 @@ alloc_list_del (NsThread *t, NsSkbAlloc *a)
     ns___list_del_entry_valid (t, a->stack);
 }
 
+/* The same for a list add. */
 static void
 alloc_list_add (NsThread *t, NsSkbAlloc *a)
 {

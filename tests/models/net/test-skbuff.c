@@ -343,6 +343,18 @@ fold_free (NsThread *t, Rig *rig)
   }
 }
 
+/* A 6.9 rig whose data is ns, with the node's stat threshold and the pages a FOLD_SIZE
+ * head holds. */
+static void
+node_stat_rig_init (Rig *rig, NodeStat *ns)
+{
+  rig_init (rig, "6.9.0");
+  rig->data = ns;
+  ns->threshold = MIN (125, (gint) (2 * kernel_fls (ns_machine_n_cpus (rig->s.machine)) *
+                                    (1 + kernel_fls (NS_ZONE_NORMAL_PAGES >> 15))));
+  ns->pages = (gint) (kernel_skb_head_bytes (FOLD_SIZE, TRUE) / 4096);
+}
+
 /* mm/vmstat.c: every CPU's stat_threshold is calculate_normal_threshold of the node's
  * largest zone, min(125, 2 * fls(online CPUs) * (1 + fls(zone pages in 128 MiB
  * units))); kmalloc_large's pages (mod_lruvec_page_state → __mod_node_page_state) stay in
@@ -354,11 +366,7 @@ START_TEST (test_node_stat_folds)
   NodeStat ns = { 0 };
   Rig rig;
 
-  rig_init (&rig, "6.9.0");
-  rig.data = &ns;
-  ns.threshold = MIN (125, (gint) (2 * kernel_fls (ns_machine_n_cpus (rig.s.machine)) *
-                                   (1 + kernel_fls (NS_ZONE_NORMAL_PAGES >> 15))));
-  ns.pages = (gint) (kernel_skb_head_bytes (FOLD_SIZE, TRUE) / 4096);
+  node_stat_rig_init (&rig, &ns);
   ck_assert_int_eq (ns.pages, 4);
   for (guint c = 0; c < ns_machine_n_cpus (rig.s.machine); c++) {
     gint diff, threshold;
@@ -427,11 +435,7 @@ START_TEST (test_zone_free_pages_follow_the_lists)
   gint64 zone;
   Rig rig;
 
-  rig_init (&rig, "6.9.0");
-  rig.data = &ns;
-  ns.threshold = MIN (125, (gint) (2 * kernel_fls (ns_machine_n_cpus (rig.s.machine)) *
-                                   (1 + kernel_fls (NS_ZONE_NORMAL_PAGES >> 15))));
-  ns.pages = (gint) (kernel_skb_head_bytes (FOLD_SIZE, TRUE) / 4096);
+  node_stat_rig_init (&rig, &ns);
   run_cpu (&rig, ALLOC_CPU, zone_alloc);
   zone = ns_skb_alloc_zone_free_pages (rig.alloc, ALLOC_CPU, NULL, &pcp[0]);
   ck_assert_int_lt (zone, 0);                   /* folded at least once */
