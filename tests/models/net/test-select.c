@@ -39,6 +39,8 @@
  * timeval and the timeval's rounding are not modelled, so not tested. Expected values are
  * the kernel's, computed here, never read back from the model. */
 #include "config.h"
+
+#include <math.h>
 #include <errno.h>
 #include <arpa/inet.h>
 #include "stack-rig.h"
@@ -442,6 +444,46 @@ START_TEST (test_enters_as_pselect6)
    * timeout reads none of them */
   ck_assert_uint_ge (timed[PS_CLOCK], 3);
   ck_assert_uint_eq (zero[PS_CLOCK], 0);
+  stack_rig_clear (&r.s);
+}
+END_TEST
+
+/* The instructions of one select's entry functions, less their prologue, epilogue and
+ * return (the machine's per-call charge): fn's instruction cycles × cpu.ipc. */
+static double
+entry_insns (Rig *r, const char *fn)
+{
+  double ipc = ns_params_get_double (ns_machine_params (r->s.machine), "cpu.ipc");
+
+  return ns_machine_account_cycles (r->s.machine, ns_func_lookup (fn), NS_CAUSE_INSN) * ipc;
+}
+
+/* The pselect6 entry's census bodies (doc/census/seed000/syscall.md, Unit 4'), with a
+ * timeout and with a zero one: __x64_sys_pselect6 13, do_pselect 64 / 54,
+ * get_timespec64 24, set_user_sigmask 10, poll_select_finish 50 / 28, put_timespec64 17
+ * / not called. */
+START_TEST (test_pselect6_entry_census)
+{
+  static const struct { const char *fn; double timed, zero; } body[] = {
+    { "__x64_sys_pselect6", 13, 13 }, { "do_pselect", 64, 54 }, { "get_timespec64", 24, 24 },
+    { "set_user_sigmask", 10, 10 }, { "poll_select_finish", 50, 28 },
+    { "put_timespec64", 17, 0 },
+  };
+  Sel sel;
+  Rig r;
+
+  rig_init (&r);
+  for (guint z = 0; z < 2; z++) {
+    sel_init (&sel, &r, ns_engine_now (r.s.engine) + (z ? 0 : 1000000));
+    sel_add (&sel, r.server[0], EPOLLIN);
+    sel_insns (&sel);
+    ck_assert (sel.done);
+    for (guint i = 0; i < G_N_ELEMENTS (body); i++) {
+      double want = z ? body[i].zero : body[i].timed, got = entry_insns (&r, body[i].fn);
+      ck_assert_msg (fabs (got - want) < 0.01, "%s (%s timeout): %.3f instructions, not %.0f",
+                     body[i].fn, z ? "zero" : "a", got, want);
+    }
+  }
   stack_rig_clear (&r.s);
 }
 END_TEST
@@ -907,6 +949,7 @@ select_suite (void)
   tcase_add_loop_test (tc, test_registers_until_first_ready, 0, G_N_ELEMENTS (ready_cases));
   tcase_add_test (tc, test_zero_timeout_registers_nothing);
   tcase_add_test (tc, test_enters_as_pselect6);
+  tcase_add_test (tc, test_pselect6_entry_census);
   tcase_add_test (tc, test_timeout_woken_early);
   tcase_add_test (tc, test_timeout_final_pass_reports);
   tcase_add_test (tc, test_wfree_wakes_writer);
