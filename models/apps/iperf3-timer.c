@@ -150,7 +150,7 @@ iperf_time_add_usecs (NsThread *t, struct iperf_time *it, guint64 usecs)
 /* Links tm between prev (NULL: at the head) and next (NULL: at the tail); its
  * instructions are its caller's. */
 static void
-link_between (IperfTimers *l, NsThread *t, IperfTimer *prev, IperfTimer *tm, IperfTimer *next)
+link_between (NsThread *t, IperfTimers *l, IperfTimer *prev, IperfTimer *tm, IperfTimer *next)
 {
   tm->prev = prev;
   tm->next = next;
@@ -182,21 +182,21 @@ list_add (NsThread *t, IperfTimers *l, IperfTimer *tm)
   ns_load_dep (t, &l->timers, sizeof l->timers);
   if (l->timers == NULL) {
     ns_insns (t, 9);
-    link_between (l, t, NULL, tm, NULL);
+    link_between (t, l, NULL, tm, NULL);
     return;
   }
   ns_insns (t, 4);
   ns_load (t, &l->timers->time, sizeof l->timers->time);
   if (iperf_time_compare (t, l, &tm->time, &l->timers->time) < 0) {
     ns_insns (t, 2 + 11);
-    link_between (l, t, NULL, tm, l->timers);
+    link_between (t, l, NULL, tm, l->timers);
     return;
   }
   ns_insns (t, 2 + 4);
   ns_load_dep (t, &l->timers->next, sizeof l->timers->next);
   if (l->timers->next == NULL) {
     ns_insns (t, 11);
-    link_between (l, t, l->timers, tm, NULL);
+    link_between (t, l, l->timers, tm, NULL);
     return;
   }
   for (t2prev = l->timers, t2 = l->timers->next;; t2prev = t2, t2 = t2->next) {
@@ -204,7 +204,7 @@ list_add (NsThread *t, IperfTimers *l, IperfTimer *tm)
     ns_load (t, &t2->time, sizeof t2->time);
     if (iperf_time_compare (t, l, &tm->time, &t2->time) < 0) {
       ns_insns (t, 2 + 10);
-      link_between (l, t, t2prev, tm, t2);
+      link_between (t, l, t2prev, tm, t2);
       return;
     }
     ns_load_dep (t, &t2->next, sizeof t2->next);
@@ -213,7 +213,7 @@ list_add (NsThread *t, IperfTimers *l, IperfTimer *tm)
     ns_insns_wide (t, 2 + 5);
   }
   ns_insns (t, 2 + 13);
-  link_between (l, t, t2, tm, NULL);
+  link_between (t, l, t2, tm, NULL);
 }
 
 /* list_remove: unlinks tm from the active list (the caller charges it: inline in tmr_run,
