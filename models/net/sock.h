@@ -7,9 +7,15 @@
  *    (commit 5d4cc87414c5, netdev 2024-02-16, merged for v6.9): 752 bytes, 12 cache lines,
  *    the six cache-line groups sock_write_rx … sock_read_tx. Every field below is at the
  *    offset that dump gives (G_STATIC_ASSERTs at the end of this file);
- *  - struct inet_sock / struct udp_sock: hand-computed from the v6.9 field order with
- *    natural alignment [U: not pahole-verified]; reader_queue is ____cacheline_aligned
- *    as in the kernel.
+ *  - struct inet_sock / struct udp_sock: from the v6.9 field order with natural
+ *    alignment; reader_queue is ____cacheline_aligned as in the kernel. Checked against
+ *    the DWARF of Debian's 6.1.176 and 6.12.111 cloud kernels (gdb `ptype /o`, 2026-12-04):
+ *    their struct sock is 776 bytes (Debian's config; the dump above, 752), and 6.12's
+ *    inet_sock and udp_sock fields follow it in this order and these sizes, each at its
+ *    offset here plus 24, on the same cache line (inet_cork_full 144 bytes, reader_queue
+ *    at 1088 in both); 6.1 still has inet_sock's bitfields where 6.9 has inet_flags. The
+ *    first 540 bytes of struct sock, every field the hot paths touch, agree with 6.12's
+ *    to the byte.
  * Fields the model never touches are kept as padding of the right size so the hot fields
  * keep their offsets and cache lines. Sockets are allocated 64-byte aligned from the
  * machine's arena (kernel-spec §6.4: the udp_sock slab cache is cache-line aligned), so
@@ -275,11 +281,12 @@ struct inet_sock {
   be32        mc_addr;                            /* 804 */
   guint32     local_port_range;                   /* 808 */
   gpointer    mc_list;                            /* 816 */
-  guint8      cork[144];                          /* 824: struct inet_cork_full [U: size] */
+  guint8      cork[144];                          /* 824: struct inet_cork_full (144 in Debian 6.1 and 6.12) */
 };
 
-/* struct udp_sock, v6.9 [U: hand-computed offsets], plus the v6.13 hash4 fields and the
- * model's own tail (never read by model code as kernel state). */
+/* struct udp_sock, v6.9 (offsets checked against Debian 6.12's less 24: see the top of
+ * this file), plus the v6.13 hash4 fields and the model's own tail (never read by model
+ * code as kernel state). */
 struct udp_sock {
   struct inet_sock inet;                          /*   0 */
   gulong      udp_flags;                          /* 968 */
@@ -311,7 +318,8 @@ struct udp_sock {
 
 /* struct udp6_sock is a udp_sock followed by struct ipv6_pinfo (the inet6 field pinet6
  * points at). ipv6_pinfo, v6.9 include/linux/ipv6.h field order with natural alignment and
- * CONFIG_IPV6_SUBTREES=y (Debian): 160 bytes [U: hand-computed, not pahole-verified]. The
+ * CONFIG_IPV6_SUBTREES=y (Debian): 160 bytes, as sizeof gives on Debian's 6.1.176 and
+ * 6.12.111 kernels (gdb on their DWARF, 2026-12-04; udp6_sock 1344 there too). The
  * model reads none of it; only the object's size matters (which L1D sets the next socket
  * of the slab falls on). */
 #define NS_IPV6_PINFO_SIZE  160

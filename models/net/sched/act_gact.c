@@ -5,8 +5,8 @@
  * jiffies moved, and returns the verdict: "pass"/"ok" 0, "drop"/"shot" 2, "continue" -1,
  * "pipe" 3, "reclassify" 1, "goto chain N" TC_ACT_GOTO_CHAIN|N, "jump N" TC_ACT_JUMP|N.
  *
- * struct tcf_gact (v6.1): struct tc_action (208 bytes), tcfg_ptype 208, tcfg_pval 210,
- * tcfg_paction 212, packets 216: 224 bytes, kmalloc-256 (tcf_idr_create kzalloc's
+ * struct tcf_gact (v6.1): struct tc_action (224 bytes), tcfg_ptype 224, tcfg_pval 226,
+ * tcfg_paction 228, packets 232: 240 bytes (Debian 6.1.176's act_gact.ko DWARF), kmalloc-256 (tcf_idr_create kzalloc's
  * ops->size). */
 #include "config.h"
 #include <string.h>
@@ -20,14 +20,14 @@ static NS_LOAD_SITE (site_firstuse, "tcf_gact_act: tcfa_tm.firstuse (action CL1)
 
 struct tcf_gact {
   struct tc_action    common;             /*   0 */
-  guint16             tcfg_ptype;         /* 208 CL3 */
-  guint16             tcfg_pval;          /* 210 */
-  gint32              tcfg_paction;       /* 212 */
-  guint32             packets;            /* 216 */
-  guint32             _pad220;
+  guint16             tcfg_ptype;         /* 224 CL3 */
+  guint16             tcfg_pval;          /* 226 */
+  gint32              tcfg_paction;       /* 228 */
+  guint32             packets;            /* 232 */
+  guint32             _pad236;
 };
-G_STATIC_ASSERT (offsetof (struct tcf_gact, tcfg_ptype) == 208);
-G_STATIC_ASSERT (sizeof (struct tcf_gact) == 224);
+G_STATIC_ASSERT (offsetof (struct tcf_gact, tcfg_ptype) == 224);
+G_STATIC_ASSERT (sizeof (struct tcf_gact) == 240);
 
 /* tcf_gact_act: static, reached through a->ops->act (extern with the wrapper series).
  * Size: estimate, 176 bytes (probability dispatch, stats, lastuse). */

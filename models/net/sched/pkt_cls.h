@@ -5,8 +5,12 @@
  * that the clsact + matchall + gact path uses (kernel-spec.md §3).
  *
  * Layouts are those of kernel v6.1 on x86-64 (CONFIG_NET_CLS_ACT=y, CONFIG_GACT_PROB=y, no
- * lock debugging, no refcount tracker), hand-computed from the field order with natural
- * alignment [U: not pahole-verified]; G_STATIC_ASSERTs at the end pin them. Objects live in
+ * lock debugging, no refcount tracker), from the field order with natural alignment,
+ * checked against the DWARF of Debian's 6.1.176 kernel and its act_gact and cls_matchall
+ * modules (gdb `ptype /o`, 2026-12-04: every asserted offset and size agrees; struct
+ * tc_action had lacked its 16-byte tcfa_rcu, 208 bytes where the kernel's are 224, which
+ * moved tcf_gact's own fields by 16 within the same line); G_STATIC_ASSERTs at the end pin
+ * them. Objects live in
  * the machine's arena, allocated as the kernel allocates them (kmalloc-128 for a tcf_proto,
  * kmalloc-192 for a matchall head, kmalloc-256 for the action array and a gact), so the
  * lines a filter walk touches are the kernel's lines.
@@ -158,7 +162,7 @@ struct tcf_t {
   guint64             install, lastuse, expires, firstuse;
 };
 
-/* struct tc_action, 208 bytes (v6.1, hand-computed). */
+/* struct tc_action, 224 bytes (v6.1; Debian 6.1.176's DWARF). */
 struct tc_action {
   const struct tc_action_ops *ops;        /*   0 CL0 */
   guint32             type;               /*   8 */
@@ -183,10 +187,11 @@ struct tc_action {
   gpointer            act_cookie;         /* 176 */
   struct tcf_chain   *goto_chain;         /* 184 */
   guint32             tcfa_flags;         /* 192 CL3 */
-  guint8              hw_stats, used_hw_stats, used_hw_stats_valid, _pad199;
-  guint32             in_hw_count;        /* 200 */
-  guint32             _pad204;
-};                                        /* 208 */
+  guint32             _pad196;
+  guint8              tcfa_rcu[16];       /* 200: struct rcu_head */
+  guint8              hw_stats, used_hw_stats, used_hw_stats_valid, _pad219;  /* 216 */
+  guint32             in_hw_count;        /* 220 */
+};                                        /* 224 */
 
 /* struct mini_Qdisc (clsact's per-direction filter head), 40 bytes. */
 struct mini_Qdisc {
@@ -325,7 +330,8 @@ G_STATIC_ASSERT (offsetof (struct tc_action, tcfa_bstats) == 80);
 G_STATIC_ASSERT (offsetof (struct tc_action, cpu_bstats) == 152);
 G_STATIC_ASSERT (offsetof (struct tc_action, goto_chain) == 184);
 G_STATIC_ASSERT (offsetof (struct tc_action, tcfa_flags) == 192);
-G_STATIC_ASSERT (sizeof (struct tc_action) == 208);
+G_STATIC_ASSERT (offsetof (struct tc_action, in_hw_count) == 220);
+G_STATIC_ASSERT (sizeof (struct tc_action) == 224);
 G_STATIC_ASSERT (sizeof (struct mini_Qdisc) == 40);
 
 G_END_DECLS
