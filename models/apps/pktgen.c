@@ -46,58 +46,78 @@
 #define F_NO_TIMESTAMP  (1u << 7)
 #define F_QUEUE_MAP_CPU (1u << 10)
 
-/* struct pktgen_dev: ~1.5 KiB in v6.1; the per-packet fields grouped in the lines the
- * v6.1 field order gives them [estimate: hand-placed, not pahole]. */
+/* struct pktgen_dev at v6.1's offsets (Debian 6.1.176's pktgen.ko DWARF, gdb `ptype /o`,
+ * 2026-12-04; until then hand-placed, with the per-packet fields in 7 lines where the
+ * kernel has them in 9: 0-2, 6, 7, 16-19): 2304 bytes. Fields the model never touches are
+ * padding of their size; the G_STATIC_ASSERTs below pin the offsets. */
 struct pktgen_dev {
-  /* CL0: list, state, flags, sizes */
-  struct list_head_ns list;
-  gint32    running;
-  guint32   flags;
-  gint32    xmit_mode;
-  gint32    min_pkt_size, max_pkt_size, pkt_overhead, nfrags;
-  guint32   _pad44;
-  guint64   delay;
-  guint8    _pad56[8];
-  /* CL1: counters */
-  guint64   count, sofar, tx_bytes, errors, next_tx;
-  gint32    last_ok;
-  guint8    _pad108[20];
-  /* CL2: clone state, sequence */
-  gint32    clone_skb;
-  guint32   clone_count;
-  guint64   allocated_skbs;
-  guint32   seq_num;
-  guint8    _pad148[44];
-  guint8    _pad192[384];                 /* dst/src strings, IPv6 addresses */
-  /* CL9: ranges */
-  guint32   saddr_min, saddr_max, daddr_min, daddr_max;
-  guint16   udp_src_min, udp_src_max, udp_dst_min, udp_dst_max;
-  guint8    tos, traffic_class;
-  guint8    _pad602[2];
-  guint32   nr_labels;
-  guint8    _pad608[96];                  /* MPLS labels */
-  /* CL11: current header values */
-  guint16   vlan_id, svlan_id;
-  guint32   src_mac_count, dst_mac_count;
-  guint32   cur_saddr, cur_daddr;
-  guint16   ip_id, cur_udp_dst, cur_udp_src;
-  guint16   cur_queue_map;
-  guint32   cur_pkt_size, last_pkt_size;
-  guint8    _pad740[28];
-  /* CL12: header template, skb, device */
-  guint8    hh[14];
-  guint16   pad;
-  struct sk_buff    *skb;
-  struct net_device *odev;
-  guint8    _pad800[32];
-  /* CL13: flows, queue map, priority, burst */
-  guint32   cflows, lflow, nflows, curfl;
-  guint16   queue_map_min, queue_map_max;
-  guint32   skb_priority;
-  guint32   burst;
-  gint32    node;
-  guint8    _pad864[672];
+  gpointer  entry;                              /*    0 CL0: proc_dir_entry */
+  gpointer  pg_thread;                          /*    8 */
+  struct list_head_ns list;                     /*   16 */
+  guint8    rcu[16];                            /*   32: struct rcu_head */
+  gint32    running;                            /*   48 */
+  guint32   flags;                              /*   52 */
+  gint32    xmit_mode;                          /*   56 */
+  gint32    min_pkt_size;                       /*   60 */
+  gint32    max_pkt_size;                       /*   64 CL1 */
+  gint32    pkt_overhead;                       /*   68 */
+  gint32    nfrags;                             /*   72 */
+  gint32    removal_mark;                       /*   76 */
+  gpointer  page;                               /*   80 */
+  guint64   delay;                              /*   88 */
+  guint64   count, sofar, tx_bytes, errors;     /*   96 */
+  guint32   clone_count;                        /*  128 CL2 */
+  gint32    last_ok;                            /*  132 */
+  guint64   next_tx;                            /*  136: ktime_t */
+  guint64   started_at, stopped_at, idle_acc;   /*  144 */
+  guint32   seq_num;                            /*  168 */
+  gint32    clone_skb;                          /*  172 */
+  guint8    _pad176[256];                       /*  176: address strings, IPv6 addresses */
+  guint32   saddr_min, saddr_max, daddr_min, daddr_max;          /*  432 CL6 */
+  guint16   udp_src_min, udp_src_max, udp_dst_min, udp_dst_max;  /*  448 CL7 */
+  guint8    tos, traffic_class;                 /*  456 */
+  guint8    _pad458[586];                       /*  458: the imix entries and distribution */
+  guint32   nr_labels;                          /* 1044 CL16 */
+  guint8    labels[64];                         /* 1048: MPLS labels */
+  guint8    vlan_p, vlan_cfi;                   /* 1112 CL17 */
+  guint16   vlan_id;                            /* 1114 */
+  guint8    svlan_p, svlan_cfi;                 /* 1116 */
+  guint16   svlan_id;                           /* 1118 */
+  guint32   src_mac_count, dst_mac_count;       /* 1120 */
+  guint8    dst_mac[6], src_mac[6];             /* 1128 */
+  guint32   cur_dst_mac_offset, cur_src_mac_offset;  /* 1140 */
+  guint32   cur_saddr;                          /* 1148 */
+  guint32   cur_daddr;                          /* 1152 CL18 */
+  guint16   ip_id, cur_udp_dst, cur_udp_src;    /* 1156 */
+  guint16   cur_queue_map;                      /* 1162 */
+  guint32   cur_pkt_size, last_pkt_size;        /* 1164 */
+  guint8    hh[14];                             /* 1172 */
+  guint16   pad;                                /* 1186 */
+  struct sk_buff    *skb;                       /* 1192 */
+  struct net_device *odev;                      /* 1200 */
+  guint8    odevname[32];                       /* 1208 */
+  gpointer  flows;                              /* 1240 */
+  guint32   cflows, lflow, nflows, curfl;       /* 1248 CL19 */
+  guint16   queue_map_min, queue_map_max;       /* 1264 */
+  guint32   skb_priority;                       /* 1268 */
+  guint32   burst;                              /* 1272 */
+  gint32    node;                               /* 1276 */
+  guint8    _pad1280[1024];                     /* 1280: IPsec state, dst_ops, result */
 };
+#if GLIB_SIZEOF_VOID_P == 8
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, running) == 48);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, count) == 96);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, clone_count) == 128);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, seq_num) == 168);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, saddr_min) == 432);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, nr_labels) == 1044);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, cur_saddr) == 1148);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, hh) == 1172);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, skb) == 1192);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, cflows) == 1248);
+G_STATIC_ASSERT (offsetof (struct pktgen_dev, node) == 1276);
+G_STATIC_ASSERT (sizeof (struct pktgen_dev) == 2304);
+#endif
 
 /* struct pktgen_thread: if_list and control in its first line. */
 struct pktgen_thread {
