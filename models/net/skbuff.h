@@ -66,7 +66,9 @@ struct udp_dev_scratch {
 };
 #define UDP_SKB_IS_STATELESS  0x80000000u
 
-/* struct sk_buff, v6.x (kernel-spec §6.2). */
+/* struct sk_buff, v6.x (kernel-spec §6.2). Every offset asserted below is Debian 6.1.176's
+ * (gdb on its DWARF, 2026-12-04); 6.12.111's moves csum, hash, napi_id and alloc_cpu
+ * within cache line 2 (128-191) and keeps the rest. */
 struct sk_buff {
   struct sk_buff    *next;                 /*   0 CL0 */
   struct sk_buff    *prev;                 /*   8 */
