@@ -114,7 +114,12 @@ struct net_device_core_stats {
  * tcx_egress / tcx_ingress (a bpf_mprog_entry holding the mini_Qdisc), so the v6.1
  * fields stand in those slots. The rest (name, ptype_all, dev_addr, the TX section with
  * num_tx_queues and qdisc, priomap) is past the groups at estimated offsets that keep
- * them off the fast-path lines [U]. */
+ * them off the fast-path lines [U]. Debian 6.12.111's DWARF (gdb, 2026-12-04) agrees with
+ * every group offset here; its rest lies elsewhere (core_stats 752, dev_addr 1024,
+ * num_tx_queues 1112, qdisc 1120, priomap 2272; 2496 bytes). Taking those (a throwaway
+ * build) moved seed 000's mitigated deltas by −0.18 to +0.12 pp (000-ipv6-1G 0.06 pp
+ * outside) and seed 002's eIBRS rows by one step; not taken, as 6.12 is neither seed's
+ * kernel (6.9-rc1, 6.1). */
 struct net_device {
   /* net_device_read_tx */
   guint64             priv_flags;         /*    0 CL0 */
