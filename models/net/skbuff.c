@@ -789,6 +789,33 @@ zone_stat_init (NsSkbAlloc *a)
   a->zone_stat = ns_arena_alloc (a->arena, sizeof (NodeStatLines), 64);
 }
 
+/* One per-CPU vmstat diff (an s8, mm/vmstat.c): delta onto *diff, which once its
+ * magnitude exceeds *threshold is folded into the counter and the global one of lines (a
+ * lock add on each, fold_insns) and restarts at 0; the diff's and the threshold's loads,
+ * then store_insns and the diff's store. Shared by the zone and node items. */
+static void
+vmstat_diff_add (NsThread *t, gint8 *diff, const gint8 *threshold, NodeStatLines *lines,
+                 glong delta, guint fold_insns, guint store_insns)
+{
+  glong x;
+
+  ns_load (t, diff, sizeof *diff);
+  ns_load (t, threshold, sizeof *threshold);
+  x = *diff + delta;
+  if (ABS (x) > *threshold) {
+    ns_insns (t, fold_insns);
+    ns_atomic (t, &lines->vm_stat);
+    lines->vm_stat += x;
+    ns_atomic (t, &lines->vm_node_stat);
+    lines->vm_node_stat += x;
+    x = 0;
+  }
+  *diff = (gint8) x;
+  if (store_insns > 0)
+    ns_insns (t, store_insns);
+  ns_store (t, diff, sizeof *diff);
+}
+
 /* __mod_zone_page_state(zone, NR_FREE_PAGES, delta) (mm/vmstat.c): the pages go onto this
  * CPU's diff of the item (per_cpu_zonestats, an s8); once its magnitude exceeds the CPU's
  * stat_threshold they are folded into the zone's counter and the global one (a lock add
@@ -798,7 +825,6 @@ static void
 __mod_zone_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
 {
   PerCpuZonestat *pcp;
-  glong x;
 
   if (a->zonestat == NULL)
     zone_stat_init (a);
@@ -806,20 +832,7 @@ __mod_zone_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
 
   ns_call (t, &fn___mod_zone_page_state);
   ns_insns (t, 15);
-  NS_LOAD_FIELD (t, pcp, free_pages_diff);
-  NS_LOAD_FIELD (t, pcp, stat_threshold);
-  x = pcp->free_pages_diff + delta;
-  if (ABS (x) > pcp->stat_threshold) {
-    ns_insns (t, 6);
-    ns_atomic (t, &a->zone_stat->vm_stat);
-    a->zone_stat->vm_stat += x;
-    ns_atomic (t, &a->zone_stat->vm_node_stat);
-    a->zone_stat->vm_node_stat += x;
-    x = 0;
-  }
-  pcp->free_pages_diff = (gint8) x;
-  ns_insns (t, 1);
-  NS_STORE_FIELD (t, pcp, free_pages_diff);
+  vmstat_diff_add (t, &pcp->free_pages_diff, &pcp->stat_threshold, a->zone_stat, delta, 6, 1);
   ns_ret (t);
 }
 
@@ -954,23 +967,11 @@ static void
 __mod_node_page_state (NsThread *t, NsSkbAlloc *a, gint delta)
 {
   PerCpuNodestat *pcp = &a->nodestat[ns_thread_cpu (t)];
-  glong x;
 
   ns_call (t, &fn___mod_node_page_state);
   ns_insns (t, 20);
-  NS_LOAD_FIELD (t, pcp, slab_unreclaimable_diff);
-  NS_LOAD_FIELD (t, pcp, stat_threshold);
-  x = pcp->slab_unreclaimable_diff + delta / (gint) PAGE_SIZE;
-  if (ABS (x) > pcp->stat_threshold) {
-    ns_insns (t, 7);
-    ns_atomic (t, &a->node_stat->vm_stat);
-    a->node_stat->vm_stat += x;
-    ns_atomic (t, &a->node_stat->vm_node_stat);
-    a->node_stat->vm_node_stat += x;
-    x = 0;
-  }
-  pcp->slab_unreclaimable_diff = (gint8) x;
-  NS_STORE_FIELD (t, pcp, slab_unreclaimable_diff);
+  vmstat_diff_add (t, &pcp->slab_unreclaimable_diff, &pcp->stat_threshold, a->node_stat,
+                   delta / (gint) PAGE_SIZE, 7, 0);
   ns_ret (t);
 }
 
