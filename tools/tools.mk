@@ -12,7 +12,7 @@ EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all tools/prol
 
 check_PROGRAMS += tests/sim/test-run
 TESTS += tests/sim/test-run
-tests_sim_test_run_SOURCES = tests/sim/test-run.c
+tests_sim_test_run_SOURCES = tests/sim/test-run.c tests/sim/count.h
 tests_sim_test_run_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_run_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/sim/test-run-measure

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "count.h"
 #include "run.h"
 
 static char *
@@ -671,7 +672,7 @@ START_TEST (test_machine_geometry_blamed_in_profile)
   const char *const sets[] = { set, NULL };
   NsRunOptions opt = { .sets = sets, .only_variant = "plain-ret" };
   GError *error = NULL;
-  int line = 1;
+  int line;
 
   ck_assert (g_file_get_contents (generic, &text, NULL, NULL));
   copy = g_string_new (text);
@@ -680,8 +681,7 @@ START_TEST (test_machine_geometry_blamed_in_profile)
                                        "\"cache.l1d.size_kib\" value=\"1\"", 1), 1);
   ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.assoc\" value=\"8\"",
                                        "\"cache.l1d.assoc\" value=\"64\"", 1), 1);
-  for (const char *c = copy->str; c < strstr (copy->str, "\"cache.l1d.size_kib\""); c++)
-    line += *c == '\n';
+  line = (int) line_of_text (copy->str, "\"cache.l1d.size_kib\"");
   ck_assert (g_file_set_contents (profile, copy->str, copy->len, NULL));
   says = g_strdup_printf ("call-chain.xml:4: variant 'plain-ret': attribute 'profile': %s:%d: "
                           "cache.l1d.size_kib = 1 KiB cannot hold one set of cache.l1d.assoc "
@@ -839,27 +839,14 @@ END_TEST
 /* A run-time failure names the variant that failed and its line: with 18 variants, a
  * paced one (1 kbit/s: no 8920-byte datagram in 100 us) failed as "FILE: the workload
  * completed no datagram …", naming none of them. */
-/* The 1-based line of path holding needle (0: none). */
-static guint
-line_of (const char *path, const char *needle)
-{
-  g_autofree char *text = NULL;
-  const char *at;
-  guint line = 1;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL) || (at = strstr (text, needle)) == NULL)
-    return 0;
-  for (const char *p = text; p < at; p++)
-    line += *p == '\n';
-  return line;
-}
-
 START_TEST (test_run_time_error_names_variant)
 {
   const char *data = g_getenv ("NETSIM_DATADIR");
   g_autofree char *path = g_build_filename (data ? data : NS_SRCDIR, "scenarios",
                                             "udp-lookup-iperf3.xml", NULL);
-  guint line = line_of (path, "<variant name=\"ipv4-10G-baseline\"");
+  g_autofree char *text = NULL;
+  guint line = g_file_get_contents (path, &text, NULL, NULL)
+               ? line_of_text (text, "<variant name=\"ipv4-10G-baseline\"") : 0;
   g_autofree char *where = g_strdup_printf ("%s:%u: variant 'ipv4-10G-baseline': the workload "
                                             "completed no datagram in the measured time "
                                             "(100 us): lengthen measure/@duration", path, line);
