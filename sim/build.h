@@ -15,7 +15,9 @@ typedef enum {
   NS_FN_INLINE        = 1 << 1,   /* declared `inline` */
   NS_FN_ALWAYS_INLINE = 1 << 2,   /* __always_inline */
   NS_FN_NOINLINE      = 1 << 3,   /* noinline */
-  NS_FN_INDIRECT      = 1 << 4    /* reached through a function pointer (never inlined there) */
+  NS_FN_INDIRECT      = 1 << 4,   /* reached through a function pointer (never inlined there) */
+  NS_FN_STRAIGHT      = 1 << 5    /* straight-line: every call runs its whole text (synthetic
+                                   * micro-benchmark functions; kernel functions never are) */
 } NsFuncAttr;
 
 struct _NsFunc {

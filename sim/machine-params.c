@@ -167,6 +167,21 @@ static const NsParamDef machine_params[] = {
     "From L2 a following line costs 0.1 cycles more, a call to a one-line function in "
     "random order 11.2-11.9 (the first line, in full). Other cores: not measured",
     FALSE, 1, 128, NULL },
+  { "ifetch.text_bytes_per_insn", NS_PARAM_DOUBLE, "bytes/instruction", "6.06",
+    "bytes of a kernel function's text the front end runs through per instruction the "
+    "function executes: a call fetches its entry line and as far as its own prologue, "
+    "epilogue and ret run (call.prologue_insns + 1 instructions), and n instructions of its "
+    "body then fetch the lines up to n times this further, up to the function's end, in "
+    "which the call sites and return sites lie (cold blocks the branches "
+    "skip are not fetched unless the run reaches past them); 0 fetches a called function's "
+    "whole text at entry (the rule before 2026-12-05). Functions marked straight-line "
+    "(micro-benchmarks) are always fetched whole",
+    "B: fit on the instruction census's executed ranges (doc/census, tools/text-census) on "
+    "Debian 12's 6.1.0-50-cloud-amd64 vmlinux (GCC 12, 2026-12-05): 137 listed calls of "
+    "the modelled functions run 9126 instructions (3.98 bytes each) over 910 of their "
+    "1789 64-byte lines; 1 + floor(n * b / 64) lines a call, capped at the function's, "
+    "totals 909 at b = 6.06 (6.06-6.08 tie; per document 4.75-6.45; the lines touched "
+    "per instruction, 64 * 910 / 9126, are 6.38 bytes)", FALSE, 0, 64, NULL },
   { "mem.copy_mlp", NS_PARAM_DOUBLE, "lines", "39",
     "cache lines a streaming copy (REP MOVSB: copy_to_user, copy_from_user) keeps in flight "
     "while another core holds them: a copied line served by another core costs "

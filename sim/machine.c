@@ -89,13 +89,17 @@
  * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
  * = call.cycles + (2 + call.prologue_insns) / cpu.issue_width is charged to it (the
  * call, the ret and the prologue/epilogue issue beside the body; less a miss's shadow),
- * and its text lines [text_addr, text_addr + text_bytes) are fetched through L1I (a miss
- * waits the first line's latency beyond L1, each following line's over ifetch.seq_mlp,
- * less the front end's lead). ns_icall is never inlined: INDIRECT by spectre_v2 mode
+ * and its entry line is fetched through L1I; the instructions it then runs (its own
+ * prologue, epilogue and ret at the call, the body's as they are charged, before they are)
+ * fetch the lines up to ifetch.text_bytes_per_insn bytes each further, up to its end (a
+ * straight-line function, or that parameter at 0: its whole text at the call). A miss
+ * waits the entry line's latency beyond L1, each following line's over ifetch.seq_mlp,
+ * less the front end's lead. ns_icall is never inlined: INDIRECT by spectre_v2 mode
  * (charged to the caller, where the indirect call sits), then as an out-of-line call.
  * ns_ret: an inlined invocation only pops its frame; else RETTHUNK (see
  * ns_machine_ret_penalty_cycles) is charged to the returning function, which is then
- * popped, and the return site's line in the caller is fetched.
+ * popped, and the return site's line in the caller (where its instructions had run to) is
+ * fetched.
  * ns_syscall_enter/exit: SYSCALL pieces as listed at syscall_costs().
  *
  * The front end's lead. Back-end work (INSN, loads, COHERENCE, COPY, CALL) lets a front end
@@ -188,6 +192,7 @@ typedef struct {
   NsFunc    **frames;    /* per active ns_call/ns_icall: the callee if inlined, else NULL */
   NsFunc    **callees;   /* per active ns_call/ns_icall: the callee */
   gboolean   *tailed;    /* per frame: the function left by a tail jump (no return of its own) */
+  double     *ran;       /* per out-of-line frame: text bytes its instructions have run through */
   gboolean    tail_next; /* the next call is a tail jump (ns_tail_next) */
   guint       depth;
   guint       frames_alloc;
@@ -215,6 +220,7 @@ struct _NsMachine {
 
   /* costs, cycles */
   double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc, pause;
+  double         text_per_insn;                 /* ifetch.text_bytes_per_insn (0: whole text) */
   double         lead_max;                      /* cpu.rob_entries / cpu.ipc */
   gboolean       stride_prefetch, stride_in_page, icall_forced, icall_fenced, ret_forced;
   guint64        rob;
@@ -813,6 +819,7 @@ exec_free (gpointer p)
   g_free (x->frames);
   g_free (x->callees);
   g_free (x->tailed);
+  g_free (x->ran);
   g_free (x);
 }
 
@@ -825,8 +832,10 @@ exec_push_frame (NsExec *x, NsFunc *func, gboolean inlined)
     x->frames = g_renew (NsFunc *, x->frames, x->frames_alloc);
     x->callees = g_renew (NsFunc *, x->callees, x->frames_alloc);
     x->tailed = g_renew (gboolean, x->tailed, x->frames_alloc);
+    x->ran = g_renew (double, x->ran, x->frames_alloc);
   }
   x->tailed[x->depth] = FALSE;
+  x->ran[x->depth] = 0.0;
   x->callees[x->depth] = func;
   x->frames[x->depth++] = inlined ? func : NULL;
 }
@@ -1199,6 +1208,7 @@ read_costs (NsMachine *m, const NsParams *p)
   m->mlp = ns_params_get_double (p, "cpu.mlp");
   m->copy_mlp = ns_params_get_double (p, "mem.copy_mlp");
   m->ifetch_seq_mlp = ns_params_get_double (p, "ifetch.seq_mlp");
+  m->text_per_insn = ns_params_get_double (p, "ifetch.text_bytes_per_insn");
   m->lat[NS_CAUSE_L1] = ns_params_get_double (p, "cache.l1d.latency_cycles");
   m->lat[NS_CAUSE_L2] = ns_params_get_double (p, "cache.l2.latency_cycles");
   m->lat[NS_CAUSE_L3] = ns_params_get_double (p, "cache.l3.latency_cycles");
@@ -1559,7 +1569,10 @@ not_simulated:
   return FALSE;
 }
 
-/* Counts n instructions run on t; its execution state, NULL if it has none. */
+static void run_text (NsMachine *m, NsExec *x, NsThread *t, guint n);
+
+/* Counts n instructions run on t, their text fetched first; its execution state, NULL if
+ * it has none. */
 static NsExec *
 count_insns (NsThread *t, guint n)
 {
@@ -1568,6 +1581,7 @@ count_insns (NsThread *t, guint n)
   g_return_val_if_fail (t != NULL, NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return NULL;
+  run_text (x->machine, x, t, n);
   x->machine->events[NS_CAUSE_INSN] += n;
   x->insns += n;
   return x;
@@ -1588,6 +1602,7 @@ ns_insns (NsThread *t, guint n)
 static void
 fixed_cost_insn (NsExec *x, NsThread *t, double cycles)
 {
+  run_text (x->machine, x, t, 1);
   x->machine->events[NS_CAUSE_INSN] += 1;
   x->insns += 1;
   charge (x, t, NS_CAUSE_INSN, cycles);
@@ -1960,11 +1975,61 @@ fetch_line (NsMachine *m, NsExec *x, NsThread *t, guint64 line, gboolean first)
   x->lead = MAX (0.0, x->lead - wait);
 }
 
-/* Fetches func's text through L1I. A miss of its first line waits the serving level's
- * latency beyond L1 in full: the call target is known only once the call is predicted,
- * and nothing of the function is in flight yet; a following line waits that over
- * ifetch.seq_mlp: sequential fetch runs ahead of decode (both host-measured,
- * doc/model.md). On a predicted path the front end's lead hides the wait. */
+/* TRUE if a call into func fetches its whole text at entry: a straight-line function, or
+ * ifetch.text_bytes_per_insn 0 (the whole-text rule). */
+static inline gboolean
+fetches_whole (const NsMachine *m, const NsFunc *func)
+{
+  return m->text_per_insn <= 0.0 || (func->attrs & NS_FN_STRAIGHT) != 0;
+}
+
+/* The line of func's text *ran bytes from its start (its last line past the end). */
+static inline guint64
+text_line_at (const NsMachine *m, const NsFunc *func, double ran)
+{
+  double last = (double) (func->text_bytes - 1);
+
+  return (func->text_addr + (guint64) MIN (ran, last)) >> m->line_shift;
+}
+
+/* func's instructions run `bytes` further through its text from *ran: the lines newly
+ * reached are fetched, each as a following line of the stream. */
+static void
+advance_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func, double *ran,
+              double bytes)
+{
+  guint64 from = text_line_at (m, func, *ran);
+  guint64 to;
+
+  *ran += bytes;
+  to = text_line_at (m, func, *ran);
+  for (guint64 line = from + 1; line <= to; line++)
+    fetch_line (m, x, t, line, FALSE);
+}
+
+/* The n instructions about to run in the innermost out-of-line function (inlined code
+ * sits in its text) fetch the text they run through: n × ifetch.text_bytes_per_insn. */
+static void
+run_text (NsMachine *m, NsExec *x, NsThread *t, guint n)
+{
+  const NsFunc *func;
+  guint d;
+
+  for (d = x->depth; d > 0 && x->frames[d - 1] != NULL; d--)
+    ;                               /* past the inlined frames */
+  if (d == 0 || (func = x->callees[d - 1])->text_bytes == 0 || fetches_whole (m, func))
+    return;
+  advance_text (m, x, t, func, &x->ran[d - 1], n * m->text_per_insn);
+}
+
+/* Fetches func's text through L1I at a call: its entry line, then as far as the call's
+ * own instructions (prologue, epilogue, ret) run; the rest follows the body's
+ * instructions (run_text). A straight-line function's whole text is fetched here. A miss
+ * of the entry line waits the serving level's latency beyond L1 in full: the call target
+ * is known only once the call is predicted, and nothing of the function is in flight yet;
+ * a following line waits that over ifetch.seq_mlp: sequential fetch runs ahead of decode
+ * (both host-measured, doc/model.md). On a predicted path the front end's lead hides the
+ * wait. */
 static void
 fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
 {
@@ -1973,13 +2038,20 @@ fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
   if (func->text_bytes == 0)
     return;
   first = func->text_addr >> m->line_shift;
+  fetch_line (m, x, t, first, TRUE);
+  if (!fetches_whole (m, func)) {
+    advance_text (m, x, t, func, &x->ran[x->depth - 1],
+                  (m->call_seq_insns - 1) * m->text_per_insn);
+    return;
+  }
   last = (func->text_addr + func->text_bytes - 1) >> m->line_shift;
-  for (guint64 line = first; line <= last; line++)
-    fetch_line (m, x, t, line, line == first);
+  for (guint64 line = first + 1; line <= last; line++)
+    fetch_line (m, x, t, line, FALSE);
 }
 
-/* Fetches the line of the return site a return from callee lands on: in the innermost
- * out-of-line function not left by a tail jump, at an offset fixed by the pair (a call
+/* Fetches the line of the return site a return from callee lands on, in the innermost
+ * out-of-line function not left by a tail jump: where that function's instructions had
+ * run to at the call; in a function fetched whole, at an offset fixed by the pair (a call
  * site stays where it is). */
 static void
 fetch_return_site (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *callee)
@@ -1992,6 +2064,10 @@ fetch_return_site (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *callee)
     ;                               /* past inlined frames and frames left by a jump */
   if (d == 0 || (caller = x->callees[d - 1])->text_bytes == 0)
     return;                         /* back in the thread's own (user) code */
+  if (!fetches_whole (m, caller)) {
+    fetch_line (m, x, t, text_line_at (m, caller, x->ran[d - 1]), TRUE);
+    return;
+  }
   offset = ((caller->text_addr ^ (callee->text_addr << 7)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32;
   fetch_line (m, x, t, (caller->text_addr + offset % caller->text_bytes) >> m->line_shift,
               TRUE);

@@ -662,9 +662,10 @@ START_TEST (test_fused_pairs)
 }
 END_TEST
 
-/* A call into a cold four-line function: its first line waits the DRAM latency beyond L1
- * less the lead the call itself gave the front end, each following line that over
- * ifetch.seq_mlp (the lead is spent); a second call hits L1I. */
+/* A call into a cold four-line function fetched whole (ifetch.text_bytes_per_insn 0): its
+ * first line waits the DRAM latency beyond L1 less the lead the call itself gave the front
+ * end, each following line that over ifetch.seq_mlp (the lead is spent); a second call
+ * hits L1I. */
 static NS_FUNC (fn_wide, "test_machine_wide", 256, NS_FN_NOINLINE, 2);
 
 static void
@@ -682,7 +683,8 @@ START_TEST (test_ifetch_first_and_following_lines)
   const char *const seqs[] = { "4", "30" };
 
   for (guint i = 0; i < G_N_ELEMENTS (seqs); i++) {
-    const char *const sets[] = { "ifetch.seq_mlp", seqs[i], NULL };
+    const char *const sets[] = { "ifetch.seq_mlp", seqs[i],
+                                 "ifetch.text_bytes_per_insn", "0", NULL };
     Rig rig;
     double wait;
 
@@ -697,6 +699,115 @@ START_TEST (test_ifetch_first_and_following_lines)
     ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 4);
     rig_clear (&rig);
   }
+}
+END_TEST
+
+/* At ifetch.text_bytes_per_insn 4 a call fetches its entry line and runs through its own
+ * prologue, epilogue and ret (7 instructions: 28 bytes, line 0); n body instructions then
+ * fetch the lines up to 28 + 4n bytes, never past the function's end. */
+static NS_FUNC (fn_run, "test_machine_run", 256, NS_FN_NOINLINE, 1);
+
+static void
+run_body_thread (NsThread *t, gpointer data)
+{
+  ns_call (t, &fn_run);
+  ns_insns (t, *(const guint *) data);
+  ns_ret (t);
+}
+
+/* Text lines a cold call into fn_run with `body` instructions misses, at `per_insn`. */
+static guint64
+run_body_misses (const char *per_insn, guint body)
+{
+  const char *const sets[] = { "ifetch.text_bytes_per_insn", per_insn,
+                               "call.prologue_insns", "6", NULL };
+  Rig rig;
+  guint64 misses;
+
+  rig_init (&rig, sets, NULL);
+  ns_engine_spawn (rig.engine, "run", 0, NS_THREAD_USER, 0, run_body_thread, &body);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  misses = ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH);
+  rig_clear (&rig);
+  return misses;
+}
+
+START_TEST (test_ifetch_follows_instructions)
+{
+  ck_assert_uint_eq (run_body_misses ("4", 0), 1);      /* the entry line */
+  ck_assert_uint_eq (run_body_misses ("4", 9), 2);      /* 28 + 36 = 64: line 1 */
+  ck_assert_uint_eq (run_body_misses ("4", 8), 1);      /* 60: still line 0 */
+  ck_assert_uint_eq (run_body_misses ("4", 25), 3);     /* 128: line 2 */
+  ck_assert_uint_eq (run_body_misses ("4", 1000), 4);   /* the end caps it */
+  ck_assert_uint_eq (run_body_misses ("8", 0), 1);      /* 56 */
+  ck_assert_uint_eq (run_body_misses ("8", 1), 2);      /* 56 + 8 = 64: line 1 */
+  ck_assert_uint_eq (run_body_misses ("8", 9), 3);      /* 56 + 72 = 128: line 2 */
+  ck_assert_uint_eq (run_body_misses ("0", 0), 4);      /* the whole-text rule */
+}
+END_TEST
+
+/* The return site is where the caller's instructions had run to: fn_resume runs to its
+ * line 2, a straight-line 64 KiB callee evicts the L1I, the return refetches line 2 and
+ * the caller runs on into line 3. A second call into fn_resume then misses lines 0 and 1
+ * only: its entry line in full, line 1 over ifetch.seq_mlp (both from L2). */
+static NS_FUNC (fn_resume, "test_machine_resume", 256, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_evict, "test_machine_evict", 65536, NS_FN_NOINLINE | NS_FN_STRAIGHT, 1);
+
+typedef struct {
+  NsMachine *machine;
+  guint64    misses;     /* text lines the second call missed */
+  double     waited;     /* their waits: charged and hidden by the lead */
+} ResumeRun;
+
+/* I-fetch cycles charged or hidden so far. */
+static double
+ifetch_waited (NsMachine *m)
+{
+  return ns_machine_account_cycles (m, &fn_resume, NS_CAUSE_IFETCH) +
+         ns_machine_account_overlapped (m, NS_CAUSE_IFETCH);
+}
+
+static void
+resume_thread (NsThread *t, gpointer data)
+{
+  ResumeRun *run = data;
+  guint64 misses;
+  double waited;
+
+  ns_call (t, &fn_resume);
+  ns_insns (t, 40);                     /* 28 + 160 = 188: lines 0-2 */
+  ns_call (t, &fn_evict);
+  ns_ret (t);                           /* the site: line 2 */
+  ns_insns (t, 20);                     /* 268, capped: line 3 */
+  ns_ret (t);
+  misses = ns_machine_account_events (run->machine, NS_CAUSE_IFETCH);
+  waited = ifetch_waited (run->machine);
+  ns_call (t, &fn_resume);
+  ns_insns (t, 1000);
+  ns_ret (t);
+  run->misses = ns_machine_account_events (run->machine, NS_CAUSE_IFETCH) - misses;
+  run->waited = ifetch_waited (run->machine) - waited;
+}
+
+START_TEST (test_return_site_is_where_the_caller_ran_to)
+{
+  const char *const sets[] = { "ifetch.text_bytes_per_insn", "4",
+                               "call.prologue_insns", "6", NULL };
+  ResumeRun run = { 0 };
+  Rig rig;
+  double wait;
+
+  rig_init (&rig, sets, NULL);
+  run.machine = rig.machine;
+  ns_engine_spawn (rig.engine, "resume", 0, NS_THREAD_USER, 0, resume_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH),
+                     3 + 1024 + 1 + 1 + 2);
+  ck_assert_uint_eq (run.misses, 2);
+  wait = param (&rig, "cache.l2.latency_cycles") - param (&rig, "cache.l1d.latency_cycles");
+  assert_close (run.waited, wait + wait / param (&rig, "ifetch.seq_mlp"), 1e-9,
+                "lines 0 (entry) and 1 (following) from L2; 2 and 3 hit");
+  rig_clear (&rig);
 }
 END_TEST
 
@@ -925,7 +1036,7 @@ END_TEST
  * after its 3000 instructions the front end's lead hides the refetch of the return site,
  * unless the return is a forced mispredict. */
 static NS_FUNC (fn_site_caller, "test_machine_site_caller", 64, NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_site_big, "test_machine_site_big", 65536, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_site_big, "test_machine_site_big", 65536, NS_FN_NOINLINE | NS_FN_STRAIGHT, 1);
 
 static void
 return_site_thread (NsThread *t, gpointer data)
@@ -2257,6 +2368,8 @@ machine_suite (void)
   tcase_add_test (calls, test_rdtsc_cost);
   tcase_add_test (calls, test_fused_pairs);
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
+  tcase_add_test (calls, test_ifetch_follows_instructions);
+  tcase_add_test (calls, test_return_site_is_where_the_caller_ran_to);
   tcase_add_test (calls, test_ifetch_lead);
   tcase_add_test (calls, test_miss_shadow);
   tcase_add_test (calls, test_miss_shadow_expires);
