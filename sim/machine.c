@@ -98,8 +98,10 @@
  * (charged to the caller, where the indirect call sits), then as an out-of-line call.
  * ns_ret: an inlined invocation only pops its frame; else RETTHUNK (see
  * ns_machine_ret_penalty_cycles) is charged to the returning function, which is then
- * popped, and the return site's line in the caller (where its instructions had run to) is
- * fetched.
+ * popped, and the return site's line in the caller is fetched: where the caller's
+ * instructions had run to, in the innermost out-of-line caller not left by a tail jump (a
+ * straight-line caller, or the parameter at 0: a fixed line per caller–callee pair);
+ * nothing on a return to the thread's own (user) code.
  * ns_syscall_enter/exit: SYSCALL pieces as listed at syscall_costs().
  *
  * The front end's lead. Back-end work (INSN, loads, COHERENCE, COPY, CALL) lets a front end

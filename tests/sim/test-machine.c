@@ -707,6 +707,9 @@ END_TEST
  * fetch the lines up to 28 + 4n bytes, never past the function's end. */
 static NS_FUNC (fn_run, "test_machine_run", 256, NS_FN_NOINLINE, 1);
 
+static const char *const text_sets[] = { "ifetch.text_bytes_per_insn", "4",
+                                         "call.prologue_insns", "6", NULL };
+
 static void
 run_body_thread (NsThread *t, gpointer data)
 {
@@ -791,13 +794,11 @@ resume_thread (NsThread *t, gpointer data)
 
 START_TEST (test_return_site_is_where_the_caller_ran_to)
 {
-  const char *const sets[] = { "ifetch.text_bytes_per_insn", "4",
-                               "call.prologue_insns", "6", NULL };
   ResumeRun run = { 0 };
   Rig rig;
   double wait;
 
-  rig_init (&rig, sets, NULL);
+  rig_init (&rig, text_sets, NULL);
   run.machine = rig.machine;
   ns_engine_spawn (rig.engine, "resume", 0, NS_THREAD_USER, 0, resume_thread, &run);
   ns_engine_run (rig.engine, NS_TIME_FOREVER);
@@ -807,6 +808,157 @@ START_TEST (test_return_site_is_where_the_caller_ran_to)
   wait = param (&rig, "cache.l2.latency_cycles") - param (&rig, "cache.l1d.latency_cycles");
   assert_close (run.waited, wait + wait / param (&rig, "ifetch.seq_mlp"), 1e-9,
                 "lines 0 (entry) and 1 (following) from L2; 2 and 3 hit");
+  rig_clear (&rig);
+}
+END_TEST
+
+/* More of the executed-text rule (ifetch.text_bytes_per_insn 4, call.prologue_insns 6). */
+static NS_FUNC (fn_text_outer, "test_machine_text_outer", 256, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_text_inl, "test_machine_text_inl", 256, NS_FN_ALWAYS_INLINE, 1);
+static NS_FUNC (fn_text_mid, "test_machine_text_mid", 256, NS_FN_NOINLINE, 1);
+
+/* (a) instructions run in an inlined callee move the out-of-line caller's fetch on */
+static void
+text_inline_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_text_outer);
+  ns_call (t, &fn_text_inl);
+  ns_insns (t, 9);                      /* 28 + 36 = 64: the outer function's line 1 */
+  ns_ret (t);
+  ns_ret (t);
+}
+
+START_TEST (test_text_inlined_body_moves_caller)
+{
+  Rig rig;
+
+  rig_init (&rig, text_sets, NULL);
+  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_inline_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 2);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* (b) the body's text is fetched before its instructions are charged: a cold call's line 1
+ * waits its whole DRAM/seq_mlp (the call's lead went on the entry line), none of it hidden
+ * by the 9 instructions' own cycles */
+static void
+text_order_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_text_outer);
+  ns_insns (t, 9);
+  ns_ret (t);
+}
+
+START_TEST (test_text_fetch_before_charge)
+{
+  Rig rig;
+  double wait;
+
+  rig_init (&rig, text_sets, NULL);
+  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_order_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
+         param (&rig, "cache.l1d.latency_cycles");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 2);
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_text_outer, NS_CAUSE_IFETCH),
+                wait - call_cycles (&rig) + wait / param (&rig, "ifetch.seq_mlp"), 1e-9,
+                "entry less the call's lead + line 1 in full");
+  rig_clear (&rig);
+}
+END_TEST
+
+/* (c) PAUSE / RDTSC are instructions of the function too */
+static void
+text_pause_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_text_outer);
+  ns_insns (t, 8);                      /* 60 */
+  ns_pause (t);                         /* 64: line 1 */
+  ns_ret (t);
+}
+
+START_TEST (test_text_fixed_cost_insn_runs_text)
+{
+  Rig rig;
+
+  rig_init (&rig, text_sets, NULL);
+  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_pause_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 2);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* (d) a return from a tail-called function lands where the tail-jumper's caller ran to:
+ * outer runs to line 2, mid (tail-jumped from after 60 insns) jumps to the evicting
+ * straight-line callee; its return refetches outer's line 2; a second call of outer then
+ * misses lines 0 and 1 only. Also: a second frame at the same depth starts at 0 (mid). */
+typedef struct { NsMachine *machine; guint64 misses; } TextTailRun;
+
+static void
+text_tail_thread (NsThread *t, gpointer data)
+{
+  TextTailRun *run = data;
+  guint64 before;
+
+  ns_call (t, &fn_text_outer);
+  ns_insns (t, 40);                     /* 188: lines 0-2 */
+  ns_call (t, &fn_text_mid);
+  ns_insns (t, 60);                     /* 268: mid's lines 0-3 */
+  ns_tail_call (t, &fn_evict);
+  ns_ret (t);                           /* evict's return: outer's line 2 */
+  ns_ret (t);                           /* mid's: silent */
+  ns_ret (t);
+  before = ns_machine_account_events (run->machine, NS_CAUSE_IFETCH);
+  ns_call (t, &fn_text_outer);
+  ns_insns (t, 40);
+  ns_ret (t);
+  run->misses = ns_machine_account_events (run->machine, NS_CAUSE_IFETCH) - before;
+}
+
+START_TEST (test_text_tail_return_site)
+{
+  TextTailRun run = { 0 };
+  Rig rig;
+
+  rig_init (&rig, text_sets, NULL);
+  run.machine = rig.machine;
+  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_tail_thread, &run);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  ck_assert_uint_eq (run.misses, 2);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* (e) deep nesting past the frame stack's first allocation (16): each frame its own cursor */
+static void
+text_deep_thread (NsThread *t, gpointer data)
+{
+  guint depth = GPOINTER_TO_UINT (data);
+
+  for (guint i = 0; i < depth; i++) {
+    ns_call (t, &fn_text_outer);          /* recursion: one function, many frames */
+    ns_insns (t, 1);
+  }
+  for (guint i = 0; i < depth; i++)
+    ns_ret (t);
+}
+
+START_TEST (test_text_deep_frames)
+{
+  Rig rig;
+
+  rig_init (&rig, text_sets, NULL);
+  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_deep_thread,
+                   GUINT_TO_POINTER (40));
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  /* each frame ran 28 + 4 = 32 bytes: line 0 only; one miss in all */
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 1);
   rig_clear (&rig);
 }
 END_TEST
@@ -2370,6 +2522,11 @@ machine_suite (void)
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_ifetch_follows_instructions);
   tcase_add_test (calls, test_return_site_is_where_the_caller_ran_to);
+  tcase_add_test (calls, test_text_inlined_body_moves_caller);
+  tcase_add_test (calls, test_text_fetch_before_charge);
+  tcase_add_test (calls, test_text_fixed_cost_insn_runs_text);
+  tcase_add_test (calls, test_text_tail_return_site);
+  tcase_add_test (calls, test_text_deep_frames);
   tcase_add_test (calls, test_ifetch_lead);
   tcase_add_test (calls, test_miss_shadow);
   tcase_add_test (calls, test_miss_shadow_expires);
