@@ -176,7 +176,8 @@ static const NsParamDef machine_params[] = {
     "skip are not fetched unless the run reaches past them); 0 fetches a called function's "
     "whole text at entry (the rule before 2026-12-05). Functions marked straight-line "
     "(micro-benchmarks) are always fetched whole",
-    "B: fit on the instruction census's executed ranges (doc/census, tools/text-census) on "
+    "B: fit on the instruction census's executed ranges (tools/text-census; its run: "
+    "doc/census/text-census.txt) on "
     "Debian 12's 6.1.0-50-cloud-amd64 vmlinux (GCC 12, 2026-12-05): 137 listed calls of "
     "the modelled functions run 9126 instructions (3.98 bytes each) over 910 of their "
     "1789 64-byte lines; 1 + floor(n * b / 64) lines a call, capped at the function's, "

@@ -9,6 +9,10 @@ tests_sim_test_mitigation_LDADD = libns_base.a $(TEST_LIBS)
 TESTS += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 EXTRA_DIST += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 
+# ifetch.text_bytes_per_insn is the fit of tools/text-census's committed run.
+TESTS += tests/tools/test-text-census.sh
+EXTRA_DIST += tests/tools/test-text-census.sh
+
 # The docs' marked tables of current results agree with validation/expected.csv.
 check_PROGRAMS += tests/doc/test-figures
 TESTS += tests/doc/test-figures
