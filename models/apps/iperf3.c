@@ -1446,7 +1446,8 @@ iperf_metric (gpointer state, NsMachine *machine, const char *metric, NsTime spa
 
 const NsWorkloadClass ns_iperf3_class = {
   .name = "iperf3",
-  .description = "iperf3 UDP over loopback: -P streams, -l length, -b rate, 3.15 or 3.16 threading",
+  .description = "iperf3 UDP over loopback: -P streams, -l length, -b rate, threading "
+                 "single (3.15 and older) or per-stream (3.16+)",
   .op_name = "datagram",
   .metrics = metrics,
   .attributes = iperf3_attributes,
