@@ -718,21 +718,29 @@ run_body_thread (NsThread *t, gpointer data)
   ns_ret (t);
 }
 
+/* Text lines a thread running fn (data) misses, on a rig with sets. */
+static guint64
+misses_running (const char *const *sets, NsThreadFunc fn, gpointer data)
+{
+  Rig rig;
+  guint64 misses;
+
+  rig_init (&rig, sets, NULL);
+  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, fn, data);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  misses = ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH);
+  rig_clear (&rig);
+  return misses;
+}
+
 /* Text lines a cold call into fn_run with `body` instructions misses, at `per_insn`. */
 static guint64
 run_body_misses (const char *per_insn, guint body)
 {
   const char *const sets[] = { "ifetch.text_bytes_per_insn", per_insn,
                                "call.prologue_insns", "6", NULL };
-  Rig rig;
-  guint64 misses;
 
-  rig_init (&rig, sets, NULL);
-  ns_engine_spawn (rig.engine, "run", 0, NS_THREAD_USER, 0, run_body_thread, &body);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
-  misses = ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH);
-  rig_clear (&rig);
-  return misses;
+  return misses_running (sets, run_body_thread, &body);
 }
 
 START_TEST (test_ifetch_follows_instructions)
@@ -831,13 +839,7 @@ text_inline_thread (NsThread *t, gpointer data)
 
 START_TEST (test_text_inlined_body_moves_caller)
 {
-  Rig rig;
-
-  rig_init (&rig, text_sets, NULL);
-  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_inline_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
-  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 2);
-  rig_clear (&rig);
+  ck_assert_uint_eq (misses_running (text_sets, text_inline_thread, NULL), 2);
 }
 END_TEST
 
@@ -884,13 +886,7 @@ text_pause_thread (NsThread *t, gpointer data)
 
 START_TEST (test_text_fixed_cost_insn_runs_text)
 {
-  Rig rig;
-
-  rig_init (&rig, text_sets, NULL);
-  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_pause_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
-  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 2);
-  rig_clear (&rig);
+  ck_assert_uint_eq (misses_running (text_sets, text_pause_thread, NULL), 2);
 }
 END_TEST
 
@@ -951,15 +947,8 @@ text_deep_thread (NsThread *t, gpointer data)
 
 START_TEST (test_text_deep_frames)
 {
-  Rig rig;
-
-  rig_init (&rig, text_sets, NULL);
-  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_deep_thread,
-                   GUINT_TO_POINTER (40));
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
   /* each frame ran 28 + 4 = 32 bytes: line 0 only; one miss in all */
-  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 1);
-  rig_clear (&rig);
+  ck_assert_uint_eq (misses_running (text_sets, text_deep_thread, GUINT_TO_POINTER (40)), 1);
 }
 END_TEST
 
