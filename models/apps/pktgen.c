@@ -34,6 +34,7 @@
 #include "xml.h"
 #include "net/sched/netdev.h"
 #include "net/netstack.h"
+#include "net/ip.h"
 
 /* ---- kernel objects ---- */
 
@@ -177,7 +178,6 @@ static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FN_STATIC, 1);
 static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FN_STATIC, 1);
 static NS_FUNC (fn_mod_cur_headers, "mod_cur_headers", 1500, NS_FN_STATIC, 2);
 static NS_FUNC (fn_pktgen_finalize_skb, "pktgen_finalize_skb", 420, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ip_send_check, "ip_send_check", 64, NS_FN_EXTERN, 40);
 static NS_FUNC (fn_net_ratelimit, "net_ratelimit", 32, NS_FN_EXTERN, 20);
 static NS_FUNC (fn____ratelimit, "___ratelimit", 400, NS_FN_EXTERN, 20);
 
@@ -303,11 +303,7 @@ fill_packet_ipv4 (NsThread *t, Pktgen *pg)
    * pkt_type, the calls to skb_put, ip_send_check and pktgen_finalize_skb, the UDPCSUM
    * test (CHECKSUM_NONE) */
   ns_insns (t, 82);
-  ns_call (t, &fn_ip_send_check);             /* ip_fast_csum over 5 words */
-  ns_load (t, iph, 20);
-  ns_store (t, iph + 10, 2);
-  ns_insns (t, 22);                 /* census */
-  ns_ret (t);
+  ip_send_check (t, iph);
   skb->protocol = TC_ETH_P_IP;
   skb->dev = pkt_dev->odev;
   skb->ip_summed = CHECKSUM_NONE;

@@ -45,6 +45,10 @@ void              ip6_dst_hoplimit   (NsThread *t, NsNetStack *s, struct dst_ent
 gint              ip_rcv             (NsThread *t, NsNetStack *s, struct sk_buff *skb);
 gint              ipv6_rcv           (NsThread *t, NsNetStack *s, struct sk_buff *skb);
 
+/* ip_send_check(iph): the IPv4 header checksum (ip_fast_csum over its 5 words) of the
+ * 20-byte header at iph, which need not be aligned (pktgen's sits in a byte buffer). */
+void              ip_send_check      (NsThread *t, gpointer iph);
+
 /* The IPv4 / IPv6 header of a model skb (addresses in network byte order). */
 typedef struct {
   guint8  ver_ihl, tos;
