@@ -2017,6 +2017,8 @@ run_text (NsMachine *m, NsExec *x, NsThread *t, guint n)
   const NsFunc *func;
   guint d;
 
+  if (m->text_per_insn <= 0.0)
+    return;                         /* the whole-text rule: fetched at the call */
   for (d = x->depth; d > 0 && x->frames[d - 1] != NULL; d--)
     ;                               /* past the inlined frames */
   if (d == 0 || (func = x->callees[d - 1])->text_bytes == 0 || fetches_whole (m, func))
@@ -2035,20 +2037,12 @@ run_text (NsMachine *m, NsExec *x, NsThread *t, guint n)
 static void
 fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
 {
-  guint64 first, last;
-
   if (func->text_bytes == 0)
     return;
-  first = func->text_addr >> m->line_shift;
-  fetch_line (m, x, t, first, TRUE);
-  if (!fetches_whole (m, func)) {
-    advance_text (m, x, t, func, &x->ran[x->depth - 1],
-                  (m->call_seq_insns - 1) * m->text_per_insn);
-    return;
-  }
-  last = (func->text_addr + func->text_bytes - 1) >> m->line_shift;
-  for (guint64 line = first + 1; line <= last; line++)
-    fetch_line (m, x, t, line, FALSE);
+  fetch_line (m, x, t, func->text_addr >> m->line_shift, TRUE);
+  advance_text (m, x, t, func, &x->ran[x->depth - 1],
+                fetches_whole (m, func) ? (double) func->text_bytes
+                                        : (m->call_seq_insns - 1) * m->text_per_insn);
 }
 
 /* Fetches the line of the return site a return from callee lands on, in the innermost
