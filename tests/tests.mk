@@ -13,6 +13,10 @@ EXTRA_DIST += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 TESTS += tests/tools/test-text-census.sh
 EXTRA_DIST += tests/tools/test-text-census.sh
 
+# Every declared text size is the Debian 6.1.176 binary's or has a stated source.
+TESTS += tests/tools/test-text-sizes.sh
+EXTRA_DIST += tests/tools/test-text-sizes.sh
+
 # The docs' marked tables of current results agree with validation/expected.csv.
 check_PROGRAMS += tests/doc/test-figures
 TESTS += tests/doc/test-figures

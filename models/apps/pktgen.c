@@ -159,27 +159,27 @@ static const char *const pktgen_attributes[] = {
 };
 static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
-/* Sizes: estimates of x86-64 text, v6.1, or the Debian 6.1.176 binary's (nm -S) for the
- * functions the census added. Instruction counts: the census of that binary
+/* Sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt), except the
+ * two the
+ * binary inlines (estimates, unused). Instruction counts: the census of that binary
  * (doc/census/pktgen.md), body instructions (each function's total less its prologue,
  * epilogue and return, which the machine charges per call); a caller's count includes its
  * call instructions. */
 /* pktgen_thread_worker: the kthread's threadfn, which kthread() calls through its pointer
  * (kthread_create_on_node in pktgen_create_thread), so never inlined */
-static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 900,
+static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 6593,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn___memset, "__memset", 70, NS_FN_EXTERN, 200);
-/* memset_erms: __memset's alternative on an ERMS CPU, entered by its patched jmp. Size:
- * estimate, 16 bytes (six short instructions). */
-static NS_FUNC (fn_memset_erms, "memset_erms", 16, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 32, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___memset, "__memset", 51, NS_FN_EXTERN, 200);
+/* memset_erms: __memset's alternative on an ERMS CPU, entered by its patched jmp. */
+static NS_FUNC (fn_memset_erms, "memset_erms", 19, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 45, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FN_STATIC, 1);
 static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FN_STATIC, 1);
-static NS_FUNC (fn_mod_cur_headers, "mod_cur_headers", 1500, NS_FN_STATIC, 2);
-static NS_FUNC (fn_pktgen_finalize_skb, "pktgen_finalize_skb", 420, NS_FN_STATIC, 2);
-static NS_FUNC (fn_net_ratelimit, "net_ratelimit", 32, NS_FN_EXTERN, 20);
-static NS_FUNC (fn____ratelimit, "___ratelimit", 400, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_mod_cur_headers, "mod_cur_headers", 1931, NS_FN_STATIC, 2);
+static NS_FUNC (fn_pktgen_finalize_skb, "pktgen_finalize_skb", 731, NS_FN_STATIC, 2);
+static NS_FUNC (fn_net_ratelimit, "net_ratelimit", 24, NS_FN_EXTERN, 20);
+static NS_FUNC (fn____ratelimit, "___ratelimit", 246, NS_FN_EXTERN, 20);
 
 /* ---- the packet path ---- */
 
@@ -531,7 +531,8 @@ pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
 /* The options the set-up needs: clsact (sch_ingress.c), tc actions, matchall and gact;
  * FALSE with a file:line error naming one set to n, where `tc qdisc add … clsact` or `tc
  * filter add … matchall action gact` would fail (CONFIG_NET_CLS_ACT set to m, a bool in
- * net/sched/Kconfig, the run refuses as any bool's m: ns_build_config_is_bool). An option the scenario does not list is taken as distribution
+ * net/sched/Kconfig, the run refuses as any bool's m: ns_build_config_is_bool). An option
+ * the scenario does not list is taken as distribution
  * kernels build it: the three tristates as modules, CONFIG_NET_CLS_ACT built in. */
 static gboolean
 pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)

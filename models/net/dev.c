@@ -36,15 +36,15 @@
 /* NET_XMIT_MASK: dev_xmit_complete's bound (NETDEV_TX_BUSY, 0x10, is above it) */
 #define NET_XMIT_MASK 0x0f
 
-/* Sizes: estimates of x86-64 text (distro config, helpers inlined as noted). */
-static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 1600, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_dev_hard_start_xmit, "dev_hard_start_xmit", 260, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_netdev_core_pick_tx, "netdev_core_pick_tx", 160, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_validate_xmit_skb, "validate_xmit_skb", 420, NS_FN_STATIC, 2);
-static NS_FUNC (fn_netif_skb_features, "netif_skb_features", 420, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_skb_network_protocol, "skb_network_protocol", 140, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_validate_xmit_xfrm, "validate_xmit_xfrm", 900, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_netdev_core_stats_alloc, "netdev_core_stats_alloc", 120, NS_FN_EXTERN, 2);
+/* Text sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
+static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 3530, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_dev_hard_start_xmit, "dev_hard_start_xmit", 457, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_netdev_core_pick_tx, "netdev_core_pick_tx", 181, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_validate_xmit_skb, "validate_xmit_skb", 793, NS_FN_STATIC, 2);
+static NS_FUNC (fn_netif_skb_features, "netif_skb_features", 1404, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_skb_network_protocol, "skb_network_protocol", 403, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_validate_xmit_xfrm, "validate_xmit_xfrm", 927, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_netdev_core_stats_alloc, "netdev_core_stats_alloc", 71, NS_FN_EXTERN, 2);
 
 /* netdev_core_pick_tx: the XPS sender_cpu, queue 0 of a one-queue device. */
 struct netdev_queue *

@@ -12,7 +12,8 @@
  * true for CHECKSUM_PARTIAL on receive); lo's MTU is 65536, so every datagram is one skb:
  * linear while fraglen + alloc_extra < SKB_MAX_ALLOC (an IPv4 payload of up to 16004
  * bytes, IPv6 15991: seed 000's 8920 bytes), else, lo having NETIF_F_SG, a small head and
- * the payload in page fragments of the task's page_frag; the output route to a local address has
+ * the payload in page fragments of the task's page_frag; the output route to a local
+ * address has
  * dst.input = ip_local_deliver / ip6_input and loopback_xmit keeps the dst, so input needs
  * no route lookup and early demux does not run (it requires !skb_dst); the neighbour is
  * NUD_NOARP with a cached hardware header (neigh_hh_output); netfilter hooks are static-key
@@ -31,7 +32,7 @@
  * dst_mtu, the ptype handler and the inet protocol handler go through
  * INDIRECT_CALL_INET / INDIRECT_CALL_2 (compares + direct calls). The IPv6 counts are
  * the same binary's census of the IPv6 path (doc/census/seed000/send6.md, receive6.md);
- * text sizes are estimates unless the binary's are given. */
+ * text sizes are the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
 #include "config.h"
 #include <string.h>
 #include "ip.h"
@@ -40,43 +41,42 @@
 #include "select.h"
 
 /* IPv4 */
-static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 200, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_ipv4_dst_check, "ipv4_dst_check", 48, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ipv4_mtu, "ipv4_mtu", 112, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
-static NS_FUNC (fn_dst_release, "dst_release", 120, NS_FN_EXTERN, 200);
-static NS_FUNC (fn_ip_make_skb, "ip_make_skb", 330, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_ip_setup_cork, "ip_setup_cork", 300, NS_FN_STATIC, 2);
-static NS_FUNC (fn___ip_append_data, "__ip_append_data", 2900, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ip_local_error, "ip_local_error", 400, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 560, NS_FN_EXTERN, 12);
-static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 420, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 220, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_sock_wfree, "sock_wfree", 300, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-/* sk_page_frag_refill: an estimate of its text (a test and a call) */
-static NS_FUNC (fn_sk_page_frag_refill, "sk_page_frag_refill", 96, NS_FN_EXTERN, 12);
-static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 140, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn__copy_from_iter, "_copy_from_iter", 1100, NS_FN_EXTERN, 40);
-static NS_FUNC (fn___ip_make_skb, "__ip_make_skb", 900, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip_send_skb, "ip_send_skb", 110, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___ip_local_out, "__ip_local_out", 260, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip_send_check, "ip_send_check", 72, NS_FN_EXTERN, 40);  /* 6.1.176 nm -S */
-NS_FUNC (ip_fn_ip_output, "ip_output", 240, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_finish_output, "ip_finish_output", 200, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___ip_finish_output, "__ip_finish_output", 200, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ip_skb_dst_mtu, "ip_skb_dst_mtu", 190, NS_FN_STATIC, 3);
-static NS_FUNC (fn_ip_finish_output2, "ip_finish_output2", 1300, NS_FN_STATIC, 2);
-NS_FUNC (ip_fn_ip_rcv, "ip_rcv", 160, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_rcv_core, "ip_rcv_core", 900, NS_FN_STATIC, 2);
+static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 182, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_ipv4_dst_check, "ipv4_dst_check", 84, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ipv4_mtu, "ipv4_mtu", 166, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
+static NS_FUNC (fn_dst_release, "dst_release", 169, NS_FN_EXTERN, 200);
+static NS_FUNC (fn_ip_make_skb, "ip_make_skb", 311, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_ip_setup_cork, "ip_setup_cork", 478, NS_FN_STATIC, 2);
+static NS_FUNC (fn___ip_append_data, "__ip_append_data", 4182, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip_local_error, "ip_local_error", 289, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 584, NS_FN_EXTERN, 12);
+static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 506, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 200, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_wfree, "sock_wfree", 456, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_sk_page_frag_refill, "sk_page_frag_refill", 159, NS_FN_EXTERN, 12);
+static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 238, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn__copy_from_iter, "_copy_from_iter", 1384, NS_FN_EXTERN, 40);
+static NS_FUNC (fn___ip_make_skb, "__ip_make_skb", 1304, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip_send_skb, "ip_send_skb", 139, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___ip_local_out, "__ip_local_out", 346, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip_send_check, "ip_send_check", 72, NS_FN_EXTERN, 40);
+NS_FUNC (ip_fn_ip_output, "ip_output", 289, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip_finish_output, "ip_finish_output", 182, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___ip_finish_output, "__ip_finish_output", 396, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip_skb_dst_mtu, "ip_skb_dst_mtu", 413, NS_FN_STATIC, 3);
+static NS_FUNC (fn_ip_finish_output2, "ip_finish_output2", 1374, NS_FN_STATIC, 2);
+NS_FUNC (ip_fn_ip_rcv, "ip_rcv", 450, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip_rcv_core, "ip_rcv_core", 780, NS_FN_STATIC, 2);
 /* ip_rcv_finish: inlined in ip_rcv (NF_HOOK's direct okfn call) */
-static NS_FUNC (fn_ip_rcv_finish, "ip_rcv_finish", 240, NS_FN_STATIC, 1);
-static NS_FUNC (fn_ip_rcv_finish_core, "ip_rcv_finish_core", 1000, NS_FN_STATIC, 2);
-NS_FUNC (ip_fn_ip_local_deliver, "ip_local_deliver", 200, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_local_deliver_finish, "ip_local_deliver_finish", 140,
+static NS_FUNC (fn_ip_rcv_finish, "ip_rcv_finish", 196, NS_FN_STATIC, 1);
+static NS_FUNC (fn_ip_rcv_finish_core, "ip_rcv_finish_core", 1098, NS_FN_STATIC, 2);
+NS_FUNC (ip_fn_ip_local_deliver, "ip_local_deliver", 272, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip_local_deliver_finish, "ip_local_deliver_finish", 143,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_protocol_deliver_rcu, "ip_protocol_deliver_rcu", 420, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_raw_local_deliver, "raw_local_deliver", 260, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_ip_protocol_deliver_rcu, "ip_protocol_deliver_rcu", 511, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_raw_local_deliver, "raw_local_deliver", 579, NS_FN_EXTERN, 1);
 /* IPv6 */
-/* IPv6 output: the sizes are the 6.1.176 binary's (nm -S); __ip6_finish_output and
+/* IPv6 output: __ip6_finish_output and
  * ip6_skb_dst_mtu are inline in ip6_finish_output there, so they have no NsFunc */
 static NS_FUNC (fn_ip6_dst_check, "ip6_dst_check", 242, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip6_mtu, "ip6_mtu", 108, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
@@ -84,7 +84,7 @@ static NS_FUNC (fn_ip6_dst_hoplimit, "ip6_dst_hoplimit", 87, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_ip6_make_skb, "ip6_make_skb", 465, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_ip6_setup_cork, "ip6_setup_cork", 1023, NS_FN_STATIC, 2);
 static NS_FUNC (fn___ip6_append_data, "__ip6_append_data", 4709, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ipv6_local_error, "ipv6_local_error", 500, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_ipv6_local_error, "ipv6_local_error", 342, NS_FN_EXTERN, 4);
 static NS_FUNC (fn___ip6_make_skb, "__ip6_make_skb", 1443, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_ip6_cork_release, "ip6_cork_release", 109, NS_FN_STATIC, 3);
 static NS_FUNC (fn_ip6_send_skb, "ip6_send_skb", 137, NS_FN_EXTERN, 3);
@@ -92,9 +92,8 @@ static NS_FUNC (fn_ip6_local_out, "ip6_local_out", 102, NS_FN_EXTERN, 10);
 static NS_FUNC (fn___ip6_local_out, "__ip6_local_out", 366, NS_FN_EXTERN, 3);
 NS_FUNC (ip_fn_ip6_output, "ip6_output", 349, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip6_finish_output, "ip6_finish_output", 820, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_finish_output2, "ip6_finish_output2", 1500, NS_FN_STATIC, 2);
-NS_FUNC (ip_fn_ipv6_rcv, "ipv6_rcv", 160, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-/* The IPv6 receive sizes: nm -S of the 6.1.176 binary (doc/census/seed000/receive6.md). */
+static NS_FUNC (fn_ip6_finish_output2, "ip6_finish_output2", 1644, NS_FN_STATIC, 2);
+NS_FUNC (ip_fn_ipv6_rcv, "ipv6_rcv", 419, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ip6_rcv_core, "ip6_rcv_core", 1306, NS_FN_STATIC, 2);
 /* ip6_rcv_finish: global (NF_HOOK's okfn), but its call in ipv6_rcv is inlined in the
  * binary (census), as ip_rcv_finish is in ip_rcv: modelled as the one-site fold. */

@@ -23,28 +23,28 @@
  * refill_stock and __refill_stock without a drain), as body instructions (each
  * function's total less its prologue, epilogue and return, which the machine charges per
  * call). The charge from the page counters, the stock's refill with another memcg and
- * the drain: doc/census/seed000/residue.md (2026-12-04). Text sizes of the functions not
- * in the census: estimates. */
+ * the drain: doc/census/seed000/residue.md (2026-12-04). Text sizes: the Debian 6.1.176
+ * binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
 #include "config.h"
 #include "memcontrol.h"
 #include "netstack.h"
 
-static NS_FUNC (fn_mem_cgroup_charge_skmem, "mem_cgroup_charge_skmem", 240, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_mem_cgroup_uncharge_skmem, "mem_cgroup_uncharge_skmem", 96,
+static NS_FUNC (fn_mem_cgroup_charge_skmem, "mem_cgroup_charge_skmem", 206, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_mem_cgroup_uncharge_skmem, "mem_cgroup_uncharge_skmem", 56,
                 NS_FN_EXTERN, 3);
-static NS_FUNC (fn_try_charge_memcg, "try_charge_memcg", 1400, NS_FN_STATIC | NS_FN_NOINLINE,
+static NS_FUNC (fn_try_charge_memcg, "try_charge_memcg", 1969, NS_FN_STATIC | NS_FN_NOINLINE,
                 4);
-static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 64, NS_FN_STATIC | NS_FN_NOINLINE, 8);
-static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 160, NS_FN_EXTERN, 40);
-static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 200, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_refill_stock, "refill_stock", 80, NS_FN_STATIC | NS_FN_NOINLINE, 4);
-static NS_FUNC (fn___refill_stock, "__refill_stock", 200, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 45, NS_FN_STATIC | NS_FN_NOINLINE, 8);
+static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 115, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 184, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_refill_stock, "refill_stock", 43, NS_FN_STATIC | NS_FN_NOINLINE, 4);
+static NS_FUNC (fn___refill_stock, "__refill_stock", 124, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 /* drain_stock: static, called from __refill_stock (twice), drain_local_stock and
- * memcg_hotplug_cpu_dead; its size (estimate) keeps it out of line */
-static NS_FUNC (fn_drain_stock, "drain_stock", 144, NS_FN_STATIC, 4);
+ * memcg_hotplug_cpu_dead; its size keeps it out of line */
+static NS_FUNC (fn_drain_stock, "drain_stock", 150, NS_FN_STATIC, 4);
 /* mm/page_counter.c, exported to memcontrol.c and hugetlb_cgroup.c */
-static NS_FUNC (fn_page_counter_try_charge, "page_counter_try_charge", 192, NS_FN_EXTERN, 8);
-static NS_FUNC (fn_page_counter_uncharge, "page_counter_uncharge", 128, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_page_counter_try_charge, "page_counter_try_charge", 176, NS_FN_EXTERN, 8);
+static NS_FUNC (fn_page_counter_uncharge, "page_counter_uncharge", 112, NS_FN_EXTERN, 20);
 /* out of line in 6.1.176 (a traced static function, 116 bytes; residue.md) */
 static NS_FUNC (fn_propagate_protected_usage, "propagate_protected_usage", 116,
                 NS_FN_STATIC | NS_FN_NOINLINE, 4);

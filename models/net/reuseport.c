@@ -40,11 +40,13 @@ G_STATIC_ASSERT (offsetof (struct sock_reuseport, incoming_cpu) == 22);
 G_STATIC_ASSERT (offsetof (struct sock_reuseport, prog) == 40);
 G_STATIC_ASSERT (offsetof (struct sock_reuseport, socks) == 48);
 
-/* reuseport_select_sock: extern (EXPORT_SYMBOL). Text size is an estimate (not in the
- * DepSurf excerpt of kernel-spec §1.8): ≈ 300 B, it carries the BPF program paths. */
-NS_FUNC (reuseport_fn_reuseport_select_sock, "reuseport_select_sock", 300, NS_FN_EXTERN, 1);
-/* reuseport_select_sock_by_hash: static, one caller → folded in. Estimate 120 B. */
-static NS_FUNC (fn_select_by_hash, "reuseport_select_sock_by_hash", 120, NS_FN_STATIC, 1);
+/* Text sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt).
+ * reuseport_select_sock: extern (EXPORT_SYMBOL); its text carries the BPF program paths. */
+NS_FUNC (reuseport_fn_reuseport_select_sock, "reuseport_select_sock", 675, NS_FN_EXTERN, 1);
+/* reuseport_select_sock_by_hash: static, two callers since v5.14's socket-migration series
+ * (reuseport_select_sock and reuseport_migrate_sock), 108 B over the inline limit: out of
+ * line, as the 6.1.176 and 6.12.111 binaries have it. */
+static NS_FUNC (fn_select_by_hash, "reuseport_select_sock_by_hash", 108, NS_FN_STATIC, 2);
 
 /* Size of a group with room for max_socks members: the header plus socks[]. */
 static gsize

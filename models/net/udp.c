@@ -38,10 +38,11 @@ NS_FUNC (udp_fn_udp4_lib_lookup2, "udp4_lib_lookup2", 350, NS_FN_STATIC, 2);
 /* __udp4_lib_lookup: exported, 466 B (DepSurf 6.8). */
 NS_FUNC (udp_fn___udp4_lib_lookup, "__udp4_lib_lookup", 466, NS_FN_EXTERN, 1);
 /* udp_ehashfn: INDIRECT_CALLABLE_SCOPE (global under retpoline), reached by a direct call
- * after INDIRECT_CALL_2's compare. Estimate 96 B: net_get_random_once + jhash_3words. */
-static NS_FUNC (fn_udp_ehashfn, "udp_ehashfn", 96, NS_FN_EXTERN, 1);
-/* inet_lookup_reuseport (net/ipv4/inet_hashtables.c, exported, v6.6+). Estimate 96 B. */
-static NS_FUNC (fn_inet_lookup_reuseport, "inet_lookup_reuseport", 96, NS_FN_EXTERN, 1);
+ * after INDIRECT_CALL_2's compare. This size and inet_lookup_reuseport's: the Debian
+ * 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
+static NS_FUNC (fn_udp_ehashfn, "udp_ehashfn", 267, NS_FN_EXTERN, 1);
+/* inet_lookup_reuseport (net/ipv4/inet_hashtables.c, exported, v6.6+). */
+static NS_FUNC (fn_inet_lookup_reuseport, "inet_lookup_reuseport", 117, NS_FN_EXTERN, 1);
 /* lookup_reuseport (static helper in udp.c before v6.6). Estimate 128 B, one caller. */
 static NS_FUNC (fn_lookup_reuseport, "lookup_reuseport", 128, NS_FN_STATIC, 1);
 /* udp4_lib_lookup4 (v6.13+): static, one caller. Estimate 192 B. */
@@ -1210,7 +1211,8 @@ udp_lib_get_port (struct sock *sk, guint snum)
     udp_sk (sk)->udp_portaddr_hash ^= snum;
     return -ENOMEM;
   }
-  /* Reuseport AF_INET6 sockets go to the tail ("soreuseport: fix ordering for mixed v4/v6"). */
+  /* Reuseport AF_INET6 sockets go to the tail ("soreuseport: fix ordering for mixed
+   * v4/v6"). */
   tail = sk->sk_reuseport && sk->sk_family == AF_INET6;
   if (tail)
     hlist_add_tail (&sk->sk_node, &hslot->head);

@@ -4,7 +4,8 @@
  * Softirq side (on the CPU that ran the loopback xmit):
  *   udp_rcv → __udp4_lib_rcv: header and length checks, udp4_csum_init (CHECKSUM_PARTIAL
  *   from loopback: nothing to verify), __udp4_lib_lookup (models/net/udp.c), then
- *   udp_unicast_rcv_skb (a call, as in the census) → udp_queue_rcv_skb → udp_queue_rcv_one_skb: xfrm
+ *   udp_unicast_rcv_skb (a call, as in the census) → udp_queue_rcv_skb →
+ * udp_queue_rcv_one_skb: xfrm
  *   policy test, sk_filter_trim_cap (security_sock_rcv_skb, no filter), pull the UDP header,
  *   ipv4_pktinfo_prepare (drops the dst reference), __udp_queue_rcv_skb (inlined: rxhash,
  *   napi id, sk_incoming_cpu of a connected socket; head state already released) →
@@ -36,8 +37,11 @@
  * the binary enters by a tail jmp are entered by ns_tail_call (one return for both). Socket
  * memory is charged to a memcg (cgroup v2, the task in a non-root memcg: receive.md's
  * case, recv.md's "socket memcg on" variant; the charge and its per-CPU stock:
- * models/net/memcontrol.c) unless the build sets CONFIG_MEMCG=n. The IPv6 functions: doc/census/seed000/receive6.md (the
- * softirq side from udpv6_rcv to the enqueue, inet6_recvmsg and udpv6_recvmsg). */
+ * models/net/memcontrol.c) unless the build sets CONFIG_MEMCG=n. The IPv6 functions:
+ * doc/census/seed000/receive6.md (the
+ * softirq side from udpv6_rcv to the enqueue, inet6_recvmsg and udpv6_recvmsg). Text
+ * sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt), but
+ * __udp_enqueue_schedule_skb's, the 6.12.111 binary's (doc/census/text-sizes-kept.txt). */
 #include "config.h"
 #include <errno.h>
 #include "udp_rx.h"
@@ -45,63 +49,62 @@
 #include "select.h"
 #include "memcontrol.h"
 
-NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 240, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 900, NS_FN_EXTERN, 3);
-NS_FUNC (udp_fn_udp_recvmsg, "udp_recvmsg", 1500, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1900, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_udp_rcv, "udp_rcv", 32, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 2600, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 115, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 607, NS_FN_EXTERN, 3);
+NS_FUNC (udp_fn_udp_recvmsg, "udp_recvmsg", 1358, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1949, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_udp_rcv, "udp_rcv", 22, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 3114, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 22, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___udp6_lib_rcv, "__udp6_lib_rcv", 2592, NS_FN_EXTERN, 2);
 /* udp6_csum_init: exported from net/ipv6/ip6_checksum.c, so out of line (IPv4's
- * udp4_csum_init is inlined); nm -S of the 6.1.176 binary */
+ * udp4_csum_init is inlined) */
 static NS_FUNC (fn_udp6_csum_init, "udp6_csum_init", 732, NS_FN_EXTERN, 2);
-/* Sizes of the functions the census added: estimates of x86-64 text. */
-static NS_FUNC (fn_udp_unicast_rcv_skb, "udp_unicast_rcv_skb", 112,
+static NS_FUNC (fn_udp_unicast_rcv_skb, "udp_unicast_rcv_skb", 136,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_udp6_unicast_rcv_skb, "udp6_unicast_rcv_skb", 112,
+static NS_FUNC (fn_udp6_unicast_rcv_skb, "udp6_unicast_rcv_skb", 150,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_skb_pull_rcsum, "skb_pull_rcsum", 160, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_bpf_lsm_socket_sock_rcv_skb, "bpf_lsm_socket_sock_rcv_skb", 16,
+static NS_FUNC (fn_skb_pull_rcsum, "skb_pull_rcsum", 147, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_bpf_lsm_socket_sock_rcv_skb, "bpf_lsm_socket_sock_rcv_skb", 12,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_sk_leave_memory_pressure, "sk_leave_memory_pressure", 96,
+static NS_FUNC (fn_sk_leave_memory_pressure, "sk_leave_memory_pressure", 72,
                 NS_FN_STATIC | NS_FN_NOINLINE, 3);
-static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 16,
+static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 12,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 300, NS_FN_STATIC, 3);
-static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 900, NS_FN_STATIC, 2);
-static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 300, NS_FN_STATIC, 3);
-static NS_FUNC (fn_udpv6_queue_rcv_one_skb, "udpv6_queue_rcv_one_skb", 900, NS_FN_STATIC, 2);
-static NS_FUNC (fn_sk_filter_trim_cap, "sk_filter_trim_cap", 420, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_security_sock_rcv_skb, "security_sock_rcv_skb", 120, NS_FN_EXTERN, 5);
-static NS_FUNC (fn_apparmor_socket_sock_rcv_skb, "apparmor_socket_sock_rcv_skb", 200,
+static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 506, NS_FN_STATIC, 3);
+static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 1391, NS_FN_STATIC, 2);
+static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 514, NS_FN_STATIC, 3);
+static NS_FUNC (fn_udpv6_queue_rcv_one_skb, "udpv6_queue_rcv_one_skb", 1353, NS_FN_STATIC, 2);
+static NS_FUNC (fn_sk_filter_trim_cap, "sk_filter_trim_cap", 577, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_security_sock_rcv_skb, "security_sock_rcv_skb", 76, NS_FN_EXTERN, 5);
+static NS_FUNC (fn_apparmor_socket_sock_rcv_skb, "apparmor_socket_sock_rcv_skb", 67,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ipv4_pktinfo_prepare, "ipv4_pktinfo_prepare", 260, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_skb_condense, "skb_condense", 180, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___sk_mem_raise_allocated, "__sk_mem_raise_allocated", 700, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___sk_mem_schedule, "__sk_mem_schedule", 80, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___sk_mem_reduce_allocated, "__sk_mem_reduce_allocated", 300, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___x64_sys_read, "__x64_sys_read", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ksys_read, "ksys_read", 200, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_vfs_read, "vfs_read", 560, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_sock_read_iter, "sock_read_iter", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_sock_recvmsg, "sock_recvmsg", 120, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_security_socket_recvmsg, "security_socket_recvmsg", 100, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_apparmor_socket_recvmsg, "apparmor_socket_recvmsg", 160,
+static NS_FUNC (fn_ipv4_pktinfo_prepare, "ipv4_pktinfo_prepare", 193, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_skb_condense, "skb_condense", 116, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___sk_mem_raise_allocated, "__sk_mem_raise_allocated", 1067, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___sk_mem_schedule, "__sk_mem_schedule", 76, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___sk_mem_reduce_allocated, "__sk_mem_reduce_allocated", 176, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___x64_sys_read, "__x64_sys_read", 21, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ksys_read, "ksys_read", 228, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_vfs_read, "vfs_read", 780, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_read_iter, "sock_read_iter", 242, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_sock_recvmsg, "sock_recvmsg", 109, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_security_socket_recvmsg, "security_socket_recvmsg", 96, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_apparmor_socket_recvmsg, "apparmor_socket_recvmsg", 26,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet_recvmsg, "inet_recvmsg", 200, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet6_recvmsg, "inet6_recvmsg", 220, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___skb_recv_udp, "__skb_recv_udp", 800, NS_FN_EXTERN, 4);
-static NS_FUNC (fn___skb_try_recv_from_queue, "__skb_try_recv_from_queue", 400,
+static NS_FUNC (fn_inet_recvmsg, "inet_recvmsg", 298, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet6_recvmsg, "inet6_recvmsg", 298, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___skb_recv_udp, "__skb_recv_udp", 802, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___skb_try_recv_from_queue, "__skb_try_recv_from_queue", 358,
                 NS_FN_EXTERN, 4);
-static NS_FUNC (fn_udp_rmem_release, "udp_rmem_release", 400, NS_FN_STATIC, 4);
-static NS_FUNC (fn___skb_wait_for_more_packets, "__skb_wait_for_more_packets", 500,
+static NS_FUNC (fn_udp_rmem_release, "udp_rmem_release", 320, NS_FN_STATIC, 4);
+static NS_FUNC (fn___skb_wait_for_more_packets, "__skb_wait_for_more_packets", 370,
                 NS_FN_EXTERN, 3);
-static NS_FUNC (fn__copy_to_iter, "_copy_to_iter", 1100, NS_FN_EXTERN, 40);
-/* the copy of a paged datagram (net/core/datagram.c); text sizes: estimates */
-static NS_FUNC (fn_skb_copy_datagram_iter, "skb_copy_datagram_iter", 64, NS_FN_EXTERN, 20);
-static NS_FUNC (fn___skb_datagram_iter, "__skb_datagram_iter", 900, NS_FN_STATIC, 3);
-static NS_FUNC (fn_simple_copy_to_iter, "simple_copy_to_iter", 48, NS_FN_STATIC, 3);
+static NS_FUNC (fn__copy_to_iter, "_copy_to_iter", 1601, NS_FN_EXTERN, 40);
+/* the copy of a paged datagram (net/core/datagram.c) */
+static NS_FUNC (fn_skb_copy_datagram_iter, "skb_copy_datagram_iter", 137, NS_FN_EXTERN, 20);
+static NS_FUNC (fn___skb_datagram_iter, "__skb_datagram_iter", 730, NS_FN_STATIC, 3);
+static NS_FUNC (fn_simple_copy_to_iter, "simple_copy_to_iter", 64, NS_FN_STATIC, 3);
 static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, NS_FN_EXTERN, 3);
 
 #define SK_MEM_QUANTUM            4096

@@ -21,34 +21,34 @@
  * aa_sk_perm, inet_sendmsg → udp_sendmsg) are ns_tail_calls. The syscall entry and
  * exit, __fdget_pos, rw_verify_area and __check_object_size are netstack.c's. The IPv6
  * path's counts: the census of the same binary (doc/census/seed000/send6.md), likewise as
- * body instructions (inet6_sendmsg → udpv6_sendmsg is a tail jmp as IPv4's). Text sizes
- * are estimates, the IPv6 functions' the binary's. */
+ * body instructions (inet6_sendmsg → udpv6_sendmsg is a tail jmp as IPv4's). Text sizes:
+ * the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
 #include "config.h"
 #include <errno.h>
 #include "udp_tx.h"
 #include "ip.h"
 
-NS_FUNC (udp_fn_udp_sendmsg, "udp_sendmsg", 2800, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn_udpv6_sendmsg, "udpv6_sendmsg", 3300, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___x64_sys_write, "__x64_sys_write", 32, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ksys_write, "ksys_write", 200, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_vfs_write, "vfs_write", 700, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_sock_write_iter, "sock_write_iter", 260, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___sock_sendmsg, "__sock_sendmsg", 140, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_security_socket_sendmsg, "security_socket_sendmsg", 100, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 32,
+NS_FUNC (udp_fn_udp_sendmsg, "udp_sendmsg", 3741, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udpv6_sendmsg, "udpv6_sendmsg", 4182, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___x64_sys_write, "__x64_sys_write", 21, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ksys_write, "ksys_write", 228, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_vfs_write, "vfs_write", 995, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_write_iter, "sock_write_iter", 245, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___sock_sendmsg, "__sock_sendmsg", 97, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_security_socket_sendmsg, "security_socket_sendmsg", 86, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 26,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_tomoyo_socket_sendmsg, "tomoyo_socket_sendmsg", 16,
+static NS_FUNC (fn_tomoyo_socket_sendmsg, "tomoyo_socket_sendmsg", 10,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_tomoyo_socket_sendmsg_permission, "tomoyo_socket_sendmsg_permission",
-                200, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_bpf_lsm_socket_sendmsg, "bpf_lsm_socket_sendmsg", 16,
+                205, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_bpf_lsm_socket_sendmsg, "bpf_lsm_socket_sendmsg", 12,
                 NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet_sendmsg, "inet_sendmsg", 120, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet6_sendmsg, "inet6_sendmsg", 120, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet_send_prepare, "inet_send_prepare", 100, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_udp_send_skb, "udp_send_skb", 700, NS_FN_STATIC, 2);
-static NS_FUNC (fn_udp4_hwcsum, "udp4_hwcsum", 200, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_inet_sendmsg, "inet_sendmsg", 106, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet6_sendmsg, "inet6_sendmsg", 106, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet_send_prepare, "inet_send_prepare", 155, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_udp_send_skb, "udp_send_skb", 881, NS_FN_STATIC, 2);
+static NS_FUNC (fn_udp4_hwcsum, "udp4_hwcsum", 250, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_udp_v6_send_skb, "udp_v6_send_skb", 1089, NS_FN_STATIC, 2);
 static NS_FUNC (fn_csum_ipv6_magic, "csum_ipv6_magic", 84, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_ip6_sk_dst_lookup_flow, "ip6_sk_dst_lookup_flow", 418, NS_FN_EXTERN, 3);

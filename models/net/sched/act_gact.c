@@ -6,7 +6,8 @@
  * "pipe" 3, "reclassify" 1, "goto chain N" TC_ACT_GOTO_CHAIN|N, "jump N" TC_ACT_JUMP|N.
  *
  * struct tcf_gact (v6.1): struct tc_action (224 bytes), tcfg_ptype 224, tcfg_pval 226,
- * tcfg_paction 228, packets 232: 240 bytes (Debian 6.1.176's act_gact.ko DWARF), kmalloc-256 (tcf_idr_create kzalloc's
+ * tcfg_paction 228, packets 232: 240 bytes (Debian 6.1.176's act_gact.ko DWARF),
+ * kmalloc-256 (tcf_idr_create kzalloc's
  * ops->size). */
 #include "config.h"
 #include <string.h>
@@ -30,8 +31,8 @@ G_STATIC_ASSERT (offsetof (struct tcf_gact, tcfg_ptype) == 224);
 G_STATIC_ASSERT (sizeof (struct tcf_gact) == 240);
 
 /* tcf_gact_act: static, reached through a->ops->act (extern with the wrapper series).
- * Size: estimate, 176 bytes (probability dispatch, stats, lastuse). */
-static NS_FUNC (fn_tcf_gact_act, "tcf_gact_act", 176, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+ * Size: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
+static NS_FUNC (fn_tcf_gact_act, "tcf_gact_act", 306, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 static int tcf_gact_act (NsThread *t, TcEnv *env, struct sk_buff *skb,
                          const struct tc_action *a, struct tcf_result *res);
