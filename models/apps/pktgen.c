@@ -159,9 +159,9 @@ static const char *const pktgen_attributes[] = {
 };
 static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
-/* Sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt), except the
- * two the
- * binary inlines (estimates, unused). Instruction counts: the census of that binary
+/* Sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt), except
+ * the two the binary inlines (estimates, unused). Instruction counts: the census of that
+ * binary
  * (doc/census/pktgen.md), body instructions (each function's total less its prologue,
  * epilogue and return, which the machine charges per call); a caller's count includes its
  * call instructions. */
@@ -531,8 +531,7 @@ pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
 /* The options the set-up needs: clsact (sch_ingress.c), tc actions, matchall and gact;
  * FALSE with a file:line error naming one set to n, where `tc qdisc add … clsact` or `tc
  * filter add … matchall action gact` would fail (CONFIG_NET_CLS_ACT set to m, a bool in
- * net/sched/Kconfig, the run refuses as any bool's m: ns_build_config_is_bool). An option
- * the scenario does not list is taken as distribution
+ * net/sched/Kconfig, the run refuses as any bool's m: ns_build_config_is_bool). An option the scenario does not list is taken as distribution
  * kernels build it: the three tristates as modules, CONFIG_NET_CLS_ACT built in. */
 static gboolean
 pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)

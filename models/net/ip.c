@@ -12,8 +12,7 @@
  * true for CHECKSUM_PARTIAL on receive); lo's MTU is 65536, so every datagram is one skb:
  * linear while fraglen + alloc_extra < SKB_MAX_ALLOC (an IPv4 payload of up to 16004
  * bytes, IPv6 15991: seed 000's 8920 bytes), else, lo having NETIF_F_SG, a small head and
- * the payload in page fragments of the task's page_frag; the output route to a local
- * address has
+ * the payload in page fragments of the task's page_frag; the output route to a local address has
  * dst.input = ip_local_deliver / ip6_input and loopback_xmit keeps the dst, so input needs
  * no route lookup and early demux does not run (it requires !skb_dst); the neighbour is
  * NUD_NOARP with a cached hardware header (neigh_hh_output); netfilter hooks are static-key

@@ -35,7 +35,7 @@ static NS_FUNC (fn_eth_type_trans, "eth_type_trans", 323, NS_FN_EXTERN, 30);
 static NS_FUNC (fn___netif_rx, "__netif_rx", 169, NS_FN_EXTERN, 5);
 static NS_FUNC (fn_netif_rx_internal, "netif_rx_internal", 319, NS_FN_STATIC, 2);
 static NS_FUNC (fn_enqueue_to_backlog, "enqueue_to_backlog", 709, NS_FN_STATIC, 4);
-static NS_FUNC (fn_do_softirq, "do_softirq", 124, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_do_softirq, "do_softirq", 153, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___do_softirq, "__do_softirq", 633, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___napi_poll, "__napi_poll", 342, NS_FN_STATIC, 2);
 static NS_FUNC (fn_irqtime_account_irq, "irqtime_account_irq", 200, NS_FN_EXTERN, 4);

@@ -34,7 +34,7 @@ static NS_FUNC (fn_mem_cgroup_uncharge_skmem, "mem_cgroup_uncharge_skmem", 56,
                 NS_FN_EXTERN, 3);
 static NS_FUNC (fn_try_charge_memcg, "try_charge_memcg", 1969, NS_FN_STATIC | NS_FN_NOINLINE,
                 4);
-static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 45, NS_FN_STATIC | NS_FN_NOINLINE, 8);
+static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 38, NS_FN_STATIC | NS_FN_NOINLINE, 8);
 static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 115, NS_FN_EXTERN, 40);
 static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 184, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_refill_stock, "refill_stock", 43, NS_FN_STATIC | NS_FN_NOINLINE, 4);

@@ -424,8 +424,7 @@ ns_mib_inc (NsThread *t, guint64 *counter)
  * (doc/census/seed000/: syscall.md, select.md, send.md, recv.md, receive.md) as body
  * instructions, each function's total less its prologue, epilogue and return (the machine
  * charges call.prologue_insns per call). Functions the binary enters by a tail jmp are
- * entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 (the modelled kernel) is
- * built differently, its shape
+ * entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 (the modelled kernel) is built differently, its shape
  * is kept and the comment says so; the counts stay the 6.1 census'. */
 
 /* Text sizes here: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt),

@@ -25,8 +25,7 @@
  * syscall.md unit 4 for select's fixed part, select.md per fd, receive.md section F for
  * the wake-up) as body instructions, each function's total less its prologue, epilogue and
  * return (the machine charges call.prologue_insns per call); functions the binary enters
- * by a tail jmp are entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 is built
- * differently its shape is
+ * by a tail jmp are entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 is built differently its shape is
  * kept and the comment says so. Counts not in the census are estimates with their
  * reasons. Text sizes: the Debian 6.1.176 binary's (nm -S;
  * doc/census/text-sizes-6.1.176.txt). */
@@ -919,8 +918,7 @@ poll_schedule_timeout (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, NsTime un
 }
 
 /* do_select: max_select_fd and poll_initwait (inline), the timeout's slack, passes until
- * something is ready or the timeout has passed (sleeping in between), poll_freewait. A zero
- * timeout (zero: the
+ * something is ready or the timeout has passed (sleeping in between), poll_freewait. A zero timeout (zero: the
  * caller's deadline had passed when it made its timeval) registers nothing and estimates
  * no slack: do_select's end_time of {0, 0} sets _qproc = NULL and timed_out at once. */
 static gint

@@ -74,13 +74,12 @@
 #define STAT_THRESHOLD_MAX       125
 
 /* ---- model functions. Text sizes: the Debian 6.1.176 binary's (nm -S;
- * doc/census/text-sizes-6.1.176.txt),
- * except those doc/census/text-sizes-kept.txt names. Instruction counts: the census of the
- * Debian
- * 6.1.176 binary (doc/census/skb.md for seed 002's kmalloc-1k head and the same-CPU
- * frees; doc/census/seed000/send.md for the GFP_KERNEL allocation and the large head,
- * recv.md for the cross-CPU free), each function's body = its total less its prologue,
- * epilogue and return, which the machine charges per call (call.prologue_insns); with
+ * doc/census/text-sizes-6.1.176.txt), except those doc/census/text-sizes-kept.txt names.
+ * Instruction counts: the census of the Debian 6.1.176 binary (doc/census/skb.md for seed
+ * 002's kmalloc-1k head and the same-CPU frees; doc/census/seed000/send.md for the
+ * GFP_KERNEL allocation and the large head, recv.md for the cross-CPU free), each
+ * function's body = its total less its prologue, epilogue and return, which the machine
+ * charges per call (call.prologue_insns); with
  * CONFIG_INIT_ON_ALLOC off (the Kconfig default): no __memset of the slab object, no
  * kernel_init_pages/clear_page_erms of the page. Where a count is split between call sites
  * the split is an estimate and the total the census'. Functions the binary enters by a tail
@@ -118,7 +117,7 @@ static NS_FUNC (fn___zone_watermark_ok, "__zone_watermark_ok", 320, NS_FN_EXTERN
 static NS_FUNC (fn__raw_spin_trylock, "_raw_spin_trylock", 62, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_rmqueue_bulk, "rmqueue_bulk", 1473, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 /* 6.1's mod_lruvec_page_state.constprop.0: the irq-save wrapper, out of line there. */
-static NS_FUNC (fn_mod_lruvec_page_state, "mod_lruvec_page_state", 48,
+static NS_FUNC (fn_mod_lruvec_page_state, "mod_lruvec_page_state", 45,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn___mod_lruvec_page_state, "__mod_lruvec_page_state", 307, NS_FN_EXTERN, 30);
 static NS_FUNC (fn___mod_node_page_state, "__mod_node_page_state", 112, NS_FN_EXTERN, 30);
@@ -129,7 +128,8 @@ static NS_FUNC (fn_free_large_kmalloc, "free_large_kmalloc", 101, NS_FN_EXTERN, 
 static NS_FUNC (fn___free_pages, "__free_pages", 203, NS_FN_EXTERN, 100);
 NS_FUNC (skb_fn_free_unref_page, "free_unref_page", 450, NS_FN_EXTERN, 10);
 /* v6.5+ free_unref_page_prepare (free_pages_prepare inlined; 982 bytes in Ubuntu's 6.8,
- * DepSurf): 6.1 called free_pcp_prepare there; the count is 6.1's free_pcp_prepare. */
+ * DepSurf's function page f/free_unref_page_prepare.md): 6.1 called free_pcp_prepare
+ * there; the count is 6.1's free_pcp_prepare. */
 static NS_FUNC (fn_free_unref_page_prepare, "free_unref_page_prepare", 982,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_free_unref_page_commit, "free_unref_page_commit", 371,

@@ -1211,8 +1211,7 @@ udp_lib_get_port (struct sock *sk, guint snum)
     udp_sk (sk)->udp_portaddr_hash ^= snum;
     return -ENOMEM;
   }
-  /* Reuseport AF_INET6 sockets go to the tail ("soreuseport: fix ordering for mixed
-   * v4/v6"). */
+  /* Reuseport AF_INET6 sockets go to the tail ("soreuseport: fix ordering for mixed v4/v6"). */
   tail = sk->sk_reuseport && sk->sk_family == AF_INET6;
   if (tail)
     hlist_add_tail (&sk->sk_node, &hslot->head);

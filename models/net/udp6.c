@@ -28,12 +28,13 @@
  * Ubuntu build (DepSurf, kernel-spec §1.8.1). Its kernel symbol is also "compute_score";
  * the registry needs a distinct name. */
 NS_FUNC (udp6_fn_compute_score, "ipv6:compute_score", 255, NS_FN_STATIC, 2);
-/* udp6_lib_lookup2: static, two callers. Estimate 380 B: the 6.1.176 binary's 548 B hold
- * compute_score inlined; scaled as IPv4's DepSurf 350 B is to that binary's 512 B (375). */
-NS_FUNC (udp6_fn_udp6_lib_lookup2, "udp6_lib_lookup2", 380, NS_FN_STATIC, 2);
-/* __udp6_lib_lookup: exported. The other sizes below: the Debian 6.1.176 binary's (nm -S;
- * doc/census/text-sizes-6.1.176.txt),
- * where IPv4's twin keeps DepSurf's 6.8 size (udp.c). */
+/* udp6_lib_lookup2: static, two callers. Estimate 375 B: the 6.1.176 binary's 548 B hold
+ * compute_score inlined; scaled as IPv4's DepSurf 350 B is to that binary's 512 B. */
+NS_FUNC (udp6_fn_udp6_lib_lookup2, "udp6_lib_lookup2", 375, NS_FN_STATIC, 2);
+/* __udp6_lib_lookup: exported; its size and those of ipv6_portaddr_hash, udp6_ehashfn and
+ * inet6_lookup_reuseport: the Debian 6.1.176 binary's (nm -S;
+ * doc/census/text-sizes-6.1.176.txt), where IPv4's twin keeps DepSurf's 6.8 size (udp.c).
+ * The pre-6.6 and v6.13+/v6.14+ helpers after them: estimates (in neither binary). */
 NS_FUNC (udp6_fn___udp6_lib_lookup, "__udp6_lib_lookup", 966, NS_FN_EXTERN, 1);
 /* ipv6_portaddr_hash (include/net/ipv6.h): static inline, two calls in __udp6_lib_lookup;
  * GCC emits it out of line (ipv6_portaddr_hash.isra.0, 293 B, no fentry) in the 6.1.176
@@ -361,8 +362,7 @@ udp6_lib_lookup4 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
   return found;
 }
 
-/* udp6_lib_lookup1 (v6.14+): best score on the primary (port) chain, no reuseport
- * selection. */
+/* udp6_lib_lookup1 (v6.14+): best score on the primary (port) chain, no reuseport selection. */
 static struct sock *
 udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
                   be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif)

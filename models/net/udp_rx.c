@@ -4,8 +4,7 @@
  * Softirq side (on the CPU that ran the loopback xmit):
  *   udp_rcv → __udp4_lib_rcv: header and length checks, udp4_csum_init (CHECKSUM_PARTIAL
  *   from loopback: nothing to verify), __udp4_lib_lookup (models/net/udp.c), then
- *   udp_unicast_rcv_skb (a call, as in the census) → udp_queue_rcv_skb →
- * udp_queue_rcv_one_skb: xfrm
+ *   udp_unicast_rcv_skb (a call, as in the census) → udp_queue_rcv_skb → udp_queue_rcv_one_skb: xfrm
  *   policy test, sk_filter_trim_cap (security_sock_rcv_skb, no filter), pull the UDP header,
  *   ipv4_pktinfo_prepare (drops the dst reference), __udp_queue_rcv_skb (inlined: rxhash,
  *   napi id, sk_incoming_cpu of a connected socket; head state already released) →
@@ -37,8 +36,7 @@
  * the binary enters by a tail jmp are entered by ns_tail_call (one return for both). Socket
  * memory is charged to a memcg (cgroup v2, the task in a non-root memcg: receive.md's
  * case, recv.md's "socket memcg on" variant; the charge and its per-CPU stock:
- * models/net/memcontrol.c) unless the build sets CONFIG_MEMCG=n. The IPv6 functions:
- * doc/census/seed000/receive6.md (the
+ * models/net/memcontrol.c) unless the build sets CONFIG_MEMCG=n. The IPv6 functions: doc/census/seed000/receive6.md (the
  * softirq side from udpv6_rcv to the enqueue, inet6_recvmsg and udpv6_recvmsg). Text
  * sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt), but
  * __udp_enqueue_schedule_skb's, the 6.12.111 binary's (doc/census/text-sizes-kept.txt). */

@@ -6,8 +6,7 @@
  * "pipe" 3, "reclassify" 1, "goto chain N" TC_ACT_GOTO_CHAIN|N, "jump N" TC_ACT_JUMP|N.
  *
  * struct tcf_gact (v6.1): struct tc_action (224 bytes), tcfg_ptype 224, tcfg_pval 226,
- * tcfg_paction 228, packets 232: 240 bytes (Debian 6.1.176's act_gact.ko DWARF),
- * kmalloc-256 (tcf_idr_create kzalloc's
+ * tcfg_paction 228, packets 232: 240 bytes (Debian 6.1.176's act_gact.ko DWARF), kmalloc-256 (tcf_idr_create kzalloc's
  * ops->size). */
 #include "config.h"
 #include <string.h>

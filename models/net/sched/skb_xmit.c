@@ -30,9 +30,8 @@
 #define SKB_WITH_OVERHEAD_PAGE (4096u - SKB_SHINFO_SIZE)  /* SKB_WITH_OVERHEAD(PAGE_SIZE) */
 
 /* Sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt); the
- * page-fragment pair's are estimates
- * (doc/census/text-sizes-kept.txt). The allocator's and the frees' functions are
- * skbuff.c's. */
+ * page-fragment pair's are estimates (doc/census/text-sizes-kept.txt). The allocator's
+ * and the frees' functions are skbuff.c's. */
 static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 306, NS_FN_EXTERN, 60);
 static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FN_EXTERN, 8);
 static NS_FUNC (fn___page_frag_cache_refill, "__page_frag_cache_refill", 120,
