@@ -1,13 +1,13 @@
 /* build.c — the registry of simulated kernel functions and the inlining model of a build.
  *
  * Registry: every NsFunc gets, at its first registration, a dense id (1, 2, … in
- * registration order) and the simulated address of its out-of-line text. Text is laid out
- * from NS_TEXT_BASE (the x86-64 kernel's _text) in registration order, each function
- * aligned to 64 bytes (-falign-functions=64 style), so the I-cache footprint of a run
- * depends only on the order in which model code first uses its functions — which is
- * program order, hence deterministic. The registry is process-wide (model functions are
- * file-scope statics) and guarded by a mutex; ids are published last so a registered
- * function can be tested without the lock.
+ * registration order) and the simulated address of its out-of-line text: a 64-byte slot
+ * above NS_TEXT_BASE (the x86-64 kernel's _text) chosen by a hash of its name
+ * (text_addr_of), -falign-functions=64 style, so a function's address depends neither on
+ * the order in which model code first uses functions nor on the other functions' sizes
+ * (a declared size moves only its own function's extent). The registry is process-wide
+ * (model functions are file-scope statics) and guarded by a mutex; ids are published last
+ * so a registered function can be tested without the lock.
  *
  * Inlining (ns_build_inlines): a GCC-like rule list, first match wins —
  *   1. noinline                      → out of line
