@@ -842,6 +842,18 @@ exec_push_frame (NsExec *x, NsFunc *func, gboolean inlined)
   x->frames[x->depth++] = inlined ? func : NULL;
 }
 
+/* The depth of the innermost out-of-line frame (inlined frames run in its text), 0 if the
+ * thread is in its own code. */
+static inline guint
+exec_outer_depth (const NsExec *x)
+{
+  guint d;
+
+  for (d = x->depth; d > 0 && x->frames[d - 1] != NULL; d--)
+    ;
+  return d;
+}
+
 /* ---- the account ---- */
 
 /* The account row of a function id, grown on demand. */
@@ -2019,8 +2031,7 @@ run_text (NsMachine *m, NsExec *x, NsThread *t, guint n)
 
   if (m->text_per_insn <= 0.0)
     return;                         /* the whole-text rule: fetched at the call */
-  for (d = x->depth; d > 0 && x->frames[d - 1] != NULL; d--)
-    ;                               /* past the inlined frames */
+  d = exec_outer_depth (x);
   if (d == 0 || (func = x->callees[d - 1])->text_bytes == 0 || fetches_whole (m, func))
     return;
   advance_text (m, x, t, func, &x->ran[d - 1], n * m->text_per_insn);
@@ -2105,8 +2116,7 @@ take_tail_jump (NsMachine *m, NsExec *x, NsFunc *func, gboolean indirect)
   x->tail_next = FALSE;
   if (!indirect && inlines (m, func))
     return;
-  for (d = x->depth; d > 0 && x->frames[d - 1] != NULL; d--)
-    ;                               /* past the inlined frames */
+  d = exec_outer_depth (x);
   if (d > 0)
     x->tailed[d - 1] = TRUE;
 }
