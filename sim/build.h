@@ -1,9 +1,10 @@
 /* build.h — simulated kernel functions and the compiler inlining model of a kernel build.
  *
- * Model code declares each kernel function it mirrors once, with its text size and its
- * attributes. A kernel build (NsBuild) knows how many call sites each function has in the
- * variant it compiles (patches change that) and decides, with GCC-like rules, whether a
- * call is inlined. A non-inlined call pays call + prologue/epilogue + return. */
+ * Model code declares each kernel function it mirrors once, with its text size, its frame
+ * (prologue + epilogue instructions) and its attributes. A kernel build (NsBuild) knows
+ * how many call sites each function has in the variant it compiles (patches change that)
+ * and decides, with GCC-like rules, whether a call is inlined. A non-inlined call pays
+ * call + prologue/epilogue + return. */
 #pragma once
 #include <glib.h>
 
@@ -20,9 +21,16 @@ typedef enum {
                                    * micro-benchmark functions; kernel functions never are) */
 } NsFuncAttr;
 
+/* A function's frame_insns when no binary gives them: the machine charges its
+ * call.prologue_insns instead. */
+#define NS_FRAME_UNKNOWN (-1)
+
 struct _NsFunc {
   const char *name;        /* kernel symbol name, e.g. "compute_score" */
   guint       text_bytes;  /* x86-64 text size when not inlined (source in the model file) */
+  gint        frame_insns; /* prologue + epilogue instructions a call runs besides its body
+                            * and its call/ret (the ftrace site, the saved registers' pushes
+                            * and pops, the stack frame), or NS_FRAME_UNKNOWN */
   guint       attrs;       /* NsFuncAttr bits */
   guint       call_sites;  /* call sites in the unpatched build (a patch may override) */
   /* filled in by the registry: */
@@ -31,10 +39,12 @@ struct _NsFunc {
 };
 typedef struct _NsFunc NsFunc;
 
-/* Declares a model function. Usage, at file scope in a model file:
- *   NS_FUNC (fn_compute_score, "compute_score", 304, NS_FN_STATIC, 1);   */
-#define NS_FUNC(var, sym, bytes, attr, sites) \
-  NsFunc var = { (sym), (bytes), (attr), (sites), 0, 0 }
+/* Declares a model function: its symbol, text bytes, frame instructions (both from a
+ * kernel binary: doc/census/, tests/tools/test-text-sizes.sh), attributes and call sites.
+ * Usage, at file scope in a model file:
+ *   NS_FUNC (fn_udp_rcv, "udp_rcv", 22, 1, NS_FN_EXTERN | NS_FN_INDIRECT, 1);   */
+#define NS_FUNC(var, sym, bytes, frame, attr, sites) \
+  NsFunc var = { (sym), (bytes), (frame), (attr), (sites), 0, 0 }
 
 /* Registers a function (idempotent); gives it an id and a text address. */
 void          ns_func_register   (NsFunc *func);

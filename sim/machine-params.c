@@ -240,13 +240,19 @@ static const NsParamDef machine_params[] = {
     "mitigations=off rows, +0.3 to +0.4 % for 64 calls a datagram, are judged with it, "
     "not evidence for it)", FALSE, 0, 50, NULL },
   { "call.prologue_insns", NS_PARAM_INT, "instructions", "6",
-    "prologue + epilogue instructions of a non-inlined kernel function (the ftrace NOP, "
-    "push/pop of callee-saved registers, stack frame set-up and release)",
+    "prologue + epilogue instructions (the ftrace NOP, push/pop of callee-saved registers, "
+    "stack frame set-up and release) of a non-inlined function whose declaration gives no "
+    "frame from a binary (NS_FRAME_UNKNOWN: 6.9's out-of-line compute_score, functions of "
+    "versions neither Debian binary has, user-space and synthetic functions); every other "
+    "kernel function carries its binary's count (doc/census/prologues-6.1.176.txt)",
     "B: tools/prologue-census on Debian 12's 6.1.0-50-cloud-amd64 vmlinux and modules "
-    "(GCC 12, 2026-11-30), the modelled functions' counts weighted by their calls: 6.41 "
-    "per call on seed 000's ipv4 1G path (compute_score, inlined in 6.1, not counted), "
-    "6.13 on seed 002's 5950X 1-filter path; unweighted over 202 functions 8.60 "
-    "(hot functions are small)", FALSE, 0, 64, NULL },
+    "(GCC 12): the call-weighted mean of the modelled functions' frames, 6.41 per call on "
+    "seed 000's ipv4 1G path and 6.13 on seed 002's 5950X 1-filter path when set "
+    "(2026-11-30, each frame read up to its first branch); read over the whole body, as "
+    "the declarations now carry them (2026-12-05), 5.68 and 6.54 (ipv6 1G 5.58, the 7950X "
+    "100-filter walk 9.17; unweighted over 314 functions 7.61). Kept at 6: it prices only "
+    "the calls no binary has, 64 of seed 000's 487 a datagram (compute_score)",
+    FALSE, 0, 64, NULL },
   { "ret.unret_insns", NS_PARAM_INT, "instructions", "1",
     "instructions retbleed=unret adds to a return: the jmp to the untrained return thunk "
     "that stands in for the ret (the thunk's own ret is the return the machine charges "

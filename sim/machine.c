@@ -87,8 +87,9 @@
  * MISPREDICT. ns_call: registers the function if needed; if the build inlines it the call
  * is free, the body stays attributed to the caller and an inlined invocation is counted.
  * Else a call is counted, the function is pushed on the thread's attribution stack, CALL
- * = call.cycles + (2 + call.prologue_insns) / cpu.issue_width is charged to it (the
- * call, the ret and the prologue/epilogue issue beside the body; less a miss's shadow),
+ * = call.cycles + (2 + F) / cpu.issue_width is charged to it, F its frame instructions
+ * from the binary (NsFunc frame_insns) or, unknown, call.prologue_insns (the call, the
+ * ret and the prologue/epilogue issue beside the body; less a miss's shadow),
  * and its entry line is fetched through L1I; the instructions it then runs (its own
  * prologue, epilogue and ret at the call, the body's as they are charged, before they are)
  * fetch the lines up to ifetch.text_bytes_per_insn bytes each further, up to its end (a
@@ -229,9 +230,9 @@ struct _NsMachine {
   double         lat[NS_CAUSE_DRAM + 1];        /* L1..DRAM load-to-use */
   double         bw[NS_CAUSE_DRAM + 1];         /* L1..DRAM bytes per cycle */
   double         c2c[NS_DIST_REMOTE + 1];          /* line transfer by distance, cycles */
-  double         mispredict, call_cost, atomic_cycles;
+  double         mispredict, call_cycles, atomic_cycles;
   double         ret_penalty, icall_penalty;
-  guint          call_seq_insns;  /* a call's own instructions: call, ret, prologue/epilogue */
+  guint          frame_insns;     /* call.prologue_insns: a frame no binary gives */
   double         sys_enter, sys_exit;
   guint          untrain_insns;   /* UNTRAIN_RET's instructions at entry (0: not run) */
 
@@ -1244,9 +1245,8 @@ read_costs (NsMachine *m, const NsParams *p)
   m->issue_width = ns_params_get_double (p, "cpu.issue_width");
   m->stride_prefetch = ns_params_get_bool (p, "prefetch.l1_stride");
   m->stride_in_page = ns_params_get_bool (p, "prefetch.l1_stride_in_page");
-  /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
-  m->call_seq_insns = 2 + (guint) ns_params_get_int (p, "call.prologue_insns");
-  m->call_cost = ns_params_get_double (p, "call.cycles") + m->call_seq_insns / m->issue_width;
+  m->frame_insns = (guint) ns_params_get_int (p, "call.prologue_insns");
+  m->call_cycles = ns_params_get_double (p, "call.cycles");
   m->quantum = (NsTime) llround (ns_params_get_double (p, "sched.quantum_ns") * 1000.0);
   m->ret_penalty = ret_penalty (m, p);
   m->icall_penalty = icall_penalty (m, p);
@@ -2037,6 +2037,14 @@ run_text (NsMachine *m, NsExec *x, NsThread *t, guint n)
   advance_text (m, x, t, func, &x->ran[d - 1], n * m->text_per_insn);
 }
 
+/* The instructions a call into func runs besides its body: the call, the ret and func's
+ * frame (the binary's count, or call.prologue_insns where no binary gives it). */
+static guint
+call_seq_insns (const NsMachine *m, const NsFunc *func)
+{
+  return 2 + (func->frame_insns >= 0 ? (guint) func->frame_insns : m->frame_insns);
+}
+
 /* Fetches func's text through L1I at a call: its entry line, then as far as the call's
  * own instructions (prologue, epilogue, ret) run; the rest follows the body's
  * instructions (run_text). A straight-line function's whole text is fetched here. A miss
@@ -2053,7 +2061,7 @@ fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
   fetch_line (m, x, t, func->text_addr >> m->line_shift, TRUE);
   advance_text (m, x, t, func, &x->ran[x->depth - 1],
                 fetches_whole (m, func) ? (double) func->text_bytes
-                                        : (m->call_seq_insns - 1) * m->text_per_insn);
+                                        : (call_seq_insns (m, func) - 1) * m->text_per_insn);
 }
 
 /* Fetches the line of the return site a return from callee lands on, in the innermost
@@ -2088,8 +2096,9 @@ call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
   m->events[NS_CAUSE_CALL]++;
   exec_push_frame (x, func, FALSE);
   ns_thread_push_func (t, func);
-  charge_beside (x, t, NS_CAUSE_CALL, m->call_cost);
-  x->insns += m->call_seq_insns;    /* the reorder buffer holds them too */
+  /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
+  charge_beside (x, t, NS_CAUSE_CALL, m->call_cycles + call_seq_insns (m, func) / m->issue_width);
+  x->insns += call_seq_insns (m, func);    /* the reorder buffer holds them too */
   fetch_text (m, x, t, func);
 }
 

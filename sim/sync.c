@@ -248,7 +248,7 @@ struct _NsWaitQueue {
 };
 
 /* The kernel function wake-up costs are attributed to (registered at first wake). */
-static NS_FUNC (fn_try_to_wake_up, "try_to_wake_up", 1536, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_try_to_wake_up, "try_to_wake_up", 1536, 15, NS_FN_EXTERN, 1);
 
 /* Creates an empty wait queue. */
 NsWaitQueue *

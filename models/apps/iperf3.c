@@ -183,13 +183,13 @@ static const char *const per_time_metrics[] = {  /* all: per second or fractions
 
 /* ---- user-space pieces ---- */
 
-static NS_FUNC (fn_u_send, "iperf3:iperf_udp_send", 0, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_u_recv, "iperf3:iperf_udp_recv", 0, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_u_loop, "iperf3:main_loop", 0, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_u_clock, "iperf3:clock_gettime(vDSO)", 0, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_u_timers, "iperf3:tmr_run", 0, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_send, "iperf3:iperf_udp_send", 0, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_recv, "iperf3:iperf_udp_recv", 0, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_loop, "iperf3:main_loop", 0, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_clock, "iperf3:clock_gettime(vDSO)", 0, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_timers, "iperf3:tmr_run", 0, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
 /* glibc's select() wrapper: the system call's user-side entry and exit */
-static NS_FUNC (fn_u_select, "iperf3:select(libc)", 0, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_u_select, "iperf3:select(libc)", 0, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
 
 /* Attributes t's following costs to the user-space pseudo-function f (no call cost). */
 static void

@@ -167,19 +167,19 @@ static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
  * call instructions. */
 /* pktgen_thread_worker: the kthread's threadfn, which kthread() calls through its pointer
  * (kthread_create_on_node in pktgen_create_thread), so never inlined */
-static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 6593,
+static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 6593, 17,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn___memset, "__memset", 51, NS_FN_EXTERN, 200);
+static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, 5, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn___memset, "__memset", 51, 0, NS_FN_EXTERN, 200);
 /* memset_erms: __memset's alternative on an ERMS CPU, entered by its patched jmp. */
-static NS_FUNC (fn_memset_erms, "memset_erms", 19, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 45, NS_FN_EXTERN, 200);
-static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FN_STATIC, 1);
-static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FN_STATIC, 1);
-static NS_FUNC (fn_mod_cur_headers, "mod_cur_headers", 1931, NS_FN_STATIC, 2);
-static NS_FUNC (fn_pktgen_finalize_skb, "pktgen_finalize_skb", 731, NS_FN_STATIC, 2);
-static NS_FUNC (fn_net_ratelimit, "net_ratelimit", 24, NS_FN_EXTERN, 20);
-static NS_FUNC (fn____ratelimit, "___ratelimit", 246, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_memset_erms, "memset_erms", 19, 0, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 45, 1, NS_FN_EXTERN, 200);
+static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+static NS_FUNC (fn_mod_cur_headers, "mod_cur_headers", 1931, 11, NS_FN_STATIC, 2);
+static NS_FUNC (fn_pktgen_finalize_skb, "pktgen_finalize_skb", 731, 15, NS_FN_STATIC, 2);
+static NS_FUNC (fn_net_ratelimit, "net_ratelimit", 24, 1, NS_FN_EXTERN, 20);
+static NS_FUNC (fn____ratelimit, "___ratelimit", 246, 14, NS_FN_EXTERN, 20);
 
 /* ---- the packet path ---- */
 

@@ -44,6 +44,7 @@ chain_functions (guint attrs)
     for (guint i = 0; i < CHAIN_MAX_DEPTH; i++) {
       tables[slot][i].name = g_strdup_printf ("%s_%u", slot ? "chain_inl" : "chain_fn", i);
       tables[slot][i].text_bytes = 64;
+      tables[slot][i].frame_insns = NS_FRAME_UNKNOWN;
       tables[slot][i].attrs = attrs | NS_FN_STRAIGHT;
       tables[slot][i].call_sites = 1;
     }
@@ -52,7 +53,7 @@ chain_functions (guint attrs)
   return tables[slot];
 }
 
-NS_FUNC (fn_icall_target, "icall_target", 64, NS_FN_STATIC | NS_FN_INDIRECT | NS_FN_STRAIGHT, 1);
+NS_FUNC (fn_icall_target, "icall_target", 64, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT | NS_FN_STRAIGHT, 1);
 
 /* One level of the chain: call, do the body, go one deeper, return. */
 static void
@@ -92,6 +93,7 @@ tree_functions (guint text_bytes)
     for (guint i = 0; i < TREE_MAX_NODES; i++) {
       fns[i].name = g_strdup_printf ("tree%u_fn_%u", text_bytes, i);
       fns[i].text_bytes = text_bytes;
+      fns[i].frame_insns = NS_FRAME_UNKNOWN;
       fns[i].attrs = NS_FN_STATIC | NS_FN_NOINLINE | NS_FN_STRAIGHT;
       fns[i].call_sites = 1;
     }

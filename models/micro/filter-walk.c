@@ -104,10 +104,10 @@ static NS_LOAD_SITE (site_act, "bench action_exec: a->flags");
 static NS_LOAD_SITE (site_act_ops, "bench action_exec: a->ops");
 static NS_LOAD_SITE (site_stats, "bench gact_act: a->cpu_bstats->bytes");
 
-static NS_FUNC (fn_tcf_classify, "bench_tcf_classify", 80, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_mall_classify, "bench_mall_classify", 54, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_action_exec, "bench_action_exec", 91, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_gact_act, "bench_gact_act", 39, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_tcf_classify, "bench_tcf_classify", 80, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_mall_classify, "bench_mall_classify", 54, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_action_exec, "bench_action_exec", 91, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_gact_act, "bench_gact_act", 39, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 /* Reaches fn as the build does: an indirect call, or the wrapper's compare chain (pairs
  * that fall through before fn's entry, whose compare-and-branch is one more) and a

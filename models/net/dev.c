@@ -21,7 +21,7 @@
  *
  * Instruction counts: the census of the Debian 6.1.176 binary along seed 002's path
  * (doc/census/xmit.md), as body instructions: each function's total less its prologue,
- * epilogue and return, which the machine charges per call (call.prologue_insns). Seed
+ * epilogue and return, which the machine charges per call (each NS_FUNC's frame). Seed
  * 000's v6.9 loopback path runs the same code without the egress hook; its counts are
  * taken to be the same. The helpers named in each comment are inline there. */
 #include "config.h"
@@ -37,14 +37,14 @@
 #define NET_XMIT_MASK 0x0f
 
 /* Text sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
-static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 3530, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_dev_hard_start_xmit, "dev_hard_start_xmit", 457, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_netdev_core_pick_tx, "netdev_core_pick_tx", 181, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_validate_xmit_skb, "validate_xmit_skb", 793, NS_FN_STATIC, 2);
-static NS_FUNC (fn_netif_skb_features, "netif_skb_features", 1404, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_skb_network_protocol, "skb_network_protocol", 403, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_validate_xmit_xfrm, "validate_xmit_xfrm", 927, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_netdev_core_stats_alloc, "netdev_core_stats_alloc", 71, NS_FN_EXTERN, 2);
+static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 3530, 23, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_dev_hard_start_xmit, "dev_hard_start_xmit", 457, 15, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_netdev_core_pick_tx, "netdev_core_pick_tx", 181, 7, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_validate_xmit_skb, "validate_xmit_skb", 793, 13, NS_FN_STATIC, 2);
+static NS_FUNC (fn_netif_skb_features, "netif_skb_features", 1404, 13, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_skb_network_protocol, "skb_network_protocol", 403, 13, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_validate_xmit_xfrm, "validate_xmit_xfrm", 927, 15, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_netdev_core_stats_alloc, "netdev_core_stats_alloc", 71, 3, NS_FN_EXTERN, 2);
 
 /* netdev_core_pick_tx: the XPS sender_cpu, queue 0 of a one-queue device. */
 struct netdev_queue *

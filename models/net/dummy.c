@@ -11,7 +11,7 @@
 
 /* dummy_xmit: static, reached through netdev_ops->ndo_start_xmit; dev_lstats_add and
  * skb_tx_timestamp inline. Size: the 6.1.176 dummy.ko's (nm -S). */
-static NS_FUNC (fn_dummy_xmit, "dummy_xmit", 101, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_dummy_xmit, "dummy_xmit", 101, 3, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 /* dummy_xmit: the body (netdev_start_xmit charged the indirect call). */
 static int

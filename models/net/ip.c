@@ -40,71 +40,71 @@
 #include "select.h"
 
 /* IPv4 */
-static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 182, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_ipv4_dst_check, "ipv4_dst_check", 84, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ipv4_mtu, "ipv4_mtu", 166, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
-static NS_FUNC (fn_dst_release, "dst_release", 169, NS_FN_EXTERN, 200);
-static NS_FUNC (fn_ip_make_skb, "ip_make_skb", 311, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_ip_setup_cork, "ip_setup_cork", 478, NS_FN_STATIC, 2);
-static NS_FUNC (fn___ip_append_data, "__ip_append_data", 4182, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ip_local_error, "ip_local_error", 289, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 584, NS_FN_EXTERN, 12);
-static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 506, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 200, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_sock_wfree, "sock_wfree", 456, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_sk_page_frag_refill, "sk_page_frag_refill", 159, NS_FN_EXTERN, 12);
-static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 238, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn__copy_from_iter, "_copy_from_iter", 1384, NS_FN_EXTERN, 40);
-static NS_FUNC (fn___ip_make_skb, "__ip_make_skb", 1304, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip_send_skb, "ip_send_skb", 139, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___ip_local_out, "__ip_local_out", 346, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip_send_check, "ip_send_check", 72, NS_FN_EXTERN, 40);
-NS_FUNC (ip_fn_ip_output, "ip_output", 289, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_finish_output, "ip_finish_output", 182, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___ip_finish_output, "__ip_finish_output", 396, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ip_skb_dst_mtu, "ip_skb_dst_mtu", 413, NS_FN_STATIC, 3);
-static NS_FUNC (fn_ip_finish_output2, "ip_finish_output2", 1374, NS_FN_STATIC, 2);
-NS_FUNC (ip_fn_ip_rcv, "ip_rcv", 450, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_rcv_core, "ip_rcv_core", 780, NS_FN_STATIC, 2);
+static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 182, 7, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_ipv4_dst_check, "ipv4_dst_check", 84, 7, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ipv4_mtu, "ipv4_mtu", 166, 3, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
+static NS_FUNC (fn_dst_release, "dst_release", 169, 5, NS_FN_EXTERN, 200);
+static NS_FUNC (fn_ip_make_skb, "ip_make_skb", 311, 23, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_ip_setup_cork, "ip_setup_cork", 478, 13, NS_FN_STATIC, 2);
+static NS_FUNC (fn___ip_append_data, "__ip_append_data", 4182, 15, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip_local_error, "ip_local_error", 289, 13, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_sock_alloc_send_pskb, "sock_alloc_send_pskb", 584, 15, NS_FN_EXTERN, 12);
+static NS_FUNC (fn_alloc_skb_with_frags, "alloc_skb_with_frags", 506, 15, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 200, 5, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_wfree, "sock_wfree", 456, 11, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_sk_page_frag_refill, "sk_page_frag_refill", 159, 5, NS_FN_EXTERN, 12);
+static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 238, 13, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn__copy_from_iter, "_copy_from_iter", 1384, 14, NS_FN_EXTERN, 40);
+static NS_FUNC (fn___ip_make_skb, "__ip_make_skb", 1304, 15, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip_send_skb, "ip_send_skb", 139, 7, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___ip_local_out, "__ip_local_out", 346, 13, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip_send_check, "ip_send_check", 72, 1, NS_FN_EXTERN, 40);
+NS_FUNC (ip_fn_ip_output, "ip_output", 289, 13, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip_finish_output, "ip_finish_output", 182, 9, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___ip_finish_output, "__ip_finish_output", 396, 13, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip_skb_dst_mtu, "ip_skb_dst_mtu", 413, 2, NS_FN_STATIC, 3);
+static NS_FUNC (fn_ip_finish_output2, "ip_finish_output2", 1374, 13, NS_FN_STATIC, 2);
+NS_FUNC (ip_fn_ip_rcv, "ip_rcv", 450, 11, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip_rcv_core, "ip_rcv_core", 780, 7, NS_FN_STATIC, 2);
 /* ip_rcv_finish: inlined in ip_rcv (NF_HOOK's direct okfn call) */
-static NS_FUNC (fn_ip_rcv_finish, "ip_rcv_finish", 196, NS_FN_STATIC, 1);
-static NS_FUNC (fn_ip_rcv_finish_core, "ip_rcv_finish_core", 1098, NS_FN_STATIC, 2);
-NS_FUNC (ip_fn_ip_local_deliver, "ip_local_deliver", 272, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_local_deliver_finish, "ip_local_deliver_finish", 143,
+static NS_FUNC (fn_ip_rcv_finish, "ip_rcv_finish", 196, 7, NS_FN_STATIC, 1);
+static NS_FUNC (fn_ip_rcv_finish_core, "ip_rcv_finish_core", 1098, 9, NS_FN_STATIC, 2);
+NS_FUNC (ip_fn_ip_local_deliver, "ip_local_deliver", 272, 9, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip_local_deliver_finish, "ip_local_deliver_finish", 143, 5,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip_protocol_deliver_rcu, "ip_protocol_deliver_rcu", 511, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_raw_local_deliver, "raw_local_deliver", 579, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_ip_protocol_deliver_rcu, "ip_protocol_deliver_rcu", 511, 9, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_raw_local_deliver, "raw_local_deliver", 579, 15, NS_FN_EXTERN, 1);
 /* IPv6 */
 /* IPv6 output: __ip6_finish_output and
  * ip6_skb_dst_mtu are inline in ip6_finish_output there, so they have no NsFunc */
-static NS_FUNC (fn_ip6_dst_check, "ip6_dst_check", 242, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_mtu, "ip6_mtu", 108, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
-static NS_FUNC (fn_ip6_dst_hoplimit, "ip6_dst_hoplimit", 87, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_ip6_make_skb, "ip6_make_skb", 465, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_ip6_setup_cork, "ip6_setup_cork", 1023, NS_FN_STATIC, 2);
-static NS_FUNC (fn___ip6_append_data, "__ip6_append_data", 4709, NS_FN_STATIC, 2);
-static NS_FUNC (fn_ipv6_local_error, "ipv6_local_error", 342, NS_FN_EXTERN, 4);
-static NS_FUNC (fn___ip6_make_skb, "__ip6_make_skb", 1443, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip6_cork_release, "ip6_cork_release", 109, NS_FN_STATIC, 3);
-static NS_FUNC (fn_ip6_send_skb, "ip6_send_skb", 137, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ip6_local_out, "ip6_local_out", 102, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___ip6_local_out, "__ip6_local_out", 366, NS_FN_EXTERN, 3);
-NS_FUNC (ip_fn_ip6_output, "ip6_output", 349, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_finish_output, "ip6_finish_output", 820, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_finish_output2, "ip6_finish_output2", 1644, NS_FN_STATIC, 2);
-NS_FUNC (ip_fn_ipv6_rcv, "ipv6_rcv", 419, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_rcv_core, "ip6_rcv_core", 1306, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ip6_dst_check, "ip6_dst_check", 242, 7, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_mtu, "ip6_mtu", 108, 5, NS_FN_EXTERN | NS_FN_INDIRECT, 4);
+static NS_FUNC (fn_ip6_dst_hoplimit, "ip6_dst_hoplimit", 87, 3, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_ip6_make_skb, "ip6_make_skb", 465, 23, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_ip6_setup_cork, "ip6_setup_cork", 1023, 15, NS_FN_STATIC, 2);
+static NS_FUNC (fn___ip6_append_data, "__ip6_append_data", 4709, 15, NS_FN_STATIC, 2);
+static NS_FUNC (fn_ipv6_local_error, "ipv6_local_error", 342, 15, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___ip6_make_skb, "__ip6_make_skb", 1443, 17, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip6_cork_release, "ip6_cork_release", 109, 7, NS_FN_STATIC, 3);
+static NS_FUNC (fn_ip6_send_skb, "ip6_send_skb", 137, 7, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ip6_local_out, "ip6_local_out", 102, 7, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___ip6_local_out, "__ip6_local_out", 366, 13, NS_FN_EXTERN, 3);
+NS_FUNC (ip_fn_ip6_output, "ip6_output", 349, 13, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_finish_output, "ip6_finish_output", 820, 15, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_finish_output2, "ip6_finish_output2", 1644, 15, NS_FN_STATIC, 2);
+NS_FUNC (ip_fn_ipv6_rcv, "ipv6_rcv", 419, 9, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_rcv_core, "ip6_rcv_core", 1306, 11, NS_FN_STATIC, 2);
 /* ip6_rcv_finish: global (NF_HOOK's okfn), but its call in ipv6_rcv is inlined in the
  * binary (census), as ip_rcv_finish is in ip_rcv: modelled as the one-site fold. */
-static NS_FUNC (fn_ip6_rcv_finish, "ip6_rcv_finish", 163, NS_FN_STATIC, 1);
+static NS_FUNC (fn_ip6_rcv_finish, "ip6_rcv_finish", 163, 5, NS_FN_STATIC, 1);
 /* ip6_rcv_finish_core: static, two callers (ipv6_rcv, ip6_list_rcv_finish), out of line
  * (.constprop.0 in the binary). */
-static NS_FUNC (fn_ip6_rcv_finish_core, "ip6_rcv_finish_core", 200, NS_FN_STATIC, 2);
-NS_FUNC (ip_fn_ip6_input, "ip6_input", 219, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_input_finish, "ip6_input_finish", 90, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ip6_protocol_deliver_rcu, "ip6_protocol_deliver_rcu", 1273,
+static NS_FUNC (fn_ip6_rcv_finish_core, "ip6_rcv_finish_core", 200, 3, NS_FN_STATIC, 2);
+NS_FUNC (ip_fn_ip6_input, "ip6_input", 219, 9, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_input_finish, "ip6_input_finish", 90, 5, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ip6_protocol_deliver_rcu, "ip6_protocol_deliver_rcu", 1273, 15,
                 NS_FN_EXTERN, 2);
-static NS_FUNC (fn_raw6_local_deliver, "raw6_local_deliver", 566, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_raw6_local_deliver, "raw6_local_deliver", 566, 15, NS_FN_EXTERN, 1);
 
 /* ---- routes ---- */
 

@@ -15,7 +15,7 @@
  * (doc/census/text-sizes-kept.txt). Instruction
  * counts: the census of the Debian 6.1.176 binary (doc/census/seed000/send.md for the
  * transmit and the backlog, receive.md sections A and B for the softirq), each function's
- * body = its total less its prologue, epilogue and return (call.prologue_insns), unless
+ * body = its total less its prologue, epilogue and return (its NS_FUNC frame), unless
  * marked "estimate". Where a count is split between call sites the split is an estimate
  * and the total the census'. Functions the binary enters by a tail jmp are entered by
  * ns_tail_call. The net/core/dev.c
@@ -28,24 +28,24 @@
 #include "ip.h"
 #include "netdevice.h"
 
-NS_FUNC (lo_fn_loopback_xmit, "loopback_xmit", 280, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-NS_FUNC (lo_fn_process_backlog, "process_backlog", 282, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-NS_FUNC (lo_fn_net_rx_action, "net_rx_action", 847, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_eth_type_trans, "eth_type_trans", 323, NS_FN_EXTERN, 30);
-static NS_FUNC (fn___netif_rx, "__netif_rx", 169, NS_FN_EXTERN, 5);
-static NS_FUNC (fn_netif_rx_internal, "netif_rx_internal", 319, NS_FN_STATIC, 2);
-static NS_FUNC (fn_enqueue_to_backlog, "enqueue_to_backlog", 709, NS_FN_STATIC, 4);
-static NS_FUNC (fn_do_softirq, "do_softirq", 153, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___do_softirq, "__do_softirq", 633, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___napi_poll, "__napi_poll", 342, NS_FN_STATIC, 2);
-static NS_FUNC (fn_irqtime_account_irq, "irqtime_account_irq", 200, NS_FN_EXTERN, 4);
-static NS_FUNC (fn___netif_receive_skb, "__netif_receive_skb", 75, NS_FN_STATIC, 3);
-static NS_FUNC (fn___netif_receive_skb_one_core, "__netif_receive_skb_one_core", 151,
+NS_FUNC (lo_fn_loopback_xmit, "loopback_xmit", 280, 7, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+NS_FUNC (lo_fn_process_backlog, "process_backlog", 282, 11, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+NS_FUNC (lo_fn_net_rx_action, "net_rx_action", 847, 15, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_eth_type_trans, "eth_type_trans", 323, 3, NS_FN_EXTERN, 30);
+static NS_FUNC (fn___netif_rx, "__netif_rx", 169, 3, NS_FN_EXTERN, 5);
+static NS_FUNC (fn_netif_rx_internal, "netif_rx_internal", 319, 5, NS_FN_STATIC, 2);
+static NS_FUNC (fn_enqueue_to_backlog, "enqueue_to_backlog", 709, 15, NS_FN_STATIC, 4);
+static NS_FUNC (fn_do_softirq, "do_softirq", 153, 4, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___do_softirq, "__do_softirq", 633, 15, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___napi_poll, "__napi_poll", 342, 9, NS_FN_STATIC, 2);
+static NS_FUNC (fn_irqtime_account_irq, "irqtime_account_irq", 200, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___netif_receive_skb, "__netif_receive_skb", 75, 5, NS_FN_STATIC, 3);
+static NS_FUNC (fn___netif_receive_skb_one_core, "__netif_receive_skb_one_core", 151, 5,
                 NS_FN_STATIC, 2);
-static NS_FUNC (fn___netif_receive_skb_core, "__netif_receive_skb_core", 3823,
+static NS_FUNC (fn___netif_receive_skb_core, "__netif_receive_skb_core", 3823, 23,
                 NS_FN_STATIC, 2);
-static NS_FUNC (fn_raise_softirq_irqoff, "raise_softirq_irqoff", 127, NS_FN_EXTERN, 20);
-static NS_FUNC (fn___usecs_to_jiffies, "__usecs_to_jiffies", 54, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_raise_softirq_irqoff, "raise_softirq_irqoff", 127, 2, NS_FN_EXTERN, 20);
+static NS_FUNC (fn___usecs_to_jiffies, "__usecs_to_jiffies", 54, 1, NS_FN_EXTERN, 20);
 
 #define NAPI_STATE_SCHED  1ul
 #define SOFTIRQ_OFFSET    0x100   /* include/linux/preempt.h */

@@ -29,24 +29,24 @@
 #include "memcontrol.h"
 #include "netstack.h"
 
-static NS_FUNC (fn_mem_cgroup_charge_skmem, "mem_cgroup_charge_skmem", 206, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_mem_cgroup_uncharge_skmem, "mem_cgroup_uncharge_skmem", 56,
+static NS_FUNC (fn_mem_cgroup_charge_skmem, "mem_cgroup_charge_skmem", 206, 11, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_mem_cgroup_uncharge_skmem, "mem_cgroup_uncharge_skmem", 56, 5,
                 NS_FN_EXTERN, 3);
-static NS_FUNC (fn_try_charge_memcg, "try_charge_memcg", 1969, NS_FN_STATIC | NS_FN_NOINLINE,
+static NS_FUNC (fn_try_charge_memcg, "try_charge_memcg", 1969, 15, NS_FN_STATIC | NS_FN_NOINLINE,
                 4);
-static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 38, NS_FN_STATIC | NS_FN_NOINLINE, 8);
-static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 115, NS_FN_EXTERN, 40);
-static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 184, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_refill_stock, "refill_stock", 43, NS_FN_STATIC | NS_FN_NOINLINE, 4);
-static NS_FUNC (fn___refill_stock, "__refill_stock", 124, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_mod_memcg_state, "mod_memcg_state", 38, 2, NS_FN_STATIC | NS_FN_NOINLINE, 8);
+static NS_FUNC (fn___mod_memcg_state, "__mod_memcg_state", 115, 3, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_cgroup_rstat_updated, "cgroup_rstat_updated", 184, 7, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_refill_stock, "refill_stock", 43, 3, NS_FN_STATIC | NS_FN_NOINLINE, 4);
+static NS_FUNC (fn___refill_stock, "__refill_stock", 124, 7, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 /* drain_stock: static, called from __refill_stock (twice), drain_local_stock and
  * memcg_hotplug_cpu_dead; its size keeps it out of line */
-static NS_FUNC (fn_drain_stock, "drain_stock", 150, NS_FN_STATIC, 4);
+static NS_FUNC (fn_drain_stock, "drain_stock", 150, 5, NS_FN_STATIC, 4);
 /* mm/page_counter.c, exported to memcontrol.c and hugetlb_cgroup.c */
-static NS_FUNC (fn_page_counter_try_charge, "page_counter_try_charge", 176, NS_FN_EXTERN, 8);
-static NS_FUNC (fn_page_counter_uncharge, "page_counter_uncharge", 112, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_page_counter_try_charge, "page_counter_try_charge", 176, 11, NS_FN_EXTERN, 8);
+static NS_FUNC (fn_page_counter_uncharge, "page_counter_uncharge", 112, 7, NS_FN_EXTERN, 20);
 /* out of line in 6.1.176 (a traced static function, 116 bytes; residue.md) */
-static NS_FUNC (fn_propagate_protected_usage, "propagate_protected_usage", 116,
+static NS_FUNC (fn_propagate_protected_usage, "propagate_protected_usage", 116, 1,
                 NS_FN_STATIC | NS_FN_NOINLINE, 4);
 
 /* PAGE_COUNTER_MAX (LONG_MAX / PAGE_SIZE on 64-bit): a counter without a limit. */

@@ -423,63 +423,63 @@ ns_mib_inc (NsThread *t, guint64 *counter)
  * Instruction counts: the census of the Debian 6.1.176 binary along seed 000's path
  * (doc/census/seed000/: syscall.md, select.md, send.md, recv.md, receive.md) as body
  * instructions, each function's total less its prologue, epilogue and return (the machine
- * charges call.prologue_insns per call). Functions the binary enters by a tail jmp are
+ * charges each NS_FUNC's frame per call). Functions the binary enters by a tail jmp are
  * entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 (the modelled kernel) is built differently, its shape
  * is kept and the comment says so; the counts stay the 6.1 census'. */
 
 /* Text sizes here: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt),
  * except the syscall entry and exit's (below).
  * Out-of-line spinlock entry points (kernel/locking/spinlock.c). */
-static NS_FUNC (fn__raw_spin_lock, "_raw_spin_lock", 43, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__raw_spin_lock_bh, "_raw_spin_lock_bh", 47, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__raw_spin_lock_irq, "_raw_spin_lock_irq", 49, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__raw_spin_lock_irqsave, "_raw_spin_lock_irqsave", 67, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__raw_spin_unlock, "_raw_spin_unlock", 35, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__raw_spin_unlock_bh, "_raw_spin_unlock_bh", 25, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__raw_spin_unlock_irq, "_raw_spin_unlock_irq", 41, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__raw_spin_unlock_irqrestore, "_raw_spin_unlock_irqrestore", 49,
+static NS_FUNC (fn__raw_spin_lock, "_raw_spin_lock", 43, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__raw_spin_lock_bh, "_raw_spin_lock_bh", 47, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__raw_spin_lock_irq, "_raw_spin_lock_irq", 49, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__raw_spin_lock_irqsave, "_raw_spin_lock_irqsave", 67, 3, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__raw_spin_unlock, "_raw_spin_unlock", 35, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__raw_spin_unlock_bh, "_raw_spin_unlock_bh", 25, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__raw_spin_unlock_irq, "_raw_spin_unlock_irq", 41, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__raw_spin_unlock_irqrestore, "_raw_spin_unlock_irqrestore", 49, 1,
                 NS_FN_EXTERN, 1000);
-static NS_FUNC (fn___rcu_read_lock, "__rcu_read_lock", 34, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn___rcu_read_unlock, "__rcu_read_unlock", 43, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn___cond_resched, "__cond_resched", 49, NS_FN_EXTERN, 200);
-static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 118, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___list_add_valid, "__list_add_valid", 74, NS_FN_EXTERN, 400);
-static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 98, NS_FN_EXTERN, 400);
+static NS_FUNC (fn___rcu_read_lock, "__rcu_read_lock", 34, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn___rcu_read_unlock, "__rcu_read_unlock", 43, 1, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn___cond_resched, "__cond_resched", 49, 1, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___get_task_ioprio, "__get_task_ioprio", 118, 1, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___list_add_valid, "__list_add_valid", 74, 0, NS_FN_EXTERN, 400);
+static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 98, 0, NS_FN_EXTERN, 400);
 /* arch/x86/entry/common.c, kernel/entry/common.c (v6.8+: syscall_enter_from_user_mode
  * and exit_to_user_mode_prepare are inline in include/linux/entry-common.h),
  * arch/x86/kernel/fpu/core.c, arch/x86/kernel/cpu/amd.c. The three syscall functions'
  * sizes: the Debian 6.12.111 binary's, which has the v6.8+ shape (6.1 calls the two out
  * of line; doc/census/text-sizes-kept.txt). */
-static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 369, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 419,
+static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 369, 13, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 419, 7,
                 NS_FN_EXTERN, 3);
 static NS_FUNC (fn_syscall_exit_to_user_mode_prepare, "syscall_exit_to_user_mode_prepare",
-                367, NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_fpregs_assert_state_consistent, "fpregs_assert_state_consistent", 66,
+                367, 7, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_fpregs_assert_state_consistent, "fpregs_assert_state_consistent", 66, 1,
                 NS_FN_EXTERN, 4);
-static NS_FUNC (fn_amd_clear_divider, "amd_clear_divider", 16, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_amd_clear_divider, "amd_clear_divider", 16, 0, NS_FN_EXTERN, 4);
 /* fs/file.c, fs/read_write.c, security/security.c, security/apparmor, kernel/bpf/bpf_lsm.c,
  * mm/usercopy.c, mm/vmalloc.c, arch/x86/mm/physaddr.c. */
-static NS_FUNC (fn___fdget_pos, "__fdget_pos", 108, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___fget_light, "__fget_light", 256, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_rw_verify_area, "rw_verify_area", 89, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_security_file_permission, "security_file_permission", 84,
+static NS_FUNC (fn___fdget_pos, "__fdget_pos", 108, 3, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___fget_light, "__fget_light", 256, 11, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_rw_verify_area, "rw_verify_area", 89, 1, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_security_file_permission, "security_file_permission", 84, 7,
                 NS_FN_EXTERN, 10);
-static NS_FUNC (fn_apparmor_file_permission, "apparmor_file_permission", 368,
+static NS_FUNC (fn_apparmor_file_permission, "apparmor_file_permission", 368, 13,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_aa_file_perm, "aa_file_perm", 1237, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_bpf_lsm_file_permission, "bpf_lsm_file_permission", 12,
+static NS_FUNC (fn_aa_file_perm, "aa_file_perm", 1237, 15, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_bpf_lsm_file_permission, "bpf_lsm_file_permission", 12, 1,
                 NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_aa_sk_perm, "aa_sk_perm", 502, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___check_object_size, "__check_object_size", 540, NS_FN_EXTERN, 100);
-static NS_FUNC (fn_check_stack_object, "check_stack_object", 78,
+static NS_FUNC (fn_aa_sk_perm, "aa_sk_perm", 502, 13, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___check_object_size, "__check_object_size", 540, 9, NS_FN_EXTERN, 100);
+static NS_FUNC (fn_check_stack_object, "check_stack_object", 78, 1,
                 NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_is_vmalloc_addr, "is_vmalloc_addr", 76, NS_FN_EXTERN, 100);
-static NS_FUNC (fn___virt_addr_valid, "__virt_addr_valid", 300, NS_FN_EXTERN, 100);
+static NS_FUNC (fn_is_vmalloc_addr, "is_vmalloc_addr", 76, 1, NS_FN_EXTERN, 100);
+static NS_FUNC (fn___virt_addr_valid, "__virt_addr_valid", 300, 1, NS_FN_EXTERN, 100);
 /* kernel/sched/clock.c, arch/x86/kernel/tsc.c (6.1.176's sched_clock: a 5-B jmp). */
-static NS_FUNC (fn_sched_clock_cpu, "sched_clock_cpu", 167, NS_FN_EXTERN, 30);
-static NS_FUNC (fn_sched_clock, "sched_clock", 5, NS_FN_EXTERN, 50);
-static NS_FUNC (fn_native_sched_clock, "native_sched_clock", 153, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_sched_clock_cpu, "sched_clock_cpu", 167, 4, NS_FN_EXTERN, 30);
+static NS_FUNC (fn_sched_clock, "sched_clock", 5, 0, NS_FN_EXTERN, 50);
+static NS_FUNC (fn_native_sched_clock, "native_sched_clock", 153, 4, NS_FN_EXTERN, 2);
 
 static NsFunc *const lock_fns[] = {
   &fn__raw_spin_lock, &fn__raw_spin_lock_bh, &fn__raw_spin_lock_irq, &fn__raw_spin_lock_irqsave

@@ -42,11 +42,11 @@ G_STATIC_ASSERT (offsetof (struct sock_reuseport, socks) == 48);
 
 /* Text sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt).
  * reuseport_select_sock: extern (EXPORT_SYMBOL); its text carries the BPF program paths. */
-NS_FUNC (reuseport_fn_reuseport_select_sock, "reuseport_select_sock", 675, NS_FN_EXTERN, 1);
+NS_FUNC (reuseport_fn_reuseport_select_sock, "reuseport_select_sock", 675, 15, NS_FN_EXTERN, 1);
 /* reuseport_select_sock_by_hash: static, two callers since v5.14's socket-migration series
  * (reuseport_select_sock and reuseport_migrate_sock), 108 B over the inline limit: out of
  * line, as the 6.1.176 and 6.12.111 binaries have it. */
-static NS_FUNC (fn_select_by_hash, "reuseport_select_sock_by_hash", 108, NS_FN_STATIC, 2);
+static NS_FUNC (fn_select_by_hash, "reuseport_select_sock_by_hash", 108, 1, NS_FN_STATIC, 2);
 
 /* Size of a group with room for max_socks members: the header plus socks[]. */
 static gsize

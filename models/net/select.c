@@ -24,7 +24,7 @@
  * Instruction counts: the census of the Debian 6.1.176 binary (doc/census/seed000/:
  * syscall.md unit 4 for select's fixed part, select.md per fd, receive.md section F for
  * the wake-up) as body instructions, each function's total less its prologue, epilogue and
- * return (the machine charges call.prologue_insns per call); functions the binary enters
+ * return (the machine charges each NS_FUNC's frame per call); functions the binary enters
  * by a tail jmp are entered by one (ns_tail_call / ns_tail_next). Where v6.9-rc1 is built differently its shape is
  * kept and the comment says so. Counts not in the census are estimates with their
  * reasons. Text sizes: the Debian 6.1.176 binary's (nm -S;
@@ -53,58 +53,58 @@
 #define POLLIN_SET             (EPOLLIN | EPOLLRDNORM)
 #define POLLOUT_SET            (EPOLLOUT | EPOLLWRNORM | EPOLLWRBAND)
 
-static NS_FUNC (fn___x64_sys_pselect6, "__x64_sys_pselect6", 122,
+static NS_FUNC (fn___x64_sys_pselect6, "__x64_sys_pselect6", 122, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_do_pselect, "do_pselect", 373, NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_get_timespec64, "get_timespec64", 140, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_put_timespec64, "put_timespec64", 96, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_set_user_sigmask, "set_user_sigmask", 205, NS_FN_EXTERN, 5);
-static NS_FUNC (fn_core_sys_select, "core_sys_select", 923, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_do_select, "do_select", 2070, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_select_estimate_accuracy, "select_estimate_accuracy", 291,
+static NS_FUNC (fn_do_pselect, "do_pselect", 373, 17, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_get_timespec64, "get_timespec64", 140, 5, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_put_timespec64, "put_timespec64", 96, 3, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_set_user_sigmask, "set_user_sigmask", 205, 5, NS_FN_EXTERN, 5);
+static NS_FUNC (fn_core_sys_select, "core_sys_select", 923, 15, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_do_select, "do_select", 2070, 23, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_select_estimate_accuracy, "select_estimate_accuracy", 291, 9,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_poll_select_finish, "poll_select_finish", 603,
+static NS_FUNC (fn_poll_select_finish, "poll_select_finish", 603, 13,
                 NS_FN_STATIC | NS_FN_NOINLINE, 4);
-static NS_FUNC (fn_poll_freewait, "poll_freewait", 157, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_ktime_get_ts64, "ktime_get_ts64", 215, NS_FN_EXTERN, 100);
-static NS_FUNC (fn_read_tsc, "read_tsc", 17, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_timespec64_add_safe, "timespec64_add_safe", 103, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_set_normalized_timespec64, "set_normalized_timespec64", 57,
+static NS_FUNC (fn_poll_freewait, "poll_freewait", 157, 11, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_ktime_get_ts64, "ktime_get_ts64", 215, 7, NS_FN_EXTERN, 100);
+static NS_FUNC (fn_read_tsc, "read_tsc", 17, 0, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_timespec64_add_safe, "timespec64_add_safe", 103, 5, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_set_normalized_timespec64, "set_normalized_timespec64", 57, 1,
                 NS_FN_EXTERN, 50);
-static NS_FUNC (fn__copy_from_user, "_copy_from_user", 88, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn__copy_to_user, "_copy_to_user", 40, NS_FN_EXTERN, 1000);
-static NS_FUNC (fn_memset, "memset", 51, NS_FN_EXTERN, 5000);
-static NS_FUNC (fn_memset_orig, "memset_orig", 176, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn___fdget, "__fdget", 15, NS_FN_EXTERN, 100);
-static NS_FUNC (fn_sock_poll, "sock_poll", 226, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_udp_poll, "udp_poll", 151, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_tcp_poll, "tcp_poll", 890, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_tcp_stream_memory_free, "tcp_stream_memory_free", 53, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_datagram_poll, "datagram_poll", 247, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___pollwait, "__pollwait", 210, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_add_wait_queue, "add_wait_queue", 147, NS_FN_EXTERN, 50);
-static NS_FUNC (fn_remove_wait_queue, "remove_wait_queue", 88, NS_FN_EXTERN, 50);
-static NS_FUNC (fn_fput, "fput", 133, NS_FN_EXTERN, 200);
-static NS_FUNC (fn___wake_up_sync_key, "__wake_up_sync_key", 33, NS_FN_EXTERN, 20);
-static NS_FUNC (fn___wake_up_common_lock, "__wake_up_common_lock", 196,
+static NS_FUNC (fn__copy_from_user, "_copy_from_user", 88, 4, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn__copy_to_user, "_copy_to_user", 40, 0, NS_FN_EXTERN, 1000);
+static NS_FUNC (fn_memset, "memset", 51, 0, NS_FN_EXTERN, 5000);
+static NS_FUNC (fn_memset_orig, "memset_orig", 176, 0, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn___fdget, "__fdget", 15, 1, NS_FN_EXTERN, 100);
+static NS_FUNC (fn_sock_poll, "sock_poll", 226, 9, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_udp_poll, "udp_poll", 151, 9, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_tcp_poll, "tcp_poll", 890, 11, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_tcp_stream_memory_free, "tcp_stream_memory_free", 53, 1, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_datagram_poll, "datagram_poll", 247, 3, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___pollwait, "__pollwait", 210, 9, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_add_wait_queue, "add_wait_queue", 147, 13, NS_FN_EXTERN, 50);
+static NS_FUNC (fn_remove_wait_queue, "remove_wait_queue", 88, 7, NS_FN_EXTERN, 50);
+static NS_FUNC (fn_fput, "fput", 133, 3, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___wake_up_sync_key, "__wake_up_sync_key", 33, 1, NS_FN_EXTERN, 20);
+static NS_FUNC (fn___wake_up_common_lock, "__wake_up_common_lock", 196, 15,
                 NS_FN_STATIC | NS_FN_NOINLINE, 4);
-static NS_FUNC (fn___wake_up_common, "__wake_up_common", 371, NS_FN_STATIC | NS_FN_NOINLINE, 4);
-static NS_FUNC (fn_pollwake, "pollwake", 146, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_receiver_wake_function, "receiver_wake_function", 27,
+static NS_FUNC (fn___wake_up_common, "__wake_up_common", 371, 15, NS_FN_STATIC | NS_FN_NOINLINE, 4);
+static NS_FUNC (fn_pollwake, "pollwake", 146, 3, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_receiver_wake_function, "receiver_wake_function", 27, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_default_wake_function, "default_wake_function", 33, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_try_to_wake_up, "try_to_wake_up", 1344, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_select_task_rq_fair, "select_task_rq_fair", 6200,
+static NS_FUNC (fn_default_wake_function, "default_wake_function", 33, 1, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_try_to_wake_up, "try_to_wake_up", 1344, 15, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_select_task_rq_fair, "select_task_rq_fair", 6200, 15,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_available_idle_cpu, "available_idle_cpu", 82, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_cpus_share_cache, "cpus_share_cache", 57, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_ttwu_queue_wakelist, "ttwu_queue_wakelist", 259,
+static NS_FUNC (fn_available_idle_cpu, "available_idle_cpu", 82, 1, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_cpus_share_cache, "cpus_share_cache", 57, 1, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_ttwu_queue_wakelist, "ttwu_queue_wakelist", 259, 13,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn___smp_call_single_queue, "__smp_call_single_queue", 53, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_llist_add_batch, "llist_add_batch", 27, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_send_call_function_single_ipi, "send_call_function_single_ipi", 155,
+static NS_FUNC (fn___smp_call_single_queue, "__smp_call_single_queue", 53, 3, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_llist_add_batch, "llist_add_batch", 27, 0, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_send_call_function_single_ipi, "send_call_function_single_ipi", 155, 1,
                 NS_FN_EXTERN, 4);
-static NS_FUNC (fn___schedule, "__schedule", 2523, NS_FN_STATIC, 3);
+static NS_FUNC (fn___schedule, "__schedule", 2523, 16, NS_FN_STATIC, 3);
 
 struct _NsPollWqueues {
   NsNetStack    *s;

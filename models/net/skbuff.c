@@ -79,89 +79,89 @@
  * 002's kmalloc-1k head and the same-CPU frees; doc/census/seed000/send.md for the
  * GFP_KERNEL allocation and the large head, recv.md for the cross-CPU free), each
  * function's body = its total less its prologue, epilogue and return, which the machine
- * charges per call (call.prologue_insns); with
+ * charges per call (each NS_FUNC's frame); with
  * CONFIG_INIT_ON_ALLOC off (the Kconfig default): no __memset of the slab object, no
  * kernel_init_pages/clear_page_erms of the page. Where a count is split between call sites
  * the split is an estimate and the total the census'. Functions the binary enters by a tail
  * jmp are entered by one (ns_tail_next: one return for both). ---- */
 
-NS_FUNC (skb_fn___alloc_skb, "__alloc_skb", 405, NS_FN_EXTERN, 8);
-NS_FUNC (skb_fn_kmem_cache_alloc_node, "kmem_cache_alloc_node", 773, NS_FN_EXTERN, 40);
+NS_FUNC (skb_fn___alloc_skb, "__alloc_skb", 405, 13, NS_FN_EXTERN, 8);
+NS_FUNC (skb_fn_kmem_cache_alloc_node, "kmem_cache_alloc_node", 773, 15, NS_FN_EXTERN, 40);
 /* kmem_cache_alloc: __build_skb's (sched/skb_xmit.c); __kmem_cache_alloc_node and
  * kmalloc_slab: kmalloc's up to 8 KiB; __kmem_cache_free: kfree's of a slab object */
-static NS_FUNC (fn_kmem_cache_alloc, "kmem_cache_alloc", 757, NS_FN_EXTERN, 400);
-static NS_FUNC (fn___kmem_cache_alloc_node, "__kmem_cache_alloc_node", 668, NS_FN_EXTERN,
+static NS_FUNC (fn_kmem_cache_alloc, "kmem_cache_alloc", 757, 15, NS_FN_EXTERN, 400);
+static NS_FUNC (fn___kmem_cache_alloc_node, "__kmem_cache_alloc_node", 668, 15, NS_FN_EXTERN,
                 40);
-static NS_FUNC (fn_kmalloc_slab, "kmalloc_slab", 135, NS_FN_EXTERN, 40);
-NS_FUNC (skb_fn_kmem_cache_free, "kmem_cache_free", 773, NS_FN_EXTERN, 200);
-static NS_FUNC (fn___kmem_cache_free, "__kmem_cache_free", 658, NS_FN_EXTERN, 40);
-static NS_FUNC (fn___slab_free, "__slab_free", 714, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_kmalloc_slab, "kmalloc_slab", 135, 1, NS_FN_EXTERN, 40);
+NS_FUNC (skb_fn_kmem_cache_free, "kmem_cache_free", 773, 11, NS_FN_EXTERN, 200);
+static NS_FUNC (fn___kmem_cache_free, "__kmem_cache_free", 658, 11, NS_FN_EXTERN, 40);
+static NS_FUNC (fn___slab_free, "__slab_free", 714, 15, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 /* 6.1's cmpxchg_double_slab.constprop.0.isra.0; 6.9 calls it slab_update_freelist
  * (declared inline: kept out of line as the 6.1 binary has it, a doubt). */
-static NS_FUNC (fn_cmpxchg_double_slab, "cmpxchg_double_slab", 205,
+static NS_FUNC (fn_cmpxchg_double_slab, "cmpxchg_double_slab", 205, 2,
                 NS_FN_STATIC | NS_FN_NOINLINE, 4);
-NS_FUNC (skb_fn___kmalloc_node_track_caller, "__kmalloc_node_track_caller", 327,
+NS_FUNC (skb_fn___kmalloc_node_track_caller, "__kmalloc_node_track_caller", 327, 13,
                 NS_FN_EXTERN, 20);
-static NS_FUNC (fn___kmalloc_large_node, "__kmalloc_large_node", 211,
+static NS_FUNC (fn___kmalloc_large_node, "__kmalloc_large_node", 211, 7,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-NS_FUNC (skb_fn___alloc_pages, "__alloc_pages", 809, NS_FN_EXTERN, 30);
+NS_FUNC (skb_fn___alloc_pages, "__alloc_pages", 809, 13, NS_FN_EXTERN, 30);
 /* __get_free_pages → alloc_pages → alloc_pages_mpol, and free_pages (select's poll table
  * page, fs/select.c) */
-static NS_FUNC (fn___get_free_pages, "__get_free_pages", 52, NS_FN_EXTERN, 300);
-static NS_FUNC (fn_alloc_pages, "alloc_pages", 131, NS_FN_EXTERN, 400);
-static NS_FUNC (fn_alloc_pages_mpol, "alloc_pages_mpol", 478, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_free_pages, "free_pages", 71, NS_FN_EXTERN, 400);
-static NS_FUNC (fn_should_fail_alloc_page, "should_fail_alloc_page", 12, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_get_page_from_freelist, "get_page_from_freelist", 4510, NS_FN_STATIC, 3);
-static NS_FUNC (fn___zone_watermark_ok, "__zone_watermark_ok", 320, NS_FN_EXTERN, 10);
-static NS_FUNC (fn__raw_spin_trylock, "_raw_spin_trylock", 62, NS_FN_EXTERN, 200);
-static NS_FUNC (fn_rmqueue_bulk, "rmqueue_bulk", 1473, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn___get_free_pages, "__get_free_pages", 52, 1, NS_FN_EXTERN, 300);
+static NS_FUNC (fn_alloc_pages, "alloc_pages", 131, 2, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_alloc_pages_mpol, "alloc_pages_mpol", 478, 14, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_free_pages, "free_pages", 71, 1, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_should_fail_alloc_page, "should_fail_alloc_page", 12, 1, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_get_page_from_freelist, "get_page_from_freelist", 4510, 15, NS_FN_STATIC, 3);
+static NS_FUNC (fn___zone_watermark_ok, "__zone_watermark_ok", 320, 1, NS_FN_EXTERN, 10);
+static NS_FUNC (fn__raw_spin_trylock, "_raw_spin_trylock", 62, 1, NS_FN_EXTERN, 200);
+static NS_FUNC (fn_rmqueue_bulk, "rmqueue_bulk", 1473, 15, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 /* 6.1's mod_lruvec_page_state.constprop.0: the irq-save wrapper, out of line there. */
-static NS_FUNC (fn_mod_lruvec_page_state, "mod_lruvec_page_state", 45,
+static NS_FUNC (fn_mod_lruvec_page_state, "mod_lruvec_page_state", 45, 2,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn___mod_lruvec_page_state, "__mod_lruvec_page_state", 307, NS_FN_EXTERN, 30);
-static NS_FUNC (fn___mod_node_page_state, "__mod_node_page_state", 112, NS_FN_EXTERN, 30);
-static NS_FUNC (fn___mod_zone_page_state, "__mod_zone_page_state", 95, NS_FN_EXTERN, 30);
-static NS_FUNC (fn___free_one_page, "__free_one_page", 1120, NS_FN_STATIC | NS_FN_NOINLINE, 4);
-NS_FUNC (skb_fn_kfree, "kfree", 271, NS_FN_EXTERN, 500);
-static NS_FUNC (fn_free_large_kmalloc, "free_large_kmalloc", 101, NS_FN_EXTERN, 2);
-static NS_FUNC (fn___free_pages, "__free_pages", 203, NS_FN_EXTERN, 100);
-NS_FUNC (skb_fn_free_unref_page, "free_unref_page", 450, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___mod_lruvec_page_state, "__mod_lruvec_page_state", 307, 11, NS_FN_EXTERN, 30);
+static NS_FUNC (fn___mod_node_page_state, "__mod_node_page_state", 112, 1, NS_FN_EXTERN, 30);
+static NS_FUNC (fn___mod_zone_page_state, "__mod_zone_page_state", 95, 1, NS_FN_EXTERN, 30);
+static NS_FUNC (fn___free_one_page, "__free_one_page", 1120, 14, NS_FN_STATIC | NS_FN_NOINLINE, 4);
+NS_FUNC (skb_fn_kfree, "kfree", 271, 3, NS_FN_EXTERN, 500);
+static NS_FUNC (fn_free_large_kmalloc, "free_large_kmalloc", 101, 5, NS_FN_EXTERN, 2);
+static NS_FUNC (fn___free_pages, "__free_pages", 203, 7, NS_FN_EXTERN, 100);
+NS_FUNC (skb_fn_free_unref_page, "free_unref_page", 450, 15, NS_FN_EXTERN, 10);
 /* v6.5+ free_unref_page_prepare (free_pages_prepare inlined; 982 bytes in Ubuntu's 6.8,
  * DepSurf's function page f/free_unref_page_prepare.md): 6.1 called free_pcp_prepare
  * there; the count is 6.1's free_pcp_prepare. */
-static NS_FUNC (fn_free_unref_page_prepare, "free_unref_page_prepare", 982,
+static NS_FUNC (fn_free_unref_page_prepare, "free_unref_page_prepare", 982, NS_FRAME_UNKNOWN,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_free_unref_page_commit, "free_unref_page_commit", 371,
+static NS_FUNC (fn_free_unref_page_commit, "free_unref_page_commit", 371, 15,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_free_pcppages_bulk, "free_pcppages_bulk", 729, NS_FN_STATIC, 3);
+static NS_FUNC (fn_free_pcppages_bulk, "free_pcppages_bulk", 729, 15, NS_FN_STATIC, 3);
 /* the free of a page-fragment head (the frag cache: sched/skb_xmit.c) */
-static NS_FUNC (fn_page_frag_free, "page_frag_free", 203, NS_FN_EXTERN, 40);
+static NS_FUNC (fn_page_frag_free, "page_frag_free", 203, 1, NS_FN_EXTERN, 40);
 /* sendmsg's page fragments (sk_page_frag_refill's, net/core/sock.c) and their free */
-static NS_FUNC (fn_skb_page_frag_refill, "skb_page_frag_refill", 287, NS_FN_EXTERN, 4);
-static NS_FUNC (fn___folio_put, "__folio_put", 110, NS_FN_EXTERN, 60);
-NS_FUNC (skb_fn_skb_release_data, "skb_release_data", 419, NS_FN_STATIC, 4);
-NS_FUNC (skb_fn_kfree_skbmem, "kfree_skbmem", 122, NS_FN_STATIC, 4);
-NS_FUNC (skb_fn_kfree_skb_reason, "kfree_skb_reason", 194, NS_FN_EXTERN, 300);
-static NS_FUNC (fn___consume_stateless_skb, "__consume_stateless_skb", 94, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_skb_page_frag_refill, "skb_page_frag_refill", 287, 7, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___folio_put, "__folio_put", 110, 3, NS_FN_EXTERN, 60);
+NS_FUNC (skb_fn_skb_release_data, "skb_release_data", 419, 9, NS_FN_STATIC, 4);
+NS_FUNC (skb_fn_kfree_skbmem, "kfree_skbmem", 122, 1, NS_FN_STATIC, 4);
+NS_FUNC (skb_fn_kfree_skb_reason, "kfree_skb_reason", 194, 3, NS_FN_EXTERN, 300);
+static NS_FUNC (fn___consume_stateless_skb, "__consume_stateless_skb", 94, 3, NS_FN_EXTERN, 3);
 /* consume_skb, and __kfree_skb (inlined into it and kfree_skb_reason) with
  * skb_release_head_state: the skb_release_all of pktgen's and dummy's frees */
-static NS_FUNC (fn_consume_skb, "consume_skb", 183, NS_FN_EXTERN, 300);
-static NS_FUNC (fn___kfree_skb, "__kfree_skb", 41, NS_FN_STATIC | NS_FN_ALWAYS_INLINE, 30);
-static NS_FUNC (fn_skb_release_head_state, "skb_release_head_state", 138, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_consume_skb, "consume_skb", 183, 3, NS_FN_EXTERN, 300);
+static NS_FUNC (fn___kfree_skb, "__kfree_skb", 41, 3, NS_FN_STATIC | NS_FN_ALWAYS_INLINE, 30);
+static NS_FUNC (fn_skb_release_head_state, "skb_release_head_state", 138, 3, NS_FN_EXTERN, 6);
 /* skb_put / skb_push: the exported functions (pktgen's headers, ip.c's fragment) */
-static NS_FUNC (fn_skb_put, "skb_put", 58, NS_FN_EXTERN, 400);
-static NS_FUNC (fn_skb_push, "skb_push", 45, NS_FN_EXTERN, 200);
-NS_FUNC (skb_fn_should_failslab, "should_failslab", 12, NS_FN_EXTERN, 400);
-NS_FUNC (skb_fn_memcg_slab_post_alloc_hook, "memcg_slab_post_alloc_hook", 543,
+static NS_FUNC (fn_skb_put, "skb_put", 58, 1, NS_FN_EXTERN, 400);
+static NS_FUNC (fn_skb_push, "skb_push", 45, 1, NS_FN_EXTERN, 200);
+NS_FUNC (skb_fn_should_failslab, "should_failslab", 12, 1, NS_FN_EXTERN, 400);
+NS_FUNC (skb_fn_memcg_slab_post_alloc_hook, "memcg_slab_post_alloc_hook", 543, 14,
          NS_FN_STATIC | NS_FN_NOINLINE, 400);
-NS_FUNC (skb_fn___build_skb_around, "__build_skb_around", 181,
+NS_FUNC (skb_fn___build_skb_around, "__build_skb_around", 181, 5,
          NS_FN_STATIC | NS_FN_NOINLINE, 4);
-NS_FUNC (skb_fn_kmalloc_reserve, "kmalloc_reserve", 149, NS_FN_STATIC | NS_FN_NOINLINE, 2);
-NS_FUNC (skb_fn_kmalloc_size_roundup, "kmalloc_size_roundup", 100, NS_FN_EXTERN, 20);
-NS_FUNC (skb_fn_skb_free_head, "skb_free_head", 110, NS_FN_STATIC | NS_FN_NOINLINE, 4);
-NS_FUNC (skb_fn_cache_from_obj, "cache_from_obj", 277, NS_FN_STATIC | NS_FN_NOINLINE, 200);
-NS_FUNC (skb_fn_skb_clone_tx_timestamp, "skb_clone_tx_timestamp", 137, NS_FN_EXTERN, 60);
+NS_FUNC (skb_fn_kmalloc_reserve, "kmalloc_reserve", 149, 13, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+NS_FUNC (skb_fn_kmalloc_size_roundup, "kmalloc_size_roundup", 100, 1, NS_FN_EXTERN, 20);
+NS_FUNC (skb_fn_skb_free_head, "skb_free_head", 110, 3, NS_FN_STATIC | NS_FN_NOINLINE, 4);
+NS_FUNC (skb_fn_cache_from_obj, "cache_from_obj", 277, 4, NS_FN_STATIC | NS_FN_NOINLINE, 200);
+NS_FUNC (skb_fn_skb_clone_tx_timestamp, "skb_clone_tx_timestamp", 137, 7, NS_FN_EXTERN, 60);
 
 /* ---- allocator state ---- */
 

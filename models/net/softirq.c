@@ -13,8 +13,8 @@
 /* kernel/softirq.c. Size: the Debian 6.1.176 binary's (nm -S;
  * doc/census/text-sizes-6.1.176.txt). Instruction counts: the census of the Debian 6.1.176
  * binary (doc/census/xmit.md, pktgen.md): body instructions, the function's total less
- * its prologue, epilogue and return (call.prologue_insns). */
-static NS_FUNC (fn___local_bh_enable_ip, "__local_bh_enable_ip", 102, NS_FN_EXTERN, 400);
+ * its prologue, epilogue and return (the NS_FUNC's frame, charged per call). */
+static NS_FUNC (fn___local_bh_enable_ip, "__local_bh_enable_ip", 102, 1, NS_FN_EXTERN, 400);
 
 /* local_bh_disable: one add to the per-CPU preempt count. */
 void

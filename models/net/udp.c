@@ -32,23 +32,23 @@
  * 6.8 builds (DepSurf, kernel-spec §1.8.1; the Krisman patch says "~300 bytes",
  * config-dependent — DepSurf is the measured one). 2 call sites in 6.6 … 6.9 (f0ea27e7bfe1);
  * udp_table_new() records 1 for builds whose code has a single site. */
-NS_FUNC (udp_fn_compute_score, "compute_score", 216, NS_FN_STATIC, 2);
+NS_FUNC (udp_fn_compute_score, "compute_score", 216, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
 /* udp4_lib_lookup2: static, 350 B (DepSurf 6.8), called for phase 1 and phase 2. */
-NS_FUNC (udp_fn_udp4_lib_lookup2, "udp4_lib_lookup2", 350, NS_FN_STATIC, 2);
+NS_FUNC (udp_fn_udp4_lib_lookup2, "udp4_lib_lookup2", 350, 15, NS_FN_STATIC, 2);
 /* __udp4_lib_lookup: exported, 466 B (DepSurf 6.8). */
-NS_FUNC (udp_fn___udp4_lib_lookup, "__udp4_lib_lookup", 466, NS_FN_EXTERN, 1);
+NS_FUNC (udp_fn___udp4_lib_lookup, "__udp4_lib_lookup", 466, 15, NS_FN_EXTERN, 1);
 /* udp_ehashfn: INDIRECT_CALLABLE_SCOPE (global under retpoline), reached by a direct call
  * after INDIRECT_CALL_2's compare. This size and inet_lookup_reuseport's: the Debian
  * 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
-static NS_FUNC (fn_udp_ehashfn, "udp_ehashfn", 267, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_udp_ehashfn, "udp_ehashfn", 267, 13, NS_FN_EXTERN, 1);
 /* inet_lookup_reuseport (net/ipv4/inet_hashtables.c, exported, v6.6+). */
-static NS_FUNC (fn_inet_lookup_reuseport, "inet_lookup_reuseport", 117, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_inet_lookup_reuseport, "inet_lookup_reuseport", 117, 7, NS_FN_EXTERN, 1);
 /* lookup_reuseport (static helper in udp.c before v6.6). Estimate 128 B, one caller. */
-static NS_FUNC (fn_lookup_reuseport, "lookup_reuseport", 128, NS_FN_STATIC, 1);
+static NS_FUNC (fn_lookup_reuseport, "lookup_reuseport", 128, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 /* udp4_lib_lookup4 (v6.13+): static, one caller. Estimate 192 B. */
-static NS_FUNC (fn_udp4_lib_lookup4, "udp4_lib_lookup4", 192, NS_FN_STATIC, 1);
+static NS_FUNC (fn_udp4_lib_lookup4, "udp4_lib_lookup4", 192, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 /* udp4_lib_lookup1 (v6.14+): static, one caller. Estimate 160 B. */
-static NS_FUNC (fn_udp4_lib_lookup1, "udp4_lib_lookup1", 160, NS_FN_STATIC, 1);
+static NS_FUNC (fn_udp4_lib_lookup1, "udp4_lib_lookup1", 160, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 
 /* compute_score's instructions by step, inlined. census: 25 up to the dport reject (a
  * connected socket of another flow), 16 more for the match; the split by step is an

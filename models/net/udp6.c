@@ -27,28 +27,28 @@
 /* compute_score (net/ipv6/udp.c): static, 255 B, out of line with 2 call sites in the 6.5
  * Ubuntu build (DepSurf, kernel-spec §1.8.1). Its kernel symbol is also "compute_score";
  * the registry needs a distinct name. */
-NS_FUNC (udp6_fn_compute_score, "ipv6:compute_score", 255, NS_FN_STATIC, 2);
+NS_FUNC (udp6_fn_compute_score, "ipv6:compute_score", 255, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
 /* udp6_lib_lookup2: static, two callers. Estimate 375 B: the 6.1.176 binary's 548 B hold
  * compute_score inlined; scaled as IPv4's DepSurf 350 B is to that binary's 512 B. */
-NS_FUNC (udp6_fn_udp6_lib_lookup2, "udp6_lib_lookup2", 375, NS_FN_STATIC, 2);
+NS_FUNC (udp6_fn_udp6_lib_lookup2, "udp6_lib_lookup2", 375, 15, NS_FN_STATIC, 2);
 /* __udp6_lib_lookup: exported; its size and those of ipv6_portaddr_hash, udp6_ehashfn and
  * inet6_lookup_reuseport: the Debian 6.1.176 binary's (nm -S;
  * doc/census/text-sizes-6.1.176.txt), where IPv4's twin keeps DepSurf's 6.8 size (udp.c).
  * The pre-6.6 and v6.13+/v6.14+ helpers after them: estimates (in neither binary). */
-NS_FUNC (udp6_fn___udp6_lib_lookup, "__udp6_lib_lookup", 966, NS_FN_EXTERN, 1);
+NS_FUNC (udp6_fn___udp6_lib_lookup, "__udp6_lib_lookup", 966, 15, NS_FN_EXTERN, 1);
 /* ipv6_portaddr_hash (include/net/ipv6.h): static inline, two calls in __udp6_lib_lookup;
  * GCC emits it out of line (ipv6_portaddr_hash.isra.0, 293 B, no fentry) in the 6.1.176
  * binary, which the inlining rules reproduce (larger than the limit, two sites). */
-static NS_FUNC (fn_ipv6_portaddr_hash, "ipv6_portaddr_hash", 293, NS_FN_STATIC | NS_FN_INLINE,
+static NS_FUNC (fn_ipv6_portaddr_hash, "ipv6_portaddr_hash", 293, 0, NS_FN_STATIC | NS_FN_INLINE,
                 2);
 /* udp6_ehashfn: INDIRECT_CALLABLE_SCOPE, direct call after INDIRECT_CALL_INET's compare. */
-static NS_FUNC (fn_udp6_ehashfn, "udp6_ehashfn", 515, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_udp6_ehashfn, "udp6_ehashfn", 515, 13, NS_FN_EXTERN, 1);
 /* inet6_lookup_reuseport (net/ipv6/inet6_hashtables.c, exported, v6.6+). */
-static NS_FUNC (fn_inet6_lookup_reuseport, "inet6_lookup_reuseport", 118, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_inet6_lookup_reuseport, "inet6_lookup_reuseport", 118, 7, NS_FN_EXTERN, 1);
 /* lookup_reuseport of net/ipv6/udp.c before v6.6 (static, one caller). */
-static NS_FUNC (fn_lookup_reuseport6, "ipv6:lookup_reuseport", 144, NS_FN_STATIC, 1);
-static NS_FUNC (fn_udp6_lib_lookup4, "udp6_lib_lookup4", 224, NS_FN_STATIC, 1);
-static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FN_STATIC, 1);
+static NS_FUNC (fn_lookup_reuseport6, "ipv6:lookup_reuseport", 144, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+static NS_FUNC (fn_udp6_lib_lookup4, "udp6_lib_lookup4", 224, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 
 /* compute_score's instructions by step, inlined. census: 20 up to the dport reject (a
  * connected socket of another flow), 26 more for the match. Charged at the issue width,

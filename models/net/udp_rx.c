@@ -47,63 +47,63 @@
 #include "select.h"
 #include "memcontrol.h"
 
-NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 115, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 607, NS_FN_EXTERN, 3);
-NS_FUNC (udp_fn_udp_recvmsg, "udp_recvmsg", 1358, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1949, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_udp_rcv, "udp_rcv", 22, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 3114, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 22, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___udp6_lib_rcv, "__udp6_lib_rcv", 2592, NS_FN_EXTERN, 2);
+NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 115, 3, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 607, 12, NS_FN_EXTERN, 3);
+NS_FUNC (udp_fn_udp_recvmsg, "udp_recvmsg", 1358, 15, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1949, 17, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_udp_rcv, "udp_rcv", 22, 1, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 3114, 15, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 22, 1, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___udp6_lib_rcv, "__udp6_lib_rcv", 2592, 15, NS_FN_EXTERN, 2);
 /* udp6_csum_init: exported from net/ipv6/ip6_checksum.c, so out of line (IPv4's
  * udp4_csum_init is inlined) */
-static NS_FUNC (fn_udp6_csum_init, "udp6_csum_init", 732, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_udp_unicast_rcv_skb, "udp_unicast_rcv_skb", 136,
+static NS_FUNC (fn_udp6_csum_init, "udp6_csum_init", 732, 5, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_udp_unicast_rcv_skb, "udp_unicast_rcv_skb", 136, 1,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_udp6_unicast_rcv_skb, "udp6_unicast_rcv_skb", 150,
+static NS_FUNC (fn_udp6_unicast_rcv_skb, "udp6_unicast_rcv_skb", 150, 5,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_skb_pull_rcsum, "skb_pull_rcsum", 147, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_bpf_lsm_socket_sock_rcv_skb, "bpf_lsm_socket_sock_rcv_skb", 12,
+static NS_FUNC (fn_skb_pull_rcsum, "skb_pull_rcsum", 147, 3, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_bpf_lsm_socket_sock_rcv_skb, "bpf_lsm_socket_sock_rcv_skb", 12, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_sk_leave_memory_pressure, "sk_leave_memory_pressure", 72,
+static NS_FUNC (fn_sk_leave_memory_pressure, "sk_leave_memory_pressure", 72, 1,
                 NS_FN_STATIC | NS_FN_NOINLINE, 3);
-static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 12,
+static NS_FUNC (fn_bpf_lsm_socket_recvmsg, "bpf_lsm_socket_recvmsg", 12, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 506, NS_FN_STATIC, 3);
-static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 1391, NS_FN_STATIC, 2);
-static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 514, NS_FN_STATIC, 3);
-static NS_FUNC (fn_udpv6_queue_rcv_one_skb, "udpv6_queue_rcv_one_skb", 1353, NS_FN_STATIC, 2);
-static NS_FUNC (fn_sk_filter_trim_cap, "sk_filter_trim_cap", 577, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_security_sock_rcv_skb, "security_sock_rcv_skb", 76, NS_FN_EXTERN, 5);
-static NS_FUNC (fn_apparmor_socket_sock_rcv_skb, "apparmor_socket_sock_rcv_skb", 67,
+static NS_FUNC (fn_udp_queue_rcv_skb, "udp_queue_rcv_skb", 506, 7, NS_FN_STATIC, 3);
+static NS_FUNC (fn_udp_queue_rcv_one_skb, "udp_queue_rcv_one_skb", 1391, 11, NS_FN_STATIC, 2);
+static NS_FUNC (fn_udpv6_queue_rcv_skb, "udpv6_queue_rcv_skb", 514, 7, NS_FN_STATIC, 3);
+static NS_FUNC (fn_udpv6_queue_rcv_one_skb, "udpv6_queue_rcv_one_skb", 1353, 9, NS_FN_STATIC, 2);
+static NS_FUNC (fn_sk_filter_trim_cap, "sk_filter_trim_cap", 577, 15, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_security_sock_rcv_skb, "security_sock_rcv_skb", 76, 7, NS_FN_EXTERN, 5);
+static NS_FUNC (fn_apparmor_socket_sock_rcv_skb, "apparmor_socket_sock_rcv_skb", 67, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ipv4_pktinfo_prepare, "ipv4_pktinfo_prepare", 193, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_skb_condense, "skb_condense", 116, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___sk_mem_raise_allocated, "__sk_mem_raise_allocated", 1067, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___sk_mem_schedule, "__sk_mem_schedule", 76, NS_FN_EXTERN, 10);
-static NS_FUNC (fn___sk_mem_reduce_allocated, "__sk_mem_reduce_allocated", 176, NS_FN_EXTERN, 3);
-static NS_FUNC (fn___x64_sys_read, "__x64_sys_read", 21, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ksys_read, "ksys_read", 228, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_vfs_read, "vfs_read", 780, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_sock_read_iter, "sock_read_iter", 242, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_sock_recvmsg, "sock_recvmsg", 109, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_security_socket_recvmsg, "security_socket_recvmsg", 96, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_apparmor_socket_recvmsg, "apparmor_socket_recvmsg", 26,
+static NS_FUNC (fn_ipv4_pktinfo_prepare, "ipv4_pktinfo_prepare", 193, 5, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_skb_condense, "skb_condense", 116, 3, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___sk_mem_raise_allocated, "__sk_mem_raise_allocated", 1067, 15, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___sk_mem_schedule, "__sk_mem_schedule", 76, 5, NS_FN_EXTERN, 10);
+static NS_FUNC (fn___sk_mem_reduce_allocated, "__sk_mem_reduce_allocated", 176, 3, NS_FN_EXTERN, 3);
+static NS_FUNC (fn___x64_sys_read, "__x64_sys_read", 21, 1, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ksys_read, "ksys_read", 228, 11, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_vfs_read, "vfs_read", 780, 15, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_read_iter, "sock_read_iter", 242, 5, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_sock_recvmsg, "sock_recvmsg", 109, 7, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_security_socket_recvmsg, "security_socket_recvmsg", 96, 11, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_apparmor_socket_recvmsg, "apparmor_socket_recvmsg", 26, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet_recvmsg, "inet_recvmsg", 298, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet6_recvmsg, "inet6_recvmsg", 298, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___skb_recv_udp, "__skb_recv_udp", 802, NS_FN_EXTERN, 4);
-static NS_FUNC (fn___skb_try_recv_from_queue, "__skb_try_recv_from_queue", 358,
+static NS_FUNC (fn_inet_recvmsg, "inet_recvmsg", 298, 7, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet6_recvmsg, "inet6_recvmsg", 298, 7, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___skb_recv_udp, "__skb_recv_udp", 802, 15, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___skb_try_recv_from_queue, "__skb_try_recv_from_queue", 358, 11,
                 NS_FN_EXTERN, 4);
-static NS_FUNC (fn_udp_rmem_release, "udp_rmem_release", 320, NS_FN_STATIC, 4);
-static NS_FUNC (fn___skb_wait_for_more_packets, "__skb_wait_for_more_packets", 370,
+static NS_FUNC (fn_udp_rmem_release, "udp_rmem_release", 320, 13, NS_FN_STATIC, 4);
+static NS_FUNC (fn___skb_wait_for_more_packets, "__skb_wait_for_more_packets", 370, 15,
                 NS_FN_EXTERN, 3);
-static NS_FUNC (fn__copy_to_iter, "_copy_to_iter", 1601, NS_FN_EXTERN, 40);
+static NS_FUNC (fn__copy_to_iter, "_copy_to_iter", 1601, 14, NS_FN_EXTERN, 40);
 /* the copy of a paged datagram (net/core/datagram.c) */
-static NS_FUNC (fn_skb_copy_datagram_iter, "skb_copy_datagram_iter", 137, NS_FN_EXTERN, 20);
-static NS_FUNC (fn___skb_datagram_iter, "__skb_datagram_iter", 730, NS_FN_STATIC, 3);
-static NS_FUNC (fn_simple_copy_to_iter, "simple_copy_to_iter", 64, NS_FN_STATIC, 3);
-static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_skb_copy_datagram_iter, "skb_copy_datagram_iter", 137, 9, NS_FN_EXTERN, 20);
+static NS_FUNC (fn___skb_datagram_iter, "__skb_datagram_iter", 730, 15, NS_FN_STATIC, 3);
+static NS_FUNC (fn_simple_copy_to_iter, "simple_copy_to_iter", 64, 7, NS_FN_STATIC, 3);
+static NS_FUNC (fn_skb_consume_udp, "skb_consume_udp", 200, 5, NS_FN_EXTERN, 3);
 
 #define SK_MEM_QUANTUM            4096
 

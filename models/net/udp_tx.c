@@ -28,33 +28,33 @@
 #include "udp_tx.h"
 #include "ip.h"
 
-NS_FUNC (udp_fn_udp_sendmsg, "udp_sendmsg", 3741, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn_udpv6_sendmsg, "udpv6_sendmsg", 4182, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___x64_sys_write, "__x64_sys_write", 21, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_ksys_write, "ksys_write", 228, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_vfs_write, "vfs_write", 995, NS_FN_EXTERN, 20);
-static NS_FUNC (fn_sock_write_iter, "sock_write_iter", 245, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn___sock_sendmsg, "__sock_sendmsg", 97, NS_FN_EXTERN, 4);
-static NS_FUNC (fn_security_socket_sendmsg, "security_socket_sendmsg", 86, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 26,
+NS_FUNC (udp_fn_udp_sendmsg, "udp_sendmsg", 3741, 23, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udpv6_sendmsg, "udpv6_sendmsg", 4182, 23, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___x64_sys_write, "__x64_sys_write", 21, 1, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_ksys_write, "ksys_write", 228, 11, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_vfs_write, "vfs_write", 995, 15, NS_FN_EXTERN, 20);
+static NS_FUNC (fn_sock_write_iter, "sock_write_iter", 245, 5, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn___sock_sendmsg, "__sock_sendmsg", 97, 5, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_security_socket_sendmsg, "security_socket_sendmsg", 86, 9, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_apparmor_socket_sendmsg, "apparmor_socket_sendmsg", 26, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_tomoyo_socket_sendmsg, "tomoyo_socket_sendmsg", 10,
+static NS_FUNC (fn_tomoyo_socket_sendmsg, "tomoyo_socket_sendmsg", 10, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_tomoyo_socket_sendmsg_permission, "tomoyo_socket_sendmsg_permission",
-                205, NS_FN_EXTERN, 1);
-static NS_FUNC (fn_bpf_lsm_socket_sendmsg, "bpf_lsm_socket_sendmsg", 12,
+                205, 3, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_bpf_lsm_socket_sendmsg, "bpf_lsm_socket_sendmsg", 12, 1,
                 NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet_sendmsg, "inet_sendmsg", 106, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet6_sendmsg, "inet6_sendmsg", 106, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inet_send_prepare, "inet_send_prepare", 155, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_udp_send_skb, "udp_send_skb", 881, NS_FN_STATIC, 2);
-static NS_FUNC (fn_udp4_hwcsum, "udp4_hwcsum", 250, NS_FN_EXTERN, 2);
-static NS_FUNC (fn_udp_v6_send_skb, "udp_v6_send_skb", 1089, NS_FN_STATIC, 2);
-static NS_FUNC (fn_csum_ipv6_magic, "csum_ipv6_magic", 84, NS_FN_EXTERN, 10);
-static NS_FUNC (fn_ip6_sk_dst_lookup_flow, "ip6_sk_dst_lookup_flow", 418, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_fl6_update_dst, "fl6_update_dst", 125, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_security_sk_classify_flow, "security_sk_classify_flow", 60, NS_FN_EXTERN, 6);
-static NS_FUNC (fn_bpf_lsm_sk_getsecid, "bpf_lsm_sk_getsecid", 10,
+static NS_FUNC (fn_inet_sendmsg, "inet_sendmsg", 106, 7, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet6_sendmsg, "inet6_sendmsg", 106, 7, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inet_send_prepare, "inet_send_prepare", 155, 5, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_udp_send_skb, "udp_send_skb", 881, 13, NS_FN_STATIC, 2);
+static NS_FUNC (fn_udp4_hwcsum, "udp4_hwcsum", 250, 11, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_udp_v6_send_skb, "udp_v6_send_skb", 1089, 15, NS_FN_STATIC, 2);
+static NS_FUNC (fn_csum_ipv6_magic, "csum_ipv6_magic", 84, 1, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_ip6_sk_dst_lookup_flow, "ip6_sk_dst_lookup_flow", 418, 11, NS_FN_EXTERN, 3);
+static NS_FUNC (fn_fl6_update_dst, "fl6_update_dst", 125, 5, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_security_sk_classify_flow, "security_sk_classify_flow", 60, 7, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_bpf_lsm_sk_getsecid, "bpf_lsm_sk_getsecid", 10, 1,
                 NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 
 /* udp_sendmsg's own size test (before the socket's state): len > 0xFFFF is -EMSGSIZE.

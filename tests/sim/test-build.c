@@ -21,8 +21,8 @@ assert_decision (NsBuild *build, NsFunc *func, gboolean inlined, const char *rea
 
 START_TEST (test_rule_noinline)
 {
-  static NS_FUNC (fn, "rule_noinline", 20, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-  static NS_FUNC (both, "rule_noinline_always", 20, NS_FN_NOINLINE | NS_FN_ALWAYS_INLINE, 1);
+  static NS_FUNC (fn, "rule_noinline", 20, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+  static NS_FUNC (both, "rule_noinline_always", 20, NS_FRAME_UNKNOWN, NS_FN_NOINLINE | NS_FN_ALWAYS_INLINE, 1);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
 
   /* noinline beats the single call site and the small size. */
@@ -35,8 +35,8 @@ END_TEST
 
 START_TEST (test_rule_always_inline)
 {
-  static NS_FUNC (fn, "rule_always", 4000, NS_FN_ALWAYS_INLINE, 7);
-  static NS_FUNC (indirect, "rule_always_indirect", 4000, NS_FN_ALWAYS_INLINE | NS_FN_INDIRECT, 7);
+  static NS_FUNC (fn, "rule_always", 4000, NS_FRAME_UNKNOWN, NS_FN_ALWAYS_INLINE, 7);
+  static NS_FUNC (indirect, "rule_always_indirect", 4000, NS_FRAME_UNKNOWN, NS_FN_ALWAYS_INLINE | NS_FN_INDIRECT, 7);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
 
   assert_decision (build, &fn, TRUE, "__always_inline");
@@ -47,7 +47,7 @@ END_TEST
 
 START_TEST (test_rule_indirect)
 {
-  static NS_FUNC (fn, "rule_indirect", 16, NS_FN_STATIC | NS_FN_INLINE | NS_FN_INDIRECT, 1);
+  static NS_FUNC (fn, "rule_indirect", 16, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INLINE | NS_FN_INDIRECT, 1);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
 
   assert_decision (build, &fn, FALSE, "reached indirectly");
@@ -57,9 +57,9 @@ END_TEST
 
 START_TEST (test_rule_extern)
 {
-  static NS_FUNC (plain, "rule_extern", 8, NS_FN_EXTERN, 1);
-  static NS_FUNC (header_small, "rule_header_small", 48, NS_FN_INLINE, 5);
-  static NS_FUNC (header_big, "rule_header_big", 100, NS_FN_INLINE, 1);
+  static NS_FUNC (plain, "rule_extern", 8, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
+  static NS_FUNC (header_small, "rule_header_small", 48, NS_FRAME_UNKNOWN, NS_FN_INLINE, 5);
+  static NS_FUNC (header_big, "rule_header_big", 100, NS_FRAME_UNKNOWN, NS_FN_INLINE, 1);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
 
   /* even tiny, even one call site: no LTO, so no inlining across units */
@@ -73,7 +73,7 @@ END_TEST
 
 START_TEST (test_rule_static_one_site)
 {
-  static NS_FUNC (fn, "rule_static_one", 5000, NS_FN_STATIC, 1);
+  static NS_FUNC (fn, "rule_static_one", 5000, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
 
   assert_decision (build, &fn, TRUE, "static, 1 call site: folded into its caller");
@@ -83,12 +83,12 @@ END_TEST
 
 START_TEST (test_rule_static_size)
 {
-  static NS_FUNC (small_inline, "rule_static_inline_small", 48, NS_FN_STATIC | NS_FN_INLINE, 3);
-  static NS_FUNC (small, "rule_static_small", 60, NS_FN_STATIC, 2);
-  static NS_FUNC (just_over, "rule_static_61", 61, NS_FN_STATIC, 2);
-  static NS_FUNC (big, "rule_static_big", 304, NS_FN_STATIC, 2);
-  static NS_FUNC (big_inline, "rule_static_inline_big", 200, NS_FN_STATIC | NS_FN_INLINE, 4);
-  static NS_FUNC (unused, "rule_static_unused", 304, NS_FN_STATIC, 0);
+  static NS_FUNC (small_inline, "rule_static_inline_small", 48, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INLINE, 3);
+  static NS_FUNC (small, "rule_static_small", 60, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
+  static NS_FUNC (just_over, "rule_static_61", 61, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
+  static NS_FUNC (big, "rule_static_big", 304, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
+  static NS_FUNC (big_inline, "rule_static_inline_big", 200, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INLINE, 4);
+  static NS_FUNC (unused, "rule_static_unused", 304, NS_FRAME_UNKNOWN, NS_FN_STATIC, 0);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
 
   assert_decision (build, &small_inline, TRUE, "static inline, 48 B ≤ 60 B limit");
@@ -104,7 +104,7 @@ END_TEST
 
 START_TEST (test_inline_limit_per_build)
 {
-  static NS_FUNC (fn, "limit_fn", 100, NS_FN_STATIC, 3);
+  static NS_FUNC (fn, "limit_fn", 100, NS_FRAME_UNKNOWN, NS_FN_STATIC, 3);
   NsBuild *tight = ns_build_new ("6.9.0", LIMIT);
   NsBuild *loose = ns_build_new ("6.9.0", 128);
 
@@ -119,7 +119,7 @@ END_TEST
 
 START_TEST (test_call_site_override_flips)
 {
-  static NS_FUNC (score, "compute_score", 304, NS_FN_STATIC, 1);
+  static NS_FUNC (score, "compute_score", 304, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
   NsBuild *other = ns_build_new ("6.9.0", LIMIT);
 
@@ -151,7 +151,7 @@ END_TEST
 
 START_TEST (test_decisions_cached)
 {
-  static NS_FUNC (fn, "cached_fn", 304, NS_FN_STATIC, 2);
+  static NS_FUNC (fn, "cached_fn", 304, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
   const char *first = NULL, *second = NULL;
 
@@ -324,11 +324,11 @@ count_log (const gchar *domain, GLogLevelFlags level, const gchar *message, gpoi
 
 START_TEST (test_registry_layout)
 {
-  static NS_FUNC (a, "layout_a", 304, NS_FN_STATIC, 1);
-  static NS_FUNC (b, "layout_b", 64, NS_FN_STATIC, 1);
-  static NS_FUNC (c, "layout_c", 1, NS_FN_STATIC, 1);
-  static NS_FUNC (d, "layout_d", 0, NS_FN_STATIC, 1);
-  static NS_FUNC (e, "layout_e", 65, NS_FN_STATIC, 1);
+  static NS_FUNC (a, "layout_a", 304, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+  static NS_FUNC (b, "layout_b", 64, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+  static NS_FUNC (c, "layout_c", 1, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+  static NS_FUNC (d, "layout_d", 0, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
+  static NS_FUNC (e, "layout_e", 65, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
   guint before = ns_func_count ();
 
   ck_assert_uint_eq (a.id, 0);
@@ -352,7 +352,7 @@ START_TEST (test_registry_layout)
   {
     /* a second function of the same name, registered later, gets the same address, and a
      * warning (two models declaring one kernel function is a mistake) */
-    static NS_FUNC (a2, "layout_a", 304, NS_FN_STATIC, 1);
+    static NS_FUNC (a2, "layout_a", 304, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
     GLogLevelFlags fatal = g_log_set_always_fatal (G_LOG_FATAL_MASK);
     guint warnings = 0;
     guint handler = g_log_set_handler (G_LOG_DOMAIN, G_LOG_LEVEL_WARNING, count_log,
@@ -373,7 +373,7 @@ START_TEST (test_registry_layout)
 
   /* ns_build_inlines registers a function it has not seen */
   {
-    static NS_FUNC (late, "layout_late", 32, NS_FN_STATIC, 2);
+    static NS_FUNC (late, "layout_late", 32, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
     NsBuild *build = ns_build_new ("6.9.0", LIMIT);
 
     ns_build_inlines (build, &late, NULL);
@@ -393,8 +393,8 @@ append_decision (NsFunc *func, gboolean inlined, const char *reason, gpointer da
 
 START_TEST (test_foreach_decision)
 {
-  static NS_FUNC (x, "each_x", 304, NS_FN_STATIC, 2);
-  static NS_FUNC (y, "each_y", 16, NS_FN_EXTERN, 1);
+  static NS_FUNC (x, "each_x", 304, NS_FRAME_UNKNOWN, NS_FN_STATIC, 2);
+  static NS_FUNC (y, "each_y", 16, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
   NsBuild *build = ns_build_new ("6.9.0", LIMIT);
   GString *all = g_string_new (NULL);
   char *tail;

@@ -309,10 +309,10 @@ END_TEST
 
 #define N_CALLS 1000
 
-static NS_FUNC (fn_callee, "test_machine_callee", 200, NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_target, "test_machine_icall_target", 120, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_inl, "test_machine_always_inline", 400, NS_FN_ALWAYS_INLINE, 9);
-static NS_FUNC (fn_tail, "test_machine_tail_callee", 200, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_callee, "test_machine_callee", 200, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_target, "test_machine_icall_target", 120, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_inl, "test_machine_always_inline", 400, NS_FRAME_UNKNOWN, NS_FN_ALWAYS_INLINE, 9);
+static NS_FUNC (fn_tail, "test_machine_tail_callee", 200, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 2);
 
 typedef struct {
   NsMachine *machine;
@@ -559,6 +559,47 @@ START_TEST (test_inlined_calls_free)
 }
 END_TEST
 
+/* A function with its frame from a binary, and one without (NS_FRAME_UNKNOWN). */
+static NS_FUNC (fn_framed, "test_machine_framed", 200, 20, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_frame_zero, "test_machine_frame_zero", 200, 0, NS_FN_NOINLINE, 2);
+
+static void
+frames_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_framed);
+  ns_ret (t);
+  ns_call (t, &fn_frame_zero);
+  ns_ret (t);
+  ns_call (t, &fn_callee);
+  ns_ret (t);
+}
+
+/* A call issues its call, its ret and its callee's own frame at the issue width: the
+ * binary's count where the declaration gives one (0 is a count), else
+ * call.prologue_insns; and the reorder buffer's distance counts the same. */
+START_TEST (test_call_charges_its_frame)
+{
+  NsMitigations mit = { 0 };
+  Rig rig;
+  double width;
+
+  rig_init (&rig, NULL, &mit);
+  width = param (&rig, "cpu.issue_width");
+  ns_engine_spawn (rig.engine, "frames", 0, NS_THREAD_USER, 0, frames_thread, NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_framed, NS_CAUSE_CALL),
+                param (&rig, "call.cycles") + (2 + 20) / width, 1e-9, "frame 20");
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_frame_zero, NS_CAUSE_CALL),
+                param (&rig, "call.cycles") + 2 / width, 1e-9, "frame 0");
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_callee, NS_CAUSE_CALL),
+                call_cycles (&rig), 1e-9, "unknown frame: call.prologue_insns");
+  ck_assert (param (&rig, "call.prologue_insns") != 20.0 &&
+             param (&rig, "call.prologue_insns") != 0.0);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* f calls g by a tail jump; then h likewise, but h is inlined (no jump left to make);
  * then f jumps to g from code inlined into it. */
 static void
@@ -666,7 +707,7 @@ END_TEST
  * first line waits the DRAM latency beyond L1 less the lead the call itself gave the front
  * end, each following line that over ifetch.seq_mlp (the lead is spent); a second call
  * hits L1I. */
-static NS_FUNC (fn_wide, "test_machine_wide", 256, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_wide, "test_machine_wide", 256, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 2);
 
 static void
 wide_call_thread (NsThread *t, gpointer data)
@@ -705,7 +746,7 @@ END_TEST
 /* At ifetch.text_bytes_per_insn 4 a call fetches its entry line and runs through its own
  * prologue, epilogue and ret (7 instructions: 28 bytes, line 0); n body instructions then
  * fetch the lines up to 28 + 4n bytes, never past the function's end. */
-static NS_FUNC (fn_run, "test_machine_run", 256, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_run, "test_machine_run", 256, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 1);
 
 static const char *const text_sets[] = { "ifetch.text_bytes_per_insn", "4",
                                          "call.prologue_insns", "6", NULL };
@@ -761,8 +802,8 @@ END_TEST
  * line 2, a straight-line 64 KiB callee evicts the L1I, the return refetches line 2 and
  * the caller runs on into line 3. A second call into fn_resume then misses lines 0 and 1
  * only: its entry line in full, line 1 over ifetch.seq_mlp (both from L2). */
-static NS_FUNC (fn_resume, "test_machine_resume", 256, NS_FN_NOINLINE, 2);
-static NS_FUNC (fn_evict, "test_machine_evict", 65536, NS_FN_NOINLINE | NS_FN_STRAIGHT, 1);
+static NS_FUNC (fn_resume, "test_machine_resume", 256, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_evict, "test_machine_evict", 65536, NS_FRAME_UNKNOWN, NS_FN_NOINLINE | NS_FN_STRAIGHT, 1);
 
 typedef struct {
   NsMachine *machine;
@@ -821,9 +862,9 @@ START_TEST (test_return_site_is_where_the_caller_ran_to)
 END_TEST
 
 /* More of the executed-text rule (ifetch.text_bytes_per_insn 4, call.prologue_insns 6). */
-static NS_FUNC (fn_text_outer, "test_machine_text_outer", 256, NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_text_inl, "test_machine_text_inl", 256, NS_FN_ALWAYS_INLINE, 1);
-static NS_FUNC (fn_text_mid, "test_machine_text_mid", 256, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_text_outer, "test_machine_text_outer", 256, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_text_inl, "test_machine_text_inl", 256, NS_FRAME_UNKNOWN, NS_FN_ALWAYS_INLINE, 1);
+static NS_FUNC (fn_text_mid, "test_machine_text_mid", 256, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 1);
 
 /* (a) instructions run in an inlined callee move the out-of-line caller's fetch on */
 static void
@@ -958,7 +999,7 @@ typedef struct {
   gboolean mispredict;    /* and a mispredict after them */
 } LeadRun;
 
-static NS_FUNC (fn_cold, "test_machine_cold", 64, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_cold, "test_machine_cold", 64, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 1);
 
 static void
 lead_thread (NsThread *t, gpointer data)
@@ -1023,7 +1064,7 @@ typedef struct {
   gboolean mispredict;
 } ShadowRun;
 
-static NS_FUNC (fn_shadowed, "test_machine_shadowed", 64, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_shadowed, "test_machine_shadowed", 64, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 1);
 
 static void
 shadow_thread (NsThread *t, gpointer data)
@@ -1176,8 +1217,8 @@ END_TEST
 /* A return into a caller whose line a 64 KiB callee evicted from the L1I (not the L2):
  * after its 3000 instructions the front end's lead hides the refetch of the return site,
  * unless the return is a forced mispredict. */
-static NS_FUNC (fn_site_caller, "test_machine_site_caller", 64, NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_site_big, "test_machine_site_big", 65536, NS_FN_NOINLINE | NS_FN_STRAIGHT, 1);
+static NS_FUNC (fn_site_caller, "test_machine_site_caller", 64, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_site_big, "test_machine_site_big", 65536, NS_FRAME_UNKNOWN, NS_FN_NOINLINE | NS_FN_STRAIGHT, 1);
 
 static void
 return_site_thread (NsThread *t, gpointer data)
@@ -2169,7 +2210,7 @@ END_TEST
 
 /* ---- overlap of misses ---- */
 
-static NS_FUNC (fn_window_target, "test_machine_window_target", 64, NS_FN_NOINLINE, 3);
+static NS_FUNC (fn_window_target, "test_machine_window_target", 64, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 3);
 
 typedef struct {
   NsMachine *machine;
@@ -2320,8 +2361,8 @@ END_TEST
 
 /* ---- attribution ---- */
 
-static NS_FUNC (fn_outer, "test_machine_outer", 64, NS_FN_NOINLINE, 3);
-static NS_FUNC (fn_inner, "test_machine_inner", 64, NS_FN_NOINLINE | NS_FN_INDIRECT, 3);
+static NS_FUNC (fn_outer, "test_machine_outer", 64, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 3);
+static NS_FUNC (fn_inner, "test_machine_inner", 64, NS_FRAME_UNKNOWN, NS_FN_NOINLINE | NS_FN_INDIRECT, 3);
 
 typedef struct {
   NsMachine *machine;
@@ -2505,6 +2546,7 @@ machine_suite (void)
   tcase_add_test (calls, test_safe_ret_penalty);
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
+  tcase_add_test (calls, test_call_charges_its_frame);
   tcase_add_test (calls, test_tail_call_one_return);
   tcase_add_test (calls, test_rdtsc_cost);
   tcase_add_test (calls, test_fused_pairs);

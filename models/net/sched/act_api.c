@@ -19,7 +19,7 @@ static NS_LOAD_SITE (site_tcfa_flags, "tcf_action_exec: a->tcfa_flags (action CL
 
 /* tcf_action_exec: exported. Size: the Debian 6.1.176 binary's (nm -S;
  * doc/census/text-sizes-6.1.176.txt). */
-static NS_FUNC (fn_tcf_action_exec, "tcf_action_exec", 367, NS_FN_EXTERN, 4);
+static NS_FUNC (fn_tcf_action_exec, "tcf_action_exec", 367, 15, NS_FN_EXTERN, 4);
 
 /* tcf_action_goto_chain_exec: res->goto_tp = a->goto_chain->filter_chain. */
 static void

@@ -31,7 +31,7 @@ G_STATIC_ASSERT (sizeof (struct tcf_gact) == 240);
 
 /* tcf_gact_act: static, reached through a->ops->act (extern with the wrapper series).
  * Size: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
-static NS_FUNC (fn_tcf_gact_act, "tcf_gact_act", 306, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_tcf_gact_act, "tcf_gact_act", 306, 9, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 static int tcf_gact_act (NsThread *t, TcEnv *env, struct sk_buff *skb,
                          const struct tc_action *a, struct tcf_result *res);

@@ -25,8 +25,8 @@ static NS_LOAD_SITE (site_tp_protocol, "__tcf_classify: tp->protocol (tcf_proto 
  * line (the ingress path calls it too). Sizes and instruction counts: the Debian 6.1.176
  * binary (nm -S; the census in doc/census/tc.md: body instructions, each function's
  * total less its prologue, epilogue and return, which the machine charges per call). */
-static NS_FUNC (fn_tcf_classify, "tcf_classify", 72, NS_FN_EXTERN, 6);
-static NS_FUNC (fn___tcf_classify, "__tcf_classify", 249, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_tcf_classify, "tcf_classify", 72, 3, NS_FN_EXTERN, 6);
+static NS_FUNC (fn___tcf_classify, "__tcf_classify", 249, 14, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 
 /* ---- configuration (control path: no simulated cost) ---- */
 

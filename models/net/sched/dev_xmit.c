@@ -12,7 +12,7 @@
 
 /* sch_handle_egress: static in net/core/dev.c, inlined into __dev_queue_xmit (its size,
  * an estimate, is never used: doc/census/text-sizes-kept.txt). */
-static NS_FUNC (fn_sch_handle_egress, "sch_handle_egress", 240, NS_FN_STATIC, 1);
+static NS_FUNC (fn_sch_handle_egress, "sch_handle_egress", 240, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 
 /* sch_handle_egress: classify on the egress mini_Qdisc; NULL if tc took the skb. */
 static struct sk_buff *

@@ -32,11 +32,11 @@
 /* Sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt); the
  * page-fragment pair's are estimates (doc/census/text-sizes-kept.txt). The allocator's
  * and the frees' functions are skbuff.c's. */
-static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 306, NS_FN_EXTERN, 60);
-static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FN_EXTERN, 8);
-static NS_FUNC (fn___page_frag_cache_refill, "__page_frag_cache_refill", 120,
+static NS_FUNC (fn___netdev_alloc_skb, "__netdev_alloc_skb", 306, 9, NS_FN_EXTERN, 60);
+static NS_FUNC (fn___page_frag_alloc_align, "__page_frag_alloc_align", 300, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 8);
+static NS_FUNC (fn___page_frag_cache_refill, "__page_frag_cache_refill", 120, NS_FRAME_UNKNOWN,
                 NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn___build_skb, "__build_skb", 83, NS_FN_EXTERN, 4);
+static NS_FUNC (fn___build_skb, "__build_skb", 83, 7, NS_FN_EXTERN, 4);
 
 /* ---- the environment ---- */
 

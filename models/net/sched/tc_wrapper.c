@@ -64,8 +64,8 @@ static NS_LOAD_SITE (site_act_ops, "tc_act: a->ops (action CL0)");
 
 /* Text sizes 0: these functions exist in the compare chains only; the model never runs
  * them (no filter of theirs is ever created). */
-#define TC_FN_STUB(var, sym, cfg)                                           \
-  static NS_FUNC (fn_##var, sym, 0, NS_FN_STATIC | NS_FN_INDIRECT, 0);      \
+#define TC_FN_STUB(var, sym, cfg)                                              \
+  static NS_FUNC (fn_##var, sym, 0, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 0); \
   static const TcFn var = { &fn_##var, cfg, NULL }
 
 TC_FN_STUB (fn_basic, "basic_classify", "CONFIG_NET_CLS_BASIC");
@@ -567,8 +567,8 @@ enter (NsThread *t, TcEnv *env, const TcFn *fn, gboolean direct)
  * key test, the compare chain, the call or the indirect call — is inlined into
  * __tcf_classify and tcf_action_exec; the breakdown shows it as their inlined body. A
  * kernel without the series has no such function: the call is written in the caller. */
-static NS_FUNC (fn_tc_classify, "tc_classify", 0, NS_FN_ALWAYS_INLINE, 3);
-static NS_FUNC (fn_tc_act, "tc_act", 0, NS_FN_ALWAYS_INLINE, 3);
+static NS_FUNC (fn_tc_classify, "tc_classify", 0, NS_FRAME_UNKNOWN, NS_FN_ALWAYS_INLINE, 3);
+static NS_FUNC (fn_tc_act, "tc_act", 0, NS_FRAME_UNKNOWN, NS_FN_ALWAYS_INLINE, 3);
 
 /* Enters the wrapper's inline function if the build has one. */
 static void

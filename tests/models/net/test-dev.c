@@ -65,7 +65,7 @@ typedef struct {
 static Seen seen;
 
 /* The recording driver's NsFunc (reached by the indirect call). */
-static NS_FUNC (fn_rec_xmit, "rec_xmit", 64, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_rec_xmit, "rec_xmit", 64, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 /* Records the skb's state and the xmit depth, consumes the skb, returns seen.rc. */
 static int

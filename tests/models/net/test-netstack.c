@@ -37,7 +37,7 @@
 #define LOOPBACK_IFINDEX        1
 #define LOOPBACK_MTU            (64 * 1024)
 
-static NS_FUNC (fn_sys_test, "__x64_sys_test", 32, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_sys_test, "__x64_sys_test", 32, NS_FRAME_UNKNOWN, NS_FN_EXTERN, 1);
 
 typedef struct {
   StackRig       s;                /* machine, engine, loopback stack */
