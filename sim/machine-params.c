@@ -170,7 +170,7 @@ static const NsParamDef machine_params[] = {
   { "ifetch.text_bytes_per_insn", NS_PARAM_DOUBLE, "bytes/instruction", "6.06",
     "bytes of a kernel function's text the front end runs through per instruction the "
     "function executes: a call fetches its entry line and as far as its own prologue, "
-    "epilogue and ret run (call.prologue_insns + 1 instructions), and n instructions of its "
+    "epilogue and ret run (its frame + 1 instructions), and n instructions of its "
     "body then fetch the lines up to n times this further, up to the function's end, in "
     "which the call sites and return sites lie (cold blocks the branches "
     "skip are not fetched unless the run reaches past them); 0 fetches a called function's "
@@ -184,11 +184,12 @@ static const NsParamDef machine_params[] = {
     "totals 909 at b = 6.06 (6.06-6.08 tie; per document 4.75-6.45; the lines touched "
     "per instruction, 64 * 910 / 9126, are 6.38 bytes). n counts a listed function's own "
     "instructions, its prologue and epilogue included, a loop's body once; the machine "
-    "counts call.prologue_insns + ret in place of the real prologue and epilogue (about 5 "
-    "fewer a call on seed 000's once-a-datagram functions) and a loop's body on every "
-    "pass, so there it fetches ~6 % fewer lines than the binary touches (a review, "
-    "2026-12-05: b fitted on the machine's own counts would be about 6.5, +0.09 % on seed "
-    "000's ipv4 1G baseline)", FALSE, 0, 64, NULL },
+    "counted call.prologue_insns + ret in place of the real prologue and epilogue (about 5 "
+    "fewer a call on seed 000's once-a-datagram functions) until each function's frame "
+    "became the binary's (2026-12-05, night), and counts a loop's body on every pass; "
+    "before the frames it fetched ~6 % fewer lines there than the binary touches (a "
+    "review, 2026-12-05: b fitted on the machine's own counts would then have been about "
+    "6.5, +0.09 % on seed 000's ipv4 1G baseline)", FALSE, 0, 64, NULL },
   { "mem.copy_mlp", NS_PARAM_DOUBLE, "lines", "39",
     "cache lines a streaming copy (REP MOVSB: copy_to_user, copy_from_user) keeps in flight "
     "while another core holds them: a copied line served by another core costs "
@@ -249,8 +250,8 @@ static const NsParamDef machine_params[] = {
     "(GCC 12): the call-weighted mean of the modelled functions' frames, 6.41 per call on "
     "seed 000's ipv4 1G path and 6.13 on seed 002's 5950X 1-filter path when set "
     "(2026-11-30, each frame read up to its first branch); read over the whole body, as "
-    "the declarations now carry them (2026-12-05), 5.68 and 6.54 (ipv6 1G 5.58, the 7950X "
-    "100-filter walk 9.17; unweighted over 314 functions 7.61). Kept at 6: it prices only "
+    "the declarations now carry them (2026-12-05), 5.63 and 6.41 (ipv6 1G 5.53, the 7950X "
+    "100-filter walk 8.87; unweighted over 314 functions 7.50). Kept at 6: it prices only "
     "the calls no binary has, 64 of seed 000's 487 a datagram (compute_score)",
     FALSE, 0, 64, NULL },
   { "ret.unret_insns", NS_PARAM_INT, "instructions", "1",

@@ -167,7 +167,7 @@ static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
  * call instructions. */
 /* pktgen_thread_worker: the kthread's threadfn, which kthread() calls through its pointer
  * (kthread_create_on_node in pktgen_create_thread), so never inlined */
-static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 6593, 17,
+static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 6593, 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, 5, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn___memset, "__memset", 51, 0, NS_FN_EXTERN, 200);

@@ -15,7 +15,8 @@
  * libns_bench_walk_plain_a-bench-retpoline-walk.o), counted as the kernel models' census
  * counts them: a function's instructions less its prologue, epilogue and return (pushes,
  * pops, stack adjustment, ret), which the machine charges with every out-of-line call
- * (call.prologue_insns), and with the NOPs that execution falls through. tcf_classify 6
+ * (each function's frame, declared below; until 2026-12-05 call.prologue_insns, 6, for
+ * each), and with the NOPs that execution falls through. tcf_classify 6
  * to enter (one a NOP) and 1 to leave, 14 a filter; mall_classify 11 (it ends in a tail
  * jmp to action_exec); action_exec 9 to enter (one a NOP), 9 an action; gact_act 8: 58
  * a 1-filter walk. The wrapper builds load the function pointer into a register before
@@ -104,10 +105,13 @@ static NS_LOAD_SITE (site_act, "bench action_exec: a->flags");
 static NS_LOAD_SITE (site_act_ops, "bench action_exec: a->ops");
 static NS_LOAD_SITE (site_stats, "bench gact_act: a->cpu_bstats->bytes");
 
-static NS_FUNC (fn_tcf_classify, "bench_tcf_classify", 80, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_mall_classify, "bench_mall_classify", 54, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_action_exec, "bench_action_exec", 91, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn_gact_act, "bench_gact_act", 39, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+/* Frames: the benchmark's own objects, as make builds them (GCC 12.2 -O2, user space: no
+ * ftrace site): tcf_classify pushes 3 registers, action_exec 4 and adjusts the stack,
+ * mall_classify and gact_act none (objdump -d of the bench-retpoline-walk objects). */
+static NS_FUNC (fn_tcf_classify, "bench_tcf_classify", 80, 6, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_mall_classify, "bench_mall_classify", 54, 0, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_action_exec, "bench_action_exec", 91, 10, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_gact_act, "bench_gact_act", 39, 0, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 /* Reaches fn as the build does: an indirect call, or the wrapper's compare chain (pairs
  * that fall through before fn's entry, whose compare-and-branch is one more) and a

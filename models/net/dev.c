@@ -37,7 +37,7 @@
 #define NET_XMIT_MASK 0x0f
 
 /* Text sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
-static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 3530, 23, NS_FN_EXTERN, 2);
+static NS_FUNC (fn___dev_queue_xmit, "__dev_queue_xmit", 3530, 17, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_dev_hard_start_xmit, "dev_hard_start_xmit", 457, 15, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_netdev_core_pick_tx, "netdev_core_pick_tx", 181, 7, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_validate_xmit_skb, "validate_xmit_skb", 793, 13, NS_FN_STATIC, 2);

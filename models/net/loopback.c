@@ -42,7 +42,7 @@ static NS_FUNC (fn_irqtime_account_irq, "irqtime_account_irq", 200, NS_FRAME_UNK
 static NS_FUNC (fn___netif_receive_skb, "__netif_receive_skb", 75, 5, NS_FN_STATIC, 3);
 static NS_FUNC (fn___netif_receive_skb_one_core, "__netif_receive_skb_one_core", 151, 5,
                 NS_FN_STATIC, 2);
-static NS_FUNC (fn___netif_receive_skb_core, "__netif_receive_skb_core", 3823, 23,
+static NS_FUNC (fn___netif_receive_skb_core, "__netif_receive_skb_core", 3823, 17,
                 NS_FN_STATIC, 2);
 static NS_FUNC (fn_raise_softirq_irqoff, "raise_softirq_irqoff", 127, 2, NS_FN_EXTERN, 20);
 static NS_FUNC (fn___usecs_to_jiffies, "__usecs_to_jiffies", 54, 1, NS_FN_EXTERN, 20);

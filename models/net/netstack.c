@@ -450,7 +450,7 @@ static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 98, 0, NS_F
  * arch/x86/kernel/fpu/core.c, arch/x86/kernel/cpu/amd.c. The three syscall functions'
  * sizes: the Debian 6.12.111 binary's, which has the v6.8+ shape (6.1 calls the two out
  * of line; doc/census/text-sizes-kept.txt). */
-static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 369, 13, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 369, 12, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 419, 7,
                 NS_FN_EXTERN, 3);
 static NS_FUNC (fn_syscall_exit_to_user_mode_prepare, "syscall_exit_to_user_mode_prepare",
@@ -479,7 +479,7 @@ static NS_FUNC (fn___virt_addr_valid, "__virt_addr_valid", 300, 1, NS_FN_EXTERN,
 /* kernel/sched/clock.c, arch/x86/kernel/tsc.c (6.1.176's sched_clock: a 5-B jmp). */
 static NS_FUNC (fn_sched_clock_cpu, "sched_clock_cpu", 167, 4, NS_FN_EXTERN, 30);
 static NS_FUNC (fn_sched_clock, "sched_clock", 5, 0, NS_FN_EXTERN, 50);
-static NS_FUNC (fn_native_sched_clock, "native_sched_clock", 153, 4, NS_FN_EXTERN, 2);
+static NS_FUNC (fn_native_sched_clock, "native_sched_clock", 153, 3, NS_FN_EXTERN, 2);
 
 static NsFunc *const lock_fns[] = {
   &fn__raw_spin_lock, &fn__raw_spin_lock_bh, &fn__raw_spin_lock_irq, &fn__raw_spin_lock_irqsave

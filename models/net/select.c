@@ -55,12 +55,12 @@
 
 static NS_FUNC (fn___x64_sys_pselect6, "__x64_sys_pselect6", 122, 1,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_do_pselect, "do_pselect", 373, 17, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_do_pselect, "do_pselect", 373, 16, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_get_timespec64, "get_timespec64", 140, 5, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_put_timespec64, "put_timespec64", 96, 3, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_set_user_sigmask, "set_user_sigmask", 205, 5, NS_FN_EXTERN, 5);
 static NS_FUNC (fn_core_sys_select, "core_sys_select", 923, 15, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_do_select, "do_select", 2070, 23, NS_FN_STATIC | NS_FN_NOINLINE, 1);
+static NS_FUNC (fn_do_select, "do_select", 2070, 17, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn_select_estimate_accuracy, "select_estimate_accuracy", 291, 9,
                 NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_poll_select_finish, "poll_select_finish", 603, 13,
@@ -68,7 +68,7 @@ static NS_FUNC (fn_poll_select_finish, "poll_select_finish", 603, 13,
 static NS_FUNC (fn_poll_freewait, "poll_freewait", 157, 11, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_ktime_get_ts64, "ktime_get_ts64", 215, 7, NS_FN_EXTERN, 100);
 static NS_FUNC (fn_read_tsc, "read_tsc", 17, 0, NS_FN_STATIC | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn_timespec64_add_safe, "timespec64_add_safe", 103, 5, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_timespec64_add_safe, "timespec64_add_safe", 103, 4, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_set_normalized_timespec64, "set_normalized_timespec64", 57, 1,
                 NS_FN_EXTERN, 50);
 static NS_FUNC (fn__copy_from_user, "_copy_from_user", 88, 4, NS_FN_EXTERN, 1000);
@@ -104,7 +104,7 @@ static NS_FUNC (fn___smp_call_single_queue, "__smp_call_single_queue", 53, 3, NS
 static NS_FUNC (fn_llist_add_batch, "llist_add_batch", 27, 0, NS_FN_EXTERN, 20);
 static NS_FUNC (fn_send_call_function_single_ipi, "send_call_function_single_ipi", 155, 1,
                 NS_FN_EXTERN, 4);
-static NS_FUNC (fn___schedule, "__schedule", 2523, 16, NS_FN_STATIC, 3);
+static NS_FUNC (fn___schedule, "__schedule", 2523, 15, NS_FN_STATIC, 3);
 
 struct _NsPollWqueues {
   NsNetStack    *s;

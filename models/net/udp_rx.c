@@ -50,7 +50,7 @@
 NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 115, 3, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 607, 12, NS_FN_EXTERN, 3);
 NS_FUNC (udp_fn_udp_recvmsg, "udp_recvmsg", 1358, 15, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1949, 17, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1949, 16, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_udp_rcv, "udp_rcv", 22, 1, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___udp4_lib_rcv, "__udp4_lib_rcv", 3114, 15, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_udpv6_rcv, "udpv6_rcv", 22, 1, NS_FN_STATIC | NS_FN_INDIRECT, 1);

@@ -28,8 +28,8 @@
 #include "udp_tx.h"
 #include "ip.h"
 
-NS_FUNC (udp_fn_udp_sendmsg, "udp_sendmsg", 3741, 23, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn_udpv6_sendmsg, "udpv6_sendmsg", 4182, 23, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udp_sendmsg, "udp_sendmsg", 3741, 22, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
+NS_FUNC (udp_fn_udpv6_sendmsg, "udpv6_sendmsg", 4182, 22, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn___x64_sys_write, "__x64_sys_write", 21, 1, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_ksys_write, "ksys_write", 228, 11, NS_FN_EXTERN, 4);
 static NS_FUNC (fn_vfs_write, "vfs_write", 995, 15, NS_FN_EXTERN, 20);
@@ -52,7 +52,7 @@ static NS_FUNC (fn_udp4_hwcsum, "udp4_hwcsum", 250, 11, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_udp_v6_send_skb, "udp_v6_send_skb", 1089, 15, NS_FN_STATIC, 2);
 static NS_FUNC (fn_csum_ipv6_magic, "csum_ipv6_magic", 84, 1, NS_FN_EXTERN, 10);
 static NS_FUNC (fn_ip6_sk_dst_lookup_flow, "ip6_sk_dst_lookup_flow", 418, 11, NS_FN_EXTERN, 3);
-static NS_FUNC (fn_fl6_update_dst, "fl6_update_dst", 125, 5, NS_FN_EXTERN, 6);
+static NS_FUNC (fn_fl6_update_dst, "fl6_update_dst", 125, 4, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_security_sk_classify_flow, "security_sk_classify_flow", 60, 7, NS_FN_EXTERN, 6);
 static NS_FUNC (fn_bpf_lsm_sk_getsecid, "bpf_lsm_sk_getsecid", 10, 1,
                 NS_FN_EXTERN | NS_FN_INDIRECT, 1);

@@ -577,7 +577,8 @@ frames_thread (NsThread *t, gpointer data)
 
 /* A call issues its call, its ret and its callee's own frame at the issue width: the
  * binary's count where the declaration gives one (0 is a count), else
- * call.prologue_insns; and the reorder buffer's distance counts the same. */
+ * call.prologue_insns (the window's distance and the text fetch count the same:
+ * test_call_sequences_fill_the_window, test_ifetch_runs_the_frame). */
 START_TEST (test_call_charges_its_frame)
 {
   NsMitigations mit = { 0 };
@@ -795,6 +796,29 @@ START_TEST (test_ifetch_follows_instructions)
   ck_assert_uint_eq (run_body_misses ("8", 1), 2);      /* 56 + 8 = 64: line 1 */
   ck_assert_uint_eq (run_body_misses ("8", 9), 3);      /* 56 + 72 = 128: line 2 */
   ck_assert_uint_eq (run_body_misses ("0", 0), 4);      /* the whole-text rule */
+}
+END_TEST
+
+/* A call runs through its callee's own frame from the binary: fn_run_framed's 20
+ * prologue and epilogue instructions and ret (21 × 4 = 84 bytes) reach line 1 before its
+ * body runs; 11 body instructions more (+44: 128) reach line 2. */
+static NS_FUNC (fn_run_framed, "test_machine_run_framed", 256, 20, NS_FN_NOINLINE, 1);
+
+static void
+run_framed_thread (NsThread *t, gpointer data)
+{
+  ns_call (t, &fn_run_framed);
+  ns_insns (t, *(const guint *) data);
+  ns_ret (t);
+}
+
+START_TEST (test_ifetch_runs_the_frame)
+{
+  guint none = 0, eleven = 11, ten = 10;
+
+  ck_assert_uint_eq (misses_running (text_sets, run_framed_thread, &none), 2);
+  ck_assert_uint_eq (misses_running (text_sets, run_framed_thread, &ten), 2);   /* 124 */
+  ck_assert_uint_eq (misses_running (text_sets, run_framed_thread, &eleven), 3);
 }
 END_TEST
 
@@ -2308,8 +2332,12 @@ END_TEST
 
 /* ---- the reorder buffer holds a call's own instructions ---- */
 
+/* A callee whose frame a binary gives: 30 prologue and epilogue instructions. */
+static NS_FUNC (fn_window_framed, "test_machine_window_framed", 64, 30, NS_FN_NOINLINE, 3);
+
 typedef struct {
   WindowRun w;
+  NsFunc   *target;        /* the function called */
   guint     calls;         /* out-of-line calls between the two misses */
 } CallWindowRun;
 
@@ -2321,25 +2349,26 @@ call_window_thread (NsThread *t, gpointer data)
 
   r->w.cost[0] = window_load (t, &r->w, 0);
   for (guint i = 0; i < r->calls; i++) {
-    ns_call (t, &fn_window_target);
+    ns_call (t, r->target);
     ns_ret (t);
   }
   r->w.cost[1] = window_load (t, &r->w, 1);
 }
 
 /* The overlap window's distance counts a call's own instructions (call, return, the
- * prologue and epilogue: 2 + call.prologue_insns) as the reorder buffer holds them: a
- * miss behind fewer calls than fill cpu.rob_entries overlaps the first, one behind more
- * waits in full. */
+ * callee's prologue and epilogue: 2 + its frame, or 2 + call.prologue_insns where it has
+ * none) as the reorder buffer holds them: a miss behind fewer calls than fill
+ * cpu.rob_entries overlaps the first, one behind more waits in full. */
 START_TEST (test_call_sequences_fill_the_window)
 {
-  guint seq = 2 + (guint) default_param ("call.prologue_insns");
+  NsFunc *target = _i == 0 ? &fn_window_target : &fn_window_framed;
+  guint seq = 2 + (_i == 0 ? (guint) default_param ("call.prologue_insns") : 30);
   guint rob = (guint) default_param ("cpu.rob_entries");
   guint counts[2] = { (rob - 1) / seq, rob / seq + 1 };
 
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++) {
     Rig rig;
-    CallWindowRun r = { { 0 }, counts[i] };
+    CallWindowRun r = { { 0 }, target, counts[i] };
     double full;
 
     rig_init (&rig, NULL, NULL);
@@ -2552,6 +2581,7 @@ machine_suite (void)
   tcase_add_test (calls, test_fused_pairs);
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_ifetch_follows_instructions);
+  tcase_add_test (calls, test_ifetch_runs_the_frame);
   tcase_add_test (calls, test_return_site_is_where_the_caller_ran_to);
   tcase_add_test (calls, test_text_inlined_body_moves_caller);
   tcase_add_test (calls, test_text_fetch_before_charge);
@@ -2583,7 +2613,7 @@ machine_suite (void)
   tcase_add_test (acct, test_pause);
   tcase_add_test (acct, test_attribution_and_reset);
   tcase_add_test (acct, test_miss_overlap_window);
-  tcase_add_test (acct, test_call_sequences_fill_the_window);
+  tcase_add_loop_test (acct, test_call_sequences_fill_the_window, 0, 2);
   tcase_add_test (acct, test_bad_params);
   tcase_add_test (acct, test_machine_data);
   suite_add_tcase (s, chase);

@@ -35,7 +35,7 @@ G_STATIC_ASSERT (sizeof (struct cls_mall_head) == 136);
 /* mall_classify: static, reached through tp->classify (TC_INDIRECT_SCOPE: extern once the
  * wrapper series makes it a direct-call target), tcf_exts_exec inlined. Size: the Debian
  * 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt). */
-static NS_FUNC (fn_mall_classify, "mall_classify", 74, 5, NS_FN_STATIC | NS_FN_INDIRECT, 1);
+static NS_FUNC (fn_mall_classify, "mall_classify", 74, 4, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 static int mall_classify (NsThread *t, TcEnv *env, struct sk_buff *skb,
                           const struct tcf_proto *tp, struct tcf_result *res);
