@@ -2046,22 +2046,22 @@ call_seq_insns (const NsMachine *m, const NsFunc *func)
 }
 
 /* Fetches func's text through L1I at a call: its entry line, then as far as the call's
- * own instructions (prologue, epilogue, ret) run; the rest follows the body's
- * instructions (run_text). A straight-line function's whole text is fetched here. A miss
+ * own instructions in func (seq less the call: prologue, epilogue, ret) run; the rest
+ * follows the body's instructions (run_text). A straight-line function's whole text is fetched here. A miss
  * of the entry line waits the serving level's latency beyond L1 in full: the call target
  * is known only once the call is predicted, and nothing of the function is in flight yet;
  * a following line waits that over ifetch.seq_mlp: sequential fetch runs ahead of decode
  * (both host-measured, doc/model.md). On a predicted path the front end's lead hides the
  * wait. */
 static void
-fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func)
+fetch_text (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *func, guint seq)
 {
   if (func->text_bytes == 0)
     return;
   fetch_line (m, x, t, func->text_addr >> m->line_shift, TRUE);
   advance_text (m, x, t, func, &x->ran[x->depth - 1],
                 fetches_whole (m, func) ? (double) func->text_bytes
-                                        : (call_seq_insns (m, func) - 1) * m->text_per_insn);
+                                        : (seq - 1) * m->text_per_insn);
 }
 
 /* Fetches the line of the return site a return from callee lands on, in the innermost
@@ -2092,14 +2092,16 @@ fetch_return_site (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *callee)
 static void
 call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
 {
+  guint seq = call_seq_insns (m, func);
+
   acct_row (m, func->id)->calls++;
   m->events[NS_CAUSE_CALL]++;
   exec_push_frame (x, func, FALSE);
   ns_thread_push_func (t, func);
   /* call + ret + prologue/epilogue issue at full width: they are off the critical path */
-  charge_beside (x, t, NS_CAUSE_CALL, m->call_cycles + call_seq_insns (m, func) / m->issue_width);
-  x->insns += call_seq_insns (m, func);    /* the reorder buffer holds them too */
-  fetch_text (m, x, t, func);
+  charge_beside (x, t, NS_CAUSE_CALL, m->call_cycles + seq / m->issue_width);
+  x->insns += seq;                  /* the reorder buffer holds them too */
+  fetch_text (m, x, t, func, seq);
 }
 
 /* TRUE if the machine's build inlines calls to func. */
