@@ -2088,12 +2088,11 @@ fetch_return_site (NsMachine *m, NsExec *x, NsThread *t, const NsFunc *callee)
               TRUE);
 }
 
-/* An out-of-line call into func: counted, pushed, CALL charged, text fetched. */
+/* An out-of-line call into func running seq instructions besides its body (call,
+ * ret, the frame its path runs): counted, pushed, CALL charged, text fetched. */
 static void
-call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func)
+call_out_of_line (NsMachine *m, NsExec *x, NsThread *t, NsFunc *func, guint seq)
 {
-  guint seq = call_seq_insns (m, func);
-
   acct_row (m, func->id)->calls++;
   m->events[NS_CAUSE_CALL]++;
   exec_push_frame (x, func, FALSE);
@@ -2132,14 +2131,14 @@ take_tail_jump (NsMachine *m, NsExec *x, NsFunc *func, gboolean indirect)
     x->tailed[d - 1] = TRUE;
 }
 
-/* Direct call into func: free when inlined, else call + prologue + I-fetch. */
-void
-ns_call (NsThread *t, NsFunc *func)
+/* Direct call into func: free when inlined, else call + the frame (path_frame of its
+ * instructions, or all of them if negative) + I-fetch. */
+static void
+call_direct (NsThread *t, NsFunc *func, gint path_frame)
 {
   NsExec *x;
   NsMachine *m;
 
-  g_return_if_fail (t != NULL && func != NULL);
   if (G_UNLIKELY ((x = exec_of (t)) == NULL))
     return;
   m = x->machine;
@@ -2152,7 +2151,26 @@ ns_call (NsThread *t, NsFunc *func)
     ns_thread_enter_inline (t, func);
     return;
   }
-  call_out_of_line (m, x, t, func);
+  call_out_of_line (m, x, t, func,
+                    path_frame >= 0 ? 2 + (guint) path_frame : call_seq_insns (m, func));
+}
+
+/* Direct call into func: free when inlined, else call + prologue + I-fetch. */
+void
+ns_call (NsThread *t, NsFunc *func)
+{
+  g_return_if_fail (t != NULL && func != NULL);
+  call_direct (t, func, -1);
+}
+
+/* Direct call into func whose path runs path_frame of func's frame instructions (a
+ * shrink-wrapped fast path): as ns_call otherwise. */
+void
+ns_call_shrink_wrapped (NsThread *t, NsFunc *func, guint path_frame)
+{
+  g_return_if_fail (t != NULL && func != NULL);
+  g_return_if_fail (func->frame_insns >= 0 && path_frame <= (guint) func->frame_insns);
+  call_direct (t, func, (gint) path_frame);
 }
 
 /* Tail jump into func (`jmp func` ending the current out-of-line function, from its own
@@ -2199,7 +2217,7 @@ ns_icall (NsThread *t, NsFunc *func)
     restart (x);
   else if (m->icall_fenced)
     drain (x);                           /* the thunk's LFENCE: older work completes first */
-  call_out_of_line (m, x, t, func);
+  call_out_of_line (m, x, t, func, call_seq_insns (m, func));
 }
 
 /* Return from the innermost ns_call/ns_icall. */

@@ -167,6 +167,10 @@ void ns_mispredict  (NsThread *t, guint n);
 /* Direct call into func. If the build inlines func the call is free (the body's costs go
  * to the caller, as perf would show it); else call + prologue + I-fetch of its text. */
 void ns_call        (NsThread *t, NsFunc *func);
+/* A direct call whose path leaves func before the frame its body sets up (GCC
+ * shrink-wraps: a fast path that returns or tail-jumps before the pushes): as ns_call, but
+ * the call runs path_frame of func's frame instructions (the ftrace site, say), not all. */
+void ns_call_shrink_wrapped (NsThread *t, NsFunc *func, guint path_frame);
 /* Tail jump into func ending the current out-of-line function (from its body or code
  * inlined into it): costs as a call, but that function's ns_ret (made after func's) then
  * charges no return: one return for both. */

@@ -1268,7 +1268,9 @@ ip6_rcv_core (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 static void
 ip6_rcv_finish_core (NsThread *t, struct sk_buff *skb)
 {
-  ns_call (t, &fn_ip6_rcv_finish_core);
+  /* a valid dst: the ftrace site and the return, before the frame of the early-demux
+   * path (doc/census/frameless-6.1.176.txt) */
+  ns_call_shrink_wrapped (t, &fn_ip6_rcv_finish_core, 1);
   NS_LOAD_FIELD (t, skb, _skb_refdst);
   ns_insns (t, 11);                 /* census: 11 instructions (sysctl, skb_valid_dst) */
   ns_ret (t);

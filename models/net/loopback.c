@@ -327,7 +327,9 @@ __netif_receive_skb_core (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 static void
 __netif_receive_skb (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 {
-  ns_call (t, &fn___netif_receive_skb);
+  /* no memalloc socket: the ftrace site, the static key's NOP and a tail jmp, before the
+   * frame (push %rbp, %rbx) of the pfmemalloc branch (doc/census/frameless-6.1.176.txt) */
+  ns_call_shrink_wrapped (t, &fn___netif_receive_skb, 1);
   ns_insns (t, 3);                  /* census: 4, P/E 1: memalloc_socks NOP, the tail jmp */
   ns_tail_call (t, &fn___netif_receive_skb_one_core);
   /* census: 33, P/E 7 — orig_dev, pt_prev, the stack protector, INDIRECT_CALL_INET's

@@ -778,7 +778,9 @@ static void
 free_poll_entry (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, guint i)
 {
   remove_wait_queue (t, s, pwq->on[i], &pwq->entries[i]);
-  ns_call (t, &fn_fput);
+  /* the count stays > 0: the ftrace site, lock decq and the return, before the frame of
+   * the last reference's path (doc/census/frameless-6.1.176.txt) */
+  ns_call_shrink_wrapped (t, &fn_fput, 1);
   ns_insns (t, 2);                  /* census: 5 less P/E 3 (the count stays > 0) */
   ns_atomic (t, &pwq->filp[i]->f_count);
   pwq->filp[i]->f_count--;

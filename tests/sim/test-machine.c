@@ -601,6 +601,39 @@ START_TEST (test_call_charges_its_frame)
 }
 END_TEST
 
+static void
+shrink_wrapped_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call_shrink_wrapped (t, &fn_framed, 1);
+  ns_ret (t);
+  ns_call (t, &fn_framed);
+  ns_ret (t);
+  ns_call_shrink_wrapped (t, &fn_framed, 20);
+  ns_ret (t);
+}
+
+/* A call whose path leaves before the frame (GCC shrink-wrapping) issues only the frame
+ * instructions its path runs; another call of the same function still runs all of it
+ * (two calls of 20, one of 1), and the reorder window counts the same. */
+START_TEST (test_shrink_wrapped_call_skips_the_frame)
+{
+  NsMitigations mit = { 0 };
+  Rig rig;
+  double width;
+
+  rig_init (&rig, NULL, &mit);
+  width = param (&rig, "cpu.issue_width");
+  ns_engine_spawn (rig.engine, "wrapped", 0, NS_THREAD_USER, 0, shrink_wrapped_thread,
+                   NULL);
+  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  assert_close (ns_machine_account_cycles (rig.machine, &fn_framed, NS_CAUSE_CALL),
+                3 * param (&rig, "call.cycles") + ((2 + 1) + 2 * (2 + 20)) / width, 1e-9,
+                "frames 1, 20 and 20");
+  rig_clear (&rig);
+}
+END_TEST
+
 /* f calls g by a tail jump; then h likewise, but h is inlined (no jump left to make);
  * then f jumps to g from code inlined into it. */
 static void
@@ -2576,6 +2609,7 @@ machine_suite (void)
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
   tcase_add_test (calls, test_call_charges_its_frame);
+  tcase_add_test (calls, test_shrink_wrapped_call_skips_the_frame);
   tcase_add_test (calls, test_tail_call_one_return);
   tcase_add_test (calls, test_rdtsc_cost);
   tcase_add_test (calls, test_fused_pairs);

@@ -5,7 +5,8 @@
 # branch, a stack realigned through a DRAP register (udp_sendmsg) and through %rbp
 # (__dev_queue_xmit), a stack adjustment written as add of a negative, a local's address
 # taken with lea (not DRAP), endbr64, a module's relocated ftrace call and a GCC .part
-# split. The binary itself is not needed. Needs python3; skipped without it.
+# split; and which functions have a path that leaves before the frame (--frameless). The
+# binary itself is not needed. Needs python3; skipped without it.
 set -u
 DATA=${NETSIM_DATADIR:-.}
 
@@ -60,9 +61,36 @@ split = census.frames({"f": [FENTRY, "jmp    ffffffff8109c7b0 <f.part.0>"],
                        "f.part": [FENTRY, "push   %rbx", "pop    %rbx", RET]})
 if split != {"f": 4}:
     failures.append(f".part split: {split}, want {{'f': 4}}")
+# --frameless: a path from the entry to a return or a tail jump that pushes nothing
+# (fput's reference that is not the last; __netif_receive_skb's tail jmp), against one
+# whose every path sets up the frame first (a test that only picks which frame)
+frameless = {
+    "early-return": (["x", [FENTRY, "lock decq 0x38(%rdi)", "je     ffffffff81a0d911 <x+0x11>",
+                            RET, "push   %rbx", "call   ffffffff81a0a000 <y>", "pop    %rbx", RET],
+                      [0x0, 0x5, 0xa, 0xc, 0x11, 0x12, 0x17, 0x18]], True),
+    "tail-jump": (["x", [FENTRY, "xchg   %ax,%ax", "xor    %esi,%esi",
+                         "jmp    ffffffff817a9d40 <z>", "push   %rbp", "pop    %rbp", RET],
+                   [0x0, 0x5, 0x7, 0x9, 0xe, 0xf, 0x10]], True),
+    "branch-to-return": (["x", [FENTRY, "test   %rdi,%rdi", "je     ffffffff81a0d920 <x+0x20>",
+                                "push   %rbx", "pop    %rbx", RET, "xor    %eax,%eax", RET],
+                          [0x0, 0x5, 0x8, 0xa, 0xb, 0xc, 0x20, 0x22]], True),
+    "framed-both-ways": (["x", [FENTRY, "test   %rdi,%rdi", "je     ffffffff81a0d920 <x+0x20>",
+                                "push   %rbx", "pop    %rbx", RET, "push   %rbp",
+                                "jmp    ffffffff81a0d910 <x+0x10>"],
+                          [0x0, 0x5, 0x8, 0xa, 0xb, 0xc, 0x20, 0x21]], False),
+    "loop-then-frame": (["x", [FENTRY, "dec    %rdi", "jne    ffffffff81a0d905 <x+0x5>",
+                               "sub    $0x20,%rsp", "add    $0x20,%rsp", RET],
+                         [0x0, 0x5, 0x8, 0xa, 0xe, 0x12]], False),
+}
+for name, ((symbol, insns, offsets), want) in frameless.items():
+    got = census.frameless_exit(symbol, insns, offsets)
+    if got != want:
+        failures.append(f"frameless {name}: {got}, want {want}")
+if census.entry_overhead(["endbr64", FENTRY, "push   %rbx"]) != 2:
+    failures.append("entry_overhead: endbr64 and the ftrace site are 2")
 for f in failures:
     print("FAIL:", f)
-print(f"test-prologue-census: {len(cases) + 1} cases: "
+print(f"test-prologue-census: {len(cases) + len(frameless) + 2} cases: "
       f"{'ok' if not failures else str(len(failures)) + ' failed'}")
 sys.exit(1 if failures else 0)
 PY

@@ -8,7 +8,9 @@
 # with its declared bytes and their source; and likewise the binary's frame (prologue +
 # epilogue instructions) as tools/prologue-census --prologues lists it
 # (doc/census/prologues-6.1.176.txt), or doc/census/prologues-kept.txt's count or
-# "unknown" (NS_FRAME_UNKNOWN). A kept line must match its declaration and must not repeat
+# "unknown" (NS_FRAME_UNKNOWN); and each ns_call_shrink_wrapped site to
+# doc/census/frameless-6.1.176.txt (its function has a path that runs none of its frame,
+# and the site's count is that path's). A kept line must match its declaration and must not repeat
 # the binary's figure (a stale exception); the user-space iperf3: functions must be
 # NS_FRAME_UNKNOWN (models/micro's synthetic functions state their own, with the source). Every NS_FUNC must be written in the one form the tools parse (a string
 # literal name, a decimal size), and every function of the listing must be declared, so a
@@ -136,10 +138,50 @@ kept_sizes = check("size", {sym: str(size) for sym, (size, _) in declared.items(
                    "text-sizes-6.1.176.txt", "text-sizes-kept.txt", r"\d+")
 kept_frames = check("frame", frames, "prologues-6.1.176.txt", "prologues-kept.txt",
                     r"\d+|unknown")
+
+
+def check_shrink_wrapped():
+    """Holds each ns_call_shrink_wrapped (t, &VAR, N) in models/ to
+    doc/census/frameless-6.1.176.txt: VAR's function must have a path that runs none of
+    its frame, and N must be what that path runs (the entry's count); returns the sites."""
+    var_re = re.compile(r'\bNS_FUNC \(\s*([A-Za-z0-9_]+),\s*"([^"]+)"')
+    site_re = re.compile(r'\bns_call_shrink_wrapped \(\s*\w+,\s*&(\w+),\s*(\d+)\)')
+    symbol_of, sites = {}, []
+    for base, _, files in os.walk(os.path.join(data, "models")):
+        for name in sorted(files):
+            if name.endswith((".c", ".h")):
+                path = os.path.relpath(os.path.join(base, name), data)
+                with open(os.path.join(base, name), encoding="utf-8") as src:
+                    text = src.read()
+                symbol_of.update(var_re.findall(text))
+                sites += [(path, var, int(n)) for var, n in site_re.findall(text)]
+    listed = {}
+    with open(os.path.join(data, "doc/census/frameless-6.1.176.txt"), encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"\s*(\d+)\s+(\d+)\s+(\S+)$", line)
+            if m:
+                listed[m.group(3)] = (int(m.group(1)), m.group(2))
+    for path, var, n in sites:
+        sym = symbol_of.get(var)
+        if sym is None:
+            failures.append(f"{path}: ns_call_shrink_wrapped of {var}, declared nowhere")
+        elif sym not in listed:
+            failures.append(f"{path}: {sym} has no path that leaves before its frame "
+                            "(frameless-6.1.176.txt): call it with ns_call")
+        elif n != listed[sym][0]:
+            failures.append(f"{path}: {sym}'s early path runs {listed[sym][0]} frame "
+                            f"instructions, the call site says {n}")
+        elif frames.get(sym) != listed[sym][1]:
+            failures.append(f"{path}: {sym} declares frame {frames.get(sym)}, "
+                            f"frameless-6.1.176.txt {listed[sym][1]}")
+    return len(sites)
+
+
+shrink_wrapped = check_shrink_wrapped()
 for f in failures:
     print("FAIL:", f)
 print(f"test-text-sizes: {len(declared)} declarations, {kept_sizes} sizes and "
-      f"{kept_frames} frames kept: "
+      f"{kept_frames} frames kept, {shrink_wrapped} shrink-wrapped call sites: "
       f"{'ok' if not failures else str(len(failures)) + ' failed'}")
 sys.exit(1 if failures else 0)
 PY
