@@ -31,9 +31,10 @@ dummy_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device 
   /* census (doc/census/xmit.md): 6 instructions (the skb, this_cpu_ptr, two adds, len) */
   ns_insns (t, 6);
   /* skb_tx_timestamp: skb_clone_tx_timestamp (CONFIG_NETWORK_PHY_TIMESTAMPING=y: returns
-   * at !skb->sk), then the SKBTX_SW_TSTAMP test */
+   * at !skb->sk, before the frame of the socket's path: the ftrace site only,
+   * doc/census/frameless-6.1.176.txt), then the SKBTX_SW_TSTAMP test */
   ns_insns (t, 1);                          /* census: the call */
-  ns_call (t, &skb_fn_skb_clone_tx_timestamp);
+  ns_call_shrink_wrapped (t, &skb_fn_skb_clone_tx_timestamp, 1);
   NS_LOAD_FIELD (t, skb, sk);
   ns_insns (t, 2);                          /* census: the sk test */
   ns_ret (t);
