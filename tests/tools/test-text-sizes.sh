@@ -10,9 +10,10 @@
 # (doc/census/prologues-6.1.176.txt), or doc/census/prologues-kept.txt's count or
 # "unknown" (NS_FRAME_UNKNOWN); and each ns_call_shrink_wrapped site to
 # doc/census/frameless-6.1.176.txt (its function has a path that runs none of its frame,
-# and the site's count is that path's). A kept line must match its declaration and must not repeat
-# the binary's figure (a stale exception); the user-space iperf3: functions must be
-# NS_FRAME_UNKNOWN (models/micro's synthetic functions state their own, with the source). Every NS_FUNC must be written in the one form the tools parse (a string
+# and the site's count is that path's). A kept line must match its declaration and must
+# not repeat the binary's figure (a stale exception); the user-space iperf3: functions
+# must be NS_FRAME_UNKNOWN (models/micro's synthetic functions state their own, with the
+# source). Every NS_FUNC must be written in the one form the tools parse (a string
 # literal name, a decimal size), and every function of the listing must be declared, so a
 # declaration the parse misses fails instead of dropping out.
 # The binary itself is not needed. Needs python3; skipped without it.
@@ -29,11 +30,13 @@ import os, re, sys
 
 data = sys.argv[1]
 token_re = re.compile(r'\bNS_FUNC\s*\(')
-func_re = re.compile(r'\bNS_FUNC \(\s*[A-Za-z0-9_#]+,\s*"([^"]+)",\s*([0-9]+),\s*'
+func_re = re.compile(r'\bNS_FUNC \(\s*([A-Za-z0-9_#]+),\s*"([^"]+)",\s*([0-9]+),\s*'
                      r'([0-9]+|NS_FRAME_UNKNOWN),\s*[A-Z_| ]+,\s*[0-9]+\)')
 stub_re = re.compile(r'^TC_FN_STUB \(', re.M)
 stub_macro = "static NS_FUNC (fn_##var, sym, 0, NS_FRAME_UNKNOWN, NS_FN_STATIC | NS_FN_INDIRECT, 0);"
+site_re = re.compile(r'\bns_call_shrink_wrapped \(\s*\w+,\s*&(\w+),\s*(\d+)\)')
 declared, frames, micro, failures = {}, {}, set(), []
+symbol_of, sites = {}, []          # NS_FUNC variable → symbol; ns_call_shrink_wrapped sites
 for base, _, files in os.walk(os.path.join(data, "models")):
     in_micro = os.path.relpath(base, data).startswith(os.path.join("models", "micro"))
     for name in sorted(files):
@@ -52,7 +55,9 @@ for base, _, files in os.walk(os.path.join(data, "models")):
             failures.append(f"{path}: {tokens} NS_FUNC declarations, {len(found)} in the form "
                             '\'NS_FUNC (var, "name", BYTES, FRAME, attrs, sites)\' the '
                             'tools read')
-        for sym, size, frame in found:
+        sites += [(path, var, int(n)) for var, n in site_re.findall(text)]
+        for var, sym, size, frame in found:
+            symbol_of[var] = sym
             if sym.startswith("iperf3:") and frame != "NS_FRAME_UNKNOWN":
                 failures.append(f"{path}: {sym} is no kernel binary's, but declares "
                                 f"frame {frame}, not NS_FRAME_UNKNOWN")
@@ -144,23 +149,9 @@ def check_shrink_wrapped():
     """Holds each ns_call_shrink_wrapped (t, &VAR, N) in models/ to
     doc/census/frameless-6.1.176.txt: VAR's function must have a path that runs none of
     its frame, and N must be what that path runs (the entry's count); returns the sites."""
-    var_re = re.compile(r'\bNS_FUNC \(\s*([A-Za-z0-9_]+),\s*"([^"]+)"')
-    site_re = re.compile(r'\bns_call_shrink_wrapped \(\s*\w+,\s*&(\w+),\s*(\d+)\)')
-    symbol_of, sites = {}, []
-    for base, _, files in os.walk(os.path.join(data, "models")):
-        for name in sorted(files):
-            if name.endswith((".c", ".h")):
-                path = os.path.relpath(os.path.join(base, name), data)
-                with open(os.path.join(base, name), encoding="utf-8") as src:
-                    text = src.read()
-                symbol_of.update(var_re.findall(text))
-                sites += [(path, var, int(n)) for var, n in site_re.findall(text)]
-    listed = {}
-    with open(os.path.join(data, "doc/census/frameless-6.1.176.txt"), encoding="utf-8") as f:
-        for line in f:
-            m = re.match(r"\s*(\d+)\s+(\d+)\s+(\S+)$", line)
-            if m:
-                listed[m.group(3)] = (int(m.group(1)), m.group(2))
+    listed = {sym: (int(entry), frame) for sym, (entry, frame) in
+              ((sym, value.split()) for sym, value in
+               read_listing("frameless-6.1.176.txt", r"\s*(\d+\s+\d+)\s+(\S+)$").items())}
     for path, var, n in sites:
         sym = symbol_of.get(var)
         if sym is None:
