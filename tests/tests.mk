@@ -27,3 +27,7 @@ TESTS += tests/doc/test-figures
 tests_doc_test_figures_SOURCES = tests/doc/test-figures.c
 tests_doc_test_figures_CFLAGS = $(TEST_CFLAGS)
 tests_doc_test_figures_LDADD = libns_run.a libns_base.a $(TEST_LIBS)
+
+# The figures the docs quote in prose, each marked with its source, agree with the results.
+TESTS += tests/doc/test-doc-figures.sh
+EXTRA_DIST += tests/doc/test-doc-figures.sh

@@ -8,7 +8,8 @@ netsim_SOURCES = tools/netsim.c tools/cmd.h tools/cmd-common.c tools/cmd-run.c t
 netsim_LDADD = $(NS_LIBS)
 
 EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all tools/prologue-census \
-	tools/text-census tools/sensitivity tools/replay-bench-retpoline tools/fuzz-whatif
+	tools/text-census tools/sensitivity tools/replay-bench-retpoline tools/fuzz-whatif \
+	tools/doc-figures
 
 check_PROGRAMS += tests/sim/test-run
 TESTS += tests/sim/test-run
