@@ -1,6 +1,6 @@
 #!/bin/sh
 # test-doc-figures.sh — the figures the docs quote in prose, each followed by a marker
-# naming where it comes from (<!--=000-ipv4-1G:sim-->, tools/doc-figures), agree with
+# naming where it comes from (<!--=a-1G:sim-->, tools/doc-figures), agree with
 # validation/expected.csv and validation/calibration.xml; and the tool finds a stale
 # figure, rewrites it in the figure's own style, and refuses a bad marker. Needs python3;
 # skipped without it.
@@ -19,12 +19,31 @@ fail=0
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 
+# The synthetic cases read results of their own, so no model change touches them.
+mkdir -p "$tmp/data/validation"
+cat >"$tmp/data/validation/expected.csv" <<'CSV'
+# a comment line, as netsim validate writes them
+row,set,status,sign_agrees,recorded_baseline,recorded_patched,recorded_delta_pct,simulated_baseline,simulated_patched,simulated_delta_pct,error_pp,tolerance_pp
+a-1G,validation,pass,yes,100,114,14.0,200,223.84,11.92,-2.08,3.0
+a-MAX,validation,fail,yes,90,112,24.4,210,236.2,12.49,-11.73,3.0
+a-off-1G,calibration,pass,yes,190,191,0.5,350,351.4,0.39,-0.11,3.0
+a-off-MAX,validation,fail,no,180,173,-3.9,360,361.1,0.31,4.21,3.0
+b-f100,validation,pass,yes,1000,980,-1.9,1020,1007.25,-1.25,0.65,3.0
+c-none,validation,not-modelled,,1,2,100.0,,,,,3.0
+CSV
+cat >"$tmp/data/validation/calibration.xml" <<'XML'
+<calibration>
+  <fit profile="cpu-a" param="cpu.ipc" value="1.113" rows="a-off-1G"/>
+  <fit profile="cpu-b" param="cpu.ipc" value="2.122" rows="b-f1"/>
+</calibration>
+XML
+
 # expect STATUS TEXT -- ARGS: the tool exits STATUS and prints TEXT (stdout or stderr;
 # an empty TEXT: anything).
 expect () {
   want=$1 text=$2
   shift 3
-  python3 "$TOOL" --data "$DATA" "$@" >"$tmp/out" 2>&1
+  python3 "$TOOL" --data "$tmp/data" "$@" >"$tmp/out" 2>&1
   got=$?
   if [ "$got" -ne "$want" ] || { [ -n "$text" ] && ! grep -qF -- "$text" "$tmp/out"; }; then
     echo "FAIL: doc-figures $*: exit $got (want $want), output:"
@@ -42,22 +61,35 @@ fi
 
 # A stale figure fails --check, naming the line, the figure and the value now; --update
 # rewrites it with the figure's decimals and sign style and leaves the rest as it was.
-printf 'ok +11.92 %%<!--=000-ipv4-1G:sim--> here\nstale **+12.00 %%**<!--=000-ipv4-1G:sim-->, ratio 1.800<!--=ratio:000-ipv4-mitoff-1G/000-ipv4-1G-->\nmargin 3 pp<!--=000-ipv4-1G:margin--> end\n' >"$tmp/doc.md"
-expect 1 "doc.md:2: +12.00 is +11.92 now (000-ipv4-1G:sim)" -- --check "$tmp/doc.md"
-expect 1 "doc.md:2: 1.800 is 1.713 now" -- --check "$tmp/doc.md"
-expect 1 "doc.md:3: 3 is 0 now (000-ipv4-1G:margin)" -- --check "$tmp/doc.md"
+printf 'ok +11.92 %%<!--=a-1G:sim--> here\nstale **+12.00 %%**<!--=a-1G:sim-->, ratio 1.800<!--=ratio:a-off-1G/a-1G-->\nmargin 3 pp<!--=a-1G:margin--> end\n' >"$tmp/doc.md"
+expect 1 "doc.md:2: +12.00 is +11.92 now (a-1G:sim)" -- --check "$tmp/doc.md"
+expect 1 "doc.md:2: 1.800 is 1.750 now" -- --check "$tmp/doc.md"
+expect 1 "doc.md:3: 3 is 1 now (a-1G:margin)" -- --check "$tmp/doc.md"
 expect 0 "3 of 4 held figures rewritten" -- --update "$tmp/doc.md"
-printf 'ok +11.92 %%<!--=000-ipv4-1G:sim--> here\nstale **+11.92 %%**<!--=000-ipv4-1G:sim-->, ratio 1.713<!--=ratio:000-ipv4-mitoff-1G/000-ipv4-1G-->\nmargin 0 pp<!--=000-ipv4-1G:margin--> end\n' >"$tmp/want.md"
+printf 'ok +11.92 %%<!--=a-1G:sim--> here\nstale **+11.92 %%**<!--=a-1G:sim-->, ratio 1.750<!--=ratio:a-off-1G/a-1G-->\nmargin 1 pp<!--=a-1G:margin--> end\n' >"$tmp/want.md"
 if ! cmp -s "$tmp/doc.md" "$tmp/want.md"; then
   echo "FAIL: --update wrote:"; sed 's/^/  /' "$tmp/doc.md"; fail=1
 fi
 expect 0 "" -- --check "$tmp/doc.md"
 
 # A minus is written as the docs write it (U+2212), a magnitude without a sign.
-printf 'err −11.73<!--=000-ipv4-MAX:err-->, by 11.73 pp<!--=000-ipv4-MAX:err-->, −1.25 %%<!--=002-i5-10210u-f100:sim-->\n' >"$tmp/sign.md"
+printf 'err −11.73<!--=a-MAX:err-->, by 11.73 pp<!--=a-MAX:err-->, −1.25 %%<!--=b-f100:sim-->\n' >"$tmp/sign.md"
 expect 0 "" -- --check "$tmp/sign.md"
-printf 'err +11.73<!--=000-ipv4-MAX:err-->\n' >"$tmp/sign.md"
+printf 'err +11.73<!--=a-MAX:err-->\n' >"$tmp/sign.md"
 expect 1 "+11.73 is −11.73 now" -- --check "$tmp/sign.md"
+
+# A range's ends follow whichever rows are least and greatest now.
+printf 'from +0.31<!--=min:a-off-*:sim--> to +0.39 %%<!--=max:a-off-*:sim-->, fits 1.113<!--=min:fit:*-->–2.122<!--=max:fit:cpu-?-->\n' >"$tmp/range.md"
+expect 0 "" -- --check "$tmp/range.md"
+printf 'up to +0.31 %%<!--=max:a-off-*:sim-->\n' >"$tmp/range.md"
+expect 1 "+0.31 is +0.39 now (max:a-off-*:sim)" -- --check "$tmp/range.md"
+printf 'x 3<!--=min:no-such-*:sim-->\n' >"$tmp/range.md"
+expect 2 "matches nothing" -- --check "$tmp/range.md"
+
+# netsim validate's summary: the modelled validation rows only (not calibration, not
+# not-modelled ones).
+printf '2<!--=summary:within-->/4<!--=summary:rows-->, sign 3<!--=summary:sign-->, mean 4.67 pp<!--=summary:mae-->\n' >"$tmp/sum.md"
+expect 0 "" -- --check "$tmp/sum.md"
 
 # Too few held figures fail (a marker was lost).
 expect 1 "fewer than --min 5" -- --check --min 5 "$tmp/want.md"
@@ -65,13 +97,13 @@ expect 1 "fewer than --min 5" -- --check --min 5 "$tmp/want.md"
 # Bad markers are input errors, named by file and line.
 printf 'a\nx 3<!--=no-such-row:sim-->\n' >"$tmp/bad.md"
 expect 2 "bad.md:2: no row 'no-such-row'" -- "$tmp/bad.md"
-printf 'x 3<!--=000-ipv4-1G:speed-->\n' >"$tmp/bad.md"
+printf 'x 3<!--=a-1G:speed-->\n' >"$tmp/bad.md"
 expect 2 "unknown field 'speed'" -- "$tmp/bad.md"
-printf 'x <!--=000-ipv4-1G:sim-->\n' >"$tmp/bad.md"
+printf 'x <!--=a-1G:sim-->\n' >"$tmp/bad.md"
 expect 2 "has no figure just before it" -- "$tmp/bad.md"
 printf 'x 3<!--=fit:no-such-cpu-->\n' >"$tmp/bad.md"
 expect 2 "no fit for profile 'no-such-cpu'" -- "$tmp/bad.md"
-mkdir "$tmp/doc" && printf 'was +11.93<!--=000-ipv4-1G:sim-->\n' >"$tmp/doc/history.md"
+mkdir "$tmp/doc" && printf 'was +11.93<!--=a-1G:sim-->\n' >"$tmp/doc/history.md"
 expect 2 "history.md:1: a figure marker in the history" -- "$tmp/doc/history.md"
 expect 2 "cannot read" -- "$tmp/missing.md"
 
