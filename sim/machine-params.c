@@ -239,7 +239,9 @@ static const NsParamDef machine_params[] = {
     "body of work (the 2-4 cycles per pair of cpu-params.md §5 [M21] are a tight call/ret "
     "loop's loop-carried cost). Not chosen from any recorded row (seed 000's "
     "mitigations=off rows, +0.3 to +0.4 % for 64 calls a datagram, are judged with it, "
-    "not evidence for it)", FALSE, 0, 50, NULL },
+    "not evidence for it). The Zen 3 and Zen 4 profiles set host fits instead (0.5 and 0: "
+    "tools/bench-saferet's plain saving a call over an L1D chain read through the model's "
+    "twin, tests/tools/test-host-fits.sh)", FALSE, 0, 50, NULL },
   { "call.prologue_insns", NS_PARAM_INT, "instructions", "6",
     "prologue + epilogue instructions (the ftrace NOP, push/pop of callee-saved registers, "
     "stack frame set-up and release) of a non-inlined function whose declaration gives no "

@@ -1,7 +1,9 @@
 #!/bin/sh
 # test-host-fits.sh — the values fitted on host measurements are still the fits: the Zen 3
 # and Zen 4 profiles' branch.resolve_cycles is tools/replay-bench-retpoline's fit on the
-# host medians their source cites (a model change that moves the replay must come with the refit, as
+# host medians their source cites, and their call.cycles is the host's plain saving a call
+# (tools/bench-saferet, cited) read through the model's twin, scenarios/micro/udp-lookup.xml
+# (a model change that moves the replay or the twin must come with the refit, as
 # netsim validate requires of calibration.xml's fits). Needs python3; skipped without it.
 set -u
 NETSIM=${NETSIM:-./netsim}
@@ -81,6 +83,39 @@ python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians
 python3 "$DATA/tools/replay-bench-retpoline" --netsim "$NETSIM" --host "$medians" \
   --scenario /dev/null >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "replay-bench-retpoline accepted a --scenario that names no CPU"
+
+# call.cycles: the model twin's saving a call (l1-plain-baseline less l1-plain-patched, in
+# cycles a socket) moves one for one with the value, so the fit is the value plus what the
+# host's cited saving exceeds the twin's by, at least 0; to one decimal it must be the value.
+call_param () { grep '<param name="call.cycles"' "$DATA/scenarios/cpus/$1.xml"; }
+# twin_saving PROFILE [SET]: the twin's saving on PROFILE (with --set SET)
+twin_saving () {
+  "$NETSIM" run -q "$DATA/scenarios/micro/udp-lookup.xml" --set cpu.profile="$1" ${2:+--set "$2"} \
+    --format csv 2>/dev/null |
+    awk -F, '$1 == "variant" && $2 == "l1-plain-baseline" { b = $4 }
+             $1 == "variant" && $2 == "l1-plain-patched" { p = $4 }
+             END { if (b == "" || p == "") exit 1; printf "%.4f\n", b - p }'
+}
+# call_fit VALUE HOST SAVING: the fit to one decimal
+call_fit () { awk -v v="$1" -v h="$2" -v s="$3" 'BEGIN { f = v + h - s; if (f < 0) f = 0; printf "%.1f\n", f }'; }
+check_call () {
+  v=$(call_param "$1" | sed -n 's/.* value="\([0-9.]*\)".*/\1/p')
+  h=$(call_param "$1" | sed -n 's/.*saves \([0-9.]*\) cycles a call over sockets in L1D.*/\1/p')
+  if [ -z "$v" ] || [ -z "$h" ]; then
+    bad "$1: no call.cycles value or cited host saving"
+    return
+  fi
+  s=$(twin_saving "$1") || { bad "$1: the twin did not run"; return; }
+  [ "$(call_fit "$v" "$h" "$s")" = "$(awk -v v="$v" 'BEGIN { printf "%.1f\n", v }')" ] && ok ||
+    bad "$1: call.cycles $v is not the fit on the host's $h (the twin saves $s a call at $v)"
+  # the twin does move with the value (else the check above could not fail)
+  s1=$(twin_saving "$1" param.call.cycles="$(awk -v v="$v" 'BEGIN { print v + 1 }')") &&
+    awk -v a="$s" -v b="$s1" 'BEGIN { exit !(b - a > 0.9 && b - a < 1.1) }' && ok ||
+    bad "$1: the twin's saving does not move one for one with call.cycles ($s, then $s1)"
+}
+check_call ryzen9-5950x
+check_call zen3-epyc-7713
+check_call ryzen9-7950x
 
 echo "test-host-fits: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
