@@ -99,6 +99,9 @@ printf 'a\nx 3<!--=no-such-row:sim-->\n' >"$tmp/bad.md"
 expect 2 "bad.md:2: no row 'no-such-row'" -- "$tmp/bad.md"
 printf 'x 3<!--=a-1G:speed-->\n' >"$tmp/bad.md"
 expect 2 "unknown field 'speed'" -- "$tmp/bad.md"
+# a baseline ratio as a gain (350 against 200: +75 %)
+printf 'gains +75.0 %%<!--=gain:a-off-1G/a-1G-->\n' >"$tmp/gain.md"
+expect 0 "" -- --check "$tmp/gain.md"
 # the baseline's error against the recorded one (200 against 100: +100 %)
 printf 'base +100.0 %%<!--=a-1G:baseerr-->, MAX +133 %%<!--=a-MAX:baseerr-->\n' >"$tmp/base.md"
 expect 0 "" -- --check "$tmp/base.md"
