@@ -72,47 +72,41 @@ if ! cmp -s "$tmp/doc.md" "$tmp/want.md"; then
 fi
 expect 0 "" -- --check "$tmp/doc.md"
 
+# on TEXT STATUS OUTPUT: a doc of TEXT (a printf format) fails or passes --check as said.
+on () {
+  # shellcheck disable=SC2059 # TEXT is the format, as in the calls above
+  printf "$1" >"$tmp/case.md"
+  expect "$2" "$3" -- --check "$tmp/case.md"
+}
+
 # A minus is written as the docs write it (U+2212), a magnitude without a sign.
-printf 'err −11.73<!--=a-MAX:err-->, by 11.73 pp<!--=a-MAX:err-->, −1.25 %%<!--=b-f100:sim-->\n' >"$tmp/sign.md"
-expect 0 "" -- --check "$tmp/sign.md"
-printf 'err +11.73<!--=a-MAX:err-->\n' >"$tmp/sign.md"
-expect 1 "+11.73 is −11.73 now" -- --check "$tmp/sign.md"
+on 'err −11.73<!--=a-MAX:err-->, by 11.73 pp<!--=a-MAX:err-->, −1.25 %%<!--=b-f100:sim-->\n' 0 ""
+on 'err +11.73<!--=a-MAX:err-->\n' 1 "+11.73 is −11.73 now"
 
 # A range's ends follow whichever rows are least and greatest now.
-printf 'from +0.31<!--=min:a-off-*:sim--> to +0.39 %%<!--=max:a-off-*:sim-->, fits 1.113<!--=min:fit:*-->–2.122<!--=max:fit:cpu-?-->\n' >"$tmp/range.md"
-expect 0 "" -- --check "$tmp/range.md"
-printf 'up to +0.31 %%<!--=max:a-off-*:sim-->\n' >"$tmp/range.md"
-expect 1 "+0.31 is +0.39 now (max:a-off-*:sim)" -- --check "$tmp/range.md"
-printf 'x 3<!--=min:no-such-*:sim-->\n' >"$tmp/range.md"
-expect 2 "matches nothing" -- --check "$tmp/range.md"
+on 'from +0.31<!--=min:a-off-*:sim--> to +0.39 %%<!--=max:a-off-*:sim-->, fits 1.113<!--=min:fit:*-->–2.122<!--=max:fit:cpu-?-->\n' 0 ""
+on 'up to +0.31 %%<!--=max:a-off-*:sim-->\n' 1 "+0.31 is +0.39 now (max:a-off-*:sim)"
+on 'x 3<!--=min:no-such-*:sim-->\n' 2 "matches nothing"
 
 # netsim validate's summary: the modelled validation rows only (not calibration, not
 # not-modelled ones).
-printf '2<!--=summary:within-->/4<!--=summary:rows-->, sign 3<!--=summary:sign-->, mean 4.67 pp<!--=summary:mae-->\n' >"$tmp/sum.md"
-expect 0 "" -- --check "$tmp/sum.md"
+on '2<!--=summary:within-->/4<!--=summary:rows-->, sign 3<!--=summary:sign-->, mean 4.67 pp<!--=summary:mae-->\n' 0 ""
+
+# A baseline ratio as a gain (350 against 200: +75 %); a baseline's error against the
+# recorded one (200 against 100: +100 %).
+on 'gains +75.0 %%<!--=gain:a-off-1G/a-1G-->\n' 0 ""
+on 'base +100.0 %%<!--=a-1G:baseerr-->, MAX +133 %%<!--=a-MAX:baseerr-->\n' 0 ""
 
 # Too few held figures fail (a marker was lost).
 expect 1 "fewer than --min 5" -- --check --min 5 "$tmp/want.md"
 
 # Bad markers are input errors, named by file and line.
-printf 'a\nx 3<!--=no-such-row:sim-->\n' >"$tmp/bad.md"
-expect 2 "bad.md:2: no row 'no-such-row'" -- "$tmp/bad.md"
-printf 'x 3<!--=a-1G:speed-->\n' >"$tmp/bad.md"
-expect 2 "unknown field 'speed'" -- "$tmp/bad.md"
-# a baseline ratio as a gain (350 against 200: +75 %)
-printf 'gains +75.0 %%<!--=gain:a-off-1G/a-1G-->\n' >"$tmp/gain.md"
-expect 0 "" -- --check "$tmp/gain.md"
-# the baseline's error against the recorded one (200 against 100: +100 %)
-printf 'base +100.0 %%<!--=a-1G:baseerr-->, MAX +133 %%<!--=a-MAX:baseerr-->\n' >"$tmp/base.md"
-expect 0 "" -- --check "$tmp/base.md"
-printf 'x <!--=a-1G:sim-->\n' >"$tmp/bad.md"
-expect 2 "has no figure just before it" -- "$tmp/bad.md"
-printf 'x 3<!--=fit:no-such-cpu-->\n' >"$tmp/bad.md"
-expect 2 "no fit for profile 'no-such-cpu'" -- "$tmp/bad.md"
-printf 'see `x = 3<!--=a-1G:sim-->`\n' >"$tmp/bad.md"
-expect 2 "inside a code span" -- "$tmp/bad.md"
-printf '```\nx 3<!--=a-1G:sim-->\n```\n' >"$tmp/bad.md"
-expect 2 "inside a code span or block" -- "$tmp/bad.md"
+on 'a\nx 3<!--=no-such-row:sim-->\n' 2 "case.md:2: no row 'no-such-row'"
+on 'x 3<!--=a-1G:speed-->\n' 2 "unknown field 'speed'"
+on 'x <!--=a-1G:sim-->\n' 2 "has no figure just before it"
+on 'x 3<!--=fit:no-such-cpu-->\n' 2 "no fit for profile 'no-such-cpu'"
+on 'see `x = 3<!--=a-1G:sim-->`\n' 2 "inside a code span"
+on '```\nx 3<!--=a-1G:sim-->\n```\n' 2 "inside a code span or block"
 mkdir "$tmp/doc" && printf 'was +11.93<!--=a-1G:sim-->\n' >"$tmp/doc/history.md"
 expect 2 "history.md:1: a figure marker in the history" -- "$tmp/doc/history.md"
 expect 2 "cannot read" -- "$tmp/missing.md"
