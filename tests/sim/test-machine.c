@@ -59,6 +59,16 @@ rig_clear (Rig *rig)
   ns_params_free (rig->params);
 }
 
+/* Runs fn(data) as one user thread on CPU 0 from time 0 until everything is done. */
+static NsThread *
+rig_run (Rig *rig, const char *name, NsThreadFunc fn, gpointer data)
+{
+  NsThread *t = ns_engine_spawn (rig->engine, name, 0, NS_THREAD_USER, 0, fn, data);
+
+  ns_engine_run (rig->engine, NS_TIME_FOREVER);
+  return t;
+}
+
 static double
 param (Rig *rig, const char *name)
 {
@@ -357,8 +367,7 @@ run_calls (const NsMitigations *mit, NsThreadFunc fn, NsTime *end, double *penal
 
   rig_init (&rig, NULL, mit);
   run.machine = rig.machine;
-  ns_engine_spawn (rig.engine, "calls", 0, NS_THREAD_USER, 0, fn, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "calls", fn, &run);
   total = account_total (rig.machine);
   *end = run.end;
   *penalty = cause == NS_CAUSE_RETTHUNK ? ns_machine_ret_penalty_cycles (rig.machine)
@@ -539,8 +548,7 @@ START_TEST (test_inlined_calls_free)
   mit.srso = NS_SRSO_SAFE_RET;      /* even with a costly return mitigation */
   rig_init (&rig, NULL, &mit);
   run.machine = rig.machine;
-  ns_engine_spawn (rig.engine, "inline", 0, NS_THREAD_USER, 0, inline_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "inline", inline_thread, &run);
 
   ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_inl, &inlined), 0);
   ck_assert_uint_eq (inlined, N_CALLS + 1);
@@ -587,8 +595,7 @@ START_TEST (test_call_charges_its_frame)
 
   rig_init (&rig, NULL, &mit);
   width = param (&rig, "cpu.issue_width");
-  ns_engine_spawn (rig.engine, "frames", 0, NS_THREAD_USER, 0, frames_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "frames", frames_thread, NULL);
   assert_close (ns_machine_account_cycles (rig.machine, &fn_framed, NS_CAUSE_CALL),
                 param (&rig, "call.cycles") + (2 + 20) / width, 1e-9, "frame 20");
   assert_close (ns_machine_account_cycles (rig.machine, &fn_frame_zero, NS_CAUSE_CALL),
@@ -624,9 +631,7 @@ START_TEST (test_shrink_wrapped_call_skips_the_frame)
 
   rig_init (&rig, NULL, &mit);
   width = param (&rig, "cpu.issue_width");
-  ns_engine_spawn (rig.engine, "wrapped", 0, NS_THREAD_USER, 0, shrink_wrapped_thread,
-                   NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "wrapped", shrink_wrapped_thread, NULL);
   assert_close (ns_machine_account_cycles (rig.machine, &fn_framed, NS_CAUSE_CALL),
                 3 * param (&rig, "call.cycles") + ((2 + 1) + 2 * (2 + 20)) / width, 1e-9,
                 "frames 1, 20 and 20");
@@ -668,8 +673,7 @@ START_TEST (test_tail_call_one_return)
 
   mit.srso = NS_SRSO_SAFE_RET;
   rig_init (&rig, NULL, &mit);
-  ns_engine_spawn (rig.engine, "tail", 0, NS_THREAD_USER, 0, tail_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "tail", tail_thread, NULL);
   ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_tail, NULL), 2);
   ck_assert_uint_eq (ns_machine_account_calls (rig.machine, &fn_callee, NULL), 4);
   /* the tail-jumping caller's return is its callee's; with h inlined f returns itself */
@@ -701,8 +705,7 @@ START_TEST (test_rdtsc_cost)
     Rig rig;
 
     rig_init (&rig, sets, NULL);
-    ns_engine_spawn (rig.engine, "rdtsc", 0, NS_THREAD_USER, 0, rdtsc_thread, NULL);
-    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    rig_run (&rig, "rdtsc", rdtsc_thread, NULL);
     assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN), 72.0, 1e-9,
                   "two RDTSCs");
     ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 2);
@@ -728,8 +731,7 @@ START_TEST (test_fused_pairs)
   Rig rig;
 
   rig_init (&rig, sets, NULL);
-  ns_engine_spawn (rig.engine, "fused", 0, NS_THREAD_USER, 0, fused_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "fused", fused_thread, NULL);
   assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN), 2 * 5 / 4.0,
                 1e-9, "five fused pairs and five wide instructions");
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 15);
@@ -764,8 +766,7 @@ START_TEST (test_ifetch_first_and_following_lines)
     double wait;
 
     rig_init (&rig, sets, NULL);
-    ns_engine_spawn (rig.engine, "wide", 0, NS_THREAD_USER, 0, wide_call_thread, NULL);
-    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    rig_run (&rig, "wide", wide_call_thread, NULL);
     wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
            param (&rig, "cache.l1d.latency_cycles");
     assert_close (ns_machine_account_cycles (rig.machine, &fn_wide, NS_CAUSE_IFETCH),
@@ -801,8 +802,7 @@ misses_running (const char *const *sets, NsThreadFunc fn, gpointer data)
   guint64 misses;
 
   rig_init (&rig, sets, NULL);
-  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, fn, data);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "text", fn, data);
   misses = ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH);
   rig_clear (&rig);
   return misses;
@@ -906,8 +906,7 @@ START_TEST (test_return_site_is_where_the_caller_ran_to)
 
   rig_init (&rig, text_sets, NULL);
   run.machine = rig.machine;
-  ns_engine_spawn (rig.engine, "resume", 0, NS_THREAD_USER, 0, resume_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "resume", resume_thread, &run);
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH),
                      3 + 1024 + 1 + 1 + 2);
   ck_assert_uint_eq (run.misses, 2);
@@ -959,8 +958,7 @@ START_TEST (test_text_fetch_before_charge)
   double wait;
 
   rig_init (&rig, text_sets, NULL);
-  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_order_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "text", text_order_thread, NULL);
   wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
          param (&rig, "cache.l1d.latency_cycles");
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 2);
@@ -1022,8 +1020,7 @@ START_TEST (test_text_tail_return_site)
 
   rig_init (&rig, text_sets, NULL);
   run.machine = rig.machine;
-  ns_engine_spawn (rig.engine, "text", 0, NS_THREAD_USER, 0, text_tail_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "text", text_tail_thread, &run);
   ck_assert_uint_eq (run.misses, 2);
   rig_clear (&rig);
 }
@@ -1080,8 +1077,7 @@ lead_ifetch (guint64 insns, gboolean mispredict, double *wait, double *call, dou
   double got;
 
   rig_init (&rig, NULL, NULL);
-  ns_engine_spawn (rig.engine, "lead", 0, NS_THREAD_USER, 0, lead_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "lead", lead_thread, &run);
   got = ns_machine_account_cycles (rig.machine, &fn_cold, NS_CAUSE_IFETCH);
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH), 1);
   *wait = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
@@ -1149,8 +1145,7 @@ shadowed_cycles (guint gap, gboolean mispredict, double *full)
 
   rig_init (&rig, NULL, NULL);
   run.obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
-  ns_engine_spawn (rig.engine, "shadow", 0, NS_THREAD_USER, 0, shadow_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "shadow", shadow_thread, &run);
   /* the first call's CALL is in fn_shadowed's row too: take it out */
   got = ns_machine_account_cycles (rig.machine, &fn_shadowed, NS_CAUSE_CALL) -
         call_cycles (&rig) + ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN) -
@@ -1214,8 +1209,7 @@ START_TEST (test_miss_shadow_expires)
   run.dram_obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
   run.l2_obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
   run.evict = ns_arena_alloc (ns_machine_arena (rig.machine), 64 * 1024, 64);
-  ns_engine_spawn (rig.engine, "expiry", 0, NS_THREAD_USER, 0, shadow_expiry_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "expiry", shadow_expiry_thread, &run);
   l2_stall = param (&rig, "cache.l2.latency_cycles") - param (&rig, "cache.l1d.latency_cycles");
   beside = 100 / param (&rig, "cpu.issue_width");
   ck_assert (beside > l2_stall);
@@ -1252,8 +1246,7 @@ hidden_after (gboolean sleep, double *full)
 
   rig_init (&rig, NULL, NULL);
   run.obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
-  ns_engine_spawn (rig.engine, "waiter", 0, NS_THREAD_USER, 0, wait_shadow_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "waiter", wait_shadow_thread, &run);
   hidden = ns_machine_account_overlapped (rig.machine, NS_CAUSE_INSN);
   *full = 12 / param (&rig, "cpu.issue_width");
   rig_clear (&rig);
@@ -1299,8 +1292,7 @@ START_TEST (test_forced_return_refetches_site)
     double got;
 
     rig_init (&rig, NULL, &modes[i]);
-    ns_engine_spawn (rig.engine, "site", 0, NS_THREAD_USER, 0, return_site_thread, NULL);
-    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    rig_run (&rig, "site", return_site_thread, NULL);
     misses = ns_machine_account_events (rig.machine, NS_CAUSE_IFETCH);
     got = ns_machine_account_cycles (rig.machine, &fn_site_caller, NS_CAUSE_IFETCH);
     /* the caller's line at the call, the callee's 1024, the return site again; the
@@ -1345,8 +1337,7 @@ START_TEST (test_inlined_body_account)
   mit.spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
   mit.srso = NS_SRSO_SAFE_RET;
   rig_init (&rig, NULL, &mit);
-  ns_engine_spawn (rig.engine, "body", 0, NS_THREAD_USER, 0, inline_body_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "body", inline_body_thread, NULL);
 
   body_insn = ns_machine_account_inline_cycles (rig.machine, &fn_inl, NS_CAUSE_INSN);
   caller_insn = ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN);
@@ -1400,8 +1391,7 @@ START_TEST (test_context_and_event_account)
 
   mit.spectre_v2 = NS_SPECTRE_V2_RETPOLINE;
   rig_init (&rig, NULL, &mit);
-  t = ns_engine_spawn (rig.engine, "body", 0, NS_THREAD_USER, 0, inline_body_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  t = rig_run (&rig, "body", inline_body_thread, NULL);
   root = ns_thread_context (t);
   body = find_context (rig.engine, &fn_inl, TRUE);
   callee = find_context (rig.engine, &fn_callee, FALSE);
@@ -1491,8 +1481,7 @@ run_walk (const char *const *sets, gboolean irregular, guint64 *l1, guint64 *bey
   arena = ns_machine_arena (rig.machine);
   w.a = ns_arena_alloc (arena, (gsize) WALK_OBJS * WALK_STRIDE, 4096);
   w.b = ns_arena_alloc (arena, (gsize) WALK_OBJS * WALK_STRIDE, 4096);
-  ns_engine_spawn (rig.engine, "walk", 0, NS_THREAD_USER, 0, walk_thread, &w);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "walk", walk_thread, &w);
   *l1 = ns_machine_account_events (rig.machine, NS_CAUSE_L1);
   *beyond = loads_beyond_l1 (rig.machine);
   rig_clear (&rig);
@@ -1557,8 +1546,7 @@ strided_misses (const char *const *sets, Strided w)
 
   rig_init (&rig, sets, &(NsMitigations) { 0 });
   w.base = ns_arena_alloc (ns_machine_arena (rig.machine), 1 << 20, 4096);
-  ns_engine_spawn (rig.engine, "strided", 0, NS_THREAD_USER, 0, strided_thread, &w);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "strided", strided_thread, &w);
   beyond = loads_beyond_l1 (rig.machine);
   rig_clear (&rig);
   return beyond;
@@ -1814,8 +1802,7 @@ check_copy_from (NsDistance dist)
   run.src = ns_arena_alloc (ns_machine_arena (rig.machine), run.bytes, 64);
   run.dst = ns_arena_alloc (ns_machine_arena (rig.machine), run.bytes, 64);
   ns_engine_spawn (rig.engine, "writer", other, NS_THREAD_USER, 0, copy_writer_thread, &run);
-  ns_engine_spawn (rig.engine, "reader", 0, NS_THREAD_USER, 0, copy_reader_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "reader", copy_reader_thread, &run);
 
   lines = run.bytes / 64.0;
   stream = 64.0 / 8.0;
@@ -2221,8 +2208,7 @@ START_TEST (test_syscall_pieces)
     SyscallRun run = { 0 };
     rig_init (&rig, NULL, &cases[i].mit);
     run.machine = rig.machine;
-    ns_engine_spawn (rig.engine, "sys", 0, NS_THREAD_USER, 0, syscall_thread, &run);
-    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    rig_run (&rig, "sys", syscall_thread, &run);
     assert_close (run.enter, cases[i].enter, 1e-12, "syscall enter");
     assert_close (run.exit, cases[i].exit, 1e-12, "syscall exit");
     assert_close (account_total (rig.machine), cases[i].enter + cases[i].exit, 1e-12, "total");
@@ -2256,8 +2242,7 @@ START_TEST (test_pause)
   Rig rig;
 
   rig_init (&rig, NULL, NULL);
-  ns_engine_spawn (rig.engine, "pause", 0, NS_THREAD_USER, 0, pause_thread, NULL);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "pause", pause_thread, NULL);
   assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN),
                 2 * default_param ("x86.pause_cycles"), 1e-12, "pause cycles");
   ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 2);
@@ -2340,8 +2325,7 @@ START_TEST (test_miss_overlap_window)
     w.lines = ns_arena_alloc (ns_machine_arena (rig.machine), 11 * 4096, 4096);
     full = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
            ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
-    ns_engine_spawn (rig.engine, "window", 0, NS_THREAD_USER, 0, window_thread, &w);
-    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    rig_run (&rig, "window", window_thread, &w);
     assert_close (w.cost[0], full, 1e-9, "first miss");
     ck_assert (w.cost[1] < 1e-9);
     assert_close (w.cost[2], full, 1e-9, "a miss past the reorder buffer");
@@ -2409,8 +2393,7 @@ START_TEST (test_call_sequences_fill_the_window)
     r.w.lines = ns_arena_alloc (ns_machine_arena (rig.machine), 2 * 4096, 4096);
     full = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM) -
            ns_machine_level_cycles (rig.machine, NS_CAUSE_L1);
-    ns_engine_spawn (rig.engine, "calls", 0, NS_THREAD_USER, 0, call_window_thread, &r);
-    ns_engine_run (rig.engine, NS_TIME_FOREVER);
+    rig_run (&rig, "calls", call_window_thread, &r);
     assert_close (r.w.cost[0], full, 1e-9, "first miss");
     if (i == 0)
       ck_assert_msg (r.w.cost[1] < 1e-9, "%u calls: %.1f cycles", r.calls, r.w.cost[1]);
@@ -2473,8 +2456,7 @@ START_TEST (test_attribution_and_reset)
   run.obj = ns_arena_alloc (arena, 8192, 64);
   run.src = ns_arena_alloc (arena, 4096, 64);
   run.dst = ns_arena_alloc (arena, 16384, 64);
-  ns_engine_spawn (rig.engine, "attr", 0, NS_THREAD_USER, 0, attribution_thread, &run);
-  ns_engine_run (rig.engine, NS_TIME_FOREVER);
+  rig_run (&rig, "attr", attribution_thread, &run);
 
   call_cost = call_cycles (&rig);
   assert_close (ns_machine_account_cycles (m, NULL, NS_CAUSE_INSN), 20.0, 1e-12, "top insn");
