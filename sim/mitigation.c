@@ -784,11 +784,13 @@ typedef struct {
 
 static const NsBackport backports[] = {
   /* the native BHI series, merged 9 April 2024 (v6.9-rc4; the profiles' BHI defaults
-   * change there, e.g. xeon-gold-6230r.xml); taken by 6.8.y, 6.6.y and 6.1.y (6.1.85, as
-   * Kicksecure/security-misc#216 notes), not by 6.7.y, whose last release, 6.7.12, came out
-   * on 3 April 2024; 5.15.y and 5.10.y not verified, so not assumed */
+   * change there, e.g. xeon-gold-6230r.xml), with 1e3ad78334a6 (x64_sys_call, netstack.c);
+   * taken by 6.8.5, 6.6.26 and 6.1.85 (their announcements of 10 April 2024 list the
+   * series and 1e3ad78334a6; Kicksecure/security-misc#216 names 6.1.85), not by 6.7.y,
+   * whose last release, 6.7.12, came out on 3 April 2024; 5.15.y and 5.10.y not verified,
+   * so not assumed */
   { "spectre_bhi", NULL, "6.9.0-rc4", "the BHI mitigation series", FALSE,
-    { "6.8", "6.6", "6.1.85", NULL } },
+    { "6.8.5", "6.6.26", "6.1.85", NULL } },
   /* the Retbleed series (mainline v5.19, July 2022): in 5.18.14, 5.15.57 and 5.10.133
    * (stable releases of 23-25 July 2022; LWN 902317, LibreELEC.tv#6733 and #6734); 5.16.y
    * (last release 13 April 2022) and 5.17.y (14 June 2022) had ended; 5.4.y and 4.19.y
@@ -873,6 +875,21 @@ backport_series_of (const NsBackport *b, const char *kernel)
     if (ns_kernel_version_cmp (kernel, b->series[i]) == 0)
       return b->series[i];
   return NULL;
+}
+
+/* TRUE if kernel has the native BHI series (v6.9-rc4, or a stable release that took it);
+ * see mitigation.h. */
+gboolean
+ns_kernel_has_bhi_series (const char *kernel)
+{
+  g_return_val_if_fail (kernel != NULL, FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
+    const NsBackport *b = &backports[i];
+    if (!strcmp (b->key, "spectre_bhi") && b->value == NULL)
+      return version_cmp_from (kernel, b->since) >= 0 || backport_series (b, kernel) != NULL;
+  }
+  g_return_val_if_reached (FALSE);
 }
 
 /* TRUE if cmd's kernel lacks key (value NULL) or key=value: mainline came later and its

@@ -110,6 +110,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
     s->lsms |= 1u << NS_LSM_BPF;
   s->memcg = ns_build_config_on (s->build, "CONFIG_MEMCG");
+  s->x64_sys_call = s->build != NULL && ns_kernel_has_bhi_series (ns_build_version (s->build));
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;
@@ -451,6 +452,9 @@ static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 98, 0, NS_F
  * sizes: the Debian 6.12.111 binary's, which has the v6.8+ shape (6.1 calls the two out
  * of line; doc/census/text-sizes-kept.txt). */
 static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 369, 12, NS_FN_EXTERN, 1);
+/* arch/x86/entry/syscall_64.c, v6.9-rc4+ (1e3ad78334a6): the switch over the syscall
+ * numbers that replaced sys_call_table's indirect call (the 6.1.176 binary's copy). */
+static NS_FUNC (fn_x64_sys_call, "x64_sys_call", 4766, 1, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 419, 7,
                 NS_FN_EXTERN, 3);
 static NS_FUNC (fn_syscall_exit_to_user_mode_prepare, "syscall_exit_to_user_mode_prepare",
@@ -638,10 +642,11 @@ ns_rcu_read_unlock (NsThread *t, NsNetStack *s)
   ns_leaf_call (t, &fn___rcu_read_unlock, *nesting == 0 ? 6 : 3);
 }
 
-/* SYSCALL → entry_SYSCALL_64 → do_syscall_64 → sys_call_table[nr] → sys, whose stub has
- * stub_insns. */
+/* SYSCALL → entry_SYSCALL_64 → do_syscall_64 → sys_call_table[nr] (or x64_sys_call, whose
+ * compare path to sys's tail jmp runs dispatch_insns) → sys, whose stub has stub_insns. */
 void
-ns_syscall_begin_stub (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns)
+ns_syscall_begin_stub (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns,
+                       guint dispatch_insns)
 {
   ns_syscall_enter (t);
   /* entry_SYSCALL_64 to its call of do_syscall_64 (not a function: no P/E). census: 46
@@ -653,10 +658,20 @@ ns_syscall_begin_stub (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns
   /* census: 25 instructions of do_syscall_64 (32 less P/E 7: the kstack offset, the nr
    * range test, array_index_nospec, the calls) and 11 of syscall_enter_from_user_mode (17
    * less P/E 6: context tracking NOPs, sti, the SYSCALL_WORK test), inline in v6.8+, less
-   * its call; v6.9-rc1 then loads sys_call_table[nr] (1) for the indirect call (6.1.176
-   * calls x64_sys_call's compare tree instead) */
-  ns_insns (t, 36);
-  ns_icall (t, sys);
+   * its call */
+  ns_insns (t, 35);
+  if (s->x64_sys_call) {
+    /* v6.9-rc4+ and the stables of the BHI series: do_syscall_64 calls x64_sys_call, a
+     * switch GCC compiles to a compare tree (no jump tables under retpolines), whose
+     * path ends in a tail jmp to sys: dispatch_insns less its P/E (1, the ftrace site)
+     * and the jmp, which the tail call charges */
+    ns_call (t, &fn_x64_sys_call);
+    ns_insns (t, dispatch_insns - 2);
+    ns_tail_call (t, sys);
+  } else {
+    ns_insns (t, 1);                /* v6.9-rc1: sys_call_table[nr] for the indirect call */
+    ns_icall (t, sys);
+  }
   ns_insns (t, stub_insns);
 }
 
@@ -665,7 +680,8 @@ ns_syscall_begin_stub (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns
 void
 ns_syscall_begin (NsThread *t, NsNetStack *s, NsFunc *sys)
 {
-  ns_syscall_begin_stub (t, s, sys, 4);
+  /* census (syscall.md): x64_sys_call's path to write's and read's tail jmp, 25 */
+  ns_syscall_begin_stub (t, s, sys, 4, 25);
 }
 
 /* Back from sys: syscall_exit_to_user_mode (exit_to_user_mode_prepare inline, v6.8+),
@@ -674,6 +690,8 @@ void
 ns_syscall_end (NsThread *t, NsNetStack *s)
 {
   ns_ret (t);
+  if (s->x64_sys_call)
+    ns_ret (t);                     /* x64_sys_call's frame, left by its tail jmp: free */
   ns_call (t, &fn_syscall_exit_to_user_mode);
   /* census: syscall_exit_to_user_mode's 8 instructions (12 less P/E 4) and the inline
    * exit_to_user_mode_prepare's 26 (35 less P/E 9) less its call and the VMSCAPE test (4)

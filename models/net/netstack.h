@@ -268,6 +268,8 @@ struct _NsNetStack {
   gboolean            irqtime;     /* CONFIG_IRQ_TIME_ACCOUNTING: irqtime_account_irq */
   gboolean            voluntary_preempt; /* CONFIG_PREEMPT_VOLUNTARY: might_resched calls */
   gboolean            debug_list;  /* CONFIG_DEBUG_LIST: list_add/list_del check calls */
+  gboolean            x64_sys_call; /* syscalls dispatched by x64_sys_call's compare tree
+                                       (1e3ad78334a6), not sys_call_table's indirect call */
   guint               rmem_default;  /* net.core.rmem_default */
   guint               wmem_default;  /* net.core.wmem_default */
   guint               max_backlog;   /* net.core.netdev_max_backlog */
@@ -373,12 +375,16 @@ void        ns_raw_spin_unlock     (NsThread *t, NsNetStack *s, NsSpinlock *lock
 void        ns_rcu_read_lock       (NsThread *t, NsNetStack *s);
 void        ns_rcu_read_unlock     (NsThread *t, NsNetStack *s);
 /* System call entry: SYSCALL entry costs, entry_SYSCALL_64, do_syscall_64,
- * sys_call_table[nr] (an indirect call before v6.9-rc4's x64_sys_call), the __x64_sys_*
+ * sys_call_table[nr] (an indirect call before v6.9-rc4's x64_sys_call, which the stables
+ * of the BHI series took too: 6.8.5, 6.6.26, 6.1.85), the __x64_sys_*
  * stub sys (the census' write/read stub: 3 argument loads and its tail jmp); and the way
  * back (syscall_exit_to_user_mode, SYSRET). */
 void        ns_syscall_begin       (NsThread *t, NsNetStack *s, NsFunc *sys);
-/* The same with a stub of stub_insns body instructions (e.g. __x64_sys_pselect6's). */
-void        ns_syscall_begin_stub  (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns);
+/* The same with a stub of stub_insns body instructions (e.g. __x64_sys_pselect6's), reached
+ * in x64_sys_call's compare tree (where the build has it: ns_kernel_has_bhi_series) by a
+ * path of dispatch_insns, its ftrace site and tail jmp included (census). */
+void        ns_syscall_begin_stub  (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns,
+                                    guint dispatch_insns);
 void        ns_syscall_end         (NsThread *t, NsNetStack *s);
 /* fdget_pos → __fdget_pos (single-threaded task: no reference taken; sockets have no
  * f_pos lock). */

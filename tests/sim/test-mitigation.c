@@ -534,7 +534,7 @@ START_TEST (test_nosmt)
 }
 END_TEST
 
-/* spectre_bhi= came in v6.9-rc4 and went back to 6.8.y, 6.6.y and 6.1.y: on 6.6 it is
+/* spectre_bhi= came in v6.9-rc4 and went back to 6.8.y, 6.6.y and 6.1.y: on 6.6.26 it is
  * applied as a backport with a note (once, however often given); on 6.9 and for keys
  * older than the kernel, no note. The same for retbleed= (5.19, back to 5.18.y, 5.15.y,
  * 5.10.y) and spec_rstack_overflow= (6.5, back to 6.4.y and the long-term series). */
@@ -542,12 +542,12 @@ START_TEST (test_key_newer_than_kernel_noted)
 {
   NsMitigations m;
 
-  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.6", "spectre_bhi=on spectre_bhi=off",
+  ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.6.26", "spectre_bhi=on spectre_bhi=off",
                                     &m, NULL));
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 1);
   ck_assert_msg (strstr (m.notes[0], "spectre_bhi= is mainline from 6.9.0-rc4") != NULL &&
-                 strstr (m.notes[0], "kernel 6.6 has it only through a backport") != NULL,
+                 strstr (m.notes[0], "kernel 6.6.26 has it only through a backport") != NULL,
                  "%s", m.notes[0]);
   ck_assert_int_eq (m.bhi, NS_BHI_OFF);         /* applied: the last value wins */
   ns_mitigations_clear (&m);
@@ -593,7 +593,11 @@ START_TEST (test_key_of_no_backport_ignored)
   ck_assert (!has_note (m.notes, "only through a backport", ""));
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_on (intel_eibrs, "6.9.0-rc1", "spectre_bhi=off").bhi, NS_BHI_LOOP);
-  ck_assert_int_eq (chosen_on (intel_eibrs, "6.8", "spectre_bhi=off").bhi, NS_BHI_OFF);
+  /* 6.8.5, 6.6.26 and 6.1.85 took it (10 April 2024), the releases before them did not */
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.8.5", "spectre_bhi=off").bhi, NS_BHI_OFF);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.8.4", "spectre_bhi=off").bhi, NS_BHI_LOOP);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.6.26", "spectre_bhi=off").bhi, NS_BHI_OFF);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.6.25", "spectre_bhi=off").bhi, NS_BHI_LOOP);
   /* its value is not checked either, as the kernel never reads it */
   ck_assert_int_eq (chosen_on (intel_eibrs, "6.7", "spectre_bhi=bogus").bhi, NS_BHI_LOOP);
   /* spec_rstack_overflow=: 6.2.y and 6.3.y ended before SRSO (8 August 2023) */
@@ -953,6 +957,22 @@ START_TEST (test_kernel_spellings)
   ck_assert_int_eq (m.retbleed, NS_RETBLEED_UNRET);
   ck_assert (m.pti);
   ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* The BHI series (and with it x64_sys_call) is mainline from 6.9-rc4 and in 6.8.5, 6.6.26
+ * and 6.1.85 on; 6.7.y never took it, and an unverified series (5.15.y) is not assumed. */
+START_TEST (test_kernel_has_bhi_series)
+{
+  const char *has[] = { "6.9.0-rc4", "6.9", "6.18.44-fc-v1252", "6.8.5", "6.8.12", "6.6.26",
+                        "6.1.85", "6.1.176", "7.0" };
+  const char *lacks[] = { "6.9.0-rc3", "6.9.0-rc1", "6.8.4", "6.8", "6.7.12", "6.6.25",
+                          "6.1.84", "6.2", "5.15.200" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (has); i++)
+    ck_assert_msg (ns_kernel_has_bhi_series (has[i]), "%s", has[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (lacks); i++)
+    ck_assert_msg (!ns_kernel_has_bhi_series (lacks[i]), "%s", lacks[i]);
 }
 END_TEST
 
@@ -1478,6 +1498,7 @@ main (void)
   tcase_add_test (tc, test_dashes_end_kernel_args);
   tcase_add_test (tc, test_quotes_group_words);
   tcase_add_test (tc, test_pti_exact_spelling_before_67);
+  tcase_add_test (tc, test_kernel_has_bhi_series);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);

@@ -18,7 +18,9 @@
  *   - rcu_read_lock nests (CONFIG_PREEMPT_RCU: __rcu_read_lock / __rcu_read_unlock and the
  *     task's rcu_read_lock_nesting), and is no call at all without preemptible RCU;
  *   - a system call enters sys through do_syscall_64 and comes back out to the level it
- *     started at (arch/x86/entry/common.c).
+ *     started at (arch/x86/entry/common.c); do_syscall_64 reaches sys through
+ *     sys_call_table's indirect call until the BHI series (v6.9-rc4, 1e3ad78334a6; stable
+ *     6.8.5, 6.6.26, 6.1.85), then through x64_sys_call's compare tree and its tail jmp.
  * Expected values are computed from those rules, not read from the model. */
 #include "config.h"
 #include <arpa/inet.h>
@@ -340,31 +342,60 @@ START_TEST (test_rcu_without_preempt_rcu)
 }
 END_TEST
 
-/* Inside a system call the running function is sys, two frames down (do_syscall_64,
- * then sys through sys_call_table); after the exit the thread is back where it began. */
+/* One system call of kernel release version: the calls of x64_sys_call and the indirect
+ * calls it made, and sys's call depth below the caller's (inside it the running function
+ * is sys; after the exit the thread is back where it began). */
+typedef struct {
+  StackRig s;
+  guint64  dispatches, icalls;
+  guint    depth;
+} DispatchRig;
+
 static void
-body_syscall (NsThread *t, gpointer data)
+body_syscall_depth (NsThread *t, gpointer data)
 {
-  Rig *r = data;
+  DispatchRig *r = data;
   guint depth = ns_thread_call_depth (t);
 
   ns_syscall_begin (t, r->s.stack, &fn_sys_test);
   ck_assert_ptr_eq (ns_thread_current_func (t), &fn_sys_test);
-  ck_assert_uint_eq (ns_thread_call_depth (t), depth + 2);
+  r->depth = ns_thread_call_depth (t) - depth;
   ns_syscall_end (t, r->s.stack);
   ck_assert_uint_eq (ns_thread_call_depth (t), depth);
 }
 
-START_TEST (test_syscall_frames)
+static void
+syscall_of (DispatchRig *r, const char *version)
 {
-  Rig r;
+  memset (r, 0, sizeof *r);
+  stack_rig_init (&r->s, version, NULL, NULL, NULL);
+  stack_rig_run (&r->s, 0, body_syscall_depth, r);
+  r->dispatches = stack_rig_calls (&r->s, "x64_sys_call");
+  r->icalls = ns_machine_account_events (r->s.machine, NS_CAUSE_INDIRECT);
+  ck_assert_uint_eq (stack_rig_calls (&r->s, "do_syscall_64"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&r->s, "__x64_sys_test"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&r->s, "syscall_exit_to_user_mode"), 1);
+  stack_rig_clear (&r->s);
+}
 
-  rig_init (&r, NULL, NULL);
-  run (&r, body_syscall);
-  ck_assert_uint_eq (stack_rig_calls (&r.s, "do_syscall_64"), 1);
-  ck_assert_uint_eq (stack_rig_calls (&r.s, "__x64_sys_test"), 1);
-  ck_assert_uint_eq (stack_rig_calls (&r.s, "syscall_exit_to_user_mode"), 1);
-  rig_clear (&r);
+/* The dispatch follows the release: the table's indirect call (sys two frames down) before
+ * the BHI series, x64_sys_call (sys entered by its tail jmp, three frames down: the model
+ * keeps the frame the jmp replaced, returning from both at once) from it on. */
+START_TEST (test_syscall_dispatch_by_release)
+{
+  const char *table[] = { "6.9.0-rc1", "6.9.0-rc3", "6.8.4", "6.7.12", "6.6.25", "6.1.84",
+                          "6.2" };
+  const char *tree[] = { "6.9.0-rc4", "6.9", "6.18.44", "6.8.5", "6.6.26", "6.1.85" };
+  DispatchRig r;
+
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++) {
+    syscall_of (&r, table[i]);
+    ck_assert_msg (r.dispatches == 0 && r.icalls == 1 && r.depth == 2, "%s", table[i]);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (tree); i++) {
+    syscall_of (&r, tree[i]);
+    ck_assert_msg (r.dispatches == 1 && r.icalls == 0 && r.depth == 3, "%s", tree[i]);
+  }
 }
 END_TEST
 
@@ -406,7 +437,7 @@ netstack_suite (void)
   tcase_add_test (tc, test_unlock_bh_runs_softirq);
   tcase_add_test (tc, test_rcu_nesting);
   tcase_add_test (tc, test_rcu_without_preempt_rcu);
-  tcase_add_test (tc, test_syscall_frames);
+  tcase_add_test (tc, test_syscall_dispatch_by_release);
   tcase_add_test (tc, test_ephemeral_port_skips_avoid);
   suite_add_tcase (s, tc);
   return s;
