@@ -96,14 +96,16 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->build = ns_machine_build (machine);
   s->n_cpus = ns_machine_n_cpus (machine);
   s->lsm = ns_build_config_on (s->build, "CONFIG_SECURITY");
+  s->lsm_static_calls = s->build != NULL &&
+                        ns_kernel_version_cmp (ns_build_version (s->build), "6.12") >= 0;
   s->preempt = ns_build_config_on (s->build, "CONFIG_PREEMPTION");
   s->preempt_rcu = ns_build_config_on (s->build, "CONFIG_PREEMPT_RCU");
   s->usercopy = ns_build_config_on (s->build, "CONFIG_HARDENED_USERCOPY");
   s->irqtime = ns_build_config_on (s->build, "CONFIG_IRQ_TIME_ACCOUNTING");
   s->voluntary_preempt = ns_build_config_on (s->build, "CONFIG_PREEMPT_VOLUNTARY");
   s->debug_list = ns_build_config_on (s->build, "CONFIG_DEBUG_LIST");
-  /* AppArmor unless the build says CONFIG_SECURITY_APPARMOR=n (distribution kernels
-   * build it and list it in CONFIG_LSM); TOMOYO and BPF-LSM only when set */
+  /* AppArmor, TOMOYO and BPF-LSM unless the build says =n (Debian's kernels build the
+   * three and list them in CONFIG_LSM) */
   s->lsms = ns_build_config_on (s->build, "CONFIG_SECURITY_APPARMOR") ? 1u << NS_LSM_APPARMOR : 0;
   if (ns_build_config_on (s->build, "CONFIG_SECURITY_TOMOYO"))
     s->lsms |= 1u << NS_LSM_TOMOYO;
@@ -804,36 +806,35 @@ ns_check_stack_object_size (NsThread *t, NsNetStack *s, gsize n)
   ns_ret (t);
 }
 
-/* A security_* hook and, with an LSM, the module's hook (indirect). */
-void
-ns_security_hook (NsThread *t, NsNetStack *s, NsFunc *hook, NsFunc *lsm_fn, guint lsm_insns)
+/* One LSM's hook h from security_<hook>: through the list's pointer (< 6.12) or its
+ * static call (6.12+); FALSE if the LSM's slot is off (BPF-LSM with no program, 6.12+). */
+static gboolean
+lsm_hook_call (NsThread *t, NsNetStack *s, const NsLsmHookSite *site, const NsLsmHook *h)
 {
-  ns_call (t, hook);
-  /* estimate: ~10 instructions (call_int_hook's list walk set-up) */
-  ns_insns (t, 10);
-  if (s->lsm) {
-    ns_icall (t, lsm_fn);
-    ns_insns (t, lsm_insns);
-    ns_ret (t);
+  if (!s->lsm_static_calls) {
+    ns_insns (t, site->step_insns);
+    ns_icall (t, h->fn);
+    return TRUE;
   }
-  ns_ret (t);
+  if (h->lsm == NS_LSM_BPF)
+    return FALSE;
+  ns_insns (t, site->call_insns);
+  ns_call (t, h->fn);               /* the static call's site, patched to a direct call */
+  return TRUE;
 }
 
-/* security_<hook>: call_int_hook's walk of the hook list, each LSM's function through
- * its pointer. */
+/* security_<hook>: call_int_hook over the hooks of the build's LSMs, each run whole. */
 void
-ns_security_call_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint insns,
-                        guint step_insns, const NsLsmHook *hooks, guint n_hooks)
+ns_security_call_hooks (NsThread *t, NsNetStack *s, const NsLsmHookSite *site,
+                        const NsLsmHook *hooks, guint n_hooks)
 {
   if (!s->lsm)
     return;
-  ns_call (t, hook);
-  ns_insns (t, insns);
+  ns_call (t, site->hook);
+  ns_insns (t, s->lsm_static_calls ? site->slot_insns : site->insns);
   for (guint i = 0; i < n_hooks; i++) {
-    if (!(s->lsms & (1u << hooks[i].lsm)))
+    if (!(s->lsms & (1u << hooks[i].lsm)) || !lsm_hook_call (t, s, site, &hooks[i]))
       continue;
-    ns_insns (t, step_insns);
-    ns_icall (t, hooks[i].fn);
     ns_insns (t, hooks[i].insns);
     if (hooks[i].body != NULL)
       hooks[i].body (t, s);
@@ -871,6 +872,12 @@ aa_file_perm (NsThread *t, NsNetStack *s)
 /* security_file_permission's list: AppArmor's hook, then BPF-LSM's (no program: returns
  * 0). census (syscall.md): apparmor_file_permission 41 instructions, P/E 15 (not the
  * null dentry, label not stale, unchanged); bpf_lsm_file_permission 4, P/E 3. */
+/* census: security_file_permission 35 instructions, P/E 9: 6 of its own and a loop step
+ * of 10 per hook (its fsnotify_perm call moved to rw_verify_area in v6.8); 6.12.111: 2
+ * argument saves, 11 slots, rc = 0; a block of 2 moves, the call, test, jump back */
+static const NsLsmHookSite file_permission_site = {
+  &fn_security_file_permission, 6, 10, 14, 4
+};
 static const NsLsmHook file_permission_hooks[] = {
   { NS_LSM_APPARMOR, &fn_apparmor_file_permission, 26, aa_file_perm },  /* common_file_perm */
   { NS_LSM_BPF, &fn_bpf_lsm_file_permission, 1, NULL },
@@ -886,9 +893,7 @@ ns_rw_verify_area_rw (NsThread *t, NsNetStack *s, struct file *file, gint read_w
    * security_file_permission, v6.9 calls it and then tests the result) */
   ns_insns (t, 11);
   NS_LOAD_FIELD (t, file, f_flags);
-  /* census: security_file_permission 35 instructions, P/E 9: 6 of its own and a loop step
-   * of 10 per hook (its fsnotify_perm call moved to rw_verify_area in v6.8) */
-  ns_security_call_hooks (t, s, &fn_security_file_permission, 6, 10, file_permission_hooks,
+  ns_security_call_hooks (t, s, &file_permission_site, file_permission_hooks,
                           G_N_ELEMENTS (file_permission_hooks));
   if (read_write == NS_READ)
     /* estimate: 18 instructions, the census' fsnotify_perm.part.0 (24 less P/E 6: not

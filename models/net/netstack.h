@@ -256,6 +256,7 @@ struct _NsNetStack {
   struct page_frag  **task_frag;   /* per CPU: that task's current->task_frag */
   NsWaitQueue       **task_wq;     /* per CPU: what that task sleeps on (created on demand) */
   gboolean            lsm;         /* an LSM (AppArmor) hooks file/socket operations */
+  gboolean            lsm_static_calls; /* v6.12+: LSM hooks through static calls */
   guint               lsms;        /* 1 << NsLsm of each LSM on the hook lists */
   gboolean            memcg;       /* CONFIG_MEMCG: socket memory charged to the memcg */
   struct mem_cgroup  *task_memcg;  /* with CONFIG_MEMCG (else NULL): the simulated tasks'
@@ -410,10 +411,6 @@ void        ns_rw_verify_area      (NsThread *t, NsNetStack *s, struct file *fil
 void        ns_check_object_size   (NsThread *t, NsNetStack *s, gconstpointer kaddr, gsize n);
 /* The same for an object on the task's stack (check_stack_object finds it: GOOD_STACK). */
 void        ns_check_stack_object_size (NsThread *t, NsNetStack *s, gsize n);
-/* A security_* hook: the call, and with an LSM, its hook through the hook list (an
- * indirect call, v6.9 has no LSM static calls yet) costing lsm_insns. */
-void        ns_security_hook       (NsThread *t, NsNetStack *s, NsFunc *hook, NsFunc *lsm_fn,
-                                    guint lsm_insns);
 
 /* The LSMs on the hook lists, in Debian's CONFIG_LSM order. */
 typedef enum {
@@ -423,7 +420,8 @@ typedef enum {
 } NsLsm;
 
 /* One LSM's function on a security hook list: called through the list (an indirect
- * call), insns body instructions, then body (NULL: nothing) for what it calls. */
+ * call; from v6.12 its static call), insns body instructions, then body (NULL: nothing)
+ * for what it calls. */
 typedef struct {
   NsLsm    lsm;
   NsFunc  *fn;
@@ -431,13 +429,27 @@ typedef struct {
   void   (*body) (NsThread *t, NsNetStack *s);
 } NsLsmHook;
 
-/* security_<hook> of v6.9 (call_int_hook: an hlist walk, no static calls before v6.12):
- * the out-of-line hook with insns body instructions of its own (the census' count less
- * its P/E and loop steps), then per hook of an LSM the build has (NsNetStack.lsms) a loop
- * step of step_insns and the indirect call. Nothing without CONFIG_SECURITY (an inline
- * stub returning 0). */
-void        ns_security_call_hooks (NsThread *t, NsNetStack *s, NsFunc *hook, guint insns,
-                                    guint step_insns, const NsLsmHook *hooks, guint n_hooks);
+/* A security_<hook> function as the binaries count it (body instructions: less its P/E).
+ * Until v6.12 call_int_hook walks the hook list: per LSM hook a loop step and an indirect
+ * call (the 6.1.176 census). From v6.12 (417c5643cd67, "lsm: replace indirect LSM hook
+ * calls with static calls") the hook runs MAX_LSM_COUNT static-call slots, each a NOP
+ * unless an LSM's static key turns it into a jump to its block: the arguments, the
+ * direct call the static call is patched to, the result's test and the jump back (the
+ * 6.12.111 census: 11 slots with Debian's LSMs). */
+typedef struct {
+  NsFunc *hook;
+  guint   insns;       /* < 6.12: its own instructions, the loop steps left out */
+  guint   step_insns;  /* < 6.12: a loop step of the hook list, per LSM hook */
+  guint   slot_insns;  /* 6.12+: its own with every slot a NOP (argument saves, slots, rc) */
+  guint   call_insns;  /* 6.12+: an active slot's block less its call */
+} NsLsmHookSite;
+
+/* security_<hook>: the out-of-line site->hook, then each hook of an LSM the build has
+ * (NsNetStack.lsms), through the list (< 6.12) or its static call (6.12+, where BPF-LSM's
+ * slots stay off until a BPF program attaches: LSM_HOOK_INIT_RUNTIME). Nothing without
+ * CONFIG_SECURITY (an inline stub returning 0). */
+void        ns_security_call_hooks (NsThread *t, NsNetStack *s, const NsLsmHookSite *site,
+                                    const NsLsmHook *hooks, guint n_hooks);
 /* aa_sk_perm for an unconfined task (AppArmor's socket_sendmsg / socket_recvmsg hooks
  * tail-jump to it): might_sleep's __cond_resched, the unconfined label test. */
 void        ns_aa_sk_perm          (NsThread *t, NsNetStack *s);

@@ -124,9 +124,9 @@ note_version (NsBuild *build, guint version)
                           "(5.4; stable 5.2.17, 5.3.1), efc6b6f6c311 (5.8-rc7; stable 5.4.55, "
                           "5.7.12) and b261eda84ec1 (6.2; stable 6.0.16, 6.1.2), the "
                           "reuseport re-score from 6.6, one compute_score site "
-                          "from 6.10, the hash4 table from 6.13, and the system calls' "
+                          "from 6.10, the hash4 table from 6.13, the system calls' "
                           "x64_sys_call dispatch from 6.9-rc4 (stable 6.1.85, 6.6.26, "
-                          "6.8.5)); other "
+                          "6.8.5) and the LSM hooks' static calls from 6.12); other "
                           "changes (e.g. 6.15's receive-buffer admission test, 6.18's "
                           "per-NUMA producer queues) are not modelled",
                           ns_build_version (build));

@@ -381,13 +381,16 @@ drop:
 static void
 security_sock_rcv_skb (NsThread *t, NsNetStack *s)
 {
+  /* 25 less the two hooks' list steps (10 each, as the census counts them elsewhere);
+   * 6.12.111: 2 argument saves, 11 slots, rc = 0; a block of 2 moves, the call, test,
+   * jump back */
+  static const NsLsmHookSite site = { &fn_security_sock_rcv_skb, 5, 10, 14, 4 };
   static const NsLsmHook hooks[] = {
     { NS_LSM_APPARMOR, &fn_apparmor_socket_sock_rcv_skb, 5, NULL },
     { NS_LSM_BPF, &fn_bpf_lsm_socket_sock_rcv_skb, 1, NULL },  /* census: a nop, 4 less P/E 3 */
   };
 
-  /* 25 less the two hooks' list steps (10 each, as the census counts them elsewhere) */
-  ns_security_call_hooks (t, s, &fn_security_sock_rcv_skb, 5, 10, hooks, G_N_ELEMENTS (hooks));
+  ns_security_call_hooks (t, s, &site, hooks, G_N_ELEMENTS (hooks));
 }
 
 /* sk_filter_trim_cap: pfmemalloc test, cgroup BPF ingress key off, the LSM's
@@ -936,14 +939,15 @@ out:
 static void
 security_socket_recvmsg (NsThread *t, NsNetStack *s)
 {
+  /* 31 less the two hooks' list steps (10 each); 6.12.111: 4 argument saves, 11 slots,
+   * rc = 0; a block of 4 moves, the call, test, jump back */
+  static const NsLsmHookSite site = { &fn_security_socket_recvmsg, 11, 10, 16, 6 };
   static const NsLsmHook hooks[] = {
     { NS_LSM_APPARMOR, &fn_apparmor_socket_recvmsg, 4, ns_aa_sk_perm },  /* its tail jmp */
     { NS_LSM_BPF, &fn_bpf_lsm_socket_recvmsg, 1, NULL },
   };
 
-  /* 31 less the two hooks' list steps (10 each) */
-  ns_security_call_hooks (t, s, &fn_security_socket_recvmsg, 11, 10, hooks,
-                          G_N_ELEMENTS (hooks));
+  ns_security_call_hooks (t, s, &site, hooks, G_N_ELEMENTS (hooks));
 }
 
 /* sock_recvmsg → security_socket_recvmsg, sock_recvmsg_nosec → inet(6)_recvmsg →

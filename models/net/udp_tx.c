@@ -241,16 +241,18 @@ fl6_update_dst (NsThread *t)
 
 /* security_sk_classify_flow: the sk_getsecid hook list of the census' Debian LSMs, in
  * which only BPF-LSM has an entry (bpf_lsm_sk_getsecid: no body); 5 instructions of its
- * own, a list step of 7 and the indirect call (census: 21 less P/E 9). */
+ * own, a list step of 7 and the indirect call (census: 21 less P/E 9). 6.12.111: 2
+ * argument saves and 11 slots (a void hook: no rc); a block is lea, the call, the jump
+ * back. */
 static void
 security_sk_classify_flow (NsThread *t, NsNetStack *s)
 {
+  static const NsLsmHookSite site = { &fn_security_sk_classify_flow, 5, 7, 13, 2 };
   static const NsLsmHook hooks[] = {
     { NS_LSM_BPF, &fn_bpf_lsm_sk_getsecid, 0, NULL },
   };
 
-  ns_security_call_hooks (t, s, &fn_security_sk_classify_flow, 5, 7, hooks,
-                          G_N_ELEMENTS (hooks));
+  ns_security_call_hooks (t, s, &site, hooks, G_N_ELEMENTS (hooks));
 }
 
 /* ip6_sk_dst_lookup_flow: sk_dst_check(sk, np->dst_cookie), then ip6_sk_dst_check
@@ -357,14 +359,16 @@ tomoyo_socket_sendmsg_permission (NsThread *t, NsNetStack *s)
 static void
 security_socket_sendmsg (NsThread *t, NsNetStack *s)
 {
+  /* 6.12.111: 3 argument saves, 11 slots, rc = 0; a block of 3 moves, the call, test,
+   * jump back */
+  static const NsLsmHookSite site = { &fn_security_socket_sendmsg, 8, 10, 15, 5 };
   static const NsLsmHook hooks[] = {
     { NS_LSM_APPARMOR, &fn_apparmor_socket_sendmsg, 4, ns_aa_sk_perm },
     { NS_LSM_TOMOYO, &fn_tomoyo_socket_sendmsg, 1, tomoyo_socket_sendmsg_permission },
     { NS_LSM_BPF, &fn_bpf_lsm_socket_sendmsg, 1, NULL },
   };
 
-  ns_security_call_hooks (t, s, &fn_security_socket_sendmsg, 8, 10, hooks,
-                          G_N_ELEMENTS (hooks));
+  ns_security_call_hooks (t, s, &site, hooks, G_N_ELEMENTS (hooks));
 }
 
 /* sock_write_iter: the msghdr from the kiocb (zeroed: rep stos), __sock_sendmsg

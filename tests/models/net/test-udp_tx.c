@@ -306,6 +306,32 @@ START_TEST (test_apparmor_hooks_follow_the_config)
 }
 END_TEST
 
+/* From v6.12 (417c5643cd67) the security hooks run static calls: a write and its delivery
+ * make no indirect call for an LSM, AppArmor's hooks are called directly and BPF-LSM's
+ * (LSM_HOOK_INIT_RUNTIME) not at all until a BPF program attaches. Until then each hook on
+ * a list is an indirect call: AppArmor's three (file_permission, socket_sendmsg,
+ * sock_rcv_skb), TOMOYO's socket_sendmsg and BPF-LSM's three (the same hooks; the
+ * connected socket's cached route skips sk_classify_flow). */
+START_TEST (test_lsm_static_calls_from_6_12)
+{
+  static const char *const with[] = { "CONFIG_SECURITY", "y", NULL };
+  static const char *const without[] = { "CONFIG_SECURITY", "n", NULL };
+  Rig rig;
+
+  ck_assert_uint_eq (rig_icalls_per_datagram ("6.12.0", AF_INET, with),
+                     rig_icalls_per_datagram ("6.12.0", AF_INET, without));
+  ck_assert_uint_eq (rig_icalls_per_datagram ("6.11.0", AF_INET, with),
+                     rig_icalls_per_datagram ("6.11.0", AF_INET, without) + 3 + 1 + 3);
+  rig_init_config (&rig, "6.12.0", AF_INET, 0, with);
+  send_datagram (&rig, 1000);
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, "apparmor_socket_sendmsg"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, "tomoyo_socket_sendmsg"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, "bpf_lsm_socket_sendmsg"), 0);
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, "bpf_lsm_file_permission"), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* The v4-mapped peer gets an IPv4 datagram (udpv6_sendmsg's hand-off to udp_sendmsg):
  * IPv4 and UDP headers, one OUTDATAGRAMS, the AF_INET server receives it, and the
  * sender's sk_wmem_alloc comes back. */
@@ -366,6 +392,7 @@ udp_tx_suite (void)
   tcase_add_loop_test (tc, test_unconnected_state_before_size, 0, 2);
   tcase_add_loop_test (tc, test_emsgsize_releases_route, 0, 2);
   tcase_add_test (tc, test_apparmor_hooks_follow_the_config);
+  tcase_add_test (tc, test_lsm_static_calls_from_6_12);
   tcase_add_test (tc, test_v4mapped_sends_ipv4);
   tcase_add_test (tc, test_v4mapped_emsgsize);
   suite_add_tcase (s, tc);
