@@ -97,11 +97,12 @@ generation_of (const NsBuild *build, const char *release, guint version)
     return UDP_GEN_B0;
   if (!udp_release_has_change (release, UDP_CHANGE_KEEP_SELECTION))
     return UDP_GEN_B1;
-  if (version < 6006)
+  if (!udp_release_has_change (release, UDP_CHANGE_RESCORE))
     return UDP_GEN_B;
   if (ns_build_has_patch (build, "revert-udp-rescore"))
     return UDP_GEN_B;
-  if (version >= 6010 || ns_build_has_patch (build, "udp-compute-score-single-site"))
+  if (udp_release_has_change (release, UDP_CHANGE_SINGLE_SCORE_SITE) ||
+      ns_build_has_patch (build, "udp-compute-score-single-site"))
     return UDP_GEN_D;
   return UDP_GEN_C;
 }
@@ -120,11 +121,12 @@ note_version (NsBuild *build, guint version)
                           "the version switches doc/models/udp-loopback.md and doc/model.md "
                           "list (among them per-CPU memory reserves from 6.0, the direct "
                           "sk_data_ready call from 6.2, __sk_mem_schedule from 6.4, jhash2 "
-                          "for IPv6 from 6.5, the reuseport selection rules of acdcecc61285 "
+                          "for IPv6 from 6.5-rc4, the reuseport selection rules of acdcecc61285 "
                           "(5.4; stable 5.2.17, 5.3.1), efc6b6f6c311 (5.8-rc7; stable 5.4.55, "
                           "5.7.12) and b261eda84ec1 (6.2; stable 6.0.16, 6.1.2), the "
                           "reuseport re-score from 6.6, one compute_score site "
-                          "from 6.10, the hash4 table from 6.13, the system calls' "
+                          "from 6.10 (these three with the stable releases that took them), "
+                          "the hash4 table from 6.13, the system calls' "
                           "x64_sys_call dispatch from 6.9-rc4 (stable 6.1.85, 6.6.26, "
                           "6.8.5) and the LSM hooks' static calls from 6.12); other "
                           "changes (e.g. 6.15's receive-buffer admission test, 6.18's "
@@ -164,6 +166,30 @@ static const UdpChangeReleases udp_change_releases[] = {
    * commit was in net by 25 Mar 2026, so an rc may have it (not verified). */
   [UDP_CHANGE_BIND_HASH2_FIX] = { "7.0", { "6.19.11", "6.18.21", "6.12.80", "6.6.131",
                                            "6.1.168" } },
+  /* f0ea27e7bfe1 "udp: re-score reuseport groups when connected sockets are present"
+   * (bpf-next pull of 3 Aug 2023, in the net-next pull for 6.6): the Linux 6.4.16, 6.1.53,
+   * 5.15.132 and 5.10.195 announcements list it, and the linux-6.5.y push ending in
+   * 6.5.3 carries it; 5.4.257's shortlog does not (5.4.y not verified). */
+  [UDP_CHANGE_RESCORE] = { "6.6-rc1", { "6.5.3", "6.4.16", "6.1.53", "5.15.132",
+                                        "5.10.195" } },
+  /* 50aee97d1511 "udp: Avoid call to compute_score on multiple sites" (the networking pull
+   * for v6.10, 14 May 2024): the Linux 6.9.3, 6.8.12, 6.6.33, 6.1.93, 5.15.161 and
+   * 5.10.219 announcements list it (the last three with the two helpers below). */
+  [UDP_CHANGE_SINGLE_SCORE_SITE] = { "6.10-rc1", { "6.9.3", "6.8.12", "6.6.33", "6.1.93",
+                                                   "5.15.161", "5.10.219" } },
+  /* "net: export inet_lookup_reuseport and inet6_lookup_reuseport" and "net: remove
+   * duplicate reuseport_lookup functions" (Lorenz Bauer, with f0ea27e7bfe1 in 6.6-rc1):
+   * the 6.1.93, 5.15.161 and 5.10.219 announcements list both (6.4.16 and 6.5.3 dropped
+   * them after their reviews). */
+  [UDP_CHANGE_SHARED_REUSEPORT_LOOKUP] = { "6.6-rc1", { "6.1.93", "5.15.161", "5.10.219" } },
+  /* d11b0df7ddf1 "tcp: Reduce chance of collisions in inet6_hashfn()." (net, v6.5-rc4;
+   * CVE-2023-1206): the Linux 6.4.8, 6.1.43, 5.15.124, 5.10.190 and 5.4.253 announcements
+   * list it (and 4.19.291, 4.14.322, below the model). */
+  [UDP_CHANGE_IPV6_JHASH2] = { "6.5-rc4", { "6.4.8", "6.1.43", "5.15.124", "5.10.190",
+                                            "5.4.253" } },
+  /* 8d6c414cd2fb "net: prefer socket bound to interface when not in VRF" (net, v5.15-rc5):
+   * the Linux 5.14.12, 5.10.73 and 5.4.153 announcements list it; 4.19.211's does not. */
+  [UDP_CHANGE_DEV_BONUS_BOUND_ONLY] = { "5.15-rc5", { "5.14.12", "5.10.73", "5.4.153" } },
 };
 
 /* Whether kernel release `release` ("6.18.44-fc", "6.9.0-rc1", "5.4" = 5.4.0) has the
@@ -193,7 +219,10 @@ udp_table_set_features (struct udp_table *tbl, NsBuild *build)
   const char *release = ns_build_version (build);
 
   tbl->gen = generation_of (build, release, tbl->version);
-  tbl->dev_bonus_always = tbl->version < 5015;
+  tbl->dev_bonus_always = !udp_release_has_change (release, UDP_CHANGE_DEV_BONUS_BOUND_ONLY);
+  tbl->ipv6_jhash2 = udp_release_has_change (release, UDP_CHANGE_IPV6_JHASH2);
+  tbl->shared_reuseport_lookup =
+      udp_release_has_change (release, UDP_CHANGE_SHARED_REUSEPORT_LOOKUP);
   tbl->select_skips_established =
       udp_release_has_change (release, UDP_CHANGE_SELECT_SKIPS_ESTABLISHED);
   tbl->select_prefers_cpu = udp_release_has_change (release, UDP_CHANGE_SELECT_PREFERS_CPU);
@@ -593,7 +622,7 @@ inet_lookup_reuseport (NsThread *t, struct udp_table *tbl, struct net *net, stru
   struct sock *reuse_sk = NULL;
   guint32 phash;
 
-  ns_call (t, tbl->version >= 6006 ? &fn_inet_lookup_reuseport : &fn_lookup_reuseport);
+  ns_call (t, tbl->shared_reuseport_lookup ? &fn_inet_lookup_reuseport : &fn_lookup_reuseport);
   NS_LOAD_FIELD (t, sk, __sk_common.skc_bits);
   ns_insns (t, 3);
   if (sk->sk_reuseport) {

@@ -25,11 +25,14 @@
  *                  a group with connections is KEPT (result = selection ?: sk) with the
  *                  chain socket's score. Also a ≥ 6.6 build with the patch
  *                  "revert-udp-rescore".
- *   C  6.6 … 6.9   f0ea27e7bfe1: re-score through a SECOND compute_score call site
+ *   C  6.6 … 6.9   f0ea27e7bfe1 (v6.6-rc1; stable 6.5.3, 6.4.16, 6.1.53, 5.15.132,
+ *                  5.10.195, so 6.1.53 … 6.1.92 are C): re-score through a SECOND
+ *                  compute_score call site
  *                  (compute_score then has 2 call sites and is not inlined). IPv4
  *                  re-scores the selected socket; IPv6 re-scores the chain socket `sk`
  *                  (the hunk the seed's patch removes), so IPv6 C picks what B picks.
- *   D  ≥ 6.10      50aee97d1511 (patch "udp-compute-score-single-site" on 6.6 … 6.9): one
+ *   D  ≥ 6.10      50aee97d1511 (v6.10-rc1; stable 6.9.3, 6.8.12, 6.6.33, 6.1.93, 5.15.161,
+ *                  5.10.219; patch "udp-compute-score-single-site" on 6.6 … 6.9): one
  *                  call site, jump back to re-score `result`; compute_score is folded in.
  *                  This is the merged commit, with its `if (need_rescore) continue;`; the
  *                  seed's v2 lacks that line and, after a re-score that raised badness,
@@ -37,8 +40,9 @@
  *
  * Version-dependent details, all taken from the build's version (major.minor, but the
  * release with its sublevel where udp_release_has_change says so):
- *   - device bonus (§1.3.7): +4 (v4) / +1 (v6) for any device match before 5.15, only for a
- *     socket bound to a device from 5.15;
+ *   - device bonus (§1.3.7): +4 (v4) / +1 (v6) for any device match before 8d6c414cd2fb
+ *     (5.15-rc5; stable 5.14.12, 5.10.73, 5.4.153), only for a socket bound to a device
+ *     from it on;
  *   - reuseport select_by_hash (§1.6.3): ≥ 5.4-rc1, 5.2.17, 5.3.1 (acdcecc61285, "udp:
  *     correct reuseport selection with connected sockets") walks on from
  *     socks[reciprocal_scale(hash, n)] past TCP_ESTABLISHED members (NULL if all are);
@@ -148,7 +152,12 @@ typedef enum {
   UDP_CHANGE_SELECT_SKIPS_ESTABLISHED,  /* acdcecc61285: 5.4-rc1; 5.2.17, 5.3.1 */
   UDP_CHANGE_KEEP_SELECTION,            /* efc6b6f6c311: 5.8-rc7; 5.4.55, 5.7.12 */
   UDP_CHANGE_SELECT_PREFERS_CPU,        /* b261eda84ec1: 6.2-rc1; 6.0.16, 6.1.2 */
-  UDP_CHANGE_BIND_HASH2_FIX             /* e537dd15d0d4: 7.0; 6.1.168 … 6.19.11 */
+  UDP_CHANGE_BIND_HASH2_FIX,            /* e537dd15d0d4: 7.0; 6.1.168 … 6.19.11 */
+  UDP_CHANGE_RESCORE,                   /* f0ea27e7bfe1: 6.6-rc1; 5.10.195 … 6.5.3 */
+  UDP_CHANGE_SINGLE_SCORE_SITE,         /* 50aee97d1511: 6.10-rc1; 5.10.219 … 6.9.3 */
+  UDP_CHANGE_SHARED_REUSEPORT_LOOKUP,   /* inet_lookup_reuseport: 6.6-rc1; 5.10.219 … */
+  UDP_CHANGE_IPV6_JHASH2,               /* d11b0df7ddf1: 6.5-rc4; 5.4.253 … 6.4.8 */
+  UDP_CHANGE_DEV_BONUS_BOUND_ONLY       /* 8d6c414cd2fb: 5.15-rc5; 5.4.153 … 5.14.12 */
 } UdpChange;
 
 /* Counters a table keeps about its lookups (model bookkeeping, not kernel state). */
@@ -178,7 +187,9 @@ struct udp_table {
   /* the build's lookup code */
   UdpLookupGen      gen;
   guint             version;       /* major * 1000 + minor, e.g. 6009 */
-  gboolean          dev_bonus_always;   /* < 5.15 */
+  gboolean          dev_bonus_always;   /* before 8d6c414cd2fb (udp_release_has_change) */
+  gboolean          ipv6_jhash2;   /* d11b0df7ddf1: jhash2 of an IPv6 address */
+  gboolean          shared_reuseport_lookup; /* inet(6)_lookup_reuseport, not the UDP copy */
   gboolean          select_skips_established; /* acdcecc61285 (udp_release_has_change) */
   gboolean          select_prefers_cpu;       /* b261eda84ec1 (udp_release_has_change) */
   gboolean          has_hash4;     /* ≥ 6.13 */

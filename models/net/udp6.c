@@ -95,12 +95,12 @@ ipv6_portaddr_hash (const struct net *net, const ns_in6_addr *addr6, guint port)
 }
 
 /* __ipv6_addr_jhash (include/net/ipv6.h): jhash2 of the four words since d11b0df7ddf1
- * (v6.5, "tcp: Reduce chance of collisions in inet6_hashfn()"); before, the first two
- * words xor-folded into jhash_3words. */
+ * (v6.5-rc4 and its stables, "tcp: Reduce chance of collisions in inet6_hashfn()": the
+ * table's ipv6_jhash2); before, the first two words xor-folded into jhash_3words. */
 static guint32
-__ipv6_addr_jhash (guint version, const ns_in6_addr *a, guint32 initval)
+__ipv6_addr_jhash (gboolean jhash2_words, const ns_in6_addr *a, guint32 initval)
 {
-  if (version >= 6005)
+  if (jhash2_words)
     return jhash2 (a->u6_addr32, 4, initval);
   return jhash_3words (a->u6_addr32[0] ^ a->u6_addr32[1], a->u6_addr32[2], a->u6_addr32[3],
                        initval);
@@ -112,7 +112,7 @@ udp6_ehashfn (const struct udp_table *tbl, const struct net *net, const ns_in6_a
               guint16 lport, const ns_in6_addr *faddr, be16 fport)
 {
   guint32 lhash = laddr->u6_addr32[3];
-  guint32 fhash = __ipv6_addr_jhash (tbl->version, faddr, tbl->udp_ipv6_hash_secret);
+  guint32 fhash = __ipv6_addr_jhash (tbl->ipv6_jhash2, faddr, tbl->udp_ipv6_hash_secret);
 
   return jhash_3words (lhash, fhash, ((guint32) lport << 16) | fport,
                        tbl->udp6_ehash_secret + net_hash_mix (net));
@@ -226,7 +226,8 @@ inet6_lookup_reuseport (NsThread *t, struct udp_table *tbl, struct net *net, str
   struct sock *reuse_sk = NULL;
   guint32 phash;
 
-  ns_call (t, tbl->version >= 6006 ? &fn_inet6_lookup_reuseport : &fn_lookup_reuseport6);
+  ns_call (t, tbl->shared_reuseport_lookup ? &fn_inet6_lookup_reuseport
+                                           : &fn_lookup_reuseport6);
   NS_LOAD_FIELD (t, sk, __sk_common.skc_bits);
   ns_insns (t, 3);
   if (sk->sk_reuseport) {

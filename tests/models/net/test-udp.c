@@ -1075,6 +1075,41 @@ START_TEST (test_bind_hash2_wildcard)
 }
 END_TEST
 
+/* The lookup's other release switches, each side of where mainline and the stable series
+ * took it: 8d6c414cd2fb (the device bonus only for a bound socket), d11b0df7ddf1 (jhash2
+ * of an IPv6 address) and Lorenz Bauer's shared inet(6)_lookup_reuseport (which 6.4.16 and
+ * 6.5.3 dropped and 6.1.93, 5.15.161, 5.10.219 took with 50aee97d1511). */
+START_TEST (test_release_switches)
+{
+  static const struct { const char *v; gboolean dev_any, jhash2, shared; } cases[] = {
+    { "5.4.152", TRUE, FALSE, FALSE }, { "5.4.153", FALSE, FALSE, FALSE },
+    { "5.4.253", FALSE, TRUE, FALSE }, { "5.10.72", TRUE, FALSE, FALSE },
+    { "5.10.73", FALSE, FALSE, FALSE }, { "5.10.190", FALSE, TRUE, FALSE },
+    { "5.10.219", FALSE, TRUE, TRUE }, { "5.14.12", FALSE, FALSE, FALSE },
+    { "5.15-rc4", TRUE, FALSE, FALSE }, { "5.15-rc5", FALSE, FALSE, FALSE },
+    { "6.1.42", FALSE, FALSE, FALSE }, { "6.1.43", FALSE, TRUE, FALSE },
+    { "6.1.92", FALSE, TRUE, FALSE }, { "6.1.93", FALSE, TRUE, TRUE },
+    { "6.5-rc3", FALSE, FALSE, FALSE }, { "6.5-rc4", FALSE, TRUE, FALSE },
+    { "6.5.3", FALSE, TRUE, FALSE }, { "6.6-rc1", FALSE, TRUE, TRUE },
+    { "6.9.0-rc1", FALSE, TRUE, TRUE },
+  };
+  NsArena *arena = ns_arena_new (ARENA_BASE, ARENA_CAP);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    NsBuild *b = ns_build_new (cases[i].v, 60);
+    struct udp_table *tbl = udp_table_new (arena, b, 0, NULL);
+
+    ck_assert_ptr_nonnull (tbl);
+    ck_assert_msg (tbl->dev_bonus_always == cases[i].dev_any &&
+                   tbl->ipv6_jhash2 == cases[i].jhash2 &&
+                   tbl->shared_reuseport_lookup == cases[i].shared, "%s", cases[i].v);
+    udp_table_free (tbl);
+    ns_build_free (b);
+  }
+  ns_arena_free (arena);
+}
+END_TEST
+
 /* Builds the model refuses, and the generation each build gets: from the release, its
  * stable sublevel included, on each side of where a stable series took acdcecc61285
  * (5.2.17, 5.3.1) or efc6b6f6c311 (5.4.55, 5.7.12), and of the mainline -rc. */
@@ -1094,6 +1129,16 @@ START_TEST (test_generations)
     { "6.9.0-rc1", "udp-compute-score-single-site", UDP_GEN_D },
     { "6.9.0-rc1", "revert-udp-rescore", UDP_GEN_B }, { "6.10.0", NULL, UDP_GEN_D },
     { "6.18.0", NULL, UDP_GEN_D },
+    /* the stables that took f0ea27e7bfe1 (C) and 50aee97d1511 (D), each side */
+    { "5.4.300", NULL, UDP_GEN_B }, { "5.10.194", NULL, UDP_GEN_B },
+    { "5.10.195", NULL, UDP_GEN_C }, { "5.10.218", NULL, UDP_GEN_C },
+    { "5.10.219", NULL, UDP_GEN_D }, { "5.15.132", NULL, UDP_GEN_C },
+    { "5.15.161", NULL, UDP_GEN_D }, { "6.1.52", NULL, UDP_GEN_B },
+    { "6.1.53", NULL, UDP_GEN_C }, { "6.1.92", NULL, UDP_GEN_C }, { "6.1.93", NULL, UDP_GEN_D },
+    { "6.4.16", NULL, UDP_GEN_C }, { "6.5.2", NULL, UDP_GEN_B }, { "6.5.3", NULL, UDP_GEN_C },
+    { "6.6.32", NULL, UDP_GEN_C }, { "6.6.33", NULL, UDP_GEN_D }, { "6.7.12", NULL, UDP_GEN_C },
+    { "6.8.11", NULL, UDP_GEN_C }, { "6.8.12", NULL, UDP_GEN_D }, { "6.9.2", NULL, UDP_GEN_C },
+    { "6.9.3", NULL, UDP_GEN_D },
   };
   NsArena *arena = ns_arena_new (ARENA_BASE, ARENA_CAP);
   GError *error = NULL;
@@ -1645,6 +1690,7 @@ udp_suite (void)
   tcase_add_test (tc, test_bind_first_overlap_decides);
   tcase_add_test (tc, test_bind_hash2_wildcard);
   tcase_add_test (tc, test_generations);
+  tcase_add_test (tc, test_release_switches);
   tcase_add_test (tc, test_jhash);
   tcase_add_test (tc, test_jhash_nwords);
   tcase_add_test (tc, test_ipv4_portaddr_hash);
