@@ -800,11 +800,13 @@ static const NsBackport backports[] = {
   /* 7c693f54c873, spectre_v2=ibrs, came with the same series */
   { "spectre_v2", "ibrs", "5.19", "7c693f54c873, the Retbleed mitigations", FALSE,
     { "5.18.14", "5.15.57", "5.10.133", NULL } },
-  /* SRSO (mainline v6.5, 8 August 2023): in the long-term series and 6.4.y the same day
-   * (6.4.10 and 6.1.45 have it, AOSC-Dev/aosc-os-abbs#4687; the first releases are not
-   * verified); 6.2.y (last release 17 May 2023) and 6.3.y (11 July 2023) had ended */
+  /* SRSO (mainline v6.5, 8 August 2023): the stables of the same day, 6.4.9, 6.1.44,
+   * 5.15.125 and 5.10.189 (their announcements, and the linux-6.4.y push ending in 6.4.9,
+   * list "x86/srso: Add a Speculative RAS Overflow mitigation"; 6.1.43's does not);
+   * 5.4.252-254, 4.19.290 and 4.14.321 carry only the GDS patches, so 5.4.y and older are
+   * not assumed; 6.2.y (last release 17 May 2023) and 6.3.y (11 July 2023) had ended */
   { "spec_rstack_overflow", NULL, "6.5", "the SRSO mitigations", FALSE,
-    { "6.4", "6.1", "5.15", "5.10", "5.4", "4.19", "4.14", NULL } },
+    { "6.4.9", "6.1.44", "5.15.125", "5.10.189", NULL } },
   /* f8a66d608a3e "x86,bugs: Unconditionally allow spectre_v2=retpoline,amd" (v5.16; before
    * it spectre_v2_parse_cmdline() logged "retpoline,amd selected but CPU is not AMD.
    * Switching to AUTO select"); 1e19da8522c8 and d45476d98324, the eIBRS options and the
@@ -890,6 +892,37 @@ ns_kernel_has_bhi_series (const char *kernel)
       return version_cmp_from (kernel, b->since) >= 0 || backport_series (b, kernel) != NULL;
   }
   g_return_val_if_reached (FALSE);
+}
+
+/* The defaults a stable release took from a later mainline: a kernel before the BHI or
+ * SRSO series' mainline release (backports[]) whose stable release took the series runs
+ * that mitigation's default from the profile's range holding the mainline release, with
+ * why. (Retbleed's series is left: retbleed_select reads the major.minor.) */
+static void
+take_backported_defaults (const NsMitigationDefault *defaults, guint n, const char *kernel,
+                          NsMitigations *out, NsWhy *why)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
+    const NsBackport *b = &backports[i];
+    gboolean bhi = !strcmp (b->key, "spectre_bhi");
+    const NsMitigationDefault *later;
+    const char *series;
+    g_autofree char *reason = NULL;
+
+    if (b->value != NULL || !(bhi || !strcmp (b->key, "spec_rstack_overflow")) ||
+        version_cmp_from (kernel, b->since) >= 0 ||
+        (series = backport_series (b, kernel)) == NULL ||
+        (later = ns_mitigation_default_find (defaults, n, b->since)) == NULL)
+      continue;
+    reason = g_strdup_printf ("CPU profile default for kernels %s to %s (%s), which kernel %s "
+                              "runs: its stable series took %s (from %s)", later->kernel_from,
+                              later->kernel_to, later->source, kernel, b->what, series);
+    if (bhi)
+      out->bhi = later->bhi;
+    else
+      out->srso = later->srso;
+    why_set (bhi ? &why->bhi : &why->srso, reason);
+  }
 }
 
 /* TRUE if cmd's kernel lacks key (value NULL) or key=value: mainline came later and its
@@ -1941,6 +1974,7 @@ ns_mitigations_select_built (const NsMitigationDefault *defaults, guint n_defaul
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);
+  take_backported_defaults (defaults, n_defaults, kernel_version, out, &why);
   ok = apply_cmdline (cmdline, def, kernel_version, from_profile, built, out, &why, error);
   if (ok)
     out->explain = explain_build (out, &why);

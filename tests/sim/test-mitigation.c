@@ -57,6 +57,13 @@ static NsMitigationDefault intel_eibrs_since_54[] = {
     NS_BHI_OFF, "test: eIBRS since 5.4", 1, NS_BUG_SRSO | NS_BUG_MDS | NS_BUG_BHI,
     NS_CPU_INTEL },
 };
+/* An eIBRS Intel part whose BHI loop default starts with the BHI series (v6.9-rc4). */
+static NsMitigationDefault intel_bhi_from_rc4[] = {
+  { "6.1", "6.9.0-rc3", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_EIBRS, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: before the BHI series", 1, NS_BUG_SRSO | NS_BUG_MDS, NS_CPU_INTEL },
+  { "6.9.0-rc4", "6.99", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_EIBRS, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_LOOP, "test: the BHI series", 2, NS_BUG_SRSO | NS_BUG_MDS, NS_CPU_INTEL },
+};
 static NsMitigationDefault amd_retpoline[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
@@ -116,6 +123,43 @@ has_line (char **explain, const char *prefix, const char *needle)
       return TRUE;
   return FALSE;
 }
+
+/* The default a kernel runs when its stable release took a mitigation series from a later
+ * mainline: that mitigation's default from the profile range holding the mainline release
+ * (SRSO: 6.1.44, 6.4.9, …; BHI: 6.1.85, 6.6.26, 6.8.5), with the reason; a release before
+ * the backport, or of a series that never took it, keeps its own range's. */
+START_TEST (test_backported_defaults)
+{
+  static const struct { const char *kernel; NsSrso srso; } zen3_cases[] = {
+    { "6.1.43", NS_SRSO_OFF }, { "6.1.44", NS_SRSO_SAFE_RET }, { "6.1.176", NS_SRSO_SAFE_RET },
+    { "6.3", NS_SRSO_OFF }, { "6.4.8", NS_SRSO_OFF }, { "6.4.9", NS_SRSO_SAFE_RET },
+    { "6.5", NS_SRSO_SAFE_RET },
+  };
+  static const struct { const char *kernel; NsBhi bhi; } intel_cases[] = {
+    { "6.1.84", NS_BHI_OFF }, { "6.1.85", NS_BHI_LOOP }, { "6.6.26", NS_BHI_LOOP },
+    { "6.7.12", NS_BHI_OFF }, { "6.8.4", NS_BHI_OFF }, { "6.8.5", NS_BHI_LOOP },
+    { "6.9.0-rc3", NS_BHI_OFF }, { "6.9", NS_BHI_LOOP },
+  };
+  NsMitigations m;
+
+  for (guint i = 0; i < G_N_ELEMENTS (zen3_cases); i++) {
+    ck_assert (ns_mitigations_select (zen3, 2, zen3_cases[i].kernel, "", &m, NULL));
+    ck_assert_msg (m.srso == zen3_cases[i].srso, "%s", zen3_cases[i].kernel);
+    ns_mitigations_clear (&m);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (intel_cases); i++) {
+    ck_assert (ns_mitigations_select (intel_bhi_from_rc4, 2, intel_cases[i].kernel, "", &m,
+                                      NULL));
+    ck_assert_msg (m.bhi == intel_cases[i].bhi, "%s", intel_cases[i].kernel);
+    ns_mitigations_clear (&m);
+  }
+  ck_assert (ns_mitigations_select (zen3, 2, "6.1.44", "", &m, NULL));
+  ck_assert (has_line (m.explain, "spec_rstack_overflow=safe-ret", "SRSO era"));
+  ck_assert (has_line (m.explain, "spec_rstack_overflow=safe-ret", "(from 6.1.44)"));
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "before SRSO"));
+  ns_mitigations_clear (&m);
+}
+END_TEST
 
 START_TEST (test_default_by_kernel_version)
 {
@@ -609,8 +653,13 @@ START_TEST (test_key_of_no_backport_ignored)
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.2", "spec_rstack_overflow=safe-ret")
                     .srso, NS_SRSO_OFF);
-  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.4", "spec_rstack_overflow=safe-ret")
+  /* ... and 6.4.y took it from 6.4.9 (8 August 2023), 6.1.y from 6.1.44 */
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.4.9", "spec_rstack_overflow=safe-ret")
                     .srso, NS_SRSO_SAFE_RET);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.4.8", "spec_rstack_overflow=safe-ret")
+                    .srso, NS_SRSO_OFF);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.1.43", "spec_rstack_overflow=safe-ret")
+                    .srso, NS_SRSO_OFF);
   /* retbleed=: 5.16.y and 5.17.y ended before Retbleed (July 2022) */
   ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.16", "retbleed=ibpb").retbleed,
                     NS_RETBLEED_OFF);
@@ -1493,6 +1542,7 @@ main (void)
   tcase_add_test (tc, test_kernel_release_cmp);
   tcase_add_test (tc, test_key_newer_than_kernel_noted);
   tcase_add_test (tc, test_key_of_no_backport_ignored);
+  tcase_add_test (tc, test_backported_defaults);
   tcase_add_test (tc, test_value_newer_than_kernel_noted);
   tcase_add_test (tc, test_spectre_bhi_vmexit);
   tcase_add_test (tc, test_dashes_end_kernel_args);
