@@ -879,6 +879,20 @@ backport_series_of (const NsBackport *b, const char *kernel)
   return NULL;
 }
 
+/* TRUE if release has change; see mitigation.h. */
+gboolean
+ns_kernel_release_has_change (const char *release, const NsKernelChange *change)
+{
+  g_return_val_if_fail (release != NULL && change != NULL, FALSE);
+
+  if (ns_kernel_release_cmp (release, change->mainline) >= 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (change->stables) && change->stables[i]; i++)
+    if (ns_kernel_version_cmp (release, change->stables[i]) == 0)
+      return ns_kernel_release_cmp (release, change->stables[i]) >= 0;
+  return FALSE;
+}
+
 /* TRUE if kernel has the native BHI series (v6.9-rc4, or a stable release that took it);
  * see mitigation.h. */
 gboolean
@@ -1212,12 +1226,30 @@ spectre_v2_cmd_none (const NsCmdline *cmd, const NsMitigations *out)
          (cmd->spectre_v2_asked && out->spectre_v2 == NS_SPECTRE_V2_OFF);
 }
 
+/* 69129794d94c "x86/bugs: Fix BHI retpoline check" (x86/urgent for v6.9-rc5; the 6.8.8,
+ * 6.6.29, 6.1.88 and 5.15.157 announcements list it): bhi_select_mitigation() counts
+ * X86_FEATURE_RETPOLINE only without X86_FEATURE_RETPOLINE_LFENCE. */
+static const NsKernelChange bhi_retpoline_check_fix = {
+  "6.9-rc5", { "6.8.8", "6.6.29", "6.1.88", "5.15.157" }
+};
+
+/* TRUE if spectre_v2 mode's thunks count as mitigating BHI on cmd's kernel: a generic
+ * retpoline, with eIBRS or without; the LFENCE ones too (they set X86_FEATURE_RETPOLINE as
+ * well) until bhi_retpoline_check_fix. */
+static gboolean
+bhi_retpoline_mitigates (const NsCmdline *cmd, NsSpectreV2 mode)
+{
+  if (mode == NS_SPECTRE_V2_RETPOLINE || mode == NS_SPECTRE_V2_EIBRS_RETPOLINE)
+    return TRUE;
+  return (mode == NS_SPECTRE_V2_LFENCE || mode == NS_SPECTRE_V2_EIBRS_LFENCE) &&
+         !ns_kernel_release_has_change (cmd->kernel, &bhi_retpoline_check_fix);
+}
+
 /* The BHI selection once spectre_v2's is made, as spectre_v2_select_mitigation() calls
  * bhi_select_mitigation() (6.9): not at all with spectre_v2's command none, but also when
- * its auto choice is none (no retpoline built, or a CPU nothing is chosen for); a generic
- * retpoline, with eIBRS or without, mitigates BHI (RRSBA absent, or disabled with
- * RRSBA_DIS_S: X86_FEATURE_RETPOLINE without X86_FEATURE_RETPOLINE_LFENCE since 69129794d94c
- * "x86/bugs: Fix BHI retpoline check", v6.9-rc4, so the LFENCE modes keep the loop);
+ * its auto choice is none (no retpoline built, or a CPU nothing is chosen for); a
+ * retpoline mitigates BHI (RRSBA absent, or disabled with RRSBA_DIS_S:
+ * bhi_retpoline_mitigates, so after 69129794d94c the LFENCE modes keep the loop);
  * BHI_DIS_S before the loop. */
 static void
 bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
@@ -1228,10 +1260,13 @@ bhi_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
     out->bhi = NS_BHI_OFF;
     why_changed (&why->bhi, "off", "with spectre_v2 turned off (spectre_v2=off, nospectre_v2) "
                  "spectre_v2_select_mitigation() returns before bhi_select_mitigation()");
-  } else if (out->spectre_v2 == NS_SPECTRE_V2_RETPOLINE ||
-             out->spectre_v2 == NS_SPECTRE_V2_EIBRS_RETPOLINE) {
+  } else if (bhi_retpoline_mitigates (cmd, out->spectre_v2)) {
     out->bhi = NS_BHI_OFF;
-    why_changed (&why->bhi, "off", "the generic retpoline mitigates BHI "
+    why_changed (&why->bhi, "off", out->spectre_v2 == NS_SPECTRE_V2_LFENCE ||
+                 out->spectre_v2 == NS_SPECTRE_V2_EIBRS_LFENCE ?
+                 "the LFENCE retpoline sets X86_FEATURE_RETPOLINE, which counts as "
+                 "mitigating BHI before 69129794d94c (bhi_select_mitigation())" :
+                 "the generic retpoline mitigates BHI "
                  "(bhi_select_mitigation(), RRSBA absent or disabled)");
   } else if (out->bhi == NS_BHI_LOOP && (cmd->features & NS_CPU_BHI_CTRL)) {
     out->bhi = NS_BHI_HW;

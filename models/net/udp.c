@@ -139,12 +139,7 @@ note_version (NsBuild *build, guint version)
  * stable series took them: each with the first mainline release that has it (a release
  * candidate when it went in during one) and the first release of each stable series that
  * took it. A series not listed never took it, or was not verified and so is not assumed. */
-typedef struct {
-  const char *mainline;
-  const char *stables[6];
-} UdpChangeReleases;
-
-static const UdpChangeReleases udp_change_releases[] = {
+static const NsKernelChange udp_change_releases[] = {
   /* acdcecc61285 "udp: correct reuseport selection with connected sockets" (net, 12 Sep
    * 2019, merged for v5.4-rc1): the Linux 5.3.1 and 5.2.17 announcements (21 Sep 2019)
    * list it. */
@@ -198,18 +193,10 @@ static const UdpChangeReleases udp_change_releases[] = {
 gboolean
 udp_release_has_change (const char *release, UdpChange change)
 {
-  const UdpChangeReleases *c;
-
   g_return_val_if_fail (release != NULL, FALSE);
   g_return_val_if_fail ((guint) change < G_N_ELEMENTS (udp_change_releases), FALSE);
 
-  c = &udp_change_releases[change];
-  if (ns_kernel_release_cmp (release, c->mainline) >= 0)
-    return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (c->stables) && c->stables[i]; i++)
-    if (ns_kernel_version_cmp (release, c->stables[i]) == 0)
-      return ns_kernel_release_cmp (release, c->stables[i]) >= 0;
-  return FALSE;
+  return ns_kernel_release_has_change (release, &udp_change_releases[change]);
 }
 
 /* Sets the table's version-dependent switches. */

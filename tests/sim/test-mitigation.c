@@ -537,6 +537,19 @@ START_TEST (test_bhi_follows_spectre_v2)
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_69 (intel_eibrs, "spectre_v2=retpoline,lfence").bhi, NS_BHI_LOOP);
   ck_assert_int_eq (chosen_69 (intel_bhi_ctrl, "spectre_bhi=off spectre_bhi=on").bhi, NS_BHI_HW);
+  /* before 69129794d94c (6.9-rc5; 6.8.8, 6.6.29, 6.1.88) the LFENCE modes set
+   * X86_FEATURE_RETPOLINE too, which then counted as mitigating BHI */
+  static const struct { const char *kernel, *cmdline; NsBhi bhi; } lfence[] = {
+    { "6.9.0-rc4", "spectre_v2=retpoline,lfence", NS_BHI_OFF },
+    { "6.9.0-rc5", "spectre_v2=retpoline,lfence", NS_BHI_LOOP },
+    { "6.1.87", "spectre_v2=eibrs,lfence", NS_BHI_OFF },
+    { "6.1.88", "spectre_v2=eibrs,lfence", NS_BHI_LOOP },
+    { "6.6.28", "spectre_v2=eibrs,lfence", NS_BHI_OFF },
+    { "6.6.29", "spectre_v2=eibrs,lfence", NS_BHI_LOOP },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (lfence); i++)
+    ck_assert_msg (chosen_on (intel_eibrs, lfence[i].kernel, lfence[i].cmdline).bhi ==
+                   lfence[i].bhi, "%s", lfence[i].kernel);
 }
 END_TEST
 

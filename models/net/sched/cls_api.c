@@ -7,10 +7,8 @@
  *    filter; any verdict ≥ 0 ends the walk and is returned;
  *  - TC_ACT_RECLASSIFY (unless compat_mode) restarts at the first filter of the walk,
  *    TC_ACT_GOTO_CHAIN restarts at the first filter of the target chain (res->goto_tp);
- *    after max_reclassify_loop restarts (16 from v5.14 — and in the 5.10.y, 5.12.y and
- *    5.13.y stable series from July 2021 (05ff8435e505's AUTOSEL backports; the exact
- *    point releases unverified), which the model's major.minor version test does not
- *    know: give such a kernel 5.14 —, 4 before) the packet is SHOT;
+ *    after max_reclassify_loop restarts (16 from 05ff8435e505: v5.14-rc1, 5.13.3, 5.12.18,
+ *    5.10.51; 4 before) the packet is SHOT;
  *  - falling off the end returns TC_ACT_UNSPEC.
  * v6.1 with CONFIG_NET_TC_SKB_EXT off: tcf_classify is the exported function and calls
  * __tcf_classify, which the Debian 6.1 binary keeps out of line (doc/census/tc.md). */

@@ -203,8 +203,31 @@ build_has_retpoline (const NsBuild *build)
   return config_builtin (build, ns_build_retpoline_option (build), TRUE);
 }
 
-/* Fills a compare chain with the built-in members of order (NULL-terminated), skipping the
- * classifiers removed from the kernel by `version` (rsvp, rsvp6, tcindex: v6.3; ipt: v6.9). */
+/* "net/sched: Retire rsvp classifier" (265b4da82dbf, cls_rsvp and cls_rsvp6) and "...
+ * Retire tcindex classifier" (8c710f75256b), net-next in February 2023, so v6.3-rc1; the
+ * stable announcements (or push logs) list them from these releases (tcindex in March 2023,
+ * rsvp in September; 6.2.y's rsvp not verified). */
+static const NsKernelChange rsvp_retired = {
+  "6.3-rc1", { "6.1.55", "5.15.133", "5.10.197", "5.4.257", "4.19.295", "4.14.326" }
+};
+static const NsKernelChange tcindex_retired = {
+  "6.3-rc1", { "6.2.5", "6.1.18", "5.15.100", "5.10.173", "5.4.235", "4.19.276", "4.14.308" }
+};
+
+/* TRUE if release no longer has the chain member named name (rsvp and rsvp6, tcindex:
+ * retired in v6.3 and in stables; ipt: v6.9). */
+static gboolean
+chain_member_gone (const char *release, const char *name)
+{
+  if (!strcmp (name, "rsvp_classify") || !strcmp (name, "rsvp6_classify"))
+    return ns_kernel_release_has_change (release, &rsvp_retired);
+  if (!strcmp (name, "tcindex_classify"))
+    return ns_kernel_release_has_change (release, &tcindex_retired);
+  return !strcmp (name, "tcf_ipt_act") && ns_kernel_version_cmp (release, "6.9") >= 0;
+}
+
+/* Fills a compare chain with the built-in members of order (NULL-terminated) the build's
+ * release still has. */
 static guint
 chain_fill (const TcFn **chain, const TcFn *const *order, const NsBuild *build)
 {
@@ -212,12 +235,7 @@ chain_fill (const TcFn **chain, const TcFn *const *order, const NsBuild *build)
   guint n = 0;
 
   for (guint i = 0; order[i] != NULL && n < TC_CHAIN_MAX; i++) {
-    const char *name = order[i]->func->name;
-    gboolean gone = (ns_kernel_version_cmp (version, "6.3") >= 0 &&
-                     (!strcmp (name, "rsvp_classify") || !strcmp (name, "rsvp6_classify") ||
-                      !strcmp (name, "tcindex_classify"))) ||
-                    (ns_kernel_version_cmp (version, "6.9") >= 0 &&
-                     !strcmp (name, "tcf_ipt_act"));
+    gboolean gone = chain_member_gone (version, order[i]->func->name);
     if (!gone && config_builtin (build, order[i]->kconfig, FALSE))
       chain[n++] = order[i];
   }
@@ -287,11 +305,19 @@ note_version (NsBuild *build)
     return;
   note = g_strdup_printf ("kernel %s: tc and pktgen run v6.1's code but for the switches "
                           "doc/models/tc-pktgen.md lists (among them the merged retpoline "
-                          "wrapper from 6.2, its chains' members removed in 6.3 and 6.9, "
-                          "the reclassify limit of 4 before 5.14); 6.6's tcx rework of the "
+                          "wrapper from 6.2, its chains' members removed in 6.3 (and the "
+                          "stables that took it) and 6.9, the reclassify limit of 4 before "
+                          "5.14 (and its stables)); 6.6's tcx rework of the "
                           "egress hook is not modelled", ns_build_version (build));
   ns_build_note (build, note);
 }
+
+/* 05ff8435e505 "net/sched: cls_api: increase max_reclassify_loop" (4 → 16; net-next, May
+ * 2021, so v5.14-rc1): the 5.10.51 and 5.12.18 announcements and the linux-5.13.y push
+ * ending in 5.13.3 carry it. */
+static const NsKernelChange reclassify_loop_16 = {
+  "5.14-rc1", { "5.13.3", "5.12.18", "5.10.51" }
+};
 
 /* Creates the tc state of machine (see pkt_cls.h). */
 TcEnv *
@@ -312,7 +338,7 @@ tc_env_new (NsMachine *machine)
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
   if (build != NULL) {
-    if (ns_kernel_version_cmp (ns_build_version (build), "5.14") < 0)
+    if (!ns_kernel_release_has_change (ns_build_version (build), &reclassify_loop_16))
       env->max_reclassify = 4;
     note_version (build);
     wrapper_build (env, build);
@@ -342,7 +368,7 @@ tc_env_machine (TcEnv *env)
   return env->machine;
 }
 
-/* The reclassify loop limit of env's kernel version (16 from v5.14, else 4). */
+/* The reclassify loop limit of env's kernel release (16 from 05ff8435e505, else 4). */
 guint
 tc_max_reclassify (const TcEnv *env)
 {

@@ -313,10 +313,12 @@ END_TEST
 START_TEST (test_reclassify_limit)
 {
   static const struct { const char *version; guint64 runs; } cases[] = {
-    { "6.1.0", 17 },     /* 16 restarts from v5.14 (05ff8435e505) */
-    { "5.14.0", 17 },
-    { "5.13.19", 5 },    /* 4 before */
-    { "5.10.0", 5 },
+    { "6.1.0", 17 },     /* 16 restarts from 05ff8435e505: v5.14-rc1 */
+    { "5.14.0", 17 }, { "5.14-rc1", 17 },
+    { "5.13.3", 17 },    /* … and its stables: 5.13.3, 5.12.18, 5.10.51 */
+    { "5.12.18", 17 }, { "5.10.51", 17 },
+    { "5.13.2", 5 },     /* 4 before */
+    { "5.12.17", 5 }, { "5.11.22", 5 }, { "5.10.50", 5 }, { "5.10.0", 5 },
   };
 
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {

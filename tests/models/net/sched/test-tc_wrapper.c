@@ -307,6 +307,34 @@ START_TEST (test_merged_chain_order)
 }
 END_TEST
 
+/* The classifiers v6.3 retired left the stable series from the releases that took the
+ * removals: tcindex from 6.1.18 (and 6.2.5), rsvp and rsvp6 from 6.1.55; on 6.1 the
+ * wrapper is the seed's patch. */
+START_TEST (test_chain_members_by_stable_release)
+{
+  static const char *const patch[] = { "tc-retpoline-wrappers", NULL };
+  static const struct { const char *version; gboolean patched, rsvp, tcindex; } cases[] = {
+    { "6.1.17", TRUE, TRUE, TRUE }, { "6.1.18", TRUE, TRUE, FALSE },
+    { "6.1.54", TRUE, TRUE, FALSE }, { "6.1.55", TRUE, FALSE, FALSE },
+    { "6.2.4", FALSE, TRUE, TRUE }, { "6.2.5", FALSE, TRUE, FALSE },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    SchedRig rig;
+
+    rig_init (&rig, cases[k].version, cases[k].patched ? patch : NULL, NULL,
+              NS_SPECTRE_V2_RETPOLINE);
+    ck_assert (tc_wrapper_compiled (rig.tc));
+#define CLS_IN(name) (tc_wrapper_cls_position (rig.tc, tc_classifier_fn (name)) > 0)
+    ck_assert_msg (CLS_IN ("rsvp_classify") == cases[k].rsvp &&
+                   CLS_IN ("rsvp6_classify") == cases[k].rsvp &&
+                   CLS_IN ("tcindex_classify") == cases[k].tcindex, "%s", cases[k].version);
+#undef CLS_IN
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 START_TEST (test_chain_length_by_version)
 {
   static const struct { const char *version; guint cls, act, mall; } cases[] = {
@@ -596,6 +624,7 @@ tc_wrapper_suite (void)
   tcase_add_test (tc, test_percpu_chunks);
   tcase_add_test (tc, test_merged_chain_order);
   tcase_add_test (tc, test_chain_length_by_version);
+  tcase_add_test (tc, test_chain_members_by_stable_release);
   tcase_add_test (tc, test_rfc_chain_is_alphabetical);
   tcase_add_test (tc, test_modules_are_not_in_the_chain);
   tcase_add_test (tc, test_what_if_positions);
