@@ -1,7 +1,7 @@
 # sim/base.mk — parameter registry and mitigation selection (no dependencies).
 noinst_LIBRARIES += libns_base.a
 libns_base_a_SOURCES = sim/common.h sim/common.c sim/param.h sim/param.c sim/machine-params.c \
-	sim/mitigation.h sim/mitigation.c
+	sim/mitigation.h sim/mitigation.c sim/kchange.h sim/kchange.c
 
 check_PROGRAMS += tests/sim/test-common
 TESTS += tests/sim/test-common

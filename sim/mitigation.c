@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "mitigation.h"
+#include "kchange.h"
 
 typedef struct {
   const char *name;
@@ -893,21 +894,6 @@ ns_kernel_release_has_change (const char *release, const NsKernelChange *change)
   return FALSE;
 }
 
-/* TRUE if kernel has the native BHI series (v6.9-rc4, or a stable release that took it);
- * see mitigation.h. */
-gboolean
-ns_kernel_has_bhi_series (const char *kernel)
-{
-  g_return_val_if_fail (kernel != NULL, FALSE);
-
-  for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
-    const NsBackport *b = &backports[i];
-    if (!strcmp (b->key, "spectre_bhi") && b->value == NULL)
-      return version_cmp_from (kernel, b->since) >= 0 || backport_series (b, kernel) != NULL;
-  }
-  g_return_val_if_reached (FALSE);
-}
-
 /* The defaults a stable release took from a later mainline: a kernel before the BHI or
  * SRSO series' mainline release (backports[]) whose stable release took the series runs
  * that mitigation's default from the profile's range holding the mainline release, with
@@ -1226,23 +1212,17 @@ spectre_v2_cmd_none (const NsCmdline *cmd, const NsMitigations *out)
          (cmd->spectre_v2_asked && out->spectre_v2 == NS_SPECTRE_V2_OFF);
 }
 
-/* 69129794d94c "x86/bugs: Fix BHI retpoline check" (x86/urgent for v6.9-rc5; the 6.8.8,
- * 6.6.29, 6.1.88 and 5.15.157 announcements list it): bhi_select_mitigation() counts
- * X86_FEATURE_RETPOLINE only without X86_FEATURE_RETPOLINE_LFENCE. */
-static const NsKernelChange bhi_retpoline_check_fix = {
-  "6.9-rc5", { "6.8.8", "6.6.29", "6.1.88", "5.15.157" }
-};
-
 /* TRUE if spectre_v2 mode's thunks count as mitigating BHI on cmd's kernel: a generic
  * retpoline, with eIBRS or without; the LFENCE ones too (they set X86_FEATURE_RETPOLINE as
- * well) until bhi_retpoline_check_fix. */
+ * well) until 69129794d94c (NS_KCHANGE_BHI_RETPOLINE_CHECK: v6.9-rc5, 6.8.8, 6.6.29, 6.1.88,
+ * 5.15.157). */
 static gboolean
 bhi_retpoline_mitigates (const NsCmdline *cmd, NsSpectreV2 mode)
 {
   if (mode == NS_SPECTRE_V2_RETPOLINE || mode == NS_SPECTRE_V2_EIBRS_RETPOLINE)
     return TRUE;
   return (mode == NS_SPECTRE_V2_LFENCE || mode == NS_SPECTRE_V2_EIBRS_LFENCE) &&
-         !ns_kernel_release_has_change (cmd->kernel, &bhi_retpoline_check_fix);
+         !ns_kernel_release_has (cmd->kernel, NS_KCHANGE_BHI_RETPOLINE_CHECK);
 }
 
 /* The BHI selection once spectre_v2's is made, as spectre_v2_select_mitigation() calls

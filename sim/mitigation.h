@@ -223,11 +223,6 @@ typedef struct {
 /* TRUE if release ("6.18.44-fc", "6.9.0-rc1", "5.4" = 5.4.0) has change: from its
  * mainline release on, or in a listed stable series from the release that took it on. */
 gboolean     ns_kernel_release_has_change (const char *release, const NsKernelChange *change);
-/* TRUE if kernel release kernel ("6.1.85", "6.9.0-rc4") has the native BHI series of
- * 9 April 2024: mainline from v6.9-rc4, stable from 6.8.5, 6.6.26 and 6.1.85 (6.7.y never
- * took it; 5.15.y and older not verified, so not assumed). It brought the BHI mitigations
- * and 1e3ad78334a6, x64_sys_call's direct dispatch of system calls. */
-gboolean     ns_kernel_has_bhi_series (const char *kernel);
 /* TRUE if version lies in the inclusive range from..to, on major.minor and then on release
  * candidates: a bound that names one ("6.9.0-rc4") is exact, one that names none covers
  * its whole series ("6.9" from 6.9.0-rc1, "6.8" to the 6.8 release); a version that names

@@ -1,10 +1,12 @@
 # tests/tests.mk — tests of the base library, the run layer and the command line.
-check_PROGRAMS += tests/sim/test-param tests/sim/test-mitigation
-TESTS += tests/sim/test-param tests/sim/test-mitigation
+check_PROGRAMS += tests/sim/test-param tests/sim/test-mitigation tests/sim/test-kchange
+TESTS += tests/sim/test-param tests/sim/test-mitigation tests/sim/test-kchange
 tests_sim_test_param_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_param_LDADD = libns_base.a $(TEST_LIBS)
 tests_sim_test_mitigation_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_mitigation_LDADD = libns_base.a $(TEST_LIBS)
+tests_sim_test_kchange_CFLAGS = $(TEST_CFLAGS)
+tests_sim_test_kchange_LDADD = libns_base.a $(TEST_LIBS)
 
 TESTS += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 EXTRA_DIST += tests/tools/test-cli.sh tests/tools/test-whatif.sh

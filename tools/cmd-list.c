@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "profile.h"
 #include "scenario.h"
+#include "kchange.h"
 #include "../models/workload.h"
 
 /* Prints each scenario file under the data dir (as scenarios/…, the name run and sweep
@@ -101,16 +102,38 @@ list_workloads (void)
   }
 }
 
-/* netsim list [WHAT]: lists scenarios, CPUs, patches, parameters or workloads. */
+/* Prints every kernel change netsim reads from the release (sim/kchange.c): commit, title,
+ * what it changes in the models, the first mainline release, each stable series' first
+ * release, and where those were read. */
+static void
+list_changes (void)
+{
+  for (guint id = 0; id < NS_KCHANGE_COUNT; id++) {
+    const NsKernelChangeInfo *c = ns_kernel_change_info (id);
+    g_autofree char *stables = g_strjoinv (", ", (char **) c->releases.stables);
+
+    g_print ("%-12s %s\n    %s\n    mainline %s; stable %s\n    (%s)\n",
+             c->commit ? c->commit : "(2 commits)", c->title, c->effect,
+             c->releases.mainline, *stables ? stables : "none", c->evidence);
+  }
+  g_print ("The mitigations' command-line keys by release: doc/model.md, \"Mitigations\".\n");
+}
+
+/* netsim list [WHAT]: lists scenarios, CPUs, patches, parameters, workloads or kernel
+ * changes. */
 int
 ns_cmd_list (int argc, char **argv)
 {
   g_autoptr (GOptionContext) ctx =
-    g_option_context_new ("[scenarios|cpus|patches|params|workloads] — list what netsim knows");
+    g_option_context_new ("[scenarios|cpus|patches|params|workloads|changes] — list what "
+                          "netsim knows");
   GError *err = NULL;
   const char *what;
 
-  g_option_context_set_description (ctx, "Without an argument, lists scenarios.");
+  g_option_context_set_description (ctx, "Without an argument, lists scenarios. changes: the "
+                                    "kernel changes netsim reads from a scenario's "
+                                    "kernel version, with the first mainline and stable "
+                                    "releases that have each.");
   if (!ns_cmd_parse_options (ctx, NULL, &argc, &argv))
     return NS_EXIT_USAGE;
   if (argc > 2)
@@ -128,6 +151,8 @@ ns_cmd_list (int argc, char **argv)
     list_patches ();
   else if (!strcmp (what, "workloads"))
     list_workloads ();
+  else if (!strcmp (what, "changes"))
+    list_changes ();
   else
     goto unknown;
   return 0;
@@ -135,11 +160,11 @@ ns_cmd_list (int argc, char **argv)
 /* ERRORS */
 too_many:
   g_printerr ("netsim list: lists one thing at a time, got %d: expected one of scenarios, "
-              "cpus, patches, params, workloads\n", argc - 1);
+              "cpus, patches, params, workloads, changes\n", argc - 1);
   return NS_EXIT_USAGE;
 unknown:
   g_printerr ("netsim list: unknown '%s': expected one of scenarios, cpus, patches, params, "
-              "workloads\n", what);
+              "workloads, changes\n", what);
   return NS_EXIT_USAGE;
 }
 

@@ -5,6 +5,7 @@
 #include "config.h"
 #include <string.h>
 #include "netstack.h"
+#include "kchange.h"
 #include "loopback.h"
 #include "udp_rx.h"
 #include "ip.h"
@@ -97,7 +98,8 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->n_cpus = ns_machine_n_cpus (machine);
   s->lsm = ns_build_config_on (s->build, "CONFIG_SECURITY");
   s->lsm_static_calls = s->build != NULL &&
-                        ns_kernel_version_cmp (ns_build_version (s->build), "6.12") >= 0;
+                        ns_kernel_release_has (ns_build_version (s->build),
+                                               NS_KCHANGE_LSM_STATIC_CALLS);
   s->preempt = ns_build_config_on (s->build, "CONFIG_PREEMPTION");
   s->preempt_rcu = ns_build_config_on (s->build, "CONFIG_PREEMPT_RCU");
   s->usercopy = ns_build_config_on (s->build, "CONFIG_HARDENED_USERCOPY");
@@ -112,7 +114,8 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
     s->lsms |= 1u << NS_LSM_BPF;
   s->memcg = ns_build_config_on (s->build, "CONFIG_MEMCG");
-  s->x64_sys_call = s->build != NULL && ns_kernel_has_bhi_series (ns_build_version (s->build));
+  s->x64_sys_call = s->build != NULL &&
+                    ns_kernel_release_has (ns_build_version (s->build), NS_KCHANGE_X64_SYS_CALL);
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;

@@ -382,7 +382,7 @@ void        ns_rcu_read_unlock     (NsThread *t, NsNetStack *s);
  * back (syscall_exit_to_user_mode, SYSRET). */
 void        ns_syscall_begin       (NsThread *t, NsNetStack *s, NsFunc *sys);
 /* The same with a stub of stub_insns body instructions (e.g. __x64_sys_pselect6's), reached
- * in x64_sys_call's compare tree (where the build has it: ns_kernel_has_bhi_series) by a
+ * in x64_sys_call's compare tree (where the build has it: NS_KCHANGE_X64_SYS_CALL) by a
  * path of dispatch_insns, its ftrace site and tail jmp included (census). */
 void        ns_syscall_begin_stub  (NsThread *t, NsNetStack *s, NsFunc *sys, guint stub_insns,
                                     guint dispatch_insns);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "jhash.h"
+#include "kchange.h"
 #include "udp-priv.h"
 
 /* ---- the simulated functions ---- */
@@ -93,15 +94,15 @@ parse_version (const char *text, guint *out)
 static UdpLookupGen
 generation_of (const NsBuild *build, const char *release, guint version)
 {
-  if (!udp_release_has_change (release, UDP_CHANGE_SELECT_SKIPS_ESTABLISHED))
+  if (!ns_kernel_release_has (release, NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED))
     return UDP_GEN_B0;
-  if (!udp_release_has_change (release, UDP_CHANGE_KEEP_SELECTION))
+  if (!ns_kernel_release_has (release, NS_KCHANGE_UDP_KEEP_SELECTION))
     return UDP_GEN_B1;
-  if (!udp_release_has_change (release, UDP_CHANGE_RESCORE))
+  if (!ns_kernel_release_has (release, NS_KCHANGE_UDP_RESCORE))
     return UDP_GEN_B;
   if (ns_build_has_patch (build, "revert-udp-rescore"))
     return UDP_GEN_B;
-  if (udp_release_has_change (release, UDP_CHANGE_SINGLE_SCORE_SITE) ||
+  if (ns_kernel_release_has (release, NS_KCHANGE_UDP_SINGLE_SCORE_SITE) ||
       ns_build_has_patch (build, "udp-compute-score-single-site"))
     return UDP_GEN_D;
   return UDP_GEN_C;
@@ -135,70 +136,6 @@ note_version (NsBuild *build, guint version)
   ns_build_note (build, note);
 }
 
-/* The kernel changes the model takes from the release rather than the major.minor, since
- * stable series took them: each with the first mainline release that has it (a release
- * candidate when it went in during one) and the first release of each stable series that
- * took it. A series not listed never took it, or was not verified and so is not assumed. */
-static const NsKernelChange udp_change_releases[] = {
-  /* acdcecc61285 "udp: correct reuseport selection with connected sockets" (net, 12 Sep
-   * 2019, merged for v5.4-rc1): the Linux 5.3.1 and 5.2.17 announcements (21 Sep 2019)
-   * list it. */
-  [UDP_CHANGE_SELECT_SKIPS_ESTABLISHED] = { "5.4-rc1", { "5.3.1", "5.2.17" } },
-  /* efc6b6f6c311 "udp: Improve load balancing for SO_REUSEPORT." (net, in v5.8-rc7): the
-   * Linux 5.7.12 announcement (31 Jul 2020) and the 5.4.55-rc1 review (30 Jul 2020, patch
-   * with "Upstream commit efc6b6f6c311") list it (and 4.19.136, below the model). */
-  [UDP_CHANGE_KEEP_SELECTION] = { "5.8-rc7", { "5.7.12", "5.4.55" } },
-  /* b261eda84ec1 "soreuseport: Fix socket selection for SO_INCOMING_CPU." (net-next, 25 Oct
-   * 2022, so in v6.2-rc1): the Linux 6.1.2 announcement lists it; the 6.0.16 review ("[PATCH
-   * 6.0 0237/1073]", 28 Dec 2022) and its -rc2 of 30 Dec carry it. 5.15.y and older not
-   * verified. */
-  [UDP_CHANGE_SELECT_PREFERS_CPU] = { "6.2-rc1", { "6.1.2", "6.0.16" } },
-  /* e537dd15d0d4 "udp: Fix wildcard bind conflict check when using hash2" (Martin KaFai
-   * Lau, March 2026; Fixes 30fff9231fad "udp: bind() optimisation"): the 6.19.11 and 6.1.168
-   * announcements list it; the review series of 6.18.21 (patch 111/309), 6.12.80 and 6.6.131
-   * (31 March 2026) carry it or its Stable-dep-of patches. 5.15.y and 5.10.y not verified.
-   * Mainline: NVD (CVE-2026-31503) counts 7.0-rc1 … rc7 as affected, so 7.0 itself; the
-   * commit was in net by 25 Mar 2026, so an rc may have it (not verified). */
-  [UDP_CHANGE_BIND_HASH2_FIX] = { "7.0", { "6.19.11", "6.18.21", "6.12.80", "6.6.131",
-                                           "6.1.168" } },
-  /* f0ea27e7bfe1 "udp: re-score reuseport groups when connected sockets are present"
-   * (bpf-next pull of 3 Aug 2023, in the net-next pull for 6.6): the Linux 6.4.16, 6.1.53,
-   * 5.15.132 and 5.10.195 announcements list it, and the linux-6.5.y push ending in
-   * 6.5.3 carries it; 5.4.257's shortlog does not (5.4.y not verified). */
-  [UDP_CHANGE_RESCORE] = { "6.6-rc1", { "6.5.3", "6.4.16", "6.1.53", "5.15.132",
-                                        "5.10.195" } },
-  /* 50aee97d1511 "udp: Avoid call to compute_score on multiple sites" (the networking pull
-   * for v6.10, 14 May 2024): the Linux 6.9.3, 6.8.12, 6.6.33, 6.1.93, 5.15.161 and
-   * 5.10.219 announcements list it (the last three with the two helpers below). */
-  [UDP_CHANGE_SINGLE_SCORE_SITE] = { "6.10-rc1", { "6.9.3", "6.8.12", "6.6.33", "6.1.93",
-                                                   "5.15.161", "5.10.219" } },
-  /* "net: export inet_lookup_reuseport and inet6_lookup_reuseport" and "net: remove
-   * duplicate reuseport_lookup functions" (Lorenz Bauer, with f0ea27e7bfe1 in 6.6-rc1):
-   * the 6.1.93, 5.15.161 and 5.10.219 announcements list both (6.4.16 and 6.5.3 dropped
-   * them after their reviews). */
-  [UDP_CHANGE_SHARED_REUSEPORT_LOOKUP] = { "6.6-rc1", { "6.1.93", "5.15.161", "5.10.219" } },
-  /* d11b0df7ddf1 "tcp: Reduce chance of collisions in inet6_hashfn()." (net, v6.5-rc4;
-   * CVE-2023-1206): the Linux 6.4.8, 6.1.43, 5.15.124, 5.10.190 and 5.4.253 announcements
-   * list it (and 4.19.291, 4.14.322, below the model). */
-  [UDP_CHANGE_IPV6_JHASH2] = { "6.5-rc4", { "6.4.8", "6.1.43", "5.15.124", "5.10.190",
-                                            "5.4.253" } },
-  /* 8d6c414cd2fb "net: prefer socket bound to interface when not in VRF" (net, v5.15-rc5):
-   * the Linux 5.14.12, 5.10.73 and 5.4.153 announcements list it; 4.19.211's does not. */
-  [UDP_CHANGE_DEV_BONUS_BOUND_ONLY] = { "5.15-rc5", { "5.14.12", "5.10.73", "5.4.153" } },
-};
-
-/* Whether kernel release `release` ("6.18.44-fc", "6.9.0-rc1", "5.4" = 5.4.0) has the
- * change: from its first mainline release on, or in a stable series that took it, from
- * the release that took it on. */
-gboolean
-udp_release_has_change (const char *release, UdpChange change)
-{
-  g_return_val_if_fail (release != NULL, FALSE);
-  g_return_val_if_fail ((guint) change < G_N_ELEMENTS (udp_change_releases), FALSE);
-
-  return ns_kernel_release_has_change (release, &udp_change_releases[change]);
-}
-
 /* Sets the table's version-dependent switches. */
 static void
 udp_table_set_features (struct udp_table *tbl, NsBuild *build)
@@ -206,16 +143,16 @@ udp_table_set_features (struct udp_table *tbl, NsBuild *build)
   const char *release = ns_build_version (build);
 
   tbl->gen = generation_of (build, release, tbl->version);
-  tbl->dev_bonus_always = !udp_release_has_change (release, UDP_CHANGE_DEV_BONUS_BOUND_ONLY);
-  tbl->ipv6_jhash2 = udp_release_has_change (release, UDP_CHANGE_IPV6_JHASH2);
+  tbl->dev_bonus_always = !ns_kernel_release_has (release, NS_KCHANGE_UDP_DEV_BONUS_BOUND_ONLY);
+  tbl->ipv6_jhash2 = ns_kernel_release_has (release, NS_KCHANGE_UDP_IPV6_JHASH2);
   tbl->shared_reuseport_lookup =
-      udp_release_has_change (release, UDP_CHANGE_SHARED_REUSEPORT_LOOKUP);
+      ns_kernel_release_has (release, NS_KCHANGE_UDP_SHARED_REUSEPORT_LOOKUP);
   tbl->select_skips_established =
-      udp_release_has_change (release, UDP_CHANGE_SELECT_SKIPS_ESTABLISHED);
-  tbl->select_prefers_cpu = udp_release_has_change (release, UDP_CHANGE_SELECT_PREFERS_CPU);
+      ns_kernel_release_has (release, NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED);
+  tbl->select_prefers_cpu = ns_kernel_release_has (release, NS_KCHANGE_UDP_SELECT_PREFERS_CPU);
   tbl->has_hash4 = tbl->version >= 6013;
   tbl->has_lookup1 = tbl->version >= 6014;
-  tbl->bind_hash2_specific_only = udp_release_has_change (release, UDP_CHANGE_BIND_HASH2_FIX);
+  tbl->bind_hash2_specific_only = ns_kernel_release_has (release, NS_KCHANGE_UDP_BIND_HASH2_FIX);
   /* A single compute_score call site in every generation but C. In 6.14+ compute_score
    * gained a second caller (udp4_lib_lookup1) and is __always_inline again [R: newest
    * tree]; modelled as one site so the build folds it in either way. */

@@ -4,7 +4,7 @@
  * (kernel-spec.md §1). A struct udp_table belongs to one simulated kernel build: which
  * lookup code runs is a property of that build (its version and patches), never of the
  * caller. Generations (§1.4), taken from the release with its stable sublevel where a
- * stable series took the commit that starts one (udp_release_has_change):
+ * stable series took the commit that starts one (ns_kernel_release_has, sim/kchange.h):
  *
  *   A  < 5.0       not modelled: udp_table_new() refuses such a build.
  *   B0 5.0 … 5.3   e32ea7e74727 ("soreuseport: fast reuseport UDP socket selection"): the
@@ -39,7 +39,7 @@
  *                  selects and re-scores once more before settling on the same socket.
  *
  * Version-dependent details, all taken from the build's version (major.minor, but the
- * release with its sublevel where udp_release_has_change says so):
+ * release with its sublevel where ns_kernel_release_has (sim/kchange.h) says so):
  *   - device bonus (§1.3.7): +4 (v4) / +1 (v6) for any device match before 8d6c414cd2fb
  *     (5.15-rc5; stable 5.14.12, 5.10.73, 5.4.153), only for a socket bound to a device
  *     from it on;
@@ -146,20 +146,6 @@ typedef enum {
   UDP_GEN_D = 'D'
 } UdpLookupGen;
 
-/* Kernel changes whose presence the model reads from the full release, sublevel included,
- * because stable series took them (udp_release_has_change). */
-typedef enum {
-  UDP_CHANGE_SELECT_SKIPS_ESTABLISHED,  /* acdcecc61285: 5.4-rc1; 5.2.17, 5.3.1 */
-  UDP_CHANGE_KEEP_SELECTION,            /* efc6b6f6c311: 5.8-rc7; 5.4.55, 5.7.12 */
-  UDP_CHANGE_SELECT_PREFERS_CPU,        /* b261eda84ec1: 6.2-rc1; 6.0.16, 6.1.2 */
-  UDP_CHANGE_BIND_HASH2_FIX,            /* e537dd15d0d4: 7.0; 6.1.168 … 6.19.11 */
-  UDP_CHANGE_RESCORE,                   /* f0ea27e7bfe1: 6.6-rc1; 5.10.195 … 6.5.3 */
-  UDP_CHANGE_SINGLE_SCORE_SITE,         /* 50aee97d1511: 6.10-rc1; 5.10.219 … 6.9.3 */
-  UDP_CHANGE_SHARED_REUSEPORT_LOOKUP,   /* inet_lookup_reuseport: 6.6-rc1; 5.10.219 … */
-  UDP_CHANGE_IPV6_JHASH2,               /* d11b0df7ddf1: 6.5-rc4; 5.4.253 … 6.4.8 */
-  UDP_CHANGE_DEV_BONUS_BOUND_ONLY       /* 8d6c414cd2fb: 5.15-rc5; 5.4.153 … 5.14.12 */
-} UdpChange;
-
 /* Counters a table keeps about its lookups (model bookkeeping, not kernel state). */
 typedef struct {
   guint64 lookups;          /* __udp4_lib_lookup + __udp6_lib_lookup calls */
@@ -187,11 +173,11 @@ struct udp_table {
   /* the build's lookup code */
   UdpLookupGen      gen;
   guint             version;       /* major * 1000 + minor, e.g. 6009 */
-  gboolean          dev_bonus_always;   /* before 8d6c414cd2fb (udp_release_has_change) */
+  gboolean          dev_bonus_always;   /* before 8d6c414cd2fb (ns_kernel_release_has, sim/kchange.h) */
   gboolean          ipv6_jhash2;   /* d11b0df7ddf1: jhash2 of an IPv6 address */
   gboolean          shared_reuseport_lookup; /* inet(6)_lookup_reuseport, not the UDP copy */
-  gboolean          select_skips_established; /* acdcecc61285 (udp_release_has_change) */
-  gboolean          select_prefers_cpu;       /* b261eda84ec1 (udp_release_has_change) */
+  gboolean          select_skips_established; /* acdcecc61285 (ns_kernel_release_has, sim/kchange.h) */
+  gboolean          select_prefers_cpu;       /* b261eda84ec1 (ns_kernel_release_has, sim/kchange.h) */
   gboolean          has_hash4;     /* ≥ 6.13 */
   gboolean          has_lookup1;   /* ≥ 6.14 */
   gboolean          bind_scans_all; /* bind: every overlapping socket counts (H4); FALSE */
@@ -241,7 +227,6 @@ void              udp_table_use_slab_caches (struct udp_table *tbl, guint n_cpus
  * mainline -rc comes before its .0) has `change`: from the first mainline release with it,
  * or in a stable series that took it, from the release that took it on (the table and its
  * sources are in udp.c). */
-gboolean          udp_release_has_change (const char *release, UdpChange change);
 UdpLookupGen      udp_table_generation   (const struct udp_table *tbl);
 /* Sets udp_ehash_secret (IPv4 reuseport/hash4 hash), udp6_ehash_secret and
  * udp_ipv6_hash_secret (IPv6). Defaults: fixed values, so runs are deterministic. */

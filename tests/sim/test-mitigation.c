@@ -3,6 +3,7 @@
 #include <string.h>
 #include <check.h>
 #include "mitigation.h"
+#include "kchange.h"
 
 /* A Zen 3-like CPU: retpoline always, Safe RET from 6.5. */
 static NsMitigationDefault zen3[] = {
@@ -1022,19 +1023,30 @@ START_TEST (test_kernel_spellings)
 }
 END_TEST
 
-/* The BHI series (and with it x64_sys_call) is mainline from 6.9-rc4 and in 6.8.5, 6.6.26
- * and 6.1.85 on; 6.7.y never took it, and an unverified series (5.15.y) is not assumed. */
-START_TEST (test_kernel_has_bhi_series)
+/* The BHI series (and with it x64_sys_call, sim/kchange.c) is mainline from 6.9-rc4 and in
+ * 6.8.5, 6.6.26 and 6.1.85 on; 6.7.y never took it, and an unverified series (5.15.y) is not
+ * assumed. The command line's spectre_bhi= (backports[]) and the registry's x64_sys_call
+ * entry hold the same releases. */
+START_TEST (test_bhi_series_releases)
 {
   const char *has[] = { "6.9.0-rc4", "6.9", "6.18.44-fc-v1252", "6.8.5", "6.8.12", "6.6.26",
-                        "6.1.85", "6.1.176", "7.0" };
+                        "6.1.85", "6.1.176" };
   const char *lacks[] = { "6.9.0-rc3", "6.9.0-rc1", "6.8.4", "6.8", "6.7.12", "6.6.25",
-                          "6.1.84", "6.2", "5.15.200" };
+                          "6.1.84", "6.2" };
 
-  for (guint i = 0; i < G_N_ELEMENTS (has); i++)
-    ck_assert_msg (ns_kernel_has_bhi_series (has[i]), "%s", has[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (lacks); i++)
-    ck_assert_msg (!ns_kernel_has_bhi_series (lacks[i]), "%s", lacks[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (has); i++) {
+    ck_assert_msg (ns_kernel_release_has (has[i], NS_KCHANGE_X64_SYS_CALL), "%s", has[i]);
+    ck_assert_msg (chosen_on (intel_eibrs, has[i], "spectre_bhi=off").bhi == NS_BHI_OFF, "%s",
+                   has[i]);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (lacks); i++) {
+    ck_assert_msg (!ns_kernel_release_has (lacks[i], NS_KCHANGE_X64_SYS_CALL), "%s", lacks[i]);
+    ck_assert_msg (chosen_on (intel_eibrs, lacks[i], "spectre_bhi=off").bhi == NS_BHI_LOOP,
+                   "%s", lacks[i]);
+  }
+  /* past the test profile's kernels (6.1 to 6.99): the registry alone */
+  ck_assert (ns_kernel_release_has ("7.0", NS_KCHANGE_X64_SYS_CALL));
+  ck_assert (!ns_kernel_release_has ("5.15.200", NS_KCHANGE_X64_SYS_CALL));
 }
 END_TEST
 
@@ -1561,7 +1573,7 @@ main (void)
   tcase_add_test (tc, test_dashes_end_kernel_args);
   tcase_add_test (tc, test_quotes_group_words);
   tcase_add_test (tc, test_pti_exact_spelling_before_67);
-  tcase_add_test (tc, test_kernel_has_bhi_series);
+  tcase_add_test (tc, test_bhi_series_releases);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);

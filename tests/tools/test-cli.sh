@@ -1586,6 +1586,13 @@ grep -A3 '^pktgen ' "$TMP/out" | grep -q '^    attributes: cpu, .*filters' && ok
 grep -A3 '^iperf3 ' "$TMP/out" | grep -q '^    attributes: streams, length, rate, ' && ok ||
   bad "list workloads: no attributes for iperf3"
 expect 0 "list patches" -- "$NETSIM" list patches
+# the kernel changes read from the release: seed 000's fix with its mainline and stables
+expect 0 "list changes" -- "$NETSIM" list changes
+grep -A2 '^50aee97d1511 udp: Avoid call to compute_score on multiple sites$' "$TMP/out" |
+  grep -q '^    mainline 6.10-rc1; stable 6.9.3, 6.8.12, 6.6.33, 6.1.93, 5.15.161, 5.10.219$' &&
+  ok || bad "list changes: seed 000's fix: $(grep -A3 '^50aee97d1511' "$TMP/out")"
+grep -A2 '^417c5643cd67 ' "$TMP/out" | grep -q '^    mainline 6.12-rc1; stable none$' && ok ||
+  bad "list changes: a change no stable took: $(grep -A3 '^417c5643cd67' "$TMP/out")"
 expect 2 "list nonsense" -- "$NETSIM" list nonsense
 grep -q "^netsim list: unknown 'nonsense': expected one of " "$TMP/err" && ok ||
   bad "list nonsense does not name the word: $(cat "$TMP/err")"
@@ -1593,7 +1600,7 @@ expect 2 "list two things" -- "$NETSIM" list cpus scenarios
 grep -q "^netsim list: lists one thing at a time, got 2" "$TMP/err" && ok ||
   bad "list of two things: $(cat "$TMP/err")"
 # output that does not get there (a full disk) is an error, as for run: exit 2, said so
-for what in params cpus scenarios patches workloads; do
+for what in params cpus scenarios patches workloads changes; do
   "$NETSIM" list "$what" >/dev/full 2>"$TMP/err"
   [ $? -eq 2 ] && grep -q "^netsim list: writing standard output: No space left on device$" "$TMP/err" &&
     ok || bad "list $what > /dev/full: $(cat "$TMP/err")"

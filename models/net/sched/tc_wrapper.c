@@ -51,6 +51,7 @@
  * prefetcher (prefetch.l1_stride) follows: the walk's loads name their sites. */
 #include "config.h"
 #include <string.h>
+#include "kchange.h"
 #include "sched-priv.h"
 #include "net/slab.h"
 #include "common.h"
@@ -203,26 +204,15 @@ build_has_retpoline (const NsBuild *build)
   return config_builtin (build, ns_build_retpoline_option (build), TRUE);
 }
 
-/* "net/sched: Retire rsvp classifier" (265b4da82dbf, cls_rsvp and cls_rsvp6) and "...
- * Retire tcindex classifier" (8c710f75256b), net-next in February 2023, so v6.3-rc1; the
- * stable announcements (or push logs) list them from these releases (tcindex in March 2023,
- * rsvp in September; 6.2.y's rsvp not verified). */
-static const NsKernelChange rsvp_retired = {
-  "6.3-rc1", { "6.1.55", "5.15.133", "5.10.197", "5.4.257", "4.19.295", "4.14.326" }
-};
-static const NsKernelChange tcindex_retired = {
-  "6.3-rc1", { "6.2.5", "6.1.18", "5.15.100", "5.10.173", "5.4.235", "4.19.276", "4.14.308" }
-};
-
 /* TRUE if release no longer has the chain member named name (rsvp and rsvp6, tcindex:
- * retired in v6.3 and in stables; ipt: v6.9). */
+ * retired in v6.3-rc1 and in stables, sim/kchange.c; ipt: v6.9). */
 static gboolean
 chain_member_gone (const char *release, const char *name)
 {
   if (!strcmp (name, "rsvp_classify") || !strcmp (name, "rsvp6_classify"))
-    return ns_kernel_release_has_change (release, &rsvp_retired);
+    return ns_kernel_release_has (release, NS_KCHANGE_TC_RSVP_RETIRED);
   if (!strcmp (name, "tcindex_classify"))
-    return ns_kernel_release_has_change (release, &tcindex_retired);
+    return ns_kernel_release_has (release, NS_KCHANGE_TC_TCINDEX_RETIRED);
   return !strcmp (name, "tcf_ipt_act") && ns_kernel_version_cmp (release, "6.9") >= 0;
 }
 
@@ -312,13 +302,6 @@ note_version (NsBuild *build)
   ns_build_note (build, note);
 }
 
-/* 05ff8435e505 "net/sched: cls_api: increase max_reclassify_loop" (4 → 16; net-next, May
- * 2021, so v5.14-rc1): the 5.10.51 and 5.12.18 announcements and the linux-5.13.y push
- * ending in 5.13.3 carry it. */
-static const NsKernelChange reclassify_loop_16 = {
-  "5.14-rc1", { "5.13.3", "5.12.18", "5.10.51" }
-};
-
 /* Creates the tc state of machine (see pkt_cls.h). */
 TcEnv *
 tc_env_new (NsMachine *machine)
@@ -338,7 +321,7 @@ tc_env_new (NsMachine *machine)
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
   if (build != NULL) {
-    if (!ns_kernel_release_has_change (ns_build_version (build), &reclassify_loop_16))
+    if (!ns_kernel_release_has (ns_build_version (build), NS_KCHANGE_TC_RECLASSIFY_LOOP_16))
       env->max_reclassify = 4;
     note_version (build);
     wrapper_build (env, build);

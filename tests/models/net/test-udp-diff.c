@@ -35,6 +35,7 @@
  * and prints it; the program then exits 77 (SKIP), never 0, and a value that is not a case
  * number fails. */
 #include "config.h"
+#include "kchange.h"
 
 #include <check.h>
 #include <errno.h>
@@ -903,7 +904,7 @@ diff_init (Diff *diff)
   g_strlcpy (diff->release, u.release, sizeof (diff->release));
   diff->hash4 = ns_kernel_release_cmp (u.release, "6.13-rc1") >= 0;
   /* the model's rule: 6.2-rc1 on, and the stable releases that took b261eda84ec1 */
-  diff->cpu_prefers = udp_release_has_change (u.release, UDP_CHANGE_SELECT_PREFERS_CPU);
+  diff->cpu_prefers = ns_kernel_release_has (u.release, NS_KCHANGE_UDP_SELECT_PREFERS_CPU);
   diff->cpu = uk_host_cpu (diff->host);
   diff->cpus = uk_host_cpus (diff->host, &diff->n_cpus);
   diff->params = ns_params_new ();

@@ -1,0 +1,120 @@
+/* kchange.c — the registry of kernel changes netsim tells apart by release (kchange.h).
+ * Each entry: the first mainline release that has the change (a release candidate where it
+ * went in during one; a bound without one, "7.0", is the release after its rcs) and the
+ * first release of each stable series that took it, read where `evidence` says; a series
+ * not listed never took it, or was not verified and so is not assumed. */
+#include "config.h"
+#include "kchange.h"
+
+static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
+  [NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED] = {
+    "acdcecc61285", "udp: correct reuseport selection with connected sockets",
+    "udp: select_by_hash skips connected members (lookup generation B1)",
+    { "5.4-rc1", { "5.3.1", "5.2.17" } },
+    "net, 12 Sep 2019, merged for v5.4-rc1; the Linux 5.3.1 and 5.2.17 announcements "
+    "(21 Sep 2019)" },
+  [NS_KCHANGE_UDP_KEEP_SELECTION] = {
+    "efc6b6f6c311", "udp: Improve load balancing for SO_REUSEPORT.",
+    "udp: a selection in a group with connections is kept (generation B)",
+    { "5.8-rc7", { "5.7.12", "5.4.55" } },
+    "net, in v5.8-rc7; the Linux 5.7.12 announcement (31 Jul 2020), the 5.4.55-rc1 review "
+    "(\"Upstream commit efc6b6f6c311\"); 4.19.136 took it too, below the model" },
+  [NS_KCHANGE_UDP_SELECT_PREFERS_CPU] = {
+    "b261eda84ec1", "soreuseport: Fix socket selection for SO_INCOMING_CPU.",
+    "udp: a reuseport selection prefers a member whose SO_INCOMING_CPU is the CPU",
+    { "6.2-rc1", { "6.1.2", "6.0.16" } },
+    "net-next, 25 Oct 2022; the Linux 6.1.2 announcement, the 6.0.16 review (28 Dec 2022) "
+    "and its -rc2; 5.15.y and older not verified" },
+  [NS_KCHANGE_UDP_BIND_HASH2_FIX] = {
+    "e537dd15d0d4", "udp: Fix wildcard bind conflict check when using hash2",
+    "udp bind: the hash2 conflict check only for a specific address",
+    { "7.0", { "6.19.11", "6.18.21", "6.12.80", "6.6.131", "6.1.168" } },
+    "March 2026; the 6.19.11 and 6.1.168 announcements, the 6.18.21, 6.12.80 and 6.6.131 "
+    "reviews of 31 Mar 2026; NVD (CVE-2026-31503) counts 7.0-rc1 to rc7 as affected" },
+  [NS_KCHANGE_UDP_RESCORE] = {
+    "f0ea27e7bfe1", "udp: re-score reuseport groups when connected sockets are present",
+    "udp: a second compute_score call site re-scores the selection (generation C)",
+    { "6.6-rc1", { "6.5.3", "6.4.16", "6.1.53", "5.15.132", "5.10.195" } },
+    "the bpf-next pull of 3 Aug 2023, in the net-next pull for 6.6; the Linux 6.4.16, "
+    "6.1.53, 5.15.132 and 5.10.195 announcements, the linux-6.5.y push ending in 6.5.3; "
+    "5.4.257's shortlog lacks it" },
+  [NS_KCHANGE_UDP_SINGLE_SCORE_SITE] = {
+    "50aee97d1511", "udp: Avoid call to compute_score on multiple sites",
+    "udp: one compute_score call site, folded in again (generation D; seed 000's fix)",
+    { "6.10-rc1", { "6.9.3", "6.8.12", "6.6.33", "6.1.93", "5.15.161", "5.10.219" } },
+    "the networking pull for v6.10 (14 May 2024); the Linux 6.9.3, 6.8.12, 6.6.33, 6.1.93, "
+    "5.15.161 and 5.10.219 announcements" },
+  [NS_KCHANGE_UDP_SHARED_REUSEPORT_LOOKUP] = {
+    NULL, "net: export inet_lookup_reuseport and inet6_lookup_reuseport; net: remove "
+    "duplicate reuseport_lookup functions",
+    "udp: the lookup calls the shared inet(6)_lookup_reuseport",
+    { "6.6-rc1", { "6.1.93", "5.15.161", "5.10.219" } },
+    "Lorenz Bauer, with f0ea27e7bfe1 in 6.6-rc1; the 6.1.93, 5.15.161 and 5.10.219 "
+    "announcements list both (6.4.16 and 6.5.3 dropped them after review)" },
+  [NS_KCHANGE_UDP_IPV6_JHASH2] = {
+    "d11b0df7ddf1", "tcp: Reduce chance of collisions in inet6_hashfn().",
+    "udp: jhash2 of an IPv6 address's four words (CVE-2023-1206)",
+    { "6.5-rc4", { "6.4.8", "6.1.43", "5.15.124", "5.10.190", "5.4.253" } },
+    "net, v6.5-rc4; the Linux 6.4.8, 6.1.43, 5.15.124, 5.10.190 and 5.4.253 "
+    "announcements; 4.19.291 and 4.14.322 took it too, below the model" },
+  [NS_KCHANGE_UDP_DEV_BONUS_BOUND_ONLY] = {
+    "8d6c414cd2fb", "net: prefer socket bound to interface when not in VRF",
+    "udp: the device bonus only for a socket bound to a device",
+    { "5.15-rc5", { "5.14.12", "5.10.73", "5.4.153" } },
+    "net, v5.15-rc5; the Linux 5.14.12, 5.10.73 and 5.4.153 announcements; 4.19.211's "
+    "lacks it" },
+  [NS_KCHANGE_X64_SYS_CALL] = {
+    "1e3ad78334a6", "x86/syscall: Don't force use of indirect calls for system calls",
+    "system calls: x64_sys_call's compare tree, not sys_call_table's indirect call",
+    { "6.9-rc4", { "6.8.5", "6.6.26", "6.1.85" } },
+    "with the BHI series, 9 Apr 2024; the Linux 6.8.5, 6.6.26 and 6.1.85 announcements "
+    "(10 Apr 2024); 5.15.154 took the BHI patches, its x64_sys_call not verified" },
+  [NS_KCHANGE_LSM_STATIC_CALLS] = {
+    "417c5643cd67", "lsm: replace indirect LSM hook calls with static calls",
+    "security hooks: static-call slots, BPF-LSM's off until a program attaches",
+    { "6.12-rc1", { NULL } },
+    "the LSM pull of 11 Sep 2024, merged 16 Sep (v6.12-rc1); no stable series took it" },
+  [NS_KCHANGE_TC_RSVP_RETIRED] = {
+    "265b4da82dbf", "net/sched: Retire rsvp classifier",
+    "tc: rsvp and rsvp6 leave the retpoline wrapper's compare chain",
+    { "6.3-rc1", { "6.1.55", "5.15.133", "5.10.197", "5.4.257", "4.19.295", "4.14.326" } },
+    "net-next, Feb 2023; the 6.1.55 and 5.15.133 pushes, the 5.10.197, 5.4.257, 4.19.295 "
+    "and 4.14.326 announcements (Sep 2023); 6.2.y not verified" },
+  [NS_KCHANGE_TC_TCINDEX_RETIRED] = {
+    "8c710f75256b", "net/sched: Retire tcindex classifier",
+    "tc: tcindex leaves the retpoline wrapper's compare chain",
+    { "6.3-rc1", { "6.2.5", "6.1.18", "5.15.100", "5.10.173", "5.4.235", "4.19.276",
+                   "4.14.308" } },
+    "net-next, Feb 2023; the 6.2.5, 5.15.100, 5.10.173, 5.4.235, 4.19.276 and 4.14.308 "
+    "announcements, the linux-6.1.y push ending in 6.1.18 (Mar 2023)" },
+  [NS_KCHANGE_TC_RECLASSIFY_LOOP_16] = {
+    "05ff8435e505", "net/sched: cls_api: increase max_reclassify_loop",
+    "tc: 16 reclassify restarts before a packet is shot, not 4",
+    { "5.14-rc1", { "5.13.3", "5.12.18", "5.10.51" } },
+    "net-next, May 2021; the 5.10.51 and 5.12.18 announcements, the linux-5.13.y push "
+    "ending in 5.13.3" },
+  [NS_KCHANGE_BHI_RETPOLINE_CHECK] = {
+    "69129794d94c", "x86/bugs: Fix BHI retpoline check",
+    "mitigations: the LFENCE retpolines no longer count as mitigating BHI",
+    { "6.9-rc5", { "6.8.8", "6.6.29", "6.1.88", "5.15.157" } },
+    "x86/urgent for v6.9-rc5; the Linux 6.8.8, 6.6.29, 6.1.88 and 5.15.157 "
+    "announcements" },
+};
+
+/* The registered change id. */
+const NsKernelChangeInfo *
+ns_kernel_change_info (NsKernelChangeId id)
+{
+  g_return_val_if_fail ((guint) id < NS_KCHANGE_COUNT, NULL);
+  return &changes[id];
+}
+
+/* TRUE if release has change id; see kchange.h. */
+gboolean
+ns_kernel_release_has (const char *release, NsKernelChangeId id)
+{
+  g_return_val_if_fail (release != NULL, FALSE);
+  g_return_val_if_fail ((guint) id < NS_KCHANGE_COUNT, FALSE);
+
+  return ns_kernel_release_has_change (release, &changes[id].releases);
+}

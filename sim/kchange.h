@@ -1,0 +1,45 @@
+/* kchange.h — the kernel changes netsim tells apart by release, in one registry: each with
+ * its commit, title, first mainline release, the first release of every stable series that
+ * took it, and where those were read. Models ask ns_kernel_release_has; `netsim list
+ * changes` prints the registry. (The mitigations' command-line keys keep their own table,
+ * sim/mitigation.c backports[], whose bounds cover a series' release candidates.) */
+#pragma once
+#include <glib.h>
+#include "mitigation.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED,
+  NS_KCHANGE_UDP_KEEP_SELECTION,
+  NS_KCHANGE_UDP_SELECT_PREFERS_CPU,
+  NS_KCHANGE_UDP_BIND_HASH2_FIX,
+  NS_KCHANGE_UDP_RESCORE,
+  NS_KCHANGE_UDP_SINGLE_SCORE_SITE,
+  NS_KCHANGE_UDP_SHARED_REUSEPORT_LOOKUP,
+  NS_KCHANGE_UDP_IPV6_JHASH2,
+  NS_KCHANGE_UDP_DEV_BONUS_BOUND_ONLY,
+  NS_KCHANGE_X64_SYS_CALL,
+  NS_KCHANGE_LSM_STATIC_CALLS,
+  NS_KCHANGE_TC_RSVP_RETIRED,
+  NS_KCHANGE_TC_TCINDEX_RETIRED,
+  NS_KCHANGE_TC_RECLASSIFY_LOOP_16,
+  NS_KCHANGE_BHI_RETPOLINE_CHECK,
+  NS_KCHANGE_COUNT
+} NsKernelChangeId;
+
+/* One registered change. */
+typedef struct {
+  const char     *commit;    /* the mainline commit, 12 hex digits */
+  const char     *title;     /* its subject line */
+  const char     *effect;    /* what netsim does differently with it */
+  NsKernelChange  releases;  /* first mainline release, first release of each stable */
+  const char     *evidence;  /* where the releases were read */
+} NsKernelChangeInfo;
+
+/* The registered change id. */
+const NsKernelChangeInfo *ns_kernel_change_info (NsKernelChangeId id);
+/* TRUE if kernel release release ("6.1.93", "6.9.0-rc1", "5.4" = 5.4.0) has change id. */
+gboolean                  ns_kernel_release_has (const char *release, NsKernelChangeId id);
+
+G_END_DECLS
