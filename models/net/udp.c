@@ -129,7 +129,8 @@ note_version (NsBuild *build, guint version)
                           "from 6.10 (these three with the stable releases that took them), "
                           "the hash4 table from 6.13, the system calls' "
                           "x64_sys_call dispatch from 6.9-rc4 (stable 6.1.85, 6.6.26, "
-                          "6.8.5) and the LSM hooks' static calls from 6.12); other "
+                          "6.8.5) and the LSM hooks' static calls from 6.12; netsim list "
+                          "changes gives each one's releases); other "
                           "changes (e.g. 6.15's receive-buffer admission test, 6.18's "
                           "per-NUMA producer queues) are not modelled",
                           ns_build_version (build));

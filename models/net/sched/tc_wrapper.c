@@ -297,7 +297,8 @@ note_version (NsBuild *build)
                           "doc/models/tc-pktgen.md lists (among them the merged retpoline "
                           "wrapper from 6.2, its chains' members removed in 6.3 (and the "
                           "stables that took it) and 6.9, the reclassify limit of 4 before "
-                          "5.14 (and its stables)); 6.6's tcx rework of the "
+                          "5.14 (and its stables); netsim list changes gives the "
+                          "releases); 6.6's tcx rework of the "
                           "egress hook is not modelled", ns_build_version (build));
   ns_build_note (build, note);
 }
