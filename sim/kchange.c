@@ -109,12 +109,21 @@ ns_kernel_change_info (NsKernelChangeId id)
   return &changes[id];
 }
 
-/* TRUE if release has change id; see kchange.h. */
+/* TRUE if release has change id: from its mainline release on, or in a listed stable
+ * series from the release that took it on; see kchange.h. */
 gboolean
 ns_kernel_release_has (const char *release, NsKernelChangeId id)
 {
+  const NsKernelChange *c;
+
   g_return_val_if_fail (release != NULL, FALSE);
   g_return_val_if_fail ((guint) id < NS_KCHANGE_COUNT, FALSE);
 
-  return ns_kernel_release_has_change (release, &changes[id].releases);
+  c = &changes[id].releases;
+  if (ns_kernel_release_cmp (release, c->mainline) >= 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (c->stables) && c->stables[i]; i++)
+    if (ns_kernel_version_cmp (release, c->stables[i]) == 0)
+      return ns_kernel_release_cmp (release, c->stables[i]) >= 0;
+  return FALSE;
 }

@@ -9,6 +9,15 @@
 
 G_BEGIN_DECLS
 
+/* A kernel change as the releases carry it: the first mainline release that has it (a
+ * release candidate where it went in during one; "7.0" is the release, after its rcs) and
+ * the first release of each stable series that took it ("6.1.93" holds 6.1.93 and every
+ * later 6.1 release), NULL-terminated. A series not listed is taken as without. */
+typedef struct {
+  const char *mainline;
+  const char *stables[8];
+} NsKernelChange;
+
 typedef enum {
   NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED,
   NS_KCHANGE_UDP_KEEP_SELECTION,

@@ -211,18 +211,6 @@ int          ns_kernel_version_cmp (const char *a, const char *b);
  * candidate, which comes before its .0 ("6.2-rc1" < "6.2"); a stable candidate
  * ("5.4.55-rc1") is its release, and a suffix ("-fc-v1252") is ignored. */
 int          ns_kernel_release_cmp (const char *a, const char *b);
-/* A kernel change as the releases carry it: the first mainline release that has it (a
- * release candidate where it went in during one; "7.0" is the release, after its rcs) and
- * the first release of each stable series that took it ("6.1.93" holds 6.1.93 and every
- * later 6.1 release), NULL-terminated. A series not listed is taken as without. */
-typedef struct {
-  const char *mainline;
-  const char *stables[8];
-} NsKernelChange;
-
-/* TRUE if release ("6.18.44-fc", "6.9.0-rc1", "5.4" = 5.4.0) has change: from its
- * mainline release on, or in a listed stable series from the release that took it on. */
-gboolean     ns_kernel_release_has_change (const char *release, const NsKernelChange *change);
 /* TRUE if version lies in the inclusive range from..to, on major.minor and then on release
  * candidates: a bound that names one ("6.9.0-rc4") is exact, one that names none covers
  * its whole series ("6.9" from 6.9.0-rc1, "6.8" to the 6.8 release); a version that names
