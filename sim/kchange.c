@@ -120,10 +120,6 @@ ns_kernel_release_has (const char *release, NsKernelChangeId id)
   g_return_val_if_fail ((guint) id < NS_KCHANGE_COUNT, FALSE);
 
   c = &changes[id].releases;
-  if (ns_kernel_release_cmp (release, c->mainline) >= 0)
-    return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (c->stables) && c->stables[i]; i++)
-    if (ns_kernel_version_cmp (release, c->stables[i]) == 0)
-      return ns_kernel_release_cmp (release, c->stables[i]) >= 0;
-  return FALSE;
+  return ns_kernel_release_cmp (release, c->mainline) >= 0 ||
+         ns_kernel_stable_series_find (c->stables, G_N_ELEMENTS (c->stables), release) != NULL;
 }

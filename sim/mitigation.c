@@ -859,15 +859,24 @@ series_release_has (const char *entry, const char *kernel)
   return !entry_named || ns_kernel_release_cmp (kernel, entry) >= 0;
 }
 
-/* The entry of b->series whose stable releases hold kernel (series_release_has: its series,
- * from the release the entry names), or NULL if kernel runs none that took the backport. */
+/* The entry of series whose stable releases hold kernel; see mitigation.h. */
+const char *
+ns_kernel_stable_series_find (const char *const *series, guint n, const char *kernel)
+{
+  g_return_val_if_fail (series != NULL && kernel != NULL, NULL);
+
+  for (guint i = 0; i < n && series[i] != NULL; i++)
+    if (series_release_has (series[i], kernel))
+      return series[i];
+  return NULL;
+}
+
+/* The entry of b->series whose stable releases hold kernel, or NULL if kernel runs none
+ * that took the backport. */
 static const char *
 backport_series (const NsBackport *b, const char *kernel)
 {
-  for (guint i = 0; b->series[i] != NULL; i++)
-    if (series_release_has (b->series[i], kernel))
-      return b->series[i];
-  return NULL;
+  return ns_kernel_stable_series_find (b->series, G_N_ELEMENTS (b->series), kernel);
 }
 
 /* The entry of b->series of kernel's series (major.minor), whether or not kernel is as late

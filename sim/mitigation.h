@@ -211,6 +211,12 @@ int          ns_kernel_version_cmp (const char *a, const char *b);
  * candidate, which comes before its .0 ("6.2-rc1" < "6.2"); a stable candidate
  * ("5.4.55-rc1") is its release, and a suffix ("-fc-v1252") is ignored. */
 int          ns_kernel_release_cmp (const char *a, const char *b);
+/* The entry of series (at most n, NULL-terminated below n) whose stable releases hold
+ * kernel, or NULL: an entry naming a release ("5.10.105") holds it and the later releases
+ * of its series, not those before nor the series' .0 and release candidates; one naming
+ * none ("6.4") holds the whole series. */
+const char  *ns_kernel_stable_series_find (const char *const *series, guint n,
+                                           const char *kernel);
 /* TRUE if version lies in the inclusive range from..to, on major.minor and then on release
  * candidates: a bound that names one ("6.9.0-rc4") is exact, one that names none covers
  * its whole series ("6.9" from 6.9.0-rc1, "6.8" to the 6.8 release); a version that names
