@@ -99,6 +99,14 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     { "6.9-rc5", { "6.8.8", "6.6.29", "6.1.88", "5.15.157" } },
     "x86/urgent for v6.9-rc5; the Linux 6.8.8, 6.6.29, 6.1.88 and 5.15.157 "
     "announcements" },
+  [NS_KCHANGE_NETDEV_CACHELINE_GROUPS] = {
+    "43a71cd66b9c", "net-device: reorganize net_device fast path variables",
+    "net_device: the fast-path fields in the read_tx / read_txrx / read_rx cache-line "
+    "groups at the front, not spread over 2.2 KiB (models/net/netdevice.c layouts)",
+    { "6.8-rc1", { NULL } },
+    "the \"Networking for v6.8\" pull (tags/net-next-6.8, 9 Jan 2024) lists it; a "
+    "reorganisation, not a fix (no Fixes: or stable tag), and Debian's 6.1.176 DWARF "
+    "still has the v6.1 order" },
 };
 
 /* The registered change id. */

@@ -34,7 +34,7 @@ tests_models_net_test_udp_path_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_udp_path_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 # The device-layer functions and struct net_device shared by the loopback and tc models.
-libns_models_a_SOURCES += models/net/netdevice.h
+libns_models_a_SOURCES += models/net/netdevice.h models/net/netdevice.c
 
 # Unit tests of the loopback stack's pieces: bottom halves (softirq.c), the stack's
 # primitives (netstack.c), the device layer and backlog NAPI (loopback.c).

@@ -21,7 +21,7 @@ dummy_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device 
   struct pcpu_lstats *lstats;
 
   /* dev_lstats_add(dev, skb->len): this CPU's counters */
-  NS_LOAD_FIELD (t, dev, lstats);
+  NETDEV_LOAD (t, dev, lstats);
   NS_LOAD_FIELD (t, skb, len);
   lstats = tc_percpu_ptr (tx->tc, dev->lstats, ns_thread_cpu (t));
   ns_load (t, lstats, sizeof *lstats);
@@ -57,14 +57,18 @@ dummy_netdev_ops (NetTx *tx)
   return ops;
 }
 
-/* A dummy device, up with carrier, noqueue qdisc, per-CPU lstats. */
+/* A dummy device laid out as the machine's kernel release, up with carrier, noqueue qdisc,
+ * per-CPU lstats. */
 struct net_device *
 dummy_create (NetTx *tx, const char *name)
 {
   struct net_device *dev;
+  NsBuild *build;
 
   g_return_val_if_fail (tx != NULL && name != NULL, NULL);
-  dev = ns_arena_alloc (tx->arena, sizeof *dev, 64);
+  build = ns_machine_build (tx->machine);
+  dev = netdev_alloc (tx->arena,
+                      netdev_layout_for_release (build ? ns_build_version (build) : NULL));
   g_strlcpy (dev->name, name, sizeof dev->name);
   dev->state = 1ul << __LINK_STATE_START;
   dev->ptype_all.next = dev->ptype_all.prev = &dev->ptype_all;

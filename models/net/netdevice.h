@@ -45,6 +45,7 @@ G_BEGIN_DECLS
 #define __LINK_STATE_NOCARRIER    1
 
 struct net_device;
+struct netdev_layout;
 struct sk_buff;
 struct mini_Qdisc;
 struct list_head_ns;
@@ -104,22 +105,21 @@ struct net_device_core_stats {
   guint8              _pad[32];
 };
 
-/* struct net_device, kernel v6.9 x86-64 (one layout for both models; the union of the
- * fields either reads). v6.8 put the fast-path fields first, in the cache-line groups
- * net_device_read_tx (priv_flags … tcx_egress), net_device_read_txrx (lstats …
- * ip6_ptr) and net_device_read_rx (xdp_prog … tcx_ingress); those offsets follow the v6.9
- * field order with natural alignment (CONFIG_XPS, NETFILTER_EGRESS, NET_XGRESS, NETPOLL
- * on) [R: field order, not pahole]. The tc model mirrors v6.1, where the egress and
- * ingress mini_Qdisc hung off dev->miniq_egress / miniq_ingress; v6.6 replaced them by
- * tcx_egress / tcx_ingress (a bpf_mprog_entry holding the mini_Qdisc), so the v6.1
- * fields stand in those slots. The rest (name, ptype_all, dev_addr, the TX section with
- * num_tx_queues and qdisc, priomap) is past the groups at estimated offsets that keep
- * them off the fast-path lines [U]. Debian 6.12.111's DWARF (gdb, 2026-12-04) agrees with
- * every group offset here; its rest lies elsewhere (core_stats 752, dev_addr 1024,
- * num_tx_queues 1112, qdisc 1120, priomap 2272; 2496 bytes). Taking those (a throwaway
- * build) moved seed 000's mitigated deltas by −0.18 to +0.12 pp (000-ipv6-1G 0.06 pp
- * outside) and seed 002's eIBRS rows by one step; not taken, as 6.12 is neither seed's
- * kernel (6.9-rc1, 6.1). */
+/* struct net_device: the fields the models use, stored at the v6.8+ offsets. Where a
+ * model charges a field it goes through the device's layout (NETDEV_LOAD / NETDEV_STORE),
+ * so a device of another release is charged at that release's offsets
+ * (models/net/netdevice.c: v6.1 and v6.12 read off Debian's DWARF, v6.8–v6.11 below).
+ * v6.8 (43a71cd66b9c) put the fast-path fields first, in the cache-line groups
+ * net_device_read_tx (priv_flags … tcx_egress), net_device_read_txrx (lstats … ip6_ptr)
+ * and net_device_read_rx (xdp_prog … tcx_ingress); those offsets follow the v6.9 field
+ * order with natural alignment (CONFIG_XPS, NETFILTER_EGRESS, NET_XGRESS, NETPOLL on)
+ * [R: field order, not pahole], and Debian 6.12.118's DWARF has every one of them. The tc
+ * model mirrors v6.1, where the egress and ingress mini_Qdisc hung off dev->miniq_egress /
+ * miniq_ingress; v6.6 replaced them by tcx_egress / tcx_ingress (a bpf_mprog_entry
+ * holding the mini_Qdisc), so the v6.1 fields stand in those slots. The rest (name,
+ * ptype_all, dev_addr, the TX section with num_tx_queues and qdisc, priomap) is past the
+ * groups at estimated offsets that keep them off the fast-path lines [U] (6.12.118's:
+ * name and ptype_all here, the others further on: netdevice.c). */
 struct net_device {
   /* net_device_read_tx */
   guint64             priv_flags;         /*    0 CL0 */
@@ -176,7 +176,9 @@ struct net_device {
   struct Qdisc       *qdisc;              /*  840 */
   guint8              _pad848[176];
   gpointer            priomap;            /* 1024 CL16: CONFIG_CGROUP_NET_PRIO [U] */
-  guint8              _pad1032[1016];
+  guint8              _pad1032[1008];
+  /* model, not kernel: how this device's kernel lays the fields out (never charged) */
+  const struct netdev_layout *layout;     /* 2040 */
 };                                        /* 2048 */
 
 G_STATIC_ASSERT (offsetof (struct net_device, netdev_ops) == 8);
@@ -195,7 +197,60 @@ G_STATIC_ASSERT (offsetof (struct net_device, dev_addr) == 640);
 G_STATIC_ASSERT (offsetof (struct net_device, core_stats) == 648);
 G_STATIC_ASSERT (offsetof (struct net_device, qdisc) == 840);
 G_STATIC_ASSERT (offsetof (struct net_device, priomap) == 1024);
+G_STATIC_ASSERT (offsetof (struct net_device, layout) == 2040);
 G_STATIC_ASSERT (sizeof (struct net_device) == 2048);
+
+/* The fields of struct net_device a layout places (every kernel member above), each once:
+ * NETDEV_FIELDS (X) expands X (field) for each. */
+#define NETDEV_FIELDS(X) \
+  X (priv_flags) X (netdev_ops) X (header_ops) X (_tx) X (gso_partial_features) \
+  X (real_num_tx_queues) X (gso_max_size) X (gso_ipv4_max_size) X (gso_max_segs) \
+  X (num_tc) X (mtu) X (needed_headroom) X (tc_to_txq) X (xps_maps) X (nf_hooks_egress) \
+  X (miniq_egress) X (lstats) X (state) X (flags) X (hard_header_len) X (features) \
+  X (ip6_ptr) X (xdp_prog) X (ptype_specific) X (ifindex) X (real_num_rx_queues) X (_rx) \
+  X (gro_flush_timeout) X (napi_defer_hard_irqs) X (gro_max_size) X (gro_ipv4_max_size) \
+  X (rx_handler) X (rx_handler_data) X (nd_net) X (npinfo) X (miniq_ingress) X (name) \
+  X (ptype_all) X (dev_addr) X (core_stats) X (num_tx_queues) X (qdisc) X (priomap)
+#define NETDEV_FIELD_ENUM(field)  NETDEV_FIELD_##field,
+enum netdev_field {
+  NETDEV_FIELDS (NETDEV_FIELD_ENUM)
+  NETDEV_FIELD_COUNT
+};
+#undef NETDEV_FIELD_ENUM
+#define NETDEV_FIELD_ABSENT       0xffffu   /* the release has no such field */
+
+/* struct net_device as one range of kernel releases lays it out: each field's offset and
+ * the size (what sizeof gives there), and where the offsets were read. */
+struct netdev_layout {
+  const char         *name;               /* "v6.1" */
+  const char         *source;
+  guint16             size;
+  guint16             off[NETDEV_FIELD_COUNT];
+};
+
+/* The layout of kernel release (NULL: the v6.8 one, the struct as declared). */
+const struct netdev_layout *netdev_layout_for_release (const char *release);
+/* Every layout, oldest first; *n gets their number. */
+const struct netdev_layout *netdev_layouts (guint *n);
+/* A zeroed net_device laid out as layout: 64-byte aligned, as large as the larger of the
+ * struct and the layout, so every charged field lies inside the object. */
+struct net_device *netdev_alloc (NsArena *arena, const struct netdev_layout *layout);
+
+/* Where the device's kernel keeps field f (the address a model charges). */
+static inline gconstpointer
+netdev_field_addr (const struct net_device *dev, enum netdev_field f)
+{
+  guint16 off = dev->layout->off[f];
+
+  g_assert (off != NETDEV_FIELD_ABSENT);
+  return (const guint8 *) dev + off;
+}
+
+/* A load or store of dev->field, charged where dev's release keeps it. */
+#define NETDEV_LOAD(t, dev, field) \
+  ns_load ((t), netdev_field_addr ((dev), NETDEV_FIELD_##field), sizeof ((dev)->field))
+#define NETDEV_STORE(t, dev, field) \
+  ns_store ((t), netdev_field_addr ((dev), NETDEV_FIELD_##field), sizeof ((dev)->field))
 G_STATIC_ASSERT (offsetof (struct netdev_queue, xmit_lock_owner) == 132);
 G_STATIC_ASSERT (sizeof (struct netdev_queue) == 320);
 

@@ -23,14 +23,15 @@
 /* Fixed per-netns hash mix so runs are deterministic (random per netns in the kernel). */
 #define NET_HASH_MIX        0x9e3779b9u
 
-/* The loopback device: IFF_UP | IFF_LOOPBACK, MTU 65536 (v4.x+), features including
+/* The loopback device, laid out as the build's release: IFF_UP | IFF_LOOPBACK, MTU 65536 (v4.x+), features including
  * NETIF_F_HW_CSUM, SG and LLTX (drivers/net/loopback.c LOOPBACK_FEATURES), its ops
  * (ndo_start_xmit = loopback_xmit), one TX queue on the noqueue qdisc, an all-zero
  * hardware address. */
 static struct net_device *
 loopback_dev_new (NsNetStack *s)
 {
-  struct net_device *dev = ns_arena_alloc (s->arena, sizeof *dev, 64);
+  struct net_device *dev =
+    netdev_alloc (s->arena, netdev_layout_for_release (ns_build_version (s->build)));
   struct net_device_ops *ops = ns_arena_alloc (s->arena, sizeof *ops, 64);
   struct Qdisc *noqueue = ns_arena_alloc (s->arena, sizeof *noqueue, 64);
 

@@ -12,12 +12,14 @@ check_PROGRAMS += tests/models/net/sched/test-cls_api tests/models/net/sched/tes
 	tests/models/apps/test-pktgen tests/models/net/sched/test-act_gact \
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
-	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy
+	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy \
+	tests/models/net/test-netdevice
 TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
 	tests/models/apps/test-pktgen tests/models/net/sched/test-act_gact \
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
-	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy
+	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy \
+	tests/models/net/test-netdevice
 EXTRA_DIST += tests/models/net/sched/sched-rig.h tests/models/net/run-to-end.h
 tests_models_net_sched_test_cls_api_SOURCES = tests/models/net/sched/test-cls_api.c \
 	tests/models/net/sched/sched-rig.h
@@ -73,6 +75,11 @@ tests_models_net_test_dummy_SOURCES = tests/models/net/test-dummy.c \
 tests_models_net_test_dummy_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
 tests_models_net_test_dummy_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_dummy_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_test_netdevice_SOURCES = tests/models/net/test-netdevice.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_test_netdevice_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_test_netdevice_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_netdevice_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 EXTRA_DIST += models/net/sched/seed002/gen.py models/net/sched/seed002/fit.py \
 	models/net/sched/seed002/table.py
