@@ -107,6 +107,73 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "the \"Networking for v6.8\" pull (tags/net-next-6.8, 9 Jan 2024) lists it; a "
     "reorganisation, not a fix (no Fixes: or stable tag), and Debian's 6.1.176 DWARF "
     "still has the v6.1 order" },
+  [NS_KCHANGE_SK_MEMORY_PCPU_RESERVE] = {
+    "3cd3399dd7a8", "net: implement per-cpu reserves for memory_allocated",
+    "socket memory: memory_allocated changes gather in a per-CPU reserve, not one atomic",
+    { "6.0-rc1", { NULL } },
+    "the \"Networking changes for 6.0\" pull (net-next, June 2022); no stable mail; 5.15.y "
+    "runs without it. (6.1.90 and 6.6.30 took 3584718cf2ec, the softirq fix of "
+    "sk_memory_allocated_add, not modelled)" },
+  [NS_KCHANGE_TC_RETPOLINE_WRAPPER] = {
+    "7f0e810220e2", "net/sched: add retpoline wrapper for tc",
+    "tc: the merged retpoline wrapper (include/net/tc_wrapper.h) and its static key",
+    { "6.2-rc1", { NULL } },
+    "seed 002's thread: the v6 series applied to net-next on 9 Dec 2022 (2a7d228f1ae7, "
+    "7f0e810220e2, 871cf386dd16, 9f3101dca3a7), the v6.2 merge window; a feature, "
+    "no stable series took it" },
+  [NS_KCHANGE_SKB_SMALL_HEAD_CACHE] = {
+    "bf9f1baa279f", "net: add dedicated kmem_cache for typical/small skb->head",
+    "skb heads up to SKB_SMALL_HEAD_CACHE_SIZE from skb_small_head_cache, not kmalloc",
+    { "6.3-rc1", { NULL } },
+    "the \"Networking changes for 6.3\" pull; no stable mail, and CVE-2026-31429's record "
+    "for it starts the affected releases at 6.3" },
+  [NS_KCHANGE_UDP_RMEM_SCHEDULE] = {
+    "fd9c31f83441", "udp: introduce __sk_mem_schedule() usage",
+    "udp receive: udp_rmem_schedule raises only the shortfall, through __sk_mem_schedule",
+    { "6.4-rc1", { NULL } },
+    "applied to net-next on 10 Mar 2023, after v6.3-rc1 (5 Mar); no stable mail names it" },
+  [NS_KCHANGE_UDP_DATA_READY_WRAPPER] = {
+    "0558e1674598", "udp: use indirect call wrapper for data ready()",
+    "udp receive: sk_data_ready through INDIRECT_CALL_1, a direct call to "
+    "sock_def_readable",
+    { "6.6-rc1", { NULL } },
+    "applied to net-next on 20 Jul 2023 (patchwork-bot), in the networking pull for 6.6; no "
+    "stable mail names it; Debian 6.1.176's binary still calls through the pointer" },
+  [NS_KCHANGE_TC_IPT_RETIRED] = {
+    "ba24ea129126", "net/sched: Retire ipt action",
+    "tc: tcf_ipt_act leaves the retpoline wrapper's action chain",
+    { "6.8-rc1", { NULL } },
+    "the \"Networking changes for 6.8\" pull (its patch removes the chain's ipt test from "
+    "include/net/tc_wrapper.h; v6.9's 86fe596b588f only drops the Kconfig entry); no "
+    "stable series took it" },
+  [NS_KCHANGE_UDP_SKIP_DATA_READY] = {
+    "612b1c0dec5b", "udp: avoid calling sock_def_readable() if possible",
+    "udp receive: no sk_data_ready for a datagram queued behind others (the queue was "
+    "not empty), only sk_wake_async_rcu",
+    { "6.10-rc1", { NULL } },
+    "net-next, 29 Mar 2024, in the networking pull for 6.10; no stable took it; reverted "
+    "(the next entry)" },
+  [NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED] = {
+    "3d501f562f63", "Revert \"udp: avoid calling sock_def_readable() if possible\"",
+    "udp receive: sk_data_ready for every datagram again (blocked readers were missed)",
+    { "6.13-rc2", { "6.12.5" } },
+    "the net pull for v6.13-rc2 (Dec 2024); the linux-6.12.y push of 12 Dec 2024 that "
+    "became 6.12.5; 6.10.y ended before it (6.10.14, Oct 2024), 6.11.y's last releases "
+    "not checked" },
+  [NS_KCHANGE_UDP_HASH4] = {
+    "78c91ae2c6de", "ipv4/udp: Add 4-tuple hash for connected socket",
+    "udp: the hash4 table; hslot2 carries hash4_cnt, a connected socket's lookup tries it "
+    "first",
+    { "6.13-rc1", { NULL } },
+    "Philo Lu's series (accdd51dc74f, dab78a1745ab, 78c91ae2c6de, 1b29a730ef8b), merged to "
+    "net-next 18 Nov 2024, in the networking pull for 6.13; no stable mail names them" },
+  [NS_KCHANGE_UDP_LOOKUP1] = {
+    "a502ea6fa94b", "udp: Deal with race between UDP socket address change and rehash",
+    "udp: a failed lookup falls back to the port-only chain (udp4/udp6_lib_lookup1)",
+    { "6.14-rc1", { "6.13.2", "6.12.13" } },
+    "net-next, 23 Dec 2024; the 6.13.2 review (\"[PATCH 6.13 129/623]\", 5 Feb 2025) and "
+    "6.12.13; dropped from the 5.4 to 6.6 queues (stable-queue 64df1ad6f6ee); "
+    "CVE-2024-57974 lists 6.12.13, 6.13.2 and 6.14" },
 };
 
 /* The registered change id. */
@@ -130,4 +197,47 @@ ns_kernel_release_has (const char *release, NsKernelChangeId id)
   c = &changes[id].releases;
   return ns_kernel_release_cmp (release, c->mainline) >= 0 ||
          ns_kernel_stable_series_find (c->stables, G_N_ELEMENTS (c->stables), release) != NULL;
+}
+
+/* Appends change id to list, one side's comma-separated entries. */
+static void
+append_change (GString *list, NsKernelChangeId id)
+{
+  const NsKernelChangeInfo *c = &changes[id];
+
+  if (list->len > 0)
+    g_string_append (list, ", ");
+  if (c->commit != NULL)
+    g_string_append_printf (list, "%s (%s)", c->commit, c->title);
+  else
+    g_string_append (list, c->title);
+}
+
+/* The changes of ids release has and base lacks, and the reverse; see kchange.h. */
+char *
+ns_kernel_changes_between (const char *base, const char *release,
+                           const NsKernelChangeId *ids, guint n)
+{
+  g_autoptr (GString) has = g_string_new (NULL);
+  g_autoptr (GString) lacks = g_string_new (NULL);
+
+  g_return_val_if_fail (base != NULL && release != NULL, NULL);
+  g_return_val_if_fail (ids != NULL || n == 0, NULL);
+
+  for (guint i = 0; i < n; i++) {
+    gboolean in_release, in_base;
+
+    g_return_val_if_fail ((guint) ids[i] < NS_KCHANGE_COUNT, NULL);
+    in_release = ns_kernel_release_has (release, ids[i]);
+    in_base = ns_kernel_release_has (base, ids[i]);
+    if (in_release && !in_base)
+      append_change (has, ids[i]);
+    else if (in_base && !in_release)
+      append_change (lacks, ids[i]);
+  }
+  if (has->len == 0 && lacks->len == 0)
+    return NULL;
+  return g_strdup_printf ("%s%s%s%s%s", has->len ? "has " : "", has->str,
+                          has->len && lacks->len ? "; " : "", lacks->len ? "lacks " : "",
+                          lacks->str);
 }

@@ -35,6 +35,16 @@ typedef enum {
   NS_KCHANGE_TC_RECLASSIFY_LOOP_16,
   NS_KCHANGE_BHI_RETPOLINE_CHECK,
   NS_KCHANGE_NETDEV_CACHELINE_GROUPS,
+  NS_KCHANGE_SK_MEMORY_PCPU_RESERVE,
+  NS_KCHANGE_TC_RETPOLINE_WRAPPER,
+  NS_KCHANGE_SKB_SMALL_HEAD_CACHE,
+  NS_KCHANGE_UDP_RMEM_SCHEDULE,
+  NS_KCHANGE_UDP_DATA_READY_WRAPPER,
+  NS_KCHANGE_TC_IPT_RETIRED,
+  NS_KCHANGE_UDP_SKIP_DATA_READY,
+  NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED,
+  NS_KCHANGE_UDP_HASH4,
+  NS_KCHANGE_UDP_LOOKUP1,
   NS_KCHANGE_COUNT
 } NsKernelChangeId;
 
@@ -51,5 +61,10 @@ typedef struct {
 const NsKernelChangeInfo *ns_kernel_change_info (NsKernelChangeId id);
 /* TRUE if kernel release release ("6.1.93", "6.9.0-rc1", "5.4" = 5.4.0) has change id. */
 gboolean                  ns_kernel_release_has (const char *release, NsKernelChangeId id);
+/* Which of the n changes ids release has and base lacks, and the reverse: "has C (title),
+ * …; lacks C (title), …" (commit, or the title alone where the entry has none), newly
+ * allocated; NULL when release and base agree on every one. */
+char                     *ns_kernel_changes_between (const char *base, const char *release,
+                                                     const NsKernelChangeId *ids, guint n);
 
 G_END_DECLS

@@ -30,6 +30,7 @@
  * walk at the first filter; "pass" ends it too.) */
 #include "config.h"
 #include <string.h>
+#include "kchange.h"
 #include "workload.h"
 #include "xml.h"
 #include "net/sched/netdev.h"
@@ -570,7 +571,7 @@ pktgen_check_wrapper_series (const NsScenario *sc, const NsBuild *build, GError 
 
   if (!ns_build_has_patch (build, rfc))
     return TRUE;
-  if (ns_kernel_version_cmp (ns_build_version (build), "6.2") >= 0)
+  if (ns_kernel_release_has (ns_build_version (build), NS_KCHANGE_TC_RETPOLINE_WRAPPER))
     goto merged_in_version;
   if (ns_build_has_patch (build, merged))
     goto merged_patch;

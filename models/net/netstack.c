@@ -84,6 +84,13 @@ loopback_neigh_new (NsNetStack *s)
   return n;
 }
 
+/* TRUE if the stack's kernel release has change id (none without a build). */
+static gboolean
+release_has (const NsNetStack *s, NsKernelChangeId id)
+{
+  return s->build != NULL && ns_kernel_release_has (ns_build_version (s->build), id);
+}
+
 /* Builds the stack; see netstack.h. */
 NsNetStack *
 ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
@@ -98,9 +105,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->build = ns_machine_build (machine);
   s->n_cpus = ns_machine_n_cpus (machine);
   s->lsm = ns_build_config_on (s->build, "CONFIG_SECURITY");
-  s->lsm_static_calls = s->build != NULL &&
-                        ns_kernel_release_has (ns_build_version (s->build),
-                                               NS_KCHANGE_LSM_STATIC_CALLS);
+  s->lsm_static_calls = release_has (s, NS_KCHANGE_LSM_STATIC_CALLS);
   s->preempt = ns_build_config_on (s->build, "CONFIG_PREEMPTION");
   s->preempt_rcu = ns_build_config_on (s->build, "CONFIG_PREEMPT_RCU");
   s->usercopy = ns_build_config_on (s->build, "CONFIG_HARDENED_USERCOPY");
@@ -115,8 +120,12 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
     s->lsms |= 1u << NS_LSM_BPF;
   s->memcg = ns_build_config_on (s->build, "CONFIG_MEMCG");
-  s->x64_sys_call = s->build != NULL &&
-                    ns_kernel_release_has (ns_build_version (s->build), NS_KCHANGE_X64_SYS_CALL);
+  s->x64_sys_call = release_has (s, NS_KCHANGE_X64_SYS_CALL);
+  s->mem_pcpu_reserve = release_has (s, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE);
+  s->rmem_schedule = release_has (s, NS_KCHANGE_UDP_RMEM_SCHEDULE);
+  s->data_ready_wrapper = release_has (s, NS_KCHANGE_UDP_DATA_READY_WRAPPER);
+  s->skip_data_ready = release_has (s, NS_KCHANGE_UDP_SKIP_DATA_READY) &&
+                       !release_has (s, NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED);
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;
@@ -311,6 +320,7 @@ ns_netstack_socket_on (NsNetStack *s, gint family, gboolean nonblock, guint cpu)
   sk->sk_wq = &sock->wq;
   sk->sk_socket = sock;
   sk->sk_data_ready = &udp_fn_sock_def_readable;
+  sk->sk_peek_off = -1;                /* no SO_PEEK_OFF */
   sk->sk_type = 2;
   sk->sk_protocol = 17;
   sk->sk_memcg = s->task_memcg;    /* mem_cgroup_sk_alloc: the creating task's memcg */

@@ -217,6 +217,7 @@ typedef struct {
   guint64 noport;                  /* no socket: UDP_MIB_NOPORTS */
   guint64 rcvbuf_drops;            /* __udp_enqueue_schedule_skb: RCVBUFERRORS */
   guint64 enqueued;                /* put on a socket's receive queue */
+  guint64 data_ready_skipped;      /* enqueued without sk_data_ready (612b1c0dec5b) */
   guint64 received;                /* returned by recvmsg */
   guint64 received_bytes;          /* bytes copied to user by recvmsg */
 } NsNetCounters;
@@ -271,6 +272,12 @@ struct _NsNetStack {
   gboolean            debug_list;  /* CONFIG_DEBUG_LIST: list_add/list_del check calls */
   gboolean            x64_sys_call; /* syscalls dispatched by x64_sys_call's compare tree
                                        (1e3ad78334a6), not sys_call_table's indirect call */
+  /* the receive path's switches by release (sim/kchange.h) */
+  gboolean            mem_pcpu_reserve;   /* 3cd3399dd7a8: per-CPU memory_allocated reserve */
+  gboolean            rmem_schedule;      /* fd9c31f83441: udp_rmem_schedule's shortfall */
+  gboolean            data_ready_wrapper; /* 0558e1674598: sk_data_ready by INDIRECT_CALL_1 */
+  gboolean            skip_data_ready;    /* 612b1c0dec5b, not yet reverted: no sk_data_ready
+                                             for a datagram queued behind others */
   guint               rmem_default;  /* net.core.rmem_default */
   guint               wmem_default;  /* net.core.wmem_default */
   guint               max_backlog;   /* net.core.netdev_max_backlog */

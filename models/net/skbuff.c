@@ -43,6 +43,7 @@
  * Batch sizes are the v6.9 formulas for a large zone (see the constants). */
 #include "config.h"
 #include <string.h>
+#include "kchange.h"
 #include "skbuff.h"
 #include "netstack.h"
 #include "ip.h"
@@ -68,8 +69,6 @@
  * out again at its own order. */
 #define PAGE_ORDERS              11u
 #define PCP_HIGH_PAGES           (PCP_BATCH_PAGES << 2)
-/* v6.3+ (skb_small_head_cache): kmalloc_reserve takes heads up to this size from it. */
-#define SKB_SMALL_HEAD_VERSION   "6.3"
 /* calculate_normal_threshold's cap (mm/vmstat.c: "Maximum threshold is 125"). */
 #define STAT_THRESHOLD_MAX       125
 
@@ -379,8 +378,9 @@ ns_skb_alloc_new (NsMachine *machine)
   a->arena = ns_machine_arena (machine);
   a->n_cpus = ns_machine_n_cpus (machine);
   build = ns_machine_build (machine);
-  a->small_heads = build != NULL && ns_kernel_version_cmp (ns_build_version (build),
-                                                           SKB_SMALL_HEAD_VERSION) >= 0;
+  /* skb_small_head_cache (bf9f1baa279f): kmalloc_reserve takes the small heads from it */
+  a->small_heads = build != NULL && ns_kernel_release_has (ns_build_version (build),
+                                                           NS_KCHANGE_SKB_SMALL_HEAD_CACHE);
   /* skbuff_cache: 232-byte sk_buffs in 256-byte slots (SLAB_HWCACHE_ALIGN) */
   kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache",
                    skb_cache_new (a, sizeof (struct sk_buff), NS_SLAB_HWCACHE_ALIGN, 0),

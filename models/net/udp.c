@@ -48,7 +48,8 @@ static NS_FUNC (fn_inet_lookup_reuseport, "inet_lookup_reuseport", 117, 7, NS_FN
 static NS_FUNC (fn_lookup_reuseport, "lookup_reuseport", 128, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 /* udp4_lib_lookup4 (v6.13+): static, one caller. Estimate 192 B. */
 static NS_FUNC (fn_udp4_lib_lookup4, "udp4_lib_lookup4", 192, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
-/* udp4_lib_lookup1 (v6.14+): static, one caller. Estimate 160 B. */
+/* udp4_lib_lookup1 (a502ea6fa94b: v6.14, 6.13.2, 6.12.13): static, one caller. Estimate
+ * 160 B. */
 static NS_FUNC (fn_udp4_lib_lookup1, "udp4_lib_lookup1", 160, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 
 /* compute_score's instructions by step, inlined. census: 25 up to the dport reject (a
@@ -108,32 +109,40 @@ generation_of (const NsBuild *build, const char *release, guint version)
   return UDP_GEN_C;
 }
 
-/* Notes on build that the UDP code runs v6.9's rules but for its version switches, when
- * the scenario asks for another major.minor. */
+/* The release the UDP and loopback models' code is (seed 000's kernel), and the registered
+ * changes they read: the lookup's, the receive path's (models/net/udp_rx.c), the device's
+ * layout (netdevice.c), the skb heads' (skbuff.c) and the system calls' (netstack.c). */
+#define UDP_MODEL_RELEASE "6.9.0-rc1"
+static const NsKernelChangeId udp_model_changes[] = {
+  NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED, NS_KCHANGE_UDP_KEEP_SELECTION,
+  NS_KCHANGE_UDP_SELECT_PREFERS_CPU, NS_KCHANGE_UDP_BIND_HASH2_FIX, NS_KCHANGE_UDP_RESCORE,
+  NS_KCHANGE_UDP_SINGLE_SCORE_SITE, NS_KCHANGE_UDP_SHARED_REUSEPORT_LOOKUP,
+  NS_KCHANGE_UDP_IPV6_JHASH2, NS_KCHANGE_UDP_DEV_BONUS_BOUND_ONLY, NS_KCHANGE_UDP_HASH4,
+  NS_KCHANGE_UDP_LOOKUP1, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE, NS_KCHANGE_UDP_RMEM_SCHEDULE,
+  NS_KCHANGE_UDP_DATA_READY_WRAPPER, NS_KCHANGE_UDP_SKIP_DATA_READY,
+  NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED, NS_KCHANGE_SKB_SMALL_HEAD_CACHE,
+  NS_KCHANGE_NETDEV_CACHELINE_GROUPS, NS_KCHANGE_X64_SYS_CALL, NS_KCHANGE_LSM_STATIC_CALLS,
+};
+
+/* Notes on build how its release differs from the code the UDP models are, as far as the
+ * registry knows (nothing when it is that release). */
 static void
-note_version (NsBuild *build, guint version)
+note_version (NsBuild *build)
 {
+  const char *release = ns_build_version (build);
+  g_autofree char *diff = ns_kernel_changes_between (UDP_MODEL_RELEASE, release,
+                                                     udp_model_changes,
+                                                     G_N_ELEMENTS (udp_model_changes));
   g_autofree char *note = NULL;
 
-  if (version == 6009)
+  if (diff == NULL && ns_kernel_release_cmp (release, UDP_MODEL_RELEASE) == 0)
     return;
-  note = g_strdup_printf ("kernel %s: the UDP code (the socket lookup, and in the loopback "
-                          "workloads the send and receive paths) runs v6.9's rules but for "
-                          "the version switches doc/models/udp-loopback.md and doc/model.md "
-                          "list (among them per-CPU memory reserves from 6.0, the direct "
-                          "sk_data_ready call from 6.2, __sk_mem_schedule from 6.4, jhash2 "
-                          "for IPv6 from 6.5-rc4, the reuseport selection rules of acdcecc61285 "
-                          "(5.4; stable 5.2.17, 5.3.1), efc6b6f6c311 (5.8-rc7; stable 5.4.55, "
-                          "5.7.12) and b261eda84ec1 (6.2; stable 6.0.16, 6.1.2), the "
-                          "reuseport re-score from 6.6, one compute_score site "
-                          "from 6.10 (these three with the stable releases that took them), "
-                          "the hash4 table from 6.13, the system calls' "
-                          "x64_sys_call dispatch from 6.9-rc4 (stable 6.1.85, 6.6.26, "
-                          "6.8.5) and the LSM hooks' static calls from 6.12; netsim list "
-                          "changes gives each one's releases); other "
-                          "changes (e.g. 6.15's receive-buffer admission test, 6.18's "
-                          "per-NUMA producer queues) are not modelled",
-                          ns_build_version (build));
+  note = g_strdup_printf ("kernel %s: the UDP models (the socket lookup, and in the loopback "
+                          "workloads the send and receive paths) run v6.9-rc1's code but for "
+                          "the registered changes (netsim list changes); against it this "
+                          "release %s; changes not registered are not modelled (e.g. 6.15's "
+                          "receive-buffer admission test, 6.18's per-NUMA producer queues)",
+                          release, diff ? diff : "differs in none of them");
   ns_build_note (build, note);
 }
 
@@ -151,12 +160,13 @@ udp_table_set_features (struct udp_table *tbl, NsBuild *build)
   tbl->select_skips_established =
       ns_kernel_release_has (release, NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED);
   tbl->select_prefers_cpu = ns_kernel_release_has (release, NS_KCHANGE_UDP_SELECT_PREFERS_CPU);
-  tbl->has_hash4 = tbl->version >= 6013;
-  tbl->has_lookup1 = tbl->version >= 6014;
+  tbl->has_hash4 = ns_kernel_release_has (release, NS_KCHANGE_UDP_HASH4);
+  tbl->has_lookup1 = ns_kernel_release_has (release, NS_KCHANGE_UDP_LOOKUP1);
   tbl->bind_hash2_specific_only = ns_kernel_release_has (release, NS_KCHANGE_UDP_BIND_HASH2_FIX);
-  /* A single compute_score call site in every generation but C. In 6.14+ compute_score
-   * gained a second caller (udp4_lib_lookup1) and is __always_inline again [R: newest
-   * tree]; modelled as one site so the build folds it in either way. */
+  /* A single compute_score call site in every generation but C. a502ea6fa94b (lookup1)
+   * gave it a second caller; Debian 6.12.118's binary, which has it, still has no
+   * compute_score of its own (nm: inlined into both), and the newest tree marks it
+   * __always_inline: modelled as one site so the build folds it in either way. */
   if (tbl->gen != UDP_GEN_C) {
     ns_build_set_call_sites (build, udp_fn_compute_score.name, 1);
     ns_build_set_call_sites (build, udp6_fn_compute_score.name, 1);
@@ -194,7 +204,7 @@ udp_table_new (NsArena *arena, NsBuild *build, guint entries, GError **error)
   tbl->mask = entries - 1;
   tbl->log = g_bit_nth_msf (entries, -1);
   udp_table_set_features (tbl, build);
-  note_version (build, version);
+  note_version (build);
   tbl->hash2_stride = tbl->has_hash4 ? sizeof (struct udp_hslot_main) : sizeof (struct udp_hslot);
   slots_bytes = entries * (sizeof (struct udp_hslot) + tbl->hash2_stride +
                            (tbl->has_hash4 ? sizeof (struct udp_hslot) : 0));

@@ -54,7 +54,7 @@
  *     it on the four-tuple chain and DETACHES it from its reuseport group; a lookup whose
  *     hslot2 has hash4_cnt > 0 first walks the hash4 chain and returns the first exact
  *     (netns, addresses, ports, device) match;
- *   - lookup1 (§1.5.9): ≥ 6.14, a primary-chain scan after an empty phase 2. Without
+ *   - lookup1 (§1.5.9): ≥ 6.14 (and 6.13.2, 6.12.13), a primary-chain scan after an empty phase 2. Without
  *     concurrent rehash it never finds a socket the two phases missed (it scores with the
  *     packet's exact daddr), so it only adds cost on misses.
  *
@@ -178,8 +178,8 @@ struct udp_table {
   gboolean          shared_reuseport_lookup; /* inet(6)_lookup_reuseport, not the UDP copy */
   gboolean          select_skips_established; /* acdcecc61285 (ns_kernel_release_has, sim/kchange.h) */
   gboolean          select_prefers_cpu;       /* b261eda84ec1 (ns_kernel_release_has, sim/kchange.h) */
-  gboolean          has_hash4;     /* ≥ 6.13 */
-  gboolean          has_lookup1;   /* ≥ 6.14 */
+  gboolean          has_hash4;     /* 78c91ae2c6de (v6.13) */
+  gboolean          has_lookup1;   /* a502ea6fa94b (v6.14; 6.13.2, 6.12.13) */
   gboolean          bind_scans_all; /* bind: every overlapping socket counts (H4); FALSE */
   gboolean          bind_hash2_specific_only; /* bind: the hash2 check only for a specific
                                                  address (e537dd15d0d4: 7.0, stables) */

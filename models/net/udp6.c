@@ -312,7 +312,7 @@ done:
   return result;
 }
 
-/* ---- v6.13+ hash4, v6.14+ lookup1 ---- */
+/* ---- hash4 (v6.13+) and lookup1 (v6.14+, 6.13.2, 6.12.13) ---- */
 
 /* inet6_match (include/net/inet6_hashtables.h): netns, ports, family, both addresses,
  * bound device by the TCP sysctl (inet_sk_bound_dev_eq), not UDP's. */
@@ -363,7 +363,8 @@ udp6_lib_lookup4 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
   return found;
 }
 
-/* udp6_lib_lookup1 (v6.14+): best score on the primary (port) chain, no reuseport selection. */
+/* udp6_lib_lookup1 (v6.14+, 6.13.2, 6.12.13): best score on the primary (port) chain, no
+ * reuseport selection. */
 static struct sock *
 udp6_lib_lookup1 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_in6_addr *saddr,
                   be16 sport, const ns_in6_addr *daddr, guint16 hnum, gint dif, gint sdif)

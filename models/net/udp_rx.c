@@ -129,7 +129,7 @@ sk_memory_allocated_add (NsThread *t, NsNetStack *s, gint64 pages)
   gint64 local;
 
   ns_insns (t, 6);                  /* census: part of the caller's count (estimate: 6) */
-  if (s->udp_table->version < 6000) {
+  if (!s->mem_pcpu_reserve) {
     ns_atomic (t, s->udp_memory_allocated);
     *s->udp_memory_allocated += pages;
     return;
@@ -193,7 +193,7 @@ udp_rmem_schedule (NsThread *t, NsNetStack *s, struct sock *sk, gint size)
 {
   ns_insns (t, 6);                     /* the forward_alloc test */
   NS_LOAD_FIELD (t, sk, sk_forward_alloc);
-  if (s->udp_table->version >= 6004) {
+  if (s->rmem_schedule) {
     gint delta = size - sk->sk_forward_alloc;
     if (delta > 0) {
       ns_insns (t, 3);                 /* the arguments */
@@ -239,10 +239,10 @@ sock_def_readable (NsThread *t, NsNetStack *s, struct sock *sk)
 {
   struct socket *sock = sk->sk_socket;
 
-  if (s->udp_table->version >= 6002)
+  if (s->data_ready_wrapper)
     ns_call (t, &udp_fn_sock_def_readable);   /* INDIRECT_CALL_1's direct call */
   else
-    ns_icall (t, &udp_fn_sock_def_readable);  /* before v6.2: through sk_data_ready */
+    ns_icall (t, &udp_fn_sock_def_readable);  /* before v6.6: through sk_data_ready */
   /* census (receive.md F): 17 less P/E 3 without a sleeper (rcu, sk_wq, the barrier,
    * sk_wake_async's flags test); 20 with one (+3: the wake-up's arguments). The
    * rcu_read_unlock is a tail jmp in the binary. */
@@ -259,6 +259,31 @@ sock_def_readable (NsThread *t, NsNetStack *s, struct sock *sk)
   ns_tail_next (t);
   ns_rcu_read_unlock (t, s);
   ns_ret (t);
+}
+
+/* The enqueue's wake-up, after the receive queue's unlock: the SOCK_DEAD test, then
+ * sk_data_ready (6.9's INDIRECT_CALL_1(sk->sk_data_ready, sock_def_readable, sk) from
+ * 0558e1674598 compares and calls directly where 6.1 called through the pointer: +2,
+ * estimate). With 612b1c0dec5b (v6.10 until its revert in v6.13-rc2 and 6.12.5) a datagram
+ * queued behind others, on a socket with the default sk_data_ready and no peek offset, only
+ * tests for an async waiter (sk_wake_async_rcu: SOCK_FASYNC in sk_flags); the tests: 6,
+ * estimate (no binary of those releases at hand). */
+static void
+udp_data_ready (NsThread *t, NsNetStack *s, struct sock *sk, gboolean becomes_readable)
+{
+  ns_insns (t, s->data_ready_wrapper ? 8 + 2 : 8);
+  NS_LOAD_FIELD (t, sk, sk_data_ready);
+  if (s->skip_data_ready) {
+    ns_insns (t, 6);
+    NS_LOAD_FIELD (t, sk, sk_peek_off);
+    if (!becomes_readable && sk->sk_data_ready == &udp_fn_sock_def_readable &&
+        sk->sk_peek_off < 0) {
+      NS_LOAD_FIELD (t, sk, __sk_common.skc_flags);  /* sk_wake_async_rcu */
+      s->counters.data_ready_skipped++;
+      return;
+    }
+  }
+  sock_def_readable (t, s, sk);
 }
 
 /* The busylock of sk: udp_busylocks[hash_ptr(sk, log)] (one line holds 16 of them). */
@@ -307,6 +332,7 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   struct udp_dev_scratch *scratch = (struct udp_dev_scratch *) &skb->dev_scratch;
   NsSpinlock *busy = NULL;
   gint rmem, size, rc = 0;
+  gboolean becomes_readable;
 
   ns_call (t, &udp_fn___udp_enqueue_schedule_skb);
   ns_insns (t, 15);                    /* rmem and rcvbuf reads, the two tests */
@@ -344,6 +370,7 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   udp_rmem_schedule (t, s, sk, size);
   ns_insns (t, 20);                    /* sock_skb_set_dropcount (off), __skb_queue_tail */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_flags);
+  becomes_readable = list->qlen == 0;  /* 612b1c0dec5b's skb_queue_empty, in registers */
   __skb_queue_tail (list, skb);
   skb->sk = NULL;
   NS_STORE_FIELD (t, skb, next);
@@ -352,12 +379,7 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
     ns_store (t, skb->prev, 8);         /* the previous tail's next */
   ns_raw_spin_unlock (t, s, &list->lock, NS_LOCK_PLAIN);
   s->counters.enqueued++;
-  /* SOCK_DEAD test, sk_data_ready: 8; 6.9's INDIRECT_CALL_1(sk->sk_data_ready,
-   * sock_def_readable, sk) (v6.2+) compares and calls directly where 6.1 called through the
-   * pointer (sock_def_readable): +2 (estimate) */
-  ns_insns (t, s->udp_table->version >= 6002 ? 8 + 2 : 8);
-  NS_LOAD_FIELD (t, sk, sk_data_ready);
-  sock_def_readable (t, s, sk);
+  udp_data_ready (t, s, sk, becomes_readable);
   ns_insns (t, 13);                    /* busylock_release's test, return */
   if (busy)
     ns_raw_spin_unlock (t, s, busy, NS_LOCK_PLAIN);

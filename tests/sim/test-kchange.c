@@ -89,6 +89,35 @@ START_TEST (test_release_has_at_each_bound)
 }
 END_TEST
 
+START_TEST (test_changes_between)
+{
+  static const NsKernelChangeId ids[] = {
+    NS_KCHANGE_UDP_RESCORE, NS_KCHANGE_UDP_SINGLE_SCORE_SITE, NS_KCHANGE_X64_SYS_CALL,
+    NS_KCHANGE_LSM_STATIC_CALLS, NS_KCHANGE_UDP_SHARED_REUSEPORT_LOOKUP,
+  };
+  g_autofree char *same = ns_kernel_changes_between ("6.9.0-rc1", "6.9.0-rc1", ids,
+                                                     G_N_ELEMENTS (ids));
+  g_autofree char *stable = ns_kernel_changes_between ("6.9.0-rc1", "6.1.93", ids,
+                                                       G_N_ELEMENTS (ids));
+  g_autofree char *old = ns_kernel_changes_between ("6.9.0-rc1", "5.10.100", ids,
+                                                    G_N_ELEMENTS (ids));
+  g_autofree char *both = ns_kernel_changes_between ("6.9.0-rc1", "6.12", ids, 4);
+
+  ck_assert_ptr_null (same);
+  /* 6.1.93 took seed 000's fix and the BHI series' dispatch: two it has, none it lacks */
+  ck_assert_str_eq (stable, "has 50aee97d1511 (udp: Avoid call to compute_score on "
+                    "multiple sites), 1e3ad78334a6 (x86/syscall: Don't force use of "
+                    "indirect calls for system calls)");
+  /* 5.10.100 predates the re-score and the shared lookup (no commit: its title) */
+  ck_assert_str_eq (old, "lacks f0ea27e7bfe1 (udp: re-score reuseport groups when connected "
+                    "sockets are present), net: export inet_lookup_reuseport and "
+                    "inet6_lookup_reuseport; net: remove duplicate reuseport_lookup functions");
+  ck_assert (g_str_has_prefix (both, "has 50aee97d1511"));
+  ck_assert (strstr (both, "417c5643cd67") != NULL);
+  ck_assert (strstr (both, "lacks") == NULL);
+}
+END_TEST
+
 static Suite *
 kchange_suite (void)
 {
@@ -97,6 +126,7 @@ kchange_suite (void)
 
   tcase_add_test (tc, test_entries_well_formed);
   tcase_add_test (tc, test_release_has_at_each_bound);
+  tcase_add_test (tc, test_changes_between);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -205,7 +205,7 @@ build_has_retpoline (const NsBuild *build)
 }
 
 /* TRUE if release no longer has the chain member named name (rsvp and rsvp6, tcindex:
- * retired in v6.3-rc1 and in stables, sim/kchange.c; ipt: v6.9). */
+ * retired in v6.3-rc1 and in stables; ipt: v6.8-rc1; sim/kchange.c). */
 static gboolean
 chain_member_gone (const char *release, const char *name)
 {
@@ -213,7 +213,8 @@ chain_member_gone (const char *release, const char *name)
     return ns_kernel_release_has (release, NS_KCHANGE_TC_RSVP_RETIRED);
   if (!strcmp (name, "tcindex_classify"))
     return ns_kernel_release_has (release, NS_KCHANGE_TC_TCINDEX_RETIRED);
-  return !strcmp (name, "tcf_ipt_act") && ns_kernel_version_cmp (release, "6.9") >= 0;
+  return !strcmp (name, "tcf_ipt_act") &&
+         ns_kernel_release_has (release, NS_KCHANGE_TC_IPT_RETIRED);
 }
 
 /* Fills a compare chain with the built-in members of order (NULL-terminated) the build's
@@ -257,7 +258,8 @@ static void
 wrapper_build (TcEnv *env, const NsBuild *build)
 {
   gboolean merged = ns_build_has_patch (build, PATCH_MERGED) ||
-                    ns_kernel_version_cmp (ns_build_version (build), "6.2") >= 0;
+                    ns_kernel_release_has (ns_build_version (build),
+                                           NS_KCHANGE_TC_RETPOLINE_WRAPPER);
   gboolean rfc = ns_build_has_patch (build, PATCH_RFC) &&
                  config_builtin (build, "CONFIG_NET_TC_INDIRECT_WRAPPER", FALSE);
 
@@ -284,22 +286,32 @@ tc_wrapper_init (TcEnv *env)
 
 /* ---- the environment ---- */
 
-/* Notes on build that tc runs v6.1's code but for what follows the version, when the
- * scenario asks for another major.minor. */
+/* The release tc's and pktgen's code is (seed 002's kernel), and the registered changes
+ * they read: tc's, the device's layout (netdevice.c) and the skb heads' (skbuff.c). */
+#define TC_MODEL_RELEASE "6.1.0"
+static const NsKernelChangeId tc_model_changes[] = {
+  NS_KCHANGE_TC_RECLASSIFY_LOOP_16, NS_KCHANGE_TC_RETPOLINE_WRAPPER,
+  NS_KCHANGE_TC_RSVP_RETIRED, NS_KCHANGE_TC_TCINDEX_RETIRED, NS_KCHANGE_TC_IPT_RETIRED,
+  NS_KCHANGE_SKB_SMALL_HEAD_CACHE, NS_KCHANGE_NETDEV_CACHELINE_GROUPS,
+};
+
+/* Notes on build how its release differs from the code tc and pktgen are, as far as the
+ * registry knows (nothing on a 6.1 release that differs in none). */
 static void
 note_version (NsBuild *build)
 {
+  const char *release = ns_build_version (build);
+  g_autofree char *diff = ns_kernel_changes_between (TC_MODEL_RELEASE, release,
+                                                     tc_model_changes,
+                                                     G_N_ELEMENTS (tc_model_changes));
   g_autofree char *note = NULL;
 
-  if (ns_kernel_version_cmp (ns_build_version (build), "6.1") == 0)
+  if (diff == NULL && ns_kernel_version_cmp (release, TC_MODEL_RELEASE) == 0)
     return;
-  note = g_strdup_printf ("kernel %s: tc and pktgen run v6.1's code but for the switches "
-                          "doc/models/tc-pktgen.md lists (among them the merged retpoline "
-                          "wrapper from 6.2, its chains' members removed in 6.3 (and the "
-                          "stables that took it) and 6.9, the reclassify limit of 4 before "
-                          "5.14 (and its stables); netsim list changes gives the "
-                          "releases); 6.6's tcx rework of the "
-                          "egress hook is not modelled", ns_build_version (build));
+  note = g_strdup_printf ("kernel %s: tc and pktgen run v6.1's code but for the registered "
+                          "changes (netsim list changes); against it this release %s; 6.6's "
+                          "tcx rework of the egress hook and other unregistered changes are "
+                          "not modelled", release, diff ? diff : "differs in none of them");
   ns_build_note (build, note);
 }
 

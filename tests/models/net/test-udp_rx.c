@@ -23,9 +23,10 @@
  *    an empty socket neither blocks nor gives -EAGAIN.
  * The expected values are computed here from those rules (the truesize of a datagram from
  * __ip_append_data's allocation and __alloc_skb's rounding), never read from the model.
- *  - the version switches of the path: the pages of the memory accounting in per-CPU
- *    reserves from v6.0 (in the global counter before), udp_rmem_schedule from v6.4, the
- *    wake-up as a direct call from v6.2 (indirect before).
+ *  - the version switches of the path (sim/kchange.c): the pages of the memory accounting
+ *    in per-CPU reserves from v6.0 (in the global counter before), udp_rmem_schedule from
+ *    v6.4, the wake-up as a direct call from v6.6 (indirect before), and no wake-up for a
+ *    datagram queued behind others from v6.10 until the revert (v6.13-rc2, 6.12.5).
  * The admission rule holds from v5.5 (the unsigned cast) to v6.9, so its test also runs
  * builds 5.10 and 6.1 (the stack models v5.0 and later). */
 #include "config.h"
@@ -384,20 +385,62 @@ END_TEST
 
 /* ---- the wake-up call ---- */
 
-/* __udp_enqueue_schedule_skb wakes the reader through sk->sk_data_ready: since v6.2 as
- * INDIRECT_CALL_1(..., sock_def_readable, ...), a compare and a direct call; in 6.1 an
- * indirect call (a retpoline where they are on). The read's dispatch differs by release
- * too (x64_sys_call from 6.9-rc4 and 6.1.85, test-netstack.c), so each pair compared has
- * the same: 6.1.85 and 6.9 dispatch through x64_sys_call, 6.1.0, 6.2 and 6.9-rc1 through
- * sys_call_table. Nothing else on the path differs. */
-START_TEST (test_data_ready_indirect_before_6_2)
+/* __udp_enqueue_schedule_skb wakes the reader through sk->sk_data_ready: since v6.6-rc1
+ * (0558e1674598, no stable took it) as INDIRECT_CALL_1(..., sock_def_readable, ...), a
+ * compare and a direct call; before it an indirect call (a retpoline where they are on).
+ * The read's dispatch differs by release too (x64_sys_call from 6.9-rc4 and 6.1.85,
+ * test-netstack.c), so each pair compared has the same: 6.1.85 and 6.9 dispatch through
+ * x64_sys_call, 6.1.0, 6.5.13, 6.6.0 and 6.9-rc1 through sys_call_table. Nothing else on
+ * the path differs. */
+START_TEST (test_data_ready_indirect_before_6_6)
 {
   guint64 v69 = rig_icalls_per_datagram ("6.9.0", AF_INET, NULL);
   guint64 v69rc1 = rig_icalls_per_datagram ("6.9.0-rc1", AF_INET, NULL);
 
   ck_assert_uint_eq (rig_icalls_per_datagram ("6.1.85", AF_INET, NULL), v69 + 1);
   ck_assert_uint_eq (rig_icalls_per_datagram ("6.1.0", AF_INET, NULL), v69rc1 + 1);
-  ck_assert_uint_eq (rig_icalls_per_datagram ("6.2.0", AF_INET, NULL), v69rc1);
+  ck_assert_uint_eq (rig_icalls_per_datagram ("6.5.13", AF_INET, NULL), v69rc1 + 1);
+  ck_assert_uint_eq (rig_icalls_per_datagram ("6.6.0", AF_INET, NULL), v69rc1);
+}
+END_TEST
+
+/* Datagrams sent to a socket nobody reads on release: how many enqueues woke it
+ * (sock_def_readable) and how many skipped the wake-up. */
+static void
+wakeups_of_three (const char *release, guint64 *woke, guint64 *skipped)
+{
+  Rig rig;
+
+  rig_init (&rig, release, AF_INET, 0);
+  ns_machine_account_reset (rig.s.machine);
+  for (guint i = 0; i < 3; i++)
+    send_datagram (&rig, 1000);
+  *woke = ns_machine_account_calls (rig.s.machine, &udp_fn_sock_def_readable, NULL);
+  *skipped = rig.s.stack->counters.data_ready_skipped;
+  ck_assert_uint_eq (ns_file_sock (rig.server)->sk_receive_queue.qlen, 3);
+  rig_clear (&rig);
+}
+
+/* 612b1c0dec5b (v6.10-rc1) calls sk_data_ready only for a datagram that makes the queue
+ * readable (it was empty), on a socket with the default sk_data_ready and no SO_PEEK_OFF;
+ * its revert (3d501f562f63: v6.13-rc2, 6.12.5) wakes for every datagram again. Three
+ * datagrams nobody reads: one wake-up and two skipped between the two, three before and
+ * after. */
+START_TEST (test_data_ready_skipped_behind_others)
+{
+  static const struct { const char *release; guint64 woke, skipped; } cases[] = {
+    { "6.9.0", 3, 0 }, { "6.10.0-rc1", 1, 2 }, { "6.11.11", 1, 2 }, { "6.12.4", 1, 2 },
+    { "6.12.5", 3, 0 }, { "6.13.0-rc1", 1, 2 }, { "6.13.0-rc2", 3, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    guint64 woke, skipped;
+
+    wakeups_of_three (cases[i].release, &woke, &skipped);
+    ck_assert_msg (woke == cases[i].woke && skipped == cases[i].skipped,
+                   "%s: %" G_GUINT64_FORMAT " wake-ups, %" G_GUINT64_FORMAT " skipped",
+                   cases[i].release, woke, skipped);
+  }
 }
 END_TEST
 
@@ -633,7 +676,8 @@ udp_rx_suite (void)
   tcase_add_test (tc, test_rcvbuf_near_int_max);
   tcase_add_test (tc, test_busylock_above_half_rcvbuf);
   tcase_add_loop_test (tc, test_memory_accounting, 0, G_N_ELEMENTS (acct_cases));
-  tcase_add_test (tc, test_data_ready_indirect_before_6_2);
+  tcase_add_test (tc, test_data_ready_indirect_before_6_6);
+  tcase_add_test (tc, test_data_ready_skipped_behind_others);
   tcase_add_test (tc, test_release_takes_receive_queue_lock);
   tcase_add_test (tc, test_fifo_v4);
   tcase_add_test (tc, test_fifo_v6);

@@ -340,7 +340,9 @@ START_TEST (test_chain_length_by_version)
   static const struct { const char *version; guint cls, act, mall; } cases[] = {
     { "6.2.0", 12, 20, 5 },   /* rsvp, rsvp6, tcindex still there */
     { "6.3.0", 9, 20, 5 },    /* … removed in v6.3 */
-    { "6.9.0", 9, 19, 5 },    /* ipt removed */
+    { "6.7.12", 9, 20, 5 },   /* ipt still there */
+    { "6.8.0-rc1", 9, 19, 5 }, /* ipt retired (ba24ea129126) */
+    { "6.9.0", 9, 19, 5 },
   };
 
   for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
@@ -354,14 +356,14 @@ START_TEST (test_chain_length_by_version)
     ck_assert_uint_eq (tc_wrapper_cls_position (rig.tc, tc_classifier_fn ("mall_classify")),
                        cases[k].mall);
     /* which members go, not only how many: rsvp, rsvp6 and tcindex from v6.3, ipt from
-     * v6.9; route4 and simp stay (position 0: not in the chain) */
+     * v6.8-rc1; route4 and simp stay (position 0: not in the chain) */
 #define CLS_IN(name) (tc_wrapper_cls_position (rig.tc, tc_classifier_fn (name)) > 0)
 #define ACT_IN(name) (tc_wrapper_act_position (rig.tc, tc_action_fn (name)) > 0)
     ck_assert_int_eq (CLS_IN ("rsvp_classify"), k < 1);
     ck_assert_int_eq (CLS_IN ("rsvp6_classify"), k < 1);
     ck_assert_int_eq (CLS_IN ("tcindex_classify"), k < 1);
     ck_assert (CLS_IN ("route4_classify"));
-    ck_assert_int_eq (ACT_IN ("tcf_ipt_act"), k < 2);
+    ck_assert_int_eq (ACT_IN ("tcf_ipt_act"), k < 3);
     ck_assert (ACT_IN ("tcf_simp_act"));
 #undef CLS_IN
 #undef ACT_IN
@@ -458,6 +460,12 @@ START_TEST (test_wrapper_needs_retpoline_build_and_opt_in)
 
   rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
   ck_assert (!tc_wrapper_compiled (rig.tc));         /* v6.1 without the series */
+  rig_clear (&rig);
+  rig_init (&rig, "6.1.176", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (!tc_wrapper_compiled (rig.tc));         /* no stable took the series */
+  rig_clear (&rig);
+  rig_init (&rig, "6.2.0-rc1", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert (tc_wrapper_compiled (rig.tc));          /* 7f0e810220e2, the merge window */
   rig_clear (&rig);
   rig_init (&rig, "6.1.0", merged, no_retpoline, NS_SPECTRE_V2_RETPOLINE);
   ck_assert (!tc_wrapper_compiled (rig.tc));
