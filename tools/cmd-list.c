@@ -104,15 +104,17 @@ list_workloads (void)
 
 /* Prints every kernel change netsim reads from the release (sim/kchange.c): commit, title,
  * what it changes in the models, the first mainline release, each stable series' first
- * release, and where those were read. */
+ * release, and where those were read; with release, whether that release has each. */
 static void
-list_changes (void)
+list_changes (const char *release)
 {
   for (guint id = 0; id < NS_KCHANGE_COUNT; id++) {
     const NsKernelChangeInfo *c = ns_kernel_change_info (id);
     g_autofree char *stables = g_strjoinv (", ", (char **) c->releases.stables);
+    const char *mark = release == NULL ? "" :
+                       ns_kernel_release_has (release, id) ? "has   " : "lacks ";
 
-    g_print ("%-12s %s\n    %s\n    mainline %s; stable %s\n    (%s)\n",
+    g_print ("%s%-12s %s\n    %s\n    mainline %s; stable %s\n    (%s)\n", mark,
              c->commit ? c->commit : "(2 commits)", c->title, c->effect,
              c->releases.mainline, *stables ? stables : "none", c->evidence);
   }
@@ -127,18 +129,30 @@ ns_cmd_list (int argc, char **argv)
   g_autoptr (GOptionContext) ctx =
     g_option_context_new ("[scenarios|cpus|patches|params|workloads|changes] — list what "
                           "netsim knows");
+  g_autofree char *release = NULL;
+  const GOptionEntry entries[] = {
+    { "release", 0, 0, G_OPTION_ARG_STRING, &release,
+      "With changes: mark each change the kernel release R has or lacks (6.1.93, "
+      "6.9.0-rc1)", "R" },
+    { NULL }
+  };
   GError *err = NULL;
   const char *what;
 
   g_option_context_set_description (ctx, "Without an argument, lists scenarios. changes: the "
                                     "kernel changes netsim reads from a scenario's "
                                     "kernel version, with the first mainline and stable "
-                                    "releases that have each.");
-  if (!ns_cmd_parse_options (ctx, NULL, &argc, &argv))
+                                    "releases that have each (--release R: which of them "
+                                    "R has).");
+  if (!ns_cmd_parse_options (ctx, ns_cmd_add_entries (ctx, entries), &argc, &argv))
     return NS_EXIT_USAGE;
   if (argc > 2)
     goto too_many;
   what = argc == 2 ? argv[1] : "scenarios";
+  if (release != NULL && strcmp (what, "changes") != 0)
+    goto release_without_changes;
+  if (release != NULL && !ns_kernel_version_check (release, &err))
+    goto bad_release;
   if (!strcmp (what, "scenarios")) {
     if (!list_scenarios (&err))
       return ns_cmd_fail (err);
@@ -152,7 +166,7 @@ ns_cmd_list (int argc, char **argv)
   else if (!strcmp (what, "workloads"))
     list_workloads ();
   else if (!strcmp (what, "changes"))
-    list_changes ();
+    list_changes (release);
   else
     goto unknown;
   return 0;
@@ -165,6 +179,14 @@ too_many:
 unknown:
   g_printerr ("netsim list: unknown '%s': expected one of scenarios, cpus, patches, params, "
               "workloads, changes\n", what);
+  return NS_EXIT_USAGE;
+release_without_changes:
+  g_printerr ("netsim list: --release marks kernel changes; it goes with 'changes', not "
+              "'%s'\n", what);
+  return NS_EXIT_USAGE;
+bad_release:
+  g_printerr ("netsim list: --release %s: %s\n", release, err->message);
+  g_error_free (err);
   return NS_EXIT_USAGE;
 }
 

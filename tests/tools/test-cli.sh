@@ -1593,6 +1593,19 @@ grep -A2 '^50aee97d1511 udp: Avoid call to compute_score on multiple sites$' "$T
   ok || bad "list changes: seed 000's fix: $(grep -A3 '^50aee97d1511' "$TMP/out")"
 grep -A2 '^417c5643cd67 ' "$TMP/out" | grep -q '^    mainline 6.12-rc1; stable none$' && ok ||
   bad "list changes: a change no stable took: $(grep -A3 '^417c5643cd67' "$TMP/out")"
+# --release marks what a release has: 6.1.92 lacks seed 000's fix, 6.1.93 has it
+expect 0 "list changes for 6.1.92" -- "$NETSIM" list changes --release 6.1.92
+grep -q '^lacks 50aee97d1511 ' "$TMP/out" && grep -q '^has   f0ea27e7bfe1 ' "$TMP/out" &&
+  ok || bad "list changes --release 6.1.92: $(grep '50aee97d1511\|f0ea27e7bfe1' "$TMP/out")"
+expect 0 "list changes for 6.1.93" -- "$NETSIM" list changes --release 6.1.93
+grep -q '^has   50aee97d1511 ' "$TMP/out" && ok ||
+  bad "list changes --release 6.1.93: $(grep 50aee97d1511 "$TMP/out")"
+expect 2 "list changes for a bad release" -- "$NETSIM" list changes --release six
+grep -q "^netsim list: --release six: " "$TMP/err" && ok ||
+  bad "list changes --release six: $(cat "$TMP/err")"
+expect 2 "list cpus with a release" -- "$NETSIM" list cpus --release 6.1
+grep -q "goes with 'changes', not 'cpus'" "$TMP/err" && ok ||
+  bad "list cpus --release: $(cat "$TMP/err")"
 expect 2 "list nonsense" -- "$NETSIM" list nonsense
 grep -q "^netsim list: unknown 'nonsense': expected one of " "$TMP/err" && ok ||
   bad "list nonsense does not name the word: $(cat "$TMP/err")"
