@@ -793,10 +793,12 @@ static const NsBackport backports[] = {
    * so not assumed */
   { "spectre_bhi", NULL, "6.9.0-rc4", "the BHI mitigation series", FALSE,
     { "6.8.5", "6.6.26", "6.1.85", NULL } },
-  /* the Retbleed series (mainline v5.19, July 2022): in 5.18.14, 5.15.57 and 5.10.133
-   * (stable releases of 23-25 July 2022; LWN 902317, LibreELEC.tv#6733 and #6734); 5.16.y
-   * (last release 13 April 2022) and 5.17.y (14 June 2022) had ended; 5.4.y and 4.19.y
-   * not verified, so not assumed */
+  /* the Retbleed series (mainline v5.19-rc7, merge ce114c866860, July 2022): in 5.18.14,
+   * 5.15.57 and 5.10.133 (stable releases of 23-25 July 2022; LWN 902317, LibreELEC.tv#6733
+   * and #6734); 5.16.y (last release 13 April 2022) and 5.17.y (14 June 2022) had ended.
+   * 5.4.217, 4.19.266 and 4.14.297 took only its Intel IBRS part (Cascardo's and Souhlal's
+   * backports: no untrained return, no IBPB on entry, AMD parts only reported), which this
+   * table cannot say, so those series are not listed */
   { "retbleed", NULL, "5.19", "the Retbleed mitigations", FALSE,
     { "5.18.14", "5.15.57", "5.10.133", NULL } },
   /* 7c693f54c873, spectre_v2=ibrs, came with the same series */
