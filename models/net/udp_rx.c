@@ -275,12 +275,15 @@ udp_data_ready (NsThread *t, NsNetStack *s, struct sock *sk, gboolean becomes_re
   NS_LOAD_FIELD (t, sk, sk_data_ready);
   if (s->skip_data_ready) {
     ns_insns (t, 6);
-    NS_LOAD_FIELD (t, sk, sk_peek_off);
-    if (!becomes_readable && sk->sk_data_ready == &udp_fn_sock_def_readable &&
-        sk->sk_peek_off < 0) {
-      NS_LOAD_FIELD (t, sk, __sk_common.skc_flags);  /* sk_wake_async_rcu */
-      s->counters.data_ready_skipped++;
-      return;
+    /* becomes_readable || sk_data_ready != sock_def_readable || sk_peek_off >= 0, in
+     * that order: the peek offset is read only when the first two fail */
+    if (!becomes_readable && sk->sk_data_ready == &udp_fn_sock_def_readable) {
+      NS_LOAD_FIELD (t, sk, sk_peek_off);
+      if (sk->sk_peek_off < 0) {
+        NS_LOAD_FIELD (t, sk, __sk_common.skc_flags);  /* sk_wake_async_rcu */
+        s->counters.data_ready_skipped++;
+        return;
+      }
     }
   }
   sock_def_readable (t, s, sk);
