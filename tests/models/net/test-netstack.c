@@ -118,6 +118,33 @@ START_TEST (test_stack_defaults)
 }
 END_TEST
 
+/* lo is laid out as the build's release: seed 000's 6.9-rc1 keeps net_device's v6.8
+ * cache-line groups (priv_flags, netdev_ops and the TX queue on line 0), a 6.1 stack has
+ * v6.1's order (the TX queue at 960, line 15), a 6.12 one Debian 6.12.118's (qdisc at
+ * 1120). */
+START_TEST (test_lo_layout_by_release)
+{
+  static const struct { const char *release, *layout; gsize tx, qdisc; } cases[] = {
+    { "6.9.0-rc1", "v6.8", 24, 840 }, { "6.1.0", "v6.1", 960, 976 },
+    { "6.12.0", "v6.12", 24, 1120 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    StackRig sr;
+    const struct net_device *lo;
+
+    stack_rig_init (&sr, cases[i].release, NULL, NULL, NULL);
+    lo = sr.stack->lo;
+    ck_assert_str_eq (lo->layout->name, cases[i].layout);
+    ck_assert_ptr_eq (netdev_field_addr (lo, NETDEV_FIELD__tx),
+                      (const guint8 *) lo + cases[i].tx);
+    ck_assert_ptr_eq (netdev_field_addr (lo, NETDEV_FIELD_qdisc),
+                      (const guint8 *) lo + cases[i].qdisc);
+    stack_rig_clear (&sr);
+  }
+}
+END_TEST
+
 /* socket(2) of a UDP socket, blocking and non-blocking, of both families. */
 START_TEST (test_socket_init)
 {
@@ -430,6 +457,7 @@ netstack_suite (void)
   TCase *tc = tcase_create ("core");
 
   tcase_add_test (tc, test_stack_defaults);
+  tcase_add_test (tc, test_lo_layout_by_release);
   tcase_add_test (tc, test_socket_init);
   tcase_add_test (tc, test_socket_slabs_per_cpu);
   tcase_add_test (tc, test_connect_route_reference);
