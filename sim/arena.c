@@ -36,7 +36,17 @@ struct _NsArena {
   GHashTable *large;            /* class size → GPtrArray stack */
   GHashTable *live;             /* live object → its class size: a release must give back
                                    an object as it was allocated, once */
+  GHashTable *layouts;          /* page index → GArray of the Layout objects on it */
+  guint       n_layouts;        /* objects with a layout (0: every address as it lies) */
 };
+
+/* An object charged at another layout (ns_arena_set_layout). */
+typedef struct {
+  gsize          start, size;   /* offsets into host */
+  const guint16 *map;
+} Layout;
+
+#define LAYOUT_PAGE_SHIFT 12
 
 /* Rounds size up to its class size. */
 static gsize
@@ -115,6 +125,8 @@ ns_arena_free (NsArena *arena)
       g_ptr_array_unref (arena->small[i]);
   g_hash_table_unref (arena->large);
   g_hash_table_unref (arena->live);
+  if (arena->layouts)
+    g_hash_table_unref (arena->layouts);
   g_free (arena);
 }
 
@@ -195,6 +207,85 @@ ns_arena_contains (const NsArena *arena, gconstpointer ptr)
 
   g_return_val_if_fail (arena != NULL, FALSE);
   return p >= arena->host && p < arena->host + arena->capacity;
+}
+
+/* Removes the object starting at start from the page's list; TRUE if it was there. */
+static gboolean
+page_drop_layout (GArray *page, gsize start)
+{
+  for (guint i = 0; i < page->len; i++)
+    if (g_array_index (page, Layout, i).start == start) {
+      g_array_remove_index_fast (page, i);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* Charges the object at obj at map; see arena.h. */
+void
+ns_arena_set_layout (NsArena *arena, gconstpointer obj, gsize size, const guint16 *map)
+{
+  Layout l;
+
+  g_return_if_fail (arena != NULL && map != NULL && size > 0);
+  g_return_if_fail (ns_arena_contains (arena, obj) &&
+                    ns_arena_contains (arena, (const guint8 *) obj + size - 1));
+  l = (Layout) { (gsize) ((const guint8 *) obj - arena->host), size, map };
+  if (arena->layouts == NULL)
+    arena->layouts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  ns_arena_clear_layout (arena, obj);
+  for (gsize pg = l.start >> LAYOUT_PAGE_SHIFT; pg <= (l.start + size - 1) >> LAYOUT_PAGE_SHIFT;
+       pg++) {
+    GArray *page = g_hash_table_lookup (arena->layouts, GSIZE_TO_POINTER (pg));
+
+    if (page == NULL) {
+      page = g_array_new (FALSE, FALSE, sizeof (Layout));
+      g_hash_table_insert (arena->layouts, GSIZE_TO_POINTER (pg), page);
+    }
+    g_array_append_val (page, l);
+  }
+  arena->n_layouts++;
+}
+
+/* Forgets the layout of the object at obj, if it has one. */
+void
+ns_arena_clear_layout (NsArena *arena, gconstpointer obj)
+{
+  gsize start, pg;
+  GArray *page;
+  gboolean had = FALSE;
+
+  g_return_if_fail (arena != NULL && ns_arena_contains (arena, obj));
+  if (arena->n_layouts == 0)
+    return;
+  start = (gsize) ((const guint8 *) obj - arena->host);
+  for (pg = start >> LAYOUT_PAGE_SHIFT;
+       (page = g_hash_table_lookup (arena->layouts, GSIZE_TO_POINTER (pg))) != NULL &&
+       page_drop_layout (page, start); pg++)
+    had = TRUE;
+  if (had)
+    arena->n_layouts--;
+}
+
+/* The charged simulated address of ptr; see arena.h. */
+guint64
+ns_arena_charged_addr (const NsArena *arena, gconstpointer ptr)
+{
+  gsize off;
+  GArray *page;
+
+  g_return_val_if_fail (ns_arena_contains (arena, ptr), 0);
+  off = (gsize) ((const guint8 *) ptr - arena->host);
+  if (G_LIKELY (arena->n_layouts == 0))
+    return arena->base + off;
+  page = g_hash_table_lookup (arena->layouts, GSIZE_TO_POINTER (off >> LAYOUT_PAGE_SHIFT));
+  for (guint i = 0; page != NULL && i < page->len; i++) {
+    const Layout *l = &g_array_index (page, Layout, i);
+
+    if (off >= l->start && off < l->start + l->size)
+      return arena->base + l->start + l->map[off - l->start];
+  }
+  return arena->base + off;
 }
 
 /* Bytes held by live objects (sizes rounded up to their class). */

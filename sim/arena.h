@@ -22,6 +22,16 @@ void      ns_arena_release    (NsArena *arena, gpointer ptr, gsize size);
 /* Simulated address of a host pointer inside the arena. */
 guint64   ns_arena_addr       (const NsArena *arena, gconstpointer ptr);
 gboolean  ns_arena_contains   (const NsArena *arena, gconstpointer ptr);
+/* Charges the size bytes of the object at obj at another layout: byte offset o of it at
+ * offset map[o] (the same fields as another kernel release orders them). map must outlive
+ * the setting; setting an object again replaces its map. */
+void      ns_arena_set_layout   (NsArena *arena, gconstpointer obj, gsize size,
+                                 const guint16 *map);
+/* Charges the object at obj as it lies again (a freed object). */
+void      ns_arena_clear_layout (NsArena *arena, gconstpointer obj);
+/* The simulated address charged for ptr: ns_arena_addr's, moved by the layout of an
+ * object holding ptr (ns_arena_set_layout), if any. */
+guint64   ns_arena_charged_addr (const NsArena *arena, gconstpointer ptr);
 gsize     ns_arena_used       (const NsArena *arena);
 
 G_END_DECLS

@@ -174,6 +174,13 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "net-next, 23 Dec 2024; the 6.13.2 review (\"[PATCH 6.13 129/623]\", 5 Feb 2025) and "
     "6.12.13; dropped from the 5.4 to 6.6 queues (stable-queue 64df1ad6f6ee); "
     "CVE-2024-57974 lists 6.12.13, 6.13.2 and 6.14" },
+  [NS_KCHANGE_SOCK_FIELDS_REORGANIZED] = {
+    "5d4cc87414c5", "net: reorganize \"struct sock\" fields",
+    "struct sock: the fast-path fields in its cache-line groups (sock.h); before it a UDP "
+    "socket is charged at v6.1's offsets (models/net/sock.c)",
+    { "6.9-rc1", { NULL } },
+    "netdev, 16 Feb 2024, in the networking pull for 6.9; a reorganisation, not a fix; "
+    "Debian 6.1.176's DWARF has the old order" },
 };
 
 /* The registered change id. */

@@ -1572,7 +1572,7 @@ line_range (NsMachine *m, gconstpointer p, gsize size, guint64 *first, guint64 *
     return FALSE;
   if (G_UNLIKELY (!ns_arena_contains (m->arena, p)))
     goto not_simulated;
-  addr = ns_arena_addr (m->arena, p);
+  addr = ns_arena_charged_addr (m->arena, p);  /* a field where its release keeps it */
   *first = addr >> m->line_shift;
   *last = (addr + size - 1) >> m->line_shift;
   return TRUE;
@@ -1820,7 +1820,7 @@ ns_load_site (NsThread *t, NsLoadSite *site, gboolean dep, gconstpointer p, gsiz
   if (!m->stride_prefetch || !ns_arena_contains (m->arena, p))
     return;
   e = stride_entry (x->caches, load_site_id (site));
-  addr = ns_arena_addr (m->arena, p);
+  addr = ns_arena_charged_addr (m->arena, p);
   stride = (gint64) (addr - e->last);
   e->confirmed = stride != 0 && stride == e->stride ? e->confirmed + 1 : 0;
   e->stride = stride;

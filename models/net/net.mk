@@ -1,6 +1,6 @@
 # models/net/net.mk — kernel-equivalent networking models (UDP socket lookup: sock layout,
 # jhash, the UDP table and lookup for IPv4/IPv6, SO_REUSEPORT groups) and their tests.
-libns_models_a_SOURCES += models/net/sock.h models/net/jhash.h models/net/udp.h \
+libns_models_a_SOURCES += models/net/sock.h models/net/sock.c models/net/jhash.h models/net/udp.h \
 	models/net/udp-priv.h models/net/udp.c models/net/udp6.c models/net/reuseport.c \
 	models/net/slab.h models/net/slab.c
 

@@ -16,6 +16,8 @@
  *    at 1088 in both); 6.1 still has inet_sock's bitfields where 6.9 has inet_flags. The
  *    first 540 bytes of struct sock, every field the hot paths touch, agree with 6.12's
  *    to the byte.
+ * A socket of a release before that reorganisation is charged at Debian 6.1.176's offsets
+ * through the arena's byte map (sock_layout_map_v6_1, models/net/sock.c).
  * Fields the model never touches are kept as padding of the right size so the hot fields
  * keep their offsets and cache lines. Sockets are allocated 64-byte aligned from the
  * machine's arena (kernel-spec §6.4: the udp_sock slab cache is cache-line aligned), so
@@ -493,5 +495,13 @@ G_STATIC_ASSERT (offsetof (struct udp_sock, udp_flags) == 968);
 G_STATIC_ASSERT (offsetof (struct udp_sock, reader_queue) == 1088);
 G_STATIC_ASSERT (offsetof (struct udp_sock, forward_deficit) == 1112);
 #undef NS_SK_OFF
+
+/* The bytes of the largest UDP socket object (udp6_sock, 64-byte aligned) a layout map
+ * covers. */
+#define SOCK_MAP_LEN ((sizeof (struct udp_sock) + NS_IPV6_PINFO_SIZE + 63) & ~(gsize) 63)
+/* A UDP socket object (udp_sock or udp6_sock) as releases before 5d4cc87414c5 (v6.9-rc1)
+ * lay it out: for byte offset o, where Debian 6.1.176 keeps that byte (models/net/sock.c);
+ * SOCK_MAP_LEN entries, for ns_arena_set_layout. */
+const guint16 *sock_layout_map_v6_1 (void);
 
 G_END_DECLS

@@ -111,7 +111,8 @@ generation_of (const NsBuild *build, const char *release, guint version)
 
 /* The release the UDP and loopback models' code is (seed 000's kernel), and the registered
  * changes they read: the lookup's, the receive path's (models/net/udp_rx.c), the device's
- * layout (netdevice.c), the skb heads' (skbuff.c) and the system calls' (netstack.c). */
+ * and the socket's layouts (netdevice.c, sock.c), the skb heads' (skbuff.c) and the system
+ * calls' (netstack.c). */
 #define UDP_MODEL_RELEASE "6.9.0-rc1"
 static const NsKernelChangeId udp_model_changes[] = {
   NS_KCHANGE_UDP_SELECT_SKIPS_ESTABLISHED, NS_KCHANGE_UDP_KEEP_SELECTION,
@@ -121,7 +122,8 @@ static const NsKernelChangeId udp_model_changes[] = {
   NS_KCHANGE_UDP_LOOKUP1, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE, NS_KCHANGE_UDP_RMEM_SCHEDULE,
   NS_KCHANGE_UDP_DATA_READY_WRAPPER, NS_KCHANGE_UDP_SKIP_DATA_READY,
   NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED, NS_KCHANGE_SKB_SMALL_HEAD_CACHE,
-  NS_KCHANGE_NETDEV_CACHELINE_GROUPS, NS_KCHANGE_X64_SYS_CALL, NS_KCHANGE_LSM_STATIC_CALLS,
+  NS_KCHANGE_NETDEV_CACHELINE_GROUPS, NS_KCHANGE_SOCK_FIELDS_REORGANIZED,
+  NS_KCHANGE_X64_SYS_CALL, NS_KCHANGE_LSM_STATIC_CALLS,
 };
 
 /* Notes on build how its release differs from the code the UDP models are, as far as the
@@ -162,6 +164,8 @@ udp_table_set_features (struct udp_table *tbl, NsBuild *build)
   tbl->select_prefers_cpu = ns_kernel_release_has (release, NS_KCHANGE_UDP_SELECT_PREFERS_CPU);
   tbl->has_hash4 = ns_kernel_release_has (release, NS_KCHANGE_UDP_HASH4);
   tbl->has_lookup1 = ns_kernel_release_has (release, NS_KCHANGE_UDP_LOOKUP1);
+  tbl->sock_layout = ns_kernel_release_has (release, NS_KCHANGE_SOCK_FIELDS_REORGANIZED) ?
+                     NULL : sock_layout_map_v6_1 ();
   tbl->bind_hash2_specific_only = ns_kernel_release_has (release, NS_KCHANGE_UDP_BIND_HASH2_FIX);
   /* A single compute_score call site in every generation but C. a502ea6fa94b (lookup1)
    * gave it a second caller; Debian 6.12.118's binary, which has it, still has no
@@ -843,6 +847,8 @@ udp_sock_create_on (struct udp_table *tbl, struct net *net, gint family, guint c
 
   up = sock_cache (tbl, family) != NULL ? ns_kmem_cache_alloc (sock_cache (tbl, family), cpu)
                                         : ns_arena_alloc (tbl->arena, udp_obj_size (family), 64);
+  if (tbl->sock_layout != NULL)
+    ns_arena_set_layout (tbl->arena, up, udp_obj_size (family), tbl->sock_layout);
   sk = &up->inet.sk;
   sk->sk_family = family;
   sk->sk_state = TCP_CLOSE;
@@ -1419,6 +1425,7 @@ udp_sock_close (struct sock *sk)
   g_return_if_fail (sk != NULL);
   tbl = sk->sk_prot;
   udp_lib_unhash (sk);
+  ns_arena_clear_layout (tbl->arena, sk);
   if (sock_cache (tbl, sk->sk_family) != NULL)
     ns_kmem_cache_free (sock_cache (tbl, sk->sk_family), sk);
   else

@@ -180,6 +180,8 @@ struct udp_table {
   gboolean          select_prefers_cpu;       /* b261eda84ec1 (ns_kernel_release_has, sim/kchange.h) */
   gboolean          has_hash4;     /* 78c91ae2c6de (v6.13) */
   gboolean          has_lookup1;   /* a502ea6fa94b (v6.14; 6.13.2, 6.12.13) */
+  const guint16    *sock_layout;   /* before 5d4cc87414c5: sockets charged at v6.1's
+                                      offsets (sock_layout_map_v6_1), else NULL */
   gboolean          bind_scans_all; /* bind: every overlapping socket counts (H4); FALSE */
   gboolean          bind_hash2_specific_only; /* bind: the hash2 check only for a specific
                                                  address (e537dd15d0d4: 7.0, stables) */

@@ -162,6 +162,42 @@ START_TEST (test_contains_addr)
 }
 END_TEST
 
+/* ns_arena_set_layout: an object's bytes are charged where its map puts them (here a
+ * reversal of 16-byte fields), the bytes around it and other objects where they lie; a
+ * second setting replaces the first; an object over a page boundary is found from either
+ * page; clearing gives the addresses back. */
+START_TEST (test_layout_remaps)
+{
+  NsArena *a = ns_arena_new (BASE, CAP);
+  guint8 *before = ns_arena_alloc (a, 4000, 64);     /* puts obj across a page boundary */
+  guint8 *obj = ns_arena_alloc (a, 256, 64);
+  guint8 *after = ns_arena_alloc (a, 64, 64);
+  guint64 at = ns_arena_addr (a, obj);
+  guint16 swap[256], same[256];
+
+  for (guint o = 0; o < 256; o++) {
+    swap[o] = (guint16) ((15 - o / 16) * 16 + o % 16);
+    same[o] = (guint16) o;
+  }
+  ck_assert ((ns_arena_addr (a, obj) >> 12) != (ns_arena_addr (a, obj + 255) >> 12));
+  ck_assert_uint_eq (ns_arena_charged_addr (a, obj + 17), at + 17);
+  ns_arena_set_layout (a, obj, 256, swap);
+  ck_assert_uint_eq (ns_arena_charged_addr (a, obj), at + 240);
+  ck_assert_uint_eq (ns_arena_charged_addr (a, obj + 17), at + 225);
+  ck_assert_uint_eq (ns_arena_charged_addr (a, obj + 255), at + 15);
+  ck_assert_uint_eq (ns_arena_charged_addr (a, before), ns_arena_addr (a, before));
+  ck_assert_uint_eq (ns_arena_charged_addr (a, after), ns_arena_addr (a, after));
+  ns_arena_set_layout (a, obj, 256, same);
+  ck_assert_uint_eq (ns_arena_charged_addr (a, obj + 255), at + 255);
+  ns_arena_set_layout (a, obj, 256, swap);
+  ns_arena_clear_layout (a, obj);
+  ck_assert_uint_eq (ns_arena_charged_addr (a, obj), at);
+  ck_assert_uint_eq (ns_arena_charged_addr (a, obj + 255), at + 255);
+  ns_arena_clear_layout (a, obj);                    /* clearing twice is harmless */
+  ns_arena_free (a);
+}
+END_TEST
+
 START_TEST (test_large_lazy)
 {
   /* 16 GiB of address space costs nothing until touched; big objects work */
@@ -235,6 +271,7 @@ arena_suite (void)
   tcase_add_test (tc, test_invalid_release);
   tcase_add_test (tc, test_zeroed_and_used);
   tcase_add_test (tc, test_contains_addr);
+  tcase_add_test (tc, test_layout_remaps);
   tcase_add_test (tc, test_large_lazy);
 #ifndef NS_WITH_ASAN
   tcase_add_test (tc, test_refused_quietly);

@@ -145,6 +145,51 @@ START_TEST (test_lo_layout_by_release)
 }
 END_TEST
 
+/* The charged offset of p in the socket object obj. */
+static gint64
+charged_offset (NsNetStack *s, gconstpointer obj, gconstpointer p)
+{
+  return (gint64) (ns_arena_charged_addr (s->arena, p) - ns_arena_charged_addr (s->arena, obj));
+}
+
+/* A UDP socket is charged as its release lays it out: before 5d4cc87414c5 (v6.9-rc1) at
+ * Debian 6.1.176's offsets (sk_rcvbuf 280, sk_receive_queue 216, sk_forward_alloc 264,
+ * sk_data_ready 680; inet_sock and udp_sock's fields 24 bytes on, up to reader_queue at
+ * 1088 in both), from it where sock.h declares them; closing it charges its memory as it
+ * lies again. */
+START_TEST (test_socket_layout_by_release)
+{
+  static const struct { const char *release; gint64 rcvbuf, rq, fwd, ready, pending; } cases[] = {
+    { "6.1.0", 280, 216, 264, 680, 1000 }, { "6.8.12", 280, 216, 264, 680, 1000 },
+    { "6.9.0-rc1", 244, 168, 356, 264, 976 }, { "6.12.0", 244, 168, 356, 264, 976 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    StackRig sr;
+    struct file *f;
+    struct sock *sk;
+    struct udp_sock *up;
+
+    stack_rig_init (&sr, cases[i].release, NULL, NULL, NULL);
+    f = ns_netstack_socket (sr.stack, AF_INET6, FALSE);
+    sk = ns_file_sock (f);
+    up = udp_sk (sk);
+    ck_assert_int_eq (charged_offset (sr.stack, sk, &sk->sk_rcvbuf), cases[i].rcvbuf);
+    ck_assert_int_eq (charged_offset (sr.stack, sk, &sk->sk_receive_queue.lock),
+                      cases[i].rq + (gint64) offsetof (struct sk_buff_head, lock));
+    ck_assert_int_eq (charged_offset (sr.stack, sk, &sk->sk_forward_alloc), cases[i].fwd);
+    ck_assert_int_eq (charged_offset (sr.stack, sk, &sk->sk_data_ready), cases[i].ready);
+    ck_assert_int_eq (charged_offset (sr.stack, sk, &up->pending), cases[i].pending);
+    ck_assert_int_eq (charged_offset (sr.stack, sk, &up->reader_queue), 1088);
+    ck_assert_int_eq (charged_offset (sr.stack, sk, &sk->sk_state), 18);  /* sock_common */
+    ns_netstack_close (sr.stack, f);
+    ck_assert_uint_eq (ns_arena_charged_addr (sr.stack->arena, &sk->sk_rcvbuf),
+                       ns_arena_addr (sr.stack->arena, &sk->sk_rcvbuf));
+    stack_rig_clear (&sr);
+  }
+}
+END_TEST
+
 /* socket(2) of a UDP socket, blocking and non-blocking, of both families. */
 START_TEST (test_socket_init)
 {
@@ -458,6 +503,7 @@ netstack_suite (void)
 
   tcase_add_test (tc, test_stack_defaults);
   tcase_add_test (tc, test_lo_layout_by_release);
+  tcase_add_test (tc, test_socket_layout_by_release);
   tcase_add_test (tc, test_socket_init);
   tcase_add_test (tc, test_socket_slabs_per_cpu);
   tcase_add_test (tc, test_connect_route_reference);
