@@ -37,6 +37,7 @@ struct _NsArena {
   GHashTable *live;             /* live object → its class size: a release must give back
                                    an object as it was allocated, once */
   GHashTable *layouts;          /* page index → GArray of the Layout objects on it */
+  guint8     *layout_pages;     /* a bit per page: set while it has a list in layouts */
   guint       n_layouts;        /* objects with a layout (0: every address as it lies) */
 };
 
@@ -127,6 +128,7 @@ ns_arena_free (NsArena *arena)
   g_hash_table_unref (arena->live);
   if (arena->layouts)
     g_hash_table_unref (arena->layouts);
+  g_free (arena->layout_pages);
   g_free (arena);
 }
 
@@ -231,8 +233,10 @@ ns_arena_set_layout (NsArena *arena, gconstpointer obj, gsize size, const guint1
   g_return_if_fail (ns_arena_contains (arena, obj) &&
                     ns_arena_contains (arena, (const guint8 *) obj + size - 1));
   l = (Layout) { (gsize) ((const guint8 *) obj - arena->host), size, map };
-  if (arena->layouts == NULL)
+  if (arena->layouts == NULL) {
     arena->layouts = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+    arena->layout_pages = g_malloc0 (((arena->capacity >> LAYOUT_PAGE_SHIFT) + 7) / 8);
+  }
   ns_arena_clear_layout (arena, obj);
   for (gsize pg = l.start >> LAYOUT_PAGE_SHIFT; pg <= (l.start + size - 1) >> LAYOUT_PAGE_SHIFT;
        pg++) {
@@ -241,6 +245,7 @@ ns_arena_set_layout (NsArena *arena, gconstpointer obj, gsize size, const guint1
     if (page == NULL) {
       page = g_array_new (FALSE, FALSE, sizeof (Layout));
       g_hash_table_insert (arena->layouts, GSIZE_TO_POINTER (pg), page);
+      arena->layout_pages[pg / 8] |= (guint8) (1u << (pg % 8));
     }
     g_array_append_val (page, l);
   }
@@ -276,7 +281,9 @@ ns_arena_charged_addr (const NsArena *arena, gconstpointer ptr)
 
   g_return_val_if_fail (ns_arena_contains (arena, ptr), 0);
   off = (gsize) ((const guint8 *) ptr - arena->host);
-  if (G_LIKELY (arena->n_layouts == 0))
+  if (G_LIKELY (arena->n_layouts == 0) ||
+      !(arena->layout_pages[(off >> LAYOUT_PAGE_SHIFT) / 8] &
+        (1u << ((off >> LAYOUT_PAGE_SHIFT) % 8))))
     return arena->base + off;
   page = g_hash_table_lookup (arena->layouts, GSIZE_TO_POINTER (off >> LAYOUT_PAGE_SHIFT));
   for (guint i = 0; page != NULL && i < page->len; i++) {
