@@ -197,7 +197,7 @@ mod_cur_headers (NsThread *t, struct pktgen_dev *pkt_dev)
   NS_LOAD_FIELD (t, pkt_dev, saddr_min);
   NS_LOAD_FIELD (t, pkt_dev, min_pkt_size);
   NS_LOAD_FIELD (t, pkt_dev, queue_map_min);
-  NETDEV_LOAD (t, pkt_dev->odev, real_num_tx_queues);
+  NS_LOAD_FIELD (t, pkt_dev->odev, real_num_tx_queues);
   pkt_dev->cur_queue_map = 0;
   NS_STORE_FIELD (t, pkt_dev, cur_queue_map);
   /* census: 63 instructions — about twenty flag and range tests with their branches,
@@ -352,7 +352,7 @@ pktgen_xmit (NsThread *t, Pktgen *pg)
   ns_call (t, &fn_pktgen_xmit);
   NS_LOAD_FIELD (t, pkt_dev, burst);
   NS_LOAD_FIELD (t, pkt_dev, odev);
-  NETDEV_LOAD (t, pkt_dev->odev, state);    /* netif_running, netif_carrier_ok */
+  NS_LOAD_FIELD (t, pkt_dev->odev, state);    /* netif_running, netif_carrier_ok */
   NS_LOAD_FIELD (t, pkt_dev, delay);
   NS_LOAD_FIELD (t, pkt_dev, skb);
   NS_LOAD_FIELD (t, pkt_dev, last_ok);

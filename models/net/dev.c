@@ -59,10 +59,10 @@ netdev_core_pick_tx (NsThread *t, struct net_device *dev, struct sk_buff *skb)
     skb->napi_id = ns_thread_cpu (t) + 1;
     NS_STORE_FIELD (t, skb, napi_id);
   }
-  NETDEV_LOAD (t, dev, real_num_tx_queues);
+  NS_LOAD_FIELD (t, dev, real_num_tx_queues);
   skb->queue_mapping = 0;
   NS_STORE_FIELD (t, skb, queue_mapping);
-  NETDEV_LOAD (t, dev, _tx);
+  NS_LOAD_FIELD (t, dev, _tx);
   /* census: 15 instructions (sender_cpu test and store, queue count test, mapping,
    * &dev->_tx[0]) */
   ns_insns (t, 15);
@@ -80,12 +80,12 @@ netif_skb_features (NsThread *t, struct sk_buff *skb)
 
   ns_call (t, &fn_netif_skb_features);
   NS_LOAD_FIELD (t, skb, dev);
-  NETDEV_LOAD (t, dev, features);
+  NS_LOAD_FIELD (t, dev, features);
   features = dev->features;
   NS_LOAD_FIELD (t, skb_shinfo (skb), gso_size);
   NS_LOAD_FIELD (t, skb, header_bits);       /* encapsulation */
   NS_LOAD_FIELD (t, skb, vlan_all);
-  NETDEV_LOAD (t, dev, netdev_ops);
+  NS_LOAD_FIELD (t, dev, netdev_ops);
   ns_load (t, &dev->netdev_ops->ndo_features_check, sizeof (gpointer));
   NS_LOAD_FIELD (t, skb, protocol);          /* dflt_features_check: vlan test */
   /* census: 35 instructions (stack protector, gso, encapsulation and vlan tests,
@@ -146,7 +146,7 @@ netdev_start_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb,
   struct netdev_xmit *x = core->xmit (core->owner, t);
   int rc;
 
-  NETDEV_LOAD (t, dev, netdev_ops);
+  NS_LOAD_FIELD (t, dev, netdev_ops);
   ops = dev->netdev_ops;
   x->more = more;
   ns_store (t, &x->more, 1);
@@ -180,7 +180,7 @@ dev_hard_start_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb,
   NS_STORE_FIELD (t, skb, next);
   /* xmit_one: dev_nit_active — the global ptype_all and dev->ptype_all lists empty */
   ns_load (t, core->ptype_all, sizeof (gpointer) * 2);
-  NETDEV_LOAD (t, dev, ptype_all);
+  NS_LOAD_FIELD (t, dev, ptype_all);
   NS_LOAD_FIELD (t, skb, len);
   /* census: 22 instructions of set-up and the loop's top (next, more, the two
    * ptype_all tests) */
@@ -214,7 +214,7 @@ dev_queue_xmit_noqueue (NsThread *t, const NetDevCore *core, struct sk_buff *skb
 {
   struct netdev_xmit *x = core->xmit (core->owner, t);
 
-  NETDEV_LOAD (t, dev, flags);
+  NS_LOAD_FIELD (t, dev, flags);
   NS_LOAD_FIELD (t, txq, xmit_lock_owner);
   ns_load (t, &x->recursion, sizeof x->recursion);
   /* census: 12 instructions (IFF_UP, smp_processor_id, owner and recursion tests, the
@@ -226,7 +226,7 @@ dev_queue_xmit_noqueue (NsThread *t, const NetDevCore *core, struct sk_buff *skb
       x->recursion > XMIT_RECURSION_LIMIT)
     return FALSE;                            /* recursion_alert */
   skb = validate_xmit_skb (t, skb, dev);
-  NETDEV_LOAD (t, dev, features);          /* HARD_TX_LOCK: LLTX, no lock */
+  NS_LOAD_FIELD (t, dev, features);          /* HARD_TX_LOCK: LLTX, no lock */
   NS_LOAD_FIELD (t, txq, state);             /* netif_xmit_stopped */
   if (txq->state & QUEUE_STATE_ANY_XOFF)
     return FALSE;
@@ -250,13 +250,13 @@ dev_queue_xmit_noqueue (NsThread *t, const NetDevCore *core, struct sk_buff *skb
 static struct net_device_core_stats *
 dev_core_stats (NsThread *t, const NetDevCore *core, struct net_device *dev)
 {
-  NETDEV_LOAD (t, dev, core_stats);
+  NS_LOAD_FIELD (t, dev, core_stats);
   if (dev->core_stats == NULL) {
     ns_call (t, &fn_netdev_core_stats_alloc);
     dev->core_stats = ns_arena_alloc (core->arena,
                                       core->n_cpus * sizeof (struct net_device_core_stats),
                                       64);
-    NETDEV_STORE (t, dev, core_stats);
+    NS_STORE_FIELD (t, dev, core_stats);
     ns_insns (t, 30);                        /* estimate: alloc_percpu_gfp, the cmpxchg */
     ns_ret (t);
   }
@@ -308,7 +308,7 @@ __dev_queue_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb)
   local_bh_disable (t, core->softirq);
   /* skb_update_prio: skb->priority, dev->priomap */
   NS_LOAD_FIELD (t, skb, priority);
-  NETDEV_LOAD (t, dev, priomap);
+  NS_LOAD_FIELD (t, dev, priomap);
   /* qdisc_pkt_len_init: cb pkt_len = len; gso test; skb->tc_at_ingress = 0 */
   NS_LOAD_FIELD (t, skb, len);
   *(guint32 *) skb->cb = skb->len;
@@ -328,7 +328,7 @@ __dev_queue_xmit (NsThread *t, const NetDevCore *core, struct sk_buff *skb)
     ns_load (t, &core->xmit (core->owner, t)->skip_txqueue, 1);
   }
   /* IFF_XMIT_DST_RELEASE: skb_dst_drop */
-  NETDEV_LOAD (t, dev, priv_flags);
+  NS_LOAD_FIELD (t, dev, priv_flags);
   NS_LOAD_FIELD (t, skb, _skb_refdst);
   /* census: 9 instructions (dst release test, the call's arguments) */
   ns_insns (t, 9);

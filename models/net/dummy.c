@@ -21,7 +21,7 @@ dummy_xmit (NsThread *t, gpointer owner, struct sk_buff *skb, struct net_device 
   struct pcpu_lstats *lstats;
 
   /* dev_lstats_add(dev, skb->len): this CPU's counters */
-  NETDEV_LOAD (t, dev, lstats);
+  NS_LOAD_FIELD (t, dev, lstats);
   NS_LOAD_FIELD (t, skb, len);
   lstats = tc_percpu_ptr (tx->tc, dev->lstats, ns_thread_cpu (t));
   ns_load (t, lstats, sizeof *lstats);

@@ -214,7 +214,7 @@ ipv4_mtu (NsThread *t, struct dst_entry *dst)
   NS_LOAD_FIELD (t, dst, rt_mtu);
   NS_LOAD_FIELD (t, dst, _metrics);
   NS_LOAD_FIELD (t, dst, dev);
-  NETDEV_LOAD (t, dst->dev, mtu);
+  NS_LOAD_FIELD (t, dst->dev, mtu);
   /* census: 22 instructions (rt_pmtu, the metric, dev->mtu, the lock test, the cap, the
    * lwtunnel test) */
   ns_insns (t, 22);
@@ -505,7 +505,7 @@ append_data (NsThread *t, NsNetStack *s, struct sock *sk, const guchar *ubuf, gs
     ns_ret (t);
     return NULL;
   }
-  NETDEV_LOAD (t, s->lo, features);
+  NS_LOAD_FIELD (t, s->lo, features);
   ns_insns (t, c->before_alloc);    /* census (see the counts' comment) */
   if (fraglen + alloc_extra >= SKB_MAX_ALLOC) {
     alloclen = fragheaderlen + UDP_HLEN;
@@ -856,7 +856,7 @@ ip_skb_dst_mtu (NsThread *t, struct sk_buff *skb)
   ns_call (t, &fn_ip_skb_dst_mtu);
   NS_LOAD_FIELD (t, skb, sk);
   NS_LOAD_FIELD (t, dst, rt_mtu);
-  NETDEV_LOAD (t, dst->dev, mtu);
+  NS_LOAD_FIELD (t, dst->dev, mtu);
   /* census: 45 instructions (full socket and pmtudisc tests, IPCB forwarded flag, the
    * sysctl and lock tests, rt_pmtu, the metric, dev->mtu, the cap) */
   ns_insns (t, 45);
@@ -991,7 +991,7 @@ ip6_finish_output2 (NsThread *t, NsNetStack *s, struct sk_buff *skb)
 
   ns_call (t, &fn_ip6_finish_output2);
   NS_LOAD_FIELD (t, dst, dev);
-  NETDEV_LOAD (t, dst->dev, hard_header_len);
+  NS_LOAD_FIELD (t, dst->dev, hard_header_len);
   /* census: 142 instructions less P/E 17 — 125: 30 (the stack protector, idev,
    * LL_RESERVED_SPACE and the headroom test, the multicast test, the lwtunnel test) */
   ns_insns (t, 30);
@@ -1339,7 +1339,7 @@ ipv6_rcv (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   ns_call (t, &fn_ip6_rcv_finish);
   /* census: 14 instructions (the PRE_ROUTING key, l3mdev) */
   ns_insns (t, 14);
-  NETDEV_LOAD (t, skb->dev, priv_flags);
+  NS_LOAD_FIELD (t, skb->dev, priv_flags);
   ip6_rcv_finish_core (t, skb);
   NS_LOAD_FIELD (t, skb_dst (skb), input);
   /* census: 10 instructions (dst_input's compare with ip6_input, stack protector, the

@@ -92,7 +92,7 @@ eth_type_trans (NsThread *t, NsNetStack *s, struct sk_buff *skb, struct net_devi
    * DSA and 802.3 tests, proto 0x0800 */
   ns_insns (t, 34);
   ns_load (t, skb->data, ETH_HLEN);
-  NETDEV_LOAD (t, dev, dev_addr);
+  NS_LOAD_FIELD (t, dev, dev_addr);
   ns_load (t, dev->dev_addr, 8);              /* ether_addr_equal_64bits */
   skb->dev = dev;
   skb_reset_mac_header (skb);
@@ -151,7 +151,7 @@ enqueue_to_backlog (NsThread *t, NsNetStack *s, struct sk_buff *skb, guint cpu)
    * netdev_max_backlog; both drops share the drop label */
   ns_raw_spin_lock (t, s, &sd->input_pkt_queue.lock, NS_LOCK_IRQSAVE);  /* rps_lock_irqsave */
   ns_insns (t, 10);
-  NETDEV_LOAD (t, skb->dev, state);
+  NS_LOAD_FIELD (t, skb->dev, state);
   if (!(skb->dev->state & (1ul << __LINK_STATE_START)))
     goto drop;
   NS_LOAD_FIELD (t, sd, input_pkt_queue.qlen);
@@ -315,8 +315,8 @@ __netif_receive_skb_core (NsThread *t, NsNetStack *s, struct sk_buff *skb)
   NS_STORE_FIELD (t, skb, network_header);
   NS_LOAD_FIELD (t, skb, vlan_all);
   NS_LOAD_FIELD (t, skb, protocol);
-  NETDEV_LOAD (t, dev, ptype_specific);
-  NETDEV_LOAD (t, dev, rx_handler);
+  NS_LOAD_FIELD (t, dev, ptype_specific);
+  NS_LOAD_FIELD (t, dev, rx_handler);
   ns_load_dep (t, s->ptype_base, 64);
   ns_ret (t);
   return 0;

@@ -1,7 +1,7 @@
 /* netdevice.c — struct net_device as each range of kernel releases lays it out
- * (netdevice.h): where a model charges dev->field, the device's layout says which byte of
- * the object that is, so a v6.1 device spreads its fast path over the lines v6.1 has it
- * on and a v6.8+ device keeps it in the front groups.
+ * (netdevice.h): a device is charged through the arena's byte map of its layout
+ * (ns_arena_set_layout), so where a model charges dev->field a v6.1 device spreads its fast
+ * path over the lines v6.1 has it on and a v6.8+ device keeps it in the front groups.
  *
  * v6.1 and v6.12 are read off Debian's cloud-amd64 debug images with
  *   gdb -batch -ex 'ptype /o struct net_device' vmlinux
@@ -101,14 +101,44 @@ netdev_layout_for_release (const char *release)
   return &layouts[NETDEV_LAYOUT_V6_8];
 }
 
+/* Each field's size, as the struct declares it. */
+#define SZ(field) [NETDEV_FIELD_##field] = sizeof (((struct net_device *) 0)->field),
+static const guint16 field_size[NETDEV_FIELD_COUNT] = { NETDEV_FIELDS (SZ) };
+#undef SZ
+
+/* Byte maps of the struct for each layout (ns_arena_set_layout): a field's bytes where
+ * the layout keeps them, the rest (padding the models never charge) where it lies. */
+static guint16 maps[NETDEV_LAYOUT_N][sizeof (struct net_device)];
+
+/* Fills maps[]. */
+static gpointer
+build_maps (gpointer unused)
+{
+  const struct netdev_layout *declared = &layouts[NETDEV_LAYOUT_V6_8];
+
+  (void) unused;
+  for (guint l = 0; l < NETDEV_LAYOUT_N; l++) {
+    for (guint o = 0; o < sizeof (struct net_device); o++)
+      maps[l][o] = (guint16) o;
+    for (guint f = 0; f < NETDEV_FIELD_COUNT; f++)
+      for (guint b = 0; layouts[l].off[f] != ABSENT && b < field_size[f]; b++)
+        maps[l][declared->off[f] + b] = (guint16) (layouts[l].off[f] + b);
+  }
+  return maps;
+}
+
 /* A zeroed net_device laid out as layout, every charged byte inside the object. */
 struct net_device *
 netdev_alloc (NsArena *arena, const struct netdev_layout *layout)
 {
+  static GOnce once = G_ONCE_INIT;
   struct net_device *dev;
 
   g_return_val_if_fail (arena != NULL && layout != NULL, NULL);
+  g_once (&once, build_maps, NULL);
   dev = ns_arena_alloc (arena, MAX (sizeof *dev, (gsize) layout->size), 64);
   dev->layout = layout;
+  if (layout != &layouts[NETDEV_LAYOUT_V6_8])
+    ns_arena_set_layout (arena, dev, sizeof *dev, maps[layout - layouts]);
   return dev;
 }

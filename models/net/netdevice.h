@@ -105,9 +105,9 @@ struct net_device_core_stats {
   guint8              _pad[32];
 };
 
-/* struct net_device: the fields the models use, stored at the v6.8+ offsets. Where a
- * model charges a field it goes through the device's layout (NETDEV_LOAD / NETDEV_STORE),
- * so a device of another release is charged at that release's offsets
+/* struct net_device: the fields the models use, stored at the v6.8+ offsets. A device of
+ * another release is charged at that release's offsets (the arena's byte map of the
+ * object, set by netdev_alloc)
  * (models/net/netdevice.c: v6.1 and v6.12 read off Debian's DWARF, v6.8–v6.11 below).
  * v6.8 (43a71cd66b9c) put the fast-path fields first, in the cache-line groups
  * net_device_read_tx (priv_flags … tcx_egress), net_device_read_txrx (lstats … ip6_ptr)
@@ -233,24 +233,11 @@ const struct netdev_layout *netdev_layout_for_release (const char *release);
 /* Every layout, oldest first; *n gets their number. */
 const struct netdev_layout *netdev_layouts (guint *n);
 /* A zeroed net_device laid out as layout: 64-byte aligned, as large as the larger of the
- * struct and the layout, so every charged field lies inside the object. */
+ * struct and the layout, so every charged field lies inside the object, and charged by
+ * the arena where layout keeps each field (ns_arena_set_layout; v6.8's is the struct's). */
 struct net_device *netdev_alloc (NsArena *arena, const struct netdev_layout *layout);
 
-/* Where the device's kernel keeps field f (the address a model charges). */
-static inline gconstpointer
-netdev_field_addr (const struct net_device *dev, enum netdev_field f)
-{
-  guint16 off = dev->layout->off[f];
 
-  g_assert (off != NETDEV_FIELD_ABSENT);
-  return (const guint8 *) dev + off;
-}
-
-/* A load or store of dev->field, charged where dev's release keeps it. */
-#define NETDEV_LOAD(t, dev, field) \
-  ns_load ((t), netdev_field_addr ((dev), NETDEV_FIELD_##field), sizeof ((dev)->field))
-#define NETDEV_STORE(t, dev, field) \
-  ns_store ((t), netdev_field_addr ((dev), NETDEV_FIELD_##field), sizeof ((dev)->field))
 G_STATIC_ASSERT (offsetof (struct netdev_queue, xmit_lock_owner) == 132);
 G_STATIC_ASSERT (sizeof (struct netdev_queue) == 320);
 

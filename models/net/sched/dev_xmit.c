@@ -25,7 +25,7 @@ sch_handle_egress (NsThread *t, NetTx *tx, struct sk_buff *skb, int *ret,
   int verdict;
 
   ns_call (t, &fn_sch_handle_egress);
-  NETDEV_LOAD (t, dev, miniq_egress);
+  NS_LOAD_FIELD (t, dev, miniq_egress);
   miniq = dev->miniq_egress;
   /* census: 5 instructions — miniq load and test, cl_res cleared */
   ns_insns (t, 5);

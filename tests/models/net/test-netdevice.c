@@ -82,6 +82,10 @@ START_TEST (test_layouts_well_formed)
 }
 END_TEST
 
+/* The offset at which the arena charges dev->field. */
+#define CHARGED(dev, field) \
+  (ns_arena_charged_addr (arena, &(dev)->field) - ns_arena_addr (arena, (dev)))
+
 START_TEST (test_charged_at_layout_offsets)
 {
   NsArena *arena = ns_arena_new (1ull << 32, 1 << 20);
@@ -89,17 +93,22 @@ START_TEST (test_charged_at_layout_offsets)
   const struct netdev_layout *v612 = netdev_layout_for_release ("6.12.118");
   struct net_device *dev = netdev_alloc (arena, v61);
   struct net_device *dev12 = netdev_alloc (arena, v612);
+  struct net_device *dev68 = netdev_alloc (arena, netdev_layout_for_release ("6.9.0-rc1"));
   guint8 *after = ns_arena_alloc (arena, 64, 64);
 
   ck_assert_ptr_eq (dev->layout, v61);
-  ck_assert_ptr_eq (netdev_field_addr (dev, NETDEV_FIELD__tx), (guint8 *) dev + 960);
-  ck_assert_ptr_eq (netdev_field_addr (dev, NETDEV_FIELD_lstats), (guint8 *) dev + 1296);
-  ck_assert_ptr_eq (netdev_field_addr (dev, NETDEV_FIELD_priomap), (guint8 *) dev + 2232);
-  ck_assert_ptr_eq (netdev_field_addr (dev12, NETDEV_FIELD_qdisc), (guint8 *) dev12 + 1120);
-  ck_assert_ptr_eq (netdev_field_addr (dev12, NETDEV_FIELD_priomap), (guint8 *) dev12 + 2280);
+  ck_assert_uint_eq (CHARGED (dev, _tx), 960);
+  ck_assert_uint_eq (CHARGED (dev, lstats), 1296);
+  ck_assert_uint_eq (CHARGED (dev, priomap), 2232);
+  ck_assert_uint_eq (CHARGED (dev, real_num_tx_queues), 972);
+  ck_assert_uint_eq (CHARGED (dev12, qdisc), 1120);
+  ck_assert_uint_eq (CHARGED (dev12, priomap), 2280);
+  ck_assert_uint_eq (CHARGED (dev12, _tx), 24);
+  ck_assert_uint_eq (CHARGED (dev68, priomap), offsetof (struct net_device, priomap));
   /* each object covers its layout: the next allocation starts past it */
   ck_assert ((guint8 *) dev12 >= (guint8 *) dev + 2432);
-  ck_assert (after >= (guint8 *) dev12 + 2496);
+  ck_assert ((guint8 *) dev68 >= (guint8 *) dev12 + 2496);
+  ck_assert (after >= (guint8 *) dev68 + 2048);
   /* the values stay where the C struct keeps them */
   dev->priomap = dev;
   ck_assert_ptr_eq (dev->priomap, dev);

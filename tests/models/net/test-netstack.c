@@ -136,10 +136,10 @@ START_TEST (test_lo_layout_by_release)
     stack_rig_init (&sr, cases[i].release, NULL, NULL, NULL);
     lo = sr.stack->lo;
     ck_assert_str_eq (lo->layout->name, cases[i].layout);
-    ck_assert_ptr_eq (netdev_field_addr (lo, NETDEV_FIELD__tx),
-                      (const guint8 *) lo + cases[i].tx);
-    ck_assert_ptr_eq (netdev_field_addr (lo, NETDEV_FIELD_qdisc),
-                      (const guint8 *) lo + cases[i].qdisc);
+    ck_assert_uint_eq (ns_arena_charged_addr (sr.stack->arena, &lo->_tx) -
+                       ns_arena_addr (sr.stack->arena, lo), cases[i].tx);
+    ck_assert_uint_eq (ns_arena_charged_addr (sr.stack->arena, &lo->qdisc) -
+                       ns_arena_addr (sr.stack->arena, lo), cases[i].qdisc);
     stack_rig_clear (&sr);
   }
 }
