@@ -191,6 +191,13 @@ ns_build_version (const NsBuild *build)
   return build->version;
 }
 
+/* TRUE if build's release has change id; see build.h. */
+gboolean
+ns_build_has_change (const NsBuild *build, NsKernelChangeId id)
+{
+  return build != NULL && ns_kernel_release_has (build->version, id);
+}
+
 /* The inline size limit in bytes. */
 guint
 ns_build_inline_limit (const NsBuild *build)

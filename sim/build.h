@@ -7,6 +7,7 @@
  * call + prologue/epilogue + return. */
 #pragma once
 #include <glib.h>
+#include "kchange.h"
 
 G_BEGIN_DECLS
 
@@ -58,6 +59,9 @@ typedef struct _NsBuild NsBuild;
 NsBuild      *ns_build_new            (const char *version, guint inline_limit_bytes);
 void          ns_build_free           (NsBuild *build);
 const char   *ns_build_version        (const NsBuild *build);
+/* TRUE if build's kernel release has change id (sim/kchange.h); FALSE without a build: a
+ * model set up with none runs its own code's release. */
+gboolean      ns_build_has_change     (const NsBuild *build, NsKernelChangeId id);
 /* Overrides the number of call sites of a function in this build (a patch's effect). */
 void          ns_build_set_call_sites (NsBuild *build, const char *func_name, guint sites);
 guint         ns_build_call_sites     (const NsBuild *build, const NsFunc *func);

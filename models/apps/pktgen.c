@@ -571,7 +571,7 @@ pktgen_check_wrapper_series (const NsScenario *sc, const NsBuild *build, GError 
 
   if (!ns_build_has_patch (build, rfc))
     return TRUE;
-  if (ns_kernel_release_has (ns_build_version (build), NS_KCHANGE_TC_RETPOLINE_WRAPPER))
+  if (ns_build_has_change (build, NS_KCHANGE_TC_RETPOLINE_WRAPPER))
     goto merged_in_version;
   if (ns_build_has_patch (build, merged))
     goto merged_patch;

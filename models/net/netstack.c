@@ -84,13 +84,6 @@ loopback_neigh_new (NsNetStack *s)
   return n;
 }
 
-/* TRUE if the stack's kernel release has change id (none without a build). */
-static gboolean
-release_has (const NsNetStack *s, NsKernelChangeId id)
-{
-  return s->build != NULL && ns_kernel_release_has (ns_build_version (s->build), id);
-}
-
 /* Builds the stack; see netstack.h. */
 NsNetStack *
 ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
@@ -105,7 +98,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->build = ns_machine_build (machine);
   s->n_cpus = ns_machine_n_cpus (machine);
   s->lsm = ns_build_config_on (s->build, "CONFIG_SECURITY");
-  s->lsm_static_calls = release_has (s, NS_KCHANGE_LSM_STATIC_CALLS);
+  s->lsm_static_calls = ns_build_has_change (s->build, NS_KCHANGE_LSM_STATIC_CALLS);
   s->preempt = ns_build_config_on (s->build, "CONFIG_PREEMPTION");
   s->preempt_rcu = ns_build_config_on (s->build, "CONFIG_PREEMPT_RCU");
   s->usercopy = ns_build_config_on (s->build, "CONFIG_HARDENED_USERCOPY");
@@ -120,12 +113,12 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   if (ns_build_config_on (s->build, "CONFIG_BPF_LSM"))
     s->lsms |= 1u << NS_LSM_BPF;
   s->memcg = ns_build_config_on (s->build, "CONFIG_MEMCG");
-  s->x64_sys_call = release_has (s, NS_KCHANGE_X64_SYS_CALL);
-  s->mem_pcpu_reserve = release_has (s, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE);
-  s->rmem_schedule = release_has (s, NS_KCHANGE_UDP_RMEM_SCHEDULE);
-  s->data_ready_wrapper = release_has (s, NS_KCHANGE_UDP_DATA_READY_WRAPPER);
-  s->skip_data_ready = release_has (s, NS_KCHANGE_UDP_SKIP_DATA_READY) &&
-                       !release_has (s, NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED);
+  s->x64_sys_call = ns_build_has_change (s->build, NS_KCHANGE_X64_SYS_CALL);
+  s->mem_pcpu_reserve = ns_build_has_change (s->build, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE);
+  s->rmem_schedule = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_SCHEDULE);
+  s->data_ready_wrapper = ns_build_has_change (s->build, NS_KCHANGE_UDP_DATA_READY_WRAPPER);
+  s->skip_data_ready = ns_build_has_change (s->build, NS_KCHANGE_UDP_SKIP_DATA_READY) &&
+                       !ns_build_has_change (s->build, NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED);
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;

@@ -379,8 +379,7 @@ ns_skb_alloc_new (NsMachine *machine)
   a->n_cpus = ns_machine_n_cpus (machine);
   build = ns_machine_build (machine);
   /* skb_small_head_cache (bf9f1baa279f): kmalloc_reserve takes the small heads from it */
-  a->small_heads = build != NULL && ns_kernel_release_has (ns_build_version (build),
-                                                           NS_KCHANGE_SKB_SMALL_HEAD_CACHE);
+  a->small_heads = ns_build_has_change (build, NS_KCHANGE_SKB_SMALL_HEAD_CACHE);
   /* skbuff_cache: 232-byte sk_buffs in 256-byte slots (SLAB_HWCACHE_ALIGN) */
   kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache",
                    skb_cache_new (a, sizeof (struct sk_buff), NS_SLAB_HWCACHE_ALIGN, 0),

@@ -413,6 +413,19 @@ START_TEST (test_foreach_decision)
 }
 END_TEST
 
+/* A build answers for its release; no build has none of the changes. */
+START_TEST (test_build_has_change)
+{
+  NsBuild *b92 = ns_build_new ("6.1.92", 60), *b93 = ns_build_new ("6.1.93", 60);
+
+  ck_assert (!ns_build_has_change (b92, NS_KCHANGE_UDP_SINGLE_SCORE_SITE));
+  ck_assert (ns_build_has_change (b93, NS_KCHANGE_UDP_SINGLE_SCORE_SITE));
+  ck_assert (!ns_build_has_change (NULL, NS_KCHANGE_UDP_SINGLE_SCORE_SITE));
+  ns_build_free (b92);
+  ns_build_free (b93);
+}
+END_TEST
+
 static Suite *
 build_suite (void)
 {
@@ -432,6 +445,7 @@ build_suite (void)
   tcase_add_test (rules, test_decisions_cached);
   suite_add_tcase (s, rules);
 
+  tcase_add_test (build, test_build_has_change);
   tcase_add_test (build, test_patches);
   tcase_add_test (build, test_config);
   tcase_add_test (build, test_config_read);

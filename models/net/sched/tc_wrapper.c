@@ -258,8 +258,7 @@ static void
 wrapper_build (TcEnv *env, const NsBuild *build)
 {
   gboolean merged = ns_build_has_patch (build, PATCH_MERGED) ||
-                    ns_kernel_release_has (ns_build_version (build),
-                                           NS_KCHANGE_TC_RETPOLINE_WRAPPER);
+                    ns_build_has_change (build, NS_KCHANGE_TC_RETPOLINE_WRAPPER);
   gboolean rfc = ns_build_has_patch (build, PATCH_RFC) &&
                  config_builtin (build, "CONFIG_NET_TC_INDIRECT_WRAPPER", FALSE);
 
@@ -334,7 +333,7 @@ tc_env_new (NsMachine *machine)
   build = ns_machine_build (machine);
   env->max_reclassify = 16;
   if (build != NULL) {
-    if (!ns_kernel_release_has (ns_build_version (build), NS_KCHANGE_TC_RECLASSIFY_LOOP_16))
+    if (!ns_build_has_change (build, NS_KCHANGE_TC_RECLASSIFY_LOOP_16))
       env->max_reclassify = 4;
     note_version (build);
     wrapper_build (env, build);
