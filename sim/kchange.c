@@ -151,15 +151,12 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "udp receive: no sk_data_ready for a datagram queued behind others (the queue was "
     "not empty), only sk_wake_async_rcu",
     { "6.10-rc1", { NULL } },
-    "net-next, 29 Mar 2024, in the networking pull for 6.10; no stable took it; reverted "
-    "(the next entry)" },
-  [NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED] = {
-    "3d501f562f63", "Revert \"udp: avoid calling sock_def_readable() if possible\"",
-    "udp receive: sk_data_ready for every datagram again (blocked readers were missed)",
-    { "6.13-rc2", { "6.12.5" } },
-    "the net pull for v6.13-rc2 (Dec 2024); the linux-6.12.y push of 12 Dec 2024 that "
-    "became 6.12.5; 6.10.y ended before it (6.10.14, Oct 2024), 6.11.y's last releases "
-    "not checked" },
+    "net-next, 29 Mar 2024, in the networking pull for 6.10; no stable took it. Reverted by "
+    "3d501f562f63 (Revert \"udp: avoid calling sock_def_readable() if possible\"; blocked "
+    "readers were missed) in the net pull for v6.13-rc2 (Dec 2024) and the linux-6.12.y "
+    "push of 12 Dec 2024 that became 6.12.5; 6.10.y ended before it (6.10.14, Oct 2024), "
+    "6.11.y's last releases not checked",
+    "3d501f562f63", { "6.13-rc2", { "6.12.5" } } },
   [NS_KCHANGE_UDP_HASH4] = {
     "78c91ae2c6de", "ipv4/udp: Add 4-tuple hash for connected socket",
     "udp: the hash4 table; hslot2 carries hash4_cnt, a connected socket's lookup tries it "
@@ -191,19 +188,37 @@ ns_kernel_change_info (NsKernelChangeId id)
   return &changes[id];
 }
 
-/* TRUE if release has change id: from its mainline release on, or in a listed stable
- * series from the release that took it on; see kchange.h. */
+/* TRUE if release lies in r: from its mainline release on, or in a listed stable series
+ * from the release that took it on. */
+static gboolean
+releases_hold (const NsKernelChange *r, const char *release)
+{
+  return ns_kernel_release_cmp (release, r->mainline) >= 0 ||
+         ns_kernel_stable_series_find (r->stables, G_N_ELEMENTS (r->stables), release) != NULL;
+}
+
+/* TRUE if release has change id and not its revert; see kchange.h. */
 gboolean
 ns_kernel_release_has (const char *release, NsKernelChangeId id)
 {
-  const NsKernelChange *c;
+  g_return_val_if_fail (release != NULL, FALSE);
+  g_return_val_if_fail ((guint) id < NS_KCHANGE_COUNT, FALSE);
+
+  return releases_hold (&changes[id].releases, release) &&
+         !ns_kernel_release_reverted (release, id);
+}
+
+/* TRUE if release has the revert of change id; see kchange.h. */
+gboolean
+ns_kernel_release_reverted (const char *release, NsKernelChangeId id)
+{
+  const NsKernelChangeInfo *c;
 
   g_return_val_if_fail (release != NULL, FALSE);
   g_return_val_if_fail ((guint) id < NS_KCHANGE_COUNT, FALSE);
 
-  c = &changes[id].releases;
-  return ns_kernel_release_cmp (release, c->mainline) >= 0 ||
-         ns_kernel_stable_series_find (c->stables, G_N_ELEMENTS (c->stables), release) != NULL;
+  c = &changes[id];
+  return c->revert != NULL && releases_hold (&c->reverted, release);
 }
 
 /* Appends change id to list, one side's comma-separated entries. */

@@ -42,26 +42,31 @@ typedef enum {
   NS_KCHANGE_UDP_DATA_READY_WRAPPER,
   NS_KCHANGE_TC_IPT_RETIRED,
   NS_KCHANGE_UDP_SKIP_DATA_READY,
-  NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED,
   NS_KCHANGE_UDP_HASH4,
   NS_KCHANGE_UDP_LOOKUP1,
   NS_KCHANGE_SOCK_FIELDS_REORGANIZED,
   NS_KCHANGE_COUNT
 } NsKernelChangeId;
 
-/* One registered change. */
+/* One registered change; a change later reverted names its revert, and the releases that
+ * have the revert (mainline NULL: never reverted) run without it again. */
 typedef struct {
   const char     *commit;    /* the mainline commit, 12 hex digits */
   const char     *title;     /* its subject line */
   const char     *effect;    /* what netsim does differently with it */
   NsKernelChange  releases;  /* first mainline release, first release of each stable */
   const char     *evidence;  /* where the releases were read */
+  const char     *revert;    /* the reverting commit, 12 hex digits, or NULL */
+  NsKernelChange  reverted;  /* the releases that have the revert */
 } NsKernelChangeInfo;
 
 /* The registered change id. */
 const NsKernelChangeInfo *ns_kernel_change_info (NsKernelChangeId id);
-/* TRUE if kernel release release ("6.1.93", "6.9.0-rc1", "5.4" = 5.4.0) has change id. */
+/* TRUE if kernel release release ("6.1.93", "6.9.0-rc1", "5.4" = 5.4.0) has change id
+ * and not its revert. */
 gboolean                  ns_kernel_release_has (const char *release, NsKernelChangeId id);
+/* TRUE if release has the revert of change id. */
+gboolean                  ns_kernel_release_reverted (const char *release, NsKernelChangeId id);
 /* Which of the n changes ids release has and base lacks, and the reverse: "has C (title),
  * …; lacks C (title), …" (commit, or the title alone where the entry has none), newly
  * allocated; NULL when release and base agree on every one. */

@@ -104,7 +104,8 @@ list_workloads (void)
 
 /* Prints every kernel change netsim reads from the release (sim/kchange.c): commit, title,
  * what it changes in the models, the first mainline release, each stable series' first
- * release, and where those were read; with release, whether that release has each. */
+ * release, its revert if any, and where those were read; with release, whether that
+ * release has each, lacks it, or has its revert ("undone"). */
 static void
 list_changes (const char *release)
 {
@@ -112,11 +113,18 @@ list_changes (const char *release)
     const NsKernelChangeInfo *c = ns_kernel_change_info (id);
     g_autofree char *stables = g_strjoinv (", ", (char **) c->releases.stables);
     const char *mark = release == NULL ? "" :
-                       ns_kernel_release_has (release, id) ? "has   " : "lacks ";
+                       ns_kernel_release_has (release, id) ? "has    " :
+                       ns_kernel_release_reverted (release, id) ? "undone " : "lacks  ";
 
-    g_print ("%s%-12s %s\n    %s\n    mainline %s; stable %s\n    (%s)\n", mark,
+    g_print ("%s%-12s %s\n    %s\n    mainline %s; stable %s\n", mark,
              c->commit ? c->commit : "(2 commits)", c->title, c->effect,
-             c->releases.mainline, *stables ? stables : "none", c->evidence);
+             c->releases.mainline, *stables ? stables : "none");
+    if (c->revert != NULL) {
+      g_autofree char *undone = g_strjoinv (", ", (char **) c->reverted.stables);
+      g_print ("    reverted by %s: mainline %s; stable %s\n", c->revert,
+               c->reverted.mainline, *undone ? undone : "none");
+    }
+    g_print ("    (%s)\n", c->evidence);
   }
   g_print ("The mitigations' command-line keys by release: doc/model.md, \"Mitigations\".\n");
 }

@@ -117,8 +117,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->mem_pcpu_reserve = ns_build_has_change (s->build, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE);
   s->rmem_schedule = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_SCHEDULE);
   s->data_ready_wrapper = ns_build_has_change (s->build, NS_KCHANGE_UDP_DATA_READY_WRAPPER);
-  s->skip_data_ready = ns_build_has_change (s->build, NS_KCHANGE_UDP_SKIP_DATA_READY) &&
-                       !ns_build_has_change (s->build, NS_KCHANGE_UDP_SKIP_DATA_READY_REVERTED);
+  s->skip_data_ready = ns_build_has_change (s->build, NS_KCHANGE_UDP_SKIP_DATA_READY);
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;

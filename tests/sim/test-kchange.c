@@ -3,7 +3,8 @@
  * release and stable releases the version code can order, each stable series older than
  * the mainline one and listed once), and ns_kernel_release_has follows it at each bound:
  * the mainline release has the change and the release candidate before it does not; each
- * stable release has it, the one before it in its series does not, and a later one does. */
+ * stable release has it, the one before it in its series does not, and a later one does;
+ * a reverted change is gone again from its revert's releases on. */
 #include "config.h"
 #include <stdio.h>
 #include <string.h>
@@ -50,9 +51,41 @@ START_TEST (test_entries_well_formed)
       for (guint j = 0; j < i; j++)
         ck_assert_msg (ns_kernel_version_cmp (st[i], st[j]) != 0, "%u: %s twice", id, st[i]);
     }
+    if (c->revert == NULL) {
+      ck_assert_msg (c->reverted.mainline == NULL && c->reverted.stables[0] == NULL, "%u", id);
+      continue;
+    }
+    ck_assert_msg (is_commit (c->revert) && strcmp (c->revert, c->commit) != 0, "%u", id);
+    ck_assert_msg (ns_kernel_release_cmp (c->reverted.mainline, c->releases.mainline) > 0,
+                   "%u: reverted before it went in", id);
   }
 }
 END_TEST
+
+/* A reverted change at its revert's bounds: the revert's mainline release lacks it and
+ * the release candidate before has it; each stable release with the revert lacks it, the
+ * one before it has it; ns_kernel_release_reverted says which. */
+static void
+check_revert_bounds (NsKernelChangeId id)
+{
+  const NsKernelChangeInfo *c = ns_kernel_change_info (id);
+  const char *const *st = c->reverted.stables;
+  guint major, minor, rc;
+  g_autofree char *prev = NULL;
+
+  ck_assert_int_eq (sscanf (c->reverted.mainline, "%u.%u-rc%u", &major, &minor, &rc), 3);
+  prev = g_strdup_printf ("%u.%u.0-rc%u", major, minor, rc - 1);
+  ck_assert_msg (!ns_kernel_release_has (c->reverted.mainline, id), "%u", id);
+  ck_assert_msg (ns_kernel_release_reverted (c->reverted.mainline, id), "%u", id);
+  ck_assert_msg (ns_kernel_release_has (prev, id), "%u: %s", id, prev);
+  ck_assert_msg (!ns_kernel_release_reverted (prev, id), "%u: %s", id, prev);
+  for (guint i = 0; i < G_N_ELEMENTS (c->reverted.stables) && st[i]; i++) {
+    g_autofree char *before = sublevel_step (st[i], -1);
+
+    ck_assert_msg (!ns_kernel_release_has (st[i], id), "%u: %s", id, st[i]);
+    ck_assert_msg (ns_kernel_release_has (before, id), "%u: %s", id, before);
+  }
+}
 
 START_TEST (test_release_has_at_each_bound)
 {
@@ -80,7 +113,15 @@ START_TEST (test_release_has_at_each_bound)
       ck_assert_msg (!ns_kernel_release_has (before, id), "%u: %s", id, before);
       ck_assert_msg (ns_kernel_release_has (after, id), "%u: %s", id, after);
     }
+    if (c->revert != NULL)
+      check_revert_bounds (id);
   }
+  /* 612b1c0dec5b: 6.10 to 6.12.4 and 6.13-rc1 run it; 6.12.5 and 6.13 have its revert */
+  ck_assert (ns_kernel_release_has ("6.12.4", NS_KCHANGE_UDP_SKIP_DATA_READY));
+  ck_assert (!ns_kernel_release_has ("6.12.5", NS_KCHANGE_UDP_SKIP_DATA_READY));
+  ck_assert (!ns_kernel_release_has ("6.13", NS_KCHANGE_UDP_SKIP_DATA_READY));
+  ck_assert (!ns_kernel_release_has ("6.9.12", NS_KCHANGE_UDP_SKIP_DATA_READY));
+  ck_assert (!ns_kernel_release_reverted ("6.9.12", NS_KCHANGE_UDP_SKIP_DATA_READY));
   /* a series that never took it: 6.7.y and the BHI series */
   ck_assert (!ns_kernel_release_has ("6.7.12", NS_KCHANGE_X64_SYS_CALL));
   /* seed 000's kernel: the re-score, not yet the single site */

@@ -1593,13 +1593,24 @@ grep -A2 '^50aee97d1511 udp: Avoid call to compute_score on multiple sites$' "$T
   ok || bad "list changes: seed 000's fix: $(grep -A3 '^50aee97d1511' "$TMP/out")"
 grep -A2 '^417c5643cd67 ' "$TMP/out" | grep -q '^    mainline 6.12-rc1; stable none$' && ok ||
   bad "list changes: a change no stable took: $(grep -A3 '^417c5643cd67' "$TMP/out")"
+# a reverted change: its revert under it
+grep -A3 '^612b1c0dec5b ' "$TMP/out" |
+  grep -q '^    reverted by 3d501f562f63: mainline 6.13-rc2; stable 6.12.5$' && ok ||
+  bad "list changes: 612b1c0dec5b's revert: $(grep -A4 '^612b1c0dec5b' "$TMP/out")"
 # --release marks what a release has: 6.1.92 lacks seed 000's fix, 6.1.93 has it
 expect 0 "list changes for 6.1.92" -- "$NETSIM" list changes --release 6.1.92
-grep -q '^lacks 50aee97d1511 ' "$TMP/out" && grep -q '^has   f0ea27e7bfe1 ' "$TMP/out" &&
+grep -q '^lacks  50aee97d1511 ' "$TMP/out" && grep -q '^has    f0ea27e7bfe1 ' "$TMP/out" &&
   ok || bad "list changes --release 6.1.92: $(grep '50aee97d1511\|f0ea27e7bfe1' "$TMP/out")"
 expect 0 "list changes for 6.1.93" -- "$NETSIM" list changes --release 6.1.93
-grep -q '^has   50aee97d1511 ' "$TMP/out" && ok ||
+grep -q '^has    50aee97d1511 ' "$TMP/out" && ok ||
   bad "list changes --release 6.1.93: $(grep 50aee97d1511 "$TMP/out")"
+# 6.12.4 runs the reverted change, 6.12.5 has its revert (undone)
+expect 0 "list changes for 6.12.4" -- "$NETSIM" list changes --release 6.12.4
+grep -q '^has    612b1c0dec5b ' "$TMP/out" && ok ||
+  bad "list changes --release 6.12.4: $(grep 612b1c0dec5b "$TMP/out")"
+expect 0 "list changes for 6.12.5" -- "$NETSIM" list changes --release 6.12.5
+grep -q '^undone 612b1c0dec5b ' "$TMP/out" && ok ||
+  bad "list changes --release 6.12.5: $(grep 612b1c0dec5b "$TMP/out")"
 expect 2 "list changes for a bad release" -- "$NETSIM" list changes --release six
 grep -q "^netsim list: --release six: " "$TMP/err" && ok ||
   bad "list changes --release six: $(cat "$TMP/err")"
