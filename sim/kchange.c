@@ -178,6 +178,64 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     { "6.9-rc1", { NULL } },
     "netdev, 16 Feb 2024, in the networking pull for 6.9; a reorganisation, not a fix; "
     "Debian 6.1.176's DWARF has the old order" },
+  [NS_KCHANGE_SPECTRE_V2_RETPOLINE_AMD_ANY_CPU] = {
+    "f8a66d608a3e", "x86,bugs: Unconditionally allow spectre_v2=retpoline,amd",
+    "mitigations: spectre_v2=retpoline,amd is taken on a CPU not AMD's; before it "
+    "spectre_v2_parse_cmdline() switches such a CPU to its auto choice",
+    { "5.16-rc1", { "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306" } },
+    "the objtool/core pull for v5.16-rc1, merged 1 Nov 2021 (43aa0a195f06); with the "
+    "Spectre-BHB fixes in the stables of 11 March 2022 (queued 10 March for their -rc2 "
+    "reviews; 5.16.y had it from mainline); 5.11.y to 5.14.y had ended" },
+  [NS_KCHANGE_SPECTRE_BHB_OPTIONS] = {
+    NULL, "x86/speculation: Add eIBRS + Retpoline options; x86/speculation: Rename "
+    "RETPOLINE_AMD to RETPOLINE_LFENCE",
+    "mitigations: spectre_v2= knows eibrs, eibrs,retpoline, eibrs,lfence and "
+    "retpoline,lfence (1e19da8522c8, d45476d98324)",
+    { "5.17-rc8", { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271",
+                    "4.9.306" } },
+    "the Spectre-BHB fixes, merge 4a01e748a51c (8 Mar 2022), in the v5.17-rc8 shortlog; "
+    "the stables of 11 March 2022, whose -rc2 queues of 10 March took the x86 patches; "
+    "5.11.y to 5.14.y had ended" },
+  [NS_KCHANGE_AMD_GENERIC_RETPOLINE] = {
+    "244d00b5dd47", "x86/speculation: Use generic retpoline by default on AMD",
+    "mitigations: an AMD CPU's spectre_v2 default is the generic retpoline, not the LFENCE "
+    "one; a stable release with it runs its profile's default for v5.17-rc8",
+    { "5.17-rc8", { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271",
+                    "4.9.306" } },
+    "with the Spectre-BHB fixes (merge 4a01e748a51c, v5.17-rc8 shortlog); the same stables "
+    "of 11 March 2022 (their queues list it beside the eIBRS options)" },
+  [NS_KCHANGE_RETBLEED_PARAM] = {
+    "7fbf47c7ce50", "x86/bugs: Add AMD retbleed= boot parameter",
+    "mitigations: the retbleed= key (the Retbleed series)",
+    { "5.19-rc7", { "5.18.14", "5.15.57", "5.10.133" } },
+    "the Retbleed series, merge ce114c866860 (12 Jul 2022), in the v5.19-rc7 shortlog; the "
+    "stables of 23-25 July 2022 (LWN 902317, LibreELEC.tv#6733 and #6734); 5.16.y and "
+    "5.17.y had ended. 5.4.217, 4.19.266 and 4.14.297 took it in part (off and auto "
+    "only): not listed, as netsim would read their other values as mainline does, where "
+    "their parser calls them unknown and keeps the default" },
+  [NS_KCHANGE_SPECTRE_V2_IBRS] = {
+    "7c693f54c873", "x86/speculation: Add spectre_v2=ibrs option to support Kernel IBRS",
+    "mitigations: spectre_v2=ibrs (IBRS on kernel entry)",
+    { "5.19-rc7", { "5.18.14", "5.15.57", "5.10.133", "5.4.217", "4.19.266", "4.14.297" } },
+    "the Retbleed series (merge ce114c866860), v5.19-rc7 shortlog; the stables of 23-25 "
+    "July 2022; the IBRS backports of 5.4.217, 4.19.266 and 4.14.297 (their announcements "
+    "list it)" },
+  [NS_KCHANGE_SRSO] = {
+    "fb3bd914b3ec", "x86/srso: Add a Speculative RAS Overflow mitigation",
+    "mitigations: spec_rstack_overflow= and the SRSO defaults; a stable release with it "
+    "runs its profile's SRSO default for v6.5-rc6",
+    { "6.5-rc6", { "6.4.9", "6.1.44", "5.15.125", "5.10.189" } },
+    "merge 138bcddb86d8 (8 Aug 2023, after v6.5-rc5), in the v6.5-rc6 shortlog; the "
+    "stables of 8 August 2023 (6.1.43's announcement lacks it); 5.4.252-254, 4.19.290 "
+    "and 4.14.321 took only the GDS patches; 6.2.y and 6.3.y had ended" },
+  [NS_KCHANGE_BHI_KNOB] = {
+    "ec9404e40e8f", "x86/bhi: Add BHI mitigation knob",
+    "mitigations: spectre_bhi= and the native BHI defaults (the clearing loop); a stable "
+    "release with it runs its profile's BHI default for v6.9-rc4",
+    { "6.9-rc4", { "6.8.5", "6.6.26", "6.1.85" } },
+    "the native BHI series, merge 2bb69f5fc721 (9 Apr 2024), in the v6.9-rc4 shortlog; "
+    "the Linux 6.8.5, 6.6.26 and 6.1.85 announcements (10 Apr 2024); 6.7.y's last "
+    "release, 6.7.12, came out on 3 April; 5.15.y and 5.10.y not verified" },
 };
 
 /* The registered change id. */

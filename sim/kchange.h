@@ -1,8 +1,8 @@
 /* kchange.h — the kernel changes netsim tells apart by release, in one registry: each with
  * its commit, title, first mainline release, the first release of every stable series that
  * took it, and where those were read. Models ask ns_kernel_release_has; `netsim list
- * changes` prints the registry. (The mitigations' command-line keys keep their own table,
- * sim/mitigation.c backports[], whose bounds cover a series' release candidates.) */
+ * changes` prints the registry. The mitigations' command-line keys and values, and the
+ * defaults stable releases took, name their change here too (sim/mitigation.c). */
 #pragma once
 #include <glib.h>
 #include "mitigation.h"
@@ -45,6 +45,13 @@ typedef enum {
   NS_KCHANGE_UDP_HASH4,
   NS_KCHANGE_UDP_LOOKUP1,
   NS_KCHANGE_SOCK_FIELDS_REORGANIZED,
+  NS_KCHANGE_SPECTRE_V2_RETPOLINE_AMD_ANY_CPU,
+  NS_KCHANGE_SPECTRE_BHB_OPTIONS,
+  NS_KCHANGE_AMD_GENERIC_RETPOLINE,
+  NS_KCHANGE_RETBLEED_PARAM,
+  NS_KCHANGE_SPECTRE_V2_IBRS,
+  NS_KCHANGE_SRSO,
+  NS_KCHANGE_BHI_KNOB,
   NS_KCHANGE_COUNT
 } NsKernelChangeId;
 

@@ -765,71 +765,41 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
 }
 
 /* Command-line keys (value NULL) and values the model reads that mainline gained after
- * some of the kernels it runs (since: the first mainline kernel with them; what: the
- * change), each with the stable series that took them as a backport: "5.15.57" names the
- * 5.15.y series and its first release with the backport, "6.4" a series whose first
- * release with it is not verified. A kernel before since that is a listed release or a
- * later one of its series runs the backport (a version without a sublevel, "5.15", is
- * 5.15.0, and a release candidate of it comes before that; a series without a release
- * named holds every version of it, as the profiles' defaults assume); any other (a
- * series that ended before the backport, a release before it, or a mainline release
- * candidate of since's series before since) lacks the key or value and reads it as that
- * kernel does. non_amd: only on a CPU not AMD's (the value was the kernel's before, but
- * there its parser switched to auto). Values no stable series took are read as the older
- * kernel reads them elsewhere: retbleed=stuff before 6.2, spectre_bhi=vmexit before 6.11. */
+ * some of the kernels it runs, each the change of the registry (sim/kchange.c) that brought
+ * it: its first mainline release and the stable series that took it as a backport
+ * ("5.15.57" names the 5.15.y series and its first release with the backport). A kernel
+ * before the mainline release that is a listed release or a later one of its series runs
+ * the backport (a version without a sublevel, "5.15", is 5.15.0, and a release candidate
+ * of it comes before that); any other (a series that ended before the backport, a release
+ * before it, or a mainline release candidate before the one that merged it) lacks the key
+ * or value and reads it as that kernel does. non_amd: only on a CPU not AMD's (the value
+ * was the kernel's before, but there its parser switched to auto). Values no stable series
+ * took are read as the older kernel reads them elsewhere: retbleed=stuff before 6.2,
+ * spectre_bhi=vmexit before 6.11. */
 typedef struct {
-  const char *key, *value, *since, *what;
-  gboolean    non_amd;
-  const char *series[8];
+  const char       *key, *value;
+  NsKernelChangeId  change;
+  gboolean          non_amd;
 } NsBackport;
 
 static const NsBackport backports[] = {
-  /* the native BHI series, merged 9 April 2024 (v6.9-rc4; the profiles' BHI defaults
-   * change there, e.g. xeon-gold-6230r.xml), with 1e3ad78334a6 (sim/kchange.c, held to these
-   * releases by test_bhi_series_releases);
-   * taken by 6.8.5, 6.6.26 and 6.1.85 (their announcements of 10 April 2024 list the
-   * series and 1e3ad78334a6; Kicksecure/security-misc#216 names 6.1.85), not by 6.7.y,
-   * whose last release, 6.7.12, came out on 3 April 2024; 5.15.y and 5.10.y not verified,
-   * so not assumed */
-  { "spectre_bhi", NULL, "6.9.0-rc4", "the BHI mitigation series", FALSE,
-    { "6.8.5", "6.6.26", "6.1.85", NULL } },
-  /* the Retbleed series (mainline v5.19-rc7, merge ce114c866860, July 2022): in 5.18.14,
-   * 5.15.57 and 5.10.133 (stable releases of 23-25 July 2022; LWN 902317, LibreELEC.tv#6733
-   * and #6734); 5.16.y (last release 13 April 2022) and 5.17.y (14 June 2022) had ended.
-   * 5.4.217, 4.19.266 and 4.14.297 took only its Intel IBRS part (Cascardo's and Souhlal's
-   * backports: no untrained return, no IBPB on entry, AMD parts only reported), which this
-   * table cannot say, so those series are not listed */
-  { "retbleed", NULL, "5.19", "the Retbleed mitigations", FALSE,
-    { "5.18.14", "5.15.57", "5.10.133", NULL } },
-  /* 7c693f54c873, spectre_v2=ibrs, came with the same series */
-  { "spectre_v2", "ibrs", "5.19", "7c693f54c873, the Retbleed mitigations", FALSE,
-    { "5.18.14", "5.15.57", "5.10.133", NULL } },
-  /* SRSO (mainline v6.5, 8 August 2023): the stables of the same day, 6.4.9, 6.1.44,
-   * 5.15.125 and 5.10.189 (their announcements, and the linux-6.4.y push ending in 6.4.9,
-   * list "x86/srso: Add a Speculative RAS Overflow mitigation"; 6.1.43's does not);
-   * 5.4.252-254, 4.19.290 and 4.14.321 carry only the GDS patches, so 5.4.y and older are
-   * not assumed; 6.2.y (last release 17 May 2023) and 6.3.y (11 July 2023) had ended */
-  { "spec_rstack_overflow", NULL, "6.5", "the SRSO mitigations", FALSE,
-    { "6.4.9", "6.1.44", "5.15.125", "5.10.189", NULL } },
-  /* f8a66d608a3e "x86,bugs: Unconditionally allow spectre_v2=retpoline,amd" (v5.16; before
-   * it spectre_v2_parse_cmdline() logged "retpoline,amd selected but CPU is not AMD.
-   * Switching to AUTO select"); 1e19da8522c8 and d45476d98324, the eIBRS options and the
-   * LFENCE rename (v5.17, the Spectre-BHB fixes): all three in the stables of 11 March 2022
-   * (queued 10 March for their -rc2 reviews: 5.16.14, 5.15.28, 5.10.105, 5.4.184,
-   * 4.19.234, 4.14.271, 4.9.306; 5.16.y took the v5.17 ones only); 5.11.y to 5.14.y had
-   * ended */
-  { "spectre_v2", "retpoline,amd", "5.16", "f8a66d608a3e; before it the kernel switches "
-    "such a CPU to its auto choice", TRUE,
-    { "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
-  { "spectre_v2", "retpoline,lfence", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
-  { "spectre_v2", "eibrs", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
-  { "spectre_v2", "eibrs,retpoline", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
-  { "spectre_v2", "eibrs,lfence", "5.17", "the Spectre-BHB fixes", FALSE,
-    { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271", "4.9.306", NULL } },
+  { "spectre_bhi", NULL, NS_KCHANGE_BHI_KNOB, FALSE },
+  { "retbleed", NULL, NS_KCHANGE_RETBLEED_PARAM, FALSE },
+  { "spectre_v2", "ibrs", NS_KCHANGE_SPECTRE_V2_IBRS, FALSE },
+  { "spec_rstack_overflow", NULL, NS_KCHANGE_SRSO, FALSE },
+  { "spectre_v2", "retpoline,amd", NS_KCHANGE_SPECTRE_V2_RETPOLINE_AMD_ANY_CPU, TRUE },
+  { "spectre_v2", "retpoline,lfence", NS_KCHANGE_SPECTRE_BHB_OPTIONS, FALSE },
+  { "spectre_v2", "eibrs", NS_KCHANGE_SPECTRE_BHB_OPTIONS, FALSE },
+  { "spectre_v2", "eibrs,retpoline", NS_KCHANGE_SPECTRE_BHB_OPTIONS, FALSE },
+  { "spectre_v2", "eibrs,lfence", NS_KCHANGE_SPECTRE_BHB_OPTIONS, FALSE },
 };
+
+/* The releases of change id (its first mainline release, the stables that took it). */
+static const NsKernelChange *
+change_releases (NsKernelChangeId id)
+{
+  return &ns_kernel_change_info (id)->releases;
+}
 
 /* The entry of backports for key (value NULL) or key=value that cmd's kernel predates
  * (and, for a non_amd value, on a CPU not AMD's), or NULL if the kernel has it. */
@@ -839,7 +809,7 @@ backport_find (const char *key, const char *value, const NsCmdline *cmd)
   for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
     const NsBackport *b = &backports[i];
     if (strcmp (key, b->key) || g_strcmp0 (value, b->value) != 0 ||
-        version_cmp_from (cmd->kernel, b->since) >= 0 ||
+        ns_kernel_release_cmp (cmd->kernel, change_releases (b->change)->mainline) >= 0 ||
         (b->non_amd && (cmd->features & NS_CPU_AMD)))
       continue;
     return b;
@@ -873,53 +843,101 @@ ns_kernel_stable_series_find (const char *const *series, guint n, const char *ke
   return NULL;
 }
 
-/* The entry of b->series whose stable releases hold kernel, or NULL if kernel runs none
- * that took the backport. */
+/* The entry of the stables of change whose releases hold kernel, or NULL if kernel runs
+ * none that took the backport. */
 static const char *
-backport_series (const NsBackport *b, const char *kernel)
+backport_series (NsKernelChangeId change, const char *kernel)
 {
-  return ns_kernel_stable_series_find (b->series, G_N_ELEMENTS (b->series), kernel);
+  const NsKernelChange *r = change_releases (change);
+
+  return ns_kernel_stable_series_find (r->stables, G_N_ELEMENTS (r->stables), kernel);
 }
 
-/* The entry of b->series of kernel's series (major.minor), whether or not kernel is as late
- * as the release it names, or NULL. */
+/* The entry of the stables of change of kernel's series (major.minor), whether or not
+ * kernel is as late as the release it names, or NULL. */
 static const char *
-backport_series_of (const NsBackport *b, const char *kernel)
+backport_series_of (NsKernelChangeId change, const char *kernel)
 {
-  for (guint i = 0; b->series[i] != NULL; i++)
-    if (ns_kernel_version_cmp (kernel, b->series[i]) == 0)
-      return b->series[i];
+  const NsKernelChange *r = change_releases (change);
+
+  for (guint i = 0; i < G_N_ELEMENTS (r->stables) && r->stables[i] != NULL; i++)
+    if (ns_kernel_version_cmp (kernel, r->stables[i]) == 0)
+      return r->stables[i];
   return NULL;
 }
 
-/* The defaults a stable release took from a later mainline: a kernel before the BHI or
- * SRSO series' mainline release (backports[]) whose stable release took the series runs
- * that mitigation's default from the profile's range holding the mainline release, with
- * why. (Retbleed's series is left: retbleed_select reads the major.minor.) */
+/* A default that a stable release took with a change from a later mainline: the change,
+ * and which mitigation it sets. */
+typedef enum { BACKPORTED_BHI, BACKPORTED_SRSO, BACKPORTED_AMD_RETPOLINE } NsBackportedSlot;
+static const struct {
+  NsKernelChangeId change;
+  NsBackportedSlot slot;
+} backported_defaults[] = {
+  { NS_KCHANGE_BHI_KNOB, BACKPORTED_BHI },
+  { NS_KCHANGE_SRSO, BACKPORTED_SRSO },
+  { NS_KCHANGE_AMD_GENERIC_RETPOLINE, BACKPORTED_AMD_RETPOLINE },
+};
+
+/* Takes into out slot's default of later, with why; for the AMD retpoline change only
+ * where it turns the LFENCE retpoline into the generic one. */
+static void
+take_default (NsBackportedSlot slot, const NsMitigationDefault *later, NsMitigations *out,
+              NsWhy *why, const char *reason)
+{
+  switch (slot) {
+  case BACKPORTED_BHI:
+    out->bhi = later->bhi;
+    why_set (&why->bhi, reason);
+    break;
+  case BACKPORTED_SRSO:
+    out->srso = later->srso;
+    why_set (&why->srso, reason);
+    break;
+  case BACKPORTED_AMD_RETPOLINE:
+    if (out->spectre_v2 == NS_SPECTRE_V2_LFENCE &&
+        later->spectre_v2 == NS_SPECTRE_V2_RETPOLINE) {
+      out->spectre_v2 = later->spectre_v2;
+      why_set (&why->spectre_v2, reason);
+    }
+    break;
+  }
+}
+
+/* Change id as a note names it: "7c693f54c873, x86/speculation: Add ...", or its title
+ * alone where it has no single commit; newly allocated. */
+static char *
+change_text (NsKernelChangeId id)
+{
+  const NsKernelChangeInfo *c = ns_kernel_change_info (id);
+
+  return c->commit != NULL ? g_strdup_printf ("%s, %s", c->commit, c->title)
+                           : g_strdup (c->title);
+}
+
+/* The defaults a stable release took from a later mainline (backported_defaults): a kernel
+ * before the change's mainline release whose stable release took it runs that
+ * mitigation's default from the profile's range holding the mainline release, with why.
+ * (Retbleed's series is left: retbleed_select reads the major.minor.) */
 static void
 take_backported_defaults (const NsMitigationDefault *defaults, guint n, const char *kernel,
                           NsMitigations *out, NsWhy *why)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
-    const NsBackport *b = &backports[i];
-    gboolean bhi = !strcmp (b->key, "spectre_bhi");
+  for (guint i = 0; i < G_N_ELEMENTS (backported_defaults); i++) {
+    NsKernelChangeId id = backported_defaults[i].change;
+    const NsKernelChangeInfo *c = ns_kernel_change_info (id);
     const NsMitigationDefault *later;
     const char *series;
-    g_autofree char *reason = NULL;
+    g_autofree char *reason = NULL, *what = NULL;
 
-    if (b->value != NULL || !(bhi || !strcmp (b->key, "spec_rstack_overflow")) ||
-        version_cmp_from (kernel, b->since) >= 0 ||
-        (series = backport_series (b, kernel)) == NULL ||
-        (later = ns_mitigation_default_find (defaults, n, b->since)) == NULL)
+    if (ns_kernel_release_cmp (kernel, c->releases.mainline) >= 0 ||
+        (series = backport_series (id, kernel)) == NULL ||
+        (later = ns_mitigation_default_find (defaults, n, c->releases.mainline)) == NULL)
       continue;
+    what = change_text (id);
     reason = g_strdup_printf ("CPU profile default for kernels %s to %s (%s), which kernel %s "
                               "runs: its stable series took %s (from %s)", later->kernel_from,
-                              later->kernel_to, later->source, kernel, b->what, series);
-    if (bhi)
-      out->bhi = later->bhi;
-    else
-      out->srso = later->srso;
-    why_set (bhi ? &why->bhi : &why->srso, reason);
+                              later->kernel_to, later->source, kernel, what, series);
+    take_default (backported_defaults[i].slot, later, out, why, reason);
   }
 }
 
@@ -930,7 +948,7 @@ kernel_lacks (const char *key, const char *value, const NsCmdline *cmd)
 {
   const NsBackport *b = backport_find (key, value, cmd);
 
-  return b != NULL && backport_series (b, cmd->kernel) == NULL;
+  return b != NULL && backport_series (b->change, cmd->kernel) == NULL;
 }
 
 /* TRUE if the CPU can run spectre_v2 mode as spectre_v2_parse_cmdline() requires: an
@@ -1760,23 +1778,24 @@ ns_mitigation_cmdline_keys (void)
   return g_string_free (keys, FALSE);
 }
 
-/* The stable series of b->series as text: "5.18.y (from 5.18.14), 5.15.y (...) and 6.1.y";
+/* The stable series of change as text: "5.18.y (from 5.18.14), 5.15.y (...) and 6.1.y";
  * newly allocated. */
 static char *
-backport_series_text (const NsBackport *b)
+backport_series_text (NsKernelChangeId change)
 {
+  const NsKernelChange *r = change_releases (change);
   GString *text = g_string_new (NULL);
 
-  for (guint i = 0; b->series[i] != NULL; i++) {
+  for (guint i = 0; i < G_N_ELEMENTS (r->stables) && r->stables[i] != NULL; i++) {
+    gboolean last = i + 1 == G_N_ELEMENTS (r->stables) || r->stables[i + 1] == NULL;
     guint64 major = 0, minor = 0;
     const char *dot;
-    version_parts (b->series[i], &major, &minor);
-    dot = strchr (strchr (b->series[i], '.') + 1, '.');
+    version_parts (r->stables[i], &major, &minor);
+    dot = strchr (strchr (r->stables[i], '.') + 1, '.');
     g_string_append_printf (text, "%s%" G_GUINT64_FORMAT ".%" G_GUINT64_FORMAT ".y",
-                            i == 0 ? "" : b->series[i + 1] == NULL ? " and " : ", ",
-                            major, minor);
+                            i == 0 ? "" : last ? " and " : ", ", major, minor);
     if (dot != NULL)
-      g_string_append_printf (text, " (from %s)", b->series[i]);
+      g_string_append_printf (text, " (from %s)", r->stables[i]);
   }
   return g_string_free (text, FALSE);
 }
@@ -1790,16 +1809,18 @@ static void
 note_backport (const char *key, const char *value, const NsCmdline *cmd, NsMitigations *out)
 {
   const NsBackport *b = backport_find (key, value, cmd);
-  g_autofree char *word = NULL, *series = NULL, *note = NULL;
-  const char *took, *own, *lacked;
+  g_autofree char *word = NULL, *series = NULL, *what = NULL, *note = NULL;
+  const char *took, *own, *lacked, *since;
 
   if (b == NULL)
     return;
   word = g_strdup_printf ("%s=%s%s", key, value ? value : "",
                           b->non_amd ? " on a CPU not AMD's" : "");
-  series = backport_series_text (b);
-  took = backport_series (b, cmd->kernel);
-  own = backport_series_of (b, cmd->kernel);
+  series = backport_series_text (b->change);
+  what = change_text (b->change);
+  since = change_releases (b->change)->mainline;
+  took = backport_series (b->change, cmd->kernel);
+  own = backport_series_of (b->change, cmd->kernel);
   lacked = value == NULL ? "the kernel does not know the parameter and passes it on to init, "
                            "so the default stands" :
            b->non_amd ? "spectre_v2_parse_cmdline() switches such a CPU to AUTO select" :
@@ -1808,16 +1829,16 @@ note_backport (const char *key, const char *value, const NsCmdline *cmd, NsMitig
   if (took != NULL)
     note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s); kernel %s has "
                             "it only through a backport (taken by %s), which the model "
-                            "assumes", word, b->since, b->what, cmd->kernel, series);
+                            "assumes", word, since, what, cmd->kernel, series);
   else if (own != NULL)
     note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s), and kernel %s "
                             "comes before %s, the first release of its series with the "
-                            "backport (taken by %s): %s", word, b->since, b->what, cmd->kernel,
+                            "backport (taken by %s): %s", word, since, what, cmd->kernel,
                             own, series, lacked);
   else
     note = g_strdup_printf ("kernel command line: %s is mainline from %s (%s), and kernel %s "
                             "is of no stable series that took it as a backport (%s did): %s",
-                            word, b->since, b->what, cmd->kernel, series, lacked);
+                            word, since, what, cmd->kernel, series, lacked);
   note_add (out, note);
 }
 

@@ -126,7 +126,6 @@ list_changes (const char *release)
     }
     g_print ("    (%s)\n", c->evidence);
   }
-  g_print ("The mitigations' command-line keys by release: doc/model.md, \"Mitigations\".\n");
 }
 
 /* netsim list [WHAT]: lists scenarios, CPUs, patches, parameters, workloads or kernel

@@ -65,6 +65,20 @@ static NsMitigationDefault intel_bhi_from_rc4[] = {
   { "6.9.0-rc4", "6.99", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_EIBRS, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_LOOP, "test: the BHI series", 2, NS_BUG_SRSO | NS_BUG_MDS, NS_CPU_INTEL },
 };
+/* An AMD part whose default turns from the LFENCE retpoline to the generic one at
+ * 244d00b5dd47 (v5.17-rc8), and an Intel part whose ranges cut there too (same default). */
+static NsMitigationDefault amd_lfence_until_517[] = {
+  { "4.12", "5.17.0-rc7", NS_SPECTRE_V2_LFENCE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: AMD LFENCE era", 1, 0, NS_CPU_AMD },
+  { "5.17.0-rc8", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: AMD generic retpoline", 2, 0, NS_CPU_AMD },
+};
+static NsMitigationDefault intel_eibrs_cut_at_517[] = {
+  { "4.19", "5.17.0-rc7", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: eIBRS before", 1, NS_BUG_SRSO | NS_BUG_BHI, NS_CPU_INTEL },
+  { "5.17.0-rc8", "6.99", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: eIBRS after", 2, NS_BUG_SRSO | NS_BUG_BHI, NS_CPU_INTEL },
+};
 static NsMitigationDefault amd_retpoline[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
@@ -159,6 +173,62 @@ START_TEST (test_backported_defaults)
   ck_assert (has_line (m.explain, "spec_rstack_overflow=safe-ret", "(from 6.1.44)"));
   ck_assert (has_line (m.explain, "spectre_v2=retpoline", "before SRSO"));
   ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* 244d00b5dd47 (generic retpoline by default on AMD, v5.17-rc8) reached the stables of
+ * 11 March 2022: an AMD 5.15.28 runs the generic retpoline with that reason, 5.15.27 and
+ * 5.17-rc7 the LFENCE one; on Intel nothing changes. */
+START_TEST (test_backported_amd_generic_retpoline)
+{
+  static const struct { const char *kernel; NsSpectreV2 mode; } cases[] = {
+    { "5.15.27", NS_SPECTRE_V2_LFENCE }, { "5.15.28", NS_SPECTRE_V2_RETPOLINE },
+    { "5.10.105", NS_SPECTRE_V2_RETPOLINE }, { "5.4.183", NS_SPECTRE_V2_LFENCE },
+    { "4.14.271", NS_SPECTRE_V2_RETPOLINE }, { "5.14.21", NS_SPECTRE_V2_LFENCE },
+    { "5.17.0-rc7", NS_SPECTRE_V2_LFENCE }, { "5.17.0-rc8", NS_SPECTRE_V2_RETPOLINE },
+  };
+  NsMitigations m;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    ck_assert_msg (ns_mitigations_select (amd_lfence_until_517, 2, cases[i].kernel, "", &m,
+                                          NULL) && m.spectre_v2 == cases[i].mode &&
+                   (ns_mitigations_clear (&m), TRUE), "%s", cases[i].kernel);
+  ck_assert (ns_mitigations_select (amd_lfence_until_517, 2, "5.15.28", "", &m, NULL));
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "test: AMD generic retpoline"));
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "took 244d00b5dd47, x86/speculation: "
+                       "Use generic retpoline by default on AMD (from 5.15.28)"));
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (intel_eibrs_cut_at_517, 2, "5.15.28", "", &m, NULL));
+  ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
+  ck_assert (has_line (m.explain, "spectre_v2=eibrs", "test: eIBRS before"));
+  ns_mitigations_clear (&m);
+}
+END_TEST
+
+/* The series' keys at their mainline release candidate: retbleed= and spectre_v2=ibrs came
+ * with v5.19-rc7, spec_rstack_overflow= with v6.5-rc6; an rc before lacks them. The IBRS
+ * part alone reached 5.4.217 (and 4.19.266, 4.14.297), retbleed= there only in part, so
+ * not assumed. */
+START_TEST (test_series_keys_at_their_rc)
+{
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.19.0-rc6", "retbleed=ibpb").retbleed,
+                    NS_RETBLEED_OFF);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.19.0-rc7", "retbleed=ibpb").retbleed,
+                    NS_RETBLEED_IBPB);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.5.0-rc5",
+                               "spec_rstack_overflow=safe-ret").srso, NS_SRSO_OFF);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.5.0-rc6",
+                               "spec_rstack_overflow=safe-ret").srso, NS_SRSO_SAFE_RET);
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.19.0-rc6", "spectre_v2=ibrs")
+                    .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.4.217", "spectre_v2=ibrs")
+                    .spectre_v2, NS_SPECTRE_V2_IBRS);
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.4.216", "spectre_v2=ibrs")
+                    .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
+  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "4.19.266", "spectre_v2=ibrs")
+                    .spectre_v2, NS_SPECTRE_V2_IBRS);
+  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.4.217", "retbleed=ibpb").retbleed,
+                    NS_RETBLEED_OFF);
 }
 END_TEST
 
@@ -484,7 +554,7 @@ START_TEST (test_eibrs_with_thunks_before_517)
   ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.16.14", "spectre_v2=eibrs,lfence",
                                     &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS_LFENCE);
-  ck_assert (has_note (m.notes, "spectre_v2=eibrs,lfence is mainline from 5.17",
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs,lfence is mainline from 5.17-rc8",
                        "kernel 5.16.14 has it only through a backport"));
   ns_mitigations_clear (&m);
   ck_assert (ns_mitigations_select (intel_eibrs_since_54, 1, "5.14", "spectre_v2=eibrs,retpoline",
@@ -492,7 +562,7 @@ START_TEST (test_eibrs_with_thunks_before_517)
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
   ck_assert (has_line (m.explain, "spectre_v2=eibrs", "does not know the value and switches "
                        "to AUTO select"));
-  ck_assert (has_note (m.notes, "spectre_v2=eibrs,retpoline is mainline from 5.17",
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs,retpoline is mainline from 5.17-rc8",
                        "kernel 5.14 is of no stable series"));
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.10.105", "spectre_v2=eibrs,retpoline")
@@ -504,7 +574,7 @@ START_TEST (test_eibrs_with_thunks_before_517)
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
   ck_assert (has_line (m.explain, "spectre_v2=eibrs", "kernel 5.10.50's "
                        "spectre_v2_parse_cmdline() does not know the value and switches to AUTO"));
-  ck_assert (has_note (m.notes, "spectre_v2=eibrs,lfence is mainline from 5.17",
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs,lfence is mainline from 5.17-rc8",
                        "kernel 5.10.50 comes before 5.10.105, the first release of its series"));
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_on (intel_eibrs_since_54, "5.10.104", "spectre_v2=eibrs,lfence")
@@ -604,7 +674,7 @@ START_TEST (test_key_newer_than_kernel_noted)
                                     &m, NULL));
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 1);
-  ck_assert_msg (strstr (m.notes[0], "spectre_bhi= is mainline from 6.9.0-rc4") != NULL &&
+  ck_assert_msg (strstr (m.notes[0], "spectre_bhi= is mainline from 6.9-rc4") != NULL &&
                  strstr (m.notes[0], "kernel 6.6.26 has it only through a backport") != NULL,
                  "%s", m.notes[0]);
   ck_assert_int_eq (m.bhi, NS_BHI_OFF);         /* applied: the last value wins */
@@ -622,9 +692,9 @@ START_TEST (test_key_newer_than_kernel_noted)
                                     "retbleed=off spec_rstack_overflow=off", &m, NULL));
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 2);
-  ck_assert (strstr (m.notes[0], "retbleed= is mainline from 5.19") != NULL);
+  ck_assert (strstr (m.notes[0], "retbleed= is mainline from 5.19-rc7") != NULL);
   ck_assert (strstr (m.notes[0], "5.10.y (from 5.10.133)") != NULL);
-  ck_assert (strstr (m.notes[1], "spec_rstack_overflow= is mainline from 6.5") != NULL);
+  ck_assert (strstr (m.notes[1], "spec_rstack_overflow= is mainline from 6.5-rc6") != NULL);
   ns_mitigations_clear (&m);
   ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "6.5",
                                     "retbleed=off spec_rstack_overflow=off", &m, NULL));
@@ -644,7 +714,7 @@ START_TEST (test_key_of_no_backport_ignored)
   /* spectre_bhi=: 6.7.y ended on 3 April 2024, before the BHI series of 9 April */
   ck_assert (ns_mitigations_select (intel_eibrs, 1, "6.7", "spectre_bhi=off", &m, NULL));
   ck_assert_int_eq (m.bhi, NS_BHI_LOOP);
-  ck_assert_msg (has_note (m.notes, "spectre_bhi= is mainline from 6.9.0-rc4",
+  ck_assert_msg (has_note (m.notes, "spectre_bhi= is mainline from 6.9-rc4",
                            "kernel 6.7 is of no stable series that took it"), "%s",
                  m.notes ? m.notes[0] : "no note");
   ck_assert (has_note (m.notes, "passes it on to init", "default stands"));
@@ -662,7 +732,7 @@ START_TEST (test_key_of_no_backport_ignored)
   ck_assert (ns_mitigations_select (amd_every_bug_since_44, 1, "6.3",
                                     "spec_rstack_overflow=safe-ret", &m, NULL));
   ck_assert_int_eq (m.srso, NS_SRSO_OFF);
-  ck_assert (has_note (m.notes, "spec_rstack_overflow= is mainline from 6.5", "kernel 6.3 is "
+  ck_assert (has_note (m.notes, "spec_rstack_overflow= is mainline from 6.5-rc6", "kernel 6.3 is "
                        "of no stable series"));
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.2", "spec_rstack_overflow=safe-ret")
@@ -688,7 +758,7 @@ START_TEST (test_key_of_no_backport_ignored)
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_RETPOLINE);
   ck_assert (has_line (m.explain, "spectre_v2=retpoline", NS_MITIGATION_KERNEL_CHOSE));
   ck_assert (has_line (m.explain, "spectre_v2=retpoline", "AUTO select"));
-  ck_assert (has_note (m.notes, "spectre_v2=ibrs is mainline from 5.19", "kernel 5.16 is of "
+  ck_assert (has_note (m.notes, "spectre_v2=ibrs is mainline from 5.19-rc7", "kernel 5.16 is of "
                        "no stable series"));
   ns_mitigations_clear (&m);
   /* eibrs before 5.17 on 5.14 (ended December 2021, before the Spectre-BHB stables) */
@@ -715,7 +785,7 @@ START_TEST (test_value_newer_than_kernel_noted)
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_IBRS);
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 1);
-  ck_assert_msg (has_note (m.notes, "spectre_v2=ibrs is mainline from 5.19",
+  ck_assert_msg (has_note (m.notes, "spectre_v2=ibrs is mainline from 5.19-rc7",
                            "kernel 5.10.133 has it only through a backport"), "%s", m.notes[0]);
   ns_mitigations_clear (&m);
   ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.16.14", "spectre_v2=eibrs "
@@ -723,14 +793,14 @@ START_TEST (test_value_newer_than_kernel_noted)
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
   ck_assert_ptr_nonnull (m.notes);
   ck_assert_uint_eq (g_strv_length (m.notes), 2);
-  ck_assert (has_note (m.notes, "spectre_v2=eibrs is mainline from 5.17", "kernel 5.16"));
-  ck_assert (has_note (m.notes, "spectre_v2=retpoline,lfence is mainline from 5.17", "5.16"));
+  ck_assert (has_note (m.notes, "spectre_v2=eibrs is mainline from 5.17-rc8", "kernel 5.16"));
+  ck_assert (has_note (m.notes, "spectre_v2=retpoline,lfence is mainline from 5.17-rc8", "5.16"));
   ns_mitigations_clear (&m);
   ck_assert (ns_mitigations_select (intel_meltdown_since_415, 1, "5.15.28",
                                     "spectre_v2=retpoline,amd", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_LFENCE);
   ck_assert (has_note (m.notes, "spectre_v2=retpoline,amd on a CPU not AMD's is mainline "
-                       "from 5.16", "auto choice"));
+                       "from 5.16-rc1", "Unconditionally allow"));
   ns_mitigations_clear (&m);
   /* none where the kernel has the value, nor for retpoline,amd on AMD, nor for older
    * values */
@@ -1025,8 +1095,8 @@ END_TEST
 
 /* The BHI series (and with it x64_sys_call, sim/kchange.c) is mainline from 6.9-rc4 and in
  * 6.8.5, 6.6.26 and 6.1.85 on; 6.7.y never took it, and an unverified series (5.15.y) is not
- * assumed. The command line's spectre_bhi= (backports[]) and the registry's x64_sys_call
- * entry hold the same releases. */
+ * assumed. The command line's spectre_bhi= (the registry's ec9404e40e8f) and its
+ * x64_sys_call entry hold the same releases. */
 START_TEST (test_bhi_series_releases)
 {
   const char *has[] = { "6.9.0-rc4", "6.9", "6.18.44-fc-v1252", "6.8.5", "6.8.12", "6.6.26",
@@ -1036,11 +1106,13 @@ START_TEST (test_bhi_series_releases)
 
   for (guint i = 0; i < G_N_ELEMENTS (has); i++) {
     ck_assert_msg (ns_kernel_release_has (has[i], NS_KCHANGE_X64_SYS_CALL), "%s", has[i]);
+    ck_assert_msg (ns_kernel_release_has (has[i], NS_KCHANGE_BHI_KNOB), "%s", has[i]);
     ck_assert_msg (chosen_on (intel_eibrs, has[i], "spectre_bhi=off").bhi == NS_BHI_OFF, "%s",
                    has[i]);
   }
   for (guint i = 0; i < G_N_ELEMENTS (lacks); i++) {
     ck_assert_msg (!ns_kernel_release_has (lacks[i], NS_KCHANGE_X64_SYS_CALL), "%s", lacks[i]);
+    ck_assert_msg (!ns_kernel_release_has (lacks[i], NS_KCHANGE_BHI_KNOB), "%s", lacks[i]);
     ck_assert_msg (chosen_on (intel_eibrs, lacks[i], "spectre_bhi=off").bhi == NS_BHI_LOOP,
                    "%s", lacks[i]);
   }
@@ -1574,6 +1646,8 @@ main (void)
   tcase_add_test (tc, test_quotes_group_words);
   tcase_add_test (tc, test_pti_exact_spelling_before_67);
   tcase_add_test (tc, test_bhi_series_releases);
+  tcase_add_test (tc, test_backported_amd_generic_retpoline);
+  tcase_add_test (tc, test_series_keys_at_their_rc);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);
