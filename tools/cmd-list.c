@@ -139,7 +139,7 @@ ns_cmd_list (int argc, char **argv)
   g_autofree char *release = NULL;
   const GOptionEntry entries[] = {
     { "release", 0, 0, G_OPTION_ARG_STRING, &release,
-      "With changes: mark each change the kernel release R has or lacks (6.1.93, "
+      "With changes: mark each change the kernel release R has, lacks or has undone (6.1.93, "
       "6.9.0-rc1)", "R" },
     { NULL }
   };
@@ -148,9 +148,11 @@ ns_cmd_list (int argc, char **argv)
 
   g_option_context_set_description (ctx, "Without an argument, lists scenarios. changes: the "
                                     "kernel changes netsim reads from a scenario's "
-                                    "kernel version, with the first mainline and stable "
-                                    "releases that have each (--release R: which of them "
-                                    "R has).");
+                                    "kernel version (the models' code and the "
+                                    "mitigations' command-line words and defaults), with "
+                                    "the first mainline and stable releases that have each "
+                                    "and any revert (--release R: which of them R has, "
+                                    "lacks, or has undone).");
   if (!ns_cmd_parse_options (ctx, ns_cmd_add_entries (ctx, entries), &argc, &argv))
     return NS_EXIT_USAGE;
   if (argc > 2)
