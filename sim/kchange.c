@@ -236,6 +236,61 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "the native BHI series, merge 2bb69f5fc721 (9 Apr 2024), in the v6.9-rc4 shortlog; "
     "the Linux 6.8.5, 6.6.26 and 6.1.85 announcements (10 Apr 2024); 6.7.y's last "
     "release, 6.7.12, came out on 3 April; 5.15.y and 5.10.y not verified" },
+  [NS_KCHANGE_RETBLEED_STUFF] = {
+    "d82a0345cf21", "x86/retbleed: Add call depth tracking mitigation",
+    "mitigations: retbleed=stuff (call depth tracking); before it the parser does not "
+    "know the value",
+    { "6.2-rc1", { NULL } },
+    "the x86/core pull for v6.2-rc1 (pushed 14 Dec 2022); no stable mail names it" },
+  [NS_KCHANGE_SPECTRE_BHI_VMEXIT] = {
+    "42c141fbb651", "x86/bugs: Add 'spectre_bhi=vmexit' cmdline option",
+    "mitigations: spectre_bhi=vmexit (the clearing loop on VM exit only); before it "
+    "spectre_bhi_parse_cmdline() ignores the word",
+    { "6.11-rc1", { NULL } },
+    "merged 16 Jul 2024 for v6.11-rc1; no stable mail names it" },
+  [NS_KCHANGE_PTI_EARLY_PARAM] = {
+    "0bd7feb2df7e", "x86/pti: Fix kernel warnings for pti= and nopti cmdline options",
+    "mitigations: pti= and nopti become early parameters; before it "
+    "pti_check_boottime_disable() finds them anywhere in the line (past a \"--\" too)",
+    { "6.7-rc1", { NULL } },
+    "merged 30 Oct 2023 for v6.7-rc1 (tip carried it as 9fa4dc9797f2 and e2efc8e7d36a "
+    "before two rebases); no stable mail names it" },
+  [NS_KCHANGE_SRSO_IBPB_DROPS_UNTRAIN_RET] = {
+    "c62fa117c32b", "x86/bugs: Do not use UNTRAIN_RET with IBPB on entry",
+    "mitigations: SRSO's IBPB on entry clears the untrained return (retbleed=unret then "
+    "runs no return thunk and no UNTRAIN_RET)",
+    { "6.12-rc4", { "6.11.5", "6.6.58", "6.1.114", "5.15.169", "5.10.228" } },
+    "x86/urgent, pushed 18 Oct 2024 (v6.12-rc4); the 6.11.5, 6.6.58, 6.1.114, 5.15.169 and "
+    "5.10.228 stable mails; no 6.10.y release took it" },
+  [NS_KCHANGE_MITIGATIONS_BUILD_DEFAULT_OFF] = {
+    "f337a6a21e2f", "x86/cpu: Actually turn off mitigations by default for "
+    "SPECULATION_MITIGATIONS=n",
+    "mitigations: a build without the mitigations menu defaults cpu_mitigations to off "
+    "(mitigations=auto turns it on again)",
+    { "6.9-rc4", { "6.8.7", "6.6.28", "6.1.87", "5.15.156", "5.10.216" } },
+    "with the BHI fixes for v6.9-rc4; the 6.8.7, 6.6.28, 6.1.87, 5.15.156 and 5.10.216 "
+    "stable mails (netsim knows the menu from 5.19 only, so the 5.15 and 5.10 releases "
+    "read it as absent)" },
+  [NS_KCHANGE_MITIGATIONS_PARAM_IGNORED] = {
+    "ce0abef6a1d5", "cpu: Ignore \"mitigations\" kernel parameter if CPU_MITIGATIONS=n",
+    "mitigations: on a build without the mitigations menu the kernel ignores mitigations=",
+    { "6.9-rc6", { "6.8.12", "6.6.33" } },
+    "in the v6.9-rc6 shortlog (still under review on 24 Apr 2024); the 6.8.12 and 6.6.33 "
+    "stable mails; none found for 6.1.y" },
+  [NS_KCHANGE_CPU_MITIGATIONS_RENAME] = {
+    "fe42754b94a4", "cpu: Re-enable CPU mitigations by default for !X86 architectures",
+    "mitigations: x86's CONFIG_SPECULATION_MITIGATIONS is named CONFIG_CPU_MITIGATIONS",
+    { "6.9-rc6", { "6.8.9", "6.6.30", "6.1.90", "5.10.216" } },
+    "in the v6.9-rc6 shortlog; the 6.8.9, 6.6.30, 6.1.90 and 5.10.216 stable mails "
+    "(5.15.y not checked)" },
+  [NS_KCHANGE_MITIGATION_CONFIG_RENAMES] = {
+    NULL, "x86/bugs: Rename CONFIG_RETPOLINE => CONFIG_MITIGATION_RETPOLINE, and nine "
+    "more renames to CONFIG_MITIGATION_*",
+    "mitigations: the x86 mitigation options take their CONFIG_MITIGATION_ names",
+    { "6.9-rc1", { NULL } },
+    "Breno Leitao's series (aefb2f2e619b, a033eec9a06c, ea4654e08853, 5fa31af31e72, ...), "
+    "the x86-core-2024-03-11 pull merged 12 Mar 2024; no 6.8.y, 6.6.y or 6.1.y backport "
+    "found" },
 };
 
 /* The registered change id. */

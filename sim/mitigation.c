@@ -68,40 +68,44 @@ static const NsName bhi_names[] = {
  * MITIGATION_RETHUNK on MITIGATION_RETPOLINE; UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING
  * on MITIGATION_RETHUNK; the CPU_SUP_AMD/INTEL and X86_64 terms are taken as met).
  * Every option lies inside the mitigations menu ("if SPECULATION_MITIGATIONS", added with
- * the Retbleed series for v5.19), which =n takes away whole; fe42754b94a4 (v6.9-rc5)
- * renamed that menu CONFIG_CPU_MITIGATIONS. PAGE_TABLE_ISOLATION sits in it from 5.19
+ * the Retbleed series for v5.19), which =n takes away whole; fe42754b94a4 (v6.9-rc6, and
+ * 6.8.9, 6.6.30, 6.1.90: NS_KCHANGE_CPU_MITIGATIONS_RENAME) renamed that menu
+ * CONFIG_CPU_MITIGATIONS; the others took their CONFIG_MITIGATION_ names in v6.9-rc1
+ * (NS_KCHANGE_MITIGATION_CONFIG_RENAMES). PAGE_TABLE_ISOLATION sits in it from 5.19
  * (security/Kconfig before, which the model does not tell apart). MITIGATION_SPECTRE_BHI
  * (f3f51c5865a9, v6.9-rc4, which replaced the SPECTRE_BHI_ON/OFF choice of v6.9-rc3) has
  * that name in mainline and in the 6.1.y/6.6.y/6.8.y backports of the BHI series alike. */
-#define RENAMED_69 "the mitigation options took the CONFIG_MITIGATION_ names in 6.9"
+#define RENAMED_69 "the mitigation options took the CONFIG_MITIGATION_ names in 6.9-rc1"
+#define RENAMES NS_KCHANGE_MITIGATION_CONFIG_RENAMES
 static const struct {
-  NsBuilt     bit;
-  const char *name, *before, *renamed, *why_renamed, *since;
-  guint       depends;
+  NsBuilt           bit;
+  const char       *name, *before;
+  NsKernelChangeId  renamed;       /* the change that gave it name */
+  const char       *why_renamed, *since;
+  guint             depends;
 } built_options[] = {
   { NS_BUILT_CPU_MITIGATIONS, "CONFIG_CPU_MITIGATIONS", "CONFIG_SPECULATION_MITIGATIONS",
-    "6.9.0-rc5", "x86's CONFIG_SPECULATION_MITIGATIONS became CONFIG_CPU_MITIGATIONS in "
-    "6.9-rc5 (fe42754b94a4; stable branches such as 6.8.y took the rename in May 2024, "
-    "which the model, running each version's mainline release, does not follow)", "5.19",
-    0 },
-  { NS_BUILT_RETPOLINE, "CONFIG_MITIGATION_RETPOLINE", "CONFIG_RETPOLINE", "6.9", RENAMED_69,
+    NS_KCHANGE_CPU_MITIGATIONS_RENAME, "x86's CONFIG_SPECULATION_MITIGATIONS became "
+    "CONFIG_CPU_MITIGATIONS in 6.9-rc6 (fe42754b94a4; and in 6.8.9, 6.6.30, 6.1.90 and "
+    "5.10.216)", "5.19", 0 },
+  { NS_BUILT_RETPOLINE, "CONFIG_MITIGATION_RETPOLINE", "CONFIG_RETPOLINE", RENAMES, RENAMED_69,
     NULL, NS_BUILT_CPU_MITIGATIONS },
-  { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", "6.9", RENAMED_69, NULL,
+  { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", RENAMES, RENAMED_69, NULL,
     NS_BUILT_RETPOLINE },
-  { NS_BUILT_UNRET_ENTRY, "CONFIG_MITIGATION_UNRET_ENTRY", "CONFIG_CPU_UNRET_ENTRY", "6.9",
+  { NS_BUILT_UNRET_ENTRY, "CONFIG_MITIGATION_UNRET_ENTRY", "CONFIG_CPU_UNRET_ENTRY", RENAMES,
     RENAMED_69, NULL, NS_BUILT_RETHUNK },
-  { NS_BUILT_IBPB_ENTRY, "CONFIG_MITIGATION_IBPB_ENTRY", "CONFIG_CPU_IBPB_ENTRY", "6.9",
+  { NS_BUILT_IBPB_ENTRY, "CONFIG_MITIGATION_IBPB_ENTRY", "CONFIG_CPU_IBPB_ENTRY", RENAMES,
     RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
-  { NS_BUILT_IBRS_ENTRY, "CONFIG_MITIGATION_IBRS_ENTRY", "CONFIG_CPU_IBRS_ENTRY", "6.9",
+  { NS_BUILT_IBRS_ENTRY, "CONFIG_MITIGATION_IBRS_ENTRY", "CONFIG_CPU_IBRS_ENTRY", RENAMES,
     RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
-  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", "6.9", RENAMED_69, NULL,
+  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", RENAMES, RENAMED_69, NULL,
     NS_BUILT_RETHUNK },
   { NS_BUILT_CALL_DEPTH_TRACKING, "CONFIG_MITIGATION_CALL_DEPTH_TRACKING",
-    "CONFIG_CALL_DEPTH_TRACKING", "6.9", RENAMED_69, "6.2", NS_BUILT_RETHUNK },
+    "CONFIG_CALL_DEPTH_TRACKING", RENAMES, RENAMED_69, "6.2", NS_BUILT_RETHUNK },
   { NS_BUILT_PAGE_TABLE_ISOLATION, "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION",
-    "CONFIG_PAGE_TABLE_ISOLATION", "6.9", RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
+    "CONFIG_PAGE_TABLE_ISOLATION", RENAMES, RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
   { NS_BUILT_SPECTRE_BHI, "CONFIG_MITIGATION_SPECTRE_BHI", "CONFIG_MITIGATION_SPECTRE_BHI",
-    "6.9", NULL, NULL, NS_BUILT_CPU_MITIGATIONS },
+    RENAMES, NULL, NULL, NS_BUILT_CPU_MITIGATIONS },
 };
 
 static int version_cmp_from (const char *version, const char *from);
@@ -125,8 +129,8 @@ ns_mitigation_option (NsBuilt option, const char *version)
   g_return_val_if_fail (i >= 0 && version != NULL, NULL);
   if (built_options[i].since && ns_kernel_version_cmp (version, built_options[i].since) < 0)
     return NULL;
-  return version_cmp_from (version, built_options[i].renamed) >= 0 ? built_options[i].name
-                                                                   : built_options[i].before;
+  return ns_kernel_release_has (version, built_options[i].renamed) ? built_options[i].name
+                                                                    : built_options[i].before;
 }
 
 /* Why option's name differs between kernel versions; see mitigation.h. */
@@ -727,7 +731,8 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
 
   if (!strcmp (key, "retbleed")) {
     ok = value && parse_retbleed (value, cmd->defaults->retbleed,
-                                  ns_kernel_version_cmp (cmd->kernel, "6.2") >= 0, &rb);
+                                  ns_kernel_release_has (cmd->kernel, NS_KCHANGE_RETBLEED_STUFF),
+                                  &rb);
     next.retbleed = rb.mode;
     changes = rb.moded;
     bug = NS_BUG_RETBLEED, slot = &why->retbleed;
@@ -745,7 +750,8 @@ apply_bug_arg (const char *key, const char *value, const char *reason, NsCmdline
     if (ok && !strcmp (value, "full,nosmt"))
       cmd->mds_nosmt = g_strdup (reason);
   } else {
-    ok = value && parse_spectre_bhi (value, ns_kernel_version_cmp (cmd->kernel, "6.11") >= 0,
+    ok = value && parse_spectre_bhi (value, ns_kernel_release_has (cmd->kernel,
+                                                                   NS_KCHANGE_SPECTRE_BHI_VMEXIT),
                                      (cmd->features & NS_CPU_BHI_CTRL) != 0, &next.bhi,
                                      &bhi_skipped);
     changes = !bhi_skipped;
@@ -1154,7 +1160,7 @@ static void
 spectre_v2_auto_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   gboolean stuff = out->retbleed == NS_RETBLEED_STUFF &&
-                   ns_kernel_version_cmp (cmd->kernel, "6.2") >= 0;
+                   ns_kernel_release_has (cmd->kernel, NS_KCHANGE_RETBLEED_STUFF);
 
   if (cmd->spectre_v2_asked || !cmd->retbleed_asked || out->spectre_v2 != NS_SPECTRE_V2_IBRS)
     return;
@@ -1334,12 +1340,13 @@ retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
     return;
   }
   if (out->retbleed == NS_RETBLEED_STUFF && cmd->retbleed_asked &&
-      (ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ||
+      (!ns_kernel_release_has (cmd->kernel, NS_KCHANGE_RETBLEED_STUFF) ||
        out->spectre_v2 != NS_SPECTRE_V2_RETPOLINE)) {
     out->retbleed = retbleed_auto_choice (cmd, out->spectre_v2);
     why_changed (&why->retbleed, ns_retbleed_name (out->retbleed),
-                 ns_kernel_version_cmp (cmd->kernel, "6.2") < 0 ?
-                 "retbleed=stuff came in 6.2" : "retbleed=stuff needs spectre_v2=retpoline");
+                 !ns_kernel_release_has (cmd->kernel, NS_KCHANGE_RETBLEED_STUFF) ?
+                 "retbleed=stuff came in 6.2-rc1 (d82a0345cf21)" :
+                 "retbleed=stuff needs spectre_v2=retpoline");
     return;
   }
   if (!intel || cmd->retbleed_asked)
@@ -1377,14 +1384,14 @@ srso_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
     out->srso = NS_SRSO_OFF;
     why_changed (&why->srso, "off", because);
   }
-  /* from v6.12 (c62fa117c32b, "x86/bugs: Do not use UNTRAIN_RET with IBPB on entry"),
-   * SRSO's IBPB on entry clears X86_FEATURE_UNRET and X86_FEATURE_RETHUNK: no untrained
-   * return thunk, no UNTRAIN_RET at entry */
+  /* from c62fa117c32b ("x86/bugs: Do not use UNTRAIN_RET with IBPB on entry", v6.12-rc4,
+   * 6.11.5, 6.6.58, 6.1.114, ...), SRSO's IBPB on entry clears X86_FEATURE_UNRET and
+   * X86_FEATURE_RETHUNK: no untrained return thunk, no UNTRAIN_RET at entry */
   if (out->srso == NS_SRSO_IBPB && out->retbleed == NS_RETBLEED_UNRET &&
-      ns_kernel_version_cmp (cmd->kernel, "6.12") >= 0) {
+      ns_kernel_release_has (cmd->kernel, NS_KCHANGE_SRSO_IBPB_DROPS_UNTRAIN_RET)) {
     out->retbleed = NS_RETBLEED_OFF;
     why_changed (&why->retbleed, "off", "SRSO's IBPB on entry drops the untrained return "
-                 "(v6.12, c62fa117c32b)");
+                 "(c62fa117c32b: v6.12-rc4, 6.11.5, 6.6.58, 6.1.114, 5.15.169, 5.10.228)");
   }
 }
 
@@ -1427,10 +1434,11 @@ bhi_build_default (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 }
 
 /* Why the build turns every mitigation off (newly allocated), or NULL if it does not:
- * CPU_MITIGATIONS=n (SPECULATION_MITIGATIONS before 6.9-rc5) makes kernel/cpu.c's
- * cpu_mitigations default off from 6.9-rc4 (f337a6a21e2f; before, the option only took
- * away the options of its menu), where a mitigations=auto on the command line turns it on
- * again, until ce0abef6a1d5 (6.9-rc5) has the kernel ignore mitigations= on such a build:
+ * CPU_MITIGATIONS=n (SPECULATION_MITIGATIONS before fe42754b94a4) makes kernel/cpu.c's
+ * cpu_mitigations default off from f337a6a21e2f (6.9-rc4, 6.8.7, 6.6.28, 6.1.87; before,
+ * the option only took away the options of its menu), where a mitigations=auto on the
+ * command line turns it on again, until ce0abef6a1d5 (6.9-rc6, 6.8.12, 6.6.33) has the
+ * kernel ignore mitigations= on such a build:
  * from then on the command line's mitigations= is dropped from cmd. The per-key values
  * cannot turn on what cpu_mitigations_off() turns off (each select function tests it). */
 static char *
@@ -1439,18 +1447,18 @@ cpu_mitigations_build_off (NsCmdline *cmd)
   const char *name = ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, cmd->kernel);
 
   if (name == NULL || built (cmd, NS_BUILT_CPU_MITIGATIONS) ||
-      version_cmp_from (cmd->kernel, "6.9.0-rc4") < 0)
+      !ns_kernel_release_has (cmd->kernel, NS_KCHANGE_MITIGATIONS_BUILD_DEFAULT_OFF))
     return NULL;
-  if (version_cmp_from (cmd->kernel, "6.9.0-rc5") < 0)
+  if (!ns_kernel_release_has (cmd->kernel, NS_KCHANGE_MITIGATIONS_PARAM_IGNORED))
     return cmd->mitigations_given ? NULL :
            g_strdup_printf ("%s=n: cpu_mitigations then defaults to off (kernel/cpu.c, "
-                            "f337a6a21e2f, v6.9-rc4), as with mitigations=off; "
-                            "mitigations=auto would turn it on", name);
+                            "f337a6a21e2f), as with mitigations=off; mitigations=auto "
+                            "would turn it on", name);
   g_clear_pointer (&cmd->off, g_free);
   g_clear_pointer (&cmd->auto_nosmt, g_free);
   return g_strdup_printf ("%s=n: cpu_mitigations then defaults to off (kernel/cpu.c, "
                           "f337a6a21e2f), as with mitigations=off, and the kernel ignores "
-                          "mitigations= on such a build (ce0abef6a1d5, v6.9-rc5)", name);
+                          "mitigations= on such a build (ce0abef6a1d5)", name);
 }
 
 /* Turns every mitigation in force off, as the build's cpu_mitigations default does
@@ -1596,7 +1604,7 @@ read_by_find_option (const char *key, const char *kernel)
   if (!strcmp (key, "spectre_v2") || !strcmp (key, "nospectre_v2"))
     return TRUE;
   return (!strcmp (key, "pti") || !strcmp (key, "nopti")) &&
-         ns_kernel_version_cmp (kernel, "6.7") < 0;
+         !ns_kernel_release_has (kernel, NS_KCHANGE_PTI_EARLY_PARAM);
 }
 
 /* The keys read_by_find_option() names take their argument's exact bytes (no quotes
@@ -1701,8 +1709,8 @@ note_after_dashes (const GString *to_init, const char *kernel, NsMitigations *ou
                           "(mitigations=, retbleed=, ...) are not applied; spectre_v2= and "
                           "nospectre_v2 are, as the kernel looks them up in the whole line "
                           "(cmdline_find_option)%s", *shown->str ? shown->str : "none",
-                          ns_kernel_version_cmp (kernel, "6.7") < 0 ?
-                          ", and so are pti= and nopti before 6.7" : "");
+                          !ns_kernel_release_has (kernel, NS_KCHANGE_PTI_EARLY_PARAM) ?
+                          ", and so are pti= and nopti before 6.7-rc1" : "");
   note_add (out, note);
 }
 

@@ -1032,7 +1032,7 @@ START_TEST (test_retbleed_values)
   ck_assert_int_eq (m.srso, NS_SRSO_IBPB);
   ns_mitigations_clear (&m);
   ck_assert_int_eq (chosen_69 (amd_retpoline, "retbleed=ibpb,unret").retbleed, NS_RETBLEED_UNRET);
-  /* from v6.12 SRSO's IBPB on entry clears the untrained return (c62fa117c32b); not on
+  /* from v6.12-rc4 SRSO's IBPB on entry clears the untrained return (c62fa117c32b); not on
    * 6.9, and not with Safe RET */
   ck_assert_int_eq (chosen_69 (amd_retpoline, "retbleed=unret spec_rstack_overflow=ibpb").retbleed,
                     NS_RETBLEED_UNRET);
@@ -1565,7 +1565,7 @@ END_TEST
 /* The mitigations menu =n: before 6.9-rc4 it takes its options away and nothing else
  * (eIBRS and VERW need none; PTI and the retpoline go); from 6.9-rc4 (f337a6a21e2f)
  * cpu_mitigations defaults to off, which mitigations=auto turns on again in 6.9-rc4 only:
- * from 6.9-rc5 (ce0abef6a1d5, CONFIG_CPU_MITIGATIONS) the kernel ignores mitigations=, and
+ * from 6.9-rc6 (ce0abef6a1d5, CONFIG_CPU_MITIGATIONS) the kernel ignores mitigations=, and
  * no per-key value turns on what cpu_mitigations_off() turns off. */
 START_TEST (test_cpu_mitigations_not_built)
 {
@@ -1593,6 +1593,71 @@ START_TEST (test_cpu_mitigations_not_built)
   assert_built (intel_meltdown_since_415, "6.12", "mitigations=auto,nosmt mds=full,nosmt",
                 no_menu, "mds", "off~", NULL);
   assert_built (intel_eibrs, "6.9", "", NS_BUILT_ALL, "spectre_v2", "eibrs", NULL);
+}
+END_TEST
+
+/* The menu's switches at their releases (the registry): f337a6a21e2f's default off from
+ * 6.9-rc4 and 6.1.87, 6.6.28, 6.8.7; ce0abef6a1d5 ignoring mitigations= from 6.9-rc6 (not
+ * rc5) and 6.8.12, 6.6.33, never 6.1.y; fe42754b94a4's CONFIG_CPU_MITIGATIONS name from
+ * 6.9-rc6 and 6.8.9, 6.6.30, 6.1.90. */
+START_TEST (test_cpu_mitigations_switches_by_release)
+{
+  guint no_menu = NS_BUILT_ALL & ~NS_BUILT_CPU_MITIGATIONS;
+
+  assert_built (intel_meltdown_since_415, "6.1.86", "", no_menu, "mds", "verw", NULL);
+  assert_built (intel_meltdown_since_415, "6.1.87", "", no_menu, "mds", "off~",
+                "CONFIG_SPECULATION_MITIGATIONS=n: cpu_mitigations then defaults to off");
+  assert_built (intel_meltdown_since_415, "6.1.90", "", no_menu, "mds", "off~",
+                "CONFIG_CPU_MITIGATIONS=n: cpu_mitigations then defaults to off");
+  assert_built (intel_meltdown_since_415, "6.1.176", "mitigations=auto", no_menu, "mds",
+                "verw", NULL);
+  assert_built (intel_meltdown_since_415, "6.9.0-rc5", "mitigations=auto", no_menu, "mds",
+                "verw", NULL);
+  assert_built (intel_meltdown_since_415, "6.9.0-rc6", "mitigations=auto", no_menu, "mds",
+                "off~", "the kernel ignores mitigations= on such a build");
+  assert_built (intel_meltdown_since_415, "6.6.32", "mitigations=auto", no_menu, "mds",
+                "verw", NULL);
+  assert_built (intel_meltdown_since_415, "6.6.33", "mitigations=auto", no_menu, "mds",
+                "off~", "the kernel ignores mitigations= on such a build");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "6.1.89"),
+                    "CONFIG_SPECULATION_MITIGATIONS");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "6.1.90"),
+                    "CONFIG_CPU_MITIGATIONS");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "6.9.0-rc5"),
+                    "CONFIG_SPECULATION_MITIGATIONS");
+  /* the other options' renames are v6.9-rc1's and no stable's */
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_RETPOLINE, "6.9.0-rc1"),
+                    "CONFIG_MITIGATION_RETPOLINE");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_RETPOLINE, "6.8.12"), "CONFIG_RETPOLINE");
+}
+END_TEST
+
+/* c62fa117c32b (SRSO's IBPB on entry drops the untrained return) at its releases:
+ * v6.12-rc4, and 6.11.5, 6.6.58, 6.1.114; no 6.10.y took it. retbleed=stuff is
+ * v6.2-rc1's, spectre_bhi=vmexit v6.11-rc1's. */
+START_TEST (test_switches_at_their_releases)
+{
+  static const struct { const char *kernel; NsRetbleed retbleed; } unret[] = {
+    { "6.12.0-rc3", NS_RETBLEED_UNRET }, { "6.12.0-rc4", NS_RETBLEED_OFF },
+    { "6.11.4", NS_RETBLEED_UNRET }, { "6.11.5", NS_RETBLEED_OFF },
+    { "6.6.58", NS_RETBLEED_OFF }, { "6.1.113", NS_RETBLEED_UNRET },
+    { "6.1.114", NS_RETBLEED_OFF }, { "6.10.14", NS_RETBLEED_UNRET },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (unret); i++)
+    ck_assert_msg (chosen_on (amd_retpoline, unret[i].kernel,
+                              "retbleed=unret spec_rstack_overflow=ibpb").retbleed ==
+                   unret[i].retbleed, "%s", unret[i].kernel);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.2.0-rc1",
+                               "spectre_v2=retpoline retbleed=stuff").retbleed,
+                    NS_RETBLEED_STUFF);
+  ck_assert_int_ne (chosen_on (intel_eibrs, "6.1.176",
+                               "spectre_v2=retpoline retbleed=stuff").retbleed,
+                    NS_RETBLEED_STUFF);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.11.0-rc1", "spectre_bhi=vmexit").bhi,
+                    NS_BHI_OFF);
+  ck_assert_int_eq (chosen_on (intel_eibrs, "6.10.14", "spectre_bhi=vmexit").bhi,
+                    NS_BHI_LOOP);
 }
 END_TEST
 
@@ -1648,6 +1713,7 @@ main (void)
   tcase_add_test (tc, test_bhi_series_releases);
   tcase_add_test (tc, test_backported_amd_generic_retpoline);
   tcase_add_test (tc, test_series_keys_at_their_rc);
+  tcase_add_test (tc, test_switches_at_their_releases);
   tcase_add_test (tc, test_kernel_ranges_with_release_candidates);
   tcase_add_test (tc, test_mitigations_off);
   tcase_add_test (tc, test_per_key_overrides_left_to_right);
@@ -1674,6 +1740,7 @@ main (void)
   tcase_add_test (tc, test_spectre_bhi_not_built);
   tcase_add_test (tc, test_pti_not_built);
   tcase_add_test (tc, test_cpu_mitigations_not_built);
+  tcase_add_test (tc, test_cpu_mitigations_switches_by_release);
   tcase_add_test (tc, test_bhi_selected_when_auto_chooses_none);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);

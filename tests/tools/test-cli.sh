@@ -790,7 +790,7 @@ expect 0 "run with a mitigation option of the kernel's era" -- "$NETSIM" run -q 
   --variant plain-ret --set kernel.config.CONFIG_MITIGATION_SRSO=n "$MICRO/call-chain.xml"
 grep -q "CONFIG_MITIGATION_SRSO" "$TMP/err" && bad "a read mitigation option is called unread" || ok
 # the BHI default, PTI and the mitigations menu are read too (they were "a typo?"), and
-# the menu's pre-6.9-rc5 name on 6.9 gets the note of its own rename
+# the menu's pre-6.9-rc6 name on 6.9 gets the note of its own rename
 expect 0 "run with the BHI, PTI and menu options" -- "$NETSIM" run -q --variant plain-ret \
   --set kernel.config.CONFIG_MITIGATION_SPECTRE_BHI=n \
   --set kernel.config.CONFIG_MITIGATION_PAGE_TABLE_ISOLATION=n \
@@ -798,7 +798,7 @@ expect 0 "run with the BHI, PTI and menu options" -- "$NETSIM" run -q --variant 
 grep -q "typo" "$TMP/err" && bad "a read mitigation option is called a typo: $(cat "$TMP/err")" || ok
 expect 0 "run with the mitigations menu's old name on 6.9" -- "$NETSIM" run -q \
   --variant plain-ret --set kernel.config.CONFIG_SPECULATION_MITIGATIONS=n "$MICRO/call-chain.xml"
-grep -q "(kernel 6.9 names this option CONFIG_CPU_MITIGATIONS: x86's CONFIG_SPECULATION_MITIGATIONS became CONFIG_CPU_MITIGATIONS in 6.9-rc5" \
+grep -q "(kernel 6.9 names this option CONFIG_CPU_MITIGATIONS: x86's CONFIG_SPECULATION_MITIGATIONS became CONFIG_CPU_MITIGATIONS in 6.9-rc6" \
   "$TMP/err" && ok || bad "the menu's old name is not explained: $(cat "$TMP/err")"
 expect 0 "run with a CONFIG_ option the model reads" -- "$NETSIM" run -q \
   --variant 7950x-f1-before --set measure.duration=100us \
