@@ -291,6 +291,29 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "Breno Leitao's series (aefb2f2e619b, a033eec9a06c, ea4654e08853, 5fa31af31e72, ...), "
     "the x86-core-2024-03-11 pull merged 12 Mar 2024; no 6.8.y, 6.6.y or 6.1.y backport "
     "found" },
+  [NS_KCHANGE_UDP_RMEM_ADD_RELAXED] = {
+    "6a1f12dd85a8", "udp: relax atomic operation on sk->sk_rmem_alloc",
+    "udp receive: the charge is a plain atomic_add, without the second test (charged total "
+    "above truesize + sk_rcvbuf) after it",
+    { "6.10-rc1", { NULL } },
+    "Eric Dumazet, net-next (March 2024), in the networking pull for 6.10; no stable "
+    "backport mail found" },
+  [NS_KCHANGE_UDP_RMEM_WRAPAROUND_FIX] = {
+    "5a465a0da13e", "udp: Fix multiple wraparounds of sk->sk_rmem_alloc.",
+    "udp receive: the test before the charge is unsigned and on rmem + truesize: over "
+    "sk_rcvbuf, a buffer above INT_MAX >> 1 drops, a smaller one drops when rmem > "
+    "sk_rcvbuf",
+    { "6.15-rc1", { "6.14.2", "6.13.11", "6.12.23" } },
+    "Kuniyuki Iwashima, the net tree on 3 Apr 2025 (net-6.15-rc0); 6.14.2, 6.13.11 and "
+    "6.12.23 per the OSV record of CVE-2025-22059; 6.6.y and 6.1.y not affected" },
+  [NS_KCHANGE_UDP_RMEM_ADMIT_EMPTY_ONLY] = {
+    "9aaec660b5be", "udp: refine __udp_enqueue_schedule_skb() test",
+    "udp receive: a datagram over sk_rcvbuf is let in only when nothing is charged (rmem "
+    "!= 0 drops), not while rmem <= sk_rcvbuf",
+    { "6.18-rc1", { NULL } },
+    "Eric Dumazet's series in net-next-6.18 (merged 2 Oct 2025) with faf7b4aefd5b and "
+    "b650bf0977d3 (the busylock's per-NUMA producer queues), neither modelled; stables not "
+    "checked" },
 };
 
 /* The registered change id. */

@@ -118,6 +118,10 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->rmem_schedule = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_SCHEDULE);
   s->data_ready_wrapper = ns_build_has_change (s->build, NS_KCHANGE_UDP_DATA_READY_WRAPPER);
   s->skip_data_ready = ns_build_has_change (s->build, NS_KCHANGE_UDP_SKIP_DATA_READY);
+  s->rmem_add_relaxed = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_ADD_RELAXED);
+  s->rmem_admit_unsigned = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_WRAPAROUND_FIX);
+  s->rmem_admit_empty_only =
+      ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_ADMIT_EMPTY_ONLY);
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;

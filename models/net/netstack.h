@@ -278,6 +278,10 @@ struct _NsNetStack {
   gboolean            data_ready_wrapper; /* 0558e1674598: sk_data_ready by INDIRECT_CALL_1 */
   gboolean            skip_data_ready;    /* 612b1c0dec5b, not yet reverted: no sk_data_ready
                                              for a datagram queued behind others */
+  gboolean            rmem_add_relaxed;   /* 6a1f12dd85a8: no test after the charge */
+  gboolean            rmem_admit_unsigned; /* 5a465a0da13e: the unsigned rmem + size test */
+  gboolean            rmem_admit_empty_only; /* 9aaec660b5be: over sk_rcvbuf only when
+                                                nothing is charged */
   guint               rmem_default;  /* net.core.rmem_default */
   guint               wmem_default;  /* net.core.wmem_default */
   guint               max_backlog;   /* net.core.netdev_max_backlog */

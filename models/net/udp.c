@@ -123,7 +123,8 @@ static const NsKernelChangeId udp_model_changes[] = {
   NS_KCHANGE_UDP_DATA_READY_WRAPPER, NS_KCHANGE_UDP_SKIP_DATA_READY,
   NS_KCHANGE_SKB_SMALL_HEAD_CACHE,
   NS_KCHANGE_NETDEV_CACHELINE_GROUPS, NS_KCHANGE_SOCK_FIELDS_REORGANIZED,
-  NS_KCHANGE_X64_SYS_CALL, NS_KCHANGE_LSM_STATIC_CALLS,
+  NS_KCHANGE_X64_SYS_CALL, NS_KCHANGE_LSM_STATIC_CALLS, NS_KCHANGE_UDP_RMEM_ADD_RELAXED,
+  NS_KCHANGE_UDP_RMEM_WRAPAROUND_FIX, NS_KCHANGE_UDP_RMEM_ADMIT_EMPTY_ONLY,
 };
 
 /* Notes on build how its release differs from the code the UDP models are, as far as the
@@ -142,8 +143,8 @@ note_version (NsBuild *build)
   note = g_strdup_printf ("kernel %s: the UDP models (the socket lookup, and in the loopback "
                           "workloads the send and receive paths) run v6.9-rc1's code but for "
                           "the registered changes (netsim list changes); against it this "
-                          "release %s; changes not registered are not modelled (e.g. 6.15's "
-                          "receive-buffer admission test, 6.18's per-NUMA producer queues)",
+                          "release %s; changes not registered are not modelled (e.g. 6.18's "
+                          "per-NUMA producer queues, b650bf0977d3)",
                           release, diff ? diff : "differs in none of them");
   ns_build_note (build, note);
 }

@@ -9,7 +9,7 @@
  *   ipv4_pktinfo_prepare (drops the dst reference), __udp_queue_rcv_skb (inlined: rxhash,
  *   napi id, sk_incoming_cpu of a connected socket; head state already released) →
  *   __udp_enqueue_schedule_skb (§5.2): the receive-buffer test (rmem > sk_rcvbuf → drop,
- *   counted), above half the buffer skb_condense and a busylock, the atomic add to
+ *   counted; later releases' forms in rcvbuf_refuses), above half the buffer skb_condense and a busylock, the atomic add to
  *   sk_rmem_alloc, the receive-queue lock, forward allocation in pages
  *   (udp_rmem_schedule → __sk_mem_schedule → __sk_mem_raise_allocated with the per-CPU
  *   reserve of v6.x; before v6.4 the pages of the whole truesize), the tail append, and
@@ -325,6 +325,25 @@ skb_condense (NsThread *t, struct sk_buff *skb)
   ns_ret (t);
 }
 
+/* The receive-buffer test before the charge of a datagram of truesize size meeting rmem
+ * charged bytes, by release: rmem > sk_rcvbuf (signed; a first datagram always gets in);
+ * from 5a465a0da13e unsigned, on rmem + size: over sk_rcvbuf, a buffer above INT_MAX >> 1
+ * drops, a smaller one drops when rmem > sk_rcvbuf, from 9aaec660b5be when anything is
+ * charged at all. TRUE to drop. */
+static gboolean
+rcvbuf_refuses (const NsNetStack *s, gint rmem, gint rcvbuf, guint size)
+{
+  guint r = (guint) rmem, b = (guint) rcvbuf;
+
+  if (!s->rmem_admit_unsigned)
+    return rmem > rcvbuf;
+  if (r + size <= b)
+    return FALSE;
+  if (b > (guint) (G_MAXINT >> 1))
+    return TRUE;
+  return s->rmem_admit_empty_only ? r != 0 : r > b;
+}
+
 /* __udp_enqueue_schedule_skb (kernel-spec §5.2). Returns 0, or -ENOMEM (rcvbuf) after
  * counting the drop in sk_drops. census: 102 less P/E 15 = 87 instructions on the path
  * with __sk_mem_raise_allocated (the split below: estimate). */
@@ -342,9 +361,11 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   NS_LOAD_FIELD (t, sk, sk_rmem_alloc);
   NS_LOAD_FIELD (t, sk, sk_rcvbuf);
   rmem = sk->sk_rmem_alloc;
-  if (rmem > sk->sk_rcvbuf)
+  if (s->rmem_admit_unsigned)
+    NS_LOAD_FIELD (t, skb, truesize);  /* size before the test (5a465a0da13e) */
+  if (rcvbuf_refuses (s, rmem, sk->sk_rcvbuf, skb->truesize))
     goto drop;
-  if (rmem > (sk->sk_rcvbuf >> 1)) {
+  if ((guint) rmem > ((guint) sk->sk_rcvbuf >> 1)) {
     skb_condense (t, skb);
     busy = busylock_of (s, sk, s->udp_busylocks, s->udp_busylocks_log);
     ns_raw_spin_lock (t, s, busy, NS_LOCK_PLAIN);
@@ -360,10 +381,12 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
   NS_STORE_FIELD (t, skb, dev_scratch);
   ns_insns (t, 5);                     /* atomic_add_return, the rcvbuf test */
   ns_atomic (t, &sk->sk_rmem_alloc);
-  sk->sk_rmem_alloc += size;
+  sk->sk_rmem_alloc = (gint) ((guint) sk->sk_rmem_alloc + (guint) size);   /* atomic_t wraps */
   /* unsigned, as the kernel's rmem > (size + (unsigned int)sk->sk_rcvbuf) (since v5.5):
-   * with SO_RCVBUFFORCE's largest buffer the int sum would overflow */
-  if ((guint) sk->sk_rmem_alloc > (guint) size + (guint) sk->sk_rcvbuf) {
+   * with SO_RCVBUFFORCE's largest buffer the int sum would overflow; from 6a1f12dd85a8
+   * a plain atomic_add, no test */
+  if (!s->rmem_add_relaxed &&
+      (guint) sk->sk_rmem_alloc > (guint) size + (guint) sk->sk_rcvbuf) {
     ns_atomic (t, &sk->sk_rmem_alloc);
     sk->sk_rmem_alloc -= size;
     goto drop_busy;
@@ -698,7 +721,7 @@ udp_rmem_release (NsThread *t, NsNetStack *s, struct sock *sk, gint size, gboole
   if (amt)
     __sk_mem_reduce_allocated (t, s, sk, amt / SK_MEM_QUANTUM);
   ns_atomic (t, &sk->sk_rmem_alloc);
-  sk->sk_rmem_alloc -= size;
+  sk->sk_rmem_alloc = (gint) ((guint) sk->sk_rmem_alloc - (guint) size);   /* atomic_t wraps */
   skb_queue_splice_tail_init (sk_queue, &up->reader_queue);
   ns_store (t, sk_queue, 16);
   if (!locked)

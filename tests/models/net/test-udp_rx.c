@@ -26,9 +26,12 @@
  *  - the version switches of the path (sim/kchange.c): the pages of the memory accounting
  *    in per-CPU reserves from v6.0 (in the global counter before), udp_rmem_schedule from
  *    v6.4, the wake-up as a direct call from v6.6 (indirect before), and no wake-up for a
- *    datagram queued behind others from v6.10 until the revert (v6.13-rc2, 6.12.5).
- * The admission rule holds from v5.5 (the unsigned cast) to v6.9, so its test also runs
- * builds 5.10 and 6.1 (the stack models v5.0 and later). */
+ *    datagram queued behind others from v6.10 until the revert (v6.13-rc2, 6.12.5), and
+ *    the admission rule's later forms (5a465a0da13e: v6.15-rc1, 6.12.23; 9aaec660b5be:
+ *    v6.18-rc1) and v6.10's plain atomic_add (6a1f12dd85a8), whose sk_rmem_alloc can wrap.
+ * The first admission rule holds from v5.5 (the unsigned cast) to the release before
+ * 5a465a0da13e, so its test also runs builds 5.10 and 6.1 (the stack models v5.0 and
+ * later). */
 #include "config.h"
 #include <errno.h>
 #include "udp-pair-rig.h"
@@ -54,16 +57,32 @@ datagram_truesize (gint family, guint len)
   return (gint) kernel_udp_truesize (family, len, TRUE);
 }
 
-/* The v6.9 admission rule of __udp_enqueue_schedule_skb for a datagram of truesize size
- * meeting rmem bytes already charged: no drop when rmem <= sk_rcvbuf ("always allow at
- * least a packet"), then none when the charged total stays within size + (unsigned int)
- * sk_rcvbuf (an unsigned comparison since v5.5). */
+/* The admission rules of __udp_enqueue_schedule_skb, by release. */
+typedef enum {
+  ADMIT_V55,    /* v5.5 to the releases before 5a465a0da13e */
+  ADMIT_V615,   /* 5a465a0da13e: v6.15-rc1, 6.14.2, 6.13.11, 6.12.23 */
+  ADMIT_V618,   /* 9aaec660b5be: v6.18-rc1 */
+} AdmitRule;
+
+/* Whether rule admits a datagram of truesize size meeting rmem bytes already charged.
+ * v5.5: no drop when rmem <= sk_rcvbuf ("always allow at least a packet"), then none when
+ * the charged total stays within size + (unsigned int) sk_rcvbuf (an unsigned comparison
+ * since v5.5; v6.10 dropped that second test, which one producer never trips). v6.15:
+ * unsigned; rmem + size within sk_rcvbuf admits; past it a buffer above INT_MAX >> 1
+ * drops and a smaller one drops when rmem > sk_rcvbuf. v6.18: the smaller one drops when
+ * anything is charged. */
 static gboolean
-kernel_admits (gint rmem, gint rcvbuf, gint size)
+kernel_admits (AdmitRule rule, gint rmem, gint rcvbuf, gint size)
 {
-  if (rmem > rcvbuf)
+  guint r = (guint) rmem, b = (guint) rcvbuf;
+
+  if (rule == ADMIT_V55)
+    return rmem <= rcvbuf && r + (guint) size <= (guint) size + b;
+  if (r + (guint) size <= b)
+    return TRUE;
+  if (b > (guint) (G_MAXINT >> 1))
     return FALSE;
-  return (guint) (rmem + size) <= (guint) size + (guint) rcvbuf;
+  return rule == ADMIT_V618 ? r == 0 : r <= b;
 }
 
 /* ---- the receive-buffer limit ---- */
@@ -72,15 +91,22 @@ typedef struct {
   const char *version;
   gint        rcvbuf_truesizes_x4;   /* sk_rcvbuf in quarters of a truesize (0: default) */
   gint        rcvbuf_delta;          /* added to it */
+  AdmitRule   rule;
 } AdmitCase;
 
 static const AdmitCase admit_cases[] = {
-  { "6.9.0", 8, 0 },            /* exactly 2 truesizes: rmem == rcvbuf still admits */
-  { "6.9.0", 8, -1 },           /* one byte less: the third is dropped */
-  { "6.9.0", 2, 0 },            /* below one truesize: the first alone gets in */
-  { "6.9.0", 0, 0 },            /* net.core.rmem_default */
-  { "6.1.0", 8, 0 },
-  { "5.10.0", 8, -1 },
+  { "6.9.0", 8, 0, ADMIT_V55 },     /* exactly 2 truesizes: rmem == rcvbuf still admits */
+  { "6.9.0", 8, -1, ADMIT_V55 },    /* one byte less: the third is dropped */
+  { "6.9.0", 2, 0, ADMIT_V55 },     /* below one truesize: the first alone gets in */
+  { "6.9.0", 0, 0, ADMIT_V55 },     /* net.core.rmem_default */
+  { "6.1.0", 8, 0, ADMIT_V55 },
+  { "5.10.0", 8, -1, ADMIT_V55 },
+  { "6.12.22", 6, 0, ADMIT_V55 },   /* 1.5 truesizes: the second overshoots */
+  { "6.12.23", 6, 0, ADMIT_V615 },  /* the same: rmem <= rcvbuf still lets one over */
+  { "6.15.0", 8, -1, ADMIT_V615 },
+  { "6.18.0", 6, 0, ADMIT_V618 },   /* 1.5 truesizes: the second is refused */
+  { "6.18.0", 8, 0, ADMIT_V618 },   /* exactly 2 truesizes: both fit, the third refused */
+  { "6.18.0", 2, 0, ADMIT_V618 },   /* below one truesize: the first alone gets in */
 };
 
 /* Nobody reads: every datagram is admitted or dropped exactly as the kernel's rule says
@@ -104,7 +130,7 @@ check_admission (const AdmitCase *c, gint family)
   sd = ns_netstack_sd (rig.s.stack, SENDER_CPU);
   for (guint k = 0; k < 20; k++) {
     gint rmem = sk->sk_rmem_alloc;
-    gboolean admit = kernel_admits (rmem, rcvbuf, size);
+    gboolean admit = kernel_admits (c->rule, rmem, rcvbuf, size);
     send_datagram (&rig, BIG);
     admitted += admit;
     dropped += !admit;
@@ -152,6 +178,40 @@ START_TEST (test_rcvbuf_near_int_max)
   ck_assert_int_eq (sk->sk_rmem_alloc, 4 * size);
   ck_assert_uint_eq (sk->sk_receive_queue.qlen, 4);
   rig_clear (&rig);
+}
+END_TEST
+
+/* The same buffer with rmem already half a truesize below it (charged here by hand): v6.9
+ * admits (rmem <= sk_rcvbuf, and the unsigned total stays within size + sk_rcvbuf) and
+ * 6.12.22 too (a plain atomic_add, 6a1f12dd85a8), and in both sk_rmem_alloc wraps
+ * negative, the bug 5a465a0da13e fixed: from 6.12.23 rmem + size over a buffer above
+ * INT_MAX >> 1 is dropped. */
+START_TEST (test_rcvbuf_wraparound_by_release)
+{
+  static const struct { const char *version; gboolean admit, wraps; } cases[] = {
+    { "6.9.0", TRUE, TRUE }, { "6.12.22", TRUE, TRUE }, { "6.12.23", FALSE, FALSE },
+    { "6.15.0", FALSE, FALSE },
+  };
+  const gint size = datagram_truesize (AF_INET, BIG);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    struct sock *sk;
+    gint pre;
+    Rig rig;
+
+    rig_init (&rig, cases[i].version, AF_INET, G_MAXINT / 2 * 2);
+    sk = ns_file_sock (rig.server);
+    pre = sk->sk_rcvbuf - size / 2;
+    sk->sk_rmem_alloc = pre;
+    send_datagram (&rig, BIG);
+    ck_assert_msg (sk->sk_drops == (cases[i].admit ? 0 : 1), "%s", cases[i].version);
+    ck_assert_msg ((sk->sk_rmem_alloc < 0) == cases[i].wraps, "%s: rmem %d",
+                   cases[i].version, sk->sk_rmem_alloc);
+    ck_assert_msg ((guint) sk->sk_rmem_alloc == (guint) pre + (cases[i].admit ? (guint) size : 0),
+                   "%s", cases[i].version);
+    sk->sk_rmem_alloc = (gint) ((guint) sk->sk_rmem_alloc - (guint) pre);
+    rig_clear (&rig);
+  }
 }
 END_TEST
 
@@ -285,7 +345,7 @@ acct_send (Rig *rig, const AcctCase *c, Acct *a, gint size, guint n)
   struct sock *sk = ns_file_sock (rig->server);
 
   for (guint k = 0; k < n; k++) {
-    ck_assert (kernel_admits (a->rmem, sk->sk_rcvbuf, size));
+    ck_assert (kernel_admits (ADMIT_V55, a->rmem, sk->sk_rcvbuf, size));
     send_datagram (rig, c->len);
     acct_enqueue (a, size, c->version);
     expect_acct (rig, c->version, a, "enqueue", k);
@@ -674,6 +734,7 @@ udp_rx_suite (void)
   tcase_add_loop_test (tc, test_rcvbuf_admission_v4, 0, G_N_ELEMENTS (admit_cases));
   tcase_add_loop_test (tc, test_rcvbuf_admission_v6, 0, G_N_ELEMENTS (admit_cases));
   tcase_add_test (tc, test_rcvbuf_near_int_max);
+  tcase_add_test (tc, test_rcvbuf_wraparound_by_release);
   tcase_add_test (tc, test_busylock_above_half_rcvbuf);
   tcase_add_loop_test (tc, test_memory_accounting, 0, G_N_ELEMENTS (acct_cases));
   tcase_add_test (tc, test_data_ready_indirect_before_6_6);
