@@ -9,10 +9,11 @@
  *   ipv4_pktinfo_prepare (drops the dst reference), __udp_queue_rcv_skb (inlined: rxhash,
  *   napi id, sk_incoming_cpu of a connected socket; head state already released) →
  *   __udp_enqueue_schedule_skb (§5.2): the receive-buffer test (rmem > sk_rcvbuf → drop,
- *   counted; later releases' forms in rcvbuf_refuses), above half the buffer skb_condense and a busylock, the atomic add to
- *   sk_rmem_alloc, the receive-queue lock, forward allocation in pages
- *   (udp_rmem_schedule → __sk_mem_schedule → __sk_mem_raise_allocated with the per-CPU
- *   reserve of v6.x; before v6.4 the pages of the whole truesize), the tail append, and
+ *   counted; later releases' forms in rcvbuf_refuses), above half the buffer
+ *   skb_condense and a busylock, the atomic add to sk_rmem_alloc, the receive-queue lock,
+ *   forward allocation in pages (udp_rmem_schedule → __sk_mem_schedule →
+ *   __sk_mem_raise_allocated with the per-CPU reserve of v6.x; before v6.4 the pages of
+ *   the whole truesize), the tail append, and
  *   sk_data_ready (INDIRECT_CALL_1 → sock_def_readable: wake the sleepers).
  *   udpv6_rcv is the same through __udp6_lib_rcv / udpv6_queue_rcv_skb.
  * Process side (the reader's CPU):
@@ -365,7 +366,8 @@ __udp_enqueue_schedule_skb (NsThread *t, NsNetStack *s, struct sock *sk, struct 
     NS_LOAD_FIELD (t, skb, truesize);  /* size before the test (5a465a0da13e) */
   if (rcvbuf_refuses (s, rmem, sk->sk_rcvbuf, skb->truesize))
     goto drop;
-  if ((guint) rmem > ((guint) sk->sk_rcvbuf >> 1)) {
+  if (s->rmem_admit_unsigned ? (guint) rmem > ((guint) sk->sk_rcvbuf >> 1)
+                             : rmem > (sk->sk_rcvbuf >> 1)) {
     skb_condense (t, skb);
     busy = busylock_of (s, sk, s->udp_busylocks, s->udp_busylocks_log);
     ns_raw_spin_lock (t, s, busy, NS_LOCK_PLAIN);
