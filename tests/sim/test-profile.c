@@ -5,6 +5,7 @@
 #include <string.h>
 #include <glib/gstdio.h>
 #include "profile.h"
+#include "kchange.h"
 
 /* Parameters every shipped profile must set (cpu.ipc must not be: it is fitted). */
 static const char *const required_params[] = {
@@ -220,6 +221,73 @@ assert_refused (const char *stem, const TestProfile *t, int line, const char *ne
 /* ---- shipped profiles ---- */
 
 /* Every *.xml in the profile folder loads and is complete: a new file is covered too. */
+/* A registered change whose series switches a profile default between two adjacent
+ * ranges: the generic retpoline replacing the LFENCE one on AMD (244d00b5dd47), retbleed,
+ * SRSO and BHI turning on with their series. */
+typedef struct {
+  NsKernelChangeId change;
+  const char      *what;
+} SeriesCut;
+
+/* Which registered change the switch between a and b (adjacent ranges) is, or NULL. */
+static const SeriesCut *
+series_cut (const NsMitigationDefault *a, const NsMitigationDefault *b)
+{
+  static const SeriesCut cuts[] = {
+    { NS_KCHANGE_AMD_GENERIC_RETPOLINE, "spectre_v2 lfence -> retpoline" },
+    { NS_KCHANGE_RETBLEED_PARAM, "retbleed on" },
+    { NS_KCHANGE_SRSO, "srso on" },
+    { NS_KCHANGE_BHI_KNOB, "bhi on" },
+  };
+
+  if (a->spectre_v2 == NS_SPECTRE_V2_LFENCE && b->spectre_v2 == NS_SPECTRE_V2_RETPOLINE)
+    return &cuts[0];
+  if (a->retbleed == NS_RETBLEED_OFF && b->retbleed != NS_RETBLEED_OFF)
+    return &cuts[1];
+  if (a->srso == NS_SRSO_OFF && b->srso != NS_SRSO_OFF)
+    return &cuts[2];
+  if (a->bhi == NS_BHI_OFF && b->bhi != NS_BHI_OFF)
+    return &cuts[3];
+  return NULL;
+}
+
+/* Orders two ranges (pointers) by their first kernel. */
+static gint
+cmp_from (gconstpointer a, gconstpointer b)
+{
+  const NsMitigationDefault *const *x = a, *const *y = b;
+
+  return ns_kernel_release_cmp ((*x)->kernel_from, (*y)->kernel_from);
+}
+
+/* Checks that a profile cuts its ranges where the registry says each mitigation series
+ * merged (the release candidate, "5.17.0-rc8"), so that the default and the command-line
+ * keys, which the registry decides, agree on every release; the backported defaults of
+ * the stables come from the range holding that release. */
+static void
+check_series_cuts (const NsCpuProfile *profile)
+{
+  GArray *defs = profile->mitigation_defaults;
+  g_autoptr (GPtrArray) by_from = g_ptr_array_new ();
+
+  for (guint i = 0; i < defs->len; i++)
+    g_ptr_array_add (by_from, &g_array_index (defs, NsMitigationDefault, i));
+  g_ptr_array_sort (by_from, cmp_from);
+  for (guint i = 1; i < by_from->len; i++) {
+    const NsMitigationDefault *a = by_from->pdata[i - 1], *b = by_from->pdata[i];
+    const SeriesCut *cut = series_cut (a, b);
+    const char *mainline;
+
+    if (cut == NULL)
+      continue;
+    mainline = ns_kernel_change_info (cut->change)->releases.mainline;
+    ck_assert_msg (ns_kernel_release_cmp (b->kernel_from, mainline) == 0,
+                   "%s:%d: %s from %s, but the registry's %s is mainline from %s",
+                   profile->path, b->line, cut->what, b->kernel_from,
+                   ns_kernel_change_info (cut->change)->commit, mainline);
+  }
+}
+
 START_TEST (test_shipped_profiles_complete)
 {
   char *dir_path = g_build_filename (ns_data_dir (), "scenarios", "cpus", NULL);
@@ -245,6 +313,7 @@ START_TEST (test_shipped_profiles_complete)
     check_param_sources (profile);
     check_required_params (profile);
     check_mitigation_ranges (profile);
+    check_series_cuts (profile);
     ns_cpu_profile_free (profile);
     g_free (stem);
     g_free (path);
