@@ -73,7 +73,7 @@ static const NsName bhi_names[] = {
  * CONFIG_CPU_MITIGATIONS; the others took their CONFIG_MITIGATION_ names in v6.9-rc1
  * (NS_KCHANGE_MITIGATION_CONFIG_RENAMES). PAGE_TABLE_ISOLATION sits in it from 5.19
  * (security/Kconfig before, which the model does not tell apart). MITIGATION_SPECTRE_BHI
- * (f3f51c5865a9, v6.9-rc4, which replaced the SPECTRE_BHI_ON/OFF choice of v6.9-rc3) has
+ * (4f511739c54b, v6.9-rc4, which replaced the SPECTRE_BHI_ON/OFF choice of v6.9-rc3) has
  * that name in mainline and in the 6.1.y/6.6.y/6.8.y backports of the BHI series alike. */
 #define RENAMED_69 "the mitigation options took the CONFIG_MITIGATION_ names in 6.9-rc1"
 #define RENAMES NS_KCHANGE_MITIGATION_CONFIG_RENAMES
@@ -1417,7 +1417,7 @@ smt_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   why_set (&why->mds, text);
 }
 
-/* The BHI mitigation's default on this build: with MITIGATION_SPECTRE_BHI=n (f3f51c5865a9,
+/* The BHI mitigation's default on this build: with MITIGATION_SPECTRE_BHI=n (4f511739c54b,
  * v6.9-rc4) bugs.c starts bhi_mitigation off instead of on, so the profile's loop or
  * BHI_DIS_S is not selected, while spectre_bhi=on on the command line still asks for it. */
 static void
@@ -1428,7 +1428,7 @@ bhi_build_default (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
   if (out->bhi == NS_BHI_OFF || built (cmd, NS_BUILT_SPECTRE_BHI))
     return;
   because = why_not_built (cmd, NS_BUILT_SPECTRE_BHI, "the BHI mitigation then defaults to "
-                           "off (bugs.c, f3f51c5865a9), which spectre_bhi=on would turn on");
+                           "off (bugs.c, 4f511739c54b), which spectre_bhi=on would turn on");
   out->bhi = NS_BHI_OFF;
   why_changed (&why->bhi, "off", because);
 }

@@ -1529,7 +1529,7 @@ START_TEST (test_retbleed_entry_not_built)
 }
 END_TEST
 
-/* MITIGATION_SPECTRE_BHI=n (f3f51c5865a9, v6.9-rc4) makes the BHI mitigation's default
+/* MITIGATION_SPECTRE_BHI=n (4f511739c54b, v6.9-rc4) makes the BHI mitigation's default
  * off: neither the loop nor BHI_DIS_S is selected (the kernel's choice, the option named),
  * while spectre_bhi=on still turns it on. */
 START_TEST (test_spectre_bhi_not_built)
