@@ -66,9 +66,11 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
   [NS_KCHANGE_X64_SYS_CALL] = {
     "1e3ad78334a6", "x86/syscall: Don't force use of indirect calls for system calls",
     "system calls: x64_sys_call's compare tree, not sys_call_table's indirect call",
-    { "6.9-rc4", { "6.8.5", "6.6.26", "6.1.85" } },
-    "with the BHI series, 9 Apr 2024; the Linux 6.8.5, 6.6.26 and 6.1.85 announcements "
-    "(10 Apr 2024); 5.15.154 took the BHI patches, its x64_sys_call not verified" },
+    { "6.9-rc4", { "6.8.5", "6.6.26", "6.1.85", "5.15.154" } },
+    "with the BHI series, 9 Apr 2024; the Linux 6.8.5, 6.6.26, 6.1.85 and 5.15.154 "
+    "announcements (10 Apr 2024; 5.15.154's lists the six BHI patches and this one, added "
+    "at its -rc2); 5.10.y never took the series (CVE-2024-42240's record names 5.15, 6.1, "
+    "6.6 and 6.9 only; 5.10.215 and 5.10.216 have none of it)" },
   [NS_KCHANGE_LSM_STATIC_CALLS] = {
     "417c5643cd67", "lsm: replace indirect LSM hook calls with static calls",
     "security hooks: static-call slots, BPF-LSM's off until a program attaches",
@@ -155,7 +157,7 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "3d501f562f63 (Revert \"udp: avoid calling sock_def_readable() if possible\"; blocked "
     "readers were missed) in the net pull for v6.13-rc2 (Dec 2024) and the linux-6.12.y "
     "push of 12 Dec 2024 that became 6.12.5; 6.10.y ended before it (6.10.14, Oct 2024), "
-    "6.11.y's last releases not checked",
+    "6.11.y with 6.11.11 (5 Dec 2024, its queue out on 3 Dec), so both run the change",
     "3d501f562f63", { "6.13-rc2", { "6.12.5" } } },
   [NS_KCHANGE_UDP_HASH4] = {
     "78c91ae2c6de", "ipv4/udp: Add 4-tuple hash for connected socket",
@@ -232,10 +234,10 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "ec9404e40e8f", "x86/bhi: Add BHI mitigation knob",
     "mitigations: spectre_bhi= and the native BHI defaults (the clearing loop); a stable "
     "release with it runs its profile's BHI default for v6.9-rc4",
-    { "6.9-rc4", { "6.8.5", "6.6.26", "6.1.85" } },
+    { "6.9-rc4", { "6.8.5", "6.6.26", "6.1.85", "5.15.154" } },
     "the native BHI series, merge 2bb69f5fc721 (9 Apr 2024), in the v6.9-rc4 shortlog; "
-    "the Linux 6.8.5, 6.6.26 and 6.1.85 announcements (10 Apr 2024); 6.7.y's last "
-    "release, 6.7.12, came out on 3 April; 5.15.y and 5.10.y not verified" },
+    "the Linux 6.8.5, 6.6.26, 6.1.85 and 5.15.154 announcements (10 Apr 2024); 6.7.y's "
+    "last release, 6.7.12, came out on 3 April; 5.10.y never took it (CVE-2024-42240)" },
   [NS_KCHANGE_RETBLEED_STUFF] = {
     "d82a0345cf21", "x86/retbleed: Add call depth tracking mitigation",
     "mitigations: retbleed=stuff (call depth tracking); before it the parser does not "
@@ -247,7 +249,8 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "mitigations: spectre_bhi=vmexit (the clearing loop on VM exit only); before it "
     "spectre_bhi_parse_cmdline() ignores the word",
     { "6.11-rc1", { NULL } },
-    "merged 16 Jul 2024 for v6.11-rc1; no stable mail names it" },
+    "merged 16 Jul 2024 for v6.11-rc1; a feature without a stable tag, and no stable "
+    "review mail names it" },
   [NS_KCHANGE_PTI_EARLY_PARAM] = {
     "0bd7feb2df7e", "x86/pti: Fix kernel warnings for pti= and nopti cmdline options",
     "mitigations: pti= and nopti become early parameters; before it "
@@ -261,7 +264,7 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "runs no return thunk and no UNTRAIN_RET)",
     { "6.12-rc4", { "6.11.5", "6.6.58", "6.1.114", "5.15.169", "5.10.228" } },
     "x86/urgent, pushed 18 Oct 2024 (v6.12-rc4); the 6.11.5, 6.6.58, 6.1.114, 5.15.169 and "
-    "5.10.228 stable mails; no 6.10.y release took it" },
+    "5.10.228 stable mails; 6.10.y had ended (6.10.14, about 10 Oct 2024)" },
   [NS_KCHANGE_MITIGATIONS_BUILD_DEFAULT_OFF] = {
     "f337a6a21e2f", "x86/cpu: Actually turn off mitigations by default for "
     "SPECULATION_MITIGATIONS=n",
@@ -269,8 +272,9 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "(mitigations=auto turns it on again)",
     { "6.9-rc4", { "6.8.7", "6.6.28", "6.1.87", "5.15.156", "5.10.216" } },
     "with the BHI fixes for v6.9-rc4; the 6.8.7, 6.6.28, 6.1.87, 5.15.156 and 5.10.216 "
-    "stable mails (netsim knows the menu from 5.19 only, so the 5.15 and 5.10 releases "
-    "read it as absent)" },
+    "stable mails. The menu came with the Retbleed series (f43b9876e857, in 5.10.133 and "
+    "5.15.55 or .57: the evidence conflicts); netsim knows it from 5.19 only, so on 5.15 "
+    "and 5.10 it reads the menu, and this change, as absent" },
   [NS_KCHANGE_MITIGATIONS_PARAM_IGNORED] = {
     "ce0abef6a1d5", "cpu: Ignore \"mitigations\" kernel parameter if CPU_MITIGATIONS=n",
     "mitigations: on a build without the mitigations menu the kernel ignores mitigations=",
@@ -280,9 +284,9 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
   [NS_KCHANGE_CPU_MITIGATIONS_RENAME] = {
     "fe42754b94a4", "cpu: Re-enable CPU mitigations by default for !X86 architectures",
     "mitigations: x86's CONFIG_SPECULATION_MITIGATIONS is named CONFIG_CPU_MITIGATIONS",
-    { "6.9-rc6", { "6.8.9", "6.6.30", "6.1.90", "5.10.216" } },
-    "in the v6.9-rc6 shortlog; the 6.8.9, 6.6.30, 6.1.90 and 5.10.216 stable mails "
-    "(5.15.y not checked)" },
+    { "6.9-rc6", { "6.8.9", "6.6.30", "6.1.90", "5.15.158", "5.10.216" } },
+    "in the v6.9-rc6 shortlog; the 6.8.9, 6.6.30, 6.1.90, 5.15.158 and 5.10.216 stable "
+    "mails" },
   [NS_KCHANGE_MITIGATION_CONFIG_RENAMES] = {
     NULL, "x86/bugs: Rename CONFIG_RETPOLINE => CONFIG_MITIGATION_RETPOLINE, and nine "
     "more renames to CONFIG_MITIGATION_*",

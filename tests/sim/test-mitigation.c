@@ -1094,9 +1094,9 @@ START_TEST (test_kernel_spellings)
 END_TEST
 
 /* The BHI series (and with it x64_sys_call, sim/kchange.c) is mainline from 6.9-rc4 and in
- * 6.8.5, 6.6.26 and 6.1.85 on; 6.7.y never took it, and an unverified series (5.15.y) is not
- * assumed. The command line's spectre_bhi= (the registry's ec9404e40e8f) and its
- * x64_sys_call entry hold the same releases. */
+ * 6.8.5, 6.6.26, 6.1.85 and 5.15.154 on; 6.7.y and 5.10.y never took it. The command
+ * line's spectre_bhi= (the registry's ec9404e40e8f) and its x64_sys_call entry hold the
+ * same releases. */
 START_TEST (test_bhi_series_releases)
 {
   const char *has[] = { "6.9.0-rc4", "6.9", "6.18.44-fc-v1252", "6.8.5", "6.8.12", "6.6.26",
@@ -1116,9 +1116,15 @@ START_TEST (test_bhi_series_releases)
     ck_assert_msg (chosen_on (intel_eibrs, lacks[i], "spectre_bhi=off").bhi == NS_BHI_LOOP,
                    "%s", lacks[i]);
   }
-  /* past the test profile's kernels (6.1 to 6.99): the registry alone */
+  /* past the test profile's kernels (6.1 to 6.99): the registry alone; 5.15.y took the
+   * series and x64_sys_call in 5.15.154, 5.10.y never */
   ck_assert (ns_kernel_release_has ("7.0", NS_KCHANGE_X64_SYS_CALL));
-  ck_assert (!ns_kernel_release_has ("5.15.200", NS_KCHANGE_X64_SYS_CALL));
+  ck_assert (ns_kernel_release_has ("5.15.154", NS_KCHANGE_X64_SYS_CALL));
+  ck_assert (ns_kernel_release_has ("5.15.200", NS_KCHANGE_BHI_KNOB));
+  ck_assert (!ns_kernel_release_has ("5.15.153", NS_KCHANGE_X64_SYS_CALL));
+  ck_assert (!ns_kernel_release_has ("5.15.153", NS_KCHANGE_BHI_KNOB));
+  ck_assert (!ns_kernel_release_has ("5.10.230", NS_KCHANGE_X64_SYS_CALL));
+  ck_assert (!ns_kernel_release_has ("5.10.230", NS_KCHANGE_BHI_KNOB));
 }
 END_TEST
 
