@@ -195,6 +195,26 @@ mitigation_width (const NsRunResult *r, const char *key)
   return width;
 }
 
+/* The kernels the variants run, as the mitigations' footnote names them: "kernel 6.9.0-rc1"
+ * when they share one, else "each variant's kernel (6.9.0-rc1, 6.1.93)"; newly allocated. */
+static char *
+variant_kernels (const NsRunResult *r)
+{
+  g_autoptr (GPtrArray) seen = g_ptr_array_new ();
+  g_autofree char *list = NULL;
+
+  for (guint i = 0; i < r->variants->len; i++) {
+    const char *k = ((NsVariantResult *) r->variants->pdata[i])->kernel;
+    if (!g_ptr_array_find_with_equal_func (seen, k, g_str_equal, NULL))
+      g_ptr_array_add (seen, (gpointer) k);
+  }
+  g_ptr_array_add (seen, NULL);
+  if (seen->len == 2)
+    return g_strconcat ("kernel ", (char *) seen->pdata[0], NULL);
+  list = g_strjoinv (", ", (char **) seen->pdata);
+  return g_strdup_printf ("each variant's kernel (%s)", list);
+}
+
 /* One row per variant with the mitigation in force; '*' marks command-line settings, '!'
  * command-line keys ignored on this CPU, '~' the kernel's own choice over the command
  * line's. The full reasons (with the profile's sources) are in the JSON output. */
@@ -205,6 +225,7 @@ table_mitigations (GString *out, const NsRunResult *r)
                                        "pti", "mds", "bhi" };
   static const char *const heads[] = { "spectre_v2", "retbleed", "srso", "pti", "mds", "bhi" };
   gboolean any_cmdline = FALSE, any_ignored = FALSE, any_chosen = FALSE;
+  g_autofree char *kernels = NULL;
   int widths[G_N_ELEMENTS (keys)];
 
   int width = variant_width (r);
@@ -229,14 +250,14 @@ table_mitigations (GString *out, const NsRunResult *r)
     }
     g_string_append_c (out, '\n');
   }
-  g_string_append_printf (out, "(%s%s%sothers: the CPU profile's default for kernel %s; "
+  kernels = variant_kernels (r);
+  g_string_append_printf (out, "(%s%s%sothers: the CPU profile's default for %s; "
                           "--format json gives every reason and source)\n",
                           any_cmdline ? "* = set on the kernel command line; " : "",
                           any_ignored ? "! = its kernel command-line key ignored, the CPU "
                           "does not have the bug (see its <bugs>); " : "",
                           any_chosen ? "~ = changed by the kernel's own selection (what the "
-                          "CPU, the other keys and the build allow); " : "",
-                          ((NsVariantResult *) r->variants->pdata[0])->kernel);
+                          "CPU, the other keys and the build allow); " : "", kernels);
 }
 
 /* A line per variant: metric, value, CV ("-" if undefined), repetitions and the last

@@ -689,6 +689,30 @@ START_TEST (test_table_mitigation_columns_fit)
 }
 END_TEST
 
+/* The mitigations' footnote names the kernel its defaults are for: one when every variant
+ * runs it, each variant's when a what-if or a variant's set changes the release. */
+START_TEST (test_table_mitigation_kernels)
+{
+  NsRunResult *res = run_small ();
+  NsVariantResult *last = res->variants->pdata[res->variants->len - 1];
+  g_autofree char *one = NULL, *two = NULL, *expect = NULL;
+  const char *k0 = ((NsVariantResult *) res->variants->pdata[0])->kernel;
+
+  one = render (res, NS_FORMAT_TABLE);
+  expect = g_strdup_printf ("the CPU profile's default for kernel %s;", k0);
+  ck_assert_msg (strstr (one, expect) != NULL, "%s", one);
+  ck_assert_uint_gt (res->variants->len, 1);
+  g_free (last->kernel);
+  last->kernel = g_strdup ("6.1.93");
+  two = render (res, NS_FORMAT_TABLE);
+  g_free (expect);
+  expect = g_strdup_printf ("the CPU profile's default for each variant's kernel (%s, "
+                            "6.1.93);", k0);
+  ck_assert_msg (strstr (two, expect) != NULL, "%s", two);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Frees an NsStackRow made here. */
 static void
 stack_row_free (gpointer p)
@@ -751,6 +775,7 @@ report_suite (void)
   tcase_add_test (tc, test_unnamed_variant_named_alike);
   tcase_add_test (tc, test_table_escapes_controls);
   tcase_add_test (tc, test_table_mitigation_columns_fit);
+  tcase_add_test (tc, test_table_mitigation_kernels);
   tcase_add_test (tc, test_folded_names);
   suite_add_tcase (s, tc);
   return s;
