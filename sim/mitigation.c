@@ -923,7 +923,7 @@ change_text (NsKernelChangeId id)
 /* The defaults a stable release took from a later mainline (backported_defaults): a kernel
  * before the change's mainline release whose stable release took it runs that
  * mitigation's default from the profile's range holding the mainline release, with why.
- * (Retbleed's series is left: retbleed_select reads the major.minor.) */
+ * (Retbleed's series is left: retbleed_select runs from its mainline rc only.) */
 static void
 take_backported_defaults (const NsMitigationDefault *defaults, guint n, const char *kernel,
                           NsMitigations *out, NsWhy *why)
@@ -1318,17 +1318,20 @@ retbleed_needs (NsRetbleed mode)
 /* retbleed once spectre_v2 is chosen, as retbleed_select_mitigation() (5.19-6.9) does:
  * a mode whose code the build lacks (unret, ibpb, stuff) warns "kernel not compiled
  * with" it and takes the auto choice; retbleed=stuff needs kernel 6.2+ and
- * spectre_v2=retpoline too; the auto choice is retbleed_auto_choice's. */
+ * spectre_v2=retpoline too; the auto choice is retbleed_auto_choice's. Mainline from the
+ * Retbleed series' rc (the registry's 7fbf47c7ce50, v5.19-rc7); the stable series that
+ * took it (5.15.57, ...) keep their profile range's retbleed default (not modelled). */
 static void
 retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   gboolean intel = (cmd->features & NS_CPU_INTEL) != 0;
   NsBuilt need = retbleed_needs (out->retbleed);
+  const char *series = change_releases (NS_KCHANGE_RETBLEED_PARAM)->mainline;
   g_autofree char *because = NULL;
   NsRetbleed choice;
 
   if ((cmd->unaffected & NS_BUG_RETBLEED) || cmd->off != NULL ||
-      ns_kernel_version_cmp (cmd->kernel, "5.19") < 0)
+      ns_kernel_release_cmp (cmd->kernel, series) < 0)
     return;
   if (need != 0 && !built (cmd, need)) {
     out->retbleed = retbleed_auto_choice (cmd, out->spectre_v2);

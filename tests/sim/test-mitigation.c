@@ -211,6 +211,8 @@ END_TEST
  * not assumed. */
 START_TEST (test_series_keys_at_their_rc)
 {
+  NsMitigations m;
+
   ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.19.0-rc6", "retbleed=ibpb").retbleed,
                     NS_RETBLEED_OFF);
   ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.19.0-rc7", "retbleed=ibpb").retbleed,
@@ -229,6 +231,14 @@ START_TEST (test_series_keys_at_their_rc)
                     .spectre_v2, NS_SPECTRE_V2_IBRS);
   ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.4.217", "retbleed=ibpb").retbleed,
                     NS_RETBLEED_OFF);
+  /* the kernel's own retbleed selection starts with the series' rc as well: an eIBRS
+   * part with the bug gets eIBRS on 5.19.0-rc7, nothing on rc6 */
+  ck_assert (ns_mitigations_select (intel_eibrs_cut_at_517, 2, "5.19.0-rc7", "", &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_EIBRS);
+  ns_mitigations_clear (&m);
+  ck_assert (ns_mitigations_select (intel_eibrs_cut_at_517, 2, "5.19.0-rc6", "", &m, NULL));
+  ck_assert_int_eq (m.retbleed, NS_RETBLEED_OFF);
+  ns_mitigations_clear (&m);
 }
 END_TEST
 
