@@ -205,7 +205,8 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     { "5.17-rc8", { "5.16.14", "5.15.28", "5.10.105", "5.4.184", "4.19.234", "4.14.271",
                     "4.9.306" } },
     "with the Spectre-BHB fixes (merge 4a01e748a51c, v5.17-rc8 shortlog); the same stables "
-    "of 11 March 2022 (their queues list it beside the eIBRS options)" },
+    "of 11 March 2022 (their queues list it beside the eIBRS options; the Linux 4.14.271 "
+    "announcement names it with f8a66d608a3e, the eIBRS options and the LFENCE rename)" },
   [NS_KCHANGE_RETBLEED_PARAM] = {
     "7fbf47c7ce50", "x86/bugs: Add AMD retbleed= boot parameter",
     "mitigations: the retbleed= key (the Retbleed series)",
