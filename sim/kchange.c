@@ -273,9 +273,7 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "(mitigations=auto turns it on again)",
     { "6.9-rc4", { "6.8.7", "6.6.28", "6.1.87", "5.15.156", "5.10.216" } },
     "with the BHI fixes for v6.9-rc4; the 6.8.7, 6.6.28, 6.1.87, 5.15.156 and 5.10.216 "
-    "stable mails. The menu came with the Retbleed series (f43b9876e857, in 5.10.133 and "
-    "5.15.55 or .57: the evidence conflicts); netsim knows it from 5.19 only, so on 5.15 "
-    "and 5.10 it reads the menu, and this change, as absent" },
+    "stable mails; the menu itself is f43b9876e857's (5.15.57, 5.10.133 on)" },
   [NS_KCHANGE_MITIGATIONS_PARAM_IGNORED] = {
     "ce0abef6a1d5", "cpu: Ignore \"mitigations\" kernel parameter if CPU_MITIGATIONS=n",
     "mitigations: on a build without the mitigations menu the kernel ignores mitigations=",
@@ -319,6 +317,15 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "Eric Dumazet's series in net-next-6.18 (merged 2 Oct 2025) with faf7b4aefd5b and "
     "b650bf0977d3 (the busylock's per-NUMA producer queues), neither modelled; stables not "
     "checked" },
+  [NS_KCHANGE_MITIGATIONS_MENU] = {
+    "f43b9876e857", "x86/retbleed: Add fine grained Kconfig knobs",
+    "mitigations: the SPECULATION_MITIGATIONS Kconfig menu that holds the mitigation "
+    "options (=n takes them away)",
+    { "5.19-rc7", { "5.18.14", "5.15.57", "5.10.133" } },
+    "the Retbleed series (merge ce114c866860, v5.19-rc7); the 5.18.14, 5.15.57 and "
+    "5.10.133 announcements (23-25 Jul 2022) list it, and 5.18.13, 5.15.56 and 5.10.132 "
+    "have none of the series (5.15.55-rc1 carried it but 5.15.55 shipped only a gpmi-nand "
+    "revert)" },
 };
 
 /* The registered change id. */

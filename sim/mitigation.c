@@ -77,35 +77,38 @@ static const NsName bhi_names[] = {
  * that name in mainline and in the 6.1.y/6.6.y/6.8.y backports of the BHI series alike. */
 #define RENAMED_69 "the mitigation options took the CONFIG_MITIGATION_ names in 6.9-rc1"
 #define RENAMES NS_KCHANGE_MITIGATION_CONFIG_RENAMES
+#define ALWAYS  (-1)                   /* an option of every modelled kernel */
 static const struct {
   NsBuilt           bit;
   const char       *name, *before;
   NsKernelChangeId  renamed;       /* the change that gave it name */
-  const char       *why_renamed, *since;
+  const char       *why_renamed;
+  gint              since;         /* the change that brought it, or ALWAYS */
   guint             depends;
 } built_options[] = {
   { NS_BUILT_CPU_MITIGATIONS, "CONFIG_CPU_MITIGATIONS", "CONFIG_SPECULATION_MITIGATIONS",
     NS_KCHANGE_CPU_MITIGATIONS_RENAME, "x86's CONFIG_SPECULATION_MITIGATIONS became "
-    "CONFIG_CPU_MITIGATIONS in 6.9-rc6 (fe42754b94a4; and in 6.8.9, 6.6.30, 6.1.90 and "
-    "5.10.216)", "5.19", 0 },
+    "CONFIG_CPU_MITIGATIONS in 6.9-rc6 (fe42754b94a4; and in 6.8.9, 6.6.30, 6.1.90, "
+    "5.15.158 and 5.10.216)", NS_KCHANGE_MITIGATIONS_MENU, 0 },
   { NS_BUILT_RETPOLINE, "CONFIG_MITIGATION_RETPOLINE", "CONFIG_RETPOLINE", RENAMES, RENAMED_69,
-    NULL, NS_BUILT_CPU_MITIGATIONS },
-  { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", RENAMES, RENAMED_69, NULL,
-    NS_BUILT_RETPOLINE },
+    ALWAYS, NS_BUILT_CPU_MITIGATIONS },
+  { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", RENAMES, RENAMED_69,
+    ALWAYS, NS_BUILT_RETPOLINE },
   { NS_BUILT_UNRET_ENTRY, "CONFIG_MITIGATION_UNRET_ENTRY", "CONFIG_CPU_UNRET_ENTRY", RENAMES,
-    RENAMED_69, NULL, NS_BUILT_RETHUNK },
+    RENAMED_69, ALWAYS, NS_BUILT_RETHUNK },
   { NS_BUILT_IBPB_ENTRY, "CONFIG_MITIGATION_IBPB_ENTRY", "CONFIG_CPU_IBPB_ENTRY", RENAMES,
-    RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
+    RENAMED_69, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
   { NS_BUILT_IBRS_ENTRY, "CONFIG_MITIGATION_IBRS_ENTRY", "CONFIG_CPU_IBRS_ENTRY", RENAMES,
-    RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
-  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", RENAMES, RENAMED_69, NULL,
+    RENAMED_69, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
+  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", RENAMES, RENAMED_69, ALWAYS,
     NS_BUILT_RETHUNK },
   { NS_BUILT_CALL_DEPTH_TRACKING, "CONFIG_MITIGATION_CALL_DEPTH_TRACKING",
-    "CONFIG_CALL_DEPTH_TRACKING", RENAMES, RENAMED_69, "6.2", NS_BUILT_RETHUNK },
+    "CONFIG_CALL_DEPTH_TRACKING", RENAMES, RENAMED_69, NS_KCHANGE_RETBLEED_STUFF,
+    NS_BUILT_RETHUNK },
   { NS_BUILT_PAGE_TABLE_ISOLATION, "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION",
-    "CONFIG_PAGE_TABLE_ISOLATION", RENAMES, RENAMED_69, NULL, NS_BUILT_CPU_MITIGATIONS },
+    "CONFIG_PAGE_TABLE_ISOLATION", RENAMES, RENAMED_69, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
   { NS_BUILT_SPECTRE_BHI, "CONFIG_MITIGATION_SPECTRE_BHI", "CONFIG_MITIGATION_SPECTRE_BHI",
-    RENAMES, NULL, NULL, NS_BUILT_CPU_MITIGATIONS },
+    RENAMES, NULL, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
 };
 
 static int version_cmp_from (const char *version, const char *from);
@@ -127,7 +130,8 @@ ns_mitigation_option (NsBuilt option, const char *version)
   gint i = built_option_index (option);
 
   g_return_val_if_fail (i >= 0 && version != NULL, NULL);
-  if (built_options[i].since && ns_kernel_version_cmp (version, built_options[i].since) < 0)
+  if (built_options[i].since != ALWAYS &&
+      !ns_kernel_release_has (version, (NsKernelChangeId) built_options[i].since))
     return NULL;
   return ns_kernel_release_has (version, built_options[i].renamed) ? built_options[i].name
                                                                     : built_options[i].before;

@@ -72,9 +72,10 @@ typedef enum {
 /* The mitigation code a kernel build compiles in: one bit a Kconfig bool of arch/x86/Kconfig
  * (each "default y"), read from the scenario's <config> (ns_build_mitigations_built) and
  * closed under Kconfig's "depends on": every option lies in the CPU_MITIGATIONS menu (x86's
- * SPECULATION_MITIGATIONS before 6.9-rc6, 6.8.9, 6.6.30, 6.1.90; from 5.19), RETHUNK
- * needs RETPOLINE, and UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING need RETHUNK (so
- * RETPOLINE=n takes them all away). SPECTRE_BHI compiles no code in or out: it is the BHI mitigation's default. */
+ * SPECULATION_MITIGATIONS before 6.9-rc6, 6.8.9, 6.6.30, 6.1.90; from f43b9876e857),
+ * RETHUNK needs RETPOLINE, and UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING need RETHUNK (so
+ * RETPOLINE=n takes them all away). SPECTRE_BHI compiles no code in or out: it is the BHI
+ * mitigation's default. */
 typedef enum {
   NS_BUILT_RETPOLINE           = 1 << 0,  /* retpoline thunks (spectre_v2=retpoline, lfence,
                                            * eibrs,retpoline, eibrs,lfence) */
@@ -146,7 +147,7 @@ gboolean     ns_mitigations_select_built (const NsMitigationDefault *defaults,
  * from 6.9 (renamed for v6.9-rc1), the older one before (CONFIG_RETPOLINE,
  * CONFIG_CPU_SRSO, ...; CONFIG_CPU_MITIGATIONS from 6.9-rc6 and 6.8.9, 6.6.30, 6.1.90,
  * CONFIG_SPECULATION_MITIGATIONS before); NULL where that kernel has no such option (call depth tracking before 6.2, the
- * mitigations menu before 5.19). */
+ * mitigations menu before 5.19-rc7 and 5.18.14, 5.15.57, 5.10.133). */
 const char  *ns_mitigation_option  (NsBuilt option, const char *version);
 /* Why option has another name in other kernel versions ("the mitigation options took the
  * CONFIG_MITIGATION_ names in 6.9-rc1"), or NULL if it has one name in all. */

@@ -1641,6 +1641,20 @@ START_TEST (test_cpu_mitigations_switches_by_release)
                     "CONFIG_CPU_MITIGATIONS");
   ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "6.9.0-rc5"),
                     "CONFIG_SPECULATION_MITIGATIONS");
+  /* the menu itself came with the Retbleed series (f43b9876e857): 5.15.57 and 5.10.133
+   * have it, so their f337a6a21e2f (5.15.156, 5.10.216) turns everything off; 5.15.56
+   * has no menu to set */
+  ck_assert_ptr_null (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "5.15.56"));
+  ck_assert_ptr_null (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "5.19.0-rc6"));
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "5.15.57"),
+                    "CONFIG_SPECULATION_MITIGATIONS");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_CPU_MITIGATIONS, "5.15.158"),
+                    "CONFIG_CPU_MITIGATIONS");
+  assert_built (intel_meltdown_since_415, "5.15.155", "", no_menu, "mds", "verw", NULL);
+  assert_built (intel_meltdown_since_415, "5.15.156", "", no_menu, "mds", "off~",
+                "CONFIG_SPECULATION_MITIGATIONS=n: cpu_mitigations then defaults to off");
+  assert_built (intel_meltdown_since_415, "5.10.216", "", no_menu, "mds", "off~",
+                "CONFIG_CPU_MITIGATIONS=n: cpu_mitigations then defaults to off");
   /* the other options' renames are v6.9-rc1's and no stable's */
   ck_assert_str_eq (ns_mitigation_option (NS_BUILT_RETPOLINE, "6.9.0-rc1"),
                     "CONFIG_MITIGATION_RETPOLINE");
