@@ -811,6 +811,13 @@ change_releases (NsKernelChangeId id)
   return &ns_kernel_change_info (id)->releases;
 }
 
+/* TRUE if kernel is change id's first mainline release or later (whatever the stables). */
+static gboolean
+mainline_has (const char *kernel, NsKernelChangeId id)
+{
+  return ns_kernel_release_cmp (kernel, change_releases (id)->mainline) >= 0;
+}
+
 /* The entry of backports for key (value NULL) or key=value that cmd's kernel predates
  * (and, for a non_amd value, on a CPU not AMD's), or NULL if the kernel has it. */
 static const NsBackport *
@@ -819,7 +826,7 @@ backport_find (const char *key, const char *value, const NsCmdline *cmd)
   for (guint i = 0; i < G_N_ELEMENTS (backports); i++) {
     const NsBackport *b = &backports[i];
     if (strcmp (key, b->key) || g_strcmp0 (value, b->value) != 0 ||
-        ns_kernel_release_cmp (cmd->kernel, change_releases (b->change)->mainline) >= 0 ||
+        mainline_has (cmd->kernel, b->change) ||
         (b->non_amd && (cmd->features & NS_CPU_AMD)))
       continue;
     return b;
@@ -934,14 +941,14 @@ take_backported_defaults (const NsMitigationDefault *defaults, guint n, const ch
 {
   for (guint i = 0; i < G_N_ELEMENTS (backported_defaults); i++) {
     NsKernelChangeId id = backported_defaults[i].change;
-    const NsKernelChangeInfo *c = ns_kernel_change_info (id);
     const NsMitigationDefault *later;
     const char *series;
     g_autofree char *reason = NULL, *what = NULL;
 
-    if (ns_kernel_release_cmp (kernel, c->releases.mainline) >= 0 ||
+    if (mainline_has (kernel, id) ||
         (series = backport_series (id, kernel)) == NULL ||
-        (later = ns_mitigation_default_find (defaults, n, c->releases.mainline)) == NULL)
+        (later = ns_mitigation_default_find (defaults, n, change_releases (id)->mainline)) ==
+        NULL)
       continue;
     what = change_text (id);
     reason = g_strdup_printf ("CPU profile default for kernels %s to %s (%s), which kernel %s "
@@ -1330,12 +1337,11 @@ retbleed_select (const NsCmdline *cmd, NsMitigations *out, NsWhy *why)
 {
   gboolean intel = (cmd->features & NS_CPU_INTEL) != 0;
   NsBuilt need = retbleed_needs (out->retbleed);
-  const char *series = change_releases (NS_KCHANGE_RETBLEED_PARAM)->mainline;
   g_autofree char *because = NULL;
   NsRetbleed choice;
 
   if ((cmd->unaffected & NS_BUG_RETBLEED) || cmd->off != NULL ||
-      ns_kernel_release_cmp (cmd->kernel, series) < 0)
+      !mainline_has (cmd->kernel, NS_KCHANGE_RETBLEED_PARAM))
     return;
   if (need != 0 && !built (cmd, need)) {
     out->retbleed = retbleed_auto_choice (cmd, out->spectre_v2);

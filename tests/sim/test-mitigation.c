@@ -211,26 +211,37 @@ END_TEST
  * not assumed. */
 START_TEST (test_series_keys_at_their_rc)
 {
+  /* each a key or value on a kernel, and what the run then has in force */
+  static const struct {
+    NsMitigationDefault *defaults;
+    const char          *kernel, *cmdline;
+    int                  spectre_v2, retbleed, srso;   /* -1: not checked */
+  } cases[] = {
+    { amd_every_bug_since_44, "5.19.0-rc6", "retbleed=ibpb", -1, NS_RETBLEED_OFF, -1 },
+    { amd_every_bug_since_44, "5.19.0-rc7", "retbleed=ibpb", -1, NS_RETBLEED_IBPB, -1 },
+    { amd_every_bug_since_44, "6.5.0-rc5", "spec_rstack_overflow=safe-ret", -1, -1,
+      NS_SRSO_OFF },
+    { amd_every_bug_since_44, "6.5.0-rc6", "spec_rstack_overflow=safe-ret", -1, -1,
+      NS_SRSO_SAFE_RET },
+    { intel_meltdown_since_415, "5.19.0-rc6", "spectre_v2=ibrs", NS_SPECTRE_V2_RETPOLINE, -1,
+      -1 },
+    { intel_meltdown_since_415, "5.4.217", "spectre_v2=ibrs", NS_SPECTRE_V2_IBRS, -1, -1 },
+    { intel_meltdown_since_415, "5.4.216", "spectre_v2=ibrs", NS_SPECTRE_V2_RETPOLINE, -1, -1 },
+    { intel_meltdown_since_415, "4.19.266", "spectre_v2=ibrs", NS_SPECTRE_V2_IBRS, -1, -1 },
+    { amd_every_bug_since_44, "5.4.217", "retbleed=ibpb", -1, NS_RETBLEED_OFF, -1 },
+  };
   NsMitigations m;
 
-  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.19.0-rc6", "retbleed=ibpb").retbleed,
-                    NS_RETBLEED_OFF);
-  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.19.0-rc7", "retbleed=ibpb").retbleed,
-                    NS_RETBLEED_IBPB);
-  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.5.0-rc5",
-                               "spec_rstack_overflow=safe-ret").srso, NS_SRSO_OFF);
-  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "6.5.0-rc6",
-                               "spec_rstack_overflow=safe-ret").srso, NS_SRSO_SAFE_RET);
-  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.19.0-rc6", "spectre_v2=ibrs")
-                    .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
-  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.4.217", "spectre_v2=ibrs")
-                    .spectre_v2, NS_SPECTRE_V2_IBRS);
-  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "5.4.216", "spectre_v2=ibrs")
-                    .spectre_v2, NS_SPECTRE_V2_RETPOLINE);
-  ck_assert_int_eq (chosen_on (intel_meltdown_since_415, "4.19.266", "spectre_v2=ibrs")
-                    .spectre_v2, NS_SPECTRE_V2_IBRS);
-  ck_assert_int_eq (chosen_on (amd_every_bug_since_44, "5.4.217", "retbleed=ibpb").retbleed,
-                    NS_RETBLEED_OFF);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    NsMitigations got = chosen_on (cases[i].defaults, cases[i].kernel, cases[i].cmdline);
+
+    ck_assert_msg (cases[i].spectre_v2 < 0 || (int) got.spectre_v2 == cases[i].spectre_v2,
+                   "%s %s: spectre_v2 %d", cases[i].kernel, cases[i].cmdline, got.spectre_v2);
+    ck_assert_msg (cases[i].retbleed < 0 || (int) got.retbleed == cases[i].retbleed,
+                   "%s %s: retbleed %d", cases[i].kernel, cases[i].cmdline, got.retbleed);
+    ck_assert_msg (cases[i].srso < 0 || (int) got.srso == cases[i].srso, "%s %s: srso %d",
+                   cases[i].kernel, cases[i].cmdline, got.srso);
+  }
   /* the kernel's own retbleed selection starts with the series' rc as well: an eIBRS
    * part with the bug gets eIBRS on 5.19.0-rc7, nothing on rc6 */
   ck_assert (ns_mitigations_select (intel_eibrs_cut_at_517, 2, "5.19.0-rc7", "", &m, NULL));
