@@ -326,6 +326,45 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "5.10.133 announcements (23-25 Jul 2022) list it, and 5.18.13, 5.15.56 and 5.10.132 "
     "have none of the series (5.15.55-rc1 carried it but 5.15.55 shipped only a gpmi-nand "
     "revert)" },
+  [NS_KCHANGE_TCX] = {
+    "e420bed02507", "bpf: Add fd-based tcx multi-prog infra with link support",
+    "tc: dev->tcx_egress is a bpf_mprog_entry in a tcx_entry (kmalloc-2k, one per "
+    "direction from clsact's init) whose miniq the egress hook reaches through "
+    "entry->parent, classifying in tc_run, a function of its own",
+    { "6.6-rc1", { NULL } },
+    "the bpf-next pull into net-next of 19 Jul 2023 and \"[GIT PULL] Networking for 6.6\" "
+    "(29 Aug 2023, with 28d18b673ffa and 3a1e2f43985a, the egress hook's consume fixes); "
+    "a feature, no stable took it" },
+  [NS_KCHANGE_TC_DROP_REASON] = {
+    "54a59aed395c", "net, sched: Make tc-related drop reason more flexible",
+    "tc: the egress hook passes tc_run a drop reason (SKB_DROP_REASON_TC_EGRESS), which "
+    "tc_run hands to tcf_classify's result (v6.8's fb2780721ca5: in tc_skb_cb)",
+    { "6.7-rc1", { "6.6.153" } },
+    "net-next, Oct 2023 (its fix 40cb2fdfed34 is a 6.7 \"current release\" regression fix "
+    "of 9 Nov 2023); the linux-6.6.y push from 6.6.152 to 6.6.153 carries it with "
+    "39d08b91646d, 40cb2fdfed34, fb2780721ca5 and 4cf24dc89340" },
+  [NS_KCHANGE_TC_SW_BYPASS_KEY] = {
+    "047f340b36fc", "net: sched: make skip_sw actually skip software",
+    "tc: tc_run tests tcf_bypass_check_needed_key (off unless a block's filters all skip "
+    "software: a NOP)",
+    { "6.10-rc1", { "6.6.152" } },
+    "net-next, 29 Mar 2024 (patchwork), \"Networking changes for 6.10\"; the linux-6.6.y "
+    "pushes before \"Linux 6.6.152\" carry it with its two prerequisites and a12c76a03386" },
+  [NS_KCHANGE_BPF_NET_CONTEXT] = {
+    "401cb7dae813", "net: Reference bpf_redirect_info via task_struct on PREEMPT_RT.",
+    "tc: the egress hook sets and clears current->bpf_net_context around tc_run, its "
+    "on-stack bpf_net_context zeroed (CONFIG_INIT_STACK_ALL_ZERO: a REP STOSQ)",
+    { "6.11-rc1", { NULL } },
+    "net-next, Jun 2024 (v9 of the series); AUTOSEL for 6.10 dropped it (\"not a fix\"), "
+    "and a 6.6 backport (Feb 2025) was not applied as far as the 6.6.152/153 pushes show" },
+  [NS_KCHANGE_TC_SW_BYPASS_USESWCNT] = {
+    "a12c76a03386", "net: sched: refine software bypass handling in tc_run",
+    "tc: tc_run tests tcf_sw_enabled_key and reads the block's useswcnt (its third line) "
+    "before classifying; a block with no software filter returns at once",
+    { "6.14-rc1", { "6.6.152", "6.12.13", "6.13.2" } },
+    "net-next, mid-Jan 2025; the \"Linux 6.12.13\" announcement, the 6.13.2-rc2 review "
+    "shortlog, the linux-6.6.y pushes before \"Linux 6.6.152\"; Debian 6.12.118's tc_run "
+    "has it" },
 };
 
 /* The registered change id. */

@@ -48,6 +48,7 @@ struct net_device;
 struct netdev_layout;
 struct sk_buff;
 struct mini_Qdisc;
+struct bpf_mprog_entry;
 struct list_head_ns;
 
 /* net_device_ops: ndo_start_xmit at its place (after ndo_init/uninit/open/stop). The
@@ -114,9 +115,9 @@ struct net_device_core_stats {
  * and net_device_read_rx (xdp_prog … tcx_ingress); those offsets follow the v6.9 field
  * order with natural alignment (CONFIG_XPS, NETFILTER_EGRESS, NET_XGRESS, NETPOLL on)
  * [R: field order, not pahole], and Debian 6.12.118's DWARF has every one of them. The tc
- * model mirrors v6.1, where the egress and ingress mini_Qdisc hung off dev->miniq_egress /
- * miniq_ingress; v6.6 replaced them by tcx_egress / tcx_ingress (a bpf_mprog_entry
- * holding the mini_Qdisc), so the v6.1 fields stand in those slots. The rest (name,
+ * model runs v6.1's dev->miniq_egress / miniq_ingress (the mini_Qdisc itself) before
+ * v6.6 and tcx_egress / tcx_ingress (a bpf_mprog_entry whose tcx_entry holds the
+ * mini_Qdisc pointer) from it, one slot for both: the byte maps name it miniq_*. The rest (name,
  * ptype_all, dev_addr, the TX section with num_tx_queues and qdisc, priomap) is past the
  * groups at estimated offsets that keep them off the fast-path lines [U] (6.12.118's:
  * name and ptype_all here, the others further on: netdevice.c). */
@@ -138,7 +139,10 @@ struct net_device {
   guint16             _pad126;
   gpointer            xps_maps[2];        /*  128 CL2 */
   gpointer            nf_hooks_egress;    /*  144 */
-  struct mini_Qdisc  *miniq_egress;       /*  152: v6.1 miniq_egress / v6.6+ tcx_egress */
+  union {                                 /*  152 */
+    struct mini_Qdisc *miniq_egress;      /*       v6.1 */
+    struct bpf_mprog_entry *tcx_egress;   /*       v6.6+ (models/net/sched/tcx.h) */
+  };
   /* net_device_read_txrx */
   struct pcpu_lstats *lstats;             /*  160: __percpu */
   gulong              state;              /*  168 */
@@ -162,7 +166,10 @@ struct net_device {
   gpointer            rx_handler_data;    /*  272 */
   gpointer            nd_net;             /*  280 */
   gpointer            npinfo;             /*  288 */
-  struct mini_Qdisc  *miniq_ingress;      /*  296: v6.1 miniq_ingress / v6.6+ tcx_ingress */
+  union {                                 /*  296 */
+    struct mini_Qdisc *miniq_ingress;     /*       v6.1 */
+    struct bpf_mprog_entry *tcx_ingress;  /*       v6.6+ */
+  };
   /* end of the groups */
   char                name[16];           /*  304 */
   guint8              _pad320[104];       /*  name_node … close_list */

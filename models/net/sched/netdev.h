@@ -43,6 +43,18 @@ struct tx_pcpu {
 };
 G_STATIC_ASSERT (sizeof (struct tx_pcpu) == 256);
 
+/* From v6.11 (401cb7dae813), one CPU's share of what bpf_net_ctx_set touches around the
+ * egress hook: the running task's task_struct line with bpf_net_context (pktgen's kthread)
+ * and the hook's on-stack struct bpf_net_context, 112 bytes (6.12.118: the REP STOSQ of
+ * 14 quadwords that CONFIG_INIT_STACK_ALL_ZERO compiles its declaration to). */
+struct tx_bpf_ctx {
+  gpointer            task_bpf_net_context;   /* CL0: task_struct.bpf_net_context */
+  guint8              _pad8[56];
+  guint8              stack_ctx[112];     /* CL1: __bpf_net_ctx */
+  guint8              _pad176[16];
+};
+G_STATIC_ASSERT (sizeof (struct tx_bpf_ctx) == 192);
+
 /* The simulated task's thread_info flags and kthread flags (pktgen's kthread). */
 struct task_ns {
   gulong              ti_flags;           /* thread_info.flags (TIF_NEED_RESCHED) */
@@ -66,6 +78,7 @@ struct _NetTx {
   SoftirqCtx          softirq;            /* bottom halves on this stack's per-CPU data */
   NetDevCore          core;               /* what net/core/dev.c's transmit needs */
   GHashTable         *clsact;             /* device → its clsact qdisc's private data */
+  struct tx_bpf_ctx  *bpf_ctx;            /* n_cpus entries from v6.11, else NULL */
 };
 
 NetTx          *net_tx_new            (NsMachine *machine, TcEnv *tc);

@@ -1,23 +1,18 @@
 /* sch_ingress.c — net/sched/sch_ingress.c: the clsact qdisc. Attaching it gives the device
  * an ingress and an egress tcf_block (chain 0 of a block comes with its first filter:
  * tc_new_tfilter's tcf_chain_get(block, 0, true)), and the mini_Qdiscs the hot
- * paths read (dev->miniq_ingress, dev->miniq_egress: filter_list = chain 0's first
- * filter, the qdisc's per-CPU bstats/qstats; a pair per direction inside the qdisc's own
- * kmalloc-1k allocation, the two alternating at each head change and published only
- * while chain 0 has a filter, as mini_qdisc_pair_swap does), and turns on the ingress_needed_key and
- * egress_needed_key static keys (net_inc_ingress_queue / net_inc_egress_queue); and
- * tc_new_tfilter for a matchall filter with one gact on a clsact block. Control path
- * only: no simulated cost. */
+ * paths read (filter_list = chain 0's first filter, the qdisc's per-CPU bstats/qstats;
+ * a pair per direction inside the qdisc's own kmalloc-1k allocation, the two alternating
+ * at each head change and published only while chain 0 has a filter, as
+ * mini_qdisc_pair_swap does: in v6.1's dev->miniq_ingress / miniq_egress, from v6.6 in
+ * the miniq of a tcx_entry the device's tcx_ingress / tcx_egress hold), and turns on
+ * the ingress_needed_key and egress_needed_key static keys (net_inc_ingress_queue /
+ * net_inc_egress_queue); and tc_new_tfilter for a matchall filter with one gact on a
+ * clsact block. Control path only: no simulated cost. */
 #include "config.h"
 #include "sched-priv.h"
 #include "netdev.h"
-
-/* A block as the model needs it: its chain 0 (the mini_Qdisc's block pointer), NULL until
- * the block's first filter. */
-struct tc_block_ns {
-  struct tcf_chain *chain0;
-  guint32           index;
-};
+#include "tcx.h"
 
 /* The kmalloc request of tcf_block_create: v6.1's struct tcf_block holds proto_destroy_ht,
  * DECLARE_HASHTABLE(…, 7), 128 hlist_heads = 1 KiB, besides its lists, locks and counters,
@@ -80,13 +75,39 @@ tcf_block_create (NetTx *tx, guint32 index)
   return block;
 }
 
+/* tcx_entry_fetch_or_create + tcx_entry_update of one direction (v6.6+): a zeroed
+ * tcx_entry (kmalloc-2k) whose bundle's entries point back at its bundle, its entry a
+ * published in the device's slot; returns where clsact publishes the mini_Qdisc. */
+static struct mini_Qdisc **
+tcx_entry_attach (NetTx *tx, struct bpf_mprog_entry **slot)
+{
+  struct tcx_entry *tcx = tc_kzalloc (tx->tc, sizeof *tcx);
+
+  tcx->bundle.a.parent = tcx->bundle.b.parent = &tcx->bundle;
+  tcx->miniq_active = 1;
+  *slot = &tcx->bundle.a;
+  return &tcx->miniq;
+}
+
+/* Where clsact publishes one direction's mini_Qdisc: v6.1's dev->miniq_*, or from v6.6 a
+ * new tcx_entry's miniq (allocated here, before the direction's block, as clsact_init
+ * does). */
+static struct mini_Qdisc **
+clsact_miniq_slot (NetTx *tx, struct net_device *dev, gboolean egress)
+{
+  if (!tx->tc->tcx)
+    return egress ? &dev->miniq_egress : &dev->miniq_ingress;
+  return tcx_entry_attach (tx, egress ? &dev->tcx_egress : &dev->tcx_ingress);
+}
+
 /* qdisc_alloc then clsact_init: the qdisc (kmalloc-1k) with its per-CPU stats, both
- * directions' blocks and mini_Qdisc pairs, both static keys; nothing published yet
- * (mini_qdisc_pair_init only records &dev->miniq_*). */
+ * directions' blocks and mini_Qdisc pairs (from v6.6 each after its tcx_entry), both
+ * static keys; no mini_Qdisc published yet (mini_qdisc_pair_init only records where). */
 void
 clsact_attach (NetTx *tx, struct net_device *dev)
 {
   struct clsact_sched_data *q;
+  struct mini_Qdisc **slot;
   guint8 *sch;
   gpointer bstats;
   guint32 *qstats;
@@ -97,12 +118,12 @@ clsact_attach (NetTx *tx, struct net_device *dev)
   q = (struct clsact_sched_data *) (sch + QDISC_BYTES);
   bstats = tc_alloc_percpu (tx->tc, sizeof (struct gnet_stats_basic_sync), 16);
   qstats = tc_alloc_percpu (tx->tc, GNET_QSTATS_WORDS * sizeof (guint32), 4);
+  slot = clsact_miniq_slot (tx, dev, FALSE);
   q->ingress_block = tcf_block_create (tx, 1);
-  mini_qdisc_pair_init (&q->miniqp_ingress, &dev->miniq_ingress, q->ingress_block, bstats,
-                        qstats);
+  mini_qdisc_pair_init (&q->miniqp_ingress, slot, q->ingress_block, bstats, qstats);
+  slot = clsact_miniq_slot (tx, dev, TRUE);
   q->egress_block = tcf_block_create (tx, 2);
-  mini_qdisc_pair_init (&q->miniqp_egress, &dev->miniq_egress, q->egress_block, bstats,
-                        qstats);
+  mini_qdisc_pair_init (&q->miniqp_egress, slot, q->egress_block, bstats, qstats);
   g_hash_table_insert (tx->clsact, dev, q);
   tx->ingress_needed_key = TRUE;
   tx->egress_needed_key = TRUE;
@@ -159,6 +180,10 @@ clsact_head_change (struct mini_Qdisc_pair *miniqp, struct tc_block_ns *block)
   struct tcf_proto *head = block->chain0 != NULL ? block->chain0->filter_chain : NULL;
   struct mini_Qdisc *live = *miniqp->p_miniq;
 
+  /* tcf_proto_count_usesw: every filter of the model runs in software (none skip_sw) */
+  block->useswcnt = 0;
+  for (struct tcf_proto *tp = head; tp != NULL; tp = tp->next)
+    block->useswcnt++;
   if ((live != NULL ? live->filter_list : NULL) != head)
     mini_qdisc_pair_swap (miniqp, head);
 }

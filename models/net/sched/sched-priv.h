@@ -27,11 +27,26 @@ struct _TcEnv {
   const TcFn  *act_chain[TC_CHAIN_MAX];
   guint        n_act;
   guint        max_reclassify;
+  gboolean     tcx;             /* the egress hook through dev->tcx_egress and tc_run (v6.6) */
+  gboolean     drop_reason;     /* the hook passes tc_run a drop reason (v6.7) */
+  gboolean     sw_bypass_key;   /* tc_run's tcf_bypass_check_needed_key NOP (v6.10) */
+  gboolean     bpf_net_ctx;     /* the hook sets current->bpf_net_context (v6.11) */
+  gboolean     sw_bypass_cnt;   /* tc_run reads the block's useswcnt (v6.14) */
   /* kernel data in simulated memory */
   struct tc_action_ops *gact_ops;   /* act_gact_ops (static .data in the kernel) */
   guint64     *jiffies;             /* the global jiffies word */
   /* counters */
   guint64      n_direct, n_indirect, n_compares;
+};
+
+/* A tcf_block as the model needs it (a kmalloc-2k object): its chain 0 (the mini_Qdisc's
+ * block pointer), NULL until the block's first filter; useswcnt where 6.12.118's DWARF
+ * has it. */
+struct tc_block_ns {
+  struct tcf_chain *chain0;
+  guint32           index;
+  guint8            _pad12[160];
+  gint32            useswcnt;   /* 172: its filters that run in software */
 };
 
 /* The matchall and gact functions (cls_matchall.c, act_gact.c). */

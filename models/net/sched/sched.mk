@@ -2,7 +2,7 @@
 # matchall, gact, the retpoline wrappers), the transmit path of a dummy device, and the
 # pktgen workload; their tests and scenarios.
 libns_models_a_SOURCES += models/net/sched/pkt_cls.h models/net/sched/sched-priv.h \
-	models/net/sched/netdev.h models/net/sched/tc_wrapper.c models/net/sched/cls_api.c \
+	models/net/sched/netdev.h models/net/sched/tcx.h models/net/sched/tc_wrapper.c models/net/sched/cls_api.c \
 	models/net/sched/act_api.c models/net/sched/cls_matchall.c models/net/sched/act_gact.c \
 	models/net/sched/sch_ingress.c models/net/sched/dev_xmit.c models/net/sched/skb_xmit.c \
 	models/net/dummy.c models/apps/pktgen.c

@@ -23,6 +23,7 @@
  * did not take). */
 #include "config.h"
 #include <string.h>
+#include "sched-priv.h"
 #include "netdev.h"
 #include "net/netdevice.h"
 
@@ -77,6 +78,8 @@ net_tx_new (NsMachine *machine, TcEnv *tc)
                                                                         private data, arena */
   /* nothing raises a softirq on this path: no do_softirq */
   tx->softirq = (SoftirqCtx) { tx, tx_preempt_count, tx_softirq_pending, NULL };
+  if (tc->bpf_net_ctx)
+    tx->bpf_ctx = ns_arena_alloc (tx->arena, sizeof (struct tx_bpf_ctx) * tx->n_cpus, 64);
   net_tx_core_init (tx);
   return tx;
 }

@@ -291,7 +291,9 @@ tc_wrapper_init (TcEnv *env)
 static const NsKernelChangeId tc_model_changes[] = {
   NS_KCHANGE_TC_RECLASSIFY_LOOP_16, NS_KCHANGE_TC_RETPOLINE_WRAPPER,
   NS_KCHANGE_TC_RSVP_RETIRED, NS_KCHANGE_TC_TCINDEX_RETIRED, NS_KCHANGE_TC_IPT_RETIRED,
-  NS_KCHANGE_SKB_SMALL_HEAD_CACHE, NS_KCHANGE_NETDEV_CACHELINE_GROUPS,
+  NS_KCHANGE_SKB_SMALL_HEAD_CACHE, NS_KCHANGE_NETDEV_CACHELINE_GROUPS, NS_KCHANGE_TCX,
+  NS_KCHANGE_TC_DROP_REASON, NS_KCHANGE_TC_SW_BYPASS_KEY, NS_KCHANGE_BPF_NET_CONTEXT,
+  NS_KCHANGE_TC_SW_BYPASS_USESWCNT,
 };
 
 /* Notes on build how its release differs from the code tc and pktgen are, as far as the
@@ -308,9 +310,9 @@ note_version (NsBuild *build)
   if (diff == NULL && ns_kernel_version_cmp (release, TC_MODEL_RELEASE) == 0)
     return;
   note = g_strdup_printf ("kernel %s: tc and pktgen run v6.1's code but for the registered "
-                          "changes (netsim list changes); against it this release %s; 6.6's "
-                          "tcx rework of the egress hook and other unregistered changes are "
-                          "not modelled", release, diff ? diff : "differs in none of them");
+                          "changes (netsim list changes); against it this release %s; "
+                          "unregistered changes are not modelled", release,
+                          diff ? diff : "differs in none of them");
   ns_build_note (build, note);
 }
 
@@ -335,6 +337,11 @@ tc_env_new (NsMachine *machine)
   if (build != NULL) {
     if (!ns_build_has_change (build, NS_KCHANGE_TC_RECLASSIFY_LOOP_16))
       env->max_reclassify = 4;
+    env->tcx = ns_build_has_change (build, NS_KCHANGE_TCX);
+    env->drop_reason = ns_build_has_change (build, NS_KCHANGE_TC_DROP_REASON);
+    env->sw_bypass_key = ns_build_has_change (build, NS_KCHANGE_TC_SW_BYPASS_KEY);
+    env->bpf_net_ctx = ns_build_has_change (build, NS_KCHANGE_BPF_NET_CONTEXT);
+    env->sw_bypass_cnt = ns_build_has_change (build, NS_KCHANGE_TC_SW_BYPASS_USESWCNT);
     note_version (build);
     wrapper_build (env, build);
   }

@@ -111,13 +111,21 @@ typedef struct {
   struct net_device *dev;
 } DevRig;
 
+/* A machine of kernel `version` (generic retpoline) with its transmit stack and dummy0,
+ * no qdisc. */
+static G_GNUC_UNUSED void
+dev_rig_init_release (DevRig *d, const char *version)
+{
+  rig_init (&d->rig, version, NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  d->tx = net_tx_new (d->rig.machine, d->rig.tc);
+  d->dev = dummy_create (d->tx, "dummy0");
+}
+
 /* A 6.1 machine (generic retpoline) with its transmit stack and dummy0, no qdisc. */
 static G_GNUC_UNUSED void
 dev_rig_init (DevRig *d)
 {
-  rig_init (&d->rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
-  d->tx = net_tx_new (d->rig.machine, d->rig.tc);
-  d->dev = dummy_create (d->tx, "dummy0");
+  dev_rig_init_release (d, "6.1.0");
 }
 
 /* Frees what dev_rig_init made. */
