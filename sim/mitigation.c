@@ -62,9 +62,12 @@ static const NsName bhi_names[] = {
 /* The Kconfig bools behind NsBuilt (arch/x86/Kconfig, each "default y"), in dependency
  * order: the name from v6.9 and the one before (Breno Leitao's "x86/bugs: Rename
  * CONFIG_... => CONFIG_MITIGATION_..." commits, merged with the x86/core pull for
- * v6.9-rc1), the first kernel with the option (NULL: every kernel the profiles mitigate,
- * mainline or through the stable backports the model assumes; call depth tracking came
- * with retbleed=stuff in 6.2) and the options its "depends on" needs (6.9 text:
+ * v6.9-rc1), the change that brought the option (ALWAYS: retpolines and page-table
+ * isolation, from 4.15, before any modelled kernel; the menu and the return-thunk,
+ * UNRET, IBPB and IBRS entry options came with f43b9876e857, "x86/retbleed: Add fine
+ * grained Kconfig knobs", in the Retbleed series, and its 5.18.14, 5.15.57 and 5.10.133
+ * backports; SRSO's with fb3bd914b3ec; call depth tracking with retbleed=stuff in 6.2;
+ * SPECTRE_BHI with the native BHI series) and the options its "depends on" needs (6.9 text:
  * MITIGATION_RETHUNK on MITIGATION_RETPOLINE; UNRET_ENTRY, SRSO and CALL_DEPTH_TRACKING
  * on MITIGATION_RETHUNK; the CPU_SUP_AMD/INTEL and X86_64 terms are taken as met).
  * Every option lies inside the mitigations menu ("if SPECULATION_MITIGATIONS", added with
@@ -93,22 +96,22 @@ static const struct {
   { NS_BUILT_RETPOLINE, "CONFIG_MITIGATION_RETPOLINE", "CONFIG_RETPOLINE", RENAMES, RENAMED_69,
     ALWAYS, NS_BUILT_CPU_MITIGATIONS },
   { NS_BUILT_RETHUNK, "CONFIG_MITIGATION_RETHUNK", "CONFIG_RETHUNK", RENAMES, RENAMED_69,
-    ALWAYS, NS_BUILT_RETPOLINE },
+    NS_KCHANGE_MITIGATIONS_MENU, NS_BUILT_RETPOLINE },
   { NS_BUILT_UNRET_ENTRY, "CONFIG_MITIGATION_UNRET_ENTRY", "CONFIG_CPU_UNRET_ENTRY", RENAMES,
-    RENAMED_69, ALWAYS, NS_BUILT_RETHUNK },
+    RENAMED_69, NS_KCHANGE_MITIGATIONS_MENU, NS_BUILT_RETHUNK },
   { NS_BUILT_IBPB_ENTRY, "CONFIG_MITIGATION_IBPB_ENTRY", "CONFIG_CPU_IBPB_ENTRY", RENAMES,
-    RENAMED_69, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
+    RENAMED_69, NS_KCHANGE_MITIGATIONS_MENU, NS_BUILT_CPU_MITIGATIONS },
   { NS_BUILT_IBRS_ENTRY, "CONFIG_MITIGATION_IBRS_ENTRY", "CONFIG_CPU_IBRS_ENTRY", RENAMES,
-    RENAMED_69, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
-  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", RENAMES, RENAMED_69, ALWAYS,
-    NS_BUILT_RETHUNK },
+    RENAMED_69, NS_KCHANGE_MITIGATIONS_MENU, NS_BUILT_CPU_MITIGATIONS },
+  { NS_BUILT_SRSO, "CONFIG_MITIGATION_SRSO", "CONFIG_CPU_SRSO", RENAMES, RENAMED_69,
+    NS_KCHANGE_SRSO, NS_BUILT_RETHUNK },
   { NS_BUILT_CALL_DEPTH_TRACKING, "CONFIG_MITIGATION_CALL_DEPTH_TRACKING",
     "CONFIG_CALL_DEPTH_TRACKING", RENAMES, RENAMED_69, NS_KCHANGE_RETBLEED_STUFF,
     NS_BUILT_RETHUNK },
   { NS_BUILT_PAGE_TABLE_ISOLATION, "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION",
     "CONFIG_PAGE_TABLE_ISOLATION", RENAMES, RENAMED_69, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
   { NS_BUILT_SPECTRE_BHI, "CONFIG_MITIGATION_SPECTRE_BHI", "CONFIG_MITIGATION_SPECTRE_BHI",
-    RENAMES, NULL, ALWAYS, NS_BUILT_CPU_MITIGATIONS },
+    RENAMES, NULL, NS_KCHANGE_BHI_KNOB, NS_BUILT_CPU_MITIGATIONS },
 };
 
 static int version_cmp_from (const char *version, const char *from);

@@ -1433,11 +1433,46 @@ START_TEST (test_mitigation_options)
   ck_assert_str_eq (ns_mitigation_option (NS_BUILT_PAGE_TABLE_ISOLATION, "6.9"),
                     "CONFIG_MITIGATION_PAGE_TABLE_ISOLATION");
   /* the BHI backports to 6.1.y/6.6.y/6.8.y kept mainline's name */
-  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_SPECTRE_BHI, "6.6"),
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_SPECTRE_BHI, "6.6.26"),
                     "CONFIG_MITIGATION_SPECTRE_BHI");
   ck_assert_ptr_null (ns_mitigation_option_renamed (NS_BUILT_SPECTRE_BHI));
   ck_assert_int_eq (ns_mitigation_option_lookup ("CONFIG_SPECULATION_MITIGATIONS"),
                     NS_BUILT_CPU_MITIGATIONS);
+}
+END_TEST
+
+/* An option exists from the release that took the change bringing it (sim/kchange.c): the
+ * Retbleed series' menu and entry options (f43b9876e857: 5.19-rc7, 5.18.14, 5.15.57,
+ * 5.10.133), SRSO's (fb3bd914b3ec: 6.5-rc6, 6.1.44), BHI's (the native BHI series: 6.9-rc4,
+ * 6.1.85); retpolines always. */
+START_TEST (test_options_by_release)
+{
+  static const struct {
+    NsBuilt     option;
+    const char *without, *with, *name;
+  } cases[] = {
+    { NS_BUILT_RETHUNK, "5.19.0-rc6", "5.19.0-rc7", "CONFIG_RETHUNK" },
+    { NS_BUILT_RETHUNK, "5.15.56", "5.15.57", "CONFIG_RETHUNK" },
+    { NS_BUILT_UNRET_ENTRY, "5.10.132", "5.10.133", "CONFIG_CPU_UNRET_ENTRY" },
+    { NS_BUILT_IBPB_ENTRY, "5.18.13", "5.18.14", "CONFIG_CPU_IBPB_ENTRY" },
+    { NS_BUILT_IBRS_ENTRY, "5.19.0-rc6", "5.19.0-rc7", "CONFIG_CPU_IBRS_ENTRY" },
+    { NS_BUILT_SRSO, "6.5.0-rc5", "6.5.0-rc6", "CONFIG_CPU_SRSO" },
+    { NS_BUILT_SRSO, "6.1.43", "6.1.44", "CONFIG_CPU_SRSO" },
+    { NS_BUILT_SPECTRE_BHI, "6.9.0-rc3", "6.9.0-rc4", "CONFIG_MITIGATION_SPECTRE_BHI" },
+    { NS_BUILT_SPECTRE_BHI, "6.1.84", "6.1.85", "CONFIG_MITIGATION_SPECTRE_BHI" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const char *with = ns_mitigation_option (cases[i].option, cases[i].with);
+
+    ck_assert_msg (ns_mitigation_option (cases[i].option, cases[i].without) == NULL,
+                   "%s: %s has it", cases[i].name, cases[i].without);
+    ck_assert_msg (with != NULL && !strcmp (with, cases[i].name), "%s: %s names it %s",
+                   cases[i].name, cases[i].with, with ? with : "(none)");
+  }
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_RETPOLINE, "5.4"), "CONFIG_RETPOLINE");
+  ck_assert_str_eq (ns_mitigation_option (NS_BUILT_PAGE_TABLE_ISOLATION, "4.19"),
+                    "CONFIG_PAGE_TABLE_ISOLATION");
 }
 END_TEST
 
@@ -1774,6 +1809,7 @@ main (void)
   tcase_add_test (tc, test_names_round_trip);
   tcase_add_test (tc, test_explanation_read_back);
   tcase_add_test (tc, test_mitigation_options);
+  tcase_add_test (tc, test_options_by_release);
   tcase_add_test (tc, test_srso_not_built);
   tcase_add_test (tc, test_retpoline_not_built);
   tcase_add_test (tc, test_ibrs_entry_not_built);

@@ -789,6 +789,13 @@ grep -q "note: kernel.config.CONFIG_CPU_SRSO=n: no model this scenario runs read
 expect 0 "run with a mitigation option of the kernel's era" -- "$NETSIM" run -q \
   --variant plain-ret --set kernel.config.CONFIG_MITIGATION_SRSO=n "$MICRO/call-chain.xml"
 grep -q "CONFIG_MITIGATION_SRSO" "$TMP/err" && bad "a read mitigation option is called unread" || ok
+# an option older than the change that brought it is none of that kernel's: SRSO's came
+# with fb3bd914b3ec (6.5-rc6, 6.1.44), after the 7950X scenario's 6.1-rc7
+expect 0 "run with an option the kernel's release lacks" -- "$NETSIM" run -q \
+  --set measure.duration=50us --set kernel.config.CONFIG_CPU_SRSO=n \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q "note: kernel.config.CONFIG_CPU_SRSO=n: .*(kernel 6.1.0-rc7 has no such option)" \
+  "$TMP/err" && ok || bad "an option the release lacks is not said to be missing: $(cat "$TMP/err")"
 # the BHI default, PTI and the mitigations menu are read too (they were "a typo?"), and
 # the menu's pre-6.9-rc6 name on 6.9 gets the note of its own rename
 expect 0 "run with the BHI, PTI and menu options" -- "$NETSIM" run -q --variant plain-ret \
@@ -1113,7 +1120,7 @@ for set in 'variants.variant[2].name=plain-ret' 'comparisons.compare[2].label=un
 done
 for set in kernel.config.CONFIG_NET_CLS_MATCHALL=n kernel.config.CONFIG_NET_CLS_ACT=m \
     kernel.patch.name=tc-wrapper-cls-first kernel.config.CONFIG_RETPOLINE=m \
-    kernel.config.CONFIG_CPU_SRSO=m; do
+    kernel.config.CONFIG_CPU_UNRET_ENTRY=m; do
   expect 2 "--set $set" -- "$NETSIM" run -q --set measure.duration=50us --set "$set" \
     "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
   grep -q "tc-pktgen-matchall-7950x.xml:[0-9]*: .*(after --set $set)$" "$TMP/err" && ok ||
