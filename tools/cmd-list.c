@@ -102,21 +102,32 @@ list_workloads (void)
   }
 }
 
+/* What release does with change id: "has", "lacks" or "undone" (has its revert). */
+static const char *
+change_state (const char *release, NsKernelChangeId id)
+{
+  if (ns_kernel_release_has (release, id))
+    return "has";
+  return ns_kernel_release_reverted (release, id) ? "undone" : "lacks";
+}
+
 /* Prints every kernel change netsim reads from the release (sim/kchange.c): commit, title,
  * what it changes in the models, the first mainline release, each stable series' first
  * release, its revert if any, and where those were read; with release, whether that
- * release has each, lacks it, or has its revert ("undone"). */
+ * release has each, lacks it, or has its revert ("undone"); with since as well, only the
+ * changes whose state differs between since and release, each with its state in since. */
 static void
-list_changes (const char *release)
+list_changes (const char *release, const char *since)
 {
   for (guint id = 0; id < NS_KCHANGE_COUNT; id++) {
     const NsKernelChangeInfo *c = ns_kernel_change_info (id);
     g_autofree char *stables = g_strjoinv (", ", (char **) c->releases.stables);
-    const char *mark = release == NULL ? "" :
-                       ns_kernel_release_has (release, id) ? "has    " :
-                       ns_kernel_release_reverted (release, id) ? "undone " : "lacks  ";
+    const char *state = release != NULL ? change_state (release, id) : NULL;
+    int width = state != NULL ? 7 : 0;
 
-    g_print ("%s%-12s %s\n    %s\n    mainline %s; stable %s\n", mark,
+    if (since != NULL && !strcmp (state, change_state (since, id)))
+      continue;
+    g_print ("%-*s%-12s %s\n    %s\n    mainline %s; stable %s\n", width, state ? state : "",
              c->commit ? c->commit : "(2 commits)", c->title, c->effect,
              c->releases.mainline, *stables ? stables : "none");
     if (c->revert != NULL) {
@@ -124,6 +135,8 @@ list_changes (const char *release)
       g_print ("    reverted by %s: mainline %s; stable %s\n", c->revert,
                c->reverted.mainline, *undone ? undone : "none");
     }
+    if (since != NULL)
+      g_print ("    %s %s it\n", since, change_state (since, id));
     g_print ("    (%s)\n", c->evidence);
   }
 }
@@ -136,11 +149,14 @@ ns_cmd_list (int argc, char **argv)
   g_autoptr (GOptionContext) ctx =
     g_option_context_new ("[scenarios|cpus|patches|params|workloads|changes] — list what "
                           "netsim knows");
-  g_autofree char *release = NULL;
+  g_autofree char *release = NULL, *since = NULL;
   const GOptionEntry entries[] = {
     { "release", 0, 0, G_OPTION_ARG_STRING, &release,
       "With changes: mark each change the kernel release R has, lacks or has undone (6.1.93, "
       "6.9.0-rc1)", "R" },
+    { "since", 0, 0, G_OPTION_ARG_STRING, &since,
+      "With changes and --release R: only the changes R0 and R differ in (what a what-if "
+      "from R0 to R changes), each with R0's state", "R0" },
     { NULL }
   };
   GError *err = NULL;
@@ -152,7 +168,8 @@ ns_cmd_list (int argc, char **argv)
                                     "mitigations' command-line words and defaults), with "
                                     "the first mainline and stable releases that have each "
                                     "and any revert (--release R: which of them R has, "
-                                    "lacks, or has undone).");
+                                    "lacks, or has undone; --since R0 as well: only those "
+                                    "R0 and R differ in).");
   if (!ns_cmd_parse_options (ctx, ns_cmd_add_entries (ctx, entries), &argc, &argv))
     return NS_EXIT_USAGE;
   if (argc > 2)
@@ -160,8 +177,12 @@ ns_cmd_list (int argc, char **argv)
   what = argc == 2 ? argv[1] : "scenarios";
   if (release != NULL && strcmp (what, "changes") != 0)
     goto release_without_changes;
+  if (since != NULL && release == NULL)
+    goto since_without_release;
   if (release != NULL && !ns_kernel_version_check (release, &err))
     goto bad_release;
+  if (since != NULL && !ns_kernel_version_check (since, &err))
+    goto bad_since;
   if (!strcmp (what, "scenarios")) {
     if (!list_scenarios (&err))
       return ns_cmd_fail (err);
@@ -175,7 +196,7 @@ ns_cmd_list (int argc, char **argv)
   else if (!strcmp (what, "workloads"))
     list_workloads ();
   else if (!strcmp (what, "changes"))
-    list_changes (release);
+    list_changes (release, since);
   else
     goto unknown;
   return 0;
@@ -193,8 +214,16 @@ release_without_changes:
   g_printerr ("netsim list: --release marks kernel changes; it goes with 'changes', not "
               "'%s'\n", what);
   return NS_EXIT_USAGE;
+since_without_release:
+  g_printerr ("netsim list: --since R0 compares R0 with the release --release R names; "
+              "give both\n");
+  return NS_EXIT_USAGE;
 bad_release:
   g_printerr ("netsim list: --release %s: %s\n", release, err->message);
+  g_error_free (err);
+  return NS_EXIT_USAGE;
+bad_since:
+  g_printerr ("netsim list: --since %s: %s\n", since, err->message);
   g_error_free (err);
   return NS_EXIT_USAGE;
 }

@@ -1618,6 +1618,23 @@ grep -q '^has    612b1c0dec5b ' "$TMP/out" && ok ||
 expect 0 "list changes for 6.12.5" -- "$NETSIM" list changes --release 6.12.5
 grep -q '^undone 612b1c0dec5b ' "$TMP/out" && ok ||
   bad "list changes --release 6.12.5: $(grep 612b1c0dec5b "$TMP/out")"
+# --since R0 lists only what R0 and R differ in: 6.5 to 6.6.0 gains the tcx hook and the
+# re-score, not the 6.2 wrapper both have; 6.12.4 to 6.12.5 only the revert
+expect 0 "list changes from 6.5 to 6.6.0" -- "$NETSIM" list changes --since 6.5 --release 6.6.0
+grep -q '^has    e420bed02507 ' "$TMP/out" && grep -q '^    6.5 lacks it$' "$TMP/out" &&
+  ! grep -q '7f0e810220e2' "$TMP/out" && ok ||
+  bad "list changes --since 6.5 --release 6.6.0: $(grep -c '^[a-z]' "$TMP/out") listed"
+expect 0 "list changes from 6.12.4 to 6.12.5" -- "$NETSIM" list changes --since 6.12.4 \
+  --release 6.12.5
+[ "$(grep -c '^[a-z]' "$TMP/out")" = 1 ] && grep -q '^undone 612b1c0dec5b ' "$TMP/out" &&
+  grep -q '^    6.12.4 has it$' "$TMP/out" && ok ||
+  bad "list changes --since 6.12.4 --release 6.12.5: $(grep '^[a-z]' "$TMP/out")"
+expect 2 "list changes since without a release" -- "$NETSIM" list changes --since 6.1
+grep -q "^netsim list: --since R0 compares R0 with the release --release R names" \
+  "$TMP/err" && ok || bad "list changes --since alone: $(cat "$TMP/err")"
+expect 2 "list changes since a bad release" -- "$NETSIM" list changes --since six --release 6.1
+grep -q "^netsim list: --since six: " "$TMP/err" && ok ||
+  bad "list changes --since six: $(cat "$TMP/err")"
 expect 2 "list changes for a bad release" -- "$NETSIM" list changes --release six
 grep -q "^netsim list: --release six: " "$TMP/err" && ok ||
   bad "list changes --release six: $(cat "$TMP/err")"
