@@ -284,7 +284,11 @@ static const NsParamDef machine_params[] = {
     "unsourced reasoned default: cpu-params.md §5 (proposed defaults, not found) 'direct + "
     "0-1 cycle'; the §4 [M22] figure 'indirect jump, 2 cycles' is a code comment's total "
     "for a predicted jmp on Cascade Lake, not the extra over a direct call. Zen 3 and Zen 4 "
-    "hosts measured 0 (their profiles); no Intel core measured", FALSE, 0, 50, NULL },
+    "hosts measured 0 (their profiles); no Intel core measured. LLVM's scheduling models "
+    "give call *%reg and call rel32 the same class on Sandy Bridge (X86SchedSandyBridge.td: "
+    "3 uops, latency 5) and the same uop count and latency on Skylake "
+    "(X86SchedSkylakeClient.td: 4 uops, latency 3), a compiler's cost model rather than a "
+    "measurement, which puts the extra nearer 0", FALSE, 0, 50, NULL },
   { "icall.retpoline_insns", NS_PARAM_INT, "instructions", "3",
     "instructions a generic retpoline adds to an indirect call (the thunk's call, the mov "
     "of the target onto the stack and the ret; the call into the thunk stands in for the "
