@@ -235,7 +235,8 @@ sch_handle_egress_tcx (NsThread *t, NetTx *tx, struct sk_buff *skb, int *ret,
   ns_call (t, &fn_sch_handle_egress);
   NS_LOAD_FIELD (t, dev, tcx_egress);
   entry = dev->tcx_egress;
-  /* census: 3 — the entry's load and test; drop_reason = SKB_DROP_REASON_TC_EGRESS */
+  /* census: 3 — the entry's load, test and branch; from 54a59aed395c one more,
+   * drop_reason = SKB_DROP_REASON_TC_EGRESS */
   ns_insns (t, tx->tc->drop_reason ? 4 : 3);
   if (entry == NULL)
     goto out;
