@@ -319,6 +319,7 @@ static const char *const kconfig_bools[] = {
   "CONFIG_SECURITY", "CONFIG_HARDENED_USERCOPY",          /* security/Kconfig */
   "CONFIG_SECURITY_APPARMOR", "CONFIG_SECURITY_TOMOYO", "CONFIG_BPF_LSM",
   "CONFIG_NET_CLS_ACT", "CONFIG_NET_TC_INDIRECT_WRAPPER", /* net/sched/Kconfig */
+  "CONFIG_X86_KERNEL_IBT",                                /* arch/x86/Kconfig */
   NULL
 };
 

@@ -18,8 +18,10 @@ typedef enum {
   NS_FN_ALWAYS_INLINE = 1 << 2,   /* __always_inline */
   NS_FN_NOINLINE      = 1 << 3,   /* noinline */
   NS_FN_INDIRECT      = 1 << 4,   /* reached through a function pointer (never inlined there) */
-  NS_FN_STRAIGHT      = 1 << 5    /* straight-line: every call runs its whole text (synthetic
+  NS_FN_STRAIGHT      = 1 << 5,   /* straight-line: every call runs its whole text (synthetic
                                    * micro-benchmark functions; kernel functions never are) */
+  NS_FN_ENDBR         = 1 << 6    /* frame_insns counts an endbr64: the census binary was
+                                   * built with IBT (6.12.111's global functions) */
 } NsFuncAttr;
 
 /* A function's frame_insns when no binary gives them: the machine charges its

@@ -365,6 +365,16 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "net-next, mid-Jan 2025; the \"Linux 6.12.13\" announcement, the 6.13.2-rc2 review "
     "shortlog, the linux-6.6.y pushes before \"Linux 6.6.152\"; Debian 6.12.118's tc_run "
     "has it" },
+  [NS_KCHANGE_X86_KERNEL_IBT] = {
+    "156ff4a544ae", "x86/ibt: Base IBT bits",
+    "build: CONFIG_X86_KERNEL_IBT, endbr64 at the entry of each function an indirect call "
+    "may reach (global or address-taken); on a CPU without IBT a NOP, one instruction a "
+    "call (read only where a scenario states it: each frame otherwise as its census "
+    "binary ran it)",
+    { "5.18-rc1", { NULL } },
+    "the IBT series (tip 41c5ef31ad71, mainline 156ff4a544ae, named in the later Fixes "
+    "tags), x86/core for v5.18; a plain bool (default n) until a later def_bool y; Debian's "
+    "6.1.176 build lacks it, its 6.12 builds have it" },
 };
 
 /* The registered change id. */

@@ -233,6 +233,7 @@ struct _NsMachine {
   double         mispredict, call_cycles, atomic_cycles;
   double         ret_penalty, icall_penalty;
   guint          frame_insns;     /* call.prologue_insns: a frame no binary gives */
+  gint           ibt;             /* CONFIG_X86_KERNEL_IBT stated: 1 y, 0 n; -1 not stated */
   double         sys_enter, sys_exit;
   guint          untrain_insns;   /* UNTRAIN_RET's instructions at entry (0: not run) */
 
@@ -1294,6 +1295,20 @@ create_arena (NsMachine *m, GError **error)
   return FALSE;
 }
 
+/* CONFIG_X86_KERNEL_IBT as build states it, on a release with the option (156ff4a544ae,
+ * v5.18-rc1): 1 y, 0 n; -1 not stated, no build or an older release (each frame then as
+ * its census binary ran it). A value other than y or n is refused by the run. */
+static gint
+build_ibt (NsBuild *build)
+{
+  const char *key = "CONFIG_X86_KERNEL_IBT";
+
+  if (build == NULL || !ns_build_has_change (build, NS_KCHANGE_X86_KERNEL_IBT) ||
+      ns_build_get_config (build, key) == NULL)
+    return -1;
+  return ns_build_config_tristate (build, key, NS_KCONFIG_N) == NS_KCONFIG_Y ? 1 : 0;
+}
+
 /* Builds a machine; see machine.h. */
 NsMachine *
 ns_machine_new (const NsParams *params, const NsMitigations *mit, NsBuild *build,
@@ -1309,6 +1324,7 @@ ns_machine_new (const NsParams *params, const NsMitigations *mit, NsBuild *build
   ns_params_track_reads (m->params);   /* the run reports a --set nothing read */
   copy_mitigations (&m->mit, mit);
   m->build = build;
+  m->ibt = build_ibt (build);
   m->acct = g_array_sized_new (FALSE, TRUE, sizeof (AcctRow), 64);
   g_array_set_size (m->acct, 64);
   m->ctx_acct = g_array_sized_new (FALSE, TRUE, sizeof (CtxRow), 256);
@@ -2037,12 +2053,34 @@ run_text (NsMachine *m, NsExec *x, NsThread *t, guint n)
   advance_text (m, x, t, func, &x->ran[d - 1], n * m->text_per_insn);
 }
 
-/* The instructions a call into func runs besides its body: the call, the ret and func's
- * frame (the binary's count, or call.prologue_insns where no binary gives it). */
-static guint
-call_seq_insns (const NsMachine *m, const NsFunc *func)
+/* The endbr64 a call into func runs beyond its counted frame: one more where the build
+ * states IBT and func may be an indirect call's target (global or address-taken) whose
+ * census binary had none, one less where the build states no IBT and the census counted
+ * one (NS_FN_ENDBR); none where the build does not say. */
+static gint
+endbr_delta (const NsMachine *m, const NsFunc *func)
 {
-  return 2 + (func->frame_insns >= 0 ? (guint) func->frame_insns : m->frame_insns);
+  gboolean counted = (func->attrs & NS_FN_ENDBR) != 0;
+  gboolean target = (func->attrs & NS_FN_INDIRECT) ||
+                    !(func->attrs & (NS_FN_STATIC | NS_FN_STRAIGHT));
+
+  if (m->ibt == 1 && target && !counted)
+    return 1;
+  if (m->ibt == 0 && counted)
+    return -1;
+  return 0;
+}
+
+/* The instructions a call into func runs besides its body: the call, the ret and func's
+ * frame (path_frame of it on a shrink-wrapped path, or -1: the binary's count, or
+ * call.prologue_insns where no binary gives it), with the build's endbr64. */
+static guint
+call_seq_insns (const NsMachine *m, const NsFunc *func, gint path_frame)
+{
+  gint frame = path_frame >= 0 ? path_frame :
+               func->frame_insns >= 0 ? func->frame_insns : (gint) m->frame_insns;
+
+  return 2 + (guint) MAX (0, frame + endbr_delta (m, func));
 }
 
 /* Fetches func's text through L1I at a call: its entry line, then as far as the call's
@@ -2151,8 +2189,7 @@ call_direct (NsThread *t, NsFunc *func, gint path_frame)
     ns_thread_enter_inline (t, func);
     return;
   }
-  call_out_of_line (m, x, t, func,
-                    path_frame >= 0 ? 2 + (guint) path_frame : call_seq_insns (m, func));
+  call_out_of_line (m, x, t, func, call_seq_insns (m, func, path_frame));
 }
 
 /* Direct call into func: free when inlined, else call + prologue + I-fetch. */
@@ -2217,7 +2254,7 @@ ns_icall (NsThread *t, NsFunc *func)
     restart (x);
   else if (m->icall_fenced)
     drain (x);                           /* the thunk's LFENCE: older work completes first */
-  call_out_of_line (m, x, t, func, call_seq_insns (m, func));
+  call_out_of_line (m, x, t, func, call_seq_insns (m, func, -1));
 }
 
 /* Return from the innermost ns_call/ns_icall. */

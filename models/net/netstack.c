@@ -463,12 +463,12 @@ static NS_FUNC (fn___list_del_entry_valid, "__list_del_entry_valid", 98, 0, NS_F
  * arch/x86/kernel/fpu/core.c, arch/x86/kernel/cpu/amd.c. The three syscall functions'
  * sizes: the Debian 6.12.111 binary's, which has the v6.8+ shape (6.1 calls the two out
  * of line; doc/census/text-sizes-kept.txt). */
-static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 369, 12, NS_FN_EXTERN, 1);
+static NS_FUNC (fn_do_syscall_64, "do_syscall_64", 369, 12, NS_FN_EXTERN | NS_FN_ENDBR, 1);
 /* arch/x86/entry/syscall_64.c, v6.9-rc4+ (1e3ad78334a6): the switch over the syscall
  * numbers that replaced sys_call_table's indirect call (the 6.1.176 binary's copy). */
 static NS_FUNC (fn_x64_sys_call, "x64_sys_call", 4766, 1, NS_FN_EXTERN, 1);
 static NS_FUNC (fn_syscall_exit_to_user_mode, "syscall_exit_to_user_mode", 419, 7,
-                NS_FN_EXTERN, 3);
+                NS_FN_EXTERN | NS_FN_ENDBR, 3);
 static NS_FUNC (fn_syscall_exit_to_user_mode_prepare, "syscall_exit_to_user_mode_prepare",
                 367, 7, NS_FN_STATIC | NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_fpregs_assert_state_consistent, "fpregs_assert_state_consistent", 66, 1,

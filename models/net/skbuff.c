@@ -107,8 +107,8 @@ NS_FUNC (skb_fn___alloc_pages, "__alloc_pages", 809, 13, NS_FN_EXTERN, 30);
 /* __get_free_pages → alloc_pages → alloc_pages_mpol, and free_pages (select's poll table
  * page, fs/select.c) */
 static NS_FUNC (fn___get_free_pages, "__get_free_pages", 52, 1, NS_FN_EXTERN, 300);
-static NS_FUNC (fn_alloc_pages, "alloc_pages", 131, 2, NS_FN_EXTERN, 400);
-static NS_FUNC (fn_alloc_pages_mpol, "alloc_pages_mpol", 478, 14, NS_FN_EXTERN, 10);
+static NS_FUNC (fn_alloc_pages, "alloc_pages", 131, 2, NS_FN_EXTERN | NS_FN_ENDBR, 400);
+static NS_FUNC (fn_alloc_pages_mpol, "alloc_pages_mpol", 478, 14, NS_FN_EXTERN | NS_FN_ENDBR, 10);
 static NS_FUNC (fn_free_pages, "free_pages", 71, 1, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_should_fail_alloc_page, "should_fail_alloc_page", 12, 1, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_get_page_from_freelist, "get_page_from_freelist", 4510, 15, NS_FN_STATIC, 3);

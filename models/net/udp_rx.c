@@ -49,7 +49,8 @@
 #include "memcontrol.h"
 
 NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 115, 3, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 607, 12, NS_FN_EXTERN, 3);
+NS_FUNC (udp_fn___udp_enqueue_schedule_skb, "__udp_enqueue_schedule_skb", 607, 12,
+         NS_FN_EXTERN | NS_FN_ENDBR, 3);
 NS_FUNC (udp_fn_udp_recvmsg, "udp_recvmsg", 1358, 15, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 NS_FUNC (udp_fn_udpv6_recvmsg, "udpv6_recvmsg", 1949, 16, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_udp_rcv, "udp_rcv", 22, 1, NS_FN_EXTERN | NS_FN_INDIRECT, 1);

@@ -608,6 +608,68 @@ START_TEST (test_call_charges_its_frame)
 }
 END_TEST
 
+/* Three frames of 10 as IBT sees them: a global function, one whose census binary had
+ * IBT (its endbr64 counted: NS_FN_ENDBR), and a static one no indirect call reaches. */
+static NS_FUNC (fn_global, "test_machine_ibt_global", 200, 10, NS_FN_NOINLINE, 2);
+static NS_FUNC (fn_global_endbr, "test_machine_ibt_endbr", 200, 10,
+                NS_FN_NOINLINE | NS_FN_ENDBR, 2);
+static NS_FUNC (fn_local, "test_machine_ibt_local", 200, 10, NS_FN_STATIC | NS_FN_NOINLINE, 2);
+
+static void
+ibt_thread (NsThread *t, gpointer data)
+{
+  NsFunc *fns[] = { &fn_global, &fn_global_endbr, &fn_local };
+
+  (void) data;
+  for (guint i = 0; i < G_N_ELEMENTS (fns); i++) {
+    ns_call (t, fns[i]);
+    ns_ret (t);
+  }
+}
+
+/* CONFIG_X86_KERNEL_IBT (from 5.18-rc1) stated y puts an endbr64 at the entry of a
+ * function an indirect call may reach, one instruction where its census had none; stated
+ * n takes the counted one off; unstated (or a release without the option) each frame
+ * stays as counted. A static function no pointer reaches never has one. */
+START_TEST (test_ibt_endbr_by_build)
+{
+  static const struct {
+    const char *version, *ibt;
+    gint        global, endbr, local;     /* frame instructions a call runs */
+  } cases[] = {
+    { "6.9.0", NULL, 10, 10, 10 },
+    { "6.9.0", "y", 11, 10, 10 },
+    { "6.9.0", "n", 10, 9, 10 },
+    { "5.17.0", "y", 10, 10, 10 },
+  };
+  NsMitigations mit = { 0 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GError *error = NULL;
+    double width, base;
+    Rig rig;
+
+    rig.params = params_with (NULL);
+    rig.build = ns_build_new (cases[i].version, 60);
+    if (cases[i].ibt != NULL)
+      ns_build_set_config (rig.build, "CONFIG_X86_KERNEL_IBT", cases[i].ibt);
+    rig.machine = ns_machine_new (rig.params, &mit, rig.build, &error);
+    ck_assert_msg (rig.machine != NULL, "%s", error ? error->message : "?");
+    rig.engine = ns_machine_create_engine (rig.machine);
+    width = param (&rig, "cpu.issue_width");
+    base = param (&rig, "call.cycles");
+    rig_run (&rig, "ibt", ibt_thread, NULL);
+    assert_close (ns_machine_account_cycles (rig.machine, &fn_global, NS_CAUSE_CALL),
+                  base + (2 + cases[i].global) / width, 1e-9, "global");
+    assert_close (ns_machine_account_cycles (rig.machine, &fn_global_endbr, NS_CAUSE_CALL),
+                  base + (2 + cases[i].endbr) / width, 1e-9, "endbr counted");
+    assert_close (ns_machine_account_cycles (rig.machine, &fn_local, NS_CAUSE_CALL),
+                  base + (2 + cases[i].local) / width, 1e-9, "static");
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 static void
 shrink_wrapped_thread (NsThread *t, gpointer data)
 {
@@ -2591,6 +2653,7 @@ machine_suite (void)
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
   tcase_add_test (calls, test_call_charges_its_frame);
+  tcase_add_test (calls, test_ibt_endbr_by_build);
   tcase_add_test (calls, test_shrink_wrapped_call_skips_the_frame);
   tcase_add_test (calls, test_tail_call_one_return);
   tcase_add_test (calls, test_rdtsc_cost);
