@@ -368,9 +368,8 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
   [NS_KCHANGE_X86_KERNEL_IBT] = {
     "156ff4a544ae", "x86/ibt: Base IBT bits",
     "build: CONFIG_X86_KERNEL_IBT, endbr64 at the entry of each function an indirect call "
-    "may reach (global or address-taken); on a CPU without IBT a NOP, one instruction a "
-    "call (read only where a scenario states it: each frame otherwise as its census "
-    "binary ran it)",
+    "may reach (global or address-taken), one instruction a call (read only where a "
+    "scenario states it: each frame otherwise as its census binary ran it)",
     { "5.18-rc1", { NULL } },
     "the IBT series (tip 41c5ef31ad71, mainline 156ff4a544ae, named in the later Fixes "
     "tags), x86/core for v5.18; a plain bool (default n) until a later def_bool y; Debian's "
