@@ -198,9 +198,10 @@ bpf_net_ctx_set (NsThread *t, NetTx *tx)
   ns_store (t, ctx->stack_ctx, sizeof ctx->stack_ctx);
   ns_load (t, &net_tx_pcpu (tx, t)->current_task, sizeof (gpointer));
   NS_LOAD_FIELD (t, ctx, task_bpf_net_context);
-  /* census: 11 — the REP STOSQ and its 3 set-up instructions, current, the saved
-   * pointer's NULL, the test, kern_flags, the store, the saved pointer */
-  ns_insns (t, 11);
+  /* census: 12 — the context's address, the REP STOSQ and its 3 set-up instructions,
+   * current, the saved pointer's NULL, the test, kern_flags, the store, the saved
+   * pointer */
+  ns_insns (t, 12);
   if (ctx->task_bpf_net_context != NULL)
     return NULL;
   ctx->task_bpf_net_context = ctx->stack_ctx;
