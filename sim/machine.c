@@ -2064,6 +2064,8 @@ endbr_delta (const NsMachine *m, const NsFunc *func)
   gboolean target = (func->attrs & NS_FN_INDIRECT) ||
                     !(func->attrs & (NS_FN_STATIC | NS_FN_STRAIGHT));
 
+  if (m->ibt < 0)
+    return 0;                       /* the usual case: every frame as counted */
   if (m->ibt == 1 && target && !counted)
     return 1;
   if (m->ibt == 0 && counted)

@@ -106,6 +106,9 @@ tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto
     ;
   tp->next = *pp;
   *pp = tp;
+  /* tcf_proto_count_usesw: every filter of the model runs in software (none skip_sw) */
+  if (chain->block != NULL)
+    ((struct tc_block_ns *) chain->block)->useswcnt++;
   return tp;
 }
 

@@ -180,10 +180,6 @@ clsact_head_change (struct mini_Qdisc_pair *miniqp, struct tc_block_ns *block)
   struct tcf_proto *head = block->chain0 != NULL ? block->chain0->filter_chain : NULL;
   struct mini_Qdisc *live = *miniqp->p_miniq;
 
-  /* tcf_proto_count_usesw: every filter of the model runs in software (none skip_sw) */
-  block->useswcnt = 0;
-  for (struct tcf_proto *tp = head; tp != NULL; tp = tp->next)
-    block->useswcnt++;
   if ((live != NULL ? live->filter_list : NULL) != head)
     mini_qdisc_pair_swap (miniqp, head);
 }

@@ -46,7 +46,8 @@ struct tc_block_ns {
   struct tcf_chain *chain0;
   guint32           index;
   guint8            _pad12[160];
-  gint32            useswcnt;   /* 172: its filters that run in software */
+  gint32            useswcnt;   /* 172: its filters that run in software (counted as
+                                 * tcf_chain_tp_insert adds them) */
 };
 
 /* The matchall and gact functions (cls_matchall.c, act_gact.c). */
