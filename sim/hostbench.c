@@ -20,6 +20,10 @@
  *    of two calls that do not return, the stack pointer restored, then LFENCE), back to
  *    back;
  *  - x86.rdtsc_cycles: back-to-back RDTSCs;
+ *  - x86.rep_short_cycles, x86.rep_long_cycles, x86.rep_long_bytes: REP STOSB, STOSQ and
+ *    MOVSB of 16-120 and of 128-624 bytes, each in a loop beside 16 independent ADDs less
+ *    the loop without it (the medians), and the first length, in steps of 8, past half-way
+ *    from the one cost to the other;
  *  - mem.bw_l1/l2/l3_bytes_per_cycle, mem.bw_dram_gbps: REP MOVSB (the kernel's
  *    copy_to_user/copy_from_user on ERMS/FSRM cores) between two buffers that together
  *    fill the same working sets as the chase, best of several passes;
@@ -107,7 +111,8 @@ static const char *const measurable[] = {
   "cache.l3.latency_cycles", "mem.dram_latency_ns", "c2c.smt_ns", "c2c.ccx_ns",
   "c2c.socket_ns", "c2c.remote_ns", "ifetch.seq_mlp", "cpu.mlp", "mem.copy_mlp",
   "branch.mispredict_cycles", "icall.predicted_cycles", "icall.lfence_cycles",
-  "lock.atomic_cycles", "x86.rdtsc_cycles", "ctxsw.rsb_fill_cycles",
+  "lock.atomic_cycles", "x86.rdtsc_cycles", "x86.rep_short_cycles", "x86.rep_long_cycles",
+  "x86.rep_long_bytes", "ctxsw.rsb_fill_cycles",
   "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle", "mem.bw_l3_bytes_per_cycle",
   "mem.bw_dram_gbps", NULL
 };
@@ -306,6 +311,9 @@ unmeasured_why (const NsHostbenchRun *run, const char *param)
       why = needs_why (size, 0);
   } else if (g_str_equal (param, "ifetch.seq_mlp"))
     why = fetch_why (run, size, ws);
+  else if (g_str_equal (param, "x86.rep_long_bytes"))
+    why = g_strdup ("REP strings of 8 to 512 bytes showed no step from the short cost "
+                    "to at least twice it");
   return why ? why : g_strdup ("the measurement gave no figure above 0");
 }
 
@@ -348,6 +356,13 @@ ns_hostbench_unmeasured (const NsHostbenchRun *run, const char *const *measured)
 
 /* ---- the measured kernels (x86-64 assembly: the compiler must not reshape them) ---- */
 
+/* 16 ADDs in two independent chains: work beside which a REP string's cost shows. */
+#define NSHB_ADDS16 \
+  "  add %rdx,%r8\n  add %rdx,%r10\n  add %rdx,%r8\n  add %rdx,%r10\n" \
+  "  add %rdx,%r8\n  add %rdx,%r10\n  add %rdx,%r8\n  add %rdx,%r10\n" \
+  "  add %rdx,%r8\n  add %rdx,%r10\n  add %rdx,%r8\n  add %rdx,%r10\n" \
+  "  add %rdx,%r8\n  add %rdx,%r10\n  add %rdx,%r8\n  add %rdx,%r10\n"
+
 /* Each loop takes its count in %rdi; the call targets add one to %rax and return. */
 __asm__ (
   "  .text\n"
@@ -377,6 +392,20 @@ __asm__ (
   "  .globl nshb_rsb_fill\nnshb_rsb_fill:\n13:\n  mov $16,%ecx\n"
   "14:\n  call 15f\n  int3\n15:\n  call 16f\n  int3\n16:\n  add $16,%rsp\n  dec %ecx\n"
   "  jnz 14b\n  lfence\n  dec %rdi\n  jnz 13b\n  ret\n"
+  /* REP strings: %rsi a buffer of 8 KiB, %rdx the bytes; each iteration sets the string's
+   * registers, runs it (movsb: from the buffer's second half) and 16 independent ADDs */
+  "  .globl nshb_rep_none\nnshb_rep_none:\n  mov %rdi,%r11\n  mov %rsi,%r9\n  xor %eax,%eax\n"
+  "20:\n  mov %r9,%rdi\n  lea 4096(%r9),%rsi\n  mov %rdx,%rcx\n"
+  NSHB_ADDS16 "  dec %r11\n  jnz 20b\n  ret\n"
+  "  .globl nshb_rep_stosb\nnshb_rep_stosb:\n  mov %rdi,%r11\n  mov %rsi,%r9\n  xor %eax,%eax\n"
+  "21:\n  mov %r9,%rdi\n  lea 4096(%r9),%rsi\n  mov %rdx,%rcx\n  rep stosb\n"
+  NSHB_ADDS16 "  dec %r11\n  jnz 21b\n  ret\n"
+  "  .globl nshb_rep_stosq\nnshb_rep_stosq:\n  mov %rdi,%r11\n  mov %rsi,%r9\n  xor %eax,%eax\n"
+  "22:\n  mov %r9,%rdi\n  mov %rdx,%rcx\n  shr $3,%rcx\n  rep stosq\n"
+  NSHB_ADDS16 "  dec %r11\n  jnz 22b\n  ret\n"
+  "  .globl nshb_rep_movsb\nnshb_rep_movsb:\n  mov %rdi,%r11\n  mov %rsi,%r9\n  xor %eax,%eax\n"
+  "23:\n  mov %r9,%rdi\n  lea 4096(%r9),%rsi\n  mov %rdx,%rcx\n  rep movsb\n"
+  NSHB_ADDS16 "  dec %r11\n  jnz 23b\n  ret\n"
   "  .globl nshb_branches\nnshb_branches:\n  xor %ecx,%ecx\n  xor %eax,%eax\n"
   "10:\n  testb $1,(%rsi,%rcx)\n  jz 11f\n  add $1,%rax\n11:\n  inc %rcx\n  and %rdx,%rcx\n"
   "  dec %rdi\n  jnz 10b\n  ret\n"
@@ -394,6 +423,10 @@ void nshb_xadd (guint64 n, gpointer p, guint64 mask);
 void nshb_rdtsc (guint64 n, gpointer p, guint64 mask);
 void nshb_branches (guint64 n, gpointer p, guint64 mask);
 void nshb_rsb_fill (guint64 n, gpointer p, guint64 mask);
+void nshb_rep_none (guint64 n, gpointer p, guint64 mask);
+void nshb_rep_stosb (guint64 n, gpointer p, guint64 mask);
+void nshb_rep_stosq (guint64 n, gpointer p, guint64 mask);
+void nshb_rep_movsb (guint64 n, gpointer p, guint64 mask);
 
 /* ---- timing ---- */
 
@@ -819,6 +852,8 @@ typedef struct {
   double c2c_store_line;        /* cycles per line of stores into another core's lines */
   double store_mlp;             /* store misses those stores keep in flight (0: not measured) */
   double copy_bpns[4];          /* copy bytes per ns from L1D, L2, L3, DRAM (0: not measured) */
+  double rep_short, rep_long;   /* cycles of a REP string below / from rep_bytes */
+  double rep_bytes;             /* where the REP strings' cost steps up (0: no step found) */
 } HostMeasures;
 
 /* Copies n bytes with REP MOVSB, as the kernel's user-copy routines do on ERMS cores. */
@@ -1363,6 +1398,61 @@ measure_c2c_store (const HostInfo *info, const NsHostbenchOptions *opt, HostMeas
   say (opt, "  store misses in flight", m->store_mlp, "misses");
 }
 
+/* Cycles one REP string of `bytes` (fn's kind) adds to a loop of 16 independent ADDs: the
+ * loop with it less the loop without. */
+static double
+rep_string_cycles (LoopFn fn, guint8 *buf, gsize bytes, guint64 n, guint reps, double ghz)
+{
+  double with = best_ns (fn, n, buf, bytes, reps);
+  double without = best_ns (nshb_rep_none, n, buf, bytes, reps);
+
+  return MAX (0.0, (with - without) * ghz);
+}
+
+/* The first multiple of 8 bytes from 8 to 512 at which a REP string of fn's kind costs
+ * more than half-way from short to long (0 if none does). */
+static double
+rep_string_step (LoopFn fn, guint8 *buf, double short_c, double long_c, guint64 n,
+                 guint reps, double ghz)
+{
+  for (gsize bytes = 8; bytes <= 512; bytes += 8)
+    if (rep_string_cycles (fn, buf, bytes, n, reps, ghz) > (short_c + long_c) / 2)
+      return (double) bytes;
+  return 0;
+}
+
+/* REP STOSB, STOSQ and MOVSB: the median cost of the short ones (16-120 bytes), of the
+ * long ones (128-624 bytes) and of where each kind steps from one to the other. */
+static void
+measure_rep_strings (const NsHostbenchOptions *opt, HostMeasures *m)
+{
+  static const gsize shorts[] = { 16, 32, 64, 96, 120 }, longs[] = { 128, 176, 232, 624 };
+  LoopFn kinds[3] = { nshb_rep_stosb, nshb_rep_stosq, nshb_rep_movsb };
+  guint64 n = opt->quick ? 20000 : 200000;
+  guint reps = opt->quick ? 3 : 7;
+  guint8 *buf = g_aligned_alloc0 (1, 8192, 64);
+  double s[G_N_ELEMENTS (shorts) * 3], l[G_N_ELEMENTS (longs) * 3], steps[3];
+
+  for (guint k = 0; k < 3; k++) {
+    for (guint i = 0; i < G_N_ELEMENTS (shorts); i++)
+      s[k * G_N_ELEMENTS (shorts) + i] = rep_string_cycles (kinds[k], buf, shorts[i], n,
+                                                            reps, m->ghz);
+    for (guint i = 0; i < G_N_ELEMENTS (longs); i++)
+      l[k * G_N_ELEMENTS (longs) + i] = rep_string_cycles (kinds[k], buf, longs[i], n,
+                                                           reps, m->ghz);
+  }
+  m->rep_short = median (s, G_N_ELEMENTS (s));
+  m->rep_long = median (l, G_N_ELEMENTS (l));
+  for (guint k = 0; k < 3; k++)
+    steps[k] = rep_string_step (kinds[k], buf, m->rep_short, m->rep_long, n / 4, reps,
+                                m->ghz);
+  m->rep_bytes = m->rep_long > 2 * m->rep_short ? median (steps, 3) : 0;
+  say (opt, "REP STOS/MOVS under 128 bytes", m->rep_short, "cycles");
+  say (opt, "REP STOS/MOVS of 128-624 bytes", m->rep_long, "cycles");
+  say (opt, "REP STOS/MOVS: the long cost from", m->rep_bytes, "bytes");
+  g_aligned_free (buf);
+}
+
 /* Runs every measurement. */
 static void
 measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
@@ -1407,6 +1497,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   say (opt, "LOCK XADD", m->atomic, "cycles");
   say (opt, "RDTSC (back to back)", m->rdtsc, "cycles");
   say (opt, "RSB fill, 32 entries (context switch)", m->rsb_fill, "cycles");
+  measure_rep_strings (opt, m);
   measure_fetch (info, opt, ws[2], m);
   if (info->n_cpus > 1) {
     m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
@@ -1779,6 +1870,16 @@ run_values (const HostInfo *info, const HostMeasures *m)
              "lfence; call *%rcx loop minus the same loop with a direct call");
   add_value (vals, "lock.atomic_cycles", TRUE, m->atomic, "dependent LOCK XADDs on one line");
   add_value (vals, "x86.rdtsc_cycles", TRUE, m->rdtsc, "back-to-back RDTSCs");
+  add_value (vals, "x86.rep_short_cycles", TRUE, m->rep_short,
+             "REP STOSB, STOSQ and MOVSB of 16, 32, 64, 96 and 120 bytes, each in a loop "
+             "with 16 independent ADDs less the loop without it: the 15 figures' median");
+  add_value (vals, "x86.rep_long_cycles", TRUE, m->rep_long,
+             "REP STOSB, STOSQ and MOVSB of 128, 176, 232 and 624 bytes, each in a loop "
+             "with 16 independent ADDs less the loop without it: the 12 figures' median");
+  if (m->rep_bytes > 0)
+    add_value (vals, "x86.rep_long_bytes", TRUE, m->rep_bytes,
+               "the first multiple of 8 bytes at which a REP STOSB, STOSQ or MOVSB costs "
+               "more than half-way from the short to the long cost: the three kinds' median");
   add_value (vals, "ctxsw.rsb_fill_cycles", TRUE, m->rsb_fill,
              "the kernel's 32-entry RSB fill sequence (16 rounds of two calls, then "
              "LFENCE), back to back");

@@ -374,6 +374,17 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "the IBT series (tip 41c5ef31ad71, mainline 156ff4a544ae, named in the later Fixes "
     "tags), x86/core for v5.18; a plain bool (default n) until a later def_bool y; Debian's "
     "6.1.176 build lacks it, its 6.12 builds have it" },
+  [NS_KCHANGE_X86_REP_INSNS] = {
+    "20f3337d350c", "x86: don't use REP_GOOD or ERMS for small memory clearing",
+    "memset: __memset runs its own rep stosb on a CPU the kernel marks FSRS (with "
+    "e046fe5a36a9 of the same series, every AMD CPU with FSRM) and jumps to memset_orig "
+    "on any other; memset_erms and the REP_GOOD body are gone",
+    { "6.4-rc1", { NULL } },
+    "Linus's x86-rep-insns branch (with e046fe5a36a9 \"x86: set FSRS automatically on AMD "
+    "CPUs that have FSRM\" and 577e6a7fd50d, the user copies' inline rep movsb on FSRM), "
+    "merged by a5624566431d on 24 Apr 2023 for 6.4-rc1; no stable took the series (6.1.29 "
+    "took only its clear_user annotation fix); Debian 6.12.118's init_amd sets FSRS from "
+    "FSRM and its memset is the FSRS alternative" },
 };
 
 /* The registered change id. */

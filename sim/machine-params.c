@@ -396,6 +396,46 @@ static const NsParamDef machine_params[] = {
     "runs, 35.6-36.5, at 3.14-3.22 GHz; 11.4 ns); a Zen 3 figure, which profiles of other "
     "cores replace when their paths read the clock",
     FALSE, 0, 1000, NULL },
+  { "x86.rep_short_cycles", NS_PARAM_DOUBLE, "cycles", "5.5",
+    "cost of one REP STOS or REP MOVS of fewer than x86.rep_long_bytes bytes beyond the "
+    "loads and stores it makes (its microcode; memset_erms, the user copies' rep movsb, "
+    "the compiler's rep stosq that zeroes a struct); does not scale with cpu.ipc",
+    "host measurement on a Zen 5 Turin EPYC (family 26 model 2, 2-vCPU KVM guest, netsim "
+    "calibrate --host --runs 5, 2026-12-05): REP STOSB, STOSQ and MOVSB of 16 to 120 "
+    "bytes, each in a loop with 16 independent ADDs less the loop without it, the 15 "
+    "figures' median; 5.5 the median of the runs' 5.23-5.89 (stosb about 5-8, movsb 9-15, "
+    "stosq 10-24 alone); a Zen 5 figure, which profiles of other cores replace or borrow "
+    "(saying so)",
+    FALSE, 0, 1000, NULL },
+  { "x86.rep_long_cycles", NS_PARAM_DOUBLE, "cycles", "36",
+    "cost of one REP STOS or REP MOVS of x86.rep_long_bytes bytes or more beyond the "
+    "loads and stores it makes: the fast-string set-up (the bytes a copy moves cost "
+    "by the mem.bw_* bandwidths, which their 16 KiB REP MOVSB measurements take with "
+    "one set-up in them)",
+    "host measurement on a Zen 5 Turin EPYC (family 26 model 2, 2-vCPU KVM guest, netsim "
+    "calibrate --host --runs 5, 2026-12-05): the same loops over 128 to 624 bytes, the 12 "
+    "figures' median; 36 the median of the runs' 34.1-38.1 (Intel's Nehalem figure, "
+    "about 40 cycles to start a fast string, Optimization Reference Manual §2.4.6 as "
+    "quoted on Stack Overflow, is the same size); a Zen 5 figure, which profiles of other "
+    "cores replace or borrow (saying so)",
+    FALSE, 0, 1000, NULL },
+  { "x86.rep_long_bytes", NS_PARAM_INT, "bytes", "128",
+    "the length from which a REP STOS or REP MOVS costs x86.rep_long_cycles instead of "
+    "x86.rep_short_cycles",
+    "host measurement on a Zen 5 Turin EPYC (netsim calibrate --host --runs 5, 2026-12-05): "
+    "REP STOSB, STOSQ and MOVSB step from the short to the long cost between 120 and 128 "
+    "bytes, 128 in all five runs (a hand-run loop at 120 and 124 bytes: still short); "
+    "Intel's definition of Fast Short REP MOVSB, 'string lengths between 1 and 128 bytes "
+    "long' (Optimization Reference Manual §3.7.6.1, quoted in Tony Luck's FSRM patch, "
+    "<20191216214254.26492-1-tony.luck@intel.com>), puts its boundary one byte later",
+    FALSE, 1, 65536, NULL },
+  { "x86.fsrs", NS_PARAM_BOOL, "", "false",
+    "the kernel marks the CPU X86_FEATURE_FSRS (fast short REP STOS): from v6.4 its "
+    "memset then runs an inline rep stosb instead of memset_orig's loops",
+    "Intel's CPUID.(EAX=7,ECX=1):EAX[11], which none of Ivy Bridge, Skylake, Cascade Lake "
+    "or Ice Lake enumerates (their raw CPUID dumps in libvirt's tests); an AMD CPU has it "
+    "from v6.4 whenever it has FSRM (e046fe5a36a9: init_amd sets it), which the AMD "
+    "profiles state; default: not marked", FALSE, 0, 1, NULL },
   { "x86.pause_cycles", NS_PARAM_DOUBLE, "cycles", "10",
     "latency of one PAUSE instruction (cpu_relax; pktgen runs one after every packet)",
     "Intel Optimization Reference Manual §2.5.4 'Pause Latency in Skylake Client "

@@ -223,6 +223,8 @@ struct _NsMachine {
 
   /* costs, cycles */
   double         ipc, mlp, copy_mlp, ifetch_seq_mlp, issue_width, resolve, rdtsc, pause;
+  double         rep_short, rep_long;  /* a REP string's microcode below / from rep_bytes */
+  guint64        rep_bytes;
   double         text_per_insn;                 /* ifetch.text_bytes_per_insn (0: whole text) */
   double         lead_max;                      /* cpu.rob_entries / cpu.ipc */
   gboolean       stride_prefetch, stride_in_page, icall_forced, icall_fenced, ret_forced;
@@ -1243,6 +1245,9 @@ read_costs (NsMachine *m, const NsParams *p)
   m->resolve = ns_params_get_double (p, "branch.resolve_cycles");
   m->rdtsc = ns_params_get_double (p, "x86.rdtsc_cycles");
   m->pause = ns_params_get_double (p, "x86.pause_cycles");
+  m->rep_short = ns_params_get_double (p, "x86.rep_short_cycles");
+  m->rep_long = ns_params_get_double (p, "x86.rep_long_cycles");
+  m->rep_bytes = (guint64) ns_params_get_int (p, "x86.rep_long_bytes");
   m->issue_width = ns_params_get_double (p, "cpu.issue_width");
   m->stride_prefetch = ns_params_get_bool (p, "prefetch.l1_stride");
   m->stride_in_page = ns_params_get_bool (p, "prefetch.l1_stride_in_page");
@@ -1675,6 +1680,22 @@ ns_pause (NsThread *t)
   g_return_if_fail (t != NULL);
   if (G_LIKELY ((x = exec_of (t)) != NULL))
     fixed_cost_insn (x, t, x->machine->pause);
+}
+
+/* One REP STOS or REP MOVS of n bytes: an instruction of x86.rep_short_cycles below
+ * x86.rep_long_bytes, of x86.rep_long_cycles from there (its microcode, whatever the base
+ * IPC); the loads and stores of its bytes are the caller's (ns_store, ns_copy). */
+void
+ns_rep_string (NsThread *t, gsize n)
+{
+  NsExec *x;
+  NsMachine *m;
+
+  g_return_if_fail (t != NULL);
+  if (G_UNLIKELY ((x = exec_of (t)) == NULL))
+    return;
+  m = x->machine;
+  fixed_cost_insn (x, t, n < m->rep_bytes ? m->rep_short : m->rep_long);
 }
 
 /* n independent, well-predicted instructions off the critical path (compare chains,

@@ -125,6 +125,10 @@ void ns_rdtsc       (NsThread *t);
 void ns_rdtsc_ordered (NsThread *t);
 /* One PAUSE (cpu_relax): an instruction of x86.pause_cycles, whatever the base IPC. */
 void ns_pause       (NsThread *t);
+/* One REP STOS or REP MOVS of n bytes: an instruction costing x86.rep_short_cycles below
+ * x86.rep_long_bytes, x86.rep_long_cycles from there, whatever the base IPC (cause insn);
+ * the caller charges the bytes' stores (ns_store) or copy (ns_copy). */
+void ns_rep_string  (NsThread *t, gsize n);
 /* n independent, well-predicted instructions off the critical path (e.g. a compare chain
  * beside a latency-bound walk): charged at cpu.issue_width instead of cpu.ipc. */
 void ns_insns_wide  (NsThread *t, guint n);

@@ -36,6 +36,7 @@
 #include "net/sched/netdev.h"
 #include "net/netstack.h"
 #include "net/ip.h"
+#include "net/memset.h"
 
 /* ---- kernel objects ---- */
 
@@ -139,6 +140,7 @@ typedef struct {
   struct task_ns     *task;
   gboolean            preempt_rcu;        /* CONFIG_PREEMPT_RCU: rcu_read_lock calls */
   gboolean            voluntary_preempt;  /* CONFIG_PREEMPT_VOLUNTARY: might_resched */
+  NsMemsetPath        memset_path;        /* the body __memset runs on this build and CPU */
   guint64             packets;            /* worker turns: packets handed to the device */
   guint64             packets_mark;
   guint64             sent, sent_mark;     /* NET_XMIT_SUCCESS: what pktgen's pps counts */
@@ -172,8 +174,6 @@ static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 6593, 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, 5, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn___memset, "__memset", 51, 0, NS_FN_EXTERN, 200);
-/* memset_erms: __memset's alternative on an ERMS CPU, entered by its patched jmp. */
-static NS_FUNC (fn_memset_erms, "memset_erms", 19, 0, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 45, 1, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
@@ -208,25 +208,12 @@ mod_cur_headers (NsThread *t, struct pktgen_dev *pkt_dev)
   ns_ret (t);
 }
 
-/* memset(p, 0, n) on an ERMS CPU: __memset's patched jmp (a tail jmp) to memset_erms,
- * whose rep stosb stores the n bytes; one return for both. */
-static void
-pktgen_memset (NsThread *t, guchar *p, gint n)
-{
-  ns_call (t, &fn___memset);
-  ns_insns (t, 1);                  /* census: the jmp */
-  ns_tail_call (t, &fn_memset_erms);
-  memset (p, 0, (gsize) n);
-  ns_store (t, p, (gsize) n);
-  ns_insns (t, 5);                  /* census: 7 less P/E 2, the rep stosb counted 1 */
-  ns_ret (t);
-  ns_ret (t);
-}
 
-/* pktgen_finalize_skb without frags or timestamp: the pktgen header and zero padding. */
+/* pktgen_finalize_skb without frags or timestamp: the pktgen header and zero padding
+ * (memset's body as memset_path says). */
 static void
 pktgen_finalize_skb (NsThread *t, struct pktgen_dev *pkt_dev, struct sk_buff *skb,
-                     gint datalen)
+                     gint datalen, NsMemsetPath memset_path)
 {
   guchar *pgh;
 
@@ -236,7 +223,8 @@ pktgen_finalize_skb (NsThread *t, struct pktgen_dev *pkt_dev, struct sk_buff *sk
   NS_LOAD_FIELD (t, pkt_dev, nfrags);
   /* skb_put_zero whatever the pad (0 bytes from pkt-size 42 to 58: the data is at least
    * the 16-byte header) */
-  pktgen_memset (t, skb_put (t, skb, (guint) datalen), datalen);
+  ns_memset (t, &fn___memset, memset_path, skb_put (t, skb, (guint) datalen),
+             (gsize) datalen);
   NS_LOAD_FIELD (t, pkt_dev, seq_num);
   ns_store (t, pgh, 16);
   /* census: 38 instructions (stack protector, nfrags test, the pad's length, magic,
@@ -310,7 +298,7 @@ fill_packet_ipv4 (NsThread *t, Pktgen *pg)
   skb->ip_summed = CHECKSUM_NONE;
   ns_store (t, &skb->protocol, sizeof skb->protocol);
   ns_store (t, &skb->ip_summed, 1);
-  pktgen_finalize_skb (t, pkt_dev, skb, datalen);
+  pktgen_finalize_skb (t, pkt_dev, skb, datalen, pg->memset_path);
   (void) udph;
   ns_ret (t);
   return skb;
@@ -755,6 +743,7 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   pg->thread->if_list.next = &pg->pkt_dev->list;
   pg->task = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->task, 64);
   pg->preempt_rcu = ns_build_config_on (ns_machine_build (machine), "CONFIG_PREEMPT_RCU");
+  pg->memset_path = ns_memset_path (ns_machine_build (machine), ns_machine_params (machine));
   pg->voluntary_preempt = ns_build_config_on (ns_machine_build (machine),
                                               "CONFIG_PREEMPT_VOLUNTARY");
   ns_engine_spawn (engine, "kpktgend_0", cpu, NS_THREAD_USER, 0, pktgen_thread_worker, pg);

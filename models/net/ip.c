@@ -343,8 +343,9 @@ _copy_from_iter (NsThread *t, guchar *to, const guchar *ubuf, gsize len)
   /* census: 59 instructions less 16 of prologue and return, less the call of
    * copy_user_enhanced_fast_string, plus 5 for the copy 6.9 does inline (v6.4's
    * copy_user_generic with FSRM: stac, rep movsb and its NOP pad, clac, the count) — 47,
-   * an estimate from the census */
-  ns_insns (t, 47);
+   * an estimate from the census; the rep movsb is ns_rep_string */
+  ns_insns (t, 46);
+  ns_rep_string (t, len);
   ns_copy (t, to, ubuf, len);
   ns_ret (t);
 }

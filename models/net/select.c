@@ -74,7 +74,6 @@ static NS_FUNC (fn_set_normalized_timespec64, "set_normalized_timespec64", 57, 1
 static NS_FUNC (fn__copy_from_user, "_copy_from_user", 88, 4, NS_FN_EXTERN, 1000);
 static NS_FUNC (fn__copy_to_user, "_copy_to_user", 40, 0, NS_FN_EXTERN, 1000);
 static NS_FUNC (fn_memset, "memset", 51, 0, NS_FN_EXTERN, 5000);
-static NS_FUNC (fn_memset_orig, "memset_orig", 176, 0, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 static NS_FUNC (fn___fdget, "__fdget", 15, 1, NS_FN_EXTERN, 100);
 static NS_FUNC (fn_sock_poll, "sock_poll", 226, 9, NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_udp_poll, "udp_poll", 151, 9, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
@@ -439,53 +438,45 @@ ktime_get_ts64 (NsThread *t)
   ns_ret (t);
 }
 
-/* A user copy of an fd set or a timeval with FSRM: stac, rep movsb, clac. census: 6
- * instructions, copy_user_enhanced_fast_string's body (8 less P/E 2); v6.4+ inlines it
- * (copy_user_generic's alternative calls rep_movs_alternative only without FSRM). */
+/* A user copy of n bytes (an fd set, a timespec) with FSRM: stac, rep movsb, clac.
+ * census: 6 instructions, copy_user_enhanced_fast_string's body (8 less P/E 2); v6.4+
+ * inlines it (copy_user_generic's alternative calls rep_movs_alternative only without
+ * FSRM). */
 static void
-copy_user_fsrm (NsThread *t)
+copy_user_fsrm (NsThread *t, gsize n)
 {
-  ns_insns (t, 6);
+  ns_insns (t, 5);
+  ns_rep_string (t, n);
 }
 
-/* _copy_from_user: access_ok, barrier_nospec, the copy. */
+/* _copy_from_user of n bytes: access_ok, barrier_nospec, the copy. */
 static void
-_copy_from_user (NsThread *t)
+_copy_from_user (NsThread *t, gsize n)
 {
   ns_call (t, &fn__copy_from_user);
   ns_insns (t, 15);                 /* census: 22 less P/E 6, less the call of the copy */
-  copy_user_fsrm (t);
+  copy_user_fsrm (t, n);
   ns_ret (t);
 }
 
-/* _copy_to_user: access_ok, the copy. */
+/* _copy_to_user of n bytes: access_ok, the copy. */
 static void
-_copy_to_user (NsThread *t)
+_copy_to_user (NsThread *t, gsize n)
 {
   ns_call (t, &fn__copy_to_user);
   ns_insns (t, 9);                  /* census: 12 less P/E 2, less the call of the copy */
-  copy_user_fsrm (t);
+  copy_user_fsrm (t, n);
   ns_ret (t);
 }
 
-/* memset of an fd set of bytes bytes (whole longs, 8-byte aligned on the stack): v6.5+'s
- * __memset jumps to memset_orig unless the CPU has FSRS (Zen 3 has FSRM, not FSRS; 6.1.176
- * took memset_erms, census 7 less P/E 2). census (residue.md, memset_orig): 10 to the size
- * tests, 2 + 11 per 64-byte round, 3 to the 8-byte loop, 2 + 4 per 8-byte store, 2 for
- * the tail test, 1 (the mov; the return's 2 are the P/E): 16 + 4 per long below 64 bytes. */
+/* memset of an fd set of bytes bytes on the stack (whole longs, 8-byte aligned): v6.4+'s
+ * __memset runs its own rep stosb on an FSRS CPU (every AMD CPU with FSRM: Zen 3 and 4)
+ * and memset_orig elsewhere; 6.1-6.3 jump to memset_erms (memset.c). */
 static void
-memset_fd_set (NsThread *t, gsize bytes)
+memset_fd_set (NsThread *t, NsNetStack *s, gsize bytes)
 {
-  gsize rounds = bytes / 64, longs = (bytes & 0x38) / 8;
-
   g_return_if_fail (bytes % 8 == 0);
-  ns_call (t, &fn_memset);
-  ns_insns (t, 1);                  /* census: the jmp */
-  ns_tail_call (t, &fn_memset_orig);
-  ns_insns (t, (guint) (10 + (rounds ? 2 + 11 * rounds : 0) + 3 + (longs ? 2 + 4 * longs : 0)
-                        + 2 + 1));
-  ns_ret (t);
-  ns_ret (t);
+  ns_memset (t, &fn_memset, s->memset_path, NULL, bytes);
 }
 
 /* select_estimate_accuracy: timer slack from the remaining time (nice <= 0, < 100 s):
@@ -518,7 +509,7 @@ put_timespec64 (NsThread *t)
 {
   ns_call (t, &fn_put_timespec64);
   ns_insns (t, 11);
-  _copy_to_user (t);
+  _copy_to_user (t, 16);            /* a struct timespec64 */
   ns_insns (t, 6);
   ns_ret (t);
 }
@@ -935,7 +926,8 @@ do_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *f
   /* census (syscall.md): 149 instructions of its own (168 less P/E 19): the poll_wqueues
    * zeroing (rep stos), the busy-poll sysctl, max_select_fd under RCU, poll_initwait, the
    * loop head; _qproc = NULL and the return */
-  ns_insns (t, 20);
+  ns_insns (t, 19);
+  ns_rep_string (t, 78 * 8);        /* the poll_wqueues, 624 bytes */
   ns_rcu_read_lock (t, s);
   ns_insns (t, 30);
   ns_rcu_read_unlock (t, s);
@@ -980,8 +972,11 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
   ns_call (t, &fn_core_sys_select);
   /* census (syscall.md): 133 instructions of its own (150 less P/E 17: the stack fds
    * buffer's zeroing, max_fds under RCU, get_fd_set ×2, zero_fd_set ×3, set_fd_set ×2,
-   * the calls), and 5 more per copy out, inline in v6.4+ (copy_user_fsrm less the call) */
-  ns_insns (t, 36);
+   * the calls), and 5 more per copy out, inline in v6.4+ (copy_user_fsrm less the call);
+   * the zeroing is two rep stos, of 6 and of 32 quadwords (the stack buffer) */
+  ns_insns (t, 34);
+  ns_rep_string (t, 6 * 8);
+  ns_rep_string (t, 32 * 8);
   ns_rcu_read_lock (t, s);
   ns_insns (t, 4);
   ns_rcu_read_unlock (t, s);
@@ -989,13 +984,13 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
   for (guint i = 0; i < 2; i++) {  /* get_fd_set (in), get_fd_set (out) */
     ns_insns (t, 4);
     ns_check_stack_object_size (t, s, bytes);
-    _copy_from_user (t);
+    _copy_from_user (t, bytes);
   }
   ns_insns (t, 4);                  /* get_fd_set (ex): NULL → memset */
-  memset_fd_set (t, bytes);
+  memset_fd_set (t, s, bytes);
   for (guint i = 0; i < 3; i++) {  /* zero_fd_set (res_in, res_out, res_ex) */
     ns_insns (t, 4);
-    memset_fd_set (t, bytes);
+    memset_fd_set (t, s, bytes);
   }
   ns_insns (t, 12);
   ret = do_select (t, s, pwq, files, events, n, revents, until, zero);
@@ -1003,7 +998,7 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
   for (guint i = 0; i < 2; i++) {  /* set_fd_set (in), set_fd_set (out) */
     ns_insns (t, 3);
     ns_check_stack_object_size (t, s, bytes);
-    copy_user_fsrm (t);
+    copy_user_fsrm (t, bytes);
   }
   ns_insns (t, 19);
   ns_ret (t);
@@ -1017,7 +1012,7 @@ get_timespec64 (NsThread *t)
 {
   ns_call (t, &fn_get_timespec64);
   ns_insns (t, 9);
-  _copy_from_user (t);
+  _copy_from_user (t, 16);          /* a struct __kernel_timespec */
   ns_insns (t, 15);
   ns_ret (t);
 }

@@ -630,7 +630,8 @@ __slab_free (NsThread *t, KmemCache *c, guint alloc_cpu)
   ns_call (t, &fn___slab_free);
   /* census (recv.md): 71, P/E 17 — the counters, a rep stosq of 8 qwords, the frozen
    * test around the cmpxchg_double_slab call */
-  ns_insns (t, 40);
+  ns_insns (t, 39);
+  ns_rep_string (t, 8 * 8);
   cmpxchg_double_slab (t, c, alloc_cpu);
   ns_insns (t, 14);
   ns_ret (t);
@@ -1566,7 +1567,8 @@ __alloc_skb (NsThread *t, NsSkbAlloc *a, guint size, guint gfp)
   /* memset(skb, 0, offsetof(struct sk_buff, tail)): one rep stosq of 22 quadwords */
   memset (skb, 0, offsetof (struct sk_buff, tail));
   ns_store (t, skb, offsetof (struct sk_buff, tail));
-  ns_insns (t, 10);                 /* the NULL test, the rep stosq and its set-up */
+  ns_insns (t, 9);                  /* the NULL test, the rep stosq's set-up */
+  ns_rep_string (t, 22 * 8);        /* census: 22 quadwords; two movq clear the rest */
   __build_skb_around (t, a, skb, data, osize);
   ns_insns (t, 30);                 /* the pfmemalloc merge, the fclone test, the canary */
   ns_ret (t);

@@ -869,8 +869,10 @@ _copy_to_iter (NsThread *t, guchar *ubuf, gconstpointer from, gsize n)
 {
   ns_call (t, &fn__copy_to_iter);
   /* census: 59 less P/E 16, less the call, plus 5 for the copy done inline — 47, an
-   * estimate from the census, as _copy_from_iter's in ip.c */
-  ns_insns (t, 47);
+   * estimate from the census, as _copy_from_iter's in ip.c; the rep movsb is
+   * ns_rep_string */
+  ns_insns (t, 46);
+  ns_rep_string (t, n);
   ns_copy (t, ubuf, from, n);
   ns_ret (t);
 }
@@ -1039,7 +1041,10 @@ sock_read_iter (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsi
   gssize ret = 0;
 
   ns_icall (t, &fn_sock_read_iter);
-  ns_insns (t, 38);                 /* census: 55 less P/E 7 = 48: the msghdr, O_NONBLOCK */
+  /* census: 55 less P/E 7 = 48: the msghdr (zeroed: rep stos of 13 quadwords),
+   * O_NONBLOCK */
+  ns_insns (t, 37);
+  ns_rep_string (t, 13 * 8);
   NS_LOAD_FIELD (t, file, f_flags);
   if (len != 0) {                   /* if (!iov_iter_count(to)) return 0; */
     ret = sock_recvmsg (t, s, file, ubuf, len);
@@ -1066,7 +1071,8 @@ ns_sys_read (NsThread *t, NsNetStack *s, struct file *file, guchar *ubuf, gsize 
   ns_insns (t, 20);
   NS_LOAD_FIELD (t, file, f_mode);
   ns_rw_verify_area_rw (t, s, file, NS_READ);
-  ns_insns (t, 30);                 /* count clamp, ->read NULL, new_sync_read's kiocb */
+  ns_insns (t, 29);                 /* count clamp, ->read NULL, new_sync_read's kiocb */
+  ns_rep_string (t, 6 * 8);         /* the kiocb zeroed: rep stos of 6 quadwords */
   ns___get_task_ioprio (t);
   ns_insns (t, 20);                 /* the iov_iter, ppos NULL, ->read_iter */
   NS_LOAD_FIELD (t, file, f_op);

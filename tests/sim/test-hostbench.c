@@ -497,6 +497,7 @@ START_TEST (test_unmeasured_reasons)
     "cpu.freq_ghz", "cache.l1d.latency_cycles", "cache.l2.latency_cycles",
     "mem.dram_latency_ns", "branch.mispredict_cycles", "icall.predicted_cycles",
     "icall.lfence_cycles", "lock.atomic_cycles", "x86.rdtsc_cycles",
+    "x86.rep_short_cycles", "x86.rep_long_cycles",
     "ctxsw.rsb_fill_cycles", "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
     "mem.bw_dram_gbps", NULL };
   const char *const busy_expected[] = {
@@ -509,6 +510,8 @@ START_TEST (test_unmeasured_reasons)
     "its time (pinning refused or a busy host)",
     "mem.copy_mlp: not measured: the ping-pong between CPUs 0 and 1 completed no batch "
     "within its time (pinning refused or a busy host)",
+    "x86.rep_long_bytes: not measured: REP strings of 8 to 512 bytes showed no step from "
+    "the short cost to at least twice it",
     "mem.bw_l3_bytes_per_cycle: not measured: neither sysfs nor CPUID gives the L3 size",
     "cache.l3.size_kib: not read: neither sysfs nor CPUID gives the L3 size", NULL };
   const NsHostbenchRun busy = { 2, "c2c.ccx_ns", 48 << 10, 32 << 10, 1 << 20, 0,
@@ -516,12 +519,14 @@ START_TEST (test_unmeasured_reasons)
   const char *const bare_measured[] = { "cpu.freq_ghz", "mem.dram_latency_ns",
     "c2c.ccx_ns", "cpu.mlp", "branch.mispredict_cycles", "icall.predicted_cycles",
     "icall.lfence_cycles", "lock.atomic_cycles", "x86.rdtsc_cycles",
+    "x86.rep_short_cycles", "x86.rep_long_cycles", "x86.rep_long_bytes",
     "ctxsw.rsb_fill_cycles", "mem.bw_dram_gbps", NULL };
   const NsHostbenchRun bare = { 2, "c2c.ccx_ns", 0, 0, 0, 0, TRUE, TRUE, TRUE };
   const char *const one_measured[] = { "cpu.freq_ghz", "cache.l1d.latency_cycles",
     "cache.l2.latency_cycles", "cache.l3.latency_cycles", "mem.dram_latency_ns",
     "ifetch.seq_mlp", "branch.mispredict_cycles", "icall.predicted_cycles",
     "icall.lfence_cycles", "lock.atomic_cycles", "x86.rdtsc_cycles",
+    "x86.rep_short_cycles", "x86.rep_long_cycles", "x86.rep_long_bytes",
     "ctxsw.rsb_fill_cycles", "mem.bw_l1_bytes_per_cycle", "mem.bw_l2_bytes_per_cycle",
     "mem.bw_l3_bytes_per_cycle", "mem.bw_dram_gbps", NULL };
   const char *const one_expected[] = {

@@ -776,6 +776,43 @@ START_TEST (test_rdtsc_cost)
 }
 END_TEST
 
+/* REP strings of 8, 127, 128 and 624 bytes. */
+static void
+rep_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_rep_string (t, 8);
+  ns_rep_string (t, 127);
+  ns_rep_string (t, 128);
+  ns_rep_string (t, 624);
+}
+
+/* A REP string costs x86.rep_short_cycles below x86.rep_long_bytes and
+ * x86.rep_long_cycles from it, whatever cpu.ipc is, as one instruction each; the step
+ * follows the parameter. */
+START_TEST (test_rep_string_cost)
+{
+  const char *const sets[] = { "cpu.ipc", "3", "x86.rep_short_cycles", "7",
+                               "x86.rep_long_cycles", "40", NULL };
+  const char *const moved[] = { "cpu.ipc", "0.5", "x86.rep_short_cycles", "7",
+                                "x86.rep_long_cycles", "40", "x86.rep_long_bytes", "625",
+                                NULL };
+  Rig rig;
+
+  rig_init (&rig, sets, NULL);
+  rig_run (&rig, "rep", rep_thread, NULL);
+  assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN),
+                2 * 7.0 + 2 * 40.0, 1e-9, "two short and two long REP strings");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 4);
+  rig_clear (&rig);
+  rig_init (&rig, moved, NULL);
+  rig_run (&rig, "rep", rep_thread, NULL);
+  assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN), 4 * 7.0,
+                1e-9, "all four short under a step at 625 bytes");
+  rig_clear (&rig);
+}
+END_TEST
+
 /* Five compare-and-branch pairs, fused, then five plain wide instructions. */
 static void
 fused_thread (NsThread *t, gpointer data)
@@ -2657,6 +2694,7 @@ machine_suite (void)
   tcase_add_test (calls, test_shrink_wrapped_call_skips_the_frame);
   tcase_add_test (calls, test_tail_call_one_return);
   tcase_add_test (calls, test_rdtsc_cost);
+  tcase_add_test (calls, test_rep_string_cost);
   tcase_add_test (calls, test_fused_pairs);
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_ifetch_follows_instructions);

@@ -201,7 +201,8 @@ bpf_net_ctx_set (NsThread *t, NetTx *tx)
   /* census: 12 — the context's address, the REP STOSQ and its 3 set-up instructions,
    * current, the saved pointer's NULL, the test, kern_flags, the store, the saved
    * pointer */
-  ns_insns (t, 12);
+  ns_insns (t, 11);
+  ns_rep_string (t, sizeof ctx->stack_ctx);
   if (ctx->task_bpf_net_context != NULL)
     return NULL;
   ctx->task_bpf_net_context = ctx->stack_ctx;
