@@ -1399,7 +1399,8 @@ measure_c2c_store (const HostInfo *info, const NsHostbenchOptions *opt, HostMeas
 }
 
 /* Cycles one REP string of `bytes` (fn's kind) adds to a loop of 16 independent ADDs: the
- * loop with it less the loop without. */
+ * loop with it less the loop without, timed beside it each time (the loop without does not
+ * depend on bytes, but a guest's clock drifts between measurements; a pair shares it). */
 static double
 rep_string_cycles (LoopFn fn, guint8 *buf, gsize bytes, guint64 n, guint reps, double ghz)
 {
