@@ -385,6 +385,34 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "merged by a5624566431d on 24 Apr 2023 for 6.4-rc1; no stable took the series (6.1.29 "
     "took only its clear_user annotation fix); Debian 6.12.118's init_amd sets FSRS from "
     "FSRM and its memset is the FSRS alternative" },
+  [NS_KCHANGE_X86_COPY_USER_FSRM_TEST] = {
+    "244122b4d2e5", "x86/lib: Add fast-short-rep-movs check to copy_user_enhanced_fast_string()",
+    "user copies: copy_user_enhanced_fast_string's test that sends copies under 64 bytes to "
+    "the short-copy loops is patched out on an FSRM CPU; before it every CPU runs the loops "
+    "for them",
+    { "5.17-rc1", { NULL } },
+    "tip x86/cpu (tip-bot2, 29 Dec 2021), the tag x86_cpu_for_v5.17_rc1 it tops, merged "
+    "by 25f8c7785e25 on 10 Jan 2022; a feature, no stable tag; Debian 6.1.176's "
+    "copy_user_enhanced_fast_string has the alternative" },
+  [NS_KCHANGE_X86_COPY_USER_INLINE] = {
+    "577e6a7fd50d", "x86: inline the 'rep movs' in user copies for the FSRM case",
+    "user copies: copy_user_generic runs an inline rep movsb on an FSRM CPU and calls "
+    "rep_movs_alternative (its own loops under 64 bytes) on any other; "
+    "copy_user_enhanced_fast_string and copy_user_short_string are gone",
+    { "6.4-rc1", { NULL } },
+    "Linus's x86-rep-insns branch with 427fda2c8a49 (\"x86: improve on the non-rep "
+    "'copy_user' function\", rep_movs_alternative's loops) and 3639a535587d (STAC/CLAC "
+    "moved to the callers), merged by a5624566431d on 24 Apr 2023 for 6.4-rc1; no stable "
+    "took the series; Debian 6.12.118's _copy_to_iter has the inline rep movsb" },
+  [NS_KCHANGE_X86_COPY_USER_ERMS] = {
+    "47ee3f1dd93b", "x86: re-introduce support for ERMS copies for user space accesses",
+    "user copies: rep_movs_alternative copies 64 bytes and more with one rep movsb on an "
+    "ERMS CPU; before it (6.4-rc1 to rc3) with its unrolled loop of 64 bytes a round",
+    { "6.4-rc4", { NULL } },
+    "mainline after the for-6.4-rc3 merges (26-27 May 2023), after Eric Dumazet's report "
+    "of the TCP regression on a Xeon without FSRM; Mateusz Guzik's later rep movsq change "
+    "(ca96b162bfd2) quotes its diff; Debian 6.12.118's rep_movs_alternative has the ERMS "
+    "alternative" },
 };
 
 /* The registered change id. */

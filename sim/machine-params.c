@@ -429,6 +429,15 @@ static const NsParamDef machine_params[] = {
     "long' (Optimization Reference Manual §3.7.6.1, quoted in Tony Luck's FSRM patch, "
     "<20191216214254.26492-1-tony.luck@intel.com>), puts its boundary one byte later",
     FALSE, 1, 65536, NULL },
+  { "x86.fsrm", NS_PARAM_BOOL, "", "false",
+    "the CPU enumerates X86_FEATURE_FSRM (fast short REP MOVSB): from v5.17 "
+    "copy_user_enhanced_fast_string skips its short-copy loops, and from v6.4 the user "
+    "copies run an inline rep movsb instead of calling rep_movs_alternative",
+    "CPUID.(EAX=7,ECX=0):EDX[4], from Ice Lake on Intel (Optimization Reference Manual "
+    "§3.7.6.1, quoted in f444a5ff95dc) and from Zen 3 on AMD; none of Ivy Bridge, Skylake "
+    "or Cascade Lake enumerates it (their raw CPUID dumps in libvirt's tests), nor does "
+    "Comet Lake (lscpu of an i5-10400F lists erms, no fsrm); the FSRM profiles state it; "
+    "default: not enumerated", FALSE, 0, 1, NULL },
   { "x86.fsrs", NS_PARAM_BOOL, "", "false",
     "the kernel marks the CPU X86_FEATURE_FSRS (fast short REP STOS): from v6.4 its "
     "memset then runs an inline rep stosb instead of memset_orig's loops",

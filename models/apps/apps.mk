@@ -6,6 +6,7 @@ libns_models_a_SOURCES += models/net/skbuff.h models/net/skbuff.c \
 	models/net/ip.h models/net/ip.c models/net/select.h models/net/select.c \
 	models/net/udp_rx.h models/net/udp_rx.c models/net/udp_tx.h models/net/udp_tx.c \
 	models/net/memcontrol.h models/net/memcontrol.c models/net/memset.h models/net/memset.c \
+	models/net/usercopy.h models/net/usercopy.c \
 	models/apps/iperf3-timer.h models/apps/iperf3-timer.c models/apps/iperf3.c models/apps/udp-flood.c
 
 nobase_dist_pkgdata_DATA += scenarios/udp-lookup-iperf3.xml scenarios/micro/udp-flood.xml
@@ -22,12 +23,18 @@ tests_models_apps_test_udp_flood_SOURCES = tests/models/apps/test-udp-flood.c \
 	tests/models/apps/refused.h
 tests_models_apps_test_udp_flood_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_udp_flood_LDADD = $(NS_LIBS) $(TEST_LIBS)
-check_PROGRAMS += tests/models/net/test-skbuff tests/models/net/test-memset
-TESTS += tests/models/net/test-skbuff tests/models/net/test-memset
+check_PROGRAMS += tests/models/net/test-skbuff tests/models/net/test-memset \
+	tests/models/net/test-usercopy
+TESTS += tests/models/net/test-skbuff tests/models/net/test-memset \
+	tests/models/net/test-usercopy
 tests_models_net_test_memset_SOURCES = tests/models/net/test-memset.c $(STACK_RIG)
 tests_models_net_test_memset_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_memset_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_memset_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_test_usercopy_SOURCES = tests/models/net/test-usercopy.c $(STACK_RIG)
+tests_models_net_test_usercopy_CPPFLAGS = $(NET_TEST_CPPFLAGS)
+tests_models_net_test_usercopy_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_usercopy_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_skbuff_SOURCES = tests/models/net/test-skbuff.c $(STACK_RIG)
 tests_models_net_test_skbuff_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_skbuff_CFLAGS = $(TEST_CFLAGS)

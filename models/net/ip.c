@@ -38,6 +38,7 @@
 #include "loopback.h"
 #include "udp_rx.h"
 #include "select.h"
+#include "usercopy.h"
 
 /* IPv4 */
 static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 182, 7, NS_FN_EXTERN, 20);
@@ -335,17 +336,17 @@ sock_alloc_send_pskb (NsThread *t, NsNetStack *s, struct sock *sk, guint size)
   return skb;
 }
 
-/* _copy_from_iter of an ITER_UBUF iterator: access_ok, the user copy, advance. */
+/* _copy_from_iter of an ITER_UBUF iterator: access_ok, the user copy (usercopy.c),
+ * advance. */
 static void
-_copy_from_iter (NsThread *t, guchar *to, const guchar *ubuf, gsize len)
+_copy_from_iter (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, gsize len)
 {
   ns_call (t, &fn__copy_from_iter);
   /* census: 59 instructions less 16 of prologue and return, less the call of
-   * copy_user_enhanced_fast_string, plus 5 for the copy 6.9 does inline (v6.4's
-   * copy_user_generic with FSRM: stac, rep movsb and its NOP pad, clac, the count) — 47,
-   * an estimate from the census; the rep movsb is ns_rep_string */
-  ns_insns (t, 46);
-  ns_rep_string (t, len);
+   * copy_user_enhanced_fast_string — 42, an estimate from the census for the 6.9 shape,
+   * whose copy_user_generic is inline; the copy is ns_copy_user's */
+  ns_insns (t, 42);
+  ns_copy_user (t, s->copy_user_path, len);
   ns_copy (t, to, ubuf, len);
   ns_ret (t);
 }
@@ -359,7 +360,7 @@ ip_generic_getfrag (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, 
   ns_insns (t, 14);                 /* census: 14 instructions (ip_summed test, arguments) */
   ns_check_object_size (t, s, to, len);
   ns_insns (t, 4);                  /* census: 4 instructions (arguments) */
-  _copy_from_iter (t, to, ubuf, len);
+  _copy_from_iter (t, s, to, ubuf, len);
   ns_insns (t, 8);                  /* census: 8 instructions (copied == len, return) */
   ns_ret (t);
 }

@@ -16,6 +16,7 @@
 #include "udp.h"
 #include "netdevice.h"
 #include "memset.h"
+#include "usercopy.h"
 
 G_BEGIN_DECLS
 
@@ -272,6 +273,7 @@ struct _NsNetStack {
   gboolean            voluntary_preempt; /* CONFIG_PREEMPT_VOLUNTARY: might_resched calls */
   gboolean            debug_list;  /* CONFIG_DEBUG_LIST: list_add/list_del check calls */
   NsMemsetPath        memset_path;  /* the body __memset runs on this build and CPU */
+  NsCopyUserPath      copy_user_path; /* the copy copy_user_generic runs on them */
   gboolean            x64_sys_call; /* syscalls dispatched by x64_sys_call's compare tree
                                        (1e3ad78334a6), not sys_call_table's indirect call */
   /* the receive path's switches by release (sim/kchange.h) */

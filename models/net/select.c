@@ -32,6 +32,7 @@
 #include "config.h"
 #include <string.h>
 #include "select.h"
+#include "usercopy.h"
 #include "udp_rx.h"
 
 #define BITS_PER_LONG          64
@@ -438,34 +439,23 @@ ktime_get_ts64 (NsThread *t)
   ns_ret (t);
 }
 
-/* A user copy of n bytes (an fd set, a timespec) with FSRM: stac, rep movsb, clac.
- * census: 6 instructions, copy_user_enhanced_fast_string's body (8 less P/E 2); v6.4+
- * inlines it (copy_user_generic's alternative calls rep_movs_alternative only without
- * FSRM). */
+/* _copy_from_user of n bytes: access_ok, barrier_nospec, the copy (usercopy.c). */
 static void
-copy_user_fsrm (NsThread *t, gsize n)
-{
-  ns_insns (t, 5);
-  ns_rep_string (t, n);
-}
-
-/* _copy_from_user of n bytes: access_ok, barrier_nospec, the copy. */
-static void
-_copy_from_user (NsThread *t, gsize n)
+_copy_from_user (NsThread *t, NsNetStack *s, gsize n)
 {
   ns_call (t, &fn__copy_from_user);
   ns_insns (t, 15);                 /* census: 22 less P/E 6, less the call of the copy */
-  copy_user_fsrm (t, n);
+  ns_copy_user (t, s->copy_user_path, n);
   ns_ret (t);
 }
 
-/* _copy_to_user of n bytes: access_ok, the copy. */
+/* _copy_to_user of n bytes: access_ok, the copy (usercopy.c). */
 static void
-_copy_to_user (NsThread *t, gsize n)
+_copy_to_user (NsThread *t, NsNetStack *s, gsize n)
 {
   ns_call (t, &fn__copy_to_user);
   ns_insns (t, 9);                  /* census: 12 less P/E 2, less the call of the copy */
-  copy_user_fsrm (t, n);
+  ns_copy_user (t, s->copy_user_path, n);
   ns_ret (t);
 }
 
@@ -505,11 +495,11 @@ select_estimate_accuracy (NsThread *t, NsTime until)
 /* put_timespec64: the timespec through a stack copy to the user. census (syscall.md,
  * pselect6): 22 instructions, P/E 5 */
 static void
-put_timespec64 (NsThread *t)
+put_timespec64 (NsThread *t, NsNetStack *s)
 {
   ns_call (t, &fn_put_timespec64);
   ns_insns (t, 11);
-  _copy_to_user (t, 16);            /* a struct timespec64 */
+  _copy_to_user (t, s, 16);         /* a struct timespec64 */
   ns_insns (t, 6);
   ns_ret (t);
 }
@@ -519,7 +509,7 @@ put_timespec64 (NsThread *t)
  * (syscall.md, pselect6): 65 instructions (50 less P/E 15) and put_timespec64; 43 (28
  * less P/E 15) for a zero timeout. */
 static void
-poll_select_finish (NsThread *t, gboolean zero)
+poll_select_finish (NsThread *t, NsNetStack *s, gboolean zero)
 {
   ns_call (t, &fn_poll_select_finish);
   if (zero) {
@@ -532,7 +522,7 @@ poll_select_finish (NsThread *t, gboolean zero)
   ns_insns (t, 8);
   ns_leaf_call (t, &fn_set_normalized_timespec64, 7);   /* census: 10 less P/E 3 */
   ns_insns (t, 11);
-  put_timespec64 (t);
+  put_timespec64 (t, s);
   ns_insns (t, 8);
   ns_ret (t);
 }
@@ -972,7 +962,7 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
   ns_call (t, &fn_core_sys_select);
   /* census (syscall.md): 133 instructions of its own (150 less P/E 17: the stack fds
    * buffer's zeroing, max_fds under RCU, get_fd_set ×2, zero_fd_set ×3, set_fd_set ×2,
-   * the calls), and 5 more per copy out, inline in v6.4+ (copy_user_fsrm less the call);
+   * the calls), and each copy out's copy_user_generic (usercopy.c: inline in v6.4+);
    * the zeroing is two rep stos, of 6 and of 32 quadwords (the stack buffer) */
   ns_insns (t, 34);
   ns_rep_string (t, 6 * 8);
@@ -984,7 +974,7 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
   for (guint i = 0; i < 2; i++) {  /* get_fd_set (in), get_fd_set (out) */
     ns_insns (t, 4);
     ns_check_stack_object_size (t, s, bytes);
-    _copy_from_user (t, bytes);
+    _copy_from_user (t, s, bytes);
   }
   ns_insns (t, 4);                  /* get_fd_set (ex): NULL → memset */
   memset_fd_set (t, s, bytes);
@@ -998,7 +988,7 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
   for (guint i = 0; i < 2; i++) {  /* set_fd_set (in), set_fd_set (out) */
     ns_insns (t, 3);
     ns_check_stack_object_size (t, s, bytes);
-    copy_user_fsrm (t, bytes);
+    ns_copy_user (t, s->copy_user_path, bytes);
   }
   ns_insns (t, 19);
   ns_ret (t);
@@ -1008,11 +998,11 @@ core_sys_select (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *co
 /* get_timespec64: the user's timespec through a stack copy (tv_nsec's upper half kept
  * outside compat syscalls). census (syscall.md, pselect6): 31 instructions, P/E 7 */
 static void
-get_timespec64 (NsThread *t)
+get_timespec64 (NsThread *t, NsNetStack *s)
 {
   ns_call (t, &fn_get_timespec64);
   ns_insns (t, 9);
-  _copy_from_user (t, 16);          /* a struct __kernel_timespec */
+  _copy_from_user (t, s, 16);       /* a struct __kernel_timespec */
   ns_insns (t, 15);
   ns_ret (t);
 }
@@ -1029,7 +1019,7 @@ do_pselect (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *
 
   ns_call (t, &fn_do_pselect);
   ns_insns (t, 18);
-  get_timespec64 (t);
+  get_timespec64 (t, s);
   ns_insns (t, 12);
   if (!zero) {
     ns_insns (t, 4);
@@ -1045,7 +1035,7 @@ do_pselect (NsThread *t, NsNetStack *s, NsPollWqueues *pwq, struct file *const *
   ns_insns (t, 8);
   ret = core_sys_select (t, s, pwq, files, events, n, revents, until, zero);
   ns_insns (t, 5);
-  poll_select_finish (t, zero);
+  poll_select_finish (t, s, zero);
   ns_insns (t, 4);
   ns_ret (t);
   return ret;

@@ -46,6 +46,7 @@
 #include "udp_rx.h"
 #include "ip.h"
 #include "select.h"
+#include "usercopy.h"
 #include "memcontrol.h"
 
 NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 115, 3, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
@@ -861,18 +862,17 @@ skb_consume_udp (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
   ns_ret (t);
 }
 
-/* _copy_to_iter for an ITER_UBUF iterator: access_ok, the user copy (v6.4+'s inline
- * copy_user_generic: with FSRM, STAC, rep movsb, CLAC; 6.1 called
- * copy_user_enhanced_fast_string), the iterator's advance. */
+/* _copy_to_iter for an ITER_UBUF iterator: access_ok, the user copy (usercopy.c: v6.4+'s
+ * inline copy_user_generic with FSRM; 6.1 called copy_user_enhanced_fast_string), the
+ * iterator's advance. */
 static void
-_copy_to_iter (NsThread *t, guchar *ubuf, gconstpointer from, gsize n)
+_copy_to_iter (NsThread *t, NsNetStack *s, guchar *ubuf, gconstpointer from, gsize n)
 {
   ns_call (t, &fn__copy_to_iter);
-  /* census: 59 less P/E 16, less the call, plus 5 for the copy done inline — 47, an
-   * estimate from the census, as _copy_from_iter's in ip.c; the rep movsb is
-   * ns_rep_string */
-  ns_insns (t, 46);
-  ns_rep_string (t, n);
+  /* census: 59 less P/E 16, less the call — 42, an estimate from the census, as
+   * _copy_from_iter's in ip.c; the copy is ns_copy_user's */
+  ns_insns (t, 42);
+  ns_copy_user (t, s->copy_user_path, n);
   ns_copy (t, ubuf, from, n);
   ns_ret (t);
 }
@@ -885,7 +885,7 @@ simple_copy_to_iter (NsThread *t, NsNetStack *s, guchar *ubuf, gconstpointer fro
   ns_call (t, &fn_simple_copy_to_iter);
   ns_insns (t, 4);                  /* estimate: the arguments */
   ns_check_object_size (t, s, from, n);
-  _copy_to_iter (t, ubuf, from, n);
+  _copy_to_iter (t, s, ubuf, from, n);
   ns_insns (t, 2);                  /* estimate: return */
   ns_ret (t);
 }
@@ -965,7 +965,7 @@ udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize le
     NS_LOAD_FIELD (t, skb, data);
     ns_check_object_size (t, s, skb->data, copied);
     ns_insns (t, v6 ? 4 : 5);
-    _copy_to_iter (t, ubuf, skb->data, copied);
+    _copy_to_iter (t, s, ubuf, skb->data, copied);
   } else {
     skb_copy_datagram_iter (t, s, skb, ubuf, copied);
   }
