@@ -321,7 +321,13 @@ static const NsParamDef machine_params[] = {
     "≈ 100 cycles for the whole call: the two instructions, 4.10's SYSCALL64 fast path "
     "(a few dozen instructions, removed in 4.16), getppid and lmbench's loop; the models "
     "charge the entry and exit code again as instructions (about 80), so as a price of "
-    "the two instructions alone it is high (tools/sensitivity varies it 50-200)",
+    "the two instructions alone it is high (tools/sensitivity varies it 50-200); a "
+    "cross-check on a newer core: a null system call (sys_ni_syscall) took 159 core "
+    "cycles (median, probe overhead removed) on a Zen 2 Ryzen 7 3700X under Linux 5.11 "
+    "with mitigations=off (tmiemietz/fastcall-spma, cycle_stats.csv), the two "
+    "instructions and the entry and exit code together, where this value plus about 80 "
+    "instructions of that code at seed 000's fitted IPC gives about 170; no Zen 3 "
+    "measurement found",
     FALSE, 0, 10000, NULL },
   { "syscall.pti_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "page-table isolation: two CR3 writes + trampoline per syscall (with PCID)",
