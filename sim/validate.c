@@ -2896,8 +2896,18 @@ compare_provenance (gconstpointer a, gconstpointer b)
   return strcmp ((*(NsValProvenance *const *) a)->profile, (*(NsValProvenance *const *) b)->profile);
 }
 
+/* TRUE if source says its value is borrowed: measured or derived on another core
+ * ("UNSOURCED, borrowed: …", as the profiles write it). */
+static gboolean
+source_borrowed (const char *source)
+{
+  return source != NULL && g_ascii_strncasecmp (source, NS_VAL_BORROWED,
+                                                strlen (NS_VAL_BORROWED)) == 0;
+}
+
 /* Adds run's CPU to the entry "NAME = VALUE" of each unsourced value it used, in
- * values (NAME = VALUE → GPtrArray of CPU names, each once). */
+ * values (NAME = VALUE → GPtrArray of CPU names, each once; "CPU*" where its profile
+ * borrows the value from another core). */
 static void
 add_unsourced (GHashTable *values, const NsValRun *run)
 {
@@ -2905,14 +2915,16 @@ add_unsourced (GHashTable *values, const NsValRun *run)
     const NsValParam *p = run->unsourced->pdata[i];
     char *key = g_strdup_printf ("%s = %s", p->name, p->value);
     GPtrArray *cpus = g_hash_table_lookup (values, key);
+    g_autofree char *cpu = g_strconcat (run->cpu, source_borrowed (p->source) ? "*" : "",
+                                        NULL);
     if (cpus == NULL) {
       cpus = g_ptr_array_new_with_free_func (g_free);
       g_hash_table_insert (values, key, cpus);
     } else {
       g_free (key);
     }
-    if (!g_ptr_array_find_with_equal_func (cpus, run->cpu, g_str_equal, NULL))
-      g_ptr_array_add (cpus, g_strdup (run->cpu));
+    if (!g_ptr_array_find_with_equal_func (cpus, cpu, g_str_equal, NULL))
+      g_ptr_array_add (cpus, g_steal_pointer (&cpu));
   }
 }
 
@@ -3433,6 +3445,20 @@ baselines_outside_line (GString *out, const NsValReport *r)
     g_string_append_c (out, '\n');
 }
 
+/* How many of the "NAME = VALUE: CPU…" lines name a CPU that borrows the value. */
+static guint
+borrowed_lines (GPtrArray *lines)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < lines->len; i++) {
+    const char *cpus = strstr (lines->pdata[i], ": ");
+    if (cpus != NULL && strchr (cpus, '*') != NULL)
+      n++;
+  }
+  return n;
+}
+
 /* Appends both sets' summary lines, the not-modelled count, stale-fit notes and conflicts. */
 static void
 table_summary (GString *out, const NsValReport *r)
@@ -3446,7 +3472,10 @@ table_summary (GString *out, const NsValReport *r)
   if (r->unsourced->len > 0)
     g_string_append_printf (out, "unsourced values in the parameter sets the runs used (%u, "
                             "charged or not; a reasoned default or a stated choice, in a "
-                            "profile or the registry):\n", r->unsourced->len);
+                            "profile or the registry; a CPU marked * borrows the value, "
+                            "measured or derived on another core, in %u of them):\n",
+                            r->unsourced->len,
+                            borrowed_lines (r->unsourced));
   for (guint i = 0; i < r->unsourced->len; i++)
     g_string_append_printf (out, "  %s\n", (const char *) r->unsourced->pdata[i]);
   for (guint i = 0; i < r->provenance->len; i++) {

@@ -164,6 +164,9 @@ typedef enum {
  * 000's deltas move by up to ±0.2 pp with them, doc/validation.md) — a pass or fail by
  * less is not evidence either way. */
 #define NS_VAL_NEAR_PP            0.2
+/* How a profile's source marks a value measured or derived on another core: the
+ * unsourced list writes its CPU "CPU*". */
+#define NS_VAL_BORROWED           "UNSOURCED, borrowed"
 
 /* max(3 pp, 10 % of |recorded delta|), or the row's stated (tighter) tolerance. */
 double       ns_validation_tolerance   (const NsRecordedRow *row);
@@ -348,7 +351,8 @@ typedef struct {
                                          variant sets for a row */
   GPtrArray          *provenance;     /* NsValProvenance*, by profile then parameter */
   GPtrArray          *unsourced;      /* char*: "NAME = VALUE: CPU CPU…" for every unsourced
-                                         value a run used, sorted by NAME, each once */
+                                         value a run used, sorted by NAME, each once; a
+                                         CPU whose profile borrows it is written "CPU*" */
   char              **what_if;        /* NsValOptions.what_if, copied (NULL: none) */
   guint               run_seeds;      /* ns_validation_run_seeds' n_seeds (0: not run) */
 } NsValReport;

@@ -97,6 +97,10 @@ D="$TMP/data"
 mkdir -p "$D/scenarios/cpus" "$D/scenarios/micro" "$D/validation" "$D/fx"
 cp "$DATA"/scenarios/*.rng "$D/scenarios/"
 cp "$DATA/scenarios/cpus/generic.xml" "$D/scenarios/cpus/"
+# ... the profile borrowing one value the call chain never charges, and stating another as
+# a reasoned default, for the unsourced list's marks
+sed -i 's|^\(  <param name="cpu.sockets".*\)$|\1\n  <param name="x86.pause_cycles" value="140" source="UNSOURCED, borrowed: a test'"'"'s"/>\n  <param name="x86.rdtsc_cycles" value="30" source="UNSOURCED reasoned default: a test'"'"'s"/>|' \
+  "$D/scenarios/cpus/generic.xml"
 cp "$DATA/scenarios/micro/call-chain.xml" "$D/scenarios/micro/"
 cp "$DATA"/validation/*.rng "$D/validation/"
 cp "$FIXTURE"/* "$D/fx/"
@@ -133,6 +137,13 @@ expect 1 "a case naming a missing scenario" -- $V 900-no-scenario
 sed -n '1,/-->/p' "$DATA/validation/cases.xml" | tr -s '\n ' '  ' |
   grep -q "a case whose scenario file does not exist or lacks a variant is an error" &&
   ok || bad "cases.xml's heading does not say a missing scenario or variant is an error"
+# ... the unsourced list marks the CPU that borrows a value, not one that states a
+# reasoned default, and its heading counts the marked lines
+$V 900-safe-ret >"$TMP/out" 2>"$TMP/err"
+grep -q "^  x86.pause_cycles = 140: generic\*$" "$TMP/out" &&
+  grep -q "^  x86.rdtsc_cycles = 30: generic$" "$TMP/out" &&
+  grep -q "^unsourced values .*a CPU marked \* borrows the value, measured or derived on another core, in 1 of them):$" "$TMP/out" &&
+  ok || bad "unsourced list's borrowed marks: $(grep -A3 '^unsourced' "$TMP/out" | head -4; grep -E 'pause|rdtsc' "$TMP/out")"
 expect 2 "a pattern matching nothing" -- $V 900-nope
 # ... and the message lists the row ids the patterns choose from
 grep -q "no recorded row matches '900-nope' (.*; the rows: .*900-safe-ret .*900-unret" "$TMP/err" &&
