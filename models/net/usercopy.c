@@ -2,7 +2,7 @@
  * before v6.4 a call of copy_user_enhanced_fast_string (every profiled CPU has ERMS), its
  * short-copy test patched out on FSRM from v5.17; from v6.4 (577e6a7fd50d) an inline
  * rep movsb on FSRM and a call of rep_movs_alternative elsewhere. Counts: the Debian
- * 6.1.176 and 6.12.118 binaries (doc/census/seed000/recv.md, send.md, syscall.md). */
+ * 6.1.176 and 6.12.118 binaries (doc/census/seed000/residue.md, "The user copies"). */
 #include "usercopy.h"
 
 /* v5.4-v6.3: STAC, the short test (an FSRM CPU's NOP from v5.17), rep movsb, CLAC. */
