@@ -16,7 +16,8 @@ typedef enum {
                                * loops under 64 bytes */
   NS_COPY_USER_EFS,           /* v5.17-v6.3 on an FSRM CPU: the same call, its short test
                                * patched out (244122b4d2e5) */
-  NS_COPY_USER_INLINE,        /* from v6.4 on an FSRM CPU: rep movsb inline (577e6a7fd50d) */
+  NS_COPY_USER_INLINE,        /* from v6.4 on an FSRM CPU: rep movsb inline
+                               * (577e6a7fd50d) */
   NS_COPY_USER_ALTERNATIVE,   /* from v6.4-rc4 without FSRM: a call of rep_movs_alternative,
                                * rep movsb from 64 bytes (47ee3f1dd93b) */
   NS_COPY_USER_UNROLLED       /* v6.4-rc1 to rc3 without FSRM: rep_movs_alternative with its

@@ -3,16 +3,40 @@
 #include "stack-rig.h"
 #include "run-to-end.h"
 
-/* See stack-rig.h. */
-void
-stack_rig_init_machine (StackRig *s, const char *version, const char *patch,
-                        const char *const *config, const NsMitigations *mit)
+/* s's machine and engine from its params and build under mit (NULL: every mitigation
+ * off). */
+static void
+machine_of (StackRig *s, const NsMitigations *mit)
 {
   NsMitigations none = { 0 };
   GError *error = NULL;
 
+  s->machine = ns_machine_new (s->params, mit ? mit : &none, s->build, &error);
+  ck_assert_msg (s->machine != NULL, "%s", error ? error->message : "?");
+  s->engine = ns_machine_create_engine (s->machine);
+}
+
+/* See stack-rig.h. */
+NsParams *
+stack_rig_params (const char *const *sets)
+{
+  NsParams *p = ns_params_new ();
+  GError *error = NULL;
+
+  for (guint i = 0; sets != NULL && sets[i] != NULL; i += 2)
+    ck_assert_msg (ns_params_set (p, sets[i], sets[i + 1], "test", &error), "%s",
+                   error ? error->message : "?");
+  return p;
+}
+
+/* s cleared, its params (taken; NULL: the registry defaults) and its build of version
+ * (+ patch unless NULL, + the .config pairs of config unless NULL). */
+static void
+build_of (StackRig *s, NsParams *params, const char *version, const char *patch,
+          const char *const *config)
+{
   memset (s, 0, sizeof *s);
-  s->params = ns_params_new ();
+  s->params = params != NULL ? params : ns_params_new ();
   s->build = ns_build_new (version, ns_params_get_int (s->params, "build.inline_limit_bytes"));
   if (patch != NULL) {
     const NsPatch *p = ns_patch_find (patch);
@@ -21,9 +45,23 @@ stack_rig_init_machine (StackRig *s, const char *version, const char *patch,
   }
   for (guint i = 0; config != NULL && config[i] != NULL; i += 2)
     ns_build_set_config (s->build, config[i], config[i + 1]);
-  s->machine = ns_machine_new (s->params, mit ? mit : &none, s->build, &error);
-  ck_assert_msg (s->machine != NULL, "%s", error ? error->message : "?");
-  s->engine = ns_machine_create_engine (s->machine);
+}
+
+/* See stack-rig.h. */
+void
+stack_rig_init_machine_with (StackRig *s, const char *version, NsParams *params)
+{
+  build_of (s, params, version, NULL, NULL);
+  machine_of (s, NULL);
+}
+
+/* See stack-rig.h. */
+void
+stack_rig_init_machine (StackRig *s, const char *version, const char *patch,
+                        const char *const *config, const NsMitigations *mit)
+{
+  build_of (s, NULL, version, patch, config);
+  machine_of (s, mit);
 }
 
 /* See stack-rig.h. */

@@ -25,6 +25,12 @@ void  stack_rig_init  (StackRig *s, const char *version, const char *patch,
  * the stack (skbuff.c, softirq.c). */
 void  stack_rig_init_machine (StackRig *s, const char *version, const char *patch,
                               const char *const *config, const NsMitigations *mit);
+/* Registry defaults with each NAME, VALUE pair of sets (a NULL-terminated list, or NULL)
+ * set, asserting each takes. */
+NsParams *stack_rig_params (const char *const *sets);
+/* stack_rig_init_machine on params (taken; NULL: the registry defaults), every mitigation
+ * off. */
+void  stack_rig_init_machine_with (StackRig *s, const char *version, NsParams *params);
 /* Frees what stack_rig_init or stack_rig_init_machine made. */
 void  stack_rig_clear (StackRig *s);
 /* Runs fn(t, data) in a user thread on cpu from now until every thread is done or

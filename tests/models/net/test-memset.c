@@ -36,12 +36,9 @@ memset_body (NsThread *t, gpointer data)
 static NsParams *
 params_with_fsrs (gboolean fsrs)
 {
-  NsParams *p = ns_params_new ();
-  GError *error = NULL;
+  const char *const sets[] = { "x86.fsrs", fsrs ? "true" : "false", NULL };
 
-  ck_assert_msg (ns_params_set (p, "x86.fsrs", fsrs ? "true" : "false", "test", &error),
-                 "%s", error ? error->message : "?");
-  return p;
+  return stack_rig_params (sets);
 }
 
 /* The body each release and CPU gets: memset_erms up to v6.3 whatever FSRS says (the

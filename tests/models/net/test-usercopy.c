@@ -30,16 +30,12 @@ copy_body (NsThread *t, gpointer data)
 static NsParams *
 params_with (gboolean fsrm, const char *rep)
 {
-  NsParams *p = ns_params_new ();
-  GError *error = NULL;
+  const char *const plain[] = { "x86.fsrm", fsrm ? "true" : "false", NULL };
+  const char *const with_rep[] = { "x86.fsrm", fsrm ? "true" : "false",
+                                   "x86.rep_short_cycles", rep, "x86.rep_long_cycles", rep,
+                                   NULL };
 
-  ck_assert_msg (ns_params_set (p, "x86.fsrm", fsrm ? "true" : "false", "test", &error),
-                 "%s", error ? error->message : "?");
-  if (rep != NULL)
-    ck_assert_msg (ns_params_set (p, "x86.rep_short_cycles", rep, "test", &error) &&
-                   ns_params_set (p, "x86.rep_long_cycles", rep, "test", &error), "%s",
-                   error ? error->message : "?");
-  return p;
+  return stack_rig_params (rep != NULL ? with_rep : plain);
 }
 
 /* The copy each release and CPU gets: the short test up to v5.16 on any CPU and up to
@@ -82,28 +78,18 @@ run_one (NsParams *params, Copy *c, guint64 *insns, guint64 calls[3], double *cy
   static const char *const routines[] = {
     "copy_user_enhanced_fast_string", "copy_user_short_string", "rep_movs_alternative"
   };
-  NsMitigations none = { 0 };
-  NsBuild *build = ns_build_new ("6.9.0", 60);
-  GError *error = NULL;
-  NsMachine *machine = ns_machine_new (params, &none, build, &error);
-  NsEngine *engine;
-  StackRig s = { 0 };
+  StackRig s;
 
-  ck_assert_msg (machine != NULL, "%s", error ? error->message : "?");
-  engine = ns_machine_create_engine (machine);
-  s.params = params;
-  s.build = build;
-  s.machine = machine;
-  s.engine = engine;
+  stack_rig_init_machine_with (&s, "6.9.0", params);
   stack_rig_run (&s, 0, copy_body, c);
-  *insns = ns_machine_account_events (machine, NS_CAUSE_INSN);
-  *cycles = ns_machine_account_cycles (machine, NULL, NS_CAUSE_INSN);
+  *insns = ns_machine_account_events (s.machine, NS_CAUSE_INSN);
+  *cycles = ns_machine_account_cycles (s.machine, NULL, NS_CAUSE_INSN);
   for (guint i = 0; i < 3; i++) {
     NsFunc *fn = ns_func_lookup (routines[i]);
 
     calls[i] = stack_rig_calls (&s, routines[i]);
     if (fn != NULL)
-      *cycles += ns_machine_account_cycles (machine, fn, NS_CAUSE_INSN);
+      *cycles += ns_machine_account_cycles (s.machine, fn, NS_CAUSE_INSN);
   }
   stack_rig_clear (&s);
 }
@@ -114,9 +100,9 @@ run_one (NsParams *params, Copy *c, guint64 *insns, guint64 calls[3], double *cy
  *   CLAC; under 64 bytes without FSRM, STAC, cmp and copy_user_short_string: 4, 6 a
  *   quadword, 2, 1 + 6 a byte of a tail, xor, CLAC;
  *   rep_movs_alternative (between STAC and CLAC; its endbr64 is its frame, charged with
- *   the call, not counted here): cmp+jae; from 64 bytes rep
- *   movsb; under 8 cmp+jae, test+je, 6 a byte; else cmp+jae, 8 a quadword but the last's
- *   6 (its je taken) where no tail follows, and for a tail jmp, 6 a byte; unrolled (6.4-rc1..rc3): 21 a 64-byte
+ *   the call, not counted here): cmp+jae; from 64 bytes rep movsb; under 8 cmp+jae,
+ *   test+je, 6 a byte; else cmp+jae, 8 a quadword but the last's 6 (its je taken) where
+ *   no tail follows, and for a tail jmp, 6 a byte; unrolled (6.4-rc1..rc3): 21 a 64-byte
  *   round, cmp+jae, then as under 64. */
 START_TEST (test_instructions_and_calls)
 {
