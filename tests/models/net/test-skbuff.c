@@ -452,19 +452,12 @@ END_TEST
 static void
 rig_init_cpus (Rig *rig, guint n_cpus)
 {
-  NsMitigations none = { 0 };
   g_autofree char *ccx = g_strdup_printf ("%u", n_cpus / 16);
-  GError *error = NULL;
+  const char *const sets[] = { "cpu.ccx_per_socket", ccx, "cpu.cores_per_ccx", "8", NULL };
 
   memset (rig, 0, sizeof *rig);
-  rig->s.params = ns_params_new ();
-  ck_assert (ns_params_set (rig->s.params, "cpu.ccx_per_socket", ccx, "test", &error));
-  ck_assert (ns_params_set (rig->s.params, "cpu.cores_per_ccx", "8", "test", &error));
-  rig->s.build = ns_build_new ("6.9.0", 60);
-  rig->s.machine = ns_machine_new (rig->s.params, &none, rig->s.build, &error);
-  ck_assert_msg (rig->s.machine != NULL, "%s", error ? error->message : "?");
+  stack_rig_init_machine_with (&rig->s, "6.9.0", stack_rig_params (sets));
   ck_assert_uint_eq (ns_machine_n_cpus (rig->s.machine), n_cpus);
-  rig->s.engine = ns_machine_create_engine (rig->s.machine);
   rig->alloc = ns_skb_alloc_new (rig->s.machine);
 }
 
