@@ -6,7 +6,7 @@ libns_models_a_SOURCES += models/net/skbuff.h models/net/skbuff.c \
 	models/net/ip.h models/net/ip.c models/net/select.h models/net/select.c \
 	models/net/udp_rx.h models/net/udp_rx.c models/net/udp_tx.h models/net/udp_tx.c \
 	models/net/memcontrol.h models/net/memcontrol.c models/net/memset.h models/net/memset.c \
-	models/net/usercopy.h models/net/usercopy.c \
+	models/net/usercopy.h models/net/usercopy.c models/net/iov_iter.h models/net/iov_iter.c \
 	models/apps/iperf3-timer.h models/apps/iperf3-timer.c models/apps/iperf3.c models/apps/udp-flood.c
 
 nobase_dist_pkgdata_DATA += scenarios/udp-lookup-iperf3.xml scenarios/micro/udp-flood.xml
@@ -24,9 +24,9 @@ tests_models_apps_test_udp_flood_SOURCES = tests/models/apps/test-udp-flood.c \
 tests_models_apps_test_udp_flood_CFLAGS = $(TEST_CFLAGS)
 tests_models_apps_test_udp_flood_LDADD = $(NS_LIBS) $(TEST_LIBS)
 check_PROGRAMS += tests/models/net/test-skbuff tests/models/net/test-memset \
-	tests/models/net/test-usercopy
+	tests/models/net/test-usercopy tests/models/net/test-iov_iter
 TESTS += tests/models/net/test-skbuff tests/models/net/test-memset \
-	tests/models/net/test-usercopy
+	tests/models/net/test-usercopy tests/models/net/test-iov_iter
 tests_models_net_test_memset_SOURCES = tests/models/net/test-memset.c $(STACK_RIG)
 tests_models_net_test_memset_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_memset_CFLAGS = $(TEST_CFLAGS)
@@ -35,6 +35,10 @@ tests_models_net_test_usercopy_SOURCES = tests/models/net/test-usercopy.c $(STAC
 tests_models_net_test_usercopy_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_usercopy_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_usercopy_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_test_iov_iter_SOURCES = tests/models/net/test-iov_iter.c $(STACK_RIG)
+tests_models_net_test_iov_iter_CPPFLAGS = $(NET_TEST_CPPFLAGS)
+tests_models_net_test_iov_iter_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_test_iov_iter_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_test_skbuff_SOURCES = tests/models/net/test-skbuff.c $(STACK_RIG)
 tests_models_net_test_skbuff_CPPFLAGS = $(NET_TEST_CPPFLAGS)
 tests_models_net_test_skbuff_CFLAGS = $(TEST_CFLAGS)

@@ -38,7 +38,7 @@
 #include "loopback.h"
 #include "udp_rx.h"
 #include "select.h"
-#include "usercopy.h"
+#include "iov_iter.h"
 
 /* IPv4 */
 static NS_FUNC (fn_sk_dst_check, "sk_dst_check", 182, 7, NS_FN_EXTERN, 20);
@@ -55,7 +55,6 @@ static NS_FUNC (fn_skb_set_owner_w, "skb_set_owner_w", 200, 5, NS_FN_EXTERN, 20)
 static NS_FUNC (fn_sock_wfree, "sock_wfree", 456, 11, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_sk_page_frag_refill, "sk_page_frag_refill", 159, 5, NS_FN_EXTERN, 12);
 static NS_FUNC (fn_ip_generic_getfrag, "ip_generic_getfrag", 238, 13, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
-static NS_FUNC (fn__copy_from_iter, "_copy_from_iter", 1384, 14, NS_FN_EXTERN, 40);
 static NS_FUNC (fn___ip_make_skb, "__ip_make_skb", 1304, 15, NS_FN_EXTERN, 3);
 static NS_FUNC (fn_ip_send_skb, "ip_send_skb", 139, 7, NS_FN_EXTERN, 3);
 static NS_FUNC (fn___ip_local_out, "__ip_local_out", 346, 13, NS_FN_EXTERN, 3);
@@ -336,21 +335,6 @@ sock_alloc_send_pskb (NsThread *t, NsNetStack *s, struct sock *sk, guint size)
   return skb;
 }
 
-/* _copy_from_iter of an ITER_UBUF iterator: access_ok, the user copy (usercopy.c),
- * advance. */
-static void
-_copy_from_iter (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, gsize len)
-{
-  ns_call (t, &fn__copy_from_iter);
-  /* census: 59 instructions less 16 of prologue and return, less the call of
-   * copy_user_enhanced_fast_string — 42, an estimate from the census for the 6.9 shape,
-   * whose copy_user_generic is inline; the copy is ns_copy_user's */
-  ns_insns (t, 42);
-  ns_copy_user (t, s->copy_user_path, len);
-  ns_copy (t, to, ubuf, len);
-  ns_ret (t);
-}
-
 /* getfrag = ip_generic_getfrag (through the pointer): CHECKSUM_PARTIAL, so
  * copy_from_iter_full: check_copy_size (__check_object_size), _copy_from_iter. */
 static void
@@ -360,7 +344,7 @@ ip_generic_getfrag (NsThread *t, NsNetStack *s, guchar *to, const guchar *ubuf, 
   ns_insns (t, 14);                 /* census: 14 instructions (ip_summed test, arguments) */
   ns_check_object_size (t, s, to, len);
   ns_insns (t, 4);                  /* census: 4 instructions (arguments) */
-  _copy_from_iter (t, s, to, ubuf, len);
+  ns_copy_from_iter (t, s->copy_user_path, to, ubuf, len);
   ns_insns (t, 8);                  /* census: 8 instructions (copied == len, return) */
   ns_ret (t);
 }

@@ -46,7 +46,7 @@
 #include "udp_rx.h"
 #include "ip.h"
 #include "select.h"
-#include "usercopy.h"
+#include "iov_iter.h"
 #include "memcontrol.h"
 
 NS_FUNC (udp_fn_sock_def_readable, "sock_def_readable", 115, 3, NS_FN_EXTERN | NS_FN_INDIRECT, 1);
@@ -101,7 +101,6 @@ static NS_FUNC (fn___skb_try_recv_from_queue, "__skb_try_recv_from_queue", 358, 
 static NS_FUNC (fn_udp_rmem_release, "udp_rmem_release", 320, 13, NS_FN_STATIC, 4);
 static NS_FUNC (fn___skb_wait_for_more_packets, "__skb_wait_for_more_packets", 370, 15,
                 NS_FN_EXTERN, 3);
-static NS_FUNC (fn__copy_to_iter, "_copy_to_iter", 1601, 14, NS_FN_EXTERN, 40);
 /* the copy of a paged datagram (net/core/datagram.c) */
 static NS_FUNC (fn_skb_copy_datagram_iter, "skb_copy_datagram_iter", 137, 9, NS_FN_EXTERN, 20);
 static NS_FUNC (fn___skb_datagram_iter, "__skb_datagram_iter", 730, 15, NS_FN_STATIC, 3);
@@ -862,21 +861,6 @@ skb_consume_udp (NsThread *t, NsNetStack *s, struct sock *sk, struct sk_buff *sk
   ns_ret (t);
 }
 
-/* _copy_to_iter for an ITER_UBUF iterator: access_ok, the user copy (usercopy.c: v6.4+'s
- * inline copy_user_generic with FSRM; 6.1 called copy_user_enhanced_fast_string), the
- * iterator's advance. */
-static void
-_copy_to_iter (NsThread *t, NsNetStack *s, guchar *ubuf, gconstpointer from, gsize n)
-{
-  ns_call (t, &fn__copy_to_iter);
-  /* census: 59 less P/E 16, less the call — 42, an estimate from the census, as
-   * _copy_from_iter's in ip.c; the copy is ns_copy_user's */
-  ns_insns (t, 42);
-  ns_copy_user (t, s->copy_user_path, n);
-  ns_copy (t, ubuf, from, n);
-  ns_ret (t);
-}
-
 /* simple_copy_to_iter (__skb_datagram_iter's cb, called directly by INDIRECT_CALL_1):
  * copy_to_iter — check_copy_size on the kernel address, _copy_to_iter. */
 static void
@@ -885,7 +869,7 @@ simple_copy_to_iter (NsThread *t, NsNetStack *s, guchar *ubuf, gconstpointer fro
   ns_call (t, &fn_simple_copy_to_iter);
   ns_insns (t, 4);                  /* estimate: the arguments */
   ns_check_object_size (t, s, from, n);
-  _copy_to_iter (t, s, ubuf, from, n);
+  ns_copy_to_iter (t, s->copy_user_path, ubuf, from, n);
   ns_insns (t, 2);                  /* estimate: return */
   ns_ret (t);
 }
@@ -965,7 +949,7 @@ udp_recvmsg (NsThread *t, NsNetStack *s, struct sock *sk, guchar *ubuf, gsize le
     NS_LOAD_FIELD (t, skb, data);
     ns_check_object_size (t, s, skb->data, copied);
     ns_insns (t, v6 ? 4 : 5);
-    _copy_to_iter (t, s, ubuf, skb->data, copied);
+    ns_copy_to_iter (t, s->copy_user_path, ubuf, skb->data, copied);
   } else {
     skb_copy_datagram_iter (t, s, skb, ubuf, copied);
   }

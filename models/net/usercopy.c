@@ -21,7 +21,7 @@ ns_copy_user_path (NsBuild *build, const NsParams *params)
 {
   gboolean fsrm;
 
-  g_return_val_if_fail (params != NULL, NS_COPY_USER_INLINE);
+  g_return_val_if_fail (build != NULL && params != NULL, NS_COPY_USER_INLINE);
 
   fsrm = ns_params_get_bool (params, "x86.fsrm");
   if (!ns_build_has_change (build, NS_KCHANGE_X86_COPY_USER_INLINE)) {
