@@ -4,9 +4,14 @@
  * docs"):
  *
  *   <!-- figures: sensitivity -->   a sensitivity table (tools/sensitivity): its header
- *       names each column's row and recorded delta, "ROW (+14.47)"; its "as shipped" line
- *       gives the simulated deltas (a '*' on each row outside its tolerance), the rows
- *       within ("5/8") and the mean absolute error in pp.
+ *       names each column's row and recorded delta, "ROW (+14.47)", then each recorded
+ *       pair's figures and change, "ROW:SIDE/ROW:SIDE (+86.67 ± 2.55)" (the first figure
+ *       against the second, ± its recorded 95 % interval where it has one); its "as
+ *       shipped" line gives the simulated deltas (a '*' on each row outside its tolerance)
+ *       and pair changes (a '*' on each outside its interval), the rows within ("5/8"),
+ *       the mean absolute error in pp and, in a column "inside rec. 95 %" where the table
+ *       has one, how many of the rows with a recorded interval have their delta inside it
+ *       ("7/8", "-" for none).
  *   <!-- figures: rows seed=000 recorded=2 simulated=4 -->   a table whose first column
  *       is a row's variant label in that seed ("ipv4 1G") and whose columns (counted from
  *       1) recorded= and simulated= hold the recorded and simulated deltas ("+14.47 %").
@@ -35,6 +40,7 @@ typedef struct {
   char   *id, *seed, *cpu, *variant, *status;
   double  recorded, simulated, error_pp;
   double  rec_base, rec_patch, sim_base, sim_patch;   /* the metric, before and after */
+  double  ci;            /* the recorded delta's 95 % interval (pp), or -1 */
 } Row;
 
 typedef struct {
@@ -84,7 +90,7 @@ load_expected (void)
   g_auto (GStrv) lines = NULL, header = NULL;
   GPtrArray *rows = g_ptr_array_new_with_free_func (row_free);
   gint c_id, c_seed, c_cpu, c_var, c_status, c_rec, c_sim, c_err;
-  gint c_rb, c_rp, c_sb, c_sp;
+  gint c_rb, c_rp, c_sb, c_sp, c_ci;
   guint l = 0;
 
   ck_assert_msg (g_file_get_contents (path, &text, NULL, NULL), "cannot read %s", path);
@@ -105,6 +111,8 @@ load_expected (void)
   c_rec = column (header, "recorded_delta_pct");
   c_sim = column (header, "simulated_delta_pct");
   c_err = column (header, "error_pp");
+  c_ci = column (header, "recorded_delta_ci95_pp");
+  ck_assert (c_ci >= 0);
   ck_assert (c_id >= 0 && c_seed >= 0 && c_cpu >= 0 && c_var >= 0 && c_status >= 0 &&
              c_rec >= 0 && c_sim >= 0 && c_err >= 0 && c_rb >= 0 && c_rp >= 0 && c_sb >= 0 &&
              c_sp >= 0);
@@ -126,6 +134,8 @@ load_expected (void)
     r->rec_patch = g_ascii_strtod (f[c_rp], NULL);
     r->sim_base = g_ascii_strtod (f[c_sb], NULL);
     r->sim_patch = g_ascii_strtod (f[c_sp], NULL);
+    r->ci = (gint) g_strv_length (f) > c_ci && f[c_ci][0] ? g_ascii_strtod (f[c_ci], NULL)
+                                                           : -1;
     g_ptr_array_add (rows, r);
   }
   ck_assert_uint_gt (rows->len, 0);
@@ -220,60 +230,164 @@ check_figure (Check *c, const char *file, guint line, const char *cell, double w
              want);
 }
 
-/* A sensitivity table's header cell "ROW (+14.47)": the row, or NULL after a problem. */
-static const Row *
-header_row (Check *c, const char *file, guint line, const char *cell)
+/* A sensitivity table's column after the fixed ones: a row's, or a recorded pair's (the
+ * figure of one row's side against another's). */
+typedef struct {
+  const Row *row;                   /* a row's column; NULL for a pair's */
+  const Row *over, *under;          /* a pair's: the change of over's figure from under's */
+  gboolean   over_patched, under_patched;
+  double     ci;                    /* the pair's recorded interval (pp), or -1 */
+} Column;
+
+/* The header title of the interval count column. */
+#define INSIDE_TITLE "inside rec. 95 %"
+
+/* Row id's side ("ROW:baseline" or "ROW:patched") in *row and *patched; FALSE after a
+ * problem. */
+static gboolean
+pair_side (Check *c, const char *file, guint line, const char *ref, const Row **row,
+           gboolean *patched)
+{
+  g_auto (GStrv) parts = g_strsplit (ref, ":", 2);
+
+  if (parts[1] == NULL || (strcmp (parts[1], "baseline") && strcmp (parts[1], "patched"))) {
+    problem (c, file, line, "sensitivity pair side '%s' is not 'ROW:baseline|patched'", ref);
+    return FALSE;
+  }
+  if ((*row = find_row (c, NULL, parts[0])) == NULL) {
+    problem (c, file, line, "no row %s in validation/expected.csv", parts[0]);
+    return FALSE;
+  }
+  *patched = !strcmp (parts[1], "patched");
+  return TRUE;
+}
+
+/* A pair's change in %, from the recorded or the simulated figures. */
+static double
+pair_change (const Column *col, gboolean simulated)
+{
+  const Row *o = col->over, *u = col->under;
+  double over = simulated ? (col->over_patched ? o->sim_patch : o->sim_base)
+                          : (col->over_patched ? o->rec_patch : o->rec_base);
+  double under = simulated ? (col->under_patched ? u->sim_patch : u->sim_base)
+                           : (col->under_patched ? u->rec_patch : u->rec_base);
+
+  return 100.0 * (over / under - 1.0);
+}
+
+/* A pair's header "ROW:SIDE/ROW:SIDE" with its figure "+86.67 ± 2.55" into col; FALSE
+ * after a problem. */
+static gboolean
+header_pair (Check *c, const char *file, guint line, const char *name, const char *figure,
+             Column *col)
+{
+  g_auto (GStrv) refs = g_strsplit (name, "/", 2);
+  g_auto (GStrv) fig = g_strsplit (figure, " \xc2\xb1 ", 2);    /* " ± " */
+  g_autofree char *what = g_strdup_printf ("recorded pair %s", name);
+
+  if (!pair_side (c, file, line, refs[0], &col->over, &col->over_patched) ||
+      !pair_side (c, file, line, refs[1], &col->under, &col->under_patched))
+    return FALSE;
+  check_figure (c, file, line, fig[0], pair_change (col, FALSE), what);
+  col->ci = fig[1] != NULL ? g_ascii_strtod (fig[1], NULL) : -1;
+  return TRUE;
+}
+
+/* A sensitivity table's header cell, "ROW (+14.47)" or a pair's, into col; FALSE after a
+ * problem. */
+static gboolean
+header_column (Check *c, const char *file, guint line, const char *cell, Column *col)
 {
   g_auto (GStrv) parts = g_strsplit (cell, " (", 2);
-  const Row *r;
 
   if (parts[1] == NULL || !g_str_has_suffix (parts[1], ")")) {
     problem (c, file, line, "sensitivity header cell '%s' is not 'ROW (DELTA)'", cell);
-    return NULL;
-  }
-  r = find_row (c, NULL, parts[0]);
-  if (r == NULL) {
-    problem (c, file, line, "no row %s in validation/expected.csv", parts[0]);
-    return NULL;
+    return FALSE;
   }
   parts[1][strlen (parts[1]) - 1] = '\0';
-  check_figure (c, file, line, parts[1], r->recorded, r->id);
-  return r;
+  if (strchr (parts[0], '/') != NULL)
+    return header_pair (c, file, line, parts[0], parts[1], col);
+  col->row = find_row (c, NULL, parts[0]);
+  if (col->row == NULL) {
+    problem (c, file, line, "no row %s in validation/expected.csv", parts[0]);
+    return FALSE;
+  }
+  check_figure (c, file, line, parts[1], col->row->recorded, col->row->id);
+  return TRUE;
 }
 
-/* Checks the "as shipped" line of a sensitivity table against rows (one per column). */
+/* Checks an "as shipped" cell of a pair's column. */
 static void
-check_as_shipped (Check *c, const char *file, guint line, char **f, const Row **rows,
-                  guint n)
+check_pair_cell (Check *c, const char *file, guint line, const char *cell, const Column *col)
 {
-  guint within = 0;
-  double sum = 0, mean, got;
+  double sim = pair_change (col, TRUE), got;
+  gboolean outside = col->ci >= 0 && fabs (sim - pair_change (col, FALSE)) > col->ci;
   gboolean starred;
-  g_autofree char *want_within = NULL;
 
-  if (g_strv_length (f) != n + 4) {
+  check_figure (c, file, line, cell, sim, "as shipped, a recorded pair");
+  if (parse_figure (cell, &got, &starred) && starred != outside)
+    problem (c, file, line, "as shipped, a recorded pair: '%s' %s a '*', but the change "
+             "lies %s the recorded interval", cell, starred ? "has" : "lacks",
+             outside ? "outside" : "inside");
+}
+
+/* Checks an "as shipped" cell of a row's column; counts the row's verdicts. */
+static void
+check_row_cell (Check *c, const char *file, guint line, const char *cell, const Row *r,
+                guint *within, double *sum, guint *with_ci, guint *inside)
+{
+  gboolean fails = !strcmp (r->status, "fail"), starred;
+  g_autofree char *what = g_strdup_printf ("as shipped, %s", r->id);
+  double got;
+
+  check_figure (c, file, line, cell, r->simulated, what);
+  if (parse_figure (cell, &got, &starred) && starred != fails)
+    problem (c, file, line, "%s: '%s' %s a '*', but the row %s", what, cell,
+             starred ? "has" : "lacks", fails ? "fails" : "does not fail");
+  *within += !strcmp (r->status, "pass");
+  *sum += fabs (r->error_pp);
+  if (r->ci >= 0) {
+    (*with_ci)++;
+    *inside += fabs (r->error_pp) <= r->ci;
+  }
+}
+
+/* Checks the "as shipped" line of a sensitivity table against its columns (n of them,
+ * after the first first cells). */
+static void
+check_as_shipped (Check *c, const char *file, guint line, char **f, const Column *cols,
+                  guint n, guint first)
+{
+  guint within = 0, rows = 0, with_ci = 0, inside = 0;
+  double sum = 0, got;
+  gboolean starred;
+  g_autofree char *want_within = NULL, *want_inside = NULL;
+
+  if (g_strv_length (f) != n + first) {
     problem (c, file, line, "'as shipped' has %u cells, the header %u", g_strv_length (f),
-             n + 4);
+             n + first);
     return;
   }
   for (guint i = 0; i < n; i++) {
-    gboolean fails = !strcmp (rows[i]->status, "fail");
-    g_autofree char *what = g_strdup_printf ("as shipped, %s", rows[i]->id);
-    check_figure (c, file, line, f[4 + i], rows[i]->simulated, what);
-    if (parse_figure (f[4 + i], &got, &starred) && starred != fails)
-      problem (c, file, line, "%s: '%s' %s a '*', but the row %s", what, f[4 + i],
-               starred ? "has" : "lacks", fails ? "fails" : "does not fail");
-    within += !strcmp (rows[i]->status, "pass");
-    sum += fabs (rows[i]->error_pp);
+    if (cols[i].row == NULL) {
+      check_pair_cell (c, file, line, f[first + i], &cols[i]);
+      continue;
+    }
+    rows++;
+    check_row_cell (c, file, line, f[first + i], cols[i].row, &within, &sum, &with_ci,
+                    &inside);
   }
-  want_within = g_strdup_printf ("%u/%u", within, n);
+  want_within = g_strdup_printf ("%u/%u", within, rows);
   if (strcmp (f[2], want_within))
     problem (c, file, line, "as shipped: within %s, validation/expected.csv %s", f[2],
              want_within);
-  mean = sum / n;
-  if (!parse_figure (f[3], &got, &starred) || !agrees (got, mean))
+  if (!parse_figure (f[3], &got, &starred) || rows == 0 || !agrees (got, sum / rows))
     problem (c, file, line, "as shipped: mean abs err %s, validation/expected.csv %.2f", f[3],
-             mean);
+             rows ? sum / rows : 0.0);
+  want_inside = with_ci ? g_strdup_printf ("%u/%u", inside, with_ci) : g_strdup ("-");
+  if (first == 5 && strcmp (f[4], want_inside))
+    problem (c, file, line, "as shipped: inside the recorded interval %s, "
+             "validation/expected.csv %s", f[4], want_inside);
 }
 
 /* Checks the sensitivity table starting at lines[l] (its header). */
@@ -281,22 +395,24 @@ static void
 check_sensitivity (Check *c, const char *file, char **lines, guint l)
 {
   g_auto (GStrv) head = cells (lines[l]);
-  g_autofree const Row **rows = NULL;
-  guint n;
+  g_autofree Column *cols = NULL;
+  guint n, first = 4;
 
   if (head == NULL || g_strv_length (head) < 5 || strcmp (head[0], "what-if")) {
     problem (c, file, l + 1, "a sensitivity marker not followed by '| what-if | …' table");
     return;
   }
-  n = g_strv_length (head) - 4;
-  rows = g_new0 (const Row *, n);
+  if (!strcmp (head[4], INSIDE_TITLE))
+    first = 5;
+  n = g_strv_length (head) - first;
+  cols = g_new0 (Column, n);
   for (guint i = 0; i < n; i++)
-    if ((rows[i] = header_row (c, file, l + 1, head[4 + i])) == NULL)
+    if (!header_column (c, file, l + 1, head[first + i], &cols[i]))
       return;
   for (guint k = l + 2; lines[k] && lines[k][0] == '|'; k++) {
     g_auto (GStrv) f = cells (lines[k]);
     if (f && f[0] && !strcmp (f[0], "as shipped")) {
-      check_as_shipped (c, file, k + 1, f, rows, n);
+      check_as_shipped (c, file, k + 1, f, cols, n, first);
       c->tables++;
       return;
     }

@@ -121,6 +121,19 @@ set_figures 900-unret "$(printf '%.6f' "$rb")" "$(awk -v b="$rb" -v u="$ru" 'BEG
 set_figures 900-calib "$(printf '%.6f' "$(value "$TMP/run2.csv" plain-ret)")" \
   "$(printf '%.6f' "$(value "$TMP/run2.csv" srso-safe-ret)")"
 
+# ---- tools/sensitivity on the fixture: the count of rows inside their recorded interval
+# (900-unret's CVs give one, 900-safe-ret's single CV none) and a column for the recorded
+# pair, headed by its two figures, the second over the first
+if command -v python3 >/dev/null 2>&1; then
+  NETSIM_DATADIR=$D python3 "$DATA/tools/sensitivity" --netsim "$NETSIM" --recorded "$D/fx" \
+    --no-refit '900-*' param.call.cycles=2 >"$TMP/sens.md" 2>"$TMP/err"
+  [ $? -eq 0 ] && ok || bad "sensitivity on the fixture: $(cat "$TMP/err")"
+  head -1 "$TMP/sens.md" | grep -q '^| what-if | refit | within | mean abs err (pp) | inside rec. 95 % | 900-safe-ret (+[0-9.]*) | .* | 900-safe-ret:patched/900-unret:patched (+[0-9.]*) |$' &&
+    grep -q '^| as shipped | - | 1/3 | [0-9.]* | 1/1 | +[0-9.]* | +[0-9.]*\* | .* | +[0-9.]* |$' "$TMP/sens.md" &&
+    [ "$(grep -c '^| param.call.cycles=2 |' "$TMP/sens.md")" -eq 1 ] && ok ||
+    bad "sensitivity's table on the fixture: $(cat "$TMP/sens.md")"
+fi
+
 # ---- exit statuses on the fixture
 V="$C validate -q --recorded $D/fx"
 expect 0 "a passing row" -- $V 900-safe-ret
