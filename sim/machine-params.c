@@ -450,7 +450,8 @@ static const NsParamDef machine_params[] = {
     "Intel's CPUID.(EAX=7,ECX=1):EAX[11], which none of Ivy Bridge, Skylake, Cascade Lake "
     "or Ice Lake enumerates (their raw CPUID dumps in libvirt's tests); an AMD CPU has it "
     "from v6.4 whenever it has FSRM (e046fe5a36a9: init_amd sets it), which the AMD "
-    "profiles state; default: not marked", FALSE, 0, 1, NULL },
+    "profiles state (so a what-if that takes x86.fsrm from an AMD profile takes this too); "
+    "default: not marked", FALSE, 0, 1, NULL },
   { "x86.pause_cycles", NS_PARAM_DOUBLE, "cycles", "10",
     "latency of one PAUSE instruction (cpu_relax; pktgen runs one after every packet)",
     "Intel Optimization Reference Manual §2.5.4 'Pause Latency in Skylake Client "
