@@ -3334,6 +3334,14 @@ pair_figures (const NsValReport *r, const NsValPair *p, double *rec_pct, double 
   return ran;
 }
 
+/* TRUE if a pair's simulated change lies inside its recorded 95 % interval (ci_pp >= 0),
+ * as a row's delta is judged (|error| <= the interval). */
+static gboolean
+pair_inside (double rec_pct, double ci_pp, double sim_pct)
+{
+  return fabs (sim_pct - rec_pct) <= ci_pp;
+}
+
 /* Recorded pairs (e.g. mitigations off vs on) whose rows were selected. */
 static void
 table_pairs (GString *out, const NsValReport *r)
@@ -3354,10 +3362,13 @@ table_pairs (GString *out, const NsValReport *r)
     g_string_append_printf (out, "  %-26s %-44s recorded %+8.2f %%", p->id, p->label, rec);
     if (ci >= 0)
       g_string_append_printf (out, " ± %5.2f", ci);
-    if (ran)
+    if (!ran)
+      g_string_append (out, "  not modelled\n");
+    else if (ci < 0)
       g_string_append_printf (out, "  simulated %+8.2f %%\n", sim);
     else
-      g_string_append (out, "  not modelled\n");
+      g_string_append_printf (out, "  simulated %+8.2f %%, %s the interval\n", sim,
+                              pair_inside (rec, ci, sim) ? "inside" : "outside");
   }
 }
 
@@ -4018,7 +4029,8 @@ json_facts (NsJson *json, const NsValReport *r)
 }
 
 /* Writes the pairs whose two rows are both selected as a JSON array, with the recorded and
- * simulated deltas (simulated null unless both rows ran). */
+ * simulated deltas (simulated null unless both rows ran) and whether the simulated one lies
+ * inside the recorded interval (null without one). */
 static void
 json_pairs (NsJson *json, const NsValReport *r)
 {
@@ -4046,6 +4058,11 @@ json_pairs (NsJson *json, const NsValReport *r)
     ns_json_member_double (json, "recorded_delta_pct", rec);
     ns_json_member_double (json, "recorded_delta_ci95_pp", ci >= 0 ? ci : NAN);
     ns_json_member_double (json, "simulated_delta_pct", ran ? sim : NAN);
+    ns_json_key (json, "inside_recorded_interval");
+    if (ran && ci >= 0)
+      ns_json_bool (json, pair_inside (rec, ci, sim));
+    else
+      ns_json_string (json, NULL);
     ns_json_end_object (json);
   }
   ns_json_end_array (json);

@@ -819,6 +819,59 @@ START_TEST (test_outputs)
 }
 END_TEST
 
+/* The fixture's pair (900-safe-ret's patched figure against 900-unret's) with CVs on
+ * both figures, unret's cv_unret, in a scratch copy of datadir (NULL: the source tree's
+ * data): the table says whether the simulated change lies inside the recorded interval,
+ * and so does the pair's JSON. */
+static void
+assert_pair_verdict (const char *datadir, const char *cv_unret, gboolean inside)
+{
+  g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL, *unret = NULL;
+  NsValidation *v;
+  NsValReport *r;
+  GString *json = g_string_new (NULL), *table = g_string_new (NULL);
+  const char *pairs;
+
+  if (datadir != NULL)
+    g_setenv ("NETSIM_DATADIR", datadir, TRUE);
+  else
+    g_unsetenv ("NETSIM_DATADIR");
+  tmp = fixture_datadir (&fx);
+  seed = g_build_filename (fx, "seed-900.xml", NULL);
+  edit_file (seed, "\"/>\n    </row>\n    <!-- the tests write a delta 50 pp above",
+             "\" cv=\"0.001\"/>\n    </row>\n    <!-- the tests write a delta 50 pp above");
+  unret = g_strdup_printf (" cv=\"%s\"/>\n    </row>\n    <!-- the case's run fails",
+                           cv_unret);
+  edit_file (seed, " cv=\"0.5\"/>\n    </row>\n    <!-- the case's run fails", unret);
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
+  ns_validation_write (json, r, NS_FORMAT_JSON);
+  ns_validation_write (table, r, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (table->str, inside ? "%, inside the interval\n"
+                                            : "%, outside the interval\n") != NULL,
+                 "cv %s: %s", cv_unret, table->str);
+  pairs = strstr (json->str, "\"pairs\"");
+  ck_assert_ptr_nonnull (pairs);
+  ck_assert_ptr_nonnull (strstr (pairs, inside ? "\"inside_recorded_interval\": true"
+                                               : "\"inside_recorded_interval\": false"));
+  g_string_free (json, TRUE);
+  g_string_free (table, TRUE);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+
+/* With the figures' noise small the pair's change lies far outside its interval; with
+ * unret's patched CV 5 (over 3 runs) the interval holds it. */
+START_TEST (test_pair_inside_interval)
+{
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+
+  assert_pair_verdict (datadir, "0.001", FALSE);
+  assert_pair_verdict (datadir, "5", TRUE);
+}
+END_TEST
+
 /* "ROW,STATUS,BASELINE,PATCHED,SET" of o's simulated figures as --format csv prints
  * them, with status and baseline replaced where given, and set as given. */
 static char *
@@ -1810,6 +1863,7 @@ validate_suite (void)
   tcase_add_test (run, test_fixture_matches_run);
   tcase_add_test (run, test_jobs_identical);
   tcase_add_test (run, test_outputs);
+  tcase_add_test (run, test_pair_inside_interval);
   tcase_add_test (run, test_expected_regression);
   tcase_add_test (run, test_expected_rows_that_stop_running);
   tcase_add_test (run, test_expected_read_strictly);
