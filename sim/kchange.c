@@ -376,9 +376,9 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "6.1.176 build lacks it, its 6.12 builds have it" },
   [NS_KCHANGE_X86_REP_INSNS] = {
     "20f3337d350c", "x86: don't use REP_GOOD or ERMS for small memory clearing",
-    "memset: __memset runs its own rep stosb on a CPU the kernel marks FSRS (with "
-    "e046fe5a36a9 of the same series, every AMD CPU with FSRM) and jumps to memset_orig "
-    "on any other; memset_erms and the REP_GOOD body are gone",
+    "memset: __memset runs its own rep stosb on a CPU the kernel marks FSRS (one that "
+    "enumerates it, or with e046fe5a36a9 of the same series an AMD CPU with FSRM) and "
+    "jumps to memset_orig on any other; memset_erms and the REP_GOOD body are gone",
     { "6.4-rc1", { NULL } },
     "Linus's x86-rep-insns branch (with e046fe5a36a9 \"x86: set FSRS automatically on AMD "
     "CPUs that have FSRM\" and 577e6a7fd50d, the user copies' inline rep movsb on FSRM), "
@@ -413,6 +413,14 @@ static const NsKernelChangeInfo changes[NS_KCHANGE_COUNT] = {
     "of the TCP regression on a Xeon without FSRM; Mateusz Guzik's later rep movsq change "
     "(ca96b162bfd2) quotes its diff; Debian 6.12.118's rep_movs_alternative has the ERMS "
     "alternative" },
+  [NS_KCHANGE_X86_AMD_FSRS] = {
+    "e046fe5a36a9", "x86: set FSRS automatically on AMD CPUs that have FSRM",
+    "memset: init_amd marks an AMD CPU with FSRM as FSRS, which AMD's CPUID does not "
+    "enumerate, so from 20f3337d350c its memset runs the inline rep stosb",
+    { "6.4-rc1", { NULL } },
+    "the same x86-rep-insns branch as 20f3337d350c, its tip on 19 Apr 2023 (kernel.org "
+    "post-receive mail), merged by a5624566431d for 6.4-rc1; no stable took it; Debian "
+    "6.12.118's init_amd tests FSRM and sets FSRS" },
 };
 
 /* The registered change id. */

@@ -445,13 +445,14 @@ static const NsParamDef machine_params[] = {
     "Comet Lake (lscpu of an i5-10400F lists erms, no fsrm); the FSRM profiles state it; "
     "default: not enumerated", FALSE, 0, 1, NULL },
   { "x86.fsrs", NS_PARAM_BOOL, "", "false",
-    "the kernel marks the CPU X86_FEATURE_FSRS (fast short REP STOS): from v6.4 its "
-    "memset then runs an inline rep stosb instead of memset_orig's loops",
+    "the CPU enumerates X86_FEATURE_FSRS (fast short REP STOS): from v6.4 the kernel's "
+    "memset then runs an inline rep stosb instead of memset_orig's loops; the kernel also "
+    "marks an AMD CPU FSRS whenever it has FSRM (e046fe5a36a9, init_amd), which the model "
+    "derives from x86.fsrm and the profile's vendor",
     "Intel's CPUID.(EAX=7,ECX=1):EAX[11], which none of Ivy Bridge, Skylake, Cascade Lake "
-    "or Ice Lake enumerates (their raw CPUID dumps in libvirt's tests); an AMD CPU has it "
-    "from v6.4 whenever it has FSRM (e046fe5a36a9: init_amd sets it), which the AMD "
-    "profiles state (so a what-if that takes x86.fsrm from an AMD profile takes this too); "
-    "default: not marked", FALSE, 0, 1, NULL },
+    "or Ice Lake enumerates (their raw CPUID dumps in libvirt's tests); AMD's parts rely on "
+    "init_amd's mark (the AMD profiles say so); default: not enumerated", FALSE, 0, 1,
+    NULL },
   { "x86.pause_cycles", NS_PARAM_DOUBLE, "cycles", "10",
     "latency of one PAUSE instruction (cpu_relax; pktgen runs one after every packet)",
     "Intel Optimization Reference Manual §2.5.4 'Pause Latency in Skylake Client "

@@ -2029,6 +2029,7 @@ ns_mitigations_select_built (const NsMitigationDefault *defaults, guint n_defaul
   out->mds_verw = def->mds_verw;
   out->bhi = def->bhi;
   out->ibrs_enhanced = ns_spectre_v2_in_eibrs_mode (def->spectre_v2);
+  out->cpu_features = def->features;
   from_profile = g_strdup_printf ("CPU profile default for kernels %s to %s (%s)",
                                   def->kernel_from, def->kernel_to, def->source);
   why_set_all (&why, from_profile);

@@ -119,6 +119,9 @@ typedef struct {
   gboolean     mds_verw;
   NsBhi        bhi;
   gboolean     smt_off;     /* the kernel took the SMT siblings offline (cpu_smt_disable()) */
+  guint        cpu_features; /* the CPU's NsCpuFeature bits (its vendor), as the kernel
+                                saw them at boot: boot_cpu_data's, for the models' own
+                                vendor rules (0 without a profile default) */
   gboolean     ibrs_enhanced; /* the CPU has eIBRS (X86_FEATURE_IBRS_ENHANCED: the default
                                for the kernel is an eIBRS mode), so legacy IBRS's IBRS=1 in the
                                kernel restricts prediction as eIBRS does */

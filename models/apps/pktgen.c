@@ -743,7 +743,8 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   pg->thread->if_list.next = &pg->pkt_dev->list;
   pg->task = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->task, 64);
   pg->preempt_rcu = ns_build_config_on (ns_machine_build (machine), "CONFIG_PREEMPT_RCU");
-  pg->memset_path = ns_memset_path (ns_machine_build (machine), ns_machine_params (machine));
+  pg->memset_path = ns_memset_path (ns_machine_build (machine), ns_machine_params (machine),
+                                    ns_machine_mitigations (machine)->cpu_features);
   pg->voluntary_preempt = ns_build_config_on (ns_machine_build (machine),
                                               "CONFIG_PREEMPT_VOLUNTARY");
   ns_engine_spawn (engine, "kpktgend_0", cpu, NS_THREAD_USER, 0, pktgen_thread_worker, pg);

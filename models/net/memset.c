@@ -1,6 +1,7 @@
 /* memset.c — the x86-64 memset of arch/x86/lib/memset_64.S as the boot alternatives leave
  * it: v6.1-v6.3 jump to memset_erms on an ERMS CPU; from 20f3337d350c (v6.4-rc1)
- * __memset runs its own rep stosb on an FSRS CPU and jumps to memset_orig elsewhere.
+ * __memset runs its own rep stosb on a CPU the kernel marks FSRS (one that enumerates
+ * it, or from e046fe5a36a9 an AMD CPU with FSRM) and jumps to memset_orig elsewhere.
  * Counts: doc/census (pktgen.md, seed000/syscall.md, seed000/residue.md). */
 #include "memset.h"
 
@@ -11,15 +12,26 @@ static NS_FUNC (fn_memset_erms, "memset_erms", 19, 0, NS_FN_STATIC | NS_FN_NOINL
 /* memset_orig: the store loops (8 bytes a store, 64 a round, a byte loop for the tail). */
 static NS_FUNC (fn_memset_orig, "memset_orig", 176, 0, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 
+/* TRUE if a kernel of build marks params' CPU X86_FEATURE_FSRS: its CPUID enumerates it,
+ * or (init_amd, e046fe5a36a9) it is an AMD CPU with FSRM. */
+static gboolean
+cpu_marked_fsrs (NsBuild *build, const NsParams *params, guint cpu_features)
+{
+  if (ns_params_get_bool (params, "x86.fsrs"))
+    return TRUE;
+  return (cpu_features & NS_CPU_AMD) && ns_params_get_bool (params, "x86.fsrm") &&
+         ns_build_has_change (build, NS_KCHANGE_X86_AMD_FSRS);
+}
+
 /* The body a kernel of build runs on params' CPU; see memset.h. */
 NsMemsetPath
-ns_memset_path (NsBuild *build, const NsParams *params)
+ns_memset_path (NsBuild *build, const NsParams *params, guint cpu_features)
 {
   g_return_val_if_fail (build != NULL && params != NULL, NS_MEMSET_ERMS);
 
   if (!ns_build_has_change (build, NS_KCHANGE_X86_REP_INSNS))
     return NS_MEMSET_ERMS;
-  return ns_params_get_bool (params, "x86.fsrs") ? NS_MEMSET_FSRS : NS_MEMSET_ORIG;
+  return cpu_marked_fsrs (build, params, cpu_features) ? NS_MEMSET_FSRS : NS_MEMSET_ORIG;
 }
 
 /* memset_orig's instructions for n bytes misalign bytes past an 8-byte boundary, less its

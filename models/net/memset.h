@@ -4,6 +4,7 @@
 #include "build.h"
 #include "machine.h"
 #include "param.h"
+#include "mitigation.h"
 
 G_BEGIN_DECLS
 
@@ -14,9 +15,10 @@ typedef enum {
   NS_MEMSET_ORIG    /* from v6.4 on any other CPU: a jump to memset_orig's store loops */
 } NsMemsetPath;
 
-/* The body a kernel of build runs on the CPU params describe (x86.fsrs). Every profiled
+/* The body a kernel of build runs on the CPU params describe (x86.fsrs, and on an AMD CPU,
+ * as cpu_features says (NsCpuFeature bits), x86.fsrm from e046fe5a36a9). Every profiled
  * CPU has ERMS, which the v6.1-v6.3 alternative then picks. */
-NsMemsetPath ns_memset_path (NsBuild *build, const NsParams *params);
+NsMemsetPath ns_memset_path (NsBuild *build, const NsParams *params, guint cpu_features);
 
 /* One memset(p, 0, n) entered through entry (__memset or its alias memset) and taking
  * path: its instructions, calls, return and REP string, and p's n bytes zeroed and their

@@ -114,7 +114,8 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
     s->lsms |= 1u << NS_LSM_BPF;
   s->memcg = ns_build_config_on (s->build, "CONFIG_MEMCG");
   s->x64_sys_call = ns_build_has_change (s->build, NS_KCHANGE_X64_SYS_CALL);
-  s->memset_path = ns_memset_path (s->build, ns_machine_params (machine));
+  s->memset_path = ns_memset_path (s->build, ns_machine_params (machine),
+                                   ns_machine_mitigations (machine)->cpu_features);
   s->copy_user_path = ns_copy_user_path (s->build, ns_machine_params (machine));
   s->mem_pcpu_reserve = ns_build_has_change (s->build, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE);
   s->rmem_schedule = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_SCHEDULE);

@@ -1767,6 +1767,19 @@ START_TEST (test_bhi_selected_when_auto_chooses_none)
 }
 END_TEST
 
+/* The mitigations in force carry the CPU's features (its vendor, BHI_DIS_S) as the
+ * kernel saw them, whatever the command line turns off: the models' own vendor rules
+ * (memset's FSRS on AMD) read them there. */
+START_TEST (test_cpu_features_carried)
+{
+  ck_assert_uint_eq (chosen_69 (amd_every_bug_since_44, "").cpu_features, NS_CPU_AMD);
+  ck_assert_uint_eq (chosen_69 (amd_every_bug_since_44, "mitigations=off").cpu_features,
+                     NS_CPU_AMD);
+  ck_assert_uint_eq (chosen_69 (intel_bhi_ctrl, "").cpu_features,
+                     NS_CPU_INTEL | NS_CPU_BHI_CTRL);
+}
+END_TEST
+
 int
 main (void)
 {
@@ -1819,6 +1832,7 @@ main (void)
   tcase_add_test (tc, test_cpu_mitigations_not_built);
   tcase_add_test (tc, test_cpu_mitigations_switches_by_release);
   tcase_add_test (tc, test_bhi_selected_when_auto_chooses_none);
+  tcase_add_test (tc, test_cpu_features_carried);
   suite_add_tcase (s, tc);
   sr = srunner_create (s);
   srunner_run_all (sr, CK_NORMAL);

@@ -57,6 +57,19 @@ stack_rig_init_machine_with (StackRig *s, const char *version, NsParams *params)
 
 /* See stack-rig.h. */
 void
+stack_rig_init_with (StackRig *s, const char *version, NsParams *params,
+                     const NsMitigations *mit)
+{
+  GError *error = NULL;
+
+  build_of (s, params, version, NULL, NULL);
+  machine_of (s, mit);
+  s->stack = ns_netstack_new (s->machine, s->engine, &error);
+  ck_assert_msg (s->stack != NULL, "%s", error ? error->message : "?");
+}
+
+/* See stack-rig.h. */
+void
 stack_rig_init_machine (StackRig *s, const char *version, const char *patch,
                         const char *const *config, const NsMitigations *mit)
 {

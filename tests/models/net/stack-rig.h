@@ -31,6 +31,10 @@ NsParams *stack_rig_params (const char *const *sets);
 /* stack_rig_init_machine on params (taken; NULL: the registry defaults), every mitigation
  * off. */
 void  stack_rig_init_machine_with (StackRig *s, const char *version, NsParams *params);
+/* stack_rig_init on params (taken; NULL: the registry defaults) under mit (NULL: every
+ * mitigation off, no CPU features). */
+void  stack_rig_init_with (StackRig *s, const char *version, NsParams *params,
+                           const NsMitigations *mit);
 /* Frees what stack_rig_init or stack_rig_init_machine made. */
 void  stack_rig_clear (StackRig *s);
 /* Runs fn(t, data) in a user thread on cpu from now until every thread is done or

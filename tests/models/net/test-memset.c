@@ -1,7 +1,8 @@
 /* test-memset.c — the x86-64 memset model (models/net/memset.c) against the kernel's
  * arch/x86/lib/memset_64.S by release: v6.1-v6.3 jump to memset_erms on an ERMS CPU;
  * from 20f3337d350c (v6.4-rc1) __memset runs its own rep stosb on a CPU the kernel marks
- * FSRS and jumps to memset_orig on any other. The instruction counts are the census's
+ * FSRS (its CPUID's bit, or an AMD CPU with FSRM from e046fe5a36a9) and jumps to
+ * memset_orig on any other. The instruction counts are the census's
  * (doc/census/seed000/residue.md for memset_orig over an aligned multiple of 8, 6.12.118's
  * memset for the FSRS body, pktgen.md for memset_erms), written out here. */
 #include "config.h"
@@ -32,39 +33,53 @@ memset_body (NsThread *t, gpointer data)
   ns_memset (t, &fn_test_memset, c->path, c->p, c->n);
 }
 
-/* Registry defaults but x86.fsrs as given. */
+/* Registry defaults but x86.fsrs and x86.fsrm as given. */
 static NsParams *
-params_with_fsrs (gboolean fsrs)
+params_with (gboolean fsrs, gboolean fsrm)
 {
-  const char *const sets[] = { "x86.fsrs", fsrs ? "true" : "false", NULL };
+  const char *const sets[] = { "x86.fsrs", fsrs ? "true" : "false",
+                               "x86.fsrm", fsrm ? "true" : "false", NULL };
 
   return stack_rig_params (sets);
 }
 
-/* The body each release and CPU gets: memset_erms up to v6.3 whatever FSRS says (the
- * kernel tests ERMS there), the FSRS body or memset_orig from v6.4. */
+/* The body each release and CPU gets: memset_erms up to v6.3 whatever the CPU (the kernel
+ * tests ERMS there); from v6.4 the FSRS body on a CPU whose CPUID enumerates FSRS, or on
+ * an AMD CPU with FSRM (init_amd marks it, e046fe5a36a9), memset_orig on any other: an
+ * Intel or unnamed CPU with FSRM alone, an AMD CPU without FSRM. */
 START_TEST (test_path_by_release_and_cpu)
 {
-  static const struct { const char *version; NsMemsetPath with, without; } cases[] = {
-    { "6.1.0", NS_MEMSET_ERMS, NS_MEMSET_ERMS },
-    { "6.3.13", NS_MEMSET_ERMS, NS_MEMSET_ERMS },
-    { "6.4.0-rc1", NS_MEMSET_FSRS, NS_MEMSET_ORIG },
-    { "6.9.0", NS_MEMSET_FSRS, NS_MEMSET_ORIG },
-    { "6.12.118", NS_MEMSET_FSRS, NS_MEMSET_ORIG },
+  static const struct {
+    guint features;
+    gboolean fsrs, fsrm;
+    NsMemsetPath v6_3, v6_4;
+  } cpus[] = {
+    { NS_CPU_INTEL, TRUE, TRUE, NS_MEMSET_ERMS, NS_MEMSET_FSRS },
+    { NS_CPU_INTEL, FALSE, TRUE, NS_MEMSET_ERMS, NS_MEMSET_ORIG },
+    { NS_CPU_INTEL, FALSE, FALSE, NS_MEMSET_ERMS, NS_MEMSET_ORIG },
+    { NS_CPU_AMD, FALSE, TRUE, NS_MEMSET_ERMS, NS_MEMSET_FSRS },
+    { NS_CPU_AMD, FALSE, FALSE, NS_MEMSET_ERMS, NS_MEMSET_ORIG },
+    { 0, FALSE, TRUE, NS_MEMSET_ERMS, NS_MEMSET_ORIG },
+    { 0, TRUE, FALSE, NS_MEMSET_ERMS, NS_MEMSET_FSRS },
   };
-  NsParams *fsrs = params_with_fsrs (TRUE), *plain = params_with_fsrs (FALSE);
+  static const struct { const char *version; gboolean v6_4; } releases[] = {
+    { "6.1.0", FALSE }, { "6.3.13", FALSE }, { "6.4.0-rc1", TRUE }, { "6.9.0", TRUE },
+    { "6.12.118", TRUE },
+  };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
-    NsBuild *build = ns_build_new (cases[i].version, 60);
+  for (guint c = 0; c < G_N_ELEMENTS (cpus); c++) {
+    NsParams *params = params_with (cpus[c].fsrs, cpus[c].fsrm);
 
-    ck_assert_msg (ns_memset_path (build, fsrs) == cases[i].with, "%s with FSRS",
-                   cases[i].version);
-    ck_assert_msg (ns_memset_path (build, plain) == cases[i].without, "%s without FSRS",
-                   cases[i].version);
-    ns_build_free (build);
+    for (guint i = 0; i < G_N_ELEMENTS (releases); i++) {
+      NsBuild *build = ns_build_new (releases[i].version, 60);
+      NsMemsetPath want = releases[i].v6_4 ? cpus[c].v6_4 : cpus[c].v6_3;
+
+      ck_assert_msg (ns_memset_path (build, params, cpus[c].features) == want,
+                     "%s, CPU case %u", releases[i].version, c);
+      ns_build_free (build);
+    }
+    ns_params_free (params);
   }
-  ns_params_free (fsrs);
-  ns_params_free (plain);
 }
 END_TEST
 

@@ -471,6 +471,41 @@ START_TEST (test_syscall_dispatch_by_release)
 }
 END_TEST
 
+/* The memset body the stack's build runs on its CPU: from v6.4 __memset's own rep stosb
+ * where the kernel marks the CPU FSRS, which it does to an AMD CPU with FSRM (init_amd,
+ * e046fe5a36a9) though its CPUID does not enumerate FSRS (x86.fsrs false), and not to an
+ * Intel CPU with FSRM alone; memset_erms before v6.4 whatever the CPU. The vendor comes to
+ * the stack with the mitigations in force, as boot_cpu_data's. */
+START_TEST (test_memset_path_by_vendor)
+{
+  static const struct {
+    const char *version;
+    guint features;
+    gboolean fsrm;
+    NsMemsetPath want;
+  } cases[] = {
+    { "6.9.0-rc1", NS_CPU_AMD, TRUE, NS_MEMSET_FSRS },
+    { "6.9.0-rc1", NS_CPU_AMD, FALSE, NS_MEMSET_ORIG },
+    { "6.9.0-rc1", NS_CPU_INTEL, TRUE, NS_MEMSET_ORIG },
+    { "6.9.0-rc1", 0, TRUE, NS_MEMSET_ORIG },
+    { "6.1.0", NS_CPU_AMD, TRUE, NS_MEMSET_ERMS },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    const char *const sets[] = { "x86.fsrm", cases[i].fsrm ? "true" : "false",
+                                 "x86.fsrs", "false", NULL };
+    NsMitigations mit = { 0 };
+    StackRig s;
+
+    mit.cpu_features = cases[i].features;
+    stack_rig_init_with (&s, cases[i].version, stack_rig_params (sets), &mit);
+    ck_assert_msg (s.stack->memset_path == cases[i].want, "case %u: path %d", i,
+                   (int) s.stack->memset_path);
+    stack_rig_clear (&s);
+  }
+}
+END_TEST
+
 /* An autobind's port lies in 32768-60999 (net.ipv4.ip_local_port_range's default); the
  * port to avoid is never returned: when a draw hits it, the next draw is taken. The
  * avoided port is made the first draw of the seed, so the redraw is exercised, whatever
@@ -513,6 +548,7 @@ netstack_suite (void)
   tcase_add_test (tc, test_rcu_without_preempt_rcu);
   tcase_add_test (tc, test_syscall_dispatch_by_release);
   tcase_add_test (tc, test_ephemeral_port_skips_avoid);
+  tcase_add_test (tc, test_memset_path_by_vendor);
   suite_add_tcase (s, tc);
   return s;
 }
