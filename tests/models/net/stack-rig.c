@@ -55,17 +55,24 @@ stack_rig_init_machine_with (StackRig *s, const char *version, NsParams *params)
   machine_of (s, NULL);
 }
 
+/* s's loopback stack on its machine. */
+static void
+stack_of (StackRig *s)
+{
+  GError *error = NULL;
+
+  s->stack = ns_netstack_new (s->machine, s->engine, &error);
+  ck_assert_msg (s->stack != NULL, "%s", error ? error->message : "?");
+}
+
 /* See stack-rig.h. */
 void
 stack_rig_init_with (StackRig *s, const char *version, NsParams *params,
                      const NsMitigations *mit)
 {
-  GError *error = NULL;
-
   build_of (s, params, version, NULL, NULL);
   machine_of (s, mit);
-  s->stack = ns_netstack_new (s->machine, s->engine, &error);
-  ck_assert_msg (s->stack != NULL, "%s", error ? error->message : "?");
+  stack_of (s);
 }
 
 /* See stack-rig.h. */
@@ -82,11 +89,8 @@ void
 stack_rig_init (StackRig *s, const char *version, const char *patch,
                 const char *const *config, const NsMitigations *mit)
 {
-  GError *error = NULL;
-
   stack_rig_init_machine (s, version, patch, config, mit);
-  s->stack = ns_netstack_new (s->machine, s->engine, &error);
-  ck_assert_msg (s->stack != NULL, "%s", error ? error->message : "?");
+  stack_of (s);
 }
 
 /* See stack-rig.h. */
