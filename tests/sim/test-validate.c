@@ -214,15 +214,22 @@ START_TEST (test_delta_ci95)
 }
 END_TEST
 
-/* scratch_datadir made from datadir (NULL: the source tree), as NETSIM_DATADIR was before
+/* Points NETSIM_DATADIR back at datadir (NULL: unset, the source tree), as it was before
  * an earlier scratch_datadir pointed it at its own copy. */
-static char *
-scratch_from (const char *datadir)
+static void
+restore_datadir (const char *datadir)
 {
   if (datadir != NULL)
     g_setenv ("NETSIM_DATADIR", datadir, TRUE);
   else
     g_unsetenv ("NETSIM_DATADIR");
+}
+
+/* scratch_datadir made from datadir (NULL: the source tree); see restore_datadir. */
+static char *
+scratch_from (const char *datadir)
+{
+  restore_datadir (datadir);
   return scratch_datadir ();
 }
 
@@ -234,11 +241,7 @@ load_edited_fixture (const char *datadir, const char *from, const char *to, GErr
   g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL;
   NsValidation *v;
 
-  if (datadir != NULL)
-    g_setenv ("NETSIM_DATADIR", datadir, TRUE);
-  else
-    g_unsetenv ("NETSIM_DATADIR");
-  tmp = scratch_datadir ();
+  tmp = scratch_from (datadir);
   fx = g_build_filename (tmp, "fx", NULL);
   seed = g_build_filename (fx, "seed-900.xml", NULL);
   edit_file (seed, from, to);
@@ -832,10 +835,7 @@ assert_pair_verdict (const char *datadir, const char *cv_unret, gboolean inside)
   GString *json = g_string_new (NULL), *table = g_string_new (NULL);
   const char *pairs;
 
-  if (datadir != NULL)
-    g_setenv ("NETSIM_DATADIR", datadir, TRUE);
-  else
-    g_unsetenv ("NETSIM_DATADIR");
+  restore_datadir (datadir);
   tmp = fixture_datadir (&fx);
   seed = g_build_filename (fx, "seed-900.xml", NULL);
   edit_file (seed, "\"/>\n    </row>\n    <!-- the tests write a delta 50 pp above",
