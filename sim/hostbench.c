@@ -54,7 +54,8 @@
  * instruction fetch from L2 over L1I (code generated into executable memory): per
  * following line of straight-line code, and per call to a one-line function in random
  * order (the call target's first line); the same straight-line code over the L3 working
- * set gives ifetch.seq_mlp. */
+ * set gives ifetch.seq_mlp. So is one REP MOVSB of seed 000's datagram from L1D, beside
+ * what the model charges for it from the values written. */
 #define _GNU_SOURCE
 #include "config.h"
 #include <math.h>
@@ -854,7 +855,11 @@ typedef struct {
   double copy_bpns[4];          /* copy bytes per ns from L1D, L2, L3, DRAM (0: not measured) */
   double rep_short, rep_long;   /* cycles of a REP string below / from rep_bytes */
   double rep_bytes;             /* where the REP strings' cost steps up (0: no step found) */
+  double datagram_copy;         /* cycles of one REP MOVSB of DATAGRAM_BYTES from L1D */
 } HostMeasures;
+
+/* Seed 000's iperf3 datagram (-l 8920): the copy its send and receive paths each make. */
+#define DATAGRAM_BYTES 8920
 
 /* Copies n bytes with REP MOVSB, as the kernel's user-copy routines do on ERMS cores. */
 static void
@@ -1454,6 +1459,31 @@ measure_rep_strings (const NsHostbenchOptions *opt, HostMeasures *m)
   g_aligned_free (buf);
 }
 
+/* One REP MOVSB of DATAGRAM_BYTES between two L1D-resident buffers, the two directions in
+ * turn (as two datagrams' copies would run), best of reps passes: cycles per copy. */
+static void
+measure_datagram_copy (const NsHostbenchOptions *opt, HostMeasures *m)
+{
+  const gsize apart = DATAGRAM_BYTES + 2048 + 64 - DATAGRAM_BYTES % 64;   /* not 4 KiB */
+  guint64 copies = opt->quick ? 20000 : 400000;
+  guint reps = opt->quick ? 3 : 7;
+  guint8 *buf = g_aligned_alloc0 (2, apart, 64);
+  double best = INFINITY;
+
+  for (guint r = 0; r < reps + 1; r++) {
+    double t0 = now_ns ();
+    for (guint64 k = 0; k < copies; k++)
+      rep_movsb (buf + (k & 1 ? 0 : apart), buf + (k & 1 ? apart : 0), DATAGRAM_BYTES);
+    double per = (now_ns () - t0) / (double) copies;
+
+    if (r > 0)                                 /* the first pass warms the buffers */
+      best = MIN (best, per);
+  }
+  g_aligned_free (buf);
+  m->datagram_copy = best * m->ghz;
+  say (opt, "REP MOVSB of a 8920-byte datagram from L1D", m->datagram_copy, "cycles");
+}
+
 /* Runs every measurement. */
 static void
 measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
@@ -1499,6 +1529,7 @@ measure (const HostInfo *info, const NsHostbenchOptions *opt, HostMeasures *m)
   say (opt, "RDTSC (back to back)", m->rdtsc, "cycles");
   say (opt, "RSB fill, 32 entries (context switch)", m->rsb_fill, "cycles");
   measure_rep_strings (opt, m);
+  measure_datagram_copy (opt, m);
   measure_fetch (info, opt, ws[2], m);
   if (info->n_cpus > 1) {
     m->c2c_ns = c2c_ns (info->cpu_a, info->cpu_b, opt->quick ? 20000 : 500000,
@@ -1857,6 +1888,7 @@ run_values (const HostInfo *info, const HostMeasures *m)
   add_value (vals, "retpoline", FALSE, m->retpoline, NULL);
   add_value (vals, "saferet", FALSE, m->saferet, NULL);
   add_value (vals, "call_ret", FALSE, m->call_ret, NULL);
+  add_value (vals, "datagram_copy", FALSE, m->datagram_copy, NULL);
   if (m->fetched) {
     add_value (vals, "fetch_next_line", FALSE, m->fetch_next_line, NULL);
     add_value (vals, "fetch_call_line", FALSE, m->fetch_call_line, NULL);
@@ -1973,7 +2005,28 @@ put_fetch_figures (GString *out, GArray *const *runs, guint n_runs,
                           why ? why : "the measurement gave no figure");
 }
 
-/* The description: the composite sequences and the I-fetch figures (medians). */
+/* The description's datagram copy (medians) beside what the model charges for it from
+ * the values written: the long start-up and the bytes at the L1D copy bandwidth, which
+ * was measured over copies with a start-up of their own. */
+static void
+put_copy_figure (GString *out, GArray *const *runs, guint n_runs)
+{
+  double copy = runs_median (runs, n_runs, "datagram_copy", NULL);
+  double start = runs_median (runs, n_runs, "x86.rep_long_cycles", NULL);
+  double bw = runs_median (runs, n_runs, "mem.bw_l1_bytes_per_cycle", NULL);
+
+  g_string_append_printf (out, " A datagram's user copy (seed 000's, REP MOVSB of %d bytes "
+                          "between L1D-resident buffers): %.1f cycles", DATAGRAM_BYTES, copy);
+  if (bw > 0)
+    g_string_append_printf (out, ", where the model charges x86.rep_long_cycles + %d / "
+                            "mem.bw_l1_bytes_per_cycle = %.1f.", DATAGRAM_BYTES,
+                            start + DATAGRAM_BYTES / bw);
+  else
+    g_string_append (out, " (no L1D copy bandwidth measured to price it by).");
+}
+
+/* The description: the composite sequences, the I-fetch figures and the datagram copy
+ * (medians). */
 static void
 put_description (GString *out, const char *date, GArray *const *runs, guint n_runs,
                  const NsHostbenchRun *first)
@@ -1990,6 +2043,7 @@ put_description (GString *out, const char *date, GArray *const *runs, guint n_ru
                           runs_median (runs, n_runs, "saferet", NULL),
                           runs_median (runs, n_runs, "call_ret", NULL));
   put_fetch_figures (out, runs, n_runs, first);
+  put_copy_figure (out, runs, n_runs);
   g_string_append_printf (out, "%s</description>\n",
                           n_runs > 1 ? " Each figure is the median of the runs." : "");
 }

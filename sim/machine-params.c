@@ -327,7 +327,11 @@ static const NsParamDef machine_params[] = {
     "with mitigations=off (tmiemietz/fastcall-spma, cycle_stats.csv), the two "
     "instructions and the entry and exit code together, where this value plus about 80 "
     "instructions of that code at seed 000's fitted IPC gives about 170; no Zen 3 "
-    "measurement found",
+    "measurement found, and none can be taken on the guests the host measurements come "
+    "from: on the Zen 5 one (2026-12-06) a bare SYSCALL with an invalid number took "
+    "3041 cycles and getppid 3006 (its kernel runs PTI, and a pvm_ option on its "
+    "command line suggests a paravirtualized guest whose system calls pass through the "
+    "hypervisor)",
     FALSE, 0, 10000, NULL },
   { "syscall.pti_cycles", NS_PARAM_DOUBLE, "cycles", "200",
     "page-table isolation: two CR3 writes + trampoline per syscall (with PCID)",
@@ -416,8 +420,9 @@ static const NsParamDef machine_params[] = {
   { "x86.rep_long_cycles", NS_PARAM_DOUBLE, "cycles", "36",
     "cost of one REP STOS or REP MOVS of x86.rep_long_bytes bytes or more beyond the "
     "loads and stores it makes: the fast-string set-up (the bytes a copy moves cost "
-    "by the mem.bw_* bandwidths, which their 16 KiB REP MOVSB measurements take with "
-    "one set-up in them)",
+    "by the mem.bw_* bandwidths, measured as REP MOVSB copies of half a level's "
+    "working set, 8 KiB from a 32 KiB L1D, each with one set-up in it; on a Zen 5 host "
+    "the two give a datagram's 8920-byte copy what it costs there: doc/model.md)",
     "host measurement on a Zen 5 Turin EPYC (family 26 model 2, 2-vCPU KVM guest, netsim "
     "calibrate --host --runs 5, 2026-12-05): the same loops over 128 to 624 bytes, the 12 "
     "figures' median; 36 the median of the runs' 34.1-38.1 (Intel's Nehalem figure, "

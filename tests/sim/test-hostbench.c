@@ -104,6 +104,12 @@ START_TEST (test_profile_loads_with_sources)
     ck_assert (g_file_get_contents (path, &text, NULL, NULL));
     ck_assert_ptr_nonnull (strstr (text, "Safe RET"));
     ck_assert_ptr_nonnull (strstr (text, "Instruction fetch from L2 over L1I"));
+    /* the datagram's copy beside the model's price for it from the values written */
+    ck_assert_ptr_nonnull (strstr (text, "A datagram's user copy (seed 000's, REP MOVSB of "
+                                         "8920 bytes"));
+    ck_assert (strstr (text, "where the model charges x86.rep_long_cycles + 8920 / "
+                             "mem.bw_l1_bytes_per_cycle = ") != NULL ||
+               strstr (text, "no L1D copy bandwidth measured") != NULL);
     /* cpu.mlp is a parameter, a comment when a quick run's figure falls outside the
      * range, or one that says why it was not measured (one CPU; on a busy host the
      * ping-pong can complete no batch in its time) */
