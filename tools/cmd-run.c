@@ -273,67 +273,79 @@ write_outputs (const NsRunResult *result, const NsReportOptions *ropt, const cha
   return ns_cmd_write_outputs (paths, data, G_N_ELEMENTS (paths), error);
 }
 
-/* netsim run SCENARIO.xml: runs every variant and prints the results. */
-int
-ns_cmd_run (int argc, char **argv)
+/* The command line of netsim run. */
+typedef struct {
+  char     *scenario;     /* the argument, as given */
+  char    **sets, **what_ifs;
+  char     *format, *output, *variant, *folded, *seed;
+  gint      top;
+  gboolean  top_given;
+  gboolean  breakdown, inlining, quiet, explain, stat;
+} NsRunArgs;
+
+/* Frees what parse_args allocated in a (not a itself). */
+static void
+args_clear (NsRunArgs *a)
 {
-  g_auto (GStrv) sets = NULL, what_ifs = NULL;
-  g_autofree char *format = NULL, *output = NULL, *variant = NULL, *folded = NULL;
-  g_autofree char *seed = NULL, *scenario = NULL;
-  gint top = 20;
-  gboolean top_given;
-  gboolean breakdown = FALSE, inlining = FALSE, quiet = FALSE, explain = FALSE, stat = FALSE;
+  g_free (a->scenario);
+  g_strfreev (a->sets);
+  g_strfreev (a->what_ifs);
+  g_free (a->format);
+  g_free (a->output);
+  g_free (a->variant);
+  g_free (a->folded);
+  g_free (a->seed);
+}
+
+/* Parses the command line; FALSE: usage error (already reported). */
+static gboolean
+parse_args (int argc, char **argv, NsRunArgs *a)
+{
   GOptionEntry entries[] = {
-    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &sets,
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a->sets,
       "Override an attribute of the scenario (repeatable): workload.streams=64, "
       "kernel.cmdline=mitigations=off, kernel.config.CONFIG_SLAB_FREELIST_RANDOM=y, "
       "param.cache.l2.latency_cycles=14", "PATH=VALUE" },
-    { "what-if", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &what_ifs, "Also run every variant "
+    { "what-if", 'w', 0, G_OPTION_ARG_STRING_ARRAY, &a->what_ifs, "Also run every variant "
       "with PATH=VALUE added to its sets (repeatable; after --set) and compare each variant "
       "with that twin instead of the scenario's comparisons: --what-if cpu.profile=ryzen9-7950x "
       "--explain says what another CPU does to each variant, and where (a what-if may not "
       "rename or add a variant, nor change its metric)", "PATH=VALUE" },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &seed, "Seed of the random streams (default: the "
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed, "Seed of the random streams (default: the "
       "scenario's)", "N" },
-    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, "Output format: table (default), csv, "
-      "json (json has the full parameter set with sources)", "FORMAT" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write results to FILE (written "
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &a->format, "Output format: table (default), "
+      "csv, json (json has the full parameter set with sources)", "FORMAT" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "Write results to FILE (written "
       "whole or not at all) instead of standard output", "FILE" },
-    { "variant", 0, 0, G_OPTION_ARG_STRING, &variant, "Run only this variant", "NAME" },
-    { "breakdown", 'b', 0, G_OPTION_ARG_NONE, &breakdown, "Show where the cycles went: per "
-      "simulated function, calls and cycles per operation by cause", NULL },
-    { "explain", 'e', 0, G_OPTION_ARG_NONE, &explain, "For each comparison, why its delta: "
+    { "variant", 0, 0, G_OPTION_ARG_STRING, &a->variant, "Run only this variant", "NAME" },
+    { "breakdown", 'b', 0, G_OPTION_ARG_NONE, &a->breakdown, "Show where the cycles went: "
+      "per simulated function, calls and cycles per operation by cause", NULL },
+    { "explain", 'e', 0, G_OPTION_ARG_NONE, &a->explain, "For each comparison, why its delta: "
       "per simulated function and cause, the change in cycles per operation (patched − "
       "baseline)", NULL },
-    { "stat", 0, 0, G_OPTION_ARG_NONE, &stat, "Event counts per operation of every variant, "
-      "as perf stat: instructions, data loads served by each cache level, coherence "
+    { "stat", 0, 0, G_OPTION_ARG_NONE, &a->stat, "Event counts per operation of every "
+      "variant, as perf stat: instructions, data loads served by each cache level, coherence "
       "transfers, I-cache misses, calls, returns through a return thunk, indirect calls, "
       "mispredicts, system calls; then the cycles overlaps hid (I-fetch under the front "
       "end's lead, calls under a data miss)", NULL },
-    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Functions of the breakdown and of --explain to "
+    { "top", 0, 0, G_OPTION_ARG_INT, &a->top, "Functions of the breakdown and of --explain to "
       "show (0 = all; default 20; a line says how many more)", "N" },
-    { "folded", 0, 0, G_OPTION_ARG_FILENAME, &folded, "Also write where the cycles went as "
+    { "folded", 0, 0, G_OPTION_ARG_FILENAME, &a->folded, "Also write where the cycles went as "
       "folded stacks to FILE, for flame graphs: one line per calling context and cause, "
       "'variant;thread;outer;…;inner;[cause] cycles' (the variant's name as output, "
       "blanks kept, but '%', ';' and control characters written %XX: 'a;b' is a%3Bb; "
       "inlined frames end in _[i]; cycles summed over the measured time of every "
       "repetition)", "FILE" },
-    { "inlining", 0, 0, G_OPTION_ARG_NONE, &inlining, "Show the compiler model's inlining "
+    { "inlining", 0, 0, G_OPTION_ARG_NONE, &a->inlining, "Show the compiler model's inlining "
       "decisions", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on standard error", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress on standard error", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) ctx = g_option_context_new ("SCENARIO.xml — run a scenario");
-  NsReportOptions ropt = { NS_FORMAT_TABLE, FALSE, FALSE, 20, FALSE, FALSE };
-  NsRunOptions opt = { 0 };
-  NsRunShow show = { 0 };
-  NsRunResult *result;
-  GError *err = NULL;
-  gboolean ok;
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
-  ns_cmd_limit_int (given, &top, 0, G_MAXINT, "0 to 2147483647");
-
+  a->top = 20;
+  ns_cmd_limit_int (given, &a->top, 0, G_MAXINT, "0 to 2147483647");
   g_option_context_set_description (ctx,
     "Runs every variant of the scenario (or --variant), each for measure/@repetitions\n"
     "repetitions, and prints the metric, its coefficient of variation, the rule that ended\n"
@@ -343,93 +355,149 @@ ns_cmd_run (int argc, char **argv)
     "out.folded | flamegraph.pl --countname cycles > VARIANT.svg (difffolded.pl compares two).\n"
     "Exit status: 0 ok, 1 a check failed, 2 bad input or usage.");
   if (!ns_cmd_parse_options (ctx, given, &argc, &argv))
-    return NS_EXIT_USAGE;
+    return FALSE;
   if (argc != 2)
     goto usage;
-  if (format && !ns_format_parse (format, &ropt.format))
-    goto bad_format;
-  top_given = ns_cmd_given (given, &top);
-  ropt.breakdown = breakdown;
-  ropt.inlining = inlining;
-  ropt.explain = explain;
-  ropt.stat = stat;
-  ropt.top = (guint) top;
-  if (ropt.format == NS_FORMAT_CSV && table_section_asked (&ropt) != NULL)
-    goto not_in_csv;
-  if (top_given && (ropt.format != NS_FORMAT_TABLE || !(breakdown || explain)))
-    goto top_unused;
-  opt.sets = (const char *const *) sets;
-  if (!ns_cmd_check_sets_once ("run", sets, "--set") ||
-      !ns_cmd_check_sets_once ("run", what_ifs, "--what-if"))
-    return NS_EXIT_USAGE;
-  if (!ns_cmd_check_one_seed ("run", seed, sets, "--set") ||
-      !ns_cmd_check_one_seed ("run", seed, what_ifs, "--what-if"))
-    return NS_EXIT_USAGE;
-  opt.seed_given = seed != NULL;
-  if (seed != NULL && !ns_cmd_parse_seed ("run", seed, &opt.seed))
-    return NS_EXIT_USAGE;
-  if (!ns_cmd_check_output (output, &err) || !ns_cmd_check_output (folded, &err))
-    return ns_cmd_fail (err);
-  if ((output == NULL || ns_cmd_names_stdout (output)) && ns_cmd_names_stdout (folded))
-    goto folded_to_stdout;
-  if (output != NULL && strcmp (output, "-") != 0 && ns_cmd_outputs_clash (output, folded))
-    goto one_file;
-  opt.only_variant = variant;
-  opt.stacks = folded != NULL;
-  scenario = ns_cmd_scenario_path (argv[1], &err);
-  if (scenario == NULL)
-    return ns_cmd_fail (err);
-  if (!outputs_not_inputs (scenario, &opt, what_ifs, output, folded, &err))
-    return ns_cmd_fail (err);
-  if (!quiet && isatty (STDERR_FILENO)) {
-    opt.progress = run_progress;
-    opt.progress_time = run_time_progress;
-    opt.progress_data = &show;
-  }
-  if (what_ifs != NULL)
-    result = run_with_what_if (scenario, &opt, what_ifs, &err);
-  else
-    result = ns_run_scenario (scenario, &opt, &err);
-  run_progress_end (&show);
-  if (result == NULL)
-    return ns_cmd_fail (err);
-  print_fit_notes (result);
-  print_unread_sets (result, sets);
-  print_unread_sets (result, what_ifs);
-  print_unread_cmdline (result);
-  print_replaced_sets (result);
-  print_model_notes (result);
-  if (explain && result->comparisons->len == 0)
-    g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",
-                variant ? "--variant runs one variant, and each comparison needs two"
-                        : "the scenario lists none (--what-if makes one per variant)");
-  ok = write_outputs (result, &ropt, output, folded, &err);
-  ns_run_result_free (result);
-  return ok ? 0 : ns_cmd_fail (err);
+  a->scenario = g_strdup (argv[1]);
+  a->top_given = ns_cmd_given (given, &a->top);
+  return TRUE;
 
 /* ERRORS */
 usage:
   g_printerr ("netsim run: expected exactly one SCENARIO.xml (see netsim run --help)\n");
-  return NS_EXIT_USAGE;
+  return FALSE;
+}
+
+/* Checks the options against each other and fills the report's and the run's options
+ * from them: 0, or the exit status of the error it reported. */
+static int
+check_args (const NsRunArgs *a, NsReportOptions *ropt, NsRunOptions *opt)
+{
+  GError *err = NULL;
+
+  if (a->format && !ns_format_parse (a->format, &ropt->format))
+    goto bad_format;
+  ropt->breakdown = a->breakdown;
+  ropt->inlining = a->inlining;
+  ropt->explain = a->explain;
+  ropt->stat = a->stat;
+  ropt->top = (guint) a->top;
+  if (ropt->format == NS_FORMAT_CSV && table_section_asked (ropt) != NULL)
+    goto not_in_csv;
+  if (a->top_given && (ropt->format != NS_FORMAT_TABLE || !(a->breakdown || a->explain)))
+    goto top_unused;
+  if (!ns_cmd_check_sets_once ("run", a->sets, "--set") ||
+      !ns_cmd_check_sets_once ("run", a->what_ifs, "--what-if") ||
+      !ns_cmd_check_one_seed ("run", a->seed, a->sets, "--set") ||
+      !ns_cmd_check_one_seed ("run", a->seed, a->what_ifs, "--what-if"))
+    return NS_EXIT_USAGE;
+  opt->sets = (const char *const *) a->sets;
+  opt->seed_given = a->seed != NULL;
+  if (a->seed != NULL && !ns_cmd_parse_seed ("run", a->seed, &opt->seed))
+    return NS_EXIT_USAGE;
+  if (!ns_cmd_check_output (a->output, &err) || !ns_cmd_check_output (a->folded, &err))
+    return ns_cmd_fail (err);
+  if ((a->output == NULL || ns_cmd_names_stdout (a->output)) && ns_cmd_names_stdout (a->folded))
+    goto folded_to_stdout;
+  if (a->output != NULL && strcmp (a->output, "-") != 0 &&
+      ns_cmd_outputs_clash (a->output, a->folded))
+    goto one_file;
+  opt->only_variant = a->variant;
+  opt->stacks = a->folded != NULL;
+  return 0;
+
+/* ERRORS */
 bad_format:
-  g_printerr ("netsim run: --format: expected table, csv or json, got '%s'\n", format);
+  g_printerr ("netsim run: --format: expected table, csv or json, got '%s'\n", a->format);
   return NS_EXIT_USAGE;
 one_file:
   g_printerr ("netsim run: -o and --folded are one file, %s: one would overwrite the other\n",
-              output);
+              a->output);
   return NS_EXIT_USAGE;
 folded_to_stdout:
   g_printerr ("netsim run: --folded %s is standard output, where the results go: the two "
-              "would mix (name a file for one of them: --folded FILE or -o FILE)\n", folded);
+              "would mix (name a file for one of them: --folded FILE or -o FILE)\n", a->folded);
   return NS_EXIT_USAGE;
 top_unused:
   g_printerr ("netsim run: --top: it limits the table's --breakdown and --explain, and %s\n",
-              ropt.format != NS_FORMAT_TABLE ? "this output is not the table (--format json "
+              ropt->format != NS_FORMAT_TABLE ? "this output is not the table (--format json "
               "always has every function)" : "neither is asked for");
   return NS_EXIT_USAGE;
 not_in_csv:
   g_printerr ("netsim run: %s: the CSV output has no such section (the table prints it, "
-              "--format json always has its figures)\n", table_section_asked (&ropt));
+              "--format json always has its figures)\n", table_section_asked (ropt));
   return NS_EXIT_USAGE;
 }
 
+/* Prints the run's notes on standard error: fits, sets and command-line words nothing read,
+ * sets a later one replaced, the models' own notes, an --explain with nothing to explain. */
+static void
+print_notes (const NsRunResult *result, const NsRunArgs *a)
+{
+  print_fit_notes (result);
+  print_unread_sets (result, a->sets);
+  print_unread_sets (result, a->what_ifs);
+  print_unread_cmdline (result);
+  print_replaced_sets (result);
+  print_model_notes (result);
+  if (a->explain && result->comparisons->len == 0)
+    g_printerr ("netsim run: note: --explain has no comparison to explain: %s\n",
+                a->variant ? "--variant runs one variant, and each comparison needs two"
+                           : "the scenario lists none (--what-if makes one per variant)");
+}
+
+/* Runs the scenario at path as opt says (with its what-if twins, if any), the progress on
+ * a terminal unless quiet; NULL on error. */
+static NsRunResult *
+run (const char *path, const NsRunArgs *a, NsRunOptions *opt, GError **error)
+{
+  NsRunShow show = { 0 };
+  NsRunResult *result;
+
+  if (!a->quiet && isatty (STDERR_FILENO)) {
+    opt->progress = run_progress;
+    opt->progress_time = run_time_progress;
+    opt->progress_data = &show;
+  }
+  if (a->what_ifs != NULL)
+    result = run_with_what_if (path, opt, a->what_ifs, error);
+  else
+    result = ns_run_scenario (path, opt, error);
+  run_progress_end (&show);
+  opt->progress = NULL;
+  opt->progress_time = NULL;
+  opt->progress_data = NULL;
+  return result;
+}
+
+/* netsim run SCENARIO.xml: runs every variant and prints the results. */
+int
+ns_cmd_run (int argc, char **argv)
+{
+  NsRunArgs a = { 0 };
+  NsReportOptions ropt = { NS_FORMAT_TABLE, FALSE, FALSE, 20, FALSE, FALSE };
+  NsRunOptions opt = { 0 };
+  NsRunResult *result = NULL;
+  g_autofree char *scenario = NULL;
+  GError *err = NULL;
+  int status;
+
+  if (!parse_args (argc, argv, &a)) {
+    args_clear (&a);
+    return NS_EXIT_USAGE;
+  }
+  if ((status = check_args (&a, &ropt, &opt)) != 0)
+    goto out;
+  if ((scenario = ns_cmd_scenario_path (a.scenario, &err)) == NULL ||
+      !outputs_not_inputs (scenario, &opt, a.what_ifs, a.output, a.folded, &err) ||
+      (result = run (scenario, &a, &opt, &err)) == NULL) {
+    status = ns_cmd_fail (err);
+    goto out;
+  }
+  print_notes (result, &a);
+  status = write_outputs (result, &ropt, a.output, a.folded, &err) ? 0 : ns_cmd_fail (err);
+out:
+  ns_run_result_free (result);
+  args_clear (&a);
+  return status;
+}

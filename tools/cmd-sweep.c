@@ -684,14 +684,32 @@ resume_command (int argc, char **argv)
   return g_string_free (cmd, FALSE);
 }
 
+/* The command line of netsim sweep. */
 typedef struct {
-  char **params, **sets;
-  char  *output, *json, *variant, *seed_text;
+  char    *scenario;                    /* the argument, as given */
+  char   **params, **sets;
+  char    *output, *json, *variant, *seed_text;
+  char    *plot_spec, *plot_file;       /* --plot SPEC FILE */
   gboolean seed_given;
-  guint64 seed;
-  gint   jobs, repeat;
+  guint64  seed;
+  gint     jobs, repeat;
   gboolean resume, force, quiet, timing;
 } NsSweepArgs;
+
+/* Frees what parse_args allocated in a (not a itself). */
+static void
+args_clear (NsSweepArgs *a)
+{
+  g_free (a->scenario);
+  g_strfreev (a->params);
+  g_strfreev (a->sets);
+  g_free (a->output);
+  g_free (a->json);
+  g_free (a->variant);
+  g_free (a->seed_text);
+  g_free (a->plot_spec);
+  g_free (a->plot_file);
+}
 
 /* Prints on stderr, once each, the models' notes on the points' builds (what netsim run
  * prints for one run), with how many points carry each. */
@@ -892,38 +910,31 @@ static const char description[] =
   "Exit status: 0 every point ran, 1 some point failed (recorded with its error), 2 bad\n"
   "input or usage, 128+N stopped by signal N. See doc/sweeps.md.";
 
-/* netsim sweep SCENARIO.xml --param PATH=VALUES … --output FILE. */
-int
-ns_cmd_sweep (int argc, char **argv)
+/* Parses the command line; FALSE: usage error (already reported). */
+static gboolean
+parse_args (int argc, char **argv, NsSweepArgs *a)
 {
-  NsSweepArgs a = { .jobs = (gint) g_get_num_processors (), .repeat = 1 };
-  g_autofree char *plot_spec = NULL, *plot_file = NULL, *scenario = NULL;
-  g_auto (GStrv) orig = g_strdupv (argv);
-  int orig_argc = argc, status = NS_EXIT_USAGE;
-  NsPlot plot = { 0 };
-  NsSweep *sweep = NULL;
-  GError *err = NULL;
   GOptionEntry entries[] = {
-    { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &a.params, "A swept parameter (repeatable): "
+    { "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &a->params, "A swept parameter (repeatable): "
       "PATH=V1,V2,… or PATH=START:STOP:STEP or PATH=START:STOP:×FACTOR", "PATH=VALUES" },
-    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a.sets, "A fixed override for every point "
+    { "set", 's', 0, G_OPTION_ARG_STRING_ARRAY, &a->sets, "A fixed override for every point "
       "(repeatable), as for netsim run", "PATH=VALUE" },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a.output, "The CSV file (required)", "FILE" },
-    { "json", 0, 0, G_OPTION_ARG_FILENAME, &a.json, "Also write every point as JSON", "FILE" },
-    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a.jobs, "Points run at once (default: the number of "
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &a->output, "The CSV file (required)", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_FILENAME, &a->json, "Also write every point as JSON", "FILE" },
+    { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Points run at once (default: the number of "
       "processors; at most 4 times that: more only share them thinner, and each holds a "
       "whole simulated machine in memory)", "N" },
-    { "repeat", 0, 0, G_OPTION_ARG_INT, &a.repeat, "Runs of each point, each with its own "
+    { "repeat", 0, 0, G_OPTION_ARG_INT, &a->repeat, "Runs of each point, each with its own "
       "seed (default 1)", "R" },
-    { "seed", 0, 0, G_OPTION_ARG_STRING, &a.seed_text, "Sweep seed the points' seeds derive from "
-      "(default: the scenario's)", "S" },
-    { "variant", 0, 0, G_OPTION_ARG_STRING, &a.variant, "Run only this variant", "NAME" },
-    { "resume", 0, 0, G_OPTION_ARG_NONE, &a.resume, "Continue an interrupted sweep: skip the "
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &a->seed_text, "Sweep seed the points' seeds derive "
+      "from (default: the scenario's)", "S" },
+    { "variant", 0, 0, G_OPTION_ARG_STRING, &a->variant, "Run only this variant", "NAME" },
+    { "resume", 0, 0, G_OPTION_ARG_NONE, &a->resume, "Continue an interrupted sweep: skip the "
       "points already in --output (refused if it is another sweep's)", NULL },
-    { "force", 0, 0, G_OPTION_ARG_NONE, &a.force, "Overwrite an existing --output", NULL },
-    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a.quiet, "No progress or summary on standard "
+    { "force", 0, 0, G_OPTION_ARG_NONE, &a->force, "Overwrite an existing --output", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &a->quiet, "No progress or summary on standard "
       "error", NULL },
-    { "timing", 0, 0, G_OPTION_ARG_NONE, &a.timing, "Add a wall_s column: the host seconds "
+    { "timing", 0, 0, G_OPTION_ARG_NONE, &a->timing, "Add a wall_s column: the host seconds "
       "each point took (it differs between runs; without it the output is the same byte "
       "for byte whatever --jobs)", NULL },
     { NULL }
@@ -932,83 +943,124 @@ ns_cmd_sweep (int argc, char **argv)
                                                          "over a grid of parameter values");
   NsCmdOptions *given = ns_cmd_add_entries (ctx, entries);
 
-  ns_cmd_limit_jobs (given, &a.jobs);
-  ns_cmd_limit_int (given, &a.repeat, 1, G_MAXINT, "1 to 2147483647");
+  a->jobs = (gint) g_get_num_processors ();
+  a->repeat = 1;
+  ns_cmd_limit_jobs (given, &a->jobs);
+  ns_cmd_limit_int (given, &a->repeat, 1, G_MAXINT, "1 to 2147483647");
   g_option_context_set_description (ctx, description);
-  if (!extract_plot (&argc, argv, &plot_spec, &plot_file))
-    goto out;
-  if (!ns_cmd_parse_options (ctx, given, &argc, &argv))
-    goto out;
-  if (argc != 2 || a.output == NULL)
+  if (!extract_plot (&argc, argv, &a->plot_spec, &a->plot_file) ||
+      !ns_cmd_parse_options (ctx, given, &argc, &argv))
+    return FALSE;
+  if (argc != 2 || a->output == NULL)
     goto usage;
-  if (!ns_cmd_check_jobs ("sweep", a.jobs))
-    goto out;
-  if (a.resume && a.force)
-    goto resume_and_force;
-  if (!ns_cmd_check_sets_once ("sweep", a.sets, "--set"))
-    goto out;
-  if (!ns_cmd_check_one_seed ("sweep", a.seed_text, a.sets, "--set") ||
-      !ns_cmd_check_one_seed ("sweep", a.seed_text, a.params, "--param"))
-    goto out;
-  a.seed_given = a.seed_text != NULL;
-  if (a.seed_given && !ns_cmd_parse_seed ("sweep", a.seed_text, &a.seed))
-    goto out;
-  if (!ns_cmd_check_output (a.output, &err) || !ns_cmd_check_output (a.json, &err) ||
-      !ns_cmd_check_output (plot_file, &err)) {
-    status = ns_cmd_fail (err);
-    goto out;
-  }
-  if (!csv_is_a_file (a.output))
-    goto out;
-  if (plot_spec && !plot_parse (&plot, plot_spec, plot_file))
-    goto out;
-  if (plot.file && !plot_outputs_writable (&plot, &err)) {
-    status = ns_cmd_fail (err);
-    goto out;
-  }
-  if (!outputs_distinct (a.output, a.json, plot.file, plot.file ? plot.base : NULL))
-    goto out;
-  scenario = ns_cmd_scenario_path (argv[1], &err);
-  if (scenario == NULL) {
-    status = ns_cmd_fail (err);
-    goto out;
-  }
-  sweep = build_sweep (scenario, &a, &err);
-  if (sweep == NULL || (plot.file && !plot_check (&plot, sweep)) ||
-      !outputs_not_inputs (sweep, scenario, a.output, a.json, &plot, &err) ||
-      !ns_sweep_open (sweep, a.output, a.resume ? NS_SWEEP_RESUME
-                      : a.force ? NS_SWEEP_OVERWRITE : NS_SWEEP_NEW, &err)) {
-    status = err ? ns_cmd_fail (err) : NS_EXIT_USAGE;
-    goto out;
-  }
-  if (ns_sweep_header_was_cut (sweep))
-    g_printerr ("netsim sweep: %s: the header was incomplete (the sweep that began the file "
-                "stopped while writing it, or the file was cut short), so the file held no "
-                "point: the header was written again and all %u points run\n", a.output,
-                ns_sweep_n_points (sweep));
-  if (ns_sweep_was_torn (sweep))
-    g_printerr ("netsim sweep: %s: dropped a torn last line (a point cut short); it runs "
-                "again\n", a.output);
-  if (a.resume && !a.quiet && ns_sweep_n_done (sweep) > 0)
-    g_printerr ("netsim sweep: resuming: %u of %u points already in %s\n",
-                ns_sweep_n_done (sweep), ns_sweep_n_points (sweep), a.output);
-  status = run_sweep (sweep, &a, &plot, orig_argc, orig);
-  goto out;
+  a->scenario = g_strdup (argv[1]);
+  return TRUE;
 
+/* ERRORS */
 usage:
   g_printerr ("netsim sweep: expected one SCENARIO.xml and --output FILE (see netsim sweep "
               "--help)\n");
-  goto out;
+  return FALSE;
+}
+
+/* Checks the options against each other and against the files they name, parses the seed
+ * and the plot: 0, or the exit status of the error it reported. */
+static int
+check_args (NsSweepArgs *a, NsPlot *plot)
+{
+  GError *err = NULL;
+
+  if (!ns_cmd_check_jobs ("sweep", a->jobs))
+    return NS_EXIT_USAGE;
+  if (a->resume && a->force)
+    goto resume_and_force;
+  if (!ns_cmd_check_sets_once ("sweep", a->sets, "--set") ||
+      !ns_cmd_check_one_seed ("sweep", a->seed_text, a->sets, "--set") ||
+      !ns_cmd_check_one_seed ("sweep", a->seed_text, a->params, "--param"))
+    return NS_EXIT_USAGE;
+  a->seed_given = a->seed_text != NULL;
+  if (a->seed_given && !ns_cmd_parse_seed ("sweep", a->seed_text, &a->seed))
+    return NS_EXIT_USAGE;
+  if (!ns_cmd_check_output (a->output, &err) || !ns_cmd_check_output (a->json, &err) ||
+      !ns_cmd_check_output (a->plot_file, &err))
+    return ns_cmd_fail (err);
+  if (!csv_is_a_file (a->output) ||
+      (a->plot_spec && !plot_parse (plot, a->plot_spec, a->plot_file)))
+    return NS_EXIT_USAGE;
+  if (plot->file && !plot_outputs_writable (plot, &err))
+    return ns_cmd_fail (err);
+  if (!outputs_distinct (a->output, a->json, plot->file, plot->file ? plot->base : NULL))
+    return NS_EXIT_USAGE;
+  return 0;
+
+/* ERRORS */
 resume_and_force:
   g_printerr ("netsim sweep: --resume and --force exclude each other\n");
+  return NS_EXIT_USAGE;
+}
+
+/* Prints on stderr what opening the output found: a header written again, a torn line
+ * dropped, the points a resumed sweep has already. */
+static void
+print_open_notes (const NsSweep *sweep, const NsSweepArgs *a)
+{
+  if (ns_sweep_header_was_cut (sweep))
+    g_printerr ("netsim sweep: %s: the header was incomplete (the sweep that began the file "
+                "stopped while writing it, or the file was cut short), so the file held no "
+                "point: the header was written again and all %u points run\n", a->output,
+                ns_sweep_n_points (sweep));
+  if (ns_sweep_was_torn (sweep))
+    g_printerr ("netsim sweep: %s: dropped a torn last line (a point cut short); it runs "
+                "again\n", a->output);
+  if (a->resume && !a->quiet && ns_sweep_n_done (sweep) > 0)
+    g_printerr ("netsim sweep: resuming: %u of %u points already in %s\n",
+                ns_sweep_n_done (sweep), ns_sweep_n_points (sweep), a->output);
+}
+
+/* Builds the sweep of the scenario at path and opens its output as a says (new, resumed or
+ * overwritten), after checking the plot's columns and that no output is an input: the
+ * sweep, or NULL with *status the exit status of the error it reported. */
+static NsSweep *
+open_sweep (const char *path, const NsSweepArgs *a, NsPlot *plot, int *status)
+{
+  NsSweepMode mode = a->resume ? NS_SWEEP_RESUME : a->force ? NS_SWEEP_OVERWRITE : NS_SWEEP_NEW;
+  GError *err = NULL;
+  NsSweep *sweep = build_sweep (path, a, &err);
+
+  if (sweep == NULL || (plot->file && !plot_check (plot, sweep)) ||
+      !outputs_not_inputs (sweep, path, a->output, a->json, plot, &err) ||
+      !ns_sweep_open (sweep, a->output, mode, &err)) {
+    *status = err ? ns_cmd_fail (err) : NS_EXIT_USAGE;
+    ns_sweep_free (sweep);
+    return NULL;
+  }
+  print_open_notes (sweep, a);
+  return sweep;
+}
+
+/* netsim sweep SCENARIO.xml -p PATH=VALUES… -o FILE: runs the grid, one CSV line a point. */
+int
+ns_cmd_sweep (int argc, char **argv)
+{
+  NsSweepArgs a = { 0 };
+  g_auto (GStrv) orig = g_strdupv (argv);
+  g_autofree char *scenario = NULL;
+  NsPlot plot = { 0 };
+  NsSweep *sweep = NULL;
+  GError *err = NULL;
+  int status = NS_EXIT_USAGE;
+
+  if (!parse_args (argc, argv, &a) || (status = check_args (&a, &plot)) != 0)
+    goto out;
+  if ((scenario = ns_cmd_scenario_path (a.scenario, &err)) == NULL) {
+    status = ns_cmd_fail (err);
+    goto out;
+  }
+  if ((sweep = open_sweep (scenario, &a, &plot, &status)) != NULL)
+    status = run_sweep (sweep, &a, &plot, argc, orig);
 out:
   ns_sweep_free (sweep);
   plot_clear (&plot);
-  g_strfreev (a.params);
-  g_strfreev (a.sets);
-  g_free (a.output);
-  g_free (a.json);
-  g_free (a.variant);
-  g_free (a.seed_text);
+  args_clear (&a);
   return status;
 }
