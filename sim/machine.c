@@ -115,10 +115,12 @@
  * The shadow of a data miss. A load that stalls past an L1 hit leaves the core that many
  * cycles in which work not waiting for it can run: a call's own CALL cycles and
  * ns_insns_beside instructions issued within cpu.rob_entries instructions of the miss
- * are paid from that shadow first (up to cpu.rob_entries / cpu.ipc cycles of it). A
- * mispredict, a forced one, a locked instruction, a system call and a wait drain it
- * (host-measured: tools/bench-saferet, a call's overhead over a socket chain in L1D and
- * in L2, doc/model.md).
+ * are paid from that shadow first (up to cpu.rob_entries / cpu.ipc cycles of it), and so
+ * is the refill of an SRSO Safe RET return's forced mispredict (the return address is on
+ * the stack: the ret resolves while the miss is outstanding). A mispredict, a forced one,
+ * a locked instruction, a system call and a wait drain it (host-measured:
+ * tools/bench-saferet, a call's overhead and a Safe RET return's over a socket chain in
+ * L1D and in L2, doc/model.md).
  *
  * The account. Every charge advances the thread (ns_thread_advance) and adds to the cell
  * (current function, cause); top level (no function) is row 0. A charge made while an
@@ -2280,6 +2282,22 @@ ns_icall (NsThread *t, NsFunc *func)
   call_out_of_line (m, x, t, func, call_seq_insns (m, func, -1));
 }
 
+/* A return through SRSO Safe RET: its instructions, and a forced mispredict whose refill
+ * runs under an older data miss still outstanding (the return address is on the stack, in
+ * L1: the ret resolves without waiting for the miss), then the front end restarts. */
+static void
+forced_return (NsExec *x, NsThread *t)
+{
+  NsMachine *m = x->machine;
+  double forced = m->mispredict + m->resolve, hidden = 0.0;
+
+  if (x->insns - x->shadow_insns < m->rob)
+    hidden = MIN (x->shadow, forced);
+  m->overlapped[NS_CAUSE_RETTHUNK] += hidden;
+  charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty - hidden);
+  restart (x);
+}
+
 /* Return from the innermost ns_call/ns_icall. */
 void
 ns_ret (NsThread *t)
@@ -2309,9 +2327,10 @@ ns_ret (NsThread *t)
   }
   if (m->ret_penalty > 0.0) {       /* the returning function's own, in its frame: not in */
     m->events[NS_CAUSE_RETTHUNK]++; /* the body of a function inlined into its caller */
-    charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
     if (m->ret_forced)
-      restart (x);
+      forced_return (x, t);
+    else
+      charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty);
   }
   x->depth = d;
   ns_thread_pop_func (t);

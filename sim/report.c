@@ -538,7 +538,8 @@ any_overlapped (const NsRunResult *r, NsCause cause)
 }
 
 /* Cycles per operation that overlaps hid (not in the cycles above), a line per variant:
- * I-fetch under the front end's lead, call and beside-work under a data miss. */
+ * I-fetch under the front end's lead; call, beside-work and Safe RET refills under a data
+ * miss. */
 static void
 table_overlapped (GString *out, const NsRunResult *r)
 {

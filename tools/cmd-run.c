@@ -327,7 +327,7 @@ parse_args (int argc, char **argv, NsRunArgs *a)
       "variant, as perf stat: instructions, data loads served by each cache level, coherence "
       "transfers, I-cache misses, calls, returns through a return thunk, indirect calls, "
       "mispredicts, system calls; then the cycles overlaps hid (I-fetch under the front "
-      "end's lead, calls under a data miss)", NULL },
+      "end's lead; calls, beside-work and Safe RET refills under a data miss)", NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &a->top, "Functions of the breakdown and of --explain to "
       "show (0 = all; default 20; a line says how many more)", "N" },
     { "folded", 0, 0, G_OPTION_ARG_FILENAME, &a->folded, "Also write where the cycles went as "

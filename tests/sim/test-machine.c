@@ -1275,6 +1275,75 @@ START_TEST (test_miss_shadow)
 }
 END_TEST
 
+/* A Safe RET return after a data miss: a dependent load (of obj, served by DRAM unless
+ * warm: by L1), `gap` instructions, then the return. */
+typedef struct {
+  guint8  *obj;
+  guint    gap;
+  gboolean warm;
+} ForcedRun;
+
+static void
+forced_return_thread (NsThread *t, gpointer data)
+{
+  ForcedRun *run = data;
+
+  if (run->warm)
+    ns_load (t, run->obj, 8);
+  ns_insns (t, 1000);                      /* any shadow the warming cast expires */
+  ns_call (t, &fn_shadowed);
+  ns_load_dep (t, run->obj, 8);
+  ns_insns (t, run->gap);
+  ns_ret (t);
+}
+
+/* The RETTHUNK cycles charged to the one return of forced_return_thread under srso, and
+ * (hidden) what the miss's shadow hid of it; checks the two make the return's price. */
+static double
+forced_return_cycles (NsSrso srso, guint gap, gboolean warm, double *hidden)
+{
+  NsMitigations mit = { 0 };
+  ForcedRun run = { NULL, gap, warm };
+  double charged, pen;
+  Rig rig;
+
+  mit.srso = srso;
+  rig_init (&rig, NULL, &mit);
+  run.obj = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+  rig_run (&rig, "forced", forced_return_thread, &run);
+  charged = account_cause (rig.machine, NS_CAUSE_RETTHUNK);
+  *hidden = ns_machine_account_overlapped (rig.machine, NS_CAUSE_RETTHUNK);
+  pen = ns_machine_ret_penalty_cycles (rig.machine);
+  assert_close (charged + *hidden, pen, 1e-9, "charged + hidden");
+  rig_clear (&rig);
+  return charged;
+}
+
+START_TEST (test_forced_return_under_miss)
+{
+  double forced = default_param ("branch.mispredict_cycles") +
+                  default_param ("branch.resolve_cycles");
+  double insns = default_param ("ret.safe_ret_insns") / default_param ("cpu.ipc");
+  double hidden, got;
+
+  /* after a DRAM miss the forced mispredict's refill runs under it; the thunk's own
+   * instructions do not */
+  got = forced_return_cycles (NS_SRSO_SAFE_RET, 0, FALSE, &hidden);
+  assert_close (hidden, forced, 1e-9, "refill hidden");
+  assert_close (got, insns, 1e-9, "the instructions charged");
+  /* after an L1 hit nothing is outstanding: the whole price */
+  got = forced_return_cycles (NS_SRSO_SAFE_RET, 0, TRUE, &hidden);
+  assert_close (hidden, 0.0, 1e-9, "no miss");
+  assert_close (got, forced + insns, 1e-9, "whole price");
+  /* further than a reorder buffer of instructions from the miss: none of it */
+  got = forced_return_cycles (NS_SRSO_SAFE_RET, 1000, FALSE, &hidden);
+  assert_close (hidden, 0.0, 1e-9, "out of the window");
+  /* a plain return has no price to hide */
+  got = forced_return_cycles (NS_SRSO_OFF, 0, FALSE, &hidden);
+  assert_close (got + hidden, 0.0, 1e-9, "plain return");
+}
+END_TEST
+
 /* An expired shadow stays gone: a DRAM miss, then more than cpu.rob_entries instructions
  * (its shadow unused), then a dependent load served by the L2, then independent work worth
  * more than the L2 miss's stall. Only the L2 miss's own stall (its latency beyond L1) can
@@ -2708,6 +2777,7 @@ machine_suite (void)
   tcase_add_test (calls, test_ifetch_lead);
   tcase_add_test (calls, test_miss_shadow);
   tcase_add_test (calls, test_miss_shadow_expires);
+  tcase_add_test (calls, test_forced_return_under_miss);
   tcase_add_test (calls, test_wait_ends_shadow);
   tcase_add_test (calls, test_forced_return_refetches_site);
   tcase_add_test (calls, test_inlined_body_account);
