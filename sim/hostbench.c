@@ -868,28 +868,36 @@ rep_movsb (void *dst, const void *src, gsize n)
   __asm__ volatile ("rep movsb" : "+D" (dst), "+S" (src), "+c" (n) : : "memory");
 }
 
+/* Nanoseconds per REP MOVSB of `copy` bytes between two buffers `apart` bytes apart, the
+ * direction alternating, over `copies` copies: the best of reps passes (a first pass warms
+ * the buffers into their level). */
+static double
+copy_ns (gsize copy, gsize apart, guint64 copies, guint reps)
+{
+  guint8 *buf = g_aligned_alloc0 (2, apart, 64);
+  double best = INFINITY;
+
+  for (guint r = 0; r < reps + 1; r++) {
+    double t0 = now_ns ();
+    for (guint64 k = 0; k < copies; k++)
+      rep_movsb (buf + (k & 1 ? 0 : apart), buf + (k & 1 ? apart : 0), copy);
+    double per = (now_ns () - t0) / (double) copies;
+
+    if (r > 0)
+      best = MIN (best, per);
+  }
+  g_aligned_free (buf);
+  return best;
+}
+
 /* Copy bandwidth in bytes per ns: REP MOVSB of bytes / 2 from one half of a bytes-sized
- * buffer to the other, repeated until total bytes moved; best of reps (the first run
- * warms the buffer into its level). */
+ * buffer to the other, repeated until total bytes moved; best of reps. */
 static double
 copy_bytes_per_ns (gsize bytes, guint64 total, guint reps)
 {
   gsize half = MAX (bytes / 2, 4096) & ~(gsize) 63;
-  guint8 *buf = g_aligned_alloc0 (2, half, 64);
-  guint64 passes = MAX (total / half, 1);
-  double best = 0;
 
-  for (guint r = 0; r < reps + 1; r++) {
-    double t0 = now_ns ();
-    for (guint64 k = 0; k < passes; k++)
-      rep_movsb (buf + (k & 1 ? 0 : half), buf + (k & 1 ? half : 0), half);
-    double rate = (double) (passes * half) / (now_ns () - t0);
-
-    if (r > 0)
-      best = MAX (best, rate);
-  }
-  g_aligned_free (buf);
-  return best;
+  return (double) half / copy_ns (half, half, MAX (total / half, 1), reps);
 }
 
 /* Nanoseconds per load of a random cyclic pointer chase over bytes of memory; warm: the
@@ -1465,22 +1473,9 @@ static void
 measure_datagram_copy (const NsHostbenchOptions *opt, HostMeasures *m)
 {
   const gsize apart = DATAGRAM_BYTES + 2048 + 64 - DATAGRAM_BYTES % 64;   /* not 4 KiB */
-  guint64 copies = opt->quick ? 20000 : 400000;
-  guint reps = opt->quick ? 3 : 7;
-  guint8 *buf = g_aligned_alloc0 (2, apart, 64);
-  double best = INFINITY;
 
-  for (guint r = 0; r < reps + 1; r++) {
-    double t0 = now_ns ();
-    for (guint64 k = 0; k < copies; k++)
-      rep_movsb (buf + (k & 1 ? 0 : apart), buf + (k & 1 ? apart : 0), DATAGRAM_BYTES);
-    double per = (now_ns () - t0) / (double) copies;
-
-    if (r > 0)                                 /* the first pass warms the buffers */
-      best = MIN (best, per);
-  }
-  g_aligned_free (buf);
-  m->datagram_copy = best * m->ghz;
+  m->datagram_copy = copy_ns (DATAGRAM_BYTES, apart, opt->quick ? 20000 : 400000,
+                              opt->quick ? 3 : 7) * m->ghz;
   say (opt, "REP MOVSB of a 8920-byte datagram from L1D", m->datagram_copy, "cycles");
 }
 

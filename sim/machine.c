@@ -940,10 +940,10 @@ cast_shadow (NsExec *x, double beyond)
   x->shadow_insns = x->insns;
 }
 
-/* Charges cycles of beside-work (issued at cpu.issue_width off the critical path: a call's
- * own instructions, ns_insns_beside) less what runs in the shadow of a data miss. */
-static inline void
-charge_beside (NsExec *x, NsThread *t, NsCause cause, double cycles)
+/* How much of `cycles` of work that needs nothing a data miss brings runs in the miss's
+ * live shadow (taken from it, and accounted to cause as overlapped). */
+static inline double
+shadow_hides (NsExec *x, NsCause cause, double cycles)
 {
   double hidden = 0.0;
 
@@ -951,7 +951,15 @@ charge_beside (NsExec *x, NsThread *t, NsCause cause, double cycles)
     hidden = MIN (x->shadow, cycles);
   x->shadow -= hidden;
   x->machine->overlapped[cause] += hidden;
-  charge (x, t, cause, cycles - hidden);
+  return hidden;
+}
+
+/* Charges cycles of beside-work (issued at cpu.issue_width off the critical path: a call's
+ * own instructions, ns_insns_beside) less what runs in the shadow of a data miss. */
+static inline void
+charge_beside (NsExec *x, NsThread *t, NsCause cause, double cycles)
+{
+  charge (x, t, cause, cycles - shadow_hides (x, cause, cycles));
 }
 
 /* The pipeline drains (a locked instruction, or a restart): nothing older overlaps what
@@ -2289,11 +2297,8 @@ static void
 forced_return (NsExec *x, NsThread *t)
 {
   NsMachine *m = x->machine;
-  double forced = m->mispredict + m->resolve, hidden = 0.0;
+  double hidden = shadow_hides (x, NS_CAUSE_RETTHUNK, m->mispredict + m->resolve);
 
-  if (x->insns - x->shadow_insns < m->rob)
-    hidden = MIN (x->shadow, forced);
-  m->overlapped[NS_CAUSE_RETTHUNK] += hidden;
   charge (x, t, NS_CAUSE_RETTHUNK, m->ret_penalty - hidden);
   restart (x);
 }
