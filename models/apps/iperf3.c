@@ -926,73 +926,34 @@ ambiguous_unit:
   return FALSE;
 }
 
-/* Reads and checks the <workload> attributes into ip. */
+/* Reads and checks the rate (-b), multisend and pacing-timer attributes into ip: how the
+ * client paces its sends. */
 static gboolean
-read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
+read_pacing (Iperf *ip, const NsScenario *sc, xmlNodePtr w, GError **error)
 {
-  static const char *const families[] = { "ipv4", "ipv6", NULL };
-  static const char *const sfamilies[] = { "dual", "inet", NULL };
-  static const char *const threadings[] = { "single", "per-stream", NULL };
   g_autofree char *rate = NULL;
-  guint64 streams, length, multisend, port;
-  guint fam, sfam, thr;
-  xmlNodePtr w = sc->workload;
+  guint64 multisend;
 
-  if (!ns_xml_check_attrs (sc, w, iperf3_attributes, error) ||
-      !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
-      !read_length (sc, w, &length, error) ||
-      !ns_xml_get_string (sc, w, "rate", IPERF_UDP_RATE, &rate, error) ||
-      !ns_workload_get_choice (sc, "family", "ipv4", families, &fam, error) ||
-      !ns_workload_get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||
-      !ns_workload_get_choice (sc, "threading", "single", threadings, &thr, error) ||
+  if (!ns_xml_get_string (sc, w, "rate", IPERF_UDP_RATE, &rate, error) ||
       !ns_xml_get_time (sc, w, "pacing-timer", TRUE, NS_MS (1), &ip->pacing, error) ||
-      !ns_xml_get_uint (sc, w, "multisend", TRUE, 10, &multisend, error) ||
-      !ns_workload_get_cpu (sc, w, "client-cpu", 0, machine, &ip->client_cpu, error) ||
-      !ns_workload_get_cpu (sc, w, "server-cpu", 1, machine, &ip->server_cpu, error) ||
-      !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error))
+      !ns_xml_get_uint (sc, w, "multisend", TRUE, 10, &multisend, error))
     return FALSE;
-  if (streams < 1 || streams > 1024)
-    goto bad_streams;
-  if (length < 16 || length > 65507)
-    goto bad_length;
   if (!ns_parse_rate (rate, &ip->rate))
     goto bad_rate;
   if (multisend < 1 || multisend > 1000)
     goto bad_multisend;
   if (xmlHasProp (w, BAD_CAST "multisend") != NULL && ip->rate != 0)
     goto paced_multisend;
-  if (port < 1 || port > 65535)
-    goto bad_port;
   if (ip->pacing < NS_US (1) || ip->pacing > IPERF3_PACING_MAX || ip->pacing % NS_US (1) != 0)
     goto bad_pacing;
   if (xmlHasProp (w, BAD_CAST "pacing-timer") != NULL && ip->rate == 0)
     goto unpaced_pacing;
-  if (fam == 1 && sfam == 1)
-    goto bad_family;
-  if (!ns_workload_check_udp_unfragmented (sc, length, fam == 1, error))
-    return FALSE;
-  ip->n_streams = (guint) streams;
-  ip->blksize = (gsize) length;
-  ip->ipv6 = fam == 1;
-  ip->server_dual = sfam == 0;
-  ip->threading = thr == 0 ? IPERF_SINGLE : IPERF_PER_STREAM;
   /* iperf_send: burst 0 → multisend passes when unlimited, one pass with -b (an explicit
    * multisend with a rate is refused above: it could not take effect) */
   ip->multisend = ip->rate == 0 ? (guint) multisend : 1;
-  ip->port = (guint16) port;
   return TRUE;
 
 /* ERRORS */
-bad_streams:
-  ns_xml_error_attr (sc, w, "streams", error, "attribute 'streams': expected 1 to 1024 "
-                     "(iperf3 itself stops at 128, MAX_STREAMS: more stand for several "
-                     "clients' streams on one server port), got %" G_GUINT64_FORMAT, streams);
-  return FALSE;
-bad_length:
-  ns_xml_error_attr (sc, w, "length", error, "attribute 'length': expected 16 to 65507 "
-                     "bytes (a UDP datagram carrying iperf3's header), got %" G_GUINT64_FORMAT,
-                     length);
-  return FALSE;
 bad_rate:
   ns_xml_error_attr (sc, w, "rate", error, "attribute 'rate': expected a rate in bits/s "
                      "such as 1G, 100M or 0 (unlimited), got '%s'", rate);
@@ -1008,10 +969,6 @@ paced_multisend:
                       "when paced (iperf_send makes multisend passes with -b 0 only); give "
                       "rate=\"0\" or leave multisend out", multisend, rate);
   return FALSE;
-bad_port:
-  ns_xml_error_attr (sc, w, "port", error, "attribute 'port': expected 1 to 65535, got %"
-                     G_GUINT64_FORMAT, port);
-  return FALSE;
 bad_pacing:
   ns_xml_error_attr (sc, w, "pacing-timer", error, "attribute 'pacing-timer': expected whole "
                      "microseconds from 1us to 2147483647us (iperf3's --pacing-timer is an int "
@@ -1023,6 +980,63 @@ unpaced_pacing:
                       "('%s'): unlimited (-b 0) streams stay green and iperf3 makes no pacing "
                       "timers (iperf_create_send_timers only with a rate); give a rate or "
                       "leave pacing-timer out", rate);
+  return FALSE;
+}
+
+/* Reads and checks the <workload> attributes into ip. */
+static gboolean
+read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
+{
+  static const char *const families[] = { "ipv4", "ipv6", NULL };
+  static const char *const sfamilies[] = { "dual", "inet", NULL };
+  static const char *const threadings[] = { "single", "per-stream", NULL };
+  guint64 streams, length, port;
+  guint fam, sfam, thr;
+  xmlNodePtr w = sc->workload;
+
+  if (!ns_xml_check_attrs (sc, w, iperf3_attributes, error) ||
+      !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
+      !read_length (sc, w, &length, error) ||
+      !ns_workload_get_choice (sc, "family", "ipv4", families, &fam, error) ||
+      !ns_workload_get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||
+      !ns_workload_get_choice (sc, "threading", "single", threadings, &thr, error) ||
+      !ns_workload_get_cpu (sc, w, "client-cpu", 0, machine, &ip->client_cpu, error) ||
+      !ns_workload_get_cpu (sc, w, "server-cpu", 1, machine, &ip->server_cpu, error) ||
+      !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error) ||
+      !read_pacing (ip, sc, w, error))
+    return FALSE;
+  if (streams < 1 || streams > 1024)
+    goto bad_streams;
+  if (length < 16 || length > 65507)
+    goto bad_length;
+  if (port < 1 || port > 65535)
+    goto bad_port;
+  if (fam == 1 && sfam == 1)
+    goto bad_family;
+  if (!ns_workload_check_udp_unfragmented (sc, length, fam == 1, error))
+    return FALSE;
+  ip->n_streams = (guint) streams;
+  ip->blksize = (gsize) length;
+  ip->ipv6 = fam == 1;
+  ip->server_dual = sfam == 0;
+  ip->threading = thr == 0 ? IPERF_SINGLE : IPERF_PER_STREAM;
+  ip->port = (guint16) port;
+  return TRUE;
+
+/* ERRORS */
+bad_streams:
+  ns_xml_error_attr (sc, w, "streams", error, "attribute 'streams': expected 1 to 1024 "
+                     "(iperf3 itself stops at 128, MAX_STREAMS: more stand for several "
+                     "clients' streams on one server port), got %" G_GUINT64_FORMAT, streams);
+  return FALSE;
+bad_length:
+  ns_xml_error_attr (sc, w, "length", error, "attribute 'length': expected 16 to 65507 "
+                     "bytes (a UDP datagram carrying iperf3's header), got %" G_GUINT64_FORMAT,
+                     length);
+  return FALSE;
+bad_port:
+  ns_xml_error_attr (sc, w, "port", error, "attribute 'port': expected 1 to 65535, got %"
+                     G_GUINT64_FORMAT, port);
   return FALSE;
 bad_family:
   ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "server-family", "family" } }, error,

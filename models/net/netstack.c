@@ -84,19 +84,10 @@ loopback_neigh_new (NsNetStack *s)
   return n;
 }
 
-/* Builds the stack; see netstack.h. */
-NsNetStack *
-ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
+/* Reads what the build configures and which kernel changes it has into s's flags. */
+static void
+read_build (NsNetStack *s)
 {
-  NsNetStack *s;
-
-  g_return_val_if_fail (machine != NULL && engine != NULL, NULL);
-  s = g_new0 (NsNetStack, 1);
-  s->machine = machine;
-  s->engine = engine;
-  s->arena = ns_machine_arena (machine);
-  s->build = ns_machine_build (machine);
-  s->n_cpus = ns_machine_n_cpus (machine);
   s->lsm = ns_build_config_on (s->build, "CONFIG_SECURITY");
   s->lsm_static_calls = ns_build_has_change (s->build, NS_KCHANGE_LSM_STATIC_CALLS);
   s->preempt = ns_build_config_on (s->build, "CONFIG_PREEMPTION");
@@ -114,9 +105,9 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
     s->lsms |= 1u << NS_LSM_BPF;
   s->memcg = ns_build_config_on (s->build, "CONFIG_MEMCG");
   s->x64_sys_call = ns_build_has_change (s->build, NS_KCHANGE_X64_SYS_CALL);
-  s->memset_path = ns_memset_path (s->build, ns_machine_params (machine),
-                                   ns_machine_mitigations (machine)->cpu_features);
-  s->copy_user_path = ns_copy_user_path (s->build, ns_machine_params (machine));
+  s->memset_path = ns_memset_path (s->build, ns_machine_params (s->machine),
+                                   ns_machine_mitigations (s->machine)->cpu_features);
+  s->copy_user_path = ns_copy_user_path (s->build, ns_machine_params (s->machine));
   s->mem_pcpu_reserve = ns_build_has_change (s->build, NS_KCHANGE_SK_MEMORY_PCPU_RESERVE);
   s->rmem_schedule = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_SCHEDULE);
   s->data_ready_wrapper = ns_build_has_change (s->build, NS_KCHANGE_UDP_DATA_READY_WRAPPER);
@@ -125,6 +116,47 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   s->rmem_admit_unsigned = ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_WRAPAROUND_FIX);
   s->rmem_admit_empty_only =
       ns_build_has_change (s->build, NS_KCHANGE_UDP_RMEM_ADMIT_EMPTY_ONLY);
+}
+
+/* Allocates each CPU's softnet_data (its backlog queue and NAPI) and per-CPU lines. */
+static void
+softnet_init (NsNetStack *s)
+{
+  s->sd = g_new0 (struct softnet_data *, s->n_cpus);
+  s->napi_thread = g_new0 (NsThread *, s->n_cpus);
+  s->task = g_new0 (gpointer, s->n_cpus);
+  s->task_frag = g_new0 (struct page_frag *, s->n_cpus);
+  s->preempt_count = g_new0 (gint32 *, s->n_cpus);
+  s->rcu_nesting = g_new0 (gint, s->n_cpus);
+  s->task_wq = g_new0 (NsWaitQueue *, s->n_cpus);
+  for (guint c = 0; c < s->n_cpus; c++) {
+    struct softnet_data *sd = ns_arena_alloc (s->arena, sizeof *sd, 64);
+    sd->cpu = c;
+    __skb_queue_head_init (&sd->process_queue);
+    __skb_queue_head_init (&sd->input_pkt_queue);
+    ns_spin_lock_init (&sd->input_pkt_queue.lock);
+    sd->napi_weight = 64;         /* weight_p, net.core.dev_weight default 64 */
+    sd->napi_poll = &lo_fn_process_backlog;
+    s->sd[c] = sd;
+    s->task[c] = ns_arena_alloc (s->arena, 64, 64);
+    s->preempt_count[c] = ns_arena_alloc (s->arena, 64, 64);   /* pcpu_hot's line */
+  }
+}
+
+/* Builds the stack; see netstack.h. */
+NsNetStack *
+ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
+{
+  NsNetStack *s;
+
+  g_return_val_if_fail (machine != NULL && engine != NULL, NULL);
+  s = g_new0 (NsNetStack, 1);
+  s->machine = machine;
+  s->engine = engine;
+  s->arena = ns_machine_arena (machine);
+  s->build = ns_machine_build (machine);
+  s->n_cpus = ns_machine_n_cpus (machine);
+  read_build (s);
   s->rmem_default = RMEM_DEFAULT;
   s->wmem_default = WMEM_DEFAULT;
   s->max_backlog = NETDEV_MAX_BACKLOG;
@@ -153,25 +185,7 @@ ns_netstack_new (NsMachine *machine, NsEngine *engine, GError **error)
   /* udp_init: 2^(ilog2(nr_cpu_ids) + 4) busylocks */
   s->udp_busylocks_log = g_bit_storage (s->n_cpus) - 1 + 4;
   s->udp_busylocks = ns_arena_alloc (s->arena, sizeof (NsSpinlock) << s->udp_busylocks_log, 64);
-  s->sd = g_new0 (struct softnet_data *, s->n_cpus);
-  s->napi_thread = g_new0 (NsThread *, s->n_cpus);
-  s->task = g_new0 (gpointer, s->n_cpus);
-  s->task_frag = g_new0 (struct page_frag *, s->n_cpus);
-  s->preempt_count = g_new0 (gint32 *, s->n_cpus);
-  s->rcu_nesting = g_new0 (gint, s->n_cpus);
-  s->task_wq = g_new0 (NsWaitQueue *, s->n_cpus);
-  for (guint c = 0; c < s->n_cpus; c++) {
-    struct softnet_data *sd = ns_arena_alloc (s->arena, sizeof *sd, 64);
-    sd->cpu = c;
-    __skb_queue_head_init (&sd->process_queue);
-    __skb_queue_head_init (&sd->input_pkt_queue);
-    ns_spin_lock_init (&sd->input_pkt_queue.lock);
-    sd->napi_weight = 64;         /* weight_p, net.core.dev_weight default 64 */
-    sd->napi_poll = &lo_fn_process_backlog;
-    s->sd[c] = sd;
-    s->task[c] = ns_arena_alloc (s->arena, 64, 64);
-    s->preempt_count[c] = ns_arena_alloc (s->arena, 64, 64);   /* pcpu_hot's line */
-  }
+  softnet_init (s);
   if (s->memcg) {
     s->task_memcg = ns_memcg_new (s->arena, NS_MEMCG_LEVELS);
     s->memcg_stock = ns_memcg_stocks_new (s->arena, s->n_cpus);
