@@ -10,6 +10,7 @@ extern const NsWorkloadClass ns_call_chain_class;
 extern const NsWorkloadClass ns_call_tree_class;
 extern const NsWorkloadClass ns_indirect_call_class;
 extern const NsWorkloadClass ns_filter_walk_class;
+extern const NsWorkloadClass ns_bpf_tailcall_class;
 extern const NsWorkloadClass ns_pingpong_class;
 extern const NsWorkloadClass ns_udp_lookup_class;
 extern const NsWorkloadClass ns_iperf3_class;
@@ -22,6 +23,7 @@ static const NsWorkloadClass *const classes[] = {
   &ns_call_tree_class,
   &ns_indirect_call_class,
   &ns_filter_walk_class,
+  &ns_bpf_tailcall_class,
   &ns_pingpong_class,
   &ns_udp_lookup_class,
   &ns_iperf3_class,

@@ -33,7 +33,8 @@ tests_sim_test_report_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_report_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 # The machine check: every micro scenario's table.
-MICRO_SCENARIOS = pointer-chase call-chain call-tree indirect-call filter-walk pingpong udp-lookup udp-flood
+MICRO_SCENARIOS = pointer-chase call-chain call-tree indirect-call filter-walk bpf-tailcall \
+	pingpong udp-lookup udp-flood
 micro: netsim
 	@for s in $(MICRO_SCENARIOS); do \
 	  NETSIM_DATADIR='$(abs_top_srcdir)' ./netsim run -q $(top_srcdir)/scenarios/micro/$$s.xml || exit 1; \
@@ -123,6 +124,21 @@ bench-retpoline: tools/bench-retpoline
 endif
 bench: $(BENCH_RETPOLINE)
 .PHONY: $(BENCH_RETPOLINE)
+# A retpoline in this host's kernel and in user space: a chain of eBPF tail calls through
+# a generic retpoline, timed by BPF_PROG_TEST_RUN, against a user-space replica of the
+# JIT's code (part of make bench on x86-64; the kernel side needs root).
+BENCH_BPF =
+if NS_HAVE_RETPOLINE
+BENCH_BPF += bench-bpf-tailcall
+noinst_PROGRAMS += tools/bench-bpf-tailcall
+tools_bench_bpf_tailcall_SOURCES = tools/bench-bpf-tailcall.c tools/bench-bpf-tailcall-chain.S
+tools_bench_bpf_tailcall_LDFLAGS = -no-pie
+tools_bench_bpf_tailcall_LDADD = libns_run.a libns_base.a $(NS_EXT_LIBS)
+bench-bpf-tailcall: tools/bench-bpf-tailcall
+	./tools/bench-bpf-tailcall
+endif
+bench: $(BENCH_BPF)
+.PHONY: $(BENCH_BPF)
 
 # Seed 000's walk in this host's own kernel: what one more socket on a UDP port's hslot2
 # chain costs a datagram over loopback (part of make bench).

@@ -181,7 +181,8 @@ micro=$(cd "$MICRO" && pwd)
   ok || bad "-o -fjson: not a table in the file -fjson: $(ls "$TMP/dash") $(cat "$TMP/err")"
 
 # every micro scenario runs and prints a table with its variants
-for sc in pointer-chase call-chain call-tree indirect-call filter-walk pingpong udp-lookup; do
+for sc in pointer-chase call-chain call-tree indirect-call filter-walk bpf-tailcall pingpong \
+  udp-lookup; do
   expect 0 "run $sc" -- "$NETSIM" run -q "$MICRO/$sc.xml"
   grep -q "^scenario  $sc" "$TMP/out" || bad "$sc: table header"
   grep -q "mitigations in force" "$TMP/out" || bad "$sc: mitigations block"
