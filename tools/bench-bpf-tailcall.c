@@ -316,6 +316,10 @@ main (int argc, char **argv)
   print_figures (ghz, fig, have_kernel);
   spectre_v2 = read_line ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
   printf ("runs %d\ncore_clock_ghz %.3f\nspectre_v2 %s\n", opt_runs, ghz, spectre_v2);
+  if (have_kernel && strstr (spectre_v2, "Retpoline") == NULL)
+    fprintf (stderr, "bench-bpf-tailcall: this kernel's spectre_v2 line names no retpolines: "
+             "its variable-key tail call may not go through a retpoline thunk, so the "
+             "kernel figures do not measure one\n");
   if (uname (&uts) == 0)
     printf ("kernel %s\n", uts.release);
   return 0;
