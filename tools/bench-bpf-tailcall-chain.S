@@ -1,18 +1,22 @@
 /* bench-bpf-tailcall-chain.S — user-space replicas of a chain of 33 eBPF programs that
  * tail-call each other, as the x86-64 JIT of Linux 6.18 emits them (the instruction
  * sequences read back with BPF_OBJ_GET_INFO_BY_FD from this host's kernel; see
- * tools/bench-bpf-tailcall.c). Three chains of the same blocks, one 128 bytes apart (a
- * program image of 74-99 bytes takes two of the BPF pack's 64-byte chunks):
+ * tools/bench-bpf-tailcall.c). Chains of the same blocks, one 128 bytes apart (a program
+ * image of 74-99 bytes takes two of the BPF pack's 64-byte chunks):
  *   const      the key is a constant: the JIT's direct tail call (its poke site patched
  *              into jmp target+0xc once the program array holds the target);
  *   plain      the key comes from the context (skb->len): bounds check, array load,
  *              prog->bpf_func load, then jmp *%rcx, predicted;
  *   retpoline  the same, but the jump goes through a generic retpoline thunk, as the JIT
- *              emits it when the kernel runs spectre_v2=retpoline.
+ *              emits it when the kernel runs spectre_v2=retpoline;
+ * and, 256 bytes apart, the plain and retpoline chains with 16 more ADDs a block: on the
+ * key, between its load and the slot's (dep: the jump's target waits for them), or on a
+ * register nothing else reads (ind: independent work the jump does not wait for).
  * Each block is a program: the JIT's prologue (its tail-call counter kept on the stack,
  * entered at +0xc by a tail call), the tail call to the next block, and the exit the last
  * block takes. The context's len field (offset 0x70) must be 64; the program arrays'
- * max_entries field sits at 0x4c and their slots at 0x138; a program's bpf_func at 0x48. */
+ * max_entries field sits at 0x4c and their slots at 0x138 (one array a variable-key chain,
+ * ARRAY_BYTES apart from bench_tailcall_arrays); a program's bpf_func at 0x48. */
         .text
 
 /* The JIT's 5-byte NOP (the assembler would pick a 4-byte form of the same mnemonic) */
@@ -47,7 +51,7 @@
         .p2align 7
         PROLOGUE
         mov     $(\i + 1), %edx
-        movabs  $bench_tailcall_array_const, %rsi
+        movabs  $bench_tailcall_arrays, %rsi         /* the map's address; unused */
         mov     -0x10(%rbp), %rax
         cmpq    $0x21, (%rax)
         jae     7f
@@ -59,12 +63,23 @@
         EXIT
         .endm
 
-/* Block i of a variable-key chain: the slot (i + 1) read through skb->len, then jump */
-        .macro VAR_BLOCK i, array, retpoline
-        .p2align 7
+/* Block i of a variable-key chain: the slot (i + 1) read through skb->len (with `extra`
+ * ADDs on the key when dep, on %r8 when not), then the jump; blocks 2^align bytes apart */
+        .macro VAR_BLOCK i, array, retpoline, extra=0, dep=1, align=7
+        .p2align \align
         PROLOGUE
         mov     0x70(%rdi), %edx
+        .if \dep
+        add     $(\i + 1 - 64 - \extra), %rdx
+        .rept   \extra
+        add     $1, %rdx
+        .endr
+        .else
         add     $(\i + 1 - 64), %rdx
+        .rept   \extra
+        add     $1, %r8
+        .endr
+        .endif
         movabs  $\array, %rsi
         mov     %edx, %edx
         cmp     %edx, 0x4c(%rsi)
@@ -88,8 +103,8 @@
         EXIT
         .endm
 
-        .macro LAST_BLOCK
-        .p2align 7
+        .macro LAST_BLOCK align=7
+        .p2align \align
         PROLOGUE
         EXIT
         .endm
@@ -105,39 +120,37 @@ bench_tailcall_thunk_rcx:
         ret
         int3
 
-/* A chain of 33 blocks from name: block i by `block i, args`, then the last block
- * (name_last) */
-        .macro CHAIN name, block, args:vararg
+/* A chain of 33 blocks from name, 2^align bytes apart: block i by `block i, args`, then
+ * the last block (name_last) */
+        .macro CHAIN name, align, block, args:vararg
         .globl  \name, \name\()_last
-        .p2align 7
+        .p2align \align
 \name:
         .irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
         \block \i, \args
         .endr
-\name\()_last = \name + 32 * 128
-        LAST_BLOCK
+\name\()_last = \name + 32 * (1 << \align)
+        LAST_BLOCK \align
         .endm
 
-        CHAIN   bench_tailcall_const, CONST_BLOCK
-        CHAIN   bench_tailcall_plain, VAR_BLOCK, bench_tailcall_array_plain, 0
-        CHAIN   bench_tailcall_retpoline, VAR_BLOCK, bench_tailcall_array_retpoline, 1
+        .set    ARRAY_BYTES, 0x340        /* 0x138 + 64 slots, rounded to a line */
+        CHAIN   bench_tailcall_const, 7, CONST_BLOCK
+        CHAIN   bench_tailcall_plain, 7, VAR_BLOCK, bench_tailcall_arrays, 0
+        CHAIN   bench_tailcall_retpoline, 7, VAR_BLOCK, bench_tailcall_arrays+ARRAY_BYTES, 1
+        CHAIN   bench_tailcall_plain_dep, 8, VAR_BLOCK, bench_tailcall_arrays+2*ARRAY_BYTES, 0, 16, 1, 8
+        CHAIN   bench_tailcall_retpoline_dep, 8, VAR_BLOCK, bench_tailcall_arrays+3*ARRAY_BYTES, 1, 16, 1, 8
+        CHAIN   bench_tailcall_plain_ind, 8, VAR_BLOCK, bench_tailcall_arrays+4*ARRAY_BYTES, 0, 16, 0, 8
+        CHAIN   bench_tailcall_retpoline_ind, 8, VAR_BLOCK, bench_tailcall_arrays+5*ARRAY_BYTES, 1, 16, 0, 8
 
-/* The program arrays (max_entries 64 at 0x4c, slots at 0x138, filled by the C side) and
- * the programs' bpf_func fields (at 0x48 of a 128-byte object each) */
+/* The variable-key chains' program arrays (max_entries at 0x4c, slots at 0x138) and
+ * program objects (bpf_func at 0x48 of 128 bytes each), filled by the C side */
         .data
-        .globl  bench_tailcall_array_const, bench_tailcall_array_plain
-        .globl  bench_tailcall_array_retpoline, bench_tailcall_progs
+        .globl  bench_tailcall_arrays, bench_tailcall_progs
         .p2align 6
-bench_tailcall_array_const:
-        .fill   0x138 + 64 * 8, 1, 0
-        .p2align 6
-bench_tailcall_array_plain:
-        .fill   0x138 + 64 * 8, 1, 0
-        .p2align 6
-bench_tailcall_array_retpoline:
-        .fill   0x138 + 64 * 8, 1, 0
+bench_tailcall_arrays:
+        .fill   6 * ARRAY_BYTES, 1, 0
         .p2align 6
 bench_tailcall_progs:
-        .fill   2 * 33 * 128, 1, 0
+        .fill   6 * 33 * 128, 1, 0
 
         .section .note.GNU-stack, "", @progbits

@@ -15,6 +15,10 @@
  * thunk. If the kernel's variable-minus-constant difference matches the replica's
  * retpoline-minus-constant one, a retpoline costs the kernel what it costs user space
  * here; the replica's retpoline-minus-plain is then its price over a predicted jump.
+ * Two more pairs of replica builds (plain and retpoline, *_dep16 and *_ind16) add 16
+ * ADDs a block, on the key before the slot's load (the jump's target waits for them) or
+ * on a register nothing reads: what dependent work costs after a forced mispredict's
+ * restart, against independent work of the same size, and on a predicted path.
  * The kernel's own thunk and mitigations are whatever it runs (printed from
  * /sys/devices/system/cpu/vulnerabilities/spectre_v2); the figures mean what this
  * header says only where that line names retpolines. The core clock comes from a chain
@@ -45,15 +49,37 @@
 #define PACKET_BYTES 64                /* skb->len the variable key reads */
 
 /* The replica (tools/bench-bpf-tailcall-chain.S): each chain's first and last blocks */
-extern void bench_tailcall_const (void *skb), bench_tailcall_const_last (void *skb);
-extern void bench_tailcall_plain (void *skb), bench_tailcall_plain_last (void *skb);
-extern void bench_tailcall_retpoline (void *skb), bench_tailcall_retpoline_last (void *skb);
-extern unsigned char bench_tailcall_array_plain[], bench_tailcall_array_retpoline[];
-extern unsigned char bench_tailcall_progs[];
+typedef void (*ChainFn) (void *skb);
+extern void bench_tailcall_const (void *), bench_tailcall_const_last (void *);
+extern void bench_tailcall_plain (void *), bench_tailcall_plain_last (void *);
+extern void bench_tailcall_retpoline (void *), bench_tailcall_retpoline_last (void *);
+extern void bench_tailcall_plain_dep (void *), bench_tailcall_plain_dep_last (void *);
+extern void bench_tailcall_retpoline_dep (void *), bench_tailcall_retpoline_dep_last (void *);
+extern void bench_tailcall_plain_ind (void *), bench_tailcall_plain_ind_last (void *);
+extern void bench_tailcall_retpoline_ind (void *), bench_tailcall_retpoline_ind_last (void *);
+extern unsigned char bench_tailcall_arrays[], bench_tailcall_progs[];
+#define ARRAY_BYTES 0x340              /* the .S file's, one array a variable-key chain */
 
-enum { KIND_CONST, KIND_PLAIN, KIND_RETPOLINE, N_KINDS };
-#define N_FIGURES (N_KINDS + 2)        /* the replica's builds, the kernel's two */
-static const char *const kind_names[N_KINDS] = { "direct", "plain", "retpoline" };
+/* The replica's builds: the constant-key chain, then the variable-key ones, each with
+ * its array (the n-th after the constant one uses array n - 1) and block spacing */
+typedef struct {
+  const char *name;
+  ChainFn     first, last;
+  gsize       spacing;
+} Build;
+
+enum { BUILD_DIRECT, BUILD_PLAIN, BUILD_RETPOLINE, BUILD_PLAIN_DEP, BUILD_RETPOLINE_DEP,
+       BUILD_PLAIN_IND, BUILD_RETPOLINE_IND, N_BUILDS };
+static const Build builds[N_BUILDS] = {
+  { "direct", bench_tailcall_const, bench_tailcall_const_last, 128 },
+  { "plain", bench_tailcall_plain, bench_tailcall_plain_last, 128 },
+  { "retpoline", bench_tailcall_retpoline, bench_tailcall_retpoline_last, 128 },
+  { "plain_dep16", bench_tailcall_plain_dep, bench_tailcall_plain_dep_last, 256 },
+  { "retpoline_dep16", bench_tailcall_retpoline_dep, bench_tailcall_retpoline_dep_last, 256 },
+  { "plain_ind16", bench_tailcall_plain_ind, bench_tailcall_plain_ind_last, 256 },
+  { "retpoline_ind16", bench_tailcall_retpoline_ind, bench_tailcall_retpoline_ind_last, 256 },
+};
+#define N_FIGURES (N_BUILDS + 2)       /* the replica's builds, the kernel's two */
 
 typedef struct {
   int prog_fd[CHAIN];                  /* the chain's programs, 0 first */
@@ -175,54 +201,47 @@ user_run_ns (void (*f) (void *), void *skb, guint repeat)
   return best;
 }
 
-/* Points the replica's variable chains' arrays at their program objects and those at the
- * blocks (the JIT's slot -> prog -> bpf_func + 0xc). */
+/* Points the replica's variable-key chains' arrays at their program objects and those
+ * at the blocks (the JIT's slot -> prog -> bpf_func + 0xc). */
 static void
 replica_fill (void)
 {
-  unsigned char *arrays[2] = { bench_tailcall_array_plain, bench_tailcall_array_retpoline };
-  unsigned char *chains[2] = { (unsigned char *) bench_tailcall_plain,
-                               (unsigned char *) bench_tailcall_retpoline };
-
-  for (int k = 0; k < 2; k++) {
+  for (int k = BUILD_PLAIN; k < N_BUILDS; k++) {
+    unsigned char *array = bench_tailcall_arrays + (gsize) (k - 1) * ARRAY_BYTES;
     guint32 max_entries = ARRAY_SLOTS;
 
-    memcpy (arrays[k] + 0x4c, &max_entries, sizeof max_entries);
+    memcpy (array + 0x4c, &max_entries, sizeof max_entries);
     for (int j = 1; j < CHAIN; j++) {
-      unsigned char *prog = bench_tailcall_progs + ((gsize) k * CHAIN + j) * BLOCK_BYTES;
-      void *func = chains[k] + (gsize) j * BLOCK_BYTES;
+      unsigned char *prog = bench_tailcall_progs + ((gsize) (k - 1) * CHAIN + j) * BLOCK_BYTES;
+      void *func = (unsigned char *) builds[k].first + (gsize) j * builds[k].spacing;
 
       memcpy (prog + 0x48, &func, sizeof func);
-      memcpy (arrays[k] + 0x138 + j * 8, &prog, sizeof prog);
+      memcpy (array + 0x138 + j * 8, &prog, sizeof prog);
     }
   }
 }
 
-/* One round: nanoseconds a tail call of each replica build into fig[KIND_*] and, when
+/* One round: nanoseconds a tail call of each replica build into fig[BUILD_*] and, when
  * kernel chains are given, of the kernel's direct and variable builds into
- * fig[N_KINDS] and fig[N_KINDS + 1]. */
+ * fig[N_BUILDS] and fig[N_BUILDS + 1]. */
 static gboolean
 measure_round (const KernelChain *kc, double fig[N_FIGURES])
 {
   static unsigned char skb[256] __attribute__ ((aligned (64)));
-  void (*first[N_KINDS]) (void *) = { bench_tailcall_const, bench_tailcall_plain,
-                                      bench_tailcall_retpoline };
-  void (*last[N_KINDS]) (void *) = { bench_tailcall_const_last, bench_tailcall_plain_last,
-                                     bench_tailcall_retpoline_last };
   guint repeat = 100000 * (guint) opt_scale;
   guint32 len = PACKET_BYTES;
 
   memcpy (skb + 0x70, &len, sizeof len);
-  for (int k = 0; k < N_KINDS; k++)
-    fig[k] = (user_run_ns (first[k], skb, repeat) - user_run_ns (last[k], skb, repeat))
-             / (CHAIN - 1);
+  for (int k = 0; k < N_BUILDS; k++)
+    fig[k] = (user_run_ns (builds[k].first, skb, repeat) -
+              user_run_ns (builds[k].last, skb, repeat)) / (CHAIN - 1);
   for (int v = 0; kc != NULL && v < 2; v++) {
     double whole = kernel_run_ns (kc[v].prog_fd[0], repeat);
     double one = kernel_run_ns (kc[v].prog_fd[CHAIN - 1], repeat);
 
     if (isnan (whole) || isnan (one))
       return FALSE;
-    fig[N_KINDS + v] = (whole - one) / (CHAIN - 1);
+    fig[N_BUILDS + v] = (whole - one) / (CHAIN - 1);
   }
   return TRUE;
 }
@@ -258,12 +277,17 @@ static const GOptionEntry entries[] = {
 static void
 print_figures (double ghz, const double fig[N_FIGURES], gboolean have_kernel)
 {
-  const double *kern = fig + N_KINDS;
+  const double *kern = fig + N_BUILDS;
 
-  for (int k = 0; k < N_KINDS; k++)
-    printf ("user_cycles_per_tailcall_%s %.2f\n", kind_names[k], fig[k] * ghz);
-  printf ("user_retpoline_over_direct %.2f\n", (fig[KIND_RETPOLINE] - fig[KIND_CONST]) * ghz);
-  printf ("user_retpoline_over_plain %.2f\n", (fig[KIND_RETPOLINE] - fig[KIND_PLAIN]) * ghz);
+  for (int k = 0; k < N_BUILDS; k++)
+    printf ("user_cycles_per_tailcall_%s %.2f\n", builds[k].name, fig[k] * ghz);
+  printf ("user_retpoline_over_direct %.2f\n",
+          (fig[BUILD_RETPOLINE] - fig[BUILD_DIRECT]) * ghz);
+  printf ("user_retpoline_over_plain %.2f\n", (fig[BUILD_RETPOLINE] - fig[BUILD_PLAIN]) * ghz);
+  printf ("user_retpoline_over_plain_dep16 %.2f\n",
+          (fig[BUILD_RETPOLINE_DEP] - fig[BUILD_PLAIN_DEP]) * ghz);
+  printf ("user_retpoline_over_plain_ind16 %.2f\n",
+          (fig[BUILD_RETPOLINE_IND] - fig[BUILD_PLAIN_IND]) * ghz);
   if (!have_kernel)
     return;
   printf ("kernel_cycles_per_tailcall_direct %.2f\n", kern[0] * ghz);
@@ -302,7 +326,7 @@ main (int argc, char **argv)
     fprintf (stderr, "bench-bpf-tailcall: no kernel side (loading eBPF programs: %s; "
              "needs root)\n", g_strerror (errno));
   ghz = ns_hostbench_core_ghz (10000000, 5);
-  n_figures = have_kernel ? N_FIGURES : N_KINDS;
+  n_figures = have_kernel ? N_FIGURES : N_BUILDS;
   runs = (guint) opt_runs;
   samples = g_new (double, (gsize) N_FIGURES * runs);
   for (guint r = 0; r < runs; r++) {
