@@ -484,9 +484,9 @@ pin_saving (guint cpu, cpu_set_t *saved)
 
 /* ---- sysfs ---- */
 
-/* The contents of a sysfs file, stripped; NULL if unreadable. */
-static char *
-sysfs_read (const char *path)
+/* The contents of a sysfs file, stripped; see hostbench.h. */
+char *
+ns_hostbench_sysfs_read (const char *path)
 {
   char *text = NULL;
 
@@ -553,13 +553,13 @@ read_cache_index (HostInfo *info, guint i)
   HostCache c = { 0 };
   char *end;
 
-  level = sysfs_read (p_level);
-  type = sysfs_read (p_type);
-  size = sysfs_read (p_size);
+  level = ns_hostbench_sysfs_read (p_level);
+  type = ns_hostbench_sysfs_read (p_type);
+  size = ns_hostbench_sysfs_read (p_size);
   if (!level || !type || !size)
     return;
-  ways = sysfs_read (p_ways);
-  shared = sysfs_read (p_shared);
+  ways = ns_hostbench_sysfs_read (p_ways);
+  shared = ns_hostbench_sysfs_read (p_shared);
   c.size = g_ascii_strtoull (size, &end, 10) * (*end == 'M' ? 1048576 : *end == 'K' ? 1024 : 1);
   c.ways = ways ? (guint) g_ascii_strtoull (ways, NULL, 10) : 0;
   c.shared_cpus = MAX (1, cpu_list_count (shared));
@@ -591,7 +591,7 @@ static gboolean
 cpu_list_has (guint cpu, const char *file, guint other)
 {
   g_autofree char *path = g_strdup_printf ("/sys/devices/system/cpu/cpu%u/%s", cpu, file);
-  g_autofree char *list = sysfs_read (path);
+  g_autofree char *list = ns_hostbench_sysfs_read (path);
   g_auto (GStrv) parts = g_strsplit (list ? list : "", ",", -1);
 
   for (guint i = 0; parts[i] && *parts[i]; i++) {
@@ -802,9 +802,9 @@ static void
 host_info_read (HostInfo *info)
 {
   g_autofree char *cpuinfo = NULL, *name = NULL, *family = NULL, *model = NULL;
-  g_autofree char *siblings = sysfs_read ("/sys/devices/system/cpu/cpu0/topology/"
+  g_autofree char *siblings = ns_hostbench_sysfs_read ("/sys/devices/system/cpu/cpu0/topology/"
                                           "thread_siblings_list");
-  g_autofree char *package = sysfs_read ("/sys/devices/system/cpu/cpu0/topology/"
+  g_autofree char *package = ns_hostbench_sysfs_read ("/sys/devices/system/cpu/cpu0/topology/"
                                          "core_siblings_list");
   struct utsname un;
 
@@ -1694,7 +1694,7 @@ vuln_mode (const char *file, const char *fallback)
 {
   g_autofree char *path = g_build_filename ("/sys/devices/system/cpu/vulnerabilities", file,
                                             NULL);
-  g_autofree char *text = sysfs_read (path);
+  g_autofree char *text = ns_hostbench_sysfs_read (path);
 
   return ns_hostbench_vuln_mode (file, text, fallback);
 }
@@ -1704,7 +1704,7 @@ vuln_mode (const char *file, const char *fallback)
 static const char *
 host_bhi_mode (void)
 {
-  g_autofree char *text = sysfs_read ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
+  g_autofree char *text = ns_hostbench_sysfs_read ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
 
   if (text != NULL && strstr (text, "BHI: SW loop") != NULL)
     return "loop";
@@ -1743,7 +1743,7 @@ ns_hostbench_retbleed_default (const char *mode, const char **cmdline)
 static const char *
 host_spectre_v2_mode (void)
 {
-  g_autofree char *text = sysfs_read ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
+  g_autofree char *text = ns_hostbench_sysfs_read ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
 
   return ns_hostbench_spectre_v2_mode (text);
 }

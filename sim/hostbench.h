@@ -13,6 +13,9 @@ typedef struct {
                                    their median, its source lists them (0 or 1: one) */
 } NsHostbenchOptions;
 
+/* The contents of a sysfs (or any small text) file at path, stripped of surrounding
+ * blanks; NULL if unreadable. Free with g_free. */
+char    *ns_hostbench_sysfs_read (const char *path);
 /* Monotonic time in nanoseconds (the clock every host measurement uses). */
 double   ns_hostbench_now_ns (void);
 /* The core clock in GHz, from a chain of dependent ADDs (one cycle each; best of reps

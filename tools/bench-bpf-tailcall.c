@@ -254,18 +254,6 @@ median (double *v, guint n)
   return gsl_stats_median_from_sorted_data (v, 1, n);
 }
 
-/* The first line of path, or "unknown". */
-static char *
-read_line (const char *path)
-{
-  char *text = NULL;
-
-  if (!g_file_get_contents (path, &text, NULL, NULL))
-    return g_strdup ("unknown");
-  g_strchomp (text);
-  return text;
-}
-
 static const GOptionEntry entries[] = {
   { "runs", 'r', 0, G_OPTION_ARG_INT, &opt_runs,
     "Interleaved rounds; each figure is their median (default 5)", "N" },
@@ -338,7 +326,9 @@ main (int argc, char **argv)
   for (guint k = 0; k < n_figures; k++)
     fig[k] = median (samples + k * runs, runs);
   print_figures (ghz, fig, have_kernel);
-  spectre_v2 = read_line ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
+  spectre_v2 = ns_hostbench_sysfs_read ("/sys/devices/system/cpu/vulnerabilities/spectre_v2");
+  if (spectre_v2 == NULL)
+    spectre_v2 = g_strdup ("unknown");
   printf ("runs %d\ncore_clock_ghz %.3f\nspectre_v2 %s\n", opt_runs, ghz, spectre_v2);
   if (have_kernel && strstr (spectre_v2, "Retpoline") == NULL)
     fprintf (stderr, "bench-bpf-tailcall: this kernel's spectre_v2 line names no retpolines: "
