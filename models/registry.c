@@ -121,6 +121,25 @@ ns_workload_rate (double count, NsTime span)
   return count * 1e12 / (double) span;
 }
 
+/* n synthetic model functions named prefix_i; see workload.h. */
+NsFunc *
+ns_workload_new_functions (const char *prefix, guint n, guint text_bytes, gint frame_insns,
+                           guint attrs)
+{
+  NsFunc *fns;
+
+  g_return_val_if_fail (prefix != NULL && n > 0, NULL);
+  fns = g_new0 (NsFunc, n);
+  for (guint i = 0; i < n; i++) {
+    fns[i].name = g_strdup_printf ("%s_%u", prefix, i);
+    fns[i].text_bytes = text_bytes;
+    fns[i].frame_insns = frame_insns;
+    fns[i].attrs = attrs;
+    fns[i].call_sites = 1;
+  }
+  return fns;
+}
+
 /* Cycles of the machine's clock in span. */
 double
 ns_workload_span_cycles (NsMachine *machine, NsTime span)

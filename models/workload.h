@@ -56,6 +56,10 @@ gboolean ns_workload_get_choice (const NsScenario *sc, const char *attr, const c
  * file:line error on the workload's 'length' then. */
 gboolean ns_workload_check_udp_unfragmented (const NsScenario *sc, guint64 length,
                                              gboolean ipv6, GError **error);
+/* n synthetic model functions for a micro workload, never freed: "<prefix>_<i>" for i
+ * in 0..n-1, each text_bytes of text with frame_insns and attrs, one call site. */
+NsFunc  *ns_workload_new_functions (const char *prefix, guint n, guint text_bytes,
+                                    gint frame_insns, guint attrs);
 /* Simulated cycles of the CPU clock in span. */
 double   ns_workload_span_cycles (NsMachine *machine, NsTime span);
 /* count per second over span (ps > 0): count × 10^12 / span, each step exact or rounded

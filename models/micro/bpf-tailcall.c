@@ -66,16 +66,9 @@ tailcall_programs (void)
   static GMutex lock;
 
   g_mutex_lock (&lock);
-  if (table == NULL) {
-    table = g_new0 (NsFunc, TAILCALL_MAX_PROGRAMS);
-    for (guint i = 0; i < TAILCALL_MAX_PROGRAMS; i++) {
-      table[i].name = g_strdup_printf ("bpf_prog_%u", i);
-      table[i].text_bytes = TAILCALL_TEXT_BYTES;
-      table[i].frame_insns = 0;
-      table[i].attrs = NS_FN_STATIC | NS_FN_INDIRECT | NS_FN_STRAIGHT;
-      table[i].call_sites = 1;
-    }
-  }
+  if (table == NULL)
+    table = ns_workload_new_functions ("bpf_prog", TAILCALL_MAX_PROGRAMS, TAILCALL_TEXT_BYTES,
+                                       0, NS_FN_STATIC | NS_FN_INDIRECT | NS_FN_STRAIGHT);
   g_mutex_unlock (&lock);
   return table;
 }

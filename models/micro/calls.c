@@ -39,16 +39,9 @@ chain_functions (guint attrs)
   guint slot = (attrs & NS_FN_ALWAYS_INLINE) ? 1 : 0;
 
   g_mutex_lock (&lock);
-  if (tables[slot] == NULL) {
-    tables[slot] = g_new0 (NsFunc, CHAIN_MAX_DEPTH);
-    for (guint i = 0; i < CHAIN_MAX_DEPTH; i++) {
-      tables[slot][i].name = g_strdup_printf ("%s_%u", slot ? "chain_inl" : "chain_fn", i);
-      tables[slot][i].text_bytes = 64;
-      tables[slot][i].frame_insns = NS_FRAME_UNKNOWN;
-      tables[slot][i].attrs = attrs | NS_FN_STRAIGHT;
-      tables[slot][i].call_sites = 1;
-    }
-  }
+  if (tables[slot] == NULL)
+    tables[slot] = ns_workload_new_functions (slot ? "chain_inl" : "chain_fn", CHAIN_MAX_DEPTH,
+                                              64, NS_FRAME_UNKNOWN, attrs | NS_FN_STRAIGHT);
   g_mutex_unlock (&lock);
   return tables[slot];
 }
@@ -89,14 +82,10 @@ tree_functions (guint text_bytes)
     tables = g_hash_table_new (g_direct_hash, g_direct_equal);
   fns = g_hash_table_lookup (tables, GUINT_TO_POINTER (text_bytes));
   if (fns == NULL) {
-    fns = g_new0 (NsFunc, TREE_MAX_NODES);
-    for (guint i = 0; i < TREE_MAX_NODES; i++) {
-      fns[i].name = g_strdup_printf ("tree%u_fn_%u", text_bytes, i);
-      fns[i].text_bytes = text_bytes;
-      fns[i].frame_insns = NS_FRAME_UNKNOWN;
-      fns[i].attrs = NS_FN_STATIC | NS_FN_NOINLINE | NS_FN_STRAIGHT;
-      fns[i].call_sites = 1;
-    }
+    g_autofree char *prefix = g_strdup_printf ("tree%u_fn", text_bytes);
+
+    fns = ns_workload_new_functions (prefix, TREE_MAX_NODES, text_bytes, NS_FRAME_UNKNOWN,
+                                     NS_FN_STATIC | NS_FN_NOINLINE | NS_FN_STRAIGHT);
     g_hash_table_insert (tables, GUINT_TO_POINTER (text_bytes), fns);
   }
   g_mutex_unlock (&lock);
