@@ -61,23 +61,23 @@ extern unsigned char bench_tailcall_arrays[], bench_tailcall_progs[];
 #define ARRAY_BYTES 0x340              /* the .S file's, one array a variable-key chain */
 
 /* The replica's builds: the constant-key chain, then the variable-key ones, each with
- * its array (the n-th after the constant one uses array n - 1) and block spacing */
+ * its array (the n-th after the constant one uses array n - 1); a chain's blocks are
+ * evenly spaced, its last block CHAIN - 1 spacings after its first */
 typedef struct {
   const char *name;
   ChainFn     first, last;
-  gsize       spacing;
 } Build;
 
 enum { BUILD_DIRECT, BUILD_PLAIN, BUILD_RETPOLINE, BUILD_PLAIN_DEP, BUILD_RETPOLINE_DEP,
        BUILD_PLAIN_IND, BUILD_RETPOLINE_IND, N_BUILDS };
 static const Build builds[N_BUILDS] = {
-  { "direct", bench_tailcall_const, bench_tailcall_const_last, 128 },
-  { "plain", bench_tailcall_plain, bench_tailcall_plain_last, 128 },
-  { "retpoline", bench_tailcall_retpoline, bench_tailcall_retpoline_last, 128 },
-  { "plain_dep16", bench_tailcall_plain_dep, bench_tailcall_plain_dep_last, 256 },
-  { "retpoline_dep16", bench_tailcall_retpoline_dep, bench_tailcall_retpoline_dep_last, 256 },
-  { "plain_ind16", bench_tailcall_plain_ind, bench_tailcall_plain_ind_last, 256 },
-  { "retpoline_ind16", bench_tailcall_retpoline_ind, bench_tailcall_retpoline_ind_last, 256 },
+  { "direct", bench_tailcall_const, bench_tailcall_const_last },
+  { "plain", bench_tailcall_plain, bench_tailcall_plain_last },
+  { "retpoline", bench_tailcall_retpoline, bench_tailcall_retpoline_last },
+  { "plain_dep16", bench_tailcall_plain_dep, bench_tailcall_plain_dep_last },
+  { "retpoline_dep16", bench_tailcall_retpoline_dep, bench_tailcall_retpoline_dep_last },
+  { "plain_ind16", bench_tailcall_plain_ind, bench_tailcall_plain_ind_last },
+  { "retpoline_ind16", bench_tailcall_retpoline_ind, bench_tailcall_retpoline_ind_last },
 };
 #define N_FIGURES (N_BUILDS + 2)       /* the replica's builds, the kernel's two */
 
@@ -208,12 +208,14 @@ replica_fill (void)
 {
   for (int k = BUILD_PLAIN; k < N_BUILDS; k++) {
     unsigned char *array = bench_tailcall_arrays + (gsize) (k - 1) * ARRAY_BYTES;
+    unsigned char *first = (unsigned char *) builds[k].first;
+    gsize spacing = (gsize) ((unsigned char *) builds[k].last - first) / (CHAIN - 1);
     guint32 max_entries = ARRAY_SLOTS;
 
     memcpy (array + 0x4c, &max_entries, sizeof max_entries);
     for (int j = 1; j < CHAIN; j++) {
       unsigned char *prog = bench_tailcall_progs + ((gsize) (k - 1) * CHAIN + j) * BLOCK_BYTES;
-      void *func = (unsigned char *) builds[k].first + (gsize) j * builds[k].spacing;
+      void *func = first + (gsize) j * spacing;
 
       memcpy (prog + 0x48, &func, sizeof func);
       memcpy (array + 0x138 + j * 8, &prog, sizeof prog);
