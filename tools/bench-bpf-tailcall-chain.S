@@ -9,9 +9,12 @@
  *              prog->bpf_func load, then jmp *%rcx, predicted;
  *   retpoline  the same, but the jump goes through a generic retpoline thunk, as the JIT
  *              emits it when the kernel runs spectre_v2=retpoline;
- * and, 256 bytes apart, the plain and retpoline chains with 16 more ADDs a block: on the
- * key, between its load and the slot's (dep: the jump's target waits for them), or on a
- * register nothing else reads (ind: independent work the jump does not wait for).
+ * and, 256 bytes apart, the plain and retpoline chains taken apart: without the tail-call
+ * counter's memory accesses (nocount: the prologue's frame kept), without them and the
+ * frame (bare: a tail call enters the next block at its start), and bare with 16 more
+ * ADDs a block: on the key, between its load and the slot's (dep: the jump's target
+ * waits for them), or on %r8, cleared first in each block (ind: independent work the
+ * jump does not wait for, and no chain from one block to the next).
  * Each block is a program: the JIT's prologue (its tail-call counter kept on the stack,
  * entered at +0xc by a tail call), the tail call to the next block, and the exit the last
  * block takes. The context's len field (offset 0x70) must be 64; the program arrays'
@@ -39,9 +42,11 @@
 9:      push    %rax
         .endm
 
-        .macro EXIT
+        .macro EXIT frame=1
 7:      xor     %eax, %eax
+        .if \frame
         leave
+        .endif
         ret
         .endm
 
@@ -64,10 +69,14 @@
         .endm
 
 /* Block i of a variable-key chain: the slot (i + 1) read through skb->len (with `extra`
- * ADDs on the key when dep, on %r8 when not), then the jump; blocks 2^align bytes apart */
-        .macro VAR_BLOCK i, array, retpoline, extra=0, dep=1, align=7
+ * ADDs on the key when dep, on a cleared %r8 when not), then the jump; with count, the
+ * JIT's tail-call counter checked and incremented through memory; with frame, its
+ * prologue and pops (the target is then the next block's +0xc); blocks 2^align apart */
+        .macro VAR_BLOCK i, array, retpoline, extra=0, dep=1, align=7, count=1, frame=1
         .p2align \align
+        .if \frame
         PROLOGUE
+        .endif
         mov     0x70(%rdi), %edx
         .if \dep
         add     $(\i + 1 - 64 - \extra), %rdx
@@ -76,6 +85,7 @@
         .endr
         .else
         add     $(\i + 1 - 64), %rdx
+        xor     %r8d, %r8d
         .rept   \extra
         add     $1, %r8
         .endr
@@ -84,29 +94,39 @@
         mov     %edx, %edx
         cmp     %edx, 0x4c(%rsi)
         jbe     7f
+        .if \count
         mov     -0x10(%rbp), %rax
         cmpq    $0x21, (%rax)
         jae     7f
+        .endif
         mov     0x138(%rsi,%rdx,8), %rcx
         test    %rcx, %rcx
         je      7f
+        .if \count
         addq    $0x1, (%rax)
+        .endif
+        .if \frame
         pop     %rax
         pop     %rax
+        .endif
         mov     0x48(%rcx), %rcx
+        .if \frame
         add     $0xc, %rcx
+        .endif
         .if \retpoline
         jmp     bench_tailcall_thunk_rcx
         .else
         jmp     *%rcx
         .endif
-        EXIT
+        EXIT    \frame
         .endm
 
-        .macro LAST_BLOCK align=7
+        .macro LAST_BLOCK align=7, frame=1
         .p2align \align
+        .if \frame
         PROLOGUE
-        EXIT
+        .endif
+        EXIT    \frame
         .endm
 
 /* The generic retpoline thunk for %rcx */
@@ -120,9 +140,9 @@ bench_tailcall_thunk_rcx:
         ret
         int3
 
-/* A chain of 33 blocks from name, 2^align bytes apart: block i by `block i, args`, then
- * the last block (name_last) */
-        .macro CHAIN name, align, block, args:vararg
+/* A chain of 33 blocks from name, 2^align bytes apart, with or without the JIT's frame:
+ * block i by `block i, args`, then the last block (name_last) */
+        .macro CHAIN name, align, frame, block, args:vararg
         .globl  \name, \name\()_last
         .p2align \align
 \name:
@@ -130,17 +150,24 @@ bench_tailcall_thunk_rcx:
         \block \i, \args
         .endr
 \name\()_last = \name + 32 * (1 << \align)
-        LAST_BLOCK \align
+        LAST_BLOCK \align, \frame
         .endm
 
         .set    ARRAY_BYTES, 0x340        /* 0x138 + 64 slots, rounded to a line */
-        CHAIN   bench_tailcall_const, 7, CONST_BLOCK
-        CHAIN   bench_tailcall_plain, 7, VAR_BLOCK, bench_tailcall_arrays, 0
-        CHAIN   bench_tailcall_retpoline, 7, VAR_BLOCK, bench_tailcall_arrays+ARRAY_BYTES, 1
-        CHAIN   bench_tailcall_plain_dep, 8, VAR_BLOCK, bench_tailcall_arrays+2*ARRAY_BYTES, 0, 16, 1, 8
-        CHAIN   bench_tailcall_retpoline_dep, 8, VAR_BLOCK, bench_tailcall_arrays+3*ARRAY_BYTES, 1, 16, 1, 8
-        CHAIN   bench_tailcall_plain_ind, 8, VAR_BLOCK, bench_tailcall_arrays+4*ARRAY_BYTES, 0, 16, 0, 8
-        CHAIN   bench_tailcall_retpoline_ind, 8, VAR_BLOCK, bench_tailcall_arrays+5*ARRAY_BYTES, 1, 16, 0, 8
+        .set    A, bench_tailcall_arrays  /* the n-th variable-key chain's array is A + n * ARRAY_BYTES */
+/* VAR_BLOCK's arguments after the name, the chain's align and frame: array, retpoline, extra,
+ * dep, align, count, frame */
+        CHAIN   bench_tailcall_const,              7, 1, CONST_BLOCK
+        CHAIN   bench_tailcall_plain,              7, 1, VAR_BLOCK, A, 0
+        CHAIN   bench_tailcall_retpoline,          7, 1, VAR_BLOCK, A+ARRAY_BYTES, 1
+        CHAIN   bench_tailcall_plain_nocount,      8, 1, VAR_BLOCK, A+2*ARRAY_BYTES, 0, 0, 1, 8, 0, 1
+        CHAIN   bench_tailcall_retpoline_nocount,  8, 1, VAR_BLOCK, A+3*ARRAY_BYTES, 1, 0, 1, 8, 0, 1
+        CHAIN   bench_tailcall_plain_bare,         8, 0, VAR_BLOCK, A+4*ARRAY_BYTES, 0, 0, 1, 8, 0, 0
+        CHAIN   bench_tailcall_retpoline_bare,     8, 0, VAR_BLOCK, A+5*ARRAY_BYTES, 1, 0, 1, 8, 0, 0
+        CHAIN   bench_tailcall_plain_bare_dep,     8, 0, VAR_BLOCK, A+6*ARRAY_BYTES, 0, 16, 1, 8, 0, 0
+        CHAIN   bench_tailcall_retpoline_bare_dep, 8, 0, VAR_BLOCK, A+7*ARRAY_BYTES, 1, 16, 1, 8, 0, 0
+        CHAIN   bench_tailcall_plain_bare_ind,     8, 0, VAR_BLOCK, A+8*ARRAY_BYTES, 0, 16, 0, 8, 0, 0
+        CHAIN   bench_tailcall_retpoline_bare_ind, 8, 0, VAR_BLOCK, A+9*ARRAY_BYTES, 1, 16, 0, 8, 0, 0
 
 /* The variable-key chains' program arrays (max_entries at 0x4c, slots at 0x138) and
  * program objects (bpf_func at 0x48 of 128 bytes each), filled by the C side */
@@ -148,9 +175,9 @@ bench_tailcall_thunk_rcx:
         .globl  bench_tailcall_arrays, bench_tailcall_progs
         .p2align 6
 bench_tailcall_arrays:
-        .fill   6 * ARRAY_BYTES, 1, 0
+        .fill   10 * ARRAY_BYTES, 1, 0
         .p2align 6
 bench_tailcall_progs:
-        .fill   6 * 33 * 128, 1, 0
+        .fill   10 * 33 * 128, 1, 0
 
         .section .note.GNU-stack, "", @progbits

@@ -15,10 +15,13 @@
  * thunk. If the kernel's variable-minus-constant difference matches the replica's
  * retpoline-minus-constant one, a retpoline costs the kernel what it costs user space
  * here; the replica's retpoline-minus-plain is then its price over a predicted jump.
- * Two more pairs of replica builds (plain and retpoline, *_dep16 and *_ind16) add 16
- * ADDs a block, on the key before the slot's load (the jump's target waits for them) or
- * on a register nothing reads: what dependent work costs after a forced mispredict's
- * restart, against independent work of the same size, and on a predicted path.
+ * Four more pairs of replica builds (plain and retpoline) take the block apart: without
+ * the tail-call counter's memory accesses (*_nocount), without them and the prologue's
+ * frame (*_bare), and bare with 16 ADDs a block on the key before the slot's load (the
+ * jump's target waits for them: *_bare_dep16) or on a register cleared in each block
+ * (*_bare_ind16): what the counter's store-to-load chain and dependent work cost after a
+ * forced mispredict's restart, against independent work of the same size, and on a
+ * predicted path.
  * The kernel's own thunk and mitigations are whatever it runs (printed from
  * /sys/devices/system/cpu/vulnerabilities/spectre_v2); the figures mean what this
  * header says only where that line names retpolines. The core clock comes from a chain
@@ -53,10 +56,17 @@ typedef void (*ChainFn) (void *skb);
 extern void bench_tailcall_const (void *), bench_tailcall_const_last (void *);
 extern void bench_tailcall_plain (void *), bench_tailcall_plain_last (void *);
 extern void bench_tailcall_retpoline (void *), bench_tailcall_retpoline_last (void *);
-extern void bench_tailcall_plain_dep (void *), bench_tailcall_plain_dep_last (void *);
-extern void bench_tailcall_retpoline_dep (void *), bench_tailcall_retpoline_dep_last (void *);
-extern void bench_tailcall_plain_ind (void *), bench_tailcall_plain_ind_last (void *);
-extern void bench_tailcall_retpoline_ind (void *), bench_tailcall_retpoline_ind_last (void *);
+extern void bench_tailcall_plain_nocount (void *), bench_tailcall_plain_nocount_last (void *);
+extern void bench_tailcall_retpoline_nocount (void *),
+  bench_tailcall_retpoline_nocount_last (void *);
+extern void bench_tailcall_plain_bare (void *), bench_tailcall_plain_bare_last (void *);
+extern void bench_tailcall_retpoline_bare (void *), bench_tailcall_retpoline_bare_last (void *);
+extern void bench_tailcall_plain_bare_dep (void *), bench_tailcall_plain_bare_dep_last (void *);
+extern void bench_tailcall_retpoline_bare_dep (void *),
+  bench_tailcall_retpoline_bare_dep_last (void *);
+extern void bench_tailcall_plain_bare_ind (void *), bench_tailcall_plain_bare_ind_last (void *);
+extern void bench_tailcall_retpoline_bare_ind (void *),
+  bench_tailcall_retpoline_bare_ind_last (void *);
 extern unsigned char bench_tailcall_arrays[], bench_tailcall_progs[];
 #define ARRAY_BYTES 0x340              /* the .S file's, one array a variable-key chain */
 
@@ -68,16 +78,24 @@ typedef struct {
   ChainFn     first, last;
 } Build;
 
-enum { BUILD_DIRECT, BUILD_PLAIN, BUILD_RETPOLINE, BUILD_PLAIN_DEP, BUILD_RETPOLINE_DEP,
-       BUILD_PLAIN_IND, BUILD_RETPOLINE_IND, N_BUILDS };
+enum { BUILD_DIRECT, BUILD_PLAIN, BUILD_RETPOLINE, BUILD_PLAIN_NOCOUNT,
+       BUILD_RETPOLINE_NOCOUNT, BUILD_PLAIN_BARE, BUILD_RETPOLINE_BARE, BUILD_PLAIN_BARE_DEP,
+       BUILD_RETPOLINE_BARE_DEP, BUILD_PLAIN_BARE_IND, BUILD_RETPOLINE_BARE_IND, N_BUILDS };
 static const Build builds[N_BUILDS] = {
   { "direct", bench_tailcall_const, bench_tailcall_const_last },
   { "plain", bench_tailcall_plain, bench_tailcall_plain_last },
   { "retpoline", bench_tailcall_retpoline, bench_tailcall_retpoline_last },
-  { "plain_dep16", bench_tailcall_plain_dep, bench_tailcall_plain_dep_last },
-  { "retpoline_dep16", bench_tailcall_retpoline_dep, bench_tailcall_retpoline_dep_last },
-  { "plain_ind16", bench_tailcall_plain_ind, bench_tailcall_plain_ind_last },
-  { "retpoline_ind16", bench_tailcall_retpoline_ind, bench_tailcall_retpoline_ind_last },
+  { "plain_nocount", bench_tailcall_plain_nocount, bench_tailcall_plain_nocount_last },
+  { "retpoline_nocount", bench_tailcall_retpoline_nocount,
+    bench_tailcall_retpoline_nocount_last },
+  { "plain_bare", bench_tailcall_plain_bare, bench_tailcall_plain_bare_last },
+  { "retpoline_bare", bench_tailcall_retpoline_bare, bench_tailcall_retpoline_bare_last },
+  { "plain_bare_dep16", bench_tailcall_plain_bare_dep, bench_tailcall_plain_bare_dep_last },
+  { "retpoline_bare_dep16", bench_tailcall_retpoline_bare_dep,
+    bench_tailcall_retpoline_bare_dep_last },
+  { "plain_bare_ind16", bench_tailcall_plain_bare_ind, bench_tailcall_plain_bare_ind_last },
+  { "retpoline_bare_ind16", bench_tailcall_retpoline_bare_ind,
+    bench_tailcall_retpoline_bare_ind_last },
 };
 #define N_FIGURES (N_BUILDS + 2)       /* the replica's builds, the kernel's two */
 
@@ -274,10 +292,9 @@ print_figures (double ghz, const double fig[N_FIGURES], gboolean have_kernel)
   printf ("user_retpoline_over_direct %.2f\n",
           (fig[BUILD_RETPOLINE] - fig[BUILD_DIRECT]) * ghz);
   printf ("user_retpoline_over_plain %.2f\n", (fig[BUILD_RETPOLINE] - fig[BUILD_PLAIN]) * ghz);
-  printf ("user_retpoline_over_plain_dep16 %.2f\n",
-          (fig[BUILD_RETPOLINE_DEP] - fig[BUILD_PLAIN_DEP]) * ghz);
-  printf ("user_retpoline_over_plain_ind16 %.2f\n",
-          (fig[BUILD_RETPOLINE_IND] - fig[BUILD_PLAIN_IND]) * ghz);
+  for (int k = BUILD_PLAIN_NOCOUNT; k < N_BUILDS; k += 2)
+    printf ("user_retpoline_over_%s %.2f\n", builds[k].name,
+            (fig[k + 1] - fig[k]) * ghz);
   if (!have_kernel)
     return;
   printf ("kernel_cycles_per_tailcall_direct %.2f\n", kern[0] * ghz);
