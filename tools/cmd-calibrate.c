@@ -55,6 +55,96 @@ progress_cb (guint done, guint total, const NsValJob *job, gpointer data)
     g_printerr ("\n");
 }
 
+/* calibrate --help's text after the options */
+static const char calibrate_description[] =
+  "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
+  "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"
+  "only; writes each value, with the source \"fit on ROWS, residual R\", where the rows\n"
+  "take it from: into their scenario when it sets the parameter itself (the shipped\n"
+  "scenarios keep their fits so: an IPC belongs to a workload), else into the profile\n"
+  "(scenarios/cpus/NAME.xml); and records the rows in calibration.xml, which makes them\n"
+  "calibration rows: netsim validate reports them apart, and only the other rows are\n"
+  "evidence. Without --fit: prints the free parameters of every profile and scenario the\n"
+  "recorded rows use, where each value is set and its provenance.\n"
+  "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, a fit is\n"
+  "refused (its value at a limit of the parameter's range, a cpu.ipc above the profile's\n"
+  "cpu.issue_width, its residual above 0.002, or not converged: nothing written), or a\n"
+  "row is fitted but counted as validation; 2 bad input or usage.\n"
+  "\n"
+  "With --host -o FILE: measures this machine — core clock, L1D/L2/L3/DRAM latency,\n"
+  "branch mispredict, indirect-call and LFENCE costs, LOCK XADD, RDTSC, REP STOS/MOVS\n"
+  "start-ups, copy bandwidth, core-to-core transfer —\n"
+  "reads cache sizes, topology and the kernel's mitigations from sysfs (cache sizes it\n"
+  "lacks from CPUID), and writes a CPU profile whose every value names its method as\n"
+  "its source; what it could not measure is a comment saying why. Use it with\n"
+  "--set cpu.profile=FILE. Retpoline and Safe RET costs, and a datagram's 8920-byte\n"
+  "copy beside the model's price for it, are measured and reported in the profile's\n"
+  "description. The model's other parameters keep their defaults; cpu.ipc\n"
+  "stays to be fitted. A host's runs scatter (a VM's more): --runs 3 or 5 writes each\n"
+  "value as the median of the runs, with their figures in its source.\n"
+  "\n"
+  "With --host --into PROFILE.xml --param NAME…: measures as above and sets each named\n"
+  "value in that existing profile (its <param> replaced, or added after the last one),\n"
+  "the rest of the file byte for byte as it was; nothing is written if a name is not\n"
+  "measured, this host gives no figure for it, or its figure is out of range. The source\n"
+  "says where and when it was measured; whether that host stands for the profile's CPU\n"
+  "(the same core?) is for the source's reader, so say it there.";
+
+/* The option set of calibrate --host, with argc arguments left; FALSE: usage error
+ * (reported). */
+static gboolean
+check_host_args (const NsCalibrateArgs *a, int argc)
+{
+  if (argc > 1 || a->fit || a->rows || (a->output == NULL) == (a->into == NULL)) {
+    g_printerr ("netsim calibrate: --host takes -o FILE or --into PROFILE, and no rows "
+                "(see --help)\n");
+    return FALSE;
+  }
+  if (a->into != NULL && !g_str_has_suffix (a->into, ".xml")) {
+    g_printerr ("netsim calibrate: --into %s: expected a profile file, NAME.xml (see "
+                "--help)\n", a->into);
+    return FALSE;
+  }
+  if ((a->into != NULL) != (a->params != NULL)) {
+    g_printerr ("netsim calibrate: --into takes --param NAME (the measured values to "
+                "write), and --param with --host goes with --into (see --help)\n");
+    return FALSE;
+  }
+  if (a->dry_run || a->replace || a->target || a->recorded || a->jobs_given) {
+    g_printerr ("netsim calibrate: --dry-run, --replace, --target, --recorded and --jobs go "
+                "with --fit, not --host (see --help)\n");
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/* The option set of calibrate without --host (--fit ROW…, or the listing), with argc
+ * arguments left; FALSE: usage error (reported). */
+static gboolean
+check_fit_args (NsCalibrateArgs *a, int argc)
+{
+  if (a->output || a->into || a->quick || a->runs_given) {
+    g_printerr ("netsim calibrate: --output, --into, --quick and --runs go with --host "
+                "(see --help)\n");
+    return FALSE;
+  }
+  if (argc > 1 || (a->fit && a->rows == NULL) || (!a->fit && a->rows != NULL)) {
+    g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
+    return FALSE;
+  }
+  if (!a->fit && (a->params || a->target || a->dry_run || a->replace || a->jobs_given)) {
+    g_printerr ("netsim calibrate: --param, --target, --dry-run, --replace and --jobs go with "
+                "--fit (see --help)\n");
+    return FALSE;
+  }
+  if (a->target && !ns_fit_target_parse (a->target, &a->target_kind)) {
+    g_printerr ("netsim calibrate: --target: expected absolute, baseline or delta, got '%s'\n",
+                a->target);
+    return FALSE;
+  }
+  return ns_cmd_check_jobs ("calibrate", a->jobs);
+}
+
 /* Parses the command line; FALSE: usage error (reported). */
 static gboolean
 parse_args (int argc, char **argv, NsCalibrateArgs *a)
@@ -99,86 +189,12 @@ parse_args (int argc, char **argv, NsCalibrateArgs *a)
 
   ns_cmd_limit_jobs (given, &a->jobs);
   ns_cmd_limit_int (given, &a->runs, 1, 100, "1 to 100");
-  g_option_context_set_description (ctx,
-    "With --fit: fits the free parameters (netsim list params marks them; today cpu.ipc) of\n"
-    "the CPU profile each named row runs on, by GSL nonlinear least squares on those rows\n"
-    "only; writes each value, with the source \"fit on ROWS, residual R\", where the rows\n"
-    "take it from: into their scenario when it sets the parameter itself (the shipped\n"
-    "scenarios keep their fits so: an IPC belongs to a workload), else into the profile\n"
-    "(scenarios/cpus/NAME.xml); and records the rows in calibration.xml, which makes them\n"
-    "calibration rows: netsim validate reports them apart, and only the other rows are\n"
-    "evidence. Without --fit: prints the free parameters of every profile and scenario the\n"
-    "recorded rows use, where each value is set and its provenance.\n"
-    "Exit status: 0 ok, 1 a run failed or the rows do not depend on the parameter, a fit is\n"
-    "refused (its value at a limit of the parameter's range, a cpu.ipc above the profile's\n"
-    "cpu.issue_width, its residual above 0.002, or not converged: nothing written), or a\n"
-    "row is fitted but counted as validation; 2 bad input or usage.\n"
-    "\n"
-    "With --host -o FILE: measures this machine — core clock, L1D/L2/L3/DRAM latency,\n"
-    "branch mispredict, indirect-call and LFENCE costs, LOCK XADD, RDTSC, REP STOS/MOVS\n"
-    "start-ups, copy bandwidth, core-to-core transfer —\n"
-    "reads cache sizes, topology and the kernel's mitigations from sysfs (cache sizes it\n"
-    "lacks from CPUID), and writes a CPU profile whose every value names its method as\n"
-    "its source; what it could not measure is a comment saying why. Use it with\n"
-    "--set cpu.profile=FILE. Retpoline and Safe RET costs, and a datagram's 8920-byte\n"
-    "copy beside the model's price for it, are measured and reported in the profile's\n"
-    "description. The model's other parameters keep their defaults; cpu.ipc\n"
-    "stays to be fitted. A host's runs scatter (a VM's more): --runs 3 or 5 writes each\n"
-    "value as the median of the runs, with their figures in its source.\n"
-    "\n"
-    "With --host --into PROFILE.xml --param NAME…: measures as above and sets each named\n"
-    "value in that existing profile (its <param> replaced, or added after the last one),\n"
-    "the rest of the file byte for byte as it was; nothing is written if a name is not\n"
-    "measured, this host gives no figure for it, or its figure is out of range. The source\n"
-    "says where and when it was measured; whether that host stands for the profile's CPU\n"
-    "(the same core?) is for the source's reader, so say it there.");
+  g_option_context_set_description (ctx, calibrate_description);
   if (!ns_cmd_parse_options (ctx, given, &argc, &argv))
     return FALSE;
   a->jobs_given = ns_cmd_given (given, &a->jobs);
   a->runs_given = ns_cmd_given (given, &a->runs);
-  if (a->host) {
-    if (argc > 1 || a->fit || a->rows || (a->output == NULL) == (a->into == NULL)) {
-      g_printerr ("netsim calibrate: --host takes -o FILE or --into PROFILE, and no rows "
-                  "(see --help)\n");
-      return FALSE;
-    }
-    if (a->into != NULL && !g_str_has_suffix (a->into, ".xml")) {
-      g_printerr ("netsim calibrate: --into %s: expected a profile file, NAME.xml (see "
-                  "--help)\n", a->into);
-      return FALSE;
-    }
-    if ((a->into != NULL) != (a->params != NULL)) {
-      g_printerr ("netsim calibrate: --into takes --param NAME (the measured values to "
-                  "write), and --param with --host goes with --into (see --help)\n");
-      return FALSE;
-    }
-    if (a->dry_run || a->replace || a->target || a->recorded || a->jobs_given) {
-      g_printerr ("netsim calibrate: --dry-run, --replace, --target, --recorded and --jobs go "
-                  "with --fit, not --host (see --help)\n");
-      return FALSE;
-    }
-    return TRUE;
-  }
-  if (a->output || a->into || a->quick || a->runs_given) {
-    g_printerr ("netsim calibrate: --output, --into, --quick and --runs go with --host "
-                "(see --help)\n");
-    return FALSE;
-  }
-  if (argc > 1 || (a->fit && a->rows == NULL) || (!a->fit && a->rows != NULL)) {
-    g_printerr ("netsim calibrate: expected --fit ROW… or no arguments (see --help)\n");
-    return FALSE;
-  }
-  if (!a->fit && (a->params || a->target || a->dry_run || a->replace || a->jobs_given)) {
-    g_printerr ("netsim calibrate: --param, --target, --dry-run, --replace and --jobs go with "
-                "--fit (see --help)\n");
-    return FALSE;
-  }
-  if (a->target && !ns_fit_target_parse (a->target, &a->target_kind)) {
-    g_printerr ("netsim calibrate: --target: expected absolute, baseline or delta, got '%s'\n",
-                a->target);
-    return FALSE;
-  }
-  return ns_cmd_check_jobs ("calibrate", a->jobs);
+  return a->host ? check_host_args (a, argc) : check_fit_args (a, argc);
 }
 
 /* Prints the free parameters of every profile and scenario the rows use, and any
