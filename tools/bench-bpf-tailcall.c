@@ -78,6 +78,8 @@ typedef struct {
   ChainFn     first, last;
 } Build;
 
+/* From BUILD_PLAIN on, each plain build is followed by its retpoline twin (print_figures
+ * pairs them so) */
 enum { BUILD_DIRECT, BUILD_PLAIN, BUILD_RETPOLINE, BUILD_PLAIN_NOCOUNT,
        BUILD_RETPOLINE_NOCOUNT, BUILD_PLAIN_BARE, BUILD_RETPOLINE_BARE, BUILD_PLAIN_BARE_DEP,
        BUILD_RETPOLINE_BARE_DEP, BUILD_PLAIN_BARE_IND, BUILD_RETPOLINE_BARE_IND, N_BUILDS };
