@@ -931,6 +931,27 @@ expect 2 "calibrate --host --dry-run" -- "$NETSIM" calibrate --host --quick -q -
 [ -e "$TMP/dry.xml" ] && bad "calibrate --host --dry-run wrote a profile"
 expect 2 "calibrate -p without --fit" -- "$NETSIM" calibrate -p cpu.ipc
 grep -q "go with --fit" "$TMP/err" || bad "calibrate -p without --fit is not explained"
+# each of the option checks says which rule the command line broke
+expect 2 "calibrate --fit without rows" -- "$NETSIM" calibrate --fit
+grep -q "expected --fit ROW… or no arguments" "$TMP/err" && ok || bad "--fit alone: $(cat "$TMP/err")"
+expect 2 "calibrate rows without --fit" -- "$NETSIM" calibrate 000-ipv4-mitoff-1G
+grep -q "expected --fit ROW… or no arguments" "$TMP/err" && ok || bad "rows alone: $(cat "$TMP/err")"
+expect 2 "calibrate --target of another kind" -- "$NETSIM" calibrate --fit 000-ipv4-mitoff-1G \
+  --target ratio
+grep -q "^netsim calibrate: --target: expected absolute, baseline or delta, got 'ratio'" "$TMP/err" &&
+  ok || bad "--target ratio: $(cat "$TMP/err")"
+expect 2 "calibrate --host with rows" -- "$NETSIM" calibrate --host -o "$TMP/rows.xml" \
+  000-ipv4-mitoff-1G
+grep -q "takes -o FILE or --into PROFILE, and no rows" "$TMP/err" && [ ! -e "$TMP/rows.xml" ] &&
+  ok || bad "--host with rows: $(cat "$TMP/err")"
+expect 2 "calibrate --host -p without --into" -- "$NETSIM" calibrate --host -p cpu.mlp \
+  -o "$TMP/p.xml"
+grep -q "goes with --into" "$TMP/err" && [ ! -e "$TMP/p.xml" ] && ok ||
+  bad "--host -p -o: $(cat "$TMP/err")"
+expect 2 "calibrate --host --recorded" -- "$NETSIM" calibrate --host -o "$TMP/r.xml" \
+  --recorded "$TMP"
+grep -q "go with --fit, not --host" "$TMP/err" && [ ! -e "$TMP/r.xml" ] && ok ||
+  bad "--host --recorded: $(cat "$TMP/err")"
 
 # a refused file name or profile is refused before the measuring, which says nothing
 expect 2 "calibrate --host -o x.txt" -- "$NETSIM" calibrate --host --quick -o "$TMP/x.txt"
