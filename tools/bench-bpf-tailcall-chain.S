@@ -147,27 +147,27 @@ bench_tailcall_thunk_rcx:
         .p2align \align
 \name:
         .irp i, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31
-        \block \i, \args
+        \block \i, \args, align=\align, frame=\frame
         .endr
 \name\()_last = \name + 32 * (1 << \align)
         LAST_BLOCK \align, \frame
         .endm
 
         .set    ARRAY_BYTES, 0x340        /* 0x138 + 64 slots, rounded to a line */
-        .set    A, bench_tailcall_arrays  /* the n-th variable-key chain's array is A + n * ARRAY_BYTES */
-/* VAR_BLOCK's arguments after the name, the chain's align and frame: array, retpoline, extra,
- * dep, align, count, frame */
+        .set    ARRAYS, bench_tailcall_arrays /* the n-th variable-key chain's array: ARRAYS + n * ARRAY_BYTES */
+/* CHAIN name, align, frame, block[, the block's arguments after its index]: CHAIN passes the
+ * block its align and frame */
         CHAIN   bench_tailcall_const,              7, 1, CONST_BLOCK
-        CHAIN   bench_tailcall_plain,              7, 1, VAR_BLOCK, A, 0
-        CHAIN   bench_tailcall_retpoline,          7, 1, VAR_BLOCK, A+ARRAY_BYTES, 1
-        CHAIN   bench_tailcall_plain_nocount,      8, 1, VAR_BLOCK, A+2*ARRAY_BYTES, 0, 0, 1, 8, 0, 1
-        CHAIN   bench_tailcall_retpoline_nocount,  8, 1, VAR_BLOCK, A+3*ARRAY_BYTES, 1, 0, 1, 8, 0, 1
-        CHAIN   bench_tailcall_plain_bare,         8, 0, VAR_BLOCK, A+4*ARRAY_BYTES, 0, 0, 1, 8, 0, 0
-        CHAIN   bench_tailcall_retpoline_bare,     8, 0, VAR_BLOCK, A+5*ARRAY_BYTES, 1, 0, 1, 8, 0, 0
-        CHAIN   bench_tailcall_plain_bare_dep,     8, 0, VAR_BLOCK, A+6*ARRAY_BYTES, 0, 16, 1, 8, 0, 0
-        CHAIN   bench_tailcall_retpoline_bare_dep, 8, 0, VAR_BLOCK, A+7*ARRAY_BYTES, 1, 16, 1, 8, 0, 0
-        CHAIN   bench_tailcall_plain_bare_ind,     8, 0, VAR_BLOCK, A+8*ARRAY_BYTES, 0, 16, 0, 8, 0, 0
-        CHAIN   bench_tailcall_retpoline_bare_ind, 8, 0, VAR_BLOCK, A+9*ARRAY_BYTES, 1, 16, 0, 8, 0, 0
+        CHAIN   bench_tailcall_plain,              7, 1, VAR_BLOCK, ARRAYS, 0
+        CHAIN   bench_tailcall_retpoline,          7, 1, VAR_BLOCK, ARRAYS+ARRAY_BYTES, 1
+        CHAIN   bench_tailcall_plain_nocount,      8, 1, VAR_BLOCK, ARRAYS+2*ARRAY_BYTES, 0, count=0
+        CHAIN   bench_tailcall_retpoline_nocount,  8, 1, VAR_BLOCK, ARRAYS+3*ARRAY_BYTES, 1, count=0
+        CHAIN   bench_tailcall_plain_bare,         8, 0, VAR_BLOCK, ARRAYS+4*ARRAY_BYTES, 0, count=0
+        CHAIN   bench_tailcall_retpoline_bare,     8, 0, VAR_BLOCK, ARRAYS+5*ARRAY_BYTES, 1, count=0
+        CHAIN   bench_tailcall_plain_bare_dep,     8, 0, VAR_BLOCK, ARRAYS+6*ARRAY_BYTES, 0, 16, count=0
+        CHAIN   bench_tailcall_retpoline_bare_dep, 8, 0, VAR_BLOCK, ARRAYS+7*ARRAY_BYTES, 1, 16, count=0
+        CHAIN   bench_tailcall_plain_bare_ind,     8, 0, VAR_BLOCK, ARRAYS+8*ARRAY_BYTES, 0, 16, dep=0, count=0
+        CHAIN   bench_tailcall_retpoline_bare_ind, 8, 0, VAR_BLOCK, ARRAYS+9*ARRAY_BYTES, 1, 16, dep=0, count=0
 
 /* The variable-key chains' program arrays (max_entries at 0x4c, slots at 0x138) and
  * program objects (bpf_func at 0x48 of 128 bytes each), filled by the C side */
