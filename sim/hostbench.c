@@ -58,6 +58,7 @@
  * what the model charges for it from the values written. */
 #define _GNU_SOURCE
 #include "config.h"
+#include <locale.h>
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -81,6 +82,25 @@ ns_hostbench_now_ns (void)
 
   clock_gettime (CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* A host benchmark's command line; see hostbench.h. */
+gboolean
+ns_hostbench_parse_args (const char *prog, const char *summary, const GOptionEntry *entries,
+                         int *argc, char ***argv)
+{
+  g_autoptr (GOptionContext) ctx = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_return_val_if_fail (prog != NULL && entries != NULL && argc != NULL && argv != NULL, FALSE);
+  setlocale (LC_ALL, "");
+  ctx = g_option_context_new (summary);
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, argc, argv, &error)) {
+    fprintf (stderr, "%s: %s\n", prog, error->message);
+    return FALSE;
+  }
+  return TRUE;
 }
 
 /* A note when the runs' figures disagree; see hostbench.h. */

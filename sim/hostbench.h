@@ -18,6 +18,11 @@ typedef struct {
 char    *ns_hostbench_sysfs_read (const char *path);
 /* Monotonic time in nanoseconds (the clock every host measurement uses). */
 double   ns_hostbench_now_ns (void);
+/* A host benchmark's command line: sets the locale, parses argv with entries under
+ * summary ("— what it measures"); FALSE after saying why on standard error as
+ * "prog: message" (the caller exits with status 2). */
+gboolean ns_hostbench_parse_args (const char *prog, const char *summary,
+                                  const GOptionEntry *entries, int *argc, char ***argv);
 /* The core clock in GHz, from a chain of dependent ADDs (one cycle each; best of reps
  * runs of n × 10 ADDs); 0 where the host is not x86-64. */
 double   ns_hostbench_core_ghz (guint64 n, guint reps);

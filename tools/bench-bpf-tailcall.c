@@ -36,7 +36,6 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <linux/bpf.h>
-#include <locale.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -308,9 +307,6 @@ print_figures (double ghz, const double fig[N_FIGURES], gboolean have_kernel)
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GOptionContext) ctx = g_option_context_new ("— a retpolined BPF tail call in "
-                                                         "this kernel and in user space");
-  g_autoptr (GError) error = NULL;
   g_autofree char *spectre_v2 = NULL;
   KernelChain kc[2];
   gboolean have_kernel;
@@ -319,12 +315,9 @@ main (int argc, char **argv)
   guint n_figures, runs;
   struct utsname uts;
 
-  setlocale (LC_ALL, "");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    fprintf (stderr, "bench-bpf-tailcall: %s\n", error->message);
+  if (!ns_hostbench_parse_args ("bench-bpf-tailcall", "— a retpolined BPF tail call in "
+                                "this kernel and in user space", entries, &argc, &argv))
     return 2;
-  }
   if (opt_runs < 1 || opt_runs > 99 || opt_scale < 1 || opt_scale > 1000) {
     fprintf (stderr, "bench-bpf-tailcall: --runs must be 1 to 99, --scale 1 to 1000\n");
     return 2;

@@ -24,7 +24,6 @@
 #include "config.h"
 #include <arpa/inet.h>
 #include <errno.h>
-#include <locale.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
@@ -220,21 +219,15 @@ static const GOptionEntry entries[] = {
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GOptionContext) ctx = g_option_context_new ("— what one more socket on a UDP "
-                                                         "port's chain costs this kernel");
-  g_autoptr (GError) error = NULL;
   guint writes;
   double x[G_N_ELEMENTS (chain_lengths)], y[G_N_ELEMENTS (chain_lengths)];
   double c0, c1, cov00, cov01, cov11, sumsq, ghz;
   char *buf;
   struct utsname uts;
 
-  setlocale (LC_ALL, "");
-  g_option_context_add_main_entries (ctx, entries, NULL);
-  if (!g_option_context_parse (ctx, &argc, &argv, &error)) {
-    fprintf (stderr, "bench-udp-chain: %s\n", error->message);
+  if (!ns_hostbench_parse_args ("bench-udp-chain", "— what one more socket on a UDP "
+                                "port's chain costs this kernel", entries, &argc, &argv))
     return 2;
-  }
   if (opt_length < 1 || opt_length > 65507 || opt_scale < 1 || opt_runs < 1 || opt_runs > 99) {
     fprintf (stderr, "bench-udp-chain: --length must be 1 to 65507 bytes, --scale ≥ 1, "
              "--runs 1 to 99\n");

@@ -8,6 +8,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <gsl/gsl_sort.h>
 #include "hostbench.h"
@@ -176,6 +177,43 @@ START_TEST (test_spread_note)
   ck_assert_ptr_null (ns_hostbench_spread_note (close, 3));
   ck_assert_ptr_null (ns_hostbench_spread_note (bimodal, 1));
   ck_assert_ptr_null (ns_hostbench_spread_note (with_zero, 2));
+}
+END_TEST
+
+/* A benchmark's command line: a known option is taken out of argv and set; an unknown
+ * one is refused with "prog: " and GOption's message on standard error. */
+START_TEST (test_parse_args)
+{
+  const GOptionEntry entries[] = {
+    { "runs", 'r', 0, G_OPTION_ARG_INT, NULL, "Runs", "N" }, { NULL }
+  };
+  GOptionEntry with_target[2] = { entries[0], entries[1] };
+  char *good[] = { "bench-x", "--runs", "7", "left", NULL }, *bad[] = { "bench-x", "--bogus", NULL };
+  char **argv = good, *err_path = NULL, *err_text = NULL;
+  int argc = 4, saved, fd, runs = 0;
+
+  g_setenv ("LC_ALL", "C", TRUE);   /* GOption's message untranslated */
+  with_target[0].arg_data = &runs;
+  ck_assert (ns_hostbench_parse_args ("bench-x", "— a test", with_target, &argc, &argv));
+  ck_assert_int_eq (runs, 7);
+  ck_assert_int_eq (argc, 2);
+  ck_assert_str_eq (argv[1], "left");
+  fd = g_file_open_tmp ("test-hostbench-XXXXXX", &err_path, NULL);
+  ck_assert_int_ge (fd, 0);
+  fflush (stderr);
+  saved = dup (STDERR_FILENO);
+  dup2 (fd, STDERR_FILENO);
+  argc = 2, argv = bad;
+  ck_assert (!ns_hostbench_parse_args ("bench-x", "— a test", with_target, &argc, &argv));
+  fflush (stderr);
+  dup2 (saved, STDERR_FILENO);
+  close (saved);
+  close (fd);
+  ck_assert (g_file_get_contents (err_path, &err_text, NULL, NULL));
+  ck_assert_str_eq (err_text, "bench-x: Unknown option --bogus\n");
+  g_unlink (err_path);
+  g_free (err_path);
+  g_free (err_text);
 }
 END_TEST
 
@@ -650,6 +688,7 @@ hostbench_suite (void)
   tcase_add_test (tc, test_one_way_sheds_deschedules);
   tcase_add_test (tc, test_lines_in_flight);
   tcase_add_test (tc, test_spread_note);
+  tcase_add_test (tc, test_parse_args);
   tcase_add_test (tc, test_cpuid_cache_decode);
   tcase_add_test (tc, test_cpuid_amd_legacy_decode);
   tcase_add_test (tc, test_apic_share);
