@@ -149,3 +149,14 @@ bench-udp-chain: tools/bench-udp-chain
 	./tools/bench-udp-chain
 bench: bench-udp-chain
 .PHONY: bench-udp-chain
+
+# Seed 002's walk in this host's own kernel: what one more cls_bpf filter on lo's clsact
+# egress hook, and one more program in one filter, cost a packet (part of make bench;
+# needs root, else it says so and exits 0).
+noinst_PROGRAMS += tools/bench-tc-walk
+tools_bench_tc_walk_SOURCES = tools/bench-tc-walk.c
+tools_bench_tc_walk_LDADD = libns_run.a libns_base.a $(NS_EXT_LIBS)
+bench-tc-walk: tools/bench-tc-walk
+	./tools/bench-tc-walk
+bench: bench-tc-walk
+.PHONY: bench-tc-walk
