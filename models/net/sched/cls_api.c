@@ -69,6 +69,16 @@ tcf_chain_tp_find (const struct tcf_chain *chain, guint32 prio, const struct tcf
   return NULL;
 }
 
+/* See pkt_cls.h. */
+struct tcf_proto *
+tcf_chain_tp_get (struct tcf_chain *chain, guint32 prio)
+{
+  const struct tcf_proto *next;
+
+  g_return_val_if_fail (chain != NULL && prio >= 1 && prio <= 0xFFFF, NULL);
+  return (struct tcf_proto *) tcf_chain_tp_find (chain, prio << 16, &next);
+}
+
 /* Creates a filter of ops and links it into chain in ascending prio order (prio 0:
  * automatic). The kernel keeps prio in the upper 16 bits (TC_H_MAJ). NULL with *err
  * (may be NULL) set where tc_new_tfilter refuses: a filter already holds an explicit prio

@@ -112,6 +112,15 @@ struct tcf_proto *tc_new_tfilter_matchall (NetTx *tx, struct net_device *dev,
                                            gboolean egress, guint16 protocol,
                                            gint32 verdict);
 
+/* tc_new_tfilter: `tc filter add dev DEV egress|ingress prio PRIO handle HANDLE [protocol
+ * P] bpf bytecode "1,6 0 0 K,"` on a clsact device: the classic program `ret #K` (0: no
+ * match) added to the cls_bpf filter at PRIO, created first if there is none (it goes in
+ * priority order); published at once. NULL if PRIO holds a filter of another kind or
+ * protocol. */
+struct tcf_proto *tc_new_tfilter_bpf     (NetTx *tx, struct net_device *dev,
+                                          gboolean egress, guint16 protocol, guint32 prio,
+                                          guint32 handle, guint32 ret_k);
+
 /* drivers/net/dummy.c: a dummy device (ether_setup, IFF_NO_QUEUE, LLTX, one TX queue,
  * per-CPU lstats), up, with carrier. */
 struct net_device *dummy_create    (NetTx *tx, const char *name);

@@ -246,6 +246,8 @@ struct tcf_chain *tcf_chain_create   (TcEnv *env, guint32 index);
 struct tcf_proto *tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain,
                                        const struct tcf_proto_ops *ops, guint16 protocol,
                                        guint32 prio, int *err);
+/* The filter of chain at explicit priority prio (1 to 0xFFFF), NULL with none. */
+struct tcf_proto *tcf_chain_tp_get    (struct tcf_chain *chain, guint32 prio);
 
 /* tcf_classify (v6.1, CONFIG_NET_TC_SKB_EXT off): walks tp's list in order. */
 int  tcf_classify    (NsThread *t, TcEnv *env, struct sk_buff *skb, gpointer block,
@@ -283,17 +285,28 @@ guint tc_wrapper_cls_position (const TcEnv *env, const TcFn *fn);
 guint tc_wrapper_act_position (const TcEnv *env, const TcFn *fn);
 guint tc_wrapper_cls_len      (const TcEnv *env);
 guint tc_wrapper_act_len      (const TcEnv *env);
-/* Counters since creation: direct calls, indirect calls, compares executed. */
+/* Counters since creation: direct calls, indirect calls, compares executed (the calls
+ * through tp->classify and a->ops->act only). */
 void  tc_wrapper_counts       (const TcEnv *env, guint64 *direct, guint64 *indirect,
                                guint64 *compares);
 
 /* ---- matchall (cls_matchall.c) and gact (act_gact.c) ---- */
 
 extern const struct tcf_proto_ops cls_mall_ops;
-/* The TcFns of every classifier and action the wrappers know (only matchall and gact have
- * a model body; the others exist so compare chains have their real members). */
+/* The TcFns of every classifier and action the wrappers know (only matchall, cls_bpf and
+ * gact have a model body; the others exist so compare chains have their real members). */
 const TcFn *tc_classifier_fn (const char *name);   /* "mall_classify", "u32_classify", … */
 const TcFn *tc_action_fn     (const char *name);   /* "tcf_gact_act", "tcf_mirred_act", … */
+
+/* ---- cls_bpf (cls_bpf.c) ---- */
+
+extern const struct tcf_proto_ops cls_bpf_ops;
+/* cls_bpf_change of a new program: the classic program `ret #ret_k` (0: no match, the
+ * walk goes on) with handle, added to tp's list (first: the new one runs first); tp's
+ * head is made with its first program. */
+void  cls_bpf_change  (TcEnv *env, struct tcf_proto *tp, guint32 handle, guint32 ret_k);
+/* The programs of a cls_bpf filter (control path, no cost). */
+guint cls_bpf_count   (const struct tcf_proto *tp);
 
 /* mall_change: gives tp a matchall head (classid, flags) with the actions given. */
 void  mall_change     (TcEnv *env, struct tcf_proto *tp, guint32 classid, guint32 flags,

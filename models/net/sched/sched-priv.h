@@ -50,8 +50,9 @@ struct tc_block_ns {
                                  * tcf_chain_tp_insert adds them) */
 };
 
-/* The matchall and gact functions (cls_matchall.c, act_gact.c). */
+/* The matchall, cls_bpf and gact functions (cls_matchall.c, cls_bpf.c, act_gact.c). */
 extern const TcFn tc_fn_mall_classify;
+extern const TcFn tc_fn_cls_bpf_classify;
 extern const TcFn tc_fn_tcf_gact_act;
 
 /* Fills the kernel's act_gact_ops (kind "gact", act = tcf_gact_act). */

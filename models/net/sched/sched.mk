@@ -3,7 +3,8 @@
 # pktgen workload; their tests and scenarios.
 libns_models_a_SOURCES += models/net/sched/pkt_cls.h models/net/sched/sched-priv.h \
 	models/net/sched/netdev.h models/net/sched/tcx.h models/net/sched/tc_wrapper.c models/net/sched/cls_api.c \
-	models/net/sched/act_api.c models/net/sched/cls_matchall.c models/net/sched/act_gact.c \
+	models/net/sched/act_api.c models/net/sched/cls_matchall.c models/net/sched/cls_bpf.c \
+	models/net/sched/act_gact.c \
 	models/net/sched/sch_ingress.c models/net/sched/dev_xmit.c models/net/sched/skb_xmit.c \
 	models/net/dummy.c models/apps/pktgen.c
 
@@ -13,19 +14,24 @@ check_PROGRAMS += tests/models/net/sched/test-cls_api tests/models/net/sched/tes
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
 	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy \
-	tests/models/net/test-netdevice
+	tests/models/net/test-netdevice tests/models/net/sched/test-cls_bpf
 TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrapper \
 	tests/models/apps/test-pktgen tests/models/net/sched/test-act_gact \
 	tests/models/net/sched/test-act_api tests/models/net/sched/test-cls_matchall \
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
 	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy \
-	tests/models/net/test-netdevice
+	tests/models/net/test-netdevice tests/models/net/sched/test-cls_bpf
 EXTRA_DIST += tests/models/net/sched/sched-rig.h tests/models/net/run-to-end.h
 tests_models_net_sched_test_cls_api_SOURCES = tests/models/net/sched/test-cls_api.c \
 	tests/models/net/sched/sched-rig.h
 tests_models_net_sched_test_cls_api_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
 tests_models_net_sched_test_cls_api_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_sched_test_cls_api_LDADD = $(NS_LIBS) $(TEST_LIBS)
+tests_models_net_sched_test_cls_bpf_SOURCES = tests/models/net/sched/test-cls_bpf.c \
+	tests/models/net/sched/sched-rig.h
+tests_models_net_sched_test_cls_bpf_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
+tests_models_net_sched_test_cls_bpf_CFLAGS = $(TEST_CFLAGS)
+tests_models_net_sched_test_cls_bpf_LDADD = $(NS_LIBS) $(TEST_LIBS)
 tests_models_net_sched_test_tc_wrapper_SOURCES = tests/models/net/sched/test-tc_wrapper.c \
 	tests/models/net/sched/sched-rig.h
 tests_models_net_sched_test_tc_wrapper_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)

@@ -70,7 +70,6 @@ static NS_LOAD_SITE (site_act_ops, "tc_act: a->ops (action CL0)");
   static const TcFn var = { &fn_##var, cfg, NULL }
 
 TC_FN_STUB (fn_basic, "basic_classify", "CONFIG_NET_CLS_BASIC");
-TC_FN_STUB (fn_cls_bpf, "cls_bpf_classify", "CONFIG_NET_CLS_BPF");
 TC_FN_STUB (fn_cgroup, "cls_cgroup_classify", "CONFIG_NET_CLS_CGROUP");
 TC_FN_STUB (fn_flow, "flow_classify", "CONFIG_NET_CLS_FLOW");
 TC_FN_STUB (fn_flower, "fl_classify", "CONFIG_NET_CLS_FLOWER");
@@ -103,7 +102,7 @@ TC_FN_STUB (fn_vlan, "tcf_vlan_act", "CONFIG_NET_ACT_VLAN");
 
 /* The merged chains (kernel-spec §3.6.5/6), before version gating. */
 static const TcFn *const cls_merged[] = {
-  &fn_cls_bpf, &fn_u32, &fn_flower, &fn_fw, &tc_fn_mall_classify, &fn_basic, &fn_cgroup,
+  &tc_fn_cls_bpf_classify, &fn_u32, &fn_flower, &fn_fw, &tc_fn_mall_classify, &fn_basic, &fn_cgroup,
   &fn_flow, &fn_route4, &fn_rsvp, &fn_rsvp6, &fn_tcindex, NULL
 };
 static const TcFn *const act_merged[] = {
@@ -113,7 +112,7 @@ static const TcFn *const act_merged[] = {
 };
 /* The RFC's chains: alphabetical by kind ("The calls are ordered alphabetically"). */
 static const TcFn *const cls_rfc[] = {
-  &fn_basic, &fn_cls_bpf, &fn_cgroup, &fn_flow, &fn_flower, &fn_fw, &tc_fn_mall_classify,
+  &fn_basic, &tc_fn_cls_bpf_classify, &fn_cgroup, &fn_flow, &fn_flower, &fn_fw, &tc_fn_mall_classify,
   &fn_route4, &fn_rsvp, &fn_rsvp6, &fn_tcindex, &fn_u32, NULL
 };
 static const TcFn *const act_rfc[] = {
