@@ -8,7 +8,7 @@ libns_models_a_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/models
 nobase_dist_pkgdata_DATA += scenarios/micro/pointer-chase.xml scenarios/micro/call-chain.xml \
 	scenarios/micro/call-tree.xml scenarios/micro/indirect-call.xml scenarios/micro/pingpong.xml \
 	scenarios/micro/udp-lookup.xml scenarios/micro/filter-walk.xml \
-	scenarios/micro/bpf-tailcall.xml
+	scenarios/micro/bpf-tailcall.xml scenarios/micro/tc-walk.xml
 
 # Tests of the micro workloads (models/micro/) and of the workload and patch tables, run
 # through the run layer on scenarios/micro/*.xml (tests/models/micro/micro-run.h).

@@ -15,7 +15,7 @@ EXTRA_DIST += validation/README.md
 
 check_PROGRAMS += tests/sim/test-validate tests/sim/test-calibrate tests/sim/test-hostbench
 TESTS += tests/sim/test-validate tests/sim/test-calibrate tests/tools/test-validate.sh \
-	tests/sim/test-hostbench tests/tools/test-host-fits.sh
+	tests/sim/test-hostbench tests/tools/test-host-fits.sh tests/tools/test-twin-figures.sh
 tests_sim_test_hostbench_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_hostbench_LDADD = $(NS_LIBS) $(CHECK_LIBS)
 # test-validate and test-calibrate share the validation fixture's set-up.
@@ -27,7 +27,8 @@ tests_sim_test_calibrate_SOURCES = tests/sim/test-calibrate.c tests/sim/validate
 	tests/sim/validate-fixture.h tests/sim/count.h
 tests_sim_test_calibrate_CFLAGS = $(TEST_CFLAGS)
 tests_sim_test_calibrate_LDADD = $(NS_LIBS) $(CHECK_LIBS)
-EXTRA_DIST += tests/tools/test-validate.sh tests/tools/test-host-fits.sh
+EXTRA_DIST += tests/tools/test-validate.sh tests/tools/test-host-fits.sh \
+	tests/tools/test-twin-figures.sh
 check_PROGRAMS += tests/sim/test-csv
 TESTS += tests/sim/test-csv
 tests_sim_test_csv_SOURCES = tests/sim/test-csv.c

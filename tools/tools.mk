@@ -34,7 +34,7 @@ tests_sim_test_report_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 # The machine check: every micro scenario's table.
 MICRO_SCENARIOS = pointer-chase call-chain call-tree indirect-call filter-walk bpf-tailcall \
-	pingpong udp-lookup udp-flood
+	pingpong udp-lookup udp-flood tc-walk
 micro: netsim
 	@for s in $(MICRO_SCENARIOS); do \
 	  NETSIM_DATADIR='$(abs_top_srcdir)' ./netsim run -q $(top_srcdir)/scenarios/micro/$$s.xml || exit 1; \

@@ -158,8 +158,19 @@ static const char *const metrics[] = { "pps", "errors_pps", "ns_per_packet",
 /* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
 static const char *const pktgen_attributes[] = {
   "type", "cpu", "xmit-mode", "clone-skb", "pkt-size", "filters", "action", "last-action",
-  "protocol", "setup-cpus", NULL
+  "protocol", "setup-cpus", "classifier", "programs", NULL
 };
+
+/* The egress filters the set-up adds: matchall + gact (seed 002's) or cls_bpf with
+ * classic `ret #0` programs (tools/bench-tc-walk's). */
+typedef struct {
+  guint64  n;                       /* filters */
+  gboolean bpf;                     /* cls_bpf, else matchall */
+  guint64  programs;                /* cls_bpf: programs a filter */
+  gint32   verdict, last;           /* matchall: the gact verdicts, the last filter's */
+  guint16  protocol;                /* be16 */
+  guint64  setup_cpus;              /* tc processes' CPUs: i mod setup_cpus */
+} PktgenFilters;
 static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
 /* Sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt), except
@@ -475,16 +486,21 @@ parse_verdict (const char *name, gint32 *out)
 }
 
 /* tc qdisc add dev dummy0 clsact; N × tc filter add dev dummy0 egress [protocol P]
- * matchall action gact VERDICT (the last one LAST), each tc process on CPU i mod
- * setup_cpus (the CPU whose slabs its objects come from; the set-up before on CPU 0). */
+ * matchall action gact VERDICT (the last one LAST), or N × P × tc filter add dev dummy0
+ * egress prio I handle H [protocol P] bpf bytecode "1,6 0 0 0," (I = 1..N, H = 1..P), each
+ * tc process on CPU i mod setup_cpus (the CPU whose slabs its objects come from; the
+ * set-up before on CPU 0). */
 static void
-pktgen_add_filters (Pktgen *pg, guint n, gint32 verdict, gint32 last, guint16 protocol,
-                    guint setup_cpus)
+pktgen_add_filters (Pktgen *pg, const PktgenFilters *f)
 {
   clsact_attach (pg->tx, pg->dev);
-  for (guint i = 0; i < n; i++) {
-    tc_env_set_alloc_cpu (pg->tc, i % setup_cpus);
-    tc_new_tfilter_matchall (pg->tx, pg->dev, TRUE, protocol, i + 1 == n ? last : verdict);
+  for (guint i = 0; i < f->n; i++) {
+    tc_env_set_alloc_cpu (pg->tc, i % f->setup_cpus);
+    if (!f->bpf)
+      tc_new_tfilter_matchall (pg->tx, pg->dev, TRUE, f->protocol,
+                               i + 1 == f->n ? f->last : f->verdict);
+    for (guint h = 1; f->bpf && h <= f->programs; h++)
+      tc_new_tfilter_bpf (pg->tx, pg->dev, TRUE, f->protocol, i + 1, h, 0);
   }
   tc_env_set_alloc_cpu (pg->tc, 0);
 }
@@ -517,17 +533,20 @@ pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
   return d;
 }
 
-/* The options the set-up needs: clsact (sch_ingress.c), tc actions, matchall and gact;
- * FALSE with a file:line error naming one set to n, where `tc qdisc add … clsact` or `tc
- * filter add … matchall action gact` would fail (CONFIG_NET_CLS_ACT set to m, a bool in
+/* The options the set-up needs: clsact (sch_ingress.c), tc actions, matchall and gact
+ * (cls_bpf with bpf); FALSE with a file:line error naming one set to n, where `tc qdisc
+ * add … clsact` or `tc filter add … matchall action gact` (`… bpf`) would fail (CONFIG_NET_CLS_ACT set to m, a bool in
  * net/sched/Kconfig, the run refuses as any bool's m: ns_build_config_is_bool). An option the scenario does not list is taken as distribution
  * kernels build it: the three tristates as modules, CONFIG_NET_CLS_ACT built in. */
 static gboolean
-pktgen_check_config (const NsScenario *sc, const NsBuild *build, GError **error)
+pktgen_check_config (const NsScenario *sc, const NsBuild *build, gboolean bpf, GError **error)
 {
-  static const char *const needed[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
-                                        "CONFIG_NET_CLS_MATCHALL", "CONFIG_NET_ACT_GACT",
-                                        NULL };
+  static const char *const for_matchall[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
+                                              "CONFIG_NET_CLS_MATCHALL", "CONFIG_NET_ACT_GACT",
+                                              NULL };
+  static const char *const for_bpf[] = { "CONFIG_NET_SCH_INGRESS", "CONFIG_NET_CLS_ACT",
+                                         "CONFIG_NET_CLS_BPF", NULL };
+  const char *const *needed = bpf ? for_bpf : for_matchall;
   const char *off = NULL;
 
   for (guint i = 0; needed[i] && off == NULL; i++)
@@ -542,8 +561,8 @@ option_off:
   ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) {
                         .also = { ns_scenario_kernel_option (sc, "config", off) } },
                       error, "kernel config %s=n: the set-up needs it (tc qdisc add dev dummy0 "
-                      "clsact; tc filter add … egress matchall action gact); use y, or m (a "
-                      "module) where it is a tristate", off);
+                      "clsact; tc filter add … egress %s); use y, or m (a module) where it "
+                      "is a tristate", off, bpf ? "bpf bytecode …" : "matchall action gact");
   return FALSE;
 }
 
@@ -632,70 +651,66 @@ pktgen_check_chain_whatif (const NsScenario *sc, const NsBuild *build, const TcE
   return TRUE;
 }
 
-/* Reads the workload's attributes; FALSE with a file:line error. */
+/* Reads the filter attributes into *f; FALSE with a file:line error. */
 static gboolean
-pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *filters,
-             guint64 *clone_skb, guint64 *pkt_size, gint32 *verdict, gint32 *last,
-             guint16 *protocol, guint64 *setup_cpus, GError **error)
+pktgen_read_filters (const NsScenario *sc, NsMachine *machine, PktgenFilters *f,
+                     GError **error)
 {
-  g_autofree char *mode = NULL, *action = NULL, *last_action = NULL, *proto = NULL;
+  g_autofree char *classifier = NULL, *action = NULL, *last_action = NULL, *proto = NULL;
   xmlNodePtr w = sc->workload;
 
-  if (!ns_xml_check_attrs (sc, w, pktgen_attributes, error) ||
-      !ns_workload_get_cpu (sc, w, "cpu", 0, machine, cpu, error) ||
-      !ns_xml_get_string (sc, w, "xmit-mode", "queue_xmit", &mode, error) ||
-      !ns_xml_get_uint (sc, w, "clone-skb", TRUE, 0, clone_skb, error) ||
-      !ns_xml_get_uint (sc, w, "pkt-size", TRUE, 60, pkt_size, error) ||
-      !ns_xml_get_uint (sc, w, "filters", TRUE, 1, filters, error) ||
+  if (!ns_xml_get_uint (sc, w, "filters", TRUE, 1, &f->n, error) ||
+      !ns_xml_get_string (sc, w, "classifier", "matchall", &classifier, error) ||
+      !ns_xml_get_uint (sc, w, "programs", TRUE, 1, &f->programs, error) ||
       !ns_xml_get_string (sc, w, "action", "continue", &action, error) ||
       !ns_xml_get_string (sc, w, "last-action", action, &last_action, error) ||
       !ns_xml_get_string (sc, w, "protocol", "all", &proto, error) ||
-      !ns_xml_get_uint (sc, w, "setup-cpus", TRUE, 1, setup_cpus, error))
+      !ns_xml_get_uint (sc, w, "setup-cpus", TRUE, 1, &f->setup_cpus, error))
     return FALSE;
-  if (!g_str_equal (mode, "queue_xmit"))
-    goto bad_mode;
-  if (*filters > 4096)
+  f->bpf = g_str_equal (classifier, "bpf");
+  if (!f->bpf && !g_str_equal (classifier, "matchall"))
+    goto bad_classifier;
+  if (f->n > 4096)
     goto bad_filters;
-  if (*pkt_size < 42 || *pkt_size > 1500)
-    goto bad_pkt_size;
-  if (*clone_skb > 100000000)
-    goto bad_clone_skb;
-  if (*setup_cpus < 1 || *setup_cpus > ns_machine_n_cpus (machine))
+  if (f->programs < 1 || f->programs > 4096 || (!f->bpf && f->programs != 1))
+    goto bad_programs;
+  if (f->bpf && (xmlHasProp (w, BAD_CAST "action") || xmlHasProp (w, BAD_CAST "last-action")))
+    goto bpf_action;
+  if (f->setup_cpus < 1 || f->setup_cpus > ns_machine_n_cpus (machine))
     goto bad_setup_cpus;
-  if (!parse_verdict (action, verdict))
+  if (!parse_verdict (action, &f->verdict))
     goto bad_action;
-  if (!parse_verdict (last_action, last))
+  if (!parse_verdict (last_action, &f->last))
     goto bad_last_action;
   if (!g_str_equal (proto, "all") && !g_str_equal (proto, "ip"))
     goto bad_protocol;
-  *protocol = g_str_equal (proto, "all") ? TC_ETH_P_ALL : TC_ETH_P_IP;
-  return pktgen_check_config (sc, ns_machine_build (machine), error) &&
-         pktgen_check_wrapper_series (sc, ns_machine_build (machine), error);
+  f->protocol = g_str_equal (proto, "all") ? TC_ETH_P_ALL : TC_ETH_P_IP;
+  return TRUE;
 
 /* ERRORS */
-bad_mode:
-  ns_xml_error_attr (sc, w, "xmit-mode", error, "attribute 'xmit-mode': only queue_xmit is "
-                     "modelled (it is the mode that reaches the egress clsact hook; start_xmit "
-                     "bypasses tc and netif_receive needs the receive path), got '%s'", mode);
+bad_classifier:
+  ns_xml_error_attr (sc, w, "classifier", error, "attribute 'classifier': expected matchall "
+                     "or bpf, got '%s'", classifier);
   return FALSE;
 bad_filters:
   ns_xml_error_attr (sc, w, "filters", error, "attribute 'filters': expected 0 to 4096, got %"
-                     G_GUINT64_FORMAT, *filters);
+                     G_GUINT64_FORMAT, f->n);
   return FALSE;
-bad_pkt_size:
-  ns_xml_error_attr (sc, w, "pkt-size", error, "attribute 'pkt-size': expected 42 to 1500 "
-                     "bytes (a frame without FCS: pktgen raises a smaller size to 42, its "
-                     "Ethernet, IPv4 and UDP headers; sizes past dummy0's MTU are not "
-                     "modelled), got %" G_GUINT64_FORMAT, *pkt_size);
+bad_programs:
+  ns_xml_error_attr (sc, w, "programs", error, "attribute 'programs': expected 1 to 4096 "
+                     "programs a filter, and 1 unless classifier is bpf, got %"
+                     G_GUINT64_FORMAT, f->programs);
   return FALSE;
-bad_clone_skb:
-  ns_xml_error_attr (sc, w, "clone-skb", error, "attribute 'clone-skb': expected 0 to "
-                     "100000000, got %" G_GUINT64_FORMAT, *clone_skb);
+bpf_action:
+  ns_xml_error_attr (sc, w, xmlHasProp (w, BAD_CAST "action") ? "action" : "last-action",
+                     error, "attribute '%s': the bpf classifier's programs (ret #0) take no "
+                     "action; leave it out", xmlHasProp (w, BAD_CAST "action") ? "action"
+                                                                             : "last-action");
   return FALSE;
 bad_setup_cpus:
   ns_xml_error_attr (sc, w, "setup-cpus", error, "attribute 'setup-cpus': expected 1 to the "
                      "machine's %u CPUs, got %" G_GUINT64_FORMAT, ns_machine_n_cpus (machine),
-                     *setup_cpus);
+                     f->setup_cpus);
   return FALSE;
 bad_action:
   ns_xml_error_attr (sc, w, "action", error, "attribute 'action': expected %s, got '%s'",
@@ -711,6 +726,48 @@ bad_protocol:
   return FALSE;
 }
 
+/* Reads the workload's attributes; FALSE with a file:line error. */
+static gboolean
+pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *clone_skb,
+             guint64 *pkt_size, PktgenFilters *f, GError **error)
+{
+  g_autofree char *mode = NULL;
+  xmlNodePtr w = sc->workload;
+
+  if (!ns_xml_check_attrs (sc, w, pktgen_attributes, error) ||
+      !ns_workload_get_cpu (sc, w, "cpu", 0, machine, cpu, error) ||
+      !ns_xml_get_string (sc, w, "xmit-mode", "queue_xmit", &mode, error) ||
+      !ns_xml_get_uint (sc, w, "clone-skb", TRUE, 0, clone_skb, error) ||
+      !ns_xml_get_uint (sc, w, "pkt-size", TRUE, 60, pkt_size, error) ||
+      !pktgen_read_filters (sc, machine, f, error))
+    return FALSE;
+  if (!g_str_equal (mode, "queue_xmit"))
+    goto bad_mode;
+  if (*pkt_size < 42 || *pkt_size > 1500)
+    goto bad_pkt_size;
+  if (*clone_skb > 100000000)
+    goto bad_clone_skb;
+  return pktgen_check_config (sc, ns_machine_build (machine), f->bpf, error) &&
+         pktgen_check_wrapper_series (sc, ns_machine_build (machine), error);
+
+/* ERRORS */
+bad_mode:
+  ns_xml_error_attr (sc, w, "xmit-mode", error, "attribute 'xmit-mode': only queue_xmit is "
+                     "modelled (it is the mode that reaches the egress clsact hook; start_xmit "
+                     "bypasses tc and netif_receive needs the receive path), got '%s'", mode);
+  return FALSE;
+bad_pkt_size:
+  ns_xml_error_attr (sc, w, "pkt-size", error, "attribute 'pkt-size': expected 42 to 1500 "
+                     "bytes (a frame without FCS: pktgen raises a smaller size to 42, its "
+                     "Ethernet, IPv4 and UDP headers; sizes past dummy0's MTU are not "
+                     "modelled), got %" G_GUINT64_FORMAT, *pkt_size);
+  return FALSE;
+bad_clone_skb:
+  ns_xml_error_attr (sc, w, "clone-skb", error, "attribute 'clone-skb': expected 0 to "
+                     "100000000, got %" G_GUINT64_FORMAT, *clone_skb);
+  return FALSE;
+}
+
 static void pktgen_free (gpointer state);
 
 /* Reads the attributes, builds the dummy device, its filters and the pktgen device and
@@ -719,14 +776,12 @@ static gpointer
 pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
               GError **error)
 {
-  guint64 filters, clone_skb, pkt_size, setup_cpus;
-  gint32 verdict, last;
-  guint16 protocol;
+  guint64 clone_skb, pkt_size;
+  PktgenFilters filters;
   guint cpu;
   Pktgen *pg;
 
-  if (!pktgen_read (sc, machine, &cpu, &filters, &clone_skb, &pkt_size, &verdict, &last,
-                    &protocol, &setup_cpus, error))
+  if (!pktgen_read (sc, machine, &cpu, &clone_skb, &pkt_size, &filters, error))
     return NULL;
   pg = g_new0 (Pktgen, 1);
   pg->machine = machine;
@@ -737,7 +792,7 @@ pktgen_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rn
   }
   pg->tx = net_tx_new (machine, pg->tc);
   pg->dev = dummy_create (pg->tx, "dummy0");
-  pktgen_add_filters (pg, (guint) filters, verdict, last, protocol, (guint) setup_cpus);
+  pktgen_add_filters (pg, &filters);
   pg->pkt_dev = pktgen_dev_create (pg, clone_skb, pkt_size);
   pg->thread = ns_arena_alloc (ns_machine_arena (machine), sizeof *pg->thread, 64);
   pg->thread->if_list.next = &pg->pkt_dev->list;
@@ -814,7 +869,8 @@ pktgen_free (gpointer state)
 
 const NsWorkloadClass ns_pktgen_class = {
   .name = "pktgen",
-  .description = "pktgen queue_xmit on a dummy device with clsact egress matchall filters",
+  .description = "pktgen queue_xmit on a dummy device with clsact egress matchall (or cls_bpf) "
+                 "filters",
   .op_name = "packet",
   .metrics = metrics,
   .attributes = pktgen_attributes,

@@ -614,6 +614,47 @@ START_TEST (test_missing_tc_options_are_refused)
 }
 END_TEST
 
+/* classifier="bpf": cls_bpf filters of classic `ret #0` programs (programs a filter): no
+ * matchall or gact needed, CONFIG_NET_CLS_BPF is; more programs cost more; an unknown
+ * classifier, programs other than 1 with matchall, and a gact verdict with bpf are refused
+ * at their attribute. */
+START_TEST (test_bpf_classifier)
+{
+  static const char *const refused[][2] = {
+    { "classifier=\"u32\"", "attribute 'classifier': expected matchall or bpf" },
+    { "programs=\"2\"", "attribute 'programs': expected 1 to 4096" },
+    { "classifier=\"bpf\" programs=\"0\"", "attribute 'programs'" },
+    { "classifier=\"bpf\" action=\"pass\"", "attribute 'action': the bpf classifier" },
+    { "classifier=\"bpf\" last-action=\"pass\"", "attribute 'last-action'" },
+  };
+  static const char no_matchall[] = "<config name=\"CONFIG_NET_CLS_MATCHALL\" value=\"n\"/>\n"
+                                    "<config name=\"CONFIG_NET_ACT_GACT\" value=\"n\"/>\n";
+  g_autoptr (GError) error = NULL;
+  NsRunResult *one, *many;
+  double pps_one, pps_many;
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    NsRunResult *r = run_kernel ("", refused[i][0], &error);
+    ck_assert_msg (r == NULL && strstr (error->message, refused[i][1]) != NULL, "%s: %s",
+                   refused[i][0], r ? "accepted" : error->message);
+    g_clear_error (&error);
+  }
+  ck_assert (run_kernel ("<config name=\"CONFIG_NET_CLS_BPF\" value=\"n\"/>\n",
+                         "classifier=\"bpf\"", &error) == NULL);
+  ck_assert (strstr (error->message, "CONFIG_NET_CLS_BPF=n") != NULL);
+  g_clear_error (&error);
+  one = run_kernel_us (no_matchall, "classifier=\"bpf\"", 100, &error);
+  ck_assert_msg (one != NULL, "%s", error ? error->message : "?");
+  many = run_kernel_us (no_matchall, "classifier=\"bpf\" programs=\"20\"", 100, &error);
+  ck_assert_msg (many != NULL, "%s", error ? error->message : "?");
+  pps_one = ((NsVariantResult *) one->variants->pdata[0])->value;
+  pps_many = ((NsVariantResult *) many->variants->pdata[0])->value;
+  ck_assert_msg (pps_many < pps_one * 0.8, "20 programs %.0f pps, one %.0f", pps_many, pps_one);
+  ns_run_result_free (one);
+  ns_run_result_free (many);
+}
+END_TEST
+
 /* pktgen_if_write (v6.1 net/core/pktgen.c) raises a pkt_size under 42 (14 + 20 + 8, the
  * headers) to 42: the model runs 42 and refuses 41 rather than run another size. A
  * 42-byte frame makes the calls a 60-byte one makes: pktgen_finalize_skb's
@@ -736,6 +777,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_setup_cpus_spread_the_filters);
   tcase_add_test (tc, test_dropped_packets_are_errors_not_pps);
   tcase_add_test (tc, test_missing_tc_options_are_refused);
+  tcase_add_test (tc, test_bpf_classifier);
   tcase_add_test (tc, test_pkt_size_floor_is_the_headers);
   tcase_add_test (tc, test_chain_whatifs_need_the_chain);
   tcase_add_test (tc, test_rfc_over_the_merged_wrapper_is_refused);

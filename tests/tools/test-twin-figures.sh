@@ -1,0 +1,67 @@
+#!/bin/sh
+# test-twin-figures.sh — the model's figures doc/model.md gives beside tools/bench-tc-walk's
+# ("The kernel's own tc walk": the model column of its table, and the spectre_v2=off and
+# Safe RET off columns) are what scenarios/micro/tc-walk.xml gives now: the least-squares
+# slopes over N = 1, 25, 50, 100, 200 of cycles a packet a filter (prios-N) and a program
+# (progs-N, with prios-1 as N = 1), and their difference, to the table's one decimal. A
+# model change that moves the twin must update the table (and say whether it still agrees
+# with the host). Needs python3; skipped without it.
+set -u
+NETSIM=${NETSIM:-./netsim}
+DATA=${NETSIM_DATADIR:-.}
+
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "SKIP: python3 not installed (tools/debian-packages installs it)"
+  exit 77
+fi
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+
+run () {
+  NETSIM_DATADIR="$DATA" "$NETSIM" run -q "$DATA/scenarios/micro/tc-walk.xml" -f csv \
+    --set "kernel.cmdline=$1" -o "$tmp/$2.csv" 2>"$tmp/$2.err" ||
+    { echo "FAIL: netsim run ($1)"; cat "$tmp/$2.err"; exit 1; }
+}
+run "spectre_v2=retpoline" on
+run "spectre_v2=off" off
+run "spectre_v2=retpoline spec_rstack_overflow=off" nosrso
+
+python3 - "$tmp" "$DATA/doc/model.md" <<'PY'
+import csv, os, re, sys
+
+tmp, doc = sys.argv[1], sys.argv[2]
+N = [1, 25, 50, 100, 200]
+
+def slope(xs, ys):
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+
+def figures(name):
+    with open(os.path.join(tmp, name + ".csv")) as f:
+        v = {r["name"]: float(r["value"])
+             for r in csv.DictReader(l for l in f if not l.startswith("#"))
+             if r["kind"] == "variant"}
+    prios = slope(N, [v["prios-%d" % n] for n in N])
+    progs = slope(N, [v["prios-1"]] + [v["progs-%d" % n] for n in N[1:]])
+    return [prios, progs, prios - progs]
+
+model = [figures(c) for c in ("on", "off", "nosrso")]
+text = open(doc, encoding="utf-8").read()
+start = text.index("**The kernel's own tc walk")
+rows = re.findall(r"^\| (a filter \(prios\)|a program \(progs\)|the tcf_proto step) \|"
+                  r"[^|]*\| ([0-9.]+) \| ([0-9.]+) \| ([0-9.]+) \|$",
+                  text[start:start + 8000], re.M)
+fail = 0
+if len(rows) != 3:
+    print("FAIL: doc/model.md: the twin's table has %d of its 3 rows" % len(rows))
+    sys.exit(1)
+for i, row in enumerate(rows):
+    for col, written in enumerate(row[1:]):
+        now = "%.1f" % model[col][i]
+        if now != written:
+            print("FAIL: doc/model.md, %s, column %d: %s, the model now %s"
+                  % (row[0], col + 2, written, now))
+            fail = 1
+print("test-twin-figures: %d figures checked" % (3 * len(rows)))
+sys.exit(fail)
+PY
