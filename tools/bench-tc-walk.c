@@ -5,12 +5,14 @@
  *
  * In a network namespace of its own (the host's interfaces are not touched), lo gets a
  * clsact qdisc and N cls_bpf filters on its egress hook, each running the classic BPF
- * program "ret #0": no match, so every packet walks all N. Two layouts:
+ * program "ret #0": no match, so every packet walks all N. Three layouts:
  *  - prios: N filters at priorities 1..N, one program each: per filter, tcf_classify's
  *    step (the protocol test, tp->next), the tp->classify call into cls_bpf_classify,
  *    and in it one program's run (bpf_prog_run: an indirect call into the JIT's image);
  *  - progs: one filter at priority 1 holding N programs (handles 1..N): per program, only
- *    cls_bpf_classify's list step and the program's run.
+ *    cls_bpf_classify's list step and the program's run;
+ *  - skips: as prios, but each filter for protocol ipv6, which the frames are not: per
+ *    filter, only tcf_classify's protocol test and tp->next (the classifier never runs).
  * Each packet is a 64-byte frame sent with sendto() on an AF_PACKET socket bound to no
  * protocol, ethertype 0x88B5 (IEEE 802 local experimental: nothing receives it), so the
  * walk runs once a send, in dev_queue_xmit's egress hook. The difference between two
@@ -24,11 +26,12 @@
  * bpf_func call is indirect (through the retpoline thunk under retpolines) on every
  * kernel. The core clock comes from a chain of dependent ADDs (ns_hostbench_core_ghz).
  * Prints "name value" lines: cycles per packet at each filter count in each layout,
- * the least-squares slopes (cycles a filter, a program), their difference, the clock,
+ * the least-squares slopes (cycles a filter, a program, a skipped filter), the first two's
+ * difference, the clock,
  * the kernel's spectre_v2 and spec_rstack_overflow lines and release. Needs root
  * (CAP_SYS_ADMIN for the namespace, CAP_NET_ADMIN and CAP_NET_RAW) and iproute2's tc
  * with cls_bpf; without them it says why and exits 0 (make bench goes on). Options:
- * --runs (sweeps over both layouts and every count, interleaved; each point's median),
+ * --runs (sweeps over the layouts and every count, interleaved; each point's median),
  * --scale (of the number of sends), --tc (the tc program). Linux only. */
 #define _GNU_SOURCE 1                  /* unshare, CLONE_NEWNET */
 #include "config.h"
@@ -55,8 +58,8 @@
 static const guint filter_counts[] = { 1, 25, 50, 100, 200 };
 #define N_COUNTS G_N_ELEMENTS (filter_counts)
 
-typedef enum { LAYOUT_PRIOS, LAYOUT_PROGS, N_LAYOUTS } Layout;
-static const char *const layout_names[N_LAYOUTS] = { "prios", "progs" };
+typedef enum { LAYOUT_PRIOS, LAYOUT_PROGS, LAYOUT_SKIPS, N_LAYOUTS } Layout;
+static const char *const layout_names[N_LAYOUTS] = { "prios", "progs", "skips" };
 
 static gint opt_scale = 1, opt_runs = 1;
 static gchar *opt_tc;
@@ -101,12 +104,13 @@ layout_batch (Layout layout, guint n)
 
   g_string_append (b, "qdisc del dev lo clsact\nqdisc add dev lo clsact\n");
   for (guint i = 1; i <= n; i++)
-    if (layout == LAYOUT_PRIOS)
-      g_string_append_printf (b, "filter add dev lo egress prio %u protocol all "
-                              "bpf bytecode \"1,6 0 0 0,\"\n", i);
-    else
+    if (layout == LAYOUT_PROGS)
       g_string_append_printf (b, "filter add dev lo egress prio 1 handle %u protocol all "
                               "bpf bytecode \"1,6 0 0 0,\"\n", i);
+    else
+      g_string_append_printf (b, "filter add dev lo egress prio %u protocol %s "
+                              "bpf bytecode \"1,6 0 0 0,\"\n", i,
+                              layout == LAYOUT_SKIPS ? "ipv6" : "all");
   return g_string_free (b, FALSE);
 }
 
@@ -219,6 +223,7 @@ print_figures (double y[N_LAYOUTS][N_COUNTS])
   printf ("cycles_per_filter_prios %.2f\n", slope[LAYOUT_PRIOS]);
   printf ("cycles_per_prog_progs %.2f\n", slope[LAYOUT_PROGS]);
   printf ("cycles_per_tcf_proto_step %.2f\n", slope[LAYOUT_PRIOS] - slope[LAYOUT_PROGS]);
+  printf ("cycles_per_filter_skipped %.2f\n", slope[LAYOUT_SKIPS]);
 }
 
 /* Prints the vulnerabilities file name's line as "name line" ("name unknown" if
@@ -235,14 +240,14 @@ print_vulnerability (const char *name)
 static const GOptionEntry entries[] = {
   { "scale", 's', 0, G_OPTION_ARG_INT, &opt_scale, "Scale of the number of sends", "N" },
   { "runs", 'r', 0, G_OPTION_ARG_INT, &opt_runs,
-    "Sweeps over both layouts and every filter count, interleaved; each point's median "
+    "Sweeps over the layouts and every filter count, interleaved; each point's median "
     "(default 1)", "N" },
   { "tc", 0, 0, G_OPTION_ARG_STRING, &opt_tc, "The tc program (default: tc on PATH)", "PATH" },
   { NULL }
 };
 
-/* bench-tc-walk [OPTION…]: cycles per packet at each filter count in both layouts, per
- * filter, per program and per tcf_proto step. */
+/* bench-tc-walk [OPTION…]: cycles per packet at each filter count in each layout, per
+ * filter, per program, per tcf_proto step and per skipped filter. */
 int
 main (int argc, char **argv)
 {

@@ -467,6 +467,22 @@ pktgen_thread_worker (NsThread *t, gpointer data)
 static const char verdict_names[] =
   "continue, pass, ok, drop, shot, pipe, reclassify or stolen";
 
+/* Parses a filter's protocol name (iproute2's): all, ip or ipv6 (which pktgen's IPv4
+ * packets are not: tcf_classify skips such a filter without running it). */
+static gboolean
+parse_protocol (const char *name, guint16 *out)
+{
+  if (g_str_equal (name, "all"))
+    *out = TC_ETH_P_ALL;
+  else if (g_str_equal (name, "ip"))
+    *out = TC_ETH_P_IP;
+  else if (g_str_equal (name, "ipv6"))
+    *out = TC_ETH_P_IPV6;
+  else
+    return FALSE;
+  return TRUE;
+}
+
 /* Parses a gact verdict name (iproute2's names). */
 static gboolean
 parse_verdict (const char *name, gint32 *out)
@@ -682,9 +698,8 @@ pktgen_read_filters (const NsScenario *sc, NsMachine *machine, PktgenFilters *f,
     goto bad_action;
   if (!parse_verdict (last_action, &f->last))
     goto bad_last_action;
-  if (!g_str_equal (proto, "all") && !g_str_equal (proto, "ip"))
+  if (!parse_protocol (proto, &f->protocol))
     goto bad_protocol;
-  f->protocol = g_str_equal (proto, "all") ? TC_ETH_P_ALL : TC_ETH_P_IP;
   return TRUE;
 
 /* ERRORS */
@@ -721,8 +736,8 @@ bad_last_action:
                      "'%s'", verdict_names, last_action);
   return FALSE;
 bad_protocol:
-  ns_xml_error_attr (sc, w, "protocol", error, "attribute 'protocol': expected all or ip, got "
-                     "'%s'", proto);
+  ns_xml_error_attr (sc, w, "protocol", error, "attribute 'protocol': expected all, ip or ipv6, "
+                     "got '%s'", proto);
   return FALSE;
 }
 

@@ -655,6 +655,31 @@ START_TEST (test_bpf_classifier)
 }
 END_TEST
 
+/* protocol: a filter for ipv6 never runs on pktgen's IPv4 packets (tcf_classify tests
+ * the protocol first), so 100 of them cost far less than 100 for all or ip, which run;
+ * an unknown name is refused at the attribute. */
+START_TEST (test_protocol_mismatch_skips_the_filter)
+{
+  g_autoptr (GError) error = NULL;
+  double pps[3] = { 0 };
+  const char *const protos[] = { "all", "ip", "ipv6" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (protos); i++) {
+    g_autofree char *attrs = g_strdup_printf ("filters=\"100\" protocol=\"%s\"", protos[i]);
+    NsRunResult *r = run_kernel_us ("", attrs, 100, &error);
+
+    ck_assert_msg (r != NULL, "%s", error ? error->message : "?");
+    pps[i] = ((NsVariantResult *) r->variants->pdata[0])->value;
+    ns_run_result_free (r);
+  }
+  ck_assert_msg (pps[2] > 2 * pps[0], "ipv6 %.0f pps, all %.0f", pps[2], pps[0]);
+  ck_assert_msg (pps[1] < 2 * pps[0] && pps[0] < 2 * pps[1], "ip %.0f pps, all %.0f", pps[1],
+                 pps[0]);
+  ck_assert (run_kernel ("", "protocol=\"arp\"", &error) == NULL);
+  ck_assert (strstr (error->message, "attribute 'protocol': expected all, ip or ipv6") != NULL);
+}
+END_TEST
+
 /* pktgen_if_write (v6.1 net/core/pktgen.c) raises a pkt_size under 42 (14 + 20 + 8, the
  * headers) to 42: the model runs 42 and refuses 41 rather than run another size. A
  * 42-byte frame makes the calls a 60-byte one makes: pktgen_finalize_skb's
@@ -778,6 +803,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_dropped_packets_are_errors_not_pps);
   tcase_add_test (tc, test_missing_tc_options_are_refused);
   tcase_add_test (tc, test_bpf_classifier);
+  tcase_add_test (tc, test_protocol_mismatch_skips_the_filter);
   tcase_add_test (tc, test_pkt_size_floor_is_the_headers);
   tcase_add_test (tc, test_chain_whatifs_need_the_chain);
   tcase_add_test (tc, test_rfc_over_the_merged_wrapper_is_refused);
