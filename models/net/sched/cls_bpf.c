@@ -20,12 +20,26 @@
  * type 4, expected_attach_type 8, len 12, jited_len 16, tag 20, stats 32, active 40,
  * bpf_func 48, aux 56, orig_prog 64, insnsi 72; bpf_prog_alloc takes it from vmalloc,
  * rounded up to whole pages, so each program starts a page of its own. Not checked
- * against DWARF (the layouts of pkt_cls.h were). */
+ * against DWARF (the layouts of pkt_cls.h were).
+ *
+ * Census: the Debian 6.1.176 build's cls_bpf.ko (linux-image-6.1.0-50-cloud-amd64-unsigned
+ * 6.1.176-1, the build of the census in doc/census/; objdump -d, 2026-12-06), the egress
+ * path of a program that is not skip_sw nor direct-action and returns 0, with skb->tstamp
+ * 0 and its delivery-time bit clear: on entry +0x16..+0x40, 10 instructions; a program
+ * +0x44..+0x51, +0x90..+0xbf, +0x1a6..+0x1d2, +0x1d7..+0x1ed, +0x141..+0x146,
+ * +0x333..+0x33d, +0x14c..+0x151, +0x212..+0x214, +0x1fb..+0x206: 48, the indirect call's
+ * `call __x86_indirect_thunk_rax` included; leaving the list +0x20c..+0x210, 2. In that
+ * build the cb's data_meta and data_end words are saved on the stack before the run and
+ * put back after it. The frame (16: the ftrace site, %rbp and five more registers, the
+ * stack frame) and the size (945 bytes) are tools/prologue-census's on that module. */
 #include "config.h"
 #include "sched-priv.h"
 #include "net/netdevice.h"             /* struct list_head_ns */
 
 #define PAGE_BYTES 4096
+/* The sk_buff's flag byte that holds tc_at_ingress and mono_delivery_time in v6.1 (the
+ * census binary's 0x82(%rdi); the model's struct names that byte csum_valid) */
+#define SKB_TC_FLAGS_OFFSET 130
 
 /* Load sites of the walk that see one object per program (ns_load_site). */
 static NS_LOAD_SITE (site_link_next, "cls_bpf_classify: prog->link.next (cls_bpf_prog CL0)");
@@ -96,9 +110,9 @@ struct bpf_skb_data_end_ns {
 G_STATIC_ASSERT (sizeof (struct bpf_skb_data_end_ns) == 48);
 
 /* cls_bpf_classify: global from v6.2 on a build with the tc wrapper (TC_INDIRECT_SCOPE),
- * reached through tp->classify. Size: the 6.18.44 guest kernel's (its /proc/kallsyms,
- * 0x420 bytes to the next symbol; the path runs a small part of it); frame unknown. */
-static NS_FUNC (fn_cls_bpf_classify, "cls_bpf_classify", 1056, NS_FRAME_UNKNOWN,
+ * reached through tp->classify. Size and frame: the census's (above; the 6.18.44 guest's
+ * /proc/kallsyms gives it 0x420 bytes). */
+static NS_FUNC (fn_cls_bpf_classify, "cls_bpf_classify", 945, 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 
 /* The JIT's image of the converted classic program `ret #0`, derived from the x86-64
@@ -121,14 +135,16 @@ const TcFn tc_fn_cls_bpf_classify = {
 const struct tcf_proto_ops cls_bpf_ops = { "bpf", &tc_fn_cls_bpf_classify };
 
 /* bpf_compute_data_pointers(skb): cb->data_meta = skb->data less the metadata's length
- * (skb_shinfo(skb)->meta_len), cb->data_end = skb->data + skb_headlen(skb). Estimate (no
- * census): 8 instructions. */
+ * (skb_shinfo(skb)->meta_len), cb->data_end = skb->data + skb_headlen(skb), the two words'
+ * old values saved first. Census: 19 instructions (+0x90..+0xbf, +0x1a6..+0x1c2 less the
+ * static key's NOP). */
 static void
 bpf_compute_data_pointers (NsThread *t, struct sk_buff *skb)
 {
   struct bpf_skb_data_end_ns *cb = (struct bpf_skb_data_end_ns *) skb->cb;
   struct skb_shared_info *shinfo = skb_shinfo (skb);
 
+  ns_load (t, &cb->data_meta, sizeof cb->data_meta + sizeof cb->data_end);   /* saved */
   NS_LOAD_FIELD (t, skb, data);
   NS_LOAD_FIELD (t, skb, head);
   NS_LOAD_FIELD (t, skb, end);
@@ -138,7 +154,7 @@ bpf_compute_data_pointers (NsThread *t, struct sk_buff *skb)
   cb->data_meta = skb->data - shinfo->meta_len;
   cb->data_end = skb->data + (skb->len - skb->data_len);
   ns_store (t, &cb->data_meta, sizeof cb->data_meta + sizeof cb->data_end);
-  ns_insns (t, 8);
+  ns_insns (t, 19);
 }
 
 /* bpf_prog_run(prog, skb) (__always_inline): __bpf_prog_run with the NOP dispatcher — the
@@ -150,7 +166,8 @@ bpf_prog_run (NsThread *t, TcEnv *env, const struct bpf_prog_ns *prog)
 {
   ns_insns_wide (t, 1);                  /* static_branch_unlikely(&bpf_stats_enabled_key) */
   ns_load_site (t, &site_bpf_func, env->thunked, &prog->bpf_func, sizeof prog->bpf_func);
-  ns_insns (t, 3);                       /* lea insnsi, the context, the call */
+  ns_insns (t, 4);                       /* census: bpf_func's load, lea insnsi, the
+                                            context, the call (+0x1c7..+0x1d2) */
   ns_icall (t, prog->bpf_func);
   ns_insns (t, 4);                       /* the image's body (above) */
   ns_ret (t);
@@ -172,7 +189,8 @@ cls_bpf_exec_opcode (int code)
 }
 
 /* One program's verdict for the walk: TRUE to go on to the next program, else *ret is
- * the classify result. Estimate (no census): 9 instructions of tests and the result. */
+ * the classify result. Census: 4 instructions to a return of 0 (the direct-action test,
+ * the zero test: +0x14c..+0x151, +0x212..+0x214); a match's result, estimate: 5 more. */
 static gboolean
 cls_bpf_verdict (NsThread *t, TcEnv *env, struct sk_buff *skb, struct cls_bpf_prog *prog,
                  int filter_res, struct tcf_result *res, int *ret)
@@ -212,38 +230,45 @@ cls_bpf_classify (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf
 
   NS_LOAD_FIELD (t, tp, root);
   head = tp->root;
-  /* skb_at_tc_ingress (a flag bit of the skb), the list's first entry; estimate: 6 */
-  NS_LOAD_FIELD (t, skb, header_bits);
+  /* skb_at_tc_ingress (bit 7 of the skb's flag byte at 130), the list's first entry, the
+   * result -1 kept on the stack; census: 10 */
+  ns_load (t, (const guint8 *) skb + SKB_TC_FLAGS_OFFSET, 1);
   ns_load_site (t, &site_link_next, env->thunked, &head->plist.next, sizeof head->plist.next);
-  ns_insns (t, 6);
+  ns_insns (t, 10);
   for (pos = head->plist.next; pos != &head->plist; pos = pos->next) {
     struct cls_bpf_prog *prog = (struct cls_bpf_prog *) ((guint8 *) pos -
                                                          offsetof (struct cls_bpf_prog, link));
     int filter_res = 0;
 
     /* qdisc_skb_cb(skb)->tc_classid = prog->res.classid; tc_skip_sw(prog->gen_flags);
-     * estimate: 5 */
+     * census: 4 */
     NS_LOAD_FIELD (t, prog, res.classid);
     cb->tc_classid = (guint16) prog->res.classid;
     ns_store (t, &cb->tc_classid, sizeof cb->tc_classid);
     NS_LOAD_FIELD (t, prog, gen_flags);
-    ns_insns (t, 5);
+    ns_insns (t, 4);
     if (!(prog->gen_flags & TCA_CLS_FLAGS_SKIP_SW)) {
       bpf_compute_data_pointers (t, skb);
       ns_load_site (t, &site_filter, env->thunked, &prog->filter, sizeof prog->filter);
       filter_res = (int) bpf_prog_run (t, env, prog->filter);
+      /* the cb's two words put back, the result kept; census: 7 (+0x1d7..+0x1ed) */
+      ns_store (t, &cb->data_meta, sizeof cb->data_meta + sizeof cb->data_end);
+      ns_insns (t, 7);
     } else if (prog->exts_integrated) {
       filter_res = TC_ACT_UNSPEC;
     }
-    /* the delivery-time test: !skb->tstamp && the mono bit; estimate: 3 */
+    /* the delivery-time test: skb->tstamp, and with it 0 the mono bit of the flag byte;
+     * census: 5 (+0x141..+0x146, +0x333..+0x33d) */
     NS_LOAD_FIELD (t, skb, tstamp);
-    ns_insns (t, 3);
+    ns_load (t, (const guint8 *) skb + SKB_TC_FLAGS_OFFSET, 1);
+    ns_insns (t, 5);
     if (!cls_bpf_verdict (t, env, skb, prog, filter_res, res, &ret))
       return ret;
-    /* the list step: prog->link.next, the compare with the head; estimate: 3 */
+    /* the list step: prog->link.next, container_of, the compare with the head; census: 4 */
     ns_load_site (t, &site_link_next, env->thunked, &pos->next, sizeof pos->next);
-    ns_insns (t, 3);
+    ns_insns (t, 4);
   }
+  ns_insns (t, 2);                  /* census: the result -1 from the stack (+0x20c..+0x210) */
   return TC_ACT_UNSPEC;
 }
 
