@@ -20,7 +20,11 @@
  * type 4, expected_attach_type 8, len 12, jited_len 16, tag 20, stats 32, active 40,
  * bpf_func 48, aux 56, orig_prog 64, insnsi 72; bpf_prog_alloc takes it from vmalloc,
  * rounded up to whole pages, so each program starts a page of its own. Not checked
- * against DWARF (the layouts of pkt_cls.h were).
+ * against DWARF (the layouts of pkt_cls.h were); every offset the path uses agrees with
+ * the census binary's accesses below (filter 0, link 8, res 24 and its classid 32,
+ * exts_integrated 40, gen_flags 44, exts' nr_actions 60 and actions 64; bpf_func 48,
+ * insnsi 72; the skb's tstamp 32, cb 40, len 112, data_len 116, end 192, head 200,
+ * data 208).
  *
  * Census: the Debian 6.1.176 build's cls_bpf.ko (linux-image-6.1.0-50-cloud-amd64-unsigned
  * 6.1.176-1, the build of the census in doc/census/; objdump -d, 2026-12-06), the egress
