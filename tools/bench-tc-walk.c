@@ -26,7 +26,7 @@
  * bpf_func call is indirect (through the retpoline thunk under retpolines) on every
  * kernel. The core clock comes from a chain of dependent ADDs (ns_hostbench_core_ghz).
  * Prints "name value" lines: cycles per packet at each filter count in each layout,
- * the least-squares slopes (cycles a filter, a program, a skipped filter), the first two's
+ * each layout's cycles a step between successive counts, the least-squares slopes (cycles a filter, a program, a skipped filter), the first two's
  * difference, the clock,
  * the kernel's spectre_v2 and spec_rstack_overflow lines and release. Needs root
  * (CAP_SYS_ADMIN for the namespace, CAP_NET_ADMIN and CAP_NET_RAW) and iproute2's tc
@@ -218,6 +218,9 @@ print_figures (double y[N_LAYOUTS][N_COUNTS])
   for (guint l = 0; l < N_LAYOUTS; l++) {
     for (guint i = 0; i < N_COUNTS; i++)
       printf ("cycles_per_packet_%s_%u %.0f\n", layout_names[l], filter_counts[i], y[l][i]);
+    for (guint i = 1; i < N_COUNTS; i++)
+      printf ("cycles_per_step_%s_%u_to_%u %.2f\n", layout_names[l], filter_counts[i - 1],
+              filter_counts[i], (y[l][i] - y[l][i - 1]) / (x[i] - x[i - 1]));
     gsl_fit_linear (x, 1, y[l], 1, N_COUNTS, &c0, &slope[l], &cov00, &cov01, &cov11, &sumsq);
   }
   printf ("cycles_per_filter_prios %.2f\n", slope[LAYOUT_PRIOS]);
