@@ -160,6 +160,7 @@ static const char *const pktgen_attributes[] = {
   "type", "cpu", "xmit-mode", "clone-skb", "pkt-size", "filters", "action", "last-action",
   "protocol", "setup-cpus", "classifier", "programs", NULL
 };
+static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
 /* The egress filters the set-up adds: matchall + gact (seed 002's) or cls_bpf with
  * classic `ret #0` programs (tools/bench-tc-walk's). */
@@ -171,7 +172,6 @@ typedef struct {
   guint16  protocol;                /* be16 */
   guint64  setup_cpus;              /* tc processes' CPUs: i mod setup_cpus */
 } PktgenFilters;
-static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
 /* Sizes: the Debian 6.1.176 binary's (nm -S; doc/census/text-sizes-6.1.176.txt), except
  * the two the binary inlines (estimates, unused). Instruction counts: the census of that
@@ -551,9 +551,10 @@ pktgen_dev_create (Pktgen *pg, guint64 clone_skb, guint64 pkt_size)
 
 /* The options the set-up needs: clsact (sch_ingress.c), tc actions, matchall and gact
  * (cls_bpf with bpf); FALSE with a file:line error naming one set to n, where `tc qdisc
- * add … clsact` or `tc filter add … matchall action gact` (`… bpf`) would fail (CONFIG_NET_CLS_ACT set to m, a bool in
- * net/sched/Kconfig, the run refuses as any bool's m: ns_build_config_is_bool). An option the scenario does not list is taken as distribution
- * kernels build it: the three tristates as modules, CONFIG_NET_CLS_ACT built in. */
+ * add … clsact` or `tc filter add … matchall action gact` (`… bpf`) would fail
+ * (CONFIG_NET_CLS_ACT set to m, a bool in net/sched/Kconfig, the run refuses as any
+ * bool's m: ns_build_config_is_bool). An option the scenario does not list is taken as
+ * distribution kernels build it: the tristates as modules, CONFIG_NET_CLS_ACT built in. */
 static gboolean
 pktgen_check_config (const NsScenario *sc, const NsBuild *build, gboolean bpf, GError **error)
 {

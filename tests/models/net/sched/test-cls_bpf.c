@@ -170,6 +170,31 @@ START_TEST (test_tp_get_by_priority)
 }
 END_TEST
 
+/* tc_new_tfilter_bpf: a second program at a priority joins that filter (one tcf_proto, two
+ * programs); another protocol there, or a matchall filter there, is refused (NULL); a new
+ * priority makes a new filter after the lower ones. */
+START_TEST (test_new_tfilter_bpf_joins_or_refuses)
+{
+  struct tcf_proto *one, *again, *three;
+  DevRig d;
+
+  dev_rig_init_release (&d, "6.18.44");
+  clsact_attach (d.tx, d.dev);
+  one = tc_new_tfilter_bpf (d.tx, d.dev, TRUE, TC_ETH_P_ALL, 1, 1, 0);
+  again = tc_new_tfilter_bpf (d.tx, d.dev, TRUE, TC_ETH_P_ALL, 1, 2, 0);
+  ck_assert_ptr_nonnull (one);
+  ck_assert_ptr_eq (again, one);
+  ck_assert_uint_eq (cls_bpf_count (one), 2);
+  ck_assert_ptr_null (tc_new_tfilter_bpf (d.tx, d.dev, TRUE, TC_ETH_P_IP, 1, 3, 0));
+  ck_assert_uint_eq (cls_bpf_count (one), 2);
+  dev_rig_add_filter (&d, TRUE, 2, 0, TC_ACT_UNSPEC);
+  ck_assert_ptr_null (tc_new_tfilter_bpf (d.tx, d.dev, TRUE, TC_ETH_P_ALL, 2, 1, 0));
+  three = tc_new_tfilter_bpf (d.tx, d.dev, TRUE, TC_ETH_P_ALL, 3, 1, 0);
+  ck_assert_ptr_eq (one->next->next, three);
+  dev_rig_clear (&d);
+}
+END_TEST
+
 static Suite *
 cls_bpf_suite (void)
 {
@@ -181,6 +206,7 @@ cls_bpf_suite (void)
   tcase_add_test (tc, test_newest_program_runs_first);
   tcase_add_test (tc, test_module_classify_is_indirect);
   tcase_add_test (tc, test_tp_get_by_priority);
+  tcase_add_test (tc, test_new_tfilter_bpf_joins_or_refuses);
   suite_add_tcase (s, tc);
   return s;
 }
