@@ -691,6 +691,8 @@ pktgen_read_filters (const NsScenario *sc, NsMachine *machine, PktgenFilters *f,
     goto bad_filters;
   if (f->programs < 1 || f->programs > 4096 || (!f->bpf && f->programs != 1))
     goto bad_programs;
+  if (f->n * f->programs > 4096)
+    goto too_many_programs;
   if (f->bpf && (xmlHasProp (w, BAD_CAST "action") || xmlHasProp (w, BAD_CAST "last-action")))
     goto bpf_action;
   if (f->setup_cpus < 1 || f->setup_cpus > ns_machine_n_cpus (machine))
@@ -716,6 +718,11 @@ bad_programs:
   ns_xml_error_attr (sc, w, "programs", error, "attribute 'programs': expected 1 to 4096 "
                      "programs a filter, and 1 unless classifier is bpf, got %"
                      G_GUINT64_FORMAT, f->programs);
+  return FALSE;
+too_many_programs:
+  ns_xml_error_attr (sc, w, "programs", error, "attribute 'programs': at most 4096 programs "
+                     "in all (each takes a page of simulated memory), got %" G_GUINT64_FORMAT
+                     " filters of %" G_GUINT64_FORMAT, f->n, f->programs);
   return FALSE;
 bpf_action:
   ns_xml_error_attr (sc, w, xmlHasProp (w, BAD_CAST "action") ? "action" : "last-action",

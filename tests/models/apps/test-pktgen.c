@@ -616,14 +616,17 @@ END_TEST
 
 /* classifier="bpf": cls_bpf filters of classic `ret #0` programs (programs a filter): no
  * matchall or gact needed, CONFIG_NET_CLS_BPF is; more programs cost more; an unknown
- * classifier, programs other than 1 with matchall, and a gact verdict with bpf are refused
- * at their attribute. */
+ * classifier, programs other than 1 with matchall, more than 4096 programs in all (each a
+ * page of simulated memory: 4096 filters of 4096 once aborted on a full arena), and a gact
+ * verdict with bpf are refused at their attribute. */
 START_TEST (test_bpf_classifier)
 {
   static const char *const refused[][2] = {
     { "classifier=\"u32\"", "attribute 'classifier': expected matchall or bpf" },
     { "programs=\"2\"", "attribute 'programs': expected 1 to 4096" },
     { "classifier=\"bpf\" programs=\"0\"", "attribute 'programs'" },
+    { "classifier=\"bpf\" filters=\"65\" programs=\"64\"",
+      "attribute 'programs': at most 4096 programs in all" },
     { "classifier=\"bpf\" action=\"pass\"", "attribute 'action': the bpf classifier" },
     { "classifier=\"bpf\" last-action=\"pass\"", "attribute 'last-action'" },
   };
