@@ -227,23 +227,25 @@ tc_new_tfilter_matchall (NetTx *tx, struct net_device *dev, gboolean egress,
   return tp;
 }
 
-/* See netdev.h: tc_new_tfilter's lookup of the filter at prio (tcf_chain_tp_find), its
- * tcf_proto_create and insertion if none, then ->change (cls_bpf_change). */
+/* See netdev.h: tc_new_tfilter's insertion of a new filter at prio, or (-EEXIST: the
+ * same protocol holds it) that filter, then ->change (cls_bpf_change); another protocol
+ * there is tcf_chain_tp_insert's -EINVAL, another classifier refused here. */
 struct tcf_proto *
 tc_new_tfilter_bpf (NetTx *tx, struct net_device *dev, gboolean egress, guint16 protocol,
                     guint32 prio, guint32 handle, guint32 ret_k)
 {
   struct tcf_chain *chain;
   struct tcf_proto *tp;
+  int err;
 
   g_return_val_if_fail (tx != NULL && dev != NULL && prio >= 1 && prio <= 0xFFFF, NULL);
   chain = clsact_chain (tx, dev, egress);
   g_return_val_if_fail (chain != NULL, NULL);
-  tp = tcf_chain_tp_get (chain, prio);
-  if (tp != NULL && (tp->ops != &cls_bpf_ops || tp->protocol != protocol))
+  tp = tcf_chain_tp_insert (tx->tc, chain, &cls_bpf_ops, protocol, prio, &err);
+  if (tp == NULL && err == -EEXIST)
+    tp = tcf_chain_tp_get (chain, prio);
+  if (tp == NULL || tp->ops != &cls_bpf_ops)
     return NULL;
-  if (tp == NULL)
-    tp = tcf_chain_tp_insert (tx->tc, chain, &cls_bpf_ops, protocol, prio, NULL);
   cls_bpf_change (tx->tc, tp, handle, ret_k);
   clsact_sync (tx, dev);
   return tp;

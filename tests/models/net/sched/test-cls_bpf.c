@@ -54,6 +54,15 @@ programs_run (SchedRig *rig)
   return ns_machine_account_calls (rig->machine, image, NULL);
 }
 
+/* A 6.18.44 machine under generic retpolines (config: overrides, may be NULL), its event
+ * accounting from zero. */
+static void
+rig_init_618 (SchedRig *rig, const char *const *config)
+{
+  rig_init (rig, "6.18.44", NULL, config, NS_SPECTRE_V2_RETPOLINE);
+  ns_machine_account_reset (rig->machine);
+}
+
 /* Filters at priorities 1..n of one chain, filter i holding programs k[i] (one each). */
 static const struct tcf_proto *
 add_filters (SchedRig *rig, const guint32 *k, guint n)
@@ -78,8 +87,7 @@ START_TEST (test_no_match_walks_every_program)
   struct tcf_result *res;
   SchedRig rig;
 
-  rig_init (&rig, "6.18.44", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
-  ns_machine_account_reset (rig.machine);
+  rig_init_618 (&rig, NULL);
   ck_assert_int_eq (walk (&rig, add_filters (&rig, k, 3), &res), TC_ACT_UNSPEC);
   ck_assert_uint_eq (res->classid, 0xDEAD);
   ck_assert_uint_eq (programs_run (&rig), 3);
@@ -100,8 +108,7 @@ START_TEST (test_nonzero_return_is_a_classid)
   struct tcf_result *res;
   SchedRig rig;
 
-  rig_init (&rig, "6.18.44", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
-  ns_machine_account_reset (rig.machine);
+  rig_init_618 (&rig, NULL);
   ck_assert_int_eq (walk (&rig, add_filters (&rig, k, 3), &res), TC_ACT_OK);
   ck_assert_uint_eq (res->classid, 0x10002);
   ck_assert_uint_eq (res->klass, 0);
@@ -140,8 +147,7 @@ START_TEST (test_module_classify_is_indirect)
   struct tcf_result *res;
   SchedRig rig;
 
-  rig_init (&rig, "6.18.44", NULL, module, NS_SPECTRE_V2_RETPOLINE);
-  ns_machine_account_reset (rig.machine);
+  rig_init_618 (&rig, module);
   ck_assert_int_eq (walk (&rig, add_filters (&rig, k, 2), &res), TC_ACT_UNSPEC);
   tc_wrapper_counts (rig.tc, &direct, &indirect, NULL);
   ck_assert_uint_eq (direct, 0);
