@@ -1732,6 +1732,16 @@ ns_insns_fused (NsThread *t, guint n)
     charge (x, t, NS_CAUSE_INSN, n / x->machine->issue_width);
 }
 
+/* A compare sequence beside a chase: its fused pairs, then the rest, at the issue width. */
+void
+ns_insns_compares (NsThread *t, guint n, guint pairs)
+{
+  g_return_if_fail (2 * pairs <= n);
+  if (pairs > 0)
+    ns_insns_fused (t, pairs);
+  ns_insns_wide (t, n - 2 * pairs);
+}
+
 /* n instructions that need nothing an outstanding load brings (argument moves from
  * registers held across a loop): at cpu.issue_width, and free while a data miss they do
  * not wait for is still in flight (its shadow, like a call's own instructions). */

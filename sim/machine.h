@@ -136,6 +136,11 @@ void ns_insns_wide  (NsThread *t, guint n);
  * work, each fused into one macro-op (Intel since Core 2 and Sandy Bridge, AMD since
  * Bulldozer and Zen): 2n instructions counted, n macro-ops at cpu.issue_width. */
 void ns_insns_fused (NsThread *t, guint n);
+/* n instructions of a compare sequence beside a chase, `pairs` of them CMP/TEST + Jcc pairs
+ * that fuse (register-register, -immediate and register-memory forms on every modelled
+ * core; memory-immediate compares and OR + Jcc are counted unfused): ns_insns_fused for
+ * the pairs, ns_insns_wide for the rest. 2 * pairs <= n. */
+void ns_insns_compares (NsThread *t, guint n, guint pairs);
 /* n instructions that need nothing an outstanding load brings (argument moves from
  * registers): at cpu.issue_width, free within a data miss's shadow. */
 void ns_insns_beside (NsThread *t, guint n);

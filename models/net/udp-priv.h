@@ -36,22 +36,13 @@ struct sock  *reuseport_select_sock        (NsThread *t, struct sock *sk, guint3
                                         argument set-up and score compare */
 #define UDP_CHAIN_STEP_PAIRS      1  /* census of forms: the end-of-list test/je */
 
-/* n instructions beside the chase (at the issue width) of which pairs are CMP/TEST + Jcc
- * pairs the decoders fuse into one macro-op each. The census of forms
- * (doc/census/seed000/receive.md, "Compare forms") counts them in Debian 6.1's
- * udp4_lib_lookup2 and udp6_lib_lookup2: CMP/TEST of register-register, -immediate and
- * register-memory forms fuse with a Jcc on every modelled core (Intel Sandy Bridge to
- * Cascade Lake macro-fusion, AMD branch fusion: LLVM X86BaseInfo.h,
- * classifyFirstOpcodeInMacroFusion); memory-immediate compares (testb $0x20, 0x13(%r13))
- * and OR + Jcc (fused from Zen 3 only) are counted unfused. */
-static inline void
-udp_insns_compares (NsThread *t, guint n, guint pairs)
-{
-  g_assert (2 * pairs <= n);
-  if (pairs > 0)
-    ns_insns_fused (t, pairs);
-  ns_insns_wide (t, n - 2 * pairs);
-}
+/* The _PAIRS counts: the census of forms (doc/census/seed000/receive.md and receive6.md,
+ * "Compare forms") in Debian 6.1's udp4_lib_lookup2 and udp6_lib_lookup2, charged with
+ * ns_insns_compares: CMP/TEST of register-register, -immediate and register-memory forms
+ * fuse with a Jcc on every modelled core (Intel Sandy Bridge to Cascade Lake
+ * macro-fusion, AMD branch fusion: LLVM X86BaseInfo.h, classifyFirstOpcodeInMacroFusion);
+ * memory-immediate compares (testb $0x20, 0x13(%r13)) and OR + Jcc (fused from Zen 3 only)
+ * are counted unfused. */
 
 /* Charges UDP_SCORE_CALL_INSNS to the caller when tbl's build keeps fn out of line. */
 void          udp_score_call_setup         (NsThread *t, struct udp_table *tbl, NsFunc *fn);

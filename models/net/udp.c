@@ -57,7 +57,7 @@ static NS_FUNC (fn_udp4_lib_lookup1, "udp4_lib_lookup1", 160, NS_FRAME_UNKNOWN, 
  * estimate. They are compares of fields on the line the chase just brought, well
  * predicted, each independent of the others: charged at the issue width, as is the
  * walk's step, the CMP/TEST + Jcc pairs among them as one fused macro-op each
- * (udp_insns_compares; the _PAIRS counts are the census of forms). The host's own
+ * (ns_insns_compares; the _PAIRS counts are the census of forms). The host's own
  * kernel walks a chain at 20-21 cycles a socket with its sockets in L2
  * (tools/bench-udp-chain, doc/model.md): the latency of the chase plus the compares at
  * that width, not at the path's cpu.ipc. */
@@ -503,12 +503,12 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
   NS_LOAD_FIELD (t, sk, __sk_common.skc_bits);
-  udp_insns_compares (t, SCORE_REJECT_KEYS_INSNS, SCORE_REJECT_KEYS_PAIRS);
+  ns_insns_compares (t, SCORE_REJECT_KEYS_INSNS, SCORE_REJECT_KEYS_PAIRS);
   if (sock_net (sk) != net || udp_sk (sk)->udp_port_hash != hnum || ipv6_only_sock (sk))
     goto out;
 
   NS_LOAD_FIELD (t, sk, sk_rcv_saddr);
-  udp_insns_compares (t, SCORE_ADDR_INSNS, SCORE_ADDR_PAIRS);
+  ns_insns_compares (t, SCORE_ADDR_INSNS, SCORE_ADDR_PAIRS);
   if (sk->sk_rcv_saddr != daddr)
     goto out;
 
@@ -517,14 +517,14 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   score = sk->sk_family == AF_INET ? 2 : 1;
 
   NS_LOAD_FIELD (t, sk, sk_daddr);
-  udp_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
+  ns_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
   if (sk->sk_daddr) {
     if (sk->sk_daddr != saddr)
       goto reject;
     score += 4;
   }
   NS_LOAD_FIELD (t, sk, sk_dport);
-  udp_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
+  ns_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
   if (sk->sk_dport) {
     if (sk->sk_dport != sport)
       goto reject;
@@ -532,7 +532,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   }
 
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
-  udp_insns_compares (t, SCORE_DEV_INSNS, SCORE_DEV_PAIRS);
+  ns_insns_compares (t, SCORE_DEV_INSNS, SCORE_DEV_PAIRS);
   if (!udp_sk_bound_dev_eq (t, net, sk->sk_bound_dev_if, dif, sdif))
     goto reject;
   if (sk->sk_bound_dev_if || tbl->dev_bonus_always)
@@ -612,7 +612,7 @@ udp4_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, be32 sadd
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    udp_insns_compares (t, UDP_CHAIN_STEP_INSNS, UDP_CHAIN_STEP_PAIRS);
+    ns_insns_compares (t, UDP_CHAIN_STEP_INSNS, UDP_CHAIN_STEP_PAIRS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)

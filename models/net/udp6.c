@@ -52,7 +52,7 @@ static NS_FUNC (fn_udp6_lib_lookup1, "udp6_lib_lookup1", 176, NS_FRAME_UNKNOWN, 
 
 /* compute_score's instructions by step, inlined. census: 20 up to the dport reject (a
  * connected socket of another flow), 26 more for the match. Charged at the issue width,
- * the CMP/TEST + Jcc pairs fused, as the IPv4 compute_score's (udp_insns_compares):
+ * the CMP/TEST + Jcc pairs fused, as the IPv4 compute_score's (ns_insns_compares):
  * compares of fields the chase just brought, beside it (models/net/udp.c); so is the
  * list step. */
 #define SCORE_REJECT_KEYS_INSNS  9   /* netns, port hash, family: 3 compares + branches */
@@ -171,7 +171,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   NS_LOAD_FIELD_DEP (t, sk, sk_net);   /* the chase: waits for the pointer */
   NS_LOAD_FIELD (t, sk, __sk_common.skc_u16hashes[0]);
   NS_LOAD_FIELD (t, sk, sk_family);
-  udp_insns_compares (t, SCORE_REJECT_KEYS_INSNS, SCORE_REJECT_KEYS_PAIRS);
+  ns_insns_compares (t, SCORE_REJECT_KEYS_INSNS, SCORE_REJECT_KEYS_PAIRS);
   if (sock_net (sk) != net || udp_sk (sk)->udp_port_hash != hnum || sk->sk_family != AF_INET6)
     goto out;
 
@@ -182,7 +182,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
 
   score = 0;
   NS_LOAD_FIELD (t, sk, sk_dport);
-  udp_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
+  ns_insns_compares (t, SCORE_PEER_INSNS, SCORE_PEER_PAIRS);
   if (sk->sk_dport) {
     if (sk->sk_dport != sport)
       goto reject;
@@ -197,7 +197,7 @@ compute_score (NsThread *t, struct udp_table *tbl, struct sock *sk, struct net *
   }
 
   NS_LOAD_FIELD (t, sk, sk_bound_dev_if);
-  udp_insns_compares (t, SCORE_DEV_INSNS, SCORE_DEV_PAIRS);
+  ns_insns_compares (t, SCORE_DEV_INSNS, SCORE_DEV_PAIRS);
   bound_dev_if = sk->sk_bound_dev_if;
   if (!udp_sk_bound_dev_eq (t, net, bound_dev_if, dif, sdif))
     goto reject;
@@ -261,7 +261,7 @@ udp6_lib_lookup2 (NsThread *t, struct udp_table *tbl, struct net *net, const ns_
     sk = sk_from_portaddr_node (node);
     need_rescore = FALSE;
 rescore:
-    udp_insns_compares (t, CHAIN_STEP_INSNS, UDP_CHAIN_STEP_PAIRS);
+    ns_insns_compares (t, CHAIN_STEP_INSNS, UDP_CHAIN_STEP_PAIRS);
     score = compute_score (t, tbl, need_rescore ? result : sk, net, saddr, sport, daddr,
                            hnum, dif, sdif);
     if (score <= badness)

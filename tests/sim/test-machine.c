@@ -838,6 +838,30 @@ START_TEST (test_fused_pairs)
 }
 END_TEST
 
+/* A compare sequence of 12 instructions, three of its pairs fused: 9 macro-ops. */
+static void
+compares_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_insns_compares (t, 12, 3);
+}
+
+/* ns_insns_compares issues its fused pairs as one macro-op each and the rest one each, at
+ * cpu.issue_width, whatever cpu.ipc: 12 instructions, 9 / 4 cycles. */
+START_TEST (test_compare_sequence)
+{
+  const char *const sets[] = { "cpu.issue_width", "4", "cpu.ipc", "1", NULL };
+  Rig rig;
+
+  rig_init (&rig, sets, NULL);
+  rig_run (&rig, "compares", compares_thread, NULL);
+  assert_close (ns_machine_account_cycles (rig.machine, NULL, NS_CAUSE_INSN), 9 / 4.0,
+                1e-9, "12 instructions, 3 fused pairs");
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_INSN), 12);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* A call into a cold four-line function fetched whole (ifetch.text_bytes_per_insn 0): its
  * first line waits the DRAM latency beyond L1 less the lead the call itself gave the front
  * end, each following line that over ifetch.seq_mlp (the lead is spent); a second call
@@ -2765,6 +2789,7 @@ machine_suite (void)
   tcase_add_test (calls, test_rdtsc_cost);
   tcase_add_test (calls, test_rep_string_cost);
   tcase_add_test (calls, test_fused_pairs);
+  tcase_add_test (calls, test_compare_sequence);
   tcase_add_test (calls, test_ifetch_first_and_following_lines);
   tcase_add_test (calls, test_ifetch_follows_instructions);
   tcase_add_test (calls, test_ifetch_runs_the_frame);

@@ -124,6 +124,15 @@ tcf_chain_tp_insert (TcEnv *env, struct tcf_chain *chain, const struct tcf_proto
 
 /* ---- the data path ---- */
 
+/* The walk's own instructions a filter, by the census of forms (Debian 6.1.176's
+ * __tcf_classify loop, doc/census/tc.md): the protocol test and the step to tp->next,
+ * and the CMP/TEST + Jcc pairs among them that the decoders fuse (register-register and
+ * register-immediate forms, on every modelled core; ns_insns_compares). */
+#define TCF_WALK_TEST_INSNS  9
+#define TCF_WALK_TEST_PAIRS  2
+#define TCF_WALK_STEP_INSNS  3
+#define TCF_WALK_STEP_PAIRS  1
+
 /* One filter of the walk: protocol test, then the classifier through the wrapper. The
  * protocol load is the first touch of tp's line (tp came from the previous filter's
  * tp->next: the chain walk, a dependent load as every model's list walk is); the line
@@ -138,9 +147,13 @@ tcf_classify_one (NsThread *t, TcEnv *env, struct sk_buff *skb, const struct tcf
   NS_LOAD_FIELD (t, skb, protocol);
   protocol = skb->protocol;
   ns_load_site (t, &site_tp_protocol, TRUE, &tp->protocol, sizeof tp->protocol);
-  /* census: 9 instructions — the skb's VLAN test, its protocol, tp's, two compares and
-   * branches */
-  ns_insns (t, 9);
+  /* census: 9 instructions — the skb's VLAN test (testb $imm, mem; jne: a memory-immediate
+   * test, not fused), its protocol, a jmp, tp's protocol, two compares and branches (cmp
+   * reg, reg; je and cmp $imm, reg; jne: fused). Compares of the line the chase just
+   * brought, well predicted and independent of the chase: at the issue width, as
+   * compute_score's are (TCF_WALK_TEST_*; doc/model.md, "The walk's compares at the issue
+   * width") */
+  ns_insns_compares (t, TCF_WALK_TEST_INSNS, TCF_WALK_TEST_PAIRS);
   if (tp->protocol != protocol && tp->protocol != TC_ETH_P_ALL)
     return FALSE;
   ns_insns (t, 5);                  /* census: the classify call's arguments, the call */
@@ -178,9 +191,9 @@ reclassify:
       return err;
 next:
     /* tp = rcu_dereference_bh(tp->next): same line as the protocol, already loaded;
-     * census: 3 instructions (load, NULL test, branch) */
+     * census: 3 instructions (load, NULL test and branch: fused), beside the chase */
     NS_LOAD_FIELD (t, tp, next);
-    ns_insns (t, 3);
+    ns_insns_compares (t, TCF_WALK_STEP_INSNS, TCF_WALK_STEP_PAIRS);
   }
   return TC_ACT_UNSPEC;
 

@@ -34,10 +34,11 @@ static const char *const rig_builtin[] = {
 
 /* Builds the rig: kernel `version`, patches (NULL-terminated, may be NULL), config
  * overrides as key/value pairs after every module built in (NULL-terminated, may be NULL),
- * spectre_v2 `mode`. */
+ * spectre_v2 `mode`, parameter values as name/value pairs (NULL-terminated, may be NULL)
+ * over the registry's defaults. */
 static void
-rig_init (SchedRig *rig, const char *version, const char *const *patches,
-          const char *const *config, NsSpectreV2 mode)
+rig_init_with (SchedRig *rig, const char *version, const char *const *patches,
+               const char *const *config, NsSpectreV2 mode, const char *const *params)
 {
   NsMitigations mit = { 0 };
   GError *error = NULL;
@@ -45,6 +46,9 @@ rig_init (SchedRig *rig, const char *version, const char *const *patches,
   memset (rig, 0, sizeof *rig);
   ns_param_registry_init ();
   rig->params = ns_params_new ();
+  for (guint i = 0; params && params[i]; i += 2)
+    ck_assert_msg (ns_params_set (rig->params, params[i], params[i + 1], "test", &error),
+                   "%s", error ? error->message : "?");
   rig->build = ns_build_new (version, 60);
   ns_build_set_config (rig->build, "CONFIG_NET_TC_INDIRECT_WRAPPER", "y");
   for (guint i = 0; rig_builtin[i]; i++)
@@ -62,6 +66,14 @@ rig_init (SchedRig *rig, const char *version, const char *const *patches,
   ck_assert_msg (rig->machine != NULL, "%s", error ? error->message : "?");
   rig->engine = ns_machine_create_engine (rig->machine);
   rig->tc = tc_env_new (rig->machine);
+}
+
+/* rig_init_with at the registry's parameter values. */
+static G_GNUC_UNUSED void
+rig_init (SchedRig *rig, const char *version, const char *const *patches,
+          const char *const *config, NsSpectreV2 mode)
+{
+  rig_init_with (rig, version, patches, config, mode, NULL);
 }
 
 static void
