@@ -160,3 +160,13 @@ bench-tc-walk: tools/bench-tc-walk
 	./tools/bench-tc-walk
 bench: bench-tc-walk
 .PHONY: bench-tc-walk
+
+# What a walk's compares cost beside its chase on this host (the issue-width rule of
+# ns_insns_compares; part of make bench).
+noinst_PROGRAMS += tools/bench-walk-compares
+tools_bench_walk_compares_SOURCES = tools/bench-walk-compares.c
+tools_bench_walk_compares_LDADD = libns_run.a libns_base.a $(NS_EXT_LIBS)
+bench-walk-compares: tools/bench-walk-compares
+	./tools/bench-walk-compares
+bench: bench-walk-compares
+.PHONY: bench-walk-compares
