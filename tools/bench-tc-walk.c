@@ -212,7 +212,7 @@ private_loopback (GError **error)
 static void
 print_figures (double y[N_LAYOUTS][N_COUNTS])
 {
-  double x[N_COUNTS], slope[N_LAYOUTS], c0, cov00, cov01, cov11, sumsq;
+  double x[N_COUNTS], slope[N_LAYOUTS], skipped_l1, c0, cov00, cov01, cov11, sumsq;
 
   for (guint i = 0; i < N_COUNTS; i++)
     x[i] = filter_counts[i];
@@ -230,9 +230,9 @@ print_figures (double y[N_LAYOUTS][N_COUNTS])
   printf ("cycles_per_filter_skipped %.2f\n", slope[LAYOUT_SKIPS]);
   /* the skipped filters' tcf_proto lines stay in the L1D up to 100 (12.8 KiB at 200 share
    * it with the path's own lines): their slope there is the walk's step beside the chase */
-  gsl_fit_linear (x, 1, y[LAYOUT_SKIPS], 1, N_COUNTS_L1, &c0, &slope[LAYOUT_SKIPS], &cov00,
-                  &cov01, &cov11, &sumsq);
-  printf ("cycles_per_filter_skipped_to_100 %.2f\n", slope[LAYOUT_SKIPS]);
+  gsl_fit_linear (x, 1, y[LAYOUT_SKIPS], 1, N_COUNTS_L1, &c0, &skipped_l1, &cov00, &cov01,
+                  &cov11, &sumsq);
+  printf ("cycles_per_filter_skipped_to_100 %.2f\n", skipped_l1);
 }
 
 /* Prints the vulnerabilities file name's line as "name line" ("name unknown" if

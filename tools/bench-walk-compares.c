@@ -30,6 +30,14 @@ typedef struct node {
   gint64       field[7];
 } Node;
 
+/* What each hop does besides its load: k compare pairs (CHASE_PAIRS_0 + k, k = 0, 2, 4,
+ * 6), or a call, with or without the verdict's tests after it. */
+typedef enum {
+  CHASE_PAIRS_0 = 0,
+  CHASE_CALL = 7,
+  CHASE_CALL_VERDICT
+} ChaseKind;
+
 static gint runs = 5;
 static gint64 hops = 20 * 1000 * 1000;
 
@@ -86,16 +94,16 @@ chase_calls (const Node *p, gint64 n, gboolean verdict)
   return p;
 }
 
-/* Cycles a hop of one chase kind (k 0-6: pairs; 7: call; 8: call_verdict), best of runs. */
+/* Cycles a hop of one chase kind, best of runs. */
 static double
-cycles_per_hop (const Node *start, guint kind, double ghz)
+cycles_per_hop (const Node *start, ChaseKind kind, double ghz)
 {
   double best = G_MAXDOUBLE;
 
   for (gint r = 0; r < runs; r++) {
     double t0 = ns_hostbench_now_ns (), ns;
-    const Node *end = kind <= 6 ? chase_pairs (start, hops, kind)
-                                : chase_calls (start, hops, kind == 8);
+    const Node *end = kind < CHASE_CALL ? chase_pairs (start, hops, kind - CHASE_PAIRS_0)
+                                        : chase_calls (start, hops, kind == CHASE_CALL_VERDICT);
 
     ns = (ns_hostbench_now_ns () - t0) / (double) hops;
     __asm__ volatile ("" : : "r" (end));
@@ -118,6 +126,7 @@ nodes_new (void)
   return nodes;
 }
 
+/* Prints each chase kind's cycles a hop and the clock they were read at. */
 static void
 print_figures (double ghz)
 {
@@ -125,9 +134,10 @@ print_figures (double ghz)
   static const guint pairs[] = { 0, 2, 4, 6 };
 
   for (guint i = 0; i < G_N_ELEMENTS (pairs); i++)
-    printf ("cycles_per_hop_pairs_%u %.2f\n", pairs[i], cycles_per_hop (nodes, pairs[i], ghz));
-  printf ("cycles_per_hop_call %.2f\n", cycles_per_hop (nodes, 7, ghz));
-  printf ("cycles_per_hop_call_verdict %.2f\n", cycles_per_hop (nodes, 8, ghz));
+    printf ("cycles_per_hop_pairs_%u %.2f\n", pairs[i],
+            cycles_per_hop (nodes, CHASE_PAIRS_0 + pairs[i], ghz));
+  printf ("cycles_per_hop_call %.2f\n", cycles_per_hop (nodes, CHASE_CALL, ghz));
+  printf ("cycles_per_hop_call_verdict %.2f\n", cycles_per_hop (nodes, CHASE_CALL_VERDICT, ghz));
   printf ("core_clock_ghz %.3f\n", ghz);
   g_aligned_free (nodes);
 }

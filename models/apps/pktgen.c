@@ -512,11 +512,13 @@ pktgen_add_filters (Pktgen *pg, const PktgenFilters *f)
   clsact_attach (pg->tx, pg->dev);
   for (guint i = 0; i < f->n; i++) {
     tc_env_set_alloc_cpu (pg->tc, i % f->setup_cpus);
-    if (!f->bpf)
+    if (f->bpf) {
+      for (guint h = 1; h <= f->programs; h++)
+        tc_new_tfilter_bpf (pg->tx, pg->dev, TRUE, f->protocol, i + 1, h, 0);
+    } else {
       tc_new_tfilter_matchall (pg->tx, pg->dev, TRUE, f->protocol,
                                i + 1 == f->n ? f->last : f->verdict);
-    for (guint h = 1; f->bpf && h <= f->programs; h++)
-      tc_new_tfilter_bpf (pg->tx, pg->dev, TRUE, f->protocol, i + 1, h, 0);
+    }
   }
   tc_env_set_alloc_cpu (pg->tc, 0);
 }
