@@ -30,6 +30,9 @@ tests_doc_test_figures_SOURCES = tests/doc/test-figures.c
 tests_doc_test_figures_CFLAGS = $(TEST_CFLAGS)
 tests_doc_test_figures_LDADD = libns_run.a libns_base.a $(TEST_LIBS)
 
+# Helpers the shell tests source (require_python3, make_tmp).
+EXTRA_DIST += tests/lib.sh
+
 # The figures the docs quote in prose, each marked with its source, agree with the results.
 TESTS += tests/doc/test-doc-figures.sh
 EXTRA_DIST += tests/doc/test-doc-figures.sh

@@ -10,14 +10,12 @@ TOOL="$DATA/tools/doc-figures"
 # The held figures the docs had when this test was written: a lost marker fails.
 MIN_HELD=103
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "SKIP: python3 not installed (tools/debian-packages installs it)"
-  exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
+require_python3
 
 fail=0
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+make_tmp
 
 # The synthetic cases read results of their own, so no model change touches them.
 mkdir -p "$tmp/data/validation"

@@ -14,10 +14,9 @@ fail=0
 ok () { pass=$((pass + 1)); }
 bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "SKIP: python3 not installed (tools/debian-packages installs it)"
-  exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
+require_python3
 
 # the <param name="branch.resolve_cycles" …/> line of profile $1
 wait_param () { grep '<param name="branch.resolve_cycles"' "$DATA/scenarios/cpus/$1.xml"; }

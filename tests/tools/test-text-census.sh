@@ -10,10 +10,9 @@ set -u
 NETSIM=${NETSIM:-./netsim}
 DATA=${NETSIM_DATADIR:-.}
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "SKIP: python3 not installed (tools/debian-packages installs it)"
-  exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
+require_python3
 
 default=$("$NETSIM" list params | sed -n 's/^ifetch\.text_bytes_per_insn  *number  *[^ ]*  *default \([0-9.]*\).*/\1/p')
 if [ -z "$default" ]; then

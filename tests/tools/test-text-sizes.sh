@@ -20,10 +20,9 @@
 set -u
 DATA=${NETSIM_DATADIR:-.}
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "SKIP: python3 not installed (tools/debian-packages installs it)"
-  exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
+require_python3
 
 python3 - "$DATA" <<'PY'
 import os, re, sys

@@ -12,12 +12,10 @@ set -u
 NETSIM=${NETSIM:-./netsim}
 DATA=${NETSIM_DATADIR:-.}
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "SKIP: python3 not installed (tools/debian-packages installs it)"
-  exit 77
-fi
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
+require_python3
+make_tmp
 
 run () {
   NETSIM_DATADIR="$DATA" "$NETSIM" run -q "$DATA/scenarios/micro/tc-walk.xml" -f csv \

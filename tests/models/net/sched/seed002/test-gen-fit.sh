@@ -14,13 +14,11 @@
 set -u
 DATA=${NETSIM_DATADIR:-.}
 
-if ! command -v python3 >/dev/null 2>&1; then
-  echo "SKIP: python3 not installed (tools/debian-packages installs it)"
-  exit 77
-fi
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
+require_python3
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+make_tmp
 mkdir -p "$tmp/models/net/sched/seed002" "$tmp/scenarios/cpus" "$tmp/validation"
 cp "$DATA"/models/net/sched/seed002/gen.py "$DATA"/models/net/sched/seed002/fit.py \
   "$tmp/models/net/sched/seed002/"
