@@ -8,7 +8,7 @@ set -u
 DATA=${NETSIM_DATADIR:-.}
 TOOL="$DATA/tools/doc-figures"
 # The held figures the docs had when this test was written: a lost marker fails.
-MIN_HELD=103
+MIN_HELD=154
 
 # shellcheck source=tests/lib.sh
 . "$DATA/tests/lib.sh"
@@ -21,19 +21,27 @@ make_tmp
 mkdir -p "$tmp/data/validation"
 cat >"$tmp/data/validation/expected.csv" <<'CSV'
 # a comment line, as netsim validate writes them
-row,set,status,sign_agrees,recorded_baseline,recorded_patched,recorded_delta_pct,simulated_baseline,simulated_patched,simulated_delta_pct,error_pp,tolerance_pp
-a-1G,validation,pass,yes,100,114,14.0,200,223.84,11.92,-2.08,3.0
-a-MAX,validation,fail,yes,90,112,24.4,210,236.2,12.49,-11.73,3.0
-a-off-1G,calibration,pass,yes,190,191,0.5,350,351.4,0.39,-0.11,3.0
-a-off-MAX,validation,fail,no,180,173,-3.9,360,361.1,0.31,4.21,3.0
-b-f100,validation,pass,yes,1000,980,-1.9,1020,1007.25,-1.25,0.65,3.0
-c-none,validation,not-modelled,,1,2,100.0,,,,,3.0
+row,set,status,sign_agrees,recorded_baseline,recorded_patched,recorded_delta_pct,simulated_baseline,simulated_patched,simulated_delta_pct,error_pp,tolerance_pp,profile
+a-1G,validation,pass,yes,100,114,14.0,200,223.84,11.92,-2.08,3.0,cpu-a
+a-MAX,validation,fail,yes,90,112,24.4,210,236.2,12.49,-11.73,3.0,cpu-a
+a-off-1G,calibration,pass,yes,190,191,0.5,350,351.4,0.39,-0.11,3.0,cpu-a
+a-off-MAX,validation,fail,no,180,173,-3.9,360,361.1,0.31,4.21,3.0,cpu-a
+b-f1,calibration,pass,yes,10000,10200,2.0,9900,10000,1.01,-0.99,3.0,cpu-b
+b-f100,validation,pass,yes,1000,980,-1.9,1020,1007.25,-1.25,0.65,3.0,cpu-b
+c-none,validation,not-modelled,,1,2,100.0,,,,,3.0,cpu-c
+d-f1,calibration,pass,yes,10,10,0.0,10,10,0.0,0.0,3.0,cpu-d
+d-f100,calibration,pass,yes,1,1,0.0,1,1,0.0,0.0,3.0,cpu-d
 CSV
 cat >"$tmp/data/validation/calibration.xml" <<'XML'
 <calibration>
   <fit profile="cpu-a" param="cpu.ipc" value="1.113" rows="a-off-1G"/>
   <fit profile="cpu-b" param="cpu.ipc" value="2.122" rows="b-f1"/>
 </calibration>
+XML
+# cpu-b's clock, for seed 002's cost of a filter (walk:); cpu-d has no profile file.
+mkdir -p "$tmp/data/scenarios/cpus"
+cat >"$tmp/data/scenarios/cpus/cpu-b.xml" <<'XML'
+<cpu name="cpu-b"><param name="cpu.freq_ghz" value="2.0" source="test"/></cpu>
 XML
 
 # expect STATUS TEXT -- ARGS: the tool exits STATUS and prints TEXT (stdout or stderr;
@@ -94,6 +102,16 @@ on '2<!--=summary:within-->/4<!--=summary:rows-->, sign 3<!--=summary:sign-->, m
 # recorded one (200 against 100: +100 %).
 on 'gains +75.0 %%<!--=gain:a-off-1G/a-1G-->\n' 0 ""
 on 'base +100.0 %%<!--=a-1G:baseerr-->, MAX +133 %%<!--=a-MAX:baseerr-->\n' 0 ""
+
+# Seed 002's cost of a filter, rows P-f1 and P-f100 at the profile's clock (2 GHz):
+# (2e9 / 1020 - 2e9 / 9900) / 99 simulated before the series, (2e9 / 1000 - 2e9 / 10000)
+# / 99 recorded; after it 18036.41 simulated, 18633.72 recorded; what the series saves a
+# filter, before less after: -271.12 simulated, -451.90 recorded.
+on 'walk 17765.29<!--=walk:b:base--> against 18181.82<!--=walk:b:recbase-->; after 18036.4<!--=walk:b:patch-->, 18633.7<!--=walk:b:recpatch-->; saves −271.1<!--=walk:b:retp--> against −451.9<!--=walk:b:recretp-->\n' 0 ""
+on 'walk 17765.3<!--=walk:b:patch-->\n' 1 "17765.3 is 18036.4 now (walk:b:patch)"
+on 'x 3<!--=walk:a:base-->\n' 2 "no rows a-f1 and a-f100"
+on 'x 3<!--=walk:b:speed-->\n' 2 "expected walk:PREFIX:SIDE"
+on 'x 3<!--=walk:d:base-->\n' 2 "cannot read the clock of profile 'cpu-d'"
 
 # Too few held figures fail (a marker was lost).
 expect 1 "fewer than --min 5" -- --check --min 5 "$tmp/want.md"

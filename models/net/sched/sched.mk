@@ -88,11 +88,15 @@ tests_models_net_test_netdevice_CFLAGS = $(TEST_CFLAGS)
 tests_models_net_test_netdevice_LDADD = $(NS_LIBS) $(TEST_LIBS)
 
 EXTRA_DIST += models/net/sched/seed002/gen.py models/net/sched/seed002/fit.py \
-	models/net/sched/seed002/table.py
+	models/net/sched/seed002/table.py models/net/sched/seed002/walks.py
 
 # The shipped scenarios are the generator's; fit.py's fits are the best at the last digit.
 TESTS += tests/models/net/sched/seed002/test-gen-fit.sh
 EXTRA_DIST += tests/models/net/sched/seed002/test-gen-fit.sh
+
+# walks.py's cost of a filter, against a stand-in for netsim validate.
+TESTS += tests/models/net/sched/seed002/test-walks.sh
+EXTRA_DIST += tests/models/net/sched/seed002/test-walks.sh
 
 nobase_dist_pkgdata_DATA += scenarios/tc-pktgen-matchall-7950x.xml \
 	scenarios/tc-pktgen-matchall-5950x.xml scenarios/tc-pktgen-matchall-3337u.xml \
