@@ -76,8 +76,11 @@ def validate_rows(cpu, profile, sets):
         cmd += ["--set", s]
     if sets:
         cmd.append("--refit")
-    res = subprocess.run(cmd, env=dict(os.environ, NETSIM_DATADIR=ROOT),
-                         capture_output=True, text=True)
+    try:
+        res = subprocess.run(cmd, env=dict(os.environ, NETSIM_DATADIR=ROOT),
+                             capture_output=True, text=True)
+    except OSError as e:
+        die("cannot run %s: %s (set NETSIM to a built netsim)" % (NETSIM, e.strerror))
     if res.returncode not in (0, 1):        # 1: some row fails, which is expected
         die("%s failed:\n%s" % (" ".join(cmd), res.stderr))
     lines = [l for l in res.stdout.splitlines(True) if not l.startswith("#")]

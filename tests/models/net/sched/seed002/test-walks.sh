@@ -6,7 +6,7 @@
 #     rows (a clone row of other rates beside them is not read);
 #  2. --clock CPU=GHZ reads that CPU at GHZ and passes param.cpu.freq_ghz and --refit to
 #     its validate run only; --set passes to every run with --refit;
-#  3. bad arguments exit 2 with a message.
+#  3. bad arguments, and a netsim that is not there, exit 2 with a message.
 # Needs python3; skipped without it.
 set -u
 DATA=${NETSIM_DATADIR:-.}
@@ -94,6 +94,14 @@ for bad in "--clock 9999x=3" "--clock 6230r=fast" "--set" "--sets a=b" "--clock 
     fail=1
   fi
 done
+
+# A netsim that is not there is named, not a traceback.
+NETSIM="$tmp/no-netsim" python3 "$tmp/models/net/sched/seed002/walks.py" >"$tmp/out" 2>&1
+st=$?
+if [ $st -ne 2 ] || ! grep -q "walks.py: cannot run $tmp/no-netsim" "$tmp/out"; then
+  echo "FAIL: walks.py without a netsim: exit $st (want 2 with a message):"
+  sed 's/^/  /' "$tmp/out"; fail=1
+fi
 
 [ $fail -eq 0 ] && echo "walks.py: cost of a filter, --clock and --set as documented"
 exit $fail
