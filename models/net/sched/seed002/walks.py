@@ -13,11 +13,15 @@ it, from `netsim validate`'s clone-0 rows of each CPU (doc/models/tc-pktgen.md,
 
 Without options the figures are those of validation/expected.csv, which
 tools/doc-figures holds where the docs quote them (walk:PREFIX:SIDE). Prints one line a
-CPU: its clock, the 1-filter "before" path's recorded cycles, and the cost of a filter
-recorded and simulated in each build with the simulated one's error."""
+CPU: its clock, the 1-filter "before" path's recorded cycles, the cost of a filter
+recorded and simulated in each build with the simulated one's error, and then the same
+costs as shares of the 1-filter "before" packet, which need no clock (recorded,
+simulated, and recorded in the CPU's clone-1000 runs where the seed has them):
+(pps(1 filter, before) / pps(100 filters) - pps(1 filter, before) / pps(1 filter)) / 99."""
 import csv
 import io
 import os
+import signal
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -94,16 +98,37 @@ def walk(rows, prefix, column, hz):
             - hz / float(rows[prefix + "-f1"][column])) / 99.0
 
 
+def share(rows, prefix, column, before_column):
+    """The cost of a filter as a share of the 1-filter "before" packet, in %."""
+    one = float(rows[prefix + "-f1"][before_column])
+    return 100.0 * (one / float(rows[prefix + "-f100"][column])
+                    - one / float(rows[prefix + "-f1"][column])) / 99.0
+
+
+def shares(rows, prefix):
+    """'rec B / A %, sim B / A %' and, with clone rows, '; clone rec B / A %'."""
+    def pair(p, base):
+        return "%.2f / %.2f %%" % (share(rows, p, base + "baseline", base + "baseline"),
+                                   share(rows, p, base + "patched", base + "baseline"))
+    text = "rec %s, sim %s" % (pair(prefix, "recorded_"), pair(prefix, "simulated_"))
+    clone = prefix + "-clone"
+    if clone + "-f1" in rows and clone + "-f100" in rows:
+        text += "; clone rec %s" % pair(clone, "recorded_")
+    return text
+
+
 def main(argv):
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # quiet when piped into head
     sets, clocks = parse_args(argv)
-    print("%-8s %5s %6s | %-22s | %-22s" % ("cpu", "GHz", "path", "before rec  sim  err",
-                                             "after rec  sim  err"))
+    print("%-8s %5s %6s | %-22s | %-22s | %s" % ("cpu", "GHz", "path", "before rec  sim  err",
+                                                  "after rec  sim  err",
+                                                  "share of the 1-filter packet, before / after"))
     for cpu, c in gen.CPUS.items():
         ghz = clocks.get(cpu, profile_clock(c["profile"]))
         extra = sets + (["param.cpu.freq_ghz=%g" % ghz] if cpu in clocks else [])
         rows = validate_rows(cpu, c["profile"], extra)
         prefix = next((r[:-len("-f100")] for r in rows if r.endswith("-f100")
-                       and "clone" not in r), None)
+                       and "-clone-" not in r), None)
         if prefix is None or prefix + "-f1" not in rows:
             die("no 1- and 100-filter rows of profile %s" % c["profile"])
         hz = ghz * 1e9
@@ -113,7 +138,8 @@ def main(argv):
             r, s = walk(rows, prefix, rec, hz), walk(rows, prefix, sim, hz)
             cells.append("%6.1f %6.1f %+5.1f%%" % (r, s, 100.0 * (s / r - 1.0)))
         path = hz / float(rows[prefix + "-f1"]["recorded_baseline"])
-        print("%-8s %5.2f %6.0f | %s | %s" % (cpu, ghz, path, cells[0], cells[1]))
+        print("%-8s %5.2f %6.0f | %s | %s | share %s" % (cpu, ghz, path, cells[0], cells[1],
+                                                       shares(rows, prefix)))
     return 0
 
 
