@@ -45,9 +45,7 @@ def main():
         path = f"{ROOT}/scenarios/tc-pktgen-matchall-{short}.xml"
         tag, nf, clone, before, after = c["rows"][0]
         variant = f"{short}-{tag}-before"
-        ghz = None
-        prof = open(f"{ROOT}/scenarios/cpus/{c['profile']}.xml").read()
-        ghz = float(re.search(r'name="cpu.freq_ghz" value="([0-9.]+)"', prof).group(1))
+        ghz = gen.profile_clock(c["profile"])
         target = ghz * 1e9 / before
         y1, y2 = run(path, variant, 1.0), run(path, variant, 2.0)
         a = (y1 - y2) / (1.0 - 0.5); b = y1 - a

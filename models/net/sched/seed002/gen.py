@@ -29,6 +29,13 @@ CPUS = {
 FREELIST_COMMENT = ('    <!-- Kconfig default [U: the seed does not say]; distribution configs set y: '
                     'doc/models/tc-pktgen.md, What-ifs -->')
 def esc(s): return s.replace("&","&amp;").replace('"',"&quot;").replace("<","&lt;")
+def profile_clock(profile):
+    """cpu.freq_ghz of scenarios/cpus/PROFILE.xml (fit.py and walks.py read the clock so)."""
+    import xml.etree.ElementTree as ET
+    for param in ET.parse(os.path.join(ROOT, "scenarios", "cpus", profile + ".xml")).iter("param"):
+        if param.get("name") == "cpu.freq_ghz":
+            return float(param.get("value"))
+    raise ValueError("profile %s sets no cpu.freq_ghz" % profile)
 def write(short, ipc, ipc_source, out):
     c = CPUS[short]
     L = []

@@ -24,7 +24,6 @@ import os
 import signal
 import subprocess
 import sys
-import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(__file__))
 import gen  # noqa: E402  (the CPUs and their recorded rows)
@@ -63,14 +62,6 @@ def parse_args(argv):
         except ValueError:
             die("--clock %s: expected a clock in GHz, got '%s'" % (cpu, ghz))
     return sets, clocks
-
-
-def profile_clock(profile):
-    """cpu.freq_ghz of scenarios/cpus/PROFILE.xml."""
-    for param in ET.parse(os.path.join(ROOT, "scenarios", "cpus", profile + ".xml")).iter("param"):
-        if param.get("name") == "cpu.freq_ghz":
-            return float(param.get("value"))
-    die("profile %s sets no cpu.freq_ghz" % profile)
 
 
 def validate_rows(cpu, profile, sets):
@@ -124,7 +115,7 @@ def main(argv):
                                                   "after rec  sim  err",
                                                   "share of the 1-filter packet, before / after"))
     for cpu, c in gen.CPUS.items():
-        ghz = clocks.get(cpu, profile_clock(c["profile"]))
+        ghz = clocks[cpu] if cpu in clocks else gen.profile_clock(c["profile"])
         extra = sets + (["param.cpu.freq_ghz=%g" % ghz] if cpu in clocks else [])
         rows = validate_rows(cpu, c["profile"], extra)
         prefix = next((r[:-len("-f100")] for r in rows if r.endswith("-f100")
