@@ -318,6 +318,7 @@ static const char *const kconfig_bools[] = {
   "CONFIG_IRQ_TIME_ACCOUNTING", "CONFIG_DEBUG_LIST",      /* init/, lib/Kconfig.debug */
   "CONFIG_SECURITY", "CONFIG_HARDENED_USERCOPY",          /* security/Kconfig */
   "CONFIG_SECURITY_APPARMOR", "CONFIG_SECURITY_TOMOYO", "CONFIG_BPF_LSM",
+  "CONFIG_INIT_ON_ALLOC_DEFAULT_ON",                      /* security/Kconfig.hardening */
   "CONFIG_NET_CLS_ACT", "CONFIG_NET_TC_INDIRECT_WRAPPER", /* net/sched/Kconfig */
   "CONFIG_X86_KERNEL_IBT",                                /* arch/x86/Kconfig */
   NULL

@@ -184,7 +184,6 @@ typedef struct {
 static NS_FUNC (fn_pktgen_thread_worker, "pktgen_thread_worker", 6593, 16,
                 NS_FN_STATIC | NS_FN_INDIRECT, 1);
 static NS_FUNC (fn_pktgen_alloc_skb, "pktgen_alloc_skb", 197, 5, NS_FN_STATIC | NS_FN_NOINLINE, 1);
-static NS_FUNC (fn___memset, "__memset", 51, 0, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_kthread_should_stop, "kthread_should_stop", 45, 1, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_pktgen_xmit, "pktgen_xmit", 1100, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
 static NS_FUNC (fn_fill_packet_ipv4, "fill_packet_ipv4", 1000, NS_FRAME_UNKNOWN, NS_FN_STATIC, 1);
@@ -234,7 +233,7 @@ pktgen_finalize_skb (NsThread *t, struct pktgen_dev *pkt_dev, struct sk_buff *sk
   NS_LOAD_FIELD (t, pkt_dev, nfrags);
   /* skb_put_zero whatever the pad (0 bytes from pkt-size 42 to 58: the data is at least
    * the 16-byte header) */
-  ns_memset (t, &fn___memset, memset_path, skb_put (t, skb, (guint) datalen),
+  ns_memset (t, &ns_fn___memset, memset_path, skb_put (t, skb, (guint) datalen),
              (gsize) datalen);
   NS_LOAD_FIELD (t, pkt_dev, seq_num);
   ns_store (t, pgh, 16);

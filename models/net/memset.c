@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+NS_FUNC (ns_fn___memset, "__memset", 51, 0, NS_FN_EXTERN, 200);
 /* memset_erms: a rep stosb, entered by __memset's patched jmp (v6.1-v6.3). */
 static NS_FUNC (fn_memset_erms, "memset_erms", 19, 0, NS_FN_STATIC | NS_FN_NOINLINE, 1);
 /* memset_orig: the store loops (8 bytes a store, 64 a round, a byte loop for the tail). */

@@ -20,6 +20,10 @@ typedef enum {
  * CPU has ERMS, which the v6.1-v6.3 alternative then picks. */
 NsMemsetPath ns_memset_path (NsBuild *build, const NsParams *params, guint cpu_features);
 
+/* __memset, the symbol C code's memset calls reach (pktgen's padding, SLUB's and
+ * init_on_alloc's zeroing). */
+extern NsFunc ns_fn___memset;
+
 /* One memset(p, 0, n) entered through entry (__memset or its alias memset) and taking
  * path: its instructions, calls, return and REP string, and p's n bytes zeroed and their
  * stores charged where the body makes them; p NULL: an 8-byte-aligned area the model does

@@ -48,6 +48,7 @@
 #include "netstack.h"
 #include "ip.h"
 #include "slab.h"
+#include "memset.h"
 
 /* ---- kernel facts (mm/slub.c, mm/page_alloc.c, include/linux/slab.h) ---- */
 
@@ -79,8 +80,9 @@
  * GFP_KERNEL allocation and the large head, recv.md for the cross-CPU free), each
  * function's body = its total less its prologue, epilogue and return, which the machine
  * charges per call (each NS_FUNC's frame); with
- * CONFIG_INIT_ON_ALLOC off (the Kconfig default): no __memset of the slab object, no
- * kernel_init_pages/clear_page_erms of the page. Where a count is split between call sites
+ * CONFIG_INIT_ON_ALLOC_DEFAULT_ON off (the Kconfig default) the counts leave out what
+ * init_on_alloc adds, which slab_init_on_alloc and kernel_init_pages charge where the
+ * build says y (Debian's setting, as the census binary's). Where a count is split between call sites
  * the split is an estimate and the total the census'. Functions the binary enters by a tail
  * jmp are entered by one (ns_tail_next: one return for both). ---- */
 
@@ -112,6 +114,10 @@ static NS_FUNC (fn_alloc_pages_mpol, "alloc_pages_mpol", 478, 14, NS_FN_EXTERN |
 static NS_FUNC (fn_free_pages, "free_pages", 71, 1, NS_FN_EXTERN, 400);
 static NS_FUNC (fn_should_fail_alloc_page, "should_fail_alloc_page", 12, 1, NS_FN_EXTERN, 2);
 static NS_FUNC (fn_get_page_from_freelist, "get_page_from_freelist", 4510, 15, NS_FN_STATIC, 3);
+/* clear_page_erms (arch/x86/lib/clear_page_64.S): the body clear_page's alternative picks
+ * on an ERMS CPU (every profiled one) */
+static NS_FUNC (fn_clear_page_erms, "clear_page_erms", 14, 0, NS_FN_EXTERN | NS_FN_NOINLINE,
+                4);
 static NS_FUNC (fn___zone_watermark_ok, "__zone_watermark_ok", 320, 1, NS_FN_EXTERN, 10);
 static NS_FUNC (fn__raw_spin_trylock, "_raw_spin_trylock", 62, 1, NS_FN_EXTERN, 200);
 static NS_FUNC (fn_rmqueue_bulk, "rmqueue_bulk", 1473, 15, NS_FN_STATIC | NS_FN_NOINLINE, 2);
@@ -180,6 +186,7 @@ typedef struct {
 typedef struct {
   const char   *name;
   gsize         size;           /* slot size (allocation class) */
+  gsize         object_size;    /* s->object_size: what init_on_alloc zeroes */
   gsize         fp_offset;      /* where SLUB keeps the free pointer in a free object */
   guint         objs_per_slab;
   /* census: +2 instructions at each virt_to_slab/virt_to_folio when the object sits in a
@@ -232,6 +239,8 @@ struct _NsSkbAlloc {
   NsArena      *arena;
   guint         n_cpus;
   gboolean      small_heads;    /* v6.3+: skb_small_head_cache */
+  gboolean      init_on_alloc;  /* CONFIG_INIT_ON_ALLOC_DEFAULT_ON: allocations zeroed */
+  NsMemsetPath  memset_path;    /* the body __memset runs on this build and CPU */
   KmemCache     skbuff_cache;
   KmemCache     small_head_cache;
   KmemCache     kmalloc[7];     /* 128, 256, 512, 1k, 2k, 4k, 8k */
@@ -340,6 +349,7 @@ kmem_cache_init (KmemCache *c, NsSkbAlloc *a, const char *name, NsKmemCache *obj
   c->own_objs = own;
   c->name = name;
   c->size = ns_kmem_cache_size (c->objs);
+  c->object_size = object_size;
   c->fp_offset = (object_size / 2) & ~(gsize) 7;
   c->objs_per_slab = (guint) (ns_kmem_cache_slab_bytes (c->objs) / c->size);
   c->tail_page = tail_page;
@@ -380,6 +390,13 @@ ns_skb_alloc_new (NsMachine *machine)
   build = ns_machine_build (machine);
   /* skb_small_head_cache (bf9f1baa279f): kmalloc_reserve takes the small heads from it */
   a->small_heads = ns_build_has_change (build, NS_KCHANGE_SKB_SMALL_HEAD_CACHE);
+  /* init_on_alloc's default (no init_on_alloc= on the command line): the option's, on
+   * only where the build says y (the Kconfig default, as CONFIG_SLAB_FREELIST_RANDOM's
+   * rule: an option that adds work is not taken from a distribution unstated) */
+  a->init_on_alloc = ns_build_config_tristate (build, "CONFIG_INIT_ON_ALLOC_DEFAULT_ON",
+                                               NS_KCONFIG_N) == NS_KCONFIG_Y;
+  a->memset_path = ns_memset_path (build, ns_machine_params (machine),
+                                   ns_machine_mitigations (machine)->cpu_features);
   /* skbuff_cache: 232-byte sk_buffs in 256-byte slots (SLAB_HWCACHE_ALIGN) */
   kmem_cache_init (&a->skbuff_cache, a, "skbuff_cache",
                    skb_cache_new (a, sizeof (struct sk_buff), NS_SLAB_HWCACHE_ALIGN, 0),
@@ -544,6 +561,17 @@ memcg_slab_post_alloc_hook (NsThread *t)
   ns_leaf_call (t, &skb_fn_memcg_slab_post_alloc_hook, 6);
 }
 
+/* slab_post_alloc_hook's zeroing under init_on_alloc (slab_want_init_on_alloc: none of
+ * the skb allocator's caches has a constructor or SLAB_TYPESAFE_BY_RCU):
+ * memset(obj, 0, s->object_size). census (skb.md, send.md): 10 instructions in the
+ * allocation function (the key's taken branch, the arguments, the call), then __memset. */
+static void
+slab_init_on_alloc (NsThread *t, NsSkbAlloc *a, KmemCache *c, gpointer obj)
+{
+  ns_insns (t, 10);
+  ns_memset (t, &ns_fn___memset, a->memset_path, obj, c->object_size);
+}
+
 /* slab_alloc_node (inlined into each allocation function) on t's CPU: slab_pre_alloc_hook
  * (might_alloc: might_resched when gfp may sleep, should_failslab), the fast path (the
  * kmem_cache and kmem_cache_cpu lines, the object's free pointer, this_cpu_cmpxchg16b),
@@ -576,6 +604,8 @@ slab_alloc_node (NsThread *t, NsSkbAlloc *a, KmemCache *c, guint gfp)
   ns_load_dep (t, (guint8 *) obj + c->fp_offset, 8);
   ns_store (t, &c->cpu[cpu], 16);
   ns_insns (t, 12);
+  if (a->init_on_alloc)
+    slab_init_on_alloc (t, a, c, obj);
   memcg_slab_post_alloc_hook (t);
   c->live++;
   return obj;
@@ -885,9 +915,35 @@ __zone_watermark_ok (NsThread *t)
   ns_leaf_call (t, &fn___zone_watermark_ok, 41);
 }
 
+/* clear_page_erms on one page: mov $4096, xor, rep stosb (census 5 with P/E 2, send.md). */
+static void
+clear_page_erms (NsThread *t, gpointer page)
+{
+  ns_call (t, &fn_clear_page_erms);
+  memset (page, 0, PAGE_SIZE);
+  ns_store (t, page, PAGE_SIZE);
+  ns_insns (t, 2);
+  ns_rep_string (t, PAGE_SIZE);
+  ns_ret (t);
+}
+
+/* kernel_init_pages (inlined into post_alloc_hook) under init_on_alloc: each of block's
+ * 1 << order pages cleared. census (send.md, order 2): 45 instructions, 9 per page
+ * (kmap_local_page, the call) and 9 around the loop (the split an estimate). */
+static void
+kernel_init_pages (NsThread *t, gpointer block, guint order)
+{
+  ns_insns (t, 9);
+  for (guint i = 0; i < 1u << order; i++) {
+    ns_insns (t, 9);
+    clear_page_erms (t, (guint8 *) block + (gsize) i * PAGE_SIZE);
+  }
+}
+
 /* get_page_from_freelist: the first zone's watermark, rmqueue → rmqueue_pcplist (inlined)
  * under the pcp trylock, refilling from the zone when the list is empty, then
- * prep_new_page (inlined: post_alloc_hook, prep_compound_page) writes every struct page. */
+ * prep_new_page (inlined: post_alloc_hook, prep_compound_page) writes every struct page
+ * and, under init_on_alloc, clears the pages. */
 static gpointer
 get_page_from_freelist (NsThread *t, NsSkbAlloc *a, guint order)
 {
@@ -916,6 +972,8 @@ get_page_from_freelist (NsThread *t, NsSkbAlloc *a, guint order)
   pcp_spin_unlock (t, a, cpu);
   ns_insns (t, 76 + 6 * ((1u << order) - 1));
   ns_store (t, page_meta_of (a, block), (gsize) 64 << order);
+  if (a->init_on_alloc)
+    kernel_init_pages (t, block, order);
   ns_ret (t);
   return block;
 }

@@ -604,6 +604,102 @@ START_TEST (test_heads_share_the_machines_kmalloc_caches)
 }
 END_TEST
 
+/* What two allocations of rig->data's size and the frees of their skbs leave: the
+ * instructions (cause insn), the memset_erms and clear_page_erms calls, the head's address
+ * and whether its linear area came back zeroed when, filled with 0xa5 and freed, it was
+ * handed out again (the same CPU: the same object or block). */
+typedef struct {
+  guint     size;
+  guint64   insns, memsets, clears;
+  guchar   *head;
+  gboolean  reused, zeroed;
+} InitRun;
+
+/* Allocates and frees one skb of run->size, then refills its head with 0xa5, frees it and
+ * allocates again: the second head, and whether its first skb->end bytes are zero. */
+static void
+alloc_twice (NsThread *t, Rig *rig)
+{
+  InitRun *run = rig->data;
+  struct sk_buff *skb = __alloc_skb (t, rig->alloc, run->size, GFP_ATOMIC);
+  guint end;
+
+  run->head = skb->head;
+  end = skb->end;
+  memset (skb->head, 0xa5, end);
+  kfree_skb (t, rig->alloc, skb);
+  skb = __alloc_skb (t, rig->alloc, run->size, GFP_ATOMIC);
+  run->reused = skb->head == run->head;
+  run->zeroed = TRUE;
+  for (guint i = 0; i < end; i++)
+    if (skb->head[i] != 0)
+      run->zeroed = FALSE;
+  kfree_skb (t, rig->alloc, skb);
+}
+
+/* run->size's alloc_twice on a fresh 6.1 machine whose .config is config (NULL: none). */
+static void
+init_run (InitRun *run, const char *const *config)
+{
+  Rig rig;
+
+  memset (&rig, 0, sizeof rig);
+  stack_rig_init_machine (&rig.s, "6.1.0", NULL, config, NULL);
+  rig.alloc = ns_skb_alloc_new (rig.s.machine);
+  rig.data = run;
+  run_cpu (&rig, 0, alloc_twice);
+  run->insns = ns_machine_account_events (rig.s.machine, NS_CAUSE_INSN);
+  run->memsets = stack_rig_calls (&rig.s, "memset_erms");
+  run->clears = stack_rig_calls (&rig.s, "clear_page_erms");
+  ck_assert_uint_eq (ns_skb_alloc_live (rig.alloc, NULL), 0);
+  rig_clear (&rig);
+}
+
+/* init_on_alloc (CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y; the Kconfig default, n, where the
+ * build does not say): every slab allocation zeroes its object through __memset →
+ * memset_erms (6.1 on an ERMS CPU) and every page allocation clears each page with
+ * clear_page_erms, so a head freed dirty comes back zeroed; without it, dirty. The
+ * census's counts (doc/census/skb.md, seed000/send.md): 10 instructions in the slab
+ * allocation function, __memset's jmp and memset_erms's 7 less P/E 2 (16 an object: two
+ * a 100-byte skb, the sk_buff and its kmalloc head); for an order-2 head (8920 bytes),
+ * the sk_buff's 16, 45 in get_page_from_freelist and 5 less P/E 2 in each of four
+ * clear_page_erms (73). Two skbs are allocated per run. */
+START_TEST (test_init_on_alloc_zeroes)
+{
+  static const char *const on[] = { "CONFIG_INIT_ON_ALLOC_DEFAULT_ON", "y", NULL };
+  static const char *const off[] = { "CONFIG_INIT_ON_ALLOC_DEFAULT_ON", "n", NULL };
+  /* pages: the head is a page block, whose bytes the model keeps as the last user left
+   * them (slab.c hands every slab object out zeroed in host memory whatever the build,
+   * so only the instructions and calls tell there) */
+  static const struct { guint size; guint64 extra, memsets, clears; gboolean pages; } cases[] = {
+    { 100, 2 * 16, 2, 0, FALSE },
+    { 8920, 16 + 45 + 4 * 3, 1, 4, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++) {
+    InitRun unstated = { .size = cases[i].size }, without = { .size = cases[i].size };
+    InitRun with = { .size = cases[i].size };
+
+    init_run (&unstated, NULL);
+    init_run (&without, off);
+    init_run (&with, on);
+    ck_assert_msg (unstated.reused && without.reused && with.reused,
+                   "size %u: the second skb did not reuse the first's head", cases[i].size);
+    ck_assert_msg (!cases[i].pages || (!unstated.zeroed && !without.zeroed && with.zeroed),
+                   "size %u: zeroed unstated %d, n %d, y %d", cases[i].size,
+                   unstated.zeroed, without.zeroed, with.zeroed);
+    ck_assert_uint_eq (unstated.insns, without.insns);
+    ck_assert_msg (with.insns - without.insns == 2 * cases[i].extra,
+                   "size %u: %" G_GUINT64_FORMAT " more instructions, wanted %"
+                   G_GUINT64_FORMAT, cases[i].size, with.insns - without.insns,
+                   2 * cases[i].extra);
+    ck_assert_uint_eq (with.memsets - without.memsets, 2 * cases[i].memsets);
+    ck_assert_uint_eq (with.clears, 2 * cases[i].clears);
+    ck_assert_uint_eq (without.clears, 0);
+  }
+}
+END_TEST
+
 static Suite *
 skbuff_suite (void)
 {
@@ -620,6 +716,7 @@ skbuff_suite (void)
   tcase_add_test (tc, test_objects_per_slab_follow_the_cpus);
   tcase_add_test (tc, test_objects_sit_in_their_slabs);
   tcase_add_test (tc, test_heads_share_the_machines_kmalloc_caches);
+  tcase_add_test (tc, test_init_on_alloc_zeroes);
   suite_add_tcase (s, tc);
   return s;
 }
