@@ -1120,7 +1120,7 @@ grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
 # the family's set only because the value it replaced, "ipv4", is in the message's advice)
 expect 2 "IPv6 length past lo's unfragmented limit" -- "$NETSIM" run -q --variant ipv6-8920-n1 \
   --set workload.length=65500 "$MICRO/udp-flood.xml"
-grep -q "udp-flood.xml:27: attribute 'length': 65500 bytes is above 65488, .*(after --set workload.length=65500, variant 'ipv6-8920-n1' set workload.family=ipv6)$" \
+grep -q "udp-flood.xml:29: attribute 'length': 65500 bytes is above 65488, .*(after --set workload.length=65500, variant 'ipv6-8920-n1' set workload.family=ipv6)$" \
   "$TMP/err" && ok || bad "an IPv6 length past the limit does not name the family's set: $(cat "$TMP/err")"
 # a bad verdict names its attribute, the value given and the set behind it
 for attr in action last-action; do

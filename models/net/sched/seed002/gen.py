@@ -24,10 +24,16 @@ CPUS = {
                       ("f100",100,0,415420,406612),("f100-c1000",100,1000,416705,405869)]),
 }
 # The seed does not say how its kernels were configured beyond "every tc module as
-# built-in"; the slab freelists stay the Kconfig default, in order (doc/models/tc-pktgen.md,
-# the CONFIG_SLAB_FREELIST_RANDOM what-if), stated here so that a reader sees the choice.
-FREELIST_COMMENT = ('    <!-- Kconfig default [U: the seed does not say]; distribution configs set y: '
-                    'doc/models/tc-pktgen.md, What-ifs -->')
+# built-in"; the two options that change where objects sit or add work stay the Kconfig
+# default (doc/models/tc-pktgen.md, What-ifs: the slab shuffle, allocation zeroing and the
+# two together), stated here so that a reader sees the choice.
+KCONFIG_DEFAULTS = [
+    '    <!-- Kconfig default [U: the seed does not say]; distribution configs set y: '
+    'doc/models/tc-pktgen.md, What-ifs -->',
+    '    <config name="CONFIG_SLAB_FREELIST_RANDOM" value="n"/>',
+    '    <!-- Kconfig default [U: the seed does not say]; Debian sets y: '
+    'doc/models/tc-pktgen.md, What-ifs -->',
+    '    <config name="CONFIG_INIT_ON_ALLOC_DEFAULT_ON" value="n"/>']
 def esc(s): return s.replace("&","&amp;").replace('"',"&quot;").replace("<","&lt;")
 def profile_clock(profile):
     """cpu.freq_ghz of scenarios/cpus/PROFILE.xml (fit.py and walks.py read the clock so)."""
@@ -54,8 +60,7 @@ def write(short, ipc, ipc_source, out):
     L.append('  <kernel version="6.1.0-rc7">')
     L.append('    <config name="CONFIG_RETPOLINE" value="y"/>')
     L.append('    <config name="CONFIG_NET_TC_INDIRECT_WRAPPER" value="y"/>')
-    L.append(FREELIST_COMMENT)
-    L.append('    <config name="CONFIG_SLAB_FREELIST_RANDOM" value="n"/>')
+    L += KCONFIG_DEFAULTS
     for x in CLS: L.append(f'    <config name="CONFIG_NET_CLS_{x}" value="y"/>')
     for x in ACT: L.append(f'    <config name="CONFIG_NET_ACT_{x}" value="y"/>')
     L.append('  </kernel>')
@@ -117,8 +122,7 @@ def write_whatif(short, out, variants, comps, description):
          '  <kernel version="6.1.0-rc7">',
          '    <config name="CONFIG_RETPOLINE" value="y"/>',
          '    <config name="CONFIG_NET_TC_INDIRECT_WRAPPER" value="y"/>',
-         FREELIST_COMMENT,
-         '    <config name="CONFIG_SLAB_FREELIST_RANDOM" value="n"/>']
+         *KCONFIG_DEFAULTS]
     for x in CLS: L.append(f'    <config name="CONFIG_NET_CLS_{x}" value="y"/>')
     for x in ACT: L.append(f'    <config name="CONFIG_NET_ACT_{x}" value="y"/>')
     L += ['  </kernel>',
