@@ -615,8 +615,9 @@ typedef struct {
   gboolean  reused, zeroed;
 } InitRun;
 
-/* Allocates and frees one skb of run->size, then refills its head with 0xa5, frees it and
- * allocates again: the second head, and whether its first skb->end bytes are zero. */
+/* Allocates one skb of run->size, fills its head's first skb->end bytes with 0xa5 (host
+ * side, uncharged), frees it and allocates again: whether the second skb got the same head,
+ * and whether those bytes are zero. */
 static void
 alloc_twice (NsThread *t, Rig *rig)
 {
