@@ -137,6 +137,7 @@ struct _NsBuild {
   GHashTable   *config;        /* key → value */
   GHashTable   *config_read;   /* set of keys ns_build_get_config was asked for */
   GHashTable   *config_bad;    /* set of keys read as bool/tristate with another value */
+  GHashTable   *config_taken;  /* key → the states bool/tristate reads took ("y", "y|n") */
   GHashTable   *notes;         /* set of model notes (ns_build_note) */
   gboolean      version_refused;  /* a model does not cover the version */
   GArray       *decisions;     /* func id → NsDecision (index 0 unused) */
@@ -159,6 +160,7 @@ ns_build_new (const char *version, guint inline_limit_bytes)
   build->config = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   build->config_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->config_bad = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  build->config_taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   build->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->decisions = g_array_new (FALSE, TRUE, sizeof (NsDecision));
   build->reasons = g_string_chunk_new (256);
@@ -177,6 +179,7 @@ ns_build_free (NsBuild *build)
   g_hash_table_destroy (build->config);
   g_hash_table_destroy (build->config_read);
   g_hash_table_destroy (build->config_bad);
+  g_hash_table_destroy (build->config_taken);
   g_hash_table_destroy (build->notes);
   g_array_free (build->decisions, TRUE);
   g_string_chunk_free (build->reasons);
@@ -333,18 +336,14 @@ ns_build_config_is_bool (const char *key)
   return g_strv_contains (kconfig_bools, key) || ns_mitigation_option_lookup (key) != 0;
 }
 
-/* The state of key read as a Kconfig bool/tristate (def when the build does not state
- * it); a value other than exactly y, m or n, or m for a bool (ns_build_config_is_bool),
- * reads as def and is kept for ns_build_config_bad. */
-NsKconfig
-ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def)
+/* The state key's value reads as (def when the build does not state it); a value other
+ * than exactly y, m or n, or m for a bool, reads as def and is kept for
+ * ns_build_config_bad. */
+static NsKconfig
+config_state (const NsBuild *build, const char *key, NsKconfig def)
 {
-  const char *value;
+  const char *value = ns_build_get_config (build, key);
 
-  g_return_val_if_fail (build != NULL, def);
-  g_return_val_if_fail (key != NULL, def);
-
-  value = ns_build_get_config (build, key);
   if (value == NULL)
     return def;
   if (!strcmp (value, "y"))
@@ -356,6 +355,45 @@ ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def)
   if (!g_hash_table_contains (build->config_bad, key))
     g_hash_table_add (build->config_bad, g_strdup (key));
   return def;
+}
+
+/* Notes that a read of key took state (config_taken: each state once, in the order
+ * taken, "|" between). */
+static void
+note_taken (const NsBuild *build, const char *key, NsKconfig state)
+{
+  static const char *const names[] = { "n", "m", "y" };
+  const char *taken = g_hash_table_lookup (build->config_taken, key);
+  char **states;
+  gboolean seen;
+
+  if (taken == NULL) {
+    g_hash_table_insert (build->config_taken, g_strdup (key), g_strdup (names[state]));
+    return;
+  }
+  states = g_strsplit (taken, "|", -1);
+  seen = g_strv_contains ((const char *const *) states, names[state]);
+  g_strfreev (states);
+  if (!seen)
+    g_hash_table_insert (build->config_taken, g_strdup (key),
+                         g_strconcat (taken, "|", names[state], NULL));
+}
+
+/* The state of key read as a Kconfig bool/tristate (def when the build does not state
+ * it); a value other than exactly y, m or n, or m for a bool (ns_build_config_is_bool),
+ * reads as def and is kept for ns_build_config_bad. The state taken is kept for
+ * ns_build_config_in_force. */
+NsKconfig
+ns_build_config_tristate (const NsBuild *build, const char *key, NsKconfig def)
+{
+  NsKconfig state;
+
+  g_return_val_if_fail (build != NULL, def);
+  g_return_val_if_fail (key != NULL, def);
+
+  state = config_state (build, key, def);
+  note_taken (build, key, state);
+  return state;
 }
 
 /* The retpoline option's name in the build's version ("x86/bugs: Rename CONFIG_RETPOLINE
@@ -418,6 +456,33 @@ ns_build_config_read (const NsBuild *build)
   g_return_val_if_fail (build != NULL, NULL);
 
   return sorted_keys (build->config_read);
+}
+
+/* Each option models have asked for, as the run took it, sorted: "KEY=STATE" for a
+ * bool/tristate read (STATE y, m or n; "y|n" where reads took different states),
+ * "KEY=VALUE" for another read of a stated option, and " (unstated)" after an option the
+ * build does not state (a new NULL-terminated array). */
+char **
+ns_build_config_in_force (const NsBuild *build)
+{
+  char **keys;
+  GPtrArray *lines;
+
+  g_return_val_if_fail (build != NULL, NULL);
+
+  keys = sorted_keys (build->config_read);
+  lines = g_ptr_array_new ();
+  for (char **k = keys; *k != NULL; k++) {
+    const char *stated = g_hash_table_lookup (build->config, *k);
+    const char *taken = g_hash_table_lookup (build->config_taken, *k);
+    const char *value = taken ? taken : stated;
+
+    g_ptr_array_add (lines, g_strdup_printf ("%s%s%s%s", *k, value ? "=" : "", value ? value : "",
+                                             stated ? "" : " (unstated)"));
+  }
+  g_strfreev (keys);
+  g_ptr_array_add (lines, NULL);
+  return (char **) g_ptr_array_free (lines, FALSE);
 }
 
 /* The options read as bool/tristate (ns_build_config_tristate) whose value is not y, m

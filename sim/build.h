@@ -98,6 +98,12 @@ char        **ns_build_config_bad     (const NsBuild *build);
  * not, sorted; a new NULL-terminated array. After a run, an option set but not among
  * them changed nothing. */
 char        **ns_build_config_read    (const NsBuild *build);
+/* Each option models have asked for so far as the run took it, sorted: "KEY=y" (m, n) for
+ * a bool/tristate read, "y|n" where reads took different states (models disagreeing on
+ * an unstated option's default), "KEY=VALUE" for another read of a stated option, then
+ * " (unstated)" where the build does not state it (no "=" for an unstated option read
+ * as a string); a new NULL-terminated array. */
+char        **ns_build_config_in_force (const NsBuild *build);
 /* A model's note on what this build runs that the user should know (e.g. rules of
  * another kernel version than the scenario's), kept once; ns_build_notes gives them
  * sorted, a new NULL-terminated array. */

@@ -1231,6 +1231,7 @@ variant_result_free (gpointer p)
   g_strfreev (vr->mitigations);
   g_strfreev (vr->inlining);
   g_strfreev (vr->config_read);
+  g_strfreev (vr->config_in_force);
   g_strfreev (vr->params_read);
   g_strfreev (vr->replaced);
   g_strfreev (vr->notes);
@@ -1372,6 +1373,7 @@ run_variant (const char *path, const char *name, const char *shown, guint index,
   }
   describe_variant (vr, &vs, acc.sums);
   vr->config_read = ns_build_config_read (vs.build);
+  vr->config_in_force = ns_build_config_in_force (vs.build);
   accumulate_params_read (vs.params, acc.params_read);
   vr->params_read = params_read_list (acc.params_read);
   vr->notes = ns_build_notes (vs.build);

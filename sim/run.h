@@ -62,6 +62,8 @@ typedef struct {
   NsParams    *params;          /* the complete parameter set used */
   char       **config_read;     /* .config options the models asked for (stated or not;
                                    ns_build_config_read): any other set changed nothing */
+  char       **config_in_force; /* those options as the run took them, "KEY=y (unstated)"
+                                   (ns_build_config_in_force) */
   char       **params_read;     /* parameters the machine and models read (registry order;
                                    ns_params_read): a set of any other changed nothing */
   char       **notes;           /* the models' notes on what the build runs (ns_build_notes) */

@@ -236,6 +236,40 @@ START_TEST (test_config_read)
 }
 END_TEST
 
+/* The options in force as the run took them, sorted: a stated option with its state, an
+ * unstated one with the state its read took and " (unstated)", the states of reads that
+ * disagree on an unstated option's default each once in the order taken, a stated
+ * string as written, an unstated option read as a string without "=", and nothing for
+ * an option stated but never read. */
+START_TEST (test_config_in_force)
+{
+  NsBuild *build = ns_build_new ("6.9.0", LIMIT);
+  g_auto (GStrv) none = NULL, lines = NULL;
+
+  ns_build_set_config (build, "CONFIG_NET_CLS_ACT", "y");
+  ns_build_set_config (build, "CONFIG_LSM", "apparmor");
+  ns_build_set_config (build, "CONFIG_NET_CLS_U32", "m");
+  none = ns_build_config_in_force (build);
+  ck_assert_uint_eq (g_strv_length (none), 0);
+  ck_assert_int_eq (ns_build_config_tristate (build, "CONFIG_NET_CLS_ACT", NS_KCONFIG_N),
+                    NS_KCONFIG_Y);
+  ns_build_config_tristate (build, "CONFIG_PREEMPT_RCU", NS_KCONFIG_Y);
+  ns_build_config_tristate (build, "CONFIG_SLAB_FREELIST_RANDOM", NS_KCONFIG_N);
+  ns_build_config_tristate (build, "CONFIG_SLAB_FREELIST_RANDOM", NS_KCONFIG_Y);
+  ns_build_config_tristate (build, "CONFIG_SLAB_FREELIST_RANDOM", NS_KCONFIG_N);
+  ns_build_get_config (build, "CONFIG_LSM");
+  ns_build_get_config (build, "CONFIG_X86_KERNEL_IBT");
+  lines = ns_build_config_in_force (build);
+  ck_assert_uint_eq (g_strv_length (lines), 5);
+  ck_assert_str_eq (lines[0], "CONFIG_LSM=apparmor");
+  ck_assert_str_eq (lines[1], "CONFIG_NET_CLS_ACT=y");
+  ck_assert_str_eq (lines[2], "CONFIG_PREEMPT_RCU=y (unstated)");
+  ck_assert_str_eq (lines[3], "CONFIG_SLAB_FREELIST_RANDOM=n|y (unstated)");
+  ck_assert_str_eq (lines[4], "CONFIG_X86_KERNEL_IBT (unstated)");
+  ns_build_free (build);
+}
+END_TEST
+
 /* The mitigation code a build compiles in: its arch/x86/Kconfig options under the names
  * of its version (CONFIG_CPU_SRSO before 6.9, CONFIG_MITIGATION_SRSO from it; the other
  * era's name is no option of the version and is not read), each on unless n, closed
@@ -449,6 +483,7 @@ build_suite (void)
   tcase_add_test (build, test_patches);
   tcase_add_test (build, test_config);
   tcase_add_test (build, test_config_read);
+  tcase_add_test (build, test_config_in_force);
   tcase_add_test (build, test_config_tristate);
   tcase_add_test (build, test_mitigations_built);
   suite_add_tcase (s, build);

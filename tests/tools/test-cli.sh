@@ -908,6 +908,16 @@ expect 0 "tc on its own 6.1 kernel, JSON" -- "$NETSIM" run -q -f json --variant 
   --set measure.duration=50us "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q '"model_notes": \[\]' "$TMP/out" && ok ||
   bad "a 6.1 tc run's JSON: model_notes not empty: $(grep -A2 model_notes "$TMP/out")"
+# and the .config options the run read, as it took them: a stated one as stated, an
+# unstated one with the state the model took ("y (unstated)"), a --set one as set
+expect 0 "tc's config in force, JSON" -- "$NETSIM" run -q -f json --variant 7950x-f1-before \
+  --set measure.duration=50us --set kernel.config.CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+for want in '"CONFIG_SLAB_FREELIST_RANDOM=n"' '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' \
+            '"CONFIG_PREEMPT_RCU=y (unstated)"'; do
+  grep -A40 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+    bad "a tc run's JSON config lacks $want: $(grep -A20 '"config"' "$TMP/out")"
+done
 # the RFC of the tc wrapper cannot go on a kernel that has the merged wrapper (v6.2 on):
 # refused at the version's line with the set behind it, not run as the RFC (exit 0 and 13
 # compares a packet until 2026-12-02)
