@@ -648,13 +648,59 @@ params_diff_one (const NsParamDef *def, const char *value, const char *source, g
   }
 }
 
+/* A config-in-force line ("KEY=VALUE (unstated)", ns_build_config_in_force) split into
+ * its key and the value the run took ("-" for none), both new strings. */
+static char *
+config_line_split (const char *line, char **value)
+{
+  const char *unstated = strstr (line, " (unstated)");
+  const char *stop = unstated ? unstated : line + strlen (line);
+  const char *eq = memchr (line, '=', (size_t) (stop - line));
+
+  *value = eq ? g_strndup (eq + 1, (gsize) (stop - eq - 1)) : g_strdup ("-");
+  return g_strndup (line, (gsize) ((eq ? eq : stop) - line));
+}
+
+/* The .config options both runs read and took differently, as "KEY a → b" items in key
+ * order (an option one run never read is no difference of the builds: the other's code
+ * path did not ask); their number in *n, of which the first EXPLAIN_PARAMS_SHOWN
+ * listed. */
+static GString *
+config_diff (char **a, char **b, guint *n)
+{
+  GHashTable *theirs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  GString *items = g_string_new (NULL);
+
+  *n = 0;
+  for (char **l = b; l != NULL && *l != NULL; l++) {
+    char *v, *k = config_line_split (*l, &v);
+
+    g_hash_table_insert (theirs, k, v);
+  }
+  for (char **l = a; l != NULL && *l != NULL; l++) {
+    g_autofree char *mine = NULL;
+    g_autofree char *k = config_line_split (*l, &mine);
+    const char *other = g_hash_table_lookup (theirs, k);
+
+    if (other == NULL || strcmp (mine, other) == 0)
+      continue;
+    if (++*n <= EXPLAIN_PARAMS_SHOWN)
+      g_string_append_printf (items, "%s%s %s → %s", items->len ? ", " : "", k, mine, other);
+  }
+  g_hash_table_destroy (theirs);
+  return items;
+}
+
 /* The line saying what the compared variants ran with differently, beyond their names:
- * another CPU profile and the parameter values that differ (the clock first: the cycles
- * below are clock-free, so a clock change moves the metric and not them). */
+ * another CPU profile, the parameter values that differ (the clock first: the cycles
+ * below are clock-free, so a clock change moves the metric and not them) and the .config
+ * options the runs took differently. */
 static void
 table_explain_setup (GString *out, const NsVariantResult *b, const NsVariantResult *p)
 {
   ParamsDiff d = { p->params, g_string_new (NULL), 0, 0 };
+  guint n_config;
+  GString *config = config_diff (b->config_in_force, p->config_in_force, &n_config);
 
   ns_params_foreach (b->params, params_diff_one, &d);
   if (strcmp (b->cpu_name, p->cpu_name) != 0)
@@ -663,6 +709,11 @@ table_explain_setup (GString *out, const NsVariantResult *b, const NsVariantResu
     g_string_append_printf (out, "  parameters that differ (%u): %s%s\n", d.n, d.items->str,
                             d.n > d.shown ? ", … (--format json gives each variant's full "
                                             "parameter set)" : "");
+  if (n_config > 0)
+    g_string_append_printf (out, "  .config that differs (%u): %s%s\n", n_config, config->str,
+                            n_config > EXPLAIN_PARAMS_SHOWN ? ", … (--format json gives each "
+                                                             "variant's config)" : "");
+  g_string_free (config, TRUE);
   g_string_free (d.items, TRUE);
 }
 

@@ -918,6 +918,17 @@ for want in '"CONFIG_SLAB_FREELIST_RANDOM=n"' '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=
   grep -A40 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
     bad "a tc run's JSON config lacks $want: $(grep -A20 '"config"' "$TMP/out")"
 done
+# --explain names the .config options the two runs took differently (both read them), and
+# none where the builds differ only by a patch whose code reads more options
+expect 0 "explain of a .config what-if" -- "$NETSIM" run -q --variant 7950x-f1-before \
+  --set measure.duration=50us --what-if kernel.config.CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y \
+  --explain "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q '^  .config that differs (1): CONFIG_INIT_ON_ALLOC_DEFAULT_ON n → y$' "$TMP/out" && ok ||
+  bad "a .config what-if's explain does not name the option: $(grep -A2 '^why' "$TMP/out")"
+expect 0 "explain of the seed's comparisons" -- "$NETSIM" run -q --set measure.duration=50us \
+  --explain "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
+grep -q '.config that differs' "$TMP/out" && bad "a patch comparison's explain names .config" ||
+  ok
 # the RFC of the tc wrapper cannot go on a kernel that has the merged wrapper (v6.2 on):
 # refused at the version's line with the set behind it, not run as the RFC (exit 0 and 13
 # compares a packet until 2026-12-02)
