@@ -1648,6 +1648,7 @@ ns_val_run_free (NsValRun *run)
   g_free (run->mitigations);
   g_ptr_array_unref (run->free_params);
   g_ptr_array_unref (run->unsourced);
+  g_ptr_array_unref (run->unstated);
   g_free (run);
 }
 
@@ -1659,6 +1660,7 @@ val_run_new (void)
 
   run->free_params = g_ptr_array_new_with_free_func (val_param_free);
   run->unsourced = g_ptr_array_new_with_free_func (val_param_free);
+  run->unstated = g_ptr_array_new_with_free_func (g_free);
   return run;
 }
 
@@ -1690,6 +1692,8 @@ val_run_copy (const NsValRun *src)
   run->mitigations = g_strdup (src->mitigations);
   copy_params (run->free_params, src->free_params);
   copy_params (run->unsourced, src->unsourced);
+  for (guint i = 0; i < src->unstated->len; i++)
+    g_ptr_array_add (run->unstated, g_strdup (src->unstated->pdata[i]));
   return run;
 }
 
@@ -1713,6 +1717,18 @@ collect_unsourced (const NsParamDef *def, const char *value, const char *source,
     add_param (data, def->name, value, source);
 }
 
+/* Appends to unstated each option of in_force (ns_build_config_in_force's lines) the run
+ * took without the build stating it, as "CONFIG_X=y" (" (unstated)" cut). */
+static void
+collect_unstated (char **in_force, GPtrArray *unstated)
+{
+  static const char suffix[] = " (unstated)";
+
+  for (char **l = in_force; l != NULL && *l != NULL; l++)
+    if (g_str_has_suffix (*l, suffix))
+      g_ptr_array_add (unstated, g_strndup (*l, strlen (*l) - strlen (suffix)));
+}
+
 /* A new NsValRun digesting one variant's result (figures, machine, free parameters); the
  * caller frees it with ns_val_run_free. */
 static NsValRun *
@@ -1732,6 +1748,7 @@ run_digest (const NsVariantResult *vr)
   run->mitigations = ns_mitigations_summary (vr->mitigations);
   ns_params_foreach (vr->params, collect_free_param, run->free_params);
   ns_params_foreach (vr->params, collect_unsourced, run->unsourced);
+  collect_unstated (vr->config_in_force, run->unstated);
   return run;
 }
 
@@ -1839,6 +1856,8 @@ job_serialize (GString *out, const NsValJob *job)
   put_string (out, "mitigations", run->mitigations);
   put_params (out, "param", run->free_params);
   put_params (out, "unsourced", run->unsourced);
+  for (guint i = 0; i < run->unstated->len; i++)
+    put_string (out, "unstated", run->unstated->pdata[i]);
 }
 
 /* The double whose bit pattern is the hex text (the inverse of put_double). */
@@ -1876,7 +1895,9 @@ parse_line (NsValRun *run, char **f, gint *code, char **message)
   else if ((!strcmp (f[0], "param") || !strcmp (f[0], "unsourced")) && g_strv_length (f) == 4) {
     g_autofree char *n = g_strcompress (f[1]), *v = g_strcompress (f[2]), *s = g_strcompress (f[3]);
     add_param (!strcmp (f[0], "param") ? run->free_params : run->unsourced, n, v, s);
-  } else
+  } else if (!strcmp (f[0], "unstated"))
+    g_ptr_array_add (run->unstated, g_strcompress (f[1]));
+  else
     for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
       if (!strcmp (f[0], keys[k]))
         *fields[k] = g_strcompress (f[1]);
@@ -2496,6 +2517,7 @@ ns_val_report_free (NsValReport *report)
   g_ptr_array_unref (report->conflicts);
   g_ptr_array_unref (report->provenance);
   g_ptr_array_unref (report->unsourced);
+  g_ptr_array_unref (report->unstated);
   g_strfreev (report->what_if);
   g_free (report);
 }
@@ -2876,6 +2898,7 @@ report_new (const NsValidation *v)
   r->conflicts = g_ptr_array_new_with_free_func (g_free);
   r->provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
   r->unsourced = g_ptr_array_new_with_free_func (g_free);
+  r->unstated = g_ptr_array_new_with_free_func (g_free);
   return r;
 }
 
@@ -2905,6 +2928,22 @@ source_borrowed (const char *source)
                                                 strlen (NS_VAL_BORROWED)) == 0;
 }
 
+/* Adds cpu to values' entry key (key → GPtrArray of CPU names, each once); takes key. */
+static void
+add_to_entry (GHashTable *values, char *key, const char *cpu)
+{
+  GPtrArray *cpus = g_hash_table_lookup (values, key);
+
+  if (cpus == NULL) {
+    cpus = g_ptr_array_new_with_free_func (g_free);
+    g_hash_table_insert (values, key, cpus);
+  } else {
+    g_free (key);
+  }
+  if (!g_ptr_array_find_with_equal_func (cpus, cpu, g_str_equal, NULL))
+    g_ptr_array_add (cpus, g_strdup (cpu));
+}
+
 /* Adds run's CPU to the entry "NAME = VALUE" of each unsourced value it used, in
  * values (NAME = VALUE → GPtrArray of CPU names, each once; "CPU*" where its profile
  * borrows the value from another core). */
@@ -2913,24 +2952,24 @@ add_unsourced (GHashTable *values, const NsValRun *run)
 {
   for (guint i = 0; i < run->unsourced->len; i++) {
     const NsValParam *p = run->unsourced->pdata[i];
-    char *key = g_strdup_printf ("%s = %s", p->name, p->value);
-    GPtrArray *cpus = g_hash_table_lookup (values, key);
     g_autofree char *cpu = g_strconcat (run->cpu, source_borrowed (p->source) ? "*" : "",
                                         NULL);
-    if (cpus == NULL) {
-      cpus = g_ptr_array_new_with_free_func (g_free);
-      g_hash_table_insert (values, key, cpus);
-    } else {
-      g_free (key);
-    }
-    if (!g_ptr_array_find_with_equal_func (cpus, cpu, g_str_equal, NULL))
-      g_ptr_array_add (cpus, g_steal_pointer (&cpu));
+
+    add_to_entry (values, g_strdup_printf ("%s = %s", p->name, p->value), cpu);
   }
 }
 
-/* Fills lines with "NAME = VALUE: CPU CPU…" from values, sorted (CPUs sorted too). */
+/* Adds run's CPU to the entry "CONFIG_X=y" of each .config option it took unstated. */
 static void
-unsourced_lines (GHashTable *values, GPtrArray *lines)
+add_unstated (GHashTable *options, const NsValRun *run)
+{
+  for (guint i = 0; i < run->unstated->len; i++)
+    add_to_entry (options, g_strdup (run->unstated->pdata[i]), run->cpu);
+}
+
+/* Fills lines with "KEY: CPU CPU…" from values (add_to_entry), sorted (CPUs sorted too). */
+static void
+entry_lines (GHashTable *values, GPtrArray *lines)
 {
   GHashTableIter iter;
   gpointer key, cpus;
@@ -3041,6 +3080,8 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
 {
   g_autoptr (GHashTable) unsourced = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                             (GDestroyNotify) g_ptr_array_unref);
+  g_autoptr (GHashTable) unstated = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                           (GDestroyNotify) g_ptr_array_unref);
   g_autoptr (GHashTable) judged = g_hash_table_new (NULL, NULL);
 
   for (guint i = 0; i < r->outcomes->len; i++) {
@@ -3053,6 +3094,8 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
       check_run_params (r->v, o, o->patched_run, r->conflicts, r->provenance);
       add_unsourced (unsourced, o->baseline_run);
       add_unsourced (unsourced, o->patched_run);
+      add_unstated (unstated, o->baseline_run);
+      add_unstated (unstated, o->patched_run);
     }
     if (o->status == NS_VAL_NOT_MODELLED)
       r->not_modelled++;
@@ -3065,7 +3108,8 @@ finish_report (NsValReport *r, GPtrArray *jobs, const NsValJobPair *pairs)
   for (guint i = 0; i < r->provenance->len; i++)
     check_fit_holds (r, r->provenance->pdata[i], judged);
   dedupe_lines (r->conflicts);
-  unsourced_lines (unsourced, r->unsourced);
+  entry_lines (unsourced, r->unsourced);
+  entry_lines (unstated, r->unstated);
   g_ptr_array_sort (r->provenance, compare_provenance);   /* stable: by profile */
 }
 
@@ -3489,6 +3533,12 @@ table_summary (GString *out, const NsValReport *r)
                             borrowed_lines (r->unsourced));
   for (guint i = 0; i < r->unsourced->len; i++)
     g_string_append_printf (out, "  %s\n", (const char *) r->unsourced->pdata[i]);
+  if (r->unstated->len > 0)
+    g_string_append_printf (out, "kernel .config options the runs took without their "
+                            "scenario stating them (%u; the model's default for each, by "
+                            "CPU profile):\n", r->unstated->len);
+  for (guint i = 0; i < r->unstated->len; i++)
+    g_string_append_printf (out, "  %s\n", (const char *) r->unstated->pdata[i]);
   for (guint i = 0; i < r->provenance->len; i++) {
     const NsValProvenance *pv = r->provenance->pdata[i];
     if (pv->stale && !stale_noted (r->provenance, i))
@@ -4121,6 +4171,8 @@ write_json (GString *out, const NsValReport *r)
   json_lines (json, r->conflicts);
   ns_json_key (json, "unsourced");
   json_lines (json, r->unsourced);
+  ns_json_key (json, "unstated_config");
+  json_lines (json, r->unstated);
   ns_json_key (json, "profiles");
   json_provenance (json, r);
   ns_json_key (json, "calibration");

@@ -215,6 +215,8 @@ typedef struct {
   GPtrArray  *unsourced;        /* NsValParam*: the values it ran with whose source starts
                                    "unsourced" in any case (a reasoned default or a stated
                                    choice, in a profile or the registry) */
+  GPtrArray  *unstated;         /* char*: "CONFIG_X=y", each .config option the models took
+                                   without the scenario stating it (ns_build_config_in_force) */
 } NsValRun;
 
 /* Why row's finished runs b (baseline) and p (patched) of its case c cannot be judged or
@@ -353,6 +355,8 @@ typedef struct {
   GPtrArray          *unsourced;      /* char*: "NAME = VALUE: CPU CPU…" for every unsourced
                                          value a run used, sorted by NAME, each once; a
                                          CPU whose profile borrows it is written "CPU*" */
+  GPtrArray          *unstated;       /* char*: "CONFIG_X=y: CPU CPU…" for every .config
+                                         option a run took unstated, sorted, each once */
   char              **what_if;        /* NsValOptions.what_if, copied (NULL: none) */
   guint               run_seeds;      /* ns_validation_run_seeds' n_seeds (0: not run) */
 } NsValReport;

@@ -725,6 +725,56 @@ START_TEST (test_unsourced_listed)
 }
 END_TEST
 
+/* The .config options the runs took without their scenario stating them are listed once
+ * each, with the CPU, sorted ("CONFIG_X=y: generic", or without "=" for an option read as
+ * a string), through the jobs' protocol (2 jobs: child processes); an option the scenario
+ * then states leaves the list, the others stay. */
+START_TEST (test_unstated_config_listed)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *sc = g_build_filename (tmp, "scenarios", "micro", "call-chain.xml", NULL);
+  g_autofree char *text = NULL, *first = NULL, *stated = NULL;
+  const char *const rows[] = { "900-safe-ret", "900-unret", NULL };
+  GString *edited;
+  NsValidation *v;
+  NsValReport *r;
+  guint before;
+
+  v = load_ok (fx);
+  r = run_rows (v, rows, 2);
+  before = r->unstated->len;
+  ck_assert_uint_gt (before, 1);
+  for (guint i = 0; i < before; i++) {
+    ck_assert_msg (g_str_has_prefix (r->unstated->pdata[i], "CONFIG_") &&
+                   g_str_has_suffix (r->unstated->pdata[i], ": generic"), "%s",
+                   (const char *) r->unstated->pdata[i]);
+    if (i > 0)
+      ck_assert_int_lt (strcmp (r->unstated->pdata[i - 1], r->unstated->pdata[i]), 0);
+  }
+  first = g_strndup (r->unstated->pdata[0], strcspn (r->unstated->pdata[0], "=:"));
+  ns_val_report_free (r);
+  ns_validation_free (v);
+
+  /* the kernel element, empty, gets the option as a child */
+  ck_assert (g_file_get_contents (sc, &text, NULL, NULL));
+  edited = g_string_new (text);
+  stated = g_strdup_printf ("spec_rstack_overflow=off\">\n    <config name=\"%s\" "
+                            "value=\"y\"/>\n  </kernel>", first);
+  ck_assert_uint_eq (g_string_replace (edited, "spec_rstack_overflow=off\"/>", stated, 1), 1);
+  ck_assert (g_file_set_contents (sc, edited->str, -1, NULL));
+  g_string_free (edited, TRUE);
+  v = load_ok (fx);
+  r = run_rows (v, rows, 2);
+  ck_assert_uint_eq (r->unstated->len, before - 1);
+  for (guint i = 0; i < r->unstated->len; i++)
+    ck_assert (!g_str_has_prefix (r->unstated->pdata[i], first));
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* The case prints what `netsim run --variant V` prints for the same scenario. */
 START_TEST (test_fixture_matches_run)
 {
@@ -1868,6 +1918,7 @@ validate_suite (void)
   tcase_add_test (run, test_expected_rows_that_stop_running);
   tcase_add_test (run, test_expected_read_strictly);
   tcase_add_test (run, test_unsourced_listed);
+  tcase_add_test (run, test_unstated_config_listed);
   suite_add_tcase (s, run);
   tcase_add_test (fits, test_fitted_and_validation_conflict);
   tcase_add_test (fits, test_unrecorded_fit_conflict);
