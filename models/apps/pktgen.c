@@ -568,7 +568,8 @@ pktgen_check_config (const NsScenario *sc, const NsBuild *build, gboolean bpf, G
   const char *off = NULL;
 
   for (guint i = 0; needed[i] && off == NULL; i++)
-    if (ns_build_config_tristate (build, needed[i], NS_KCONFIG_Y) == NS_KCONFIG_N)
+    if (ns_build_config_tristate (build, needed[i], ns_build_config_is_bool (needed[i]) ?
+                                  NS_KCONFIG_Y : NS_KCONFIG_M) == NS_KCONFIG_N)
       off = needed[i];
   if (off != NULL)
     goto option_off;

@@ -918,6 +918,20 @@ for want in '"CONFIG_SLAB_FREELIST_RANDOM=n"' '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=
   grep -A40 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
     bad "a tc run's JSON config lacks $want: $(grep -A20 '"config"' "$TMP/out")"
 done
+# an option the scenario leaves out is taken as distribution kernels build it, by every
+# model that reads it alike: matchall, gact and u32 as modules (pktgen's set-up check and
+# the wrapper's chain both) and clsact's sch_ingress too, CONFIG_NET_CLS_ACT built in; no
+# "y|n"
+grep -v 'CONFIG_NET_CLS_MATCHALL\|CONFIG_NET_ACT_GACT\|CONFIG_NET_CLS_U32\|CONFIG_NET_CLS_ACT\|CONFIG_NET_SCH_INGRESS' \
+  "$DATA/scenarios/tc-pktgen-matchall-7950x.xml" >"$TMP/tc-unstated.xml"
+expect 0 "tc with its modules unstated, JSON" -- "$NETSIM" run -q -f json \
+  --variant 7950x-f1-after --set measure.duration=50us "$TMP/tc-unstated.xml"
+for want in '"CONFIG_NET_CLS_MATCHALL=m (unstated)"' '"CONFIG_NET_ACT_GACT=m (unstated)"' \
+            '"CONFIG_NET_CLS_U32=m (unstated)"' '"CONFIG_NET_SCH_INGRESS=m (unstated)"' \
+            '"CONFIG_NET_CLS_ACT=y (unstated)"'; do
+  grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+    bad "unstated tc options not taken as modules alike: $want: $(grep -A60 '"config"' "$TMP/out" | grep 'NET_')"
+done
 # --explain names the .config options the two runs took differently (both read them), and
 # none where the builds differ only by a patch whose code reads more options
 expect 0 "explain of a .config what-if" -- "$NETSIM" run -q --variant 7950x-f1-before \

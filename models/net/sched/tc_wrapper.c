@@ -226,7 +226,9 @@ chain_fill (const TcFn **chain, const TcFn *const *order, const NsBuild *build)
 
   for (guint i = 0; order[i] != NULL && n < TC_CHAIN_MAX; i++) {
     gboolean gone = chain_member_gone (version, order[i]->func->name);
-    if (!gone && config_builtin (build, order[i]->kconfig, FALSE))
+    /* unstated: a module, as distribution kernels build the classifiers and actions */
+    if (!gone && ns_build_config_tristate (build, order[i]->kconfig, NS_KCONFIG_M) ==
+                 NS_KCONFIG_Y)
       chain[n++] = order[i];
   }
   return n;

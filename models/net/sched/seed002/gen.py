@@ -34,6 +34,19 @@ KCONFIG_DEFAULTS = [
     '    <!-- Kconfig default [U: the seed does not say]; Debian sets y: '
     'doc/models/tc-pktgen.md, What-ifs -->',
     '    <config name="CONFIG_INIT_ON_ALLOC_DEFAULT_ON" value="n"/>']
+def kernel_block():
+    """The <kernel> element both scenario kinds share: the retpoline build with the wrapper,
+    the Kconfig defaults above, and every tc module built in as the seed says (clsact's
+    sch_ingress too; CONFIG_NET_CLS_ACT, a bool, built in)."""
+    L = ['  <kernel version="6.1.0-rc7">',
+         '    <config name="CONFIG_RETPOLINE" value="y"/>',
+         '    <config name="CONFIG_NET_TC_INDIRECT_WRAPPER" value="y"/>',
+         *KCONFIG_DEFAULTS,
+         '    <config name="CONFIG_NET_SCH_INGRESS" value="y"/>',
+         '    <config name="CONFIG_NET_CLS_ACT" value="y"/>']
+    L += [f'    <config name="CONFIG_NET_CLS_{x}" value="y"/>' for x in CLS]
+    L += [f'    <config name="CONFIG_NET_ACT_{x}" value="y"/>' for x in ACT]
+    return L + ['  </kernel>']
 def esc(s): return s.replace("&","&amp;").replace('"',"&quot;").replace("<","&lt;")
 def profile_clock(profile):
     """cpu.freq_ghz of scenarios/cpus/PROFILE.xml (fit.py and walks.py read the clock so)."""
@@ -57,13 +70,7 @@ def write(short, ipc, ipc_source, out):
     L.append(f'    spectre_v2={c["mit"]} on this CPU (profile default). Recorded pps in each variant\'s')
     L.append(f'    comment; comparisons are the seed\'s rows.</description>')
     L.append(f'  <cpu profile="{c["profile"]}"/>')
-    L.append('  <kernel version="6.1.0-rc7">')
-    L.append('    <config name="CONFIG_RETPOLINE" value="y"/>')
-    L.append('    <config name="CONFIG_NET_TC_INDIRECT_WRAPPER" value="y"/>')
-    L += KCONFIG_DEFAULTS
-    for x in CLS: L.append(f'    <config name="CONFIG_NET_CLS_{x}" value="y"/>')
-    for x in ACT: L.append(f'    <config name="CONFIG_NET_ACT_{x}" value="y"/>')
-    L.append('  </kernel>')
+    L += kernel_block()
     L.append(f'  <param name="cpu.ipc" value="{ipc}" source="{esc(ipc_source)}"/>')
     L.append('  <workload type="pktgen" cpu="0" xmit-mode="queue_xmit" pkt-size="60" filters="1"')
     L.append('            action="continue" clone-skb="0"/>')
@@ -119,14 +126,8 @@ def write_whatif(short, out, variants, comps, description):
          f'<scenario name="tc-pktgen-whatif-{short}" seed="1">',
          f'  <description>{description}</description>',
          f'  <cpu profile="{c["profile"]}"/>',
-         '  <kernel version="6.1.0-rc7">',
-         '    <config name="CONFIG_RETPOLINE" value="y"/>',
-         '    <config name="CONFIG_NET_TC_INDIRECT_WRAPPER" value="y"/>',
-         *KCONFIG_DEFAULTS]
-    for x in CLS: L.append(f'    <config name="CONFIG_NET_CLS_{x}" value="y"/>')
-    for x in ACT: L.append(f'    <config name="CONFIG_NET_ACT_{x}" value="y"/>')
-    L += ['  </kernel>',
-          f'  <param name="cpu.ipc" from="tc-pktgen-matchall-{short}.xml"/>',
+         *kernel_block()]
+    L += [f'  <param name="cpu.ipc" from="tc-pktgen-matchall-{short}.xml"/>',
           '  <workload type="pktgen" cpu="0" xmit-mode="queue_xmit" pkt-size="60" filters="1"',
           '            action="continue" clone-skb="0"/>',
           '  <measure metric="pps" warmup="200us" duration="2ms"/>',
