@@ -137,12 +137,16 @@ struct _NsBuild {
   GHashTable   *config;        /* key → value */
   GHashTable   *config_read;   /* set of keys ns_build_get_config was asked for */
   GHashTable   *config_bad;    /* set of keys read as bool/tristate with another value */
-  GHashTable   *config_taken;  /* key → the states bool/tristate reads took ("y", "y|n") */
+  GHashTable   *config_taken;  /* key → GUINT_TO_POINTER (1 << state) of each state
+                                  bool/tristate reads took */
   GHashTable   *notes;         /* set of model notes (ns_build_note) */
   gboolean      version_refused;  /* a model does not cover the version */
   GArray       *decisions;     /* func id → NsDecision (index 0 unused) */
   GStringChunk *reasons;       /* interned reason strings */
 };
+
+/* What ns_build_config_in_force writes after an option the build does not state. */
+#define CONFIG_UNSTATED " (unstated)"
 
 /* Creates a build of kernel `version` inlining static functions up to inline_limit_bytes. */
 NsBuild *
@@ -160,7 +164,7 @@ ns_build_new (const char *version, guint inline_limit_bytes)
   build->config = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   build->config_read = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->config_bad = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  build->config_taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  build->config_taken = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   build->decisions = g_array_new (FALSE, TRUE, sizeof (NsDecision));
   build->reasons = g_string_chunk_new (256);
@@ -357,26 +361,31 @@ config_state (const NsBuild *build, const char *key, NsKconfig def)
   return def;
 }
 
-/* Notes that a read of key took state (config_taken: each state once, in the order
- * taken, "|" between). */
+/* Notes that a read of key took state (config_taken). */
 static void
 note_taken (const NsBuild *build, const char *key, NsKconfig state)
 {
-  static const char *const names[] = { "n", "m", "y" };
-  const char *taken = g_hash_table_lookup (build->config_taken, key);
-  char **states;
-  gboolean seen;
+  guint taken = GPOINTER_TO_UINT (g_hash_table_lookup (build->config_taken, key));
 
-  if (taken == NULL) {
-    g_hash_table_insert (build->config_taken, g_strdup (key), g_strdup (names[state]));
-    return;
-  }
-  states = g_strsplit (taken, "|", -1);
-  seen = g_strv_contains ((const char *const *) states, names[state]);
-  g_strfreev (states);
-  if (!seen)
-    g_hash_table_insert (build->config_taken, g_strdup (key),
-                         g_strconcat (taken, "|", names[state], NULL));
+  g_hash_table_insert (build->config_taken, g_strdup (key),
+                       GUINT_TO_POINTER (taken | 1u << state));
+}
+
+/* The states of taken (config_taken's bits) as "n", "m", "y" joined by "|" in that order,
+ * or NULL for none (a new string). */
+static char *
+taken_states (guint taken)
+{
+  static const char *const names[] = { "n", "m", "y" };
+  GString *states;
+
+  if (taken == 0)
+    return NULL;
+  states = g_string_new (NULL);
+  for (guint s = 0; s < G_N_ELEMENTS (names); s++)
+    if (taken & 1u << s)
+      g_string_append_printf (states, "%s%s", states->len ? "|" : "", names[s]);
+  return g_string_free (states, FALSE);
 }
 
 /* The state of key read as a Kconfig bool/tristate (def when the build does not state
@@ -459,7 +468,7 @@ ns_build_config_read (const NsBuild *build)
 }
 
 /* Each option models have asked for, as the run took it, sorted: "KEY=STATE" for a
- * bool/tristate read (STATE y, m or n; "y|n" where reads took different states),
+ * bool/tristate read (STATE y, m or n; "n|y" where reads took different states),
  * "KEY=VALUE" for another read of a stated option, and " (unstated)" after an option the
  * build does not state (a new NULL-terminated array). */
 char **
@@ -474,15 +483,33 @@ ns_build_config_in_force (const NsBuild *build)
   lines = g_ptr_array_new ();
   for (char **k = keys; *k != NULL; k++) {
     const char *stated = g_hash_table_lookup (build->config, *k);
-    const char *taken = g_hash_table_lookup (build->config_taken, *k);
+    g_autofree char *taken =
+      taken_states (GPOINTER_TO_UINT (g_hash_table_lookup (build->config_taken, *k)));
     const char *value = taken ? taken : stated;
 
     g_ptr_array_add (lines, g_strdup_printf ("%s%s%s%s", *k, value ? "=" : "", value ? value : "",
-                                             stated ? "" : " (unstated)"));
+                                             stated ? "" : CONFIG_UNSTATED));
   }
   g_strfreev (keys);
   g_ptr_array_add (lines, NULL);
   return (char **) g_ptr_array_free (lines, FALSE);
+}
+
+/* A line of ns_build_config_in_force split: its key (a new string), *value the value
+ * the run took (a new string, NULL for an unstated option read as a string) and
+ * *stated whether the build states the option. */
+char *
+ns_build_config_line_split (const char *line, char **value, gboolean *stated)
+{
+  const char *stop, *eq;
+
+  g_return_val_if_fail (line != NULL && value != NULL && stated != NULL, NULL);
+
+  *stated = !g_str_has_suffix (line, CONFIG_UNSTATED);
+  stop = line + strlen (line) - (*stated ? 0 : strlen (CONFIG_UNSTATED));
+  eq = memchr (line, '=', (size_t) (stop - line));
+  *value = eq ? g_strndup (eq + 1, (gsize) (stop - eq - 1)) : NULL;
+  return g_strndup (line, (gsize) ((eq ? eq : stop) - line));
 }
 
 /* The options read as bool/tristate (ns_build_config_tristate) whose value is not y, m

@@ -99,11 +99,15 @@ char        **ns_build_config_bad     (const NsBuild *build);
  * them changed nothing. */
 char        **ns_build_config_read    (const NsBuild *build);
 /* Each option models have asked for so far as the run took it, sorted: "KEY=y" (m, n) for
- * a bool/tristate read, "y|n" where reads took different states (models disagreeing on
- * an unstated option's default), "KEY=VALUE" for another read of a stated option, then
+ * a bool/tristate read, "n|y" where reads took different states (models disagreeing on
+ * an unstated option's default; the states in n, m, y order), "KEY=VALUE" for another read of a stated option, then
  * " (unstated)" where the build does not state it (no "=" for an unstated option read
  * as a string); a new NULL-terminated array. */
 char        **ns_build_config_in_force (const NsBuild *build);
+/* A line of ns_build_config_in_force split: its key (a new string), *value the value the
+ * run took (a new string; NULL for an unstated option read as a string), *stated whether
+ * the build states it. */
+char         *ns_build_config_line_split (const char *line, char **value, gboolean *stated);
 /* A model's note on what this build runs that the user should know (e.g. rules of
  * another kernel version than the scenario's), kept once; ns_build_notes gives them
  * sorted, a new NULL-terminated array. */

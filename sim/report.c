@@ -648,19 +648,6 @@ params_diff_one (const NsParamDef *def, const char *value, const char *source, g
   }
 }
 
-/* A config-in-force line ("KEY=VALUE (unstated)", ns_build_config_in_force) split into
- * its key and the value the run took ("-" for none), both new strings. */
-static char *
-config_line_split (const char *line, char **value)
-{
-  const char *unstated = strstr (line, " (unstated)");
-  const char *stop = unstated ? unstated : line + strlen (line);
-  const char *eq = memchr (line, '=', (size_t) (stop - line));
-
-  *value = eq ? g_strndup (eq + 1, (gsize) (stop - eq - 1)) : g_strdup ("-");
-  return g_strndup (line, (gsize) ((eq ? eq : stop) - line));
-}
-
 /* The .config options both runs read and took differently, as "KEY a → b" items in key
  * order (an option one run never read is no difference of the builds: the other's code
  * path did not ask); their number in *n, of which the first EXPLAIN_PARAMS_SHOWN
@@ -673,15 +660,19 @@ config_diff (char **a, char **b, guint *n)
 
   *n = 0;
   for (char **l = b; l != NULL && *l != NULL; l++) {
-    char *v, *k = config_line_split (*l, &v);
+    gboolean stated;
+    char *v, *k = ns_build_config_line_split (*l, &v, &stated);
 
-    g_hash_table_insert (theirs, k, v);
+    g_hash_table_insert (theirs, k, v ? v : g_strdup ("-"));
   }
   for (char **l = a; l != NULL && *l != NULL; l++) {
+    gboolean stated;
     g_autofree char *mine = NULL;
-    g_autofree char *k = config_line_split (*l, &mine);
+    g_autofree char *k = ns_build_config_line_split (*l, &mine, &stated);
     const char *other = g_hash_table_lookup (theirs, k);
 
+    if (mine == NULL)
+      mine = g_strdup ("-");
     if (other == NULL || strcmp (mine, other) == 0)
       continue;
     if (++*n <= EXPLAIN_PARAMS_SHOWN)

@@ -1718,15 +1718,20 @@ collect_unsourced (const NsParamDef *def, const char *value, const char *source,
 }
 
 /* Appends to unstated each option of in_force (ns_build_config_in_force's lines) the run
- * took without the build stating it, as "CONFIG_X=y" (" (unstated)" cut). */
+ * took without the build stating it, as "CONFIG_X=y" ("CONFIG_X" for one read as a
+ * string). */
 static void
 collect_unstated (char **in_force, GPtrArray *unstated)
 {
-  static const char suffix[] = " (unstated)";
+  for (char **l = in_force; l != NULL && *l != NULL; l++) {
+    gboolean stated;
+    g_autofree char *value = NULL;
+    g_autofree char *key = ns_build_config_line_split (*l, &value, &stated);
 
-  for (char **l = in_force; l != NULL && *l != NULL; l++)
-    if (g_str_has_suffix (*l, suffix))
-      g_ptr_array_add (unstated, g_strndup (*l, strlen (*l) - strlen (suffix)));
+    if (!stated)
+      g_ptr_array_add (unstated, value ? g_strconcat (key, "=", value, NULL)
+                                       : g_steal_pointer (&key));
+  }
 }
 
 /* A new NsValRun digesting one variant's result (figures, machine, free parameters); the

@@ -238,7 +238,7 @@ END_TEST
 
 /* The options in force as the run took them, sorted: a stated option with its state, an
  * unstated one with the state its read took and " (unstated)", the states of reads that
- * disagree on an unstated option's default each once in the order taken, a stated
+ * disagree on an unstated option's default each once in n, m, y order, a stated
  * string as written, an unstated option read as a string without "=", and nothing for
  * an option stated but never read. */
 START_TEST (test_config_in_force)
@@ -266,6 +266,24 @@ START_TEST (test_config_in_force)
   ck_assert_str_eq (lines[2], "CONFIG_PREEMPT_RCU=y (unstated)");
   ck_assert_str_eq (lines[3], "CONFIG_SLAB_FREELIST_RANDOM=n|y (unstated)");
   ck_assert_str_eq (lines[4], "CONFIG_X86_KERNEL_IBT (unstated)");
+  /* and each line splits back into key, value and whether it is stated */
+  {
+    static const struct { const char *key, *value; gboolean stated; } want[] = {
+      { "CONFIG_LSM", "apparmor", TRUE }, { "CONFIG_NET_CLS_ACT", "y", TRUE },
+      { "CONFIG_PREEMPT_RCU", "y", FALSE }, { "CONFIG_SLAB_FREELIST_RANDOM", "n|y", FALSE },
+      { "CONFIG_X86_KERNEL_IBT", NULL, FALSE },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (want); i++) {
+      g_autofree char *value = NULL;
+      gboolean stated;
+      g_autofree char *key = ns_build_config_line_split (lines[i], &value, &stated);
+
+      ck_assert_str_eq (key, want[i].key);
+      ck_assert_pstr_eq (value, want[i].value);
+      ck_assert_int_eq (stated, want[i].stated);
+    }
+  }
   ns_build_free (build);
 }
 END_TEST

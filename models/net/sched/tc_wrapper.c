@@ -186,12 +186,12 @@ const NsPatch ns_patch_tc_wrapper_cls_last = {
 
 /* ---- build facts ---- */
 
-/* TRUE if .config builds key in (key=y; absent: def), key read as a bool/tristate. */
+/* TRUE if .config builds key in (key=y; absent: the state unstated), key read as a
+ * bool/tristate. */
 static gboolean
-config_builtin (const NsBuild *build, const char *key, gboolean def)
+config_builtin (const NsBuild *build, const char *key, NsKconfig unstated)
 {
-  return ns_build_config_tristate (build, key, def ? NS_KCONFIG_Y : NS_KCONFIG_N) ==
-         NS_KCONFIG_Y;
+  return ns_build_config_tristate (build, key, unstated) == NS_KCONFIG_Y;
 }
 
 /* CONFIG_RETPOLINE (CONFIG_MITIGATION_RETPOLINE from v6.9; the build's version decides
@@ -200,7 +200,7 @@ config_builtin (const NsBuild *build, const char *key, gboolean def)
 static gboolean
 build_has_retpoline (const NsBuild *build)
 {
-  return config_builtin (build, ns_build_retpoline_option (build), TRUE);
+  return config_builtin (build, ns_build_retpoline_option (build), NS_KCONFIG_Y);
 }
 
 /* TRUE if release no longer has the chain member named name (rsvp and rsvp6, tcindex:
@@ -227,8 +227,7 @@ chain_fill (const TcFn **chain, const TcFn *const *order, const NsBuild *build)
   for (guint i = 0; order[i] != NULL && n < TC_CHAIN_MAX; i++) {
     gboolean gone = chain_member_gone (version, order[i]->func->name);
     /* unstated: a module, as distribution kernels build the classifiers and actions */
-    if (!gone && ns_build_config_tristate (build, order[i]->kconfig, NS_KCONFIG_M) ==
-                 NS_KCONFIG_Y)
+    if (!gone && config_builtin (build, order[i]->kconfig, NS_KCONFIG_M))
       chain[n++] = order[i];
   }
   return n;
@@ -261,7 +260,7 @@ wrapper_build (TcEnv *env, const NsBuild *build)
   gboolean merged = ns_build_has_patch (build, PATCH_MERGED) ||
                     ns_build_has_change (build, NS_KCHANGE_TC_RETPOLINE_WRAPPER);
   gboolean rfc = ns_build_has_patch (build, PATCH_RFC) &&
-                 config_builtin (build, "CONFIG_NET_TC_INDIRECT_WRAPPER", FALSE);
+                 config_builtin (build, "CONFIG_NET_TC_INDIRECT_WRAPPER", NS_KCONFIG_N);
 
   if (!build_has_retpoline (build) || !(merged || rfc))
     return;
