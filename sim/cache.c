@@ -243,6 +243,19 @@ ns_cache_lookup (NsCache *cache, guint64 line)
   return TRUE;
 }
 
+/* Refreshes line's recency if present, uncounted; see cache.h. */
+gboolean
+ns_cache_touch (NsCache *cache, guint64 line)
+{
+  guint set = ns_cache_set_of (cache, line);
+  int way = find_way (cache, set, line);
+
+  if (way < 0)
+    return FALSE;
+  touch (cache, set, (guint) way);
+  return TRUE;
+}
+
 /* TRUE if line is present; no side effects. */
 gboolean
 ns_cache_contains (const NsCache *cache, guint64 line)

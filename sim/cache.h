@@ -38,6 +38,8 @@ void           ns_cache_colour_pages (NsCache *cache, guint64 first_line, guint6
 guint          ns_cache_set_of     (const NsCache *cache, guint64 line);
 /* Looks line up as an access: on a hit it becomes most recently used. Counts hit or miss. */
 gboolean       ns_cache_lookup     (NsCache *cache, guint64 line);
+/* If line is present, makes it most recently used; no counters. Returns whether it was. */
+gboolean       ns_cache_touch      (NsCache *cache, guint64 line);
 /* TRUE if line is present; no side effect on recency or counters. */
 gboolean       ns_cache_contains   (const NsCache *cache, guint64 line);
 /* Brings line in as most recently used. If that evicts a valid line, stores it in *evicted

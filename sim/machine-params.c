@@ -124,6 +124,15 @@ static const NsParamDef machine_params[] = {
     "generic default", FALSE, 16, 65536, NULL },
   { "cache.l2.assoc", NS_PARAM_INT, "ways", "8", "L2 associativity",
     "generic default", FALSE, 1, 64, NULL },
+  { "cache.l2.sees_l1_hits", NS_PARAM_BOOL, "", "false",
+    "an L1 hit also makes the line most recently used in the core's L2 (true); false: the "
+    "L2 sees only the L1s' misses, so a line hot in an L1 ages in the L2, and the L2's "
+    "eviction of it takes it out of the L1 too, the L2 being inclusive (an inclusion victim)",
+    "unsourced stated choice: an L1 hit is served by the L1 alone, and no profile's vendor "
+    "documents a recency hint from the L1s to the L2. The inclusion is CPUID's: "
+    "Fn8000_001D subleaf 2 (L2) EDX bit 1 (CacheInclusive) = 1 on an EPYC 7713 (InstLatx64 "
+    "AuthenticAMD0A00F11_K19_Milan_CPUID1.txt) and on the Zen 4 host (2026-12-06)",
+    FALSE, UNB, NULL },
   { "cache.l2.latency_cycles", NS_PARAM_DOUBLE, "cycles", "12", "L2 load-to-use latency",
     "unsourced generic default (cpu-params.md §5)", FALSE, 2, 100, NULL },
   { "cache.l3.size_kib", NS_PARAM_INT, "KiB", "8192", "L3 size per L3 domain (CCX or socket)",

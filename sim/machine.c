@@ -13,7 +13,9 @@
  * Caches. Per physical core (shared by its SMT threads): L1D, L1I and L2; per CCX: L3. All
  * use cache.policy (lru, or plru = tree pseudo-LRU; plru on an associativity that is not a
  * power of two falls back to LRU with a message). L2 is inclusive of the core's L1s: an
- * L2 eviction drops the line from L1D and L1I. cache.l3.inclusive = true: lines are filled
+ * L2 eviction drops the line from L1D and L1I. The L2 sees only the L1s' misses unless
+ * cache.l2.sees_l1_hits, so a line hot in an L1 ages in the L2 and may be evicted from both
+ * (an inclusion victim). cache.l3.inclusive = true: lines are filled
  * into the CCX's L3 on every miss that goes past it, and an L3 eviction back-invalidates
  * the line in the private caches of that CCX's cores. false: L3 is a victim cache filled
  * with the lines the CCX's L2s evict (an L3 hit leaves the line there). L3 size 0 = none.
@@ -245,6 +247,7 @@ struct _NsMachine {
   guint          line_shift;
   NsCachePolicy  policy;
   gboolean       inclusive;
+  gboolean       l2_sees_l1_hits;  /* cache.l2.sees_l1_hits */
   gboolean       pages_random;   /* mem.page_frames = random: L2/L3 sets by drawn frames */
   guint64        page_key;       /* ns_machine_set_page_key */
   gboolean       caches_made;    /* a cache exists: the page key is fixed */
@@ -635,6 +638,15 @@ nearest_holder (NsMachine *m, NsExec *x, guint64 *e, guint64 line)
   return best;
 }
 
+/* An access that hit this core's L1: under cache.l2.sees_l1_hits the L2 copy (which
+ * inclusion guarantees) becomes most recently used too. */
+static inline void
+l1_hit (NsMachine *m, CoreCaches *cc, guint64 line)
+{
+  if (m->l2_sees_l1_hits)
+    ns_cache_touch (cc->l2, line);
+}
+
 /* Where a read was served from, and at what full latency. */
 typedef struct {
   NsCause cause;     /* NS_CAUSE_L1..NS_CAUSE_DRAM, or NS_CAUSE_COHERENCE */
@@ -650,8 +662,10 @@ read_line (NsMachine *m, NsExec *x, guint64 line, gboolean instr)
   guint owner_core;
   NsDistance d;
 
-  if (ns_cache_lookup (instr ? cc->l1i : cc->l1d, line))
+  if (ns_cache_lookup (instr ? cc->l1i : cc->l1d, line)) {
+    l1_hit (m, cc, line);
     return (Served) { NS_CAUSE_L1, m->lat[NS_CAUSE_L1] };
+  }
   e = dir_get (&m->dir, line);
   owner_core = verified_owner_core (m, e, line);
   if (owner_core != G_MAXUINT && owner_core != x->core) {
@@ -692,8 +706,10 @@ fill_for_write (NsMachine *m, NsExec *x, guint64 line, guint64 *e)
 {
   CoreCaches *cc = x->caches;
 
-  if (ns_cache_lookup (cc->l1d, line))
+  if (ns_cache_lookup (cc->l1d, line)) {
+    l1_hit (m, cc, line);
     return NS_CAUSE_L1;
+  }
   if (ns_cache_lookup (cc->l2, line)) {
     ns_cache_insert (cc->l1d, line, NULL);
     return NS_CAUSE_L2;
@@ -747,6 +763,7 @@ take_ownership (NsMachine *m, NsExec *x, guint64 line)
   guint owner_core;
 
   if (E_OWNER (e) == x->cpu + 1 && ns_cache_lookup (x->caches->l1d, line)) {
+    l1_hit (m, x->caches, line);
     r.owned = TRUE;   /* fast path: owned and in L1 */
     return r;
   }
@@ -1212,6 +1229,7 @@ read_caches (NsMachine *m, const NsParams *p, GError **error)
   m->policy = (NsCachePolicy) policy;          /* the registry lists them in that order */
   m->pages_random = frame == 0;                 /* "random", then "contiguous" */
   m->inclusive = ns_params_get_bool (p, "cache.l3.inclusive");
+  m->l2_sees_l1_hits = ns_params_get_bool (p, "cache.l2.sees_l1_hits");
   if (!read_level (m, "l1d", &m->l1d_bytes, &m->l1d_assoc, FALSE, error) ||
       !read_level (m, "l1i", &m->l1i_bytes, &m->l1i_assoc, FALSE, error) ||
       !read_level (m, "l2", &m->l2_bytes, &m->l2_assoc, FALSE, error) ||

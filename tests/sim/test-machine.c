@@ -315,6 +315,62 @@ START_TEST (test_chase_plru)
 }
 END_TEST
 
+/* ---- inclusion victims ---- */
+
+#define VICTIM_ROUNDS 24
+
+typedef struct {
+  NsMachine *machine;
+  guint8    *base;     /* the hot line; stream line k at base + (k + 1) × stride */
+  gsize      stride;   /* L2 sets × 64: every line in the hot line's L1 and L2 set */
+  guint64    l3;       /* loads the L3 served */
+} Victim;
+
+/* Each round reads the hot line, then a new line of its set. */
+static void
+victim_thread (NsThread *t, gpointer data)
+{
+  Victim *v = data;
+
+  ns_machine_account_reset (v->machine);
+  for (guint k = 0; k < VICTIM_ROUNDS; k++) {
+    ns_load_dep (t, v->base, sizeof (gpointer));
+    ns_load_dep (t, v->base + (k + 1) * v->stride, sizeof (gpointer));
+  }
+  v->l3 = ns_machine_account_events (v->machine, NS_CAUSE_L3);
+}
+
+/* Loads the L3 served to a thread that reads one hot line between new lines of its set. */
+static guint64
+victim_l3_loads (const char *sees_l1_hits)
+{
+  const char *const sets[] = { "mem.page_frames", "contiguous",
+                               "cache.l2.sees_l1_hits", sees_l1_hits, NULL };
+  Rig rig;
+  Victim v = { 0 };
+
+  rig_init (&rig, sets, NULL);
+  v.machine = rig.machine;
+  v.stride = (gsize) param (&rig, "cache.l2.size_kib") * 1024 /
+             (gsize) param (&rig, "cache.l2.assoc");
+  v.base = ns_arena_alloc (ns_machine_arena (rig.machine), (VICTIM_ROUNDS + 1) * v.stride,
+                           4096);
+  rig_run (&rig, "victim", victim_thread, &v);
+  rig_clear (&rig);
+  return v.l3;
+}
+
+/* The hot line always hits the L1 (it stays most recent of its L1 set), but unless the L2
+ * sees those hits, every eighth new line of the 8-way L2 set finds it least recent there
+ * and evicts it, from the L1 too: rounds 8 and 16 read it back from the L3 (a victim
+ * cache). With the hits seen, it never leaves. */
+START_TEST (test_inclusion_victims)
+{
+  ck_assert_uint_eq (victim_l3_loads ("false"), 2);
+  ck_assert_uint_eq (victim_l3_loads ("true"), 0);
+}
+END_TEST
+
 /* ---- calls, returns, indirect calls, inlining ---- */
 
 #define N_CALLS 1000
@@ -2779,6 +2835,7 @@ machine_suite (void)
   tcase_add_test (chase, test_chase_other_part);
   tcase_add_test (chase, test_chase_random_frames);
   tcase_add_test (chase, test_chase_plru);
+  tcase_add_test (chase, test_inclusion_victims);
   tcase_add_test (calls, test_safe_ret_penalty);
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
