@@ -1,5 +1,5 @@
 /* test-cache.c — set mapping (plain and over coloured pages), LRU and tree-PLRU eviction
- * order, counters, invalidation. */
+ * order, touches, counters, invalidation. */
 #include "config.h"
 
 #include <check.h>
@@ -114,6 +114,25 @@ START_TEST (test_lru_order)
 }
 END_TEST
 
+/* A touch makes a present line most recent as a hit does, but counts nothing; an absent
+ * line is left absent. */
+START_TEST (test_touch)
+{
+  NsCache *c = one_set (2, NS_CACHE_LRU);
+  const guint64 ab[] = { 10, 11 };
+  guint64 victim = 0;
+
+  fill (c, ab, 2);
+  ck_assert (ns_cache_touch (c, 10));
+  ck_assert (!ns_cache_touch (c, 12));
+  ck_assert (!ns_cache_contains (c, 12));
+  ck_assert (ns_cache_insert (c, 13, &victim));   /* B is the least recent now */
+  ck_assert_uint_eq (victim, 11);
+  ck_assert_uint_eq (ns_cache_hits (c) + ns_cache_misses (c), 0);
+  ns_cache_free (c);
+}
+END_TEST
+
 START_TEST (test_plru_order)
 {
   NsCache *c = one_set (4, NS_CACHE_PLRU);
@@ -200,6 +219,7 @@ cache_suite (void)
 
   tcase_add_test (tc, test_geometry_and_set_mapping);
   tcase_add_test (tc, test_lru_order);
+  tcase_add_test (tc, test_touch);
   tcase_add_test (tc, test_plru_order);
   tcase_add_test (tc, test_plru_needs_power_of_two);
   tcase_add_test (tc, test_counts_and_invalidate);
