@@ -143,7 +143,7 @@ typedef struct {
   GPtrArray  *linked;
   GPtrArray  *found;
   const char *suffix;
-  const char *skip;
+  const char *const *skip;
 } NsFileWalk;
 
 /* TRUE if folder path was not seen before in walk (and marks it seen); FALSE if it was,
@@ -175,7 +175,7 @@ walk_folder (NsFileWalk *walk, const char *dir)
     if (!g_file_test (path, G_FILE_TEST_IS_DIR)) {
       if (g_str_has_suffix (name, walk->suffix))
         g_ptr_array_add (walk->found, g_steal_pointer (&path));
-    } else if (walk->skip == NULL || strcmp (name, walk->skip) != 0) {
+    } else if (walk->skip == NULL || !g_strv_contains (walk->skip, name)) {
       if (g_file_test (path, G_FILE_TEST_IS_SYMLINK))
         g_ptr_array_add (walk->linked, g_steal_pointer (&path));
       else
@@ -194,7 +194,7 @@ compare_paths (gconstpointer a, gconstpointer b)
 /* See common.h: the real folders first, then the linked ones met, round by round, each
  * round in name order so the result does not depend on the order readdir gives. */
 GPtrArray *
-ns_find_files (const char *dir, const char *suffix, const char *skip)
+ns_find_files (const char *dir, const char *suffix, const char *const *skip)
 {
   NsFileWalk walk = { NULL, NULL, NULL, suffix, skip };
 

@@ -27,11 +27,11 @@ char  **ns_strv_append (const char *const *list, const char *item);
 guint   ns_str_distance (const char *a, const char *b);
 
 /* Sorted paths of the files below dir whose names end in suffix, walking its folders
- * (none named skip, if skip is not NULL) each once, known by device and inode: a folder a
+ * (none named in skip, a NULL-terminated list, if skip is not NULL) each once, known by device and inode: a folder a
  * symbolic link reaches again (a loop, or a second name) is not walked again, and real
  * folders are walked before linked ones, so a file is found under its own path. A folder
  * that cannot be read adds nothing. Free with g_ptr_array_unref. */
-GPtrArray *ns_find_files (const char *dir, const char *suffix, const char *skip);
+GPtrArray *ns_find_files (const char *dir, const char *suffix, const char *const *skip);
 
 /* Error domain for everything netsim reports to the user. */
 #define NS_ERROR (ns_error_quark ())

@@ -15,7 +15,6 @@
 #endif
 
 #define PROFILE_SUBDIR  "scenarios/cpus"
-#define PROFILE_SUFFIX  ".xml"
 #define PROFILE_SCHEMA  "cpu.rng"
 /* How the source of a fitted value begins (calibrate.c writes "fit on ROWS, residual R"). */
 #define PROFILE_FIT_PREFIX "fit on "
@@ -70,31 +69,31 @@ ns_cpu_profile_param_line (const NsCpuProfile *profile, const char *name)
   return 0;
 }
 
-/* The path of the shipped profile name (its file need not exist); newly allocated. */
-static char *
-shipped_path (const char *name)
+/* The path of data file name in <datadir>/subdir; see profile.h. */
+char *
+ns_data_file_path (const char *subdir, const char *name)
 {
-  g_autofree char *file = g_strconcat (name, PROFILE_SUFFIX, NULL);
+  g_autofree char *file = g_strconcat (name, NS_DATA_SUFFIX, NULL);
 
-  return g_build_filename (ns_data_dir (), PROFILE_SUBDIR, file, NULL);
+  return g_build_filename (ns_data_dir (), subdir, file, NULL);
 }
 
-/* Sorted stems of the regular *.xml files in <datadir>/scenarios/cpus (empty if none): a
- * folder or other non-file so named is no profile. */
+/* Sorted stems of the regular *.xml files in <datadir>/subdir (empty if none): a folder
+ * or other non-file so named is no data file. */
 GPtrArray *
-ns_cpu_profile_list (void)
+ns_data_file_list (const char *subdir)
 {
   GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
-  char *dir_path = g_build_filename (ns_data_dir (), PROFILE_SUBDIR, NULL);
+  char *dir_path = g_build_filename (ns_data_dir (), subdir, NULL);
   GDir *dir = g_dir_open (dir_path, 0, NULL);
   const char *entry;
 
   while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL) {
     g_autofree char *path = g_build_filename (dir_path, entry, NULL);
-    if (g_str_has_suffix (entry, PROFILE_SUFFIX) && entry[0] != '.' &&
-        strlen (entry) > strlen (PROFILE_SUFFIX) &&
+    if (g_str_has_suffix (entry, NS_DATA_SUFFIX) && entry[0] != '.' &&
+        strlen (entry) > strlen (NS_DATA_SUFFIX) &&
         g_file_test (path, G_FILE_TEST_IS_REGULAR))
-      g_ptr_array_add (names, g_strndup (entry, strlen (entry) - strlen (PROFILE_SUFFIX)));
+      g_ptr_array_add (names, g_strndup (entry, strlen (entry) - strlen (NS_DATA_SUFFIX)));
   }
   if (dir != NULL)
     g_dir_close (dir);
@@ -103,14 +102,39 @@ ns_cpu_profile_list (void)
   return names;
 }
 
-/* ---- resolving a name to a file ---- */
-
-/* TRUE if the argument names a file rather than a shipped profile. */
-static gboolean
-is_path (const char *name_or_path)
+/* TRUE if the argument names a file rather than a shipped data file; see profile.h. */
+gboolean
+ns_data_file_is_path (const char *name_or_path)
 {
-  return strchr (name_or_path, '/') != NULL || g_str_has_suffix (name_or_path, PROFILE_SUFFIX);
+  return strchr (name_or_path, '/') != NULL || g_str_has_suffix (name_or_path, NS_DATA_SUFFIX);
 }
+
+/* The file name without folder and .xml suffix; see profile.h. */
+char *
+ns_data_file_stem (const char *path)
+{
+  char *base = g_path_get_basename (path);
+
+  if (g_str_has_suffix (base, NS_DATA_SUFFIX))
+    base[strlen (base) - strlen (NS_DATA_SUFFIX)] = '\0';
+  return base;
+}
+
+/* The path of the shipped profile name (its file need not exist); newly allocated. */
+static char *
+shipped_path (const char *name)
+{
+  return ns_data_file_path (PROFILE_SUBDIR, name);
+}
+
+/* Sorted names of the shipped profiles; see profile.h. */
+GPtrArray *
+ns_cpu_profile_list (void)
+{
+  return ns_data_file_list (PROFILE_SUBDIR);
+}
+
+/* ---- resolving a name to a file ---- */
 
 /* "a, b (does not load), c" for the shipped profiles, as netsim list cpus lists them, or
  * "none". Newly allocated. */
@@ -138,7 +162,7 @@ resolve_profile_path (const char *name_or_path, GError **error)
 {
   char *path;
 
-  if (is_path (name_or_path))
+  if (ns_data_file_is_path (name_or_path))
     return g_strdup (name_or_path);
   path = shipped_path (name_or_path);
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
@@ -156,17 +180,6 @@ unknown_name:
     g_free (path);
     return NULL;
   }
-}
-
-/* The file name without folder and .xml suffix; newly allocated. */
-static char *
-path_stem (const char *path)
-{
-  char *base = g_path_get_basename (path);
-
-  if (g_str_has_suffix (base, PROFILE_SUFFIX))
-    base[strlen (base) - strlen (PROFILE_SUFFIX)] = '\0';
-  return base;
 }
 
 /* ---- reading elements ---- */
@@ -203,7 +216,7 @@ static gboolean
 read_header (NsProfileReader *reader, xmlNodePtr root, GError **error)
 {
   NsCpuProfile *profile = reader->profile;
-  char *stem = path_stem (reader->path);
+  char *stem = ns_data_file_stem (reader->path);
 
   profile->name = required_text_attr (reader, root, "name", error);
   if (profile->name == NULL)

@@ -23,6 +23,18 @@ typedef struct {
 /* Directory holding data files: $NETSIM_DATADIR, else the installed pkgdatadir, else the
  * source tree. Returns e.g. "/usr/share/netsim". */
 const char   *ns_data_dir          (void);
+/* Data files are <datadir>/SUBDIR/NAME.xml. */
+#define NS_DATA_SUFFIX ".xml"
+/* The path of data file name in <datadir>/subdir (the file need not exist); newly
+ * allocated. */
+char         *ns_data_file_path    (const char *subdir, const char *name);
+/* Names (stems) of the regular *.xml files in <datadir>/subdir, sorted (char*, free with
+ * g_ptr_array_unref; empty if none). */
+GPtrArray    *ns_data_file_list    (const char *subdir);
+/* TRUE if name_or_path names a file (contains '/' or ends in .xml), not a shipped name. */
+gboolean      ns_data_file_is_path (const char *name_or_path);
+/* The file name of path without folder and .xml suffix; newly allocated. */
+char         *ns_data_file_stem    (const char *path);
 /* Loads a profile by name (looked up in <datadir>/scenarios/cpus/) or by path (contains '/'
  * or ends in .xml). Validates against scenarios/cpu.rng; every <param> needs a source.
  * Errors name file:line. */

@@ -1080,6 +1080,7 @@ json_variant (NsJson *json, const NsRunResult *result, const NsVariantResult *vr
   ns_json_member_string (json, "cpu_model", vr->cpu_model);
   ns_json_member_string (json, "kernel", vr->kernel);
   ns_json_member_string (json, "cmdline", vr->cmdline);
+  ns_json_member_string (json, "base_config", vr->base_config);
   ns_json_member_strv (json, "config", vr->config_in_force);
   ns_json_member_strv (json, "mitigations", vr->mitigations);
   ns_json_member_strv (json, "inlining", vr->inlining);

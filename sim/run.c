@@ -15,6 +15,7 @@
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_statistics_double.h>
 #include "run.h"
+#include "kconfig.h"
 #include "profile.h"
 #include "xml.h"
 #include "../models/workload.h"
@@ -214,10 +215,60 @@ unknown_metric:                         /* the workload's type chose the metrics
   return FALSE;
 }
 
+/* TRUE if versions a and b share MAJOR.MINOR. */
+static gboolean
+same_series (const char *a, const char *b)
+{
+  gsize na = strspn (a, "0123456789"), nb = strspn (b, "0123456789");
+
+  if (na != nb || strncmp (a, b, na) != 0 || a[na] != '.' || b[nb] != '.')
+    return FALSE;
+  a += na + 1;
+  b += nb + 1;
+  na = strspn (a, "0123456789");
+  nb = strspn (b, "0123456789");
+  return na == nb && strncmp (a, b, na) == 0;
+}
+
+/* Sets the options of the scenario's base config package, if it names one, on the build
+ * (a note if the package's .config is of another kernel series). */
+static gboolean
+setup_base_config (NsVariantSetup *vs, GError **error)
+{
+  NsScenario *sc = vs->sc;
+  g_autoptr (NsKconfigPackage) package = NULL;
+  const char *const *names, *const *values;
+  GError *cause = NULL;
+
+  if (sc->base_config == NULL)
+    return TRUE;
+  package = ns_kconfig_package_load (sc->base_config, &cause);
+  if (package == NULL)
+    goto bad_package;
+  names = ns_kconfig_package_names (package);
+  values = ns_kconfig_package_values (package);
+  for (guint i = 0; names[i] != NULL; i++)
+    ns_build_set_config (vs->build, names[i], values[i]);
+  if (!same_series (ns_kconfig_package_kernel (package), sc->kernel_version)) {
+    g_autofree char *note = g_strdup_printf (
+      "kernel config package %s is a %s .config, the kernel %s: options the series "
+      "renamed or added take the model's default", ns_kconfig_package_name (package),
+      ns_kconfig_package_kernel (package), sc->kernel_version);
+    ns_build_note (vs->build, note);
+  }
+  return TRUE;
+
+/* ERRORS */
+bad_package:
+  blame_attribute (sc, "kernel", "base-config", cause, error);
+  return FALSE;
+}
+
 /* Creates the kernel build of the scenario: its version and config facts (what the
- * mitigation selection needs to know of the build). */
-static void
-setup_build_config (NsVariantSetup *vs)
+ * mitigation selection needs to know of the build): the base config package's options,
+ * then the scenario's own <config> lines over them. */
+static gboolean
+setup_build_config (NsVariantSetup *vs, GError **error)
 {
   NsScenario *sc = vs->sc;
   GHashTableIter iter;
@@ -225,9 +276,12 @@ setup_build_config (NsVariantSetup *vs)
 
   vs->build = ns_build_new (sc->kernel_version,
                             ns_params_get_int (vs->params, "build.inline_limit_bytes"));
+  if (!setup_base_config (vs, error))
+    return FALSE;
   g_hash_table_iter_init (&iter, sc->config);
   while (g_hash_table_iter_next (&iter, &key, &value))
     ns_build_set_config (vs->build, key, value);
+  return TRUE;
 }
 
 /* Applies the scenario's patches to its kernel build. */
@@ -322,7 +376,12 @@ check_config_values (const NsScenario *sc, const NsBuild *build, GError **error)
   if (bad[0] == NULL)
     return TRUE;
   value = ns_build_get_config (build, bad[0]);
-  if (ns_build_config_is_bool (bad[0]) && g_str_equal (value, "m"))
+  if (!g_hash_table_contains (sc->config, bad[0]))   /* the base config package's */
+    ns_xml_error_attr (sc, ns_xml_child (xmlDocGetRootElement (sc->doc), "kernel"),
+                       "base-config", error, "attribute 'base-config': %s='%s' in kernel "
+                       "config package %s: a bool/tristate option takes y, m or n",
+                       bad[0], value, sc->base_config);
+  else if (ns_build_config_is_bool (bad[0]) && g_str_equal (value, "m"))
     ns_xml_error_blame (sc, ns_scenario_kernel_child (sc, "config", bad[0]),
                         (NsXmlBlame) { .attrs = { "value", "name" } }, error,
                         "attribute 'value': %s='m': a bool option (Kconfig), which cannot "
@@ -374,7 +433,8 @@ variant_setup (NsVariantSetup *vs, const char *path, const char *variant,
   if (!ns_kernel_version_check (vs->sc->kernel_version, &cause))
     goto bad_version;
   defs = vs->profile->mitigation_defaults;
-  setup_build_config (vs);              /* the mitigations in force depend on its options */
+  if (!setup_build_config (vs, error))  /* the mitigations in force depend on its options */
+    goto fail;
   if (!ns_mitigations_select_built ((NsMitigationDefault *) defs->data, defs->len,
                                     vs->sc->kernel_version, vs->sc->cmdline,
                                     ns_build_mitigations_built (vs->build), &vs->mit,
@@ -1210,6 +1270,7 @@ describe_variant (NsVariantResult *vr, const NsVariantSetup *vs, GHashTable *use
   vr->cpu_model = g_strdup (vs->profile->model);
   vr->kernel = g_strdup (vs->sc->kernel_version);
   vr->cmdline = g_strdup (vs->sc->cmdline);
+  vr->base_config = g_strdup (vs->sc->base_config ? vs->sc->base_config : "");
   vr->params = ns_params_copy (vs->params);
 }
 
@@ -1239,6 +1300,7 @@ variant_result_free (gpointer p)
   g_free (vr->cpu_model);
   g_free (vr->kernel);
   g_free (vr->cmdline);
+  g_free (vr->base_config);
   ns_params_free (vr->params);
   g_free (vr);
 }

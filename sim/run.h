@@ -59,6 +59,7 @@ typedef struct {
   char        *cpu_model;
   char        *kernel;
   char        *cmdline;
+  char        *base_config;     /* the kernel config package's name or path ("" if none) */
   NsParams    *params;          /* the complete parameter set used */
   char       **config_read;     /* .config options the models asked for (stated or not;
                                    ns_build_config_read): any other set changed nothing */

@@ -3,6 +3,7 @@
 #include "scenario.h"
 #include "xml.h"
 #include "param.h"
+#include "profile.h"
 
 #include <math.h>
 #include <string.h>
@@ -1005,13 +1006,14 @@ apply_config (SetContext *set, xmlNodePtr root, const char *name, const char *va
 }
 
 /* TRUE if an empty value of the attribute at path is a value, not a slip: the kernel
- * command line (none, as a file without the attribute has: clears a variant's). */
+ * command line or base config (none, as a file without the attribute has: clears a
+ * variant's). */
 static gboolean
 empty_value_means_something (const char *path)
 {
   g_autofree char *key = ns_scenario_set_key (path);
 
-  return !strcmp (key, "kernel.cmdline");
+  return !strcmp (key, "kernel.cmdline") || !strcmp (key, "kernel.base-config");
 }
 
 /* Applies one "PATH=VALUE" to doc. */
@@ -1146,16 +1148,30 @@ check_unique (NsScenario *sc, GHashTable *seen, xmlNodePtr node, const char *att
   return FALSE;
 }
 
-/* Reads <kernel>: version, cmdline, config options and patches. */
+/* Resolves the package <kernel base-config=…> gives by path as resolve_relative does;
+ * names stay names. */
+static char *
+resolve_base_config (const NsScenario *sc, xmlNodePtr kernel, const char *base)
+{
+  if (!ns_data_file_is_path (base))
+    return g_strdup (base);
+  return resolve_relative (sc, kernel, "base-config", base);
+}
+
+/* Reads <kernel>: version, cmdline, base config, config options and patches. */
 static gboolean
 read_kernel (NsScenario *sc, xmlNodePtr kernel, GError **error)
 {
   g_autoptr (GHashTable) patches = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr (GHashTable) configs = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autofree char *base = NULL;
 
   if (!ns_xml_get_string (sc, kernel, "version", NULL, &sc->kernel_version, error) ||
-      !ns_xml_get_string (sc, kernel, "cmdline", "", &sc->cmdline, error))
+      !ns_xml_get_string (sc, kernel, "cmdline", "", &sc->cmdline, error) ||
+      !ns_xml_get_string (sc, kernel, "base-config", "", &base, error))
     return FALSE;
+  if (base[0] != '\0')
+    sc->base_config = resolve_base_config (sc, kernel, base);
   for (xmlNodePtr n = kernel->children; n != NULL; n = n->next) {
     char *name = NULL, *value = NULL;
 
@@ -2050,6 +2066,7 @@ ns_scenario_free (NsScenario *scenario)
   g_free (scenario->cpu);
   g_free (scenario->kernel_version);
   g_free (scenario->cmdline);
+  g_free (scenario->base_config);
   g_ptr_array_unref (scenario->patches);
   g_hash_table_unref (scenario->config);
   g_ptr_array_unref (scenario->param_names);

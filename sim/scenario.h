@@ -37,6 +37,9 @@ typedef struct {
                                  against the scenario's folder) */
   char       *kernel_version;
   char       *cmdline;        /* kernel command line ("" if none) */
+  char       *base_config;    /* <kernel base-config>: a kernel config package's name or
+                                 path (relative paths resolved against the scenario's
+                                 folder), or NULL: the models' defaults under <config> */
   GPtrArray  *patches;        /* char*: patch names applied */
   GHashTable *config;         /* CONFIG_* → value */
   GPtrArray  *param_names;    /* <param name=... value=... source=...> overrides */

@@ -2,19 +2,21 @@
 #include "config.h"
 #include <string.h>
 #include "cmd.h"
+#include "kconfig.h"
 #include "profile.h"
 #include "scenario.h"
 #include "kchange.h"
 #include "../models/workload.h"
 
 /* Prints each scenario file under the data dir (as scenarios/…, the name run and sweep
- * take; each once, however many links lead to its folder, and none in cpus/) with its
- * description, or why it does not load; FALSE if there is none. */
+ * take; each once, however many links lead to its folder, and none in cpus/ or configs/)
+ * with its description, or why it does not load; FALSE if there is none. */
 static gboolean
 list_scenarios (GError **error)
 {
+  static const char *const not_scenarios[] = { "cpus", "configs", NULL };
   g_autofree char *root = g_build_filename (ns_data_dir (), "scenarios", NULL);
-  g_autoptr (GPtrArray) found = ns_find_files (root, ".xml", "cpus");
+  g_autoptr (GPtrArray) found = ns_find_files (root, ".xml", not_scenarios);
 
   if (found->len == 0) {
     g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "no scenarios in %s", root);
@@ -60,6 +62,29 @@ list_cpus (GError **error)
     }
   }
   return TRUE;
+}
+
+/* Prints each kernel config package's name and kernel, or why it does not load (none is
+ * fine: a scenario needs none). */
+static void
+list_configs (void)
+{
+  g_autoptr (GPtrArray) names = ns_kconfig_package_list ();
+
+  if (names->len == 0)
+    g_print ("(no kernel config packages in %s/scenarios/configs)\n", ns_data_dir ());
+  for (guint i = 0; i < names->len; i++) {
+    GError *err = NULL;
+    g_autoptr (NsKconfigPackage) p = ns_kconfig_package_load (names->pdata[i], &err);
+    if (p) {
+      guint n = g_strv_length ((char **) ns_kconfig_package_names (p));
+      g_print ("%-32s a %s .config, %u options\n", ns_kconfig_package_name (p),
+               ns_kconfig_package_kernel (p), n);
+    } else {
+      g_print ("%-32s (does not load: %s)\n", (const char *) names->pdata[i], err->message);
+      g_error_free (err);
+    }
+  }
 }
 
 /* Prints every parameter: type, unit, default, whether it is free, meaning and source. */
@@ -141,13 +166,14 @@ list_changes (const char *release, const char *since)
   }
 }
 
-/* netsim list [WHAT]: lists scenarios, CPUs, patches, parameters, workloads or kernel
- * changes. */
+/* netsim list [WHAT]: lists scenarios, CPUs, kernel config packages, patches,
+ * parameters, workloads or kernel changes. */
 int
 ns_cmd_list (int argc, char **argv)
 {
   g_autoptr (GOptionContext) ctx =
-    g_option_context_new ("[scenarios|cpus|patches|params|workloads|changes] — list what "
+    g_option_context_new ("[scenarios|cpus|configs|patches|params|workloads|changes] — list "
+                          "what "
                           "netsim knows");
   g_autofree char *release = NULL, *since = NULL;
   const GOptionEntry entries[] = {
@@ -162,7 +188,10 @@ ns_cmd_list (int argc, char **argv)
   GError *err = NULL;
   const char *what;
 
-  g_option_context_set_description (ctx, "Without an argument, lists scenarios. changes: the "
+  g_option_context_set_description (ctx, "Without an argument, lists scenarios. configs: the "
+                                    "kernel config packages a scenario's <kernel "
+                                    "base-config> or --set kernel.base-config=NAME "
+                                    "names. changes: the "
                                     "kernel changes netsim reads from a scenario's "
                                     "kernel version (the models' code and the "
                                     "mitigations' command-line words and defaults), with "
@@ -189,7 +218,9 @@ ns_cmd_list (int argc, char **argv)
   } else if (!strcmp (what, "cpus")) {
     if (!list_cpus (&err))
       return ns_cmd_fail (err);
-  } else if (!strcmp (what, "params"))
+  } else if (!strcmp (what, "configs"))
+    list_configs ();
+  else if (!strcmp (what, "params"))
     list_params ();
   else if (!strcmp (what, "patches"))
     list_patches ();
@@ -204,11 +235,11 @@ ns_cmd_list (int argc, char **argv)
 /* ERRORS */
 too_many:
   g_printerr ("netsim list: lists one thing at a time, got %d: expected one of scenarios, "
-              "cpus, patches, params, workloads, changes\n", argc - 1);
+              "cpus, configs, patches, params, workloads, changes\n", argc - 1);
   return NS_EXIT_USAGE;
 unknown:
-  g_printerr ("netsim list: unknown '%s': expected one of scenarios, cpus, patches, params, "
-              "workloads, changes\n", what);
+  g_printerr ("netsim list: unknown '%s': expected one of scenarios, cpus, configs, patches, "
+              "params, workloads, changes\n", what);
   return NS_EXIT_USAGE;
 release_without_changes:
   g_printerr ("netsim list: --release marks kernel changes; it goes with 'changes', not "

@@ -152,13 +152,14 @@ remove_tree (const char *path)
 
 /* ns_find_files walks each folder once: a link back up (a loop) is not walked again, a
  * second name of a folder (alias -> sub) adds nothing, a link to a folder outside the
- * tree is walked; skip is not entered; only names with the suffix; sorted. */
+ * tree is walked; no folder skip names is entered; only names with the suffix; sorted. */
 START_TEST (test_find_files_once)
 {
   g_autofree char *tmp = g_dir_make_tmp ("netsim-find-XXXXXX", NULL);
   g_autofree char *top = g_build_filename (tmp, "top", NULL);
   g_autofree char *outside = g_build_filename (tmp, "outside", NULL);
   const char *const want[] = { "a.xml", "ext/e.xml", "sub/b.xml", "sub/deeper/c.xml" };
+  const char *const skip[] = { "cpus", "configs", NULL };
   g_autoptr (GPtrArray) found = NULL;
 
   ck_assert_ptr_nonnull (tmp);
@@ -167,13 +168,14 @@ START_TEST (test_find_files_once)
   touch (top, "sub/b.xml");
   touch (top, "sub/deeper/c.xml");
   touch (top, "cpus/generic.xml");
+  touch (top, "sub/configs/distro.xml");
   touch (outside, "e.xml");
   link_to ("..", top, "sub/loop");
   link_to ("../..", top, "sub/deeper/up");
   link_to ("sub", top, "alias");
   link_to (outside, top, "ext");
   link_to ("nowhere", top, "dangling");
-  found = ns_find_files (top, ".xml", "cpus");
+  found = ns_find_files (top, ".xml", skip);
   ck_assert_uint_eq (found->len, G_N_ELEMENTS (want));
   for (guint i = 0; i < found->len; i++) {
     g_autofree char *path = g_build_filename (top, want[i], NULL);

@@ -350,7 +350,8 @@ load_scenarios_in (const char *folder)
 }
 
 /* Every scenario shipped under scenarios/, at the top and in its folders (but not the CPU
- * profiles in cpus/), loads: the 8 seed replays and what-ifs at the top, 7 micro ones. */
+ * profiles in cpus/ nor the kernel config packages in configs/), loads: the 8 seed
+ * replays and what-ifs at the top, 7 micro ones. */
 START_TEST (test_shipped_scenarios)
 {
   const char *datadir = g_getenv ("NETSIM_DATADIR");
@@ -363,7 +364,8 @@ START_TEST (test_shipped_scenarios)
   while ((sub = g_dir_read_name (dir)) != NULL) {
     g_autofree char *folder = g_build_filename (top, sub, NULL);
 
-    if (!g_str_equal (sub, "cpus") && g_file_test (folder, G_FILE_TEST_IS_DIR))
+    if (!g_str_equal (sub, "cpus") && !g_str_equal (sub, "configs") &&
+        g_file_test (folder, G_FILE_TEST_IS_DIR))
       below += load_scenarios_in (folder);
   }
   g_dir_close (dir);

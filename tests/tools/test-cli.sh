@@ -932,6 +932,43 @@ for want in '"CONFIG_NET_CLS_MATCHALL=m (unstated)"' '"CONFIG_NET_ACT_GACT=m (un
   grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
     bad "unstated tc options not taken as modules alike: $want: $(grep -A60 '"config"' "$TMP/out" | grep 'NET_')"
 done
+# a kernel config package fills what the scenario leaves unsaid: the same tc run on
+# Debian's config takes its modules from the package (no "(unstated)"), the scenario's
+# own lines still win (zeroing and the shuffle stated n), JSON names the package, and a
+# package of another series than the kernel's is noted
+expect 0 "tc on a base config package, JSON" -- "$NETSIM" run -q -f json \
+  --variant 7950x-f1-after --set measure.duration=50us \
+  --set kernel.base-config=debian-6.1.0-50-cloud-amd64 "$TMP/tc-unstated.xml"
+for want in '"CONFIG_NET_CLS_MATCHALL=m"' '"CONFIG_NET_SCH_INGRESS=m"' \
+            '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=n"' '"CONFIG_SLAB_FREELIST_RANDOM=n"' \
+            '"CONFIG_X86_KERNEL_IBT=n"'; do
+  grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+    bad "a run on Debian's package lacks $want: $(grep -A60 '"config"' "$TMP/out" | grep 'CONFIG_')"
+done
+grep -q '"base_config": "debian-6.1.0-50-cloud-amd64"' "$TMP/out" && ok ||
+  bad "JSON does not name the base config package: $(grep base_config "$TMP/out")"
+grep -q 'kernel config package' "$TMP/err" && bad "a 6.1 package on a 6.1 kernel noted: $(cat "$TMP/err")" || ok
+expect 0 "a 6.1 package on a 6.9 kernel" -- "$NETSIM" run -q --variant ipv4-1G-patched \
+  --set measure.duration=50us --set kernel.base-config=debian-6.1.0-50-cloud-amd64 \
+  "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q 'note: kernel config package debian-6.1.0-50-cloud-amd64 is a 6.1.176 .config, the kernel 6.9.0-rc1' \
+  "$TMP/err" && ok || bad "no series note for a 6.1 package on 6.9: $(cat "$TMP/err")"
+# a package that does not exist or does not load: exit 2 at the scenario's line, naming
+# the package file's own line where it is at fault; an empty value means none
+expect 2 "unknown base config package" -- "$NETSIM" run -q \
+  --set kernel.base-config=debian-9 "$MICRO/tc-walk.xml"
+grep -q "tc-walk.xml:5: attribute 'base-config': unknown kernel config package 'debian-9' (available: debian-6.1.0-50-cloud-amd64" \
+  "$TMP/err" && ok || bad "unknown package: $(cat "$TMP/err")"
+printf '<?xml version="1.0"?>\n<kconfig name="odd" kernel="6.1.176">\n  <description>t</description><source>s</source>\n  <option name="CONFIG_MEMCG" value="y y"/>\n</kconfig>\n' >"$TMP/odd.xml"
+expect 2 "a base config package that does not load" -- "$NETSIM" run -q \
+  --set "kernel.base-config=$TMP/odd.xml" "$MICRO/tc-walk.xml"
+grep -q "tc-walk.xml:5: attribute 'base-config': $TMP/odd.xml:4: element option: attribute 'value'" \
+  "$TMP/err" && ok || bad "bad package file: $(cat "$TMP/err")"
+expect 0 "an empty base config" -- "$NETSIM" run -q --set measure.duration=50us \
+  --set kernel.base-config= "$MICRO/tc-walk.xml"
+expect 0 "list configs" -- "$NETSIM" list configs
+grep -q '^debian-6.1.0-50-cloud-amd64 *a 6.1.176 .config, [0-9]* options$' "$TMP/out" && ok ||
+  bad "list configs: $(cat "$TMP/out")"
 # --explain names the .config options the two runs took differently (both read them), and
 # none where the builds differ only by a patch whose code reads more options
 expect 0 "explain of a .config what-if" -- "$NETSIM" run -q --variant 7950x-f1-before \
