@@ -91,6 +91,26 @@ START_TEST (test_shipped_debian)
 }
 END_TEST
 
+/* Every shipped package loads (both of them), and Kconfig's defaults are what seed 002's
+ * scenarios assume: no slab shuffle, no allocation zeroing. */
+START_TEST (test_shipped_all_load)
+{
+  g_autoptr (GPtrArray) names = ns_kconfig_package_list ();
+  g_autoptr (NsKconfigPackage) defaults = NULL;
+
+  ck_assert_uint_ge (names->len, 2);
+  for (guint i = 0; i < names->len; i++) {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (NsKconfigPackage) p = ns_kconfig_package_load (names->pdata[i], &error);
+    ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  }
+  defaults = ns_kconfig_package_load ("kconfig-defaults-6.1", NULL);
+  ck_assert_ptr_nonnull (defaults);
+  ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_SLAB_FREELIST_RANDOM"), "n");
+  ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_INIT_ON_ALLOC_DEFAULT_ON"), "n");
+}
+END_TEST
+
 /* An unknown name is an input error that lists the shipped packages. */
 START_TEST (test_unknown_name_lists_available)
 {
@@ -146,6 +166,7 @@ kconfig_suite (void)
   TCase *tc = tcase_create ("core");
 
   tcase_add_test (tc, test_shipped_debian);
+  tcase_add_test (tc, test_shipped_all_load);
   tcase_add_test (tc, test_unknown_name_lists_available);
   tcase_add_test (tc, test_load_by_path);
   tcase_add_test (tc, test_bad_packages);

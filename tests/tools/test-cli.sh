@@ -932,16 +932,17 @@ for want in '"CONFIG_NET_CLS_MATCHALL=m (unstated)"' '"CONFIG_NET_ACT_GACT=m (un
   grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
     bad "unstated tc options not taken as modules alike: $want: $(grep -A60 '"config"' "$TMP/out" | grep 'NET_')"
 done
-# a kernel config package fills what the scenario leaves unsaid: the same tc run on
-# Debian's config takes its modules from the package (no "(unstated)"), the scenario's
-# own lines still win (zeroing and the shuffle stated n), JSON names the package, and a
-# package of another series than the kernel's is noted
+# a kernel config package fills what the scenario leaves unsaid: the same tc run with
+# Debian's config as its base (in place of Kconfig's defaults) takes its modules, zeroing
+# and shuffle from the package (no "(unstated)"), the scenario's own lines still win
+# (cls_bpf built in), JSON names the package, and a package of another series than the
+# kernel's is noted
 expect 0 "tc on a base config package, JSON" -- "$NETSIM" run -q -f json \
   --variant 7950x-f1-after --set measure.duration=50us \
   --set kernel.base-config=debian-6.1.0-50-cloud-amd64 "$TMP/tc-unstated.xml"
 for want in '"CONFIG_NET_CLS_MATCHALL=m"' '"CONFIG_NET_SCH_INGRESS=m"' \
-            '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=n"' '"CONFIG_SLAB_FREELIST_RANDOM=n"' \
-            '"CONFIG_X86_KERNEL_IBT=n"'; do
+            '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' '"CONFIG_SLAB_FREELIST_RANDOM=y"' \
+            '"CONFIG_X86_KERNEL_IBT=n"' '"CONFIG_NET_CLS_BPF=y"'; do
   grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
     bad "a run on Debian's package lacks $want: $(grep -A60 '"config"' "$TMP/out" | grep 'CONFIG_')"
 done

@@ -24,24 +24,21 @@ CPUS = {
                       ("f100",100,0,415420,406612),("f100-c1000",100,1000,416705,405869)]),
 }
 # The seed does not say how its kernels were configured beyond "every tc module as
-# built-in"; the two options that change where objects sit or add work stay the Kconfig
-# default (doc/models/tc-pktgen.md, What-ifs: the slab shuffle, allocation zeroing and the
-# two together), stated here so that a reader sees the choice.
-KCONFIG_DEFAULTS = [
-    '    <!-- Kconfig default [U: the seed does not say]; distribution configs set y: '
-    'doc/models/tc-pktgen.md, What-ifs -->',
-    '    <config name="CONFIG_SLAB_FREELIST_RANDOM" value="n"/>',
-    '    <!-- Kconfig default [U: the seed does not say]; Debian sets y: '
-    'doc/models/tc-pktgen.md, What-ifs -->',
-    '    <config name="CONFIG_INIT_ON_ALLOC_DEFAULT_ON" value="n"/>']
+# built-in": the scenarios build on Kconfig's defaults for the two options that change where
+# objects sit or add work (scenarios/configs/kconfig-defaults-6.1.xml: no slab shuffle, no
+# allocation zeroing) and state the seed's departures over them, so that a distribution's
+# config is one what-if (--what-if kernel.base-config=debian-6.1.0-50-cloud-amd64;
+# doc/models/tc-pktgen.md, What-ifs).
+BASE_CONFIG = "kconfig-defaults-6.1"
 def kernel_block():
-    """The <kernel> element both scenario kinds share: the retpoline build with the wrapper,
-    the Kconfig defaults above, and every tc module built in as the seed says (clsact's
+    """The <kernel> element both scenario kinds share: the retpoline build with the wrapper
+    over the Kconfig defaults above, and every tc module built in as the seed says (clsact's
     sch_ingress too; CONFIG_NET_CLS_ACT, a bool, built in)."""
-    L = ['  <kernel version="6.1.0-rc7">',
+    L = [f'  <kernel version="6.1.0-rc7" base-config="{BASE_CONFIG}">',
+         '    <!-- base: Kconfig defaults [U: the seed does not say]; a distribution\'s config '
+         'is a what-if: doc/models/tc-pktgen.md, What-ifs -->',
          '    <config name="CONFIG_RETPOLINE" value="y"/>',
          '    <config name="CONFIG_NET_TC_INDIRECT_WRAPPER" value="y"/>',
-         *KCONFIG_DEFAULTS,
          '    <config name="CONFIG_NET_SCH_INGRESS" value="y"/>',
          '    <config name="CONFIG_NET_CLS_ACT" value="y"/>']
     L += [f'    <config name="CONFIG_NET_CLS_{x}" value="y"/>' for x in CLS]
