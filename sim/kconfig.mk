@@ -1,5 +1,6 @@
 # sim/kconfig.mk — kernel config packages (scenarios/configs/*.xml) and their loader.
-libns_scenario_a_SOURCES += sim/kconfig.h sim/kconfig.c
+# (with the run: the loader checks bools against the build's list, sim/build.c)
+libns_run_a_SOURCES += sim/kconfig.h sim/kconfig.c
 
 nobase_dist_pkgdata_DATA += scenarios/kconfig.rng \
 	scenarios/configs/debian-6.1.0-50-cloud-amd64.xml \
@@ -8,4 +9,4 @@ nobase_dist_pkgdata_DATA += scenarios/kconfig.rng \
 check_PROGRAMS += tests/sim/test-kconfig
 TESTS += tests/sim/test-kconfig
 tests_sim_test_kconfig_CFLAGS = $(TEST_CFLAGS)
-tests_sim_test_kconfig_LDADD = libns_scenario.a libns_machine.a libns_engine.a libns_base.a $(TEST_LIBS)
+tests_sim_test_kconfig_LDADD = $(NS_LIBS) $(TEST_LIBS)

@@ -96,3 +96,18 @@ ns_fuzz_check_load (const void *result, GError *error)
   g_error_free (error);
   return 0;
 }
+
+/* The first name="…" value in data; see fuzz.h. */
+char *
+ns_fuzz_first_name (const uint8_t *data, size_t size)
+{
+  static const char key[] = "name=\"";
+  const char *text = (const char *) data, *end = text + size;
+
+  for (const char *p = text; p + sizeof key - 1 < end; p++)
+    if (memcmp (p, key, sizeof key - 1) == 0) {
+      const char *v = p + sizeof key - 1, *q = memchr (v, '"', (size_t) (end - v));
+      return q ? g_strndup (v, (gsize) (q - v)) : NULL;
+    }
+  return NULL;
+}

@@ -13,6 +13,10 @@ int         LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
  * the path; aborts on I/O errors. */
 const char *ns_fuzz_write_scratch  (const uint8_t *data, size_t size, const char *name);
 
+/* The value of the first name="…" in data (a profile's or package's name, which its
+ * file must be named after), or NULL; newly allocated. */
+char       *ns_fuzz_first_name     (const uint8_t *data, size_t size);
+
 /* The scratch folder (made by LLVMFuzzerInitialize). */
 const char *ns_fuzz_scratch_dir    (void);
 

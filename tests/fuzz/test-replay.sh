@@ -1,6 +1,6 @@
 #!/bin/sh
-# test-replay.sh — runs the fuzz targets' contract over every scenario, CPU profile and
-# test input of the tree (and a few --set strings), over sweep outputs whole, torn and
+# test-replay.sh — runs the fuzz targets' contract over every scenario, CPU profile, kernel
+# config package and test input of the tree (and a few --set strings), over sweep outputs whole, torn and
 # broken, and over the recorded results with one file replaced: each load must give a
 # result or an error with a message; what the tree ships must load. Under the sanitizer build (tools/test-all) this also checks every
 # input for memory errors. Crash files from tools/fuzz belong in tests/data/bad.
@@ -35,6 +35,8 @@ replay scenario --must-load "$DATA"/scenarios/*.xml "$DATA"/scenarios/micro/*.xm
 replay scenario "$DATA"/tests/data/bad/*.xml "$TMP"/sets-*.in
 replay profile --must-load "$DATA"/scenarios/cpus/*.xml
 replay profile "$DATA"/tests/data/bad/*.xml
+replay kconfig --must-load "$DATA"/scenarios/configs/*.xml
+replay kconfig "$DATA"/tests/data/bad/*.xml "$DATA"/scenarios/cpus/*.xml
 
 # Sweep outputs for fuzz-resume's grid: a real one (whole, half, torn) must resume; broken
 # ones must resume or be refused with a message.
