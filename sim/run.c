@@ -215,21 +215,6 @@ unknown_metric:                         /* the workload's type chose the metrics
   return FALSE;
 }
 
-/* TRUE if versions a and b share MAJOR.MINOR. */
-static gboolean
-same_series (const char *a, const char *b)
-{
-  gsize na = strspn (a, "0123456789"), nb = strspn (b, "0123456789");
-
-  if (na != nb || strncmp (a, b, na) != 0 || a[na] != '.' || b[nb] != '.')
-    return FALSE;
-  a += na + 1;
-  b += nb + 1;
-  na = strspn (a, "0123456789");
-  nb = strspn (b, "0123456789");
-  return na == nb && strncmp (a, b, na) == 0;
-}
-
 /* Sets the options of the scenario's base config package, if it names one, on the build
  * (a note if the package's .config is of another kernel series). */
 static gboolean
@@ -249,7 +234,7 @@ setup_base_config (NsVariantSetup *vs, GError **error)
   values = ns_kconfig_package_values (package);
   for (guint i = 0; names[i] != NULL; i++)
     ns_build_set_config (vs->build, names[i], values[i]);
-  if (!same_series (ns_kconfig_package_kernel (package), sc->kernel_version)) {
+  if (ns_kernel_version_cmp (ns_kconfig_package_kernel (package), sc->kernel_version) != 0) {
     g_autofree char *note = g_strdup_printf (
       "kernel config package %s is a %s .config, the kernel %s: options the series "
       "renamed or added take the model's default", ns_kconfig_package_name (package),

@@ -1093,14 +1093,14 @@ resolve_relative (const NsScenario *sc, xmlNodePtr node, const char *attr, const
   return g_build_filename (folder, file, NULL);
 }
 
-/* Resolves the profile <cpu profile=…> gives by path as resolve_relative does; names
- * stay names. */
+/* Resolves the data file (a CPU profile, a kernel config package) node's attribute attr
+ * names, value: a path as resolve_relative does; a shipped name stays a name. */
 static char *
-resolve_profile (const NsScenario *sc, xmlNodePtr cpu, const char *profile)
+resolve_data_file (const NsScenario *sc, xmlNodePtr node, const char *attr, const char *value)
 {
-  if (strchr (profile, '/') == NULL && !g_str_has_suffix (profile, ".xml"))
-    return g_strdup (profile);
-  return resolve_relative (sc, cpu, "profile", profile);
+  if (!ns_data_file_is_path (value))
+    return g_strdup (value);
+  return resolve_relative (sc, node, attr, value);
 }
 
 /* Reads <description>, <cpu> and the root's attributes. */
@@ -1123,7 +1123,7 @@ read_header (NsScenario *sc, xmlNodePtr root, GError **error)
   } else {
     sc->description = g_strdup ("");
   }
-  sc->cpu = resolve_profile (sc, cpu, profile);
+  sc->cpu = resolve_data_file (sc, cpu, "profile", profile);
   return TRUE;
 }
 
@@ -1148,16 +1148,6 @@ check_unique (NsScenario *sc, GHashTable *seen, xmlNodePtr node, const char *att
   return FALSE;
 }
 
-/* Resolves the package <kernel base-config=…> gives by path as resolve_relative does;
- * names stay names. */
-static char *
-resolve_base_config (const NsScenario *sc, xmlNodePtr kernel, const char *base)
-{
-  if (!ns_data_file_is_path (base))
-    return g_strdup (base);
-  return resolve_relative (sc, kernel, "base-config", base);
-}
-
 /* Reads <kernel>: version, cmdline, base config, config options and patches. */
 static gboolean
 read_kernel (NsScenario *sc, xmlNodePtr kernel, GError **error)
@@ -1171,7 +1161,7 @@ read_kernel (NsScenario *sc, xmlNodePtr kernel, GError **error)
       !ns_xml_get_string (sc, kernel, "base-config", "", &base, error))
     return FALSE;
   if (base[0] != '\0')
-    sc->base_config = resolve_base_config (sc, kernel, base);
+    sc->base_config = resolve_data_file (sc, kernel, "base-config", base);
   for (xmlNodePtr n = kernel->children; n != NULL; n = n->next) {
     char *name = NULL, *value = NULL;
 

@@ -965,6 +965,24 @@ expect 2 "a base config package that does not load" -- "$NETSIM" run -q \
   --set "kernel.base-config=$TMP/odd.xml" "$MICRO/tc-walk.xml"
 grep -q "tc-walk.xml:5: attribute 'base-config': $TMP/odd.xml:4: element option: attribute 'value'" \
   "$TMP/err" && ok || bad "bad package file: $(cat "$TMP/err")"
+# a package value no bool or tristate takes is refused once a model reads it, at the
+# scenario's base-config line, naming the package
+printf '<?xml version="1.0"?>\n<kconfig name="word" kernel="6.18">\n  <description>t</description><source>s</source>\n  <option name="CONFIG_MITIGATION_SRSO" value="yes"/>\n</kconfig>\n' >"$TMP/word.xml"
+expect 2 "a package value that is no y, m or n" -- "$NETSIM" run -q \
+  --set "kernel.base-config=$TMP/word.xml" "$MICRO/tc-walk.xml"
+grep -q "tc-walk.xml:5: attribute 'base-config': CONFIG_MITIGATION_SRSO='yes' in kernel config package $TMP/word.xml: a bool/tristate option takes y, m or n" \
+  "$TMP/err" && ok || bad "a package's bad value: $(cat "$TMP/err")"
+# a package named by a relative path in a scenario file is found beside the file, as a
+# profile path is, whatever the current folder
+mkdir -p "$TMP/rel/pkg"
+sed 's|<kernel version="6.9"|<kernel version="6.9" base-config="pkg/mine.xml"|' \
+  "$MICRO/call-chain.xml" >"$TMP/rel/chain.xml"
+printf '<?xml version="1.0"?>\n<kconfig name="mine" kernel="6.9">\n  <description>t</description><source>s</source>\n  <option name="CONFIG_MITIGATION_SRSO" value="n"/>\n</kconfig>\n' >"$TMP/rel/pkg/mine.xml"
+expect 0 "a relative base-config path" -- "$NETSIM" run -q -f json --set measure.duration=50us \
+  "$TMP/rel/chain.xml"
+grep -q "\"base_config\": \"$TMP/rel/pkg/mine.xml\"" "$TMP/out" &&
+  grep -A60 '"config": \[$' "$TMP/out" | grep -q '"CONFIG_MITIGATION_SRSO=n"' && ok ||
+  bad "a relative base-config path: $(grep -E 'base_config|SRSO' "$TMP/out")"
 expect 0 "an empty base config" -- "$NETSIM" run -q --set measure.duration=50us \
   --set kernel.base-config= "$MICRO/tc-walk.xml"
 expect 0 "list configs" -- "$NETSIM" list configs
