@@ -85,7 +85,7 @@ append_padded (GString *out, const char *text, int width)
 }
 
 /* The table's heading: scenario (and its description, if any), file, seed, and the first
- * variant's CPU and kernel. */
+ * variant's CPU and kernel (with the config package its .config builds on, if any). */
 static void
 table_header (GString *out, const NsRunResult *r)
 {
@@ -96,8 +96,11 @@ table_header (GString *out, const NsRunResult *r)
                           r->description ? r->description : "");
   g_string_append_printf (out, "file      %s\nseed      %" G_GUINT64_FORMAT "\n",
                           r->scenario_path, r->seed);
-  g_string_append_printf (out, "cpu       %s (%s)\nkernel    %s\n", first->cpu_name,
+  g_string_append_printf (out, "cpu       %s (%s)\nkernel    %s", first->cpu_name,
                           first->cpu_model ? first->cpu_model : "", first->kernel);
+  if (first->base_config[0] != '\0')
+    g_string_append_printf (out, ", .config on %s", first->base_config);
+  g_string_append_c (out, '\n');
   if (r->sets != NULL) {
     g_autofree char *sets = g_strjoinv (", ", r->sets);
     g_autofree char *shown = table_text (sets);

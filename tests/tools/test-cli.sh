@@ -954,6 +954,8 @@ expect 0 "a 6.1 package on a 6.9 kernel" -- "$NETSIM" run -q --variant ipv4-1G-p
   "$DATA/scenarios/udp-lookup-iperf3.xml"
 grep -q 'note: kernel config package debian-6.1.0-50-cloud-amd64 is a 6.1.176 .config, the kernel 6.9.0-rc1' \
   "$TMP/err" && ok || bad "no series note for a 6.1 package on 6.9: $(cat "$TMP/err")"
+grep -q '^kernel    6.9.0-rc1, .config on debian-6.1.0-50-cloud-amd64$' "$TMP/out" && ok ||
+  bad "the table's heading does not name the base config: $(grep '^kernel' "$TMP/out")"
 # a package that does not exist or does not load: exit 2 at the scenario's line, naming
 # the package file's own line where it is at fault; an empty value means none
 expect 2 "unknown base config package" -- "$NETSIM" run -q \
