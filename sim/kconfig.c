@@ -44,22 +44,8 @@ available_names (void)
 static char *
 resolve_path (const char *name_or_path, GError **error)
 {
-  g_autofree char *path = NULL;
-  g_autofree char *names = NULL;
-
-  if (ns_data_file_is_path (name_or_path))
-    return g_strdup (name_or_path);
-  path = ns_data_file_path (KCONFIG_SUBDIR, name_or_path);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    goto unknown_name;
-  return g_steal_pointer (&path);
-
-/* ERRORS */
-unknown_name:
-  names = available_names ();
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "unknown kernel config package '%s' "
-               "(available: %s; or give the path of a package file)", name_or_path, names);
-  return NULL;
+  return ns_data_file_resolve (KCONFIG_SUBDIR, name_or_path, "kernel config package",
+                               "package", available_names, error);
 }
 
 /* Creates an empty package loaded from path. */

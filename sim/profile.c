@@ -156,30 +156,35 @@ available_names (void)
   return g_string_free (text, FALSE);
 }
 
+/* The data file a name or path refers to; see profile.h. */
+char *
+ns_data_file_resolve (const char *subdir, const char *name_or_path, const char *what,
+                      const char *file_word, char *(*available) (void), GError **error)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *names = NULL;
+
+  if (ns_data_file_is_path (name_or_path))
+    return g_strdup (name_or_path);
+  path = ns_data_file_path (subdir, name_or_path);
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    goto unknown_name;
+  return g_steal_pointer (&path);
+
+/* ERRORS */
+unknown_name:
+  names = available ();
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "unknown %s '%s' (available: %s; or give "
+               "the path of a %s file)", what, name_or_path, names, file_word);
+  return NULL;
+}
+
 /* The file a profile name or path refers to; newly allocated, NULL with an error. */
 static char *
 resolve_profile_path (const char *name_or_path, GError **error)
 {
-  char *path;
-
-  if (ns_data_file_is_path (name_or_path))
-    return g_strdup (name_or_path);
-  path = shipped_path (name_or_path);
-  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    goto unknown_name;
-  return path;
-
-/* ERRORS */
-unknown_name:
-  {
-    char *names = available_names ();
-    g_set_error (error, NS_ERROR, NS_ERROR_INPUT,
-                 "unknown CPU profile '%s' (available: %s; or give the path of a profile "
-                 "file)", name_or_path, names);
-    g_free (names);
-    g_free (path);
-    return NULL;
-  }
+  return ns_data_file_resolve (PROFILE_SUBDIR, name_or_path, "CPU profile", "profile",
+                               available_names, error);
 }
 
 /* ---- reading elements ---- */

@@ -33,6 +33,13 @@ char         *ns_data_file_path    (const char *subdir, const char *name);
 GPtrArray    *ns_data_file_list    (const char *subdir);
 /* TRUE if name_or_path names a file (contains '/' or ends in .xml), not a shipped name. */
 gboolean      ns_data_file_is_path (const char *name_or_path);
+/* The file name_or_path refers to among <datadir>/subdir's data files: a path as given, a
+ * name as its file there if that exists; else NULL with an NS_ERROR_INPUT error "unknown
+ * WHAT 'NAME' (available: AVAILABLE(); or give the path of a FILE_WORD file)". Newly
+ * allocated. */
+char         *ns_data_file_resolve (const char *subdir, const char *name_or_path,
+                                    const char *what, const char *file_word,
+                                    char *(*available) (void), GError **error);
 /* The file name of path without folder and .xml suffix; newly allocated. */
 char         *ns_data_file_stem    (const char *path);
 /* Loads a profile by name (looked up in <datadir>/scenarios/cpus/) or by path (contains '/'
