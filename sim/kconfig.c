@@ -1,11 +1,13 @@
-/* kconfig.c — kernel config packages: the loader of scenarios/configs/NAME.xml. A package
- * only holds values; the build (build.c) reads them as it reads a scenario's <config>. */
+/* kconfig.c — kernel config packages: the loader of scenarios/configs/NAME.xml and of a
+ * .config file as make writes it (/boot/config-*). A package only holds values; the
+ * build (build.c) reads them as it reads a scenario's <config>. */
 #include "config.h"
 #include <string.h>
 #include <libxml/tree.h>
 #include "build.h"
 #include "common.h"
 #include "kconfig.h"
+#include "mitigation.h"
 #include "profile.h"
 #include "xml.h"
 
@@ -19,6 +21,7 @@ struct _NsKconfigPackage {
   GPtrArray  *names;    /* char*, NULL-terminated */
   GPtrArray  *values;   /* char*, NULL-terminated */
   GHashTable *by_name;  /* name → value (borrowed from the arrays) */
+  GHashTable *lines;    /* a .config's: name → its line (GUINT_TO_POINTER), else NULL */
 };
 
 /* Sorted names of the shipped packages; see kconfig.h. */
@@ -45,7 +48,7 @@ static char *
 resolve_path (const char *name_or_path, GError **error)
 {
   return ns_data_file_resolve (KCONFIG_SUBDIR, name_or_path, "kernel config package",
-                               "package", available_names, error);
+                               "package or .config", available_names, error);
 }
 
 /* Creates an empty package loaded from path. */
@@ -59,6 +62,24 @@ package_new (const char *path)
   package->values = g_ptr_array_new_with_free_func (g_free);
   package->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   return package;
+}
+
+/* Appends option name = value (not yet in package). */
+static void
+add_option (NsKconfigPackage *package, const char *name, const char *value)
+{
+  g_ptr_array_add (package->names, g_strdup (name));
+  g_ptr_array_add (package->values, g_strdup (value));
+  g_hash_table_insert (package->by_name, package->names->pdata[package->names->len - 1],
+                       package->values->pdata[package->values->len - 1]);
+}
+
+/* Ends the option arrays (NULL-terminated). */
+static void
+end_options (NsKconfigPackage *package)
+{
+  g_ptr_array_add (package->names, NULL);
+  g_ptr_array_add (package->values, NULL);
 }
 
 /* Reads <kconfig name kernel>; checks that name equals the file stem. */
@@ -104,10 +125,7 @@ read_option (NsKconfigPackage *package, xmlNodePtr node, GError **error)
     goto twice;
   if (ns_build_config_is_bool (name) && !strcmp (value, "m"))
     goto bool_module;
-  g_ptr_array_add (package->names, g_strdup (name));
-  g_ptr_array_add (package->values, g_strdup (value));
-  g_hash_table_insert (package->by_name, package->names->pdata[package->names->len - 1],
-                       package->values->pdata[package->values->len - 1]);
+  add_option (package, name, value);
   return TRUE;
 
 /* ERRORS */
@@ -131,29 +149,19 @@ read_options (NsKconfigPackage *package, xmlNodePtr root, GError **error)
     if (n->type == XML_ELEMENT_NODE && xmlStrEqual (n->name, BAD_CAST "option") &&
         !read_option (package, n, error))
       return FALSE;
-  g_ptr_array_add (package->names, NULL);
-  g_ptr_array_add (package->values, NULL);
+  end_options (package);
   return TRUE;
 }
 
-/* Loads a package by name or path; see kconfig.h. */
-NsKconfigPackage *
-ns_kconfig_package_load (const char *name_or_path, GError **error)
+/* Loads the XML package at path (kconfig.rng). */
+static NsKconfigPackage *
+load_xml (const char *path, GError **error)
 {
-  g_autofree char *path = NULL;
-  g_autofree char *schema = NULL;
+  g_autofree char *schema = ns_xml_schema_path (KCONFIG_SCHEMA);
   g_autoptr (NsKconfigPackage) package = NULL;
-  xmlDocPtr doc;
+  xmlDocPtr doc = ns_xml_load (path, schema, error);
   gboolean ok;
 
-  g_return_val_if_fail (name_or_path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  path = resolve_path (name_or_path, error);
-  if (path == NULL)
-    return NULL;
-  schema = ns_xml_schema_path (KCONFIG_SCHEMA);
-  doc = ns_xml_load (path, schema, error);
   if (doc == NULL)
     return NULL;
   package = package_new (path);
@@ -161,6 +169,227 @@ ns_kconfig_package_load (const char *name_or_path, GError **error)
        read_options (package, xmlDocGetRootElement (doc), error);
   xmlFreeDoc (doc);
   return ok ? g_steal_pointer (&package) : NULL;
+}
+
+/* ---- a .config as make writes it ---- */
+
+/* Line number of option name's earlier line in package (a .config package records it). */
+static guint
+dotconfig_first_line (const NsKconfigPackage *package, const char *name)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (package->lines, name));
+}
+
+/* The version of a "# Linux/ARCH VERSION Kernel Configuration" header line, or NULL;
+ * newly allocated. */
+static char *
+dotconfig_header_version (const char *line)
+{
+  g_auto (GStrv) words = NULL;
+  char *version = NULL;
+
+  if (!g_str_has_prefix (line, "# Linux/") || !g_str_has_suffix (line, " Kernel Configuration"))
+    return NULL;
+  words = g_strsplit (line, " ", -1);
+  if (g_strv_length (words) == 5)
+    version = g_strdup (words[2]);
+  return version;
+}
+
+/* The name of a "# CONFIG_X is not set" line, or NULL; newly allocated. */
+static char *
+dotconfig_unset_name (const char *line)
+{
+  const char *end;
+
+  if (!g_str_has_prefix (line, "# CONFIG_") || !g_str_has_suffix (line, " is not set"))
+    return NULL;
+  end = line + strlen (line) - strlen (" is not set");
+  return g_strndup (line + 2, (gsize) (end - line - 2));
+}
+
+/* TRUE if name is CONFIG_ followed by one or more of [A-Za-z0-9_] (Kconfig's symbols). */
+static gboolean
+dotconfig_name_ok (const char *name)
+{
+  if (!g_str_has_prefix (name, "CONFIG_") || name[strlen ("CONFIG_")] == '\0')
+    return FALSE;
+  for (const char *c = name; *c != '\0'; c++)
+    if (!g_ascii_isalnum (*c) && *c != '_')
+      return FALSE;
+  return TRUE;
+}
+
+/* A .config value as Kconfig writes it: a string's quotes and backslash escapes undone,
+ * another value as is; newly allocated, NULL if a quoted string does not end in its
+ * closing quote. */
+static char *
+dotconfig_value (const char *text)
+{
+  GString *value;
+  const char *c;
+
+  if (text[0] != '"')
+    return g_strdup (text);
+  value = g_string_new (NULL);
+  for (c = text + 1; *c != '\0' && *c != '"'; c++) {
+    if (*c == '\\' && c[1] != '\0')
+      c++;
+    g_string_append_c (value, *c);
+  }
+  if (*c != '"' || c[1] != '\0') {
+    g_string_free (value, TRUE);
+    return NULL;
+  }
+  return g_string_free (value, FALSE);
+}
+
+/* Reads one line (number lineno) of a .config: the header's version, an option
+ * ("CONFIG_X=VALUE" or "# CONFIG_X is not set", given once, no m for a bool), a comment or
+ * a blank line. */
+static gboolean
+dotconfig_line (NsKconfigPackage *package, const char *line, guint lineno, GError **error)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *value = NULL;
+  const char *eq;
+
+  if (line[0] == '\0')
+    return TRUE;
+  if (line[0] == '#') {
+    name = dotconfig_unset_name (line);
+    if (name == NULL) {
+      if (package->kernel == NULL)
+        package->kernel = dotconfig_header_version (line);
+      return TRUE;
+    }
+    value = g_strdup ("n");
+  } else {
+    eq = strchr (line, '=');
+    if (eq == NULL)
+      goto not_an_option;
+    name = g_strndup (line, (gsize) (eq - line));
+    value = dotconfig_value (eq + 1);
+    if (value == NULL)
+      goto bad_string;
+  }
+  if (!dotconfig_name_ok (name))
+    goto not_an_option;
+  if (g_hash_table_contains (package->by_name, name))
+    goto twice;
+  if (ns_build_config_is_bool (name) && !strcmp (value, "m"))
+    goto bool_module;
+  add_option (package, name, value);
+  g_hash_table_insert (package->lines, package->names->pdata[package->names->len - 1],
+                       GUINT_TO_POINTER (lineno));
+  return TRUE;
+
+/* ERRORS */
+not_an_option:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: not a .config line: want "
+               "CONFIG_NAME=VALUE, '# CONFIG_NAME is not set', a comment or a blank line",
+               package->path, lineno);
+  return FALSE;
+bad_string:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: %s: a quoted value must end in its "
+               "closing quote, and nothing may follow it", package->path, lineno, name);
+  return FALSE;
+twice:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: %s is given twice (first on line %u)",
+               package->path, lineno, name, dotconfig_first_line (package, name));
+  return FALSE;
+bool_module:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:%u: %s=m: a bool option (Kconfig), which "
+               "cannot be a module: use y or n", package->path, lineno, name);
+  return FALSE;
+}
+
+/* Reads text, a .config's contents, line by line; it must have the header make writes
+ * ("# Linux/x86 6.12.95 Kernel Configuration"), whose version is the package's kernel. */
+static gboolean
+dotconfig_read (NsKconfigPackage *package, char *text, GError **error)
+{
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  GError *cause = NULL;
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (!dotconfig_line (package, g_strchomp (lines[i]), i + 1, error))
+      return FALSE;
+  end_options (package);
+  if (package->kernel == NULL)
+    goto no_header;
+  if (!ns_kernel_version_check (package->kernel, &cause))
+    goto bad_version;
+  return TRUE;
+
+/* ERRORS */
+no_header:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s:1: no '# Linux/ARCH VERSION Kernel "
+               "Configuration' line, as make writes atop a .config: its kernel version is "
+               "needed (or write a kernel config package, doc/scenario-format.md)",
+               package->path);
+  return FALSE;
+bad_version:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: the header's kernel version: %s",
+               package->path, cause->message);
+  g_error_free (cause);
+  return FALSE;
+}
+
+/* Loads the .config at path: named by its file name. */
+static NsKconfigPackage *
+load_dotconfig (const char *path, GError **error)
+{
+  g_autoptr (NsKconfigPackage) package = package_new (path);
+  g_autofree char *text = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &text, &length, error))
+    return NULL;
+  if (memchr (text, '\0', length) != NULL)
+    goto binary;
+  package->name = g_path_get_basename (path);
+  package->lines = g_hash_table_new (g_str_hash, g_str_equal);
+  if (!dotconfig_read (package, text, error))
+    return NULL;
+  return g_steal_pointer (&package);
+
+/* ERRORS */
+binary:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: not a text file (a NUL byte): neither "
+               "a kernel config package nor a .config", path);
+  return NULL;
+}
+
+/* TRUE if the file at path is to be read as an XML package: its name ends in .xml, or
+ * its first byte other than white space is '<'. */
+static gboolean
+is_xml_package (const char *path)
+{
+  g_autofree char *text = NULL;
+  const char *c;
+
+  if (g_str_has_suffix (path, NS_DATA_SUFFIX) ||
+      !g_file_get_contents (path, &text, NULL, NULL))
+    return TRUE;   /* the XML loader says why it cannot be read */
+  for (c = text; g_ascii_isspace (*c); c++)
+    ;
+  return *c == '<';
+}
+
+/* Loads a package by name or path; see kconfig.h. */
+NsKconfigPackage *
+ns_kconfig_package_load (const char *name_or_path, GError **error)
+{
+  g_autofree char *path = NULL;
+
+  g_return_val_if_fail (name_or_path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  path = resolve_path (name_or_path, error);
+  if (path == NULL)
+    return NULL;
+  return is_xml_package (path) ? load_xml (path, error) : load_dotconfig (path, error);
 }
 
 /* Frees package (NULL is fine). */
@@ -173,6 +402,8 @@ ns_kconfig_package_free (NsKconfigPackage *package)
   g_free (package->kernel);
   g_free (package->path);
   g_hash_table_unref (package->by_name);
+  if (package->lines != NULL)
+    g_hash_table_unref (package->lines);
   g_ptr_array_unref (package->names);
   g_ptr_array_unref (package->values);
   g_free (package);

@@ -64,16 +64,27 @@ ns_fuzz_scratch_dir (void)
 const char *
 ns_fuzz_write_scratch (const uint8_t *data, size_t size, const char *name)
 {
-  FILE *f;
+  g_autofree char *file = NULL;
 
   if (name == NULL || name[0] == '\0' || name[0] == '.' || strlen (name) > 64 ||
       strspn (name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
         != strlen (name))
     name = "input";
+  file = g_strconcat (name, ".xml", NULL);
+  return ns_fuzz_write_scratch_file (data, size, file);
+}
+
+/* Writes data to the scratch folder as file (a plain file name) and returns the path;
+ * aborts on I/O errors. */
+const char *
+ns_fuzz_write_scratch_file (const uint8_t *data, size_t size, const char *file)
+{
+  FILE *f;
+
   if (scratch)
     g_unlink (scratch);
   g_free (scratch);
-  scratch = g_strdup_printf ("%s/%s.xml", scratch_dir, name);
+  scratch = g_build_filename (scratch_dir, file, NULL);
   f = fopen (scratch, "wb");
   if (f == NULL || fwrite (data, 1, size, f) != size || fclose (f) != 0)
     abort ();

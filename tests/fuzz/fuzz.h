@@ -12,6 +12,9 @@ int         LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 /* Writes data to the scratch folder as NAME.xml (a safe name, else "input") and returns
  * the path; aborts on I/O errors. */
 const char *ns_fuzz_write_scratch  (const uint8_t *data, size_t size, const char *name);
+/* Writes data to the scratch folder as file (a plain name) and returns the path; aborts
+ * on I/O errors. */
+const char *ns_fuzz_write_scratch_file (const uint8_t *data, size_t size, const char *file);
 
 /* The value of the first name="…" in data (a profile's or package's name, which its
  * file must be named after), or NULL; newly allocated. */

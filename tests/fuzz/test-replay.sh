@@ -35,8 +35,9 @@ replay scenario --must-load "$DATA"/scenarios/*.xml "$DATA"/scenarios/micro/*.xm
 replay scenario "$DATA"/tests/data/bad/*.xml "$TMP"/sets-*.in
 replay profile --must-load "$DATA"/scenarios/cpus/*.xml
 replay profile "$DATA"/tests/data/bad/*.xml
-replay kconfig --must-load "$DATA"/scenarios/configs/*.xml
-replay kconfig "$DATA"/tests/data/bad/*.xml "$DATA"/scenarios/cpus/*.xml
+replay kconfig --must-load "$DATA"/scenarios/configs/*.xml "$DATA"/tests/data/kconfig/config-good
+replay kconfig "$DATA"/tests/data/bad/*.xml "$DATA"/scenarios/cpus/*.xml \
+  "$DATA"/tests/data/kconfig/config-[!g]*
 
 # Sweep outputs for fuzz-resume's grid: a real one (whole, half, torn) must resume; broken
 # ones must resume or be refused with a message.

@@ -1,5 +1,6 @@
 /* test-kconfig.c — kernel config packages: the shipped one loads with its file's values;
- * names resolve through the data directory; bad packages fail with file:line. */
+ * names resolve through the data directory; a .config as make writes it loads as one;
+ * bad packages and .config files fail with file:line. */
 #include "config.h"
 #include <check.h>
 #include <string.h>
@@ -39,6 +40,20 @@ load_text (const char *stem, const char *text, char **path_out, GError **error)
   return package;
 }
 
+/* Checks error: an input error starting with prefix and containing needle; frees it. */
+static void
+assert_input_error (GError *error, const char *prefix, const char *needle)
+{
+  ck_assert_ptr_nonnull (error);
+  ck_assert_int_eq (error->domain, NS_ERROR);
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  ck_assert_msg (g_str_has_prefix (error->message, prefix), "want %s…, got: %s", prefix,
+                 error->message);
+  ck_assert_msg (strstr (error->message, needle) != NULL, "want '%s' in: %s", needle,
+                 error->message);
+  g_error_free (error);
+}
+
 /* Loads a bad package body under name stem and checks the error: an input error at
  * path:line containing needle. */
 static void
@@ -52,14 +67,8 @@ assert_refused (const char *stem, const char *name, const char *body, int line,
   NsKconfigPackage *package = load_text (stem, text, &path, &error);
 
   ck_assert_msg (package == NULL, "bad package loaded: %s", body);
-  ck_assert_int_eq (error->domain, NS_ERROR);
-  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
   prefix = g_strdup_printf ("%s:%d:", path, line);
-  ck_assert_msg (g_str_has_prefix (error->message, prefix), "want %s…, got: %s", prefix,
-                 error->message);
-  ck_assert_msg (strstr (error->message, needle) != NULL, "want '%s' in: %s", needle,
-                 error->message);
-  g_error_free (error);
+  assert_input_error (error, prefix, needle);
 }
 
 /* The shipped Debian package: its file's values (allocation zeroing and the slab shuffle
@@ -159,6 +168,118 @@ START_TEST (test_bad_packages)
 }
 END_TEST
 
+/* Writes text as <tmp>/<file> and loads it; the package (or NULL and *error), the file's
+ * path in *path_out; the file is removed. */
+static NsKconfigPackage *
+load_file (const char *file, const char *text, gssize length, char **path_out,
+           GError **error)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-kconfig-XXXXXX", NULL);
+  char *path = g_build_filename (dir, file, NULL);
+  NsKconfigPackage *package;
+
+  ck_assert (g_file_set_contents (path, text, length, NULL));
+  package = ns_kconfig_package_load (path, error);
+  g_unlink (path);
+  g_rmdir (dir);
+  *path_out = path;
+  return package;
+}
+
+#define DOTCONFIG_HEAD                                                         \
+  "#\n"                                                                       \
+  "# Automatically generated file; DO NOT EDIT.\n"                            \
+  "# Linux/x86 6.12.95 Kernel Configuration\n"                                \
+  "#\n"
+
+/* A .config as make writes it loads as a package named by its file: the header's
+ * version, "is not set" as n, a tristate's m, a string's quotes and escapes undone, in
+ * file order; comments and blank lines skipped. */
+START_TEST (test_dotconfig_loads)
+{
+  static const char text[] =
+    DOTCONFIG_HEAD
+    "CONFIG_CC_VERSION_TEXT=\"gcc-12 (Debian \\\"12.2\\\") 12.2.0\"\n"
+    "\n"
+    "#\n# Networking options\n#\n"
+    "CONFIG_NET_CLS_MATCHALL=m\n"
+    "# CONFIG_SLAB_FREELIST_RANDOM is not set\n"
+    "CONFIG_NR_CPUS=8192\n";
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NsKconfigPackage) p = load_file ("config-6.12.95-amd64", text, -1, &path, &error);
+  const char *const *names;
+
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_kconfig_package_name (p), "config-6.12.95-amd64");
+  ck_assert_str_eq (ns_kconfig_package_kernel (p), "6.12.95");
+  ck_assert_str_eq (ns_kconfig_package_path (p), path);
+  ck_assert_str_eq (ns_kconfig_package_get (p, "CONFIG_CC_VERSION_TEXT"),
+                    "gcc-12 (Debian \"12.2\") 12.2.0");
+  ck_assert_str_eq (ns_kconfig_package_get (p, "CONFIG_NET_CLS_MATCHALL"), "m");
+  ck_assert_str_eq (ns_kconfig_package_get (p, "CONFIG_SLAB_FREELIST_RANDOM"), "n");
+  ck_assert_str_eq (ns_kconfig_package_get (p, "CONFIG_NR_CPUS"), "8192");
+  ck_assert_ptr_null (ns_kconfig_package_get (p, "CONFIG_NET"));
+  names = ns_kconfig_package_names (p);
+  ck_assert_str_eq (names[0], "CONFIG_CC_VERSION_TEXT");
+  ck_assert_str_eq (names[3], "CONFIG_NR_CPUS");
+  ck_assert_ptr_null (names[4]);
+}
+END_TEST
+
+/* A file whose name does not end in .xml but whose text is XML is read as a package. */
+START_TEST (test_dotconfig_sniffs_xml)
+{
+  g_autofree char *text = package_text ("mine", "  <option name=\"CONFIG_MEMCG\" value=\"n\"/>\n");
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NsKconfigPackage) p = load_file ("mine", text, -1, &path, &error);
+
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_kconfig_package_kernel (p), "6.1.176");
+  ck_assert_str_eq (ns_kconfig_package_get (p, "CONFIG_MEMCG"), "n");
+}
+END_TEST
+
+/* Loads a bad .config (length bytes of text, -1: up to its NUL) and checks the error: an
+ * input error starting path:line (line 0: "path: ") and containing needle. */
+static void
+assert_dotconfig_refused (const char *text, gssize length, int line, const char *needle)
+{
+  g_autofree char *path = NULL;
+  g_autofree char *prefix = NULL;
+  GError *error = NULL;
+  NsKconfigPackage *package = load_file ("config-bad", text, length, &path, &error);
+
+  ck_assert_msg (package == NULL, "bad .config loaded: %s", text);
+  prefix = line ? g_strdup_printf ("%s:%d: ", path, line) : g_strdup_printf ("%s: ", path);
+  assert_input_error (error, prefix, needle);
+}
+
+/* Bad .config files: each refused at the line at fault, the whole file with a reason. */
+START_TEST (test_dotconfig_refused)
+{
+  assert_dotconfig_refused ("CONFIG_MEMCG=y\n", -1, 1, "no '# Linux/ARCH VERSION Kernel");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_MEMCG=y\nmemcg on\n", -1, 6,
+                            "not a .config line");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "MEMCG=y\n", -1, 5, "not a .config line");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_MEM-CG=y\n", -1, 5, "not a .config line");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_=y\n", -1, 5, "not a .config line");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_MEMCG=y\n\n# CONFIG_MEMCG is not set\n",
+                            -1, 7, "CONFIG_MEMCG is given twice (first on line 5)");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_SLAB_FREELIST_RANDOM=m\n", -1, 5,
+                            "a bool option");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_LOCALVERSION=\"-mine\n", -1, 5,
+                            "closing quote");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_LOCALVERSION=\"a\" b\n", -1, 5,
+                            "closing quote");
+  assert_dotconfig_refused ("# Linux/x86 six Kernel Configuration\n", -1, 0,
+                            "the header's kernel version");
+  assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_MEMCG=y\n\0\n", sizeof DOTCONFIG_HEAD + 16,
+                            0, "not a text file");
+}
+END_TEST
+
 static Suite *
 kconfig_suite (void)
 {
@@ -170,6 +291,9 @@ kconfig_suite (void)
   tcase_add_test (tc, test_unknown_name_lists_available);
   tcase_add_test (tc, test_load_by_path);
   tcase_add_test (tc, test_bad_packages);
+  tcase_add_test (tc, test_dotconfig_loads);
+  tcase_add_test (tc, test_dotconfig_sniffs_xml);
+  tcase_add_test (tc, test_dotconfig_refused);
   suite_add_tcase (s, tc);
   return s;
 }

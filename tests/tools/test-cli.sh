@@ -985,6 +985,27 @@ expect 0 "a relative base-config path" -- "$NETSIM" run -q -f json --set measure
 grep -q "\"base_config\": \"$TMP/rel/pkg/mine.xml\"" "$TMP/out" &&
   grep -A60 '"config": \[$' "$TMP/out" | grep -q '"CONFIG_MITIGATION_SRSO=n"' && ok ||
   bad "a relative base-config path: $(grep -E 'base_config|SRSO' "$TMP/out")"
+# a .config as make writes it (/boot/config-*) is a base config too, by path: its values
+# fill the build as a package's do (the scenario's lines still win), its header's version
+# is the series it is of, and a line at fault is named at the .config's own line
+printf '#\n# Linux/x86 6.12.95 Kernel Configuration\n#\nCONFIG_CC_VERSION_TEXT="gcc 12"\nCONFIG_NET_CLS_MATCHALL=m\n# CONFIG_SLAB_FREELIST_RANDOM is not set\nCONFIG_INIT_ON_ALLOC_DEFAULT_ON=y\nCONFIG_NET_SCH_INGRESS=m\n' >"$TMP/config-6.12.95"
+expect 0 "tc on a .config" -- "$NETSIM" run -q -f json --variant 7950x-f1-after \
+  --set measure.duration=50us --set "kernel.base-config=$TMP/config-6.12.95" "$TMP/tc-unstated.xml"
+for want in '"CONFIG_NET_CLS_MATCHALL=m"' '"CONFIG_NET_SCH_INGRESS=m"' \
+            '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' '"CONFIG_SLAB_FREELIST_RANDOM=n"' \
+            '"CONFIG_NET_CLS_BPF=y"' '"CONFIG_NET_ACT_GACT=m (unstated)"'; do
+  grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+    bad "a run on a .config lacks $want: $(grep -A60 '"config"' "$TMP/out" | grep 'CONFIG_')"
+done
+grep -q "\"base_config\": \"$TMP/config-6.12.95\"" "$TMP/out" && ok ||
+  bad "JSON does not name the .config: $(grep base_config "$TMP/out")"
+grep -q "note: kernel config package config-6.12.95 is a 6.12.95 .config, the kernel 6.1.0-rc7" \
+  "$TMP/err" && ok || bad "no series note for a 6.12 .config on 6.1: $(cat "$TMP/err")"
+printf '# Linux/x86 6.12.95 Kernel Configuration\nCONFIG_MEMCG=y\nCONFIG_MEMCG is on\n' >"$TMP/config-bad"
+expect 2 "a .config that does not load" -- "$NETSIM" run -q \
+  --set "kernel.base-config=$TMP/config-bad" "$MICRO/tc-walk.xml"
+grep -q "tc-walk.xml:5: attribute 'base-config': $TMP/config-bad:3: not a .config line" \
+  "$TMP/err" && ok || bad "bad .config: $(cat "$TMP/err")"
 expect 0 "an empty base config" -- "$NETSIM" run -q --set measure.duration=50us \
   --set kernel.base-config= "$MICRO/tc-walk.xml"
 expect 0 "list configs" -- "$NETSIM" list configs
