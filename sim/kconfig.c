@@ -346,6 +346,10 @@ load_dotconfig (const char *path, GError **error)
 
   if (!g_file_get_contents (path, &text, &length, error))
     return NULL;
+  if (length >= 2 && (guchar) text[0] == 0x1f && (guchar) text[1] == 0x8b)
+    goto gzip;
+  if (length >= 6 && memcmp (text, "\xfd" "7zXZ", 5) == 0 && text[5] == '\0')
+    goto xz;
   if (memchr (text, '\0', length) != NULL)
     goto binary;
   package->name = g_path_get_basename (path);
@@ -355,6 +359,15 @@ load_dotconfig (const char *path, GError **error)
   return g_steal_pointer (&package);
 
 /* ERRORS */
+gzip:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: gzip-compressed (as /proc/config.gz "
+               "is): give the path of its text, 'zcat %s > config'", path, path);
+  return NULL;
+xz:
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: xz-compressed (as a distribution's "
+               "linux-config package ships its files): give the path of its text, "
+               "'xzcat %s > config'", path, path);
+  return NULL;
 binary:
   g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: not a text file (a NUL byte): neither "
                "a kernel config package nor a .config", path);

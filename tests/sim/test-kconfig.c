@@ -277,6 +277,8 @@ START_TEST (test_dotconfig_refused)
                             "the header's kernel version");
   assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_MEMCG=y\n\0\n", sizeof DOTCONFIG_HEAD + 16,
                             0, "not a text file");
+  assert_dotconfig_refused ("\x1f\x8b\x08\0\0\0", 6, 0, "gzip-compressed");
+  assert_dotconfig_refused ("\xfd" "7zXZ\0\0\x04", 7, 0, "xz-compressed");
 }
 END_TEST
 
