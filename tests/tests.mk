@@ -11,6 +11,10 @@ tests_sim_test_kchange_LDADD = libns_base.a $(TEST_LIBS)
 TESTS += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 EXTRA_DIST += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 
+# tools/kconfig-package writes a package netsim loads from a .config.
+TESTS += tests/tools/test-kconfig-package.sh
+EXTRA_DIST += tests/tools/test-kconfig-package.sh
+
 # ifetch.text_bytes_per_insn is the fit of tools/text-census's committed run.
 TESTS += tests/tools/test-text-census.sh
 EXTRA_DIST += tests/tools/test-text-census.sh
