@@ -1234,7 +1234,7 @@ grep -q "attribute 'depth'.*(after --set workload.depth=0)" "$TMP/err" && ok ||
 # the family's set only because the value it replaced, "ipv4", is in the message's advice)
 expect 2 "IPv6 length past lo's unfragmented limit" -- "$NETSIM" run -q --variant ipv6-8920-n1 \
   --set workload.length=65500 "$MICRO/udp-flood.xml"
-grep -q "udp-flood.xml:29: attribute 'length': 65500 bytes is above 65488, .*(after --set workload.length=65500, variant 'ipv6-8920-n1' set workload.family=ipv6)$" \
+grep -q "udp-flood.xml:24: attribute 'length': 65500 bytes is above 65488, .*(after --set workload.length=65500, variant 'ipv6-8920-n1' set workload.family=ipv6)$" \
   "$TMP/err" && ok || bad "an IPv6 length past the limit does not name the family's set: $(cat "$TMP/err")"
 # a bad verdict names its attribute, the value given and the set behind it
 for attr in action last-action; do
@@ -1848,7 +1848,9 @@ if command -v script >/dev/null 2>&1; then
   FLOOD="$MICRO/udp-flood.xml --variant ipv4-8920-n1 --set measure.duration=100ms -f csv"
   # shellcheck disable=SC2086
   expect 0 "run without a terminal" -- "$NETSIM" run $FLOOD -o "$TMP/flood-plain.csv"
-  [ ! -s "$TMP/err" ] && ok || bad "run without a terminal shows progress: $(cat "$TMP/err")"
+  # (only the model's notes: seed 000's kernel builds on a 6.12 .config package)
+  ! grep -v '^netsim run: note: ' "$TMP/err" | grep -q . && ok ||
+    bad "run without a terminal shows progress: $(cat "$TMP/err")"
   script -qec "$NETSIM run $FLOOD -o $TMP/flood-tty.csv" "$TMP/typescript" >/dev/null 2>&1; got=$?
   [ "$got" -eq 0 ] && ok || bad "run on a terminal: exit $got: $(cat "$TMP/typescript")"
   [ "$(tr '\r' '\n' <"$TMP/typescript" | grep -c '^\[1/1\] ipv4-8920-n1, repetition 1/1: [0-9.]* ms of 102 ms simulated ([0-9]* %), ETA [0-9]*:[0-9][0-9]')" -ge 1 ] &&
