@@ -4,6 +4,7 @@ libns_run_a_SOURCES += sim/kconfig.h sim/kconfig.c
 
 nobase_dist_pkgdata_DATA += scenarios/kconfig.rng \
 	scenarios/configs/debian-6.1.0-50-cloud-amd64.xml \
+	scenarios/configs/debian-6.12.95-amd64.xml \
 	scenarios/configs/kconfig-defaults-6.1.xml
 
 check_PROGRAMS += tests/sim/test-kconfig
