@@ -32,6 +32,9 @@ typedef struct {
   const char            *shown;     /* the name its progress and run-time errors give it
                                        (its twin's in a what-if run; NULL: variant) */
   const NsRunOptions    *opt;       /* the overrides it was set up with */
+  char                  *base_series; /* "kernel config package P is a V .config, the
+                                         kernel K" when the base config package is of
+                                         another series than the kernel, else NULL */
 } NsVariantSetup;
 
 /* Variant names of sc, in file order. */
@@ -215,8 +218,8 @@ unknown_metric:                         /* the workload's type chose the metrics
   return FALSE;
 }
 
-/* Sets the options of the scenario's base config package, if it names one, on the build
- * (a note if the package's .config is of another kernel series). */
+/* Sets the options of the scenario's base config package, if it names one, on the build;
+ * remembers a package of another kernel series (note_base_series). */
 static gboolean
 setup_base_config (NsVariantSetup *vs, GError **error)
 {
@@ -234,19 +237,50 @@ setup_base_config (NsVariantSetup *vs, GError **error)
   values = ns_kconfig_package_values (package);
   for (guint i = 0; names[i] != NULL; i++)
     ns_build_set_config (vs->build, names[i], values[i]);
-  if (ns_kernel_version_cmp (ns_kconfig_package_kernel (package), sc->kernel_version) != 0) {
-    g_autofree char *note = g_strdup_printf (
-      "kernel config package %s is a %s .config, the kernel %s: options the series "
-      "renamed or added take the model's default", ns_kconfig_package_name (package),
-      ns_kconfig_package_kernel (package), sc->kernel_version);
-    ns_build_note (vs->build, note);
-  }
+  if (ns_kernel_version_cmp (ns_kconfig_package_kernel (package), sc->kernel_version) != 0)
+    vs->base_series = g_strdup_printf ("kernel config package %s is a %s .config, the "
+                                       "kernel %s", ns_kconfig_package_name (package),
+                                       ns_kconfig_package_kernel (package),
+                                       sc->kernel_version);
   return TRUE;
 
 /* ERRORS */
 bad_package:
   blame_attribute (sc, "kernel", "base-config", cause, error);
   return FALSE;
+}
+
+/* Notes, once the run has read its options, those a base config package of another
+ * series lacks (in_force: ns_build_config_in_force's lines), which took the model's
+ * default; nothing when it lacks none, or is of the kernel's series. */
+static void
+note_base_series (NsVariantSetup *vs, char **in_force)
+{
+  g_autoptr (GPtrArray) lacked = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *names = NULL;
+  g_autofree char *note = NULL;
+  guint n;
+
+  if (vs->base_series == NULL)
+    return;
+  for (char **line = in_force; *line != NULL; line++) {
+    g_autofree char *value = NULL;
+    gboolean stated;
+    char *key = ns_build_config_line_split (*line, &value, &stated);
+    if (stated)
+      g_free (key);
+    else
+      g_ptr_array_add (lacked, key);
+  }
+  n = lacked->len;
+  if (n == 0)
+    return;
+  g_ptr_array_add (lacked, NULL);
+  names = g_strjoinv (", ", (char **) lacked->pdata);
+  note = g_strdup_printf ("%s: of the options the run read it lacks %s, which took the "
+                          "model's default (the series between may have renamed or added "
+                          "%s)", vs->base_series, names, n > 1 ? "them" : "it");
+  ns_build_note (vs->build, note);
 }
 
 /* Creates the kernel build of the scenario: its version and config facts (what the
@@ -385,6 +419,7 @@ static void
 variant_setup_clear (NsVariantSetup *vs)
 {
   g_clear_pointer (&vs->build, ns_build_free);
+  g_clear_pointer (&vs->base_series, g_free);
   ns_mitigations_clear (&vs->mit);
   g_clear_pointer (&vs->params, ns_params_free);
   g_clear_pointer (&vs->profile, ns_cpu_profile_free);
@@ -1421,6 +1456,7 @@ run_variant (const char *path, const char *name, const char *shown, guint index,
   describe_variant (vr, &vs, acc.sums);
   vr->config_read = ns_build_config_read (vs.build);
   vr->config_in_force = ns_build_config_in_force (vs.build);
+  note_base_series (&vs, vr->config_in_force);
   accumulate_params_read (vs.params, acc.params_read);
   vr->params_read = params_read_list (acc.params_read);
   vr->notes = ns_build_notes (vs.build);

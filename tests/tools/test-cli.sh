@@ -956,6 +956,16 @@ grep -q 'note: kernel config package debian-6.1.0-50-cloud-amd64 is a 6.1.176 .c
   "$TMP/err" && ok || bad "no series note for a 6.1 package on 6.9: $(cat "$TMP/err")"
 grep -q '^kernel    6.9.0-rc1, .config on debian-6.1.0-50-cloud-amd64$' "$TMP/out" && ok ||
   bad "the table's heading does not name the base config: $(grep '^kernel' "$TMP/out")"
+# a package of another series is noted with the options the run read that it lacks (they
+# took the model's default): seed 000's 6.9.0-rc1 on Debian's 6.12 lacks only 6.9-rc1's
+# name of CPU_MITIGATIONS; where it lacks none (a 6.18 kernel's run) nothing is noted
+expect 0 "seed 000 on its 6.12 package" -- "$NETSIM" run -q --variant ipv4-1G-patched \
+  --set measure.duration=50us "$DATA/scenarios/udp-lookup-iperf3.xml"
+grep -q "note: kernel config package debian-6.12.95-amd64 is a 6.12.95 .config, the kernel 6.9.0-rc1: of the options the run read it lacks CONFIG_SPECULATION_MITIGATIONS, which took the model's default (the series between may have renamed or added it)$" \
+  "$TMP/err" && ok || bad "the series note does not name the lacking option: $(cat "$TMP/err")"
+expect 0 "a 6.12 package on a 6.18 kernel that lacks nothing" -- "$NETSIM" run -q \
+  --set measure.duration=50us --set kernel.base-config=debian-6.12.95-amd64 "$MICRO/tc-walk.xml"
+grep -q 'kernel config package' "$TMP/err" && bad "a package lacking no option read is noted: $(cat "$TMP/err")" || ok
 # a package that does not exist or does not load: exit 2 at the scenario's line, naming
 # the package file's own line where it is at fault; an empty value means none
 expect 2 "unknown base config package" -- "$NETSIM" run -q \
