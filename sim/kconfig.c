@@ -336,16 +336,13 @@ bad_version:
   return FALSE;
 }
 
-/* Loads the .config at path: named by its file name. */
+/* Loads the .config at path, whose contents are text (length bytes): named by its file
+ * name. */
 static NsKconfigPackage *
-load_dotconfig (const char *path, GError **error)
+load_dotconfig (const char *path, char *text, gsize length, GError **error)
 {
   g_autoptr (NsKconfigPackage) package = package_new (path);
-  g_autofree char *text = NULL;
-  gsize length;
 
-  if (!g_file_get_contents (path, &text, &length, error))
-    return NULL;
   if (length >= 2 && (guchar) text[0] == 0x1f && (guchar) text[1] == 0x8b)
     goto gzip;
   if (length >= 6 && memcmp (text, "\xfd" "7zXZ", 5) == 0 && text[5] == '\0')
@@ -374,20 +371,13 @@ binary:
   return NULL;
 }
 
-/* TRUE if the file at path is to be read as an XML package: its name ends in .xml, or
- * its first byte other than white space is '<'. */
+/* TRUE if text, past leading white space, begins with '<' (an XML package). */
 static gboolean
-is_xml_package (const char *path)
+looks_like_xml (const char *text)
 {
-  g_autofree char *text = NULL;
-  const char *c;
-
-  if (g_str_has_suffix (path, NS_DATA_SUFFIX) ||
-      !g_file_get_contents (path, &text, NULL, NULL))
-    return TRUE;   /* the XML loader says why it cannot be read */
-  for (c = text; g_ascii_isspace (*c); c++)
-    ;
-  return *c == '<';
+  while (g_ascii_isspace (*text))
+    text++;
+  return *text == '<';
 }
 
 /* Loads a package by name or path; see kconfig.h. */
@@ -395,6 +385,8 @@ NsKconfigPackage *
 ns_kconfig_package_load (const char *name_or_path, GError **error)
 {
   g_autofree char *path = NULL;
+  g_autofree char *text = NULL;
+  gsize length;
 
   g_return_val_if_fail (name_or_path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -402,7 +394,11 @@ ns_kconfig_package_load (const char *name_or_path, GError **error)
   path = resolve_path (name_or_path, error);
   if (path == NULL)
     return NULL;
-  return is_xml_package (path) ? load_xml (path, error) : load_dotconfig (path, error);
+  /* an .xml name, or a file that cannot be read: the XML loader (which says why) */
+  if (g_str_has_suffix (path, NS_DATA_SUFFIX) ||
+      !g_file_get_contents (path, &text, &length, NULL) || looks_like_xml (text))
+    return load_xml (path, error);
+  return load_dotconfig (path, text, length, error);
 }
 
 /* Frees package (NULL is fine). */
