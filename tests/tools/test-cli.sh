@@ -908,6 +908,11 @@ expect 0 "tc on its own 6.1 kernel, JSON" -- "$NETSIM" run -q -f json --variant 
   --set measure.duration=50us "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 grep -q '"model_notes": \[\]' "$TMP/out" && ok ||
   bad "a 6.1 tc run's JSON: model_notes not empty: $(grep -A2 model_notes "$TMP/out")"
+# json_config_has LINE: the last run's JSON (in $TMP/out) has LINE ('"CONFIG_X=y"') in a
+# variant's "config" list, the .config options the run read as it took them
+json_config_has () {
+  grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$1,\?$"
+}
 # and the .config options the run read, as it took them: a stated one as stated, an
 # unstated one with the state the model took ("y (unstated)"), a --set one as set
 expect 0 "tc's config in force, JSON" -- "$NETSIM" run -q -f json --variant 7950x-f1-before \
@@ -915,7 +920,7 @@ expect 0 "tc's config in force, JSON" -- "$NETSIM" run -q -f json --variant 7950
   "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 for want in '"CONFIG_SLAB_FREELIST_RANDOM=n"' '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' \
             '"CONFIG_PREEMPT_RCU=y (unstated)"'; do
-  grep -A40 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+  json_config_has "$want" && ok ||
     bad "a tc run's JSON config lacks $want: $(grep -A20 '"config"' "$TMP/out")"
 done
 # an option the scenario leaves out is taken as distribution kernels build it, by every
@@ -929,7 +934,7 @@ expect 0 "tc with its modules unstated, JSON" -- "$NETSIM" run -q -f json \
 for want in '"CONFIG_NET_CLS_MATCHALL=m (unstated)"' '"CONFIG_NET_ACT_GACT=m (unstated)"' \
             '"CONFIG_NET_CLS_U32=m (unstated)"' '"CONFIG_NET_SCH_INGRESS=m (unstated)"' \
             '"CONFIG_NET_CLS_ACT=y (unstated)"'; do
-  grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+  json_config_has "$want" && ok ||
     bad "unstated tc options not taken as modules alike: $want: $(grep -A60 '"config"' "$TMP/out" | grep 'NET_')"
 done
 # a kernel config package fills what the scenario leaves unsaid: the same tc run with
@@ -943,7 +948,7 @@ expect 0 "tc on a base config package, JSON" -- "$NETSIM" run -q -f json \
 for want in '"CONFIG_NET_CLS_MATCHALL=m"' '"CONFIG_NET_SCH_INGRESS=m"' \
             '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' '"CONFIG_SLAB_FREELIST_RANDOM=y"' \
             '"CONFIG_X86_KERNEL_IBT=n"' '"CONFIG_NET_CLS_BPF=y"'; do
-  grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+  json_config_has "$want" && ok ||
     bad "a run on Debian's package lacks $want: $(grep -A60 '"config"' "$TMP/out" | grep 'CONFIG_')"
 done
 grep -q '"base_config": "debian-6.1.0-50-cloud-amd64"' "$TMP/out" && ok ||
@@ -993,7 +998,7 @@ printf '<?xml version="1.0"?>\n<kconfig name="mine" kernel="6.9">\n  <descriptio
 expect 0 "a relative base-config path" -- "$NETSIM" run -q -f json --set measure.duration=50us \
   "$TMP/rel/chain.xml"
 grep -q "\"base_config\": \"$TMP/rel/pkg/mine.xml\"" "$TMP/out" &&
-  grep -A60 '"config": \[$' "$TMP/out" | grep -q '"CONFIG_MITIGATION_SRSO=n"' && ok ||
+  json_config_has '"CONFIG_MITIGATION_SRSO=n"' && ok ||
   bad "a relative base-config path: $(grep -E 'base_config|SRSO' "$TMP/out")"
 # a .config as make writes it (/boot/config-*) is a base config too, by path: its values
 # fill the build as a package's do (the scenario's lines still win), its header's version
@@ -1004,7 +1009,7 @@ expect 0 "tc on a .config" -- "$NETSIM" run -q -f json --variant 7950x-f1-after 
 for want in '"CONFIG_NET_CLS_MATCHALL=m"' '"CONFIG_NET_SCH_INGRESS=m"' \
             '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' '"CONFIG_SLAB_FREELIST_RANDOM=n"' \
             '"CONFIG_NET_CLS_BPF=y"' '"CONFIG_NET_ACT_GACT=m (unstated)"'; do
-  grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$want,\?$" && ok ||
+  json_config_has "$want" && ok ||
     bad "a run on a .config lacks $want: $(grep -A60 '"config"' "$TMP/out" | grep 'CONFIG_')"
 done
 grep -q "\"base_config\": \"$TMP/config-6.12.95\"" "$TMP/out" && ok ||
