@@ -117,6 +117,11 @@ START_TEST (test_shipped_all_load)
   ck_assert_ptr_nonnull (defaults);
   ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_SLAB_FREELIST_RANDOM"), "n");
   ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_INIT_ON_ALLOC_DEFAULT_ON"), "n");
+  /* v6.1's preemption choice defaults to PREEMPT_NONE under PREEMPT_DYNAMIC; IBT's
+   * def_bool y came in v6.2 */
+  ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_PREEMPT_VOLUNTARY"), "n");
+  ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_PREEMPT_RCU"), "y");
+  ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_X86_KERNEL_IBT"), "n");
 }
 END_TEST
 

@@ -913,13 +913,14 @@ grep -q '"model_notes": \[\]' "$TMP/out" && ok ||
 json_config_has () {
   grep -A60 '"config": \[$' "$TMP/out" | grep -q "^ *$1,\?$"
 }
-# and the .config options the run read, as it took them: a stated one as stated, an
-# unstated one with the state the model took ("y (unstated)"), a --set one as set
+# and the .config options the run read, as it took them: a stated one as stated (the
+# base package's Kconfig defaults too: preemptible RCU, no voluntary preemption points),
+# a --set one as set; the unstated ones ("y (unstated)") below
 expect 0 "tc's config in force, JSON" -- "$NETSIM" run -q -f json --variant 7950x-f1-before \
   --set measure.duration=50us --set kernel.config.CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y \
   "$DATA/scenarios/tc-pktgen-matchall-7950x.xml"
 for want in '"CONFIG_SLAB_FREELIST_RANDOM=n"' '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' \
-            '"CONFIG_PREEMPT_RCU=y (unstated)"'; do
+            '"CONFIG_PREEMPT_RCU=y"' '"CONFIG_PREEMPT_VOLUNTARY=n"' '"CONFIG_X86_KERNEL_IBT=n"'; do
   json_config_has "$want" && ok ||
     bad "a tc run's JSON config lacks $want: $(grep -A20 '"config"' "$TMP/out")"
 done
@@ -947,7 +948,7 @@ expect 0 "tc on a base config package, JSON" -- "$NETSIM" run -q -f json \
   --set kernel.base-config=debian-6.1.0-50-cloud-amd64 "$TMP/tc-unstated.xml"
 for want in '"CONFIG_NET_CLS_MATCHALL=m"' '"CONFIG_NET_SCH_INGRESS=m"' \
             '"CONFIG_INIT_ON_ALLOC_DEFAULT_ON=y"' '"CONFIG_SLAB_FREELIST_RANDOM=y"' \
-            '"CONFIG_X86_KERNEL_IBT=n"' '"CONFIG_NET_CLS_BPF=y"'; do
+            '"CONFIG_X86_KERNEL_IBT=n"' '"CONFIG_PREEMPT_VOLUNTARY=y"' '"CONFIG_NET_CLS_BPF=y"'; do
   json_config_has "$want" && ok ||
     bad "a run on Debian's package lacks $want: $(grep -A60 '"config"' "$TMP/out" | grep 'CONFIG_')"
 done

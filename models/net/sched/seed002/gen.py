@@ -24,10 +24,10 @@ CPUS = {
                       ("f100",100,0,415420,406612),("f100-c1000",100,1000,416705,405869)]),
 }
 # The seed does not say how its kernels were configured beyond "every tc module as
-# built-in": the scenarios build on Kconfig's defaults for the two options that change where
-# objects sit or add work (scenarios/configs/kconfig-defaults-6.1.xml: no slab shuffle, no
-# allocation zeroing) and state the seed's departures over them, so that a distribution's
-# config is one what-if (--what-if kernel.base-config=debian-6.1.0-50-cloud-amd64;
+# built-in": the scenarios build on Kconfig's v6.1 defaults for every option their runs
+# read (scenarios/configs/kconfig-defaults-6.1.xml: no slab shuffle, no allocation
+# zeroing, PREEMPT_NONE under PREEMPT_DYNAMIC, no IBT, the mitigations built) and state the
+# seed's departures over them, so that a distribution's config is one what-if (--what-if kernel.base-config=debian-6.1.0-50-cloud-amd64;
 # doc/models/tc-pktgen.md, What-ifs).
 BASE_CONFIG = "kconfig-defaults-6.1"
 def kernel_block():
