@@ -1480,6 +1480,164 @@ fail:
   return NULL;
 }
 
+/* One variant to run: what run_variant needs, and what it gave. */
+typedef struct {
+  const char      *name;
+  char            *shown;        /* its name in progress and errors */
+  guint            index, total;
+  NsVariantResult *result;
+  GError          *error;
+} VariantJob;
+
+/* Frees a VariantJob and what it holds. */
+static void
+variant_job_free (gpointer p)
+{
+  VariantJob *job = p;
+
+  g_free (job->shown);
+  if (job->result != NULL)
+    variant_result_free (job->result);
+  g_clear_error (&job->error);
+  g_free (job);
+}
+
+/* The variants of jobs running at once: the options each worker runs with, and the
+ * lowest index that failed (a later variant's run would be discarded, so it is skipped). */
+typedef struct {
+  const char         *path;
+  const NsRunOptions *caller;    /* its progress, called under lock */
+  NsRunOptions        worker;    /* the caller's, progress through pool_progress */
+  guint64             seed;
+  GMutex              lock;
+  guint               failed_at; /* G_MAXUINT: none failed */
+} VariantPool;
+
+/* Calls the caller's progress from one worker at a time. */
+static void
+pool_progress (const char *variant, guint index, guint total, guint rep, guint n_reps,
+               gpointer data)
+{
+  VariantPool *pool = data;
+
+  g_mutex_lock (&pool->lock);
+  pool->caller->progress (variant, index, total, rep, n_reps, pool->caller->progress_data);
+  g_mutex_unlock (&pool->lock);
+}
+
+/* A worker's task: runs one variant unless a variant before it has failed. */
+static void
+pool_run_job (gpointer data, gpointer user_data)
+{
+  VariantJob *job = data;
+  VariantPool *pool = user_data;
+  gboolean skip;
+
+  g_mutex_lock (&pool->lock);
+  skip = job->index > pool->failed_at;
+  g_mutex_unlock (&pool->lock);
+  if (skip)
+    return;
+  job->result = run_variant (pool->path, job->name, job->shown, job->index, job->total,
+                             &pool->worker, pool->seed, &job->error);
+  if (job->result != NULL)
+    return;
+  g_mutex_lock (&pool->lock);
+  pool->failed_at = MIN (pool->failed_at, job->index);
+  g_mutex_unlock (&pool->lock);
+}
+
+/* Runs jobs on up to n_threads threads at once (each variant's machine is its own; the
+ * registries they share are locked), waiting for all. FALSE: no thread could start. */
+static gboolean
+run_jobs_pool (const char *path, GPtrArray *jobs, guint n_threads, const NsRunOptions *opt,
+               guint64 seed, GError **error)
+{
+  VariantPool pool = { path, opt, *opt, seed, { 0 }, G_MAXUINT };
+  GThreadPool *threads;
+
+  if (opt->progress != NULL) {
+    pool.worker.progress = pool_progress;
+    pool.worker.progress_data = &pool;
+  }
+  pool.worker.progress_time = NULL;    /* several repetitions run at once */
+  g_mutex_init (&pool.lock);
+  threads = g_thread_pool_new (pool_run_job, &pool, (gint) n_threads, TRUE, error);
+  if (threads == NULL)
+    goto no_threads;
+  for (guint i = 0; i < jobs->len; i++)
+    g_thread_pool_push (threads, jobs->pdata[i], NULL);
+  g_thread_pool_free (threads, FALSE, TRUE);
+  g_mutex_clear (&pool.lock);
+  return TRUE;
+
+/* ERRORS */
+no_threads:
+  g_mutex_clear (&pool.lock);
+  return FALSE;
+}
+
+/* Runs jobs one after another, stopping at the first that fails. */
+static void
+run_jobs_in_turn (const char *path, GPtrArray *jobs, const NsRunOptions *opt, guint64 seed)
+{
+  for (guint i = 0; i < jobs->len; i++) {
+    VariantJob *job = jobs->pdata[i];
+    job->result = run_variant (path, job->name, job->shown, job->index, job->total, opt,
+                               seed, &job->error);
+    if (job->result == NULL)
+      return;
+  }
+}
+
+/* Runs jobs (with opt->jobs threads at once, or in turn) and moves their results, in
+ * order, to result; FALSE with the error of the first variant that failed, as a run in
+ * turn would stop at it, whatever ran after. */
+static gboolean
+run_jobs (const char *path, GPtrArray *jobs, const NsRunOptions *opt, guint64 seed,
+          NsRunResult *result, GError **error)
+{
+  if (opt->jobs > 1 && jobs->len > 1) {
+    if (!run_jobs_pool (path, jobs, MIN (opt->jobs, jobs->len), opt, seed, error))
+      return FALSE;
+  } else {
+    run_jobs_in_turn (path, jobs, opt, seed);
+  }
+  for (guint i = 0; i < jobs->len; i++) {
+    VariantJob *job = jobs->pdata[i];
+    if (job->result == NULL) {
+      g_propagate_error (error, g_steal_pointer (&job->error));
+      return FALSE;
+    }
+    g_ptr_array_add (result->variants, g_steal_pointer (&job->result));
+  }
+  return TRUE;
+}
+
+/* The jobs of the variants names lists that run (all, or opt->only_variant), with the
+ * names their progress and errors give them. */
+static GPtrArray *
+variant_jobs (const NsScenario *base, GPtrArray *names, const NsRunOptions *opt)
+{
+  GPtrArray *jobs = g_ptr_array_new_with_free_func (variant_job_free);
+
+  for (guint i = 0; i < names->len; i++) {
+    const char *name = names->pdata[i];
+    VariantJob *job;
+    if (opt->only_variant && strcmp (opt->only_variant, name))
+      continue;
+    job = g_new0 (VariantJob, 1);
+    job->name = name;
+    job->shown = opt->what_if ? ns_run_twin_name (base->name, name)
+                              : g_strdup (ns_run_output_name (base->name, name));
+    /* progress counts the variants that run: all, or the one --variant names */
+    job->index = opt->only_variant ? 0 : i;
+    job->total = opt->only_variant ? 1 : names->len;
+    g_ptr_array_add (jobs, job);
+  }
+  return jobs;
+}
+
 /* Index in result->variants of the variant named name, or -1 if it did not run. */
 static gint
 variant_index (NsRunResult *result, const char *name)
@@ -1953,6 +2111,7 @@ NsRunResult *
 ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
 {
   g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GPtrArray) jobs = NULL;
   g_autofree char *list = NULL;
   NsScenario *base;
   NsRunResult *result;
@@ -1979,21 +2138,9 @@ ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
     goto no_variant;
   if (opt->only_variant == NULL && !check_compared_metrics (path, base, names, opt, error))
     goto fail;
-  for (guint i = 0; i < names->len; i++) {
-    const char *name = names->pdata[i];
-    g_autofree char *shown = NULL;
-    NsVariantResult *vr;
-    if (opt->only_variant && strcmp (opt->only_variant, name))
-      continue;
-    shown = opt->what_if ? ns_run_twin_name (base->name, name)
-                         : g_strdup (ns_run_output_name (base->name, name));
-    /* progress counts the variants that run: all, or the one --variant names */
-    vr = opt->only_variant ? run_variant (path, name, shown, 0, 1, opt, seed, error)
-                           : run_variant (path, name, shown, i, names->len, opt, seed, error);
-    if (vr == NULL)
-      goto fail;
-    g_ptr_array_add (result->variants, vr);
-  }
+  jobs = variant_jobs (base, names, opt);
+  if (!run_jobs (path, jobs, opt, seed, result, error))
+    goto fail;
   compare_variants (base, result);
   ns_scenario_free (base);
   return result;

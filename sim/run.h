@@ -110,10 +110,14 @@ typedef struct {
   gboolean           seed_given;
   guint64            seed;
   const char        *only_variant;  /* run just this variant (NULL = all) */
+  guint              jobs;      /* variants run at once, each on a thread of its own (0 or
+                                   1: one after another); the results do not depend on it */
   gboolean           stacks;    /* collect the cycles of every calling context (folded) */
   NsRunProgress      progress;  /* as each repetition starts */
   /* during a repetition, at most every NS_RUN_PROGRESS_MS of host time; read by an engine
-   * observer (ns_engine_set_observer), so the results are the same with it or without */
+   * observer (ns_engine_set_observer), so the results are the same with it or without;
+   * not called when more than one variant runs at once (jobs > 1), when progress is
+   * called, from one thread at a time, as each repetition starts */
   NsRunTimeProgress  progress_time;
   gpointer           progress_data; /* for both */
 } NsRunOptions;

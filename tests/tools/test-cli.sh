@@ -154,6 +154,40 @@ grep -q "^netsim calibrate: --jobs: $range" "$TMP/err" && ok ||
 expect 0 "validate --jobs at the most" -- "$NETSIM" validate -q --jobs "$max" 002-r9-7950x-f1
 expect 0 "sweep --help" -- "$NETSIM" sweep --help
 grep -q -- "--jobs=N .*at most 4 times that" "$TMP/out" && ok || bad "sweep --help: no --jobs bound"
+expect 2 "run --jobs one past the most" -- "$NETSIM" run -q --jobs $((max + 1)) \
+  "$MICRO/call-chain.xml"
+grep -q "^netsim run: --jobs: $range" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+  bad "run --jobs $((max + 1)): $(cat "$TMP/err")"
+# run --jobs: the variants run on threads at once, and everything the run writes is the
+# same byte for byte as one after another (the table's sections, JSON, the folded stacks,
+# the notes); three jobs over the what-if scenario's twenty variants, and over a what-if
+for j in 1 3; do
+  expect 0 "run --jobs $j, every section" -- "$NETSIM" run -q -j $j --breakdown --explain \
+    --stat --inlining --set measure.duration=200us --folded "$TMP/fold-j$j" \
+    "$DATA/scenarios/tc-pktgen-whatif-7950x.xml"
+  mv "$TMP/out" "$TMP/table-j$j"; mv "$TMP/err" "$TMP/err-j$j"
+  expect 0 "run --jobs $j, JSON with a what-if" -- "$NETSIM" run -q -j $j -f json \
+    --set measure.duration=200us --what-if kernel.config.CONFIG_PREEMPT_VOLUNTARY=y \
+    "$DATA/scenarios/tc-pktgen-whatif-7950x.xml"
+  mv "$TMP/out" "$TMP/json-j$j"
+done
+cmp -s "$TMP/table-j1" "$TMP/table-j3" && cmp -s "$TMP/fold-j1" "$TMP/fold-j3" &&
+  cmp -s "$TMP/err-j1" "$TMP/err-j3" && cmp -s "$TMP/json-j1" "$TMP/json-j3" &&
+  [ "$(grep -c '^  7950x-' "$TMP/table-j3")" -ge 20 ] && ok ||
+  bad "run --jobs 3 differs from --jobs 1: $(diff "$TMP/table-j1" "$TMP/table-j3" | head -5)"
+# a variant that fails stops the run with its own error whatever --jobs, as in turn: the
+# first one in the scenario's order (the 100-filter "before" variant refuses 8 set-up
+# CPUs on a 4-CPU machine; the variants after it are not waited for)
+sed 's|<variant name="3337u-f100-before">|&<set path="workload.setup-cpus" value="8"/>|' \
+  "$DATA/scenarios/tc-pktgen-matchall-3337u.xml" >"$TMP/bad-setup.xml"
+for j in 1 3; do
+  expect 2 "run --jobs $j, a failing variant" -- "$NETSIM" run -q -j $j \
+    --set measure.duration=200us "$TMP/bad-setup.xml"
+  mv "$TMP/err" "$TMP/fail-j$j"
+done
+grep -q "attribute 'setup-cpus': expected 1 to the machine's 4 CPUs, got 8 (after variant '3337u-f100-before'" \
+  "$TMP/fail-j3" && cmp -s "$TMP/fail-j1" "$TMP/fail-j3" && [ ! -s "$TMP/out" ] && ok ||
+  bad "run --jobs 3, a failing variant: $(cat "$TMP/fail-j3")"
 expect 2 "sweep --seed twice" -- "$NETSIM" sweep -q -o "$TMP/sw2.csv" --seed 1 --seed 2 \
   --param workload.working-set=1KiB "$MICRO/pointer-chase.xml"
 grep -q "^netsim sweep: --seed given twice" "$TMP/err" && [ ! -e "$TMP/sw2.csv" ] && ok ||
