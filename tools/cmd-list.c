@@ -87,6 +87,26 @@ list_configs (void)
   }
 }
 
+/* Prints the package (a shipped name, or a file: a package or a .config) as a run takes
+ * it: its name, kernel and file, then each option as CONFIG_X=VALUE in the file's order
+ * (a string unquoted, '# … is not set' as n); FALSE with the loader's error. */
+static gboolean
+show_config (const char *name_or_path, GError **error)
+{
+  g_autoptr (NsKconfigPackage) p = ns_kconfig_package_load (name_or_path, error);
+  const char *const *names, *const *values;
+
+  if (p == NULL)
+    return FALSE;
+  g_print ("name    %s\nkernel  %s\nfile    %s\n", ns_kconfig_package_name (p),
+           ns_kconfig_package_kernel (p), ns_kconfig_package_path (p));
+  names = ns_kconfig_package_names (p);
+  values = ns_kconfig_package_values (p);
+  for (guint i = 0; names[i] != NULL; i++)
+    g_print ("%s=%s\n", names[i], values[i]);
+  return TRUE;
+}
+
 /* Prints every parameter: type, unit, default, whether it is free, meaning and source. */
 static void
 list_params (void)
@@ -172,9 +192,8 @@ int
 ns_cmd_list (int argc, char **argv)
 {
   g_autoptr (GOptionContext) ctx =
-    g_option_context_new ("[scenarios|cpus|configs|patches|params|workloads|changes] — list "
-                          "what "
-                          "netsim knows");
+    g_option_context_new ("[scenarios|cpus|configs [NAME|FILE]|patches|params|workloads|"
+                          "changes] — list what netsim knows");
   g_autofree char *release = NULL, *since = NULL;
   const GOptionEntry entries[] = {
     { "release", 0, 0, G_OPTION_ARG_STRING, &release,
@@ -192,7 +211,12 @@ ns_cmd_list (int argc, char **argv)
                                     "kernel config packages a scenario's <kernel "
                                     "base-config> or --set kernel.base-config=NAME "
                                     "names (a .config file, /boot/config-*, is given "
-                                    "by path instead). changes: the "
+                                    "by path instead); configs NAME or FILE: that "
+                                    "package or .config as a run takes it, its name, "
+                                    "kernel and file, then one CONFIG_X=VALUE line an "
+                                    "option (a string unquoted, '# CONFIG_X is not set' "
+                                    "as n), exit 2 with the file:line at fault if it "
+                                    "does not load. changes: the "
                                     "kernel changes netsim reads from a scenario's "
                                     "kernel version (the models' code and the "
                                     "mitigations' command-line words and defaults), with "
@@ -202,6 +226,8 @@ ns_cmd_list (int argc, char **argv)
                                     "R0 and R differ in).");
   if (!ns_cmd_parse_options (ctx, ns_cmd_add_entries (ctx, entries), &argc, &argv))
     return NS_EXIT_USAGE;
+  if (argc == 3 && !strcmp (argv[1], "configs"))
+    return show_config (argv[2], &err) ? 0 : ns_cmd_fail (err);
   if (argc > 2)
     goto too_many;
   what = argc == 2 ? argv[1] : "scenarios";

@@ -1061,6 +1061,21 @@ expect 0 "an empty base config" -- "$NETSIM" run -q --set measure.duration=50us 
 expect 0 "list configs" -- "$NETSIM" list configs
 grep -q '^debian-6.1.0-50-cloud-amd64 *a 6.1.176 .config, [0-9]* options$' "$TMP/out" && ok ||
   bad "list configs: $(cat "$TMP/out")"
+# list configs NAME|FILE: one package, or a .config, as a run takes it (name, kernel, file,
+# then CONFIG_X=VALUE in the file's order, strings unquoted, 'is not set' as n); a file
+# the reader refuses is refused at its line, exit 2
+expect 0 "list configs NAME" -- "$NETSIM" list configs kconfig-defaults-6.1
+sed -n '1,2p;4,5p' "$TMP/out" | tr '\n' '|' | grep -qx 'name    kconfig-defaults-6.1|kernel  6.1|CONFIG_SLAB_FREELIST_RANDOM=n|CONFIG_INIT_ON_ALLOC_DEFAULT_ON=n|' &&
+  grep -q '^file    .*/scenarios/configs/kconfig-defaults-6.1.xml$' "$TMP/out" &&
+  [ "$(grep -c '^CONFIG_' "$TMP/out")" -eq 12 ] && ok || bad "list configs NAME: $(cat "$TMP/out")"
+printf '# Linux/x86 6.12.95 Kernel Configuration\nCONFIG_LOCALVERSION="-a \\"b\\""\n# CONFIG_MEMCG is not set\n' \
+  >"$TMP/dotconfig"
+expect 0 "list configs FILE" -- "$NETSIM" list configs "$TMP/dotconfig"
+sed -n '2p;4,$p' "$TMP/out" | tr '\n' '|' | grep -qx 'kernel  6.12.95|CONFIG_LOCALVERSION=-a "b"|CONFIG_MEMCG=n|' &&
+  ok || bad "list configs FILE: $(cat "$TMP/out")"
+expect 2 "list configs, a bad .config" -- "$NETSIM" list configs "$DATA/tests/data/kconfig/config-twice"
+grep -q "config-twice:3: CONFIG_MEMCG is given twice" "$TMP/err" && [ ! -s "$TMP/out" ] && ok ||
+  bad "list configs, a bad .config: $(cat "$TMP/err")"
 # --explain names the .config options the two runs took differently (both read them), and
 # none where the builds differ only by a patch whose code reads more options
 expect 0 "explain of a .config what-if" -- "$NETSIM" run -q --variant 7950x-f1-before \
