@@ -1480,11 +1480,15 @@ fail:
   return NULL;
 }
 
-/* One variant to run: what run_variant needs, and what it gave. */
+/* One variant to run: what run_variant needs (its own copy of the run's options, whose
+ * progress a pool rewrites), and what it gave. */
 typedef struct {
-  const char      *name;
+  const char      *path, *name;
   char            *shown;        /* its name in progress and errors */
-  guint            index, total;
+  guint            index, total; /* for progress: among its scenario's variants */
+  guint            order;        /* among all the jobs run together */
+  NsRunOptions     opt;
+  guint64          seed;
   NsVariantResult *result;
   GError          *error;
 } VariantJob;
@@ -1502,15 +1506,22 @@ variant_job_free (gpointer p)
   g_free (job);
 }
 
-/* The variants of jobs running at once: the options each worker runs with, and the
- * lowest index that failed (a later variant's run would be discarded, so it is skipped). */
+/* Runs job's variant; FALSE if it failed (job->error set). */
+static gboolean
+variant_job_run (VariantJob *job)
+{
+  job->result = run_variant (job->path, job->name, job->shown, job->index, job->total,
+                             &job->opt, job->seed, &job->error);
+  return job->result != NULL;
+}
+
+/* The jobs running at once: the caller's progress, and the lowest order that failed (a
+ * later job's run would be discarded, so it is skipped). */
 typedef struct {
-  const char         *path;
-  const NsRunOptions *caller;    /* its progress, called under lock */
-  NsRunOptions        worker;    /* the caller's, progress through pool_progress */
-  guint64             seed;
-  GMutex              lock;
-  guint               failed_at; /* G_MAXUINT: none failed */
+  NsRunProgress progress;
+  gpointer      progress_data;
+  GMutex        lock;
+  guint         failed_at;       /* G_MAXUINT: none failed */
 } VariantPool;
 
 /* Calls the caller's progress from one worker at a time. */
@@ -1521,11 +1532,11 @@ pool_progress (const char *variant, guint index, guint total, guint rep, guint n
   VariantPool *pool = data;
 
   g_mutex_lock (&pool->lock);
-  pool->caller->progress (variant, index, total, rep, n_reps, pool->caller->progress_data);
+  pool->progress (variant, index, total, rep, n_reps, pool->progress_data);
   g_mutex_unlock (&pool->lock);
 }
 
-/* A worker's task: runs one variant unless a variant before it has failed. */
+/* A worker's task: runs one job unless a job before it has failed. */
 static void
 pool_run_job (gpointer data, gpointer user_data)
 {
@@ -1534,34 +1545,33 @@ pool_run_job (gpointer data, gpointer user_data)
   gboolean skip;
 
   g_mutex_lock (&pool->lock);
-  skip = job->index > pool->failed_at;
+  skip = job->order > pool->failed_at;
   g_mutex_unlock (&pool->lock);
-  if (skip)
-    return;
-  job->result = run_variant (pool->path, job->name, job->shown, job->index, job->total,
-                             &pool->worker, pool->seed, &job->error);
-  if (job->result != NULL)
+  if (skip || variant_job_run (job))
     return;
   g_mutex_lock (&pool->lock);
-  pool->failed_at = MIN (pool->failed_at, job->index);
+  pool->failed_at = MIN (pool->failed_at, job->order);
   g_mutex_unlock (&pool->lock);
 }
 
 /* Runs jobs on up to n_threads threads at once (each variant's machine is its own; the
- * registries they share are locked), waiting for all. FALSE: no thread could start. */
+ * registries they share are locked), waiting for all; their progress (that of the first
+ * job's options) goes to the caller from one thread at a time, without the in-repetition
+ * time. FALSE: no thread could start. */
 static gboolean
-run_jobs_pool (const char *path, GPtrArray *jobs, guint n_threads, const NsRunOptions *opt,
-               guint64 seed, GError **error)
+run_jobs_pool (GPtrArray *jobs, guint n_threads, GError **error)
 {
-  VariantPool pool = { path, opt, *opt, seed, { 0 }, G_MAXUINT };
+  const NsRunOptions *first = &((VariantJob *) jobs->pdata[0])->opt;
+  VariantPool pool = { first->progress, first->progress_data, { 0 }, G_MAXUINT };
   GThreadPool *threads;
 
-  if (opt->progress != NULL) {
-    pool.worker.progress = pool_progress;
-    pool.worker.progress_data = &pool;
-  }
-  pool.worker.progress_time = NULL;    /* several repetitions run at once */
   g_mutex_init (&pool.lock);
+  for (guint i = 0; i < jobs->len; i++) {
+    NsRunOptions *opt = &((VariantJob *) jobs->pdata[i])->opt;
+    opt->progress = pool.progress != NULL ? pool_progress : NULL;
+    opt->progress_data = &pool;
+    opt->progress_time = NULL;          /* several repetitions run at once */
+  }
   threads = g_thread_pool_new (pool_run_job, &pool, (gint) n_threads, TRUE, error);
   if (threads == NULL)
     goto no_threads;
@@ -1577,31 +1587,18 @@ no_threads:
   return FALSE;
 }
 
-/* Runs jobs one after another, stopping at the first that fails. */
-static void
-run_jobs_in_turn (const char *path, GPtrArray *jobs, const NsRunOptions *opt, guint64 seed)
-{
-  for (guint i = 0; i < jobs->len; i++) {
-    VariantJob *job = jobs->pdata[i];
-    job->result = run_variant (path, job->name, job->shown, job->index, job->total, opt,
-                               seed, &job->error);
-    if (job->result == NULL)
-      return;
-  }
-}
-
-/* Runs jobs (with opt->jobs threads at once, or in turn) and moves their results, in
- * order, to result; FALSE with the error of the first variant that failed, as a run in
- * turn would stop at it, whatever ran after. */
+/* Runs jobs (n_threads at once, or one after another, stopping at the first that fails);
+ * FALSE with the error of the first job that failed, in order, as a run in turn stops at
+ * it, whatever ran after. */
 static gboolean
-run_jobs (const char *path, GPtrArray *jobs, const NsRunOptions *opt, guint64 seed,
-          NsRunResult *result, GError **error)
+run_jobs (GPtrArray *jobs, guint n_threads, GError **error)
 {
-  if (opt->jobs > 1 && jobs->len > 1) {
-    if (!run_jobs_pool (path, jobs, MIN (opt->jobs, jobs->len), opt, seed, error))
+  if (n_threads > 1 && jobs->len > 1) {
+    if (!run_jobs_pool (jobs, MIN (n_threads, jobs->len), error))
       return FALSE;
   } else {
-    run_jobs_in_turn (path, jobs, opt, seed);
+    for (guint i = 0; i < jobs->len && variant_job_run (jobs->pdata[i]); i++)
+      ;
   }
   for (guint i = 0; i < jobs->len; i++) {
     VariantJob *job = jobs->pdata[i];
@@ -1609,33 +1606,34 @@ run_jobs (const char *path, GPtrArray *jobs, const NsRunOptions *opt, guint64 se
       g_propagate_error (error, g_steal_pointer (&job->error));
       return FALSE;
     }
-    g_ptr_array_add (result->variants, g_steal_pointer (&job->result));
   }
   return TRUE;
 }
 
-/* The jobs of the variants names lists that run (all, or opt->only_variant), with the
+/* Adds to jobs one per variant of names that runs (all, or opt->only_variant), with the
  * names their progress and errors give them. */
-static GPtrArray *
-variant_jobs (const NsScenario *base, GPtrArray *names, const NsRunOptions *opt)
+static void
+add_variant_jobs (GPtrArray *jobs, const char *path, const NsScenario *base,
+                  GPtrArray *names, const NsRunOptions *opt, guint64 seed)
 {
-  GPtrArray *jobs = g_ptr_array_new_with_free_func (variant_job_free);
-
   for (guint i = 0; i < names->len; i++) {
     const char *name = names->pdata[i];
     VariantJob *job;
     if (opt->only_variant && strcmp (opt->only_variant, name))
       continue;
     job = g_new0 (VariantJob, 1);
+    job->path = path;
     job->name = name;
     job->shown = opt->what_if ? ns_run_twin_name (base->name, name)
                               : g_strdup (ns_run_output_name (base->name, name));
     /* progress counts the variants that run: all, or the one --variant names */
     job->index = opt->only_variant ? 0 : i;
     job->total = opt->only_variant ? 1 : names->len;
+    job->order = jobs->len;
+    job->opt = *opt;
+    job->seed = seed;
     g_ptr_array_add (jobs, job);
   }
-  return jobs;
 }
 
 /* Index in result->variants of the variant named name, or -1 if it did not run. */
@@ -2106,53 +2104,128 @@ ns_run_check_file (const char *path, GError **error)
   return TRUE;
 }
 
+/* One scenario's run in the making: its loaded base, the result its variants fill, the
+ * names its jobs point into, and where those jobs are in the shared list. */
+typedef struct {
+  NsScenario  *base;
+  NsRunResult *result;
+  GPtrArray   *names;
+  guint        first, n;
+} ScenarioRun;
+
+/* Frees what sr holds. */
+static void
+scenario_run_clear (ScenarioRun *sr)
+{
+  g_clear_pointer (&sr->base, ns_scenario_free);
+  g_clear_pointer (&sr->result, ns_run_result_free);
+  g_clear_pointer (&sr->names, g_ptr_array_unref);
+}
+
+/* Loads the scenario at path as opt says and adds a job to jobs for each variant that
+ * runs; FALSE (sr cleared, nothing added) on an input error: a file broken as written, no
+ * such --variant, two compared variants measuring different metrics. */
+static gboolean
+scenario_run_prepare (ScenarioRun *sr, const char *path, const NsRunOptions *opt,
+                      GPtrArray *jobs, GError **error)
+{
+  g_autofree char *list = NULL;
+  guint64 seed;
+
+  *sr = (ScenarioRun) { 0 };
+  /* a set changes a valid file; it does not mend a broken one (without sets or
+   * --variant, the load below is that check) */
+  if ((opt->sets || opt->params || opt->only_variant) && !ns_run_check_file (path, error))
+    return FALSE;
+  /* with --variant, the sets apply on top of that variant's, as in its run (a set may
+   * edit what only the variant has, e.g. its second <patch>) */
+  sr->base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,
+                                       opt->params_by, error);
+  if (sr->base == NULL)
+    return FALSE;
+  seed = opt->seed_given ? opt->seed : sr->base->seed;
+  sr->result = run_result_new (sr->base, seed, opt->sets);
+  sr->names = ns_run_variant_names (sr->base);
+  if (sr->names->len == 0)
+    g_ptr_array_add (sr->names, g_strdup (""));
+  if (opt->only_variant && !g_ptr_array_find_with_equal_func (sr->names, opt->only_variant,
+                                                               g_str_equal, NULL))
+    goto no_variant;
+  if (opt->only_variant == NULL &&
+      !check_compared_metrics (path, sr->base, sr->names, opt, error))
+    goto fail;
+  sr->first = jobs->len;
+  add_variant_jobs (jobs, path, sr->base, sr->names, opt, seed);
+  sr->n = jobs->len - sr->first;
+  return TRUE;
+
+/* ERRORS */
+no_variant:
+  list = ns_run_variant_list (sr->names);
+  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s' (variants: %s)",
+               path, opt->only_variant, list);
+fail:
+  scenario_run_clear (sr);
+  return FALSE;
+}
+
+/* Moves the results of sr's jobs (all run), in order, to its result and makes its
+ * comparisons; returns that result (sr cleared). */
+static NsRunResult *
+scenario_run_finish (ScenarioRun *sr, GPtrArray *jobs)
+{
+  NsRunResult *result = g_steal_pointer (&sr->result);
+
+  for (guint i = sr->first; i < sr->first + sr->n; i++)
+    g_ptr_array_add (result->variants,
+                     g_steal_pointer (&((VariantJob *) jobs->pdata[i])->result));
+  compare_variants (sr->base, result);
+  scenario_run_clear (sr);
+  return result;
+}
+
 /* Runs the scenario at path: every variant (or the one asked for), then the comparisons. */
 NsRunResult *
 ns_run_scenario (const char *path, const NsRunOptions *opt, GError **error)
 {
-  g_autoptr (GPtrArray) names = NULL;
-  g_autoptr (GPtrArray) jobs = NULL;
-  g_autofree char *list = NULL;
-  NsScenario *base;
-  NsRunResult *result;
-  guint64 seed;
+  g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func (variant_job_free);
+  ScenarioRun sr;
 
   g_return_val_if_fail (path != NULL && opt != NULL, NULL);
-  /* a set changes a valid file; it does not mend a broken one (without sets or
-   * --variant, the load below is that check) */
-  if ((opt->sets || opt->params || opt->only_variant) && !ns_run_check_file (path, error))
+  if (!scenario_run_prepare (&sr, path, opt, jobs, error))
     return NULL;
-  /* with --variant, the sets apply on top of that variant's, as in its run (a set may
-   * edit what only the variant has, e.g. its second <patch>) */
-  base = ns_scenario_load_variant (path, opt->only_variant, opt->sets, opt->params,
-                                   opt->params_by, error);
-  if (base == NULL)
+  if (!run_jobs (jobs, opt->jobs, error)) {
+    scenario_run_clear (&sr);
     return NULL;
-  seed = opt->seed_given ? opt->seed : base->seed;
-  result = run_result_new (base, seed, opt->sets);
-  names = ns_run_variant_names (base);
-  if (names->len == 0)
-    g_ptr_array_add (names, g_strdup (""));
-  if (opt->only_variant && !g_ptr_array_find_with_equal_func (names, opt->only_variant,
-                                                               g_str_equal, NULL))
-    goto no_variant;
-  if (opt->only_variant == NULL && !check_compared_metrics (path, base, names, opt, error))
-    goto fail;
-  jobs = variant_jobs (base, names, opt);
-  if (!run_jobs (path, jobs, opt, seed, result, error))
-    goto fail;
-  compare_variants (base, result);
-  ns_scenario_free (base);
-  return result;
+  }
+  return scenario_run_finish (&sr, jobs);
+}
+
+/* Runs the scenario at path twice, as twin_opt says and as opt says, all the variants of
+ * both together (opt->jobs at once); see run.h. */
+NsRunResult *
+ns_run_scenario_pair (const char *path, const NsRunOptions *opt,
+                      const NsRunOptions *twin_opt, NsRunResult **twins, GError **error)
+{
+  g_autoptr (GPtrArray) jobs = g_ptr_array_new_with_free_func (variant_job_free);
+  ScenarioRun first, second;
+
+  g_return_val_if_fail (path != NULL && opt != NULL && twin_opt != NULL, NULL);
+  g_return_val_if_fail (twins != NULL, NULL);
+  if (!scenario_run_prepare (&first, path, twin_opt, jobs, error))
+    return NULL;
+  if (!scenario_run_prepare (&second, path, opt, jobs, error))
+    goto fail_first;
+  if (!run_jobs (jobs, opt->jobs, error))
+    goto fail_both;
+  *twins = scenario_run_finish (&first, jobs);
+  return scenario_run_finish (&second, jobs);
 
 /* ERRORS */
-no_variant:
-  list = ns_run_variant_list (names);
-  g_set_error (error, NS_ERROR, NS_ERROR_INPUT, "%s: no variant named '%s' (variants: %s)",
-               path, opt->only_variant, list);
-fail:
-  ns_scenario_free (base);
-  ns_run_result_free (result);
+fail_both:
+  scenario_run_clear (&second);
+fail_first:
+  scenario_run_clear (&first);
   return NULL;
 }
 

@@ -134,6 +134,12 @@ gboolean     ns_run_check_file  (const char *path, GError **error);
  * <compare> of two variants that run and measure different metrics (after their sets) is
  * one, found before anything runs. */
 NsRunResult *ns_run_scenario   (const char *path, const NsRunOptions *options, GError **error);
+/* ns_run_scenario twice, as twin_options says (a --what-if's twins: *twins) and as options
+ * says (the result), their variants run together, options->jobs at once; errors as two
+ * runs in that order would give them (the twins' first). */
+NsRunResult *ns_run_scenario_pair (const char *path, const NsRunOptions *options,
+                                   const NsRunOptions *twin_options, NsRunResult **twins,
+                                   GError **error);
 void         ns_run_result_free (NsRunResult *result);
 /* The variant of result called name, or NULL if it has none. */
 const NsVariantResult *ns_run_result_variant (const NsRunResult *result, const char *name);

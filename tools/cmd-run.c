@@ -196,14 +196,9 @@ run_with_what_if (const char *path, const NsRunOptions *opt, char **what_ifs, GE
   alt.params = (const char *const *) what_ifs;
   alt.params_by = "--what-if";
   alt.what_if = TRUE;
-  other = ns_run_scenario (path, &alt, error);
-  if (other == NULL)
+  result = ns_run_scenario_pair (path, opt, &alt, &other, error);
+  if (result == NULL)
     return NULL;
-  result = ns_run_scenario (path, opt, error);
-  if (result == NULL) {
-    ns_run_result_free (other);
-    return NULL;
-  }
   return ns_run_result_what_if (result, other, (const char *const *) what_ifs, error);
 }
 

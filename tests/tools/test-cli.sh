@@ -170,9 +170,15 @@ for j in 1 3; do
     --set measure.duration=200us --what-if kernel.config.CONFIG_PREEMPT_VOLUNTARY=y \
     "$DATA/scenarios/tc-pktgen-whatif-7950x.xml"
   mv "$TMP/out" "$TMP/json-j$j"
+  # one variant and its what-if twin: the two run together
+  expect 0 "run --jobs $j, one variant's what-if" -- "$NETSIM" run -q -j $j --explain \
+    --variant 7950x-f100-before --set measure.duration=200us \
+    --what-if kernel.cmdline=spectre_v2=off "$DATA/scenarios/tc-pktgen-whatif-7950x.xml"
+  mv "$TMP/out" "$TMP/pair-j$j"
 done
 cmp -s "$TMP/table-j1" "$TMP/table-j3" && cmp -s "$TMP/fold-j1" "$TMP/fold-j3" &&
   cmp -s "$TMP/err-j1" "$TMP/err-j3" && cmp -s "$TMP/json-j1" "$TMP/json-j3" &&
+  cmp -s "$TMP/pair-j1" "$TMP/pair-j3" && grep -q '^why 7950x-f100-before' "$TMP/pair-j3" &&
   [ "$(grep -c '^  7950x-' "$TMP/table-j3")" -ge 20 ] && ok ||
   bad "run --jobs 3 differs from --jobs 1: $(diff "$TMP/table-j1" "$TMP/table-j3" | head -5)"
 # a variant that fails stops the run with its own error whatever --jobs, as in turn: the
