@@ -1515,24 +1515,28 @@ variant_job_run (VariantJob *job)
   return job->result != NULL;
 }
 
-/* The jobs running at once: the caller's progress, and the lowest order that failed (a
- * later job's run would be discarded, so it is skipped). */
+/* The jobs running at once: the caller's progress, how many jobs have ended, and the
+ * lowest order that failed (a later job's run would be discarded, so it is skipped). */
 typedef struct {
   NsRunProgress progress;
   gpointer      progress_data;
   GMutex        lock;
+  guint         done, total;
   guint         failed_at;       /* G_MAXUINT: none failed */
 } VariantPool;
 
-/* Calls the caller's progress from one worker at a time. */
+/* Calls the caller's progress from one worker at a time, counting the jobs of the whole
+ * pool (index: how many have ended), since they do not start in order. */
 static void
 pool_progress (const char *variant, guint index, guint total, guint rep, guint n_reps,
                gpointer data)
 {
   VariantPool *pool = data;
 
+  (void) index;
+  (void) total;
   g_mutex_lock (&pool->lock);
-  pool->progress (variant, index, total, rep, n_reps, pool->progress_data);
+  pool->progress (variant, pool->done, pool->total, rep, n_reps, pool->progress_data);
   g_mutex_unlock (&pool->lock);
 }
 
@@ -1547,10 +1551,13 @@ pool_run_job (gpointer data, gpointer user_data)
   g_mutex_lock (&pool->lock);
   skip = job->order > pool->failed_at;
   g_mutex_unlock (&pool->lock);
-  if (skip || variant_job_run (job))
-    return;
+  if (!skip && !variant_job_run (job)) {
+    g_mutex_lock (&pool->lock);
+    pool->failed_at = MIN (pool->failed_at, job->order);
+    g_mutex_unlock (&pool->lock);
+  }
   g_mutex_lock (&pool->lock);
-  pool->failed_at = MIN (pool->failed_at, job->order);
+  pool->done++;
   g_mutex_unlock (&pool->lock);
 }
 
@@ -1562,7 +1569,8 @@ static gboolean
 run_jobs_pool (GPtrArray *jobs, guint n_threads, GError **error)
 {
   const NsRunOptions *first = &((VariantJob *) jobs->pdata[0])->opt;
-  VariantPool pool = { first->progress, first->progress_data, { 0 }, G_MAXUINT };
+  VariantPool pool = { first->progress, first->progress_data, { 0 }, 0, jobs->len,
+                       G_MAXUINT };
   GThreadPool *threads;
 
   g_mutex_init (&pool.lock);

@@ -315,8 +315,9 @@ parse_args (int argc, char **argv, NsRunArgs *a)
     { "variant", 0, 0, G_OPTION_ARG_STRING, &a->variant, "Run only this variant", "NAME" },
     { "jobs", 'j', 0, G_OPTION_ARG_INT, &a->jobs, "Variants run at once, each on a thread "
       "of its own (default 1; the results are identical; at most 4 × the processors: each "
-      "holds a whole simulated machine in memory); the progress line then says as each "
-      "repetition starts, not how far it got", "N" },
+      "holds a whole simulated machine in memory); the progress line then counts the "
+      "variants done, [DONE+1/ALL], and names each repetition as it starts, not how far it "
+      "got", "N" },
     { "breakdown", 'b', 0, G_OPTION_ARG_NONE, &a->breakdown, "Show where the cycles went: "
       "per simulated function, calls and cycles per operation by cause", NULL },
     { "explain", 'e', 0, G_OPTION_ARG_NONE, &a->explain, "For each comparison, why its delta: "

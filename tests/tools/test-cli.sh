@@ -1928,6 +1928,16 @@ if command -v script >/dev/null 2>&1; then
     ok || bad "no progress within the repetition: $(tr '\r' '\n' <"$TMP/typescript")"
   cmp -s "$TMP/flood-plain.csv" "$TMP/flood-tty.csv" && ok ||
     bad "the progress line changed the results: $(diff "$TMP/flood-plain.csv" "$TMP/flood-tty.csv")"
+  # with --jobs, the line counts the variants done of all (a what-if's twins with them),
+  # never backwards, and names each repetition as it starts
+  script -qec "$NETSIM run $DATA/scenarios/tc-pktgen-whatif-6230r.xml -j 2 \
+    --set measure.duration=200us --what-if param.cpu.mlp=3 -o $TMP/j2-tty.txt" \
+    "$TMP/typescript" >/dev/null 2>&1; got=$?
+  tr '\r' '\n' <"$TMP/typescript" | sed -n 's/^\[\([0-9]*\)\/12\] 6230r-f1*0*-[a-z-]*\( (what-if)\)\{0,1\}, repetition 1\/1.*/\1/p' \
+    >"$TMP/counts"
+  [ "$got" -eq 0 ] && [ "$(wc -l <"$TMP/counts")" -eq 12 ] && sort -n -c "$TMP/counts" &&
+    [ "$(tail -n 1 "$TMP/counts")" -le 12 ] && ok ||
+    bad "run -j 2's progress: $(tr '\r' '\n' <"$TMP/typescript")"
 fi
 
 echo "cli: $pass passed, $fail failed"
