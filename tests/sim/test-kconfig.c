@@ -122,6 +122,9 @@ START_TEST (test_shipped_all_load)
   ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_PREEMPT_VOLUNTARY"), "n");
   ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_PREEMPT_RCU"), "y");
   ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_X86_KERNEL_IBT"), "n");
+  /* what distributions set on seed 000's path, none of it a Kconfig default */
+  ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_MEMCG"), "n");
+  ck_assert_str_eq (ns_kconfig_package_get (defaults, "CONFIG_SECURITY"), "n");
 }
 END_TEST
 

@@ -1073,7 +1073,7 @@ grep -q '^debian-6.1.0-50-cloud-amd64 *a 6.1.176 .config, [0-9]* options$' "$TMP
 expect 0 "list configs NAME" -- "$NETSIM" list configs kconfig-defaults-6.1
 sed -n '1,2p;4,5p' "$TMP/out" | tr '\n' '|' | grep -qx 'name    kconfig-defaults-6.1|kernel  6.1|CONFIG_SLAB_FREELIST_RANDOM=n|CONFIG_INIT_ON_ALLOC_DEFAULT_ON=n|' &&
   grep -q '^file    .*/scenarios/configs/kconfig-defaults-6.1.xml$' "$TMP/out" &&
-  [ "$(grep -c '^CONFIG_' "$TMP/out")" -eq 12 ] && ok || bad "list configs NAME: $(cat "$TMP/out")"
+  [ "$(grep -c '^CONFIG_' "$TMP/out")" -eq 20 ] && ok || bad "list configs NAME: $(cat "$TMP/out")"
 printf '# Linux/x86 6.12.95 Kernel Configuration\nCONFIG_LOCALVERSION="-a \\"b\\""\n# CONFIG_MEMCG is not set\n' \
   >"$TMP/dotconfig"
 expect 0 "list configs FILE" -- "$NETSIM" list configs "$TMP/dotconfig"
