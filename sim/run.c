@@ -1546,17 +1546,15 @@ pool_run_job (gpointer data, gpointer user_data)
 {
   VariantJob *job = data;
   VariantPool *pool = user_data;
-  gboolean skip;
+  gboolean skip, ok;
 
   g_mutex_lock (&pool->lock);
   skip = job->order > pool->failed_at;
   g_mutex_unlock (&pool->lock);
-  if (!skip && !variant_job_run (job)) {
-    g_mutex_lock (&pool->lock);
-    pool->failed_at = MIN (pool->failed_at, job->order);
-    g_mutex_unlock (&pool->lock);
-  }
+  ok = skip || variant_job_run (job);
   g_mutex_lock (&pool->lock);
+  if (!ok)
+    pool->failed_at = MIN (pool->failed_at, job->order);
   pool->done++;
   g_mutex_unlock (&pool->lock);
 }

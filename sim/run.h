@@ -115,9 +115,9 @@ typedef struct {
   gboolean           stacks;    /* collect the cycles of every calling context (folded) */
   NsRunProgress      progress;  /* as each repetition starts */
   /* during a repetition, at most every NS_RUN_PROGRESS_MS of host time; read by an engine
-   * observer (ns_engine_set_observer), so the results are the same with it or without;
-   * not called when more than one variant runs at once (jobs > 1), when progress is
-   * called, from one thread at a time, as each repetition starts */
+   * observer (ns_engine_set_observer), so the results are the same with it or without.
+   * With jobs > 1 it is not called, and progress is called from one thread at a time, its
+   * index counting the variants done and its total all the run's (a what-if's twins too) */
   NsRunTimeProgress  progress_time;
   gpointer           progress_data; /* for both */
 } NsRunOptions;
