@@ -3,6 +3,13 @@
 #   # shellcheck source=tests/lib.sh
 #   . "$DATA/tests/lib.sh"
 
+# The checks' tally: ok counts one that held, bad one that did not (and says which); a
+# test ends with `echo "NAME: $pass passed, $fail failed"; [ "$fail" -eq 0 ]`.
+pass=0
+fail=0
+ok () { pass=$((pass + 1)); }
+bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+
 # require_python3: skips the test (exit 77, automake's SKIP) with a message when python3
 # is not installed.
 require_python3 () {

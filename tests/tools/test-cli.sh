@@ -7,11 +7,8 @@ DATA=${NETSIM_DATADIR:-.}
 MICRO="$DATA/scenarios/micro"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok () { pass=$((pass + 1)); }
-bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
 # expect STATUS DESCRIPTION -- COMMAND...
 expect () {
   want=$1; what=$2; shift 3

@@ -7,11 +7,6 @@ set -u
 NETSIM=${NETSIM:-./netsim}
 DATA=${NETSIM_DATADIR:-.}
 BUILD=$(dirname "$NETSIM")
-pass=0
-fail=0
-
-ok () { pass=$((pass + 1)); }
-bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # shellcheck source=tests/lib.sh
 . "$DATA/tests/lib.sh"

@@ -10,11 +10,8 @@ SC="$DATA/scenarios/micro/call-chain.xml"
 TMP=$(mktemp -d)
 BG=
 trap '[ -n "$BG" ] && kill -9 "$BG" 2>/dev/null; rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok () { pass=$((pass + 1)); }
-bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
 # expect STATUS DESCRIPTION -- COMMAND...
 expect () {
   want=$1; what=$2; shift 3

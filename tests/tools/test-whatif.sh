@@ -12,12 +12,9 @@ NETSIM=${NETSIM:-./netsim}
 DATA=${NETSIM_DATADIR:-.}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
 SHORT="--set measure.warmup=200us --set measure.duration=1ms --set measure.repetitions=1"
-
-ok () { pass=$((pass + 1)); }
-bad () { fail=$((fail + 1)); echo "FAIL: $*"; }
 # clean SCENARIO VARIANT SET... : the variant runs with the sets, exit 0, a result row,
 # nothing on standard error but notes.
 clean () {
