@@ -15,6 +15,10 @@ EXTRA_DIST += tests/tools/test-cli.sh tests/tools/test-whatif.sh
 TESTS += tests/tools/test-kconfig-package.sh
 EXTRA_DIST += tests/tools/test-kconfig-package.sh
 
+# tools/mutate makes, builds and judges mutants on a project of the test's own.
+TESTS += tests/tools/test-mutate.sh
+EXTRA_DIST += tests/tools/test-mutate.sh
+
 # ifetch.text_bytes_per_insn is the fit of tools/text-census's committed run.
 TESTS += tests/tools/test-text-census.sh
 EXTRA_DIST += tests/tools/test-text-census.sh

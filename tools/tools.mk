@@ -9,7 +9,7 @@ netsim_LDADD = $(NS_LIBS)
 
 EXTRA_DIST += tools/debian-packages tools/install-deps tools/test-all tools/prologue-census \
 	tools/text-census tools/sensitivity tools/replay-bench-retpoline tools/fuzz-whatif \
-	tools/doc-figures tools/kconfig-package
+	tools/doc-figures tools/kconfig-package tools/mutate
 
 check_PROGRAMS += tests/sim/test-run
 TESTS += tests/sim/test-run

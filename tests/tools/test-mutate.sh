@@ -1,0 +1,93 @@
+#!/bin/sh
+# test-mutate.sh — tools/mutate on a two-function C project of its own: it makes a mutant
+# for each operator in code and none in comments, strings or the preprocessor; a mutant
+# the test notices is killed, one it cannot notice (max's > against >=, equal when a == b)
+# survives and is reported with its line; --function limits the mutants to one body;
+# the project's files are as they were after the run; bad input exits 2. Needs python3,
+# git and a C compiler; skipped without them.
+set -u
+DATA=${NETSIM_DATADIR:-.}
+
+# shellcheck source=tests/lib.sh
+. "$DATA/tests/lib.sh"
+require_python3
+for tool in git cc; do
+  command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not installed"; exit 77; }
+done
+make_tmp
+
+MUTATE="python3 $DATA/tools/mutate"
+tree="$tmp/tree"
+mkdir "$tree"
+cat >"$tree/pick.c" <<'EOF'
+#include <stdio.h>
+/* max: a > b picks a; a == b either */
+int max (int a, int b)
+{
+  if (a > b)
+    return a;
+  return b;
+}
+
+int
+is_zero (int a)
+{
+  const char *s = "a == 0 || a != 1";
+  (void) s;
+  return a == 0;
+}
+EOF
+cat >"$tree/t.c" <<'EOF'
+int max (int a, int b);
+int is_zero (int a);
+int main (void) { return !(max (2, 1) == 2 && max (1, 2) == 2 && is_zero (0) && !is_zero (3)); }
+EOF
+cp "$tree/pick.c" "$tmp/pick.orig"
+(cd "$tree" && git init -q && git add pick.c t.c) || exit 99
+
+# the mutants: one per operator in code, none in the comment, the string or #include
+$MUTATE --tree "$tree" --list pick.c >"$tmp/list" 2>"$tmp/err" && ok || bad "--list: $(cat "$tmp/err")"
+printf '%s\n' 'pick.c:5:9: > -> >=' 'pick.c:15:12: == -> !=' >"$tmp/want"
+cmp -s "$tmp/list" "$tmp/want" && ok || bad "mutants listed: $(cat "$tmp/list")"
+$MUTATE --tree "$tree" --list --function is_zero pick.c >"$tmp/list" 2>"$tmp/err"
+[ "$(cat "$tmp/list")" = "pick.c:15:12: == -> !=" ] && ok || bad "--function is_zero: $(cat "$tmp/list")"
+
+# the run: is_zero's mutant killed, max's survives (exit 1), the checkout untouched
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test ./t pick.c \
+  >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ] && ok || bad "exit status with a survivor (want 1): $(cat "$tmp/err")"
+grep -qx 'pick.c:5:9: survived: > -> >= (if (a > b))' "$tmp/out" && ok || bad "survivor line: $(cat "$tmp/out")"
+grep -qx '2 mutants: 1 killed, 1 survived, 0 did not build (not counted)' "$tmp/out" && ok ||
+  bad "summary: $(cat "$tmp/out")"
+cmp -s "$tree/pick.c" "$tmp/pick.orig" && ok || bad "the checkout's pick.c changed"
+cmp -s "$tmp/work/src/pick.c" "$tmp/pick.orig" && ok || bad "the copy's pick.c was left mutated"
+[ ! -e "$tmp/work/mutating" ] && ok || bad "a finished run left its marker"
+# a run killed mid-mutant (its marker left): the next one stamps that file anew, so make
+# rebuilds its object, and takes the marker away
+echo pick.c >"$tmp/work/mutating"
+touch -d '2001-01-01' "$tmp/work/src/pick.c"
+$MUTATE --tree "$tree" --work "$tmp/work" --build true --test true --lines 1-1 pick.c \
+  >"$tmp/out" 2>"$tmp/err" && ok || bad "a run after a killed one: $(cat "$tmp/err")"
+[ ! -e "$tmp/work/mutating" ] && [ -n "$(find "$tmp/work/src/pick.c" -newer "$tmp/pick.orig")" ] && ok ||
+  bad "the marker's file was not stamped anew, or the marker stayed"
+# only is_zero: no survivor, exit 0
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test ./t \
+  --function is_zero pick.c >"$tmp/out" 2>"$tmp/err" && ok || bad "is_zero alone: exit $?"
+grep -qx '1 mutants: 1 killed, 0 survived, 0 did not build (not counted)' "$tmp/out" && ok ||
+  bad "is_zero alone: $(cat "$tmp/out")"
+
+# bad input: exit 2 with a message, nothing run
+for args in "--bogus pick.c" "--list t.h" "--list nothere.c" "--lines 5-2 --list pick.c" \
+    "--timeout 0 --list pick.c" "--list --function nothere pick.c" "--list"; do
+  # shellcheck disable=SC2086
+  $MUTATE --tree "$tree" $args >"$tmp/out" 2>"$tmp/err"
+  [ $? -eq 2 ] && grep -q '^mutate: ' "$tmp/err" && ok || bad "$args: want exit 2 and a message"
+done
+# a test that fails before any mutant is a setup error
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test false pick.c \
+  >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q 'a test fails without any mutant' "$tmp/err" && ok ||
+  bad "failing unmutated test: $(cat "$tmp/err")"
+
+echo "test-mutate: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
