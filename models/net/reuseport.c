@@ -99,8 +99,9 @@ __reuseport_add_sock (struct sock *sk, struct sock_reuseport *reuse)
   reuseport_get_incoming_cpu (sk, reuse);
 }
 
-/* Removes sk from socks[]: the last member moves into its place. */
-static gboolean
+/* Removes sk from socks[]: the last member moves into its place. (The kernel's returns
+ * whether sk was there, which only TCP's listener paths read; none is modelled.) */
+static void
 __reuseport_detach_sock (struct sock *sk, struct sock_reuseport *reuse)
 {
   for (guint i = 0; i < reuse->num_socks; i++) {
@@ -109,9 +110,8 @@ __reuseport_detach_sock (struct sock *sk, struct sock_reuseport *reuse)
     reuse->socks[i] = reuse->socks[reuse->num_socks - 1];
     reuse->num_socks--;
     reuseport_put_incoming_cpu (sk, reuse);
-    return TRUE;
+    return;
   }
-  return FALSE;
 }
 
 /* A group twice as large with the same members (reuseport_grow); the old one is freed. */

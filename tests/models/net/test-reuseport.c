@@ -42,17 +42,27 @@ rig_clear (Rig *rig)
   ns_arena_free (rig->arena);
 }
 
-/* A socket with SO_REUSEPORT bound to 127.0.0.1:5000. */
+/* A socket with SO_REUSEPORT and SO_INCOMING_CPU cpu (-1: unset) bound to
+ * 127.0.0.1:5000. */
 static struct sock *
-member (Rig *rig)
+member_on (Rig *rig, gint cpu)
 {
   struct sockaddr_in in = { .sin_family = AF_INET, .sin_port = htons (5000) };
   struct sock *sk = udp_sock_create (rig->tbl, rig->net, AF_INET);
 
   in.sin_addr.s_addr = htonl (0x7f000001);
   udp_sock_set_reuseport (sk, TRUE);
+  if (cpu >= 0)
+    udp_sock_set_incoming_cpu (sk, cpu);
   ck_assert_int_eq (udp_sock_bind (sk, (struct sockaddr *) &in, sizeof in), 0);
   return sk;
+}
+
+/* A socket with SO_REUSEPORT bound to 127.0.0.1:5000. */
+static struct sock *
+member (Rig *rig)
+{
+  return member_on (rig, -1);
 }
 
 START_TEST (test_leave_moves_the_last_member)
@@ -75,6 +85,7 @@ START_TEST (test_leave_moves_the_last_member)
   ck_assert_ptr_eq (reuseport_group_member (reuse, 0), sk[0]);
   ck_assert_ptr_eq (reuseport_group_member (reuse, 1), sk[3]);
   ck_assert_ptr_eq (reuseport_group_member (reuse, 2), sk[2]);
+  ck_assert_ptr_null (reuseport_group_member (reuse, 3));   /* past the members */
   udp_sock_close (sk[0]);
   udp_sock_close (sk[2]);
   udp_sock_close (sk[3]);                 /* the last: the group goes back to the arena */
@@ -122,6 +133,44 @@ START_TEST (test_connect_marks_has_conns)
 }
 END_TEST
 
+/* The group's incoming_cpu counter (6.2+: reuseport_get_incoming_cpu on joining,
+ * reuseport_put_incoming_cpu on leaving, reuseport_update_incoming_cpu on setsockopt)
+ * counts the members with SO_INCOMING_CPU set, CPU 0 like any other: a member's setting
+ * from unset raises it, a move between CPUs leaves it, unsetting (a negative CPU) or
+ * leaving lowers it. */
+START_TEST (test_incoming_cpu_counter)
+{
+  static const struct { gint cpu; guint count; } steps[] = {
+    { 0, 2 }, { 1, 2 }, { 0, 2 }, { -1, 1 }, { 3, 2 }, { -5, 1 },
+  };
+  struct sock_reuseport *reuse;
+  struct sock *a, *b, *c;
+  Rig rig;
+
+  rig_init (&rig);
+  a = member_on (&rig, 0);
+  reuse = udp_sock_reuseport_group (a);
+  ck_assert_uint_eq (reuseport_group_incoming_cpu (reuse), 1);
+  b = member (&rig);
+  ck_assert_uint_eq (reuseport_group_incoming_cpu (reuse), 1);
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+    udp_sock_set_incoming_cpu (b, steps[i].cpu);
+    ck_assert_msg (reuseport_group_incoming_cpu (reuse) == steps[i].count,
+                   "b's CPU set to %d: counter %u, want %u", steps[i].cpu,
+                   reuseport_group_incoming_cpu (reuse), steps[i].count);
+  }
+  c = member_on (&rig, 2);
+  ck_assert_uint_eq (reuseport_group_incoming_cpu (reuse), 2);
+  udp_sock_close (a);                     /* CPU 0 leaves */
+  ck_assert_ptr_eq (udp_sock_reuseport_group (c), reuse);
+  ck_assert_uint_eq (reuseport_group_incoming_cpu (reuse), 1);
+  udp_sock_close (c);
+  ck_assert_uint_eq (reuseport_group_incoming_cpu (reuse), 0);
+  udp_sock_close (b);
+  rig_clear (&rig);
+}
+END_TEST
+
 static Suite *
 reuseport_suite (void)
 {
@@ -131,6 +180,7 @@ reuseport_suite (void)
   tcase_add_test (tc, test_leave_moves_the_last_member);
   tcase_add_test (tc, test_full_group_doubles);
   tcase_add_test (tc, test_connect_marks_has_conns);
+  tcase_add_test (tc, test_incoming_cpu_counter);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -954,6 +954,131 @@ START_TEST (test_t1_11_any_same_chain)
 }
 END_TEST
 
+/* ---- T1.12: a chain's strangers — another namespace's socket, another port's ---- */
+
+/* A namespace (hash mix from 2 up) whose slot for addr:port is slot; NULL if none of the
+ * first 100000 mixes lands there. */
+static struct net *
+net_in_slot (Rig *rig, struct udp_hslot *slot, be32 addr, guint port)
+{
+  for (guint32 mix = 2; mix < 100000; mix++) {
+    struct net *net = ns_net_new (rig->arena, mix, mix);
+    if (udp_hashslot2 (rig->tbl, ipv4_portaddr_hash (net, addr, port)) == slot)
+      return net;
+    ns_net_free (rig->arena, net);
+  }
+  return NULL;
+}
+
+/* A port other than port whose slot for addr in net is port's; 0 if none. */
+static guint
+port_in_slot (Rig *rig, be32 addr, guint port)
+{
+  struct udp_hslot *slot = udp_hashslot2 (rig->tbl, ipv4_portaddr_hash (rig->net, addr, port));
+
+  for (guint p = 1024; p < 65536; p++)
+    if (p != port && udp_hashslot2 (rig->tbl, ipv4_portaddr_hash (rig->net, addr, p)) == slot)
+      return p;
+  return 0;
+}
+
+/* compute_score's first test rejects a socket of another namespace and one of another
+ * port (udp_port_hash, the chain is addr+port hashed and slots collide), each on its own:
+ * a datagram to a port only such a socket shares a chain with finds no socket. */
+START_TEST (test_t1_12_chain_strangers)
+{
+  Rig rig;
+  be32 lo = a4 ("127.0.0.1");
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  struct udp_hslot *slot = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, lo, 5000));
+  struct net *other = net_in_slot (&rig, slot, lo, 5000);
+  ck_assert_msg (other != NULL, "no namespace hashes 127.0.0.1:5000 into the same slot");
+  struct sock *foreign = udp_sock_create (rig.tbl, other, AF_INET);
+  struct sockaddr_in s = sin4 ("127.0.0.1", 5000);
+  ck_assert_int_eq (udp_sock_bind (foreign, (struct sockaddr *) &s, sizeof (s)), 0);
+  ck_assert_int_eq (slot->count, 1);
+  ck_assert_ptr_null (look (&rig, "127.0.0.9", 999, "127.0.0.1", 5000, 1, 0));
+
+  guint twin = port_in_slot (&rig, lo, 6000);
+  ck_assert_uint_ne (twin, 0);
+  struct sock *neighbour = mk (&rig, AF_INET, "127.0.0.1", twin, PLAIN);
+  struct udp_hslot *slot6000 = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, lo, 6000));
+  ck_assert_ptr_eq (slot6000->head.first, &neighbour->__sk_common.skc_portaddr_node);
+  ck_assert_ptr_null (look (&rig, "127.0.0.9", 999, "127.0.0.1", 6000, 1, 0));
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 999, "127.0.0.1", twin, 1, 0), neighbour);
+  udp_sock_close (foreign);
+  ns_net_free (rig.arena, other);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* udp_table_new takes 256 to 65536 slots, a power of two (0: the 256 of a small
+ * machine's udp_table_init), and a kernel from 5.0 whose version it can read; else an
+ * error and no table. */
+START_TEST (test_table_sizes_and_versions)
+{
+  static const struct { const char *version; guint entries; gboolean made; } cases[] = {
+    { "6.9.0", 0, TRUE }, { "6.9.0", 256, TRUE }, { "6.9.0", 65536, TRUE },
+    { "6.9.0", 128, FALSE }, { "6.9.0", 131072, FALSE }, { "6.9.0", 384, FALSE },
+    { "5.0.0", 256, TRUE }, { "4.19.0", 256, FALSE }, { "six", 256, FALSE },
+  };
+  NsArena *arena = ns_arena_new (ARENA_BASE, ARENA_CAP);
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    NsBuild *build = ns_build_new (cases[k].version, 60);
+    GError *error = NULL;
+    struct udp_table *tbl = udp_table_new (arena, build, cases[k].entries, &error);
+
+    ck_assert_msg ((tbl != NULL) == cases[k].made, "%s, %u slots: %s", cases[k].version,
+                   cases[k].entries, tbl ? "made" : error->message);
+    ck_assert ((error == NULL) == cases[k].made);
+    if (tbl != NULL)
+      ck_assert_uint_eq (tbl->mask + 1, cases[k].entries ? cases[k].entries : 256);
+    g_clear_error (&error);
+    udp_table_free (tbl);
+    ns_build_free (build);
+  }
+  ns_arena_free (arena);
+}
+END_TEST
+
+/* A build of another release than the v6.9-rc1 the UDP code is says so in a note (which
+ * registered changes it differs in, or none); a v6.9-rc1 build has none. */
+START_TEST (test_release_note)
+{
+  static const struct { const char *version, *note; } cases[] = {
+    { "6.9.0-rc1", NULL },
+    { "6.9.0-rc2", "kernel 6.9.0-rc2: the UDP models (the socket lookup, and in the loopback "
+                   "workloads the send and receive paths) run v6.9-rc1's code but for the "
+                   "registered changes (netsim list changes); against it this release "
+                   "differs in none of them" },
+    { "6.12.0", "kernel 6.12.0: the UDP models" },
+  };
+  NsArena *arena = ns_arena_new (ARENA_BASE, ARENA_CAP);
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    NsBuild *build = ns_build_new (cases[k].version, 60);
+    struct udp_table *tbl = udp_table_new (arena, build, 256, NULL);
+    g_auto (GStrv) notes = ns_build_notes (build);
+    const char *found = NULL;
+
+    ck_assert_ptr_nonnull (tbl);
+    for (guint i = 0; notes && notes[i]; i++)
+      if (strstr (notes[i], "the UDP models") != NULL)
+        found = notes[i];
+    if (cases[k].note == NULL)
+      ck_assert_msg (found == NULL, "%s: %s", cases[k].version, found);
+    else
+      ck_assert_msg (found != NULL && g_str_has_prefix (found, cases[k].note), "%s: %s",
+                     cases[k].version, found ? found : "no note");
+    udp_table_free (tbl);
+    ns_build_free (build);
+  }
+  ns_arena_free (arena);
+}
+END_TEST
+
 /* Bind conflicts: EADDRINUSE without SO_REUSEADDR/REUSEPORT, group joins need one owner. */
 START_TEST (test_bind_rules)
 {
@@ -1686,6 +1811,9 @@ udp_suite (void)
   tcase_add_loop_test (tc, test_generations_before_5_8, 0, 2 * N_PRE58);
   tcase_add_test (tc, test_select_prefers_cpu_from_6_2);
   tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_12_chain_strangers, 0, N_BUILDS);
+  tcase_add_test (tc, test_table_sizes_and_versions);
+  tcase_add_test (tc, test_release_note);
   tcase_add_test (tc, test_bind_rules);
   tcase_add_test (tc, test_bind_first_overlap_decides);
   tcase_add_test (tc, test_bind_hash2_wildcard);

@@ -174,6 +174,7 @@ START_TEST (test_kzalloc_first_and_last_classes)
   ck_assert_uint_eq (tc_ksize (rig.tc, tc_kzalloc (rig.tc, 8192)), 8192);
   ck_assert_uint_eq (tc_ksize (rig.tc, tc_kzalloc (rig.tc, 8193)), 0);
   ck_assert_uint_eq (tc_kmalloc_class (8193), 16384);   /* get_order: 2 */
+  ck_assert_uint_eq (tc_kmalloc_class (16384), 16384);  /* a power of two is its order */
   ck_assert_uint_eq (tc_kmalloc_class (16385), 32768);
   rig_clear (&rig);
 }
@@ -276,6 +277,24 @@ START_TEST (test_percpu_chunks)
     }
   }
   g_hash_table_destroy (lines);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* Allocations that fill a chunk to its last byte stay in it; the next byte starts a new
+ * chunk. */
+START_TEST (test_percpu_chunk_fills_exactly)
+{
+  guint8 *a, *b, *c;
+  SchedRig rig;
+
+  rig_init (&rig, "6.1.0", NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+  a = tc_alloc_percpu (rig.tc, TC_PERCPU_STRIDE, 8);          /* a chunk of its own */
+  b = tc_alloc_percpu (rig.tc, TC_PERCPU_STRIDE / 2, 8);
+  c = tc_alloc_percpu (rig.tc, TC_PERCPU_STRIDE / 2, 8);
+  ck_assert_ptr_ne (b, a);
+  ck_assert_ptr_eq (c, b + TC_PERCPU_STRIDE / 2);
+  ck_assert_ptr_ne (tc_alloc_percpu (rig.tc, 8, 8), c + TC_PERCPU_STRIDE / 2);
   rig_clear (&rig);
 }
 END_TEST
@@ -440,6 +459,11 @@ START_TEST (test_static_key_per_mitigation)
     rig_init (&rig, "6.1.0", merged, NULL, cases[k].mode);
     ck_assert (tc_wrapper_compiled (rig.tc));
     ck_assert_int_eq (tc_wrapper_skipped (rig.tc), cases[k].skipped);
+    /* the key on, every call is a plain indirect one, and no thunk prices it */
+    if (cases[k].skipped) {
+      ck_assert (!tc_classify_thunked (rig.tc, tc_classifier_fn ("mall_classify")));
+      ck_assert (!tc_act_thunked (rig.tc, tc_action_fn ("tcf_gact_act")));
+    }
     rig_clear (&rig);
     /* the RFC has no key: its wrapper runs whatever the CPU does ("forced on") */
     rig_init (&rig, "6.1.0", rfc, NULL, cases[k].mode);
@@ -616,6 +640,38 @@ START_TEST (test_compare_chain_cost_is_the_wrappers_body)
 }
 END_TEST
 
+/* A build of another release than the v6.1 the tc code is says so in a note (which
+ * registered changes it differs in, or none); a v6.1.0 build has no such note. */
+START_TEST (test_release_note)
+{
+  static const struct { const char *version, *note; } cases[] = {
+    { "6.1.0", NULL },
+    { "6.0.0", "kernel 6.0.0: tc and pktgen run v6.1's code but for the registered changes "
+               "(netsim list changes); against it this release differs in none of them; "
+               "unregistered changes are not modelled" },
+    { "6.6.0", "kernel 6.6.0: tc and pktgen run v6.1's code" },
+  };
+
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++) {
+    SchedRig rig;
+    g_auto (GStrv) notes = NULL;
+    const char *found = NULL;
+
+    rig_init (&rig, cases[k].version, NULL, NULL, NS_SPECTRE_V2_RETPOLINE);
+    notes = ns_build_notes (rig.build);
+    for (guint i = 0; notes && notes[i]; i++)
+      if (strstr (notes[i], "tc and pktgen run") != NULL)
+        found = notes[i];
+    if (cases[k].note == NULL)
+      ck_assert_msg (found == NULL, "%s: %s", cases[k].version, found);
+    else
+      ck_assert_msg (found != NULL && g_str_has_prefix (found, cases[k].note), "%s: %s",
+                     cases[k].version, found ? found : "no note");
+    rig_clear (&rig);
+  }
+}
+END_TEST
+
 static Suite *
 tc_wrapper_suite (void)
 {
@@ -630,6 +686,8 @@ tc_wrapper_suite (void)
   tcase_add_test (tc, test_kzalloc_first_and_last_classes);
   tcase_add_test (tc, test_slab_random_sequence_per_cache);
   tcase_add_test (tc, test_percpu_chunks);
+  tcase_add_test (tc, test_percpu_chunk_fills_exactly);
+  tcase_add_test (tc, test_release_note);
   tcase_add_test (tc, test_merged_chain_order);
   tcase_add_test (tc, test_chain_length_by_version);
   tcase_add_test (tc, test_chain_members_by_stable_release);
