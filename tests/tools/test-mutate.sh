@@ -51,6 +51,10 @@ printf '%s\n' 'pick.c:5:9: > -> >=' 'pick.c:15:12: == -> !=' >"$tmp/want"
 cmp -s "$tmp/list" "$tmp/want" && ok || bad "mutants listed: $(cat "$tmp/list")"
 $MUTATE --tree "$tree" --list --function is_zero pick.c >"$tmp/list" 2>"$tmp/err"
 [ "$(cat "$tmp/list")" = "pick.c:15:12: == -> !=" ] && ok || bad "--function is_zero: $(cat "$tmp/list")"
+$MUTATE --tree "$tree" --list --lines 5-5 pick.c >"$tmp/list" 2>"$tmp/err"
+[ "$(cat "$tmp/list")" = "pick.c:5:9: > -> >=" ] && ok || bad "--lines 5-5: $(cat "$tmp/list")"
+$MUTATE --tree "$tree" --list --lines 1-5 --lines 15-15 pick.c >"$tmp/list" 2>"$tmp/err"
+cmp -s "$tmp/list" "$tmp/want" && ok || bad "--lines twice: $(cat "$tmp/list")"
 
 # the run: is_zero's mutant killed, max's survives (exit 1), the checkout untouched
 $MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test ./t pick.c \
