@@ -16,6 +16,7 @@
 #include "workload.h"
 #include "jhash.h"
 #include "udp.h"
+#include "udp-priv.h"                 /* udp_hashslot4 */
 
 #define ARENA_BASE  G_GUINT64_CONSTANT (0xffff888200000000)
 #define ARENA_CAP   (((gsize) 1) << 30)
@@ -956,14 +957,53 @@ END_TEST
 
 /* ---- T1.12: a chain's strangers — another namespace's socket, another port's ---- */
 
-/* A namespace (hash mix from 2 up) whose slot for addr:port is slot; NULL if none of the
- * first 100000 mixes lands there. */
-static struct net *
-net_in_slot (Rig *rig, struct udp_hslot *slot, be32 addr, guint port)
+/* A datagram's or a socket's addresses and ports, for the slot functions below. */
+typedef struct {
+  be32               laddr, faddr;       /* IPv4 */
+  const ns_in6_addr *laddr6, *faddr6;    /* IPv6 */
+  guint              lport;
+  be16               fport;
+} Tuple;
+
+/* The slot net's hashes give tuple t in one of rig's tables. */
+typedef struct udp_hslot *(*SlotOf) (Rig *rig, struct net *net, const Tuple *t);
+
+static struct udp_hslot *
+slot2_v4 (Rig *rig, struct net *net, const Tuple *t)
 {
-  for (guint32 mix = 2; mix < 100000; mix++) {
+  return udp_hashslot2 (rig->tbl, ipv4_portaddr_hash (net, t->laddr, t->lport));
+}
+
+static struct udp_hslot *
+slot2_v6 (Rig *rig, struct net *net, const Tuple *t)
+{
+  return udp_hashslot2 (rig->tbl, ipv6_portaddr_hash (net, t->laddr6, t->lport));
+}
+
+static struct udp_hslot *
+slot4_v4 (Rig *rig, struct net *net, const Tuple *t)
+{
+  return udp_hashslot4 (rig->tbl, udp_ehashfn (rig->tbl, net, t->laddr, t->lport, t->faddr,
+                                               t->fport));
+}
+
+static struct udp_hslot *
+slot4_v6 (Rig *rig, struct net *net, const Tuple *t)
+{
+  return udp_hashslot4 (rig->tbl, udp6_ehashfn (rig->tbl, net, t->laddr6, t->lport,
+                                                t->faddr6, t->fport));
+}
+
+/* Another namespace than rig's (hash mix from 2 up) whose slot_of t is the one rig's
+ * namespace gives t; NULL if none of the first million is. */
+static struct net *
+net_in_slot (Rig *rig, SlotOf slot_of, const Tuple *t)
+{
+  struct udp_hslot *slot = slot_of (rig, rig->net, t);
+
+  for (guint32 mix = 2; mix < 1000000; mix++) {
     struct net *net = ns_net_new (rig->arena, mix, mix);
-    if (udp_hashslot2 (rig->tbl, ipv4_portaddr_hash (net, addr, port)) == slot)
+    if (mix != net_hash_mix (rig->net) && slot_of (rig, net, t) == slot)
       return net;
     ns_net_free (rig->arena, net);
   }
@@ -992,7 +1032,7 @@ START_TEST (test_t1_12_chain_strangers)
 
   rig_init (&rig, builds[_i].version, builds[_i].patch);
   struct udp_hslot *slot = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, lo, 5000));
-  struct net *other = net_in_slot (&rig, slot, lo, 5000);
+  struct net *other = net_in_slot (&rig, slot2_v4, &(Tuple) { .laddr = lo, .lport = 5000 });
   ck_assert_msg (other != NULL, "no namespace hashes 127.0.0.1:5000 into the same slot");
   struct sock *foreign = udp_sock_create (rig.tbl, other, AF_INET);
   struct sockaddr_in s = sin4 ("127.0.0.1", 5000);
@@ -1007,6 +1047,55 @@ START_TEST (test_t1_12_chain_strangers)
   ck_assert_ptr_eq (slot6000->head.first, &neighbour->__sk_common.skc_portaddr_node);
   ck_assert_ptr_null (look (&rig, "127.0.0.9", 999, "127.0.0.1", 6000, 1, 0));
   ck_assert_ptr_eq (look (&rig, "127.0.0.9", 999, "127.0.0.1", twin, 1, 0), neighbour);
+  udp_sock_close (foreign);
+  ns_net_free (rig.arena, other);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* A bind meets only sockets of its namespace and port: another namespace's socket on the
+ * same address and port in the same port slot, and a socket on another port that shares
+ * the slot (ports 256 apart in a 256-slot table), take nothing from it. Socket options:
+ * SO_BINDTODEVICE 0 unbinds, a negative index is -EINVAL; IPV6_V6ONLY is refused on a
+ * bound socket and on an AF_INET one. The table counts lookups, misses and the reuseport
+ * selections that gave a socket. */
+START_TEST (test_bind_strangers_and_options)
+{
+  Rig rig;
+  struct sockaddr_in s = sin4 ("127.0.0.1", 5000);
+
+  rig_init (&rig, "6.9.0-rc1", NULL);
+  struct net *other = ns_net_new (rig.arena, net_hash_mix (rig.net) + 256, 2);
+  ck_assert_uint_eq (udp_hashfn (other, 5000, rig.tbl->mask), udp_hashfn (rig.net, 5000, rig.tbl->mask));
+  struct sock *foreign = udp_sock_create (rig.tbl, other, AF_INET);
+  ck_assert_int_eq (udp_sock_bind (foreign, (struct sockaddr *) &s, sizeof (s)), 0);
+  struct sock *mine = mk (&rig, AF_INET, "127.0.0.1", 5000, PLAIN);
+  struct sock *next_door = mk (&rig, AF_INET, "127.0.0.1", 5256, PLAIN);
+  ck_assert_uint_eq (udp_hashfn (rig.net, 5256, rig.tbl->mask), udp_hashfn (rig.net, 5000, rig.tbl->mask));
+
+  udp_table_reset_stats (rig.tbl);
+  ck_assert_ptr_eq (look (&rig, "127.0.0.9", 999, "127.0.0.1", 5000, 1, 0), mine);
+  ck_assert_ptr_null (look (&rig, "127.0.0.9", 999, "127.0.0.1", 5512, 1, 0));
+  ck_assert_ptr_null (look (&rig, "127.0.0.9", 999, "127.0.0.1", 5768, 1, 0));
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->lookups, 3);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->misses, 2);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->reuseport_selects, 0);
+  Opts rp = PLAIN;
+  rp.reuseport = TRUE;
+  struct sock *g1 = mk (&rig, AF_INET, "127.0.0.3", 6000, rp);
+  struct sock *g2 = mk (&rig, AF_INET, "127.0.0.3", 6000, rp);
+  struct sock *picked = look (&rig, "127.0.0.9", 999, "127.0.0.3", 6000, 1, 0);
+  ck_assert (picked == g1 || picked == g2);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->reuseport_selects, 1);
+
+  ck_assert_int_eq (udp_sock_bind_to_device (next_door, 0), 0);
+  ck_assert_int_eq (udp_sock_bind_to_device (next_door, -1), -EINVAL);
+  ck_assert_int_eq (udp_sock_set_v6only (mine, TRUE), -EINVAL);        /* AF_INET */
+  struct sock *v6 = mk (&rig, AF_INET6, "::1", 5000, PLAIN);
+  ck_assert_int_eq (udp_sock_set_v6only (v6, TRUE), -EINVAL);          /* bound */
+  struct sock *fresh = udp_sock_create (rig.tbl, rig.net, AF_INET6);
+  ck_assert_int_eq (udp_sock_set_v6only (fresh, TRUE), 0);
+  udp_sock_close (fresh);
   udp_sock_close (foreign);
   ns_net_free (rig.arena, other);
   rig_clear (&rig);
@@ -1076,6 +1165,221 @@ START_TEST (test_release_note)
     ns_build_free (build);
   }
   ns_arena_free (arena);
+}
+END_TEST
+
+/* The hash4 chain (6.13+) holds connected sockets by their four-tuple's hash, and slots
+ * collide: inet_match must take only the socket whose peer and local address and port are
+ * the datagram's. A socket connected to another peer whose tuple shares the slot is passed
+ * over, and then refused by scoring too: the datagram finds no socket. */
+START_TEST (test_hash4_collision)
+{
+  Rig rig;
+  be32 lo = a4 ("127.0.0.1"), from = a4 ("127.0.0.6");
+  char peer[INET_ADDRSTRLEN] = "";
+
+  rig_init (&rig, "6.13.0", NULL);
+  struct udp_hslot *slot = udp_hashslot4 (rig.tbl, udp_ehashfn (rig.tbl, rig.net, lo, 5000,
+                                                                from, htons (4000)));
+  for (guint x = 7; x < 65536 && peer[0] == '\0'; x++) {
+    be32 p = htonl (0x7f000000u | x);
+    if (udp_hashslot4 (rig.tbl, udp_ehashfn (rig.tbl, rig.net, lo, 5000, p, htons (4000))) == slot)
+      inet_ntop (AF_INET, &p, peer, sizeof peer);
+  }
+  ck_assert_msg (peer[0] != '\0', "no peer shares 127.0.0.6:4000's hash4 slot");
+  struct sock *c = mk (&rig, AF_INET, "127.0.0.1", 5000, PLAIN);
+  conn4 (c, peer, 4000);
+  udp_table_reset_stats (rig.tbl);
+  ck_assert_ptr_null (look (&rig, "127.0.0.6", 4000, "127.0.0.1", 5000, 1, 0));
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->hash4_hits, 0);
+  ck_assert_ptr_eq (look (&rig, peer, 4000, "127.0.0.1", 5000, 1, 0), c);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->hash4_hits, 1);
+  /* another peer port, its tuple in the slot of 127.0.0.6:4000's */
+  guint port = 0;
+  for (guint p = 1024; p < 65536 && port == 0; p++)
+    if (udp_hashslot4 (rig.tbl, udp_ehashfn (rig.tbl, rig.net, lo, 5001, from, htons (p))) ==
+        udp_hashslot4 (rig.tbl, udp_ehashfn (rig.tbl, rig.net, lo, 5001, from, htons (4000))) &&
+        p != 4000)
+      port = p;
+  ck_assert_uint_ne (port, 0);
+  struct sock *d = mk (&rig, AF_INET, "127.0.0.1", 5001, PLAIN);
+  conn4 (d, "127.0.0.6", port);
+  ck_assert_ptr_null (look (&rig, "127.0.0.6", 4000, "127.0.0.1", 5001, 1, 0));
+  /* another namespace's socket with the datagram's very tuple, in the same slot */
+  struct net *other = net_in_slot (&rig, slot4_v4, &(Tuple) { .laddr = lo, .lport = 5002,
+                                                               .faddr = from,
+                                                               .fport = htons (4000) });
+  ck_assert_ptr_nonnull (other);
+  struct sock *foreign = udp_sock_create (rig.tbl, other, AF_INET);
+  struct sockaddr_in s = sin4 ("127.0.0.1", 5002), to = sin4 ("127.0.0.6", 4000);
+  ck_assert_int_eq (udp_sock_bind (foreign, (struct sockaddr *) &s, sizeof s), 0);
+  ck_assert_int_eq (udp_sock_connect (foreign, (struct sockaddr *) &to, sizeof to, NULL), 0);
+  ck_assert_ptr_null (look (&rig, "127.0.0.6", 4000, "127.0.0.1", 5002, 1, 0));
+  udp_sock_close (foreign);
+  ns_net_free (rig.arena, other);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* The same for IPv6 (compute_score6's first test): another namespace's ::1 socket on the
+ * port, and a ::1 socket on another port, in the chain of ::1 and the port. */
+START_TEST (test_t1_12_chain_strangers_v6)
+{
+  Rig rig;
+  ns_in6_addr lo6 = a6 ("::1");
+  guint twin = 0;
+
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  struct net *other = net_in_slot (&rig, slot2_v6, &(Tuple) { .laddr6 = &lo6, .lport = 5000 });
+  ck_assert_ptr_nonnull (other);
+  struct sock *foreign = udp_sock_create (rig.tbl, other, AF_INET6);
+  struct sockaddr_in6 s = sin6 ("::1", 5000);
+  ck_assert_int_eq (udp_sock_bind (foreign, (struct sockaddr *) &s, sizeof (s)), 0);
+  ck_assert_ptr_null (look (&rig, "::9", 999, "::1", 5000, 1, 0));
+
+  struct udp_hslot *slot6000 = udp_hashslot2 (rig.tbl, ipv6_portaddr_hash (rig.net, &lo6, 6000));
+  for (guint p = 1024; p < 65536 && twin == 0; p++)
+    if (p != 6000 && udp_hashslot2 (rig.tbl, ipv6_portaddr_hash (rig.net, &lo6, p)) == slot6000)
+      twin = p;
+  ck_assert_uint_ne (twin, 0);
+  struct sock *neighbour = mk (&rig, AF_INET6, "::1", twin, PLAIN);
+  ck_assert_ptr_null (look (&rig, "::9", 999, "::1", 6000, 1, 0));
+  ck_assert_ptr_eq (look (&rig, "::9", 999, "::1", twin, 1, 0), neighbour);
+  udp_sock_close (foreign);
+  ns_net_free (rig.arena, other);
+  rig_clear (&rig);
+}
+END_TEST
+
+static gint try_bind (Rig *rig, gint family, const char *addr, guint port);
+
+/* Above 10 sockets in the port's primary slot, a bind to a specific address checks its
+ * own hash2 chain and then the wildcard's: a plain socket on the wildcard refuses it. */
+START_TEST (test_bind_hash2_checks_the_wildcard_chain)
+{
+  Rig rig;
+  Opts ra = PLAIN;
+
+  ra.reuseaddr = TRUE;
+  rig_init (&rig, builds[_i].version, builds[_i].patch);
+  mk (&rig, AF_INET, "0.0.0.0", 5000, ra);
+  for (guint i = 0; i < 11; i++)
+    mk (&rig, AF_INET, "127.0.0.1", 5000, ra);
+  ck_assert_int_eq (try_bind (&rig, AF_INET, "127.0.0.3", 5000), -EADDRINUSE);
+  ck_assert_int_eq (try_bind (&rig, AF_INET, "127.0.0.3", 5001), 0);
+  rig_clear (&rig);
+}
+END_TEST
+
+/* connect() of an unbound socket binds it first, to its family's wildcard and an
+ * ephemeral port, then takes the route's source as its address (the caller's, where given
+ * one, else the loopback's). */
+START_TEST (test_connect_autobinds)
+{
+  Rig rig;
+  struct sockaddr_in peer = sin4 ("127.0.0.5", 53), src = sin4 ("127.0.0.9", 0);
+  struct sockaddr_in6 peer6 = sin6 ("::1", 53);
+
+  rig_init (&rig, "6.9.0-rc1", NULL);
+  struct sock *v6 = udp_sock_create (rig.tbl, rig.net, AF_INET6);
+  ck_assert_int_eq (udp_sock_connect (v6, (struct sockaddr *) &peer6, sizeof peer6, NULL), 0);
+  ck_assert_uint_ge (v6->sk_num, 32768);
+  ck_assert_ptr_eq (look (&rig, "::1", 53, "::1", v6->sk_num, 1, 0), v6);
+  struct sock *v4 = udp_sock_create (rig.tbl, rig.net, AF_INET);
+  ck_assert_int_eq (udp_sock_connect (v4, (struct sockaddr *) &peer, sizeof peer,
+                                      (struct sockaddr *) &src), 0);
+  ck_assert_uint_eq (v4->sk_rcv_saddr, a4 ("127.0.0.9"));
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 53, "127.0.0.9", v4->sk_num, 1, 0), v4);
+  struct sockaddr_in6 src6 = sin6 ("::9", 0);
+  struct sock *v6src = udp_sock_create (rig.tbl, rig.net, AF_INET6);
+  ck_assert_int_eq (udp_sock_connect (v6src, (struct sockaddr *) &peer6, sizeof peer6,
+                                      (struct sockaddr *) &src6), 0);
+  ck_assert_ptr_eq (look (&rig, "::1", 53, "::9", v6src->sk_num, 1, 0), v6src);
+  ck_assert_ptr_null (look (&rig, "::1", 53, "::1", v6src->sk_num, 1, 0));
+  /* an AF_INET6 socket bound to ::ffff:0.0.0.0 connecting to a v4-mapped peer takes the
+   * IPv4 route's source, as ::ffff:127.0.0.9 */
+  struct sock *mapped = mk (&rig, AF_INET6, "::ffff:0.0.0.0", 7000, PLAIN);
+  struct sockaddr_in6 peer_m = sin6 ("::ffff:127.0.0.5", 53);
+  ck_assert_int_eq (udp_sock_connect (mapped, (struct sockaddr *) &peer_m, sizeof peer_m,
+                                      (struct sockaddr *) &src), 0);
+  ck_assert_uint_eq (mapped->sk_rcv_saddr, a4 ("127.0.0.9"));
+  ck_assert_ptr_eq (look (&rig, "127.0.0.5", 53, "127.0.0.9", 7000, 1, 0), mapped);
+  ck_assert_ptr_null (look (&rig, "127.0.0.5", 53, "127.0.0.1", 7000, 1, 0));
+  rig_clear (&rig);
+}
+END_TEST
+
+/* The same for IPv6 (inet6_match), and the table's counters of lookups, misses and
+ * reuseport selections on that family. */
+START_TEST (test_hash4_collision_v6)
+{
+  Rig rig;
+  ns_in6_addr lo6 = a6 ("::1"), from = a6 ("::6");
+  char peer[INET6_ADDRSTRLEN] = "";
+
+  rig_init (&rig, "6.13.0", NULL);
+  struct udp_hslot *slot = udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5000,
+                                                                 &from, htons (4000)));
+  for (guint x = 7; x < 65536 && peer[0] == '\0'; x++) {
+    ns_in6_addr p = a6 ("::");
+    p.u6_addr8[14] = (guint8) (x >> 8);
+    p.u6_addr8[15] = (guint8) x;
+    if (udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5000, &p,
+                                              htons (4000))) == slot)
+      inet_ntop (AF_INET6, &p, peer, sizeof peer);
+  }
+  ck_assert_msg (peer[0] != '\0', "no peer shares [::6]:4000's hash4 slot");
+  struct sock *c = mk (&rig, AF_INET6, "::1", 5000, PLAIN);
+  conn6 (c, peer, 4000);
+  udp_table_reset_stats (rig.tbl);
+  ck_assert_ptr_null (look (&rig, "::6", 4000, "::1", 5000, 1, 0));
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->hash4_hits, 0);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->misses, 1);
+  ck_assert_ptr_eq (look (&rig, peer, 4000, "::1", 5000, 1, 0), c);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->hash4_hits, 1);
+  /* another peer port, and another local port, their tuples in the datagram's slot */
+  guint port = 0, lport = 0;
+  for (guint p = 1024; p < 65536 && (port == 0 || lport == 0); p++) {
+    if (port == 0 && p != 4000 &&
+        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5001, &from, htons (p))) ==
+        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5001, &from, htons (4000))))
+      port = p;
+    if (lport == 0 && p != 5003 && p != 5000 && p != 5001 && p != 6000 &&
+        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, p, &from, htons (4000))) ==
+        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5003, &from, htons (4000))))
+      lport = p;
+  }
+  ck_assert (port != 0 && lport != 0);
+  struct sock *d = mk (&rig, AF_INET6, "::1", 5001, PLAIN);
+  conn6 (d, "::6", port);
+  ck_assert_ptr_null (look (&rig, "::6", 4000, "::1", 5001, 1, 0));
+  struct sock *e = mk (&rig, AF_INET6, "::1", lport, PLAIN);
+  conn6 (e, "::6", 4000);
+  ck_assert_ptr_null (look (&rig, "::6", 4000, "::1", 5003, 1, 0));
+  ck_assert_ptr_eq (look (&rig, "::6", 4000, "::1", lport, 1, 0), e);
+  /* another namespace's socket with the datagram's very tuple, in the same slot */
+  struct net *other = net_in_slot (&rig, slot4_v6, &(Tuple) { .laddr6 = &lo6, .lport = 5002,
+                                                               .faddr6 = &from,
+                                                               .fport = htons (4000) });
+  ck_assert_ptr_nonnull (other);
+  struct sock *foreign = udp_sock_create (rig.tbl, other, AF_INET6);
+  struct sockaddr_in6 s = sin6 ("::1", 5002), to = sin6 ("::6", 4000);
+  ck_assert_int_eq (udp_sock_bind (foreign, (struct sockaddr *) &s, sizeof s), 0);
+  ck_assert_int_eq (udp_sock_connect (foreign, (struct sockaddr *) &to, sizeof to, NULL), 0);
+  ck_assert_ptr_null (look (&rig, "::6", 4000, "::1", 5002, 1, 0));
+  udp_sock_close (foreign);
+  ns_net_free (rig.arena, other);
+  udp_table_reset_stats (rig.tbl);
+  Opts rp = PLAIN;
+  rp.reuseport = TRUE;
+  struct sock *g1 = mk (&rig, AF_INET6, "::3", 6000, rp);
+  struct sock *g2 = mk (&rig, AF_INET6, "::3", 6000, rp);
+  struct sock *picked = look (&rig, "::9", 999, "::3", 6000, 1, 0);
+  ck_assert (picked == g1 || picked == g2);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->reuseport_selects, 1);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->lookups, 1);
+  ck_assert_uint_eq (udp_table_stats (rig.tbl)->misses, 0);
+  rig_clear (&rig);
 }
 END_TEST
 
@@ -1812,6 +2116,12 @@ udp_suite (void)
   tcase_add_test (tc, test_select_prefers_cpu_from_6_2);
   tcase_add_loop_test (tc, test_t1_11_any_same_chain, 0, N_BUILDS);
   tcase_add_loop_test (tc, test_t1_12_chain_strangers, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_t1_12_chain_strangers_v6, 0, N_BUILDS);
+  tcase_add_loop_test (tc, test_bind_hash2_checks_the_wildcard_chain, 0, N_BUILDS);
+  tcase_add_test (tc, test_connect_autobinds);
+  tcase_add_test (tc, test_bind_strangers_and_options);
+  tcase_add_test (tc, test_hash4_collision);
+  tcase_add_test (tc, test_hash4_collision_v6);
   tcase_add_test (tc, test_table_sizes_and_versions);
   tcase_add_test (tc, test_release_note);
   tcase_add_test (tc, test_bind_rules);

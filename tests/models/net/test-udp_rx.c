@@ -104,6 +104,7 @@ static const AdmitCase admit_cases[] = {
   { "6.12.22", 6, 0, ADMIT_V55 },   /* 1.5 truesizes: the second overshoots */
   { "6.12.23", 6, 0, ADMIT_V615 },  /* the same: rmem <= rcvbuf still lets one over */
   { "6.15.0", 8, -1, ADMIT_V615 },
+  { "6.15.0", 8, 0, ADMIT_V615 },   /* exactly 2 truesizes: rmem == rcvbuf lets a third in */
   { "6.18.0", 6, 0, ADMIT_V618 },   /* 1.5 truesizes: the second is refused */
   { "6.18.0", 8, 0, ADMIT_V618 },   /* exactly 2 truesizes: both fit, the third refused */
   { "6.18.0", 2, 0, ADMIT_V618 },   /* below one truesize: the first alone gets in */
