@@ -21,7 +21,8 @@ TESTS += tests/models/net/sched/test-cls_api tests/models/net/sched/test-tc_wrap
 	tests/models/net/sched/test-sch_ingress tests/models/net/sched/test-dev_xmit \
 	tests/models/net/sched/test-skb_xmit tests/models/net/test-dev tests/models/net/test-dummy \
 	tests/models/net/test-netdevice tests/models/net/sched/test-cls_bpf
-EXTRA_DIST += tests/models/net/sched/sched-rig.h tests/models/net/run-to-end.h
+EXTRA_DIST += tests/models/net/sched/sched-rig.h tests/models/net/run-to-end.h \
+	tests/models/net/build-note.h
 tests_models_net_sched_test_cls_api_SOURCES = tests/models/net/sched/test-cls_api.c \
 	tests/models/net/sched/sched-rig.h
 tests_models_net_sched_test_cls_api_CPPFLAGS = $(SCHED_TEST_CPPFLAGS)
