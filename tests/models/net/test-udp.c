@@ -1011,15 +1011,27 @@ net_in_slot (Rig *rig, SlotOf slot_of, const Tuple *t)
   return NULL;
 }
 
-/* A port other than port whose slot for addr in net is port's; 0 if none. */
+/* The first port from 1024 up, other than t's own, that leaves t's tuple in the slot
+ * slot_of gives it in rig's namespace when it takes the place of t's local port (peer
+ * FALSE) or of its peer port (peer TRUE); 0 if none. */
 static guint
-port_in_slot (Rig *rig, be32 addr, guint port)
+port_in_slot (Rig *rig, SlotOf slot_of, const Tuple *t, gboolean peer)
 {
-  struct udp_hslot *slot = udp_hashslot2 (rig->tbl, ipv4_portaddr_hash (rig->net, addr, port));
+  struct udp_hslot *slot = slot_of (rig, rig->net, t);
+  guint own = peer ? GUINT16_FROM_BE (t->fport) : t->lport;
 
-  for (guint p = 1024; p < 65536; p++)
-    if (p != port && udp_hashslot2 (rig->tbl, ipv4_portaddr_hash (rig->net, addr, p)) == slot)
+  for (guint p = 1024; p < 65536; p++) {
+    Tuple c = *t;
+
+    if (p == own)
+      continue;
+    if (peer)
+      c.fport = GUINT16_TO_BE (p);
+    else
+      c.lport = p;
+    if (slot_of (rig, rig->net, &c) == slot)
       return p;
+  }
   return 0;
 }
 
@@ -1041,7 +1053,7 @@ START_TEST (test_t1_12_chain_strangers)
   ck_assert_int_eq (slot->count, 1);
   ck_assert_ptr_null (look (&rig, "127.0.0.9", 999, "127.0.0.1", 5000, 1, 0));
 
-  guint twin = port_in_slot (&rig, lo, 6000);
+  guint twin = port_in_slot (&rig, slot2_v4, &(Tuple) { .laddr = lo, .lport = 6000 }, FALSE);
   ck_assert_uint_ne (twin, 0);
   struct sock *neighbour = mk (&rig, AF_INET, "127.0.0.1", twin, PLAIN);
   struct udp_hslot *slot6000 = udp_hashslot2 (rig.tbl, ipv4_portaddr_hash (rig.net, lo, 6000));
@@ -1187,12 +1199,8 @@ START_TEST (test_hash4_collision)
   ck_assert_ptr_eq (look (&rig, peer, 4000, "127.0.0.1", 5000, 1, 0), c);
   ck_assert_uint_eq (udp_table_stats (rig.tbl)->hash4_hits, 1);
   /* another peer port, its tuple in the slot of 127.0.0.6:4000's */
-  guint port = 0;
-  for (guint p = 1024; p < 65536 && port == 0; p++)
-    if (udp_hashslot4 (rig.tbl, udp_ehashfn (rig.tbl, rig.net, lo, 5001, from, htons (p))) ==
-        udp_hashslot4 (rig.tbl, udp_ehashfn (rig.tbl, rig.net, lo, 5001, from, htons (4000))) &&
-        p != 4000)
-      port = p;
+  guint port = port_in_slot (&rig, slot4_v4, &(Tuple) { .laddr = lo, .lport = 5001, .faddr = from,
+                                                        .fport = htons (4000) }, TRUE);
   ck_assert_uint_ne (port, 0);
   struct sock *d = mk (&rig, AF_INET, "127.0.0.1", 5001, PLAIN);
   conn4 (d, "127.0.0.6", port);
@@ -1219,8 +1227,6 @@ START_TEST (test_t1_12_chain_strangers_v6)
 {
   Rig rig;
   ns_in6_addr lo6 = a6 ("::1");
-  guint twin = 0;
-
   rig_init (&rig, builds[_i].version, builds[_i].patch);
   struct net *other = net_in_slot (&rig, slot2_v6, &(Tuple) { .laddr6 = &lo6, .lport = 5000 });
   ck_assert_ptr_nonnull (other);
@@ -1229,10 +1235,7 @@ START_TEST (test_t1_12_chain_strangers_v6)
   ck_assert_int_eq (udp_sock_bind (foreign, (struct sockaddr *) &s, sizeof (s)), 0);
   ck_assert_ptr_null (look (&rig, "::9", 999, "::1", 5000, 1, 0));
 
-  struct udp_hslot *slot6000 = udp_hashslot2 (rig.tbl, ipv6_portaddr_hash (rig.net, &lo6, 6000));
-  for (guint p = 1024; p < 65536 && twin == 0; p++)
-    if (p != 6000 && udp_hashslot2 (rig.tbl, ipv6_portaddr_hash (rig.net, &lo6, p)) == slot6000)
-      twin = p;
+  guint twin = port_in_slot (&rig, slot2_v6, &(Tuple) { .laddr6 = &lo6, .lport = 6000 }, FALSE);
   ck_assert_uint_ne (twin, 0);
   struct sock *neighbour = mk (&rig, AF_INET6, "::1", twin, PLAIN);
   ck_assert_ptr_null (look (&rig, "::9", 999, "::1", 6000, 1, 0));
@@ -1330,17 +1333,10 @@ START_TEST (test_hash4_collision_v6)
   ck_assert_ptr_eq (look (&rig, peer, 4000, "::1", 5000, 1, 0), c);
   ck_assert_uint_eq (udp_table_stats (rig.tbl)->hash4_hits, 1);
   /* another peer port, and another local port, their tuples in the datagram's slot */
-  guint port = 0, lport = 0;
-  for (guint p = 1024; p < 65536 && (port == 0 || lport == 0); p++) {
-    if (port == 0 && p != 4000 &&
-        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5001, &from, htons (p))) ==
-        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5001, &from, htons (4000))))
-      port = p;
-    if (lport == 0 && p != 5003 && p != 5000 && p != 5001 && p != 6000 &&
-        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, p, &from, htons (4000))) ==
-        udp_hashslot4 (rig.tbl, udp6_ehashfn (rig.tbl, rig.net, &lo6, 5003, &from, htons (4000))))
-      lport = p;
-  }
+  Tuple t = { .laddr6 = &lo6, .lport = 5001, .faddr6 = &from, .fport = htons (4000) };
+  guint port = port_in_slot (&rig, slot4_v6, &t, TRUE);
+  t.lport = 5003;
+  guint lport = port_in_slot (&rig, slot4_v6, &t, FALSE);
   ck_assert (port != 0 && lport != 0);
   struct sock *d = mk (&rig, AF_INET6, "::1", 5001, PLAIN);
   conn6 (d, "::6", port);
