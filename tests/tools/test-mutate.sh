@@ -3,15 +3,16 @@
 # for each operator in code and none in comments, strings or the preprocessor; a mutant
 # the test notices is killed, one it cannot notice (max's > against >=, equal when a == b)
 # survives and is reported with its line; --function limits the mutants to one body;
-# the project's files are as they were after the run; bad input exits 2. Needs python3,
-# git and a C compiler; skipped without them.
+# the project's files are as they were after the run; bad input exits 2; a project laid
+# out as netsim is gets its tests run under make check's environment. Needs python3, git,
+# make and a C compiler; skipped without them.
 set -u
 DATA=${NETSIM_DATADIR:-.}
 
 # shellcheck source=tests/lib.sh
 . "$DATA/tests/lib.sh"
 require_python3
-for tool in git cc; do
+for tool in git cc make; do
   command -v "$tool" >/dev/null 2>&1 || { echo "SKIP: $tool not installed"; exit 77; }
 done
 make_tmp
@@ -92,6 +93,47 @@ $MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test fa
   >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && grep -q 'a test fails without any mutant' "$tmp/err" && ok ||
   bad "failing unmutated test: $(cat "$tmp/err")"
+
+# the default tests run under make check's environment: a project laid out as netsim is
+# (configure, sim/, tests/sim/) whose Makefile's AM_TESTS_ENVIRONMENT makes a warning
+# fatal, as netsim's G_DEBUG=fatal-warnings does; clamp's mutant only warns, so only that
+# environment kills it
+ntree="$tmp/ntree"
+mkdir -p "$ntree/sim" "$ntree/tests/sim"
+cat >"$ntree/sim/clamp.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+
+/* clamp: a negative a warns (fatal under STRICT_WARNINGS) and reads 0 */
+int
+clamp (int a)
+{
+  if (a < 0) {
+    fputs ("warning: negative\n", stderr);
+    if (getenv ("STRICT_WARNINGS"))
+      abort ();
+    return 0;
+  }
+  return a;
+}
+EOF
+cat >"$ntree/tests/sim/test-clamp.c" <<'EOF'
+int clamp (int a);
+int main (void) { return !(clamp (0) == 0 && clamp (3) == 3); }
+EOF
+cat >"$ntree/configure" <<'EOF'
+#!/bin/sh
+printf '%s\n' 'check_PROGRAMS = tests/sim/test-clamp' \
+  'AM_TESTS_ENVIRONMENT = STRICT_WARNINGS=1; export STRICT_WARNINGS;' \
+  'tests/sim/test-clamp: ../sim/clamp.c ../tests/sim/test-clamp.c' \
+  '	mkdir -p tests/sim && cc -o $@ ../sim/clamp.c ../tests/sim/test-clamp.c' >Makefile
+EOF
+chmod +x "$ntree/configure"
+(cd "$ntree" && git init -q && git add -f configure sim tests) || exit 99
+(unset STRICT_WARNINGS; $MUTATE --tree "$ntree" --work "$tmp/nwork" sim/clamp.c) \
+  >"$tmp/out" 2>"$tmp/err" && ok || bad "default tests under make check's environment: $(cat "$tmp/out" "$tmp/err")"
+grep -qx '1 mutants: 1 killed, 0 survived, 0 did not build (not counted)' "$tmp/out" && ok ||
+  bad "default tests' summary: $(cat "$tmp/out")"
 
 echo "test-mutate: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
