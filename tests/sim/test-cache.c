@@ -1,5 +1,5 @@
 /* test-cache.c — set mapping (plain and over coloured pages), LRU and tree-PLRU eviction
- * order, touches, counters, invalidation. */
+ * order, touches, counters, invalidation, re-insertion. */
 #include "config.h"
 
 #include <check.h>
@@ -211,6 +211,71 @@ START_TEST (test_counts_and_invalidate)
 }
 END_TEST
 
+/* Inserting a line already present evicts nothing and moves it to the front, wherever it
+ * sat (the front way included); touching the front line finds it. */
+START_TEST (test_insert_present)
+{
+  NsCache *c = one_set (4, NS_CACHE_LRU);
+  const guint64 abcd[] = { 10, 11, 12, 13 };   /* order now D C B A */
+  guint64 victim = 0;
+
+  fill (c, abcd, 4);
+  ck_assert (!ns_cache_insert (c, 13, &victim));   /* D, the front way */
+  ck_assert (!ns_cache_insert (c, 10, &victim));   /* A, the back way: order A D C B */
+  ck_assert (ns_cache_touch (c, 10));
+  for (guint i = 0; i < 4; i++)
+    ck_assert (ns_cache_contains (c, abcd[i]));
+  ck_assert (ns_cache_insert (c, 14, &victim));
+  ck_assert_uint_eq (victim, 11);
+  ck_assert_uint_eq (ns_cache_hits (c) + ns_cache_misses (c), 0);
+  ns_cache_free (c);
+}
+END_TEST
+
+/* Invalidating a line in the middle of an LRU set keeps the lines behind it findable and
+ * in order; under PLRU the freed way is the next fill, and lines past it stay findable. */
+START_TEST (test_invalidate_middle)
+{
+  NsCache *lru = one_set (4, NS_CACHE_LRU);
+  NsCache *plru = one_set (4, NS_CACHE_PLRU);
+  const guint64 abcd[] = { 10, 11, 12, 13 };
+  guint64 victim = 0;
+
+  fill (lru, abcd, 4);                               /* D C B A */
+  ck_assert (ns_cache_invalidate (lru, 12));
+  ck_assert (ns_cache_lookup (lru, 11));             /* B A behind the hole */
+  ck_assert (ns_cache_lookup (lru, 10));
+  ck_assert (!ns_cache_insert (lru, 14, &victim));   /* the freed way: nothing evicted */
+  ck_assert (ns_cache_insert (lru, 15, &victim));    /* order E A B D: D the least recent */
+  ck_assert_uint_eq (victim, 13);
+
+  fill (plru, abcd, 4);                              /* ways 0..3 */
+  ck_assert (ns_cache_invalidate (plru, 10));        /* way 0 */
+  ck_assert (ns_cache_lookup (plru, 13));            /* way 3, past the invalid way */
+  ck_assert (!ns_cache_insert (plru, 14, &victim));  /* into way 0 */
+  ck_assert (ns_cache_contains (plru, 14));
+  ns_cache_free (lru);
+  ns_cache_free (plru);
+}
+END_TEST
+
+/* A tree-PLRU set filled in way order points at way 0, as the first fill of any
+ * power-of-two associativity does (the tree's leftmost leaf). */
+START_TEST (test_plru_victim_after_fill)
+{
+  for (guint ways = 2; ways <= 16; ways *= 2) {
+    NsCache *c = one_set (ways, NS_CACHE_PLRU);
+    guint64 victim = 0;
+
+    for (guint w = 0; w < ways; w++)
+      ck_assert (!ns_cache_insert (c, 100 + w, &victim));
+    ck_assert_msg (ns_cache_insert (c, 200, &victim), "%u ways: nothing evicted", ways);
+    ck_assert_msg (victim == 100, "%u ways: evicted %" G_GUINT64_FORMAT, ways, victim);
+    ns_cache_free (c);
+  }
+}
+END_TEST
+
 static Suite *
 cache_suite (void)
 {
@@ -224,6 +289,9 @@ cache_suite (void)
   tcase_add_test (tc, test_plru_needs_power_of_two);
   tcase_add_test (tc, test_counts_and_invalidate);
   tcase_add_test (tc, test_coloured_pages);
+  tcase_add_test (tc, test_insert_present);
+  tcase_add_test (tc, test_invalidate_middle);
+  tcase_add_test (tc, test_plru_victim_after_fill);
   suite_add_tcase (s, tc);
   return s;
 }

@@ -173,6 +173,41 @@ START_TEST (test_smallest_time_first)
 }
 END_TEST
 
+/* Notes its resumption, then works a->cost cycles. */
+static void
+noted_body (NsThread *self, gpointer data)
+{
+  Actor *a = data;
+
+  note (a);
+  ns_thread_advance (self, a->cost);
+}
+
+/* Within a class the earliest ready time wins, then spawn order; between classes a
+ * softirq thread that can start no later wins: two user and two softirq threads on one
+ * CPU, all ready at 0, run softirq 2, softirq 3, user 0, user 1. */
+START_TEST (test_ties_in_spawn_order)
+{
+  Prog *p = prog_new (1, 1.0, NS_US (10));
+  static const gint want[] = { 2, 3, 0, 1 };
+
+  for (guint i = 0; i < 4; i++)
+    {
+      Actor *a = prog_spawn (p, 0, i < 2 ? NS_THREAD_USER : NS_THREAD_SOFTIRQ, 0, noted_body);
+      a->cost = 100;
+    }
+  ns_engine_run (p->engine, NS_TIME_FOREVER);
+  ck_assert_uint_eq (p->trace->len, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      TraceEntry *e = &g_array_index (p->trace, TraceEntry, i);
+      ck_assert_int_eq (e->id, want[i]);
+      ck_assert_int_eq (e->t, NS_NS (100 * i));
+    }
+  prog_free (p);
+}
+END_TEST
+
 /* ---- quantum bounds skew ---- */
 
 static void
@@ -313,25 +348,37 @@ START_TEST (test_breaks)
 }
 END_TEST
 
-/* A softirq that becomes ready in the middle of a user slice preempts at the first advance
- * that reaches its ready time; the CPU does not idle before that. */
-START_TEST (test_softirq_preempts_mid_slice)
+/* Runs a user thread (20 steps of 100 ns from 0) with a softirq thread on its CPU
+ * runnable from `ready` (500 ns of work); returns when the softirq started. */
+static NsTime
+softirq_start_from (NsTime ready)
 {
   Prog *p = prog_new (1, 1.0, NS_US (1));
   Actor *u = prog_spawn (p, 0, NS_THREAD_USER, 0, stepper_body);
   Actor *pad = prog_spawn (p, 0, NS_THREAD_USER, NS_TIME_FOREVER / 2, stepper_body);
-  Actor *s = prog_spawn (p, 0, NS_THREAD_SOFTIRQ, NS_NS (450), softirq_body);
+  Actor *s = prog_spawn (p, 0, NS_THREAD_SOFTIRQ, ready, softirq_body);
+  NsTime start;
 
   (void) pad;
   u->cost = 100;
   u->steps = 20;
-  s->flag = 1;                                      /* runnable from 450 ns, no block */
+  s->flag = 1;                                      /* runnable from `ready`, no block */
   ns_engine_run (p->engine, NS_US (100));
 
-  ck_assert_int_eq (s->mark[0], NS_NS (500));
-  ck_assert_int_eq (s->mark[1], NS_NS (500));
+  start = s->mark[0];
+  ck_assert_int_eq (s->mark[1], start);             /* the user thread stopped there */
   ck_assert_int_eq (ns_thread_now (u->thread), NS_NS (2500));
   prog_free (p);
+  return start;
+}
+
+/* A softirq that becomes ready in the middle of a user slice preempts at the first advance
+ * that reaches its ready time (one landing on it included); the CPU does not idle before
+ * that. */
+START_TEST (test_softirq_preempts_mid_slice)
+{
+  ck_assert_int_eq (softirq_start_from (NS_NS (450)), NS_NS (500));
+  ck_assert_int_eq (softirq_start_from (NS_NS (400)), NS_NS (400));
 }
 END_TEST
 
@@ -352,6 +399,38 @@ START_TEST (test_softirq_raised_locally)
   ck_assert_int_eq (s->mark[0], NS_NS (400));
   ck_assert_int_eq (s->mark[1], NS_NS (400));
   ck_assert_int_eq (ns_thread_now (u->thread), NS_NS (2500));
+  prog_free (p);
+}
+END_TEST
+
+/* Event callback: raises the actor's flag. */
+static void
+raise_flag_event (gpointer data)
+{
+  Actor *a = data;
+
+  a->flag = 1;
+}
+
+/* Notes the flag as it starts. */
+static void
+flag_reader_body (NsThread *self, gpointer data)
+{
+  Actor *a = data;
+
+  (void) self;
+  a->mark[0] = a->flag;
+}
+
+/* An event due when a thread would start runs first (rule 3: time <= start). */
+START_TEST (test_event_first_at_a_tie)
+{
+  Prog *p = prog_new (1, 1.0, NS_US (1));
+  Actor *a = prog_spawn (p, 0, NS_THREAD_USER, NS_NS (500), flag_reader_body);
+
+  ns_engine_schedule (p->engine, NS_NS (500), raise_flag_event, a);
+  ns_engine_run (p->engine, NS_TIME_FOREVER);
+  ck_assert_int_eq (a->mark[0], 1);
   prog_free (p);
 }
 END_TEST
@@ -413,12 +492,55 @@ START_TEST (test_block_wake)
 }
 END_TEST
 
+/* Blocks at once and notes when it is back. */
+static void
+blocker_body (NsThread *self, gpointer data)
+{
+  Actor *a = data;
+
+  ns_thread_block (self);
+  a->mark[0] = ns_thread_now (self);
+}
+
+/* Works 100 ns, wakes actor 0 (a user thread on its own CPU), then works ten more steps
+ * of 100 ns, noting where it stood after the first of them. */
+static void
+local_waker_body (NsThread *self, gpointer data)
+{
+  Actor *a = data;
+
+  ns_thread_advance (self, 100);
+  ck_assert (ns_thread_wake (a->prog->actors[0].thread, ns_thread_now (self)));
+  for (guint i = 0; i < 10; i++)
+    ns_thread_advance (self, 100);
+  a->mark[0] = ns_thread_now (self);
+}
+
+/* Waking a user thread on one's own CPU does not preempt: only softirq work does (the
+ * woken thread waits for the waker's slice to end, here for the waker to finish). */
+START_TEST (test_user_wake_does_not_preempt)
+{
+  Prog *p = prog_new (1, 1.0, NS_US (10));
+  Actor *sleeper = prog_spawn (p, 0, NS_THREAD_USER, 0, blocker_body);
+  Actor *waker = prog_spawn (p, 0, NS_THREAD_USER, 0, local_waker_body);
+
+  ns_engine_run (p->engine, NS_TIME_FOREVER);
+  ck_assert_int_eq (waker->mark[0], NS_NS (1100));
+  ck_assert_int_eq (sleeper->mark[0], NS_NS (1100));
+  ck_assert_uint_eq (ns_thread_breaks (waker->thread), 1);
+  prog_free (p);
+}
+END_TEST
+
 /* A wake with a time before the thread stopped does not move it back. */
 static void
 early_waker_body (NsThread *self, gpointer data)
 {
   Actor *a = data;
-  ck_assert (ns_thread_wake (a->prog->actors[0].thread, 0));
+  NsThread *sleeper = a->prog->actors[0].thread;
+
+  ck_assert (ns_thread_wake (sleeper, 0));
+  ck_assert_int_eq (ns_thread_now (sleeper), NS_NS (100));   /* where it stopped */
 }
 
 START_TEST (test_wake_never_goes_back)
@@ -753,6 +875,9 @@ START_TEST (test_observer_changes_nothing)
   ns_engine_run (plain->engine, NS_TIME_FOREVER);
   ns_engine_run (watched->engine, NS_TIME_FOREVER);
   ck_assert_uint_gt (w.calls, 100);
+  /* every 7th step: a step resumes a thread or dispatches an event */
+  ck_assert_uint_eq (w.calls, (ns_engine_n_switches (watched->engine)
+                               + ns_engine_n_events (watched->engine)) / 7);
   ck_assert (w.monotone);
   ck_assert (traces_equal (plain->trace, watched->trace));
   ck_assert_int_eq (ns_engine_now (plain->engine), ns_engine_now (watched->engine));
@@ -1027,6 +1152,7 @@ START_TEST (test_bookkeeping)
 
   g_string_free (names, TRUE);
   ns_engine_free (e);
+  ns_engine_free (NULL);                            /* a no-op, as g_free's */
 }
 END_TEST
 
@@ -1048,13 +1174,16 @@ engine_suite (void)
   TCase *tc = tcase_create ("engine");
 
   tcase_add_test (tc, test_smallest_time_first);
+  tcase_add_test (tc, test_ties_in_spawn_order);
   tcase_add_test (tc, test_quantum_bounds_skew);
   tcase_add_test (tc, test_softirq_preempts_at_quantum);
   tcase_add_test (tc, test_softirq_preempts_mid_slice);
   tcase_add_test (tc, test_breaks);
   tcase_add_test (tc, test_softirq_raised_locally);
+  tcase_add_test (tc, test_event_first_at_a_tie);
   tcase_add_test (tc, test_block_wake);
   tcase_add_test (tc, test_wake_never_goes_back);
+  tcase_add_test (tc, test_user_wake_does_not_preempt);
   tcase_add_test (tc, test_spin_keeps_cpu);
   tcase_add_test (tc, test_sleep_until);
   tcase_add_test (tc, test_fractional_carry);

@@ -553,6 +553,15 @@ START_TEST (test_wait_queue_wait_until)
 }
 END_TEST
 
+/* Ends a slice (resumed at 5 us) and works on to 5.9 us: a wake-up paid from there (200
+ * ns) crosses the quantum, so the other CPUs run while the waker pays. */
+static void
+near_slice_end (NsThread *self)
+{
+  ns_thread_advance_time (self, NS_US (5));
+  ns_thread_advance_time (self, NS_NS (900));
+}
+
 /* A wake-up whose cost carries the waker past a timed waiter's deadline (test_wake_races_
  * deadline): the waker and the sleeper's two waits. */
 typedef struct {
@@ -570,8 +579,7 @@ race_waker (NsThread *self, gpointer data)
 {
   RaceRun *run = data;
 
-  ns_thread_advance_time (self, NS_US (5));         /* ends a slice: resumed at 5 us */
-  ns_thread_advance_time (self, NS_NS (900));
+  near_slice_end (self);
   run->woke = ns_wait_queue_wake_one (self, run->wq, 0);
 }
 
@@ -610,6 +618,147 @@ START_TEST (test_wake_races_deadline)
   ck_assert (!run.second_back);
   ns_wait_queue_free (run.wq);
   ns_wait_queue_free (run.other);
+  fixture_clear (&f);
+}
+END_TEST
+
+/* A wake_all that meets a thread joining the queue while the waker pays (its charge
+ * crosses the quantum, so the other CPUs run meanwhile): the waker, the first sleeper
+ * (untimed, or with a deadline inside that charge), the late one. */
+typedef struct {
+  NsWaitQueue *wq;
+  NsTime       first_deadline;  /* 0: the first sleeper's wait is untimed */
+  guint        woke;            /* what the waker's wake_all returned */
+  NsTime       waker_in, waker_out;   /* the waker's clock around its wake_all */
+  gboolean     first_woken;     /* the first sleeper's wait returned, woken */
+  gboolean     late_back;       /* the late sleeper's wait returned */
+  gboolean     active_after;    /* the queue, seen by the waker after its wake_all */
+} LateRun;
+
+/* Waker on cpu 0: at 5.9 us, its slice nearly spent, wakes everyone on the queue. */
+static void
+late_waker (NsThread *self, gpointer data)
+{
+  LateRun *run = data;
+
+  near_slice_end (self);
+  run->waker_in = ns_thread_now (self);
+  run->woke = ns_wait_queue_wake_all (self, run->wq, 0);
+  run->waker_out = ns_thread_now (self);
+  run->active_after = ns_wait_queue_active (run->wq);
+}
+
+static void
+late_first (NsThread *self, gpointer data)
+{
+  LateRun *run = data;
+
+  if (run->first_deadline > 0) {
+    run->first_woken = ns_wait_queue_wait_until (self, run->wq, run->first_deadline);
+    return;
+  }
+  ns_wait_queue_wait (self, run->wq);
+  run->first_woken = TRUE;
+}
+
+static void
+late_second (NsThread *self, gpointer data)
+{
+  LateRun *run = data;
+
+  ns_wait_queue_wait (self, run->wq);
+  run->late_back = TRUE;
+}
+
+/* Runs the waker, a first sleeper (from 1 us, with first_deadline) and the late one,
+ * joining the queue at 6 us: while the waker pays its first wake-up (5.9 to 6.1 us). */
+static void
+run_late (LateRun *run, NsTime first_deadline)
+{
+  Fixture f;
+
+  fixture_init (&f);
+  run->wq = ns_wait_queue_new ();
+  run->first_deadline = first_deadline;
+  ns_engine_spawn (f.engine, "waker", 0, NS_THREAD_USER, 0, late_waker, run);
+  ns_engine_spawn (f.engine, "first", 1, NS_THREAD_USER, NS_US (1), late_first, run);
+  ns_engine_spawn (f.engine, "late", 2, NS_THREAD_USER, NS_US (6), late_second, run);
+  ns_engine_run (f.engine, NS_US (100));
+  ns_wait_queue_free (run->wq);
+  fixture_clear (&f);
+}
+
+/* wake_all wakes the threads asleep when it starts, not one that joins while the waker
+ * pays for a wake-up (the kernel walks the list it started on): the late sleeper is the
+ * first arrival after the start and stays asleep, unpaid for; and when the first sleeper's
+ * deadline takes it off the queue during that payment, the late one, now at the head, is
+ * not woken in its place. */
+START_TEST (test_wake_all_leaves_late_arrival)
+{
+  LateRun untimed = { 0 }, timed = { 0 };
+
+  run_late (&untimed, 0);
+  ck_assert_uint_eq (untimed.woke, 1);
+  ck_assert (untimed.first_woken);
+  ck_assert (!untimed.late_back);
+  ck_assert (untimed.active_after);
+  ck_assert_int_eq (untimed.waker_out - untimed.waker_in, cyc_ps (WAKE_CYC));
+
+  run_late (&timed, NS_NS (6050));
+  ck_assert_uint_eq (timed.woke, 0);
+  ck_assert (!timed.first_woken);
+  ck_assert (!timed.late_back);
+  ck_assert (timed.active_after);
+}
+END_TEST
+
+/* A wait ended by a direct ns_thread_wake (not by the queue): the sleeper and the thread
+ * that wakes it. */
+typedef struct {
+  NsWaitQueue *wq;
+  NsThread    *sleeper;
+  gboolean     active_after;   /* the queue, seen by the sleeper once back */
+  guint        woke_later;     /* a wake_one of the queue after that */
+} DirectRun;
+
+static void
+direct_sleeper (NsThread *self, gpointer data)
+{
+  DirectRun *run = data;
+
+  ns_wait_queue_wait (self, run->wq);
+  run->active_after = ns_wait_queue_active (run->wq);
+}
+
+/* Wakes the sleeper directly at 5 us, then the queue at 10 us. */
+static void
+direct_waker (NsThread *self, gpointer data)
+{
+  DirectRun *run = data;
+
+  ns_thread_advance_time (self, NS_US (5));
+  ns_thread_wake (run->sleeper, ns_thread_now (self));
+  ns_thread_advance_time (self, NS_US (5));
+  run->woke_later = ns_wait_queue_wake_one (self, run->wq, 0);
+}
+
+/* A sleeper woken directly leaves the queue: it is no longer on it when it runs, and a
+ * later wake-up of the queue finds nobody. */
+START_TEST (test_wait_ended_by_direct_wake)
+{
+  Fixture f;
+  DirectRun run = { 0 };
+
+  fixture_init (&f);
+  run.wq = ns_wait_queue_new ();
+  run.sleeper = ns_engine_spawn (f.engine, "sleeper", 1, NS_THREAD_USER, 0, direct_sleeper,
+                                 &run);
+  ns_engine_spawn (f.engine, "waker", 0, NS_THREAD_USER, NS_US (1), direct_waker, &run);
+  ns_engine_run (f.engine, NS_US (100));
+
+  ck_assert (!run.active_after);
+  ck_assert_uint_eq (run.woke_later, 0);
+  ns_wait_queue_free (run.wq);
   fixture_clear (&f);
 }
 END_TEST
@@ -664,6 +813,8 @@ sync_suite (void)
   tcase_add_test (wq, test_wait_queue_wake_from_event);
   tcase_add_test (wq, test_wait_queue_wait_until);
   tcase_add_test (wq, test_wake_races_deadline);
+  tcase_add_test (wq, test_wake_all_leaves_late_arrival);
+  tcase_add_test (wq, test_wait_ended_by_direct_wake);
   suite_add_tcase (s, wq);
   return s;
 }
