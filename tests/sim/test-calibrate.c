@@ -761,6 +761,7 @@ calibrate_suite (void)
   tcase_add_test (fit, test_calibrate_fit_beyond_issue_width);
   tcase_add_test (fit, test_calibrate_fit_polished);
   tcase_add_test (fit, test_calibrate_fit_profile_mismatch);
+  tcase_add_unchecked_fixture (fit, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, fit);
   tcase_add_test (write, test_write_profile_replaces);
   tcase_add_test (write, test_write_profile_any_quoting);
@@ -768,6 +769,7 @@ calibrate_suite (void)
   tcase_add_test (write, test_calibrate_write_skips_comment);
   tcase_add_test (write, test_calibrate_write_all_or_nothing);
   tcase_add_test (write, test_calibrate_write_refuses_orphaning);
+  tcase_add_unchecked_fixture (write, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, write);
   return s;
 }

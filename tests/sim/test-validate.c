@@ -1895,6 +1895,7 @@ validate_suite (void)
   tcase_add_test (recorded, test_unknown_profile_at_row);
   tcase_add_test (recorded, test_recorded_figures_refused);
   tcase_add_test (recorded, test_pairs_refused);
+  tcase_add_unchecked_fixture (recorded, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, recorded);
   tcase_add_test (judge, test_tolerance_rule);
   tcase_add_test (judge, test_tolerance_looser_refused);
@@ -1906,6 +1907,7 @@ validate_suite (void)
   tcase_add_test (judge, test_delta_ci95);
   tcase_add_test (judge, test_select_patterns);
   tcase_add_test (judge, test_parse_fit_source);
+  tcase_add_unchecked_fixture (judge, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, judge);
   tcase_add_test (run, test_fixture_statuses);
   tcase_add_test (run, test_baseline_tolerance);
@@ -1919,6 +1921,7 @@ validate_suite (void)
   tcase_add_test (run, test_expected_read_strictly);
   tcase_add_test (run, test_unsourced_listed);
   tcase_add_test (run, test_unstated_config_listed);
+  tcase_add_unchecked_fixture (run, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, run);
   tcase_add_test (fits, test_fitted_and_validation_conflict);
   tcase_add_test (fits, test_unrecorded_fit_conflict);
@@ -1939,6 +1942,7 @@ validate_suite (void)
   tcase_add_test (run, test_what_if_replaces_case_set);
   tcase_add_test (run, test_what_if_metric_refused);
   tcase_add_test (run, test_what_if_run);
+  tcase_add_unchecked_fixture (fits, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, fits);
   return s;
 }

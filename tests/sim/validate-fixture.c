@@ -107,13 +107,49 @@ remove_tree (const char *dir)
   g_rmdir (dir);
 }
 
+/* The folder holding every scratch directory of the tests Check forks from this process
+ * (NULL outside scratch_base_setup): a forked test that fails exits at once, past its
+ * remove_tree, and its directory goes with this folder. */
+static char *scratch_base;
+
+/* Unchecked fixture set-up (runs in Check's parent process): makes scratch_base. */
+void
+scratch_base_setup (void)
+{
+  scratch_base = g_dir_make_tmp ("netsim-validate-XXXXXX", NULL);
+  ck_assert (scratch_base != NULL);
+}
+
+/* Unchecked fixture teardown: removes scratch_base with what failed tests left in it. */
+void
+scratch_base_teardown (void)
+{
+  if (scratch_base != NULL)
+    remove_tree (scratch_base);
+  g_clear_pointer (&scratch_base, g_free);
+}
+
+/* A new empty scratch directory: in scratch_base if there is one, else in the system's. */
+static char *
+scratch_new (void)
+{
+  char *dir;
+
+  if (scratch_base == NULL)
+    return g_dir_make_tmp ("netsim-validate-XXXXXX", NULL);
+  dir = g_build_filename (scratch_base, "XXXXXX", NULL);
+  if (g_mkdtemp (dir) == NULL)
+    g_clear_pointer (&dir, g_free);
+  return dir;
+}
+
 /* A scratch data directory: schemas, the generic profile, the call-chain scenario, the
  * validation schemas, and the fixture as <tmp>/fx. Sets NETSIM_DATADIR to it. */
 char *
 scratch_datadir (void)
 {
   const char *src = g_getenv ("NETSIM_DATADIR") ? g_getenv ("NETSIM_DATADIR") : NS_SRCDIR;
-  char *tmp = g_dir_make_tmp ("netsim-validate-XXXXXX", NULL);
+  char *tmp = scratch_new ();
   g_autofree char *fixture = data_path ("validation");
   const char *const files[] = { "scenarios/scenario.rng", "scenarios/cpu.rng",
                                 "scenarios/cpus/generic.xml", "scenarios/micro/call-chain.xml",

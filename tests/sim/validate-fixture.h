@@ -19,6 +19,11 @@ const NsValOutcome *outcome          (const NsValReport *r, const char *id);
 /* Removes dir and everything under it. */
 void                remove_tree      (const char *dir);
 
+/* Unchecked fixture of every TCase using scratch_datadir: a folder (made in Check's
+ * parent process) that the scratch directories go in, removed with what failed tests left. */
+void                scratch_base_setup    (void);
+void                scratch_base_teardown (void);
+
 /* A scratch data directory (the schemas, the generic profile, the call-chain scenario and
  * the fixture as <tmp>/fx); sets NETSIM_DATADIR to it. */
 char               *scratch_datadir  (void);
