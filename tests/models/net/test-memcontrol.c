@@ -140,7 +140,7 @@ START_TEST (test_stock_and_counters)
     for (guint k = 0; k < PER_ROUND; k++) {
       gint before = a.pages;
       ck_assert_int_eq (read_datagram (&rig, UBUF), BIG);
-      acct_dequeue (&a, size, ns_file_sock (rig.server)->sk_rcvbuf >> 2);
+      acct_dequeue (&a, size, ns_file_sock (rig.server)->sk_rcvbuf >> 2, 6009);
       if (a.pages < before)
         memcg_refill (&m, 1, (guint) (before - a.pages));
       expect_memcg (&rig, &m, "read", r * PER_ROUND + k);
