@@ -623,6 +623,50 @@ START_TEST (test_inlined_calls_free)
 }
 END_TEST
 
+static NS_FUNC (fn_fresh, "test_machine_fresh", 200, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 2);
+
+/* Calls the always-inline function, the plain callee and fn_fresh once each. */
+static void
+three_calls_thread (NsThread *t, gpointer data)
+{
+  (void) data;
+  ns_call (t, &fn_inl);
+  ns_ret (t);
+  ns_call (t, &fn_callee);
+  ns_ret (t);
+  ns_call (t, &fn_fresh);
+  ns_ret (t);
+}
+
+/* A machine without a build inlines only what is always inlined; a function no one
+ * registered is registered at its first call, and its call counted as its own. */
+START_TEST (test_no_build_and_first_call_registers)
+{
+  NsMitigations mit = { 0 };
+  NsParams *params = params_with (NULL);
+  GError *error = NULL;
+  NsMachine *m = ns_machine_new (params, &mit, NULL, &error);
+  NsEngine *e;
+  guint64 inlined = 0;
+
+  ck_assert_msg (m != NULL, "%s", error ? error->message : "?");
+  ck_assert_ptr_null (ns_func_lookup ("test_machine_fresh"));
+  e = ns_machine_create_engine (m);
+  ns_engine_spawn (e, "three", 0, NS_THREAD_USER, 0, three_calls_thread, NULL);
+  ns_engine_run (e, NS_TIME_FOREVER);
+
+  ck_assert_uint_eq (ns_machine_account_calls (m, &fn_inl, &inlined), 0);
+  ck_assert_uint_eq (inlined, 1);
+  ck_assert_uint_eq (ns_machine_account_calls (m, &fn_callee, &inlined), 1);
+  ck_assert_uint_eq (inlined, 0);
+  ck_assert_ptr_eq (ns_func_lookup ("test_machine_fresh"), &fn_fresh);
+  ck_assert_uint_eq (ns_machine_account_calls (m, &fn_fresh, NULL), 1);
+  ns_engine_free (e);
+  ns_machine_free (m);
+  ns_params_free (params);
+}
+END_TEST
+
 /* A function with its frame from a binary, and one without (NS_FRAME_UNKNOWN). */
 static NS_FUNC (fn_framed, "test_machine_framed", 200, 20, NS_FN_NOINLINE, 2);
 static NS_FUNC (fn_frame_zero, "test_machine_frame_zero", 200, 0, NS_FN_NOINLINE, 2);
@@ -736,11 +780,13 @@ shrink_wrapped_thread (NsThread *t, gpointer data)
   ns_ret (t);
   ns_call_shrink_wrapped (t, &fn_framed, 20);
   ns_ret (t);
+  ns_call_shrink_wrapped (t, &fn_framed, 0);   /* a path with no frame at all */
+  ns_ret (t);
 }
 
 /* A call whose path leaves before the frame (GCC shrink-wrapping) issues only the frame
  * instructions its path runs; another call of the same function still runs all of it
- * (two calls of 20, one of 1), and the reorder window counts the same. */
+ * (two calls of 20, one of 1, one of none), and the reorder window counts the same. */
 START_TEST (test_shrink_wrapped_call_skips_the_frame)
 {
   NsMitigations mit = { 0 };
@@ -751,8 +797,8 @@ START_TEST (test_shrink_wrapped_call_skips_the_frame)
   width = param (&rig, "cpu.issue_width");
   rig_run (&rig, "wrapped", shrink_wrapped_thread, NULL);
   assert_close (ns_machine_account_cycles (rig.machine, &fn_framed, NS_CAUSE_CALL),
-                3 * param (&rig, "call.cycles") + ((2 + 1) + 2 * (2 + 20)) / width, 1e-9,
-                "frames 1, 20 and 20");
+                4 * param (&rig, "call.cycles") + ((2 + 1) + 2 * (2 + 20) + 2) / width, 1e-9,
+                "frames 1, 20, 20 and 0");
   rig_clear (&rig);
 }
 END_TEST
@@ -2147,14 +2193,21 @@ actor_thread (NsThread *t, gpointer data)
   }
 }
 
-/* Runs a script with three actors on cpus[0..2] of the two-socket machine. */
+/* Runs a script with three actors on cpus[0..2] of the two-socket machine with extra
+ * sets (NULL-terminated name, value pairs; NULL for none). */
 static void
-run_script (Rig *rig, Script *s, const guint *actor, const guint *op, guint n_steps,
-            const guint *cpus)
+run_script_on (Rig *rig, const char *const *extra, Script *s, const guint *actor,
+               const guint *op, guint n_steps, const guint *cpus)
 {
   static Actor actors[3];
+  g_autoptr (GPtrArray) sets = g_ptr_array_new ();
 
-  rig_init (rig, two_socket_sets, NULL);
+  for (guint i = 0; two_socket_sets[i] != NULL; i++)
+    g_ptr_array_add (sets, (gpointer) two_socket_sets[i]);
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (sets, (gpointer) extra[i]);
+  g_ptr_array_add (sets, NULL);
+  rig_init (rig, (const char *const *) sets->pdata, NULL);
   s->machine = rig->machine;
   s->line = ns_arena_alloc (ns_machine_arena (rig->machine), 64, 64);
   s->stream = ns_arena_alloc (ns_machine_arena (rig->machine), STREAM_BYTES, 4096);
@@ -2168,6 +2221,14 @@ run_script (Rig *rig, Script *s, const guint *actor, const guint *op, guint n_st
                      &actors[i]);
   }
   ns_engine_run (rig->engine, NS_TIME_FOREVER);
+}
+
+/* Runs a script with three actors on cpus[0..2] of the two-socket machine. */
+static void
+run_script (Rig *rig, Script *s, const guint *actor, const guint *op, guint n_steps,
+            const guint *cpus)
+{
+  run_script_on (rig, NULL, s, actor, op, n_steps, cpus);
 }
 
 /* Steps: 0 actor 0 loads, 1 actor 0 loads again, 2 actor 1 loads, 3 actor 1 stores,
@@ -2267,6 +2328,68 @@ START_TEST (test_written_back_line)
   run_script (&rig, &f, actor_f, op, G_N_ELEMENTS (op), cpus);
   assert_close (f.cost[2], ns_machine_transfer_cycles (rig.machine, 2, 0), 1e-9,
                 "other CCX: from the L3 copy");
+  rig_clear (&rig);
+}
+END_TEST
+
+/* A 512 KiB victim L3 a CCX: a stream (1 MiB) through a core of the CCX pushes out
+ * whatever its L3 held. */
+static const char *const small_l3_sets[] = { "cache.l3.size_kib", "512", NULL };
+
+START_TEST (test_evicted_l3_copy_is_gone)
+{
+  /* W on cpu 0 writes the line and streams its L2 through (the line written back into the
+   * CCX's victim L3, the directory's CCX bit set); S on cpu 1 (same CCX) streams twice the
+   * L3 through, which forgets the line silently; F on cpu 2 (other CCX) then finds no
+   * copy anywhere, whatever the stale bit says: DRAM. */
+  static const guint cpus[] = { 0, 1, 2 };
+  static const guint actor[] = { 0, 0, 1, 1, 2 };
+  static const guint op[] = { OP_STORE, OP_STREAM, OP_STREAM, OP_STREAM, OP_LOAD };
+  Rig rig;
+  Script s = { 0 };
+
+  run_script_on (&rig, small_l3_sets, &s, actor, op, G_N_ELEMENTS (op), cpus);
+  assert_close (s.cost[4], ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM), 1e-9,
+                "no copy left: DRAM");
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_store_finds_l3_copy)
+{
+  /* W on cpu 0 writes the line and streams its L2 through (the line written back into the
+   * CCX's victim L3); S on cpu 1 (same CCX) then writes it: the write's fill comes from
+   * that L3, exposed like any store miss, with nothing to invalidate. */
+  static const guint cpus[] = { 0, 1, 2 };
+  static const guint actor[] = { 0, 0, 1 };
+  static const guint op[] = { OP_STORE, OP_STREAM, OP_STORE };
+  Rig rig;
+  Script s = { 0 };
+
+  run_script (&rig, &s, actor, op, G_N_ELEMENTS (op), cpus);
+  assert_close (s.cost[2], (ns_machine_level_cycles (rig.machine, NS_CAUSE_L3) -
+                            ns_machine_level_cycles (rig.machine, NS_CAUSE_L1)) /
+                           param (&rig, "cpu.mlp"), 1e-9, "from the L3");
+  rig_clear (&rig);
+}
+END_TEST
+
+START_TEST (test_store_invalidates_remote_l3)
+{
+  /* R on cpu 2 writes the line and streams its L2 through (the line written back into its
+   * CCX's victim L3); W on cpu 0 (the other CCX) writes it, which must take that L3 copy
+   * away too, and streams its own L2 through (the line written back into its CCX's L3);
+   * R's reload then comes from that L3 at cross-CCX distance, not from its own stale
+   * copy. */
+  static const guint cpus[] = { 0, 2, 1 };
+  static const guint actor[] = { 1, 1, 0, 0, 1 };
+  static const guint op[] = { OP_STORE, OP_STREAM, OP_STORE, OP_STREAM, OP_LOAD };
+  Rig rig;
+  Script s = { 0 };
+
+  run_script (&rig, &s, actor, op, G_N_ELEMENTS (op), cpus);
+  assert_close (s.cost[4], ns_machine_transfer_cycles (rig.machine, 2, 0), 1e-9,
+                "from the writer's L3, not the stale copy");
   rig_clear (&rig);
 }
 END_TEST
@@ -2803,8 +2926,9 @@ END_TEST
 
 /* Geometry the model cannot build is refused naming every parameter behind it, so that
  * the run can blame the sets that gave them: a 2 KiB L1D cannot hold one set of 64 ways
- * of 64-byte lines (64 x 64 = 4 KiB), and 8 sockets x 8 L3 domains x 256 cores exceeds
- * the 4096 cores the model holds. (cache.policy's values are the registry's: test-param.) */
+ * of 64-byte lines (64 x 64 = 4 KiB), nor a 1 KiB L3 one of 32; 8 sockets x 8 L3 domains
+ * x 256 cores exceeds the 4096 cores the model holds. An L3 of 0 KiB is none, which a
+ * part may lack; one of exactly one set is a cache. (cache.policy's values are the registry's: test-param.) */
 START_TEST (test_bad_params)
 {
   static const char *const small_l1d[] = { "cache.l1d.size_kib", "2", "cache.l1d.assoc",
@@ -2816,8 +2940,29 @@ START_TEST (test_bad_params)
   static const char *const huge_names[] = { "cpu.sockets", "cpu.ccx_per_socket",
                                             "cpu.cores_per_ccx", NULL };
 
+  static const char *const small_l3[] = { "cache.l3.size_kib", "1", "cache.l3.assoc", "32",
+                                           NULL };
+  static const char *const small_l3_names[] = { "cache.l3.size_kib", "cache.l3.assoc",
+                                                "cache.line_bytes", NULL };
+  static const char *const no_l3[] = { "cache.l3.size_kib", "0", NULL };
+  static const char *const one_set_l3[] = { "cache.l3.size_kib", "1", "cache.l3.assoc", "16",
+                                            NULL };
+  NsParams *params = params_with (no_l3);
+  NsParams *one_set = params_with (one_set_l3);
+  NsMachine *m;
+
   assert_machine_refused (params_with (small_l1d), small_names);
   assert_machine_refused (params_with (huge), huge_names);
+  /* an L3 may be absent (size 0), but one that is there must hold a set */
+  assert_machine_refused (params_with (small_l3), small_l3_names);
+  m = ns_machine_new (params, NULL, NULL, NULL);
+  ck_assert_ptr_nonnull (m);
+  ns_machine_free (m);
+  ns_params_free (params);
+  m = ns_machine_new (one_set, NULL, NULL, NULL);   /* exactly one set: 16 x 64 B */
+  ck_assert_ptr_nonnull (m);
+  ns_machine_free (m);
+  ns_params_free (one_set);
 }
 END_TEST
 
@@ -2839,6 +2984,7 @@ machine_suite (void)
   tcase_add_test (calls, test_safe_ret_penalty);
   tcase_add_test (calls, test_icall_penalties);
   tcase_add_test (calls, test_inlined_calls_free);
+  tcase_add_test (calls, test_no_build_and_first_call_registers);
   tcase_add_test (calls, test_call_charges_its_frame);
   tcase_add_test (calls, test_ibt_endbr_by_build);
   tcase_add_test (calls, test_shrink_wrapped_call_skips_the_frame);
@@ -2877,6 +3023,9 @@ machine_suite (void)
   tcase_add_test (coh, test_l3_inclusion);
   tcase_add_test (coh, test_nearest_and_farthest_holder);
   tcase_add_test (coh, test_written_back_line);
+  tcase_add_test (coh, test_evicted_l3_copy_is_gone);
+  tcase_add_test (coh, test_store_finds_l3_copy);
+  tcase_add_test (coh, test_store_invalidates_remote_l3);
   tcase_add_test (coh, test_owned_store_refills);
   tcase_add_test (acct, test_syscall_pieces);
   tcase_add_test (acct, test_pause);
