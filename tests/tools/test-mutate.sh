@@ -81,6 +81,16 @@ $MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test ./
 grep -qx '1 mutants: 1 killed, 0 survived, 0 did not build (not counted)' "$tmp/out" && ok ||
   bad "is_zero alone: $(cat "$tmp/out")"
 
+# a test that times out is killed with what it started, even in a session of its own (as
+# Check forks each test into its own process group): nothing is left running
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --timeout 2 \
+  --test "./t || { setsid sleep 300 & echo \$! >$tmp/child.pid; sleep 300; }" \
+  --function is_zero pick.c >"$tmp/out" 2>"$tmp/err" && ok || bad "timed-out test: exit $?"
+# (running: its /proc state is anything but Z, a zombie its new parent has not reaped)
+child_state=$(cut -d' ' -f3 "/proc/$(cat "$tmp/child.pid" 2>/dev/null)/stat" 2>/dev/null)
+[ -s "$tmp/child.pid" ] && { [ -z "$child_state" ] || [ "$child_state" = Z ]; } && ok ||
+  bad "a timed-out test's own-session child was left running (state $child_state)"
+
 # bad input: exit 2 with a message, nothing run
 for args in "--bogus pick.c" "--list t.h" "--list nothere.c" "--lines 5-2 --list pick.c" \
     "--timeout 0 --list pick.c" "--list --function nothere pick.c" "--list"; do
