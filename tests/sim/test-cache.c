@@ -13,15 +13,30 @@ one_set (guint ways, NsCachePolicy policy)
   return ns_cache_new ("tiny", (gsize) ways * 64, ways, 64, policy);
 }
 
+/* Inserting LINE into C evicts nothing (a macro: a failure names the caller's line). */
+#define assert_evicts_nothing(c, line)                                                   \
+  G_STMT_START {                                                                         \
+    guint64 victim_ = 0, line_ = (line);                                                 \
+    ck_assert_msg (!ns_cache_insert ((c), line_, &victim_),                              \
+                   "insert %" G_GUINT64_FORMAT " evicted %" G_GUINT64_FORMAT, line_, victim_); \
+  } G_STMT_END
+
+/* Inserting LINE into C evicts EXPECTED. */
+#define assert_evicts(c, line, expected)                                                 \
+  G_STMT_START {                                                                         \
+    guint64 victim_ = 0, line_ = (line), expected_ = (expected);                         \
+    ck_assert_msg (ns_cache_insert ((c), line_, &victim_),                               \
+                   "insert %" G_GUINT64_FORMAT " evicted nothing", line_);               \
+    ck_assert_msg (victim_ == expected_, "insert %" G_GUINT64_FORMAT " evicted %"         \
+                   G_GUINT64_FORMAT ", not %" G_GUINT64_FORMAT, line_, victim_, expected_); \
+  } G_STMT_END
+
 /* Inserts lines, failing if any of them evicts something. */
 static void
 fill (NsCache *c, const guint64 *lines, guint n)
 {
-  for (guint i = 0; i < n; i++) {
-    guint64 victim = 0;
-    ck_assert_msg (!ns_cache_insert (c, lines[i], &victim),
-                   "insert %" G_GUINT64_FORMAT " evicted %" G_GUINT64_FORMAT, lines[i], victim);
-  }
+  for (guint i = 0; i < n; i++)
+    assert_evicts_nothing (c, lines[i]);
 }
 
 START_TEST (test_geometry_and_set_mapping)
@@ -94,20 +109,15 @@ START_TEST (test_lru_order)
 {
   NsCache *c = one_set (4, NS_CACHE_LRU);
   const guint64 abcd[] = { 10, 11, 12, 13 };
-  guint64 victim = 0;
 
   ck_assert_int_eq (ns_cache_policy (c), NS_CACHE_LRU);
   fill (c, abcd, 4);
   ck_assert (ns_cache_lookup (c, 10));            /* A becomes most recent */
-  ck_assert (ns_cache_insert (c, 14, &victim));    /* evicts B, the least recent */
-  ck_assert_uint_eq (victim, 11);
+  assert_evicts (c, 14, 11);                      /* evicts B, the least recent */
   ck_assert (ns_cache_lookup (c, 12));            /* order now D A E C */
-  ck_assert (ns_cache_insert (c, 15, &victim));
-  ck_assert_uint_eq (victim, 13);
-  ck_assert (ns_cache_insert (c, 16, &victim));
-  ck_assert_uint_eq (victim, 10);
-  ck_assert (ns_cache_insert (c, 17, &victim));
-  ck_assert_uint_eq (victim, 14);
+  assert_evicts (c, 15, 13);
+  assert_evicts (c, 16, 10);
+  assert_evicts (c, 17, 14);
   ck_assert (ns_cache_contains (c, 12));
   ck_assert (!ns_cache_contains (c, 11));
   ns_cache_free (c);
@@ -120,14 +130,12 @@ START_TEST (test_touch)
 {
   NsCache *c = one_set (2, NS_CACHE_LRU);
   const guint64 ab[] = { 10, 11 };
-  guint64 victim = 0;
 
   fill (c, ab, 2);
   ck_assert (ns_cache_touch (c, 10));
   ck_assert (!ns_cache_touch (c, 12));
   ck_assert (!ns_cache_contains (c, 12));
-  ck_assert (ns_cache_insert (c, 13, &victim));   /* B is the least recent now */
-  ck_assert_uint_eq (victim, 11);
+  assert_evicts (c, 13, 11);  /* B is the least recent now */
   ck_assert_uint_eq (ns_cache_hits (c) + ns_cache_misses (c), 0);
   ns_cache_free (c);
 }
@@ -137,7 +145,6 @@ START_TEST (test_plru_order)
 {
   NsCache *c = one_set (4, NS_CACHE_PLRU);
   const guint64 abcd[] = { 10, 11, 12, 13 };   /* ways 0..3 */
-  guint64 victim = 0;
 
   ck_assert_int_eq (ns_cache_policy (c), NS_CACHE_PLRU);
   fill (c, abcd, 4);
@@ -145,14 +152,11 @@ START_TEST (test_plru_order)
   ck_assert (ns_cache_lookup (c, 10));
   /* touching way 0 points the root at the right half and its right child is still at
    * way 2: tree PLRU evicts C where true LRU would evict B */
-  ck_assert (ns_cache_insert (c, 14, &victim));
-  ck_assert_uint_eq (victim, 12);
+  assert_evicts (c, 14, 12);
   /* E in way 2 → root left, left node (last set by A) points at way 1 */
-  ck_assert (ns_cache_insert (c, 15, &victim));
-  ck_assert_uint_eq (victim, 11);
+  assert_evicts (c, 15, 11);
   /* F in way 1 → root right, right node points at way 3 */
-  ck_assert (ns_cache_insert (c, 16, &victim));
-  ck_assert_uint_eq (victim, 13);
+  assert_evicts (c, 16, 13);
   ns_cache_free (c);
 }
 END_TEST
@@ -161,13 +165,11 @@ START_TEST (test_plru_needs_power_of_two)
 {
   NsCache *c = one_set (3, NS_CACHE_PLRU);
   const guint64 abc[] = { 1, 2, 3 };
-  guint64 victim = 0;
 
   ck_assert_int_eq (ns_cache_policy (c), NS_CACHE_LRU);
   fill (c, abc, 3);
   ck_assert (ns_cache_lookup (c, 1));
-  ck_assert (ns_cache_insert (c, 4, &victim));
-  ck_assert_uint_eq (victim, 2);
+  assert_evicts (c, 4, 2);
   ns_cache_free (c);
 }
 END_TEST
@@ -175,7 +177,6 @@ END_TEST
 START_TEST (test_counts_and_invalidate)
 {
   NsCache *c = one_set (2, NS_CACHE_LRU);
-  guint64 victim = 0;
 
   ck_assert (!ns_cache_lookup (c, 5));
   ns_cache_insert (c, 5, NULL);
@@ -193,9 +194,8 @@ START_TEST (test_counts_and_invalidate)
   ck_assert (ns_cache_invalidate (c, 5));
   ck_assert (!ns_cache_invalidate (c, 5));
   ck_assert (!ns_cache_contains (c, 5));
-  ck_assert (!ns_cache_insert (c, 7, &victim));
-  ck_assert (ns_cache_insert (c, 8, &victim));
-  ck_assert_uint_eq (victim, 6);
+  assert_evicts_nothing (c, 7);
+  assert_evicts (c, 8, 6);
 
   ns_cache_reset_stats (c);
   ck_assert_uint_eq (ns_cache_hits (c), 0);
@@ -217,16 +217,14 @@ START_TEST (test_insert_present)
 {
   NsCache *c = one_set (4, NS_CACHE_LRU);
   const guint64 abcd[] = { 10, 11, 12, 13 };   /* order now D C B A */
-  guint64 victim = 0;
 
   fill (c, abcd, 4);
-  ck_assert (!ns_cache_insert (c, 13, &victim));   /* D, the front way */
-  ck_assert (!ns_cache_insert (c, 10, &victim));   /* A, the back way: order A D C B */
+  assert_evicts_nothing (c, 13);  /* D, the front way */
+  assert_evicts_nothing (c, 10);  /* A, the back way: order A D C B */
   ck_assert (ns_cache_touch (c, 10));
   for (guint i = 0; i < 4; i++)
     ck_assert (ns_cache_contains (c, abcd[i]));
-  ck_assert (ns_cache_insert (c, 14, &victim));
-  ck_assert_uint_eq (victim, 11);
+  assert_evicts (c, 14, 11);
   ck_assert_uint_eq (ns_cache_hits (c) + ns_cache_misses (c), 0);
   ns_cache_free (c);
 }
@@ -239,20 +237,18 @@ START_TEST (test_invalidate_middle)
   NsCache *lru = one_set (4, NS_CACHE_LRU);
   NsCache *plru = one_set (4, NS_CACHE_PLRU);
   const guint64 abcd[] = { 10, 11, 12, 13 };
-  guint64 victim = 0;
 
   fill (lru, abcd, 4);                               /* D C B A */
   ck_assert (ns_cache_invalidate (lru, 12));
   ck_assert (ns_cache_lookup (lru, 11));             /* B A behind the hole */
   ck_assert (ns_cache_lookup (lru, 10));
-  ck_assert (!ns_cache_insert (lru, 14, &victim));   /* the freed way: nothing evicted */
-  ck_assert (ns_cache_insert (lru, 15, &victim));    /* order E A B D: D the least recent */
-  ck_assert_uint_eq (victim, 13);
+  assert_evicts_nothing (lru, 14);                   /* the freed way: nothing evicted */
+  assert_evicts (lru, 15, 13);                       /* order E A B D: D the least recent */
 
   fill (plru, abcd, 4);                              /* ways 0..3 */
   ck_assert (ns_cache_invalidate (plru, 10));        /* way 0 */
   ck_assert (ns_cache_lookup (plru, 13));            /* way 3, past the invalid way */
-  ck_assert (!ns_cache_insert (plru, 14, &victim));  /* into way 0 */
+  assert_evicts_nothing (plru, 14);                  /* into way 0 */
   ck_assert (ns_cache_contains (plru, 14));
   ns_cache_free (lru);
   ns_cache_free (plru);
@@ -268,7 +264,7 @@ START_TEST (test_plru_victim_after_fill)
     guint64 victim = 0;
 
     for (guint w = 0; w < ways; w++)
-      ck_assert (!ns_cache_insert (c, 100 + w, &victim));
+      assert_evicts_nothing (c, 100 + w);
     ck_assert_msg (ns_cache_insert (c, 200, &victim), "%u ways: nothing evicted", ways);
     ck_assert_msg (victim == 100, "%u ways: evicted %" G_GUINT64_FORMAT, ways, victim);
     ns_cache_free (c);
