@@ -235,6 +235,33 @@ START_TEST (test_dotconfig_loads)
 }
 END_TEST
 
+/* Comments that only look like the header or an unset option are comments: a header needs
+ * both its "# Linux/" and its " Kernel Configuration" (the first header is the kernel's),
+ * an unset option both its "# CONFIG_" and its " is not set"; a second byte of 0x8b is not
+ * gzip's magic without its first. The package frees (NULL too). */
+START_TEST (test_dotconfig_near_misses)
+{
+  static const char text[] =
+    "#\x8b not gzip\n"
+    "# Linux/x86 9.9.9 kernel build\n"
+    "# My 9.8.7 Kernel Configuration\n"
+    DOTCONFIG_HEAD
+    "# CONFIG_X86 is the architecture's\n"
+    "# MEMCG is not set\n"
+    "CONFIG_MEMCG=y\n";
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+  NsKconfigPackage *p = load_file ("config-near", text, -1, &path, &error);
+
+  ck_assert_msg (p != NULL, "%s", error ? error->message : "?");
+  ck_assert_str_eq (ns_kconfig_package_kernel (p), "6.12.95");
+  ck_assert_str_eq (ns_kconfig_package_names (p)[0], "CONFIG_MEMCG");
+  ck_assert_ptr_null (ns_kconfig_package_names (p)[1]);
+  ns_kconfig_package_free (p);
+  ns_kconfig_package_free (NULL);
+}
+END_TEST
+
 /* A file whose name does not end in .xml but whose text is XML is read as a package. */
 START_TEST (test_dotconfig_sniffs_xml)
 {
@@ -286,7 +313,10 @@ START_TEST (test_dotconfig_refused)
   assert_dotconfig_refused (DOTCONFIG_HEAD "CONFIG_MEMCG=y\n\0\n", sizeof DOTCONFIG_HEAD + 16,
                             0, "not a text file");
   assert_dotconfig_refused ("\x1f\x8b\x08\0\0\0", 6, 0, "gzip-compressed");
+  assert_dotconfig_refused ("\x1f\x8b", 2, 0, "gzip-compressed");   /* the magic alone */
   assert_dotconfig_refused ("\xfd" "7zXZ\0\0\x04", 7, 0, "xz-compressed");
+  assert_dotconfig_refused ("\xfd" "7zXZ\0", 6, 0, "xz-compressed");
+  assert_dotconfig_refused ("#abcd\0", 6, 0, "not a text file");      /* xz's NUL only */
 }
 END_TEST
 
@@ -302,6 +332,7 @@ kconfig_suite (void)
   tcase_add_test (tc, test_load_by_path);
   tcase_add_test (tc, test_bad_packages);
   tcase_add_test (tc, test_dotconfig_loads);
+  tcase_add_test (tc, test_dotconfig_near_misses);
   tcase_add_test (tc, test_dotconfig_sniffs_xml);
   tcase_add_test (tc, test_dotconfig_refused);
   suite_add_tcase (s, tc);
