@@ -284,6 +284,13 @@ START_TEST (test_mitigations_off)
   ck_assert (!has_line (m.explain, "retbleed=off", "mitigations=off"));
   ck_assert (!has_line (m.explain, "pti=off", "mitigations=off"));
   ck_assert (!has_line (m.explain, "mds=off", "mitigations=off"));
+  ck_assert (!has_line (m.explain, "bhi=off", "mitigations=off"));
+  ns_mitigations_clear (&m);
+  /* an eIBRS part's retbleed and BHI loop were on: mitigations=off is their reason */
+  select_69 (intel_eibrs, "mitigations=off", &m);
+  ck_assert_int_eq (m.bhi, NS_BHI_OFF);
+  ck_assert (has_line (m.explain, "bhi=off", "kernel command line: mitigations=off"));
+  ck_assert (has_line (m.explain, "retbleed=off", "kernel command line: mitigations=off"));
   ns_mitigations_clear (&m);
 }
 END_TEST
@@ -642,6 +649,15 @@ START_TEST (test_bhi_follows_spectre_v2)
   for (guint i = 0; i < G_N_ELEMENTS (lfence); i++)
     ck_assert_msg (chosen_on (intel_eibrs, lfence[i].kernel, lfence[i].cmdline).bhi ==
                    lfence[i].bhi, "%s", lfence[i].kernel);
+  /* and say so, for either LFENCE mode */
+  for (guint i = 0; i < G_N_ELEMENTS (lfence); i += 2) {
+    ck_assert (ns_mitigations_select (intel_eibrs, 1, lfence[i].kernel, lfence[i].cmdline, &m,
+                                      NULL));
+    ck_assert_msg (has_line (m.explain, "bhi=off", "the LFENCE retpoline sets "
+                             "X86_FEATURE_RETPOLINE"), "%s %s", lfence[i].kernel,
+                   lfence[i].cmdline);
+    ns_mitigations_clear (&m);
+  }
 }
 END_TEST
 
@@ -1655,6 +1671,11 @@ START_TEST (test_cpu_mitigations_not_built)
   assert_built (intel_meltdown_since_415, "6.12", "mitigations=auto,nosmt mds=full,nosmt",
                 no_menu, "mds", "off~", NULL);
   assert_built (intel_eibrs, "6.9", "", NS_BUILT_ALL, "spectre_v2", "eibrs", NULL);
+  /* each mode that was on gives the build as its reason */
+  assert_built (zen2, "6.9", "", no_menu, "retbleed", "off~",
+                "CONFIG_CPU_MITIGATIONS=n: cpu_mitigations then defaults to off");
+  assert_built (zen2, "6.9", "", no_menu, "spec_rstack_overflow", "off~",
+                "CONFIG_CPU_MITIGATIONS=n: cpu_mitigations then defaults to off");
 }
 END_TEST
 
