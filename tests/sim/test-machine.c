@@ -1033,6 +1033,16 @@ misses_running (const char *const *sets, NsThreadFunc fn, gpointer data)
   return misses;
 }
 
+static NS_FUNC (fn_sizeless, "test_machine_sizeless", 0, NS_FRAME_UNKNOWN, NS_FN_NOINLINE, 1);
+
+static void
+sizeless_body_thread (NsThread *t, gpointer data)
+{
+  ns_call (t, &fn_sizeless);
+  ns_insns (t, 1000);
+  ns_ret (t);
+}
+
 /* Text lines a cold call into fn_run with `body` instructions misses, at `per_insn`. */
 static guint64
 run_body_misses (const char *per_insn, guint body)
@@ -1054,6 +1064,8 @@ START_TEST (test_ifetch_follows_instructions)
   ck_assert_uint_eq (run_body_misses ("8", 1), 2);      /* 56 + 8 = 64: line 1 */
   ck_assert_uint_eq (run_body_misses ("8", 9), 3);      /* 56 + 72 = 128: line 2 */
   ck_assert_uint_eq (run_body_misses ("0", 0), 4);      /* the whole-text rule */
+  /* a function whose text size is not known (0 bytes) fetches nothing as it runs */
+  ck_assert_uint_eq (misses_running (text_sets, sizeless_body_thread, NULL), 0);
 }
 END_TEST
 
@@ -1510,6 +1522,63 @@ START_TEST (test_miss_shadow_expires)
   hidden = ns_machine_account_overlapped (rig.machine, NS_CAUSE_INSN);
   assert_close (hidden, l2_stall, 1e-9, "only the L2 miss's stall hides work");
   rig_clear (&rig);
+}
+END_TEST
+
+/* A load that costs nothing does not renew a miss's shadow: a DRAM miss, then
+ * cpu.rob_entries - 10 instructions, then a dependent L1 hit or an independent DRAM miss
+ * inside the first's window (which overlaps it whole: no cycles), then 20 instructions,
+ * then beside-work: the first miss's shadow is more than a reorder buffer behind it. */
+typedef struct {
+  NsMachine *machine;
+  guint8    *warm, *dram_a, *dram_b;
+  guint      rob;
+  int        second;   /* 0 none, 1 the L1 hit, 2 the overlapped miss */
+} RenewRun;
+
+static void
+renew_thread (NsThread *t, gpointer data)
+{
+  RenewRun *run = data;
+
+  ns_load (t, run->warm, 8);
+  ns_insns (t, 1000);                        /* the warming's shadow expires */
+  ns_machine_account_reset (run->machine);
+  ns_load_dep (t, run->dram_a, 8);
+  ns_insns (t, run->rob - 10);
+  if (run->second == 1)
+    ns_load_dep (t, run->warm, 8);
+  else if (run->second == 2)
+    ns_load (t, run->dram_b, 8);
+  ns_insns (t, 20);
+  ns_insns_beside (t, 12);
+}
+
+START_TEST (test_free_load_keeps_shadow_age)
+{
+  for (int second = 0; second <= 2; second++) {
+    RenewRun run = { 0 };
+    double dram;
+    Rig rig;
+
+    rig_init (&rig, NULL, NULL);
+    run.machine = rig.machine;
+    run.warm = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+    run.dram_a = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+    run.dram_b = ns_arena_alloc (ns_machine_arena (rig.machine), 64, 64);
+    run.rob = (guint) param (&rig, "cpu.rob_entries");
+    run.second = second;
+    rig_run (&rig, "renew", renew_thread, &run);
+    /* the second miss is free: only the first's latency is charged */
+    dram = ns_machine_level_cycles (rig.machine, NS_CAUSE_DRAM);
+    ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_DRAM),
+                       (guint64) (second == 2 ? 2 : 1));
+    assert_close (account_cause (rig.machine, NS_CAUSE_DRAM), dram, 1e-9, "one miss's wait");
+    ck_assert_msg (ns_machine_account_overlapped (rig.machine, NS_CAUSE_INSN) == 0.0,
+                   "second load %d: the expired shadow hid %g cycles", second,
+                   ns_machine_account_overlapped (rig.machine, NS_CAUSE_INSN));
+    rig_clear (&rig);
+  }
 }
 END_TEST
 
@@ -2115,6 +2184,37 @@ START_TEST (test_copy_from_another_core)
    * flight < 8 cycles a line); across sockets they do not (423 / 8 > 8) */
   check_copy_from (NS_DIST_CCX);
   check_copy_from (NS_DIST_REMOTE);
+}
+END_TEST
+
+/* A copy into lines no other core holds, the copying core's own (its stores own them)
+ * and lines nobody has touched: no transfer and no coherence event. */
+static void
+own_copy_thread (NsThread *t, gpointer data)
+{
+  CopyRun *run = data;
+
+  ns_store (t, run->src, run->bytes);
+  ns_store (t, run->dst, run->bytes);
+  ns_machine_account_reset (run->machine);
+  ns_copy (t, run->dst, run->src, run->bytes);
+  ns_copy (t, run->dst + run->bytes, run->src, run->bytes);
+}
+
+START_TEST (test_copy_without_transfer)
+{
+  CopyRun run = { 0 };
+  Rig rig;
+
+  rig_init (&rig, NULL, NULL);
+  run.machine = rig.machine;
+  run.bytes = 4096;
+  run.src = ns_arena_alloc (ns_machine_arena (rig.machine), run.bytes, 64);
+  run.dst = ns_arena_alloc (ns_machine_arena (rig.machine), 2 * run.bytes, 64);
+  rig_run (&rig, "own", own_copy_thread, &run);
+  ck_assert_uint_eq (ns_machine_account_events (rig.machine, NS_CAUSE_COHERENCE), 0);
+  ck_assert (account_cause (rig.machine, NS_CAUSE_COPY) > 0.0);
+  rig_clear (&rig);
 }
 END_TEST
 
@@ -3005,6 +3105,7 @@ machine_suite (void)
   tcase_add_test (calls, test_ifetch_lead);
   tcase_add_test (calls, test_miss_shadow);
   tcase_add_test (calls, test_miss_shadow_expires);
+  tcase_add_test (calls, test_free_load_keeps_shadow_age);
   tcase_add_test (calls, test_forced_return_under_miss);
   tcase_add_test (calls, test_wait_ends_shadow);
   tcase_add_test (calls, test_forced_return_refetches_site);
@@ -3018,6 +3119,7 @@ machine_suite (void)
   tcase_add_test (coh, test_atomic_by_distance);
   tcase_add_test (coh, test_atomic_miss_beyond_l1);
   tcase_add_test (coh, test_copy_from_another_core);
+  tcase_add_test (coh, test_copy_without_transfer);
   tcase_add_test (coh, test_store_invalidates);
   tcase_add_test (coh, test_smt_shares_caches);
   tcase_add_test (coh, test_l3_inclusion);
