@@ -91,9 +91,40 @@ child_state=$(cut -d' ' -f3 "/proc/$(cat "$tmp/child.pid" 2>/dev/null)/stat" 2>/
 [ -s "$tmp/child.pid" ] && { [ -z "$child_state" ] || [ "$child_state" = Z ]; } && ok ||
   bad "a timed-out test's own-session child was left running (state $child_state)"
 
+# a tool stopped (SIGTERM) while a test runs takes that test along, its own-session child
+# included, and leaves the copy unmutated
+rm -f "$tmp/child.pid"
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --timeout 200 \
+  --test "./t || { setsid sleep 300 & echo \$! >$tmp/child.pid; sleep 300; }" \
+  --function is_zero pick.c >"$tmp/out" 2>"$tmp/err" &
+tool=$!
+for _ in $(seq 1 300); do [ -s "$tmp/child.pid" ] && break; sleep 0.1; done
+kill -TERM "$tool"
+wait "$tool"
+child_state=$(cut -d' ' -f3 "/proc/$(cat "$tmp/child.pid" 2>/dev/null)/stat" 2>/dev/null)
+[ -s "$tmp/child.pid" ] && { [ -z "$child_state" ] || [ "$child_state" = Z ]; } && ok ||
+  bad "a stopped tool left its test's own-session child running (state $child_state)"
+cmp -s "$tmp/work/src/pick.c" "$tmp/pick.orig" && ok || bad "a stopped tool left the copy mutated"
+
+# a test that runs away with memory is killed at --memory (it and its children's resident
+# memory together), long before its timeout: the mutant that only allocates 1 GiB in a
+# child, which would pass unchecked, is killed at 256 MiB
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --memory 256 \
+  --test "./t || sh -c 'python3 -c \"b = bytearray(1 << 30); import time; time.sleep(5)\"'" \
+  --function is_zero pick.c >"$tmp/out" 2>"$tmp/err" && ok || bad "memory cap: exit $?"
+grep -qx '1 mutants: 1 killed, 0 survived, 0 did not build (not counted)' "$tmp/out" && ok ||
+  bad "memory cap: $(cat "$tmp/out")"
+# ...and without the cap, it passes: the test above is the cap's doing
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --memory 4096 \
+  --test "./t || python3 -c 'b = bytearray(1 << 30)'" \
+  --function is_zero pick.c >"$tmp/out" 2>"$tmp/err"
+grep -qx '1 mutants: 0 killed, 1 survived, 0 did not build (not counted)' "$tmp/out" && ok ||
+  bad "no cap: $(cat "$tmp/out")"
+
 # bad input: exit 2 with a message, nothing run
 for args in "--bogus pick.c" "--list t.h" "--list nothere.c" "--lines 5-2 --list pick.c" \
-    "--timeout 0 --list pick.c" "--list --function nothere pick.c" "--list"; do
+    "--timeout 0 --list pick.c" "--list --function nothere pick.c" "--list" \
+    "--memory 0 --list pick.c" "--memory 1.5 --list pick.c"; do
   # shellcheck disable=SC2086
   $MUTATE --tree "$tree" $args >"$tmp/out" 2>"$tmp/err"
   [ $? -eq 2 ] && grep -q '^mutate: ' "$tmp/err" && ok || bad "$args: want exit 2 and a message"
