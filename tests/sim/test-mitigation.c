@@ -79,6 +79,12 @@ static NsMitigationDefault intel_eibrs_cut_at_517[] = {
   { "5.17.0-rc8", "6.99", NS_SPECTRE_V2_EIBRS, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: eIBRS after", 2, NS_BUG_SRSO | NS_BUG_BHI, NS_CPU_INTEL },
 };
+static NsMitigationDefault amd_generic_cut_at_517[] = {
+  { "4.12", "5.17.0-rc7", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: AMD generic before", 1, 0, NS_CPU_AMD },
+  { "5.17.0-rc8", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
+    NS_BHI_OFF, "test: AMD generic after", 2, 0, NS_CPU_AMD },
+};
 static NsMitigationDefault amd_retpoline[] = {
   { "6.1", "6.99", NS_SPECTRE_V2_RETPOLINE, NS_RETBLEED_OFF, NS_SRSO_OFF, FALSE, FALSE,
     NS_BHI_OFF, "test: AMD", 1, 0, NS_CPU_AMD },
@@ -201,6 +207,11 @@ START_TEST (test_backported_amd_generic_retpoline)
   ck_assert (ns_mitigations_select (intel_eibrs_cut_at_517, 2, "5.15.28", "", &m, NULL));
   ck_assert_int_eq (m.spectre_v2, NS_SPECTRE_V2_EIBRS);
   ck_assert (has_line (m.explain, "spectre_v2=eibrs", "test: eIBRS before"));
+  ns_mitigations_clear (&m);
+  /* a part already on the generic retpoline keeps its own range's reason */
+  ck_assert (ns_mitigations_select (amd_generic_cut_at_517, 2, "5.15.28", "", &m, NULL));
+  ck_assert (has_line (m.explain, "spectre_v2=retpoline", "test: AMD generic before"));
+  ck_assert (!has_line (m.explain, "spectre_v2=retpoline", "244d00b5dd47"));
   ns_mitigations_clear (&m);
 }
 END_TEST
@@ -910,6 +921,17 @@ START_TEST (test_quotes_group_words)
   ck_assert_str_eq (unread[1], "quiet");
   /* a quoted argument with spaces: its value's quotes dropped, its key read */
   ck_assert_int_eq (chosen_69 (intel_eibrs, "\"mitigations=off\" x").bhi, NS_BHI_OFF);
+  /* next_arg() ends an argument at any byte the kernel's isspace() takes: '\t' to '\r',
+   * ' ' and Latin-1's no-break space (lib/ctype.c) */
+  {
+    static const char spaces[] = "\t\n\v\f\r \xa0";
+    for (guint i = 0; spaces[i] != '\0'; i++) {
+      g_autofree char *line = g_strdup_printf ("quiet%cmitigations=off%cx", spaces[i],
+                                               spaces[i]);
+      ck_assert_msg (chosen_69 (intel_eibrs, line).bhi == NS_BHI_OFF, "byte %#x",
+                     (guchar) spaces[i]);
+    }
+  }
   ck_assert_int_eq (chosen_69 (intel_eibrs, "mds=\"off\"  \"retbleed=off\"").retbleed,
                     NS_RETBLEED_OFF);
   /* an unclosed quote runs to the end of the line */
@@ -1188,6 +1210,7 @@ START_TEST (test_kernel_ranges_with_release_candidates)
   /* the split at rc3/rc4 leaves no version out and none in both */
   ck_assert (!ns_kernel_ranges_overlap ("5.19", "6.9.0-rc3", "6.9.0-rc4", "6.99"));
   ck_assert (ns_kernel_ranges_overlap ("5.19", "6.9.0-rc4", "6.9.0-rc4", "6.99"));
+  ck_assert (ns_kernel_ranges_overlap ("6.9.0-rc4", "6.99", "5.19", "6.9.0-rc4"));
   ck_assert (ns_kernel_ranges_overlap ("5.19", "6.9", "6.9.0-rc4", "6.99"));
   ck_assert (ns_kernel_ranges_overlap ("6.9", "6.9", "6.9", "6.9"));
   ck_assert (!ns_kernel_ranges_overlap ("6.9.0-rc4", "6.9.0-rc3", "6.9.0-rc4", "6.9.0-rc3"));
@@ -1212,6 +1235,8 @@ START_TEST (test_kernel_release_cmp)
   ck_assert_int_eq (ns_kernel_release_cmp ("5.4.55-rc1", "5.4.55"), 0);
   ck_assert_int_eq (ns_kernel_release_cmp ("6.18.44-fc-v1252", "6.18.44"), 0);
   ck_assert_int_gt (ns_kernel_release_cmp ("6.18.44-fc-v1252", "6.18.21"), 0);
+  /* a build suffix right after MAJOR.MINOR names no sublevel */
+  ck_assert_int_eq (ns_kernel_release_cmp ("6.9-1", "6.9.0"), 0);
 }
 END_TEST
 
@@ -1221,7 +1246,8 @@ END_TEST
 START_TEST (test_kernel_version_range)
 {
   static const char *const refused[] = { "6.18446744073709551616", "6.18446744073709551625",
-                                         "18446744073709551616.1", "6", "x.1" };
+                                         "18446744073709551616.1", "6", "x.1", "6 9.1",
+                                         "6-9.1" };
   GError *error = NULL;
 
   ck_assert (ns_kernel_version_check ("6.9.0-rc1", NULL));
@@ -1273,6 +1299,15 @@ START_TEST (test_errors)
   /* unknown keys are ignored, as the kernel does */
   ck_assert (ns_mitigations_select (zen3, 2, "6.9", "console=ttyS0 foo", &m, &err));
   ns_mitigations_clear (&m);
+  /* a key that needs a value, without one; the error may be ignored (NULL) */
+  ck_assert (!ns_mitigations_select (zen3, 2, "6.9", "mitigations", &m, &err));
+  ck_assert_msg (strstr (err->message, "bad value in 'mitigations'"), "%s", err->message);
+  g_clear_error (&err);
+  ck_assert (!ns_mitigations_select (zen3, 2, "6.9", "pti=maybe", &m, NULL));
+  /* accepted values set no error */
+  ck_assert (ns_mitigations_select (zen3, 2, "6.9", "mitigations=auto pti=on nopti", &m, &err));
+  ck_assert_ptr_null (err);
+  ns_mitigations_clear (&m);
 }
 END_TEST
 
@@ -1287,6 +1322,27 @@ START_TEST (test_names_round_trip)
     NsSrso v;
     ck_assert (ns_srso_parse (ns_srso_name (i), &v));
     ck_assert_int_eq (v, i);
+  }
+  for (int i = NS_RETBLEED_OFF; i <= NS_RETBLEED_IBPB; i++) {
+    NsRetbleed v;
+    ck_assert (ns_retbleed_parse (ns_retbleed_name (i), &v));
+    ck_assert_int_eq (v, i);
+  }
+  for (int i = NS_BHI_OFF; i <= NS_BHI_HW; i++) {
+    NsBhi v;
+    ck_assert (ns_bhi_parse (ns_bhi_name (i), &v));
+    ck_assert_int_eq (v, i);
+  }
+  /* an unknown name is refused and leaves the output alone */
+  {
+    NsSpectreV2 sv = NS_SPECTRE_V2_EIBRS;
+    NsRetbleed rb = NS_RETBLEED_STUFF;
+    NsSrso so = NS_SRSO_IBPB;
+    NsBhi bh = NS_BHI_HW;
+    ck_assert (!ns_spectre_v2_parse ("bogus", &sv) && sv == NS_SPECTRE_V2_EIBRS);
+    ck_assert (!ns_retbleed_parse ("bogus", &rb) && rb == NS_RETBLEED_STUFF);
+    ck_assert (!ns_srso_parse ("bogus", &so) && so == NS_SRSO_IBPB);
+    ck_assert (!ns_bhi_parse ("bogus", &bh) && bh == NS_BHI_HW);
   }
   ck_assert_int_lt (ns_kernel_version_cmp ("6.9.0-rc1", "6.10"), 0);
   ck_assert_int_eq (ns_kernel_version_cmp ("6.9.0-rc1", "6.9"), 0);
