@@ -615,7 +615,8 @@ START_TEST (test_missing_tc_options_are_refused)
 END_TEST
 
 /* classifier="bpf": cls_bpf filters of classic `ret #0` programs (programs a filter): no
- * matchall or gact needed, CONFIG_NET_CLS_BPF is; more programs cost more; an unknown
+ * matchall or gact needed, CONFIG_NET_CLS_BPF is; each program runs once a packet, so more
+ * programs cost more; an unknown gact verdict (matchall's action or last-action), an unknown
  * classifier, programs other than 1 with matchall, more than 4096 programs in all (each a
  * page of simulated memory: 4096 filters of 4096 once aborted on a full arena), and a gact
  * verdict with bpf are refused at their attribute. */
@@ -629,6 +630,8 @@ START_TEST (test_bpf_classifier)
       "attribute 'programs': at most 4096 programs in all" },
     { "classifier=\"bpf\" action=\"pass\"", "attribute 'action': the bpf classifier" },
     { "classifier=\"bpf\" last-action=\"pass\"", "attribute 'last-action'" },
+    { "action=\"bounce\"", "attribute 'action': expected " },
+    { "last-action=\"bounce\"", "attribute 'last-action': expected " },
   };
   static const char no_matchall[] = "<config name=\"CONFIG_NET_CLS_MATCHALL\" value=\"n\"/>\n"
                                     "<config name=\"CONFIG_NET_ACT_GACT\" value=\"n\"/>\n";
@@ -653,8 +656,52 @@ START_TEST (test_bpf_classifier)
   pps_one = ((NsVariantResult *) one->variants->pdata[0])->value;
   pps_many = ((NsVariantResult *) many->variants->pdata[0])->value;
   ck_assert_msg (pps_many < pps_one * 0.8, "20 programs %.0f pps, one %.0f", pps_many, pps_one);
+  /* every program runs, once a packet */
+  ck_assert_double_eq_tol (breakdown_row (one, "bpf_prog_jit_image")->calls_per_op, 1.0, 1e-9);
+  ck_assert_double_eq_tol (breakdown_row (many, "bpf_prog_jit_image")->calls_per_op, 20.0,
+                           1e-9);
   ns_run_result_free (one);
   ns_run_result_free (many);
+}
+END_TEST
+
+/* The workload's limits hold their bounds: 4096 filters, 4096 programs in all (one filter
+ * of 4096, or 64 of 64), as many set-up CPUs as the machine has (the generic profile's 8),
+ * 1500-byte packets, a clone_skb of 10^8 are taken (1 ms runs: a packet through 4096
+ * filters takes longer than 10 us, and a 10 us window that completes none is an error);
+ * one more, or a count that is not a number, is refused at its attribute. */
+START_TEST (test_limits_are_inclusive)
+{
+  static const char *const taken[] = {
+    "filters=\"4096\"", "classifier=\"bpf\" programs=\"4096\"",
+    "classifier=\"bpf\" filters=\"64\" programs=\"64\"", "setup-cpus=\"8\"",
+    "pkt-size=\"1500\"", "clone-skb=\"100000000\"",
+  };
+  static const char *const refused[][2] = {
+    { "filters=\"4097\"", "attribute 'filters': expected 0 to 4096" },
+    { "classifier=\"bpf\" programs=\"4097\"", "attribute 'programs': expected 1 to 4096" },
+    { "setup-cpus=\"9\"", "attribute 'setup-cpus': expected 1 to the machine's 8 CPUs" },
+    { "filters=\"many\"", "filters" },
+    { "pkt-size=\"1501\"", "attribute 'pkt-size': expected 42 to 1500 bytes" },
+    { "clone-skb=\"100000001\"", "attribute 'clone-skb': expected 0 to 100000000" },
+    { "filters=\"4096\"", "the workload completed no packet in the measured time" },
+  };
+  static const char bpf_only[] = "<config name=\"CONFIG_NET_CLS_MATCHALL\" value=\"n\"/>\n"
+                                 "<config name=\"CONFIG_NET_ACT_GACT\" value=\"n\"/>\n";
+
+  for (guint i = 0; i < G_N_ELEMENTS (taken); i++) {
+    g_autoptr (GError) error = NULL;
+    NsRunResult *r = run_kernel_us (strstr (taken[i], "bpf") ? bpf_only : "", taken[i], 1000,
+                                    &error);
+    ck_assert_msg (r != NULL, "%s: %s", taken[i], error ? error->message : "?");
+    ns_run_result_free (r);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++) {
+    g_autoptr (GError) error = NULL;
+    NsRunResult *r = run_kernel ("", refused[i][0], &error);
+    ck_assert_msg (r == NULL && strstr (error->message, refused[i][1]) != NULL, "%s: %s",
+                   refused[i][0], r ? "accepted" : error->message);
+  }
 }
 END_TEST
 
@@ -806,6 +853,7 @@ pktgen_suite (void)
   tcase_add_test (tc, test_dropped_packets_are_errors_not_pps);
   tcase_add_test (tc, test_missing_tc_options_are_refused);
   tcase_add_test (tc, test_bpf_classifier);
+  tcase_add_test (tc, test_limits_are_inclusive);
   tcase_add_test (tc, test_protocol_mismatch_skips_the_filter);
   tcase_add_test (tc, test_pkt_size_floor_is_the_headers);
   tcase_add_test (tc, test_chain_whatifs_need_the_chain);
