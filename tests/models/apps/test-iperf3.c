@@ -93,6 +93,10 @@ START_TEST (test_bad_attributes)
     { "client-cpu=\"999\"", "client-cpu" },
     { "port=\"0\"", "port" },
     { "multisend=\"0\"", "multisend" },
+    { "rate=\"0\" multisend=\"0\"", "attribute 'multisend': expected 1 to 1000, got 0" },
+    { "rate=\"0\" multisend=\"1001\"", "attribute 'multisend': expected 1 to 1000, got 1001" },
+    { "multisend=\"many\"", "multisend" },
+    { "pacing-timer=\"2147483648us\"", "attribute 'pacing-timer': expected whole microseconds" },
     /* iperf_send makes multisend passes with -b 0 only: paced, it would change nothing */
     { "multisend=\"5\" rate=\"1G\"", "one pass over the streams a loop when paced" },
     /* without rate iperf3 paces too, at UDP_RATE */
@@ -577,6 +581,43 @@ breakdown_calls (const NsVariantResult *v, const char *func)
   return 0.0;
 }
 
+/* The attributes' bounds are taken: 1000 unpaced multisend passes, a pacing timer of 1us
+ * and of 2^31 - 1 us (iperf3's int); the server's sockets are dual-stack unless
+ * server-family="inet", so an IPv4 run's server reads through udpv6_recvmsg, or with inet
+ * through udp_recvmsg. */
+START_TEST (test_bounds_taken_and_server_family)
+{
+  static const char *const taken[] = {
+    "rate=\"0\" multisend=\"1000\"", "rate=\"1G\" pacing-timer=\"1us\"",
+    "rate=\"1G\" pacing-timer=\"2147483647us\"",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (taken); i++) {
+    /* no warm-up: under the longest timer a stream sends only at its start */
+    g_autofree char *path = write_scenario ("taken.xml", "generic", taken[i],
+                                            "metric=\"kbytes_per_sec\" duration=\"1ms\"");
+    NsRunResult *res;
+
+    run_ok (path, NULL, &res);
+    ns_run_result_free (res);
+  }
+  for (guint inet = 0; inet <= 1; inet++) {
+    g_autofree char *path = write_scenario ("family.xml", "generic",
+                                            inet ? "rate=\"0\" server-family=\"inet\""
+                                                 : "rate=\"0\"", short_measure);
+    NsRunResult *res;
+    const NsVariantResult *v = run_ok (path, NULL, &res);
+
+    ck_assert_msg ((breakdown_calls (v, "udpv6_recvmsg") > 0) == !inet &&
+                   (breakdown_calls (v, "udp_recvmsg") > 0) == inet,
+                   "server-family %s: udpv6_recvmsg %g, udp_recvmsg %g a datagram",
+                   inet ? "inet" : "dual", breakdown_calls (v, "udpv6_recvmsg"),
+                   breakdown_calls (v, "udp_recvmsg"));
+    ns_run_result_free (res);
+  }
+}
+END_TEST
+
 /* iperf_run_server (3.15) selects over the TCP listener, the control connection and the
  * streams (it closes only the UDP listener once the streams are accepted); the client
  * over its control connection and the green streams. So where the client polls one TCP
@@ -887,6 +928,7 @@ iperf3_suite (void)
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_set_timeout (tc, 300);
   tcase_add_test (tc, test_bad_attributes);
+  tcase_add_test (tc, test_bounds_taken_and_server_family);
   tcase_add_test (tc, test_length_in_kib);
   tcase_add_test (tc, test_smt_siblings_noted);
   tcase_add_test (tc, test_past_max_streams_noted);
