@@ -105,6 +105,8 @@ START_TEST (test_bad_attributes)
     { "pacing-timer=\"0\"", "pacing-timer" },
     { "pacing-timer=\"1500ns\"", "pacing-timer" },
     { "extra-bind=\"any\"", "extra-bind" },
+    { "extra-sockets=\"2\" extra-bind=\"any\"",
+      "attribute 'extra-bind': expected exact or wildcard, got 'any'" },
     /* knobs that would change nothing: pacing timers exist only with a rate, the extra
      * sockets' settings only with extra sockets (refused when written, as multisend) */
     { "pacing-timer=\"7us\" rate=\"0\"", "'pacing-timer' cannot take effect with "
@@ -126,7 +128,12 @@ START_TEST (test_bad_attributes)
     { "family=\"ipv6\" server-family=\"inet\"", "server-family" },
     /* above lo's MTU less the IPv6 and UDP headers the kernel fragments: not modelled */
     { "family=\"ipv6\" length=\"65489\"", "fragments" },
-    { "threading=\"per-stream\" streams=\"4\" client-cpu=\"0\" server-cpu=\"2\"", "overlap" },
+    { "threading=\"per-stream\" streams=\"4\" client-cpu=\"0\" server-cpu=\"2\"",
+      "overlap (attribute 'threading' per-stream, one per attribute 'streams')" },
+    { "threading=\"per-stream\" streams=\"4\" client-cpu=\"6\" server-cpu=\"0\"",
+      "4 thread(s) per side (attribute 'threading' per-stream, one per attribute 'streams') "
+      "do not fit the machine's 8 CPUs" },
+    { "extra-sockets=\"1025\"", "extra-sockets" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
@@ -582,14 +589,20 @@ breakdown_calls (const NsVariantResult *v, const char *func)
 }
 
 /* The attributes' bounds are taken: 1000 unpaced multisend passes, a pacing timer of 1us
- * and of 2^31 - 1 us (iperf3's int); the server's sockets are dual-stack unless
+ * and of 2^31 - 1 us (iperf3's int), datagrams of 16 and 65507 bytes, ports 1 and 65535,
+ * 1024 extra sockets, per-stream threads that end at the machine's last CPU and start
+ * where the other side's end; the server's sockets are dual-stack unless
  * server-family="inet", so an IPv4 run's server reads through udpv6_recvmsg, or with inet
  * through udp_recvmsg. */
 START_TEST (test_bounds_taken_and_server_family)
 {
   static const char *const taken[] = {
     "rate=\"0\" multisend=\"1000\"", "rate=\"1G\" pacing-timer=\"1us\"",
-    "rate=\"1G\" pacing-timer=\"2147483647us\"",
+    "rate=\"1G\" pacing-timer=\"2147483647us\"", "rate=\"0\" length=\"16\"",
+    "rate=\"0\" length=\"65507\"", "rate=\"0\" port=\"1\"", "rate=\"0\" port=\"65535\"",
+    "rate=\"0\" extra-sockets=\"1024\"",
+    "rate=\"0\" threading=\"per-stream\" streams=\"4\" client-cpu=\"4\" server-cpu=\"0\"",
+    "rate=\"0\" threading=\"per-stream\" streams=\"4\" client-cpu=\"0\" server-cpu=\"4\"",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (taken); i++) {
