@@ -593,7 +593,7 @@ breakdown_calls (const NsVariantResult *v, const char *func)
  * 1024 extra sockets, per-stream threads that end at the machine's last CPU and start
  * where the other side's end; the server's sockets are dual-stack unless
  * server-family="inet", so an IPv4 run's server reads through udpv6_recvmsg, or with inet
- * through udp_recvmsg. */
+ * through udp_recvmsg; a window in which nothing is sent or received is an error. */
 START_TEST (test_bounds_taken_and_server_family)
 {
   static const char *const taken[] = {
@@ -613,6 +613,18 @@ START_TEST (test_bounds_taken_and_server_family)
 
     run_ok (path, NULL, &res);
     ns_run_result_free (res);
+  }
+  /* at iperf3's default rate (1 Mbit/s) a 1 ms window after the warm-up sees no datagram
+   * of 8920 bytes sent or received: an error, not 0 KB/s */
+  {
+    g_autofree char *path = write_scenario ("empty.xml", "generic", "length=\"8920\"",
+                                            short_measure);
+    GError *error = NULL;
+    NsRunResult *res = run (path, NULL, &error);
+
+    ck_assert_msg (res == NULL && strstr (error->message, "completed no datagram") != NULL,
+                   "%s", res ? "a window of no datagram measured" : error->message);
+    g_error_free (error);
   }
   for (guint inet = 0; inet <= 1; inet++) {
     g_autofree char *path = write_scenario ("family.xml", "generic",
