@@ -12,14 +12,43 @@ G_BEGIN_DECLS
 
 typedef struct _NsWorkload NsWorkload;
 
+/* What a workload attribute's value is; each kind reads with the syntax of its
+ * ns_xml_get_* reader (sim/scenario.h). */
+typedef enum {
+  NS_WORKLOAD_ATTR_UINT,    /* a decimal integer (ns_xml_get_uint) */
+  NS_WORKLOAD_ATTR_SIZE,    /* bytes, with the size suffixes (ns_xml_get_size) */
+  NS_WORKLOAD_ATTR_TIME,    /* a time with a unit (ns_xml_get_time) */
+  NS_WORKLOAD_ATTR_BOOL,    /* true or false (ns_xml_get_bool) */
+  NS_WORKLOAD_ATTR_CHOICE,  /* one of .choices */
+  NS_WORKLOAD_ATTR_CPU,     /* a logical CPU of the machine: 0 to its last */
+  NS_WORKLOAD_ATTR_CPUS,    /* a count of CPUs: 1 to the machine's */
+  NS_WORKLOAD_ATTR_TEXT,    /* text the model reads itself (a rate, a list) */
+} NsWorkloadAttrKind;
+
+/* One attribute a workload's <workload> element takes: declared once, read and checked
+ * by the ns_workload_attr_* readers below, listed by netsim list workloads. A table of
+ * them ends with an entry whose name is NULL. */
+typedef struct {
+  const char         *name;
+  NsWorkloadAttrKind  kind;
+  /* the value when absent, as a scenario writes it; NULL: required; "@NAME": the value
+   * of attribute NAME (CHOICE and TEXT) */
+  const char         *def;
+  /* UINT, SIZE, TIME: the values accepted, as a scenario writes them (NULL: no bound) */
+  const char         *min, *max;
+  const char *const  *choices;   /* CHOICE: NULL-terminated */
+  const char         *why;       /* why those bounds (NULL: none): quoted in a refusal */
+  const char         *meaning;   /* one line for netsim list workloads */
+} NsWorkloadAttr;
+
 typedef struct {
   const char  *name;          /* value of <workload type="..."> */
   const char  *description;   /* one line for `netsim list` */
   const char  *op_name;       /* unit of work for per-op breakdowns ("load", "call", "packet") */
   const char *const *metrics; /* NULL-terminated metric names it can report */
-  /* NULL-terminated: the attributes its <workload> element takes, "type" first (its setup
-   * checks them; netsim list workloads prints them) */
-  const char *const *attributes;
+  /* The attributes its <workload> element takes besides type (its setup reads them with
+   * the ns_workload_attr_* readers; netsim list workloads prints them) */
+  const NsWorkloadAttr *attributes;
   /* NULL-terminated (NULL: none): those of metrics that divide by the span (per second,
    * fractions of time); the others divide by ops(). The convergence rule weighs each
    * batch's value by that denominator, so that its value is total over total. */
@@ -44,13 +73,39 @@ const NsWorkloadClass *const *ns_workload_classes (void);
 const NsWorkloadClass        *ns_workload_class_find (const char *name);
 
 /* Helpers for workload models. */
-/* Logical CPU named by attribute attr of node ("0".."n-1"), checked against the machine. */
-gboolean ns_workload_get_cpu (const NsScenario *sc, xmlNodePtr node, const char *attr,
-                              guint def, NsMachine *machine, guint *out, GError **error);
-/* The index in names (NULL-terminated) of the workload's choice attribute attr, def when
- * absent; a file:line error naming the choices otherwise. */
-gboolean ns_workload_get_choice (const NsScenario *sc, const char *attr, const char *def,
-                                 const char *const *names, guint *out, GError **error);
+/* The declared attribute name of attrs (a programming error if none). */
+const NsWorkloadAttr *ns_workload_attr_find (const NsWorkloadAttr *attrs, const char *name);
+/* FALSE with a file:line error naming the first attribute of the scenario's <workload>
+ * that is neither type nor one of attrs, and listing those. */
+gboolean ns_workload_attr_check  (const NsScenario *sc, const NsWorkloadAttr *attrs,
+                                  GError **error);
+/* The value of the workload's UINT or SIZE attribute name (its default if absent),
+ * checked against its bounds; FALSE with a file:line error otherwise. */
+gboolean ns_workload_attr_uint   (const NsScenario *sc, const NsWorkloadAttr *attrs,
+                                  const char *name, guint64 *out, GError **error);
+/* Likewise for a TIME attribute (ps). */
+gboolean ns_workload_attr_time   (const NsScenario *sc, const NsWorkloadAttr *attrs,
+                                  const char *name, NsTime *out, GError **error);
+/* Likewise for a BOOL attribute. */
+gboolean ns_workload_attr_bool   (const NsScenario *sc, const NsWorkloadAttr *attrs,
+                                  const char *name, gboolean *out, GError **error);
+/* The index in its choices of a CHOICE attribute's value; FALSE with a file:line error
+ * naming the choices otherwise. */
+gboolean ns_workload_attr_choice (const NsScenario *sc, const NsWorkloadAttr *attrs,
+                                  const char *name, guint *out, GError **error);
+/* A CPU attribute (a CPU the machine has) or a CPUS one (1 to its CPUs). */
+gboolean ns_workload_attr_cpu    (const NsScenario *sc, NsMachine *machine,
+                                  const NsWorkloadAttr *attrs, const char *name, guint *out,
+                                  GError **error);
+/* A TEXT attribute's value (or its default), newly allocated. */
+gboolean ns_workload_attr_text   (const NsScenario *sc, const NsWorkloadAttr *attrs,
+                                  const char *name, char **out, GError **error);
+/* Parses text as a value of numeric attribute a's kind (UINT, SIZE, TIME: ps) into *out,
+ * with the syntax of the kind's ns_xml_get_* reader; FALSE if it is not one. */
+gboolean ns_workload_attr_parse  (const NsWorkloadAttr *a, const char *text, guint64 *out);
+/* What attribute a takes (newly allocated): "0 to 4096", "16 to 65507 bytes", "ipv4 or
+ * ipv6", "a CPU of the machine", "text": for refusals and netsim list workloads. */
+char    *ns_workload_attr_describe (const NsWorkloadAttr *a);
 /* TRUE unless an IPv6 (ipv6) UDP datagram of length bytes is one the kernel fragments on
  * lo (above NS_UDPV6_LO_MAX_UNFRAGMENTED), which the model does not do; FALSE with a
  * file:line error on the workload's 'length' then. */

@@ -468,20 +468,22 @@ ns_xml_get_string (const NsScenario *sc, xmlNodePtr node, const char *attr, cons
   return TRUE;
 }
 
-/* Parses a plain unsigned decimal integer (digits only). */
-static gboolean
-parse_uint (const char *text, guint64 *out)
+/* Parses a plain unsigned decimal integer (digits only, at most 2^64 - 1). */
+gboolean
+ns_parse_uint (const char *text, guint64 *out)
 {
   const char *p = text;
 
-  return parse_digits (&p, out, NULL) && *p == '\0';
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  return text != NULL && parse_digits (&p, out, NULL) && *p == '\0';
 }
 
-/* NsParseFunc adapter of parse_uint (out is a guint64 *). */
+/* NsParseFunc adapter of ns_parse_uint (out is a guint64 *). */
 static gboolean
 parse_uint_cb (const char *text, gpointer out)
 {
-  return parse_uint (text, out);
+  return ns_parse_uint (text, out);
 }
 
 /* Reads attr as uint (see scenario.h). */
@@ -726,7 +728,7 @@ parse_component (const SetContext *set, const char *component, char **name, guin
     {
       g_autofree char *digits = g_strndup (p, close - p);
 
-      if (!parse_uint (digits, &n) || n == 0 || n > 100000)
+      if (!ns_parse_uint (digits, &n) || n == 0 || n > 100000)
         goto error_index;
     }
   }

@@ -167,7 +167,9 @@ void     ns_xml_blame_kernel (const NsScenario *sc, NsXmlBlame *blame,
 void     ns_xml_error_blame (const NsScenario *sc, xmlNodePtr node, NsXmlBlame blame,
                              GError **error, const char *format, ...) G_GNUC_PRINTF (5, 6);
 
-/* Parsers shared with the CLI (--set values, sweep ranges). */
+/* Parsers shared with the CLI (--set values, sweep ranges) and the workload models'
+ * attribute tables (models/workload.h): the syntax of the ns_xml_get_* readers. */
+gboolean ns_parse_uint     (const char *text, guint64 *out);
 gboolean ns_parse_size     (const char *text, guint64 *out);
 gboolean ns_parse_time     (const char *text, NsTime *out);
 gboolean ns_parse_rate     (const char *text, double *bits_per_sec);

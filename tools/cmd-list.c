@@ -134,16 +134,24 @@ list_patches (void)
     g_print ("%-32s %-14s %s\n", (*p)->name, (*p)->commit, (*p)->description);
 }
 
-/* Prints every workload class with its description, metrics and attributes. */
+/* Prints every workload class with its description, metrics and attributes: each one's
+ * values, default and meaning. */
 static void
 list_workloads (void)
 {
   for (const NsWorkloadClass *const *k = ns_workload_classes (); *k; k++) {
     g_autofree char *metrics = g_strjoinv (", ", (char **) (*k)->metrics);
-    g_autofree char *attrs = g_strjoinv (", ", (char **) (*k)->attributes + 1);  /* no type */
 
-    g_print ("%-16s %s\n    metrics: %s\n    attributes: %s\n", (*k)->name,
-             (*k)->description, metrics, attrs);
+    g_print ("%-16s %s\n    metrics: %s\n    attributes:\n", (*k)->name, (*k)->description,
+             metrics);
+    for (const NsWorkloadAttr *a = (*k)->attributes; a->name != NULL; a++) {
+      g_autofree char *values = ns_workload_attr_describe (a);
+
+      g_print ("      %-16s %s; %s%s%s\n        %s\n", a->name, values,
+               a->def == NULL ? "required" : "default ",
+               a->def != NULL && a->def[0] == '@' ? "that of " : "",
+               a->def == NULL ? "" : a->def + (a->def[0] == '@'), a->meaning);
+    }
   }
 }
 

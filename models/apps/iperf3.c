@@ -71,9 +71,6 @@
 /* iperf.h's UDP_RATE: the -b of a UDP test that gives none, 1024 × 1024 bits/s (an explicit
  * "-b 1M" is 10^6: unit_atof_rate is decimal) */
 #define IPERF_UDP_RATE "1048576"
-/* The longest --pacing-timer iperf3 takes: an int of microseconds (and so a next tick
- * that stays far inside NsTime for any run that can finish). */
-#define IPERF3_PACING_MAX NS_US (G_MAXINT)
 /* -l's default for a UDP test. iperf3 since 3.1.5 (iperf_client_api.c, iperf_connect; the
  * same in 3.15) reads the control connection's TCP_MAXSEG after writing the cookie, keeps it
  * when it is 1 to MAX_UDP_BLOCKSIZE (65507), and takes it as the block size when -l is not
@@ -170,11 +167,52 @@ static const char *const metrics[] = {
   "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
   "client_idle", "server_idle", NULL
 };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const iperf3_attributes[] = {
-  "type", "streams", "length", "rate", "family", "server-family", "threading",
-  "pacing-timer", "multisend", "client-cpu", "server-cpu", "port", "extra-sockets",
-  "extra-reuseport", "extra-bind", "extra-position", "extra-connected", NULL
+static const char *const families[] = { "ipv4", "ipv6", NULL };
+static const char *const server_families[] = { "dual", "inet", NULL };
+static const char *const threadings[] = { "single", "per-stream", NULL };
+/* The <workload> attributes it takes. The longest --pacing-timer iperf3 takes is an int
+ * of microseconds (which keeps a next tick far inside NsTime for any run that can
+ * finish); the extra-* ones are lists, read below. */
+static const NsWorkloadAttr iperf3_attributes[] = {
+  { "streams", NS_WORKLOAD_ATTR_UINT, "1", "1", "1024",
+    .why = "iperf3 itself stops at 128, MAX_STREAMS: more stand for several clients' "
+           "streams on one server port",
+    .meaning = "-P: the client's UDP streams" },
+  { "length", NS_WORKLOAD_ATTR_SIZE, G_STRINGIFY (IPERF3_LO_UDP_BLKSIZE), "16", "65507",
+    .why = "a UDP datagram carrying iperf3's header",
+    .meaning = "-l: bytes a datagram (the default: iperf3's over lo, its control "
+               "connection's MSS)" },
+  { "rate", NS_WORKLOAD_ATTR_TEXT, IPERF_UDP_RATE,
+    .meaning = "-b: bits/s a stream, such as 1G, 100M, or 0 (unlimited)" },
+  { "family", NS_WORKLOAD_ATTR_CHOICE, "ipv4", .choices = families,
+    .meaning = "the client's address family (-4, -6)" },
+  { "server-family", NS_WORKLOAD_ATTR_CHOICE, "dual", .choices = server_families,
+    .meaning = "the server's socket: dual-stack AF_INET6 (iperf3's default) or AF_INET" },
+  { "threading", NS_WORKLOAD_ATTR_CHOICE, "single", .choices = threadings,
+    .meaning = "one thread for all streams (iperf3 3.15 and older) or one a stream (3.16+)" },
+  { "pacing-timer", NS_WORKLOAD_ATTR_TIME, "1ms", "1us", "2147483647us",
+    .why = "iperf3's --pacing-timer is an int of microseconds",
+    .meaning = "--pacing-timer: the paced client's tick (whole microseconds; with a rate)" },
+  { "multisend", NS_WORKLOAD_ATTR_UINT, "10", "1", "1000",
+    .meaning = "passes over the streams a loop when unlimited (rate 0)" },
+  { "client-cpu", NS_WORKLOAD_ATTR_CPU, "0",
+    .meaning = "the client's CPU (per-stream: its first stream's)" },
+  { "server-cpu", NS_WORKLOAD_ATTR_CPU, "1",
+    .meaning = "the server's CPU (per-stream: its first stream's)" },
+  { "port", NS_WORKLOAD_ATTR_UINT, "5201", "1", "65535", .meaning = "the server's port" },
+  { "extra-sockets", NS_WORKLOAD_ATTR_TEXT, "0",
+    .meaning = "other sockets on the server's port: a count, or a comma-separated count a "
+               "block (1024 in all)" },
+  { "extra-reuseport", NS_WORKLOAD_ATTR_TEXT, "false",
+    .meaning = "the extra sockets set SO_REUSEPORT (true or false, or one a block)" },
+  { "extra-bind", NS_WORKLOAD_ATTR_TEXT, "exact",
+    .meaning = "the extra sockets bind the server's address or the wildcard (exact or "
+               "wildcard, or one a block)" },
+  { "extra-position", NS_WORKLOAD_ATTR_TEXT, "tail",
+    .meaning = "the extra sockets' place in the port's chain (tail or head, or one a block)" },
+  { "extra-connected", NS_WORKLOAD_ATTR_TEXT, "0",
+    .meaning = "how many extra sockets are connected (a count, or one a block)" },
+  { NULL }
 };
 static const char *const per_time_metrics[] = {  /* all: per second or fractions of time */
   "kbytes_per_sec", "mbits_per_sec", "datagrams_per_sec", "sent_per_sec", "drops_per_sec",
@@ -909,14 +947,13 @@ read_length (const NsScenario *sc, xmlNodePtr w, guint64 *length, GError **error
   g_autofree char *text = NULL;
   gsize n;
 
-  if (!ns_xml_get_string (sc, w, "length", "", &text, error))
-    return FALSE;
-  n = strlen (text);
+  text = ns_xml_prop (w, "length");
+  n = text != NULL ? strlen (text) : 0;
   if (n > 1 && text[n - 1] == 'B')
     n--;                              /* KB, MB, GB: netsim's powers of 1000 too */
   if (n > 1 && strchr ("kKmMgG", text[n - 1]) != NULL && g_ascii_isdigit (text[n - 2]))
     goto ambiguous_unit;
-  return ns_xml_get_size (sc, w, "length", TRUE, IPERF3_LO_UDP_BLKSIZE, length, error);
+  return ns_workload_attr_uint (sc, iperf3_attributes, "length", length, error);
 
 /* ERRORS */
 ambiguous_unit:
@@ -934,17 +971,15 @@ read_pacing (Iperf *ip, const NsScenario *sc, xmlNodePtr w, GError **error)
   g_autofree char *rate = NULL;
   guint64 multisend;
 
-  if (!ns_xml_get_string (sc, w, "rate", IPERF_UDP_RATE, &rate, error) ||
-      !ns_xml_get_time (sc, w, "pacing-timer", TRUE, NS_MS (1), &ip->pacing, error) ||
-      !ns_xml_get_uint (sc, w, "multisend", TRUE, 10, &multisend, error))
+  if (!ns_workload_attr_text (sc, iperf3_attributes, "rate", &rate, error) ||
+      !ns_workload_attr_time (sc, iperf3_attributes, "pacing-timer", &ip->pacing, error) ||
+      !ns_workload_attr_uint (sc, iperf3_attributes, "multisend", &multisend, error))
     return FALSE;
   if (!ns_parse_rate (rate, &ip->rate))
     goto bad_rate;
-  if (multisend < 1 || multisend > 1000)
-    goto bad_multisend;
   if (xmlHasProp (w, BAD_CAST "multisend") != NULL && ip->rate != 0)
     goto paced_multisend;
-  if (ip->pacing < NS_US (1) || ip->pacing > IPERF3_PACING_MAX || ip->pacing % NS_US (1) != 0)
+  if (ip->pacing % NS_US (1) != 0)
     goto bad_pacing;
   if (xmlHasProp (w, BAD_CAST "pacing-timer") != NULL && ip->rate == 0)
     goto unpaced_pacing;
@@ -957,10 +992,6 @@ read_pacing (Iperf *ip, const NsScenario *sc, xmlNodePtr w, GError **error)
 bad_rate:
   ns_xml_error_attr (sc, w, "rate", error, "attribute 'rate': expected a rate in bits/s "
                      "such as 1G, 100M or 0 (unlimited), got '%s'", rate);
-  return FALSE;
-bad_multisend:
-  ns_xml_error_attr (sc, w, "multisend", error, "attribute 'multisend': expected 1 to 1000, "
-                     "got %" G_GUINT64_FORMAT, multisend);
   return FALSE;
 paced_multisend:
   ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "multisend", "rate" } }, error,
@@ -987,30 +1018,22 @@ unpaced_pacing:
 static gboolean
 read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **error)
 {
-  static const char *const families[] = { "ipv4", "ipv6", NULL };
-  static const char *const sfamilies[] = { "dual", "inet", NULL };
-  static const char *const threadings[] = { "single", "per-stream", NULL };
+  const NsWorkloadAttr *attrs = iperf3_attributes;
   guint64 streams, length, port;
   guint fam, sfam, thr;
   xmlNodePtr w = sc->workload;
 
-  if (!ns_xml_check_attrs (sc, w, iperf3_attributes, error) ||
-      !ns_xml_get_uint (sc, w, "streams", TRUE, 1, &streams, error) ||
+  if (!ns_workload_attr_check (sc, attrs, error) ||
+      !ns_workload_attr_uint (sc, attrs, "streams", &streams, error) ||
       !read_length (sc, w, &length, error) ||
-      !ns_workload_get_choice (sc, "family", "ipv4", families, &fam, error) ||
-      !ns_workload_get_choice (sc, "server-family", "dual", sfamilies, &sfam, error) ||
-      !ns_workload_get_choice (sc, "threading", "single", threadings, &thr, error) ||
-      !ns_workload_get_cpu (sc, w, "client-cpu", 0, machine, &ip->client_cpu, error) ||
-      !ns_workload_get_cpu (sc, w, "server-cpu", 1, machine, &ip->server_cpu, error) ||
-      !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error) ||
+      !ns_workload_attr_choice (sc, attrs, "family", &fam, error) ||
+      !ns_workload_attr_choice (sc, attrs, "server-family", &sfam, error) ||
+      !ns_workload_attr_choice (sc, attrs, "threading", &thr, error) ||
+      !ns_workload_attr_cpu (sc, machine, attrs, "client-cpu", &ip->client_cpu, error) ||
+      !ns_workload_attr_cpu (sc, machine, attrs, "server-cpu", &ip->server_cpu, error) ||
+      !ns_workload_attr_uint (sc, attrs, "port", &port, error) ||
       !read_pacing (ip, sc, w, error))
     return FALSE;
-  if (streams < 1 || streams > 1024)
-    goto bad_streams;
-  if (length < 16 || length > 65507)
-    goto bad_length;
-  if (port < 1 || port > 65535)
-    goto bad_port;
   if (fam == 1 && sfam == 1)
     goto bad_family;
   if (!ns_workload_check_udp_unfragmented (sc, length, fam == 1, error))
@@ -1024,20 +1047,6 @@ read_attributes (Iperf *ip, const NsScenario *sc, NsMachine *machine, GError **e
   return TRUE;
 
 /* ERRORS */
-bad_streams:
-  ns_xml_error_attr (sc, w, "streams", error, "attribute 'streams': expected 1 to 1024 "
-                     "(iperf3 itself stops at 128, MAX_STREAMS: more stand for several "
-                     "clients' streams on one server port), got %" G_GUINT64_FORMAT, streams);
-  return FALSE;
-bad_length:
-  ns_xml_error_attr (sc, w, "length", error, "attribute 'length': expected 16 to 65507 "
-                     "bytes (a UDP datagram carrying iperf3's header), got %" G_GUINT64_FORMAT,
-                     length);
-  return FALSE;
-bad_port:
-  ns_xml_error_attr (sc, w, "port", error, "attribute 'port': expected 1 to 65535, got %"
-                     G_GUINT64_FORMAT, port);
-  return FALSE;
 bad_family:
   ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "server-family", "family" } }, error,
                       "attribute 'server-family': an AF_INET server ('inet') cannot receive "
@@ -1045,18 +1054,17 @@ bad_family:
   return FALSE;
 }
 
-/* The comma-separated values of the extra-* attribute attr (def if absent): one, or one a
+/* The comma-separated values of the extra-* attribute attr (its default if absent): one, or one a
  * block of extra-sockets (n_blocks; 0 while reading extra-sockets, which sets it); NULL with
  * a file:line error otherwise. */
 static char **
-extra_values (const NsScenario *sc, const char *attr, const char *def, guint n_blocks,
-              GError **error)
+extra_values (const NsScenario *sc, const char *attr, guint n_blocks, GError **error)
 {
   g_autofree char *text = NULL;
   char **values;
   guint n;
 
-  if (!ns_xml_get_string (sc, sc->workload, attr, def, &text, error))
+  if (!ns_workload_attr_text (sc, iperf3_attributes, attr, &text, error))
     return NULL;
   values = g_strsplit (text, ",", -1);
   n = g_strv_length (values);
@@ -1147,14 +1155,13 @@ bad_connected:
 static gboolean
 read_extra_blocks (Iperf *ip, const NsScenario *sc, GError **error)
 {
-  static const char *const defaults[] = { "false", "exact", "tail", "0" };
   g_auto (GStrv) counts = NULL;
   char **values[4] = { NULL };
   const char *knob;
   gboolean ok = FALSE;
   guint64 n;
 
-  counts = extra_values (sc, "extra-sockets", "0", 0, error);
+  counts = extra_values (sc, "extra-sockets", 0, error);
   if (counts == NULL)
     return FALSE;
   ip->n_blocks = g_strv_length (counts);
@@ -1170,7 +1177,7 @@ read_extra_blocks (Iperf *ip, const NsScenario *sc, GError **error)
     goto idle_extra_knob;
   for (guint k = 0; k < 4; k++)
     if ((values[k] = extra_values (sc, k < 3 ? extra_choices[k].attr : "extra-connected",
-                                   defaults[k], ip->n_blocks, error)) == NULL)
+                                   ip->n_blocks, error)) == NULL)
       goto out;
   for (guint b = 0; b < ip->n_blocks; b++)
     if (!read_extra_block (sc, values, b, ip->n_blocks, &ip->blocks[b], error))

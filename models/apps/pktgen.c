@@ -155,10 +155,48 @@ static const char *const metrics[] = { "pps", "errors_pps", "ns_per_packet",
                                        "wrapper_compares_per_packet",
                                        "indirect_calls_per_packet",
                                        "direct_calls_per_packet", NULL };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const pktgen_attributes[] = {
-  "type", "cpu", "xmit-mode", "clone-skb", "pkt-size", "filters", "action", "last-action",
-  "protocol", "setup-cpus", "classifier", "programs", NULL
+/* gact's verdicts by iproute2's names, and the TC_ACT_ value of each. */
+static const char *const verdict_names[] = {
+  "continue", "pass", "ok", "drop", "shot", "pipe", "reclassify", "stolen", NULL
+};
+static const gint32 verdict_values[] = {
+  TC_ACT_UNSPEC, TC_ACT_OK, TC_ACT_OK, TC_ACT_SHOT, TC_ACT_SHOT, TC_ACT_PIPE,
+  TC_ACT_RECLASSIFY, TC_ACT_STOLEN,
+};
+/* A filter's protocol by iproute2's name (pktgen's IPv4 packets are not ipv6: tcf_classify
+ * skips such a filter without running it), and its be16 value. */
+static const char *const protocol_names[] = { "all", "ip", "ipv6", NULL };
+static const guint16 protocol_values[] = { TC_ETH_P_ALL, TC_ETH_P_IP, TC_ETH_P_IPV6 };
+static const char *const classifiers[] = { "matchall", "bpf", NULL };
+static const char *const xmit_modes[] = { "queue_xmit", NULL };
+/* The <workload> attributes it takes. */
+static const NsWorkloadAttr pktgen_attributes[] = {
+  { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the CPU kpktgend_0 runs on" },
+  { "xmit-mode", NS_WORKLOAD_ATTR_CHOICE, "queue_xmit", .choices = xmit_modes,
+    .why = "the mode that reaches the egress clsact hook; start_xmit bypasses tc and "
+           "netif_receive needs the receive path",
+    .meaning = "pktgen's transmit mode" },
+  { "clone-skb", NS_WORKLOAD_ATTR_UINT, "0", "0", "100000000",
+    .meaning = "packets sent from one skb before a new one" },
+  { "pkt-size", NS_WORKLOAD_ATTR_UINT, "60", "42", "1500",
+    .why = "a frame without FCS: pktgen raises a smaller size to 42, its Ethernet, IPv4 and "
+           "UDP headers; sizes past dummy0's MTU are not modelled",
+    .meaning = "bytes of each frame" },
+  { "filters", NS_WORKLOAD_ATTR_UINT, "1", "0", "4096",
+    .meaning = "filters on dummy0's egress clsact hook" },
+  { "action", NS_WORKLOAD_ATTR_CHOICE, "continue", .choices = verdict_names,
+    .meaning = "the gact verdict of each matchall filter but the last" },
+  { "last-action", NS_WORKLOAD_ATTR_CHOICE, "@action", .choices = verdict_names,
+    .meaning = "the last matchall filter's gact verdict" },
+  { "protocol", NS_WORKLOAD_ATTR_CHOICE, "all", .choices = protocol_names,
+    .meaning = "the filters' protocol" },
+  { "setup-cpus", NS_WORKLOAD_ATTR_CPUS, "1",
+    .meaning = "CPUs the tc processes that add the filters run on, in turn" },
+  { "classifier", NS_WORKLOAD_ATTR_CHOICE, "matchall", .choices = classifiers,
+    .meaning = "matchall with gact (seed 002) or cls_bpf with ret #0 programs" },
+  { "programs", NS_WORKLOAD_ATTR_UINT, "1", "1", "4096",
+    .meaning = "cls_bpf programs a filter (1 unless classifier is bpf)" },
+  { NULL }
 };
 static const char *const per_time_metrics[] = { "pps", "errors_pps", NULL };
 
@@ -462,44 +500,6 @@ pktgen_thread_worker (NsThread *t, gpointer data)
 
 /* ---- set-up ---- */
 
-/* The verdict names parse_verdict takes, for an error. */
-static const char verdict_names[] =
-  "continue, pass, ok, drop, shot, pipe, reclassify or stolen";
-
-/* Parses a filter's protocol name (iproute2's): all, ip or ipv6 (which pktgen's IPv4
- * packets are not: tcf_classify skips such a filter without running it). */
-static gboolean
-parse_protocol (const char *name, guint16 *out)
-{
-  if (g_str_equal (name, "all"))
-    *out = TC_ETH_P_ALL;
-  else if (g_str_equal (name, "ip"))
-    *out = TC_ETH_P_IP;
-  else if (g_str_equal (name, "ipv6"))
-    *out = TC_ETH_P_IPV6;
-  else
-    return FALSE;
-  return TRUE;
-}
-
-/* Parses a gact verdict name (iproute2's names). */
-static gboolean
-parse_verdict (const char *name, gint32 *out)
-{
-  static const struct { const char *name; gint32 v; } names[] = {
-    { "continue", TC_ACT_UNSPEC }, { "pass", TC_ACT_OK }, { "ok", TC_ACT_OK },
-    { "drop", TC_ACT_SHOT }, { "shot", TC_ACT_SHOT }, { "pipe", TC_ACT_PIPE },
-    { "reclassify", TC_ACT_RECLASSIFY }, { "stolen", TC_ACT_STOLEN },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (g_str_equal (name, names[i].name)) {
-      *out = names[i].v;
-      return TRUE;
-    }
-  return FALSE;
-}
-
 /* tc qdisc add dev dummy0 clsact; N × tc filter add dev dummy0 egress [protocol P]
  * matchall action gact VERDICT (the last one LAST), or N × P × tc filter add dev dummy0
  * egress prio I handle H [protocol P] bpf bytecode "1,6 0 0 0," (I = 1..N, H = 1..P), each
@@ -675,51 +675,36 @@ static gboolean
 pktgen_read_filters (const NsScenario *sc, NsMachine *machine, PktgenFilters *f,
                      GError **error)
 {
-  g_autofree char *classifier = NULL, *action = NULL, *last_action = NULL, *proto = NULL;
+  const NsWorkloadAttr *attrs = pktgen_attributes;
   xmlNodePtr w = sc->workload;
+  guint classifier, action, last, proto, setup_cpus;
 
-  if (!ns_xml_get_uint (sc, w, "filters", TRUE, 1, &f->n, error) ||
-      !ns_xml_get_string (sc, w, "classifier", "matchall", &classifier, error) ||
-      !ns_xml_get_uint (sc, w, "programs", TRUE, 1, &f->programs, error) ||
-      !ns_xml_get_string (sc, w, "action", "continue", &action, error) ||
-      !ns_xml_get_string (sc, w, "last-action", action, &last_action, error) ||
-      !ns_xml_get_string (sc, w, "protocol", "all", &proto, error) ||
-      !ns_xml_get_uint (sc, w, "setup-cpus", TRUE, 1, &f->setup_cpus, error))
+  if (!ns_workload_attr_uint (sc, attrs, "filters", &f->n, error) ||
+      !ns_workload_attr_choice (sc, attrs, "classifier", &classifier, error) ||
+      !ns_workload_attr_uint (sc, attrs, "programs", &f->programs, error) ||
+      !ns_workload_attr_choice (sc, attrs, "action", &action, error) ||
+      !ns_workload_attr_choice (sc, attrs, "last-action", &last, error) ||
+      !ns_workload_attr_choice (sc, attrs, "protocol", &proto, error) ||
+      !ns_workload_attr_cpu (sc, machine, attrs, "setup-cpus", &setup_cpus, error))
     return FALSE;
-  f->bpf = g_str_equal (classifier, "bpf");
-  if (!f->bpf && !g_str_equal (classifier, "matchall"))
-    goto bad_classifier;
-  if (f->n > 4096)
-    goto bad_filters;
-  if (f->programs < 1 || f->programs > 4096 || (!f->bpf && f->programs != 1))
-    goto bad_programs;
+  f->bpf = classifier == 1;
+  if (!f->bpf && f->programs != 1)
+    goto matchall_programs;
   if (f->n * f->programs > 4096)
     goto too_many_programs;
   if (f->bpf && (xmlHasProp (w, BAD_CAST "action") || xmlHasProp (w, BAD_CAST "last-action")))
     goto bpf_action;
-  if (f->setup_cpus < 1 || f->setup_cpus > ns_machine_n_cpus (machine))
-    goto bad_setup_cpus;
-  if (!parse_verdict (action, &f->verdict))
-    goto bad_action;
-  if (!parse_verdict (last_action, &f->last))
-    goto bad_last_action;
-  if (!parse_protocol (proto, &f->protocol))
-    goto bad_protocol;
+  f->verdict = verdict_values[action];
+  f->last = verdict_values[last];
+  f->protocol = protocol_values[proto];
+  f->setup_cpus = setup_cpus;
   return TRUE;
 
 /* ERRORS */
-bad_classifier:
-  ns_xml_error_attr (sc, w, "classifier", error, "attribute 'classifier': expected matchall "
-                     "or bpf, got '%s'", classifier);
-  return FALSE;
-bad_filters:
-  ns_xml_error_attr (sc, w, "filters", error, "attribute 'filters': expected 0 to 4096, got %"
-                     G_GUINT64_FORMAT, f->n);
-  return FALSE;
-bad_programs:
-  ns_xml_error_attr (sc, w, "programs", error, "attribute 'programs': expected 1 to 4096 "
-                     "programs a filter, and 1 unless classifier is bpf, got %"
-                     G_GUINT64_FORMAT, f->programs);
+matchall_programs:
+  ns_xml_error_blame (sc, w, (NsXmlBlame) { .attrs = { "programs", "classifier" } }, error,
+                      "attribute 'programs': a matchall filter has one program (classifier "
+                      "bpf takes more), got %" G_GUINT64_FORMAT, f->programs);
   return FALSE;
 too_many_programs:
   ns_xml_error_attr (sc, w, "programs", error, "attribute 'programs': at most 4096 programs "
@@ -732,23 +717,6 @@ bpf_action:
                      "action; leave it out", xmlHasProp (w, BAD_CAST "action") ? "action"
                                                                              : "last-action");
   return FALSE;
-bad_setup_cpus:
-  ns_xml_error_attr (sc, w, "setup-cpus", error, "attribute 'setup-cpus': expected 1 to the "
-                     "machine's %u CPUs, got %" G_GUINT64_FORMAT, ns_machine_n_cpus (machine),
-                     f->setup_cpus);
-  return FALSE;
-bad_action:
-  ns_xml_error_attr (sc, w, "action", error, "attribute 'action': expected %s, got '%s'",
-                     verdict_names, action);
-  return FALSE;
-bad_last_action:
-  ns_xml_error_attr (sc, w, "last-action", error, "attribute 'last-action': expected %s, got "
-                     "'%s'", verdict_names, last_action);
-  return FALSE;
-bad_protocol:
-  ns_xml_error_attr (sc, w, "protocol", error, "attribute 'protocol': expected all, ip or ipv6, "
-                     "got '%s'", proto);
-  return FALSE;
 }
 
 /* Reads the workload's attributes; FALSE with a file:line error. */
@@ -756,41 +724,17 @@ static gboolean
 pktgen_read (const NsScenario *sc, NsMachine *machine, guint *cpu, guint64 *clone_skb,
              guint64 *pkt_size, PktgenFilters *f, GError **error)
 {
-  g_autofree char *mode = NULL;
-  xmlNodePtr w = sc->workload;
+  const NsWorkloadAttr *attrs = pktgen_attributes;
+  guint mode;
 
-  if (!ns_xml_check_attrs (sc, w, pktgen_attributes, error) ||
-      !ns_workload_get_cpu (sc, w, "cpu", 0, machine, cpu, error) ||
-      !ns_xml_get_string (sc, w, "xmit-mode", "queue_xmit", &mode, error) ||
-      !ns_xml_get_uint (sc, w, "clone-skb", TRUE, 0, clone_skb, error) ||
-      !ns_xml_get_uint (sc, w, "pkt-size", TRUE, 60, pkt_size, error) ||
-      !pktgen_read_filters (sc, machine, f, error))
-    return FALSE;
-  if (!g_str_equal (mode, "queue_xmit"))
-    goto bad_mode;
-  if (*pkt_size < 42 || *pkt_size > 1500)
-    goto bad_pkt_size;
-  if (*clone_skb > 100000000)
-    goto bad_clone_skb;
-  return pktgen_check_config (sc, ns_machine_build (machine), f->bpf, error) &&
+  return ns_workload_attr_check (sc, attrs, error) &&
+         ns_workload_attr_cpu (sc, machine, attrs, "cpu", cpu, error) &&
+         ns_workload_attr_choice (sc, attrs, "xmit-mode", &mode, error) &&
+         ns_workload_attr_uint (sc, attrs, "clone-skb", clone_skb, error) &&
+         ns_workload_attr_uint (sc, attrs, "pkt-size", pkt_size, error) &&
+         pktgen_read_filters (sc, machine, f, error) &&
+         pktgen_check_config (sc, ns_machine_build (machine), f->bpf, error) &&
          pktgen_check_wrapper_series (sc, ns_machine_build (machine), error);
-
-/* ERRORS */
-bad_mode:
-  ns_xml_error_attr (sc, w, "xmit-mode", error, "attribute 'xmit-mode': only queue_xmit is "
-                     "modelled (it is the mode that reaches the egress clsact hook; start_xmit "
-                     "bypasses tc and netif_receive needs the receive path), got '%s'", mode);
-  return FALSE;
-bad_pkt_size:
-  ns_xml_error_attr (sc, w, "pkt-size", error, "attribute 'pkt-size': expected 42 to 1500 "
-                     "bytes (a frame without FCS: pktgen raises a smaller size to 42, its "
-                     "Ethernet, IPv4 and UDP headers; sizes past dummy0's MTU are not "
-                     "modelled), got %" G_GUINT64_FORMAT, *pkt_size);
-  return FALSE;
-bad_clone_skb:
-  ns_xml_error_attr (sc, w, "clone-skb", error, "attribute 'clone-skb': expected 0 to "
-                     "100000000, got %" G_GUINT64_FORMAT, *clone_skb);
-  return FALSE;
 }
 
 static void pktgen_free (gpointer state);

@@ -47,9 +47,20 @@ typedef struct {
 static const char *const metrics[] = {
   "cycles_per_write", "writes_per_sec", "drops_per_sec", NULL
 };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const udp_flood_attributes[] = {
-  "type", "sockets", "length", "family", "connected", "cpu", "port", NULL
+static const char *const families[] = { "ipv4", "ipv6", NULL };
+/* The <workload> attributes it takes. */
+static const NsWorkloadAttr udp_flood_attributes[] = {
+  { "sockets", NS_WORKLOAD_ATTR_UINT, "1", "1", "4096",
+    .meaning = "unread sockets bound to the port, the client's target among them" },
+  { "length", NS_WORKLOAD_ATTR_SIZE, "8920", "1", "65507",
+    .why = "a UDP datagram's payload", .meaning = "bytes a write() sends" },
+  { "family", NS_WORKLOAD_ATTR_CHOICE, "ipv4", .choices = families,
+    .meaning = "the sockets' address family" },
+  { "connected", NS_WORKLOAD_ATTR_BOOL, "false",
+    .meaning = "the receiving sockets are connected to the client" },
+  { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the client's CPU" },
+  { "port", NS_WORKLOAD_ATTR_UINT, "5201", "1", "65535", .meaning = "the sockets' port" },
+  { NULL }
 };
 static const char *const per_time_metrics[] = { "writes_per_sec", "drops_per_sec", NULL };
 
@@ -152,46 +163,23 @@ failed:
 static gboolean
 read_attributes (Flood *f, const NsScenario *sc, NsMachine *machine, GError **error)
 {
-  static const char *const families[] = { "ipv4", "ipv6", NULL };
   guint64 sockets, length, port;
   guint family;
-  xmlNodePtr w = sc->workload;
 
-  if (!ns_xml_check_attrs (sc, w, udp_flood_attributes, error) ||
-      !ns_xml_get_uint (sc, w, "sockets", TRUE, 1, &sockets, error) ||
-      !ns_xml_get_size (sc, w, "length", TRUE, 8920, &length, error) ||
-      !ns_workload_get_choice (sc, "family", "ipv4", families, &family, error) ||
-      !ns_xml_get_bool (sc, w, "connected", FALSE, &f->connected, error) ||
-      !ns_workload_get_cpu (sc, w, "cpu", 0, machine, &f->cpu, error) ||
-      !ns_xml_get_uint (sc, w, "port", TRUE, 5201, &port, error))
+  if (!ns_workload_attr_check (sc, udp_flood_attributes, error) ||
+      !ns_workload_attr_uint (sc, udp_flood_attributes, "sockets", &sockets, error) ||
+      !ns_workload_attr_uint (sc, udp_flood_attributes, "length", &length, error) ||
+      !ns_workload_attr_choice (sc, udp_flood_attributes, "family", &family, error) ||
+      !ns_workload_attr_bool (sc, udp_flood_attributes, "connected", &f->connected, error) ||
+      !ns_workload_attr_cpu (sc, machine, udp_flood_attributes, "cpu", &f->cpu, error) ||
+      !ns_workload_attr_uint (sc, udp_flood_attributes, "port", &port, error) ||
+      !ns_workload_check_udp_unfragmented (sc, length, family == 1, error))
     return FALSE;
-  if (sockets < 1 || sockets > 4096)
-    goto bad_sockets;
-  if (length < 1 || length > 65507)
-    goto bad_length;
-  if (!ns_workload_check_udp_unfragmented (sc, length, family == 1, error))
-    return FALSE;
-  if (port < 1 || port > 65535)
-    goto bad_port;
   f->n_sockets = (guint) sockets;
   f->length = (gsize) length;
   f->ipv6 = family == 1;
   f->port = (guint16) port;
   return TRUE;
-
-/* ERRORS */
-bad_sockets:
-  ns_xml_error_attr (sc, w, "sockets", error, "attribute 'sockets': expected 1 to 4096, got %"
-                     G_GUINT64_FORMAT, sockets);
-  return FALSE;
-bad_length:
-  ns_xml_error_attr (sc, w, "length", error, "attribute 'length': expected 1 to 65507 bytes, "
-                     "got %" G_GUINT64_FORMAT, length);
-  return FALSE;
-bad_port:
-  ns_xml_error_attr (sc, w, "port", error, "attribute 'port': expected 1 to 65535, got %"
-                     G_GUINT64_FORMAT, port);
-  return FALSE;
 }
 
 /* Frees the workload's state and its network stack (NULL is fine). */

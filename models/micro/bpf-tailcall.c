@@ -49,9 +49,18 @@ typedef struct {
 } TailCalls;
 
 static const char *const metrics[] = { "cycles_per_run", NULL };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const tailcall_attributes[] = { "type", "cpu", "programs", "key", NULL };
 static const char *const keys[] = { "const", "variable", NULL };
+/* The <workload> attributes it takes. */
+static const NsWorkloadAttr tailcall_attributes[] = {
+  { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the CPU that runs the programs" },
+  { "programs", NS_WORKLOAD_ATTR_UINT, G_STRINGIFY (TAILCALL_MAX_PROGRAMS), "1",
+    G_STRINGIFY (TAILCALL_MAX_PROGRAMS), .why = "MAX_TAIL_CALL_CNT tail calls from one entry",
+    .meaning = "programs in the chain, the entry's included" },
+  { "key", NS_WORKLOAD_ATTR_CHOICE, "variable", .choices = keys,
+    .meaning = "the tail call's index: a constant (direct jumps) or from the packet "
+               "(indirect jumps)" },
+  { NULL }
+};
 
 static NS_LOAD_SITE (site_len, "bpf tail call: skb->len");
 static NS_LOAD_SITE (site_slot, "bpf tail call: array->ptrs[index]");
@@ -172,13 +181,11 @@ tailcall_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_
   guint key, cpu;
 
   (void) rng;
-  if (!ns_xml_check_attrs (sc, sc->workload, tailcall_attributes, error) ||
-      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "programs", TRUE, TAILCALL_MAX_PROGRAMS, &n, error) ||
-      !ns_workload_get_choice (sc, "key", "variable", keys, &key, error))
+  if (!ns_workload_attr_check (sc, tailcall_attributes, error) ||
+      !ns_workload_attr_cpu (sc, machine, tailcall_attributes, "cpu", &cpu, error) ||
+      !ns_workload_attr_uint (sc, tailcall_attributes, "programs", &n, error) ||
+      !ns_workload_attr_choice (sc, tailcall_attributes, "key", &key, error))
     return NULL;
-  if (n < 1 || n > TAILCALL_MAX_PROGRAMS)
-    goto bad_programs;
   c = g_new0 (TailCalls, 1);
   c->progs = tailcall_programs ();
   c->key = key;
@@ -196,12 +203,6 @@ tailcall_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_
   }
   ns_engine_spawn (engine, "bpf", cpu, NS_THREAD_USER, 0, tailcall_thread, c);
   return c;
-
-/* ERRORS */
-bad_programs:
-  ns_xml_error_attr (sc, sc->workload, "programs", error, "attribute 'programs': expected 1 "
-                     "to %d, got %" G_GUINT64_FORMAT, TAILCALL_MAX_PROGRAMS, n);
-  return NULL;
 }
 
 /* Snapshots the run count for the next metric. */

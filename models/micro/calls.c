@@ -20,14 +20,34 @@ typedef struct {
 } Calls;
 
 static const char *const metrics[] = { "cycles_per_call", "ns_per_call", NULL };
-/* The <workload> attributes each class takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const chain_attributes[] = {
-  "type", "cpu", "depth", "body-insns", "inline", NULL
+/* The <workload> attributes each class takes: the cpu and body-insns of all three, then
+ * each one's own. */
+#define CALLS_ATTR_CPU { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the CPU that calls" }
+#define CALLS_ATTR_BODY                                                                \
+  { "body-insns", NS_WORKLOAD_ATTR_UINT, "10", "0", G_STRINGIFY (CALLS_MAX_INSNS),     \
+    .meaning = "instructions in each function's body" }
+static const NsWorkloadAttr chain_attributes[] = {
+  CALLS_ATTR_CPU,
+  { "depth", NS_WORKLOAD_ATTR_UINT, "8", "1", G_STRINGIFY (CHAIN_MAX_DEPTH),
+    .meaning = "functions in the chain, each calling the next" },
+  CALLS_ATTR_BODY,
+  { "inline", NS_WORKLOAD_ATTR_BOOL, "false",
+    .meaning = "the build inlines the chain's functions into one body" },
+  { NULL }
 };
-static const char *const tree_attributes[] = {
-  "type", "cpu", "depth", "fanout", "text-bytes", "body-insns", "nop-insns", NULL
+static const NsWorkloadAttr tree_attributes[] = {
+  CALLS_ATTR_CPU,
+  { "depth", NS_WORKLOAD_ATTR_UINT, "5", "1",
+    .meaning = "levels of the tree (at most " G_STRINGIFY (TREE_MAX_NODES) " functions)" },
+  { "fanout", NS_WORKLOAD_ATTR_UINT, "4", "1", .meaning = "calls each inner function makes" },
+  { "text-bytes", NS_WORKLOAD_ATTR_UINT, "192", "16", "4096",
+    .meaning = "bytes of text of each function" },
+  CALLS_ATTR_BODY,
+  { "nop-insns", NS_WORKLOAD_ATTR_UINT, "0", "0", G_STRINGIFY (CALLS_MAX_INSNS),
+    .meaning = "NOPs at each function's start (the front end's issue width)" },
+  { NULL }
 };
-static const char *const icall_attributes[] = { "type", "cpu", "body-insns", NULL };
+static const NsWorkloadAttr icall_attributes[] = { CALLS_ATTR_CPU, CALLS_ATTR_BODY, { NULL } };
 
 /* The chain's functions: chain_fn_0 … chain_fn_63, each a 64-byte function with one call
  * site; attrs picks whether the build may inline them. Built once per attribute set. */
@@ -131,46 +151,38 @@ icall_thread (NsThread *t, gpointer data)
   }
 }
 
-/* Reads the instruction count attr (def when absent), 0 to CALLS_MAX_INSNS; FALSE with a
- * file:line error. */
+/* Reads the instruction count attr of attrs into *out; FALSE with a file:line error. */
 static gboolean
-get_insns (const NsScenario *sc, const char *attr, guint def, guint *out, GError **error)
+get_insns (const NsScenario *sc, const NsWorkloadAttr *attrs, const char *attr, guint *out,
+           GError **error)
 {
   guint64 n;
 
-  if (!ns_xml_get_uint (sc, sc->workload, attr, TRUE, def, &n, error))
+  if (!ns_workload_attr_uint (sc, attrs, attr, &n, error))
     return FALSE;
-  if (n > CALLS_MAX_INSNS)
-    goto error_range;
-  *out = (guint) n;
+  *out = (guint) n;                             /* at most CALLS_MAX_INSNS */
   return TRUE;
-
-/* ERRORS */
-error_range:
-  ns_xml_error_attr (sc, sc->workload, attr, error, "attribute '%s': expected 0 to %d, got %"
-                     G_GUINT64_FORMAT, attr, CALLS_MAX_INSNS, n);
-  return FALSE;
 }
 
-/* Reads the attributes common to the three workloads (allowed: the class's) into c and
- * *cpu; FALSE with a file:line error. */
+/* Reads the attributes common to the three workloads (attrs: the class's, all checked
+ * first) into c and *cpu; FALSE with a file:line error. */
 static gboolean
-calls_read_common (const NsScenario *sc, NsMachine *machine, const char *const *allowed,
+calls_read_common (const NsScenario *sc, NsMachine *machine, const NsWorkloadAttr *attrs,
                    Calls *c, guint *cpu, GError **error)
 {
-  return ns_xml_check_attrs (sc, sc->workload, allowed, error) &&
-         ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, cpu, error) &&
-         get_insns (sc, "body-insns", 10, &c->body_insns, error);
+  return ns_workload_attr_check (sc, attrs, error) &&
+         ns_workload_attr_cpu (sc, machine, attrs, "cpu", cpu, error) &&
+         get_insns (sc, attrs, "body-insns", &c->body_insns, error);
 }
 
 /* Reads the attributes common to the three workloads and spawns the thread. */
 static gpointer
 calls_setup_common (const NsScenario *sc, NsMachine *machine, NsEngine *engine,
-                    const char *const *allowed, NsThreadFunc fn, Calls *c, GError **error)
+                    const NsWorkloadAttr *attrs, NsThreadFunc fn, Calls *c, GError **error)
 {
   guint cpu;
 
-  if (!calls_read_common (sc, machine, allowed, c, &cpu, error)) {
+  if (!calls_read_common (sc, machine, attrs, c, &cpu, error)) {
     g_free (c);
     return NULL;
   }
@@ -190,12 +202,9 @@ chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   gboolean inl;
   guint cpu;
 
-  if (!ns_xml_get_uint (sc, sc->workload, "depth", TRUE, 8, &depth, error) ||
-      !ns_xml_get_bool (sc, sc->workload, "inline", FALSE, &inl, error))
-    goto fail;
-  if (depth < 1 || depth > CHAIN_MAX_DEPTH)
-    goto bad_depth;
-  if (!calls_read_common (sc, machine, chain_attributes, c, &cpu, error))
+  if (!calls_read_common (sc, machine, chain_attributes, c, &cpu, error) ||
+      !ns_workload_attr_uint (sc, chain_attributes, "depth", &depth, error) ||
+      !ns_workload_attr_bool (sc, chain_attributes, "inline", &inl, error))
     goto fail;
   if (inl && c->body_insns == 0)
     goto empty_inlined;
@@ -206,10 +215,6 @@ chain_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   return c;
 
 /* ERRORS */
-bad_depth:
-  ns_xml_error_attr (sc, sc->workload, "depth", error, "attribute 'depth': expected 1 to %d, "
-                     "got %" G_GUINT64_FORMAT, CHAIN_MAX_DEPTH, depth);
-  goto fail;
 empty_inlined:
   ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { "body-insns", "inline" } },
                       error, "attribute 'body-insns': expected 1 to %d with inline=\"true\", "
@@ -240,16 +245,15 @@ tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
   Calls *c = g_new0 (Calls, 1);
   guint64 depth, fanout, bytes, nodes;
 
-  if (!ns_xml_get_uint (sc, sc->workload, "depth", TRUE, 5, &depth, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "fanout", TRUE, 4, &fanout, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "text-bytes", TRUE, 192, &bytes, error) ||
-      !get_insns (sc, "nop-insns", 0, &c->nop_insns, error))
+  if (!ns_workload_attr_check (sc, tree_attributes, error) ||
+      !ns_workload_attr_uint (sc, tree_attributes, "depth", &depth, error) ||
+      !ns_workload_attr_uint (sc, tree_attributes, "fanout", &fanout, error) ||
+      !ns_workload_attr_uint (sc, tree_attributes, "text-bytes", &bytes, error) ||
+      !get_insns (sc, tree_attributes, "nop-insns", &c->nop_insns, error))
     goto fail;
   nodes = tree_nodes (fanout, depth);
-  if (depth < 1 || fanout < 1 || nodes > TREE_MAX_NODES)
+  if (nodes > TREE_MAX_NODES)
     goto too_big;
-  if (bytes < 16 || bytes > 4096)
-    goto bad_bytes;
   c->depth = depth;
   c->fanout = fanout;
   c->chain = tree_functions ((guint) bytes);
@@ -259,12 +263,8 @@ tree_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
 too_big:
   ns_xml_error_blame (sc, sc->workload, (NsXmlBlame) { .attrs = { "fanout", "depth" } },
                       error, "attribute 'fanout' (%" G_GUINT64_FORMAT ") and attribute "
-                      "'depth' (%" G_GUINT64_FORMAT "): expected at least 1 each and at most "
-                      "%d functions", fanout, depth, TREE_MAX_NODES);
-  goto fail;
-bad_bytes:
-  ns_xml_error_attr (sc, sc->workload, "text-bytes", error, "attribute 'text-bytes': "
-                     "expected 16 to 4096, got %" G_GUINT64_FORMAT, bytes);
+                      "'depth' (%" G_GUINT64_FORMAT "): expected at most %d functions in the tree",
+                      fanout, depth, TREE_MAX_NODES);
 fail:
   g_free (c);
   return NULL;

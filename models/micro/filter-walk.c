@@ -89,12 +89,20 @@ typedef struct {
 } FilterWalk;
 
 static const char *const metrics[] = { "cycles_per_walk", "cycles_per_filter", NULL };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const walk_attributes[] = {
-  "type", "cpu", "filters", "layout", "wrapper", NULL
-};
 static const char *const layouts[] = { "packed", "scattered", NULL };
 static const char *const wrappers[] = { "off", "rfc", "first", NULL };
+/* The <workload> attributes it takes. */
+static const NsWorkloadAttr walk_attributes[] = {
+  { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the CPU that walks" },
+  { "filters", NS_WORKLOAD_ATTR_UINT, "1", "1", G_STRINGIFY (WALK_MAX_FILTERS),
+    .meaning = "matchall filters in the chain" },
+  { "layout", NS_WORKLOAD_ATTR_CHOICE, "packed", .choices = layouts,
+    .meaning = "the filters' objects next to each other, or spread over memory" },
+  { "wrapper", NS_WORKLOAD_ATTR_CHOICE, "off", .choices = wrappers,
+    .meaning = "indirect calls (off), the RFC's compare chain with matchall last (rfc) or "
+               "first (first)" },
+  { NULL }
+};
 
 /* Load sites that see one object a filter (the L1 stride prefetcher keys on them). */
 static NS_LOAD_SITE (site_tp, "bench tcf_classify: tp->protocol");
@@ -295,14 +303,12 @@ walk_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
   guint64 n;
   guint layout, wrapper, cpu;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, walk_attributes, error) ||
-      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "filters", TRUE, 1, &n, error) ||
-      !ns_workload_get_choice (sc, "layout", "packed", layouts, &layout, error) ||
-      !ns_workload_get_choice (sc, "wrapper", "off", wrappers, &wrapper, error))
+  if (!ns_workload_attr_check (sc, walk_attributes, error) ||
+      !ns_workload_attr_cpu (sc, machine, walk_attributes, "cpu", &cpu, error) ||
+      !ns_workload_attr_uint (sc, walk_attributes, "filters", &n, error) ||
+      !ns_workload_attr_choice (sc, walk_attributes, "layout", &layout, error) ||
+      !ns_workload_attr_choice (sc, walk_attributes, "wrapper", &wrapper, error))
     return NULL;
-  if (n < 1 || n > WALK_MAX_FILTERS)
-    goto bad_filters;
   w = g_new0 (FilterWalk, 1);
   w->wrapper = wrapper;
   w->thunked = ns_spectre_v2_thunked (mit->spectre_v2);
@@ -316,12 +322,6 @@ walk_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng 
   walk_build (w, arena, w->n_filters, layout == LAYOUT_SCATTERED, rng);
   ns_engine_spawn (engine, "walk", cpu, NS_THREAD_USER, 0, walk_thread, w);
   return w;
-
-/* ERRORS */
-bad_filters:
-  ns_xml_error_attr (sc, sc->workload, "filters", error, "attribute 'filters': expected 1 "
-                     "to %d, got %" G_GUINT64_FORMAT, WALK_MAX_FILTERS, n);
-  return NULL;
 }
 
 /* Snapshots the walk count for the next metric. */

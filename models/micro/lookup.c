@@ -22,7 +22,6 @@
 #include "net/udp.h"
 
 #define LOOKUP_MAX_SOCKETS  1024
-#define LOOKUP_MAX_STRIDE   (1u << 20)
 #define LOOKUP_SERVER_PORT  5201
 #define LOOKUP_CLIENT_PORT  40000
 #define LOOKUP_NET_HASH_MIX 0x9e3779b9u
@@ -39,8 +38,18 @@ typedef struct {
 } Lookup;
 
 static const char *const metrics[] = { "cycles_per_socket", "ns_per_lookup", NULL };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const lookup_attributes[] = { "type", "cpu", "sockets", "stride", "shuffle", NULL };
+/* The <workload> attributes it takes. */
+static const NsWorkloadAttr lookup_attributes[] = {
+  { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the CPU that looks up" },
+  { "sockets", NS_WORKLOAD_ATTR_UINT, "64", "1", G_STRINGIFY (LOOKUP_MAX_SOCKETS),
+    .meaning = "connected sockets in the port's hash chain" },
+  { "stride", NS_WORKLOAD_ATTR_SIZE, "0", NULL, "1MiB",
+    .meaning = "bytes between sockets: 0 packed, else a multiple of 64 from a struct "
+               "udp_sock's size" },
+  { "shuffle", NS_WORKLOAD_ATTR_BOOL, "false",
+    .meaning = "the sockets' memory in a random order, not the chain's" },
+  { NULL }
+};
 
 /* The simulated thread: one lookup per client port in turn, forever; each must find the
  * socket connected to that port. */
@@ -136,29 +145,21 @@ read_attributes (const NsScenario *sc, NsMachine *machine, guint64 *n, guint64 *
 {
   guint64 min_stride = (sizeof (struct udp_sock) + 63) & ~(guint64) 63;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, lookup_attributes, error) ||
-      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, cpu, error) ||
-      !ns_xml_get_uint (sc, sc->workload, "sockets", TRUE, 64, n, error) ||
-      !ns_xml_get_size (sc, sc->workload, "stride", TRUE, 0, stride, error) ||
-      !ns_xml_get_bool (sc, sc->workload, "shuffle", FALSE, shuffle, error))
+  if (!ns_workload_attr_check (sc, lookup_attributes, error) ||
+      !ns_workload_attr_cpu (sc, machine, lookup_attributes, "cpu", cpu, error) ||
+      !ns_workload_attr_uint (sc, lookup_attributes, "sockets", n, error) ||
+      !ns_workload_attr_uint (sc, lookup_attributes, "stride", stride, error) ||
+      !ns_workload_attr_bool (sc, lookup_attributes, "shuffle", shuffle, error))
     return FALSE;
-  if (*n < 1 || *n > LOOKUP_MAX_SOCKETS)
-    goto bad_sockets;
-  if (*stride != 0 && (*stride % 64 != 0 || *stride < min_stride ||
-                       *stride > LOOKUP_MAX_STRIDE))
+  if (*stride != 0 && (*stride % 64 != 0 || *stride < min_stride))
     goto bad_stride;
   return TRUE;
 
 /* ERRORS */
-bad_sockets:
-  ns_xml_error_attr (sc, sc->workload, "sockets", error, "attribute 'sockets': expected 1 to "
-                     "%d, got %" G_GUINT64_FORMAT, LOOKUP_MAX_SOCKETS, *n);
-  return FALSE;
 bad_stride:
   ns_xml_error_attr (sc, sc->workload, "stride", error, "attribute 'stride': expected 0 "
                      "(packed) or a multiple of 64 bytes from %" G_GUINT64_FORMAT " (a struct "
-                     "udp_sock) to %u, got %" G_GUINT64_FORMAT, min_stride, LOOKUP_MAX_STRIDE,
-                     *stride);
+                     "udp_sock) to 1MiB, got %" G_GUINT64_FORMAT, min_stride, *stride);
   return FALSE;
 }
 

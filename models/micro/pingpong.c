@@ -30,9 +30,15 @@ struct _PingPong {
 };
 
 static const char *const metrics[] = { "ns_per_handoff", "cycles_per_handoff", NULL };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const pingpong_attributes[] = { "type", "cpu", "distance", NULL };
-static const char *const distance_names[] = { "same", "smt", "ccx", "socket", "remote", NULL };
+/* The distances a peer can be at, NsDistance's order past NS_DIST_SAME. */
+static const char *const distance_names[] = { "smt", "ccx", "socket", "remote", NULL };
+/* The <workload> attributes it takes. */
+static const NsWorkloadAttr pingpong_attributes[] = {
+  { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the CPU of the first player" },
+  { "distance", NS_WORKLOAD_ATTR_CHOICE, "ccx", .choices = distance_names,
+    .meaning = "how far from it the second player's CPU is" },
+  { NULL }
+};
 
 /* Waits for our turn: poll the line; a value written later in simulated time than our clock
  * is not visible yet, so we wait (spin) until then before we see it. */
@@ -68,39 +74,20 @@ player_thread (NsThread *t, gpointer data)
   }
 }
 
-/* The NsDistance named by text (smt, ccx, socket or remote: a ping-pong needs two CPUs);
- * FALSE with a file:line error. */
-static gboolean
-parse_distance (const NsScenario *sc, const char *text, NsDistance *out, GError **error)
-{
-  for (guint i = NS_DIST_SAME + 1; distance_names[i]; i++)
-    if (!strcmp (distance_names[i], text)) {
-      *out = (NsDistance) i;
-      return TRUE;
-    }
-  ns_xml_error_attr (sc, sc->workload, "distance", error,
-                     "attribute 'distance': expected smt, ccx, socket or remote, got '%s'",
-                     text);
-  return FALSE;
-}
-
 /* Spawns the two players on cpu and its peer at distance; NULL with a file:line error
  * (also when the machine has no CPU at that distance). */
 static gpointer
 pingpong_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng *rng,
                 GError **error)
 {
-  g_autofree char *dist_name = NULL;
   PingPong *pp;
-  NsDistance dist;
-  guint cpu, peer;
+  guint cpu, peer, dist;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, pingpong_attributes, error) ||
-      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
-      !ns_xml_get_string (sc, sc->workload, "distance", "ccx", &dist_name, error) ||
-      !parse_distance (sc, dist_name, &dist, error))
+  if (!ns_workload_attr_check (sc, pingpong_attributes, error) ||
+      !ns_workload_attr_cpu (sc, machine, pingpong_attributes, "cpu", &cpu, error) ||
+      !ns_workload_attr_choice (sc, pingpong_attributes, "distance", &dist, error))
     return NULL;
-  if (!ns_machine_cpu_at (machine, cpu, dist, &peer))
+  if (!ns_machine_cpu_at (machine, cpu, (NsDistance) (NS_DIST_SAME + 1 + dist), &peer))
     goto no_peer;
   pp = g_new0 (PingPong, 1);
   pp->line = ns_arena_alloc (ns_machine_arena (machine), sizeof (PingLine), 64);
@@ -117,7 +104,7 @@ no_peer:
     ns_xml_blame_machine (sc, &blame);          /* the topology decides the distances */
     ns_xml_error_blame (sc, sc->workload, blame, error, "attribute 'distance': this machine "
                         "has no CPU at distance '%s' from CPU %u (attribute 'cpu')%s",
-                        dist_name, cpu, ns_machine_cpus_note (machine));
+                        distance_names[dist], cpu, ns_machine_cpus_note (machine));
   }
   return NULL;
 }

@@ -19,13 +19,16 @@ typedef struct {
 } PointerChase;
 
 static const char *const metrics[] = { "cycles_per_load", "ns_per_load", NULL };
-/* The <workload> attributes it takes (ns_xml_check_attrs; netsim list workloads). */
-static const char *const pointer_chase_attributes[] = { "type", "cpu", "working-set", NULL };
-
-/* The largest working set: four times the largest modelled L3 would do; 4 GiB keeps the
- * chase well inside the machine's 16 GiB simulated arena and its host index array
- * (8 bytes a line) at 512 MiB. */
-#define CHASE_MAX_WORKING_SET (G_GUINT64_CONSTANT (4) << 30)
+/* The <workload> attributes it takes. The largest working set: four times the largest
+ * modelled L3 would do; 4 GiB keeps the chase well inside the machine's 16 GiB simulated
+ * arena and its host index array (8 bytes a line) at 512 MiB. */
+static const NsWorkloadAttr pointer_chase_attributes[] = {
+  { "cpu", NS_WORKLOAD_ATTR_CPU, "0", .meaning = "the CPU the chaser runs on" },
+  { "working-set", NS_WORKLOAD_ATTR_SIZE, NULL, "128B", "4GiB",
+    .why = "two cache lines to 4 GiB: the simulated memory holds 16 GiB",
+    .meaning = "bytes of the cycle of lines the loads walk" },
+  { NULL }
+};
 
 /* Links the nodes into one cycle in a random order (gsl_ran_shuffle), each to the next
  * in that order and the last to the first, so every line is visited once per pass in an
@@ -67,31 +70,16 @@ chase_setup (const NsScenario *sc, NsMachine *machine, NsEngine *engine, gsl_rng
   guint64 ws;
   guint cpu;
 
-  if (!ns_xml_check_attrs (sc, sc->workload, pointer_chase_attributes, error) ||
-      !ns_workload_get_cpu (sc, sc->workload, "cpu", 0, machine, &cpu, error) ||
-      !ns_xml_get_size (sc, sc->workload, "working-set", FALSE, 0, &ws, error))
+  if (!ns_workload_attr_check (sc, pointer_chase_attributes, error) ||
+      !ns_workload_attr_cpu (sc, machine, pointer_chase_attributes, "cpu", &cpu, error) ||
+      !ns_workload_attr_uint (sc, pointer_chase_attributes, "working-set", &ws, error))
     return NULL;
-  if (ws < 2 * sizeof (ChaseNode))
-    goto too_small;
-  if (ws > CHASE_MAX_WORKING_SET)
-    goto too_large;
   pc = g_new0 (PointerChase, 1);
   pc->n_nodes = ws / sizeof (ChaseNode);
   pc->nodes = ns_arena_alloc (ns_machine_arena (machine), pc->n_nodes * sizeof (ChaseNode), 64);
   link_random_cycle (pc->nodes, pc->n_nodes, rng);
   ns_engine_spawn (engine, "chase", cpu, NS_THREAD_USER, 0, chase_thread, pc);
   return pc;
-
-/* ERRORS */
-too_small:
-  ns_xml_error_attr (sc, sc->workload, "working-set", error,
-                     "attribute 'working-set': expected at least 128 bytes (two cache lines)");
-  return NULL;
-too_large:
-  ns_xml_error_attr (sc, sc->workload, "working-set", error, "attribute 'working-set': "
-                     "expected at most 4 GiB (the simulated memory holds 16 GiB), got %"
-                     G_GUINT64_FORMAT " bytes", ws);
-  return NULL;
 }
 
 /* Snapshots the load count for the next metric. */

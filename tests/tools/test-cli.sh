@@ -1376,7 +1376,7 @@ grep -q "call-chain.xml:6: attribute 'body-insns': expected 1 to 1000000 with in
 # iperf3's --pacing-timer is an int of microseconds (a timer's period is whole ones)
 expect 2 "pacing-timer past iperf3's int" -- "$NETSIM" run -q --variant ipv4-1G-baseline \
   --set workload.pacing-timer=2147483648us "$DATA/scenarios/udp-lookup-iperf3.xml"
-grep -q "attribute 'pacing-timer': expected whole microseconds from 1us to 2147483647us" "$TMP/err" &&
+grep -q "attribute 'pacing-timer': expected 1us to 2147483647us (iperf3's --pacing-timer is an int of microseconds), got 2147483648us" "$TMP/err" &&
   ok || bad "pacing-timer past iperf3's int is not refused: $(cat "$TMP/err")"
 expect 0 "pacing-timer at iperf3's int" -- "$NETSIM" run -q --variant ipv4-1G-baseline \
   --set workload.pacing-timer=2147483647us --set workload.streams=1 \
@@ -1791,11 +1791,16 @@ grep -q '^generic ' "$TMP/out" && ok || bad "list cpus shows generic"
 expect 0 "list scenarios" -- "$NETSIM" list
 grep -q 'micro/pointer-chase.xml' "$TMP/out" && ok || bad "list shows micro scenarios"
 expect 0 "list workloads" -- "$NETSIM" list workloads
-# each model's attributes, those its setup checks: pktgen's filters, iperf3's streams
-grep -A3 '^pktgen ' "$TMP/out" | grep -q '^    attributes: cpu, .*filters' && ok ||
-  bad "list workloads: no attributes for pktgen: $(grep -A3 '^pktgen ' "$TMP/out")"
-grep -A3 '^iperf3 ' "$TMP/out" | grep -q '^    attributes: streams, length, rate, ' && ok ||
-  bad "list workloads: no attributes for iperf3"
+# each model's attributes from its table, those its setup checks: values, default, meaning
+sed -n '/^pktgen /,/^[^ ]/p' "$TMP/out" | grep -A1 '^      filters  *0 to 4096; default 1$' |
+  grep -q '^        filters on dummy0' && ok ||
+  bad "list workloads: pktgen's filters: $(sed -n '/^pktgen /,$p' "$TMP/out")"
+sed -n '/^iperf3 /,/^[^ ]/p' "$TMP/out" | grep -q '^      length  *16 to 65507 bytes; default 32768$' &&
+  ok || bad "list workloads: iperf3's length: $(sed -n '/^iperf3 /,/^[^ ]/p' "$TMP/out")"
+sed -n '/^pktgen /,/^[^ ]/p' "$TMP/out" | grep -q '^      last-action .*; default that of action$' &&
+  ok || bad "list workloads: pktgen's last-action default"
+sed -n '/^pointer-chase /,/^[^ ]/p' "$TMP/out" | grep -q '^      working-set  *128B to 4GiB; required$' &&
+  ok || bad "list workloads: pointer-chase's working-set is required"
 expect 0 "list patches" -- "$NETSIM" list patches
 # the kernel changes read from the release: seed 000's fix with its mainline and stables
 expect 0 "list changes" -- "$NETSIM" list changes

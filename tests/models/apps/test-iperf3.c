@@ -96,7 +96,7 @@ START_TEST (test_bad_attributes)
     { "rate=\"0\" multisend=\"0\"", "attribute 'multisend': expected 1 to 1000, got 0" },
     { "rate=\"0\" multisend=\"1001\"", "attribute 'multisend': expected 1 to 1000, got 1001" },
     { "multisend=\"many\"", "multisend" },
-    { "pacing-timer=\"2147483648us\"", "attribute 'pacing-timer': expected whole microseconds" },
+    { "pacing-timer=\"2147483648us\"", "attribute 'pacing-timer': expected 1us to 2147483647us" },
     /* iperf_send makes multisend passes with -b 0 only: paced, it would change nothing */
     { "multisend=\"5\" rate=\"1G\"", "one pass over the streams a loop when paced" },
     /* without rate iperf3 paces too, at UDP_RATE */

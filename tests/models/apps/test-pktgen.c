@@ -624,7 +624,7 @@ START_TEST (test_bpf_classifier)
 {
   static const char *const refused[][2] = {
     { "classifier=\"u32\"", "attribute 'classifier': expected matchall or bpf" },
-    { "programs=\"2\"", "attribute 'programs': expected 1 to 4096" },
+    { "programs=\"2\"", "attribute 'programs': a matchall filter has one program" },
     { "classifier=\"bpf\" programs=\"0\"", "attribute 'programs'" },
     { "classifier=\"bpf\" filters=\"65\" programs=\"64\"",
       "attribute 'programs': at most 4096 programs in all" },
@@ -682,7 +682,7 @@ START_TEST (test_limits_are_inclusive)
     { "classifier=\"bpf\" programs=\"4097\"", "attribute 'programs': expected 1 to 4096" },
     { "setup-cpus=\"9\"", "attribute 'setup-cpus': expected 1 to the machine's 8 CPUs" },
     { "filters=\"many\"", "filters" },
-    { "pkt-size=\"1501\"", "attribute 'pkt-size': expected 42 to 1500 bytes" },
+    { "pkt-size=\"1501\"", "attribute 'pkt-size': expected 42 to 1500 (a frame" },
     { "clone-skb=\"100000001\"", "attribute 'clone-skb': expected 0 to 100000000" },
     { "filters=\"4096\"", "the workload completed no packet in the measured time" },
   };

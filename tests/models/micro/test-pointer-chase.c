@@ -121,8 +121,8 @@ START_TEST (test_too_large_refused)
   static const char *const sets[] = { "workload.working-set=4294967297", NULL };
   static const char *const huge[] = { "workload.working-set=64GiB", NULL };
 
-  micro_assert_refused ("pointer-chase.xml", sets, 7, "at most 4 GiB");
-  micro_assert_refused ("pointer-chase.xml", huge, 7, "at most 4 GiB");
+  micro_assert_refused ("pointer-chase.xml", sets, 7, "expected 128B to 4GiB");
+  micro_assert_refused ("pointer-chase.xml", huge, 7, "expected 128B to 4GiB");
 }
 END_TEST
 
