@@ -159,29 +159,43 @@ START_TEST (test_length_in_kib)
 }
 END_TEST
 
-/* Client and server on SMT siblings of one core (the generic profile's CPUs 0 and 4) get a
- * note that each runs at the core's full speed; on two cores, none. */
-START_TEST (test_smt_siblings_noted)
+/* TRUE if a short unlimited run of 1000-byte datagrams from client-cpu client to
+ * server-cpu server, with attrs (threading, streams), notes that client and server share
+ * a core, naming the two CPUs. */
+static gboolean
+smt_noted (guint client, guint server, const char *attrs)
 {
-  g_autofree char *sib = write_scenario ("smt.xml", "generic", "streams=\"1\" length=\"1000\" "
-                                         "rate=\"0\" client-cpu=\"0\" server-cpu=\"4\"",
-                                         short_measure);
-  g_autofree char *two = write_scenario ("two.xml", "generic", "streams=\"1\" length=\"1000\" "
-                                         "rate=\"0\" client-cpu=\"0\" server-cpu=\"1\"",
-                                         short_measure);
+  g_autofree char *text = g_strdup_printf ("length=\"1000\" rate=\"0\" client-cpu=\"%u\" "
+                                           "server-cpu=\"%u\" %s", client, server, attrs);
+  g_autofree char *path = write_scenario ("smt.xml", "generic", text, short_measure);
+  g_autofree char *note = g_strdup_printf ("share a core (SMT siblings, client-cpu %u, "
+                                           "server-cpu %u)", client, server);
   NsRunResult *res;
-  const NsVariantResult *vr = run_ok (sib, NULL, &res);
+  const NsVariantResult *vr = run_ok (path, NULL, &res);
   gboolean noted = FALSE;
 
-  for (guint i = 0; vr->notes && vr->notes[i]; i++)
-    noted = noted || strstr (vr->notes[i], "share a core (SMT siblings, client-cpu 0, "
-                             "server-cpu 4)") != NULL;
-  ck_assert_msg (noted, "no SMT-sibling note");
+  for (guint i = 0; vr->notes && vr->notes[i]; i++) {
+    ck_assert_msg (strstr (vr->notes[i], "SMT siblings") == NULL ||
+                   strstr (vr->notes[i], note) != NULL, "%s", vr->notes[i]);
+    noted = noted || strstr (vr->notes[i], note) != NULL;
+  }
   ns_run_result_free (res);
-  vr = run_ok (two, NULL, &res);
-  for (guint i = 0; vr->notes && vr->notes[i]; i++)
-    ck_assert_msg (strstr (vr->notes[i], "SMT siblings") == NULL, "%s", vr->notes[i]);
-  ns_run_result_free (res);
+  return noted;
+}
+
+/* Client and server on SMT siblings of one core (the generic profile's CPUs i and i + 4)
+ * get a note that each runs at the core's full speed; on other cores, none. Per-stream
+ * threads take a CPU each from client-cpu and server-cpu on: streams 2 from 0 and 3
+ * (CPUs 0, 1 against 3, 4) share core 0; from 0 and 2 (0, 1 against 2, 3) none. */
+START_TEST (test_smt_siblings_noted)
+{
+  static const char per_stream[] = "threading=\"per-stream\" streams=\"2\"";
+
+  ck_assert (smt_noted (0, 4, ""));
+  ck_assert (!smt_noted (0, 1, ""));
+  ck_assert (!smt_noted (0, 3, ""));
+  ck_assert (smt_noted (0, 3, per_stream));
+  ck_assert (!smt_noted (0, 2, per_stream));
 }
 END_TEST
 
