@@ -604,6 +604,94 @@ START_TEST (test_heads_share_the_machines_kmalloc_caches)
 }
 END_TEST
 
+/* Allocates rig->data's two skbs: a 7872-byte one and a 7873-byte one. */
+static void
+alloc_at_kmalloc_max (NsThread *t, Rig *rig)
+{
+  struct sk_buff **skbs = rig->data;
+
+  skbs[0] = __alloc_skb (t, rig->alloc, 7872, GFP_ATOMIC);
+  skbs[1] = __alloc_skb (t, rig->alloc, 7873, GFP_ATOMIC);
+}
+
+/* Frees rig->data's two skbs. */
+static void
+free_two (NsThread *t, Rig *rig)
+{
+  struct sk_buff **skbs = rig->data;
+
+  kfree_skb (t, rig->alloc, skbs[0]);
+  kfree_skb (t, rig->alloc, skbs[1]);
+}
+
+/* The largest head kmalloc's caches serve is KMALLOC_MAX_CACHE_SIZE itself (the test is
+ * size > 8192): 7872 bytes and skb_shared_info's 320 are 8192, a kmalloc-8k object; a byte
+ * more rounds to 8256, kmalloc_large's, an order-2 block of the page allocator (no kmalloc
+ * object, the skb's end 16384 - 320). */
+START_TEST (test_head_at_kmalloc_max)
+{
+  struct sk_buff *skbs[2] = { NULL };
+  Rig rig;
+
+  rig_init (&rig, "6.1.0");
+  rig.data = skbs;
+  run (&rig, alloc_at_kmalloc_max);
+  ck_assert_uint_eq (skbs[0]->end + SHINFO, 8192);
+  ck_assert_uint_eq (ns_ksize (rig.s.machine, skbs[0]->head), 8192);
+  ck_assert_uint_eq (skbs[1]->end + SHINFO, 16384);
+  ck_assert_uint_eq (ns_ksize (rig.s.machine, skbs[1]->head), 0);
+  run (&rig, free_two);
+  rig_clear (&rig);
+}
+END_TEST
+
+#define PCP_SKBS 100
+
+/* Allocates PCP_SKBS skbs with order-2 heads (7873 bytes: kmalloc_large's 16 KiB) on
+ * the CPU, then frees them one by one, recording in rig->data (gint64[PCP_SKBS]) the pages
+ * on the CPU's per-CPU lists after each free. */
+static void
+pcp_fill_and_drain (NsThread *t, Rig *rig)
+{
+  struct sk_buff *skbs[PCP_SKBS];
+  gint64 *pcp = rig->data;
+
+  for (guint i = 0; i < PCP_SKBS; i++)
+    skbs[i] = __alloc_skb (t, rig->alloc, 7873, GFP_ATOMIC);
+  for (guint i = 0; i < PCP_SKBS; i++) {
+    guint pages;
+
+    kfree_skb (t, rig->alloc, skbs[i]);
+    ns_skb_alloc_zone_free_pages (rig->alloc, ns_thread_cpu (t), NULL, &pages);
+    pcp[i] = pages;
+  }
+}
+
+/* free_unref_page_commit: each freed order-2 head adds its 4 pages to the CPU's list; the
+ * free that brings the list to pcp->high (4 × batch, 252 pages) or past it sends a batch
+ * back to the zone (free_pcppages_bulk: blocks until 63 pages are gone, 16 of order 2, 64
+ * pages), so after a free the list is below 252, and it falls by 64 - 4 = 60 at once. */
+START_TEST (test_pcp_list_drains_at_high)
+{
+  gint64 pcp[PCP_SKBS];
+  guint drains = 0;
+  Rig rig;
+
+  rig_init (&rig, "6.1.0");
+  rig.data = pcp;
+  run (&rig, pcp_fill_and_drain);
+  for (guint i = 0; i < PCP_SKBS; i++) {
+    ck_assert_int_lt (pcp[i], 252);
+    if (i > 0 && pcp[i] != pcp[i - 1] + 4) {
+      ck_assert_int_eq (pcp[i], pcp[i - 1] - 60);
+      drains++;
+    }
+  }
+  ck_assert_uint_ge (drains, 1);
+  rig_clear (&rig);
+}
+END_TEST
+
 /* What two allocations of rig->data's size and the frees of their skbs leave: the
  * instructions (cause insn), the memset_erms and clear_page_erms calls, the head's address
  * and whether its linear area came back zeroed when, filled with 0xa5 and freed, it was
@@ -717,6 +805,8 @@ skbuff_suite (void)
   tcase_add_test (tc, test_objects_per_slab_follow_the_cpus);
   tcase_add_test (tc, test_objects_sit_in_their_slabs);
   tcase_add_test (tc, test_heads_share_the_machines_kmalloc_caches);
+  tcase_add_test (tc, test_head_at_kmalloc_max);
+  tcase_add_test (tc, test_pcp_list_drains_at_high);
   tcase_add_test (tc, test_init_on_alloc_zeroes);
   suite_add_tcase (s, tc);
   return s;

@@ -43,6 +43,17 @@ START_TEST (test_order_on_128_cpus)
   /* 2192 B on 2 CPUs: 12 objects want order 3, whose leftover 32768 − 14 × 2192 = 2080
    * bytes is over 1/16 of the slab (2048) but within 1/8: order 3, 14 objects */
   ck_assert_uint_eq (ns_slub_calculate_order (2192, 2), 3);
+  /* the rule's edges on one CPU (8 objects): 8 × 512 is exactly a page, order 0 (get_order
+   * rounds up only past it); 1280 B at order 2 leaves 1024, exactly 1/16 of the slab,
+   * which is taken; 7000 B leaves more than 1/8 at every order up to 3 but within 1/4 at
+   * order 3, taken before fewer objects are tried (which would give order 1); 10928 B,
+   * larger than any kmalloc class, leaves more than 1/4 of an order-3 slab, so every try
+   * of 2 objects fails (order 4, past the limit, is tried and refused) and the last
+   * resort, one object with any leftover, gives order 2 */
+  ck_assert_uint_eq (ns_slub_calculate_order (512, 1), 0);
+  ck_assert_uint_eq (ns_slub_calculate_order (1280, 1), 2);
+  ck_assert_uint_eq (ns_slub_calculate_order (7000, 1), 3);
+  ck_assert_uint_eq (ns_slub_calculate_order (10928, 1), 2);
 }
 END_TEST
 
@@ -113,6 +124,53 @@ START_TEST (test_remote_free_waits_for_the_slab)
   ns_kmem_cache_free_on (c, b, 0);
   ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), b);
   ns_kmem_cache_destroy (c);
+  ns_arena_free (arena);
+}
+END_TEST
+
+/* A remote free into a slab another CPU holds leaves it that CPU's (in SLUB a slab with a
+ * CPU is never on the node's partial list): CPU 1, out of objects, takes a new slab, not
+ * CPU 0's with the object CPU 1 freed into it (CPU 0 being CPU number 0 changes nothing). */
+START_TEST (test_remote_free_keeps_the_slab_its_cpus)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 1 << 20);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 256, 0, 2, FALSE, 0);
+  guint n = (guint) (ns_kmem_cache_slab_bytes (c) / 256);
+  guint8 *a = ns_kmem_cache_alloc (c, 0), *first1 = ns_kmem_cache_alloc (c, 1), *next;
+
+  for (guint i = 1; i < n; i++)
+    ns_kmem_cache_alloc (c, 1);
+  ns_kmem_cache_free_on (c, a, 1);
+  next = ns_kmem_cache_alloc (c, 1);
+  ck_assert_ptr_ne (next, a);
+  ck_assert (next < a || next >= a + n * 256);
+  ck_assert (next < first1 || next >= first1 + n * 256);
+  ck_assert_ptr_eq (ns_kmem_cache_alloc (c, 0), a + 256);     /* CPU 0 carves on */
+  ns_kmem_cache_destroy (c);
+  ns_arena_free (arena);
+}
+END_TEST
+
+/* ns_kmem_cache_cpu_empty: a CPU without a slab has nothing; one that carved an object
+ * has the rest of its slab, until it carved all, and again after a free on it. */
+START_TEST (test_cpu_empty)
+{
+  NsArena *arena = ns_arena_new (BASE, (gsize) 1 << 20);
+  NsKmemCache *c = ns_kmem_cache_new (arena, 512, 0, 2, FALSE, 0);
+  guint n = (guint) (ns_kmem_cache_slab_bytes (c) / 512);
+  gpointer last = NULL;
+
+  ck_assert (ns_kmem_cache_cpu_empty (c, 0));
+  ns_kmem_cache_alloc (c, 0);
+  ck_assert (!ns_kmem_cache_cpu_empty (c, 0));
+  ck_assert (ns_kmem_cache_cpu_empty (c, 1));
+  for (guint i = 1; i < n; i++)
+    last = ns_kmem_cache_alloc (c, 0);
+  ck_assert (ns_kmem_cache_cpu_empty (c, 0));
+  ns_kmem_cache_free_on (c, last, 0);
+  ck_assert (!ns_kmem_cache_cpu_empty (c, 0));
+  ns_kmem_cache_destroy (c);
+  ns_kmem_cache_destroy (NULL);                 /* NULL is fine */
   ns_arena_free (arena);
 }
 END_TEST
@@ -349,6 +407,8 @@ slab_suite (void)
   tcase_add_test (tc, test_alignment);
   tcase_add_test (tc, test_freelist_random_rule);
   tcase_add_test (tc, test_remote_free_waits_for_the_slab);
+  tcase_add_test (tc, test_remote_free_keeps_the_slab_its_cpus);
+  tcase_add_test (tc, test_cpu_empty);
   tcase_add_test (tc, test_in_order_then_new_slab);
   tcase_add_test (tc, test_shuffled_slab_is_a_permutation);
   tcase_add_test (tc, test_shuffled_slabs_share_one_sequence);
