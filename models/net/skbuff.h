@@ -332,6 +332,7 @@ typedef struct _NsSkbAlloc NsSkbAlloc;
 /* Creates the skbuff_cache slab, the kmalloc caches and the page allocator's per-CPU
  * lists for a machine with n_cpus CPUs. */
 NsSkbAlloc     *ns_skb_alloc_new      (NsMachine *machine);
+/* Frees the allocator's host-side state (NULL is fine). */
 void            ns_skb_alloc_free     (NsSkbAlloc *alloc);
 /* The stack whose build options the allocator follows (CONFIG_PREEMPT_VOLUNTARY's
  * might_resched, CONFIG_DEBUG_LIST, CONFIG_PREEMPT_RCU, out-of-line unlocks); without one

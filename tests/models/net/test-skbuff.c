@@ -642,6 +642,7 @@ START_TEST (test_head_at_kmalloc_max)
   ck_assert_uint_eq (ns_ksize (rig.s.machine, skbs[1]->head), 0);
   run (&rig, free_two);
   rig_clear (&rig);
+  ns_skb_alloc_free (NULL);                     /* NULL is fine */
 }
 END_TEST
 
