@@ -414,6 +414,44 @@ START_TEST (test_rcu_without_preempt_rcu)
 }
 END_TEST
 
+/* __check_object_size of a heap object (of 100, 0 and 50 bytes) and of a stack one (8,
+ * 0 and 16): copy_to_user and copy_from_user check only n > 0. */
+static void
+body_check_object_size (NsThread *t, gpointer data)
+{
+  Rig *r = data;
+
+  ns_check_object_size (t, r->s.stack, r->lock, 100);
+  ns_check_object_size (t, r->s.stack, r->lock, 0);
+  ns_check_object_size (t, r->s.stack, r->lock, 50);
+  ns_check_stack_object_size (t, r->s.stack, 8);
+  ns_check_stack_object_size (t, r->s.stack, 0);
+  ns_check_stack_object_size (t, r->s.stack, 16);
+}
+
+/* CONFIG_HARDENED_USERCOPY (the rig's default build has it) checks each copy of some
+ * bytes: __check_object_size four times, each asking check_stack_object first (the heap
+ * object is not on the stack; then check_heap_object); without it (check_object_size is
+ * empty) and for no bytes, nothing. */
+START_TEST (test_hardened_usercopy)
+{
+  Rig r;
+
+  rig_init (&r, NULL, NULL);
+  ck_assert (r.s.stack->usercopy);
+  run (&r, body_check_object_size);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__check_object_size"), 4);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "check_stack_object"), 4);
+  rig_clear (&r);
+  rig_init (&r, "CONFIG_HARDENED_USERCOPY", "n");
+  ck_assert (!r.s.stack->usercopy);
+  run (&r, body_check_object_size);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "__check_object_size"), 0);
+  ck_assert_uint_eq (stack_rig_calls (&r.s, "check_stack_object"), 0);
+  rig_clear (&r);
+}
+END_TEST
+
 /* One system call of kernel release version: the calls of x64_sys_call and the indirect
  * calls it made, and sys's call depth below the caller's (inside it the running function
  * is sys; after the exit the thread is back where it began). */
@@ -546,6 +584,7 @@ netstack_suite (void)
   tcase_add_test (tc, test_unlock_bh_runs_softirq);
   tcase_add_test (tc, test_rcu_nesting);
   tcase_add_test (tc, test_rcu_without_preempt_rcu);
+  tcase_add_test (tc, test_hardened_usercopy);
   tcase_add_test (tc, test_syscall_dispatch_by_release);
   tcase_add_test (tc, test_ephemeral_port_skips_avoid);
   tcase_add_test (tc, test_memset_path_by_vendor);

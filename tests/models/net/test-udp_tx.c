@@ -325,6 +325,7 @@ START_TEST (test_lsm_static_calls_from_6_12)
   rig_init_config (&rig, "6.12.0", AF_INET, 0, with);
   send_datagram (&rig, 1000);
   ck_assert_uint_eq (stack_rig_calls (&rig.s, "apparmor_socket_sendmsg"), 1);
+  ck_assert_uint_eq (stack_rig_calls (&rig.s, "aa_sk_perm"), 1);   /* the hook ran whole */
   ck_assert_uint_eq (stack_rig_calls (&rig.s, "tomoyo_socket_sendmsg"), 1);
   ck_assert_uint_eq (stack_rig_calls (&rig.s, "bpf_lsm_socket_sendmsg"), 0);
   ck_assert_uint_eq (stack_rig_calls (&rig.s, "bpf_lsm_file_permission"), 0);
