@@ -65,7 +65,7 @@ typedef struct {
   /* Value of metric over the span since mark() (span in simulated ps). */
   gboolean (*metric)  (gpointer state, NsMachine *machine, const char *metric, NsTime span,
                        double *value);
-  void     (*free)    (gpointer state);
+  void     (*free)    (gpointer state);  /* NULL is fine */
 } NsWorkloadClass;
 
 /* All workload classes, NULL-terminated (models/registry.c). */

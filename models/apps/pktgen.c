@@ -825,12 +825,15 @@ pktgen_metric (gpointer state, NsMachine *machine, const char *metric, NsTime sp
   return TRUE;
 }
 
-/* Frees the transmit path, the tc environment and the state (state must not be NULL). */
+/* Frees the transmit path, the tc environment and the state (NULL is fine, as for every
+ * workload class). */
 static void
 pktgen_free (gpointer state)
 {
   Pktgen *pg = state;
 
+  if (pg == NULL)
+    return;
   net_tx_free (pg->tx);
   tc_env_free (pg->tc);
   g_free (pg);

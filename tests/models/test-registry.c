@@ -1,9 +1,11 @@
 /* test-registry.c — the table of workload classes (models/registry.c): every workload a
- * micro scenario names (the .xml files of scenarios/micro/, <workload type>) is found under that name;
- * names are unique and every class is complete (set-up, counters, metrics); an unknown
- * name is not found, and a scenario naming one is refused with an error at the
- * <workload> element's line, as is a CPU the machine does not have
- * (ns_workload_get_cpu). */
+ * micro scenario names (the .xml files of scenarios/micro/, <workload type>) is found
+ * under that name; names are unique and every class is complete (set-up, counters,
+ * metrics); an unknown name is not found, and a scenario naming one is refused with an
+ * error at the <workload> element's line, as is a CPU the machine does not have. And every
+ * class's attribute table (NsWorkloadAttr) through the readers that check them: sound
+ * tables, each bound taken and one past it refused, each choice taken and another word
+ * refused, bad numbers, CPUs and booleans, undeclared attributes. */
 #include "config.h"
 #include <check.h>
 #include <glib/gstdio.h>
@@ -44,8 +46,9 @@ START_TEST (test_micro_scenarios_found)
 END_TEST
 
 /* Names are unique, each class is what find returns for its name, and each has its
- * set-up, counters, metric and free, an op name and at least one metric it reports; the
- * metrics it divides by time are among those it reports; it has an attribute table. */
+ * set-up, counters, metric and free (which takes NULL), an op name and at least one
+ * metric it reports; the metrics it divides by time are among those it reports; it has an
+ * attribute table. */
 START_TEST (test_classes_complete)
 {
   const NsWorkloadClass *const *classes = ns_workload_classes ();
@@ -58,6 +61,7 @@ START_TEST (test_classes_complete)
     ck_assert_ptr_eq (ns_workload_class_find (c->name), c);
     ck_assert (c->description && *c->description && c->op_name && *c->op_name);
     ck_assert (c->setup && c->mark && c->ops && c->metric && c->free);
+    c->free (NULL);                             /* NULL is fine */
     ck_assert_msg (c->metrics && c->metrics[0], "%s reports no metric", c->name);
     ck_assert_msg (c->attributes != NULL, "%s: no attribute table", c->name);
     for (guint k = 0; c->per_time_metrics && c->per_time_metrics[k]; k++)

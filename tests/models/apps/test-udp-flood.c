@@ -7,6 +7,7 @@
 #include "config.h"
 #include <check.h>
 #include <math.h>
+#include <string.h>
 #include <glib/gstdio.h>
 #include <gsl/gsl_rng.h>
 #include "run.h"
@@ -62,6 +63,27 @@ value_of (const char *version, const char *attrs, const char *metric)
 {
   return run_value (version, attrs, metric, NULL);
 }
+
+/* A window in which no write completes is an error, not 0 writes/s (the twin of pktgen's
+ * and iperf3's): 64 KiB writes along a chain of 4096 sockets (each write walks them all,
+ * tens of microseconds) measured for the shortest window the run takes, 10 us. */
+START_TEST (test_empty_window_is_an_error)
+{
+  g_autofree char *path = write_scenario ("6.9.0", "sockets=\"4096\" length=\"65507\"",
+                                          "writes_per_sec");
+  static const char *const sets[] = { "measure.duration=10us", NULL };
+  g_autoptr (GError) error = NULL;
+  NsRunOptions opt = { 0 };
+  NsRunResult *res;
+
+  opt.sets = sets;
+  res = ns_run_scenario (path, &opt, &error);
+  ck_assert_msg (res == NULL, "an empty window measured %f writes/s",
+                 res ? ((const NsVariantResult *) res->variants->pdata[0])->value : 0.0);
+  ck_assert_msg (strstr (error->message, "the workload completed no write") != NULL, "%s",
+                 error->message);
+}
+END_TEST
 
 /* Each bad attribute value is refused with "file:5:" and the attribute's name. */
 START_TEST (test_bad_attributes)
@@ -240,6 +262,7 @@ udp_flood_suite (void)
 
   tcase_add_checked_fixture (tc, setup, teardown);
   tcase_set_timeout (tc, 300);
+  tcase_add_test (tc, test_empty_window_is_an_error);
   tcase_add_test (tc, test_bad_attributes);
   tcase_add_test (tc, test_every_write_dropped_once_full);
   tcase_add_test (tc, test_chain_costs_per_socket);
