@@ -91,7 +91,7 @@ ns_workload_attr_check (const NsScenario *sc, const NsWorkloadAttr *attrs, GErro
   return ns_xml_check_attrs (sc, sc->workload, (const char *const *) names->pdata, error);
 }
 
-/* Parses text as a value of a's kind (UINT, SIZE, TIME); see workload.h. */
+/* Parses text as a value of a's kind (UINT, SIZE, TIME, CPU, CPUS); see workload.h. */
 gboolean
 ns_workload_attr_parse (const NsWorkloadAttr *a, const char *text, guint64 *out)
 {
@@ -100,7 +100,7 @@ ns_workload_attr_parse (const NsWorkloadAttr *a, const char *text, guint64 *out)
   g_return_val_if_fail (a != NULL && text != NULL && out != NULL, FALSE);
 
   switch (a->kind) {
-  case NS_WORKLOAD_ATTR_UINT:
+  case NS_WORKLOAD_ATTR_UINT: case NS_WORKLOAD_ATTR_CPU: case NS_WORKLOAD_ATTR_CPUS:
     return ns_parse_uint (text, out);
   case NS_WORKLOAD_ATTR_SIZE:
     return ns_parse_size (text, out);
@@ -127,8 +127,8 @@ bound (const NsWorkloadAttr *a, const char *text, guint64 fallback)
   return v;
 }
 
-/* Reads a's value (UINT, SIZE, TIME) as written or its default; FALSE with the reader's
- * error on a value of the wrong syntax, or on a missing required one. */
+/* Reads a's value (UINT, SIZE, TIME, CPU, CPUS) as written or its default; FALSE with the
+ * reader's error on a value of the wrong syntax, or on a missing required one. */
 static gboolean
 read_number (const NsScenario *sc, const NsWorkloadAttr *a, guint64 *out, GError **error)
 {
@@ -141,15 +141,15 @@ read_number (const NsScenario *sc, const NsWorkloadAttr *a, guint64 *out, GError
     return TRUE;
   }
   switch (a->kind) {
-  case NS_WORKLOAD_ATTR_UINT:
-    return ns_xml_get_uint (sc, w, a->name, FALSE, 0, out, error);
   case NS_WORKLOAD_ATTR_SIZE:
     return ns_xml_get_size (sc, w, a->name, FALSE, 0, out, error);
-  default:
+  case NS_WORKLOAD_ATTR_TIME:
     if (!ns_xml_get_time (sc, w, a->name, FALSE, 0, &t, error))
       return FALSE;
     *out = (guint64) t;
     return TRUE;
+  default:                                      /* UINT, CPU, CPUS */
+    return ns_xml_get_uint (sc, w, a->name, FALSE, 0, out, error);
   }
 }
 
@@ -285,9 +285,7 @@ ns_workload_attr_cpu (const NsScenario *sc, NsMachine *machine, const NsWorkload
 
   g_return_val_if_fail (sc != NULL && a != NULL && a->def != NULL && out != NULL, FALSE);
 
-  if (!ns_parse_uint (a->def, &v))
-    g_return_val_if_reached (FALSE);
-  if (!ns_xml_get_uint (sc, sc->workload, name, TRUE, v, &v, error))
+  if (!read_number (sc, a, &v, error))
     return FALSE;
   if (a->kind == NS_WORKLOAD_ATTR_CPU ? v >= n_cpus : v < 1 || v > n_cpus)
     goto no_such_cpu;

@@ -100,8 +100,9 @@ gboolean ns_workload_attr_cpu    (const NsScenario *sc, NsMachine *machine,
 /* A TEXT attribute's value (or its default), newly allocated. */
 gboolean ns_workload_attr_text   (const NsScenario *sc, const NsWorkloadAttr *attrs,
                                   const char *name, char **out, GError **error);
-/* Parses text as a value of numeric attribute a's kind (UINT, SIZE, TIME: ps) into *out,
- * with the syntax of the kind's ns_xml_get_* reader; FALSE if it is not one. */
+/* Parses text as a value of numeric attribute a's kind (UINT, SIZE, TIME: ps; CPU and
+ * CPUS as UINT) into *out, with the syntax of the kind's ns_xml_get_* reader; FALSE if it
+ * is not one. */
 gboolean ns_workload_attr_parse  (const NsWorkloadAttr *a, const char *text, guint64 *out);
 /* What attribute a takes (newly allocated): "0 to 4096", "16 to 65507 bytes", "ipv4 or
  * ipv6", "a CPU of the machine", "text": for refusals and netsim list workloads. */
