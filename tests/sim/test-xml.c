@@ -144,6 +144,28 @@ START_TEST (test_multiline_tag_lines)
 }
 END_TEST
 
+/* A node with no line of its own (an element a set creates) takes its nearest ancestor's;
+ * the document node has none (0, not libxml2's -1). */
+START_TEST (test_line_fallbacks)
+{
+  g_autofree char *path = data_path ("good", "multiline.xml");
+  GError *error = NULL;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error);
+  xmlNodePtr measure, made, inner;
+
+  ck_assert_msg (doc != NULL, "%s", error != NULL ? error->message : "");
+  measure = nth_child (xmlDocGetRootElement (doc), "measure", 1);
+  made = xmlNewChild (measure, NULL, BAD_CAST "made", NULL);
+  inner = xmlNewChild (made, NULL, BAD_CAST "inner", NULL);
+  ck_assert_int_eq (xmlGetLineNo (made), 0);
+  ck_assert_int_eq (ns_xml_line (made), 10);
+  ck_assert_int_eq (ns_xml_line (inner), 10);
+  ck_assert_int_eq (xmlGetLineNo ((xmlNodePtr) doc), -1);
+  ck_assert_int_eq (ns_xml_line ((xmlNodePtr) doc), 0);
+  xmlFreeDoc (doc);
+}
+END_TEST
+
 /* The same with CR LF line ends and a namespace declaration among the attributes. */
 START_TEST (test_multiline_tag_crlf)
 {
@@ -397,6 +419,81 @@ START_TEST (test_not_well_formed)
 }
 END_TEST
 
+/* Bytes that are not UTF-8: libxml2's list of them (its wording varies by release: only
+ * its start is asserted above) closed in its parentheses, then the advice. */
+START_TEST (test_not_utf8_advice)
+{
+  g_autofree char *message = parse_bad ("wrong-encoding.xml", NS_ERROR_INPUT);
+
+  ck_assert_msg (g_str_has_suffix (message, ") (save it as UTF-8 or declare its real "
+                                   "encoding)"), "'%s'", message);
+}
+END_TEST
+
+/* Parses text from a scratch file: the error message past its path, or NULL if it parsed. */
+static char *
+parse_text (const char *text, gssize length)
+{
+  g_autofree char *dir = g_dir_make_tmp ("netsim-xml-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "doc.xml", NULL);
+  GError *error = NULL;
+  xmlDocPtr doc;
+  char *message = NULL;
+
+  ck_assert (g_file_set_contents (path, text, length, NULL));
+  doc = ns_xml_parse_file (path, &error);
+  if (doc == NULL) {
+    ck_assert_ptr_nonnull (error);
+    ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+    ck_assert (g_str_has_prefix (error->message, path));
+    message = g_strdup (error->message + strlen (path));
+    g_error_free (error);
+  }
+  xmlFreeDoc (doc);
+  g_unlink (path);
+  g_rmdir (dir);
+  return message;
+}
+
+/* A namespace error (libxml2 raises it at level "error", not "fatal": the document is
+ * still well-formed XML) refuses the file at its line, as a prefixed attribute the
+ * readers would never see must; a namespace warning (a relative URI) does not. */
+START_TEST (test_namespace_errors)
+{
+  g_autofree char *undeclared = parse_text ("<?xml version=\"1.0\"?>\n<scenario name=\"x\"\n"
+                                            "  y:seed=\"1\">\n</scenario>\n", -1);
+  g_autofree char *relative = parse_text ("<?xml version=\"1.0\"?>\n<r xmlns:a=\"rel\">\n"
+                                          "<a:b/></r>\n", -1);
+
+  ck_assert_str_eq (undeclared, ":3: Namespace prefix y for seed on scenario is not defined");
+  ck_assert_ptr_null (relative);
+}
+END_TEST
+
+/* A file of 16 MiB parses; one byte more is refused, naming the limit, before any of it
+ * is parsed (so no line). */
+START_TEST (test_file_size_limit)
+{
+  const gsize limit = 16u * 1024 * 1024;
+  static const char head[] = "<?xml version=\"1.0\"?>\n<r>\n", tail[] = "</r>\n";
+  GString *text = g_string_new (head);
+  g_autofree char *fits = NULL, *over = NULL;
+
+  while (text->len + 64 + sizeof tail - 1 <= limit)
+    g_string_append (text, "<!-- 64 bytes of padding, a comment the parser skips over . -->\n");
+  while (text->len + sizeof tail - 1 < limit)
+    g_string_append_c (text, ' ');
+  g_string_append (text, tail);
+  ck_assert_uint_eq (text->len, limit);
+  fits = parse_text (text->str, (gssize) text->len);
+  ck_assert_msg (fits == NULL, "%s", fits);
+  g_string_append_c (text, '\n');
+  over = parse_text (text->str, (gssize) text->len);
+  ck_assert_str_eq (over, ": file too large (limit 16 MiB)");
+  g_string_free (text, TRUE);
+}
+END_TEST
+
 /* libxml2 must never print: hostile and invalid files are read with stderr redirected to a file
  * that must stay empty; the global entity loader must be restored afterwards. */
 START_TEST (test_silent_and_restored)
@@ -501,8 +598,9 @@ START_TEST (test_validate)
 }
 END_TEST
 
-/* A schema without annotations, using interleave, element data, a define and a choice
- * between attribute groups (l2: size and ways, or like). */
+/* A schema without annotations, using interleave, element data, a define, a choice
+ * between attribute groups (l2: size and ways, or like), a choice between elements (fan)
+ * and a pattern facet (tag). */
 static const char generic_schema[] =
   "<grammar xmlns='http://relaxng.org/ns/structure/1.0'\n"
   "         datatypeLibrary='http://www.w3.org/2001/XMLSchema-datatypes'>\n"
@@ -521,6 +619,11 @@ static const char generic_schema[] =
   "          <attribute name='ways'><ref name='size'/></attribute></group>\n"
   "        <attribute name='like'><data type='token'/></attribute>\n"
   "      </choice></element></optional>\n"
+  "      <optional><element name='fan'><choice>\n"
+  "        <element name='auto'><empty/></element><element name='fixed'><empty/></element>\n"
+  "      </choice></element></optional>\n"
+  "      <optional><element name='tag'><data type='token'>\n"
+  "        <param name='pattern'>[a-z]+</param></data></element></optional>\n"
   "    </interleave>\n"
   "  </element></start>\n"
   "  <define name='size'><data type='positiveInteger'/></define>\n"
@@ -555,6 +658,9 @@ validate_generic (const char *text, gboolean *has_bad_node)
   return message;
 }
 
+/* Ten characters, to write long values. */
+#define TEN "abcdefghij"
+
 START_TEST (test_validate_generic_schema)
 {
   static const struct { const char *doc, *expected; } cases[] = {
@@ -565,6 +671,13 @@ START_TEST (test_validate_generic_schema)
       ":2: element l1: attribute 'size': expected a positive integer, got '0'" },
     { "<cpu name='x'>\n<l1 size='1' policy='fifo'/><clock>1</clock></cpu>",
       ":2: element l1: attribute 'policy': expected one of: lru, plru, got 'fifo'" },
+    /* a value is quoted whole up to 60 characters, longer ones cut to 57 and "..." */
+    { "<cpu name='x'>\n<l1 size='1' policy='" TEN TEN TEN TEN TEN TEN "'/><clock>1</clock>"
+      "</cpu>", ":2: element l1: attribute 'policy': expected one of: lru, plru, got '"
+      TEN TEN TEN TEN TEN TEN "'" },
+    { "<cpu name='x'>\n<l1 size='1' policy='" TEN TEN TEN TEN TEN TEN "k'/><clock>1</clock>"
+      "</cpu>", ":2: element l1: attribute 'policy': expected one of: lru, plru, got '"
+      TEN TEN TEN TEN TEN "abcdefg...'" },
     { "<cpu name='x'>\n<l1 size='1' policy='lru'/></cpu>",
       ":1: element cpu: missing required element 'clock'" },
     { "<cpu name='x'>\n<clock>1</clock>\n<clock>2</clock></cpu>",
@@ -573,6 +686,15 @@ START_TEST (test_validate_generic_schema)
       ":1: element cpu: missing required attribute 'name' (expected a name)" },
     { "<cpu name='x' speed='1'>\n<clock>1</clock></cpu>",
       ":1: element cpu: unknown attribute 'speed' (allowed: name)" },
+    /* a name with a pattern is described by the pattern */
+    { "<cpu name='x'>\n<tag>A1</tag><clock>1</clock></cpu>",
+      ":2: element tag: expected a value matching '[a-z]+', got 'A1'" },
+    { "<cpu name='x'>\n<tag>ab</tag><clock>1</clock></cpu>", NULL },
+    /* a choice of elements, which the explainer does not model (netsim's schemas have
+     * none): libxml2's own message, at the element it blames */
+    { "<cpu name='x'>\n<fan><auto/></fan><clock>1</clock></cpu>", NULL },
+    { "<cpu name='x'>\n<fan>\n<auto/>\n<fixed/></fan><clock>1</clock></cpu>",
+      ":1: Extra element fan in interleave" },
     { "<cpu name='x'>\n<l2 size='1' ways='8'/><clock>1</clock></cpu>", NULL },
     { "<cpu name='x'>\n<l2 like='l1'/><clock>1</clock></cpu>", NULL },
     { "<cpu name='x'>\n<l2/><clock>1</clock></cpu>",
@@ -638,9 +760,13 @@ xml_suite (void)
   tcase_add_test (parse, test_parse_good);
   tcase_add_test (parse, test_multiline_tag_lines);
   tcase_add_test (parse, test_multiline_tag_crlf);
+  tcase_add_test (parse, test_line_fallbacks);
   tcase_add_test (parse, test_plain_doctype_allowed);
   tcase_add_test (parse, test_missing_file);
   tcase_add_test (parse, test_not_well_formed);
+  tcase_add_test (parse, test_not_utf8_advice);
+  tcase_add_test (parse, test_namespace_errors);
+  tcase_add_test (parse, test_file_size_limit);
   tcase_add_test (parse, test_schema_path);
   tcase_add_test (hostile, test_billion_laughs);
   tcase_add_test (hostile, test_quadratic_blowup);
