@@ -705,6 +705,10 @@ is_simple_name (const char *name)
   return TRUE;
 }
 
+/* The largest N of a path's name[N]: more elements than any scenario has, small enough
+ * that creating the missing ones is refused rather than attempted. */
+#define MAX_PATH_INDEX 100000
+
 /* Splits "name[N]" into name and N (1 if no index); FALSE with an error if malformed. */
 static gboolean
 parse_component (const SetContext *set, const char *component, char **name, guint *index,
@@ -728,7 +732,7 @@ parse_component (const SetContext *set, const char *component, char **name, guin
     {
       g_autofree char *digits = g_strndup (p, close - p);
 
-      if (!ns_parse_uint (digits, &n) || n == 0 || n > 100000)
+      if (!ns_parse_uint (digits, &n) || n == 0 || n > MAX_PATH_INDEX)
         goto error_index;
     }
   }
@@ -744,8 +748,8 @@ error_name:
   set_fail (set, error, "'%s' is not a valid element or attribute name", *name);
   goto error_free;
 error_index:
-  set_fail (set, error, "bad index in '%s' (expected name[N] with N a positive "
-            "integer)", component);
+  set_fail (set, error, "bad index in '%s' (expected name[N] with N from 1 to %d)",
+            component, MAX_PATH_INDEX);
 error_free:
   g_clear_pointer (name, g_free);
   return FALSE;

@@ -87,13 +87,18 @@ START_TEST (test_unknown_workload_refused)
 END_TEST
 
 /* A CPU beyond the machine's (the generic profile has CPUs 0-7) is refused naming the
- * attribute and the range. */
+ * attribute, the range and the sets behind both. */
 START_TEST (test_cpu_out_of_range_refused)
 {
   static const char *const sets[] = { "workload.cpu=8", NULL };
 
+  static const char *const smt_off[] = { "workload.cpu=5", "param.cpu.smt=1", NULL };
+
   micro_assert_refused ("pointer-chase.xml", sets, 7, "CPU 8 does not exist (the machine has "
                         "CPUs 0-7)");
+  /* the sets that decide the machine's CPUs are named with the attribute's */
+  micro_assert_refused ("pointer-chase.xml", smt_off, 7, "CPU 5 does not exist (the machine "
+                        "has CPUs 0-3) (after --set workload.cpu=5, --set param.cpu.smt=1)");
 }
 END_TEST
 

@@ -747,6 +747,9 @@ START_TEST (test_edited_variant_set_named)
                                    "kernel.cmdline=spectre_v2=bogus, as --set "
                                    "variants.variant[2].set[1].value=spectre_v2=bogus "
                                    "edited it)"), "%s", error->message);
+  /* the --set is named once, as the editor: not also on its own */
+  ck_assert_msg (strstr (error->message, "(after variant 'retbleed-unret'") != NULL, "%s",
+                 error->message);
   g_error_free (error);
 }
 END_TEST

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "scenario.h"
+#include "xml.h"
 
 /* Path of a file under tests/data (TESTS_SRCDIR, else the source tree). */
 static char *
@@ -144,6 +145,41 @@ START_TEST (test_param_from)
   ck_assert_str_eq (ns_scenario_param_value (set, "core.base_ipc"), "3");
   ck_assert_str_eq (g_ptr_array_index (set->param_sources, 1), "command line: --set");
   ck_assert_str_eq (ns_scenario_param_home (set, "core.base_ipc"), path);
+  ns_scenario_free (sc);
+  ns_scenario_free (set);
+}
+END_TEST
+
+/* The second <param> of sc's document. */
+static xmlNodePtr
+second_param (const NsScenario *sc)
+{
+  xmlNodePtr first = ns_xml_child (xmlDocGetRootElement (sc->doc), "param");
+
+  for (xmlNodePtr n = first->next; n != NULL; n = n->next)
+    if (ns_xml_is_element (n, "param"))
+      return n;
+  ck_abort_msg ("one <param>");
+  return NULL;
+}
+
+/* A value <param from=FILE> takes is at the from= attribute's line (an error about it
+ * points there, not at FILE), and a set that gave from= is the value's set. */
+START_TEST (test_param_from_blame)
+{
+  g_autofree char *home = data_path ("good", "pointer-chase.xml");
+  g_autofree char *from = g_strconcat ("param[2].from=", home, NULL);   /* from the cwd */
+  g_autofree char *by = g_strconcat ("--set ", from, NULL);
+  NsScenario *sc = load_good ("param-from.xml", NULL);
+  NsScenario *set = load_good ("param-from.xml", (const char *const[]) { from, NULL });
+  xmlAttrPtr value = ns_xml_attr (second_param (sc), "value");
+  xmlAttrPtr set_value = ns_xml_attr (second_param (set), "value");
+
+  ck_assert_int_eq (ns_xml_line (second_param (sc)), 7);
+  ck_assert_int_eq (ns_xml_line ((xmlNodePtr) value), 8);
+  ck_assert_ptr_null (g_hash_table_lookup (sc->set_by, value));
+  ck_assert_int_eq (ns_xml_line ((xmlNodePtr) set_value), 7);   /* a set's from= has no line */
+  ck_assert_str_eq (g_hash_table_lookup (set->set_by, set_value), by);
   ns_scenario_free (sc);
   ns_scenario_free (set);
 }
@@ -657,11 +693,19 @@ START_TEST (test_set_errors_name_only_theirs)
       "measure.max-duration=1us)" },
   };
 
+  NsScenario *sc;
+
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++) {
     g_autofree char *message = load_fails ("minimal.xml", cases[i].sets);
 
     ck_assert_str_eq (message, cases[i].expected);
   }
+  /* a max-duration of exactly one batch holds that batch */
+  sc = load_good ("minimal.xml", (const char *const[]) {
+                    "measure.converge=0.01", "measure.batch=1ms", "measure.max-duration=1ms",
+                    NULL });
+  ck_assert_int_eq (sc->measure.max_duration, sc->measure.batch);
+  ns_scenario_free (sc);
 }
 END_TEST
 
@@ -781,6 +825,12 @@ START_TEST (test_set_bad_syntax)
     { "kernel.config[0].name=X", "--set kernel.config[0].name=X: bad index in 'config[0]'" },
     { "kernel.config[x].name=X", "--set kernel.config[x].name=X: bad index in 'config[x]'" },
     { "kernel.config[1.name=X", "--set kernel.config[1.name=X: bad index in 'config[1'" },
+    { "kernel.config[1]x.name=X", "--set kernel.config[1]x.name=X: bad index in "
+      "'config[1]x' (expected name[N] with N from 1 to 100000)" },
+    { "kernel.config[100001].name=X", "--set kernel.config[100001].name=X: bad index in "
+      "'config[100001]'" },
+    { "kernel.config[100000].name=X", "--set kernel.config[100000].name=X: cannot create "
+      "config[100000]: element kernel has only 0 <config> elements" },
     { "kernel.config[3].name=X", "--set kernel.config[3].name=X: cannot create config[3]: "
       "element kernel has only 0 <config> elements" },
     { "measure.duration[2]=1ms", "--set measure.duration[2]=1ms: 'duration[2]' is not a "
@@ -788,6 +838,9 @@ START_TEST (test_set_bad_syntax)
     { "ns:attr=1", "--set ns:attr=1: 'ns:attr' is not a valid attribute name" },
     { "mea sure.x=1", "--set mea sure.x=1: 'mea sure' is not a valid element or attribute "
       "name" },
+    { "1st.x=1", "--set 1st.x=1: '1st' is not a valid element or attribute name" },
+    /* a name may begin with '_' (none of netsim's elements does) */
+    { "_x.y=1", "minimal.xml:3: element scenario: unexpected element '_x' (allowed: " },
     { "param.=1", "--set param.=1: expected param.NAME=VALUE" },
     { "param.a..b=1", "--set param.a..b=1: expected param.NAME=VALUE" },
     { "kernel.config.=y", "--set kernel.config.=y: expected kernel.config.NAME=VALUE" },
@@ -883,6 +936,8 @@ static const struct {
   { "zero-duration.xml", 6, "attribute 'duration': expected a time > 0, got '0'" },
   { "max-duration-below-batch.xml", 6, "attribute 'max-duration' (100us) is shorter than one "
     "batch, attribute 'batch' (1ms)" },
+  { "converge-off-batch.xml", 6, "element measure: attribute 'batch': only the convergence "
+    "rule reads it, and 'converge' is 0" },
   { "duplicate-param.xml", 6, "parameter 'cache.l2.latency_cycles' is given twice (first on "
     "line 5)" },
   { "duplicate-config.xml", 6, "option 'CONFIG_RETPOLINE' is given twice (first on line 5)" },
@@ -987,6 +1042,31 @@ START_TEST (test_missing_file)
 }
 END_TEST
 
+/* Plain unsigned integers: digits only, to 2^64 - 1 (the workload attributes' counts). */
+START_TEST (test_parse_uint)
+{
+  static const struct { const char *text; guint64 value; } good[] = {
+    { "0", 0 }, { "007", 7 }, { "4096", 4096 }, { "18446744073709551615", G_MAXUINT64 },
+  };
+  static const char *const bad[] = {
+    "", "12x", "-1", "+1", " 1", "1 ", "1.0", "0x10", "1e3", "18446744073709551616",
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (good); i++) {
+    guint64 value = 3;
+
+    ck_assert_msg (ns_parse_uint (good[i].text, &value), "%s", good[i].text);
+    ck_assert_uint_eq (value, good[i].value);
+  }
+  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
+    guint64 value = 3;
+
+    ck_assert_msg (!ns_parse_uint (bad[i], &value), "%s accepted", bad[i]);
+  }
+  ck_assert (!ns_parse_uint (NULL, &(guint64) { 0 }));
+}
+END_TEST
+
 START_TEST (test_parse_size)
 {
   static const struct { const char *text; guint64 value; } good[] = {
@@ -1022,6 +1102,7 @@ START_TEST (test_parse_time)
     { "2s", NS_SEC (2) }, { "0.000001s", NS_US (1) }, { "1.000000000001s", NS_SEC (1) + 1 },
     { "0.25ms", NS_US (250) }, { "9223372s", NS_SEC (9223372) },
     { "9223372036854775807ps", G_MAXINT64 },
+    { "0.100000000000000000s", NS_MS (100) },      /* 18 decimals, the most taken */
   };
   static const char *const bad[] = {
     "", "10", "1.5", "-1us", "+1us", "1.5ps", "0.0001ns", "1e3us", "1 us", " 1us", "1us ",
@@ -1049,10 +1130,13 @@ START_TEST (test_parse_rate)
   static const struct { const char *text; double value; } good[] = {
     { "0", 0 }, { "1000", 1000 }, { "1G", 1e9 }, { "10G", 1e10 }, { "100M", 1e8 },
     { "2.5G", 2.5e9 }, { "64k", 64e3 }, { "40Gbps", 4e10 }, { "1Tbit/s", 1e12 },
+    { ".5M", 5e5 },
   };
   static const char *const bad[] = {
-    "", "-1G", "G", "1X", "inf", "nan", "1e9", "1 G", "0x10", "1GB", "+1G",
+    "", "-1G", "G", "1X", "inf", "nan", "1e9", "1 G", "0x10", "1GB", "+1G", ".", ".M",
   };
+  g_autofree char *huge = g_strnfill (400, '9');   /* past a double's range: infinite */
+  double rate = 7;
 
   for (gsize i = 0; i < G_N_ELEMENTS (good); i++) {
     double value = 7;
@@ -1066,6 +1150,8 @@ START_TEST (test_parse_rate)
     ck_assert_msg (!ns_parse_rate (bad[i], &value), "%s accepted", bad[i]);
     ck_assert_double_eq (value, 7);
   }
+  ck_assert_msg (!ns_parse_rate (huge, &rate), "a 400-digit rate accepted");
+  ck_assert_double_eq (rate, 7);
 }
 END_TEST
 
@@ -1186,6 +1272,7 @@ scenario_suite (void)
   tcase_add_test (load, test_full);
   tcase_add_test (load, test_profile_path_resolved);
   tcase_add_test (load, test_param_from);
+  tcase_add_test (load, test_param_from_blame);
   tcase_add_test (load, test_dump);
   tcase_add_test (load, test_variants);
   tcase_add_test (load, test_load_variant);
@@ -1208,6 +1295,7 @@ scenario_suite (void)
   tcase_add_test (set, test_set_empty_cmdline);
   tcase_add_loop_test (bad, test_bad_file, 0, G_N_ELEMENTS (bad_files));
   tcase_add_test (bad, test_bad_table_complete);
+  tcase_add_test (values, test_parse_uint);
   tcase_add_test (values, test_parse_size);
   tcase_add_test (values, test_parse_time);
   tcase_add_test (values, test_parse_rate);
