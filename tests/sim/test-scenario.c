@@ -1042,34 +1042,51 @@ START_TEST (test_missing_file)
 }
 END_TEST
 
+/* A text and the number a parser of guint64 must read from it. */
+typedef struct {
+  const char *text;
+  guint64     value;
+} U64Case;
+
+/* Asserts that parse reads each of the n_good good texts as its value and refuses each of
+ * the n_bad bad ones (leaving *out as it was, if untouched). */
+static void
+assert_u64_parser (gboolean (*parse) (const char *, guint64 *), const U64Case *good,
+                   gsize n_good, const char *const *bad, gsize n_bad, gboolean untouched)
+{
+  for (gsize i = 0; i < n_good; i++) {
+    guint64 value = 7;
+
+    ck_assert_msg (parse (good[i].text, &value), "%s", good[i].text);
+    ck_assert_uint_eq (value, good[i].value);
+  }
+  for (gsize i = 0; i < n_bad; i++) {
+    guint64 value = 7;
+
+    ck_assert_msg (!parse (bad[i], &value), "%s accepted", bad[i]);
+    ck_assert (!untouched || value == 7);
+  }
+  ck_assert (!parse (NULL, &(guint64) { 0 }));
+}
+
 /* Plain unsigned integers: digits only, to 2^64 - 1 (the workload attributes' counts). */
 START_TEST (test_parse_uint)
 {
-  static const struct { const char *text; guint64 value; } good[] = {
+  static const U64Case good[] = {
     { "0", 0 }, { "007", 7 }, { "4096", 4096 }, { "18446744073709551615", G_MAXUINT64 },
   };
   static const char *const bad[] = {
     "", "12x", "-1", "+1", " 1", "1 ", "1.0", "0x10", "1e3", "18446744073709551616",
   };
 
-  for (gsize i = 0; i < G_N_ELEMENTS (good); i++) {
-    guint64 value = 3;
-
-    ck_assert_msg (ns_parse_uint (good[i].text, &value), "%s", good[i].text);
-    ck_assert_uint_eq (value, good[i].value);
-  }
-  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
-    guint64 value = 3;
-
-    ck_assert_msg (!ns_parse_uint (bad[i], &value), "%s accepted", bad[i]);
-  }
-  ck_assert (!ns_parse_uint (NULL, &(guint64) { 0 }));
+  assert_u64_parser (ns_parse_uint, good, G_N_ELEMENTS (good), bad, G_N_ELEMENTS (bad),
+                     FALSE);
 }
 END_TEST
 
 START_TEST (test_parse_size)
 {
-  static const struct { const char *text; guint64 value; } good[] = {
+  static const U64Case good[] = {
     { "0", 0 }, { "4096", 4096 }, { "16B", 16 }, { "64KiB", 65536 },
     { "1MiB", 1048576 }, { "2GiB", G_GUINT64_CONSTANT (2147483648) },
     { "1TiB", G_GUINT64_CONSTANT (1) << 40 }, { "8K", 8000 }, { "8KB", 8000 },
@@ -1080,18 +1097,8 @@ START_TEST (test_parse_size)
     "18446744073709551616", "17179869184GiB", "1e3",
   };
 
-  for (gsize i = 0; i < G_N_ELEMENTS (good); i++) {
-    guint64 value = 7;
-
-    ck_assert_msg (ns_parse_size (good[i].text, &value), "%s", good[i].text);
-    ck_assert_uint_eq (value, good[i].value);
-  }
-  for (gsize i = 0; i < G_N_ELEMENTS (bad); i++) {
-    guint64 value = 7;
-
-    ck_assert_msg (!ns_parse_size (bad[i], &value), "%s accepted", bad[i]);
-    ck_assert_uint_eq (value, 7);
-  }
+  assert_u64_parser (ns_parse_size, good, G_N_ELEMENTS (good), bad, G_N_ELEMENTS (bad),
+                     TRUE);
 }
 END_TEST
 
