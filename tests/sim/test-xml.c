@@ -430,18 +430,17 @@ START_TEST (test_not_utf8_advice)
 }
 END_TEST
 
-/* Parses text from a scratch file: the error message past its path, or NULL if it parsed. */
+/* Parses text from a scratch file (write_scratch): the error message past its path, or
+ * NULL if it parsed. */
 static char *
-parse_text (const char *text, gssize length)
+parse_text (const char *text)
 {
-  g_autofree char *dir = g_dir_make_tmp ("netsim-xml-XXXXXX", NULL);
-  g_autofree char *path = g_build_filename (dir, "doc.xml", NULL);
+  g_autofree char *path = write_scratch (text);
+  g_autofree char *dir = g_path_get_dirname (path);
   GError *error = NULL;
-  xmlDocPtr doc;
+  xmlDocPtr doc = ns_xml_parse_file (path, &error);
   char *message = NULL;
 
-  ck_assert (g_file_set_contents (path, text, length, NULL));
-  doc = ns_xml_parse_file (path, &error);
   if (doc == NULL) {
     ck_assert_ptr_nonnull (error);
     ck_assert_int_eq (error->code, NS_ERROR_INPUT);
@@ -461,9 +460,9 @@ parse_text (const char *text, gssize length)
 START_TEST (test_namespace_errors)
 {
   g_autofree char *undeclared = parse_text ("<?xml version=\"1.0\"?>\n<scenario name=\"x\"\n"
-                                            "  y:seed=\"1\">\n</scenario>\n", -1);
+                                            "  y:seed=\"1\">\n</scenario>\n");
   g_autofree char *relative = parse_text ("<?xml version=\"1.0\"?>\n<r xmlns:a=\"rel\">\n"
-                                          "<a:b/></r>\n", -1);
+                                          "<a:b/></r>\n");
 
   ck_assert_str_eq (undeclared, ":3: Namespace prefix y for seed on scenario is not defined");
   ck_assert_ptr_null (relative);
@@ -485,10 +484,10 @@ START_TEST (test_file_size_limit)
     g_string_append_c (text, ' ');
   g_string_append (text, tail);
   ck_assert_uint_eq (text->len, limit);
-  fits = parse_text (text->str, (gssize) text->len);
+  fits = parse_text (text->str);
   ck_assert_msg (fits == NULL, "%s", fits);
   g_string_append_c (text, '\n');
-  over = parse_text (text->str, (gssize) text->len);
+  over = parse_text (text->str);
   ck_assert_str_eq (over, ": file too large (limit 16 MiB)");
   g_string_free (text, TRUE);
 }
