@@ -215,7 +215,7 @@ range_numbers (const char *item, NsQuantity *q, guint n, const char *step, GArra
   }
   if (n == 2) {                         /* geometric: step is a factor */
     if (!parse_factor (step, &factor) || !(factor > 0) || factor == 1 || base[0] == 0 ||
-        (base[0] < 0) != (base[1] < 0))
+        base[1] == 0 || (base[0] < 0) != (base[1] < 0))
       goto bad_factor;
     for (v = base[0]; factor > 1 ? fabs (v) <= fabs (base[1]) * (1 + 1e-9)
                                  : fabs (v) >= fabs (base[1]) * (1 - 1e-9); v *= factor) {

@@ -2,6 +2,7 @@
  * run in process and in worker processes, durable output, resume and its refusals. */
 #include "config.h"
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,14 +43,17 @@ expect_expand (const char *text, const char *want)
   ck_assert_msg (!strcmp (got, want), "%s: got '%s', want '%s'", text, got, want);
 }
 
+/* Expanding text must fail with an input error whose message holds reason. */
 static void
-expect_expand_fails (const char *text)
+expect_expand_fails (const char *text, const char *reason)
 {
   GError *error = NULL;
   GPtrArray *values = ns_sweep_expand (text, &error);
 
   ck_assert_msg (values == NULL, "%s expanded", text);
   ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
+  ck_assert_msg (strstr (error->message, reason) != NULL, "%s: '%s' does not say '%s'", text,
+                 error->message, reason);
   g_error_free (error);
 }
 
@@ -92,21 +96,60 @@ END_TEST
 
 START_TEST (test_expand_errors)
 {
-  expect_expand_fails ("1:10:0");           /* zero step */
+  const char *bad_factor = "expected START:STOP:\xc3\x97" "FACTOR";
+
+  expect_expand_fails ("1:10:0", "STEP must not be 0");
   /* a value twice, as written or from overlapping ranges, is refused (--repeat repeats) */
-  expect_expand_fails ("9007199254740993:9007199254740997:2");   /* past 2^53: inexact */
-  expect_expand_fails ("1,1");
-  expect_expand_fails ("1:3:1,2");
-  expect_expand_fails ("a\\,b,a\\,b");
-  expect_expand_fails ("10:1:1");           /* empty */
-  expect_expand_fails ("1:10");             /* no step */
-  expect_expand_fails ("1:10:x1");          /* factor 1 */
-  expect_expand_fails ("0:10:x2");          /* geometric from 0 */
-  expect_expand_fails ("4KiB:1ms:x2");      /* size and time */
-  expect_expand_fails ("1,,2");             /* empty item */
-  expect_expand_fails ("1:10:abc");
-  expect_expand_fails ("1:1000000000:1");   /* too many values */
-  expect_expand_fails ("1B:3B:0.5B");       /* not whole bytes */
+  expect_expand_fails ("9007199254740993:9007199254740997:2", "past 2^53");   /* inexact */
+  expect_expand_fails ("1,1", "'1' comes twice");
+  expect_expand_fails ("1:3:1,2", "'2' comes twice");
+  expect_expand_fails ("a\\,b,a\\,b", "'a,b' comes twice");
+  expect_expand_fails ("10:1:1", "is empty");
+  expect_expand_fails ("1:10", "bad range '1:10'");               /* no step */
+  expect_expand_fails ("1:10:x1", bad_factor);                    /* factor 1 */
+  expect_expand_fails ("1:10:x0", bad_factor);
+  expect_expand_fails ("1:10:x-2", bad_factor);
+  expect_expand_fails ("0:10:x2", bad_factor);                    /* geometric from 0 */
+  expect_expand_fails ("1:0:x0.5", bad_factor);                   /* ...or to 0 */
+  expect_expand_fails ("-1:8:x2", bad_factor);                    /* across 0 */
+  expect_expand_fails ("1:-8:x2", bad_factor);
+  expect_expand_fails ("4KiB:1ms:x2", "mixes sizes and times");
+  expect_expand_fails ("1,,2", "empty value in the list");
+  expect_expand_fails ("1:10:abc", "bad range");
+  expect_expand_fails ("1:8:x2abc", "bad range");                 /* a factor, then text */
+  expect_expand_fails ("1:3q:1", "bad range");                    /* not a unit */
+  expect_expand_fails ("1:1000000000:1", "more than 1000000 values");
+  expect_expand_fails ("1:1000001:1", "more than 1000000 values");
+  expect_expand_fails ("1B:3B:0.5B", "not whole bytes");
+  expect_expand_fails ("1ps:2ps:0.5ps", "not whole picoseconds");
+}
+END_TEST
+
+/* A range's numbers in exponent form, and the texts that are not a number and so leave the
+ * item a literal value; the bounds on a range's size. */
+START_TEST (test_expand_number_forms)
+{
+  GError *error = NULL;
+  GPtrArray *values;
+
+  expect_expand ("1e1:3e1:1e1", "10 20 30");
+  expect_expand ("1E1:2E1:1E1", "10 20");
+  expect_expand ("1e+1:2e+1:1e+1", "10 20");
+  expect_expand ("5e-1:1.5:5e-1", "0.5 1 1.5");
+  expect_expand ("-2:2:2", "-2 0 2");
+  expect_expand ("+1:3:1", "1 2 3");
+  expect_expand ("1.:3:1", "1.:3:1");       /* no digit after the point */
+  expect_expand ("1e:3:1", "1e:3:1");       /* no digit in the exponent */
+  expect_expand ("1e+:3:1", "1e+:3:1");
+  expect_expand ("1q:3:1", "1q:3:1");       /* not a unit */
+  /* 2^53 itself is exact, and prints as an integer */
+  expect_expand ("9007199254740990:9007199254740992:1",
+                 "9007199254740990 9007199254740991 9007199254740992");
+  /* a million values is the most a dimension takes */
+  values = ns_sweep_expand ("1:1000000:1", &error);
+  ck_assert_msg (values != NULL, "%s", error ? error->message : "?");
+  ck_assert_uint_eq (values->len, 1000000);
+  g_ptr_array_unref (values);
 }
 END_TEST
 
@@ -133,6 +176,17 @@ START_TEST (test_csv_and_numbers)
     ck_assert_str_eq (forty, "40");
     ck_assert_str_eq (big, "123456789012");
     ck_assert_str_eq (tenth, "0.1");
+  }
+  {
+    /* an exponent outside [1e-4, 1e15), never inside */
+    const double values[] = { 1e20, 1e15, 999999999999999.0, 1e-5, 1e-4, -1e15, INFINITY,
+                              -INFINITY };
+    const char *const texts[] = { "1e+20", "1e+15", "999999999999999", "1e-05", "0.0001",
+                                  "-1e+15", "inf", "-inf" };
+    for (guint i = 0; i < G_N_ELEMENTS (values); i++) {
+      g_autofree char *text = ns_sweep_format_double (values[i]);
+      ck_assert_str_eq (text, texts[i]);
+    }
   }
 }
 END_TEST
@@ -545,6 +599,7 @@ sweep_suite (void)
 
   tcase_add_test (values, test_expand_lists_and_ranges);
   tcase_add_test (values, test_expand_errors);
+  tcase_add_test (values, test_expand_number_forms);
   tcase_add_test (values, test_csv_and_numbers);
   tcase_add_test (grid_case, test_grid_and_seeds);
   tcase_add_test (grid_case, test_swept_seed);
