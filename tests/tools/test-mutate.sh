@@ -3,7 +3,8 @@
 # for each operator in code and none in comments, strings or the preprocessor; a mutant
 # the test notices is killed, one it cannot notice (max's > against >=, equal when a == b)
 # survives and is reported with its line; --function limits the mutants to one body;
-# the project's files are as they were after the run; bad input exits 2; a project laid
+# the project's files are as they were after the run; test commands run in order, each
+# only on what the ones before let survive; bad input exits 2; a project laid
 # out as netsim is gets its tests run under make check's environment. Needs python3, git,
 # make and a C compiler; skipped without them.
 set -u
@@ -80,6 +81,13 @@ $MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test ./
   --function is_zero pick.c >"$tmp/out" 2>"$tmp/err" && ok || bad "is_zero alone: exit $?"
 grep -qx '1 mutants: 1 killed, 0 survived, 0 did not build (not counted)' "$tmp/out" && ok ||
   bad "is_zero alone: $(cat "$tmp/out")"
+
+# the test commands run in order and stop at the first that kills: the second runs on the
+# unmutated copy and on max's survivor, never on is_zero's mutant, which ./t kills
+$MUTATE --tree "$tree" --work "$tmp/work" --build 'cc -o t t.c pick.c' --test ./t \
+  --test "echo ran >>$tmp/runs" pick.c >"$tmp/out" 2>"$tmp/err"
+[ "$(wc -l <"$tmp/runs" 2>/dev/null)" -eq 2 ] && ok ||
+  bad "the second test command ran $(wc -l <"$tmp/runs" 2>/dev/null) times, wanted 2"
 
 # a test that times out is killed with what it started, even in a session of its own (as
 # Check forks each test into its own process group): nothing is left running
