@@ -21,6 +21,15 @@ micro_path (const char *name)
   return g_build_filename (data ? data : NS_SRCDIR, "scenarios", "micro", name, NULL);
 }
 
+/* Path of tests/data/good/name (in NETSIM_DATADIR, else the source tree). */
+static char *
+good_path (const char *name)
+{
+  const char *data = g_getenv ("NETSIM_DATADIR");
+
+  return g_build_filename (data ? data : NS_SRCDIR, "tests", "data", "good", name, NULL);
+}
+
 /* Expands text; must succeed; returns the values joined by spaces. */
 static char *
 expand (const char *text)
@@ -269,17 +278,35 @@ END_TEST
 START_TEST (test_prepare_refusals)
 {
   g_autofree char *path = micro_path ("call-chain.xml");
-  /* a dimension with one bad value is refused too, before any point runs */
-  const char *bad[] = { "measure.repetitions=zero,none", "measure.nosuch=1", "param.no.such=1", "nopath", "=1",
-                        "variant=nope", "measure.repetitions=2,zero", "workload.depth=2,0",
-                        "param.cache.l2.latency_cycles=5,500", "cpu.profile=generic,nosuch" };
+  /* a dimension with one bad value is refused too, before any point runs; the reason
+   * of a value's error follows its count, without the "--param PATH=VALUE: " it had */
+  const char *bad[][2] = {
+    { "measure.repetitions=zero,none", "--param measure.repetitions=zero,none: no value "
+      "works: " },
+    { "measure.nosuch=1", "no value works: " },
+    { "workload.1x=3", "--param workload.1x=3: no value works: '1x' is not a valid "
+      "attribute name" },
+    { "param.no.such=1", "no parameter named 'no.such'" },
+    { "nopath", "expected PATH=V1,V2" }, { "=1", "expected PATH=V1,V2" },
+    { "workload.depth=", "expected PATH=V1,V2" },
+    { "variant=nope", "no variant named 'nope'" },
+    { "measure.repetitions=2,zero", "the value 'zero' does not work (1 of 2 values do not)" },
+    { "workload.depth=2,0", "--param workload.depth=2,0: the value '0' does not work (1 of 2 "
+      "values do not): " },
+    { "param.cache.l2.latency_cycles=5,500", "the value '500' does not work" },
+    { "cpu.profile=generic,nosuch", "the value 'nosuch' does not work" },
+    { "seed=1,x", "'x' is not a seed" },
+    { "workload.depth=1,1", "--param workload.depth=1,1: '1' comes twice" } };
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
     NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
-    gboolean ok = ns_sweep_add_param (sweep, bad[i], &error) && ns_sweep_prepare (sweep, &error);
-    ck_assert_msg (!ok, "%s accepted", bad[i]);
+    gboolean ok = ns_sweep_add_param (sweep, bad[i][0], &error) &&
+                  ns_sweep_prepare (sweep, &error);
+    ck_assert_msg (!ok, "%s accepted", bad[i][0]);
     ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
+    ck_assert_msg (strstr (error->message, bad[i][1]) != NULL, "%s: '%s' does not say '%s'",
+                   bad[i][0], error->message, bad[i][1]);
     g_clear_error (&error);
     ns_sweep_free (sweep);
   }
@@ -344,6 +371,130 @@ START_TEST (test_prepare_refusals)
     g_clear_error (&error);
     ns_sweep_free (sweep);
   }
+}
+END_TEST
+
+/* A sweep prepared on path with sets (NULL: none), the param (NULL: none) and the variant
+ * (NULL: all): NULL and the error's message in *message if it is refused. */
+static NsSweep *
+try_prepare (const char *path, const char *const *sets, const char *param, const char *variant,
+             char **message)
+{
+  GError *error = NULL;
+  NsSweep *sweep = ns_sweep_new (path, NULL, sets, &error);
+
+  ck_assert_msg (sweep != NULL, "%s", error ? error->message : "?");
+  if (param != NULL && !ns_sweep_add_param (sweep, param, &error))
+    goto refused;
+  if (variant != NULL)
+    ns_sweep_set_variant (sweep, variant);
+  if (!ns_sweep_prepare (sweep, &error))
+    goto refused;
+  *message = NULL;
+  return sweep;
+
+refused:
+  ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
+  *message = g_strdup (error->message);
+  g_error_free (error);
+  ns_sweep_free (sweep);
+  return NULL;
+}
+
+/* Variants: a sweep of a scenario without them has no variant column, and takes no
+ * --variant nor variant dimension; --variant and a variant dimension together are refused
+ * whichever comes first; no --set at all is a sweep too. */
+START_TEST (test_variants_and_sets)
+{
+  g_autofree char *chain = micro_path ("call-chain.xml");
+  g_autofree char *plain = good_path ("minimal.xml");
+  g_autofree char *message = NULL;
+  NsSweep *sweep;
+
+  ck_assert (try_prepare (chain, quick_sets, "variant=plain-ret", "inlined", &message) == NULL);
+  ck_assert_msg (strstr (message, "not both") != NULL, "%s", message);
+  g_clear_pointer (&message, g_free);
+  sweep = try_prepare (plain, NULL, "workload.working-set=4KiB,8KiB", NULL, &message);
+  ck_assert_msg (sweep != NULL, "%s", message);
+  ck_assert_uint_eq (ns_sweep_n_points (sweep), 2);
+  ck_assert_str_eq (ns_sweep_columns (sweep)[1], "workload.working-set");
+  ns_sweep_free (sweep);
+  ck_assert (try_prepare (plain, NULL, NULL, "plain-ret", &message) == NULL);
+  ck_assert_msg (strstr (message, "minimal.xml has no variants") != NULL, "%s", message);
+  g_clear_pointer (&message, g_free);
+  ck_assert (try_prepare (plain, NULL, "variant=a,b", NULL, &message) == NULL);
+  ck_assert_msg (strstr (message, "minimal.xml has no variants") != NULL, "%s", message);
+  g_clear_pointer (&message, g_free);
+  /* a --set is tried on its own, so a bad one is blamed on itself */
+  {
+    const char *const bad_set[] = { "workload.working-set=0", NULL };
+    ck_assert (try_prepare (plain, bad_set, "measure.repetitions=1,2", NULL, &message) == NULL);
+    ck_assert_msg (strstr (message, "(after --set workload.working-set=0)") != NULL &&
+                   strstr (message, "--param") == NULL, "%s", message);
+  }
+}
+END_TEST
+
+/* The header names each dimension with its count of values and, when the seed is swept,
+ * says the sweep seed is unused; a swept CPU profile is listed with its hash; the column
+ * line ends it. The queries the command asks of a prepared sweep. */
+START_TEST (test_header_and_queries)
+{
+  const char *const params[] = { "seed=1,2", "workload.depth=3", "cpu.profile=generic,i5-3337u",
+                                 "measure.repetitions=2,5", NULL };
+  NsSweep *sweep = make_sweep (params, "plain-ret", 1);
+  const char *header = ns_sweep_header (sweep);
+  const char *columns = "\npoint,workload.depth,cpu.profile,measure.repetitions,variant,"
+                        "repetition,seed,status,metric,value,cv,reps,ops,values,error,notes\n";
+  g_auto (GStrv) profiles = ns_sweep_profile_files (sweep);
+  guint n = 9;
+
+  ck_assert_uint_eq (ns_sweep_n_points (sweep), 8);
+  ck_assert_msg (strstr (header, " (unused: seed is swept)\n") != NULL, "%s", header);
+  ck_assert_msg (strstr (header, "# sweep seed = 1,2 \xe2\x86\x92 2 values: 1 2\n") != NULL,
+                 "%s", header);
+  ck_assert_msg (strstr (header, "# sweep workload.depth = 3 \xe2\x86\x92 1 value: 3\n") != NULL,
+                 "%s", header);
+  ck_assert_msg (strstr (header, "# swept cpu-profile i5-3337u: ") != NULL &&
+                 strstr (header, "does not load") == NULL, "%s", header);
+  ck_assert_msg (g_str_has_suffix (header, columns), "%s", header);
+  /* the base profile (generic) and the swept ones, each file once */
+  ck_assert_uint_eq (g_strv_length (profiles), 2);
+  ck_assert_str_ne (profiles[0], profiles[1]);
+  ck_assert (ns_sweep_has_metric (sweep, "cycles_per_call"));
+  ck_assert (!ns_sweep_has_metric (sweep, "ns_per_call"));
+  ck_assert_str_eq (ns_sweep_swept (sweep, "workload[1].depth", &n), "workload.depth");
+  ck_assert_uint_eq (n, 1);
+  ck_assert (ns_sweep_swept (sweep, "measure.duration", &n) == NULL);
+  ck_assert_uint_eq (n, 0);
+  ck_assert_uint_eq (ns_sweep_max_repetitions (sweep), 5);
+  ns_sweep_free (sweep);
+  {
+    const char *const metrics[] = { "measure.metric=ns_per_call", NULL };
+    sweep = make_sweep (metrics, "plain-ret", 1);
+    ck_assert (ns_sweep_has_metric (sweep, "ns_per_call"));
+    ck_assert (!ns_sweep_has_metric (sweep, "cycles_per_call"));
+    ck_assert_uint_eq (ns_sweep_max_repetitions (sweep), 1);
+    ns_sweep_free (sweep);
+  }
+}
+END_TEST
+
+/* A grid past ten million points is refused. */
+START_TEST (test_grid_bound)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  GError *error = NULL;
+  NsSweep *sweep = ns_sweep_new (path, "plain-ret", quick_sets, &error);
+
+  ck_assert (ns_sweep_add_param (sweep, "workload.depth=1:11:1", &error));
+  ck_assert (ns_sweep_add_param (sweep, "seed=1:1000000:1", &error));
+  ns_sweep_set_variant (sweep, "plain-ret");
+  ck_assert (!ns_sweep_prepare (sweep, &error));
+  ck_assert_msg (strstr (error->message, "more than 10000000 points") != NULL, "%s",
+                 error->message);
+  g_error_free (error);
+  ns_sweep_free (sweep);
 }
 END_TEST
 
@@ -605,6 +756,9 @@ sweep_suite (void)
   tcase_add_test (grid_case, test_swept_seed);
   tcase_add_test (grid_case, test_metric_keeps_the_seed);
   tcase_add_test (grid_case, test_prepare_refusals);
+  tcase_add_test (grid_case, test_variants_and_sets);
+  tcase_add_test (grid_case, test_header_and_queries);
+  tcase_add_test (grid_case, test_grid_bound);
   tcase_add_test (grid_case, test_bad_set_refused);
   tcase_add_test (grid_case, test_failed_point_is_recorded);
   tcase_add_test (output, test_jobs_do_not_change_results);
