@@ -689,6 +689,139 @@ START_TEST (test_resume_after_torn_line)
 }
 END_TEST
 
+/* The sweep the resume field checks read back: two points of one variant, whose swept
+ * <measure> attributes decide their repetitions (1 and 2) and aggregate; with timing, a
+ * wall_s column. */
+static NsSweep *
+fields_sweep (gboolean timing)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  GError *error = NULL;
+  NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
+
+  ck_assert (ns_sweep_add_param (sweep, "measure.repetitions=1,2", &error));
+  ck_assert (ns_sweep_add_param (sweep, "measure.aggregate=harmonic", &error));
+  ns_sweep_set_variant (sweep, "plain-ret");
+  ns_sweep_set_timing (sweep, timing);
+  ck_assert_msg (ns_sweep_prepare (sweep, &error), "%s", error ? error->message : "?");
+  return sweep;
+}
+
+/* One edit of a point's line: columns set to values (NULL-terminated pairs). */
+typedef struct {
+  guint       point;
+  const char *set[20];      /* column, value, column, value, …, NULL */
+  const char *want;         /* NULL: resumed; else what the refusal says */
+} LineEdit;
+
+/* text (a sweep output) with edit applied to its point's line (its fields joined as they
+ * are: the values in these cases need no quoting). */
+static char *
+edited_output (NsSweep *sweep, const char *text, const LineEdit *edit)
+{
+  const char *const *columns = ns_sweep_columns (sweep);
+  g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+  g_autofree char *prefix = g_strdup_printf ("%u,", edit->point);
+
+  for (guint i = 0; lines[i]; i++) {
+    g_auto (GStrv) fields = NULL;
+    if (!g_str_has_prefix (lines[i], prefix))
+      continue;
+    fields = ns_sweep_csv_split (lines[i]);
+    for (guint k = 0; edit->set[k]; k += 2)
+      for (guint c = 0; columns[c]; c++)
+        if (!strcmp (columns[c], edit->set[k])) {
+          g_free (fields[c]);
+          fields[c] = g_strdup (edit->set[k + 1]);
+        }
+    g_free (lines[i]);
+    lines[i] = g_strjoinv (",", fields);
+  }
+  return g_strjoinv ("\n", lines);
+}
+
+/* Resumes path after writing text with edit to it: accepted, or refused saying edit->want. */
+static void
+expect_resume (gboolean timing, const char *path, const char *text, const LineEdit *edit)
+{
+  NsSweep *sweep = fields_sweep (timing);
+  g_autofree char *edited = edited_output (sweep, text, edit);
+  GError *error = NULL;
+  gboolean ok;
+
+  ck_assert (g_file_set_contents (path, edited, -1, NULL));
+  ok = ns_sweep_open (sweep, path, NS_SWEEP_RESUME, &error);
+  if (edit->want == NULL)
+    ck_assert_msg (ok && ns_sweep_n_done (sweep) == 2, "%s: %s", edit->set[0],
+                   error ? error->message : "a point not taken");
+  else {
+    ck_assert_msg (!ok, "%s '%s' resumed", edit->set[0], edit->set[1]);
+    ck_assert_msg (strstr (error->message, edit->want) != NULL, "%s: '%s' does not say '%s'",
+                   edit->set[0], error->message, edit->want);
+    g_error_free (error);
+  }
+  if (ok)
+    ck_assert (ns_sweep_finish (sweep, NULL));
+  ns_sweep_free (sweep);
+}
+
+/* --resume reads each field as netsim writes it, for the point's own repetitions and
+ * aggregate (swept <measure> attributes), and a failed point's line as netsim writes one. */
+START_TEST (test_resume_checks_fields)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.csv", NULL);
+  g_autofree char *timed = g_build_filename (dir, "timed.csv", NULL);
+  g_autofree char *text = NULL, *timed_text = NULL;
+  NsSweep *sweep = fields_sweep (FALSE);
+  const char *number = "where netsim writes a number in its shortest exact form";
+  const char *failed_empty = "where netsim writes nothing (the point failed)";
+  const LineEdit edits[] = {
+    { 1, { NULL }, NULL },
+    { 1, { "value", "abc", NULL }, "point 1's value is 'abc', " },
+    { 1, { "value", "8.6x", NULL }, number },
+    { 1, { "cv", "abc", NULL }, "point 1's cv is 'abc', " },
+    { 1, { "value", "1.5", NULL }, "(the harmonic mean of its values)" },
+    { 1, { "values", "1", NULL }, "where netsim writes 2 numbers (one a repetition)" },
+    { 0, { "values", "1;2", NULL }, "where netsim writes 1 number (one a repetition)" },
+    { 1, { "values", "abc;1", NULL }, "point 1's values is 'abc;1'" },
+    { 1, { "reps", "1", NULL }, "where netsim writes 2 (the point's measure repetitions)" },
+    { 1, { "ops", "abc", NULL }, "point 1's ops is 'abc', where netsim writes a count" },
+    { 1, { "error", "boom", NULL }, "where netsim writes nothing (the point ran)" },
+    /* a failed point: the scenario's metric, an error, nothing else */
+    { 1, { "status", "failed", "value", "", "cv", "", "reps", "", "ops", "", "values", "",
+           "error", "boom", NULL }, NULL },
+    { 1, { "status", "failed", NULL }, failed_empty },
+    { 1, { "status", "failed", "value", "", "cv", "", "reps", "", "ops", "", "values", "",
+           NULL }, "point 1's error is '', where netsim writes why the point failed" },
+    { 1, { "status", "failed", "value", "", "cv", "", "reps", "", "ops", "", "values", "",
+           "error", "boom", "metric", "ns_per_call", NULL }, "(the scenario's)" },
+  };
+  const LineEdit walls[] = {
+    { 1, { NULL }, NULL },
+    { 1, { "wall_s", "0.000", NULL }, NULL },          /* a point faster than 0.5 ms */
+    { 1, { "wall_s", "abc", NULL }, "point 1's wall_s is 'abc'" },
+    { 1, { "wall_s", "inf", NULL }, "point 1's wall_s is 'inf'" },
+    { 1, { "wall_s", "-1.000", NULL }, "point 1's wall_s is '-1.000'" },
+  };
+
+  run_to_end (sweep, out, NS_SWEEP_NEW, 1);
+  text = file_text (out);
+  ns_sweep_free (sweep);
+  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
+    expect_resume (FALSE, out, text, &edits[i]);
+  sweep = fields_sweep (TRUE);
+  run_to_end (sweep, timed, NS_SWEEP_NEW, 1);
+  timed_text = file_text (timed);
+  ns_sweep_free (sweep);
+  for (guint i = 0; i < G_N_ELEMENTS (walls); i++)
+    expect_resume (TRUE, timed, timed_text, &walls[i]);
+  g_unlink (out);
+  g_unlink (timed);
+  g_rmdir (dir);
+}
+END_TEST
+
 START_TEST (test_resume_refuses_another_sweep)
 {
   g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
@@ -764,6 +897,7 @@ sweep_suite (void)
   tcase_add_test (output, test_jobs_do_not_change_results);
   tcase_add_test (output, test_resume_after_torn_line);
   tcase_add_test (output, test_resume_refuses_another_sweep);
+  tcase_add_test (output, test_resume_checks_fields);
   tcase_add_test (output, test_stop_starts_nothing);
   suite_add_tcase (s, values);
   suite_add_tcase (s, grid_case);
