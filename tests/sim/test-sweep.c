@@ -715,9 +715,10 @@ typedef struct {
 } LineEdit;
 
 /* text (a sweep output) with edit applied to its point's line (its fields joined as they
- * are: the values in these cases need no quoting). */
+ * are: the values in these cases need no quoting); twice: the edited line follows the
+ * original instead of replacing it. */
 static char *
-edited_output (NsSweep *sweep, const char *text, const LineEdit *edit)
+edited_output (NsSweep *sweep, const char *text, const LineEdit *edit, gboolean twice)
 {
   const char *const *columns = ns_sweep_columns (sweep);
   g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
@@ -734,18 +735,27 @@ edited_output (NsSweep *sweep, const char *text, const LineEdit *edit)
           g_free (fields[c]);
           fields[c] = g_strdup (edit->set[k + 1]);
         }
+    if (twice) {
+      g_autofree char *copy = g_strjoinv (",", fields);
+      char *both = g_strconcat (lines[i], "\n", copy, NULL);
+      g_free (lines[i]);
+      lines[i] = both;
+      break;
+    }
     g_free (lines[i]);
     lines[i] = g_strjoinv (",", fields);
   }
   return g_strjoinv ("\n", lines);
 }
 
-/* Resumes path after writing text with edit to it: accepted, or refused saying edit->want. */
+/* Resumes path after writing text with edit (twice: as a second copy) to it: accepted, or
+ * refused saying edit->want. */
 static void
-expect_resume (gboolean timing, const char *path, const char *text, const LineEdit *edit)
+expect_resume (gboolean timing, const char *path, const char *text, const LineEdit *edit,
+               gboolean twice)
 {
   NsSweep *sweep = fields_sweep (timing);
-  g_autofree char *edited = edited_output (sweep, text, edit);
+  g_autofree char *edited = edited_output (sweep, text, edit, twice);
   GError *error = NULL;
   gboolean ok;
 
@@ -762,6 +772,11 @@ expect_resume (gboolean timing, const char *path, const char *text, const LineEd
   }
   if (ok)
     ck_assert (ns_sweep_finish (sweep, NULL));
+  if (ok && twice) {
+    /* the second copy of a point is dropped: the file is rewritten without it */
+    g_autofree char *after = file_text (path);
+    ck_assert_msg (!strcmp (after, text), "%s: the second copy stayed", edit->set[0]);
+  }
   ns_sweep_free (sweep);
 }
 
@@ -788,6 +803,8 @@ START_TEST (test_resume_checks_fields)
     { 1, { "reps", "1", NULL }, "where netsim writes 2 (the point's measure repetitions)" },
     { 1, { "ops", "abc", NULL }, "point 1's ops is 'abc', where netsim writes a count" },
     { 1, { "error", "boom", NULL }, "where netsim writes nothing (the point ran)" },
+    /* a line whose key (point, swept values, repetition, seed) is not its point's */
+    { 1, { "repetition", "1", NULL }, "not a point of this sweep" },
     /* a failed point: the scenario's metric, an error, nothing else */
     { 1, { "status", "failed", "value", "", "cv", "", "reps", "", "ops", "", "values", "",
            "error", "boom", NULL }, NULL },
@@ -796,6 +813,18 @@ START_TEST (test_resume_checks_fields)
            NULL }, "point 1's error is '', where netsim writes why the point failed" },
     { 1, { "status", "failed", "value", "", "cv", "", "reps", "", "ops", "", "values", "",
            "error", "boom", "metric", "ns_per_call", NULL }, "(the scenario's)" },
+    { 1, { "status", "failed", "value", "", "cv", "", "reps", "", "ops", "", "values", "",
+           "error", "\"boom\"", NULL }, "is not quoted or spaced as netsim writes it" },
+  };
+  /* the last point twice: alike, taken once; with another count, two results */
+  const LineEdit twice[] = {
+    { 1, { NULL }, NULL },
+    { 1, { "ops", "1", NULL }, "point 1 is also on line" },
+  };
+  /* with --timing, alike but for the wall time; a count of the same width apart */
+  const LineEdit twice_timed[] = {
+    { 1, { "wall_s", "99.999", NULL }, NULL },
+    { 1, { "wall_s", "99.999", "ops", "99999", NULL }, "point 1 is also on line" },
   };
   const LineEdit walls[] = {
     { 1, { NULL }, NULL },
@@ -809,15 +838,60 @@ START_TEST (test_resume_checks_fields)
   text = file_text (out);
   ns_sweep_free (sweep);
   for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
-    expect_resume (FALSE, out, text, &edits[i]);
+    expect_resume (FALSE, out, text, &edits[i], FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (twice); i++)
+    expect_resume (FALSE, out, text, &twice[i], TRUE);
   sweep = fields_sweep (TRUE);
   run_to_end (sweep, timed, NS_SWEEP_NEW, 1);
   timed_text = file_text (timed);
   ns_sweep_free (sweep);
   for (guint i = 0; i < G_N_ELEMENTS (walls); i++)
-    expect_resume (TRUE, timed, timed_text, &walls[i]);
+    expect_resume (TRUE, timed, timed_text, &walls[i], FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (twice_timed); i++)
+    expect_resume (TRUE, timed, timed_text, &twice_timed[i], TRUE);
   g_unlink (out);
   g_unlink (timed);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* Resumes path holding the first len bytes of sweep's header: accepted; TRUE if opening
+ * said the header was cut (and wrote it again). */
+static gboolean
+resume_header_part (const char *path, gsize len)
+{
+  NsSweep *sweep = fields_sweep (FALSE);
+  GError *error = NULL;
+  g_autofree char *after = NULL;
+  gboolean cut;
+
+  ck_assert (g_file_set_contents (path, ns_sweep_header (sweep), (gssize) len, NULL));
+  ck_assert_msg (ns_sweep_open (sweep, path, NS_SWEEP_RESUME, &error), "%s",
+                 error ? error->message : "?");
+  ck_assert_uint_eq (ns_sweep_n_done (sweep), 0);
+  ck_assert (!ns_sweep_was_torn (sweep));
+  cut = ns_sweep_header_was_cut (sweep);
+  after = file_text (path);
+  ck_assert_str_eq (after, ns_sweep_header (sweep));
+  ck_assert (ns_sweep_finish (sweep, NULL));
+  ns_sweep_free (sweep);
+  return cut;
+}
+
+/* A file of the whole header resumes as a sweep with no point done; an empty one too (a
+ * crash before the header was written); a header cut short is said so and written again. */
+START_TEST (test_resume_header_alone)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.csv", NULL);
+  NsSweep *sweep = fields_sweep (FALSE);
+  gsize len = strlen (ns_sweep_header (sweep));
+
+  ns_sweep_free (sweep);
+  ck_assert (!resume_header_part (out, len));
+  ck_assert (!resume_header_part (out, 0));
+  ck_assert (resume_header_part (out, len / 2));
+  g_unlink (out);
   g_rmdir (dir);
 }
 END_TEST
@@ -898,6 +972,7 @@ sweep_suite (void)
   tcase_add_test (output, test_resume_after_torn_line);
   tcase_add_test (output, test_resume_refuses_another_sweep);
   tcase_add_test (output, test_resume_checks_fields);
+  tcase_add_test (output, test_resume_header_alone);
   tcase_add_test (output, test_stop_starts_nothing);
   suite_add_tcase (s, values);
   suite_add_tcase (s, grid_case);
