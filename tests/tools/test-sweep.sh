@@ -2,7 +2,8 @@
 # test-sweep.sh — netsim sweep end to end: --jobs 1 and --jobs 2 give the same CSV byte for
 # byte (host time only with --timing); a sweep killed with SIGKILL half-way and resumed ends with every point exactly once
 # and the results of an uninterrupted run; SIGINT stops cleanly and says how to resume;
-# --resume refuses another sweep's file; failed points are recorded; --plot and --json.
+# --resume refuses another sweep's file; failed points are recorded, a killed worker's
+# too; --plot and --json.
 set -u
 NETSIM=${NETSIM:-./netsim}
 DATA=${NETSIM_DATADIR:-.}
@@ -136,18 +137,23 @@ grep -q "y=wall_s is a column only --timing writes" "$TMP/err" && [ ! -e "$TMP/p
 # a worker does not keep the output open: the file's flock is the parent's, and a worker
 # still finishing its point after the parent was killed must not make the --resume that
 # follows find the file locked
+# find_worker PID: sets kid to a child process of PID (a sweep's worker), waiting up to
+# 20 s for one; empty if none came
+find_worker () {
+  fw_i=0
+  kid=
+  while [ "$fw_i" -lt 400 ] && [ -z "$kid" ]; do
+    for p in /proc/[0-9]*; do
+      [ "$(cut -d' ' -f4 "$p/stat" 2>/dev/null)" = "$1" ] && kid=${p#/proc/}
+    done
+    [ -n "$kid" ] || sleep 0.05
+    fw_i=$((fw_i + 1))
+  done
+}
 "$NETSIM" sweep -q --variant plain-ret --param workload.depth=1,2 --set measure.duration=1s \
   -o "$TMP/w.csv" "$SC" 2>/dev/null &
 BG=$!
-i=0
-kid=
-while [ "$i" -lt 400 ] && [ -z "$kid" ]; do
-  for p in /proc/[0-9]*; do
-    [ "$(cut -d' ' -f4 "$p/stat" 2>/dev/null)" = "$BG" ] && kid=${p#/proc/}
-  done
-  [ -n "$kid" ] || sleep 0.05
-  i=$((i + 1))
-done
+find_worker "$BG"
 held=
 for fd in "/proc/$kid/fd/"*; do
   case "$(readlink "$fd" 2>/dev/null)" in */w.csv) held=1 ;; esac
@@ -162,6 +168,20 @@ fi
 kill -9 "$BG" 2>/dev/null
 wait "$BG" 2>/dev/null
 BG=
+
+# a worker that dies (SIGKILL here, as the OOM killer sends it) fails its point, saying
+# how; the sweep goes on with the next point and exits 1 (a point failed)
+"$NETSIM" sweep -q --jobs 1 --variant plain-ret --param measure.duration=1s,1ms \
+  -o "$TMP/wk.csv" "$SC" 2>"$TMP/wk.err" &
+BG=$!
+find_worker "$BG"
+[ -n "$kid" ] && kill -9 "$kid"
+wait "$BG"; got=$?
+BG=
+[ "$got" -eq 1 ] &&
+  grep -q '^0,1s,.*,failed,cycles_per_call,,,,,,worker process killed by signal 9 (Killed),$' "$TMP/wk.csv" &&
+  grep -q '^1,1ms,.*,ok,' "$TMP/wk.csv" && ok ||
+  bad "a killed worker's point (exit $got): $(cat "$TMP/wk.err"; grep -v '^#' "$TMP/wk.csv")"
 
 # SIGKILL half-way, then --resume: every point exactly once, results as uninterrupted
 "$NETSIM" sweep -q $GRID --jobs 2 -o "$TMP/k.csv" "$SC" 2>"$TMP/k.err" &
