@@ -855,6 +855,74 @@ START_TEST (test_resume_checks_fields)
 }
 END_TEST
 
+/* Resumes out holding text: must be accepted. */
+static NsSweep *
+resume_text (const char *out, const char *text)
+{
+  NsSweep *sweep = fields_sweep (FALSE);
+  GError *error = NULL;
+
+  ck_assert (g_file_set_contents (out, text, -1, NULL));
+  ck_assert_msg (ns_sweep_open (sweep, out, NS_SWEEP_RESUME, &error), "%s", error->message);
+  return sweep;
+}
+
+/* ns_sweep_notes of sweep: its n notes must be want (then finishes and frees sweep). */
+static void
+expect_notes (NsSweep *sweep, guint n, const char *const *want)
+{
+  g_autoptr (GPtrArray) notes = ns_sweep_notes (sweep);
+
+  ck_assert_uint_eq (notes->len, n);
+  for (guint i = 0; i < n; i++)
+    ck_assert_str_eq (notes->pdata[i], want[i]);
+  ck_assert (ns_sweep_finish (sweep, NULL));
+  ns_sweep_free (sweep);
+}
+
+/* What a resumed sweep tells of its points: the notes of the points done, each with the
+ * count that carry it (a point not done has none), and JSON with an error only where a
+ * point failed. */
+START_TEST (test_resumed_notes_and_json)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
+  g_autofree char *out = g_build_filename (dir, "out.csv", NULL);
+  NsSweep *sweep = fields_sweep (FALSE);
+  const LineEdit noted = { 0, { "notes", "one" NS_SWEEP_NOTES_SEP "two", NULL }, NULL };
+  const LineEdit also = { 1, { "notes", "two", NULL }, NULL };
+  const LineEdit failed = { 1, { "status", "failed", "value", "", "cv", "", "reps", "",
+                                 "ops", "", "values", "", "error", "boom", NULL }, NULL };
+  const char *const both_notes[] = { "(1 of 2 points): one", "(2 of 2 points): two" };
+  const char *const first_notes[] = { "(1 of 1 points): one", "(1 of 1 points): two" };
+  g_autofree char *text = NULL, *first = NULL, *two = NULL, *one_failed = NULL;
+  GString *json = g_string_new (NULL);
+
+  run_to_end (sweep, out, NS_SWEEP_NEW, 1);
+  text = file_text (out);
+  first = edited_output (sweep, text, &noted, FALSE);
+  two = edited_output (sweep, first, &also, FALSE);
+  one_failed = edited_output (sweep, first, &failed, FALSE);
+  ns_sweep_free (sweep);
+  expect_notes (resume_text (out, two), 2, both_notes);
+  sweep = resume_text (out, one_failed);
+  ns_sweep_json (sweep, json);
+  ck_assert_msg (strstr (json->str, "\"error\": null,\n      \"notes\": [\n        \"one\",\n"
+                                   "        \"two\"\n      ]") != NULL &&
+                 strstr (json->str, "\"error\": \"boom\",\n      \"notes\": []") != NULL,
+                 "%s", strstr (json->str, "\"points\""));
+  ck_assert (ns_sweep_finish (sweep, NULL));
+  ns_sweep_free (sweep);
+  /* point 1 not done */
+  strstr (first, "\n1,")[1] = '\0';
+  sweep = resume_text (out, first);
+  ck_assert_uint_eq (ns_sweep_n_done (sweep), 1);
+  expect_notes (sweep, 2, first_notes);
+  g_string_free (json, TRUE);
+  g_unlink (out);
+  g_rmdir (dir);
+}
+END_TEST
+
 /* Resumes path holding the first len bytes of sweep's header: accepted; TRUE if opening
  * said the header was cut (and wrote it again). */
 static gboolean
@@ -973,6 +1041,7 @@ sweep_suite (void)
   tcase_add_test (output, test_resume_refuses_another_sweep);
   tcase_add_test (output, test_resume_checks_fields);
   tcase_add_test (output, test_resume_header_alone);
+  tcase_add_test (output, test_resumed_notes_and_json);
   tcase_add_test (output, test_stop_starts_nothing);
   suite_add_tcase (s, values);
   suite_add_tcase (s, grid_case);
