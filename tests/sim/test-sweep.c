@@ -780,6 +780,24 @@ expect_resume (gboolean timing, const char *path, const char *text, const LineEd
   ns_sweep_free (sweep);
 }
 
+/* Runs the fields sweep (with timing or not) into path, then resumes it after each of the
+ * n edits of its lines and each of the n_twice copies of an edited line. */
+static void
+check_edits (gboolean timing, const char *path, const LineEdit *edits, guint n,
+             const LineEdit *twice, guint n_twice)
+{
+  NsSweep *sweep = fields_sweep (timing);
+  g_autofree char *text = NULL;
+
+  run_to_end (sweep, path, NS_SWEEP_NEW, 1);
+  text = file_text (path);
+  ns_sweep_free (sweep);
+  for (guint i = 0; i < n; i++)
+    expect_resume (timing, path, text, &edits[i], FALSE);
+  for (guint i = 0; i < n_twice; i++)
+    expect_resume (timing, path, text, &twice[i], TRUE);
+}
+
 /* --resume reads each field as netsim writes it, for the point's own repetitions and
  * aggregate (swept <measure> attributes), and a failed point's line as netsim writes one. */
 START_TEST (test_resume_checks_fields)
@@ -787,8 +805,6 @@ START_TEST (test_resume_checks_fields)
   g_autofree char *dir = g_dir_make_tmp ("test-sweep-XXXXXX", NULL);
   g_autofree char *out = g_build_filename (dir, "out.csv", NULL);
   g_autofree char *timed = g_build_filename (dir, "timed.csv", NULL);
-  g_autofree char *text = NULL, *timed_text = NULL;
-  NsSweep *sweep = fields_sweep (FALSE);
   const char *number = "where netsim writes a number in its shortest exact form";
   const char *failed_empty = "where netsim writes nothing (the point failed)";
   const LineEdit edits[] = {
@@ -834,21 +850,9 @@ START_TEST (test_resume_checks_fields)
     { 1, { "wall_s", "-1.000", NULL }, "point 1's wall_s is '-1.000'" },
   };
 
-  run_to_end (sweep, out, NS_SWEEP_NEW, 1);
-  text = file_text (out);
-  ns_sweep_free (sweep);
-  for (guint i = 0; i < G_N_ELEMENTS (edits); i++)
-    expect_resume (FALSE, out, text, &edits[i], FALSE);
-  for (guint i = 0; i < G_N_ELEMENTS (twice); i++)
-    expect_resume (FALSE, out, text, &twice[i], TRUE);
-  sweep = fields_sweep (TRUE);
-  run_to_end (sweep, timed, NS_SWEEP_NEW, 1);
-  timed_text = file_text (timed);
-  ns_sweep_free (sweep);
-  for (guint i = 0; i < G_N_ELEMENTS (walls); i++)
-    expect_resume (TRUE, timed, timed_text, &walls[i], FALSE);
-  for (guint i = 0; i < G_N_ELEMENTS (twice_timed); i++)
-    expect_resume (TRUE, timed, timed_text, &twice_timed[i], TRUE);
+  check_edits (FALSE, out, edits, G_N_ELEMENTS (edits), twice, G_N_ELEMENTS (twice));
+  check_edits (TRUE, timed, walls, G_N_ELEMENTS (walls), twice_timed,
+               G_N_ELEMENTS (twice_timed));
   g_unlink (out);
   g_unlink (timed);
   g_rmdir (dir);
