@@ -275,6 +275,33 @@ START_TEST (test_swept_seed)
 }
 END_TEST
 
+/* A sweep prepared on path with sets (NULL: none), the param (NULL: none) and the variant
+ * (NULL: all): NULL and the error's message in *message if it is refused. */
+static NsSweep *
+try_prepare (const char *path, const char *const *sets, const char *param, const char *variant,
+             char **message)
+{
+  GError *error = NULL;
+  NsSweep *sweep = ns_sweep_new (path, NULL, sets, &error);
+
+  ck_assert_msg (sweep != NULL, "%s", error ? error->message : "?");
+  if (param != NULL && !ns_sweep_add_param (sweep, param, &error))
+    goto refused;
+  if (variant != NULL)
+    ns_sweep_set_variant (sweep, variant);
+  if (!ns_sweep_prepare (sweep, &error))
+    goto refused;
+  *message = NULL;
+  return sweep;
+
+refused:
+  ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
+  *message = g_strdup (error->message);
+  g_error_free (error);
+  ns_sweep_free (sweep);
+  return NULL;
+}
+
 START_TEST (test_prepare_refusals)
 {
   g_autofree char *path = micro_path ("call-chain.xml");
@@ -300,15 +327,11 @@ START_TEST (test_prepare_refusals)
   GError *error = NULL;
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
-    NsSweep *sweep = ns_sweep_new (path, NULL, quick_sets, &error);
-    gboolean ok = ns_sweep_add_param (sweep, bad[i][0], &error) &&
-                  ns_sweep_prepare (sweep, &error);
-    ck_assert_msg (!ok, "%s accepted", bad[i][0]);
-    ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
-    ck_assert_msg (strstr (error->message, bad[i][1]) != NULL, "%s: '%s' does not say '%s'",
-                   bad[i][0], error->message, bad[i][1]);
-    g_clear_error (&error);
-    ns_sweep_free (sweep);
+    g_autofree char *message = NULL;
+    ck_assert_msg (try_prepare (path, quick_sets, bad[i][0], NULL, &message) == NULL,
+                   "%s accepted", bad[i][0]);
+    ck_assert_msg (strstr (message, bad[i][1]) != NULL, "%s: '%s' does not say '%s'",
+                   bad[i][0], message, bad[i][1]);
   }
   {
     /* one attribute under two spellings is one dimension; a --set of a swept attribute
@@ -373,33 +396,6 @@ START_TEST (test_prepare_refusals)
   }
 }
 END_TEST
-
-/* A sweep prepared on path with sets (NULL: none), the param (NULL: none) and the variant
- * (NULL: all): NULL and the error's message in *message if it is refused. */
-static NsSweep *
-try_prepare (const char *path, const char *const *sets, const char *param, const char *variant,
-             char **message)
-{
-  GError *error = NULL;
-  NsSweep *sweep = ns_sweep_new (path, NULL, sets, &error);
-
-  ck_assert_msg (sweep != NULL, "%s", error ? error->message : "?");
-  if (param != NULL && !ns_sweep_add_param (sweep, param, &error))
-    goto refused;
-  if (variant != NULL)
-    ns_sweep_set_variant (sweep, variant);
-  if (!ns_sweep_prepare (sweep, &error))
-    goto refused;
-  *message = NULL;
-  return sweep;
-
-refused:
-  ck_assert (error != NULL && error->code == NS_ERROR_INPUT);
-  *message = g_strdup (error->message);
-  g_error_free (error);
-  ns_sweep_free (sweep);
-  return NULL;
-}
 
 /* Variants: a sweep of a scenario without them has no variant column, and takes no
  * --variant nor variant dimension; --variant and a variant dimension together are refused
