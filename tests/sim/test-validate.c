@@ -3,7 +3,9 @@
  * (whatever --jobs is); expected-results regressions; a row both fitted and counted as
  * validation is caught, and a recorded fit whose row has moved is noted; a recorded fit no
  * value in use is makes no calibration row and is a conflict, and a second fit of one
- * profile and parameter is refused; what-if runs.
+ * profile and parameter is refused; what-if runs. The edges of each load check (found by
+ * tools/mutate), the summary's figures in the table and JSON, run seeds and the job
+ * runner's progress.
  * Calibration itself (netsim calibrate) is tested in test-calibrate.c. */
 #include "config.h"
 #include "count.h"
@@ -28,6 +30,59 @@ load_fixture (char **tmp)
   *tmp = fixture_datadir (&fx);
   return load_ok (fx);
 }
+
+/* ---- queries on a loaded validation ---- */
+
+/* The files a validation was loaded from (the seed files, cases.xml, calibration.xml once
+ * it exists), the rows a run can replay, and the cases whose scenario file is missing;
+ * the free functions take NULL. */
+START_TEST (test_queries)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  NsValidation *v = load_ok (fx);
+  const char *const *files = ns_validation_files (v);
+  GError *error = NULL;
+
+  ck_assert_str_eq (ns_validation_dir (v), fx);
+  ck_assert_str_eq (files[0], seed);
+  ck_assert_str_eq (files[1], cases);
+  ck_assert_ptr_null (files[2]);
+  /* safe-ret, unret, broken, no-variant, no-scenario and calib name a scenario */
+  ck_assert_uint_eq (ns_validation_count_modelled (v, ns_validation_rows (v)), 6);
+  ck_assert (ns_validation_case_scenario_exists (ns_validation_case (v, "900-safe-ret"), NULL));
+  ck_assert (ns_validation_case_scenario_exists (ns_validation_case (v, "900-reason"), NULL));
+  ck_assert (!ns_validation_case_scenario_exists (ns_validation_case (v, "900-no-scenario"),
+                                                  &error));
+  ck_assert_msg (g_str_has_suffix (error->message, "cases.xml:14: scenario scenarios/micro/"
+                                   "no-such-scenario.xml does not exist (a row not modelled "
+                                   "yet takes reason=)"), "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (!ns_validation_check_scenario_files (v, &error));
+  ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+  ck_assert_msg (strstr (error->message, "cases.xml:14: scenario scenarios/micro/"
+                         "no-such-scenario.xml does not exist"), "%s", error->message);
+  g_clear_error (&error);
+  ns_validation_free (v);
+
+  edit_file (cases, "scenarios/micro/no-such-scenario.xml", "scenarios/micro/call-chain.xml");
+  ck_assert (g_file_set_contents (record, "<calibration/>\n", -1, NULL));
+  v = load_ok (fx);
+  files = ns_validation_files (v);
+  ck_assert_str_eq (files[1], cases);
+  ck_assert_str_eq (files[2], record);
+  ck_assert_ptr_null (files[3]);
+  ck_assert (ns_validation_check_scenario_files (v, NULL));
+  ns_validation_free (v);
+  ns_validation_free (NULL);
+  ns_val_run_free (NULL);
+  ns_val_job_free (NULL);
+  remove_tree (tmp);
+}
+END_TEST
 
 /* ---- the shipped recorded results ---- */
 
@@ -397,6 +452,113 @@ START_TEST (test_recorded_noise_refused)
 }
 END_TEST
 
+/* The edges of a row's checks, each one edit of the fixture: refused at file:line with
+ * its message (a zero baseline, a negative patched figure, a zero tolerance, a printed
+ * delta of '%' alone, a CV too large for a double, a set-up that leaves out what every
+ * row states, a row id used twice, a file that is not XML). */
+START_TEST (test_recorded_edges_refused)
+{
+  static const struct { const char *from, *to, *at, *needle; } bad[] = {
+    { "<baseline value=\"100\"/>", "<baseline value=\"0\"/>", "seed-900.xml:57:",
+      "row 900-tight: the baseline must be > 0 and the patched figure ≥ 0 (got 0 and 150)" },
+    { "<patched value=\"150\"/>", "<patched value=\"-1\"/>", "seed-900.xml:57:",
+      "(got 100 and -1)" },
+    { "tolerance-pp=\"1.5\"", "tolerance-pp=\"0\"", "seed-900.xml:57:",
+      "tolerance-pp=\"0\" is not a positive number" },
+    { "variant=\"stated tolerance\"", "variant=\"stated tolerance\" printed-delta=\"%\"",
+      "seed-900.xml:57:", "printed-delta=\"%\" is not a delta as printed" },
+    { " tool=\"netsim micro call-chain\"", "", "seed-900.xml:17:",
+      "row 900-safe-ret: no <setup> of its file, table or row states 'tool'" },
+    { " mitigations=\"per variant\"", "", "seed-900.xml:17:", "states 'mitigations'" },
+    { "<row id=\"900-tight\"", "<row id=\"900-calib\"", "seed-900.xml:57:",
+      "row id '900-calib' is used twice (first at " },
+    { "</recorded>", "", "seed-900.xml:", "" },
+  };
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  g_autofree char *huge = g_strdup_printf ("<patched value=\"14.00\" cv=\"1%0400d\"/>", 0);
+  const char *const big_cv[][3] = {
+    { "<patched value=\"14.00\" cv=\"0.5\"/>", huge, SEED_FILE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    const char *const edits[][3] = { { bad[i].from, bad[i].to, SEED_FILE } };
+    assert_load_refused (datadir, edits, 1, bad[i].at, bad[i].needle);
+  }
+  assert_load_refused (datadir, big_cv, 1, "seed-900.xml:25:", "<patched cv=\"1000");
+}
+END_TEST
+
+/* Loads the fixture with one edit (see load_edited_fixture), asserting it loads. */
+static NsValidation *
+load_edited_ok (const char *datadir, const char *from, const char *to)
+{
+  GError *error = NULL;
+  NsValidation *v = load_edited_fixture (datadir, from, to, &error);
+
+  ck_assert_msg (v != NULL, "%s -> %s: %s", from, to, error ? error->message : "");
+  return v;
+}
+
+/* The value of the item of kind and name in s, or NULL; asserts there is one at most. */
+static const char *
+setup_value (const NsSetup *s, const char *kind, const char *name)
+{
+  const char *value = NULL;
+
+  for (guint i = 0; i < s->items->len; i++) {
+    const NsSetupItem *item = s->items->pdata[i];
+    if (!strcmp (item->kind, kind) && !strcmp (item->name, name)) {
+      ck_assert_ptr_null (value);
+      value = item->value;
+    }
+  }
+  return value;
+}
+
+/* The edges a row may reach and still load: a patched figure of 0, a stated tolerance
+ * equal to the rule, CVs of 0 (an interval of 0), printed deltas with and without '%';
+ * a row's set-up item replaces the item of its kind and name only. */
+START_TEST (test_recorded_edges_accepted)
+{
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+  const NsRecordedRow *row;
+  NsValidation *v;
+
+  v = load_edited_ok (datadir, "<patched value=\"150\"/>", "<patched value=\"0\"/>");
+  ck_assert_double_eq (ns_validation_find_row (v, "900-tight")->delta_pct, -100.0);
+  ns_validation_free (v);
+  /* 900-tight's delta is +50 %: the rule gives max(3, 5) = 5 pp, which may be stated */
+  v = load_edited_ok (datadir, "tolerance-pp=\"1.5\"", "tolerance-pp=\"5\"");
+  ck_assert_double_eq (ns_validation_tolerance (ns_validation_find_row (v, "900-tight")), 5.0);
+  ns_validation_free (v);
+  v = load_edited_ok (datadir, "<baseline value=\"12.66\" cv=\"0.5\"/>\n      "
+                      "<patched value=\"14.00\" cv=\"0.5\"/>", "<baseline value=\"12.66\" "
+                      "cv=\"0\"/><patched value=\"14.00\" cv=\"0\"/>");
+  ck_assert_double_eq (ns_validation_find_row (v, "900-unret")->delta_ci95_pp, 0.0);
+  ns_validation_free (v);
+  for (guint i = 0; i < 2; i++) {
+    const char *printed = i ? "-20" : "+7.8%";
+    g_autofree char *to = g_strdup_printf ("variant=\"stated tolerance\" printed-delta=\"%s\"",
+                                           printed);
+    v = load_edited_ok (datadir, "variant=\"stated tolerance\"", to);
+    ck_assert_str_eq (ns_validation_find_row (v, "900-tight")->printed_delta, printed);
+    ns_validation_free (v);
+  }
+  v = load_edited_ok (datadir, "<row id=\"900-unret\" variant=\"unret vs plain ret\">",
+                      "<row id=\"900-unret\" variant=\"unret vs plain ret\"><setup>"
+                      "<count name=\"runs-per-figure\" value=\"5\"/>"
+                      "<size name=\"depth\" value=\"8\" unit=\"B\"/></setup>");
+  row = ns_validation_find_row (v, "900-unret");
+  ck_assert_uint_eq (row->runs, 5);
+  ck_assert_uint_eq (row->setup.items->len, 3);
+  ck_assert_str_eq (setup_value (&row->setup, "count", "depth"), "8");
+  ck_assert_str_eq (setup_value (&row->setup, "count", "runs-per-figure"), "5");
+  ck_assert_str_eq (setup_value (&row->setup, "size", "depth"), "8");
+  ck_assert_uint_eq (ns_validation_find_row (v, "900-safe-ret")->runs, 3);
+  ns_validation_free (v);
+}
+END_TEST
+
 START_TEST (test_status_logic)
 {
   ck_assert_int_eq (ns_validation_judge (2.99, 3.0, TRUE), NS_VAL_PASS);
@@ -415,6 +577,7 @@ START_TEST (test_status_logic)
   ck_assert (!ns_validation_signs_agree (-3.96, 0.2));
   ck_assert (!ns_validation_signs_agree (7.8, -1.5));
   ck_assert (!ns_validation_signs_agree (0.0, 4.0));
+  ck_assert (!ns_validation_signs_agree (2.0, 0.0));         /* 0 is no rise */
   /* a recorded rise or fall agrees with a simulated delta of its sign, in the band or not:
    * the 10210U's 100-filter row under CONFIG_SLAB_FREELIST_RANDOM=y, recorded -1.93 %,
    * simulated -0.98 %, failed on its sign until 2026-12-04 */
@@ -590,6 +753,296 @@ START_TEST (test_fixture_statuses)
   r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-reason", NULL }, 1);
   ck_assert_int_eq (ns_validation_exit_status (r), 0);
   ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Gives the baseline and patched figures of row id in the recorded file at path the CV
+ * cv (they have none). */
+static void
+set_cvs (const char *path, const char *id, const char *cv)
+{
+  g_autofree char *text = NULL, *pattern = NULL, *replacement = NULL, *edited = NULL;
+  g_autoptr (GRegex) re = NULL;
+
+  ck_assert (g_file_get_contents (path, &text, NULL, NULL));
+  pattern = g_strdup_printf ("(<row id=\"%s\"[^>]*>\\s*<baseline value=\"[^\"]*\")(/>\\s*"
+                             "<patched value=\"[^\"]*\")", id);
+  replacement = g_strdup_printf ("\\g<1> cv=\"%s\"\\g<2> cv=\"%s\"", cv, cv);
+  re = g_regex_new (pattern, 0, 0, NULL);
+  edited = g_regex_replace (re, text, -1, 0, replacement, 0, NULL);
+  ck_assert_msg (strcmp (edited, text) != 0, "row %s not rewritten", id);
+  ck_assert (g_file_set_contents (path, edited, -1, NULL));
+}
+
+/* The JSON text of row id's outcome in json (netsim validate --format json), with its
+ * white space removed: from its "row" member to the next row's. */
+static char *
+json_outcome_of (const char *json, const char *id)
+{
+  g_autofree char *key = g_strdup_printf ("\"row\": \"%s\"", id);
+  const char *start = strstr (json, key), *end;
+  GString *object = g_string_new (NULL);
+
+  ck_assert_msg (start != NULL, "no row %s in %s", id, json);
+  end = strstr (start + 1, "\"row\": \"");
+  for (const char *c = start; *c && (end == NULL || c < end); c++)
+    if (!g_ascii_isspace (*c))
+      g_string_append_c (object, *c);
+  return g_string_free (object, FALSE);
+}
+
+/* json (see json_outcome_of) holds member, e.g. "\"sign_agrees\":true". */
+static void
+assert_json_has (const char *json, const char *member)
+{
+  ck_assert_msg (strstr (json, member) != NULL, "no %s in %s", member, json);
+}
+
+/* The summary's figures over three rows that run: 900-safe-ret recorded as simulated (0 pp
+ * off, far inside), 900-unret 50 pp off (a miss inside its recorded noise), 900-calib a
+ * pass half the near band inside its tolerance with CVs that make its interval far
+ * narrower (a pass outside noise), sharing 900-safe-ret's runs: the nearest row, the
+ * largest miss, the mean, the noise counts and the shared runs. */
+START_TEST (test_summary_figures)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  const char *const rows[] = { "900-safe-ret", "900-unret", "900-calib", NULL };
+  double sim, band, recorded, tol, e_unret;
+  NsValidation *v = load_ok (fx);
+  NsValReport *r = run_rows (v, rows, 1);
+  const NsValSummary *s;
+  GString *text = g_string_new (NULL);
+  g_autofree char *line = NULL;
+
+  sim = outcome (r, "900-safe-ret")->sim_delta_pct;
+  band = MAX (NS_VAL_NEAR_PP, ns_validation_one_op_step_pp (outcome (r, "900-safe-ret")));
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  ck_assert (sim > 40);                 /* so that the tolerance is 10 % of the delta */
+  recorded = (sim + band / 2) / 1.1;    /* sim = recorded + 0.1 recorded - band / 2 */
+  tol = 0.1 * recorded;
+  set_figures (seed, "900-calib", 100.0, 100.0 + recorded);
+  set_cvs (seed, "900-calib", "0.001");
+  v = load_ok (fx);
+  r = run_rows (v, rows, 1);
+  s = &r->validation;
+  ck_assert_int_eq (outcome (r, "900-calib")->status, NS_VAL_PASS);
+  ck_assert_double_eq_tol (outcome (r, "900-calib")->error_pp, tol - band / 2, 1e-4);
+  ck_assert (outcome (r, "900-calib")->row->delta_ci95_pp < tol / 4);
+  ck_assert_str_eq (outcome (r, "900-calib")->shares_runs_with, "900-safe-ret");
+  ck_assert_ptr_null (outcome (r, "900-safe-ret")->shares_runs_with);
+  ck_assert_uint_eq (s->rows, 3);
+  ck_assert_uint_eq (s->within, 2);
+  ck_assert_uint_eq (s->signs, 3);
+  ck_assert_uint_eq (s->shared_runs, 1);
+  ck_assert_uint_eq (s->near_boundary, 1);
+  ck_assert_str_eq (s->nearest_row, "900-calib");
+  ck_assert_double_eq_tol (s->nearest_margin_pp, band / 2, 1e-4);
+  e_unret = fabs (outcome (r, "900-unret")->error_pp);
+  ck_assert_double_eq_tol (e_unret, 50, 1e-3);
+  ck_assert_str_eq (s->max_row, "900-unret");
+  ck_assert_double_eq (s->max_abs_pp, e_unret);
+  ck_assert_double_eq_tol (s->mean_abs_pp, (fabs (outcome (r, "900-safe-ret")->error_pp) +
+                                            e_unret + tol - band / 2) / 3, 1e-4);
+  ck_assert_uint_eq (s->noisy_misses, 1);
+  ck_assert_uint_eq (s->misses_within_noise, 1);
+  ck_assert_uint_eq (s->noisy_passes, 1);
+  ck_assert_uint_eq (s->passes_outside_noise, 1);
+  ck_assert_uint_eq (r->calibration.rows, 0);
+  ns_validation_write (text, r, NS_FORMAT_TABLE);
+  line = g_strdup_printf ("\nvalidation rows passing (within tolerance, right sign): 2/3 (1 "
+                          "of them judges another row's runs: 2 distinct simulations); sign "
+                          "agreement: 3/3; mean |error| %.2f pp, max |error| %.2f pp "
+                          "(900-unret); misses inside the recorded delta's 95 %% interval: 1 "
+                          "of the 1 with one; passes outside the recorded delta's 95 %% "
+                          "interval: 1 of the 1 with one; verdicts within 0.2 pp (or a run's "
+                          "one-operation step) of their boundary: 1 (nearest 900-calib, "
+                          "inside by %.2f pp)\ncalibration rows passing (within tolerance, "
+                          "right sign): 0/0\n", s->mean_abs_pp, s->max_abs_pp, band / 2);
+  ck_assert_msg (strstr (text->str, line), "no line\n%s\nin\n%s", line, text->str);
+  ck_assert_msg (strstr (text->str, "\nvalidation rows that run another validation row's "
+                         "runs") && strstr (text->str, "(1):\n  900-calib: the runs of "
+                         "900-safe-ret\n"), "%s", text->str);
+  g_string_truncate (text, 0);
+  ns_validation_write (text, r, NS_FORMAT_JSON);
+  for (guint i = 0; i < 3; i++) {
+    static const char *const inside[] = { "null", "true", "false" };
+    g_autofree char *o = json_outcome_of (text->str, rows[i]);
+    g_autofree char *member = g_strdup_printf ("\"inside_recorded_interval\":%s,", inside[i]);
+    assert_json_has (o, member);
+    assert_json_has (o, "\"baseline_tolerance_pct\":null,");
+    assert_json_has (o, "\"baseline_within_tolerance\":null,");
+    assert_json_has (o, "\"run_seeds\":null");
+    assert_json_has (o, "\"sign_agrees\":true,");
+  }
+  g_string_free (text, TRUE);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A second seed file for the fixture: one row (no case), a fact and a note. */
+static const char seed_901[] =
+  "<recorded seed=\"901\" file=\"none (second test seed)\">\n"
+  "  <thread title=\"second\" author=\"netsim tests\" date=\"2025-01-01\"/>\n"
+  "  <setup tool=\"t\" command=\"c\" cpu=\"generic test CPU\" profile=\"generic\" "
+  "kernel=\"6.9\" mitigations=\"none\"/>\n"
+  "  <table name=\"other\" unit=\"cycles/call\" statistic=\"made up\" source=\"x\">\n"
+  "    <row id=\"901-other\" variant=\"other\"><baseline value=\"1\"/><patched value=\"2\"/>"
+  "</row>\n  </table>\n"
+  "  <fact name=\"extra-901\" unit=\"s\" baseline=\"3\" patched=\"4\" source=\"fixture 901\"/>\n"
+  "  <note source=\"fixture 901\">The second seed's note.</note>\n"
+  "</recorded>\n";
+
+/* The JSON of rows selected by patterns in the fixture at fx (a new string). */
+static char *
+json_of_rows (const NsValidation *v, const char *const *patterns)
+{
+  NsValReport *r = run_rows (v, patterns, 1);
+  GString *text = g_string_new (NULL);
+
+  ns_validation_write (text, r, NS_FORMAT_JSON);
+  ns_val_report_free (r);
+  return g_string_free (text, FALSE);
+}
+
+/* The JSON output's facts and notes are those of the seeds with a selected row, its pairs
+ * those whose two rows are selected; a pair whose sides have no interval is inside none
+ * (null). */
+START_TEST (test_json_facts_pairs_notes)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *second = g_build_filename (fx, "seed-901.xml", NULL);
+  g_autofree char *both = NULL, *one = NULL, *other = NULL;
+  NsValidation *v;
+
+  ck_assert (g_file_set_contents (second, seed_901, -1, NULL));
+  v = load_ok (fx);
+  both = json_of_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL });
+  one = json_of_rows (v, (const char *const[]) { "900-safe-ret", NULL });
+  other = json_of_rows (v, (const char *const[]) { "901-other", NULL });
+  ck_assert_msg (strstr (both, "\"name\": \"extra\"") && !strstr (both, "extra-901") &&
+                 strstr (both, "Made-up figures for tests.") && !strstr (both, "second seed"),
+                 "%s", both);
+  ck_assert_msg (strstr (both, "\"id\": \"900-pair\"") &&
+                 strstr (both, "\"recorded_delta_ci95_pp\": null") &&
+                 strstr (both, "\"inside_recorded_interval\": null\n"), "%s", both);
+  ck_assert_msg (strstr (one, "\"name\": \"extra\"") && !strstr (one, "900-pair"), "%s", one);
+  ck_assert_msg (strstr (other, "\"name\": \"extra-901\"") && strstr (other, "second seed") &&
+                 !strstr (other, "\"name\": \"extra\"") && !strstr (other, "Made-up") &&
+                 !strstr (other, "900-pair"), "%s", other);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* ns_validation_run_seeds: each row that ran (pass or fail, not an error) is counted per
+ * seed, with its passes and the range of its simulated delta, which stays by the main
+ * run's (a rise for 900-safe-ret, a fall for 900-no-variant run the other way round). */
+START_TEST (test_run_seeds)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *cases = g_build_filename (fx, "cases.xml", NULL);
+  const char *const patterns[] = { "900-safe-ret", "900-unret", "900-broken", "900-no-variant",
+                                   NULL };
+  static const struct { const char *row; guint ran, passing; } want[] = {
+    { "900-safe-ret", 3, 3 }, { "900-unret", 3, 0 }, { "900-broken", 0, 0 },
+    { "900-no-variant", 3, 0 },
+  };
+  NsValOptions opt = { .jobs = 2 };
+  GString *text = g_string_new (NULL);
+  g_autofree char *line = NULL;
+  const char *seeds;
+  GPtrArray *rows;
+  NsValidation *v;
+  NsValReport *r;
+
+  edit_file (cases, "baseline=\"plain-ret\"\n        patched=\"no-such-variant\"",
+             "baseline=\"srso-safe-ret\" patched=\"plain-ret\"");
+  v = load_ok (fx);
+  rows = ns_validation_select (v, patterns, NULL);
+  r = ns_validation_run (v, rows, &opt, NULL);
+  ck_assert (ns_validation_run_seeds (r, rows, &opt, 3, NULL));
+  ck_assert_uint_eq (r->run_seeds, 3);
+  ck_assert (outcome (r, "900-no-variant")->sim_delta_pct < -10);
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++) {
+    const NsValOutcome *o = outcome (r, want[i].row);
+    ck_assert_msg (o->seeds_ran == want[i].ran && o->seeds_passing == want[i].passing,
+                   "%s: ran %u, passing %u", want[i].row, o->seeds_ran, o->seeds_passing);
+    if (o->seeds_ran == 0)
+      continue;
+    ck_assert (o->seeds_delta_min_pct <= o->seeds_delta_max_pct);
+    ck_assert_msg (fabs (o->seeds_delta_min_pct - o->sim_delta_pct) < 1 &&
+                   fabs (o->seeds_delta_max_pct - o->sim_delta_pct) < 1, "%s: %g..%g, %g",
+                   want[i].row, o->seeds_delta_min_pct, o->seeds_delta_max_pct,
+                   o->sim_delta_pct);
+  }
+  ns_validation_write (text, r, NS_FORMAT_TABLE);
+  seeds = strstr (text->str, "\nover run seeds 1-3 (");
+  ck_assert_msg (seeds != NULL, "%s", text->str);
+  line = g_strdup_printf ("\n  900-safe-ret                3/3   %+9.2f .. %+9.2f\n",
+                          outcome (r, "900-safe-ret")->seeds_delta_min_pct,
+                          outcome (r, "900-safe-ret")->seeds_delta_max_pct);
+  ck_assert_msg (strstr (seeds, line) && strstr (seeds, "\n  900-unret                   0/3 ")
+                 && strstr (seeds, "\n  900-no-variant              0/3 ") &&
+                 !strstr (seeds, "900-broken") &&
+                 strstr (seeds, "\nverdicts the run seed decides: 0\n"), "%s", seeds);
+  g_string_truncate (text, 0);
+  ns_validation_write (text, r, NS_FORMAT_JSON);
+  for (guint i = 0; i < G_N_ELEMENTS (want); i++) {
+    g_autofree char *o = json_outcome_of (text->str, want[i].row);
+    g_autofree char *member = g_strdup_printf ("\"run_seeds\":{\"seeds\":3,\"ran\":%u,"
+                                               "\"passing\":%u,", want[i].ran,
+                                               want[i].passing);
+    assert_json_has (o, member);
+    if (want[i].ran == 0)
+      assert_json_has (o, "\"delta_min_pct\":null,\"delta_max_pct\":null}");
+  }
+  g_string_free (text, TRUE);
+  ns_val_report_free (r);
+  g_ptr_array_unref (rows);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* Runs that cannot be judged: either run on another CPU profile than the row's (the
+ * baseline's or the patched's), or a baseline figure of 0; the same runs on the row's
+ * profile with a positive baseline can. */
+START_TEST (test_runs_problem)
+{
+  g_autofree char *tmp = NULL;
+  NsValidation *v = load_fixture (&tmp);
+  const NsRecordedRow *row = ns_validation_find_row (v, "900-safe-ret");
+  const NsValCase *c = ns_validation_case (v, "900-safe-ret");
+  NsValRun b = { .value = 10, .cpu = (char *) "generic" };
+  NsValRun p = { .value = 20, .cpu = (char *) "generic" };
+  char *why;
+
+  ck_assert_ptr_null (ns_validation_runs_problem (row, c, &b, &p));
+  p.cpu = (char *) "other";
+  why = ns_validation_runs_problem (row, c, &b, &p);
+  ck_assert_msg (why && strstr (why, "runs on CPU profile 'other', but the row was measured "
+                                "on generic test CPU (profile 'generic')"), "%s", why);
+  g_free (why);
+  p.cpu = (char *) "generic";
+  b.cpu = (char *) "other";
+  why = ns_validation_runs_problem (row, c, &b, &p);
+  ck_assert_msg (why && strstr (why, "runs on CPU profile 'other'"), "%s", why);
+  g_free (why);
+  b.cpu = (char *) "generic";
+  b.value = 0;
+  why = ns_validation_runs_problem (row, c, &b, &p);
+  ck_assert_msg (why && strstr (why, "the baseline variant 'plain-ret' gave 0, so no delta"),
+                 "%s", why);
+  g_free (why);
   ns_validation_free (v);
   remove_tree (tmp);
 }
@@ -806,6 +1259,59 @@ START_TEST (test_fixture_matches_run)
   ns_val_report_free (r);
   ns_validation_free (v);
   remove_tree (tmp);
+}
+END_TEST
+
+/* NsValProgress recording each call's done and total (data: a GArray of guint pairs). */
+static void
+record_progress (guint done, guint total, const NsValJob *job, gpointer data)
+{
+  guint pair[2] = { done, total };
+
+  ck_assert_ptr_null (job);
+  g_array_append_vals (data, pair, 2);
+}
+
+/* ns_val_jobs_run: progress is called with 0 done first, then each time more jobs have
+ * finished (never twice with one count), total last, and not at all without jobs; a job
+ * its child fails gets the child's error, with its code (an input error), the others a
+ * run. */
+START_TEST (test_jobs_progress)
+{
+  g_autofree char *path = g_build_filename (ns_data_dir (), "scenarios/micro/call-chain.xml",
+                                            NULL);
+  static const char *const variants[] = { "plain-ret", "no-such-variant", "srso-safe-ret",
+                                          "retbleed-unret" };
+  GPtrArray *jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) ns_val_job_free);
+  GArray *calls = g_array_new (FALSE, FALSE, sizeof (guint));
+
+  ns_val_jobs_run (jobs, 2, record_progress, calls);
+  ck_assert_uint_eq (calls->len, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (variants); i++)
+    g_ptr_array_add (jobs, ns_val_job_new (path, variants[i], NULL));
+  ns_val_jobs_run (jobs, 2, record_progress, calls);
+  ck_assert_uint_ge (calls->len, 4);
+  ck_assert_uint_eq (g_array_index (calls, guint, 0), 0);
+  for (guint i = 0; i < calls->len; i += 2) {
+    ck_assert_uint_eq (g_array_index (calls, guint, i + 1), G_N_ELEMENTS (variants));
+    if (i > 0)
+      ck_assert_uint_gt (g_array_index (calls, guint, i), g_array_index (calls, guint, i - 2));
+  }
+  ck_assert_uint_eq (g_array_index (calls, guint, calls->len - 2), G_N_ELEMENTS (variants));
+  for (guint i = 0; i < G_N_ELEMENTS (variants); i++) {
+    const NsValJob *job = jobs->pdata[i];
+    if (i == 1) {
+      ck_assert_ptr_null (job->run);
+      ck_assert (g_error_matches (job->error, NS_ERROR, NS_ERROR_INPUT));
+      ck_assert_msg (strstr (job->error->message, "no-such-variant"), "%s",
+                     job->error->message);
+    } else {
+      ck_assert_msg (job->run != NULL && job->error == NULL, "%s", variants[i]);
+      ck_assert_str_eq (job->run->metric, "cycles_per_call");
+    }
+  }
+  g_array_unref (calls);
+  g_ptr_array_unref (jobs);
 }
 END_TEST
 
@@ -1138,36 +1644,61 @@ START_TEST (test_scenario_fit_checked)
 END_TEST
 
 /* A fixed parameter whose source takes a validation row as its evidence is a fit on that
- * row, which only a free parameter may be: a conflict, once per row however often named;
- * a source that names no row is none. */
+ * row, which only a free parameter may be: a conflict, once per row however often named
+ * (a full stop ending the sentence ends the id); a source that names no row is none (an
+ * id inside a longer one: a character of [0-9A-Za-z_.+-] next to it, or a full stop
+ * followed by one). */
 START_TEST (test_fixed_param_fitted_on_row)
 {
+  static const struct { const char *source; gboolean names; } sources[] = {
+    { "host walk, 2026-12-04 (measured; not rows x900-safe-ret, 900-safe-ret.b or "
+      "900-safe-retx)", FALSE },
+    { "not 900-safe-ret_2, 900-safe-ret+b, 900-safe-ret-b, +900-safe-ret, -900-safe-ret, "
+      "_900-safe-ret, .900-safe-ret or 900-safe-ret._x", FALSE },
+    { "fitted so that it matches 900-safe-ret. And 900-safe-ret again", TRUE },
+    { "fitted so that it matches 900-safe-ret.", TRUE },
+    { "900-safe-ret", TRUE },
+    { "(900-safe-ret)", TRUE },
+  };
   g_autofree char *fx = NULL;
   g_autofree char *tmp = fixture_datadir (&fx);
   g_autofree char *profile = g_build_filename (tmp, "scenarios/cpus/generic.xml", NULL);
   GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
-  NsValidation *v;
+  NsCpuProfile *profile_loaded;
+  guint n_unset = 0;
 
-  ck_assert (ns_calibrate_write_profile (profile, "branch.resolve_cycles", "9.0",
-                                         "host walk, 2026-12-04 (measured; not rows "
-                                         "x900-safe-ret, 900-safe-ret.b or 900-safe-retx)",
-                                         NULL));
-  v = load_ok (fx);
-  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
-  ck_assert_uint_eq (conflicts->len, 0);
-  ns_validation_free (v);
-  g_ptr_array_set_size (provenance, 0);    /* a profile already listed is not checked again */
-  ck_assert (ns_calibrate_write_profile (profile, "branch.resolve_cycles", "9.0",
-                                         "fitted so that it matches 900-safe-ret. And "
-                                         "900-safe-ret again", NULL));
-  v = load_ok (fx);
-  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
-  ck_assert_uint_eq (conflicts->len, 1);
-  ck_assert_ptr_nonnull (strstr (conflicts->pdata[0], "900-safe-ret: branch.resolve_cycles "
-                                                      "= 9.0 of profile generic names the "
-                                                      "row in its source"));
-  ns_validation_free (v);
+  for (guint i = 0; i < G_N_ELEMENTS (sources); i++) {
+    NsValidation *v;
+    ck_assert (ns_calibrate_write_profile (profile, "branch.resolve_cycles", "9.0",
+                                           sources[i].source, NULL));
+    g_ptr_array_set_size (conflicts, 0);
+    g_ptr_array_set_size (provenance, 0);  /* a profile already listed is not checked again */
+    v = load_ok (fx);
+    ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+    ck_assert_msg (conflicts->len == (sources[i].names ? 1 : 0), "%s: %u conflicts",
+                   sources[i].source, conflicts->len);
+    ck_assert (!sources[i].names ||
+               strstr (conflicts->pdata[0], "900-safe-ret: branch.resolve_cycles = 9.0 of "
+                       "profile generic names the row in its source"));
+    ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+    ck_assert_uint_eq (conflicts->len, sources[i].names ? 1 : 0);   /* listed: not again */
+    ns_validation_free (v);
+  }
+  profile_loaded = ns_cpu_profile_load ("generic", NULL);
+  /* a free value the profile sets has its line, one it leaves to the registry none */
+  for (guint i = 0; i < provenance->len; i++) {
+    const NsValProvenance *pv = provenance->pdata[i];
+    gboolean set;
+    if (strcmp (pv->scope, "profile"))
+      continue;
+    set = ns_cpu_profile_param_line (profile_loaded, pv->param) > 0;
+    ck_assert_msg (set ? pv->where && g_str_has_prefix (pv->where, profile) : !pv->where,
+                   "%s: %s", pv->param, pv->where ? pv->where : "(none)");
+    n_unset += !set;
+  }
+  ck_assert_uint_gt (n_unset, 0);
+  ns_cpu_profile_free (profile_loaded);
   g_ptr_array_unref (conflicts);
   g_ptr_array_unref (provenance);
   remove_tree (tmp);
@@ -1372,6 +1903,13 @@ START_TEST (test_same_runs_as_calibration)
   ns_validation_write (csv, r, NS_FORMAT_CSV);
   ck_assert_msg (strstr (csv->str, ",counted as calibration: its runs are those of 900-calib,")
                  != NULL, "%s", csv->str);
+  ns_val_report_free (r);
+  /* selected, 900-calib runs its own runs: 900-safe-ret shares them */
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-calib", NULL }, 1);
+  ck_assert_ptr_null (outcome (r, "900-calib")->same_runs_as);
+  ck_assert_str_eq (outcome (r, "900-safe-ret")->same_runs_as, "900-calib");
+  ck_assert_uint_eq (r->calibration.rows, 2);
+  ck_assert_uint_eq (r->calibration.shared_runs, 1);
   ns_val_report_free (r);
   ns_validation_free (v);
   /* a variant of another name that makes the same document is the same run */
@@ -1646,6 +2184,104 @@ START_TEST (test_fit_numbers_refused)
 }
 END_TEST
 
+/* The fixture with each edits[i][0] replaced by edits[i][1] in its file edits[i][2] loads
+ * and gives row's case a unit scale of scale. */
+static void
+assert_unit_scale (const char *datadir, const char *const (*edits)[3], guint n,
+                   const char *row, double scale)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = edited_fixture (datadir, edits, n, &fx);
+  NsValidation *v = load_ok (fx);
+
+  ck_assert_double_eq_tol (ns_validation_case (v, row)->unit_scale, scale, scale * 1e-12);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+
+/* cases.xml's own mistakes are refused at its file:line: a case of a row no seed file
+ * records, a second case of one row, a unit-scale that is no unit conversion (a power of
+ * ten, times 1.024^k for |k| ≤ 4, within 10^±12), a file that is not XML; the scales at
+ * the edges of the rule load. */
+START_TEST (test_cases_refused)
+{
+  static const struct { const char *from, *to, *needle; } bad[] = {
+    { "<case row=\"900-reason\"", "<case row=\"900-nope\"",
+      "cases.xml:16: case for row '900-nope', which is not recorded in any seed-*.xml" },
+    { "<case row=\"900-tight\"", "<case row=\"900-reason\"",
+      "cases.xml:19: row '900-reason' has a second case (the first is at " },
+    { "</cases>", "", "cases.xml:" },
+  };
+  static const char *const fudge[] = { "1.5", "0", "-1000", "1e13", "1e-13",
+                                       "1.125899906842624" };  /* 1.024^5 */
+  static const struct { const char *scale; double value; } unit[] = {
+    { "1.099511627776", 1.099511627776 },                     /* 1.024^4 */
+    { "0.0009094947017729282", 1e-3 / 1.099511627776 },       /* 10^-3 × 1.024^-4 */
+    { "1e12", 1e12 }, { "1e-12", 1e-12 }, { "0.001", 1e-3 },
+  };
+  g_autofree char *datadir = g_strdup (g_getenv ("NETSIM_DATADIR"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    const char *const edits[][3] = { { bad[i].from, bad[i].to, "cases.xml" } };
+    assert_load_refused (datadir, edits, 1, "cases.xml:", bad[i].needle);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (fudge); i++) {
+    g_autofree char *to = g_strdup_printf ("<case unit-scale=\"%s\" row=\"900-unret\"",
+                                           fudge[i]);
+    g_autofree char *needle = g_strdup_printf ("cases.xml:6: unit-scale '%s': expected a unit "
+                                               "conversion", fudge[i]);
+    const char *const edits[][3] = { { "<case row=\"900-unret\"", to, "cases.xml" } };
+    assert_load_refused (datadir, edits, 1, "cases.xml:", needle);
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (unit); i++) {
+    g_autofree char *to = g_strdup_printf ("<case unit-scale=\"%s\" row=\"900-unret\"",
+                                           unit[i].scale);
+    const char *const edits[][3] = { { "<case row=\"900-unret\"", to, "cases.xml" } };
+    assert_unit_scale (datadir, edits, 1, "900-unret", unit[i].value);
+  }
+}
+END_TEST
+
+/* calibration.xml's own mistakes are refused at its file:line (a fit naming a row no seed
+ * file records, a file that is not XML); a fit whose rows have no case or a case without
+ * a scenario loads, unbacked: neither a scenario nor the profile sets its value. */
+START_TEST (test_calibration_record_edges)
+{
+  static const struct { const char *xml, *needle; } bad[] = {
+    { "<calibration>\n  <fit profile=\"generic\" param=\"cpu.ipc\" value=\"1\" residual=\"0\" "
+      "target=\"delta\" rows=\"900-calib 900-nope\"/>\n</calibration>\n",
+      "calibration.xml:2: fit of generic cpu.ipc names row '900-nope', which is not recorded" },
+    { "<calibration>\n  <fit profile=\"generic\"", "calibration.xml:" },
+  };
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *record = g_build_filename (fx, "calibration.xml", NULL);
+  const NsValFit *fit;
+  NsValidation *v;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++) {
+    GError *error = NULL;
+    ck_assert (g_file_set_contents (record, bad[i].xml, -1, NULL));
+    ck_assert_ptr_null (ns_validation_load (fx, &error));
+    ck_assert_int_eq (error->code, NS_ERROR_INPUT);
+    ck_assert_msg (strstr (error->message, bad[i].needle), "%s", error->message);
+    g_error_free (error);
+  }
+  ck_assert (g_file_set_contents (record, "<calibration>\n  <fit profile=\"generic\" "
+                                  "param=\"cpu.ipc\" value=\"1\" residual=\"0\" "
+                                  "target=\"delta\" rows=\"900-reason 900-no-case\"/>\n"
+                                  "</calibration>\n", -1, NULL));
+  v = load_ok (fx);
+  fit = ns_validation_fits (v)->pdata[0];
+  ck_assert_msg (fit->unbacked && strstr (fit->unbacked, "neither the scenario of its rows "
+                                          "nor profile generic sets cpu.ipc"), "%s",
+                 fit->unbacked);
+  ck_assert (!ns_validation_is_calibration (v, "900-reason"));
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
 /* ---- no parameter per validation case ---- */
 
 /* A case's <set> of a parameter (param.NAME, or param[i].value reaching the scenario's
@@ -1888,6 +2524,7 @@ validate_suite (void)
   TCase *fits = tcase_create ("fits");
 
   tcase_add_test (recorded, test_recorded_complete);
+  tcase_add_test (recorded, test_queries);
   tcase_add_test (recorded, test_recorded_facts);
   tcase_add_test (recorded, test_recorded_none_dropped);
   tcase_add_test (recorded, test_recorded_noise_refused);
@@ -1895,6 +2532,8 @@ validate_suite (void)
   tcase_add_test (recorded, test_unknown_profile_at_row);
   tcase_add_test (recorded, test_recorded_figures_refused);
   tcase_add_test (recorded, test_pairs_refused);
+  tcase_add_test (recorded, test_recorded_edges_refused);
+  tcase_add_test (recorded, test_recorded_edges_accepted);
   tcase_add_unchecked_fixture (recorded, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, recorded);
   tcase_add_test (judge, test_tolerance_rule);
@@ -1910,10 +2549,15 @@ validate_suite (void)
   tcase_add_unchecked_fixture (judge, scratch_base_setup, scratch_base_teardown);
   suite_add_tcase (s, judge);
   tcase_add_test (run, test_fixture_statuses);
+  tcase_add_test (run, test_summary_figures);
+  tcase_add_test (run, test_runs_problem);
+  tcase_add_test (run, test_run_seeds);
+  tcase_add_test (run, test_json_facts_pairs_notes);
   tcase_add_test (run, test_baseline_tolerance);
   tcase_add_test (run, test_case_errors_name_case_line);
   tcase_add_test (run, test_fixture_matches_run);
   tcase_add_test (run, test_jobs_identical);
+  tcase_add_test (run, test_jobs_progress);
   tcase_add_test (run, test_outputs);
   tcase_add_test (run, test_pair_inside_interval);
   tcase_add_test (run, test_expected_regression);
@@ -1937,6 +2581,8 @@ validate_suite (void)
   tcase_add_test (fits, test_duplicate_fit_refused);
   tcase_add_test (fits, test_case_param_set_refused);
   tcase_add_test (fits, test_fit_numbers_refused);
+  tcase_add_test (fits, test_cases_refused);
+  tcase_add_test (fits, test_calibration_record_edges);
   tcase_add_test (fits, test_variant_param_set_refused);
   tcase_add_test (run, test_run_sets_order);
   tcase_add_test (run, test_what_if_replaces_case_set);
