@@ -263,6 +263,8 @@ START_TEST (test_delta_ci95)
   /* one CV dominant: df → n - 1 = 9, t = 2.262157; scales with the ratio */
   ck_assert_double_eq_tol (ns_validation_delta_ci95 (2.0, 0.0, 0.1, 10),
                            200 * 2.262157 * 0.1 / sqrt (10), 1e-3);
+  /* two runs, the fewest with a spread: df = 2 (n - 1) = 2, t = 4.302653 */
+  ck_assert_double_eq_tol (ns_validation_delta_ci95 (1.0, 0.1, 0.1, 2), 43.02653, 1e-3);
   ck_assert_double_eq (ns_validation_delta_ci95 (1.2, 0.0, 0.0, 3), 0.0);
   ck_assert (ns_validation_delta_ci95 (1.2, 0.1, 0.1, 1) < 0);
   ck_assert (ns_validation_delta_ci95 (1.2, 0.1, 0.1, 0) < 0);
@@ -516,7 +518,8 @@ setup_value (const NsSetup *s, const char *kind, const char *name)
 }
 
 /* The edges a row may reach and still load: a patched figure of 0, a stated tolerance
- * equal to the rule, CVs of 0 (an interval of 0), printed deltas with and without '%';
+ * equal to the rule, CVs of 0 (an interval of 0), printed deltas with and without '%'
+ * (one digit too);
  * a row's set-up item replaces the item of its kind and name only. */
 START_TEST (test_recorded_edges_accepted)
 {
@@ -536,8 +539,8 @@ START_TEST (test_recorded_edges_accepted)
                       "cv=\"0\"/><patched value=\"14.00\" cv=\"0\"/>");
   ck_assert_double_eq (ns_validation_find_row (v, "900-unret")->delta_ci95_pp, 0.0);
   ns_validation_free (v);
-  for (guint i = 0; i < 2; i++) {
-    const char *printed = i ? "-20" : "+7.8%";
+  for (guint i = 0; i < 3; i++) {
+    const char *printed = i == 0 ? "+7.8%" : i == 1 ? "-20" : "5";
     g_autofree char *to = g_strdup_printf ("variant=\"stated tolerance\" printed-delta=\"%s\"",
                                            printed);
     v = load_edited_ok (datadir, "variant=\"stated tolerance\"", to);
@@ -719,6 +722,7 @@ START_TEST (test_fixture_statuses)
   g_autofree char *tmp = NULL;
   NsValidation *v = load_fixture (&tmp);
   NsValReport *r = run_rows (v, NULL, 1);
+  GString *text = g_string_new (NULL);
 
   ck_assert_int_eq (outcome (r, "900-safe-ret")->status, NS_VAL_PASS);
   ck_assert_int_eq (outcome (r, "900-unret")->status, NS_VAL_FAIL);
@@ -749,6 +753,14 @@ START_TEST (test_fixture_statuses)
   ck_assert (g_ptr_array_find_with_equal_func (r->unsourced, "cpu.mlp = 2.0: generic",
                                                g_str_equal, NULL));
   ck_assert_int_eq (ns_validation_exit_status (r), 1);
+  /* the rows not modelled grouped by reason, the errors one a line, both in row order */
+  ns_validation_write (text, r, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (text->str, "\nnot modelled (3):\n  left out on purpose: 900-reason\n"
+                         "  no <case> for this row in cases.xml: 900-no-case\n  only its "
+                         "tolerance is tested: 900-tight\n\nrun errors (3):\n  900-broken: ")
+                 && strstr (text->str, "\n  900-no-variant: ") &&
+                 strstr (text->str, "\n  900-no-scenario: "), "%s", text->str);
+  g_string_free (text, TRUE);
   ns_val_report_free (r);
   r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-reason", NULL }, 1);
   ck_assert_int_eq (ns_validation_exit_status (r), 0);
@@ -776,21 +788,28 @@ set_cvs (const char *path, const char *id, const char *cv)
   ck_assert (g_file_set_contents (path, edited, -1, NULL));
 }
 
+/* text up to end (NULL: its end) without its white space, as a new string. */
+static char *
+without_space (const char *text, const char *end)
+{
+  GString *out = g_string_new (NULL);
+
+  for (const char *c = text; *c && (end == NULL || c < end); c++)
+    if (!g_ascii_isspace (*c))
+      g_string_append_c (out, *c);
+  return g_string_free (out, FALSE);
+}
+
 /* The JSON text of row id's outcome in json (netsim validate --format json), with its
  * white space removed: from its "row" member to the next row's. */
 static char *
 json_outcome_of (const char *json, const char *id)
 {
   g_autofree char *key = g_strdup_printf ("\"row\": \"%s\"", id);
-  const char *start = strstr (json, key), *end;
-  GString *object = g_string_new (NULL);
+  const char *start = strstr (json, key);
 
   ck_assert_msg (start != NULL, "no row %s in %s", id, json);
-  end = strstr (start + 1, "\"row\": \"");
-  for (const char *c = start; *c && (end == NULL || c < end); c++)
-    if (!g_ascii_isspace (*c))
-      g_string_append_c (object, *c);
-  return g_string_free (object, FALSE);
+  return without_space (start, strstr (start + 1, "\"row\": \""));
 }
 
 /* json (see json_outcome_of) holds member, e.g. "\"sign_agrees\":true". */
@@ -868,6 +887,11 @@ START_TEST (test_summary_figures)
                          "runs") && strstr (text->str, "(1):\n  900-calib: the runs of "
                          "900-safe-ret\n"), "%s", text->str);
   g_string_truncate (text, 0);
+  ns_validation_write (text, r, NS_FORMAT_CSV);
+  ck_assert_msg (strstr (text->str, ",its runs are those of 900-safe-ret: the same simulation "
+                         "judged against this row's recorded figures,") &&
+                 !strstr (text->str, "# seeds_run"), "%s", text->str);
+  g_string_truncate (text, 0);
   ns_validation_write (text, r, NS_FORMAT_JSON);
   for (guint i = 0; i < 3; i++) {
     static const char *const inside[] = { "null", "true", "false" };
@@ -878,6 +902,18 @@ START_TEST (test_summary_figures)
     assert_json_has (o, "\"baseline_within_tolerance\":null,");
     assert_json_has (o, "\"run_seeds\":null");
     assert_json_has (o, "\"sign_agrees\":true,");
+  }
+  {   /* no calibration row ran: its |error| figures are null */
+    g_autofree char *flat = without_space (text->str, NULL);
+    const char *cal = strstr (flat, "\"calibration\":{\"rows\":0,");
+    ck_assert_msg (cal && strstr (cal, "\"mean_abs_error_pp\":null,\"max_abs_error_pp\":"
+                                  "null,"), "%s", flat);
+  }
+  {
+    g_autofree char *o = json_outcome_of (text->str, "900-unret");
+    assert_json_has (o, "\"reproduce\":\"netsimrunscenarios/micro/call-chain.xml--variant"
+                     "plain-ret;netsimrunscenarios/micro/call-chain.xml--variantretbleed-unret"
+                     "\"}");
   }
   g_string_free (text, TRUE);
   ns_val_report_free (r);
@@ -899,34 +935,43 @@ static const char seed_901[] =
   "  <note source=\"fixture 901\">The second seed's note.</note>\n"
   "</recorded>\n";
 
-/* The JSON of rows selected by patterns in the fixture at fx (a new string). */
+/* The output in format of the rows of v that patterns select (a new string). */
 static char *
-json_of_rows (const NsValidation *v, const char *const *patterns)
+output_of_rows (const NsValidation *v, const char *const *patterns, NsFormat format)
 {
   NsValReport *r = run_rows (v, patterns, 1);
   GString *text = g_string_new (NULL);
 
-  ns_validation_write (text, r, NS_FORMAT_JSON);
+  ns_validation_write (text, r, format);
   ns_val_report_free (r);
   return g_string_free (text, FALSE);
 }
 
 /* The JSON output's facts and notes are those of the seeds with a selected row, its pairs
- * those whose two rows are selected; a pair whose sides have no interval is inside none
- * (null). */
-START_TEST (test_json_facts_pairs_notes)
+ * (and the table's) those whose two rows are selected; a pair whose sides have no interval
+ * is inside none (null). */
+START_TEST (test_facts_pairs_notes_selected)
 {
+  const char *const pair_rows[] = { "900-safe-ret", "900-unret", NULL };
+  const char *const one_row[] = { "900-safe-ret", NULL };
   g_autofree char *fx = NULL;
   g_autofree char *tmp = fixture_datadir (&fx);
   g_autofree char *second = g_build_filename (fx, "seed-901.xml", NULL);
-  g_autofree char *both = NULL, *one = NULL, *other = NULL;
+  g_autofree char *both = NULL, *one = NULL, *other = NULL, *table = NULL, *table1 = NULL;
   NsValidation *v;
 
   ck_assert (g_file_set_contents (second, seed_901, -1, NULL));
   v = load_ok (fx);
-  both = json_of_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL });
-  one = json_of_rows (v, (const char *const[]) { "900-safe-ret", NULL });
-  other = json_of_rows (v, (const char *const[]) { "901-other", NULL });
+  both = output_of_rows (v, pair_rows, NS_FORMAT_JSON);
+  one = output_of_rows (v, one_row, NS_FORMAT_JSON);
+  other = output_of_rows (v, (const char *const[]) { "901-other", NULL }, NS_FORMAT_JSON);
+  table = output_of_rows (v, pair_rows, NS_FORMAT_TABLE);
+  table1 = output_of_rows (v, one_row, NS_FORMAT_TABLE);
+  ck_assert_msg (count_occurrences (table, "\nrecorded pairs (") == 1 &&
+                 strstr (table, "\n  900-pair                   unret vs Safe RET patched"),
+                 "%s", table);
+  ck_assert_msg (!strstr (table1, "recorded pairs") && !strstr (table1, "900-pair"), "%s",
+                 table1);
   ck_assert_msg (strstr (both, "\"name\": \"extra\"") && !strstr (both, "extra-901") &&
                  strstr (both, "Made-up figures for tests.") && !strstr (both, "second seed"),
                  "%s", both);
@@ -959,7 +1004,7 @@ START_TEST (test_run_seeds)
   NsValOptions opt = { .jobs = 2 };
   GString *text = g_string_new (NULL);
   g_autofree char *line = NULL;
-  const char *seeds;
+  const char *seeds, *broken;
   GPtrArray *rows;
   NsValidation *v;
   NsValReport *r;
@@ -994,6 +1039,13 @@ START_TEST (test_run_seeds)
                  && strstr (seeds, "\n  900-no-variant              0/3 ") &&
                  !strstr (seeds, "900-broken") &&
                  strstr (seeds, "\nverdicts the run seed decides: 0\n"), "%s", seeds);
+  g_string_truncate (text, 0);
+  ns_validation_write (text, r, NS_FORMAT_CSV);
+  broken = strstr (text->str, "\n900-broken,");
+  ck_assert_msg (strstr (text->str, "\n# seeds_run, seeds_passing: ") && broken &&
+                 g_str_has_prefix (strchr (broken + 1, '\n') - strlen (",0,0,,"), ",0,0,,") &&
+                 count_occurrences (text->str, ",3,3,") == 1 &&
+                 count_occurrences (text->str, ",3,0,") == 2, "%s", text->str);
   g_string_truncate (text, 0);
   ns_validation_write (text, r, NS_FORMAT_JSON);
   for (guint i = 0; i < G_N_ELEMENTS (want); i++) {
@@ -1050,8 +1102,8 @@ END_TEST
 
 /* A file's baseline-tolerance-pct (issue 4's "baseline pps within 20 %") is judged apart
  * from the delta verdicts: a row whose simulated baseline is 25 % off its recorded one is
- * counted outside, named in the summary, and keeps its delta verdict; without the
- * attribute no row is judged on its baseline. */
+ * counted outside, named in the summary (the farthest row, whichever comes first), and
+ * keeps its delta verdict; without the attribute no row is judged on its baseline. */
 START_TEST (test_baseline_tolerance)
 {
   g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL;
@@ -1060,6 +1112,7 @@ START_TEST (test_baseline_tolerance)
   GString *text = g_string_new (NULL);
   double plain = call_chain_value ("plain-ret", NULL);
   double safe = call_chain_value ("srso-safe-ret", NULL);
+  double unret = call_chain_value ("retbleed-unret", NULL);
 
   tmp = fixture_datadir (&fx);
   seed = g_build_filename (fx, "seed-900.xml", NULL);
@@ -1098,6 +1151,17 @@ START_TEST (test_baseline_tolerance)
   ck_assert_ptr_nonnull (strstr (text->str, "outside their file's stated tolerance: "
                                             "900-safe-ret -33.33 % (±20 %, validation)\n"));
   g_string_free (text, TRUE);
+  ns_val_report_free (r);
+  ns_validation_free (v);
+
+  /* the farthest is the later row now, by more than the earlier one's */
+  set_figures (seed, "900-safe-ret", plain * 1.2, safe * 1.2);
+  set_figures (seed, "900-unret", plain * 2, plain * 2 * (unret / plain + 0.5));
+  v = load_ok (fx);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
+  ck_assert_uint_eq (r->validation.baselines_within, 1);
+  ck_assert_str_eq (r->validation.baseline_worst_row, "900-unret");
+  ck_assert_double_eq_tol (r->validation.baseline_worst_pct, -50.0, 1e-3);
   ns_val_report_free (r);
   ns_validation_free (v);
   remove_tree (tmp);
@@ -2009,6 +2073,8 @@ START_TEST (test_fit_changed_by_hand)
   NsValOptions what_if = { .jobs = 1, .sets = sets, .what_if = lines };
   g_autoptr (GPtrArray) rows = NULL;
   GString *out = g_string_new (NULL);
+  GPtrArray *conflicts = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *provenance = g_ptr_array_new_with_free_func (ns_val_provenance_free);
   NsValidation *v;
   NsValReport *r;
 
@@ -2045,6 +2111,15 @@ START_TEST (test_fit_changed_by_hand)
                  "%s", out->str);
   ck_assert_ptr_nonnull (strstr (out->str, "FIT NO LONGER HOLDS: the fit cpu.ipc = 2.0"));
   ns_val_report_free (r);
+  /* the scenario's own value is in use: the check of the fits finds it before any run */
+  ck_assert (ns_validation_check_fits (v, conflicts, provenance, NULL));
+  ck_assert_msg (conflicts->len == 1 &&
+                 strstr (conflicts->pdata[0], "cpu.ipc = 1.5 on profile generic (scenario "
+                         "call-chain.xml, 'fit on 900-calib, residual 0') differs from the "
+                         "recorded fit, cpu.ipc = 2.0 on 900-calib"), "%u: %s", conflicts->len,
+                 conflicts->len ? (char *) conflicts->pdata[0] : "");
+  g_ptr_array_unref (conflicts);
+  g_ptr_array_unref (provenance);
   ns_validation_free (v);
   g_string_free (out, TRUE);
   remove_tree (tmp);
@@ -2511,6 +2586,11 @@ START_TEST (test_parse_fit_source)
   rows = ns_validation_parse_fit_source ("fit on  000-ipv4-1G ,  002-r9-7950x-f1", NULL);
   ck_assert_uint_eq (g_strv_length (rows), 2);   /* no empty words */
   ck_assert_str_eq (rows[0], "000-ipv4-1G");
+  g_strfreev (rows);
+  g_clear_pointer (&residual, g_free);
+  rows = ns_validation_parse_fit_source ("fit on 900-calib", &residual);   /* no residual */
+  ck_assert_uint_eq (g_strv_length (rows), 1);
+  ck_assert_ptr_null (residual);
 }
 END_TEST
 
@@ -2552,7 +2632,7 @@ validate_suite (void)
   tcase_add_test (run, test_summary_figures);
   tcase_add_test (run, test_runs_problem);
   tcase_add_test (run, test_run_seeds);
-  tcase_add_test (run, test_json_facts_pairs_notes);
+  tcase_add_test (run, test_facts_pairs_notes_selected);
   tcase_add_test (run, test_baseline_tolerance);
   tcase_add_test (run, test_case_errors_name_case_line);
   tcase_add_test (run, test_fixture_matches_run);
