@@ -886,6 +886,10 @@ START_TEST (test_summary_figures)
   ck_assert_msg (strstr (text->str, "\nvalidation rows that run another validation row's "
                          "runs") && strstr (text->str, "(1):\n  900-calib: the runs of "
                          "900-safe-ret\n"), "%s", text->str);
+  /* no section for what none of the rows is */
+  ck_assert_msg (!strstr (text->str, "\nnot modelled (") && !strstr (text->str, "\nrun errors (")
+                 && !strstr (text->str, "\ncounted as calibration, as their runs"), "%s",
+                 text->str);
   g_string_truncate (text, 0);
   ns_validation_write (text, r, NS_FORMAT_CSV);
   ck_assert_msg (strstr (text->str, ",its runs are those of 900-safe-ret: the same simulation "
@@ -982,6 +986,63 @@ START_TEST (test_facts_pairs_notes_selected)
   ck_assert_msg (strstr (other, "\"name\": \"extra-901\"") && strstr (other, "second seed") &&
                  !strstr (other, "\"name\": \"extra\"") && !strstr (other, "Made-up") &&
                  !strstr (other, "900-pair"), "%s", other);
+  ns_validation_free (v);
+  remove_tree (tmp);
+}
+END_TEST
+
+/* A recorded interval of 0 (both CVs 0) is an interval: the row's and the pair's are
+ * printed as 0.00 and 0 (not as none) and a simulated delta off the recorded one lies
+ * outside it (a miss counted among those with an interval, not inside it). */
+START_TEST (test_zero_interval)
+{
+  g_autofree char *fx = NULL;
+  g_autofree char *tmp = fixture_datadir (&fx);
+  g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
+  const char *const rows[] = { "900-safe-ret", "900-unret", NULL };
+  g_autofree char *unret = NULL, *flat = NULL, *line = NULL;
+  GString *text = g_string_new (NULL);
+  const NsValOutcome *o;
+  const char *at;
+  NsValidation *v;
+  NsValReport *r;
+
+  edit_file (seed, "cv=\"0.5\"", "cv=\"0\"");
+  edit_file (seed, "cv=\"0.5\"", "cv=\"0\"");
+  edit_file (seed, "cv=\"0.001\"", "cv=\"0\"");
+  edit_file (seed, "<ref row=\"900-safe-ret\" side=\"patched\"/>",
+             "<ref row=\"900-safe-ret\" side=\"baseline\"/>");
+  v = load_ok (fx);
+  r = run_rows (v, rows, 1);
+  o = outcome (r, "900-unret");
+  ck_assert_double_eq (o->row->delta_ci95_pp, 0.0);
+  ck_assert_int_eq (o->status, NS_VAL_FAIL);
+  ck_assert (!o->within_noise);
+  ck_assert_uint_eq (r->validation.noisy_misses, 1);
+  ck_assert_uint_eq (r->validation.misses_within_noise, 0);
+  ns_validation_write (text, r, NS_FORMAT_TABLE);
+  at = strstr (text->str, "\n900-unret ");
+  ck_assert_ptr_nonnull (at);
+  line = g_strndup (at, strchr (at + 1, '\n') - at);
+  ck_assert_msg (strstr (line, "     0.00 "), "%s", line);        /* the rec ci95 column */
+  ck_assert_msg (strstr (text->str, " ±  0.00  simulated ") &&
+                 strstr (text->str, "%, outside the interval\n"), "%s", text->str);
+  g_string_truncate (text, 0);
+  ns_validation_write (text, r, NS_FORMAT_JSON);
+  unret = json_outcome_of (text->str, "900-unret");
+  assert_json_has (unret, "\"delta_ci95_pp\":0,");
+  assert_json_has (unret, "\"inside_recorded_interval\":false,");
+  flat = without_space (strstr (text->str, "\"id\": \"900-pair\""), NULL);
+  assert_json_has (flat, "\"recorded_delta_ci95_pp\":0,");
+  assert_json_has (flat, "\"inside_recorded_interval\":false}");
+  g_string_truncate (text, 0);
+  ns_validation_write (text, r, NS_FORMAT_CSV);
+  at = strstr (text->str, "\n900-unret,");
+  ck_assert_ptr_nonnull (at);
+  ck_assert_msg (g_str_has_prefix (strchr (at + 1, '\n') - strlen (",0.0000"), ",0.0000"), "%s",
+                 text->str);                    /* the last column, rec ci95 */
+  g_string_free (text, TRUE);
+  ns_val_report_free (r);
   ns_validation_free (v);
   remove_tree (tmp);
 }
@@ -1102,8 +1163,9 @@ END_TEST
 
 /* A file's baseline-tolerance-pct (issue 4's "baseline pps within 20 %") is judged apart
  * from the delta verdicts: a row whose simulated baseline is 25 % off its recorded one is
- * counted outside, named in the summary (the farthest row, whichever comes first), and
- * keeps its delta verdict; without the attribute no row is judged on its baseline. */
+ * counted outside, named in the summary (the farthest row, whichever comes first; a row
+ * that did not run is none), and keeps its delta verdict; without the attribute no row is
+ * judged on its baseline. */
 START_TEST (test_baseline_tolerance)
 {
   g_autofree char *tmp = NULL, *fx = NULL, *seed = NULL;
@@ -1158,10 +1220,15 @@ START_TEST (test_baseline_tolerance)
   set_figures (seed, "900-safe-ret", plain * 1.2, safe * 1.2);
   set_figures (seed, "900-unret", plain * 2, plain * 2 * (unret / plain + 0.5));
   v = load_ok (fx);
-  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", NULL }, 1);
+  r = run_rows (v, (const char *const[]) { "900-safe-ret", "900-unret", "900-broken", NULL }, 1);
   ck_assert_uint_eq (r->validation.baselines_within, 1);
   ck_assert_str_eq (r->validation.baseline_worst_row, "900-unret");
   ck_assert_double_eq_tol (r->validation.baseline_worst_pct, -50.0, 1e-3);
+  text = g_string_new (NULL);
+  ns_validation_write (text, r, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (text->str, "outside their file's stated tolerance: 900-unret -50.00 % "
+                         "(±20 %, validation)\n"), "%s", text->str);
+  g_string_free (text, TRUE);
   ns_val_report_free (r);
   ns_validation_free (v);
   remove_tree (tmp);
@@ -2632,6 +2699,7 @@ validate_suite (void)
   tcase_add_test (run, test_summary_figures);
   tcase_add_test (run, test_runs_problem);
   tcase_add_test (run, test_run_seeds);
+  tcase_add_test (run, test_zero_interval);
   tcase_add_test (run, test_facts_pairs_notes_selected);
   tcase_add_test (run, test_baseline_tolerance);
   tcase_add_test (run, test_case_errors_name_case_line);
