@@ -788,6 +788,18 @@ set_cvs (const char *path, const char *id, const char *cv)
   ck_assert (g_file_set_contents (path, edited, -1, NULL));
 }
 
+/* The line of text (not its first) that starts with head, without its newline, as a new
+ * string; the test fails if there is none. */
+static char *
+line_starting (const char *text, const char *head)
+{
+  g_autofree char *key = g_strdup_printf ("\n%s", head);
+  const char *at = strstr (text, key);
+
+  ck_assert_msg (at != NULL, "no line starting '%s' in %s", head, text);
+  return g_strndup (at + 1, strcspn (at + 1, "\n"));
+}
+
 /* text up to end (NULL: its end) without its white space, as a new string. */
 static char *
 without_space (const char *text, const char *end)
@@ -1000,10 +1012,9 @@ START_TEST (test_zero_interval)
   g_autofree char *tmp = fixture_datadir (&fx);
   g_autofree char *seed = g_build_filename (fx, "seed-900.xml", NULL);
   const char *const rows[] = { "900-safe-ret", "900-unret", NULL };
-  g_autofree char *unret = NULL, *flat = NULL, *line = NULL;
+  g_autofree char *unret = NULL, *flat = NULL, *line = NULL, *csv = NULL;
   GString *text = g_string_new (NULL);
   const NsValOutcome *o;
-  const char *at;
   NsValidation *v;
   NsValReport *r;
 
@@ -1021,9 +1032,7 @@ START_TEST (test_zero_interval)
   ck_assert_uint_eq (r->validation.noisy_misses, 1);
   ck_assert_uint_eq (r->validation.misses_within_noise, 0);
   ns_validation_write (text, r, NS_FORMAT_TABLE);
-  at = strstr (text->str, "\n900-unret ");
-  ck_assert_ptr_nonnull (at);
-  line = g_strndup (at, strchr (at + 1, '\n') - at);
+  line = line_starting (text->str, "900-unret ");
   ck_assert_msg (strstr (line, "     0.00 "), "%s", line);        /* the rec ci95 column */
   ck_assert_msg (strstr (text->str, " ±  0.00  simulated ") &&
                  strstr (text->str, "%, outside the interval\n"), "%s", text->str);
@@ -1037,10 +1046,8 @@ START_TEST (test_zero_interval)
   assert_json_has (flat, "\"inside_recorded_interval\":false}");
   g_string_truncate (text, 0);
   ns_validation_write (text, r, NS_FORMAT_CSV);
-  at = strstr (text->str, "\n900-unret,");
-  ck_assert_ptr_nonnull (at);
-  ck_assert_msg (g_str_has_prefix (strchr (at + 1, '\n') - strlen (",0.0000"), ",0.0000"), "%s",
-                 text->str);                    /* the last column, rec ci95 */
+  csv = line_starting (text->str, "900-unret,");
+  ck_assert_msg (g_str_has_suffix (csv, ",0.0000"), "%s", csv);   /* last column: rec ci95 */
   g_string_free (text, TRUE);
   ns_val_report_free (r);
   ns_validation_free (v);
@@ -1065,7 +1072,8 @@ START_TEST (test_run_seeds)
   NsValOptions opt = { .jobs = 2 };
   GString *text = g_string_new (NULL);
   g_autofree char *line = NULL;
-  const char *seeds, *broken;
+  g_autofree char *broken = NULL;
+  const char *seeds;
   GPtrArray *rows;
   NsValidation *v;
   NsValReport *r;
@@ -1102,9 +1110,9 @@ START_TEST (test_run_seeds)
                  strstr (seeds, "\nverdicts the run seed decides: 0\n"), "%s", seeds);
   g_string_truncate (text, 0);
   ns_validation_write (text, r, NS_FORMAT_CSV);
-  broken = strstr (text->str, "\n900-broken,");
-  ck_assert_msg (strstr (text->str, "\n# seeds_run, seeds_passing: ") && broken &&
-                 g_str_has_prefix (strchr (broken + 1, '\n') - strlen (",0,0,,"), ",0,0,,") &&
+  broken = line_starting (text->str, "900-broken,");
+  ck_assert_msg (strstr (text->str, "\n# seeds_run, seeds_passing: ") &&
+                 g_str_has_suffix (broken, ",0,0,,") &&
                  count_occurrences (text->str, ",3,3,") == 1 &&
                  count_occurrences (text->str, ",3,0,") == 2, "%s", text->str);
   g_string_truncate (text, 0);
