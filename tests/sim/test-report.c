@@ -9,7 +9,11 @@
  * commented heading (sets, every parameter with unit and source) and rows of 14 fields
  * agreeing with the JSON; the table lists the sets, a line per variant and the sections
  * asked for; format names are exactly table, csv and json; and two runs render
- * byte-identically in every format (no wall time in the output). */
+ * byte-identically in every format (no wall time in the output). The table's edges are
+ * pinned on the run's result edited in place: mitigation marks and their footnote, the
+ * decimals of figures and of the one-operation step, an explanation's set-up, threads and
+ * the changes too small to print, breakdown rows with and without an inlined body, and a
+ * variant with no operation. */
 #include "config.h"
 #include "count.h"
 #include <check.h>
@@ -17,6 +21,7 @@
 #include <string.h>
 #include <gsl/gsl_statistics_double.h>
 #include "csv.h"
+#include "mitigation.h"
 #include "param.h"
 #include "report.h"
 
@@ -713,6 +718,422 @@ START_TEST (test_table_mitigation_kernels)
 }
 END_TEST
 
+/* The mitigations' footnote explains only the marks its rows carry: '*' (a command-line
+ * setting), '!' (a key ignored on this CPU) and '~' (the kernel's own choice); a key no
+ * explanation line gives, or a variant with none, is "?" with no mark. */
+START_TEST (test_table_mitigation_marks)
+{
+  static const char *const marked[] = {
+    "spectre_v2=off: CPU profile default", "retbleed=unret: " NS_MITIGATION_KERNEL_CHOSE
+    "stuffing needs retpoline", "spec_rstack_overflow=off: CPU profile default",
+    "pti=off: CPU profile default", "mds=off: " NS_MITIGATION_IGNORED "MDS", NULL
+  };
+  NsRunResult *res = run_small ();
+  g_autofree char *plain = render (res, NS_FORMAT_TABLE), *other = NULL, *row = NULL;
+  const char *star = "* = set on the kernel command line; ", *bang = "! = its kernel",
+             *tilde = "~ = changed by the kernel's own selection";
+
+  ck_assert_msg (strstr (plain, star) != NULL, "%s", plain);
+  ck_assert_msg (strstr (plain, bang) == NULL && strstr (plain, tilde) == NULL, "%s", plain);
+  for (guint i = 0; i < res->variants->len; i++) {
+    NsVariantResult *vr = res->variants->pdata[i];
+    g_strfreev (vr->mitigations);
+    vr->mitigations = i == 0 ? NULL : g_strdupv ((char **) marked);
+  }
+  other = render (res, NS_FORMAT_TABLE);
+  ck_assert_msg (strstr (other, star) == NULL, "%s", other);
+  ck_assert_msg (strstr (other, bang) != NULL && strstr (other, tilde) != NULL, "%s", other);
+  row = g_strdup_printf ("\n%-28s %-11s %-11s %-11s %-11s %-11s %-11s\n", variant_names[0],
+                         "?", "?", "?", "?", "?", "?");
+  ck_assert_msg (strstr (other, row) != NULL, "%s", other);
+  g_free (row);
+  row = g_strdup_printf ("\n%-28s %-11s %-11s %-11s %-11s %-11s %-11s\n", variant_names[1],
+                         "off", "unret~", "off", "off", "off!", "?");
+  ck_assert_msg (strstr (other, row) != NULL, "%s", other);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* Gives the first comparison's variants of res value (both) and ops (both) and its delta
+ * 0: under one operation's step of 100 / ops %. */
+static void
+set_first_comparison (NsRunResult *res, double value, guint64 ops)
+{
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+
+  b->value = p->value = value;
+  b->ops = p->ops = ops;
+  c->delta_pct = 0.0;
+}
+
+/* TRUE if table holds the comparison line's figures "value value" with digits decimals. */
+static gboolean
+has_figures (const char *table, double value, int digits)
+{
+  g_autofree char *figures = g_strdup_printf (" %16.*f %16.*f     +0.00%% *\n", digits, value,
+                                              digits, value);
+  return strstr (table, figures) != NULL;
+}
+
+/* A comparison's figures have five significant digits, 2 to 4 decimals (2 from 100 up, 3
+ * from 10, else 4); the step under the table has 2 decimals from 0.01 % up, else as many
+ * as its first two significant digits need, at most 9. */
+START_TEST (test_table_figure_digits)
+{
+  static const struct { double value; int digits; } figures[] = {
+    { 150.0, 2 }, { 100.0, 2 }, { 99.99, 3 }, { 10.0, 3 }, { 9.99, 4 }, { 0.5, 4 }
+  };
+  static const struct { guint64 ops; const char *step; } steps[] = {
+    { 5000, "0.02" }, { 10000, "0.01" }, { 21277, "0.0047" }, { 100000000, "0.0000010" },
+    { G_GUINT64_CONSTANT (100000000000000), "0.000000000" }
+  };
+  NsRunResult *res = run_small ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (figures); i++) {
+    g_autofree char *table = NULL;
+    set_first_comparison (res, figures[i].value, 1000);
+    table = render (res, NS_FORMAT_TABLE);
+    ck_assert_msg (has_figures (table, figures[i].value, figures[i].digits), "%g: %.300s",
+                   figures[i].value, strstr (table, "\ncomparison"));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++) {
+    g_autofree char *table = NULL, *note = NULL;
+    set_first_comparison (res, 150.0, steps[i].ops);
+    table = render (res, NS_FORMAT_TABLE);
+    note = g_strdup_printf ("moves the delta by up to %s %% here", steps[i].step);
+    ck_assert_msg (strstr (table, note) != NULL, "%s: %.300s", note, strstr (table, "* under"));
+  }
+  {                             /* a delta of exactly one step is not under it */
+    g_autofree char *table = NULL;
+    set_first_comparison (res, 150.0, 10000);
+    g_array_index (res->comparisons, NsComparison, 0).delta_pct = 100.0 / 10000;
+    table = render (res, NS_FORMAT_TABLE);
+    ck_assert_msg (strstr (table, "% *\n") == NULL, "%.300s", strstr (table, "\ncomparison"));
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* Sets each "NAME=VALUE" of sets on params (a test's own source). */
+static void
+set_params (NsParams *params, const char *const *sets)
+{
+  for (guint i = 0; sets[i]; i++) {
+    g_auto (GStrv) kv = g_strsplit (sets[i], "=", 2);
+    GError *error = NULL;
+    ck_assert_msg (ns_params_set (params, kv[0], kv[1], "test", &error), "%s",
+                   error ? error->message : "?");
+  }
+}
+
+/* The explain line of res's first comparison that starts with head, up to its newline (a
+ * new string); NULL if there is none. */
+static char *
+explain_line (const NsRunResult *res, const char *head)
+{
+  g_autofree char *table = render (res, NS_FORMAT_TABLE);
+  const char *why = strstr (table, "\nwhy "), *at = why ? strstr (why, head) : NULL;
+
+  ck_assert_ptr_nonnull (why);
+  if (at == NULL || at > strstr (why + 1, "\nwhy "))
+    return NULL;
+  return g_strndup (at, strcspn (at, "\n"));
+}
+
+/* An explanation says what its two variants ran with differently: another CPU, the
+ * parameters that differ (the clock first, then the first six in name order, "…" for
+ * more) and the .config options both read and took differently (the first six in the
+ * baseline's order, "…" for more; one the other never read is no difference); nothing
+ * when they ran alike. */
+START_TEST (test_explain_setup)
+{
+  static const char *const seven[] = {
+    "branch.mispredict_cycles=16", "c2c.ccx_ns=21", "c2c.smt_ns=9", "cache.l1d.assoc=16",
+    "cache.l1d.latency_cycles=5", "cache.l2.assoc=16", "cpu.freq_ghz=3.5", NULL
+  };
+  static const char *const eighth[] = { "cache.l3.assoc=8", NULL };
+  static const char *const config_b[] = {
+    "CONFIG_A=y", "CONFIG_B=m", "CONFIG_C=y (unstated)", "CONFIG_ONLY_B=y", "CONFIG_D=y",
+    "CONFIG_E=y", "CONFIG_F=y", "CONFIG_S (unstated)", "CONFIG_G=y", NULL
+  };
+  static const char *const config_p[] = {
+    "CONFIG_G=n", "CONFIG_S=\"x\"", "CONFIG_F=n", "CONFIG_E=n", "CONFIG_D=n", "CONFIG_C=n",
+    "CONFIG_B=y", "CONFIG_A=y", "CONFIG_ONLY_P=y", NULL
+  };
+  const char *params_head = "  parameters that differ (", *config_head = "  .config that";
+  const char *six = "cpu.freq_ghz 3.0 → 3.5 GHz, branch.mispredict_cycles 15 → 16 cycles, "
+    "c2c.ccx_ns 20 → 21 ns, c2c.smt_ns 8 → 9 ns, cache.l1d.assoc 8 → 16 ways, "
+    "cache.l1d.latency_cycles 4 → 5 cycles";
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  g_autofree char *line = NULL, *want = NULL;
+
+  ck_assert_ptr_null ((line = explain_line (res, "  ran on:")));
+  ck_assert_ptr_null ((line = explain_line (res, params_head)));
+  ck_assert_ptr_null ((line = explain_line (res, config_head)));
+  set_params (p->params, seven);
+  line = explain_line (res, params_head);
+  want = g_strdup_printf ("%s7): %s, cache.l2.assoc 8 → 16 ways", params_head, six);
+  ck_assert_str_eq (line, want);
+  set_params (p->params, eighth);
+  g_free (line);
+  g_free (want);
+  line = explain_line (res, params_head);
+  want = g_strdup_printf ("%s8): %s, cache.l2.assoc 8 → 16 ways, … (--format json gives "
+                          "each variant's full parameter set)", params_head, six);
+  ck_assert_str_eq (line, want);
+
+  g_free (p->cpu_name);
+  p->cpu_name = g_strdup ("other-cpu");
+  g_free (line);
+  line = explain_line (res, "  ran on:");
+  ck_assert_str_eq (line, "  ran on: cpu generic → other-cpu");
+
+  g_strfreev (b->config_in_force);
+  g_strfreev (p->config_in_force);
+  b->config_in_force = g_strdupv ((char **) config_b);
+  p->config_in_force = g_strdupv ((char **) config_p);
+  g_free (line);
+  line = explain_line (res, config_head);
+  ck_assert_str_eq (line, "  .config that differs (7): CONFIG_B m → y, CONFIG_C y → n, "
+                    "CONFIG_D y → n, CONFIG_E y → n, CONFIG_F y → n, CONFIG_S - → \"x\", … "
+                    "(--format json gives each variant's config)");
+  g_free (p->config_in_force[0]);
+  p->config_in_force[0] = g_strdup ("CONFIG_G=y");
+  g_free (line);
+  line = explain_line (res, config_head);
+  ck_assert_str_eq (line, "  .config that differs (6): CONFIG_B m → y, CONFIG_C y → n, "
+                    "CONFIG_D y → n, CONFIG_E y → n, CONFIG_F y → n, CONFIG_S - → \"x\"");
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* The breakdown row of func in vr, its figures all set to 0. */
+static NsBreakdownRow *
+zeroed_row (NsVariantResult *vr, const char *func)
+{
+  for (guint i = 0; i < vr->breakdown->len; i++) {
+    NsBreakdownRow *row = vr->breakdown->pdata[i];
+    if (g_str_equal (row->func, func)) {
+      char *name = row->func;
+      memset (row, 0, sizeof *row);
+      row->func = name;
+      return row;
+    }
+  }
+  ck_abort_msg ("no row %s", func);
+  return NULL;
+}
+
+/* Gives func's row in vr only cycles of the first cause, of its frames or (body) of its
+ * inlined invocations. */
+static void
+changed_cycles (NsVariantResult *vr, const char *func, double cycles, gboolean body)
+{
+  NsBreakdownRow *row = zeroed_row (vr, func);
+
+  if (body)
+    row->body_per_op[0] = row->body_total_per_op = cycles;
+  else
+    row->cycles_per_op[0] = row->total_per_op = cycles;
+}
+
+/* An explanation lists a function whose change prints as non-zero: 0.005 cycles (of its
+ * frames or of its inlined body) or 0.0005 calls or inlined invocations, exactly, are
+ * listed; smaller changes are counted in one line (singular for one). */
+START_TEST (test_explain_hides_unprinted_changes)
+{
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  g_autofree char *two = NULL, *note = NULL, *want = NULL;
+
+  for (guint i = 0; i < 5; i++) {
+    g_autofree char *func = g_strdup_printf ("chain_fn_%u", i);
+    zeroed_row (b, func);
+    zeroed_row (p, func);
+  }
+  changed_cycles (p, "chain_fn_0", 0.004, FALSE);
+  changed_cycles (p, "chain_fn_1", 0.005, FALSE);
+  zeroed_row (p, "chain_fn_2")->calls_per_op = 0.0005;
+  zeroed_row (p, "chain_fn_3")->inlined_per_op = 0.0005;
+  changed_cycles (p, "chain_fn_4", -0.005, TRUE);
+  note = explain_line (res, "  chain_fn_1 ");     /* no cause of 0.005 cycles listed */
+  want = g_strdup_printf ("  %-32s %+9.3f %+9.3f %+10.2f ", "chain_fn_1", 0.0, 0.0, 0.005);
+  ck_assert_str_eq (note, want);
+  g_free (note);
+  note = explain_line (res, "  chain_fn_4 ");     /* 0.005 cycles of body: no body line */
+  g_free (want);
+  want = g_strdup_printf ("  %-32s %+9.3f %+9.3f %+10.2f ", "chain_fn_4", 0.0, 0.0, 0.0);
+  ck_assert_str_eq (note, want);
+  g_free (note);
+  note = explain_line (res, "  (1 more");
+  ck_assert_str_eq (note, "  (1 more function changed by under 0.005 cycles and 0.0005 calls: "
+                    "--format json lists them)");
+  g_free (note);
+  {
+    g_autofree char *table = render (res, NS_FORMAT_TABLE);
+    const char *why = strstr (table, "\nwhy "), *end = strstr (why + 1, "\nwhy ");
+    g_autofree char *first = g_strndup (why, end - why);
+    ck_assert_msg (strstr (first, "\n  chain_fn_0 ") == NULL, "%s", first);
+    for (guint i = 1; i < 5; i++) {
+      g_autofree char *head = g_strdup_printf ("\n  chain_fn_%u ", i);
+      ck_assert_msg (strstr (first, head) != NULL, "no %s: %s", head + 1, first);
+    }
+  }
+  changed_cycles (p, "chain_fn_1", -0.004, FALSE);
+  note = explain_line (res, "  (2 more");
+  ck_assert_str_eq (note, "  (2 more functions changed by under 0.005 cycles and 0.0005 calls: "
+                    "--format json lists them)");
+  zeroed_row (p, "chain_fn_0");
+  zeroed_row (p, "chain_fn_1");
+  two = explain_line (res, "  (");
+  ck_assert_msg (two == NULL || !g_str_has_suffix (two, "--format json lists them)"), "%s",
+                 two);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* The section of table from the line starting with head to the next empty line (a new
+ * string, from its newline). */
+static char *
+section_of (const char *table, const char *head)
+{
+  const char *at = strstr (table, head), *end;
+
+  ck_assert_msg (at != NULL, "no %s", head);
+  end = strstr (at, "\n\n");
+  return end ? g_strndup (at - 1, end - at + 2) : g_strdup (at - 1);
+}
+
+/* A breakdown prints a function's own line unless it only has an inlined body (more than
+ * 0.005 cycles) and neither calls nor more than 0.005 cycles of its own; the body gets a
+ * bracketed line. */
+START_TEST (test_breakdown_rows)
+{
+  NsRunResult *res = run_small ();
+  NsVariantResult *vr = res->variants->pdata[0];
+  NsBreakdownRow *row;
+  g_autofree char *table = NULL, *section = NULL, *head = NULL, *zero = NULL, *small = NULL;
+
+  zeroed_row (vr, "chain_fn_0");
+  row = zeroed_row (vr, "chain_fn_1");
+  row->total_per_op = 0.005;
+  row->body_total_per_op = 1.0;
+  row = zeroed_row (vr, "chain_fn_2");
+  row->calls_per_op = 0.125;
+  row->body_total_per_op = 1.0;
+  row = zeroed_row (vr, "chain_fn_3");
+  row->inlined_per_op = 0.125;
+  row->body_total_per_op = 0.005;
+  table = render (res, NS_FORMAT_TABLE);
+  head = g_strdup_printf ("where the cycles went, per call (variant %s):", vr->name);
+  section = section_of (table, head);
+  zero = g_strdup_printf ("\n  %-32s %9.3f %9.3f %10.2f \n", "chain_fn_0", 0.0, 0.0, 0.0);
+  small = g_strdup_printf ("\n  %-32s %9.3f %9.3f %10.2f \n", "chain_fn_3", 0.0, 0.125, 0.0);
+  ck_assert_msg (strstr (section, zero) != NULL, "%s", section);
+  ck_assert_msg (strstr (section, small) != NULL, "%s", section);
+  ck_assert_msg (strstr (section, "\n  chain_fn_1  ") == NULL, "%s", section);
+  ck_assert_msg (strstr (section, "\n  chain_fn_1 (inlined) ") != NULL, "%s", section);
+  ck_assert_msg (strstr (section, "\n  chain_fn_2  ") != NULL, "%s", section);
+  ck_assert_msg (strstr (section, "\n  chain_fn_2 (inlined) ") != NULL, "%s", section);
+  ck_assert_msg (strstr (section, "\n  chain_fn_3 (inlined)") == NULL, "%s", section);
+  ck_assert_uint_eq (count_occurrences (section, "(inlined)"), 2);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* A variant whose windows held no operation has no figure per operation: its breakdown
+ * and every explanation it is in say so instead of listing functions. */
+START_TEST (test_breakdown_without_operations)
+{
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  g_autofree char *table = NULL, *head = NULL, *none = NULL, *section = NULL;
+  g_autofree char *why = NULL;
+
+  p->ops = 0;
+  table = render (res, NS_FORMAT_TABLE);
+  head = g_strdup_printf ("where the cycles went, per call (variant %s):", p->name);
+  section = section_of (table, head);
+  none = g_strdup_printf ("\n  none: variant %s had no call in its measured windows, so there "
+                          "is no figure per call\n", p->name);
+  ck_assert_msg (g_str_has_suffix (section, none), "%s", section);
+  why = g_strdup_printf ("why %s:", c->label);
+  g_free (section);
+  section = section_of (table, why);
+  ck_assert_msg (g_str_has_suffix (section, none), "%s", section);
+  head = (g_free (head), g_strdup_printf ("where the cycles went, per call (variant %s):",
+                                          b->name));
+  g_free (section);
+  section = section_of (table, head);
+  ck_assert_msg (strstr (section, "none:") == NULL && strstr (section, "\n  function "),
+                 "%s", section);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* Adds a thread row to vr. */
+static void
+add_thread (NsVariantResult *vr, const char *thread, guint cpu, double cycles, double busy)
+{
+  NsThreadRow *row = g_new0 (NsThreadRow, 1);
+
+  row->thread = g_strdup (thread);
+  row->cpu = cpu;
+  row->cycles_per_op = cycles;
+  row->busy = busy;
+  g_ptr_array_add (vr->threads, row);
+}
+
+/* Appends to out the line an explanation gives thread on cpu: cycles per operation
+ * before and after, their difference and the shares of its CPU. */
+static void
+thread_line (GString *out, const char *thread, guint cpu, double cb, double cp, double busy_b,
+             double busy_p)
+{
+  g_autofree char *label = g_strdup_printf ("%s (CPU %u)", thread, cpu);
+
+  g_string_append_printf (out, "    %-30s %19s %+10.2f  (%.2f → %.2f; %.1f %% → %.1f %% of its "
+                          "CPU)\n", label, "", cp - cb, cb, cp, busy_b * 100.0,
+                          busy_p * 100.0);
+}
+
+/* An explanation's threads: the baseline's in its order, each against the patched
+ * variant's thread of that name on that CPU (0 where it has none), then the patched
+ * variant's threads the baseline lacks. */
+START_TEST (test_explain_threads)
+{
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  const NsThreadRow *tb, *tp;
+  g_autofree char *table = NULL;
+  g_autoptr (GString) want = g_string_new (NULL);
+  const char *at;
+
+  ck_assert_uint_eq (b->threads->len, 1);
+  ck_assert_uint_eq (p->threads->len, 1);
+  tb = b->threads->pdata[0];
+  tp = p->threads->pdata[0];
+  add_thread (b, "gone", 2, 1.25, 0.5);
+  add_thread (b, tb->thread, 3, 0.75, 0.125);
+  add_thread (p, "extra", 1, 2.5, 0.25);
+  table = render (res, NS_FORMAT_TABLE);
+  thread_line (want, tb->thread, 0, tb->cycles_per_op, tp->cycles_per_op, tb->busy, tp->busy);
+  thread_line (want, "gone", 2, 1.25, 0, 0.5, 0);
+  thread_line (want, tb->thread, 3, 0.75, 0, 0.125, 0);
+  thread_line (want, "extra", 1, 0, 2.5, 0, 0.25);
+  at = strstr (table, "\nwhy ");
+  ck_assert_msg (strstr (at, want->str) != NULL &&
+                 strstr (at, want->str) < strstr (at + 1, "\nwhy "), "want:\n%s", want->str);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Frees an NsStackRow made here. */
 static void
 stack_row_free (gpointer p)
@@ -776,6 +1197,13 @@ report_suite (void)
   tcase_add_test (tc, test_table_escapes_controls);
   tcase_add_test (tc, test_table_mitigation_columns_fit);
   tcase_add_test (tc, test_table_mitigation_kernels);
+  tcase_add_test (tc, test_table_mitigation_marks);
+  tcase_add_test (tc, test_table_figure_digits);
+  tcase_add_test (tc, test_explain_setup);
+  tcase_add_test (tc, test_explain_hides_unprinted_changes);
+  tcase_add_test (tc, test_explain_threads);
+  tcase_add_test (tc, test_breakdown_rows);
+  tcase_add_test (tc, test_breakdown_without_operations);
   tcase_add_test (tc, test_folded_names);
   suite_add_tcase (s, tc);
   return s;
