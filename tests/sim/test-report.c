@@ -21,6 +21,7 @@
 #include <string.h>
 #include <gsl/gsl_statistics_double.h>
 #include "csv.h"
+#include "machine.h"
 #include "mitigation.h"
 #include "param.h"
 #include "report.h"
@@ -1076,6 +1077,101 @@ START_TEST (test_breakdown_without_operations)
 }
 END_TEST
 
+/* A breakdown cut to its first top rows says how many more there are (singular for one),
+ * and nothing when top is all of them. */
+START_TEST (test_breakdown_top)
+{
+  NsRunResult *res = run_small ();
+  NsVariantResult *vr = res->variants->pdata[0];
+  g_autofree char *head = g_strdup_printf ("where the cycles went, per call (variant %s):",
+                                           vr->name);
+  guint n = vr->breakdown->len;
+
+  ck_assert_uint_ge (n, 3);
+  for (guint top = n - 2; top <= n; top++) {
+    NsReportOptions opt = { NS_FORMAT_TABLE, TRUE, FALSE, top, FALSE, FALSE };
+    g_autoptr (GString) out = g_string_new (NULL);
+    g_autofree char *section = NULL;
+    const char *more = top == n - 2 ? "\n  (2 more functions: --top 0 shows all)\n"
+                                    : "\n  (1 more function: --top 0 shows all)\n";
+
+    ns_report_run (out, res, &opt);
+    section = section_of (out->str, head);
+    ck_assert_uint_eq (count_occurrences (section, "\n  chain_fn_"), top);
+    if (top == n)
+      ck_assert_msg (strstr (section, "more function") == NULL, "%s", section);
+    else
+      ck_assert_msg (strstr (section, more) != NULL, "%s", section);
+  }
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* An explanation's events line gives each counted event whose count per operation changed
+ * by 0.005 or more, in cause order; causes the machine does not count as events are not
+ * in it, and with no such change there is no line. */
+START_TEST (test_explain_events)
+{
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  int named[3] = { 0 }, n_named = 0, unnamed = -1;
+  g_autofree char *line = NULL, *want = NULL;
+
+  for (int k = 0; k < NS_CAUSE_N; k++) {
+    if (ns_event_name (k) == NULL && unnamed < 0)
+      unnamed = k;
+    else if (ns_event_name (k) != NULL && n_named < 3)
+      named[n_named++] = k;
+  }
+  ck_assert_int_ge (unnamed, 0);
+  ck_assert_int_eq (n_named, 3);
+  memset (b->events_per_op, 0, sizeof b->events_per_op);
+  memset (p->events_per_op, 0, sizeof p->events_per_op);
+  b->events_per_op[named[0]] = 1.0;
+  p->events_per_op[named[0]] = 2.0;
+  p->events_per_op[named[1]] = 0.004;
+  p->events_per_op[named[2]] = -0.005;
+  p->events_per_op[unnamed] = 5.0;
+  line = explain_line (res, "  events:");
+  want = g_strdup_printf ("  events: %s +1.00, %s -0.01", ns_event_name (named[0]),
+                          ns_event_name (named[2]));
+  ck_assert_str_eq (line, want);
+  p->events_per_op[named[0]] = 1.004;
+  p->events_per_op[named[2]] = 0.0;
+  g_free (line);
+  line = explain_line (res, "  events:");
+  ck_assert_msg (line == NULL, "%s", line);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* The CSV heading names what a variant after the first ran with differently from it:
+ * another CPU, each parameter whose value or source differs; nothing for variants that
+ * ran alike. */
+START_TEST (test_csv_variant_params)
+{
+  static const char *const sets[] = { "cache.l3.assoc=8", NULL };
+  NsRunResult *res = run_small ();
+  NsVariantResult *second = res->variants->pdata[1], *third = res->variants->pdata[2];
+  g_autofree char *plain = render (res, NS_FORMAT_CSV), *csv = NULL, *cpu = NULL;
+  g_autofree char *param = NULL;
+
+  ck_assert_msg (strstr (plain, "\n# variant ") == NULL, "%s", plain);
+  g_free (second->cpu_name);
+  second->cpu_name = g_strdup ("other-cpu");
+  set_params (third->params, sets);
+  csv = render (res, NS_FORMAT_CSV);
+  cpu = g_strdup_printf ("\n# variant %s: cpu other-cpu\n", second->name);
+  param = g_strdup_printf ("\n# variant %s: param cache.l3.assoc = 8 ways — test\n",
+                           third->name);
+  ck_assert_msg (strstr (csv, cpu) != NULL, "%s", csv);
+  ck_assert_msg (strstr (csv, param) != NULL, "%s", csv);
+  ck_assert_uint_eq (count_occurrences (csv, "\n# variant "), 2);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Adds a thread row to vr. */
 static void
 add_thread (NsVariantResult *vr, const char *thread, guint cpu, double cycles, double busy)
@@ -1145,7 +1241,8 @@ stack_row_free (gpointer p)
 /* --folded writes each variant's name as its stacks' first frame as it is (a twin's
  * "retpoline (what-if)" was "retpoline_(what-if)", so grep '^VARIANT;' found nothing),
  * but for '%', ';' and control characters as %XX: two names never give one frame ("a b"
- * and "a_b" merged), and no name splits a frame or a line. */
+ * and "a_b" merged), and no name splits a frame or a line. A stack's cycles are rounded
+ * to whole ones (0.5 up) and a stack of 0 gets no line. */
 START_TEST (test_folded_names)
 {
   static const char *const names[] = { "retpoline (what-if)", "a b", "a_b", "a;b 50%",
@@ -1167,12 +1264,20 @@ START_TEST (test_folded_names)
     row->cycles = 10 + i;
     g_ptr_array_add (vr->stacks, row);
   }
+  for (guint i = 0; i < 2; i++) {          /* rounded to 0 cycles: no line */
+    NsStackRow *row = g_new0 (NsStackRow, 1);
+    row->stack = g_strdup ("thread;g;[insn]");
+    row->cycles = i == 0 ? 0.49 : 0.0;
+    g_ptr_array_add (((NsVariantResult *) res->variants->pdata[0])->stacks, row);
+  }
+  ((NsStackRow *) ((NsVariantResult *) res->variants->pdata[1])->stacks->pdata[0])->cycles = 0.5;
   g_array_set_size (res->comparisons, 0);
   ns_report_folded (out, res);
   lines = g_strsplit (out->str, "\n", -1);
   ck_assert_uint_eq (g_strv_length (lines), G_N_ELEMENTS (names) + 1);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
-    g_autofree char *want = g_strdup_printf ("%s;thread;f;[insn] %u", roots[i], 10 + i);
+    g_autofree char *want = g_strdup_printf ("%s;thread;f;[insn] %u", roots[i],
+                                             i == 1 ? 1 : 10 + i);  /* 0.5 rounds up */
     ck_assert_str_eq (lines[i], want);
   }
   ns_run_result_free (res);
@@ -1204,6 +1309,9 @@ report_suite (void)
   tcase_add_test (tc, test_explain_threads);
   tcase_add_test (tc, test_breakdown_rows);
   tcase_add_test (tc, test_breakdown_without_operations);
+  tcase_add_test (tc, test_breakdown_top);
+  tcase_add_test (tc, test_explain_events);
+  tcase_add_test (tc, test_csv_variant_params);
   tcase_add_test (tc, test_folded_names);
   suite_add_tcase (s, tc);
   return s;
