@@ -1172,6 +1172,49 @@ START_TEST (test_csv_variant_params)
 }
 END_TEST
 
+/* An explanation's total from a baseline of 0 cycles per operation gives its relative
+ * change as 0 %, not a division by zero. */
+START_TEST (test_explain_total_from_zero)
+{
+  NsRunResult *res = run_small ();
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  g_autofree char *line = NULL, *want = NULL;
+  double cp = ns_run_cycles_per_op (p);
+
+  for (guint i = 0; i < b->breakdown->len; i++)
+    zeroed_row (b, ((NsBreakdownRow *) b->breakdown->pdata[i])->func);
+  line = explain_line (res, "  total ");
+  want = g_strdup_printf ("  %-32s %9s %9s %+10.2f  (0.00 → %.2f, +0.00 %%; metric %+.2f %%)",
+                          "total", "", "", cp, cp, c->delta_pct);
+  ck_assert_str_eq (line, want);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* The stat section's overlaps: none without hidden cycles; else a column for each cause
+ * some variant hid cycles of, and a row per variant with exactly those columns. */
+START_TEST (test_table_overlapped)
+{
+  NsRunResult *res = run_small ();
+  NsVariantResult *first = res->variants->pdata[0];
+  const char *head = "cycles hidden by overlaps per call (all CPUs; not charged):";
+  g_autofree char *plain = render (res, NS_FORMAT_TABLE), *table = NULL, *section = NULL;
+  g_autoptr (GString) want = g_string_new ("\n");
+
+  ck_assert_msg (strstr (plain, head) == NULL, "%s", plain);
+  first->overlapped_per_op[NS_CAUSE_N - 1] = 1.5;
+  table = render (res, NS_FORMAT_TABLE);
+  section = section_of (table, head);
+  g_string_append_printf (want, "%s\n  %-28s %10s\n", head, "variant",
+                          ns_cause_name (NS_CAUSE_N - 1));
+  for (guint i = 0; i < res->variants->len; i++)
+    g_string_append_printf (want, "  %-28s %10.2f\n", variant_names[i], i == 0 ? 1.5 : 0.0);
+  ck_assert_str_eq (section, want->str);
+  ns_run_result_free (res);
+}
+END_TEST
+
 /* Adds a thread row to vr. */
 static void
 add_thread (NsVariantResult *vr, const char *thread, guint cpu, double cycles, double busy)
@@ -1312,6 +1355,8 @@ report_suite (void)
   tcase_add_test (tc, test_breakdown_top);
   tcase_add_test (tc, test_explain_events);
   tcase_add_test (tc, test_csv_variant_params);
+  tcase_add_test (tc, test_explain_total_from_zero);
+  tcase_add_test (tc, test_table_overlapped);
   tcase_add_test (tc, test_folded_names);
   suite_add_tcase (s, tc);
   return s;
