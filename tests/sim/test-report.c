@@ -755,13 +755,24 @@ START_TEST (test_table_mitigation_marks)
 }
 END_TEST
 
+/* The first comparison of res, its baseline in *b and its patched variant in *p. */
+static NsComparison *
+first_comparison (NsRunResult *res, NsVariantResult **b, NsVariantResult **p)
+{
+  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
+
+  *b = res->variants->pdata[c->baseline];
+  *p = res->variants->pdata[c->patched];
+  return c;
+}
+
 /* Gives the first comparison's variants of res value (both) and ops (both) and its delta
  * 0: under one operation's step of 100 / ops %. */
 static void
 set_first_comparison (NsRunResult *res, double value, guint64 ops)
 {
-  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
-  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  NsVariantResult *b, *p;
+  NsComparison *c = first_comparison (res, &b, &p);
 
   b->value = p->value = value;
   b->ops = p->ops = ops;
@@ -867,10 +878,10 @@ START_TEST (test_explain_setup)
     "c2c.ccx_ns 20 → 21 ns, c2c.smt_ns 8 → 9 ns, cache.l1d.assoc 8 → 16 ways, "
     "cache.l1d.latency_cycles 4 → 5 cycles";
   NsRunResult *res = run_small ();
-  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
-  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  NsVariantResult *b, *p;
   g_autofree char *line = NULL, *want = NULL;
 
+  first_comparison (res, &b, &p);
   ck_assert_ptr_null ((line = explain_line (res, "  ran on:")));
   ck_assert_ptr_null ((line = explain_line (res, params_head)));
   ck_assert_ptr_null ((line = explain_line (res, config_head)));
@@ -947,10 +958,10 @@ changed_cycles (NsVariantResult *vr, const char *func, double cycles, gboolean b
 START_TEST (test_explain_hides_unprinted_changes)
 {
   NsRunResult *res = run_small ();
-  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
-  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  NsVariantResult *b, *p;
   g_autofree char *two = NULL, *note = NULL, *want = NULL;
 
+  first_comparison (res, &b, &p);
   for (guint i = 0; i < 5; i++) {
     g_autofree char *func = g_strdup_printf ("chain_fn_%u", i);
     zeroed_row (b, func);
@@ -1051,8 +1062,8 @@ END_TEST
 START_TEST (test_breakdown_without_operations)
 {
   NsRunResult *res = run_small ();
-  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
-  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  NsVariantResult *b, *p;
+  NsComparison *c = first_comparison (res, &b, &p);
   g_autofree char *table = NULL, *head = NULL, *none = NULL, *section = NULL;
   g_autofree char *why = NULL;
 
@@ -1113,11 +1124,11 @@ END_TEST
 START_TEST (test_explain_events)
 {
   NsRunResult *res = run_small ();
-  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
-  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  NsVariantResult *b, *p;
   int named[3] = { 0 }, n_named = 0, unnamed = -1;
   g_autofree char *line = NULL, *want = NULL;
 
+  first_comparison (res, &b, &p);
   for (int k = 0; k < NS_CAUSE_N; k++) {
     if (ns_event_name (k) == NULL && unnamed < 0)
       unnamed = k;
@@ -1177,8 +1188,8 @@ END_TEST
 START_TEST (test_explain_total_from_zero)
 {
   NsRunResult *res = run_small ();
-  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
-  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  NsVariantResult *b, *p;
+  NsComparison *c = first_comparison (res, &b, &p);
   g_autofree char *line = NULL, *want = NULL;
   double cp = ns_run_cycles_per_op (p);
 
@@ -1247,13 +1258,13 @@ thread_line (GString *out, const char *thread, guint cpu, double cb, double cp, 
 START_TEST (test_explain_threads)
 {
   NsRunResult *res = run_small ();
-  NsComparison *c = &g_array_index (res->comparisons, NsComparison, 0);
-  NsVariantResult *b = res->variants->pdata[c->baseline], *p = res->variants->pdata[c->patched];
+  NsVariantResult *b, *p;
   const NsThreadRow *tb, *tp;
   g_autofree char *table = NULL;
   g_autoptr (GString) want = g_string_new (NULL);
   const char *at;
 
+  first_comparison (res, &b, &p);
   ck_assert_uint_eq (b->threads->len, 1);
   ck_assert_uint_eq (p->threads->len, 1);
   tb = b->threads->pdata[0];
