@@ -76,6 +76,47 @@ START_TEST (test_converge_value_is_total_over_total)
 }
 END_TEST
 
+/* The stop rule of call-chain.xml's plain-ret under the convergence rule (batches of 10
+ * us, a CI of ±50 % that every stretch of its batches meets) with max-duration and
+ * min-batches as given; its measured time in *measured_ps. */
+static char *
+converging_rule (const char *max_duration, const char *min_batches, NsTime *measured_ps)
+{
+  g_autofree char *max = g_strconcat ("measure.max-duration=", max_duration, NULL);
+  g_autofree char *min = g_strconcat ("measure.min-batches=", min_batches, NULL);
+  const char *const sets[] = { "measure.warmup=2us", "measure.converge=0.5",
+                               "measure.batch=10us", max, min, NULL };
+  NsRunResult *res = micro_run ("call-chain.xml", sets, "plain-ret");
+  const NsVariantResult *vr = res->variants->pdata[0];
+  char *rule = g_strdup (vr->stop_rules[0]);
+
+  *measured_ps = vr->measured[0];
+  ns_run_result_free (res);
+  return rule;
+}
+
+/* The convergence rule judges its CI from the min-batches-th batch on (the scenario
+ * refuses fewer than 2: one batch has no CI), so a run that meets it at once stops right
+ * there; a max-duration that cuts the run before says so, with no CI. */
+START_TEST (test_converge_from_min_batches)
+{
+  NsTime measured;
+  g_autofree char *three = converging_rule ("100us", "3", &measured), *two = NULL;
+  g_autofree char *cut = NULL;
+
+  ck_assert_msg (g_str_has_prefix (three, "converged: 95% CI ±") &&
+                 g_str_has_suffix (three, " after 3 batches of 10 us"), "%s", three);
+  ck_assert_int_eq (measured, NS_US (30));
+  two = converging_rule ("100us", "2", &measured);
+  ck_assert_msg (g_str_has_suffix (two, " after 2 batches of 10 us"), "%s", two);
+  ck_assert_int_eq (measured, NS_US (20));
+  cut = converging_rule ("25us", "3", &measured);
+  ck_assert_str_eq (cut, "max-duration reached: 2 batches of 10 us, fewer than the 3 "
+                    "min-batches (no CI)");
+  ck_assert_int_eq (measured, NS_US (20));
+}
+END_TEST
+
 /* The length of a decision line's function name ("name: inlined (reason)" or "name:
  * called (reason)"; a reason may hold ": called"). */
 static gsize
@@ -117,6 +158,7 @@ run_measure_suite (void)
   tcase_set_timeout (tc, 120);
   tcase_add_test (tc, test_fixed_duration_needs_ten_quanta);
   tcase_add_test (tc, test_converge_value_is_total_over_total);
+  tcase_add_test (tc, test_converge_from_min_batches);
   tcase_add_test (tc, test_inlining_sorted_by_name);
   suite_add_tcase (s, tc);
   return s;

@@ -36,12 +36,30 @@ START_TEST (test_aggregate)
   ck_assert_double_eq (ns_run_aggregate (v + 2, 1, NS_AGG_HARMONIC, &cv), 4.0);
   ck_assert (isnan (cv));
   ck_assert_double_eq (ns_run_aggregate (v, 2, NS_AGG_MEAN, NULL), 1.5);
+  /* a mean of 0: variation relative to it undefined (not ±inf) */
+  {
+    static const double around_zero[2] = { -1.0, 1.0 };
+    ck_assert_double_eq (ns_run_aggregate (around_zero, 2, NS_AGG_MEAN, &cv), 0.0);
+    ck_assert (isnan (cv));
+  }
   /* equal values: exactly that value (n / Σ 1/x gives 1731734.3749999998) */
   {
     static const double same[3] = { 1731734.375, 1731734.375, 1731734.375 };
     ck_assert_double_eq (ns_run_aggregate (same, 1, NS_AGG_HARMONIC, NULL), same[0]);
     ck_assert_double_eq (ns_run_aggregate (same, 3, NS_AGG_HARMONIC, NULL), same[0]);
   }
+}
+END_TEST
+
+/* One operation's step of a delta: 100 × patched / baseline over the fewer operations of
+ * the two; 0 (no step) when either ran none or the baseline is 0. */
+START_TEST (test_one_op_step)
+{
+  ck_assert_double_eq (ns_run_one_op_step_pct (2.0, 3.0, 10, 4), 37.5);
+  ck_assert_double_eq (ns_run_one_op_step_pct (2.0, 3.0, 4, 10), 37.5);
+  ck_assert_double_eq (ns_run_one_op_step_pct (2.0, 3.0, 0, 10), 0.0);
+  ck_assert_double_eq (ns_run_one_op_step_pct (2.0, 3.0, 10, 0), 0.0);
+  ck_assert_double_eq (ns_run_one_op_step_pct (0.0, 3.0, 10, 10), 0.0);
 }
 END_TEST
 
@@ -120,6 +138,59 @@ START_TEST (test_call_tree_footprint)
   ck_assert_double_eq (variant (res, "big-plain")->events_per_op[NS_CAUSE_RETTHUNK], 0.0);
   ck_assert_double_lt (small->events_per_op[NS_CAUSE_IFETCH], 0.01);
   ck_assert_double_gt (big->events_per_op[NS_CAUSE_IFETCH], 2.5);
+  ns_run_result_free (res);
+}
+END_TEST
+
+/* The larger of a row's two totals (signed: magnitude with abs). */
+static double
+row_key (const NsBreakdownRow *row, gboolean abs)
+{
+  return abs ? MAX (fabs (row->total_per_op), fabs (row->body_total_per_op))
+             : MAX (row->total_per_op, row->body_total_per_op);
+}
+
+/* Each variant's breakdown is most expensive first (the larger of its row's own and
+ * inlined-body cycles), then by name; and a comparison's differences the largest
+ * change first (by magnitude), then by name. */
+START_TEST (test_breakdown_order)
+{
+  static const char *const names[] = { "z", "a", "m", "b" };
+  static const double totals[] = { -3.0, 1.0, 0.5, 1.0 }, bodies[] = { 0, 0, 2.0, 0 };
+  static const char *const order[] = { "z", "m", "a", "b" };
+  NsRunResult *res = run_call_chain ();
+  NsVariantResult base = { 0 }, patched = { 0 };
+  g_autoptr (GPtrArray) delta = NULL;
+  guint n_ordered = 0;
+
+  for (guint v = 0; v < res->variants->len; v++) {
+    const NsVariantResult *vr = res->variants->pdata[v];
+    for (guint i = 1; i < vr->breakdown->len; i++) {
+      const NsBreakdownRow *a = vr->breakdown->pdata[i - 1], *b = vr->breakdown->pdata[i];
+      ck_assert_msg (row_key (a, FALSE) > row_key (b, FALSE) ||
+                     (row_key (a, FALSE) == row_key (b, FALSE) && strcmp (a->func, b->func) < 0),
+                     "%s: %s (%g) before %s (%g)", vr->name, a->func, row_key (a, FALSE),
+                     b->func, row_key (b, FALSE));
+      n_ordered += row_key (a, FALSE) > row_key (b, FALSE) && strcmp (a->func, b->func) > 0;
+    }
+  }
+  ck_assert_uint_gt (n_ordered, 0);   /* some cost order is not the name order */
+  base.breakdown = g_ptr_array_new ();
+  patched.breakdown = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++) {
+    NsBreakdownRow *row = g_new0 (NsBreakdownRow, 1);
+    row->func = (char *) names[i];
+    row->cycles_per_op[0] = row->total_per_op = totals[i];
+    row->body_per_op[0] = row->body_total_per_op = bodies[i];
+    g_ptr_array_add (patched.breakdown, row);
+  }
+  delta = ns_run_breakdown_delta (&base, &patched);
+  ck_assert_uint_eq (delta->len, G_N_ELEMENTS (order));
+  for (guint i = 0; i < delta->len; i++)
+    ck_assert_str_eq (((NsBreakdownRow *) delta->pdata[i])->func, order[i]);
+  ck_assert_double_eq (row_key (delta->pdata[0], TRUE), 3.0);
+  g_ptr_array_unref (base.breakdown);
+  g_ptr_array_unref (patched.breakdown);
   ns_run_result_free (res);
 }
 END_TEST
@@ -1021,6 +1092,8 @@ run_suite (void)
 
   tcase_set_timeout (tc, 60);
   tcase_add_test (tc, test_aggregate);
+  tcase_add_test (tc, test_one_op_step);
+  tcase_add_test (tc, test_breakdown_order);
   tcase_add_test (tc, test_event_counts);
   tcase_add_test (tc, test_retpoline_not_built_falls_back);
   tcase_add_test (tc, test_srso_not_built_runs_without_safe_ret);
