@@ -844,6 +844,84 @@ micro_copy_replacing (const char *name, const char *from, const char *to, char *
   return path;
 }
 
+/* A scenario's variant names are its <variant> elements' in file order (a comment or a
+ * processing instruction named variant among them is none), and their list for messages quotes the non-empty ones, "none" without. */
+START_TEST (test_variant_names)
+{
+  static const char *const want[] = { "plain-ret", "retbleed-unret", "srso-safe-ret",
+                                      "call-depth-stuffing", "inlined" };
+  g_autofree char *dir = NULL, *list = NULL;
+  g_autofree char *path = micro_copy_replacing ("call-chain.xml", "<variants>",
+                                                "<variants><!-- a remark --><?variant not one?>",
+                                                &dir);
+  GError *error = NULL;
+  NsScenario *sc = ns_scenario_load (path, NULL, &error);
+  g_autoptr (GPtrArray) names = NULL, some = g_ptr_array_new ();
+
+  ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
+  names = ns_run_variant_names (sc);
+  ck_assert_uint_eq (names->len, G_N_ELEMENTS (want));
+  for (guint i = 0; i < names->len; i++)
+    ck_assert_str_eq (names->pdata[i], want[i]);
+  list = ns_run_variant_list (names);
+  ck_assert_str_eq (list, "'plain-ret', 'retbleed-unret', 'srso-safe-ret', "
+                    "'call-depth-stuffing', 'inlined'");
+  g_free (list);
+  ck_assert_str_eq ((list = ns_run_variant_list (some)), "none");
+  g_ptr_array_add (some, "");
+  g_free (list);
+  ck_assert_str_eq ((list = ns_run_variant_list (some)), "none");
+  g_ptr_array_add (some, "b");
+  g_free (list);
+  ck_assert_str_eq ((list = ns_run_variant_list (some)), "'b'");
+  ns_scenario_free (sc);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+END_TEST
+
+/* The error of an L1D of 1 KiB with ways (a string literal) ways of 64 bytes. */
+#define L1D_CAUSE(ways) "cache.l1d.size_kib = 1 KiB cannot hold one set of cache.l1d.assoc = " \
+                        ways " ways of cache.line_bytes = 64 bytes"
+
+/* A machine the parameters cannot build is blamed at the first scenario <param> it names,
+ * with the --sets behind those <param>s (those that made one, and one that edited a
+ * file's <param>: its value), and names the variant if there is one. */
+START_TEST (test_geometry_error_blamed)
+{
+  static const char *const sets[] = { "param.cache.l1d.size_kib=1",
+                                      "param.cache.l1d.assoc=32", NULL };
+  static const char *const edit[] = { "param.cache.l1d.assoc=64", NULL };
+  g_autofree char *path = micro_path ("call-chain.xml"), *dir = NULL, *own = NULL;
+  g_autofree char *want = NULL;
+  NsRunOptions opt = { .sets = sets }, none = { 0 };
+  GError *error = NULL;
+
+  ck_assert (!ns_run_check_workload (path, "plain-ret", &opt, &error));
+  want = g_strdup_printf ("%s:2: variant 'plain-ret': %s (after --set %s, --set %s)", path,
+                          L1D_CAUSE ("32"), sets[0], sets[1]);
+  ck_assert_str_eq (error->message, want);
+  g_clear_error (&error);
+  own = micro_copy_replacing ("call-chain.xml", "  <workload",
+                              "  <param name=\"cache.l1d.size_kib\" value=\"1\" source=\"t\"/>\n"
+                              "  <param name=\"cache.l1d.assoc\" value=\"32\" source=\"t\"/>\n"
+                              "  <workload", &dir);
+  ck_assert (!ns_run_check_workload (own, NULL, &none, &error));
+  g_free (want);
+  want = g_strdup_printf ("%s:6: %s", own, L1D_CAUSE ("32"));
+  ck_assert_str_eq (error->message, want);
+  g_clear_error (&error);
+  opt.sets = edit;              /* a --set that edits the value of the file's <param> */
+  ck_assert (!ns_run_check_workload (own, NULL, &opt, &error));
+  g_free (want);
+  want = g_strdup_printf ("%s:6: %s (after --set %s)", own, L1D_CAUSE ("64"), edit[0]);
+  ck_assert_str_eq (error->message, want);
+  g_clear_error (&error);
+  g_unlink (own);
+  g_rmdir (dir);
+}
+END_TEST
+
 /* Each repetition draws the page frames anew (mem.page_frames = random, overriding the
  * pointer-chase micro's contiguous): a chase over three quarters of the L2 then costs
  * something different in each of three repetitions, and the same again for the same seed;
@@ -1094,6 +1172,8 @@ run_suite (void)
   tcase_add_test (tc, test_aggregate);
   tcase_add_test (tc, test_one_op_step);
   tcase_add_test (tc, test_breakdown_order);
+  tcase_add_test (tc, test_variant_names);
+  tcase_add_test (tc, test_geometry_error_blamed);
   tcase_add_test (tc, test_event_counts);
   tcase_add_test (tc, test_retpoline_not_built_falls_back);
   tcase_add_test (tc, test_srso_not_built_runs_without_safe_ret);
