@@ -845,7 +845,8 @@ micro_copy_replacing (const char *name, const char *from, const char *to, char *
 }
 
 /* A scenario's variant names are its <variant> elements' in file order (a comment or a
- * processing instruction named variant among them is none), and their list for messages quotes the non-empty ones, "none" without. */
+ * processing instruction named variant among them is none), and their list for messages
+ * quotes the non-empty ones, "none" without; a variant the file lacks is refused. */
 START_TEST (test_variant_names)
 {
   static const char *const want[] = { "plain-ret", "retbleed-unret", "srso-safe-ret",
@@ -874,6 +875,11 @@ START_TEST (test_variant_names)
   g_ptr_array_add (some, "b");
   g_free (list);
   ck_assert_str_eq ((list = ns_run_variant_list (some)), "'b'");
+  g_free (list);                /* a variant the file lacks is refused before any setup */
+  list = g_strdup_printf ("%s: no variant named 'nope' (variants: 'plain-ret', ", path);
+  ck_assert (!ns_run_check_variant (path, "nope", NULL, &error));
+  ck_assert_msg (g_str_has_prefix (error->message, list), "%s", error->message);
+  g_clear_error (&error);
   ns_scenario_free (sc);
   g_unlink (path);
   g_rmdir (dir);
