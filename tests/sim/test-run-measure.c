@@ -3,7 +3,8 @@
  * batch, must be at least ten sched.quantum_ns long (a thread runs whole slices, so a
  * window's value is uncertain by one quantum), refused at load with file:line and the
  * sets behind it; the convergence rule's value is total over total, the fixed rule's over
- * the same measured time; the inlining list is ordered by function name, whatever ran
+ * the same measured time, and its CI is judged from the min-batches-th batch on (a
+ * max-duration before that says so); the inlining list is ordered by function name, whatever ran
  * before in the process. */
 #include "config.h"
 #include <check.h>

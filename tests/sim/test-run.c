@@ -1,8 +1,10 @@
 /* test-run.c — the run layer (sim/run.c): aggregation over repetitions (mean, harmonic
  * mean, CV), per-repetition seeds, and what a run collects beside the metric: the event
  * counts per operation and the calling contexts' cycles (folded stacks), which must add
- * up to the per-function breakdown; and --what-if: the join of a run with its twins, and the
- * twins' names checked before any run. */
+ * up to the per-function breakdown, in cost order (a comparison's differences too); the
+ * one-operation step; the variant names and where a machine the parameters cannot build is
+ * blamed; and --what-if: the join of a run with its twins, and the twins' names checked
+ * before any run. */
 #include "config.h"
 #include <check.h>
 #include <glib/gstdio.h>
