@@ -930,6 +930,44 @@ START_TEST (test_geometry_error_blamed)
 }
 END_TEST
 
+/* A profile the scenario names whose own parameters cannot build the machine is blamed
+ * at <cpu> and at the profile's line of the first parameter at fault, with no --set
+ * behind it. */
+START_TEST (test_profile_geometry_error_blamed)
+{
+  g_autofree char *pdir = g_dir_make_tmp ("test-run-XXXXXX", NULL), *generic = NULL;
+  g_autofree char *text = NULL, *tiny = NULL, *dir = NULL, *own = NULL, *named = NULL;
+  g_autofree char *want = NULL;
+  g_autoptr (GString) copy = NULL;
+  NsRunOptions none = { 0 };
+  GError *error = NULL;
+
+  generic = g_build_filename (g_getenv ("NETSIM_DATADIR") ? g_getenv ("NETSIM_DATADIR")
+                              : NS_SRCDIR, "scenarios", "cpus", "generic.xml", NULL);
+  ck_assert (g_file_get_contents (generic, &text, NULL, NULL));
+  copy = g_string_new (text);
+  ck_assert_uint_eq (g_string_replace (copy, "<cpu name=\"generic\"", "<cpu name=\"tiny\"", 1), 1);
+  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.size_kib\" value=\"32\"",
+                                       "\"cache.l1d.size_kib\" value=\"1\"", 1), 1);
+  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.assoc\" value=\"8\"",
+                                       "\"cache.l1d.assoc\" value=\"32\"", 1), 1);
+  tiny = g_build_filename (pdir, "tiny.xml", NULL);
+  ck_assert (g_file_set_contents (tiny, copy->str, copy->len, NULL));
+  named = g_strdup_printf ("profile=\"%s\"", tiny);
+  own = micro_copy_replacing ("call-chain.xml", "profile=\"generic\"", named, &dir);
+  ck_assert (!ns_run_check_workload (own, "plain-ret", &none, &error));
+  want = g_strdup_printf ("%s:4: variant 'plain-ret': attribute 'profile': %s:%u: %s", own,
+                          tiny, line_of_text (copy->str, "cache.l1d.size_kib"),
+                          L1D_CAUSE ("32"));
+  ck_assert_str_eq (error->message, want);
+  g_clear_error (&error);
+  g_unlink (own);
+  g_rmdir (dir);
+  g_unlink (tiny);
+  g_rmdir (pdir);
+}
+END_TEST
+
 /* Each repetition draws the page frames anew (mem.page_frames = random, overriding the
  * pointer-chase micro's contiguous): a chase over three quarters of the L2 then costs
  * something different in each of three repetitions, and the same again for the same seed;
@@ -1182,6 +1220,7 @@ run_suite (void)
   tcase_add_test (tc, test_breakdown_order);
   tcase_add_test (tc, test_variant_names);
   tcase_add_test (tc, test_geometry_error_blamed);
+  tcase_add_test (tc, test_profile_geometry_error_blamed);
   tcase_add_test (tc, test_event_counts);
   tcase_add_test (tc, test_retpoline_not_built_falls_back);
   tcase_add_test (tc, test_srso_not_built_runs_without_safe_ret);
