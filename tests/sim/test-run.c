@@ -848,7 +848,8 @@ micro_copy_replacing (const char *name, const char *from, const char *to, char *
 
 /* A scenario's variant names are its <variant> elements' in file order (a comment or a
  * processing instruction named variant among them is none), and their list for messages
- * quotes the non-empty ones, "none" without; a variant the file lacks is refused. */
+ * quotes the non-empty ones, "none" without; a variant the file lacks is refused (by the
+ * variant check and the workload check). */
 START_TEST (test_variant_names)
 {
   static const char *const want[] = { "plain-ret", "retbleed-unret", "srso-safe-ret",
@@ -860,6 +861,7 @@ START_TEST (test_variant_names)
   GError *error = NULL;
   NsScenario *sc = ns_scenario_load (path, NULL, &error);
   g_autoptr (GPtrArray) names = NULL, some = g_ptr_array_new ();
+  NsRunOptions none = { 0 };
 
   ck_assert_msg (sc != NULL, "%s", error ? error->message : "?");
   names = ns_run_variant_names (sc);
@@ -880,6 +882,9 @@ START_TEST (test_variant_names)
   g_free (list);                /* a variant the file lacks is refused before any setup */
   list = g_strdup_printf ("%s: no variant named 'nope' (variants: 'plain-ret', ", path);
   ck_assert (!ns_run_check_variant (path, "nope", NULL, &error));
+  ck_assert_msg (g_str_has_prefix (error->message, list), "%s", error->message);
+  g_clear_error (&error);
+  ck_assert (!ns_run_check_workload (path, "nope", &none, &error));
   ck_assert_msg (g_str_has_prefix (error->message, list), "%s", error->message);
   g_clear_error (&error);
   ns_scenario_free (sc);
