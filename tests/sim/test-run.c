@@ -728,35 +728,47 @@ START_TEST (test_machine_geometry_blamed)
 }
 END_TEST
 
-/* The same geometry error from a profile's own values names the profile's file and the
- * line of its first <param> at fault after the scenario's <cpu> (it named the <cpu> line
- * only, never the profile). */
-START_TEST (test_machine_geometry_blamed_in_profile)
+/* Writes into dir a copy of the generic profile named "tiny" whose L1D of 1 KiB has ways
+ * ways (a string): too small for one set from 32 ways on. Its path; *line the line of its
+ * cache.l1d.size_kib. */
+static char *
+tiny_profile (const char *dir, const char *ways, guint *line)
 {
   const char *data = g_getenv ("NETSIM_DATADIR");
-  g_autofree char *path = micro_path ("call-chain.xml");
   g_autofree char *generic = g_build_filename (data ? data : NS_SRCDIR, "scenarios", "cpus",
                                                "generic.xml", NULL);
-  g_autofree char *text = NULL, *dir = g_dir_make_tmp ("test-run-XXXXXX", NULL);
-  g_autofree char *profile = g_build_filename (dir, "tiny.xml", NULL);
-  g_autofree char *set = g_strdup_printf ("cpu.profile=%s", profile);
-  g_autofree char *says = NULL;
+  g_autofree char *text = NULL, *assoc = g_strdup_printf ("\"cache.l1d.assoc\" value=\"%s\"",
+                                                           ways);
   g_autoptr (GString) copy = NULL;
-  const char *const sets[] = { set, NULL };
-  NsRunOptions opt = { .sets = sets, .only_variant = "plain-ret" };
-  GError *error = NULL;
-  int line;
+  char *path = g_build_filename (dir, "tiny.xml", NULL);
 
   ck_assert (g_file_get_contents (generic, &text, NULL, NULL));
   copy = g_string_new (text);
   ck_assert_uint_eq (g_string_replace (copy, "name=\"generic\"", "name=\"tiny\"", 1), 1);
   ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.size_kib\" value=\"32\"",
                                        "\"cache.l1d.size_kib\" value=\"1\"", 1), 1);
-  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.assoc\" value=\"8\"",
-                                       "\"cache.l1d.assoc\" value=\"64\"", 1), 1);
-  line = (int) line_of_text (copy->str, "\"cache.l1d.size_kib\"");
-  ck_assert (g_file_set_contents (profile, copy->str, copy->len, NULL));
-  says = g_strdup_printf ("call-chain.xml:4: variant 'plain-ret': attribute 'profile': %s:%d: "
+  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.assoc\" value=\"8\"", assoc, 1), 1);
+  *line = line_of_text (copy->str, "\"cache.l1d.size_kib\"");
+  ck_assert (g_file_set_contents (path, copy->str, copy->len, NULL));
+  return path;
+}
+
+/* The same geometry error from a profile's own values names the profile's file and the
+ * line of its first <param> at fault after the scenario's <cpu> (it named the <cpu> line
+ * only, never the profile). */
+START_TEST (test_machine_geometry_blamed_in_profile)
+{
+  g_autofree char *path = micro_path ("call-chain.xml");
+  g_autofree char *dir = g_dir_make_tmp ("test-run-XXXXXX", NULL), *profile = NULL;
+  g_autofree char *set = NULL, *says = NULL;
+  const char *sets[] = { NULL, NULL };
+  NsRunOptions opt = { .sets = sets, .only_variant = "plain-ret" };
+  GError *error = NULL;
+  guint line;
+
+  profile = tiny_profile (dir, "64", &line);
+  sets[0] = set = g_strdup_printf ("cpu.profile=%s", profile);
+  says = g_strdup_printf ("call-chain.xml:4: variant 'plain-ret': attribute 'profile': %s:%u: "
                           "cache.l1d.size_kib = 1 KiB cannot hold one set of cache.l1d.assoc "
                           "= 64 ways", profile, line);
   ck_assert_ptr_null (ns_run_scenario (path, &opt, &error));
@@ -940,30 +952,18 @@ END_TEST
  * behind it. */
 START_TEST (test_profile_geometry_error_blamed)
 {
-  g_autofree char *pdir = g_dir_make_tmp ("test-run-XXXXXX", NULL), *generic = NULL;
-  g_autofree char *text = NULL, *tiny = NULL, *dir = NULL, *own = NULL, *named = NULL;
-  g_autofree char *want = NULL;
-  g_autoptr (GString) copy = NULL;
+  g_autofree char *pdir = g_dir_make_tmp ("test-run-XXXXXX", NULL), *tiny = NULL;
+  g_autofree char *dir = NULL, *own = NULL, *named = NULL, *want = NULL;
   NsRunOptions none = { 0 };
   GError *error = NULL;
+  guint line;
 
-  generic = g_build_filename (g_getenv ("NETSIM_DATADIR") ? g_getenv ("NETSIM_DATADIR")
-                              : NS_SRCDIR, "scenarios", "cpus", "generic.xml", NULL);
-  ck_assert (g_file_get_contents (generic, &text, NULL, NULL));
-  copy = g_string_new (text);
-  ck_assert_uint_eq (g_string_replace (copy, "<cpu name=\"generic\"", "<cpu name=\"tiny\"", 1), 1);
-  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.size_kib\" value=\"32\"",
-                                       "\"cache.l1d.size_kib\" value=\"1\"", 1), 1);
-  ck_assert_uint_eq (g_string_replace (copy, "\"cache.l1d.assoc\" value=\"8\"",
-                                       "\"cache.l1d.assoc\" value=\"32\"", 1), 1);
-  tiny = g_build_filename (pdir, "tiny.xml", NULL);
-  ck_assert (g_file_set_contents (tiny, copy->str, copy->len, NULL));
+  tiny = tiny_profile (pdir, "32", &line);
   named = g_strdup_printf ("profile=\"%s\"", tiny);
   own = micro_copy_replacing ("call-chain.xml", "profile=\"generic\"", named, &dir);
   ck_assert (!ns_run_check_workload (own, "plain-ret", &none, &error));
   want = g_strdup_printf ("%s:4: variant 'plain-ret': attribute 'profile': %s:%u: %s", own,
-                          tiny, line_of_text (copy->str, "cache.l1d.size_kib"),
-                          L1D_CAUSE ("32"));
+                          tiny, line, L1D_CAUSE ("32"));
   ck_assert_str_eq (error->message, want);
   g_clear_error (&error);
   g_unlink (own);
